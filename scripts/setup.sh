@@ -1,0 +1,91 @@
+#!/usr/bin/env bash
+# Idempotent set-up for the demo, the tests and the benchmarks:
+#   1. a Docker engine that answers (Debian's docker.io, dockerd started when none answers),
+#   2. a local image with sh and git (no registry here: debootstrap minbase + docker import),
+#   3. an unprivileged user in the docker group (uid 1001), as on GitHub-hosted runners,
+#   4. node_modules.
+# Every step checks first and does nothing when it is already done.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+IMAGE="${WORKTREE_SANDBOX_TEST_IMAGE:-worktree-sandbox-test:bookworm}"
+RUNNER_USER="${WORKTREE_SANDBOX_TEST_USER:-runner}"
+RUNNER_UID=1001
+log() { printf '[setup] %s\n' "$*" >&2; }
+as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo -n "$@"; fi; }
+
+apt_install() {
+  local missing=()
+  for pkg in "$@"; do dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg"); done
+  [ ${#missing[@]} -eq 0 ] && return 0
+  log "installing ${missing[*]}"
+  as_root apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq "${missing[@]}" >/dev/null
+}
+
+ensure_node_modules() {
+  if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+    log "npm ci"
+    npm ci --no-audit --no-fund >/dev/null
+  fi
+}
+
+ensure_docker() {
+  if docker info >/dev/null 2>&1; then return 0; fi
+  command -v dockerd >/dev/null 2>&1 || apt_install docker.io
+  if ! as_root docker info >/dev/null 2>&1; then
+    log "starting dockerd"
+    as_root sh -c 'nohup dockerd >/var/log/worktree-sandbox-dockerd.log 2>&1 &'
+    for _ in $(seq 1 60); do as_root docker info >/dev/null 2>&1 && break; sleep 0.5; done
+    as_root docker info >/dev/null 2>&1 || { log "dockerd did not start; see /var/log/worktree-sandbox-dockerd.log"; exit 1; }
+  fi
+}
+
+apt_mirror() {
+  # The Debian mirror apt is configured with (deb822 sources first, then the one-line format).
+  local uri
+  uri=$(grep -hE '^URIs:' /etc/apt/sources.list.d/*.sources 2>/dev/null | awk '{print $2}' | grep -v security | head -1 || true)
+  if [ -z "$uri" ]; then
+    uri=$(grep -hE '^deb ' /etc/apt/sources.list /etc/apt/sources.list.d/*.list 2>/dev/null | awk '{print $2}' | grep -v security | head -1 || true)
+  fi
+  [ -n "$uri" ] || { log "no Debian mirror found in apt's sources"; exit 1; }
+  printf '%s\n' "$uri"
+}
+
+ensure_image() {
+  if as_root docker image inspect "$IMAGE" >/dev/null 2>&1; then return 0; fi
+  apt_install debootstrap
+  local suite rootfs mirror
+  suite=$(. /etc/os-release && echo "${VERSION_CODENAME:-bookworm}")
+  mirror=$(apt_mirror)
+  rootfs=$(mktemp -d /tmp/worktree-sandbox-rootfs.XXXXXX)
+  log "building $IMAGE: debootstrap --variant=minbase $suite from $mirror"
+  as_root debootstrap --variant=minbase --include=git,ca-certificates "$suite" "$rootfs" "$mirror" >/tmp/worktree-sandbox-debootstrap.log 2>&1 ||
+    { log "debootstrap failed; see /tmp/worktree-sandbox-debootstrap.log"; exit 1; }
+  as_root rm -rf "$rootfs"/var/cache/apt/archives/*.deb "$rootfs"/var/lib/apt/lists/*
+  as_root tar -C "$rootfs" -c . | as_root docker import --change 'CMD ["/bin/sh"]' - "$IMAGE" >/dev/null
+  as_root rm -rf "$rootfs"
+  log "built $IMAGE"
+}
+
+ensure_runner_user() {
+  [ "$(id -u)" = 0 ] || return 0
+  getent group docker >/dev/null || groupadd --system docker
+  if ! id "$RUNNER_USER" >/dev/null 2>&1; then
+    if getent passwd "$RUNNER_UID" >/dev/null; then
+      log "uid $RUNNER_UID is taken by $(getent passwd "$RUNNER_UID" | cut -d: -f1); using it as the runner user"
+      RUNNER_USER=$(getent passwd "$RUNNER_UID" | cut -d: -f1)
+    else
+      useradd --uid "$RUNNER_UID" --create-home --shell /bin/bash "$RUNNER_USER"
+    fi
+  fi
+  id -nG "$RUNNER_USER" | tr ' ' '\n' | grep -qx docker || usermod -aG docker "$RUNNER_USER"
+  # The docker socket belongs to group docker once dockerd runs; make sure it does.
+  [ -S /var/run/docker.sock ] && chgrp docker /var/run/docker.sock && chmod g+rw /var/run/docker.sock
+}
+
+ensure_node_modules
+ensure_docker
+ensure_image
+ensure_runner_user
+log "ready: docker $(docker version --format '{{.Server.Version}}' 2>/dev/null || as_root docker version --format '{{.Server.Version}}'), image $IMAGE"

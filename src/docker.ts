@@ -1,0 +1,186 @@
+// The container engine CLI behind one small interface (Docker, or Podman which speaks the same CLI).
+// Argument arrays only; values that could be secrets travel in the child's environment (`-e NAME`),
+// never on its command line.
+import { ProcError, ProcResult, pickEnv, runProcess } from './proc.js';
+
+export type EngineName = 'docker' | 'podman';
+
+export const LABEL_PREFIX = 'worktree-sandbox';
+export const MANAGED_LABEL = `${LABEL_PREFIX}.managed`;
+
+export class EngineError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'EngineError';
+  }
+}
+
+export interface VolumeInfo {
+  name: string;
+  labels: Record<string, string>;
+}
+
+export interface ContainerState {
+  exitCode: number;
+  oomKilled: boolean;
+  running: boolean;
+}
+
+const ENGINE_ENV = [
+  'PATH',
+  'HOME',
+  'DOCKER_HOST',
+  'DOCKER_CONFIG',
+  'DOCKER_CONTEXT',
+  'DOCKER_CERT_PATH',
+  'DOCKER_TLS_VERIFY',
+  'CONTAINERS_CONF',
+  'CONTAINER_HOST',
+  'XDG_RUNTIME_DIR',
+  'TMPDIR',
+];
+
+export class ContainerEngine {
+  constructor(readonly name: EngineName = 'docker') {}
+
+  private env(extra: Record<string, string> = {}): Record<string, string> {
+    return { ...pickEnv(ENGINE_ENV), ...extra };
+  }
+
+  /** Runs the engine CLI; never throws for a non-zero exit. */
+  async exec(
+    args: readonly string[],
+    options: {
+      env?: Record<string, string>;
+      onLine?: (line: string, stream: 'stdout' | 'stderr') => void;
+    } = {},
+  ): Promise<ProcResult> {
+    try {
+      return await runProcess(this.name, args, { env: this.env(options.env), onLine: options.onLine });
+    } catch (error) {
+      if (error instanceof ProcError) {
+        throw new EngineError(
+          `${this.name} is not installed or not on PATH: isolation needs a container engine.`,
+        );
+      }
+      throw error;
+    }
+  }
+
+  async run(args: readonly string[]): Promise<string> {
+    const result = await this.exec(args);
+    if (result.exitCode !== 0) throw this.failure(args, result);
+    return result.stdout;
+  }
+
+  private failure(args: readonly string[], result: ProcResult): EngineError {
+    const detail = (result.stderr || result.stdout).trim();
+    if (
+      /Cannot connect to the Docker daemon|Is the docker daemon running|connect: (no such file|connection refused|permission denied)|unable to connect to Podman/i.test(
+        detail,
+      )
+    ) {
+      return new EngineError(`The ${this.name} engine is unreachable: ${firstLine(detail)}`);
+    }
+    return new EngineError(
+      `${this.name} ${args[0]} ${args[1] ?? ''} failed (exit ${result.exitCode}): ${detail}`,
+    );
+  }
+
+  /**
+   * Makes sure `image` is present, pulling it when missing. Also the engine reachability check: one call on
+   * the fast path, so that start-up stays quick.
+   */
+  async ensureImage(image: string): Promise<void> {
+    const inspect = await this.exec(['image', 'inspect', '--format', '{{.Id}}', '--', image]);
+    if (inspect.exitCode === 0) return;
+    const failure = this.failure(['image', 'inspect'], inspect);
+    if (failure.message.includes('unreachable')) throw failure;
+    const pull = await this.exec(['pull', '--quiet', '--', image]);
+    if (pull.exitCode !== 0) {
+      throw new EngineError(
+        `Image "${image}" is not present and could not be pulled: ${firstLine((pull.stderr || pull.stdout).trim())}`,
+      );
+    }
+  }
+
+  async volumeExists(name: string): Promise<boolean> {
+    const result = await this.exec(['volume', 'inspect', '--format', '{{.Name}}', '--', name]);
+    if (result.exitCode === 0) return true;
+    const failure = this.failure(['volume', 'inspect'], result);
+    if (failure.message.includes('unreachable')) throw failure;
+    return false;
+  }
+
+  async createVolume(name: string, labels: Record<string, string>): Promise<void> {
+    const args = ['volume', 'create'];
+    for (const [key, value] of Object.entries(labels)) args.push('--label', `${key}=${value}`);
+    args.push('--', name);
+    await this.run(args);
+  }
+
+  /** Removes a volume; false when it is absent. Throws when it is in use or the engine fails. */
+  async removeVolume(name: string): Promise<boolean> {
+    if (!(await this.volumeExists(name))) return false;
+    await this.run(['volume', 'rm', '--', name]);
+    return true;
+  }
+
+  /** Every volume carrying `label` (key or key=value), with its labels: one engine call whatever the count. */
+  async listVolumes(label: string, labelKeys: readonly string[]): Promise<VolumeInfo[]> {
+    const fields = labelKeys.map((key) => `{{json (.Label ${JSON.stringify(key)})}}`).join(',');
+    const out = await this.run([
+      'volume',
+      'ls',
+      '--filter',
+      `label=${label}`,
+      '--format',
+      `[{{json .Name}},${fields}]`,
+    ]);
+    return out
+      .split('\n')
+      .filter((line) => line.trim())
+      .map((line) => {
+        const [name, ...values] = JSON.parse(line) as string[];
+        const labels: Record<string, string> = {};
+        labelKeys.forEach((key, i) => {
+          if (values[i]) labels[key] = values[i];
+        });
+        return { name, labels };
+      });
+  }
+
+  async containerState(name: string): Promise<ContainerState | undefined> {
+    const result = await this.exec([
+      'container',
+      'inspect',
+      '--format',
+      '{{.State.ExitCode}} {{.State.OOMKilled}} {{.State.Running}}',
+      '--',
+      name,
+    ]);
+    if (result.exitCode !== 0) return undefined;
+    const [code, oom, running] = result.stdout.trim().split(' ');
+    return { exitCode: Number(code), oomKilled: oom === 'true', running: running === 'true' };
+  }
+
+  /** Removes a container if it exists (running or not). */
+  async removeContainer(name: string): Promise<boolean> {
+    const result = await this.exec(['rm', '--force', '--volumes', '--', name]);
+    return result.exitCode === 0;
+  }
+
+  async killContainer(name: string): Promise<void> {
+    await this.exec(['kill', '--', name]);
+  }
+
+  /** Names of containers (running or not) that mount any of the given volumes. */
+  async containersUsingVolume(volume: string): Promise<string[]> {
+    const out = await this.run(['ps', '--all', '--filter', `volume=${volume}`, '--format', '{{.Names}}']);
+    return out.split('\n').filter(Boolean);
+  }
+}
+
+function firstLine(text: string): string {
+  return text.split('\n')[0] ?? '';
+}

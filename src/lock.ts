@@ -1,0 +1,137 @@
+// Cross-process locks (proper-lockfile: an atomic mkdir whose mtime the holder refreshes, so a lock whose
+// holder was killed goes stale and is taken over instead of blocking everyone forever).
+//  - the repository lock serializes every change to a parent's worktree metadata;
+//  - a sandbox lock is held by the run using that sandbox, so two runs never share one silently.
+import * as fs from 'node:fs/promises';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import lockfile from 'proper-lockfile';
+
+export const LOCK_STALE_MS = 10_000;
+const LOCK_UPDATE_MS = 2_000;
+
+export type Release = () => Promise<void>;
+
+export function lockDirectory(gitDir: string): string {
+  return path.join(gitDir, 'worktree-sandbox', 'locks');
+}
+
+function lockPath(gitDir: string, name: string): string {
+  return path.join(lockDirectory(gitDir), `${name}.lock`);
+}
+
+export class LockTimeoutError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'LockTimeoutError';
+  }
+}
+
+interface LockOwner {
+  pid: number;
+  host: string;
+  since: string;
+  run?: string;
+}
+
+async function acquire(
+  file: string,
+  waitMs: number,
+  describe: (owner?: LockOwner) => string,
+  onWait?: (msg: string) => void,
+): Promise<Release> {
+  await fs.mkdir(path.dirname(file), { recursive: true });
+  const deadline = Date.now() + waitMs;
+  let announced = false;
+  for (;;) {
+    try {
+      const release = await lockfile.lock(file, {
+        realpath: false,
+        lockfilePath: file,
+        stale: LOCK_STALE_MS,
+        update: LOCK_UPDATE_MS,
+        retries: 0,
+        onCompromised: () => {
+          /* Another process took the lock over as stale: the holder was too slow; keep going. */
+        },
+      });
+      const owner: LockOwner = {
+        pid: process.pid,
+        host: os.hostname(),
+        since: new Date().toISOString(),
+        run: process.env.GITHUB_RUN_ID,
+      };
+      await fs.writeFile(`${file}.owner`, JSON.stringify(owner)).catch(() => undefined);
+      return async () => {
+        await fs.rm(`${file}.owner`, { force: true }).catch(() => undefined);
+        await release().catch(() => undefined);
+      };
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ELOCKED') throw error;
+      const owner = await readOwner(file);
+      if (Date.now() >= deadline) throw new LockTimeoutError(describe(owner));
+      if (!announced && onWait) {
+        onWait(`Waiting: ${describe(owner)}`);
+        announced = true;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 50 + Math.random() * 150));
+    }
+  }
+}
+
+async function readOwner(file: string): Promise<LockOwner | undefined> {
+  try {
+    return JSON.parse(await fs.readFile(`${file}.owner`, 'utf8')) as LockOwner;
+  } catch {
+    return undefined;
+  }
+}
+
+function ownerText(owner?: LockOwner): string {
+  return owner
+    ? ` (process ${owner.pid} on ${owner.host}${owner.run ? `, run ${owner.run}` : ''}, since ${owner.since})`
+    : '';
+}
+
+/** Runs `fn` holding the parent repository's metadata lock. */
+export async function withRepositoryLock<T>(
+  gitDir: string,
+  fn: () => Promise<T>,
+  waitMs = 120_000,
+): Promise<T> {
+  const release = await acquire(
+    lockPath(gitDir, 'repository'),
+    waitMs,
+    (owner) => `the worktree metadata of ${path.dirname(gitDir)} is locked by another run${ownerText(owner)}`,
+  );
+  try {
+    return await fn();
+  } finally {
+    await release();
+  }
+}
+
+export async function lockSandbox(
+  gitDir: string,
+  sandbox: string,
+  waitMs: number,
+  onWait?: (msg: string) => void,
+): Promise<Release> {
+  return acquire(
+    lockPath(gitDir, `sandbox-${sandbox}`),
+    waitMs,
+    (owner) =>
+      `sandbox ${sandbox} is in use by another run${ownerText(owner)}; two runs never share a sandbox`,
+    onWait,
+  );
+}
+
+/** True while a live run holds the sandbox's lock (a lock whose holder died is not counted). */
+export async function isSandboxLocked(gitDir: string, sandbox: string): Promise<boolean> {
+  const file = lockPath(gitDir, `sandbox-${sandbox}`);
+  try {
+    return await lockfile.check(file, { realpath: false, lockfilePath: file, stale: LOCK_STALE_MS });
+  } catch {
+    return false;
+  }
+}

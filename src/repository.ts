@@ -1,0 +1,54 @@
+// The parent repository: the main work tree whose object store and metadata every sandbox shares.
+import * as fs from 'node:fs/promises';
+import * as path from 'node:path';
+import type { Git } from './git.js';
+
+export interface ParentRepository {
+  /** Real path of the main work tree. */
+  path: string;
+  /** Real path of its git directory (`<path>/.git`), shared by all its worktrees. */
+  gitDir: string;
+  /** Set when the given path was a linked worktree of this parent (ADR 0035). */
+  resolvedFrom?: string;
+}
+
+export async function findParentRepository(git: Git, given: string): Promise<ParentRepository> {
+  const start = await realDirectory(given);
+  const inside = await git.exec(start, ['rev-parse', '--is-inside-work-tree']);
+  if (inside.exitCode !== 0 || inside.stdout.trim() !== 'true') {
+    throw new Error(
+      `repository-path ${given} is not a git work tree (git says: ${inside.stderr.trim() || inside.stdout.trim()}).`,
+    );
+  }
+  const out = await git.run(start, [
+    'rev-parse',
+    '--path-format=absolute',
+    '--git-common-dir',
+    '--show-toplevel',
+  ]);
+  const [commonDir, toplevel] = out.trim().split('\n');
+  const gitDir = await fs.realpath(commonDir);
+  if (path.basename(gitDir) !== '.git') {
+    throw new Error(
+      `repository-path ${given} uses a git directory at ${gitDir}: only a normal clone (a work tree with its .git folder) can be a sandbox parent.`,
+    );
+  }
+  const parentPath = path.dirname(gitDir);
+  if (!(await git.resolveCommit(parentPath, 'HEAD'))) {
+    throw new Error(
+      `repository-path ${given} has no commits yet: a sandbox needs at least one commit to start from.`,
+    );
+  }
+  const top = await fs.realpath(toplevel);
+  return { path: parentPath, gitDir, resolvedFrom: top !== parentPath ? top : undefined };
+}
+
+async function realDirectory(given: string): Promise<string> {
+  try {
+    const real = await fs.realpath(given);
+    if (!(await fs.stat(real)).isDirectory()) throw new Error('not a directory');
+    return real;
+  } catch {
+    throw new Error(`repository-path ${given} does not exist or is not a directory.`);
+  }
+}

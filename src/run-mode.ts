@@ -1,0 +1,169 @@
+// Run mode, as a story: validate, find the parent, resolve the branch, prepare the sandbox, run the
+// command, report, push. Each step is a function; each long step a log group.
+import * as fs from 'node:fs/promises';
+import * as path from 'node:path';
+import { resolveBranch } from './branch.js';
+import { runCommand, type CommandResult } from './command-run.js';
+import { ContainerEngine } from './docker.js';
+import { Git } from './git.js';
+import { lockSandbox } from './lock.js';
+import { pushBranch, type PushResult } from './push.js';
+import { holdsWork, inspectWorktree, type WorktreeReport } from './report.js';
+import { findParentRepository } from './repository.js';
+import { locateSandbox, prepareSandbox, type Sandbox, type SandboxLocation } from './sandbox.js';
+import { validateBranchNames, type RunSettings } from './settings.js';
+import type { RunState } from './state.js';
+import type { Ui } from './ui.js';
+
+export interface RunOutcome {
+  sandbox: Sandbox;
+  command: CommandResult;
+  report: WorktreeReport;
+  push?: PushResult;
+}
+
+export interface RunDeps {
+  ui: Ui;
+  /** Persist progress for the post step (or nothing, from the CLI). */
+  save: (state: Partial<RunState>) => void;
+  /** Extra wiring from the PR bot: files to mount, variables to set. */
+  command?: { readOnlyFiles?: string[]; extraEnv?: Record<string, string> };
+}
+
+export async function runSandbox(settings: RunSettings, deps: RunDeps): Promise<RunOutcome> {
+  const { ui } = deps;
+  if (settings.token) ui.mask(settings.token);
+  const engine = new ContainerEngine(settings.engine);
+  const [git] = await Promise.all([Git.create(), engine.ensureImage(settings.image)]);
+  await validateBranchNames(settings, (name) => git.isValidBranchName(name));
+  const parent = await findParentRepository(git, settings.repositoryPath);
+  if (parent.resolvedFrom)
+    ui.info(`${parent.resolvedFrom} is a linked worktree: working from its parent ${parent.path}.`);
+  const plan = await resolveBranch(git, parent.path, settings.branch, settings.base);
+  const worktreeRoot =
+    settings.isolation === 'disk' ? await realRoot(settings.worktreeRoot) : settings.worktreeRoot;
+  const location = locateSandbox(plan, parent, settings.isolation, worktreeRoot, settings.volumePrefix);
+  const originUrl = settings.push ? await git.remoteUrl(parent.path, 'origin') : undefined;
+  if (settings.push && !originUrl)
+    throw new Error(`push: true needs a remote named origin in ${parent.path}.`);
+
+  const release = await lockSandbox(
+    parent.gitDir,
+    location.name,
+    settings.lockTimeoutMinutes * 60_000,
+    (msg) => ui.info(msg),
+  );
+  try {
+    deps.save({ engine: settings.engine, image: settings.image, cleanup: settings.cleanup, location });
+    const sandbox = await ui.group(
+      `Sandbox ${location.name} (${location.kind}, ${location.isolation})`,
+      async () => {
+        const created = await prepareSandbox(git, engine, location, plan, settings.image, (m) => ui.info(m));
+        describeSandbox(ui, created, plan.source);
+        return created;
+      },
+    );
+    deps.save({ ready: true, startSha: sandbox.startSha });
+
+    const command = await ui.group(`Run: ${firstLine(settings.command)}`, () =>
+      ui.untrusted((write) =>
+        runCommand(
+          engine,
+          sandbox,
+          { ...settings, readOnlyFiles: deps.command?.readOnlyFiles, extraEnv: deps.command?.extraEnv },
+          { onStart: (container) => deps.save({ container }), onLine: write },
+        ),
+      ),
+    );
+    deps.save({ container: undefined });
+    reportCommand(ui, command);
+
+    const wantsCommit = settings.push && !!sandbox.branch;
+    const report = await ui.group('Report', async () => {
+      const r = await inspectWorktree(
+        git,
+        engine,
+        sandbox,
+        settings.image,
+        sandbox.startSha,
+        wantsCommit ? { message: settings.commitMessage } : undefined,
+      );
+      ui.info(r.diffStat || 'No changes.');
+      return r;
+    });
+    deps.save({ report });
+
+    let push: PushResult | undefined;
+    if (settings.push)
+      push = await ui.group('Push', () => pushSandbox(git, sandbox, report, originUrl!, settings.token, ui));
+    return { sandbox, command, report, push };
+  } finally {
+    await release();
+  }
+}
+
+async function pushSandbox(
+  git: Git,
+  sandbox: Sandbox,
+  report: WorktreeReport,
+  originUrl: string,
+  token: string,
+  ui: Ui,
+): Promise<PushResult> {
+  if (!sandbox.branch) return { pushed: false, reason: 'a transient sandbox has no branch to push' };
+  if (report.currentBranch !== sandbox.branch) {
+    return {
+      pushed: false,
+      reason: `the sandbox is no longer on ${sandbox.branch} (HEAD: ${report.currentBranch || 'detached'}); nothing pushed`,
+    };
+  }
+  if (report.commits === 0) return { pushed: false, reason: 'no new commits' };
+  const result = await pushBranch(git, sandbox.parent, originUrl, sandbox.branch, report.headSha, token);
+  if (result.pushed) ui.info(`Pushed ${report.commits} commit(s) to ${sandbox.branch}.`);
+  else ui.warning(result.reason ?? 'push failed');
+  return result;
+}
+
+function describeSandbox(ui: Ui, sandbox: Sandbox, source: string): void {
+  const where = sandbox.volume
+    ? `volume ${sandbox.volume}, ${sandbox.worktreePath} in the container`
+    : sandbox.hostPath!;
+  const what = sandbox.branch
+    ? `branch ${sandbox.branch} (${sandbox.reused ? 'reused' : source})`
+    : `detached at ${sandbox.startSha.slice(0, 12)}`;
+  ui.info(`${sandbox.reused ? 'Reusing' : 'Created'} ${sandbox.name}: ${what}; ${where}.`);
+}
+
+function reportCommand(ui: Ui, command: CommandResult): void {
+  const seconds = (command.durationMs / 1000).toFixed(1);
+  if (command.timedOut)
+    ui.warning(
+      `The command was stopped by timeout-minutes after ${seconds}s (exit code ${command.exitCode}).`,
+    );
+  else if (command.oomKilled)
+    ui.warning(`The command was killed by the memory limit (exit code ${command.exitCode}).`);
+  else ui.info(`The command exited with code ${command.exitCode} after ${seconds}s.`);
+}
+
+/** The real path of a folder that may not exist yet (its nearest existing ancestor resolved), creating nothing. */
+export async function realRoot(root: string): Promise<string> {
+  const rest: string[] = [];
+  let current = path.resolve(root);
+  for (;;) {
+    try {
+      return path.join(await fs.realpath(current), ...rest.reverse());
+    } catch {
+      const up = path.dirname(current);
+      if (up === current) return path.resolve(root);
+      rest.push(path.basename(current));
+      current = up;
+    }
+  }
+}
+
+function firstLine(text: string): string {
+  const line = text.trim().split('\n')[0];
+  return line.length > 80 ? `${line.slice(0, 77)}...` : line;
+}
+
+export { holdsWork, type SandboxLocation };

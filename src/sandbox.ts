@@ -1,0 +1,377 @@
+// The sandbox lifecycle: find, create (or reuse as it is), inspect and remove one sandbox, on disk or in
+// a container volume. Every change to the parent's metadata happens under the repository lock.
+import * as fs from 'node:fs/promises';
+import * as path from 'node:path';
+import { worktreeAddArgs, type BranchPlan } from './branch.js';
+import { gitConfigEnv, type Git } from './git.js';
+import type { ContainerEngine } from './docker.js';
+import { MANAGED_LABEL, LABEL_PREFIX } from './docker.js';
+import { withRepositoryLock } from './lock.js';
+import {
+  diskWorktreePath,
+  projectName,
+  volumeName,
+  volumeWorktreePath,
+  VOLUME_MOUNT,
+  type SandboxKind,
+} from './naming.js';
+import { runProcess, type ProcResult } from './proc.js';
+import type { ParentRepository } from './repository.js';
+import type { Isolation } from './settings.js';
+import { dropEntry, findWorktreeEntry, INITIALIZING, lockEntry } from './worktree-metadata.js';
+
+export interface SandboxLocation {
+  name: string;
+  kind: SandboxKind;
+  project: string;
+  isolation: Isolation;
+  branch: string;
+  parent: ParentRepository;
+  /** The worktree as the container sees it (for disk sandboxes, also the host path). */
+  worktreePath: string;
+  /** Disk sandboxes: the host path. */
+  hostPath?: string;
+  /** Volume sandboxes: the volume's name. */
+  volume?: string;
+}
+
+export interface Sandbox extends SandboxLocation {
+  reused: boolean;
+  /** HEAD when the run started. */
+  startSha: string;
+}
+
+export interface HostIdentity {
+  uid: number;
+  gid: number;
+}
+
+export function currentIdentity(): HostIdentity {
+  return { uid: process.getuid?.() ?? 0, gid: process.getgid?.() ?? 0 };
+}
+
+export function locateSandbox(
+  plan: Pick<BranchPlan, 'sandbox' | 'kind' | 'branch'>,
+  parent: ParentRepository,
+  isolation: Isolation,
+  worktreeRoot: string,
+  volumePrefix: string,
+): SandboxLocation {
+  const project = projectName(parent.path);
+  const base = { name: plan.sandbox, kind: plan.kind, project, isolation, branch: plan.branch, parent };
+  if (isolation === 'disk') {
+    const hostPath = diskWorktreePath(worktreeRoot, project, plan.sandbox);
+    return { ...base, worktreePath: hostPath, hostPath };
+  }
+  return {
+    ...base,
+    worktreePath: volumeWorktreePath(plan.sandbox),
+    volume: volumeName(volumePrefix, project, plan.sandbox),
+  };
+}
+
+export function volumeLabels(location: SandboxLocation, now: Date = new Date()): Record<string, string> {
+  return {
+    [MANAGED_LABEL]: 'true',
+    [`${LABEL_PREFIX}.project`]: location.project,
+    [`${LABEL_PREFIX}.sandbox`]: location.name,
+    [`${LABEL_PREFIX}.kind`]: location.kind,
+    [`${LABEL_PREFIX}.branch`]: location.branch,
+    [`${LABEL_PREFIX}.parent`]: location.parent.path,
+    [`${LABEL_PREFIX}.created`]: now.toISOString().replace(/\.\d{3}Z$/, 'Z'),
+  };
+}
+
+/** A bind or volume mount in `--mount` syntax (CSV: a field with a comma or quote is quoted). */
+export function mountArg(fields: Record<string, string | true>): string {
+  return Object.entries(fields)
+    .map(([k, v]) => (v === true ? k : `${k}=${v}`))
+    .map((f) => (/[",]/.test(f) ? `"${f.replace(/"/g, '""')}"` : f))
+    .join(',');
+}
+
+/** The surgical mount (ADR 0035): parent read-only, its .git read-write, the worktree read-write. */
+export function sandboxMounts(location: SandboxLocation): string[] {
+  const { parent } = location;
+  const mounts = [
+    mountArg({ type: 'bind', source: parent.path, target: parent.path, readonly: true }),
+    mountArg({ type: 'bind', source: parent.gitDir, target: parent.gitDir }),
+  ];
+  if (location.volume)
+    mounts.push(mountArg({ type: 'volume', source: location.volume, target: VOLUME_MOUNT }));
+  else mounts.push(mountArg({ type: 'bind', source: location.hostPath!, target: location.hostPath! }));
+  return mounts.flatMap((m) => ['--mount', m]);
+}
+
+export class SandboxConflictError extends Error {}
+
+/**
+ * Creates the sandbox, or reuses it exactly as it is (uncommitted files and all). Recovers what a killed
+ * run half-created; refuses, with the reason, anything it cannot recognise as its own.
+ */
+export async function prepareSandbox(
+  git: Git,
+  engine: ContainerEngine,
+  location: SandboxLocation,
+  plan: BranchPlan,
+  image: string,
+  log: (msg: string) => void,
+): Promise<Sandbox> {
+  const { parent } = location;
+  const reused = await withRepositoryLock(parent.gitDir, async () => {
+    if (location.volume) return prepareVolume(git, engine, location, plan, image, log);
+    return prepareDisk(git, location, plan, log);
+  });
+  const startSha = await readHead(git, location);
+  return { ...location, reused, startSha };
+}
+
+async function checkoutForce(git: Git, parent: ParentRepository, plan: BranchPlan): Promise<boolean> {
+  if (plan.source !== 'local') return false;
+  // The branch may be checked out in the parent's own work tree (a workflow that checked it out):
+  // git refuses a second checkout unless forced. Other sandboxes holding it are refused, not forced.
+  const head = await git.exec(parent.path, ['symbolic-ref', '-q', 'HEAD']);
+  return head.stdout.trim() === `refs/heads/${plan.branch}`;
+}
+
+async function prepareDisk(
+  git: Git,
+  location: SandboxLocation,
+  plan: BranchPlan,
+  log: (msg: string) => void,
+): Promise<boolean> {
+  const hostPath = location.hostPath!;
+  const { parent } = location;
+  const entry = await findWorktreeEntry(parent.gitDir, hostPath);
+  const dirExists = await exists(hostPath);
+  if (entry && entry.locked !== INITIALIZING && dirExists && (await exists(path.join(hostPath, '.git')))) {
+    return true;
+  }
+  if (entry && !dirExists) {
+    log(`The worktree folder ${hostPath} is gone; dropping its stale registration.`);
+    await dropEntry(parent.gitDir, entry);
+  } else if (entry) {
+    log(`Recovering ${hostPath}: a run was killed while creating it.`);
+    await fs.rm(hostPath, { recursive: true, force: true });
+    await dropEntry(parent.gitDir, entry);
+  } else if (dirExists) {
+    const names = await fs.readdir(hostPath);
+    if (names.some((n) => n !== '.git')) {
+      throw new SandboxConflictError(
+        `${hostPath} exists and holds files, but ${parent.path} has no worktree registered there: it is not touched. Move it away or remove it, then run again.`,
+      );
+    }
+    log(`Removing the empty leftover folder ${hostPath}.`);
+    await fs.rm(hostPath, { recursive: true, force: true });
+  }
+  await fs.mkdir(path.dirname(hostPath), { recursive: true });
+  const args = worktreeAddArgs(plan, hostPath, false);
+  if (await checkoutForce(git, parent, plan)) args.splice(2, 0, '--force');
+  await git.run(parent.path, args);
+  return false;
+}
+
+/**
+ * Creates the worktree inside the volume from a short-lived helper container: as root only to hand the
+ * volume to the runner's user, then git runs as that user (setpriv, or chroot --userspec).
+ */
+const VOLUME_CREATE_SCRIPT = `set -eu
+uid="$1"; gid="$2"; wt="$3"; recover="$4"; shift 4
+as_user() {
+  if [ "$uid" = 0 ]; then "$@"
+  elif command -v setpriv >/dev/null 2>&1; then setpriv --reuid="$uid" --regid="$gid" --clear-groups "$@"
+  else chroot --userspec="$uid:$gid" / "$@"; fi
+}
+chown "$uid:$gid" /sandbox
+if [ -e "$wt" ] || [ -L "$wt" ]; then
+  if [ "$recover" = 1 ] || [ -z "$(ls -A "$wt" | grep -vx '.git' || true)" ]; then
+    as_user rm -rf -- "$wt"
+  else
+    echo "worktree-sandbox: $wt holds files but the parent repository has no record of it; refusing to overwrite them" >&2
+    exit 3
+  fi
+fi
+as_user "$@"
+`;
+
+async function prepareVolume(
+  git: Git,
+  engine: ContainerEngine,
+  location: SandboxLocation,
+  plan: BranchPlan,
+  image: string,
+  log: (msg: string) => void,
+): Promise<boolean> {
+  const volume = location.volume!;
+  const { parent } = location;
+  const [entry, volumeExists] = await Promise.all([
+    findWorktreeEntry(parent.gitDir, location.worktreePath),
+    engine.volumeExists(volume),
+  ]);
+  if (entry && entry.locked !== INITIALIZING && volumeExists) return true;
+  let recover = false;
+  if (entry && !volumeExists) {
+    log(`Volume ${volume} is gone; dropping its stale registration.`);
+    await dropEntry(parent.gitDir, entry);
+  } else if (entry) {
+    log(`Recovering volume ${volume}: a run was killed while creating it.`);
+    await dropEntry(parent.gitDir, entry);
+    recover = true;
+  }
+  if (!volumeExists) await engine.createVolume(volume, volumeLabels(location));
+  const id = currentIdentity();
+  const add = worktreeAddArgs(plan, location.worktreePath, true);
+  if (await checkoutForce(git, parent, plan)) add.splice(2, 0, '--force');
+  const configEnv = { ...gitConfigEnv(), HOME: '/tmp' };
+  const result = await engine.exec(
+    [
+      'run',
+      '--rm',
+      '--network',
+      'none',
+      '--user',
+      '0:0',
+      '--cap-drop',
+      'ALL',
+      '--cap-add',
+      'CHOWN',
+      '--cap-add',
+      'SETUID',
+      '--cap-add',
+      'SETGID',
+      '--cap-add',
+      'SYS_CHROOT',
+      '--cap-add',
+      'DAC_OVERRIDE',
+      '--cap-add',
+      'FOWNER',
+      '--security-opt',
+      'no-new-privileges',
+      '--label',
+      `${MANAGED_LABEL}=true`,
+      '--label',
+      `${LABEL_PREFIX}.role=helper`,
+      ...sandboxMounts(location),
+      '--workdir',
+      parent.path,
+      ...Object.keys(configEnv).flatMap((k) => ['-e', k]),
+      '--entrypoint',
+      'sh',
+      '--',
+      image,
+      '-c',
+      VOLUME_CREATE_SCRIPT,
+      'create-sandbox',
+      String(id.uid),
+      String(id.gid),
+      location.worktreePath,
+      recover ? '1' : '0',
+      'git',
+      '-C',
+      parent.path,
+      ...add,
+    ],
+    { env: configEnv },
+  );
+  const created = await findWorktreeEntry(parent.gitDir, location.worktreePath);
+  if (result.exitCode !== 0 || !created) {
+    if (created) await dropEntry(parent.gitDir, created);
+    if (!volumeExists) await engine.removeVolume(volume).catch(() => undefined);
+    throw new Error(
+      `Could not create the worktree in volume ${volume}: ${(result.stderr || result.stdout).trim() || `exit ${result.exitCode}`}`,
+    );
+  }
+  // Locked while the volume exists: the host cannot resolve /sandbox/..., so it sees it as prunable.
+  await lockEntry(created, `worktree-sandbox volume ${volume}`);
+  return false;
+}
+
+async function readHead(git: Git, location: SandboxLocation): Promise<string> {
+  const entry = await findWorktreeEntry(location.parent.gitDir, location.worktreePath);
+  if (!entry)
+    throw new Error(`Sandbox ${location.name} has no worktree registration in ${location.parent.path}.`);
+  // The worktree's HEAD lives in its admin folder on the host, whatever the isolation.
+  return (
+    await git.run(location.parent.path, ['--git-dir', entry.adminDir, 'rev-parse', '--verify', 'HEAD'])
+  ).trim();
+}
+
+/** Runs one of our scripts in the worktree: on the host for disk sandboxes, in a helper container for volumes. */
+export async function runInWorktree(
+  git: Git,
+  engine: ContainerEngine,
+  location: SandboxLocation,
+  image: string,
+  script: string,
+  args: readonly string[],
+  extraEnv: Record<string, string> = {},
+): Promise<ProcResult> {
+  if (location.hostPath) {
+    return runProcess('sh', ['-c', script, 'worktree-sandbox', ...args], {
+      cwd: location.hostPath,
+      env: git.scriptEnv(extraEnv),
+    });
+  }
+  const id = currentIdentity();
+  const env = {
+    ...gitConfigEnv(),
+    GIT_TERMINAL_PROMPT: '0',
+    GIT_OPTIONAL_LOCKS: '0',
+    HOME: '/tmp',
+    LC_ALL: 'C',
+    ...extraEnv,
+  };
+  return engine.exec(
+    [
+      'run',
+      '--rm',
+      '--network',
+      'none',
+      '--user',
+      `${id.uid}:${id.gid}`,
+      '--cap-drop',
+      'ALL',
+      '--security-opt',
+      'no-new-privileges',
+      '--label',
+      `${MANAGED_LABEL}=true`,
+      '--label',
+      `${LABEL_PREFIX}.role=helper`,
+      ...sandboxMounts(location),
+      '--workdir',
+      location.worktreePath,
+      ...Object.keys(env).flatMap((k) => ['-e', k]),
+      '--entrypoint',
+      'sh',
+      '--',
+      image,
+      '-c',
+      script,
+      'worktree-sandbox',
+      ...args,
+    ],
+    { env },
+  );
+}
+
+/** Removes the sandbox (volume or folder) and exactly its metadata entry in the parent; nothing else. */
+export async function removeSandbox(engine: ContainerEngine, location: SandboxLocation): Promise<void> {
+  const { parent } = location;
+  await withRepositoryLock(parent.gitDir, async () => {
+    if (location.volume) {
+      await engine.removeVolume(location.volume);
+    } else {
+      await fs.rm(location.hostPath!, { recursive: true, force: true });
+      await fs.rmdir(path.dirname(location.hostPath!)).catch(() => undefined);
+    }
+    const entry = await findWorktreeEntry(parent.gitDir, location.worktreePath);
+    if (entry) await dropEntry(parent.gitDir, entry);
+  });
+}
+
+async function exists(p: string): Promise<boolean> {
+  return fs.lstat(p).then(
+    () => true,
+    () => false,
+  );
+}

@@ -1,0 +1,332 @@
+// Every input is read and validated here, once, into typed settings. Nothing past this module reads an
+// input. An error names the input and what it accepts, and is raised before anything is created.
+import * as os from 'node:os';
+import * as path from 'node:path';
+import type { EngineName } from './docker.js';
+
+export type InputReader = (name: string) => string;
+export type Isolation = 'container' | 'disk';
+export type CleanupPolicy = 'auto' | 'always' | 'never';
+
+export interface EnvEntry {
+  name: string;
+  value: string;
+}
+
+export interface ContainerLimits {
+  memory?: string;
+  cpus?: string;
+  pidsLimit: number;
+  network: 'bridge' | 'none';
+  readOnlyRootfs: boolean;
+}
+
+interface CommonSettings {
+  engine: EngineName;
+  worktreeRoot: string;
+  volumePrefix: string;
+  token: string;
+}
+
+export interface RunSettings extends CommonSettings {
+  mode: 'run';
+  command: string;
+  image: string;
+  isolation: Isolation;
+  /** Empty: a transient sandbox. Checked against git's rules by `validateBranchNames`. */
+  branch: string;
+  base: string;
+  repositoryPath: string;
+  cleanup: CleanupPolicy;
+  env: EnvEntry[];
+  timeoutMinutes: number;
+  lockTimeoutMinutes: number;
+  allowFailure: boolean;
+  push: boolean;
+  commitMessage: string;
+  limits: ContainerLimits;
+  trigger: TriggerSettings;
+}
+
+export interface TriggerSettings {
+  /** e.g. `/fix`; empty: the run is not comment-triggered. */
+  command: string;
+  allowedAssociations: string[];
+  allowedBots: string[];
+}
+
+export interface ReapSettings extends CommonSettings {
+  mode: 'reap';
+  headlessExpiryDays: number;
+  branchExpiryDays: number;
+  orphanExpiryDays: number;
+  dryRun: boolean;
+  maxRemovals: number;
+  force: boolean;
+  archiveDir: string;
+}
+
+export type Settings = RunSettings | ReapSettings;
+
+export class InputError extends Error {
+  constructor(input: string, value: string, accepted: string) {
+    super(`Invalid input '${input}': ${JSON.stringify(value)}. Accepted: ${accepted}.`);
+    this.name = 'InputError';
+  }
+}
+
+export const ASSOCIATIONS = [
+  'OWNER',
+  'MEMBER',
+  'COLLABORATOR',
+  'CONTRIBUTOR',
+  'FIRST_TIMER',
+  'FIRST_TIME_CONTRIBUTOR',
+  'MANNEQUIN',
+  'NONE',
+];
+
+export function parseSettings(read: InputReader, env: NodeJS.ProcessEnv = process.env): Settings {
+  const mode = oneOf(read, 'mode', ['run', 'reap'] as const, 'run');
+  const common: CommonSettings = {
+    engine: oneOf(read, 'engine', ['docker', 'podman'] as const, 'docker'),
+    worktreeRoot: pathInput(read, 'worktree-root') ?? defaultWorktreeRoot(env),
+    volumePrefix: volumePrefix(read),
+    token: read('token').trim(),
+  };
+  return mode === 'run' ? { ...common, ...parseRun(read, env) } : { ...common, ...parseReap(read) };
+}
+
+function parseRun(read: InputReader, env: NodeJS.ProcessEnv): Omit<RunSettings, keyof CommonSettings> {
+  const command = read('command');
+  if (!command.trim()) throw new InputError('command', command, 'a shell command (required in run mode)');
+  return {
+    mode: 'run',
+    command,
+    image: image(read),
+    isolation: oneOf(read, 'isolation', ['container', 'disk'] as const, 'container'),
+    branch: branchInput(read, 'branch'),
+    base: revisionInput(read, 'base'),
+    repositoryPath: pathInput(read, 'repository-path') ?? path.resolve(env.GITHUB_WORKSPACE || process.cwd()),
+    cleanup: oneOf(read, 'cleanup', ['auto', 'always', 'never'] as const, 'auto'),
+    env: envEntries(read, env),
+    timeoutMinutes: number(read, 'timeout-minutes', { min: 0, integer: false, fallback: 0 }),
+    lockTimeoutMinutes: number(read, 'lock-timeout-minutes', { min: 0, integer: false, fallback: 10 }),
+    allowFailure: boolean(read, 'allow-failure', false),
+    push: boolean(read, 'push', false),
+    commitMessage: read('commit-message').trim() || 'chore: changes made in worktree-sandbox',
+    limits: {
+      memory: optionalPattern(read, 'memory', /^\d+(\.\d+)?[bkmg]?$/i, 'a size such as 512m or 2g'),
+      cpus: optionalPattern(read, 'cpus', /^(\d+(\.\d+)?|\.\d+)$/, 'a positive number such as 1.5'),
+      pidsLimit: number(read, 'pids-limit', { min: 1, integer: true, fallback: 4096 }),
+      network: oneOf(read, 'network', ['bridge', 'none'] as const, 'bridge'),
+      readOnlyRootfs: boolean(read, 'read-only-rootfs', false),
+    },
+    trigger: {
+      command: triggerCommand(read),
+      allowedAssociations: list(read, 'allowed-associations', ['OWNER', 'MEMBER', 'COLLABORATOR']).map(
+        (a) => {
+          const upper = a.toUpperCase();
+          if (!ASSOCIATIONS.includes(upper))
+            throw new InputError('allowed-associations', a, ASSOCIATIONS.join(', '));
+          return upper;
+        },
+      ),
+      allowedBots: list(read, 'allowed-bots', []),
+    },
+  };
+}
+
+function parseReap(read: InputReader): Omit<ReapSettings, keyof CommonSettings> {
+  const days = (name: string, fallback: number) => number(read, name, { min: 1, integer: true, fallback });
+  const branchExpiryDays = days('branch-expiry-days', 90);
+  const orphanExpiryDays = days('orphan-expiry-days', 90);
+  if (orphanExpiryDays < branchExpiryDays) {
+    throw new InputError(
+      'orphan-expiry-days',
+      String(orphanExpiryDays),
+      `whole days ≥ branch-expiry-days (${branchExpiryDays}): orphans are never removed sooner than persistent sandboxes`,
+    );
+  }
+  return {
+    mode: 'reap',
+    headlessExpiryDays: days('headless-expiry-days', 30),
+    branchExpiryDays,
+    orphanExpiryDays,
+    dryRun: boolean(read, 'dry-run', false),
+    maxRemovals: number(read, 'max-removals', { min: 0, integer: true, fallback: 0 }),
+    force: boolean(read, 'force', false),
+    archiveDir: pathInput(read, 'archive-dir') ?? '',
+  };
+}
+
+export function defaultWorktreeRoot(env: NodeJS.ProcessEnv): string {
+  const cache =
+    env.XDG_CACHE_HOME && path.isAbsolute(env.XDG_CACHE_HOME)
+      ? env.XDG_CACHE_HOME
+      : path.join(env.HOME || os.homedir(), '.cache');
+  return path.join(cache, 'worktree-sandbox', 'worktrees');
+}
+
+function oneOf<T extends string>(read: InputReader, name: string, values: readonly T[], fallback: T): T {
+  const raw = read(name).trim();
+  if (!raw) return fallback;
+  const found = values.find((v) => v === raw.toLowerCase());
+  if (!found) throw new InputError(name, raw, values.join(', '));
+  return found;
+}
+
+function boolean(read: InputReader, name: string, fallback: boolean): boolean {
+  const raw = read(name).trim();
+  if (!raw) return fallback;
+  if (/^true$/i.test(raw)) return true;
+  if (/^false$/i.test(raw)) return false;
+  throw new InputError(name, raw, 'true or false');
+}
+
+function number(
+  read: InputReader,
+  name: string,
+  rule: { min: number; integer: boolean; fallback: number },
+): number {
+  const raw = read(name).trim();
+  if (!raw) return rule.fallback;
+  const pattern = rule.integer ? /^\d+$/ : /^(\d+(\.\d+)?|\.\d+)$/;
+  const value = Number(raw);
+  if (!pattern.test(raw) || !Number.isFinite(value) || value < rule.min || value > 1e9) {
+    const kind = rule.integer ? 'a whole number' : 'a number';
+    throw new InputError(name, raw, `${kind} ≥ ${rule.min}`);
+  }
+  return value;
+}
+
+function optionalPattern(
+  read: InputReader,
+  name: string,
+  pattern: RegExp,
+  accepted: string,
+): string | undefined {
+  const raw = read(name).trim();
+  if (!raw) return undefined;
+  if (!pattern.test(raw)) throw new InputError(name, raw, accepted);
+  return raw;
+}
+
+function list(read: InputReader, name: string, fallback: string[]): string[] {
+  const raw = read(name).trim();
+  if (!raw) return fallback;
+  return raw
+    .split(/[\s,]+/)
+    .map((s) => s.trim())
+    .filter(Boolean);
+}
+
+// eslint-disable-next-line no-control-regex -- control characters are exactly what this rejects
+const CONTROL = /[\u0000-\u001f\u007f]/;
+
+function pathInput(read: InputReader, name: string): string | undefined {
+  const raw = read(name);
+  if (!raw.trim()) return undefined;
+  if (CONTROL.test(raw))
+    throw new InputError(name, raw, 'a path without control characters (newlines, tabs, NUL)');
+  return path.resolve(raw.trim());
+}
+
+function image(read: InputReader): string {
+  const raw = read('image').trim() || 'buildpack-deps:bookworm-scm';
+  if (!/^[A-Za-z0-9][A-Za-z0-9._\-/:@]*$/.test(raw) || raw.length > 512) {
+    throw new InputError(
+      'image',
+      raw,
+      'an image reference such as debian:bookworm or ghcr.io/owner/image:tag',
+    );
+  }
+  return raw;
+}
+
+function volumePrefix(read: InputReader): string {
+  const raw = read('volume-prefix').trim() || 'worktree-sandbox';
+  if (!/^[A-Za-z0-9][A-Za-z0-9_.-]{0,62}$/.test(raw)) {
+    throw new InputError(
+      'volume-prefix',
+      raw,
+      'letters, digits, _ . - (starting with a letter or digit, at most 63 characters)',
+    );
+  }
+  return raw;
+}
+
+/** A first, pure check of a branch name; git's own rules are applied by `validateBranchNames`. */
+function branchInput(read: InputReader, name: string): string {
+  const raw = read(name);
+  const value = raw.trim();
+  if (!value) return '';
+  if (CONTROL.test(raw) || value.startsWith('-') || value.length > 255 || value.includes('\ufffd')) {
+    throw new InputError(
+      name,
+      raw,
+      "a branch name valid for 'git check-ref-format --branch' (at most 255 characters)",
+    );
+  }
+  return value.replace(/^refs\/heads\//, '');
+}
+
+function revisionInput(read: InputReader, name: string): string {
+  const raw = read(name);
+  const value = raw.trim();
+  if (!value) return '';
+  if (CONTROL.test(raw) || value.startsWith('-') || value.length > 255) {
+    throw new InputError(name, raw, 'a commit, branch or tag name');
+  }
+  return value;
+}
+
+function triggerCommand(read: InputReader): string {
+  const raw = read('trigger').trim();
+  if (!raw) return '';
+  if (!/^\/?[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/.test(raw))
+    throw new InputError('trigger', raw, 'one word such as /fix');
+  return raw;
+}
+
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+/** Variables the action sets itself in the container; a user entry may not override them. */
+export const RESERVED_ENV = [
+  'SANDBOX_NAME',
+  'SANDBOX_KIND',
+  'SANDBOX_BRANCH',
+  'SANDBOX_WORKTREE',
+  'SANDBOX_PARENT',
+  'SANDBOX_PROMPT_FILE',
+];
+
+function envEntries(read: InputReader, env: NodeJS.ProcessEnv): EnvEntry[] {
+  const entries: EnvEntry[] = [];
+  for (const line of read('env').split(/\r?\n/)) {
+    if (!line.trim() || line.trim().startsWith('#')) continue;
+    const eq = line.indexOf('=');
+    const name = (eq < 0 ? line : line.slice(0, eq)).trim();
+    if (!ENV_NAME.test(name))
+      throw new InputError('env', line, 'lines of NAME or NAME=value, NAME made of letters, digits and _');
+    if (RESERVED_ENV.includes(name))
+      throw new InputError('env', line, `a name other than ${RESERVED_ENV.join(', ')} (set by the action)`);
+    if (entries.some((e) => e.name === name)) throw new InputError('env', line, 'each NAME at most once');
+    const value = eq < 0 ? (env[name] ?? '') : line.slice(eq + 1);
+    entries.push({ name, value });
+  }
+  return entries;
+}
+
+/** Applies git's own branch-name rules (`git check-ref-format --branch`) once git is at hand. */
+export async function validateBranchNames(
+  settings: RunSettings,
+  isValid: (name: string) => Promise<boolean>,
+): Promise<void> {
+  if (settings.branch && !(await isValid(settings.branch))) {
+    throw new InputError(
+      'branch',
+      settings.branch,
+      "a branch name valid for 'git check-ref-format --branch'",
+    );
+  }
+}

@@ -1,0 +1,49 @@
+// What the main step leaves for the post step (GITHUB_STATE), and which of the two is running.
+// As in actions/checkout: the flag is saved when the module first loads in the main step.
+import * as core from '@actions/core';
+import type { EngineName } from './docker.js';
+import type { SandboxLocation } from './sandbox.js';
+import type { WorktreeReport } from './report.js';
+import type { CleanupPolicy } from './settings.js';
+
+export const isPost = core.getState('isPost') === 'true';
+if (!isPost) core.saveState('isPost', 'true');
+
+export interface RunState {
+  engine: EngineName;
+  image: string;
+  cleanup: CleanupPolicy;
+  location: SandboxLocation;
+  /** Set once the sandbox exists (created or reused). */
+  ready?: boolean;
+  startSha?: string;
+  container?: string;
+  /** The last report of the main step, when it got that far. */
+  report?: WorktreeReport;
+  /** PR progress comment to finish if the main step did not (comment-triggered runs). */
+  progress?: {
+    commentId: number;
+    owner: string;
+    repo: string;
+    triggerCommentId?: number;
+    finished?: boolean;
+  };
+}
+
+const KEY = 'run';
+let current: RunState | undefined;
+
+export function saveRunState(update: Partial<RunState> & (RunState | object)): void {
+  current = { ...(current ?? {}), ...update } as RunState;
+  core.saveState(KEY, JSON.stringify(current));
+}
+
+export function loadRunState(): RunState | undefined {
+  const raw = core.getState(KEY);
+  if (!raw) return undefined;
+  try {
+    return JSON.parse(raw) as RunState;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,119 @@
+// Runs the bundled action (dist/index.js) the way the Actions runner does (../shared/runner-contract.md):
+// `node dist/index.js` with INPUT_<NAME> variables (hyphens kept), per-step GITHUB_OUTPUT / GITHUB_STATE /
+// GITHUB_STEP_SUMMARY files read back afterwards, state handed to the post step as STATE_<name>.
+import { spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { RUNNER_USER } from './env.js';
+import { tempDir } from './repo.js';
+
+export const DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../dist/index.js');
+
+export interface StepResult {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+  outputs: Record<string, string>;
+  state: Record<string, string>;
+  summary: string;
+}
+
+export interface StepOptions {
+  inputs: Record<string, string>;
+  env?: Record<string, string>;
+  /** State saved by the main step (for the post step). */
+  state?: Record<string, string>;
+  /** Run as the unprivileged runner user (uid 1001, in the docker group), as GitHub-hosted runners do. */
+  asRunner?: boolean;
+  cwd?: string;
+  /** Kill the process (SIGKILL) as soon as a line of stdout matches. */
+  killWhen?: RegExp;
+  timeoutMs?: number;
+}
+
+/** Parses a runner file-command file (NAME=value lines, or NAME<<DELIM heredocs). */
+export function parseFileCommands(text: string): Record<string, string> {
+  const result: Record<string, string> = {};
+  const lines = text.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i];
+    const heredoc = /^([^=<]+)<<(.+)$/.exec(line);
+    if (heredoc) {
+      const [, name, delim] = heredoc;
+      const value: string[] = [];
+      for (i++; i < lines.length && lines[i] !== delim; i++) value.push(lines[i]);
+      result[name] = value.join('\n');
+    } else if (line.includes('=')) {
+      result[line.slice(0, line.indexOf('='))] = line.slice(line.indexOf('=') + 1);
+    }
+  }
+  return result;
+}
+
+export async function runStep(options: StepOptions): Promise<StepResult> {
+  const files = tempDir('wts-step-');
+  const out = path.join(files, 'output');
+  const stateFile = path.join(files, 'state');
+  const summary = path.join(files, 'summary');
+  const runnerTemp = path.join(files, 'runner-temp');
+  fs.mkdirSync(runnerTemp);
+  for (const f of [out, stateFile, summary]) fs.writeFileSync(f, '');
+  if (options.asRunner) {
+    fs.chmodSync(files, 0o777);
+    for (const f of [out, stateFile, summary]) fs.chmodSync(f, 0o666);
+    fs.chmodSync(runnerTemp, 0o777);
+  }
+  const env: Record<string, string> = {
+    PATH: process.env.PATH ?? '/usr/local/bin:/usr/bin:/bin',
+    HOME: options.asRunner ? `/home/${RUNNER_USER}` : (process.env.HOME ?? '/root'),
+    GITHUB_OUTPUT: out,
+    GITHUB_STATE: stateFile,
+    GITHUB_STEP_SUMMARY: summary,
+    RUNNER_TEMP: runnerTemp,
+    RUNNER_OS: 'Linux',
+    GITHUB_ACTIONS: 'true',
+    ...options.env,
+  };
+  for (const [name, value] of Object.entries(options.inputs))
+    env[`INPUT_${name.toUpperCase().replace(/ /g, '_')}`] = value;
+  for (const [name, value] of Object.entries(options.state ?? {})) env[`STATE_${name}`] = value;
+  const [cmd, args] = options.asRunner
+    ? [
+        'setpriv',
+        ['--reuid', RUNNER_USER, '--regid', RUNNER_USER, '--init-groups', '--', process.execPath, DIST],
+      ]
+    : [process.execPath, [DIST]];
+  const child = spawn(cmd, args, { cwd: options.cwd ?? files, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d: Buffer) => {
+    stdout += d.toString();
+    if (options.killWhen?.test(stdout)) child.kill('SIGKILL');
+  });
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 240_000);
+  const [code, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve) =>
+    child.on('close', (c, s) => resolve([c, s])),
+  );
+  clearTimeout(timer);
+  const result: StepResult = {
+    code,
+    signal,
+    stdout,
+    stderr,
+    outputs: parseFileCommands(fs.readFileSync(out, 'utf8')),
+    state: parseFileCommands(fs.readFileSync(stateFile, 'utf8')),
+    summary: fs.readFileSync(summary, 'utf8'),
+  };
+  fs.rmSync(files, { recursive: true, force: true });
+  return result;
+}
+
+/** main then post, as the runner runs a job with this one step. */
+export async function runMainAndPost(options: StepOptions): Promise<{ main: StepResult; post: StepResult }> {
+  const main = await runStep(options);
+  const post = await runStep({ ...options, state: main.state, killWhen: undefined });
+  return { main, post };
+}

@@ -1,0 +1,85 @@
+// Real git repositories for tests: a parent clone, its bare origin, and helpers to look at them.
+import { execFileSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+
+const GIT_ENV = {
+  ...process.env,
+  GIT_AUTHOR_NAME: 'Test',
+  GIT_AUTHOR_EMAIL: 'test@example.com',
+  GIT_COMMITTER_NAME: 'Test',
+  GIT_COMMITTER_EMAIL: 'test@example.com',
+  GIT_CONFIG_NOSYSTEM: '1',
+  GIT_CONFIG_GLOBAL: '/dev/null',
+};
+
+export function git(cwd: string, ...args: string[]): string {
+  return execFileSync('git', args, {
+    cwd,
+    env: GIT_ENV,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+  }).trim();
+}
+
+export function tryGit(cwd: string, ...args: string[]): { ok: boolean; out: string } {
+  try {
+    return { ok: true, out: git(cwd, ...args) };
+  } catch (error) {
+    const e = error as { stderr?: string; stdout?: string };
+    return { ok: false, out: `${e.stdout ?? ''}${e.stderr ?? ''}` };
+  }
+}
+
+/** A fresh temporary folder (world-readable, so the unprivileged runner user can use what we make in it). */
+export function tempDir(prefix = 'wts-'): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  fs.chmodSync(dir, 0o755);
+  return dir;
+}
+
+export interface TestRepo {
+  root: string;
+  parent: string;
+  origin: string;
+}
+
+/** A parent repository with two commits on `main`, cloned from a bare `origin`; everything under one temp root. */
+export function makeRepo(
+  options: { files?: Record<string, string>; owner?: { uid: number; gid: number } } = {},
+): TestRepo {
+  const root = tempDir();
+  const origin = path.join(root, 'origin.git');
+  const seed = path.join(root, 'seed');
+  git(root, 'init', '--quiet', '--bare', '--initial-branch=main', origin);
+  git(root, 'init', '--quiet', '--initial-branch=main', seed);
+  const files = options.files ?? { 'README.md': '# test\n', 'src/app.js': 'console.log("hi")\n' };
+  for (const [name, content] of Object.entries(files)) {
+    fs.mkdirSync(path.dirname(path.join(seed, name)), { recursive: true });
+    fs.writeFileSync(path.join(seed, name), content);
+  }
+  git(seed, 'add', '-A');
+  git(seed, 'commit', '--quiet', '-m', 'first');
+  fs.writeFileSync(path.join(seed, 'CHANGELOG.md'), 'v1\n');
+  git(seed, 'add', '-A');
+  git(seed, 'commit', '--quiet', '-m', 'second');
+  git(seed, 'push', '--quiet', origin, 'main');
+  const parent = path.join(root, 'work', 'repo');
+  fs.mkdirSync(path.dirname(parent), { recursive: true });
+  git(root, 'clone', '--quiet', origin, parent);
+  fs.rmSync(seed, { recursive: true, force: true });
+  if (options.owner) chownTree(root, options.owner);
+  return { root, parent, origin };
+}
+
+export function chownTree(dir: string, owner: { uid: number; gid: number }): void {
+  execFileSync('chown', ['-R', `${owner.uid}:${owner.gid}`, dir]);
+}
+
+export function worktreeList(parent: string): string[] {
+  return git(parent, 'worktree', 'list', '--porcelain')
+    .split('\n')
+    .filter((l) => l.startsWith('worktree '))
+    .map((l) => l.slice('worktree '.length));
+}
