@@ -1,5 +1,5 @@
 // ts-jest in ESM mode, transpile-only (isolatedModules): `npm run typecheck` is the type check.
-const tsJest = ['ts-jest', { useESM: true, isolatedModules: true, diagnostics: false }];
+const tsJest = ['ts-jest', { useESM: true, diagnostics: false }];
 const common = {
   extensionsToTreatAsEsm: ['.ts'],
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
