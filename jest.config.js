@@ -7,6 +7,8 @@ const common = {
   testEnvironment: 'node',
 };
 export default {
+  // Integration and end-to-end tests start real containers; unit tests finish far below this.
+  testTimeout: 240000,
   projects: [
     {
       ...common,
@@ -17,8 +19,7 @@ export default {
       ...common,
       displayName: 'integration',
       testMatch: ['<rootDir>/test/integration/**/*.test.ts'],
-      testTimeout: 180000,
     },
-    { ...common, displayName: 'e2e', testMatch: ['<rootDir>/test/e2e/**/*.test.ts'], testTimeout: 300000 },
+    { ...common, displayName: 'e2e', testMatch: ['<rootDir>/test/e2e/**/*.test.ts'] },
   ],
 };
