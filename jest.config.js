@@ -21,5 +21,6 @@ export default {
       testMatch: ['<rootDir>/test/integration/**/*.test.ts'],
     },
     { ...common, displayName: 'e2e', testMatch: ['<rootDir>/test/e2e/**/*.test.ts'] },
+    { ...common, displayName: 'cli', testMatch: ['<rootDir>/test/cli/**/*.test.ts'] },
   ],
 };
