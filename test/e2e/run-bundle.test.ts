@@ -1,6 +1,7 @@
 // The bundle as the Actions runner runs it: `node dist/index.js` for main, then again for post with the
 // saved state, as the unprivileged runner user (uid 1001, docker group), like GitHub-hosted runners.
 import { afterAll, describe, expect, it } from '@jest/globals';
+import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { runMainAndPost, runStep } from '../support/action.js';
@@ -131,5 +132,29 @@ describe('the bundle: failures', () => {
     expect(main.stdout).toContain('::error::Invalid input \'isolation\': "vm". Accepted: container, disk.');
     expect(post.code).toBe(0);
     expect(post.stdout).toContain('Nothing to clean up');
+  });
+
+  it('git missing: a clear error, nothing created', async () => {
+    const repo = makeRepo({ owner: runnerIds() });
+    repos.push(repo);
+    const prefix = uniquePrefix('e2e');
+    prefixes.push(prefix);
+    // a PATH with node and docker but no git
+    const bin = fs.mkdtempSync('/tmp/wts-nogit-');
+    fs.chmodSync(bin, 0o755);
+    fs.symlinkSync(process.execPath, path.join(bin, 'node'));
+    fs.symlinkSync(
+      execFileSync('sh', ['-c', 'command -v docker'], { encoding: 'utf8' }).trim(),
+      path.join(bin, 'docker'),
+    );
+    const { main } = await runMainAndPost({
+      inputs: { image: TEST_IMAGE, 'repository-path': repo.parent, 'volume-prefix': prefix, command: 'true' },
+      asRunner: true,
+      env: { PATH: bin },
+    });
+    expect(main.code).toBe(1);
+    expect(main.stdout).toContain('::error::git is not installed or not on PATH');
+    expect(volumesWithPrefix(prefix)).toEqual([]);
+    fs.rmSync(bin, { recursive: true });
   });
 });
