@@ -134,10 +134,11 @@ async function runTarget(settings: RunSettings, io: PrRunIo, run: PlannedRun): P
     outcome = await runSandbox({ ...settings, branch: target.branch, base: '' }, deps);
     const finished = await describeOutcome(git, parent.path, settings, ctx, target, pr, outcome);
     if (finished.patch) io.setOutput('patch-path', finished.patch.path);
+    const succeeded = outcome.command.exitCode === 0 && !finished.pushFailed;
     await feedback.finish(
       progress,
       renderFinished(progress, finished, secrets),
-      outcome.command.exitCode === 0 ? 'rocket' : 'confused',
+      succeeded ? 'rocket' : 'confused',
     );
     await io.summary(summaryOf(request, pr, progress, finished));
   } catch (error) {
@@ -234,9 +235,15 @@ async function describeOutcome(
     pushed,
     pushedTo: pushed ? pushLabel(target) : undefined,
     pushReason: push && !pushed ? push.reason : undefined,
+    pushFailed: deliversByPush(target) && commits.length > 0 && !pushed,
     patch,
     tail: command.tail,
   };
+}
+
+/** Whether the delivery is a push (to origin or to a fork), rather than a patch or nothing. */
+function deliversByPush(target: RunTarget): boolean {
+  return target.delivery.kind === 'origin' || target.delivery.kind === 'fork';
 }
 
 function pushLabel(target: RunTarget): string {

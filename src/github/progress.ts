@@ -34,6 +34,8 @@ export interface FinishedRun {
   pushedTo?: string;
   /** Why not, when not pushed. */
   pushReason?: string;
+  /** The commits were meant to be pushed and were not (rejected, failed). */
+  pushFailed?: boolean;
   patch?: { path: string; text: string };
   tail: string[];
 }
@@ -61,9 +63,11 @@ export function renderFinished(ctx: ProgressContext, run: FinishedRun, secrets: 
     ? `⏱ \`${ctx.what}\` timed out`
     : run.oomKilled
       ? `💥 \`${ctx.what}\` ran out of memory`
-      : ok
-        ? `✅ \`${ctx.what}\` finished`
-        : `❌ \`${ctx.what}\` failed`;
+      : !ok
+        ? `❌ \`${ctx.what}\` failed`
+        : run.pushFailed
+          ? `⚠️ \`${ctx.what}\` finished, but its commits were not pushed`
+          : `✅ \`${ctx.what}\` finished`;
   const rows: Array<[string, string]> = [
     ['Exit code', String(run.exitCode)],
     ['Duration', formatDuration(run.durationMs)],

@@ -52,12 +52,12 @@ export class FakeGitHub {
   ) {}
 
   static async start(repository: string, token: string, root = '/api/v3'): Promise<FakeGitHub> {
-    let fake: FakeGitHub | undefined;
-    const server = http.createServer((req, res) => void fake!.handle(req, res, root));
+    const holder: { fake?: FakeGitHub } = {};
+    const server = http.createServer((req, res) => void holder.fake!.handle(req, res, root));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const { port } = server.address() as AddressInfo;
-    fake = new FakeGitHub(server, `http://127.0.0.1:${port}${root}`, repository, token);
-    return fake;
+    holder.fake = new FakeGitHub(server, `http://127.0.0.1:${port}${root}`, repository, token);
+    return holder.fake;
   }
 
   async close(): Promise<void> {
