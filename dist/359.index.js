@@ -181,9 +181,11 @@ function renderFinished(ctx, run, secrets) {
         ? `⏱ \`${ctx.what}\` timed out`
         : run.oomKilled
             ? `💥 \`${ctx.what}\` ran out of memory`
-            : ok
-                ? `✅ \`${ctx.what}\` finished`
-                : `❌ \`${ctx.what}\` failed`;
+            : !ok
+                ? `❌ \`${ctx.what}\` failed`
+                : run.pushFailed
+                    ? `⚠️ \`${ctx.what}\` finished, but its commits were not pushed`
+                    : `✅ \`${ctx.what}\` finished`;
     const rows = [
         ['Exit code', String(run.exitCode)],
         ['Duration', formatDuration(run.durationMs)],
@@ -663,7 +665,8 @@ async function runTarget(settings, io, run) {
         const finished = await describeOutcome(git, parent.path, settings, ctx, target, pr, outcome);
         if (finished.patch)
             io.setOutput('patch-path', finished.patch.path);
-        await feedback.finish(progress, renderFinished(progress, finished, secrets), outcome.command.exitCode === 0 ? 'rocket' : 'confused');
+        const succeeded = outcome.command.exitCode === 0 && !finished.pushFailed;
+        await feedback.finish(progress, renderFinished(progress, finished, secrets), succeeded ? 'rocket' : 'confused');
         await io.summary(summaryOf(request, pr, progress, finished));
     }
     catch (error) {
@@ -739,9 +742,14 @@ async function describeOutcome(git, parentPath, settings, ctx, target, pr, outco
         pushed,
         pushedTo: pushed ? pushLabel(target) : undefined,
         pushReason: push && !pushed ? push.reason : undefined,
+        pushFailed: deliversByPush(target) && commits.length > 0 && !pushed,
         patch,
         tail: command.tail,
     };
+}
+/** Whether the delivery is a push (to origin or to a fork), rather than a patch or nothing. */
+function deliversByPush(target) {
+    return target.delivery.kind === 'origin' || target.delivery.kind === 'fork';
 }
 function pushLabel(target) {
     return target.delivery.kind === 'fork'

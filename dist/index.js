@@ -30863,13 +30863,14 @@ const PULL_REQUEST_ACTIONS = ['opened', 'synchronize', 'reopened', 'ready_for_re
 /**
  * Whether the action runs as the pull-request bot for this event (cheap: no API, no Octokit). A push is
  * handled by the bot only when no `branch` was given: then the sandbox works on the pushed branch.
+ * `pr-number` is read on workflow_dispatch only, where the event proves the sender's write access.
  */
 function isPullRequestRun(eventName, trigger, branchInput) {
     if (PULL_REQUEST_EVENTS.includes(eventName ?? ''))
         return true;
     if (eventName === 'push')
         return !branchInput;
-    return trigger.prNumber > 0;
+    return eventName === 'workflow_dispatch' && trigger.prNumber > 0;
 }
 /**
  * The trigger must be the comment's first word, whole (`/fixed` is not `/fix`; case is ignored). The
