@@ -30669,6 +30669,16 @@ class ContainerEngine {
     async killContainer(name) {
         await this.exec(['kill', '--', name]);
     }
+    /** Removes every container (running or not) carrying all the given labels; returns their names. */
+    async removeContainersLabelled(labels) {
+        const filters = Object.entries(labels).flatMap(([k, v]) => ['--filter', `label=${k}=${v}`]);
+        const names = (await this.run(['ps', '--all', ...filters, '--format', '{{.Names}}']))
+            .split('\n')
+            .filter(Boolean);
+        for (const name of names)
+            await this.removeContainer(name);
+        return names;
+    }
     /** Names of containers (running or not) that mount any of the given volumes. */
     async containersUsingVolume(volume) {
         const out = await this.run(['ps', '--all', '--filter', `volume=${volume}`, '--format', '{{.Names}}']);
@@ -31453,31 +31463,23 @@ function containerEnv(sandbox, spec) {
     });
     return env;
 }
+/** Labels of the command container: how a later run finds the container of a run that was killed. */
+function commandLabels(sandbox) {
+    return {
+        [`${docker/* LABEL_PREFIX */.Ag}.role`]: 'command',
+        [`${docker/* LABEL_PREFIX */.Ag}.project`]: sandbox.project,
+        [`${docker/* LABEL_PREFIX */.Ag}.sandbox`]: sandbox.name,
+    };
+}
 function commandRunArgs(sandbox, spec, name, env) {
     const id = (0,src_sandbox/* currentIdentity */._c)();
     const { limits } = spec;
-    const args = [
-        'run',
-        '--name',
-        name,
-        '--init',
-        '--label',
-        `${docker/* MANAGED_LABEL */.bS}=true`,
-        '--label',
-        `${docker/* LABEL_PREFIX */.Ag}.role=command`,
-        '--label',
-        `${docker/* LABEL_PREFIX */.Ag}.sandbox=${sandbox.name}`,
-        '--user',
-        `${id.uid}:${id.gid}`,
-        '--cap-drop',
-        'ALL',
-        '--security-opt',
-        'no-new-privileges',
-        '--pids-limit',
-        String(limits.pidsLimit),
-        '--network',
-        limits.network,
-    ];
+    const labels = { [docker/* MANAGED_LABEL */.bS]: 'true', ...commandLabels(sandbox) };
+    const args = ['run', '--name', name, '--init', '--user', `${id.uid}:${id.gid}`];
+    for (const [key, value] of Object.entries(labels))
+        args.push('--label', `${key}=${value}`);
+    args.push('--cap-drop', 'ALL', '--security-opt', 'no-new-privileges');
+    args.push('--pids-limit', String(limits.pidsLimit), '--network', limits.network);
     if (limits.memory)
         args.push('--memory', limits.memory, '--memory-swap', limits.memory);
     if (limits.cpus)
@@ -31486,7 +31488,7 @@ function commandRunArgs(sandbox, spec, name, env) {
         args.push('--read-only', '--tmpfs', '/tmp:rw,exec,nosuid,size=512m');
     args.push(...(0,src_sandbox/* sandboxMounts */.Ae)(sandbox));
     for (const file of spec.readOnlyFiles ?? [])
-        args.push('--mount', `type=bind,source=${file},target=${file},readonly`);
+        args.push('--mount', (0,src_sandbox/* mountArg */.MC)({ type: 'bind', source: file, target: file, readonly: true }));
     args.push('--workdir', sandbox.worktreePath);
     // `-e NAME` without a value: docker takes the value from its own environment, so no value (a secret,
     // perhaps) ever appears on a command line.
@@ -31603,7 +31605,13 @@ async function runSandbox(settings, deps) {
     try {
         deps.save({ engine: settings.engine, image: settings.image, cleanup: settings.cleanup, location });
         const sandbox = await ui.group(`Sandbox ${location.name} (${location.kind}, ${location.isolation})`, async () => {
-            const created = await (0,src_sandbox/* prepareSandbox */.D_)(git, engine, location, plan, settings.image, (m) => ui.info(m));
+            // We hold the sandbox lock, so a command container still there belongs to a run that was killed.
+            const [created, orphans] = await Promise.all([
+                (0,src_sandbox/* prepareSandbox */.D_)(git, engine, location, plan, settings.image, (m) => ui.info(m)),
+                engine.removeContainersLabelled(commandLabels(location)),
+            ]);
+            if (orphans.length)
+                ui.info(`Removed container(s) left by a run that was killed: ${orphans.join(', ')}.`);
             describeSandbox(ui, created, plan.source);
             return created;
         });
@@ -31710,11 +31718,12 @@ function firstLine(text) {
 /* harmony export */   Ae: () => (/* binding */ sandboxMounts),
 /* harmony export */   D_: () => (/* binding */ prepareSandbox),
 /* harmony export */   Iw: () => (/* binding */ locateSandbox),
+/* harmony export */   MC: () => (/* binding */ mountArg),
 /* harmony export */   Ur: () => (/* binding */ removeSandbox),
 /* harmony export */   _c: () => (/* binding */ currentIdentity),
 /* harmony export */   kv: () => (/* binding */ runInWorktree)
 /* harmony export */ });
-/* unused harmony exports volumeLabels, mountArg, SandboxConflictError */
+/* unused harmony exports volumeLabels, SandboxConflictError */
 /* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1455);
 /* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_fs_promises__WEBPACK_IMPORTED_MODULE_0__);
 /* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(6760);

@@ -25,8 +25,8 @@ apt_install() {
 
 ensure_node_modules() {
   if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
-    log "npm ci"
-    npm ci --no-audit --no-fund >/dev/null
+    log "installing node_modules"
+    bash scripts/install-deps.sh >/dev/null
   fi
 }
 

@@ -174,6 +174,16 @@ export class ContainerEngine {
     await this.exec(['kill', '--', name]);
   }
 
+  /** Removes every container (running or not) carrying all the given labels; returns their names. */
+  async removeContainersLabelled(labels: Record<string, string>): Promise<string[]> {
+    const filters = Object.entries(labels).flatMap(([k, v]) => ['--filter', `label=${k}=${v}`]);
+    const names = (await this.run(['ps', '--all', ...filters, '--format', '{{.Names}}']))
+      .split('\n')
+      .filter(Boolean);
+    for (const name of names) await this.removeContainer(name);
+    return names;
+  }
+
   /** Names of containers (running or not) that mount any of the given volumes. */
   async containersUsingVolume(volume: string): Promise<string[]> {
     const out = await this.run(['ps', '--all', '--filter', `volume=${volume}`, '--format', '{{.Names}}']);

@@ -3,7 +3,7 @@
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import { resolveBranch } from './branch.js';
-import { runCommand, type CommandResult } from './command-run.js';
+import { commandLabels, runCommand, type CommandResult } from './command-run.js';
 import { ContainerEngine } from './docker.js';
 import { Git } from './git.js';
 import { lockSandbox } from './lock.js';
@@ -72,7 +72,13 @@ export async function runSandbox(settings: RunSettings, deps: RunDeps): Promise<
     const sandbox = await ui.group(
       `Sandbox ${location.name} (${location.kind}, ${location.isolation})`,
       async () => {
-        const created = await prepareSandbox(git, engine, location, plan, settings.image, (m) => ui.info(m));
+        // We hold the sandbox lock, so a command container still there belongs to a run that was killed.
+        const [created, orphans] = await Promise.all([
+          prepareSandbox(git, engine, location, plan, settings.image, (m) => ui.info(m)),
+          engine.removeContainersLabelled(commandLabels(location)),
+        ]);
+        if (orphans.length)
+          ui.info(`Removed container(s) left by a run that was killed: ${orphans.join(', ')}.`);
         describeSandbox(ui, created, plan.source);
         return created;
       },

@@ -66,7 +66,10 @@ export async function runStep(options: StepOptions): Promise<StepResult> {
     fs.chmodSync(runnerTemp, 0o777);
   }
   const env: Record<string, string> = {
-    PATH: process.env.PATH ?? '/usr/local/bin:/usr/bin:/bin',
+    // the runner user cannot read root's own tool folders: give it the standard system PATH
+    PATH: options.asRunner
+      ? `${path.dirname(process.execPath)}:/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin`
+      : (process.env.PATH ?? '/usr/local/bin:/usr/bin:/bin'),
     HOME: options.asRunner ? `/home/${RUNNER_USER}` : (process.env.HOME ?? '/root'),
     GITHUB_OUTPUT: out,
     GITHUB_STATE: stateFile,
