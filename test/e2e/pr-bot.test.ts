@@ -1,7 +1,7 @@
 // The bundle (dist/index.js) as the runner runs it, as the unprivileged runner user, for a comment on a
 // pull request: GITHUB_EVENT_PATH points at a real webhook payload, GITHUB_API_URL at a fake GitHub
 // Enterprise Server on 127.0.0.1, origin is a real bare repository.
-import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals';
+import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import * as fs from 'node:fs';
 import { runMainAndPost } from '../support/action.js';
 import { docker, removeVolumes, uniquePrefix, volumesWithPrefix } from '../support/docker.js';
@@ -21,8 +21,6 @@ const HOSTILE_ARGS = [
   'second line: ${PATH} \\backslash %s %n <<EOF > /dev/null',
   'EOF\n\'unbalanced "quotes',
 ].join('\n');
-
-jest.setTimeout(300_000);
 
 let fake: FakeGitHub;
 let repos: PullRequestRepos;

@@ -1,6 +1,6 @@
 // The pull-request bot in process, against a fake GitHub on 127.0.0.1, real git (a bare origin and a
 // bare fork) and the real container engine. Every case asserts what was asked of GitHub.
-import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals';
+import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { runForPullRequest, type PrRunIo } from '../../src/github/pr-run.js';
@@ -31,8 +31,6 @@ interface Recorded {
   state: Partial<RunState>;
   saves: number;
 }
-
-jest.setTimeout(120_000);
 
 let fake: FakeGitHub;
 let repos: PullRequestRepos;
