@@ -602,7 +602,7 @@ async function runForPullRequest(settings, io) {
         return notTriggered(io, first.reason, known);
     const api = await connectGitHub(settings.token, ctx.apiUrl, ctx.repository);
     if (!first.allowed)
-        return refuse(io, api, request, first.reason);
+        return refuse(io, api, request, `not allowed: ${first.reason}`);
     io.ui.info(`Requested by @${request.requester.login}: ${first.why}.`);
     const pr = await findPullRequest(api, request, io.ui);
     if (pr && pr.state !== 'open')
@@ -610,7 +610,7 @@ async function runForPullRequest(settings, io) {
     if (needsPermissionCheck(request.requester, settings.push)) {
         const verdict = checkPermission(request.requester, await api.permission(request.requester.login));
         if (!verdict.allowed)
-            return refuse(io, api, request, verdict.reason);
+            return refuse(io, api, request, `not allowed: ${verdict.reason}`);
         io.ui.info(`${verdict.why}.`);
     }
     if (settings.branch)
@@ -646,11 +646,7 @@ async function runTarget(settings, io, run) {
     try {
         const git = await src_git/* Git */.TU.create();
         const parent = await (0,repository/* findParentRepository */.a)(git, settings.repositoryPath);
-        if (target.fetch) {
-            const head = await fetchPullHead(git, parent.path, target.fetch);
-            if (await ensureLocalBranch(git, parent.path, target.branch, head))
-                ui.info(`Branch ${target.branch} created at the fork's head ${head.slice(0, 12)}.`);
-        }
+        await prepareForkBranch(git, parent.path, target, ui);
         if (request.comment)
             promptFile = await writePromptFile(ctx.runnerTemp, request.comment.id, request.comment.args);
         const deps = {
@@ -663,11 +659,13 @@ async function runTarget(settings, io, run) {
         };
         outcome = await (0,run_mode/* runSandbox */.Fi)({ ...settings, branch: target.branch, base: '' }, deps);
         const finished = await describeOutcome(git, parent.path, settings, ctx, target, pr, outcome);
+        // The comment names the commit the sandbox really started from (the branch may have moved since).
+        const done = { ...progress, headSha: outcome.sandbox.startSha };
         if (finished.patch)
             io.setOutput('patch-path', finished.patch.path);
         const succeeded = outcome.command.exitCode === 0 && !finished.pushFailed;
-        await feedback.finish(progress, renderFinished(progress, finished, secrets), succeeded ? 'rocket' : 'confused');
-        await io.summary(summaryOf(request, pr, progress, finished));
+        await feedback.finish(done, renderFinished(done, finished, secrets), succeeded ? 'rocket' : 'confused');
+        await io.summary(summaryOf(request, pr, done, finished));
     }
     catch (error) {
         await feedback.finish(progress, renderFailed(progress, error.message, secrets), 'confused');
@@ -693,6 +691,16 @@ async function findPullRequest(api, request, ui) {
         ui.warning(`Could not look for a pull request of ${branch}: ${error.message}`);
     }
     return undefined;
+}
+/** A fork's head is fetched from origin (`refs/pull/N/head`) and given its local branch, once. */
+async function prepareForkBranch(git, parentPath, target, ui) {
+    if (!target.fetch)
+        return;
+    const head = await fetchPullHead(git, parentPath, target.fetch);
+    if (await ensureLocalBranch(git, parentPath, target.branch, head))
+        ui.info(`Branch ${target.branch} created at the fork's head ${head.slice(0, 12)}.`);
+    else
+        ui.info(`Branch ${target.branch} exists (a sandbox kept from an earlier run): reused as it is.`);
 }
 function pushDestination(target) {
     const { delivery } = target;
@@ -771,14 +779,14 @@ function summaryOf(request, pr, progress, run) {
         lines.push(`Patch saved as \`${run.patch.path}\` (output \`patch-path\`).`);
     return `${lines.join('\n')}\n\n`;
 }
-/** Someone who may not start runs asked for one: no run, a reaction saying so, and a step that succeeds. */
+/** A request that starts no run (someone not allowed, a closed pull request): a reaction says so; the step succeeds. */
 async function refuse(io, api, request, reason, reaction = '-1') {
     if (request.comment) {
         await api
             .react(request.comment.id, reaction)
             .catch((error) => io.ui.warning(`Could not add a reaction to the comment: ${error.message}`));
     }
-    return notTriggered(io, `not allowed: ${reason}`, {
+    return notTriggered(io, reason, {
         prNumber: request.prNumber,
         commentId: request.comment?.id,
     });

@@ -55,7 +55,7 @@ export async function runForPullRequest(settings: RunSettings, io: PrRunIo): Pro
   const first = checkRequester(request.requester, settings.trigger);
   if (!first.allowed && first.silent) return notTriggered(io, first.reason, known);
   const api = await connectGitHub(settings.token, ctx.apiUrl, ctx.repository);
-  if (!first.allowed) return refuse(io, api, request, first.reason);
+  if (!first.allowed) return refuse(io, api, request, `not allowed: ${first.reason}`);
   io.ui.info(`Requested by @${request.requester.login}: ${first.why}.`);
 
   const pr = await findPullRequest(api, request, io.ui);
@@ -63,7 +63,7 @@ export async function runForPullRequest(settings: RunSettings, io: PrRunIo): Pro
     return refuse(io, api, request, `pull request #${pr.number} is ${pr.state}`, 'confused');
   if (needsPermissionCheck(request.requester, settings.push)) {
     const verdict = checkPermission(request.requester, await api.permission(request.requester.login));
-    if (!verdict.allowed) return refuse(io, api, request, verdict.reason);
+    if (!verdict.allowed) return refuse(io, api, request, `not allowed: ${verdict.reason}`);
     io.ui.info(`${verdict.why}.`);
   }
   if (settings.branch)
@@ -116,11 +116,7 @@ async function runTarget(settings: RunSettings, io: PrRunIo, run: PlannedRun): P
   try {
     const git = await Git.create();
     const parent = await findParentRepository(git, settings.repositoryPath);
-    if (target.fetch) {
-      const head = await fetchPullHead(git, parent.path, target.fetch);
-      if (await ensureLocalBranch(git, parent.path, target.branch, head))
-        ui.info(`Branch ${target.branch} created at the fork's head ${head.slice(0, 12)}.`);
-    }
+    await prepareForkBranch(git, parent.path, target, ui);
     if (request.comment)
       promptFile = await writePromptFile(ctx.runnerTemp, request.comment.id, request.comment.args);
     const deps: RunDeps = {
@@ -133,14 +129,12 @@ async function runTarget(settings: RunSettings, io: PrRunIo, run: PlannedRun): P
     };
     outcome = await runSandbox({ ...settings, branch: target.branch, base: '' }, deps);
     const finished = await describeOutcome(git, parent.path, settings, ctx, target, pr, outcome);
+    // The comment names the commit the sandbox really started from (the branch may have moved since).
+    const done: ProgressContext = { ...progress, headSha: outcome.sandbox.startSha };
     if (finished.patch) io.setOutput('patch-path', finished.patch.path);
     const succeeded = outcome.command.exitCode === 0 && !finished.pushFailed;
-    await feedback.finish(
-      progress,
-      renderFinished(progress, finished, secrets),
-      succeeded ? 'rocket' : 'confused',
-    );
-    await io.summary(summaryOf(request, pr, progress, finished));
+    await feedback.finish(done, renderFinished(done, finished, secrets), succeeded ? 'rocket' : 'confused');
+    await io.summary(summaryOf(request, pr, done, finished));
   } catch (error) {
     await feedback.finish(progress, renderFailed(progress, (error as Error).message, secrets), 'confused');
     throw error;
@@ -165,6 +159,15 @@ async function findPullRequest(
     ui.warning(`Could not look for a pull request of ${branch}: ${(error as Error).message}`);
   }
   return undefined;
+}
+
+/** A fork's head is fetched from origin (`refs/pull/N/head`) and given its local branch, once. */
+async function prepareForkBranch(git: Git, parentPath: string, target: RunTarget, ui: Ui): Promise<void> {
+  if (!target.fetch) return;
+  const head = await fetchPullHead(git, parentPath, target.fetch);
+  if (await ensureLocalBranch(git, parentPath, target.branch, head))
+    ui.info(`Branch ${target.branch} created at the fork's head ${head.slice(0, 12)}.`);
+  else ui.info(`Branch ${target.branch} exists (a sandbox kept from an earlier run): reused as it is.`);
 }
 
 function pushDestination(target: RunTarget): RunDeps['pushTo'] {
@@ -270,7 +273,7 @@ function summaryOf(
   return `${lines.join('\n')}\n\n`;
 }
 
-/** Someone who may not start runs asked for one: no run, a reaction saying so, and a step that succeeds. */
+/** A request that starts no run (someone not allowed, a closed pull request): a reaction says so; the step succeeds. */
 async function refuse(
   io: PrRunIo,
   api: GitHubApi,
@@ -283,7 +286,7 @@ async function refuse(
       .react(request.comment.id, reaction)
       .catch((error: Error) => io.ui.warning(`Could not add a reaction to the comment: ${error.message}`));
   }
-  return notTriggered(io, `not allowed: ${reason}`, {
+  return notTriggered(io, reason, {
     prNumber: request.prNumber,
     commentId: request.comment?.id,
   });

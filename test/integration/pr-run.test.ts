@@ -297,6 +297,42 @@ describe('comment-triggered runs', () => {
   });
 });
 
+describe('runs that stop early', () => {
+  it('finishes the progress comment itself when the run cannot start, and fails', async () => {
+    sameRepoPull();
+    fake.permissions.set('alice', { permission: 'write', role_name: 'write' });
+    const event = issueCommentEvent({ body: '/fix', author: alice, commentId: 321 });
+    const notARepository = tempDir('wts-not-a-repo-');
+    try {
+      await expect(runBot('issue_comment', event, { 'repository-path': notARepository })).rejects.toThrow(
+        /is not a git work tree/,
+      );
+    } finally {
+      fs.rmSync(notARepository, { recursive: true, force: true });
+    }
+    const comment = [...fake.comments.values()][0];
+    expect(comment.history).toHaveLength(2);
+    expect(comment.body).toContain('❌ `/fix` could not run');
+    expect(comment.body).toContain('is not a git work tree');
+    expect(fake.reactions.map((r) => r.content)).toEqual(['eyes', 'confused']);
+  });
+
+  it('starts nothing on a closed pull request, and says so with a reaction', async () => {
+    sameRepoPull();
+    fake.pulls.get(repos.number)!.state = 'closed';
+    const event = issueCommentEvent({ body: '/fix', author: alice, commentId: 322 });
+    const run = await runBot('issue_comment', event);
+    expect(run.outcome).toBeUndefined();
+    expect(fake.log).toEqual([
+      `GET ${api(`/pulls/${repos.number}`)}`,
+      `POST ${api('/issues/comments/322/reactions')}`,
+    ]);
+    expect(fake.reactions).toEqual([{ commentId: 322, content: 'confused' }]);
+    expect(run.summary).toContain('pull request #7 is closed');
+    expect(run.outputs.triggered).toBe('false');
+  });
+});
+
 describe('fork pull requests', () => {
   it('pushes nothing with a token that cannot reach the fork: the patch is saved and shown', async () => {
     forkPull(false);
