@@ -417,10 +417,11 @@ function checkPermission(requester, level) {
     const roles = [level.permission, level.roleName ?? ''].map((r) => r.toLowerCase());
     if (roles.some((r) => WRITE_ROLES.includes(r)))
         return { allowed: true, why: `${who} has ${level.roleName || level.permission} permission` };
+    const role = level.roleName || (level.permission === 'none' ? '' : level.permission);
     return {
         allowed: false,
         silent: false,
-        reason: `${who} has ${level.roleName || level.permission || 'no'} permission on the repository: a run that pushes needs write, maintain or admin`,
+        reason: `${who} has ${role ? `${role} permission` : 'no permission'} on the repository: a run that pushes needs write, maintain or admin`,
     };
 }
 

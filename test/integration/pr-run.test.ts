@@ -253,6 +253,19 @@ describe('comment-triggered runs', () => {
     expect(run.saves).toBe(0);
   });
 
+  it('refuses a member the API does not know as a collaborator (404)', async () => {
+    sameRepoPull();
+    const event = issueCommentEvent({
+      body: '/fix',
+      author: { login: 'outsider-member', association: 'MEMBER' },
+    });
+    const run = await runBot('issue_comment', event);
+    expect(run.outcome).toBeUndefined();
+    expect(fake.calls.find((c) => c.path.endsWith('/permission'))?.status).toBe(404);
+    expect(run.summary).toContain('@outsider-member has no permission on the repository');
+    expect(fake.reactions.map((r) => r.content)).toEqual(['-1']);
+  });
+
   it.each([
     [
       "the bot's own comment",
