@@ -30579,7 +30579,7 @@ class ContainerEngine {
     }
     failure(args, result) {
         const detail = (result.stderr || result.stdout).trim();
-        if (/Cannot connect to the Docker daemon|Is the docker daemon running|connect: (no such file|connection refused|permission denied)|unable to connect to Podman/i.test(detail)) {
+        if (/Cannot connect to the Docker daemon|Is the docker daemon running|connect: (no such file|connection refused|permission denied)|unable to connect to Podman|cannot connect to Podman/i.test(detail)) {
             return new EngineError(`The ${this.name} engine is unreachable: ${firstLine(detail)}`);
         }
         return new EngineError(`${this.name} ${args[0]} ${args[1] ?? ''} failed (exit ${result.exitCode}): ${detail}`);
@@ -30625,7 +30625,11 @@ class ContainerEngine {
     }
     /** Every volume carrying `label` (key or key=value), with its labels: one engine call whatever the count. */
     async listVolumes(label, labelKeys) {
-        const fields = labelKeys.map((key) => `{{json (.Label ${JSON.stringify(key)})}}`).join(',');
+        // Docker's template has .Label "key" (its .Labels is one "k=v,k=v" string, ambiguous with commas in
+        // values); Podman's has .Labels as a map. Either way: one call, one JSON array per volume.
+        const fields = this.name === 'podman'
+            ? '{{json .Labels}}'
+            : labelKeys.map((key) => `{{json (.Label ${JSON.stringify(key)})}}`).join(',');
         const out = await this.run([
             'volume',
             'ls',
@@ -30639,13 +30643,19 @@ class ContainerEngine {
             .filter((line) => line.trim())
             .map((line) => {
             const [name, ...values] = JSON.parse(line);
+            const all = typeof values[0] === 'object' && values[0] !== null ? values[0] : undefined;
             const labels = {};
             labelKeys.forEach((key, i) => {
-                if (values[i])
-                    labels[key] = values[i];
+                const value = all ? all[key] : values[i];
+                if (value)
+                    labels[key] = value;
             });
             return { name, labels };
         });
+    }
+    /** `--init` (a tiny init as PID 1: signals, zombies) where the engine always ships one. */
+    get initArgs() {
+        return this.name === 'docker' ? ['--init'] : [];
     }
     async containerState(name) {
         const result = await this.exec([
@@ -31471,11 +31481,11 @@ function commandLabels(sandbox) {
         [`${docker/* LABEL_PREFIX */.Ag}.sandbox`]: sandbox.name,
     };
 }
-function commandRunArgs(sandbox, spec, name, env) {
+function commandRunArgs(engine, sandbox, spec, name, env) {
     const id = (0,src_sandbox/* currentIdentity */._c)();
     const { limits } = spec;
     const labels = { [docker/* MANAGED_LABEL */.bS]: 'true', ...commandLabels(sandbox) };
-    const args = ['run', '--name', name, '--init', '--user', `${id.uid}:${id.gid}`];
+    const args = ['run', '--name', name, ...engine.initArgs, '--user', `${id.uid}:${id.gid}`];
     for (const [key, value] of Object.entries(labels))
         args.push('--label', `${key}=${value}`);
     args.push('--cap-drop', 'ALL', '--security-opt', 'no-new-privileges');
@@ -31511,7 +31521,7 @@ async function runCommand(engine, sandbox, spec, hooks = {}) {
         : undefined;
     const started = Date.now();
     try {
-        const result = await engine.exec(commandRunArgs(sandbox, spec, name, env), {
+        const result = await engine.exec(commandRunArgs(engine, sandbox, spec, name, env), {
             env,
             onLine: (line) => {
                 tail.push(line);
@@ -31846,8 +31856,18 @@ async function prepareDisk(git, location, plan, log) {
     const args = (0,_branch_js__WEBPACK_IMPORTED_MODULE_2__/* .worktreeAddArgs */ .KX)(plan, hostPath, false);
     if (await checkoutForce(git, parent, plan))
         args.splice(2, 0, '--force');
-    await git.run(parent.path, args);
+    const result = await git.exec(parent.path, args);
+    if (result.exitCode !== 0)
+        throw new Error(explainAddFailure(plan, result.stderr || result.stdout));
     return false;
+}
+/** git's refusal to check a branch out twice, said in the sandbox's terms. */
+function explainAddFailure(plan, detail) {
+    const elsewhere = /already (?:checked out|used by worktree) at '([^']+)'/.exec(detail);
+    if (elsewhere) {
+        return `Branch ${plan.branch} is already checked out in another worktree (${elsewhere[1]}): a branch lives in one sandbox at a time. Use that sandbox (same isolation), or remove it first.`;
+    }
+    return `Could not create the worktree: ${detail.trim()}`;
 }
 /**
  * Creates the worktree inside the volume from a short-lived helper container: as root only to hand the
@@ -31950,7 +31970,7 @@ async function prepareVolume(git, engine, location, plan, image, log) {
             await (0,_worktree_metadata_js__WEBPACK_IMPORTED_MODULE_8__/* .dropEntry */ .sT)(parent.gitDir, created);
         if (!volumeExists)
             await engine.removeVolume(volume).catch(() => undefined);
-        throw new Error(`Could not create the worktree in volume ${volume}: ${(result.stderr || result.stdout).trim() || `exit ${result.exitCode}`}`);
+        throw new Error(`${explainAddFailure(plan, result.stderr || result.stdout || `exit ${result.exitCode}`)} (volume ${volume})`);
     }
     // Locked while the volume exists: the host cannot resolve /sandbox/..., so it sees it as prunable.
     await (0,_worktree_metadata_js__WEBPACK_IMPORTED_MODULE_8__/* .lockEntry */ .KF)(created, `worktree-sandbox volume ${volume}`);

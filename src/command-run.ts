@@ -64,6 +64,7 @@ export function commandLabels(sandbox: Pick<Sandbox, 'project' | 'name'>): Recor
 }
 
 export function commandRunArgs(
+  engine: ContainerEngine,
   sandbox: Sandbox,
   spec: CommandSpec,
   name: string,
@@ -72,7 +73,7 @@ export function commandRunArgs(
   const id = currentIdentity();
   const { limits } = spec;
   const labels = { [MANAGED_LABEL]: 'true', ...commandLabels(sandbox) };
-  const args = ['run', '--name', name, '--init', '--user', `${id.uid}:${id.gid}`];
+  const args = ['run', '--name', name, ...engine.initArgs, '--user', `${id.uid}:${id.gid}`];
   for (const [key, value] of Object.entries(labels)) args.push('--label', `${key}=${value}`);
   args.push('--cap-drop', 'ALL', '--security-opt', 'no-new-privileges');
   args.push('--pids-limit', String(limits.pidsLimit), '--network', limits.network);
@@ -116,7 +117,7 @@ export async function runCommand(
       : undefined;
   const started = Date.now();
   try {
-    const result = await engine.exec(commandRunArgs(sandbox, spec, name, env), {
+    const result = await engine.exec(commandRunArgs(engine, sandbox, spec, name, env), {
       env,
       onLine: (line) => {
         tail.push(line);

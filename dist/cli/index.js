@@ -7762,7 +7762,7 @@ class ContainerEngine {
     }
     failure(args, result) {
         const detail = (result.stderr || result.stdout).trim();
-        if (/Cannot connect to the Docker daemon|Is the docker daemon running|connect: (no such file|connection refused|permission denied)|unable to connect to Podman/i.test(detail)) {
+        if (/Cannot connect to the Docker daemon|Is the docker daemon running|connect: (no such file|connection refused|permission denied)|unable to connect to Podman|cannot connect to Podman/i.test(detail)) {
             return new EngineError(`The ${this.name} engine is unreachable: ${firstLine(detail)}`);
         }
         return new EngineError(`${this.name} ${args[0]} ${args[1] ?? ''} failed (exit ${result.exitCode}): ${detail}`);
@@ -7808,7 +7808,11 @@ class ContainerEngine {
     }
     /** Every volume carrying `label` (key or key=value), with its labels: one engine call whatever the count. */
     async listVolumes(label, labelKeys) {
-        const fields = labelKeys.map((key) => `{{json (.Label ${JSON.stringify(key)})}}`).join(',');
+        // Docker's template has .Label "key" (its .Labels is one "k=v,k=v" string, ambiguous with commas in
+        // values); Podman's has .Labels as a map. Either way: one call, one JSON array per volume.
+        const fields = this.name === 'podman'
+            ? '{{json .Labels}}'
+            : labelKeys.map((key) => `{{json (.Label ${JSON.stringify(key)})}}`).join(',');
         const out = await this.run([
             'volume',
             'ls',
@@ -7822,13 +7826,19 @@ class ContainerEngine {
             .filter((line) => line.trim())
             .map((line) => {
             const [name, ...values] = JSON.parse(line);
+            const all = typeof values[0] === 'object' && values[0] !== null ? values[0] : undefined;
             const labels = {};
             labelKeys.forEach((key, i) => {
-                if (values[i])
-                    labels[key] = values[i];
+                const value = all ? all[key] : values[i];
+                if (value)
+                    labels[key] = value;
             });
             return { name, labels };
         });
+    }
+    /** `--init` (a tiny init as PID 1: signals, zombies) where the engine always ships one. */
+    get initArgs() {
+        return this.name === 'docker' ? ['--init'] : [];
     }
     async containerState(name) {
         const result = await this.exec([
@@ -8409,8 +8419,18 @@ async function prepareDisk(git, location, plan, log) {
     const args = worktreeAddArgs(plan, hostPath, false);
     if (await checkoutForce(git, parent, plan))
         args.splice(2, 0, '--force');
-    await git.run(parent.path, args);
+    const result = await git.exec(parent.path, args);
+    if (result.exitCode !== 0)
+        throw new Error(explainAddFailure(plan, result.stderr || result.stdout));
     return false;
+}
+/** git's refusal to check a branch out twice, said in the sandbox's terms. */
+function explainAddFailure(plan, detail) {
+    const elsewhere = /already (?:checked out|used by worktree) at '([^']+)'/.exec(detail);
+    if (elsewhere) {
+        return `Branch ${plan.branch} is already checked out in another worktree (${elsewhere[1]}): a branch lives in one sandbox at a time. Use that sandbox (same isolation), or remove it first.`;
+    }
+    return `Could not create the worktree: ${detail.trim()}`;
 }
 /**
  * Creates the worktree inside the volume from a short-lived helper container: as root only to hand the
@@ -8513,7 +8533,7 @@ async function prepareVolume(git, engine, location, plan, image, log) {
             await dropEntry(parent.gitDir, created);
         if (!volumeExists)
             await engine.removeVolume(volume).catch(() => undefined);
-        throw new Error(`Could not create the worktree in volume ${volume}: ${(result.stderr || result.stdout).trim() || `exit ${result.exitCode}`}`);
+        throw new Error(`${explainAddFailure(plan, result.stderr || result.stdout || `exit ${result.exitCode}`)} (volume ${volume})`);
     }
     // Locked while the volume exists: the host cannot resolve /sandbox/..., so it sees it as prunable.
     await lockEntry(created, `worktree-sandbox volume ${volume}`);
@@ -8820,11 +8840,11 @@ function commandLabels(sandbox) {
         [`${LABEL_PREFIX}.sandbox`]: sandbox.name,
     };
 }
-function commandRunArgs(sandbox, spec, name, env) {
+function commandRunArgs(engine, sandbox, spec, name, env) {
     const id = currentIdentity();
     const { limits } = spec;
     const labels = { [MANAGED_LABEL]: 'true', ...commandLabels(sandbox) };
-    const args = ['run', '--name', name, '--init', '--user', `${id.uid}:${id.gid}`];
+    const args = ['run', '--name', name, ...engine.initArgs, '--user', `${id.uid}:${id.gid}`];
     for (const [key, value] of Object.entries(labels))
         args.push('--label', `${key}=${value}`);
     args.push('--cap-drop', 'ALL', '--security-opt', 'no-new-privileges');
@@ -8860,7 +8880,7 @@ async function runCommand(engine, sandbox, spec, hooks = {}) {
         : undefined;
     const started = Date.now();
     try {
-        const result = await engine.exec(commandRunArgs(sandbox, spec, name, env), {
+        const result = await engine.exec(commandRunArgs(engine, sandbox, spec, name, env), {
             env,
             onLine: (line) => {
                 tail.push(line);
