@@ -28,6 +28,20 @@ export interface RunDeps {
   save: (state: Partial<RunState>) => void;
   /** Extra wiring from the PR bot: files to mount, variables to set. */
   command?: { readOnlyFiles?: string[]; extraEnv?: Record<string, string> };
+  /**
+   * PR bot, with `push: true`: where the sandbox's HEAD goes instead of its own branch on origin (a fork),
+   * or why nothing is pushed (the changes are still committed, for a patch).
+   */
+  pushTo?: PushDestination | { withheld: string };
+}
+
+export interface PushDestination {
+  url: string;
+  branch: string;
+  /** Updated after a push, so that the pushed commits count as on a remote. */
+  trackingRef: string;
+  /** How reports name the destination (`origin/feature`). */
+  label: string;
 }
 
 export async function runSandbox(settings: RunSettings, deps: RunDeps): Promise<RunOutcome> {
@@ -44,7 +58,7 @@ export async function runSandbox(settings: RunSettings, deps: RunDeps): Promise<
     settings.isolation === 'disk' ? await realRoot(settings.worktreeRoot) : settings.worktreeRoot;
   const location = locateSandbox(plan, parent, settings.isolation, worktreeRoot, settings.volumePrefix);
   const originUrl = settings.push ? await git.remoteUrl(parent.path, 'origin') : undefined;
-  if (settings.push && !originUrl)
+  if (settings.push && !originUrl && !deps.pushTo)
     throw new Error(`push: true needs a remote named origin in ${parent.path}.`);
 
   const release = await lockSandbox(
@@ -100,8 +114,15 @@ export async function runSandbox(settings: RunSettings, deps: RunDeps): Promise<
     deps.save({ report });
 
     let push: PushResult | undefined;
-    if (settings.push)
-      push = await ui.group('Push', () => pushSandbox(git, sandbox, report, originUrl!, settings.token, ui));
+    if (settings.push) {
+      const to = deps.pushTo ?? {
+        url: originUrl!,
+        branch: sandbox.branch,
+        trackingRef: `refs/remotes/origin/${sandbox.branch}`,
+        label: `origin/${sandbox.branch}`,
+      };
+      push = await ui.group('Push', () => pushSandbox(git, sandbox, report, to, settings.token, ui));
+    }
     return { sandbox, command, report, push };
   } finally {
     await release();
@@ -112,7 +133,7 @@ async function pushSandbox(
   git: Git,
   sandbox: Sandbox,
   report: WorktreeReport,
-  originUrl: string,
+  to: PushDestination | { withheld: string },
   token: string,
   ui: Ui,
 ): Promise<PushResult> {
@@ -124,8 +145,15 @@ async function pushSandbox(
     };
   }
   if (report.commits === 0) return { pushed: false, reason: 'no new commits' };
-  const result = await pushBranch(git, sandbox.parent, originUrl, sandbox.branch, report.headSha, token);
-  if (result.pushed) ui.info(`Pushed ${report.commits} commit(s) to ${sandbox.branch}.`);
+  if ('withheld' in to) {
+    ui.info(`Nothing pushed: ${to.withheld}.`);
+    return { pushed: false, reason: to.withheld };
+  }
+  const result = await pushBranch(git, sandbox.parent, to.url, to.branch, report.headSha, token, {
+    trackingRef: to.trackingRef,
+    label: to.label,
+  });
+  if (result.pushed) ui.info(`Pushed ${report.commits} commit(s) to ${to.label}.`);
   else ui.warning(result.reason ?? 'push failed');
   return result;
 }

@@ -123,3 +123,41 @@ describe('validateBranchNames', () => {
     await expect(validateBranchNames(s, async () => true)).resolves.toBeUndefined();
   });
 });
+
+describe('parseSettings: pull-request bot inputs', () => {
+  it('defaults to no trigger, the trusted associations, no bots and no pull request number', () => {
+    expect(run({}).trigger).toEqual({
+      command: '',
+      allowedAssociations: ['OWNER', 'MEMBER', 'COLLABORATOR'],
+      allowedBots: [],
+      prNumber: 0,
+    });
+  });
+
+  it('reads the trigger word, the lists and pr-number', () => {
+    const s = run({
+      trigger: ' /fix ',
+      'allowed-associations': 'owner, contributor',
+      'allowed-bots': 'dependabot renovate[bot]',
+      'pr-number': '42',
+    });
+    expect(s.trigger).toEqual({
+      command: '/fix',
+      allowedAssociations: ['OWNER', 'CONTRIBUTOR'],
+      allowedBots: ['dependabot', 'renovate[bot]'],
+      prNumber: 42,
+    });
+  });
+
+  it.each([
+    ['trigger', '/fix this'],
+    ['trigger', '$(id)'],
+    ['allowed-associations', 'OWNER,ADMIN'],
+    ['pr-number', '0'],
+    ['pr-number', '#7'],
+    ['pr-number', '7.5'],
+  ])('rejects %s %j', (input, value) => {
+    expect(() => run({ [input]: value })).toThrow(InputError);
+    expect(() => run({ [input]: value })).toThrow(`Invalid input '${input}'`);
+  });
+});

@@ -8913,25 +8913,20 @@ function authConfig(url, token) {
     const { protocol, host } = new URL(url);
     return [[`http.${protocol}//${host}/.extraheader`, `AUTHORIZATION: basic ${basic}`]];
 }
-async function pushBranch(git, parent, originUrl, branch, sha, token) {
+async function pushBranch(git, parent, originUrl, branch, sha, token, options = {}) {
+    const trackingRef = options.trackingRef ?? `refs/remotes/origin/${branch}`;
+    const label = options.label ?? `origin/${branch}`;
     const result = await git.exec(parent.path, ['push', '--porcelain', '--no-verify', '--', originUrl, `${sha}:refs/heads/${branch}`], {
         config: authConfig(originUrl, token),
     });
     if (result.exitCode === 0) {
-        await git.exec(parent.path, [
-            'update-ref',
-            '-m',
-            'worktree-sandbox: pushed',
-            '--',
-            `refs/remotes/origin/${branch}`,
-            sha,
-        ]);
+        await git.exec(parent.path, ['update-ref', '-m', 'worktree-sandbox: pushed', '--', trackingRef, sha]);
         return { pushed: true };
     }
     const text = `${result.stdout}\n${result.stderr}`;
     const rejected = /\[rejected\]|non-fast-forward|fetch first|\[remote rejected\]/.test(text);
     const reason = rejected
-        ? `origin/${branch} has moved on since the sandbox started: the push was rejected (nothing is ever force-pushed). Rebase or rerun.`
+        ? `${label} has moved on since the sandbox started: the push was rejected (nothing is ever force-pushed). Rebase or rerun.`
         : `git push failed: ${result.stderr.trim().split('\n').slice(-2).join(' ')}`;
     return { pushed: false, rejected, reason };
 }
@@ -9042,6 +9037,7 @@ function parseRun(read, env) {
                 return upper;
             }),
             allowedBots: list(read, 'allowed-bots', []),
+            prNumber: number(read, 'pr-number', { min: 1, integer: true, fallback: 0 }),
         },
     };
 }
@@ -9234,7 +9230,7 @@ async function runSandbox(settings, deps) {
     const worktreeRoot = settings.isolation === 'disk' ? await realRoot(settings.worktreeRoot) : settings.worktreeRoot;
     const location = locateSandbox(plan, parent, settings.isolation, worktreeRoot, settings.volumePrefix);
     const originUrl = settings.push ? await git.remoteUrl(parent.path, 'origin') : undefined;
-    if (settings.push && !originUrl)
+    if (settings.push && !originUrl && !deps.pushTo)
         throw new Error(`push: true needs a remote named origin in ${parent.path}.`);
     const release = await lockSandbox(parent.gitDir, location.name, settings.lockTimeoutMinutes * 60_000, (msg) => ui.info(msg));
     try {
@@ -9262,15 +9258,22 @@ async function runSandbox(settings, deps) {
         });
         deps.save({ report });
         let push;
-        if (settings.push)
-            push = await ui.group('Push', () => pushSandbox(git, sandbox, report, originUrl, settings.token, ui));
+        if (settings.push) {
+            const to = deps.pushTo ?? {
+                url: originUrl,
+                branch: sandbox.branch,
+                trackingRef: `refs/remotes/origin/${sandbox.branch}`,
+                label: `origin/${sandbox.branch}`,
+            };
+            push = await ui.group('Push', () => pushSandbox(git, sandbox, report, to, settings.token, ui));
+        }
         return { sandbox, command, report, push };
     }
     finally {
         await release();
     }
 }
-async function pushSandbox(git, sandbox, report, originUrl, token, ui) {
+async function pushSandbox(git, sandbox, report, to, token, ui) {
     if (!sandbox.branch)
         return { pushed: false, reason: 'a transient sandbox has no branch to push' };
     if (report.currentBranch !== sandbox.branch) {
@@ -9281,9 +9284,16 @@ async function pushSandbox(git, sandbox, report, originUrl, token, ui) {
     }
     if (report.commits === 0)
         return { pushed: false, reason: 'no new commits' };
-    const result = await pushBranch(git, sandbox.parent, originUrl, sandbox.branch, report.headSha, token);
+    if ('withheld' in to) {
+        ui.info(`Nothing pushed: ${to.withheld}.`);
+        return { pushed: false, reason: to.withheld };
+    }
+    const result = await pushBranch(git, sandbox.parent, to.url, to.branch, report.headSha, token, {
+        trackingRef: to.trackingRef,
+        label: to.label,
+    });
     if (result.pushed)
-        ui.info(`Pushed ${report.commits} commit(s) to ${sandbox.branch}.`);
+        ui.info(`Pushed ${report.commits} commit(s) to ${to.label}.`);
     else
         ui.warning(result.reason ?? 'push failed');
     return result;
