@@ -33835,7 +33835,19 @@ class EngineError extends Error {
         this.name = 'EngineError';
     }
 }
-const ENGINE_ENV = ['PATH', 'HOME', 'DOCKER_HOST', 'DOCKER_CONFIG', 'DOCKER_CONTEXT', 'DOCKER_CERT_PATH', 'DOCKER_TLS_VERIFY', 'CONTAINERS_CONF', 'CONTAINER_HOST', 'XDG_RUNTIME_DIR', 'TMPDIR'];
+const ENGINE_ENV = [
+    'PATH',
+    'HOME',
+    'DOCKER_HOST',
+    'DOCKER_CONFIG',
+    'DOCKER_CONTEXT',
+    'DOCKER_CERT_PATH',
+    'DOCKER_TLS_VERIFY',
+    'CONTAINERS_CONF',
+    'CONTAINER_HOST',
+    'XDG_RUNTIME_DIR',
+    'TMPDIR',
+];
 class ContainerEngine {
     name;
     constructor(name = 'docker') {
@@ -33911,7 +33923,14 @@ class ContainerEngine {
     /** Every volume carrying `label` (key or key=value), with its labels: one engine call whatever the count. */
     async listVolumes(label, labelKeys) {
         const fields = labelKeys.map((key) => `{{json (.Label ${JSON.stringify(key)})}}`).join(',');
-        const out = await this.run(['volume', 'ls', '--filter', `label=${label}`, '--format', `[{{json .Name}},${fields}]`]);
+        const out = await this.run([
+            'volume',
+            'ls',
+            '--filter',
+            `label=${label}`,
+            '--format',
+            `[{{json .Name}},${fields}]`,
+        ]);
         return out
             .split('\n')
             .filter((line) => line.trim())
@@ -33926,11 +33945,25 @@ class ContainerEngine {
         });
     }
     async containerState(name) {
-        const result = await this.exec(['container', 'inspect', '--format', '{{.State.ExitCode}} {{.State.OOMKilled}} {{.State.Running}}', '--', name]);
+        const result = await this.exec([
+            'container',
+            'inspect',
+            '--format',
+            '{{.State.ExitCode}} {{.State.OOMKilled}} {{.State.Running}}',
+            '--',
+            name,
+        ]);
         if (result.exitCode !== 0)
             return undefined;
         const [code, oom, running] = result.stdout.trim().split(' ');
         return { exitCode: Number(code), oomKilled: oom === 'true', running: running === 'true' };
+    }
+    /** Whether a container exists: undefined when the engine cannot tell (unreachable). */
+    async containerExists(name) {
+        const result = await this.exec(['container', 'inspect', '--format', '{{.Id}}', '--', name]);
+        if (result.exitCode === 0)
+            return true;
+        return /no such (container|object)/i.test(result.stderr) ? false : undefined;
     }
     /** Removes a container if it exists (running or not). */
     async removeContainer(name) {
@@ -33965,6 +33998,12 @@ const HARDENED_GIT_CONFIG = [
     ['core.pager', 'cat'],
     ['core.quotePath', 'false'],
     ['diff.external', ''],
+    // A submodule planted by the container brings its own .git and config: never run git inside one.
+    ['diff.ignoreSubmodules', 'dirty'],
+    ['status.submoduleSummary', 'false'],
+    ['submodule.recurse', 'false'],
+    ['fetch.recurseSubmodules', 'false'],
+    ['push.recurseSubmodules', 'no'],
     ['protocol.ext.allow', 'never'],
     ['gc.auto', '0'],
     ['maintenance.auto', 'false'],
@@ -34017,8 +34056,11 @@ class Git {
             result = await runProcess('git', ['version'], { env });
         }
         catch (error) {
-            if (error instanceof ProcError)
-                throw new Error('git is not installed or not on PATH: the action needs git 2.31 or newer.');
+            if (error instanceof ProcError) {
+                throw new Error('git is not installed or not on PATH: the action needs git 2.31 or newer.', {
+                    cause: error,
+                });
+            }
             throw error;
         }
         const match = /git version (\d+)\.(\d+)\.(\d+)/.exec(result.stdout);
@@ -34062,7 +34104,13 @@ class Git {
     async resolveCommit(cwd, rev) {
         if (rev.startsWith('-'))
             return undefined;
-        const result = await this.exec(cwd, ['rev-parse', '--verify', '--quiet', '--end-of-options', `${rev}^{commit}`]);
+        const result = await this.exec(cwd, [
+            'rev-parse',
+            '--verify',
+            '--quiet',
+            '--end-of-options',
+            `${rev}^{commit}`,
+        ]);
         return result.exitCode === 0 ? result.stdout.trim() : undefined;
     }
     async tryFetchBranch(cwd, remote, branch) {
@@ -34088,6 +34136,327 @@ function compareVersions(a, b) {
             return d;
     }
     return 0;
+}
+
+;// CONCATENATED MODULE: external "node:fs"
+const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
+;// CONCATENATED MODULE: ./src/credentials.ts
+// Credentials persisted in the parent's .git/config are readable by the container, which mounts .git
+// read-write: actions/checkout (v4, v5) writes `http.<server>/.extraheader = AUTHORIZATION: basic <token>`
+// there, others put a token in a remote URL or a credential helper, and v6 includes a credentials file
+// through `includeIf`. For the container's lifetime the config holds none of these; the git guard puts the
+// original bytes back as soon as the container is gone.
+
+/** Parses `git config --null --list` output: `key\nvalue\0` per entry (`key\0` for a key without value). */
+function parseConfigList(text) {
+    return text
+        .split('\0')
+        .filter(Boolean)
+        .map((item) => {
+        const nl = item.indexOf('\n');
+        return nl < 0 ? { key: item, value: '' } : { key: item.slice(0, nl), value: item.slice(nl + 1) };
+    });
+}
+const USERINFO_URL = /^([a-z][a-z0-9+.-]*:\/\/)([^/@\s]+)@/i;
+/** The section part of a key (`url.https://x@h/` of `url.https://x@h/.insteadof`). */
+function sectionOf(key) {
+    return key.slice(0, key.lastIndexOf('.'));
+}
+/** Keys whose value is, or points at, a credential. */
+function isCredentialKey(key) {
+    const lower = key.toLowerCase();
+    const section = lower.split('.')[0];
+    const name = lower.slice(lower.lastIndexOf('.') + 1);
+    if (section === 'credential')
+        return true;
+    if (section === 'http' && (name === 'extraheader' || name === 'cookiefile'))
+        return true;
+    if ((section === 'include' || section === 'includeif') && name === 'path')
+        return true;
+    return false;
+}
+/** Secrets carried by one entry: an auth header's credentials (and the token inside), a URL's password. */
+function secretsOf(entry) {
+    const found = [];
+    const header = /^\s*authorization:\s*(basic|bearer|token)\s+(\S+)/i.exec(entry.value);
+    if (header) {
+        found.push(header[2]);
+        if (header[1].toLowerCase() === 'basic') {
+            const decoded = Buffer.from(header[2], 'base64').toString('utf8');
+            const colon = decoded.indexOf(':');
+            if (colon >= 0 && colon < decoded.length - 1)
+                found.push(decoded.slice(colon + 1));
+        }
+    }
+    for (const text of [entry.value, sectionOf(entry.key)]) {
+        const url = USERINFO_URL.exec(text);
+        if (url) {
+            const colon = url[2].indexOf(':');
+            found.push(colon >= 0 ? url[2].slice(colon + 1) : url[2]);
+        }
+    }
+    return found.filter((s) => s.length >= 4);
+}
+/** A copy of `configPath` without credentials, made with git itself in `scratch` (a host-only file). */
+async function stripCredentials(git, configPath, scratch) {
+    await promises_namespaceObject.copyFile(configPath, scratch);
+    const list = async () => parseConfigList(await git.run('/', ['config', '--file', scratch, '--no-includes', '--null', '--list']));
+    const entries = await list();
+    const secrets = [...new Set(entries.flatMap(secretsOf))];
+    const stripped = [];
+    const edit = (args) => git.run('/', ['config', '--file', scratch, ...args]);
+    const sections = new Set(entries.map((e) => sectionOf(e.key)).filter((s) => USERINFO_URL.test(s)));
+    for (const section of sections) {
+        await edit(['--remove-section', '--', section]);
+        stripped.push(section.replace(USERINFO_URL, '$1***@'));
+    }
+    for (const key of new Set(entries.map((e) => e.key))) {
+        if (sections.has(sectionOf(key)))
+            continue;
+        const values = entries.filter((e) => e.key === key).map((e) => e.value);
+        if (isCredentialKey(key)) {
+            await edit(['--unset-all', '--', key]);
+            stripped.push(key);
+        }
+        else if (values.some((v) => USERINFO_URL.test(v))) {
+            await edit(['--unset-all', '--', key]);
+            for (const value of values)
+                await edit(['--add', '--', key, value.replace(USERINFO_URL, '$1')]);
+            stripped.push(key);
+        }
+    }
+    const content = await promises_namespaceObject.readFile(scratch);
+    const text = content.toString('utf8');
+    const left = secrets.filter((s) => text.includes(s));
+    if (left.length) {
+        throw new Error(`The parent's .git/config holds a credential that could not be removed before the command runs (in a comment or an unusual entry): remove it (actions/checkout: persist-credentials: false) and run again.`);
+    }
+    await promises_namespaceObject.rm(scratch, { force: true });
+    return { content, stripped, secrets };
+}
+
+;// CONCATENATED MODULE: ./src/guard-files.ts
+// Files the container can write and the host trusts afterwards (the parent's .git/config, hooks, info/,
+// a worktree's admin files...): recorded before the command, compared and put back after it. Nothing here
+// follows a symbolic link the container may have planted: paths are read with lstat, replaced by rename.
+
+
+
+function sha256(data) {
+    return (0,external_node_crypto_.createHash)('sha256').update(data).digest('hex');
+}
+const MAX_READ = 64 * 1024 * 1024;
+async function guard_files_lstat(p) {
+    return promises_namespaceObject.lstat(p).catch(() => undefined);
+}
+/** The state of `p` (and, with `recursive`, of everything under it), file contents copied into `blobs`. */
+async function readState(p, recursive, blobs) {
+    const st = await guard_files_lstat(p);
+    if (!st)
+        return [{ path: p, kind: 'absent' }];
+    const mode = st.mode & 0o7777;
+    if (st.isSymbolicLink())
+        return [{ path: p, kind: 'symlink', target: await promises_namespaceObject.readlink(p) }];
+    if (st.isFile()) {
+        // A huge file planted to exhaust memory is not read: it differs from any recorded file anyway.
+        if (!blobs && st.size > MAX_READ)
+            return [{ path: p, kind: 'file', mode, sha256: `size:${st.size}` }];
+        const data = await promises_namespaceObject.readFile(p);
+        const hash = sha256(data);
+        if (blobs)
+            await promises_namespaceObject.writeFile(external_node_path_namespaceObject.join(blobs, hash), data, { mode: 0o600 });
+        return [{ path: p, kind: 'file', mode, sha256: hash }];
+    }
+    if (!st.isDirectory())
+        return [{ path: p, kind: 'other' }];
+    const records = [{ path: p, kind: 'dir', mode }];
+    if (!recursive)
+        return records;
+    for (const name of (await promises_namespaceObject.readdir(p)).sort())
+        records.push(...(await readState(external_node_path_namespaceObject.join(p, name), true, blobs)));
+    return records;
+}
+function same(a, b) {
+    return a.kind === b.kind && a.sha256 === b.sha256 && a.target === b.target && a.mode === b.mode;
+}
+/** What differs between two states of the same paths (pure). */
+function diffStates(before, after) {
+    const was = new Map(before.map((r) => [r.path, r]));
+    const now = new Map(after.map((r) => [r.path, r]));
+    const changes = [];
+    for (const p of new Set([...was.keys(), ...now.keys()])) {
+        const b = was.get(p) ?? { path: p, kind: 'absent' };
+        const a = now.get(p) ?? { path: p, kind: 'absent' };
+        if (same(a, b))
+            continue;
+        const change = b.kind === 'absent' ? 'added' : a.kind === 'absent' ? 'removed' : 'changed';
+        changes.push({ path: p, change, before: b, after: a });
+    }
+    return changes.sort((x, y) => x.path.localeCompare(y.path));
+}
+const depth = (p) => p.split(external_node_path_namespaceObject.sep).length;
+/** Refuses to write below a symbolic link between its root and `p` (it could lead anywhere on the host). */
+async function assertRealDirectories(roots, p) {
+    const root = roots.filter((r) => p.startsWith(r + external_node_path_namespaceObject.sep)).sort((a, b) => b.length - a.length)[0];
+    if (!root)
+        throw new Error(`${p} is outside the guarded folders`);
+    const rel = external_node_path_namespaceObject.relative(root, external_node_path_namespaceObject.dirname(p));
+    if (rel.startsWith('..') || external_node_path_namespaceObject.isAbsolute(rel))
+        throw new Error(`${p} is outside ${root}`);
+    let current = root;
+    for (const part of rel ? rel.split(external_node_path_namespaceObject.sep) : []) {
+        current = external_node_path_namespaceObject.join(current, part);
+        const st = await guard_files_lstat(current);
+        if (!st?.isDirectory())
+            throw new Error(`cannot restore ${p}: ${current} is no longer a folder`);
+    }
+}
+/**
+ * Puts every changed path back as recorded: extra paths removed (deepest first, links never followed),
+ * folders, files (from their copies, by rename) and links recreated (shallowest first). Returns the paths
+ * it could not put back (below a folder the command replaced by a link, for instance).
+ */
+async function restoreChanges(changes, blobs, roots) {
+    const failed = [];
+    const attempt = async (p, fn) => {
+        try {
+            await assertRealDirectories(roots, p);
+            await fn();
+        }
+        catch (error) {
+            failed.push(`${p}: ${error.message}`);
+        }
+    };
+    const removals = changes
+        .filter((c) => c.after.kind !== 'absent' && c.before.kind !== c.after.kind)
+        .sort((a, b) => depth(b.path) - depth(a.path));
+    for (const c of removals)
+        await attempt(c.path, () => promises_namespaceObject.rm(c.path, { recursive: true, force: true }));
+    const writes = changes
+        .filter((c) => c.before.kind !== 'absent')
+        .sort((a, b) => depth(a.path) - depth(b.path));
+    for (const { before } of writes) {
+        await attempt(before.path, async () => {
+            if (before.kind === 'dir') {
+                await promises_namespaceObject.mkdir(before.path, { recursive: true });
+                await promises_namespaceObject.chmod(before.path, before.mode ?? 0o755);
+            }
+            else if (before.kind === 'file') {
+                const tmp = `${before.path}.worktree-sandbox-restore`;
+                await promises_namespaceObject.rm(tmp, { recursive: true, force: true });
+                await promises_namespaceObject.copyFile(external_node_path_namespaceObject.join(blobs, before.sha256), tmp);
+                await promises_namespaceObject.chmod(tmp, before.mode ?? 0o644);
+                await promises_namespaceObject.rename(tmp, before.path);
+            }
+            else if (before.kind === 'symlink') {
+                await promises_namespaceObject.rm(before.path, { recursive: true, force: true });
+                await promises_namespaceObject.symlink(before.target, before.path);
+            }
+        });
+    }
+    return failed;
+}
+
+;// CONCATENATED MODULE: ./src/guard-refs.ts
+// The parent's refs are shared by every worktree: a container could move `main`, retag a release, or move
+// `origin/<branch>` so that unpushed work looks pushed. Refs are recorded before the command and every
+// change outside the sandbox's own branch is undone after it; what a moved or new ref pointed at is kept
+// under refs/worktree-sandbox/displaced/, so undoing never loses a commit.
+
+
+const DISPLACED_NAMESPACE = 'refs/worktree-sandbox/displaced/';
+async function readRefs(git, cwd) {
+    const out = await git.run(cwd, ['for-each-ref', '--format=%(refname)%00%(objectname)%00%(symref)']);
+    return out
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => {
+        const [name, objectName, symref] = line.split('\0');
+        return { name, value: symref ? `ref: ${symref}` : objectName };
+    });
+}
+/** Names of loose ref files, read from disk: finds refs that for-each-ref skips (broken ones). */
+async function looseRefNames(gitDir) {
+    const names = [];
+    const walk = async (dir, prefix) => {
+        const entries = await promises_namespaceObject.readdir(dir, { withFileTypes: true }).catch(() => []);
+        for (const entry of entries) {
+            const name = `${prefix}/${entry.name}`;
+            if (entry.isDirectory())
+                await walk(external_node_path_namespaceObject.join(dir, entry.name), name);
+            else
+                names.push(name);
+        }
+    };
+    await walk(external_node_path_namespaceObject.join(gitDir, 'refs'), 'refs');
+    return names.sort();
+}
+/** Which ref changes to undo (pure). */
+function planRefFixes(before, after, policy) {
+    const was = new Map(before.map((r) => [r.name, r.value]));
+    const now = new Map(after.map((r) => [r.name, r.value]));
+    const own = policy.ownBranch ? `refs/heads/${policy.ownBranch}` : undefined;
+    const theirs = new Set(policy.branchesInUse.flatMap((b) => [`refs/heads/${b}`, `refs/remotes/origin/${b}`]));
+    const fixes = [];
+    for (const name of [...new Set([...was.keys(), ...now.keys()])].sort()) {
+        const restore = was.get(name);
+        const displaced = now.get(name);
+        if (restore === displaced || theirs.has(name))
+            continue;
+        if (name === own && displaced !== undefined)
+            continue;
+        if (name.startsWith(DISPLACED_NAMESPACE) && restore === undefined)
+            continue;
+        fixes.push({ name, restore, displaced });
+    }
+    return fixes;
+}
+function describeRefFix(fix, keptAs) {
+    const short = (v) => (v?.startsWith('ref: ') ? v : v?.slice(0, 12));
+    const kept = keptAs ? `; what it pointed at is kept as ${keptAs}` : '';
+    if (fix.restore === undefined)
+        return `ref ${fix.name} was created (${short(fix.displaced)}): deleted${kept}`;
+    if (fix.displaced === undefined)
+        return `ref ${fix.name} was deleted: restored at ${short(fix.restore)}`;
+    return `ref ${fix.name} was moved from ${short(fix.restore)} to ${short(fix.displaced)}: restored${kept}`;
+}
+/** Carries the fixes out, one ref at a time (one failure does not stop the others). Returns what it did. */
+async function applyRefFixes(git, cwd, gitDir, fixes, stamp) {
+    const done = [];
+    const failed = [];
+    const msg = ['-m', 'worktree-sandbox: undo a change made by the sandboxed command'];
+    for (const fix of fixes) {
+        let keptAs;
+        if (fix.displaced && !fix.displaced.startsWith('ref: ')) {
+            const name = `${DISPLACED_NAMESPACE}${stamp}/${fix.name}`;
+            const kept = await git.exec(cwd, ['update-ref', ...msg, '--', name, fix.displaced]);
+            if (kept.exitCode === 0)
+                keptAs = name;
+        }
+        // --no-deref: a ref the command turned into a symbolic ref is replaced, not written through.
+        const args = fix.restore === undefined
+            ? ['update-ref', ...msg, '--no-deref', '-d', '--', fix.name]
+            : fix.restore.startsWith('ref: ')
+                ? ['symbolic-ref', ...msg, '--', fix.name, fix.restore.slice(5)]
+                : ['update-ref', ...msg, '--no-deref', '--', fix.name, fix.restore];
+        let ok = (await git.exec(cwd, args)).exitCode === 0;
+        if (!ok && fix.restore === undefined)
+            ok = await removeLooseRef(gitDir, fix.name);
+        (ok ? done : failed).push(describeRefFix(fix, keptAs));
+    }
+    return { done, failed };
+}
+/** Deletes a loose ref file git refuses to touch (an invalid name planted on disk). */
+async function removeLooseRef(gitDir, name) {
+    const file = external_node_path_namespaceObject.join(gitDir, name);
+    const rel = external_node_path_namespaceObject.relative(external_node_path_namespaceObject.join(gitDir, 'refs'), file);
+    if (!name.startsWith('refs/') || rel.startsWith('..') || external_node_path_namespaceObject.isAbsolute(rel))
+        return false;
+    const real = await promises_namespaceObject.realpath(external_node_path_namespaceObject.dirname(file)).catch(() => undefined);
+    if (real !== external_node_path_namespaceObject.dirname(file))
+        return false;
+    await promises_namespaceObject.rm(file, { force: true });
+    return true;
 }
 
 // EXTERNAL MODULE: ./node_modules/proper-lockfile/index.js
@@ -34132,7 +34501,12 @@ async function acquire(file, waitMs, describe, onWait) {
                     /* Another process took the lock over as stale: the holder was too slow; keep going. */
                 },
             });
-            const owner = { pid: process.pid, host: external_node_os_namespaceObject.hostname(), since: new Date().toISOString(), run: process.env.GITHUB_RUN_ID };
+            const owner = {
+                pid: process.pid,
+                host: external_node_os_namespaceObject.hostname(),
+                since: new Date().toISOString(),
+                run: process.env.GITHUB_RUN_ID,
+            };
             await promises_namespaceObject.writeFile(`${file}.owner`, JSON.stringify(owner)).catch(() => undefined);
             return async () => {
                 await promises_namespaceObject.rm(`${file}.owner`, { force: true }).catch(() => undefined);
@@ -34162,7 +34536,9 @@ async function readOwner(file) {
     }
 }
 function ownerText(owner) {
-    return owner ? ` (process ${owner.pid} on ${owner.host}${owner.run ? `, run ${owner.run}` : ''}, since ${owner.since})` : '';
+    return owner
+        ? ` (process ${owner.pid} on ${owner.host}${owner.run ? `, run ${owner.run}` : ''}, since ${owner.since})`
+        : '';
 }
 /** Runs `fn` holding the parent repository's metadata lock. */
 async function withRepositoryLock(gitDir, fn, waitMs = 120_000) {
@@ -34181,119 +34557,11 @@ async function lockSandbox(gitDir, sandbox, waitMs, onWait) {
 async function isSandboxLocked(gitDir, sandbox) {
     const file = lockPath(gitDir, `sandbox-${sandbox}`);
     try {
-        return await lockfile.check(file, { realpath: false, lockfilePath: file, stale: LOCK_STALE_MS });
+        return await proper_lockfile_default().check(file, { realpath: false, lockfilePath: file, stale: LOCK_STALE_MS });
     }
     catch {
         return false;
     }
-}
-
-;// CONCATENATED MODULE: ./src/naming.ts
-// Names of sandboxes, projects and volumes. Pure functions: the same branch always maps to the same
-// sandbox, and two different branches never do.
-
-
-const TRANSIENT_PREFIX = 'exploration-';
-const SLUG_MAX = 80;
-function shortHash(text, length = 8) {
-    return (0,external_node_crypto_.createHash)('sha256').update(text).digest('hex').slice(0, length);
-}
-function transientSandboxName(random = () => (0,external_node_crypto_.randomBytes)(4)) {
-    return TRANSIENT_PREFIX + random().toString('hex').slice(0, 8).padEnd(8, '0');
-}
-/**
- * The folder-safe slug of a branch: `/` and anything outside [A-Za-z0-9._-] become `-`. When that loses
- * information (or the name could pass for a transient sandbox, or is too long) a hash of the full branch
- * name is appended after `..`, which git forbids in branch names: so a lossy slug can never equal the
- * slug of another branch, lossy or not.
- */
-function persistentSandboxName(branch) {
-    let slug = branch.replace(/[^A-Za-z0-9._-]/g, '-');
-    let lossy = slug !== branch;
-    if (slug.toLowerCase().startsWith(TRANSIENT_PREFIX)) {
-        slug = `b-${slug}`;
-        lossy = true;
-    }
-    if (slug.length > SLUG_MAX) {
-        slug = slug.slice(0, SLUG_MAX);
-        lossy = true;
-    }
-    slug = slug.replace(/^[.-]+/, '');
-    return lossy ? `${slug}..${shortHash(branch)}` : slug;
-}
-function classifyName(sandbox) {
-    return sandbox.startsWith(TRANSIENT_PREFIX) ? 'transient' : 'persistent';
-}
-/** A project is the parent repository: its folder name, plus a hash of its path so two clones never share. */
-function projectName(parentPath) {
-    const base = external_node_path_namespaceObject.basename(parentPath).replace(/[^A-Za-z0-9._-]/g, '-').replace(/^[.-]+/, '').slice(0, 40) || 'repo';
-    return `${base}-${shortHash(parentPath, 6)}`;
-}
-function volumeName(prefix, project, sandbox) {
-    return `${prefix}-${project}-${sandbox}`;
-}
-/** Where a volume sandbox's worktree is, inside every container that mounts it. */
-const VOLUME_MOUNT = '/sandbox';
-function volumeWorktreePath(sandbox) {
-    return `${VOLUME_MOUNT}/${sandbox}`;
-}
-function diskWorktreePath(root, project, sandbox) {
-    return external_node_path_namespaceObject.join(root, project, sandbox);
-}
-
-;// CONCATENATED MODULE: ./src/branch.ts
-
-/** The protocol itself, as a pure decision. */
-function planBranch(facts, newTransientName = transientSandboxName) {
-    if (!facts.branch) {
-        return { kind: 'transient', sandbox: newTransientName(), branch: '', source: 'detached', startPoint: facts.baseCommit };
-    }
-    const sandbox = persistentSandboxName(facts.branch);
-    if (facts.localExists)
-        return { kind: 'persistent', sandbox, branch: facts.branch, source: 'local', startPoint: facts.branch };
-    if (facts.remoteExists) {
-        return { kind: 'persistent', sandbox, branch: facts.branch, source: 'remote', startPoint: `origin/${facts.branch}` };
-    }
-    return { kind: 'persistent', sandbox, branch: facts.branch, source: 'new', startPoint: facts.baseCommit };
-}
-/** Gathers the facts from the parent repository (fetching the branch from origin when it is not known yet). */
-async function resolveBranch(git, parentPath, branch, base) {
-    const baseCommit = await git.resolveCommit(parentPath, base || 'HEAD');
-    if (!baseCommit)
-        throw new Error(`Invalid input 'base': ${JSON.stringify(base)} names no commit in ${parentPath}.`);
-    if (!branch)
-        return planBranch({ branch, localExists: false, remoteExists: false, baseCommit });
-    const localExists = await git.refExists(parentPath, `refs/heads/${branch}`);
-    let remoteExists = false;
-    if (!localExists) {
-        remoteExists = await git.refExists(parentPath, `refs/remotes/origin/${branch}`);
-        // actions/checkout fetches one ref only: ask origin whether the branch exists before creating it anew.
-        if (!remoteExists && (await git.remoteUrl(parentPath, 'origin'))) {
-            remoteExists = await git.tryFetchBranch(parentPath, 'origin', branch);
-        }
-    }
-    return planBranch({ branch, localExists, remoteExists, baseCommit });
-}
-/** The `git worktree add` arguments for a plan (the path is added by the caller after `--`). */
-function worktreeAddArgs(plan, worktreePath, lock) {
-    const args = ['worktree', 'add', '--quiet'];
-    if (lock)
-        args.push('--lock');
-    switch (plan.source) {
-        case 'detached':
-            args.push('--detach', '--', worktreePath, plan.startPoint);
-            break;
-        case 'local':
-            args.push('--', worktreePath, plan.branch);
-            break;
-        case 'remote':
-            args.push('--track', '-b', plan.branch, '--', worktreePath, plan.startPoint);
-            break;
-        case 'new':
-            args.push('--no-track', '-b', plan.branch, '--', worktreePath, plan.startPoint);
-            break;
-    }
-    return args;
 }
 
 ;// CONCATENATED MODULE: ./src/worktree-metadata.ts
@@ -34342,6 +34610,456 @@ async function dropEntry(gitDir, entry) {
     await promises_namespaceObject.rmdir(root).catch(() => undefined);
 }
 
+;// CONCATENATED MODULE: ./src/guard.ts
+// The git guard. The container mounts the parent's .git read-write (it must, to commit), so it can plant
+// what the host's next git command, or the runner's next job, would trust: hooks, config (core.fsmonitor,
+// filters, includeIf, credential helpers), info/attributes, a worktree's config.worktree or .git file,
+// moved branches and tags. Before the command the guard records all of it (in a host-only folder the
+// container never sees) and takes credentials out of .git/config; after the container is gone, before any
+// other host git command, it puts everything back and reports every change as a violation.
+//
+// The record survives the action being killed: the post step, or the next run on the same sandbox,
+// finds it and finishes the job (removing the container first).
+
+
+
+
+
+
+
+
+const ADMIN_FILES = ['config.worktree', 'gitdir', 'commondir', 'locked'];
+const MANIFEST = 'manifest.json';
+/** The guard's folder for one sandbox: on the host, outside everything mounted into the container. */
+function guardDirectory(stateDir, location) {
+    return external_node_path_namespaceObject.join(stateDir, 'guard', location.project, location.name);
+}
+function headBranch(head) {
+    const m = /^ref: refs\/heads\/(.+)\n?$/.exec(head);
+    return m?.[1];
+}
+class GitGuard {
+    dir;
+    manifest;
+    constructor(dir, manifest) {
+        this.dir = dir;
+        this.manifest = manifest;
+    }
+    get blobs() {
+        return external_node_path_namespaceObject.join(this.dir, 'blobs');
+    }
+    /** Records what the container could change, then takes the credentials out of .git/config. */
+    static async take(git, location, dir, ui) {
+        const { parent } = location;
+        for (const mounted of [parent.path, location.hostPath].filter((p) => !!p)) {
+            if (dir === mounted || dir.startsWith(mounted + external_node_path_namespaceObject.sep))
+                throw new Error(`The git guard's folder ${dir} is inside ${mounted}, which the container mounts.`);
+        }
+        if (await promises_namespaceObject.lstat(dir).catch(() => undefined))
+            throw new Error(`${dir} is left by an interrupted run and was not recovered.`);
+        await promises_namespaceObject.mkdir(external_node_path_namespaceObject.join(dir, 'blobs'), { recursive: true, mode: 0o700 });
+        await promises_namespaceObject.chmod(dir, 0o700);
+        const entry = await findWorktreeEntry(parent.gitDir, location.worktreePath);
+        if (!entry)
+            throw new Error(`Sandbox ${location.name} has no worktree registration in ${parent.path}.`);
+        const g = parent.gitDir;
+        const roots = [
+            ...['config', 'HEAD', 'index', 'objects/info/alternates', 'packed-refs'].map((f) => ({
+                path: external_node_path_namespaceObject.join(g, f),
+                recursive: false,
+            })),
+            { path: external_node_path_namespaceObject.join(g, 'hooks'), recursive: true },
+            { path: external_node_path_namespaceObject.join(g, 'info'), recursive: true },
+            ...ADMIN_FILES.map((f) => ({ path: external_node_path_namespaceObject.join(entry.adminDir, f), recursive: false })),
+        ];
+        if (location.hostPath)
+            roots.push({ path: external_node_path_namespaceObject.join(location.hostPath, '.git'), recursive: false });
+        const inUse = [];
+        for (const other of await listWorktreeEntries(g)) {
+            if (other.adminDir === entry.adminDir)
+                continue;
+            const sandbox = external_node_path_namespaceObject.basename(external_node_path_namespaceObject.dirname(other.gitFile));
+            if (await isSandboxLocked(g, sandbox)) {
+                const head = await promises_namespaceObject.readFile(external_node_path_namespaceObject.join(other.adminDir, 'HEAD'), 'utf8').catch(() => '');
+                inUse.push({ sandbox, branch: headBranch(head) ?? '' });
+            }
+            else {
+                roots.push(...ADMIN_FILES.map((f) => ({ path: external_node_path_namespaceObject.join(other.adminDir, f), recursive: false })));
+            }
+        }
+        const blobs = external_node_path_namespaceObject.join(dir, 'blobs');
+        const files = [];
+        for (const root of roots)
+            files.push(...(await readState(root.path, root.recursive, blobs)));
+        const manifest = {
+            version: 1,
+            created: new Date().toISOString(),
+            sandbox: location.name,
+            parentPath: parent.path,
+            gitDir: g,
+            adminDir: entry.adminDir,
+            ownBranch: location.branch,
+            hostPath: location.hostPath,
+            roots,
+            files,
+            expected: [],
+            strippedKeys: [],
+            refs: await readRefs(git, parent.path),
+            looseRefs: await looseRefNames(g),
+            inUse,
+        };
+        const configPath = external_node_path_namespaceObject.join(g, 'config');
+        const config = files.find((f) => f.path === configPath);
+        let stripped;
+        if (config?.kind === 'file') {
+            const result = await stripCredentials(git, configPath, external_node_path_namespaceObject.join(dir, 'config.scratch'));
+            for (const secret of result.secrets)
+                ui.mask(secret);
+            if (result.stripped.length) {
+                stripped = result.content;
+                const hash = sha256(stripped);
+                await promises_namespaceObject.writeFile(external_node_path_namespaceObject.join(blobs, hash), stripped, { mode: 0o600 });
+                manifest.expected.push({ ...config, sha256: hash });
+                manifest.strippedKeys = result.stripped;
+            }
+        }
+        const guard = new GitGuard(dir, manifest);
+        guard.save();
+        if (stripped) {
+            // Written only once the record (with the original) is safely on disk.
+            const tmp = `${configPath}.worktree-sandbox-restore`;
+            await promises_namespaceObject.writeFile(tmp, stripped, { mode: config.mode });
+            await promises_namespaceObject.rename(tmp, configPath);
+            ui.info(`Credentials taken out of .git/config while the command runs (${manifest.strippedKeys.join(', ')}); they are put back afterwards.`);
+        }
+        return guard;
+    }
+    static async load(dir) {
+        const text = await promises_namespaceObject.readFile(external_node_path_namespaceObject.join(dir, MANIFEST), 'utf8').catch(() => undefined);
+        if (text === undefined)
+            return undefined;
+        return new GitGuard(dir, JSON.parse(text));
+    }
+    /** Remembers the container's name, so that a later recovery removes it before restoring. */
+    noteContainer(name) {
+        this.manifest.container = name;
+        this.save();
+    }
+    get container() {
+        return this.manifest.container;
+    }
+    save() {
+        // Synchronous (noteContainer is called from a synchronous callback); a rename, so never half-written.
+        const file = external_node_path_namespaceObject.join(this.dir, MANIFEST);
+        (0,external_node_fs_namespaceObject.writeFileSync)(`${file}.tmp`, JSON.stringify(this.manifest), { mode: 0o600 });
+        (0,external_node_fs_namespaceObject.renameSync)(`${file}.tmp`, file);
+    }
+    /**
+     * Compares, restores and reports. Call only once the container is gone. Pure file operations come
+     * first: no git command runs on the parent before its config, hooks and info/ are back.
+     */
+    async restore(git) {
+        const m = this.manifest;
+        const violations = [];
+        const notes = [];
+        const after = [];
+        for (const root of m.roots)
+            after.push(...(await readState(root.path, root.recursive)));
+        const packedRefs = external_node_path_namespaceObject.join(m.gitDir, 'packed-refs');
+        const trackedFiles = (records) => records.filter((r) => r.path !== packedRefs);
+        const expected = trackedFiles(m.files).map((f) => m.expected.find((e) => e.path === f.path) ?? f);
+        const unexpected = diffStates(expected, trackedFiles(after));
+        const configPath = external_node_path_namespaceObject.join(m.gitDir, 'config');
+        const configDetail = unexpected.some((c) => c.path === configPath)
+            ? await this.describeConfigChange(git, configPath)
+            : '';
+        const roots = [m.gitDir, ...(m.hostPath ? [m.hostPath] : [])];
+        const failed = await restoreChanges(diffStates(trackedFiles(m.files), trackedFiles(after)), this.blobs, roots);
+        for (const change of unexpected)
+            violations.push(this.describeFileChange(change, configDetail));
+        for (const f of failed)
+            violations.push(`could not put back ${f}`);
+        if (m.strippedKeys.length && !failed.some((f) => f.startsWith(configPath)))
+            notes.push(`Put back the credentials taken out of .git/config (${m.strippedKeys.join(', ')}).`);
+        let refsNow;
+        try {
+            refsNow = await readRefs(git, m.parentPath);
+        }
+        catch (error) {
+            // An unreadable packed-refs: put the recorded one back, then read again.
+            violations.push(`the refs could not be read (${error.message.split('\n')[0]}): packed-refs restored`);
+            await restoreChanges(diffStates(m.files.filter((f) => f.path === packedRefs), await readState(packedRefs, false)), this.blobs, roots);
+            refsNow = await readRefs(git, m.parentPath);
+        }
+        const stillInUse = [];
+        for (const { sandbox, branch } of m.inUse)
+            if (branch && (await isSandboxLocked(m.gitDir, sandbox)))
+                stillInUse.push(branch);
+        const fixes = planRefFixes(m.refs, refsNow, { ownBranch: m.ownBranch, branchesInUse: stillInUse });
+        const stamp = m.created.replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
+        const applied = await applyRefFixes(git, m.parentPath, m.gitDir, fixes, `${stamp}-${m.sandbox.replace(/\.\./g, '-')}`);
+        violations.push(...applied.done, ...applied.failed.map((f) => `could not undo: ${f}`));
+        const listed = new Set([...m.looseRefs, ...m.refs.map((r) => r.name), ...refsNow.map((r) => r.name)]);
+        for (const name of await looseRefNames(m.gitDir)) {
+            if (listed.has(name))
+                continue;
+            const removed = await removeLooseRef(m.gitDir, name);
+            violations.push(`unreadable ref file ${name} was created: ${removed ? 'deleted' : 'could not be deleted'}`);
+        }
+        const detached = await this.detachFromRestoredRef(fixes);
+        if (detached)
+            notes.push(detached);
+        return { violations, notes };
+    }
+    /** The sandbox's HEAD on a ref just put back would silently point at other commits: detach it where it was. */
+    async detachFromRestoredRef(fixes) {
+        const headFile = external_node_path_namespaceObject.join(this.manifest.adminDir, 'HEAD');
+        const head = await promises_namespaceObject.readFile(headFile, 'utf8').catch(() => '');
+        const target = /^ref: (\S+)/.exec(head)?.[1];
+        const fix = fixes.find((f) => f.name === target && f.displaced && !f.displaced.startsWith('ref: '));
+        if (!fix)
+            return undefined;
+        const tmp = `${headFile}.worktree-sandbox-restore`;
+        await promises_namespaceObject.writeFile(tmp, `${fix.displaced}\n`);
+        await promises_namespaceObject.rename(tmp, headFile);
+        return `The sandbox's HEAD was on ${target}, which was put back: HEAD is now detached at ${fix.displaced.slice(0, 12)}, so its work stays checked out.`;
+    }
+    describeFileChange(change, configDetail) {
+        const m = this.manifest;
+        let where = external_node_path_namespaceObject.relative(m.parentPath, change.path);
+        if (m.hostPath && change.path.startsWith(m.hostPath + external_node_path_namespaceObject.sep))
+            where = `the worktree's ${external_node_path_namespaceObject.relative(m.hostPath, change.path)}`;
+        const verb = { added: 'was added', removed: 'was removed', changed: 'was changed' }[change.change];
+        const undo = { added: 'removed', removed: 'restored', changed: 'restored' }[change.change];
+        const detail = change.path === external_node_path_namespaceObject.join(m.gitDir, 'config') && configDetail ? ` (${configDetail})` : '';
+        return `${where} ${verb} by the command${detail}: ${undo}`;
+    }
+    /** Which config keys the command added, removed or changed (read with git from a copy, includes off). */
+    async describeConfigChange(git, configPath) {
+        const m = this.manifest;
+        const current = await promises_namespaceObject.lstat(configPath).catch(() => undefined);
+        if (!current?.isFile())
+            return current ? 'replaced by something other than a file' : 'deleted';
+        const copy = external_node_path_namespaceObject.join(this.dir, 'config.after');
+        await promises_namespaceObject.copyFile(configPath, copy);
+        const read = async (file) => {
+            const out = await git.exec('/', ['config', '--file', file, '--no-includes', '--null', '--list']);
+            return parseConfigList(out.stdout);
+        };
+        const expected = m.expected.find((e) => e.path === configPath) ?? m.files.find((f) => f.path === configPath);
+        const before = expected?.sha256 ? await read(external_node_path_namespaceObject.join(this.blobs, expected.sha256)) : [];
+        const after = await read(copy);
+        await promises_namespaceObject.rm(copy, { force: true });
+        const flat = (entries) => new Map([...new Set(entries.map((e) => e.key))].map((k) => [
+            k,
+            entries
+                .filter((e) => e.key === k)
+                .map((e) => e.value)
+                .join('\n'),
+        ]));
+        const b = flat(before);
+        const a = flat(after);
+        const parts = [];
+        for (const key of new Set([...b.keys(), ...a.keys()])) {
+            if (!b.has(key))
+                parts.push(`${key} added`);
+            else if (!a.has(key))
+                parts.push(`${key} removed`);
+            else if (b.get(key) !== a.get(key))
+                parts.push(`${key} changed`);
+        }
+        return parts.join(', ') || 'formatting only';
+    }
+    async discard() {
+        await promises_namespaceObject.rm(this.dir, { recursive: true, force: true });
+    }
+}
+/**
+ * Runs `fn` (the command) under the guard: afterwards, whether it succeeded or threw, the container is
+ * made sure to be gone and the guard restores and reports. The record is kept when the container's removal
+ * cannot be confirmed (engine unreachable), for the post step or the next run.
+ */
+async function runGuarded(guard, git, engine, ui, fn) {
+    let value;
+    let failure;
+    try {
+        value = await fn();
+    }
+    catch (error) {
+        failure = { error };
+    }
+    const report = await finishGuard(guard, git, engine, ui);
+    if (failure)
+        throw failure.error;
+    return { value: value, guard: report };
+}
+async function finishGuard(guard, git, engine, ui) {
+    const gone = await ensureContainerGone(engine, guard.container);
+    const report = await guard.restore(git);
+    if (gone)
+        await guard.discard();
+    else
+        report.violations.push(`the container ${guard.container} could not be confirmed removed (is the engine reachable?): the git guard checks again in the post step or the next run`);
+    for (const note of report.notes)
+        ui.info(note);
+    for (const violation of report.violations)
+        ui.warning(`Sandbox boundary: ${violation}.`);
+    return report;
+}
+async function ensureContainerGone(engine, container) {
+    if (!container)
+        return true;
+    if ((await engine.containerExists(container)) === false)
+        return true;
+    await engine.removeContainer(container);
+    return (await engine.containerExists(container)) === false;
+}
+/**
+ * Finishes the work of a run that was killed while its command ran: removes its container, restores and
+ * reports. Does nothing when there is no record. Throws when the container cannot be removed.
+ */
+async function recoverGuard(git, engine, dir, ui) {
+    const guard = await GitGuard.load(dir);
+    if (!guard) {
+        // A folder without a record: the run was killed while taking it, before the container existed.
+        await promises_namespaceObject.rm(dir, { recursive: true, force: true });
+        return undefined;
+    }
+    ui.info(`A run on this sandbox was interrupted while its command ran: checking what the command left.`);
+    if (!(await ensureContainerGone(engine, guard.container)))
+        throw new Error(`The container ${guard.container} of an interrupted run on this sandbox could not be removed: remove it, then run again.`);
+    const report = await guard.restore(git);
+    await guard.discard();
+    for (const note of report.notes)
+        ui.info(note);
+    for (const violation of report.violations)
+        ui.warning(`Sandbox boundary (interrupted run): ${violation}.`);
+    return report;
+}
+
+;// CONCATENATED MODULE: ./src/naming.ts
+// Names of sandboxes, projects and volumes. Pure functions: the same branch always maps to the same
+// sandbox, and two different branches never do.
+
+
+const TRANSIENT_PREFIX = 'exploration-';
+const SLUG_MAX = 80;
+function shortHash(text, length = 8) {
+    return (0,external_node_crypto_.createHash)('sha256').update(text).digest('hex').slice(0, length);
+}
+function transientSandboxName(random = () => (0,external_node_crypto_.randomBytes)(4)) {
+    return TRANSIENT_PREFIX + random().toString('hex').slice(0, 8).padEnd(8, '0');
+}
+/**
+ * The folder-safe slug of a branch: `/` and anything outside [A-Za-z0-9._-] become `-`. When that loses
+ * information (or the name could pass for a transient sandbox, or is too long) a hash of the full branch
+ * name is appended after `..`, which git forbids in branch names: so a lossy slug can never equal the
+ * slug of another branch, lossy or not.
+ */
+function persistentSandboxName(branch) {
+    let slug = branch.replace(/[^A-Za-z0-9._-]/g, '-');
+    let lossy = slug !== branch;
+    if (slug.toLowerCase().startsWith(TRANSIENT_PREFIX)) {
+        slug = `b-${slug}`;
+        lossy = true;
+    }
+    if (slug.length > SLUG_MAX) {
+        slug = slug.slice(0, SLUG_MAX);
+        lossy = true;
+    }
+    slug = slug.replace(/^[.-]+/, '');
+    return lossy ? `${slug}..${shortHash(branch)}` : slug;
+}
+function classifyName(sandbox) {
+    return sandbox.startsWith(TRANSIENT_PREFIX) ? 'transient' : 'persistent';
+}
+/** A project is the parent repository: its folder name, plus a hash of its path so two clones never share. */
+function projectName(parentPath) {
+    const base = external_node_path_namespaceObject.basename(parentPath)
+        .replace(/[^A-Za-z0-9._-]/g, '-')
+        .replace(/^[.-]+/, '')
+        .slice(0, 40) || 'repo';
+    return `${base}-${shortHash(parentPath, 6)}`;
+}
+function volumeName(prefix, project, sandbox) {
+    return `${prefix}-${project}-${sandbox}`;
+}
+/** Where a volume sandbox's worktree is, inside every container that mounts it. */
+const VOLUME_MOUNT = '/sandbox';
+function volumeWorktreePath(sandbox) {
+    return `${VOLUME_MOUNT}/${sandbox}`;
+}
+function diskWorktreePath(root, project, sandbox) {
+    return external_node_path_namespaceObject.join(root, project, sandbox);
+}
+
+;// CONCATENATED MODULE: ./src/branch.ts
+
+/** The protocol itself, as a pure decision. */
+function planBranch(facts, newTransientName = transientSandboxName) {
+    if (!facts.branch) {
+        return {
+            kind: 'transient',
+            sandbox: newTransientName(),
+            branch: '',
+            source: 'detached',
+            startPoint: facts.baseCommit,
+        };
+    }
+    const sandbox = persistentSandboxName(facts.branch);
+    if (facts.localExists)
+        return { kind: 'persistent', sandbox, branch: facts.branch, source: 'local', startPoint: facts.branch };
+    if (facts.remoteExists) {
+        return {
+            kind: 'persistent',
+            sandbox,
+            branch: facts.branch,
+            source: 'remote',
+            startPoint: `origin/${facts.branch}`,
+        };
+    }
+    return { kind: 'persistent', sandbox, branch: facts.branch, source: 'new', startPoint: facts.baseCommit };
+}
+/** Gathers the facts from the parent repository (fetching the branch from origin when it is not known yet). */
+async function resolveBranch(git, parentPath, branch, base) {
+    const baseCommit = await git.resolveCommit(parentPath, base || 'HEAD');
+    if (!baseCommit)
+        throw new Error(`Invalid input 'base': ${JSON.stringify(base)} names no commit in ${parentPath}.`);
+    if (!branch)
+        return planBranch({ branch, localExists: false, remoteExists: false, baseCommit });
+    const localExists = await git.refExists(parentPath, `refs/heads/${branch}`);
+    let remoteExists = false;
+    if (!localExists) {
+        remoteExists = await git.refExists(parentPath, `refs/remotes/origin/${branch}`);
+        // actions/checkout fetches one ref only: ask origin whether the branch exists before creating it anew.
+        if (!remoteExists && (await git.remoteUrl(parentPath, 'origin'))) {
+            remoteExists = await git.tryFetchBranch(parentPath, 'origin', branch);
+        }
+    }
+    return planBranch({ branch, localExists, remoteExists, baseCommit });
+}
+/** The `git worktree add` arguments for a plan (the path is added by the caller after `--`). */
+function worktreeAddArgs(plan, worktreePath, lock) {
+    const args = ['worktree', 'add', '--quiet'];
+    if (lock)
+        args.push('--lock');
+    switch (plan.source) {
+        case 'detached':
+            args.push('--detach', '--', worktreePath, plan.startPoint);
+            break;
+        case 'local':
+            args.push('--', worktreePath, plan.branch);
+            break;
+        case 'remote':
+            args.push('--track', '-b', plan.branch, '--', worktreePath, plan.startPoint);
+            break;
+        case 'new':
+            args.push('--no-track', '-b', plan.branch, '--', worktreePath, plan.startPoint);
+            break;
+    }
+    return args;
+}
+
 ;// CONCATENATED MODULE: ./src/sandbox.ts
 // The sandbox lifecycle: find, create (or reuse as it is), inspect and remove one sandbox, on disk or in
 // a container volume. Every change to the parent's metadata happens under the repository lock.
@@ -34364,7 +35082,11 @@ function locateSandbox(plan, parent, isolation, worktreeRoot, volumePrefix) {
         const hostPath = diskWorktreePath(worktreeRoot, project, plan.sandbox);
         return { ...base, worktreePath: hostPath, hostPath };
     }
-    return { ...base, worktreePath: volumeWorktreePath(plan.sandbox), volume: volumeName(volumePrefix, project, plan.sandbox) };
+    return {
+        ...base,
+        worktreePath: volumeWorktreePath(plan.sandbox),
+        volume: volumeName(volumePrefix, project, plan.sandbox),
+    };
 }
 function volumeLabels(location, now = new Date()) {
     return {
@@ -34478,7 +35200,10 @@ as_user "$@"
 async function prepareVolume(git, engine, location, plan, image, log) {
     const volume = location.volume;
     const { parent } = location;
-    const [entry, volumeExists] = await Promise.all([findWorktreeEntry(parent.gitDir, location.worktreePath), engine.volumeExists(volume)]);
+    const [entry, volumeExists] = await Promise.all([
+        findWorktreeEntry(parent.gitDir, location.worktreePath),
+        engine.volumeExists(volume),
+    ]);
     if (entry && entry.locked !== INITIALIZING && volumeExists)
         return true;
     let recover = false;
@@ -34499,16 +35224,51 @@ async function prepareVolume(git, engine, location, plan, image, log) {
         add.splice(2, 0, '--force');
     const configEnv = { ...gitConfigEnv(), HOME: '/tmp' };
     const result = await engine.exec([
-        'run', '--rm', '--network', 'none', '--user', '0:0',
-        '--cap-drop', 'ALL', '--cap-add', 'CHOWN', '--cap-add', 'SETUID', '--cap-add', 'SETGID', '--cap-add', 'SYS_CHROOT', '--cap-add', 'DAC_OVERRIDE', '--cap-add', 'FOWNER',
-        '--security-opt', 'no-new-privileges',
-        '--label', `${MANAGED_LABEL}=true`, '--label', `${LABEL_PREFIX}.role=helper`,
+        'run',
+        '--rm',
+        '--network',
+        'none',
+        '--user',
+        '0:0',
+        '--cap-drop',
+        'ALL',
+        '--cap-add',
+        'CHOWN',
+        '--cap-add',
+        'SETUID',
+        '--cap-add',
+        'SETGID',
+        '--cap-add',
+        'SYS_CHROOT',
+        '--cap-add',
+        'DAC_OVERRIDE',
+        '--cap-add',
+        'FOWNER',
+        '--security-opt',
+        'no-new-privileges',
+        '--label',
+        `${MANAGED_LABEL}=true`,
+        '--label',
+        `${LABEL_PREFIX}.role=helper`,
         ...sandboxMounts(location),
-        '--workdir', parent.path,
+        '--workdir',
+        parent.path,
         ...Object.keys(configEnv).flatMap((k) => ['-e', k]),
-        '--entrypoint', 'sh', '--', image,
-        '-c', VOLUME_CREATE_SCRIPT, 'create-sandbox', String(id.uid), String(id.gid), location.worktreePath, recover ? '1' : '0',
-        'git', '-C', parent.path, ...add,
+        '--entrypoint',
+        'sh',
+        '--',
+        image,
+        '-c',
+        VOLUME_CREATE_SCRIPT,
+        'create-sandbox',
+        String(id.uid),
+        String(id.gid),
+        location.worktreePath,
+        recover ? '1' : '0',
+        'git',
+        '-C',
+        parent.path,
+        ...add,
     ], { env: configEnv });
     const created = await findWorktreeEntry(parent.gitDir, location.worktreePath);
     if (result.exitCode !== 0 || !created) {
@@ -34531,17 +35291,54 @@ async function readHead(git, location) {
 }
 /** Runs one of our scripts in the worktree: on the host for disk sandboxes, in a helper container for volumes. */
 async function runInWorktree(git, engine, location, image, script, args, extraEnv = {}) {
+    // The worktree's `.git` file is the command's to rewrite (it could point at a repository it made, with
+    // its own config): our scripts name the worktree's git directory explicitly instead of reading it.
+    const entry = await findWorktreeEntry(location.parent.gitDir, location.worktreePath);
+    if (!entry)
+        throw new Error(`Sandbox ${location.name} has no worktree registration in ${location.parent.path}.`);
+    extraEnv = { ...extraEnv, GIT_DIR: entry.adminDir, GIT_WORK_TREE: location.worktreePath };
     if (location.hostPath) {
-        return runProcess('sh', ['-c', script, 'worktree-sandbox', ...args], { cwd: location.hostPath, env: git.scriptEnv(extraEnv) });
+        return runProcess('sh', ['-c', script, 'worktree-sandbox', ...args], {
+            cwd: location.hostPath,
+            env: git.scriptEnv(extraEnv),
+        });
     }
     const id = currentIdentity();
-    const env = { ...gitConfigEnv(), GIT_TERMINAL_PROMPT: '0', GIT_OPTIONAL_LOCKS: '0', HOME: '/tmp', LC_ALL: 'C', ...extraEnv };
+    const env = {
+        ...gitConfigEnv(),
+        GIT_TERMINAL_PROMPT: '0',
+        GIT_OPTIONAL_LOCKS: '0',
+        HOME: '/tmp',
+        LC_ALL: 'C',
+        ...extraEnv,
+    };
     return engine.exec([
-        'run', '--rm', '--network', 'none', '--user', `${id.uid}:${id.gid}`, '--cap-drop', 'ALL', '--security-opt', 'no-new-privileges',
-        '--label', `${MANAGED_LABEL}=true`, '--label', `${LABEL_PREFIX}.role=helper`,
-        ...sandboxMounts(location), '--workdir', location.worktreePath,
+        'run',
+        '--rm',
+        '--network',
+        'none',
+        '--user',
+        `${id.uid}:${id.gid}`,
+        '--cap-drop',
+        'ALL',
+        '--security-opt',
+        'no-new-privileges',
+        '--label',
+        `${MANAGED_LABEL}=true`,
+        '--label',
+        `${LABEL_PREFIX}.role=helper`,
+        ...sandboxMounts(location),
+        '--workdir',
+        location.worktreePath,
         ...Object.keys(env).flatMap((k) => ['-e', k]),
-        '--entrypoint', 'sh', '--', image, '-c', script, 'worktree-sandbox', ...args,
+        '--entrypoint',
+        'sh',
+        '--',
+        image,
+        '-c',
+        script,
+        'worktree-sandbox',
+        ...args,
     ], { env });
 }
 /** Removes the sandbox (volume or folder) and exactly its metadata entry in the parent; nothing else. */
@@ -34566,14 +35363,17 @@ async function sandbox_exists(p) {
 
 ;// CONCATENATED MODULE: ./src/report.ts
 
-const BOT_IDENTITY = { name: 'github-actions[bot]', email: '41898282+github-actions[bot]@users.noreply.github.com' };
+const BOT_IDENTITY = {
+    name: 'github-actions[bot]',
+    email: '41898282+github-actions[bot]@users.noreply.github.com',
+};
 const SEP = '\u0000@@ws:';
 // Positional arguments only: $1 start commit, $2 commit (1/0), $3 message. Nothing is spliced in.
 const INSPECT_SCRIPT = `set -u
 start="$1"; commit="$2"; message="$3"
 mark() { printf '\\000@@ws:%s\\000' "$1"; }
 committed=0
-if [ "$commit" = 1 ] && [ -n "$(git status --porcelain --untracked-files=all)" ]; then
+if [ "$commit" = 1 ] && [ -n "$(git status --porcelain --untracked-files=all --ignore-submodules=dirty)" ]; then
   git add -A >&2 && git commit --quiet --no-verify -m "$message" >&2 || { echo "worktree-sandbox: commit failed" >&2; exit 3; }
   committed=1
 fi
@@ -34581,9 +35381,9 @@ mark committed; echo "$committed"
 mark head; git rev-parse --verify HEAD
 mark branch; git symbolic-ref --quiet --short HEAD || true
 mark commits; git rev-list --count "$start..HEAD"
-mark status; git status --porcelain=v1 -z --untracked-files=all
-mark names; git diff --no-ext-diff --no-renames --name-only -z "$start" --
-mark stat; git diff --no-ext-diff --stat=120 "$start" --
+mark status; git status --porcelain=v1 -z --untracked-files=all --ignore-submodules=dirty
+mark names; git diff --no-ext-diff --no-textconv --ignore-submodules=dirty --no-renames --name-only -z "$start" --
+mark stat; git diff --no-ext-diff --no-textconv --ignore-submodules=dirty --stat=120 "$start" --
 mark unpushed; git rev-list --count HEAD --not "$start" --remotes
 mark end
 `;
@@ -34651,11 +35451,16 @@ function holdsWork(report) {
 
 
 
+
 async function cleanupRun(state, ui, tempDir) {
     const engine = new ContainerEngine(state.engine);
     if (state.container && (await engine.removeContainer(state.container)))
         ui.info(`Removed container ${state.container}.`);
     const { location } = state;
+    // The main step stopped while the command ran: restore what the command may have changed outside its
+    // sandbox before any other git command (and the runner's next steps) reads it.
+    if (state.guardDir)
+        await recoverGuard(await Git.create(), engine, state.guardDir, ui);
     if (!state.ready)
         return recoverHalfCreated(engine, location, ui);
     if (state.cleanup === 'never')
@@ -34721,7 +35526,9 @@ async function savePatch(git, engine, location, state, report, tempDir, ui) {
     const dir = external_node_path_namespaceObject.join(tempDir, 'worktree-sandbox');
     await promises_namespaceObject.mkdir(dir, { recursive: true });
     const file = external_node_path_namespaceObject.join(dir, `${location.project}-${location.name}.patch`);
-    const result = await runInWorktree(git, engine, location, state.image, PATCH_SCRIPT, [state.startSha ?? 'HEAD']);
+    const result = await runInWorktree(git, engine, location, state.image, PATCH_SCRIPT, [
+        state.startSha ?? 'HEAD',
+    ]);
     if (result.exitCode !== 0)
         throw new Error(`Could not save the uncommitted work of ${location.name}; the sandbox is kept: ${result.stderr.trim()}`);
     await promises_namespaceObject.writeFile(file, result.stdout);
@@ -34730,7 +35537,17 @@ async function savePatch(git, engine, location, state, report, tempDir, ui) {
         const bundle = file.replace(/\.patch$/, '.bundle');
         const entry = await findWorktreeEntry(location.parent.gitDir, location.worktreePath);
         if (entry) {
-            await git.run(location.parent.path, ['--git-dir', entry.adminDir, 'bundle', 'create', bundle, 'HEAD', '--not', '--remotes', '--branches']);
+            await git.run(location.parent.path, [
+                '--git-dir',
+                entry.adminDir,
+                'bundle',
+                'create',
+                bundle,
+                'HEAD',
+                '--not',
+                '--remotes',
+                '--branches',
+            ]);
         }
         ui.info(`Saved ${report.unpushedCommits} unpushed commit(s) of ${location.name} to ${bundle}.`);
     }
@@ -34773,12 +35590,26 @@ function commandRunArgs(sandbox, spec, name, env) {
     const id = currentIdentity();
     const { limits } = spec;
     const args = [
-        'run', '--name', name, '--init',
-        '--label', `${MANAGED_LABEL}=true`, '--label', `${LABEL_PREFIX}.role=command`, '--label', `${LABEL_PREFIX}.sandbox=${sandbox.name}`,
-        '--user', `${id.uid}:${id.gid}`,
-        '--cap-drop', 'ALL', '--security-opt', 'no-new-privileges',
-        '--pids-limit', String(limits.pidsLimit),
-        '--network', limits.network,
+        'run',
+        '--name',
+        name,
+        '--init',
+        '--label',
+        `${MANAGED_LABEL}=true`,
+        '--label',
+        `${LABEL_PREFIX}.role=command`,
+        '--label',
+        `${LABEL_PREFIX}.sandbox=${sandbox.name}`,
+        '--user',
+        `${id.uid}:${id.gid}`,
+        '--cap-drop',
+        'ALL',
+        '--security-opt',
+        'no-new-privileges',
+        '--pids-limit',
+        String(limits.pidsLimit),
+        '--network',
+        limits.network,
     ];
     if (limits.memory)
         args.push('--memory', limits.memory, '--memory-swap', limits.memory);
@@ -34849,7 +35680,14 @@ async function pushBranch(git, parent, originUrl, branch, sha, token) {
         config: authConfig(originUrl, token),
     });
     if (result.exitCode === 0) {
-        await git.exec(parent.path, ['update-ref', '-m', 'worktree-sandbox: pushed', '--', `refs/remotes/origin/${branch}`, sha]);
+        await git.exec(parent.path, [
+            'update-ref',
+            '-m',
+            'worktree-sandbox: pushed',
+            '--',
+            `refs/remotes/origin/${branch}`,
+            sha,
+        ]);
         return { pushed: true };
     }
     const text = `${result.stdout}\n${result.stderr}`;
@@ -34870,7 +35708,12 @@ async function findParentRepository(git, given) {
     if (inside.exitCode !== 0 || inside.stdout.trim() !== 'true') {
         throw new Error(`repository-path ${given} is not a git work tree (git says: ${inside.stderr.trim() || inside.stdout.trim()}).`);
     }
-    const out = await git.run(start, ['rev-parse', '--path-format=absolute', '--git-common-dir', '--show-toplevel']);
+    const out = await git.run(start, [
+        'rev-parse',
+        '--path-format=absolute',
+        '--git-common-dir',
+        '--show-toplevel',
+    ]);
     const [commonDir, toplevel] = out.trim().split('\n');
     const gitDir = await promises_namespaceObject.realpath(commonDir);
     if (external_node_path_namespaceObject.basename(gitDir) !== '.git') {
@@ -34906,7 +35749,16 @@ class InputError extends Error {
         this.name = 'InputError';
     }
 }
-const ASSOCIATIONS = ['OWNER', 'MEMBER', 'COLLABORATOR', 'CONTRIBUTOR', 'FIRST_TIMER', 'FIRST_TIME_CONTRIBUTOR', 'MANNEQUIN', 'NONE'];
+const ASSOCIATIONS = [
+    'OWNER',
+    'MEMBER',
+    'COLLABORATOR',
+    'CONTRIBUTOR',
+    'FIRST_TIMER',
+    'FIRST_TIME_CONTRIBUTOR',
+    'MANNEQUIN',
+    'NONE',
+];
 function parseSettings(read, env = process.env) {
     const mode = oneOf(read, 'mode', ['run', 'reap'], 'run');
     const common = {
@@ -34943,6 +35795,8 @@ function parseRun(read, env) {
             network: oneOf(read, 'network', ['bridge', 'none'], 'bridge'),
             readOnlyRootfs: settings_boolean(read, 'read-only-rootfs', false),
         },
+        strict: settings_boolean(read, 'strict', false),
+        stateDir: defaultStateDir(env),
         trigger: {
             command: triggerCommand(read),
             allowedAssociations: list(read, 'allowed-associations', ['OWNER', 'MEMBER', 'COLLABORATOR']).map((a) => {
@@ -34974,8 +35828,16 @@ function parseReap(read) {
     };
 }
 function defaultWorktreeRoot(env) {
-    const cache = env.XDG_CACHE_HOME && external_node_path_namespaceObject.isAbsolute(env.XDG_CACHE_HOME) ? env.XDG_CACHE_HOME : external_node_path_namespaceObject.join(env.HOME || external_node_os_namespaceObject.homedir(), '.cache');
+    const cache = env.XDG_CACHE_HOME && external_node_path_namespaceObject.isAbsolute(env.XDG_CACHE_HOME)
+        ? env.XDG_CACHE_HOME
+        : external_node_path_namespaceObject.join(env.HOME || external_node_os_namespaceObject.homedir(), '.cache');
     return external_node_path_namespaceObject.join(cache, 'worktree-sandbox', 'worktrees');
+}
+function defaultStateDir(env) {
+    const state = env.XDG_STATE_HOME && external_node_path_namespaceObject.isAbsolute(env.XDG_STATE_HOME)
+        ? env.XDG_STATE_HOME
+        : external_node_path_namespaceObject.join(env.HOME || external_node_os_namespaceObject.homedir(), '.local', 'state');
+    return external_node_path_namespaceObject.join(state, 'worktree-sandbox');
 }
 function oneOf(read, name, values, fallback) {
     const raw = read(name).trim();
@@ -35025,6 +35887,7 @@ function list(read, name, fallback) {
         .map((s) => s.trim())
         .filter(Boolean);
 }
+// eslint-disable-next-line no-control-regex -- control characters are exactly what this rejects
 const CONTROL = /[\u0000-\u001f\u007f]/;
 function pathInput(read, name) {
     const raw = read(name);
@@ -35079,7 +35942,14 @@ function triggerCommand(read) {
 }
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 /** Variables the action sets itself in the container; a user entry may not override them. */
-const RESERVED_ENV = ['SANDBOX_NAME', 'SANDBOX_KIND', 'SANDBOX_BRANCH', 'SANDBOX_WORKTREE', 'SANDBOX_PARENT', 'SANDBOX_PROMPT_FILE'];
+const RESERVED_ENV = [
+    'SANDBOX_NAME',
+    'SANDBOX_KIND',
+    'SANDBOX_BRANCH',
+    'SANDBOX_WORKTREE',
+    'SANDBOX_PARENT',
+    'SANDBOX_PROMPT_FILE',
+];
 function envEntries(read, env) {
     const entries = [];
     for (const line of read('env').split(/\r?\n/)) {
@@ -35120,6 +35990,7 @@ async function validateBranchNames(settings, isValid) {
 
 
 
+
 async function runSandbox(settings, deps) {
     const { ui } = deps;
     if (settings.token)
@@ -35139,15 +36010,28 @@ async function runSandbox(settings, deps) {
     const release = await lockSandbox(parent.gitDir, location.name, settings.lockTimeoutMinutes * 60_000, (msg) => ui.info(msg));
     try {
         deps.save({ engine: settings.engine, image: settings.image, cleanup: settings.cleanup, location });
+        const guardDir = guardDirectory(settings.stateDir, location);
+        const interrupted = await recoverGuard(git, engine, guardDir, ui);
+        if (interrupted)
+            enforceBoundary(interrupted, settings.strict);
         const sandbox = await ui.group(`Sandbox ${location.name} (${location.kind}, ${location.isolation})`, async () => {
             const created = await prepareSandbox(git, engine, location, plan, settings.image, (m) => ui.info(m));
             describeSandbox(ui, created, plan.source);
             return created;
         });
         deps.save({ ready: true, startSha: sandbox.startSha });
-        const command = await ui.group(`Run: ${run_mode_firstLine(settings.command)}`, () => ui.untrusted((write) => runCommand(engine, sandbox, { ...settings, readOnlyFiles: deps.command?.readOnlyFiles, extraEnv: deps.command?.extraEnv }, { onStart: (container) => deps.save({ container }), onLine: write })));
-        deps.save({ container: undefined });
+        const guard = await GitGuard.take(git, sandbox, guardDir, ui);
+        deps.save({ guardDir });
+        const { value: command, guard: boundary } = await runGuarded(guard, git, engine, ui, () => ui.group(`Run: ${run_mode_firstLine(settings.command)}`, () => ui.untrusted((write) => runCommand(engine, sandbox, { ...settings, readOnlyFiles: deps.command?.readOnlyFiles, extraEnv: deps.command?.extraEnv }, {
+            onStart: (container) => {
+                guard.noteContainer(container);
+                deps.save({ container });
+            },
+            onLine: write,
+        }))));
+        deps.save({ container: undefined, guardDir: undefined });
         reportCommand(ui, command);
+        enforceBoundary(boundary, settings.strict);
         const wantsCommit = settings.push && !!sandbox.branch;
         const report = await ui.group('Report', async () => {
             const r = await inspectWorktree(git, engine, sandbox, settings.image, sandbox.startSha, wantsCommit ? { message: settings.commitMessage } : undefined);
@@ -35158,7 +36042,7 @@ async function runSandbox(settings, deps) {
         let push;
         if (settings.push)
             push = await ui.group('Push', () => pushSandbox(git, sandbox, report, originUrl, settings.token, ui));
-        return { sandbox, command, report, push };
+        return { sandbox, command, report, push, boundary };
     }
     finally {
         await release();
@@ -35168,7 +36052,10 @@ async function pushSandbox(git, sandbox, report, originUrl, token, ui) {
     if (!sandbox.branch)
         return { pushed: false, reason: 'a transient sandbox has no branch to push' };
     if (report.currentBranch !== sandbox.branch) {
-        return { pushed: false, reason: `the sandbox is no longer on ${sandbox.branch} (HEAD: ${report.currentBranch || 'detached'}); nothing pushed` };
+        return {
+            pushed: false,
+            reason: `the sandbox is no longer on ${sandbox.branch} (HEAD: ${report.currentBranch || 'detached'}); nothing pushed`,
+        };
     }
     if (report.commits === 0)
         return { pushed: false, reason: 'no new commits' };
@@ -35180,9 +36067,19 @@ async function pushSandbox(git, sandbox, report, originUrl, token, ui) {
     return result;
 }
 function describeSandbox(ui, sandbox, source) {
-    const where = sandbox.volume ? `volume ${sandbox.volume}, ${sandbox.worktreePath} in the container` : sandbox.hostPath;
-    const what = sandbox.branch ? `branch ${sandbox.branch} (${sandbox.reused ? 'reused' : source})` : `detached at ${sandbox.startSha.slice(0, 12)}`;
+    const where = sandbox.volume
+        ? `volume ${sandbox.volume}, ${sandbox.worktreePath} in the container`
+        : sandbox.hostPath;
+    const what = sandbox.branch
+        ? `branch ${sandbox.branch} (${sandbox.reused ? 'reused' : source})`
+        : `detached at ${sandbox.startSha.slice(0, 12)}`;
     ui.info(`${sandbox.reused ? 'Reusing' : 'Created'} ${sandbox.name}: ${what}; ${where}.`);
+}
+/** `strict: true` turns any change outside the sandbox (already undone) into a failure of the step. */
+function enforceBoundary(report, strict) {
+    if (!strict || report.violations.length === 0)
+        return;
+    throw new Error(`strict: the command changed ${report.violations.length} thing(s) outside its sandbox (each undone): ${report.violations.join('; ')}.`);
 }
 function reportCommand(ui, command) {
     const seconds = (command.durationMs / 1000).toFixed(1);
@@ -35245,7 +36142,13 @@ function loadRunState() {
 const esc = (text) => text.replace(/[|<>]/g, (c) => `&#${c.charCodeAt(0)};`).replace(/\n/g, ' ');
 function outcomeRows(outcome) {
     const { sandbox, command, report, push } = outcome;
-    const status = command.timedOut ? `⏱ timed out (exit ${command.exitCode})` : command.oomKilled ? `💥 out of memory (exit ${command.exitCode})` : command.exitCode === 0 ? '✅ exit 0' : `❌ exit ${command.exitCode}`;
+    const status = command.timedOut
+        ? `⏱ timed out (exit ${command.exitCode})`
+        : command.oomKilled
+            ? `💥 out of memory (exit ${command.exitCode})`
+            : command.exitCode === 0
+                ? '✅ exit 0'
+                : `❌ exit ${command.exitCode}`;
     const rows = [
         ['Command', status],
         ['Duration', `${(command.durationMs / 1000).toFixed(1)} s`],
@@ -35258,18 +36161,31 @@ function outcomeRows(outcome) {
     ];
     if (push)
         rows.push(['Pushed', push.pushed ? 'yes' : `no: ${push.reason}`]);
+    const { violations } = outcome.boundary;
+    if (violations.length)
+        rows.push([
+            'Sandbox boundary',
+            `⚠ ${violations.length} change(s) outside the sandbox, undone: ${violations.join('; ')}`,
+        ]);
     return rows;
 }
 function outcomeMarkdown(outcome) {
     const rows = outcomeRows(outcome);
     const table = ['| | |', '|---|---|', ...rows.map(([k, v]) => `| ${k} | ${esc(v)} |`)].join('\n');
-    const stat = outcome.report.diffStat ? `\n\n<details><summary>Diff stat</summary>\n\n\`\`\`\n${outcome.report.diffStat.replace(/```/g, "'''")}\n\`\`\`\n</details>` : '';
+    const stat = outcome.report.diffStat
+        ? `\n\n<details><summary>Diff stat</summary>\n\n\`\`\`\n${outcome.report.diffStat.replace(/```/g, "'''")}\n\`\`\`\n</details>`
+        : '';
     return `## worktree-sandbox: run\n\n${table}${stat}\n`;
 }
 function outcomeText(outcome) {
     const rows = outcomeRows(outcome);
     const width = Math.max(...rows.map(([k]) => k.length));
-    return [...rows.map(([k, v]) => `${k.padEnd(width)}  ${v}`), outcome.report.diffStat ? `\n${outcome.report.diffStat}` : ''].join('\n').trimEnd();
+    return [
+        ...rows.map(([k, v]) => `${k.padEnd(width)}  ${v}`),
+        outcome.report.diffStat ? `\n${outcome.report.diffStat}` : '',
+    ]
+        .join('\n')
+        .trimEnd();
 }
 
 ;// CONCATENATED MODULE: ./src/action.ts
@@ -35335,6 +36251,7 @@ function setOutputs(outcome) {
         pushed: String(push?.pushed ?? false),
         'files-changed': String(report.changedFiles.length),
         'diff-stat': report.diffStat,
+        violations: String(outcome.boundary.violations.length),
     };
     for (const [k, v] of Object.entries(out))
         setOutput(k, v);

@@ -14,6 +14,12 @@ export const HARDENED_GIT_CONFIG: ReadonlyArray<readonly [string, string]> = [
   ['core.pager', 'cat'],
   ['core.quotePath', 'false'],
   ['diff.external', ''],
+  // A submodule planted by the container brings its own .git and config: never run git inside one.
+  ['diff.ignoreSubmodules', 'dirty'],
+  ['status.submoduleSummary', 'false'],
+  ['submodule.recurse', 'false'],
+  ['fetch.recurseSubmodules', 'false'],
+  ['push.recurseSubmodules', 'no'],
   ['protocol.ext.allow', 'never'],
   ['gc.auto', '0'],
   ['maintenance.auto', 'false'],

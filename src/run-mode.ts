@@ -6,6 +6,7 @@ import { resolveBranch } from './branch.js';
 import { runCommand, type CommandResult } from './command-run.js';
 import { ContainerEngine } from './docker.js';
 import { Git } from './git.js';
+import { GitGuard, guardDirectory, recoverGuard, runGuarded, type GuardReport } from './guard.js';
 import { lockSandbox } from './lock.js';
 import { pushBranch, type PushResult } from './push.js';
 import { holdsWork, inspectWorktree, type WorktreeReport } from './report.js';
@@ -20,6 +21,8 @@ export interface RunOutcome {
   command: CommandResult;
   report: WorktreeReport;
   push?: PushResult;
+  /** What the command changed outside its sandbox (undone). */
+  boundary: GuardReport;
 }
 
 export interface RunDeps {
@@ -55,6 +58,9 @@ export async function runSandbox(settings: RunSettings, deps: RunDeps): Promise<
   );
   try {
     deps.save({ engine: settings.engine, image: settings.image, cleanup: settings.cleanup, location });
+    const guardDir = guardDirectory(settings.stateDir, location);
+    const interrupted = await recoverGuard(git, engine, guardDir, ui);
+    if (interrupted) enforceBoundary(interrupted, settings.strict);
     const sandbox = await ui.group(
       `Sandbox ${location.name} (${location.kind}, ${location.isolation})`,
       async () => {
@@ -65,18 +71,29 @@ export async function runSandbox(settings: RunSettings, deps: RunDeps): Promise<
     );
     deps.save({ ready: true, startSha: sandbox.startSha });
 
-    const command = await ui.group(`Run: ${firstLine(settings.command)}`, () =>
-      ui.untrusted((write) =>
-        runCommand(
-          engine,
-          sandbox,
-          { ...settings, readOnlyFiles: deps.command?.readOnlyFiles, extraEnv: deps.command?.extraEnv },
-          { onStart: (container) => deps.save({ container }), onLine: write },
+    const guard = await GitGuard.take(git, sandbox, guardDir, ui);
+    deps.save({ guardDir });
+    const { value: command, guard: boundary } = await runGuarded(guard, git, engine, ui, () =>
+      ui.group(`Run: ${firstLine(settings.command)}`, () =>
+        ui.untrusted((write) =>
+          runCommand(
+            engine,
+            sandbox,
+            { ...settings, readOnlyFiles: deps.command?.readOnlyFiles, extraEnv: deps.command?.extraEnv },
+            {
+              onStart: (container) => {
+                guard.noteContainer(container);
+                deps.save({ container });
+              },
+              onLine: write,
+            },
+          ),
         ),
       ),
     );
-    deps.save({ container: undefined });
+    deps.save({ container: undefined, guardDir: undefined });
     reportCommand(ui, command);
+    enforceBoundary(boundary, settings.strict);
 
     const wantsCommit = settings.push && !!sandbox.branch;
     const report = await ui.group('Report', async () => {
@@ -96,7 +113,7 @@ export async function runSandbox(settings: RunSettings, deps: RunDeps): Promise<
     let push: PushResult | undefined;
     if (settings.push)
       push = await ui.group('Push', () => pushSandbox(git, sandbox, report, originUrl!, settings.token, ui));
-    return { sandbox, command, report, push };
+    return { sandbox, command, report, push, boundary };
   } finally {
     await release();
   }
@@ -132,6 +149,14 @@ function describeSandbox(ui: Ui, sandbox: Sandbox, source: string): void {
     ? `branch ${sandbox.branch} (${sandbox.reused ? 'reused' : source})`
     : `detached at ${sandbox.startSha.slice(0, 12)}`;
   ui.info(`${sandbox.reused ? 'Reusing' : 'Created'} ${sandbox.name}: ${what}; ${where}.`);
+}
+
+/** `strict: true` turns any change outside the sandbox (already undone) into a failure of the step. */
+function enforceBoundary(report: GuardReport, strict: boolean): void {
+  if (!strict || report.violations.length === 0) return;
+  throw new Error(
+    `strict: the command changed ${report.violations.length} thing(s) outside its sandbox (each undone): ${report.violations.join('; ')}.`,
+  );
 }
 
 function reportCommand(ui: Ui, command: CommandResult): void {

@@ -306,6 +306,12 @@ export async function runInWorktree(
   args: readonly string[],
   extraEnv: Record<string, string> = {},
 ): Promise<ProcResult> {
+  // The worktree's `.git` file is the command's to rewrite (it could point at a repository it made, with
+  // its own config): our scripts name the worktree's git directory explicitly instead of reading it.
+  const entry = await findWorktreeEntry(location.parent.gitDir, location.worktreePath);
+  if (!entry)
+    throw new Error(`Sandbox ${location.name} has no worktree registration in ${location.parent.path}.`);
+  extraEnv = { ...extraEnv, GIT_DIR: entry.adminDir, GIT_WORK_TREE: location.worktreePath };
   if (location.hostPath) {
     return runProcess('sh', ['-c', script, 'worktree-sandbox', ...args], {
       cwd: location.hostPath,
