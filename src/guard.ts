@@ -23,6 +23,7 @@ import {
 } from './guard-files.js';
 import {
   applyRefFixes,
+  DISPLACED_NAMESPACE,
   looseRefNames,
   planRefFixes,
   readRefs,
@@ -260,7 +261,7 @@ export class GitGuard {
     violations.push(...applied.done, ...applied.failed.map((f) => `could not undo: ${f}`));
     const listed = new Set([...m.looseRefs, ...m.refs.map((r) => r.name), ...refsNow.map((r) => r.name)]);
     for (const name of await looseRefNames(m.gitDir)) {
-      if (listed.has(name)) continue;
+      if (listed.has(name) || name.startsWith(DISPLACED_NAMESPACE)) continue;
       const removed = await removeLooseRef(m.gitDir, name);
       violations.push(
         `unreadable ref file ${name} was created: ${removed ? 'deleted' : 'could not be deleted'}`,

@@ -106,7 +106,13 @@ const plainEnv = {
 export function everydayGit(repo: string, ...config: string[]): void {
   const run = (args: string[], input = '') => {
     try {
-      execFileSync('git', [...config, ...args], { cwd: repo, env: plainEnv, stdio: 'pipe', input, timeout: 20_000 });
+      execFileSync('git', ['-c', 'safe.directory=*', ...config, ...args], {
+        cwd: repo,
+        env: plainEnv,
+        stdio: 'pipe',
+        input,
+        timeout: 20_000,
+      });
     } catch {
       /* failures are expected (no ssh host, no credentials): only what runs matters */
     }
