@@ -120,6 +120,9 @@ export class Git {
 
   async isValidBranchName(name: string): Promise<boolean> {
     if (name.startsWith('-')) return false;
+    // Run outside any repository, so that `@{-1}` and the like expand to nothing. `@` alone passes there,
+    // but names HEAD inside a repository.
+    if (name === '@') return false;
     const result = await this.exec('/', ['check-ref-format', '--branch', name]);
     return result.exitCode === 0 && result.stdout.trim() === name;
   }
