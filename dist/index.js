@@ -35176,8 +35176,28 @@ async function prepareDisk(git, location, plan, log) {
     const args = worktreeAddArgs(plan, hostPath, false);
     if (await checkoutForce(git, parent, plan))
         args.splice(2, 0, '--force');
-    await git.run(parent.path, args);
+    try {
+        await git.run(parent.path, args);
+    }
+    catch (error) {
+        // The folder did not exist before this call (checked above): whatever git left of it is ours to remove.
+        const leftover = await findWorktreeEntry(parent.gitDir, hostPath);
+        if (leftover)
+            await dropEntry(parent.gitDir, leftover);
+        await promises_namespaceObject.rm(hostPath, { recursive: true, force: true });
+        throw new Error(`${await diskSpaceHint(external_node_path_namespaceObject.dirname(hostPath))}${error.message}`);
+    }
     return false;
+}
+/** "No space left" in words when the folder's file system is full (git only says it could not write). */
+async function diskSpaceHint(dir) {
+    const stats = await promises_namespaceObject.statfs(dir).catch(() => undefined);
+    if (!stats)
+        return '';
+    const free = stats.bavail * stats.bsize;
+    return free < 1024 * 1024
+        ? `No space left on device under ${dir} (${Math.floor(free / 1024)} KiB free): the sandbox was not created. `
+        : '';
 }
 /**
  * Creates the worktree inside the volume from a short-lived helper container: as root only to hand the
@@ -35344,6 +35364,23 @@ async function runInWorktree(git, engine, location, image, script, args, extraEn
         'worktree-sandbox',
         ...args,
     ], { env });
+}
+/**
+ * git's lock files in the sandbox's own admin folder (`index.lock`, `HEAD.lock`) left by a command that was
+ * killed: this run holds the sandbox's lock and any earlier container is gone, so no git process can own
+ * them. Without this the next command's `git commit` fails. Locks of the shared parent are never touched.
+ */
+async function clearStaleWorktreeLocks(location, log) {
+    const entry = await findWorktreeEntry(location.parent.gitDir, location.worktreePath);
+    if (!entry)
+        return;
+    for (const name of ['index.lock', 'HEAD.lock']) {
+        const file = external_node_path_namespaceObject.join(entry.adminDir, name);
+        if (!(await sandbox_exists(file)))
+            continue;
+        await promises_namespaceObject.rm(file, { force: true });
+        log(`Removed ${name} left in sandbox ${location.name} by an interrupted git command.`);
+    }
 }
 /** Removes the sandbox (volume or folder) and exactly its metadata entry in the parent; nothing else. */
 async function removeSandbox(engine, location) {
@@ -35658,6 +35695,8 @@ async function runCommand(engine, sandbox, spec, hooks = {}) {
         const durationMs = Date.now() - started;
         const state = await engine.containerState(name);
         if (!state) {
+            if ((await engine.containerExists(name)) === undefined)
+                throw new EngineError(`The ${engine.name} engine became unreachable while the command ran (exit ${result.exitCode}): the sandbox is kept as it is; run again once the engine is back.`);
             // The container never started: the engine refused it (bad image, mount, option).
             throw new Error(`The container did not start: ${(result.stderr || result.stdout).trim().split('\n').slice(-3).join(' ')}`);
         }
@@ -36020,6 +36059,7 @@ async function runSandbox(settings, deps) {
             enforceBoundary(interrupted, settings.strict);
         const sandbox = await ui.group(`Sandbox ${location.name} (${location.kind}, ${location.isolation})`, async () => {
             const created = await prepareSandbox(git, engine, location, plan, settings.image, (m) => ui.info(m));
+            await clearStaleWorktreeLocks(created, (m) => ui.info(m));
             describeSandbox(ui, created, plan.source);
             return created;
         });
@@ -36061,14 +36101,22 @@ async function pushSandbox(git, sandbox, report, originUrl, token, ui) {
             reason: `the sandbox is no longer on ${sandbox.branch} (HEAD: ${report.currentBranch || 'detached'}); nothing pushed`,
         };
     }
-    if (report.commits === 0)
-        return { pushed: false, reason: 'no new commits' };
+    // Counted against origin, not against this run's start: a run killed before its push completed left
+    // commits that the next run must still push.
+    if ((await unpushedCount(git, sandbox, report.headSha)) === 0)
+        return { pushed: false, reason: 'no commits that origin does not have' };
     const result = await pushBranch(git, sandbox.parent, originUrl, sandbox.branch, report.headSha, token);
     if (result.pushed)
         ui.info(`Pushed ${report.commits} commit(s) to ${sandbox.branch}.`);
     else
         ui.warning(result.reason ?? 'push failed');
     return result;
+}
+async function unpushedCount(git, sandbox, headSha) {
+    const tracking = `refs/remotes/origin/${sandbox.branch}`;
+    const not = (await git.refExists(sandbox.parent.path, tracking)) ? [tracking] : ['--remotes'];
+    const out = await git.exec(sandbox.parent.path, ['rev-list', '--count', headSha, '--not', ...not, '--']);
+    return out.exitCode === 0 ? Number(out.stdout.trim()) : 1;
 }
 function describeSandbox(ui, sandbox, source) {
     const where = sandbox.volume

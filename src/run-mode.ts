@@ -11,7 +11,13 @@ import { lockSandbox } from './lock.js';
 import { pushBranch, type PushResult } from './push.js';
 import { holdsWork, inspectWorktree, type WorktreeReport } from './report.js';
 import { findParentRepository } from './repository.js';
-import { locateSandbox, prepareSandbox, type Sandbox, type SandboxLocation } from './sandbox.js';
+import {
+  clearStaleWorktreeLocks,
+  locateSandbox,
+  prepareSandbox,
+  type Sandbox,
+  type SandboxLocation,
+} from './sandbox.js';
 import { validateBranchNames, type RunSettings } from './settings.js';
 import type { RunState } from './state.js';
 import type { Ui } from './ui.js';
@@ -65,6 +71,7 @@ export async function runSandbox(settings: RunSettings, deps: RunDeps): Promise<
       `Sandbox ${location.name} (${location.kind}, ${location.isolation})`,
       async () => {
         const created = await prepareSandbox(git, engine, location, plan, settings.image, (m) => ui.info(m));
+        await clearStaleWorktreeLocks(created, (m) => ui.info(m));
         describeSandbox(ui, created, plan.source);
         return created;
       },
@@ -134,11 +141,21 @@ async function pushSandbox(
       reason: `the sandbox is no longer on ${sandbox.branch} (HEAD: ${report.currentBranch || 'detached'}); nothing pushed`,
     };
   }
-  if (report.commits === 0) return { pushed: false, reason: 'no new commits' };
+  // Counted against origin, not against this run's start: a run killed before its push completed left
+  // commits that the next run must still push.
+  if ((await unpushedCount(git, sandbox, report.headSha)) === 0)
+    return { pushed: false, reason: 'no commits that origin does not have' };
   const result = await pushBranch(git, sandbox.parent, originUrl, sandbox.branch, report.headSha, token);
   if (result.pushed) ui.info(`Pushed ${report.commits} commit(s) to ${sandbox.branch}.`);
   else ui.warning(result.reason ?? 'push failed');
   return result;
+}
+
+async function unpushedCount(git: Git, sandbox: Sandbox, headSha: string): Promise<number> {
+  const tracking = `refs/remotes/origin/${sandbox.branch}`;
+  const not = (await git.refExists(sandbox.parent.path, tracking)) ? [tracking] : ['--remotes'];
+  const out = await git.exec(sandbox.parent.path, ['rev-list', '--count', headSha, '--not', ...not, '--']);
+  return out.exitCode === 0 ? Number(out.stdout.trim()) : 1;
 }
 
 function describeSandbox(ui: Ui, sandbox: Sandbox, source: string): void {

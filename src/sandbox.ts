@@ -167,8 +167,26 @@ async function prepareDisk(
   await fs.mkdir(path.dirname(hostPath), { recursive: true });
   const args = worktreeAddArgs(plan, hostPath, false);
   if (await checkoutForce(git, parent, plan)) args.splice(2, 0, '--force');
-  await git.run(parent.path, args);
+  try {
+    await git.run(parent.path, args);
+  } catch (error) {
+    // The folder did not exist before this call (checked above): whatever git left of it is ours to remove.
+    const leftover = await findWorktreeEntry(parent.gitDir, hostPath);
+    if (leftover) await dropEntry(parent.gitDir, leftover);
+    await fs.rm(hostPath, { recursive: true, force: true });
+    throw new Error(`${await diskSpaceHint(path.dirname(hostPath))}${(error as Error).message}`);
+  }
   return false;
+}
+
+/** "No space left" in words when the folder's file system is full (git only says it could not write). */
+async function diskSpaceHint(dir: string): Promise<string> {
+  const stats = await fs.statfs(dir).catch(() => undefined);
+  if (!stats) return '';
+  const free = stats.bavail * stats.bsize;
+  return free < 1024 * 1024
+    ? `No space left on device under ${dir} (${Math.floor(free / 1024)} KiB free): the sandbox was not created. `
+    : '';
 }
 
 /**
@@ -358,6 +376,25 @@ export async function runInWorktree(
     ],
     { env },
   );
+}
+
+/**
+ * git's lock files in the sandbox's own admin folder (`index.lock`, `HEAD.lock`) left by a command that was
+ * killed: this run holds the sandbox's lock and any earlier container is gone, so no git process can own
+ * them. Without this the next command's `git commit` fails. Locks of the shared parent are never touched.
+ */
+export async function clearStaleWorktreeLocks(
+  location: SandboxLocation,
+  log: (msg: string) => void,
+): Promise<void> {
+  const entry = await findWorktreeEntry(location.parent.gitDir, location.worktreePath);
+  if (!entry) return;
+  for (const name of ['index.lock', 'HEAD.lock']) {
+    const file = path.join(entry.adminDir, name);
+    if (!(await exists(file))) continue;
+    await fs.rm(file, { force: true });
+    log(`Removed ${name} left in sandbox ${location.name} by an interrupted git command.`);
+  }
 }
 
 /** Removes the sandbox (volume or folder) and exactly its metadata entry in the parent; nothing else. */

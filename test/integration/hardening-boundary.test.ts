@@ -5,6 +5,7 @@
 // tag. Afterwards nothing ran on the host (not during the action's own git commands, not in a later job),
 // .git is byte for byte as before (the persisted credential back, nothing planted left), refs are back,
 // every change is reported, and the command's real work is pushed.
+import { jest } from '@jest/globals';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { runMainAndPost, runStep } from '../support/action.js';
@@ -12,6 +13,9 @@ import { removeVolumes, uniquePrefix, volumesWithPrefix } from '../support/docke
 import { runnerIds, TEST_IMAGE } from '../support/env.js';
 import { everydayGit, PLANT_MARKERS, PLANT_SCRIPT, plantsAreLive } from '../support/plants.js';
 import { chownTree, git, makeRepo, tempDir, type TestRepo } from '../support/repo.js';
+
+// Real Docker runs: the integration project's timeout, whichever way jest is started.
+jest.setTimeout(180_000);
 
 const TOKEN = 'ghs_boundaryTestToken0123456789abcdef';
 const HEADER = `AUTHORIZATION: basic ${Buffer.from(`x-access-token:${TOKEN}`).toString('base64')}`;

@@ -2,12 +2,16 @@
 // a clear error naming the input, and nothing is created, changed or executed (no volume with the test's
 // prefix, no worktree entry, no branch or tag, nothing under the worktree root, no marker file, the
 // command never ran); or, for text that is only data, it is carried verbatim and nothing is executed.
+import { jest } from '@jest/globals';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { runStep, type StepOptions } from '../support/action.js';
 import { removeVolumes, uniquePrefix, volumesWithPrefix } from '../support/docker.js';
 import { runnerIds, TEST_IMAGE } from '../support/env.js';
 import { chownTree, git, makeRepo, tempDir, type TestRepo } from '../support/repo.js';
+
+// Real Docker runs: the integration project's timeout, whichever way jest is started.
+jest.setTimeout(180_000);
 
 const rgit = (cwd: string, ...args: string[]) => git(cwd, '-c', 'safe.directory=*', ...args);
 /** The command prints RAN-42 when it runs: the text `RAN-$((6*7))` itself never matches. */

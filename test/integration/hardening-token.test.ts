@@ -2,12 +2,16 @@
 // (given as the `token` input, in the runner's environment as GITHUB_TOKEN, and persisted in .git/config as
 // actions/checkout does) is in no environment variable, no argument, no mounted file and no log line but
 // the runner's mask command; the parent's work tree refuses every write.
+import { jest } from '@jest/globals';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { runMainAndPost, type StepResult } from '../support/action.js';
 import { containersWithLabel, docker } from '../support/docker.js';
 import { runnerIds, TEST_IMAGE } from '../support/env.js';
 import { chownTree, git, makeRepo, tempDir, type TestRepo } from '../support/repo.js';
+
+// Real Docker runs: the integration project's timeout, whichever way jest is started.
+jest.setTimeout(180_000);
 
 const TOKEN = 'ghs_tokenTest9876543210ZYXWVUTSRQ';
 const BASIC = Buffer.from(`x-access-token:${TOKEN}`).toString('base64');

@@ -33,6 +33,8 @@ export interface StepOptions {
   timeoutMs?: number;
   /** Variables whose value is a printf format (for bytes a JS string cannot carry, such as non-UTF-8). */
   printfEnv?: Record<string, string>;
+  /** Called with the whole stdout so far, each time more arrives. */
+  onStdout?: (stdout: string) => void;
   /** Kill the process (SIGKILL) this many milliseconds after it started. */
   killAfterMs?: number;
 }
@@ -110,6 +112,7 @@ export async function runStep(options: StepOptions): Promise<StepResult> {
   child.stdout.on('data', (d: Buffer) => {
     stdout += d.toString();
     if (options.killWhen?.test(stdout)) child.kill('SIGKILL');
+    options.onStdout?.(stdout);
   });
   child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
   const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 240_000);
@@ -137,6 +140,12 @@ export async function runStep(options: StepOptions): Promise<StepResult> {
 /** main then post, as the runner runs a job with this one step. */
 export async function runMainAndPost(options: StepOptions): Promise<{ main: StepResult; post: StepResult }> {
   const main = await runStep(options);
-  const post = await runStep({ ...options, state: main.state, killWhen: undefined, killAfterMs: undefined });
+  const post = await runStep({
+    ...options,
+    state: main.state,
+    killWhen: undefined,
+    killAfterMs: undefined,
+    onStdout: undefined,
+  });
   return { main, post };
 }
