@@ -35184,20 +35184,21 @@ async function prepareDisk(git, location, plan, log) {
         const leftover = await findWorktreeEntry(parent.gitDir, hostPath);
         if (leftover)
             await dropEntry(parent.gitDir, leftover);
+        const message = error.message;
         await promises_namespaceObject.rm(hostPath, { recursive: true, force: true });
-        throw new Error(`${await diskSpaceHint(external_node_path_namespaceObject.dirname(hostPath))}${error.message}`);
+        throw new Error(`${await writeFailureHint(external_node_path_namespaceObject.dirname(hostPath), message)}${message}`, { cause: error });
     }
     return false;
 }
-/** "No space left" in words when the folder's file system is full (git only says it could not write). */
-async function diskSpaceHint(dir) {
-    const stats = await promises_namespaceObject.statfs(dir).catch(() => undefined);
-    if (!stats)
+/** git only says it could not write a file: say where, and how much room is left once it cleaned up. */
+async function writeFailureHint(dir, message) {
+    if (!/unable to write|no space left|write error|short write|could not write/i.test(message))
         return '';
-    const free = stats.bavail * stats.bsize;
-    return free < 1024 * 1024
-        ? `No space left on device under ${dir} (${Math.floor(free / 1024)} KiB free): the sandbox was not created. `
+    const stats = await promises_namespaceObject.statfs(dir).catch(() => undefined);
+    const free = stats
+        ? `, ${Math.floor((stats.bavail * stats.bsize) / 1024)} KiB free now that git removed what it wrote`
         : '';
+    return `Writing the worktree under ${dir} failed (No space left on device?${free}): the sandbox was not created. `;
 }
 /**
  * Creates the worktree inside the volume from a short-lived helper container: as root only to hand the

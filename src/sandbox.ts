@@ -173,20 +173,21 @@ async function prepareDisk(
     // The folder did not exist before this call (checked above): whatever git left of it is ours to remove.
     const leftover = await findWorktreeEntry(parent.gitDir, hostPath);
     if (leftover) await dropEntry(parent.gitDir, leftover);
+    const message = (error as Error).message;
     await fs.rm(hostPath, { recursive: true, force: true });
-    throw new Error(`${await diskSpaceHint(path.dirname(hostPath))}${(error as Error).message}`);
+    throw new Error(`${await writeFailureHint(path.dirname(hostPath), message)}${message}`, { cause: error });
   }
   return false;
 }
 
-/** "No space left" in words when the folder's file system is full (git only says it could not write). */
-async function diskSpaceHint(dir: string): Promise<string> {
+/** git only says it could not write a file: say where, and how much room is left once it cleaned up. */
+async function writeFailureHint(dir: string, message: string): Promise<string> {
+  if (!/unable to write|no space left|write error|short write|could not write/i.test(message)) return '';
   const stats = await fs.statfs(dir).catch(() => undefined);
-  if (!stats) return '';
-  const free = stats.bavail * stats.bsize;
-  return free < 1024 * 1024
-    ? `No space left on device under ${dir} (${Math.floor(free / 1024)} KiB free): the sandbox was not created. `
+  const free = stats
+    ? `, ${Math.floor((stats.bavail * stats.bsize) / 1024)} KiB free now that git removed what it wrote`
     : '';
+  return `Writing the worktree under ${dir} failed (No space left on device?${free}): the sandbox was not created. `;
 }
 
 /**

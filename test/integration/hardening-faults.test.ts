@@ -280,7 +280,8 @@ describe('a full disk (a small tmpfs as worktree-root)', () => {
     });
     const step = await run({ inputs });
     expect(step.code).toBe(1);
-    expect(step.stdout).toMatch(/::error::.*No space left on device/);
+    expect(step.stdout).toMatch(/::error::Writing the worktree under .* failed \(No space left on device\?/);
+    expect(fs.readdirSync(mount).flatMap((p) => fs.readdirSync(path.join(mount, p)))).toEqual([]);
     expect(step.log).not.toContain('RAN-42');
     expect(
       rgit(s.repo.parent, 'worktree', 'list', '--porcelain')

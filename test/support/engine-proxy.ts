@@ -14,8 +14,9 @@ export interface EngineProxy {
 export async function startEngineProxy(socket: string): Promise<EngineProxy> {
   fs.rmSync(socket, { force: true });
   const open = new Set<net.Socket>();
-  const server = net.createServer((client) => {
-    const engine = net.connect(REAL_ENGINE_SOCKET);
+  // Half-open allowed: the docker CLI closes its writing side of an attach stream and keeps reading.
+  const server = net.createServer({ allowHalfOpen: true }, (client) => {
+    const engine = net.connect({ path: REAL_ENGINE_SOCKET, allowHalfOpen: true });
     for (const s of [client, engine]) {
       open.add(s);
       s.on('close', () => open.delete(s));
