@@ -34876,6 +34876,8 @@ class GitGuard {
     }
     async discard() {
         await promises_namespaceObject.rm(this.dir, { recursive: true, force: true });
+        // The project's folder goes with its last record (rmdir refuses while another sandbox has one).
+        await promises_namespaceObject.rmdir(external_node_path_namespaceObject.dirname(this.dir)).catch(() => undefined);
     }
 }
 /**

@@ -335,6 +335,8 @@ export class GitGuard {
 
   async discard(): Promise<void> {
     await fs.rm(this.dir, { recursive: true, force: true });
+    // The project's folder goes with its last record (rmdir refuses while another sandbox has one).
+    await fs.rmdir(path.dirname(this.dir)).catch(() => undefined);
   }
 }
 
