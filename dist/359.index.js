@@ -23,6 +23,10 @@ var external_node_path_ = __webpack_require__(6760);
 var external_node_crypto_ = __webpack_require__(7598);
 // EXTERNAL MODULE: ./src/git.ts
 var src_git = __webpack_require__(1243);
+// EXTERNAL MODULE: ./src/lock.ts
+var lock = __webpack_require__(9188);
+// EXTERNAL MODULE: ./src/metadata-changes.ts
+var metadata_changes = __webpack_require__(8482);
 // EXTERNAL MODULE: ./src/repository.ts
 var repository = __webpack_require__(6008);
 // EXTERNAL MODULE: ./src/run-mode.ts + 2 modules
@@ -578,6 +582,8 @@ function planBranchTarget(branch, push) {
 
 
 
+
+
 function actionIo(ui) {
     return {
         ui,
@@ -647,7 +653,7 @@ async function runTarget(settings, io, run) {
     try {
         const git = await src_git/* Git */.TU.create();
         const parent = await (0,repository/* findParentRepository */.a)(git, settings.repositoryPath);
-        await prepareForkBranch(git, parent.path, target, ui);
+        await prepareForkBranch(git, parent, target, ui);
         if (request.comment)
             promptFile = await writePromptFile(ctx.runnerTemp, request.comment.id, request.comment.args);
         const deps = {
@@ -693,12 +699,27 @@ async function findPullRequest(api, request, ui) {
     }
     return undefined;
 }
-/** A fork's head is fetched from origin (`refs/pull/N/head`) and given its local branch, once. */
-async function prepareForkBranch(git, parentPath, target, ui) {
-    if (!target.fetch)
+/**
+ * A fork's head is fetched from origin (`refs/pull/N/head`) and given its local branch, once. Both refs are
+ * shared by every worktree: changed under the repository lock and announced to the git guards of
+ * commands running meanwhile.
+ */
+async function prepareForkBranch(git, parent, target, ui) {
+    const fetch = target.fetch;
+    if (!fetch)
         return;
-    const head = await fetchPullHead(git, parentPath, target.fetch);
-    if (await ensureLocalBranch(git, parentPath, target.branch, head))
+    const branchRef = `refs/heads/${target.branch}`;
+    const { head, created } = await (0,lock/* withRepositoryLock */.aZ)(parent.gitDir, async () => {
+        const sha = await fetchPullHead(git, parent.path, fetch);
+        const made = await ensureLocalBranch(git, parent.path, target.branch, sha);
+        // Only what this run wrote: an existing branch is its sandbox's, never re-recorded as found.
+        await (0,metadata_changes/* announceRefs */.g3)(git, parent, [
+            { name: fetch.into, value: sha },
+            ...(made ? [{ name: branchRef, value: sha }] : []),
+        ]);
+        return { head: sha, created: made };
+    });
+    if (created)
         ui.info(`Branch ${target.branch} created at the fork's head ${head.slice(0, 12)}.`);
     else
         ui.info(`Branch ${target.branch} exists (a sandbox kept from an earlier run): reused as it is.`);

@@ -30446,10 +30446,12 @@ module.exports = {
 /* harmony export */   pd: () => (/* binding */ resolveBranch)
 /* harmony export */ });
 /* unused harmony export planBranch */
-/* harmony import */ var _naming_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8499);
+/* harmony import */ var _metadata_changes_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8482);
+/* harmony import */ var _naming_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(8499);
+
 
 /** The protocol itself, as a pure decision. */
-function planBranch(facts, newTransientName = _naming_js__WEBPACK_IMPORTED_MODULE_0__/* .transientSandboxName */ .j6) {
+function planBranch(facts, newTransientName = _naming_js__WEBPACK_IMPORTED_MODULE_1__/* .transientSandboxName */ .j6) {
     if (!facts.branch) {
         return {
             kind: 'transient',
@@ -30459,7 +30461,7 @@ function planBranch(facts, newTransientName = _naming_js__WEBPACK_IMPORTED_MODUL
             startPoint: facts.baseCommit,
         };
     }
-    const sandbox = (0,_naming_js__WEBPACK_IMPORTED_MODULE_0__/* .persistentSandboxName */ .ey)(facts.branch);
+    const sandbox = (0,_naming_js__WEBPACK_IMPORTED_MODULE_1__/* .persistentSandboxName */ .ey)(facts.branch);
     if (facts.localExists)
         return { kind: 'persistent', sandbox, branch: facts.branch, source: 'local', startPoint: facts.branch };
     if (facts.remoteExists) {
@@ -30473,8 +30475,13 @@ function planBranch(facts, newTransientName = _naming_js__WEBPACK_IMPORTED_MODUL
     }
     return { kind: 'persistent', sandbox, branch: facts.branch, source: 'new', startPoint: facts.baseCommit };
 }
-/** Gathers the facts from the parent repository (fetching the branch from origin when it is not known yet). */
-async function resolveBranch(git, parentPath, branch, base) {
+/**
+ * Gathers the facts from the parent repository (fetching the branch from origin when it is not known yet).
+ * Call it holding the repository lock, the parent checked by the git guards (guard.ts `verifyParent`):
+ * the commit it starts from is then the trusted one, not one a running command moved a ref to.
+ */
+async function resolveBranch(git, parent, branch, base) {
+    const parentPath = parent.path;
     const baseCommit = await git.resolveCommit(parentPath, base || 'HEAD');
     if (!baseCommit)
         throw new Error(`Invalid input 'base': ${JSON.stringify(base)} names no commit in ${parentPath}.`);
@@ -30486,12 +30493,18 @@ async function resolveBranch(git, parentPath, branch, base) {
         remoteExists = await git.refExists(parentPath, `refs/remotes/origin/${branch}`);
         // actions/checkout fetches one ref only: ask origin whether the branch exists before creating it anew.
         if (!remoteExists && (await git.remoteUrl(parentPath, 'origin'))) {
+            // It writes origin/<branch>, a ref every worktree shares: announced to the git guards.
             remoteExists = await git.tryFetchBranch(parentPath, 'origin', branch);
+            if (remoteExists)
+                await (0,_metadata_changes_js__WEBPACK_IMPORTED_MODULE_0__/* .announceRefs */ .g3)(git, parent, [`refs/remotes/origin/${branch}`]);
         }
     }
     return planBranch({ branch, localExists, remoteExists, baseCommit });
 }
-/** The `git worktree add` arguments for a plan (the path is added by the caller after `--`). */
+/**
+ * The `git worktree add` arguments for a plan. A branch only on origin is created without `--track`: its
+ * upstream is set afterwards (sandbox.ts), by an edit the git guards know of.
+ */
 function worktreeAddArgs(plan, worktreePath, lock) {
     const args = ['worktree', 'add', '--quiet'];
     if (lock)
@@ -30504,7 +30517,7 @@ function worktreeAddArgs(plan, worktreePath, lock) {
             args.push('--', worktreePath, plan.branch);
             break;
         case 'remote':
-            args.push('--track', '-b', plan.branch, '--', worktreePath, plan.startPoint);
+            args.push('--no-track', '-b', plan.branch, '--', worktreePath, plan.startPoint);
             break;
         case 'new':
             args.push('--no-track', '-b', plan.branch, '--', worktreePath, plan.startPoint);
@@ -31035,7 +31048,376 @@ function ignore(reason) {
 
 /***/ }),
 
-/***/ 4871:
+/***/ 9084:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Yi: () => (/* binding */ restoreChanges),
+/* harmony export */   oD: () => (/* binding */ diffStates),
+/* harmony export */   sc: () => (/* binding */ sha256),
+/* harmony export */   un: () => (/* binding */ readState),
+/* harmony export */   yb: () => (/* binding */ describeFileChange)
+/* harmony export */ });
+/* harmony import */ var node_crypto__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7598);
+/* harmony import */ var node_crypto__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_crypto__WEBPACK_IMPORTED_MODULE_0__);
+/* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(1455);
+/* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__nccwpck_require__.n(node_fs_promises__WEBPACK_IMPORTED_MODULE_1__);
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(6760);
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_2___default = /*#__PURE__*/__nccwpck_require__.n(node_path__WEBPACK_IMPORTED_MODULE_2__);
+// Files the container can write and the host trusts afterwards (the parent's .git/config, hooks, info/,
+// a worktree's admin files...): recorded before the command, compared and put back after it. Nothing here
+// follows a symbolic link the container may have planted: paths are read with lstat, replaced by rename.
+
+
+
+function sha256(data) {
+    return (0,node_crypto__WEBPACK_IMPORTED_MODULE_0__.createHash)('sha256').update(data).digest('hex');
+}
+const MAX_READ = 64 * 1024 * 1024;
+async function lstat(p) {
+    return node_fs_promises__WEBPACK_IMPORTED_MODULE_1__.lstat(p).catch(() => undefined);
+}
+/** The state of `p` (and, with `recursive`, of everything under it), file contents copied into `blobs`. */
+async function readState(p, recursive, blobs) {
+    const st = await lstat(p);
+    if (!st)
+        return [{ path: p, kind: 'absent' }];
+    const mode = st.mode & 0o7777;
+    if (st.isSymbolicLink())
+        return [{ path: p, kind: 'symlink', target: await node_fs_promises__WEBPACK_IMPORTED_MODULE_1__.readlink(p) }];
+    if (st.isFile()) {
+        // A huge file planted to exhaust memory is not read: it differs from any recorded file anyway.
+        if (!blobs && st.size > MAX_READ)
+            return [{ path: p, kind: 'file', mode, sha256: `size:${st.size}` }];
+        const data = await node_fs_promises__WEBPACK_IMPORTED_MODULE_1__.readFile(p);
+        const hash = sha256(data);
+        if (blobs)
+            await node_fs_promises__WEBPACK_IMPORTED_MODULE_1__.writeFile(node_path__WEBPACK_IMPORTED_MODULE_2__.join(blobs, hash), data, { mode: 0o600 });
+        return [{ path: p, kind: 'file', mode, sha256: hash }];
+    }
+    if (!st.isDirectory())
+        return [{ path: p, kind: 'other' }];
+    const records = [{ path: p, kind: 'dir', mode }];
+    if (!recursive)
+        return records;
+    for (const name of (await node_fs_promises__WEBPACK_IMPORTED_MODULE_1__.readdir(p)).sort())
+        records.push(...(await readState(node_path__WEBPACK_IMPORTED_MODULE_2__.join(p, name), true, blobs)));
+    return records;
+}
+function same(a, b) {
+    return a.kind === b.kind && a.sha256 === b.sha256 && a.target === b.target && a.mode === b.mode;
+}
+/** What differs between two states of the same paths (pure). */
+function diffStates(before, after) {
+    const was = new Map(before.map((r) => [r.path, r]));
+    const now = new Map(after.map((r) => [r.path, r]));
+    const changes = [];
+    for (const p of new Set([...was.keys(), ...now.keys()])) {
+        const b = was.get(p) ?? { path: p, kind: 'absent' };
+        const a = now.get(p) ?? { path: p, kind: 'absent' };
+        if (same(a, b))
+            continue;
+        const change = b.kind === 'absent' ? 'added' : a.kind === 'absent' ? 'removed' : 'changed';
+        changes.push({ path: p, change, before: b, after: a });
+    }
+    return changes.sort((x, y) => x.path.localeCompare(y.path));
+}
+const depth = (p) => p.split(node_path__WEBPACK_IMPORTED_MODULE_2__.sep).length;
+/** Refuses to write below a symbolic link between its root and `p` (it could lead anywhere on the host). */
+async function assertRealDirectories(roots, p) {
+    const root = roots.filter((r) => p.startsWith(r + node_path__WEBPACK_IMPORTED_MODULE_2__.sep)).sort((a, b) => b.length - a.length)[0];
+    if (!root)
+        throw new Error(`${p} is outside the guarded folders`);
+    const rel = node_path__WEBPACK_IMPORTED_MODULE_2__.relative(root, node_path__WEBPACK_IMPORTED_MODULE_2__.dirname(p));
+    if (rel.startsWith('..') || node_path__WEBPACK_IMPORTED_MODULE_2__.isAbsolute(rel))
+        throw new Error(`${p} is outside ${root}`);
+    let current = root;
+    for (const part of rel ? rel.split(node_path__WEBPACK_IMPORTED_MODULE_2__.sep) : []) {
+        current = node_path__WEBPACK_IMPORTED_MODULE_2__.join(current, part);
+        const st = await lstat(current);
+        if (!st?.isDirectory())
+            throw new Error(`cannot restore ${p}: ${current} is no longer a folder`);
+    }
+}
+/**
+ * Puts every changed path back as recorded: extra paths removed (deepest first, links never followed),
+ * folders, files (from their copies, by rename) and links recreated (shallowest first). Returns the paths
+ * it could not put back (below a folder the command replaced by a link, for instance).
+ */
+async function restoreChanges(changes, blobs, roots) {
+    const failed = [];
+    const attempt = async (p, fn) => {
+        try {
+            await assertRealDirectories(roots, p);
+            await fn();
+        }
+        catch (error) {
+            failed.push(`${p}: ${error.message}`);
+        }
+    };
+    const removals = changes
+        .filter((c) => c.after.kind !== 'absent' && c.before.kind !== c.after.kind)
+        .sort((a, b) => depth(b.path) - depth(a.path));
+    for (const c of removals)
+        await attempt(c.path, () => node_fs_promises__WEBPACK_IMPORTED_MODULE_1__.rm(c.path, { recursive: true, force: true }));
+    const writes = changes
+        .filter((c) => c.before.kind !== 'absent')
+        .sort((a, b) => depth(a.path) - depth(b.path));
+    for (const { before } of writes) {
+        await attempt(before.path, async () => {
+            if (before.kind === 'dir') {
+                await node_fs_promises__WEBPACK_IMPORTED_MODULE_1__.mkdir(before.path, { recursive: true });
+                await node_fs_promises__WEBPACK_IMPORTED_MODULE_1__.chmod(before.path, before.mode ?? 0o755);
+            }
+            else if (before.kind === 'file') {
+                const tmp = `${before.path}.worktree-sandbox-restore`;
+                await node_fs_promises__WEBPACK_IMPORTED_MODULE_1__.rm(tmp, { recursive: true, force: true });
+                await node_fs_promises__WEBPACK_IMPORTED_MODULE_1__.copyFile(node_path__WEBPACK_IMPORTED_MODULE_2__.join(blobs, before.sha256), tmp);
+                await node_fs_promises__WEBPACK_IMPORTED_MODULE_1__.chmod(tmp, before.mode ?? 0o644);
+                await node_fs_promises__WEBPACK_IMPORTED_MODULE_1__.rename(tmp, before.path);
+            }
+            else if (before.kind === 'symlink') {
+                await node_fs_promises__WEBPACK_IMPORTED_MODULE_1__.rm(before.path, { recursive: true, force: true });
+                await node_fs_promises__WEBPACK_IMPORTED_MODULE_1__.symlink(before.target, before.path);
+            }
+        });
+    }
+    return failed;
+}
+/** One change said in the parent's terms (`.git/hooks/x was added by the command: removed`). Pure. */
+function describeFileChange(change, parentPath, options = {}) {
+    let where = node_path__WEBPACK_IMPORTED_MODULE_2__.relative(parentPath, change.path);
+    if (options.hostPath && change.path.startsWith(options.hostPath + node_path__WEBPACK_IMPORTED_MODULE_2__.sep))
+        where = `the worktree's ${node_path__WEBPACK_IMPORTED_MODULE_2__.relative(options.hostPath, change.path)}`;
+    const verb = { added: 'was added', removed: 'was removed', changed: 'was changed' }[change.change];
+    const undo = { added: 'removed', removed: 'restored', changed: 'restored' }[change.change];
+    return `${where} ${verb} by the command${options.detail ? ` (${options.detail})` : ''}: ${undo}`;
+}
+
+
+/***/ }),
+
+/***/ 3946:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Eb: () => (/* binding */ ADMIN_FILES),
+/* harmony export */   n$: () => (/* binding */ LedgerStore)
+/* harmony export */ });
+/* unused harmony export guardStateDirectory */
+/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3024);
+/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_fs__WEBPACK_IMPORTED_MODULE_0__);
+/* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(1455);
+/* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__nccwpck_require__.n(node_fs_promises__WEBPACK_IMPORTED_MODULE_1__);
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(6760);
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_2___default = /*#__PURE__*/__nccwpck_require__.n(node_path__WEBPACK_IMPORTED_MODULE_2__);
+/* harmony import */ var _lock_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(9188);
+/* harmony import */ var _naming_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(8499);
+/* harmony import */ var _settings_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(8750);
+// The git guards of one parent repository share one ledger. Commands of several sandboxes of a parent run
+// at the same time, and each container can write the parent's whole .git; so there is one trusted state
+// per parent, not one per guard: what .git held before any of those containers started (config with its
+// credentials, hooks, info/, HEAD, index, the worktrees' admin files, every ref), what the containers see
+// instead (the config without credentials), and the guards whose commands may be running.
+//
+// The first guard to open writes the ledger, the last one to close puts the trusted state back (the
+// credentials with it) and removes it. In between, every change the action itself makes to that metadata
+// (a sandbox created or removed, a branch fetched, pushed, committed) is announced into it
+// (metadata-changes.ts), so that no guard takes it for a command's doing.
+//
+// It lives on the host, in the state folder, which no container mounts, and is guarded by a lock of its
+// own there: the repository lock lives in .git, where a container could break it.
+
+
+
+
+
+
+/** The files of a worktree's admin folder the guards watch (HEAD and index are its own command's). */
+const ADMIN_FILES = ['config.worktree', 'gitdir', 'commondir', 'locked'];
+/** The host-only folder of the git guards' records (per user; never mounted into a container). */
+function guardStateDirectory(stateDir = (0,_settings_js__WEBPACK_IMPORTED_MODULE_5__/* .defaultStateDir */ .yD)(process.env)) {
+    return node_path__WEBPACK_IMPORTED_MODULE_2__.join(stateDir, 'guard');
+}
+class LedgerStore {
+    projectDir;
+    constructor(
+    /** `<state>/guard/<project>`: the guards' own records are its sandbox-named subfolders. */
+    projectDir) {
+        this.projectDir = projectDir;
+    }
+    /** The ledger of one parent. Sandbox names never start with a dot, so `.ledger` is no sandbox's. */
+    static of(parentPath, stateDir) {
+        return LedgerStore.at(node_path__WEBPACK_IMPORTED_MODULE_2__.join(guardStateDirectory(stateDir), (0,_naming_js__WEBPACK_IMPORTED_MODULE_4__/* .projectName */ .j1)(parentPath)));
+    }
+    /** The ledger beside the guards' own records in `projectDir`. */
+    static at(projectDir) {
+        return new LedgerStore(projectDir);
+    }
+    get dir() {
+        return node_path__WEBPACK_IMPORTED_MODULE_2__.join(this.projectDir, '.ledger');
+    }
+    get blobs() {
+        return node_path__WEBPACK_IMPORTED_MODULE_2__.join(this.dir, 'blobs');
+    }
+    get file() {
+        return node_path__WEBPACK_IMPORTED_MODULE_2__.join(this.dir, 'ledger.json');
+    }
+    /** Runs `fn` holding the ledger's lock (a sibling of the project folder, so that folder can go). */
+    async withLock(fn) {
+        return (0,_lock_js__WEBPACK_IMPORTED_MODULE_3__/* .withLockFile */ .Q5)(`${this.projectDir}.lock`, `the git guard's ledger ${this.dir}`, fn);
+    }
+    async exists() {
+        return node_fs_promises__WEBPACK_IMPORTED_MODULE_1__.lstat(this.file).then(() => true, () => false);
+    }
+    async load() {
+        const text = await node_fs_promises__WEBPACK_IMPORTED_MODULE_1__.readFile(this.file, 'utf8').catch(() => undefined);
+        return text === undefined ? undefined : JSON.parse(text);
+    }
+    /** Prepares an empty ledger folder (0700). */
+    async create() {
+        await node_fs_promises__WEBPACK_IMPORTED_MODULE_1__.rm(this.dir, { recursive: true, force: true });
+        await node_fs_promises__WEBPACK_IMPORTED_MODULE_1__.mkdir(this.blobs, { recursive: true, mode: 0o700 });
+        await node_fs_promises__WEBPACK_IMPORTED_MODULE_1__.chmod(this.projectDir, 0o700);
+        await node_fs_promises__WEBPACK_IMPORTED_MODULE_1__.chmod(this.dir, 0o700);
+    }
+    /** Written by rename: never half-written, whenever the process is killed. */
+    save(ledger) {
+        (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.writeFileSync)(`${this.file}.tmp`, JSON.stringify(ledger), { mode: 0o600 });
+        (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.renameSync)(`${this.file}.tmp`, this.file);
+    }
+    async remove() {
+        // The record goes first: a ledger without its blobs must never be read.
+        await node_fs_promises__WEBPACK_IMPORTED_MODULE_1__.rm(this.file, { force: true });
+        await node_fs_promises__WEBPACK_IMPORTED_MODULE_1__.rm(this.dir, { recursive: true, force: true });
+        await node_fs_promises__WEBPACK_IMPORTED_MODULE_1__.rmdir(this.projectDir).catch(() => undefined);
+    }
+}
+
+
+/***/ }),
+
+/***/ 9689:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Cj: () => (/* binding */ DISPLACED_NAMESPACE),
+/* harmony export */   Ie: () => (/* binding */ planRefFixes),
+/* harmony export */   MO: () => (/* binding */ looseRefNames),
+/* harmony export */   QO: () => (/* binding */ removeLooseRef),
+/* harmony export */   Zd: () => (/* binding */ applyRefFixes),
+/* harmony export */   n6: () => (/* binding */ readRefs)
+/* harmony export */ });
+/* unused harmony export describeRefFix */
+/* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1455);
+/* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_fs_promises__WEBPACK_IMPORTED_MODULE_0__);
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(6760);
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__nccwpck_require__.n(node_path__WEBPACK_IMPORTED_MODULE_1__);
+// The parent's refs are shared by every worktree: a container could move `main`, retag a release, or move
+// `origin/<branch>` so that unpushed work looks pushed. Refs are recorded before the command and every
+// change outside the sandbox's own branch is undone after it; what a moved or new ref pointed at is kept
+// under refs/worktree-sandbox/displaced/, so undoing never loses a commit.
+
+
+const DISPLACED_NAMESPACE = 'refs/worktree-sandbox/displaced/';
+async function readRefs(git, cwd) {
+    const out = await git.run(cwd, ['for-each-ref', '--format=%(refname)%00%(objectname)%00%(symref)']);
+    return out
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => {
+        const [name, objectName, symref] = line.split('\0');
+        return { name, value: symref ? `ref: ${symref}` : objectName };
+    });
+}
+/** Names of loose ref files, read from disk: finds refs that for-each-ref skips (broken ones). */
+async function looseRefNames(gitDir) {
+    const names = [];
+    const walk = async (dir, prefix) => {
+        const entries = await node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.readdir(dir, { withFileTypes: true }).catch(() => []);
+        for (const entry of entries) {
+            const name = `${prefix}/${entry.name}`;
+            if (entry.isDirectory())
+                await walk(node_path__WEBPACK_IMPORTED_MODULE_1__.join(dir, entry.name), name);
+            else
+                names.push(name);
+        }
+    };
+    await walk(node_path__WEBPACK_IMPORTED_MODULE_1__.join(gitDir, 'refs'), 'refs');
+    return names.sort();
+}
+/** Which ref changes to undo (pure). */
+function planRefFixes(before, after, policy) {
+    const was = new Map(before.map((r) => [r.name, r.value]));
+    const now = new Map(after.map((r) => [r.name, r.value]));
+    const own = policy.ownBranch ? `refs/heads/${policy.ownBranch}` : undefined;
+    const theirs = new Set(policy.openBranches.filter(Boolean).map((b) => `refs/heads/${b}`));
+    const fixes = [];
+    for (const name of [...new Set([...was.keys(), ...now.keys()])].sort()) {
+        const restore = was.get(name);
+        const displaced = now.get(name);
+        if (restore === displaced || theirs.has(name))
+            continue;
+        if (name === own && displaced !== undefined)
+            continue;
+        if (name.startsWith(DISPLACED_NAMESPACE) && restore === undefined)
+            continue;
+        fixes.push({ name, restore, displaced });
+    }
+    return fixes;
+}
+function describeRefFix(fix, keptAs) {
+    const short = (v) => (v?.startsWith('ref: ') ? v : v?.slice(0, 12));
+    const kept = keptAs ? `; what it pointed at is kept as ${keptAs}` : '';
+    if (fix.restore === undefined)
+        return `ref ${fix.name} was created (${short(fix.displaced)}): deleted${kept}`;
+    if (fix.displaced === undefined)
+        return `ref ${fix.name} was deleted: restored at ${short(fix.restore)}`;
+    return `ref ${fix.name} was moved from ${short(fix.restore)} to ${short(fix.displaced)}: restored${kept}`;
+}
+/** Carries the fixes out, one ref at a time (one failure does not stop the others). Returns what it did. */
+async function applyRefFixes(git, cwd, gitDir, fixes, stamp) {
+    const done = [];
+    const failed = [];
+    const msg = ['-m', 'worktree-sandbox: undo a change made by the sandboxed command'];
+    for (const fix of fixes) {
+        let keptAs;
+        if (fix.displaced && !fix.displaced.startsWith('ref: ')) {
+            const name = `${DISPLACED_NAMESPACE}${stamp}/${fix.name}`;
+            const kept = await git.exec(cwd, ['update-ref', ...msg, '--', name, fix.displaced]);
+            if (kept.exitCode === 0)
+                keptAs = name;
+        }
+        // --no-deref: a ref the command turned into a symbolic ref is replaced, not written through.
+        const args = fix.restore === undefined
+            ? ['update-ref', ...msg, '--no-deref', '-d', '--', fix.name]
+            : fix.restore.startsWith('ref: ')
+                ? ['symbolic-ref', ...msg, '--', fix.name, fix.restore.slice(5)]
+                : ['update-ref', ...msg, '--no-deref', '--', fix.name, fix.restore];
+        let ok = (await git.exec(cwd, args)).exitCode === 0;
+        if (!ok && fix.restore === undefined)
+            ok = await removeLooseRef(gitDir, fix.name);
+        (ok ? done : failed).push(describeRefFix(fix, keptAs));
+    }
+    return { done, failed };
+}
+/** Deletes a loose ref file git refuses to touch (an invalid name planted on disk). */
+async function removeLooseRef(gitDir, name) {
+    const file = node_path__WEBPACK_IMPORTED_MODULE_1__.join(gitDir, name);
+    const rel = node_path__WEBPACK_IMPORTED_MODULE_1__.relative(node_path__WEBPACK_IMPORTED_MODULE_1__.join(gitDir, 'refs'), file);
+    if (!name.startsWith('refs/') || rel.startsWith('..') || node_path__WEBPACK_IMPORTED_MODULE_1__.isAbsolute(rel))
+        return false;
+    const real = await node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.realpath(node_path__WEBPACK_IMPORTED_MODULE_1__.dirname(file)).catch(() => undefined);
+    if (real !== node_path__WEBPACK_IMPORTED_MODULE_1__.dirname(file))
+        return false;
+    await node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.rm(file, { force: true });
+    return true;
+}
+
+
+/***/ }),
+
+/***/ 8374:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -31044,11 +31426,12 @@ __nccwpck_require__.d(__webpack_exports__, {
   eg: () => (/* binding */ GitGuard),
   l_: () => (/* binding */ guardDirectory),
   A9: () => (/* binding */ recoverGuard),
-  sg: () => (/* binding */ runGuarded)
+  sg: () => (/* binding */ runGuarded),
+  yk: () => (/* binding */ verifyParent)
 });
 
-;// CONCATENATED MODULE: external "node:fs"
-const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
+// EXTERNAL MODULE: external "node:fs"
+var external_node_fs_ = __nccwpck_require__(3024);
 // EXTERNAL MODULE: external "node:fs/promises"
 var promises_ = __nccwpck_require__(1455);
 // EXTERNAL MODULE: external "node:path"
@@ -31110,6 +31493,11 @@ function secretsOf(entry) {
     }
     return found.filter((s) => s.length >= 4);
 }
+/** The secrets a config file holds (read with includes off), to be masked in every log. */
+async function findSecrets(git, configFile) {
+    const out = await git.exec('/', ['config', '--file', configFile, '--no-includes', '--null', '--list']);
+    return [...new Set(parseConfigList(out.stdout).flatMap(secretsOf))];
+}
 /** A copy of `configPath` without credentials, made with git itself in `scratch` (a host-only file). */
 async function stripCredentials(git, configPath, scratch) {
     await promises_.copyFile(configPath, scratch);
@@ -31148,246 +31536,222 @@ async function stripCredentials(git, configPath, scratch) {
     return { content, stripped, secrets };
 }
 
-// EXTERNAL MODULE: external "node:crypto"
-var external_node_crypto_ = __nccwpck_require__(7598);
-;// CONCATENATED MODULE: ./src/guard-files.ts
-// Files the container can write and the host trusts afterwards (the parent's .git/config, hooks, info/,
-// a worktree's admin files...): recorded before the command, compared and put back after it. Nothing here
-// follows a symbolic link the container may have planted: paths are read with lstat, replaced by rename.
-
-
-
-function sha256(data) {
-    return (0,external_node_crypto_.createHash)('sha256').update(data).digest('hex');
+;// CONCATENATED MODULE: ./src/guard-attribution.ts
+// Who may have made a change a check found. Checks run only when a guard opens or closes, so a change
+// found at one was made since the previous check, while the same guards were open: their commands are the
+// suspects, and nothing can tell them apart. Each suspect's run reports the change; when there were others,
+// the report says so rather than blame one command for another's doing. (A guard opening is no suspect:
+// its container has not started.)
+/** `violation` as the run of sandbox `reader` reports it. Pure. */
+function attribute(violation, reader, suspects, at) {
+    const others = suspects.filter((s) => s !== reader);
+    const found = at.sandbox === reader
+        ? ''
+        : {
+            prepare: ` (found when another run on this repository began)`,
+            open: ` (found when the command of sandbox ${at.sandbox} was about to start)`,
+            close: ` (found when the command of sandbox ${at.sandbox} had ended)`,
+            check: ` (found when the command of sandbox ${at.sandbox} had ended)`,
+            recover: ` (found when the interrupted run of sandbox ${at.sandbox} was finished)`,
+        }[at.kind];
+    const also = others.length
+        ? `; the command${others.length > 1 ? 's' : ''} of sandbox${others.length > 1 ? 'es' : ''} ${others.join(', ')} ran at the same time and may have made this change instead`
+        : '';
+    return `${violation}${found}${also}`;
 }
-const MAX_READ = 64 * 1024 * 1024;
-async function lstat(p) {
-    return promises_.lstat(p).catch(() => undefined);
-}
-/** The state of `p` (and, with `recursive`, of everything under it), file contents copied into `blobs`. */
-async function readState(p, recursive, blobs) {
-    const st = await lstat(p);
-    if (!st)
-        return [{ path: p, kind: 'absent' }];
-    const mode = st.mode & 0o7777;
-    if (st.isSymbolicLink())
-        return [{ path: p, kind: 'symlink', target: await promises_.readlink(p) }];
-    if (st.isFile()) {
-        // A huge file planted to exhaust memory is not read: it differs from any recorded file anyway.
-        if (!blobs && st.size > MAX_READ)
-            return [{ path: p, kind: 'file', mode, sha256: `size:${st.size}` }];
-        const data = await promises_.readFile(p);
-        const hash = sha256(data);
-        if (blobs)
-            await promises_.writeFile(external_node_path_.join(blobs, hash), data, { mode: 0o600 });
-        return [{ path: p, kind: 'file', mode, sha256: hash }];
+
+// EXTERNAL MODULE: ./src/guard-files.ts
+var guard_files = __nccwpck_require__(9084);
+// EXTERNAL MODULE: ./src/guard-refs.ts
+var guard_refs = __nccwpck_require__(9689);
+;// CONCATENATED MODULE: ./src/guard-checkpoint.ts
+// One check of the parent's .git against the ledger: what differs was done by a command whose guard is
+// open (the action's own changes are in the ledger already), so it is undone and described. Checks run
+// when a guard opens (before its container starts), when one closes (after its container is gone), and
+// when an interrupted run's guard is finished; always under the repository lock and the ledger's lock.
+// Pure file operations come first: no git command runs on the parent before its config, hooks and info/
+// are back.
+
+
+
+
+
+/** Compares, restores and describes; updates `ledger` (the closing guard's branch, vanished entries). */
+async function checkpoint(o) {
+    const { ledger } = o;
+    const violations = [];
+    const after = [];
+    for (const root of ledger.roots)
+        after.push(...(await (0,guard_files/* readState */.un)(root.path, root.recursive)));
+    const vanished = await vanishedEntries(ledger, violations);
+    const packedRefs = external_node_path_.join(ledger.gitDir, 'packed-refs');
+    const compared = (records) => records.filter((r) => r.path !== packedRefs && !vanished.has(external_node_path_.dirname(r.path)));
+    const exposedNow = ledger.files.map((f) => ledger.exposed.find((e) => e.path === f.path) ?? f);
+    const unexpected = (0,guard_files/* diffStates */.oD)(compared(exposedNow), compared(after));
+    const configPath = external_node_path_.join(ledger.gitDir, 'config');
+    const configDetail = unexpected.some((c) => c.path === configPath)
+        ? await describeConfigChange(o, configPath, exposedNow.find((f) => f.path === configPath))
+        : '';
+    const target = o.final ? ledger.files : exposedNow;
+    const failed = await (0,guard_files/* restoreChanges */.Yi)((0,guard_files/* diffStates */.oD)(compared(target), compared(after)), o.blobs, [
+        ledger.gitDir,
+    ]);
+    for (const change of unexpected) {
+        const detail = change.path === configPath ? configDetail : undefined;
+        violations.push((0,guard_files/* describeFileChange */.yb)(change, ledger.parentPath, { detail }));
     }
-    if (!st.isDirectory())
-        return [{ path: p, kind: 'other' }];
-    const records = [{ path: p, kind: 'dir', mode }];
-    if (!recursive)
-        return records;
-    for (const name of (await promises_.readdir(p)).sort())
-        records.push(...(await readState(external_node_path_.join(p, name), true, blobs)));
-    return records;
-}
-function same(a, b) {
-    return a.kind === b.kind && a.sha256 === b.sha256 && a.target === b.target && a.mode === b.mode;
-}
-/** What differs between two states of the same paths (pure). */
-function diffStates(before, after) {
-    const was = new Map(before.map((r) => [r.path, r]));
-    const now = new Map(after.map((r) => [r.path, r]));
-    const changes = [];
-    for (const p of new Set([...was.keys(), ...now.keys()])) {
-        const b = was.get(p) ?? { path: p, kind: 'absent' };
-        const a = now.get(p) ?? { path: p, kind: 'absent' };
-        if (same(a, b))
+    for (const f of failed)
+        violations.push(`could not put back ${f}`);
+    const refsNow = await readRefsOrRestore(o, packedRefs, violations);
+    const closingBranch = o.closing?.branch;
+    const fixes = (0,guard_refs/* planRefFixes */.Ie)(ledger.refs, refsNow, {
+        ownBranch: closingBranch,
+        openBranches: ledger.open.filter((g) => g !== o.closing).map((g) => g.branch),
+    });
+    const applied = await (0,guard_refs/* applyRefFixes */.Zd)(o.git, ledger.parentPath, ledger.gitDir, fixes, o.label);
+    violations.push(...applied.done, ...applied.failed.map((f) => `could not undo: ${f}`));
+    const listed = new Set([
+        ...ledger.looseRefs,
+        ...ledger.refs.map((r) => r.name),
+        ...refsNow.map((r) => r.name),
+    ]);
+    for (const name of await (0,guard_refs/* looseRefNames */.MO)(ledger.gitDir)) {
+        if (listed.has(name) || name.startsWith(guard_refs/* DISPLACED_NAMESPACE */.Cj))
             continue;
-        const change = b.kind === 'absent' ? 'added' : a.kind === 'absent' ? 'removed' : 'changed';
-        changes.push({ path: p, change, before: b, after: a });
+        const removed = await (0,guard_refs/* removeLooseRef */.QO)(ledger.gitDir, name);
+        violations.push(`unreadable ref file ${name} was created: ${removed ? 'deleted' : 'could not be deleted'}`);
     }
-    return changes.sort((x, y) => x.path.localeCompare(y.path));
+    if (closingBranch) {
+        // The closing command's work on its own branch is now the trusted state (a deletion was undone above).
+        const name = `refs/heads/${closingBranch}`;
+        const now = refsNow.find((r) => r.name === name);
+        if (now)
+            ledger.refs = [...ledger.refs.filter((r) => r.name !== name), now];
+    }
+    const notes = await detachFromRestoredRefs(ledger.open, fixes);
+    return {
+        violations,
+        notes,
+        configFailed: failed.some((f) => f.startsWith(`${configPath}:`)),
+    };
 }
-const depth = (p) => p.split(external_node_path_.sep).length;
-/** Refuses to write below a symbolic link between its root and `p` (it could lead anywhere on the host). */
-async function assertRealDirectories(roots, p) {
-    const root = roots.filter((r) => p.startsWith(r + external_node_path_.sep)).sort((a, b) => b.length - a.length)[0];
-    if (!root)
-        throw new Error(`${p} is outside the guarded folders`);
-    const rel = external_node_path_.relative(root, external_node_path_.dirname(p));
-    if (rel.startsWith('..') || external_node_path_.isAbsolute(rel))
-        throw new Error(`${p} is outside ${root}`);
-    let current = root;
-    for (const part of rel ? rel.split(external_node_path_.sep) : []) {
-        current = external_node_path_.join(current, part);
-        const st = await lstat(current);
-        if (!st?.isDirectory())
-            throw new Error(`cannot restore ${p}: ${current} is no longer a folder`);
+/**
+ * Admin folders of registered worktrees that are gone (or are no longer folders). They are never
+ * recreated: putting back only the files the guard watches would leave a half registration, worse than
+ * none. Each is reported once and the ledger takes it as gone.
+ */
+async function vanishedEntries(ledger, violations) {
+    const worktrees = external_node_path_.join(ledger.gitDir, 'worktrees');
+    const vanished = new Set();
+    for (const record of ledger.files) {
+        const adminDir = external_node_path_.dirname(record.path);
+        if (external_node_path_.dirname(adminDir) !== worktrees || record.kind === 'absent' || vanished.has(adminDir))
+            continue;
+        const st = await promises_.lstat(adminDir).catch(() => undefined);
+        if (st?.isDirectory())
+            continue;
+        vanished.add(adminDir);
+        if (st)
+            await promises_.rm(adminDir, { force: true });
+        violations.push(`${external_node_path_.relative(ledger.parentPath, adminDir)} (a worktree's registration) was ${st ? 'replaced by something other than a folder' : 'removed'} by the command: ${st ? 'removed; ' : ''}not recreated`);
+    }
+    ledger.files = ledger.files.map((f) => vanished.has(external_node_path_.dirname(f.path)) ? { path: f.path, kind: 'absent' } : f);
+    return vanished;
+}
+async function readRefsOrRestore(o, packedRefs, violations) {
+    try {
+        return await (0,guard_refs/* readRefs */.n6)(o.git, o.ledger.parentPath);
+    }
+    catch (error) {
+        // An unreadable packed-refs: put the recorded one back, then read again (ref fixes follow).
+        violations.push(`the refs could not be read (${error.message.split('\n')[0]}): packed-refs restored`);
+        await (0,guard_files/* restoreChanges */.Yi)((0,guard_files/* diffStates */.oD)(o.ledger.files.filter((f) => f.path === packedRefs), await (0,guard_files/* readState */.un)(packedRefs, false)), o.blobs, [o.ledger.gitDir]);
+        return (0,guard_refs/* readRefs */.n6)(o.git, o.ledger.parentPath);
     }
 }
 /**
- * Puts every changed path back as recorded: extra paths removed (deepest first, links never followed),
- * folders, files (from their copies, by rename) and links recreated (shallowest first). Returns the paths
- * it could not put back (below a folder the command replaced by a link, for instance).
+ * A sandbox whose HEAD is on a ref just put back would silently point at other commits: its HEAD is
+ * detached where the ref was, so its work stays checked out.
  */
-async function restoreChanges(changes, blobs, roots) {
-    const failed = [];
-    const attempt = async (p, fn) => {
-        try {
-            await assertRealDirectories(roots, p);
-            await fn();
-        }
-        catch (error) {
-            failed.push(`${p}: ${error.message}`);
-        }
+async function detachFromRestoredRefs(open, fixes) {
+    const notes = new Map();
+    for (const guard of open) {
+        const headFile = external_node_path_.join(guard.adminDir, 'HEAD');
+        const head = await promises_.readFile(headFile, 'utf8').catch(() => '');
+        const target = /^ref: (\S+)/.exec(head)?.[1];
+        const fix = fixes.find((f) => f.name === target && f.displaced && !f.displaced.startsWith('ref: '));
+        if (!fix)
+            continue;
+        const tmp = `${headFile}.worktree-sandbox-restore`;
+        await promises_.writeFile(tmp, `${fix.displaced}\n`);
+        await promises_.rename(tmp, headFile);
+        notes.set(guard.sandbox, [
+            `The sandbox's HEAD was on ${target}, which was put back: HEAD is now detached at ${fix.displaced.slice(0, 12)}, so its work stays checked out.`,
+        ]);
+    }
+    return notes;
+}
+/** Which config keys were added, removed or changed (read with git from a copy, includes off). */
+async function describeConfigChange(o, configPath, expected) {
+    const current = await promises_.lstat(configPath).catch(() => undefined);
+    if (!current?.isFile())
+        return current ? 'replaced by something other than a file' : 'deleted';
+    const copy = external_node_path_.join(o.scratch, 'config.after');
+    await promises_.copyFile(configPath, copy);
+    const read = async (file) => {
+        const out = await o.git.exec('/', ['config', '--file', file, '--no-includes', '--null', '--list']);
+        return parseConfigList(out.stdout);
     };
-    const removals = changes
-        .filter((c) => c.after.kind !== 'absent' && c.before.kind !== c.after.kind)
-        .sort((a, b) => depth(b.path) - depth(a.path));
-    for (const c of removals)
-        await attempt(c.path, () => promises_.rm(c.path, { recursive: true, force: true }));
-    const writes = changes
-        .filter((c) => c.before.kind !== 'absent')
-        .sort((a, b) => depth(a.path) - depth(b.path));
-    for (const { before } of writes) {
-        await attempt(before.path, async () => {
-            if (before.kind === 'dir') {
-                await promises_.mkdir(before.path, { recursive: true });
-                await promises_.chmod(before.path, before.mode ?? 0o755);
-            }
-            else if (before.kind === 'file') {
-                const tmp = `${before.path}.worktree-sandbox-restore`;
-                await promises_.rm(tmp, { recursive: true, force: true });
-                await promises_.copyFile(external_node_path_.join(blobs, before.sha256), tmp);
-                await promises_.chmod(tmp, before.mode ?? 0o644);
-                await promises_.rename(tmp, before.path);
-            }
-            else if (before.kind === 'symlink') {
-                await promises_.rm(before.path, { recursive: true, force: true });
-                await promises_.symlink(before.target, before.path);
-            }
-        });
+    const before = expected?.sha256 ? await read(external_node_path_.join(o.blobs, expected.sha256)) : [];
+    const after = await read(copy);
+    await promises_.rm(copy, { force: true });
+    const flat = (entries) => new Map([...new Set(entries.map((e) => e.key))].map((k) => [
+        k,
+        entries
+            .filter((e) => e.key === k)
+            .map((e) => e.value)
+            .join('\n'),
+    ]));
+    const b = flat(before);
+    const a = flat(after);
+    const parts = [];
+    for (const key of new Set([...b.keys(), ...a.keys()])) {
+        if (!b.has(key))
+            parts.push(`${key} added`);
+        else if (!a.has(key))
+            parts.push(`${key} removed`);
+        else if (b.get(key) !== a.get(key))
+            parts.push(`${key} changed`);
     }
-    return failed;
+    return parts.join(', ') || 'formatting only';
 }
 
-;// CONCATENATED MODULE: ./src/guard-refs.ts
-// The parent's refs are shared by every worktree: a container could move `main`, retag a release, or move
-// `origin/<branch>` so that unpushed work looks pushed. Refs are recorded before the command and every
-// change outside the sandbox's own branch is undone after it; what a moved or new ref pointed at is kept
-// under refs/worktree-sandbox/displaced/, so undoing never loses a commit.
-
-
-const DISPLACED_NAMESPACE = 'refs/worktree-sandbox/displaced/';
-async function readRefs(git, cwd) {
-    const out = await git.run(cwd, ['for-each-ref', '--format=%(refname)%00%(objectname)%00%(symref)']);
-    return out
-        .split('\n')
-        .filter(Boolean)
-        .map((line) => {
-        const [name, objectName, symref] = line.split('\0');
-        return { name, value: symref ? `ref: ${symref}` : objectName };
-    });
-}
-/** Names of loose ref files, read from disk: finds refs that for-each-ref skips (broken ones). */
-async function looseRefNames(gitDir) {
-    const names = [];
-    const walk = async (dir, prefix) => {
-        const entries = await promises_.readdir(dir, { withFileTypes: true }).catch(() => []);
-        for (const entry of entries) {
-            const name = `${prefix}/${entry.name}`;
-            if (entry.isDirectory())
-                await walk(external_node_path_.join(dir, entry.name), name);
-            else
-                names.push(name);
-        }
-    };
-    await walk(external_node_path_.join(gitDir, 'refs'), 'refs');
-    return names.sort();
-}
-/** Which ref changes to undo (pure). */
-function planRefFixes(before, after, policy) {
-    const was = new Map(before.map((r) => [r.name, r.value]));
-    const now = new Map(after.map((r) => [r.name, r.value]));
-    const own = policy.ownBranch ? `refs/heads/${policy.ownBranch}` : undefined;
-    const theirs = new Set(policy.branchesInUse.flatMap((b) => [`refs/heads/${b}`, `refs/remotes/origin/${b}`]));
-    const fixes = [];
-    for (const name of [...new Set([...was.keys(), ...now.keys()])].sort()) {
-        const restore = was.get(name);
-        const displaced = now.get(name);
-        if (restore === displaced || theirs.has(name))
-            continue;
-        if (name === own && displaced !== undefined)
-            continue;
-        if (name.startsWith(DISPLACED_NAMESPACE) && restore === undefined)
-            continue;
-        fixes.push({ name, restore, displaced });
-    }
-    return fixes;
-}
-function describeRefFix(fix, keptAs) {
-    const short = (v) => (v?.startsWith('ref: ') ? v : v?.slice(0, 12));
-    const kept = keptAs ? `; what it pointed at is kept as ${keptAs}` : '';
-    if (fix.restore === undefined)
-        return `ref ${fix.name} was created (${short(fix.displaced)}): deleted${kept}`;
-    if (fix.displaced === undefined)
-        return `ref ${fix.name} was deleted: restored at ${short(fix.restore)}`;
-    return `ref ${fix.name} was moved from ${short(fix.restore)} to ${short(fix.displaced)}: restored${kept}`;
-}
-/** Carries the fixes out, one ref at a time (one failure does not stop the others). Returns what it did. */
-async function applyRefFixes(git, cwd, gitDir, fixes, stamp) {
-    const done = [];
-    const failed = [];
-    const msg = ['-m', 'worktree-sandbox: undo a change made by the sandboxed command'];
-    for (const fix of fixes) {
-        let keptAs;
-        if (fix.displaced && !fix.displaced.startsWith('ref: ')) {
-            const name = `${DISPLACED_NAMESPACE}${stamp}/${fix.name}`;
-            const kept = await git.exec(cwd, ['update-ref', ...msg, '--', name, fix.displaced]);
-            if (kept.exitCode === 0)
-                keptAs = name;
-        }
-        // --no-deref: a ref the command turned into a symbolic ref is replaced, not written through.
-        const args = fix.restore === undefined
-            ? ['update-ref', ...msg, '--no-deref', '-d', '--', fix.name]
-            : fix.restore.startsWith('ref: ')
-                ? ['symbolic-ref', ...msg, '--', fix.name, fix.restore.slice(5)]
-                : ['update-ref', ...msg, '--no-deref', '--', fix.name, fix.restore];
-        let ok = (await git.exec(cwd, args)).exitCode === 0;
-        if (!ok && fix.restore === undefined)
-            ok = await removeLooseRef(gitDir, fix.name);
-        (ok ? done : failed).push(describeRefFix(fix, keptAs));
-    }
-    return { done, failed };
-}
-/** Deletes a loose ref file git refuses to touch (an invalid name planted on disk). */
-async function removeLooseRef(gitDir, name) {
-    const file = external_node_path_.join(gitDir, name);
-    const rel = external_node_path_.relative(external_node_path_.join(gitDir, 'refs'), file);
-    if (!name.startsWith('refs/') || rel.startsWith('..') || external_node_path_.isAbsolute(rel))
-        return false;
-    const real = await promises_.realpath(external_node_path_.dirname(file)).catch(() => undefined);
-    if (real !== external_node_path_.dirname(file))
-        return false;
-    await promises_.rm(file, { force: true });
-    return true;
-}
-
+// EXTERNAL MODULE: ./src/guard-ledger.ts
+var guard_ledger = __nccwpck_require__(3946);
 // EXTERNAL MODULE: ./src/lock.ts
 var lock = __nccwpck_require__(9188);
+// EXTERNAL MODULE: ./src/metadata-changes.ts
+var metadata_changes = __nccwpck_require__(8482);
 // EXTERNAL MODULE: ./src/worktree-metadata.ts
 var worktree_metadata = __nccwpck_require__(9662);
 ;// CONCATENATED MODULE: ./src/guard.ts
 // The git guard. The container mounts the parent's .git read-write (it must, to commit), so it can plant
 // what the host's next git command, or the runner's next job, would trust: hooks, config (core.fsmonitor,
 // filters, includeIf, credential helpers), info/attributes, a worktree's config.worktree or .git file,
-// moved branches and tags. Before the command the guard records all of it (in a host-only folder the
-// container never sees) and takes credentials out of .git/config; after the container is gone, before any
-// other host git command, it puts everything back and reports every change as a violation.
+// moved branches and tags. Before the command the guard opens: the parent's trusted state is recorded (in
+// a host-only folder the container never sees) and the credentials are taken out of .git/config. After
+// the container is gone the guard closes: every change is put back and reported as a violation.
 //
-// The record survives the action being killed: the post step, or the next run on the same sandbox,
-// finds it and finishes the job (removing the container first).
+// Several sandboxes of one parent run at once, so the guards of a parent share one ledger
+// (guard-ledger.ts): the first to open records the trusted state and takes the credentials out, the last
+// to close puts them back; the action's own changes meanwhile are announced into it (metadata-changes.ts);
+// each guard opening or closing checks the parent against it (guard-checkpoint.ts), under the repository
+// lock, and the commands of the guards open since the previous check are the suspects of what it finds
+// (guard-attribution.ts). The commands themselves run in parallel.
+//
+// A guard's own record (its container, a disk sandbox's `.git` file) survives the action being killed: the
+// post step, the next run on the same sandbox, or any run of the parent that finds the sandbox's lock free,
+// removes the container and closes the guard.
 
 
 
@@ -31396,28 +31760,30 @@ var worktree_metadata = __nccwpck_require__(9662);
 
 
 
-const ADMIN_FILES = ['config.worktree', 'gitdir', 'commondir', 'locked'];
-const MANIFEST = 'manifest.json';
+
+
+
+
+const RECORD = 'record.json';
 /** The guard's folder for one sandbox: on the host, outside everything mounted into the container. */
-function guardDirectory(stateDir, location) {
-    return external_node_path_.join(stateDir, 'guard', location.project, location.name);
-}
-function headBranch(head) {
-    const m = /^ref: refs\/heads\/(.+)\n?$/.exec(head);
-    return m?.[1];
+function guardDirectory(location) {
+    return external_node_path_.join(guard_ledger/* LedgerStore */.n$.of(location.parent.path).projectDir, location.name);
 }
 class GitGuard {
     dir;
-    manifest;
-    constructor(dir, manifest) {
+    record;
+    constructor(dir, record) {
         this.dir = dir;
-        this.manifest = manifest;
+        this.record = record;
     }
     get blobs() {
         return external_node_path_.join(this.dir, 'blobs');
     }
-    /** Records what the container could change, then takes the credentials out of .git/config. */
-    static async take(git, location, dir, ui) {
+    get store() {
+        return guard_ledger/* LedgerStore */.n$.at(external_node_path_.dirname(this.dir));
+    }
+    /** Opens the guard: the parent checked (or its trusted state recorded) and the credentials taken out. */
+    static async take(git, engine, location, dir, ui) {
         const { parent } = location;
         for (const mounted of [parent.path, location.hostPath].filter((p) => !!p)) {
             if (dir === mounted || dir.startsWith(mounted + external_node_path_.sep))
@@ -31425,228 +31791,351 @@ class GitGuard {
         }
         if (await promises_.lstat(dir).catch(() => undefined))
             throw new Error(`${dir} is left by an interrupted run and was not recovered.`);
-        await promises_.mkdir(external_node_path_.join(dir, 'blobs'), { recursive: true, mode: 0o700 });
-        await promises_.chmod(dir, 0o700);
         const entry = await (0,worktree_metadata/* findWorktreeEntry */.lc)(parent.gitDir, location.worktreePath);
         if (!entry)
             throw new Error(`Sandbox ${location.name} has no worktree registration in ${parent.path}.`);
-        const g = parent.gitDir;
-        const roots = [
-            ...['config', 'HEAD', 'index', 'objects/info/alternates', 'packed-refs'].map((f) => ({
-                path: external_node_path_.join(g, f),
-                recursive: false,
-            })),
-            { path: external_node_path_.join(g, 'hooks'), recursive: true },
-            { path: external_node_path_.join(g, 'info'), recursive: true },
-            ...ADMIN_FILES.map((f) => ({ path: external_node_path_.join(entry.adminDir, f), recursive: false })),
-        ];
-        if (location.hostPath)
-            roots.push({ path: external_node_path_.join(location.hostPath, '.git'), recursive: false });
-        const inUse = [];
-        for (const other of await (0,worktree_metadata/* listWorktreeEntries */.ue)(g)) {
-            if (other.adminDir === entry.adminDir)
-                continue;
-            const sandbox = external_node_path_.basename(external_node_path_.dirname(other.gitFile));
-            if (await (0,lock/* isSandboxLocked */.up)(g, sandbox)) {
-                const head = await promises_.readFile(external_node_path_.join(other.adminDir, 'HEAD'), 'utf8').catch(() => '');
-                inUse.push({ sandbox, branch: headBranch(head) ?? '' });
-            }
-            else {
-                roots.push(...ADMIN_FILES.map((f) => ({ path: external_node_path_.join(other.adminDir, f), recursive: false })));
-            }
-        }
-        const blobs = external_node_path_.join(dir, 'blobs');
-        const files = [];
-        for (const root of roots)
-            files.push(...(await readState(root.path, root.recursive, blobs)));
-        const manifest = {
-            version: 1,
+        await promises_.mkdir(external_node_path_.join(dir, 'blobs'), { recursive: true, mode: 0o700 });
+        await promises_.chmod(dir, 0o700);
+        const gitFile = location.hostPath ? external_node_path_.join(location.hostPath, '.git') : undefined;
+        const guard = new GitGuard(dir, {
+            version: 2,
             created: new Date().toISOString(),
             sandbox: location.name,
             parentPath: parent.path,
-            gitDir: g,
-            adminDir: entry.adminDir,
-            ownBranch: location.branch,
+            gitDir: parent.gitDir,
             hostPath: location.hostPath,
-            roots,
-            files,
-            expected: [],
-            strippedKeys: [],
-            refs: await readRefs(git, parent.path),
-            looseRefs: await looseRefNames(g),
-            inUse,
-        };
-        const configPath = external_node_path_.join(g, 'config');
-        const config = files.find((f) => f.path === configPath);
-        let stripped;
-        if (config?.kind === 'file') {
-            const result = await stripCredentials(git, configPath, external_node_path_.join(dir, 'config.scratch'));
-            for (const secret of result.secrets)
-                ui.mask(secret);
-            if (result.stripped.length) {
-                stripped = result.content;
-                const hash = sha256(stripped);
-                await promises_.writeFile(external_node_path_.join(blobs, hash), stripped, { mode: 0o600 });
-                manifest.expected.push({ ...config, sha256: hash });
-                manifest.strippedKeys = result.stripped;
-            }
-        }
-        const guard = new GitGuard(dir, manifest);
+            files: gitFile ? await (0,guard_files/* readState */.un)(gitFile, false, external_node_path_.join(dir, 'blobs')) : [],
+        });
         guard.save();
-        if (stripped) {
-            // Written only once the record (with the original) is safely on disk.
-            const tmp = `${configPath}.worktree-sandbox-restore`;
-            await promises_.writeFile(tmp, stripped, { mode: config.mode });
-            await promises_.rename(tmp, configPath);
-            ui.info(`Credentials taken out of .git/config while the command runs (${manifest.strippedKeys.join(', ')}); they are put back afterwards.`);
+        const store = guard.store;
+        let opened = false;
+        try {
+            await (0,lock/* withRepositoryLock */.aZ)(parent.gitDir, () => store.withLock(async () => {
+                let ledger = await store.load();
+                if (ledger)
+                    ledger = await finishInterrupted(git, engine, store, ledger, ui);
+                let stripped;
+                if (!ledger)
+                    ({ ledger, stripped } = await openLedger(git, store, parent, ui));
+                else
+                    await joinLedger(git, store, ledger, location.name, ui);
+                // Its own registration is watched from the first check on (one made by a run that was then
+                // killed, before it could announce it, is taken as it is now).
+                if (!ledger.roots.some((r) => r.path === external_node_path_.join(entry.adminDir, 'gitdir')))
+                    await (0,metadata_changes/* watchEntry */.Os)(ledger, entry.adminDir, store.blobs);
+                ledger.open = ledger.open.filter((g) => g.dir !== dir);
+                ledger.open.push({
+                    sandbox: location.name,
+                    branch: location.branch,
+                    dir,
+                    adminDir: entry.adminDir,
+                    since: new Date().toISOString(),
+                    found: [],
+                    notes: [],
+                });
+                store.save(ledger);
+                opened = true;
+                if (stripped) {
+                    // Written only once the ledger (with the original) is safely on disk.
+                    const configPath = external_node_path_.join(parent.gitDir, 'config');
+                    const tmp = `${configPath}.worktree-sandbox-restore`;
+                    await promises_.writeFile(tmp, stripped.content, { mode: stripped.mode });
+                    await promises_.rename(tmp, configPath);
+                    ui.info(`Credentials taken out of .git/config while the command runs (${ledger.strippedKeys.join(', ')}); they are put back afterwards.`);
+                }
+            }));
+        }
+        catch (error) {
+            if (!opened)
+                await guard.discard();
+            throw error;
         }
         return guard;
     }
     static async load(dir) {
-        const text = await promises_.readFile(external_node_path_.join(dir, MANIFEST), 'utf8').catch(() => undefined);
+        const text = await promises_.readFile(external_node_path_.join(dir, RECORD), 'utf8').catch(() => undefined);
         if (text === undefined)
             return undefined;
-        return new GitGuard(dir, JSON.parse(text));
+        const record = JSON.parse(text);
+        return record.version === 2 ? new GitGuard(dir, record) : undefined;
     }
     /** Remembers the container's name, so that a later recovery removes it before restoring. */
     noteContainer(name) {
-        this.manifest.container = name;
+        this.record.container = name;
         this.save();
     }
     get container() {
-        return this.manifest.container;
+        return this.record.container;
     }
     save() {
         // Synchronous (noteContainer is called from a synchronous callback); a rename, so never half-written.
-        const file = external_node_path_.join(this.dir, MANIFEST);
-        (0,external_node_fs_namespaceObject.writeFileSync)(`${file}.tmp`, JSON.stringify(this.manifest), { mode: 0o600 });
-        (0,external_node_fs_namespaceObject.renameSync)(`${file}.tmp`, file);
+        const file = external_node_path_.join(this.dir, RECORD);
+        (0,external_node_fs_.writeFileSync)(`${file}.tmp`, JSON.stringify(this.record), { mode: 0o600 });
+        (0,external_node_fs_.renameSync)(`${file}.tmp`, file);
     }
     /**
-     * Compares, restores and reports. Call only once the container is gone. Pure file operations come
-     * first: no git command runs on the parent before its config, hooks and info/ are back.
+     * Checks the parent, restores and reports. With `gone` (the container is confirmed removed) the guard
+     * closes; otherwise it checks and stays open, for the post step or the next run to close.
      */
-    async restore(git) {
-        const m = this.manifest;
-        const violations = [];
-        const notes = [];
-        const after = [];
-        for (const root of m.roots)
-            after.push(...(await readState(root.path, root.recursive)));
-        const packedRefs = external_node_path_.join(m.gitDir, 'packed-refs');
-        const trackedFiles = (records) => records.filter((r) => r.path !== packedRefs);
-        const expected = trackedFiles(m.files).map((f) => m.expected.find((e) => e.path === f.path) ?? f);
-        const unexpected = diffStates(expected, trackedFiles(after));
-        const configPath = external_node_path_.join(m.gitDir, 'config');
-        const configDetail = unexpected.some((c) => c.path === configPath)
-            ? await this.describeConfigChange(git, configPath)
-            : '';
-        const roots = [m.gitDir, ...(m.hostPath ? [m.hostPath] : [])];
-        const failed = await restoreChanges(diffStates(trackedFiles(m.files), trackedFiles(after)), this.blobs, roots);
-        for (const change of unexpected)
-            violations.push(this.describeFileChange(change, configDetail));
-        for (const f of failed)
-            violations.push(`could not put back ${f}`);
-        if (m.strippedKeys.length && !failed.some((f) => f.startsWith(configPath)))
-            notes.push(`Put back the credentials taken out of .git/config (${m.strippedKeys.join(', ')}).`);
-        let refsNow;
-        try {
-            refsNow = await readRefs(git, m.parentPath);
-        }
-        catch (error) {
-            // An unreadable packed-refs: put the recorded one back, then read again.
-            violations.push(`the refs could not be read (${error.message.split('\n')[0]}): packed-refs restored`);
-            await restoreChanges(diffStates(m.files.filter((f) => f.path === packedRefs), await readState(packedRefs, false)), this.blobs, roots);
-            refsNow = await readRefs(git, m.parentPath);
-        }
-        const stillInUse = [];
-        for (const { sandbox, branch } of m.inUse)
-            if (branch && (await (0,lock/* isSandboxLocked */.up)(m.gitDir, sandbox)))
-                stillInUse.push(branch);
-        const fixes = planRefFixes(m.refs, refsNow, { ownBranch: m.ownBranch, branchesInUse: stillInUse });
-        const stamp = m.created.replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
-        const applied = await applyRefFixes(git, m.parentPath, m.gitDir, fixes, `${stamp}-${m.sandbox.replace(/\.\./g, '-')}`);
-        violations.push(...applied.done, ...applied.failed.map((f) => `could not undo: ${f}`));
-        const listed = new Set([...m.looseRefs, ...m.refs.map((r) => r.name), ...refsNow.map((r) => r.name)]);
-        for (const name of await looseRefNames(m.gitDir)) {
-            if (listed.has(name) || name.startsWith(DISPLACED_NAMESPACE))
-                continue;
-            const removed = await removeLooseRef(m.gitDir, name);
-            violations.push(`unreadable ref file ${name} was created: ${removed ? 'deleted' : 'could not be deleted'}`);
-        }
-        const detached = await this.detachFromRestoredRef(fixes);
-        if (detached)
-            notes.push(detached);
-        return { violations, notes };
+    async finish(git, engine, gone, ui) {
+        const { gitDir } = this.record;
+        const store = this.store;
+        return (0,lock/* withRepositoryLock */.aZ)(gitDir, () => store.withLock(async () => {
+            const report = { violations: await this.restoreOwnFiles(), notes: [] };
+            const mine = (l) => l?.open.find((g) => g.dir === this.dir);
+            let ledger = await store.load();
+            if (mine(ledger))
+                ledger = await finishInterrupted(git, engine, store, ledger, ui, this.dir);
+            const me = mine(ledger);
+            if (!ledger || !me) {
+                report.notes.push('The git guard of this run was closed by another run of this repository, which found its sandbox lock free: that run reported what it found.');
+                if (gone)
+                    await this.discard();
+                return report;
+            }
+            const others = ledger.open.filter((g) => g !== me);
+            const final = gone && others.length === 0;
+            const suspects = ledger.open.map((g) => g.sandbox);
+            const result = await checkpoint({
+                git,
+                ledger,
+                blobs: store.blobs,
+                scratch: store.dir,
+                closing: gone ? me : undefined,
+                final,
+                label: displacedLabel(me.sandbox),
+            });
+            const event = { kind: gone ? 'close' : 'check', sandbox: me.sandbox };
+            const share = distribute(ledger, result, suspects, event, me);
+            report.violations.push(...me.found, ...share.violations);
+            report.notes.push(...me.notes, ...share.notes);
+            me.found = [];
+            me.notes = [];
+            if (gone)
+                ledger.open = others;
+            report.notes.push(...(await settle(store, ledger, final, result)));
+            if (gone && others.length && ledger.strippedKeys.length)
+                report.notes.push(`The credentials stay out of .git/config while the command of ${others.map((g) => `sandbox ${g.sandbox}`).join(', ')} runs; the last command to end puts them back.`);
+            if (gone)
+                await this.discard();
+            return report;
+        }));
     }
-    /** The sandbox's HEAD on a ref just put back would silently point at other commits: detach it where it was. */
-    async detachFromRestoredRef(fixes) {
-        const headFile = external_node_path_.join(this.manifest.adminDir, 'HEAD');
-        const head = await promises_.readFile(headFile, 'utf8').catch(() => '');
-        const target = /^ref: (\S+)/.exec(head)?.[1];
-        const fix = fixes.find((f) => f.name === target && f.displaced && !f.displaced.startsWith('ref: '));
-        if (!fix)
-            return undefined;
-        const tmp = `${headFile}.worktree-sandbox-restore`;
-        await promises_.writeFile(tmp, `${fix.displaced}\n`);
-        await promises_.rename(tmp, headFile);
-        return `The sandbox's HEAD was on ${target}, which was put back: HEAD is now detached at ${fix.displaced.slice(0, 12)}, so its work stays checked out.`;
-    }
-    describeFileChange(change, configDetail) {
-        const m = this.manifest;
-        let where = external_node_path_.relative(m.parentPath, change.path);
-        if (m.hostPath && change.path.startsWith(m.hostPath + external_node_path_.sep))
-            where = `the worktree's ${external_node_path_.relative(m.hostPath, change.path)}`;
-        const verb = { added: 'was added', removed: 'was removed', changed: 'was changed' }[change.change];
-        const undo = { added: 'removed', removed: 'restored', changed: 'restored' }[change.change];
-        const detail = change.path === external_node_path_.join(m.gitDir, 'config') && configDetail ? ` (${configDetail})` : '';
-        return `${where} ${verb} by the command${detail}: ${undo}`;
-    }
-    /** Which config keys the command added, removed or changed (read with git from a copy, includes off). */
-    async describeConfigChange(git, configPath) {
-        const m = this.manifest;
-        const current = await promises_.lstat(configPath).catch(() => undefined);
-        if (!current?.isFile())
-            return current ? 'replaced by something other than a file' : 'deleted';
-        const copy = external_node_path_.join(this.dir, 'config.after');
-        await promises_.copyFile(configPath, copy);
-        const read = async (file) => {
-            const out = await git.exec('/', ['config', '--file', file, '--no-includes', '--null', '--list']);
-            return parseConfigList(out.stdout);
-        };
-        const expected = m.expected.find((e) => e.path === configPath) ?? m.files.find((f) => f.path === configPath);
-        const before = expected?.sha256 ? await read(external_node_path_.join(this.blobs, expected.sha256)) : [];
-        const after = await read(copy);
-        await promises_.rm(copy, { force: true });
-        const flat = (entries) => new Map([...new Set(entries.map((e) => e.key))].map((k) => [
-            k,
-            entries
-                .filter((e) => e.key === k)
-                .map((e) => e.value)
-                .join('\n'),
-        ]));
-        const b = flat(before);
-        const a = flat(after);
-        const parts = [];
-        for (const key of new Set([...b.keys(), ...a.keys()])) {
-            if (!b.has(key))
-                parts.push(`${key} added`);
-            else if (!a.has(key))
-                parts.push(`${key} removed`);
-            else if (b.get(key) !== a.get(key))
-                parts.push(`${key} changed`);
-        }
-        return parts.join(', ') || 'formatting only';
+    /** The worktree's `.git` file of a disk sandbox, put back if its command changed it. */
+    async restoreOwnFiles() {
+        const { hostPath, files, parentPath } = this.record;
+        if (!hostPath || !files.length)
+            return [];
+        const changes = (0,guard_files/* diffStates */.oD)(files, await (0,guard_files/* readState */.un)(external_node_path_.join(hostPath, '.git'), false));
+        const failed = await (0,guard_files/* restoreChanges */.Yi)(changes, this.blobs, [hostPath]);
+        return [
+            ...changes.map((c) => (0,guard_files/* describeFileChange */.yb)(c, parentPath, { hostPath })),
+            ...failed.map((f) => `could not put back ${f}`),
+        ];
     }
     async discard() {
         await promises_.rm(this.dir, { recursive: true, force: true });
-        // The project's folder goes with its last record (rmdir refuses while another sandbox has one).
+        // The project's folder goes with its last record (rmdir refuses while anything else is in it).
         await promises_.rmdir(external_node_path_.dirname(this.dir)).catch(() => undefined);
     }
 }
+/** The ledger of the first guard to open: the parent's trusted state, and its config without credentials. */
+async function openLedger(git, store, parent, ui) {
+    await store.create();
+    const g = parent.gitDir;
+    const roots = [
+        ...['config', 'HEAD', 'index', 'objects/info/alternates', 'packed-refs'].map((f) => ({
+            path: external_node_path_.join(g, f),
+            recursive: false,
+        })),
+        { path: external_node_path_.join(g, 'hooks'), recursive: true },
+        { path: external_node_path_.join(g, 'info'), recursive: true },
+    ];
+    const ledger = {
+        version: 1,
+        created: new Date().toISOString(),
+        parentPath: parent.path,
+        gitDir: g,
+        roots,
+        files: [],
+        exposed: [],
+        strippedKeys: [],
+        refs: await (0,guard_refs/* readRefs */.n6)(git, parent.path),
+        looseRefs: await (0,guard_refs/* looseRefNames */.MO)(g),
+        open: [],
+    };
+    for (const root of roots)
+        ledger.files.push(...(await (0,guard_files/* readState */.un)(root.path, root.recursive, store.blobs)));
+    for (const entry of await (0,worktree_metadata/* listWorktreeEntries */.ue)(g))
+        await (0,metadata_changes/* watchEntry */.Os)(ledger, entry.adminDir, store.blobs);
+    const config = ledger.files.find((f) => f.path === external_node_path_.join(g, 'config'));
+    if (config?.kind !== 'file' || !config.sha256)
+        return { ledger };
+    const result = await stripCredentials(git, external_node_path_.join(store.blobs, config.sha256), external_node_path_.join(store.dir, 'config.scratch'));
+    for (const secret of result.secrets)
+        ui.mask(secret);
+    if (!result.stripped.length)
+        return { ledger };
+    const hash = (0,guard_files/* sha256 */.sc)(result.content);
+    await promises_.writeFile(external_node_path_.join(store.blobs, hash), result.content, { mode: 0o600 });
+    ledger.exposed.push({ ...config, sha256: hash });
+    ledger.strippedKeys = result.stripped;
+    return { ledger, stripped: { content: result.content, mode: config.mode } };
+}
+/** Another guard opens while some are open: what their commands changed so far is theirs, and undone. */
+async function joinLedger(git, store, ledger, sandbox, ui) {
+    const config = ledger.files.find((f) => f.path === external_node_path_.join(ledger.gitDir, 'config'));
+    if (config?.sha256)
+        for (const secret of await findSecrets(git, external_node_path_.join(store.blobs, config.sha256)))
+            ui.mask(secret);
+    const suspects = await checkForOthers(git, store, ledger, { kind: 'open', sandbox });
+    if (ledger.strippedKeys.length && suspects.length)
+        ui.info(`Credentials are out of .git/config already (${ledger.strippedKeys.join(', ')}), while the command of ${suspects.map((s) => `sandbox ${s}`).join(', ')} runs; the last command to end puts them back.`);
+}
+/** A check made for a run that is no suspect: what it finds goes to the open guards. Returns them. */
+async function checkForOthers(git, store, ledger, at) {
+    const suspects = ledger.open.map((g) => g.sandbox);
+    const result = await checkpoint({
+        git,
+        ledger,
+        blobs: store.blobs,
+        scratch: store.dir,
+        final: false,
+        label: displacedLabel(at.sandbox),
+    });
+    distribute(ledger, result, suspects, at);
+    return suspects;
+}
+/**
+ * Before a run reads the parent to create or reuse a sandbox (the commit a new branch starts from, the
+ * branch it checks out): with guards open, the parent is checked and what their commands changed is undone
+ * (their runs report it), so a command cannot choose what another run builds on. Call it holding the
+ * repository lock. Costs one `stat` when no guard is open.
+ */
+async function verifyParent(git, engine, parent, sandbox, log) {
+    const store = guard_ledger/* LedgerStore */.n$.of(parent.path);
+    if (!(await store.exists()))
+        return;
+    await store.withLock(async () => {
+        const loaded = await store.load();
+        const ui = { info: log, warning: log };
+        const ledger = loaded && (await finishInterrupted(git, engine, store, loaded, ui));
+        if (!ledger)
+            return;
+        await checkForOthers(git, store, ledger, { kind: 'prepare', sandbox });
+        store.save(ledger);
+    });
+}
+/**
+ * Closes the guards whose runs were interrupted (their sandbox lock is free: no live run holds it), after
+ * removing their containers; their reports go to this run's log. A ledger left with no open guard has its
+ * trusted state put back. Returns the ledger, or undefined when it is gone.
+ */
+async function finishInterrupted(git, engine, store, ledger, ui, self) {
+    for (const guard of [...ledger.open]) {
+        if (guard.dir === self || (await (0,lock/* isSandboxLocked */.up)(ledger.gitDir, guard.sandbox)))
+            continue;
+        let release;
+        try {
+            release = await (0,lock/* lockSandbox */.rj)(ledger.gitDir, guard.sandbox, 0);
+        }
+        catch {
+            continue; // taken meanwhile: a live run
+        }
+        try {
+            const record = await GitGuard.load(guard.dir);
+            if (!(await ensureContainerGone(engine, record?.container))) {
+                ui.warning(`The interrupted run on sandbox ${guard.sandbox} left its container ${record?.container}, which could not be removed: its git guard stays open.`);
+                continue;
+            }
+            ui.info(`The run on sandbox ${guard.sandbox} was interrupted while its command ran: its git guard is closed here.`);
+            const suspects = ledger.open.map((g) => g.sandbox);
+            const final = ledger.open.length === 1;
+            const result = await checkpoint({
+                git,
+                ledger,
+                blobs: store.blobs,
+                scratch: store.dir,
+                closing: guard,
+                final,
+                label: displacedLabel(guard.sandbox),
+            });
+            const share = distribute(ledger, result, suspects, { kind: 'recover', sandbox: guard.sandbox }, guard);
+            const own = record ? await record.restoreOwnFiles() : [];
+            for (const v of [...guard.found, ...share.violations, ...own])
+                ui.warning(`Sandbox boundary (interrupted run on sandbox ${guard.sandbox}): ${v}.`);
+            ledger.open = ledger.open.filter((g) => g !== guard);
+            for (const note of [...guard.notes, ...share.notes, ...(await settle(store, ledger, final, result))])
+                ui.info(note);
+            await promises_.rm(guard.dir, { recursive: true, force: true });
+            if (!(await store.exists()))
+                return undefined;
+        }
+        finally {
+            await release();
+        }
+    }
+    if (ledger.open.length)
+        return ledger;
+    // No guard open (one was killed between its ledger's writes): nothing runs, the trusted state goes back.
+    const result = await checkpoint({
+        git,
+        ledger,
+        blobs: store.blobs,
+        scratch: store.dir,
+        final: true,
+        label: displacedLabel('interrupted'),
+    });
+    for (const v of result.violations)
+        ui.warning(`Sandbox boundary (left by an interrupted run): ${v}.`);
+    for (const note of await settle(store, ledger, true, result))
+        ui.info(note);
+    return (await store.exists()) ? ledger : undefined;
+}
+/**
+ * Saves the ledger, or, after the last guard's check (`final`), removes it. Kept when .git/config could
+ * not be put back: it holds the only copy of the credentials, for the next run to put back.
+ */
+async function settle(store, ledger, final, result) {
+    if (!final) {
+        store.save(ledger);
+        return [];
+    }
+    if (result.configFailed) {
+        ledger.open = [];
+        store.save(ledger);
+        return [`.git/config could not be put back: its trusted copy stays in ${store.dir} for the next run.`];
+    }
+    await store.remove();
+    return ledger.strippedKeys.length
+        ? [`Put back the credentials taken out of .git/config (${ledger.strippedKeys.join(', ')}).`]
+        : [];
+}
+/**
+ * Hands what a check found to the suspects (the guards open before it; `me`'s share is returned, the
+ * others keep theirs in the ledger until they close), and the notes to the sandboxes they concern.
+ */
+function distribute(ledger, result, suspects, at, me) {
+    const mine = { violations: [], notes: [] };
+    for (const guard of ledger.open) {
+        const share = suspects.includes(guard.sandbox)
+            ? result.violations.map((v) => attribute(v, guard.sandbox, suspects, at))
+            : [];
+        const notes = result.notes.get(guard.sandbox) ?? [];
+        const to = guard === me ? mine : { violations: guard.found, notes: guard.notes };
+        to.violations.push(...share);
+        to.notes.push(...notes);
+    }
+    return mine;
+}
+/** Names the refs keeping what undone ref changes pointed at: when, and for which sandbox's check. */
+function displacedLabel(sandbox) {
+    const stamp = new Date().toISOString().replace(/[-:.]/g, '');
+    return `${stamp}-${sandbox.replace(/\.\./g, '-')}`;
+}
 /**
  * Runs `fn` (the command) under the guard: afterwards, whether it succeeded or threw, the container is
- * made sure to be gone and the guard restores and reports. The record is kept when the container's removal
+ * made sure to be gone and the guard closes and reports. It stays open when the container's removal
  * cannot be confirmed (engine unreachable), for the post step or the next run.
  */
 async function runGuarded(guard, git, engine, ui, fn) {
@@ -31665,10 +32154,8 @@ async function runGuarded(guard, git, engine, ui, fn) {
 }
 async function finishGuard(guard, git, engine, ui) {
     const gone = await ensureContainerGone(engine, guard.container);
-    const report = await guard.restore(git);
-    if (gone)
-        await guard.discard();
-    else
+    const report = await guard.finish(git, engine, gone, ui);
+    if (!gone)
         report.violations.push(`the container ${guard.container} could not be confirmed removed (is the engine reachable?): the git guard checks again in the post step or the next run`);
     for (const note of report.notes)
         ui.info(note);
@@ -31685,21 +32172,21 @@ async function ensureContainerGone(engine, container) {
     return (await engine.containerExists(container)) === false;
 }
 /**
- * Finishes the work of a run that was killed while its command ran: removes its container, restores and
- * reports. Does nothing when there is no record. Throws when the container cannot be removed.
+ * Finishes the work of a run that was killed while its command ran: removes its container, closes its
+ * guard and reports. Does nothing when there is no record. Throws when the container cannot be removed.
  */
 async function recoverGuard(git, engine, dir, ui) {
     const guard = await GitGuard.load(dir);
     if (!guard) {
-        // A folder without a record: the run was killed while taking it, before the container existed.
+        // A folder without a record: the run was killed while opening it, before the container existed.
         await promises_.rm(dir, { recursive: true, force: true });
+        await promises_.rmdir(external_node_path_.dirname(dir)).catch(() => undefined);
         return undefined;
     }
     ui.info(`A run on this sandbox was interrupted while its command ran: checking what the command left.`);
     if (!(await ensureContainerGone(engine, guard.container)))
         throw new Error(`The container ${guard.container} of an interrupted run on this sandbox could not be removed: remove it, then run again.`);
-    const report = await guard.restore(git);
-    await guard.discard();
+    const report = await guard.finish(git, engine, true, ui);
     for (const note of report.notes)
         ui.info(note);
     for (const violation of report.violations)
@@ -31714,6 +32201,7 @@ async function recoverGuard(git, engine, dir, ui) {
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Q5: () => (/* binding */ withLockFile),
 /* harmony export */   aZ: () => (/* binding */ withRepositoryLock),
 /* harmony export */   rj: () => (/* binding */ lockSandbox),
 /* harmony export */   up: () => (/* binding */ isSandboxLocked)
@@ -31804,15 +32292,22 @@ function ownerText(owner) {
         ? ` (process ${owner.pid} on ${owner.host}${owner.run ? `, run ${owner.run}` : ''}, since ${owner.since})`
         : '';
 }
-/** Runs `fn` holding the parent repository's metadata lock. */
-async function withRepositoryLock(gitDir, fn, waitMs = 120_000) {
-    const release = await acquire(lockPath(gitDir, 'repository'), waitMs, (owner) => `the worktree metadata of ${node_path__WEBPACK_IMPORTED_MODULE_2__.dirname(gitDir)} is locked by another run${ownerText(owner)}`);
+/** Runs `fn` holding the lock `file` (a folder proper-lockfile makes); `what` names what it protects. */
+async function withLockFile(file, what, fn, waitMs = 120_000) {
+    const release = await acquire(file, waitMs, (owner) => `${what} is locked by another run${ownerText(owner)}`);
     try {
         return await fn();
     }
     finally {
         await release();
     }
+}
+/**
+ * Runs `fn` holding the parent repository's metadata lock. Every change the action makes to the parent's
+ * shared metadata (worktree registrations, refs, config) and every check of the git guard happens under it.
+ */
+async function withRepositoryLock(gitDir, fn, waitMs = 120_000) {
+    return withLockFile(lockPath(gitDir, 'repository'), `the worktree metadata of ${node_path__WEBPACK_IMPORTED_MODULE_2__.dirname(gitDir)}`, fn, waitMs);
 }
 async function lockSandbox(gitDir, sandbox, waitMs, onWait) {
     return acquire(lockPath(gitDir, `sandbox-${sandbox}`), waitMs, (owner) => `sandbox ${sandbox} is in use by another run${ownerText(owner)}; two runs never share a sandbox`, onWait);
@@ -31826,6 +32321,122 @@ async function isSandboxLocked(gitDir, sandbox) {
     catch {
         return false;
     }
+}
+
+
+/***/ }),
+
+/***/ 8482:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Os: () => (/* binding */ watchEntry),
+/* harmony export */   g3: () => (/* binding */ announceRefs),
+/* harmony export */   o0: () => (/* binding */ announceEntries),
+/* harmony export */   xo: () => (/* binding */ setParentConfig)
+/* harmony export */ });
+/* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1455);
+/* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_fs_promises__WEBPACK_IMPORTED_MODULE_0__);
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(6760);
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__nccwpck_require__.n(node_path__WEBPACK_IMPORTED_MODULE_1__);
+/* harmony import */ var _guard_files_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(9084);
+/* harmony import */ var _guard_ledger_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(3946);
+/* harmony import */ var _guard_refs_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(9689);
+// The action's own changes to a parent's shared metadata: a sandbox registered or dropped (by a run, a
+// post step, the reaper), a branch created for a sandbox, `origin/<branch>` fetched or pushed, a commit on
+// a sandbox's branch, a pull request's head fetched, a branch's upstream set. Commands of other sandboxes
+// of the same parent may be running meanwhile, under git guards that would take any change they did not
+// expect for their command's doing and undo it. So each such change is made under the repository lock
+// and announced here, into the guards' ledger, before the lock is released: the guards' next check finds
+// it expected. Only the action announces, and only what it changed itself, by name; nothing a container
+// wrote is ever taken as legitimate from what is found on disk.
+//
+// Every function here expects its caller to hold the repository lock (lock.ts `withRepositoryLock`), and
+// costs one `stat` when no guard of the parent is open.
+
+
+
+
+
+/** Runs `fn` on the parent's ledger, when one exists (a guard is open), and saves it. */
+async function onLedger(parent, fn) {
+    const store = _guard_ledger_js__WEBPACK_IMPORTED_MODULE_3__/* .LedgerStore */ .n$.of(parent.path);
+    if (!(await store.exists()))
+        return;
+    await store.withLock(async () => {
+        const ledger = await store.load();
+        if (!ledger)
+            return;
+        await fn(ledger, store);
+        store.save(ledger);
+    });
+}
+async function announceRefs(git, parent, refs) {
+    const changed = refs.map((r) => (typeof r === 'string' ? { name: r } : r));
+    if (!changed.length)
+        return;
+    await onLedger(parent, async (ledger) => {
+        const unknown = changed.some((r) => r.value === undefined);
+        const now = unknown ? await (0,_guard_refs_js__WEBPACK_IMPORTED_MODULE_4__/* .readRefs */ .n6)(git, parent.path) : [];
+        for (const ref of changed) {
+            const value = ref.value ?? now.find((r) => r.name === ref.name)?.value;
+            const others = ledger.refs.filter((r) => r.name !== ref.name);
+            ledger.refs = value === undefined ? others : [...others, { name: ref.name, value }];
+        }
+    });
+}
+/** Worktree admin folders the action created or dropped: the guards watch them as they are now. */
+async function announceEntries(gitDir, adminDirs) {
+    if (!adminDirs.length)
+        return;
+    await onLedger({ path: node_path__WEBPACK_IMPORTED_MODULE_1__.dirname(gitDir), gitDir }, async (ledger, store) => {
+        for (const adminDir of adminDirs)
+            await watchEntry(ledger, adminDir, store.blobs);
+    });
+}
+/** Starts (or goes on) watching an admin folder's files, taking their present state as the trusted one. */
+async function watchEntry(ledger, adminDir, blobs) {
+    const watched = new Set(ledger.roots.map((r) => r.path));
+    const present = await node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.lstat(adminDir).then((st) => st.isDirectory(), () => false);
+    for (const file of _guard_ledger_js__WEBPACK_IMPORTED_MODULE_3__/* .ADMIN_FILES */ .Eb.map((f) => node_path__WEBPACK_IMPORTED_MODULE_1__.join(adminDir, f))) {
+        if (!present && !watched.has(file))
+            continue;
+        if (!watched.has(file))
+            ledger.roots.push({ path: file, recursive: false });
+        const [record] = await (0,_guard_files_js__WEBPACK_IMPORTED_MODULE_2__/* .readState */ .un)(file, false, blobs);
+        ledger.files = [...ledger.files.filter((f) => f.path !== file), record];
+    }
+}
+/**
+ * Sets config entries in the parent's .git/config. While a guard is open, the same edits are made to the
+ * ledger's trusted config (with its credentials) and to the one the containers see, so that both keep
+ * them and nothing a container wrote there is taken along.
+ */
+async function setParentConfig(git, parent, entries) {
+    const configPath = node_path__WEBPACK_IMPORTED_MODULE_1__.join(parent.gitDir, 'config');
+    const edit = async (file) => {
+        for (const [key, value] of entries)
+            await git.run('/', ['config', '--file', file, '--', key, value]);
+    };
+    let done = false;
+    await onLedger(parent, async (ledger, store) => {
+        const scratch = node_path__WEBPACK_IMPORTED_MODULE_1__.join(store.dir, 'config.edit');
+        for (const list of [ledger.files, ledger.exposed]) {
+            const record = list.find((r) => r.path === configPath);
+            if (record?.kind !== 'file' || !record.sha256)
+                continue;
+            await node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.copyFile(node_path__WEBPACK_IMPORTED_MODULE_1__.join(store.blobs, record.sha256), scratch);
+            await edit(scratch);
+            const content = await node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.readFile(scratch);
+            record.sha256 = (0,_guard_files_js__WEBPACK_IMPORTED_MODULE_2__/* .sha256 */ .sc)(content);
+            await node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.writeFile(node_path__WEBPACK_IMPORTED_MODULE_1__.join(store.blobs, record.sha256), content, { mode: 0o600 });
+            await node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.rm(scratch, { force: true });
+        }
+        await edit(configPath);
+        done = true;
+    });
+    if (!done)
+        await edit(configPath);
 }
 
 
@@ -32243,11 +32854,15 @@ async function runCommand(engine, sandbox, spec, hooks = {}) {
 
 // EXTERNAL MODULE: ./src/git.ts
 var src_git = __nccwpck_require__(1243);
-// EXTERNAL MODULE: ./src/guard.ts + 4 modules
-var src_guard = __nccwpck_require__(4871);
+// EXTERNAL MODULE: ./src/guard.ts + 3 modules
+var src_guard = __nccwpck_require__(8374);
 // EXTERNAL MODULE: ./src/lock.ts
 var lock = __nccwpck_require__(9188);
+// EXTERNAL MODULE: ./src/metadata-changes.ts
+var metadata_changes = __nccwpck_require__(8482);
 ;// CONCATENATED MODULE: ./src/push.ts
+
+
 function authConfig(url, token) {
     if (!token || !/^https?:\/\//i.test(url))
         return [];
@@ -32262,7 +32877,20 @@ async function pushBranch(git, parent, originUrl, branch, sha, token, options = 
         config: authConfig(originUrl, token),
     });
     if (result.exitCode === 0) {
-        await git.exec(parent.path, ['update-ref', '-m', 'worktree-sandbox: pushed', '--', trackingRef, sha]);
+        // The remote-tracking ref is shared by every worktree: moved, and announced to the git guards of
+        // commands running meanwhile, under the repository lock.
+        await (0,lock/* withRepositoryLock */.aZ)(parent.gitDir, async () => {
+            const updated = await git.exec(parent.path, [
+                'update-ref',
+                '-m',
+                'worktree-sandbox: pushed',
+                '--',
+                trackingRef,
+                sha,
+            ]);
+            if (updated.exitCode === 0)
+                await (0,metadata_changes/* announceRefs */.g3)(git, parent, [{ name: trackingRef, value: sha }]);
+        });
         return { pushed: true };
     }
     const text = `${result.stdout}\n${result.stderr}`;
@@ -32277,9 +32905,13 @@ async function pushBranch(git, parent, originUrl, branch, sha, token, options = 
 var repository = __nccwpck_require__(6008);
 // EXTERNAL MODULE: ./src/settings.ts
 var src_settings = __nccwpck_require__(8750);
+// EXTERNAL MODULE: ./src/worktree-metadata.ts
+var worktree_metadata = __nccwpck_require__(9662);
 ;// CONCATENATED MODULE: ./src/run-mode.ts
 // Run mode, as a story: validate, find the parent, resolve the branch, prepare the sandbox, run the
 // command, report, push. Each step is a function; each long step a log group.
+
+
 
 
 
@@ -32303,7 +32935,10 @@ async function runSandbox(settings, deps) {
     const parent = await (0,repository/* findParentRepository */.a)(git, settings.repositoryPath);
     if (parent.resolvedFrom)
         ui.info(`${parent.resolvedFrom} is a linked worktree: working from its parent ${parent.path}.`);
-    const plan = await (0,branch/* resolveBranch */.pd)(git, parent.path, settings.branch, settings.base);
+    const plan = await (0,lock/* withRepositoryLock */.aZ)(parent.gitDir, async () => {
+        await (0,src_guard/* verifyParent */.yk)(git, engine, parent, settings.branch || 'transient', (m) => ui.info(m));
+        return (0,branch/* resolveBranch */.pd)(git, parent, settings.branch, settings.base);
+    });
     const worktreeRoot = settings.isolation === 'disk' ? await realRoot(settings.worktreeRoot) : settings.worktreeRoot;
     const location = (0,src_sandbox/* locateSandbox */.Iw)(plan, parent, settings.isolation, worktreeRoot, settings.volumePrefix);
     const originUrl = settings.push ? await git.remoteUrl(parent.path, 'origin') : undefined;
@@ -32312,7 +32947,7 @@ async function runSandbox(settings, deps) {
     const release = await (0,lock/* lockSandbox */.rj)(parent.gitDir, location.name, settings.lockTimeoutMinutes * 60_000, (msg) => ui.info(msg));
     try {
         deps.save({ engine: settings.engine, image: settings.image, cleanup: settings.cleanup, location });
-        const guardDir = (0,src_guard/* guardDirectory */.l_)(settings.stateDir, location);
+        const guardDir = (0,src_guard/* guardDirectory */.l_)(location);
         const interrupted = await (0,src_guard/* recoverGuard */.A9)(git, engine, guardDir, ui);
         if (interrupted)
             enforceBoundary(interrupted, settings.strict);
@@ -32329,7 +32964,7 @@ async function runSandbox(settings, deps) {
             return created;
         });
         deps.save({ ready: true, startSha: sandbox.startSha });
-        const guard = await src_guard/* GitGuard */.eg.take(git, sandbox, guardDir, ui);
+        const guard = await src_guard/* GitGuard */.eg.take(git, engine, sandbox, guardDir, ui);
         deps.save({ guardDir });
         const { value: command, guard: boundary } = await (0,src_guard/* runGuarded */.sg)(guard, git, engine, ui, () => ui.group(`Run: ${firstLine(settings.command)}`, () => ui.untrusted((write) => runCommand(engine, sandbox, { ...settings, readOnlyFiles: deps.command?.readOnlyFiles, extraEnv: deps.command?.extraEnv }, {
             onStart: (container) => {
@@ -32343,7 +32978,9 @@ async function runSandbox(settings, deps) {
         enforceBoundary(boundary, settings.strict);
         const wantsCommit = settings.push && !!sandbox.branch;
         const report = await ui.group('Report', async () => {
-            const r = await (0,src_report/* inspectWorktree */.e5)(git, engine, sandbox, settings.image, sandbox.startSha, wantsCommit ? { message: settings.commitMessage } : undefined);
+            const r = wantsCommit
+                ? await commitAndInspect(git, engine, sandbox, settings)
+                : await (0,src_report/* inspectWorktree */.e5)(git, engine, sandbox, settings.image, sandbox.startSha);
             ui.info(r.diffStat || 'No changes.');
             return r;
         });
@@ -32363,6 +33000,29 @@ async function runSandbox(settings, deps) {
     finally {
         await release();
     }
+}
+/**
+ * The leftovers committed on the sandbox's branch, a ref every worktree shares: under the repository lock,
+ * announced to the git guards of commands running in other sandboxes meanwhile.
+ */
+async function commitAndInspect(git, engine, sandbox, settings) {
+    // Only on its own branch: a command that checked out another branch does not get it moved by the host.
+    const onBranch = (await readWorktreeHead(sandbox)) === `ref: refs/heads/${sandbox.branch}`;
+    return (0,lock/* withRepositoryLock */.aZ)(sandbox.parent.gitDir, async () => {
+        const report = await (0,src_report/* inspectWorktree */.e5)(git, engine, sandbox, settings.image, sandbox.startSha, onBranch ? { message: settings.commitMessage } : undefined);
+        if (report.committed && report.currentBranch === sandbox.branch)
+            await (0,metadata_changes/* announceRefs */.g3)(git, sandbox.parent, [
+                { name: `refs/heads/${sandbox.branch}`, value: report.headSha },
+            ]);
+        return report;
+    });
+}
+/** The worktree's HEAD as its admin folder on the host holds it (`ref: refs/heads/x` or a commit). */
+async function readWorktreeHead(sandbox) {
+    const entry = await (0,worktree_metadata/* findWorktreeEntry */.lc)(sandbox.parent.gitDir, sandbox.worktreePath);
+    if (!entry)
+        return '';
+    return (await promises_.readFile(external_node_path_.join(entry.adminDir, 'HEAD'), 'utf8').catch(() => '')).trim();
 }
 async function pushSandbox(git, sandbox, report, to, token, ui) {
     if (!sandbox.branch)
@@ -32470,12 +33130,16 @@ function firstLine(text) {
 /* harmony import */ var _branch_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(7651);
 /* harmony import */ var _git_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(1243);
 /* harmony import */ var _docker_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(3871);
-/* harmony import */ var _lock_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(9188);
-/* harmony import */ var _naming_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(8499);
-/* harmony import */ var _proc_js__WEBPACK_IMPORTED_MODULE_7__ = __nccwpck_require__(1783);
-/* harmony import */ var _worktree_metadata_js__WEBPACK_IMPORTED_MODULE_8__ = __nccwpck_require__(9662);
+/* harmony import */ var _guard_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(8374);
+/* harmony import */ var _lock_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(9188);
+/* harmony import */ var _metadata_changes_js__WEBPACK_IMPORTED_MODULE_7__ = __nccwpck_require__(8482);
+/* harmony import */ var _naming_js__WEBPACK_IMPORTED_MODULE_8__ = __nccwpck_require__(8499);
+/* harmony import */ var _proc_js__WEBPACK_IMPORTED_MODULE_9__ = __nccwpck_require__(1783);
+/* harmony import */ var _worktree_metadata_js__WEBPACK_IMPORTED_MODULE_10__ = __nccwpck_require__(9662);
 // The sandbox lifecycle: find, create (or reuse as it is), inspect and remove one sandbox, on disk or in
 // a container volume. Every change to the parent's metadata happens under the repository lock.
+
+
 
 
 
@@ -32489,16 +33153,16 @@ function currentIdentity() {
     return { uid: process.getuid?.() ?? 0, gid: process.getgid?.() ?? 0 };
 }
 function locateSandbox(plan, parent, isolation, worktreeRoot, volumePrefix) {
-    const project = (0,_naming_js__WEBPACK_IMPORTED_MODULE_6__/* .projectName */ .j1)(parent.path);
+    const project = (0,_naming_js__WEBPACK_IMPORTED_MODULE_8__/* .projectName */ .j1)(parent.path);
     const base = { name: plan.sandbox, kind: plan.kind, project, isolation, branch: plan.branch, parent };
     if (isolation === 'disk') {
-        const hostPath = (0,_naming_js__WEBPACK_IMPORTED_MODULE_6__/* .diskWorktreePath */ .gG)(worktreeRoot, project, plan.sandbox);
+        const hostPath = (0,_naming_js__WEBPACK_IMPORTED_MODULE_8__/* .diskWorktreePath */ .gG)(worktreeRoot, project, plan.sandbox);
         return { ...base, worktreePath: hostPath, hostPath };
     }
     return {
         ...base,
-        worktreePath: (0,_naming_js__WEBPACK_IMPORTED_MODULE_6__/* .volumeWorktreePath */ .n$)(plan.sandbox),
-        volume: (0,_naming_js__WEBPACK_IMPORTED_MODULE_6__/* .volumeName */ .EH)(volumePrefix, project, plan.sandbox),
+        worktreePath: (0,_naming_js__WEBPACK_IMPORTED_MODULE_8__/* .volumeWorktreePath */ .n$)(plan.sandbox),
+        volume: (0,_naming_js__WEBPACK_IMPORTED_MODULE_8__/* .volumeName */ .EH)(volumePrefix, project, plan.sandbox),
     };
 }
 function volumeLabels(location, now = new Date()) {
@@ -32527,7 +33191,7 @@ function sandboxMounts(location) {
         mountArg({ type: 'bind', source: parent.gitDir, target: parent.gitDir }),
     ];
     if (location.volume)
-        mounts.push(mountArg({ type: 'volume', source: location.volume, target: _naming_js__WEBPACK_IMPORTED_MODULE_6__/* .VOLUME_MOUNT */ .f7 }));
+        mounts.push(mountArg({ type: 'volume', source: location.volume, target: _naming_js__WEBPACK_IMPORTED_MODULE_8__/* .VOLUME_MOUNT */ .f7 }));
     else
         mounts.push(mountArg({ type: 'bind', source: location.hostPath, target: location.hostPath }));
     return mounts.flatMap((m) => ['--mount', m]);
@@ -32540,13 +33204,25 @@ class SandboxConflictError extends Error {
  */
 async function prepareSandbox(git, engine, location, plan, image, log) {
     const { parent } = location;
-    const reused = await (0,_lock_js__WEBPACK_IMPORTED_MODULE_5__/* .withRepositoryLock */ .aZ)(parent.gitDir, async () => {
+    const reused = await (0,_lock_js__WEBPACK_IMPORTED_MODULE_6__/* .withRepositoryLock */ .aZ)(parent.gitDir, async () => {
+        // What a command running in another sandbox changed is undone before anything is read from the parent.
+        await (0,_guard_js__WEBPACK_IMPORTED_MODULE_5__/* .verifyParent */ .yk)(git, engine, parent, location.name, log);
+        const pinned = await pinStartPoint(git, location, plan);
         if (location.volume)
-            return prepareVolume(git, engine, location, plan, image, log);
-        return prepareDisk(git, location, plan, log);
+            return prepareVolume(git, engine, location, pinned, image, log);
+        return prepareDisk(git, location, pinned, log);
     });
     const startSha = await readHead(git, location);
     return { ...location, reused, startSha };
+}
+/** A branch only on origin starts at the commit origin/<branch> names now (read under the lock). */
+async function pinStartPoint(git, location, plan) {
+    if (plan.source !== 'remote')
+        return plan;
+    const sha = await git.resolveCommit(location.parent.path, `refs/remotes/origin/${plan.branch}`);
+    if (!sha)
+        throw new Error(`origin/${plan.branch} disappeared while sandbox ${location.name} was prepared.`);
+    return { ...plan, startPoint: sha };
 }
 async function checkoutForce(git, parent, plan) {
     if (plan.source !== 'local')
@@ -32559,19 +33235,19 @@ async function checkoutForce(git, parent, plan) {
 async function prepareDisk(git, location, plan, log) {
     const hostPath = location.hostPath;
     const { parent } = location;
-    const entry = await (0,_worktree_metadata_js__WEBPACK_IMPORTED_MODULE_8__/* .findWorktreeEntry */ .lc)(parent.gitDir, hostPath);
+    const entry = await (0,_worktree_metadata_js__WEBPACK_IMPORTED_MODULE_10__/* .findWorktreeEntry */ .lc)(parent.gitDir, hostPath);
     const dirExists = await exists(hostPath);
-    if (entry && entry.locked !== _worktree_metadata_js__WEBPACK_IMPORTED_MODULE_8__/* .INITIALIZING */ .is && dirExists && (await exists(node_path__WEBPACK_IMPORTED_MODULE_1__.join(hostPath, '.git')))) {
+    if (entry && entry.locked !== _worktree_metadata_js__WEBPACK_IMPORTED_MODULE_10__/* .INITIALIZING */ .is && dirExists && (await exists(node_path__WEBPACK_IMPORTED_MODULE_1__.join(hostPath, '.git')))) {
         return true;
     }
     if (entry && !dirExists) {
         log(`The worktree folder ${hostPath} is gone; dropping its stale registration.`);
-        await (0,_worktree_metadata_js__WEBPACK_IMPORTED_MODULE_8__/* .dropEntry */ .sT)(parent.gitDir, entry);
+        await (0,_worktree_metadata_js__WEBPACK_IMPORTED_MODULE_10__/* .dropEntry */ .sT)(parent.gitDir, entry);
     }
     else if (entry) {
         log(`Recovering ${hostPath}: a run was killed while creating it.`);
         await node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.rm(hostPath, { recursive: true, force: true });
-        await (0,_worktree_metadata_js__WEBPACK_IMPORTED_MODULE_8__/* .dropEntry */ .sT)(parent.gitDir, entry);
+        await (0,_worktree_metadata_js__WEBPACK_IMPORTED_MODULE_10__/* .dropEntry */ .sT)(parent.gitDir, entry);
     }
     else if (dirExists) {
         const names = await node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.readdir(hostPath);
@@ -32586,16 +33262,42 @@ async function prepareDisk(git, location, plan, log) {
     if (await checkoutForce(git, parent, plan))
         args.splice(2, 0, '--force');
     const result = await git.exec(parent.path, args);
+    await announceCreation(git, location, plan, result.exitCode === 0);
     if (result.exitCode !== 0) {
         // The folder did not exist before this call (checked above): whatever git left of it is ours to remove.
-        const leftover = await (0,_worktree_metadata_js__WEBPACK_IMPORTED_MODULE_8__/* .findWorktreeEntry */ .lc)(parent.gitDir, hostPath);
+        const leftover = await (0,_worktree_metadata_js__WEBPACK_IMPORTED_MODULE_10__/* .findWorktreeEntry */ .lc)(parent.gitDir, hostPath);
         if (leftover)
-            await (0,_worktree_metadata_js__WEBPACK_IMPORTED_MODULE_8__/* .dropEntry */ .sT)(parent.gitDir, leftover);
+            await (0,_worktree_metadata_js__WEBPACK_IMPORTED_MODULE_10__/* .dropEntry */ .sT)(parent.gitDir, leftover);
         await node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.rm(hostPath, { recursive: true, force: true });
         const detail = result.stderr || result.stdout;
         throw new Error(`${await writeFailureHint(node_path__WEBPACK_IMPORTED_MODULE_1__.dirname(hostPath), detail)}${explainAddFailure(plan, detail)}`);
     }
     return false;
+}
+/**
+ * What `git worktree add` changed in the parent's shared metadata (the registration, a new branch, a
+ * branch's upstream), announced to the git guards of commands running meanwhile. Called whether it
+ * succeeded or not: git may have created the branch before failing.
+ */
+async function announceCreation(git, location, plan, succeeded) {
+    const { parent } = location;
+    if (plan.source === 'new' || plan.source === 'remote') {
+        // The branch is ours only if it is where we created it: a branch of that name a command made meanwhile
+        // (git then refuses) is never recorded as trusted.
+        const name = `refs/heads/${plan.branch}`;
+        if ((await git.resolveCommit(parent.path, name)) === plan.startPoint)
+            await (0,_metadata_changes_js__WEBPACK_IMPORTED_MODULE_7__/* .announceRefs */ .g3)(git, parent, [{ name, value: plan.startPoint }]);
+    }
+    const entry = await (0,_worktree_metadata_js__WEBPACK_IMPORTED_MODULE_10__/* .findWorktreeEntry */ .lc)(parent.gitDir, location.worktreePath);
+    if (entry)
+        await (0,_metadata_changes_js__WEBPACK_IMPORTED_MODULE_7__/* .announceEntries */ .o0)(parent.gitDir, [entry.adminDir]);
+    if (succeeded && plan.source === 'remote') {
+        // What `--track` would have written, as an edit the guards know of.
+        await (0,_metadata_changes_js__WEBPACK_IMPORTED_MODULE_7__/* .setParentConfig */ .xo)(git, parent, [
+            [`branch.${plan.branch}.remote`, 'origin'],
+            [`branch.${plan.branch}.merge`, `refs/heads/${plan.branch}`],
+        ]);
+    }
 }
 /** git's refusal to check a branch out twice, said in the sandbox's terms. */
 function explainAddFailure(plan, detail) {
@@ -32641,19 +33343,19 @@ async function prepareVolume(git, engine, location, plan, image, log) {
     const volume = location.volume;
     const { parent } = location;
     const [entry, volumeExists] = await Promise.all([
-        (0,_worktree_metadata_js__WEBPACK_IMPORTED_MODULE_8__/* .findWorktreeEntry */ .lc)(parent.gitDir, location.worktreePath),
+        (0,_worktree_metadata_js__WEBPACK_IMPORTED_MODULE_10__/* .findWorktreeEntry */ .lc)(parent.gitDir, location.worktreePath),
         engine.volumeExists(volume),
     ]);
-    if (entry && entry.locked !== _worktree_metadata_js__WEBPACK_IMPORTED_MODULE_8__/* .INITIALIZING */ .is && volumeExists)
+    if (entry && entry.locked !== _worktree_metadata_js__WEBPACK_IMPORTED_MODULE_10__/* .INITIALIZING */ .is && volumeExists)
         return true;
     let recover = false;
     if (entry && !volumeExists) {
         log(`Volume ${volume} is gone; dropping its stale registration.`);
-        await (0,_worktree_metadata_js__WEBPACK_IMPORTED_MODULE_8__/* .dropEntry */ .sT)(parent.gitDir, entry);
+        await (0,_worktree_metadata_js__WEBPACK_IMPORTED_MODULE_10__/* .dropEntry */ .sT)(parent.gitDir, entry);
     }
     else if (entry) {
         log(`Recovering volume ${volume}: a run was killed while creating it.`);
-        await (0,_worktree_metadata_js__WEBPACK_IMPORTED_MODULE_8__/* .dropEntry */ .sT)(parent.gitDir, entry);
+        await (0,_worktree_metadata_js__WEBPACK_IMPORTED_MODULE_10__/* .dropEntry */ .sT)(parent.gitDir, entry);
         recover = true;
     }
     if (!volumeExists)
@@ -32710,20 +33412,21 @@ async function prepareVolume(git, engine, location, plan, image, log) {
         parent.path,
         ...add,
     ], { env: configEnv });
-    const created = await (0,_worktree_metadata_js__WEBPACK_IMPORTED_MODULE_8__/* .findWorktreeEntry */ .lc)(parent.gitDir, location.worktreePath);
+    await announceCreation(git, location, plan, result.exitCode === 0);
+    const created = await (0,_worktree_metadata_js__WEBPACK_IMPORTED_MODULE_10__/* .findWorktreeEntry */ .lc)(parent.gitDir, location.worktreePath);
     if (result.exitCode !== 0 || !created) {
         if (created)
-            await (0,_worktree_metadata_js__WEBPACK_IMPORTED_MODULE_8__/* .dropEntry */ .sT)(parent.gitDir, created);
+            await (0,_worktree_metadata_js__WEBPACK_IMPORTED_MODULE_10__/* .dropEntry */ .sT)(parent.gitDir, created);
         if (!volumeExists)
             await engine.removeVolume(volume).catch(() => undefined);
         throw new Error(`${explainAddFailure(plan, result.stderr || result.stdout || `exit ${result.exitCode}`)} (volume ${volume})`);
     }
     // Locked while the volume exists: the host cannot resolve /sandbox/..., so it sees it as prunable.
-    await (0,_worktree_metadata_js__WEBPACK_IMPORTED_MODULE_8__/* .lockEntry */ .KF)(created, `worktree-sandbox volume ${volume}`);
+    await (0,_worktree_metadata_js__WEBPACK_IMPORTED_MODULE_10__/* .lockEntry */ .KF)(created, `worktree-sandbox volume ${volume}`);
     return false;
 }
 async function readHead(git, location) {
-    const entry = await (0,_worktree_metadata_js__WEBPACK_IMPORTED_MODULE_8__/* .findWorktreeEntry */ .lc)(location.parent.gitDir, location.worktreePath);
+    const entry = await (0,_worktree_metadata_js__WEBPACK_IMPORTED_MODULE_10__/* .findWorktreeEntry */ .lc)(location.parent.gitDir, location.worktreePath);
     if (!entry)
         throw new Error(`Sandbox ${location.name} has no worktree registration in ${location.parent.path}.`);
     // The worktree's HEAD lives in its admin folder on the host, whatever the isolation.
@@ -32733,12 +33436,12 @@ async function readHead(git, location) {
 async function runInWorktree(git, engine, location, image, script, args, extraEnv = {}) {
     // The worktree's `.git` file is the command's to rewrite (it could point at a repository it made, with
     // its own config): our scripts name the worktree's git directory explicitly instead of reading it.
-    const entry = await (0,_worktree_metadata_js__WEBPACK_IMPORTED_MODULE_8__/* .findWorktreeEntry */ .lc)(location.parent.gitDir, location.worktreePath);
+    const entry = await (0,_worktree_metadata_js__WEBPACK_IMPORTED_MODULE_10__/* .findWorktreeEntry */ .lc)(location.parent.gitDir, location.worktreePath);
     if (!entry)
         throw new Error(`Sandbox ${location.name} has no worktree registration in ${location.parent.path}.`);
     extraEnv = { ...extraEnv, GIT_DIR: entry.adminDir, GIT_WORK_TREE: location.worktreePath };
     if (location.hostPath) {
-        return (0,_proc_js__WEBPACK_IMPORTED_MODULE_7__/* .runProcess */ .R3)('sh', ['-c', script, 'worktree-sandbox', ...args], {
+        return (0,_proc_js__WEBPACK_IMPORTED_MODULE_9__/* .runProcess */ .R3)('sh', ['-c', script, 'worktree-sandbox', ...args], {
             cwd: location.hostPath,
             env: git.scriptEnv(extraEnv),
         });
@@ -32787,7 +33490,7 @@ async function runInWorktree(git, engine, location, image, script, args, extraEn
  * them. Without this the next command's `git commit` fails. Locks of the shared parent are never touched.
  */
 async function clearStaleWorktreeLocks(location, log) {
-    const entry = await (0,_worktree_metadata_js__WEBPACK_IMPORTED_MODULE_8__/* .findWorktreeEntry */ .lc)(location.parent.gitDir, location.worktreePath);
+    const entry = await (0,_worktree_metadata_js__WEBPACK_IMPORTED_MODULE_10__/* .findWorktreeEntry */ .lc)(location.parent.gitDir, location.worktreePath);
     if (!entry)
         return;
     for (const name of ['index.lock', 'HEAD.lock']) {
@@ -32801,7 +33504,7 @@ async function clearStaleWorktreeLocks(location, log) {
 /** Removes the sandbox (volume or folder) and exactly its metadata entry in the parent; nothing else. */
 async function removeSandbox(engine, location) {
     const { parent } = location;
-    await (0,_lock_js__WEBPACK_IMPORTED_MODULE_5__/* .withRepositoryLock */ .aZ)(parent.gitDir, async () => {
+    await (0,_lock_js__WEBPACK_IMPORTED_MODULE_6__/* .withRepositoryLock */ .aZ)(parent.gitDir, async () => {
         if (location.volume) {
             await engine.removeVolume(location.volume);
         }
@@ -32809,9 +33512,9 @@ async function removeSandbox(engine, location) {
             await node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.rm(location.hostPath, { recursive: true, force: true });
             await node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.rmdir(node_path__WEBPACK_IMPORTED_MODULE_1__.dirname(location.hostPath)).catch(() => undefined);
         }
-        const entry = await (0,_worktree_metadata_js__WEBPACK_IMPORTED_MODULE_8__/* .findWorktreeEntry */ .lc)(parent.gitDir, location.worktreePath);
+        const entry = await (0,_worktree_metadata_js__WEBPACK_IMPORTED_MODULE_10__/* .findWorktreeEntry */ .lc)(parent.gitDir, location.worktreePath);
         if (entry)
-            await (0,_worktree_metadata_js__WEBPACK_IMPORTED_MODULE_8__/* .dropEntry */ .sT)(parent.gitDir, entry);
+            await (0,_worktree_metadata_js__WEBPACK_IMPORTED_MODULE_10__/* .dropEntry */ .sT)(parent.gitDir, entry);
     });
 }
 async function exists(p) {
@@ -32826,9 +33529,10 @@ async function exists(p) {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   N6: () => (/* binding */ validateBranchNames),
-/* harmony export */   P$: () => (/* binding */ parseSettings)
+/* harmony export */   P$: () => (/* binding */ parseSettings),
+/* harmony export */   yD: () => (/* binding */ defaultStateDir)
 /* harmony export */ });
-/* unused harmony exports InputError, ASSOCIATIONS, defaultWorktreeRoot, defaultStateDir, RESERVED_ENV */
+/* unused harmony exports InputError, ASSOCIATIONS, defaultWorktreeRoot, RESERVED_ENV */
 /* harmony import */ var node_os__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8161);
 /* harmony import */ var node_os__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_os__WEBPACK_IMPORTED_MODULE_0__);
 /* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(6760);
@@ -32890,7 +33594,6 @@ function parseRun(read, env) {
             readOnlyRootfs: boolean(read, 'read-only-rootfs', false),
         },
         strict: boolean(read, 'strict', false),
-        stateDir: defaultStateDir(env),
         trigger: {
             command: triggerCommand(read),
             allowedAssociations: list(read, 'allowed-associations', ['OWNER', 'MEMBER', 'COLLABORATOR']).map((a) => {
@@ -32928,6 +33631,7 @@ function defaultWorktreeRoot(env) {
         : node_path__WEBPACK_IMPORTED_MODULE_1__.join(env.HOME || node_os__WEBPACK_IMPORTED_MODULE_0__.homedir(), '.cache');
     return node_path__WEBPACK_IMPORTED_MODULE_1__.join(cache, 'worktree-sandbox', 'worktrees');
 }
+/** The host-only state folder (the git guards' records: guard-ledger.ts). Never mounted into a container. */
 function defaultStateDir(env) {
     const state = env.XDG_STATE_HOME && node_path__WEBPACK_IMPORTED_MODULE_1__.isAbsolute(env.XDG_STATE_HOME)
         ? env.XDG_STATE_HOME
@@ -33123,10 +33827,15 @@ function loadRunState() {
 /* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_fs_promises__WEBPACK_IMPORTED_MODULE_0__);
 /* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(6760);
 /* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__nccwpck_require__.n(node_path__WEBPACK_IMPORTED_MODULE_1__);
+/* harmony import */ var _metadata_changes_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(8482);
 // Reading and editing a parent's per-worktree metadata (`<gitDir>/worktrees/<id>/`) directly. This is
 // how the host addresses sandboxes whose worktree path it cannot resolve (volume sandboxes), and how
 // only the entries we removed ourselves are dropped: never `git worktree prune`, which would also drop
 // live volume sandboxes the host sees as "prunable".
+//
+// Every change here is announced to the parent's open git guards (metadata-changes.ts): callers hold the
+// repository lock, as for every change to a parent's metadata.
+
 
 
 const INITIALIZING = 'initializing';
@@ -33157,6 +33866,7 @@ async function findWorktreeEntry(gitDir, worktreePath) {
 /** Locks an entry with a reason, as `git worktree lock --reason` would, without needing its path to resolve. */
 async function lockEntry(entry, reason) {
     await node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.writeFile(node_path__WEBPACK_IMPORTED_MODULE_1__.join(entry.adminDir, 'locked'), `${reason}\n`);
+    await (0,_metadata_changes_js__WEBPACK_IMPORTED_MODULE_2__/* .announceEntries */ .o0)(node_path__WEBPACK_IMPORTED_MODULE_1__.dirname(node_path__WEBPACK_IMPORTED_MODULE_1__.dirname(entry.adminDir)), [entry.adminDir]);
 }
 /** Drops exactly one entry (unlocking it): the sandbox it described must already be gone. */
 async function dropEntry(gitDir, entry) {
@@ -33166,6 +33876,7 @@ async function dropEntry(gitDir, entry) {
     await node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.rm(entry.adminDir, { recursive: true, force: true });
     // git removes the folder once its last entry is gone; do the same so the parent looks untouched.
     await node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.rmdir(root).catch(() => undefined);
+    await (0,_metadata_changes_js__WEBPACK_IMPORTED_MODULE_2__/* .announceEntries */ .o0)(gitDir, [entry.adminDir]);
 }
 
 
@@ -33273,6 +33984,13 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:dns");
 /***/ ((module) => {
 
 module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:events");
+
+/***/ }),
+
+/***/ 3024:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
 
 /***/ }),
 
@@ -36583,8 +37301,8 @@ var external_node_path_ = __nccwpck_require__(6760);
 var docker = __nccwpck_require__(3871);
 // EXTERNAL MODULE: ./src/git.ts
 var src_git = __nccwpck_require__(1243);
-// EXTERNAL MODULE: ./src/guard.ts + 4 modules
-var guard = __nccwpck_require__(4871);
+// EXTERNAL MODULE: ./src/guard.ts + 3 modules
+var guard = __nccwpck_require__(8374);
 // EXTERNAL MODULE: ./src/lock.ts
 var lock = __nccwpck_require__(9188);
 // EXTERNAL MODULE: ./src/report.ts

@@ -70,12 +70,12 @@ describe('worktreeAddArgs', () => {
     ]);
   });
 
-  it('tracks the remote branch', () => {
+  it('starts from the remote branch (its upstream is set apart, where the git guards see it)', () => {
     expect(worktreeAddArgs(planBranch(facts('r', false, true)), '/w', false)).toEqual([
       'worktree',
       'add',
       '--quiet',
-      '--track',
+      '--no-track',
       '-b',
       'r',
       '--',

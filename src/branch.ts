@@ -1,6 +1,8 @@
 // ADR 0026's branch resolution protocol: which branch the sandbox checks out and where it comes from.
 import type { Git } from './git.js';
+import { announceRefs } from './metadata-changes.js';
 import { persistentSandboxName, transientSandboxName, type SandboxKind } from './naming.js';
+import type { ParentRepository } from './repository.js';
 
 export type BranchSource = 'local' | 'remote' | 'new' | 'detached';
 
@@ -51,13 +53,18 @@ export function planBranch(
   return { kind: 'persistent', sandbox, branch: facts.branch, source: 'new', startPoint: facts.baseCommit };
 }
 
-/** Gathers the facts from the parent repository (fetching the branch from origin when it is not known yet). */
+/**
+ * Gathers the facts from the parent repository (fetching the branch from origin when it is not known yet).
+ * Call it holding the repository lock, the parent checked by the git guards (guard.ts `verifyParent`):
+ * the commit it starts from is then the trusted one, not one a running command moved a ref to.
+ */
 export async function resolveBranch(
   git: Git,
-  parentPath: string,
+  parent: ParentRepository,
   branch: string,
   base: string,
 ): Promise<BranchPlan> {
+  const parentPath = parent.path;
   const baseCommit = await git.resolveCommit(parentPath, base || 'HEAD');
   if (!baseCommit)
     throw new Error(`Invalid input 'base': ${JSON.stringify(base)} names no commit in ${parentPath}.`);
@@ -68,13 +75,18 @@ export async function resolveBranch(
     remoteExists = await git.refExists(parentPath, `refs/remotes/origin/${branch}`);
     // actions/checkout fetches one ref only: ask origin whether the branch exists before creating it anew.
     if (!remoteExists && (await git.remoteUrl(parentPath, 'origin'))) {
+      // It writes origin/<branch>, a ref every worktree shares: announced to the git guards.
       remoteExists = await git.tryFetchBranch(parentPath, 'origin', branch);
+      if (remoteExists) await announceRefs(git, parent, [`refs/remotes/origin/${branch}`]);
     }
   }
   return planBranch({ branch, localExists, remoteExists, baseCommit });
 }
 
-/** The `git worktree add` arguments for a plan (the path is added by the caller after `--`). */
+/**
+ * The `git worktree add` arguments for a plan. A branch only on origin is created without `--track`: its
+ * upstream is set afterwards (sandbox.ts), by an edit the git guards know of.
+ */
 export function worktreeAddArgs(plan: BranchPlan, worktreePath: string, lock: boolean): string[] {
   const args = ['worktree', 'add', '--quiet'];
   if (lock) args.push('--lock');
@@ -86,7 +98,7 @@ export function worktreeAddArgs(plan: BranchPlan, worktreePath: string, lock: bo
       args.push('--', worktreePath, plan.branch);
       break;
     case 'remote':
-      args.push('--track', '-b', plan.branch, '--', worktreePath, plan.startPoint);
+      args.push('--no-track', '-b', plan.branch, '--', worktreePath, plan.startPoint);
       break;
     case 'new':
       args.push('--no-track', '-b', plan.branch, '--', worktreePath, plan.startPoint);

@@ -71,6 +71,12 @@ export function secretsOf(entry: ConfigEntry): string[] {
   return found.filter((s) => s.length >= 4);
 }
 
+/** The secrets a config file holds (read with includes off), to be masked in every log. */
+export async function findSecrets(git: Git, configFile: string): Promise<string[]> {
+  const out = await git.exec('/', ['config', '--file', configFile, '--no-includes', '--null', '--list']);
+  return [...new Set(parseConfigList(out.stdout).flatMap(secretsOf))];
+}
+
 /** A copy of `configPath` without credentials, made with git itself in `scratch` (a host-only file). */
 export async function stripCredentials(
   git: Git,

@@ -136,3 +136,17 @@ export async function restoreChanges(
   }
   return failed;
 }
+
+/** One change said in the parent's terms (`.git/hooks/x was added by the command: removed`). Pure. */
+export function describeFileChange(
+  change: FileChange,
+  parentPath: string,
+  options: { hostPath?: string; detail?: string } = {},
+): string {
+  let where = path.relative(parentPath, change.path);
+  if (options.hostPath && change.path.startsWith(options.hostPath + path.sep))
+    where = `the worktree's ${path.relative(options.hostPath, change.path)}`;
+  const verb = { added: 'was added', removed: 'was removed', changed: 'was changed' }[change.change];
+  const undo = { added: 'removed', removed: 'restored', changed: 'restored' }[change.change];
+  return `${where} ${verb} by the command${options.detail ? ` (${options.detail})` : ''}: ${undo}`;
+}

@@ -23,7 +23,7 @@ describe('planRefFixes', () => {
       { name: 'refs/remotes/origin/feature', value: C },
       { name: 'refs/tags/v1', value: B },
     ];
-    expect(planRefFixes(before, after, { ownBranch: 'feature', branchesInUse: [] })).toEqual([
+    expect(planRefFixes(before, after, { ownBranch: 'feature', openBranches: [] })).toEqual([
       { name: 'refs/heads/main', restore: A, displaced: B },
       {
         name: 'refs/remotes/origin/HEAD',
@@ -37,7 +37,7 @@ describe('planRefFixes', () => {
 
   test('deleting the own branch or another branch is undone', () => {
     const after = before.filter((r) => r.name !== 'refs/heads/feature' && r.name !== 'refs/heads/other');
-    expect(planRefFixes(before, after, { ownBranch: 'feature', branchesInUse: [] })).toEqual([
+    expect(planRefFixes(before, after, { ownBranch: 'feature', openBranches: [] })).toEqual([
       { name: 'refs/heads/feature', restore: A, displaced: undefined },
       { name: 'refs/heads/other', restore: A, displaced: undefined },
     ]);
@@ -45,18 +45,32 @@ describe('planRefFixes', () => {
 
   test('a transient sandbox owns no branch', () => {
     const after = [...before, { name: 'refs/heads/new', value: B }];
-    expect(planRefFixes(before, after, { ownBranch: '', branchesInUse: [] })).toEqual([
+    expect(planRefFixes(before, after, { ownBranch: '', openBranches: [] })).toEqual([
       { name: 'refs/heads/new', restore: undefined, displaced: B },
     ]);
   });
 
-  test('branches of sandboxes in use by other runs are theirs; new displaced refs are ours', () => {
+  test('branches of sandboxes whose commands still run are theirs; new displaced refs are ours', () => {
     const after = [
       ...before.map((r) => (r.name === 'refs/heads/other' ? { ...r, value: B } : r)),
-      { name: 'refs/remotes/origin/other', value: B },
+      { name: 'refs/heads/new-sandbox', value: C },
       { name: `${DISPLACED_NAMESPACE}x/refs/heads/main`, value: B },
     ];
-    expect(planRefFixes(before, after, { ownBranch: 'feature', branchesInUse: ['other'] })).toEqual([]);
+    expect(
+      planRefFixes(before, after, { ownBranch: 'feature', openBranches: ['other', 'new-sandbox', ''] }),
+    ).toEqual([]);
+  });
+
+  test("remote-tracking refs are nobody's; an open branch, even deleted, is left to its own guard", () => {
+    // origin/<branch> changes only through the action (a fetch, a push), which records each change: a
+    // change found here is a command's, even for a branch whose command still runs.
+    const after = [
+      ...before.filter((r) => r.name !== 'refs/heads/other'),
+      { name: 'refs/remotes/origin/other', value: B },
+    ];
+    expect(planRefFixes(before, after, { ownBranch: 'feature', openBranches: ['other'] })).toEqual([
+      { name: 'refs/remotes/origin/other', restore: undefined, displaced: B },
+    ]);
   });
 
   test('descriptions say what happened and where the commit is kept', () => {

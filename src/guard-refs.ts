@@ -41,10 +41,17 @@ export async function looseRefNames(gitDir: string): Promise<string[]> {
 }
 
 export interface RefPolicy {
-  /** The sandbox's own branch (`refs/heads/<branch>`), which the command may move or create. */
+  /**
+   * The branch of the sandbox whose guard closes (`refs/heads/<branch>`): its command may move or create
+   * it, not delete it.
+   */
   ownBranch?: string;
-  /** Branches of other sandboxes in use by live runs before and after the command: theirs to move. */
-  branchesInUse: string[];
+  /**
+   * Branches of the sandboxes whose commands are still running (their guards are open): theirs to move,
+   * judged when their guards close. Nothing else is anyone's: remote-tracking refs, tags and every other
+   * branch change only through the action itself, which records each change in the ledger.
+   */
+  openBranches: string[];
 }
 
 export interface RefFix {
@@ -60,9 +67,7 @@ export function planRefFixes(before: RefRecord[], after: RefRecord[], policy: Re
   const was = new Map(before.map((r) => [r.name, r.value]));
   const now = new Map(after.map((r) => [r.name, r.value]));
   const own = policy.ownBranch ? `refs/heads/${policy.ownBranch}` : undefined;
-  const theirs = new Set(
-    policy.branchesInUse.flatMap((b) => [`refs/heads/${b}`, `refs/remotes/origin/${b}`]),
-  );
+  const theirs = new Set(policy.openBranches.filter(Boolean).map((b) => `refs/heads/${b}`));
   const fixes: RefFix[] = [];
   for (const name of [...new Set([...was.keys(), ...now.keys()])].sort()) {
     const restore = was.get(name);

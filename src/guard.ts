@@ -1,98 +1,94 @@
 // The git guard. The container mounts the parent's .git read-write (it must, to commit), so it can plant
 // what the host's next git command, or the runner's next job, would trust: hooks, config (core.fsmonitor,
 // filters, includeIf, credential helpers), info/attributes, a worktree's config.worktree or .git file,
-// moved branches and tags. Before the command the guard records all of it (in a host-only folder the
-// container never sees) and takes credentials out of .git/config; after the container is gone, before any
-// other host git command, it puts everything back and reports every change as a violation.
+// moved branches and tags. Before the command the guard opens: the parent's trusted state is recorded (in
+// a host-only folder the container never sees) and the credentials are taken out of .git/config. After
+// the container is gone the guard closes: every change is put back and reported as a violation.
 //
-// The record survives the action being killed: the post step, or the next run on the same sandbox,
-// finds it and finishes the job (removing the container first).
+// Several sandboxes of one parent run at once, so the guards of a parent share one ledger
+// (guard-ledger.ts): the first to open records the trusted state and takes the credentials out, the last
+// to close puts them back; the action's own changes meanwhile are announced into it (metadata-changes.ts);
+// each guard opening or closing checks the parent against it (guard-checkpoint.ts), under the repository
+// lock, and the commands of the guards open since the previous check are the suspects of what it finds
+// (guard-attribution.ts). The commands themselves run in parallel.
+//
+// A guard's own record (its container, a disk sandbox's `.git` file) survives the action being killed: the
+// post step, the next run on the same sandbox, or any run of the parent that finds the sandbox's lock free,
+// removes the container and closes the guard.
 import { renameSync, writeFileSync } from 'node:fs';
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
-import { parseConfigList, stripCredentials } from './credentials.js';
+import { findSecrets, stripCredentials } from './credentials.js';
 import type { ContainerEngine } from './docker.js';
 import type { Git } from './git.js';
+import { attribute, type CheckEvent } from './guard-attribution.js';
+import { checkpoint, type CheckpointResult } from './guard-checkpoint.js';
 import {
+  describeFileChange,
   diffStates,
   readState,
   restoreChanges,
   sha256,
-  type FileChange,
   type FileRecord,
 } from './guard-files.js';
-import {
-  applyRefFixes,
-  DISPLACED_NAMESPACE,
-  looseRefNames,
-  planRefFixes,
-  readRefs,
-  removeLooseRef,
-  type RefRecord,
-} from './guard-refs.js';
-import { isSandboxLocked } from './lock.js';
+import { LedgerStore, type Ledger, type OpenGuard, type Root } from './guard-ledger.js';
+import { looseRefNames, readRefs } from './guard-refs.js';
+import { isSandboxLocked, lockSandbox, withRepositoryLock, type Release } from './lock.js';
+import { watchEntry } from './metadata-changes.js';
+import type { ParentRepository } from './repository.js';
 import type { SandboxLocation } from './sandbox.js';
 import type { Ui } from './ui.js';
 import { findWorktreeEntry, listWorktreeEntries } from './worktree-metadata.js';
 
 export interface GuardReport {
-  /** Changes the command made outside its sandbox, each undone (or saying why not). */
+  /** Changes a command made outside its sandbox, each undone (or saying why not). */
   violations: string[];
   /** What the guard did that is not a violation (credentials put back, HEAD detached...). */
   notes: string[];
 }
 
-interface Root {
-  path: string;
-  recursive: boolean;
-}
-
-interface Manifest {
-  version: 1;
+/** One guard's own record, beside the ledger. */
+interface GuardRecord {
+  version: 2;
   created: string;
   sandbox: string;
   parentPath: string;
   gitDir: string;
-  adminDir: string;
-  ownBranch: string;
   hostPath?: string;
   container?: string;
-  roots: Root[];
+  /** A disk sandbox's `.git` file: only this sandbox's container can reach it. */
   files: FileRecord[];
-  /** Where what the container should find differs from what is restored (.git/config without credentials). */
-  expected: FileRecord[];
-  strippedKeys: string[];
-  refs: RefRecord[];
-  looseRefs: string[];
-  /** Other sandboxes in use by live runs when the command started, and their branches. */
-  inUse: Array<{ sandbox: string; branch: string }>;
 }
 
-const ADMIN_FILES = ['config.worktree', 'gitdir', 'commondir', 'locked'];
-const MANIFEST = 'manifest.json';
+const RECORD = 'record.json';
 
 /** The guard's folder for one sandbox: on the host, outside everything mounted into the container. */
-export function guardDirectory(stateDir: string, location: SandboxLocation): string {
-  return path.join(stateDir, 'guard', location.project, location.name);
-}
-
-function headBranch(head: string): string | undefined {
-  const m = /^ref: refs\/heads\/(.+)\n?$/.exec(head);
-  return m?.[1];
+export function guardDirectory(location: SandboxLocation): string {
+  return path.join(LedgerStore.of(location.parent.path).projectDir, location.name);
 }
 
 export class GitGuard {
   private constructor(
     readonly dir: string,
-    private manifest: Manifest,
+    private record: GuardRecord,
   ) {}
 
   private get blobs(): string {
     return path.join(this.dir, 'blobs');
   }
 
-  /** Records what the container could change, then takes the credentials out of .git/config. */
-  static async take(git: Git, location: SandboxLocation, dir: string, ui: Ui): Promise<GitGuard> {
+  private get store(): LedgerStore {
+    return LedgerStore.at(path.dirname(this.dir));
+  }
+
+  /** Opens the guard: the parent checked (or its trusted state recorded) and the credentials taken out. */
+  static async take(
+    git: Git,
+    engine: ContainerEngine,
+    location: SandboxLocation,
+    dir: string,
+    ui: Ui,
+  ): Promise<GitGuard> {
     const { parent } = location;
     for (const mounted of [parent.path, location.hostPath].filter((p): p is string => !!p)) {
       if (dir === mounted || dir.startsWith(mounted + path.sep))
@@ -100,249 +96,395 @@ export class GitGuard {
     }
     if (await fs.lstat(dir).catch(() => undefined))
       throw new Error(`${dir} is left by an interrupted run and was not recovered.`);
-    await fs.mkdir(path.join(dir, 'blobs'), { recursive: true, mode: 0o700 });
-    await fs.chmod(dir, 0o700);
     const entry = await findWorktreeEntry(parent.gitDir, location.worktreePath);
     if (!entry) throw new Error(`Sandbox ${location.name} has no worktree registration in ${parent.path}.`);
-
-    const g = parent.gitDir;
-    const roots: Root[] = [
-      ...['config', 'HEAD', 'index', 'objects/info/alternates', 'packed-refs'].map((f) => ({
-        path: path.join(g, f),
-        recursive: false,
-      })),
-      { path: path.join(g, 'hooks'), recursive: true },
-      { path: path.join(g, 'info'), recursive: true },
-      ...ADMIN_FILES.map((f) => ({ path: path.join(entry.adminDir, f), recursive: false })),
-    ];
-    if (location.hostPath) roots.push({ path: path.join(location.hostPath, '.git'), recursive: false });
-    const inUse: Manifest['inUse'] = [];
-    for (const other of await listWorktreeEntries(g)) {
-      if (other.adminDir === entry.adminDir) continue;
-      const sandbox = path.basename(path.dirname(other.gitFile));
-      if (await isSandboxLocked(g, sandbox)) {
-        const head = await fs.readFile(path.join(other.adminDir, 'HEAD'), 'utf8').catch(() => '');
-        inUse.push({ sandbox, branch: headBranch(head) ?? '' });
-      } else {
-        roots.push(...ADMIN_FILES.map((f) => ({ path: path.join(other.adminDir, f), recursive: false })));
-      }
-    }
-    const blobs = path.join(dir, 'blobs');
-    const files: FileRecord[] = [];
-    for (const root of roots) files.push(...(await readState(root.path, root.recursive, blobs)));
-    const manifest: Manifest = {
-      version: 1,
+    await fs.mkdir(path.join(dir, 'blobs'), { recursive: true, mode: 0o700 });
+    await fs.chmod(dir, 0o700);
+    const gitFile = location.hostPath ? path.join(location.hostPath, '.git') : undefined;
+    const guard = new GitGuard(dir, {
+      version: 2,
       created: new Date().toISOString(),
       sandbox: location.name,
       parentPath: parent.path,
-      gitDir: g,
-      adminDir: entry.adminDir,
-      ownBranch: location.branch,
+      gitDir: parent.gitDir,
       hostPath: location.hostPath,
-      roots,
-      files,
-      expected: [],
-      strippedKeys: [],
-      refs: await readRefs(git, parent.path),
-      looseRefs: await looseRefNames(g),
-      inUse,
-    };
-
-    const configPath = path.join(g, 'config');
-    const config = files.find((f) => f.path === configPath);
-    let stripped: Buffer | undefined;
-    if (config?.kind === 'file') {
-      const result = await stripCredentials(git, configPath, path.join(dir, 'config.scratch'));
-      for (const secret of result.secrets) ui.mask(secret);
-      if (result.stripped.length) {
-        stripped = result.content;
-        const hash = sha256(stripped);
-        await fs.writeFile(path.join(blobs, hash), stripped, { mode: 0o600 });
-        manifest.expected.push({ ...config, sha256: hash });
-        manifest.strippedKeys = result.stripped;
-      }
-    }
-    const guard = new GitGuard(dir, manifest);
+      files: gitFile ? await readState(gitFile, false, path.join(dir, 'blobs')) : [],
+    });
     guard.save();
-    if (stripped) {
-      // Written only once the record (with the original) is safely on disk.
-      const tmp = `${configPath}.worktree-sandbox-restore`;
-      await fs.writeFile(tmp, stripped, { mode: config!.mode });
-      await fs.rename(tmp, configPath);
-      ui.info(
-        `Credentials taken out of .git/config while the command runs (${manifest.strippedKeys.join(', ')}); they are put back afterwards.`,
+    const store = guard.store;
+    let opened = false;
+    try {
+      await withRepositoryLock(parent.gitDir, () =>
+        store.withLock(async () => {
+          let ledger = await store.load();
+          if (ledger) ledger = await finishInterrupted(git, engine, store, ledger, ui);
+          let stripped: { content: Buffer; mode?: number } | undefined;
+          if (!ledger) ({ ledger, stripped } = await openLedger(git, store, parent, ui));
+          else await joinLedger(git, store, ledger, location.name, ui);
+          // Its own registration is watched from the first check on (one made by a run that was then
+          // killed, before it could announce it, is taken as it is now).
+          if (!ledger.roots.some((r) => r.path === path.join(entry.adminDir, 'gitdir')))
+            await watchEntry(ledger, entry.adminDir, store.blobs);
+          ledger.open = ledger.open.filter((g) => g.dir !== dir);
+          ledger.open.push({
+            sandbox: location.name,
+            branch: location.branch,
+            dir,
+            adminDir: entry.adminDir,
+            since: new Date().toISOString(),
+            found: [],
+            notes: [],
+          });
+          store.save(ledger);
+          opened = true;
+          if (stripped) {
+            // Written only once the ledger (with the original) is safely on disk.
+            const configPath = path.join(parent.gitDir, 'config');
+            const tmp = `${configPath}.worktree-sandbox-restore`;
+            await fs.writeFile(tmp, stripped.content, { mode: stripped.mode });
+            await fs.rename(tmp, configPath);
+            ui.info(
+              `Credentials taken out of .git/config while the command runs (${ledger.strippedKeys.join(', ')}); they are put back afterwards.`,
+            );
+          }
+        }),
       );
+    } catch (error) {
+      if (!opened) await guard.discard();
+      throw error;
     }
     return guard;
   }
 
   static async load(dir: string): Promise<GitGuard | undefined> {
-    const text = await fs.readFile(path.join(dir, MANIFEST), 'utf8').catch(() => undefined);
+    const text = await fs.readFile(path.join(dir, RECORD), 'utf8').catch(() => undefined);
     if (text === undefined) return undefined;
-    return new GitGuard(dir, JSON.parse(text) as Manifest);
+    const record = JSON.parse(text) as GuardRecord;
+    return record.version === 2 ? new GitGuard(dir, record) : undefined;
   }
 
   /** Remembers the container's name, so that a later recovery removes it before restoring. */
   noteContainer(name: string): void {
-    this.manifest.container = name;
+    this.record.container = name;
     this.save();
   }
 
   get container(): string | undefined {
-    return this.manifest.container;
+    return this.record.container;
   }
 
   private save(): void {
     // Synchronous (noteContainer is called from a synchronous callback); a rename, so never half-written.
-    const file = path.join(this.dir, MANIFEST);
-    writeFileSync(`${file}.tmp`, JSON.stringify(this.manifest), { mode: 0o600 });
+    const file = path.join(this.dir, RECORD);
+    writeFileSync(`${file}.tmp`, JSON.stringify(this.record), { mode: 0o600 });
     renameSync(`${file}.tmp`, file);
   }
 
   /**
-   * Compares, restores and reports. Call only once the container is gone. Pure file operations come
-   * first: no git command runs on the parent before its config, hooks and info/ are back.
+   * Checks the parent, restores and reports. With `gone` (the container is confirmed removed) the guard
+   * closes; otherwise it checks and stays open, for the post step or the next run to close.
    */
-  async restore(git: Git): Promise<GuardReport> {
-    const m = this.manifest;
-    const violations: string[] = [];
-    const notes: string[] = [];
-    const after: FileRecord[] = [];
-    for (const root of m.roots) after.push(...(await readState(root.path, root.recursive)));
-    const packedRefs = path.join(m.gitDir, 'packed-refs');
-    const trackedFiles = (records: FileRecord[]) => records.filter((r) => r.path !== packedRefs);
-    const expected = trackedFiles(m.files).map((f) => m.expected.find((e) => e.path === f.path) ?? f);
-    const unexpected = diffStates(expected, trackedFiles(after));
-    const configPath = path.join(m.gitDir, 'config');
-    const configDetail = unexpected.some((c) => c.path === configPath)
-      ? await this.describeConfigChange(git, configPath)
-      : '';
-    const roots = [m.gitDir, ...(m.hostPath ? [m.hostPath] : [])];
-    const failed = await restoreChanges(
-      diffStates(trackedFiles(m.files), trackedFiles(after)),
-      this.blobs,
-      roots,
+  async finish(git: Git, engine: ContainerEngine, gone: boolean, ui: Ui): Promise<GuardReport> {
+    const { gitDir } = this.record;
+    const store = this.store;
+    return withRepositoryLock(gitDir, () =>
+      store.withLock(async () => {
+        const report: GuardReport = { violations: await this.restoreOwnFiles(), notes: [] };
+        const mine = (l?: Ledger) => l?.open.find((g) => g.dir === this.dir);
+        let ledger = await store.load();
+        if (mine(ledger)) ledger = await finishInterrupted(git, engine, store, ledger!, ui, this.dir);
+        const me = mine(ledger);
+        if (!ledger || !me) {
+          report.notes.push(
+            'The git guard of this run was closed by another run of this repository, which found its sandbox lock free: that run reported what it found.',
+          );
+          if (gone) await this.discard();
+          return report;
+        }
+        const others = ledger.open.filter((g) => g !== me);
+        const final = gone && others.length === 0;
+        const suspects = ledger.open.map((g) => g.sandbox);
+        const result = await checkpoint({
+          git,
+          ledger,
+          blobs: store.blobs,
+          scratch: store.dir,
+          closing: gone ? me : undefined,
+          final,
+          label: displacedLabel(me.sandbox),
+        });
+        const event: CheckEvent = { kind: gone ? 'close' : 'check', sandbox: me.sandbox };
+        const share = distribute(ledger, result, suspects, event, me);
+        report.violations.push(...me.found, ...share.violations);
+        report.notes.push(...me.notes, ...share.notes);
+        me.found = [];
+        me.notes = [];
+        if (gone) ledger.open = others;
+        report.notes.push(...(await settle(store, ledger, final, result)));
+        if (gone && others.length && ledger.strippedKeys.length)
+          report.notes.push(
+            `The credentials stay out of .git/config while the command of ${others.map((g) => `sandbox ${g.sandbox}`).join(', ')} runs; the last command to end puts them back.`,
+          );
+        if (gone) await this.discard();
+        return report;
+      }),
     );
-    for (const change of unexpected) violations.push(this.describeFileChange(change, configDetail));
-    for (const f of failed) violations.push(`could not put back ${f}`);
-    if (m.strippedKeys.length && !failed.some((f) => f.startsWith(configPath)))
-      notes.push(`Put back the credentials taken out of .git/config (${m.strippedKeys.join(', ')}).`);
-
-    let refsNow: RefRecord[];
-    try {
-      refsNow = await readRefs(git, m.parentPath);
-    } catch (error) {
-      // An unreadable packed-refs: put the recorded one back, then read again.
-      violations.push(
-        `the refs could not be read (${(error as Error).message.split('\n')[0]}): packed-refs restored`,
-      );
-      await restoreChanges(
-        diffStates(
-          m.files.filter((f) => f.path === packedRefs),
-          await readState(packedRefs, false),
-        ),
-        this.blobs,
-        roots,
-      );
-      refsNow = await readRefs(git, m.parentPath);
-    }
-    const stillInUse: string[] = [];
-    for (const { sandbox, branch } of m.inUse)
-      if (branch && (await isSandboxLocked(m.gitDir, sandbox))) stillInUse.push(branch);
-    const fixes = planRefFixes(m.refs, refsNow, { ownBranch: m.ownBranch, branchesInUse: stillInUse });
-    const stamp = m.created.replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
-    const applied = await applyRefFixes(
-      git,
-      m.parentPath,
-      m.gitDir,
-      fixes,
-      `${stamp}-${m.sandbox.replace(/\.\./g, '-')}`,
-    );
-    violations.push(...applied.done, ...applied.failed.map((f) => `could not undo: ${f}`));
-    const listed = new Set([...m.looseRefs, ...m.refs.map((r) => r.name), ...refsNow.map((r) => r.name)]);
-    for (const name of await looseRefNames(m.gitDir)) {
-      if (listed.has(name) || name.startsWith(DISPLACED_NAMESPACE)) continue;
-      const removed = await removeLooseRef(m.gitDir, name);
-      violations.push(
-        `unreadable ref file ${name} was created: ${removed ? 'deleted' : 'could not be deleted'}`,
-      );
-    }
-    const detached = await this.detachFromRestoredRef(fixes);
-    if (detached) notes.push(detached);
-    return { violations, notes };
   }
 
-  /** The sandbox's HEAD on a ref just put back would silently point at other commits: detach it where it was. */
-  private async detachFromRestoredRef(fixes: ReturnType<typeof planRefFixes>): Promise<string | undefined> {
-    const headFile = path.join(this.manifest.adminDir, 'HEAD');
-    const head = await fs.readFile(headFile, 'utf8').catch(() => '');
-    const target = /^ref: (\S+)/.exec(head)?.[1];
-    const fix = fixes.find((f) => f.name === target && f.displaced && !f.displaced.startsWith('ref: '));
-    if (!fix) return undefined;
-    const tmp = `${headFile}.worktree-sandbox-restore`;
-    await fs.writeFile(tmp, `${fix.displaced}\n`);
-    await fs.rename(tmp, headFile);
-    return `The sandbox's HEAD was on ${target}, which was put back: HEAD is now detached at ${fix.displaced!.slice(0, 12)}, so its work stays checked out.`;
-  }
-
-  private describeFileChange(change: FileChange, configDetail: string): string {
-    const m = this.manifest;
-    let where = path.relative(m.parentPath, change.path);
-    if (m.hostPath && change.path.startsWith(m.hostPath + path.sep))
-      where = `the worktree's ${path.relative(m.hostPath, change.path)}`;
-    const verb = { added: 'was added', removed: 'was removed', changed: 'was changed' }[change.change];
-    const undo = { added: 'removed', removed: 'restored', changed: 'restored' }[change.change];
-    const detail = change.path === path.join(m.gitDir, 'config') && configDetail ? ` (${configDetail})` : '';
-    return `${where} ${verb} by the command${detail}: ${undo}`;
-  }
-
-  /** Which config keys the command added, removed or changed (read with git from a copy, includes off). */
-  private async describeConfigChange(git: Git, configPath: string): Promise<string> {
-    const m = this.manifest;
-    const current = await fs.lstat(configPath).catch(() => undefined);
-    if (!current?.isFile()) return current ? 'replaced by something other than a file' : 'deleted';
-    const copy = path.join(this.dir, 'config.after');
-    await fs.copyFile(configPath, copy);
-    const read = async (file: string) => {
-      const out = await git.exec('/', ['config', '--file', file, '--no-includes', '--null', '--list']);
-      return parseConfigList(out.stdout);
-    };
-    const expected =
-      m.expected.find((e) => e.path === configPath) ?? m.files.find((f) => f.path === configPath);
-    const before = expected?.sha256 ? await read(path.join(this.blobs, expected.sha256)) : [];
-    const after = await read(copy);
-    await fs.rm(copy, { force: true });
-    const flat = (entries: typeof before) =>
-      new Map(
-        [...new Set(entries.map((e) => e.key))].map((k) => [
-          k,
-          entries
-            .filter((e) => e.key === k)
-            .map((e) => e.value)
-            .join('\n'),
-        ]),
-      );
-    const b = flat(before);
-    const a = flat(after);
-    const parts: string[] = [];
-    for (const key of new Set([...b.keys(), ...a.keys()])) {
-      if (!b.has(key)) parts.push(`${key} added`);
-      else if (!a.has(key)) parts.push(`${key} removed`);
-      else if (b.get(key) !== a.get(key)) parts.push(`${key} changed`);
-    }
-    return parts.join(', ') || 'formatting only';
+  /** The worktree's `.git` file of a disk sandbox, put back if its command changed it. */
+  async restoreOwnFiles(): Promise<string[]> {
+    const { hostPath, files, parentPath } = this.record;
+    if (!hostPath || !files.length) return [];
+    const changes = diffStates(files, await readState(path.join(hostPath, '.git'), false));
+    const failed = await restoreChanges(changes, this.blobs, [hostPath]);
+    return [
+      ...changes.map((c) => describeFileChange(c, parentPath, { hostPath })),
+      ...failed.map((f) => `could not put back ${f}`),
+    ];
   }
 
   async discard(): Promise<void> {
     await fs.rm(this.dir, { recursive: true, force: true });
-    // The project's folder goes with its last record (rmdir refuses while another sandbox has one).
+    // The project's folder goes with its last record (rmdir refuses while anything else is in it).
     await fs.rmdir(path.dirname(this.dir)).catch(() => undefined);
   }
 }
 
+/** The ledger of the first guard to open: the parent's trusted state, and its config without credentials. */
+async function openLedger(
+  git: Git,
+  store: LedgerStore,
+  parent: ParentRepository,
+  ui: Ui,
+): Promise<{ ledger: Ledger; stripped?: { content: Buffer; mode?: number } }> {
+  await store.create();
+  const g = parent.gitDir;
+  const roots: Root[] = [
+    ...['config', 'HEAD', 'index', 'objects/info/alternates', 'packed-refs'].map((f) => ({
+      path: path.join(g, f),
+      recursive: false,
+    })),
+    { path: path.join(g, 'hooks'), recursive: true },
+    { path: path.join(g, 'info'), recursive: true },
+  ];
+  const ledger: Ledger = {
+    version: 1,
+    created: new Date().toISOString(),
+    parentPath: parent.path,
+    gitDir: g,
+    roots,
+    files: [],
+    exposed: [],
+    strippedKeys: [],
+    refs: await readRefs(git, parent.path),
+    looseRefs: await looseRefNames(g),
+    open: [],
+  };
+  for (const root of roots) ledger.files.push(...(await readState(root.path, root.recursive, store.blobs)));
+  for (const entry of await listWorktreeEntries(g)) await watchEntry(ledger, entry.adminDir, store.blobs);
+
+  const config = ledger.files.find((f) => f.path === path.join(g, 'config'));
+  if (config?.kind !== 'file' || !config.sha256) return { ledger };
+  const result = await stripCredentials(
+    git,
+    path.join(store.blobs, config.sha256),
+    path.join(store.dir, 'config.scratch'),
+  );
+  for (const secret of result.secrets) ui.mask(secret);
+  if (!result.stripped.length) return { ledger };
+  const hash = sha256(result.content);
+  await fs.writeFile(path.join(store.blobs, hash), result.content, { mode: 0o600 });
+  ledger.exposed.push({ ...config, sha256: hash });
+  ledger.strippedKeys = result.stripped;
+  return { ledger, stripped: { content: result.content, mode: config.mode } };
+}
+
+/** Another guard opens while some are open: what their commands changed so far is theirs, and undone. */
+async function joinLedger(git: Git, store: LedgerStore, ledger: Ledger, sandbox: string, ui: Ui) {
+  const config = ledger.files.find((f) => f.path === path.join(ledger.gitDir, 'config'));
+  if (config?.sha256)
+    for (const secret of await findSecrets(git, path.join(store.blobs, config.sha256))) ui.mask(secret);
+  const suspects = await checkForOthers(git, store, ledger, { kind: 'open', sandbox });
+  if (ledger.strippedKeys.length && suspects.length)
+    ui.info(
+      `Credentials are out of .git/config already (${ledger.strippedKeys.join(', ')}), while the command of ${suspects.map((s) => `sandbox ${s}`).join(', ')} runs; the last command to end puts them back.`,
+    );
+}
+
+/** A check made for a run that is no suspect: what it finds goes to the open guards. Returns them. */
+async function checkForOthers(
+  git: Git,
+  store: LedgerStore,
+  ledger: Ledger,
+  at: CheckEvent,
+): Promise<string[]> {
+  const suspects = ledger.open.map((g) => g.sandbox);
+  const result = await checkpoint({
+    git,
+    ledger,
+    blobs: store.blobs,
+    scratch: store.dir,
+    final: false,
+    label: displacedLabel(at.sandbox),
+  });
+  distribute(ledger, result, suspects, at);
+  return suspects;
+}
+
+/**
+ * Before a run reads the parent to create or reuse a sandbox (the commit a new branch starts from, the
+ * branch it checks out): with guards open, the parent is checked and what their commands changed is undone
+ * (their runs report it), so a command cannot choose what another run builds on. Call it holding the
+ * repository lock. Costs one `stat` when no guard is open.
+ */
+export async function verifyParent(
+  git: Git,
+  engine: ContainerEngine,
+  parent: Pick<ParentRepository, 'path' | 'gitDir'>,
+  sandbox: string,
+  log: (message: string) => void,
+): Promise<void> {
+  const store = LedgerStore.of(parent.path);
+  if (!(await store.exists())) return;
+  await store.withLock(async () => {
+    const loaded = await store.load();
+    const ui = { info: log, warning: log };
+    const ledger = loaded && (await finishInterrupted(git, engine, store, loaded, ui));
+    if (!ledger) return;
+    await checkForOthers(git, store, ledger, { kind: 'prepare', sandbox });
+    store.save(ledger);
+  });
+}
+
+/**
+ * Closes the guards whose runs were interrupted (their sandbox lock is free: no live run holds it), after
+ * removing their containers; their reports go to this run's log. A ledger left with no open guard has its
+ * trusted state put back. Returns the ledger, or undefined when it is gone.
+ */
+async function finishInterrupted(
+  git: Git,
+  engine: ContainerEngine,
+  store: LedgerStore,
+  ledger: Ledger,
+  ui: Pick<Ui, 'info' | 'warning'>,
+  self?: string,
+): Promise<Ledger | undefined> {
+  for (const guard of [...ledger.open]) {
+    if (guard.dir === self || (await isSandboxLocked(ledger.gitDir, guard.sandbox))) continue;
+    let release: Release;
+    try {
+      release = await lockSandbox(ledger.gitDir, guard.sandbox, 0);
+    } catch {
+      continue; // taken meanwhile: a live run
+    }
+    try {
+      const record = await GitGuard.load(guard.dir);
+      if (!(await ensureContainerGone(engine, record?.container))) {
+        ui.warning(
+          `The interrupted run on sandbox ${guard.sandbox} left its container ${record?.container}, which could not be removed: its git guard stays open.`,
+        );
+        continue;
+      }
+      ui.info(
+        `The run on sandbox ${guard.sandbox} was interrupted while its command ran: its git guard is closed here.`,
+      );
+      const suspects = ledger.open.map((g) => g.sandbox);
+      const final = ledger.open.length === 1;
+      const result = await checkpoint({
+        git,
+        ledger,
+        blobs: store.blobs,
+        scratch: store.dir,
+        closing: guard,
+        final,
+        label: displacedLabel(guard.sandbox),
+      });
+      const share = distribute(ledger, result, suspects, { kind: 'recover', sandbox: guard.sandbox }, guard);
+      const own = record ? await record.restoreOwnFiles() : [];
+      for (const v of [...guard.found, ...share.violations, ...own])
+        ui.warning(`Sandbox boundary (interrupted run on sandbox ${guard.sandbox}): ${v}.`);
+      ledger.open = ledger.open.filter((g) => g !== guard);
+      for (const note of [...guard.notes, ...share.notes, ...(await settle(store, ledger, final, result))])
+        ui.info(note);
+      await fs.rm(guard.dir, { recursive: true, force: true });
+      if (!(await store.exists())) return undefined;
+    } finally {
+      await release();
+    }
+  }
+  if (ledger.open.length) return ledger;
+  // No guard open (one was killed between its ledger's writes): nothing runs, the trusted state goes back.
+  const result = await checkpoint({
+    git,
+    ledger,
+    blobs: store.blobs,
+    scratch: store.dir,
+    final: true,
+    label: displacedLabel('interrupted'),
+  });
+  for (const v of result.violations) ui.warning(`Sandbox boundary (left by an interrupted run): ${v}.`);
+  for (const note of await settle(store, ledger, true, result)) ui.info(note);
+  return (await store.exists()) ? ledger : undefined;
+}
+
+/**
+ * Saves the ledger, or, after the last guard's check (`final`), removes it. Kept when .git/config could
+ * not be put back: it holds the only copy of the credentials, for the next run to put back.
+ */
+async function settle(
+  store: LedgerStore,
+  ledger: Ledger,
+  final: boolean,
+  result: CheckpointResult,
+): Promise<string[]> {
+  if (!final) {
+    store.save(ledger);
+    return [];
+  }
+  if (result.configFailed) {
+    ledger.open = [];
+    store.save(ledger);
+    return [`.git/config could not be put back: its trusted copy stays in ${store.dir} for the next run.`];
+  }
+  await store.remove();
+  return ledger.strippedKeys.length
+    ? [`Put back the credentials taken out of .git/config (${ledger.strippedKeys.join(', ')}).`]
+    : [];
+}
+
+/**
+ * Hands what a check found to the suspects (the guards open before it; `me`'s share is returned, the
+ * others keep theirs in the ledger until they close), and the notes to the sandboxes they concern.
+ */
+function distribute(
+  ledger: Ledger,
+  result: CheckpointResult,
+  suspects: string[],
+  at: CheckEvent,
+  me?: OpenGuard,
+): GuardReport {
+  const mine: GuardReport = { violations: [], notes: [] };
+  for (const guard of ledger.open) {
+    const share = suspects.includes(guard.sandbox)
+      ? result.violations.map((v) => attribute(v, guard.sandbox, suspects, at))
+      : [];
+    const notes = result.notes.get(guard.sandbox) ?? [];
+    const to = guard === me ? mine : { violations: guard.found, notes: guard.notes };
+    to.violations.push(...share);
+    to.notes.push(...notes);
+  }
+  return mine;
+}
+
+/** Names the refs keeping what undone ref changes pointed at: when, and for which sandbox's check. */
+function displacedLabel(sandbox: string): string {
+  const stamp = new Date().toISOString().replace(/[-:.]/g, '');
+  return `${stamp}-${sandbox.replace(/\.\./g, '-')}`;
+}
+
 /**
  * Runs `fn` (the command) under the guard: afterwards, whether it succeeded or threw, the container is
- * made sure to be gone and the guard restores and reports. The record is kept when the container's removal
+ * made sure to be gone and the guard closes and reports. It stays open when the container's removal
  * cannot be confirmed (engine unreachable), for the post step or the next run.
  */
 export async function runGuarded<T>(
@@ -366,9 +508,8 @@ export async function runGuarded<T>(
 
 async function finishGuard(guard: GitGuard, git: Git, engine: ContainerEngine, ui: Ui): Promise<GuardReport> {
   const gone = await ensureContainerGone(engine, guard.container);
-  const report = await guard.restore(git);
-  if (gone) await guard.discard();
-  else
+  const report = await guard.finish(git, engine, gone, ui);
+  if (!gone)
     report.violations.push(
       `the container ${guard.container} could not be confirmed removed (is the engine reachable?): the git guard checks again in the post step or the next run`,
     );
@@ -385,8 +526,8 @@ async function ensureContainerGone(engine: ContainerEngine, container?: string):
 }
 
 /**
- * Finishes the work of a run that was killed while its command ran: removes its container, restores and
- * reports. Does nothing when there is no record. Throws when the container cannot be removed.
+ * Finishes the work of a run that was killed while its command ran: removes its container, closes its
+ * guard and reports. Does nothing when there is no record. Throws when the container cannot be removed.
  */
 export async function recoverGuard(
   git: Git,
@@ -396,8 +537,9 @@ export async function recoverGuard(
 ): Promise<GuardReport | undefined> {
   const guard = await GitGuard.load(dir);
   if (!guard) {
-    // A folder without a record: the run was killed while taking it, before the container existed.
+    // A folder without a record: the run was killed while opening it, before the container existed.
     await fs.rm(dir, { recursive: true, force: true });
+    await fs.rmdir(path.dirname(dir)).catch(() => undefined);
     return undefined;
   }
   ui.info(`A run on this sandbox was interrupted while its command ran: checking what the command left.`);
@@ -405,8 +547,7 @@ export async function recoverGuard(
     throw new Error(
       `The container ${guard.container} of an interrupted run on this sandbox could not be removed: remove it, then run again.`,
     );
-  const report = await guard.restore(git);
-  await guard.discard();
+  const report = await guard.finish(git, engine, true, ui);
   for (const note of report.notes) ui.info(note);
   for (const violation of report.violations) ui.warning(`Sandbox boundary (interrupted run): ${violation}.`);
   return report;

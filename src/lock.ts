@@ -93,22 +93,40 @@ function ownerText(owner?: LockOwner): string {
     : '';
 }
 
-/** Runs `fn` holding the parent repository's metadata lock. */
-export async function withRepositoryLock<T>(
-  gitDir: string,
+/** Runs `fn` holding the lock `file` (a folder proper-lockfile makes); `what` names what it protects. */
+export async function withLockFile<T>(
+  file: string,
+  what: string,
   fn: () => Promise<T>,
   waitMs = 120_000,
 ): Promise<T> {
   const release = await acquire(
-    lockPath(gitDir, 'repository'),
+    file,
     waitMs,
-    (owner) => `the worktree metadata of ${path.dirname(gitDir)} is locked by another run${ownerText(owner)}`,
+    (owner) => `${what} is locked by another run${ownerText(owner)}`,
   );
   try {
     return await fn();
   } finally {
     await release();
   }
+}
+
+/**
+ * Runs `fn` holding the parent repository's metadata lock. Every change the action makes to the parent's
+ * shared metadata (worktree registrations, refs, config) and every check of the git guard happens under it.
+ */
+export async function withRepositoryLock<T>(
+  gitDir: string,
+  fn: () => Promise<T>,
+  waitMs = 120_000,
+): Promise<T> {
+  return withLockFile(
+    lockPath(gitDir, 'repository'),
+    `the worktree metadata of ${path.dirname(gitDir)}`,
+    fn,
+    waitMs,
+  );
 }
 
 export async function lockSandbox(

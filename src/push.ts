@@ -2,6 +2,8 @@
 // before the command ran (so a container that rewrote .git/config cannot redirect it). The token travels
 // as git configuration in the environment, never on a command line and never into the container.
 import type { Git } from './git.js';
+import { withRepositoryLock } from './lock.js';
+import { announceRefs } from './metadata-changes.js';
 import type { ParentRepository } from './repository.js';
 
 export interface PushResult {
@@ -37,7 +39,19 @@ export async function pushBranch(
     },
   );
   if (result.exitCode === 0) {
-    await git.exec(parent.path, ['update-ref', '-m', 'worktree-sandbox: pushed', '--', trackingRef, sha]);
+    // The remote-tracking ref is shared by every worktree: moved, and announced to the git guards of
+    // commands running meanwhile, under the repository lock.
+    await withRepositoryLock(parent.gitDir, async () => {
+      const updated = await git.exec(parent.path, [
+        'update-ref',
+        '-m',
+        'worktree-sandbox: pushed',
+        '--',
+        trackingRef,
+        sha,
+      ]);
+      if (updated.exitCode === 0) await announceRefs(git, parent, [{ name: trackingRef, value: sha }]);
+    });
     return { pushed: true };
   }
   const text = `${result.stdout}\n${result.stderr}`;

@@ -6,8 +6,16 @@ import { resolveBranch } from './branch.js';
 import { commandLabels, runCommand, type CommandResult } from './command-run.js';
 import { ContainerEngine } from './docker.js';
 import { Git } from './git.js';
-import { GitGuard, guardDirectory, recoverGuard, runGuarded, type GuardReport } from './guard.js';
-import { lockSandbox } from './lock.js';
+import {
+  GitGuard,
+  guardDirectory,
+  recoverGuard,
+  runGuarded,
+  verifyParent,
+  type GuardReport,
+} from './guard.js';
+import { lockSandbox, withRepositoryLock } from './lock.js';
+import { announceRefs } from './metadata-changes.js';
 import { pushBranch, type PushResult } from './push.js';
 import { holdsWork, inspectWorktree, type WorktreeReport } from './report.js';
 import { findParentRepository } from './repository.js';
@@ -21,6 +29,7 @@ import {
 import { validateBranchNames, type RunSettings } from './settings.js';
 import type { RunState } from './state.js';
 import type { Ui } from './ui.js';
+import { findWorktreeEntry } from './worktree-metadata.js';
 
 export interface RunOutcome {
   sandbox: Sandbox;
@@ -62,7 +71,10 @@ export async function runSandbox(settings: RunSettings, deps: RunDeps): Promise<
   const parent = await findParentRepository(git, settings.repositoryPath);
   if (parent.resolvedFrom)
     ui.info(`${parent.resolvedFrom} is a linked worktree: working from its parent ${parent.path}.`);
-  const plan = await resolveBranch(git, parent.path, settings.branch, settings.base);
+  const plan = await withRepositoryLock(parent.gitDir, async () => {
+    await verifyParent(git, engine, parent, settings.branch || 'transient', (m) => ui.info(m));
+    return resolveBranch(git, parent, settings.branch, settings.base);
+  });
   const worktreeRoot =
     settings.isolation === 'disk' ? await realRoot(settings.worktreeRoot) : settings.worktreeRoot;
   const location = locateSandbox(plan, parent, settings.isolation, worktreeRoot, settings.volumePrefix);
@@ -78,7 +90,7 @@ export async function runSandbox(settings: RunSettings, deps: RunDeps): Promise<
   );
   try {
     deps.save({ engine: settings.engine, image: settings.image, cleanup: settings.cleanup, location });
-    const guardDir = guardDirectory(settings.stateDir, location);
+    const guardDir = guardDirectory(location);
     const interrupted = await recoverGuard(git, engine, guardDir, ui);
     if (interrupted) enforceBoundary(interrupted, settings.strict);
     const sandbox = await ui.group(
@@ -98,7 +110,7 @@ export async function runSandbox(settings: RunSettings, deps: RunDeps): Promise<
     );
     deps.save({ ready: true, startSha: sandbox.startSha });
 
-    const guard = await GitGuard.take(git, sandbox, guardDir, ui);
+    const guard = await GitGuard.take(git, engine, sandbox, guardDir, ui);
     deps.save({ guardDir });
     const { value: command, guard: boundary } = await runGuarded(guard, git, engine, ui, () =>
       ui.group(`Run: ${firstLine(settings.command)}`, () =>
@@ -124,14 +136,9 @@ export async function runSandbox(settings: RunSettings, deps: RunDeps): Promise<
 
     const wantsCommit = settings.push && !!sandbox.branch;
     const report = await ui.group('Report', async () => {
-      const r = await inspectWorktree(
-        git,
-        engine,
-        sandbox,
-        settings.image,
-        sandbox.startSha,
-        wantsCommit ? { message: settings.commitMessage } : undefined,
-      );
+      const r = wantsCommit
+        ? await commitAndInspect(git, engine, sandbox, settings)
+        : await inspectWorktree(git, engine, sandbox, settings.image, sandbox.startSha);
       ui.info(r.diffStat || 'No changes.');
       return r;
     });
@@ -151,6 +158,42 @@ export async function runSandbox(settings: RunSettings, deps: RunDeps): Promise<
   } finally {
     await release();
   }
+}
+
+/**
+ * The leftovers committed on the sandbox's branch, a ref every worktree shares: under the repository lock,
+ * announced to the git guards of commands running in other sandboxes meanwhile.
+ */
+async function commitAndInspect(
+  git: Git,
+  engine: ContainerEngine,
+  sandbox: Sandbox,
+  settings: RunSettings,
+): Promise<WorktreeReport> {
+  // Only on its own branch: a command that checked out another branch does not get it moved by the host.
+  const onBranch = (await readWorktreeHead(sandbox)) === `ref: refs/heads/${sandbox.branch}`;
+  return withRepositoryLock(sandbox.parent.gitDir, async () => {
+    const report = await inspectWorktree(
+      git,
+      engine,
+      sandbox,
+      settings.image,
+      sandbox.startSha,
+      onBranch ? { message: settings.commitMessage } : undefined,
+    );
+    if (report.committed && report.currentBranch === sandbox.branch)
+      await announceRefs(git, sandbox.parent, [
+        { name: `refs/heads/${sandbox.branch}`, value: report.headSha },
+      ]);
+    return report;
+  });
+}
+
+/** The worktree's HEAD as its admin folder on the host holds it (`ref: refs/heads/x` or a commit). */
+async function readWorktreeHead(sandbox: Sandbox): Promise<string> {
+  const entry = await findWorktreeEntry(sandbox.parent.gitDir, sandbox.worktreePath);
+  if (!entry) return '';
+  return (await fs.readFile(path.join(entry.adminDir, 'HEAD'), 'utf8').catch(() => '')).trim();
 }
 
 async function pushSandbox(

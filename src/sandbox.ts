@@ -6,7 +6,9 @@ import { worktreeAddArgs, type BranchPlan } from './branch.js';
 import { gitConfigEnv, type Git } from './git.js';
 import type { ContainerEngine } from './docker.js';
 import { MANAGED_LABEL, LABEL_PREFIX } from './docker.js';
+import { verifyParent } from './guard.js';
 import { withRepositoryLock } from './lock.js';
+import { announceEntries, announceRefs, setParentConfig } from './metadata-changes.js';
 import {
   diskWorktreePath,
   projectName,
@@ -119,11 +121,22 @@ export async function prepareSandbox(
 ): Promise<Sandbox> {
   const { parent } = location;
   const reused = await withRepositoryLock(parent.gitDir, async () => {
-    if (location.volume) return prepareVolume(git, engine, location, plan, image, log);
-    return prepareDisk(git, location, plan, log);
+    // What a command running in another sandbox changed is undone before anything is read from the parent.
+    await verifyParent(git, engine, parent, location.name, log);
+    const pinned = await pinStartPoint(git, location, plan);
+    if (location.volume) return prepareVolume(git, engine, location, pinned, image, log);
+    return prepareDisk(git, location, pinned, log);
   });
   const startSha = await readHead(git, location);
   return { ...location, reused, startSha };
+}
+
+/** A branch only on origin starts at the commit origin/<branch> names now (read under the lock). */
+async function pinStartPoint(git: Git, location: SandboxLocation, plan: BranchPlan): Promise<BranchPlan> {
+  if (plan.source !== 'remote') return plan;
+  const sha = await git.resolveCommit(location.parent.path, `refs/remotes/origin/${plan.branch}`);
+  if (!sha) throw new Error(`origin/${plan.branch} disappeared while sandbox ${location.name} was prepared.`);
+  return { ...plan, startPoint: sha };
 }
 
 async function checkoutForce(git: Git, parent: ParentRepository, plan: BranchPlan): Promise<boolean> {
@@ -168,6 +181,7 @@ async function prepareDisk(
   const args = worktreeAddArgs(plan, hostPath, false);
   if (await checkoutForce(git, parent, plan)) args.splice(2, 0, '--force');
   const result = await git.exec(parent.path, args);
+  await announceCreation(git, location, plan, result.exitCode === 0);
   if (result.exitCode !== 0) {
     // The folder did not exist before this call (checked above): whatever git left of it is ours to remove.
     const leftover = await findWorktreeEntry(parent.gitDir, hostPath);
@@ -179,6 +193,36 @@ async function prepareDisk(
     );
   }
   return false;
+}
+
+/**
+ * What `git worktree add` changed in the parent's shared metadata (the registration, a new branch, a
+ * branch's upstream), announced to the git guards of commands running meanwhile. Called whether it
+ * succeeded or not: git may have created the branch before failing.
+ */
+async function announceCreation(
+  git: Git,
+  location: SandboxLocation,
+  plan: BranchPlan,
+  succeeded: boolean,
+): Promise<void> {
+  const { parent } = location;
+  if (plan.source === 'new' || plan.source === 'remote') {
+    // The branch is ours only if it is where we created it: a branch of that name a command made meanwhile
+    // (git then refuses) is never recorded as trusted.
+    const name = `refs/heads/${plan.branch}`;
+    if ((await git.resolveCommit(parent.path, name)) === plan.startPoint)
+      await announceRefs(git, parent, [{ name, value: plan.startPoint }]);
+  }
+  const entry = await findWorktreeEntry(parent.gitDir, location.worktreePath);
+  if (entry) await announceEntries(parent.gitDir, [entry.adminDir]);
+  if (succeeded && plan.source === 'remote') {
+    // What `--track` would have written, as an edit the guards know of.
+    await setParentConfig(git, parent, [
+      [`branch.${plan.branch}.remote`, 'origin'],
+      [`branch.${plan.branch}.merge`, `refs/heads/${plan.branch}`],
+    ]);
+  }
 }
 
 /** git's refusal to check a branch out twice, said in the sandbox's terms. */
@@ -302,6 +346,7 @@ async function prepareVolume(
     ],
     { env: configEnv },
   );
+  await announceCreation(git, location, plan, result.exitCode === 0);
   const created = await findWorktreeEntry(parent.gitDir, location.worktreePath);
   if (result.exitCode !== 0 || !created) {
     if (created) await dropEntry(parent.gitDir, created);

@@ -47,8 +47,6 @@ export interface RunSettings extends CommonSettings {
   limits: ContainerLimits;
   /** `strict: true`: a change the command made outside its sandbox fails the step (it is undone either way). */
   strict: boolean;
-  /** Host-only folder for the git guard's records (never mounted into a container). */
-  stateDir: string;
   trigger: TriggerSettings;
 }
 
@@ -129,7 +127,6 @@ function parseRun(read: InputReader, env: NodeJS.ProcessEnv): Omit<RunSettings, 
       readOnlyRootfs: boolean(read, 'read-only-rootfs', false),
     },
     strict: boolean(read, 'strict', false),
-    stateDir: defaultStateDir(env),
     trigger: {
       command: triggerCommand(read),
       allowedAssociations: list(read, 'allowed-associations', ['OWNER', 'MEMBER', 'COLLABORATOR']).map(
@@ -177,6 +174,7 @@ export function defaultWorktreeRoot(env: NodeJS.ProcessEnv): string {
   return path.join(cache, 'worktree-sandbox', 'worktrees');
 }
 
+/** The host-only state folder (the git guards' records: guard-ledger.ts). Never mounted into a container. */
 export function defaultStateDir(env: NodeJS.ProcessEnv): string {
   const state =
     env.XDG_STATE_HOME && path.isAbsolute(env.XDG_STATE_HOME)

@@ -2,8 +2,12 @@
 // how the host addresses sandboxes whose worktree path it cannot resolve (volume sandboxes), and how
 // only the entries we removed ourselves are dropped: never `git worktree prune`, which would also drop
 // live volume sandboxes the host sees as "prunable".
+//
+// Every change here is announced to the parent's open git guards (metadata-changes.ts): callers hold the
+// repository lock, as for every change to a parent's metadata.
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
+import { announceEntries } from './metadata-changes.js';
 
 export const INITIALIZING = 'initializing';
 
@@ -47,6 +51,7 @@ export async function findWorktreeEntry(
 /** Locks an entry with a reason, as `git worktree lock --reason` would, without needing its path to resolve. */
 export async function lockEntry(entry: WorktreeEntry, reason: string): Promise<void> {
   await fs.writeFile(path.join(entry.adminDir, 'locked'), `${reason}\n`);
+  await announceEntries(path.dirname(path.dirname(entry.adminDir)), [entry.adminDir]);
 }
 
 /** Drops exactly one entry (unlocking it): the sandbox it described must already be gone. */
@@ -57,4 +62,5 @@ export async function dropEntry(gitDir: string, entry: WorktreeEntry): Promise<v
   await fs.rm(entry.adminDir, { recursive: true, force: true });
   // git removes the folder once its last entry is gone; do the same so the parent looks untouched.
   await fs.rmdir(root).catch(() => undefined);
+  await announceEntries(gitDir, [entry.adminDir]);
 }

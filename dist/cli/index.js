@@ -8107,6 +8107,11 @@ function secretsOf(entry) {
     }
     return found.filter((s) => s.length >= 4);
 }
+/** The secrets a config file holds (read with includes off), to be masked in every log. */
+async function findSecrets(git, configFile) {
+    const out = await git.exec('/', ['config', '--file', configFile, '--no-includes', '--null', '--list']);
+    return [...new Set(parseConfigList(out.stdout).flatMap(secretsOf))];
+}
 /** A copy of `configPath` without credentials, made with git itself in `scratch` (a host-only file). */
 async function stripCredentials(git, configPath, scratch) {
     await promises_namespaceObject.copyFile(configPath, scratch);
@@ -8143,6 +8148,30 @@ async function stripCredentials(git, configPath, scratch) {
     }
     await promises_namespaceObject.rm(scratch, { force: true });
     return { content, stripped, secrets };
+}
+
+;// CONCATENATED MODULE: ./src/guard-attribution.ts
+// Who may have made a change a check found. Checks run only when a guard opens or closes, so a change
+// found at one was made since the previous check, while the same guards were open: their commands are the
+// suspects, and nothing can tell them apart. Each suspect's run reports the change; when there were others,
+// the report says so rather than blame one command for another's doing. (A guard opening is no suspect:
+// its container has not started.)
+/** `violation` as the run of sandbox `reader` reports it. Pure. */
+function attribute(violation, reader, suspects, at) {
+    const others = suspects.filter((s) => s !== reader);
+    const found = at.sandbox === reader
+        ? ''
+        : {
+            prepare: ` (found when another run on this repository began)`,
+            open: ` (found when the command of sandbox ${at.sandbox} was about to start)`,
+            close: ` (found when the command of sandbox ${at.sandbox} had ended)`,
+            check: ` (found when the command of sandbox ${at.sandbox} had ended)`,
+            recover: ` (found when the interrupted run of sandbox ${at.sandbox} was finished)`,
+        }[at.kind];
+    const also = others.length
+        ? `; the command${others.length > 1 ? 's' : ''} of sandbox${others.length > 1 ? 'es' : ''} ${others.join(', ')} ran at the same time and may have made this change instead`
+        : '';
+    return `${violation}${found}${also}`;
 }
 
 ;// CONCATENATED MODULE: external "node:crypto"
@@ -8268,6 +8297,15 @@ async function restoreChanges(changes, blobs, roots) {
     }
     return failed;
 }
+/** One change said in the parent's terms (`.git/hooks/x was added by the command: removed`). Pure. */
+function describeFileChange(change, parentPath, options = {}) {
+    let where = external_node_path_.relative(parentPath, change.path);
+    if (options.hostPath && change.path.startsWith(options.hostPath + external_node_path_.sep))
+        where = `the worktree's ${external_node_path_.relative(options.hostPath, change.path)}`;
+    const verb = { added: 'was added', removed: 'was removed', changed: 'was changed' }[change.change];
+    const undo = { added: 'removed', removed: 'restored', changed: 'restored' }[change.change];
+    return `${where} ${verb} by the command${options.detail ? ` (${options.detail})` : ''}: ${undo}`;
+}
 
 ;// CONCATENATED MODULE: ./src/guard-refs.ts
 // The parent's refs are shared by every worktree: a container could move `main`, retag a release, or move
@@ -8308,7 +8346,7 @@ function planRefFixes(before, after, policy) {
     const was = new Map(before.map((r) => [r.name, r.value]));
     const now = new Map(after.map((r) => [r.name, r.value]));
     const own = policy.ownBranch ? `refs/heads/${policy.ownBranch}` : undefined;
-    const theirs = new Set(policy.branchesInUse.flatMap((b) => [`refs/heads/${b}`, `refs/remotes/origin/${b}`]));
+    const theirs = new Set(policy.openBranches.filter(Boolean).map((b) => `refs/heads/${b}`));
     const fixes = [];
     for (const name of [...new Set([...was.keys(), ...now.keys()])].sort()) {
         const restore = was.get(name);
@@ -8369,6 +8407,168 @@ async function removeLooseRef(gitDir, name) {
         return false;
     await promises_namespaceObject.rm(file, { force: true });
     return true;
+}
+
+;// CONCATENATED MODULE: ./src/guard-checkpoint.ts
+// One check of the parent's .git against the ledger: what differs was done by a command whose guard is
+// open (the action's own changes are in the ledger already), so it is undone and described. Checks run
+// when a guard opens (before its container starts), when one closes (after its container is gone), and
+// when an interrupted run's guard is finished; always under the repository lock and the ledger's lock.
+// Pure file operations come first: no git command runs on the parent before its config, hooks and info/
+// are back.
+
+
+
+
+
+/** Compares, restores and describes; updates `ledger` (the closing guard's branch, vanished entries). */
+async function checkpoint(o) {
+    const { ledger } = o;
+    const violations = [];
+    const after = [];
+    for (const root of ledger.roots)
+        after.push(...(await readState(root.path, root.recursive)));
+    const vanished = await vanishedEntries(ledger, violations);
+    const packedRefs = external_node_path_.join(ledger.gitDir, 'packed-refs');
+    const compared = (records) => records.filter((r) => r.path !== packedRefs && !vanished.has(external_node_path_.dirname(r.path)));
+    const exposedNow = ledger.files.map((f) => ledger.exposed.find((e) => e.path === f.path) ?? f);
+    const unexpected = diffStates(compared(exposedNow), compared(after));
+    const configPath = external_node_path_.join(ledger.gitDir, 'config');
+    const configDetail = unexpected.some((c) => c.path === configPath)
+        ? await describeConfigChange(o, configPath, exposedNow.find((f) => f.path === configPath))
+        : '';
+    const target = o.final ? ledger.files : exposedNow;
+    const failed = await restoreChanges(diffStates(compared(target), compared(after)), o.blobs, [
+        ledger.gitDir,
+    ]);
+    for (const change of unexpected) {
+        const detail = change.path === configPath ? configDetail : undefined;
+        violations.push(describeFileChange(change, ledger.parentPath, { detail }));
+    }
+    for (const f of failed)
+        violations.push(`could not put back ${f}`);
+    const refsNow = await readRefsOrRestore(o, packedRefs, violations);
+    const closingBranch = o.closing?.branch;
+    const fixes = planRefFixes(ledger.refs, refsNow, {
+        ownBranch: closingBranch,
+        openBranches: ledger.open.filter((g) => g !== o.closing).map((g) => g.branch),
+    });
+    const applied = await applyRefFixes(o.git, ledger.parentPath, ledger.gitDir, fixes, o.label);
+    violations.push(...applied.done, ...applied.failed.map((f) => `could not undo: ${f}`));
+    const listed = new Set([
+        ...ledger.looseRefs,
+        ...ledger.refs.map((r) => r.name),
+        ...refsNow.map((r) => r.name),
+    ]);
+    for (const name of await looseRefNames(ledger.gitDir)) {
+        if (listed.has(name) || name.startsWith(DISPLACED_NAMESPACE))
+            continue;
+        const removed = await removeLooseRef(ledger.gitDir, name);
+        violations.push(`unreadable ref file ${name} was created: ${removed ? 'deleted' : 'could not be deleted'}`);
+    }
+    if (closingBranch) {
+        // The closing command's work on its own branch is now the trusted state (a deletion was undone above).
+        const name = `refs/heads/${closingBranch}`;
+        const now = refsNow.find((r) => r.name === name);
+        if (now)
+            ledger.refs = [...ledger.refs.filter((r) => r.name !== name), now];
+    }
+    const notes = await detachFromRestoredRefs(ledger.open, fixes);
+    return {
+        violations,
+        notes,
+        configFailed: failed.some((f) => f.startsWith(`${configPath}:`)),
+    };
+}
+/**
+ * Admin folders of registered worktrees that are gone (or are no longer folders). They are never
+ * recreated: putting back only the files the guard watches would leave a half registration, worse than
+ * none. Each is reported once and the ledger takes it as gone.
+ */
+async function vanishedEntries(ledger, violations) {
+    const worktrees = external_node_path_.join(ledger.gitDir, 'worktrees');
+    const vanished = new Set();
+    for (const record of ledger.files) {
+        const adminDir = external_node_path_.dirname(record.path);
+        if (external_node_path_.dirname(adminDir) !== worktrees || record.kind === 'absent' || vanished.has(adminDir))
+            continue;
+        const st = await promises_namespaceObject.lstat(adminDir).catch(() => undefined);
+        if (st?.isDirectory())
+            continue;
+        vanished.add(adminDir);
+        if (st)
+            await promises_namespaceObject.rm(adminDir, { force: true });
+        violations.push(`${external_node_path_.relative(ledger.parentPath, adminDir)} (a worktree's registration) was ${st ? 'replaced by something other than a folder' : 'removed'} by the command: ${st ? 'removed; ' : ''}not recreated`);
+    }
+    ledger.files = ledger.files.map((f) => vanished.has(external_node_path_.dirname(f.path)) ? { path: f.path, kind: 'absent' } : f);
+    return vanished;
+}
+async function readRefsOrRestore(o, packedRefs, violations) {
+    try {
+        return await readRefs(o.git, o.ledger.parentPath);
+    }
+    catch (error) {
+        // An unreadable packed-refs: put the recorded one back, then read again (ref fixes follow).
+        violations.push(`the refs could not be read (${error.message.split('\n')[0]}): packed-refs restored`);
+        await restoreChanges(diffStates(o.ledger.files.filter((f) => f.path === packedRefs), await readState(packedRefs, false)), o.blobs, [o.ledger.gitDir]);
+        return readRefs(o.git, o.ledger.parentPath);
+    }
+}
+/**
+ * A sandbox whose HEAD is on a ref just put back would silently point at other commits: its HEAD is
+ * detached where the ref was, so its work stays checked out.
+ */
+async function detachFromRestoredRefs(open, fixes) {
+    const notes = new Map();
+    for (const guard of open) {
+        const headFile = external_node_path_.join(guard.adminDir, 'HEAD');
+        const head = await promises_namespaceObject.readFile(headFile, 'utf8').catch(() => '');
+        const target = /^ref: (\S+)/.exec(head)?.[1];
+        const fix = fixes.find((f) => f.name === target && f.displaced && !f.displaced.startsWith('ref: '));
+        if (!fix)
+            continue;
+        const tmp = `${headFile}.worktree-sandbox-restore`;
+        await promises_namespaceObject.writeFile(tmp, `${fix.displaced}\n`);
+        await promises_namespaceObject.rename(tmp, headFile);
+        notes.set(guard.sandbox, [
+            `The sandbox's HEAD was on ${target}, which was put back: HEAD is now detached at ${fix.displaced.slice(0, 12)}, so its work stays checked out.`,
+        ]);
+    }
+    return notes;
+}
+/** Which config keys were added, removed or changed (read with git from a copy, includes off). */
+async function describeConfigChange(o, configPath, expected) {
+    const current = await promises_namespaceObject.lstat(configPath).catch(() => undefined);
+    if (!current?.isFile())
+        return current ? 'replaced by something other than a file' : 'deleted';
+    const copy = external_node_path_.join(o.scratch, 'config.after');
+    await promises_namespaceObject.copyFile(configPath, copy);
+    const read = async (file) => {
+        const out = await o.git.exec('/', ['config', '--file', file, '--no-includes', '--null', '--list']);
+        return parseConfigList(out.stdout);
+    };
+    const before = expected?.sha256 ? await read(external_node_path_.join(o.blobs, expected.sha256)) : [];
+    const after = await read(copy);
+    await promises_namespaceObject.rm(copy, { force: true });
+    const flat = (entries) => new Map([...new Set(entries.map((e) => e.key))].map((k) => [
+        k,
+        entries
+            .filter((e) => e.key === k)
+            .map((e) => e.value)
+            .join('\n'),
+    ]));
+    const b = flat(before);
+    const a = flat(after);
+    const parts = [];
+    for (const key of new Set([...b.keys(), ...a.keys()])) {
+        if (!b.has(key))
+            parts.push(`${key} added`);
+        else if (!a.has(key))
+            parts.push(`${key} removed`);
+        else if (b.get(key) !== a.get(key))
+            parts.push(`${key} changed`);
+    }
+    return parts.join(', ') || 'formatting only';
 }
 
 // EXTERNAL MODULE: ./node_modules/proper-lockfile/index.js
@@ -8452,15 +8652,22 @@ function ownerText(owner) {
         ? ` (process ${owner.pid} on ${owner.host}${owner.run ? `, run ${owner.run}` : ''}, since ${owner.since})`
         : '';
 }
-/** Runs `fn` holding the parent repository's metadata lock. */
-async function withRepositoryLock(gitDir, fn, waitMs = 120_000) {
-    const release = await acquire(lockPath(gitDir, 'repository'), waitMs, (owner) => `the worktree metadata of ${external_node_path_.dirname(gitDir)} is locked by another run${ownerText(owner)}`);
+/** Runs `fn` holding the lock `file` (a folder proper-lockfile makes); `what` names what it protects. */
+async function withLockFile(file, what, fn, waitMs = 120_000) {
+    const release = await acquire(file, waitMs, (owner) => `${what} is locked by another run${ownerText(owner)}`);
     try {
         return await fn();
     }
     finally {
         await release();
     }
+}
+/**
+ * Runs `fn` holding the parent repository's metadata lock. Every change the action makes to the parent's
+ * shared metadata (worktree registrations, refs, config) and every check of the git guard happens under it.
+ */
+async function withRepositoryLock(gitDir, fn, waitMs = 120_000) {
+    return withLockFile(lockPath(gitDir, 'repository'), `the worktree metadata of ${external_node_path_.dirname(gitDir)}`, fn, waitMs);
 }
 async function lockSandbox(gitDir, sandbox, waitMs, onWait) {
     return acquire(lockPath(gitDir, `sandbox-${sandbox}`), waitMs, (owner) => `sandbox ${sandbox} is in use by another run${ownerText(owner)}; two runs never share a sandbox`, onWait);
@@ -8474,381 +8681,6 @@ async function isSandboxLocked(gitDir, sandbox) {
     catch {
         return false;
     }
-}
-
-;// CONCATENATED MODULE: ./src/worktree-metadata.ts
-// Reading and editing a parent's per-worktree metadata (`<gitDir>/worktrees/<id>/`) directly. This is
-// how the host addresses sandboxes whose worktree path it cannot resolve (volume sandboxes), and how
-// only the entries we removed ourselves are dropped: never `git worktree prune`, which would also drop
-// live volume sandboxes the host sees as "prunable".
-
-
-const INITIALIZING = 'initializing';
-async function listWorktreeEntries(gitDir) {
-    const root = external_node_path_.join(gitDir, 'worktrees');
-    let ids;
-    try {
-        ids = await promises_namespaceObject.readdir(root);
-    }
-    catch {
-        return [];
-    }
-    const entries = await Promise.all(ids.map((id) => readEntry(root, id)));
-    return entries.filter((e) => e !== undefined);
-}
-async function readEntry(root, id) {
-    const adminDir = external_node_path_.join(root, id);
-    const gitFile = await promises_namespaceObject.readFile(external_node_path_.join(adminDir, 'gitdir'), 'utf8').catch(() => undefined);
-    if (gitFile === undefined)
-        return undefined;
-    const locked = await promises_namespaceObject.readFile(external_node_path_.join(adminDir, 'locked'), 'utf8').catch(() => undefined);
-    return { id, adminDir, gitFile: gitFile.trim(), locked: locked?.trim() };
-}
-async function findWorktreeEntry(gitDir, worktreePath) {
-    const wanted = external_node_path_.join(worktreePath, '.git');
-    return (await listWorktreeEntries(gitDir)).find((e) => e.gitFile === wanted);
-}
-/** Locks an entry with a reason, as `git worktree lock --reason` would, without needing its path to resolve. */
-async function lockEntry(entry, reason) {
-    await promises_namespaceObject.writeFile(external_node_path_.join(entry.adminDir, 'locked'), `${reason}\n`);
-}
-/** Drops exactly one entry (unlocking it): the sandbox it described must already be gone. */
-async function dropEntry(gitDir, entry) {
-    const root = external_node_path_.join(gitDir, 'worktrees');
-    if (external_node_path_.dirname(entry.adminDir) !== root)
-        throw new Error(`refusing to remove ${entry.adminDir}: not a worktree entry of ${gitDir}`);
-    await promises_namespaceObject.rm(entry.adminDir, { recursive: true, force: true });
-    // git removes the folder once its last entry is gone; do the same so the parent looks untouched.
-    await promises_namespaceObject.rmdir(root).catch(() => undefined);
-}
-
-;// CONCATENATED MODULE: ./src/guard.ts
-// The git guard. The container mounts the parent's .git read-write (it must, to commit), so it can plant
-// what the host's next git command, or the runner's next job, would trust: hooks, config (core.fsmonitor,
-// filters, includeIf, credential helpers), info/attributes, a worktree's config.worktree or .git file,
-// moved branches and tags. Before the command the guard records all of it (in a host-only folder the
-// container never sees) and takes credentials out of .git/config; after the container is gone, before any
-// other host git command, it puts everything back and reports every change as a violation.
-//
-// The record survives the action being killed: the post step, or the next run on the same sandbox,
-// finds it and finishes the job (removing the container first).
-
-
-
-
-
-
-
-
-const ADMIN_FILES = ['config.worktree', 'gitdir', 'commondir', 'locked'];
-const MANIFEST = 'manifest.json';
-/** The guard's folder for one sandbox: on the host, outside everything mounted into the container. */
-function guardDirectory(stateDir, location) {
-    return external_node_path_.join(stateDir, 'guard', location.project, location.name);
-}
-function headBranch(head) {
-    const m = /^ref: refs\/heads\/(.+)\n?$/.exec(head);
-    return m?.[1];
-}
-class GitGuard {
-    dir;
-    manifest;
-    constructor(dir, manifest) {
-        this.dir = dir;
-        this.manifest = manifest;
-    }
-    get blobs() {
-        return external_node_path_.join(this.dir, 'blobs');
-    }
-    /** Records what the container could change, then takes the credentials out of .git/config. */
-    static async take(git, location, dir, ui) {
-        const { parent } = location;
-        for (const mounted of [parent.path, location.hostPath].filter((p) => !!p)) {
-            if (dir === mounted || dir.startsWith(mounted + external_node_path_.sep))
-                throw new Error(`The git guard's folder ${dir} is inside ${mounted}, which the container mounts.`);
-        }
-        if (await promises_namespaceObject.lstat(dir).catch(() => undefined))
-            throw new Error(`${dir} is left by an interrupted run and was not recovered.`);
-        await promises_namespaceObject.mkdir(external_node_path_.join(dir, 'blobs'), { recursive: true, mode: 0o700 });
-        await promises_namespaceObject.chmod(dir, 0o700);
-        const entry = await findWorktreeEntry(parent.gitDir, location.worktreePath);
-        if (!entry)
-            throw new Error(`Sandbox ${location.name} has no worktree registration in ${parent.path}.`);
-        const g = parent.gitDir;
-        const roots = [
-            ...['config', 'HEAD', 'index', 'objects/info/alternates', 'packed-refs'].map((f) => ({
-                path: external_node_path_.join(g, f),
-                recursive: false,
-            })),
-            { path: external_node_path_.join(g, 'hooks'), recursive: true },
-            { path: external_node_path_.join(g, 'info'), recursive: true },
-            ...ADMIN_FILES.map((f) => ({ path: external_node_path_.join(entry.adminDir, f), recursive: false })),
-        ];
-        if (location.hostPath)
-            roots.push({ path: external_node_path_.join(location.hostPath, '.git'), recursive: false });
-        const inUse = [];
-        for (const other of await listWorktreeEntries(g)) {
-            if (other.adminDir === entry.adminDir)
-                continue;
-            const sandbox = external_node_path_.basename(external_node_path_.dirname(other.gitFile));
-            if (await isSandboxLocked(g, sandbox)) {
-                const head = await promises_namespaceObject.readFile(external_node_path_.join(other.adminDir, 'HEAD'), 'utf8').catch(() => '');
-                inUse.push({ sandbox, branch: headBranch(head) ?? '' });
-            }
-            else {
-                roots.push(...ADMIN_FILES.map((f) => ({ path: external_node_path_.join(other.adminDir, f), recursive: false })));
-            }
-        }
-        const blobs = external_node_path_.join(dir, 'blobs');
-        const files = [];
-        for (const root of roots)
-            files.push(...(await readState(root.path, root.recursive, blobs)));
-        const manifest = {
-            version: 1,
-            created: new Date().toISOString(),
-            sandbox: location.name,
-            parentPath: parent.path,
-            gitDir: g,
-            adminDir: entry.adminDir,
-            ownBranch: location.branch,
-            hostPath: location.hostPath,
-            roots,
-            files,
-            expected: [],
-            strippedKeys: [],
-            refs: await readRefs(git, parent.path),
-            looseRefs: await looseRefNames(g),
-            inUse,
-        };
-        const configPath = external_node_path_.join(g, 'config');
-        const config = files.find((f) => f.path === configPath);
-        let stripped;
-        if (config?.kind === 'file') {
-            const result = await stripCredentials(git, configPath, external_node_path_.join(dir, 'config.scratch'));
-            for (const secret of result.secrets)
-                ui.mask(secret);
-            if (result.stripped.length) {
-                stripped = result.content;
-                const hash = sha256(stripped);
-                await promises_namespaceObject.writeFile(external_node_path_.join(blobs, hash), stripped, { mode: 0o600 });
-                manifest.expected.push({ ...config, sha256: hash });
-                manifest.strippedKeys = result.stripped;
-            }
-        }
-        const guard = new GitGuard(dir, manifest);
-        guard.save();
-        if (stripped) {
-            // Written only once the record (with the original) is safely on disk.
-            const tmp = `${configPath}.worktree-sandbox-restore`;
-            await promises_namespaceObject.writeFile(tmp, stripped, { mode: config.mode });
-            await promises_namespaceObject.rename(tmp, configPath);
-            ui.info(`Credentials taken out of .git/config while the command runs (${manifest.strippedKeys.join(', ')}); they are put back afterwards.`);
-        }
-        return guard;
-    }
-    static async load(dir) {
-        const text = await promises_namespaceObject.readFile(external_node_path_.join(dir, MANIFEST), 'utf8').catch(() => undefined);
-        if (text === undefined)
-            return undefined;
-        return new GitGuard(dir, JSON.parse(text));
-    }
-    /** Remembers the container's name, so that a later recovery removes it before restoring. */
-    noteContainer(name) {
-        this.manifest.container = name;
-        this.save();
-    }
-    get container() {
-        return this.manifest.container;
-    }
-    save() {
-        // Synchronous (noteContainer is called from a synchronous callback); a rename, so never half-written.
-        const file = external_node_path_.join(this.dir, MANIFEST);
-        (0,external_node_fs_.writeFileSync)(`${file}.tmp`, JSON.stringify(this.manifest), { mode: 0o600 });
-        (0,external_node_fs_.renameSync)(`${file}.tmp`, file);
-    }
-    /**
-     * Compares, restores and reports. Call only once the container is gone. Pure file operations come
-     * first: no git command runs on the parent before its config, hooks and info/ are back.
-     */
-    async restore(git) {
-        const m = this.manifest;
-        const violations = [];
-        const notes = [];
-        const after = [];
-        for (const root of m.roots)
-            after.push(...(await readState(root.path, root.recursive)));
-        const packedRefs = external_node_path_.join(m.gitDir, 'packed-refs');
-        const trackedFiles = (records) => records.filter((r) => r.path !== packedRefs);
-        const expected = trackedFiles(m.files).map((f) => m.expected.find((e) => e.path === f.path) ?? f);
-        const unexpected = diffStates(expected, trackedFiles(after));
-        const configPath = external_node_path_.join(m.gitDir, 'config');
-        const configDetail = unexpected.some((c) => c.path === configPath)
-            ? await this.describeConfigChange(git, configPath)
-            : '';
-        const roots = [m.gitDir, ...(m.hostPath ? [m.hostPath] : [])];
-        const failed = await restoreChanges(diffStates(trackedFiles(m.files), trackedFiles(after)), this.blobs, roots);
-        for (const change of unexpected)
-            violations.push(this.describeFileChange(change, configDetail));
-        for (const f of failed)
-            violations.push(`could not put back ${f}`);
-        if (m.strippedKeys.length && !failed.some((f) => f.startsWith(configPath)))
-            notes.push(`Put back the credentials taken out of .git/config (${m.strippedKeys.join(', ')}).`);
-        let refsNow;
-        try {
-            refsNow = await readRefs(git, m.parentPath);
-        }
-        catch (error) {
-            // An unreadable packed-refs: put the recorded one back, then read again.
-            violations.push(`the refs could not be read (${error.message.split('\n')[0]}): packed-refs restored`);
-            await restoreChanges(diffStates(m.files.filter((f) => f.path === packedRefs), await readState(packedRefs, false)), this.blobs, roots);
-            refsNow = await readRefs(git, m.parentPath);
-        }
-        const stillInUse = [];
-        for (const { sandbox, branch } of m.inUse)
-            if (branch && (await isSandboxLocked(m.gitDir, sandbox)))
-                stillInUse.push(branch);
-        const fixes = planRefFixes(m.refs, refsNow, { ownBranch: m.ownBranch, branchesInUse: stillInUse });
-        const stamp = m.created.replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
-        const applied = await applyRefFixes(git, m.parentPath, m.gitDir, fixes, `${stamp}-${m.sandbox.replace(/\.\./g, '-')}`);
-        violations.push(...applied.done, ...applied.failed.map((f) => `could not undo: ${f}`));
-        const listed = new Set([...m.looseRefs, ...m.refs.map((r) => r.name), ...refsNow.map((r) => r.name)]);
-        for (const name of await looseRefNames(m.gitDir)) {
-            if (listed.has(name) || name.startsWith(DISPLACED_NAMESPACE))
-                continue;
-            const removed = await removeLooseRef(m.gitDir, name);
-            violations.push(`unreadable ref file ${name} was created: ${removed ? 'deleted' : 'could not be deleted'}`);
-        }
-        const detached = await this.detachFromRestoredRef(fixes);
-        if (detached)
-            notes.push(detached);
-        return { violations, notes };
-    }
-    /** The sandbox's HEAD on a ref just put back would silently point at other commits: detach it where it was. */
-    async detachFromRestoredRef(fixes) {
-        const headFile = external_node_path_.join(this.manifest.adminDir, 'HEAD');
-        const head = await promises_namespaceObject.readFile(headFile, 'utf8').catch(() => '');
-        const target = /^ref: (\S+)/.exec(head)?.[1];
-        const fix = fixes.find((f) => f.name === target && f.displaced && !f.displaced.startsWith('ref: '));
-        if (!fix)
-            return undefined;
-        const tmp = `${headFile}.worktree-sandbox-restore`;
-        await promises_namespaceObject.writeFile(tmp, `${fix.displaced}\n`);
-        await promises_namespaceObject.rename(tmp, headFile);
-        return `The sandbox's HEAD was on ${target}, which was put back: HEAD is now detached at ${fix.displaced.slice(0, 12)}, so its work stays checked out.`;
-    }
-    describeFileChange(change, configDetail) {
-        const m = this.manifest;
-        let where = external_node_path_.relative(m.parentPath, change.path);
-        if (m.hostPath && change.path.startsWith(m.hostPath + external_node_path_.sep))
-            where = `the worktree's ${external_node_path_.relative(m.hostPath, change.path)}`;
-        const verb = { added: 'was added', removed: 'was removed', changed: 'was changed' }[change.change];
-        const undo = { added: 'removed', removed: 'restored', changed: 'restored' }[change.change];
-        const detail = change.path === external_node_path_.join(m.gitDir, 'config') && configDetail ? ` (${configDetail})` : '';
-        return `${where} ${verb} by the command${detail}: ${undo}`;
-    }
-    /** Which config keys the command added, removed or changed (read with git from a copy, includes off). */
-    async describeConfigChange(git, configPath) {
-        const m = this.manifest;
-        const current = await promises_namespaceObject.lstat(configPath).catch(() => undefined);
-        if (!current?.isFile())
-            return current ? 'replaced by something other than a file' : 'deleted';
-        const copy = external_node_path_.join(this.dir, 'config.after');
-        await promises_namespaceObject.copyFile(configPath, copy);
-        const read = async (file) => {
-            const out = await git.exec('/', ['config', '--file', file, '--no-includes', '--null', '--list']);
-            return parseConfigList(out.stdout);
-        };
-        const expected = m.expected.find((e) => e.path === configPath) ?? m.files.find((f) => f.path === configPath);
-        const before = expected?.sha256 ? await read(external_node_path_.join(this.blobs, expected.sha256)) : [];
-        const after = await read(copy);
-        await promises_namespaceObject.rm(copy, { force: true });
-        const flat = (entries) => new Map([...new Set(entries.map((e) => e.key))].map((k) => [
-            k,
-            entries
-                .filter((e) => e.key === k)
-                .map((e) => e.value)
-                .join('\n'),
-        ]));
-        const b = flat(before);
-        const a = flat(after);
-        const parts = [];
-        for (const key of new Set([...b.keys(), ...a.keys()])) {
-            if (!b.has(key))
-                parts.push(`${key} added`);
-            else if (!a.has(key))
-                parts.push(`${key} removed`);
-            else if (b.get(key) !== a.get(key))
-                parts.push(`${key} changed`);
-        }
-        return parts.join(', ') || 'formatting only';
-    }
-    async discard() {
-        await promises_namespaceObject.rm(this.dir, { recursive: true, force: true });
-        // The project's folder goes with its last record (rmdir refuses while another sandbox has one).
-        await promises_namespaceObject.rmdir(external_node_path_.dirname(this.dir)).catch(() => undefined);
-    }
-}
-/**
- * Runs `fn` (the command) under the guard: afterwards, whether it succeeded or threw, the container is
- * made sure to be gone and the guard restores and reports. The record is kept when the container's removal
- * cannot be confirmed (engine unreachable), for the post step or the next run.
- */
-async function runGuarded(guard, git, engine, ui, fn) {
-    let value;
-    let failure;
-    try {
-        value = await fn();
-    }
-    catch (error) {
-        failure = { error };
-    }
-    const report = await finishGuard(guard, git, engine, ui);
-    if (failure)
-        throw failure.error;
-    return { value: value, guard: report };
-}
-async function finishGuard(guard, git, engine, ui) {
-    const gone = await ensureContainerGone(engine, guard.container);
-    const report = await guard.restore(git);
-    if (gone)
-        await guard.discard();
-    else
-        report.violations.push(`the container ${guard.container} could not be confirmed removed (is the engine reachable?): the git guard checks again in the post step or the next run`);
-    for (const note of report.notes)
-        ui.info(note);
-    for (const violation of report.violations)
-        ui.warning(`Sandbox boundary: ${violation}.`);
-    return report;
-}
-async function ensureContainerGone(engine, container) {
-    if (!container)
-        return true;
-    if ((await engine.containerExists(container)) === false)
-        return true;
-    await engine.removeContainer(container);
-    return (await engine.containerExists(container)) === false;
-}
-/**
- * Finishes the work of a run that was killed while its command ran: removes its container, restores and
- * reports. Does nothing when there is no record. Throws when the container cannot be removed.
- */
-async function recoverGuard(git, engine, dir, ui) {
-    const guard = await GitGuard.load(dir);
-    if (!guard) {
-        // A folder without a record: the run was killed while taking it, before the container existed.
-        await promises_namespaceObject.rm(dir, { recursive: true, force: true });
-        return undefined;
-    }
-    ui.info(`A run on this sandbox was interrupted while its command ran: checking what the command left.`);
-    if (!(await ensureContainerGone(engine, guard.container)))
-        throw new Error(`The container ${guard.container} of an interrupted run on this sandbox could not be removed: remove it, then run again.`);
-    const report = await guard.restore(git);
-    await guard.discard();
-    for (const note of report.notes)
-        ui.info(note);
-    for (const violation of report.violations)
-        ui.warning(`Sandbox boundary (interrupted run): ${violation}.`);
-    return report;
 }
 
 ;// CONCATENATED MODULE: ./src/naming.ts
@@ -8907,7 +8739,937 @@ function diskWorktreePath(root, project, sandbox) {
     return external_node_path_.join(root, project, sandbox);
 }
 
+;// CONCATENATED MODULE: ./src/settings.ts
+// Every input is read and validated here, once, into typed settings. Nothing past this module reads an
+// input. An error names the input and what it accepts, and is raised before anything is created.
+
+
+class InputError extends Error {
+    constructor(input, value, accepted) {
+        super(`Invalid input '${input}': ${JSON.stringify(value)}. Accepted: ${accepted}.`);
+        this.name = 'InputError';
+    }
+}
+const ASSOCIATIONS = [
+    'OWNER',
+    'MEMBER',
+    'COLLABORATOR',
+    'CONTRIBUTOR',
+    'FIRST_TIMER',
+    'FIRST_TIME_CONTRIBUTOR',
+    'MANNEQUIN',
+    'NONE',
+];
+function parseSettings(read, env = process.env) {
+    const mode = oneOf(read, 'mode', ['run', 'reap'], 'run');
+    const common = {
+        engine: oneOf(read, 'engine', ['docker', 'podman'], 'docker'),
+        worktreeRoot: pathInput(read, 'worktree-root') ?? defaultWorktreeRoot(env),
+        volumePrefix: volumePrefix(read),
+        token: read('token').trim(),
+    };
+    return mode === 'run' ? { ...common, ...parseRun(read, env) } : { ...common, ...parseReap(read) };
+}
+function parseRun(read, env) {
+    const command = read('command');
+    if (!command.trim())
+        throw new InputError('command', command, 'a shell command (required in run mode)');
+    return {
+        mode: 'run',
+        command,
+        image: settings_image(read),
+        isolation: oneOf(read, 'isolation', ['container', 'disk'], 'container'),
+        branch: branchInput(read, 'branch'),
+        base: revisionInput(read, 'base'),
+        repositoryPath: pathInput(read, 'repository-path') ?? external_node_path_.resolve(env.GITHUB_WORKSPACE || process.cwd()),
+        cleanup: oneOf(read, 'cleanup', ['auto', 'always', 'never'], 'auto'),
+        env: envEntries(read, env),
+        timeoutMinutes: number(read, 'timeout-minutes', { min: 0, integer: false, fallback: 0 }),
+        lockTimeoutMinutes: number(read, 'lock-timeout-minutes', { min: 0, integer: false, fallback: 10 }),
+        allowFailure: settings_boolean(read, 'allow-failure', false),
+        push: settings_boolean(read, 'push', false),
+        commitMessage: read('commit-message').trim() || 'chore: changes made in worktree-sandbox',
+        limits: {
+            memory: optionalPattern(read, 'memory', /^\d+(\.\d+)?[bkmg]?$/i, 'a size such as 512m or 2g'),
+            cpus: optionalPattern(read, 'cpus', /^(\d+(\.\d+)?|\.\d+)$/, 'a positive number such as 1.5'),
+            pidsLimit: number(read, 'pids-limit', { min: 1, integer: true, fallback: 4096 }),
+            network: oneOf(read, 'network', ['bridge', 'none'], 'bridge'),
+            readOnlyRootfs: settings_boolean(read, 'read-only-rootfs', false),
+        },
+        strict: settings_boolean(read, 'strict', false),
+        trigger: {
+            command: triggerCommand(read),
+            allowedAssociations: list(read, 'allowed-associations', ['OWNER', 'MEMBER', 'COLLABORATOR']).map((a) => {
+                const upper = a.toUpperCase();
+                if (!ASSOCIATIONS.includes(upper))
+                    throw new InputError('allowed-associations', a, ASSOCIATIONS.join(', '));
+                return upper;
+            }),
+            allowedBots: list(read, 'allowed-bots', []),
+            prNumber: number(read, 'pr-number', { min: 1, integer: true, fallback: 0 }),
+        },
+    };
+}
+function parseReap(read) {
+    const days = (name, fallback) => number(read, name, { min: 1, integer: true, fallback });
+    const branchExpiryDays = days('branch-expiry-days', 90);
+    const orphanExpiryDays = days('orphan-expiry-days', 90);
+    if (orphanExpiryDays < branchExpiryDays) {
+        throw new InputError('orphan-expiry-days', String(orphanExpiryDays), `whole days ≥ branch-expiry-days (${branchExpiryDays}): orphans are never removed sooner than persistent sandboxes`);
+    }
+    return {
+        mode: 'reap',
+        headlessExpiryDays: days('headless-expiry-days', 30),
+        branchExpiryDays,
+        orphanExpiryDays,
+        dryRun: settings_boolean(read, 'dry-run', false),
+        maxRemovals: number(read, 'max-removals', { min: 0, integer: true, fallback: 0 }),
+        force: settings_boolean(read, 'force', false),
+        archiveDir: pathInput(read, 'archive-dir') ?? '',
+    };
+}
+function defaultWorktreeRoot(env) {
+    const cache = env.XDG_CACHE_HOME && external_node_path_.isAbsolute(env.XDG_CACHE_HOME)
+        ? env.XDG_CACHE_HOME
+        : external_node_path_.join(env.HOME || external_node_os_namespaceObject.homedir(), '.cache');
+    return external_node_path_.join(cache, 'worktree-sandbox', 'worktrees');
+}
+/** The host-only state folder (the git guards' records: guard-ledger.ts). Never mounted into a container. */
+function defaultStateDir(env) {
+    const state = env.XDG_STATE_HOME && external_node_path_.isAbsolute(env.XDG_STATE_HOME)
+        ? env.XDG_STATE_HOME
+        : external_node_path_.join(env.HOME || external_node_os_namespaceObject.homedir(), '.local', 'state');
+    return external_node_path_.join(state, 'worktree-sandbox');
+}
+function oneOf(read, name, values, fallback) {
+    const raw = read(name).trim();
+    if (!raw)
+        return fallback;
+    const found = values.find((v) => v === raw.toLowerCase());
+    if (!found)
+        throw new InputError(name, raw, values.join(', '));
+    return found;
+}
+function settings_boolean(read, name, fallback) {
+    const raw = read(name).trim();
+    if (!raw)
+        return fallback;
+    if (/^true$/i.test(raw))
+        return true;
+    if (/^false$/i.test(raw))
+        return false;
+    throw new InputError(name, raw, 'true or false');
+}
+function number(read, name, rule) {
+    const raw = read(name).trim();
+    if (!raw)
+        return rule.fallback;
+    const pattern = rule.integer ? /^\d+$/ : /^(\d+(\.\d+)?|\.\d+)$/;
+    const value = Number(raw);
+    if (!pattern.test(raw) || !Number.isFinite(value) || value < rule.min || value > 1e9) {
+        const kind = rule.integer ? 'a whole number' : 'a number';
+        throw new InputError(name, raw, `${kind} ≥ ${rule.min}`);
+    }
+    return value;
+}
+function optionalPattern(read, name, pattern, accepted) {
+    const raw = read(name).trim();
+    if (!raw)
+        return undefined;
+    if (!pattern.test(raw))
+        throw new InputError(name, raw, accepted);
+    return raw;
+}
+function list(read, name, fallback) {
+    const raw = read(name).trim();
+    if (!raw)
+        return fallback;
+    return raw
+        .split(/[\s,]+/)
+        .map((s) => s.trim())
+        .filter(Boolean);
+}
+// eslint-disable-next-line no-control-regex -- control characters are exactly what this rejects
+const CONTROL = /[\u0000-\u001f\u007f]/;
+function pathInput(read, name) {
+    const raw = read(name);
+    if (!raw.trim())
+        return undefined;
+    if (CONTROL.test(raw))
+        throw new InputError(name, raw, 'a path without control characters (newlines, tabs, NUL)');
+    return external_node_path_.resolve(raw.trim());
+}
+function settings_image(read) {
+    const raw = read('image').trim() || 'buildpack-deps:bookworm-scm';
+    if (!/^[A-Za-z0-9][A-Za-z0-9._\-/:@]*$/.test(raw) || raw.length > 512) {
+        throw new InputError('image', raw, 'an image reference such as debian:bookworm or ghcr.io/owner/image:tag');
+    }
+    return raw;
+}
+function volumePrefix(read) {
+    const raw = read('volume-prefix').trim() || 'worktree-sandbox';
+    if (!/^[A-Za-z0-9][A-Za-z0-9_.-]{0,62}$/.test(raw)) {
+        throw new InputError('volume-prefix', raw, 'letters, digits, _ . - (starting with a letter or digit, at most 63 characters)');
+    }
+    return raw;
+}
+/** A first, pure check of a branch name; git's own rules are applied by `validateBranchNames`. */
+function branchInput(read, name) {
+    const raw = read(name);
+    const value = raw.trim();
+    if (!value)
+        return '';
+    if (CONTROL.test(raw) || value.startsWith('-') || value.length > 255 || value.includes('\ufffd')) {
+        throw new InputError(name, raw, "a branch name valid for 'git check-ref-format --branch' (at most 255 characters)");
+    }
+    return value.replace(/^refs\/heads\//, '');
+}
+function revisionInput(read, name) {
+    const raw = read(name);
+    const value = raw.trim();
+    if (!value)
+        return '';
+    if (CONTROL.test(raw) || value.startsWith('-') || value.length > 255) {
+        throw new InputError(name, raw, 'a commit, branch or tag name');
+    }
+    return value;
+}
+function triggerCommand(read) {
+    const raw = read('trigger').trim();
+    if (!raw)
+        return '';
+    if (!/^\/?[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/.test(raw))
+        throw new InputError('trigger', raw, 'one word such as /fix');
+    return raw;
+}
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+/** Variables the action sets itself in the container; a user entry may not override them. */
+const RESERVED_ENV = [
+    'SANDBOX_NAME',
+    'SANDBOX_KIND',
+    'SANDBOX_BRANCH',
+    'SANDBOX_WORKTREE',
+    'SANDBOX_PARENT',
+    'SANDBOX_PROMPT_FILE',
+];
+function envEntries(read, env) {
+    const entries = [];
+    for (const line of read('env').split(/\r?\n/)) {
+        if (!line.trim() || line.trim().startsWith('#'))
+            continue;
+        const eq = line.indexOf('=');
+        const name = (eq < 0 ? line : line.slice(0, eq)).trim();
+        if (!ENV_NAME.test(name))
+            throw new InputError('env', line, 'lines of NAME or NAME=value, NAME made of letters, digits and _');
+        if (RESERVED_ENV.includes(name))
+            throw new InputError('env', line, `a name other than ${RESERVED_ENV.join(', ')} (set by the action)`);
+        if (entries.some((e) => e.name === name))
+            throw new InputError('env', line, 'each NAME at most once');
+        const value = eq < 0 ? (env[name] ?? '') : line.slice(eq + 1);
+        entries.push({ name, value });
+    }
+    return entries;
+}
+/** Applies git's own branch-name rules (`git check-ref-format --branch`) once git is at hand. */
+async function validateBranchNames(settings, isValid) {
+    if (settings.branch && !(await isValid(settings.branch))) {
+        throw new InputError('branch', settings.branch, "a branch name valid for 'git check-ref-format --branch'");
+    }
+}
+
+;// CONCATENATED MODULE: ./src/guard-ledger.ts
+// The git guards of one parent repository share one ledger. Commands of several sandboxes of a parent run
+// at the same time, and each container can write the parent's whole .git; so there is one trusted state
+// per parent, not one per guard: what .git held before any of those containers started (config with its
+// credentials, hooks, info/, HEAD, index, the worktrees' admin files, every ref), what the containers see
+// instead (the config without credentials), and the guards whose commands may be running.
+//
+// The first guard to open writes the ledger, the last one to close puts the trusted state back (the
+// credentials with it) and removes it. In between, every change the action itself makes to that metadata
+// (a sandbox created or removed, a branch fetched, pushed, committed) is announced into it
+// (metadata-changes.ts), so that no guard takes it for a command's doing.
+//
+// It lives on the host, in the state folder, which no container mounts, and is guarded by a lock of its
+// own there: the repository lock lives in .git, where a container could break it.
+
+
+
+
+
+
+/** The files of a worktree's admin folder the guards watch (HEAD and index are its own command's). */
+const ADMIN_FILES = ['config.worktree', 'gitdir', 'commondir', 'locked'];
+/** The host-only folder of the git guards' records (per user; never mounted into a container). */
+function guardStateDirectory(stateDir = defaultStateDir(process.env)) {
+    return external_node_path_.join(stateDir, 'guard');
+}
+class LedgerStore {
+    projectDir;
+    constructor(
+    /** `<state>/guard/<project>`: the guards' own records are its sandbox-named subfolders. */
+    projectDir) {
+        this.projectDir = projectDir;
+    }
+    /** The ledger of one parent. Sandbox names never start with a dot, so `.ledger` is no sandbox's. */
+    static of(parentPath, stateDir) {
+        return LedgerStore.at(external_node_path_.join(guardStateDirectory(stateDir), projectName(parentPath)));
+    }
+    /** The ledger beside the guards' own records in `projectDir`. */
+    static at(projectDir) {
+        return new LedgerStore(projectDir);
+    }
+    get dir() {
+        return external_node_path_.join(this.projectDir, '.ledger');
+    }
+    get blobs() {
+        return external_node_path_.join(this.dir, 'blobs');
+    }
+    get file() {
+        return external_node_path_.join(this.dir, 'ledger.json');
+    }
+    /** Runs `fn` holding the ledger's lock (a sibling of the project folder, so that folder can go). */
+    async withLock(fn) {
+        return withLockFile(`${this.projectDir}.lock`, `the git guard's ledger ${this.dir}`, fn);
+    }
+    async exists() {
+        return promises_namespaceObject.lstat(this.file).then(() => true, () => false);
+    }
+    async load() {
+        const text = await promises_namespaceObject.readFile(this.file, 'utf8').catch(() => undefined);
+        return text === undefined ? undefined : JSON.parse(text);
+    }
+    /** Prepares an empty ledger folder (0700). */
+    async create() {
+        await promises_namespaceObject.rm(this.dir, { recursive: true, force: true });
+        await promises_namespaceObject.mkdir(this.blobs, { recursive: true, mode: 0o700 });
+        await promises_namespaceObject.chmod(this.projectDir, 0o700);
+        await promises_namespaceObject.chmod(this.dir, 0o700);
+    }
+    /** Written by rename: never half-written, whenever the process is killed. */
+    save(ledger) {
+        (0,external_node_fs_.writeFileSync)(`${this.file}.tmp`, JSON.stringify(ledger), { mode: 0o600 });
+        (0,external_node_fs_.renameSync)(`${this.file}.tmp`, this.file);
+    }
+    async remove() {
+        // The record goes first: a ledger without its blobs must never be read.
+        await promises_namespaceObject.rm(this.file, { force: true });
+        await promises_namespaceObject.rm(this.dir, { recursive: true, force: true });
+        await promises_namespaceObject.rmdir(this.projectDir).catch(() => undefined);
+    }
+}
+
+;// CONCATENATED MODULE: ./src/metadata-changes.ts
+// The action's own changes to a parent's shared metadata: a sandbox registered or dropped (by a run, a
+// post step, the reaper), a branch created for a sandbox, `origin/<branch>` fetched or pushed, a commit on
+// a sandbox's branch, a pull request's head fetched, a branch's upstream set. Commands of other sandboxes
+// of the same parent may be running meanwhile, under git guards that would take any change they did not
+// expect for their command's doing and undo it. So each such change is made under the repository lock
+// and announced here, into the guards' ledger, before the lock is released: the guards' next check finds
+// it expected. Only the action announces, and only what it changed itself, by name; nothing a container
+// wrote is ever taken as legitimate from what is found on disk.
+//
+// Every function here expects its caller to hold the repository lock (lock.ts `withRepositoryLock`), and
+// costs one `stat` when no guard of the parent is open.
+
+
+
+
+
+/** Runs `fn` on the parent's ledger, when one exists (a guard is open), and saves it. */
+async function onLedger(parent, fn) {
+    const store = LedgerStore.of(parent.path);
+    if (!(await store.exists()))
+        return;
+    await store.withLock(async () => {
+        const ledger = await store.load();
+        if (!ledger)
+            return;
+        await fn(ledger, store);
+        store.save(ledger);
+    });
+}
+async function announceRefs(git, parent, refs) {
+    const changed = refs.map((r) => (typeof r === 'string' ? { name: r } : r));
+    if (!changed.length)
+        return;
+    await onLedger(parent, async (ledger) => {
+        const unknown = changed.some((r) => r.value === undefined);
+        const now = unknown ? await readRefs(git, parent.path) : [];
+        for (const ref of changed) {
+            const value = ref.value ?? now.find((r) => r.name === ref.name)?.value;
+            const others = ledger.refs.filter((r) => r.name !== ref.name);
+            ledger.refs = value === undefined ? others : [...others, { name: ref.name, value }];
+        }
+    });
+}
+/** Worktree admin folders the action created or dropped: the guards watch them as they are now. */
+async function announceEntries(gitDir, adminDirs) {
+    if (!adminDirs.length)
+        return;
+    await onLedger({ path: external_node_path_.dirname(gitDir), gitDir }, async (ledger, store) => {
+        for (const adminDir of adminDirs)
+            await watchEntry(ledger, adminDir, store.blobs);
+    });
+}
+/** Starts (or goes on) watching an admin folder's files, taking their present state as the trusted one. */
+async function watchEntry(ledger, adminDir, blobs) {
+    const watched = new Set(ledger.roots.map((r) => r.path));
+    const present = await promises_namespaceObject.lstat(adminDir).then((st) => st.isDirectory(), () => false);
+    for (const file of ADMIN_FILES.map((f) => external_node_path_.join(adminDir, f))) {
+        if (!present && !watched.has(file))
+            continue;
+        if (!watched.has(file))
+            ledger.roots.push({ path: file, recursive: false });
+        const [record] = await readState(file, false, blobs);
+        ledger.files = [...ledger.files.filter((f) => f.path !== file), record];
+    }
+}
+/**
+ * Sets config entries in the parent's .git/config. While a guard is open, the same edits are made to the
+ * ledger's trusted config (with its credentials) and to the one the containers see, so that both keep
+ * them and nothing a container wrote there is taken along.
+ */
+async function setParentConfig(git, parent, entries) {
+    const configPath = external_node_path_.join(parent.gitDir, 'config');
+    const edit = async (file) => {
+        for (const [key, value] of entries)
+            await git.run('/', ['config', '--file', file, '--', key, value]);
+    };
+    let done = false;
+    await onLedger(parent, async (ledger, store) => {
+        const scratch = external_node_path_.join(store.dir, 'config.edit');
+        for (const list of [ledger.files, ledger.exposed]) {
+            const record = list.find((r) => r.path === configPath);
+            if (record?.kind !== 'file' || !record.sha256)
+                continue;
+            await promises_namespaceObject.copyFile(external_node_path_.join(store.blobs, record.sha256), scratch);
+            await edit(scratch);
+            const content = await promises_namespaceObject.readFile(scratch);
+            record.sha256 = sha256(content);
+            await promises_namespaceObject.writeFile(external_node_path_.join(store.blobs, record.sha256), content, { mode: 0o600 });
+            await promises_namespaceObject.rm(scratch, { force: true });
+        }
+        await edit(configPath);
+        done = true;
+    });
+    if (!done)
+        await edit(configPath);
+}
+
+;// CONCATENATED MODULE: ./src/worktree-metadata.ts
+// Reading and editing a parent's per-worktree metadata (`<gitDir>/worktrees/<id>/`) directly. This is
+// how the host addresses sandboxes whose worktree path it cannot resolve (volume sandboxes), and how
+// only the entries we removed ourselves are dropped: never `git worktree prune`, which would also drop
+// live volume sandboxes the host sees as "prunable".
+//
+// Every change here is announced to the parent's open git guards (metadata-changes.ts): callers hold the
+// repository lock, as for every change to a parent's metadata.
+
+
+
+const INITIALIZING = 'initializing';
+async function listWorktreeEntries(gitDir) {
+    const root = external_node_path_.join(gitDir, 'worktrees');
+    let ids;
+    try {
+        ids = await promises_namespaceObject.readdir(root);
+    }
+    catch {
+        return [];
+    }
+    const entries = await Promise.all(ids.map((id) => readEntry(root, id)));
+    return entries.filter((e) => e !== undefined);
+}
+async function readEntry(root, id) {
+    const adminDir = external_node_path_.join(root, id);
+    const gitFile = await promises_namespaceObject.readFile(external_node_path_.join(adminDir, 'gitdir'), 'utf8').catch(() => undefined);
+    if (gitFile === undefined)
+        return undefined;
+    const locked = await promises_namespaceObject.readFile(external_node_path_.join(adminDir, 'locked'), 'utf8').catch(() => undefined);
+    return { id, adminDir, gitFile: gitFile.trim(), locked: locked?.trim() };
+}
+async function findWorktreeEntry(gitDir, worktreePath) {
+    const wanted = external_node_path_.join(worktreePath, '.git');
+    return (await listWorktreeEntries(gitDir)).find((e) => e.gitFile === wanted);
+}
+/** Locks an entry with a reason, as `git worktree lock --reason` would, without needing its path to resolve. */
+async function lockEntry(entry, reason) {
+    await promises_namespaceObject.writeFile(external_node_path_.join(entry.adminDir, 'locked'), `${reason}\n`);
+    await announceEntries(external_node_path_.dirname(external_node_path_.dirname(entry.adminDir)), [entry.adminDir]);
+}
+/** Drops exactly one entry (unlocking it): the sandbox it described must already be gone. */
+async function dropEntry(gitDir, entry) {
+    const root = external_node_path_.join(gitDir, 'worktrees');
+    if (external_node_path_.dirname(entry.adminDir) !== root)
+        throw new Error(`refusing to remove ${entry.adminDir}: not a worktree entry of ${gitDir}`);
+    await promises_namespaceObject.rm(entry.adminDir, { recursive: true, force: true });
+    // git removes the folder once its last entry is gone; do the same so the parent looks untouched.
+    await promises_namespaceObject.rmdir(root).catch(() => undefined);
+    await announceEntries(gitDir, [entry.adminDir]);
+}
+
+;// CONCATENATED MODULE: ./src/guard.ts
+// The git guard. The container mounts the parent's .git read-write (it must, to commit), so it can plant
+// what the host's next git command, or the runner's next job, would trust: hooks, config (core.fsmonitor,
+// filters, includeIf, credential helpers), info/attributes, a worktree's config.worktree or .git file,
+// moved branches and tags. Before the command the guard opens: the parent's trusted state is recorded (in
+// a host-only folder the container never sees) and the credentials are taken out of .git/config. After
+// the container is gone the guard closes: every change is put back and reported as a violation.
+//
+// Several sandboxes of one parent run at once, so the guards of a parent share one ledger
+// (guard-ledger.ts): the first to open records the trusted state and takes the credentials out, the last
+// to close puts them back; the action's own changes meanwhile are announced into it (metadata-changes.ts);
+// each guard opening or closing checks the parent against it (guard-checkpoint.ts), under the repository
+// lock, and the commands of the guards open since the previous check are the suspects of what it finds
+// (guard-attribution.ts). The commands themselves run in parallel.
+//
+// A guard's own record (its container, a disk sandbox's `.git` file) survives the action being killed: the
+// post step, the next run on the same sandbox, or any run of the parent that finds the sandbox's lock free,
+// removes the container and closes the guard.
+
+
+
+
+
+
+
+
+
+
+
+
+const RECORD = 'record.json';
+/** The guard's folder for one sandbox: on the host, outside everything mounted into the container. */
+function guardDirectory(location) {
+    return external_node_path_.join(LedgerStore.of(location.parent.path).projectDir, location.name);
+}
+class GitGuard {
+    dir;
+    record;
+    constructor(dir, record) {
+        this.dir = dir;
+        this.record = record;
+    }
+    get blobs() {
+        return external_node_path_.join(this.dir, 'blobs');
+    }
+    get store() {
+        return LedgerStore.at(external_node_path_.dirname(this.dir));
+    }
+    /** Opens the guard: the parent checked (or its trusted state recorded) and the credentials taken out. */
+    static async take(git, engine, location, dir, ui) {
+        const { parent } = location;
+        for (const mounted of [parent.path, location.hostPath].filter((p) => !!p)) {
+            if (dir === mounted || dir.startsWith(mounted + external_node_path_.sep))
+                throw new Error(`The git guard's folder ${dir} is inside ${mounted}, which the container mounts.`);
+        }
+        if (await promises_namespaceObject.lstat(dir).catch(() => undefined))
+            throw new Error(`${dir} is left by an interrupted run and was not recovered.`);
+        const entry = await findWorktreeEntry(parent.gitDir, location.worktreePath);
+        if (!entry)
+            throw new Error(`Sandbox ${location.name} has no worktree registration in ${parent.path}.`);
+        await promises_namespaceObject.mkdir(external_node_path_.join(dir, 'blobs'), { recursive: true, mode: 0o700 });
+        await promises_namespaceObject.chmod(dir, 0o700);
+        const gitFile = location.hostPath ? external_node_path_.join(location.hostPath, '.git') : undefined;
+        const guard = new GitGuard(dir, {
+            version: 2,
+            created: new Date().toISOString(),
+            sandbox: location.name,
+            parentPath: parent.path,
+            gitDir: parent.gitDir,
+            hostPath: location.hostPath,
+            files: gitFile ? await readState(gitFile, false, external_node_path_.join(dir, 'blobs')) : [],
+        });
+        guard.save();
+        const store = guard.store;
+        let opened = false;
+        try {
+            await withRepositoryLock(parent.gitDir, () => store.withLock(async () => {
+                let ledger = await store.load();
+                if (ledger)
+                    ledger = await finishInterrupted(git, engine, store, ledger, ui);
+                let stripped;
+                if (!ledger)
+                    ({ ledger, stripped } = await openLedger(git, store, parent, ui));
+                else
+                    await joinLedger(git, store, ledger, location.name, ui);
+                // Its own registration is watched from the first check on (one made by a run that was then
+                // killed, before it could announce it, is taken as it is now).
+                if (!ledger.roots.some((r) => r.path === external_node_path_.join(entry.adminDir, 'gitdir')))
+                    await watchEntry(ledger, entry.adminDir, store.blobs);
+                ledger.open = ledger.open.filter((g) => g.dir !== dir);
+                ledger.open.push({
+                    sandbox: location.name,
+                    branch: location.branch,
+                    dir,
+                    adminDir: entry.adminDir,
+                    since: new Date().toISOString(),
+                    found: [],
+                    notes: [],
+                });
+                store.save(ledger);
+                opened = true;
+                if (stripped) {
+                    // Written only once the ledger (with the original) is safely on disk.
+                    const configPath = external_node_path_.join(parent.gitDir, 'config');
+                    const tmp = `${configPath}.worktree-sandbox-restore`;
+                    await promises_namespaceObject.writeFile(tmp, stripped.content, { mode: stripped.mode });
+                    await promises_namespaceObject.rename(tmp, configPath);
+                    ui.info(`Credentials taken out of .git/config while the command runs (${ledger.strippedKeys.join(', ')}); they are put back afterwards.`);
+                }
+            }));
+        }
+        catch (error) {
+            if (!opened)
+                await guard.discard();
+            throw error;
+        }
+        return guard;
+    }
+    static async load(dir) {
+        const text = await promises_namespaceObject.readFile(external_node_path_.join(dir, RECORD), 'utf8').catch(() => undefined);
+        if (text === undefined)
+            return undefined;
+        const record = JSON.parse(text);
+        return record.version === 2 ? new GitGuard(dir, record) : undefined;
+    }
+    /** Remembers the container's name, so that a later recovery removes it before restoring. */
+    noteContainer(name) {
+        this.record.container = name;
+        this.save();
+    }
+    get container() {
+        return this.record.container;
+    }
+    save() {
+        // Synchronous (noteContainer is called from a synchronous callback); a rename, so never half-written.
+        const file = external_node_path_.join(this.dir, RECORD);
+        (0,external_node_fs_.writeFileSync)(`${file}.tmp`, JSON.stringify(this.record), { mode: 0o600 });
+        (0,external_node_fs_.renameSync)(`${file}.tmp`, file);
+    }
+    /**
+     * Checks the parent, restores and reports. With `gone` (the container is confirmed removed) the guard
+     * closes; otherwise it checks and stays open, for the post step or the next run to close.
+     */
+    async finish(git, engine, gone, ui) {
+        const { gitDir } = this.record;
+        const store = this.store;
+        return withRepositoryLock(gitDir, () => store.withLock(async () => {
+            const report = { violations: await this.restoreOwnFiles(), notes: [] };
+            const mine = (l) => l?.open.find((g) => g.dir === this.dir);
+            let ledger = await store.load();
+            if (mine(ledger))
+                ledger = await finishInterrupted(git, engine, store, ledger, ui, this.dir);
+            const me = mine(ledger);
+            if (!ledger || !me) {
+                report.notes.push('The git guard of this run was closed by another run of this repository, which found its sandbox lock free: that run reported what it found.');
+                if (gone)
+                    await this.discard();
+                return report;
+            }
+            const others = ledger.open.filter((g) => g !== me);
+            const final = gone && others.length === 0;
+            const suspects = ledger.open.map((g) => g.sandbox);
+            const result = await checkpoint({
+                git,
+                ledger,
+                blobs: store.blobs,
+                scratch: store.dir,
+                closing: gone ? me : undefined,
+                final,
+                label: displacedLabel(me.sandbox),
+            });
+            const event = { kind: gone ? 'close' : 'check', sandbox: me.sandbox };
+            const share = distribute(ledger, result, suspects, event, me);
+            report.violations.push(...me.found, ...share.violations);
+            report.notes.push(...me.notes, ...share.notes);
+            me.found = [];
+            me.notes = [];
+            if (gone)
+                ledger.open = others;
+            report.notes.push(...(await settle(store, ledger, final, result)));
+            if (gone && others.length && ledger.strippedKeys.length)
+                report.notes.push(`The credentials stay out of .git/config while the command of ${others.map((g) => `sandbox ${g.sandbox}`).join(', ')} runs; the last command to end puts them back.`);
+            if (gone)
+                await this.discard();
+            return report;
+        }));
+    }
+    /** The worktree's `.git` file of a disk sandbox, put back if its command changed it. */
+    async restoreOwnFiles() {
+        const { hostPath, files, parentPath } = this.record;
+        if (!hostPath || !files.length)
+            return [];
+        const changes = diffStates(files, await readState(external_node_path_.join(hostPath, '.git'), false));
+        const failed = await restoreChanges(changes, this.blobs, [hostPath]);
+        return [
+            ...changes.map((c) => describeFileChange(c, parentPath, { hostPath })),
+            ...failed.map((f) => `could not put back ${f}`),
+        ];
+    }
+    async discard() {
+        await promises_namespaceObject.rm(this.dir, { recursive: true, force: true });
+        // The project's folder goes with its last record (rmdir refuses while anything else is in it).
+        await promises_namespaceObject.rmdir(external_node_path_.dirname(this.dir)).catch(() => undefined);
+    }
+}
+/** The ledger of the first guard to open: the parent's trusted state, and its config without credentials. */
+async function openLedger(git, store, parent, ui) {
+    await store.create();
+    const g = parent.gitDir;
+    const roots = [
+        ...['config', 'HEAD', 'index', 'objects/info/alternates', 'packed-refs'].map((f) => ({
+            path: external_node_path_.join(g, f),
+            recursive: false,
+        })),
+        { path: external_node_path_.join(g, 'hooks'), recursive: true },
+        { path: external_node_path_.join(g, 'info'), recursive: true },
+    ];
+    const ledger = {
+        version: 1,
+        created: new Date().toISOString(),
+        parentPath: parent.path,
+        gitDir: g,
+        roots,
+        files: [],
+        exposed: [],
+        strippedKeys: [],
+        refs: await readRefs(git, parent.path),
+        looseRefs: await looseRefNames(g),
+        open: [],
+    };
+    for (const root of roots)
+        ledger.files.push(...(await readState(root.path, root.recursive, store.blobs)));
+    for (const entry of await listWorktreeEntries(g))
+        await watchEntry(ledger, entry.adminDir, store.blobs);
+    const config = ledger.files.find((f) => f.path === external_node_path_.join(g, 'config'));
+    if (config?.kind !== 'file' || !config.sha256)
+        return { ledger };
+    const result = await stripCredentials(git, external_node_path_.join(store.blobs, config.sha256), external_node_path_.join(store.dir, 'config.scratch'));
+    for (const secret of result.secrets)
+        ui.mask(secret);
+    if (!result.stripped.length)
+        return { ledger };
+    const hash = sha256(result.content);
+    await promises_namespaceObject.writeFile(external_node_path_.join(store.blobs, hash), result.content, { mode: 0o600 });
+    ledger.exposed.push({ ...config, sha256: hash });
+    ledger.strippedKeys = result.stripped;
+    return { ledger, stripped: { content: result.content, mode: config.mode } };
+}
+/** Another guard opens while some are open: what their commands changed so far is theirs, and undone. */
+async function joinLedger(git, store, ledger, sandbox, ui) {
+    const config = ledger.files.find((f) => f.path === external_node_path_.join(ledger.gitDir, 'config'));
+    if (config?.sha256)
+        for (const secret of await findSecrets(git, external_node_path_.join(store.blobs, config.sha256)))
+            ui.mask(secret);
+    const suspects = await checkForOthers(git, store, ledger, { kind: 'open', sandbox });
+    if (ledger.strippedKeys.length && suspects.length)
+        ui.info(`Credentials are out of .git/config already (${ledger.strippedKeys.join(', ')}), while the command of ${suspects.map((s) => `sandbox ${s}`).join(', ')} runs; the last command to end puts them back.`);
+}
+/** A check made for a run that is no suspect: what it finds goes to the open guards. Returns them. */
+async function checkForOthers(git, store, ledger, at) {
+    const suspects = ledger.open.map((g) => g.sandbox);
+    const result = await checkpoint({
+        git,
+        ledger,
+        blobs: store.blobs,
+        scratch: store.dir,
+        final: false,
+        label: displacedLabel(at.sandbox),
+    });
+    distribute(ledger, result, suspects, at);
+    return suspects;
+}
+/**
+ * Before a run reads the parent to create or reuse a sandbox (the commit a new branch starts from, the
+ * branch it checks out): with guards open, the parent is checked and what their commands changed is undone
+ * (their runs report it), so a command cannot choose what another run builds on. Call it holding the
+ * repository lock. Costs one `stat` when no guard is open.
+ */
+async function verifyParent(git, engine, parent, sandbox, log) {
+    const store = LedgerStore.of(parent.path);
+    if (!(await store.exists()))
+        return;
+    await store.withLock(async () => {
+        const loaded = await store.load();
+        const ui = { info: log, warning: log };
+        const ledger = loaded && (await finishInterrupted(git, engine, store, loaded, ui));
+        if (!ledger)
+            return;
+        await checkForOthers(git, store, ledger, { kind: 'prepare', sandbox });
+        store.save(ledger);
+    });
+}
+/**
+ * Closes the guards whose runs were interrupted (their sandbox lock is free: no live run holds it), after
+ * removing their containers; their reports go to this run's log. A ledger left with no open guard has its
+ * trusted state put back. Returns the ledger, or undefined when it is gone.
+ */
+async function finishInterrupted(git, engine, store, ledger, ui, self) {
+    for (const guard of [...ledger.open]) {
+        if (guard.dir === self || (await isSandboxLocked(ledger.gitDir, guard.sandbox)))
+            continue;
+        let release;
+        try {
+            release = await lockSandbox(ledger.gitDir, guard.sandbox, 0);
+        }
+        catch {
+            continue; // taken meanwhile: a live run
+        }
+        try {
+            const record = await GitGuard.load(guard.dir);
+            if (!(await ensureContainerGone(engine, record?.container))) {
+                ui.warning(`The interrupted run on sandbox ${guard.sandbox} left its container ${record?.container}, which could not be removed: its git guard stays open.`);
+                continue;
+            }
+            ui.info(`The run on sandbox ${guard.sandbox} was interrupted while its command ran: its git guard is closed here.`);
+            const suspects = ledger.open.map((g) => g.sandbox);
+            const final = ledger.open.length === 1;
+            const result = await checkpoint({
+                git,
+                ledger,
+                blobs: store.blobs,
+                scratch: store.dir,
+                closing: guard,
+                final,
+                label: displacedLabel(guard.sandbox),
+            });
+            const share = distribute(ledger, result, suspects, { kind: 'recover', sandbox: guard.sandbox }, guard);
+            const own = record ? await record.restoreOwnFiles() : [];
+            for (const v of [...guard.found, ...share.violations, ...own])
+                ui.warning(`Sandbox boundary (interrupted run on sandbox ${guard.sandbox}): ${v}.`);
+            ledger.open = ledger.open.filter((g) => g !== guard);
+            for (const note of [...guard.notes, ...share.notes, ...(await settle(store, ledger, final, result))])
+                ui.info(note);
+            await promises_namespaceObject.rm(guard.dir, { recursive: true, force: true });
+            if (!(await store.exists()))
+                return undefined;
+        }
+        finally {
+            await release();
+        }
+    }
+    if (ledger.open.length)
+        return ledger;
+    // No guard open (one was killed between its ledger's writes): nothing runs, the trusted state goes back.
+    const result = await checkpoint({
+        git,
+        ledger,
+        blobs: store.blobs,
+        scratch: store.dir,
+        final: true,
+        label: displacedLabel('interrupted'),
+    });
+    for (const v of result.violations)
+        ui.warning(`Sandbox boundary (left by an interrupted run): ${v}.`);
+    for (const note of await settle(store, ledger, true, result))
+        ui.info(note);
+    return (await store.exists()) ? ledger : undefined;
+}
+/**
+ * Saves the ledger, or, after the last guard's check (`final`), removes it. Kept when .git/config could
+ * not be put back: it holds the only copy of the credentials, for the next run to put back.
+ */
+async function settle(store, ledger, final, result) {
+    if (!final) {
+        store.save(ledger);
+        return [];
+    }
+    if (result.configFailed) {
+        ledger.open = [];
+        store.save(ledger);
+        return [`.git/config could not be put back: its trusted copy stays in ${store.dir} for the next run.`];
+    }
+    await store.remove();
+    return ledger.strippedKeys.length
+        ? [`Put back the credentials taken out of .git/config (${ledger.strippedKeys.join(', ')}).`]
+        : [];
+}
+/**
+ * Hands what a check found to the suspects (the guards open before it; `me`'s share is returned, the
+ * others keep theirs in the ledger until they close), and the notes to the sandboxes they concern.
+ */
+function distribute(ledger, result, suspects, at, me) {
+    const mine = { violations: [], notes: [] };
+    for (const guard of ledger.open) {
+        const share = suspects.includes(guard.sandbox)
+            ? result.violations.map((v) => attribute(v, guard.sandbox, suspects, at))
+            : [];
+        const notes = result.notes.get(guard.sandbox) ?? [];
+        const to = guard === me ? mine : { violations: guard.found, notes: guard.notes };
+        to.violations.push(...share);
+        to.notes.push(...notes);
+    }
+    return mine;
+}
+/** Names the refs keeping what undone ref changes pointed at: when, and for which sandbox's check. */
+function displacedLabel(sandbox) {
+    const stamp = new Date().toISOString().replace(/[-:.]/g, '');
+    return `${stamp}-${sandbox.replace(/\.\./g, '-')}`;
+}
+/**
+ * Runs `fn` (the command) under the guard: afterwards, whether it succeeded or threw, the container is
+ * made sure to be gone and the guard closes and reports. It stays open when the container's removal
+ * cannot be confirmed (engine unreachable), for the post step or the next run.
+ */
+async function runGuarded(guard, git, engine, ui, fn) {
+    let value;
+    let failure;
+    try {
+        value = await fn();
+    }
+    catch (error) {
+        failure = { error };
+    }
+    const report = await finishGuard(guard, git, engine, ui);
+    if (failure)
+        throw failure.error;
+    return { value: value, guard: report };
+}
+async function finishGuard(guard, git, engine, ui) {
+    const gone = await ensureContainerGone(engine, guard.container);
+    const report = await guard.finish(git, engine, gone, ui);
+    if (!gone)
+        report.violations.push(`the container ${guard.container} could not be confirmed removed (is the engine reachable?): the git guard checks again in the post step or the next run`);
+    for (const note of report.notes)
+        ui.info(note);
+    for (const violation of report.violations)
+        ui.warning(`Sandbox boundary: ${violation}.`);
+    return report;
+}
+async function ensureContainerGone(engine, container) {
+    if (!container)
+        return true;
+    if ((await engine.containerExists(container)) === false)
+        return true;
+    await engine.removeContainer(container);
+    return (await engine.containerExists(container)) === false;
+}
+/**
+ * Finishes the work of a run that was killed while its command ran: removes its container, closes its
+ * guard and reports. Does nothing when there is no record. Throws when the container cannot be removed.
+ */
+async function recoverGuard(git, engine, dir, ui) {
+    const guard = await GitGuard.load(dir);
+    if (!guard) {
+        // A folder without a record: the run was killed while opening it, before the container existed.
+        await promises_namespaceObject.rm(dir, { recursive: true, force: true });
+        await promises_namespaceObject.rmdir(external_node_path_.dirname(dir)).catch(() => undefined);
+        return undefined;
+    }
+    ui.info(`A run on this sandbox was interrupted while its command ran: checking what the command left.`);
+    if (!(await ensureContainerGone(engine, guard.container)))
+        throw new Error(`The container ${guard.container} of an interrupted run on this sandbox could not be removed: remove it, then run again.`);
+    const report = await guard.finish(git, engine, true, ui);
+    for (const note of report.notes)
+        ui.info(note);
+    for (const violation of report.violations)
+        ui.warning(`Sandbox boundary (interrupted run): ${violation}.`);
+    return report;
+}
+
 ;// CONCATENATED MODULE: ./src/branch.ts
+
 
 /** The protocol itself, as a pure decision. */
 function planBranch(facts, newTransientName = transientSandboxName) {
@@ -8934,8 +9696,13 @@ function planBranch(facts, newTransientName = transientSandboxName) {
     }
     return { kind: 'persistent', sandbox, branch: facts.branch, source: 'new', startPoint: facts.baseCommit };
 }
-/** Gathers the facts from the parent repository (fetching the branch from origin when it is not known yet). */
-async function resolveBranch(git, parentPath, branch, base) {
+/**
+ * Gathers the facts from the parent repository (fetching the branch from origin when it is not known yet).
+ * Call it holding the repository lock, the parent checked by the git guards (guard.ts `verifyParent`):
+ * the commit it starts from is then the trusted one, not one a running command moved a ref to.
+ */
+async function resolveBranch(git, parent, branch, base) {
+    const parentPath = parent.path;
     const baseCommit = await git.resolveCommit(parentPath, base || 'HEAD');
     if (!baseCommit)
         throw new Error(`Invalid input 'base': ${JSON.stringify(base)} names no commit in ${parentPath}.`);
@@ -8947,12 +9714,18 @@ async function resolveBranch(git, parentPath, branch, base) {
         remoteExists = await git.refExists(parentPath, `refs/remotes/origin/${branch}`);
         // actions/checkout fetches one ref only: ask origin whether the branch exists before creating it anew.
         if (!remoteExists && (await git.remoteUrl(parentPath, 'origin'))) {
+            // It writes origin/<branch>, a ref every worktree shares: announced to the git guards.
             remoteExists = await git.tryFetchBranch(parentPath, 'origin', branch);
+            if (remoteExists)
+                await announceRefs(git, parent, [`refs/remotes/origin/${branch}`]);
         }
     }
     return planBranch({ branch, localExists, remoteExists, baseCommit });
 }
-/** The `git worktree add` arguments for a plan (the path is added by the caller after `--`). */
+/**
+ * The `git worktree add` arguments for a plan. A branch only on origin is created without `--track`: its
+ * upstream is set afterwards (sandbox.ts), by an edit the git guards know of.
+ */
 function worktreeAddArgs(plan, worktreePath, lock) {
     const args = ['worktree', 'add', '--quiet'];
     if (lock)
@@ -8965,7 +9738,7 @@ function worktreeAddArgs(plan, worktreePath, lock) {
             args.push('--', worktreePath, plan.branch);
             break;
         case 'remote':
-            args.push('--track', '-b', plan.branch, '--', worktreePath, plan.startPoint);
+            args.push('--no-track', '-b', plan.branch, '--', worktreePath, plan.startPoint);
             break;
         case 'new':
             args.push('--no-track', '-b', plan.branch, '--', worktreePath, plan.startPoint);
@@ -8977,6 +9750,8 @@ function worktreeAddArgs(plan, worktreePath, lock) {
 ;// CONCATENATED MODULE: ./src/sandbox.ts
 // The sandbox lifecycle: find, create (or reuse as it is), inspect and remove one sandbox, on disk or in
 // a container volume. Every change to the parent's metadata happens under the repository lock.
+
+
 
 
 
@@ -9042,12 +9817,24 @@ class SandboxConflictError extends Error {
 async function prepareSandbox(git, engine, location, plan, image, log) {
     const { parent } = location;
     const reused = await withRepositoryLock(parent.gitDir, async () => {
+        // What a command running in another sandbox changed is undone before anything is read from the parent.
+        await verifyParent(git, engine, parent, location.name, log);
+        const pinned = await pinStartPoint(git, location, plan);
         if (location.volume)
-            return prepareVolume(git, engine, location, plan, image, log);
-        return prepareDisk(git, location, plan, log);
+            return prepareVolume(git, engine, location, pinned, image, log);
+        return prepareDisk(git, location, pinned, log);
     });
     const startSha = await readHead(git, location);
     return { ...location, reused, startSha };
+}
+/** A branch only on origin starts at the commit origin/<branch> names now (read under the lock). */
+async function pinStartPoint(git, location, plan) {
+    if (plan.source !== 'remote')
+        return plan;
+    const sha = await git.resolveCommit(location.parent.path, `refs/remotes/origin/${plan.branch}`);
+    if (!sha)
+        throw new Error(`origin/${plan.branch} disappeared while sandbox ${location.name} was prepared.`);
+    return { ...plan, startPoint: sha };
 }
 async function checkoutForce(git, parent, plan) {
     if (plan.source !== 'local')
@@ -9087,6 +9874,7 @@ async function prepareDisk(git, location, plan, log) {
     if (await checkoutForce(git, parent, plan))
         args.splice(2, 0, '--force');
     const result = await git.exec(parent.path, args);
+    await announceCreation(git, location, plan, result.exitCode === 0);
     if (result.exitCode !== 0) {
         // The folder did not exist before this call (checked above): whatever git left of it is ours to remove.
         const leftover = await findWorktreeEntry(parent.gitDir, hostPath);
@@ -9097,6 +9885,31 @@ async function prepareDisk(git, location, plan, log) {
         throw new Error(`${await writeFailureHint(external_node_path_.dirname(hostPath), detail)}${explainAddFailure(plan, detail)}`);
     }
     return false;
+}
+/**
+ * What `git worktree add` changed in the parent's shared metadata (the registration, a new branch, a
+ * branch's upstream), announced to the git guards of commands running meanwhile. Called whether it
+ * succeeded or not: git may have created the branch before failing.
+ */
+async function announceCreation(git, location, plan, succeeded) {
+    const { parent } = location;
+    if (plan.source === 'new' || plan.source === 'remote') {
+        // The branch is ours only if it is where we created it: a branch of that name a command made meanwhile
+        // (git then refuses) is never recorded as trusted.
+        const name = `refs/heads/${plan.branch}`;
+        if ((await git.resolveCommit(parent.path, name)) === plan.startPoint)
+            await announceRefs(git, parent, [{ name, value: plan.startPoint }]);
+    }
+    const entry = await findWorktreeEntry(parent.gitDir, location.worktreePath);
+    if (entry)
+        await announceEntries(parent.gitDir, [entry.adminDir]);
+    if (succeeded && plan.source === 'remote') {
+        // What `--track` would have written, as an edit the guards know of.
+        await setParentConfig(git, parent, [
+            [`branch.${plan.branch}.remote`, 'origin'],
+            [`branch.${plan.branch}.merge`, `refs/heads/${plan.branch}`],
+        ]);
+    }
 }
 /** git's refusal to check a branch out twice, said in the sandbox's terms. */
 function explainAddFailure(plan, detail) {
@@ -9211,6 +10024,7 @@ async function prepareVolume(git, engine, location, plan, image, log) {
         parent.path,
         ...add,
     ], { env: configEnv });
+    await announceCreation(git, location, plan, result.exitCode === 0);
     const created = await findWorktreeEntry(parent.gitDir, location.worktreePath);
     if (result.exitCode !== 0 || !created) {
         if (created)
@@ -9620,6 +10434,8 @@ async function runCommand(engine, sandbox, spec, hooks = {}) {
 }
 
 ;// CONCATENATED MODULE: ./src/push.ts
+
+
 function authConfig(url, token) {
     if (!token || !/^https?:\/\//i.test(url))
         return [];
@@ -9634,7 +10450,20 @@ async function pushBranch(git, parent, originUrl, branch, sha, token, options = 
         config: authConfig(originUrl, token),
     });
     if (result.exitCode === 0) {
-        await git.exec(parent.path, ['update-ref', '-m', 'worktree-sandbox: pushed', '--', trackingRef, sha]);
+        // The remote-tracking ref is shared by every worktree: moved, and announced to the git guards of
+        // commands running meanwhile, under the repository lock.
+        await withRepositoryLock(parent.gitDir, async () => {
+            const updated = await git.exec(parent.path, [
+                'update-ref',
+                '-m',
+                'worktree-sandbox: pushed',
+                '--',
+                trackingRef,
+                sha,
+            ]);
+            if (updated.exitCode === 0)
+                await announceRefs(git, parent, [{ name: trackingRef, value: sha }]);
+        });
         return { pushed: true };
     }
     const text = `${result.stdout}\n${result.stderr}`;
@@ -9685,247 +10514,11 @@ async function realDirectory(given) {
     }
 }
 
-;// CONCATENATED MODULE: ./src/settings.ts
-// Every input is read and validated here, once, into typed settings. Nothing past this module reads an
-// input. An error names the input and what it accepts, and is raised before anything is created.
-
-
-class InputError extends Error {
-    constructor(input, value, accepted) {
-        super(`Invalid input '${input}': ${JSON.stringify(value)}. Accepted: ${accepted}.`);
-        this.name = 'InputError';
-    }
-}
-const ASSOCIATIONS = [
-    'OWNER',
-    'MEMBER',
-    'COLLABORATOR',
-    'CONTRIBUTOR',
-    'FIRST_TIMER',
-    'FIRST_TIME_CONTRIBUTOR',
-    'MANNEQUIN',
-    'NONE',
-];
-function parseSettings(read, env = process.env) {
-    const mode = oneOf(read, 'mode', ['run', 'reap'], 'run');
-    const common = {
-        engine: oneOf(read, 'engine', ['docker', 'podman'], 'docker'),
-        worktreeRoot: pathInput(read, 'worktree-root') ?? defaultWorktreeRoot(env),
-        volumePrefix: volumePrefix(read),
-        token: read('token').trim(),
-    };
-    return mode === 'run' ? { ...common, ...parseRun(read, env) } : { ...common, ...parseReap(read) };
-}
-function parseRun(read, env) {
-    const command = read('command');
-    if (!command.trim())
-        throw new InputError('command', command, 'a shell command (required in run mode)');
-    return {
-        mode: 'run',
-        command,
-        image: settings_image(read),
-        isolation: oneOf(read, 'isolation', ['container', 'disk'], 'container'),
-        branch: branchInput(read, 'branch'),
-        base: revisionInput(read, 'base'),
-        repositoryPath: pathInput(read, 'repository-path') ?? external_node_path_.resolve(env.GITHUB_WORKSPACE || process.cwd()),
-        cleanup: oneOf(read, 'cleanup', ['auto', 'always', 'never'], 'auto'),
-        env: envEntries(read, env),
-        timeoutMinutes: number(read, 'timeout-minutes', { min: 0, integer: false, fallback: 0 }),
-        lockTimeoutMinutes: number(read, 'lock-timeout-minutes', { min: 0, integer: false, fallback: 10 }),
-        allowFailure: settings_boolean(read, 'allow-failure', false),
-        push: settings_boolean(read, 'push', false),
-        commitMessage: read('commit-message').trim() || 'chore: changes made in worktree-sandbox',
-        limits: {
-            memory: optionalPattern(read, 'memory', /^\d+(\.\d+)?[bkmg]?$/i, 'a size such as 512m or 2g'),
-            cpus: optionalPattern(read, 'cpus', /^(\d+(\.\d+)?|\.\d+)$/, 'a positive number such as 1.5'),
-            pidsLimit: number(read, 'pids-limit', { min: 1, integer: true, fallback: 4096 }),
-            network: oneOf(read, 'network', ['bridge', 'none'], 'bridge'),
-            readOnlyRootfs: settings_boolean(read, 'read-only-rootfs', false),
-        },
-        strict: settings_boolean(read, 'strict', false),
-        stateDir: defaultStateDir(env),
-        trigger: {
-            command: triggerCommand(read),
-            allowedAssociations: list(read, 'allowed-associations', ['OWNER', 'MEMBER', 'COLLABORATOR']).map((a) => {
-                const upper = a.toUpperCase();
-                if (!ASSOCIATIONS.includes(upper))
-                    throw new InputError('allowed-associations', a, ASSOCIATIONS.join(', '));
-                return upper;
-            }),
-            allowedBots: list(read, 'allowed-bots', []),
-            prNumber: number(read, 'pr-number', { min: 1, integer: true, fallback: 0 }),
-        },
-    };
-}
-function parseReap(read) {
-    const days = (name, fallback) => number(read, name, { min: 1, integer: true, fallback });
-    const branchExpiryDays = days('branch-expiry-days', 90);
-    const orphanExpiryDays = days('orphan-expiry-days', 90);
-    if (orphanExpiryDays < branchExpiryDays) {
-        throw new InputError('orphan-expiry-days', String(orphanExpiryDays), `whole days ≥ branch-expiry-days (${branchExpiryDays}): orphans are never removed sooner than persistent sandboxes`);
-    }
-    return {
-        mode: 'reap',
-        headlessExpiryDays: days('headless-expiry-days', 30),
-        branchExpiryDays,
-        orphanExpiryDays,
-        dryRun: settings_boolean(read, 'dry-run', false),
-        maxRemovals: number(read, 'max-removals', { min: 0, integer: true, fallback: 0 }),
-        force: settings_boolean(read, 'force', false),
-        archiveDir: pathInput(read, 'archive-dir') ?? '',
-    };
-}
-function defaultWorktreeRoot(env) {
-    const cache = env.XDG_CACHE_HOME && external_node_path_.isAbsolute(env.XDG_CACHE_HOME)
-        ? env.XDG_CACHE_HOME
-        : external_node_path_.join(env.HOME || external_node_os_namespaceObject.homedir(), '.cache');
-    return external_node_path_.join(cache, 'worktree-sandbox', 'worktrees');
-}
-function defaultStateDir(env) {
-    const state = env.XDG_STATE_HOME && external_node_path_.isAbsolute(env.XDG_STATE_HOME)
-        ? env.XDG_STATE_HOME
-        : external_node_path_.join(env.HOME || external_node_os_namespaceObject.homedir(), '.local', 'state');
-    return external_node_path_.join(state, 'worktree-sandbox');
-}
-function oneOf(read, name, values, fallback) {
-    const raw = read(name).trim();
-    if (!raw)
-        return fallback;
-    const found = values.find((v) => v === raw.toLowerCase());
-    if (!found)
-        throw new InputError(name, raw, values.join(', '));
-    return found;
-}
-function settings_boolean(read, name, fallback) {
-    const raw = read(name).trim();
-    if (!raw)
-        return fallback;
-    if (/^true$/i.test(raw))
-        return true;
-    if (/^false$/i.test(raw))
-        return false;
-    throw new InputError(name, raw, 'true or false');
-}
-function number(read, name, rule) {
-    const raw = read(name).trim();
-    if (!raw)
-        return rule.fallback;
-    const pattern = rule.integer ? /^\d+$/ : /^(\d+(\.\d+)?|\.\d+)$/;
-    const value = Number(raw);
-    if (!pattern.test(raw) || !Number.isFinite(value) || value < rule.min || value > 1e9) {
-        const kind = rule.integer ? 'a whole number' : 'a number';
-        throw new InputError(name, raw, `${kind} ≥ ${rule.min}`);
-    }
-    return value;
-}
-function optionalPattern(read, name, pattern, accepted) {
-    const raw = read(name).trim();
-    if (!raw)
-        return undefined;
-    if (!pattern.test(raw))
-        throw new InputError(name, raw, accepted);
-    return raw;
-}
-function list(read, name, fallback) {
-    const raw = read(name).trim();
-    if (!raw)
-        return fallback;
-    return raw
-        .split(/[\s,]+/)
-        .map((s) => s.trim())
-        .filter(Boolean);
-}
-// eslint-disable-next-line no-control-regex -- control characters are exactly what this rejects
-const CONTROL = /[\u0000-\u001f\u007f]/;
-function pathInput(read, name) {
-    const raw = read(name);
-    if (!raw.trim())
-        return undefined;
-    if (CONTROL.test(raw))
-        throw new InputError(name, raw, 'a path without control characters (newlines, tabs, NUL)');
-    return external_node_path_.resolve(raw.trim());
-}
-function settings_image(read) {
-    const raw = read('image').trim() || 'buildpack-deps:bookworm-scm';
-    if (!/^[A-Za-z0-9][A-Za-z0-9._\-/:@]*$/.test(raw) || raw.length > 512) {
-        throw new InputError('image', raw, 'an image reference such as debian:bookworm or ghcr.io/owner/image:tag');
-    }
-    return raw;
-}
-function volumePrefix(read) {
-    const raw = read('volume-prefix').trim() || 'worktree-sandbox';
-    if (!/^[A-Za-z0-9][A-Za-z0-9_.-]{0,62}$/.test(raw)) {
-        throw new InputError('volume-prefix', raw, 'letters, digits, _ . - (starting with a letter or digit, at most 63 characters)');
-    }
-    return raw;
-}
-/** A first, pure check of a branch name; git's own rules are applied by `validateBranchNames`. */
-function branchInput(read, name) {
-    const raw = read(name);
-    const value = raw.trim();
-    if (!value)
-        return '';
-    if (CONTROL.test(raw) || value.startsWith('-') || value.length > 255 || value.includes('\ufffd')) {
-        throw new InputError(name, raw, "a branch name valid for 'git check-ref-format --branch' (at most 255 characters)");
-    }
-    return value.replace(/^refs\/heads\//, '');
-}
-function revisionInput(read, name) {
-    const raw = read(name);
-    const value = raw.trim();
-    if (!value)
-        return '';
-    if (CONTROL.test(raw) || value.startsWith('-') || value.length > 255) {
-        throw new InputError(name, raw, 'a commit, branch or tag name');
-    }
-    return value;
-}
-function triggerCommand(read) {
-    const raw = read('trigger').trim();
-    if (!raw)
-        return '';
-    if (!/^\/?[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/.test(raw))
-        throw new InputError('trigger', raw, 'one word such as /fix');
-    return raw;
-}
-const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
-/** Variables the action sets itself in the container; a user entry may not override them. */
-const RESERVED_ENV = [
-    'SANDBOX_NAME',
-    'SANDBOX_KIND',
-    'SANDBOX_BRANCH',
-    'SANDBOX_WORKTREE',
-    'SANDBOX_PARENT',
-    'SANDBOX_PROMPT_FILE',
-];
-function envEntries(read, env) {
-    const entries = [];
-    for (const line of read('env').split(/\r?\n/)) {
-        if (!line.trim() || line.trim().startsWith('#'))
-            continue;
-        const eq = line.indexOf('=');
-        const name = (eq < 0 ? line : line.slice(0, eq)).trim();
-        if (!ENV_NAME.test(name))
-            throw new InputError('env', line, 'lines of NAME or NAME=value, NAME made of letters, digits and _');
-        if (RESERVED_ENV.includes(name))
-            throw new InputError('env', line, `a name other than ${RESERVED_ENV.join(', ')} (set by the action)`);
-        if (entries.some((e) => e.name === name))
-            throw new InputError('env', line, 'each NAME at most once');
-        const value = eq < 0 ? (env[name] ?? '') : line.slice(eq + 1);
-        entries.push({ name, value });
-    }
-    return entries;
-}
-/** Applies git's own branch-name rules (`git check-ref-format --branch`) once git is at hand. */
-async function validateBranchNames(settings, isValid) {
-    if (settings.branch && !(await isValid(settings.branch))) {
-        throw new InputError('branch', settings.branch, "a branch name valid for 'git check-ref-format --branch'");
-    }
-}
-
 ;// CONCATENATED MODULE: ./src/run-mode.ts
 // Run mode, as a story: validate, find the parent, resolve the branch, prepare the sandbox, run the
 // command, report, push. Each step is a function; each long step a log group.
+
+
 
 
 
@@ -9949,7 +10542,10 @@ async function runSandbox(settings, deps) {
     const parent = await findParentRepository(git, settings.repositoryPath);
     if (parent.resolvedFrom)
         ui.info(`${parent.resolvedFrom} is a linked worktree: working from its parent ${parent.path}.`);
-    const plan = await resolveBranch(git, parent.path, settings.branch, settings.base);
+    const plan = await withRepositoryLock(parent.gitDir, async () => {
+        await verifyParent(git, engine, parent, settings.branch || 'transient', (m) => ui.info(m));
+        return resolveBranch(git, parent, settings.branch, settings.base);
+    });
     const worktreeRoot = settings.isolation === 'disk' ? await realRoot(settings.worktreeRoot) : settings.worktreeRoot;
     const location = locateSandbox(plan, parent, settings.isolation, worktreeRoot, settings.volumePrefix);
     const originUrl = settings.push ? await git.remoteUrl(parent.path, 'origin') : undefined;
@@ -9958,7 +10554,7 @@ async function runSandbox(settings, deps) {
     const release = await lockSandbox(parent.gitDir, location.name, settings.lockTimeoutMinutes * 60_000, (msg) => ui.info(msg));
     try {
         deps.save({ engine: settings.engine, image: settings.image, cleanup: settings.cleanup, location });
-        const guardDir = guardDirectory(settings.stateDir, location);
+        const guardDir = guardDirectory(location);
         const interrupted = await recoverGuard(git, engine, guardDir, ui);
         if (interrupted)
             enforceBoundary(interrupted, settings.strict);
@@ -9975,7 +10571,7 @@ async function runSandbox(settings, deps) {
             return created;
         });
         deps.save({ ready: true, startSha: sandbox.startSha });
-        const guard = await GitGuard.take(git, sandbox, guardDir, ui);
+        const guard = await GitGuard.take(git, engine, sandbox, guardDir, ui);
         deps.save({ guardDir });
         const { value: command, guard: boundary } = await runGuarded(guard, git, engine, ui, () => ui.group(`Run: ${run_mode_firstLine(settings.command)}`, () => ui.untrusted((write) => runCommand(engine, sandbox, { ...settings, readOnlyFiles: deps.command?.readOnlyFiles, extraEnv: deps.command?.extraEnv }, {
             onStart: (container) => {
@@ -9989,7 +10585,9 @@ async function runSandbox(settings, deps) {
         enforceBoundary(boundary, settings.strict);
         const wantsCommit = settings.push && !!sandbox.branch;
         const report = await ui.group('Report', async () => {
-            const r = await inspectWorktree(git, engine, sandbox, settings.image, sandbox.startSha, wantsCommit ? { message: settings.commitMessage } : undefined);
+            const r = wantsCommit
+                ? await commitAndInspect(git, engine, sandbox, settings)
+                : await inspectWorktree(git, engine, sandbox, settings.image, sandbox.startSha);
             ui.info(r.diffStat || 'No changes.');
             return r;
         });
@@ -10009,6 +10607,29 @@ async function runSandbox(settings, deps) {
     finally {
         await release();
     }
+}
+/**
+ * The leftovers committed on the sandbox's branch, a ref every worktree shares: under the repository lock,
+ * announced to the git guards of commands running in other sandboxes meanwhile.
+ */
+async function commitAndInspect(git, engine, sandbox, settings) {
+    // Only on its own branch: a command that checked out another branch does not get it moved by the host.
+    const onBranch = (await readWorktreeHead(sandbox)) === `ref: refs/heads/${sandbox.branch}`;
+    return withRepositoryLock(sandbox.parent.gitDir, async () => {
+        const report = await inspectWorktree(git, engine, sandbox, settings.image, sandbox.startSha, onBranch ? { message: settings.commitMessage } : undefined);
+        if (report.committed && report.currentBranch === sandbox.branch)
+            await announceRefs(git, sandbox.parent, [
+                { name: `refs/heads/${sandbox.branch}`, value: report.headSha },
+            ]);
+        return report;
+    });
+}
+/** The worktree's HEAD as its admin folder on the host holds it (`ref: refs/heads/x` or a commit). */
+async function readWorktreeHead(sandbox) {
+    const entry = await findWorktreeEntry(sandbox.parent.gitDir, sandbox.worktreePath);
+    if (!entry)
+        return '';
+    return (await promises_namespaceObject.readFile(external_node_path_.join(entry.adminDir, 'HEAD'), 'utf8').catch(() => '')).trim();
 }
 async function pushSandbox(git, sandbox, report, to, token, ui) {
     if (!sandbox.branch)

@@ -7,7 +7,9 @@ import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { Git } from '../git.js';
-import { findParentRepository } from '../repository.js';
+import { withRepositoryLock } from '../lock.js';
+import { announceRefs } from '../metadata-changes.js';
+import { findParentRepository, type ParentRepository } from '../repository.js';
 import { runSandbox, type PushDestination, type RunDeps, type RunOutcome } from '../run-mode.js';
 import type { RunSettings } from '../settings.js';
 import { saveRunState, type RunState } from '../state.js';
@@ -116,7 +118,7 @@ async function runTarget(settings: RunSettings, io: PrRunIo, run: PlannedRun): P
   try {
     const git = await Git.create();
     const parent = await findParentRepository(git, settings.repositoryPath);
-    await prepareForkBranch(git, parent.path, target, ui);
+    await prepareForkBranch(git, parent, target, ui);
     if (request.comment)
       promptFile = await writePromptFile(ctx.runnerTemp, request.comment.id, request.comment.args);
     const deps: RunDeps = {
@@ -161,12 +163,31 @@ async function findPullRequest(
   return undefined;
 }
 
-/** A fork's head is fetched from origin (`refs/pull/N/head`) and given its local branch, once. */
-async function prepareForkBranch(git: Git, parentPath: string, target: RunTarget, ui: Ui): Promise<void> {
-  if (!target.fetch) return;
-  const head = await fetchPullHead(git, parentPath, target.fetch);
-  if (await ensureLocalBranch(git, parentPath, target.branch, head))
-    ui.info(`Branch ${target.branch} created at the fork's head ${head.slice(0, 12)}.`);
+/**
+ * A fork's head is fetched from origin (`refs/pull/N/head`) and given its local branch, once. Both refs are
+ * shared by every worktree: changed under the repository lock and announced to the git guards of
+ * commands running meanwhile.
+ */
+async function prepareForkBranch(
+  git: Git,
+  parent: ParentRepository,
+  target: RunTarget,
+  ui: Ui,
+): Promise<void> {
+  const fetch = target.fetch;
+  if (!fetch) return;
+  const branchRef = `refs/heads/${target.branch}`;
+  const { head, created } = await withRepositoryLock(parent.gitDir, async () => {
+    const sha = await fetchPullHead(git, parent.path, fetch);
+    const made = await ensureLocalBranch(git, parent.path, target.branch, sha);
+    // Only what this run wrote: an existing branch is its sandbox's, never re-recorded as found.
+    await announceRefs(git, parent, [
+      { name: fetch.into, value: sha },
+      ...(made ? [{ name: branchRef, value: sha }] : []),
+    ]);
+    return { head: sha, created: made };
+  });
+  if (created) ui.info(`Branch ${target.branch} created at the fork's head ${head.slice(0, 12)}.`);
   else ui.info(`Branch ${target.branch} exists (a sandbox kept from an earlier run): reused as it is.`);
 }
 

@@ -49,6 +49,12 @@ describe('concurrency', () => {
         err: '',
         out: '',
       });
+    // every change the runs made to the shared metadata (branches created, registrations added while
+    // other commands ran) was their own, announced to the other runs' git guards: none is a violation
+    for (const main of mains) {
+      expect(main.stdout).not.toContain('Sandbox boundary');
+      expect(main.outputs.violations).toBe('0');
+    }
     // the two runs on branch c shared one sandbox, one after the other, never at once
     const c = mains.filter((m) => m.outputs.branch === 'c');
     expect(new Set(c.map((m) => m.outputs['worktree-path'])).size).toBe(1);
