@@ -31813,7 +31813,7 @@ class GitGuard {
             await (0,lock/* withRepositoryLock */.aZ)(parent.gitDir, () => store.withLock(async () => {
                 let ledger = await store.load();
                 if (ledger)
-                    ledger = await finishInterrupted(git, engine, store, ledger, ui);
+                    ledger = await finishInterrupted(git, engine, store, ledger, ui, location.name);
                 let stripped;
                 if (!ledger)
                     ({ ledger, stripped } = await openLedger(git, store, parent, ui));
@@ -31885,7 +31885,7 @@ class GitGuard {
             const mine = (l) => l?.open.find((g) => g.dir === this.dir);
             let ledger = await store.load();
             if (mine(ledger))
-                ledger = await finishInterrupted(git, engine, store, ledger, ui, this.dir);
+                ledger = await finishInterrupted(git, engine, store, ledger, ui, this.record.sandbox);
             const me = mine(ledger);
             if (!ledger || !me) {
                 report.notes.push('The git guard of this run was closed by another run of this repository, which found its sandbox lock free: that run reported what it found.');
@@ -32010,7 +32010,8 @@ async function checkForOthers(git, store, ledger, at) {
  * Before a run reads the parent to create or reuse a sandbox (the commit a new branch starts from, the
  * branch it checks out): with guards open, the parent is checked and what their commands changed is undone
  * (their runs report it), so a command cannot choose what another run builds on. Call it holding the
- * repository lock. Costs one `stat` when no guard is open.
+ * repository lock. `sandbox` is the run's own (an interrupted guard of it is left to recoverGuard). Costs
+ * one `stat` when no guard is open.
  */
 async function verifyParent(git, engine, parent, sandbox, log) {
     const store = guard_ledger/* LedgerStore */.n$.of(parent.path);
@@ -32019,7 +32020,7 @@ async function verifyParent(git, engine, parent, sandbox, log) {
     await store.withLock(async () => {
         const loaded = await store.load();
         const ui = { info: log, warning: log };
-        const ledger = loaded && (await finishInterrupted(git, engine, store, loaded, ui));
+        const ledger = loaded && (await finishInterrupted(git, engine, store, loaded, ui, sandbox));
         if (!ledger)
             return;
         await checkForOthers(git, store, ledger, { kind: 'prepare', sandbox });
@@ -32028,12 +32029,14 @@ async function verifyParent(git, engine, parent, sandbox, log) {
 }
 /**
  * Closes the guards whose runs were interrupted (their sandbox lock is free: no live run holds it), after
- * removing their containers; their reports go to this run's log. A ledger left with no open guard has its
+ * removing their containers; their reports go to this run's log. `self`, the sandbox of the run making
+ * the check, is skipped. A ledger left with no open guard has its
  * trusted state put back. Returns the ledger, or undefined when it is gone.
  */
 async function finishInterrupted(git, engine, store, ledger, ui, self) {
     for (const guard of [...ledger.open]) {
-        if (guard.dir === self || (await (0,lock/* isSandboxLocked */.up)(ledger.gitDir, guard.sandbox)))
+        // The run's own sandbox is left to its own recovery (recoverGuard, under its sandbox lock).
+        if (guard.sandbox === self || (await (0,lock/* isSandboxLocked */.up)(ledger.gitDir, guard.sandbox)))
             continue;
         let release;
         try {
@@ -32860,6 +32863,8 @@ var src_guard = __nccwpck_require__(8374);
 var lock = __nccwpck_require__(9188);
 // EXTERNAL MODULE: ./src/metadata-changes.ts
 var metadata_changes = __nccwpck_require__(8482);
+// EXTERNAL MODULE: ./src/naming.ts
+var naming = __nccwpck_require__(8499);
 ;// CONCATENATED MODULE: ./src/push.ts
 
 
@@ -32925,6 +32930,7 @@ var worktree_metadata = __nccwpck_require__(9662);
 
 
 
+
 async function runSandbox(settings, deps) {
     const { ui } = deps;
     if (settings.token)
@@ -32936,7 +32942,9 @@ async function runSandbox(settings, deps) {
     if (parent.resolvedFrom)
         ui.info(`${parent.resolvedFrom} is a linked worktree: working from its parent ${parent.path}.`);
     const plan = await (0,lock/* withRepositoryLock */.aZ)(parent.gitDir, async () => {
-        await (0,src_guard/* verifyParent */.yk)(git, engine, parent, settings.branch || 'transient', (m) => ui.info(m));
+        // A transient sandbox's name is new; a branch's sandbox is this run's, recovered under its lock below.
+        const sandbox = settings.branch ? (0,naming/* persistentSandboxName */.ey)(settings.branch) : 'transient';
+        await (0,src_guard/* verifyParent */.yk)(git, engine, parent, sandbox, (m) => ui.info(m));
         return (0,branch/* resolveBranch */.pd)(git, parent, settings.branch, settings.base);
     });
     const worktreeRoot = settings.isolation === 'disk' ? await realRoot(settings.worktreeRoot) : settings.worktreeRoot;

@@ -117,7 +117,7 @@ export class GitGuard {
       await withRepositoryLock(parent.gitDir, () =>
         store.withLock(async () => {
           let ledger = await store.load();
-          if (ledger) ledger = await finishInterrupted(git, engine, store, ledger, ui);
+          if (ledger) ledger = await finishInterrupted(git, engine, store, ledger, ui, location.name);
           let stripped: { content: Buffer; mode?: number } | undefined;
           if (!ledger) ({ ledger, stripped } = await openLedger(git, store, parent, ui));
           else await joinLedger(git, store, ledger, location.name, ui);
@@ -192,7 +192,8 @@ export class GitGuard {
         const report: GuardReport = { violations: await this.restoreOwnFiles(), notes: [] };
         const mine = (l?: Ledger) => l?.open.find((g) => g.dir === this.dir);
         let ledger = await store.load();
-        if (mine(ledger)) ledger = await finishInterrupted(git, engine, store, ledger!, ui, this.dir);
+        if (mine(ledger))
+          ledger = await finishInterrupted(git, engine, store, ledger!, ui, this.record.sandbox);
         const me = mine(ledger);
         if (!ledger || !me) {
           report.notes.push(
@@ -335,7 +336,8 @@ async function checkForOthers(
  * Before a run reads the parent to create or reuse a sandbox (the commit a new branch starts from, the
  * branch it checks out): with guards open, the parent is checked and what their commands changed is undone
  * (their runs report it), so a command cannot choose what another run builds on. Call it holding the
- * repository lock. Costs one `stat` when no guard is open.
+ * repository lock. `sandbox` is the run's own (an interrupted guard of it is left to recoverGuard). Costs
+ * one `stat` when no guard is open.
  */
 export async function verifyParent(
   git: Git,
@@ -349,7 +351,7 @@ export async function verifyParent(
   await store.withLock(async () => {
     const loaded = await store.load();
     const ui = { info: log, warning: log };
-    const ledger = loaded && (await finishInterrupted(git, engine, store, loaded, ui));
+    const ledger = loaded && (await finishInterrupted(git, engine, store, loaded, ui, sandbox));
     if (!ledger) return;
     await checkForOthers(git, store, ledger, { kind: 'prepare', sandbox });
     store.save(ledger);
@@ -358,7 +360,8 @@ export async function verifyParent(
 
 /**
  * Closes the guards whose runs were interrupted (their sandbox lock is free: no live run holds it), after
- * removing their containers; their reports go to this run's log. A ledger left with no open guard has its
+ * removing their containers; their reports go to this run's log. `self`, the sandbox of the run making
+ * the check, is skipped. A ledger left with no open guard has its
  * trusted state put back. Returns the ledger, or undefined when it is gone.
  */
 async function finishInterrupted(
@@ -370,7 +373,8 @@ async function finishInterrupted(
   self?: string,
 ): Promise<Ledger | undefined> {
   for (const guard of [...ledger.open]) {
-    if (guard.dir === self || (await isSandboxLocked(ledger.gitDir, guard.sandbox))) continue;
+    // The run's own sandbox is left to its own recovery (recoverGuard, under its sandbox lock).
+    if (guard.sandbox === self || (await isSandboxLocked(ledger.gitDir, guard.sandbox))) continue;
     let release: Release;
     try {
       release = await lockSandbox(ledger.gitDir, guard.sandbox, 0);

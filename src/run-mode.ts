@@ -16,6 +16,7 @@ import {
 } from './guard.js';
 import { lockSandbox, withRepositoryLock } from './lock.js';
 import { announceRefs } from './metadata-changes.js';
+import { persistentSandboxName } from './naming.js';
 import { pushBranch, type PushResult } from './push.js';
 import { holdsWork, inspectWorktree, type WorktreeReport } from './report.js';
 import { findParentRepository } from './repository.js';
@@ -72,7 +73,9 @@ export async function runSandbox(settings: RunSettings, deps: RunDeps): Promise<
   if (parent.resolvedFrom)
     ui.info(`${parent.resolvedFrom} is a linked worktree: working from its parent ${parent.path}.`);
   const plan = await withRepositoryLock(parent.gitDir, async () => {
-    await verifyParent(git, engine, parent, settings.branch || 'transient', (m) => ui.info(m));
+    // A transient sandbox's name is new; a branch's sandbox is this run's, recovered under its lock below.
+    const sandbox = settings.branch ? persistentSandboxName(settings.branch) : 'transient';
+    await verifyParent(git, engine, parent, sandbox, (m) => ui.info(m));
     return resolveBranch(git, parent, settings.branch, settings.base);
   });
   const worktreeRoot =

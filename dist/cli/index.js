@@ -9287,7 +9287,7 @@ class GitGuard {
             await withRepositoryLock(parent.gitDir, () => store.withLock(async () => {
                 let ledger = await store.load();
                 if (ledger)
-                    ledger = await finishInterrupted(git, engine, store, ledger, ui);
+                    ledger = await finishInterrupted(git, engine, store, ledger, ui, location.name);
                 let stripped;
                 if (!ledger)
                     ({ ledger, stripped } = await openLedger(git, store, parent, ui));
@@ -9359,7 +9359,7 @@ class GitGuard {
             const mine = (l) => l?.open.find((g) => g.dir === this.dir);
             let ledger = await store.load();
             if (mine(ledger))
-                ledger = await finishInterrupted(git, engine, store, ledger, ui, this.dir);
+                ledger = await finishInterrupted(git, engine, store, ledger, ui, this.record.sandbox);
             const me = mine(ledger);
             if (!ledger || !me) {
                 report.notes.push('The git guard of this run was closed by another run of this repository, which found its sandbox lock free: that run reported what it found.');
@@ -9484,7 +9484,8 @@ async function checkForOthers(git, store, ledger, at) {
  * Before a run reads the parent to create or reuse a sandbox (the commit a new branch starts from, the
  * branch it checks out): with guards open, the parent is checked and what their commands changed is undone
  * (their runs report it), so a command cannot choose what another run builds on. Call it holding the
- * repository lock. Costs one `stat` when no guard is open.
+ * repository lock. `sandbox` is the run's own (an interrupted guard of it is left to recoverGuard). Costs
+ * one `stat` when no guard is open.
  */
 async function verifyParent(git, engine, parent, sandbox, log) {
     const store = LedgerStore.of(parent.path);
@@ -9493,7 +9494,7 @@ async function verifyParent(git, engine, parent, sandbox, log) {
     await store.withLock(async () => {
         const loaded = await store.load();
         const ui = { info: log, warning: log };
-        const ledger = loaded && (await finishInterrupted(git, engine, store, loaded, ui));
+        const ledger = loaded && (await finishInterrupted(git, engine, store, loaded, ui, sandbox));
         if (!ledger)
             return;
         await checkForOthers(git, store, ledger, { kind: 'prepare', sandbox });
@@ -9502,12 +9503,14 @@ async function verifyParent(git, engine, parent, sandbox, log) {
 }
 /**
  * Closes the guards whose runs were interrupted (their sandbox lock is free: no live run holds it), after
- * removing their containers; their reports go to this run's log. A ledger left with no open guard has its
+ * removing their containers; their reports go to this run's log. `self`, the sandbox of the run making
+ * the check, is skipped. A ledger left with no open guard has its
  * trusted state put back. Returns the ledger, or undefined when it is gone.
  */
 async function finishInterrupted(git, engine, store, ledger, ui, self) {
     for (const guard of [...ledger.open]) {
-        if (guard.dir === self || (await isSandboxLocked(ledger.gitDir, guard.sandbox)))
+        // The run's own sandbox is left to its own recovery (recoverGuard, under its sandbox lock).
+        if (guard.sandbox === self || (await isSandboxLocked(ledger.gitDir, guard.sandbox)))
             continue;
         let release;
         try {
@@ -10532,6 +10535,7 @@ async function realDirectory(given) {
 
 
 
+
 async function runSandbox(settings, deps) {
     const { ui } = deps;
     if (settings.token)
@@ -10543,7 +10547,9 @@ async function runSandbox(settings, deps) {
     if (parent.resolvedFrom)
         ui.info(`${parent.resolvedFrom} is a linked worktree: working from its parent ${parent.path}.`);
     const plan = await withRepositoryLock(parent.gitDir, async () => {
-        await verifyParent(git, engine, parent, settings.branch || 'transient', (m) => ui.info(m));
+        // A transient sandbox's name is new; a branch's sandbox is this run's, recovered under its lock below.
+        const sandbox = settings.branch ? persistentSandboxName(settings.branch) : 'transient';
+        await verifyParent(git, engine, parent, sandbox, (m) => ui.info(m));
         return resolveBranch(git, parent, settings.branch, settings.base);
     });
     const worktreeRoot = settings.isolation === 'disk' ? await realRoot(settings.worktreeRoot) : settings.worktreeRoot;
