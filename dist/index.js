@@ -31434,6 +31434,8 @@ __nccwpck_require__.d(__webpack_exports__, {
 var external_node_fs_ = __nccwpck_require__(3024);
 // EXTERNAL MODULE: external "node:fs/promises"
 var promises_ = __nccwpck_require__(1455);
+// EXTERNAL MODULE: external "node:os"
+var external_node_os_ = __nccwpck_require__(8161);
 // EXTERNAL MODULE: external "node:path"
 var external_node_path_ = __nccwpck_require__(6760);
 ;// CONCATENATED MODULE: ./src/credentials.ts
@@ -31764,6 +31766,7 @@ var worktree_metadata = __nccwpck_require__(9662);
 
 
 
+
 const RECORD = 'record.json';
 /** The guard's folder for one sandbox: on the host, outside everything mounted into the container. */
 function guardDirectory(location) {
@@ -31830,6 +31833,8 @@ class GitGuard {
                     dir,
                     adminDir: entry.adminDir,
                     since: new Date().toISOString(),
+                    pid: process.pid,
+                    host: external_node_os_.hostname(),
                     found: [],
                     notes: [],
                 });
@@ -32013,13 +32018,12 @@ async function checkForOthers(git, store, ledger, at) {
  * repository lock. `sandbox` is the run's own (an interrupted guard of it is left to recoverGuard). Costs
  * one `stat` when no guard is open.
  */
-async function verifyParent(git, engine, parent, sandbox, log) {
+async function verifyParent(git, engine, parent, sandbox, ui) {
     const store = guard_ledger/* LedgerStore */.n$.of(parent.path);
     if (!(await store.exists()))
         return;
     await store.withLock(async () => {
         const loaded = await store.load();
-        const ui = { info: log, warning: log };
         const ledger = loaded && (await finishInterrupted(git, engine, store, loaded, ui, sandbox));
         if (!ledger)
             return;
@@ -32035,8 +32039,9 @@ async function verifyParent(git, engine, parent, sandbox, log) {
  */
 async function finishInterrupted(git, engine, store, ledger, ui, self) {
     for (const guard of [...ledger.open]) {
-        // The run's own sandbox is left to its own recovery (recoverGuard, under its sandbox lock).
-        if (guard.sandbox === self || (await (0,lock/* isSandboxLocked */.up)(ledger.gitDir, guard.sandbox)))
+        // The run's own sandbox is left to its own recovery (recoverGuard, under its sandbox lock). A sandbox
+        // lock lives in .git, where a command could remove it: the run's process must be gone too.
+        if (guard.sandbox === self || isAlive(guard) || (await (0,lock/* isSandboxLocked */.up)(ledger.gitDir, guard.sandbox)))
             continue;
         let release;
         try {
@@ -32094,6 +32099,23 @@ async function finishInterrupted(git, engine, store, ledger, ui, self) {
     for (const note of await settle(store, ledger, true, result))
         ui.info(note);
     return (await store.exists()) ? ledger : undefined;
+}
+/**
+ * Whether the process that opened `guard` still runs (this process counts as alive: another run in it may be
+ * live). Known only on its own host; elsewhere the sandbox lock decides alone.
+ */
+function isAlive(guard) {
+    if (guard.pid === process.pid)
+        return true;
+    if (guard.host !== external_node_os_.hostname())
+        return false;
+    try {
+        process.kill(guard.pid, 0);
+        return true;
+    }
+    catch (error) {
+        return error.code === 'EPERM';
+    }
 }
 /**
  * Saves the ledger, or, after the last guard's check (`final`), removes it. Kept when .git/config could
@@ -32944,7 +32966,7 @@ async function runSandbox(settings, deps) {
     const plan = await (0,lock/* withRepositoryLock */.aZ)(parent.gitDir, async () => {
         // A transient sandbox's name is new; a branch's sandbox is this run's, recovered under its lock below.
         const sandbox = settings.branch ? (0,naming/* persistentSandboxName */.ey)(settings.branch) : 'transient';
-        await (0,src_guard/* verifyParent */.yk)(git, engine, parent, sandbox, (m) => ui.info(m));
+        await (0,src_guard/* verifyParent */.yk)(git, engine, parent, sandbox, ui);
         return (0,branch/* resolveBranch */.pd)(git, parent, settings.branch, settings.base);
     });
     const worktreeRoot = settings.isolation === 'disk' ? await realRoot(settings.worktreeRoot) : settings.worktreeRoot;
@@ -32962,7 +32984,7 @@ async function runSandbox(settings, deps) {
         const sandbox = await ui.group(`Sandbox ${location.name} (${location.kind}, ${location.isolation})`, async () => {
             // We hold the sandbox lock, so a command container still there belongs to a run that was killed.
             const [created, orphans] = await Promise.all([
-                (0,src_sandbox/* prepareSandbox */.D_)(git, engine, location, plan, settings.image, (m) => ui.info(m)),
+                (0,src_sandbox/* prepareSandbox */.D_)(git, engine, location, plan, settings.image, ui),
                 engine.removeContainersLabelled(commandLabels(location)),
             ]);
             if (orphans.length)
@@ -33210,11 +33232,12 @@ class SandboxConflictError extends Error {
  * Creates the sandbox, or reuses it exactly as it is (uncommitted files and all). Recovers what a killed
  * run half-created; refuses, with the reason, anything it cannot recognise as its own.
  */
-async function prepareSandbox(git, engine, location, plan, image, log) {
+async function prepareSandbox(git, engine, location, plan, image, ui) {
     const { parent } = location;
+    const log = (msg) => ui.info(msg);
     const reused = await (0,_lock_js__WEBPACK_IMPORTED_MODULE_6__/* .withRepositoryLock */ .aZ)(parent.gitDir, async () => {
         // What a command running in another sandbox changed is undone before anything is read from the parent.
-        await (0,_guard_js__WEBPACK_IMPORTED_MODULE_5__/* .verifyParent */ .yk)(git, engine, parent, location.name, log);
+        await (0,_guard_js__WEBPACK_IMPORTED_MODULE_5__/* .verifyParent */ .yk)(git, engine, parent, location.name, ui);
         const pinned = await pinStartPoint(git, location, plan);
         if (location.volume)
             return prepareVolume(git, engine, location, pinned, image, log);

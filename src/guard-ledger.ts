@@ -35,6 +35,9 @@ export interface OpenGuard {
   /** The sandbox's admin folder `<gitDir>/worktrees/<id>`. */
   adminDir: string;
   since: string;
+  /** The process of the run that opened it, and its host: a run still alive is never taken for interrupted. */
+  pid: number;
+  host: string;
   /** Violations found by other runs' checks while this guard's command may have been running. */
   found: string[];
   /** What those checks did to this sandbox that is not a violation (its HEAD detached...). */

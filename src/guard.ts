@@ -17,6 +17,7 @@
 // removes the container and closes the guard.
 import { renameSync, writeFileSync } from 'node:fs';
 import * as fs from 'node:fs/promises';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { findSecrets, stripCredentials } from './credentials.js';
 import type { ContainerEngine } from './docker.js';
@@ -132,6 +133,8 @@ export class GitGuard {
             dir,
             adminDir: entry.adminDir,
             since: new Date().toISOString(),
+            pid: process.pid,
+            host: os.hostname(),
             found: [],
             notes: [],
           });
@@ -344,13 +347,12 @@ export async function verifyParent(
   engine: ContainerEngine,
   parent: Pick<ParentRepository, 'path' | 'gitDir'>,
   sandbox: string,
-  log: (message: string) => void,
+  ui: Pick<Ui, 'info' | 'warning'>,
 ): Promise<void> {
   const store = LedgerStore.of(parent.path);
   if (!(await store.exists())) return;
   await store.withLock(async () => {
     const loaded = await store.load();
-    const ui = { info: log, warning: log };
     const ledger = loaded && (await finishInterrupted(git, engine, store, loaded, ui, sandbox));
     if (!ledger) return;
     await checkForOthers(git, store, ledger, { kind: 'prepare', sandbox });
@@ -373,8 +375,10 @@ async function finishInterrupted(
   self?: string,
 ): Promise<Ledger | undefined> {
   for (const guard of [...ledger.open]) {
-    // The run's own sandbox is left to its own recovery (recoverGuard, under its sandbox lock).
-    if (guard.sandbox === self || (await isSandboxLocked(ledger.gitDir, guard.sandbox))) continue;
+    // The run's own sandbox is left to its own recovery (recoverGuard, under its sandbox lock). A sandbox
+    // lock lives in .git, where a command could remove it: the run's process must be gone too.
+    if (guard.sandbox === self || isAlive(guard) || (await isSandboxLocked(ledger.gitDir, guard.sandbox)))
+      continue;
     let release: Release;
     try {
       release = await lockSandbox(ledger.gitDir, guard.sandbox, 0);
@@ -429,6 +433,21 @@ async function finishInterrupted(
   for (const v of result.violations) ui.warning(`Sandbox boundary (left by an interrupted run): ${v}.`);
   for (const note of await settle(store, ledger, true, result)) ui.info(note);
   return (await store.exists()) ? ledger : undefined;
+}
+
+/**
+ * Whether the process that opened `guard` still runs (this process counts as alive: another run in it may be
+ * live). Known only on its own host; elsewhere the sandbox lock decides alone.
+ */
+function isAlive(guard: OpenGuard): boolean {
+  if (guard.pid === process.pid) return true;
+  if (guard.host !== os.hostname()) return false;
+  try {
+    process.kill(guard.pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
 
 /**

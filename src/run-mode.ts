@@ -75,7 +75,7 @@ export async function runSandbox(settings: RunSettings, deps: RunDeps): Promise<
   const plan = await withRepositoryLock(parent.gitDir, async () => {
     // A transient sandbox's name is new; a branch's sandbox is this run's, recovered under its lock below.
     const sandbox = settings.branch ? persistentSandboxName(settings.branch) : 'transient';
-    await verifyParent(git, engine, parent, sandbox, (m) => ui.info(m));
+    await verifyParent(git, engine, parent, sandbox, ui);
     return resolveBranch(git, parent, settings.branch, settings.base);
   });
   const worktreeRoot =
@@ -101,7 +101,7 @@ export async function runSandbox(settings: RunSettings, deps: RunDeps): Promise<
       async () => {
         // We hold the sandbox lock, so a command container still there belongs to a run that was killed.
         const [created, orphans] = await Promise.all([
-          prepareSandbox(git, engine, location, plan, settings.image, (m) => ui.info(m)),
+          prepareSandbox(git, engine, location, plan, settings.image, ui),
           engine.removeContainersLabelled(commandLabels(location)),
         ]);
         if (orphans.length)

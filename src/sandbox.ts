@@ -20,6 +20,7 @@ import {
 import { runProcess, type ProcResult } from './proc.js';
 import type { ParentRepository } from './repository.js';
 import type { Isolation } from './settings.js';
+import type { Ui } from './ui.js';
 import { dropEntry, findWorktreeEntry, INITIALIZING, lockEntry } from './worktree-metadata.js';
 
 export interface SandboxLocation {
@@ -117,12 +118,13 @@ export async function prepareSandbox(
   location: SandboxLocation,
   plan: BranchPlan,
   image: string,
-  log: (msg: string) => void,
+  ui: Pick<Ui, 'info' | 'warning'>,
 ): Promise<Sandbox> {
   const { parent } = location;
+  const log = (msg: string) => ui.info(msg);
   const reused = await withRepositoryLock(parent.gitDir, async () => {
     // What a command running in another sandbox changed is undone before anything is read from the parent.
-    await verifyParent(git, engine, parent, location.name, log);
+    await verifyParent(git, engine, parent, location.name, ui);
     const pinned = await pinStartPoint(git, location, plan);
     if (location.volume) return prepareVolume(git, engine, location, pinned, image, log);
     return prepareDisk(git, location, pinned, log);

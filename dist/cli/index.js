@@ -9238,6 +9238,7 @@ async function dropEntry(gitDir, entry) {
 
 
 
+
 const RECORD = 'record.json';
 /** The guard's folder for one sandbox: on the host, outside everything mounted into the container. */
 function guardDirectory(location) {
@@ -9304,6 +9305,8 @@ class GitGuard {
                     dir,
                     adminDir: entry.adminDir,
                     since: new Date().toISOString(),
+                    pid: process.pid,
+                    host: external_node_os_namespaceObject.hostname(),
                     found: [],
                     notes: [],
                 });
@@ -9487,13 +9490,12 @@ async function checkForOthers(git, store, ledger, at) {
  * repository lock. `sandbox` is the run's own (an interrupted guard of it is left to recoverGuard). Costs
  * one `stat` when no guard is open.
  */
-async function verifyParent(git, engine, parent, sandbox, log) {
+async function verifyParent(git, engine, parent, sandbox, ui) {
     const store = LedgerStore.of(parent.path);
     if (!(await store.exists()))
         return;
     await store.withLock(async () => {
         const loaded = await store.load();
-        const ui = { info: log, warning: log };
         const ledger = loaded && (await finishInterrupted(git, engine, store, loaded, ui, sandbox));
         if (!ledger)
             return;
@@ -9509,8 +9511,9 @@ async function verifyParent(git, engine, parent, sandbox, log) {
  */
 async function finishInterrupted(git, engine, store, ledger, ui, self) {
     for (const guard of [...ledger.open]) {
-        // The run's own sandbox is left to its own recovery (recoverGuard, under its sandbox lock).
-        if (guard.sandbox === self || (await isSandboxLocked(ledger.gitDir, guard.sandbox)))
+        // The run's own sandbox is left to its own recovery (recoverGuard, under its sandbox lock). A sandbox
+        // lock lives in .git, where a command could remove it: the run's process must be gone too.
+        if (guard.sandbox === self || isAlive(guard) || (await isSandboxLocked(ledger.gitDir, guard.sandbox)))
             continue;
         let release;
         try {
@@ -9568,6 +9571,23 @@ async function finishInterrupted(git, engine, store, ledger, ui, self) {
     for (const note of await settle(store, ledger, true, result))
         ui.info(note);
     return (await store.exists()) ? ledger : undefined;
+}
+/**
+ * Whether the process that opened `guard` still runs (this process counts as alive: another run in it may be
+ * live). Known only on its own host; elsewhere the sandbox lock decides alone.
+ */
+function isAlive(guard) {
+    if (guard.pid === process.pid)
+        return true;
+    if (guard.host !== external_node_os_namespaceObject.hostname())
+        return false;
+    try {
+        process.kill(guard.pid, 0);
+        return true;
+    }
+    catch (error) {
+        return error.code === 'EPERM';
+    }
 }
 /**
  * Saves the ledger, or, after the last guard's check (`final`), removes it. Kept when .git/config could
@@ -9817,11 +9837,12 @@ class SandboxConflictError extends Error {
  * Creates the sandbox, or reuses it exactly as it is (uncommitted files and all). Recovers what a killed
  * run half-created; refuses, with the reason, anything it cannot recognise as its own.
  */
-async function prepareSandbox(git, engine, location, plan, image, log) {
+async function prepareSandbox(git, engine, location, plan, image, ui) {
     const { parent } = location;
+    const log = (msg) => ui.info(msg);
     const reused = await withRepositoryLock(parent.gitDir, async () => {
         // What a command running in another sandbox changed is undone before anything is read from the parent.
-        await verifyParent(git, engine, parent, location.name, log);
+        await verifyParent(git, engine, parent, location.name, ui);
         const pinned = await pinStartPoint(git, location, plan);
         if (location.volume)
             return prepareVolume(git, engine, location, pinned, image, log);
@@ -10549,7 +10570,7 @@ async function runSandbox(settings, deps) {
     const plan = await withRepositoryLock(parent.gitDir, async () => {
         // A transient sandbox's name is new; a branch's sandbox is this run's, recovered under its lock below.
         const sandbox = settings.branch ? persistentSandboxName(settings.branch) : 'transient';
-        await verifyParent(git, engine, parent, sandbox, (m) => ui.info(m));
+        await verifyParent(git, engine, parent, sandbox, ui);
         return resolveBranch(git, parent, settings.branch, settings.base);
     });
     const worktreeRoot = settings.isolation === 'disk' ? await realRoot(settings.worktreeRoot) : settings.worktreeRoot;
@@ -10567,7 +10588,7 @@ async function runSandbox(settings, deps) {
         const sandbox = await ui.group(`Sandbox ${location.name} (${location.kind}, ${location.isolation})`, async () => {
             // We hold the sandbox lock, so a command container still there belongs to a run that was killed.
             const [created, orphans] = await Promise.all([
-                prepareSandbox(git, engine, location, plan, settings.image, (m) => ui.info(m)),
+                prepareSandbox(git, engine, location, plan, settings.image, ui),
                 engine.removeContainersLabelled(commandLabels(location)),
             ]);
             if (orphans.length)

@@ -205,3 +205,50 @@ while [ ! -e /tmp/go-on ]; do touch "$G/worktree-sandbox/locks/sandbox-fake.lock
   expect(displaced).toHaveLength(1);
   expect(displaced[0]).toMatch(/\/refs\/heads\/main$/);
 });
+
+test('a run killed during its command, with no post step and no rerun: a run of another sandbox closes its guard', async () => {
+  git(repo.parent, 'config', 'http.https://github.com/.extraheader', HEADER);
+  const configPath = path.join(repo.parent, '.git', 'config');
+  const before = fs.readFileSync(configPath);
+  const hook = path.join(repo.parent, '.git', 'hooks', 'pre-commit');
+  const killed = await runStep({
+    inputs: inputs({
+      isolation: 'disk',
+      branch: 'killed',
+      command: `printf '#!/bin/sh\\n' > "$SANDBOX_PARENT/.git/hooks/pre-commit"; echo READY-$((1+1)); sleep 120`,
+    }),
+    killWhen: /READY-2/,
+  });
+  expect(killed.signal).toBe('SIGKILL');
+  expect(fs.existsSync(hook)).toBe(true);
+  expect(fs.readFileSync(configPath, 'utf8')).not.toContain('extraheader');
+  // Its sandbox lock is left to go stale (the dead run refreshes it no more): age it rather than wait.
+  const lock = path.join(repo.parent, '.git', 'worktree-sandbox', 'locks', 'sandbox-killed.lock');
+  const old = new Date(Date.now() - 60_000);
+  fs.utimesSync(lock, old, old);
+
+  const other = await runStep({
+    inputs: inputs({ isolation: 'container', branch: 'other', command: 'true' }),
+  });
+  expect(other.code).toBe(0);
+  expect(other.stdout).toContain(
+    'The run on sandbox killed was interrupted while its command ran: its git guard is closed here.',
+  );
+  expect(other.stdout).toContain(
+    '::warning::Sandbox boundary (interrupted run on sandbox killed): .git/hooks/pre-commit was added by the command: removed.',
+  );
+  // not the other run's own violation
+  expect(other.outputs.violations).toBe('0');
+  expect(containersWithLabel(`worktree-sandbox.project=${projectName(repo.parent)}`)).toEqual([]);
+  expect(fs.existsSync(hook)).toBe(false);
+  expect(fs.readFileSync(configPath).equals(before)).toBe(true);
+
+  // The killed run's post step, later, finds nothing left to finish and keeps its sandbox.
+  const post = await runStep({
+    inputs: inputs({ isolation: 'disk', branch: 'killed', command: 'true' }),
+    state: killed.state,
+  });
+  expect(post.code).toBe(0);
+  expect(post.stdout).not.toContain('Sandbox boundary');
+  expect(fs.readFileSync(configPath).equals(before)).toBe(true);
+});
