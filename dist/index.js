@@ -33776,6 +33776,7 @@ const external_node_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(impo
 ;// CONCATENATED MODULE: ./src/proc.ts
 // The one place where child processes start. Argument arrays only: nothing here goes through a shell.
 
+
 class ProcError extends Error {
     result;
     constructor(message, result) {
@@ -33783,6 +33784,22 @@ class ProcError extends Error {
         this.result = result;
         this.name = 'ProcError';
     }
+}
+const toolPaths = new Map();
+/**
+ * The tool's absolute path, looked up once per PATH value. Given a bare name, @actions/exec searches every
+ * PATH folder (one stat after another) on every call: a few milliseconds each time, and the action makes a
+ * dozen calls before the user's command starts. A failed lookup is not remembered.
+ */
+function toolPath(tool) {
+    const key = `${process.env.PATH ?? ''}\0${tool}`;
+    let found = toolPaths.get(key);
+    if (!found) {
+        found = which(tool, true);
+        toolPaths.set(key, found);
+        found.catch(() => toolPaths.delete(key));
+    }
+    return found;
 }
 async function runProcess(tool, args, options) {
     const listeners = {};
@@ -33792,7 +33809,7 @@ async function runProcess(tool, args, options) {
         listeners.errline = (line) => onLine(line, 'stderr');
     }
     try {
-        const out = await getExecOutput(tool, [...args], {
+        const out = await getExecOutput(await toolPath(tool), [...args], {
             cwd: options.cwd,
             env: options.env,
             silent: true,
@@ -33835,7 +33852,19 @@ class EngineError extends Error {
         this.name = 'EngineError';
     }
 }
-const ENGINE_ENV = ['PATH', 'HOME', 'DOCKER_HOST', 'DOCKER_CONFIG', 'DOCKER_CONTEXT', 'DOCKER_CERT_PATH', 'DOCKER_TLS_VERIFY', 'CONTAINERS_CONF', 'CONTAINER_HOST', 'XDG_RUNTIME_DIR', 'TMPDIR'];
+const ENGINE_ENV = [
+    'PATH',
+    'HOME',
+    'DOCKER_HOST',
+    'DOCKER_CONFIG',
+    'DOCKER_CONTEXT',
+    'DOCKER_CERT_PATH',
+    'DOCKER_TLS_VERIFY',
+    'CONTAINERS_CONF',
+    'CONTAINER_HOST',
+    'XDG_RUNTIME_DIR',
+    'TMPDIR',
+];
 class ContainerEngine {
     name;
     constructor(name = 'docker') {
@@ -33911,7 +33940,14 @@ class ContainerEngine {
     /** Every volume carrying `label` (key or key=value), with its labels: one engine call whatever the count. */
     async listVolumes(label, labelKeys) {
         const fields = labelKeys.map((key) => `{{json (.Label ${JSON.stringify(key)})}}`).join(',');
-        const out = await this.run(['volume', 'ls', '--filter', `label=${label}`, '--format', `[{{json .Name}},${fields}]`]);
+        const out = await this.run([
+            'volume',
+            'ls',
+            '--filter',
+            `label=${label}`,
+            '--format',
+            `[{{json .Name}},${fields}]`,
+        ]);
         return out
             .split('\n')
             .filter((line) => line.trim())
@@ -33926,7 +33962,14 @@ class ContainerEngine {
         });
     }
     async containerState(name) {
-        const result = await this.exec(['container', 'inspect', '--format', '{{.State.ExitCode}} {{.State.OOMKilled}} {{.State.Running}}', '--', name]);
+        const result = await this.exec([
+            'container',
+            'inspect',
+            '--format',
+            '{{.State.ExitCode}} {{.State.OOMKilled}} {{.State.Running}}',
+            '--',
+            name,
+        ]);
         if (result.exitCode !== 0)
             return undefined;
         const [code, oom, running] = result.stdout.trim().split(' ');
@@ -34017,8 +34060,11 @@ class Git {
             result = await runProcess('git', ['version'], { env });
         }
         catch (error) {
-            if (error instanceof ProcError)
-                throw new Error('git is not installed or not on PATH: the action needs git 2.31 or newer.');
+            if (error instanceof ProcError) {
+                throw new Error('git is not installed or not on PATH: the action needs git 2.31 or newer.', {
+                    cause: error,
+                });
+            }
             throw error;
         }
         const match = /git version (\d+)\.(\d+)\.(\d+)/.exec(result.stdout);
@@ -34062,7 +34108,13 @@ class Git {
     async resolveCommit(cwd, rev) {
         if (rev.startsWith('-'))
             return undefined;
-        const result = await this.exec(cwd, ['rev-parse', '--verify', '--quiet', '--end-of-options', `${rev}^{commit}`]);
+        const result = await this.exec(cwd, [
+            'rev-parse',
+            '--verify',
+            '--quiet',
+            '--end-of-options',
+            `${rev}^{commit}`,
+        ]);
         return result.exitCode === 0 ? result.stdout.trim() : undefined;
     }
     async tryFetchBranch(cwd, remote, branch) {
@@ -34132,7 +34184,12 @@ async function acquire(file, waitMs, describe, onWait) {
                     /* Another process took the lock over as stale: the holder was too slow; keep going. */
                 },
             });
-            const owner = { pid: process.pid, host: external_node_os_namespaceObject.hostname(), since: new Date().toISOString(), run: process.env.GITHUB_RUN_ID };
+            const owner = {
+                pid: process.pid,
+                host: external_node_os_namespaceObject.hostname(),
+                since: new Date().toISOString(),
+                run: process.env.GITHUB_RUN_ID,
+            };
             await promises_namespaceObject.writeFile(`${file}.owner`, JSON.stringify(owner)).catch(() => undefined);
             return async () => {
                 await promises_namespaceObject.rm(`${file}.owner`, { force: true }).catch(() => undefined);
@@ -34162,7 +34219,9 @@ async function readOwner(file) {
     }
 }
 function ownerText(owner) {
-    return owner ? ` (process ${owner.pid} on ${owner.host}${owner.run ? `, run ${owner.run}` : ''}, since ${owner.since})` : '';
+    return owner
+        ? ` (process ${owner.pid} on ${owner.host}${owner.run ? `, run ${owner.run}` : ''}, since ${owner.since})`
+        : '';
 }
 /** Runs `fn` holding the parent repository's metadata lock. */
 async function withRepositoryLock(gitDir, fn, waitMs = 120_000) {
@@ -34226,7 +34285,10 @@ function classifyName(sandbox) {
 }
 /** A project is the parent repository: its folder name, plus a hash of its path so two clones never share. */
 function projectName(parentPath) {
-    const base = external_node_path_namespaceObject.basename(parentPath).replace(/[^A-Za-z0-9._-]/g, '-').replace(/^[.-]+/, '').slice(0, 40) || 'repo';
+    const base = external_node_path_namespaceObject.basename(parentPath)
+        .replace(/[^A-Za-z0-9._-]/g, '-')
+        .replace(/^[.-]+/, '')
+        .slice(0, 40) || 'repo';
     return `${base}-${shortHash(parentPath, 6)}`;
 }
 function volumeName(prefix, project, sandbox) {
@@ -34246,24 +34308,38 @@ function diskWorktreePath(root, project, sandbox) {
 /** The protocol itself, as a pure decision. */
 function planBranch(facts, newTransientName = transientSandboxName) {
     if (!facts.branch) {
-        return { kind: 'transient', sandbox: newTransientName(), branch: '', source: 'detached', startPoint: facts.baseCommit };
+        return {
+            kind: 'transient',
+            sandbox: newTransientName(),
+            branch: '',
+            source: 'detached',
+            startPoint: facts.baseCommit,
+        };
     }
     const sandbox = persistentSandboxName(facts.branch);
     if (facts.localExists)
         return { kind: 'persistent', sandbox, branch: facts.branch, source: 'local', startPoint: facts.branch };
     if (facts.remoteExists) {
-        return { kind: 'persistent', sandbox, branch: facts.branch, source: 'remote', startPoint: `origin/${facts.branch}` };
+        return {
+            kind: 'persistent',
+            sandbox,
+            branch: facts.branch,
+            source: 'remote',
+            startPoint: `origin/${facts.branch}`,
+        };
     }
     return { kind: 'persistent', sandbox, branch: facts.branch, source: 'new', startPoint: facts.baseCommit };
 }
 /** Gathers the facts from the parent repository (fetching the branch from origin when it is not known yet). */
 async function resolveBranch(git, parentPath, branch, base) {
-    const baseCommit = await git.resolveCommit(parentPath, base || 'HEAD');
+    const [baseCommit, localExists] = await Promise.all([
+        git.resolveCommit(parentPath, base || 'HEAD'),
+        branch ? git.refExists(parentPath, `refs/heads/${branch}`) : false,
+    ]);
     if (!baseCommit)
         throw new Error(`Invalid input 'base': ${JSON.stringify(base)} names no commit in ${parentPath}.`);
     if (!branch)
         return planBranch({ branch, localExists: false, remoteExists: false, baseCommit });
-    const localExists = await git.refExists(parentPath, `refs/heads/${branch}`);
     let remoteExists = false;
     if (!localExists) {
         remoteExists = await git.refExists(parentPath, `refs/remotes/origin/${branch}`);
@@ -34364,7 +34440,11 @@ function locateSandbox(plan, parent, isolation, worktreeRoot, volumePrefix) {
         const hostPath = diskWorktreePath(worktreeRoot, project, plan.sandbox);
         return { ...base, worktreePath: hostPath, hostPath };
     }
-    return { ...base, worktreePath: volumeWorktreePath(plan.sandbox), volume: volumeName(volumePrefix, project, plan.sandbox) };
+    return {
+        ...base,
+        worktreePath: volumeWorktreePath(plan.sandbox),
+        volume: volumeName(volumePrefix, project, plan.sandbox),
+    };
 }
 function volumeLabels(location, now = new Date()) {
     return {
@@ -34478,7 +34558,10 @@ as_user "$@"
 async function prepareVolume(git, engine, location, plan, image, log) {
     const volume = location.volume;
     const { parent } = location;
-    const [entry, volumeExists] = await Promise.all([findWorktreeEntry(parent.gitDir, location.worktreePath), engine.volumeExists(volume)]);
+    const [entry, volumeExists] = await Promise.all([
+        findWorktreeEntry(parent.gitDir, location.worktreePath),
+        engine.volumeExists(volume),
+    ]);
     if (entry && entry.locked !== INITIALIZING && volumeExists)
         return true;
     let recover = false;
@@ -34499,16 +34582,51 @@ async function prepareVolume(git, engine, location, plan, image, log) {
         add.splice(2, 0, '--force');
     const configEnv = { ...gitConfigEnv(), HOME: '/tmp' };
     const result = await engine.exec([
-        'run', '--rm', '--network', 'none', '--user', '0:0',
-        '--cap-drop', 'ALL', '--cap-add', 'CHOWN', '--cap-add', 'SETUID', '--cap-add', 'SETGID', '--cap-add', 'SYS_CHROOT', '--cap-add', 'DAC_OVERRIDE', '--cap-add', 'FOWNER',
-        '--security-opt', 'no-new-privileges',
-        '--label', `${MANAGED_LABEL}=true`, '--label', `${LABEL_PREFIX}.role=helper`,
+        'run',
+        '--rm',
+        '--network',
+        'none',
+        '--user',
+        '0:0',
+        '--cap-drop',
+        'ALL',
+        '--cap-add',
+        'CHOWN',
+        '--cap-add',
+        'SETUID',
+        '--cap-add',
+        'SETGID',
+        '--cap-add',
+        'SYS_CHROOT',
+        '--cap-add',
+        'DAC_OVERRIDE',
+        '--cap-add',
+        'FOWNER',
+        '--security-opt',
+        'no-new-privileges',
+        '--label',
+        `${MANAGED_LABEL}=true`,
+        '--label',
+        `${LABEL_PREFIX}.role=helper`,
         ...sandboxMounts(location),
-        '--workdir', parent.path,
+        '--workdir',
+        parent.path,
         ...Object.keys(configEnv).flatMap((k) => ['-e', k]),
-        '--entrypoint', 'sh', '--', image,
-        '-c', VOLUME_CREATE_SCRIPT, 'create-sandbox', String(id.uid), String(id.gid), location.worktreePath, recover ? '1' : '0',
-        'git', '-C', parent.path, ...add,
+        '--entrypoint',
+        'sh',
+        '--',
+        image,
+        '-c',
+        VOLUME_CREATE_SCRIPT,
+        'create-sandbox',
+        String(id.uid),
+        String(id.gid),
+        location.worktreePath,
+        recover ? '1' : '0',
+        'git',
+        '-C',
+        parent.path,
+        ...add,
     ], { env: configEnv });
     const created = await findWorktreeEntry(parent.gitDir, location.worktreePath);
     if (result.exitCode !== 0 || !created) {
@@ -34532,16 +34650,47 @@ async function readHead(git, location) {
 /** Runs one of our scripts in the worktree: on the host for disk sandboxes, in a helper container for volumes. */
 async function runInWorktree(git, engine, location, image, script, args, extraEnv = {}) {
     if (location.hostPath) {
-        return runProcess('sh', ['-c', script, 'worktree-sandbox', ...args], { cwd: location.hostPath, env: git.scriptEnv(extraEnv) });
+        return runProcess('sh', ['-c', script, 'worktree-sandbox', ...args], {
+            cwd: location.hostPath,
+            env: git.scriptEnv(extraEnv),
+        });
     }
     const id = currentIdentity();
-    const env = { ...gitConfigEnv(), GIT_TERMINAL_PROMPT: '0', GIT_OPTIONAL_LOCKS: '0', HOME: '/tmp', LC_ALL: 'C', ...extraEnv };
+    const env = {
+        ...gitConfigEnv(),
+        GIT_TERMINAL_PROMPT: '0',
+        GIT_OPTIONAL_LOCKS: '0',
+        HOME: '/tmp',
+        LC_ALL: 'C',
+        ...extraEnv,
+    };
     return engine.exec([
-        'run', '--rm', '--network', 'none', '--user', `${id.uid}:${id.gid}`, '--cap-drop', 'ALL', '--security-opt', 'no-new-privileges',
-        '--label', `${MANAGED_LABEL}=true`, '--label', `${LABEL_PREFIX}.role=helper`,
-        ...sandboxMounts(location), '--workdir', location.worktreePath,
+        'run',
+        '--rm',
+        '--network',
+        'none',
+        '--user',
+        `${id.uid}:${id.gid}`,
+        '--cap-drop',
+        'ALL',
+        '--security-opt',
+        'no-new-privileges',
+        '--label',
+        `${MANAGED_LABEL}=true`,
+        '--label',
+        `${LABEL_PREFIX}.role=helper`,
+        ...sandboxMounts(location),
+        '--workdir',
+        location.worktreePath,
         ...Object.keys(env).flatMap((k) => ['-e', k]),
-        '--entrypoint', 'sh', '--', image, '-c', script, 'worktree-sandbox', ...args,
+        '--entrypoint',
+        'sh',
+        '--',
+        image,
+        '-c',
+        script,
+        'worktree-sandbox',
+        ...args,
     ], { env });
 }
 /** Removes the sandbox (volume or folder) and exactly its metadata entry in the parent; nothing else. */
@@ -34566,7 +34715,10 @@ async function sandbox_exists(p) {
 
 ;// CONCATENATED MODULE: ./src/report.ts
 
-const BOT_IDENTITY = { name: 'github-actions[bot]', email: '41898282+github-actions[bot]@users.noreply.github.com' };
+const BOT_IDENTITY = {
+    name: 'github-actions[bot]',
+    email: '41898282+github-actions[bot]@users.noreply.github.com',
+};
 const SEP = '\u0000@@ws:';
 // Positional arguments only: $1 start commit, $2 commit (1/0), $3 message. Nothing is spliced in.
 const INSPECT_SCRIPT = `set -u
@@ -34721,7 +34873,9 @@ async function savePatch(git, engine, location, state, report, tempDir, ui) {
     const dir = external_node_path_namespaceObject.join(tempDir, 'worktree-sandbox');
     await promises_namespaceObject.mkdir(dir, { recursive: true });
     const file = external_node_path_namespaceObject.join(dir, `${location.project}-${location.name}.patch`);
-    const result = await runInWorktree(git, engine, location, state.image, PATCH_SCRIPT, [state.startSha ?? 'HEAD']);
+    const result = await runInWorktree(git, engine, location, state.image, PATCH_SCRIPT, [
+        state.startSha ?? 'HEAD',
+    ]);
     if (result.exitCode !== 0)
         throw new Error(`Could not save the uncommitted work of ${location.name}; the sandbox is kept: ${result.stderr.trim()}`);
     await promises_namespaceObject.writeFile(file, result.stdout);
@@ -34730,7 +34884,17 @@ async function savePatch(git, engine, location, state, report, tempDir, ui) {
         const bundle = file.replace(/\.patch$/, '.bundle');
         const entry = await findWorktreeEntry(location.parent.gitDir, location.worktreePath);
         if (entry) {
-            await git.run(location.parent.path, ['--git-dir', entry.adminDir, 'bundle', 'create', bundle, 'HEAD', '--not', '--remotes', '--branches']);
+            await git.run(location.parent.path, [
+                '--git-dir',
+                entry.adminDir,
+                'bundle',
+                'create',
+                bundle,
+                'HEAD',
+                '--not',
+                '--remotes',
+                '--branches',
+            ]);
         }
         ui.info(`Saved ${report.unpushedCommits} unpushed commit(s) of ${location.name} to ${bundle}.`);
     }
@@ -34773,12 +34937,26 @@ function commandRunArgs(sandbox, spec, name, env) {
     const id = currentIdentity();
     const { limits } = spec;
     const args = [
-        'run', '--name', name, '--init',
-        '--label', `${MANAGED_LABEL}=true`, '--label', `${LABEL_PREFIX}.role=command`, '--label', `${LABEL_PREFIX}.sandbox=${sandbox.name}`,
-        '--user', `${id.uid}:${id.gid}`,
-        '--cap-drop', 'ALL', '--security-opt', 'no-new-privileges',
-        '--pids-limit', String(limits.pidsLimit),
-        '--network', limits.network,
+        'run',
+        '--name',
+        name,
+        '--init',
+        '--label',
+        `${MANAGED_LABEL}=true`,
+        '--label',
+        `${LABEL_PREFIX}.role=command`,
+        '--label',
+        `${LABEL_PREFIX}.sandbox=${sandbox.name}`,
+        '--user',
+        `${id.uid}:${id.gid}`,
+        '--cap-drop',
+        'ALL',
+        '--security-opt',
+        'no-new-privileges',
+        '--pids-limit',
+        String(limits.pidsLimit),
+        '--network',
+        limits.network,
     ];
     if (limits.memory)
         args.push('--memory', limits.memory, '--memory-swap', limits.memory);
@@ -34849,7 +35027,14 @@ async function pushBranch(git, parent, originUrl, branch, sha, token) {
         config: authConfig(originUrl, token),
     });
     if (result.exitCode === 0) {
-        await git.exec(parent.path, ['update-ref', '-m', 'worktree-sandbox: pushed', '--', `refs/remotes/origin/${branch}`, sha]);
+        await git.exec(parent.path, [
+            'update-ref',
+            '-m',
+            'worktree-sandbox: pushed',
+            '--',
+            `refs/remotes/origin/${branch}`,
+            sha,
+        ]);
         return { pushed: true };
     }
     const text = `${result.stdout}\n${result.stderr}`;
@@ -34870,7 +35055,12 @@ async function findParentRepository(git, given) {
     if (inside.exitCode !== 0 || inside.stdout.trim() !== 'true') {
         throw new Error(`repository-path ${given} is not a git work tree (git says: ${inside.stderr.trim() || inside.stdout.trim()}).`);
     }
-    const out = await git.run(start, ['rev-parse', '--path-format=absolute', '--git-common-dir', '--show-toplevel']);
+    const out = await git.run(start, [
+        'rev-parse',
+        '--path-format=absolute',
+        '--git-common-dir',
+        '--show-toplevel',
+    ]);
     const [commonDir, toplevel] = out.trim().split('\n');
     const gitDir = await promises_namespaceObject.realpath(commonDir);
     if (external_node_path_namespaceObject.basename(gitDir) !== '.git') {
@@ -34906,7 +35096,16 @@ class InputError extends Error {
         this.name = 'InputError';
     }
 }
-const ASSOCIATIONS = ['OWNER', 'MEMBER', 'COLLABORATOR', 'CONTRIBUTOR', 'FIRST_TIMER', 'FIRST_TIME_CONTRIBUTOR', 'MANNEQUIN', 'NONE'];
+const ASSOCIATIONS = [
+    'OWNER',
+    'MEMBER',
+    'COLLABORATOR',
+    'CONTRIBUTOR',
+    'FIRST_TIMER',
+    'FIRST_TIME_CONTRIBUTOR',
+    'MANNEQUIN',
+    'NONE',
+];
 function parseSettings(read, env = process.env) {
     const mode = oneOf(read, 'mode', ['run', 'reap'], 'run');
     const common = {
@@ -34974,7 +35173,9 @@ function parseReap(read) {
     };
 }
 function defaultWorktreeRoot(env) {
-    const cache = env.XDG_CACHE_HOME && external_node_path_namespaceObject.isAbsolute(env.XDG_CACHE_HOME) ? env.XDG_CACHE_HOME : external_node_path_namespaceObject.join(env.HOME || external_node_os_namespaceObject.homedir(), '.cache');
+    const cache = env.XDG_CACHE_HOME && external_node_path_namespaceObject.isAbsolute(env.XDG_CACHE_HOME)
+        ? env.XDG_CACHE_HOME
+        : external_node_path_namespaceObject.join(env.HOME || external_node_os_namespaceObject.homedir(), '.cache');
     return external_node_path_namespaceObject.join(cache, 'worktree-sandbox', 'worktrees');
 }
 function oneOf(read, name, values, fallback) {
@@ -35025,6 +35226,7 @@ function list(read, name, fallback) {
         .map((s) => s.trim())
         .filter(Boolean);
 }
+// eslint-disable-next-line no-control-regex -- control characters are exactly what this rejects
 const CONTROL = /[\u0000-\u001f\u007f]/;
 function pathInput(read, name) {
     const raw = read(name);
@@ -35079,7 +35281,14 @@ function triggerCommand(read) {
 }
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 /** Variables the action sets itself in the container; a user entry may not override them. */
-const RESERVED_ENV = ['SANDBOX_NAME', 'SANDBOX_KIND', 'SANDBOX_BRANCH', 'SANDBOX_WORKTREE', 'SANDBOX_PARENT', 'SANDBOX_PROMPT_FILE'];
+const RESERVED_ENV = [
+    'SANDBOX_NAME',
+    'SANDBOX_KIND',
+    'SANDBOX_BRANCH',
+    'SANDBOX_WORKTREE',
+    'SANDBOX_PARENT',
+    'SANDBOX_PROMPT_FILE',
+];
 function envEntries(read, env) {
     const entries = [];
     for (const line of read('env').split(/\r?\n/)) {
@@ -35125,9 +35334,16 @@ async function runSandbox(settings, deps) {
     if (settings.token)
         ui.mask(settings.token);
     const engine = new ContainerEngine(settings.engine);
-    const [git] = await Promise.all([Git.create(), engine.ensureImage(settings.image)]);
-    await validateBranchNames(settings, (name) => git.isValidBranchName(name));
-    const parent = await findParentRepository(git, settings.repositoryPath);
+    // Start-up latency counts (a reused sandbox should start almost as fast as a bare `docker run`): the image
+    // check, which is also the engine's reachability check, overlaps the git questions and is awaited before
+    // anything is created; independent git questions are asked at the same time.
+    const imageReady = engine.ensureImage(settings.image);
+    imageReady.catch(() => undefined); // awaited below; an earlier failure must not leave it unhandled
+    const git = await Git.create();
+    const [, parent] = await Promise.all([
+        validateBranchNames(settings, (name) => git.isValidBranchName(name)),
+        findParentRepository(git, settings.repositoryPath),
+    ]);
     if (parent.resolvedFrom)
         ui.info(`${parent.resolvedFrom} is a linked worktree: working from its parent ${parent.path}.`);
     const plan = await resolveBranch(git, parent.path, settings.branch, settings.base);
@@ -35136,6 +35352,7 @@ async function runSandbox(settings, deps) {
     const originUrl = settings.push ? await git.remoteUrl(parent.path, 'origin') : undefined;
     if (settings.push && !originUrl)
         throw new Error(`push: true needs a remote named origin in ${parent.path}.`);
+    await imageReady;
     const release = await lockSandbox(parent.gitDir, location.name, settings.lockTimeoutMinutes * 60_000, (msg) => ui.info(msg));
     try {
         deps.save({ engine: settings.engine, image: settings.image, cleanup: settings.cleanup, location });
@@ -35168,7 +35385,10 @@ async function pushSandbox(git, sandbox, report, originUrl, token, ui) {
     if (!sandbox.branch)
         return { pushed: false, reason: 'a transient sandbox has no branch to push' };
     if (report.currentBranch !== sandbox.branch) {
-        return { pushed: false, reason: `the sandbox is no longer on ${sandbox.branch} (HEAD: ${report.currentBranch || 'detached'}); nothing pushed` };
+        return {
+            pushed: false,
+            reason: `the sandbox is no longer on ${sandbox.branch} (HEAD: ${report.currentBranch || 'detached'}); nothing pushed`,
+        };
     }
     if (report.commits === 0)
         return { pushed: false, reason: 'no new commits' };
@@ -35180,8 +35400,12 @@ async function pushSandbox(git, sandbox, report, originUrl, token, ui) {
     return result;
 }
 function describeSandbox(ui, sandbox, source) {
-    const where = sandbox.volume ? `volume ${sandbox.volume}, ${sandbox.worktreePath} in the container` : sandbox.hostPath;
-    const what = sandbox.branch ? `branch ${sandbox.branch} (${sandbox.reused ? 'reused' : source})` : `detached at ${sandbox.startSha.slice(0, 12)}`;
+    const where = sandbox.volume
+        ? `volume ${sandbox.volume}, ${sandbox.worktreePath} in the container`
+        : sandbox.hostPath;
+    const what = sandbox.branch
+        ? `branch ${sandbox.branch} (${sandbox.reused ? 'reused' : source})`
+        : `detached at ${sandbox.startSha.slice(0, 12)}`;
     ui.info(`${sandbox.reused ? 'Reusing' : 'Created'} ${sandbox.name}: ${what}; ${where}.`);
 }
 function reportCommand(ui, command) {
@@ -35245,7 +35469,13 @@ function loadRunState() {
 const esc = (text) => text.replace(/[|<>]/g, (c) => `&#${c.charCodeAt(0)};`).replace(/\n/g, ' ');
 function outcomeRows(outcome) {
     const { sandbox, command, report, push } = outcome;
-    const status = command.timedOut ? `⏱ timed out (exit ${command.exitCode})` : command.oomKilled ? `💥 out of memory (exit ${command.exitCode})` : command.exitCode === 0 ? '✅ exit 0' : `❌ exit ${command.exitCode}`;
+    const status = command.timedOut
+        ? `⏱ timed out (exit ${command.exitCode})`
+        : command.oomKilled
+            ? `💥 out of memory (exit ${command.exitCode})`
+            : command.exitCode === 0
+                ? '✅ exit 0'
+                : `❌ exit ${command.exitCode}`;
     const rows = [
         ['Command', status],
         ['Duration', `${(command.durationMs / 1000).toFixed(1)} s`],
@@ -35263,13 +35493,20 @@ function outcomeRows(outcome) {
 function outcomeMarkdown(outcome) {
     const rows = outcomeRows(outcome);
     const table = ['| | |', '|---|---|', ...rows.map(([k, v]) => `| ${k} | ${esc(v)} |`)].join('\n');
-    const stat = outcome.report.diffStat ? `\n\n<details><summary>Diff stat</summary>\n\n\`\`\`\n${outcome.report.diffStat.replace(/```/g, "'''")}\n\`\`\`\n</details>` : '';
+    const stat = outcome.report.diffStat
+        ? `\n\n<details><summary>Diff stat</summary>\n\n\`\`\`\n${outcome.report.diffStat.replace(/```/g, "'''")}\n\`\`\`\n</details>`
+        : '';
     return `## worktree-sandbox: run\n\n${table}${stat}\n`;
 }
 function outcomeText(outcome) {
     const rows = outcomeRows(outcome);
     const width = Math.max(...rows.map(([k]) => k.length));
-    return [...rows.map(([k, v]) => `${k.padEnd(width)}  ${v}`), outcome.report.diffStat ? `\n${outcome.report.diffStat}` : ''].join('\n').trimEnd();
+    return [
+        ...rows.map(([k, v]) => `${k.padEnd(width)}  ${v}`),
+        outcome.report.diffStat ? `\n${outcome.report.diffStat}` : '',
+    ]
+        .join('\n')
+        .trimEnd();
 }
 
 ;// CONCATENATED MODULE: ./src/action.ts
