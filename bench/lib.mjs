@@ -92,7 +92,7 @@ function parseFileCommands(text) {
  * INPUT_<NAME> variables with hyphens kept, per-step GITHUB_OUTPUT / GITHUB_STATE / GITHUB_STEP_SUMMARY files,
  * state from main handed to post as STATE_<name>. Resolves with the start time (ns) taken just before spawning.
  */
-export async function runActionStep({ inputs, state = {}, cwd, check = true }) {
+export async function runActionStep({ inputs, state = {}, cwd, check = true, dist = DIST }) {
   const files = fs.mkdtempSync(path.join(os.tmpdir(), 'wts-bench-step-'));
   const names = { GITHUB_OUTPUT: 'output', GITHUB_STATE: 'state', GITHUB_STEP_SUMMARY: 'summary' };
   fs.mkdirSync(path.join(files, 'runner-temp'));
@@ -112,7 +112,7 @@ export async function runActionStep({ inputs, state = {}, cwd, check = true }) {
     env[`INPUT_${name.toUpperCase().replace(/ /g, '_')}`] = value;
   for (const [name, value] of Object.entries(state)) env[`STATE_${name}`] = value;
   const startNs = nowNs();
-  const result = await run(process.execPath, [DIST], { env, cwd, check });
+  const result = await run(process.execPath, [dist], { env, cwd, check });
   const read = (file) => parseFileCommands(fs.readFileSync(path.join(files, file), 'utf8'));
   const step = { ...result, startNs, outputs: read('output'), state: read('state') };
   fs.rmSync(files, { recursive: true, force: true });
@@ -146,9 +146,8 @@ export function writeSection(file, heading, body, title = '# Benchmarks') {
 /** One line about the machine, for the record. */
 export function machineNote() {
   const cpus = os.cpus();
-  const load = os
-    .loadavg()
-    .map((l) => l.toFixed(2))
-    .join(' ');
-  return `${cpus.length} × ${cpus[0]?.model.trim() ?? 'CPU'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, shared with other engineers (load average at the start: ${load}); Node ${process.version}`;
+  return `${cpus.length} × ${cpus[0]?.model.trim() ?? 'CPU'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, shared with other engineers; Node ${process.version}`;
 }
+
+/** The 1-minute load average, rounded: how busy the shared machine was. */
+export const loadAverage = () => os.loadavg()[0].toFixed(1);

@@ -20,6 +20,7 @@ import {
   IMAGE,
   ROOT,
   firstTimestamp,
+  loadAverage,
   machineNote,
   nowNs,
   markdownTable,
@@ -82,7 +83,14 @@ async function actionRun(repo, isolation, extra) {
   const main = await runActionStep({ inputs, cwd: repo });
   const post = await runActionStep({ inputs, cwd: repo, state: main.state });
   peaks.push(main.peakKb, post.peakKb);
+  if (main.outputs.kind === 'transient' && (await sandboxExists(main.outputs)))
+    throw new Error(`the post step left the transient sandbox ${main.outputs.sandbox} behind`);
   return { ms: Number(firstTimestamp(main.stdout) - main.startNs) / 1e6, outputs: main.outputs };
+}
+
+async function sandboxExists(outputs) {
+  if (!outputs.volume) return fs.existsSync(outputs['worktree-path']);
+  return (await run('docker', ['volume', 'inspect', '--', outputs.volume], { check: false })).code === 0;
 }
 
 /** The mounts a person would write so that git works in the container (parent read-only, .git writable). */
@@ -190,14 +198,18 @@ async function cleanUp(repo) {
     .split('\n')
     .filter((v) => v.startsWith(`${prefix}-`));
   if (volumes.length) await run('docker', ['volume', 'rm', '--force', ...volumes], { check: false });
-  for (const entry of fs.existsSync(path.join(repo, '.git', 'worktrees'))
-    ? fs.readdirSync(path.join(repo, '.git', 'worktrees'))
-    : []) {
-    const gitdir = fs.readFileSync(path.join(repo, '.git', 'worktrees', entry, 'gitdir'), 'utf8');
-    if (gitdir.includes(tag) || gitdir.startsWith(scratch) || /^\/sandbox\/hand-\d+\//.test(gitdir))
-      fs.rmSync(path.join(repo, '.git', 'worktrees', entry), { recursive: true, force: true });
+  // Worktree entries this run left behind (only after a failure): disk ones under the scratch folder,
+  // volume ones by their lock reason (naming the volume) or the hand-written helper's path.
+  const admin = path.join(repo, '.git', 'worktrees');
+  for (const entry of fs.existsSync(admin) ? fs.readdirSync(admin) : []) {
+    const read = (file) => fs.readFileSync(path.join(admin, entry, file), 'utf8').trim();
+    const gitdir = fs.existsSync(path.join(admin, entry, 'gitdir')) ? read('gitdir') : '';
+    const locked = fs.existsSync(path.join(admin, entry, 'locked')) ? read('locked') : '';
+    if (gitdir.startsWith(scratch) || locked.includes(prefix) || /^\/sandbox\/hand-\d+\//.test(gitdir))
+      fs.rmSync(path.join(admin, entry), { recursive: true, force: true });
   }
-  await run('git', ['-C', repo, 'branch', '-D', '--', reuseBranch], { check: false });
+  for (const { isolation } of ISOLATIONS)
+    await run('git', ['-C', repo, 'branch', '-D', '--', `${reuseBranch}-${isolation}`], { check: false });
   fs.rmSync(scratch, { recursive: true, force: true });
 }
 
@@ -209,6 +221,7 @@ async function main() {
     `repository ${repo}: ${shape.files} files, ${(shape.bytes / 1e6).toFixed(1)} MB, ${shape.commits} commits`,
   );
   const note = machineNote();
+  const load = [loadAverage()];
   const times = Object.fromEntries(
     ISOLATIONS.map(({ isolation }) => [isolation, { action: [], hand: [], reuse: [], bare: [] }]),
   );
@@ -251,10 +264,11 @@ async function main() {
   } finally {
     await cleanUp(repo);
   }
-  report({ repo, source, shape, note, times });
+  load.push(loadAverage());
+  report({ repo, source, shape, note, load, times });
 }
 
-function report({ source, shape, note, times }) {
+function report({ source, shape, note, load, times }) {
   const verdict = (ok) => (ok ? 'pass' : '**FAIL**');
   const rows = [];
   let allPass = true;
@@ -312,7 +326,7 @@ function report({ source, shape, note, times }) {
   const body = `
 Produced by \`${command}\` (bench/run-mode.bench.mjs) on ${new Date().toISOString().slice(0, 10)}.
 
-- Machine: ${note}. Docker ${dockerVersion ?? '?'}, image \`${IMAGE}\`, running as uid ${uid}.
+- Machine: ${note}; 1-minute load average ${load[0]} at the start, ${load[1]} at the end. Docker ${dockerVersion ?? '?'}, image \`${IMAGE}\`, running as uid ${uid}.
 - Repository: ${source}: ${shape.files} files, ${(shape.bytes / 1e6).toFixed(1)} MB checked out, ${shape.commits} commits.
 - ${REPEAT} repetitions after one warm-up; action and baseline interleaved in alternating order; medians.
   Times run from spawning the process (\`node dist/index.js\` with INPUT_* variables and per-step
