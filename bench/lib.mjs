@@ -127,9 +127,10 @@ export function markdownTable(header, rows) {
 
 /**
  * Replaces the section starting at `heading` (up to the next `## ` heading) in a Markdown file, or appends
- * it: each benchmark owns its section of docs/benchmarks.md.
+ * it: each benchmark owns its section of docs/benchmarks.md. The file is left formatted as `npm run lint`
+ * wants it (prettier, with the project's configuration).
  */
-export function writeSection(file, heading, body, title = '# Benchmarks') {
+export async function writeSection(file, heading, body, title = '# Benchmarks') {
   const text = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : `${title}\n`;
   const section = `${heading}\n\n${body.trim()}\n`;
   const start = text.indexOf(`${heading}\n`);
@@ -139,8 +140,10 @@ export function writeSection(file, heading, body, title = '# Benchmarks') {
     const end = text.indexOf('\n## ', start + heading.length);
     next = text.slice(0, start) + section + (end < 0 ? '' : `\n${text.slice(end + 1)}`);
   }
+  const prettier = await import('prettier');
+  const formatted = await prettier.format(next, { ...(await prettier.resolveConfig(file)), filepath: file });
   fs.mkdirSync(path.dirname(file), { recursive: true });
-  fs.writeFileSync(file, next);
+  fs.writeFileSync(file, formatted);
 }
 
 /** One line about the machine, for the record. */

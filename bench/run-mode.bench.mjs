@@ -265,10 +265,10 @@ async function main() {
     await cleanUp(repo);
   }
   load.push(loadAverage());
-  report({ repo, source, shape, note, load, times });
+  await report({ repo, source, shape, note, load, times });
 }
 
-function report({ source, shape, note, load, times }) {
+async function report({ source, shape, note, load, times }) {
   const verdict = (ok) => (ok ? 'pass' : '**FAIL**');
   const rows = [];
   let allPass = true;
@@ -320,7 +320,7 @@ function report({ source, shape, note, load, times }) {
   const samples = ISOLATIONS.map(({ isolation, label }) => {
     const t = times[isolation];
     const list = (xs) => xs.map((x) => (x / 1000).toFixed(2)).join(', ');
-    return `- ${label}: action ${list(t.action)}; hand-written ${list(t.hand)}; reuse ${list(t.reuse)}; bare ${list(t.bare)} (s)`;
+    return `- ${label}: action ${list(t.action)}; hand-written ${list(t.hand)}; reuse ${list(t.reuse)}; bare ${list(t.bare)}`;
   }).join('\n');
   const command = `${process.env.BENCH_REPO ? `BENCH_REPO=${process.env.BENCH_REPO} ` : ''}${REPEAT === 7 ? '' : `BENCH_REPEAT=${REPEAT} `}npm run bench`;
   const body = `
@@ -343,7 +343,7 @@ ${samples}
 `;
   console.log(table);
   if (process.env.BENCH_WRITE !== '0')
-    writeSection(path.join(ROOT, 'docs', 'benchmarks.md'), '## Run mode', body);
+    await writeSection(path.join(ROOT, 'docs', 'benchmarks.md'), '## Run mode', body);
   if (!allPass && process.env.BENCH_STRICT === '1') process.exitCode = 1;
 }
 
