@@ -1,5 +1,5 @@
 // ts-jest in ESM mode, transpile-only (isolatedModules): `npm run typecheck` is the type check.
-const tsJest = ['ts-jest', { useESM: true, isolatedModules: true, diagnostics: false }];
+const tsJest = ['ts-jest', { useESM: true, diagnostics: false }];
 const common = {
   extensionsToTreatAsEsm: ['.ts'],
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
@@ -7,6 +7,8 @@ const common = {
   testEnvironment: 'node',
 };
 export default {
+  // Integration and end-to-end tests start real containers; unit tests finish far below this.
+  testTimeout: 240000,
   projects: [
     {
       ...common,
@@ -17,8 +19,8 @@ export default {
       ...common,
       displayName: 'integration',
       testMatch: ['<rootDir>/test/integration/**/*.test.ts'],
-      testTimeout: 180000,
     },
-    { ...common, displayName: 'e2e', testMatch: ['<rootDir>/test/e2e/**/*.test.ts'], testTimeout: 300000 },
+    { ...common, displayName: 'e2e', testMatch: ['<rootDir>/test/e2e/**/*.test.ts'] },
+    { ...common, displayName: 'cli', testMatch: ['<rootDir>/test/cli/**/*.test.ts'] },
   ],
 };

@@ -25,8 +25,8 @@ apt_install() {
 
 ensure_node_modules() {
   if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
-    log "npm ci"
-    npm ci --no-audit --no-fund >/dev/null
+    log "installing node_modules"
+    bash scripts/install-deps.sh >/dev/null
   fi
 }
 
@@ -84,8 +84,21 @@ ensure_runner_user() {
   [ -S /var/run/docker.sock ] && chgrp docker /var/run/docker.sock && chmod g+rw /var/run/docker.sock
 }
 
+ensure_podman() {
+  # Podman runs the same suites where it is available; WORKTREE_SANDBOX_PODMAN=0 skips it.
+  [ "${WORKTREE_SANDBOX_PODMAN:-1}" = 1 ] || return 0
+  [ "$(id -u)" = 0 ] || command -v podman >/dev/null 2>&1 || return 0
+  command -v podman >/dev/null 2>&1 || apt_install podman || { log "podman could not be installed; its tests will be skipped"; return 0; }
+  export CONTAINERS_CONF="$PWD/scripts/podman-containers.conf"
+  if ! podman image exists "$IMAGE" 2>/dev/null; then
+    log "loading $IMAGE into podman"
+    as_root docker save "$IMAGE" | podman load -q >/dev/null
+  fi
+}
+
 ensure_node_modules
 ensure_docker
 ensure_image
 ensure_runner_user
+ensure_podman
 log "ready: docker $(docker version --format '{{.Server.Version}}' 2>/dev/null || as_root docker version --format '{{.Server.Version}}'), image $IMAGE"

@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import * as os from 'node:os';
 import { cleanupRun } from './post.js';
 import { runSandbox, type RunOutcome } from './run-mode.js';
+import { isPullRequestRun } from './github/event.js';
 import { parseSettings, type RunSettings } from './settings.js';
 import { loadRunState, saveRunState } from './state.js';
 import { outcomeMarkdown } from './summary.js';
@@ -41,7 +42,12 @@ export async function main(): Promise<void> {
 
 async function runAction(settings: RunSettings): Promise<void> {
   const ui = actionUi();
-  const outcome = await runSandbox(settings, { ui, save: saveRunState });
+  let outcome: RunOutcome | undefined;
+  if (isPullRequestRun(process.env.GITHUB_EVENT_NAME, settings.trigger, settings.branch)) {
+    const { runForPullRequest, actionIo } = await import('./github/pr-run.js');
+    outcome = await runForPullRequest(settings, actionIo(ui));
+    if (!outcome) return;
+  } else outcome = await runSandbox(settings, { ui, save: saveRunState });
   setOutputs(outcome);
   await core.summary.addRaw(outcomeMarkdown(outcome)).write();
   const { exitCode } = outcome.command;
@@ -69,7 +75,11 @@ function setOutputs(outcome: RunOutcome): void {
 
 export async function post(): Promise<void> {
   const state = loadRunState();
-  if (!state) {
+  if (state?.progress && !state.progress.finished) {
+    const { finishProgressInPost } = await import('./github/pr-run.js');
+    await finishProgressInPost(state.progress, postToken(), actionUi());
+  }
+  if (!state?.location) {
     core.info('Nothing to clean up: the main step created nothing.');
     return;
   }
@@ -77,5 +87,14 @@ export async function post(): Promise<void> {
     await cleanupRun(state, actionUi(), process.env.RUNNER_TEMP || os.tmpdir());
   } catch (error) {
     core.warning(`Cleanup did not complete: ${(error as Error).message}`);
+  }
+}
+
+/** The post step gets the same inputs as main; only the token is needed, to finish a progress comment. */
+function postToken(): string {
+  try {
+    return parseSettings((name) => core.getInput(name)).token;
+  } catch {
+    return ''; // the main step failed on these inputs before it created anything to finish
   }
 }

@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import type { ContainerEngine } from './docker.js';
 import { LABEL_PREFIX, MANAGED_LABEL } from './docker.js';
 import { BOT_IDENTITY } from './report.js';
-import { currentIdentity, sandboxMounts, type Sandbox } from './sandbox.js';
+import { currentIdentity, mountArg, sandboxMounts, type Sandbox } from './sandbox.js';
 import type { ContainerLimits, EnvEntry } from './settings.js';
 
 export interface CommandSpec {
@@ -54,7 +54,17 @@ export function containerEnv(sandbox: Sandbox, spec: CommandSpec): Record<string
   return env;
 }
 
+/** Labels of the command container: how a later run finds the container of a run that was killed. */
+export function commandLabels(sandbox: Pick<Sandbox, 'project' | 'name'>): Record<string, string> {
+  return {
+    [`${LABEL_PREFIX}.role`]: 'command',
+    [`${LABEL_PREFIX}.project`]: sandbox.project,
+    [`${LABEL_PREFIX}.sandbox`]: sandbox.name,
+  };
+}
+
 export function commandRunArgs(
+  engine: ContainerEngine,
   sandbox: Sandbox,
   spec: CommandSpec,
   name: string,
@@ -62,34 +72,17 @@ export function commandRunArgs(
 ): string[] {
   const id = currentIdentity();
   const { limits } = spec;
-  const args = [
-    'run',
-    '--name',
-    name,
-    '--init',
-    '--label',
-    `${MANAGED_LABEL}=true`,
-    '--label',
-    `${LABEL_PREFIX}.role=command`,
-    '--label',
-    `${LABEL_PREFIX}.sandbox=${sandbox.name}`,
-    '--user',
-    `${id.uid}:${id.gid}`,
-    '--cap-drop',
-    'ALL',
-    '--security-opt',
-    'no-new-privileges',
-    '--pids-limit',
-    String(limits.pidsLimit),
-    '--network',
-    limits.network,
-  ];
+  const labels = { [MANAGED_LABEL]: 'true', ...commandLabels(sandbox) };
+  const args = ['run', '--name', name, ...engine.initArgs, '--user', `${id.uid}:${id.gid}`];
+  for (const [key, value] of Object.entries(labels)) args.push('--label', `${key}=${value}`);
+  args.push('--cap-drop', 'ALL', '--security-opt', 'no-new-privileges');
+  args.push('--pids-limit', String(limits.pidsLimit), '--network', limits.network);
   if (limits.memory) args.push('--memory', limits.memory, '--memory-swap', limits.memory);
   if (limits.cpus) args.push('--cpus', limits.cpus);
   if (limits.readOnlyRootfs) args.push('--read-only', '--tmpfs', '/tmp:rw,exec,nosuid,size=512m');
   args.push(...sandboxMounts(sandbox));
   for (const file of spec.readOnlyFiles ?? [])
-    args.push('--mount', `type=bind,source=${file},target=${file},readonly`);
+    args.push('--mount', mountArg({ type: 'bind', source: file, target: file, readonly: true }));
   args.push('--workdir', sandbox.worktreePath);
   // `-e NAME` without a value: docker takes the value from its own environment, so no value (a secret,
   // perhaps) ever appears on a command line.
@@ -124,7 +117,7 @@ export async function runCommand(
       : undefined;
   const started = Date.now();
   try {
-    const result = await engine.exec(commandRunArgs(sandbox, spec, name, env), {
+    const result = await engine.exec(commandRunArgs(engine, sandbox, spec, name, env), {
       env,
       onLine: (line) => {
         tail.push(line);

@@ -76,7 +76,7 @@ export class ContainerEngine {
   private failure(args: readonly string[], result: ProcResult): EngineError {
     const detail = (result.stderr || result.stdout).trim();
     if (
-      /Cannot connect to the Docker daemon|Is the docker daemon running|connect: (no such file|connection refused|permission denied)|unable to connect to Podman/i.test(
+      /Cannot connect to the Docker daemon|Is the docker daemon running|connect: (no such file|connection refused|permission denied)|unable to connect to Podman|cannot connect to Podman/i.test(
         detail,
       )
     ) {
@@ -128,7 +128,12 @@ export class ContainerEngine {
 
   /** Every volume carrying `label` (key or key=value), with its labels: one engine call whatever the count. */
   async listVolumes(label: string, labelKeys: readonly string[]): Promise<VolumeInfo[]> {
-    const fields = labelKeys.map((key) => `{{json (.Label ${JSON.stringify(key)})}}`).join(',');
+    // Docker's template has .Label "key" (its .Labels is one "k=v,k=v" string, ambiguous with commas in
+    // values); Podman's has .Labels as a map. Either way: one call, one JSON array per volume.
+    const fields =
+      this.name === 'podman'
+        ? '{{json .Labels}}'
+        : labelKeys.map((key) => `{{json (.Label ${JSON.stringify(key)})}}`).join(',');
     const out = await this.run([
       'volume',
       'ls',
@@ -141,13 +146,20 @@ export class ContainerEngine {
       .split('\n')
       .filter((line) => line.trim())
       .map((line) => {
-        const [name, ...values] = JSON.parse(line) as string[];
+        const [name, ...values] = JSON.parse(line) as [string, ...Array<string | Record<string, string>>];
+        const all = typeof values[0] === 'object' && values[0] !== null ? values[0] : undefined;
         const labels: Record<string, string> = {};
         labelKeys.forEach((key, i) => {
-          if (values[i]) labels[key] = values[i];
+          const value = all ? all[key] : (values[i] as string);
+          if (value) labels[key] = value;
         });
         return { name, labels };
       });
+  }
+
+  /** `--init` (a tiny init as PID 1: signals, zombies) where the engine always ships one. */
+  get initArgs(): string[] {
+    return this.name === 'docker' ? ['--init'] : [];
   }
 
   async containerState(name: string): Promise<ContainerState | undefined> {
@@ -172,6 +184,16 @@ export class ContainerEngine {
 
   async killContainer(name: string): Promise<void> {
     await this.exec(['kill', '--', name]);
+  }
+
+  /** Removes every container (running or not) carrying all the given labels; returns their names. */
+  async removeContainersLabelled(labels: Record<string, string>): Promise<string[]> {
+    const filters = Object.entries(labels).flatMap(([k, v]) => ['--filter', `label=${k}=${v}`]);
+    const names = (await this.run(['ps', '--all', ...filters, '--format', '{{.Names}}']))
+      .split('\n')
+      .filter(Boolean);
+    for (const name of names) await this.removeContainer(name);
+    return names;
   }
 
   /** Names of containers (running or not) that mount any of the given volumes. */

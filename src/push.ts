@@ -25,7 +25,10 @@ export async function pushBranch(
   branch: string,
   sha: string,
   token: string,
+  options: { trackingRef?: string; label?: string } = {},
 ): Promise<PushResult> {
+  const trackingRef = options.trackingRef ?? `refs/remotes/origin/${branch}`;
+  const label = options.label ?? `origin/${branch}`;
   const result = await git.exec(
     parent.path,
     ['push', '--porcelain', '--no-verify', '--', originUrl, `${sha}:refs/heads/${branch}`],
@@ -34,20 +37,13 @@ export async function pushBranch(
     },
   );
   if (result.exitCode === 0) {
-    await git.exec(parent.path, [
-      'update-ref',
-      '-m',
-      'worktree-sandbox: pushed',
-      '--',
-      `refs/remotes/origin/${branch}`,
-      sha,
-    ]);
+    await git.exec(parent.path, ['update-ref', '-m', 'worktree-sandbox: pushed', '--', trackingRef, sha]);
     return { pushed: true };
   }
   const text = `${result.stdout}\n${result.stderr}`;
   const rejected = /\[rejected\]|non-fast-forward|fetch first|\[remote rejected\]/.test(text);
   const reason = rejected
-    ? `origin/${branch} has moved on since the sandbox started: the push was rejected (nothing is ever force-pushed). Rebase or rerun.`
+    ? `${label} has moved on since the sandbox started: the push was rejected (nothing is ever force-pushed). Rebase or rerun.`
     : `git push failed: ${result.stderr.trim().split('\n').slice(-2).join(' ')}`;
   return { pushed: false, rejected, reason };
 }

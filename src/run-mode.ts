@@ -3,7 +3,7 @@
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import { resolveBranch } from './branch.js';
-import { runCommand, type CommandResult } from './command-run.js';
+import { commandLabels, runCommand, type CommandResult } from './command-run.js';
 import { ContainerEngine } from './docker.js';
 import { Git } from './git.js';
 import { lockSandbox } from './lock.js';
@@ -28,6 +28,20 @@ export interface RunDeps {
   save: (state: Partial<RunState>) => void;
   /** Extra wiring from the PR bot: files to mount, variables to set. */
   command?: { readOnlyFiles?: string[]; extraEnv?: Record<string, string> };
+  /**
+   * PR bot, with `push: true`: where the sandbox's HEAD goes instead of its own branch on origin (a fork),
+   * or why nothing is pushed (the changes are still committed, for a patch).
+   */
+  pushTo?: PushDestination | { withheld: string };
+}
+
+export interface PushDestination {
+  url: string;
+  branch: string;
+  /** Updated after a push, so that the pushed commits count as on a remote. */
+  trackingRef: string;
+  /** How reports name the destination (`origin/feature`). */
+  label: string;
 }
 
 export async function runSandbox(settings: RunSettings, deps: RunDeps): Promise<RunOutcome> {
@@ -51,7 +65,7 @@ export async function runSandbox(settings: RunSettings, deps: RunDeps): Promise<
     settings.isolation === 'disk' ? await realRoot(settings.worktreeRoot) : settings.worktreeRoot;
   const location = locateSandbox(plan, parent, settings.isolation, worktreeRoot, settings.volumePrefix);
   const originUrl = settings.push ? await git.remoteUrl(parent.path, 'origin') : undefined;
-  if (settings.push && !originUrl)
+  if (settings.push && !originUrl && !deps.pushTo)
     throw new Error(`push: true needs a remote named origin in ${parent.path}.`);
   await imageReady;
 
@@ -66,7 +80,13 @@ export async function runSandbox(settings: RunSettings, deps: RunDeps): Promise<
     const sandbox = await ui.group(
       `Sandbox ${location.name} (${location.kind}, ${location.isolation})`,
       async () => {
-        const created = await prepareSandbox(git, engine, location, plan, settings.image, (m) => ui.info(m));
+        // We hold the sandbox lock, so a command container still there belongs to a run that was killed.
+        const [created, orphans] = await Promise.all([
+          prepareSandbox(git, engine, location, plan, settings.image, (m) => ui.info(m)),
+          engine.removeContainersLabelled(commandLabels(location)),
+        ]);
+        if (orphans.length)
+          ui.info(`Removed container(s) left by a run that was killed: ${orphans.join(', ')}.`);
         describeSandbox(ui, created, plan.source);
         return created;
       },
@@ -102,8 +122,15 @@ export async function runSandbox(settings: RunSettings, deps: RunDeps): Promise<
     deps.save({ report });
 
     let push: PushResult | undefined;
-    if (settings.push)
-      push = await ui.group('Push', () => pushSandbox(git, sandbox, report, originUrl!, settings.token, ui));
+    if (settings.push) {
+      const to = deps.pushTo ?? {
+        url: originUrl!,
+        branch: sandbox.branch,
+        trackingRef: `refs/remotes/origin/${sandbox.branch}`,
+        label: `origin/${sandbox.branch}`,
+      };
+      push = await ui.group('Push', () => pushSandbox(git, sandbox, report, to, settings.token, ui));
+    }
     return { sandbox, command, report, push };
   } finally {
     await release();
@@ -114,7 +141,7 @@ async function pushSandbox(
   git: Git,
   sandbox: Sandbox,
   report: WorktreeReport,
-  originUrl: string,
+  to: PushDestination | { withheld: string },
   token: string,
   ui: Ui,
 ): Promise<PushResult> {
@@ -126,8 +153,15 @@ async function pushSandbox(
     };
   }
   if (report.commits === 0) return { pushed: false, reason: 'no new commits' };
-  const result = await pushBranch(git, sandbox.parent, originUrl, sandbox.branch, report.headSha, token);
-  if (result.pushed) ui.info(`Pushed ${report.commits} commit(s) to ${sandbox.branch}.`);
+  if ('withheld' in to) {
+    ui.info(`Nothing pushed: ${to.withheld}.`);
+    return { pushed: false, reason: to.withheld };
+  }
+  const result = await pushBranch(git, sandbox.parent, to.url, to.branch, report.headSha, token, {
+    trackingRef: to.trackingRef,
+    label: to.label,
+  });
+  if (result.pushed) ui.info(`Pushed ${report.commits} commit(s) to ${to.label}.`);
   else ui.warning(result.reason ?? 'push failed');
   return result;
 }

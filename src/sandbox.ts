@@ -167,8 +167,18 @@ async function prepareDisk(
   await fs.mkdir(path.dirname(hostPath), { recursive: true });
   const args = worktreeAddArgs(plan, hostPath, false);
   if (await checkoutForce(git, parent, plan)) args.splice(2, 0, '--force');
-  await git.run(parent.path, args);
+  const result = await git.exec(parent.path, args);
+  if (result.exitCode !== 0) throw new Error(explainAddFailure(plan, result.stderr || result.stdout));
   return false;
+}
+
+/** git's refusal to check a branch out twice, said in the sandbox's terms. */
+function explainAddFailure(plan: BranchPlan, detail: string): string {
+  const elsewhere = /already (?:checked out|used by worktree) at '([^']+)'/.exec(detail);
+  if (elsewhere) {
+    return `Branch ${plan.branch} is already checked out in another worktree (${elsewhere[1]}): a branch lives in one sandbox at a time. Use that sandbox (same isolation), or remove it first.`;
+  }
+  return `Could not create the worktree: ${detail.trim()}`;
 }
 
 /**
@@ -278,7 +288,7 @@ async function prepareVolume(
     if (created) await dropEntry(parent.gitDir, created);
     if (!volumeExists) await engine.removeVolume(volume).catch(() => undefined);
     throw new Error(
-      `Could not create the worktree in volume ${volume}: ${(result.stderr || result.stdout).trim() || `exit ${result.exitCode}`}`,
+      `${explainAddFailure(plan, result.stderr || result.stdout || `exit ${result.exitCode}`)} (volume ${volume})`,
     );
   }
   // Locked while the volume exists: the host cannot resolve /sandbox/..., so it sees it as prunable.

@@ -53,6 +53,8 @@ export interface TriggerSettings {
   command: string;
   allowedAssociations: string[];
   allowedBots: string[];
+  /** workflow_dispatch: the pull request to work on (0: none). */
+  prNumber: number;
 }
 
 export interface ReapSettings extends CommonSettings {
@@ -133,6 +135,7 @@ function parseRun(read: InputReader, env: NodeJS.ProcessEnv): Omit<RunSettings, 
         },
       ),
       allowedBots: list(read, 'allowed-bots', []),
+      prNumber: number(read, 'pr-number', { min: 1, integer: true, fallback: 0 }),
     },
   };
 }

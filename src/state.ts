@@ -5,6 +5,7 @@ import type { EngineName } from './docker.js';
 import type { SandboxLocation } from './sandbox.js';
 import type { WorktreeReport } from './report.js';
 import type { CleanupPolicy } from './settings.js';
+import type { ProgressContext } from './github/progress.js';
 
 export const isPost = core.getState('isPost') === 'true';
 if (!isPost) core.saveState('isPost', 'true');
@@ -27,6 +28,8 @@ export interface RunState {
     repo: string;
     triggerCommentId?: number;
     finished?: boolean;
+    /** What the comment says about the run, for the post step to finish it. */
+    context?: ProgressContext;
   };
 }
 

@@ -66,7 +66,10 @@ export async function runStep(options: StepOptions): Promise<StepResult> {
     fs.chmodSync(runnerTemp, 0o777);
   }
   const env: Record<string, string> = {
-    PATH: process.env.PATH ?? '/usr/local/bin:/usr/bin:/bin',
+    // the runner user cannot read root's own tool folders: give it the standard system PATH
+    PATH: options.asRunner
+      ? `${path.dirname(process.execPath)}:/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin`
+      : (process.env.PATH ?? '/usr/local/bin:/usr/bin:/bin'),
     HOME: options.asRunner ? `/home/${RUNNER_USER}` : (process.env.HOME ?? '/root'),
     GITHUB_OUTPUT: out,
     GITHUB_STATE: stateFile,
@@ -81,7 +84,7 @@ export async function runStep(options: StepOptions): Promise<StepResult> {
   for (const [name, value] of Object.entries(options.state ?? {})) env[`STATE_${name}`] = value;
   const [cmd, args] = options.asRunner
     ? [
-        'setpriv',
+        '/usr/bin/setpriv',
         ['--reuid', RUNNER_USER, '--regid', RUNNER_USER, '--init-groups', '--', process.execPath, DIST],
       ]
     : [process.execPath, [DIST]];
@@ -94,6 +97,7 @@ export async function runStep(options: StepOptions): Promise<StepResult> {
   });
   child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
   const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 240_000);
+  child.on('error', (error) => (stderr += `spawn failed: ${error.message}`));
   const [code, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve) =>
     child.on('close', (c, s) => resolve([c, s])),
   );

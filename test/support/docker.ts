@@ -1,9 +1,21 @@
-// Docker helpers for tests: look at and clean up what a test created (always by a unique prefix).
+// Container engine helpers for tests: look at and clean up what a test created (always by a unique
+// prefix). `engine` is docker unless a test says podman.
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 
+export type Engine = 'docker' | 'podman';
+
 export function docker(...args: string[]): string {
-  return execFileSync('docker', args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
+  return engineCli('docker', ...args);
+}
+
+export function engineCli(engine: Engine, ...args: string[]): string {
+  // env passed explicitly: jest gives each test file its own copy of process.env
+  return execFileSync(engine, args, {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: process.env,
+  }).trim();
 }
 
 /** A volume prefix unique to one test, so tests never see each other's sandboxes. */
@@ -11,22 +23,23 @@ export function uniquePrefix(label = 't'): string {
   return `wts-${label}-${randomBytes(3).toString('hex')}`;
 }
 
-export function volumesWithPrefix(prefix: string): string[] {
-  return docker('volume', 'ls', '--format', '{{.Name}}')
+export function volumesWithPrefix(prefix: string, engine: Engine = 'docker'): string[] {
+  return engineCli(engine, 'volume', 'ls', '--format', '{{.Name}}')
     .split('\n')
     .filter((v) => v.startsWith(`${prefix}-`));
 }
 
-export function volumeLabels(volume: string): Record<string, string> {
-  return JSON.parse(docker('volume', 'inspect', '--format', '{{json .Labels}}', volume)) as Record<
+export function volumeLabels(volume: string, engine: Engine = 'docker'): Record<string, string> {
+  return JSON.parse(engineCli(engine, 'volume', 'inspect', '--format', '{{json .Labels}}', volume)) as Record<
     string,
     string
   >;
 }
 
 /** Runs `sh -c script` in a throwaway container that mounts `volume` at /sandbox; returns stdout. */
-export function inVolume(image: string, volume: string, script: string): string {
-  return docker(
+export function inVolume(image: string, volume: string, script: string, engine: Engine = 'docker'): string {
+  return engineCli(
+    engine,
     'run',
     '--rm',
     '--mount',
@@ -39,13 +52,14 @@ export function inVolume(image: string, volume: string, script: string): string 
   );
 }
 
-export function removeVolumes(prefix: string): void {
-  const volumes = volumesWithPrefix(prefix);
-  if (volumes.length) execFileSync('docker', ['volume', 'rm', '--force', ...volumes], { stdio: 'ignore' });
+export function removeVolumes(prefix: string, engine: Engine = 'docker'): void {
+  const volumes = volumesWithPrefix(prefix, engine);
+  if (volumes.length)
+    execFileSync(engine, ['volume', 'rm', '--force', ...volumes], { stdio: 'ignore', env: process.env });
 }
 
-export function containersWithLabel(label: string): string[] {
-  return docker('ps', '--all', '--filter', `label=${label}`, '--format', '{{.Names}}')
+export function containersWithLabel(label: string, engine: Engine = 'docker'): string[] {
+  return engineCli(engine, 'ps', '--all', '--filter', `label=${label}`, '--format', '{{.Names}}')
     .split('\n')
     .filter(Boolean);
 }

@@ -12,6 +12,10 @@ const GIT_ENV = {
   GIT_COMMITTER_EMAIL: 'test@example.com',
   GIT_CONFIG_NOSYSTEM: '1',
   GIT_CONFIG_GLOBAL: '/dev/null',
+  // the tests (root) look at repositories owned by the unprivileged runner user
+  GIT_CONFIG_COUNT: '1',
+  GIT_CONFIG_KEY_0: 'safe.directory',
+  GIT_CONFIG_VALUE_0: '*',
 };
 
 export function git(cwd: string, ...args: string[]): string {

@@ -1,0 +1,73 @@
+// The CLI's subcommands on the core. Options arrive under the action's input names.
+import * as os from 'node:os';
+import { cleanupRun } from '../post.js';
+import { runSandbox } from '../run-mode.js';
+import { InputError, parseSettings, type RunSettings, type Settings } from '../settings.js';
+import type { RunState } from '../state.js';
+import { outcomeText } from '../summary.js';
+import { terminalUi } from './terminal-ui.js';
+
+export class CliExit extends Error {
+  constructor(
+    message: string,
+    readonly exitCode: number,
+  ) {
+    super(message);
+  }
+}
+
+const camel = (name: string) => name.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
+
+/** Reads commander's options as the action's inputs (so validation and defaults are the action's own). */
+export function optionReader(opts: Record<string, unknown>) {
+  return (name: string): string => {
+    const value = opts[camel(name)];
+    if (value === undefined || value === false) return '';
+    if (value === true) return 'true';
+    if (Array.isArray(value)) return value.join('\n');
+    return String(value);
+  };
+}
+
+export function settingsFrom(mode: 'run' | 'reap', opts: Record<string, unknown>): Settings {
+  const read = optionReader(opts);
+  try {
+    return parseSettings((name) => (name === 'mode' ? mode : read(name)));
+  } catch (error) {
+    if (error instanceof InputError)
+      throw new CliExit(error.message.replace(/^Invalid input '([^']+)'/, "Invalid option '--$1'"), 2);
+    throw error;
+  }
+}
+
+export async function runCli(command: 'run', opts: Record<string, unknown>): Promise<void> {
+  if (command === 'run') await runCommand(settingsFrom('run', opts) as RunSettings, Boolean(opts.json));
+}
+
+async function runCommand(settings: RunSettings, json: boolean): Promise<void> {
+  const ui = terminalUi();
+  let state: RunState | undefined;
+  const save = (update: Partial<RunState>) => {
+    state = { ...(state ?? {}), ...update } as RunState;
+  };
+  // Ctrl-C: stop the container and apply the cleanup policy, as the action's post step would.
+  const onSignal = () => {
+    ui.warning('interrupted: cleaning up');
+    void (state ? cleanupRun(state, ui, os.tmpdir()).catch(() => undefined) : Promise.resolve()).then(() =>
+      process.exit(130),
+    );
+  };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  try {
+    const outcome = await runSandbox(settings, { ui, save });
+    const cleanup = await cleanupRun(state!, ui, os.tmpdir());
+    if (json) process.stdout.write(`${JSON.stringify({ ...outcome, cleanup }, null, 2)}\n`);
+    else process.stderr.write(`\n${outcomeText(outcome)}\n`);
+    const code = outcome.command.exitCode;
+    if (code !== 0 && !settings.allowFailure) throw new CliExit(`the command exited with code ${code}`, 3);
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  }
+}

@@ -1,0 +1,127 @@
+// The few GitHub REST calls the pull-request bot makes, behind one small interface. Octokit is loaded
+// only when a pull-request run needs it; the API root comes from GITHUB_API_URL, so GitHub Enterprise
+// Server (https://HOST/api/v3) works as github.com does.
+import type { RepositoryPermission } from './permissions.js';
+
+export interface RepositoryName {
+  owner: string;
+  repo: string;
+}
+
+export interface PullRequestInfo {
+  number: number;
+  /** `open` or `closed`. */
+  state: string;
+  htmlUrl: string;
+  headRef: string;
+  headSha: string;
+  /** `owner/name` of the head repository; empty when the fork was deleted. */
+  headRepo: string;
+  headCloneUrl: string;
+  baseRepo: string;
+  maintainerCanModify: boolean;
+}
+
+export type Reaction = 'eyes' | 'rocket' | 'confused' | '-1';
+
+export interface GitHubApi {
+  pullRequest(number: number): Promise<PullRequestInfo>;
+  /** The open pull request whose head is `branch` in this repository, if any. */
+  openPullRequestFor(branch: string): Promise<number | undefined>;
+  permission(login: string): Promise<RepositoryPermission>;
+  /** Whether the token may push to `owner/name` (the API's `permissions.push` for its holder). */
+  canPush(fullName: string): Promise<boolean>;
+  createComment(issueNumber: number, body: string): Promise<number>;
+  updateComment(commentId: number, body: string): Promise<void>;
+  react(commentId: number, content: Reaction): Promise<void>;
+}
+
+export function apiUrl(env: NodeJS.ProcessEnv): string {
+  return (env.GITHUB_API_URL || 'https://api.github.com').replace(/\/+$/, '');
+}
+
+export async function connectGitHub(
+  token: string,
+  baseUrl: string,
+  repo: RepositoryName,
+): Promise<GitHubApi> {
+  if (!token) throw new Error("The pull-request bot needs the 'token' input to call the GitHub API.");
+  const { getOctokit } = await import('@actions/github');
+  const octokit = getOctokit(token, { baseUrl, userAgent: 'worktree-sandbox' });
+  const { owner, repo: name } = repo;
+  return {
+    async pullRequest(number) {
+      const { data } = await octokit.rest.pulls.get({ owner, repo: name, pull_number: number });
+      return {
+        number: data.number,
+        state: data.state,
+        htmlUrl: data.html_url,
+        headRef: data.head.ref,
+        headSha: data.head.sha,
+        headRepo: data.head.repo?.full_name ?? '',
+        headCloneUrl: data.head.repo?.clone_url ?? '',
+        baseRepo: data.base.repo.full_name,
+        maintainerCanModify: data.maintainer_can_modify === true,
+      };
+    },
+    async openPullRequestFor(branch) {
+      const { data } = await octokit.rest.pulls.list({
+        owner,
+        repo: name,
+        head: `${owner}:${branch}`,
+        state: 'open',
+        per_page: 1,
+      });
+      return data[0]?.number;
+    },
+    async permission(login) {
+      try {
+        const { data } = await octokit.rest.repos.getCollaboratorPermissionLevel({
+          owner,
+          repo: name,
+          username: login,
+        });
+        return { permission: data.permission, roleName: data.role_name };
+      } catch (error) {
+        // 404: not a collaborator (or no such user): no permission.
+        if (status(error) === 404) return { permission: 'none' };
+        throw error;
+      }
+    },
+    async canPush(fullName) {
+      const [o, r] = fullName.split('/');
+      try {
+        const { data } = await octokit.rest.repos.get({ owner: o, repo: r });
+        return data.permissions?.push === true;
+      } catch (error) {
+        if (status(error) === 404 || status(error) === 403) return false;
+        throw error;
+      }
+    },
+    async createComment(issueNumber, body) {
+      const { data } = await octokit.rest.issues.createComment({
+        owner,
+        repo: name,
+        issue_number: issueNumber,
+        body,
+      });
+      return data.id;
+    },
+    async updateComment(commentId, body) {
+      await octokit.rest.issues.updateComment({ owner, repo: name, comment_id: commentId, body });
+    },
+    async react(commentId, content) {
+      await octokit.rest.reactions.createForIssueComment({
+        owner,
+        repo: name,
+        comment_id: commentId,
+        content,
+      });
+    },
+  };
+}
+
+function status(error: unknown): number | undefined {
+  const s = (error as { status?: unknown } | undefined)?.status;
+  return typeof s === 'number' ? s : undefined;
+}

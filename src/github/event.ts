@@ -1,0 +1,185 @@
+// Which GitHub events start a pull-request run, and what the event asks for: a pure decision from the
+// event name, its payload and the trigger settings. The payload is read defensively: any field may be
+// missing or of the wrong type, and then the event starts nothing.
+import { BOT_IDENTITY } from '../report.js';
+import type { TriggerSettings } from '../settings.js';
+
+/** Starts every progress comment, so that the bot never takes its own comment for a request. */
+export const PROGRESS_MARKER = '<!-- worktree-sandbox:progress -->';
+
+export const PULL_REQUEST_EVENTS = ['issue_comment', 'pull_request', 'pull_request_target'] as const;
+const PULL_REQUEST_ACTIONS = ['opened', 'synchronize', 'reopened', 'ready_for_review'];
+
+export interface Requester {
+  login: string;
+  /** The account type GitHub reports: `User`, `Bot`, `Organization`, `Mannequin`. */
+  type: string;
+  /** The author association, when the event carries one. */
+  association?: string;
+  /** The event itself proves write access (push, workflow_dispatch): there is no association to check. */
+  hasWriteAccess: boolean;
+}
+
+export interface TriggerComment {
+  id: number;
+  trigger: string;
+  /** The rest of the comment: data for the command, never part of a command line. */
+  args: string;
+}
+
+export interface RunRequest {
+  event: string;
+  /** The pull request to work on; for a push it is looked up from the branch. */
+  prNumber?: number;
+  /** push: the branch that was pushed. */
+  pushedBranch?: string;
+  requester: Requester;
+  /** Set when a comment asked for the run. */
+  comment?: TriggerComment;
+}
+
+export type EventDecision = { run: true; request: RunRequest } | { run: false; reason: string };
+
+/**
+ * Whether the action runs as the pull-request bot for this event (cheap: no API, no Octokit). A push is
+ * handled by the bot only when no `branch` was given: then the sandbox works on the pushed branch.
+ * `pr-number` is read on workflow_dispatch only, where the event proves the sender's write access.
+ */
+export function isPullRequestRun(
+  eventName: string | undefined,
+  trigger: Pick<TriggerSettings, 'prNumber'>,
+  branchInput: string,
+): boolean {
+  if ((PULL_REQUEST_EVENTS as readonly string[]).includes(eventName ?? '')) return true;
+  if (eventName === 'push') return !branchInput;
+  return eventName === 'workflow_dispatch' && trigger.prNumber > 0;
+}
+
+/**
+ * The trigger must be the comment's first word, whole (`/fixed` is not `/fix`; case is ignored). The
+ * rest of the comment, without the blank space that separates it, is the argument text (CRLF read as LF).
+ */
+export function parseTrigger(body: string, trigger: string): { args: string } | undefined {
+  if (!trigger) return undefined;
+  const text = body.replace(/\r\n/g, '\n').replace(/^\s+/, '');
+  const end = text.search(/\s/);
+  const word = end < 0 ? text : text.slice(0, end);
+  if (word.toLowerCase() !== trigger.toLowerCase()) return undefined;
+  return { args: end < 0 ? '' : text.slice(end).trim() };
+}
+
+export function decideEvent(
+  eventName: string | undefined,
+  payload: unknown,
+  trigger: TriggerSettings,
+): EventDecision {
+  const event = record(payload);
+  switch (eventName) {
+    case 'issue_comment':
+      return decideComment(event, trigger);
+    case 'pull_request':
+    case 'pull_request_target':
+      return decidePullRequest(eventName, event);
+    case 'workflow_dispatch':
+      return decideDispatch(event, trigger);
+    case 'push':
+      return decidePush(event);
+    default:
+      return ignore(
+        `${eventName || 'this event'} is not a pull-request event (issue_comment, pull_request, pull_request_target, workflow_dispatch with pr-number, push)`,
+      );
+  }
+}
+
+function decideComment(event: Obj, trigger: TriggerSettings): EventDecision {
+  if (event.action !== 'created')
+    return ignore(`the comment was ${text(event.action) || 'changed'}, not created`);
+  const issue = record(event.issue);
+  if (!issue.pull_request) return ignore('the comment is on an issue, not on a pull request');
+  const comment = record(event.comment);
+  const body = text(comment.body);
+  if (!trigger.command) return ignore("comment events need the 'trigger' input (such as /fix)");
+  if (body.trimStart().startsWith(PROGRESS_MARKER))
+    return ignore('the comment is a progress comment of this action');
+  const parsed = parseTrigger(body, trigger.command);
+  if (!parsed) return ignore(`the comment does not start with ${trigger.command}`);
+  const number = positive(issue.number);
+  const id = positive(comment.id);
+  const requester = user(comment.user, comment.author_association);
+  if (!number || !id || !requester)
+    return ignore('the comment payload lacks the issue number, comment id or author');
+  return {
+    run: true,
+    request: {
+      event: 'issue_comment',
+      prNumber: number,
+      requester,
+      comment: { id, trigger: trigger.command, args: parsed.args },
+    },
+  };
+}
+
+function decidePullRequest(eventName: string, event: Obj): EventDecision {
+  const action = text(event.action);
+  if (!PULL_REQUEST_ACTIONS.includes(action))
+    return ignore(`pull request action '${action}' starts no run (${PULL_REQUEST_ACTIONS.join(', ')} do)`);
+  const pr = record(event.pull_request);
+  const number = positive(pr.number) ?? positive(event.number);
+  // Whose code runs in the sandbox: the pull request's author.
+  const requester = user(pr.user, pr.author_association);
+  if (!number || !requester) return ignore('the pull request payload lacks its number or author');
+  return { run: true, request: { event: eventName, prNumber: number, requester } };
+}
+
+function decideDispatch(event: Obj, trigger: TriggerSettings): EventDecision {
+  if (!trigger.prNumber) return ignore('workflow_dispatch needs the pr-number input');
+  const requester = user(event.sender, undefined, true);
+  if (!requester) return ignore('the workflow_dispatch payload lacks its sender');
+  return { run: true, request: { event: 'workflow_dispatch', prNumber: trigger.prNumber, requester } };
+}
+
+function decidePush(event: Obj): EventDecision {
+  const ref = text(event.ref);
+  if (!ref.startsWith('refs/heads/')) return ignore(`${ref || 'the pushed ref'} is not a branch`);
+  if (event.deleted === true || /^0+$/.test(text(event.after))) return ignore(`${ref} was deleted`);
+  // Our own commits pushed with a token that does start workflows (PAT, App) must not start us again.
+  const committer = record(record(event.head_commit).committer);
+  if (text(committer.email).toLowerCase() === BOT_IDENTITY.email)
+    return ignore('the pushed commit was made by worktree-sandbox itself');
+  const requester = user(event.sender, undefined, true);
+  if (!requester) return ignore('the push payload lacks its sender');
+  return {
+    run: true,
+    request: { event: 'push', pushedBranch: ref.slice('refs/heads/'.length), requester },
+  };
+}
+
+type Obj = Record<string, unknown>;
+
+function record(value: unknown): Obj {
+  return value && typeof value === 'object' ? (value as Obj) : {};
+}
+
+function text(value: unknown): string {
+  return typeof value === 'string' ? value : '';
+}
+
+function positive(value: unknown): number | undefined {
+  return typeof value === 'number' && Number.isInteger(value) && value > 0 ? value : undefined;
+}
+
+function user(value: unknown, association: unknown, hasWriteAccess = false): Requester | undefined {
+  const u = record(value);
+  const login = text(u.login);
+  if (!login) return undefined;
+  return {
+    login,
+    type: text(u.type) || 'User',
+    association: text(association) || undefined,
+    hasWriteAccess,
+  };
+}
+
+function ignore(reason: string): EventDecision {
+  return { run: false, reason };
+}

@@ -1,0 +1,93 @@
+// What the pull request sees of a run: reactions on the comment that asked for it and one progress
+// comment, created at the start and rewritten at the end. Feedback never decides the run's fate: an API
+// call that fails (a read-only token on a fork's pull_request event) becomes a warning.
+import type { RunState } from '../state.js';
+import type { Ui } from '../ui.js';
+import type { GitHubApi, Reaction, RepositoryName } from './api.js';
+import { renderRunning, renderStopped, type ProgressContext } from './progress.js';
+
+export interface FeedbackTarget {
+  repository: RepositoryName;
+  /** The pull request to comment on (none: a push without a pull request). */
+  issueNumber?: number;
+  /** The comment that asked for the run. */
+  triggerCommentId?: number;
+}
+
+export class PullRequestFeedback {
+  private commentId?: number;
+
+  constructor(
+    private readonly api: GitHubApi,
+    private readonly ui: Ui,
+    private readonly target: FeedbackTarget,
+    private readonly save: (state: Partial<RunState>) => void,
+  ) {}
+
+  async react(content: Reaction): Promise<void> {
+    const id = this.target.triggerCommentId;
+    if (id) await this.attempt(`add a ${content} reaction`, () => this.api.react(id, content));
+  }
+
+  /** Creates the progress comment and records it for the post step. */
+  async start(ctx: ProgressContext): Promise<void> {
+    const issue = this.target.issueNumber;
+    if (!issue) return;
+    const id = await this.attempt('create the progress comment', () =>
+      this.api.createComment(issue, renderRunning(ctx)),
+    );
+    if (id === undefined) return;
+    this.commentId = id;
+    this.save({ progress: this.progressState(ctx, false) });
+    this.ui.info(`Progress comment ${id} created on #${issue}.`);
+  }
+
+  /** Rewrites the progress comment with the outcome, adds the final reaction, and tells post it is done. */
+  async finish(ctx: ProgressContext, body: string, reaction: Reaction): Promise<void> {
+    const id = this.commentId;
+    if (id !== undefined) {
+      await this.attempt('update the progress comment', () => this.api.updateComment(id, body));
+      this.save({ progress: this.progressState(ctx, true) });
+    }
+    await this.react(reaction);
+  }
+
+  get progressCommentId(): number | undefined {
+    return this.commentId;
+  }
+
+  private progressState(ctx: ProgressContext, finished: boolean): NonNullable<RunState['progress']> {
+    return {
+      commentId: this.commentId!,
+      owner: this.target.repository.owner,
+      repo: this.target.repository.repo,
+      triggerCommentId: this.target.triggerCommentId,
+      finished,
+      context: ctx,
+    };
+  }
+
+  private async attempt<T>(what: string, call: () => Promise<T>): Promise<T | undefined> {
+    try {
+      return await call();
+    } catch (error) {
+      this.ui.warning(`Could not ${what} on the pull request: ${(error as Error).message}`);
+      return undefined;
+    }
+  }
+}
+
+/** Post step: the main step ended without finishing the progress comment (cancelled, killed, failed). */
+export async function finishStoppedProgress(
+  api: GitHubApi,
+  progress: NonNullable<RunState['progress']>,
+  ui: Ui,
+): Promise<void> {
+  await api.updateComment(progress.commentId, renderStopped(progress.context));
+  ui.info(`Progress comment ${progress.commentId} marked as stopped.`);
+  if (progress.triggerCommentId) {
+    await api
+      .react(progress.triggerCommentId, 'confused')
+      .catch((error: Error) => ui.warning(`Could not add a reaction: ${error.message}`));
+  }
+}

@@ -1,0 +1,344 @@
+// The pull-request bot, as a story around the run mode: decide from the event, check who asked, look the
+// pull request up, say on it that the run started, run the sandbox on its head, deliver the changes (push,
+// or a patch for a fork), and rewrite the progress comment with the outcome.
+// The comment's text reaches the command only as data: a read-only file named by $SANDBOX_PROMPT_FILE.
+import * as core from '@actions/core';
+import * as fs from 'node:fs/promises';
+import * as path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { Git } from '../git.js';
+import { findParentRepository } from '../repository.js';
+import { runSandbox, type PushDestination, type RunDeps, type RunOutcome } from '../run-mode.js';
+import type { RunSettings } from '../settings.js';
+import { saveRunState, type RunState } from '../state.js';
+import type { Ui } from '../ui.js';
+import { apiUrl, connectGitHub, type GitHubApi, type PullRequestInfo } from './api.js';
+import { readActionContext, type ActionContext } from './context.js';
+import { decideEvent, type RunRequest } from './event.js';
+import { finishStoppedProgress, PullRequestFeedback } from './feedback.js';
+import { checkPermission, checkRequester, needsPermissionCheck } from './permissions.js';
+import { ensureLocalBranch, fetchPullHead, listCommits, savePatch } from './pr-git.js';
+import { renderFailed, renderFinished, type FinishedRun, type ProgressContext } from './progress.js';
+import { needsForkAccessCheck, planBranchTarget, planPullRequestTarget, type RunTarget } from './target.js';
+
+/** Where a pull-request run meets the outside: the action maps it onto @actions/core; tests record it. */
+export interface PrRunIo {
+  ui: Ui;
+  env: NodeJS.ProcessEnv;
+  setOutput(name: string, value: string): void;
+  /** Appends Markdown to the job summary. */
+  summary(markdown: string): Promise<void>;
+  save: (state: Partial<RunState>) => void;
+}
+
+export function actionIo(ui: Ui): PrRunIo {
+  return {
+    ui,
+    env: process.env,
+    setOutput: (name, value) => core.setOutput(name, value),
+    summary: async (markdown) => {
+      await core.summary.addRaw(markdown).write();
+    },
+    save: saveRunState,
+  };
+}
+
+/** Runs the sandbox for a pull-request event; undefined when the event starts no run (which is no failure). */
+export async function runForPullRequest(settings: RunSettings, io: PrRunIo): Promise<RunOutcome | undefined> {
+  const payload = await readEvent(io.env.GITHUB_EVENT_PATH);
+  const ctx = readActionContext(io.env, payload);
+  const decision = decideEvent(ctx.eventName, payload, settings.trigger);
+  if (!decision.run) return notTriggered(io, decision.reason);
+  const { request } = decision;
+  const known = { prNumber: request.prNumber, commentId: request.comment?.id };
+
+  const first = checkRequester(request.requester, settings.trigger);
+  if (!first.allowed && first.silent) return notTriggered(io, first.reason, known);
+  const api = await connectGitHub(settings.token, ctx.apiUrl, ctx.repository);
+  if (!first.allowed) return refuse(io, api, request, `not allowed: ${first.reason}`);
+  io.ui.info(`Requested by @${request.requester.login}: ${first.why}.`);
+
+  const pr = await findPullRequest(api, request, io.ui);
+  if (pr && pr.state !== 'open')
+    return refuse(io, api, request, `pull request #${pr.number} is ${pr.state}`, 'confused');
+  if (needsPermissionCheck(request.requester, settings.push)) {
+    const verdict = checkPermission(request.requester, await api.permission(request.requester.login));
+    if (!verdict.allowed) return refuse(io, api, request, `not allowed: ${verdict.reason}`);
+    io.ui.info(`${verdict.why}.`);
+  }
+  if (settings.branch)
+    io.ui.warning(
+      `The 'branch' input is not used on ${ctx.eventName}: the run works on the pull request's branch.`,
+    );
+  const canPushFork = pr && needsForkAccessCheck(pr, settings.push) ? await api.canPush(pr.headRepo) : false;
+  const target = pr
+    ? planPullRequestTarget(pr, settings.push, canPushFork)
+    : planBranchTarget(request.pushedBranch!, settings.push);
+  return runTarget(settings, io, { ctx, api, request, pr, target });
+}
+
+interface PlannedRun {
+  ctx: ActionContext;
+  api: GitHubApi;
+  request: RunRequest;
+  pr?: PullRequestInfo;
+  target: RunTarget;
+}
+
+async function runTarget(settings: RunSettings, io: PrRunIo, run: PlannedRun): Promise<RunOutcome> {
+  const { ctx, api, request, pr, target } = run;
+  const { ui } = io;
+  const secrets = [settings.token, ...settings.env.map((e) => e.value)];
+  const progress: ProgressContext = {
+    what: request.comment?.trigger ?? request.event,
+    requester: request.requester.login,
+    runUrl: ctx.runUrl,
+    branch: pr && target.fork ? `${pr.headRepo || 'deleted fork'}:${pr.headRef}` : target.branch,
+    headSha: pr?.headSha,
+  };
+  const feedback = new PullRequestFeedback(
+    api,
+    ui,
+    { repository: ctx.repository, issueNumber: pr?.number, triggerCommentId: request.comment?.id },
+    io.save,
+  );
+  setOutputs(io, {
+    triggered: 'true',
+    prNumber: pr?.number,
+    commentId: request.comment?.id,
+    args: request.comment?.args,
+  });
+  await feedback.react('eyes');
+  await feedback.start(progress);
+
+  let promptFile: string | undefined;
+  let outcome: RunOutcome;
+  try {
+    const git = await Git.create();
+    const parent = await findParentRepository(git, settings.repositoryPath);
+    await prepareForkBranch(git, parent.path, target, ui);
+    if (request.comment)
+      promptFile = await writePromptFile(ctx.runnerTemp, request.comment.id, request.comment.args);
+    const deps: RunDeps = {
+      ui,
+      save: io.save,
+      command: promptFile
+        ? { readOnlyFiles: [promptFile], extraEnv: { SANDBOX_PROMPT_FILE: promptFile } }
+        : undefined,
+      pushTo: pushDestination(target),
+    };
+    outcome = await runSandbox({ ...settings, branch: target.branch, base: '' }, deps);
+    const finished = await describeOutcome(git, parent.path, settings, ctx, target, pr, outcome);
+    // The comment names the commit the sandbox really started from (the branch may have moved since).
+    const done: ProgressContext = { ...progress, headSha: outcome.sandbox.startSha };
+    if (finished.patch) io.setOutput('patch-path', finished.patch.path);
+    const succeeded = outcome.command.exitCode === 0 && !finished.pushFailed;
+    await feedback.finish(done, renderFinished(done, finished, secrets), succeeded ? 'rocket' : 'confused');
+    await io.summary(summaryOf(request, pr, done, finished));
+  } catch (error) {
+    await feedback.finish(progress, renderFailed(progress, (error as Error).message, secrets), 'confused');
+    throw error;
+  } finally {
+    if (promptFile) await fs.rm(path.dirname(promptFile), { recursive: true, force: true });
+  }
+  return outcome;
+}
+
+async function findPullRequest(
+  api: GitHubApi,
+  request: RunRequest,
+  ui: Ui,
+): Promise<PullRequestInfo | undefined> {
+  if (request.prNumber) return api.pullRequest(request.prNumber);
+  const branch = request.pushedBranch!;
+  try {
+    const number = await api.openPullRequestFor(branch);
+    if (number) return api.pullRequest(number);
+    ui.info(`No open pull request has ${branch} as its head: the run reports in the job summary only.`);
+  } catch (error) {
+    ui.warning(`Could not look for a pull request of ${branch}: ${(error as Error).message}`);
+  }
+  return undefined;
+}
+
+/** A fork's head is fetched from origin (`refs/pull/N/head`) and given its local branch, once. */
+async function prepareForkBranch(git: Git, parentPath: string, target: RunTarget, ui: Ui): Promise<void> {
+  if (!target.fetch) return;
+  const head = await fetchPullHead(git, parentPath, target.fetch);
+  if (await ensureLocalBranch(git, parentPath, target.branch, head))
+    ui.info(`Branch ${target.branch} created at the fork's head ${head.slice(0, 12)}.`);
+  else ui.info(`Branch ${target.branch} exists (a sandbox kept from an earlier run): reused as it is.`);
+}
+
+function pushDestination(target: RunTarget): RunDeps['pushTo'] {
+  const { delivery } = target;
+  if (delivery.kind === 'patch') return { withheld: delivery.reason };
+  if (delivery.kind !== 'fork') return undefined;
+  const to: PushDestination = {
+    url: delivery.url,
+    branch: delivery.branch,
+    trackingRef: delivery.trackingRef,
+    label: `${delivery.repo}:${delivery.branch}`,
+  };
+  return to;
+}
+
+/** The comment's text, for the command to read: a private folder, a file the container may only read. */
+async function writePromptFile(runnerTemp: string, commentId: number, args: string): Promise<string> {
+  const dir = path.join(
+    runnerTemp,
+    'worktree-sandbox',
+    `prompt-${commentId}-${randomBytes(4).toString('hex')}`,
+  );
+  await fs.mkdir(dir, { recursive: true, mode: 0o755 });
+  const file = path.join(dir, 'prompt.txt');
+  await fs.writeFile(file, args, { mode: 0o644 });
+  return file;
+}
+
+async function describeOutcome(
+  git: Git,
+  parentPath: string,
+  settings: RunSettings,
+  ctx: ActionContext,
+  target: RunTarget,
+  pr: PullRequestInfo | undefined,
+  outcome: RunOutcome,
+): Promise<FinishedRun> {
+  const { command, report, push, sandbox } = outcome;
+  const pushed = push?.pushed === true;
+  const repoOfCommits =
+    target.delivery.kind === 'fork' ? target.delivery.repo : `${ctx.repository.owner}/${ctx.repository.repo}`;
+  const commits = (await listCommits(git, parentPath, sandbox.startSha, report.headSha)).map((c) => ({
+    ...c,
+    url: pushed ? `${ctx.serverUrl}/${repoOfCommits}/commit/${c.sha}` : undefined,
+  }));
+  let patch: FinishedRun['patch'];
+  if (settings.push && !pushed && commits.length) {
+    const name = pr
+      ? `pr-${pr.number}-${report.headSha.slice(0, 12)}`
+      : `${sandbox.name}-${report.headSha.slice(0, 12)}`;
+    patch = await savePatch(
+      git,
+      parentPath,
+      sandbox.startSha,
+      report.headSha,
+      path.join(ctx.runnerTemp, 'worktree-sandbox'),
+      name,
+    );
+  }
+  return {
+    exitCode: command.exitCode,
+    timedOut: command.timedOut,
+    oomKilled: command.oomKilled,
+    durationMs: command.durationMs,
+    filesChanged: report.changedFiles,
+    diffStat: report.diffStat,
+    commits,
+    pushed,
+    pushedTo: pushed ? pushLabel(target) : undefined,
+    pushReason: push && !pushed ? push.reason : undefined,
+    pushFailed: deliversByPush(target) && commits.length > 0 && !pushed,
+    patch,
+    tail: command.tail,
+  };
+}
+
+/** Whether the delivery is a push (to origin or to a fork), rather than a patch or nothing. */
+function deliversByPush(target: RunTarget): boolean {
+  return target.delivery.kind === 'origin' || target.delivery.kind === 'fork';
+}
+
+function pushLabel(target: RunTarget): string {
+  return target.delivery.kind === 'fork'
+    ? `${target.delivery.repo}:${target.delivery.branch}`
+    : `origin/${target.branch}`;
+}
+
+function summaryOf(
+  request: RunRequest,
+  pr: PullRequestInfo | undefined,
+  progress: ProgressContext,
+  run: FinishedRun,
+): string {
+  const on = pr ? `pull request #${pr.number}` : `branch \`${progress.branch}\``;
+  const lines = [
+    `## worktree-sandbox: ${on}`,
+    '',
+    `Started by @${request.requester.login} (${request.comment ? `comment ${request.comment.trigger}` : request.event}).`,
+  ];
+  if (run.pushed) lines.push(`Pushed ${run.commits.length} commit(s) to \`${run.pushedTo}\`.`);
+  else if (run.pushReason) lines.push(`Not pushed: ${run.pushReason}.`);
+  if (run.patch) lines.push(`Patch saved as \`${run.patch.path}\` (output \`patch-path\`).`);
+  return `${lines.join('\n')}\n\n`;
+}
+
+/** A request that starts no run (someone not allowed, a closed pull request): a reaction says so; the step succeeds. */
+async function refuse(
+  io: PrRunIo,
+  api: GitHubApi,
+  request: RunRequest,
+  reason: string,
+  reaction: '-1' | 'confused' = '-1',
+): Promise<undefined> {
+  if (request.comment) {
+    await api
+      .react(request.comment.id, reaction)
+      .catch((error: Error) => io.ui.warning(`Could not add a reaction to the comment: ${error.message}`));
+  }
+  return notTriggered(io, reason, {
+    prNumber: request.prNumber,
+    commentId: request.comment?.id,
+  });
+}
+
+async function notTriggered(
+  io: PrRunIo,
+  reason: string,
+  known: { prNumber?: number; commentId?: number } = {},
+): Promise<undefined> {
+  io.ui.info(`No run: ${reason}.`);
+  setOutputs(io, { triggered: 'false', ...known });
+  await io.summary(`## worktree-sandbox: no run\n\n${escapeMarkdown(reason)}.\n`);
+  return undefined;
+}
+
+function setOutputs(
+  io: PrRunIo,
+  values: { triggered: string; prNumber?: number; commentId?: number; args?: string },
+): void {
+  io.setOutput('triggered', values.triggered);
+  io.setOutput('pr-number', values.prNumber ? String(values.prNumber) : '');
+  io.setOutput('comment-id', values.commentId ? String(values.commentId) : '');
+  io.setOutput('args', values.args ?? '');
+}
+
+function escapeMarkdown(text: string): string {
+  return text.replace(/[<>]/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+async function readEvent(eventPath: string | undefined): Promise<unknown> {
+  if (!eventPath) return {};
+  try {
+    return JSON.parse(await fs.readFile(eventPath, 'utf8')) as unknown;
+  } catch (error) {
+    throw new Error(`Cannot read the event payload ${eventPath}: ${(error as Error).message}`, {
+      cause: error,
+    });
+  }
+}
+
+/** Post step: finishes a progress comment the main step left "running". Never throws. */
+export async function finishProgressInPost(
+  progress: NonNullable<RunState['progress']>,
+  token: string,
+  ui: Ui,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<void> {
+  try {
+    const api = await connectGitHub(token, apiUrl(env), { owner: progress.owner, repo: progress.repo });
+    await finishStoppedProgress(api, progress, ui);
+  } catch (error) {
+    ui.warning(`Could not finish the progress comment: ${(error as Error).message}`);
+  }
+}

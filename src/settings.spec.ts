@@ -1,0 +1,163 @@
+import { describe, expect, it } from '@jest/globals';
+import { InputError, parseSettings, validateBranchNames, type RunSettings } from './settings.js';
+
+const reader = (inputs: Record<string, string>) => (name: string) => inputs[name] ?? '';
+const run = (inputs: Record<string, string>, env: NodeJS.ProcessEnv = {}) =>
+  parseSettings(reader({ command: 'true', ...inputs }), { HOME: '/home/u', ...env }) as RunSettings;
+
+describe('parseSettings: run mode', () => {
+  it('applies the defaults of action.yml when inputs are empty', () => {
+    const s = run({}, { GITHUB_WORKSPACE: '/ws' });
+    expect(s).toMatchObject({
+      mode: 'run',
+      isolation: 'container',
+      cleanup: 'auto',
+      branch: '',
+      image: 'buildpack-deps:bookworm-scm',
+      volumePrefix: 'worktree-sandbox',
+      repositoryPath: '/ws',
+      worktreeRoot: '/home/u/.cache/worktree-sandbox/worktrees',
+      timeoutMinutes: 0,
+      allowFailure: false,
+      push: false,
+    });
+    expect(s.limits).toEqual({
+      pidsLimit: 4096,
+      network: 'bridge',
+      readOnlyRootfs: false,
+      memory: undefined,
+      cpus: undefined,
+    });
+  });
+
+  it('uses XDG_CACHE_HOME for the default worktree root', () => {
+    expect(run({}, { XDG_CACHE_HOME: '/xdg' }).worktreeRoot).toBe('/xdg/worktree-sandbox/worktrees');
+  });
+
+  it('requires a command in run mode', () => {
+    expect(() => parseSettings(reader({}), {})).toThrow(/Invalid input 'command'/);
+  });
+
+  it.each([
+    ['mode', 'fix', /Invalid input 'mode'.*run, reap/],
+    ['isolation', 'vm', /Invalid input 'isolation'.*container, disk/],
+    ['cleanup', 'sometimes', /Invalid input 'cleanup'.*auto, always, never/],
+    ['allow-failure', 'yes', /Invalid input 'allow-failure'.*true or false/],
+    ['timeout-minutes', '-1', /Invalid input 'timeout-minutes'/],
+    ['timeout-minutes', '1e3', /Invalid input 'timeout-minutes'/],
+    ['pids-limit', '1.5', /Invalid input 'pids-limit'.*whole number/],
+    ['volume-prefix', 'bad/prefix', /Invalid input 'volume-prefix'/],
+    ['volume-prefix', '-x', /Invalid input 'volume-prefix'/],
+    ['branch', '-x', /Invalid input 'branch'/],
+    ['branch', 'a\nb', /Invalid input 'branch'/],
+    ['base', '--upload-pack=x', /Invalid input 'base'/],
+    ['worktree-root', '/tmp/a\nb', /Invalid input 'worktree-root'/],
+    ['image', 'img --privileged', /Invalid input 'image'/],
+    ['memory', 'lots', /Invalid input 'memory'/],
+    ['network', 'host', /Invalid input 'network'.*bridge, none/],
+  ])('rejects %s=%j naming the input and what it accepts', (input, value, message) => {
+    expect(() => run({ [input]: value })).toThrow(InputError);
+    expect(() => run({ [input]: value })).toThrow(message);
+  });
+
+  it('accepts booleans in the forms the runner passes', () => {
+    expect(run({ push: 'TRUE', 'allow-failure': 'False' })).toMatchObject({
+      push: true,
+      allowFailure: false,
+    });
+  });
+
+  it('accepts a fractional timeout in minutes', () => {
+    expect(run({ 'timeout-minutes': '0.5' }).timeoutMinutes).toBe(0.5);
+  });
+
+  it('reads env lines as NAME or NAME=value, values verbatim', () => {
+    const s = run({ env: 'A=1\nB\n# comment\n\nC=x=y $(id) `id` -e D=2' }, { B: 'from-runner' });
+    expect(s.env).toEqual([
+      { name: 'A', value: '1' },
+      { name: 'B', value: 'from-runner' },
+      { name: 'C', value: 'x=y $(id) `id` -e D=2' },
+    ]);
+  });
+
+  it.each(['-e X=1', 'A B=1', '1A=2', 'SANDBOX_NAME=x', 'A=1\nA=2'])('rejects the env line %j', (line) => {
+    expect(() => run({ env: line })).toThrow(/Invalid input 'env'/);
+  });
+
+  it('strips refs/heads/ from a branch', () => {
+    expect(run({ branch: 'refs/heads/feat/x' }).branch).toBe('feat/x');
+  });
+});
+
+describe('parseSettings: reap mode', () => {
+  it('has the retention matrix defaults', () => {
+    expect(parseSettings(reader({ mode: 'reap' }), {})).toMatchObject({
+      mode: 'reap',
+      headlessExpiryDays: 30,
+      branchExpiryDays: 90,
+      orphanExpiryDays: 90,
+      dryRun: false,
+      maxRemovals: 0,
+    });
+  });
+
+  it.each(['0', '-3', '1.5', 'ten'])('rejects expiry days %j', (value) => {
+    expect(() => parseSettings(reader({ mode: 'reap', 'headless-expiry-days': value }), {})).toThrow(
+      /Invalid input 'headless-expiry-days'.*whole number ≥ 1/,
+    );
+  });
+
+  it('never lets orphans expire sooner than persistent sandboxes', () => {
+    expect(() => parseSettings(reader({ mode: 'reap', 'orphan-expiry-days': '10' }), {})).toThrow(
+      /orphan-expiry-days/,
+    );
+  });
+});
+
+describe('validateBranchNames', () => {
+  it('applies git rules through the given checker', async () => {
+    const s = run({ branch: 'a..b' });
+    await expect(validateBranchNames(s, async () => false)).rejects.toThrow(
+      /Invalid input 'branch'.*check-ref-format/,
+    );
+    await expect(validateBranchNames(s, async () => true)).resolves.toBeUndefined();
+  });
+});
+
+describe('parseSettings: pull-request bot inputs', () => {
+  it('defaults to no trigger, the trusted associations, no bots and no pull request number', () => {
+    expect(run({}).trigger).toEqual({
+      command: '',
+      allowedAssociations: ['OWNER', 'MEMBER', 'COLLABORATOR'],
+      allowedBots: [],
+      prNumber: 0,
+    });
+  });
+
+  it('reads the trigger word, the lists and pr-number', () => {
+    const s = run({
+      trigger: ' /fix ',
+      'allowed-associations': 'owner, contributor',
+      'allowed-bots': 'dependabot renovate[bot]',
+      'pr-number': '42',
+    });
+    expect(s.trigger).toEqual({
+      command: '/fix',
+      allowedAssociations: ['OWNER', 'CONTRIBUTOR'],
+      allowedBots: ['dependabot', 'renovate[bot]'],
+      prNumber: 42,
+    });
+  });
+
+  it.each([
+    ['trigger', '/fix this'],
+    ['trigger', '$(id)'],
+    ['allowed-associations', 'OWNER,ADMIN'],
+    ['pr-number', '0'],
+    ['pr-number', '#7'],
+    ['pr-number', '7.5'],
+  ])('rejects %s %j', (input, value) => {
+    expect(() => run({ [input]: value })).toThrow(InputError);
+    expect(() => run({ [input]: value })).toThrow(`Invalid input '${input}'`);
+  });
+});

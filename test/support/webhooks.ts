@@ -1,0 +1,131 @@
+// Real webhook payloads (@octokit/webhooks-examples, the shapes GitHub sends), adapted per test case in
+// code: who wrote the comment, what it says, which repository and pull request it is about.
+import { createRequire } from 'node:module';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { WebhookDefinition } from '@octokit/webhooks-examples';
+import type {
+  AuthorAssociation,
+  IssueCommentEvent,
+  PullRequestEvent,
+  PushEvent,
+  WorkflowDispatchEvent,
+} from '@octokit/webhooks-types';
+
+const definitions = createRequire(import.meta.url)('@octokit/webhooks-examples') as WebhookDefinition[];
+
+function example<T>(name: string, pick: (e: Record<string, unknown>) => boolean = () => true): T {
+  const def = definitions.find((d) => d.name === name);
+  const found = (def?.examples as unknown as Record<string, unknown>[] | undefined)?.find(pick);
+  if (!found) throw new Error(`@octokit/webhooks-examples has no ${name} example`);
+  return structuredClone(found) as T;
+}
+
+export interface Repo {
+  owner: string;
+  name: string;
+}
+
+export const REPO: Repo = { owner: 'octo-org', name: 'hello-world' };
+
+function applyRepository(payload: { repository?: unknown }, repo: Repo): void {
+  const r = payload.repository as { name: string; full_name: string; owner: { login: string } };
+  r.name = repo.name;
+  r.full_name = `${repo.owner}/${repo.name}`;
+  r.owner.login = repo.owner;
+}
+
+export interface Person {
+  login: string;
+  type?: 'User' | 'Bot';
+  association?: AuthorAssociation;
+}
+
+function applyUser(target: { login: string; type: string }, person: Person): void {
+  target.login = person.login;
+  target.type = person.type ?? 'User';
+}
+
+/** A comment on pull request `number` (or on a plain issue with `onPullRequest: false`). */
+export function issueCommentEvent(options: {
+  body: string;
+  author: Person;
+  number?: number;
+  commentId?: number;
+  action?: 'created' | 'edited' | 'deleted';
+  onPullRequest?: boolean;
+  repo?: Repo;
+}): IssueCommentEvent {
+  const action = options.action ?? 'created';
+  const event = example<IssueCommentEvent>('issue_comment', (e) => e.action === action);
+  const repo = options.repo ?? REPO;
+  const number = options.number ?? 7;
+  applyRepository(event, repo);
+  event.issue.number = number;
+  const base = `https://github.com/${repo.owner}/${repo.name}`;
+  if (options.onPullRequest !== false) {
+    event.issue.pull_request = {
+      url: `https://api.github.com/repos/${repo.owner}/${repo.name}/pulls/${number}`,
+      html_url: `${base}/pull/${number}`,
+      diff_url: `${base}/pull/${number}.diff`,
+      patch_url: `${base}/pull/${number}.patch`,
+      merged_at: null,
+    };
+  } else {
+    delete (event.issue as { pull_request?: unknown }).pull_request;
+  }
+  event.comment.id = options.commentId ?? 1_000_000 + number;
+  event.comment.body = options.body;
+  applyUser(event.comment.user, options.author);
+  event.comment.author_association = options.author.association ?? 'NONE';
+  return event;
+}
+
+export function pullRequestEvent(options: {
+  action: 'opened' | 'synchronize' | 'closed' | 'labeled';
+  author: Person;
+  number?: number;
+  repo?: Repo;
+}): PullRequestEvent {
+  const event = example<PullRequestEvent>('pull_request', (e) => e.action === options.action);
+  applyRepository(event, options.repo ?? REPO);
+  const number = options.number ?? 7;
+  (event as { number: number }).number = number;
+  event.pull_request.number = number;
+  applyUser(event.pull_request.user, options.author);
+  event.pull_request.author_association = options.author.association ?? 'NONE';
+  return event;
+}
+
+export function pushEvent(options: {
+  ref: string;
+  pusher: Person;
+  after?: string;
+  deleted?: boolean;
+  committerEmail?: string;
+  repo?: Repo;
+}): PushEvent {
+  const event = example<PushEvent>('push', (e) => !!e.head_commit);
+  applyRepository(event, options.repo ?? REPO);
+  event.ref = options.ref;
+  if (options.after) event.after = options.after;
+  event.deleted = options.deleted ?? false;
+  applyUser(event.sender, options.pusher);
+  if (options.committerEmail && event.head_commit) event.head_commit.committer.email = options.committerEmail;
+  return event;
+}
+
+export function workflowDispatchEvent(options: { sender: Person; repo?: Repo }): WorkflowDispatchEvent {
+  const event = example<WorkflowDispatchEvent>('workflow_dispatch');
+  applyRepository(event, options.repo ?? REPO);
+  applyUser(event.sender, options.sender);
+  return event;
+}
+
+/** Writes the payload where GITHUB_EVENT_PATH will point, as the runner does. */
+export function writeEvent(dir: string, payload: unknown): string {
+  const file = path.join(dir, 'event.json');
+  fs.writeFileSync(file, JSON.stringify(payload));
+  fs.chmodSync(file, 0o644);
+  return file;
+}
