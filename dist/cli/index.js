@@ -8956,17 +8956,19 @@ async function pushBranch(git, parent, originUrl, branch, sha, token, options = 
 
 async function findParentRepository(git, given) {
     const start = await realDirectory(given);
-    const inside = await git.exec(start, ['rev-parse', '--is-inside-work-tree']);
-    if (inside.exitCode !== 0 || inside.stdout.trim() !== 'true') {
-        throw new Error(`repository-path ${given} is not a git work tree (git says: ${inside.stderr.trim() || inside.stdout.trim()}).`);
-    }
-    const out = await git.run(start, [
+    // One git call for all three answers (start-up latency counts): outside a work tree it prints `false`
+    // or fails, and --show-toplevel fails there in any case.
+    const found = await git.exec(start, [
         'rev-parse',
+        '--is-inside-work-tree',
         '--path-format=absolute',
         '--git-common-dir',
         '--show-toplevel',
     ]);
-    const [commonDir, toplevel] = out.trim().split('\n');
+    const [inside, commonDir, toplevel] = found.stdout.trim().split('\n');
+    if (found.exitCode !== 0 || inside !== 'true' || !commonDir || !toplevel) {
+        throw new Error(`repository-path ${given} is not a git work tree (git says: ${found.stderr.trim() || found.stdout.trim()}).`);
+    }
     const gitDir = await promises_namespaceObject.realpath(commonDir);
     if (external_node_path_.basename(gitDir) !== '.git') {
         throw new Error(`repository-path ${given} uses a git directory at ${gitDir}: only a normal clone (a work tree with its .git folder) can be a sandbox parent.`);
