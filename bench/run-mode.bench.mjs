@@ -13,6 +13,7 @@
 import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { parse } from 'yaml';
 import { cloneOf, gitShapedRepository, repositoryShape } from './git-shaped-repo.mjs';
 import {
   CACHE,
@@ -38,6 +39,7 @@ const ISOLATIONS = [
   { isolation: 'disk', label: 'disk', ratio: TARGETS.diskRatio },
   { isolation: 'container', label: 'container (volume)', ratio: TARGETS.volumeRatio },
 ];
+const signed = (ms) => `${ms < 0 ? '−' : '+'} ${seconds(Math.abs(ms))}`;
 const log = (msg) => process.stderr.write(`[bench:run-mode] ${msg}\n`);
 
 const uid = process.getuid();
@@ -49,30 +51,22 @@ const worktreeRoot = path.join(scratch, 'worktrees');
 const reuseBranch = `bench-reuse-${tag}`;
 const peaks = [];
 
-/** The action's inputs, with action.yml's defaults filled in as the runner does. */
+/** action.yml's input defaults, as the runner fills them in (expressions such as the token: empty here). */
+const DEFAULTS = Object.fromEntries(
+  Object.entries(parse(fs.readFileSync(path.join(ROOT, 'action.yml'), 'utf8')).inputs).map(
+    ([name, input]) => [name, String(input.default ?? '').includes('${{') ? '' : String(input.default ?? '')],
+  ),
+);
+
 function actionInputs(repo, isolation, extra = {}) {
   return {
-    mode: 'run',
+    ...DEFAULTS,
     command: FIRST_INSTRUCTION,
     image: IMAGE,
     isolation,
-    branch: '',
-    base: '',
     'repository-path': repo,
     'worktree-root': worktreeRoot,
     'volume-prefix': prefix,
-    cleanup: 'auto',
-    env: '',
-    'timeout-minutes': '0',
-    'allow-failure': 'false',
-    push: 'false',
-    'commit-message': 'chore: changes made in worktree-sandbox',
-    token: '',
-    memory: '',
-    cpus: '',
-    'pids-limit': '4096',
-    network: 'bridge',
-    'read-only-rootfs': 'false',
     ...extra,
   };
 }
@@ -297,7 +291,7 @@ async function report({ source, shape, note, load, times }) {
       `reuse (second run on one branch), ${label}`,
       seconds(reuse),
       `${seconds(bare)} (bare docker run)`,
-      `+ ${seconds(reuse - bare)}`,
+      signed(reuse - bare),
       `≤ + ${seconds(TARGETS.reuseExtraMs)}`,
       verdict(ok),
     ]);
@@ -320,7 +314,13 @@ async function report({ source, shape, note, load, times }) {
   const samples = ISOLATIONS.map(({ isolation, label }) => {
     const t = times[isolation];
     const list = (xs) => xs.map((x) => (x / 1000).toFixed(2)).join(', ');
-    return `- ${label}: action ${list(t.action)}; hand-written ${list(t.hand)}; reuse ${list(t.reuse)}; bare ${list(t.bare)}`;
+    // Each action run against the baseline run next to it: steadier than medians while the load drifts.
+    const paired = (xs, ys) => median(xs.map((x, i) => x - ys[i]));
+    return (
+      `- ${label}: action ${list(t.action)}; hand-written ${list(t.hand)} ` +
+      `(median of paired differences ${signed(paired(t.action, t.hand))}); ` +
+      `reuse ${list(t.reuse)}; bare ${list(t.bare)} (${signed(paired(t.reuse, t.bare))})`
+    );
   }).join('\n');
   const command = `${process.env.BENCH_REPO ? `BENCH_REPO=${process.env.BENCH_REPO} ` : ''}${REPEAT === 7 ? '' : `BENCH_REPEAT=${REPEAT} `}npm run bench`;
   const body = `
@@ -338,7 +338,7 @@ Produced by \`${command}\` (bench/run-mode.bench.mjs) on ${new Date().toISOStrin
 
 ${table}
 
-Samples (seconds):
+Samples, in seconds, in the order they ran:
 ${samples}
 `;
   console.log(table);
