@@ -7662,6 +7662,7 @@ function getExecOutput(commandLine, args, options) {
 ;// CONCATENATED MODULE: ./src/proc.ts
 // The one place where child processes start. Argument arrays only: nothing here goes through a shell.
 
+
 class ProcError extends Error {
     result;
     constructor(message, result) {
@@ -7669,6 +7670,22 @@ class ProcError extends Error {
         this.result = result;
         this.name = 'ProcError';
     }
+}
+const toolPaths = new Map();
+/**
+ * The tool's absolute path, looked up once per PATH value. Given a bare name, @actions/exec searches every
+ * PATH folder (one stat after another) on every call: a few milliseconds each time, and the action makes a
+ * dozen calls before the user's command starts. A failed lookup is not remembered.
+ */
+function toolPath(tool) {
+    const key = `${process.env.PATH ?? ''}\0${tool}`;
+    let found = toolPaths.get(key);
+    if (!found) {
+        found = which(tool, true);
+        toolPaths.set(key, found);
+        found.catch(() => toolPaths.delete(key));
+    }
+    return found;
 }
 async function runProcess(tool, args, options) {
     const listeners = {};
@@ -7678,7 +7695,7 @@ async function runProcess(tool, args, options) {
         listeners.errline = (line) => onLine(line, 'stderr');
     }
     try {
-        const out = await getExecOutput(tool, [...args], {
+        const out = await getExecOutput(await toolPath(tool), [...args], {
             cwd: options.cwd,
             env: options.env,
             silent: true,
@@ -8936,12 +8953,14 @@ function planBranch(facts, newTransientName = transientSandboxName) {
 }
 /** Gathers the facts from the parent repository (fetching the branch from origin when it is not known yet). */
 async function resolveBranch(git, parentPath, branch, base) {
-    const baseCommit = await git.resolveCommit(parentPath, base || 'HEAD');
+    const [baseCommit, localExists] = await Promise.all([
+        git.resolveCommit(parentPath, base || 'HEAD'),
+        branch ? git.refExists(parentPath, `refs/heads/${branch}`) : false,
+    ]);
     if (!baseCommit)
         throw new Error(`Invalid input 'base': ${JSON.stringify(base)} names no commit in ${parentPath}.`);
     if (!branch)
         return planBranch({ branch, localExists: false, remoteExists: false, baseCommit });
-    const localExists = await git.refExists(parentPath, `refs/heads/${branch}`);
     let remoteExists = false;
     if (!localExists) {
         remoteExists = await git.refExists(parentPath, `refs/remotes/origin/${branch}`);
@@ -9651,17 +9670,19 @@ async function pushBranch(git, parent, originUrl, branch, sha, token, options = 
 
 async function findParentRepository(git, given) {
     const start = await realDirectory(given);
-    const inside = await git.exec(start, ['rev-parse', '--is-inside-work-tree']);
-    if (inside.exitCode !== 0 || inside.stdout.trim() !== 'true') {
-        throw new Error(`repository-path ${given} is not a git work tree (git says: ${inside.stderr.trim() || inside.stdout.trim()}).`);
-    }
-    const out = await git.run(start, [
+    // One git call for all three answers (start-up latency counts): outside a work tree it prints `false`
+    // or fails, and --show-toplevel fails there in any case.
+    const found = await git.exec(start, [
         'rev-parse',
+        '--is-inside-work-tree',
         '--path-format=absolute',
         '--git-common-dir',
         '--show-toplevel',
     ]);
-    const [commonDir, toplevel] = out.trim().split('\n');
+    const [inside, commonDir, toplevel] = found.stdout.trim().split('\n');
+    if (found.exitCode !== 0 || inside !== 'true' || !commonDir || !toplevel) {
+        throw new Error(`repository-path ${given} is not a git work tree (git says: ${found.stderr.trim() || found.stdout.trim()}).`);
+    }
     const gitDir = await promises_namespaceObject.realpath(commonDir);
     if (external_node_path_.basename(gitDir) !== '.git') {
         throw new Error(`repository-path ${given} uses a git directory at ${gitDir}: only a normal clone (a work tree with its .git folder) can be a sandbox parent.`);
@@ -9944,9 +9965,16 @@ async function runSandbox(settings, deps) {
     if (settings.token)
         ui.mask(settings.token);
     const engine = new ContainerEngine(settings.engine);
-    const [git] = await Promise.all([Git.create(), engine.ensureImage(settings.image)]);
-    await validateBranchNames(settings, (name) => git.isValidBranchName(name));
-    const parent = await findParentRepository(git, settings.repositoryPath);
+    // Start-up latency counts (a reused sandbox should start almost as fast as a bare `docker run`): the image
+    // check, which is also the engine's reachability check, overlaps the git questions and is awaited before
+    // anything is created; independent git questions are asked at the same time.
+    const imageReady = engine.ensureImage(settings.image);
+    imageReady.catch(() => undefined); // awaited below; an earlier failure must not leave it unhandled
+    const git = await Git.create();
+    const [, parent] = await Promise.all([
+        validateBranchNames(settings, (name) => git.isValidBranchName(name)),
+        findParentRepository(git, settings.repositoryPath),
+    ]);
     if (parent.resolvedFrom)
         ui.info(`${parent.resolvedFrom} is a linked worktree: working from its parent ${parent.path}.`);
     const plan = await resolveBranch(git, parent.path, settings.branch, settings.base);
@@ -9955,6 +9983,7 @@ async function runSandbox(settings, deps) {
     const originUrl = settings.push ? await git.remoteUrl(parent.path, 'origin') : undefined;
     if (settings.push && !originUrl && !deps.pushTo)
         throw new Error(`push: true needs a remote named origin in ${parent.path}.`);
+    await imageReady;
     const release = await lockSandbox(parent.gitDir, location.name, settings.lockTimeoutMinutes * 60_000, (msg) => ui.info(msg));
     try {
         deps.save({ engine: settings.engine, image: settings.image, cleanup: settings.cleanup, location });
