@@ -162,7 +162,7 @@ describe('reap mode on disk sandboxes', () => {
     const root = newRoot();
     const repo = newRepo();
     const busyCwd = makeDiskSandbox(repo, root, 'exploration-0000b001', { ageDays: 100 });
-    const busyLock = makeDiskSandbox(repo, root, 'exploration-0000b002', { ageDays: 100 });
+    makeDiskSandbox(repo, root, 'exploration-0000b002', { ageDays: 100 });
     const busyMount = makeDiskSandbox(repo, root, 'exploration-0000b003', { ageDays: 100 });
     const sleeper = spawn('sleep', ['120'], { cwd: path.join(busyCwd, 'src'), stdio: 'ignore' });
     const release = await lockSandbox(

@@ -77,7 +77,9 @@ describe('safe removal', () => {
   it('reports anything under the root that is not a sandbox, and never deletes it', async () => {
     const root = fresh(() => tempDir('wts-reap-root-'));
     const repo = fresh(() => makeRepo());
-    const project = path.dirname(makeDiskSandbox(repo, root, 'feature-real', { branch: 'feature/real', ageDays: 1 }));
+    const project = path.dirname(
+      makeDiskSandbox(repo, root, 'feature-real', { branch: 'feature/real', ageDays: 1 }),
+    );
     const plain = path.join(project, 'not-a-worktree');
     fs.mkdirSync(plain);
     fs.writeFileSync(path.join(plain, 'data.txt'), 'someone else\n');
@@ -136,7 +138,13 @@ describe('safe removal', () => {
     fs.mkdirSync(path.join(root, 'p', 's', 'deep'), { recursive: true });
     fs.symlinkSync(outside, path.join(root, 'p', 'link'));
     const real = fs.realpathSync(root);
-    for (const target of [real, path.join(real, 'p'), path.join(real, 'p', 's', 'deep'), path.join(real, 'p', '..', '..'), outside])
+    for (const target of [
+      real,
+      path.join(real, 'p'),
+      path.join(real, 'p', 's', 'deep'),
+      path.join(real, 'p', '..', '..'),
+      outside,
+    ])
       expect(() => assertSandboxPath(root, target)).toThrow(/not a folder/);
     await expect(removeSandboxTree(root, path.join(real, 'p', 'link'))).rejects.toThrow(/symbolic link/);
     expect(fs.existsSync(outside)).toBe(true);
