@@ -30440,6 +30440,2057 @@ module.exports = {
 
 /***/ }),
 
+/***/ 248:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  V4: () => (/* binding */ actionUi),
+  iW: () => (/* binding */ main),
+  bE: () => (/* binding */ action_post)
+});
+
+// EXTERNAL MODULE: ./node_modules/@actions/core/lib/core.js + 11 modules
+var core = __nccwpck_require__(3360);
+// EXTERNAL MODULE: external "node:crypto"
+var external_node_crypto_ = __nccwpck_require__(7598);
+// EXTERNAL MODULE: external "node:os"
+var external_node_os_ = __nccwpck_require__(8161);
+// EXTERNAL MODULE: ./src/post.ts
+var post = __nccwpck_require__(6661);
+// EXTERNAL MODULE: external "node:fs/promises"
+var promises_ = __nccwpck_require__(1455);
+// EXTERNAL MODULE: external "node:path"
+var external_node_path_ = __nccwpck_require__(6760);
+// EXTERNAL MODULE: ./src/branch.ts
+var branch = __nccwpck_require__(7651);
+// EXTERNAL MODULE: ./src/docker.ts
+var docker = __nccwpck_require__(3871);
+// EXTERNAL MODULE: ./src/report.ts
+var src_report = __nccwpck_require__(665);
+// EXTERNAL MODULE: ./src/sandbox.ts
+var src_sandbox = __nccwpck_require__(6004);
+;// CONCATENATED MODULE: ./src/command-run.ts
+// Runs the user's command in a container mounted on the sandbox: output streamed, the runner's
+// environment kept out, stopped when the timeout passes.
+
+
+
+
+const TIMEOUT_EXIT_CODE = 124;
+const TAIL_LINES = 40;
+function containerName(sandbox) {
+    return `worktree-sandbox-${sandbox.slice(0, 60).replace(/[^A-Za-z0-9_.-]/g, '-')}-${(0,external_node_crypto_.randomBytes)(3).toString('hex')}`;
+}
+/** The container's environment: the action's SANDBOX_* variables, a bot identity for commits, the `env` input. */
+function containerEnv(sandbox, spec) {
+    const env = {
+        GIT_AUTHOR_NAME: src_report/* BOT_IDENTITY */.br.name,
+        GIT_AUTHOR_EMAIL: src_report/* BOT_IDENTITY */.br.email,
+        GIT_COMMITTER_NAME: src_report/* BOT_IDENTITY */.br.name,
+        GIT_COMMITTER_EMAIL: src_report/* BOT_IDENTITY */.br.email,
+    };
+    for (const { name, value } of spec.env)
+        env[name] = value;
+    Object.assign(env, {
+        SANDBOX_NAME: sandbox.name,
+        SANDBOX_KIND: sandbox.kind,
+        SANDBOX_BRANCH: sandbox.branch,
+        SANDBOX_WORKTREE: sandbox.worktreePath,
+        SANDBOX_PARENT: sandbox.parent.path,
+        ...spec.extraEnv,
+    });
+    return env;
+}
+function commandRunArgs(sandbox, spec, name, env) {
+    const id = (0,src_sandbox/* currentIdentity */._c)();
+    const { limits } = spec;
+    const args = [
+        'run',
+        '--name',
+        name,
+        '--init',
+        '--label',
+        `${docker/* MANAGED_LABEL */.bS}=true`,
+        '--label',
+        `${docker/* LABEL_PREFIX */.Ag}.role=command`,
+        '--label',
+        `${docker/* LABEL_PREFIX */.Ag}.sandbox=${sandbox.name}`,
+        '--user',
+        `${id.uid}:${id.gid}`,
+        '--cap-drop',
+        'ALL',
+        '--security-opt',
+        'no-new-privileges',
+        '--pids-limit',
+        String(limits.pidsLimit),
+        '--network',
+        limits.network,
+    ];
+    if (limits.memory)
+        args.push('--memory', limits.memory, '--memory-swap', limits.memory);
+    if (limits.cpus)
+        args.push('--cpus', limits.cpus);
+    if (limits.readOnlyRootfs)
+        args.push('--read-only', '--tmpfs', '/tmp:rw,exec,nosuid,size=512m');
+    args.push(...(0,src_sandbox/* sandboxMounts */.Ae)(sandbox));
+    for (const file of spec.readOnlyFiles ?? [])
+        args.push('--mount', `type=bind,source=${file},target=${file},readonly`);
+    args.push('--workdir', sandbox.worktreePath);
+    // `-e NAME` without a value: docker takes the value from its own environment, so no value (a secret,
+    // perhaps) ever appears on a command line.
+    for (const key of Object.keys(env))
+        args.push('-e', key);
+    args.push('--entrypoint', 'sh', '--', spec.image, '-c', spec.command);
+    return args;
+}
+async function runCommand(engine, sandbox, spec, hooks = {}) {
+    const name = containerName(sandbox.name);
+    const env = containerEnv(sandbox, spec);
+    hooks.onStart?.(name);
+    const tail = [];
+    let timedOut = false;
+    const timer = spec.timeoutMinutes > 0
+        ? setTimeout(() => {
+            timedOut = true;
+            void engine.killContainer(name);
+        }, spec.timeoutMinutes * 60_000)
+        : undefined;
+    const started = Date.now();
+    try {
+        const result = await engine.exec(commandRunArgs(sandbox, spec, name, env), {
+            env,
+            onLine: (line) => {
+                tail.push(line);
+                if (tail.length > TAIL_LINES)
+                    tail.shift();
+                hooks.onLine?.(line);
+            },
+        });
+        const durationMs = Date.now() - started;
+        const state = await engine.containerState(name);
+        if (!state) {
+            // The container never started: the engine refused it (bad image, mount, option).
+            throw new Error(`The container did not start: ${(result.stderr || result.stdout).trim().split('\n').slice(-3).join(' ')}`);
+        }
+        const exitCode = timedOut ? TIMEOUT_EXIT_CODE : state.exitCode;
+        return { exitCode, timedOut, oomKilled: state.oomKilled, durationMs, tail };
+    }
+    finally {
+        if (timer)
+            clearTimeout(timer);
+        await engine.removeContainer(name);
+    }
+}
+
+// EXTERNAL MODULE: ./src/git.ts
+var src_git = __nccwpck_require__(1243);
+// EXTERNAL MODULE: ./src/lock.ts
+var lock = __nccwpck_require__(9188);
+;// CONCATENATED MODULE: ./src/push.ts
+function authConfig(url, token) {
+    if (!token || !/^https?:\/\//i.test(url))
+        return [];
+    const basic = Buffer.from(`x-access-token:${token}`, 'utf8').toString('base64');
+    const { protocol, host } = new URL(url);
+    return [[`http.${protocol}//${host}/.extraheader`, `AUTHORIZATION: basic ${basic}`]];
+}
+async function pushBranch(git, parent, originUrl, branch, sha, token) {
+    const result = await git.exec(parent.path, ['push', '--porcelain', '--no-verify', '--', originUrl, `${sha}:refs/heads/${branch}`], {
+        config: authConfig(originUrl, token),
+    });
+    if (result.exitCode === 0) {
+        await git.exec(parent.path, [
+            'update-ref',
+            '-m',
+            'worktree-sandbox: pushed',
+            '--',
+            `refs/remotes/origin/${branch}`,
+            sha,
+        ]);
+        return { pushed: true };
+    }
+    const text = `${result.stdout}\n${result.stderr}`;
+    const rejected = /\[rejected\]|non-fast-forward|fetch first|\[remote rejected\]/.test(text);
+    const reason = rejected
+        ? `origin/${branch} has moved on since the sandbox started: the push was rejected (nothing is ever force-pushed). Rebase or rerun.`
+        : `git push failed: ${result.stderr.trim().split('\n').slice(-2).join(' ')}`;
+    return { pushed: false, rejected, reason };
+}
+
+;// CONCATENATED MODULE: ./src/repository.ts
+// The parent repository: the main work tree whose object store and metadata every sandbox shares.
+
+
+async function findParentRepository(git, given) {
+    const start = await realDirectory(given);
+    const inside = await git.exec(start, ['rev-parse', '--is-inside-work-tree']);
+    if (inside.exitCode !== 0 || inside.stdout.trim() !== 'true') {
+        throw new Error(`repository-path ${given} is not a git work tree (git says: ${inside.stderr.trim() || inside.stdout.trim()}).`);
+    }
+    const out = await git.run(start, [
+        'rev-parse',
+        '--path-format=absolute',
+        '--git-common-dir',
+        '--show-toplevel',
+    ]);
+    const [commonDir, toplevel] = out.trim().split('\n');
+    const gitDir = await promises_.realpath(commonDir);
+    if (external_node_path_.basename(gitDir) !== '.git') {
+        throw new Error(`repository-path ${given} uses a git directory at ${gitDir}: only a normal clone (a work tree with its .git folder) can be a sandbox parent.`);
+    }
+    const parentPath = external_node_path_.dirname(gitDir);
+    if (!(await git.resolveCommit(parentPath, 'HEAD'))) {
+        throw new Error(`repository-path ${given} has no commits yet: a sandbox needs at least one commit to start from.`);
+    }
+    const top = await promises_.realpath(toplevel);
+    return { path: parentPath, gitDir, resolvedFrom: top !== parentPath ? top : undefined };
+}
+async function realDirectory(given) {
+    try {
+        const real = await promises_.realpath(given);
+        if (!(await promises_.stat(real)).isDirectory())
+            throw new Error('not a directory');
+        return real;
+    }
+    catch {
+        throw new Error(`repository-path ${given} does not exist or is not a directory.`);
+    }
+}
+
+;// CONCATENATED MODULE: ./src/settings.ts
+// Every input is read and validated here, once, into typed settings. Nothing past this module reads an
+// input. An error names the input and what it accepts, and is raised before anything is created.
+
+
+class InputError extends Error {
+    constructor(input, value, accepted) {
+        super(`Invalid input '${input}': ${JSON.stringify(value)}. Accepted: ${accepted}.`);
+        this.name = 'InputError';
+    }
+}
+const ASSOCIATIONS = [
+    'OWNER',
+    'MEMBER',
+    'COLLABORATOR',
+    'CONTRIBUTOR',
+    'FIRST_TIMER',
+    'FIRST_TIME_CONTRIBUTOR',
+    'MANNEQUIN',
+    'NONE',
+];
+function parseSettings(read, env = process.env) {
+    const mode = oneOf(read, 'mode', ['run', 'reap'], 'run');
+    const common = {
+        engine: oneOf(read, 'engine', ['docker', 'podman'], 'docker'),
+        worktreeRoot: pathInput(read, 'worktree-root') ?? defaultWorktreeRoot(env),
+        volumePrefix: volumePrefix(read),
+        token: read('token').trim(),
+    };
+    return mode === 'run' ? { ...common, ...parseRun(read, env) } : { ...common, ...parseReap(read) };
+}
+function parseRun(read, env) {
+    const command = read('command');
+    if (!command.trim())
+        throw new InputError('command', command, 'a shell command (required in run mode)');
+    return {
+        mode: 'run',
+        command,
+        image: settings_image(read),
+        isolation: oneOf(read, 'isolation', ['container', 'disk'], 'container'),
+        branch: branchInput(read, 'branch'),
+        base: revisionInput(read, 'base'),
+        repositoryPath: pathInput(read, 'repository-path') ?? external_node_path_.resolve(env.GITHUB_WORKSPACE || process.cwd()),
+        cleanup: oneOf(read, 'cleanup', ['auto', 'always', 'never'], 'auto'),
+        env: envEntries(read, env),
+        timeoutMinutes: number(read, 'timeout-minutes', { min: 0, integer: false, fallback: 0 }),
+        lockTimeoutMinutes: number(read, 'lock-timeout-minutes', { min: 0, integer: false, fallback: 10 }),
+        allowFailure: settings_boolean(read, 'allow-failure', false),
+        push: settings_boolean(read, 'push', false),
+        commitMessage: read('commit-message').trim() || 'chore: changes made in worktree-sandbox',
+        limits: {
+            memory: optionalPattern(read, 'memory', /^\d+(\.\d+)?[bkmg]?$/i, 'a size such as 512m or 2g'),
+            cpus: optionalPattern(read, 'cpus', /^(\d+(\.\d+)?|\.\d+)$/, 'a positive number such as 1.5'),
+            pidsLimit: number(read, 'pids-limit', { min: 1, integer: true, fallback: 4096 }),
+            network: oneOf(read, 'network', ['bridge', 'none'], 'bridge'),
+            readOnlyRootfs: settings_boolean(read, 'read-only-rootfs', false),
+        },
+        trigger: {
+            command: triggerCommand(read),
+            allowedAssociations: list(read, 'allowed-associations', ['OWNER', 'MEMBER', 'COLLABORATOR']).map((a) => {
+                const upper = a.toUpperCase();
+                if (!ASSOCIATIONS.includes(upper))
+                    throw new InputError('allowed-associations', a, ASSOCIATIONS.join(', '));
+                return upper;
+            }),
+            allowedBots: list(read, 'allowed-bots', []),
+        },
+    };
+}
+function parseReap(read) {
+    const days = (name, fallback) => number(read, name, { min: 1, integer: true, fallback });
+    const branchExpiryDays = days('branch-expiry-days', 90);
+    const orphanExpiryDays = days('orphan-expiry-days', 90);
+    if (orphanExpiryDays < branchExpiryDays) {
+        throw new InputError('orphan-expiry-days', String(orphanExpiryDays), `whole days ≥ branch-expiry-days (${branchExpiryDays}): orphans are never removed sooner than persistent sandboxes`);
+    }
+    return {
+        mode: 'reap',
+        headlessExpiryDays: days('headless-expiry-days', 30),
+        branchExpiryDays,
+        orphanExpiryDays,
+        dryRun: settings_boolean(read, 'dry-run', false),
+        maxRemovals: number(read, 'max-removals', { min: 0, integer: true, fallback: 0 }),
+        force: settings_boolean(read, 'force', false),
+        archiveDir: pathInput(read, 'archive-dir') ?? '',
+        image: settings_image(read),
+    };
+}
+function defaultWorktreeRoot(env) {
+    const cache = env.XDG_CACHE_HOME && external_node_path_.isAbsolute(env.XDG_CACHE_HOME)
+        ? env.XDG_CACHE_HOME
+        : external_node_path_.join(env.HOME || external_node_os_.homedir(), '.cache');
+    return external_node_path_.join(cache, 'worktree-sandbox', 'worktrees');
+}
+function oneOf(read, name, values, fallback) {
+    const raw = read(name).trim();
+    if (!raw)
+        return fallback;
+    const found = values.find((v) => v === raw.toLowerCase());
+    if (!found)
+        throw new InputError(name, raw, values.join(', '));
+    return found;
+}
+function settings_boolean(read, name, fallback) {
+    const raw = read(name).trim();
+    if (!raw)
+        return fallback;
+    if (/^true$/i.test(raw))
+        return true;
+    if (/^false$/i.test(raw))
+        return false;
+    throw new InputError(name, raw, 'true or false');
+}
+function number(read, name, rule) {
+    const raw = read(name).trim();
+    if (!raw)
+        return rule.fallback;
+    const pattern = rule.integer ? /^\d+$/ : /^(\d+(\.\d+)?|\.\d+)$/;
+    const value = Number(raw);
+    if (!pattern.test(raw) || !Number.isFinite(value) || value < rule.min || value > 1e9) {
+        const kind = rule.integer ? 'a whole number' : 'a number';
+        throw new InputError(name, raw, `${kind} ≥ ${rule.min}`);
+    }
+    return value;
+}
+function optionalPattern(read, name, pattern, accepted) {
+    const raw = read(name).trim();
+    if (!raw)
+        return undefined;
+    if (!pattern.test(raw))
+        throw new InputError(name, raw, accepted);
+    return raw;
+}
+function list(read, name, fallback) {
+    const raw = read(name).trim();
+    if (!raw)
+        return fallback;
+    return raw
+        .split(/[\s,]+/)
+        .map((s) => s.trim())
+        .filter(Boolean);
+}
+// eslint-disable-next-line no-control-regex -- control characters are exactly what this rejects
+const CONTROL = /[\u0000-\u001f\u007f]/;
+function pathInput(read, name) {
+    const raw = read(name);
+    if (!raw.trim())
+        return undefined;
+    if (CONTROL.test(raw))
+        throw new InputError(name, raw, 'a path without control characters (newlines, tabs, NUL)');
+    return external_node_path_.resolve(raw.trim());
+}
+function settings_image(read) {
+    const raw = read('image').trim() || 'buildpack-deps:bookworm-scm';
+    if (!/^[A-Za-z0-9][A-Za-z0-9._\-/:@]*$/.test(raw) || raw.length > 512) {
+        throw new InputError('image', raw, 'an image reference such as debian:bookworm or ghcr.io/owner/image:tag');
+    }
+    return raw;
+}
+function volumePrefix(read) {
+    const raw = read('volume-prefix').trim() || 'worktree-sandbox';
+    if (!/^[A-Za-z0-9][A-Za-z0-9_.-]{0,62}$/.test(raw)) {
+        throw new InputError('volume-prefix', raw, 'letters, digits, _ . - (starting with a letter or digit, at most 63 characters)');
+    }
+    return raw;
+}
+/** A first, pure check of a branch name; git's own rules are applied by `validateBranchNames`. */
+function branchInput(read, name) {
+    const raw = read(name);
+    const value = raw.trim();
+    if (!value)
+        return '';
+    if (CONTROL.test(raw) || value.startsWith('-') || value.length > 255 || value.includes('\ufffd')) {
+        throw new InputError(name, raw, "a branch name valid for 'git check-ref-format --branch' (at most 255 characters)");
+    }
+    return value.replace(/^refs\/heads\//, '');
+}
+function revisionInput(read, name) {
+    const raw = read(name);
+    const value = raw.trim();
+    if (!value)
+        return '';
+    if (CONTROL.test(raw) || value.startsWith('-') || value.length > 255) {
+        throw new InputError(name, raw, 'a commit, branch or tag name');
+    }
+    return value;
+}
+function triggerCommand(read) {
+    const raw = read('trigger').trim();
+    if (!raw)
+        return '';
+    if (!/^\/?[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/.test(raw))
+        throw new InputError('trigger', raw, 'one word such as /fix');
+    return raw;
+}
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+/** Variables the action sets itself in the container; a user entry may not override them. */
+const RESERVED_ENV = [
+    'SANDBOX_NAME',
+    'SANDBOX_KIND',
+    'SANDBOX_BRANCH',
+    'SANDBOX_WORKTREE',
+    'SANDBOX_PARENT',
+    'SANDBOX_PROMPT_FILE',
+];
+function envEntries(read, env) {
+    const entries = [];
+    for (const line of read('env').split(/\r?\n/)) {
+        if (!line.trim() || line.trim().startsWith('#'))
+            continue;
+        const eq = line.indexOf('=');
+        const name = (eq < 0 ? line : line.slice(0, eq)).trim();
+        if (!ENV_NAME.test(name))
+            throw new InputError('env', line, 'lines of NAME or NAME=value, NAME made of letters, digits and _');
+        if (RESERVED_ENV.includes(name))
+            throw new InputError('env', line, `a name other than ${RESERVED_ENV.join(', ')} (set by the action)`);
+        if (entries.some((e) => e.name === name))
+            throw new InputError('env', line, 'each NAME at most once');
+        const value = eq < 0 ? (env[name] ?? '') : line.slice(eq + 1);
+        entries.push({ name, value });
+    }
+    return entries;
+}
+/** Applies git's own branch-name rules (`git check-ref-format --branch`) once git is at hand. */
+async function validateBranchNames(settings, isValid) {
+    if (settings.branch && !(await isValid(settings.branch))) {
+        throw new InputError('branch', settings.branch, "a branch name valid for 'git check-ref-format --branch'");
+    }
+}
+
+;// CONCATENATED MODULE: ./src/run-mode.ts
+// Run mode, as a story: validate, find the parent, resolve the branch, prepare the sandbox, run the
+// command, report, push. Each step is a function; each long step a log group.
+
+
+
+
+
+
+
+
+
+
+
+
+async function runSandbox(settings, deps) {
+    const { ui } = deps;
+    if (settings.token)
+        ui.mask(settings.token);
+    const engine = new docker/* ContainerEngine */.yz(settings.engine);
+    const [git] = await Promise.all([src_git/* Git */.TU.create(), engine.ensureImage(settings.image)]);
+    await validateBranchNames(settings, (name) => git.isValidBranchName(name));
+    const parent = await findParentRepository(git, settings.repositoryPath);
+    if (parent.resolvedFrom)
+        ui.info(`${parent.resolvedFrom} is a linked worktree: working from its parent ${parent.path}.`);
+    const plan = await (0,branch/* resolveBranch */.pd)(git, parent.path, settings.branch, settings.base);
+    const worktreeRoot = settings.isolation === 'disk' ? await realRoot(settings.worktreeRoot) : settings.worktreeRoot;
+    const location = (0,src_sandbox/* locateSandbox */.Iw)(plan, parent, settings.isolation, worktreeRoot, settings.volumePrefix);
+    const originUrl = settings.push ? await git.remoteUrl(parent.path, 'origin') : undefined;
+    if (settings.push && !originUrl)
+        throw new Error(`push: true needs a remote named origin in ${parent.path}.`);
+    const release = await (0,lock/* lockSandbox */.rj)(parent.gitDir, location.name, settings.lockTimeoutMinutes * 60_000, (msg) => ui.info(msg));
+    try {
+        deps.save({ engine: settings.engine, image: settings.image, cleanup: settings.cleanup, location });
+        const sandbox = await ui.group(`Sandbox ${location.name} (${location.kind}, ${location.isolation})`, async () => {
+            const created = await (0,src_sandbox/* prepareSandbox */.D_)(git, engine, location, plan, settings.image, (m) => ui.info(m));
+            describeSandbox(ui, created, plan.source);
+            return created;
+        });
+        deps.save({ ready: true, startSha: sandbox.startSha });
+        const command = await ui.group(`Run: ${firstLine(settings.command)}`, () => ui.untrusted((write) => runCommand(engine, sandbox, { ...settings, readOnlyFiles: deps.command?.readOnlyFiles, extraEnv: deps.command?.extraEnv }, { onStart: (container) => deps.save({ container }), onLine: write })));
+        deps.save({ container: undefined });
+        reportCommand(ui, command);
+        const wantsCommit = settings.push && !!sandbox.branch;
+        const report = await ui.group('Report', async () => {
+            const r = await (0,src_report/* inspectWorktree */.e5)(git, engine, sandbox, settings.image, sandbox.startSha, wantsCommit ? { message: settings.commitMessage } : undefined);
+            ui.info(r.diffStat || 'No changes.');
+            return r;
+        });
+        deps.save({ report });
+        let push;
+        if (settings.push)
+            push = await ui.group('Push', () => pushSandbox(git, sandbox, report, originUrl, settings.token, ui));
+        return { sandbox, command, report, push };
+    }
+    finally {
+        await release();
+    }
+}
+async function pushSandbox(git, sandbox, report, originUrl, token, ui) {
+    if (!sandbox.branch)
+        return { pushed: false, reason: 'a transient sandbox has no branch to push' };
+    if (report.currentBranch !== sandbox.branch) {
+        return {
+            pushed: false,
+            reason: `the sandbox is no longer on ${sandbox.branch} (HEAD: ${report.currentBranch || 'detached'}); nothing pushed`,
+        };
+    }
+    if (report.commits === 0)
+        return { pushed: false, reason: 'no new commits' };
+    const result = await pushBranch(git, sandbox.parent, originUrl, sandbox.branch, report.headSha, token);
+    if (result.pushed)
+        ui.info(`Pushed ${report.commits} commit(s) to ${sandbox.branch}.`);
+    else
+        ui.warning(result.reason ?? 'push failed');
+    return result;
+}
+function describeSandbox(ui, sandbox, source) {
+    const where = sandbox.volume
+        ? `volume ${sandbox.volume}, ${sandbox.worktreePath} in the container`
+        : sandbox.hostPath;
+    const what = sandbox.branch
+        ? `branch ${sandbox.branch} (${sandbox.reused ? 'reused' : source})`
+        : `detached at ${sandbox.startSha.slice(0, 12)}`;
+    ui.info(`${sandbox.reused ? 'Reusing' : 'Created'} ${sandbox.name}: ${what}; ${where}.`);
+}
+function reportCommand(ui, command) {
+    const seconds = (command.durationMs / 1000).toFixed(1);
+    if (command.timedOut)
+        ui.warning(`The command was stopped by timeout-minutes after ${seconds}s (exit code ${command.exitCode}).`);
+    else if (command.oomKilled)
+        ui.warning(`The command was killed by the memory limit (exit code ${command.exitCode}).`);
+    else
+        ui.info(`The command exited with code ${command.exitCode} after ${seconds}s.`);
+}
+/** The real path of a folder that may not exist yet (its nearest existing ancestor resolved), creating nothing. */
+async function realRoot(root) {
+    const rest = [];
+    let current = external_node_path_.resolve(root);
+    for (;;) {
+        try {
+            return external_node_path_.join(await promises_.realpath(current), ...rest.reverse());
+        }
+        catch {
+            const up = external_node_path_.dirname(current);
+            if (up === current)
+                return external_node_path_.resolve(root);
+            rest.push(external_node_path_.basename(current));
+            current = up;
+        }
+    }
+}
+function firstLine(text) {
+    const line = text.trim().split('\n')[0];
+    return line.length > 80 ? `${line.slice(0, 77)}...` : line;
+}
+
+
+// EXTERNAL MODULE: ./src/state.ts
+var src_state = __nccwpck_require__(2462);
+;// CONCATENATED MODULE: ./src/summary.ts
+const esc = (text) => text.replace(/[|<>]/g, (c) => `&#${c.charCodeAt(0)};`).replace(/\n/g, ' ');
+function outcomeRows(outcome) {
+    const { sandbox, command, report, push } = outcome;
+    const status = command.timedOut
+        ? `⏱ timed out (exit ${command.exitCode})`
+        : command.oomKilled
+            ? `💥 out of memory (exit ${command.exitCode})`
+            : command.exitCode === 0
+                ? '✅ exit 0'
+                : `❌ exit ${command.exitCode}`;
+    const rows = [
+        ['Command', status],
+        ['Duration', `${(command.durationMs / 1000).toFixed(1)} s`],
+        ['Sandbox', `${sandbox.name} (${sandbox.kind}, ${sandbox.reused ? 'reused' : 'new'})`],
+        ['Branch', sandbox.branch || `detached at ${sandbox.startSha.slice(0, 12)}`],
+        ['Where', sandbox.volume ? `volume ${sandbox.volume}` : (sandbox.hostPath ?? '')],
+        ['Files changed', String(report.changedFiles.length)],
+        ['New commits', String(report.commits)],
+        ['HEAD', report.headSha.slice(0, 12)],
+    ];
+    if (push)
+        rows.push(['Pushed', push.pushed ? 'yes' : `no: ${push.reason}`]);
+    return rows;
+}
+function outcomeMarkdown(outcome) {
+    const rows = outcomeRows(outcome);
+    const table = ['| | |', '|---|---|', ...rows.map(([k, v]) => `| ${k} | ${esc(v)} |`)].join('\n');
+    const stat = outcome.report.diffStat
+        ? `\n\n<details><summary>Diff stat</summary>\n\n\`\`\`\n${outcome.report.diffStat.replace(/```/g, "'''")}\n\`\`\`\n</details>`
+        : '';
+    return `## worktree-sandbox: run\n\n${table}${stat}\n`;
+}
+function outcomeText(outcome) {
+    const rows = outcomeRows(outcome);
+    const width = Math.max(...rows.map(([k]) => k.length));
+    return [
+        ...rows.map(([k, v]) => `${k.padEnd(width)}  ${v}`),
+        outcome.report.diffStat ? `\n${outcome.report.diffStat}` : '',
+    ]
+        .join('\n')
+        .trimEnd();
+}
+
+;// CONCATENATED MODULE: ./src/action.ts
+// The action's two phases on top of the core: inputs in, outputs and a job summary out.
+
+
+
+
+
+
+
+
+function actionUi() {
+    return {
+        info: (m) => core/* info */.pq(m),
+        warning: (m) => core/* warning */.$e(m),
+        group: (title, fn) => core/* group */.Os(title, fn),
+        mask: (s) => core/* setSecret */.Pq(s),
+        // The command's output must not issue workflow commands (::set-output, ::add-mask, ::error ...):
+        // command processing is stopped around it with a token it cannot guess.
+        untrusted: async (fn) => {
+            const token = (0,external_node_crypto_.randomUUID)();
+            process.stdout.write(`::stop-commands::${token}${external_node_os_.EOL}`);
+            try {
+                return await fn((line) => process.stdout.write(`${line}${external_node_os_.EOL}`));
+            }
+            finally {
+                process.stdout.write(`::${token}::${external_node_os_.EOL}`);
+            }
+        },
+    };
+}
+async function main() {
+    const settings = parseSettings((name) => core/* getInput */.V4(name));
+    if (settings.mode === 'reap') {
+        const { reapAction } = await __nccwpck_require__.e(/* import() */ 70).then(__nccwpck_require__.bind(__nccwpck_require__, 7070));
+        await reapAction(settings);
+        return;
+    }
+    await runAction(settings);
+}
+async function runAction(settings) {
+    const ui = actionUi();
+    const outcome = await runSandbox(settings, { ui, save: src_state/* saveRunState */.iZ });
+    setOutputs(outcome);
+    await core/* summary */.z.addRaw(outcomeMarkdown(outcome)).write();
+    const { exitCode } = outcome.command;
+    if (exitCode !== 0 && !settings.allowFailure)
+        core/* setFailed */.C1(`The command exited with code ${exitCode}.`);
+}
+function setOutputs(outcome) {
+    const { sandbox, command, report, push } = outcome;
+    const out = {
+        sandbox: sandbox.name,
+        kind: sandbox.kind,
+        branch: sandbox.branch,
+        volume: sandbox.volume ?? '',
+        'worktree-path': sandbox.worktreePath,
+        'exit-code': String(command.exitCode),
+        changed: String(report.changedFiles.length > 0 || report.commits > 0),
+        commits: String(report.commits),
+        'head-sha': report.headSha,
+        pushed: String(push?.pushed ?? false),
+        'files-changed': String(report.changedFiles.length),
+        'diff-stat': report.diffStat,
+    };
+    for (const [k, v] of Object.entries(out))
+        core/* setOutput */.uH(k, v);
+}
+async function action_post() {
+    const state = (0,src_state/* loadRunState */.fQ)();
+    if (!state) {
+        core/* info */.pq('Nothing to clean up: the main step created nothing.');
+        return;
+    }
+    try {
+        await (0,post/* cleanupRun */.w)(state, actionUi(), process.env.RUNNER_TEMP || external_node_os_.tmpdir());
+    }
+    catch (error) {
+        core/* warning */.$e(`Cleanup did not complete: ${error.message}`);
+    }
+}
+
+
+/***/ }),
+
+/***/ 7651:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   KX: () => (/* binding */ worktreeAddArgs),
+/* harmony export */   pd: () => (/* binding */ resolveBranch)
+/* harmony export */ });
+/* unused harmony export planBranch */
+/* harmony import */ var _naming_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8499);
+
+/** The protocol itself, as a pure decision. */
+function planBranch(facts, newTransientName = _naming_js__WEBPACK_IMPORTED_MODULE_0__/* .transientSandboxName */ .j6) {
+    if (!facts.branch) {
+        return {
+            kind: 'transient',
+            sandbox: newTransientName(),
+            branch: '',
+            source: 'detached',
+            startPoint: facts.baseCommit,
+        };
+    }
+    const sandbox = (0,_naming_js__WEBPACK_IMPORTED_MODULE_0__/* .persistentSandboxName */ .ey)(facts.branch);
+    if (facts.localExists)
+        return { kind: 'persistent', sandbox, branch: facts.branch, source: 'local', startPoint: facts.branch };
+    if (facts.remoteExists) {
+        return {
+            kind: 'persistent',
+            sandbox,
+            branch: facts.branch,
+            source: 'remote',
+            startPoint: `origin/${facts.branch}`,
+        };
+    }
+    return { kind: 'persistent', sandbox, branch: facts.branch, source: 'new', startPoint: facts.baseCommit };
+}
+/** Gathers the facts from the parent repository (fetching the branch from origin when it is not known yet). */
+async function resolveBranch(git, parentPath, branch, base) {
+    const baseCommit = await git.resolveCommit(parentPath, base || 'HEAD');
+    if (!baseCommit)
+        throw new Error(`Invalid input 'base': ${JSON.stringify(base)} names no commit in ${parentPath}.`);
+    if (!branch)
+        return planBranch({ branch, localExists: false, remoteExists: false, baseCommit });
+    const localExists = await git.refExists(parentPath, `refs/heads/${branch}`);
+    let remoteExists = false;
+    if (!localExists) {
+        remoteExists = await git.refExists(parentPath, `refs/remotes/origin/${branch}`);
+        // actions/checkout fetches one ref only: ask origin whether the branch exists before creating it anew.
+        if (!remoteExists && (await git.remoteUrl(parentPath, 'origin'))) {
+            remoteExists = await git.tryFetchBranch(parentPath, 'origin', branch);
+        }
+    }
+    return planBranch({ branch, localExists, remoteExists, baseCommit });
+}
+/** The `git worktree add` arguments for a plan (the path is added by the caller after `--`). */
+function worktreeAddArgs(plan, worktreePath, lock) {
+    const args = ['worktree', 'add', '--quiet'];
+    if (lock)
+        args.push('--lock');
+    switch (plan.source) {
+        case 'detached':
+            args.push('--detach', '--', worktreePath, plan.startPoint);
+            break;
+        case 'local':
+            args.push('--', worktreePath, plan.branch);
+            break;
+        case 'remote':
+            args.push('--track', '-b', plan.branch, '--', worktreePath, plan.startPoint);
+            break;
+        case 'new':
+            args.push('--no-track', '-b', plan.branch, '--', worktreePath, plan.startPoint);
+            break;
+    }
+    return args;
+}
+
+
+/***/ }),
+
+/***/ 3871:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Ag: () => (/* binding */ LABEL_PREFIX),
+/* harmony export */   bS: () => (/* binding */ MANAGED_LABEL),
+/* harmony export */   yz: () => (/* binding */ ContainerEngine)
+/* harmony export */ });
+/* unused harmony export EngineError */
+/* harmony import */ var _proc_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1783);
+// The container engine CLI behind one small interface (Docker, or Podman which speaks the same CLI).
+// Argument arrays only; values that could be secrets travel in the child's environment (`-e NAME`),
+// never on its command line.
+
+const LABEL_PREFIX = 'worktree-sandbox';
+const MANAGED_LABEL = `${LABEL_PREFIX}.managed`;
+class EngineError extends Error {
+    constructor(message) {
+        super(message);
+        this.name = 'EngineError';
+    }
+}
+const ENGINE_ENV = [
+    'PATH',
+    'HOME',
+    'DOCKER_HOST',
+    'DOCKER_CONFIG',
+    'DOCKER_CONTEXT',
+    'DOCKER_CERT_PATH',
+    'DOCKER_TLS_VERIFY',
+    'CONTAINERS_CONF',
+    'CONTAINER_HOST',
+    'XDG_RUNTIME_DIR',
+    'TMPDIR',
+];
+class ContainerEngine {
+    name;
+    constructor(name = 'docker') {
+        this.name = name;
+    }
+    env(extra = {}) {
+        return { ...(0,_proc_js__WEBPACK_IMPORTED_MODULE_0__/* .pickEnv */ .Bh)(ENGINE_ENV), ...extra };
+    }
+    /** Runs the engine CLI; never throws for a non-zero exit. */
+    async exec(args, options = {}) {
+        try {
+            return await (0,_proc_js__WEBPACK_IMPORTED_MODULE_0__/* .runProcess */ .R3)(this.name, args, { env: this.env(options.env), onLine: options.onLine });
+        }
+        catch (error) {
+            if (error instanceof _proc_js__WEBPACK_IMPORTED_MODULE_0__/* .ProcError */ .Nm) {
+                throw new EngineError(`${this.name} is not installed or not on PATH: isolation needs a container engine.`);
+            }
+            throw error;
+        }
+    }
+    async run(args) {
+        const result = await this.exec(args);
+        if (result.exitCode !== 0)
+            throw this.failure(args, result);
+        return result.stdout;
+    }
+    failure(args, result) {
+        const detail = (result.stderr || result.stdout).trim();
+        if (/Cannot connect to the Docker daemon|Is the docker daemon running|connect: (no such file|connection refused|permission denied)|unable to connect to Podman/i.test(detail)) {
+            return new EngineError(`The ${this.name} engine is unreachable: ${firstLine(detail)}`);
+        }
+        return new EngineError(`${this.name} ${args[0]} ${args[1] ?? ''} failed (exit ${result.exitCode}): ${detail}`);
+    }
+    /**
+     * Makes sure `image` is present, pulling it when missing. Also the engine reachability check: one call on
+     * the fast path, so that start-up stays quick.
+     */
+    async ensureImage(image) {
+        const inspect = await this.exec(['image', 'inspect', '--format', '{{.Id}}', '--', image]);
+        if (inspect.exitCode === 0)
+            return;
+        const failure = this.failure(['image', 'inspect'], inspect);
+        if (failure.message.includes('unreachable'))
+            throw failure;
+        const pull = await this.exec(['pull', '--quiet', '--', image]);
+        if (pull.exitCode !== 0) {
+            throw new EngineError(`Image "${image}" is not present and could not be pulled: ${firstLine((pull.stderr || pull.stdout).trim())}`);
+        }
+    }
+    async volumeExists(name) {
+        const result = await this.exec(['volume', 'inspect', '--format', '{{.Name}}', '--', name]);
+        if (result.exitCode === 0)
+            return true;
+        const failure = this.failure(['volume', 'inspect'], result);
+        if (failure.message.includes('unreachable'))
+            throw failure;
+        return false;
+    }
+    async createVolume(name, labels) {
+        const args = ['volume', 'create'];
+        for (const [key, value] of Object.entries(labels))
+            args.push('--label', `${key}=${value}`);
+        args.push('--', name);
+        await this.run(args);
+    }
+    /** Removes a volume; false when it is absent. Throws when it is in use or the engine fails. */
+    async removeVolume(name) {
+        if (!(await this.volumeExists(name)))
+            return false;
+        await this.run(['volume', 'rm', '--', name]);
+        return true;
+    }
+    /** Every volume carrying `label` (key or key=value), with its labels: one engine call whatever the count. */
+    async listVolumes(label, labelKeys) {
+        const fields = labelKeys.map((key) => `{{json (.Label ${JSON.stringify(key)})}}`).join(',');
+        const out = await this.run([
+            'volume',
+            'ls',
+            '--filter',
+            `label=${label}`,
+            '--format',
+            `[{{json .Name}},${fields}]`,
+        ]);
+        return out
+            .split('\n')
+            .filter((line) => line.trim())
+            .map((line) => {
+            const [name, ...values] = JSON.parse(line);
+            const labels = {};
+            labelKeys.forEach((key, i) => {
+                if (values[i])
+                    labels[key] = values[i];
+            });
+            return { name, labels };
+        });
+    }
+    async containerState(name) {
+        const result = await this.exec([
+            'container',
+            'inspect',
+            '--format',
+            '{{.State.ExitCode}} {{.State.OOMKilled}} {{.State.Running}}',
+            '--',
+            name,
+        ]);
+        if (result.exitCode !== 0)
+            return undefined;
+        const [code, oom, running] = result.stdout.trim().split(' ');
+        return { exitCode: Number(code), oomKilled: oom === 'true', running: running === 'true' };
+    }
+    /** Removes a container if it exists (running or not). */
+    async removeContainer(name) {
+        const result = await this.exec(['rm', '--force', '--volumes', '--', name]);
+        return result.exitCode === 0;
+    }
+    async killContainer(name) {
+        await this.exec(['kill', '--', name]);
+    }
+    /**
+     * Every container (running or not) with what it mounts: two engine calls whatever the number of
+     * containers and volumes (`ps` for the ids, one `container inspect` for all of them).
+     */
+    async containerMounts() {
+        const ids = (await this.run(['ps', '--all', '--quiet', '--no-trunc'])).split('\n').filter(Boolean);
+        if (ids.length === 0)
+            return [];
+        const args = [
+            'container',
+            'inspect',
+            '--format',
+            '{{json .Name}} {{json .State.Running}} {{json .Mounts}}',
+            '--',
+            ...ids,
+        ];
+        const result = await this.exec(args);
+        // A container removed between the two calls is simply gone; any other failure is a failure.
+        const problems = result.stderr
+            .split('\n')
+            .filter((line) => line.trim() && !/no such (object|container)/i.test(line));
+        if (result.exitCode !== 0 && problems.length)
+            throw this.failure(args, result);
+        return result.stdout
+            .split('\n')
+            .filter((line) => line.trim())
+            .map((line) => parseMounts(line));
+    }
+    /** Names of containers (running or not) that mount any of the given volumes. */
+    async containersUsingVolume(volume) {
+        const out = await this.run(['ps', '--all', '--filter', `volume=${volume}`, '--format', '{{.Names}}']);
+        return out.split('\n').filter(Boolean);
+    }
+}
+function parseMounts(line) {
+    // `"<name>" <true|false> [<mounts>]`: the name is a JSON string, so the first `" ` after it ends it.
+    const nameEnd = line.indexOf('" ', 1) + 1;
+    const name = JSON.parse(line.slice(0, nameEnd)).replace(/^\//, '');
+    const rest = line.slice(nameEnd + 1);
+    const space = rest.indexOf(' ');
+    const running = rest.slice(0, space) === 'true';
+    const mounts = JSON.parse(rest.slice(space + 1)) ?? [];
+    return {
+        name,
+        running,
+        volumes: mounts.filter((m) => m.Type === 'volume' && m.Name).map((m) => m.Name),
+        binds: mounts.filter((m) => m.Type === 'bind' && m.Source).map((m) => m.Source),
+    };
+}
+function firstLine(text) {
+    return text.split('\n')[0] ?? '';
+}
+
+
+/***/ }),
+
+/***/ 1243:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   TU: () => (/* binding */ Git),
+/* harmony export */   W0: () => (/* binding */ gitConfigEnv)
+/* harmony export */ });
+/* unused harmony exports MIN_GIT_VERSION, HARDENED_GIT_CONFIG, baseGitEnv, GitError, compareVersions */
+/* harmony import */ var _proc_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1783);
+// The git CLI behind one small interface. Every call goes through `exec`: argument arrays, a fixed
+// environment, and configuration that keeps a repository's own settings from running anything on the
+// host (hooks, fsmonitor, pagers, automatic gc that would prune live sandboxes).
+
+const MIN_GIT_VERSION = [2, 31, 0];
+/** Configuration applied to every host-side git command, above the repository's own configuration. */
+const HARDENED_GIT_CONFIG = [
+    ['core.hooksPath', '/dev/null'],
+    ['core.fsmonitor', 'false'],
+    ['core.untrackedCache', 'false'],
+    ['core.sshCommand', 'ssh'],
+    ['core.pager', 'cat'],
+    ['core.quotePath', 'false'],
+    ['diff.external', ''],
+    ['protocol.ext.allow', 'never'],
+    ['gc.auto', '0'],
+    ['maintenance.auto', 'false'],
+    ['commit.gpgSign', 'false'],
+    ['tag.gpgSign', 'false'],
+    ['advice.detachedHead', 'false'],
+    ['init.defaultBranch', 'main'],
+];
+/** Config as environment variables (GIT_CONFIG_COUNT/KEY_n/VALUE_n): also reaches git run by our scripts. */
+function gitConfigEnv(extra = []) {
+    const all = [...HARDENED_GIT_CONFIG, ...extra];
+    const env = { GIT_CONFIG_COUNT: String(all.length) };
+    all.forEach(([key, value], i) => {
+        env[`GIT_CONFIG_KEY_${i}`] = key;
+        env[`GIT_CONFIG_VALUE_${i}`] = value;
+    });
+    return env;
+}
+function baseGitEnv() {
+    return {
+        ...(0,_proc_js__WEBPACK_IMPORTED_MODULE_0__/* .pickEnv */ .Bh)(['PATH', 'HOME', 'XDG_CONFIG_HOME', 'SSH_AUTH_SOCK', 'GIT_SSH_COMMAND', 'TMPDIR']),
+        GIT_TERMINAL_PROMPT: '0',
+        GIT_OPTIONAL_LOCKS: '0',
+        GIT_CONFIG_NOSYSTEM: '1',
+        LC_ALL: 'C',
+        ...gitConfigEnv(),
+    };
+}
+class GitError extends Error {
+    args;
+    result;
+    constructor(args, result) {
+        super(`git ${args.join(' ')} failed (exit ${result.exitCode}): ${result.stderr.trim() || result.stdout.trim()}`);
+        this.args = args;
+        this.result = result;
+        this.name = 'GitError';
+    }
+}
+class Git {
+    version;
+    env;
+    constructor(version, env) {
+        this.version = version;
+        this.env = env;
+    }
+    static async create() {
+        const env = baseGitEnv();
+        let result;
+        try {
+            result = await (0,_proc_js__WEBPACK_IMPORTED_MODULE_0__/* .runProcess */ .R3)('git', ['version'], { env });
+        }
+        catch (error) {
+            if (error instanceof _proc_js__WEBPACK_IMPORTED_MODULE_0__/* .ProcError */ .Nm) {
+                throw new Error('git is not installed or not on PATH: the action needs git 2.31 or newer.', {
+                    cause: error,
+                });
+            }
+            throw error;
+        }
+        const match = /git version (\d+)\.(\d+)\.(\d+)/.exec(result.stdout);
+        if (!match)
+            throw new Error(`Cannot read the git version from "${result.stdout.trim()}".`);
+        const version = match.slice(1, 4).map(Number);
+        if (compareVersions(version, MIN_GIT_VERSION) < 0) {
+            throw new Error(`git ${version.join('.')} is too old: worktree-sandbox needs git ${MIN_GIT_VERSION.join('.')} or newer.`);
+        }
+        return new Git(version.join('.'), env);
+    }
+    /** Runs git in `cwd`; never throws for a non-zero exit (see `run`). */
+    async exec(cwd, args, options = {}) {
+        const env = { ...this.env, ...options.env };
+        if (options.config?.length)
+            Object.assign(env, gitConfigEnv(options.config));
+        return (0,_proc_js__WEBPACK_IMPORTED_MODULE_0__/* .runProcess */ .R3)('git', args, { cwd, env, input: options.input });
+    }
+    /** Runs git in `cwd`; throws a GitError naming the command for a non-zero exit. Returns stdout. */
+    async run(cwd, args, options = {}) {
+        const result = await this.exec(cwd, args, options);
+        if (result.exitCode !== 0)
+            throw new GitError(args, result);
+        return result.stdout;
+    }
+    /** Environment for a script that calls git itself (same hardening as `exec`). */
+    scriptEnv(extra = {}) {
+        return { ...this.env, ...extra };
+    }
+    async isValidBranchName(name) {
+        if (name.startsWith('-'))
+            return false;
+        const result = await this.exec('/', ['check-ref-format', '--branch', name]);
+        return result.exitCode === 0 && result.stdout.trim() === name;
+    }
+    async refExists(cwd, ref) {
+        const result = await this.exec(cwd, ['show-ref', '--verify', '--quiet', '--', ref]);
+        return result.exitCode === 0;
+    }
+    /** The commit a revision names, or undefined when it names none. */
+    async resolveCommit(cwd, rev) {
+        if (rev.startsWith('-'))
+            return undefined;
+        const result = await this.exec(cwd, [
+            'rev-parse',
+            '--verify',
+            '--quiet',
+            '--end-of-options',
+            `${rev}^{commit}`,
+        ]);
+        return result.exitCode === 0 ? result.stdout.trim() : undefined;
+    }
+    async tryFetchBranch(cwd, remote, branch) {
+        const result = await this.exec(cwd, [
+            'fetch',
+            '--no-tags',
+            '--quiet',
+            '--',
+            remote,
+            `+refs/heads/${branch}:refs/remotes/${remote}/${branch}`,
+        ]);
+        return result.exitCode === 0;
+    }
+    async remoteUrl(cwd, remote) {
+        const result = await this.exec(cwd, ['config', '--get', `remote.${remote}.url`]);
+        return result.exitCode === 0 ? result.stdout.trim() : undefined;
+    }
+}
+function compareVersions(a, b) {
+    for (let i = 0; i < Math.max(a.length, b.length); i++) {
+        const d = (a[i] ?? 0) - (b[i] ?? 0);
+        if (d !== 0)
+            return d;
+    }
+    return 0;
+}
+
+
+/***/ }),
+
+/***/ 9188:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   XB: () => (/* binding */ LockTimeoutError),
+/* harmony export */   aZ: () => (/* binding */ withRepositoryLock),
+/* harmony export */   rj: () => (/* binding */ lockSandbox),
+/* harmony export */   up: () => (/* binding */ isSandboxLocked)
+/* harmony export */ });
+/* unused harmony exports LOCK_STALE_MS, lockDirectory */
+/* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1455);
+/* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_fs_promises__WEBPACK_IMPORTED_MODULE_0__);
+/* harmony import */ var node_os__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(8161);
+/* harmony import */ var node_os__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__nccwpck_require__.n(node_os__WEBPACK_IMPORTED_MODULE_1__);
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(6760);
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_2___default = /*#__PURE__*/__nccwpck_require__.n(node_path__WEBPACK_IMPORTED_MODULE_2__);
+/* harmony import */ var proper_lockfile__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(3648);
+/* harmony import */ var proper_lockfile__WEBPACK_IMPORTED_MODULE_3___default = /*#__PURE__*/__nccwpck_require__.n(proper_lockfile__WEBPACK_IMPORTED_MODULE_3__);
+// Cross-process locks (proper-lockfile: an atomic mkdir whose mtime the holder refreshes, so a lock whose
+// holder was killed goes stale and is taken over instead of blocking everyone forever).
+//  - the repository lock serializes every change to a parent's worktree metadata;
+//  - a sandbox lock is held by the run using that sandbox, so two runs never share one silently.
+
+
+
+
+const LOCK_STALE_MS = 10_000;
+const LOCK_UPDATE_MS = 2_000;
+function lockDirectory(gitDir) {
+    return node_path__WEBPACK_IMPORTED_MODULE_2__.join(gitDir, 'worktree-sandbox', 'locks');
+}
+function lockPath(gitDir, name) {
+    return node_path__WEBPACK_IMPORTED_MODULE_2__.join(lockDirectory(gitDir), `${name}.lock`);
+}
+class LockTimeoutError extends Error {
+    constructor(message) {
+        super(message);
+        this.name = 'LockTimeoutError';
+    }
+}
+async function acquire(file, waitMs, describe, onWait) {
+    await node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.mkdir(node_path__WEBPACK_IMPORTED_MODULE_2__.dirname(file), { recursive: true });
+    const deadline = Date.now() + waitMs;
+    let announced = false;
+    for (;;) {
+        try {
+            const release = await proper_lockfile__WEBPACK_IMPORTED_MODULE_3___default().lock(file, {
+                realpath: false,
+                lockfilePath: file,
+                stale: LOCK_STALE_MS,
+                update: LOCK_UPDATE_MS,
+                retries: 0,
+                onCompromised: () => {
+                    /* Another process took the lock over as stale: the holder was too slow; keep going. */
+                },
+            });
+            const owner = {
+                pid: process.pid,
+                host: node_os__WEBPACK_IMPORTED_MODULE_1__.hostname(),
+                since: new Date().toISOString(),
+                run: process.env.GITHUB_RUN_ID,
+            };
+            await node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.writeFile(`${file}.owner`, JSON.stringify(owner)).catch(() => undefined);
+            return async () => {
+                await node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.rm(`${file}.owner`, { force: true }).catch(() => undefined);
+                await release().catch(() => undefined);
+            };
+        }
+        catch (error) {
+            if (error.code !== 'ELOCKED')
+                throw error;
+            const owner = await readOwner(file);
+            if (Date.now() >= deadline)
+                throw new LockTimeoutError(describe(owner));
+            if (!announced && onWait) {
+                onWait(`Waiting: ${describe(owner)}`);
+                announced = true;
+            }
+            await new Promise((resolve) => setTimeout(resolve, 50 + Math.random() * 150));
+        }
+    }
+}
+async function readOwner(file) {
+    try {
+        return JSON.parse(await node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.readFile(`${file}.owner`, 'utf8'));
+    }
+    catch {
+        return undefined;
+    }
+}
+function ownerText(owner) {
+    return owner
+        ? ` (process ${owner.pid} on ${owner.host}${owner.run ? `, run ${owner.run}` : ''}, since ${owner.since})`
+        : '';
+}
+/** Runs `fn` holding the parent repository's metadata lock. */
+async function withRepositoryLock(gitDir, fn, waitMs = 120_000) {
+    const release = await acquire(lockPath(gitDir, 'repository'), waitMs, (owner) => `the worktree metadata of ${node_path__WEBPACK_IMPORTED_MODULE_2__.dirname(gitDir)} is locked by another run${ownerText(owner)}`);
+    try {
+        return await fn();
+    }
+    finally {
+        await release();
+    }
+}
+async function lockSandbox(gitDir, sandbox, waitMs, onWait) {
+    return acquire(lockPath(gitDir, `sandbox-${sandbox}`), waitMs, (owner) => `sandbox ${sandbox} is in use by another run${ownerText(owner)}; two runs never share a sandbox`, onWait);
+}
+/** True while a live run holds the sandbox's lock (a lock whose holder died is not counted). */
+async function isSandboxLocked(gitDir, sandbox) {
+    const file = lockPath(gitDir, `sandbox-${sandbox}`);
+    try {
+        return await proper_lockfile__WEBPACK_IMPORTED_MODULE_3___default().check(file, { realpath: false, lockfilePath: file, stale: LOCK_STALE_MS });
+    }
+    catch {
+        return false;
+    }
+}
+
+
+/***/ }),
+
+/***/ 8499:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Ce: () => (/* binding */ classifyName),
+/* harmony export */   EH: () => (/* binding */ volumeName),
+/* harmony export */   ey: () => (/* binding */ persistentSandboxName),
+/* harmony export */   f7: () => (/* binding */ VOLUME_MOUNT),
+/* harmony export */   gG: () => (/* binding */ diskWorktreePath),
+/* harmony export */   j1: () => (/* binding */ projectName),
+/* harmony export */   j6: () => (/* binding */ transientSandboxName),
+/* harmony export */   n$: () => (/* binding */ volumeWorktreePath)
+/* harmony export */ });
+/* unused harmony exports TRANSIENT_PREFIX, shortHash */
+/* harmony import */ var node_crypto__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7598);
+/* harmony import */ var node_crypto__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_crypto__WEBPACK_IMPORTED_MODULE_0__);
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(6760);
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__nccwpck_require__.n(node_path__WEBPACK_IMPORTED_MODULE_1__);
+// Names of sandboxes, projects and volumes. Pure functions: the same branch always maps to the same
+// sandbox, and two different branches never do.
+
+
+const TRANSIENT_PREFIX = 'exploration-';
+const SLUG_MAX = 80;
+function shortHash(text, length = 8) {
+    return (0,node_crypto__WEBPACK_IMPORTED_MODULE_0__.createHash)('sha256').update(text).digest('hex').slice(0, length);
+}
+function transientSandboxName(random = () => (0,node_crypto__WEBPACK_IMPORTED_MODULE_0__.randomBytes)(4)) {
+    return TRANSIENT_PREFIX + random().toString('hex').slice(0, 8).padEnd(8, '0');
+}
+/**
+ * The folder-safe slug of a branch: `/` and anything outside [A-Za-z0-9._-] become `-`. When that loses
+ * information (or the name could pass for a transient sandbox, or is too long) a hash of the full branch
+ * name is appended after `..`, which git forbids in branch names: so a lossy slug can never equal the
+ * slug of another branch, lossy or not.
+ */
+function persistentSandboxName(branch) {
+    let slug = branch.replace(/[^A-Za-z0-9._-]/g, '-');
+    let lossy = slug !== branch;
+    if (slug.toLowerCase().startsWith(TRANSIENT_PREFIX)) {
+        slug = `b-${slug}`;
+        lossy = true;
+    }
+    if (slug.length > SLUG_MAX) {
+        slug = slug.slice(0, SLUG_MAX);
+        lossy = true;
+    }
+    slug = slug.replace(/^[.-]+/, '');
+    return lossy ? `${slug}..${shortHash(branch)}` : slug;
+}
+function classifyName(sandbox) {
+    return sandbox.startsWith(TRANSIENT_PREFIX) ? 'transient' : 'persistent';
+}
+/** A project is the parent repository: its folder name, plus a hash of its path so two clones never share. */
+function projectName(parentPath) {
+    const base = node_path__WEBPACK_IMPORTED_MODULE_1__.basename(parentPath)
+        .replace(/[^A-Za-z0-9._-]/g, '-')
+        .replace(/^[.-]+/, '')
+        .slice(0, 40) || 'repo';
+    return `${base}-${shortHash(parentPath, 6)}`;
+}
+function volumeName(prefix, project, sandbox) {
+    return `${prefix}-${project}-${sandbox}`;
+}
+/** Where a volume sandbox's worktree is, inside every container that mounts it. */
+const VOLUME_MOUNT = '/sandbox';
+function volumeWorktreePath(sandbox) {
+    return `${VOLUME_MOUNT}/${sandbox}`;
+}
+function diskWorktreePath(root, project, sandbox) {
+    return node_path__WEBPACK_IMPORTED_MODULE_1__.join(root, project, sandbox);
+}
+
+
+/***/ }),
+
+/***/ 6661:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   t: () => (/* binding */ PATCH_SCRIPT),
+/* harmony export */   w: () => (/* binding */ cleanupRun)
+/* harmony export */ });
+/* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1455);
+/* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_fs_promises__WEBPACK_IMPORTED_MODULE_0__);
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(6760);
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__nccwpck_require__.n(node_path__WEBPACK_IMPORTED_MODULE_1__);
+/* harmony import */ var _docker_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(3871);
+/* harmony import */ var _git_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(1243);
+/* harmony import */ var _lock_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(9188);
+/* harmony import */ var _report_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(665);
+/* harmony import */ var _sandbox_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(6004);
+/* harmony import */ var _worktree_metadata_js__WEBPACK_IMPORTED_MODULE_7__ = __nccwpck_require__(9662);
+// The post step: runs after success, failure and cancel. Removes the container if it is still there,
+// then applies the cleanup policy. It never fails the job: problems become warnings.
+
+
+
+
+
+
+
+
+async function cleanupRun(state, ui, tempDir) {
+    const engine = new _docker_js__WEBPACK_IMPORTED_MODULE_2__/* .ContainerEngine */ .yz(state.engine);
+    if (state.container && (await engine.removeContainer(state.container)))
+        ui.info(`Removed container ${state.container}.`);
+    const { location } = state;
+    if (!state.ready)
+        return recoverHalfCreated(engine, location, ui);
+    if (state.cleanup === 'never')
+        return keep(ui, location, 'cleanup: never');
+    const git = await _git_js__WEBPACK_IMPORTED_MODULE_3__/* .Git */ .TU.create();
+    const report = state.report ?? (await (0,_report_js__WEBPACK_IMPORTED_MODULE_5__/* .inspectWorktree */ .e5)(git, engine, location, state.image, state.startSha ?? 'HEAD'));
+    if (state.cleanup === 'auto') {
+        if (location.kind === 'persistent')
+            return keep(ui, location, 'persistent sandboxes are kept for reuse (cleanup: auto)');
+        if ((0,_report_js__WEBPACK_IMPORTED_MODULE_5__/* .holdsWork */ .Ww)(report))
+            return keep(ui, location, describeWork(report));
+        await (0,_sandbox_js__WEBPACK_IMPORTED_MODULE_6__/* .removeSandbox */ .Ur)(engine, location);
+        ui.info(`Removed transient sandbox ${location.name}: it held no work.`);
+        return { removed: true };
+    }
+    let patch;
+    if ((0,_report_js__WEBPACK_IMPORTED_MODULE_5__/* .holdsWork */ .Ww)(report))
+        patch = await savePatch(git, engine, location, state, report, tempDir, ui);
+    await (0,_sandbox_js__WEBPACK_IMPORTED_MODULE_6__/* .removeSandbox */ .Ur)(engine, location);
+    ui.info(`Removed sandbox ${location.name} (cleanup: always).`);
+    return { removed: true, patch };
+}
+function keep(ui, location, why) {
+    const where = location.volume ? `volume ${location.volume}` : location.hostPath;
+    ui.info(`Kept sandbox ${location.name} (${where}): ${why}.`);
+    return { removed: false, kept: why };
+}
+function describeWork(report) {
+    const parts = [];
+    if (report.uncommitted.length)
+        parts.push(`${report.uncommitted.length} uncommitted file(s)`);
+    if (report.unpushedCommits)
+        parts.push(`${report.unpushedCommits} commit(s) on no remote`);
+    return `it holds work: ${parts.join(', ')}`;
+}
+/** The main step stopped while creating the sandbox: undo what it half-created, keep anything whole. */
+async function recoverHalfCreated(engine, location, ui) {
+    return (0,_lock_js__WEBPACK_IMPORTED_MODULE_4__/* .withRepositoryLock */ .aZ)(location.parent.gitDir, async () => {
+        const entry = await (0,_worktree_metadata_js__WEBPACK_IMPORTED_MODULE_7__/* .findWorktreeEntry */ .lc)(location.parent.gitDir, location.worktreePath);
+        if (!entry || entry.locked === _worktree_metadata_js__WEBPACK_IMPORTED_MODULE_7__/* .INITIALIZING */ .is) {
+            if (location.hostPath)
+                await node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.rm(location.hostPath, { recursive: true, force: true });
+            if (location.volume)
+                await engine.removeVolume(location.volume).catch(() => undefined);
+            if (entry)
+                await (0,_worktree_metadata_js__WEBPACK_IMPORTED_MODULE_7__/* .dropEntry */ .sT)(location.parent.gitDir, entry);
+            ui.info(`The main step stopped before sandbox ${location.name} was ready: removed what it had half-created.`);
+            return { removed: true };
+        }
+        return keep(ui, location, 'it was ready before the main step stopped');
+    });
+}
+// Uncommitted work as one patch (untracked files included, binary-safe), unsaved commits as a bundle.
+const PATCH_SCRIPT = `set -eu
+start="$1"
+tmp_index="$(git rev-parse --git-path index).worktree-sandbox"
+cp "$(git rev-parse --git-path index)" "$tmp_index"
+GIT_INDEX_FILE="$tmp_index" git add -A
+GIT_INDEX_FILE="$tmp_index" git diff --no-ext-diff --binary --cached HEAD
+rm -f "$tmp_index"
+`;
+async function savePatch(git, engine, location, state, report, tempDir, ui) {
+    const dir = node_path__WEBPACK_IMPORTED_MODULE_1__.join(tempDir, 'worktree-sandbox');
+    await node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.mkdir(dir, { recursive: true });
+    const file = node_path__WEBPACK_IMPORTED_MODULE_1__.join(dir, `${location.project}-${location.name}.patch`);
+    const result = await (0,_sandbox_js__WEBPACK_IMPORTED_MODULE_6__/* .runInWorktree */ .kv)(git, engine, location, state.image, PATCH_SCRIPT, [
+        state.startSha ?? 'HEAD',
+    ]);
+    if (result.exitCode !== 0)
+        throw new Error(`Could not save the uncommitted work of ${location.name}; the sandbox is kept: ${result.stderr.trim()}`);
+    await node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.writeFile(file, result.stdout);
+    ui.info(`Saved the uncommitted work of ${location.name} to ${file}.`);
+    if (report.unpushedCommits > 0 && !location.branch) {
+        const bundle = file.replace(/\.patch$/, '.bundle');
+        const entry = await (0,_worktree_metadata_js__WEBPACK_IMPORTED_MODULE_7__/* .findWorktreeEntry */ .lc)(location.parent.gitDir, location.worktreePath);
+        if (entry) {
+            await git.run(location.parent.path, [
+                '--git-dir',
+                entry.adminDir,
+                'bundle',
+                'create',
+                bundle,
+                'HEAD',
+                '--not',
+                '--remotes',
+                '--branches',
+            ]);
+        }
+        ui.info(`Saved ${report.unpushedCommits} unpushed commit(s) of ${location.name} to ${bundle}.`);
+    }
+    return file;
+}
+
+
+/***/ }),
+
+/***/ 1783:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Bh: () => (/* binding */ pickEnv),
+/* harmony export */   Nm: () => (/* binding */ ProcError),
+/* harmony export */   R3: () => (/* binding */ runProcess)
+/* harmony export */ });
+/* harmony import */ var _actions_exec__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2876);
+// The one place where child processes start. Argument arrays only: nothing here goes through a shell.
+
+class ProcError extends Error {
+    result;
+    constructor(message, result) {
+        super(message);
+        this.result = result;
+        this.name = 'ProcError';
+    }
+}
+async function runProcess(tool, args, options) {
+    const listeners = {};
+    if (options.onLine) {
+        const onLine = options.onLine;
+        listeners.stdline = (line) => onLine(line, 'stdout');
+        listeners.errline = (line) => onLine(line, 'stderr');
+    }
+    try {
+        const out = await _actions_exec__WEBPACK_IMPORTED_MODULE_0__/* .getExecOutput */ .H(tool, [...args], {
+            cwd: options.cwd,
+            env: options.env,
+            silent: true,
+            ignoreReturnCode: true,
+            input: options.input,
+            listeners,
+        });
+        return { exitCode: out.exitCode, stdout: out.stdout, stderr: out.stderr };
+    }
+    catch (error) {
+        // @actions/exec throws when the executable cannot be found or started.
+        throw new ProcError(`${tool} could not be started: ${error.message}`, {
+            exitCode: -1,
+            stdout: '',
+            stderr: String(error),
+        });
+    }
+}
+/** Environment variables a CLI tool legitimately needs from the parent process; everything else is dropped. */
+function pickEnv(names, source = process.env) {
+    const env = {};
+    for (const name of names) {
+        const value = source[name];
+        if (value !== undefined)
+            env[name] = value;
+    }
+    return env;
+}
+
+
+/***/ }),
+
+/***/ 665:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Ww: () => (/* binding */ holdsWork),
+/* harmony export */   br: () => (/* binding */ BOT_IDENTITY),
+/* harmony export */   e5: () => (/* binding */ inspectWorktree)
+/* harmony export */ });
+/* unused harmony exports INSPECT_SCRIPT, parseInspectOutput */
+/* harmony import */ var _sandbox_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6004);
+
+const BOT_IDENTITY = {
+    name: 'github-actions[bot]',
+    email: '41898282+github-actions[bot]@users.noreply.github.com',
+};
+const SEP = '\u0000@@ws:';
+// Positional arguments only: $1 start commit, $2 commit (1/0), $3 message. Nothing is spliced in.
+const INSPECT_SCRIPT = `set -u
+start="$1"; commit="$2"; message="$3"
+mark() { printf '\\000@@ws:%s\\000' "$1"; }
+committed=0
+if [ "$commit" = 1 ] && [ -n "$(git status --porcelain --untracked-files=all)" ]; then
+  git add -A >&2 && git commit --quiet --no-verify -m "$message" >&2 || { echo "worktree-sandbox: commit failed" >&2; exit 3; }
+  committed=1
+fi
+mark committed; echo "$committed"
+mark head; git rev-parse --verify HEAD
+mark branch; git symbolic-ref --quiet --short HEAD || true
+mark commits; git rev-list --count "$start..HEAD"
+mark status; git status --porcelain=v1 -z --untracked-files=all
+mark names; git diff --no-ext-diff --no-renames --name-only -z "$start" --
+mark stat; git diff --no-ext-diff --stat=120 "$start" --
+mark unpushed; git rev-list --count HEAD --not "$start" --remotes
+mark end
+`;
+function parseInspectOutput(stdout) {
+    const sections = new Map();
+    const parts = stdout.split(SEP);
+    for (const part of parts.slice(1)) {
+        const nul = part.indexOf('\u0000');
+        sections.set(part.slice(0, nul), part.slice(nul + 1));
+    }
+    if (!sections.has('end'))
+        throw new Error('The worktree report is incomplete.');
+    const get = (name) => sections.get(name) ?? '';
+    const zList = (text) => text.split('\u0000').filter(Boolean);
+    // porcelain v1 -z: "XY path" entries; a rename/copy is followed by its source as an extra entry.
+    const uncommitted = [];
+    const entries = zList(get('status'));
+    for (let i = 0; i < entries.length; i++) {
+        const entry = entries[i];
+        uncommitted.push(entry.slice(3));
+        if (entry[0] === 'R' || entry[0] === 'C')
+            i++;
+    }
+    const untracked = entries.filter((e) => e.startsWith('??')).map((e) => e.slice(3));
+    const changed = new Set([...zList(get('names')), ...untracked]);
+    const stat = get('stat').trimEnd();
+    const untrackedStat = untracked.map((f) => ` ${f} (new, untracked)`).join('\n');
+    return {
+        committed: get('committed').trim() === '1',
+        headSha: get('head').trim(),
+        currentBranch: get('branch').trim(),
+        commits: Number(get('commits').trim()) || 0,
+        changedFiles: [...changed].sort(),
+        uncommitted,
+        diffStat: [stat, untrackedStat].filter(Boolean).join('\n'),
+        unpushedCommits: Number(get('unpushed').trim()) || 0,
+    };
+}
+async function inspectWorktree(git, engine, location, image, startSha, commit) {
+    const env = {
+        GIT_AUTHOR_NAME: BOT_IDENTITY.name,
+        GIT_AUTHOR_EMAIL: BOT_IDENTITY.email,
+        GIT_COMMITTER_NAME: BOT_IDENTITY.name,
+        GIT_COMMITTER_EMAIL: BOT_IDENTITY.email,
+    };
+    const args = [startSha, commit ? '1' : '0', commit?.message ?? ''];
+    const result = await (0,_sandbox_js__WEBPACK_IMPORTED_MODULE_0__/* .runInWorktree */ .kv)(git, engine, location, image, INSPECT_SCRIPT, args, env);
+    if (result.exitCode !== 0) {
+        throw new Error(`Could not read the sandbox ${location.name}: ${result.stderr.trim() || `exit ${result.exitCode}`}`);
+    }
+    return parseInspectOutput(result.stdout);
+}
+function holdsWork(report) {
+    return report.uncommitted.length > 0 || report.unpushedCommits > 0;
+}
+
+
+/***/ }),
+
+/***/ 6004:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Ae: () => (/* binding */ sandboxMounts),
+/* harmony export */   D_: () => (/* binding */ prepareSandbox),
+/* harmony export */   Iw: () => (/* binding */ locateSandbox),
+/* harmony export */   MC: () => (/* binding */ mountArg),
+/* harmony export */   Ur: () => (/* binding */ removeSandbox),
+/* harmony export */   _c: () => (/* binding */ currentIdentity),
+/* harmony export */   kv: () => (/* binding */ runInWorktree)
+/* harmony export */ });
+/* unused harmony exports volumeLabels, SandboxConflictError */
+/* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1455);
+/* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_fs_promises__WEBPACK_IMPORTED_MODULE_0__);
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(6760);
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__nccwpck_require__.n(node_path__WEBPACK_IMPORTED_MODULE_1__);
+/* harmony import */ var _branch_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(7651);
+/* harmony import */ var _git_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(1243);
+/* harmony import */ var _docker_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(3871);
+/* harmony import */ var _lock_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(9188);
+/* harmony import */ var _naming_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(8499);
+/* harmony import */ var _proc_js__WEBPACK_IMPORTED_MODULE_7__ = __nccwpck_require__(1783);
+/* harmony import */ var _worktree_metadata_js__WEBPACK_IMPORTED_MODULE_8__ = __nccwpck_require__(9662);
+// The sandbox lifecycle: find, create (or reuse as it is), inspect and remove one sandbox, on disk or in
+// a container volume. Every change to the parent's metadata happens under the repository lock.
+
+
+
+
+
+
+
+
+
+function currentIdentity() {
+    return { uid: process.getuid?.() ?? 0, gid: process.getgid?.() ?? 0 };
+}
+function locateSandbox(plan, parent, isolation, worktreeRoot, volumePrefix) {
+    const project = (0,_naming_js__WEBPACK_IMPORTED_MODULE_6__/* .projectName */ .j1)(parent.path);
+    const base = { name: plan.sandbox, kind: plan.kind, project, isolation, branch: plan.branch, parent };
+    if (isolation === 'disk') {
+        const hostPath = (0,_naming_js__WEBPACK_IMPORTED_MODULE_6__/* .diskWorktreePath */ .gG)(worktreeRoot, project, plan.sandbox);
+        return { ...base, worktreePath: hostPath, hostPath };
+    }
+    return {
+        ...base,
+        worktreePath: (0,_naming_js__WEBPACK_IMPORTED_MODULE_6__/* .volumeWorktreePath */ .n$)(plan.sandbox),
+        volume: (0,_naming_js__WEBPACK_IMPORTED_MODULE_6__/* .volumeName */ .EH)(volumePrefix, project, plan.sandbox),
+    };
+}
+function volumeLabels(location, now = new Date()) {
+    return {
+        [_docker_js__WEBPACK_IMPORTED_MODULE_4__/* .MANAGED_LABEL */ .bS]: 'true',
+        [`${_docker_js__WEBPACK_IMPORTED_MODULE_4__/* .LABEL_PREFIX */ .Ag}.project`]: location.project,
+        [`${_docker_js__WEBPACK_IMPORTED_MODULE_4__/* .LABEL_PREFIX */ .Ag}.sandbox`]: location.name,
+        [`${_docker_js__WEBPACK_IMPORTED_MODULE_4__/* .LABEL_PREFIX */ .Ag}.kind`]: location.kind,
+        [`${_docker_js__WEBPACK_IMPORTED_MODULE_4__/* .LABEL_PREFIX */ .Ag}.branch`]: location.branch,
+        [`${_docker_js__WEBPACK_IMPORTED_MODULE_4__/* .LABEL_PREFIX */ .Ag}.parent`]: location.parent.path,
+        [`${_docker_js__WEBPACK_IMPORTED_MODULE_4__/* .LABEL_PREFIX */ .Ag}.created`]: now.toISOString().replace(/\.\d{3}Z$/, 'Z'),
+    };
+}
+/** A bind or volume mount in `--mount` syntax (CSV: a field with a comma or quote is quoted). */
+function mountArg(fields) {
+    return Object.entries(fields)
+        .map(([k, v]) => (v === true ? k : `${k}=${v}`))
+        .map((f) => (/[",]/.test(f) ? `"${f.replace(/"/g, '""')}"` : f))
+        .join(',');
+}
+/** The surgical mount (ADR 0035): parent read-only, its .git read-write, the worktree read-write. */
+function sandboxMounts(location) {
+    const { parent } = location;
+    const mounts = [
+        mountArg({ type: 'bind', source: parent.path, target: parent.path, readonly: true }),
+        mountArg({ type: 'bind', source: parent.gitDir, target: parent.gitDir }),
+    ];
+    if (location.volume)
+        mounts.push(mountArg({ type: 'volume', source: location.volume, target: _naming_js__WEBPACK_IMPORTED_MODULE_6__/* .VOLUME_MOUNT */ .f7 }));
+    else
+        mounts.push(mountArg({ type: 'bind', source: location.hostPath, target: location.hostPath }));
+    return mounts.flatMap((m) => ['--mount', m]);
+}
+class SandboxConflictError extends Error {
+}
+/**
+ * Creates the sandbox, or reuses it exactly as it is (uncommitted files and all). Recovers what a killed
+ * run half-created; refuses, with the reason, anything it cannot recognise as its own.
+ */
+async function prepareSandbox(git, engine, location, plan, image, log) {
+    const { parent } = location;
+    const reused = await (0,_lock_js__WEBPACK_IMPORTED_MODULE_5__/* .withRepositoryLock */ .aZ)(parent.gitDir, async () => {
+        if (location.volume)
+            return prepareVolume(git, engine, location, plan, image, log);
+        return prepareDisk(git, location, plan, log);
+    });
+    const startSha = await readHead(git, location);
+    const entry = await (0,_worktree_metadata_js__WEBPACK_IMPORTED_MODULE_8__/* .findWorktreeEntry */ .lc)(parent.gitDir, location.worktreePath);
+    if (entry)
+        await (0,_worktree_metadata_js__WEBPACK_IMPORTED_MODULE_8__/* .markUsed */ .Nm)(entry);
+    return { ...location, reused, startSha };
+}
+async function checkoutForce(git, parent, plan) {
+    if (plan.source !== 'local')
+        return false;
+    // The branch may be checked out in the parent's own work tree (a workflow that checked it out):
+    // git refuses a second checkout unless forced. Other sandboxes holding it are refused, not forced.
+    const head = await git.exec(parent.path, ['symbolic-ref', '-q', 'HEAD']);
+    return head.stdout.trim() === `refs/heads/${plan.branch}`;
+}
+async function prepareDisk(git, location, plan, log) {
+    const hostPath = location.hostPath;
+    const { parent } = location;
+    const entry = await (0,_worktree_metadata_js__WEBPACK_IMPORTED_MODULE_8__/* .findWorktreeEntry */ .lc)(parent.gitDir, hostPath);
+    const dirExists = await exists(hostPath);
+    if (entry && entry.locked !== _worktree_metadata_js__WEBPACK_IMPORTED_MODULE_8__/* .INITIALIZING */ .is && dirExists && (await exists(node_path__WEBPACK_IMPORTED_MODULE_1__.join(hostPath, '.git')))) {
+        return true;
+    }
+    if (entry && !dirExists) {
+        log(`The worktree folder ${hostPath} is gone; dropping its stale registration.`);
+        await (0,_worktree_metadata_js__WEBPACK_IMPORTED_MODULE_8__/* .dropEntry */ .sT)(parent.gitDir, entry);
+    }
+    else if (entry) {
+        log(`Recovering ${hostPath}: a run was killed while creating it.`);
+        await node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.rm(hostPath, { recursive: true, force: true });
+        await (0,_worktree_metadata_js__WEBPACK_IMPORTED_MODULE_8__/* .dropEntry */ .sT)(parent.gitDir, entry);
+    }
+    else if (dirExists) {
+        const names = await node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.readdir(hostPath);
+        if (names.some((n) => n !== '.git')) {
+            throw new SandboxConflictError(`${hostPath} exists and holds files, but ${parent.path} has no worktree registered there: it is not touched. Move it away or remove it, then run again.`);
+        }
+        log(`Removing the empty leftover folder ${hostPath}.`);
+        await node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.rm(hostPath, { recursive: true, force: true });
+    }
+    await node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.mkdir(node_path__WEBPACK_IMPORTED_MODULE_1__.dirname(hostPath), { recursive: true });
+    const args = (0,_branch_js__WEBPACK_IMPORTED_MODULE_2__/* .worktreeAddArgs */ .KX)(plan, hostPath, false);
+    if (await checkoutForce(git, parent, plan))
+        args.splice(2, 0, '--force');
+    await git.run(parent.path, args);
+    return false;
+}
+/**
+ * Creates the worktree inside the volume from a short-lived helper container: as root only to hand the
+ * volume to the runner's user, then git runs as that user (setpriv, or chroot --userspec).
+ */
+const VOLUME_CREATE_SCRIPT = `set -eu
+uid="$1"; gid="$2"; wt="$3"; recover="$4"; shift 4
+as_user() {
+  if [ "$uid" = 0 ]; then "$@"
+  elif command -v setpriv >/dev/null 2>&1; then setpriv --reuid="$uid" --regid="$gid" --clear-groups "$@"
+  else chroot --userspec="$uid:$gid" / "$@"; fi
+}
+chown "$uid:$gid" /sandbox
+if [ -e "$wt" ] || [ -L "$wt" ]; then
+  if [ "$recover" = 1 ] || [ -z "$(ls -A "$wt" | grep -vx '.git' || true)" ]; then
+    as_user rm -rf -- "$wt"
+  else
+    echo "worktree-sandbox: $wt holds files but the parent repository has no record of it; refusing to overwrite them" >&2
+    exit 3
+  fi
+fi
+as_user "$@"
+`;
+async function prepareVolume(git, engine, location, plan, image, log) {
+    const volume = location.volume;
+    const { parent } = location;
+    const [entry, volumeExists] = await Promise.all([
+        (0,_worktree_metadata_js__WEBPACK_IMPORTED_MODULE_8__/* .findWorktreeEntry */ .lc)(parent.gitDir, location.worktreePath),
+        engine.volumeExists(volume),
+    ]);
+    if (entry && entry.locked !== _worktree_metadata_js__WEBPACK_IMPORTED_MODULE_8__/* .INITIALIZING */ .is && volumeExists)
+        return true;
+    let recover = false;
+    if (entry && !volumeExists) {
+        log(`Volume ${volume} is gone; dropping its stale registration.`);
+        await (0,_worktree_metadata_js__WEBPACK_IMPORTED_MODULE_8__/* .dropEntry */ .sT)(parent.gitDir, entry);
+    }
+    else if (entry) {
+        log(`Recovering volume ${volume}: a run was killed while creating it.`);
+        await (0,_worktree_metadata_js__WEBPACK_IMPORTED_MODULE_8__/* .dropEntry */ .sT)(parent.gitDir, entry);
+        recover = true;
+    }
+    if (!volumeExists)
+        await engine.createVolume(volume, volumeLabels(location));
+    const id = currentIdentity();
+    const add = (0,_branch_js__WEBPACK_IMPORTED_MODULE_2__/* .worktreeAddArgs */ .KX)(plan, location.worktreePath, true);
+    if (await checkoutForce(git, parent, plan))
+        add.splice(2, 0, '--force');
+    const configEnv = { ...(0,_git_js__WEBPACK_IMPORTED_MODULE_3__/* .gitConfigEnv */ .W0)(), HOME: '/tmp' };
+    const result = await engine.exec([
+        'run',
+        '--rm',
+        '--network',
+        'none',
+        '--user',
+        '0:0',
+        '--cap-drop',
+        'ALL',
+        '--cap-add',
+        'CHOWN',
+        '--cap-add',
+        'SETUID',
+        '--cap-add',
+        'SETGID',
+        '--cap-add',
+        'SYS_CHROOT',
+        '--cap-add',
+        'DAC_OVERRIDE',
+        '--cap-add',
+        'FOWNER',
+        '--security-opt',
+        'no-new-privileges',
+        '--label',
+        `${_docker_js__WEBPACK_IMPORTED_MODULE_4__/* .MANAGED_LABEL */ .bS}=true`,
+        '--label',
+        `${_docker_js__WEBPACK_IMPORTED_MODULE_4__/* .LABEL_PREFIX */ .Ag}.role=helper`,
+        ...sandboxMounts(location),
+        '--workdir',
+        parent.path,
+        ...Object.keys(configEnv).flatMap((k) => ['-e', k]),
+        '--entrypoint',
+        'sh',
+        '--',
+        image,
+        '-c',
+        VOLUME_CREATE_SCRIPT,
+        'create-sandbox',
+        String(id.uid),
+        String(id.gid),
+        location.worktreePath,
+        recover ? '1' : '0',
+        'git',
+        '-C',
+        parent.path,
+        ...add,
+    ], { env: configEnv });
+    const created = await (0,_worktree_metadata_js__WEBPACK_IMPORTED_MODULE_8__/* .findWorktreeEntry */ .lc)(parent.gitDir, location.worktreePath);
+    if (result.exitCode !== 0 || !created) {
+        if (created)
+            await (0,_worktree_metadata_js__WEBPACK_IMPORTED_MODULE_8__/* .dropEntry */ .sT)(parent.gitDir, created);
+        if (!volumeExists)
+            await engine.removeVolume(volume).catch(() => undefined);
+        throw new Error(`Could not create the worktree in volume ${volume}: ${(result.stderr || result.stdout).trim() || `exit ${result.exitCode}`}`);
+    }
+    // Locked while the volume exists: the host cannot resolve /sandbox/..., so it sees it as prunable.
+    await (0,_worktree_metadata_js__WEBPACK_IMPORTED_MODULE_8__/* .lockEntry */ .KF)(created, `worktree-sandbox volume ${volume}`);
+    return false;
+}
+async function readHead(git, location) {
+    const entry = await (0,_worktree_metadata_js__WEBPACK_IMPORTED_MODULE_8__/* .findWorktreeEntry */ .lc)(location.parent.gitDir, location.worktreePath);
+    if (!entry)
+        throw new Error(`Sandbox ${location.name} has no worktree registration in ${location.parent.path}.`);
+    // The worktree's HEAD lives in its admin folder on the host, whatever the isolation.
+    return (await git.run(location.parent.path, ['--git-dir', entry.adminDir, 'rev-parse', '--verify', 'HEAD'])).trim();
+}
+/** Runs one of our scripts in the worktree: on the host for disk sandboxes, in a helper container for volumes. */
+async function runInWorktree(git, engine, location, image, script, args, extraEnv = {}) {
+    if (location.hostPath) {
+        return (0,_proc_js__WEBPACK_IMPORTED_MODULE_7__/* .runProcess */ .R3)('sh', ['-c', script, 'worktree-sandbox', ...args], {
+            cwd: location.hostPath,
+            env: git.scriptEnv(extraEnv),
+        });
+    }
+    const id = currentIdentity();
+    const env = {
+        ...(0,_git_js__WEBPACK_IMPORTED_MODULE_3__/* .gitConfigEnv */ .W0)(),
+        GIT_TERMINAL_PROMPT: '0',
+        GIT_OPTIONAL_LOCKS: '0',
+        HOME: '/tmp',
+        LC_ALL: 'C',
+        ...extraEnv,
+    };
+    return engine.exec([
+        'run',
+        '--rm',
+        '--network',
+        'none',
+        '--user',
+        `${id.uid}:${id.gid}`,
+        '--cap-drop',
+        'ALL',
+        '--security-opt',
+        'no-new-privileges',
+        '--label',
+        `${_docker_js__WEBPACK_IMPORTED_MODULE_4__/* .MANAGED_LABEL */ .bS}=true`,
+        '--label',
+        `${_docker_js__WEBPACK_IMPORTED_MODULE_4__/* .LABEL_PREFIX */ .Ag}.role=helper`,
+        ...sandboxMounts(location),
+        '--workdir',
+        location.worktreePath,
+        ...Object.keys(env).flatMap((k) => ['-e', k]),
+        '--entrypoint',
+        'sh',
+        '--',
+        image,
+        '-c',
+        script,
+        'worktree-sandbox',
+        ...args,
+    ], { env });
+}
+/** Removes the sandbox (volume or folder) and exactly its metadata entry in the parent; nothing else. */
+async function removeSandbox(engine, location) {
+    const { parent } = location;
+    await (0,_lock_js__WEBPACK_IMPORTED_MODULE_5__/* .withRepositoryLock */ .aZ)(parent.gitDir, async () => {
+        if (location.volume) {
+            await engine.removeVolume(location.volume);
+        }
+        else {
+            await node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.rm(location.hostPath, { recursive: true, force: true });
+            await node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.rmdir(node_path__WEBPACK_IMPORTED_MODULE_1__.dirname(location.hostPath)).catch(() => undefined);
+        }
+        const entry = await (0,_worktree_metadata_js__WEBPACK_IMPORTED_MODULE_8__/* .findWorktreeEntry */ .lc)(parent.gitDir, location.worktreePath);
+        if (entry)
+            await (0,_worktree_metadata_js__WEBPACK_IMPORTED_MODULE_8__/* .dropEntry */ .sT)(parent.gitDir, entry);
+    });
+}
+async function exists(p) {
+    return node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.lstat(p).then(() => true, () => false);
+}
+
+
+/***/ }),
+
+/***/ 2462:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   fQ: () => (/* binding */ loadRunState),
+/* harmony export */   iZ: () => (/* binding */ saveRunState),
+/* harmony export */   tl: () => (/* binding */ isPost)
+/* harmony export */ });
+/* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3360);
+// What the main step leaves for the post step (GITHUB_STATE), and which of the two is running.
+// As in actions/checkout: the flag is saved when the module first loads in the main step.
+
+const isPost = _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .getState */ .Gu('isPost') === 'true';
+if (!isPost)
+    _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .saveState */ .LZ('isPost', 'true');
+const KEY = 'run';
+let current;
+function saveRunState(update) {
+    current = { ...(current ?? {}), ...update };
+    _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .saveState */ .LZ(KEY, JSON.stringify(current));
+}
+function loadRunState() {
+    const raw = _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .getState */ .Gu(KEY);
+    if (!raw)
+        return undefined;
+    try {
+        return JSON.parse(raw);
+    }
+    catch {
+        return undefined;
+    }
+}
+
+
+/***/ }),
+
+/***/ 9662:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   KF: () => (/* binding */ lockEntry),
+/* harmony export */   Nm: () => (/* binding */ markUsed),
+/* harmony export */   is: () => (/* binding */ INITIALIZING),
+/* harmony export */   lc: () => (/* binding */ findWorktreeEntry),
+/* harmony export */   sT: () => (/* binding */ dropEntry),
+/* harmony export */   ue: () => (/* binding */ listWorktreeEntries)
+/* harmony export */ });
+/* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1455);
+/* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_fs_promises__WEBPACK_IMPORTED_MODULE_0__);
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(6760);
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__nccwpck_require__.n(node_path__WEBPACK_IMPORTED_MODULE_1__);
+// Reading and editing a parent's per-worktree metadata (`<gitDir>/worktrees/<id>/`) directly. This is
+// how the host addresses sandboxes whose worktree path it cannot resolve (volume sandboxes), and how
+// only the entries we removed ourselves are dropped: never `git worktree prune`, which would also drop
+// live volume sandboxes the host sees as "prunable".
+
+
+const INITIALIZING = 'initializing';
+async function listWorktreeEntries(gitDir) {
+    const root = node_path__WEBPACK_IMPORTED_MODULE_1__.join(gitDir, 'worktrees');
+    let ids;
+    try {
+        ids = await node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.readdir(root);
+    }
+    catch {
+        return [];
+    }
+    const entries = await Promise.all(ids.map((id) => readEntry(root, id)));
+    return entries.filter((e) => e !== undefined);
+}
+async function readEntry(root, id) {
+    const adminDir = node_path__WEBPACK_IMPORTED_MODULE_1__.join(root, id);
+    const gitFile = await node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.readFile(node_path__WEBPACK_IMPORTED_MODULE_1__.join(adminDir, 'gitdir'), 'utf8').catch(() => undefined);
+    if (gitFile === undefined)
+        return undefined;
+    const locked = await node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.readFile(node_path__WEBPACK_IMPORTED_MODULE_1__.join(adminDir, 'locked'), 'utf8').catch(() => undefined);
+    return { id, adminDir, gitFile: gitFile.trim(), locked: locked?.trim() };
+}
+async function findWorktreeEntry(gitDir, worktreePath) {
+    const wanted = node_path__WEBPACK_IMPORTED_MODULE_1__.join(worktreePath, '.git');
+    return (await listWorktreeEntries(gitDir)).find((e) => e.gitFile === wanted);
+}
+/** Locks an entry with a reason, as `git worktree lock --reason` would, without needing its path to resolve. */
+async function lockEntry(entry, reason) {
+    await node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.writeFile(node_path__WEBPACK_IMPORTED_MODULE_1__.join(entry.adminDir, 'locked'), `${reason}\n`);
+}
+/**
+ * Marks a sandbox as used now (its admin folder's mtime), so that the reaper sees a run as activity even
+ * when the run changed nothing git records (files deep in the tree do not move the worktree folder's mtime).
+ */
+async function markUsed(entry, now = new Date()) {
+    await node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.utimes(entry.adminDir, now, now).catch(() => undefined);
+}
+/** Drops exactly one entry (unlocking it): the sandbox it described must already be gone. */
+async function dropEntry(gitDir, entry) {
+    const root = node_path__WEBPACK_IMPORTED_MODULE_1__.join(gitDir, 'worktrees');
+    if (node_path__WEBPACK_IMPORTED_MODULE_1__.dirname(entry.adminDir) !== root)
+        throw new Error(`refusing to remove ${entry.adminDir}: not a worktree entry of ${gitDir}`);
+    await node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.rm(entry.adminDir, { recursive: true, force: true });
+    // git removes the folder once its last entry is gone; do the same so the parent looks untouched.
+    await node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.rmdir(root).catch(() => undefined);
+}
+
+
+/***/ }),
+
 /***/ 2613:
 /***/ ((module) => {
 
@@ -30545,6 +32596,20 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:events"
 
 /***/ }),
 
+/***/ 3024:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
+
+/***/ }),
+
+/***/ 1455:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs/promises");
+
+/***/ }),
+
 /***/ 7067:
 /***/ ((module) => {
 
@@ -30563,6 +32628,20 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:http2")
 /***/ ((module) => {
 
 module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:net");
+
+/***/ }),
+
+/***/ 8161:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:os");
+
+/***/ }),
+
+/***/ 6760:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
 
 /***/ }),
 
@@ -30629,6 +32708,13 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:zlib");
 
 /***/ }),
 
+/***/ 857:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("os");
+
+/***/ }),
+
 /***/ 6928:
 /***/ ((module) => {
 
@@ -30662,166 +32748,30 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("tls");
 
 module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("util");
 
-/***/ })
+/***/ }),
 
-/******/ });
-/************************************************************************/
-/******/ // The module cache
-/******/ var __webpack_module_cache__ = {};
-/******/ 
-/******/ // The require function
-/******/ function __nccwpck_require__(moduleId) {
-/******/ 	// Check if module is in cache
-/******/ 	var cachedModule = __webpack_module_cache__[moduleId];
-/******/ 	if (cachedModule !== undefined) {
-/******/ 		return cachedModule.exports;
-/******/ 	}
-/******/ 	// Create a new module (and put it into the cache)
-/******/ 	var module = __webpack_module_cache__[moduleId] = {
-/******/ 		// no module.id needed
-/******/ 		// no module.loaded needed
-/******/ 		exports: {}
-/******/ 	};
-/******/ 
-/******/ 	// Execute the module function
-/******/ 	var threw = true;
-/******/ 	try {
-/******/ 		__webpack_modules__[moduleId](module, module.exports, __nccwpck_require__);
-/******/ 		threw = false;
-/******/ 	} finally {
-/******/ 		if(threw) delete __webpack_module_cache__[moduleId];
-/******/ 	}
-/******/ 
-/******/ 	// Return the exports of the module
-/******/ 	return module.exports;
-/******/ }
-/******/ 
-/******/ // expose the modules object (__webpack_modules__)
-/******/ __nccwpck_require__.m = __webpack_modules__;
-/******/ 
-/************************************************************************/
-/******/ /* webpack/runtime/asset-relocator-loader */
-/******/ if (typeof __nccwpck_require__ !== 'undefined') __nccwpck_require__.ab = decodeURIComponent(new URL('.', import.meta.url).pathname).slice(import.meta.url.match(/^file:\/\/\/\w:/) ? 1 : 0, -1) + "/";
-/******/ 
-/******/ /* webpack/runtime/compat get default export */
-/******/ (() => {
-/******/ 	// getDefaultExport function for compatibility with non-harmony modules
-/******/ 	__nccwpck_require__.n = (module) => {
-/******/ 		var getter = module && module.__esModule ?
-/******/ 			() => (module['default']) :
-/******/ 			() => (module);
-/******/ 		__nccwpck_require__.d(getter, { a: getter });
-/******/ 		return getter;
-/******/ 	};
-/******/ })();
-/******/ 
-/******/ /* webpack/runtime/define property getters */
-/******/ (() => {
-/******/ 	// define getter functions for harmony exports
-/******/ 	__nccwpck_require__.d = (exports, definition) => {
-/******/ 		for(var key in definition) {
-/******/ 			if(__nccwpck_require__.o(definition, key) && !__nccwpck_require__.o(exports, key)) {
-/******/ 				Object.defineProperty(exports, key, { enumerable: true, get: definition[key] });
-/******/ 			}
-/******/ 		}
-/******/ 	};
-/******/ })();
-/******/ 
-/******/ /* webpack/runtime/ensure chunk */
-/******/ (() => {
-/******/ 	__nccwpck_require__.f = {};
-/******/ 	// This file contains only the entry chunk.
-/******/ 	// The chunk loading function for additional chunks
-/******/ 	__nccwpck_require__.e = (chunkId) => {
-/******/ 		return Promise.all(Object.keys(__nccwpck_require__.f).reduce((promises, key) => {
-/******/ 			__nccwpck_require__.f[key](chunkId, promises);
-/******/ 			return promises;
-/******/ 		}, []));
-/******/ 	};
-/******/ })();
-/******/ 
-/******/ /* webpack/runtime/get javascript chunk filename */
-/******/ (() => {
-/******/ 	// This function allow to reference async chunks
-/******/ 	__nccwpck_require__.u = (chunkId) => {
-/******/ 		// return url for filenames based on template
-/******/ 		return "" + chunkId + ".index.js";
-/******/ 	};
-/******/ })();
-/******/ 
-/******/ /* webpack/runtime/hasOwnProperty shorthand */
-/******/ (() => {
-/******/ 	__nccwpck_require__.o = (obj, prop) => (Object.prototype.hasOwnProperty.call(obj, prop))
-/******/ })();
-/******/ 
-/******/ /* webpack/runtime/import chunk loading */
-/******/ (() => {
-/******/ 	// no baseURI
-/******/ 	
-/******/ 	// object to store loaded and loading chunks
-/******/ 	// undefined = chunk not loaded, null = chunk preloaded/prefetched
-/******/ 	// [resolve, Promise] = chunk loading, 0 = chunk loaded
-/******/ 	var installedChunks = {
-/******/ 		792: 0
-/******/ 	};
-/******/ 	
-/******/ 	var installChunk = (data) => {
-/******/ 		var {ids, modules, runtime} = data;
-/******/ 		// add "modules" to the modules object,
-/******/ 		// then flag all "ids" as loaded and fire callback
-/******/ 		var moduleId, chunkId, i = 0;
-/******/ 		for(moduleId in modules) {
-/******/ 			if(__nccwpck_require__.o(modules, moduleId)) {
-/******/ 				__nccwpck_require__.m[moduleId] = modules[moduleId];
-/******/ 			}
-/******/ 		}
-/******/ 		if(runtime) runtime(__nccwpck_require__);
-/******/ 		for(;i < ids.length; i++) {
-/******/ 			chunkId = ids[i];
-/******/ 			if(__nccwpck_require__.o(installedChunks, chunkId) && installedChunks[chunkId]) {
-/******/ 				installedChunks[chunkId][0]();
-/******/ 			}
-/******/ 			installedChunks[ids[i]] = 0;
-/******/ 		}
-/******/ 	
-/******/ 	}
-/******/ 	
-/******/ 	__nccwpck_require__.f.j = (chunkId, promises) => {
-/******/ 			// import() chunk loading for javascript
-/******/ 			var installedChunkData = __nccwpck_require__.o(installedChunks, chunkId) ? installedChunks[chunkId] : undefined;
-/******/ 			if(installedChunkData !== 0) { // 0 means "already installed".
-/******/ 	
-/******/ 				// a Promise means "currently loading".
-/******/ 				if(installedChunkData) {
-/******/ 					promises.push(installedChunkData[1]);
-/******/ 				} else {
-/******/ 					if(true) { // all chunks have JS
-/******/ 						// setup Promise in chunk cache
-/******/ 						var promise = import("./" + __nccwpck_require__.u(chunkId)).then(installChunk, (e) => {
-/******/ 							if(installedChunks[chunkId] !== 0) installedChunks[chunkId] = undefined;
-/******/ 							throw e;
-/******/ 						});
-/******/ 						var promise = Promise.race([promise, new Promise((resolve) => (installedChunkData = installedChunks[chunkId] = [resolve]))])
-/******/ 						promises.push(installedChunkData[1] = promise);
-/******/ 					}
-/******/ 				}
-/******/ 			}
-/******/ 	};
-/******/ 	
-/******/ 	// no prefetching
-/******/ 	
-/******/ 	// no preloaded
-/******/ 	
-/******/ 	// no external install chunk
-/******/ 	
-/******/ 	// no on chunks loaded
-/******/ })();
-/******/ 
-/************************************************************************/
-var __webpack_exports__ = {};
+/***/ 3360:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
-;// CONCATENATED MODULE: external "os"
-const external_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("os");
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  V4: () => (/* binding */ getInput),
+  Gu: () => (/* binding */ getState),
+  Os: () => (/* binding */ group),
+  pq: () => (/* binding */ info),
+  LZ: () => (/* binding */ saveState),
+  C1: () => (/* binding */ setFailed),
+  uH: () => (/* binding */ setOutput),
+  Pq: () => (/* binding */ core_setSecret),
+  z: () => (/* reexport */ summary),
+  $e: () => (/* binding */ warning)
+});
+
+// UNUSED EXPORTS: ExitCode, addPath, debug, endGroup, error, exportVariable, getBooleanInput, getIDToken, getMultilineInput, isDebug, markdownSummary, notice, platform, setCommandEcho, startGroup, toPlatformPath, toPosixPath, toWin32Path
+
+// EXTERNAL MODULE: external "os"
+var external_os_ = __nccwpck_require__(857);
 ;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/utils.js
 // We use any as a valid input type
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -30896,7 +32846,7 @@ function utils_toCommandProperties(annotationProperties) {
  */
 function command_issueCommand(command, properties, message) {
     const cmd = new Command(command, properties, message);
-    process.stdout.write(cmd.toString() + external_os_namespaceObject.EOL);
+    process.stdout.write(cmd.toString() + external_os_.EOL);
 }
 function command_issue(name, message = '') {
     command_issueCommand(name, {}, message);
@@ -30970,7 +32920,7 @@ function file_command_issueFileCommand(command, message) {
     if (!external_fs_.existsSync(filePath)) {
         throw new Error(`Missing file at path: ${filePath}`);
     }
-    external_fs_.appendFileSync(filePath, `${utils_toCommandValue(message)}${external_os_namespaceObject.EOL}`, {
+    external_fs_.appendFileSync(filePath, `${utils_toCommandValue(message)}${external_os_.EOL}`, {
         encoding: 'utf8'
     });
 }
@@ -30986,7 +32936,7 @@ function file_command_prepareKeyValueMessage(key, value) {
     if (convertedValue.includes(delimiter)) {
         throw new Error(`Unexpected input: value should not contain the delimiter "${delimiter}"`);
     }
-    return `${key}<<${delimiter}${external_os_namespaceObject.EOL}${convertedValue}${external_os_namespaceObject.EOL}${delimiter}`;
+    return `${key}<<${delimiter}${external_os_.EOL}${convertedValue}${external_os_.EOL}${delimiter}`;
 }
 //# sourceMappingURL=file-command.js.map
 // EXTERNAL MODULE: external "path"
@@ -32068,7 +34018,7 @@ class Summary {
      * @returns {Summary} summary instance
      */
     addEOL() {
-        return this.addRaw(external_os_namespaceObject.EOL);
+        return this.addRaw(external_os_.EOL);
     }
     /**
      * Adds an HTML codeblock to the summary buffer
@@ -32252,16 +34202,421 @@ function toPlatformPath(pth) {
     return pth.replace(/[/\\]/g, path.sep);
 }
 //# sourceMappingURL=path-utils.js.map
+// EXTERNAL MODULE: ./node_modules/@actions/exec/lib/exec.js + 5 modules
+var lib_exec = __nccwpck_require__(2876);
+;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/platform.js
+var platform_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
+    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
+    return new (P || (P = Promise))(function (resolve, reject) {
+        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
+        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
+        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
+        step((generator = generator.apply(thisArg, _arguments || [])).next());
+    });
+};
+
+
+const getWindowsInfo = () => platform_awaiter(void 0, void 0, void 0, function* () {
+    const { stdout: version } = yield exec.getExecOutput('powershell -command "(Get-CimInstance -ClassName Win32_OperatingSystem).Version"', undefined, {
+        silent: true
+    });
+    const { stdout: name } = yield exec.getExecOutput('powershell -command "(Get-CimInstance -ClassName Win32_OperatingSystem).Caption"', undefined, {
+        silent: true
+    });
+    return {
+        name: name.trim(),
+        version: version.trim()
+    };
+});
+const getMacOsInfo = () => platform_awaiter(void 0, void 0, void 0, function* () {
+    var _a, _b, _c, _d;
+    const { stdout } = yield exec.getExecOutput('sw_vers', undefined, {
+        silent: true
+    });
+    const version = (_b = (_a = stdout.match(/ProductVersion:\s*(.+)/)) === null || _a === void 0 ? void 0 : _a[1]) !== null && _b !== void 0 ? _b : '';
+    const name = (_d = (_c = stdout.match(/ProductName:\s*(.+)/)) === null || _c === void 0 ? void 0 : _c[1]) !== null && _d !== void 0 ? _d : '';
+    return {
+        name,
+        version
+    };
+});
+const getLinuxInfo = () => platform_awaiter(void 0, void 0, void 0, function* () {
+    const { stdout } = yield exec.getExecOutput('lsb_release', ['-i', '-r', '-s'], {
+        silent: true
+    });
+    const [name, version] = stdout.trim().split('\n');
+    return {
+        name,
+        version
+    };
+});
+const platform = external_os_.platform();
+const arch = external_os_.arch();
+const isWindows = platform === 'win32';
+const isMacOS = platform === 'darwin';
+const isLinux = platform === 'linux';
+function getDetails() {
+    return platform_awaiter(this, void 0, void 0, function* () {
+        return Object.assign(Object.assign({}, (yield (isWindows
+            ? getWindowsInfo()
+            : isMacOS
+                ? getMacOsInfo()
+                : getLinuxInfo()))), { platform,
+            arch,
+            isWindows,
+            isMacOS,
+            isLinux });
+    });
+}
+//# sourceMappingURL=platform.js.map
+;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/core.js
+var core_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
+    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
+    return new (P || (P = Promise))(function (resolve, reject) {
+        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
+        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
+        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
+        step((generator = generator.apply(thisArg, _arguments || [])).next());
+    });
+};
+
+
+
+
+
+
+/**
+ * The code to exit an action
+ */
+var ExitCode;
+(function (ExitCode) {
+    /**
+     * A code indicating that the action was successful
+     */
+    ExitCode[ExitCode["Success"] = 0] = "Success";
+    /**
+     * A code indicating that the action was a failure
+     */
+    ExitCode[ExitCode["Failure"] = 1] = "Failure";
+})(ExitCode || (ExitCode = {}));
+//-----------------------------------------------------------------------
+// Variables
+//-----------------------------------------------------------------------
+/**
+ * Sets env variable for this action and future actions in the job
+ * @param name the name of the variable to set
+ * @param val the value of the variable. Non-string values will be converted to a string via JSON.stringify
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+function exportVariable(name, val) {
+    const convertedVal = toCommandValue(val);
+    process.env[name] = convertedVal;
+    const filePath = process.env['GITHUB_ENV'] || '';
+    if (filePath) {
+        return issueFileCommand('ENV', prepareKeyValueMessage(name, val));
+    }
+    issueCommand('set-env', { name }, convertedVal);
+}
+/**
+ * Registers a secret which will get masked from logs
+ *
+ * @param secret - Value of the secret to be masked
+ * @remarks
+ * This function instructs the Actions runner to mask the specified value in any
+ * logs produced during the workflow run. Once registered, the secret value will
+ * be replaced with asterisks (***) whenever it appears in console output, logs,
+ * or error messages.
+ *
+ * This is useful for protecting sensitive information such as:
+ * - API keys
+ * - Access tokens
+ * - Authentication credentials
+ * - URL parameters containing signatures (SAS tokens)
+ *
+ * Note that masking only affects future logs; any previous appearances of the
+ * secret in logs before calling this function will remain unmasked.
+ *
+ * @example
+ * ```typescript
+ * // Register an API token as a secret
+ * const apiToken = "abc123xyz456";
+ * setSecret(apiToken);
+ *
+ * // Now any logs containing this value will show *** instead
+ * console.log(`Using token: ${apiToken}`); // Outputs: "Using token: ***"
+ * ```
+ */
+function core_setSecret(secret) {
+    command_issueCommand('add-mask', {}, secret);
+}
+/**
+ * Prepends inputPath to the PATH (for this action and future actions)
+ * @param inputPath
+ */
+function addPath(inputPath) {
+    const filePath = process.env['GITHUB_PATH'] || '';
+    if (filePath) {
+        issueFileCommand('PATH', inputPath);
+    }
+    else {
+        issueCommand('add-path', {}, inputPath);
+    }
+    process.env['PATH'] = `${inputPath}${path.delimiter}${process.env['PATH']}`;
+}
+/**
+ * Gets the value of an input.
+ * Unless trimWhitespace is set to false in InputOptions, the value is also trimmed.
+ * Returns an empty string if the value is not defined.
+ *
+ * @param     name     name of the input to get
+ * @param     options  optional. See InputOptions.
+ * @returns   string
+ */
+function getInput(name, options) {
+    const val = process.env[`INPUT_${name.replace(/ /g, '_').toUpperCase()}`] || '';
+    if (options && options.required && !val) {
+        throw new Error(`Input required and not supplied: ${name}`);
+    }
+    if (options && options.trimWhitespace === false) {
+        return val;
+    }
+    return val.trim();
+}
+/**
+ * Gets the values of an multiline input.  Each value is also trimmed.
+ *
+ * @param     name     name of the input to get
+ * @param     options  optional. See InputOptions.
+ * @returns   string[]
+ *
+ */
+function getMultilineInput(name, options) {
+    const inputs = getInput(name, options)
+        .split('\n')
+        .filter(x => x !== '');
+    if (options && options.trimWhitespace === false) {
+        return inputs;
+    }
+    return inputs.map(input => input.trim());
+}
+/**
+ * Gets the input value of the boolean type in the YAML 1.2 "core schema" specification.
+ * Support boolean input list: `true | True | TRUE | false | False | FALSE` .
+ * The return value is also in boolean type.
+ * ref: https://yaml.org/spec/1.2/spec.html#id2804923
+ *
+ * @param     name     name of the input to get
+ * @param     options  optional. See InputOptions.
+ * @returns   boolean
+ */
+function getBooleanInput(name, options) {
+    const trueValue = ['true', 'True', 'TRUE'];
+    const falseValue = ['false', 'False', 'FALSE'];
+    const val = getInput(name, options);
+    if (trueValue.includes(val))
+        return true;
+    if (falseValue.includes(val))
+        return false;
+    throw new TypeError(`Input does not meet YAML 1.2 "Core Schema" specification: ${name}\n` +
+        `Support boolean input list: \`true | True | TRUE | false | False | FALSE\``);
+}
+/**
+ * Sets the value of an output.
+ *
+ * @param     name     name of the output to set
+ * @param     value    value to store. Non-string values will be converted to a string via JSON.stringify
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+function setOutput(name, value) {
+    const filePath = process.env['GITHUB_OUTPUT'] || '';
+    if (filePath) {
+        return file_command_issueFileCommand('OUTPUT', file_command_prepareKeyValueMessage(name, value));
+    }
+    process.stdout.write(external_os_.EOL);
+    command_issueCommand('set-output', { name }, utils_toCommandValue(value));
+}
+/**
+ * Enables or disables the echoing of commands into stdout for the rest of the step.
+ * Echoing is disabled by default if ACTIONS_STEP_DEBUG is not set.
+ *
+ */
+function setCommandEcho(enabled) {
+    issue('echo', enabled ? 'on' : 'off');
+}
+//-----------------------------------------------------------------------
+// Results
+//-----------------------------------------------------------------------
+/**
+ * Sets the action status to failed.
+ * When the action exits it will be with an exit code of 1
+ * @param message add error issue message
+ */
+function setFailed(message) {
+    process.exitCode = ExitCode.Failure;
+    error(message);
+}
+//-----------------------------------------------------------------------
+// Logging Commands
+//-----------------------------------------------------------------------
+/**
+ * Gets whether Actions Step Debug is on or not
+ */
+function isDebug() {
+    return process.env['RUNNER_DEBUG'] === '1';
+}
+/**
+ * Writes debug message to user log
+ * @param message debug message
+ */
+function core_debug(message) {
+    issueCommand('debug', {}, message);
+}
+/**
+ * Adds an error issue
+ * @param message error issue message. Errors will be converted to string via toString()
+ * @param properties optional properties to add to the annotation.
+ */
+function error(message, properties = {}) {
+    command_issueCommand('error', utils_toCommandProperties(properties), message instanceof Error ? message.toString() : message);
+}
+/**
+ * Adds a warning issue
+ * @param message warning issue message. Errors will be converted to string via toString()
+ * @param properties optional properties to add to the annotation.
+ */
+function warning(message, properties = {}) {
+    command_issueCommand('warning', utils_toCommandProperties(properties), message instanceof Error ? message.toString() : message);
+}
+/**
+ * Adds a notice issue
+ * @param message notice issue message. Errors will be converted to string via toString()
+ * @param properties optional properties to add to the annotation.
+ */
+function notice(message, properties = {}) {
+    issueCommand('notice', toCommandProperties(properties), message instanceof Error ? message.toString() : message);
+}
+/**
+ * Writes info to log with console.log.
+ * @param message info message
+ */
+function info(message) {
+    process.stdout.write(message + external_os_.EOL);
+}
+/**
+ * Begin an output group.
+ *
+ * Output until the next `groupEnd` will be foldable in this group
+ *
+ * @param name The name of the output group
+ */
+function startGroup(name) {
+    command_issue('group', name);
+}
+/**
+ * End an output group.
+ */
+function endGroup() {
+    command_issue('endgroup');
+}
+/**
+ * Wrap an asynchronous function call in a group.
+ *
+ * Returns the same type as the function itself.
+ *
+ * @param name The name of the group
+ * @param fn The function to wrap in the group
+ */
+function group(name, fn) {
+    return core_awaiter(this, void 0, void 0, function* () {
+        startGroup(name);
+        let result;
+        try {
+            result = yield fn();
+        }
+        finally {
+            endGroup();
+        }
+        return result;
+    });
+}
+//-----------------------------------------------------------------------
+// Wrapper action state
+//-----------------------------------------------------------------------
+/**
+ * Saves state for current action, the state can only be retrieved by this action's post job execution.
+ *
+ * @param     name     name of the state to store
+ * @param     value    value to store. Non-string values will be converted to a string via JSON.stringify
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+function saveState(name, value) {
+    const filePath = process.env['GITHUB_STATE'] || '';
+    if (filePath) {
+        return file_command_issueFileCommand('STATE', file_command_prepareKeyValueMessage(name, value));
+    }
+    command_issueCommand('save-state', { name }, utils_toCommandValue(value));
+}
+/**
+ * Gets the value of an state set by this action's main execution.
+ *
+ * @param     name     name of the state to get
+ * @returns   string
+ */
+function getState(name) {
+    return process.env[`STATE_${name}`] || '';
+}
+function getIDToken(aud) {
+    return core_awaiter(this, void 0, void 0, function* () {
+        return yield OidcClient.getIDToken(aud);
+    });
+}
+/**
+ * Summary exports
+ */
+
+/**
+ * @deprecated use core.summary
+ */
+
+/**
+ * Path exports
+ */
+
+/**
+ * Platform utilities exports
+ */
+
+//# sourceMappingURL=core.js.map
+
+/***/ }),
+
+/***/ 2876:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  H: () => (/* binding */ getExecOutput)
+});
+
+// UNUSED EXPORTS: exec
+
 // EXTERNAL MODULE: external "string_decoder"
 var external_string_decoder_ = __nccwpck_require__(3193);
+// EXTERNAL MODULE: external "os"
+var external_os_ = __nccwpck_require__(857);
 // EXTERNAL MODULE: external "events"
 var external_events_ = __nccwpck_require__(4434);
 ;// CONCATENATED MODULE: external "child_process"
 const external_child_process_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("child_process");
+// EXTERNAL MODULE: external "path"
+var external_path_ = __nccwpck_require__(6928);
 // EXTERNAL MODULE: external "assert"
 var external_assert_ = __nccwpck_require__(2613);
+// EXTERNAL MODULE: external "fs"
+var external_fs_ = __nccwpck_require__(9896);
 ;// CONCATENATED MODULE: ./node_modules/@actions/io/lib/io-util.js
-var io_util_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
+var __awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
     function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
     return new (P || (P = Promise))(function (resolve, reject) {
         function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
@@ -32287,7 +34642,7 @@ const IS_WINDOWS = process.platform === 'win32';
  * backslash to all junction results on Windows.
  */
 function readlink(fsPath) {
-    return io_util_awaiter(this, void 0, void 0, function* () {
+    return __awaiter(this, void 0, void 0, function* () {
         const result = yield fs.promises.readlink(fsPath);
         // On Windows, restore Node 20 behavior: add trailing backslash to all results
         // since junctions on Windows are always directory links
@@ -32301,7 +34656,7 @@ function readlink(fsPath) {
 const UV_FS_O_EXLOCK = 0x10000000;
 const READONLY = external_fs_.constants.O_RDONLY;
 function exists(fsPath) {
-    return io_util_awaiter(this, void 0, void 0, function* () {
+    return __awaiter(this, void 0, void 0, function* () {
         try {
             yield stat(fsPath);
         }
@@ -32315,7 +34670,7 @@ function exists(fsPath) {
     });
 }
 function isDirectory(fsPath_1) {
-    return io_util_awaiter(this, arguments, void 0, function* (fsPath, useStat = false) {
+    return __awaiter(this, arguments, void 0, function* (fsPath, useStat = false) {
         const stats = useStat ? yield stat(fsPath) : yield lstat(fsPath);
         return stats.isDirectory();
     });
@@ -32342,7 +34697,7 @@ function isRooted(p) {
  * @return if file exists and is executable, returns the file path. otherwise empty string.
  */
 function tryGetExecutablePath(filePath, extensions) {
-    return io_util_awaiter(this, void 0, void 0, function* () {
+    return __awaiter(this, void 0, void 0, function* () {
         let stats = undefined;
         try {
             // test file exists
@@ -32792,13 +35147,13 @@ class ToolRunner extends external_events_.EventEmitter {
     _processLineBuffer(data, strBuffer, onLine) {
         try {
             let s = strBuffer + data.toString();
-            let n = s.indexOf(external_os_namespaceObject.EOL);
+            let n = s.indexOf(external_os_.EOL);
             while (n > -1) {
                 const line = s.substring(0, n);
                 onLine(line);
                 // the rest of the string ...
-                s = s.substring(n + external_os_namespaceObject.EOL.length);
-                n = s.indexOf(external_os_namespaceObject.EOL);
+                s = s.substring(n + external_os_.EOL.length);
+                n = s.indexOf(external_os_.EOL);
             }
             return s;
         }
@@ -33089,7 +35444,7 @@ class ToolRunner extends external_events_.EventEmitter {
                 }
                 const optionsNonNull = this._cloneExecOptions(this.options);
                 if (!optionsNonNull.silent && optionsNonNull.outStream) {
-                    optionsNonNull.outStream.write(this._getCommandString(optionsNonNull) + external_os_namespaceObject.EOL);
+                    optionsNonNull.outStream.write(this._getCommandString(optionsNonNull) + external_os_.EOL);
                 }
                 const state = new ExecState(optionsNonNull, this.toolPath);
                 state.on('debug', (message) => {
@@ -33324,7 +35679,7 @@ var exec_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arg
  * @param     options            optional exec options.  See ExecOptions
  * @returns   Promise<number>    exit code
  */
-function exec_exec(commandLine, args, options) {
+function exec(commandLine, args, options) {
     return exec_awaiter(this, void 0, void 0, function* () {
         const commandArgs = argStringToArray(commandLine);
         if (commandArgs.length === 0) {
@@ -33370,7 +35725,7 @@ function getExecOutput(commandLine, args, options) {
             }
         };
         const listeners = Object.assign(Object.assign({}, options === null || options === void 0 ? void 0 : options.listeners), { stdout: stdOutListener, stderr: stdErrListener });
-        const exitCode = yield exec_exec(commandLine, args, Object.assign(Object.assign({}, options), { listeners }));
+        const exitCode = yield exec(commandLine, args, Object.assign(Object.assign({}, options), { listeners }));
         //flush any remaining characters
         stdout += stdoutDecoder.end();
         stderr += stderrDecoder.end();
@@ -33382,1991 +35737,180 @@ function getExecOutput(commandLine, args, options) {
     });
 }
 //# sourceMappingURL=exec.js.map
-;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/platform.js
-var platform_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
-    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
-    return new (P || (P = Promise))(function (resolve, reject) {
-        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
-        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
-        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
-        step((generator = generator.apply(thisArg, _arguments || [])).next());
-    });
-};
 
-
-const getWindowsInfo = () => platform_awaiter(void 0, void 0, void 0, function* () {
-    const { stdout: version } = yield exec.getExecOutput('powershell -command "(Get-CimInstance -ClassName Win32_OperatingSystem).Version"', undefined, {
-        silent: true
-    });
-    const { stdout: name } = yield exec.getExecOutput('powershell -command "(Get-CimInstance -ClassName Win32_OperatingSystem).Caption"', undefined, {
-        silent: true
-    });
-    return {
-        name: name.trim(),
-        version: version.trim()
-    };
-});
-const getMacOsInfo = () => platform_awaiter(void 0, void 0, void 0, function* () {
-    var _a, _b, _c, _d;
-    const { stdout } = yield exec.getExecOutput('sw_vers', undefined, {
-        silent: true
-    });
-    const version = (_b = (_a = stdout.match(/ProductVersion:\s*(.+)/)) === null || _a === void 0 ? void 0 : _a[1]) !== null && _b !== void 0 ? _b : '';
-    const name = (_d = (_c = stdout.match(/ProductName:\s*(.+)/)) === null || _c === void 0 ? void 0 : _c[1]) !== null && _d !== void 0 ? _d : '';
-    return {
-        name,
-        version
-    };
-});
-const getLinuxInfo = () => platform_awaiter(void 0, void 0, void 0, function* () {
-    const { stdout } = yield exec.getExecOutput('lsb_release', ['-i', '-r', '-s'], {
-        silent: true
-    });
-    const [name, version] = stdout.trim().split('\n');
-    return {
-        name,
-        version
-    };
-});
-const platform = external_os_namespaceObject.platform();
-const arch = external_os_namespaceObject.arch();
-const isWindows = platform === 'win32';
-const isMacOS = platform === 'darwin';
-const isLinux = platform === 'linux';
-function getDetails() {
-    return platform_awaiter(this, void 0, void 0, function* () {
-        return Object.assign(Object.assign({}, (yield (isWindows
-            ? getWindowsInfo()
-            : isMacOS
-                ? getMacOsInfo()
-                : getLinuxInfo()))), { platform,
-            arch,
-            isWindows,
-            isMacOS,
-            isLinux });
-    });
-}
-//# sourceMappingURL=platform.js.map
-;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/core.js
-var core_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
-    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
-    return new (P || (P = Promise))(function (resolve, reject) {
-        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
-        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
-        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
-        step((generator = generator.apply(thisArg, _arguments || [])).next());
-    });
-};
-
-
-
-
-
-
-/**
- * The code to exit an action
- */
-var ExitCode;
-(function (ExitCode) {
-    /**
-     * A code indicating that the action was successful
-     */
-    ExitCode[ExitCode["Success"] = 0] = "Success";
-    /**
-     * A code indicating that the action was a failure
-     */
-    ExitCode[ExitCode["Failure"] = 1] = "Failure";
-})(ExitCode || (ExitCode = {}));
-//-----------------------------------------------------------------------
-// Variables
-//-----------------------------------------------------------------------
-/**
- * Sets env variable for this action and future actions in the job
- * @param name the name of the variable to set
- * @param val the value of the variable. Non-string values will be converted to a string via JSON.stringify
- */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-function exportVariable(name, val) {
-    const convertedVal = toCommandValue(val);
-    process.env[name] = convertedVal;
-    const filePath = process.env['GITHUB_ENV'] || '';
-    if (filePath) {
-        return issueFileCommand('ENV', prepareKeyValueMessage(name, val));
-    }
-    issueCommand('set-env', { name }, convertedVal);
-}
-/**
- * Registers a secret which will get masked from logs
- *
- * @param secret - Value of the secret to be masked
- * @remarks
- * This function instructs the Actions runner to mask the specified value in any
- * logs produced during the workflow run. Once registered, the secret value will
- * be replaced with asterisks (***) whenever it appears in console output, logs,
- * or error messages.
- *
- * This is useful for protecting sensitive information such as:
- * - API keys
- * - Access tokens
- * - Authentication credentials
- * - URL parameters containing signatures (SAS tokens)
- *
- * Note that masking only affects future logs; any previous appearances of the
- * secret in logs before calling this function will remain unmasked.
- *
- * @example
- * ```typescript
- * // Register an API token as a secret
- * const apiToken = "abc123xyz456";
- * setSecret(apiToken);
- *
- * // Now any logs containing this value will show *** instead
- * console.log(`Using token: ${apiToken}`); // Outputs: "Using token: ***"
- * ```
- */
-function core_setSecret(secret) {
-    command_issueCommand('add-mask', {}, secret);
-}
-/**
- * Prepends inputPath to the PATH (for this action and future actions)
- * @param inputPath
- */
-function addPath(inputPath) {
-    const filePath = process.env['GITHUB_PATH'] || '';
-    if (filePath) {
-        issueFileCommand('PATH', inputPath);
-    }
-    else {
-        issueCommand('add-path', {}, inputPath);
-    }
-    process.env['PATH'] = `${inputPath}${path.delimiter}${process.env['PATH']}`;
-}
-/**
- * Gets the value of an input.
- * Unless trimWhitespace is set to false in InputOptions, the value is also trimmed.
- * Returns an empty string if the value is not defined.
- *
- * @param     name     name of the input to get
- * @param     options  optional. See InputOptions.
- * @returns   string
- */
-function getInput(name, options) {
-    const val = process.env[`INPUT_${name.replace(/ /g, '_').toUpperCase()}`] || '';
-    if (options && options.required && !val) {
-        throw new Error(`Input required and not supplied: ${name}`);
-    }
-    if (options && options.trimWhitespace === false) {
-        return val;
-    }
-    return val.trim();
-}
-/**
- * Gets the values of an multiline input.  Each value is also trimmed.
- *
- * @param     name     name of the input to get
- * @param     options  optional. See InputOptions.
- * @returns   string[]
- *
- */
-function getMultilineInput(name, options) {
-    const inputs = getInput(name, options)
-        .split('\n')
-        .filter(x => x !== '');
-    if (options && options.trimWhitespace === false) {
-        return inputs;
-    }
-    return inputs.map(input => input.trim());
-}
-/**
- * Gets the input value of the boolean type in the YAML 1.2 "core schema" specification.
- * Support boolean input list: `true | True | TRUE | false | False | FALSE` .
- * The return value is also in boolean type.
- * ref: https://yaml.org/spec/1.2/spec.html#id2804923
- *
- * @param     name     name of the input to get
- * @param     options  optional. See InputOptions.
- * @returns   boolean
- */
-function getBooleanInput(name, options) {
-    const trueValue = ['true', 'True', 'TRUE'];
-    const falseValue = ['false', 'False', 'FALSE'];
-    const val = getInput(name, options);
-    if (trueValue.includes(val))
-        return true;
-    if (falseValue.includes(val))
-        return false;
-    throw new TypeError(`Input does not meet YAML 1.2 "Core Schema" specification: ${name}\n` +
-        `Support boolean input list: \`true | True | TRUE | false | False | FALSE\``);
-}
-/**
- * Sets the value of an output.
- *
- * @param     name     name of the output to set
- * @param     value    value to store. Non-string values will be converted to a string via JSON.stringify
- */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-function setOutput(name, value) {
-    const filePath = process.env['GITHUB_OUTPUT'] || '';
-    if (filePath) {
-        return file_command_issueFileCommand('OUTPUT', file_command_prepareKeyValueMessage(name, value));
-    }
-    process.stdout.write(external_os_namespaceObject.EOL);
-    command_issueCommand('set-output', { name }, utils_toCommandValue(value));
-}
-/**
- * Enables or disables the echoing of commands into stdout for the rest of the step.
- * Echoing is disabled by default if ACTIONS_STEP_DEBUG is not set.
- *
- */
-function setCommandEcho(enabled) {
-    issue('echo', enabled ? 'on' : 'off');
-}
-//-----------------------------------------------------------------------
-// Results
-//-----------------------------------------------------------------------
-/**
- * Sets the action status to failed.
- * When the action exits it will be with an exit code of 1
- * @param message add error issue message
- */
-function setFailed(message) {
-    process.exitCode = ExitCode.Failure;
-    error(message);
-}
-//-----------------------------------------------------------------------
-// Logging Commands
-//-----------------------------------------------------------------------
-/**
- * Gets whether Actions Step Debug is on or not
- */
-function isDebug() {
-    return process.env['RUNNER_DEBUG'] === '1';
-}
-/**
- * Writes debug message to user log
- * @param message debug message
- */
-function core_debug(message) {
-    issueCommand('debug', {}, message);
-}
-/**
- * Adds an error issue
- * @param message error issue message. Errors will be converted to string via toString()
- * @param properties optional properties to add to the annotation.
- */
-function error(message, properties = {}) {
-    command_issueCommand('error', utils_toCommandProperties(properties), message instanceof Error ? message.toString() : message);
-}
-/**
- * Adds a warning issue
- * @param message warning issue message. Errors will be converted to string via toString()
- * @param properties optional properties to add to the annotation.
- */
-function warning(message, properties = {}) {
-    command_issueCommand('warning', utils_toCommandProperties(properties), message instanceof Error ? message.toString() : message);
-}
-/**
- * Adds a notice issue
- * @param message notice issue message. Errors will be converted to string via toString()
- * @param properties optional properties to add to the annotation.
- */
-function notice(message, properties = {}) {
-    issueCommand('notice', toCommandProperties(properties), message instanceof Error ? message.toString() : message);
-}
-/**
- * Writes info to log with console.log.
- * @param message info message
- */
-function info(message) {
-    process.stdout.write(message + external_os_namespaceObject.EOL);
-}
-/**
- * Begin an output group.
- *
- * Output until the next `groupEnd` will be foldable in this group
- *
- * @param name The name of the output group
- */
-function startGroup(name) {
-    command_issue('group', name);
-}
-/**
- * End an output group.
- */
-function endGroup() {
-    command_issue('endgroup');
-}
-/**
- * Wrap an asynchronous function call in a group.
- *
- * Returns the same type as the function itself.
- *
- * @param name The name of the group
- * @param fn The function to wrap in the group
- */
-function group(name, fn) {
-    return core_awaiter(this, void 0, void 0, function* () {
-        startGroup(name);
-        let result;
-        try {
-            result = yield fn();
-        }
-        finally {
-            endGroup();
-        }
-        return result;
-    });
-}
-//-----------------------------------------------------------------------
-// Wrapper action state
-//-----------------------------------------------------------------------
-/**
- * Saves state for current action, the state can only be retrieved by this action's post job execution.
- *
- * @param     name     name of the state to store
- * @param     value    value to store. Non-string values will be converted to a string via JSON.stringify
- */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-function saveState(name, value) {
-    const filePath = process.env['GITHUB_STATE'] || '';
-    if (filePath) {
-        return file_command_issueFileCommand('STATE', file_command_prepareKeyValueMessage(name, value));
-    }
-    command_issueCommand('save-state', { name }, utils_toCommandValue(value));
-}
-/**
- * Gets the value of an state set by this action's main execution.
- *
- * @param     name     name of the state to get
- * @returns   string
- */
-function getState(name) {
-    return process.env[`STATE_${name}`] || '';
-}
-function getIDToken(aud) {
-    return core_awaiter(this, void 0, void 0, function* () {
-        return yield OidcClient.getIDToken(aud);
-    });
-}
-/**
- * Summary exports
- */
-
-/**
- * @deprecated use core.summary
- */
-
-/**
- * Path exports
- */
-
-/**
- * Platform utilities exports
- */
-
-//# sourceMappingURL=core.js.map
-// EXTERNAL MODULE: external "node:crypto"
-var external_node_crypto_ = __nccwpck_require__(7598);
-;// CONCATENATED MODULE: external "node:os"
-const external_node_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:os");
-;// CONCATENATED MODULE: external "node:fs/promises"
-const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs/promises");
-;// CONCATENATED MODULE: external "node:path"
-const external_node_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
-;// CONCATENATED MODULE: ./src/proc.ts
-// The one place where child processes start. Argument arrays only: nothing here goes through a shell.
-
-class ProcError extends Error {
-    result;
-    constructor(message, result) {
-        super(message);
-        this.result = result;
-        this.name = 'ProcError';
-    }
-}
-async function runProcess(tool, args, options) {
-    const listeners = {};
-    if (options.onLine) {
-        const onLine = options.onLine;
-        listeners.stdline = (line) => onLine(line, 'stdout');
-        listeners.errline = (line) => onLine(line, 'stderr');
-    }
-    try {
-        const out = await getExecOutput(tool, [...args], {
-            cwd: options.cwd,
-            env: options.env,
-            silent: true,
-            ignoreReturnCode: true,
-            input: options.input,
-            listeners,
-        });
-        return { exitCode: out.exitCode, stdout: out.stdout, stderr: out.stderr };
-    }
-    catch (error) {
-        // @actions/exec throws when the executable cannot be found or started.
-        throw new ProcError(`${tool} could not be started: ${error.message}`, {
-            exitCode: -1,
-            stdout: '',
-            stderr: String(error),
-        });
-    }
-}
-/** Environment variables a CLI tool legitimately needs from the parent process; everything else is dropped. */
-function pickEnv(names, source = process.env) {
-    const env = {};
-    for (const name of names) {
-        const value = source[name];
-        if (value !== undefined)
-            env[name] = value;
-    }
-    return env;
-}
-
-;// CONCATENATED MODULE: ./src/docker.ts
-// The container engine CLI behind one small interface (Docker, or Podman which speaks the same CLI).
-// Argument arrays only; values that could be secrets travel in the child's environment (`-e NAME`),
-// never on its command line.
-
-const LABEL_PREFIX = 'worktree-sandbox';
-const MANAGED_LABEL = `${LABEL_PREFIX}.managed`;
-class EngineError extends Error {
-    constructor(message) {
-        super(message);
-        this.name = 'EngineError';
-    }
-}
-const ENGINE_ENV = ['PATH', 'HOME', 'DOCKER_HOST', 'DOCKER_CONFIG', 'DOCKER_CONTEXT', 'DOCKER_CERT_PATH', 'DOCKER_TLS_VERIFY', 'CONTAINERS_CONF', 'CONTAINER_HOST', 'XDG_RUNTIME_DIR', 'TMPDIR'];
-class ContainerEngine {
-    name;
-    constructor(name = 'docker') {
-        this.name = name;
-    }
-    env(extra = {}) {
-        return { ...pickEnv(ENGINE_ENV), ...extra };
-    }
-    /** Runs the engine CLI; never throws for a non-zero exit. */
-    async exec(args, options = {}) {
-        try {
-            return await runProcess(this.name, args, { env: this.env(options.env), onLine: options.onLine });
-        }
-        catch (error) {
-            if (error instanceof ProcError) {
-                throw new EngineError(`${this.name} is not installed or not on PATH: isolation needs a container engine.`);
-            }
-            throw error;
-        }
-    }
-    async run(args) {
-        const result = await this.exec(args);
-        if (result.exitCode !== 0)
-            throw this.failure(args, result);
-        return result.stdout;
-    }
-    failure(args, result) {
-        const detail = (result.stderr || result.stdout).trim();
-        if (/Cannot connect to the Docker daemon|Is the docker daemon running|connect: (no such file|connection refused|permission denied)|unable to connect to Podman/i.test(detail)) {
-            return new EngineError(`The ${this.name} engine is unreachable: ${firstLine(detail)}`);
-        }
-        return new EngineError(`${this.name} ${args[0]} ${args[1] ?? ''} failed (exit ${result.exitCode}): ${detail}`);
-    }
-    /**
-     * Makes sure `image` is present, pulling it when missing. Also the engine reachability check: one call on
-     * the fast path, so that start-up stays quick.
-     */
-    async ensureImage(image) {
-        const inspect = await this.exec(['image', 'inspect', '--format', '{{.Id}}', '--', image]);
-        if (inspect.exitCode === 0)
-            return;
-        const failure = this.failure(['image', 'inspect'], inspect);
-        if (failure.message.includes('unreachable'))
-            throw failure;
-        const pull = await this.exec(['pull', '--quiet', '--', image]);
-        if (pull.exitCode !== 0) {
-            throw new EngineError(`Image "${image}" is not present and could not be pulled: ${firstLine((pull.stderr || pull.stdout).trim())}`);
-        }
-    }
-    async volumeExists(name) {
-        const result = await this.exec(['volume', 'inspect', '--format', '{{.Name}}', '--', name]);
-        if (result.exitCode === 0)
-            return true;
-        const failure = this.failure(['volume', 'inspect'], result);
-        if (failure.message.includes('unreachable'))
-            throw failure;
-        return false;
-    }
-    async createVolume(name, labels) {
-        const args = ['volume', 'create'];
-        for (const [key, value] of Object.entries(labels))
-            args.push('--label', `${key}=${value}`);
-        args.push('--', name);
-        await this.run(args);
-    }
-    /** Removes a volume; false when it is absent. Throws when it is in use or the engine fails. */
-    async removeVolume(name) {
-        if (!(await this.volumeExists(name)))
-            return false;
-        await this.run(['volume', 'rm', '--', name]);
-        return true;
-    }
-    /** Every volume carrying `label` (key or key=value), with its labels: one engine call whatever the count. */
-    async listVolumes(label, labelKeys) {
-        const fields = labelKeys.map((key) => `{{json (.Label ${JSON.stringify(key)})}}`).join(',');
-        const out = await this.run(['volume', 'ls', '--filter', `label=${label}`, '--format', `[{{json .Name}},${fields}]`]);
-        return out
-            .split('\n')
-            .filter((line) => line.trim())
-            .map((line) => {
-            const [name, ...values] = JSON.parse(line);
-            const labels = {};
-            labelKeys.forEach((key, i) => {
-                if (values[i])
-                    labels[key] = values[i];
-            });
-            return { name, labels };
-        });
-    }
-    async containerState(name) {
-        const result = await this.exec(['container', 'inspect', '--format', '{{.State.ExitCode}} {{.State.OOMKilled}} {{.State.Running}}', '--', name]);
-        if (result.exitCode !== 0)
-            return undefined;
-        const [code, oom, running] = result.stdout.trim().split(' ');
-        return { exitCode: Number(code), oomKilled: oom === 'true', running: running === 'true' };
-    }
-    /** Removes a container if it exists (running or not). */
-    async removeContainer(name) {
-        const result = await this.exec(['rm', '--force', '--volumes', '--', name]);
-        return result.exitCode === 0;
-    }
-    async killContainer(name) {
-        await this.exec(['kill', '--', name]);
-    }
-    /** Names of containers (running or not) that mount any of the given volumes. */
-    async containersUsingVolume(volume) {
-        const out = await this.run(['ps', '--all', '--filter', `volume=${volume}`, '--format', '{{.Names}}']);
-        return out.split('\n').filter(Boolean);
-    }
-}
-function firstLine(text) {
-    return text.split('\n')[0] ?? '';
-}
-
-;// CONCATENATED MODULE: ./src/git.ts
-// The git CLI behind one small interface. Every call goes through `exec`: argument arrays, a fixed
-// environment, and configuration that keeps a repository's own settings from running anything on the
-// host (hooks, fsmonitor, pagers, automatic gc that would prune live sandboxes).
-
-const MIN_GIT_VERSION = [2, 31, 0];
-/** Configuration applied to every host-side git command, above the repository's own configuration. */
-const HARDENED_GIT_CONFIG = [
-    ['core.hooksPath', '/dev/null'],
-    ['core.fsmonitor', 'false'],
-    ['core.untrackedCache', 'false'],
-    ['core.sshCommand', 'ssh'],
-    ['core.pager', 'cat'],
-    ['core.quotePath', 'false'],
-    ['diff.external', ''],
-    ['protocol.ext.allow', 'never'],
-    ['gc.auto', '0'],
-    ['maintenance.auto', 'false'],
-    ['commit.gpgSign', 'false'],
-    ['tag.gpgSign', 'false'],
-    ['advice.detachedHead', 'false'],
-    ['init.defaultBranch', 'main'],
-];
-/** Config as environment variables (GIT_CONFIG_COUNT/KEY_n/VALUE_n): also reaches git run by our scripts. */
-function gitConfigEnv(extra = []) {
-    const all = [...HARDENED_GIT_CONFIG, ...extra];
-    const env = { GIT_CONFIG_COUNT: String(all.length) };
-    all.forEach(([key, value], i) => {
-        env[`GIT_CONFIG_KEY_${i}`] = key;
-        env[`GIT_CONFIG_VALUE_${i}`] = value;
-    });
-    return env;
-}
-function baseGitEnv() {
-    return {
-        ...pickEnv(['PATH', 'HOME', 'XDG_CONFIG_HOME', 'SSH_AUTH_SOCK', 'GIT_SSH_COMMAND', 'TMPDIR']),
-        GIT_TERMINAL_PROMPT: '0',
-        GIT_OPTIONAL_LOCKS: '0',
-        GIT_CONFIG_NOSYSTEM: '1',
-        LC_ALL: 'C',
-        ...gitConfigEnv(),
-    };
-}
-class GitError extends Error {
-    args;
-    result;
-    constructor(args, result) {
-        super(`git ${args.join(' ')} failed (exit ${result.exitCode}): ${result.stderr.trim() || result.stdout.trim()}`);
-        this.args = args;
-        this.result = result;
-        this.name = 'GitError';
-    }
-}
-class Git {
-    version;
-    env;
-    constructor(version, env) {
-        this.version = version;
-        this.env = env;
-    }
-    static async create() {
-        const env = baseGitEnv();
-        let result;
-        try {
-            result = await runProcess('git', ['version'], { env });
-        }
-        catch (error) {
-            if (error instanceof ProcError)
-                throw new Error('git is not installed or not on PATH: the action needs git 2.31 or newer.');
-            throw error;
-        }
-        const match = /git version (\d+)\.(\d+)\.(\d+)/.exec(result.stdout);
-        if (!match)
-            throw new Error(`Cannot read the git version from "${result.stdout.trim()}".`);
-        const version = match.slice(1, 4).map(Number);
-        if (compareVersions(version, MIN_GIT_VERSION) < 0) {
-            throw new Error(`git ${version.join('.')} is too old: worktree-sandbox needs git ${MIN_GIT_VERSION.join('.')} or newer.`);
-        }
-        return new Git(version.join('.'), env);
-    }
-    /** Runs git in `cwd`; never throws for a non-zero exit (see `run`). */
-    async exec(cwd, args, options = {}) {
-        const env = { ...this.env, ...options.env };
-        if (options.config?.length)
-            Object.assign(env, gitConfigEnv(options.config));
-        return runProcess('git', args, { cwd, env });
-    }
-    /** Runs git in `cwd`; throws a GitError naming the command for a non-zero exit. Returns stdout. */
-    async run(cwd, args, options = {}) {
-        const result = await this.exec(cwd, args, options);
-        if (result.exitCode !== 0)
-            throw new GitError(args, result);
-        return result.stdout;
-    }
-    /** Environment for a script that calls git itself (same hardening as `exec`). */
-    scriptEnv(extra = {}) {
-        return { ...this.env, ...extra };
-    }
-    async isValidBranchName(name) {
-        if (name.startsWith('-'))
-            return false;
-        const result = await this.exec('/', ['check-ref-format', '--branch', name]);
-        return result.exitCode === 0 && result.stdout.trim() === name;
-    }
-    async refExists(cwd, ref) {
-        const result = await this.exec(cwd, ['show-ref', '--verify', '--quiet', '--', ref]);
-        return result.exitCode === 0;
-    }
-    /** The commit a revision names, or undefined when it names none. */
-    async resolveCommit(cwd, rev) {
-        if (rev.startsWith('-'))
-            return undefined;
-        const result = await this.exec(cwd, ['rev-parse', '--verify', '--quiet', '--end-of-options', `${rev}^{commit}`]);
-        return result.exitCode === 0 ? result.stdout.trim() : undefined;
-    }
-    async tryFetchBranch(cwd, remote, branch) {
-        const result = await this.exec(cwd, [
-            'fetch',
-            '--no-tags',
-            '--quiet',
-            '--',
-            remote,
-            `+refs/heads/${branch}:refs/remotes/${remote}/${branch}`,
-        ]);
-        return result.exitCode === 0;
-    }
-    async remoteUrl(cwd, remote) {
-        const result = await this.exec(cwd, ['config', '--get', `remote.${remote}.url`]);
-        return result.exitCode === 0 ? result.stdout.trim() : undefined;
-    }
-}
-function compareVersions(a, b) {
-    for (let i = 0; i < Math.max(a.length, b.length); i++) {
-        const d = (a[i] ?? 0) - (b[i] ?? 0);
-        if (d !== 0)
-            return d;
-    }
-    return 0;
-}
-
-// EXTERNAL MODULE: ./node_modules/proper-lockfile/index.js
-var proper_lockfile = __nccwpck_require__(3648);
-var proper_lockfile_default = /*#__PURE__*/__nccwpck_require__.n(proper_lockfile);
-;// CONCATENATED MODULE: ./src/lock.ts
-// Cross-process locks (proper-lockfile: an atomic mkdir whose mtime the holder refreshes, so a lock whose
-// holder was killed goes stale and is taken over instead of blocking everyone forever).
-//  - the repository lock serializes every change to a parent's worktree metadata;
-//  - a sandbox lock is held by the run using that sandbox, so two runs never share one silently.
-
-
-
-
-const LOCK_STALE_MS = 10_000;
-const LOCK_UPDATE_MS = 2_000;
-function lockDirectory(gitDir) {
-    return external_node_path_namespaceObject.join(gitDir, 'worktree-sandbox', 'locks');
-}
-function lockPath(gitDir, name) {
-    return external_node_path_namespaceObject.join(lockDirectory(gitDir), `${name}.lock`);
-}
-class LockTimeoutError extends Error {
-    constructor(message) {
-        super(message);
-        this.name = 'LockTimeoutError';
-    }
-}
-async function acquire(file, waitMs, describe, onWait) {
-    await promises_namespaceObject.mkdir(external_node_path_namespaceObject.dirname(file), { recursive: true });
-    const deadline = Date.now() + waitMs;
-    let announced = false;
-    for (;;) {
-        try {
-            const release = await proper_lockfile_default().lock(file, {
-                realpath: false,
-                lockfilePath: file,
-                stale: LOCK_STALE_MS,
-                update: LOCK_UPDATE_MS,
-                retries: 0,
-                onCompromised: () => {
-                    /* Another process took the lock over as stale: the holder was too slow; keep going. */
-                },
-            });
-            const owner = { pid: process.pid, host: external_node_os_namespaceObject.hostname(), since: new Date().toISOString(), run: process.env.GITHUB_RUN_ID };
-            await promises_namespaceObject.writeFile(`${file}.owner`, JSON.stringify(owner)).catch(() => undefined);
-            return async () => {
-                await promises_namespaceObject.rm(`${file}.owner`, { force: true }).catch(() => undefined);
-                await release().catch(() => undefined);
-            };
-        }
-        catch (error) {
-            if (error.code !== 'ELOCKED')
-                throw error;
-            const owner = await readOwner(file);
-            if (Date.now() >= deadline)
-                throw new LockTimeoutError(describe(owner));
-            if (!announced && onWait) {
-                onWait(`Waiting: ${describe(owner)}`);
-                announced = true;
-            }
-            await new Promise((resolve) => setTimeout(resolve, 50 + Math.random() * 150));
-        }
-    }
-}
-async function readOwner(file) {
-    try {
-        return JSON.parse(await promises_namespaceObject.readFile(`${file}.owner`, 'utf8'));
-    }
-    catch {
-        return undefined;
-    }
-}
-function ownerText(owner) {
-    return owner ? ` (process ${owner.pid} on ${owner.host}${owner.run ? `, run ${owner.run}` : ''}, since ${owner.since})` : '';
-}
-/** Runs `fn` holding the parent repository's metadata lock. */
-async function withRepositoryLock(gitDir, fn, waitMs = 120_000) {
-    const release = await acquire(lockPath(gitDir, 'repository'), waitMs, (owner) => `the worktree metadata of ${external_node_path_namespaceObject.dirname(gitDir)} is locked by another run${ownerText(owner)}`);
-    try {
-        return await fn();
-    }
-    finally {
-        await release();
-    }
-}
-async function lockSandbox(gitDir, sandbox, waitMs, onWait) {
-    return acquire(lockPath(gitDir, `sandbox-${sandbox}`), waitMs, (owner) => `sandbox ${sandbox} is in use by another run${ownerText(owner)}; two runs never share a sandbox`, onWait);
-}
-/** True while a live run holds the sandbox's lock (a lock whose holder died is not counted). */
-async function isSandboxLocked(gitDir, sandbox) {
-    const file = lockPath(gitDir, `sandbox-${sandbox}`);
-    try {
-        return await lockfile.check(file, { realpath: false, lockfilePath: file, stale: LOCK_STALE_MS });
-    }
-    catch {
-        return false;
-    }
-}
-
-;// CONCATENATED MODULE: ./src/naming.ts
-// Names of sandboxes, projects and volumes. Pure functions: the same branch always maps to the same
-// sandbox, and two different branches never do.
-
-
-const TRANSIENT_PREFIX = 'exploration-';
-const SLUG_MAX = 80;
-function shortHash(text, length = 8) {
-    return (0,external_node_crypto_.createHash)('sha256').update(text).digest('hex').slice(0, length);
-}
-function transientSandboxName(random = () => (0,external_node_crypto_.randomBytes)(4)) {
-    return TRANSIENT_PREFIX + random().toString('hex').slice(0, 8).padEnd(8, '0');
-}
-/**
- * The folder-safe slug of a branch: `/` and anything outside [A-Za-z0-9._-] become `-`. When that loses
- * information (or the name could pass for a transient sandbox, or is too long) a hash of the full branch
- * name is appended after `..`, which git forbids in branch names: so a lossy slug can never equal the
- * slug of another branch, lossy or not.
- */
-function persistentSandboxName(branch) {
-    let slug = branch.replace(/[^A-Za-z0-9._-]/g, '-');
-    let lossy = slug !== branch;
-    if (slug.toLowerCase().startsWith(TRANSIENT_PREFIX)) {
-        slug = `b-${slug}`;
-        lossy = true;
-    }
-    if (slug.length > SLUG_MAX) {
-        slug = slug.slice(0, SLUG_MAX);
-        lossy = true;
-    }
-    slug = slug.replace(/^[.-]+/, '');
-    return lossy ? `${slug}..${shortHash(branch)}` : slug;
-}
-function classifyName(sandbox) {
-    return sandbox.startsWith(TRANSIENT_PREFIX) ? 'transient' : 'persistent';
-}
-/** A project is the parent repository: its folder name, plus a hash of its path so two clones never share. */
-function projectName(parentPath) {
-    const base = external_node_path_namespaceObject.basename(parentPath).replace(/[^A-Za-z0-9._-]/g, '-').replace(/^[.-]+/, '').slice(0, 40) || 'repo';
-    return `${base}-${shortHash(parentPath, 6)}`;
-}
-function volumeName(prefix, project, sandbox) {
-    return `${prefix}-${project}-${sandbox}`;
-}
-/** Where a volume sandbox's worktree is, inside every container that mounts it. */
-const VOLUME_MOUNT = '/sandbox';
-function volumeWorktreePath(sandbox) {
-    return `${VOLUME_MOUNT}/${sandbox}`;
-}
-function diskWorktreePath(root, project, sandbox) {
-    return external_node_path_namespaceObject.join(root, project, sandbox);
-}
-
-;// CONCATENATED MODULE: ./src/branch.ts
-
-/** The protocol itself, as a pure decision. */
-function planBranch(facts, newTransientName = transientSandboxName) {
-    if (!facts.branch) {
-        return { kind: 'transient', sandbox: newTransientName(), branch: '', source: 'detached', startPoint: facts.baseCommit };
-    }
-    const sandbox = persistentSandboxName(facts.branch);
-    if (facts.localExists)
-        return { kind: 'persistent', sandbox, branch: facts.branch, source: 'local', startPoint: facts.branch };
-    if (facts.remoteExists) {
-        return { kind: 'persistent', sandbox, branch: facts.branch, source: 'remote', startPoint: `origin/${facts.branch}` };
-    }
-    return { kind: 'persistent', sandbox, branch: facts.branch, source: 'new', startPoint: facts.baseCommit };
-}
-/** Gathers the facts from the parent repository (fetching the branch from origin when it is not known yet). */
-async function resolveBranch(git, parentPath, branch, base) {
-    const baseCommit = await git.resolveCommit(parentPath, base || 'HEAD');
-    if (!baseCommit)
-        throw new Error(`Invalid input 'base': ${JSON.stringify(base)} names no commit in ${parentPath}.`);
-    if (!branch)
-        return planBranch({ branch, localExists: false, remoteExists: false, baseCommit });
-    const localExists = await git.refExists(parentPath, `refs/heads/${branch}`);
-    let remoteExists = false;
-    if (!localExists) {
-        remoteExists = await git.refExists(parentPath, `refs/remotes/origin/${branch}`);
-        // actions/checkout fetches one ref only: ask origin whether the branch exists before creating it anew.
-        if (!remoteExists && (await git.remoteUrl(parentPath, 'origin'))) {
-            remoteExists = await git.tryFetchBranch(parentPath, 'origin', branch);
-        }
-    }
-    return planBranch({ branch, localExists, remoteExists, baseCommit });
-}
-/** The `git worktree add` arguments for a plan (the path is added by the caller after `--`). */
-function worktreeAddArgs(plan, worktreePath, lock) {
-    const args = ['worktree', 'add', '--quiet'];
-    if (lock)
-        args.push('--lock');
-    switch (plan.source) {
-        case 'detached':
-            args.push('--detach', '--', worktreePath, plan.startPoint);
-            break;
-        case 'local':
-            args.push('--', worktreePath, plan.branch);
-            break;
-        case 'remote':
-            args.push('--track', '-b', plan.branch, '--', worktreePath, plan.startPoint);
-            break;
-        case 'new':
-            args.push('--no-track', '-b', plan.branch, '--', worktreePath, plan.startPoint);
-            break;
-    }
-    return args;
-}
-
-;// CONCATENATED MODULE: ./src/worktree-metadata.ts
-// Reading and editing a parent's per-worktree metadata (`<gitDir>/worktrees/<id>/`) directly. This is
-// how the host addresses sandboxes whose worktree path it cannot resolve (volume sandboxes), and how
-// only the entries we removed ourselves are dropped: never `git worktree prune`, which would also drop
-// live volume sandboxes the host sees as "prunable".
-
-
-const INITIALIZING = 'initializing';
-async function listWorktreeEntries(gitDir) {
-    const root = external_node_path_namespaceObject.join(gitDir, 'worktrees');
-    let ids;
-    try {
-        ids = await promises_namespaceObject.readdir(root);
-    }
-    catch {
-        return [];
-    }
-    const entries = await Promise.all(ids.map((id) => readEntry(root, id)));
-    return entries.filter((e) => e !== undefined);
-}
-async function readEntry(root, id) {
-    const adminDir = external_node_path_namespaceObject.join(root, id);
-    const gitFile = await promises_namespaceObject.readFile(external_node_path_namespaceObject.join(adminDir, 'gitdir'), 'utf8').catch(() => undefined);
-    if (gitFile === undefined)
-        return undefined;
-    const locked = await promises_namespaceObject.readFile(external_node_path_namespaceObject.join(adminDir, 'locked'), 'utf8').catch(() => undefined);
-    return { id, adminDir, gitFile: gitFile.trim(), locked: locked?.trim() };
-}
-async function findWorktreeEntry(gitDir, worktreePath) {
-    const wanted = external_node_path_namespaceObject.join(worktreePath, '.git');
-    return (await listWorktreeEntries(gitDir)).find((e) => e.gitFile === wanted);
-}
-/** Locks an entry with a reason, as `git worktree lock --reason` would, without needing its path to resolve. */
-async function lockEntry(entry, reason) {
-    await promises_namespaceObject.writeFile(external_node_path_namespaceObject.join(entry.adminDir, 'locked'), `${reason}\n`);
-}
-/** Drops exactly one entry (unlocking it): the sandbox it described must already be gone. */
-async function dropEntry(gitDir, entry) {
-    const root = external_node_path_namespaceObject.join(gitDir, 'worktrees');
-    if (external_node_path_namespaceObject.dirname(entry.adminDir) !== root)
-        throw new Error(`refusing to remove ${entry.adminDir}: not a worktree entry of ${gitDir}`);
-    await promises_namespaceObject.rm(entry.adminDir, { recursive: true, force: true });
-    // git removes the folder once its last entry is gone; do the same so the parent looks untouched.
-    await promises_namespaceObject.rmdir(root).catch(() => undefined);
-}
-
-;// CONCATENATED MODULE: ./src/sandbox.ts
-// The sandbox lifecycle: find, create (or reuse as it is), inspect and remove one sandbox, on disk or in
-// a container volume. Every change to the parent's metadata happens under the repository lock.
-
-
-
-
-
-
-
-
-
-function currentIdentity() {
-    return { uid: process.getuid?.() ?? 0, gid: process.getgid?.() ?? 0 };
-}
-function locateSandbox(plan, parent, isolation, worktreeRoot, volumePrefix) {
-    const project = projectName(parent.path);
-    const base = { name: plan.sandbox, kind: plan.kind, project, isolation, branch: plan.branch, parent };
-    if (isolation === 'disk') {
-        const hostPath = diskWorktreePath(worktreeRoot, project, plan.sandbox);
-        return { ...base, worktreePath: hostPath, hostPath };
-    }
-    return { ...base, worktreePath: volumeWorktreePath(plan.sandbox), volume: volumeName(volumePrefix, project, plan.sandbox) };
-}
-function volumeLabels(location, now = new Date()) {
-    return {
-        [MANAGED_LABEL]: 'true',
-        [`${LABEL_PREFIX}.project`]: location.project,
-        [`${LABEL_PREFIX}.sandbox`]: location.name,
-        [`${LABEL_PREFIX}.kind`]: location.kind,
-        [`${LABEL_PREFIX}.branch`]: location.branch,
-        [`${LABEL_PREFIX}.parent`]: location.parent.path,
-        [`${LABEL_PREFIX}.created`]: now.toISOString().replace(/\.\d{3}Z$/, 'Z'),
-    };
-}
-/** A bind or volume mount in `--mount` syntax (CSV: a field with a comma or quote is quoted). */
-function mountArg(fields) {
-    return Object.entries(fields)
-        .map(([k, v]) => (v === true ? k : `${k}=${v}`))
-        .map((f) => (/[",]/.test(f) ? `"${f.replace(/"/g, '""')}"` : f))
-        .join(',');
-}
-/** The surgical mount (ADR 0035): parent read-only, its .git read-write, the worktree read-write. */
-function sandboxMounts(location) {
-    const { parent } = location;
-    const mounts = [
-        mountArg({ type: 'bind', source: parent.path, target: parent.path, readonly: true }),
-        mountArg({ type: 'bind', source: parent.gitDir, target: parent.gitDir }),
-    ];
-    if (location.volume)
-        mounts.push(mountArg({ type: 'volume', source: location.volume, target: VOLUME_MOUNT }));
-    else
-        mounts.push(mountArg({ type: 'bind', source: location.hostPath, target: location.hostPath }));
-    return mounts.flatMap((m) => ['--mount', m]);
-}
-class SandboxConflictError extends Error {
-}
-/**
- * Creates the sandbox, or reuses it exactly as it is (uncommitted files and all). Recovers what a killed
- * run half-created; refuses, with the reason, anything it cannot recognise as its own.
- */
-async function prepareSandbox(git, engine, location, plan, image, log) {
-    const { parent } = location;
-    const reused = await withRepositoryLock(parent.gitDir, async () => {
-        if (location.volume)
-            return prepareVolume(git, engine, location, plan, image, log);
-        return prepareDisk(git, location, plan, log);
-    });
-    const startSha = await readHead(git, location);
-    return { ...location, reused, startSha };
-}
-async function checkoutForce(git, parent, plan) {
-    if (plan.source !== 'local')
-        return false;
-    // The branch may be checked out in the parent's own work tree (a workflow that checked it out):
-    // git refuses a second checkout unless forced. Other sandboxes holding it are refused, not forced.
-    const head = await git.exec(parent.path, ['symbolic-ref', '-q', 'HEAD']);
-    return head.stdout.trim() === `refs/heads/${plan.branch}`;
-}
-async function prepareDisk(git, location, plan, log) {
-    const hostPath = location.hostPath;
-    const { parent } = location;
-    const entry = await findWorktreeEntry(parent.gitDir, hostPath);
-    const dirExists = await sandbox_exists(hostPath);
-    if (entry && entry.locked !== INITIALIZING && dirExists && (await sandbox_exists(external_node_path_namespaceObject.join(hostPath, '.git')))) {
-        return true;
-    }
-    if (entry && !dirExists) {
-        log(`The worktree folder ${hostPath} is gone; dropping its stale registration.`);
-        await dropEntry(parent.gitDir, entry);
-    }
-    else if (entry) {
-        log(`Recovering ${hostPath}: a run was killed while creating it.`);
-        await promises_namespaceObject.rm(hostPath, { recursive: true, force: true });
-        await dropEntry(parent.gitDir, entry);
-    }
-    else if (dirExists) {
-        const names = await promises_namespaceObject.readdir(hostPath);
-        if (names.some((n) => n !== '.git')) {
-            throw new SandboxConflictError(`${hostPath} exists and holds files, but ${parent.path} has no worktree registered there: it is not touched. Move it away or remove it, then run again.`);
-        }
-        log(`Removing the empty leftover folder ${hostPath}.`);
-        await promises_namespaceObject.rm(hostPath, { recursive: true, force: true });
-    }
-    await promises_namespaceObject.mkdir(external_node_path_namespaceObject.dirname(hostPath), { recursive: true });
-    const args = worktreeAddArgs(plan, hostPath, false);
-    if (await checkoutForce(git, parent, plan))
-        args.splice(2, 0, '--force');
-    await git.run(parent.path, args);
-    return false;
-}
-/**
- * Creates the worktree inside the volume from a short-lived helper container: as root only to hand the
- * volume to the runner's user, then git runs as that user (setpriv, or chroot --userspec).
- */
-const VOLUME_CREATE_SCRIPT = `set -eu
-uid="$1"; gid="$2"; wt="$3"; recover="$4"; shift 4
-as_user() {
-  if [ "$uid" = 0 ]; then "$@"
-  elif command -v setpriv >/dev/null 2>&1; then setpriv --reuid="$uid" --regid="$gid" --clear-groups "$@"
-  else chroot --userspec="$uid:$gid" / "$@"; fi
-}
-chown "$uid:$gid" /sandbox
-if [ -e "$wt" ] || [ -L "$wt" ]; then
-  if [ "$recover" = 1 ] || [ -z "$(ls -A "$wt" | grep -vx '.git' || true)" ]; then
-    as_user rm -rf -- "$wt"
-  else
-    echo "worktree-sandbox: $wt holds files but the parent repository has no record of it; refusing to overwrite them" >&2
-    exit 3
-  fi
-fi
-as_user "$@"
-`;
-async function prepareVolume(git, engine, location, plan, image, log) {
-    const volume = location.volume;
-    const { parent } = location;
-    const [entry, volumeExists] = await Promise.all([findWorktreeEntry(parent.gitDir, location.worktreePath), engine.volumeExists(volume)]);
-    if (entry && entry.locked !== INITIALIZING && volumeExists)
-        return true;
-    let recover = false;
-    if (entry && !volumeExists) {
-        log(`Volume ${volume} is gone; dropping its stale registration.`);
-        await dropEntry(parent.gitDir, entry);
-    }
-    else if (entry) {
-        log(`Recovering volume ${volume}: a run was killed while creating it.`);
-        await dropEntry(parent.gitDir, entry);
-        recover = true;
-    }
-    if (!volumeExists)
-        await engine.createVolume(volume, volumeLabels(location));
-    const id = currentIdentity();
-    const add = worktreeAddArgs(plan, location.worktreePath, true);
-    if (await checkoutForce(git, parent, plan))
-        add.splice(2, 0, '--force');
-    const configEnv = { ...gitConfigEnv(), HOME: '/tmp' };
-    const result = await engine.exec([
-        'run', '--rm', '--network', 'none', '--user', '0:0',
-        '--cap-drop', 'ALL', '--cap-add', 'CHOWN', '--cap-add', 'SETUID', '--cap-add', 'SETGID', '--cap-add', 'SYS_CHROOT', '--cap-add', 'DAC_OVERRIDE', '--cap-add', 'FOWNER',
-        '--security-opt', 'no-new-privileges',
-        '--label', `${MANAGED_LABEL}=true`, '--label', `${LABEL_PREFIX}.role=helper`,
-        ...sandboxMounts(location),
-        '--workdir', parent.path,
-        ...Object.keys(configEnv).flatMap((k) => ['-e', k]),
-        '--entrypoint', 'sh', '--', image,
-        '-c', VOLUME_CREATE_SCRIPT, 'create-sandbox', String(id.uid), String(id.gid), location.worktreePath, recover ? '1' : '0',
-        'git', '-C', parent.path, ...add,
-    ], { env: configEnv });
-    const created = await findWorktreeEntry(parent.gitDir, location.worktreePath);
-    if (result.exitCode !== 0 || !created) {
-        if (created)
-            await dropEntry(parent.gitDir, created);
-        if (!volumeExists)
-            await engine.removeVolume(volume).catch(() => undefined);
-        throw new Error(`Could not create the worktree in volume ${volume}: ${(result.stderr || result.stdout).trim() || `exit ${result.exitCode}`}`);
-    }
-    // Locked while the volume exists: the host cannot resolve /sandbox/..., so it sees it as prunable.
-    await lockEntry(created, `worktree-sandbox volume ${volume}`);
-    return false;
-}
-async function readHead(git, location) {
-    const entry = await findWorktreeEntry(location.parent.gitDir, location.worktreePath);
-    if (!entry)
-        throw new Error(`Sandbox ${location.name} has no worktree registration in ${location.parent.path}.`);
-    // The worktree's HEAD lives in its admin folder on the host, whatever the isolation.
-    return (await git.run(location.parent.path, ['--git-dir', entry.adminDir, 'rev-parse', '--verify', 'HEAD'])).trim();
-}
-/** Runs one of our scripts in the worktree: on the host for disk sandboxes, in a helper container for volumes. */
-async function runInWorktree(git, engine, location, image, script, args, extraEnv = {}) {
-    if (location.hostPath) {
-        return runProcess('sh', ['-c', script, 'worktree-sandbox', ...args], { cwd: location.hostPath, env: git.scriptEnv(extraEnv) });
-    }
-    const id = currentIdentity();
-    const env = { ...gitConfigEnv(), GIT_TERMINAL_PROMPT: '0', GIT_OPTIONAL_LOCKS: '0', HOME: '/tmp', LC_ALL: 'C', ...extraEnv };
-    return engine.exec([
-        'run', '--rm', '--network', 'none', '--user', `${id.uid}:${id.gid}`, '--cap-drop', 'ALL', '--security-opt', 'no-new-privileges',
-        '--label', `${MANAGED_LABEL}=true`, '--label', `${LABEL_PREFIX}.role=helper`,
-        ...sandboxMounts(location), '--workdir', location.worktreePath,
-        ...Object.keys(env).flatMap((k) => ['-e', k]),
-        '--entrypoint', 'sh', '--', image, '-c', script, 'worktree-sandbox', ...args,
-    ], { env });
-}
-/** Removes the sandbox (volume or folder) and exactly its metadata entry in the parent; nothing else. */
-async function removeSandbox(engine, location) {
-    const { parent } = location;
-    await withRepositoryLock(parent.gitDir, async () => {
-        if (location.volume) {
-            await engine.removeVolume(location.volume);
-        }
-        else {
-            await promises_namespaceObject.rm(location.hostPath, { recursive: true, force: true });
-            await promises_namespaceObject.rmdir(external_node_path_namespaceObject.dirname(location.hostPath)).catch(() => undefined);
-        }
-        const entry = await findWorktreeEntry(parent.gitDir, location.worktreePath);
-        if (entry)
-            await dropEntry(parent.gitDir, entry);
-    });
-}
-async function sandbox_exists(p) {
-    return promises_namespaceObject.lstat(p).then(() => true, () => false);
-}
-
-;// CONCATENATED MODULE: ./src/report.ts
-
-const BOT_IDENTITY = { name: 'github-actions[bot]', email: '41898282+github-actions[bot]@users.noreply.github.com' };
-const SEP = '\u0000@@ws:';
-// Positional arguments only: $1 start commit, $2 commit (1/0), $3 message. Nothing is spliced in.
-const INSPECT_SCRIPT = `set -u
-start="$1"; commit="$2"; message="$3"
-mark() { printf '\\000@@ws:%s\\000' "$1"; }
-committed=0
-if [ "$commit" = 1 ] && [ -n "$(git status --porcelain --untracked-files=all)" ]; then
-  git add -A >&2 && git commit --quiet --no-verify -m "$message" >&2 || { echo "worktree-sandbox: commit failed" >&2; exit 3; }
-  committed=1
-fi
-mark committed; echo "$committed"
-mark head; git rev-parse --verify HEAD
-mark branch; git symbolic-ref --quiet --short HEAD || true
-mark commits; git rev-list --count "$start..HEAD"
-mark status; git status --porcelain=v1 -z --untracked-files=all
-mark names; git diff --no-ext-diff --no-renames --name-only -z "$start" --
-mark stat; git diff --no-ext-diff --stat=120 "$start" --
-mark unpushed; git rev-list --count HEAD --not "$start" --remotes
-mark end
-`;
-function parseInspectOutput(stdout) {
-    const sections = new Map();
-    const parts = stdout.split(SEP);
-    for (const part of parts.slice(1)) {
-        const nul = part.indexOf('\u0000');
-        sections.set(part.slice(0, nul), part.slice(nul + 1));
-    }
-    if (!sections.has('end'))
-        throw new Error('The worktree report is incomplete.');
-    const get = (name) => sections.get(name) ?? '';
-    const zList = (text) => text.split('\u0000').filter(Boolean);
-    // porcelain v1 -z: "XY path" entries; a rename/copy is followed by its source as an extra entry.
-    const uncommitted = [];
-    const entries = zList(get('status'));
-    for (let i = 0; i < entries.length; i++) {
-        const entry = entries[i];
-        uncommitted.push(entry.slice(3));
-        if (entry[0] === 'R' || entry[0] === 'C')
-            i++;
-    }
-    const untracked = entries.filter((e) => e.startsWith('??')).map((e) => e.slice(3));
-    const changed = new Set([...zList(get('names')), ...untracked]);
-    const stat = get('stat').trimEnd();
-    const untrackedStat = untracked.map((f) => ` ${f} (new, untracked)`).join('\n');
-    return {
-        committed: get('committed').trim() === '1',
-        headSha: get('head').trim(),
-        currentBranch: get('branch').trim(),
-        commits: Number(get('commits').trim()) || 0,
-        changedFiles: [...changed].sort(),
-        uncommitted,
-        diffStat: [stat, untrackedStat].filter(Boolean).join('\n'),
-        unpushedCommits: Number(get('unpushed').trim()) || 0,
-    };
-}
-async function inspectWorktree(git, engine, location, image, startSha, commit) {
-    const env = {
-        GIT_AUTHOR_NAME: BOT_IDENTITY.name,
-        GIT_AUTHOR_EMAIL: BOT_IDENTITY.email,
-        GIT_COMMITTER_NAME: BOT_IDENTITY.name,
-        GIT_COMMITTER_EMAIL: BOT_IDENTITY.email,
-    };
-    const args = [startSha, commit ? '1' : '0', commit?.message ?? ''];
-    const result = await runInWorktree(git, engine, location, image, INSPECT_SCRIPT, args, env);
-    if (result.exitCode !== 0) {
-        throw new Error(`Could not read the sandbox ${location.name}: ${result.stderr.trim() || `exit ${result.exitCode}`}`);
-    }
-    return parseInspectOutput(result.stdout);
-}
-function holdsWork(report) {
-    return report.uncommitted.length > 0 || report.unpushedCommits > 0;
-}
-
-;// CONCATENATED MODULE: ./src/post.ts
-// The post step: runs after success, failure and cancel. Removes the container if it is still there,
-// then applies the cleanup policy. It never fails the job: problems become warnings.
-
-
-
-
-
-
-
-
-async function cleanupRun(state, ui, tempDir) {
-    const engine = new ContainerEngine(state.engine);
-    if (state.container && (await engine.removeContainer(state.container)))
-        ui.info(`Removed container ${state.container}.`);
-    const { location } = state;
-    if (!state.ready)
-        return recoverHalfCreated(engine, location, ui);
-    if (state.cleanup === 'never')
-        return keep(ui, location, 'cleanup: never');
-    const git = await Git.create();
-    const report = state.report ?? (await inspectWorktree(git, engine, location, state.image, state.startSha ?? 'HEAD'));
-    if (state.cleanup === 'auto') {
-        if (location.kind === 'persistent')
-            return keep(ui, location, 'persistent sandboxes are kept for reuse (cleanup: auto)');
-        if (holdsWork(report))
-            return keep(ui, location, describeWork(report));
-        await removeSandbox(engine, location);
-        ui.info(`Removed transient sandbox ${location.name}: it held no work.`);
-        return { removed: true };
-    }
-    let patch;
-    if (holdsWork(report))
-        patch = await savePatch(git, engine, location, state, report, tempDir, ui);
-    await removeSandbox(engine, location);
-    ui.info(`Removed sandbox ${location.name} (cleanup: always).`);
-    return { removed: true, patch };
-}
-function keep(ui, location, why) {
-    const where = location.volume ? `volume ${location.volume}` : location.hostPath;
-    ui.info(`Kept sandbox ${location.name} (${where}): ${why}.`);
-    return { removed: false, kept: why };
-}
-function describeWork(report) {
-    const parts = [];
-    if (report.uncommitted.length)
-        parts.push(`${report.uncommitted.length} uncommitted file(s)`);
-    if (report.unpushedCommits)
-        parts.push(`${report.unpushedCommits} commit(s) on no remote`);
-    return `it holds work: ${parts.join(', ')}`;
-}
-/** The main step stopped while creating the sandbox: undo what it half-created, keep anything whole. */
-async function recoverHalfCreated(engine, location, ui) {
-    return withRepositoryLock(location.parent.gitDir, async () => {
-        const entry = await findWorktreeEntry(location.parent.gitDir, location.worktreePath);
-        if (!entry || entry.locked === INITIALIZING) {
-            if (location.hostPath)
-                await promises_namespaceObject.rm(location.hostPath, { recursive: true, force: true });
-            if (location.volume)
-                await engine.removeVolume(location.volume).catch(() => undefined);
-            if (entry)
-                await dropEntry(location.parent.gitDir, entry);
-            ui.info(`The main step stopped before sandbox ${location.name} was ready: removed what it had half-created.`);
-            return { removed: true };
-        }
-        return keep(ui, location, 'it was ready before the main step stopped');
-    });
-}
-// Uncommitted work as one patch (untracked files included, binary-safe), unsaved commits as a bundle.
-const PATCH_SCRIPT = `set -eu
-start="$1"
-tmp_index="$(git rev-parse --git-path index).worktree-sandbox"
-cp "$(git rev-parse --git-path index)" "$tmp_index"
-GIT_INDEX_FILE="$tmp_index" git add -A
-GIT_INDEX_FILE="$tmp_index" git diff --no-ext-diff --binary --cached HEAD
-rm -f "$tmp_index"
-`;
-async function savePatch(git, engine, location, state, report, tempDir, ui) {
-    const dir = external_node_path_namespaceObject.join(tempDir, 'worktree-sandbox');
-    await promises_namespaceObject.mkdir(dir, { recursive: true });
-    const file = external_node_path_namespaceObject.join(dir, `${location.project}-${location.name}.patch`);
-    const result = await runInWorktree(git, engine, location, state.image, PATCH_SCRIPT, [state.startSha ?? 'HEAD']);
-    if (result.exitCode !== 0)
-        throw new Error(`Could not save the uncommitted work of ${location.name}; the sandbox is kept: ${result.stderr.trim()}`);
-    await promises_namespaceObject.writeFile(file, result.stdout);
-    ui.info(`Saved the uncommitted work of ${location.name} to ${file}.`);
-    if (report.unpushedCommits > 0 && !location.branch) {
-        const bundle = file.replace(/\.patch$/, '.bundle');
-        const entry = await findWorktreeEntry(location.parent.gitDir, location.worktreePath);
-        if (entry) {
-            await git.run(location.parent.path, ['--git-dir', entry.adminDir, 'bundle', 'create', bundle, 'HEAD', '--not', '--remotes', '--branches']);
-        }
-        ui.info(`Saved ${report.unpushedCommits} unpushed commit(s) of ${location.name} to ${bundle}.`);
-    }
-    return file;
-}
-
-;// CONCATENATED MODULE: ./src/command-run.ts
-// Runs the user's command in a container mounted on the sandbox: output streamed, the runner's
-// environment kept out, stopped when the timeout passes.
-
-
-
-
-const TIMEOUT_EXIT_CODE = 124;
-const TAIL_LINES = 40;
-function containerName(sandbox) {
-    return `worktree-sandbox-${sandbox.slice(0, 60).replace(/[^A-Za-z0-9_.-]/g, '-')}-${(0,external_node_crypto_.randomBytes)(3).toString('hex')}`;
-}
-/** The container's environment: the action's SANDBOX_* variables, a bot identity for commits, the `env` input. */
-function containerEnv(sandbox, spec) {
-    const env = {
-        GIT_AUTHOR_NAME: BOT_IDENTITY.name,
-        GIT_AUTHOR_EMAIL: BOT_IDENTITY.email,
-        GIT_COMMITTER_NAME: BOT_IDENTITY.name,
-        GIT_COMMITTER_EMAIL: BOT_IDENTITY.email,
-    };
-    for (const { name, value } of spec.env)
-        env[name] = value;
-    Object.assign(env, {
-        SANDBOX_NAME: sandbox.name,
-        SANDBOX_KIND: sandbox.kind,
-        SANDBOX_BRANCH: sandbox.branch,
-        SANDBOX_WORKTREE: sandbox.worktreePath,
-        SANDBOX_PARENT: sandbox.parent.path,
-        ...spec.extraEnv,
-    });
-    return env;
-}
-function commandRunArgs(sandbox, spec, name, env) {
-    const id = currentIdentity();
-    const { limits } = spec;
-    const args = [
-        'run', '--name', name, '--init',
-        '--label', `${MANAGED_LABEL}=true`, '--label', `${LABEL_PREFIX}.role=command`, '--label', `${LABEL_PREFIX}.sandbox=${sandbox.name}`,
-        '--user', `${id.uid}:${id.gid}`,
-        '--cap-drop', 'ALL', '--security-opt', 'no-new-privileges',
-        '--pids-limit', String(limits.pidsLimit),
-        '--network', limits.network,
-    ];
-    if (limits.memory)
-        args.push('--memory', limits.memory, '--memory-swap', limits.memory);
-    if (limits.cpus)
-        args.push('--cpus', limits.cpus);
-    if (limits.readOnlyRootfs)
-        args.push('--read-only', '--tmpfs', '/tmp:rw,exec,nosuid,size=512m');
-    args.push(...sandboxMounts(sandbox));
-    for (const file of spec.readOnlyFiles ?? [])
-        args.push('--mount', `type=bind,source=${file},target=${file},readonly`);
-    args.push('--workdir', sandbox.worktreePath);
-    // `-e NAME` without a value: docker takes the value from its own environment, so no value (a secret,
-    // perhaps) ever appears on a command line.
-    for (const key of Object.keys(env))
-        args.push('-e', key);
-    args.push('--entrypoint', 'sh', '--', spec.image, '-c', spec.command);
-    return args;
-}
-async function runCommand(engine, sandbox, spec, hooks = {}) {
-    const name = containerName(sandbox.name);
-    const env = containerEnv(sandbox, spec);
-    hooks.onStart?.(name);
-    const tail = [];
-    let timedOut = false;
-    const timer = spec.timeoutMinutes > 0
-        ? setTimeout(() => {
-            timedOut = true;
-            void engine.killContainer(name);
-        }, spec.timeoutMinutes * 60_000)
-        : undefined;
-    const started = Date.now();
-    try {
-        const result = await engine.exec(commandRunArgs(sandbox, spec, name, env), {
-            env,
-            onLine: (line) => {
-                tail.push(line);
-                if (tail.length > TAIL_LINES)
-                    tail.shift();
-                hooks.onLine?.(line);
-            },
-        });
-        const durationMs = Date.now() - started;
-        const state = await engine.containerState(name);
-        if (!state) {
-            // The container never started: the engine refused it (bad image, mount, option).
-            throw new Error(`The container did not start: ${(result.stderr || result.stdout).trim().split('\n').slice(-3).join(' ')}`);
-        }
-        const exitCode = timedOut ? TIMEOUT_EXIT_CODE : state.exitCode;
-        return { exitCode, timedOut, oomKilled: state.oomKilled, durationMs, tail };
-    }
-    finally {
-        if (timer)
-            clearTimeout(timer);
-        await engine.removeContainer(name);
-    }
-}
-
-;// CONCATENATED MODULE: ./src/push.ts
-function authConfig(url, token) {
-    if (!token || !/^https?:\/\//i.test(url))
-        return [];
-    const basic = Buffer.from(`x-access-token:${token}`, 'utf8').toString('base64');
-    const { protocol, host } = new URL(url);
-    return [[`http.${protocol}//${host}/.extraheader`, `AUTHORIZATION: basic ${basic}`]];
-}
-async function pushBranch(git, parent, originUrl, branch, sha, token) {
-    const result = await git.exec(parent.path, ['push', '--porcelain', '--no-verify', '--', originUrl, `${sha}:refs/heads/${branch}`], {
-        config: authConfig(originUrl, token),
-    });
-    if (result.exitCode === 0) {
-        await git.exec(parent.path, ['update-ref', '-m', 'worktree-sandbox: pushed', '--', `refs/remotes/origin/${branch}`, sha]);
-        return { pushed: true };
-    }
-    const text = `${result.stdout}\n${result.stderr}`;
-    const rejected = /\[rejected\]|non-fast-forward|fetch first|\[remote rejected\]/.test(text);
-    const reason = rejected
-        ? `origin/${branch} has moved on since the sandbox started: the push was rejected (nothing is ever force-pushed). Rebase or rerun.`
-        : `git push failed: ${result.stderr.trim().split('\n').slice(-2).join(' ')}`;
-    return { pushed: false, rejected, reason };
-}
-
-;// CONCATENATED MODULE: ./src/repository.ts
-// The parent repository: the main work tree whose object store and metadata every sandbox shares.
-
-
-async function findParentRepository(git, given) {
-    const start = await realDirectory(given);
-    const inside = await git.exec(start, ['rev-parse', '--is-inside-work-tree']);
-    if (inside.exitCode !== 0 || inside.stdout.trim() !== 'true') {
-        throw new Error(`repository-path ${given} is not a git work tree (git says: ${inside.stderr.trim() || inside.stdout.trim()}).`);
-    }
-    const out = await git.run(start, ['rev-parse', '--path-format=absolute', '--git-common-dir', '--show-toplevel']);
-    const [commonDir, toplevel] = out.trim().split('\n');
-    const gitDir = await promises_namespaceObject.realpath(commonDir);
-    if (external_node_path_namespaceObject.basename(gitDir) !== '.git') {
-        throw new Error(`repository-path ${given} uses a git directory at ${gitDir}: only a normal clone (a work tree with its .git folder) can be a sandbox parent.`);
-    }
-    const parentPath = external_node_path_namespaceObject.dirname(gitDir);
-    if (!(await git.resolveCommit(parentPath, 'HEAD'))) {
-        throw new Error(`repository-path ${given} has no commits yet: a sandbox needs at least one commit to start from.`);
-    }
-    const top = await promises_namespaceObject.realpath(toplevel);
-    return { path: parentPath, gitDir, resolvedFrom: top !== parentPath ? top : undefined };
-}
-async function realDirectory(given) {
-    try {
-        const real = await promises_namespaceObject.realpath(given);
-        if (!(await promises_namespaceObject.stat(real)).isDirectory())
-            throw new Error('not a directory');
-        return real;
-    }
-    catch {
-        throw new Error(`repository-path ${given} does not exist or is not a directory.`);
-    }
-}
-
-;// CONCATENATED MODULE: ./src/settings.ts
-// Every input is read and validated here, once, into typed settings. Nothing past this module reads an
-// input. An error names the input and what it accepts, and is raised before anything is created.
-
-
-class InputError extends Error {
-    constructor(input, value, accepted) {
-        super(`Invalid input '${input}': ${JSON.stringify(value)}. Accepted: ${accepted}.`);
-        this.name = 'InputError';
-    }
-}
-const ASSOCIATIONS = ['OWNER', 'MEMBER', 'COLLABORATOR', 'CONTRIBUTOR', 'FIRST_TIMER', 'FIRST_TIME_CONTRIBUTOR', 'MANNEQUIN', 'NONE'];
-function parseSettings(read, env = process.env) {
-    const mode = oneOf(read, 'mode', ['run', 'reap'], 'run');
-    const common = {
-        engine: oneOf(read, 'engine', ['docker', 'podman'], 'docker'),
-        worktreeRoot: pathInput(read, 'worktree-root') ?? defaultWorktreeRoot(env),
-        volumePrefix: volumePrefix(read),
-        token: read('token').trim(),
-    };
-    return mode === 'run' ? { ...common, ...parseRun(read, env) } : { ...common, ...parseReap(read) };
-}
-function parseRun(read, env) {
-    const command = read('command');
-    if (!command.trim())
-        throw new InputError('command', command, 'a shell command (required in run mode)');
-    return {
-        mode: 'run',
-        command,
-        image: settings_image(read),
-        isolation: oneOf(read, 'isolation', ['container', 'disk'], 'container'),
-        branch: branchInput(read, 'branch'),
-        base: revisionInput(read, 'base'),
-        repositoryPath: pathInput(read, 'repository-path') ?? external_node_path_namespaceObject.resolve(env.GITHUB_WORKSPACE || process.cwd()),
-        cleanup: oneOf(read, 'cleanup', ['auto', 'always', 'never'], 'auto'),
-        env: envEntries(read, env),
-        timeoutMinutes: number(read, 'timeout-minutes', { min: 0, integer: false, fallback: 0 }),
-        lockTimeoutMinutes: number(read, 'lock-timeout-minutes', { min: 0, integer: false, fallback: 10 }),
-        allowFailure: settings_boolean(read, 'allow-failure', false),
-        push: settings_boolean(read, 'push', false),
-        commitMessage: read('commit-message').trim() || 'chore: changes made in worktree-sandbox',
-        limits: {
-            memory: optionalPattern(read, 'memory', /^\d+(\.\d+)?[bkmg]?$/i, 'a size such as 512m or 2g'),
-            cpus: optionalPattern(read, 'cpus', /^(\d+(\.\d+)?|\.\d+)$/, 'a positive number such as 1.5'),
-            pidsLimit: number(read, 'pids-limit', { min: 1, integer: true, fallback: 4096 }),
-            network: oneOf(read, 'network', ['bridge', 'none'], 'bridge'),
-            readOnlyRootfs: settings_boolean(read, 'read-only-rootfs', false),
-        },
-        trigger: {
-            command: triggerCommand(read),
-            allowedAssociations: list(read, 'allowed-associations', ['OWNER', 'MEMBER', 'COLLABORATOR']).map((a) => {
-                const upper = a.toUpperCase();
-                if (!ASSOCIATIONS.includes(upper))
-                    throw new InputError('allowed-associations', a, ASSOCIATIONS.join(', '));
-                return upper;
-            }),
-            allowedBots: list(read, 'allowed-bots', []),
-        },
-    };
-}
-function parseReap(read) {
-    const days = (name, fallback) => number(read, name, { min: 1, integer: true, fallback });
-    const branchExpiryDays = days('branch-expiry-days', 90);
-    const orphanExpiryDays = days('orphan-expiry-days', 90);
-    if (orphanExpiryDays < branchExpiryDays) {
-        throw new InputError('orphan-expiry-days', String(orphanExpiryDays), `whole days ≥ branch-expiry-days (${branchExpiryDays}): orphans are never removed sooner than persistent sandboxes`);
-    }
-    return {
-        mode: 'reap',
-        headlessExpiryDays: days('headless-expiry-days', 30),
-        branchExpiryDays,
-        orphanExpiryDays,
-        dryRun: settings_boolean(read, 'dry-run', false),
-        maxRemovals: number(read, 'max-removals', { min: 0, integer: true, fallback: 0 }),
-        force: settings_boolean(read, 'force', false),
-        archiveDir: pathInput(read, 'archive-dir') ?? '',
-    };
-}
-function defaultWorktreeRoot(env) {
-    const cache = env.XDG_CACHE_HOME && external_node_path_namespaceObject.isAbsolute(env.XDG_CACHE_HOME) ? env.XDG_CACHE_HOME : external_node_path_namespaceObject.join(env.HOME || external_node_os_namespaceObject.homedir(), '.cache');
-    return external_node_path_namespaceObject.join(cache, 'worktree-sandbox', 'worktrees');
-}
-function oneOf(read, name, values, fallback) {
-    const raw = read(name).trim();
-    if (!raw)
-        return fallback;
-    const found = values.find((v) => v === raw.toLowerCase());
-    if (!found)
-        throw new InputError(name, raw, values.join(', '));
-    return found;
-}
-function settings_boolean(read, name, fallback) {
-    const raw = read(name).trim();
-    if (!raw)
-        return fallback;
-    if (/^true$/i.test(raw))
-        return true;
-    if (/^false$/i.test(raw))
-        return false;
-    throw new InputError(name, raw, 'true or false');
-}
-function number(read, name, rule) {
-    const raw = read(name).trim();
-    if (!raw)
-        return rule.fallback;
-    const pattern = rule.integer ? /^\d+$/ : /^(\d+(\.\d+)?|\.\d+)$/;
-    const value = Number(raw);
-    if (!pattern.test(raw) || !Number.isFinite(value) || value < rule.min || value > 1e9) {
-        const kind = rule.integer ? 'a whole number' : 'a number';
-        throw new InputError(name, raw, `${kind} ≥ ${rule.min}`);
-    }
-    return value;
-}
-function optionalPattern(read, name, pattern, accepted) {
-    const raw = read(name).trim();
-    if (!raw)
-        return undefined;
-    if (!pattern.test(raw))
-        throw new InputError(name, raw, accepted);
-    return raw;
-}
-function list(read, name, fallback) {
-    const raw = read(name).trim();
-    if (!raw)
-        return fallback;
-    return raw
-        .split(/[\s,]+/)
-        .map((s) => s.trim())
-        .filter(Boolean);
-}
-const CONTROL = /[\u0000-\u001f\u007f]/;
-function pathInput(read, name) {
-    const raw = read(name);
-    if (!raw.trim())
-        return undefined;
-    if (CONTROL.test(raw))
-        throw new InputError(name, raw, 'a path without control characters (newlines, tabs, NUL)');
-    return external_node_path_namespaceObject.resolve(raw.trim());
-}
-function settings_image(read) {
-    const raw = read('image').trim() || 'buildpack-deps:bookworm-scm';
-    if (!/^[A-Za-z0-9][A-Za-z0-9._\-/:@]*$/.test(raw) || raw.length > 512) {
-        throw new InputError('image', raw, 'an image reference such as debian:bookworm or ghcr.io/owner/image:tag');
-    }
-    return raw;
-}
-function volumePrefix(read) {
-    const raw = read('volume-prefix').trim() || 'worktree-sandbox';
-    if (!/^[A-Za-z0-9][A-Za-z0-9_.-]{0,62}$/.test(raw)) {
-        throw new InputError('volume-prefix', raw, 'letters, digits, _ . - (starting with a letter or digit, at most 63 characters)');
-    }
-    return raw;
-}
-/** A first, pure check of a branch name; git's own rules are applied by `validateBranchNames`. */
-function branchInput(read, name) {
-    const raw = read(name);
-    const value = raw.trim();
-    if (!value)
-        return '';
-    if (CONTROL.test(raw) || value.startsWith('-') || value.length > 255 || value.includes('\ufffd')) {
-        throw new InputError(name, raw, "a branch name valid for 'git check-ref-format --branch' (at most 255 characters)");
-    }
-    return value.replace(/^refs\/heads\//, '');
-}
-function revisionInput(read, name) {
-    const raw = read(name);
-    const value = raw.trim();
-    if (!value)
-        return '';
-    if (CONTROL.test(raw) || value.startsWith('-') || value.length > 255) {
-        throw new InputError(name, raw, 'a commit, branch or tag name');
-    }
-    return value;
-}
-function triggerCommand(read) {
-    const raw = read('trigger').trim();
-    if (!raw)
-        return '';
-    if (!/^\/?[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/.test(raw))
-        throw new InputError('trigger', raw, 'one word such as /fix');
-    return raw;
-}
-const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
-/** Variables the action sets itself in the container; a user entry may not override them. */
-const RESERVED_ENV = ['SANDBOX_NAME', 'SANDBOX_KIND', 'SANDBOX_BRANCH', 'SANDBOX_WORKTREE', 'SANDBOX_PARENT', 'SANDBOX_PROMPT_FILE'];
-function envEntries(read, env) {
-    const entries = [];
-    for (const line of read('env').split(/\r?\n/)) {
-        if (!line.trim() || line.trim().startsWith('#'))
-            continue;
-        const eq = line.indexOf('=');
-        const name = (eq < 0 ? line : line.slice(0, eq)).trim();
-        if (!ENV_NAME.test(name))
-            throw new InputError('env', line, 'lines of NAME or NAME=value, NAME made of letters, digits and _');
-        if (RESERVED_ENV.includes(name))
-            throw new InputError('env', line, `a name other than ${RESERVED_ENV.join(', ')} (set by the action)`);
-        if (entries.some((e) => e.name === name))
-            throw new InputError('env', line, 'each NAME at most once');
-        const value = eq < 0 ? (env[name] ?? '') : line.slice(eq + 1);
-        entries.push({ name, value });
-    }
-    return entries;
-}
-/** Applies git's own branch-name rules (`git check-ref-format --branch`) once git is at hand. */
-async function validateBranchNames(settings, isValid) {
-    if (settings.branch && !(await isValid(settings.branch))) {
-        throw new InputError('branch', settings.branch, "a branch name valid for 'git check-ref-format --branch'");
-    }
-}
-
-;// CONCATENATED MODULE: ./src/run-mode.ts
-// Run mode, as a story: validate, find the parent, resolve the branch, prepare the sandbox, run the
-// command, report, push. Each step is a function; each long step a log group.
-
-
-
-
-
-
-
-
-
-
-
-
-async function runSandbox(settings, deps) {
-    const { ui } = deps;
-    if (settings.token)
-        ui.mask(settings.token);
-    const engine = new ContainerEngine(settings.engine);
-    const [git] = await Promise.all([Git.create(), engine.ensureImage(settings.image)]);
-    await validateBranchNames(settings, (name) => git.isValidBranchName(name));
-    const parent = await findParentRepository(git, settings.repositoryPath);
-    if (parent.resolvedFrom)
-        ui.info(`${parent.resolvedFrom} is a linked worktree: working from its parent ${parent.path}.`);
-    const plan = await resolveBranch(git, parent.path, settings.branch, settings.base);
-    const worktreeRoot = settings.isolation === 'disk' ? await realRoot(settings.worktreeRoot) : settings.worktreeRoot;
-    const location = locateSandbox(plan, parent, settings.isolation, worktreeRoot, settings.volumePrefix);
-    const originUrl = settings.push ? await git.remoteUrl(parent.path, 'origin') : undefined;
-    if (settings.push && !originUrl)
-        throw new Error(`push: true needs a remote named origin in ${parent.path}.`);
-    const release = await lockSandbox(parent.gitDir, location.name, settings.lockTimeoutMinutes * 60_000, (msg) => ui.info(msg));
-    try {
-        deps.save({ engine: settings.engine, image: settings.image, cleanup: settings.cleanup, location });
-        const sandbox = await ui.group(`Sandbox ${location.name} (${location.kind}, ${location.isolation})`, async () => {
-            const created = await prepareSandbox(git, engine, location, plan, settings.image, (m) => ui.info(m));
-            describeSandbox(ui, created, plan.source);
-            return created;
-        });
-        deps.save({ ready: true, startSha: sandbox.startSha });
-        const command = await ui.group(`Run: ${run_mode_firstLine(settings.command)}`, () => ui.untrusted((write) => runCommand(engine, sandbox, { ...settings, readOnlyFiles: deps.command?.readOnlyFiles, extraEnv: deps.command?.extraEnv }, { onStart: (container) => deps.save({ container }), onLine: write })));
-        deps.save({ container: undefined });
-        reportCommand(ui, command);
-        const wantsCommit = settings.push && !!sandbox.branch;
-        const report = await ui.group('Report', async () => {
-            const r = await inspectWorktree(git, engine, sandbox, settings.image, sandbox.startSha, wantsCommit ? { message: settings.commitMessage } : undefined);
-            ui.info(r.diffStat || 'No changes.');
-            return r;
-        });
-        deps.save({ report });
-        let push;
-        if (settings.push)
-            push = await ui.group('Push', () => pushSandbox(git, sandbox, report, originUrl, settings.token, ui));
-        return { sandbox, command, report, push };
-    }
-    finally {
-        await release();
-    }
-}
-async function pushSandbox(git, sandbox, report, originUrl, token, ui) {
-    if (!sandbox.branch)
-        return { pushed: false, reason: 'a transient sandbox has no branch to push' };
-    if (report.currentBranch !== sandbox.branch) {
-        return { pushed: false, reason: `the sandbox is no longer on ${sandbox.branch} (HEAD: ${report.currentBranch || 'detached'}); nothing pushed` };
-    }
-    if (report.commits === 0)
-        return { pushed: false, reason: 'no new commits' };
-    const result = await pushBranch(git, sandbox.parent, originUrl, sandbox.branch, report.headSha, token);
-    if (result.pushed)
-        ui.info(`Pushed ${report.commits} commit(s) to ${sandbox.branch}.`);
-    else
-        ui.warning(result.reason ?? 'push failed');
-    return result;
-}
-function describeSandbox(ui, sandbox, source) {
-    const where = sandbox.volume ? `volume ${sandbox.volume}, ${sandbox.worktreePath} in the container` : sandbox.hostPath;
-    const what = sandbox.branch ? `branch ${sandbox.branch} (${sandbox.reused ? 'reused' : source})` : `detached at ${sandbox.startSha.slice(0, 12)}`;
-    ui.info(`${sandbox.reused ? 'Reusing' : 'Created'} ${sandbox.name}: ${what}; ${where}.`);
-}
-function reportCommand(ui, command) {
-    const seconds = (command.durationMs / 1000).toFixed(1);
-    if (command.timedOut)
-        ui.warning(`The command was stopped by timeout-minutes after ${seconds}s (exit code ${command.exitCode}).`);
-    else if (command.oomKilled)
-        ui.warning(`The command was killed by the memory limit (exit code ${command.exitCode}).`);
-    else
-        ui.info(`The command exited with code ${command.exitCode} after ${seconds}s.`);
-}
-/** The real path of a folder that may not exist yet (its nearest existing ancestor resolved), creating nothing. */
-async function realRoot(root) {
-    const rest = [];
-    let current = external_node_path_namespaceObject.resolve(root);
-    for (;;) {
-        try {
-            return external_node_path_namespaceObject.join(await promises_namespaceObject.realpath(current), ...rest.reverse());
-        }
-        catch {
-            const up = external_node_path_namespaceObject.dirname(current);
-            if (up === current)
-                return external_node_path_namespaceObject.resolve(root);
-            rest.push(external_node_path_namespaceObject.basename(current));
-            current = up;
-        }
-    }
-}
-function run_mode_firstLine(text) {
-    const line = text.trim().split('\n')[0];
-    return line.length > 80 ? `${line.slice(0, 77)}...` : line;
-}
-
-
-;// CONCATENATED MODULE: ./src/state.ts
-// What the main step leaves for the post step (GITHUB_STATE), and which of the two is running.
-// As in actions/checkout: the flag is saved when the module first loads in the main step.
-
-const isPost = getState('isPost') === 'true';
-if (!isPost)
-    saveState('isPost', 'true');
-const KEY = 'run';
-let current;
-function saveRunState(update) {
-    current = { ...(current ?? {}), ...update };
-    saveState(KEY, JSON.stringify(current));
-}
-function loadRunState() {
-    const raw = getState(KEY);
-    if (!raw)
-        return undefined;
-    try {
-        return JSON.parse(raw);
-    }
-    catch {
-        return undefined;
-    }
-}
-
-;// CONCATENATED MODULE: ./src/summary.ts
-const esc = (text) => text.replace(/[|<>]/g, (c) => `&#${c.charCodeAt(0)};`).replace(/\n/g, ' ');
-function outcomeRows(outcome) {
-    const { sandbox, command, report, push } = outcome;
-    const status = command.timedOut ? `⏱ timed out (exit ${command.exitCode})` : command.oomKilled ? `💥 out of memory (exit ${command.exitCode})` : command.exitCode === 0 ? '✅ exit 0' : `❌ exit ${command.exitCode}`;
-    const rows = [
-        ['Command', status],
-        ['Duration', `${(command.durationMs / 1000).toFixed(1)} s`],
-        ['Sandbox', `${sandbox.name} (${sandbox.kind}, ${sandbox.reused ? 'reused' : 'new'})`],
-        ['Branch', sandbox.branch || `detached at ${sandbox.startSha.slice(0, 12)}`],
-        ['Where', sandbox.volume ? `volume ${sandbox.volume}` : (sandbox.hostPath ?? '')],
-        ['Files changed', String(report.changedFiles.length)],
-        ['New commits', String(report.commits)],
-        ['HEAD', report.headSha.slice(0, 12)],
-    ];
-    if (push)
-        rows.push(['Pushed', push.pushed ? 'yes' : `no: ${push.reason}`]);
-    return rows;
-}
-function outcomeMarkdown(outcome) {
-    const rows = outcomeRows(outcome);
-    const table = ['| | |', '|---|---|', ...rows.map(([k, v]) => `| ${k} | ${esc(v)} |`)].join('\n');
-    const stat = outcome.report.diffStat ? `\n\n<details><summary>Diff stat</summary>\n\n\`\`\`\n${outcome.report.diffStat.replace(/```/g, "'''")}\n\`\`\`\n</details>` : '';
-    return `## worktree-sandbox: run\n\n${table}${stat}\n`;
-}
-function outcomeText(outcome) {
-    const rows = outcomeRows(outcome);
-    const width = Math.max(...rows.map(([k]) => k.length));
-    return [...rows.map(([k, v]) => `${k.padEnd(width)}  ${v}`), outcome.report.diffStat ? `\n${outcome.report.diffStat}` : ''].join('\n').trimEnd();
-}
-
-;// CONCATENATED MODULE: ./src/action.ts
-// The action's two phases on top of the core: inputs in, outputs and a job summary out.
-
-
-
-
-
-
-
-
-function actionUi() {
-    return {
-        info: (m) => info(m),
-        warning: (m) => warning(m),
-        group: (title, fn) => group(title, fn),
-        mask: (s) => core_setSecret(s),
-        // The command's output must not issue workflow commands (::set-output, ::add-mask, ::error ...):
-        // command processing is stopped around it with a token it cannot guess.
-        untrusted: async (fn) => {
-            const token = (0,external_node_crypto_.randomUUID)();
-            process.stdout.write(`::stop-commands::${token}${external_node_os_namespaceObject.EOL}`);
-            try {
-                return await fn((line) => process.stdout.write(`${line}${external_node_os_namespaceObject.EOL}`));
-            }
-            finally {
-                process.stdout.write(`::${token}::${external_node_os_namespaceObject.EOL}`);
-            }
-        },
-    };
-}
-async function main() {
-    const settings = parseSettings((name) => getInput(name));
-    if (settings.mode === 'reap') {
-        const { reapAction } = await __nccwpck_require__.e(/* import() */ 466).then(__nccwpck_require__.bind(__nccwpck_require__, 6466));
-        await reapAction(settings);
-        return;
-    }
-    await runAction(settings);
-}
-async function runAction(settings) {
-    const ui = actionUi();
-    const outcome = await runSandbox(settings, { ui, save: saveRunState });
-    setOutputs(outcome);
-    await summary.addRaw(outcomeMarkdown(outcome)).write();
-    const { exitCode } = outcome.command;
-    if (exitCode !== 0 && !settings.allowFailure)
-        setFailed(`The command exited with code ${exitCode}.`);
-}
-function setOutputs(outcome) {
-    const { sandbox, command, report, push } = outcome;
-    const out = {
-        sandbox: sandbox.name,
-        kind: sandbox.kind,
-        branch: sandbox.branch,
-        volume: sandbox.volume ?? '',
-        'worktree-path': sandbox.worktreePath,
-        'exit-code': String(command.exitCode),
-        changed: String(report.changedFiles.length > 0 || report.commits > 0),
-        commits: String(report.commits),
-        'head-sha': report.headSha,
-        pushed: String(push?.pushed ?? false),
-        'files-changed': String(report.changedFiles.length),
-        'diff-stat': report.diffStat,
-    };
-    for (const [k, v] of Object.entries(out))
-        setOutput(k, v);
-}
-async function post() {
-    const state = loadRunState();
-    if (!state) {
-        info('Nothing to clean up: the main step created nothing.');
-        return;
-    }
-    try {
-        await cleanupRun(state, actionUi(), process.env.RUNNER_TEMP || external_node_os_namespaceObject.tmpdir());
-    }
-    catch (error) {
-        warning(`Cleanup did not complete: ${error.message}`);
-    }
-}
-
-;// CONCATENATED MODULE: ./src/index.ts
+/***/ })
+
+/******/ });
+/************************************************************************/
+/******/ // The module cache
+/******/ var __webpack_module_cache__ = {};
+/******/ 
+/******/ // The require function
+/******/ function __nccwpck_require__(moduleId) {
+/******/ 	// Check if module is in cache
+/******/ 	var cachedModule = __webpack_module_cache__[moduleId];
+/******/ 	if (cachedModule !== undefined) {
+/******/ 		return cachedModule.exports;
+/******/ 	}
+/******/ 	// Create a new module (and put it into the cache)
+/******/ 	var module = __webpack_module_cache__[moduleId] = {
+/******/ 		// no module.id needed
+/******/ 		// no module.loaded needed
+/******/ 		exports: {}
+/******/ 	};
+/******/ 
+/******/ 	// Execute the module function
+/******/ 	var threw = true;
+/******/ 	try {
+/******/ 		__webpack_modules__[moduleId](module, module.exports, __nccwpck_require__);
+/******/ 		threw = false;
+/******/ 	} finally {
+/******/ 		if(threw) delete __webpack_module_cache__[moduleId];
+/******/ 	}
+/******/ 
+/******/ 	// Return the exports of the module
+/******/ 	return module.exports;
+/******/ }
+/******/ 
+/******/ // expose the modules object (__webpack_modules__)
+/******/ __nccwpck_require__.m = __webpack_modules__;
+/******/ 
+/************************************************************************/
+/******/ /* webpack/runtime/asset-relocator-loader */
+/******/ if (typeof __nccwpck_require__ !== 'undefined') __nccwpck_require__.ab = decodeURIComponent(new URL('.', import.meta.url).pathname).slice(import.meta.url.match(/^file:\/\/\/\w:/) ? 1 : 0, -1) + "/";
+/******/ 
+/******/ /* webpack/runtime/compat get default export */
+/******/ (() => {
+/******/ 	// getDefaultExport function for compatibility with non-harmony modules
+/******/ 	__nccwpck_require__.n = (module) => {
+/******/ 		var getter = module && module.__esModule ?
+/******/ 			() => (module['default']) :
+/******/ 			() => (module);
+/******/ 		__nccwpck_require__.d(getter, { a: getter });
+/******/ 		return getter;
+/******/ 	};
+/******/ })();
+/******/ 
+/******/ /* webpack/runtime/define property getters */
+/******/ (() => {
+/******/ 	// define getter functions for harmony exports
+/******/ 	__nccwpck_require__.d = (exports, definition) => {
+/******/ 		for(var key in definition) {
+/******/ 			if(__nccwpck_require__.o(definition, key) && !__nccwpck_require__.o(exports, key)) {
+/******/ 				Object.defineProperty(exports, key, { enumerable: true, get: definition[key] });
+/******/ 			}
+/******/ 		}
+/******/ 	};
+/******/ })();
+/******/ 
+/******/ /* webpack/runtime/ensure chunk */
+/******/ (() => {
+/******/ 	__nccwpck_require__.f = {};
+/******/ 	// This file contains only the entry chunk.
+/******/ 	// The chunk loading function for additional chunks
+/******/ 	__nccwpck_require__.e = (chunkId) => {
+/******/ 		return Promise.all(Object.keys(__nccwpck_require__.f).reduce((promises, key) => {
+/******/ 			__nccwpck_require__.f[key](chunkId, promises);
+/******/ 			return promises;
+/******/ 		}, []));
+/******/ 	};
+/******/ })();
+/******/ 
+/******/ /* webpack/runtime/get javascript chunk filename */
+/******/ (() => {
+/******/ 	// This function allow to reference async chunks
+/******/ 	__nccwpck_require__.u = (chunkId) => {
+/******/ 		// return url for filenames based on template
+/******/ 		return "" + chunkId + ".index.js";
+/******/ 	};
+/******/ })();
+/******/ 
+/******/ /* webpack/runtime/hasOwnProperty shorthand */
+/******/ (() => {
+/******/ 	__nccwpck_require__.o = (obj, prop) => (Object.prototype.hasOwnProperty.call(obj, prop))
+/******/ })();
+/******/ 
+/******/ /* webpack/runtime/import chunk loading */
+/******/ (() => {
+/******/ 	// no baseURI
+/******/ 	
+/******/ 	// object to store loaded and loading chunks
+/******/ 	// undefined = chunk not loaded, null = chunk preloaded/prefetched
+/******/ 	// [resolve, Promise] = chunk loading, 0 = chunk loaded
+/******/ 	var installedChunks = {
+/******/ 		792: 0
+/******/ 	};
+/******/ 	
+/******/ 	var installChunk = (data) => {
+/******/ 		var {ids, modules, runtime} = data;
+/******/ 		// add "modules" to the modules object,
+/******/ 		// then flag all "ids" as loaded and fire callback
+/******/ 		var moduleId, chunkId, i = 0;
+/******/ 		for(moduleId in modules) {
+/******/ 			if(__nccwpck_require__.o(modules, moduleId)) {
+/******/ 				__nccwpck_require__.m[moduleId] = modules[moduleId];
+/******/ 			}
+/******/ 		}
+/******/ 		if(runtime) runtime(__nccwpck_require__);
+/******/ 		for(;i < ids.length; i++) {
+/******/ 			chunkId = ids[i];
+/******/ 			if(__nccwpck_require__.o(installedChunks, chunkId) && installedChunks[chunkId]) {
+/******/ 				installedChunks[chunkId][0]();
+/******/ 			}
+/******/ 			installedChunks[ids[i]] = 0;
+/******/ 		}
+/******/ 	
+/******/ 	}
+/******/ 	
+/******/ 	__nccwpck_require__.f.j = (chunkId, promises) => {
+/******/ 			// import() chunk loading for javascript
+/******/ 			var installedChunkData = __nccwpck_require__.o(installedChunks, chunkId) ? installedChunks[chunkId] : undefined;
+/******/ 			if(installedChunkData !== 0) { // 0 means "already installed".
+/******/ 	
+/******/ 				// a Promise means "currently loading".
+/******/ 				if(installedChunkData) {
+/******/ 					promises.push(installedChunkData[1]);
+/******/ 				} else {
+/******/ 					if(true) { // all chunks have JS
+/******/ 						// setup Promise in chunk cache
+/******/ 						var promise = import("./" + __nccwpck_require__.u(chunkId)).then(installChunk, (e) => {
+/******/ 							if(installedChunks[chunkId] !== 0) installedChunks[chunkId] = undefined;
+/******/ 							throw e;
+/******/ 						});
+/******/ 						var promise = Promise.race([promise, new Promise((resolve) => (installedChunkData = installedChunks[chunkId] = [resolve]))])
+/******/ 						promises.push(installedChunkData[1] = promise);
+/******/ 					}
+/******/ 				}
+/******/ 			}
+/******/ 	};
+/******/ 	
+/******/ 	// no prefetching
+/******/ 	
+/******/ 	// no preloaded
+/******/ 	
+/******/ 	// no external install chunk
+/******/ 	
+/******/ 	// no on chunks loaded
+/******/ })();
+/******/ 
+/************************************************************************/
+var __webpack_exports__ = {};
+/* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3360);
+/* harmony import */ var _action_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(248);
+/* harmony import */ var _state_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(2462);
 // One bundle for both phases (action.yml `main` and `post`), told apart by state saved in main.
 
 
 
 async function entry() {
     try {
-        if (isPost)
-            await post();
+        if (_state_js__WEBPACK_IMPORTED_MODULE_2__/* .isPost */ .tl)
+            await (0,_action_js__WEBPACK_IMPORTED_MODULE_1__/* .post */ .bE)();
         else
-            await main();
+            await (0,_action_js__WEBPACK_IMPORTED_MODULE_1__/* .main */ .iW)();
     }
     catch (error) {
-        setFailed(error.message);
+        _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .setFailed */ .C1(error.message);
     }
 }
 void entry();

@@ -98,7 +98,7 @@ describe('reap mode on disk sandboxes', () => {
     const second = await reap(options(root));
     expect(reaped(second)).toEqual([]);
     expect(second.freedBytes).toBe(0);
-  });
+  }, 120_000);
 
   it('keeps stale sandboxes that hold work, and says what work', async () => {
     const root = newRoot();
@@ -156,7 +156,7 @@ describe('reap mode on disk sandboxes', () => {
     }
     // The clean one was proved clean from the filesystem alone; the ignored file needed git.
     expect(result.stats.provedByFilesystem).toBeGreaterThanOrEqual(1);
-  });
+  }, 120_000);
 
   it('keeps a sandbox in use: a process working in it, a run holding its lock, a container mounting it', async () => {
     const root = newRoot();
@@ -198,7 +198,7 @@ describe('reap mode on disk sandboxes', () => {
     }
     const after = await reap(options(root));
     expect(reaped(after)).toHaveLength(3);
-  });
+  }, 120_000);
 
   it('bounds one run with max-removals (oldest first) and removes nothing in a dry run', async () => {
     const root = newRoot();
@@ -219,7 +219,7 @@ describe('reap mode on disk sandboxes', () => {
     const second = await reap(options(root, { maxRemovals: 2 }));
     expect(reaped(second)).toEqual(['exploration-0000a100']);
     expect(reaped(await reap(options(root, { maxRemovals: 2 })))).toEqual([]);
-  });
+  }, 120_000);
 
   it('with force and archive-dir, saves the work (patch, bundle) or the orphan files, then removes', async () => {
     const root = newRoot();
@@ -258,5 +258,5 @@ describe('reap mode on disk sandboxes', () => {
       encoding: 'utf8',
     });
     expect(listing).toContain('feature-orphan/orphan-notes.txt');
-  });
+  }, 120_000);
 });

@@ -72,7 +72,7 @@ describe('safe removal', () => {
     expect(git(sibling, 'status', '--porcelain')).toBe('');
     expect(git(repo.parent, 'status', '--porcelain')).toBe('');
     expect(worktreeList(repo.parent)).toContain(sibling);
-  });
+  }, 120_000);
 
   it('reports anything under the root that is not a sandbox, and never deletes it', async () => {
     const root = fresh(() => tempDir('wts-reap-root-'));
@@ -103,7 +103,7 @@ describe('safe removal', () => {
     expect(d[projectLink].reason).toContain('symbolic link');
     for (const p of [plain, clone, stray, alias, projectLink]) expect(fs.existsSync(p)).toBe(true);
     expect(removedCount(result)).toBe(0);
-  });
+  }, 120_000);
 
   (isRoot ? it : it.skip)(
     'goes on past entries it may not delete, reports them, and a second run finds nothing to do',
@@ -130,6 +130,7 @@ describe('safe removal', () => {
       expect(removedCount(second)).toBe(0);
       expect(byWhere(second)[stuck]).toMatchObject({ class: 'not-a-sandbox', result: 'kept' });
     },
+    120_000,
   );
 
   it('refuses to remove anything that is not a real folder two levels under the real root', async () => {
@@ -149,5 +150,5 @@ describe('safe removal', () => {
     await expect(removeSandboxTree(root, path.join(real, 'p', 'link'))).rejects.toThrow(/symbolic link/);
     expect(fs.existsSync(outside)).toBe(true);
     expect(() => assertSandboxPath(root, path.join(real, 'p', 's'))).not.toThrow();
-  });
+  }, 120_000);
 });
