@@ -1704,19 +1704,26 @@ async function reap(options, ui = silentUi) {
     const git = await src_git/* Git */.TU.create();
     const engine = new docker/* ContainerEngine */.yz(options.engine);
     const scan = await ui.group('Scan', async () => {
+        const started = Date.now();
         const found = await scanSandboxes({
             worktreeRoot: options.worktreeRoot,
             volumePrefix: options.volumePrefix,
             engine,
         });
-        ui.info(`Found ${found.sandboxes.length} entries under ${found.root} and in volumes ${options.volumePrefix}-*.`);
+        ui.info(`Found ${found.sandboxes.length} entries under ${found.root} and in volumes ${options.volumePrefix}-* (${elapsed(started)}).`);
         return found;
     });
     for (const warning of scan.warnings)
         ui.warning(warning);
     const stale = scan.sandboxes.filter((s) => assessStaleness(s, options.retention, nowMs).stale);
     const facts = new Map(scan.sandboxes.map((s) => [s.key, factsOf(s)]));
-    const reports = await ui.group(`Look at ${stale.length} stale sandbox(es)`, () => lookCloser(stale, facts, { git, engine, image: options.image }));
+    const reports = await ui.group(`Look at ${stale.length} stale sandbox(es)`, async () => {
+        const started = Date.now();
+        const looked = await lookCloser(stale, facts, { git, engine, image: options.image });
+        const proved = [...looked.values()].filter((r) => r.provedByFilesystem).length;
+        ui.info(`In use, work and size checked (${elapsed(started)}; ${proved} proved clean by the filesystem alone, ${looked.size - proved} asked git or a helper container).`);
+        return looked;
+    });
     const decisions = decide([...facts.values()], { ...options, archive: !!options.archiveDir }, nowMs);
     await ui.group('Decisions', async () => {
         for (const d of decisions)
@@ -1728,15 +1735,20 @@ async function reap(options, ui = silentUi) {
         .map((decision) => ({ decision, sandbox: byKey.get(decision.key) }));
     let outcomes = new Map();
     if (!options.dryRun && removals.length) {
-        outcomes = await ui.group(`Remove ${removals.length} sandbox(es)`, () => carryOut(removals, {
-            git,
-            engine,
-            image: options.image,
-            root: scan.root,
-            archiveDir: options.archiveDir,
-            now: new Date(nowMs),
-            log: (line) => ui.info(line),
-        }));
+        outcomes = await ui.group(`Remove ${removals.length} sandbox(es)`, async () => {
+            const started = Date.now();
+            const done = await carryOut(removals, {
+                git,
+                engine,
+                image: options.image,
+                root: scan.root,
+                archiveDir: options.archiveDir,
+                now: new Date(nowMs),
+                log: (line) => ui.info(line),
+            });
+            ui.info(`Done in ${elapsed(started)}.`);
+            return done;
+        });
     }
     else if (options.dryRun) {
         for (const { decision, sandbox } of removals)
@@ -1756,6 +1768,9 @@ async function reap(options, ui = silentUi) {
             provedByFilesystem: [...reports.values()].filter((r) => r.provedByFilesystem).length,
         },
     };
+}
+function elapsed(started) {
+    return `${((Date.now() - started) / 1000).toFixed(2)} s`;
 }
 function factsOf(s) {
     return {
