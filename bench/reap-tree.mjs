@@ -23,7 +23,12 @@ const GIT_ENV = {
 };
 
 function git(cwd, ...args) {
-  return execFileSync('git', args, { cwd, env: GIT_ENV, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
+  return execFileSync('git', args, {
+    cwd,
+    env: GIT_ENV,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+  }).trim();
 }
 
 /** A small deterministic random generator, so that every copy of the tree is the same. */
@@ -40,9 +45,14 @@ function random(seed) {
 
 /** The files of each project: 31 files in four folders, a few hundred bytes to a few kB each. */
 function projectFiles(p) {
-  const files = { 'README.md': `# project ${p}\n`, 'package.json': `{"name":"project-${p}","version":"1.0.0"}\n` };
-  for (let i = 0; i < 16; i++) files[`src/module-${i}.ts`] = `export const value${i} = ${i};\n`.repeat(10 + i * 8);
-  for (let i = 0; i < 8; i++) files[`test/module-${i}.test.ts`] = `test('m${i}', () => expect(${i}).toBe(${i}));\n`.repeat(12);
+  const files = {
+    'README.md': `# project ${p}\n`,
+    'package.json': `{"name":"project-${p}","version":"1.0.0"}\n`,
+  };
+  for (let i = 0; i < 16; i++)
+    files[`src/module-${i}.ts`] = `export const value${i} = ${i};\n`.repeat(10 + i * 8);
+  for (let i = 0; i < 8; i++)
+    files[`test/module-${i}.test.ts`] = `test('m${i}', () => expect(${i}).toBe(${i}));\n`.repeat(12);
   for (let i = 0; i < 4; i++) files[`docs/page-${i}.md`] = `Page ${i}.\n`.repeat(40);
   files['.gitignore'] = 'node_modules/\n';
   return files;
@@ -84,7 +94,11 @@ export function makeParents(base, projects) {
  * then identical to a fresh copy (same names, contents and ages; fresh sandboxes untouched). Returns the
  * number of sandboxes and how many are stale.
  */
-export function makeSandboxTree(root, parents, { perProject, stalePerProject, seed = 1, renew = 'all', now = Math.floor(Date.now() / 1000) }) {
+export function makeSandboxTree(
+  root,
+  parents,
+  { perProject, stalePerProject, seed = 1, renew = 'all', now = Math.floor(Date.now() / 1000) },
+) {
   const rand = random(seed);
   fs.mkdirSync(root, { recursive: true });
   const realRoot = fs.realpathSync(root);
@@ -94,7 +108,10 @@ export function makeSandboxTree(root, parents, { perProject, stalePerProject, se
     const gitDir = path.join(parent, '.git');
     fs.rmSync(path.join(gitDir, 'worktree-sandbox'), { recursive: true, force: true });
     if (renew === 'all') fs.rmSync(path.join(gitDir, 'worktrees'), { recursive: true, force: true });
-    const project = path.join(realRoot, `project${String(p).padStart(2, '0')}-${createHash('sha256').update(parent).digest('hex').slice(0, 6)}`);
+    const project = path.join(
+      realRoot,
+      `project${String(p).padStart(2, '0')}-${createHash('sha256').update(parent).digest('hex').slice(0, 6)}`,
+    );
     fs.mkdirSync(project, { recursive: true });
     // The template: a worktree made by git itself, the first (fresh) sandbox.
     const template = path.join(project, 'exploration-00000000');
@@ -109,7 +126,9 @@ export function makeSandboxTree(root, parents, { perProject, stalePerProject, se
       const ageDays = isStale ? 100 + rand() * 200 : 1 + rand() * 24;
       const when = Math.floor(now - ageDays * DAY);
       const transient = i % 2 === 0;
-      const name = transient ? `exploration-${(i * 2654435761 + p * 40503).toString(16).padStart(8, '0').slice(-8)}` : `feature-${i}`;
+      const name = transient
+        ? `exploration-${(i * 2654435761 + p * 40503).toString(16).padStart(8, '0').slice(-8)}`
+        : `feature-${i}`;
       const branch = transient ? undefined : `bench/${name}`;
       if (branch) branches.push(branch);
       count++;
@@ -123,7 +142,10 @@ export function makeSandboxTree(root, parents, { perProject, stalePerProject, se
       }
     }
     // Every branch sandbox has its own branch, at the commit origin has.
-    const packed = ['# pack-refs with: peeled fully-peeled sorted ', ...branches.sort().map((b) => `${head} refs/heads/${b}`)];
+    const packed = [
+      '# pack-refs with: peeled fully-peeled sorted ',
+      ...branches.sort().map((b) => `${head} refs/heads/${b}`),
+    ];
     fs.writeFileSync(path.join(gitDir, 'packed-refs'), `${packed.join('\n')}\n`);
   });
   return { count, stale };
@@ -149,11 +171,19 @@ function copySandbox({ project, name, gitDir, head, branch, entries, contents, i
   fs.writeFileSync(path.join(admin, 'HEAD'), branch ? `ref: refs/heads/${branch}\n` : `${head}\n`);
   fs.writeFileSync(path.join(admin, 'commondir'), '../..\n');
   fs.writeFileSync(path.join(admin, 'gitdir'), `${path.join(dir, '.git')}\n`);
-  fs.writeFileSync(path.join(admin, 'logs', 'HEAD'), `${'0'.repeat(40)} ${head} Bench <bench@example.com> ${when} +0000\tworktree\n`);
+  fs.writeFileSync(
+    path.join(admin, 'logs', 'HEAD'),
+    `${'0'.repeat(40)} ${head} Bench <bench@example.com> ${when} +0000\tworktree\n`,
+  );
   fs.writeFileSync(path.join(admin, 'index'), restat(index, entries, dir));
   // The index written a minute after the files (as git does): its entries are not "racily clean".
   fs.utimesSync(path.join(admin, 'index'), when + 60, when + 60);
-  for (const f of [path.join(admin, 'HEAD'), path.join(admin, 'logs', 'HEAD'), path.join(admin, 'logs'), admin])
+  for (const f of [
+    path.join(admin, 'HEAD'),
+    path.join(admin, 'logs', 'HEAD'),
+    path.join(admin, 'logs'),
+    admin,
+  ])
     fs.utimesSync(f, when, when);
   for (const folder of made) fs.utimesSync(folder, when, when);
   fs.utimesSync(dir, when, when);
@@ -167,12 +197,17 @@ function ageTree(dir, admin, when) {
 
 /** Entry offsets of a version 2 index (SHA-1). */
 function indexEntries(buf) {
-  if (buf.toString('latin1', 0, 4) !== 'DIRC' || buf.readUInt32BE(4) !== 2) throw new Error('expected a version 2 index');
+  if (buf.toString('latin1', 0, 4) !== 'DIRC' || buf.readUInt32BE(4) !== 2)
+    throw new Error('expected a version 2 index');
   const entries = [];
   let off = 12;
   for (let i = 0, n = buf.readUInt32BE(8); i < n; i++) {
     const nameLength = buf.readUInt16BE(off + 60) & 0xfff;
-    entries.push({ offset: off, mode: buf.readUInt32BE(off + 24), path: buf.toString('utf8', off + 62, off + 62 + nameLength) });
+    entries.push({
+      offset: off,
+      mode: buf.readUInt32BE(off + 24),
+      path: buf.toString('utf8', off + 62, off + 62 + nameLength),
+    });
     off += (62 + nameLength + 8) & ~7;
   }
   return entries;

@@ -50,7 +50,9 @@ function run(cmd, args, env = process.env) {
     child.stdout.on('data', (d) => (stdout += d));
     child.stderr.on('data', (d) => (stderr += d));
     child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr, ms: Number(process.hrtime.bigint() - started) / 1e6 }));
+    child.on('close', (code) =>
+      resolve({ code, stdout, stderr, ms: Number(process.hrtime.bigint() - started) / 1e6 }),
+    );
   });
 }
 
@@ -67,7 +69,11 @@ function dockerShim() {
   const calls = path.join(BASE, 'docker-calls.log');
   const real = execFileSync('sh', ['-c', 'command -v docker'], { encoding: 'utf8' }).trim();
   fs.mkdirSync(bin, { recursive: true });
-  fs.writeFileSync(path.join(bin, 'docker'), `#!/bin/sh\nprintf '%s %s\\n' "$1" "$2" >> '${calls}'\nexec '${real}' "$@"\n`, { mode: 0o755 });
+  fs.writeFileSync(
+    path.join(bin, 'docker'),
+    `#!/bin/sh\nprintf '%s %s\\n' "$1" "$2" >> '${calls}'\nexec '${real}' "$@"\n`,
+    { mode: 0o755 },
+  );
   return { bin, calls };
 }
 
@@ -100,7 +106,10 @@ async function runAction(inputs) {
   const dockerCalls = fs.readFileSync(shim.calls, 'utf8').split('\n').filter(Boolean);
   const peakMb = Number(fs.readFileSync(rss, 'utf8')) / 1024;
   fs.rmSync(files, { recursive: true, force: true });
-  if (result.code !== 0) throw new Error(`the action failed (exit ${result.code}):\n${result.stdout.slice(-3000)}${result.stderr}`);
+  if (result.code !== 0)
+    throw new Error(
+      `the action failed (exit ${result.code}):\n${result.stdout.slice(-3000)}${result.stderr}`,
+    );
   return { ms: result.ms, outputs, summary, dockerCalls, peakMb, stdout: result.stdout };
 }
 
@@ -113,10 +122,29 @@ const tools = {
       image: IMAGE,
     });
     const reaped = JSON.parse(r.outputs.reaped).length;
-    return { ms: r.ms, removed: reaped, peakMb: r.peakMb, dockerCalls: r.dockerCalls.length, stats: r.stdout };
+    return {
+      ms: r.ms,
+      removed: reaped,
+      peakMb: r.peakMb,
+      dockerCalls: r.dockerCalls.length,
+      stats: r.stdout,
+    };
   },
   find: async () => {
-    const r = await run('find', [ROOT, '-mindepth', '2', '-maxdepth', '2', '-mtime', `+${FIND_DAYS}`, '-exec', 'rm', '-rf', '{}', '+']);
+    const r = await run('find', [
+      ROOT,
+      '-mindepth',
+      '2',
+      '-maxdepth',
+      '2',
+      '-mtime',
+      `+${FIND_DAYS}`,
+      '-exec',
+      'rm',
+      '-rf',
+      '{}',
+      '+',
+    ]);
     if (r.code !== 0) throw new Error(`find failed: ${r.stderr}`);
     return { ms: r.ms };
   },
@@ -160,20 +188,34 @@ async function benchDisk() {
       const name = order[(k + r) % order.length];
       const t = Date.now();
       const now = Math.floor(Date.now() / 1000);
-      const tree = makeSandboxTree(ROOT, parents, { perProject: PER_PROJECT, stalePerProject: STALE_PER_PROJECT, seed: 7, renew, now });
+      const tree = makeSandboxTree(ROOT, parents, {
+        perProject: PER_PROJECT,
+        stalePerProject: STALE_PER_PROJECT,
+        seed: 7,
+        renew,
+        now,
+      });
       renew = 'stale';
       // Written back to disk before the clock starts, so that no tool pays for the generator's writes.
       execFileSync('sync');
-      log(`run ${r + 1}/${RUNS} ${name}: ${tree.count} sandboxes (${tree.stale} stale) ready in ${secs(Date.now() - t)}`);
+      log(
+        `run ${r + 1}/${RUNS} ${name}: ${tree.count} sandboxes (${tree.stale} stale) ready in ${secs(Date.now() - t)}`,
+      );
       const result = await tools[name]();
       const left = countSandboxes();
-      if (left !== tree.count - tree.stale) fail(`${name} left ${left} sandboxes, expected ${tree.count - tree.stale}`);
-      if (result.removed !== undefined && result.removed !== tree.stale) fail(`${name} removed ${result.removed}, expected ${tree.stale}`);
+      if (left !== tree.count - tree.stale)
+        fail(`${name} left ${left} sandboxes, expected ${tree.count - tree.stale}`);
+      if (result.removed !== undefined && result.removed !== tree.stale)
+        fail(`${name} removed ${result.removed}, expected ${tree.stale}`);
       if (name === 'action' && countRegistrations(parents) !== tree.count - tree.stale)
-        fail(`the action left ${countRegistrations(parents)} registrations for ${tree.count - tree.stale} sandboxes`);
+        fail(
+          `the action left ${countRegistrations(parents)} registrations for ${tree.count - tree.stale} sandboxes`,
+        );
       if (name === 'action') actionDetails = result;
       results[name].push(result);
-      log(`run ${r + 1}/${RUNS} ${name}: ${secs(result.ms)}${result.peakMb ? `, peak ${result.peakMb.toFixed(0)} MB` : ''}`);
+      log(
+        `run ${r + 1}/${RUNS} ${name}: ${secs(result.ms)}${result.peakMb ? `, peak ${result.peakMb.toFixed(0)} MB` : ''}`,
+      );
     }
   }
   fs.rmSync(ROOT, { recursive: true, force: true });
@@ -196,29 +238,47 @@ async function benchVolumes() {
   const emptyRoot = path.join(BASE, 'empty-root');
   fs.mkdirSync(emptyRoot, { recursive: true });
   const created = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
-  const names = Array.from({ length: VOLUMES }, (_, i) => `${prefix}-project-abcdef-exploration-${i.toString(16).padStart(8, '0')}`);
+  const names = Array.from(
+    { length: VOLUMES },
+    (_, i) => `${prefix}-project-abcdef-exploration-${i.toString(16).padStart(8, '0')}`,
+  );
   const create = async (from, to) => {
     const t = Date.now();
     for (let i = from; i < to; i += 8) {
       await Promise.all(
-        names.slice(i, Math.min(i + 8, to)).map((name, j) =>
-          run('docker', [
-            'volume', 'create',
-            '--label', 'worktree-sandbox.managed=true',
-            '--label', 'worktree-sandbox.project=project-abcdef',
-            '--label', `worktree-sandbox.sandbox=exploration-${(i + j).toString(16).padStart(8, '0')}`,
-            '--label', 'worktree-sandbox.kind=transient',
-            '--label', `worktree-sandbox.parent=${parent}`,
-            '--label', `worktree-sandbox.created=${created}`,
-            name,
-          ]),
-        ),
+        names
+          .slice(i, Math.min(i + 8, to))
+          .map((name, j) =>
+            run('docker', [
+              'volume',
+              'create',
+              '--label',
+              'worktree-sandbox.managed=true',
+              '--label',
+              'worktree-sandbox.project=project-abcdef',
+              '--label',
+              `worktree-sandbox.sandbox=exploration-${(i + j).toString(16).padStart(8, '0')}`,
+              '--label',
+              'worktree-sandbox.kind=transient',
+              '--label',
+              `worktree-sandbox.parent=${parent}`,
+              '--label',
+              `worktree-sandbox.created=${created}`,
+              name,
+            ]),
+          ),
       );
     }
     log(`created volumes ${from}..${to} in ${secs(Date.now() - t)}`);
   };
   const listWith = async (count) => {
-    const r = await runAction({ mode: 'reap', 'dry-run': 'true', 'worktree-root': emptyRoot, 'volume-prefix': prefix, image: IMAGE });
+    const r = await runAction({
+      mode: 'reap',
+      'dry-run': 'true',
+      'worktree-root': emptyRoot,
+      'volume-prefix': prefix,
+      image: IMAGE,
+    });
     const seen = JSON.parse(r.outputs.kept).length + JSON.parse(r.outputs.reaped).length;
     if (seen !== count) fail(`the action listed ${seen} volumes, expected ${count}`);
     return { ms: r.ms, calls: r.dockerCalls, peakMb: r.peakMb };
@@ -230,7 +290,8 @@ async function benchVolumes() {
     const large = await listWith(VOLUMES);
     return { small, large };
   } finally {
-    for (let i = 0; i < names.length; i += 200) await run('docker', ['volume', 'rm', '--force', ...names.slice(i, i + 200)]);
+    for (let i = 0; i < names.length; i += 200)
+      await run('docker', ['volume', 'rm', '--force', ...names.slice(i, i + 200)]);
   }
 }
 
@@ -255,12 +316,17 @@ async function main() {
   const checks = [
     [`action ≤ 4× find`, ratioFind <= 4, `${ratioFind.toFixed(2)}×`],
     [`action ≥ 2.5× faster than the naive reaper`, speedup >= 2.5, `${speedup.toFixed(2)}×`],
-    [`docker calls independent of the volume count`, constant && perVolume === 0, `${volumes.small.calls.length} for 10, ${volumes.large.calls.length} for ${VOLUMES}`],
+    [
+      `docker calls independent of the volume count`,
+      constant && perVolume === 0,
+      `${volumes.small.calls.length} for 10, ${volumes.large.calls.length} for ${VOLUMES}`,
+    ],
     [`peak memory ≤ 150 MB`, peak <= 150, `${peak.toFixed(0)} MB`],
   ];
   for (const [what, ok] of checks) if (!ok) fail(`target missed: ${what}`);
 
-  const row = (name, list) => `| ${name} | ${list.map((x) => secs(x.ms)).join(', ')} | **${secs(median(list.map((x) => x.ms)))}** |`;
+  const row = (name, list) =>
+    `| ${name} | ${list.map((x) => secs(x.ms)).join(', ')} | **${secs(median(list.map((x) => x.ms)))}** |`;
   const md = [
     `Command: \`npm run bench\` (this part: \`node bench/reap.bench.mjs\`), ${new Date().toISOString().slice(0, 10)}, ` +
       `${os.cpus().length} cores, node ${process.version}, git ${execFileSync('git', ['version'], { encoding: 'utf8' }).trim().replace('git version ', '')}, ` +
