@@ -30438,6 +30438,183 @@ module.exports = {
 
 /***/ }),
 
+/***/ 2527:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  V4: () => (/* binding */ actionUi),
+  iW: () => (/* binding */ main),
+  bE: () => (/* binding */ action_post)
+});
+
+// EXTERNAL MODULE: ./node_modules/@actions/core/lib/core.js + 11 modules
+var core = __nccwpck_require__(3360);
+// EXTERNAL MODULE: external "node:crypto"
+var external_node_crypto_ = __nccwpck_require__(7598);
+// EXTERNAL MODULE: external "node:os"
+var external_node_os_ = __nccwpck_require__(8161);
+// EXTERNAL MODULE: ./src/post.ts
+var post = __nccwpck_require__(6661);
+// EXTERNAL MODULE: ./src/run-mode.ts + 2 modules
+var run_mode = __nccwpck_require__(7560);
+// EXTERNAL MODULE: ./src/github/event.ts
+var github_event = __nccwpck_require__(5015);
+// EXTERNAL MODULE: ./src/settings.ts
+var src_settings = __nccwpck_require__(8750);
+// EXTERNAL MODULE: ./src/state.ts
+var src_state = __nccwpck_require__(2462);
+;// CONCATENATED MODULE: ./src/summary.ts
+const esc = (text) => text.replace(/[|<>]/g, (c) => `&#${c.charCodeAt(0)};`).replace(/\n/g, ' ');
+function outcomeRows(outcome) {
+    const { sandbox, command, report, push } = outcome;
+    const status = command.timedOut
+        ? `⏱ timed out (exit ${command.exitCode})`
+        : command.oomKilled
+            ? `💥 out of memory (exit ${command.exitCode})`
+            : command.exitCode === 0
+                ? '✅ exit 0'
+                : `❌ exit ${command.exitCode}`;
+    const rows = [
+        ['Command', status],
+        ['Duration', `${(command.durationMs / 1000).toFixed(1)} s`],
+        ['Sandbox', `${sandbox.name} (${sandbox.kind}, ${sandbox.reused ? 'reused' : 'new'})`],
+        ['Branch', sandbox.branch || `detached at ${sandbox.startSha.slice(0, 12)}`],
+        ['Where', sandbox.volume ? `volume ${sandbox.volume}` : (sandbox.hostPath ?? '')],
+        ['Files changed', String(report.changedFiles.length)],
+        ['New commits', String(report.commits)],
+        ['HEAD', report.headSha.slice(0, 12)],
+    ];
+    if (push)
+        rows.push(['Pushed', push.pushed ? 'yes' : `no: ${push.reason}`]);
+    return rows;
+}
+function outcomeMarkdown(outcome) {
+    const rows = outcomeRows(outcome);
+    const table = ['| | |', '|---|---|', ...rows.map(([k, v]) => `| ${k} | ${esc(v)} |`)].join('\n');
+    const stat = outcome.report.diffStat
+        ? `\n\n<details><summary>Diff stat</summary>\n\n\`\`\`\n${outcome.report.diffStat.replace(/```/g, "'''")}\n\`\`\`\n</details>`
+        : '';
+    return `## worktree-sandbox: run\n\n${table}${stat}\n`;
+}
+function outcomeText(outcome) {
+    const rows = outcomeRows(outcome);
+    const width = Math.max(...rows.map(([k]) => k.length));
+    return [
+        ...rows.map(([k, v]) => `${k.padEnd(width)}  ${v}`),
+        outcome.report.diffStat ? `\n${outcome.report.diffStat}` : '',
+    ]
+        .join('\n')
+        .trimEnd();
+}
+
+;// CONCATENATED MODULE: ./src/action.ts
+// The action's two phases on top of the core: inputs in, outputs and a job summary out.
+
+
+
+
+
+
+
+
+
+function actionUi() {
+    return {
+        info: (m) => core/* info */.pq(m),
+        warning: (m) => core/* warning */.$e(m),
+        group: (title, fn) => core/* group */.Os(title, fn),
+        mask: (s) => core/* setSecret */.Pq(s),
+        // The command's output must not issue workflow commands (::set-output, ::add-mask, ::error ...):
+        // command processing is stopped around it with a token it cannot guess.
+        untrusted: async (fn) => {
+            const token = (0,external_node_crypto_.randomUUID)();
+            process.stdout.write(`::stop-commands::${token}${external_node_os_.EOL}`);
+            try {
+                return await fn((line) => process.stdout.write(`${line}${external_node_os_.EOL}`));
+            }
+            finally {
+                process.stdout.write(`::${token}::${external_node_os_.EOL}`);
+            }
+        },
+    };
+}
+async function main() {
+    const settings = (0,src_settings/* parseSettings */.P$)((name) => core/* getInput */.V4(name));
+    if (settings.mode === 'reap') {
+        const { reapAction } = await __nccwpck_require__.e(/* import() */ 70).then(__nccwpck_require__.bind(__nccwpck_require__, 7070));
+        await reapAction(settings);
+        return;
+    }
+    await runAction(settings);
+}
+async function runAction(settings) {
+    const ui = actionUi();
+    let outcome;
+    if ((0,github_event/* isPullRequestRun */.Yp)(process.env.GITHUB_EVENT_NAME, settings.trigger, settings.branch)) {
+        const { runForPullRequest, actionIo } = await __nccwpck_require__.e(/* import() */ 359).then(__nccwpck_require__.bind(__nccwpck_require__, 2359));
+        outcome = await runForPullRequest(settings, actionIo(ui));
+        if (!outcome)
+            return;
+    }
+    else
+        outcome = await (0,run_mode/* runSandbox */.Fi)(settings, { ui, save: src_state/* saveRunState */.iZ });
+    setOutputs(outcome);
+    await core/* summary */.z.addRaw(outcomeMarkdown(outcome)).write();
+    const { exitCode } = outcome.command;
+    if (exitCode !== 0 && !settings.allowFailure)
+        core/* setFailed */.C1(`The command exited with code ${exitCode}.`);
+}
+function setOutputs(outcome) {
+    const { sandbox, command, report, push } = outcome;
+    const out = {
+        sandbox: sandbox.name,
+        kind: sandbox.kind,
+        branch: sandbox.branch,
+        volume: sandbox.volume ?? '',
+        'worktree-path': sandbox.worktreePath,
+        'exit-code': String(command.exitCode),
+        changed: String(report.changedFiles.length > 0 || report.commits > 0),
+        commits: String(report.commits),
+        'head-sha': report.headSha,
+        pushed: String(push?.pushed ?? false),
+        'files-changed': String(report.changedFiles.length),
+        'diff-stat': report.diffStat,
+    };
+    for (const [k, v] of Object.entries(out))
+        core/* setOutput */.uH(k, v);
+}
+async function action_post() {
+    const state = (0,src_state/* loadRunState */.fQ)();
+    if (state?.progress && !state.progress.finished) {
+        const { finishProgressInPost } = await __nccwpck_require__.e(/* import() */ 359).then(__nccwpck_require__.bind(__nccwpck_require__, 2359));
+        await finishProgressInPost(state.progress, postToken(), actionUi());
+    }
+    if (!state?.location) {
+        core/* info */.pq('Nothing to clean up: the main step created nothing.');
+        return;
+    }
+    try {
+        await (0,post/* cleanupRun */.w)(state, actionUi(), process.env.RUNNER_TEMP || external_node_os_.tmpdir());
+    }
+    catch (error) {
+        core/* warning */.$e(`Cleanup did not complete: ${error.message}`);
+    }
+}
+/** The post step gets the same inputs as main; only the token is needed, to finish a progress comment. */
+function postToken() {
+    try {
+        return (0,src_settings/* parseSettings */.P$)((name) => core/* getInput */.V4(name)).token;
+    }
+    catch {
+        return ''; // the main step failed on these inputs before it created anything to finish
+    }
+}
+
+
+/***/ }),
+
 /***/ 7651:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
@@ -30689,11 +30866,54 @@ class ContainerEngine {
             await this.removeContainer(name);
         return names;
     }
+    /**
+     * Every container (running or not) with what it mounts: two engine calls whatever the number of
+     * containers and volumes (`ps` for the ids, one `container inspect` for all of them).
+     */
+    async containerMounts() {
+        const ids = (await this.run(['ps', '--all', '--quiet', '--no-trunc'])).split('\n').filter(Boolean);
+        if (ids.length === 0)
+            return [];
+        const args = [
+            'container',
+            'inspect',
+            '--format',
+            '{{json .Name}} {{json .State.Running}} {{json .Mounts}}',
+            '--',
+            ...ids,
+        ];
+        const result = await this.exec(args);
+        // A container removed between the two calls is simply gone; any other failure is a failure.
+        const problems = result.stderr
+            .split('\n')
+            .filter((line) => line.trim() && !/no such (object|container)/i.test(line));
+        if (result.exitCode !== 0 && problems.length)
+            throw this.failure(args, result);
+        return result.stdout
+            .split('\n')
+            .filter((line) => line.trim())
+            .map((line) => parseMounts(line));
+    }
     /** Names of containers (running or not) that mount any of the given volumes. */
     async containersUsingVolume(volume) {
         const out = await this.run(['ps', '--all', '--filter', `volume=${volume}`, '--format', '{{.Names}}']);
         return out.split('\n').filter(Boolean);
     }
+}
+function parseMounts(line) {
+    // `"<name>" <true|false> [<mounts>]`: the name is a JSON string, so the first `" ` after it ends it.
+    const nameEnd = line.indexOf('" ', 1) + 1;
+    const name = JSON.parse(line.slice(0, nameEnd)).replace(/^\//, '');
+    const rest = line.slice(nameEnd + 1);
+    const space = rest.indexOf(' ');
+    const running = rest.slice(0, space) === 'true';
+    const mounts = JSON.parse(rest.slice(space + 1)) ?? [];
+    return {
+        name,
+        running,
+        volumes: mounts.filter((m) => m.Type === 'volume' && m.Name).map((m) => m.Name),
+        binds: mounts.filter((m) => m.Type === 'bind' && m.Source).map((m) => m.Source),
+    };
 }
 function firstLine(text) {
     return text.split('\n')[0] ?? '';
@@ -30798,7 +31018,7 @@ class Git {
         const env = { ...this.env, ...options.env };
         if (options.config?.length)
             Object.assign(env, gitConfigEnv(options.config));
-        return (0,_proc_js__WEBPACK_IMPORTED_MODULE_0__/* .runProcess */ .R3)('git', args, { cwd, env });
+        return (0,_proc_js__WEBPACK_IMPORTED_MODULE_0__/* .runProcess */ .R3)('git', args, { cwd, env, input: options.input });
     }
     /** Runs git in `cwd`; throws a GitError naming the command for a non-zero exit. Returns stdout. */
     async run(cwd, args, options = {}) {
@@ -31022,10 +31242,12 @@ function ignore(reason) {
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   XB: () => (/* binding */ LockTimeoutError),
 /* harmony export */   aZ: () => (/* binding */ withRepositoryLock),
-/* harmony export */   rj: () => (/* binding */ lockSandbox)
+/* harmony export */   rj: () => (/* binding */ lockSandbox),
+/* harmony export */   up: () => (/* binding */ isSandboxLocked)
 /* harmony export */ });
-/* unused harmony exports LOCK_STALE_MS, lockDirectory, LockTimeoutError, isSandboxLocked */
+/* unused harmony exports LOCK_STALE_MS, lockDirectory */
 /* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1455);
 /* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_fs_promises__WEBPACK_IMPORTED_MODULE_0__);
 /* harmony import */ var node_os__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(8161);
@@ -31128,7 +31350,7 @@ async function lockSandbox(gitDir, sandbox, waitMs, onWait) {
 async function isSandboxLocked(gitDir, sandbox) {
     const file = lockPath(gitDir, `sandbox-${sandbox}`);
     try {
-        return await lockfile.check(file, { realpath: false, lockfilePath: file, stale: LOCK_STALE_MS });
+        return await proper_lockfile__WEBPACK_IMPORTED_MODULE_3___default().check(file, { realpath: false, lockfilePath: file, stale: LOCK_STALE_MS });
     }
     catch {
         return false;
@@ -31142,6 +31364,7 @@ async function isSandboxLocked(gitDir, sandbox) {
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Ce: () => (/* binding */ classifyName),
 /* harmony export */   EH: () => (/* binding */ volumeName),
 /* harmony export */   ey: () => (/* binding */ persistentSandboxName),
 /* harmony export */   f7: () => (/* binding */ VOLUME_MOUNT),
@@ -31150,7 +31373,7 @@ async function isSandboxLocked(gitDir, sandbox) {
 /* harmony export */   j6: () => (/* binding */ transientSandboxName),
 /* harmony export */   n$: () => (/* binding */ volumeWorktreePath)
 /* harmony export */ });
-/* unused harmony exports TRANSIENT_PREFIX, shortHash, classifyName */
+/* unused harmony exports TRANSIENT_PREFIX, shortHash */
 /* harmony import */ var node_crypto__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7598);
 /* harmony import */ var node_crypto__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_crypto__WEBPACK_IMPORTED_MODULE_0__);
 /* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(6760);
@@ -31208,6 +31431,134 @@ function volumeWorktreePath(sandbox) {
 }
 function diskWorktreePath(root, project, sandbox) {
     return node_path__WEBPACK_IMPORTED_MODULE_1__.join(root, project, sandbox);
+}
+
+
+/***/ }),
+
+/***/ 6661:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   t: () => (/* binding */ PATCH_SCRIPT),
+/* harmony export */   w: () => (/* binding */ cleanupRun)
+/* harmony export */ });
+/* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1455);
+/* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_fs_promises__WEBPACK_IMPORTED_MODULE_0__);
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(6760);
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__nccwpck_require__.n(node_path__WEBPACK_IMPORTED_MODULE_1__);
+/* harmony import */ var _docker_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(3871);
+/* harmony import */ var _git_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(1243);
+/* harmony import */ var _lock_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(9188);
+/* harmony import */ var _report_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(665);
+/* harmony import */ var _sandbox_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(6004);
+/* harmony import */ var _worktree_metadata_js__WEBPACK_IMPORTED_MODULE_7__ = __nccwpck_require__(9662);
+// The post step: runs after success, failure and cancel. Removes the container if it is still there,
+// then applies the cleanup policy. It never fails the job: problems become warnings.
+
+
+
+
+
+
+
+
+async function cleanupRun(state, ui, tempDir) {
+    const engine = new _docker_js__WEBPACK_IMPORTED_MODULE_2__/* .ContainerEngine */ .yz(state.engine);
+    if (state.container && (await engine.removeContainer(state.container)))
+        ui.info(`Removed container ${state.container}.`);
+    const { location } = state;
+    if (!state.ready)
+        return recoverHalfCreated(engine, location, ui);
+    if (state.cleanup === 'never')
+        return keep(ui, location, 'cleanup: never');
+    const git = await _git_js__WEBPACK_IMPORTED_MODULE_3__/* .Git */ .TU.create();
+    const report = state.report ?? (await (0,_report_js__WEBPACK_IMPORTED_MODULE_5__/* .inspectWorktree */ .e5)(git, engine, location, state.image, state.startSha ?? 'HEAD'));
+    if (state.cleanup === 'auto') {
+        if (location.kind === 'persistent')
+            return keep(ui, location, 'persistent sandboxes are kept for reuse (cleanup: auto)');
+        if ((0,_report_js__WEBPACK_IMPORTED_MODULE_5__/* .holdsWork */ .Ww)(report))
+            return keep(ui, location, describeWork(report));
+        await (0,_sandbox_js__WEBPACK_IMPORTED_MODULE_6__/* .removeSandbox */ .Ur)(engine, location);
+        ui.info(`Removed transient sandbox ${location.name}: it held no work.`);
+        return { removed: true };
+    }
+    let patch;
+    if ((0,_report_js__WEBPACK_IMPORTED_MODULE_5__/* .holdsWork */ .Ww)(report))
+        patch = await savePatch(git, engine, location, state, report, tempDir, ui);
+    await (0,_sandbox_js__WEBPACK_IMPORTED_MODULE_6__/* .removeSandbox */ .Ur)(engine, location);
+    ui.info(`Removed sandbox ${location.name} (cleanup: always).`);
+    return { removed: true, patch };
+}
+function keep(ui, location, why) {
+    const where = location.volume ? `volume ${location.volume}` : location.hostPath;
+    ui.info(`Kept sandbox ${location.name} (${where}): ${why}.`);
+    return { removed: false, kept: why };
+}
+function describeWork(report) {
+    const parts = [];
+    if (report.uncommitted.length)
+        parts.push(`${report.uncommitted.length} uncommitted file(s)`);
+    if (report.unpushedCommits)
+        parts.push(`${report.unpushedCommits} commit(s) on no remote`);
+    return `it holds work: ${parts.join(', ')}`;
+}
+/** The main step stopped while creating the sandbox: undo what it half-created, keep anything whole. */
+async function recoverHalfCreated(engine, location, ui) {
+    return (0,_lock_js__WEBPACK_IMPORTED_MODULE_4__/* .withRepositoryLock */ .aZ)(location.parent.gitDir, async () => {
+        const entry = await (0,_worktree_metadata_js__WEBPACK_IMPORTED_MODULE_7__/* .findWorktreeEntry */ .lc)(location.parent.gitDir, location.worktreePath);
+        if (!entry || entry.locked === _worktree_metadata_js__WEBPACK_IMPORTED_MODULE_7__/* .INITIALIZING */ .is) {
+            if (location.hostPath)
+                await node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.rm(location.hostPath, { recursive: true, force: true });
+            if (location.volume)
+                await engine.removeVolume(location.volume).catch(() => undefined);
+            if (entry)
+                await (0,_worktree_metadata_js__WEBPACK_IMPORTED_MODULE_7__/* .dropEntry */ .sT)(location.parent.gitDir, entry);
+            ui.info(`The main step stopped before sandbox ${location.name} was ready: removed what it had half-created.`);
+            return { removed: true };
+        }
+        return keep(ui, location, 'it was ready before the main step stopped');
+    });
+}
+// Uncommitted work as one patch (untracked files included, binary-safe), unsaved commits as a bundle.
+const PATCH_SCRIPT = `set -eu
+start="$1"
+tmp_index="$(git rev-parse --git-path index).worktree-sandbox"
+cp "$(git rev-parse --git-path index)" "$tmp_index"
+GIT_INDEX_FILE="$tmp_index" git add -A
+GIT_INDEX_FILE="$tmp_index" git diff --no-ext-diff --binary --cached HEAD
+rm -f "$tmp_index"
+`;
+async function savePatch(git, engine, location, state, report, tempDir, ui) {
+    const dir = node_path__WEBPACK_IMPORTED_MODULE_1__.join(tempDir, 'worktree-sandbox');
+    await node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.mkdir(dir, { recursive: true });
+    const file = node_path__WEBPACK_IMPORTED_MODULE_1__.join(dir, `${location.project}-${location.name}.patch`);
+    const result = await (0,_sandbox_js__WEBPACK_IMPORTED_MODULE_6__/* .runInWorktree */ .kv)(git, engine, location, state.image, PATCH_SCRIPT, [
+        state.startSha ?? 'HEAD',
+    ]);
+    if (result.exitCode !== 0)
+        throw new Error(`Could not save the uncommitted work of ${location.name}; the sandbox is kept: ${result.stderr.trim()}`);
+    await node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.writeFile(file, result.stdout);
+    ui.info(`Saved the uncommitted work of ${location.name} to ${file}.`);
+    if (report.unpushedCommits > 0 && !location.branch) {
+        const bundle = file.replace(/\.patch$/, '.bundle');
+        const entry = await (0,_worktree_metadata_js__WEBPACK_IMPORTED_MODULE_7__/* .findWorktreeEntry */ .lc)(location.parent.gitDir, location.worktreePath);
+        if (entry) {
+            await git.run(location.parent.path, [
+                '--git-dir',
+                entry.adminDir,
+                'bundle',
+                'create',
+                bundle,
+                'HEAD',
+                '--not',
+                '--remotes',
+                '--branches',
+            ]);
+        }
+        ui.info(`Saved ${report.unpushedCommits} unpushed commit(s) of ${location.name} to ${bundle}.`);
+    }
+    return file;
 }
 
 
@@ -31817,6 +32168,9 @@ async function prepareSandbox(git, engine, location, plan, image, log) {
         return prepareDisk(git, location, plan, log);
     });
     const startSha = await readHead(git, location);
+    const entry = await (0,_worktree_metadata_js__WEBPACK_IMPORTED_MODULE_8__/* .findWorktreeEntry */ .lc)(parent.gitDir, location.worktreePath);
+    if (entry)
+        await (0,_worktree_metadata_js__WEBPACK_IMPORTED_MODULE_8__/* .markUsed */ .Nm)(entry);
     return { ...location, reused, startSha };
 }
 async function checkoutForce(git, parent, plan) {
@@ -32149,6 +32503,7 @@ function parseReap(read) {
         maxRemovals: number(read, 'max-removals', { min: 0, integer: true, fallback: 0 }),
         force: boolean(read, 'force', false),
         archiveDir: pathInput(read, 'archive-dir') ?? '',
+        image: image(read),
     };
 }
 function defaultWorktreeRoot(env) {
@@ -32337,11 +32692,12 @@ function loadRunState() {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   KF: () => (/* binding */ lockEntry),
+/* harmony export */   Nm: () => (/* binding */ markUsed),
 /* harmony export */   is: () => (/* binding */ INITIALIZING),
 /* harmony export */   lc: () => (/* binding */ findWorktreeEntry),
-/* harmony export */   sT: () => (/* binding */ dropEntry)
+/* harmony export */   sT: () => (/* binding */ dropEntry),
+/* harmony export */   ue: () => (/* binding */ listWorktreeEntries)
 /* harmony export */ });
-/* unused harmony export listWorktreeEntries */
 /* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1455);
 /* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_fs_promises__WEBPACK_IMPORTED_MODULE_0__);
 /* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(6760);
@@ -32380,6 +32736,13 @@ async function findWorktreeEntry(gitDir, worktreePath) {
 /** Locks an entry with a reason, as `git worktree lock --reason` would, without needing its path to resolve. */
 async function lockEntry(entry, reason) {
     await node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.writeFile(node_path__WEBPACK_IMPORTED_MODULE_1__.join(entry.adminDir, 'locked'), `${reason}\n`);
+}
+/**
+ * Marks a sandbox as used now (its admin folder's mtime), so that the reaper sees a run as activity even
+ * when the run changed nothing git records (files deep in the tree do not move the worktree folder's mtime).
+ */
+async function markUsed(entry, now = new Date()) {
+    await node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.utimes(entry.adminDir, now, now).catch(() => undefined);
 }
 /** Drops exactly one entry (unlocking it): the sandbox it described must already be gone. */
 async function dropEntry(gitDir, entry) {
@@ -32496,6 +32859,13 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:dns");
 /***/ ((module) => {
 
 module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:events");
+
+/***/ }),
+
+/***/ 3024:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
 
 /***/ }),
 
@@ -35791,307 +36161,22 @@ function getExecOutput(commandLine, args, options) {
 /******/ 
 /************************************************************************/
 var __webpack_exports__ = {};
-
-// EXTERNAL MODULE: ./node_modules/@actions/core/lib/core.js + 11 modules
-var core = __nccwpck_require__(3360);
-// EXTERNAL MODULE: external "node:crypto"
-var external_node_crypto_ = __nccwpck_require__(7598);
-// EXTERNAL MODULE: external "node:os"
-var external_node_os_ = __nccwpck_require__(8161);
-// EXTERNAL MODULE: external "node:fs/promises"
-var promises_ = __nccwpck_require__(1455);
-// EXTERNAL MODULE: external "node:path"
-var external_node_path_ = __nccwpck_require__(6760);
-// EXTERNAL MODULE: ./src/docker.ts
-var docker = __nccwpck_require__(3871);
-// EXTERNAL MODULE: ./src/git.ts
-var src_git = __nccwpck_require__(1243);
-// EXTERNAL MODULE: ./src/lock.ts
-var lock = __nccwpck_require__(9188);
-// EXTERNAL MODULE: ./src/report.ts
-var src_report = __nccwpck_require__(665);
-// EXTERNAL MODULE: ./src/sandbox.ts
-var sandbox = __nccwpck_require__(6004);
-// EXTERNAL MODULE: ./src/worktree-metadata.ts
-var worktree_metadata = __nccwpck_require__(9662);
-;// CONCATENATED MODULE: ./src/post.ts
-// The post step: runs after success, failure and cancel. Removes the container if it is still there,
-// then applies the cleanup policy. It never fails the job: problems become warnings.
-
-
-
-
-
-
-
-
-async function cleanupRun(state, ui, tempDir) {
-    const engine = new docker/* ContainerEngine */.yz(state.engine);
-    if (state.container && (await engine.removeContainer(state.container)))
-        ui.info(`Removed container ${state.container}.`);
-    const { location } = state;
-    if (!state.ready)
-        return recoverHalfCreated(engine, location, ui);
-    if (state.cleanup === 'never')
-        return keep(ui, location, 'cleanup: never');
-    const git = await src_git/* Git */.TU.create();
-    const report = state.report ?? (await (0,src_report/* inspectWorktree */.e5)(git, engine, location, state.image, state.startSha ?? 'HEAD'));
-    if (state.cleanup === 'auto') {
-        if (location.kind === 'persistent')
-            return keep(ui, location, 'persistent sandboxes are kept for reuse (cleanup: auto)');
-        if ((0,src_report/* holdsWork */.Ww)(report))
-            return keep(ui, location, describeWork(report));
-        await (0,sandbox/* removeSandbox */.Ur)(engine, location);
-        ui.info(`Removed transient sandbox ${location.name}: it held no work.`);
-        return { removed: true };
-    }
-    let patch;
-    if ((0,src_report/* holdsWork */.Ww)(report))
-        patch = await savePatch(git, engine, location, state, report, tempDir, ui);
-    await (0,sandbox/* removeSandbox */.Ur)(engine, location);
-    ui.info(`Removed sandbox ${location.name} (cleanup: always).`);
-    return { removed: true, patch };
-}
-function keep(ui, location, why) {
-    const where = location.volume ? `volume ${location.volume}` : location.hostPath;
-    ui.info(`Kept sandbox ${location.name} (${where}): ${why}.`);
-    return { removed: false, kept: why };
-}
-function describeWork(report) {
-    const parts = [];
-    if (report.uncommitted.length)
-        parts.push(`${report.uncommitted.length} uncommitted file(s)`);
-    if (report.unpushedCommits)
-        parts.push(`${report.unpushedCommits} commit(s) on no remote`);
-    return `it holds work: ${parts.join(', ')}`;
-}
-/** The main step stopped while creating the sandbox: undo what it half-created, keep anything whole. */
-async function recoverHalfCreated(engine, location, ui) {
-    return (0,lock/* withRepositoryLock */.aZ)(location.parent.gitDir, async () => {
-        const entry = await (0,worktree_metadata/* findWorktreeEntry */.lc)(location.parent.gitDir, location.worktreePath);
-        if (!entry || entry.locked === worktree_metadata/* INITIALIZING */.is) {
-            if (location.hostPath)
-                await promises_.rm(location.hostPath, { recursive: true, force: true });
-            if (location.volume)
-                await engine.removeVolume(location.volume).catch(() => undefined);
-            if (entry)
-                await (0,worktree_metadata/* dropEntry */.sT)(location.parent.gitDir, entry);
-            ui.info(`The main step stopped before sandbox ${location.name} was ready: removed what it had half-created.`);
-            return { removed: true };
-        }
-        return keep(ui, location, 'it was ready before the main step stopped');
-    });
-}
-// Uncommitted work as one patch (untracked files included, binary-safe), unsaved commits as a bundle.
-const PATCH_SCRIPT = `set -eu
-start="$1"
-tmp_index="$(git rev-parse --git-path index).worktree-sandbox"
-cp "$(git rev-parse --git-path index)" "$tmp_index"
-GIT_INDEX_FILE="$tmp_index" git add -A
-GIT_INDEX_FILE="$tmp_index" git diff --no-ext-diff --binary --cached HEAD
-rm -f "$tmp_index"
-`;
-async function savePatch(git, engine, location, state, report, tempDir, ui) {
-    const dir = external_node_path_.join(tempDir, 'worktree-sandbox');
-    await promises_.mkdir(dir, { recursive: true });
-    const file = external_node_path_.join(dir, `${location.project}-${location.name}.patch`);
-    const result = await (0,sandbox/* runInWorktree */.kv)(git, engine, location, state.image, PATCH_SCRIPT, [
-        state.startSha ?? 'HEAD',
-    ]);
-    if (result.exitCode !== 0)
-        throw new Error(`Could not save the uncommitted work of ${location.name}; the sandbox is kept: ${result.stderr.trim()}`);
-    await promises_.writeFile(file, result.stdout);
-    ui.info(`Saved the uncommitted work of ${location.name} to ${file}.`);
-    if (report.unpushedCommits > 0 && !location.branch) {
-        const bundle = file.replace(/\.patch$/, '.bundle');
-        const entry = await (0,worktree_metadata/* findWorktreeEntry */.lc)(location.parent.gitDir, location.worktreePath);
-        if (entry) {
-            await git.run(location.parent.path, [
-                '--git-dir',
-                entry.adminDir,
-                'bundle',
-                'create',
-                bundle,
-                'HEAD',
-                '--not',
-                '--remotes',
-                '--branches',
-            ]);
-        }
-        ui.info(`Saved ${report.unpushedCommits} unpushed commit(s) of ${location.name} to ${bundle}.`);
-    }
-    return file;
-}
-
-// EXTERNAL MODULE: ./src/run-mode.ts + 2 modules
-var run_mode = __nccwpck_require__(7560);
-// EXTERNAL MODULE: ./src/github/event.ts
-var github_event = __nccwpck_require__(5015);
-// EXTERNAL MODULE: ./src/settings.ts
-var src_settings = __nccwpck_require__(8750);
-// EXTERNAL MODULE: ./src/state.ts
-var src_state = __nccwpck_require__(2462);
-;// CONCATENATED MODULE: ./src/summary.ts
-const esc = (text) => text.replace(/[|<>]/g, (c) => `&#${c.charCodeAt(0)};`).replace(/\n/g, ' ');
-function outcomeRows(outcome) {
-    const { sandbox, command, report, push } = outcome;
-    const status = command.timedOut
-        ? `⏱ timed out (exit ${command.exitCode})`
-        : command.oomKilled
-            ? `💥 out of memory (exit ${command.exitCode})`
-            : command.exitCode === 0
-                ? '✅ exit 0'
-                : `❌ exit ${command.exitCode}`;
-    const rows = [
-        ['Command', status],
-        ['Duration', `${(command.durationMs / 1000).toFixed(1)} s`],
-        ['Sandbox', `${sandbox.name} (${sandbox.kind}, ${sandbox.reused ? 'reused' : 'new'})`],
-        ['Branch', sandbox.branch || `detached at ${sandbox.startSha.slice(0, 12)}`],
-        ['Where', sandbox.volume ? `volume ${sandbox.volume}` : (sandbox.hostPath ?? '')],
-        ['Files changed', String(report.changedFiles.length)],
-        ['New commits', String(report.commits)],
-        ['HEAD', report.headSha.slice(0, 12)],
-    ];
-    if (push)
-        rows.push(['Pushed', push.pushed ? 'yes' : `no: ${push.reason}`]);
-    return rows;
-}
-function outcomeMarkdown(outcome) {
-    const rows = outcomeRows(outcome);
-    const table = ['| | |', '|---|---|', ...rows.map(([k, v]) => `| ${k} | ${esc(v)} |`)].join('\n');
-    const stat = outcome.report.diffStat
-        ? `\n\n<details><summary>Diff stat</summary>\n\n\`\`\`\n${outcome.report.diffStat.replace(/```/g, "'''")}\n\`\`\`\n</details>`
-        : '';
-    return `## worktree-sandbox: run\n\n${table}${stat}\n`;
-}
-function outcomeText(outcome) {
-    const rows = outcomeRows(outcome);
-    const width = Math.max(...rows.map(([k]) => k.length));
-    return [
-        ...rows.map(([k, v]) => `${k.padEnd(width)}  ${v}`),
-        outcome.report.diffStat ? `\n${outcome.report.diffStat}` : '',
-    ]
-        .join('\n')
-        .trimEnd();
-}
-
-;// CONCATENATED MODULE: ./src/action.ts
-// The action's two phases on top of the core: inputs in, outputs and a job summary out.
-
-
-
-
-
-
-
-
-
-function actionUi() {
-    return {
-        info: (m) => core/* info */.pq(m),
-        warning: (m) => core/* warning */.$e(m),
-        group: (title, fn) => core/* group */.Os(title, fn),
-        mask: (s) => core/* setSecret */.Pq(s),
-        // The command's output must not issue workflow commands (::set-output, ::add-mask, ::error ...):
-        // command processing is stopped around it with a token it cannot guess.
-        untrusted: async (fn) => {
-            const token = (0,external_node_crypto_.randomUUID)();
-            process.stdout.write(`::stop-commands::${token}${external_node_os_.EOL}`);
-            try {
-                return await fn((line) => process.stdout.write(`${line}${external_node_os_.EOL}`));
-            }
-            finally {
-                process.stdout.write(`::${token}::${external_node_os_.EOL}`);
-            }
-        },
-    };
-}
-async function main() {
-    const settings = (0,src_settings/* parseSettings */.P$)((name) => core/* getInput */.V4(name));
-    if (settings.mode === 'reap') {
-        const { reapAction } = await __nccwpck_require__.e(/* import() */ 466).then(__nccwpck_require__.bind(__nccwpck_require__, 6466));
-        await reapAction(settings);
-        return;
-    }
-    await runAction(settings);
-}
-async function runAction(settings) {
-    const ui = actionUi();
-    let outcome;
-    if ((0,github_event/* isPullRequestRun */.Yp)(process.env.GITHUB_EVENT_NAME, settings.trigger, settings.branch)) {
-        const { runForPullRequest, actionIo } = await __nccwpck_require__.e(/* import() */ 359).then(__nccwpck_require__.bind(__nccwpck_require__, 2359));
-        outcome = await runForPullRequest(settings, actionIo(ui));
-        if (!outcome)
-            return;
-    }
-    else
-        outcome = await (0,run_mode/* runSandbox */.Fi)(settings, { ui, save: src_state/* saveRunState */.iZ });
-    setOutputs(outcome);
-    await core/* summary */.z.addRaw(outcomeMarkdown(outcome)).write();
-    const { exitCode } = outcome.command;
-    if (exitCode !== 0 && !settings.allowFailure)
-        core/* setFailed */.C1(`The command exited with code ${exitCode}.`);
-}
-function setOutputs(outcome) {
-    const { sandbox, command, report, push } = outcome;
-    const out = {
-        sandbox: sandbox.name,
-        kind: sandbox.kind,
-        branch: sandbox.branch,
-        volume: sandbox.volume ?? '',
-        'worktree-path': sandbox.worktreePath,
-        'exit-code': String(command.exitCode),
-        changed: String(report.changedFiles.length > 0 || report.commits > 0),
-        commits: String(report.commits),
-        'head-sha': report.headSha,
-        pushed: String(push?.pushed ?? false),
-        'files-changed': String(report.changedFiles.length),
-        'diff-stat': report.diffStat,
-    };
-    for (const [k, v] of Object.entries(out))
-        core/* setOutput */.uH(k, v);
-}
-async function post() {
-    const state = (0,src_state/* loadRunState */.fQ)();
-    if (state?.progress && !state.progress.finished) {
-        const { finishProgressInPost } = await __nccwpck_require__.e(/* import() */ 359).then(__nccwpck_require__.bind(__nccwpck_require__, 2359));
-        await finishProgressInPost(state.progress, postToken(), actionUi());
-    }
-    if (!state?.location) {
-        core/* info */.pq('Nothing to clean up: the main step created nothing.');
-        return;
-    }
-    try {
-        await cleanupRun(state, actionUi(), process.env.RUNNER_TEMP || external_node_os_.tmpdir());
-    }
-    catch (error) {
-        core/* warning */.$e(`Cleanup did not complete: ${error.message}`);
-    }
-}
-/** The post step gets the same inputs as main; only the token is needed, to finish a progress comment. */
-function postToken() {
-    try {
-        return (0,src_settings/* parseSettings */.P$)((name) => core/* getInput */.V4(name)).token;
-    }
-    catch {
-        return ''; // the main step failed on these inputs before it created anything to finish
-    }
-}
-
-;// CONCATENATED MODULE: ./src/index.ts
+/* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3360);
+/* harmony import */ var _action_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2527);
+/* harmony import */ var _state_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(2462);
 // One bundle for both phases (action.yml `main` and `post`), told apart by state saved in main.
 
 
 
 async function entry() {
     try {
-        if (src_state/* isPost */.tl)
-            await post();
+        if (_state_js__WEBPACK_IMPORTED_MODULE_2__/* .isPost */ .tl)
+            await (0,_action_js__WEBPACK_IMPORTED_MODULE_1__/* .post */ .bE)();
         else
-            await main();
+            await (0,_action_js__WEBPACK_IMPORTED_MODULE_1__/* .main */ .iW)();
     }
     catch (error) {
-        core/* setFailed */.C1(error.message);
+        _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .setFailed */ .C1(error.message);
     }
 }
 void entry();

@@ -18,7 +18,7 @@ import {
 import { runProcess, type ProcResult } from './proc.js';
 import type { ParentRepository } from './repository.js';
 import type { Isolation } from './settings.js';
-import { dropEntry, findWorktreeEntry, INITIALIZING, lockEntry } from './worktree-metadata.js';
+import { dropEntry, findWorktreeEntry, INITIALIZING, lockEntry, markUsed } from './worktree-metadata.js';
 
 export interface SandboxLocation {
   name: string;
@@ -123,6 +123,8 @@ export async function prepareSandbox(
     return prepareDisk(git, location, plan, log);
   });
   const startSha = await readHead(git, location);
+  const entry = await findWorktreeEntry(parent.gitDir, location.worktreePath);
+  if (entry) await markUsed(entry);
   return { ...location, reused, startSha };
 }
 

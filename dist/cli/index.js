@@ -7872,11 +7872,54 @@ class ContainerEngine {
             await this.removeContainer(name);
         return names;
     }
+    /**
+     * Every container (running or not) with what it mounts: two engine calls whatever the number of
+     * containers and volumes (`ps` for the ids, one `container inspect` for all of them).
+     */
+    async containerMounts() {
+        const ids = (await this.run(['ps', '--all', '--quiet', '--no-trunc'])).split('\n').filter(Boolean);
+        if (ids.length === 0)
+            return [];
+        const args = [
+            'container',
+            'inspect',
+            '--format',
+            '{{json .Name}} {{json .State.Running}} {{json .Mounts}}',
+            '--',
+            ...ids,
+        ];
+        const result = await this.exec(args);
+        // A container removed between the two calls is simply gone; any other failure is a failure.
+        const problems = result.stderr
+            .split('\n')
+            .filter((line) => line.trim() && !/no such (object|container)/i.test(line));
+        if (result.exitCode !== 0 && problems.length)
+            throw this.failure(args, result);
+        return result.stdout
+            .split('\n')
+            .filter((line) => line.trim())
+            .map((line) => parseMounts(line));
+    }
     /** Names of containers (running or not) that mount any of the given volumes. */
     async containersUsingVolume(volume) {
         const out = await this.run(['ps', '--all', '--filter', `volume=${volume}`, '--format', '{{.Names}}']);
         return out.split('\n').filter(Boolean);
     }
+}
+function parseMounts(line) {
+    // `"<name>" <true|false> [<mounts>]`: the name is a JSON string, so the first `" ` after it ends it.
+    const nameEnd = line.indexOf('" ', 1) + 1;
+    const name = JSON.parse(line.slice(0, nameEnd)).replace(/^\//, '');
+    const rest = line.slice(nameEnd + 1);
+    const space = rest.indexOf(' ');
+    const running = rest.slice(0, space) === 'true';
+    const mounts = JSON.parse(rest.slice(space + 1)) ?? [];
+    return {
+        name,
+        running,
+        volumes: mounts.filter((m) => m.Type === 'volume' && m.Name).map((m) => m.Name),
+        binds: mounts.filter((m) => m.Type === 'bind' && m.Source).map((m) => m.Source),
+    };
 }
 function firstLine(text) {
     return text.split('\n')[0] ?? '';
@@ -7970,7 +8013,7 @@ class Git {
         const env = { ...this.env, ...options.env };
         if (options.config?.length)
             Object.assign(env, gitConfigEnv(options.config));
-        return runProcess('git', args, { cwd, env });
+        return runProcess('git', args, { cwd, env, input: options.input });
     }
     /** Runs git in `cwd`; throws a GitError naming the command for a non-zero exit. Returns stdout. */
     async run(cwd, args, options = {}) {
@@ -8297,6 +8340,13 @@ async function findWorktreeEntry(gitDir, worktreePath) {
 async function lockEntry(entry, reason) {
     await promises_namespaceObject.writeFile(external_node_path_.join(entry.adminDir, 'locked'), `${reason}\n`);
 }
+/**
+ * Marks a sandbox as used now (its admin folder's mtime), so that the reaper sees a run as activity even
+ * when the run changed nothing git records (files deep in the tree do not move the worktree folder's mtime).
+ */
+async function markUsed(entry, now = new Date()) {
+    await promises_namespaceObject.utimes(entry.adminDir, now, now).catch(() => undefined);
+}
 /** Drops exactly one entry (unlocking it): the sandbox it described must already be gone. */
 async function dropEntry(gitDir, entry) {
     const root = external_node_path_.join(gitDir, 'worktrees');
@@ -8380,6 +8430,9 @@ async function prepareSandbox(git, engine, location, plan, image, log) {
         return prepareDisk(git, location, plan, log);
     });
     const startSha = await readHead(git, location);
+    const entry = await findWorktreeEntry(parent.gitDir, location.worktreePath);
+    if (entry)
+        await markUsed(entry);
     return { ...location, reused, startSha };
 }
 async function checkoutForce(git, parent, plan) {
@@ -9057,6 +9110,7 @@ function parseReap(read) {
         maxRemovals: number(read, 'max-removals', { min: 0, integer: true, fallback: 0 }),
         force: settings_boolean(read, 'force', false),
         archiveDir: pathInput(read, 'archive-dir') ?? '',
+        image: settings_image(read),
     };
 }
 function defaultWorktreeRoot(env) {
