@@ -40,7 +40,7 @@ export async function reapAction(settings: ReapSettings): Promise<ReapResult> {
   core.setOutput('reaped', reaped.json);
   core.setOutput('kept', kept.json);
   core.setOutput('freed-bytes', String(result.freedBytes));
-  await core.summary.addRaw(summaryMarkdown(result, SUMMARY_ROWS)).write();
+  await core.summary.addRaw(summaryMarkdown({ ...result, sandboxes: sorted }, SUMMARY_ROWS)).write();
   const failed = result.sandboxes.filter((s) => s.result === 'partly removed');
   if (failed.length)
     core.warning(

@@ -10006,7 +10006,9 @@ async function archiveFiles(sandbox, base, deps) {
 //  - its `.git` file goes first: from then on it is no longer a worktree, and if that fails nothing else
 //    is touched; after that, entries that cannot be deleted are reported and the rest still goes
 //    (a folder of ours without write permission, as Go's module cache makes, is made writable first).
-// Synchronous calls for speed, with a pause every few milliseconds so that lock refresh timers still run.
+// Asynchronous calls, so that several sandboxes are removed at once (execute.ts): on a busy disk each
+// unlink waits on the device, and a few in flight go faster than one after the other.
+
 
 
 class UnsafeRemovalError extends Error {
@@ -10030,68 +10032,63 @@ async function removeSandboxTree(root, target) {
     assertSandboxPath(root, target);
     const result = { gone: false, unlinked: false, freedBytes: 0, problems: [] };
     const gitFile = external_node_path_.join(target, '.git');
-    const gitStat = external_node_fs_.lstatSync(gitFile, { throwIfNoEntry: false });
+    const gitStat = await lstatOrUndefined(gitFile);
     if (gitStat) {
-        const problem = unlinkEntry(gitFile, gitStat, result);
+        const problem = await unlinkEntry(gitFile, gitStat, result);
         if (problem) {
             result.problems.push({ path: gitFile, error: problem });
             return result;
         }
     }
     result.unlinked = true;
-    await removeTree(target, result);
+    const device = (await promises_namespaceObject.lstat(target)).dev;
+    await removeFolder(target, device, result);
     result.gone = !external_node_fs_.existsSync(target);
     return result;
 }
-async function removeTree(top, result) {
-    const device = external_node_fs_.lstatSync(top).dev;
-    const stack = [{ dir: top, failedBelow: false }];
-    let pauseAt = Date.now() + 20;
+/** Empties and removes a folder; true when anything below it could not be deleted. */
+async function removeFolder(dir, device, result) {
+    let failedBelow = false;
     const fail = (p, error) => {
         result.problems.push({ path: p, error });
-        for (const frame of stack)
-            frame.failedBelow = true;
+        failedBelow = true;
     };
-    while (stack.length) {
-        if (Date.now() >= pauseAt) {
-            await new Promise((resolve) => setImmediate(resolve));
-            pauseAt = Date.now() + 20;
-        }
-        const frame = stack[stack.length - 1];
-        if (!frame.names) {
-            frame.names = listForRemoval(frame.dir, fail);
-            continue;
-        }
-        const name = frame.names.pop();
-        if (name === undefined) {
-            stack.pop();
-            removeFolder(frame, result, fail);
-            continue;
-        }
-        const entry = external_node_path_.join(frame.dir, name);
-        const st = external_node_fs_.lstatSync(entry, { throwIfNoEntry: false });
+    for (const name of await listForRemoval(dir, fail)) {
+        const entry = external_node_path_.join(dir, name);
+        const st = await lstatOrUndefined(entry);
         if (!st)
             continue;
         if (st.isDirectory()) {
             if (st.dev !== device)
                 fail(entry, 'another filesystem is mounted here: not crossed');
-            else
-                stack.push({ dir: entry, failedBelow: false });
+            else if (await removeFolder(entry, device, result))
+                failedBelow = true;
             continue;
         }
-        const problem = unlinkEntry(entry, st, result);
+        const problem = await unlinkEntry(entry, st, result);
         if (problem)
             fail(entry, problem);
     }
-}
-function listForRemoval(dir, fail) {
     try {
-        return external_node_fs_.readdirSync(dir);
+        const st = await promises_namespaceObject.lstat(dir);
+        await promises_namespaceObject.rmdir(dir);
+        result.freedBytes += st.blocks * 512;
     }
     catch (error) {
-        if (makeWritable(dir, error)) {
+        // A folder that still holds what could not be deleted is already explained by that entry.
+        if (!(failedBelow && code(error) === 'ENOTEMPTY'))
+            fail(dir, code(error));
+    }
+    return failedBelow;
+}
+async function listForRemoval(dir, fail) {
+    try {
+        return await promises_namespaceObject.readdir(dir);
+    }
+    catch (error) {
+        if (await makeWritable(dir, error)) {
             try {
-                return external_node_fs_.readdirSync(dir);
+                return await promises_namespaceObject.readdir(dir);
             }
             catch (again) {
                 fail(dir, code(again));
@@ -10102,24 +10099,11 @@ function listForRemoval(dir, fail) {
         return [];
     }
 }
-function removeFolder(frame, result, fail) {
-    let st;
-    try {
-        st = external_node_fs_.lstatSync(frame.dir);
-        external_node_fs_.rmdirSync(frame.dir);
-        result.freedBytes += st.blocks * 512;
-    }
-    catch (error) {
-        // A folder that still holds what could not be deleted is already explained by that entry.
-        if (!(frame.failedBelow && code(error) === 'ENOTEMPTY'))
-            fail(frame.dir, code(error));
-    }
-}
 /** Unlinks a file or link; returns the error code when it cannot. */
-function unlinkEntry(entry, st, result) {
+async function unlinkEntry(entry, st, result) {
     for (let attempt = 0; attempt < 2; attempt++) {
         try {
-            external_node_fs_.unlinkSync(entry);
+            await promises_namespaceObject.unlink(entry);
             if (st.nlink <= 1)
                 result.freedBytes += st.blocks * 512;
             return undefined;
@@ -10127,28 +10111,36 @@ function unlinkEntry(entry, st, result) {
         catch (error) {
             if (error.code === 'ENOENT')
                 return undefined;
-            if (attempt > 0 || !makeWritable(external_node_path_.dirname(entry), error))
+            if (attempt > 0 || !(await makeWritable(external_node_path_.dirname(entry), error)))
                 return code(error);
         }
     }
     return 'EACCES';
 }
 /** A folder we own but may not write or search (e.g. mode 0555): make it ours to empty. */
-function makeWritable(dir, error) {
+async function makeWritable(dir, error) {
     const c = error.code;
     if (c !== 'EACCES' && c !== 'EPERM')
         return false;
     try {
-        const st = external_node_fs_.lstatSync(dir);
+        const st = await promises_namespaceObject.lstat(dir);
         if (!st.isDirectory() || st.uid !== process.getuid?.())
             return false;
         if ((st.mode & 0o700) === 0o700)
             return false;
-        external_node_fs_.chmodSync(dir, (st.mode & 0o7777) | 0o700);
+        await promises_namespaceObject.chmod(dir, (st.mode & 0o7777) | 0o700);
         return true;
     }
     catch {
         return false;
+    }
+}
+async function lstatOrUndefined(p) {
+    try {
+        return await promises_namespaceObject.lstat(p);
+    }
+    catch {
+        return undefined;
     }
 }
 function code(error) {
@@ -10306,7 +10298,7 @@ function diskSandbox(hostPath, project, sandbox, gitFile, parents) {
     if (!adminDir) {
         return { ...base, orphan: 'its .git file names no repository', lastActivityMs: rootMtime };
     }
-    const located = locateParent(adminDir);
+    const located = locateParent(adminDir, parents);
     const status = located ? parents.status(located.gitDir) : 'its .git file names no worktree folder';
     const parent = located ?? undefined;
     if (status !== 'present')
@@ -10344,21 +10336,23 @@ function readGitFile(gitFile, worktree) {
     return target ? external_node_path_.resolve(worktree, target) : undefined;
 }
 /** The parent of an admin folder `<gitDir>/worktrees/<id>`: from its `commondir`, else from the path. */
-function locateParent(adminDir) {
+function locateParent(adminDir, parents) {
+    // git makes every admin folder as `<common dir>/worktrees/<id>`; `commondir` says so too, and is read
+    // only for a layout git did not make.
     let gitDir;
-    try {
-        const common = external_node_fs_.readFileSync(external_node_path_.join(adminDir, 'commondir'), 'utf8').trim();
-        if (common)
-            gitDir = external_node_path_.resolve(adminDir, common);
-    }
-    catch {
-        /* the admin folder may be gone with its parent: fall back to the layout */
-    }
-    if (!gitDir && external_node_path_.basename(external_node_path_.dirname(adminDir)) === 'worktrees')
+    if (external_node_path_.basename(external_node_path_.dirname(adminDir)) === 'worktrees')
         gitDir = external_node_path_.dirname(external_node_path_.dirname(adminDir));
-    if (!gitDir)
-        return undefined;
-    return { gitDir, path: external_node_path_.basename(gitDir) === '.git' ? external_node_path_.dirname(gitDir) : gitDir };
+    else {
+        try {
+            const common = external_node_fs_.readFileSync(external_node_path_.join(adminDir, 'commondir'), 'utf8').trim();
+            if (common)
+                gitDir = external_node_path_.resolve(adminDir, common);
+        }
+        catch {
+            /* no parent to be found */
+        }
+    }
+    return gitDir ? parents.ref(gitDir) : undefined;
 }
 function readRegistration(adminDir) {
     try {
@@ -10431,7 +10425,7 @@ async function scanVolumes(engine, prefix, parents) {
             found.push({ ...base, orphan: 'its labels name no parent repository', lastActivityMs: created });
             continue;
         }
-        const parent = { path: parentPath, gitDir: external_node_path_.join(parentPath, '.git') };
+        const parent = parents.ref(external_node_path_.join(parentPath, '.git'));
         const status = parents.status(parent.gitDir);
         if (status !== 'present') {
             found.push({ ...base, parent, orphan: status, lastActivityMs: created });
@@ -10459,7 +10453,17 @@ async function scanVolumes(engine, prefix, parents) {
 /** Each parent is looked at once, however many sandboxes it has. */
 class ParentCache {
     statuses = new Map();
+    refs = new Map();
     entries = new Map();
+    /** One object per parent, shared by all its sandboxes. */
+    ref(gitDir) {
+        let ref = this.refs.get(gitDir);
+        if (!ref) {
+            ref = { gitDir, path: external_node_path_.basename(gitDir) === '.git' ? external_node_path_.dirname(gitDir) : gitDir };
+            this.refs.set(gitDir, ref);
+        }
+        return ref;
+    }
     status(gitDir) {
         let status = this.statuses.get(gitDir);
         if (status === undefined) {
@@ -10520,9 +10524,12 @@ function scan_stat(p) {
 }
 
 ;// CONCATENATED MODULE: ./src/reap/execute.ts
-// Carrying out the removals decided: each under the sandbox's own lock (a run that holds it, or takes it
-// first, wins: the sandbox is then in use), after one last look at its activity, archived first when
-// asked, then removed; then exactly its registration in the parent is dropped, under the repository lock.
+// Carrying out the removals decided. Each sandbox is removed under its own lock (a run that holds it, or
+// takes it first, wins: the sandbox is then in use), after one last look at its activity, archived first
+// when asked. Then exactly its registration in the parent is dropped, under the repository lock, before
+// its own lock is let go (a run waiting for that lock then finds it gone and makes it anew).
+// Several sandboxes are removed at once, and the repository lock is taken once per batch of a parent's
+// sandboxes: on a busy disk the removal is what costs, and the reaper should cost no more than `rm -rf`.
 
 
 
@@ -10530,22 +10537,39 @@ function scan_stat(p) {
 
 
 
+/** Removals running at once. */
+const REMOVALS_IN_FLIGHT = 4;
+/** Sandboxes of one parent whose registrations are dropped under one hold of the repository lock. */
+const BATCH = 32;
 async function carryOut(removals, deps) {
     const outcomes = new Map();
-    for (const { decision, sandbox } of removals) {
-        const outcome = await removeOne(decision, sandbox, deps);
-        outcomes.set(decision.key, outcome);
-        deps.log(describe(decision, outcome));
+    const byParent = new Map();
+    for (const removal of removals) {
+        const { sandbox } = removal;
+        const key = sandbox.parent && !sandbox.orphan ? sandbox.parent.gitDir : '';
+        byParent.set(key, [...(byParent.get(key) ?? []), removal]);
+    }
+    for (const [gitDir, group] of byParent) {
+        for (let i = 0; i < group.length; i += BATCH) {
+            const batch = group.slice(i, i + BATCH);
+            const done = await inParallel(batch, REMOVALS_IN_FLIGHT, (removal) => removeOne(removal, deps));
+            const drops = done.filter((d) => d.drop).map((d) => d.drop);
+            try {
+                if (gitDir && drops.length)
+                    await withRepositoryLock(gitDir, () => inParallel(drops, REMOVALS_IN_FLIGHT, (entry) => dropEntry(gitDir, entry)));
+            }
+            finally {
+                await Promise.all(done.map((d) => d.release?.()));
+            }
+            batch.forEach((removal, n) => {
+                outcomes.set(removal.decision.key, done[n].outcome);
+                deps.log(describe(removal.decision, done[n].outcome));
+            });
+        }
     }
     return outcomes;
 }
-function describe(decision, outcome) {
-    const what = `${decision.project}/${decision.sandbox} (${decision.isolation === 'disk' ? decision.where : `volume ${decision.where}`})`;
-    const detail = outcome.detail ? `: ${outcome.detail}` : '';
-    const archived = outcome.archived.length ? `; archived to ${outcome.archived.join(', ')}` : '';
-    return `${outcome.status} ${what}${detail}${archived}`;
-}
-async function removeOne(decision, sandbox, deps) {
+async function removeOne({ decision, sandbox }, deps) {
     const outcome = { status: 'skipped', freedBytes: 0, archived: [], problems: [] };
     const parent = sandbox.parent && !sandbox.orphan ? sandbox.parent : undefined;
     let release;
@@ -10558,36 +10582,34 @@ async function removeOne(decision, sandbox, deps) {
                 error instanceof LockTimeoutError
                     ? 'in use: a run holds its lock'
                     : `its lock could not be taken: ${error.message}`;
-            return outcome;
+            return { outcome };
         }
     }
     try {
         const activity = currentActivity(sandbox);
         if (activity !== undefined &&
             (decision.lastActivityMs === undefined || activity > decision.lastActivityMs)) {
-            outcome.detail = 'activity since the scan: kept';
-            return outcome;
+            outcome.detail = 'activity since the scan';
+            return { outcome, release };
         }
         if (decision.archive) {
             try {
                 outcome.archived = await archiveSandbox(sandbox, decision.archive, deps);
             }
             catch (error) {
-                outcome.detail = `kept: archiving failed (${error.message})`;
-                return outcome;
+                outcome.detail = `archiving failed (${error.message})`;
+                return { outcome, release };
             }
         }
         const destroyed = sandbox.volume
             ? await removeVolume(sandbox, decision, deps, outcome)
             : await execute_removeFolder(sandbox, deps, outcome);
-        if (destroyed && parent && sandbox.entry) {
-            const entry = sandbox.entry;
-            await withRepositoryLock(parent.gitDir, () => dropEntry(parent.gitDir, entry));
-        }
-        return outcome;
+        return { outcome, release, drop: destroyed && parent ? sandbox.entry : undefined };
     }
-    finally {
-        await release?.();
+    catch (error) {
+        outcome.status = 'not removed';
+        outcome.detail = error.message;
+        return { outcome, release };
     }
 }
 async function removeVolume(sandbox, decision, deps, outcome) {
@@ -10624,6 +10646,25 @@ async function execute_removeFolder(sandbox, deps, outcome) {
         outcome.detail = `its .git file could not be deleted (${tree.problems[0]?.error}): left intact`;
     }
     return tree.unlinked;
+}
+function describe(decision, outcome) {
+    const what = `${decision.project}/${decision.sandbox} (${decision.isolation === 'disk' ? decision.where : `volume ${decision.where}`})`;
+    const detail = outcome.detail ? `: ${outcome.detail}` : '';
+    const archived = outcome.archived.length ? `; archived to ${outcome.archived.join(', ')}` : '';
+    return `${outcome.status} ${what}${detail}${archived}`;
+}
+/** Maps with at most `limit` calls in flight; results in input order. */
+async function inParallel(items, limit, fn) {
+    const results = new Array(items.length);
+    let next = 0;
+    const worker = async () => {
+        while (next < items.length) {
+            const i = next++;
+            results[i] = await fn(items[i]);
+        }
+    };
+    await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+    return results;
 }
 
 ;// CONCATENATED MODULE: ./src/reap/in-use.ts
@@ -11194,19 +11235,26 @@ async function reap(options, ui = silentUi) {
     const git = await Git.create();
     const engine = new ContainerEngine(options.engine);
     const scan = await ui.group('Scan', async () => {
+        const started = Date.now();
         const found = await scanSandboxes({
             worktreeRoot: options.worktreeRoot,
             volumePrefix: options.volumePrefix,
             engine,
         });
-        ui.info(`Found ${found.sandboxes.length} entries under ${found.root} and in volumes ${options.volumePrefix}-*.`);
+        ui.info(`Found ${found.sandboxes.length} entries under ${found.root} and in volumes ${options.volumePrefix}-* (${elapsed(started)}).`);
         return found;
     });
     for (const warning of scan.warnings)
         ui.warning(warning);
     const stale = scan.sandboxes.filter((s) => assessStaleness(s, options.retention, nowMs).stale);
     const facts = new Map(scan.sandboxes.map((s) => [s.key, factsOf(s)]));
-    const reports = await ui.group(`Look at ${stale.length} stale sandbox(es)`, () => lookCloser(stale, facts, { git, engine, image: options.image }));
+    const reports = await ui.group(`Look at ${stale.length} stale sandbox(es)`, async () => {
+        const started = Date.now();
+        const looked = await lookCloser(stale, facts, { git, engine, image: options.image });
+        const proved = [...looked.values()].filter((r) => r.provedByFilesystem).length;
+        ui.info(`In use, work and size checked (${elapsed(started)}; ${proved} proved clean by the filesystem alone, ${looked.size - proved} asked git or a helper container).`);
+        return looked;
+    });
     const decisions = decide([...facts.values()], { ...options, archive: !!options.archiveDir }, nowMs);
     await ui.group('Decisions', async () => {
         for (const d of decisions)
@@ -11218,15 +11266,20 @@ async function reap(options, ui = silentUi) {
         .map((decision) => ({ decision, sandbox: byKey.get(decision.key) }));
     let outcomes = new Map();
     if (!options.dryRun && removals.length) {
-        outcomes = await ui.group(`Remove ${removals.length} sandbox(es)`, () => carryOut(removals, {
-            git,
-            engine,
-            image: options.image,
-            root: scan.root,
-            archiveDir: options.archiveDir,
-            now: new Date(nowMs),
-            log: (line) => ui.info(line),
-        }));
+        outcomes = await ui.group(`Remove ${removals.length} sandbox(es)`, async () => {
+            const started = Date.now();
+            const done = await carryOut(removals, {
+                git,
+                engine,
+                image: options.image,
+                root: scan.root,
+                archiveDir: options.archiveDir,
+                now: new Date(nowMs),
+                log: (line) => ui.info(line),
+            });
+            ui.info(`Done in ${elapsed(started)}.`);
+            return done;
+        });
     }
     else if (options.dryRun) {
         for (const { decision, sandbox } of removals)
@@ -11246,6 +11299,9 @@ async function reap(options, ui = silentUi) {
             provedByFilesystem: [...reports.values()].filter((r) => r.provedByFilesystem).length,
         },
     };
+}
+function elapsed(started) {
+    return `${((Date.now() - started) / 1000).toFixed(2)} s`;
 }
 /** The facts a decision needs that the scan already has (in use, work and size come from `lookCloser`). */
 function factsOf(s) {

@@ -1,12 +1,15 @@
-// Carrying out the removals decided: each under the sandbox's own lock (a run that holds it, or takes it
-// first, wins: the sandbox is then in use), after one last look at its activity, archived first when
-// asked, then removed; then exactly its registration in the parent is dropped, under the repository lock.
+// Carrying out the removals decided. Each sandbox is removed under its own lock (a run that holds it, or
+// takes it first, wins: the sandbox is then in use), after one last look at its activity, archived first
+// when asked. Then exactly its registration in the parent is dropped, under the repository lock, before
+// its own lock is let go (a run waiting for that lock then finds it gone and makes it anew).
+// Several sandboxes are removed at once, and the repository lock is taken once per batch of a parent's
+// sandboxes: on a busy disk the removal is what costs, and the reaper should cost no more than `rm -rf`.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { ContainerEngine } from '../docker.js';
 import type { Git } from '../git.js';
 import { lockSandbox, LockTimeoutError, withRepositoryLock, type Release } from '../lock.js';
-import { dropEntry } from '../worktree-metadata.js';
+import { dropEntry, type WorktreeEntry } from '../worktree-metadata.js';
 import { archiveSandbox } from './archive.js';
 import type { Decision } from './decide.js';
 import { removeSandboxTree, type RemovalProblem } from './remove.js';
@@ -35,31 +38,58 @@ export interface ExecuteDeps {
   log: (line: string) => void;
 }
 
+export interface Removal {
+  decision: Decision;
+  sandbox: ScannedSandbox;
+}
+
+/** Removals running at once. */
+export const REMOVALS_IN_FLIGHT = 4;
+/** Sandboxes of one parent whose registrations are dropped under one hold of the repository lock. */
+const BATCH = 32;
+
 export async function carryOut(
-  removals: ReadonlyArray<{ decision: Decision; sandbox: ScannedSandbox }>,
+  removals: readonly Removal[],
   deps: ExecuteDeps,
 ): Promise<Map<string, RemovalOutcome>> {
   const outcomes = new Map<string, RemovalOutcome>();
-  for (const { decision, sandbox } of removals) {
-    const outcome = await removeOne(decision, sandbox, deps);
-    outcomes.set(decision.key, outcome);
-    deps.log(describe(decision, outcome));
+  const byParent = new Map<string, Removal[]>();
+  for (const removal of removals) {
+    const { sandbox } = removal;
+    const key = sandbox.parent && !sandbox.orphan ? sandbox.parent.gitDir : '';
+    byParent.set(key, [...(byParent.get(key) ?? []), removal]);
+  }
+  for (const [gitDir, group] of byParent) {
+    for (let i = 0; i < group.length; i += BATCH) {
+      const batch = group.slice(i, i + BATCH);
+      const done = await inParallel(batch, REMOVALS_IN_FLIGHT, (removal) => removeOne(removal, deps));
+      const drops = done.filter((d) => d.drop).map((d) => d.drop!);
+      try {
+        if (gitDir && drops.length)
+          await withRepositoryLock(gitDir, () =>
+            inParallel(drops, REMOVALS_IN_FLIGHT, (entry) => dropEntry(gitDir, entry)),
+          );
+      } finally {
+        await Promise.all(done.map((d) => d.release?.()));
+      }
+      batch.forEach((removal, n) => {
+        outcomes.set(removal.decision.key, done[n].outcome);
+        deps.log(describe(removal.decision, done[n].outcome));
+      });
+    }
   }
   return outcomes;
 }
 
-function describe(decision: Decision, outcome: RemovalOutcome): string {
-  const what = `${decision.project}/${decision.sandbox} (${decision.isolation === 'disk' ? decision.where : `volume ${decision.where}`})`;
-  const detail = outcome.detail ? `: ${outcome.detail}` : '';
-  const archived = outcome.archived.length ? `; archived to ${outcome.archived.join(', ')}` : '';
-  return `${outcome.status} ${what}${detail}${archived}`;
+interface Done {
+  outcome: RemovalOutcome;
+  /** The registration to drop (the worktree is destroyed). */
+  drop?: WorktreeEntry;
+  /** The sandbox lock, let go once the registration is dropped. */
+  release?: Release;
 }
 
-async function removeOne(
-  decision: Decision,
-  sandbox: ScannedSandbox,
-  deps: ExecuteDeps,
-): Promise<RemovalOutcome> {
+async function removeOne({ decision, sandbox }: Removal, deps: ExecuteDeps): Promise<Done> {
   const outcome: RemovalOutcome = { status: 'skipped', freedBytes: 0, archived: [], problems: [] };
   const parent = sandbox.parent && !sandbox.orphan ? sandbox.parent : undefined;
   let release: Release | undefined;
@@ -71,7 +101,7 @@ async function removeOne(
         error instanceof LockTimeoutError
           ? 'in use: a run holds its lock'
           : `its lock could not be taken: ${(error as Error).message}`;
-      return outcome;
+      return { outcome };
     }
   }
   try {
@@ -80,27 +110,25 @@ async function removeOne(
       activity !== undefined &&
       (decision.lastActivityMs === undefined || activity > decision.lastActivityMs)
     ) {
-      outcome.detail = 'activity since the scan: kept';
-      return outcome;
+      outcome.detail = 'activity since the scan';
+      return { outcome, release };
     }
     if (decision.archive) {
       try {
         outcome.archived = await archiveSandbox(sandbox, decision.archive, deps);
       } catch (error) {
-        outcome.detail = `kept: archiving failed (${(error as Error).message})`;
-        return outcome;
+        outcome.detail = `archiving failed (${(error as Error).message})`;
+        return { outcome, release };
       }
     }
     const destroyed = sandbox.volume
       ? await removeVolume(sandbox, decision, deps, outcome)
       : await removeFolder(sandbox, deps, outcome);
-    if (destroyed && parent && sandbox.entry) {
-      const entry = sandbox.entry;
-      await withRepositoryLock(parent.gitDir, () => dropEntry(parent.gitDir, entry));
-    }
-    return outcome;
-  } finally {
-    await release?.();
+    return { outcome, release, drop: destroyed && parent ? sandbox.entry : undefined };
+  } catch (error) {
+    outcome.status = 'not removed';
+    outcome.detail = (error as Error).message;
+    return { outcome, release };
   }
 }
 
@@ -145,4 +173,29 @@ async function removeFolder(
     outcome.detail = `its .git file could not be deleted (${tree.problems[0]?.error}): left intact`;
   }
   return tree.unlinked;
+}
+
+function describe(decision: Decision, outcome: RemovalOutcome): string {
+  const what = `${decision.project}/${decision.sandbox} (${decision.isolation === 'disk' ? decision.where : `volume ${decision.where}`})`;
+  const detail = outcome.detail ? `: ${outcome.detail}` : '';
+  const archived = outcome.archived.length ? `; archived to ${outcome.archived.join(', ')}` : '';
+  return `${outcome.status} ${what}${detail}${archived}`;
+}
+
+/** Maps with at most `limit` calls in flight; results in input order. */
+async function inParallel<T, R>(
+  items: readonly T[],
+  limit: number,
+  fn: (item: T) => Promise<R>,
+): Promise<R[]> {
+  const results = new Array<R>(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      results[i] = await fn(items[i]);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
 }

@@ -63,13 +63,14 @@ export async function reap(options: ReapOptions, ui: Ui = silentUi): Promise<Rea
   const git = await Git.create();
   const engine = new ContainerEngine(options.engine);
   const scan = await ui.group('Scan', async () => {
+    const started = Date.now();
     const found = await scanSandboxes({
       worktreeRoot: options.worktreeRoot,
       volumePrefix: options.volumePrefix,
       engine,
     });
     ui.info(
-      `Found ${found.sandboxes.length} entries under ${found.root} and in volumes ${options.volumePrefix}-*.`,
+      `Found ${found.sandboxes.length} entries under ${found.root} and in volumes ${options.volumePrefix}-* (${elapsed(started)}).`,
     );
     return found;
   });
@@ -77,9 +78,15 @@ export async function reap(options: ReapOptions, ui: Ui = silentUi): Promise<Rea
 
   const stale = scan.sandboxes.filter((s) => assessStaleness(s, options.retention, nowMs).stale);
   const facts = new Map<string, SandboxFacts>(scan.sandboxes.map((s) => [s.key, factsOf(s)]));
-  const reports = await ui.group(`Look at ${stale.length} stale sandbox(es)`, () =>
-    lookCloser(stale, facts, { git, engine, image: options.image }),
-  );
+  const reports = await ui.group(`Look at ${stale.length} stale sandbox(es)`, async () => {
+    const started = Date.now();
+    const looked = await lookCloser(stale, facts, { git, engine, image: options.image });
+    const proved = [...looked.values()].filter((r) => r.provedByFilesystem).length;
+    ui.info(
+      `In use, work and size checked (${elapsed(started)}; ${proved} proved clean by the filesystem alone, ${looked.size - proved} asked git or a helper container).`,
+    );
+    return looked;
+  });
 
   const decisions = decide([...facts.values()], { ...options, archive: !!options.archiveDir }, nowMs);
   await ui.group('Decisions', async () => {
@@ -95,8 +102,9 @@ export async function reap(options: ReapOptions, ui: Ui = silentUi): Promise<Rea
     .map((decision) => ({ decision, sandbox: byKey.get(decision.key)! }));
   let outcomes = new Map<string, RemovalOutcome>();
   if (!options.dryRun && removals.length) {
-    outcomes = await ui.group(`Remove ${removals.length} sandbox(es)`, () =>
-      carryOut(removals, {
+    outcomes = await ui.group(`Remove ${removals.length} sandbox(es)`, async () => {
+      const started = Date.now();
+      const done = await carryOut(removals, {
         git,
         engine,
         image: options.image,
@@ -104,8 +112,10 @@ export async function reap(options: ReapOptions, ui: Ui = silentUi): Promise<Rea
         archiveDir: options.archiveDir,
         now: new Date(nowMs),
         log: (line) => ui.info(line),
-      }),
-    );
+      });
+      ui.info(`Done in ${elapsed(started)}.`);
+      return done;
+    });
   } else if (options.dryRun) {
     for (const { decision, sandbox } of removals)
       if (decision.sizeBytes === undefined && sandbox.hostPath)
@@ -128,6 +138,10 @@ export async function reap(options: ReapOptions, ui: Ui = silentUi): Promise<Rea
       provedByFilesystem: [...reports.values()].filter((r) => r.provedByFilesystem).length,
     },
   };
+}
+
+function elapsed(started: number): string {
+  return `${((Date.now() - started) / 1000).toFixed(2)} s`;
 }
 
 /** The facts a decision needs that the scan already has (in use, work and size come from `lookCloser`). */

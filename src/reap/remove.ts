@@ -5,8 +5,10 @@
 //  - its `.git` file goes first: from then on it is no longer a worktree, and if that fails nothing else
 //    is touched; after that, entries that cannot be deleted are reported and the rest still goes
 //    (a folder of ours without write permission, as Go's module cache makes, is made writable first).
-// Synchronous calls for speed, with a pause every few milliseconds so that lock refresh timers still run.
+// Asynchronous calls, so that several sandboxes are removed at once (execute.ts): on a busy disk each
+// unlink waits on the device, and a few in flight go faster than one after the other.
 import * as fs from 'node:fs';
+import * as fsp from 'node:fs/promises';
 import * as path from 'node:path';
 
 export interface RemovalProblem {
@@ -44,70 +46,58 @@ export async function removeSandboxTree(root: string, target: string): Promise<T
   assertSandboxPath(root, target);
   const result: TreeRemoval = { gone: false, unlinked: false, freedBytes: 0, problems: [] };
   const gitFile = path.join(target, '.git');
-  const gitStat = fs.lstatSync(gitFile, { throwIfNoEntry: false });
+  const gitStat = await lstatOrUndefined(gitFile);
   if (gitStat) {
-    const problem = unlinkEntry(gitFile, gitStat, result);
+    const problem = await unlinkEntry(gitFile, gitStat, result);
     if (problem) {
       result.problems.push({ path: gitFile, error: problem });
       return result;
     }
   }
   result.unlinked = true;
-  await removeTree(target, result);
+  const device = (await fsp.lstat(target)).dev;
+  await removeFolder(target, device, result);
   result.gone = !fs.existsSync(target);
   return result;
 }
 
-interface Frame {
-  dir: string;
-  names?: string[];
-  failedBelow: boolean;
-}
-
-async function removeTree(top: string, result: TreeRemoval): Promise<void> {
-  const device = fs.lstatSync(top).dev;
-  const stack: Frame[] = [{ dir: top, failedBelow: false }];
-  let pauseAt = Date.now() + 20;
+/** Empties and removes a folder; true when anything below it could not be deleted. */
+async function removeFolder(dir: string, device: number, result: TreeRemoval): Promise<boolean> {
+  let failedBelow = false;
   const fail = (p: string, error: string) => {
     result.problems.push({ path: p, error });
-    for (const frame of stack) frame.failedBelow = true;
+    failedBelow = true;
   };
-  while (stack.length) {
-    if (Date.now() >= pauseAt) {
-      await new Promise((resolve) => setImmediate(resolve));
-      pauseAt = Date.now() + 20;
-    }
-    const frame = stack[stack.length - 1];
-    if (!frame.names) {
-      frame.names = listForRemoval(frame.dir, fail);
-      continue;
-    }
-    const name = frame.names.pop();
-    if (name === undefined) {
-      stack.pop();
-      removeFolder(frame, result, fail);
-      continue;
-    }
-    const entry = path.join(frame.dir, name);
-    const st = fs.lstatSync(entry, { throwIfNoEntry: false });
+  for (const name of await listForRemoval(dir, fail)) {
+    const entry = path.join(dir, name);
+    const st = await lstatOrUndefined(entry);
     if (!st) continue;
     if (st.isDirectory()) {
       if (st.dev !== device) fail(entry, 'another filesystem is mounted here: not crossed');
-      else stack.push({ dir: entry, failedBelow: false });
+      else if (await removeFolder(entry, device, result)) failedBelow = true;
       continue;
     }
-    const problem = unlinkEntry(entry, st, result);
+    const problem = await unlinkEntry(entry, st, result);
     if (problem) fail(entry, problem);
   }
+  try {
+    const st = await fsp.lstat(dir);
+    await fsp.rmdir(dir);
+    result.freedBytes += st.blocks * 512;
+  } catch (error) {
+    // A folder that still holds what could not be deleted is already explained by that entry.
+    if (!(failedBelow && code(error) === 'ENOTEMPTY')) fail(dir, code(error));
+  }
+  return failedBelow;
 }
 
-function listForRemoval(dir: string, fail: (p: string, error: string) => void): string[] {
+async function listForRemoval(dir: string, fail: (p: string, error: string) => void): Promise<string[]> {
   try {
-    return fs.readdirSync(dir);
+    return await fsp.readdir(dir);
   } catch (error) {
-    if (makeWritable(dir, error)) {
+    if (await makeWritable(dir, error)) {
       try {
-        return fs.readdirSync(dir);
+        return await fsp.readdir(dir);
       } catch (again) {
         fail(dir, code(again));
         return [];
@@ -118,45 +108,41 @@ function listForRemoval(dir: string, fail: (p: string, error: string) => void): 
   }
 }
 
-function removeFolder(frame: Frame, result: TreeRemoval, fail: (p: string, error: string) => void): void {
-  let st: fs.Stats | undefined;
-  try {
-    st = fs.lstatSync(frame.dir);
-    fs.rmdirSync(frame.dir);
-    result.freedBytes += st.blocks * 512;
-  } catch (error) {
-    // A folder that still holds what could not be deleted is already explained by that entry.
-    if (!(frame.failedBelow && code(error) === 'ENOTEMPTY')) fail(frame.dir, code(error));
-  }
-}
-
 /** Unlinks a file or link; returns the error code when it cannot. */
-function unlinkEntry(entry: string, st: fs.Stats, result: TreeRemoval): string | undefined {
+async function unlinkEntry(entry: string, st: fs.Stats, result: TreeRemoval): Promise<string | undefined> {
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
-      fs.unlinkSync(entry);
+      await fsp.unlink(entry);
       if (st.nlink <= 1) result.freedBytes += st.blocks * 512;
       return undefined;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-      if (attempt > 0 || !makeWritable(path.dirname(entry), error)) return code(error);
+      if (attempt > 0 || !(await makeWritable(path.dirname(entry), error))) return code(error);
     }
   }
   return 'EACCES';
 }
 
 /** A folder we own but may not write or search (e.g. mode 0555): make it ours to empty. */
-function makeWritable(dir: string, error: unknown): boolean {
+async function makeWritable(dir: string, error: unknown): Promise<boolean> {
   const c = (error as NodeJS.ErrnoException).code;
   if (c !== 'EACCES' && c !== 'EPERM') return false;
   try {
-    const st = fs.lstatSync(dir);
+    const st = await fsp.lstat(dir);
     if (!st.isDirectory() || st.uid !== process.getuid?.()) return false;
     if ((st.mode & 0o700) === 0o700) return false;
-    fs.chmodSync(dir, (st.mode & 0o7777) | 0o700);
+    await fsp.chmod(dir, (st.mode & 0o7777) | 0o700);
     return true;
   } catch {
     return false;
+  }
+}
+
+async function lstatOrUndefined(p: string): Promise<fs.Stats | undefined> {
+  try {
+    return await fsp.lstat(p);
+  } catch {
+    return undefined;
   }
 }
 

@@ -168,7 +168,7 @@ function diskSandbox(
   if (!adminDir) {
     return { ...base, orphan: 'its .git file names no repository', lastActivityMs: rootMtime };
   }
-  const located = locateParent(adminDir);
+  const located = locateParent(adminDir, parents);
   const status = located ? parents.status(located.gitDir) : 'its .git file names no worktree folder';
   const parent = located ?? undefined;
   if (status !== 'present') return { ...base, parent, orphan: status, lastActivityMs: rootMtime };
@@ -206,18 +206,20 @@ function readGitFile(gitFile: string, worktree: string): string | undefined {
 }
 
 /** The parent of an admin folder `<gitDir>/worktrees/<id>`: from its `commondir`, else from the path. */
-function locateParent(adminDir: string): ParentRef | undefined {
+function locateParent(adminDir: string, parents: ParentCache): ParentRef | undefined {
+  // git makes every admin folder as `<common dir>/worktrees/<id>`; `commondir` says so too, and is read
+  // only for a layout git did not make.
   let gitDir: string | undefined;
-  try {
-    const common = fs.readFileSync(path.join(adminDir, 'commondir'), 'utf8').trim();
-    if (common) gitDir = path.resolve(adminDir, common);
-  } catch {
-    /* the admin folder may be gone with its parent: fall back to the layout */
+  if (path.basename(path.dirname(adminDir)) === 'worktrees') gitDir = path.dirname(path.dirname(adminDir));
+  else {
+    try {
+      const common = fs.readFileSync(path.join(adminDir, 'commondir'), 'utf8').trim();
+      if (common) gitDir = path.resolve(adminDir, common);
+    } catch {
+      /* no parent to be found */
+    }
   }
-  if (!gitDir && path.basename(path.dirname(adminDir)) === 'worktrees')
-    gitDir = path.dirname(path.dirname(adminDir));
-  if (!gitDir) return undefined;
-  return { gitDir, path: path.basename(gitDir) === '.git' ? path.dirname(gitDir) : gitDir };
+  return gitDir ? parents.ref(gitDir) : undefined;
 }
 
 function readRegistration(adminDir: string): WorktreeEntry | undefined {
@@ -293,7 +295,7 @@ async function scanVolumes(
       found.push({ ...base, orphan: 'its labels name no parent repository', lastActivityMs: created });
       continue;
     }
-    const parent = { path: parentPath, gitDir: path.join(parentPath, '.git') };
+    const parent = parents.ref(path.join(parentPath, '.git'));
     const status = parents.status(parent.gitDir);
     if (status !== 'present') {
       found.push({ ...base, parent, orphan: status, lastActivityMs: created });
@@ -326,7 +328,18 @@ type ParentStatus = 'present' | string;
 /** Each parent is looked at once, however many sandboxes it has. */
 class ParentCache {
   private readonly statuses = new Map<string, ParentStatus>();
+  private readonly refs = new Map<string, ParentRef>();
   private readonly entries = new Map<string, WorktreeEntry[]>();
+
+  /** One object per parent, shared by all its sandboxes. */
+  ref(gitDir: string): ParentRef {
+    let ref = this.refs.get(gitDir);
+    if (!ref) {
+      ref = { gitDir, path: path.basename(gitDir) === '.git' ? path.dirname(gitDir) : gitDir };
+      this.refs.set(gitDir, ref);
+    }
+    return ref;
+  }
 
   status(gitDir: string): ParentStatus {
     let status = this.statuses.get(gitDir);
