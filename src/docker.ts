@@ -184,6 +184,13 @@ export class ContainerEngine {
     return { exitCode: Number(code), oomKilled: oom === 'true', running: running === 'true' };
   }
 
+  /** Whether a container exists: undefined when the engine cannot tell (unreachable). */
+  async containerExists(name: string): Promise<boolean | undefined> {
+    const result = await this.exec(['container', 'inspect', '--format', '{{.Id}}', '--', name]);
+    if (result.exitCode === 0) return true;
+    return /no such (container|object)/i.test(result.stderr) ? false : undefined;
+  }
+
   /** Removes a container if it exists (running or not). */
   async removeContainer(name: string): Promise<boolean> {
     const result = await this.exec(['rm', '--force', '--volumes', '--', name]);

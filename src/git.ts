@@ -14,6 +14,12 @@ export const HARDENED_GIT_CONFIG: ReadonlyArray<readonly [string, string]> = [
   ['core.pager', 'cat'],
   ['core.quotePath', 'false'],
   ['diff.external', ''],
+  // A submodule planted by the container brings its own .git and config: never run git inside one.
+  ['diff.ignoreSubmodules', 'dirty'],
+  ['status.submoduleSummary', 'false'],
+  ['submodule.recurse', 'false'],
+  ['fetch.recurseSubmodules', 'false'],
+  ['push.recurseSubmodules', 'no'],
   ['protocol.ext.allow', 'never'],
   ['gc.auto', '0'],
   ['maintenance.auto', 'false'],
@@ -116,6 +122,9 @@ export class Git {
 
   async isValidBranchName(name: string): Promise<boolean> {
     if (name.startsWith('-')) return false;
+    // Run outside any repository, so that `@{-1}` and the like expand to nothing. `@` alone passes there,
+    // but names HEAD inside a repository.
+    if (name === '@') return false;
     const result = await this.exec('/', ['check-ref-format', '--branch', name]);
     return result.exitCode === 0 && result.stdout.trim() === name;
   }

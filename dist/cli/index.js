@@ -7942,6 +7942,13 @@ class ContainerEngine {
         const [code, oom, running] = result.stdout.trim().split(' ');
         return { exitCode: Number(code), oomKilled: oom === 'true', running: running === 'true' };
     }
+    /** Whether a container exists: undefined when the engine cannot tell (unreachable). */
+    async containerExists(name) {
+        const result = await this.exec(['container', 'inspect', '--format', '{{.Id}}', '--', name]);
+        if (result.exitCode === 0)
+            return true;
+        return /no such (container|object)/i.test(result.stderr) ? false : undefined;
+    }
     /** Removes a container if it exists (running or not). */
     async removeContainer(name) {
         const result = await this.exec(['rm', '--force', '--volumes', '--', name]);
@@ -8028,6 +8035,12 @@ const HARDENED_GIT_CONFIG = [
     ['core.pager', 'cat'],
     ['core.quotePath', 'false'],
     ['diff.external', ''],
+    // A submodule planted by the container brings its own .git and config: never run git inside one.
+    ['diff.ignoreSubmodules', 'dirty'],
+    ['status.submoduleSummary', 'false'],
+    ['submodule.recurse', 'false'],
+    ['fetch.recurseSubmodules', 'false'],
+    ['push.recurseSubmodules', 'no'],
     ['protocol.ext.allow', 'never'],
     ['gc.auto', '0'],
     ['maintenance.auto', 'false'],
@@ -8117,6 +8130,10 @@ class Git {
     async isValidBranchName(name) {
         if (name.startsWith('-'))
             return false;
+        // Run outside any repository, so that `@{-1}` and the like expand to nothing. `@` alone passes there,
+        // but names HEAD inside a repository.
+        if (name === '@')
+            return false;
         const result = await this.exec('/', ['check-ref-format', '--branch', name]);
         return result.exitCode === 0 && result.stdout.trim() === name;
     }
@@ -8160,6 +8177,327 @@ function compareVersions(a, b) {
             return d;
     }
     return 0;
+}
+
+// EXTERNAL MODULE: external "node:fs"
+var external_node_fs_ = __nccwpck_require__(24);
+;// CONCATENATED MODULE: ./src/credentials.ts
+// Credentials persisted in the parent's .git/config are readable by the container, which mounts .git
+// read-write: actions/checkout (v4, v5) writes `http.<server>/.extraheader = AUTHORIZATION: basic <token>`
+// there, others put a token in a remote URL or a credential helper, and v6 includes a credentials file
+// through `includeIf`. For the container's lifetime the config holds none of these; the git guard puts the
+// original bytes back as soon as the container is gone.
+
+/** Parses `git config --null --list` output: `key\nvalue\0` per entry (`key\0` for a key without value). */
+function parseConfigList(text) {
+    return text
+        .split('\0')
+        .filter(Boolean)
+        .map((item) => {
+        const nl = item.indexOf('\n');
+        return nl < 0 ? { key: item, value: '' } : { key: item.slice(0, nl), value: item.slice(nl + 1) };
+    });
+}
+const USERINFO_URL = /^([a-z][a-z0-9+.-]*:\/\/)([^/@\s]+)@/i;
+/** The section part of a key (`url.https://x@h/` of `url.https://x@h/.insteadof`). */
+function sectionOf(key) {
+    return key.slice(0, key.lastIndexOf('.'));
+}
+/** Keys whose value is, or points at, a credential. */
+function isCredentialKey(key) {
+    const lower = key.toLowerCase();
+    const section = lower.split('.')[0];
+    const name = lower.slice(lower.lastIndexOf('.') + 1);
+    if (section === 'credential')
+        return true;
+    if (section === 'http' && (name === 'extraheader' || name === 'cookiefile'))
+        return true;
+    if ((section === 'include' || section === 'includeif') && name === 'path')
+        return true;
+    return false;
+}
+/** Secrets carried by one entry: an auth header's credentials (and the token inside), a URL's password. */
+function secretsOf(entry) {
+    const found = [];
+    const header = /^\s*authorization:\s*(basic|bearer|token)\s+(\S+)/i.exec(entry.value);
+    if (header) {
+        found.push(header[2]);
+        if (header[1].toLowerCase() === 'basic') {
+            const decoded = Buffer.from(header[2], 'base64').toString('utf8');
+            const colon = decoded.indexOf(':');
+            if (colon >= 0 && colon < decoded.length - 1)
+                found.push(decoded.slice(colon + 1));
+        }
+    }
+    for (const text of [entry.value, sectionOf(entry.key)]) {
+        const url = USERINFO_URL.exec(text);
+        if (url) {
+            const colon = url[2].indexOf(':');
+            found.push(colon >= 0 ? url[2].slice(colon + 1) : url[2]);
+        }
+    }
+    return found.filter((s) => s.length >= 4);
+}
+/** A copy of `configPath` without credentials, made with git itself in `scratch` (a host-only file). */
+async function stripCredentials(git, configPath, scratch) {
+    await promises_namespaceObject.copyFile(configPath, scratch);
+    const list = async () => parseConfigList(await git.run('/', ['config', '--file', scratch, '--no-includes', '--null', '--list']));
+    const entries = await list();
+    const secrets = [...new Set(entries.flatMap(secretsOf))];
+    const stripped = [];
+    const edit = (args) => git.run('/', ['config', '--file', scratch, ...args]);
+    const sections = new Set(entries.map((e) => sectionOf(e.key)).filter((s) => USERINFO_URL.test(s)));
+    for (const section of sections) {
+        await edit(['--remove-section', '--', section]);
+        stripped.push(section.replace(USERINFO_URL, '$1***@'));
+    }
+    for (const key of new Set(entries.map((e) => e.key))) {
+        if (sections.has(sectionOf(key)))
+            continue;
+        const values = entries.filter((e) => e.key === key).map((e) => e.value);
+        if (isCredentialKey(key)) {
+            await edit(['--unset-all', '--', key]);
+            stripped.push(key);
+        }
+        else if (values.some((v) => USERINFO_URL.test(v))) {
+            await edit(['--unset-all', '--', key]);
+            for (const value of values)
+                await edit(['--add', '--', key, value.replace(USERINFO_URL, '$1')]);
+            stripped.push(key);
+        }
+    }
+    const content = await promises_namespaceObject.readFile(scratch);
+    const text = content.toString('utf8');
+    const left = secrets.filter((s) => text.includes(s));
+    if (left.length) {
+        throw new Error(`The parent's .git/config holds a credential that could not be removed before the command runs (in a comment or an unusual entry): remove it (actions/checkout: persist-credentials: false) and run again.`);
+    }
+    await promises_namespaceObject.rm(scratch, { force: true });
+    return { content, stripped, secrets };
+}
+
+;// CONCATENATED MODULE: ./src/guard-files.ts
+// Files the container can write and the host trusts afterwards (the parent's .git/config, hooks, info/,
+// a worktree's admin files...): recorded before the command, compared and put back after it. Nothing here
+// follows a symbolic link the container may have planted: paths are read with lstat, replaced by rename.
+
+
+
+function sha256(data) {
+    return (0,external_node_crypto_namespaceObject.createHash)('sha256').update(data).digest('hex');
+}
+const MAX_READ = 64 * 1024 * 1024;
+async function guard_files_lstat(p) {
+    return promises_namespaceObject.lstat(p).catch(() => undefined);
+}
+/** The state of `p` (and, with `recursive`, of everything under it), file contents copied into `blobs`. */
+async function readState(p, recursive, blobs) {
+    const st = await guard_files_lstat(p);
+    if (!st)
+        return [{ path: p, kind: 'absent' }];
+    const mode = st.mode & 0o7777;
+    if (st.isSymbolicLink())
+        return [{ path: p, kind: 'symlink', target: await promises_namespaceObject.readlink(p) }];
+    if (st.isFile()) {
+        // A huge file planted to exhaust memory is not read: it differs from any recorded file anyway.
+        if (!blobs && st.size > MAX_READ)
+            return [{ path: p, kind: 'file', mode, sha256: `size:${st.size}` }];
+        const data = await promises_namespaceObject.readFile(p);
+        const hash = sha256(data);
+        if (blobs)
+            await promises_namespaceObject.writeFile(external_node_path_.join(blobs, hash), data, { mode: 0o600 });
+        return [{ path: p, kind: 'file', mode, sha256: hash }];
+    }
+    if (!st.isDirectory())
+        return [{ path: p, kind: 'other' }];
+    const records = [{ path: p, kind: 'dir', mode }];
+    if (!recursive)
+        return records;
+    for (const name of (await promises_namespaceObject.readdir(p)).sort())
+        records.push(...(await readState(external_node_path_.join(p, name), true, blobs)));
+    return records;
+}
+function same(a, b) {
+    return a.kind === b.kind && a.sha256 === b.sha256 && a.target === b.target && a.mode === b.mode;
+}
+/** What differs between two states of the same paths (pure). */
+function diffStates(before, after) {
+    const was = new Map(before.map((r) => [r.path, r]));
+    const now = new Map(after.map((r) => [r.path, r]));
+    const changes = [];
+    for (const p of new Set([...was.keys(), ...now.keys()])) {
+        const b = was.get(p) ?? { path: p, kind: 'absent' };
+        const a = now.get(p) ?? { path: p, kind: 'absent' };
+        if (same(a, b))
+            continue;
+        const change = b.kind === 'absent' ? 'added' : a.kind === 'absent' ? 'removed' : 'changed';
+        changes.push({ path: p, change, before: b, after: a });
+    }
+    return changes.sort((x, y) => x.path.localeCompare(y.path));
+}
+const depth = (p) => p.split(external_node_path_.sep).length;
+/** Refuses to write below a symbolic link between its root and `p` (it could lead anywhere on the host). */
+async function assertRealDirectories(roots, p) {
+    const root = roots.filter((r) => p.startsWith(r + external_node_path_.sep)).sort((a, b) => b.length - a.length)[0];
+    if (!root)
+        throw new Error(`${p} is outside the guarded folders`);
+    const rel = external_node_path_.relative(root, external_node_path_.dirname(p));
+    if (rel.startsWith('..') || external_node_path_.isAbsolute(rel))
+        throw new Error(`${p} is outside ${root}`);
+    let current = root;
+    for (const part of rel ? rel.split(external_node_path_.sep) : []) {
+        current = external_node_path_.join(current, part);
+        const st = await guard_files_lstat(current);
+        if (!st?.isDirectory())
+            throw new Error(`cannot restore ${p}: ${current} is no longer a folder`);
+    }
+}
+/**
+ * Puts every changed path back as recorded: extra paths removed (deepest first, links never followed),
+ * folders, files (from their copies, by rename) and links recreated (shallowest first). Returns the paths
+ * it could not put back (below a folder the command replaced by a link, for instance).
+ */
+async function restoreChanges(changes, blobs, roots) {
+    const failed = [];
+    const attempt = async (p, fn) => {
+        try {
+            await assertRealDirectories(roots, p);
+            await fn();
+        }
+        catch (error) {
+            failed.push(`${p}: ${error.message}`);
+        }
+    };
+    const removals = changes
+        .filter((c) => c.after.kind !== 'absent' && c.before.kind !== c.after.kind)
+        .sort((a, b) => depth(b.path) - depth(a.path));
+    for (const c of removals)
+        await attempt(c.path, () => promises_namespaceObject.rm(c.path, { recursive: true, force: true }));
+    const writes = changes
+        .filter((c) => c.before.kind !== 'absent')
+        .sort((a, b) => depth(a.path) - depth(b.path));
+    for (const { before } of writes) {
+        await attempt(before.path, async () => {
+            if (before.kind === 'dir') {
+                await promises_namespaceObject.mkdir(before.path, { recursive: true });
+                await promises_namespaceObject.chmod(before.path, before.mode ?? 0o755);
+            }
+            else if (before.kind === 'file') {
+                const tmp = `${before.path}.worktree-sandbox-restore`;
+                await promises_namespaceObject.rm(tmp, { recursive: true, force: true });
+                await promises_namespaceObject.copyFile(external_node_path_.join(blobs, before.sha256), tmp);
+                await promises_namespaceObject.chmod(tmp, before.mode ?? 0o644);
+                await promises_namespaceObject.rename(tmp, before.path);
+            }
+            else if (before.kind === 'symlink') {
+                await promises_namespaceObject.rm(before.path, { recursive: true, force: true });
+                await promises_namespaceObject.symlink(before.target, before.path);
+            }
+        });
+    }
+    return failed;
+}
+
+;// CONCATENATED MODULE: ./src/guard-refs.ts
+// The parent's refs are shared by every worktree: a container could move `main`, retag a release, or move
+// `origin/<branch>` so that unpushed work looks pushed. Refs are recorded before the command and every
+// change outside the sandbox's own branch is undone after it; what a moved or new ref pointed at is kept
+// under refs/worktree-sandbox/displaced/, so undoing never loses a commit.
+
+
+const DISPLACED_NAMESPACE = 'refs/worktree-sandbox/displaced/';
+async function readRefs(git, cwd) {
+    const out = await git.run(cwd, ['for-each-ref', '--format=%(refname)%00%(objectname)%00%(symref)']);
+    return out
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => {
+        const [name, objectName, symref] = line.split('\0');
+        return { name, value: symref ? `ref: ${symref}` : objectName };
+    });
+}
+/** Names of loose ref files, read from disk: finds refs that for-each-ref skips (broken ones). */
+async function looseRefNames(gitDir) {
+    const names = [];
+    const walk = async (dir, prefix) => {
+        const entries = await promises_namespaceObject.readdir(dir, { withFileTypes: true }).catch(() => []);
+        for (const entry of entries) {
+            const name = `${prefix}/${entry.name}`;
+            if (entry.isDirectory())
+                await walk(external_node_path_.join(dir, entry.name), name);
+            else
+                names.push(name);
+        }
+    };
+    await walk(external_node_path_.join(gitDir, 'refs'), 'refs');
+    return names.sort();
+}
+/** Which ref changes to undo (pure). */
+function planRefFixes(before, after, policy) {
+    const was = new Map(before.map((r) => [r.name, r.value]));
+    const now = new Map(after.map((r) => [r.name, r.value]));
+    const own = policy.ownBranch ? `refs/heads/${policy.ownBranch}` : undefined;
+    const theirs = new Set(policy.branchesInUse.flatMap((b) => [`refs/heads/${b}`, `refs/remotes/origin/${b}`]));
+    const fixes = [];
+    for (const name of [...new Set([...was.keys(), ...now.keys()])].sort()) {
+        const restore = was.get(name);
+        const displaced = now.get(name);
+        if (restore === displaced || theirs.has(name))
+            continue;
+        if (name === own && displaced !== undefined)
+            continue;
+        if (name.startsWith(DISPLACED_NAMESPACE) && restore === undefined)
+            continue;
+        fixes.push({ name, restore, displaced });
+    }
+    return fixes;
+}
+function describeRefFix(fix, keptAs) {
+    const short = (v) => (v?.startsWith('ref: ') ? v : v?.slice(0, 12));
+    const kept = keptAs ? `; what it pointed at is kept as ${keptAs}` : '';
+    if (fix.restore === undefined)
+        return `ref ${fix.name} was created (${short(fix.displaced)}): deleted${kept}`;
+    if (fix.displaced === undefined)
+        return `ref ${fix.name} was deleted: restored at ${short(fix.restore)}`;
+    return `ref ${fix.name} was moved from ${short(fix.restore)} to ${short(fix.displaced)}: restored${kept}`;
+}
+/** Carries the fixes out, one ref at a time (one failure does not stop the others). Returns what it did. */
+async function applyRefFixes(git, cwd, gitDir, fixes, stamp) {
+    const done = [];
+    const failed = [];
+    const msg = ['-m', 'worktree-sandbox: undo a change made by the sandboxed command'];
+    for (const fix of fixes) {
+        let keptAs;
+        if (fix.displaced && !fix.displaced.startsWith('ref: ')) {
+            const name = `${DISPLACED_NAMESPACE}${stamp}/${fix.name}`;
+            const kept = await git.exec(cwd, ['update-ref', ...msg, '--', name, fix.displaced]);
+            if (kept.exitCode === 0)
+                keptAs = name;
+        }
+        // --no-deref: a ref the command turned into a symbolic ref is replaced, not written through.
+        const args = fix.restore === undefined
+            ? ['update-ref', ...msg, '--no-deref', '-d', '--', fix.name]
+            : fix.restore.startsWith('ref: ')
+                ? ['symbolic-ref', ...msg, '--', fix.name, fix.restore.slice(5)]
+                : ['update-ref', ...msg, '--no-deref', '--', fix.name, fix.restore];
+        let ok = (await git.exec(cwd, args)).exitCode === 0;
+        if (!ok && fix.restore === undefined)
+            ok = await removeLooseRef(gitDir, fix.name);
+        (ok ? done : failed).push(describeRefFix(fix, keptAs));
+    }
+    return { done, failed };
+}
+/** Deletes a loose ref file git refuses to touch (an invalid name planted on disk). */
+async function removeLooseRef(gitDir, name) {
+    const file = external_node_path_.join(gitDir, name);
+    const rel = external_node_path_.relative(external_node_path_.join(gitDir, 'refs'), file);
+    if (!name.startsWith('refs/') || rel.startsWith('..') || external_node_path_.isAbsolute(rel))
+        return false;
+    const real = await promises_namespaceObject.realpath(external_node_path_.dirname(file)).catch(() => undefined);
+    if (real !== external_node_path_.dirname(file))
+        return false;
+    await promises_namespaceObject.rm(file, { force: true });
+    return true;
 }
 
 // EXTERNAL MODULE: ./node_modules/proper-lockfile/index.js
@@ -8267,6 +8605,388 @@ async function isSandboxLocked(gitDir, sandbox) {
     }
 }
 
+;// CONCATENATED MODULE: ./src/worktree-metadata.ts
+// Reading and editing a parent's per-worktree metadata (`<gitDir>/worktrees/<id>/`) directly. This is
+// how the host addresses sandboxes whose worktree path it cannot resolve (volume sandboxes), and how
+// only the entries we removed ourselves are dropped: never `git worktree prune`, which would also drop
+// live volume sandboxes the host sees as "prunable".
+
+
+const INITIALIZING = 'initializing';
+async function listWorktreeEntries(gitDir) {
+    const root = external_node_path_.join(gitDir, 'worktrees');
+    let ids;
+    try {
+        ids = await promises_namespaceObject.readdir(root);
+    }
+    catch {
+        return [];
+    }
+    const entries = await Promise.all(ids.map((id) => readEntry(root, id)));
+    return entries.filter((e) => e !== undefined);
+}
+async function readEntry(root, id) {
+    const adminDir = external_node_path_.join(root, id);
+    const gitFile = await promises_namespaceObject.readFile(external_node_path_.join(adminDir, 'gitdir'), 'utf8').catch(() => undefined);
+    if (gitFile === undefined)
+        return undefined;
+    const locked = await promises_namespaceObject.readFile(external_node_path_.join(adminDir, 'locked'), 'utf8').catch(() => undefined);
+    return { id, adminDir, gitFile: gitFile.trim(), locked: locked?.trim() };
+}
+async function findWorktreeEntry(gitDir, worktreePath) {
+    const wanted = external_node_path_.join(worktreePath, '.git');
+    return (await listWorktreeEntries(gitDir)).find((e) => e.gitFile === wanted);
+}
+/** Locks an entry with a reason, as `git worktree lock --reason` would, without needing its path to resolve. */
+async function lockEntry(entry, reason) {
+    await promises_namespaceObject.writeFile(external_node_path_.join(entry.adminDir, 'locked'), `${reason}\n`);
+}
+/**
+ * Marks a sandbox as used now (its admin folder's mtime), so that the reaper sees a run as activity even
+ * when the run changed nothing git records (files deep in the tree do not move the worktree folder's mtime).
+ */
+async function markUsed(entry, now = new Date()) {
+    await promises_namespaceObject.utimes(entry.adminDir, now, now).catch(() => undefined);
+}
+/** Drops exactly one entry (unlocking it): the sandbox it described must already be gone. */
+async function dropEntry(gitDir, entry) {
+    const root = external_node_path_.join(gitDir, 'worktrees');
+    if (external_node_path_.dirname(entry.adminDir) !== root)
+        throw new Error(`refusing to remove ${entry.adminDir}: not a worktree entry of ${gitDir}`);
+    await promises_namespaceObject.rm(entry.adminDir, { recursive: true, force: true });
+    // git removes the folder once its last entry is gone; do the same so the parent looks untouched.
+    await promises_namespaceObject.rmdir(root).catch(() => undefined);
+}
+
+;// CONCATENATED MODULE: ./src/guard.ts
+// The git guard. The container mounts the parent's .git read-write (it must, to commit), so it can plant
+// what the host's next git command, or the runner's next job, would trust: hooks, config (core.fsmonitor,
+// filters, includeIf, credential helpers), info/attributes, a worktree's config.worktree or .git file,
+// moved branches and tags. Before the command the guard records all of it (in a host-only folder the
+// container never sees) and takes credentials out of .git/config; after the container is gone, before any
+// other host git command, it puts everything back and reports every change as a violation.
+//
+// The record survives the action being killed: the post step, or the next run on the same sandbox,
+// finds it and finishes the job (removing the container first).
+
+
+
+
+
+
+
+
+const ADMIN_FILES = ['config.worktree', 'gitdir', 'commondir', 'locked'];
+const MANIFEST = 'manifest.json';
+/** The guard's folder for one sandbox: on the host, outside everything mounted into the container. */
+function guardDirectory(stateDir, location) {
+    return external_node_path_.join(stateDir, 'guard', location.project, location.name);
+}
+function headBranch(head) {
+    const m = /^ref: refs\/heads\/(.+)\n?$/.exec(head);
+    return m?.[1];
+}
+class GitGuard {
+    dir;
+    manifest;
+    constructor(dir, manifest) {
+        this.dir = dir;
+        this.manifest = manifest;
+    }
+    get blobs() {
+        return external_node_path_.join(this.dir, 'blobs');
+    }
+    /** Records what the container could change, then takes the credentials out of .git/config. */
+    static async take(git, location, dir, ui) {
+        const { parent } = location;
+        for (const mounted of [parent.path, location.hostPath].filter((p) => !!p)) {
+            if (dir === mounted || dir.startsWith(mounted + external_node_path_.sep))
+                throw new Error(`The git guard's folder ${dir} is inside ${mounted}, which the container mounts.`);
+        }
+        if (await promises_namespaceObject.lstat(dir).catch(() => undefined))
+            throw new Error(`${dir} is left by an interrupted run and was not recovered.`);
+        await promises_namespaceObject.mkdir(external_node_path_.join(dir, 'blobs'), { recursive: true, mode: 0o700 });
+        await promises_namespaceObject.chmod(dir, 0o700);
+        const entry = await findWorktreeEntry(parent.gitDir, location.worktreePath);
+        if (!entry)
+            throw new Error(`Sandbox ${location.name} has no worktree registration in ${parent.path}.`);
+        const g = parent.gitDir;
+        const roots = [
+            ...['config', 'HEAD', 'index', 'objects/info/alternates', 'packed-refs'].map((f) => ({
+                path: external_node_path_.join(g, f),
+                recursive: false,
+            })),
+            { path: external_node_path_.join(g, 'hooks'), recursive: true },
+            { path: external_node_path_.join(g, 'info'), recursive: true },
+            ...ADMIN_FILES.map((f) => ({ path: external_node_path_.join(entry.adminDir, f), recursive: false })),
+        ];
+        if (location.hostPath)
+            roots.push({ path: external_node_path_.join(location.hostPath, '.git'), recursive: false });
+        const inUse = [];
+        for (const other of await listWorktreeEntries(g)) {
+            if (other.adminDir === entry.adminDir)
+                continue;
+            const sandbox = external_node_path_.basename(external_node_path_.dirname(other.gitFile));
+            if (await isSandboxLocked(g, sandbox)) {
+                const head = await promises_namespaceObject.readFile(external_node_path_.join(other.adminDir, 'HEAD'), 'utf8').catch(() => '');
+                inUse.push({ sandbox, branch: headBranch(head) ?? '' });
+            }
+            else {
+                roots.push(...ADMIN_FILES.map((f) => ({ path: external_node_path_.join(other.adminDir, f), recursive: false })));
+            }
+        }
+        const blobs = external_node_path_.join(dir, 'blobs');
+        const files = [];
+        for (const root of roots)
+            files.push(...(await readState(root.path, root.recursive, blobs)));
+        const manifest = {
+            version: 1,
+            created: new Date().toISOString(),
+            sandbox: location.name,
+            parentPath: parent.path,
+            gitDir: g,
+            adminDir: entry.adminDir,
+            ownBranch: location.branch,
+            hostPath: location.hostPath,
+            roots,
+            files,
+            expected: [],
+            strippedKeys: [],
+            refs: await readRefs(git, parent.path),
+            looseRefs: await looseRefNames(g),
+            inUse,
+        };
+        const configPath = external_node_path_.join(g, 'config');
+        const config = files.find((f) => f.path === configPath);
+        let stripped;
+        if (config?.kind === 'file') {
+            const result = await stripCredentials(git, configPath, external_node_path_.join(dir, 'config.scratch'));
+            for (const secret of result.secrets)
+                ui.mask(secret);
+            if (result.stripped.length) {
+                stripped = result.content;
+                const hash = sha256(stripped);
+                await promises_namespaceObject.writeFile(external_node_path_.join(blobs, hash), stripped, { mode: 0o600 });
+                manifest.expected.push({ ...config, sha256: hash });
+                manifest.strippedKeys = result.stripped;
+            }
+        }
+        const guard = new GitGuard(dir, manifest);
+        guard.save();
+        if (stripped) {
+            // Written only once the record (with the original) is safely on disk.
+            const tmp = `${configPath}.worktree-sandbox-restore`;
+            await promises_namespaceObject.writeFile(tmp, stripped, { mode: config.mode });
+            await promises_namespaceObject.rename(tmp, configPath);
+            ui.info(`Credentials taken out of .git/config while the command runs (${manifest.strippedKeys.join(', ')}); they are put back afterwards.`);
+        }
+        return guard;
+    }
+    static async load(dir) {
+        const text = await promises_namespaceObject.readFile(external_node_path_.join(dir, MANIFEST), 'utf8').catch(() => undefined);
+        if (text === undefined)
+            return undefined;
+        return new GitGuard(dir, JSON.parse(text));
+    }
+    /** Remembers the container's name, so that a later recovery removes it before restoring. */
+    noteContainer(name) {
+        this.manifest.container = name;
+        this.save();
+    }
+    get container() {
+        return this.manifest.container;
+    }
+    save() {
+        // Synchronous (noteContainer is called from a synchronous callback); a rename, so never half-written.
+        const file = external_node_path_.join(this.dir, MANIFEST);
+        (0,external_node_fs_.writeFileSync)(`${file}.tmp`, JSON.stringify(this.manifest), { mode: 0o600 });
+        (0,external_node_fs_.renameSync)(`${file}.tmp`, file);
+    }
+    /**
+     * Compares, restores and reports. Call only once the container is gone. Pure file operations come
+     * first: no git command runs on the parent before its config, hooks and info/ are back.
+     */
+    async restore(git) {
+        const m = this.manifest;
+        const violations = [];
+        const notes = [];
+        const after = [];
+        for (const root of m.roots)
+            after.push(...(await readState(root.path, root.recursive)));
+        const packedRefs = external_node_path_.join(m.gitDir, 'packed-refs');
+        const trackedFiles = (records) => records.filter((r) => r.path !== packedRefs);
+        const expected = trackedFiles(m.files).map((f) => m.expected.find((e) => e.path === f.path) ?? f);
+        const unexpected = diffStates(expected, trackedFiles(after));
+        const configPath = external_node_path_.join(m.gitDir, 'config');
+        const configDetail = unexpected.some((c) => c.path === configPath)
+            ? await this.describeConfigChange(git, configPath)
+            : '';
+        const roots = [m.gitDir, ...(m.hostPath ? [m.hostPath] : [])];
+        const failed = await restoreChanges(diffStates(trackedFiles(m.files), trackedFiles(after)), this.blobs, roots);
+        for (const change of unexpected)
+            violations.push(this.describeFileChange(change, configDetail));
+        for (const f of failed)
+            violations.push(`could not put back ${f}`);
+        if (m.strippedKeys.length && !failed.some((f) => f.startsWith(configPath)))
+            notes.push(`Put back the credentials taken out of .git/config (${m.strippedKeys.join(', ')}).`);
+        let refsNow;
+        try {
+            refsNow = await readRefs(git, m.parentPath);
+        }
+        catch (error) {
+            // An unreadable packed-refs: put the recorded one back, then read again.
+            violations.push(`the refs could not be read (${error.message.split('\n')[0]}): packed-refs restored`);
+            await restoreChanges(diffStates(m.files.filter((f) => f.path === packedRefs), await readState(packedRefs, false)), this.blobs, roots);
+            refsNow = await readRefs(git, m.parentPath);
+        }
+        const stillInUse = [];
+        for (const { sandbox, branch } of m.inUse)
+            if (branch && (await isSandboxLocked(m.gitDir, sandbox)))
+                stillInUse.push(branch);
+        const fixes = planRefFixes(m.refs, refsNow, { ownBranch: m.ownBranch, branchesInUse: stillInUse });
+        const stamp = m.created.replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
+        const applied = await applyRefFixes(git, m.parentPath, m.gitDir, fixes, `${stamp}-${m.sandbox.replace(/\.\./g, '-')}`);
+        violations.push(...applied.done, ...applied.failed.map((f) => `could not undo: ${f}`));
+        const listed = new Set([...m.looseRefs, ...m.refs.map((r) => r.name), ...refsNow.map((r) => r.name)]);
+        for (const name of await looseRefNames(m.gitDir)) {
+            if (listed.has(name) || name.startsWith(DISPLACED_NAMESPACE))
+                continue;
+            const removed = await removeLooseRef(m.gitDir, name);
+            violations.push(`unreadable ref file ${name} was created: ${removed ? 'deleted' : 'could not be deleted'}`);
+        }
+        const detached = await this.detachFromRestoredRef(fixes);
+        if (detached)
+            notes.push(detached);
+        return { violations, notes };
+    }
+    /** The sandbox's HEAD on a ref just put back would silently point at other commits: detach it where it was. */
+    async detachFromRestoredRef(fixes) {
+        const headFile = external_node_path_.join(this.manifest.adminDir, 'HEAD');
+        const head = await promises_namespaceObject.readFile(headFile, 'utf8').catch(() => '');
+        const target = /^ref: (\S+)/.exec(head)?.[1];
+        const fix = fixes.find((f) => f.name === target && f.displaced && !f.displaced.startsWith('ref: '));
+        if (!fix)
+            return undefined;
+        const tmp = `${headFile}.worktree-sandbox-restore`;
+        await promises_namespaceObject.writeFile(tmp, `${fix.displaced}\n`);
+        await promises_namespaceObject.rename(tmp, headFile);
+        return `The sandbox's HEAD was on ${target}, which was put back: HEAD is now detached at ${fix.displaced.slice(0, 12)}, so its work stays checked out.`;
+    }
+    describeFileChange(change, configDetail) {
+        const m = this.manifest;
+        let where = external_node_path_.relative(m.parentPath, change.path);
+        if (m.hostPath && change.path.startsWith(m.hostPath + external_node_path_.sep))
+            where = `the worktree's ${external_node_path_.relative(m.hostPath, change.path)}`;
+        const verb = { added: 'was added', removed: 'was removed', changed: 'was changed' }[change.change];
+        const undo = { added: 'removed', removed: 'restored', changed: 'restored' }[change.change];
+        const detail = change.path === external_node_path_.join(m.gitDir, 'config') && configDetail ? ` (${configDetail})` : '';
+        return `${where} ${verb} by the command${detail}: ${undo}`;
+    }
+    /** Which config keys the command added, removed or changed (read with git from a copy, includes off). */
+    async describeConfigChange(git, configPath) {
+        const m = this.manifest;
+        const current = await promises_namespaceObject.lstat(configPath).catch(() => undefined);
+        if (!current?.isFile())
+            return current ? 'replaced by something other than a file' : 'deleted';
+        const copy = external_node_path_.join(this.dir, 'config.after');
+        await promises_namespaceObject.copyFile(configPath, copy);
+        const read = async (file) => {
+            const out = await git.exec('/', ['config', '--file', file, '--no-includes', '--null', '--list']);
+            return parseConfigList(out.stdout);
+        };
+        const expected = m.expected.find((e) => e.path === configPath) ?? m.files.find((f) => f.path === configPath);
+        const before = expected?.sha256 ? await read(external_node_path_.join(this.blobs, expected.sha256)) : [];
+        const after = await read(copy);
+        await promises_namespaceObject.rm(copy, { force: true });
+        const flat = (entries) => new Map([...new Set(entries.map((e) => e.key))].map((k) => [
+            k,
+            entries
+                .filter((e) => e.key === k)
+                .map((e) => e.value)
+                .join('\n'),
+        ]));
+        const b = flat(before);
+        const a = flat(after);
+        const parts = [];
+        for (const key of new Set([...b.keys(), ...a.keys()])) {
+            if (!b.has(key))
+                parts.push(`${key} added`);
+            else if (!a.has(key))
+                parts.push(`${key} removed`);
+            else if (b.get(key) !== a.get(key))
+                parts.push(`${key} changed`);
+        }
+        return parts.join(', ') || 'formatting only';
+    }
+    async discard() {
+        await promises_namespaceObject.rm(this.dir, { recursive: true, force: true });
+        // The project's folder goes with its last record (rmdir refuses while another sandbox has one).
+        await promises_namespaceObject.rmdir(external_node_path_.dirname(this.dir)).catch(() => undefined);
+    }
+}
+/**
+ * Runs `fn` (the command) under the guard: afterwards, whether it succeeded or threw, the container is
+ * made sure to be gone and the guard restores and reports. The record is kept when the container's removal
+ * cannot be confirmed (engine unreachable), for the post step or the next run.
+ */
+async function runGuarded(guard, git, engine, ui, fn) {
+    let value;
+    let failure;
+    try {
+        value = await fn();
+    }
+    catch (error) {
+        failure = { error };
+    }
+    const report = await finishGuard(guard, git, engine, ui);
+    if (failure)
+        throw failure.error;
+    return { value: value, guard: report };
+}
+async function finishGuard(guard, git, engine, ui) {
+    const gone = await ensureContainerGone(engine, guard.container);
+    const report = await guard.restore(git);
+    if (gone)
+        await guard.discard();
+    else
+        report.violations.push(`the container ${guard.container} could not be confirmed removed (is the engine reachable?): the git guard checks again in the post step or the next run`);
+    for (const note of report.notes)
+        ui.info(note);
+    for (const violation of report.violations)
+        ui.warning(`Sandbox boundary: ${violation}.`);
+    return report;
+}
+async function ensureContainerGone(engine, container) {
+    if (!container)
+        return true;
+    if ((await engine.containerExists(container)) === false)
+        return true;
+    await engine.removeContainer(container);
+    return (await engine.containerExists(container)) === false;
+}
+/**
+ * Finishes the work of a run that was killed while its command ran: removes its container, restores and
+ * reports. Does nothing when there is no record. Throws when the container cannot be removed.
+ */
+async function recoverGuard(git, engine, dir, ui) {
+    const guard = await GitGuard.load(dir);
+    if (!guard) {
+        // A folder without a record: the run was killed while taking it, before the container existed.
+        await promises_namespaceObject.rm(dir, { recursive: true, force: true });
+        return undefined;
+    }
+    ui.info(`A run on this sandbox was interrupted while its command ran: checking what the command left.`);
+    if (!(await ensureContainerGone(engine, guard.container)))
+        throw new Error(`The container ${guard.container} of an interrupted run on this sandbox could not be removed: remove it, then run again.`);
+    const report = await guard.restore(git);
+    await guard.discard();
+    for (const note of report.notes)
+        ui.info(note);
+    for (const violation of report.violations)
+        ui.warning(`Sandbox boundary (interrupted run): ${violation}.`);
+    return report;
+}
+
 ;// CONCATENATED MODULE: ./src/branch.ts
 
 /** The protocol itself, as a pure decision. */
@@ -8332,59 +9052,6 @@ function worktreeAddArgs(plan, worktreePath, lock) {
             break;
     }
     return args;
-}
-
-;// CONCATENATED MODULE: ./src/worktree-metadata.ts
-// Reading and editing a parent's per-worktree metadata (`<gitDir>/worktrees/<id>/`) directly. This is
-// how the host addresses sandboxes whose worktree path it cannot resolve (volume sandboxes), and how
-// only the entries we removed ourselves are dropped: never `git worktree prune`, which would also drop
-// live volume sandboxes the host sees as "prunable".
-
-
-const INITIALIZING = 'initializing';
-async function listWorktreeEntries(gitDir) {
-    const root = external_node_path_.join(gitDir, 'worktrees');
-    let ids;
-    try {
-        ids = await promises_namespaceObject.readdir(root);
-    }
-    catch {
-        return [];
-    }
-    const entries = await Promise.all(ids.map((id) => readEntry(root, id)));
-    return entries.filter((e) => e !== undefined);
-}
-async function readEntry(root, id) {
-    const adminDir = external_node_path_.join(root, id);
-    const gitFile = await promises_namespaceObject.readFile(external_node_path_.join(adminDir, 'gitdir'), 'utf8').catch(() => undefined);
-    if (gitFile === undefined)
-        return undefined;
-    const locked = await promises_namespaceObject.readFile(external_node_path_.join(adminDir, 'locked'), 'utf8').catch(() => undefined);
-    return { id, adminDir, gitFile: gitFile.trim(), locked: locked?.trim() };
-}
-async function findWorktreeEntry(gitDir, worktreePath) {
-    const wanted = external_node_path_.join(worktreePath, '.git');
-    return (await listWorktreeEntries(gitDir)).find((e) => e.gitFile === wanted);
-}
-/** Locks an entry with a reason, as `git worktree lock --reason` would, without needing its path to resolve. */
-async function lockEntry(entry, reason) {
-    await promises_namespaceObject.writeFile(external_node_path_.join(entry.adminDir, 'locked'), `${reason}\n`);
-}
-/**
- * Marks a sandbox as used now (its admin folder's mtime), so that the reaper sees a run as activity even
- * when the run changed nothing git records (files deep in the tree do not move the worktree folder's mtime).
- */
-async function markUsed(entry, now = new Date()) {
-    await promises_namespaceObject.utimes(entry.adminDir, now, now).catch(() => undefined);
-}
-/** Drops exactly one entry (unlocking it): the sandbox it described must already be gone. */
-async function dropEntry(gitDir, entry) {
-    const root = external_node_path_.join(gitDir, 'worktrees');
-    if (external_node_path_.dirname(entry.adminDir) !== root)
-        throw new Error(`refusing to remove ${entry.adminDir}: not a worktree entry of ${gitDir}`);
-    await promises_namespaceObject.rm(entry.adminDir, { recursive: true, force: true });
-    // git removes the folder once its last entry is gone; do the same so the parent looks untouched.
-    await promises_namespaceObject.rmdir(root).catch(() => undefined);
 }
 
 ;// CONCATENATED MODULE: ./src/sandbox.ts
@@ -8504,8 +9171,15 @@ async function prepareDisk(git, location, plan, log) {
     if (await checkoutForce(git, parent, plan))
         args.splice(2, 0, '--force');
     const result = await git.exec(parent.path, args);
-    if (result.exitCode !== 0)
-        throw new Error(explainAddFailure(plan, result.stderr || result.stdout));
+    if (result.exitCode !== 0) {
+        // The folder did not exist before this call (checked above): whatever git left of it is ours to remove.
+        const leftover = await findWorktreeEntry(parent.gitDir, hostPath);
+        if (leftover)
+            await dropEntry(parent.gitDir, leftover);
+        await promises_namespaceObject.rm(hostPath, { recursive: true, force: true });
+        const detail = result.stderr || result.stdout;
+        throw new Error(`${await writeFailureHint(external_node_path_.dirname(hostPath), detail)}${explainAddFailure(plan, detail)}`);
+    }
     return false;
 }
 /** git's refusal to check a branch out twice, said in the sandbox's terms. */
@@ -8515,6 +9189,16 @@ function explainAddFailure(plan, detail) {
         return `Branch ${plan.branch} is already checked out in another worktree (${elsewhere[1]}): a branch lives in one sandbox at a time. Use that sandbox (same isolation), or remove it first.`;
     }
     return `Could not create the worktree: ${detail.trim()}`;
+}
+/** git only says it could not write a file: say where, and how much room is left once it cleaned up. */
+async function writeFailureHint(dir, message) {
+    if (!/unable to write|no space left|write error|short write|could not write/i.test(message))
+        return '';
+    const stats = await promises_namespaceObject.statfs(dir).catch(() => undefined);
+    const free = stats
+        ? `, ${Math.floor((stats.bavail * stats.bsize) / 1024)} KiB free now that git removed what it wrote`
+        : '';
+    return `Writing the worktree under ${dir} failed (No space left on device?${free}): the sandbox was not created. `;
 }
 /**
  * Creates the worktree inside the volume from a short-lived helper container: as root only to hand the
@@ -8632,6 +9316,12 @@ async function readHead(git, location) {
 }
 /** Runs one of our scripts in the worktree: on the host for disk sandboxes, in a helper container for volumes. */
 async function runInWorktree(git, engine, location, image, script, args, extraEnv = {}) {
+    // The worktree's `.git` file is the command's to rewrite (it could point at a repository it made, with
+    // its own config): our scripts name the worktree's git directory explicitly instead of reading it.
+    const entry = await findWorktreeEntry(location.parent.gitDir, location.worktreePath);
+    if (!entry)
+        throw new Error(`Sandbox ${location.name} has no worktree registration in ${location.parent.path}.`);
+    extraEnv = { ...extraEnv, GIT_DIR: entry.adminDir, GIT_WORK_TREE: location.worktreePath };
     if (location.hostPath) {
         return runProcess('sh', ['-c', script, 'worktree-sandbox', ...args], {
             cwd: location.hostPath,
@@ -8676,6 +9366,23 @@ async function runInWorktree(git, engine, location, image, script, args, extraEn
         ...args,
     ], { env });
 }
+/**
+ * git's lock files in the sandbox's own admin folder (`index.lock`, `HEAD.lock`) left by a command that was
+ * killed: this run holds the sandbox's lock and any earlier container is gone, so no git process can own
+ * them. Without this the next command's `git commit` fails. Locks of the shared parent are never touched.
+ */
+async function clearStaleWorktreeLocks(location, log) {
+    const entry = await findWorktreeEntry(location.parent.gitDir, location.worktreePath);
+    if (!entry)
+        return;
+    for (const name of ['index.lock', 'HEAD.lock']) {
+        const file = external_node_path_.join(entry.adminDir, name);
+        if (!(await sandbox_exists(file)))
+            continue;
+        await promises_namespaceObject.rm(file, { force: true });
+        log(`Removed ${name} left in sandbox ${location.name} by an interrupted git command.`);
+    }
+}
 /** Removes the sandbox (volume or folder) and exactly its metadata entry in the parent; nothing else. */
 async function removeSandbox(engine, location) {
     const { parent } = location;
@@ -8708,7 +9415,7 @@ const INSPECT_SCRIPT = `set -u
 start="$1"; commit="$2"; message="$3"
 mark() { printf '\\000@@ws:%s\\000' "$1"; }
 committed=0
-if [ "$commit" = 1 ] && [ -n "$(git status --porcelain --untracked-files=all)" ]; then
+if [ "$commit" = 1 ] && [ -n "$(git status --porcelain --untracked-files=all --ignore-submodules=dirty)" ]; then
   git add -A >&2 && git commit --quiet --no-verify -m "$message" >&2 || { echo "worktree-sandbox: commit failed" >&2; exit 3; }
   committed=1
 fi
@@ -8716,9 +9423,9 @@ mark committed; echo "$committed"
 mark head; git rev-parse --verify HEAD
 mark branch; git symbolic-ref --quiet --short HEAD || true
 mark commits; git rev-list --count "$start..HEAD"
-mark status; git status --porcelain=v1 -z --untracked-files=all
-mark names; git diff --no-ext-diff --no-renames --name-only -z "$start" --
-mark stat; git diff --no-ext-diff --stat=120 "$start" --
+mark status; git status --porcelain=v1 -z --untracked-files=all --ignore-submodules=dirty
+mark names; git diff --no-ext-diff --no-textconv --ignore-submodules=dirty --no-renames --name-only -z "$start" --
+mark stat; git diff --no-ext-diff --no-textconv --ignore-submodules=dirty --stat=120 "$start" --
 mark unpushed; git rev-list --count HEAD --not "$start" --remotes
 mark end
 `;
@@ -8786,11 +9493,16 @@ function holdsWork(report) {
 
 
 
+
 async function cleanupRun(state, ui, tempDir) {
     const engine = new ContainerEngine(state.engine);
     if (state.container && (await engine.removeContainer(state.container)))
         ui.info(`Removed container ${state.container}.`);
     const { location } = state;
+    // The main step stopped while the command ran: restore what the command may have changed outside its
+    // sandbox before any other git command (and the runner's next steps) reads it.
+    if (state.guardDir)
+        await recoverGuard(await Git.create(), engine, state.guardDir, ui);
     if (!state.ready)
         return recoverHalfCreated(engine, location, ui);
     if (state.cleanup === 'never')
@@ -8976,6 +9688,8 @@ async function runCommand(engine, sandbox, spec, hooks = {}) {
         const durationMs = Date.now() - started;
         const state = await engine.containerState(name);
         if (!state) {
+            if ((await engine.containerExists(name)) === undefined)
+                throw new EngineError(`The ${engine.name} engine became unreachable while the command ran (exit ${result.exitCode}): the sandbox is kept as it is; run again once the engine is back.`);
             // The container never started: the engine refused it (bad image, mount, option).
             throw new Error(`The container did not start: ${(result.stderr || result.stdout).trim().split('\n').slice(-3).join(' ')}`);
         }
@@ -9112,6 +9826,8 @@ function parseRun(read, env) {
             network: oneOf(read, 'network', ['bridge', 'none'], 'bridge'),
             readOnlyRootfs: settings_boolean(read, 'read-only-rootfs', false),
         },
+        strict: settings_boolean(read, 'strict', false),
+        stateDir: defaultStateDir(env),
         trigger: {
             command: triggerCommand(read),
             allowedAssociations: list(read, 'allowed-associations', ['OWNER', 'MEMBER', 'COLLABORATOR']).map((a) => {
@@ -9149,6 +9865,12 @@ function defaultWorktreeRoot(env) {
         ? env.XDG_CACHE_HOME
         : external_node_path_.join(env.HOME || external_node_os_namespaceObject.homedir(), '.cache');
     return external_node_path_.join(cache, 'worktree-sandbox', 'worktrees');
+}
+function defaultStateDir(env) {
+    const state = env.XDG_STATE_HOME && external_node_path_.isAbsolute(env.XDG_STATE_HOME)
+        ? env.XDG_STATE_HOME
+        : external_node_path_.join(env.HOME || external_node_os_namespaceObject.homedir(), '.local', 'state');
+    return external_node_path_.join(state, 'worktree-sandbox');
 }
 function oneOf(read, name, values, fallback) {
     const raw = read(name).trim();
@@ -9301,6 +10023,7 @@ async function validateBranchNames(settings, isValid) {
 
 
 
+
 async function runSandbox(settings, deps) {
     const { ui } = deps;
     if (settings.token)
@@ -9320,6 +10043,10 @@ async function runSandbox(settings, deps) {
     const release = await lockSandbox(parent.gitDir, location.name, settings.lockTimeoutMinutes * 60_000, (msg) => ui.info(msg));
     try {
         deps.save({ engine: settings.engine, image: settings.image, cleanup: settings.cleanup, location });
+        const guardDir = guardDirectory(settings.stateDir, location);
+        const interrupted = await recoverGuard(git, engine, guardDir, ui);
+        if (interrupted)
+            enforceBoundary(interrupted, settings.strict);
         const sandbox = await ui.group(`Sandbox ${location.name} (${location.kind}, ${location.isolation})`, async () => {
             // We hold the sandbox lock, so a command container still there belongs to a run that was killed.
             const [created, orphans] = await Promise.all([
@@ -9328,13 +10055,23 @@ async function runSandbox(settings, deps) {
             ]);
             if (orphans.length)
                 ui.info(`Removed container(s) left by a run that was killed: ${orphans.join(', ')}.`);
+            await clearStaleWorktreeLocks(created, (m) => ui.info(m));
             describeSandbox(ui, created, plan.source);
             return created;
         });
         deps.save({ ready: true, startSha: sandbox.startSha });
-        const command = await ui.group(`Run: ${run_mode_firstLine(settings.command)}`, () => ui.untrusted((write) => runCommand(engine, sandbox, { ...settings, readOnlyFiles: deps.command?.readOnlyFiles, extraEnv: deps.command?.extraEnv }, { onStart: (container) => deps.save({ container }), onLine: write })));
-        deps.save({ container: undefined });
+        const guard = await GitGuard.take(git, sandbox, guardDir, ui);
+        deps.save({ guardDir });
+        const { value: command, guard: boundary } = await runGuarded(guard, git, engine, ui, () => ui.group(`Run: ${run_mode_firstLine(settings.command)}`, () => ui.untrusted((write) => runCommand(engine, sandbox, { ...settings, readOnlyFiles: deps.command?.readOnlyFiles, extraEnv: deps.command?.extraEnv }, {
+            onStart: (container) => {
+                guard.noteContainer(container);
+                deps.save({ container });
+            },
+            onLine: write,
+        }))));
+        deps.save({ container: undefined, guardDir: undefined });
         reportCommand(ui, command);
+        enforceBoundary(boundary, settings.strict);
         const wantsCommit = settings.push && !!sandbox.branch;
         const report = await ui.group('Report', async () => {
             const r = await inspectWorktree(git, engine, sandbox, settings.image, sandbox.startSha, wantsCommit ? { message: settings.commitMessage } : undefined);
@@ -9352,7 +10089,7 @@ async function runSandbox(settings, deps) {
             };
             push = await ui.group('Push', () => pushSandbox(git, sandbox, report, to, settings.token, ui));
         }
-        return { sandbox, command, report, push };
+        return { sandbox, command, report, push, boundary };
     }
     finally {
         await release();
@@ -9367,21 +10104,31 @@ async function pushSandbox(git, sandbox, report, to, token, ui) {
             reason: `the sandbox is no longer on ${sandbox.branch} (HEAD: ${report.currentBranch || 'detached'}); nothing pushed`,
         };
     }
-    if (report.commits === 0)
-        return { pushed: false, reason: 'no new commits' };
     if ('withheld' in to) {
+        if (report.commits === 0)
+            return { pushed: false, reason: 'no new commits' };
         ui.info(`Nothing pushed: ${to.withheld}.`);
         return { pushed: false, reason: to.withheld };
     }
+    // Counted against the destination, not against this run's start: a run killed before its push
+    // completed left commits that the next run must still push.
+    const unpushed = await unpushedCount(git, sandbox, report.headSha, to.trackingRef);
+    if (unpushed === 0)
+        return { pushed: false, reason: `no commits that ${to.label} does not have` };
     const result = await pushBranch(git, sandbox.parent, to.url, to.branch, report.headSha, token, {
         trackingRef: to.trackingRef,
         label: to.label,
     });
     if (result.pushed)
-        ui.info(`Pushed ${report.commits} commit(s) to ${to.label}.`);
+        ui.info(`Pushed ${unpushed} commit(s) to ${to.label}.`);
     else
         ui.warning(result.reason ?? 'push failed');
     return result;
+}
+async function unpushedCount(git, sandbox, headSha, tracking) {
+    const not = (await git.refExists(sandbox.parent.path, tracking)) ? [tracking] : ['--remotes'];
+    const out = await git.exec(sandbox.parent.path, ['rev-list', '--count', headSha, '--not', ...not, '--']);
+    return out.exitCode === 0 ? Number(out.stdout.trim()) : 1;
 }
 function describeSandbox(ui, sandbox, source) {
     const where = sandbox.volume
@@ -9391,6 +10138,12 @@ function describeSandbox(ui, sandbox, source) {
         ? `branch ${sandbox.branch} (${sandbox.reused ? 'reused' : source})`
         : `detached at ${sandbox.startSha.slice(0, 12)}`;
     ui.info(`${sandbox.reused ? 'Reusing' : 'Created'} ${sandbox.name}: ${what}; ${where}.`);
+}
+/** `strict: true` turns any change outside the sandbox (already undone) into a failure of the step. */
+function enforceBoundary(report, strict) {
+    if (!strict || report.violations.length === 0)
+        return;
+    throw new Error(`strict: the command changed ${report.violations.length} thing(s) outside its sandbox (each undone): ${report.violations.join('; ')}.`);
 }
 function reportCommand(ui, command) {
     const seconds = (command.durationMs / 1000).toFixed(1);
@@ -9447,6 +10200,12 @@ function outcomeRows(outcome) {
     ];
     if (push)
         rows.push(['Pushed', push.pushed ? 'yes' : `no: ${push.reason}`]);
+    const { violations } = outcome.boundary;
+    if (violations.length)
+        rows.push([
+            'Sandbox boundary',
+            `⚠ ${violations.length} change(s) outside the sandbox, undone: ${violations.join('; ')}`,
+        ]);
     return rows;
 }
 function outcomeMarkdown(outcome) {
@@ -9793,8 +10552,6 @@ const silentUi = {
     mask: () => undefined,
 };
 
-// EXTERNAL MODULE: external "node:fs"
-var external_node_fs_ = __nccwpck_require__(24);
 ;// CONCATENATED MODULE: ./src/reap/heads.ts
 // What the HEAD of each sandbox of one parent is, and whether a remote has it: two or three git processes
 // per parent, whatever the number of sandboxes (a reaper that starts git once per sandbox is the slow
