@@ -234,6 +234,12 @@ describe('worktree-sandbox list, rm and reap on real sandboxes (docker)', () => 
     expect(fs.existsSync(locked)).toBe(true);
     expect(volumesWithPrefix(prefix)).toContain(busy.volume);
 
+    // Run from inside the sandbox: removing it would pull the floor from under the caller.
+    const fromInside = cli(['rm', 'exploration-0000c001', ...where], { cwd: path.join(stale, 'src') });
+    expect(fromInside.code).toBe(4);
+    expect(fromInside.stderr).toMatch(/: in use: process \d+ has its working directory in it\n$/);
+    expect(fs.existsSync(stale)).toBe(true);
+
     const ambiguous = cli(['rm', 'exploration-0000c002', ...where]);
     expect(ambiguous.code).toBe(2);
     expect(ambiguous.stderr).toContain('is ambiguous');
