@@ -76,7 +76,11 @@ function startUser(engine: Engine, prefix: string, volume: string): string {
     'sleep',
     '600',
   );
-  cleanups.push(() => engineCli(engine, 'rm', '--force', name));
+  // kill first: `podman rm --force` would wait 10 s for sleep to ignore SIGTERM
+  cleanups.push(() => {
+    engineCli(engine, 'kill', name);
+    engineCli(engine, 'rm', '--force', name);
+  });
   return name;
 }
 
