@@ -30549,7 +30549,7 @@ function actionUi() {
 async function main() {
     const settings = (0,src_settings/* parseSettings */.P$)((name) => core/* getInput */.V4(name));
     if (settings.mode === 'reap') {
-        const { reapAction } = await __nccwpck_require__.e(/* import() */ 70).then(__nccwpck_require__.bind(__nccwpck_require__, 7070));
+        const { reapAction } = await __nccwpck_require__.e(/* import() */ 182).then(__nccwpck_require__.bind(__nccwpck_require__, 4182));
         await reapAction(settings);
         return;
     }

@@ -11,6 +11,7 @@ import type { Git } from '../git.js';
 import { lockSandbox, LockTimeoutError, withRepositoryLock, type Release } from '../lock.js';
 import { dropEntry, type WorktreeEntry } from '../worktree-metadata.js';
 import { archiveSandbox } from './archive.js';
+import { inParallel } from './parallel.js';
 import type { Decision } from './decide.js';
 import { removeSandboxTree, type RemovalProblem } from './remove.js';
 import { currentActivity, type ScannedSandbox } from './scan.js';
@@ -180,22 +181,4 @@ function describe(decision: Decision, outcome: RemovalOutcome): string {
   const detail = outcome.detail ? `: ${outcome.detail}` : '';
   const archived = outcome.archived.length ? `; archived to ${outcome.archived.join(', ')}` : '';
   return `${outcome.status} ${what}${detail}${archived}`;
-}
-
-/** Maps with at most `limit` calls in flight; results in input order. */
-async function inParallel<T, R>(
-  items: readonly T[],
-  limit: number,
-  fn: (item: T) => Promise<R>,
-): Promise<R[]> {
-  const results = new Array<R>(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const i = next++;
-      results[i] = await fn(items[i]);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return results;
 }

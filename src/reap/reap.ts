@@ -8,6 +8,7 @@ import { silentUi, type Ui } from '../ui.js';
 import { assessStaleness, decide, type Decision, type SandboxFacts } from './decide.js';
 import { carryOut, type RemovalOutcome } from './execute.js';
 import { inUseReason, observeUsage } from './in-use.js';
+import { inParallel } from './parallel.js';
 import { measureTree } from './remove.js';
 import type { RetentionPolicy } from './retention.js';
 import { scanSandboxes, type ScannedSandbox } from './scan.js';
@@ -169,12 +170,11 @@ export async function lookCloser(
 ): Promise<Map<string, WorkReport>> {
   if (stale.length === 0) return new Map();
   const usage = await observeUsage(deps.engine);
-  const free: ScannedSandbox[] = [];
-  for (const s of stale) {
-    const inUse = await inUseReason(s, usage);
-    facts.get(s.key)!.inUse = inUse;
-    if (!inUse) free.push(s);
-  }
+  const reasons = await inParallel(stale, 16, (s) => inUseReason(s, usage));
+  const free = stale.filter((s, i) => {
+    facts.get(s.key)!.inUse = reasons[i];
+    return !reasons[i];
+  });
   const checkable = free.filter((s) => !s.orphan && s.entry);
   for (const s of free) {
     if (!s.orphan && !s.entry)

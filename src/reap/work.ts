@@ -9,6 +9,7 @@ import type { Git } from '../git.js';
 import type { WorkFinding } from './gates.js';
 import { operationInProgress, proveClean } from './clean-probe.js';
 import { readHeads, type HeadFacts } from './heads.js';
+import { inParallel } from './parallel.js';
 import type { ParentRef, ScannedSandbox } from './scan.js';
 import { inspectVolumes, type VolumeInspection } from './volume-inspection.js';
 import { countPorcelainEntries, summarizeWork, type CheckResult } from './work-finding.js';
@@ -40,7 +41,8 @@ export async function checkWork(
     byParent.set(s.parent.gitDir, group);
   }
   const reports = new Map<string, WorkReport>();
-  for (const { parent, sandboxes: group } of byParent.values()) {
+  // Two parents at a time: one's git processes or helper container run while the other's files are read.
+  await inParallel([...byParent.values()], 2, async ({ parent, sandboxes: group }) => {
     const heads = await readHeads(
       deps.git,
       parent.gitDir,
@@ -63,7 +65,7 @@ export async function checkWork(
         reports.set(s.key, { work: finding(s, head, uncommitted), provedByFilesystem: proved });
       }
     }
-  }
+  });
   return reports;
 }
 
