@@ -10755,6 +10755,23 @@ async function archiveFiles(sandbox, base, deps) {
     return file;
 }
 
+;// CONCATENATED MODULE: ./src/reap/parallel.ts
+// Bounded concurrency for the reaper's batches (checks, removals): enough calls in flight to keep a busy
+// disk or the container engine working, few enough not to swamp a shared machine.
+/** Maps with at most `limit` calls in flight; results in input order. */
+async function inParallel(items, limit, fn) {
+    const results = new Array(items.length);
+    let next = 0;
+    const worker = async () => {
+        while (next < items.length) {
+            const i = next++;
+            results[i] = await fn(items[i]);
+        }
+    };
+    await Promise.all(Array.from({ length: Math.min(Math.max(1, limit), items.length) }, worker));
+    return results;
+}
+
 ;// CONCATENATED MODULE: ./src/reap/remove.ts
 // Removing a disk sandbox safely:
 //  - only a folder exactly at `<root>/<project>/<sandbox>`, itself no symbolic link, under the real root;
@@ -11294,6 +11311,7 @@ function scan_stat(p) {
 
 
 
+
 /** Removals running at once. */
 const REMOVALS_IN_FLIGHT = 4;
 /** Sandboxes of one parent whose registrations are dropped under one hold of the repository lock. */
@@ -11409,19 +11427,6 @@ function describe(decision, outcome) {
     const detail = outcome.detail ? `: ${outcome.detail}` : '';
     const archived = outcome.archived.length ? `; archived to ${outcome.archived.join(', ')}` : '';
     return `${outcome.status} ${what}${detail}${archived}`;
-}
-/** Maps with at most `limit` calls in flight; results in input order. */
-async function inParallel(items, limit, fn) {
-    const results = new Array(items.length);
-    let next = 0;
-    const worker = async () => {
-        while (next < items.length) {
-            const i = next++;
-            results[i] = await fn(items[i]);
-        }
-    };
-    await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-    return results;
 }
 
 ;// CONCATENATED MODULE: ./src/reap/in-use.ts
@@ -11906,6 +11911,7 @@ function firstUnlisted(worktree, tracked, folders) {
 
 
 
+
 /** Checks registered sandboxes of live parents; returns a report per sandbox key. */
 async function checkWork(sandboxes, deps) {
     const byParent = new Map();
@@ -11917,7 +11923,8 @@ async function checkWork(sandboxes, deps) {
         byParent.set(s.parent.gitDir, group);
     }
     const reports = new Map();
-    for (const { parent, sandboxes: group } of byParent.values()) {
+    // Two parents at a time: one's git processes or helper container run while the other's files are read.
+    await inParallel([...byParent.values()], 2, async ({ parent, sandboxes: group }) => {
         const heads = await readHeads(deps.git, parent.gitDir, group.map((s) => s.entry.adminDir));
         const volumes = group.filter((s) => s.volume);
         const inspected = volumes.length
@@ -11937,7 +11944,7 @@ async function checkWork(sandboxes, deps) {
                 reports.set(s.key, { work: finding(s, head, uncommitted), provedByFilesystem: proved });
             }
         }
-    }
+    });
     return reports;
 }
 function finding(s, head, uncommitted) {
@@ -11977,6 +11984,7 @@ async function inspectVolumesSafely(deps, parent, volumes) {
 }
 
 ;// CONCATENATED MODULE: ./src/reap/reap.ts
+
 
 
 
@@ -12081,13 +12089,11 @@ async function lookCloser(stale, facts, deps) {
     if (stale.length === 0)
         return new Map();
     const usage = await observeUsage(deps.engine);
-    const free = [];
-    for (const s of stale) {
-        const inUse = await inUseReason(s, usage);
-        facts.get(s.key).inUse = inUse;
-        if (!inUse)
-            free.push(s);
-    }
+    const reasons = await inParallel(stale, 16, (s) => inUseReason(s, usage));
+    const free = stale.filter((s, i) => {
+        facts.get(s.key).inUse = reasons[i];
+        return !reasons[i];
+    });
     const checkable = free.filter((s) => !s.orphan && s.entry);
     for (const s of free) {
         if (!s.orphan && !s.entry)
