@@ -15317,9 +15317,10 @@ For a cron job on a self-hosted runner, as the runner's user:
         .option('--image <image>', 'helper image that looks into volumes (sh, git, du)', DEFAULT_IMAGE)
         .option('--json', 'print the list as JSON on stdout')))
         .addHelpText('after', `
-States: clean, holds work (uncommitted changes, commits on no remote, a merge or rebase in progress, or the
-check could not run), in use (a running container, a process working in it, a run holding its lock),
-orphan (its parent repository is gone). The expiry options give the reap schedule the REMOVAL column assumes.`)
+States: clean; holds work (uncommitted changes, commits on no remote, a merge or
+rebase in progress, or the check could not run); in use (a running container, a
+process working in it, a run holding its lock); orphan (its parent repository is
+gone). Give the expiry options of your reap job: the REMOVAL column assumes them.`)
         .action((opts) => runCli('list', opts));
     common(program
         .command('rm')
