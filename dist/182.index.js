@@ -156,7 +156,7 @@ function parseTimestamp(text) {
 ;// CONCATENATED MODULE: ./src/reap/gates.ts
 // The safety gates: what keeps a stale sandbox, and what must happen before one is removed. Pure: the
 // facts come from the checks in work.ts and in-use.ts; every uncertainty arrives here as "keep".
-function applyGates(facts, options) {
+function gates_applyGates(facts, options) {
     if (facts.notSandbox)
         return { remove: false, reason: `not a sandbox: ${facts.notSandbox}` };
     if (facts.inUse)
@@ -236,7 +236,31 @@ function decide(all, policy, nowMs) {
 }
 function decideOne(facts, policy, nowMs) {
     const staleness = assessStaleness(facts, policy.retention, nowMs);
-    const base = {
+    const base = keepDecision(facts, staleness);
+    if (facts.notSandbox)
+        return { ...base, reason: `not a sandbox: ${facts.notSandbox}` };
+    if (!staleness.stale)
+        return { ...base, reason: freshReason(staleness) };
+    const verdict = gates_applyGates(gateFactsOf(facts), policy);
+    if (!verdict.remove)
+        return { ...base, reason: verdict.reason };
+    return { ...base, action: 'remove', reason: verdict.reason, archive: verdict.archive };
+}
+/**
+ * A removal asked for by name (the CLI's `rm`): the person asking has judged the age, so only the safety
+ * gates apply, exactly as the reaper applies them to a stale sandbox.
+ */
+function decideOnRequest(facts, policy, nowMs) {
+    const base = keepDecision(facts, assessStaleness(facts, policy.retention, nowMs));
+    const verdict = applyGates(gateFactsOf(facts), policy);
+    if (!verdict.remove)
+        return { ...base, reason: verdict.reason };
+    // The gates speak of a stale sandbox; this one may be fresh.
+    const reason = verdict.reason.replace(/^stale and /, '');
+    return { ...base, action: 'remove', reason, archive: verdict.archive };
+}
+function keepDecision(facts, staleness) {
+    return {
         key: facts.key,
         sandbox: facts.sandbox,
         project: facts.project,
@@ -250,20 +274,17 @@ function decideOne(facts, policy, nowMs) {
         action: 'keep',
         reason: '',
     };
-    if (facts.notSandbox)
-        return { ...base, reason: `not a sandbox: ${facts.notSandbox}` };
-    if (!staleness.stale)
-        return { ...base, reason: freshReason(staleness) };
-    const verdict = applyGates({
+}
+/** What the gates look at: an orphan's work is unchecked; work never checked counts as "could not check". */
+function gateFactsOf(facts) {
+    return {
+        notSandbox: facts.notSandbox,
         inUse: facts.inUse,
         orphan: facts.orphan,
         work: facts.orphan
             ? { state: 'unchecked' }
             : (facts.work ?? { state: 'unknown', detail: 'it was not checked' }),
-    }, policy);
-    if (!verdict.remove)
-        return { ...base, reason: verdict.reason };
-    return { ...base, action: 'remove', reason: verdict.reason, archive: verdict.archive };
+    };
 }
 function freshReason(staleness) {
     if (staleness.ageDays === undefined)
@@ -838,6 +859,7 @@ async function scanVolumes(engine, prefix, parents) {
             isolation: 'container',
             where: name,
             volume: name,
+            branchLabel: label('branch'),
         };
         if (!SANDBOX_NAME.test(sandbox) || !project) {
             found.push({ ...base, notSandbox: 'its labels name no sandbox and project' });
@@ -1821,6 +1843,7 @@ async function reap(options, ui = silentUi) {
 function elapsed(started) {
     return `${((Date.now() - started) / 1000).toFixed(2)} s`;
 }
+/** The facts a decision needs that the scan already has (in use, work and size come from `lookCloser`). */
 function factsOf(s) {
     return {
         key: s.key,
@@ -1833,7 +1856,10 @@ function factsOf(s) {
         lastActivityMs: s.lastActivityMs,
     };
 }
-/** In use? Holding work? How big? Asked of the stale sandboxes only, in batches. */
+/**
+ * In use? Holding work? How big? Asked in batches; the reaper asks it of the stale sandboxes only, the
+ * CLI's `list` of all of them and `rm` of one.
+ */
 async function lookCloser(stale, facts, deps) {
     if (stale.length === 0)
         return new Map();

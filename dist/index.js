@@ -32907,10 +32907,11 @@ function volumeLabels(location, now = new Date()) {
 }
 /** A bind or volume mount in `--mount` syntax (CSV: a field with a comma or quote is quoted). */
 function mountArg(fields) {
-    return Object.entries(fields)
-        .map(([k, v]) => (v === true ? k : `${k}=${v}`))
+    return (Object.entries(fields)
+        // `ro`, not `readonly`: Podman (4.3) refuses `readonly` on volume mounts; both engines take `ro`.
+        .map(([k, v]) => (k === 'readonly' ? 'ro' : k) + (v === true ? '' : `=${v}`))
         .map((f) => (/[",]/.test(f) ? `"${f.replace(/"/g, '""')}"` : f))
-        .join(',');
+        .join(','));
 }
 /** The surgical mount (ADR 0035): parent read-only, its .git read-write, the worktree read-write. */
 function sandboxMounts(location) {

@@ -2,7 +2,7 @@
 // what a real run would do and every rule is testable without a machine.
 import type { Isolation } from '../settings.js';
 import { ageDays, isExpired } from './age.js';
-import { applyGates, type ArchiveKind, type GateOptions, type WorkFinding } from './gates.js';
+import { applyGates, type ArchiveKind, type GateFacts, type GateOptions, type WorkFinding } from './gates.js';
 import { expiryDays, retentionClass, type RetentionClass, type RetentionPolicy } from './retention.js';
 
 export interface SandboxIdentity {
@@ -76,7 +76,33 @@ export function decide(all: readonly SandboxFacts[], policy: DecisionPolicy, now
 
 function decideOne(facts: SandboxFacts, policy: DecisionPolicy, nowMs: number): Decision {
   const staleness = assessStaleness(facts, policy.retention, nowMs);
-  const base: Decision = {
+  const base = keepDecision(facts, staleness);
+  if (facts.notSandbox) return { ...base, reason: `not a sandbox: ${facts.notSandbox}` };
+  if (!staleness.stale) return { ...base, reason: freshReason(staleness) };
+  const verdict = applyGates(gateFactsOf(facts), policy);
+  if (!verdict.remove) return { ...base, reason: verdict.reason };
+  return { ...base, action: 'remove', reason: verdict.reason, archive: verdict.archive };
+}
+
+/**
+ * A removal asked for by name (the CLI's `rm`): the person asking has judged the age, so only the safety
+ * gates apply, exactly as the reaper applies them to a stale sandbox.
+ */
+export function decideOnRequest(
+  facts: SandboxFacts,
+  policy: GateOptions & { retention: RetentionPolicy },
+  nowMs: number,
+): Decision {
+  const base = keepDecision(facts, assessStaleness(facts, policy.retention, nowMs));
+  const verdict = applyGates(gateFactsOf(facts), policy);
+  if (!verdict.remove) return { ...base, reason: verdict.reason };
+  // The gates speak of a stale sandbox; this one may be fresh.
+  const reason = verdict.reason.replace(/^stale and /, '');
+  return { ...base, action: 'remove', reason, archive: verdict.archive };
+}
+
+function keepDecision(facts: SandboxFacts, staleness: Staleness): Decision {
+  return {
     key: facts.key,
     sandbox: facts.sandbox,
     project: facts.project,
@@ -90,20 +116,18 @@ function decideOne(facts: SandboxFacts, policy: DecisionPolicy, nowMs: number): 
     action: 'keep',
     reason: '',
   };
-  if (facts.notSandbox) return { ...base, reason: `not a sandbox: ${facts.notSandbox}` };
-  if (!staleness.stale) return { ...base, reason: freshReason(staleness) };
-  const verdict = applyGates(
-    {
-      inUse: facts.inUse,
-      orphan: facts.orphan,
-      work: facts.orphan
-        ? { state: 'unchecked' }
-        : (facts.work ?? { state: 'unknown', detail: 'it was not checked' }),
-    },
-    policy,
-  );
-  if (!verdict.remove) return { ...base, reason: verdict.reason };
-  return { ...base, action: 'remove', reason: verdict.reason, archive: verdict.archive };
+}
+
+/** What the gates look at: an orphan's work is unchecked; work never checked counts as "could not check". */
+export function gateFactsOf(facts: SandboxFacts): GateFacts {
+  return {
+    notSandbox: facts.notSandbox,
+    inUse: facts.inUse,
+    orphan: facts.orphan,
+    work: facts.orphan
+      ? { state: 'unchecked' }
+      : (facts.work ?? { state: 'unknown', detail: 'it was not checked' }),
+  };
 }
 
 function freshReason(staleness: Staleness): string {

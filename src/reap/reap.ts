@@ -145,7 +145,8 @@ function elapsed(started: number): string {
   return `${((Date.now() - started) / 1000).toFixed(2)} s`;
 }
 
-function factsOf(s: ScannedSandbox): SandboxFacts {
+/** The facts a decision needs that the scan already has (in use, work and size come from `lookCloser`). */
+export function factsOf(s: ScannedSandbox): SandboxFacts {
   return {
     key: s.key,
     sandbox: s.sandbox,
@@ -158,8 +159,11 @@ function factsOf(s: ScannedSandbox): SandboxFacts {
   };
 }
 
-/** In use? Holding work? How big? Asked of the stale sandboxes only, in batches. */
-async function lookCloser(
+/**
+ * In use? Holding work? How big? Asked in batches; the reaper asks it of the stale sandboxes only, the
+ * CLI's `list` of all of them and `rm` of one.
+ */
+export async function lookCloser(
   stale: readonly ScannedSandbox[],
   facts: Map<string, SandboxFacts>,
   deps: { git: Git; engine: ContainerEngine; image: string },

@@ -39,6 +39,8 @@ export interface ScannedSandbox extends SandboxIdentity {
   hostPath?: string;
   /** Volume: its name. */
   volume?: string;
+  /** Volume: its `branch` label (empty for a transient sandbox), for display: a decision never reads it. */
+  branchLabel?: string;
 }
 
 export interface ScanResult {
@@ -278,6 +280,7 @@ async function scanVolumes(
       isolation: 'container',
       where: name,
       volume: name,
+      branchLabel: label('branch'),
     };
     if (!SANDBOX_NAME.test(sandbox) || !project) {
       found.push({ ...base, notSandbox: 'its labels name no sandbox and project' });

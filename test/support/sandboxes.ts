@@ -3,7 +3,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { planBranch, resolveBranch } from '../../src/branch.js';
-import { ContainerEngine } from '../../src/docker.js';
+import { ContainerEngine, type EngineName } from '../../src/docker.js';
 import { Git } from '../../src/git.js';
 import { projectName, volumeName } from '../../src/naming.js';
 import { findParentRepository } from '../../src/repository.js';
@@ -78,10 +78,10 @@ export interface VolumeSandbox {
 export async function makeVolumeSandbox(
   repo: TestRepo,
   prefix: string,
-  options: { branch?: string; transientName?: string; ageDays: number },
+  options: { branch?: string; transientName?: string; ageDays: number; engine?: EngineName },
 ): Promise<VolumeSandbox> {
   const gitCli = await Git.create();
-  const engine = new ContainerEngine('docker');
+  const engine = new ContainerEngine(options.engine ?? 'docker');
   const parent = await findParentRepository(gitCli, repo.parent);
   const plan = options.branch
     ? await resolveBranch(gitCli, parent.path, options.branch, '')
