@@ -2,7 +2,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'node_modules/', 'build/', 'coverage/'] },
+  { ignores: ['dist/', 'node_modules/', 'build/', 'coverage/', '.bench/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -5,6 +5,8 @@ const common = {
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
   transform: { '^.+\\.ts$': tsJest },
   testEnvironment: 'node',
+  // The benchmarks' cache holds generated and cloned repositories (thousands of files, other package.json).
+  modulePathIgnorePatterns: ['<rootDir>/.bench/'],
 };
 export default {
   // Integration and end-to-end tests start real containers; unit tests finish far below this.

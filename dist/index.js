@@ -30438,6 +30438,190 @@ module.exports = {
 
 /***/ }),
 
+/***/ 2527:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  V4: () => (/* binding */ actionUi),
+  iW: () => (/* binding */ main),
+  bE: () => (/* binding */ action_post)
+});
+
+// EXTERNAL MODULE: ./node_modules/@actions/core/lib/core.js + 11 modules
+var core = __nccwpck_require__(3360);
+// EXTERNAL MODULE: external "node:crypto"
+var external_node_crypto_ = __nccwpck_require__(7598);
+// EXTERNAL MODULE: external "node:os"
+var external_node_os_ = __nccwpck_require__(8161);
+// EXTERNAL MODULE: ./src/post.ts
+var post = __nccwpck_require__(6661);
+// EXTERNAL MODULE: ./src/run-mode.ts + 2 modules
+var run_mode = __nccwpck_require__(7560);
+// EXTERNAL MODULE: ./src/github/event.ts
+var github_event = __nccwpck_require__(5015);
+// EXTERNAL MODULE: ./src/settings.ts
+var src_settings = __nccwpck_require__(8750);
+// EXTERNAL MODULE: ./src/state.ts
+var src_state = __nccwpck_require__(2462);
+;// CONCATENATED MODULE: ./src/summary.ts
+const esc = (text) => text.replace(/[|<>]/g, (c) => `&#${c.charCodeAt(0)};`).replace(/\n/g, ' ');
+function outcomeRows(outcome) {
+    const { sandbox, command, report, push } = outcome;
+    const status = command.timedOut
+        ? `⏱ timed out (exit ${command.exitCode})`
+        : command.oomKilled
+            ? `💥 out of memory (exit ${command.exitCode})`
+            : command.exitCode === 0
+                ? '✅ exit 0'
+                : `❌ exit ${command.exitCode}`;
+    const rows = [
+        ['Command', status],
+        ['Duration', `${(command.durationMs / 1000).toFixed(1)} s`],
+        ['Sandbox', `${sandbox.name} (${sandbox.kind}, ${sandbox.reused ? 'reused' : 'new'})`],
+        ['Branch', sandbox.branch || `detached at ${sandbox.startSha.slice(0, 12)}`],
+        ['Where', sandbox.volume ? `volume ${sandbox.volume}` : (sandbox.hostPath ?? '')],
+        ['Files changed', String(report.changedFiles.length)],
+        ['New commits', String(report.commits)],
+        ['HEAD', report.headSha.slice(0, 12)],
+    ];
+    if (push)
+        rows.push(['Pushed', push.pushed ? 'yes' : `no: ${push.reason}`]);
+    const { violations } = outcome.boundary;
+    if (violations.length)
+        rows.push([
+            'Sandbox boundary',
+            `⚠ ${violations.length} change(s) outside the sandbox, undone: ${violations.join('; ')}`,
+        ]);
+    return rows;
+}
+function outcomeMarkdown(outcome) {
+    const rows = outcomeRows(outcome);
+    const table = ['| | |', '|---|---|', ...rows.map(([k, v]) => `| ${k} | ${esc(v)} |`)].join('\n');
+    const stat = outcome.report.diffStat
+        ? `\n\n<details><summary>Diff stat</summary>\n\n\`\`\`\n${outcome.report.diffStat.replace(/```/g, "'''")}\n\`\`\`\n</details>`
+        : '';
+    return `## worktree-sandbox: run\n\n${table}${stat}\n`;
+}
+function outcomeText(outcome) {
+    const rows = outcomeRows(outcome);
+    const width = Math.max(...rows.map(([k]) => k.length));
+    return [
+        ...rows.map(([k, v]) => `${k.padEnd(width)}  ${v}`),
+        outcome.report.diffStat ? `\n${outcome.report.diffStat}` : '',
+    ]
+        .join('\n')
+        .trimEnd();
+}
+
+;// CONCATENATED MODULE: ./src/action.ts
+// The action's two phases on top of the core: inputs in, outputs and a job summary out.
+
+
+
+
+
+
+
+
+
+function actionUi() {
+    return {
+        info: (m) => core/* info */.pq(m),
+        warning: (m) => core/* warning */.$e(m),
+        group: (title, fn) => core/* group */.Os(title, fn),
+        mask: (s) => core/* setSecret */.Pq(s),
+        // The command's output must not issue workflow commands (::set-output, ::add-mask, ::error ...):
+        // command processing is stopped around it with a token it cannot guess.
+        untrusted: async (fn) => {
+            const token = (0,external_node_crypto_.randomUUID)();
+            process.stdout.write(`::stop-commands::${token}${external_node_os_.EOL}`);
+            try {
+                return await fn((line) => process.stdout.write(`${line}${external_node_os_.EOL}`));
+            }
+            finally {
+                process.stdout.write(`::${token}::${external_node_os_.EOL}`);
+            }
+        },
+    };
+}
+async function main() {
+    const settings = (0,src_settings/* parseSettings */.P$)((name) => core/* getInput */.V4(name));
+    if (settings.mode === 'reap') {
+        const { reapAction } = await __nccwpck_require__.e(/* import() */ 182).then(__nccwpck_require__.bind(__nccwpck_require__, 4182));
+        await reapAction(settings);
+        return;
+    }
+    await runAction(settings);
+}
+async function runAction(settings) {
+    const ui = actionUi();
+    let outcome;
+    if ((0,github_event/* isPullRequestRun */.Yp)(process.env.GITHUB_EVENT_NAME, settings.trigger, settings.branch)) {
+        const { runForPullRequest, actionIo } = await __nccwpck_require__.e(/* import() */ 359).then(__nccwpck_require__.bind(__nccwpck_require__, 2359));
+        outcome = await runForPullRequest(settings, actionIo(ui));
+        if (!outcome)
+            return;
+    }
+    else
+        outcome = await (0,run_mode/* runSandbox */.Fi)(settings, { ui, save: src_state/* saveRunState */.iZ });
+    setOutputs(outcome);
+    await core/* summary */.z.addRaw(outcomeMarkdown(outcome)).write();
+    const { exitCode } = outcome.command;
+    if (exitCode !== 0 && !settings.allowFailure)
+        core/* setFailed */.C1(`The command exited with code ${exitCode}.`);
+}
+function setOutputs(outcome) {
+    const { sandbox, command, report, push } = outcome;
+    const out = {
+        sandbox: sandbox.name,
+        kind: sandbox.kind,
+        branch: sandbox.branch,
+        volume: sandbox.volume ?? '',
+        'worktree-path': sandbox.worktreePath,
+        'exit-code': String(command.exitCode),
+        changed: String(report.changedFiles.length > 0 || report.commits > 0),
+        commits: String(report.commits),
+        'head-sha': report.headSha,
+        pushed: String(push?.pushed ?? false),
+        'files-changed': String(report.changedFiles.length),
+        'diff-stat': report.diffStat,
+        violations: String(outcome.boundary.violations.length),
+    };
+    for (const [k, v] of Object.entries(out))
+        core/* setOutput */.uH(k, v);
+}
+async function action_post() {
+    const state = (0,src_state/* loadRunState */.fQ)();
+    if (state?.progress && !state.progress.finished) {
+        const { finishProgressInPost } = await __nccwpck_require__.e(/* import() */ 359).then(__nccwpck_require__.bind(__nccwpck_require__, 2359));
+        await finishProgressInPost(state.progress, postToken(), actionUi());
+    }
+    if (!state?.location) {
+        core/* info */.pq('Nothing to clean up: the main step created nothing.');
+        return;
+    }
+    try {
+        await (0,post/* cleanupRun */.w)(state, actionUi(), process.env.RUNNER_TEMP || external_node_os_.tmpdir());
+    }
+    catch (error) {
+        core/* warning */.$e(`Cleanup did not complete: ${error.message}`);
+    }
+}
+/** The post step gets the same inputs as main; only the token is needed, to finish a progress comment. */
+function postToken() {
+    try {
+        return (0,src_settings/* parseSettings */.P$)((name) => core/* getInput */.V4(name)).token;
+    }
+    catch {
+        return ''; // the main step failed on these inputs before it created anything to finish
+    }
+}
+
+
+/***/ }),
+
 /***/ 7651:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
@@ -30482,12 +30666,14 @@ function planBranch(facts, newTransientName = _naming_js__WEBPACK_IMPORTED_MODUL
  */
 async function resolveBranch(git, parent, branch, base) {
     const parentPath = parent.path;
-    const baseCommit = await git.resolveCommit(parentPath, base || 'HEAD');
+    const [baseCommit, localExists] = await Promise.all([
+        git.resolveCommit(parentPath, base || 'HEAD'),
+        branch ? git.refExists(parentPath, `refs/heads/${branch}`) : false,
+    ]);
     if (!baseCommit)
         throw new Error(`Invalid input 'base': ${JSON.stringify(base)} names no commit in ${parentPath}.`);
     if (!branch)
         return planBranch({ branch, localExists: false, remoteExists: false, baseCommit });
-    const localExists = await git.refExists(parentPath, `refs/heads/${branch}`);
     let remoteExists = false;
     if (!localExists) {
         remoteExists = await git.refExists(parentPath, `refs/remotes/origin/${branch}`);
@@ -30709,11 +30895,54 @@ class ContainerEngine {
             await this.removeContainer(name);
         return names;
     }
+    /**
+     * Every container (running or not) with what it mounts: two engine calls whatever the number of
+     * containers and volumes (`ps` for the ids, one `container inspect` for all of them).
+     */
+    async containerMounts() {
+        const ids = (await this.run(['ps', '--all', '--quiet', '--no-trunc'])).split('\n').filter(Boolean);
+        if (ids.length === 0)
+            return [];
+        const args = [
+            'container',
+            'inspect',
+            '--format',
+            '{{json .Name}} {{json .State.Running}} {{json .Mounts}}',
+            '--',
+            ...ids,
+        ];
+        const result = await this.exec(args);
+        // A container removed between the two calls is simply gone; any other failure is a failure.
+        const problems = result.stderr
+            .split('\n')
+            .filter((line) => line.trim() && !/no such (object|container)/i.test(line));
+        if (result.exitCode !== 0 && problems.length)
+            throw this.failure(args, result);
+        return result.stdout
+            .split('\n')
+            .filter((line) => line.trim())
+            .map((line) => parseMounts(line));
+    }
     /** Names of containers (running or not) that mount any of the given volumes. */
     async containersUsingVolume(volume) {
         const out = await this.run(['ps', '--all', '--filter', `volume=${volume}`, '--format', '{{.Names}}']);
         return out.split('\n').filter(Boolean);
     }
+}
+function parseMounts(line) {
+    // `"<name>" <true|false> [<mounts>]`: the name is a JSON string, so the first `" ` after it ends it.
+    const nameEnd = line.indexOf('" ', 1) + 1;
+    const name = JSON.parse(line.slice(0, nameEnd)).replace(/^\//, '');
+    const rest = line.slice(nameEnd + 1);
+    const space = rest.indexOf(' ');
+    const running = rest.slice(0, space) === 'true';
+    const mounts = JSON.parse(rest.slice(space + 1)) ?? [];
+    return {
+        name,
+        running,
+        volumes: mounts.filter((m) => m.Type === 'volume' && m.Name).map((m) => m.Name),
+        binds: mounts.filter((m) => m.Type === 'bind' && m.Source).map((m) => m.Source),
+    };
 }
 function firstLine(text) {
     return text.split('\n')[0] ?? '';
@@ -30824,7 +31053,7 @@ class Git {
         const env = { ...this.env, ...options.env };
         if (options.config?.length)
             Object.assign(env, gitConfigEnv(options.config));
-        return (0,_proc_js__WEBPACK_IMPORTED_MODULE_0__/* .runProcess */ .R3)('git', args, { cwd, env });
+        return (0,_proc_js__WEBPACK_IMPORTED_MODULE_0__/* .runProcess */ .R3)('git', args, { cwd, env, input: options.input });
     }
     /** Runs git in `cwd`; throws a GitError naming the command for a non-zero exit. Returns stdout. */
     async run(cwd, args, options = {}) {
@@ -32227,11 +32456,12 @@ async function recoverGuard(git, engine, dir, ui) {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   Q5: () => (/* binding */ withLockFile),
+/* harmony export */   XB: () => (/* binding */ LockTimeoutError),
 /* harmony export */   aZ: () => (/* binding */ withRepositoryLock),
 /* harmony export */   rj: () => (/* binding */ lockSandbox),
 /* harmony export */   up: () => (/* binding */ isSandboxLocked)
 /* harmony export */ });
-/* unused harmony exports LOCK_STALE_MS, lockDirectory, LockTimeoutError */
+/* unused harmony exports LOCK_STALE_MS, lockDirectory */
 /* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1455);
 /* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_fs_promises__WEBPACK_IMPORTED_MODULE_0__);
 /* harmony import */ var node_os__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(8161);
@@ -32471,6 +32701,7 @@ async function setParentConfig(git, parent, entries) {
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Ce: () => (/* binding */ classifyName),
 /* harmony export */   EH: () => (/* binding */ volumeName),
 /* harmony export */   ey: () => (/* binding */ persistentSandboxName),
 /* harmony export */   f7: () => (/* binding */ VOLUME_MOUNT),
@@ -32479,7 +32710,7 @@ async function setParentConfig(git, parent, entries) {
 /* harmony export */   j6: () => (/* binding */ transientSandboxName),
 /* harmony export */   n$: () => (/* binding */ volumeWorktreePath)
 /* harmony export */ });
-/* unused harmony exports TRANSIENT_PREFIX, shortHash, classifyName */
+/* unused harmony exports TRANSIENT_PREFIX, shortHash */
 /* harmony import */ var node_crypto__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7598);
 /* harmony import */ var node_crypto__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_crypto__WEBPACK_IMPORTED_MODULE_0__);
 /* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(6760);
@@ -32542,6 +32773,140 @@ function diskWorktreePath(root, project, sandbox) {
 
 /***/ }),
 
+/***/ 6661:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   t: () => (/* binding */ PATCH_SCRIPT),
+/* harmony export */   w: () => (/* binding */ cleanupRun)
+/* harmony export */ });
+/* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1455);
+/* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_fs_promises__WEBPACK_IMPORTED_MODULE_0__);
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(6760);
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__nccwpck_require__.n(node_path__WEBPACK_IMPORTED_MODULE_1__);
+/* harmony import */ var _docker_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(3871);
+/* harmony import */ var _git_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(1243);
+/* harmony import */ var _guard_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(8374);
+/* harmony import */ var _lock_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(9188);
+/* harmony import */ var _report_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(665);
+/* harmony import */ var _sandbox_js__WEBPACK_IMPORTED_MODULE_7__ = __nccwpck_require__(6004);
+/* harmony import */ var _worktree_metadata_js__WEBPACK_IMPORTED_MODULE_8__ = __nccwpck_require__(9662);
+// The post step: runs after success, failure and cancel. Removes the container if it is still there,
+// then applies the cleanup policy. It never fails the job: problems become warnings.
+
+
+
+
+
+
+
+
+
+async function cleanupRun(state, ui, tempDir) {
+    const engine = new _docker_js__WEBPACK_IMPORTED_MODULE_2__/* .ContainerEngine */ .yz(state.engine);
+    if (state.container && (await engine.removeContainer(state.container)))
+        ui.info(`Removed container ${state.container}.`);
+    const { location } = state;
+    // The main step stopped while the command ran: restore what the command may have changed outside its
+    // sandbox before any other git command (and the runner's next steps) reads it.
+    if (state.guardDir)
+        await (0,_guard_js__WEBPACK_IMPORTED_MODULE_4__/* .recoverGuard */ .A9)(await _git_js__WEBPACK_IMPORTED_MODULE_3__/* .Git */ .TU.create(), engine, state.guardDir, ui);
+    if (!state.ready)
+        return recoverHalfCreated(engine, location, ui);
+    if (state.cleanup === 'never')
+        return keep(ui, location, 'cleanup: never');
+    const git = await _git_js__WEBPACK_IMPORTED_MODULE_3__/* .Git */ .TU.create();
+    const report = state.report ?? (await (0,_report_js__WEBPACK_IMPORTED_MODULE_6__/* .inspectWorktree */ .e5)(git, engine, location, state.image, state.startSha ?? 'HEAD'));
+    if (state.cleanup === 'auto') {
+        if (location.kind === 'persistent')
+            return keep(ui, location, 'persistent sandboxes are kept for reuse (cleanup: auto)');
+        if ((0,_report_js__WEBPACK_IMPORTED_MODULE_6__/* .holdsWork */ .Ww)(report))
+            return keep(ui, location, describeWork(report));
+        await (0,_sandbox_js__WEBPACK_IMPORTED_MODULE_7__/* .removeSandbox */ .Ur)(engine, location);
+        ui.info(`Removed transient sandbox ${location.name}: it held no work.`);
+        return { removed: true };
+    }
+    let patch;
+    if ((0,_report_js__WEBPACK_IMPORTED_MODULE_6__/* .holdsWork */ .Ww)(report))
+        patch = await savePatch(git, engine, location, state, report, tempDir, ui);
+    await (0,_sandbox_js__WEBPACK_IMPORTED_MODULE_7__/* .removeSandbox */ .Ur)(engine, location);
+    ui.info(`Removed sandbox ${location.name} (cleanup: always).`);
+    return { removed: true, patch };
+}
+function keep(ui, location, why) {
+    const where = location.volume ? `volume ${location.volume}` : location.hostPath;
+    ui.info(`Kept sandbox ${location.name} (${where}): ${why}.`);
+    return { removed: false, kept: why };
+}
+function describeWork(report) {
+    const parts = [];
+    if (report.uncommitted.length)
+        parts.push(`${report.uncommitted.length} uncommitted file(s)`);
+    if (report.unpushedCommits)
+        parts.push(`${report.unpushedCommits} commit(s) on no remote`);
+    return `it holds work: ${parts.join(', ')}`;
+}
+/** The main step stopped while creating the sandbox: undo what it half-created, keep anything whole. */
+async function recoverHalfCreated(engine, location, ui) {
+    return (0,_lock_js__WEBPACK_IMPORTED_MODULE_5__/* .withRepositoryLock */ .aZ)(location.parent.gitDir, async () => {
+        const entry = await (0,_worktree_metadata_js__WEBPACK_IMPORTED_MODULE_8__/* .findWorktreeEntry */ .lc)(location.parent.gitDir, location.worktreePath);
+        if (!entry || entry.locked === _worktree_metadata_js__WEBPACK_IMPORTED_MODULE_8__/* .INITIALIZING */ .is) {
+            if (location.hostPath)
+                await node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.rm(location.hostPath, { recursive: true, force: true });
+            if (location.volume)
+                await engine.removeVolume(location.volume).catch(() => undefined);
+            if (entry)
+                await (0,_worktree_metadata_js__WEBPACK_IMPORTED_MODULE_8__/* .dropEntry */ .sT)(location.parent.gitDir, entry);
+            ui.info(`The main step stopped before sandbox ${location.name} was ready: removed what it had half-created.`);
+            return { removed: true };
+        }
+        return keep(ui, location, 'it was ready before the main step stopped');
+    });
+}
+// Uncommitted work as one patch (untracked files included, binary-safe), unsaved commits as a bundle.
+const PATCH_SCRIPT = `set -eu
+start="$1"
+tmp_index="$(git rev-parse --git-path index).worktree-sandbox"
+cp "$(git rev-parse --git-path index)" "$tmp_index"
+GIT_INDEX_FILE="$tmp_index" git add -A
+GIT_INDEX_FILE="$tmp_index" git diff --no-ext-diff --binary --cached HEAD
+rm -f "$tmp_index"
+`;
+async function savePatch(git, engine, location, state, report, tempDir, ui) {
+    const dir = node_path__WEBPACK_IMPORTED_MODULE_1__.join(tempDir, 'worktree-sandbox');
+    await node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.mkdir(dir, { recursive: true });
+    const file = node_path__WEBPACK_IMPORTED_MODULE_1__.join(dir, `${location.project}-${location.name}.patch`);
+    const result = await (0,_sandbox_js__WEBPACK_IMPORTED_MODULE_7__/* .runInWorktree */ .kv)(git, engine, location, state.image, PATCH_SCRIPT, [
+        state.startSha ?? 'HEAD',
+    ]);
+    if (result.exitCode !== 0)
+        throw new Error(`Could not save the uncommitted work of ${location.name}; the sandbox is kept: ${result.stderr.trim()}`);
+    await node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.writeFile(file, result.stdout);
+    ui.info(`Saved the uncommitted work of ${location.name} to ${file}.`);
+    if (report.unpushedCommits > 0 && !location.branch) {
+        const bundle = file.replace(/\.patch$/, '.bundle');
+        const entry = await (0,_worktree_metadata_js__WEBPACK_IMPORTED_MODULE_8__/* .findWorktreeEntry */ .lc)(location.parent.gitDir, location.worktreePath);
+        if (entry) {
+            await git.run(location.parent.path, [
+                '--git-dir',
+                entry.adminDir,
+                'bundle',
+                'create',
+                bundle,
+                'HEAD',
+                '--not',
+                '--remotes',
+                '--branches',
+            ]);
+        }
+        ui.info(`Saved ${report.unpushedCommits} unpushed commit(s) of ${location.name} to ${bundle}.`);
+    }
+    return file;
+}
+
+
+/***/ }),
+
 /***/ 1783:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
@@ -32550,8 +32915,10 @@ function diskWorktreePath(root, project, sandbox) {
 /* harmony export */   Nm: () => (/* binding */ ProcError),
 /* harmony export */   R3: () => (/* binding */ runProcess)
 /* harmony export */ });
-/* harmony import */ var _actions_exec__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2876);
+/* harmony import */ var _actions_exec__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7187);
+/* harmony import */ var _actions_io__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(8701);
 // The one place where child processes start. Argument arrays only: nothing here goes through a shell.
+
 
 class ProcError extends Error {
     result;
@@ -32561,6 +32928,22 @@ class ProcError extends Error {
         this.name = 'ProcError';
     }
 }
+const toolPaths = new Map();
+/**
+ * The tool's absolute path, looked up once per PATH value. Given a bare name, @actions/exec searches every
+ * PATH folder (one stat after another) on every call: a few milliseconds each time, and the action makes a
+ * dozen calls before the user's command starts. A failed lookup is not remembered.
+ */
+function toolPath(tool) {
+    const key = `${process.env.PATH ?? ''}\0${tool}`;
+    let found = toolPaths.get(key);
+    if (!found) {
+        found = _actions_io__WEBPACK_IMPORTED_MODULE_1__/* .which */ .K7(tool, true);
+        toolPaths.set(key, found);
+        found.catch(() => toolPaths.delete(key));
+    }
+    return found;
+}
 async function runProcess(tool, args, options) {
     const listeners = {};
     if (options.onLine) {
@@ -32569,7 +32952,7 @@ async function runProcess(tool, args, options) {
         listeners.errline = (line) => onLine(line, 'stderr');
     }
     try {
-        const out = await _actions_exec__WEBPACK_IMPORTED_MODULE_0__/* .getExecOutput */ .H(tool, [...args], {
+        const out = await _actions_exec__WEBPACK_IMPORTED_MODULE_0__/* .getExecOutput */ .H(await toolPath(tool), [...args], {
             cwd: options.cwd,
             env: options.env,
             silent: true,
@@ -32708,17 +33091,19 @@ function holdsWork(report) {
 
 async function findParentRepository(git, given) {
     const start = await realDirectory(given);
-    const inside = await git.exec(start, ['rev-parse', '--is-inside-work-tree']);
-    if (inside.exitCode !== 0 || inside.stdout.trim() !== 'true') {
-        throw new Error(`repository-path ${given} is not a git work tree (git says: ${inside.stderr.trim() || inside.stdout.trim()}).`);
-    }
-    const out = await git.run(start, [
+    // One git call for all three answers (start-up latency counts): outside a work tree it prints `false`
+    // or fails, and --show-toplevel fails there in any case.
+    const found = await git.exec(start, [
         'rev-parse',
+        '--is-inside-work-tree',
         '--path-format=absolute',
         '--git-common-dir',
         '--show-toplevel',
     ]);
-    const [commonDir, toplevel] = out.trim().split('\n');
+    const [inside, commonDir, toplevel] = found.stdout.trim().split('\n');
+    if (found.exitCode !== 0 || inside !== 'true' || !commonDir || !toplevel) {
+        throw new Error(`repository-path ${given} is not a git work tree (git says: ${found.stderr.trim() || found.stdout.trim()}).`);
+    }
     const gitDir = await node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.realpath(commonDir);
     if (node_path__WEBPACK_IMPORTED_MODULE_1__.basename(gitDir) !== '.git') {
         throw new Error(`repository-path ${given} uses a git directory at ${gitDir}: only a normal clone (a work tree with its .git folder) can be a sandbox parent.`);
@@ -32958,9 +33343,16 @@ async function runSandbox(settings, deps) {
     if (settings.token)
         ui.mask(settings.token);
     const engine = new docker/* ContainerEngine */.yz(settings.engine);
-    const [git] = await Promise.all([src_git/* Git */.TU.create(), engine.ensureImage(settings.image)]);
-    await (0,src_settings/* validateBranchNames */.N6)(settings, (name) => git.isValidBranchName(name));
-    const parent = await (0,repository/* findParentRepository */.a)(git, settings.repositoryPath);
+    // Start-up latency counts (a reused sandbox should start almost as fast as a bare `docker run`): the image
+    // check, which is also the engine's reachability check, overlaps the git questions and is awaited before
+    // anything is created; independent git questions are asked at the same time.
+    const imageReady = engine.ensureImage(settings.image);
+    imageReady.catch(() => undefined); // awaited below; an earlier failure must not leave it unhandled
+    const git = await src_git/* Git */.TU.create();
+    const [, parent] = await Promise.all([
+        (0,src_settings/* validateBranchNames */.N6)(settings, (name) => git.isValidBranchName(name)),
+        (0,repository/* findParentRepository */.a)(git, settings.repositoryPath),
+    ]);
     if (parent.resolvedFrom)
         ui.info(`${parent.resolvedFrom} is a linked worktree: working from its parent ${parent.path}.`);
     const plan = await (0,lock/* withRepositoryLock */.aZ)(parent.gitDir, async () => {
@@ -32974,6 +33366,7 @@ async function runSandbox(settings, deps) {
     const originUrl = settings.push ? await git.remoteUrl(parent.path, 'origin') : undefined;
     if (settings.push && !originUrl && !deps.pushTo)
         throw new Error(`push: true needs a remote named origin in ${parent.path}.`);
+    await imageReady;
     const release = await (0,lock/* lockSandbox */.rj)(parent.gitDir, location.name, settings.lockTimeoutMinutes * 60_000, (msg) => ui.info(msg));
     try {
         deps.save({ engine: settings.engine, image: settings.image, cleanup: settings.cleanup, location });
@@ -33208,10 +33601,11 @@ function volumeLabels(location, now = new Date()) {
 }
 /** A bind or volume mount in `--mount` syntax (CSV: a field with a comma or quote is quoted). */
 function mountArg(fields) {
-    return Object.entries(fields)
-        .map(([k, v]) => (v === true ? k : `${k}=${v}`))
+    return (Object.entries(fields)
+        // `ro`, not `readonly`: Podman (4.3) refuses `readonly` on volume mounts; both engines take `ro`.
+        .map(([k, v]) => (k === 'readonly' ? 'ro' : k) + (v === true ? '' : `=${v}`))
         .map((f) => (/[",]/.test(f) ? `"${f.replace(/"/g, '""')}"` : f))
-        .join(',');
+        .join(','));
 }
 /** The surgical mount (ADR 0035): parent read-only, its .git read-write, the worktree read-write. */
 function sandboxMounts(location) {
@@ -33244,6 +33638,9 @@ async function prepareSandbox(git, engine, location, plan, image, ui) {
         return prepareDisk(git, location, pinned, log);
     });
     const startSha = await readHead(git, location);
+    const entry = await (0,_worktree_metadata_js__WEBPACK_IMPORTED_MODULE_10__/* .findWorktreeEntry */ .lc)(parent.gitDir, location.worktreePath);
+    if (entry)
+        await (0,_worktree_metadata_js__WEBPACK_IMPORTED_MODULE_10__/* .markUsed */ .Nm)(entry);
     return { ...location, reused, startSha };
 }
 /** A branch only on origin starts at the commit origin/<branch> names now (read under the lock). */
@@ -33654,6 +34051,7 @@ function parseReap(read) {
         maxRemovals: number(read, 'max-removals', { min: 0, integer: true, fallback: 0 }),
         force: boolean(read, 'force', false),
         archiveDir: pathInput(read, 'archive-dir') ?? '',
+        image: image(read),
     };
 }
 function defaultWorktreeRoot(env) {
@@ -33849,6 +34247,7 @@ function loadRunState() {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   KF: () => (/* binding */ lockEntry),
+/* harmony export */   Nm: () => (/* binding */ markUsed),
 /* harmony export */   is: () => (/* binding */ INITIALIZING),
 /* harmony export */   lc: () => (/* binding */ findWorktreeEntry),
 /* harmony export */   sT: () => (/* binding */ dropEntry),
@@ -33898,6 +34297,13 @@ async function findWorktreeEntry(gitDir, worktreePath) {
 async function lockEntry(entry, reason) {
     await node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.writeFile(node_path__WEBPACK_IMPORTED_MODULE_1__.join(entry.adminDir, 'locked'), `${reason}\n`);
     await (0,_metadata_changes_js__WEBPACK_IMPORTED_MODULE_2__/* .announceEntries */ .o0)(node_path__WEBPACK_IMPORTED_MODULE_1__.dirname(node_path__WEBPACK_IMPORTED_MODULE_1__.dirname(entry.adminDir)), [entry.adminDir]);
+}
+/**
+ * Marks a sandbox as used now (its admin folder's mtime), so that the reaper sees a run as activity even
+ * when the run changed nothing git records (files deep in the tree do not move the worktree folder's mtime).
+ */
+async function markUsed(entry, now = new Date()) {
+    await node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.utimes(entry.adminDir, now, now).catch(() => undefined);
 }
 /** Drops exactly one entry (unlocking it): the sandbox it described must already be gone. */
 async function dropEntry(gitDir, entry) {
@@ -35624,8 +36030,8 @@ function toPlatformPath(pth) {
     return pth.replace(/[/\\]/g, path.sep);
 }
 //# sourceMappingURL=path-utils.js.map
-// EXTERNAL MODULE: ./node_modules/@actions/exec/lib/exec.js + 5 modules
-var lib_exec = __nccwpck_require__(2876);
+// EXTERNAL MODULE: ./node_modules/@actions/exec/lib/exec.js + 3 modules
+var lib_exec = __nccwpck_require__(7187);
 ;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/platform.js
 var platform_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
     function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
@@ -36012,7 +36418,7 @@ function getIDToken(aud) {
 
 /***/ }),
 
-/***/ 2876:
+/***/ 7187:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -36033,466 +36439,14 @@ var external_events_ = __nccwpck_require__(4434);
 const external_child_process_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("child_process");
 // EXTERNAL MODULE: external "path"
 var external_path_ = __nccwpck_require__(6928);
-// EXTERNAL MODULE: external "assert"
-var external_assert_ = __nccwpck_require__(2613);
-// EXTERNAL MODULE: external "fs"
-var external_fs_ = __nccwpck_require__(9896);
-;// CONCATENATED MODULE: ./node_modules/@actions/io/lib/io-util.js
-var __awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
-    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
-    return new (P || (P = Promise))(function (resolve, reject) {
-        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
-        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
-        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
-        step((generator = generator.apply(thisArg, _arguments || [])).next());
-    });
-};
-
-
-const { chmod, copyFile, lstat, mkdir, open: io_util_open, readdir, rename, rm, rmdir, stat, symlink, unlink } = external_fs_.promises;
-// export const {open} = 'fs'
-const IS_WINDOWS = process.platform === 'win32';
-/**
- * Custom implementation of readlink to ensure Windows junctions
- * maintain trailing backslash for backward compatibility with Node.js < 24
- *
- * In Node.js 20, Windows junctions (directory symlinks) always returned paths
- * with trailing backslashes. Node.js 24 removed this behavior, which breaks
- * code that relied on this format for path operations.
- *
- * This implementation restores the Node 20 behavior by adding a trailing
- * backslash to all junction results on Windows.
- */
-function readlink(fsPath) {
-    return __awaiter(this, void 0, void 0, function* () {
-        const result = yield fs.promises.readlink(fsPath);
-        // On Windows, restore Node 20 behavior: add trailing backslash to all results
-        // since junctions on Windows are always directory links
-        if (IS_WINDOWS && !result.endsWith('\\')) {
-            return `${result}\\`;
-        }
-        return result;
-    });
-}
-// See https://github.com/nodejs/node/blob/d0153aee367422d0858105abec186da4dff0a0c5/deps/uv/include/uv/win.h#L691
-const UV_FS_O_EXLOCK = 0x10000000;
-const READONLY = external_fs_.constants.O_RDONLY;
-function exists(fsPath) {
-    return __awaiter(this, void 0, void 0, function* () {
-        try {
-            yield stat(fsPath);
-        }
-        catch (err) {
-            if (err.code === 'ENOENT') {
-                return false;
-            }
-            throw err;
-        }
-        return true;
-    });
-}
-function isDirectory(fsPath_1) {
-    return __awaiter(this, arguments, void 0, function* (fsPath, useStat = false) {
-        const stats = useStat ? yield stat(fsPath) : yield lstat(fsPath);
-        return stats.isDirectory();
-    });
-}
-/**
- * On OSX/Linux, true if path starts with '/'. On Windows, true for paths like:
- * \, \hello, \\hello\share, C:, and C:\hello (and corresponding alternate separator cases).
- */
-function isRooted(p) {
-    p = normalizeSeparators(p);
-    if (!p) {
-        throw new Error('isRooted() parameter "p" cannot be empty');
-    }
-    if (IS_WINDOWS) {
-        return (p.startsWith('\\') || /^[A-Z]:/i.test(p) // e.g. \ or \hello or \\hello
-        ); // e.g. C: or C:\hello
-    }
-    return p.startsWith('/');
-}
-/**
- * Best effort attempt to determine whether a file exists and is executable.
- * @param filePath    file path to check
- * @param extensions  additional file extensions to try
- * @return if file exists and is executable, returns the file path. otherwise empty string.
- */
-function tryGetExecutablePath(filePath, extensions) {
-    return __awaiter(this, void 0, void 0, function* () {
-        let stats = undefined;
-        try {
-            // test file exists
-            stats = yield stat(filePath);
-        }
-        catch (err) {
-            if (err.code !== 'ENOENT') {
-                // eslint-disable-next-line no-console
-                console.log(`Unexpected error attempting to determine if executable file exists '${filePath}': ${err}`);
-            }
-        }
-        if (stats && stats.isFile()) {
-            if (IS_WINDOWS) {
-                // on Windows, test for valid extension
-                const upperExt = external_path_.extname(filePath).toUpperCase();
-                if (extensions.some(validExt => validExt.toUpperCase() === upperExt)) {
-                    return filePath;
-                }
-            }
-            else {
-                if (isUnixExecutable(stats)) {
-                    return filePath;
-                }
-            }
-        }
-        // try each extension
-        const originalFilePath = filePath;
-        for (const extension of extensions) {
-            filePath = originalFilePath + extension;
-            stats = undefined;
-            try {
-                stats = yield stat(filePath);
-            }
-            catch (err) {
-                if (err.code !== 'ENOENT') {
-                    // eslint-disable-next-line no-console
-                    console.log(`Unexpected error attempting to determine if executable file exists '${filePath}': ${err}`);
-                }
-            }
-            if (stats && stats.isFile()) {
-                if (IS_WINDOWS) {
-                    // preserve the case of the actual file (since an extension was appended)
-                    try {
-                        const directory = external_path_.dirname(filePath);
-                        const upperName = external_path_.basename(filePath).toUpperCase();
-                        for (const actualName of yield readdir(directory)) {
-                            if (upperName === actualName.toUpperCase()) {
-                                filePath = external_path_.join(directory, actualName);
-                                break;
-                            }
-                        }
-                    }
-                    catch (err) {
-                        // eslint-disable-next-line no-console
-                        console.log(`Unexpected error attempting to determine the actual case of the file '${filePath}': ${err}`);
-                    }
-                    return filePath;
-                }
-                else {
-                    if (isUnixExecutable(stats)) {
-                        return filePath;
-                    }
-                }
-            }
-        }
-        return '';
-    });
-}
-function normalizeSeparators(p) {
-    p = p || '';
-    if (IS_WINDOWS) {
-        // convert slashes on Windows
-        p = p.replace(/\//g, '\\');
-        // remove redundant slashes
-        return p.replace(/\\\\+/g, '\\');
-    }
-    // remove redundant slashes
-    return p.replace(/\/\/+/g, '/');
-}
-// on Mac/Linux, test the execute bit
-//     R   W  X  R  W X R W X
-//   256 128 64 32 16 8 4 2 1
-function isUnixExecutable(stats) {
-    return ((stats.mode & 1) > 0 ||
-        ((stats.mode & 8) > 0 &&
-            process.getgid !== undefined &&
-            stats.gid === process.getgid()) ||
-        ((stats.mode & 64) > 0 &&
-            process.getuid !== undefined &&
-            stats.uid === process.getuid()));
-}
-// Get the path of cmd.exe in windows
-function getCmdPath() {
-    var _a;
-    return (_a = process.env['COMSPEC']) !== null && _a !== void 0 ? _a : `cmd.exe`;
-}
-//# sourceMappingURL=io-util.js.map
-;// CONCATENATED MODULE: ./node_modules/@actions/io/lib/io.js
-var io_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
-    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
-    return new (P || (P = Promise))(function (resolve, reject) {
-        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
-        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
-        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
-        step((generator = generator.apply(thisArg, _arguments || [])).next());
-    });
-};
-
-
-
-/**
- * Copies a file or folder.
- * Based off of shelljs - https://github.com/shelljs/shelljs/blob/9237f66c52e5daa40458f94f9565e18e8132f5a6/src/cp.js
- *
- * @param     source    source path
- * @param     dest      destination path
- * @param     options   optional. See CopyOptions.
- */
-function cp(source_1, dest_1) {
-    return io_awaiter(this, arguments, void 0, function* (source, dest, options = {}) {
-        const { force, recursive, copySourceDirectory } = readCopyOptions(options);
-        const destStat = (yield ioUtil.exists(dest)) ? yield ioUtil.stat(dest) : null;
-        // Dest is an existing file, but not forcing
-        if (destStat && destStat.isFile() && !force) {
-            return;
-        }
-        // If dest is an existing directory, should copy inside.
-        const newDest = destStat && destStat.isDirectory() && copySourceDirectory
-            ? path.join(dest, path.basename(source))
-            : dest;
-        if (!(yield ioUtil.exists(source))) {
-            throw new Error(`no such file or directory: ${source}`);
-        }
-        const sourceStat = yield ioUtil.stat(source);
-        if (sourceStat.isDirectory()) {
-            if (!recursive) {
-                throw new Error(`Failed to copy. ${source} is a directory, but tried to copy without recursive flag.`);
-            }
-            else {
-                yield cpDirRecursive(source, newDest, 0, force);
-            }
-        }
-        else {
-            if (path.relative(source, newDest) === '') {
-                // a file cannot be copied to itself
-                throw new Error(`'${newDest}' and '${source}' are the same file`);
-            }
-            yield io_copyFile(source, newDest, force);
-        }
-    });
-}
-/**
- * Moves a path.
- *
- * @param     source    source path
- * @param     dest      destination path
- * @param     options   optional. See MoveOptions.
- */
-function mv(source_1, dest_1) {
-    return io_awaiter(this, arguments, void 0, function* (source, dest, options = {}) {
-        if (yield ioUtil.exists(dest)) {
-            let destExists = true;
-            if (yield ioUtil.isDirectory(dest)) {
-                // If dest is directory copy src into dest
-                dest = path.join(dest, path.basename(source));
-                destExists = yield ioUtil.exists(dest);
-            }
-            if (destExists) {
-                if (options.force == null || options.force) {
-                    yield rmRF(dest);
-                }
-                else {
-                    throw new Error('Destination already exists');
-                }
-            }
-        }
-        yield mkdirP(path.dirname(dest));
-        yield ioUtil.rename(source, dest);
-    });
-}
-/**
- * Remove a path recursively with force
- *
- * @param inputPath path to remove
- */
-function rmRF(inputPath) {
-    return io_awaiter(this, void 0, void 0, function* () {
-        if (ioUtil.IS_WINDOWS) {
-            // Check for invalid characters
-            // https://docs.microsoft.com/en-us/windows/win32/fileio/naming-a-file
-            if (/[*"<>|]/.test(inputPath)) {
-                throw new Error('File path must not contain `*`, `"`, `<`, `>` or `|` on Windows');
-            }
-        }
-        try {
-            // note if path does not exist, error is silent
-            yield ioUtil.rm(inputPath, {
-                force: true,
-                maxRetries: 3,
-                recursive: true,
-                retryDelay: 300
-            });
-        }
-        catch (err) {
-            throw new Error(`File was unable to be removed ${err}`);
-        }
-    });
-}
-/**
- * Make a directory.  Creates the full path with folders in between
- * Will throw if it fails
- *
- * @param   fsPath        path to create
- * @returns Promise<void>
- */
-function mkdirP(fsPath) {
-    return io_awaiter(this, void 0, void 0, function* () {
-        ok(fsPath, 'a path argument must be provided');
-        yield ioUtil.mkdir(fsPath, { recursive: true });
-    });
-}
-/**
- * Returns path of a tool had the tool actually been invoked.  Resolves via paths.
- * If you check and the tool does not exist, it will throw.
- *
- * @param     tool              name of the tool
- * @param     check             whether to check if tool exists
- * @returns   Promise<string>   path to tool
- */
-function which(tool, check) {
-    return io_awaiter(this, void 0, void 0, function* () {
-        if (!tool) {
-            throw new Error("parameter 'tool' is required");
-        }
-        // recursive when check=true
-        if (check) {
-            const result = yield which(tool, false);
-            if (!result) {
-                if (IS_WINDOWS) {
-                    throw new Error(`Unable to locate executable file: ${tool}. Please verify either the file path exists or the file can be found within a directory specified by the PATH environment variable. Also verify the file has a valid extension for an executable file.`);
-                }
-                else {
-                    throw new Error(`Unable to locate executable file: ${tool}. Please verify either the file path exists or the file can be found within a directory specified by the PATH environment variable. Also check the file mode to verify the file is executable.`);
-                }
-            }
-            return result;
-        }
-        const matches = yield findInPath(tool);
-        if (matches && matches.length > 0) {
-            return matches[0];
-        }
-        return '';
-    });
-}
-/**
- * Returns a list of all occurrences of the given tool on the system path.
- *
- * @returns   Promise<string[]>  the paths of the tool
- */
-function findInPath(tool) {
-    return io_awaiter(this, void 0, void 0, function* () {
-        if (!tool) {
-            throw new Error("parameter 'tool' is required");
-        }
-        // build the list of extensions to try
-        const extensions = [];
-        if (IS_WINDOWS && process.env['PATHEXT']) {
-            for (const extension of process.env['PATHEXT'].split(external_path_.delimiter)) {
-                if (extension) {
-                    extensions.push(extension);
-                }
-            }
-        }
-        // if it's rooted, return it if exists. otherwise return empty.
-        if (isRooted(tool)) {
-            const filePath = yield tryGetExecutablePath(tool, extensions);
-            if (filePath) {
-                return [filePath];
-            }
-            return [];
-        }
-        // if any path separators, return empty
-        if (tool.includes(external_path_.sep)) {
-            return [];
-        }
-        // build the list of directories
-        //
-        // Note, technically "where" checks the current directory on Windows. From a toolkit perspective,
-        // it feels like we should not do this. Checking the current directory seems like more of a use
-        // case of a shell, and the which() function exposed by the toolkit should strive for consistency
-        // across platforms.
-        const directories = [];
-        if (process.env.PATH) {
-            for (const p of process.env.PATH.split(external_path_.delimiter)) {
-                if (p) {
-                    directories.push(p);
-                }
-            }
-        }
-        // find all matches
-        const matches = [];
-        for (const directory of directories) {
-            const filePath = yield tryGetExecutablePath(external_path_.join(directory, tool), extensions);
-            if (filePath) {
-                matches.push(filePath);
-            }
-        }
-        return matches;
-    });
-}
-function readCopyOptions(options) {
-    const force = options.force == null ? true : options.force;
-    const recursive = Boolean(options.recursive);
-    const copySourceDirectory = options.copySourceDirectory == null
-        ? true
-        : Boolean(options.copySourceDirectory);
-    return { force, recursive, copySourceDirectory };
-}
-function cpDirRecursive(sourceDir, destDir, currentDepth, force) {
-    return io_awaiter(this, void 0, void 0, function* () {
-        // Ensure there is not a run away recursive copy
-        if (currentDepth >= 255)
-            return;
-        currentDepth++;
-        yield mkdirP(destDir);
-        const files = yield ioUtil.readdir(sourceDir);
-        for (const fileName of files) {
-            const srcFile = `${sourceDir}/${fileName}`;
-            const destFile = `${destDir}/${fileName}`;
-            const srcFileStat = yield ioUtil.lstat(srcFile);
-            if (srcFileStat.isDirectory()) {
-                // Recurse
-                yield cpDirRecursive(srcFile, destFile, currentDepth, force);
-            }
-            else {
-                yield io_copyFile(srcFile, destFile, force);
-            }
-        }
-        // Change the mode for the newly created directory
-        yield ioUtil.chmod(destDir, (yield ioUtil.stat(sourceDir)).mode);
-    });
-}
-// Buffered file copy
-function io_copyFile(srcFile, destFile, force) {
-    return io_awaiter(this, void 0, void 0, function* () {
-        if ((yield ioUtil.lstat(srcFile)).isSymbolicLink()) {
-            // unlink/re-link it
-            try {
-                yield ioUtil.lstat(destFile);
-                yield ioUtil.unlink(destFile);
-            }
-            catch (e) {
-                // Try to override file permission
-                if (e.code === 'EPERM') {
-                    yield ioUtil.chmod(destFile, '0666');
-                    yield ioUtil.unlink(destFile);
-                }
-                // other errors = it doesn't exist, no work to do
-            }
-            // Copy over symlink
-            const symlinkFull = yield ioUtil.readlink(srcFile);
-            yield ioUtil.symlink(symlinkFull, destFile, ioUtil.IS_WINDOWS ? 'junction' : null);
-        }
-        else if (!(yield ioUtil.exists(destFile)) || force) {
-            yield ioUtil.copyFile(srcFile, destFile);
-        }
-    });
-}
-//# sourceMappingURL=io.js.map
+// EXTERNAL MODULE: ./node_modules/@actions/io/lib/io.js
+var io = __nccwpck_require__(8701);
+// EXTERNAL MODULE: ./node_modules/@actions/io/lib/io-util.js
+var io_util = __nccwpck_require__(90);
 ;// CONCATENATED MODULE: external "timers"
 const external_timers_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("timers");
 ;// CONCATENATED MODULE: ./node_modules/@actions/exec/lib/toolrunner.js
-var toolrunner_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
+var __awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
     function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
     return new (P || (P = Promise))(function (resolve, reject) {
         function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
@@ -36509,7 +36463,7 @@ var toolrunner_awaiter = (undefined && undefined.__awaiter) || function (thisArg
 
 
 /* eslint-disable @typescript-eslint/unbound-method */
-const toolrunner_IS_WINDOWS = process.platform === 'win32';
+const IS_WINDOWS = process.platform === 'win32';
 /*
  * Class for running command line tools. Handles quoting and arg parsing in a platform agnostic way.
  */
@@ -36532,7 +36486,7 @@ class ToolRunner extends external_events_.EventEmitter {
         const toolPath = this._getSpawnFileName();
         const args = this._getSpawnArgs(options);
         let cmd = noPrefix ? '' : '[command]'; // omit prefix when piped to a second tool
-        if (toolrunner_IS_WINDOWS) {
+        if (IS_WINDOWS) {
             // Windows + cmd file
             if (this._isCmdFile()) {
                 cmd += toolPath;
@@ -36586,7 +36540,7 @@ class ToolRunner extends external_events_.EventEmitter {
         }
     }
     _getSpawnFileName() {
-        if (toolrunner_IS_WINDOWS) {
+        if (IS_WINDOWS) {
             if (this._isCmdFile()) {
                 return process.env['COMSPEC'] || 'cmd.exe';
             }
@@ -36594,7 +36548,7 @@ class ToolRunner extends external_events_.EventEmitter {
         return this.toolPath;
     }
     _getSpawnArgs(options) {
-        if (toolrunner_IS_WINDOWS) {
+        if (IS_WINDOWS) {
             if (this._isCmdFile()) {
                 let argline = `/D /S /C "${this._windowsQuoteCmdArg(this.toolPath)}`;
                 for (const a of this.args) {
@@ -36847,18 +36801,18 @@ class ToolRunner extends external_events_.EventEmitter {
      * @returns   number
      */
     exec() {
-        return toolrunner_awaiter(this, void 0, void 0, function* () {
+        return __awaiter(this, void 0, void 0, function* () {
             // root the tool path if it is unrooted and contains relative pathing
-            if (!isRooted(this.toolPath) &&
+            if (!io_util/* isRooted */.Qh(this.toolPath) &&
                 (this.toolPath.includes('/') ||
-                    (toolrunner_IS_WINDOWS && this.toolPath.includes('\\')))) {
+                    (IS_WINDOWS && this.toolPath.includes('\\')))) {
                 // prefer options.cwd if it is specified, however options.cwd may also need to be rooted
                 this.toolPath = external_path_.resolve(process.cwd(), this.options.cwd || process.cwd(), this.toolPath);
             }
             // if the tool is only a file name, then resolve it from the PATH
             // otherwise verify it exists (add extension on Windows if necessary)
-            this.toolPath = yield which(this.toolPath, true);
-            return new Promise((resolve, reject) => toolrunner_awaiter(this, void 0, void 0, function* () {
+            this.toolPath = yield io/* which */.K7(this.toolPath, true);
+            return new Promise((resolve, reject) => __awaiter(this, void 0, void 0, function* () {
                 this._debug(`exec tool: ${this.toolPath}`);
                 this._debug('arguments:');
                 for (const arg of this.args) {
@@ -36872,7 +36826,7 @@ class ToolRunner extends external_events_.EventEmitter {
                 state.on('debug', (message) => {
                     this._debug(message);
                 });
-                if (this.options.cwd && !(yield exists(this.options.cwd))) {
+                if (this.options.cwd && !(yield io_util/* exists */.t2(this.options.cwd))) {
                     return reject(new Error(`The cwd: ${this.options.cwd} does not exist!`));
                 }
                 const fileName = this._getSpawnFileName();
@@ -37160,6 +37114,484 @@ function getExecOutput(commandLine, args, options) {
 }
 //# sourceMappingURL=exec.js.map
 
+/***/ }),
+
+/***/ 90:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   H8: () => (/* binding */ IS_WINDOWS),
+/* harmony export */   Qh: () => (/* binding */ isRooted),
+/* harmony export */   t2: () => (/* binding */ exists),
+/* harmony export */   vr: () => (/* binding */ tryGetExecutablePath)
+/* harmony export */ });
+/* unused harmony exports chmod, copyFile, lstat, mkdir, open, readdir, rename, rm, rmdir, stat, symlink, unlink, readlink, UV_FS_O_EXLOCK, READONLY, isDirectory, getCmdPath */
+/* harmony import */ var fs__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9896);
+/* harmony import */ var path__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(6928);
+var __awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
+    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
+    return new (P || (P = Promise))(function (resolve, reject) {
+        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
+        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
+        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
+        step((generator = generator.apply(thisArg, _arguments || [])).next());
+    });
+};
+
+
+const { chmod, copyFile, lstat, mkdir, open, readdir, rename, rm, rmdir, stat, symlink, unlink } = fs__WEBPACK_IMPORTED_MODULE_0__.promises;
+// export const {open} = 'fs'
+const IS_WINDOWS = process.platform === 'win32';
+/**
+ * Custom implementation of readlink to ensure Windows junctions
+ * maintain trailing backslash for backward compatibility with Node.js < 24
+ *
+ * In Node.js 20, Windows junctions (directory symlinks) always returned paths
+ * with trailing backslashes. Node.js 24 removed this behavior, which breaks
+ * code that relied on this format for path operations.
+ *
+ * This implementation restores the Node 20 behavior by adding a trailing
+ * backslash to all junction results on Windows.
+ */
+function readlink(fsPath) {
+    return __awaiter(this, void 0, void 0, function* () {
+        const result = yield fs.promises.readlink(fsPath);
+        // On Windows, restore Node 20 behavior: add trailing backslash to all results
+        // since junctions on Windows are always directory links
+        if (IS_WINDOWS && !result.endsWith('\\')) {
+            return `${result}\\`;
+        }
+        return result;
+    });
+}
+// See https://github.com/nodejs/node/blob/d0153aee367422d0858105abec186da4dff0a0c5/deps/uv/include/uv/win.h#L691
+const UV_FS_O_EXLOCK = 0x10000000;
+const READONLY = fs__WEBPACK_IMPORTED_MODULE_0__.constants.O_RDONLY;
+function exists(fsPath) {
+    return __awaiter(this, void 0, void 0, function* () {
+        try {
+            yield stat(fsPath);
+        }
+        catch (err) {
+            if (err.code === 'ENOENT') {
+                return false;
+            }
+            throw err;
+        }
+        return true;
+    });
+}
+function isDirectory(fsPath_1) {
+    return __awaiter(this, arguments, void 0, function* (fsPath, useStat = false) {
+        const stats = useStat ? yield stat(fsPath) : yield lstat(fsPath);
+        return stats.isDirectory();
+    });
+}
+/**
+ * On OSX/Linux, true if path starts with '/'. On Windows, true for paths like:
+ * \, \hello, \\hello\share, C:, and C:\hello (and corresponding alternate separator cases).
+ */
+function isRooted(p) {
+    p = normalizeSeparators(p);
+    if (!p) {
+        throw new Error('isRooted() parameter "p" cannot be empty');
+    }
+    if (IS_WINDOWS) {
+        return (p.startsWith('\\') || /^[A-Z]:/i.test(p) // e.g. \ or \hello or \\hello
+        ); // e.g. C: or C:\hello
+    }
+    return p.startsWith('/');
+}
+/**
+ * Best effort attempt to determine whether a file exists and is executable.
+ * @param filePath    file path to check
+ * @param extensions  additional file extensions to try
+ * @return if file exists and is executable, returns the file path. otherwise empty string.
+ */
+function tryGetExecutablePath(filePath, extensions) {
+    return __awaiter(this, void 0, void 0, function* () {
+        let stats = undefined;
+        try {
+            // test file exists
+            stats = yield stat(filePath);
+        }
+        catch (err) {
+            if (err.code !== 'ENOENT') {
+                // eslint-disable-next-line no-console
+                console.log(`Unexpected error attempting to determine if executable file exists '${filePath}': ${err}`);
+            }
+        }
+        if (stats && stats.isFile()) {
+            if (IS_WINDOWS) {
+                // on Windows, test for valid extension
+                const upperExt = path__WEBPACK_IMPORTED_MODULE_1__.extname(filePath).toUpperCase();
+                if (extensions.some(validExt => validExt.toUpperCase() === upperExt)) {
+                    return filePath;
+                }
+            }
+            else {
+                if (isUnixExecutable(stats)) {
+                    return filePath;
+                }
+            }
+        }
+        // try each extension
+        const originalFilePath = filePath;
+        for (const extension of extensions) {
+            filePath = originalFilePath + extension;
+            stats = undefined;
+            try {
+                stats = yield stat(filePath);
+            }
+            catch (err) {
+                if (err.code !== 'ENOENT') {
+                    // eslint-disable-next-line no-console
+                    console.log(`Unexpected error attempting to determine if executable file exists '${filePath}': ${err}`);
+                }
+            }
+            if (stats && stats.isFile()) {
+                if (IS_WINDOWS) {
+                    // preserve the case of the actual file (since an extension was appended)
+                    try {
+                        const directory = path__WEBPACK_IMPORTED_MODULE_1__.dirname(filePath);
+                        const upperName = path__WEBPACK_IMPORTED_MODULE_1__.basename(filePath).toUpperCase();
+                        for (const actualName of yield readdir(directory)) {
+                            if (upperName === actualName.toUpperCase()) {
+                                filePath = path__WEBPACK_IMPORTED_MODULE_1__.join(directory, actualName);
+                                break;
+                            }
+                        }
+                    }
+                    catch (err) {
+                        // eslint-disable-next-line no-console
+                        console.log(`Unexpected error attempting to determine the actual case of the file '${filePath}': ${err}`);
+                    }
+                    return filePath;
+                }
+                else {
+                    if (isUnixExecutable(stats)) {
+                        return filePath;
+                    }
+                }
+            }
+        }
+        return '';
+    });
+}
+function normalizeSeparators(p) {
+    p = p || '';
+    if (IS_WINDOWS) {
+        // convert slashes on Windows
+        p = p.replace(/\//g, '\\');
+        // remove redundant slashes
+        return p.replace(/\\\\+/g, '\\');
+    }
+    // remove redundant slashes
+    return p.replace(/\/\/+/g, '/');
+}
+// on Mac/Linux, test the execute bit
+//     R   W  X  R  W X R W X
+//   256 128 64 32 16 8 4 2 1
+function isUnixExecutable(stats) {
+    return ((stats.mode & 1) > 0 ||
+        ((stats.mode & 8) > 0 &&
+            process.getgid !== undefined &&
+            stats.gid === process.getgid()) ||
+        ((stats.mode & 64) > 0 &&
+            process.getuid !== undefined &&
+            stats.uid === process.getuid()));
+}
+// Get the path of cmd.exe in windows
+function getCmdPath() {
+    var _a;
+    return (_a = process.env['COMSPEC']) !== null && _a !== void 0 ? _a : `cmd.exe`;
+}
+//# sourceMappingURL=io-util.js.map
+
+/***/ }),
+
+/***/ 8701:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   K7: () => (/* binding */ which)
+/* harmony export */ });
+/* unused harmony exports cp, mv, rmRF, mkdirP, findInPath */
+/* harmony import */ var assert__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2613);
+/* harmony import */ var path__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(6928);
+/* harmony import */ var _io_util_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(90);
+var __awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
+    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
+    return new (P || (P = Promise))(function (resolve, reject) {
+        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
+        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
+        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
+        step((generator = generator.apply(thisArg, _arguments || [])).next());
+    });
+};
+
+
+
+/**
+ * Copies a file or folder.
+ * Based off of shelljs - https://github.com/shelljs/shelljs/blob/9237f66c52e5daa40458f94f9565e18e8132f5a6/src/cp.js
+ *
+ * @param     source    source path
+ * @param     dest      destination path
+ * @param     options   optional. See CopyOptions.
+ */
+function cp(source_1, dest_1) {
+    return __awaiter(this, arguments, void 0, function* (source, dest, options = {}) {
+        const { force, recursive, copySourceDirectory } = readCopyOptions(options);
+        const destStat = (yield ioUtil.exists(dest)) ? yield ioUtil.stat(dest) : null;
+        // Dest is an existing file, but not forcing
+        if (destStat && destStat.isFile() && !force) {
+            return;
+        }
+        // If dest is an existing directory, should copy inside.
+        const newDest = destStat && destStat.isDirectory() && copySourceDirectory
+            ? path.join(dest, path.basename(source))
+            : dest;
+        if (!(yield ioUtil.exists(source))) {
+            throw new Error(`no such file or directory: ${source}`);
+        }
+        const sourceStat = yield ioUtil.stat(source);
+        if (sourceStat.isDirectory()) {
+            if (!recursive) {
+                throw new Error(`Failed to copy. ${source} is a directory, but tried to copy without recursive flag.`);
+            }
+            else {
+                yield cpDirRecursive(source, newDest, 0, force);
+            }
+        }
+        else {
+            if (path.relative(source, newDest) === '') {
+                // a file cannot be copied to itself
+                throw new Error(`'${newDest}' and '${source}' are the same file`);
+            }
+            yield copyFile(source, newDest, force);
+        }
+    });
+}
+/**
+ * Moves a path.
+ *
+ * @param     source    source path
+ * @param     dest      destination path
+ * @param     options   optional. See MoveOptions.
+ */
+function mv(source_1, dest_1) {
+    return __awaiter(this, arguments, void 0, function* (source, dest, options = {}) {
+        if (yield ioUtil.exists(dest)) {
+            let destExists = true;
+            if (yield ioUtil.isDirectory(dest)) {
+                // If dest is directory copy src into dest
+                dest = path.join(dest, path.basename(source));
+                destExists = yield ioUtil.exists(dest);
+            }
+            if (destExists) {
+                if (options.force == null || options.force) {
+                    yield rmRF(dest);
+                }
+                else {
+                    throw new Error('Destination already exists');
+                }
+            }
+        }
+        yield mkdirP(path.dirname(dest));
+        yield ioUtil.rename(source, dest);
+    });
+}
+/**
+ * Remove a path recursively with force
+ *
+ * @param inputPath path to remove
+ */
+function rmRF(inputPath) {
+    return __awaiter(this, void 0, void 0, function* () {
+        if (ioUtil.IS_WINDOWS) {
+            // Check for invalid characters
+            // https://docs.microsoft.com/en-us/windows/win32/fileio/naming-a-file
+            if (/[*"<>|]/.test(inputPath)) {
+                throw new Error('File path must not contain `*`, `"`, `<`, `>` or `|` on Windows');
+            }
+        }
+        try {
+            // note if path does not exist, error is silent
+            yield ioUtil.rm(inputPath, {
+                force: true,
+                maxRetries: 3,
+                recursive: true,
+                retryDelay: 300
+            });
+        }
+        catch (err) {
+            throw new Error(`File was unable to be removed ${err}`);
+        }
+    });
+}
+/**
+ * Make a directory.  Creates the full path with folders in between
+ * Will throw if it fails
+ *
+ * @param   fsPath        path to create
+ * @returns Promise<void>
+ */
+function mkdirP(fsPath) {
+    return __awaiter(this, void 0, void 0, function* () {
+        ok(fsPath, 'a path argument must be provided');
+        yield ioUtil.mkdir(fsPath, { recursive: true });
+    });
+}
+/**
+ * Returns path of a tool had the tool actually been invoked.  Resolves via paths.
+ * If you check and the tool does not exist, it will throw.
+ *
+ * @param     tool              name of the tool
+ * @param     check             whether to check if tool exists
+ * @returns   Promise<string>   path to tool
+ */
+function which(tool, check) {
+    return __awaiter(this, void 0, void 0, function* () {
+        if (!tool) {
+            throw new Error("parameter 'tool' is required");
+        }
+        // recursive when check=true
+        if (check) {
+            const result = yield which(tool, false);
+            if (!result) {
+                if (_io_util_js__WEBPACK_IMPORTED_MODULE_2__/* .IS_WINDOWS */ .H8) {
+                    throw new Error(`Unable to locate executable file: ${tool}. Please verify either the file path exists or the file can be found within a directory specified by the PATH environment variable. Also verify the file has a valid extension for an executable file.`);
+                }
+                else {
+                    throw new Error(`Unable to locate executable file: ${tool}. Please verify either the file path exists or the file can be found within a directory specified by the PATH environment variable. Also check the file mode to verify the file is executable.`);
+                }
+            }
+            return result;
+        }
+        const matches = yield findInPath(tool);
+        if (matches && matches.length > 0) {
+            return matches[0];
+        }
+        return '';
+    });
+}
+/**
+ * Returns a list of all occurrences of the given tool on the system path.
+ *
+ * @returns   Promise<string[]>  the paths of the tool
+ */
+function findInPath(tool) {
+    return __awaiter(this, void 0, void 0, function* () {
+        if (!tool) {
+            throw new Error("parameter 'tool' is required");
+        }
+        // build the list of extensions to try
+        const extensions = [];
+        if (_io_util_js__WEBPACK_IMPORTED_MODULE_2__/* .IS_WINDOWS */ .H8 && process.env['PATHEXT']) {
+            for (const extension of process.env['PATHEXT'].split(path__WEBPACK_IMPORTED_MODULE_1__.delimiter)) {
+                if (extension) {
+                    extensions.push(extension);
+                }
+            }
+        }
+        // if it's rooted, return it if exists. otherwise return empty.
+        if (_io_util_js__WEBPACK_IMPORTED_MODULE_2__/* .isRooted */ .Qh(tool)) {
+            const filePath = yield _io_util_js__WEBPACK_IMPORTED_MODULE_2__/* .tryGetExecutablePath */ .vr(tool, extensions);
+            if (filePath) {
+                return [filePath];
+            }
+            return [];
+        }
+        // if any path separators, return empty
+        if (tool.includes(path__WEBPACK_IMPORTED_MODULE_1__.sep)) {
+            return [];
+        }
+        // build the list of directories
+        //
+        // Note, technically "where" checks the current directory on Windows. From a toolkit perspective,
+        // it feels like we should not do this. Checking the current directory seems like more of a use
+        // case of a shell, and the which() function exposed by the toolkit should strive for consistency
+        // across platforms.
+        const directories = [];
+        if (process.env.PATH) {
+            for (const p of process.env.PATH.split(path__WEBPACK_IMPORTED_MODULE_1__.delimiter)) {
+                if (p) {
+                    directories.push(p);
+                }
+            }
+        }
+        // find all matches
+        const matches = [];
+        for (const directory of directories) {
+            const filePath = yield _io_util_js__WEBPACK_IMPORTED_MODULE_2__/* .tryGetExecutablePath */ .vr(path__WEBPACK_IMPORTED_MODULE_1__.join(directory, tool), extensions);
+            if (filePath) {
+                matches.push(filePath);
+            }
+        }
+        return matches;
+    });
+}
+function readCopyOptions(options) {
+    const force = options.force == null ? true : options.force;
+    const recursive = Boolean(options.recursive);
+    const copySourceDirectory = options.copySourceDirectory == null
+        ? true
+        : Boolean(options.copySourceDirectory);
+    return { force, recursive, copySourceDirectory };
+}
+function cpDirRecursive(sourceDir, destDir, currentDepth, force) {
+    return __awaiter(this, void 0, void 0, function* () {
+        // Ensure there is not a run away recursive copy
+        if (currentDepth >= 255)
+            return;
+        currentDepth++;
+        yield mkdirP(destDir);
+        const files = yield ioUtil.readdir(sourceDir);
+        for (const fileName of files) {
+            const srcFile = `${sourceDir}/${fileName}`;
+            const destFile = `${destDir}/${fileName}`;
+            const srcFileStat = yield ioUtil.lstat(srcFile);
+            if (srcFileStat.isDirectory()) {
+                // Recurse
+                yield cpDirRecursive(srcFile, destFile, currentDepth, force);
+            }
+            else {
+                yield copyFile(srcFile, destFile, force);
+            }
+        }
+        // Change the mode for the newly created directory
+        yield ioUtil.chmod(destDir, (yield ioUtil.stat(sourceDir)).mode);
+    });
+}
+// Buffered file copy
+function copyFile(srcFile, destFile, force) {
+    return __awaiter(this, void 0, void 0, function* () {
+        if ((yield ioUtil.lstat(srcFile)).isSymbolicLink()) {
+            // unlink/re-link it
+            try {
+                yield ioUtil.lstat(destFile);
+                yield ioUtil.unlink(destFile);
+            }
+            catch (e) {
+                // Try to override file permission
+                if (e.code === 'EPERM') {
+                    yield ioUtil.chmod(destFile, '0666');
+                    yield ioUtil.unlink(destFile);
+                }
+                // other errors = it doesn't exist, no work to do
+            }
+            // Copy over symlink
+            const symlinkFull = yield ioUtil.readlink(srcFile);
+            yield ioUtil.symlink(symlinkFull, destFile, ioUtil.IS_WINDOWS ? 'junction' : null);
+        }
+        else if (!(yield ioUtil.exists(destFile)) || force) {
+            yield ioUtil.copyFile(srcFile, destFile);
+        }
+    });
+}
+//# sourceMappingURL=io.js.map
+
 /***/ })
 
 /******/ });
@@ -37317,321 +37749,22 @@ function getExecOutput(commandLine, args, options) {
 /******/ 
 /************************************************************************/
 var __webpack_exports__ = {};
-
-// EXTERNAL MODULE: ./node_modules/@actions/core/lib/core.js + 11 modules
-var core = __nccwpck_require__(3360);
-// EXTERNAL MODULE: external "node:crypto"
-var external_node_crypto_ = __nccwpck_require__(7598);
-// EXTERNAL MODULE: external "node:os"
-var external_node_os_ = __nccwpck_require__(8161);
-// EXTERNAL MODULE: external "node:fs/promises"
-var promises_ = __nccwpck_require__(1455);
-// EXTERNAL MODULE: external "node:path"
-var external_node_path_ = __nccwpck_require__(6760);
-// EXTERNAL MODULE: ./src/docker.ts
-var docker = __nccwpck_require__(3871);
-// EXTERNAL MODULE: ./src/git.ts
-var src_git = __nccwpck_require__(1243);
-// EXTERNAL MODULE: ./src/guard.ts + 3 modules
-var guard = __nccwpck_require__(8374);
-// EXTERNAL MODULE: ./src/lock.ts
-var lock = __nccwpck_require__(9188);
-// EXTERNAL MODULE: ./src/report.ts
-var src_report = __nccwpck_require__(665);
-// EXTERNAL MODULE: ./src/sandbox.ts
-var sandbox = __nccwpck_require__(6004);
-// EXTERNAL MODULE: ./src/worktree-metadata.ts
-var worktree_metadata = __nccwpck_require__(9662);
-;// CONCATENATED MODULE: ./src/post.ts
-// The post step: runs after success, failure and cancel. Removes the container if it is still there,
-// then applies the cleanup policy. It never fails the job: problems become warnings.
-
-
-
-
-
-
-
-
-
-async function cleanupRun(state, ui, tempDir) {
-    const engine = new docker/* ContainerEngine */.yz(state.engine);
-    if (state.container && (await engine.removeContainer(state.container)))
-        ui.info(`Removed container ${state.container}.`);
-    const { location } = state;
-    // The main step stopped while the command ran: restore what the command may have changed outside its
-    // sandbox before any other git command (and the runner's next steps) reads it.
-    if (state.guardDir)
-        await (0,guard/* recoverGuard */.A9)(await src_git/* Git */.TU.create(), engine, state.guardDir, ui);
-    if (!state.ready)
-        return recoverHalfCreated(engine, location, ui);
-    if (state.cleanup === 'never')
-        return keep(ui, location, 'cleanup: never');
-    const git = await src_git/* Git */.TU.create();
-    const report = state.report ?? (await (0,src_report/* inspectWorktree */.e5)(git, engine, location, state.image, state.startSha ?? 'HEAD'));
-    if (state.cleanup === 'auto') {
-        if (location.kind === 'persistent')
-            return keep(ui, location, 'persistent sandboxes are kept for reuse (cleanup: auto)');
-        if ((0,src_report/* holdsWork */.Ww)(report))
-            return keep(ui, location, describeWork(report));
-        await (0,sandbox/* removeSandbox */.Ur)(engine, location);
-        ui.info(`Removed transient sandbox ${location.name}: it held no work.`);
-        return { removed: true };
-    }
-    let patch;
-    if ((0,src_report/* holdsWork */.Ww)(report))
-        patch = await savePatch(git, engine, location, state, report, tempDir, ui);
-    await (0,sandbox/* removeSandbox */.Ur)(engine, location);
-    ui.info(`Removed sandbox ${location.name} (cleanup: always).`);
-    return { removed: true, patch };
-}
-function keep(ui, location, why) {
-    const where = location.volume ? `volume ${location.volume}` : location.hostPath;
-    ui.info(`Kept sandbox ${location.name} (${where}): ${why}.`);
-    return { removed: false, kept: why };
-}
-function describeWork(report) {
-    const parts = [];
-    if (report.uncommitted.length)
-        parts.push(`${report.uncommitted.length} uncommitted file(s)`);
-    if (report.unpushedCommits)
-        parts.push(`${report.unpushedCommits} commit(s) on no remote`);
-    return `it holds work: ${parts.join(', ')}`;
-}
-/** The main step stopped while creating the sandbox: undo what it half-created, keep anything whole. */
-async function recoverHalfCreated(engine, location, ui) {
-    return (0,lock/* withRepositoryLock */.aZ)(location.parent.gitDir, async () => {
-        const entry = await (0,worktree_metadata/* findWorktreeEntry */.lc)(location.parent.gitDir, location.worktreePath);
-        if (!entry || entry.locked === worktree_metadata/* INITIALIZING */.is) {
-            if (location.hostPath)
-                await promises_.rm(location.hostPath, { recursive: true, force: true });
-            if (location.volume)
-                await engine.removeVolume(location.volume).catch(() => undefined);
-            if (entry)
-                await (0,worktree_metadata/* dropEntry */.sT)(location.parent.gitDir, entry);
-            ui.info(`The main step stopped before sandbox ${location.name} was ready: removed what it had half-created.`);
-            return { removed: true };
-        }
-        return keep(ui, location, 'it was ready before the main step stopped');
-    });
-}
-// Uncommitted work as one patch (untracked files included, binary-safe), unsaved commits as a bundle.
-const PATCH_SCRIPT = `set -eu
-start="$1"
-tmp_index="$(git rev-parse --git-path index).worktree-sandbox"
-cp "$(git rev-parse --git-path index)" "$tmp_index"
-GIT_INDEX_FILE="$tmp_index" git add -A
-GIT_INDEX_FILE="$tmp_index" git diff --no-ext-diff --binary --cached HEAD
-rm -f "$tmp_index"
-`;
-async function savePatch(git, engine, location, state, report, tempDir, ui) {
-    const dir = external_node_path_.join(tempDir, 'worktree-sandbox');
-    await promises_.mkdir(dir, { recursive: true });
-    const file = external_node_path_.join(dir, `${location.project}-${location.name}.patch`);
-    const result = await (0,sandbox/* runInWorktree */.kv)(git, engine, location, state.image, PATCH_SCRIPT, [
-        state.startSha ?? 'HEAD',
-    ]);
-    if (result.exitCode !== 0)
-        throw new Error(`Could not save the uncommitted work of ${location.name}; the sandbox is kept: ${result.stderr.trim()}`);
-    await promises_.writeFile(file, result.stdout);
-    ui.info(`Saved the uncommitted work of ${location.name} to ${file}.`);
-    if (report.unpushedCommits > 0 && !location.branch) {
-        const bundle = file.replace(/\.patch$/, '.bundle');
-        const entry = await (0,worktree_metadata/* findWorktreeEntry */.lc)(location.parent.gitDir, location.worktreePath);
-        if (entry) {
-            await git.run(location.parent.path, [
-                '--git-dir',
-                entry.adminDir,
-                'bundle',
-                'create',
-                bundle,
-                'HEAD',
-                '--not',
-                '--remotes',
-                '--branches',
-            ]);
-        }
-        ui.info(`Saved ${report.unpushedCommits} unpushed commit(s) of ${location.name} to ${bundle}.`);
-    }
-    return file;
-}
-
-// EXTERNAL MODULE: ./src/run-mode.ts + 2 modules
-var run_mode = __nccwpck_require__(7560);
-// EXTERNAL MODULE: ./src/github/event.ts
-var github_event = __nccwpck_require__(5015);
-// EXTERNAL MODULE: ./src/settings.ts
-var src_settings = __nccwpck_require__(8750);
-// EXTERNAL MODULE: ./src/state.ts
-var src_state = __nccwpck_require__(2462);
-;// CONCATENATED MODULE: ./src/summary.ts
-const esc = (text) => text.replace(/[|<>]/g, (c) => `&#${c.charCodeAt(0)};`).replace(/\n/g, ' ');
-function outcomeRows(outcome) {
-    const { sandbox, command, report, push } = outcome;
-    const status = command.timedOut
-        ? `⏱ timed out (exit ${command.exitCode})`
-        : command.oomKilled
-            ? `💥 out of memory (exit ${command.exitCode})`
-            : command.exitCode === 0
-                ? '✅ exit 0'
-                : `❌ exit ${command.exitCode}`;
-    const rows = [
-        ['Command', status],
-        ['Duration', `${(command.durationMs / 1000).toFixed(1)} s`],
-        ['Sandbox', `${sandbox.name} (${sandbox.kind}, ${sandbox.reused ? 'reused' : 'new'})`],
-        ['Branch', sandbox.branch || `detached at ${sandbox.startSha.slice(0, 12)}`],
-        ['Where', sandbox.volume ? `volume ${sandbox.volume}` : (sandbox.hostPath ?? '')],
-        ['Files changed', String(report.changedFiles.length)],
-        ['New commits', String(report.commits)],
-        ['HEAD', report.headSha.slice(0, 12)],
-    ];
-    if (push)
-        rows.push(['Pushed', push.pushed ? 'yes' : `no: ${push.reason}`]);
-    const { violations } = outcome.boundary;
-    if (violations.length)
-        rows.push([
-            'Sandbox boundary',
-            `⚠ ${violations.length} change(s) outside the sandbox, undone: ${violations.join('; ')}`,
-        ]);
-    return rows;
-}
-function outcomeMarkdown(outcome) {
-    const rows = outcomeRows(outcome);
-    const table = ['| | |', '|---|---|', ...rows.map(([k, v]) => `| ${k} | ${esc(v)} |`)].join('\n');
-    const stat = outcome.report.diffStat
-        ? `\n\n<details><summary>Diff stat</summary>\n\n\`\`\`\n${outcome.report.diffStat.replace(/```/g, "'''")}\n\`\`\`\n</details>`
-        : '';
-    return `## worktree-sandbox: run\n\n${table}${stat}\n`;
-}
-function outcomeText(outcome) {
-    const rows = outcomeRows(outcome);
-    const width = Math.max(...rows.map(([k]) => k.length));
-    return [
-        ...rows.map(([k, v]) => `${k.padEnd(width)}  ${v}`),
-        outcome.report.diffStat ? `\n${outcome.report.diffStat}` : '',
-    ]
-        .join('\n')
-        .trimEnd();
-}
-
-;// CONCATENATED MODULE: ./src/action.ts
-// The action's two phases on top of the core: inputs in, outputs and a job summary out.
-
-
-
-
-
-
-
-
-
-function actionUi() {
-    return {
-        info: (m) => core/* info */.pq(m),
-        warning: (m) => core/* warning */.$e(m),
-        group: (title, fn) => core/* group */.Os(title, fn),
-        mask: (s) => core/* setSecret */.Pq(s),
-        // The command's output must not issue workflow commands (::set-output, ::add-mask, ::error ...):
-        // command processing is stopped around it with a token it cannot guess.
-        untrusted: async (fn) => {
-            const token = (0,external_node_crypto_.randomUUID)();
-            process.stdout.write(`::stop-commands::${token}${external_node_os_.EOL}`);
-            try {
-                return await fn((line) => process.stdout.write(`${line}${external_node_os_.EOL}`));
-            }
-            finally {
-                process.stdout.write(`::${token}::${external_node_os_.EOL}`);
-            }
-        },
-    };
-}
-async function main() {
-    const settings = (0,src_settings/* parseSettings */.P$)((name) => core/* getInput */.V4(name));
-    if (settings.mode === 'reap') {
-        const { reapAction } = await __nccwpck_require__.e(/* import() */ 466).then(__nccwpck_require__.bind(__nccwpck_require__, 6466));
-        await reapAction(settings);
-        return;
-    }
-    await runAction(settings);
-}
-async function runAction(settings) {
-    const ui = actionUi();
-    let outcome;
-    if ((0,github_event/* isPullRequestRun */.Yp)(process.env.GITHUB_EVENT_NAME, settings.trigger, settings.branch)) {
-        const { runForPullRequest, actionIo } = await __nccwpck_require__.e(/* import() */ 359).then(__nccwpck_require__.bind(__nccwpck_require__, 2359));
-        outcome = await runForPullRequest(settings, actionIo(ui));
-        if (!outcome)
-            return;
-    }
-    else
-        outcome = await (0,run_mode/* runSandbox */.Fi)(settings, { ui, save: src_state/* saveRunState */.iZ });
-    setOutputs(outcome);
-    await core/* summary */.z.addRaw(outcomeMarkdown(outcome)).write();
-    const { exitCode } = outcome.command;
-    if (exitCode !== 0 && !settings.allowFailure)
-        core/* setFailed */.C1(`The command exited with code ${exitCode}.`);
-}
-function setOutputs(outcome) {
-    const { sandbox, command, report, push } = outcome;
-    const out = {
-        sandbox: sandbox.name,
-        kind: sandbox.kind,
-        branch: sandbox.branch,
-        volume: sandbox.volume ?? '',
-        'worktree-path': sandbox.worktreePath,
-        'exit-code': String(command.exitCode),
-        changed: String(report.changedFiles.length > 0 || report.commits > 0),
-        commits: String(report.commits),
-        'head-sha': report.headSha,
-        pushed: String(push?.pushed ?? false),
-        'files-changed': String(report.changedFiles.length),
-        'diff-stat': report.diffStat,
-        violations: String(outcome.boundary.violations.length),
-    };
-    for (const [k, v] of Object.entries(out))
-        core/* setOutput */.uH(k, v);
-}
-async function post() {
-    const state = (0,src_state/* loadRunState */.fQ)();
-    if (state?.progress && !state.progress.finished) {
-        const { finishProgressInPost } = await __nccwpck_require__.e(/* import() */ 359).then(__nccwpck_require__.bind(__nccwpck_require__, 2359));
-        await finishProgressInPost(state.progress, postToken(), actionUi());
-    }
-    if (!state?.location) {
-        core/* info */.pq('Nothing to clean up: the main step created nothing.');
-        return;
-    }
-    try {
-        await cleanupRun(state, actionUi(), process.env.RUNNER_TEMP || external_node_os_.tmpdir());
-    }
-    catch (error) {
-        core/* warning */.$e(`Cleanup did not complete: ${error.message}`);
-    }
-}
-/** The post step gets the same inputs as main; only the token is needed, to finish a progress comment. */
-function postToken() {
-    try {
-        return (0,src_settings/* parseSettings */.P$)((name) => core/* getInput */.V4(name)).token;
-    }
-    catch {
-        return ''; // the main step failed on these inputs before it created anything to finish
-    }
-}
-
-;// CONCATENATED MODULE: ./src/index.ts
+/* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3360);
+/* harmony import */ var _action_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2527);
+/* harmony import */ var _state_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(2462);
 // One bundle for both phases (action.yml `main` and `post`), told apart by state saved in main.
 
 
 
 async function entry() {
     try {
-        if (src_state/* isPost */.tl)
-            await post();
+        if (_state_js__WEBPACK_IMPORTED_MODULE_2__/* .isPost */ .tl)
+            await (0,_action_js__WEBPACK_IMPORTED_MODULE_1__/* .post */ .bE)();
         else
-            await main();
+            await (0,_action_js__WEBPACK_IMPORTED_MODULE_1__/* .main */ .iW)();
     }
     catch (error) {
-        core/* setFailed */.C1(error.message);
+        _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .setFailed */ .C1(error.message);
     }
 }
 void entry();

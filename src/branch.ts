@@ -65,11 +65,13 @@ export async function resolveBranch(
   base: string,
 ): Promise<BranchPlan> {
   const parentPath = parent.path;
-  const baseCommit = await git.resolveCommit(parentPath, base || 'HEAD');
+  const [baseCommit, localExists] = await Promise.all([
+    git.resolveCommit(parentPath, base || 'HEAD'),
+    branch ? git.refExists(parentPath, `refs/heads/${branch}`) : false,
+  ]);
   if (!baseCommit)
     throw new Error(`Invalid input 'base': ${JSON.stringify(base)} names no commit in ${parentPath}.`);
   if (!branch) return planBranch({ branch, localExists: false, remoteExists: false, baseCommit });
-  const localExists = await git.refExists(parentPath, `refs/heads/${branch}`);
   let remoteExists = false;
   if (!localExists) {
     remoteExists = await git.refExists(parentPath, `refs/remotes/origin/${branch}`);

@@ -67,6 +67,8 @@ export interface GitExecOptions {
   /** Extra config for this call only (e.g. credentials for a push). Never visible on the command line. */
   config?: ReadonlyArray<readonly [string, string]>;
   env?: Record<string, string>;
+  /** Written to git's standard input (e.g. object names for `cat-file --batch-check`). */
+  input?: Buffer;
 }
 
 export class Git {
@@ -103,7 +105,7 @@ export class Git {
   async exec(cwd: string, args: readonly string[], options: GitExecOptions = {}): Promise<ProcResult> {
     const env = { ...this.env, ...options.env };
     if (options.config?.length) Object.assign(env, gitConfigEnv(options.config));
-    return runProcess('git', args, { cwd, env });
+    return runProcess('git', args, { cwd, env, input: options.input });
   }
 
   /** Runs git in `cwd`; throws a GitError naming the command for a non-zero exit. Returns stdout. */

@@ -81,7 +81,7 @@ async function recoverHalfCreated(
 }
 
 // Uncommitted work as one patch (untracked files included, binary-safe), unsaved commits as a bundle.
-const PATCH_SCRIPT = `set -eu
+export const PATCH_SCRIPT = `set -eu
 start="$1"
 tmp_index="$(git rev-parse --git-path index).worktree-sandbox"
 cp "$(git rev-parse --git-path index)" "$tmp_index"

@@ -1,5 +1,6 @@
 // The one place where child processes start. Argument arrays only: nothing here goes through a shell.
 import * as exec from '@actions/exec';
+import * as io from '@actions/io';
 
 export interface ProcOptions {
   cwd?: string;
@@ -26,6 +27,24 @@ export class ProcError extends Error {
   }
 }
 
+const toolPaths = new Map<string, Promise<string>>();
+
+/**
+ * The tool's absolute path, looked up once per PATH value. Given a bare name, @actions/exec searches every
+ * PATH folder (one stat after another) on every call: a few milliseconds each time, and the action makes a
+ * dozen calls before the user's command starts. A failed lookup is not remembered.
+ */
+function toolPath(tool: string): Promise<string> {
+  const key = `${process.env.PATH ?? ''}\0${tool}`;
+  let found = toolPaths.get(key);
+  if (!found) {
+    found = io.which(tool, true);
+    toolPaths.set(key, found);
+    found.catch(() => toolPaths.delete(key));
+  }
+  return found;
+}
+
 export async function runProcess(
   tool: string,
   args: readonly string[],
@@ -38,7 +57,7 @@ export async function runProcess(
     listeners.errline = (line) => onLine(line, 'stderr');
   }
   try {
-    const out = await exec.getExecOutput(tool, [...args], {
+    const out = await exec.getExecOutput(await toolPath(tool), [...args], {
       cwd: options.cwd,
       env: options.env,
       silent: true,

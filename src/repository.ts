@@ -14,19 +14,21 @@ export interface ParentRepository {
 
 export async function findParentRepository(git: Git, given: string): Promise<ParentRepository> {
   const start = await realDirectory(given);
-  const inside = await git.exec(start, ['rev-parse', '--is-inside-work-tree']);
-  if (inside.exitCode !== 0 || inside.stdout.trim() !== 'true') {
-    throw new Error(
-      `repository-path ${given} is not a git work tree (git says: ${inside.stderr.trim() || inside.stdout.trim()}).`,
-    );
-  }
-  const out = await git.run(start, [
+  // One git call for all three answers (start-up latency counts): outside a work tree it prints `false`
+  // or fails, and --show-toplevel fails there in any case.
+  const found = await git.exec(start, [
     'rev-parse',
+    '--is-inside-work-tree',
     '--path-format=absolute',
     '--git-common-dir',
     '--show-toplevel',
   ]);
-  const [commonDir, toplevel] = out.trim().split('\n');
+  const [inside, commonDir, toplevel] = found.stdout.trim().split('\n');
+  if (found.exitCode !== 0 || inside !== 'true' || !commonDir || !toplevel) {
+    throw new Error(
+      `repository-path ${given} is not a git work tree (git says: ${found.stderr.trim() || found.stdout.trim()}).`,
+    );
+  }
   const gitDir = await fs.realpath(commonDir);
   if (path.basename(gitDir) !== '.git') {
     throw new Error(

@@ -67,9 +67,16 @@ export async function runSandbox(settings: RunSettings, deps: RunDeps): Promise<
   const { ui } = deps;
   if (settings.token) ui.mask(settings.token);
   const engine = new ContainerEngine(settings.engine);
-  const [git] = await Promise.all([Git.create(), engine.ensureImage(settings.image)]);
-  await validateBranchNames(settings, (name) => git.isValidBranchName(name));
-  const parent = await findParentRepository(git, settings.repositoryPath);
+  // Start-up latency counts (a reused sandbox should start almost as fast as a bare `docker run`): the image
+  // check, which is also the engine's reachability check, overlaps the git questions and is awaited before
+  // anything is created; independent git questions are asked at the same time.
+  const imageReady = engine.ensureImage(settings.image);
+  imageReady.catch(() => undefined); // awaited below; an earlier failure must not leave it unhandled
+  const git = await Git.create();
+  const [, parent] = await Promise.all([
+    validateBranchNames(settings, (name) => git.isValidBranchName(name)),
+    findParentRepository(git, settings.repositoryPath),
+  ]);
   if (parent.resolvedFrom)
     ui.info(`${parent.resolvedFrom} is a linked worktree: working from its parent ${parent.path}.`);
   const plan = await withRepositoryLock(parent.gitDir, async () => {
@@ -84,6 +91,7 @@ export async function runSandbox(settings: RunSettings, deps: RunDeps): Promise<
   const originUrl = settings.push ? await git.remoteUrl(parent.path, 'origin') : undefined;
   if (settings.push && !originUrl && !deps.pushTo)
     throw new Error(`push: true needs a remote named origin in ${parent.path}.`);
+  await imageReady;
 
   const release = await lockSandbox(
     parent.gitDir,

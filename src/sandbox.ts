@@ -21,7 +21,7 @@ import { runProcess, type ProcResult } from './proc.js';
 import type { ParentRepository } from './repository.js';
 import type { Isolation } from './settings.js';
 import type { Ui } from './ui.js';
-import { dropEntry, findWorktreeEntry, INITIALIZING, lockEntry } from './worktree-metadata.js';
+import { dropEntry, findWorktreeEntry, INITIALIZING, lockEntry, markUsed } from './worktree-metadata.js';
 
 export interface SandboxLocation {
   name: string;
@@ -87,10 +87,13 @@ export function volumeLabels(location: SandboxLocation, now: Date = new Date()):
 
 /** A bind or volume mount in `--mount` syntax (CSV: a field with a comma or quote is quoted). */
 export function mountArg(fields: Record<string, string | true>): string {
-  return Object.entries(fields)
-    .map(([k, v]) => (v === true ? k : `${k}=${v}`))
-    .map((f) => (/[",]/.test(f) ? `"${f.replace(/"/g, '""')}"` : f))
-    .join(',');
+  return (
+    Object.entries(fields)
+      // `ro`, not `readonly`: Podman (4.3) refuses `readonly` on volume mounts; both engines take `ro`.
+      .map(([k, v]) => (k === 'readonly' ? 'ro' : k) + (v === true ? '' : `=${v}`))
+      .map((f) => (/[",]/.test(f) ? `"${f.replace(/"/g, '""')}"` : f))
+      .join(',')
+  );
 }
 
 /** The surgical mount (ADR 0035): parent read-only, its .git read-write, the worktree read-write. */
@@ -130,6 +133,8 @@ export async function prepareSandbox(
     return prepareDisk(git, location, pinned, log);
   });
   const startSha = await readHead(git, location);
+  const entry = await findWorktreeEntry(parent.gitDir, location.worktreePath);
+  if (entry) await markUsed(entry);
   return { ...location, reused, startSha };
 }
 

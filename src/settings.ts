@@ -68,6 +68,8 @@ export interface ReapSettings extends CommonSettings {
   maxRemovals: number;
   force: boolean;
   archiveDir: string;
+  /** Image of the helper containers that look into volume sandboxes (sh, git, du, tar). */
+  image: string;
 }
 
 export type Settings = RunSettings | ReapSettings;
@@ -163,6 +165,7 @@ function parseReap(read: InputReader): Omit<ReapSettings, keyof CommonSettings> 
     maxRemovals: number(read, 'max-removals', { min: 0, integer: true, fallback: 0 }),
     force: boolean(read, 'force', false),
     archiveDir: pathInput(read, 'archive-dir') ?? '',
+    image: image(read),
   };
 }
 

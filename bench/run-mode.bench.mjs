@@ -1,0 +1,353 @@
+// Run-mode benchmark (issue 2, "Performance"): the bundled action against a hand-written equivalent,
+// measured in the same run, interleaved, on a large repository.
+//
+//   npm run bench                      # generated repository in the shape of git's own (cached in .bench/)
+//   BENCH_REPO=/path npm run bench     # a private clone of any real repository instead
+//   BENCH_REPEAT=7 (default)  BENCH_STRICT=1 (exit 1 when a target is missed)  BENCH_WRITE=0 (no docs update)
+//
+// 1. start → the command's first instruction, transient sandbox, per isolation, vs `git worktree add` +
+//    `docker run -v` (disk) or `docker volume create` + helper container + `docker run` (volume);
+// 2. reuse: a second run on the same branch vs a bare `docker run` on the same mounts;
+// 3. peak memory (VmHWM) of every action process (main and post steps).
+// The command prints `date +%s%N` first: containers share the host's clock.
+import { randomBytes } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { parse } from 'yaml';
+import { cloneOf, gitShapedRepository, repositoryShape } from './git-shaped-repo.mjs';
+import {
+  CACHE,
+  DIST,
+  IMAGE,
+  ROOT,
+  firstTimestamp,
+  loadAverage,
+  machineNote,
+  nowNs,
+  markdownTable,
+  median,
+  run,
+  runActionStep,
+  seconds,
+  writeSection,
+} from './lib.mjs';
+
+const REPEAT = Number(process.env.BENCH_REPEAT ?? 7);
+const FIRST_INSTRUCTION = 'date +%s%N';
+const TARGETS = { diskRatio: 1.25, volumeRatio: 1.5, reuseExtraMs: 300, peakMb: 100 };
+const ISOLATIONS = [
+  { isolation: 'disk', label: 'disk', ratio: TARGETS.diskRatio },
+  { isolation: 'container', label: 'container (volume)', ratio: TARGETS.volumeRatio },
+];
+const signed = (ms) => `${ms < 0 ? '−' : '+'} ${seconds(Math.abs(ms))}`;
+const log = (msg) => process.stderr.write(`[bench:run-mode] ${msg}\n`);
+
+const uid = process.getuid();
+const gid = process.getgid();
+const tag = randomBytes(3).toString('hex');
+const prefix = `wtsbench-${tag}`;
+const scratch = path.join(CACHE, `run-mode-${tag}`);
+const worktreeRoot = path.join(scratch, 'worktrees');
+const reuseBranch = `bench-reuse-${tag}`;
+const peaks = [];
+
+/** action.yml's input defaults, as the runner fills them in (expressions such as the token: empty here). */
+const DEFAULTS = Object.fromEntries(
+  Object.entries(parse(fs.readFileSync(path.join(ROOT, 'action.yml'), 'utf8')).inputs).map(
+    ([name, input]) => [name, String(input.default ?? '').includes('${{') ? '' : String(input.default ?? '')],
+  ),
+);
+
+function actionInputs(repo, isolation, extra = {}) {
+  return {
+    ...DEFAULTS,
+    command: FIRST_INSTRUCTION,
+    image: IMAGE,
+    isolation,
+    'repository-path': repo,
+    'worktree-root': worktreeRoot,
+    'volume-prefix': prefix,
+    ...extra,
+  };
+}
+
+/** Main then post; returns ms from the main step's start to the command's first instruction. */
+async function actionRun(repo, isolation, extra) {
+  const inputs = actionInputs(repo, isolation, extra);
+  const main = await runActionStep({ inputs, cwd: repo });
+  const post = await runActionStep({ inputs, cwd: repo, state: main.state });
+  peaks.push(main.peakKb, post.peakKb);
+  if (main.outputs.kind === 'transient' && (await sandboxExists(main.outputs)))
+    throw new Error(`the post step left the transient sandbox ${main.outputs.sandbox} behind`);
+  return { ms: Number(firstTimestamp(main.stdout) - main.startNs) / 1e6, outputs: main.outputs };
+}
+
+async function sandboxExists(outputs) {
+  if (!outputs.volume) return fs.existsSync(outputs['worktree-path']);
+  return (await run('docker', ['volume', 'inspect', '--', outputs.volume], { check: false })).code === 0;
+}
+
+/** The mounts a person would write so that git works in the container (parent read-only, .git writable). */
+function handMounts(repo, worktreeMount) {
+  return ['-v', `${repo}:${repo}:ro`, '-v', `${repo}/.git:${repo}/.git`, '-v', worktreeMount];
+}
+
+/** Runs the commands one after the other, as a script would; returns ms to the first instruction of the last. */
+async function timedSequence(commands) {
+  const startNs = nowNs();
+  let result;
+  for (const [cmd, ...args] of commands) result = await run(cmd, args);
+  return Number(firstTimestamp(result.stdout) - startNs) / 1e6;
+}
+
+const firstInstruction = ['sh', '-c', FIRST_INSTRUCTION];
+
+async function baselineDisk(repo, n) {
+  const wt = path.join(worktreeRoot, 'baseline', `hand-${n}`);
+  const ms = await timedSequence([
+    ['git', '-C', repo, 'worktree', 'add', '--quiet', '--detach', wt, 'HEAD'],
+    [
+      'docker',
+      'run',
+      '--rm',
+      '--user',
+      `${uid}:${gid}`,
+      ...handMounts(repo, `${wt}:${wt}`),
+      '-w',
+      wt,
+      IMAGE,
+      ...firstInstruction,
+    ],
+  ]);
+  await run('git', ['-C', repo, 'worktree', 'remove', '--force', '--', wt]);
+  return ms;
+}
+
+async function baselineVolume(repo, n) {
+  const volume = `${prefix}-hand-${n}`;
+  const wt = `/sandbox/hand-${n}`;
+  const mounts = handMounts(repo, `${volume}:/sandbox`);
+  const add = ['git', '-C', repo, 'worktree', 'add', '--quiet', '--detach', wt, 'HEAD'];
+  // As root the helper adds the worktree directly; otherwise it hands the volume to the caller's user first.
+  const helper =
+    uid === 0
+      ? add
+      : [
+          'sh',
+          '-c',
+          `chown ${uid}:${gid} /sandbox && exec setpriv --reuid=${uid} --regid=${gid} --clear-groups "$@"`,
+          'helper',
+          ...add,
+        ];
+  const ms = await timedSequence([
+    ['docker', 'volume', 'create', volume],
+    ['docker', 'run', '--rm', ...mounts, IMAGE, ...helper],
+    ['docker', 'run', '--rm', '--user', `${uid}:${gid}`, ...mounts, '-w', wt, IMAGE, ...firstInstruction],
+  ]);
+  await run('docker', ['volume', 'rm', '--', volume]);
+  fs.rmSync(path.join(repo, '.git', 'worktrees', `hand-${n}`), { recursive: true, force: true });
+  return ms;
+}
+
+/** A bare `docker run` on the mounts of an existing sandbox (what reuse cannot beat). */
+async function bareRun(repo, outputs) {
+  const wt = outputs['worktree-path'];
+  const mount = outputs.volume ? `${outputs.volume}:/sandbox` : `${wt}:${wt}`;
+  return timedSequence([
+    [
+      'docker',
+      'run',
+      '--rm',
+      '--user',
+      `${uid}:${gid}`,
+      ...handMounts(repo, mount),
+      '-w',
+      wt,
+      IMAGE,
+      ...firstInstruction,
+    ],
+  ]);
+}
+
+/** Runs `a` and `b` in alternating order (so neither always runs on the other's warm cache). */
+async function pair(i, a, b) {
+  if (i % 2) {
+    const y = await b();
+    return [await a(), y];
+  }
+  const x = await a();
+  return [x, await b()];
+}
+
+async function benchRepository() {
+  if (process.env.BENCH_REPO)
+    return { repo: cloneOf(process.env.BENCH_REPO, CACHE, log), source: process.env.BENCH_REPO };
+  return { repo: await gitShapedRepository(CACHE, { log }), source: 'generated, in the shape of git.git' };
+}
+
+async function cleanUp(repo) {
+  const volumes = (
+    await run('docker', ['volume', 'ls', '--quiet', '--filter', `name=${prefix}-`], { check: false })
+  ).stdout
+    .split('\n')
+    .filter((v) => v.startsWith(`${prefix}-`));
+  if (volumes.length) await run('docker', ['volume', 'rm', '--force', ...volumes], { check: false });
+  // Worktree entries this run left behind (only after a failure): disk ones under the scratch folder,
+  // volume ones by their lock reason (naming the volume) or the hand-written helper's path.
+  const admin = path.join(repo, '.git', 'worktrees');
+  for (const entry of fs.existsSync(admin) ? fs.readdirSync(admin) : []) {
+    const read = (file) => fs.readFileSync(path.join(admin, entry, file), 'utf8').trim();
+    const gitdir = fs.existsSync(path.join(admin, entry, 'gitdir')) ? read('gitdir') : '';
+    const locked = fs.existsSync(path.join(admin, entry, 'locked')) ? read('locked') : '';
+    if (gitdir.startsWith(scratch) || locked.includes(prefix) || /^\/sandbox\/hand-\d+\//.test(gitdir))
+      fs.rmSync(path.join(admin, entry), { recursive: true, force: true });
+  }
+  for (const { isolation } of ISOLATIONS)
+    await run('git', ['-C', repo, 'branch', '-D', '--', `${reuseBranch}-${isolation}`], { check: false });
+  fs.rmSync(scratch, { recursive: true, force: true });
+}
+
+async function main() {
+  if (!fs.existsSync(DIST)) throw new Error(`${DIST} is missing: run npm run build`);
+  const { repo, source } = await benchRepository();
+  const shape = repositoryShape(repo);
+  log(
+    `repository ${repo}: ${shape.files} files, ${(shape.bytes / 1e6).toFixed(1)} MB, ${shape.commits} commits`,
+  );
+  const note = machineNote();
+  const load = [loadAverage()];
+  const times = Object.fromEntries(
+    ISOLATIONS.map(({ isolation }) => [isolation, { action: [], hand: [], reuse: [], bare: [] }]),
+  );
+  try {
+    log('warm-up (not counted)');
+    for (const { isolation } of ISOLATIONS) {
+      await actionRun(repo, isolation);
+      await (isolation === 'disk' ? baselineDisk(repo, 0) : baselineVolume(repo, 0));
+    }
+    for (let i = 1; i <= REPEAT; i++) {
+      for (const { isolation } of ISOLATIONS) {
+        const hand = isolation === 'disk' ? baselineDisk : baselineVolume;
+        const [a, h] = await pair(
+          i,
+          async () => (await actionRun(repo, isolation)).ms,
+          () => hand(repo, i),
+        );
+        times[isolation].action.push(a);
+        times[isolation].hand.push(h);
+        log(`${i}/${REPEAT} ${isolation}: action ${seconds(a)}, hand-written ${seconds(h)}`);
+      }
+    }
+    for (const { isolation } of ISOLATIONS) {
+      const branch = `${reuseBranch}-${isolation}`;
+      const { outputs } = await actionRun(repo, isolation, { branch });
+      for (let i = 1; i <= REPEAT; i++) {
+        const [r, b] = await pair(
+          i,
+          async () => (await actionRun(repo, isolation, { branch })).ms,
+          () => bareRun(repo, outputs),
+        );
+        times[isolation].reuse.push(r);
+        times[isolation].bare.push(b);
+        log(`${i}/${REPEAT} ${isolation} reuse: action ${seconds(r)}, bare docker run ${seconds(b)}`);
+      }
+      // The action removes its own persistent sandbox (cleanup: always), then the branch goes.
+      await actionRun(repo, isolation, { branch, cleanup: 'always' });
+      await run('git', ['-C', repo, 'branch', '-D', '--', branch]);
+    }
+  } finally {
+    await cleanUp(repo);
+  }
+  load.push(loadAverage());
+  await report({ repo, source, shape, note, load, times });
+}
+
+async function report({ source, shape, note, load, times }) {
+  const verdict = (ok) => (ok ? 'pass' : '**FAIL**');
+  const rows = [];
+  let allPass = true;
+  for (const { isolation, label, ratio } of ISOLATIONS) {
+    const t = times[isolation];
+    const action = median(t.action);
+    const hand = median(t.hand);
+    const ok = action / hand <= ratio;
+    allPass &&= ok;
+    rows.push([
+      `start → first instruction, ${label}, new transient sandbox`,
+      seconds(action),
+      `${seconds(hand)} (hand-written)`,
+      `× ${(action / hand).toFixed(2)}`,
+      `≤ × ${ratio}`,
+      verdict(ok),
+    ]);
+  }
+  for (const { isolation, label } of ISOLATIONS) {
+    const t = times[isolation];
+    const reuse = median(t.reuse);
+    const bare = median(t.bare);
+    const ok = reuse - bare <= TARGETS.reuseExtraMs;
+    allPass &&= ok;
+    rows.push([
+      `reuse (second run on one branch), ${label}`,
+      seconds(reuse),
+      `${seconds(bare)} (bare docker run)`,
+      signed(reuse - bare),
+      `≤ + ${seconds(TARGETS.reuseExtraMs)}`,
+      verdict(ok),
+    ]);
+  }
+  const peakMb = Math.max(...peaks) / 1024;
+  const peakOk = peakMb <= TARGETS.peakMb;
+  allPass &&= peakOk;
+  rows.push([
+    `peak memory of the action process (max VmHWM of ${peaks.length} main and post steps)`,
+    `${peakMb.toFixed(1)} MB`,
+    '',
+    '',
+    `≤ ${TARGETS.peakMb} MB`,
+    verdict(peakOk),
+  ]);
+  const table = markdownTable(
+    ['measure', 'action (median)', 'baseline (median, same run)', 'ratio / difference', 'target', 'result'],
+    rows,
+  );
+  const samples = ISOLATIONS.map(({ isolation, label }) => {
+    const t = times[isolation];
+    const list = (xs) => xs.map((x) => (x / 1000).toFixed(2)).join(', ');
+    // Each action run against the baseline run next to it: steadier than medians while the load drifts.
+    const paired = (xs, ys) => median(xs.map((x, i) => x - ys[i]));
+    return (
+      `- ${label}: action ${list(t.action)}; hand-written ${list(t.hand)} ` +
+      `(median of paired differences ${signed(paired(t.action, t.hand))}); ` +
+      `reuse ${list(t.reuse)}; bare ${list(t.bare)} (${signed(paired(t.reuse, t.bare))})`
+    );
+  }).join('\n');
+  const command = `${process.env.BENCH_REPO ? `BENCH_REPO=${process.env.BENCH_REPO} ` : ''}${REPEAT === 7 ? '' : `BENCH_REPEAT=${REPEAT} `}npm run bench`;
+  const body = `
+Produced by \`${command}\` (bench/run-mode.bench.mjs) on ${new Date().toISOString().slice(0, 10)}.
+
+- Machine: ${note}; 1-minute load average ${load[0]} at the start, ${load[1]} at the end. Docker ${dockerVersion ?? '?'}, image \`${IMAGE}\`, running as uid ${uid}.
+- Repository: ${source}: ${shape.files} files, ${(shape.bytes / 1e6).toFixed(1)} MB checked out, ${shape.commits} commits.
+- ${REPEAT} repetitions after one warm-up; action and baseline interleaved in alternating order; medians. Times run from spawning the process (\`node dist/index.js\` with INPUT_* variables, action.yml's defaults and per-step GITHUB_OUTPUT/GITHUB_STATE files, as the runner does; or the hand-written equivalent's first command) to the \`date +%s%N\` the command prints first in the container. Every transient sandbox is new and removed afterwards (the action's post step; checked).
+- Hand-written equivalents: disk: \`git worktree add --detach\` + \`docker run --rm -v\` (parent read-only, its .git and the worktree read-write); volume: \`docker volume create\` + a helper \`docker run\` doing \`git worktree add\` into the volume + \`docker run\`. Reuse: a bare \`docker run\` on the sandbox's mounts.
+- Peak memory: VmHWM of each action process (main and post steps), polled from /proc every 5 ms.
+
+${table}
+
+Samples, in seconds, in the order they ran:
+${samples}
+`;
+  console.log(table);
+  if (process.env.BENCH_WRITE !== '0')
+    await writeSection(path.join(ROOT, 'docs', 'benchmarks.md'), '## Run mode', body);
+  if (!allPass && process.env.BENCH_STRICT === '1') process.exitCode = 1;
+}
+
+let dockerVersion;
+run('docker', ['version', '--format', '{{.Server.Version}}'])
+  .then((r) => (dockerVersion = r.stdout.trim()))
+  .then(main)
+  .catch((error) => {
+    console.error(error);
+    process.exitCode = 1;
+  });

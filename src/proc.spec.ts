@@ -1,0 +1,55 @@
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { ProcError, runProcess } from './proc.js';
+
+describe('runProcess', () => {
+  const savedPath = process.env.PATH;
+  let bin: string;
+
+  beforeEach(() => {
+    bin = fs.mkdtempSync(path.join(os.tmpdir(), 'wts-proc-'));
+  });
+  afterEach(() => {
+    process.env.PATH = savedPath;
+    fs.rmSync(bin, { recursive: true, force: true });
+  });
+
+  function tool(name: string, script: string): void {
+    fs.writeFileSync(path.join(bin, name), `#!/bin/sh\n${script}\n`, { mode: 0o755 });
+  }
+
+  it('runs a tool found on PATH with the given arguments and environment only', async () => {
+    tool('wts-echo', 'printf "%s|%s|%s" "$1" "$2" "${ONLY:-}${HOME:-}"');
+    process.env.PATH = `${bin}:${savedPath}`;
+    const result = await runProcess('wts-echo', ['a b', '--'], { env: { ONLY: 'x' } });
+    expect(result).toEqual({ exitCode: 0, stdout: 'a b|--|x', stderr: '' });
+  });
+
+  it('looks the tool up again when PATH changes, and does not remember a failed lookup', async () => {
+    process.env.PATH = savedPath;
+    await expect(runProcess('wts-late', [], { env: {} })).rejects.toBeInstanceOf(ProcError);
+    tool('wts-late', 'echo first');
+    process.env.PATH = `${bin}:${savedPath}`;
+    expect((await runProcess('wts-late', [], { env: {} })).stdout.trim()).toBe('first');
+
+    const other = fs.mkdtempSync(path.join(os.tmpdir(), 'wts-proc-'));
+    try {
+      fs.writeFileSync(path.join(other, 'wts-late'), '#!/bin/sh\necho second\n', { mode: 0o755 });
+      process.env.PATH = `${other}:${savedPath}`;
+      expect((await runProcess('wts-late', [], { env: {} })).stdout.trim()).toBe('second');
+    } finally {
+      fs.rmSync(other, { recursive: true, force: true });
+    }
+  });
+
+  it('reports a non-zero exit without throwing', async () => {
+    tool('wts-fail', 'echo oops >&2; exit 3');
+    process.env.PATH = `${bin}:${savedPath}`;
+    expect(await runProcess('wts-fail', [], { env: {} })).toEqual({
+      exitCode: 3,
+      stdout: '',
+      stderr: 'oops\n',
+    });
+  });
+});
