@@ -32585,6 +32585,7 @@ async function isSandboxLocked(gitDir, sandbox) {
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   B5: () => (/* binding */ guardsOpen),
 /* harmony export */   Os: () => (/* binding */ watchEntry),
 /* harmony export */   g3: () => (/* binding */ announceRefs),
 /* harmony export */   o0: () => (/* binding */ announceEntries),
@@ -32613,6 +32614,10 @@ async function isSandboxLocked(gitDir, sandbox) {
 
 
 
+/** Whether a git guard of the parent is open (its ledger exists): stable while the repository lock is held. */
+async function guardsOpen(parent) {
+    return _guard_ledger_js__WEBPACK_IMPORTED_MODULE_3__/* .LedgerStore */ .n$.of(parent.path).exists();
+}
 /** Runs `fn` on the parent's ledger, when one exists (a guard is open), and saves it. */
 async function onLedger(parent, fn) {
     const store = _guard_ledger_js__WEBPACK_IMPORTED_MODULE_3__/* .LedgerStore */ .n$.of(parent.path);
@@ -33349,10 +33354,12 @@ async function runSandbox(settings, deps) {
     const imageReady = engine.ensureImage(settings.image);
     imageReady.catch(() => undefined); // awaited below; an earlier failure must not leave it unhandled
     const git = await src_git/* Git */.TU.create();
-    const [, parent] = await Promise.all([
-        (0,src_settings/* validateBranchNames */.N6)(settings, (name) => git.isValidBranchName(name)),
-        (0,repository/* findParentRepository */.a)(git, settings.repositoryPath),
-    ]);
+    // Asked at the same time, but a bad branch name is the error reported whenever it is one (the parent's
+    // failure, if any, is awaited second: Promise.all would report whichever fails first).
+    const parentFound = (0,repository/* findParentRepository */.a)(git, settings.repositoryPath);
+    parentFound.catch(() => undefined); // awaited below
+    await (0,src_settings/* validateBranchNames */.N6)(settings, (name) => git.isValidBranchName(name));
+    const parent = await parentFound;
     if (parent.resolvedFrom)
         ui.info(`${parent.resolvedFrom} is a linked worktree: working from its parent ${parent.path}.`);
     const plan = await (0,lock/* withRepositoryLock */.aZ)(parent.gitDir, async () => {
@@ -33709,6 +33716,15 @@ async function prepareDisk(git, location, plan, log) {
  */
 async function announceCreation(git, location, plan, succeeded) {
     const { parent } = location;
+    if (succeeded && plan.source === 'remote') {
+        // What `--track` would have written, as an edit the guards know of.
+        await (0,_metadata_changes_js__WEBPACK_IMPORTED_MODULE_7__/* .setParentConfig */ .xo)(git, parent, [
+            [`branch.${plan.branch}.remote`, 'origin'],
+            [`branch.${plan.branch}.merge`, `refs/heads/${plan.branch}`],
+        ]);
+    }
+    if (!(await (0,_metadata_changes_js__WEBPACK_IMPORTED_MODULE_7__/* .guardsOpen */ .B5)(parent)))
+        return;
     if (plan.source === 'new' || plan.source === 'remote') {
         // The branch is ours only if it is where we created it: a branch of that name a command made meanwhile
         // (git then refuses) is never recorded as trusted.
@@ -33719,13 +33735,6 @@ async function announceCreation(git, location, plan, succeeded) {
     const entry = await (0,_worktree_metadata_js__WEBPACK_IMPORTED_MODULE_10__/* .findWorktreeEntry */ .lc)(parent.gitDir, location.worktreePath);
     if (entry)
         await (0,_metadata_changes_js__WEBPACK_IMPORTED_MODULE_7__/* .announceEntries */ .o0)(parent.gitDir, [entry.adminDir]);
-    if (succeeded && plan.source === 'remote') {
-        // What `--track` would have written, as an edit the guards know of.
-        await (0,_metadata_changes_js__WEBPACK_IMPORTED_MODULE_7__/* .setParentConfig */ .xo)(git, parent, [
-            [`branch.${plan.branch}.remote`, 'origin'],
-            [`branch.${plan.branch}.merge`, `refs/heads/${plan.branch}`],
-        ]);
-    }
 }
 /** git's refusal to check a branch out twice, said in the sandbox's terms. */
 function explainAddFailure(plan, detail) {

@@ -26,6 +26,11 @@ export interface ChangedRef {
   value?: string;
 }
 
+/** Whether a git guard of the parent is open (its ledger exists): stable while the repository lock is held. */
+export async function guardsOpen(parent: Parent): Promise<boolean> {
+  return LedgerStore.of(parent.path).exists();
+}
+
 /** Runs `fn` on the parent's ledger, when one exists (a guard is open), and saves it. */
 async function onLedger(parent: Parent, fn: (ledger: Ledger, store: LedgerStore) => Promise<void>) {
   const store = LedgerStore.of(parent.path);

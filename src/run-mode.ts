@@ -73,10 +73,12 @@ export async function runSandbox(settings: RunSettings, deps: RunDeps): Promise<
   const imageReady = engine.ensureImage(settings.image);
   imageReady.catch(() => undefined); // awaited below; an earlier failure must not leave it unhandled
   const git = await Git.create();
-  const [, parent] = await Promise.all([
-    validateBranchNames(settings, (name) => git.isValidBranchName(name)),
-    findParentRepository(git, settings.repositoryPath),
-  ]);
+  // Asked at the same time, but a bad branch name is the error reported whenever it is one (the parent's
+  // failure, if any, is awaited second: Promise.all would report whichever fails first).
+  const parentFound = findParentRepository(git, settings.repositoryPath);
+  parentFound.catch(() => undefined); // awaited below
+  await validateBranchNames(settings, (name) => git.isValidBranchName(name));
+  const parent = await parentFound;
   if (parent.resolvedFrom)
     ui.info(`${parent.resolvedFrom} is a linked worktree: working from its parent ${parent.path}.`);
   const plan = await withRepositoryLock(parent.gitDir, async () => {

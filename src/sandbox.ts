@@ -8,7 +8,7 @@ import type { ContainerEngine } from './docker.js';
 import { MANAGED_LABEL, LABEL_PREFIX } from './docker.js';
 import { verifyParent } from './guard.js';
 import { withRepositoryLock } from './lock.js';
-import { announceEntries, announceRefs, setParentConfig } from './metadata-changes.js';
+import { announceEntries, announceRefs, guardsOpen, setParentConfig } from './metadata-changes.js';
 import {
   diskWorktreePath,
   projectName,
@@ -214,6 +214,14 @@ async function announceCreation(
   succeeded: boolean,
 ): Promise<void> {
   const { parent } = location;
+  if (succeeded && plan.source === 'remote') {
+    // What `--track` would have written, as an edit the guards know of.
+    await setParentConfig(git, parent, [
+      [`branch.${plan.branch}.remote`, 'origin'],
+      [`branch.${plan.branch}.merge`, `refs/heads/${plan.branch}`],
+    ]);
+  }
+  if (!(await guardsOpen(parent))) return;
   if (plan.source === 'new' || plan.source === 'remote') {
     // The branch is ours only if it is where we created it: a branch of that name a command made meanwhile
     // (git then refuses) is never recorded as trusted.
@@ -223,13 +231,6 @@ async function announceCreation(
   }
   const entry = await findWorktreeEntry(parent.gitDir, location.worktreePath);
   if (entry) await announceEntries(parent.gitDir, [entry.adminDir]);
-  if (succeeded && plan.source === 'remote') {
-    // What `--track` would have written, as an edit the guards know of.
-    await setParentConfig(git, parent, [
-      [`branch.${plan.branch}.remote`, 'origin'],
-      [`branch.${plan.branch}.merge`, `refs/heads/${plan.branch}`],
-    ]);
-  }
 }
 
 /** git's refusal to check a branch out twice, said in the sandbox's terms. */

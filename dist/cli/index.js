@@ -9166,6 +9166,10 @@ class LedgerStore {
 
 
 
+/** Whether a git guard of the parent is open (its ledger exists): stable while the repository lock is held. */
+async function guardsOpen(parent) {
+    return LedgerStore.of(parent.path).exists();
+}
 /** Runs `fn` on the parent's ledger, when one exists (a guard is open), and saves it. */
 async function onLedger(parent, fn) {
     const store = LedgerStore.of(parent.path);
@@ -10021,6 +10025,15 @@ async function prepareDisk(git, location, plan, log) {
  */
 async function announceCreation(git, location, plan, succeeded) {
     const { parent } = location;
+    if (succeeded && plan.source === 'remote') {
+        // What `--track` would have written, as an edit the guards know of.
+        await setParentConfig(git, parent, [
+            [`branch.${plan.branch}.remote`, 'origin'],
+            [`branch.${plan.branch}.merge`, `refs/heads/${plan.branch}`],
+        ]);
+    }
+    if (!(await guardsOpen(parent)))
+        return;
     if (plan.source === 'new' || plan.source === 'remote') {
         // The branch is ours only if it is where we created it: a branch of that name a command made meanwhile
         // (git then refuses) is never recorded as trusted.
@@ -10031,13 +10044,6 @@ async function announceCreation(git, location, plan, succeeded) {
     const entry = await findWorktreeEntry(parent.gitDir, location.worktreePath);
     if (entry)
         await announceEntries(parent.gitDir, [entry.adminDir]);
-    if (succeeded && plan.source === 'remote') {
-        // What `--track` would have written, as an edit the guards know of.
-        await setParentConfig(git, parent, [
-            [`branch.${plan.branch}.remote`, 'origin'],
-            [`branch.${plan.branch}.merge`, `refs/heads/${plan.branch}`],
-        ]);
-    }
 }
 /** git's refusal to check a branch out twice, said in the sandbox's terms. */
 function explainAddFailure(plan, detail) {
@@ -10674,10 +10680,12 @@ async function runSandbox(settings, deps) {
     const imageReady = engine.ensureImage(settings.image);
     imageReady.catch(() => undefined); // awaited below; an earlier failure must not leave it unhandled
     const git = await Git.create();
-    const [, parent] = await Promise.all([
-        validateBranchNames(settings, (name) => git.isValidBranchName(name)),
-        findParentRepository(git, settings.repositoryPath),
-    ]);
+    // Asked at the same time, but a bad branch name is the error reported whenever it is one (the parent's
+    // failure, if any, is awaited second: Promise.all would report whichever fails first).
+    const parentFound = findParentRepository(git, settings.repositoryPath);
+    parentFound.catch(() => undefined); // awaited below
+    await validateBranchNames(settings, (name) => git.isValidBranchName(name));
+    const parent = await parentFound;
     if (parent.resolvedFrom)
         ui.info(`${parent.resolvedFrom} is a linked worktree: working from its parent ${parent.path}.`);
     const plan = await withRepositoryLock(parent.gitDir, async () => {
