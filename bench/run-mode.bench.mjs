@@ -169,14 +169,21 @@ async function bareRun(repo, outputs) {
   ]);
 }
 
-/** Runs `a` and `b` in alternating order (so neither always runs on the other's warm cache). */
+/**
+ * Runs `a` and `b` in alternating order (so neither always runs on the other's warm cache), each after a
+ * `sync`, so that neither pays for writing back what the run before it wrote (60 MB per new sandbox).
+ */
 async function pair(i, a, b) {
+  const synced = async (fn) => {
+    await run('sync', []);
+    return fn();
+  };
   if (i % 2) {
-    const y = await b();
-    return [await a(), y];
+    const y = await synced(b);
+    return [await synced(a), y];
   }
-  const x = await a();
-  return [x, await b()];
+  const x = await synced(a);
+  return [x, await synced(b)];
 }
 
 async function benchRepository() {
@@ -328,7 +335,7 @@ Produced by \`${command}\` (bench/run-mode.bench.mjs) on ${new Date().toISOStrin
 
 - Machine: ${note}; 1-minute load average ${load[0]} at the start, ${load[1]} at the end. Docker ${dockerVersion ?? '?'}, image \`${IMAGE}\`, running as uid ${uid}.
 - Repository: ${source}: ${shape.files} files, ${(shape.bytes / 1e6).toFixed(1)} MB checked out, ${shape.commits} commits.
-- ${REPEAT} repetitions after one warm-up; action and baseline interleaved in alternating order; medians. Times run from spawning the process (\`node dist/index.js\` with INPUT_* variables, action.yml's defaults and per-step GITHUB_OUTPUT/GITHUB_STATE files, as the runner does; or the hand-written equivalent's first command) to the \`date +%s%N\` the command prints first in the container. Every transient sandbox is new and removed afterwards (the action's post step; checked).
+- ${REPEAT} repetitions after one warm-up; action and baseline interleaved in alternating order, each after a \`sync\`; medians. Times run from spawning the process (\`node dist/index.js\` with INPUT_* variables, action.yml's defaults and per-step GITHUB_OUTPUT/GITHUB_STATE files, as the runner does; or the hand-written equivalent's first command) to the \`date +%s%N\` the command prints first in the container. Every transient sandbox is new and removed afterwards (the action's post step; checked).
 - Hand-written equivalents: disk: \`git worktree add --detach\` + \`docker run --rm -v\` (parent read-only, its .git and the worktree read-write); volume: \`docker volume create\` + a helper \`docker run\` doing \`git worktree add\` into the volume + \`docker run\`. Reuse: a bare \`docker run\` on the sandbox's mounts.
 - Peak memory: VmHWM of each action process (main and post steps), polled from /proc every 5 ms.
 
