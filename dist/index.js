@@ -2071,6 +2071,190 @@ if (process.platform === 'linux') {
 
 /***/ }),
 
+/***/ 2527:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  V4: () => (/* binding */ actionUi),
+  iW: () => (/* binding */ main),
+  bE: () => (/* binding */ action_post)
+});
+
+// EXTERNAL MODULE: ./node_modules/@actions/core/lib/core.js + 7 modules
+var core = __nccwpck_require__(4436);
+// EXTERNAL MODULE: external "node:crypto"
+var external_node_crypto_ = __nccwpck_require__(7598);
+// EXTERNAL MODULE: external "node:os"
+var external_node_os_ = __nccwpck_require__(8161);
+// EXTERNAL MODULE: ./src/post.ts
+var post = __nccwpck_require__(6661);
+// EXTERNAL MODULE: ./src/run-mode.ts + 2 modules
+var run_mode = __nccwpck_require__(7560);
+// EXTERNAL MODULE: ./src/github/event.ts
+var github_event = __nccwpck_require__(5015);
+// EXTERNAL MODULE: ./src/settings.ts
+var src_settings = __nccwpck_require__(8750);
+// EXTERNAL MODULE: ./src/state.ts
+var src_state = __nccwpck_require__(2462);
+;// CONCATENATED MODULE: ./src/summary.ts
+const esc = (text) => text.replace(/[|<>]/g, (c) => `&#${c.charCodeAt(0)};`).replace(/\n/g, ' ');
+function outcomeRows(outcome) {
+    const { sandbox, command, report, push } = outcome;
+    const status = command.timedOut
+        ? `⏱ timed out (exit ${command.exitCode})`
+        : command.oomKilled
+            ? `💥 out of memory (exit ${command.exitCode})`
+            : command.exitCode === 0
+                ? '✅ exit 0'
+                : `❌ exit ${command.exitCode}`;
+    const rows = [
+        ['Command', status],
+        ['Duration', `${(command.durationMs / 1000).toFixed(1)} s`],
+        ['Sandbox', `${sandbox.name} (${sandbox.kind}, ${sandbox.reused ? 'reused' : 'new'})`],
+        ['Branch', sandbox.branch || `detached at ${sandbox.startSha.slice(0, 12)}`],
+        ['Where', sandbox.volume ? `volume ${sandbox.volume}` : (sandbox.hostPath ?? '')],
+        ['Files changed', String(report.changedFiles.length)],
+        ['New commits', String(report.commits)],
+        ['HEAD', report.headSha.slice(0, 12)],
+    ];
+    if (push)
+        rows.push(['Pushed', push.pushed ? 'yes' : `no: ${push.reason}`]);
+    const { violations } = outcome.boundary;
+    if (violations.length)
+        rows.push([
+            'Sandbox boundary',
+            `⚠ ${violations.length} change(s) outside the sandbox, undone: ${violations.join('; ')}`,
+        ]);
+    return rows;
+}
+function outcomeMarkdown(outcome) {
+    const rows = outcomeRows(outcome);
+    const table = ['| | |', '|---|---|', ...rows.map(([k, v]) => `| ${k} | ${esc(v)} |`)].join('\n');
+    const stat = outcome.report.diffStat
+        ? `\n\n<details><summary>Diff stat</summary>\n\n\`\`\`\n${outcome.report.diffStat.replace(/```/g, "'''")}\n\`\`\`\n</details>`
+        : '';
+    return `## worktree-sandbox: run\n\n${table}${stat}\n`;
+}
+function outcomeText(outcome) {
+    const rows = outcomeRows(outcome);
+    const width = Math.max(...rows.map(([k]) => k.length));
+    return [
+        ...rows.map(([k, v]) => `${k.padEnd(width)}  ${v}`),
+        outcome.report.diffStat ? `\n${outcome.report.diffStat}` : '',
+    ]
+        .join('\n')
+        .trimEnd();
+}
+
+;// CONCATENATED MODULE: ./src/action.ts
+// The action's two phases on top of the core: inputs in, outputs and a job summary out.
+
+
+
+
+
+
+
+
+
+function actionUi() {
+    return {
+        info: (m) => core/* info */.pq(m),
+        warning: (m) => core/* warning */.$e(m),
+        group: (title, fn) => core/* group */.Os(title, fn),
+        mask: (s) => core/* setSecret */.Pq(s),
+        // The command's output must not issue workflow commands (::set-output, ::add-mask, ::error ...):
+        // command processing is stopped around it with a token it cannot guess.
+        untrusted: async (fn) => {
+            const token = (0,external_node_crypto_.randomUUID)();
+            process.stdout.write(`::stop-commands::${token}${external_node_os_.EOL}`);
+            try {
+                return await fn((line) => process.stdout.write(`${line}${external_node_os_.EOL}`));
+            }
+            finally {
+                process.stdout.write(`::${token}::${external_node_os_.EOL}`);
+            }
+        },
+    };
+}
+async function main() {
+    const settings = (0,src_settings/* parseSettings */.P$)((name) => core/* getInput */.V4(name));
+    if (settings.mode === 'reap') {
+        const { reapAction } = await __nccwpck_require__.e(/* import() */ 182).then(__nccwpck_require__.bind(__nccwpck_require__, 4182));
+        await reapAction(settings);
+        return;
+    }
+    await runAction(settings);
+}
+async function runAction(settings) {
+    const ui = actionUi();
+    let outcome;
+    if ((0,github_event/* isPullRequestRun */.Yp)(process.env.GITHUB_EVENT_NAME, settings.trigger, settings.branch)) {
+        const { runForPullRequest, actionIo } = await __nccwpck_require__.e(/* import() */ 359).then(__nccwpck_require__.bind(__nccwpck_require__, 2359));
+        outcome = await runForPullRequest(settings, actionIo(ui));
+        if (!outcome)
+            return;
+    }
+    else
+        outcome = await (0,run_mode/* runSandbox */.Fi)(settings, { ui, save: src_state/* saveRunState */.iZ });
+    setOutputs(outcome);
+    await core/* summary */.z.addRaw(outcomeMarkdown(outcome)).write();
+    const { exitCode } = outcome.command;
+    if (exitCode !== 0 && !settings.allowFailure)
+        core/* setFailed */.C1(`The command exited with code ${exitCode}.`);
+}
+function setOutputs(outcome) {
+    const { sandbox, command, report, push } = outcome;
+    const out = {
+        sandbox: sandbox.name,
+        kind: sandbox.kind,
+        branch: sandbox.branch,
+        volume: sandbox.volume ?? '',
+        'worktree-path': sandbox.worktreePath,
+        'exit-code': String(command.exitCode),
+        changed: String(report.changedFiles.length > 0 || report.commits > 0),
+        commits: String(report.commits),
+        'head-sha': report.headSha,
+        pushed: String(push?.pushed ?? false),
+        'files-changed': String(report.changedFiles.length),
+        'diff-stat': report.diffStat,
+        violations: String(outcome.boundary.violations.length),
+    };
+    for (const [k, v] of Object.entries(out))
+        core/* setOutput */.uH(k, v);
+}
+async function action_post() {
+    const state = (0,src_state/* loadRunState */.fQ)();
+    if (state?.progress && !state.progress.finished) {
+        const { finishProgressInPost } = await __nccwpck_require__.e(/* import() */ 359).then(__nccwpck_require__.bind(__nccwpck_require__, 2359));
+        await finishProgressInPost(state.progress, postToken(), actionUi());
+    }
+    if (!state?.location) {
+        core/* info */.pq('Nothing to clean up: the main step created nothing.');
+        return;
+    }
+    try {
+        await (0,post/* cleanupRun */.w)(state, actionUi(), process.env.RUNNER_TEMP || external_node_os_.tmpdir());
+    }
+    catch (error) {
+        core/* warning */.$e(`Cleanup did not complete: ${error.message}`);
+    }
+}
+/** The post step gets the same inputs as main; only the token is needed, to finish a progress comment. */
+function postToken() {
+    try {
+        return (0,src_settings/* parseSettings */.P$)((name) => core/* getInput */.V4(name)).token;
+    }
+    catch {
+        return ''; // the main step failed on these inputs before it created anything to finish
+    }
+}
+
+
+/***/ }),
+
 /***/ 7651:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
@@ -2156,10 +2340,10 @@ function worktreeAddArgs(plan, worktreePath, lock) {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   Ag: () => (/* binding */ LABEL_PREFIX),
+/* harmony export */   NJ: () => (/* binding */ EngineError),
 /* harmony export */   bS: () => (/* binding */ MANAGED_LABEL),
 /* harmony export */   yz: () => (/* binding */ ContainerEngine)
 /* harmony export */ });
-/* unused harmony export EngineError */
 /* harmony import */ var _proc_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1783);
 // The container engine CLI behind one small interface (Docker, or Podman which speaks the same CLI).
 // Argument arrays only; values that could be secrets travel in the child's environment (`-e NAME`),
@@ -2306,6 +2490,13 @@ class ContainerEngine {
         const [code, oom, running] = result.stdout.trim().split(' ');
         return { exitCode: Number(code), oomKilled: oom === 'true', running: running === 'true' };
     }
+    /** Whether a container exists: undefined when the engine cannot tell (unreachable). */
+    async containerExists(name) {
+        const result = await this.exec(['container', 'inspect', '--format', '{{.Id}}', '--', name]);
+        if (result.exitCode === 0)
+            return true;
+        return /no such (container|object)/i.test(result.stderr) ? false : undefined;
+    }
     /** Removes a container if it exists (running or not). */
     async removeContainer(name) {
         const result = await this.exec(['rm', '--force', '--volumes', '--', name]);
@@ -2324,11 +2515,54 @@ class ContainerEngine {
             await this.removeContainer(name);
         return names;
     }
+    /**
+     * Every container (running or not) with what it mounts: two engine calls whatever the number of
+     * containers and volumes (`ps` for the ids, one `container inspect` for all of them).
+     */
+    async containerMounts() {
+        const ids = (await this.run(['ps', '--all', '--quiet', '--no-trunc'])).split('\n').filter(Boolean);
+        if (ids.length === 0)
+            return [];
+        const args = [
+            'container',
+            'inspect',
+            '--format',
+            '{{json .Name}} {{json .State.Running}} {{json .Mounts}}',
+            '--',
+            ...ids,
+        ];
+        const result = await this.exec(args);
+        // A container removed between the two calls is simply gone; any other failure is a failure.
+        const problems = result.stderr
+            .split('\n')
+            .filter((line) => line.trim() && !/no such (object|container)/i.test(line));
+        if (result.exitCode !== 0 && problems.length)
+            throw this.failure(args, result);
+        return result.stdout
+            .split('\n')
+            .filter((line) => line.trim())
+            .map((line) => parseMounts(line));
+    }
     /** Names of containers (running or not) that mount any of the given volumes. */
     async containersUsingVolume(volume) {
         const out = await this.run(['ps', '--all', '--filter', `volume=${volume}`, '--format', '{{.Names}}']);
         return out.split('\n').filter(Boolean);
     }
+}
+function parseMounts(line) {
+    // `"<name>" <true|false> [<mounts>]`: the name is a JSON string, so the first `" ` after it ends it.
+    const nameEnd = line.indexOf('" ', 1) + 1;
+    const name = JSON.parse(line.slice(0, nameEnd)).replace(/^\//, '');
+    const rest = line.slice(nameEnd + 1);
+    const space = rest.indexOf(' ');
+    const running = rest.slice(0, space) === 'true';
+    const mounts = JSON.parse(rest.slice(space + 1)) ?? [];
+    return {
+        name,
+        running,
+        volumes: mounts.filter((m) => m.Type === 'volume' && m.Name).map((m) => m.Name),
+        binds: mounts.filter((m) => m.Type === 'bind' && m.Source).map((m) => m.Source),
+    };
 }
 function firstLine(text) {
     return text.split('\n')[0] ?? '';
@@ -2360,6 +2594,12 @@ const HARDENED_GIT_CONFIG = [
     ['core.pager', 'cat'],
     ['core.quotePath', 'false'],
     ['diff.external', ''],
+    // A submodule planted by the container brings its own .git and config: never run git inside one.
+    ['diff.ignoreSubmodules', 'dirty'],
+    ['status.submoduleSummary', 'false'],
+    ['submodule.recurse', 'false'],
+    ['fetch.recurseSubmodules', 'false'],
+    ['push.recurseSubmodules', 'no'],
     ['protocol.ext.allow', 'never'],
     ['gc.auto', '0'],
     ['maintenance.auto', 'false'],
@@ -2433,7 +2673,7 @@ class Git {
         const env = { ...this.env, ...options.env };
         if (options.config?.length)
             Object.assign(env, gitConfigEnv(options.config));
-        return (0,_proc_js__WEBPACK_IMPORTED_MODULE_0__/* .runProcess */ .R3)('git', args, { cwd, env });
+        return (0,_proc_js__WEBPACK_IMPORTED_MODULE_0__/* .runProcess */ .R3)('git', args, { cwd, env, input: options.input });
     }
     /** Runs git in `cwd`; throws a GitError naming the command for a non-zero exit. Returns stdout. */
     async run(cwd, args, options = {}) {
@@ -2448,6 +2688,10 @@ class Git {
     }
     async isValidBranchName(name) {
         if (name.startsWith('-'))
+            return false;
+        // Run outside any repository, so that `@{-1}` and the like expand to nothing. `@` alone passes there,
+        // but names HEAD inside a repository.
+        if (name === '@')
             return false;
         const result = await this.exec('/', ['check-ref-format', '--branch', name]);
         return result.exitCode === 0 && result.stdout.trim() === name;
@@ -2653,14 +2897,691 @@ function ignore(reason) {
 
 /***/ }),
 
+/***/ 851:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  eg: () => (/* binding */ GitGuard),
+  l_: () => (/* binding */ guardDirectory),
+  A9: () => (/* binding */ recoverGuard),
+  sg: () => (/* binding */ runGuarded)
+});
+
+// EXTERNAL MODULE: external "node:fs"
+var external_node_fs_ = __nccwpck_require__(3024);
+// EXTERNAL MODULE: external "node:fs/promises"
+var promises_ = __nccwpck_require__(1455);
+// EXTERNAL MODULE: external "node:path"
+var external_node_path_ = __nccwpck_require__(6760);
+;// CONCATENATED MODULE: ./src/credentials.ts
+// Credentials persisted in the parent's .git/config are readable by the container, which mounts .git
+// read-write: actions/checkout (v4, v5) writes `http.<server>/.extraheader = AUTHORIZATION: basic <token>`
+// there, others put a token in a remote URL or a credential helper, and v6 includes a credentials file
+// through `includeIf`. For the container's lifetime the config holds none of these; the git guard puts the
+// original bytes back as soon as the container is gone.
+
+/** Parses `git config --null --list` output: `key\nvalue\0` per entry (`key\0` for a key without value). */
+function parseConfigList(text) {
+    return text
+        .split('\0')
+        .filter(Boolean)
+        .map((item) => {
+        const nl = item.indexOf('\n');
+        return nl < 0 ? { key: item, value: '' } : { key: item.slice(0, nl), value: item.slice(nl + 1) };
+    });
+}
+const USERINFO_URL = /^([a-z][a-z0-9+.-]*:\/\/)([^/@\s]+)@/i;
+/** The section part of a key (`url.https://x@h/` of `url.https://x@h/.insteadof`). */
+function sectionOf(key) {
+    return key.slice(0, key.lastIndexOf('.'));
+}
+/** Keys whose value is, or points at, a credential. */
+function isCredentialKey(key) {
+    const lower = key.toLowerCase();
+    const section = lower.split('.')[0];
+    const name = lower.slice(lower.lastIndexOf('.') + 1);
+    if (section === 'credential')
+        return true;
+    if (section === 'http' && (name === 'extraheader' || name === 'cookiefile'))
+        return true;
+    if ((section === 'include' || section === 'includeif') && name === 'path')
+        return true;
+    return false;
+}
+/** Secrets carried by one entry: an auth header's credentials (and the token inside), a URL's password. */
+function secretsOf(entry) {
+    const found = [];
+    const header = /^\s*authorization:\s*(basic|bearer|token)\s+(\S+)/i.exec(entry.value);
+    if (header) {
+        found.push(header[2]);
+        if (header[1].toLowerCase() === 'basic') {
+            const decoded = Buffer.from(header[2], 'base64').toString('utf8');
+            const colon = decoded.indexOf(':');
+            if (colon >= 0 && colon < decoded.length - 1)
+                found.push(decoded.slice(colon + 1));
+        }
+    }
+    for (const text of [entry.value, sectionOf(entry.key)]) {
+        const url = USERINFO_URL.exec(text);
+        if (url) {
+            const colon = url[2].indexOf(':');
+            found.push(colon >= 0 ? url[2].slice(colon + 1) : url[2]);
+        }
+    }
+    return found.filter((s) => s.length >= 4);
+}
+/** A copy of `configPath` without credentials, made with git itself in `scratch` (a host-only file). */
+async function stripCredentials(git, configPath, scratch) {
+    await promises_.copyFile(configPath, scratch);
+    const list = async () => parseConfigList(await git.run('/', ['config', '--file', scratch, '--no-includes', '--null', '--list']));
+    const entries = await list();
+    const secrets = [...new Set(entries.flatMap(secretsOf))];
+    const stripped = [];
+    const edit = (args) => git.run('/', ['config', '--file', scratch, ...args]);
+    const sections = new Set(entries.map((e) => sectionOf(e.key)).filter((s) => USERINFO_URL.test(s)));
+    for (const section of sections) {
+        await edit(['--remove-section', '--', section]);
+        stripped.push(section.replace(USERINFO_URL, '$1***@'));
+    }
+    for (const key of new Set(entries.map((e) => e.key))) {
+        if (sections.has(sectionOf(key)))
+            continue;
+        const values = entries.filter((e) => e.key === key).map((e) => e.value);
+        if (isCredentialKey(key)) {
+            await edit(['--unset-all', '--', key]);
+            stripped.push(key);
+        }
+        else if (values.some((v) => USERINFO_URL.test(v))) {
+            await edit(['--unset-all', '--', key]);
+            for (const value of values)
+                await edit(['--add', '--', key, value.replace(USERINFO_URL, '$1')]);
+            stripped.push(key);
+        }
+    }
+    const content = await promises_.readFile(scratch);
+    const text = content.toString('utf8');
+    const left = secrets.filter((s) => text.includes(s));
+    if (left.length) {
+        throw new Error(`The parent's .git/config holds a credential that could not be removed before the command runs (in a comment or an unusual entry): remove it (actions/checkout: persist-credentials: false) and run again.`);
+    }
+    await promises_.rm(scratch, { force: true });
+    return { content, stripped, secrets };
+}
+
+// EXTERNAL MODULE: external "node:crypto"
+var external_node_crypto_ = __nccwpck_require__(7598);
+;// CONCATENATED MODULE: ./src/guard-files.ts
+// Files the container can write and the host trusts afterwards (the parent's .git/config, hooks, info/,
+// a worktree's admin files...): recorded before the command, compared and put back after it. Nothing here
+// follows a symbolic link the container may have planted: paths are read with lstat, replaced by rename.
+
+
+
+function sha256(data) {
+    return (0,external_node_crypto_.createHash)('sha256').update(data).digest('hex');
+}
+const MAX_READ = 64 * 1024 * 1024;
+async function lstat(p) {
+    return promises_.lstat(p).catch(() => undefined);
+}
+/** The state of `p` (and, with `recursive`, of everything under it), file contents copied into `blobs`. */
+async function readState(p, recursive, blobs) {
+    const st = await lstat(p);
+    if (!st)
+        return [{ path: p, kind: 'absent' }];
+    const mode = st.mode & 0o7777;
+    if (st.isSymbolicLink())
+        return [{ path: p, kind: 'symlink', target: await promises_.readlink(p) }];
+    if (st.isFile()) {
+        // A huge file planted to exhaust memory is not read: it differs from any recorded file anyway.
+        if (!blobs && st.size > MAX_READ)
+            return [{ path: p, kind: 'file', mode, sha256: `size:${st.size}` }];
+        const data = await promises_.readFile(p);
+        const hash = sha256(data);
+        if (blobs)
+            await promises_.writeFile(external_node_path_.join(blobs, hash), data, { mode: 0o600 });
+        return [{ path: p, kind: 'file', mode, sha256: hash }];
+    }
+    if (!st.isDirectory())
+        return [{ path: p, kind: 'other' }];
+    const records = [{ path: p, kind: 'dir', mode }];
+    if (!recursive)
+        return records;
+    for (const name of (await promises_.readdir(p)).sort())
+        records.push(...(await readState(external_node_path_.join(p, name), true, blobs)));
+    return records;
+}
+function same(a, b) {
+    return a.kind === b.kind && a.sha256 === b.sha256 && a.target === b.target && a.mode === b.mode;
+}
+/** What differs between two states of the same paths (pure). */
+function diffStates(before, after) {
+    const was = new Map(before.map((r) => [r.path, r]));
+    const now = new Map(after.map((r) => [r.path, r]));
+    const changes = [];
+    for (const p of new Set([...was.keys(), ...now.keys()])) {
+        const b = was.get(p) ?? { path: p, kind: 'absent' };
+        const a = now.get(p) ?? { path: p, kind: 'absent' };
+        if (same(a, b))
+            continue;
+        const change = b.kind === 'absent' ? 'added' : a.kind === 'absent' ? 'removed' : 'changed';
+        changes.push({ path: p, change, before: b, after: a });
+    }
+    return changes.sort((x, y) => x.path.localeCompare(y.path));
+}
+const depth = (p) => p.split(external_node_path_.sep).length;
+/** Refuses to write below a symbolic link between its root and `p` (it could lead anywhere on the host). */
+async function assertRealDirectories(roots, p) {
+    const root = roots.filter((r) => p.startsWith(r + external_node_path_.sep)).sort((a, b) => b.length - a.length)[0];
+    if (!root)
+        throw new Error(`${p} is outside the guarded folders`);
+    const rel = external_node_path_.relative(root, external_node_path_.dirname(p));
+    if (rel.startsWith('..') || external_node_path_.isAbsolute(rel))
+        throw new Error(`${p} is outside ${root}`);
+    let current = root;
+    for (const part of rel ? rel.split(external_node_path_.sep) : []) {
+        current = external_node_path_.join(current, part);
+        const st = await lstat(current);
+        if (!st?.isDirectory())
+            throw new Error(`cannot restore ${p}: ${current} is no longer a folder`);
+    }
+}
+/**
+ * Puts every changed path back as recorded: extra paths removed (deepest first, links never followed),
+ * folders, files (from their copies, by rename) and links recreated (shallowest first). Returns the paths
+ * it could not put back (below a folder the command replaced by a link, for instance).
+ */
+async function restoreChanges(changes, blobs, roots) {
+    const failed = [];
+    const attempt = async (p, fn) => {
+        try {
+            await assertRealDirectories(roots, p);
+            await fn();
+        }
+        catch (error) {
+            failed.push(`${p}: ${error.message}`);
+        }
+    };
+    const removals = changes
+        .filter((c) => c.after.kind !== 'absent' && c.before.kind !== c.after.kind)
+        .sort((a, b) => depth(b.path) - depth(a.path));
+    for (const c of removals)
+        await attempt(c.path, () => promises_.rm(c.path, { recursive: true, force: true }));
+    const writes = changes
+        .filter((c) => c.before.kind !== 'absent')
+        .sort((a, b) => depth(a.path) - depth(b.path));
+    for (const { before } of writes) {
+        await attempt(before.path, async () => {
+            if (before.kind === 'dir') {
+                await promises_.mkdir(before.path, { recursive: true });
+                await promises_.chmod(before.path, before.mode ?? 0o755);
+            }
+            else if (before.kind === 'file') {
+                const tmp = `${before.path}.worktree-sandbox-restore`;
+                await promises_.rm(tmp, { recursive: true, force: true });
+                await promises_.copyFile(external_node_path_.join(blobs, before.sha256), tmp);
+                await promises_.chmod(tmp, before.mode ?? 0o644);
+                await promises_.rename(tmp, before.path);
+            }
+            else if (before.kind === 'symlink') {
+                await promises_.rm(before.path, { recursive: true, force: true });
+                await promises_.symlink(before.target, before.path);
+            }
+        });
+    }
+    return failed;
+}
+
+;// CONCATENATED MODULE: ./src/guard-refs.ts
+// The parent's refs are shared by every worktree: a container could move `main`, retag a release, or move
+// `origin/<branch>` so that unpushed work looks pushed. Refs are recorded before the command and every
+// change outside the sandbox's own branch is undone after it; what a moved or new ref pointed at is kept
+// under refs/worktree-sandbox/displaced/, so undoing never loses a commit.
+
+
+const DISPLACED_NAMESPACE = 'refs/worktree-sandbox/displaced/';
+async function readRefs(git, cwd) {
+    const out = await git.run(cwd, ['for-each-ref', '--format=%(refname)%00%(objectname)%00%(symref)']);
+    return out
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => {
+        const [name, objectName, symref] = line.split('\0');
+        return { name, value: symref ? `ref: ${symref}` : objectName };
+    });
+}
+/** Names of loose ref files, read from disk: finds refs that for-each-ref skips (broken ones). */
+async function looseRefNames(gitDir) {
+    const names = [];
+    const walk = async (dir, prefix) => {
+        const entries = await promises_.readdir(dir, { withFileTypes: true }).catch(() => []);
+        for (const entry of entries) {
+            const name = `${prefix}/${entry.name}`;
+            if (entry.isDirectory())
+                await walk(external_node_path_.join(dir, entry.name), name);
+            else
+                names.push(name);
+        }
+    };
+    await walk(external_node_path_.join(gitDir, 'refs'), 'refs');
+    return names.sort();
+}
+/** Which ref changes to undo (pure). */
+function planRefFixes(before, after, policy) {
+    const was = new Map(before.map((r) => [r.name, r.value]));
+    const now = new Map(after.map((r) => [r.name, r.value]));
+    const own = policy.ownBranch ? `refs/heads/${policy.ownBranch}` : undefined;
+    const theirs = new Set(policy.branchesInUse.flatMap((b) => [`refs/heads/${b}`, `refs/remotes/origin/${b}`]));
+    const fixes = [];
+    for (const name of [...new Set([...was.keys(), ...now.keys()])].sort()) {
+        const restore = was.get(name);
+        const displaced = now.get(name);
+        if (restore === displaced || theirs.has(name))
+            continue;
+        if (name === own && displaced !== undefined)
+            continue;
+        if (name.startsWith(DISPLACED_NAMESPACE) && restore === undefined)
+            continue;
+        fixes.push({ name, restore, displaced });
+    }
+    return fixes;
+}
+function describeRefFix(fix, keptAs) {
+    const short = (v) => (v?.startsWith('ref: ') ? v : v?.slice(0, 12));
+    const kept = keptAs ? `; what it pointed at is kept as ${keptAs}` : '';
+    if (fix.restore === undefined)
+        return `ref ${fix.name} was created (${short(fix.displaced)}): deleted${kept}`;
+    if (fix.displaced === undefined)
+        return `ref ${fix.name} was deleted: restored at ${short(fix.restore)}`;
+    return `ref ${fix.name} was moved from ${short(fix.restore)} to ${short(fix.displaced)}: restored${kept}`;
+}
+/** Carries the fixes out, one ref at a time (one failure does not stop the others). Returns what it did. */
+async function applyRefFixes(git, cwd, gitDir, fixes, stamp) {
+    const done = [];
+    const failed = [];
+    const msg = ['-m', 'worktree-sandbox: undo a change made by the sandboxed command'];
+    for (const fix of fixes) {
+        let keptAs;
+        if (fix.displaced && !fix.displaced.startsWith('ref: ')) {
+            const name = `${DISPLACED_NAMESPACE}${stamp}/${fix.name}`;
+            const kept = await git.exec(cwd, ['update-ref', ...msg, '--', name, fix.displaced]);
+            if (kept.exitCode === 0)
+                keptAs = name;
+        }
+        // --no-deref: a ref the command turned into a symbolic ref is replaced, not written through.
+        const args = fix.restore === undefined
+            ? ['update-ref', ...msg, '--no-deref', '-d', '--', fix.name]
+            : fix.restore.startsWith('ref: ')
+                ? ['symbolic-ref', ...msg, '--', fix.name, fix.restore.slice(5)]
+                : ['update-ref', ...msg, '--no-deref', '--', fix.name, fix.restore];
+        let ok = (await git.exec(cwd, args)).exitCode === 0;
+        if (!ok && fix.restore === undefined)
+            ok = await removeLooseRef(gitDir, fix.name);
+        (ok ? done : failed).push(describeRefFix(fix, keptAs));
+    }
+    return { done, failed };
+}
+/** Deletes a loose ref file git refuses to touch (an invalid name planted on disk). */
+async function removeLooseRef(gitDir, name) {
+    const file = external_node_path_.join(gitDir, name);
+    const rel = external_node_path_.relative(external_node_path_.join(gitDir, 'refs'), file);
+    if (!name.startsWith('refs/') || rel.startsWith('..') || external_node_path_.isAbsolute(rel))
+        return false;
+    const real = await promises_.realpath(external_node_path_.dirname(file)).catch(() => undefined);
+    if (real !== external_node_path_.dirname(file))
+        return false;
+    await promises_.rm(file, { force: true });
+    return true;
+}
+
+// EXTERNAL MODULE: ./src/lock.ts
+var lock = __nccwpck_require__(9188);
+// EXTERNAL MODULE: ./src/worktree-metadata.ts
+var worktree_metadata = __nccwpck_require__(9662);
+;// CONCATENATED MODULE: ./src/guard.ts
+// The git guard. The container mounts the parent's .git read-write (it must, to commit), so it can plant
+// what the host's next git command, or the runner's next job, would trust: hooks, config (core.fsmonitor,
+// filters, includeIf, credential helpers), info/attributes, a worktree's config.worktree or .git file,
+// moved branches and tags. Before the command the guard records all of it (in a host-only folder the
+// container never sees) and takes credentials out of .git/config; after the container is gone, before any
+// other host git command, it puts everything back and reports every change as a violation.
+//
+// The record survives the action being killed: the post step, or the next run on the same sandbox,
+// finds it and finishes the job (removing the container first).
+
+
+
+
+
+
+
+
+const ADMIN_FILES = ['config.worktree', 'gitdir', 'commondir', 'locked'];
+const MANIFEST = 'manifest.json';
+/** The guard's folder for one sandbox: on the host, outside everything mounted into the container. */
+function guardDirectory(stateDir, location) {
+    return external_node_path_.join(stateDir, 'guard', location.project, location.name);
+}
+function headBranch(head) {
+    const m = /^ref: refs\/heads\/(.+)\n?$/.exec(head);
+    return m?.[1];
+}
+class GitGuard {
+    dir;
+    manifest;
+    constructor(dir, manifest) {
+        this.dir = dir;
+        this.manifest = manifest;
+    }
+    get blobs() {
+        return external_node_path_.join(this.dir, 'blobs');
+    }
+    /** Records what the container could change, then takes the credentials out of .git/config. */
+    static async take(git, location, dir, ui) {
+        const { parent } = location;
+        for (const mounted of [parent.path, location.hostPath].filter((p) => !!p)) {
+            if (dir === mounted || dir.startsWith(mounted + external_node_path_.sep))
+                throw new Error(`The git guard's folder ${dir} is inside ${mounted}, which the container mounts.`);
+        }
+        if (await promises_.lstat(dir).catch(() => undefined))
+            throw new Error(`${dir} is left by an interrupted run and was not recovered.`);
+        await promises_.mkdir(external_node_path_.join(dir, 'blobs'), { recursive: true, mode: 0o700 });
+        await promises_.chmod(dir, 0o700);
+        const entry = await (0,worktree_metadata/* findWorktreeEntry */.lc)(parent.gitDir, location.worktreePath);
+        if (!entry)
+            throw new Error(`Sandbox ${location.name} has no worktree registration in ${parent.path}.`);
+        const g = parent.gitDir;
+        const roots = [
+            ...['config', 'HEAD', 'index', 'objects/info/alternates', 'packed-refs'].map((f) => ({
+                path: external_node_path_.join(g, f),
+                recursive: false,
+            })),
+            { path: external_node_path_.join(g, 'hooks'), recursive: true },
+            { path: external_node_path_.join(g, 'info'), recursive: true },
+            ...ADMIN_FILES.map((f) => ({ path: external_node_path_.join(entry.adminDir, f), recursive: false })),
+        ];
+        if (location.hostPath)
+            roots.push({ path: external_node_path_.join(location.hostPath, '.git'), recursive: false });
+        const inUse = [];
+        for (const other of await (0,worktree_metadata/* listWorktreeEntries */.ue)(g)) {
+            if (other.adminDir === entry.adminDir)
+                continue;
+            const sandbox = external_node_path_.basename(external_node_path_.dirname(other.gitFile));
+            if (await (0,lock/* isSandboxLocked */.up)(g, sandbox)) {
+                const head = await promises_.readFile(external_node_path_.join(other.adminDir, 'HEAD'), 'utf8').catch(() => '');
+                inUse.push({ sandbox, branch: headBranch(head) ?? '' });
+            }
+            else {
+                roots.push(...ADMIN_FILES.map((f) => ({ path: external_node_path_.join(other.adminDir, f), recursive: false })));
+            }
+        }
+        const blobs = external_node_path_.join(dir, 'blobs');
+        const files = [];
+        for (const root of roots)
+            files.push(...(await readState(root.path, root.recursive, blobs)));
+        const manifest = {
+            version: 1,
+            created: new Date().toISOString(),
+            sandbox: location.name,
+            parentPath: parent.path,
+            gitDir: g,
+            adminDir: entry.adminDir,
+            ownBranch: location.branch,
+            hostPath: location.hostPath,
+            roots,
+            files,
+            expected: [],
+            strippedKeys: [],
+            refs: await readRefs(git, parent.path),
+            looseRefs: await looseRefNames(g),
+            inUse,
+        };
+        const configPath = external_node_path_.join(g, 'config');
+        const config = files.find((f) => f.path === configPath);
+        let stripped;
+        if (config?.kind === 'file') {
+            const result = await stripCredentials(git, configPath, external_node_path_.join(dir, 'config.scratch'));
+            for (const secret of result.secrets)
+                ui.mask(secret);
+            if (result.stripped.length) {
+                stripped = result.content;
+                const hash = sha256(stripped);
+                await promises_.writeFile(external_node_path_.join(blobs, hash), stripped, { mode: 0o600 });
+                manifest.expected.push({ ...config, sha256: hash });
+                manifest.strippedKeys = result.stripped;
+            }
+        }
+        const guard = new GitGuard(dir, manifest);
+        guard.save();
+        if (stripped) {
+            // Written only once the record (with the original) is safely on disk.
+            const tmp = `${configPath}.worktree-sandbox-restore`;
+            await promises_.writeFile(tmp, stripped, { mode: config.mode });
+            await promises_.rename(tmp, configPath);
+            ui.info(`Credentials taken out of .git/config while the command runs (${manifest.strippedKeys.join(', ')}); they are put back afterwards.`);
+        }
+        return guard;
+    }
+    static async load(dir) {
+        const text = await promises_.readFile(external_node_path_.join(dir, MANIFEST), 'utf8').catch(() => undefined);
+        if (text === undefined)
+            return undefined;
+        return new GitGuard(dir, JSON.parse(text));
+    }
+    /** Remembers the container's name, so that a later recovery removes it before restoring. */
+    noteContainer(name) {
+        this.manifest.container = name;
+        this.save();
+    }
+    get container() {
+        return this.manifest.container;
+    }
+    save() {
+        // Synchronous (noteContainer is called from a synchronous callback); a rename, so never half-written.
+        const file = external_node_path_.join(this.dir, MANIFEST);
+        (0,external_node_fs_.writeFileSync)(`${file}.tmp`, JSON.stringify(this.manifest), { mode: 0o600 });
+        (0,external_node_fs_.renameSync)(`${file}.tmp`, file);
+    }
+    /**
+     * Compares, restores and reports. Call only once the container is gone. Pure file operations come
+     * first: no git command runs on the parent before its config, hooks and info/ are back.
+     */
+    async restore(git) {
+        const m = this.manifest;
+        const violations = [];
+        const notes = [];
+        const after = [];
+        for (const root of m.roots)
+            after.push(...(await readState(root.path, root.recursive)));
+        const packedRefs = external_node_path_.join(m.gitDir, 'packed-refs');
+        const trackedFiles = (records) => records.filter((r) => r.path !== packedRefs);
+        const expected = trackedFiles(m.files).map((f) => m.expected.find((e) => e.path === f.path) ?? f);
+        const unexpected = diffStates(expected, trackedFiles(after));
+        const configPath = external_node_path_.join(m.gitDir, 'config');
+        const configDetail = unexpected.some((c) => c.path === configPath)
+            ? await this.describeConfigChange(git, configPath)
+            : '';
+        const roots = [m.gitDir, ...(m.hostPath ? [m.hostPath] : [])];
+        const failed = await restoreChanges(diffStates(trackedFiles(m.files), trackedFiles(after)), this.blobs, roots);
+        for (const change of unexpected)
+            violations.push(this.describeFileChange(change, configDetail));
+        for (const f of failed)
+            violations.push(`could not put back ${f}`);
+        if (m.strippedKeys.length && !failed.some((f) => f.startsWith(configPath)))
+            notes.push(`Put back the credentials taken out of .git/config (${m.strippedKeys.join(', ')}).`);
+        let refsNow;
+        try {
+            refsNow = await readRefs(git, m.parentPath);
+        }
+        catch (error) {
+            // An unreadable packed-refs: put the recorded one back, then read again.
+            violations.push(`the refs could not be read (${error.message.split('\n')[0]}): packed-refs restored`);
+            await restoreChanges(diffStates(m.files.filter((f) => f.path === packedRefs), await readState(packedRefs, false)), this.blobs, roots);
+            refsNow = await readRefs(git, m.parentPath);
+        }
+        const stillInUse = [];
+        for (const { sandbox, branch } of m.inUse)
+            if (branch && (await (0,lock/* isSandboxLocked */.up)(m.gitDir, sandbox)))
+                stillInUse.push(branch);
+        const fixes = planRefFixes(m.refs, refsNow, { ownBranch: m.ownBranch, branchesInUse: stillInUse });
+        const stamp = m.created.replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
+        const applied = await applyRefFixes(git, m.parentPath, m.gitDir, fixes, `${stamp}-${m.sandbox.replace(/\.\./g, '-')}`);
+        violations.push(...applied.done, ...applied.failed.map((f) => `could not undo: ${f}`));
+        const listed = new Set([...m.looseRefs, ...m.refs.map((r) => r.name), ...refsNow.map((r) => r.name)]);
+        for (const name of await looseRefNames(m.gitDir)) {
+            if (listed.has(name) || name.startsWith(DISPLACED_NAMESPACE))
+                continue;
+            const removed = await removeLooseRef(m.gitDir, name);
+            violations.push(`unreadable ref file ${name} was created: ${removed ? 'deleted' : 'could not be deleted'}`);
+        }
+        const detached = await this.detachFromRestoredRef(fixes);
+        if (detached)
+            notes.push(detached);
+        return { violations, notes };
+    }
+    /** The sandbox's HEAD on a ref just put back would silently point at other commits: detach it where it was. */
+    async detachFromRestoredRef(fixes) {
+        const headFile = external_node_path_.join(this.manifest.adminDir, 'HEAD');
+        const head = await promises_.readFile(headFile, 'utf8').catch(() => '');
+        const target = /^ref: (\S+)/.exec(head)?.[1];
+        const fix = fixes.find((f) => f.name === target && f.displaced && !f.displaced.startsWith('ref: '));
+        if (!fix)
+            return undefined;
+        const tmp = `${headFile}.worktree-sandbox-restore`;
+        await promises_.writeFile(tmp, `${fix.displaced}\n`);
+        await promises_.rename(tmp, headFile);
+        return `The sandbox's HEAD was on ${target}, which was put back: HEAD is now detached at ${fix.displaced.slice(0, 12)}, so its work stays checked out.`;
+    }
+    describeFileChange(change, configDetail) {
+        const m = this.manifest;
+        let where = external_node_path_.relative(m.parentPath, change.path);
+        if (m.hostPath && change.path.startsWith(m.hostPath + external_node_path_.sep))
+            where = `the worktree's ${external_node_path_.relative(m.hostPath, change.path)}`;
+        const verb = { added: 'was added', removed: 'was removed', changed: 'was changed' }[change.change];
+        const undo = { added: 'removed', removed: 'restored', changed: 'restored' }[change.change];
+        const detail = change.path === external_node_path_.join(m.gitDir, 'config') && configDetail ? ` (${configDetail})` : '';
+        return `${where} ${verb} by the command${detail}: ${undo}`;
+    }
+    /** Which config keys the command added, removed or changed (read with git from a copy, includes off). */
+    async describeConfigChange(git, configPath) {
+        const m = this.manifest;
+        const current = await promises_.lstat(configPath).catch(() => undefined);
+        if (!current?.isFile())
+            return current ? 'replaced by something other than a file' : 'deleted';
+        const copy = external_node_path_.join(this.dir, 'config.after');
+        await promises_.copyFile(configPath, copy);
+        const read = async (file) => {
+            const out = await git.exec('/', ['config', '--file', file, '--no-includes', '--null', '--list']);
+            return parseConfigList(out.stdout);
+        };
+        const expected = m.expected.find((e) => e.path === configPath) ?? m.files.find((f) => f.path === configPath);
+        const before = expected?.sha256 ? await read(external_node_path_.join(this.blobs, expected.sha256)) : [];
+        const after = await read(copy);
+        await promises_.rm(copy, { force: true });
+        const flat = (entries) => new Map([...new Set(entries.map((e) => e.key))].map((k) => [
+            k,
+            entries
+                .filter((e) => e.key === k)
+                .map((e) => e.value)
+                .join('\n'),
+        ]));
+        const b = flat(before);
+        const a = flat(after);
+        const parts = [];
+        for (const key of new Set([...b.keys(), ...a.keys()])) {
+            if (!b.has(key))
+                parts.push(`${key} added`);
+            else if (!a.has(key))
+                parts.push(`${key} removed`);
+            else if (b.get(key) !== a.get(key))
+                parts.push(`${key} changed`);
+        }
+        return parts.join(', ') || 'formatting only';
+    }
+    async discard() {
+        await promises_.rm(this.dir, { recursive: true, force: true });
+        // The project's folder goes with its last record (rmdir refuses while another sandbox has one).
+        await promises_.rmdir(external_node_path_.dirname(this.dir)).catch(() => undefined);
+    }
+}
+/**
+ * Runs `fn` (the command) under the guard: afterwards, whether it succeeded or threw, the container is
+ * made sure to be gone and the guard restores and reports. The record is kept when the container's removal
+ * cannot be confirmed (engine unreachable), for the post step or the next run.
+ */
+async function runGuarded(guard, git, engine, ui, fn) {
+    let value;
+    let failure;
+    try {
+        value = await fn();
+    }
+    catch (error) {
+        failure = { error };
+    }
+    const report = await finishGuard(guard, git, engine, ui);
+    if (failure)
+        throw failure.error;
+    return { value: value, guard: report };
+}
+async function finishGuard(guard, git, engine, ui) {
+    const gone = await ensureContainerGone(engine, guard.container);
+    const report = await guard.restore(git);
+    if (gone)
+        await guard.discard();
+    else
+        report.violations.push(`the container ${guard.container} could not be confirmed removed (is the engine reachable?): the git guard checks again in the post step or the next run`);
+    for (const note of report.notes)
+        ui.info(note);
+    for (const violation of report.violations)
+        ui.warning(`Sandbox boundary: ${violation}.`);
+    return report;
+}
+async function ensureContainerGone(engine, container) {
+    if (!container)
+        return true;
+    if ((await engine.containerExists(container)) === false)
+        return true;
+    await engine.removeContainer(container);
+    return (await engine.containerExists(container)) === false;
+}
+/**
+ * Finishes the work of a run that was killed while its command ran: removes its container, restores and
+ * reports. Does nothing when there is no record. Throws when the container cannot be removed.
+ */
+async function recoverGuard(git, engine, dir, ui) {
+    const guard = await GitGuard.load(dir);
+    if (!guard) {
+        // A folder without a record: the run was killed while taking it, before the container existed.
+        await promises_.rm(dir, { recursive: true, force: true });
+        return undefined;
+    }
+    ui.info(`A run on this sandbox was interrupted while its command ran: checking what the command left.`);
+    if (!(await ensureContainerGone(engine, guard.container)))
+        throw new Error(`The container ${guard.container} of an interrupted run on this sandbox could not be removed: remove it, then run again.`);
+    const report = await guard.restore(git);
+    await guard.discard();
+    for (const note of report.notes)
+        ui.info(note);
+    for (const violation of report.violations)
+        ui.warning(`Sandbox boundary (interrupted run): ${violation}.`);
+    return report;
+}
+
+
+/***/ }),
+
 /***/ 9188:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   XB: () => (/* binding */ LockTimeoutError),
 /* harmony export */   aZ: () => (/* binding */ withRepositoryLock),
-/* harmony export */   rj: () => (/* binding */ lockSandbox)
+/* harmony export */   rj: () => (/* binding */ lockSandbox),
+/* harmony export */   up: () => (/* binding */ isSandboxLocked)
 /* harmony export */ });
-/* unused harmony exports LOCK_STALE_MS, lockDirectory, LockTimeoutError, isSandboxLocked */
+/* unused harmony exports LOCK_STALE_MS, lockDirectory */
 /* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1455);
 /* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_fs_promises__WEBPACK_IMPORTED_MODULE_0__);
 /* harmony import */ var node_os__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(8161);
@@ -2763,7 +3684,7 @@ async function lockSandbox(gitDir, sandbox, waitMs, onWait) {
 async function isSandboxLocked(gitDir, sandbox) {
     const file = lockPath(gitDir, `sandbox-${sandbox}`);
     try {
-        return await lockfile.check(file, { realpath: false, lockfilePath: file, stale: LOCK_STALE_MS });
+        return await proper_lockfile__WEBPACK_IMPORTED_MODULE_3___default().check(file, { realpath: false, lockfilePath: file, stale: LOCK_STALE_MS });
     }
     catch {
         return false;
@@ -2777,6 +3698,7 @@ async function isSandboxLocked(gitDir, sandbox) {
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Ce: () => (/* binding */ classifyName),
 /* harmony export */   EH: () => (/* binding */ volumeName),
 /* harmony export */   ey: () => (/* binding */ persistentSandboxName),
 /* harmony export */   f7: () => (/* binding */ VOLUME_MOUNT),
@@ -2785,7 +3707,7 @@ async function isSandboxLocked(gitDir, sandbox) {
 /* harmony export */   j6: () => (/* binding */ transientSandboxName),
 /* harmony export */   n$: () => (/* binding */ volumeWorktreePath)
 /* harmony export */ });
-/* unused harmony exports TRANSIENT_PREFIX, shortHash, classifyName */
+/* unused harmony exports TRANSIENT_PREFIX, shortHash */
 /* harmony import */ var node_crypto__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7598);
 /* harmony import */ var node_crypto__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_crypto__WEBPACK_IMPORTED_MODULE_0__);
 /* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(6760);
@@ -2843,6 +3765,140 @@ function volumeWorktreePath(sandbox) {
 }
 function diskWorktreePath(root, project, sandbox) {
     return node_path__WEBPACK_IMPORTED_MODULE_1__.join(root, project, sandbox);
+}
+
+
+/***/ }),
+
+/***/ 6661:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   t: () => (/* binding */ PATCH_SCRIPT),
+/* harmony export */   w: () => (/* binding */ cleanupRun)
+/* harmony export */ });
+/* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1455);
+/* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_fs_promises__WEBPACK_IMPORTED_MODULE_0__);
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(6760);
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__nccwpck_require__.n(node_path__WEBPACK_IMPORTED_MODULE_1__);
+/* harmony import */ var _docker_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(3871);
+/* harmony import */ var _git_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(1243);
+/* harmony import */ var _guard_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(851);
+/* harmony import */ var _lock_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(9188);
+/* harmony import */ var _report_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(665);
+/* harmony import */ var _sandbox_js__WEBPACK_IMPORTED_MODULE_7__ = __nccwpck_require__(6004);
+/* harmony import */ var _worktree_metadata_js__WEBPACK_IMPORTED_MODULE_8__ = __nccwpck_require__(9662);
+// The post step: runs after success, failure and cancel. Removes the container if it is still there,
+// then applies the cleanup policy. It never fails the job: problems become warnings.
+
+
+
+
+
+
+
+
+
+async function cleanupRun(state, ui, tempDir) {
+    const engine = new _docker_js__WEBPACK_IMPORTED_MODULE_2__/* .ContainerEngine */ .yz(state.engine);
+    if (state.container && (await engine.removeContainer(state.container)))
+        ui.info(`Removed container ${state.container}.`);
+    const { location } = state;
+    // The main step stopped while the command ran: restore what the command may have changed outside its
+    // sandbox before any other git command (and the runner's next steps) reads it.
+    if (state.guardDir)
+        await (0,_guard_js__WEBPACK_IMPORTED_MODULE_4__/* .recoverGuard */ .A9)(await _git_js__WEBPACK_IMPORTED_MODULE_3__/* .Git */ .TU.create(), engine, state.guardDir, ui);
+    if (!state.ready)
+        return recoverHalfCreated(engine, location, ui);
+    if (state.cleanup === 'never')
+        return keep(ui, location, 'cleanup: never');
+    const git = await _git_js__WEBPACK_IMPORTED_MODULE_3__/* .Git */ .TU.create();
+    const report = state.report ?? (await (0,_report_js__WEBPACK_IMPORTED_MODULE_6__/* .inspectWorktree */ .e5)(git, engine, location, state.image, state.startSha ?? 'HEAD'));
+    if (state.cleanup === 'auto') {
+        if (location.kind === 'persistent')
+            return keep(ui, location, 'persistent sandboxes are kept for reuse (cleanup: auto)');
+        if ((0,_report_js__WEBPACK_IMPORTED_MODULE_6__/* .holdsWork */ .Ww)(report))
+            return keep(ui, location, describeWork(report));
+        await (0,_sandbox_js__WEBPACK_IMPORTED_MODULE_7__/* .removeSandbox */ .Ur)(engine, location);
+        ui.info(`Removed transient sandbox ${location.name}: it held no work.`);
+        return { removed: true };
+    }
+    let patch;
+    if ((0,_report_js__WEBPACK_IMPORTED_MODULE_6__/* .holdsWork */ .Ww)(report))
+        patch = await savePatch(git, engine, location, state, report, tempDir, ui);
+    await (0,_sandbox_js__WEBPACK_IMPORTED_MODULE_7__/* .removeSandbox */ .Ur)(engine, location);
+    ui.info(`Removed sandbox ${location.name} (cleanup: always).`);
+    return { removed: true, patch };
+}
+function keep(ui, location, why) {
+    const where = location.volume ? `volume ${location.volume}` : location.hostPath;
+    ui.info(`Kept sandbox ${location.name} (${where}): ${why}.`);
+    return { removed: false, kept: why };
+}
+function describeWork(report) {
+    const parts = [];
+    if (report.uncommitted.length)
+        parts.push(`${report.uncommitted.length} uncommitted file(s)`);
+    if (report.unpushedCommits)
+        parts.push(`${report.unpushedCommits} commit(s) on no remote`);
+    return `it holds work: ${parts.join(', ')}`;
+}
+/** The main step stopped while creating the sandbox: undo what it half-created, keep anything whole. */
+async function recoverHalfCreated(engine, location, ui) {
+    return (0,_lock_js__WEBPACK_IMPORTED_MODULE_5__/* .withRepositoryLock */ .aZ)(location.parent.gitDir, async () => {
+        const entry = await (0,_worktree_metadata_js__WEBPACK_IMPORTED_MODULE_8__/* .findWorktreeEntry */ .lc)(location.parent.gitDir, location.worktreePath);
+        if (!entry || entry.locked === _worktree_metadata_js__WEBPACK_IMPORTED_MODULE_8__/* .INITIALIZING */ .is) {
+            if (location.hostPath)
+                await node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.rm(location.hostPath, { recursive: true, force: true });
+            if (location.volume)
+                await engine.removeVolume(location.volume).catch(() => undefined);
+            if (entry)
+                await (0,_worktree_metadata_js__WEBPACK_IMPORTED_MODULE_8__/* .dropEntry */ .sT)(location.parent.gitDir, entry);
+            ui.info(`The main step stopped before sandbox ${location.name} was ready: removed what it had half-created.`);
+            return { removed: true };
+        }
+        return keep(ui, location, 'it was ready before the main step stopped');
+    });
+}
+// Uncommitted work as one patch (untracked files included, binary-safe), unsaved commits as a bundle.
+const PATCH_SCRIPT = `set -eu
+start="$1"
+tmp_index="$(git rev-parse --git-path index).worktree-sandbox"
+cp "$(git rev-parse --git-path index)" "$tmp_index"
+GIT_INDEX_FILE="$tmp_index" git add -A
+GIT_INDEX_FILE="$tmp_index" git diff --no-ext-diff --binary --cached HEAD
+rm -f "$tmp_index"
+`;
+async function savePatch(git, engine, location, state, report, tempDir, ui) {
+    const dir = node_path__WEBPACK_IMPORTED_MODULE_1__.join(tempDir, 'worktree-sandbox');
+    await node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.mkdir(dir, { recursive: true });
+    const file = node_path__WEBPACK_IMPORTED_MODULE_1__.join(dir, `${location.project}-${location.name}.patch`);
+    const result = await (0,_sandbox_js__WEBPACK_IMPORTED_MODULE_7__/* .runInWorktree */ .kv)(git, engine, location, state.image, PATCH_SCRIPT, [
+        state.startSha ?? 'HEAD',
+    ]);
+    if (result.exitCode !== 0)
+        throw new Error(`Could not save the uncommitted work of ${location.name}; the sandbox is kept: ${result.stderr.trim()}`);
+    await node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.writeFile(file, result.stdout);
+    ui.info(`Saved the uncommitted work of ${location.name} to ${file}.`);
+    if (report.unpushedCommits > 0 && !location.branch) {
+        const bundle = file.replace(/\.patch$/, '.bundle');
+        const entry = await (0,_worktree_metadata_js__WEBPACK_IMPORTED_MODULE_8__/* .findWorktreeEntry */ .lc)(location.parent.gitDir, location.worktreePath);
+        if (entry) {
+            await git.run(location.parent.path, [
+                '--git-dir',
+                entry.adminDir,
+                'bundle',
+                'create',
+                bundle,
+                'HEAD',
+                '--not',
+                '--remotes',
+                '--branches',
+            ]);
+        }
+        ui.info(`Saved ${report.unpushedCommits} unpushed commit(s) of ${location.name} to ${bundle}.`);
+    }
+    return file;
 }
 
 
@@ -2947,7 +4003,7 @@ const INSPECT_SCRIPT = `set -u
 start="$1"; commit="$2"; message="$3"
 mark() { printf '\\000@@ws:%s\\000' "$1"; }
 committed=0
-if [ "$commit" = 1 ] && [ -n "$(git status --porcelain --untracked-files=all)" ]; then
+if [ "$commit" = 1 ] && [ -n "$(git status --porcelain --untracked-files=all --ignore-submodules=dirty)" ]; then
   git add -A >&2 && git commit --quiet --no-verify -m "$message" >&2 || { echo "worktree-sandbox: commit failed" >&2; exit 3; }
   committed=1
 fi
@@ -2955,9 +4011,9 @@ mark committed; echo "$committed"
 mark head; git rev-parse --verify HEAD
 mark branch; git symbolic-ref --quiet --short HEAD || true
 mark commits; git rev-list --count "$start..HEAD"
-mark status; git status --porcelain=v1 -z --untracked-files=all
-mark names; git diff --no-ext-diff --no-renames --name-only -z "$start" --
-mark stat; git diff --no-ext-diff --stat=120 "$start" --
+mark status; git status --porcelain=v1 -z --untracked-files=all --ignore-submodules=dirty
+mark names; git diff --no-ext-diff --no-textconv --ignore-submodules=dirty --no-renames --name-only -z "$start" --
+mark stat; git diff --no-ext-diff --no-textconv --ignore-submodules=dirty --stat=120 "$start" --
 mark unpushed; git rev-list --count HEAD --not "$start" --remotes
 mark end
 `;
@@ -3188,6 +4244,8 @@ async function runCommand(engine, sandbox, spec, hooks = {}) {
         const durationMs = Date.now() - started;
         const state = await engine.containerState(name);
         if (!state) {
+            if ((await engine.containerExists(name)) === undefined)
+                throw new docker/* EngineError */.NJ(`The ${engine.name} engine became unreachable while the command ran (exit ${result.exitCode}): the sandbox is kept as it is; run again once the engine is back.`);
             // The container never started: the engine refused it (bad image, mount, option).
             throw new Error(`The container did not start: ${(result.stderr || result.stdout).trim().split('\n').slice(-3).join(' ')}`);
         }
@@ -3203,6 +4261,8 @@ async function runCommand(engine, sandbox, spec, hooks = {}) {
 
 // EXTERNAL MODULE: ./src/git.ts
 var src_git = __nccwpck_require__(1243);
+// EXTERNAL MODULE: ./src/guard.ts + 3 modules
+var src_guard = __nccwpck_require__(851);
 // EXTERNAL MODULE: ./src/lock.ts
 var lock = __nccwpck_require__(9188);
 ;// CONCATENATED MODULE: ./src/push.ts
@@ -3250,6 +4310,7 @@ var src_settings = __nccwpck_require__(8750);
 
 
 
+
 async function runSandbox(settings, deps) {
     const { ui } = deps;
     if (settings.token)
@@ -3277,6 +4338,10 @@ async function runSandbox(settings, deps) {
     const release = await (0,lock/* lockSandbox */.rj)(parent.gitDir, location.name, settings.lockTimeoutMinutes * 60_000, (msg) => ui.info(msg));
     try {
         deps.save({ engine: settings.engine, image: settings.image, cleanup: settings.cleanup, location });
+        const guardDir = (0,src_guard/* guardDirectory */.l_)(settings.stateDir, location);
+        const interrupted = await (0,src_guard/* recoverGuard */.A9)(git, engine, guardDir, ui);
+        if (interrupted)
+            enforceBoundary(interrupted, settings.strict);
         const sandbox = await ui.group(`Sandbox ${location.name} (${location.kind}, ${location.isolation})`, async () => {
             // We hold the sandbox lock, so a command container still there belongs to a run that was killed.
             const [created, orphans] = await Promise.all([
@@ -3285,13 +4350,23 @@ async function runSandbox(settings, deps) {
             ]);
             if (orphans.length)
                 ui.info(`Removed container(s) left by a run that was killed: ${orphans.join(', ')}.`);
+            await (0,src_sandbox/* clearStaleWorktreeLocks */.YW)(created, (m) => ui.info(m));
             describeSandbox(ui, created, plan.source);
             return created;
         });
         deps.save({ ready: true, startSha: sandbox.startSha });
-        const command = await ui.group(`Run: ${firstLine(settings.command)}`, () => ui.untrusted((write) => runCommand(engine, sandbox, { ...settings, readOnlyFiles: deps.command?.readOnlyFiles, extraEnv: deps.command?.extraEnv }, { onStart: (container) => deps.save({ container }), onLine: write })));
-        deps.save({ container: undefined });
+        const guard = await src_guard/* GitGuard */.eg.take(git, sandbox, guardDir, ui);
+        deps.save({ guardDir });
+        const { value: command, guard: boundary } = await (0,src_guard/* runGuarded */.sg)(guard, git, engine, ui, () => ui.group(`Run: ${firstLine(settings.command)}`, () => ui.untrusted((write) => runCommand(engine, sandbox, { ...settings, readOnlyFiles: deps.command?.readOnlyFiles, extraEnv: deps.command?.extraEnv }, {
+            onStart: (container) => {
+                guard.noteContainer(container);
+                deps.save({ container });
+            },
+            onLine: write,
+        }))));
+        deps.save({ container: undefined, guardDir: undefined });
         reportCommand(ui, command);
+        enforceBoundary(boundary, settings.strict);
         const wantsCommit = settings.push && !!sandbox.branch;
         const report = await ui.group('Report', async () => {
             const r = await (0,src_report/* inspectWorktree */.e5)(git, engine, sandbox, settings.image, sandbox.startSha, wantsCommit ? { message: settings.commitMessage } : undefined);
@@ -3309,7 +4384,7 @@ async function runSandbox(settings, deps) {
             };
             push = await ui.group('Push', () => pushSandbox(git, sandbox, report, to, settings.token, ui));
         }
-        return { sandbox, command, report, push };
+        return { sandbox, command, report, push, boundary };
     }
     finally {
         await release();
@@ -3324,21 +4399,31 @@ async function pushSandbox(git, sandbox, report, to, token, ui) {
             reason: `the sandbox is no longer on ${sandbox.branch} (HEAD: ${report.currentBranch || 'detached'}); nothing pushed`,
         };
     }
-    if (report.commits === 0)
-        return { pushed: false, reason: 'no new commits' };
     if ('withheld' in to) {
+        if (report.commits === 0)
+            return { pushed: false, reason: 'no new commits' };
         ui.info(`Nothing pushed: ${to.withheld}.`);
         return { pushed: false, reason: to.withheld };
     }
+    // Counted against the destination, not against this run's start: a run killed before its push
+    // completed left commits that the next run must still push.
+    const unpushed = await unpushedCount(git, sandbox, report.headSha, to.trackingRef);
+    if (unpushed === 0)
+        return { pushed: false, reason: `no commits that ${to.label} does not have` };
     const result = await pushBranch(git, sandbox.parent, to.url, to.branch, report.headSha, token, {
         trackingRef: to.trackingRef,
         label: to.label,
     });
     if (result.pushed)
-        ui.info(`Pushed ${report.commits} commit(s) to ${to.label}.`);
+        ui.info(`Pushed ${unpushed} commit(s) to ${to.label}.`);
     else
         ui.warning(result.reason ?? 'push failed');
     return result;
+}
+async function unpushedCount(git, sandbox, headSha, tracking) {
+    const not = (await git.refExists(sandbox.parent.path, tracking)) ? [tracking] : ['--remotes'];
+    const out = await git.exec(sandbox.parent.path, ['rev-list', '--count', headSha, '--not', ...not, '--']);
+    return out.exitCode === 0 ? Number(out.stdout.trim()) : 1;
 }
 function describeSandbox(ui, sandbox, source) {
     const where = sandbox.volume
@@ -3348,6 +4433,12 @@ function describeSandbox(ui, sandbox, source) {
         ? `branch ${sandbox.branch} (${sandbox.reused ? 'reused' : source})`
         : `detached at ${sandbox.startSha.slice(0, 12)}`;
     ui.info(`${sandbox.reused ? 'Reusing' : 'Created'} ${sandbox.name}: ${what}; ${where}.`);
+}
+/** `strict: true` turns any change outside the sandbox (already undone) into a failure of the step. */
+function enforceBoundary(report, strict) {
+    if (!strict || report.violations.length === 0)
+        return;
+    throw new Error(`strict: the command changed ${report.violations.length} thing(s) outside its sandbox (each undone): ${report.violations.join('; ')}.`);
 }
 function reportCommand(ui, command) {
     const seconds = (command.durationMs / 1000).toFixed(1);
@@ -3393,6 +4484,7 @@ function firstLine(text) {
 /* harmony export */   Iw: () => (/* binding */ locateSandbox),
 /* harmony export */   MC: () => (/* binding */ mountArg),
 /* harmony export */   Ur: () => (/* binding */ removeSandbox),
+/* harmony export */   YW: () => (/* binding */ clearStaleWorktreeLocks),
 /* harmony export */   _c: () => (/* binding */ currentIdentity),
 /* harmony export */   kv: () => (/* binding */ runInWorktree)
 /* harmony export */ });
@@ -3448,10 +4540,11 @@ function volumeLabels(location, now = new Date()) {
 }
 /** A bind or volume mount in `--mount` syntax (CSV: a field with a comma or quote is quoted). */
 function mountArg(fields) {
-    return Object.entries(fields)
-        .map(([k, v]) => (v === true ? k : `${k}=${v}`))
+    return (Object.entries(fields)
+        // `ro`, not `readonly`: Podman (4.3) refuses `readonly` on volume mounts; both engines take `ro`.
+        .map(([k, v]) => (k === 'readonly' ? 'ro' : k) + (v === true ? '' : `=${v}`))
         .map((f) => (/[",]/.test(f) ? `"${f.replace(/"/g, '""')}"` : f))
-        .join(',');
+        .join(','));
 }
 /** The surgical mount (ADR 0035): parent read-only, its .git read-write, the worktree read-write. */
 function sandboxMounts(location) {
@@ -3480,6 +4573,9 @@ async function prepareSandbox(git, engine, location, plan, image, log) {
         return prepareDisk(git, location, plan, log);
     });
     const startSha = await readHead(git, location);
+    const entry = await (0,_worktree_metadata_js__WEBPACK_IMPORTED_MODULE_8__/* .findWorktreeEntry */ .lc)(parent.gitDir, location.worktreePath);
+    if (entry)
+        await (0,_worktree_metadata_js__WEBPACK_IMPORTED_MODULE_8__/* .markUsed */ .Nm)(entry);
     return { ...location, reused, startSha };
 }
 async function checkoutForce(git, parent, plan) {
@@ -3520,8 +4616,15 @@ async function prepareDisk(git, location, plan, log) {
     if (await checkoutForce(git, parent, plan))
         args.splice(2, 0, '--force');
     const result = await git.exec(parent.path, args);
-    if (result.exitCode !== 0)
-        throw new Error(explainAddFailure(plan, result.stderr || result.stdout));
+    if (result.exitCode !== 0) {
+        // The folder did not exist before this call (checked above): whatever git left of it is ours to remove.
+        const leftover = await (0,_worktree_metadata_js__WEBPACK_IMPORTED_MODULE_8__/* .findWorktreeEntry */ .lc)(parent.gitDir, hostPath);
+        if (leftover)
+            await (0,_worktree_metadata_js__WEBPACK_IMPORTED_MODULE_8__/* .dropEntry */ .sT)(parent.gitDir, leftover);
+        await node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.rm(hostPath, { recursive: true, force: true });
+        const detail = result.stderr || result.stdout;
+        throw new Error(`${await writeFailureHint(node_path__WEBPACK_IMPORTED_MODULE_1__.dirname(hostPath), detail)}${explainAddFailure(plan, detail)}`);
+    }
     return false;
 }
 /** git's refusal to check a branch out twice, said in the sandbox's terms. */
@@ -3531,6 +4634,16 @@ function explainAddFailure(plan, detail) {
         return `Branch ${plan.branch} is already checked out in another worktree (${elsewhere[1]}): a branch lives in one sandbox at a time. Use that sandbox (same isolation), or remove it first.`;
     }
     return `Could not create the worktree: ${detail.trim()}`;
+}
+/** git only says it could not write a file: say where, and how much room is left once it cleaned up. */
+async function writeFailureHint(dir, message) {
+    if (!/unable to write|no space left|write error|short write|could not write/i.test(message))
+        return '';
+    const stats = await node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.statfs(dir).catch(() => undefined);
+    const free = stats
+        ? `, ${Math.floor((stats.bavail * stats.bsize) / 1024)} KiB free now that git removed what it wrote`
+        : '';
+    return `Writing the worktree under ${dir} failed (No space left on device?${free}): the sandbox was not created. `;
 }
 /**
  * Creates the worktree inside the volume from a short-lived helper container: as root only to hand the
@@ -3648,6 +4761,12 @@ async function readHead(git, location) {
 }
 /** Runs one of our scripts in the worktree: on the host for disk sandboxes, in a helper container for volumes. */
 async function runInWorktree(git, engine, location, image, script, args, extraEnv = {}) {
+    // The worktree's `.git` file is the command's to rewrite (it could point at a repository it made, with
+    // its own config): our scripts name the worktree's git directory explicitly instead of reading it.
+    const entry = await (0,_worktree_metadata_js__WEBPACK_IMPORTED_MODULE_8__/* .findWorktreeEntry */ .lc)(location.parent.gitDir, location.worktreePath);
+    if (!entry)
+        throw new Error(`Sandbox ${location.name} has no worktree registration in ${location.parent.path}.`);
+    extraEnv = { ...extraEnv, GIT_DIR: entry.adminDir, GIT_WORK_TREE: location.worktreePath };
     if (location.hostPath) {
         return (0,_proc_js__WEBPACK_IMPORTED_MODULE_7__/* .runProcess */ .R3)('sh', ['-c', script, 'worktree-sandbox', ...args], {
             cwd: location.hostPath,
@@ -3692,6 +4811,23 @@ async function runInWorktree(git, engine, location, image, script, args, extraEn
         ...args,
     ], { env });
 }
+/**
+ * git's lock files in the sandbox's own admin folder (`index.lock`, `HEAD.lock`) left by a command that was
+ * killed: this run holds the sandbox's lock and any earlier container is gone, so no git process can own
+ * them. Without this the next command's `git commit` fails. Locks of the shared parent are never touched.
+ */
+async function clearStaleWorktreeLocks(location, log) {
+    const entry = await (0,_worktree_metadata_js__WEBPACK_IMPORTED_MODULE_8__/* .findWorktreeEntry */ .lc)(location.parent.gitDir, location.worktreePath);
+    if (!entry)
+        return;
+    for (const name of ['index.lock', 'HEAD.lock']) {
+        const file = node_path__WEBPACK_IMPORTED_MODULE_1__.join(entry.adminDir, name);
+        if (!(await exists(file)))
+            continue;
+        await node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.rm(file, { force: true });
+        log(`Removed ${name} left in sandbox ${location.name} by an interrupted git command.`);
+    }
+}
 /** Removes the sandbox (volume or folder) and exactly its metadata entry in the parent; nothing else. */
 async function removeSandbox(engine, location) {
     const { parent } = location;
@@ -3722,7 +4858,7 @@ async function exists(p) {
 /* harmony export */   N6: () => (/* binding */ validateBranchNames),
 /* harmony export */   P$: () => (/* binding */ parseSettings)
 /* harmony export */ });
-/* unused harmony exports InputError, ASSOCIATIONS, defaultWorktreeRoot, RESERVED_ENV */
+/* unused harmony exports InputError, ASSOCIATIONS, defaultWorktreeRoot, defaultStateDir, RESERVED_ENV */
 /* harmony import */ var node_os__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8161);
 /* harmony import */ var node_os__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_os__WEBPACK_IMPORTED_MODULE_0__);
 /* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(6760);
@@ -3783,6 +4919,8 @@ function parseRun(read, env) {
             network: oneOf(read, 'network', ['bridge', 'none'], 'bridge'),
             readOnlyRootfs: boolean(read, 'read-only-rootfs', false),
         },
+        strict: boolean(read, 'strict', false),
+        stateDir: defaultStateDir(env),
         trigger: {
             command: triggerCommand(read),
             allowedAssociations: list(read, 'allowed-associations', ['OWNER', 'MEMBER', 'COLLABORATOR']).map((a) => {
@@ -3812,6 +4950,7 @@ function parseReap(read) {
         maxRemovals: number(read, 'max-removals', { min: 0, integer: true, fallback: 0 }),
         force: boolean(read, 'force', false),
         archiveDir: pathInput(read, 'archive-dir') ?? '',
+        image: image(read),
     };
 }
 function defaultWorktreeRoot(env) {
@@ -3819,6 +4958,12 @@ function defaultWorktreeRoot(env) {
         ? env.XDG_CACHE_HOME
         : node_path__WEBPACK_IMPORTED_MODULE_1__.join(env.HOME || node_os__WEBPACK_IMPORTED_MODULE_0__.homedir(), '.cache');
     return node_path__WEBPACK_IMPORTED_MODULE_1__.join(cache, 'worktree-sandbox', 'worktrees');
+}
+function defaultStateDir(env) {
+    const state = env.XDG_STATE_HOME && node_path__WEBPACK_IMPORTED_MODULE_1__.isAbsolute(env.XDG_STATE_HOME)
+        ? env.XDG_STATE_HOME
+        : node_path__WEBPACK_IMPORTED_MODULE_1__.join(env.HOME || node_os__WEBPACK_IMPORTED_MODULE_0__.homedir(), '.local', 'state');
+    return node_path__WEBPACK_IMPORTED_MODULE_1__.join(state, 'worktree-sandbox');
 }
 function oneOf(read, name, values, fallback) {
     const raw = read(name).trim();
@@ -4000,11 +5145,12 @@ function loadRunState() {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   KF: () => (/* binding */ lockEntry),
+/* harmony export */   Nm: () => (/* binding */ markUsed),
 /* harmony export */   is: () => (/* binding */ INITIALIZING),
 /* harmony export */   lc: () => (/* binding */ findWorktreeEntry),
-/* harmony export */   sT: () => (/* binding */ dropEntry)
+/* harmony export */   sT: () => (/* binding */ dropEntry),
+/* harmony export */   ue: () => (/* binding */ listWorktreeEntries)
 /* harmony export */ });
-/* unused harmony export listWorktreeEntries */
 /* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1455);
 /* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_fs_promises__WEBPACK_IMPORTED_MODULE_0__);
 /* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(6760);
@@ -4043,6 +5189,13 @@ async function findWorktreeEntry(gitDir, worktreePath) {
 /** Locks an entry with a reason, as `git worktree lock --reason` would, without needing its path to resolve. */
 async function lockEntry(entry, reason) {
     await node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.writeFile(node_path__WEBPACK_IMPORTED_MODULE_1__.join(entry.adminDir, 'locked'), `${reason}\n`);
+}
+/**
+ * Marks a sandbox as used now (its admin folder's mtime), so that the reaper sees a run as activity even
+ * when the run changed nothing git records (files deep in the tree do not move the worktree folder's mtime).
+ */
+async function markUsed(entry, now = new Date()) {
+    await node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.utimes(entry.adminDir, now, now).catch(() => undefined);
 }
 /** Drops exactly one entry (unlocking it): the sandbox it described must already be gone. */
 async function dropEntry(gitDir, entry) {
@@ -4159,6 +5312,13 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:dns");
 /***/ ((module) => {
 
 module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:events");
+
+/***/ }),
+
+/***/ 3024:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
 
 /***/ }),
 
@@ -6578,307 +7738,22 @@ function copyFile(srcFile, destFile, force) {
 /******/ 
 /************************************************************************/
 var __webpack_exports__ = {};
-
-// EXTERNAL MODULE: ./node_modules/@actions/core/lib/core.js + 7 modules
-var core = __nccwpck_require__(4436);
-// EXTERNAL MODULE: external "node:crypto"
-var external_node_crypto_ = __nccwpck_require__(7598);
-// EXTERNAL MODULE: external "node:os"
-var external_node_os_ = __nccwpck_require__(8161);
-// EXTERNAL MODULE: external "node:fs/promises"
-var promises_ = __nccwpck_require__(1455);
-// EXTERNAL MODULE: external "node:path"
-var external_node_path_ = __nccwpck_require__(6760);
-// EXTERNAL MODULE: ./src/docker.ts
-var docker = __nccwpck_require__(3871);
-// EXTERNAL MODULE: ./src/git.ts
-var src_git = __nccwpck_require__(1243);
-// EXTERNAL MODULE: ./src/lock.ts
-var lock = __nccwpck_require__(9188);
-// EXTERNAL MODULE: ./src/report.ts
-var src_report = __nccwpck_require__(665);
-// EXTERNAL MODULE: ./src/sandbox.ts
-var sandbox = __nccwpck_require__(6004);
-// EXTERNAL MODULE: ./src/worktree-metadata.ts
-var worktree_metadata = __nccwpck_require__(9662);
-;// CONCATENATED MODULE: ./src/post.ts
-// The post step: runs after success, failure and cancel. Removes the container if it is still there,
-// then applies the cleanup policy. It never fails the job: problems become warnings.
-
-
-
-
-
-
-
-
-async function cleanupRun(state, ui, tempDir) {
-    const engine = new docker/* ContainerEngine */.yz(state.engine);
-    if (state.container && (await engine.removeContainer(state.container)))
-        ui.info(`Removed container ${state.container}.`);
-    const { location } = state;
-    if (!state.ready)
-        return recoverHalfCreated(engine, location, ui);
-    if (state.cleanup === 'never')
-        return keep(ui, location, 'cleanup: never');
-    const git = await src_git/* Git */.TU.create();
-    const report = state.report ?? (await (0,src_report/* inspectWorktree */.e5)(git, engine, location, state.image, state.startSha ?? 'HEAD'));
-    if (state.cleanup === 'auto') {
-        if (location.kind === 'persistent')
-            return keep(ui, location, 'persistent sandboxes are kept for reuse (cleanup: auto)');
-        if ((0,src_report/* holdsWork */.Ww)(report))
-            return keep(ui, location, describeWork(report));
-        await (0,sandbox/* removeSandbox */.Ur)(engine, location);
-        ui.info(`Removed transient sandbox ${location.name}: it held no work.`);
-        return { removed: true };
-    }
-    let patch;
-    if ((0,src_report/* holdsWork */.Ww)(report))
-        patch = await savePatch(git, engine, location, state, report, tempDir, ui);
-    await (0,sandbox/* removeSandbox */.Ur)(engine, location);
-    ui.info(`Removed sandbox ${location.name} (cleanup: always).`);
-    return { removed: true, patch };
-}
-function keep(ui, location, why) {
-    const where = location.volume ? `volume ${location.volume}` : location.hostPath;
-    ui.info(`Kept sandbox ${location.name} (${where}): ${why}.`);
-    return { removed: false, kept: why };
-}
-function describeWork(report) {
-    const parts = [];
-    if (report.uncommitted.length)
-        parts.push(`${report.uncommitted.length} uncommitted file(s)`);
-    if (report.unpushedCommits)
-        parts.push(`${report.unpushedCommits} commit(s) on no remote`);
-    return `it holds work: ${parts.join(', ')}`;
-}
-/** The main step stopped while creating the sandbox: undo what it half-created, keep anything whole. */
-async function recoverHalfCreated(engine, location, ui) {
-    return (0,lock/* withRepositoryLock */.aZ)(location.parent.gitDir, async () => {
-        const entry = await (0,worktree_metadata/* findWorktreeEntry */.lc)(location.parent.gitDir, location.worktreePath);
-        if (!entry || entry.locked === worktree_metadata/* INITIALIZING */.is) {
-            if (location.hostPath)
-                await promises_.rm(location.hostPath, { recursive: true, force: true });
-            if (location.volume)
-                await engine.removeVolume(location.volume).catch(() => undefined);
-            if (entry)
-                await (0,worktree_metadata/* dropEntry */.sT)(location.parent.gitDir, entry);
-            ui.info(`The main step stopped before sandbox ${location.name} was ready: removed what it had half-created.`);
-            return { removed: true };
-        }
-        return keep(ui, location, 'it was ready before the main step stopped');
-    });
-}
-// Uncommitted work as one patch (untracked files included, binary-safe), unsaved commits as a bundle.
-const PATCH_SCRIPT = `set -eu
-start="$1"
-tmp_index="$(git rev-parse --git-path index).worktree-sandbox"
-cp "$(git rev-parse --git-path index)" "$tmp_index"
-GIT_INDEX_FILE="$tmp_index" git add -A
-GIT_INDEX_FILE="$tmp_index" git diff --no-ext-diff --binary --cached HEAD
-rm -f "$tmp_index"
-`;
-async function savePatch(git, engine, location, state, report, tempDir, ui) {
-    const dir = external_node_path_.join(tempDir, 'worktree-sandbox');
-    await promises_.mkdir(dir, { recursive: true });
-    const file = external_node_path_.join(dir, `${location.project}-${location.name}.patch`);
-    const result = await (0,sandbox/* runInWorktree */.kv)(git, engine, location, state.image, PATCH_SCRIPT, [
-        state.startSha ?? 'HEAD',
-    ]);
-    if (result.exitCode !== 0)
-        throw new Error(`Could not save the uncommitted work of ${location.name}; the sandbox is kept: ${result.stderr.trim()}`);
-    await promises_.writeFile(file, result.stdout);
-    ui.info(`Saved the uncommitted work of ${location.name} to ${file}.`);
-    if (report.unpushedCommits > 0 && !location.branch) {
-        const bundle = file.replace(/\.patch$/, '.bundle');
-        const entry = await (0,worktree_metadata/* findWorktreeEntry */.lc)(location.parent.gitDir, location.worktreePath);
-        if (entry) {
-            await git.run(location.parent.path, [
-                '--git-dir',
-                entry.adminDir,
-                'bundle',
-                'create',
-                bundle,
-                'HEAD',
-                '--not',
-                '--remotes',
-                '--branches',
-            ]);
-        }
-        ui.info(`Saved ${report.unpushedCommits} unpushed commit(s) of ${location.name} to ${bundle}.`);
-    }
-    return file;
-}
-
-// EXTERNAL MODULE: ./src/run-mode.ts + 2 modules
-var run_mode = __nccwpck_require__(7560);
-// EXTERNAL MODULE: ./src/github/event.ts
-var github_event = __nccwpck_require__(5015);
-// EXTERNAL MODULE: ./src/settings.ts
-var src_settings = __nccwpck_require__(8750);
-// EXTERNAL MODULE: ./src/state.ts
-var src_state = __nccwpck_require__(2462);
-;// CONCATENATED MODULE: ./src/summary.ts
-const esc = (text) => text.replace(/[|<>]/g, (c) => `&#${c.charCodeAt(0)};`).replace(/\n/g, ' ');
-function outcomeRows(outcome) {
-    const { sandbox, command, report, push } = outcome;
-    const status = command.timedOut
-        ? `⏱ timed out (exit ${command.exitCode})`
-        : command.oomKilled
-            ? `💥 out of memory (exit ${command.exitCode})`
-            : command.exitCode === 0
-                ? '✅ exit 0'
-                : `❌ exit ${command.exitCode}`;
-    const rows = [
-        ['Command', status],
-        ['Duration', `${(command.durationMs / 1000).toFixed(1)} s`],
-        ['Sandbox', `${sandbox.name} (${sandbox.kind}, ${sandbox.reused ? 'reused' : 'new'})`],
-        ['Branch', sandbox.branch || `detached at ${sandbox.startSha.slice(0, 12)}`],
-        ['Where', sandbox.volume ? `volume ${sandbox.volume}` : (sandbox.hostPath ?? '')],
-        ['Files changed', String(report.changedFiles.length)],
-        ['New commits', String(report.commits)],
-        ['HEAD', report.headSha.slice(0, 12)],
-    ];
-    if (push)
-        rows.push(['Pushed', push.pushed ? 'yes' : `no: ${push.reason}`]);
-    return rows;
-}
-function outcomeMarkdown(outcome) {
-    const rows = outcomeRows(outcome);
-    const table = ['| | |', '|---|---|', ...rows.map(([k, v]) => `| ${k} | ${esc(v)} |`)].join('\n');
-    const stat = outcome.report.diffStat
-        ? `\n\n<details><summary>Diff stat</summary>\n\n\`\`\`\n${outcome.report.diffStat.replace(/```/g, "'''")}\n\`\`\`\n</details>`
-        : '';
-    return `## worktree-sandbox: run\n\n${table}${stat}\n`;
-}
-function outcomeText(outcome) {
-    const rows = outcomeRows(outcome);
-    const width = Math.max(...rows.map(([k]) => k.length));
-    return [
-        ...rows.map(([k, v]) => `${k.padEnd(width)}  ${v}`),
-        outcome.report.diffStat ? `\n${outcome.report.diffStat}` : '',
-    ]
-        .join('\n')
-        .trimEnd();
-}
-
-;// CONCATENATED MODULE: ./src/action.ts
-// The action's two phases on top of the core: inputs in, outputs and a job summary out.
-
-
-
-
-
-
-
-
-
-function actionUi() {
-    return {
-        info: (m) => core/* info */.pq(m),
-        warning: (m) => core/* warning */.$e(m),
-        group: (title, fn) => core/* group */.Os(title, fn),
-        mask: (s) => core/* setSecret */.Pq(s),
-        // The command's output must not issue workflow commands (::set-output, ::add-mask, ::error ...):
-        // command processing is stopped around it with a token it cannot guess.
-        untrusted: async (fn) => {
-            const token = (0,external_node_crypto_.randomUUID)();
-            process.stdout.write(`::stop-commands::${token}${external_node_os_.EOL}`);
-            try {
-                return await fn((line) => process.stdout.write(`${line}${external_node_os_.EOL}`));
-            }
-            finally {
-                process.stdout.write(`::${token}::${external_node_os_.EOL}`);
-            }
-        },
-    };
-}
-async function main() {
-    const settings = (0,src_settings/* parseSettings */.P$)((name) => core/* getInput */.V4(name));
-    if (settings.mode === 'reap') {
-        const { reapAction } = await __nccwpck_require__.e(/* import() */ 466).then(__nccwpck_require__.bind(__nccwpck_require__, 6466));
-        await reapAction(settings);
-        return;
-    }
-    await runAction(settings);
-}
-async function runAction(settings) {
-    const ui = actionUi();
-    let outcome;
-    if ((0,github_event/* isPullRequestRun */.Yp)(process.env.GITHUB_EVENT_NAME, settings.trigger, settings.branch)) {
-        const { runForPullRequest, actionIo } = await __nccwpck_require__.e(/* import() */ 359).then(__nccwpck_require__.bind(__nccwpck_require__, 2359));
-        outcome = await runForPullRequest(settings, actionIo(ui));
-        if (!outcome)
-            return;
-    }
-    else
-        outcome = await (0,run_mode/* runSandbox */.Fi)(settings, { ui, save: src_state/* saveRunState */.iZ });
-    setOutputs(outcome);
-    await core/* summary */.z.addRaw(outcomeMarkdown(outcome)).write();
-    const { exitCode } = outcome.command;
-    if (exitCode !== 0 && !settings.allowFailure)
-        core/* setFailed */.C1(`The command exited with code ${exitCode}.`);
-}
-function setOutputs(outcome) {
-    const { sandbox, command, report, push } = outcome;
-    const out = {
-        sandbox: sandbox.name,
-        kind: sandbox.kind,
-        branch: sandbox.branch,
-        volume: sandbox.volume ?? '',
-        'worktree-path': sandbox.worktreePath,
-        'exit-code': String(command.exitCode),
-        changed: String(report.changedFiles.length > 0 || report.commits > 0),
-        commits: String(report.commits),
-        'head-sha': report.headSha,
-        pushed: String(push?.pushed ?? false),
-        'files-changed': String(report.changedFiles.length),
-        'diff-stat': report.diffStat,
-    };
-    for (const [k, v] of Object.entries(out))
-        core/* setOutput */.uH(k, v);
-}
-async function post() {
-    const state = (0,src_state/* loadRunState */.fQ)();
-    if (state?.progress && !state.progress.finished) {
-        const { finishProgressInPost } = await __nccwpck_require__.e(/* import() */ 359).then(__nccwpck_require__.bind(__nccwpck_require__, 2359));
-        await finishProgressInPost(state.progress, postToken(), actionUi());
-    }
-    if (!state?.location) {
-        core/* info */.pq('Nothing to clean up: the main step created nothing.');
-        return;
-    }
-    try {
-        await cleanupRun(state, actionUi(), process.env.RUNNER_TEMP || external_node_os_.tmpdir());
-    }
-    catch (error) {
-        core/* warning */.$e(`Cleanup did not complete: ${error.message}`);
-    }
-}
-/** The post step gets the same inputs as main; only the token is needed, to finish a progress comment. */
-function postToken() {
-    try {
-        return (0,src_settings/* parseSettings */.P$)((name) => core/* getInput */.V4(name)).token;
-    }
-    catch {
-        return ''; // the main step failed on these inputs before it created anything to finish
-    }
-}
-
-;// CONCATENATED MODULE: ./src/index.ts
+/* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4436);
+/* harmony import */ var _action_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2527);
+/* harmony import */ var _state_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(2462);
 // One bundle for both phases (action.yml `main` and `post`), told apart by state saved in main.
 
 
 
 async function entry() {
     try {
-        if (src_state/* isPost */.tl)
-            await post();
+        if (_state_js__WEBPACK_IMPORTED_MODULE_2__/* .isPost */ .tl)
+            await (0,_action_js__WEBPACK_IMPORTED_MODULE_1__/* .post */ .bE)();
         else
-            await main();
+            await (0,_action_js__WEBPACK_IMPORTED_MODULE_1__/* .main */ .iW)();
     }
     catch (error) {
-        core/* setFailed */.C1(error.message);
+        _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .setFailed */ .C1(error.message);
     }
 }
 void entry();

@@ -69,6 +69,7 @@ function setOutputs(outcome: RunOutcome): void {
     pushed: String(push?.pushed ?? false),
     'files-changed': String(report.changedFiles.length),
     'diff-stat': report.diffStat,
+    violations: String(outcome.boundary.violations.length),
   };
   for (const [k, v] of Object.entries(out)) core.setOutput(k, v);
 }

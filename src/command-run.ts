@@ -2,7 +2,7 @@
 // environment kept out, stopped when the timeout passes.
 import { randomBytes } from 'node:crypto';
 import type { ContainerEngine } from './docker.js';
-import { LABEL_PREFIX, MANAGED_LABEL } from './docker.js';
+import { EngineError, LABEL_PREFIX, MANAGED_LABEL } from './docker.js';
 import { BOT_IDENTITY } from './report.js';
 import { currentIdentity, mountArg, sandboxMounts, type Sandbox } from './sandbox.js';
 import type { ContainerLimits, EnvEntry } from './settings.js';
@@ -128,6 +128,10 @@ export async function runCommand(
     const durationMs = Date.now() - started;
     const state = await engine.containerState(name);
     if (!state) {
+      if ((await engine.containerExists(name)) === undefined)
+        throw new EngineError(
+          `The ${engine.name} engine became unreachable while the command ran (exit ${result.exitCode}): the sandbox is kept as it is; run again once the engine is back.`,
+        );
       // The container never started: the engine refused it (bad image, mount, option).
       throw new Error(
         `The container did not start: ${(result.stderr || result.stdout).trim().split('\n').slice(-3).join(' ')}`,

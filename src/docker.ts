@@ -20,6 +20,14 @@ export interface VolumeInfo {
   labels: Record<string, string>;
 }
 
+/** What one container mounts: volumes by name, bind mounts by host path. */
+export interface ContainerMounts {
+  name: string;
+  running: boolean;
+  volumes: string[];
+  binds: string[];
+}
+
 export interface ContainerState {
   exitCode: number;
   oomKilled: boolean;
@@ -176,6 +184,13 @@ export class ContainerEngine {
     return { exitCode: Number(code), oomKilled: oom === 'true', running: running === 'true' };
   }
 
+  /** Whether a container exists: undefined when the engine cannot tell (unreachable). */
+  async containerExists(name: string): Promise<boolean | undefined> {
+    const result = await this.exec(['container', 'inspect', '--format', '{{.Id}}', '--', name]);
+    if (result.exitCode === 0) return true;
+    return /no such (container|object)/i.test(result.stderr) ? false : undefined;
+  }
+
   /** Removes a container if it exists (running or not). */
   async removeContainer(name: string): Promise<boolean> {
     const result = await this.exec(['rm', '--force', '--volumes', '--', name]);
@@ -196,11 +211,60 @@ export class ContainerEngine {
     return names;
   }
 
+  /**
+   * Every container (running or not) with what it mounts: two engine calls whatever the number of
+   * containers and volumes (`ps` for the ids, one `container inspect` for all of them).
+   */
+  async containerMounts(): Promise<ContainerMounts[]> {
+    const ids = (await this.run(['ps', '--all', '--quiet', '--no-trunc'])).split('\n').filter(Boolean);
+    if (ids.length === 0) return [];
+    const args = [
+      'container',
+      'inspect',
+      '--format',
+      '{{json .Name}} {{json .State.Running}} {{json .Mounts}}',
+      '--',
+      ...ids,
+    ];
+    const result = await this.exec(args);
+    // A container removed between the two calls is simply gone; any other failure is a failure.
+    const problems = result.stderr
+      .split('\n')
+      .filter((line) => line.trim() && !/no such (object|container)/i.test(line));
+    if (result.exitCode !== 0 && problems.length) throw this.failure(args, result);
+    return result.stdout
+      .split('\n')
+      .filter((line) => line.trim())
+      .map((line) => parseMounts(line));
+  }
+
   /** Names of containers (running or not) that mount any of the given volumes. */
   async containersUsingVolume(volume: string): Promise<string[]> {
     const out = await this.run(['ps', '--all', '--filter', `volume=${volume}`, '--format', '{{.Names}}']);
     return out.split('\n').filter(Boolean);
   }
+}
+
+interface MountJson {
+  Type?: string;
+  Name?: string;
+  Source?: string;
+}
+
+function parseMounts(line: string): ContainerMounts {
+  // `"<name>" <true|false> [<mounts>]`: the name is a JSON string, so the first `" ` after it ends it.
+  const nameEnd = line.indexOf('" ', 1) + 1;
+  const name = (JSON.parse(line.slice(0, nameEnd)) as string).replace(/^\//, '');
+  const rest = line.slice(nameEnd + 1);
+  const space = rest.indexOf(' ');
+  const running = rest.slice(0, space) === 'true';
+  const mounts = (JSON.parse(rest.slice(space + 1)) as MountJson[] | null) ?? [];
+  return {
+    name,
+    running,
+    volumes: mounts.filter((m) => m.Type === 'volume' && m.Name).map((m) => m.Name!),
+    binds: mounts.filter((m) => m.Type === 'bind' && m.Source).map((m) => m.Source!),
+  };
 }
 
 function firstLine(text: string): string {

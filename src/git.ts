@@ -14,6 +14,12 @@ export const HARDENED_GIT_CONFIG: ReadonlyArray<readonly [string, string]> = [
   ['core.pager', 'cat'],
   ['core.quotePath', 'false'],
   ['diff.external', ''],
+  // A submodule planted by the container brings its own .git and config: never run git inside one.
+  ['diff.ignoreSubmodules', 'dirty'],
+  ['status.submoduleSummary', 'false'],
+  ['submodule.recurse', 'false'],
+  ['fetch.recurseSubmodules', 'false'],
+  ['push.recurseSubmodules', 'no'],
   ['protocol.ext.allow', 'never'],
   ['gc.auto', '0'],
   ['maintenance.auto', 'false'],
@@ -61,6 +67,8 @@ export interface GitExecOptions {
   /** Extra config for this call only (e.g. credentials for a push). Never visible on the command line. */
   config?: ReadonlyArray<readonly [string, string]>;
   env?: Record<string, string>;
+  /** Written to git's standard input (e.g. object names for `cat-file --batch-check`). */
+  input?: Buffer;
 }
 
 export class Git {
@@ -97,7 +105,7 @@ export class Git {
   async exec(cwd: string, args: readonly string[], options: GitExecOptions = {}): Promise<ProcResult> {
     const env = { ...this.env, ...options.env };
     if (options.config?.length) Object.assign(env, gitConfigEnv(options.config));
-    return runProcess('git', args, { cwd, env });
+    return runProcess('git', args, { cwd, env, input: options.input });
   }
 
   /** Runs git in `cwd`; throws a GitError naming the command for a non-zero exit. Returns stdout. */
@@ -114,6 +122,9 @@ export class Git {
 
   async isValidBranchName(name: string): Promise<boolean> {
     if (name.startsWith('-')) return false;
+    // Run outside any repository, so that `@{-1}` and the like expand to nothing. `@` alone passes there,
+    // but names HEAD inside a repository.
+    if (name === '@') return false;
     const result = await this.exec('/', ['check-ref-format', '--branch', name]);
     return result.exitCode === 0 && result.stdout.trim() === name;
   }

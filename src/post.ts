@@ -4,6 +4,7 @@ import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import { ContainerEngine } from './docker.js';
 import { Git } from './git.js';
+import { recoverGuard } from './guard.js';
 import { withRepositoryLock } from './lock.js';
 import { holdsWork, inspectWorktree, type WorktreeReport } from './report.js';
 import { removeSandbox, runInWorktree, type SandboxLocation } from './sandbox.js';
@@ -22,6 +23,9 @@ export async function cleanupRun(state: RunState, ui: Ui, tempDir: string): Prom
   if (state.container && (await engine.removeContainer(state.container)))
     ui.info(`Removed container ${state.container}.`);
   const { location } = state;
+  // The main step stopped while the command ran: restore what the command may have changed outside its
+  // sandbox before any other git command (and the runner's next steps) reads it.
+  if (state.guardDir) await recoverGuard(await Git.create(), engine, state.guardDir, ui);
   if (!state.ready) return recoverHalfCreated(engine, location, ui);
   if (state.cleanup === 'never') return keep(ui, location, 'cleanup: never');
   const git = await Git.create();
@@ -77,7 +81,7 @@ async function recoverHalfCreated(
 }
 
 // Uncommitted work as one patch (untracked files included, binary-safe), unsaved commits as a bundle.
-const PATCH_SCRIPT = `set -eu
+export const PATCH_SCRIPT = `set -eu
 start="$1"
 tmp_index="$(git rev-parse --git-path index).worktree-sandbox"
 cp "$(git rev-parse --git-path index)" "$tmp_index"

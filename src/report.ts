@@ -33,7 +33,7 @@ export const INSPECT_SCRIPT = `set -u
 start="$1"; commit="$2"; message="$3"
 mark() { printf '\\000@@ws:%s\\000' "$1"; }
 committed=0
-if [ "$commit" = 1 ] && [ -n "$(git status --porcelain --untracked-files=all)" ]; then
+if [ "$commit" = 1 ] && [ -n "$(git status --porcelain --untracked-files=all --ignore-submodules=dirty)" ]; then
   git add -A >&2 && git commit --quiet --no-verify -m "$message" >&2 || { echo "worktree-sandbox: commit failed" >&2; exit 3; }
   committed=1
 fi
@@ -41,9 +41,9 @@ mark committed; echo "$committed"
 mark head; git rev-parse --verify HEAD
 mark branch; git symbolic-ref --quiet --short HEAD || true
 mark commits; git rev-list --count "$start..HEAD"
-mark status; git status --porcelain=v1 -z --untracked-files=all
-mark names; git diff --no-ext-diff --no-renames --name-only -z "$start" --
-mark stat; git diff --no-ext-diff --stat=120 "$start" --
+mark status; git status --porcelain=v1 -z --untracked-files=all --ignore-submodules=dirty
+mark names; git diff --no-ext-diff --no-textconv --ignore-submodules=dirty --no-renames --name-only -z "$start" --
+mark stat; git diff --no-ext-diff --no-textconv --ignore-submodules=dirty --stat=120 "$start" --
 mark unpushed; git rev-list --count HEAD --not "$start" --remotes
 mark end
 `;

@@ -6,11 +6,18 @@ import { resolveBranch } from './branch.js';
 import { commandLabels, runCommand, type CommandResult } from './command-run.js';
 import { ContainerEngine } from './docker.js';
 import { Git } from './git.js';
+import { GitGuard, guardDirectory, recoverGuard, runGuarded, type GuardReport } from './guard.js';
 import { lockSandbox } from './lock.js';
 import { pushBranch, type PushResult } from './push.js';
 import { holdsWork, inspectWorktree, type WorktreeReport } from './report.js';
 import { findParentRepository } from './repository.js';
-import { locateSandbox, prepareSandbox, type Sandbox, type SandboxLocation } from './sandbox.js';
+import {
+  clearStaleWorktreeLocks,
+  locateSandbox,
+  prepareSandbox,
+  type Sandbox,
+  type SandboxLocation,
+} from './sandbox.js';
 import { validateBranchNames, type RunSettings } from './settings.js';
 import type { RunState } from './state.js';
 import type { Ui } from './ui.js';
@@ -20,6 +27,8 @@ export interface RunOutcome {
   command: CommandResult;
   report: WorktreeReport;
   push?: PushResult;
+  /** What the command changed outside its sandbox (undone). */
+  boundary: GuardReport;
 }
 
 export interface RunDeps {
@@ -77,6 +86,9 @@ export async function runSandbox(settings: RunSettings, deps: RunDeps): Promise<
   );
   try {
     deps.save({ engine: settings.engine, image: settings.image, cleanup: settings.cleanup, location });
+    const guardDir = guardDirectory(settings.stateDir, location);
+    const interrupted = await recoverGuard(git, engine, guardDir, ui);
+    if (interrupted) enforceBoundary(interrupted, settings.strict);
     const sandbox = await ui.group(
       `Sandbox ${location.name} (${location.kind}, ${location.isolation})`,
       async () => {
@@ -87,24 +99,36 @@ export async function runSandbox(settings: RunSettings, deps: RunDeps): Promise<
         ]);
         if (orphans.length)
           ui.info(`Removed container(s) left by a run that was killed: ${orphans.join(', ')}.`);
+        await clearStaleWorktreeLocks(created, (m) => ui.info(m));
         describeSandbox(ui, created, plan.source);
         return created;
       },
     );
     deps.save({ ready: true, startSha: sandbox.startSha });
 
-    const command = await ui.group(`Run: ${firstLine(settings.command)}`, () =>
-      ui.untrusted((write) =>
-        runCommand(
-          engine,
-          sandbox,
-          { ...settings, readOnlyFiles: deps.command?.readOnlyFiles, extraEnv: deps.command?.extraEnv },
-          { onStart: (container) => deps.save({ container }), onLine: write },
+    const guard = await GitGuard.take(git, sandbox, guardDir, ui);
+    deps.save({ guardDir });
+    const { value: command, guard: boundary } = await runGuarded(guard, git, engine, ui, () =>
+      ui.group(`Run: ${firstLine(settings.command)}`, () =>
+        ui.untrusted((write) =>
+          runCommand(
+            engine,
+            sandbox,
+            { ...settings, readOnlyFiles: deps.command?.readOnlyFiles, extraEnv: deps.command?.extraEnv },
+            {
+              onStart: (container) => {
+                guard.noteContainer(container);
+                deps.save({ container });
+              },
+              onLine: write,
+            },
+          ),
         ),
       ),
     );
-    deps.save({ container: undefined });
+    deps.save({ container: undefined, guardDir: undefined });
     reportCommand(ui, command);
+    enforceBoundary(boundary, settings.strict);
 
     const wantsCommit = settings.push && !!sandbox.branch;
     const report = await ui.group('Report', async () => {
@@ -131,7 +155,7 @@ export async function runSandbox(settings: RunSettings, deps: RunDeps): Promise<
       };
       push = await ui.group('Push', () => pushSandbox(git, sandbox, report, to, settings.token, ui));
     }
-    return { sandbox, command, report, push };
+    return { sandbox, command, report, push, boundary };
   } finally {
     await release();
   }
@@ -152,18 +176,28 @@ async function pushSandbox(
       reason: `the sandbox is no longer on ${sandbox.branch} (HEAD: ${report.currentBranch || 'detached'}); nothing pushed`,
     };
   }
-  if (report.commits === 0) return { pushed: false, reason: 'no new commits' };
   if ('withheld' in to) {
+    if (report.commits === 0) return { pushed: false, reason: 'no new commits' };
     ui.info(`Nothing pushed: ${to.withheld}.`);
     return { pushed: false, reason: to.withheld };
   }
+  // Counted against the destination, not against this run's start: a run killed before its push
+  // completed left commits that the next run must still push.
+  const unpushed = await unpushedCount(git, sandbox, report.headSha, to.trackingRef);
+  if (unpushed === 0) return { pushed: false, reason: `no commits that ${to.label} does not have` };
   const result = await pushBranch(git, sandbox.parent, to.url, to.branch, report.headSha, token, {
     trackingRef: to.trackingRef,
     label: to.label,
   });
-  if (result.pushed) ui.info(`Pushed ${report.commits} commit(s) to ${to.label}.`);
+  if (result.pushed) ui.info(`Pushed ${unpushed} commit(s) to ${to.label}.`);
   else ui.warning(result.reason ?? 'push failed');
   return result;
+}
+
+async function unpushedCount(git: Git, sandbox: Sandbox, headSha: string, tracking: string): Promise<number> {
+  const not = (await git.refExists(sandbox.parent.path, tracking)) ? [tracking] : ['--remotes'];
+  const out = await git.exec(sandbox.parent.path, ['rev-list', '--count', headSha, '--not', ...not, '--']);
+  return out.exitCode === 0 ? Number(out.stdout.trim()) : 1;
 }
 
 function describeSandbox(ui: Ui, sandbox: Sandbox, source: string): void {
@@ -174,6 +208,14 @@ function describeSandbox(ui: Ui, sandbox: Sandbox, source: string): void {
     ? `branch ${sandbox.branch} (${sandbox.reused ? 'reused' : source})`
     : `detached at ${sandbox.startSha.slice(0, 12)}`;
   ui.info(`${sandbox.reused ? 'Reusing' : 'Created'} ${sandbox.name}: ${what}; ${where}.`);
+}
+
+/** `strict: true` turns any change outside the sandbox (already undone) into a failure of the step. */
+function enforceBoundary(report: GuardReport, strict: boolean): void {
+  if (!strict || report.violations.length === 0) return;
+  throw new Error(
+    `strict: the command changed ${report.violations.length} thing(s) outside its sandbox (each undone): ${report.violations.join('; ')}.`,
+  );
 }
 
 function reportCommand(ui: Ui, command: CommandResult): void {

@@ -18,7 +18,7 @@ import {
 import { runProcess, type ProcResult } from './proc.js';
 import type { ParentRepository } from './repository.js';
 import type { Isolation } from './settings.js';
-import { dropEntry, findWorktreeEntry, INITIALIZING, lockEntry } from './worktree-metadata.js';
+import { dropEntry, findWorktreeEntry, INITIALIZING, lockEntry, markUsed } from './worktree-metadata.js';
 
 export interface SandboxLocation {
   name: string;
@@ -84,10 +84,13 @@ export function volumeLabels(location: SandboxLocation, now: Date = new Date()):
 
 /** A bind or volume mount in `--mount` syntax (CSV: a field with a comma or quote is quoted). */
 export function mountArg(fields: Record<string, string | true>): string {
-  return Object.entries(fields)
-    .map(([k, v]) => (v === true ? k : `${k}=${v}`))
-    .map((f) => (/[",]/.test(f) ? `"${f.replace(/"/g, '""')}"` : f))
-    .join(',');
+  return (
+    Object.entries(fields)
+      // `ro`, not `readonly`: Podman (4.3) refuses `readonly` on volume mounts; both engines take `ro`.
+      .map(([k, v]) => (k === 'readonly' ? 'ro' : k) + (v === true ? '' : `=${v}`))
+      .map((f) => (/[",]/.test(f) ? `"${f.replace(/"/g, '""')}"` : f))
+      .join(',')
+  );
 }
 
 /** The surgical mount (ADR 0035): parent read-only, its .git read-write, the worktree read-write. */
@@ -123,6 +126,8 @@ export async function prepareSandbox(
     return prepareDisk(git, location, plan, log);
   });
   const startSha = await readHead(git, location);
+  const entry = await findWorktreeEntry(parent.gitDir, location.worktreePath);
+  if (entry) await markUsed(entry);
   return { ...location, reused, startSha };
 }
 
@@ -168,7 +173,16 @@ async function prepareDisk(
   const args = worktreeAddArgs(plan, hostPath, false);
   if (await checkoutForce(git, parent, plan)) args.splice(2, 0, '--force');
   const result = await git.exec(parent.path, args);
-  if (result.exitCode !== 0) throw new Error(explainAddFailure(plan, result.stderr || result.stdout));
+  if (result.exitCode !== 0) {
+    // The folder did not exist before this call (checked above): whatever git left of it is ours to remove.
+    const leftover = await findWorktreeEntry(parent.gitDir, hostPath);
+    if (leftover) await dropEntry(parent.gitDir, leftover);
+    await fs.rm(hostPath, { recursive: true, force: true });
+    const detail = result.stderr || result.stdout;
+    throw new Error(
+      `${await writeFailureHint(path.dirname(hostPath), detail)}${explainAddFailure(plan, detail)}`,
+    );
+  }
   return false;
 }
 
@@ -179,6 +193,16 @@ function explainAddFailure(plan: BranchPlan, detail: string): string {
     return `Branch ${plan.branch} is already checked out in another worktree (${elsewhere[1]}): a branch lives in one sandbox at a time. Use that sandbox (same isolation), or remove it first.`;
   }
   return `Could not create the worktree: ${detail.trim()}`;
+}
+
+/** git only says it could not write a file: say where, and how much room is left once it cleaned up. */
+async function writeFailureHint(dir: string, message: string): Promise<string> {
+  if (!/unable to write|no space left|write error|short write|could not write/i.test(message)) return '';
+  const stats = await fs.statfs(dir).catch(() => undefined);
+  const free = stats
+    ? `, ${Math.floor((stats.bavail * stats.bsize) / 1024)} KiB free now that git removed what it wrote`
+    : '';
+  return `Writing the worktree under ${dir} failed (No space left on device?${free}): the sandbox was not created. `;
 }
 
 /**
@@ -316,6 +340,12 @@ export async function runInWorktree(
   args: readonly string[],
   extraEnv: Record<string, string> = {},
 ): Promise<ProcResult> {
+  // The worktree's `.git` file is the command's to rewrite (it could point at a repository it made, with
+  // its own config): our scripts name the worktree's git directory explicitly instead of reading it.
+  const entry = await findWorktreeEntry(location.parent.gitDir, location.worktreePath);
+  if (!entry)
+    throw new Error(`Sandbox ${location.name} has no worktree registration in ${location.parent.path}.`);
+  extraEnv = { ...extraEnv, GIT_DIR: entry.adminDir, GIT_WORK_TREE: location.worktreePath };
   if (location.hostPath) {
     return runProcess('sh', ['-c', script, 'worktree-sandbox', ...args], {
       cwd: location.hostPath,
@@ -362,6 +392,25 @@ export async function runInWorktree(
     ],
     { env },
   );
+}
+
+/**
+ * git's lock files in the sandbox's own admin folder (`index.lock`, `HEAD.lock`) left by a command that was
+ * killed: this run holds the sandbox's lock and any earlier container is gone, so no git process can own
+ * them. Without this the next command's `git commit` fails. Locks of the shared parent are never touched.
+ */
+export async function clearStaleWorktreeLocks(
+  location: SandboxLocation,
+  log: (msg: string) => void,
+): Promise<void> {
+  const entry = await findWorktreeEntry(location.parent.gitDir, location.worktreePath);
+  if (!entry) return;
+  for (const name of ['index.lock', 'HEAD.lock']) {
+    const file = path.join(entry.adminDir, name);
+    if (!(await exists(file))) continue;
+    await fs.rm(file, { force: true });
+    log(`Removed ${name} left in sandbox ${location.name} by an interrupted git command.`);
+  }
 }
 
 /** Removes the sandbox (volume or folder) and exactly its metadata entry in the parent; nothing else. */

@@ -45,6 +45,10 @@ export interface RunSettings extends CommonSettings {
   push: boolean;
   commitMessage: string;
   limits: ContainerLimits;
+  /** `strict: true`: a change the command made outside its sandbox fails the step (it is undone either way). */
+  strict: boolean;
+  /** Host-only folder for the git guard's records (never mounted into a container). */
+  stateDir: string;
   trigger: TriggerSettings;
 }
 
@@ -66,6 +70,8 @@ export interface ReapSettings extends CommonSettings {
   maxRemovals: number;
   force: boolean;
   archiveDir: string;
+  /** Image of the helper containers that look into volume sandboxes (sh, git, du, tar). */
+  image: string;
 }
 
 export type Settings = RunSettings | ReapSettings;
@@ -124,6 +130,8 @@ function parseRun(read: InputReader, env: NodeJS.ProcessEnv): Omit<RunSettings, 
       network: oneOf(read, 'network', ['bridge', 'none'] as const, 'bridge'),
       readOnlyRootfs: boolean(read, 'read-only-rootfs', false),
     },
+    strict: boolean(read, 'strict', false),
+    stateDir: defaultStateDir(env),
     trigger: {
       command: triggerCommand(read),
       allowedAssociations: list(read, 'allowed-associations', ['OWNER', 'MEMBER', 'COLLABORATOR']).map(
@@ -160,6 +168,7 @@ function parseReap(read: InputReader): Omit<ReapSettings, keyof CommonSettings> 
     maxRemovals: number(read, 'max-removals', { min: 0, integer: true, fallback: 0 }),
     force: boolean(read, 'force', false),
     archiveDir: pathInput(read, 'archive-dir') ?? '',
+    image: image(read),
   };
 }
 
@@ -169,6 +178,14 @@ export function defaultWorktreeRoot(env: NodeJS.ProcessEnv): string {
       ? env.XDG_CACHE_HOME
       : path.join(env.HOME || os.homedir(), '.cache');
   return path.join(cache, 'worktree-sandbox', 'worktrees');
+}
+
+export function defaultStateDir(env: NodeJS.ProcessEnv): string {
+  const state =
+    env.XDG_STATE_HOME && path.isAbsolute(env.XDG_STATE_HOME)
+      ? env.XDG_STATE_HOME
+      : path.join(env.HOME || os.homedir(), '.local', 'state');
+  return path.join(state, 'worktree-sandbox');
 }
 
 function oneOf<T extends string>(read: InputReader, name: string, values: readonly T[], fallback: T): T {

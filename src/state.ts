@@ -19,6 +19,8 @@ export interface RunState {
   ready?: boolean;
   startSha?: string;
   container?: string;
+  /** The git guard's record while the command runs (the post step finishes it if main could not). */
+  guardDir?: string;
   /** The last report of the main step, when it got that far. */
   report?: WorktreeReport;
   /** PR progress comment to finish if the main step did not (comment-triggered runs). */

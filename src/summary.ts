@@ -23,6 +23,12 @@ export function outcomeRows(outcome: RunOutcome): Array<[string, string]> {
     ['HEAD', report.headSha.slice(0, 12)],
   ];
   if (push) rows.push(['Pushed', push.pushed ? 'yes' : `no: ${push.reason}`]);
+  const { violations } = outcome.boundary;
+  if (violations.length)
+    rows.push([
+      'Sandbox boundary',
+      `⚠ ${violations.length} change(s) outside the sandbox, undone: ${violations.join('; ')}`,
+    ]);
   return rows;
 }
 

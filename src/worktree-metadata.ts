@@ -49,6 +49,14 @@ export async function lockEntry(entry: WorktreeEntry, reason: string): Promise<v
   await fs.writeFile(path.join(entry.adminDir, 'locked'), `${reason}\n`);
 }
 
+/**
+ * Marks a sandbox as used now (its admin folder's mtime), so that the reaper sees a run as activity even
+ * when the run changed nothing git records (files deep in the tree do not move the worktree folder's mtime).
+ */
+export async function markUsed(entry: WorktreeEntry, now: Date = new Date()): Promise<void> {
+  await fs.utimes(entry.adminDir, now, now).catch(() => undefined);
+}
+
 /** Drops exactly one entry (unlocking it): the sandbox it described must already be gone. */
 export async function dropEntry(gitDir: string, entry: WorktreeEntry): Promise<void> {
   const root = path.join(gitDir, 'worktrees');

@@ -6492,7 +6492,7 @@ var __webpack_exports__ = {};
 
 // EXPORTS
 __nccwpck_require__.d(__webpack_exports__, {
-  dc: () => (/* binding */ EXIT),
+  dc: () => (/* reexport */ EXIT),
   TB: () => (/* binding */ buildProgram),
   iW: () => (/* binding */ main)
 });
@@ -6517,12 +6517,100 @@ const {
   /* Help */ "_V": Help,
 } = commander;
 
+;// CONCATENATED MODULE: external "node:crypto"
+const external_node_crypto_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:crypto");
+// EXTERNAL MODULE: external "node:path"
+var external_node_path_ = __nccwpck_require__(760);
+;// CONCATENATED MODULE: ./src/naming.ts
+// Names of sandboxes, projects and volumes. Pure functions: the same branch always maps to the same
+// sandbox, and two different branches never do.
+
+
+const TRANSIENT_PREFIX = 'exploration-';
+const SLUG_MAX = 80;
+function shortHash(text, length = 8) {
+    return (0,external_node_crypto_namespaceObject.createHash)('sha256').update(text).digest('hex').slice(0, length);
+}
+function transientSandboxName(random = () => (0,external_node_crypto_namespaceObject.randomBytes)(4)) {
+    return TRANSIENT_PREFIX + random().toString('hex').slice(0, 8).padEnd(8, '0');
+}
+/**
+ * The folder-safe slug of a branch: `/` and anything outside [A-Za-z0-9._-] become `-`. When that loses
+ * information (or the name could pass for a transient sandbox, or is too long) a hash of the full branch
+ * name is appended after `..`, which git forbids in branch names: so a lossy slug can never equal the
+ * slug of another branch, lossy or not.
+ */
+function persistentSandboxName(branch) {
+    let slug = branch.replace(/[^A-Za-z0-9._-]/g, '-');
+    let lossy = slug !== branch;
+    if (slug.toLowerCase().startsWith(TRANSIENT_PREFIX)) {
+        slug = `b-${slug}`;
+        lossy = true;
+    }
+    if (slug.length > SLUG_MAX) {
+        slug = slug.slice(0, SLUG_MAX);
+        lossy = true;
+    }
+    slug = slug.replace(/^[.-]+/, '');
+    return lossy ? `${slug}..${shortHash(branch)}` : slug;
+}
+function classifyName(sandbox) {
+    return sandbox.startsWith(TRANSIENT_PREFIX) ? 'transient' : 'persistent';
+}
+/** A project is the parent repository: its folder name, plus a hash of its path so two clones never share. */
+function projectName(parentPath) {
+    const base = external_node_path_.basename(parentPath)
+        .replace(/[^A-Za-z0-9._-]/g, '-')
+        .replace(/^[.-]+/, '')
+        .slice(0, 40) || 'repo';
+    return `${base}-${shortHash(parentPath, 6)}`;
+}
+function volumeName(prefix, project, sandbox) {
+    return `${prefix}-${project}-${sandbox}`;
+}
+/** Where a volume sandbox's worktree is, inside every container that mounts it. */
+const VOLUME_MOUNT = '/sandbox';
+function volumeWorktreePath(sandbox) {
+    return `${VOLUME_MOUNT}/${sandbox}`;
+}
+function diskWorktreePath(root, project, sandbox) {
+    return external_node_path_.join(root, project, sandbox);
+}
+
+;// CONCATENATED MODULE: ./src/reap/retention.ts
+// The retention matrix (seed ADR 0029): how long a sandbox may sit unused, decided by its name alone,
+// because the name is the one signal that survives where git cannot resolve a worktree's paths.
+
+const DEFAULT_RETENTION = {
+    headlessExpiryDays: 30,
+    branchExpiryDays: 90,
+    orphanExpiryDays: 90,
+};
+function retentionClass(sandbox, orphan) {
+    if (orphan)
+        return 'orphan';
+    return classifyName(sandbox);
+}
+/**
+ * Days of inactivity after which a sandbox of this class is stale. An orphan is treated as persistent and
+ * never expires sooner than a persistent sandbox: its expiry is its only safety margin, since no check
+ * for work can run without the parent.
+ */
+function expiryDays(cls, policy) {
+    switch (cls) {
+        case 'transient':
+            return policy.headlessExpiryDays;
+        case 'persistent':
+            return policy.branchExpiryDays;
+        case 'orphan':
+            return Math.max(policy.orphanExpiryDays, policy.branchExpiryDays);
+    }
+}
+
 ;// CONCATENATED MODULE: external "node:os"
 const external_node_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:os");
 ;// CONCATENATED MODULE: external "node:fs/promises"
 const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs/promises");
-// EXTERNAL MODULE: external "node:path"
-var external_node_path_ = __nccwpck_require__(760);
 ;// CONCATENATED MODULE: external "string_decoder"
 const external_string_decoder_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("string_decoder");
 ;// CONCATENATED MODULE: external "os"
@@ -7871,6 +7959,13 @@ class ContainerEngine {
         const [code, oom, running] = result.stdout.trim().split(' ');
         return { exitCode: Number(code), oomKilled: oom === 'true', running: running === 'true' };
     }
+    /** Whether a container exists: undefined when the engine cannot tell (unreachable). */
+    async containerExists(name) {
+        const result = await this.exec(['container', 'inspect', '--format', '{{.Id}}', '--', name]);
+        if (result.exitCode === 0)
+            return true;
+        return /no such (container|object)/i.test(result.stderr) ? false : undefined;
+    }
     /** Removes a container if it exists (running or not). */
     async removeContainer(name) {
         const result = await this.exec(['rm', '--force', '--volumes', '--', name]);
@@ -7889,11 +7984,54 @@ class ContainerEngine {
             await this.removeContainer(name);
         return names;
     }
+    /**
+     * Every container (running or not) with what it mounts: two engine calls whatever the number of
+     * containers and volumes (`ps` for the ids, one `container inspect` for all of them).
+     */
+    async containerMounts() {
+        const ids = (await this.run(['ps', '--all', '--quiet', '--no-trunc'])).split('\n').filter(Boolean);
+        if (ids.length === 0)
+            return [];
+        const args = [
+            'container',
+            'inspect',
+            '--format',
+            '{{json .Name}} {{json .State.Running}} {{json .Mounts}}',
+            '--',
+            ...ids,
+        ];
+        const result = await this.exec(args);
+        // A container removed between the two calls is simply gone; any other failure is a failure.
+        const problems = result.stderr
+            .split('\n')
+            .filter((line) => line.trim() && !/no such (object|container)/i.test(line));
+        if (result.exitCode !== 0 && problems.length)
+            throw this.failure(args, result);
+        return result.stdout
+            .split('\n')
+            .filter((line) => line.trim())
+            .map((line) => parseMounts(line));
+    }
     /** Names of containers (running or not) that mount any of the given volumes. */
     async containersUsingVolume(volume) {
         const out = await this.run(['ps', '--all', '--filter', `volume=${volume}`, '--format', '{{.Names}}']);
         return out.split('\n').filter(Boolean);
     }
+}
+function parseMounts(line) {
+    // `"<name>" <true|false> [<mounts>]`: the name is a JSON string, so the first `" ` after it ends it.
+    const nameEnd = line.indexOf('" ', 1) + 1;
+    const name = JSON.parse(line.slice(0, nameEnd)).replace(/^\//, '');
+    const rest = line.slice(nameEnd + 1);
+    const space = rest.indexOf(' ');
+    const running = rest.slice(0, space) === 'true';
+    const mounts = JSON.parse(rest.slice(space + 1)) ?? [];
+    return {
+        name,
+        running,
+        volumes: mounts.filter((m) => m.Type === 'volume' && m.Name).map((m) => m.Name),
+        binds: mounts.filter((m) => m.Type === 'bind' && m.Source).map((m) => m.Source),
+    };
 }
 function firstLine(text) {
     return text.split('\n')[0] ?? '';
@@ -7914,6 +8052,12 @@ const HARDENED_GIT_CONFIG = [
     ['core.pager', 'cat'],
     ['core.quotePath', 'false'],
     ['diff.external', ''],
+    // A submodule planted by the container brings its own .git and config: never run git inside one.
+    ['diff.ignoreSubmodules', 'dirty'],
+    ['status.submoduleSummary', 'false'],
+    ['submodule.recurse', 'false'],
+    ['fetch.recurseSubmodules', 'false'],
+    ['push.recurseSubmodules', 'no'],
     ['protocol.ext.allow', 'never'],
     ['gc.auto', '0'],
     ['maintenance.auto', 'false'],
@@ -7987,7 +8131,7 @@ class Git {
         const env = { ...this.env, ...options.env };
         if (options.config?.length)
             Object.assign(env, gitConfigEnv(options.config));
-        return runProcess('git', args, { cwd, env });
+        return runProcess('git', args, { cwd, env, input: options.input });
     }
     /** Runs git in `cwd`; throws a GitError naming the command for a non-zero exit. Returns stdout. */
     async run(cwd, args, options = {}) {
@@ -8002,6 +8146,10 @@ class Git {
     }
     async isValidBranchName(name) {
         if (name.startsWith('-'))
+            return false;
+        // Run outside any repository, so that `@{-1}` and the like expand to nothing. `@` alone passes there,
+        // but names HEAD inside a repository.
+        if (name === '@')
             return false;
         const result = await this.exec('/', ['check-ref-format', '--branch', name]);
         return result.exitCode === 0 && result.stdout.trim() === name;
@@ -8046,6 +8194,327 @@ function compareVersions(a, b) {
             return d;
     }
     return 0;
+}
+
+// EXTERNAL MODULE: external "node:fs"
+var external_node_fs_ = __nccwpck_require__(24);
+;// CONCATENATED MODULE: ./src/credentials.ts
+// Credentials persisted in the parent's .git/config are readable by the container, which mounts .git
+// read-write: actions/checkout (v4, v5) writes `http.<server>/.extraheader = AUTHORIZATION: basic <token>`
+// there, others put a token in a remote URL or a credential helper, and v6 includes a credentials file
+// through `includeIf`. For the container's lifetime the config holds none of these; the git guard puts the
+// original bytes back as soon as the container is gone.
+
+/** Parses `git config --null --list` output: `key\nvalue\0` per entry (`key\0` for a key without value). */
+function parseConfigList(text) {
+    return text
+        .split('\0')
+        .filter(Boolean)
+        .map((item) => {
+        const nl = item.indexOf('\n');
+        return nl < 0 ? { key: item, value: '' } : { key: item.slice(0, nl), value: item.slice(nl + 1) };
+    });
+}
+const USERINFO_URL = /^([a-z][a-z0-9+.-]*:\/\/)([^/@\s]+)@/i;
+/** The section part of a key (`url.https://x@h/` of `url.https://x@h/.insteadof`). */
+function sectionOf(key) {
+    return key.slice(0, key.lastIndexOf('.'));
+}
+/** Keys whose value is, or points at, a credential. */
+function isCredentialKey(key) {
+    const lower = key.toLowerCase();
+    const section = lower.split('.')[0];
+    const name = lower.slice(lower.lastIndexOf('.') + 1);
+    if (section === 'credential')
+        return true;
+    if (section === 'http' && (name === 'extraheader' || name === 'cookiefile'))
+        return true;
+    if ((section === 'include' || section === 'includeif') && name === 'path')
+        return true;
+    return false;
+}
+/** Secrets carried by one entry: an auth header's credentials (and the token inside), a URL's password. */
+function secretsOf(entry) {
+    const found = [];
+    const header = /^\s*authorization:\s*(basic|bearer|token)\s+(\S+)/i.exec(entry.value);
+    if (header) {
+        found.push(header[2]);
+        if (header[1].toLowerCase() === 'basic') {
+            const decoded = Buffer.from(header[2], 'base64').toString('utf8');
+            const colon = decoded.indexOf(':');
+            if (colon >= 0 && colon < decoded.length - 1)
+                found.push(decoded.slice(colon + 1));
+        }
+    }
+    for (const text of [entry.value, sectionOf(entry.key)]) {
+        const url = USERINFO_URL.exec(text);
+        if (url) {
+            const colon = url[2].indexOf(':');
+            found.push(colon >= 0 ? url[2].slice(colon + 1) : url[2]);
+        }
+    }
+    return found.filter((s) => s.length >= 4);
+}
+/** A copy of `configPath` without credentials, made with git itself in `scratch` (a host-only file). */
+async function stripCredentials(git, configPath, scratch) {
+    await promises_namespaceObject.copyFile(configPath, scratch);
+    const list = async () => parseConfigList(await git.run('/', ['config', '--file', scratch, '--no-includes', '--null', '--list']));
+    const entries = await list();
+    const secrets = [...new Set(entries.flatMap(secretsOf))];
+    const stripped = [];
+    const edit = (args) => git.run('/', ['config', '--file', scratch, ...args]);
+    const sections = new Set(entries.map((e) => sectionOf(e.key)).filter((s) => USERINFO_URL.test(s)));
+    for (const section of sections) {
+        await edit(['--remove-section', '--', section]);
+        stripped.push(section.replace(USERINFO_URL, '$1***@'));
+    }
+    for (const key of new Set(entries.map((e) => e.key))) {
+        if (sections.has(sectionOf(key)))
+            continue;
+        const values = entries.filter((e) => e.key === key).map((e) => e.value);
+        if (isCredentialKey(key)) {
+            await edit(['--unset-all', '--', key]);
+            stripped.push(key);
+        }
+        else if (values.some((v) => USERINFO_URL.test(v))) {
+            await edit(['--unset-all', '--', key]);
+            for (const value of values)
+                await edit(['--add', '--', key, value.replace(USERINFO_URL, '$1')]);
+            stripped.push(key);
+        }
+    }
+    const content = await promises_namespaceObject.readFile(scratch);
+    const text = content.toString('utf8');
+    const left = secrets.filter((s) => text.includes(s));
+    if (left.length) {
+        throw new Error(`The parent's .git/config holds a credential that could not be removed before the command runs (in a comment or an unusual entry): remove it (actions/checkout: persist-credentials: false) and run again.`);
+    }
+    await promises_namespaceObject.rm(scratch, { force: true });
+    return { content, stripped, secrets };
+}
+
+;// CONCATENATED MODULE: ./src/guard-files.ts
+// Files the container can write and the host trusts afterwards (the parent's .git/config, hooks, info/,
+// a worktree's admin files...): recorded before the command, compared and put back after it. Nothing here
+// follows a symbolic link the container may have planted: paths are read with lstat, replaced by rename.
+
+
+
+function sha256(data) {
+    return (0,external_node_crypto_namespaceObject.createHash)('sha256').update(data).digest('hex');
+}
+const MAX_READ = 64 * 1024 * 1024;
+async function guard_files_lstat(p) {
+    return promises_namespaceObject.lstat(p).catch(() => undefined);
+}
+/** The state of `p` (and, with `recursive`, of everything under it), file contents copied into `blobs`. */
+async function readState(p, recursive, blobs) {
+    const st = await guard_files_lstat(p);
+    if (!st)
+        return [{ path: p, kind: 'absent' }];
+    const mode = st.mode & 0o7777;
+    if (st.isSymbolicLink())
+        return [{ path: p, kind: 'symlink', target: await promises_namespaceObject.readlink(p) }];
+    if (st.isFile()) {
+        // A huge file planted to exhaust memory is not read: it differs from any recorded file anyway.
+        if (!blobs && st.size > MAX_READ)
+            return [{ path: p, kind: 'file', mode, sha256: `size:${st.size}` }];
+        const data = await promises_namespaceObject.readFile(p);
+        const hash = sha256(data);
+        if (blobs)
+            await promises_namespaceObject.writeFile(external_node_path_.join(blobs, hash), data, { mode: 0o600 });
+        return [{ path: p, kind: 'file', mode, sha256: hash }];
+    }
+    if (!st.isDirectory())
+        return [{ path: p, kind: 'other' }];
+    const records = [{ path: p, kind: 'dir', mode }];
+    if (!recursive)
+        return records;
+    for (const name of (await promises_namespaceObject.readdir(p)).sort())
+        records.push(...(await readState(external_node_path_.join(p, name), true, blobs)));
+    return records;
+}
+function same(a, b) {
+    return a.kind === b.kind && a.sha256 === b.sha256 && a.target === b.target && a.mode === b.mode;
+}
+/** What differs between two states of the same paths (pure). */
+function diffStates(before, after) {
+    const was = new Map(before.map((r) => [r.path, r]));
+    const now = new Map(after.map((r) => [r.path, r]));
+    const changes = [];
+    for (const p of new Set([...was.keys(), ...now.keys()])) {
+        const b = was.get(p) ?? { path: p, kind: 'absent' };
+        const a = now.get(p) ?? { path: p, kind: 'absent' };
+        if (same(a, b))
+            continue;
+        const change = b.kind === 'absent' ? 'added' : a.kind === 'absent' ? 'removed' : 'changed';
+        changes.push({ path: p, change, before: b, after: a });
+    }
+    return changes.sort((x, y) => x.path.localeCompare(y.path));
+}
+const depth = (p) => p.split(external_node_path_.sep).length;
+/** Refuses to write below a symbolic link between its root and `p` (it could lead anywhere on the host). */
+async function assertRealDirectories(roots, p) {
+    const root = roots.filter((r) => p.startsWith(r + external_node_path_.sep)).sort((a, b) => b.length - a.length)[0];
+    if (!root)
+        throw new Error(`${p} is outside the guarded folders`);
+    const rel = external_node_path_.relative(root, external_node_path_.dirname(p));
+    if (rel.startsWith('..') || external_node_path_.isAbsolute(rel))
+        throw new Error(`${p} is outside ${root}`);
+    let current = root;
+    for (const part of rel ? rel.split(external_node_path_.sep) : []) {
+        current = external_node_path_.join(current, part);
+        const st = await guard_files_lstat(current);
+        if (!st?.isDirectory())
+            throw new Error(`cannot restore ${p}: ${current} is no longer a folder`);
+    }
+}
+/**
+ * Puts every changed path back as recorded: extra paths removed (deepest first, links never followed),
+ * folders, files (from their copies, by rename) and links recreated (shallowest first). Returns the paths
+ * it could not put back (below a folder the command replaced by a link, for instance).
+ */
+async function restoreChanges(changes, blobs, roots) {
+    const failed = [];
+    const attempt = async (p, fn) => {
+        try {
+            await assertRealDirectories(roots, p);
+            await fn();
+        }
+        catch (error) {
+            failed.push(`${p}: ${error.message}`);
+        }
+    };
+    const removals = changes
+        .filter((c) => c.after.kind !== 'absent' && c.before.kind !== c.after.kind)
+        .sort((a, b) => depth(b.path) - depth(a.path));
+    for (const c of removals)
+        await attempt(c.path, () => promises_namespaceObject.rm(c.path, { recursive: true, force: true }));
+    const writes = changes
+        .filter((c) => c.before.kind !== 'absent')
+        .sort((a, b) => depth(a.path) - depth(b.path));
+    for (const { before } of writes) {
+        await attempt(before.path, async () => {
+            if (before.kind === 'dir') {
+                await promises_namespaceObject.mkdir(before.path, { recursive: true });
+                await promises_namespaceObject.chmod(before.path, before.mode ?? 0o755);
+            }
+            else if (before.kind === 'file') {
+                const tmp = `${before.path}.worktree-sandbox-restore`;
+                await promises_namespaceObject.rm(tmp, { recursive: true, force: true });
+                await promises_namespaceObject.copyFile(external_node_path_.join(blobs, before.sha256), tmp);
+                await promises_namespaceObject.chmod(tmp, before.mode ?? 0o644);
+                await promises_namespaceObject.rename(tmp, before.path);
+            }
+            else if (before.kind === 'symlink') {
+                await promises_namespaceObject.rm(before.path, { recursive: true, force: true });
+                await promises_namespaceObject.symlink(before.target, before.path);
+            }
+        });
+    }
+    return failed;
+}
+
+;// CONCATENATED MODULE: ./src/guard-refs.ts
+// The parent's refs are shared by every worktree: a container could move `main`, retag a release, or move
+// `origin/<branch>` so that unpushed work looks pushed. Refs are recorded before the command and every
+// change outside the sandbox's own branch is undone after it; what a moved or new ref pointed at is kept
+// under refs/worktree-sandbox/displaced/, so undoing never loses a commit.
+
+
+const DISPLACED_NAMESPACE = 'refs/worktree-sandbox/displaced/';
+async function readRefs(git, cwd) {
+    const out = await git.run(cwd, ['for-each-ref', '--format=%(refname)%00%(objectname)%00%(symref)']);
+    return out
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => {
+        const [name, objectName, symref] = line.split('\0');
+        return { name, value: symref ? `ref: ${symref}` : objectName };
+    });
+}
+/** Names of loose ref files, read from disk: finds refs that for-each-ref skips (broken ones). */
+async function looseRefNames(gitDir) {
+    const names = [];
+    const walk = async (dir, prefix) => {
+        const entries = await promises_namespaceObject.readdir(dir, { withFileTypes: true }).catch(() => []);
+        for (const entry of entries) {
+            const name = `${prefix}/${entry.name}`;
+            if (entry.isDirectory())
+                await walk(external_node_path_.join(dir, entry.name), name);
+            else
+                names.push(name);
+        }
+    };
+    await walk(external_node_path_.join(gitDir, 'refs'), 'refs');
+    return names.sort();
+}
+/** Which ref changes to undo (pure). */
+function planRefFixes(before, after, policy) {
+    const was = new Map(before.map((r) => [r.name, r.value]));
+    const now = new Map(after.map((r) => [r.name, r.value]));
+    const own = policy.ownBranch ? `refs/heads/${policy.ownBranch}` : undefined;
+    const theirs = new Set(policy.branchesInUse.flatMap((b) => [`refs/heads/${b}`, `refs/remotes/origin/${b}`]));
+    const fixes = [];
+    for (const name of [...new Set([...was.keys(), ...now.keys()])].sort()) {
+        const restore = was.get(name);
+        const displaced = now.get(name);
+        if (restore === displaced || theirs.has(name))
+            continue;
+        if (name === own && displaced !== undefined)
+            continue;
+        if (name.startsWith(DISPLACED_NAMESPACE) && restore === undefined)
+            continue;
+        fixes.push({ name, restore, displaced });
+    }
+    return fixes;
+}
+function describeRefFix(fix, keptAs) {
+    const short = (v) => (v?.startsWith('ref: ') ? v : v?.slice(0, 12));
+    const kept = keptAs ? `; what it pointed at is kept as ${keptAs}` : '';
+    if (fix.restore === undefined)
+        return `ref ${fix.name} was created (${short(fix.displaced)}): deleted${kept}`;
+    if (fix.displaced === undefined)
+        return `ref ${fix.name} was deleted: restored at ${short(fix.restore)}`;
+    return `ref ${fix.name} was moved from ${short(fix.restore)} to ${short(fix.displaced)}: restored${kept}`;
+}
+/** Carries the fixes out, one ref at a time (one failure does not stop the others). Returns what it did. */
+async function applyRefFixes(git, cwd, gitDir, fixes, stamp) {
+    const done = [];
+    const failed = [];
+    const msg = ['-m', 'worktree-sandbox: undo a change made by the sandboxed command'];
+    for (const fix of fixes) {
+        let keptAs;
+        if (fix.displaced && !fix.displaced.startsWith('ref: ')) {
+            const name = `${DISPLACED_NAMESPACE}${stamp}/${fix.name}`;
+            const kept = await git.exec(cwd, ['update-ref', ...msg, '--', name, fix.displaced]);
+            if (kept.exitCode === 0)
+                keptAs = name;
+        }
+        // --no-deref: a ref the command turned into a symbolic ref is replaced, not written through.
+        const args = fix.restore === undefined
+            ? ['update-ref', ...msg, '--no-deref', '-d', '--', fix.name]
+            : fix.restore.startsWith('ref: ')
+                ? ['symbolic-ref', ...msg, '--', fix.name, fix.restore.slice(5)]
+                : ['update-ref', ...msg, '--no-deref', '--', fix.name, fix.restore];
+        let ok = (await git.exec(cwd, args)).exitCode === 0;
+        if (!ok && fix.restore === undefined)
+            ok = await removeLooseRef(gitDir, fix.name);
+        (ok ? done : failed).push(describeRefFix(fix, keptAs));
+    }
+    return { done, failed };
+}
+/** Deletes a loose ref file git refuses to touch (an invalid name planted on disk). */
+async function removeLooseRef(gitDir, name) {
+    const file = external_node_path_.join(gitDir, name);
+    const rel = external_node_path_.relative(external_node_path_.join(gitDir, 'refs'), file);
+    if (!name.startsWith('refs/') || rel.startsWith('..') || external_node_path_.isAbsolute(rel))
+        return false;
+    const real = await promises_namespaceObject.realpath(external_node_path_.dirname(file)).catch(() => undefined);
+    if (real !== external_node_path_.dirname(file))
+        return false;
+    await promises_namespaceObject.rm(file, { force: true });
+    return true;
 }
 
 // EXTERNAL MODULE: ./node_modules/proper-lockfile/index.js
@@ -8146,69 +8615,393 @@ async function lockSandbox(gitDir, sandbox, waitMs, onWait) {
 async function isSandboxLocked(gitDir, sandbox) {
     const file = lockPath(gitDir, `sandbox-${sandbox}`);
     try {
-        return await lockfile.check(file, { realpath: false, lockfilePath: file, stale: LOCK_STALE_MS });
+        return await proper_lockfile_default().check(file, { realpath: false, lockfilePath: file, stale: LOCK_STALE_MS });
     }
     catch {
         return false;
     }
 }
 
-;// CONCATENATED MODULE: external "node:crypto"
-const external_node_crypto_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:crypto");
-;// CONCATENATED MODULE: ./src/naming.ts
-// Names of sandboxes, projects and volumes. Pure functions: the same branch always maps to the same
-// sandbox, and two different branches never do.
+;// CONCATENATED MODULE: ./src/worktree-metadata.ts
+// Reading and editing a parent's per-worktree metadata (`<gitDir>/worktrees/<id>/`) directly. This is
+// how the host addresses sandboxes whose worktree path it cannot resolve (volume sandboxes), and how
+// only the entries we removed ourselves are dropped: never `git worktree prune`, which would also drop
+// live volume sandboxes the host sees as "prunable".
 
 
-const TRANSIENT_PREFIX = 'exploration-';
-const SLUG_MAX = 80;
-function shortHash(text, length = 8) {
-    return (0,external_node_crypto_namespaceObject.createHash)('sha256').update(text).digest('hex').slice(0, length);
+const INITIALIZING = 'initializing';
+async function listWorktreeEntries(gitDir) {
+    const root = external_node_path_.join(gitDir, 'worktrees');
+    let ids;
+    try {
+        ids = await promises_namespaceObject.readdir(root);
+    }
+    catch {
+        return [];
+    }
+    const entries = await Promise.all(ids.map((id) => readEntry(root, id)));
+    return entries.filter((e) => e !== undefined);
 }
-function transientSandboxName(random = () => (0,external_node_crypto_namespaceObject.randomBytes)(4)) {
-    return TRANSIENT_PREFIX + random().toString('hex').slice(0, 8).padEnd(8, '0');
+async function readEntry(root, id) {
+    const adminDir = external_node_path_.join(root, id);
+    const gitFile = await promises_namespaceObject.readFile(external_node_path_.join(adminDir, 'gitdir'), 'utf8').catch(() => undefined);
+    if (gitFile === undefined)
+        return undefined;
+    const locked = await promises_namespaceObject.readFile(external_node_path_.join(adminDir, 'locked'), 'utf8').catch(() => undefined);
+    return { id, adminDir, gitFile: gitFile.trim(), locked: locked?.trim() };
+}
+async function findWorktreeEntry(gitDir, worktreePath) {
+    const wanted = external_node_path_.join(worktreePath, '.git');
+    return (await listWorktreeEntries(gitDir)).find((e) => e.gitFile === wanted);
+}
+/** Locks an entry with a reason, as `git worktree lock --reason` would, without needing its path to resolve. */
+async function lockEntry(entry, reason) {
+    await promises_namespaceObject.writeFile(external_node_path_.join(entry.adminDir, 'locked'), `${reason}\n`);
 }
 /**
- * The folder-safe slug of a branch: `/` and anything outside [A-Za-z0-9._-] become `-`. When that loses
- * information (or the name could pass for a transient sandbox, or is too long) a hash of the full branch
- * name is appended after `..`, which git forbids in branch names: so a lossy slug can never equal the
- * slug of another branch, lossy or not.
+ * Marks a sandbox as used now (its admin folder's mtime), so that the reaper sees a run as activity even
+ * when the run changed nothing git records (files deep in the tree do not move the worktree folder's mtime).
  */
-function persistentSandboxName(branch) {
-    let slug = branch.replace(/[^A-Za-z0-9._-]/g, '-');
-    let lossy = slug !== branch;
-    if (slug.toLowerCase().startsWith(TRANSIENT_PREFIX)) {
-        slug = `b-${slug}`;
-        lossy = true;
+async function markUsed(entry, now = new Date()) {
+    await promises_namespaceObject.utimes(entry.adminDir, now, now).catch(() => undefined);
+}
+/** Drops exactly one entry (unlocking it): the sandbox it described must already be gone. */
+async function dropEntry(gitDir, entry) {
+    const root = external_node_path_.join(gitDir, 'worktrees');
+    if (external_node_path_.dirname(entry.adminDir) !== root)
+        throw new Error(`refusing to remove ${entry.adminDir}: not a worktree entry of ${gitDir}`);
+    await promises_namespaceObject.rm(entry.adminDir, { recursive: true, force: true });
+    // git removes the folder once its last entry is gone; do the same so the parent looks untouched.
+    await promises_namespaceObject.rmdir(root).catch(() => undefined);
+}
+
+;// CONCATENATED MODULE: ./src/guard.ts
+// The git guard. The container mounts the parent's .git read-write (it must, to commit), so it can plant
+// what the host's next git command, or the runner's next job, would trust: hooks, config (core.fsmonitor,
+// filters, includeIf, credential helpers), info/attributes, a worktree's config.worktree or .git file,
+// moved branches and tags. Before the command the guard records all of it (in a host-only folder the
+// container never sees) and takes credentials out of .git/config; after the container is gone, before any
+// other host git command, it puts everything back and reports every change as a violation.
+//
+// The record survives the action being killed: the post step, or the next run on the same sandbox,
+// finds it and finishes the job (removing the container first).
+
+
+
+
+
+
+
+
+const ADMIN_FILES = ['config.worktree', 'gitdir', 'commondir', 'locked'];
+const MANIFEST = 'manifest.json';
+/** The guard's folder for one sandbox: on the host, outside everything mounted into the container. */
+function guardDirectory(stateDir, location) {
+    return external_node_path_.join(stateDir, 'guard', location.project, location.name);
+}
+function headBranch(head) {
+    const m = /^ref: refs\/heads\/(.+)\n?$/.exec(head);
+    return m?.[1];
+}
+class GitGuard {
+    dir;
+    manifest;
+    constructor(dir, manifest) {
+        this.dir = dir;
+        this.manifest = manifest;
     }
-    if (slug.length > SLUG_MAX) {
-        slug = slug.slice(0, SLUG_MAX);
-        lossy = true;
+    get blobs() {
+        return external_node_path_.join(this.dir, 'blobs');
     }
-    slug = slug.replace(/^[.-]+/, '');
-    return lossy ? `${slug}..${shortHash(branch)}` : slug;
+    /** Records what the container could change, then takes the credentials out of .git/config. */
+    static async take(git, location, dir, ui) {
+        const { parent } = location;
+        for (const mounted of [parent.path, location.hostPath].filter((p) => !!p)) {
+            if (dir === mounted || dir.startsWith(mounted + external_node_path_.sep))
+                throw new Error(`The git guard's folder ${dir} is inside ${mounted}, which the container mounts.`);
+        }
+        if (await promises_namespaceObject.lstat(dir).catch(() => undefined))
+            throw new Error(`${dir} is left by an interrupted run and was not recovered.`);
+        await promises_namespaceObject.mkdir(external_node_path_.join(dir, 'blobs'), { recursive: true, mode: 0o700 });
+        await promises_namespaceObject.chmod(dir, 0o700);
+        const entry = await findWorktreeEntry(parent.gitDir, location.worktreePath);
+        if (!entry)
+            throw new Error(`Sandbox ${location.name} has no worktree registration in ${parent.path}.`);
+        const g = parent.gitDir;
+        const roots = [
+            ...['config', 'HEAD', 'index', 'objects/info/alternates', 'packed-refs'].map((f) => ({
+                path: external_node_path_.join(g, f),
+                recursive: false,
+            })),
+            { path: external_node_path_.join(g, 'hooks'), recursive: true },
+            { path: external_node_path_.join(g, 'info'), recursive: true },
+            ...ADMIN_FILES.map((f) => ({ path: external_node_path_.join(entry.adminDir, f), recursive: false })),
+        ];
+        if (location.hostPath)
+            roots.push({ path: external_node_path_.join(location.hostPath, '.git'), recursive: false });
+        const inUse = [];
+        for (const other of await listWorktreeEntries(g)) {
+            if (other.adminDir === entry.adminDir)
+                continue;
+            const sandbox = external_node_path_.basename(external_node_path_.dirname(other.gitFile));
+            if (await isSandboxLocked(g, sandbox)) {
+                const head = await promises_namespaceObject.readFile(external_node_path_.join(other.adminDir, 'HEAD'), 'utf8').catch(() => '');
+                inUse.push({ sandbox, branch: headBranch(head) ?? '' });
+            }
+            else {
+                roots.push(...ADMIN_FILES.map((f) => ({ path: external_node_path_.join(other.adminDir, f), recursive: false })));
+            }
+        }
+        const blobs = external_node_path_.join(dir, 'blobs');
+        const files = [];
+        for (const root of roots)
+            files.push(...(await readState(root.path, root.recursive, blobs)));
+        const manifest = {
+            version: 1,
+            created: new Date().toISOString(),
+            sandbox: location.name,
+            parentPath: parent.path,
+            gitDir: g,
+            adminDir: entry.adminDir,
+            ownBranch: location.branch,
+            hostPath: location.hostPath,
+            roots,
+            files,
+            expected: [],
+            strippedKeys: [],
+            refs: await readRefs(git, parent.path),
+            looseRefs: await looseRefNames(g),
+            inUse,
+        };
+        const configPath = external_node_path_.join(g, 'config');
+        const config = files.find((f) => f.path === configPath);
+        let stripped;
+        if (config?.kind === 'file') {
+            const result = await stripCredentials(git, configPath, external_node_path_.join(dir, 'config.scratch'));
+            for (const secret of result.secrets)
+                ui.mask(secret);
+            if (result.stripped.length) {
+                stripped = result.content;
+                const hash = sha256(stripped);
+                await promises_namespaceObject.writeFile(external_node_path_.join(blobs, hash), stripped, { mode: 0o600 });
+                manifest.expected.push({ ...config, sha256: hash });
+                manifest.strippedKeys = result.stripped;
+            }
+        }
+        const guard = new GitGuard(dir, manifest);
+        guard.save();
+        if (stripped) {
+            // Written only once the record (with the original) is safely on disk.
+            const tmp = `${configPath}.worktree-sandbox-restore`;
+            await promises_namespaceObject.writeFile(tmp, stripped, { mode: config.mode });
+            await promises_namespaceObject.rename(tmp, configPath);
+            ui.info(`Credentials taken out of .git/config while the command runs (${manifest.strippedKeys.join(', ')}); they are put back afterwards.`);
+        }
+        return guard;
+    }
+    static async load(dir) {
+        const text = await promises_namespaceObject.readFile(external_node_path_.join(dir, MANIFEST), 'utf8').catch(() => undefined);
+        if (text === undefined)
+            return undefined;
+        return new GitGuard(dir, JSON.parse(text));
+    }
+    /** Remembers the container's name, so that a later recovery removes it before restoring. */
+    noteContainer(name) {
+        this.manifest.container = name;
+        this.save();
+    }
+    get container() {
+        return this.manifest.container;
+    }
+    save() {
+        // Synchronous (noteContainer is called from a synchronous callback); a rename, so never half-written.
+        const file = external_node_path_.join(this.dir, MANIFEST);
+        (0,external_node_fs_.writeFileSync)(`${file}.tmp`, JSON.stringify(this.manifest), { mode: 0o600 });
+        (0,external_node_fs_.renameSync)(`${file}.tmp`, file);
+    }
+    /**
+     * Compares, restores and reports. Call only once the container is gone. Pure file operations come
+     * first: no git command runs on the parent before its config, hooks and info/ are back.
+     */
+    async restore(git) {
+        const m = this.manifest;
+        const violations = [];
+        const notes = [];
+        const after = [];
+        for (const root of m.roots)
+            after.push(...(await readState(root.path, root.recursive)));
+        const packedRefs = external_node_path_.join(m.gitDir, 'packed-refs');
+        const trackedFiles = (records) => records.filter((r) => r.path !== packedRefs);
+        const expected = trackedFiles(m.files).map((f) => m.expected.find((e) => e.path === f.path) ?? f);
+        const unexpected = diffStates(expected, trackedFiles(after));
+        const configPath = external_node_path_.join(m.gitDir, 'config');
+        const configDetail = unexpected.some((c) => c.path === configPath)
+            ? await this.describeConfigChange(git, configPath)
+            : '';
+        const roots = [m.gitDir, ...(m.hostPath ? [m.hostPath] : [])];
+        const failed = await restoreChanges(diffStates(trackedFiles(m.files), trackedFiles(after)), this.blobs, roots);
+        for (const change of unexpected)
+            violations.push(this.describeFileChange(change, configDetail));
+        for (const f of failed)
+            violations.push(`could not put back ${f}`);
+        if (m.strippedKeys.length && !failed.some((f) => f.startsWith(configPath)))
+            notes.push(`Put back the credentials taken out of .git/config (${m.strippedKeys.join(', ')}).`);
+        let refsNow;
+        try {
+            refsNow = await readRefs(git, m.parentPath);
+        }
+        catch (error) {
+            // An unreadable packed-refs: put the recorded one back, then read again.
+            violations.push(`the refs could not be read (${error.message.split('\n')[0]}): packed-refs restored`);
+            await restoreChanges(diffStates(m.files.filter((f) => f.path === packedRefs), await readState(packedRefs, false)), this.blobs, roots);
+            refsNow = await readRefs(git, m.parentPath);
+        }
+        const stillInUse = [];
+        for (const { sandbox, branch } of m.inUse)
+            if (branch && (await isSandboxLocked(m.gitDir, sandbox)))
+                stillInUse.push(branch);
+        const fixes = planRefFixes(m.refs, refsNow, { ownBranch: m.ownBranch, branchesInUse: stillInUse });
+        const stamp = m.created.replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
+        const applied = await applyRefFixes(git, m.parentPath, m.gitDir, fixes, `${stamp}-${m.sandbox.replace(/\.\./g, '-')}`);
+        violations.push(...applied.done, ...applied.failed.map((f) => `could not undo: ${f}`));
+        const listed = new Set([...m.looseRefs, ...m.refs.map((r) => r.name), ...refsNow.map((r) => r.name)]);
+        for (const name of await looseRefNames(m.gitDir)) {
+            if (listed.has(name) || name.startsWith(DISPLACED_NAMESPACE))
+                continue;
+            const removed = await removeLooseRef(m.gitDir, name);
+            violations.push(`unreadable ref file ${name} was created: ${removed ? 'deleted' : 'could not be deleted'}`);
+        }
+        const detached = await this.detachFromRestoredRef(fixes);
+        if (detached)
+            notes.push(detached);
+        return { violations, notes };
+    }
+    /** The sandbox's HEAD on a ref just put back would silently point at other commits: detach it where it was. */
+    async detachFromRestoredRef(fixes) {
+        const headFile = external_node_path_.join(this.manifest.adminDir, 'HEAD');
+        const head = await promises_namespaceObject.readFile(headFile, 'utf8').catch(() => '');
+        const target = /^ref: (\S+)/.exec(head)?.[1];
+        const fix = fixes.find((f) => f.name === target && f.displaced && !f.displaced.startsWith('ref: '));
+        if (!fix)
+            return undefined;
+        const tmp = `${headFile}.worktree-sandbox-restore`;
+        await promises_namespaceObject.writeFile(tmp, `${fix.displaced}\n`);
+        await promises_namespaceObject.rename(tmp, headFile);
+        return `The sandbox's HEAD was on ${target}, which was put back: HEAD is now detached at ${fix.displaced.slice(0, 12)}, so its work stays checked out.`;
+    }
+    describeFileChange(change, configDetail) {
+        const m = this.manifest;
+        let where = external_node_path_.relative(m.parentPath, change.path);
+        if (m.hostPath && change.path.startsWith(m.hostPath + external_node_path_.sep))
+            where = `the worktree's ${external_node_path_.relative(m.hostPath, change.path)}`;
+        const verb = { added: 'was added', removed: 'was removed', changed: 'was changed' }[change.change];
+        const undo = { added: 'removed', removed: 'restored', changed: 'restored' }[change.change];
+        const detail = change.path === external_node_path_.join(m.gitDir, 'config') && configDetail ? ` (${configDetail})` : '';
+        return `${where} ${verb} by the command${detail}: ${undo}`;
+    }
+    /** Which config keys the command added, removed or changed (read with git from a copy, includes off). */
+    async describeConfigChange(git, configPath) {
+        const m = this.manifest;
+        const current = await promises_namespaceObject.lstat(configPath).catch(() => undefined);
+        if (!current?.isFile())
+            return current ? 'replaced by something other than a file' : 'deleted';
+        const copy = external_node_path_.join(this.dir, 'config.after');
+        await promises_namespaceObject.copyFile(configPath, copy);
+        const read = async (file) => {
+            const out = await git.exec('/', ['config', '--file', file, '--no-includes', '--null', '--list']);
+            return parseConfigList(out.stdout);
+        };
+        const expected = m.expected.find((e) => e.path === configPath) ?? m.files.find((f) => f.path === configPath);
+        const before = expected?.sha256 ? await read(external_node_path_.join(this.blobs, expected.sha256)) : [];
+        const after = await read(copy);
+        await promises_namespaceObject.rm(copy, { force: true });
+        const flat = (entries) => new Map([...new Set(entries.map((e) => e.key))].map((k) => [
+            k,
+            entries
+                .filter((e) => e.key === k)
+                .map((e) => e.value)
+                .join('\n'),
+        ]));
+        const b = flat(before);
+        const a = flat(after);
+        const parts = [];
+        for (const key of new Set([...b.keys(), ...a.keys()])) {
+            if (!b.has(key))
+                parts.push(`${key} added`);
+            else if (!a.has(key))
+                parts.push(`${key} removed`);
+            else if (b.get(key) !== a.get(key))
+                parts.push(`${key} changed`);
+        }
+        return parts.join(', ') || 'formatting only';
+    }
+    async discard() {
+        await promises_namespaceObject.rm(this.dir, { recursive: true, force: true });
+        // The project's folder goes with its last record (rmdir refuses while another sandbox has one).
+        await promises_namespaceObject.rmdir(external_node_path_.dirname(this.dir)).catch(() => undefined);
+    }
 }
-function classifyName(sandbox) {
-    return sandbox.startsWith(TRANSIENT_PREFIX) ? 'transient' : 'persistent';
+/**
+ * Runs `fn` (the command) under the guard: afterwards, whether it succeeded or threw, the container is
+ * made sure to be gone and the guard restores and reports. The record is kept when the container's removal
+ * cannot be confirmed (engine unreachable), for the post step or the next run.
+ */
+async function runGuarded(guard, git, engine, ui, fn) {
+    let value;
+    let failure;
+    try {
+        value = await fn();
+    }
+    catch (error) {
+        failure = { error };
+    }
+    const report = await finishGuard(guard, git, engine, ui);
+    if (failure)
+        throw failure.error;
+    return { value: value, guard: report };
 }
-/** A project is the parent repository: its folder name, plus a hash of its path so two clones never share. */
-function projectName(parentPath) {
-    const base = external_node_path_.basename(parentPath)
-        .replace(/[^A-Za-z0-9._-]/g, '-')
-        .replace(/^[.-]+/, '')
-        .slice(0, 40) || 'repo';
-    return `${base}-${shortHash(parentPath, 6)}`;
+async function finishGuard(guard, git, engine, ui) {
+    const gone = await ensureContainerGone(engine, guard.container);
+    const report = await guard.restore(git);
+    if (gone)
+        await guard.discard();
+    else
+        report.violations.push(`the container ${guard.container} could not be confirmed removed (is the engine reachable?): the git guard checks again in the post step or the next run`);
+    for (const note of report.notes)
+        ui.info(note);
+    for (const violation of report.violations)
+        ui.warning(`Sandbox boundary: ${violation}.`);
+    return report;
 }
-function volumeName(prefix, project, sandbox) {
-    return `${prefix}-${project}-${sandbox}`;
+async function ensureContainerGone(engine, container) {
+    if (!container)
+        return true;
+    if ((await engine.containerExists(container)) === false)
+        return true;
+    await engine.removeContainer(container);
+    return (await engine.containerExists(container)) === false;
 }
-/** Where a volume sandbox's worktree is, inside every container that mounts it. */
-const VOLUME_MOUNT = '/sandbox';
-function volumeWorktreePath(sandbox) {
-    return `${VOLUME_MOUNT}/${sandbox}`;
-}
-function diskWorktreePath(root, project, sandbox) {
-    return external_node_path_.join(root, project, sandbox);
+/**
+ * Finishes the work of a run that was killed while its command ran: removes its container, restores and
+ * reports. Does nothing when there is no record. Throws when the container cannot be removed.
+ */
+async function recoverGuard(git, engine, dir, ui) {
+    const guard = await GitGuard.load(dir);
+    if (!guard) {
+        // A folder without a record: the run was killed while taking it, before the container existed.
+        await promises_namespaceObject.rm(dir, { recursive: true, force: true });
+        return undefined;
+    }
+    ui.info(`A run on this sandbox was interrupted while its command ran: checking what the command left.`);
+    if (!(await ensureContainerGone(engine, guard.container)))
+        throw new Error(`The container ${guard.container} of an interrupted run on this sandbox could not be removed: remove it, then run again.`);
+    const report = await guard.restore(git);
+    await guard.discard();
+    for (const note of report.notes)
+        ui.info(note);
+    for (const violation of report.violations)
+        ui.warning(`Sandbox boundary (interrupted run): ${violation}.`);
+    return report;
 }
 
 ;// CONCATENATED MODULE: ./src/branch.ts
@@ -8280,52 +9073,6 @@ function worktreeAddArgs(plan, worktreePath, lock) {
     return args;
 }
 
-;// CONCATENATED MODULE: ./src/worktree-metadata.ts
-// Reading and editing a parent's per-worktree metadata (`<gitDir>/worktrees/<id>/`) directly. This is
-// how the host addresses sandboxes whose worktree path it cannot resolve (volume sandboxes), and how
-// only the entries we removed ourselves are dropped: never `git worktree prune`, which would also drop
-// live volume sandboxes the host sees as "prunable".
-
-
-const INITIALIZING = 'initializing';
-async function listWorktreeEntries(gitDir) {
-    const root = external_node_path_.join(gitDir, 'worktrees');
-    let ids;
-    try {
-        ids = await promises_namespaceObject.readdir(root);
-    }
-    catch {
-        return [];
-    }
-    const entries = await Promise.all(ids.map((id) => readEntry(root, id)));
-    return entries.filter((e) => e !== undefined);
-}
-async function readEntry(root, id) {
-    const adminDir = external_node_path_.join(root, id);
-    const gitFile = await promises_namespaceObject.readFile(external_node_path_.join(adminDir, 'gitdir'), 'utf8').catch(() => undefined);
-    if (gitFile === undefined)
-        return undefined;
-    const locked = await promises_namespaceObject.readFile(external_node_path_.join(adminDir, 'locked'), 'utf8').catch(() => undefined);
-    return { id, adminDir, gitFile: gitFile.trim(), locked: locked?.trim() };
-}
-async function findWorktreeEntry(gitDir, worktreePath) {
-    const wanted = external_node_path_.join(worktreePath, '.git');
-    return (await listWorktreeEntries(gitDir)).find((e) => e.gitFile === wanted);
-}
-/** Locks an entry with a reason, as `git worktree lock --reason` would, without needing its path to resolve. */
-async function lockEntry(entry, reason) {
-    await promises_namespaceObject.writeFile(external_node_path_.join(entry.adminDir, 'locked'), `${reason}\n`);
-}
-/** Drops exactly one entry (unlocking it): the sandbox it described must already be gone. */
-async function dropEntry(gitDir, entry) {
-    const root = external_node_path_.join(gitDir, 'worktrees');
-    if (external_node_path_.dirname(entry.adminDir) !== root)
-        throw new Error(`refusing to remove ${entry.adminDir}: not a worktree entry of ${gitDir}`);
-    await promises_namespaceObject.rm(entry.adminDir, { recursive: true, force: true });
-    // git removes the folder once its last entry is gone; do the same so the parent looks untouched.
-    await promises_namespaceObject.rmdir(root).catch(() => undefined);
-}
-
 ;// CONCATENATED MODULE: ./src/sandbox.ts
 // The sandbox lifecycle: find, create (or reuse as it is), inspect and remove one sandbox, on disk or in
 // a container volume. Every change to the parent's metadata happens under the repository lock.
@@ -8367,10 +9114,11 @@ function volumeLabels(location, now = new Date()) {
 }
 /** A bind or volume mount in `--mount` syntax (CSV: a field with a comma or quote is quoted). */
 function mountArg(fields) {
-    return Object.entries(fields)
-        .map(([k, v]) => (v === true ? k : `${k}=${v}`))
+    return (Object.entries(fields)
+        // `ro`, not `readonly`: Podman (4.3) refuses `readonly` on volume mounts; both engines take `ro`.
+        .map(([k, v]) => (k === 'readonly' ? 'ro' : k) + (v === true ? '' : `=${v}`))
         .map((f) => (/[",]/.test(f) ? `"${f.replace(/"/g, '""')}"` : f))
-        .join(',');
+        .join(','));
 }
 /** The surgical mount (ADR 0035): parent read-only, its .git read-write, the worktree read-write. */
 function sandboxMounts(location) {
@@ -8399,6 +9147,9 @@ async function prepareSandbox(git, engine, location, plan, image, log) {
         return prepareDisk(git, location, plan, log);
     });
     const startSha = await readHead(git, location);
+    const entry = await findWorktreeEntry(parent.gitDir, location.worktreePath);
+    if (entry)
+        await markUsed(entry);
     return { ...location, reused, startSha };
 }
 async function checkoutForce(git, parent, plan) {
@@ -8439,8 +9190,15 @@ async function prepareDisk(git, location, plan, log) {
     if (await checkoutForce(git, parent, plan))
         args.splice(2, 0, '--force');
     const result = await git.exec(parent.path, args);
-    if (result.exitCode !== 0)
-        throw new Error(explainAddFailure(plan, result.stderr || result.stdout));
+    if (result.exitCode !== 0) {
+        // The folder did not exist before this call (checked above): whatever git left of it is ours to remove.
+        const leftover = await findWorktreeEntry(parent.gitDir, hostPath);
+        if (leftover)
+            await dropEntry(parent.gitDir, leftover);
+        await promises_namespaceObject.rm(hostPath, { recursive: true, force: true });
+        const detail = result.stderr || result.stdout;
+        throw new Error(`${await writeFailureHint(external_node_path_.dirname(hostPath), detail)}${explainAddFailure(plan, detail)}`);
+    }
     return false;
 }
 /** git's refusal to check a branch out twice, said in the sandbox's terms. */
@@ -8450,6 +9208,16 @@ function explainAddFailure(plan, detail) {
         return `Branch ${plan.branch} is already checked out in another worktree (${elsewhere[1]}): a branch lives in one sandbox at a time. Use that sandbox (same isolation), or remove it first.`;
     }
     return `Could not create the worktree: ${detail.trim()}`;
+}
+/** git only says it could not write a file: say where, and how much room is left once it cleaned up. */
+async function writeFailureHint(dir, message) {
+    if (!/unable to write|no space left|write error|short write|could not write/i.test(message))
+        return '';
+    const stats = await promises_namespaceObject.statfs(dir).catch(() => undefined);
+    const free = stats
+        ? `, ${Math.floor((stats.bavail * stats.bsize) / 1024)} KiB free now that git removed what it wrote`
+        : '';
+    return `Writing the worktree under ${dir} failed (No space left on device?${free}): the sandbox was not created. `;
 }
 /**
  * Creates the worktree inside the volume from a short-lived helper container: as root only to hand the
@@ -8567,6 +9335,12 @@ async function readHead(git, location) {
 }
 /** Runs one of our scripts in the worktree: on the host for disk sandboxes, in a helper container for volumes. */
 async function runInWorktree(git, engine, location, image, script, args, extraEnv = {}) {
+    // The worktree's `.git` file is the command's to rewrite (it could point at a repository it made, with
+    // its own config): our scripts name the worktree's git directory explicitly instead of reading it.
+    const entry = await findWorktreeEntry(location.parent.gitDir, location.worktreePath);
+    if (!entry)
+        throw new Error(`Sandbox ${location.name} has no worktree registration in ${location.parent.path}.`);
+    extraEnv = { ...extraEnv, GIT_DIR: entry.adminDir, GIT_WORK_TREE: location.worktreePath };
     if (location.hostPath) {
         return runProcess('sh', ['-c', script, 'worktree-sandbox', ...args], {
             cwd: location.hostPath,
@@ -8611,6 +9385,23 @@ async function runInWorktree(git, engine, location, image, script, args, extraEn
         ...args,
     ], { env });
 }
+/**
+ * git's lock files in the sandbox's own admin folder (`index.lock`, `HEAD.lock`) left by a command that was
+ * killed: this run holds the sandbox's lock and any earlier container is gone, so no git process can own
+ * them. Without this the next command's `git commit` fails. Locks of the shared parent are never touched.
+ */
+async function clearStaleWorktreeLocks(location, log) {
+    const entry = await findWorktreeEntry(location.parent.gitDir, location.worktreePath);
+    if (!entry)
+        return;
+    for (const name of ['index.lock', 'HEAD.lock']) {
+        const file = external_node_path_.join(entry.adminDir, name);
+        if (!(await sandbox_exists(file)))
+            continue;
+        await promises_namespaceObject.rm(file, { force: true });
+        log(`Removed ${name} left in sandbox ${location.name} by an interrupted git command.`);
+    }
+}
 /** Removes the sandbox (volume or folder) and exactly its metadata entry in the parent; nothing else. */
 async function removeSandbox(engine, location) {
     const { parent } = location;
@@ -8643,7 +9434,7 @@ const INSPECT_SCRIPT = `set -u
 start="$1"; commit="$2"; message="$3"
 mark() { printf '\\000@@ws:%s\\000' "$1"; }
 committed=0
-if [ "$commit" = 1 ] && [ -n "$(git status --porcelain --untracked-files=all)" ]; then
+if [ "$commit" = 1 ] && [ -n "$(git status --porcelain --untracked-files=all --ignore-submodules=dirty)" ]; then
   git add -A >&2 && git commit --quiet --no-verify -m "$message" >&2 || { echo "worktree-sandbox: commit failed" >&2; exit 3; }
   committed=1
 fi
@@ -8651,9 +9442,9 @@ mark committed; echo "$committed"
 mark head; git rev-parse --verify HEAD
 mark branch; git symbolic-ref --quiet --short HEAD || true
 mark commits; git rev-list --count "$start..HEAD"
-mark status; git status --porcelain=v1 -z --untracked-files=all
-mark names; git diff --no-ext-diff --no-renames --name-only -z "$start" --
-mark stat; git diff --no-ext-diff --stat=120 "$start" --
+mark status; git status --porcelain=v1 -z --untracked-files=all --ignore-submodules=dirty
+mark names; git diff --no-ext-diff --no-textconv --ignore-submodules=dirty --no-renames --name-only -z "$start" --
+mark stat; git diff --no-ext-diff --no-textconv --ignore-submodules=dirty --stat=120 "$start" --
 mark unpushed; git rev-list --count HEAD --not "$start" --remotes
 mark end
 `;
@@ -8721,11 +9512,16 @@ function holdsWork(report) {
 
 
 
+
 async function cleanupRun(state, ui, tempDir) {
     const engine = new ContainerEngine(state.engine);
     if (state.container && (await engine.removeContainer(state.container)))
         ui.info(`Removed container ${state.container}.`);
     const { location } = state;
+    // The main step stopped while the command ran: restore what the command may have changed outside its
+    // sandbox before any other git command (and the runner's next steps) reads it.
+    if (state.guardDir)
+        await recoverGuard(await Git.create(), engine, state.guardDir, ui);
     if (!state.ready)
         return recoverHalfCreated(engine, location, ui);
     if (state.cleanup === 'never')
@@ -8911,6 +9707,8 @@ async function runCommand(engine, sandbox, spec, hooks = {}) {
         const durationMs = Date.now() - started;
         const state = await engine.containerState(name);
         if (!state) {
+            if ((await engine.containerExists(name)) === undefined)
+                throw new EngineError(`The ${engine.name} engine became unreachable while the command ran (exit ${result.exitCode}): the sandbox is kept as it is; run again once the engine is back.`);
             // The container never started: the engine refused it (bad image, mount, option).
             throw new Error(`The container did not start: ${(result.stderr || result.stdout).trim().split('\n').slice(-3).join(' ')}`);
         }
@@ -9049,6 +9847,8 @@ function parseRun(read, env) {
             network: oneOf(read, 'network', ['bridge', 'none'], 'bridge'),
             readOnlyRootfs: settings_boolean(read, 'read-only-rootfs', false),
         },
+        strict: settings_boolean(read, 'strict', false),
+        stateDir: defaultStateDir(env),
         trigger: {
             command: triggerCommand(read),
             allowedAssociations: list(read, 'allowed-associations', ['OWNER', 'MEMBER', 'COLLABORATOR']).map((a) => {
@@ -9078,6 +9878,7 @@ function parseReap(read) {
         maxRemovals: number(read, 'max-removals', { min: 0, integer: true, fallback: 0 }),
         force: settings_boolean(read, 'force', false),
         archiveDir: pathInput(read, 'archive-dir') ?? '',
+        image: settings_image(read),
     };
 }
 function defaultWorktreeRoot(env) {
@@ -9085,6 +9886,12 @@ function defaultWorktreeRoot(env) {
         ? env.XDG_CACHE_HOME
         : external_node_path_.join(env.HOME || external_node_os_namespaceObject.homedir(), '.cache');
     return external_node_path_.join(cache, 'worktree-sandbox', 'worktrees');
+}
+function defaultStateDir(env) {
+    const state = env.XDG_STATE_HOME && external_node_path_.isAbsolute(env.XDG_STATE_HOME)
+        ? env.XDG_STATE_HOME
+        : external_node_path_.join(env.HOME || external_node_os_namespaceObject.homedir(), '.local', 'state');
+    return external_node_path_.join(state, 'worktree-sandbox');
 }
 function oneOf(read, name, values, fallback) {
     const raw = read(name).trim();
@@ -9237,6 +10044,7 @@ async function validateBranchNames(settings, isValid) {
 
 
 
+
 async function runSandbox(settings, deps) {
     const { ui } = deps;
     if (settings.token)
@@ -9264,6 +10072,10 @@ async function runSandbox(settings, deps) {
     const release = await lockSandbox(parent.gitDir, location.name, settings.lockTimeoutMinutes * 60_000, (msg) => ui.info(msg));
     try {
         deps.save({ engine: settings.engine, image: settings.image, cleanup: settings.cleanup, location });
+        const guardDir = guardDirectory(settings.stateDir, location);
+        const interrupted = await recoverGuard(git, engine, guardDir, ui);
+        if (interrupted)
+            enforceBoundary(interrupted, settings.strict);
         const sandbox = await ui.group(`Sandbox ${location.name} (${location.kind}, ${location.isolation})`, async () => {
             // We hold the sandbox lock, so a command container still there belongs to a run that was killed.
             const [created, orphans] = await Promise.all([
@@ -9272,13 +10084,23 @@ async function runSandbox(settings, deps) {
             ]);
             if (orphans.length)
                 ui.info(`Removed container(s) left by a run that was killed: ${orphans.join(', ')}.`);
+            await clearStaleWorktreeLocks(created, (m) => ui.info(m));
             describeSandbox(ui, created, plan.source);
             return created;
         });
         deps.save({ ready: true, startSha: sandbox.startSha });
-        const command = await ui.group(`Run: ${run_mode_firstLine(settings.command)}`, () => ui.untrusted((write) => runCommand(engine, sandbox, { ...settings, readOnlyFiles: deps.command?.readOnlyFiles, extraEnv: deps.command?.extraEnv }, { onStart: (container) => deps.save({ container }), onLine: write })));
-        deps.save({ container: undefined });
+        const guard = await GitGuard.take(git, sandbox, guardDir, ui);
+        deps.save({ guardDir });
+        const { value: command, guard: boundary } = await runGuarded(guard, git, engine, ui, () => ui.group(`Run: ${run_mode_firstLine(settings.command)}`, () => ui.untrusted((write) => runCommand(engine, sandbox, { ...settings, readOnlyFiles: deps.command?.readOnlyFiles, extraEnv: deps.command?.extraEnv }, {
+            onStart: (container) => {
+                guard.noteContainer(container);
+                deps.save({ container });
+            },
+            onLine: write,
+        }))));
+        deps.save({ container: undefined, guardDir: undefined });
         reportCommand(ui, command);
+        enforceBoundary(boundary, settings.strict);
         const wantsCommit = settings.push && !!sandbox.branch;
         const report = await ui.group('Report', async () => {
             const r = await inspectWorktree(git, engine, sandbox, settings.image, sandbox.startSha, wantsCommit ? { message: settings.commitMessage } : undefined);
@@ -9296,7 +10118,7 @@ async function runSandbox(settings, deps) {
             };
             push = await ui.group('Push', () => pushSandbox(git, sandbox, report, to, settings.token, ui));
         }
-        return { sandbox, command, report, push };
+        return { sandbox, command, report, push, boundary };
     }
     finally {
         await release();
@@ -9311,21 +10133,31 @@ async function pushSandbox(git, sandbox, report, to, token, ui) {
             reason: `the sandbox is no longer on ${sandbox.branch} (HEAD: ${report.currentBranch || 'detached'}); nothing pushed`,
         };
     }
-    if (report.commits === 0)
-        return { pushed: false, reason: 'no new commits' };
     if ('withheld' in to) {
+        if (report.commits === 0)
+            return { pushed: false, reason: 'no new commits' };
         ui.info(`Nothing pushed: ${to.withheld}.`);
         return { pushed: false, reason: to.withheld };
     }
+    // Counted against the destination, not against this run's start: a run killed before its push
+    // completed left commits that the next run must still push.
+    const unpushed = await unpushedCount(git, sandbox, report.headSha, to.trackingRef);
+    if (unpushed === 0)
+        return { pushed: false, reason: `no commits that ${to.label} does not have` };
     const result = await pushBranch(git, sandbox.parent, to.url, to.branch, report.headSha, token, {
         trackingRef: to.trackingRef,
         label: to.label,
     });
     if (result.pushed)
-        ui.info(`Pushed ${report.commits} commit(s) to ${to.label}.`);
+        ui.info(`Pushed ${unpushed} commit(s) to ${to.label}.`);
     else
         ui.warning(result.reason ?? 'push failed');
     return result;
+}
+async function unpushedCount(git, sandbox, headSha, tracking) {
+    const not = (await git.refExists(sandbox.parent.path, tracking)) ? [tracking] : ['--remotes'];
+    const out = await git.exec(sandbox.parent.path, ['rev-list', '--count', headSha, '--not', ...not, '--']);
+    return out.exitCode === 0 ? Number(out.stdout.trim()) : 1;
 }
 function describeSandbox(ui, sandbox, source) {
     const where = sandbox.volume
@@ -9335,6 +10167,12 @@ function describeSandbox(ui, sandbox, source) {
         ? `branch ${sandbox.branch} (${sandbox.reused ? 'reused' : source})`
         : `detached at ${sandbox.startSha.slice(0, 12)}`;
     ui.info(`${sandbox.reused ? 'Reusing' : 'Created'} ${sandbox.name}: ${what}; ${where}.`);
+}
+/** `strict: true` turns any change outside the sandbox (already undone) into a failure of the step. */
+function enforceBoundary(report, strict) {
+    if (!strict || report.violations.length === 0)
+        return;
+    throw new Error(`strict: the command changed ${report.violations.length} thing(s) outside its sandbox (each undone): ${report.violations.join('; ')}.`);
 }
 function reportCommand(ui, command) {
     const seconds = (command.durationMs / 1000).toFixed(1);
@@ -9391,6 +10229,12 @@ function outcomeRows(outcome) {
     ];
     if (push)
         rows.push(['Pushed', push.pushed ? 'yes' : `no: ${push.reason}`]);
+    const { violations } = outcome.boundary;
+    if (violations.length)
+        rows.push([
+            'Sandbox boundary',
+            `⚠ ${violations.length} change(s) outside the sandbox, undone: ${violations.join('; ')}`,
+        ]);
     return rows;
 }
 function outcomeMarkdown(outcome) {
@@ -9410,6 +10254,2013 @@ function outcomeText(outcome) {
     ]
         .join('\n')
         .trimEnd();
+}
+
+;// CONCATENATED MODULE: ./src/cli/exit-codes.ts
+// The CLI's exit codes: one table for the code, `--help` and the README (a test keeps the README in step).
+const EXIT = { ok: 0, error: 1, usage: 2, commandFailed: 3, refused: 4 };
+const EXIT_CODES = [
+    [EXIT.ok, 'success (reap: it ran, whatever it kept; list: whatever it found)'],
+    [EXIT.error, 'error: engine unreachable, git failure, rm: no such sandbox or the removal failed'],
+    [EXIT.usage, 'usage: an unknown option, an invalid value, rm: a NAME that needs --project'],
+    [EXIT.commandFailed, 'run: the sandboxed command exited non-zero (its code is printed)'],
+    [EXIT.refused, 'rm: a safety gate kept the sandbox (holds work, in use, not a sandbox)'],
+];
+function exitCodesHelp() {
+    return `Exit codes:\n${EXIT_CODES.map(([code, text]) => `  ${code}  ${text}`).join('\n')}`;
+}
+/** An error that ends the CLI with a given exit code and one line on stderr. */
+class CliExit extends Error {
+    exitCode;
+    constructor(message, exitCode) {
+        super(message);
+        this.exitCode = exitCode;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/reap/report.ts
+function isReaped(s) {
+    return s.result === 'removed' || s.result === 'partly removed' || s.result === 'would remove';
+}
+function reasonOf(s) {
+    switch (s.result) {
+        case 'would remove':
+            return `dry run: would remove: ${s.reason}`;
+        case 'partly removed':
+            return `${s.reason}; ${s.detail}: ${s.problems?.map((p) => `${p.path} (${p.error})`).join(', ')}`;
+        case 'removed':
+            return s.archived?.length ? `${s.reason} (${s.archived.join(', ')})` : s.reason;
+        case 'kept':
+            return s.action === 'remove' ? `${s.reason}; not removed: ${s.detail}` : s.reason;
+    }
+}
+function toRecord(s) {
+    return {
+        sandbox: s.sandbox,
+        project: s.project,
+        isolation: s.isolation,
+        kind: s.class,
+        ageDays: s.ageDays ?? null,
+        reason: reasonOf(s),
+    };
+}
+/** The most telling entries first: removals, then stale ones kept, then the rest, oldest first. */
+function byInterest(a, b) {
+    return rank(a) - rank(b) || (b.ageDays ?? -1) - (a.ageDays ?? -1) || a.where.localeCompare(b.where);
+}
+function rank(s) {
+    if (isReaped(s))
+        return 0;
+    if (s.action === 'remove' || !/^fresh|^age unknown/.test(s.reason))
+        return s.class === 'not-a-sandbox' ? 2 : 1;
+    return 3;
+}
+/**
+ * A JSON array of the records that fits in `maxBytes` (GitHub keeps outputs to 1 MiB): the most telling
+ * first; `omitted` says how many did not fit.
+ */
+function jsonWithin(records, maxBytes) {
+    const parts = [];
+    let size = 2;
+    for (const record of records) {
+        const text = JSON.stringify(record);
+        if (size + text.length + 1 > maxBytes)
+            break;
+        parts.push(text);
+        size += text.length + 1;
+    }
+    return { json: `[${parts.join(',')}]`, omitted: records.length - parts.length };
+}
+function formatBytes(bytes) {
+    if (bytes === undefined)
+        return '–';
+    const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
+    let value = bytes;
+    let unit = 0;
+    while (value >= 1024 && unit < units.length - 1) {
+        value /= 1024;
+        unit++;
+    }
+    return unit === 0 ? `${value} B` : `${value.toFixed(1)} ${units[unit]}`;
+}
+const cell = (text) => text.replace(/[|<>]/g, (c) => `&#${c.charCodeAt(0)};`).replace(/\s+/g, ' ');
+/** The job summary; at most `maxRows` rows (the most telling), the rest counted. */
+function summaryMarkdown(result, maxRows = 2000) {
+    const sorted = [...result.sandboxes].sort(byInterest);
+    const reaped = sorted.filter(isReaped);
+    const lines = [
+        `## worktree-sandbox: reap${result.dryRun ? ' (dry run: nothing removed)' : ''}`,
+        '',
+        `${result.stats.found} found, ${result.stats.stale} stale, ` +
+            `${reaped.length} ${result.dryRun ? 'would be removed' : 'removed'}, ${sorted.length - reaped.length} kept; ` +
+            `${formatBytes(result.freedBytes)} ${result.dryRun ? 'would be freed' : 'freed'}.`,
+        '',
+        '| Sandbox | Project | Isolation | Class | Age (days) | Decision | Reason | Size |',
+        '|---|---|---|---|---:|---|---|---:|',
+    ];
+    for (const s of sorted.slice(0, maxRows)) {
+        lines.push(`| ${cell(s.sandbox || s.where)} | ${cell(s.project)} | ${s.isolation === 'disk' ? 'disk' : 'volume'} | ${s.class} | ${s.ageDays ?? '?'} | ${s.result} | ${cell(reasonOf(s))} | ${formatBytes(s.sizeBytes)} |`);
+    }
+    if (sorted.length > maxRows)
+        lines.push('', `…and ${sorted.length - maxRows} more (fresh) entries, in the \`kept\` output and the log.`);
+    if (result.warnings.length)
+        lines.push('', ...result.warnings.map((w) => `> ⚠️ ${cell(w)}`));
+    lines.push('', 'Size: disk space taken (measured for stale entries only; – where not measured).');
+    return `${lines.join('\n')}\n`;
+}
+
+;// CONCATENATED MODULE: ./src/reap/age.ts
+// Age is the time since the last activity. The newest of several signals counts, because a folder's own
+// mtime only moves when its direct children are added, removed or renamed: edits deeper in the tree and
+// git operations are seen through the worktree's index, HEAD and reflog in its admin folder instead.
+const DAY_MS = 86_400_000;
+/** The newest of the signals (epoch ms); undefined when none could be read. */
+function lastActivity(signals) {
+    let newest;
+    for (const signal of signals) {
+        if (signal === undefined || !Number.isFinite(signal))
+            continue;
+        if (newest === undefined || signal > newest)
+            newest = signal;
+    }
+    return newest;
+}
+/** Whole days since `lastMs` (a time in the future counts as 0). */
+function ageDays(lastMs, nowMs) {
+    return Math.max(0, Math.floor((nowMs - lastMs) / DAY_MS));
+}
+/** Stale once unused for longer than `expiryDays`; an unknown age is never stale. */
+function isExpired(lastMs, nowMs, expiryDays) {
+    if (lastMs === undefined)
+        return false;
+    return nowMs - lastMs > expiryDays * DAY_MS;
+}
+/** An ISO-8601 time (e.g. the `created` label of a volume) as epoch ms; undefined when it is not one. */
+function parseTimestamp(text) {
+    if (!text || !/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:?\d{2})$/.test(text))
+        return undefined;
+    const ms = Date.parse(text);
+    return Number.isFinite(ms) ? ms : undefined;
+}
+
+;// CONCATENATED MODULE: ./src/reap/gates.ts
+// The safety gates: what keeps a stale sandbox, and what must happen before one is removed. Pure: the
+// facts come from the checks in work.ts and in-use.ts; every uncertainty arrives here as "keep".
+function applyGates(facts, options) {
+    if (facts.notSandbox)
+        return { remove: false, reason: `not a sandbox: ${facts.notSandbox}` };
+    if (facts.inUse)
+        return { remove: false, reason: `in use: ${facts.inUse}` };
+    const { work } = facts;
+    if (work.state === 'unchecked' || facts.orphan) {
+        const why = facts.orphan ?? 'its parent repository is gone';
+        return options.archive
+            ? { remove: true, reason: `orphan (${why}): files archived, then removed`, archive: 'files' }
+            : { remove: true, reason: `orphan (${why}): removed after the orphan expiry` };
+    }
+    if (work.state === 'clean')
+        return { remove: true, reason: 'stale and holds no work' };
+    const held = work.state === 'work'
+        ? `holds work: ${work.detail}`
+        : `the check for work could not run (${work.detail})`;
+    if (!options.force)
+        return { remove: false, reason: held };
+    return options.archive
+        ? { remove: true, reason: `force: ${held}; work archived, then removed`, archive: 'work' }
+        : { remove: true, reason: `force: ${held}; removed without archive` };
+}
+
+;// CONCATENATED MODULE: ./src/reap/decide.ts
+
+
+
+/** Class, expiry and age of one entry: the first question, asked before any check for work runs. */
+function assessStaleness(facts, retention, nowMs) {
+    if (facts.notSandbox)
+        return { class: 'not-a-sandbox', stale: false };
+    const cls = retentionClass(facts.sandbox, facts.orphan !== undefined);
+    const expiry = expiryDays(cls, retention);
+    const age = facts.lastActivityMs === undefined ? undefined : ageDays(facts.lastActivityMs, nowMs);
+    return {
+        class: cls,
+        expiryDays: expiry,
+        ageDays: age,
+        stale: isExpired(facts.lastActivityMs, nowMs, expiry),
+    };
+}
+function decide(all, policy, nowMs) {
+    const decisions = all.map((facts) => decideOne(facts, policy, nowMs));
+    return capRemovals(decisions, policy.maxRemovals);
+}
+function decideOne(facts, policy, nowMs) {
+    const staleness = assessStaleness(facts, policy.retention, nowMs);
+    const base = keepDecision(facts, staleness);
+    if (facts.notSandbox)
+        return { ...base, reason: `not a sandbox: ${facts.notSandbox}` };
+    if (!staleness.stale)
+        return { ...base, reason: freshReason(staleness) };
+    const verdict = applyGates(gateFactsOf(facts), policy);
+    if (!verdict.remove)
+        return { ...base, reason: verdict.reason };
+    return { ...base, action: 'remove', reason: verdict.reason, archive: verdict.archive };
+}
+/**
+ * A removal asked for by name (the CLI's `rm`): the person asking has judged the age, so only the safety
+ * gates apply, exactly as the reaper applies them to a stale sandbox.
+ */
+function decideOnRequest(facts, policy, nowMs) {
+    const base = keepDecision(facts, assessStaleness(facts, policy.retention, nowMs));
+    const verdict = applyGates(gateFactsOf(facts), policy);
+    if (!verdict.remove)
+        return { ...base, reason: verdict.reason };
+    // The gates speak of a stale sandbox; this one may be fresh.
+    const reason = verdict.reason.replace(/^stale and /, '');
+    return { ...base, action: 'remove', reason, archive: verdict.archive };
+}
+function keepDecision(facts, staleness) {
+    return {
+        key: facts.key,
+        sandbox: facts.sandbox,
+        project: facts.project,
+        isolation: facts.isolation,
+        where: facts.where,
+        class: staleness.class,
+        ageDays: staleness.ageDays,
+        expiryDays: staleness.expiryDays,
+        lastActivityMs: facts.lastActivityMs,
+        sizeBytes: facts.sizeBytes,
+        action: 'keep',
+        reason: '',
+    };
+}
+/** What the gates look at: an orphan's work is unchecked; work never checked counts as "could not check". */
+function gateFactsOf(facts) {
+    return {
+        notSandbox: facts.notSandbox,
+        inUse: facts.inUse,
+        orphan: facts.orphan,
+        work: facts.orphan
+            ? { state: 'unchecked' }
+            : (facts.work ?? { state: 'unknown', detail: 'it was not checked' }),
+    };
+}
+function freshReason(staleness) {
+    if (staleness.ageDays === undefined)
+        return 'age unknown (no activity signal could be read): kept';
+    return `fresh: ${staleness.ageDays} of ${staleness.expiryDays} days`;
+}
+/** Like actions/stale's operations-per-run: the oldest removals go first, the rest wait for the next run. */
+function capRemovals(decisions, maxRemovals) {
+    if (maxRemovals <= 0)
+        return decisions;
+    const removals = decisions
+        .filter((d) => d.action === 'remove')
+        .sort((a, b) => (a.lastActivityMs ?? 0) - (b.lastActivityMs ?? 0) || a.key.localeCompare(b.key));
+    const deferred = new Set(removals.slice(maxRemovals).map((d) => d.key));
+    return decisions.map((d) => deferred.has(d.key)
+        ? {
+            ...d,
+            action: 'keep',
+            archive: undefined,
+            reason: `stale, but max-removals (${maxRemovals}) is reached: waits for the next run`,
+        }
+        : d);
+}
+
+;// CONCATENATED MODULE: ./src/reap/outlook.ts
+// What a listing says of each sandbox: its state now, and when the reaper would remove it. Pure: read off
+// the reaper's own facts and decision, and for a fresh sandbox the same gates applied as if it were stale.
+
+
+
+/**
+ * In use first (whatever else holds, nothing touches it), then orphan (git can check nothing), then work.
+ * A check for work that could not run is shown as holding work, because the reaper treats it so.
+ */
+function sandboxState(facts) {
+    if (facts.notSandbox)
+        return { state: 'not a sandbox', detail: facts.notSandbox };
+    if (facts.inUse)
+        return { state: 'in use', detail: facts.inUse };
+    if (facts.orphan)
+        return { state: 'orphan', detail: facts.orphan };
+    const work = facts.work;
+    if (work?.state === 'clean')
+        return { state: 'clean' };
+    if (work?.state === 'work')
+        return { state: 'holds work', detail: work.detail };
+    const why = work && 'detail' in work ? work.detail : 'it was not checked';
+    return { state: 'holds work', detail: `the check for work could not run (${why})` };
+}
+function removalOutlook(facts, decision, policy, nowMs) {
+    if (facts.notSandbox)
+        return { when: 'never', reason: decision.reason };
+    if (decision.action === 'remove')
+        return { when: 'next reap', reason: decision.reason };
+    const staleness = assessStaleness(facts, policy.retention, nowMs);
+    if (staleness.stale || facts.lastActivityMs === undefined || staleness.expiryDays === undefined)
+        return { when: 'kept', reason: decision.reason };
+    const verdict = applyGates(gateFactsOf(facts), { ...policy, force: false });
+    if (!verdict.remove)
+        return { when: 'kept', reason: verdict.reason };
+    return {
+        when: 'after',
+        afterMs: facts.lastActivityMs + staleness.expiryDays * DAY_MS,
+        reason: facts.orphan
+            ? `${decision.reason}; removed then unless in use (an orphan's work cannot be checked)`
+            : `${decision.reason}; removed then if unused and without work`,
+    };
+}
+
+;// CONCATENATED MODULE: ./src/ui.ts
+const silentUi = {
+    info: () => undefined,
+    warning: () => undefined,
+    group: (_title, fn) => fn(),
+    untrusted: (fn) => fn(() => undefined),
+    mask: () => undefined,
+};
+
+;// CONCATENATED MODULE: ./src/reap/heads.ts
+// What the HEAD of each sandbox of one parent is, and whether a remote has it: two or three git processes
+// per parent, whatever the number of sandboxes (a reaper that starts git once per sandbox is the slow
+// baseline of bench/). HEAD is read from each worktree's admin folder on the host, which is also where
+// volume sandboxes keep it.
+
+
+const OID = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
+const REF = /^refs\/[^\s\0]+$/;
+/** HEAD as written in an admin folder: a commit name, or `ref: refs/heads/<branch>`. */
+function readHeadFile(adminDir) {
+    let text;
+    try {
+        text = external_node_fs_.readFileSync(external_node_path_.join(adminDir, 'HEAD'), 'utf8').trim();
+    }
+    catch (error) {
+        return { error: `cannot read HEAD (${error.code})` };
+    }
+    if (OID.test(text))
+        return { rev: text };
+    const ref = /^ref: (.+)$/.exec(text)?.[1];
+    if (ref && REF.test(ref))
+        return { rev: ref };
+    return { error: `HEAD is not a commit or a branch: ${JSON.stringify(text.slice(0, 80))}` };
+}
+/** Reads HEAD, its tree and whether any remote has it for each admin folder of the parent at `gitDir`. */
+async function readHeads(git, gitDir, adminDirs) {
+    const facts = new Map();
+    const revs = new Map();
+    for (const adminDir of adminDirs) {
+        const head = readHeadFile(adminDir);
+        if ('error' in head)
+            facts.set(adminDir, { error: head.error });
+        else
+            revs.set(adminDir, head.rev);
+    }
+    if (revs.size === 0)
+        return facts;
+    const asked = [...revs.values()].flatMap((rev) => [rev, `${rev}^{tree}`]);
+    const resolved = await git.exec(gitDir, [`--git-dir=${gitDir}`, 'cat-file', '--batch-check'], {
+        input: Buffer.from(`${asked.join('\n')}\n`),
+    });
+    const lines = resolved.stdout.split('\n');
+    if (resolved.exitCode !== 0 || lines.length < asked.length) {
+        const error = `git cat-file failed: ${heads_firstLine(resolved.stderr) || `exit ${resolved.exitCode}`}`;
+        for (const adminDir of revs.keys())
+            facts.set(adminDir, { error });
+        return facts;
+    }
+    let i = 0;
+    for (const [adminDir, rev] of revs) {
+        const [commit, commitType] = lines[i++].split(' ');
+        const [tree, treeType] = lines[i++].split(' ');
+        if (commitType !== 'commit' || treeType !== 'tree' || !OID.test(commit) || !OID.test(tree))
+            facts.set(adminDir, { error: `HEAD (${rev}) names no commit in the parent` });
+        else
+            facts.set(adminDir, { commit, tree });
+    }
+    await markUnpushed(git, gitDir, facts);
+    return facts;
+}
+async function markUnpushed(git, gitDir, facts) {
+    const resolved = [...facts.values()].filter((f) => f.commit);
+    const commits = [...new Set(resolved.map((f) => f.commit))];
+    if (commits.length === 0)
+        return;
+    const remotes = await git.exec(gitDir, [
+        `--git-dir=${gitDir}`,
+        'for-each-ref',
+        '--count=1',
+        '--format=%(refname)',
+        'refs/remotes/',
+    ]);
+    if (remotes.exitCode !== 0)
+        return failAll(resolved, `git for-each-ref failed: ${heads_firstLine(remotes.stderr)}`);
+    if (!remotes.stdout.trim()) {
+        for (const f of resolved)
+            f.unpushed = true;
+        return;
+    }
+    // Every commit reachable from a HEAD and from no remote-tracking ref. A HEAD that a remote has cannot
+    // be in that list (its ancestors are all on that remote too), so membership answers for each sandbox.
+    const list = await git.exec(gitDir, [`--git-dir=${gitDir}`, 'rev-list', ...commits, '--not', '--remotes']);
+    if (list.exitCode !== 0)
+        return failAll(resolved, `git rev-list failed: ${heads_firstLine(list.stderr)}`);
+    const unpushed = new Set(list.stdout.split('\n').filter(Boolean));
+    for (const f of resolved)
+        f.unpushed = unpushed.has(f.commit);
+}
+function failAll(resolved, error) {
+    for (const f of resolved)
+        f.error = error;
+}
+function heads_firstLine(text) {
+    return text.trim().split('\n')[0] ?? '';
+}
+
+;// CONCATENATED MODULE: ./src/reap/archive.ts
+// Saving what a removal would lose, into `archive-dir`:
+//  - work of a sandbox removed by `force: true`: its uncommitted changes as a patch (untracked files
+//    included) and its commits that no remote has as a bundle;
+//  - an orphan (git can check nothing): all its files as a .tar.gz (links stored as links).
+// Files are named `<archive-dir>/<project>/<sandbox>.<isolation>.<UTC time>.<ext>`.
+
+
+
+
+
+
+/** Archives and returns the files written; throws when the work could not be saved (then nothing is removed). */
+async function archiveSandbox(sandbox, kind, deps) {
+    const dir = external_node_path_.join(deps.archiveDir, sandbox.project);
+    await promises_namespaceObject.mkdir(dir, { recursive: true, mode: 0o700 });
+    const stamp = deps.now
+        .toISOString()
+        .replace(/[-:]/g, '')
+        .replace(/\.\d+Z$/, 'Z');
+    const base = external_node_path_.join(dir, `${sandbox.sandbox}.${sandbox.isolation}.${stamp}`);
+    return kind === 'files' ? [await archiveFiles(sandbox, base, deps)] : archiveWork(sandbox, base, deps);
+}
+async function archiveWork(sandbox, base, deps) {
+    const { git } = deps;
+    if (!sandbox.parent || !sandbox.entry)
+        throw new Error('its registration in the parent is gone: nothing to diff against');
+    const location = {
+        name: sandbox.sandbox,
+        kind: 'persistent',
+        project: sandbox.project,
+        isolation: sandbox.isolation,
+        branch: '',
+        parent: { path: sandbox.parent.path, gitDir: sandbox.parent.gitDir },
+        worktreePath: sandbox.hostPath ?? `/sandbox/${sandbox.sandbox}`,
+        hostPath: sandbox.hostPath,
+        volume: sandbox.volume,
+    };
+    const written = [];
+    const patch = await runInWorktree(git, deps.engine, location, deps.image, PATCH_SCRIPT, ['HEAD']);
+    if (patch.exitCode !== 0)
+        throw new Error(`the patch could not be made: ${patch.stderr.trim().split('\n')[0]}`);
+    if (patch.stdout) {
+        await promises_namespaceObject.writeFile(`${base}.patch`, patch.stdout, { mode: 0o600 });
+        written.push(`${base}.patch`);
+    }
+    const bundle = `${base}.bundle`;
+    const made = await git.exec(sandbox.parent.path, [
+        `--git-dir=${sandbox.entry.adminDir}`,
+        'bundle',
+        'create',
+        '--quiet',
+        bundle,
+        'HEAD',
+        '--not',
+        '--remotes',
+    ]);
+    if (made.exitCode === 0)
+        written.push(bundle);
+    else if (!/empty bundle/i.test(made.stderr))
+        throw new Error(`the bundle could not be made: ${made.stderr.trim().split('\n')[0]}`);
+    return written;
+}
+async function archiveFiles(sandbox, base, deps) {
+    const file = `${base}.tar.gz`;
+    if (sandbox.hostPath) {
+        const result = await runProcess('tar', ['-C', external_node_path_.dirname(sandbox.hostPath), '-czf', file, '--', external_node_path_.basename(sandbox.hostPath)], { env: { PATH: process.env.PATH ?? '/usr/bin:/bin', LC_ALL: 'C' } });
+        if (result.exitCode !== 0)
+            throw new Error(`tar failed: ${result.stderr.trim().split('\n')[0]}`);
+        return file;
+    }
+    const id = currentIdentity();
+    const result = await deps.engine.exec([
+        'run',
+        '--rm',
+        '--network',
+        'none',
+        '--user',
+        `${id.uid}:${id.gid}`,
+        '--cap-drop',
+        'ALL',
+        '--security-opt',
+        'no-new-privileges',
+        '--label',
+        `${MANAGED_LABEL}=true`,
+        '--label',
+        `${LABEL_PREFIX}.role=helper`,
+        '--mount',
+        mountArg({ type: 'volume', source: sandbox.volume, target: '/v', readonly: true }),
+        '--mount',
+        mountArg({ type: 'bind', source: external_node_path_.dirname(file), target: '/archive' }),
+        '--entrypoint',
+        'tar',
+        '--',
+        deps.image,
+        '-C',
+        '/v',
+        '-czf',
+        `/archive/${external_node_path_.basename(file)}`,
+        '.',
+    ]);
+    if (result.exitCode !== 0)
+        throw new Error(`tar failed in the helper container: ${result.stderr.trim().split('\n')[0]}`);
+    return file;
+}
+
+;// CONCATENATED MODULE: ./src/reap/parallel.ts
+// Bounded concurrency for the reaper's batches (checks, removals): enough calls in flight to keep a busy
+// disk or the container engine working, few enough not to swamp a shared machine.
+/** Maps with at most `limit` calls in flight; results in input order. */
+async function inParallel(items, limit, fn) {
+    const results = new Array(items.length);
+    let next = 0;
+    const worker = async () => {
+        while (next < items.length) {
+            const i = next++;
+            results[i] = await fn(items[i]);
+        }
+    };
+    await Promise.all(Array.from({ length: Math.min(Math.max(1, limit), items.length) }, worker));
+    return results;
+}
+
+;// CONCATENATED MODULE: ./src/reap/remove.ts
+// Removing a disk sandbox safely:
+//  - only a folder exactly at `<root>/<project>/<sandbox>`, itself no symbolic link, under the real root;
+//  - symbolic links are removed as links, never followed (a link to `/` or to another sandbox removes the
+//    link only); other filesystems mounted inside are not crossed;
+//  - its `.git` file goes first: from then on it is no longer a worktree, and if that fails nothing else
+//    is touched; after that, entries that cannot be deleted are reported and the rest still goes
+//    (a folder of ours without write permission, as Go's module cache makes, is made writable first).
+// Asynchronous calls, so that several sandboxes are removed at once (execute.ts): on a busy disk each
+// unlink waits on the device, and a few in flight go faster than one after the other.
+
+
+
+class UnsafeRemovalError extends Error {
+}
+/** Refuses anything that is not a real folder exactly two levels under the real root. */
+function assertSandboxPath(root, target) {
+    const realRoot = external_node_fs_.realpathSync(root);
+    const relative = external_node_path_.relative(realRoot, target);
+    const parts = relative.split(external_node_path_.sep);
+    if (external_node_path_.isAbsolute(relative) || parts.length !== 2 || parts.some((p) => !p || p === '.' || p === '..'))
+        throw new UnsafeRemovalError(`${target} is not a folder <root>/<project>/<sandbox> under ${realRoot}`);
+    for (const dir of [external_node_path_.join(realRoot, parts[0]), target]) {
+        const st = external_node_fs_.lstatSync(dir);
+        if (!st.isDirectory())
+            throw new UnsafeRemovalError(`${dir} is not a folder (a symbolic link is never followed)`);
+    }
+    if (external_node_fs_.realpathSync(target) !== target)
+        throw new UnsafeRemovalError(`${target} is not a real path`);
+}
+async function removeSandboxTree(root, target) {
+    assertSandboxPath(root, target);
+    const result = { gone: false, unlinked: false, freedBytes: 0, problems: [] };
+    const gitFile = external_node_path_.join(target, '.git');
+    const gitStat = await lstatOrUndefined(gitFile);
+    if (gitStat) {
+        const problem = await unlinkEntry(gitFile, gitStat, result);
+        if (problem) {
+            result.problems.push({ path: gitFile, error: problem });
+            return result;
+        }
+    }
+    result.unlinked = true;
+    const device = (await promises_namespaceObject.lstat(target)).dev;
+    await removeFolder(target, device, result);
+    result.gone = !external_node_fs_.existsSync(target);
+    return result;
+}
+/** Empties and removes a folder; true when anything below it could not be deleted. */
+async function removeFolder(dir, device, result) {
+    let failedBelow = false;
+    const fail = (p, error) => {
+        result.problems.push({ path: p, error });
+        failedBelow = true;
+    };
+    for (const name of await listForRemoval(dir, fail)) {
+        const entry = external_node_path_.join(dir, name);
+        const st = await lstatOrUndefined(entry);
+        if (!st)
+            continue;
+        if (st.isDirectory()) {
+            if (st.dev !== device)
+                fail(entry, 'another filesystem is mounted here: not crossed');
+            else if (await removeFolder(entry, device, result))
+                failedBelow = true;
+            continue;
+        }
+        const problem = await unlinkEntry(entry, st, result);
+        if (problem)
+            fail(entry, problem);
+    }
+    try {
+        const st = await promises_namespaceObject.lstat(dir);
+        await promises_namespaceObject.rmdir(dir);
+        result.freedBytes += st.blocks * 512;
+    }
+    catch (error) {
+        // A folder that still holds what could not be deleted is already explained by that entry.
+        if (!(failedBelow && code(error) === 'ENOTEMPTY'))
+            fail(dir, code(error));
+    }
+    return failedBelow;
+}
+async function listForRemoval(dir, fail) {
+    try {
+        return await promises_namespaceObject.readdir(dir);
+    }
+    catch (error) {
+        if (await makeWritable(dir, error)) {
+            try {
+                return await promises_namespaceObject.readdir(dir);
+            }
+            catch (again) {
+                fail(dir, code(again));
+                return [];
+            }
+        }
+        fail(dir, code(error));
+        return [];
+    }
+}
+/** Unlinks a file or link; returns the error code when it cannot. */
+async function unlinkEntry(entry, st, result) {
+    for (let attempt = 0; attempt < 2; attempt++) {
+        try {
+            await promises_namespaceObject.unlink(entry);
+            if (st.nlink <= 1)
+                result.freedBytes += st.blocks * 512;
+            return undefined;
+        }
+        catch (error) {
+            if (error.code === 'ENOENT')
+                return undefined;
+            if (attempt > 0 || !(await makeWritable(external_node_path_.dirname(entry), error)))
+                return code(error);
+        }
+    }
+    return 'EACCES';
+}
+/** A folder we own but may not write or search (e.g. mode 0555): make it ours to empty. */
+async function makeWritable(dir, error) {
+    const c = error.code;
+    if (c !== 'EACCES' && c !== 'EPERM')
+        return false;
+    try {
+        const st = await promises_namespaceObject.lstat(dir);
+        if (!st.isDirectory() || st.uid !== process.getuid?.())
+            return false;
+        if ((st.mode & 0o700) === 0o700)
+            return false;
+        await promises_namespaceObject.chmod(dir, (st.mode & 0o7777) | 0o700);
+        return true;
+    }
+    catch {
+        return false;
+    }
+}
+async function lstatOrUndefined(p) {
+    try {
+        return await promises_namespaceObject.lstat(p);
+    }
+    catch {
+        return undefined;
+    }
+}
+function code(error) {
+    return error.code ?? String(error);
+}
+/** Bytes a folder takes on disk (allocated blocks), walked like removal: no links followed, one filesystem. */
+function measureTree(top) {
+    let total = 0;
+    let device;
+    try {
+        const st = external_node_fs_.lstatSync(top);
+        if (!st.isDirectory())
+            return undefined;
+        device = st.dev;
+        total += st.blocks * 512;
+    }
+    catch {
+        return undefined;
+    }
+    const pending = [top];
+    while (pending.length) {
+        const dir = pending.pop();
+        let names;
+        try {
+            names = external_node_fs_.readdirSync(dir);
+        }
+        catch {
+            continue;
+        }
+        for (const name of names) {
+            const entry = external_node_path_.join(dir, name);
+            const st = external_node_fs_.lstatSync(entry, { throwIfNoEntry: false });
+            if (!st)
+                continue;
+            total += st.blocks * 512;
+            if (st.isDirectory() && st.dev === device)
+                pending.push(entry);
+        }
+    }
+    return total;
+}
+
+;// CONCATENATED MODULE: ./src/reap/scan.ts
+// Finding every sandbox on the machine, with the facts the decisions need and nothing that takes a git
+// process: disk sandboxes are the folders `<root>/<project>/<sandbox>` whose `.git` is a file (a linked
+// worktree); volume sandboxes are the volumes labelled `worktree-sandbox.managed=true` whose name starts
+// with `<volume-prefix>-` (the prefix scopes a reaper: other tenants' volumes are not even looked at).
+// Anything else under the root is reported as not a sandbox, and never deleted.
+//
+// The filesystem is read with synchronous calls on purpose: a scan is tens of thousands of tiny metadata
+// reads, where a promise per call costs more than the call itself.
+
+
+
+
+
+
+const VOLUME_LABEL_KEYS = ['project', 'sandbox', 'kind', 'branch', 'parent', 'created'].map((k) => `${LABEL_PREFIX}.${k}`);
+/** Sandbox names as this action makes them: no path separators, never `.` or `..`. */
+const SANDBOX_NAME = /^(?!\.\.?$)[A-Za-z0-9._-]+$/;
+async function scanSandboxes(options) {
+    const parents = new ParentCache();
+    const root = realRootOrSelf(options.worktreeRoot);
+    const warnings = [];
+    const sandboxes = scanDisk(root, parents, warnings);
+    if (options.engine) {
+        try {
+            sandboxes.push(...(await scanVolumes(options.engine, options.volumePrefix, parents)));
+        }
+        catch (error) {
+            warnings.push(`Volume sandboxes were not scanned: ${error.message}`);
+        }
+    }
+    return { sandboxes, warnings, root };
+}
+function realRootOrSelf(root) {
+    try {
+        return external_node_fs_.realpathSync(root);
+    }
+    catch {
+        return external_node_path_.resolve(root);
+    }
+}
+// ---- disk ---------------------------------------------------------------------------------------------
+function scanDisk(root, parents, warnings) {
+    const found = [];
+    const listed = (dir) => {
+        try {
+            return external_node_fs_.readdirSync(dir, { withFileTypes: true });
+        }
+        catch (error) {
+            const code = error.code;
+            if (dir !== root || code !== 'ENOENT')
+                warnings.push(`Cannot list ${dir} (${code}): not scanned.`);
+            return [];
+        }
+    };
+    for (const project of listed(root)) {
+        const projectDir = external_node_path_.join(root, project.name);
+        if (!project.isDirectory()) {
+            found.push(foreign(projectDir, project.name, '', describeType(project)));
+            continue;
+        }
+        for (const child of listed(projectDir)) {
+            const hostPath = external_node_path_.join(projectDir, child.name);
+            if (!child.isDirectory()) {
+                found.push(foreign(hostPath, project.name, child.name, describeType(child)));
+                continue;
+            }
+            const gitFile = external_node_path_.join(hostPath, '.git');
+            const st = scan_lstat(gitFile);
+            if (!st || !st.isFile()) {
+                const why = !st
+                    ? 'no .git file (not a linked worktree)'
+                    : st.isDirectory()
+                        ? '.git is a folder (a repository of its own, not a linked worktree)'
+                        : '.git is not a regular file';
+                found.push(foreign(hostPath, project.name, child.name, why));
+                continue;
+            }
+            found.push(diskSandbox(hostPath, project.name, child.name, gitFile, parents));
+        }
+    }
+    return found;
+}
+function foreign(where, project, name, why) {
+    return {
+        key: `disk:${where}`,
+        sandbox: name,
+        project,
+        isolation: 'disk',
+        where,
+        notSandbox: why,
+        hostPath: where,
+    };
+}
+function describeType(dirent) {
+    if (dirent.isSymbolicLink())
+        return 'a symbolic link (never followed)';
+    if (dirent.isFile())
+        return 'a file, where only sandbox folders belong';
+    return 'not a folder';
+}
+function diskSandbox(hostPath, project, sandbox, gitFile, parents) {
+    const base = {
+        key: `disk:${hostPath}`,
+        sandbox,
+        project,
+        isolation: 'disk',
+        where: hostPath,
+        hostPath,
+    };
+    const rootMtime = scan_lstat(hostPath)?.mtimeMs;
+    const adminDir = readGitFile(gitFile, hostPath);
+    if (!adminDir) {
+        return { ...base, orphan: 'its .git file names no repository', lastActivityMs: rootMtime };
+    }
+    const located = locateParent(adminDir, parents);
+    const status = located ? parents.status(located.gitDir) : 'its .git file names no worktree folder';
+    const parent = located ?? undefined;
+    if (status !== 'present')
+        return { ...base, parent, orphan: status, lastActivityMs: rootMtime };
+    const registered = readRegistration(adminDir);
+    const signals = [rootMtime, ...adminSignals(adminDir)];
+    if (!registered) {
+        return {
+            ...base,
+            parent,
+            unregistered: `its registration in ${parent.path} is gone`,
+            lastActivityMs: lastActivity(signals),
+        };
+    }
+    if (!samePath(external_node_path_.dirname(registered.gitFile), hostPath)) {
+        return {
+            ...base,
+            parent,
+            unregistered: `its registration in ${parent.path} belongs to ${external_node_path_.dirname(registered.gitFile)}`,
+            lastActivityMs: lastActivity(signals),
+        };
+    }
+    return { ...base, parent, entry: registered, lastActivityMs: lastActivity(signals) };
+}
+/** The admin folder a worktree's `.git` file points to (`gitdir: <path>`, relative to the worktree or absolute). */
+function readGitFile(gitFile, worktree) {
+    let text;
+    try {
+        text = external_node_fs_.readFileSync(gitFile, 'utf8');
+    }
+    catch {
+        return undefined;
+    }
+    const target = /^gitdir: (.+)$/m.exec(text)?.[1]?.trim();
+    return target ? external_node_path_.resolve(worktree, target) : undefined;
+}
+/** The parent of an admin folder `<gitDir>/worktrees/<id>`: from its `commondir`, else from the path. */
+function locateParent(adminDir, parents) {
+    // git makes every admin folder as `<common dir>/worktrees/<id>`; `commondir` says so too, and is read
+    // only for a layout git did not make.
+    let gitDir;
+    if (external_node_path_.basename(external_node_path_.dirname(adminDir)) === 'worktrees')
+        gitDir = external_node_path_.dirname(external_node_path_.dirname(adminDir));
+    else {
+        try {
+            const common = external_node_fs_.readFileSync(external_node_path_.join(adminDir, 'commondir'), 'utf8').trim();
+            if (common)
+                gitDir = external_node_path_.resolve(adminDir, common);
+        }
+        catch {
+            /* no parent to be found */
+        }
+    }
+    return gitDir ? parents.ref(gitDir) : undefined;
+}
+function readRegistration(adminDir) {
+    try {
+        const gitFile = external_node_fs_.readFileSync(external_node_path_.join(adminDir, 'gitdir'), 'utf8').trim();
+        return { id: external_node_path_.basename(adminDir), adminDir, gitFile };
+    }
+    catch {
+        return undefined;
+    }
+}
+/** Activity recorded in a worktree's admin folder: the folder itself, its index, HEAD and HEAD's reflog. */
+function adminSignals(adminDir) {
+    return [
+        scan_stat(adminDir)?.mtimeMs,
+        scan_stat(external_node_path_.join(adminDir, 'index'))?.mtimeMs,
+        scan_stat(external_node_path_.join(adminDir, 'HEAD'))?.mtimeMs,
+        scan_stat(external_node_path_.join(adminDir, 'logs', 'HEAD'))?.mtimeMs,
+    ];
+}
+/** The newest activity of a scanned sandbox now (re-read just before removal). */
+function currentActivity(sandbox) {
+    const signals = [];
+    if (sandbox.hostPath)
+        signals.push(scan_lstat(sandbox.hostPath)?.mtimeMs);
+    signals.push(sandbox.createdMs);
+    if (sandbox.entry)
+        signals.push(...adminSignals(sandbox.entry.adminDir));
+    return lastActivity(signals);
+}
+function samePath(a, b) {
+    if (a === b)
+        return true;
+    try {
+        return external_node_fs_.realpathSync(a) === external_node_fs_.realpathSync(b);
+    }
+    catch {
+        return false;
+    }
+}
+// ---- volumes ------------------------------------------------------------------------------------------
+async function scanVolumes(engine, prefix, parents) {
+    const volumes = await engine.listVolumes(`${MANAGED_LABEL}=true`, VOLUME_LABEL_KEYS);
+    const found = [];
+    for (const { name, labels } of volumes) {
+        if (!name.startsWith(`${prefix}-`))
+            continue;
+        const label = (key) => labels[`${LABEL_PREFIX}.${key}`];
+        const project = label('project') ?? '';
+        const sandbox = label('sandbox') ?? '';
+        const base = {
+            key: `volume:${name}`,
+            sandbox,
+            project,
+            isolation: 'container',
+            where: name,
+            volume: name,
+            branchLabel: label('branch'),
+        };
+        if (!SANDBOX_NAME.test(sandbox) || !project) {
+            found.push({ ...base, notSandbox: 'its labels name no sandbox and project' });
+            continue;
+        }
+        // A longer prefix that starts with ours (another tenant) makes names that do not match their labels.
+        if (volumeName(prefix, project, sandbox) !== name)
+            continue;
+        const created = parseTimestamp(label('created'));
+        base.createdMs = created;
+        const parentPath = label('parent');
+        if (!parentPath || !external_node_path_.isAbsolute(parentPath)) {
+            found.push({ ...base, orphan: 'its labels name no parent repository', lastActivityMs: created });
+            continue;
+        }
+        const parent = parents.ref(external_node_path_.join(parentPath, '.git'));
+        const status = parents.status(parent.gitDir);
+        if (status !== 'present') {
+            found.push({ ...base, parent, orphan: status, lastActivityMs: created });
+            continue;
+        }
+        const entry = await parents.volumeEntry(parent.gitDir, name, sandbox);
+        if (!entry) {
+            found.push({
+                ...base,
+                parent,
+                unregistered: `${parent.path} holds no registration of it`,
+                lastActivityMs: created,
+            });
+            continue;
+        }
+        found.push({
+            ...base,
+            parent,
+            entry,
+            lastActivityMs: lastActivity([created, ...adminSignals(entry.adminDir)]),
+        });
+    }
+    return found;
+}
+/** Each parent is looked at once, however many sandboxes it has. */
+class ParentCache {
+    statuses = new Map();
+    refs = new Map();
+    entries = new Map();
+    /** One object per parent, shared by all its sandboxes. */
+    ref(gitDir) {
+        let ref = this.refs.get(gitDir);
+        if (!ref) {
+            ref = { gitDir, path: external_node_path_.basename(gitDir) === '.git' ? external_node_path_.dirname(gitDir) : gitDir };
+            this.refs.set(gitDir, ref);
+        }
+        return ref;
+    }
+    status(gitDir) {
+        let status = this.statuses.get(gitDir);
+        if (status === undefined) {
+            status = parentStatus(gitDir);
+            this.statuses.set(gitDir, status);
+        }
+        return status;
+    }
+    /** The registration of a volume sandbox: locked with its volume's name, or (while initializing) by path. */
+    async volumeEntry(gitDir, volume, sandbox) {
+        const entries = await this.entriesOf(gitDir);
+        const byLock = entries.find((e) => e.locked === `worktree-sandbox volume ${volume}`);
+        if (byLock)
+            return byLock;
+        const gitFile = `${volumeWorktreePath(sandbox)}/.git`;
+        return entries.find((e) => e.gitFile === gitFile && (e.locked === undefined || e.locked === '' || e.locked === INITIALIZING));
+    }
+    async entriesOf(gitDir) {
+        let list = this.entries.get(gitDir);
+        if (!list) {
+            list = await listWorktreeEntries(gitDir);
+            this.entries.set(gitDir, list);
+        }
+        return list;
+    }
+}
+function parentStatus(gitDir) {
+    const where = external_node_path_.basename(gitDir) === '.git' ? external_node_path_.dirname(gitDir) : gitDir;
+    try {
+        external_node_fs_.accessSync(gitDir, external_node_fs_.constants.R_OK | external_node_fs_.constants.X_OK);
+        external_node_fs_.accessSync(external_node_path_.join(gitDir, 'HEAD'), external_node_fs_.constants.R_OK);
+        external_node_fs_.accessSync(external_node_path_.join(gitDir, 'objects'), external_node_fs_.constants.R_OK | external_node_fs_.constants.X_OK);
+        return 'present';
+    }
+    catch (error) {
+        const code = error.code;
+        if (code === 'ENOENT' || code === 'ENOTDIR')
+            return `its parent repository ${where} is gone`;
+        return `its parent repository ${where} is unreadable (${code})`;
+    }
+}
+// ---- small fs helpers ---------------------------------------------------------------------------------
+function scan_lstat(p) {
+    try {
+        return external_node_fs_.lstatSync(p, { throwIfNoEntry: false });
+    }
+    catch {
+        return undefined;
+    }
+}
+function scan_stat(p) {
+    try {
+        return external_node_fs_.statSync(p, { throwIfNoEntry: false });
+    }
+    catch {
+        return undefined;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/reap/execute.ts
+// Carrying out the removals decided. Each sandbox is removed under its own lock (a run that holds it, or
+// takes it first, wins: the sandbox is then in use), after one last look at its activity, archived first
+// when asked. Then exactly its registration in the parent is dropped, under the repository lock, before
+// its own lock is let go (a run waiting for that lock then finds it gone and makes it anew).
+// Several sandboxes are removed at once, and the repository lock is taken once per batch of a parent's
+// sandboxes: on a busy disk the removal is what costs, and the reaper should cost no more than `rm -rf`.
+
+
+
+
+
+
+
+
+/** Removals running at once. */
+const REMOVALS_IN_FLIGHT = 4;
+/** Sandboxes of one parent whose registrations are dropped under one hold of the repository lock. */
+const BATCH = 32;
+async function carryOut(removals, deps) {
+    const outcomes = new Map();
+    const byParent = new Map();
+    for (const removal of removals) {
+        const { sandbox } = removal;
+        const key = sandbox.parent && !sandbox.orphan ? sandbox.parent.gitDir : '';
+        byParent.set(key, [...(byParent.get(key) ?? []), removal]);
+    }
+    for (const [gitDir, group] of byParent) {
+        for (let i = 0; i < group.length; i += BATCH) {
+            const batch = group.slice(i, i + BATCH);
+            const done = await inParallel(batch, REMOVALS_IN_FLIGHT, (removal) => removeOne(removal, deps));
+            const drops = done.filter((d) => d.drop).map((d) => d.drop);
+            try {
+                if (gitDir && drops.length)
+                    await withRepositoryLock(gitDir, () => inParallel(drops, REMOVALS_IN_FLIGHT, (entry) => dropEntry(gitDir, entry)));
+            }
+            finally {
+                await Promise.all(done.map((d) => d.release?.()));
+            }
+            batch.forEach((removal, n) => {
+                outcomes.set(removal.decision.key, done[n].outcome);
+                deps.log(describe(removal.decision, done[n].outcome));
+            });
+        }
+    }
+    return outcomes;
+}
+async function removeOne({ decision, sandbox }, deps) {
+    const outcome = { status: 'skipped', freedBytes: 0, archived: [], problems: [] };
+    const parent = sandbox.parent && !sandbox.orphan ? sandbox.parent : undefined;
+    let release;
+    if (parent) {
+        try {
+            release = await lockSandbox(parent.gitDir, sandbox.sandbox, 0);
+        }
+        catch (error) {
+            outcome.detail =
+                error instanceof LockTimeoutError
+                    ? 'in use: a run holds its lock'
+                    : `its lock could not be taken: ${error.message}`;
+            return { outcome };
+        }
+    }
+    try {
+        const activity = currentActivity(sandbox);
+        if (activity !== undefined &&
+            (decision.lastActivityMs === undefined || activity > decision.lastActivityMs)) {
+            outcome.detail = 'activity since the scan';
+            return { outcome, release };
+        }
+        if (decision.archive) {
+            try {
+                outcome.archived = await archiveSandbox(sandbox, decision.archive, deps);
+            }
+            catch (error) {
+                outcome.detail = `archiving failed (${error.message})`;
+                return { outcome, release };
+            }
+        }
+        const destroyed = sandbox.volume
+            ? await removeVolume(sandbox, decision, deps, outcome)
+            : await execute_removeFolder(sandbox, deps, outcome);
+        return { outcome, release, drop: destroyed && parent ? sandbox.entry : undefined };
+    }
+    catch (error) {
+        outcome.status = 'not removed';
+        outcome.detail = error.message;
+        return { outcome, release };
+    }
+}
+async function removeVolume(sandbox, decision, deps, outcome) {
+    const result = await deps.engine.exec(['volume', 'rm', '--', sandbox.volume]);
+    if (result.exitCode !== 0) {
+        outcome.status = 'not removed';
+        outcome.detail = (result.stderr || result.stdout).trim().split('\n')[0];
+        return false;
+    }
+    outcome.status = 'removed';
+    outcome.freedBytes = decision.sizeBytes ?? 0;
+    return true;
+}
+async function execute_removeFolder(sandbox, deps, outcome) {
+    const tree = await removeSandboxTree(deps.root, sandbox.hostPath);
+    outcome.freedBytes = tree.freedBytes;
+    outcome.problems = tree.problems;
+    if (tree.gone) {
+        outcome.status = 'removed';
+        // The project folder goes with its last sandbox (never when anything else is left in it).
+        try {
+            external_node_fs_.rmdirSync(external_node_path_.dirname(sandbox.hostPath));
+        }
+        catch {
+            /* other sandboxes (or anything else) are still there */
+        }
+    }
+    else if (tree.unlinked) {
+        outcome.status = 'partly removed';
+        outcome.detail = `${tree.problems.length} entr${tree.problems.length === 1 ? 'y' : 'ies'} could not be deleted`;
+    }
+    else {
+        outcome.status = 'not removed';
+        outcome.detail = `its .git file could not be deleted (${tree.problems[0]?.error}): left intact`;
+    }
+    return tree.unlinked;
+}
+function describe(decision, outcome) {
+    const what = `${decision.project}/${decision.sandbox} (${decision.isolation === 'disk' ? decision.where : `volume ${decision.where}`})`;
+    const detail = outcome.detail ? `: ${outcome.detail}` : '';
+    const archived = outcome.archived.length ? `; archived to ${outcome.archived.join(', ')}` : '';
+    return `${outcome.status} ${what}${detail}${archived}`;
+}
+
+;// CONCATENATED MODULE: ./src/reap/in-use.ts
+// Is a stale sandbox in use? A running container mounts it, a process has its working directory inside
+// it, or a run holds its lock. Containers and processes are looked at once for all sandboxes.
+
+
+
+async function observeUsage(engine) {
+    const usage = { workingDirs: processWorkingDirs() };
+    if (!engine)
+        return { ...usage, containers: [] };
+    try {
+        const containers = await engine.containerMounts();
+        // Bind sources are compared as real paths, like the sandbox paths.
+        for (const c of containers)
+            c.binds = c.binds.map(realOrSelf);
+        return { ...usage, containers };
+    }
+    catch (error) {
+        const message = error.message;
+        // No engine installed: no container can be using anything.
+        if (/not installed or not on PATH/.test(message))
+            return { ...usage, containers: [] };
+        return { ...usage, containersError: message };
+    }
+}
+function processWorkingDirs() {
+    let pids;
+    try {
+        pids = external_node_fs_.readdirSync('/proc').filter((n) => /^\d+$/.test(n));
+    }
+    catch {
+        return undefined;
+    }
+    const dirs = [];
+    for (const pid of pids) {
+        try {
+            dirs.push({ pid: Number(pid), cwd: external_node_fs_.readlinkSync(`/proc/${pid}/cwd`) });
+        }
+        catch {
+            /* gone, or another user's process */
+        }
+    }
+    return dirs;
+}
+function realOrSelf(p) {
+    try {
+        return external_node_fs_.realpathSync(p);
+    }
+    catch {
+        return p;
+    }
+}
+const inside = (child, dir) => child === dir || child.startsWith(`${dir}${external_node_path_.sep}`);
+/** Why the sandbox is in use, or undefined. A usage that could not be observed counts as "in use". */
+async function inUseReason(sandbox, usage) {
+    if (sandbox.parent && !sandbox.orphan && (await isSandboxLocked(sandbox.parent.gitDir, sandbox.sandbox)))
+        return 'a run holds its lock';
+    if (!usage.containers)
+        return `the container engine could not be asked (${usage.containersError})`;
+    if (sandbox.volume) {
+        const users = usage.containers.filter((c) => c.volumes.includes(sandbox.volume));
+        const running = users.filter((c) => c.running).map((c) => c.name);
+        if (running.length)
+            return `running container ${running.join(', ')} mounts it`;
+        if (users.length)
+            return `stopped container ${users.map((c) => c.name).join(', ')} still references the volume (remove it to let the volume go)`;
+        return undefined;
+    }
+    const hostPath = sandbox.hostPath;
+    const mounting = usage.containers.filter((c) => c.running && c.binds.some((b) => inside(b, hostPath)));
+    if (mounting.length)
+        return `running container ${mounting.map((c) => c.name).join(', ')} mounts it`;
+    if (!usage.workingDirs)
+        return 'the working directories of processes cannot be read (no /proc)';
+    const process = usage.workingDirs.find((p) => inside(p.cwd, hostPath));
+    if (process)
+        return `process ${process.pid} has its working directory in it`;
+    return undefined;
+}
+
+;// CONCATENATED MODULE: ./src/reap/work-finding.ts
+function summarizeWork(checks) {
+    const found = [];
+    const failed = [];
+    if (checks.operation)
+        found.push(checks.operation);
+    if ('error' in checks.uncommitted)
+        failed.push(checks.uncommitted.error);
+    else if (checks.uncommitted.value > 0)
+        found.push(`${checks.uncommitted.value} uncommitted file(s)`);
+    if ('error' in checks.unpushed)
+        failed.push(checks.unpushed.error);
+    else if (checks.unpushed.value)
+        found.push('commits on no remote');
+    if (found.length)
+        return { state: 'work', detail: found.join(', ') };
+    if (failed.length)
+        return { state: 'unknown', detail: failed.join('; ') };
+    return { state: 'clean' };
+}
+/** Entries in `git status --porcelain=v1 -z` output (a rename or copy carries its source as an extra field). */
+function countPorcelainEntries(output) {
+    const fields = output.split('\0').filter(Boolean);
+    let count = 0;
+    for (let i = 0; i < fields.length; i++) {
+        count++;
+        if (fields[i][0] === 'R' || fields[i][0] === 'C')
+            i++;
+    }
+    return count;
+}
+
+;// CONCATENATED MODULE: ./src/reap/volume-inspection.ts
+// Volume sandboxes keep their files where the host cannot see them: their size and `git status` are read
+// in helper containers, one per parent repository for up to VOLUMES_PER_HELPER volumes (not one per
+// volume). Everything is mounted read-only: the parent (with its .git) and each volume, so a check can
+// never write the index whose mtime is an activity signal, nor anything else.
+
+
+
+
+const VOLUMES_PER_HELPER = 48;
+// Positional arguments only, in triples: mount point, sandbox name, 1/0 for "run git status".
+const SCRIPT = `set -u
+mark() { printf '\\000@@v:%s:%s\\000' "$1" "$2"; }
+while [ $# -ge 3 ]; do
+  dir="$1"; name="$2"; check="$3"; shift 3
+  mark "$dir" size; du -sk "$dir" 2>/dev/null | cut -f1
+  if [ "$check" = 1 ]; then
+    if cd "$dir/$name" 2>/dev/null; then
+      mark "$dir" status
+      git --no-optional-locks status --porcelain=v1 -z --untracked-files=all 2>/dev/null
+      rc=$?
+      mark "$dir" "rc=$rc"
+      cd /
+    else
+      mark "$dir" "rc=missing"
+    fi
+  fi
+done
+mark end end
+`;
+async function inspectVolumes(engine, image, parent, requests) {
+    const results = new Map();
+    for (let i = 0; i < requests.length; i += VOLUMES_PER_HELPER) {
+        const chunk = requests.slice(i, i + VOLUMES_PER_HELPER);
+        for (const [volume, inspection] of await inspectChunk(engine, image, parent, chunk))
+            results.set(volume, inspection);
+    }
+    return results;
+}
+async function inspectChunk(engine, image, parent, chunk) {
+    const id = currentIdentity();
+    // The worktree files belong to whoever ran the sandbox: git's ownership check would refuse them.
+    const env = {
+        ...gitConfigEnv([['safe.directory', '*']]),
+        GIT_TERMINAL_PROMPT: '0',
+        GIT_OPTIONAL_LOCKS: '0',
+        HOME: '/tmp',
+        LC_ALL: 'C',
+    };
+    const mounts = [];
+    if (parent)
+        mounts.push(mountArg({ type: 'bind', source: parent.path, target: parent.path, readonly: true }));
+    const args = [];
+    chunk.forEach((request, n) => {
+        const dir = `/v/${n}`;
+        mounts.push(mountArg({ type: 'volume', source: request.volume, target: dir, readonly: true }));
+        args.push(dir, request.sandbox, request.checkStatus ? '1' : '0');
+    });
+    const result = await engine.exec([
+        'run',
+        '--rm',
+        '--network',
+        'none',
+        '--user',
+        `${id.uid}:${id.gid}`,
+        '--cap-drop',
+        'ALL',
+        '--security-opt',
+        'no-new-privileges',
+        '--label',
+        `${MANAGED_LABEL}=true`,
+        '--label',
+        `${LABEL_PREFIX}.role=helper`,
+        ...mounts.flatMap((m) => ['--mount', m]),
+        '--workdir',
+        '/',
+        ...Object.keys(env).flatMap((k) => ['-e', k]),
+        '--entrypoint',
+        'sh',
+        '--',
+        image,
+        '-c',
+        SCRIPT,
+        'worktree-sandbox-reap',
+        ...args,
+    ], { env });
+    return parseInspection(result.stdout, result.exitCode, result.stderr, chunk);
+}
+function parseInspection(stdout, exitCode, stderr, chunk) {
+    const sections = new Map();
+    for (const part of stdout.split('\0@@v:').slice(1)) {
+        const nul = part.indexOf('\0');
+        sections.set(part.slice(0, nul), part.slice(nul + 1));
+    }
+    const complete = sections.has('end:end');
+    const failure = `the helper container failed (exit ${exitCode}): ${stderr.trim().split('\n')[0] ?? ''}`;
+    const results = new Map();
+    chunk.forEach((request, n) => {
+        const dir = `/v/${n}`;
+        const kb = Number((sections.get(`${dir}:size`) ?? '').trim());
+        const inspection = {
+            sizeBytes: Number.isFinite(kb) && (sections.get(`${dir}:size`) ?? '').trim() ? kb * 1024 : undefined,
+        };
+        if (request.checkStatus) {
+            const rc = [...sections.keys()].find((k) => k.startsWith(`${dir}:rc=`))?.slice(`${dir}:rc=`.length);
+            if (!complete && rc === undefined)
+                inspection.uncommitted = { error: failure };
+            else if (rc === '0')
+                inspection.uncommitted = { value: countPorcelainEntries(sections.get(`${dir}:status`) ?? '') };
+            else if (rc === 'missing')
+                inspection.uncommitted = { error: 'the worktree is missing from its volume' };
+            else
+                inspection.uncommitted = { error: `git status failed in the volume (exit ${rc ?? '?'})` };
+        }
+        results.set(request.volume, inspection);
+    });
+    return results;
+}
+
+;// CONCATENATED MODULE: ./src/reap/git-index.ts
+// A reader for git's index file (versions 2 and 3), enough to tell from the filesystem alone that a
+// worktree is clean: the stat data git cached for each file, and the cache tree's root (the tree the
+// index would write). Anything unusual (version 4, split or sparse index, required extensions, a bad
+// checksum) is reported as unsupported, and the caller asks git instead.
+
+const ASSUME_VALID = 0x8000;
+const EXTENDED = 0x4000;
+const STAGE_MASK = 0x3000;
+const NAME_MASK = 0x0fff;
+/** Parses an index whose object names are `hashBytes` long (20 for SHA-1, 32 for SHA-256). */
+function parseIndex(buf, hashBytes = 20) {
+    const fail = (why) => ({ ok: false, unsupported: why });
+    if (buf.length < 12 + hashBytes || buf.toString('latin1', 0, 4) !== 'DIRC')
+        return fail('not an index file');
+    const version = buf.readUInt32BE(4);
+    if (version !== 2 && version !== 3)
+        return fail(`index version ${version}`);
+    const end = buf.length - hashBytes;
+    if (!checksumOk(buf, end, hashBytes))
+        return fail('index checksum mismatch');
+    const count = buf.readUInt32BE(8);
+    const entries = [];
+    let off = 12;
+    for (let i = 0; i < count; i++) {
+        const fixed = 40 + hashBytes + 2;
+        if (off + fixed > end)
+            return fail('truncated entry');
+        const flags = buf.readUInt16BE(off + 40 + hashBytes);
+        let nameStart = off + fixed;
+        let special = (flags & ASSUME_VALID) !== 0;
+        if (flags & EXTENDED) {
+            if (version < 3)
+                return fail('extended flags in a version 2 index');
+            special = special || buf.readUInt16BE(nameStart) !== 0;
+            nameStart += 2;
+        }
+        let nameLength = flags & NAME_MASK;
+        if (nameLength === NAME_MASK)
+            nameLength = buf.indexOf(0, nameStart) - nameStart;
+        if (nameLength < 0 || nameStart + nameLength > end)
+            return fail('truncated entry name');
+        entries.push({
+            ctimeSec: buf.readUInt32BE(off),
+            ctimeNsec: buf.readUInt32BE(off + 4),
+            mtimeSec: buf.readUInt32BE(off + 8),
+            mtimeNsec: buf.readUInt32BE(off + 12),
+            ino: buf.readUInt32BE(off + 20),
+            mode: buf.readUInt32BE(off + 24),
+            uid: buf.readUInt32BE(off + 28),
+            gid: buf.readUInt32BE(off + 32),
+            size: buf.readUInt32BE(off + 36),
+            oid: buf.toString('hex', off + 40, off + 40 + hashBytes),
+            stage: (flags & STAGE_MASK) >> 12,
+            special,
+            path: buf.toString('utf8', nameStart, nameStart + nameLength),
+        });
+        // Entries are NUL-padded to a multiple of 8 bytes (at least one NUL).
+        off += (nameStart - off + nameLength + 8) & ~7;
+    }
+    let rootTree;
+    while (off + 8 <= end) {
+        const signature = buf.toString('latin1', off, off + 4);
+        const size = buf.readUInt32BE(off + 4);
+        const data = off + 8;
+        if (data + size > end)
+            return fail(`truncated extension ${signature}`);
+        if (signature === 'TREE')
+            rootTree = cacheTreeRoot(buf.subarray(data, data + size), hashBytes);
+        // Extensions whose signature starts with A-Z are optional; any other one changes how to read the index.
+        else if (!/^[A-Z]/.test(signature))
+            return fail(`index extension ${JSON.stringify(signature)}`);
+        off = data + size;
+    }
+    if (off !== end)
+        return fail('trailing bytes');
+    return { ok: true, index: { version, entries, rootTree } };
+}
+function checksumOk(buf, end, hashBytes) {
+    const stored = buf.subarray(end);
+    if (stored.every((b) => b === 0))
+        return true; // index.skipHash
+    const algorithm = hashBytes === 32 ? 'sha256' : 'sha1';
+    return (0,external_node_crypto_namespaceObject.createHash)(algorithm).update(buf.subarray(0, end)).digest().equals(stored);
+}
+/** The first cache-tree record is the root: path "", entry count, subtree count, then its tree name. */
+function cacheTreeRoot(data, hashBytes) {
+    const nul = data.indexOf(0);
+    const newline = data.indexOf(0x0a, nul + 1);
+    if (nul !== 0 || newline < 0)
+        return undefined;
+    const [entryCount] = data.toString('latin1', nul + 1, newline).split(' ');
+    if (Number(entryCount) < 0 || newline + 1 + hashBytes > data.length)
+        return undefined;
+    return data.toString('hex', newline + 1, newline + 1 + hashBytes);
+}
+/** The name git gives a blob with this content. */
+function blobName(content, hashBytes = 20) {
+    const hash = (0,external_node_crypto_namespaceObject.createHash)(hashBytes === 32 ? 'sha256' : 'sha1');
+    hash.update(`blob ${content.length}\0`);
+    hash.update(content);
+    return hash.digest('hex');
+}
+
+;// CONCATENATED MODULE: ./src/reap/clean-probe.ts
+// The filesystem fast path of the check for work: proves that a worktree is clean without starting git,
+// or says why it cannot (then git decides). It proves "clean" only when:
+//  - the index's cache tree is complete and names HEAD's tree (nothing staged);
+//  - every index entry is an ordinary file or link whose stat data still matches what git cached (with
+//    ctime and inode, stricter than git itself), or whose content hashes to the blob in the index;
+//  - no file or folder exists that the index does not list (untracked or ignored: only git knows which).
+// It never writes anything, so it cannot reset the activity clock it is part of.
+
+
+
+/** Files larger than this are not hashed by the fast path: git decides. */
+const HASH_LIMIT = 8 * 1024 * 1024;
+const NS = 1000000000n;
+const REGULAR = 0o100000;
+const SYMLINK = 0o120000;
+/** Operations that leave work half-done in a worktree's admin folder. */
+const IN_PROGRESS = [
+    ['MERGE_HEAD', 'a merge'],
+    ['CHERRY_PICK_HEAD', 'a cherry-pick'],
+    ['REVERT_HEAD', 'a revert'],
+    ['rebase-merge', 'a rebase'],
+    ['rebase-apply', 'a rebase or am'],
+    ['sequencer', 'a sequence of picks'],
+    ['BISECT_LOG', 'a bisect'],
+];
+/** The operation in progress in a worktree (merge, rebase...), read from its admin folder. */
+function operationInProgress(adminDir) {
+    for (const [name, what] of IN_PROGRESS) {
+        if (external_node_fs_.existsSync(external_node_path_.join(adminDir, name)))
+            return `${what} is in progress`;
+    }
+    return undefined;
+}
+function proveClean(worktree, adminDir, headTree) {
+    const unsure = (why) => ({ clean: false, unsure: why });
+    const indexFile = external_node_path_.join(adminDir, 'index');
+    let buf;
+    let indexMtime;
+    try {
+        indexMtime = external_node_fs_.statSync(indexFile, { bigint: true }).mtimeNs;
+        buf = external_node_fs_.readFileSync(indexFile);
+    }
+    catch (error) {
+        return unsure(`cannot read the index (${error.code})`);
+    }
+    const hashBytes = headTree.length / 2;
+    const reading = parseIndex(buf, hashBytes);
+    if (!reading.ok)
+        return unsure(reading.unsupported);
+    const { entries, rootTree } = reading.index;
+    if (rootTree !== headTree)
+        return unsure('the index does not match HEAD as a whole');
+    const tracked = new Set();
+    const folders = new Set();
+    for (const entry of entries) {
+        const problem = entryProblem(worktree, entry, indexMtime, hashBytes);
+        if (problem)
+            return unsure(`${entry.path}: ${problem}`);
+        tracked.add(entry.path);
+        for (let dir = external_node_path_.posix.dirname(entry.path); dir !== '.'; dir = external_node_path_.posix.dirname(dir)) {
+            if (folders.has(dir))
+                break;
+            folders.add(dir);
+        }
+    }
+    const extra = firstUnlisted(worktree, tracked, folders);
+    return extra === undefined ? { clean: true } : unsure(`${extra} is not in the index`);
+}
+function entryProblem(worktree, entry, indexMtime, hashBytes) {
+    if (entry.stage !== 0)
+        return 'a conflict';
+    if (entry.special)
+        return 'flagged assume-valid, skip-worktree or intent-to-add';
+    const type = entry.mode & 0o170000;
+    if (type !== REGULAR && type !== SYMLINK)
+        return 'not a plain file or link (a submodule?)';
+    const file = external_node_path_.join(worktree, entry.path);
+    let st;
+    try {
+        st = external_node_fs_.lstatSync(file, { bigint: true });
+    }
+    catch {
+        return 'missing';
+    }
+    if (type === SYMLINK ? !st.isSymbolicLink() : !st.isFile())
+        return 'changed type';
+    if (type === REGULAR && (st.mode & 64n ? 0o100755 : 0o100644) !== entry.mode)
+        return 'mode changed';
+    if (st.size !== BigInt(entry.size))
+        return 'size changed';
+    const racy = at(entry.mtimeSec, entry.mtimeNsec) >= indexMtime;
+    if (!racy && statMatches(st, entry))
+        return undefined;
+    // Stat data moved (a copy, a touch) or is too close to the index write to trust: compare content.
+    if (st.size > BigInt(HASH_LIMIT))
+        return 'changed stat data on a large file';
+    try {
+        const content = type === SYMLINK ? Buffer.from(external_node_fs_.readlinkSync(file, 'buffer')) : external_node_fs_.readFileSync(file);
+        return blobName(content, hashBytes) === entry.oid ? undefined : 'content changed';
+    }
+    catch {
+        return 'unreadable';
+    }
+}
+function at(sec, nsec) {
+    return BigInt(sec) * NS + BigInt(nsec);
+}
+/** Git's own comparison plus ctime and inode; nanoseconds where the index has them. */
+function statMatches(st, entry) {
+    const same = (ns, sec, nsec) => nsec === 0 ? ns / NS === BigInt(sec) : ns === at(sec, nsec);
+    return (same(st.mtimeNs, entry.mtimeSec, entry.mtimeNsec) &&
+        same(st.ctimeNs, entry.ctimeSec, entry.ctimeNsec) &&
+        BigInt.asUintN(32, st.ino) === BigInt(entry.ino) &&
+        Number(st.uid) === entry.uid &&
+        Number(st.gid) === entry.gid);
+}
+/** The first file or folder (relative path) that the index does not account for, if any. */
+function firstUnlisted(worktree, tracked, folders) {
+    const pending = [''];
+    while (pending.length) {
+        const dir = pending.pop();
+        let names;
+        try {
+            names = external_node_fs_.readdirSync(dir ? external_node_path_.join(worktree, dir) : worktree, { withFileTypes: true });
+        }
+        catch {
+            return dir || '.';
+        }
+        for (const dirent of names) {
+            const rel = dir ? `${dir}/${dirent.name}` : dirent.name;
+            if (rel === '.git' || tracked.has(rel))
+                continue;
+            if (folders.has(rel) && dirent.isDirectory())
+                pending.push(rel);
+            else
+                return rel;
+        }
+    }
+    return undefined;
+}
+
+;// CONCATENATED MODULE: ./src/reap/work.ts
+
+
+
+
+
+/** Checks registered sandboxes of live parents; returns a report per sandbox key. */
+async function checkWork(sandboxes, deps) {
+    const byParent = new Map();
+    for (const s of sandboxes) {
+        if (!s.parent || !s.entry)
+            continue;
+        const group = byParent.get(s.parent.gitDir) ?? { parent: s.parent, sandboxes: [] };
+        group.sandboxes.push(s);
+        byParent.set(s.parent.gitDir, group);
+    }
+    const reports = new Map();
+    // Two parents at a time: one's git processes or helper container run while the other's files are read.
+    await inParallel([...byParent.values()], 2, async ({ parent, sandboxes: group }) => {
+        const heads = await readHeads(deps.git, parent.gitDir, group.map((s) => s.entry.adminDir));
+        const volumes = group.filter((s) => s.volume);
+        const inspected = volumes.length
+            ? await inspectVolumesSafely(deps, parent, volumes)
+            : new Map();
+        for (const s of group) {
+            const head = heads.get(s.entry.adminDir) ?? { error: 'HEAD was not read' };
+            if (s.volume) {
+                const seen = inspected.get(s.volume);
+                reports.set(s.key, {
+                    work: finding(s, head, seen?.uncommitted ?? { error: 'the volume was not inspected' }),
+                    sizeBytes: seen?.sizeBytes,
+                });
+            }
+            else {
+                const { uncommitted, proved } = await diskUncommitted(deps.git, s, head);
+                reports.set(s.key, { work: finding(s, head, uncommitted), provedByFilesystem: proved });
+            }
+        }
+    });
+    return reports;
+}
+function finding(s, head, uncommitted) {
+    return summarizeWork({
+        operation: operationInProgress(s.entry.adminDir),
+        uncommitted,
+        unpushed: head.error ? { error: head.error } : { value: head.unpushed === true },
+    });
+}
+async function diskUncommitted(git, s, head) {
+    if (head.tree && proveClean(s.hostPath, s.entry.adminDir, head.tree).clean)
+        return { uncommitted: { value: 0 }, proved: true };
+    const status = await git.exec(s.hostPath, [
+        '--no-optional-locks',
+        'status',
+        '--porcelain=v1',
+        '-z',
+        '--untracked-files=all',
+    ]);
+    if (status.exitCode !== 0)
+        return {
+            uncommitted: {
+                error: `git status failed: ${status.stderr.trim().split('\n')[0] || `exit ${status.exitCode}`}`,
+            },
+            proved: false,
+        };
+    return { uncommitted: { value: countPorcelainEntries(status.stdout) }, proved: false };
+}
+async function inspectVolumesSafely(deps, parent, volumes) {
+    try {
+        return await inspectVolumes(deps.engine, deps.image, parent, volumes.map((s) => ({ volume: s.volume, sandbox: s.sandbox, checkStatus: true })));
+    }
+    catch (error) {
+        const failure = { uncommitted: { error: error.message } };
+        return new Map(volumes.map((s) => [s.volume, failure]));
+    }
+}
+
+;// CONCATENATED MODULE: ./src/reap/reap.ts
+
+
+
+
+
+
+
+
+
+
+
+async function reap(options, ui = silentUi) {
+    const nowMs = options.now ?? Date.now();
+    const git = await Git.create();
+    const engine = new ContainerEngine(options.engine);
+    const scan = await ui.group('Scan', async () => {
+        const started = Date.now();
+        const found = await scanSandboxes({
+            worktreeRoot: options.worktreeRoot,
+            volumePrefix: options.volumePrefix,
+            engine,
+        });
+        ui.info(`Found ${found.sandboxes.length} entries under ${found.root} and in volumes ${options.volumePrefix}-* (${elapsed(started)}).`);
+        return found;
+    });
+    for (const warning of scan.warnings)
+        ui.warning(warning);
+    const stale = scan.sandboxes.filter((s) => assessStaleness(s, options.retention, nowMs).stale);
+    const facts = new Map(scan.sandboxes.map((s) => [s.key, factsOf(s)]));
+    const reports = await ui.group(`Look at ${stale.length} stale sandbox(es)`, async () => {
+        const started = Date.now();
+        const looked = await lookCloser(stale, facts, { git, engine, image: options.image });
+        const proved = [...looked.values()].filter((r) => r.provedByFilesystem).length;
+        ui.info(`In use, work and size checked (${elapsed(started)}; ${proved} proved clean by the filesystem alone, ${looked.size - proved} asked git or a helper container).`);
+        return looked;
+    });
+    const decisions = decide([...facts.values()], { ...options, archive: !!options.archiveDir }, nowMs);
+    await ui.group('Decisions', async () => {
+        for (const d of decisions)
+            ui.info(`${d.action === 'remove' ? (options.dryRun ? 'would remove' : 'remove') : 'keep'} ${d.project}/${d.sandbox} [${d.isolation}, ${d.class}]: ${d.reason}`);
+    });
+    const byKey = new Map(scan.sandboxes.map((s) => [s.key, s]));
+    const removals = decisions
+        .filter((d) => d.action === 'remove')
+        .map((decision) => ({ decision, sandbox: byKey.get(decision.key) }));
+    let outcomes = new Map();
+    if (!options.dryRun && removals.length) {
+        outcomes = await ui.group(`Remove ${removals.length} sandbox(es)`, async () => {
+            const started = Date.now();
+            const done = await carryOut(removals, {
+                git,
+                engine,
+                image: options.image,
+                root: scan.root,
+                archiveDir: options.archiveDir,
+                now: new Date(nowMs),
+                log: (line) => ui.info(line),
+            });
+            ui.info(`Done in ${elapsed(started)}.`);
+            return done;
+        });
+    }
+    else if (options.dryRun) {
+        for (const { decision, sandbox } of removals)
+            if (decision.sizeBytes === undefined && sandbox.hostPath)
+                decision.sizeBytes = measureTree(sandbox.hostPath);
+    }
+    const sandboxes = decisions.map((d) => report(d, options.dryRun, outcomes.get(d.key)));
+    const freedBytes = sandboxes.reduce((sum, s) => sum + (options.dryRun ? (s.result === 'would remove' ? (s.sizeBytes ?? 0) : 0) : (s.freedBytes ?? 0)), 0);
+    return {
+        dryRun: options.dryRun,
+        sandboxes,
+        freedBytes,
+        warnings: scan.warnings,
+        stats: {
+            found: scan.sandboxes.length,
+            stale: stale.length,
+            provedByFilesystem: [...reports.values()].filter((r) => r.provedByFilesystem).length,
+        },
+    };
+}
+function elapsed(started) {
+    return `${((Date.now() - started) / 1000).toFixed(2)} s`;
+}
+/** The facts a decision needs that the scan already has (in use, work and size come from `lookCloser`). */
+function factsOf(s) {
+    return {
+        key: s.key,
+        sandbox: s.sandbox,
+        project: s.project,
+        isolation: s.isolation,
+        where: s.where,
+        notSandbox: s.notSandbox,
+        orphan: s.orphan,
+        lastActivityMs: s.lastActivityMs,
+    };
+}
+/**
+ * In use? Holding work? How big? Asked in batches; the reaper asks it of the stale sandboxes only, the
+ * CLI's `list` of all of them and `rm` of one.
+ */
+async function lookCloser(stale, facts, deps) {
+    if (stale.length === 0)
+        return new Map();
+    const usage = await observeUsage(deps.engine);
+    const reasons = await inParallel(stale, 16, (s) => inUseReason(s, usage));
+    const free = stale.filter((s, i) => {
+        facts.get(s.key).inUse = reasons[i];
+        return !reasons[i];
+    });
+    const checkable = free.filter((s) => !s.orphan && s.entry);
+    for (const s of free) {
+        if (!s.orphan && !s.entry)
+            facts.get(s.key).work = { state: 'unknown', detail: s.unregistered ?? 'not registered in its parent' };
+    }
+    const reports = await checkWork(checkable, deps);
+    for (const [key, report] of reports) {
+        facts.get(key).work = report.work;
+        if (report.sizeBytes !== undefined)
+            facts.get(key).sizeBytes = report.sizeBytes;
+    }
+    // Sizes: disk sandboxes that will not be removed now (removal measures the rest); volumes not seen yet.
+    for (const s of stale) {
+        const f = facts.get(s.key);
+        if (s.hostPath && (f.inUse || (f.work && f.work.state !== 'clean')))
+            f.sizeBytes = measureTree(s.hostPath);
+    }
+    const unseen = stale.filter((s) => s.volume && facts.get(s.key).sizeBytes === undefined);
+    if (unseen.length) {
+        try {
+            const sizes = await inspectVolumes(deps.engine, deps.image, undefined, unseen.map((s) => ({ volume: s.volume, sandbox: s.sandbox, checkStatus: false })));
+            for (const s of unseen)
+                facts.get(s.key).sizeBytes = sizes.get(s.volume)?.sizeBytes;
+        }
+        catch {
+            /* sizes are for the report only */
+        }
+    }
+    return reports;
+}
+function report(d, dryRun, outcome) {
+    if (d.action !== 'remove')
+        return { ...d, result: 'kept' };
+    if (dryRun)
+        return { ...d, result: 'would remove' };
+    if (!outcome)
+        return { ...d, result: 'kept', detail: 'not attempted' };
+    const base = {
+        ...d,
+        sizeBytes: d.sizeBytes ?? (d.isolation === 'disk' ? outcome.freedBytes : undefined),
+        freedBytes: outcome.freedBytes,
+        archived: outcome.archived,
+        problems: outcome.problems,
+        detail: outcome.detail,
+    };
+    if (outcome.status === 'removed')
+        return { ...base, result: 'removed' };
+    if (outcome.status === 'partly removed')
+        return { ...base, result: 'partly removed' };
+    return { ...base, result: 'kept' };
+}
+
+;// CONCATENATED MODULE: ./src/reap/survey.ts
+// The reaper's view of every sandbox on the machine, for `worktree-sandbox list`: the reaper's own scan,
+// facts and decisions (a dry run), except that every sandbox is looked at closely (in use? holding work?
+// how big?), not only the stale ones. Nothing is removed and nothing is written: the checks are the
+// reaper's read-only ones, so a listing never moves an activity signal.
+
+
+
+
+
+
+
+
+async function survey(options, ui = silentUi) {
+    const nowMs = options.now ?? Date.now();
+    const git = await Git.create();
+    const engine = new ContainerEngine(options.engine);
+    const scan = await ui.group('Scan', () => scanSandboxes({ worktreeRoot: options.worktreeRoot, volumePrefix: options.volumePrefix, engine }));
+    for (const warning of scan.warnings)
+        ui.warning(warning);
+    const sandboxes = scan.sandboxes.filter((s) => !s.notSandbox);
+    const facts = new Map(scan.sandboxes.map((s) => [s.key, factsOf(s)]));
+    await ui.group(`Look at ${sandboxes.length} sandbox(es)`, async () => {
+        await lookCloser(sandboxes, facts, { git, engine, image: options.image });
+        // The reaper leaves clean disk sandboxes unmeasured (removal measures them); a listing shows all.
+        for (const s of sandboxes) {
+            const f = facts.get(s.key);
+            if (f.sizeBytes === undefined && s.hostPath)
+                f.sizeBytes = measureTree(s.hostPath);
+        }
+    });
+    const policy = {
+        retention: options.retention,
+        force: false,
+        archive: false,
+        maxRemovals: 0,
+    };
+    const decisions = new Map(decide([...facts.values()], policy, nowMs).map((d) => [d.key, d]));
+    return {
+        root: scan.root,
+        sandboxes: scan.sandboxes.map((s) => ({
+            scanned: s,
+            facts: facts.get(s.key),
+            decision: decisions.get(s.key),
+            branch: branchOf(s),
+        })),
+        warnings: scan.warnings,
+        nowMs,
+        policy,
+    };
+}
+/** The branch from the sandbox's HEAD in its admin folder (on the host for volumes too), else its label. */
+function branchOf(s) {
+    if (s.entry) {
+        const head = readHeadFile(s.entry.adminDir);
+        if ('rev' in head)
+            return head.rev.startsWith('refs/heads/') ? head.rev.slice(11) : undefined;
+    }
+    return s.branchLabel || undefined;
+}
+
+;// CONCATENATED MODULE: ./src/cli/table.ts
+// Plain text tables for a terminal or a log: columns padded to their widest cell, the last one left
+// ragged (reasons are long). Cells are made single-line, so one row is always one line.
+function formatTable(headers, rows) {
+    const clean = (cell) => cell.replace(/\s+/g, ' ').trim();
+    const all = [headers, ...rows].map((row) => row.map(clean));
+    const widths = headers.map((_, i) => Math.max(...all.map((row) => width(row[i] ?? ''))));
+    return all
+        .map((row) => row
+        .map((cell, i) => (i === row.length - 1 ? cell : cell + ' '.repeat(widths[i] - width(cell))))
+        .join('  ')
+        .trimEnd())
+        .join('\n');
+}
+/** Characters as a terminal counts them (code points; the names and reasons here are not East Asian). */
+function width(text) {
+    return [...text].length;
+}
+/** Whole days, e.g. `40 d`; `?` when unknown. */
+function formatDays(days) {
+    return days === undefined || days === null ? '?' : `${days} d`;
+}
+/** A UTC date, e.g. `2026-09-01`. */
+function formatDate(ms) {
+    return new Date(ms).toISOString().slice(0, 10);
 }
 
 // EXTERNAL MODULE: external "node:process"
@@ -11966,9 +14817,15 @@ async function oraPromise(action, options) {
 ;// CONCATENATED MODULE: ./src/cli/terminal-ui.ts
 // The core's Ui on a terminal: a spinner on long steps when attached to a TTY (ora), plain lines otherwise.
 
+/**
+ * `quiet`: no progress lines (warnings still show); `spinner` with `quiet`: a spinner on long steps all the
+ * same when on a TTY (for commands whose result is a table or JSON on stdout).
+ */
 function terminalUi(options = {}) {
     const stream = options.stream ?? process.stderr;
-    const tty = Boolean(stream.isTTY) && !process.env.CI;
+    // A terminal of zero columns (a pseudo-terminal nobody sized, e.g. `script` under cron) would make the
+    // spinner's line arithmetic divide by zero and redraw forever: plain lines there.
+    const tty = Boolean(stream.isTTY) && !process.env.CI && (stream.columns ?? 0) > 0;
     const secrets = [];
     let spinner;
     const scrub = (text) => secrets.reduce((t, s) => t.split(s).join('***'), text);
@@ -11978,17 +14835,24 @@ function terminalUi(options = {}) {
     };
     return {
         info: line,
-        warning: (m) => stream.write(`warning: ${scrub(m)}\n`),
+        warning: (m) => {
+            // Above the spinner, not through it.
+            spinner?.clear();
+            stream.write(`warning: ${scrub(m)}\n`);
+            if (spinner?.isSpinning)
+                spinner.render();
+        },
         mask: (s) => {
             if (s)
                 secrets.push(s);
         },
         async group(title, fn) {
-            if (!tty || options.quiet) {
+            if (!tty || (options.quiet && !options.spinner)) {
                 line(`== ${title}`);
                 return fn();
             }
-            const own = ora({ text: title, stream }).start();
+            // isEnabled: the TTY decision is made above (ora would also give up whenever CI is set, even empty).
+            const own = ora({ text: title, stream, isEnabled: true }).start();
             spinner = own;
             try {
                 const result = await fn();
@@ -12015,6 +14879,321 @@ function terminalUi(options = {}) {
     };
 }
 
+;// CONCATENATED MODULE: ./src/cli/list-command.ts
+// `worktree-sandbox list`: every sandbox on the machine (disk and volume) as the reaper sees it: its
+// state now and when a reap with the same retention would remove it.
+
+
+
+
+
+async function listCommand(settings, json) {
+    const ui = terminalUi({ quiet: true, spinner: true });
+    const found = await survey({
+        worktreeRoot: settings.worktreeRoot,
+        volumePrefix: settings.volumePrefix,
+        engine: settings.engine,
+        image: settings.image,
+        retention: settings,
+    }, ui);
+    const entries = listEntries(found);
+    if (json) {
+        process.stdout.write(`${JSON.stringify(entries, null, 2)}\n`);
+        return;
+    }
+    process.stdout.write(entries.length
+        ? `${listText(entries, found.nowMs)}\n`
+        : `No sandboxes under ${found.root} or in volumes ${settings.volumePrefix}-*.\n`);
+}
+function listEntries(found) {
+    return found.sandboxes
+        .map(({ facts, decision, branch }) => {
+        const state = sandboxState(facts);
+        const outlook = removalOutlook(facts, decision, found.policy, found.nowMs);
+        return {
+            project: facts.project,
+            sandbox: facts.sandbox,
+            isolation: facts.isolation,
+            where: facts.where,
+            class: decision.class,
+            branch: branch ?? null,
+            ageDays: decision.ageDays ?? null,
+            lastActivity: facts.lastActivityMs === undefined ? null : new Date(facts.lastActivityMs).toISOString(),
+            sizeBytes: facts.sizeBytes ?? null,
+            state: state.state,
+            stateDetail: state.detail ?? null,
+            removal: {
+                when: outlook.when,
+                after: outlook.afterMs === undefined ? null : new Date(outlook.afterMs).toISOString(),
+                reason: outlook.reason,
+            },
+        };
+    })
+        .sort((a, b) => Number(a.class === 'not-a-sandbox') - Number(b.class === 'not-a-sandbox') ||
+        a.project.localeCompare(b.project) ||
+        a.sandbox.localeCompare(b.sandbox) ||
+        a.where.localeCompare(b.where));
+}
+function listText(entries, nowMs) {
+    return formatTable(['PROJECT', 'SANDBOX', 'ISOLATION', 'CLASS', 'BRANCH', 'AGE', 'SIZE', 'STATE', 'REMOVAL', 'DETAIL'], entries.map((e) => [
+        e.project || '–',
+        e.sandbox || e.where,
+        e.isolation === 'disk' ? 'disk' : 'volume',
+        e.class,
+        e.branch ?? '–',
+        formatDays(e.ageDays),
+        e.sizeBytes === null ? '–' : formatBytes(e.sizeBytes),
+        e.state,
+        removalText(e, nowMs),
+        e.removal.reason,
+    ]));
+}
+function removalText(e, nowMs) {
+    switch (e.removal.when) {
+        case 'next reap':
+            return 'next reap';
+        case 'never':
+            return 'never';
+        case 'kept':
+            return e.state === 'clean' ? 'kept' : `kept (${e.state})`;
+        case 'after': {
+            const at = Date.parse(e.removal.after);
+            return `after ${formatDate(at)} (${formatDays(Math.max(0, Math.ceil((at - nowMs) / 86_400_000)))})`;
+        }
+    }
+}
+
+;// CONCATENATED MODULE: ./src/cli/reap-command.ts
+// `worktree-sandbox reap`: the action's reap mode from a terminal or a cron job. The same reaper; its
+// result as a text table (every entry, the most telling first) or as JSON.
+
+
+
+
+async function reapCommand(settings, json) {
+    const ui = terminalUi({ quiet: true, spinner: true });
+    const result = await reap({
+        worktreeRoot: settings.worktreeRoot,
+        volumePrefix: settings.volumePrefix,
+        engine: settings.engine,
+        image: settings.image,
+        retention: settings,
+        dryRun: settings.dryRun,
+        maxRemovals: settings.maxRemovals,
+        force: settings.force,
+        archiveDir: settings.archiveDir,
+    }, ui);
+    process.stdout.write(json ? `${JSON.stringify(reapJson(result), null, 2)}\n` : reapText(result));
+    const partly = result.sandboxes.filter((s) => s.result === 'partly removed');
+    if (partly.length)
+        ui.warning(`${partly.length} sandbox(es) could only be partly removed: ${partly.map((s) => s.where).join(', ')}`);
+}
+function reapJson(result) {
+    return {
+        dryRun: result.dryRun,
+        found: result.stats.found,
+        stale: result.stats.stale,
+        freedBytes: result.freedBytes,
+        warnings: result.warnings,
+        sandboxes: [...result.sandboxes].sort(byInterest).map((s) => ({
+            result: s.result,
+            project: s.project,
+            sandbox: s.sandbox,
+            isolation: s.isolation,
+            where: s.where,
+            class: s.class,
+            ageDays: s.ageDays ?? null,
+            sizeBytes: s.sizeBytes ?? null,
+            reason: reason(s),
+            archived: s.archived ?? [],
+        })),
+    };
+}
+function reapText(result) {
+    const sorted = [...result.sandboxes].sort(byInterest);
+    const reaped = sorted.filter(isReaped).length;
+    const headline = `Reap${result.dryRun ? ' (dry run: nothing removed)' : ''}: ${result.stats.found} found, ` +
+        `${result.stats.stale} stale, ${reaped} ${result.dryRun ? 'would be removed' : 'removed'}, ` +
+        `${sorted.length - reaped} kept; ${formatBytes(result.freedBytes)} ${result.dryRun ? 'would be freed' : 'freed'}.`;
+    if (sorted.length === 0)
+        return `${headline}\n`;
+    const table = formatTable(['RESULT', 'PROJECT', 'SANDBOX', 'ISOLATION', 'CLASS', 'AGE', 'SIZE', 'REASON'], sorted.map((s) => [
+        s.result,
+        s.project,
+        s.sandbox || s.where,
+        s.isolation === 'disk' ? 'disk' : 'volume',
+        s.class,
+        formatDays(s.ageDays),
+        s.sizeBytes === undefined ? '–' : formatBytes(s.sizeBytes),
+        reason(s),
+    ]));
+    return `${headline}\n\n${table}\n`;
+}
+/** The RESULT column already says "would remove". */
+function reason(s) {
+    return s.result === 'would remove' ? s.reason : reasonOf(s);
+}
+
+;// CONCATENATED MODULE: ./src/reap/remove-by-name.ts
+// One sandbox removed because a person asked (the CLI's `rm NAME`): found by the reaper's scan, looked at
+// by the reaper's checks, judged by the reaper's gates (the age aside: the person judged it), removed by
+// the reaper's execution: its lock taken, one last look at its activity, the work archived first when
+// the gates say so, exactly its registration dropped.
+
+
+
+
+
+
+
+
+/**
+ * Which scanned entry the query names. Sandboxes first: an entry that is not a sandbox is only matched
+ * when no sandbox is (so that `rm` can say why it will not touch it).
+ */
+function matchSandbox(scanned, query, cwd = process.cwd()) {
+    const asPath = external_node_path_.resolve(cwd, query.name);
+    const named = scanned.filter((s) => (s.sandbox === query.name || s.where === query.name || (s.hostPath && s.hostPath === asPath)) &&
+        (!query.project || s.project === query.project) &&
+        (!query.isolation || s.isolation === query.isolation));
+    const sandboxes = named.filter((s) => !s.notSandbox);
+    const candidates = sandboxes.length ? sandboxes : named;
+    if (candidates.length === 1)
+        return { found: candidates[0] };
+    return { candidates, problem: candidates.length ? 'ambiguous' : 'none' };
+}
+async function removeByName(options, ui = silentUi) {
+    const nowMs = options.now ?? Date.now();
+    const git = await Git.create();
+    const engine = new ContainerEngine(options.engine);
+    const scan = await ui.group('Scan', () => scanSandboxes({ worktreeRoot: options.worktreeRoot, volumePrefix: options.volumePrefix, engine }));
+    const warnings = scan.warnings;
+    const match = matchSandbox(scan.sandboxes, options);
+    if (!match.found)
+        return {
+            status: match.problem === 'none' ? 'not found' : 'ambiguous',
+            candidates: match.candidates,
+            warnings,
+        };
+    const sandbox = match.found;
+    const facts = factsOf(sandbox);
+    if (!sandbox.notSandbox)
+        await ui.group(`Check ${sandbox.project}/${sandbox.sandbox}`, () => lookCloser([sandbox], new Map([[sandbox.key, facts]]), { git, engine, image: options.image }));
+    const decision = decideOnRequest(facts, { retention: options.retention, force: options.force, archive: true }, nowMs);
+    if (decision.action === 'keep')
+        return { status: 'kept', sandbox, decision, facts, warnings };
+    const outcomes = await ui.group(`Remove ${sandbox.project}/${sandbox.sandbox}`, () => carryOut([{ decision, sandbox }], {
+        git,
+        engine,
+        image: options.image,
+        root: scan.root,
+        archiveDir: options.archiveDir,
+        now: new Date(nowMs),
+        log: (line) => ui.info(line),
+    }));
+    const outcome = outcomes.get(decision.key);
+    return { status: outcome.status, sandbox, decision, facts, outcome, warnings };
+}
+
+;// CONCATENATED MODULE: ./src/cli/rm-command.ts
+// `worktree-sandbox rm NAME`: one sandbox removed with the reaper's gates. `--force` lifts the work gate
+// (never the in-use gate); whatever a removal would lose (the work, or an orphan's files) is saved first,
+// under `--archive-dir` or a private folder in the temp dir, and the files are named in the output.
+
+
+
+
+
+
+
+async function rmCommand(settings, request) {
+    const ui = terminalUi({ quiet: true, spinner: true });
+    const archiveDir = settings.archiveDir || defaultArchiveDir();
+    const result = await removeByName({
+        name: request.name,
+        project: request.project,
+        isolation: request.isolation,
+        worktreeRoot: settings.worktreeRoot,
+        volumePrefix: settings.volumePrefix,
+        engine: settings.engine,
+        image: settings.image,
+        retention: settings,
+        force: settings.force,
+        archiveDir,
+    }, ui);
+    for (const warning of result.warnings)
+        ui.warning(warning);
+    if (result.status === 'not found' || result.status === 'ambiguous')
+        throw unmatched(result, request, settings);
+    const judged = result;
+    const { sandbox, decision, outcome } = judged;
+    const what = `${sandbox.project}/${sandbox.sandbox} (${sandbox.isolation === 'disk' ? sandbox.where : `volume ${sandbox.where}`})`;
+    const archived = outcome?.archived ?? [];
+    if (request.json)
+        process.stdout.write(`${JSON.stringify({
+            status: judged.status,
+            project: sandbox.project,
+            sandbox: sandbox.sandbox,
+            isolation: sandbox.isolation,
+            where: sandbox.where,
+            reason: decision.reason,
+            detail: outcome?.detail ?? null,
+            archived,
+            freedBytes: outcome?.freedBytes ?? 0,
+            problems: outcome?.problems ?? [],
+        }, null, 2)}\n`);
+    switch (judged.status) {
+        case 'removed':
+            if (!request.json)
+                process.stdout.write(`Removed ${what}: ${decision.reason}; ${formatBytes(outcome.freedBytes)} freed.\n` +
+                    (archived.length ? `Saved first: ${archived.join(', ')}\n` : ''));
+            return;
+        case 'kept':
+            throw new CliExit(`kept ${what}: ${decision.reason}${hint(judged)}`, EXIT.refused);
+        case 'skipped':
+            throw new CliExit(`kept ${what}: ${outcome.detail}`, EXIT.refused);
+        default:
+            throw new CliExit(`${outcome.status} ${what}: ${outcome.detail ?? ''}${outcome.problems
+                .slice(0, 3)
+                .map((p) => `; ${p.path} (${p.error})`)
+                .join('')}${archived.length ? `; saved first: ${archived.join(', ')}` : ''}`, EXIT.error);
+    }
+}
+function unmatched(result, request, settings) {
+    if (result.status === 'not found')
+        return new CliExit(`no sandbox named ${JSON.stringify(request.name)}${request.project ? ` in project ${request.project}` : ''} under ${settings.worktreeRoot} or in volumes ${settings.volumePrefix}-* (see: worktree-sandbox list)`, EXIT.error);
+    const names = result.candidates.map((c) => `${c.project}/${c.sandbox} (${c.isolation === 'disk' ? 'disk' : 'volume'})`);
+    // Two of one project differ only by isolation.
+    const sameProject = new Set(result.candidates.map((c) => c.project)).size < result.candidates.length;
+    return new CliExit(`${JSON.stringify(request.name)} is ambiguous: it names ${names.join(', ')}; say which with --project${sameProject ? ' and --isolation' : ''}`, EXIT.usage);
+}
+function hint(result) {
+    const work = result.facts.work?.state;
+    if (result.facts.inUse || result.facts.notSandbox)
+        return '';
+    if (work === 'work' || work === 'unknown')
+        return ' (--force removes it all the same, the work saved first under --archive-dir)';
+    return '';
+}
+/**
+ * `<tmp>/worktree-sandbox-archive-<uid>`, made private; refused when it is anything but our own folder
+ * (another user could have planted a link there in a shared temp dir).
+ */
+function defaultArchiveDir() {
+    const dir = external_node_path_.join(external_node_os_namespaceObject.tmpdir(), `worktree-sandbox-archive-${process.getuid?.() ?? 'user'}`);
+    try {
+        external_node_fs_.mkdirSync(dir, { mode: 0o700 });
+    }
+    catch (error) {
+        if (error.code !== 'EEXIST')
+            throw error;
+    }
+    const st = external_node_fs_.lstatSync(dir);
+    if (!st.isDirectory() || (process.getuid && st.uid !== process.getuid()))
+        throw new CliExit(`${dir} is not a folder of yours: name another with --archive-dir`, EXIT.error);
+    return dir;
+}
+
 ;// CONCATENATED MODULE: ./src/cli/commands.ts
 // The CLI's subcommands on the core. Options arrive under the action's input names.
 
@@ -12023,13 +15202,11 @@ function terminalUi(options = {}) {
 
 
 
-class CliExit extends Error {
-    exitCode;
-    constructor(message, exitCode) {
-        super(message);
-        this.exitCode = exitCode;
-    }
-}
+
+
+
+
+
 const camel = (name) => name.replace(/-([a-z])/g, (_, c) => c.toUpperCase());
 /** Reads commander's options as the action's inputs (so validation and defaults are the action's own). */
 function optionReader(opts) {
@@ -12051,13 +15228,27 @@ function settingsFrom(mode, opts) {
     }
     catch (error) {
         if (error instanceof InputError)
-            throw new CliExit(error.message.replace(/^Invalid input '([^']+)'/, "Invalid option '--$1'"), 2);
+            throw new CliExit(error.message.replace(/^Invalid input '([^']+)'/, "Invalid option '--$1'"), EXIT.usage);
         throw error;
     }
 }
-async function runCli(command, opts) {
-    if (command === 'run')
-        await commands_runCommand(settingsFrom('run', opts), Boolean(opts.json));
+async function runCli(command, opts, args = []) {
+    const json = Boolean(opts.json);
+    switch (command) {
+        case 'run':
+            return commands_runCommand(settingsFrom('run', opts), json);
+        case 'reap':
+            return reapCommand(settingsFrom('reap', opts), json);
+        case 'list':
+            return listCommand(settingsFrom('reap', opts), json);
+        case 'rm':
+            return rmCommand(settingsFrom('reap', opts), {
+                name: args[0],
+                project: opts.project,
+                isolation: opts.isolation,
+                json,
+            });
+    }
 }
 async function commands_runCommand(settings, json) {
     const ui = terminalUi();
@@ -12081,7 +15272,7 @@ async function commands_runCommand(settings, json) {
             process.stderr.write(`\n${outcomeText(outcome)}\n`);
         const code = outcome.command.exitCode;
         if (code !== 0 && !settings.allowFailure)
-            throw new CliExit(`the command exited with code ${code}`, 3);
+            throw new CliExit(`the command exited with code ${code}`, EXIT.commandFailed);
     }
     finally {
         process.off('SIGINT', onSignal);
@@ -12095,7 +15286,10 @@ async function commands_runCommand(settings, json) {
 // validation serves both.
 
 
-const EXIT = { ok: 0, error: 1, usage: 2, commandFailed: 3, refused: 4 };
+
+
+
+const DEFAULT_IMAGE = 'buildpack-deps:bookworm-scm';
 const common = (cmd) => cmd
     .addOption(new Option('--engine <engine>', 'container engine').choices(['docker', 'podman']).default('docker'))
     .option('--worktree-root <dir>', 'root of disk sandboxes (default: $XDG_CACHE_HOME/worktree-sandbox/worktrees)')
@@ -12106,18 +15300,12 @@ function buildProgram() {
         .option('--debug', 'print stack traces of errors')
         .exitOverride()
         .configureOutput({ outputError: (text, write) => write(text) })
-        .addHelpText('after', `
-Exit codes:
-  0  success
-  1  error (engine unreachable, git failure, ...)
-  2  usage: an unknown option or an invalid value
-  3  run: the sandboxed command exited non-zero (its code is printed)
-  4  rm: the sandbox was kept by a safety gate (holds work, in use)`);
+        .addHelpText('after', `\n${exitCodesHelp()}`);
     common(program
         .command('run')
         .description("run a command in a sandbox worktree (the action's run mode), then clean up by --cleanup")
         .requiredOption('--command <command>', 'command to run with sh -c in the worktree')
-        .option('--image <image>', 'image with sh and git', 'buildpack-deps:bookworm-scm')
+        .option('--image <image>', 'image with sh and git', DEFAULT_IMAGE)
         .addOption(new Option('--isolation <isolation>', 'where the worktree lives')
         .choices(['container', 'disk'])
         .default('container'))
@@ -12139,8 +15327,51 @@ Exit codes:
         .addOption(new Option('--network <mode>', 'container network').choices(['bridge', 'none']).default('bridge'))
         .option('--read-only-rootfs', 'read-only root filesystem (tmpfs /tmp)')
         .option('--json', 'print the outcome as JSON on stdout')).action((opts) => runCli('run', opts));
+    common(retention(program
+        .command('reap')
+        .description('remove stale sandboxes (disk and volume) by the retention matrix, keeping any that hold work or are in use')
+        .option('--dry-run', 'decide and report, remove nothing')
+        .option('--max-removals <n>', 'remove at most this many, the oldest first (0: no limit)', '0')
+        .option('--force', 'remove stale sandboxes that hold work too (never those in use)')
+        .option('--archive-dir <dir>', "save the work (with --force) and orphans' files here before removal")
+        .option('--image <image>', 'helper image that looks into volumes (sh, git, du, tar)', DEFAULT_IMAGE)
+        .option('--json', 'print the result as JSON on stdout')))
+        .addHelpText('after', `
+For a cron job on a self-hosted runner, as the runner's user:
+  17 3 * * *  npx --prefix /opt/worktree-sandbox worktree-sandbox reap --archive-dir /var/lib/wts-archive`)
+        .action((opts) => runCli('reap', opts));
+    common(retention(program
+        .command('list')
+        .description('every sandbox on this machine (disk and volume): class, branch, age, size, state, and when reap would remove it')
+        .option('--image <image>', 'helper image that looks into volumes (sh, git, du)', DEFAULT_IMAGE)
+        .option('--json', 'print the list as JSON on stdout')))
+        .addHelpText('after', `
+States: clean; holds work (uncommitted changes, commits on no remote, a merge or
+rebase in progress, or the check could not run); in use (a running container, a
+process working in it, a run holding its lock); orphan (its parent repository is
+gone). Give the expiry options of your reap job: the REMOVAL column assumes them.`)
+        .action((opts) => runCli('list', opts));
+    common(program
+        .command('rm')
+        .description("remove one sandbox, with the reaper's safety gates (whatever its age)")
+        .argument('<name>', 'sandbox name (as in `list`), volume name, or path of a disk sandbox')
+        .option('--project <project>', 'the project of the sandbox, when NAME is in several')
+        .addOption(new Option('--isolation <isolation>', 'disk or volume (container), when NAME is both').choices([
+        'container',
+        'disk',
+    ]))
+        .option('--force', 'remove it even if it holds work (the work saved first); never when it is in use')
+        .option('--archive-dir <dir>', "where the work (or an orphan's files) is saved first (default: <tmp>/worktree-sandbox-archive-<uid>)")
+        .option('--image <image>', 'helper image that looks into volumes (sh, git, du, tar)', DEFAULT_IMAGE)
+        .option('--json', 'print the result as JSON on stdout'))
+        .addHelpText('after', '\nExit code 4 when a safety gate keeps the sandbox (the reason is printed).')
+        .action((name, opts) => runCli('rm', opts, [name]));
     return program;
 }
+const retention = (cmd) => cmd
+    .option('--headless-expiry-days <n>', 'days unused before an exploration-* sandbox is stale', String(DEFAULT_RETENTION.headlessExpiryDays))
+    .option('--branch-expiry-days <n>', 'days unused before a branch sandbox is stale', String(DEFAULT_RETENTION.branchExpiryDays))
+    .option('--orphan-expiry-days <n>', 'days unused before an orphan (parent repository gone) is stale; at least --branch-expiry-days', String(DEFAULT_RETENTION.orphanExpiryDays));
 async function main(argv) {
     const program = buildProgram();
     const debug = argv.includes('--debug');

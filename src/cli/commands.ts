@@ -2,19 +2,23 @@
 import * as os from 'node:os';
 import { cleanupRun } from '../post.js';
 import { runSandbox } from '../run-mode.js';
-import { InputError, parseSettings, type RunSettings, type Settings } from '../settings.js';
+import {
+  InputError,
+  parseSettings,
+  type Isolation,
+  type ReapSettings,
+  type RunSettings,
+  type Settings,
+} from '../settings.js';
 import type { RunState } from '../state.js';
 import { outcomeText } from '../summary.js';
+import { CliExit, EXIT } from './exit-codes.js';
+import { listCommand } from './list-command.js';
+import { reapCommand } from './reap-command.js';
+import { rmCommand } from './rm-command.js';
 import { terminalUi } from './terminal-ui.js';
 
-export class CliExit extends Error {
-  constructor(
-    message: string,
-    readonly exitCode: number,
-  ) {
-    super(message);
-  }
-}
+export { CliExit } from './exit-codes.js';
 
 const camel = (name: string) => name.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
 
@@ -35,13 +39,37 @@ export function settingsFrom(mode: 'run' | 'reap', opts: Record<string, unknown>
     return parseSettings((name) => (name === 'mode' ? mode : read(name)));
   } catch (error) {
     if (error instanceof InputError)
-      throw new CliExit(error.message.replace(/^Invalid input '([^']+)'/, "Invalid option '--$1'"), 2);
+      throw new CliExit(
+        error.message.replace(/^Invalid input '([^']+)'/, "Invalid option '--$1'"),
+        EXIT.usage,
+      );
     throw error;
   }
 }
 
-export async function runCli(command: 'run', opts: Record<string, unknown>): Promise<void> {
-  if (command === 'run') await runCommand(settingsFrom('run', opts) as RunSettings, Boolean(opts.json));
+export type CliCommand = 'run' | 'reap' | 'list' | 'rm';
+
+export async function runCli(
+  command: CliCommand,
+  opts: Record<string, unknown>,
+  args: string[] = [],
+): Promise<void> {
+  const json = Boolean(opts.json);
+  switch (command) {
+    case 'run':
+      return runCommand(settingsFrom('run', opts) as RunSettings, json);
+    case 'reap':
+      return reapCommand(settingsFrom('reap', opts) as ReapSettings, json);
+    case 'list':
+      return listCommand(settingsFrom('reap', opts) as ReapSettings, json);
+    case 'rm':
+      return rmCommand(settingsFrom('reap', opts) as ReapSettings, {
+        name: args[0],
+        project: opts.project as string | undefined,
+        isolation: opts.isolation as Isolation | undefined,
+        json,
+      });
+  }
 }
 
 async function runCommand(settings: RunSettings, json: boolean): Promise<void> {
@@ -65,7 +93,8 @@ async function runCommand(settings: RunSettings, json: boolean): Promise<void> {
     if (json) process.stdout.write(`${JSON.stringify({ ...outcome, cleanup }, null, 2)}\n`);
     else process.stderr.write(`\n${outcomeText(outcome)}\n`);
     const code = outcome.command.exitCode;
-    if (code !== 0 && !settings.allowFailure) throw new CliExit(`the command exited with code ${code}`, 3);
+    if (code !== 0 && !settings.allowFailure)
+      throw new CliExit(`the command exited with code ${code}`, EXIT.commandFailed);
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);

@@ -2,9 +2,13 @@
 // Options carry the action's input names (`--worktree-root` is the input `worktree-root`), so one
 // validation serves both.
 import { Command, CommanderError, Option } from 'commander';
+import { DEFAULT_RETENTION } from '../reap/retention.js';
 import { runCli } from './commands.js';
+import { EXIT, exitCodesHelp } from './exit-codes.js';
 
-export const EXIT = { ok: 0, error: 1, usage: 2, commandFailed: 3, refused: 4 } as const;
+export { EXIT } from './exit-codes.js';
+
+const DEFAULT_IMAGE = 'buildpack-deps:bookworm-scm';
 
 const common = (cmd: Command) =>
   cmd
@@ -25,23 +29,14 @@ export function buildProgram(): Command {
     .option('--debug', 'print stack traces of errors')
     .exitOverride()
     .configureOutput({ outputError: (text, write) => write(text) })
-    .addHelpText(
-      'after',
-      `
-Exit codes:
-  0  success
-  1  error (engine unreachable, git failure, ...)
-  2  usage: an unknown option or an invalid value
-  3  run: the sandboxed command exited non-zero (its code is printed)
-  4  rm: the sandbox was kept by a safety gate (holds work, in use)`,
-    );
+    .addHelpText('after', `\n${exitCodesHelp()}`);
 
   common(
     program
       .command('run')
       .description("run a command in a sandbox worktree (the action's run mode), then clean up by --cleanup")
       .requiredOption('--command <command>', 'command to run with sh -c in the worktree')
-      .option('--image <image>', 'image with sh and git', 'buildpack-deps:bookworm-scm')
+      .option('--image <image>', 'image with sh and git', DEFAULT_IMAGE)
       .addOption(
         new Option('--isolation <isolation>', 'where the worktree lives')
           .choices(['container', 'disk'])
@@ -76,8 +71,93 @@ Exit codes:
       .option('--json', 'print the outcome as JSON on stdout'),
   ).action((opts) => runCli('run', opts));
 
+  common(
+    retention(
+      program
+        .command('reap')
+        .description(
+          'remove stale sandboxes (disk and volume) by the retention matrix, keeping any that hold work or are in use',
+        )
+        .option('--dry-run', 'decide and report, remove nothing')
+        .option('--max-removals <n>', 'remove at most this many, the oldest first (0: no limit)', '0')
+        .option('--force', 'remove stale sandboxes that hold work too (never those in use)')
+        .option('--archive-dir <dir>', "save the work (with --force) and orphans' files here before removal")
+        .option('--image <image>', 'helper image that looks into volumes (sh, git, du, tar)', DEFAULT_IMAGE)
+        .option('--json', 'print the result as JSON on stdout'),
+    ),
+  )
+    .addHelpText(
+      'after',
+      `
+For a cron job on a self-hosted runner, as the runner's user:
+  17 3 * * *  npx --prefix /opt/worktree-sandbox worktree-sandbox reap --archive-dir /var/lib/wts-archive`,
+    )
+    .action((opts) => runCli('reap', opts));
+
+  common(
+    retention(
+      program
+        .command('list')
+        .description(
+          'every sandbox on this machine (disk and volume): class, branch, age, size, state, and when reap would remove it',
+        )
+        .option('--image <image>', 'helper image that looks into volumes (sh, git, du)', DEFAULT_IMAGE)
+        .option('--json', 'print the list as JSON on stdout'),
+    ),
+  )
+    .addHelpText(
+      'after',
+      `
+States: clean; holds work (uncommitted changes, commits on no remote, a merge or
+rebase in progress, or the check could not run); in use (a running container, a
+process working in it, a run holding its lock); orphan (its parent repository is
+gone). Give the expiry options of your reap job: the REMOVAL column assumes them.`,
+    )
+    .action((opts) => runCli('list', opts));
+
+  common(
+    program
+      .command('rm')
+      .description("remove one sandbox, with the reaper's safety gates (whatever its age)")
+      .argument('<name>', 'sandbox name (as in `list`), volume name, or path of a disk sandbox')
+      .option('--project <project>', 'the project of the sandbox, when NAME is in several')
+      .addOption(
+        new Option('--isolation <isolation>', 'disk or volume (container), when NAME is both').choices([
+          'container',
+          'disk',
+        ]),
+      )
+      .option('--force', 'remove it even if it holds work (the work saved first); never when it is in use')
+      .option(
+        '--archive-dir <dir>',
+        "where the work (or an orphan's files) is saved first (default: <tmp>/worktree-sandbox-archive-<uid>)",
+      )
+      .option('--image <image>', 'helper image that looks into volumes (sh, git, du, tar)', DEFAULT_IMAGE)
+      .option('--json', 'print the result as JSON on stdout'),
+  )
+    .addHelpText('after', '\nExit code 4 when a safety gate keeps the sandbox (the reason is printed).')
+    .action((name: string, opts) => runCli('rm', opts, [name]));
+
   return program;
 }
+
+const retention = (cmd: Command) =>
+  cmd
+    .option(
+      '--headless-expiry-days <n>',
+      'days unused before an exploration-* sandbox is stale',
+      String(DEFAULT_RETENTION.headlessExpiryDays),
+    )
+    .option(
+      '--branch-expiry-days <n>',
+      'days unused before a branch sandbox is stale',
+      String(DEFAULT_RETENTION.branchExpiryDays),
+    )
+    .option(
+      '--orphan-expiry-days <n>',
+      'days unused before an orphan (parent repository gone) is stale; at least --branch-expiry-days',
+      String(DEFAULT_RETENTION.orphanExpiryDays),
+    );
 
 export async function main(argv: string[]): Promise<number> {
   const program = buildProgram();

@@ -2,9 +2,17 @@
 import ora from 'ora';
 import type { Ui } from '../ui.js';
 
-export function terminalUi(options: { quiet?: boolean; stream?: NodeJS.WriteStream } = {}): Ui {
+/**
+ * `quiet`: no progress lines (warnings still show); `spinner` with `quiet`: a spinner on long steps all the
+ * same when on a TTY (for commands whose result is a table or JSON on stdout).
+ */
+export function terminalUi(
+  options: { quiet?: boolean; spinner?: boolean; stream?: NodeJS.WriteStream } = {},
+): Ui {
   const stream = options.stream ?? process.stderr;
-  const tty = Boolean(stream.isTTY) && !process.env.CI;
+  // A terminal of zero columns (a pseudo-terminal nobody sized, e.g. `script` under cron) would make the
+  // spinner's line arithmetic divide by zero and redraw forever: plain lines there.
+  const tty = Boolean(stream.isTTY) && !process.env.CI && (stream.columns ?? 0) > 0;
   const secrets: string[] = [];
   let spinner: ReturnType<typeof ora> | undefined;
   const scrub = (text: string) => secrets.reduce((t, s) => t.split(s).join('***'), text);
@@ -13,16 +21,22 @@ export function terminalUi(options: { quiet?: boolean; stream?: NodeJS.WriteStre
   };
   return {
     info: line,
-    warning: (m) => stream.write(`warning: ${scrub(m)}\n`),
+    warning: (m) => {
+      // Above the spinner, not through it.
+      spinner?.clear();
+      stream.write(`warning: ${scrub(m)}\n`);
+      if (spinner?.isSpinning) spinner.render();
+    },
     mask: (s) => {
       if (s) secrets.push(s);
     },
     async group(title, fn) {
-      if (!tty || options.quiet) {
+      if (!tty || (options.quiet && !options.spinner)) {
         line(`== ${title}`);
         return fn();
       }
-      const own = ora({ text: title, stream }).start();
+      // isEnabled: the TTY decision is made above (ora would also give up whenever CI is set, even empty).
+      const own = ora({ text: title, stream, isEnabled: true }).start();
       spinner = own;
       try {
         const result = await fn();

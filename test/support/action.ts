@@ -31,6 +31,12 @@ export interface StepOptions {
   /** Kill the process (SIGKILL) as soon as a line of stdout matches. */
   killWhen?: RegExp;
   timeoutMs?: number;
+  /** Variables whose value is a printf format (for bytes a JS string cannot carry, such as non-UTF-8). */
+  printfEnv?: Record<string, string>;
+  /** Called with the whole stdout so far, each time more arrives. */
+  onStdout?: (stdout: string) => void;
+  /** Kill the process (SIGKILL) this many milliseconds after it started. */
+  killAfterMs?: number;
 }
 
 /** Parses a runner file-command file (NAME=value lines, or NAME<<DELIM heredocs). */
@@ -82,26 +88,46 @@ export async function runStep(options: StepOptions): Promise<StepResult> {
   for (const [name, value] of Object.entries(options.inputs))
     env[`INPUT_${name.toUpperCase().replace(/ /g, '_')}`] = value;
   for (const [name, value] of Object.entries(options.state ?? {})) env[`STATE_${name}`] = value;
-  const [cmd, args] = options.asRunner
+  let [cmd, args] = options.asRunner
     ? [
         '/usr/bin/setpriv',
         ['--reuid', RUNNER_USER, '--regid', RUNNER_USER, '--init-groups', '--', process.execPath, DIST],
       ]
     : [process.execPath, [DIST]];
+  if (options.printfEnv) {
+    const exports = Object.keys(options.printfEnv)
+      .map((name, i) => `export "${name}=$(printf "$${i + 1}")"`)
+      .join('; ');
+    const count = Object.keys(options.printfEnv).length;
+    args = [
+      '-c',
+      `${exports}; shift ${count}; exec "$@"`,
+      'wrap',
+      ...Object.values(options.printfEnv),
+      cmd,
+      ...args,
+    ];
+    cmd = 'sh';
+  }
   const child = spawn(cmd, args, { cwd: options.cwd ?? files, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (d: Buffer) => {
     stdout += d.toString();
     if (options.killWhen?.test(stdout)) child.kill('SIGKILL');
+    options.onStdout?.(stdout);
   });
   child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
   const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 240_000);
   child.on('error', (error) => (stderr += `spawn failed: ${error.message}`));
+  const killer = options.killAfterMs
+    ? setTimeout(() => child.kill('SIGKILL'), options.killAfterMs)
+    : undefined;
   const [code, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve) =>
     child.on('close', (c, s) => resolve([c, s])),
   );
   clearTimeout(timer);
+  if (killer) clearTimeout(killer);
   const result: StepResult = {
     code,
     signal,
@@ -118,6 +144,12 @@ export async function runStep(options: StepOptions): Promise<StepResult> {
 /** main then post, as the runner runs a job with this one step. */
 export async function runMainAndPost(options: StepOptions): Promise<{ main: StepResult; post: StepResult }> {
   const main = await runStep(options);
-  const post = await runStep({ ...options, state: main.state, killWhen: undefined });
+  const post = await runStep({
+    ...options,
+    state: main.state,
+    killWhen: undefined,
+    killAfterMs: undefined,
+    onStdout: undefined,
+  });
   return { main, post };
 }

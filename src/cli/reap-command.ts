@@ -1,0 +1,82 @@
+// `worktree-sandbox reap`: the action's reap mode from a terminal or a cron job. The same reaper; its
+// result as a text table (every entry, the most telling first) or as JSON.
+import { reap, type ReapResult, type ReportedSandbox } from '../reap/reap.js';
+import { byInterest, formatBytes, isReaped, reasonOf } from '../reap/report.js';
+import type { ReapSettings } from '../settings.js';
+import { formatDays, formatTable } from './table.js';
+import { terminalUi } from './terminal-ui.js';
+
+export async function reapCommand(settings: ReapSettings, json: boolean): Promise<void> {
+  const ui = terminalUi({ quiet: true, spinner: true });
+  const result = await reap(
+    {
+      worktreeRoot: settings.worktreeRoot,
+      volumePrefix: settings.volumePrefix,
+      engine: settings.engine,
+      image: settings.image,
+      retention: settings,
+      dryRun: settings.dryRun,
+      maxRemovals: settings.maxRemovals,
+      force: settings.force,
+      archiveDir: settings.archiveDir,
+    },
+    ui,
+  );
+  process.stdout.write(json ? `${JSON.stringify(reapJson(result), null, 2)}\n` : reapText(result));
+  const partly = result.sandboxes.filter((s) => s.result === 'partly removed');
+  if (partly.length)
+    ui.warning(
+      `${partly.length} sandbox(es) could only be partly removed: ${partly.map((s) => s.where).join(', ')}`,
+    );
+}
+
+export function reapJson(result: ReapResult) {
+  return {
+    dryRun: result.dryRun,
+    found: result.stats.found,
+    stale: result.stats.stale,
+    freedBytes: result.freedBytes,
+    warnings: result.warnings,
+    sandboxes: [...result.sandboxes].sort(byInterest).map((s) => ({
+      result: s.result,
+      project: s.project,
+      sandbox: s.sandbox,
+      isolation: s.isolation,
+      where: s.where,
+      class: s.class,
+      ageDays: s.ageDays ?? null,
+      sizeBytes: s.sizeBytes ?? null,
+      reason: reason(s),
+      archived: s.archived ?? [],
+    })),
+  };
+}
+
+export function reapText(result: ReapResult): string {
+  const sorted = [...result.sandboxes].sort(byInterest);
+  const reaped = sorted.filter(isReaped).length;
+  const headline =
+    `Reap${result.dryRun ? ' (dry run: nothing removed)' : ''}: ${result.stats.found} found, ` +
+    `${result.stats.stale} stale, ${reaped} ${result.dryRun ? 'would be removed' : 'removed'}, ` +
+    `${sorted.length - reaped} kept; ${formatBytes(result.freedBytes)} ${result.dryRun ? 'would be freed' : 'freed'}.`;
+  if (sorted.length === 0) return `${headline}\n`;
+  const table = formatTable(
+    ['RESULT', 'PROJECT', 'SANDBOX', 'ISOLATION', 'CLASS', 'AGE', 'SIZE', 'REASON'],
+    sorted.map((s) => [
+      s.result,
+      s.project,
+      s.sandbox || s.where,
+      s.isolation === 'disk' ? 'disk' : 'volume',
+      s.class,
+      formatDays(s.ageDays),
+      s.sizeBytes === undefined ? '–' : formatBytes(s.sizeBytes),
+      reason(s),
+    ]),
+  );
+  return `${headline}\n\n${table}\n`;
+}
+
+/** The RESULT column already says "would remove". */
+function reason(s: ReportedSandbox): string {
+  return s.result === 'would remove' ? s.reason : reasonOf(s);
+}

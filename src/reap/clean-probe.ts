@@ -1,0 +1,134 @@
+// The filesystem fast path of the check for work: proves that a worktree is clean without starting git,
+// or says why it cannot (then git decides). It proves "clean" only when:
+//  - the index's cache tree is complete and names HEAD's tree (nothing staged);
+//  - every index entry is an ordinary file or link whose stat data still matches what git cached (with
+//    ctime and inode, stricter than git itself), or whose content hashes to the blob in the index;
+//  - no file or folder exists that the index does not list (untracked or ignored: only git knows which).
+// It never writes anything, so it cannot reset the activity clock it is part of.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { blobName, parseIndex, type IndexEntry } from './git-index.js';
+
+export type CleanProof = { clean: true } | { clean: false; unsure: string };
+
+/** Files larger than this are not hashed by the fast path: git decides. */
+const HASH_LIMIT = 8 * 1024 * 1024;
+const NS = 1_000_000_000n;
+
+const REGULAR = 0o100000;
+const SYMLINK = 0o120000;
+
+/** Operations that leave work half-done in a worktree's admin folder. */
+const IN_PROGRESS: ReadonlyArray<[string, string]> = [
+  ['MERGE_HEAD', 'a merge'],
+  ['CHERRY_PICK_HEAD', 'a cherry-pick'],
+  ['REVERT_HEAD', 'a revert'],
+  ['rebase-merge', 'a rebase'],
+  ['rebase-apply', 'a rebase or am'],
+  ['sequencer', 'a sequence of picks'],
+  ['BISECT_LOG', 'a bisect'],
+];
+
+/** The operation in progress in a worktree (merge, rebase...), read from its admin folder. */
+export function operationInProgress(adminDir: string): string | undefined {
+  for (const [name, what] of IN_PROGRESS) {
+    if (fs.existsSync(path.join(adminDir, name))) return `${what} is in progress`;
+  }
+  return undefined;
+}
+
+export function proveClean(worktree: string, adminDir: string, headTree: string): CleanProof {
+  const unsure = (why: string): CleanProof => ({ clean: false, unsure: why });
+  const indexFile = path.join(adminDir, 'index');
+  let buf: Buffer;
+  let indexMtime: bigint;
+  try {
+    indexMtime = fs.statSync(indexFile, { bigint: true }).mtimeNs;
+    buf = fs.readFileSync(indexFile);
+  } catch (error) {
+    return unsure(`cannot read the index (${(error as NodeJS.ErrnoException).code})`);
+  }
+  const hashBytes = headTree.length / 2;
+  const reading = parseIndex(buf, hashBytes);
+  if (!reading.ok) return unsure(reading.unsupported);
+  const { entries, rootTree } = reading.index;
+  if (rootTree !== headTree) return unsure('the index does not match HEAD as a whole');
+  const tracked = new Set<string>();
+  const folders = new Set<string>();
+  for (const entry of entries) {
+    const problem = entryProblem(worktree, entry, indexMtime, hashBytes);
+    if (problem) return unsure(`${entry.path}: ${problem}`);
+    tracked.add(entry.path);
+    for (let dir = path.posix.dirname(entry.path); dir !== '.'; dir = path.posix.dirname(dir)) {
+      if (folders.has(dir)) break;
+      folders.add(dir);
+    }
+  }
+  const extra = firstUnlisted(worktree, tracked, folders);
+  return extra === undefined ? { clean: true } : unsure(`${extra} is not in the index`);
+}
+
+function entryProblem(worktree: string, entry: IndexEntry, indexMtime: bigint, hashBytes: number) {
+  if (entry.stage !== 0) return 'a conflict';
+  if (entry.special) return 'flagged assume-valid, skip-worktree or intent-to-add';
+  const type = entry.mode & 0o170000;
+  if (type !== REGULAR && type !== SYMLINK) return 'not a plain file or link (a submodule?)';
+  const file = path.join(worktree, entry.path);
+  let st: fs.BigIntStats;
+  try {
+    st = fs.lstatSync(file, { bigint: true });
+  } catch {
+    return 'missing';
+  }
+  if (type === SYMLINK ? !st.isSymbolicLink() : !st.isFile()) return 'changed type';
+  if (type === REGULAR && (st.mode & 0o100n ? 0o100755 : 0o100644) !== entry.mode) return 'mode changed';
+  if (st.size !== BigInt(entry.size)) return 'size changed';
+  const racy = at(entry.mtimeSec, entry.mtimeNsec) >= indexMtime;
+  if (!racy && statMatches(st, entry)) return undefined;
+  // Stat data moved (a copy, a touch) or is too close to the index write to trust: compare content.
+  if (st.size > BigInt(HASH_LIMIT)) return 'changed stat data on a large file';
+  try {
+    const content = type === SYMLINK ? Buffer.from(fs.readlinkSync(file, 'buffer')) : fs.readFileSync(file);
+    return blobName(content, hashBytes) === entry.oid ? undefined : 'content changed';
+  } catch {
+    return 'unreadable';
+  }
+}
+
+function at(sec: number, nsec: number): bigint {
+  return BigInt(sec) * NS + BigInt(nsec);
+}
+
+/** Git's own comparison plus ctime and inode; nanoseconds where the index has them. */
+function statMatches(st: fs.BigIntStats, entry: IndexEntry): boolean {
+  const same = (ns: bigint, sec: number, nsec: number) =>
+    nsec === 0 ? ns / NS === BigInt(sec) : ns === at(sec, nsec);
+  return (
+    same(st.mtimeNs, entry.mtimeSec, entry.mtimeNsec) &&
+    same(st.ctimeNs, entry.ctimeSec, entry.ctimeNsec) &&
+    BigInt.asUintN(32, st.ino) === BigInt(entry.ino) &&
+    Number(st.uid) === entry.uid &&
+    Number(st.gid) === entry.gid
+  );
+}
+
+/** The first file or folder (relative path) that the index does not account for, if any. */
+function firstUnlisted(worktree: string, tracked: Set<string>, folders: Set<string>): string | undefined {
+  const pending = [''];
+  while (pending.length) {
+    const dir = pending.pop()!;
+    let names: fs.Dirent[];
+    try {
+      names = fs.readdirSync(dir ? path.join(worktree, dir) : worktree, { withFileTypes: true });
+    } catch {
+      return dir || '.';
+    }
+    for (const dirent of names) {
+      const rel = dir ? `${dir}/${dirent.name}` : dirent.name;
+      if (rel === '.git' || tracked.has(rel)) continue;
+      if (folders.has(rel) && dirent.isDirectory()) pending.push(rel);
+      else return rel;
+    }
+  }
+  return undefined;
+}

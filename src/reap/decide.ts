@@ -1,0 +1,155 @@
+// Decisions as data: for each entry found, remove or keep, and why. Pure, so that a dry run shows exactly
+// what a real run would do and every rule is testable without a machine.
+import type { Isolation } from '../settings.js';
+import { ageDays, isExpired } from './age.js';
+import { applyGates, type ArchiveKind, type GateFacts, type GateOptions, type WorkFinding } from './gates.js';
+import { expiryDays, retentionClass, type RetentionClass, type RetentionPolicy } from './retention.js';
+
+export interface SandboxIdentity {
+  /** Unique among everything found: `disk:<path>` or `volume:<name>`. */
+  key: string;
+  sandbox: string;
+  project: string;
+  isolation: Isolation;
+  /** The host path (disk) or the volume name. */
+  where: string;
+}
+
+export interface SandboxFacts extends SandboxIdentity {
+  /** Set for anything found under the root that is not a sandbox: reported, never deleted. */
+  notSandbox?: string;
+  /** Why git can check nothing (the parent is gone or unreadable). */
+  orphan?: string;
+  /** Newest activity signal (epoch ms); undefined when none could be read. */
+  lastActivityMs?: number;
+  /** Gathered for stale sandboxes only. */
+  inUse?: string;
+  /** Gathered for stale sandboxes only; missing counts as "could not check". */
+  work?: WorkFinding;
+  sizeBytes?: number;
+}
+
+export type DecisionClass = RetentionClass | 'not-a-sandbox';
+
+export interface Staleness {
+  class: DecisionClass;
+  expiryDays?: number;
+  ageDays?: number;
+  stale: boolean;
+}
+
+export interface Decision extends SandboxIdentity {
+  class: DecisionClass;
+  ageDays?: number;
+  expiryDays?: number;
+  lastActivityMs?: number;
+  action: 'remove' | 'keep';
+  reason: string;
+  archive?: ArchiveKind;
+  sizeBytes?: number;
+}
+
+export interface DecisionPolicy extends GateOptions {
+  retention: RetentionPolicy;
+  /** At most this many removals in one run (0: no limit); the oldest go first. */
+  maxRemovals: number;
+}
+
+/** Class, expiry and age of one entry: the first question, asked before any check for work runs. */
+export function assessStaleness(facts: SandboxFacts, retention: RetentionPolicy, nowMs: number): Staleness {
+  if (facts.notSandbox) return { class: 'not-a-sandbox', stale: false };
+  const cls = retentionClass(facts.sandbox, facts.orphan !== undefined);
+  const expiry = expiryDays(cls, retention);
+  const age = facts.lastActivityMs === undefined ? undefined : ageDays(facts.lastActivityMs, nowMs);
+  return {
+    class: cls,
+    expiryDays: expiry,
+    ageDays: age,
+    stale: isExpired(facts.lastActivityMs, nowMs, expiry),
+  };
+}
+
+export function decide(all: readonly SandboxFacts[], policy: DecisionPolicy, nowMs: number): Decision[] {
+  const decisions = all.map((facts) => decideOne(facts, policy, nowMs));
+  return capRemovals(decisions, policy.maxRemovals);
+}
+
+function decideOne(facts: SandboxFacts, policy: DecisionPolicy, nowMs: number): Decision {
+  const staleness = assessStaleness(facts, policy.retention, nowMs);
+  const base = keepDecision(facts, staleness);
+  if (facts.notSandbox) return { ...base, reason: `not a sandbox: ${facts.notSandbox}` };
+  if (!staleness.stale) return { ...base, reason: freshReason(staleness) };
+  const verdict = applyGates(gateFactsOf(facts), policy);
+  if (!verdict.remove) return { ...base, reason: verdict.reason };
+  return { ...base, action: 'remove', reason: verdict.reason, archive: verdict.archive };
+}
+
+/**
+ * A removal asked for by name (the CLI's `rm`): the person asking has judged the age, so only the safety
+ * gates apply, exactly as the reaper applies them to a stale sandbox.
+ */
+export function decideOnRequest(
+  facts: SandboxFacts,
+  policy: GateOptions & { retention: RetentionPolicy },
+  nowMs: number,
+): Decision {
+  const base = keepDecision(facts, assessStaleness(facts, policy.retention, nowMs));
+  const verdict = applyGates(gateFactsOf(facts), policy);
+  if (!verdict.remove) return { ...base, reason: verdict.reason };
+  // The gates speak of a stale sandbox; this one may be fresh.
+  const reason = verdict.reason.replace(/^stale and /, '');
+  return { ...base, action: 'remove', reason, archive: verdict.archive };
+}
+
+function keepDecision(facts: SandboxFacts, staleness: Staleness): Decision {
+  return {
+    key: facts.key,
+    sandbox: facts.sandbox,
+    project: facts.project,
+    isolation: facts.isolation,
+    where: facts.where,
+    class: staleness.class,
+    ageDays: staleness.ageDays,
+    expiryDays: staleness.expiryDays,
+    lastActivityMs: facts.lastActivityMs,
+    sizeBytes: facts.sizeBytes,
+    action: 'keep',
+    reason: '',
+  };
+}
+
+/** What the gates look at: an orphan's work is unchecked; work never checked counts as "could not check". */
+export function gateFactsOf(facts: SandboxFacts): GateFacts {
+  return {
+    notSandbox: facts.notSandbox,
+    inUse: facts.inUse,
+    orphan: facts.orphan,
+    work: facts.orphan
+      ? { state: 'unchecked' }
+      : (facts.work ?? { state: 'unknown', detail: 'it was not checked' }),
+  };
+}
+
+function freshReason(staleness: Staleness): string {
+  if (staleness.ageDays === undefined) return 'age unknown (no activity signal could be read): kept';
+  return `fresh: ${staleness.ageDays} of ${staleness.expiryDays} days`;
+}
+
+/** Like actions/stale's operations-per-run: the oldest removals go first, the rest wait for the next run. */
+function capRemovals(decisions: Decision[], maxRemovals: number): Decision[] {
+  if (maxRemovals <= 0) return decisions;
+  const removals = decisions
+    .filter((d) => d.action === 'remove')
+    .sort((a, b) => (a.lastActivityMs ?? 0) - (b.lastActivityMs ?? 0) || a.key.localeCompare(b.key));
+  const deferred = new Set(removals.slice(maxRemovals).map((d) => d.key));
+  return decisions.map((d) =>
+    deferred.has(d.key)
+      ? {
+          ...d,
+          action: 'keep',
+          archive: undefined,
+          reason: `stale, but max-removals (${maxRemovals}) is reached: waits for the next run`,
+        }
+      : d,
+  );
+}

@@ -1,0 +1,128 @@
+// One sandbox removed because a person asked (the CLI's `rm NAME`): found by the reaper's scan, looked at
+// by the reaper's checks, judged by the reaper's gates (the age aside: the person judged it), removed by
+// the reaper's execution: its lock taken, one last look at its activity, the work archived first when
+// the gates say so, exactly its registration dropped.
+import * as path from 'node:path';
+import { ContainerEngine, type EngineName } from '../docker.js';
+import { Git } from '../git.js';
+import type { Isolation } from '../settings.js';
+import { silentUi, type Ui } from '../ui.js';
+import { decideOnRequest, type Decision, type SandboxFacts } from './decide.js';
+import { carryOut, type RemovalOutcome } from './execute.js';
+import { factsOf, lookCloser } from './reap.js';
+import type { RetentionPolicy } from './retention.js';
+import { scanSandboxes, type ScannedSandbox } from './scan.js';
+
+export interface SandboxQuery {
+  /** A sandbox name, a volume name, or the path of a disk sandbox. */
+  name: string;
+  project?: string;
+  isolation?: Isolation;
+}
+
+export type Match =
+  | { found: ScannedSandbox }
+  | { found?: undefined; candidates: ScannedSandbox[]; problem: 'none' | 'ambiguous' };
+
+/**
+ * Which scanned entry the query names. Sandboxes first: an entry that is not a sandbox is only matched
+ * when no sandbox is (so that `rm` can say why it will not touch it).
+ */
+export function matchSandbox(
+  scanned: readonly ScannedSandbox[],
+  query: SandboxQuery,
+  cwd = process.cwd(),
+): Match {
+  const asPath = path.resolve(cwd, query.name);
+  const named = scanned.filter(
+    (s) =>
+      (s.sandbox === query.name || s.where === query.name || (s.hostPath && s.hostPath === asPath)) &&
+      (!query.project || s.project === query.project) &&
+      (!query.isolation || s.isolation === query.isolation),
+  );
+  const sandboxes = named.filter((s) => !s.notSandbox);
+  const candidates = sandboxes.length ? sandboxes : named;
+  if (candidates.length === 1) return { found: candidates[0] };
+  return { candidates, problem: candidates.length ? 'ambiguous' : 'none' };
+}
+
+export interface RemoveByNameOptions extends SandboxQuery {
+  worktreeRoot: string;
+  volumePrefix: string;
+  engine: EngineName;
+  /** Image (sh, git, du, tar) of the helper containers that look into volumes. */
+  image: string;
+  /** Used for the class and age shown, never to refuse. */
+  retention: RetentionPolicy;
+  /** Lifts the work gate (never the in-use gate). */
+  force: boolean;
+  /** Where work (force) or an orphan's files are saved before removal. Required: `rm` always saves. */
+  archiveDir: string;
+  now?: number;
+}
+
+export interface UnmatchedName {
+  status: 'not found' | 'ambiguous';
+  candidates: ScannedSandbox[];
+  warnings: string[];
+}
+
+export interface JudgedSandbox {
+  /** `kept`: a gate kept it (nothing was tried); otherwise how the removal went. */
+  status: 'kept' | RemovalOutcome['status'];
+  sandbox: ScannedSandbox;
+  decision: Decision;
+  facts: SandboxFacts;
+  /** Undefined when kept by a gate. */
+  outcome?: RemovalOutcome;
+  warnings: string[];
+}
+
+export type RemoveByNameResult = UnmatchedName | JudgedSandbox;
+
+export async function removeByName(
+  options: RemoveByNameOptions,
+  ui: Ui = silentUi,
+): Promise<RemoveByNameResult> {
+  const nowMs = options.now ?? Date.now();
+  const git = await Git.create();
+  const engine = new ContainerEngine(options.engine);
+  const scan = await ui.group('Scan', () =>
+    scanSandboxes({ worktreeRoot: options.worktreeRoot, volumePrefix: options.volumePrefix, engine }),
+  );
+  const warnings = scan.warnings;
+  const match = matchSandbox(scan.sandboxes, options);
+  if (!match.found)
+    return {
+      status: match.problem === 'none' ? 'not found' : 'ambiguous',
+      candidates: match.candidates,
+      warnings,
+    } satisfies UnmatchedName;
+  const sandbox = match.found;
+
+  const facts = factsOf(sandbox);
+  if (!sandbox.notSandbox)
+    await ui.group(`Check ${sandbox.project}/${sandbox.sandbox}`, () =>
+      lookCloser([sandbox], new Map([[sandbox.key, facts]]), { git, engine, image: options.image }),
+    );
+  const decision = decideOnRequest(
+    facts,
+    { retention: options.retention, force: options.force, archive: true },
+    nowMs,
+  );
+  if (decision.action === 'keep') return { status: 'kept', sandbox, decision, facts, warnings };
+
+  const outcomes = await ui.group(`Remove ${sandbox.project}/${sandbox.sandbox}`, () =>
+    carryOut([{ decision, sandbox }], {
+      git,
+      engine,
+      image: options.image,
+      root: scan.root,
+      archiveDir: options.archiveDir,
+      now: new Date(nowMs),
+      log: (line) => ui.info(line),
+    }),
+  );
+  const outcome = outcomes.get(decision.key)!;
+  return { status: outcome.status, sandbox, decision, facts, outcome, warnings };
+}

@@ -1,0 +1,183 @@
+// Removing a disk sandbox safely:
+//  - only a folder exactly at `<root>/<project>/<sandbox>`, itself no symbolic link, under the real root;
+//  - symbolic links are removed as links, never followed (a link to `/` or to another sandbox removes the
+//    link only); other filesystems mounted inside are not crossed;
+//  - its `.git` file goes first: from then on it is no longer a worktree, and if that fails nothing else
+//    is touched; after that, entries that cannot be deleted are reported and the rest still goes
+//    (a folder of ours without write permission, as Go's module cache makes, is made writable first).
+// Asynchronous calls, so that several sandboxes are removed at once (execute.ts): on a busy disk each
+// unlink waits on the device, and a few in flight go faster than one after the other.
+import * as fs from 'node:fs';
+import * as fsp from 'node:fs/promises';
+import * as path from 'node:path';
+
+export interface RemovalProblem {
+  path: string;
+  error: string;
+}
+
+export interface TreeRemoval {
+  /** The folder is gone entirely. */
+  gone: boolean;
+  /** The `.git` file is gone: the folder is no longer a worktree (its registration may be dropped). */
+  unlinked: boolean;
+  freedBytes: number;
+  problems: RemovalProblem[];
+}
+
+export class UnsafeRemovalError extends Error {}
+
+/** Refuses anything that is not a real folder exactly two levels under the real root. */
+export function assertSandboxPath(root: string, target: string): void {
+  const realRoot = fs.realpathSync(root);
+  const relative = path.relative(realRoot, target);
+  const parts = relative.split(path.sep);
+  if (path.isAbsolute(relative) || parts.length !== 2 || parts.some((p) => !p || p === '.' || p === '..'))
+    throw new UnsafeRemovalError(`${target} is not a folder <root>/<project>/<sandbox> under ${realRoot}`);
+  for (const dir of [path.join(realRoot, parts[0]), target]) {
+    const st = fs.lstatSync(dir);
+    if (!st.isDirectory())
+      throw new UnsafeRemovalError(`${dir} is not a folder (a symbolic link is never followed)`);
+  }
+  if (fs.realpathSync(target) !== target) throw new UnsafeRemovalError(`${target} is not a real path`);
+}
+
+export async function removeSandboxTree(root: string, target: string): Promise<TreeRemoval> {
+  assertSandboxPath(root, target);
+  const result: TreeRemoval = { gone: false, unlinked: false, freedBytes: 0, problems: [] };
+  const gitFile = path.join(target, '.git');
+  const gitStat = await lstatOrUndefined(gitFile);
+  if (gitStat) {
+    const problem = await unlinkEntry(gitFile, gitStat, result);
+    if (problem) {
+      result.problems.push({ path: gitFile, error: problem });
+      return result;
+    }
+  }
+  result.unlinked = true;
+  const device = (await fsp.lstat(target)).dev;
+  await removeFolder(target, device, result);
+  result.gone = !fs.existsSync(target);
+  return result;
+}
+
+/** Empties and removes a folder; true when anything below it could not be deleted. */
+async function removeFolder(dir: string, device: number, result: TreeRemoval): Promise<boolean> {
+  let failedBelow = false;
+  const fail = (p: string, error: string) => {
+    result.problems.push({ path: p, error });
+    failedBelow = true;
+  };
+  for (const name of await listForRemoval(dir, fail)) {
+    const entry = path.join(dir, name);
+    const st = await lstatOrUndefined(entry);
+    if (!st) continue;
+    if (st.isDirectory()) {
+      if (st.dev !== device) fail(entry, 'another filesystem is mounted here: not crossed');
+      else if (await removeFolder(entry, device, result)) failedBelow = true;
+      continue;
+    }
+    const problem = await unlinkEntry(entry, st, result);
+    if (problem) fail(entry, problem);
+  }
+  try {
+    const st = await fsp.lstat(dir);
+    await fsp.rmdir(dir);
+    result.freedBytes += st.blocks * 512;
+  } catch (error) {
+    // A folder that still holds what could not be deleted is already explained by that entry.
+    if (!(failedBelow && code(error) === 'ENOTEMPTY')) fail(dir, code(error));
+  }
+  return failedBelow;
+}
+
+async function listForRemoval(dir: string, fail: (p: string, error: string) => void): Promise<string[]> {
+  try {
+    return await fsp.readdir(dir);
+  } catch (error) {
+    if (await makeWritable(dir, error)) {
+      try {
+        return await fsp.readdir(dir);
+      } catch (again) {
+        fail(dir, code(again));
+        return [];
+      }
+    }
+    fail(dir, code(error));
+    return [];
+  }
+}
+
+/** Unlinks a file or link; returns the error code when it cannot. */
+async function unlinkEntry(entry: string, st: fs.Stats, result: TreeRemoval): Promise<string | undefined> {
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      await fsp.unlink(entry);
+      if (st.nlink <= 1) result.freedBytes += st.blocks * 512;
+      return undefined;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      if (attempt > 0 || !(await makeWritable(path.dirname(entry), error))) return code(error);
+    }
+  }
+  return 'EACCES';
+}
+
+/** A folder we own but may not write or search (e.g. mode 0555): make it ours to empty. */
+async function makeWritable(dir: string, error: unknown): Promise<boolean> {
+  const c = (error as NodeJS.ErrnoException).code;
+  if (c !== 'EACCES' && c !== 'EPERM') return false;
+  try {
+    const st = await fsp.lstat(dir);
+    if (!st.isDirectory() || st.uid !== process.getuid?.()) return false;
+    if ((st.mode & 0o700) === 0o700) return false;
+    await fsp.chmod(dir, (st.mode & 0o7777) | 0o700);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function lstatOrUndefined(p: string): Promise<fs.Stats | undefined> {
+  try {
+    return await fsp.lstat(p);
+  } catch {
+    return undefined;
+  }
+}
+
+function code(error: unknown): string {
+  return (error as NodeJS.ErrnoException).code ?? String(error);
+}
+
+/** Bytes a folder takes on disk (allocated blocks), walked like removal: no links followed, one filesystem. */
+export function measureTree(top: string): number | undefined {
+  let total = 0;
+  let device: number;
+  try {
+    const st = fs.lstatSync(top);
+    if (!st.isDirectory()) return undefined;
+    device = st.dev;
+    total += st.blocks * 512;
+  } catch {
+    return undefined;
+  }
+  const pending = [top];
+  while (pending.length) {
+    const dir = pending.pop()!;
+    let names: string[];
+    try {
+      names = fs.readdirSync(dir);
+    } catch {
+      continue;
+    }
+    for (const name of names) {
+      const entry = path.join(dir, name);
+      const st = fs.lstatSync(entry, { throwIfNoEntry: false });
+      if (!st) continue;
+      total += st.blocks * 512;
+      if (st.isDirectory() && st.dev === device) pending.push(entry);
+    }
+  }
+  return total;
+}

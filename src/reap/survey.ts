@@ -1,0 +1,93 @@
+// The reaper's view of every sandbox on the machine, for `worktree-sandbox list`: the reaper's own scan,
+// facts and decisions (a dry run), except that every sandbox is looked at closely (in use? holding work?
+// how big?), not only the stale ones. Nothing is removed and nothing is written: the checks are the
+// reaper's read-only ones, so a listing never moves an activity signal.
+import { ContainerEngine, type EngineName } from '../docker.js';
+import { Git } from '../git.js';
+import { silentUi, type Ui } from '../ui.js';
+import { decide, type Decision, type DecisionPolicy, type SandboxFacts } from './decide.js';
+import { readHeadFile } from './heads.js';
+import { factsOf, lookCloser } from './reap.js';
+import { measureTree } from './remove.js';
+import type { RetentionPolicy } from './retention.js';
+import { scanSandboxes, type ScannedSandbox } from './scan.js';
+
+export interface SurveyOptions {
+  worktreeRoot: string;
+  volumePrefix: string;
+  engine: EngineName;
+  /** Image (sh, git, du) of the helper containers that look into volumes. */
+  image: string;
+  retention: RetentionPolicy;
+  /** Epoch ms; defaults to the clock. */
+  now?: number;
+}
+
+export interface SurveyedSandbox {
+  scanned: ScannedSandbox;
+  facts: SandboxFacts;
+  /** What a reap with the same retention would do now (a dry run without force or archive). */
+  decision: Decision;
+  /** The branch checked out (undefined: detached, or not readable). */
+  branch?: string;
+}
+
+export interface Survey {
+  /** The real path of the root of disk sandboxes. */
+  root: string;
+  sandboxes: SurveyedSandbox[];
+  warnings: string[];
+  nowMs: number;
+  /** The policy the decisions were made with (a reap without force or archive). */
+  policy: DecisionPolicy;
+}
+
+export async function survey(options: SurveyOptions, ui: Ui = silentUi): Promise<Survey> {
+  const nowMs = options.now ?? Date.now();
+  const git = await Git.create();
+  const engine = new ContainerEngine(options.engine);
+  const scan = await ui.group('Scan', () =>
+    scanSandboxes({ worktreeRoot: options.worktreeRoot, volumePrefix: options.volumePrefix, engine }),
+  );
+  for (const warning of scan.warnings) ui.warning(warning);
+
+  const sandboxes = scan.sandboxes.filter((s) => !s.notSandbox);
+  const facts = new Map<string, SandboxFacts>(scan.sandboxes.map((s) => [s.key, factsOf(s)]));
+  await ui.group(`Look at ${sandboxes.length} sandbox(es)`, async () => {
+    await lookCloser(sandboxes, facts, { git, engine, image: options.image });
+    // The reaper leaves clean disk sandboxes unmeasured (removal measures them); a listing shows all.
+    for (const s of sandboxes) {
+      const f = facts.get(s.key)!;
+      if (f.sizeBytes === undefined && s.hostPath) f.sizeBytes = measureTree(s.hostPath);
+    }
+  });
+
+  const policy: DecisionPolicy = {
+    retention: options.retention,
+    force: false,
+    archive: false,
+    maxRemovals: 0,
+  };
+  const decisions = new Map(decide([...facts.values()], policy, nowMs).map((d) => [d.key, d]));
+  return {
+    root: scan.root,
+    sandboxes: scan.sandboxes.map((s) => ({
+      scanned: s,
+      facts: facts.get(s.key)!,
+      decision: decisions.get(s.key)!,
+      branch: branchOf(s),
+    })),
+    warnings: scan.warnings,
+    nowMs,
+    policy,
+  };
+}
+
+/** The branch from the sandbox's HEAD in its admin folder (on the host for volumes too), else its label. */
+function branchOf(s: ScannedSandbox): string | undefined {
+  if (s.entry) {
+    const head = readHeadFile(s.entry.adminDir);
+    if ('rev' in head) return head.rev.startsWith('refs/heads/') ? head.rev.slice(11) : undefined;
+  }
+  return s.branchLabel || undefined;
+}
