@@ -111,13 +111,18 @@ export async function runActionStep({ inputs, state = {}, cwd, check = true, dis
   for (const [name, value] of Object.entries(inputs))
     env[`INPUT_${name.toUpperCase().replace(/ /g, '_')}`] = value;
   for (const [name, value] of Object.entries(state)) env[`STATE_${name}`] = value;
-  const startNs = nowNs();
-  const result = await run(process.execPath, [dist], { env, cwd, check });
-  const read = (file) => parseFileCommands(fs.readFileSync(path.join(files, file), 'utf8'));
-  const step = { ...result, startNs, outputs: read('output'), state: read('state') };
-  fs.rmSync(files, { recursive: true, force: true });
-  if (check && step.code !== 0) throw new Error(`action step failed:\n${step.stdout.slice(-3000)}`);
-  return step;
+  try {
+    const startNs = nowNs();
+    const result = await run(process.execPath, [dist], { env, cwd, check: false });
+    if (check && result.code !== 0)
+      throw new Error(
+        `action step failed (exit ${result.code}):\n${result.stdout.slice(-3000)}${result.stderr}`,
+      );
+    const read = (file) => parseFileCommands(fs.readFileSync(path.join(files, file), 'utf8'));
+    return { ...result, startNs, outputs: read('output'), state: read('state') };
+  } finally {
+    fs.rmSync(files, { recursive: true, force: true });
+  }
 }
 
 export function markdownTable(header, rows) {
