@@ -336,7 +336,6 @@ var src_sandbox = __webpack_require__(6004);
 
 
 
-
 /** Archives and returns the files written; throws when the work could not be saved (then nothing is removed). */
 async function archiveSandbox(sandbox, kind, deps) {
     const dir = external_node_path_.join(deps.archiveDir, sandbox.project);
@@ -396,36 +395,15 @@ async function archiveFiles(sandbox, base, deps) {
             throw new Error(`tar failed: ${result.stderr.trim().split('\n')[0]}`);
         return file;
     }
-    const id = (0,src_sandbox/* currentIdentity */._c)();
-    const result = await deps.engine.exec([
-        'run',
-        '--rm',
-        '--network',
-        'none',
-        '--user',
-        `${id.uid}:${id.gid}`,
-        '--cap-drop',
-        'ALL',
-        '--security-opt',
-        'no-new-privileges',
-        '--label',
-        `${docker/* MANAGED_LABEL */.bS}=true`,
-        '--label',
-        `${docker/* LABEL_PREFIX */.Ag}.role=helper`,
-        '--mount',
-        (0,src_sandbox/* mountArg */.MC)({ type: 'volume', source: sandbox.volume, target: '/v', readonly: true }),
-        '--mount',
-        (0,src_sandbox/* mountArg */.MC)({ type: 'bind', source: external_node_path_.dirname(file), target: '/archive' }),
-        '--entrypoint',
-        'tar',
-        '--',
-        deps.image,
-        '-C',
-        '/v',
-        '-czf',
-        `/archive/${external_node_path_.basename(file)}`,
-        '.',
-    ]);
+    const result = await deps.engine.exec((0,src_sandbox/* helperContainerArgs */.vB)({
+        mounts: [
+            (0,src_sandbox/* mountArg */.MC)({ type: 'volume', source: sandbox.volume, target: '/v', readonly: true }),
+            (0,src_sandbox/* mountArg */.MC)({ type: 'bind', source: external_node_path_.dirname(file), target: '/archive' }),
+        ],
+        image: deps.image,
+        entrypoint: 'tar',
+        args: ['-C', '/v', '-czf', `/archive/${external_node_path_.basename(file)}`, '.'],
+    }));
     if (result.exitCode !== 0)
         throw new Error(`tar failed in the helper container: ${result.stderr.trim().split('\n')[0]}`);
     return file;
@@ -1225,7 +1203,6 @@ function countPorcelainEntries(output) {
 
 
 
-
 const VOLUMES_PER_HELPER = 48;
 // Positional arguments only, in triples: mount point, sandbox name, 1/0 for "run git status".
 const SCRIPT = `set -u
@@ -1257,7 +1234,6 @@ async function inspectVolumes(engine, image, parent, requests) {
     return results;
 }
 async function inspectChunk(engine, image, parent, chunk) {
-    const id = (0,src_sandbox/* currentIdentity */._c)();
     // The worktree files belong to whoever ran the sandbox: git's ownership check would refuse them.
     const env = {
         ...(0,src_git/* gitConfigEnv */.W0)([['safe.directory', '*']]),
@@ -1275,34 +1251,14 @@ async function inspectChunk(engine, image, parent, chunk) {
         mounts.push((0,src_sandbox/* mountArg */.MC)({ type: 'volume', source: request.volume, target: dir, readonly: true }));
         args.push(dir, request.sandbox, request.checkStatus ? '1' : '0');
     });
-    const result = await engine.exec([
-        'run',
-        '--rm',
-        '--network',
-        'none',
-        '--user',
-        `${id.uid}:${id.gid}`,
-        '--cap-drop',
-        'ALL',
-        '--security-opt',
-        'no-new-privileges',
-        '--label',
-        `${docker/* MANAGED_LABEL */.bS}=true`,
-        '--label',
-        `${docker/* LABEL_PREFIX */.Ag}.role=helper`,
-        ...mounts.flatMap((m) => ['--mount', m]),
-        '--workdir',
-        '/',
-        ...Object.keys(env).flatMap((k) => ['-e', k]),
-        '--entrypoint',
-        'sh',
-        '--',
+    const result = await engine.exec((0,src_sandbox/* helperContainerArgs */.vB)({
+        mounts,
+        workdir: '/',
+        envNames: Object.keys(env),
         image,
-        '-c',
-        SCRIPT,
-        'worktree-sandbox-reap',
-        ...args,
-    ], { env });
+        entrypoint: 'sh',
+        args: ['-c', SCRIPT, 'worktree-sandbox-reap', ...args],
+    }), { env });
     return parseInspection(result.stdout, result.exitCode, result.stderr, chunk);
 }
 function parseInspection(stdout, exitCode, stderr, chunk) {

@@ -5183,7 +5183,8 @@ function firstLine(text) {
 /* harmony export */   Ur: () => (/* binding */ removeSandbox),
 /* harmony export */   YW: () => (/* binding */ clearStaleWorktreeLocks),
 /* harmony export */   _c: () => (/* binding */ currentIdentity),
-/* harmony export */   kv: () => (/* binding */ runInWorktree)
+/* harmony export */   kv: () => (/* binding */ runInWorktree),
+/* harmony export */   vB: () => (/* binding */ helperContainerArgs)
 /* harmony export */ });
 /* unused harmony exports volumeLabels, SandboxConflictError */
 /* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1455);
@@ -5249,6 +5250,9 @@ function mountArg(fields) {
 }
 /** The surgical mount (ADR 0035): parent read-only, its .git read-write, the worktree read-write. */
 function sandboxMounts(location) {
+    return sandboxMountList(location).flatMap((m) => ['--mount', m]);
+}
+function sandboxMountList(location) {
     const { parent } = location;
     const mounts = [
         mountArg({ type: 'bind', source: parent.path, target: parent.path, readonly: true }),
@@ -5258,7 +5262,36 @@ function sandboxMounts(location) {
         mounts.push(mountArg({ type: 'volume', source: location.volume, target: _naming_js__WEBPACK_IMPORTED_MODULE_8__/* .VOLUME_MOUNT */ .f7 }));
     else
         mounts.push(mountArg({ type: 'bind', source: location.hostPath, target: location.hostPath }));
-    return mounts.flatMap((m) => ['--mount', m]);
+    return mounts;
+}
+/**
+ * The arguments of every helper container (the action's own scripts, never the user's command): removed
+ * when done, no network, the runner's uid:gid unless said otherwise, no capabilities but those named,
+ * labelled as ours; `entrypoint` runs `image` with `args`.
+ */
+function helperContainerArgs(options) {
+    const id = currentIdentity();
+    const run = [
+        'run',
+        '--rm',
+        '--network',
+        'none',
+        '--user',
+        options.user ?? `${id.uid}:${id.gid}`,
+        '--cap-drop',
+        'ALL',
+    ];
+    for (const cap of options.capAdd ?? [])
+        run.push('--cap-add', cap);
+    run.push('--security-opt', 'no-new-privileges');
+    run.push('--label', `${_docker_js__WEBPACK_IMPORTED_MODULE_4__/* .MANAGED_LABEL */ .bS}=true`, '--label', `${_docker_js__WEBPACK_IMPORTED_MODULE_4__/* .LABEL_PREFIX */ .Ag}.role=helper`);
+    for (const mount of options.mounts)
+        run.push('--mount', mount);
+    if (options.workdir)
+        run.push('--workdir', options.workdir);
+    for (const name of options.envNames ?? [])
+        run.push('-e', name);
+    return [...run, '--entrypoint', options.entrypoint, '--', options.image, ...options.args];
 }
 class SandboxConflictError extends Error {
 }
@@ -5435,53 +5468,29 @@ async function prepareVolume(git, engine, location, plan, image, log) {
     if (await checkoutForce(git, parent, plan))
         add.splice(2, 0, '--force');
     const configEnv = { ...(0,_git_js__WEBPACK_IMPORTED_MODULE_3__/* .gitConfigEnv */ .W0)(), HOME: '/tmp' };
-    const result = await engine.exec([
-        'run',
-        '--rm',
-        '--network',
-        'none',
-        '--user',
-        '0:0',
-        '--cap-drop',
-        'ALL',
-        '--cap-add',
-        'CHOWN',
-        '--cap-add',
-        'SETUID',
-        '--cap-add',
-        'SETGID',
-        '--cap-add',
-        'SYS_CHROOT',
-        '--cap-add',
-        'DAC_OVERRIDE',
-        '--cap-add',
-        'FOWNER',
-        '--security-opt',
-        'no-new-privileges',
-        '--label',
-        `${_docker_js__WEBPACK_IMPORTED_MODULE_4__/* .MANAGED_LABEL */ .bS}=true`,
-        '--label',
-        `${_docker_js__WEBPACK_IMPORTED_MODULE_4__/* .LABEL_PREFIX */ .Ag}.role=helper`,
-        ...sandboxMounts(location),
-        '--workdir',
-        parent.path,
-        ...Object.keys(configEnv).flatMap((k) => ['-e', k]),
-        '--entrypoint',
-        'sh',
-        '--',
+    const result = await engine.exec(helperContainerArgs({
+        // root only to hand the fresh volume to the runner's user; the script then drops to that user
+        user: '0:0',
+        capAdd: ['CHOWN', 'SETUID', 'SETGID', 'SYS_CHROOT', 'DAC_OVERRIDE', 'FOWNER'],
+        mounts: sandboxMountList(location),
+        workdir: parent.path,
+        envNames: Object.keys(configEnv),
         image,
-        '-c',
-        VOLUME_CREATE_SCRIPT,
-        'create-sandbox',
-        String(id.uid),
-        String(id.gid),
-        location.worktreePath,
-        recover ? '1' : '0',
-        'git',
-        '-C',
-        parent.path,
-        ...add,
-    ], { env: configEnv });
+        entrypoint: 'sh',
+        args: [
+            '-c',
+            VOLUME_CREATE_SCRIPT,
+            'create-sandbox',
+            String(id.uid),
+            String(id.gid),
+            location.worktreePath,
+            recover ? '1' : '0',
+            'git',
+            '-C',
+            parent.path,
+            ...add,
+        ],
+    }), { env: configEnv });
     await announceCreation(git, location, plan, result.exitCode === 0);
     const created = await (0,_worktree_metadata_js__WEBPACK_IMPORTED_MODULE_10__/* .findWorktreeEntry */ .lc)(parent.gitDir, location.worktreePath);
     if (result.exitCode !== 0 || !created) {
@@ -5516,7 +5525,6 @@ async function runInWorktree(git, engine, location, image, script, args, extraEn
             env: git.scriptEnv(extraEnv),
         });
     }
-    const id = currentIdentity();
     const env = {
         ...(0,_git_js__WEBPACK_IMPORTED_MODULE_3__/* .gitConfigEnv */ .W0)(),
         GIT_TERMINAL_PROMPT: '0',
@@ -5525,34 +5533,14 @@ async function runInWorktree(git, engine, location, image, script, args, extraEn
         LC_ALL: 'C',
         ...extraEnv,
     };
-    return engine.exec([
-        'run',
-        '--rm',
-        '--network',
-        'none',
-        '--user',
-        `${id.uid}:${id.gid}`,
-        '--cap-drop',
-        'ALL',
-        '--security-opt',
-        'no-new-privileges',
-        '--label',
-        `${_docker_js__WEBPACK_IMPORTED_MODULE_4__/* .MANAGED_LABEL */ .bS}=true`,
-        '--label',
-        `${_docker_js__WEBPACK_IMPORTED_MODULE_4__/* .LABEL_PREFIX */ .Ag}.role=helper`,
-        ...sandboxMounts(location),
-        '--workdir',
-        location.worktreePath,
-        ...Object.keys(env).flatMap((k) => ['-e', k]),
-        '--entrypoint',
-        'sh',
-        '--',
+    return engine.exec(helperContainerArgs({
+        mounts: sandboxMountList(location),
+        workdir: location.worktreePath,
+        envNames: Object.keys(env),
         image,
-        '-c',
-        script,
-        'worktree-sandbox',
-        ...args,
-    ], { env });
+        entrypoint: 'sh',
+        args: ['-c', script, 'worktree-sandbox', ...args],
+    }), { env });
 }
 /**
  * git's lock files in the sandbox's own admin folder (`index.lock`, `HEAD.lock`) left by a command that was

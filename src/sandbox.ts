@@ -98,6 +98,10 @@ export function mountArg(fields: Record<string, string | true>): string {
 
 /** The surgical mount (ADR 0035): parent read-only, its .git read-write, the worktree read-write. */
 export function sandboxMounts(location: SandboxLocation): string[] {
+  return sandboxMountList(location).flatMap((m) => ['--mount', m]);
+}
+
+function sandboxMountList(location: SandboxLocation): string[] {
   const { parent } = location;
   const mounts = [
     mountArg({ type: 'bind', source: parent.path, target: parent.path, readonly: true }),
@@ -106,7 +110,42 @@ export function sandboxMounts(location: SandboxLocation): string[] {
   if (location.volume)
     mounts.push(mountArg({ type: 'volume', source: location.volume, target: VOLUME_MOUNT }));
   else mounts.push(mountArg({ type: 'bind', source: location.hostPath!, target: location.hostPath! }));
-  return mounts.flatMap((m) => ['--mount', m]);
+  return mounts;
+}
+
+/**
+ * The arguments of every helper container (the action's own scripts, never the user's command): removed
+ * when done, no network, the runner's uid:gid unless said otherwise, no capabilities but those named,
+ * labelled as ours; `entrypoint` runs `image` with `args`.
+ */
+export function helperContainerArgs(options: {
+  mounts: readonly string[];
+  image: string;
+  entrypoint: string;
+  args: readonly string[];
+  user?: string;
+  capAdd?: readonly string[];
+  workdir?: string;
+  envNames?: readonly string[];
+}): string[] {
+  const id = currentIdentity();
+  const run = [
+    'run',
+    '--rm',
+    '--network',
+    'none',
+    '--user',
+    options.user ?? `${id.uid}:${id.gid}`,
+    '--cap-drop',
+    'ALL',
+  ];
+  for (const cap of options.capAdd ?? []) run.push('--cap-add', cap);
+  run.push('--security-opt', 'no-new-privileges');
+  run.push('--label', `${MANAGED_LABEL}=true`, '--label', `${LABEL_PREFIX}.role=helper`);
+  for (const mount of options.mounts) run.push('--mount', mount);
+  if (options.workdir) run.push('--workdir', options.workdir);
+  for (const name of options.envNames ?? []) run.push('-e', name);
+  return [...run, '--entrypoint', options.entrypoint, '--', options.image, ...options.args];
 }
 
 export class SandboxConflictError extends Error {}
@@ -305,53 +344,29 @@ async function prepareVolume(
   if (await checkoutForce(git, parent, plan)) add.splice(2, 0, '--force');
   const configEnv = { ...gitConfigEnv(), HOME: '/tmp' };
   const result = await engine.exec(
-    [
-      'run',
-      '--rm',
-      '--network',
-      'none',
-      '--user',
-      '0:0',
-      '--cap-drop',
-      'ALL',
-      '--cap-add',
-      'CHOWN',
-      '--cap-add',
-      'SETUID',
-      '--cap-add',
-      'SETGID',
-      '--cap-add',
-      'SYS_CHROOT',
-      '--cap-add',
-      'DAC_OVERRIDE',
-      '--cap-add',
-      'FOWNER',
-      '--security-opt',
-      'no-new-privileges',
-      '--label',
-      `${MANAGED_LABEL}=true`,
-      '--label',
-      `${LABEL_PREFIX}.role=helper`,
-      ...sandboxMounts(location),
-      '--workdir',
-      parent.path,
-      ...Object.keys(configEnv).flatMap((k) => ['-e', k]),
-      '--entrypoint',
-      'sh',
-      '--',
+    helperContainerArgs({
+      // root only to hand the fresh volume to the runner's user; the script then drops to that user
+      user: '0:0',
+      capAdd: ['CHOWN', 'SETUID', 'SETGID', 'SYS_CHROOT', 'DAC_OVERRIDE', 'FOWNER'],
+      mounts: sandboxMountList(location),
+      workdir: parent.path,
+      envNames: Object.keys(configEnv),
       image,
-      '-c',
-      VOLUME_CREATE_SCRIPT,
-      'create-sandbox',
-      String(id.uid),
-      String(id.gid),
-      location.worktreePath,
-      recover ? '1' : '0',
-      'git',
-      '-C',
-      parent.path,
-      ...add,
-    ],
+      entrypoint: 'sh',
+      args: [
+        '-c',
+        VOLUME_CREATE_SCRIPT,
+        'create-sandbox',
+        String(id.uid),
+        String(id.gid),
+        location.worktreePath,
+        recover ? '1' : '0',
+        'git',
+        '-C',
+        parent.path,
+        ...add,
+      ],
+    }),
     { env: configEnv },
   );
   await announceCreation(git, location, plan, result.exitCode === 0);
@@ -400,7 +415,6 @@ export async function runInWorktree(
       env: git.scriptEnv(extraEnv),
     });
   }
-  const id = currentIdentity();
   const env = {
     ...gitConfigEnv(),
     GIT_TERMINAL_PROMPT: '0',
@@ -410,34 +424,14 @@ export async function runInWorktree(
     ...extraEnv,
   };
   return engine.exec(
-    [
-      'run',
-      '--rm',
-      '--network',
-      'none',
-      '--user',
-      `${id.uid}:${id.gid}`,
-      '--cap-drop',
-      'ALL',
-      '--security-opt',
-      'no-new-privileges',
-      '--label',
-      `${MANAGED_LABEL}=true`,
-      '--label',
-      `${LABEL_PREFIX}.role=helper`,
-      ...sandboxMounts(location),
-      '--workdir',
-      location.worktreePath,
-      ...Object.keys(env).flatMap((k) => ['-e', k]),
-      '--entrypoint',
-      'sh',
-      '--',
+    helperContainerArgs({
+      mounts: sandboxMountList(location),
+      workdir: location.worktreePath,
+      envNames: Object.keys(env),
       image,
-      '-c',
-      script,
-      'worktree-sandbox',
-      ...args,
-    ],
+      entrypoint: 'sh',
+      args: ['-c', script, 'worktree-sandbox', ...args],
+    }),
     { env },
   );
 }

@@ -9925,6 +9925,9 @@ function mountArg(fields) {
 }
 /** The surgical mount (ADR 0035): parent read-only, its .git read-write, the worktree read-write. */
 function sandboxMounts(location) {
+    return sandboxMountList(location).flatMap((m) => ['--mount', m]);
+}
+function sandboxMountList(location) {
     const { parent } = location;
     const mounts = [
         mountArg({ type: 'bind', source: parent.path, target: parent.path, readonly: true }),
@@ -9934,7 +9937,36 @@ function sandboxMounts(location) {
         mounts.push(mountArg({ type: 'volume', source: location.volume, target: VOLUME_MOUNT }));
     else
         mounts.push(mountArg({ type: 'bind', source: location.hostPath, target: location.hostPath }));
-    return mounts.flatMap((m) => ['--mount', m]);
+    return mounts;
+}
+/**
+ * The arguments of every helper container (the action's own scripts, never the user's command): removed
+ * when done, no network, the runner's uid:gid unless said otherwise, no capabilities but those named,
+ * labelled as ours; `entrypoint` runs `image` with `args`.
+ */
+function helperContainerArgs(options) {
+    const id = currentIdentity();
+    const run = [
+        'run',
+        '--rm',
+        '--network',
+        'none',
+        '--user',
+        options.user ?? `${id.uid}:${id.gid}`,
+        '--cap-drop',
+        'ALL',
+    ];
+    for (const cap of options.capAdd ?? [])
+        run.push('--cap-add', cap);
+    run.push('--security-opt', 'no-new-privileges');
+    run.push('--label', `${MANAGED_LABEL}=true`, '--label', `${LABEL_PREFIX}.role=helper`);
+    for (const mount of options.mounts)
+        run.push('--mount', mount);
+    if (options.workdir)
+        run.push('--workdir', options.workdir);
+    for (const name of options.envNames ?? [])
+        run.push('-e', name);
+    return [...run, '--entrypoint', options.entrypoint, '--', options.image, ...options.args];
 }
 class SandboxConflictError extends Error {
 }
@@ -10111,53 +10143,29 @@ async function prepareVolume(git, engine, location, plan, image, log) {
     if (await checkoutForce(git, parent, plan))
         add.splice(2, 0, '--force');
     const configEnv = { ...gitConfigEnv(), HOME: '/tmp' };
-    const result = await engine.exec([
-        'run',
-        '--rm',
-        '--network',
-        'none',
-        '--user',
-        '0:0',
-        '--cap-drop',
-        'ALL',
-        '--cap-add',
-        'CHOWN',
-        '--cap-add',
-        'SETUID',
-        '--cap-add',
-        'SETGID',
-        '--cap-add',
-        'SYS_CHROOT',
-        '--cap-add',
-        'DAC_OVERRIDE',
-        '--cap-add',
-        'FOWNER',
-        '--security-opt',
-        'no-new-privileges',
-        '--label',
-        `${MANAGED_LABEL}=true`,
-        '--label',
-        `${LABEL_PREFIX}.role=helper`,
-        ...sandboxMounts(location),
-        '--workdir',
-        parent.path,
-        ...Object.keys(configEnv).flatMap((k) => ['-e', k]),
-        '--entrypoint',
-        'sh',
-        '--',
+    const result = await engine.exec(helperContainerArgs({
+        // root only to hand the fresh volume to the runner's user; the script then drops to that user
+        user: '0:0',
+        capAdd: ['CHOWN', 'SETUID', 'SETGID', 'SYS_CHROOT', 'DAC_OVERRIDE', 'FOWNER'],
+        mounts: sandboxMountList(location),
+        workdir: parent.path,
+        envNames: Object.keys(configEnv),
         image,
-        '-c',
-        VOLUME_CREATE_SCRIPT,
-        'create-sandbox',
-        String(id.uid),
-        String(id.gid),
-        location.worktreePath,
-        recover ? '1' : '0',
-        'git',
-        '-C',
-        parent.path,
-        ...add,
-    ], { env: configEnv });
+        entrypoint: 'sh',
+        args: [
+            '-c',
+            VOLUME_CREATE_SCRIPT,
+            'create-sandbox',
+            String(id.uid),
+            String(id.gid),
+            location.worktreePath,
+            recover ? '1' : '0',
+            'git',
+            '-C',
+            parent.path,
+            ...add,
+        ],
+    }), { env: configEnv });
     await announceCreation(git, location, plan, result.exitCode === 0);
     const created = await findWorktreeEntry(parent.gitDir, location.worktreePath);
     if (result.exitCode !== 0 || !created) {
@@ -10192,7 +10200,6 @@ async function runInWorktree(git, engine, location, image, script, args, extraEn
             env: git.scriptEnv(extraEnv),
         });
     }
-    const id = currentIdentity();
     const env = {
         ...gitConfigEnv(),
         GIT_TERMINAL_PROMPT: '0',
@@ -10201,34 +10208,14 @@ async function runInWorktree(git, engine, location, image, script, args, extraEn
         LC_ALL: 'C',
         ...extraEnv,
     };
-    return engine.exec([
-        'run',
-        '--rm',
-        '--network',
-        'none',
-        '--user',
-        `${id.uid}:${id.gid}`,
-        '--cap-drop',
-        'ALL',
-        '--security-opt',
-        'no-new-privileges',
-        '--label',
-        `${MANAGED_LABEL}=true`,
-        '--label',
-        `${LABEL_PREFIX}.role=helper`,
-        ...sandboxMounts(location),
-        '--workdir',
-        location.worktreePath,
-        ...Object.keys(env).flatMap((k) => ['-e', k]),
-        '--entrypoint',
-        'sh',
-        '--',
+    return engine.exec(helperContainerArgs({
+        mounts: sandboxMountList(location),
+        workdir: location.worktreePath,
+        envNames: Object.keys(env),
         image,
-        '-c',
-        script,
-        'worktree-sandbox',
-        ...args,
-    ], { env });
+        entrypoint: 'sh',
+        args: ['-c', script, 'worktree-sandbox', ...args],
+    }), { env });
 }
 /**
  * git's lock files in the sandbox's own admin folder (`index.lock`, `HEAD.lock`) left by a command that was
@@ -11345,7 +11332,6 @@ function heads_firstLine(text) {
 
 
 
-
 /** Archives and returns the files written; throws when the work could not be saved (then nothing is removed). */
 async function archiveSandbox(sandbox, kind, deps) {
     const dir = external_node_path_.join(deps.archiveDir, sandbox.project);
@@ -11405,36 +11391,15 @@ async function archiveFiles(sandbox, base, deps) {
             throw new Error(`tar failed: ${result.stderr.trim().split('\n')[0]}`);
         return file;
     }
-    const id = currentIdentity();
-    const result = await deps.engine.exec([
-        'run',
-        '--rm',
-        '--network',
-        'none',
-        '--user',
-        `${id.uid}:${id.gid}`,
-        '--cap-drop',
-        'ALL',
-        '--security-opt',
-        'no-new-privileges',
-        '--label',
-        `${MANAGED_LABEL}=true`,
-        '--label',
-        `${LABEL_PREFIX}.role=helper`,
-        '--mount',
-        mountArg({ type: 'volume', source: sandbox.volume, target: '/v', readonly: true }),
-        '--mount',
-        mountArg({ type: 'bind', source: external_node_path_.dirname(file), target: '/archive' }),
-        '--entrypoint',
-        'tar',
-        '--',
-        deps.image,
-        '-C',
-        '/v',
-        '-czf',
-        `/archive/${external_node_path_.basename(file)}`,
-        '.',
-    ]);
+    const result = await deps.engine.exec(helperContainerArgs({
+        mounts: [
+            mountArg({ type: 'volume', source: sandbox.volume, target: '/v', readonly: true }),
+            mountArg({ type: 'bind', source: external_node_path_.dirname(file), target: '/archive' }),
+        ],
+        image: deps.image,
+        entrypoint: 'tar',
+        args: ['-C', '/v', '-czf', `/archive/${external_node_path_.basename(file)}`, '.'],
+    }));
     if (result.exitCode !== 0)
         throw new Error(`tar failed in the helper container: ${result.stderr.trim().split('\n')[0]}`);
     return file;
@@ -12234,7 +12199,6 @@ function countPorcelainEntries(output) {
 
 
 
-
 const VOLUMES_PER_HELPER = 48;
 // Positional arguments only, in triples: mount point, sandbox name, 1/0 for "run git status".
 const SCRIPT = `set -u
@@ -12266,7 +12230,6 @@ async function inspectVolumes(engine, image, parent, requests) {
     return results;
 }
 async function inspectChunk(engine, image, parent, chunk) {
-    const id = currentIdentity();
     // The worktree files belong to whoever ran the sandbox: git's ownership check would refuse them.
     const env = {
         ...gitConfigEnv([['safe.directory', '*']]),
@@ -12284,34 +12247,14 @@ async function inspectChunk(engine, image, parent, chunk) {
         mounts.push(mountArg({ type: 'volume', source: request.volume, target: dir, readonly: true }));
         args.push(dir, request.sandbox, request.checkStatus ? '1' : '0');
     });
-    const result = await engine.exec([
-        'run',
-        '--rm',
-        '--network',
-        'none',
-        '--user',
-        `${id.uid}:${id.gid}`,
-        '--cap-drop',
-        'ALL',
-        '--security-opt',
-        'no-new-privileges',
-        '--label',
-        `${MANAGED_LABEL}=true`,
-        '--label',
-        `${LABEL_PREFIX}.role=helper`,
-        ...mounts.flatMap((m) => ['--mount', m]),
-        '--workdir',
-        '/',
-        ...Object.keys(env).flatMap((k) => ['-e', k]),
-        '--entrypoint',
-        'sh',
-        '--',
+    const result = await engine.exec(helperContainerArgs({
+        mounts,
+        workdir: '/',
+        envNames: Object.keys(env),
         image,
-        '-c',
-        SCRIPT,
-        'worktree-sandbox-reap',
-        ...args,
-    ], { env });
+        entrypoint: 'sh',
+        args: ['-c', SCRIPT, 'worktree-sandbox-reap', ...args],
+    }), { env });
     return parseInspection(result.stdout, result.exitCode, result.stderr, chunk);
 }
 function parseInspection(stdout, exitCode, stderr, chunk) {

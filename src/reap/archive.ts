@@ -6,11 +6,10 @@
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import type { ContainerEngine } from '../docker.js';
-import { LABEL_PREFIX, MANAGED_LABEL } from '../docker.js';
 import type { Git } from '../git.js';
 import { PATCH_SCRIPT } from '../post.js';
 import { runProcess } from '../proc.js';
-import { currentIdentity, mountArg, runInWorktree, type SandboxLocation } from '../sandbox.js';
+import { helperContainerArgs, mountArg, runInWorktree, type SandboxLocation } from '../sandbox.js';
 import type { ArchiveKind } from './gates.js';
 import type { ScannedSandbox } from './scan.js';
 
@@ -89,36 +88,17 @@ async function archiveFiles(sandbox: ScannedSandbox, base: string, deps: Archive
     if (result.exitCode !== 0) throw new Error(`tar failed: ${result.stderr.trim().split('\n')[0]}`);
     return file;
   }
-  const id = currentIdentity();
-  const result = await deps.engine.exec([
-    'run',
-    '--rm',
-    '--network',
-    'none',
-    '--user',
-    `${id.uid}:${id.gid}`,
-    '--cap-drop',
-    'ALL',
-    '--security-opt',
-    'no-new-privileges',
-    '--label',
-    `${MANAGED_LABEL}=true`,
-    '--label',
-    `${LABEL_PREFIX}.role=helper`,
-    '--mount',
-    mountArg({ type: 'volume', source: sandbox.volume!, target: '/v', readonly: true }),
-    '--mount',
-    mountArg({ type: 'bind', source: path.dirname(file), target: '/archive' }),
-    '--entrypoint',
-    'tar',
-    '--',
-    deps.image,
-    '-C',
-    '/v',
-    '-czf',
-    `/archive/${path.basename(file)}`,
-    '.',
-  ]);
+  const result = await deps.engine.exec(
+    helperContainerArgs({
+      mounts: [
+        mountArg({ type: 'volume', source: sandbox.volume!, target: '/v', readonly: true }),
+        mountArg({ type: 'bind', source: path.dirname(file), target: '/archive' }),
+      ],
+      image: deps.image,
+      entrypoint: 'tar',
+      args: ['-C', '/v', '-czf', `/archive/${path.basename(file)}`, '.'],
+    }),
+  );
   if (result.exitCode !== 0)
     throw new Error(`tar failed in the helper container: ${result.stderr.trim().split('\n')[0]}`);
   return file;

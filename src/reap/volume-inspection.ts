@@ -3,8 +3,8 @@
 // volume). Everything is mounted read-only: the parent (with its .git) and each volume, so a check can
 // never write the index whose mtime is an activity signal, nor anything else.
 import { gitConfigEnv } from '../git.js';
-import { LABEL_PREFIX, MANAGED_LABEL, type ContainerEngine } from '../docker.js';
-import { currentIdentity, mountArg } from '../sandbox.js';
+import type { ContainerEngine } from '../docker.js';
+import { helperContainerArgs, mountArg } from '../sandbox.js';
 import { countPorcelainEntries, type CheckResult } from './work-finding.js';
 import type { ParentRef } from './scan.js';
 
@@ -65,7 +65,6 @@ async function inspectChunk(
   parent: ParentRef | undefined,
   chunk: readonly VolumeRequest[],
 ): Promise<Map<string, VolumeInspection>> {
-  const id = currentIdentity();
   // The worktree files belong to whoever ran the sandbox: git's ownership check would refuse them.
   const env = {
     ...gitConfigEnv([['safe.directory', '*']]),
@@ -84,34 +83,14 @@ async function inspectChunk(
     args.push(dir, request.sandbox, request.checkStatus ? '1' : '0');
   });
   const result = await engine.exec(
-    [
-      'run',
-      '--rm',
-      '--network',
-      'none',
-      '--user',
-      `${id.uid}:${id.gid}`,
-      '--cap-drop',
-      'ALL',
-      '--security-opt',
-      'no-new-privileges',
-      '--label',
-      `${MANAGED_LABEL}=true`,
-      '--label',
-      `${LABEL_PREFIX}.role=helper`,
-      ...mounts.flatMap((m) => ['--mount', m]),
-      '--workdir',
-      '/',
-      ...Object.keys(env).flatMap((k) => ['-e', k]),
-      '--entrypoint',
-      'sh',
-      '--',
+    helperContainerArgs({
+      mounts,
+      workdir: '/',
+      envNames: Object.keys(env),
       image,
-      '-c',
-      SCRIPT,
-      'worktree-sandbox-reap',
-      ...args,
-    ],
+      entrypoint: 'sh',
+      args: ['-c', SCRIPT, 'worktree-sandbox-reap', ...args],
+    }),
     { env },
   );
   return parseInspection(result.stdout, result.exitCode, result.stderr, chunk);
