@@ -1726,6 +1726,21 @@ async function inspectVolumesSafely(deps, parent, volumes) {
 
 
 
+/** The reaper's options from the validated settings (the action and the CLI alike). */
+function reapOptionsFrom(settings) {
+    const { worktreeRoot, volumePrefix, engine, image, dryRun, maxRemovals, force, archiveDir } = settings;
+    return {
+        worktreeRoot,
+        volumePrefix,
+        engine,
+        image,
+        retention: settings,
+        dryRun,
+        maxRemovals,
+        force,
+        archiveDir,
+    };
+}
 async function reap(options, ui = silentUi) {
     const nowMs = options.now ?? Date.now();
     const git = await src_git/* Git */.TU.create();
@@ -1890,17 +1905,7 @@ const OUTPUT_LIMIT = 900_000;
 const SUMMARY_ROWS = 2500;
 async function reapAction(settings) {
     const ui = (0,action/* actionUi */.V4)();
-    const result = await reap({
-        worktreeRoot: settings.worktreeRoot,
-        volumePrefix: settings.volumePrefix,
-        engine: settings.engine,
-        image: settings.image,
-        retention: settings,
-        dryRun: settings.dryRun,
-        maxRemovals: settings.maxRemovals,
-        force: settings.force,
-        archiveDir: settings.archiveDir,
-    }, ui);
+    const result = await reap(reapOptionsFrom(settings), ui);
     const sorted = [...result.sandboxes].sort(byInterest);
     const reaped = jsonWithin(sorted.filter(isReaped).map(toRecord), OUTPUT_LIMIT);
     const kept = jsonWithin(sorted.filter((s) => !isReaped(s)).map(toRecord), OUTPUT_LIMIT);

@@ -3,7 +3,7 @@
 import * as core from '@actions/core';
 import { actionUi } from './action.js';
 import { byInterest, isReaped, jsonWithin, summaryMarkdown, toRecord } from './reap/report.js';
-import { reap, type ReapResult } from './reap/reap.js';
+import { reap, reapOptionsFrom, type ReapResult } from './reap/reap.js';
 import type { ReapSettings } from './settings.js';
 
 /** GitHub keeps each output to 1 MiB; leave room for the rest. */
@@ -13,20 +13,7 @@ const SUMMARY_ROWS = 2500;
 
 export async function reapAction(settings: ReapSettings): Promise<ReapResult> {
   const ui = actionUi();
-  const result = await reap(
-    {
-      worktreeRoot: settings.worktreeRoot,
-      volumePrefix: settings.volumePrefix,
-      engine: settings.engine,
-      image: settings.image,
-      retention: settings,
-      dryRun: settings.dryRun,
-      maxRemovals: settings.maxRemovals,
-      force: settings.force,
-      archiveDir: settings.archiveDir,
-    },
-    ui,
-  );
+  const result = await reap(reapOptionsFrom(settings), ui);
   const sorted = [...result.sandboxes].sort(byInterest);
   const reaped = jsonWithin(sorted.filter(isReaped).map(toRecord), OUTPUT_LIMIT);
   const kept = jsonWithin(sorted.filter((s) => !isReaped(s)).map(toRecord), OUTPUT_LIMIT);

@@ -12623,6 +12623,21 @@ async function inspectVolumesSafely(deps, parent, volumes) {
 
 
 
+/** The reaper's options from the validated settings (the action and the CLI alike). */
+function reapOptionsFrom(settings) {
+    const { worktreeRoot, volumePrefix, engine, image, dryRun, maxRemovals, force, archiveDir } = settings;
+    return {
+        worktreeRoot,
+        volumePrefix,
+        engine,
+        image,
+        retention: settings,
+        dryRun,
+        maxRemovals,
+        force,
+        archiveDir,
+    };
+}
 async function reap(options, ui = silentUi) {
     const nowMs = options.now ?? Date.now();
     const git = await Git.create();
@@ -15571,17 +15586,7 @@ function removalText(e, nowMs) {
 
 async function reapCommand(settings, json) {
     const ui = terminalUi({ quiet: true, spinner: true });
-    const result = await reap({
-        worktreeRoot: settings.worktreeRoot,
-        volumePrefix: settings.volumePrefix,
-        engine: settings.engine,
-        image: settings.image,
-        retention: settings,
-        dryRun: settings.dryRun,
-        maxRemovals: settings.maxRemovals,
-        force: settings.force,
-        archiveDir: settings.archiveDir,
-    }, ui);
+    const result = await reap(reapOptionsFrom(settings), ui);
     process.stdout.write(json ? `${JSON.stringify(reapJson(result), null, 2)}\n` : reapText(result));
     const partly = result.sandboxes.filter((s) => s.result === 'partly removed');
     if (partly.length)

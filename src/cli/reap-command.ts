@@ -1,6 +1,6 @@
 // `worktree-sandbox reap`: the action's reap mode from a terminal or a cron job. The same reaper; its
 // result as a text table (every entry, the most telling first) or as JSON.
-import { reap, type ReapResult, type ReportedSandbox } from '../reap/reap.js';
+import { reap, reapOptionsFrom, type ReapResult, type ReportedSandbox } from '../reap/reap.js';
 import { byInterest, formatBytes, isReaped, reasonOf } from '../reap/report.js';
 import type { ReapSettings } from '../settings.js';
 import { formatDays, formatTable } from './table.js';
@@ -8,20 +8,7 @@ import { terminalUi } from './terminal-ui.js';
 
 export async function reapCommand(settings: ReapSettings, json: boolean): Promise<void> {
   const ui = terminalUi({ quiet: true, spinner: true });
-  const result = await reap(
-    {
-      worktreeRoot: settings.worktreeRoot,
-      volumePrefix: settings.volumePrefix,
-      engine: settings.engine,
-      image: settings.image,
-      retention: settings,
-      dryRun: settings.dryRun,
-      maxRemovals: settings.maxRemovals,
-      force: settings.force,
-      archiveDir: settings.archiveDir,
-    },
-    ui,
-  );
+  const result = await reap(reapOptionsFrom(settings), ui);
   process.stdout.write(json ? `${JSON.stringify(reapJson(result), null, 2)}\n` : reapText(result));
   const partly = result.sandboxes.filter((s) => s.result === 'partly removed');
   if (partly.length)

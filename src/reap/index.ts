@@ -1,5 +1,5 @@
 // The reaper's public face, for the action and a CLI alike.
-export { reap, type ReapOptions, type ReapResult, type ReportedSandbox } from './reap.js';
+export { reap, reapOptionsFrom, type ReapOptions, type ReapResult, type ReportedSandbox } from './reap.js';
 export { scanSandboxes, type ScannedSandbox, type ScanResult } from './scan.js';
 export {
   decide,

@@ -4,6 +4,7 @@
 import type { EngineName } from '../docker.js';
 import { ContainerEngine } from '../docker.js';
 import { Git } from '../git.js';
+import type { ReapSettings } from '../settings.js';
 import { silentUi, type Ui } from '../ui.js';
 import { assessStaleness, decide, type Decision, type SandboxFacts } from './decide.js';
 import { carryOut, type RemovalOutcome } from './execute.js';
@@ -30,6 +31,22 @@ export interface ReapOptions {
   archiveDir: string;
   /** Epoch ms; defaults to the clock. */
   now?: number;
+}
+
+/** The reaper's options from the validated settings (the action and the CLI alike). */
+export function reapOptionsFrom(settings: ReapSettings): ReapOptions {
+  const { worktreeRoot, volumePrefix, engine, image, dryRun, maxRemovals, force, archiveDir } = settings;
+  return {
+    worktreeRoot,
+    volumePrefix,
+    engine,
+    image,
+    retention: settings,
+    dryRun,
+    maxRemovals,
+    force,
+    archiveDir,
+  };
 }
 
 export type ReapResultKind = 'removed' | 'partly removed' | 'would remove' | 'kept';
