@@ -664,7 +664,7 @@ async function runTarget(settings, io, run) {
                 : undefined,
             pushTo: pushDestination(target),
         };
-        outcome = await (0,run_mode/* runSandbox */.Fi)({ ...settings, branch: target.branch, base: '' }, deps);
+        outcome = await (0,run_mode/* runSandbox */.F)({ ...settings, branch: target.branch, base: '' }, deps);
         const finished = await describeOutcome(git, parent.path, settings, ctx, target, pr, outcome);
         // The comment names the commit the sandbox really started from (the branch may have moved since).
         const done = { ...progress, headSha: outcome.sandbox.startSha };

@@ -2198,7 +2198,7 @@ async function runAction(settings) {
             return;
     }
     else
-        outcome = await (0,run_mode/* runSandbox */.Fi)(settings, { ui, save: src_state/* saveRunState */.iZ });
+        outcome = await (0,run_mode/* runSandbox */.F)(settings, { ui, save: src_state/* saveRunState */.iZ });
     setOutputs(outcome);
     await core/* summary */.z.addRaw(outcomeMarkdown(outcome)).write();
     const { exitCode } = outcome.command;
@@ -2555,11 +2555,6 @@ class ContainerEngine {
             .split('\n')
             .filter((line) => line.trim())
             .map((line) => parseMounts(line));
-    }
-    /** Names of containers (running or not) that mount any of the given volumes. */
-    async containersUsingVolume(volume) {
-        const out = await this.run(['ps', '--all', '--filter', `volume=${volume}`, '--format', '{{.Names}}']);
-        return out.split('\n').filter(Boolean);
     }
 }
 function parseMounts(line) {
@@ -4774,10 +4769,10 @@ async function realDirectory(given) {
 
 // EXPORTS
 __nccwpck_require__.d(__webpack_exports__, {
-  Fi: () => (/* binding */ runSandbox)
+  F: () => (/* binding */ runSandbox)
 });
 
-// UNUSED EXPORTS: holdsWork, realRoot
+// UNUSED EXPORTS: realRoot
 
 // EXTERNAL MODULE: external "node:fs/promises"
 var promises_ = __nccwpck_require__(1455);
@@ -5167,7 +5162,6 @@ function firstLine(text) {
     const line = text.trim().split('\n')[0];
     return line.length > 80 ? `${line.slice(0, 77)}...` : line;
 }
-
 
 
 /***/ }),

@@ -237,12 +237,6 @@ export class ContainerEngine {
       .filter((line) => line.trim())
       .map((line) => parseMounts(line));
   }
-
-  /** Names of containers (running or not) that mount any of the given volumes. */
-  async containersUsingVolume(volume: string): Promise<string[]> {
-    const out = await this.run(['ps', '--all', '--filter', `volume=${volume}`, '--format', '{{.Names}}']);
-    return out.split('\n').filter(Boolean);
-  }
 }
 
 interface MountJson {

@@ -18,15 +18,9 @@ import { lockSandbox, withRepositoryLock } from './lock.js';
 import { announceRefs } from './metadata-changes.js';
 import { persistentSandboxName } from './naming.js';
 import { pushBranch, type PushResult } from './push.js';
-import { holdsWork, inspectWorktree, type WorktreeReport } from './report.js';
+import { inspectWorktree, type WorktreeReport } from './report.js';
 import { findParentRepository } from './repository.js';
-import {
-  clearStaleWorktreeLocks,
-  locateSandbox,
-  prepareSandbox,
-  type Sandbox,
-  type SandboxLocation,
-} from './sandbox.js';
+import { clearStaleWorktreeLocks, locateSandbox, prepareSandbox, type Sandbox } from './sandbox.js';
 import { validateBranchNames, type RunSettings } from './settings.js';
 import type { RunState } from './state.js';
 import type { Ui } from './ui.js';
@@ -297,5 +291,3 @@ function firstLine(text: string): string {
   const line = text.trim().split('\n')[0];
   return line.length > 80 ? `${line.slice(0, 77)}...` : line;
 }
-
-export { holdsWork, type SandboxLocation };

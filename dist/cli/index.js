@@ -8012,11 +8012,6 @@ class ContainerEngine {
             .filter((line) => line.trim())
             .map((line) => parseMounts(line));
     }
-    /** Names of containers (running or not) that mount any of the given volumes. */
-    async containersUsingVolume(volume) {
-        const out = await this.run(['ps', '--all', '--filter', `volume=${volume}`, '--format', '{{.Names}}']);
-        return out.split('\n').filter(Boolean);
-    }
 }
 function parseMounts(line) {
     // `"<name>" <true|false> [<mounts>]`: the name is a JSON string, so the first `" ` after it ends it.
@@ -10847,7 +10842,6 @@ function run_mode_firstLine(text) {
     const line = text.trim().split('\n')[0];
     return line.length > 80 ? `${line.slice(0, 77)}...` : line;
 }
-
 
 ;// CONCATENATED MODULE: ./src/summary.ts
 const esc = (text) => text.replace(/[|<>]/g, (c) => `&#${c.charCodeAt(0)};`).replace(/\n/g, ' ');
