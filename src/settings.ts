@@ -2,10 +2,13 @@
 // input. An error names the input and what it accepts, and is raised before anything is created.
 import * as os from 'node:os';
 import * as path from 'node:path';
-import type { EngineName } from './docker.js';
+import type { Limits } from './engine/container-args.js';
+import { ENGINE_ENV, type EngineName } from './engine/engine.js';
+import type { Isolation } from './sandbox/layout.js';
+
+export type { Isolation };
 
 export type InputReader = (name: string) => string;
-export type Isolation = 'container' | 'disk';
 export type CleanupPolicy = 'auto' | 'always' | 'never';
 
 export interface EnvEntry {
@@ -13,13 +16,18 @@ export interface EnvEntry {
   value: string;
 }
 
-export interface ContainerLimits {
-  memory?: string;
-  cpus?: string;
-  pidsLimit: number;
-  network: 'bridge' | 'none';
-  readOnlyRootfs: boolean;
+export type ContainerLimits = Limits;
+
+/** Who commits: `Name <email>`. */
+export interface Identity {
+  name: string;
+  email: string;
 }
+
+export const BOT_IDENTITY: Identity = {
+  name: 'github-actions[bot]',
+  email: '41898282+github-actions[bot]@users.noreply.github.com',
+};
 
 interface CommonSettings {
   engine: EngineName;
@@ -45,8 +53,10 @@ export interface RunSettings extends CommonSettings {
   push: boolean;
   commitMessage: string;
   limits: ContainerLimits;
-  /** `strict: true`: a change the command made outside its sandbox fails the step (it is undone either way). */
-  strict: boolean;
+  /** The most a sandbox's changes may weigh when they come back (the bundle's bytes). */
+  maxImportBytes: number;
+  author: Identity;
+  committer: Identity;
   trigger: TriggerSettings;
 }
 
@@ -128,7 +138,9 @@ function parseRun(read: InputReader, env: NodeJS.ProcessEnv): Omit<RunSettings, 
       network: oneOf(read, 'network', ['bridge', 'none'] as const, 'bridge'),
       readOnlyRootfs: boolean(read, 'read-only-rootfs', false),
     },
-    strict: boolean(read, 'strict', false),
+    maxImportBytes: size(read, 'max-import-size', 1024 ** 3),
+    author: BOT_IDENTITY,
+    committer: BOT_IDENTITY,
     trigger: {
       command: triggerCommand(read),
       allowedAssociations: list(read, 'allowed-associations', ['OWNER', 'MEMBER', 'COLLABORATOR']).map(
@@ -215,6 +227,18 @@ function number(
     const kind = rule.integer ? 'a whole number' : 'a number';
     throw new InputError(name, raw, `${kind} ≥ ${rule.min}`);
   }
+  return value;
+}
+
+const UNITS: Record<string, number> = { '': 1, b: 1, k: 1024, m: 1024 ** 2, g: 1024 ** 3 };
+
+function size(read: InputReader, name: string, fallback: number): number {
+  const raw = read(name).trim();
+  if (!raw) return fallback;
+  const match = /^(\d+(?:\.\d+)?)([bkmg]?)$/i.exec(raw);
+  const value = match ? Math.floor(Number(match[1]) * UNITS[match[2].toLowerCase()]) : NaN;
+  if (!match || !Number.isFinite(value) || value < 1024)
+    throw new InputError(name, raw, 'a size of at least 1k, such as 512m or 2g');
   return value;
 }
 
@@ -330,6 +354,10 @@ function envEntries(read: InputReader, env: NodeJS.ProcessEnv): EnvEntry[] {
       throw new InputError('env', line, `a name other than ${RESERVED_ENV.join(', ')} (set by the action)`);
     if (entries.some((e) => e.name === name)) throw new InputError('env', line, 'each NAME at most once');
     const value = eq < 0 ? (env[name] ?? '') : line.slice(eq + 1);
+    // A value of several lines reaches the container by name through the engine CLI's environment, where
+    // it may never stand in for one of the CLI's own variables.
+    if (/[\r\n]/.test(value) && ENGINE_ENV.includes(name))
+      throw new InputError('env', name, `a name other than ${ENGINE_ENV.join(', ')} for a value of several lines`);
     entries.push({ name, value });
   }
   return entries;

@@ -1,7 +1,7 @@
 // The CLI's subcommands on the core. Options arrive under the action's input names.
 import * as os from 'node:os';
-import { cleanupRun } from '../post.js';
-import { runSandbox } from '../run-mode.js';
+import { cleanupRun } from '../run/cleanup.js';
+import { runSandbox } from '../run/run.js';
 import {
   InputError,
   parseSettings,
@@ -10,8 +10,8 @@ import {
   type RunSettings,
   type Settings,
 } from '../settings.js';
-import type { RunState } from '../state.js';
-import { outcomeText } from '../summary.js';
+import type { RunState } from '../run/state.js';
+import { outcomeText } from '../run/summary.js';
 import { CliExit, EXIT } from './exit-codes.js';
 import { listCommand } from './list-command.js';
 import { reapCommand } from './reap-command.js';

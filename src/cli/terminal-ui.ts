@@ -1,13 +1,13 @@
 // The core's Ui on a terminal: a spinner on long steps when attached to a TTY (ora), plain lines otherwise.
 import ora from 'ora';
-import type { Ui } from '../ui.js';
+import type { Ui } from '../run/ui.js';
 
 /**
  * `quiet`: no progress lines (warnings still show); `spinner` with `quiet`: a spinner on long steps all the
  * same when on a TTY (for commands whose result is a table or JSON on stdout).
  */
 export function terminalUi(
-  options: { quiet?: boolean; spinner?: boolean; stream?: NodeJS.WriteStream } = {},
+  options: { quiet?: boolean; spinner?: boolean; stream?: NodeJS.WriteStream; debug?: boolean } = {},
 ): Ui {
   const stream = options.stream ?? process.stderr;
   // A terminal of zero columns (a pseudo-terminal nobody sized, e.g. `script` under cron) would make the
@@ -21,6 +21,9 @@ export function terminalUi(
   };
   return {
     info: line,
+    debug: (m) => {
+      if (options.debug) line(`debug: ${m}`);
+    },
     warning: (m) => {
       // Above the spinner, not through it.
       spinner?.clear();

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import type { TriggerSettings } from '../settings.js';
-import { BOT_IDENTITY } from '../report.js';
+import { BOT_IDENTITY } from '../settings.js';
 import {
   issueCommentEvent,
   pullRequestEvent,

@@ -1,7 +1,7 @@
 // Which GitHub events start a pull-request run, and what the event asks for: a pure decision from the
 // event name, its payload and the trigger settings. The payload is read defensively: any field may be
 // missing or of the wrong type, and then the event starts nothing.
-import { BOT_IDENTITY } from '../report.js';
+import { BOT_IDENTITY } from '../settings.js';
 import type { TriggerSettings } from '../settings.js';
 
 /** Starts every progress comment, so that the bot never takes its own comment for a request. */

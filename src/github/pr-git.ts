@@ -3,7 +3,7 @@
 // (commit list, patch). Commits live in the parent's object store whatever the isolation.
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
-import type { Git } from '../git.js';
+import type { Git } from '../engine/git.js';
 import type { CommitLine } from './progress.js';
 
 const SHA = /^[0-9a-f]{40}([0-9a-f]{24})?$/;

@@ -2,18 +2,16 @@
 // pull request up, say on it that the run started, run the sandbox on its head, deliver the changes (push,
 // or a patch for a fork), and rewrite the progress comment with the outcome.
 // The comment's text reaches the command only as data: a read-only file named by $SANDBOX_PROMPT_FILE.
-import * as core from '@actions/core';
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { Git } from '../git.js';
-import { withRepositoryLock } from '../lock.js';
-import { announceRefs } from '../metadata-changes.js';
-import { findParentRepository, type ParentRepository } from '../repository.js';
-import { runSandbox, type PushDestination, type RunDeps, type RunOutcome } from '../run-mode.js';
+import { Git } from '../engine/git.js';
+import { withRepositoryLock } from '../sandbox/lock.js';
+import { findParentRepository, type ParentRepository } from '../sandbox/repository.js';
+import { runSandbox, type PushDestination, type RunDeps, type RunOutcome } from '../run/run.js';
 import type { RunSettings } from '../settings.js';
-import { saveRunState, type RunState } from '../state.js';
-import type { Ui } from '../ui.js';
+import type { RunState } from '../run/state.js';
+import type { Ui } from '../run/ui.js';
 import { apiUrl, connectGitHub, type GitHubApi, type PullRequestInfo } from './api.js';
 import { readActionContext, type ActionContext } from './context.js';
 import { decideEvent, type RunRequest } from './event.js';
@@ -31,18 +29,6 @@ export interface PrRunIo {
   /** Appends Markdown to the job summary. */
   summary(markdown: string): Promise<void>;
   save: (state: Partial<RunState>) => void;
-}
-
-export function actionIo(ui: Ui): PrRunIo {
-  return {
-    ui,
-    env: process.env,
-    setOutput: (name, value) => core.setOutput(name, value),
-    summary: async (markdown) => {
-      await core.summary.addRaw(markdown).write();
-    },
-    save: saveRunState,
-  };
 }
 
 /** Runs the sandbox for a pull-request event; undefined when the event starts no run (which is no failure). */
@@ -164,9 +150,8 @@ async function findPullRequest(
 }
 
 /**
- * A fork's head is fetched from origin (`refs/pull/N/head`) and given its local branch, once. Both refs are
- * shared by every worktree: changed under the repository lock and announced to the git guards of
- * commands running meanwhile.
+ * A fork's head is fetched from origin (`refs/pull/N/head`) and given its local branch, once, under the
+ * repository lock.
  */
 async function prepareForkBranch(
   git: Git,
@@ -176,15 +161,9 @@ async function prepareForkBranch(
 ): Promise<void> {
   const fetch = target.fetch;
   if (!fetch) return;
-  const branchRef = `refs/heads/${target.branch}`;
   const { head, created } = await withRepositoryLock(parent.gitDir, async () => {
     const sha = await fetchPullHead(git, parent.path, fetch);
     const made = await ensureLocalBranch(git, parent.path, target.branch, sha);
-    // Only what this run wrote: an existing branch is its sandbox's, never re-recorded as found.
-    await announceRefs(git, parent, [
-      { name: fetch.into, value: sha },
-      ...(made ? [{ name: branchRef, value: sha }] : []),
-    ]);
     return { head: sha, created: made };
   });
   if (created) ui.info(`Branch ${target.branch} created at the fork's head ${head.slice(0, 12)}.`);

@@ -5,11 +5,11 @@
 // Files are named `<archive-dir>/<project>/<sandbox>.<isolation>.<UTC time>.<ext>`.
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
-import type { ContainerEngine } from '../docker.js';
-import type { Git } from '../git.js';
-import { PATCH_SCRIPT } from '../post.js';
-import { runProcess } from '../proc.js';
-import { helperContainerArgs, mountArg, runInWorktree, type SandboxLocation } from '../sandbox.js';
+import type { ContainerEngine } from '../engine/engine.js';
+import type { Git } from '../engine/git.js';
+import { PATCH_SCRIPT } from '../run/cleanup.js';
+import { runProcess } from '../engine/proc.js';
+import { helperContainerArgs, mountArg, runInWorktree, type SandboxLocation } from '../sandbox/layout.js';
 import type { ArchiveKind } from './gates.js';
 import type { ScannedSandbox } from './scan.js';
 

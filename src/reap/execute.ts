@@ -6,9 +6,9 @@
 // sandboxes: on a busy disk the removal is what costs, and the reaper should cost no more than `rm -rf`.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { ContainerEngine } from '../docker.js';
-import type { Git } from '../git.js';
-import { lockSandbox, LockTimeoutError, withRepositoryLock, type Release } from '../lock.js';
+import type { ContainerEngine } from '../engine/engine.js';
+import type { Git } from '../engine/git.js';
+import { lockSandbox, LockTimeoutError, withRepositoryLock, type Release } from '../sandbox/lock.js';
 import { dropEntry, type WorktreeEntry } from '../worktree-metadata.js';
 import { archiveSandbox } from './archive.js';
 import { inParallel } from './parallel.js';

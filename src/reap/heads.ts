@@ -4,7 +4,7 @@
 // volume sandboxes keep it.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { Git } from '../git.js';
+import type { Git } from '../engine/git.js';
 
 export interface HeadFacts {
   commit?: string;

@@ -2,8 +2,8 @@
 // it, or a run holds its lock. Containers and processes are looked at once for all sandboxes.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { ContainerEngine, ContainerMounts } from '../docker.js';
-import { isSandboxLocked } from '../lock.js';
+import type { ContainerEngine, ContainerMounts } from '../engine/engine.js';
+import { isSandboxLocked } from '../sandbox/lock.js';
 import type { ScannedSandbox } from './scan.js';
 
 export interface Usage {

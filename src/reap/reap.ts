@@ -1,11 +1,11 @@
 // The reaper, as a story: scan, judge the age of everything found, look closer at the stale only (in
 // use? holding work?), decide, then carry out (or, in a dry run, only report). Independent of
 // @actions/core: the action and a CLI both drive it through a Ui.
-import type { EngineName } from '../docker.js';
-import { ContainerEngine } from '../docker.js';
-import { Git } from '../git.js';
+import type { EngineName } from '../engine/engine.js';
+import { ContainerEngine } from '../engine/engine.js';
+import { Git } from '../engine/git.js';
 import type { ReapSettings } from '../settings.js';
-import { silentUi, type Ui } from '../ui.js';
+import { silentUi, type Ui } from '../run/ui.js';
 import { assessStaleness, decide, type Decision, type SandboxFacts } from './decide.js';
 import { carryOut, type RemovalOutcome } from './execute.js';
 import { inUseReason, observeUsage } from './in-use.js';

@@ -3,10 +3,10 @@
 // the reaper's execution: its lock taken, one last look at its activity, the work archived first when
 // the gates say so, exactly its registration dropped.
 import * as path from 'node:path';
-import { ContainerEngine, type EngineName } from '../docker.js';
-import { Git } from '../git.js';
+import { ContainerEngine, type EngineName } from '../engine/engine.js';
+import { Git } from '../engine/git.js';
 import type { Isolation } from '../settings.js';
-import { silentUi, type Ui } from '../ui.js';
+import { silentUi, type Ui } from '../run/ui.js';
 import { decideOnRequest, type Decision, type SandboxFacts } from './decide.js';
 import { carryOut, type RemovalOutcome } from './execute.js';
 import { factsOf, lookCloser } from './reap.js';

@@ -1,6 +1,6 @@
 // The retention matrix (seed ADR 0029): how long a sandbox may sit unused, decided by its name alone,
 // because the name is the one signal that survives where git cannot resolve a worktree's paths.
-import { classifyName } from '../naming.js';
+import { classifyName } from '../sandbox/naming.js';
 
 /** `orphan`: the parent repository is gone or unreadable, so git can check nothing. */
 export type RetentionClass = 'transient' | 'persistent' | 'orphan';

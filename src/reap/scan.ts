@@ -8,8 +8,8 @@
 // reads, where a promise per call costs more than the call itself.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { LABEL_PREFIX, MANAGED_LABEL, type ContainerEngine } from '../docker.js';
-import { volumeName, volumeWorktreePath } from '../naming.js';
+import { LABEL_PREFIX, MANAGED_LABEL, type ContainerEngine } from '../engine/engine.js';
+import { volumeName, volumeWorktreePath } from '../sandbox/naming.js';
 import { INITIALIZING, listWorktreeEntries, type WorktreeEntry } from '../worktree-metadata.js';
 import { lastActivity, parseTimestamp } from './age.js';
 import type { SandboxIdentity } from './decide.js';

@@ -2,9 +2,9 @@
 // facts and decisions (a dry run), except that every sandbox is looked at closely (in use? holding work?
 // how big?), not only the stale ones. Nothing is removed and nothing is written: the checks are the
 // reaper's read-only ones, so a listing never moves an activity signal.
-import { ContainerEngine, type EngineName } from '../docker.js';
-import { Git } from '../git.js';
-import { silentUi, type Ui } from '../ui.js';
+import { ContainerEngine, type EngineName } from '../engine/engine.js';
+import { Git } from '../engine/git.js';
+import { silentUi, type Ui } from '../run/ui.js';
 import { decide, type Decision, type DecisionPolicy, type SandboxFacts } from './decide.js';
 import { readHeadFile } from './heads.js';
 import { factsOf, lookCloser } from './reap.js';

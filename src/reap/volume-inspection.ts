@@ -2,9 +2,9 @@
 // in helper containers, one per parent repository for up to VOLUMES_PER_HELPER volumes (not one per
 // volume). Everything is mounted read-only: the parent (with its .git) and each volume, so a check can
 // never write the index whose mtime is an activity signal, nor anything else.
-import { gitConfigEnv } from '../git.js';
-import type { ContainerEngine } from '../docker.js';
-import { helperContainerArgs, mountArg } from '../sandbox.js';
+import { gitConfigEnv } from '../engine/git.js';
+import type { ContainerEngine } from '../engine/engine.js';
+import { helperContainerArgs, mountArg } from '../sandbox/layout.js';
 import { countPorcelainEntries, type CheckResult } from './work-finding.js';
 import type { ParentRef } from './scan.js';
 

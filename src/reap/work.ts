@@ -4,8 +4,8 @@
 //    (clean-probe.ts), else `git status` on the host; of volume sandboxes, `git status` in one helper
 //    container per parent (volume-inspection.ts).
 // Every check is read-only (`--no-optional-locks`; volumes and parent mounted read-only).
-import type { ContainerEngine } from '../docker.js';
-import type { Git } from '../git.js';
+import type { ContainerEngine } from '../engine/engine.js';
+import type { Git } from '../engine/git.js';
 import type { WorkFinding } from './gates.js';
 import { operationInProgress, proveClean } from './clean-probe.js';
 import { readHeads, type HeadFacts } from './heads.js';

@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { lockSandbox } from '../../src/lock.js';
+import { lockSandbox } from '../../src/sandbox/lock.js';
 import {
   engineCli,
   inVolume,

@@ -3,7 +3,7 @@
 // persistent volume sandbox, both aged past their expiry. Dry run, real run, second run.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { persistentSandboxName, projectName, volumeName } from '../../src/naming.js';
+import { persistentSandboxName, projectName, volumeName } from '../../src/sandbox/naming.js';
 import { runMainAndPost, runStep, type StepResult } from '../support/action.js';
 import { docker, removeVolumes, uniquePrefix, volumesWithPrefix } from '../support/docker.js';
 import { runnerIds, TEST_IMAGE } from '../support/env.js';

@@ -7,7 +7,7 @@ import { jest } from '@jest/globals';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { runStep, type StepResult } from '../support/action.js';
-import { projectName } from '../../src/naming.js';
+import { projectName } from '../../src/sandbox/naming.js';
 import { containersWithLabel, docker, removeVolumes, uniquePrefix } from '../support/docker.js';
 import { TEST_IMAGE } from '../support/env.js';
 import { git, makeRepo, type TestRepo } from '../support/repo.js';

@@ -3,7 +3,7 @@
 import { execFileSync, spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { lockSandbox } from '../../src/lock.js';
+import { lockSandbox } from '../../src/sandbox/lock.js';
 import { reap, type ReapOptions, type ReapResult } from '../../src/reap/index.js';
 import { DEFAULT_RETENTION } from '../../src/reap/retention.js';
 import { uniquePrefix, docker } from '../support/docker.js';

@@ -3,9 +3,9 @@
 // worktree of the parent stays registered (live volume sandboxes look "prunable" from the host).
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { ContainerEngine } from '../../src/docker.js';
-import { Git } from '../../src/git.js';
-import { runInWorktree } from '../../src/sandbox.js';
+import { ContainerEngine } from '../../src/engine/engine.js';
+import { Git } from '../../src/engine/git.js';
+import { runInWorktree } from '../../src/sandbox/layout.js';
 import { reap, type ReapOptions, type ReapResult } from '../../src/reap/index.js';
 import { DEFAULT_RETENTION } from '../../src/reap/retention.js';
 import { docker, inVolume, removeVolumes, uniquePrefix, volumesWithPrefix } from '../support/docker.js';

@@ -2,11 +2,11 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { cleanupRun } from '../../src/post.js';
-import { runSandbox, type RunOutcome } from '../../src/run-mode.js';
+import { cleanupRun } from '../../src/run/cleanup.js';
+import { runSandbox, type RunOutcome } from '../../src/run/run.js';
 import { parseSettings, type RunSettings } from '../../src/settings.js';
-import type { RunState } from '../../src/state.js';
-import { silentUi } from '../../src/ui.js';
+import type { RunState } from '../../src/run/state.js';
+import { silentUi } from '../../src/run/ui.js';
 import { findWorktreeEntry } from '../../src/worktree-metadata.js';
 import {
   inVolume,

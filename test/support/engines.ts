@@ -2,7 +2,7 @@
 // (scripts/setup.sh installs it on Debian). Each suite says which ran.
 import { execFileSync } from 'node:child_process';
 import * as path from 'node:path';
-import type { EngineName } from '../../src/docker.js';
+import type { EngineName } from '../../src/engine/engine.js';
 
 export const PODMAN_CONF = path.resolve('scripts/podman-containers.conf');
 

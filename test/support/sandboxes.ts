@@ -2,13 +2,13 @@
 // volumes through prepareSandbox), then aged by moving their activity signals back in time.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { planBranch, resolveBranch } from '../../src/branch.js';
-import { ContainerEngine, type EngineName } from '../../src/docker.js';
-import { Git } from '../../src/git.js';
-import { projectName, volumeName } from '../../src/naming.js';
-import { findParentRepository } from '../../src/repository.js';
-import { locateSandbox, prepareSandbox, volumeLabels, type SandboxLocation } from '../../src/sandbox.js';
-import { silentUi } from '../../src/ui.js';
+import { planBranch, resolveBranch } from '../../src/sandbox/branch.js';
+import { ContainerEngine, type EngineName } from '../../src/engine/engine.js';
+import { Git } from '../../src/engine/git.js';
+import { projectName, volumeName } from '../../src/sandbox/naming.js';
+import { findParentRepository } from '../../src/sandbox/repository.js';
+import { locateSandbox, prepareSandbox, volumeLabels, type SandboxLocation } from '../../src/sandbox/layout.js';
+import { silentUi } from '../../src/run/ui.js';
 import { findWorktreeEntry } from '../../src/worktree-metadata.js';
 import { TEST_IMAGE } from './env.js';
 import { git, type TestRepo } from './repo.js';

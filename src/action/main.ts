@@ -1,0 +1,116 @@
+// The action's two phases on top of the core: inputs in, outputs and a job summary out.
+import * as core from '@actions/core';
+import { randomUUID } from 'node:crypto';
+import * as os from 'node:os';
+import { cleanupRun } from '../run/cleanup.js';
+import { runSandbox, type RunOutcome } from '../run/run.js';
+import { isPullRequestRun } from '../github/event.js';
+import { parseSettings, type RunSettings } from '../settings.js';
+import type { PrRunIo } from '../github/pr-run.js';
+import { loadRunState, saveRunState } from './state.js';
+import { outcomeMarkdown } from '../run/summary.js';
+import type { Ui } from '../run/ui.js';
+
+export function actionUi(): Ui {
+  return {
+    info: (m) => core.info(m),
+    // core.debug escapes line breaks: a debug message cannot become a workflow command.
+    debug: (m) => core.debug(m),
+    warning: (m) => core.warning(m),
+    group: (title, fn) => core.group(title, fn),
+    mask: (s) => core.setSecret(s),
+    // The command's output must not issue workflow commands (::set-output, ::add-mask, ::error ...):
+    // command processing is stopped around it with a token it cannot guess.
+    untrusted: async (fn) => {
+      const token = randomUUID();
+      process.stdout.write(`::stop-commands::${token}${os.EOL}`);
+      try {
+        return await fn((line) => process.stdout.write(`${line}${os.EOL}`));
+      } finally {
+        process.stdout.write(`::${token}::${os.EOL}`);
+      }
+    },
+  };
+}
+
+/** Where a pull-request run meets the runner: outputs, the job summary, state for the post step. */
+export function actionIo(ui: Ui): PrRunIo {
+  return {
+    ui,
+    env: process.env,
+    setOutput: (name, value) => core.setOutput(name, value),
+    summary: async (markdown) => {
+      await core.summary.addRaw(markdown).write();
+    },
+    save: saveRunState,
+  };
+}
+
+export async function main(): Promise<void> {
+  const settings = parseSettings((name) => core.getInput(name));
+  if (settings.mode === 'reap') {
+    const { reapAction } = await import('./reap.js');
+    await reapAction(settings);
+    return;
+  }
+  await runAction(settings);
+}
+
+async function runAction(settings: RunSettings): Promise<void> {
+  const ui = actionUi();
+  let outcome: RunOutcome | undefined;
+  if (isPullRequestRun(process.env.GITHUB_EVENT_NAME, settings.trigger, settings.branch)) {
+    const { runForPullRequest } = await import('../github/pr-run.js');
+    outcome = await runForPullRequest(settings, actionIo(ui));
+    if (!outcome) return;
+  } else outcome = await runSandbox(settings, { ui, save: saveRunState });
+  setOutputs(outcome);
+  await core.summary.addRaw(outcomeMarkdown(outcome)).write();
+  const { exitCode } = outcome.command;
+  if (exitCode !== 0 && !settings.allowFailure) core.setFailed(`The command exited with code ${exitCode}.`);
+}
+
+function setOutputs(outcome: RunOutcome): void {
+  const { sandbox, command, report, push } = outcome;
+  const out: Record<string, string> = {
+    sandbox: sandbox.name,
+    kind: sandbox.kind,
+    branch: sandbox.branch,
+    volume: sandbox.isolation === 'container' ? sandbox.volume : '',
+    'worktree-path': sandbox.worktreePath,
+    'exit-code': String(command.exitCode),
+    changed: String(report.changedFiles.length > 0 || report.commits > 0),
+    commits: String(report.commits),
+    'head-sha': report.headSha,
+    pushed: String(push?.pushed ?? false),
+    'files-changed': String(report.changedFiles.length),
+    'diff-stat': report.diffStat,
+  };
+  for (const [k, v] of Object.entries(out)) core.setOutput(k, v);
+}
+
+export async function post(): Promise<void> {
+  const state = loadRunState();
+  if (state?.progress && !state.progress.finished) {
+    const { finishProgressInPost } = await import('../github/pr-run.js');
+    await finishProgressInPost(state.progress, postToken(), actionUi());
+  }
+  if (!state?.location) {
+    core.info('Nothing to clean up: the main step created nothing.');
+    return;
+  }
+  try {
+    await cleanupRun(state, actionUi(), process.env.RUNNER_TEMP || os.tmpdir());
+  } catch (error) {
+    core.warning(`Cleanup did not complete: ${(error as Error).message}`);
+  }
+}
+
+/** The post step gets the same inputs as main; only the token is needed, to finish a progress comment. */
+function postToken(): string {
+  try {
+    return parseSettings((name) => core.getInput(name)).token;
+  } catch {
+    return ''; // the main step failed on these inputs before it created anything to finish
+  }
+}

@@ -1,0 +1,37 @@
+// Reap mode of the action: settings in, the reaper run, outputs (`reaped`, `kept`, `freed-bytes`) and a
+// job summary out. The reaper itself (src/reap/) knows nothing of @actions/core.
+import * as core from '@actions/core';
+import { actionUi } from './main.js';
+import { byInterest, isReaped, jsonWithin, summaryMarkdown, toRecord } from '../reap/report.js';
+import { reap, reapOptionsFrom, type ReapResult } from '../reap/reap.js';
+import type { ReapSettings } from '../settings.js';
+
+/** GitHub keeps each output to 1 MiB; leave room for the rest. */
+const OUTPUT_LIMIT = 900_000;
+/** The step summary is at most 1 MiB. */
+const SUMMARY_ROWS = 2500;
+
+export async function reapAction(settings: ReapSettings): Promise<ReapResult> {
+  const ui = actionUi();
+  const result = await reap(reapOptionsFrom(settings), ui);
+  const sorted = [...result.sandboxes].sort(byInterest);
+  const reaped = jsonWithin(sorted.filter(isReaped).map(toRecord), OUTPUT_LIMIT);
+  const kept = jsonWithin(sorted.filter((s) => !isReaped(s)).map(toRecord), OUTPUT_LIMIT);
+  for (const [name, list] of [
+    ['reaped', reaped],
+    ['kept', kept],
+  ] as const) {
+    if (list.omitted)
+      core.warning(`The ${name} output lists the first entries only: ${list.omitted} more did not fit.`);
+  }
+  core.setOutput('reaped', reaped.json);
+  core.setOutput('kept', kept.json);
+  core.setOutput('freed-bytes', String(result.freedBytes));
+  await core.summary.addRaw(summaryMarkdown({ ...result, sandboxes: sorted }, SUMMARY_ROWS)).write();
+  const failed = result.sandboxes.filter((s) => s.result === 'partly removed');
+  if (failed.length)
+    core.warning(
+      `${failed.length} sandbox(es) could only be partly removed; what is left is reported as not a sandbox from now on: ${failed.map((s) => s.where).join(', ')}`,
+    );
+  return result;
+}

@@ -1,0 +1,25 @@
+// The action's state between its two phases (GITHUB_STATE), and which of the two is running. As in
+// actions/checkout: the flag is saved when the module first loads in the main step.
+import * as core from '@actions/core';
+import type { RunState } from '../run/state.js';
+
+export const isPost = core.getState('isPost') === 'true';
+if (!isPost) core.saveState('isPost', 'true');
+
+const KEY = 'run';
+let current: RunState | undefined;
+
+export function saveRunState(update: Partial<RunState>): void {
+  current = { ...(current ?? {}), ...update } as RunState;
+  core.saveState(KEY, JSON.stringify(current));
+}
+
+export function loadRunState(): RunState | undefined {
+  const raw = core.getState(KEY);
+  if (!raw) return undefined;
+  try {
+    return JSON.parse(raw) as RunState;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,297 @@
+// The container engine CLI behind one small interface (Docker, or Podman which speaks the same CLI).
+// Argument arrays only; values that could be secrets travel in the child's environment (`-e NAME`),
+// never on its command line.
+import {
+  ProcError,
+  ProcResult,
+  pickEnv,
+  runProcess,
+  runStreaming,
+  type StreamOptions,
+  type StreamResult,
+} from './proc.js';
+
+export type EngineName = 'docker' | 'podman';
+
+export class EngineError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'EngineError';
+  }
+}
+
+export interface VolumeInfo {
+  name: string;
+  labels: Record<string, string>;
+}
+
+/** What one container mounts: volumes by name, bind mounts by host path. */
+export interface ContainerMounts {
+  name: string;
+  running: boolean;
+  volumes: string[];
+  binds: string[];
+}
+
+export interface ContainerState {
+  exitCode: number;
+  oomKilled: boolean;
+  running: boolean;
+  /** `created`, `running`, `exited`, ... */
+  status: string;
+  /** False for a container that was created but never started (its ExitCode then reads 0). */
+  started: boolean;
+  /** The engine's own message when starting it failed. */
+  error: string;
+}
+
+/** The engine CLI's own variables: taken from the runner, never overridden for a container's sake. */
+export const ENGINE_ENV = [
+  'PATH',
+  'HOME',
+  'DOCKER_HOST',
+  'DOCKER_CONFIG',
+  'DOCKER_CONTEXT',
+  'DOCKER_CERT_PATH',
+  'DOCKER_TLS_VERIFY',
+  'CONTAINERS_CONF',
+  'CONTAINER_HOST',
+  'XDG_RUNTIME_DIR',
+  'TMPDIR',
+];
+
+export class ContainerEngine {
+  constructor(readonly name: EngineName = 'docker') {}
+
+  /**
+   * The CLI's environment: the runner's engine variables (HOME, DOCKER_CONFIG, XDG_RUNTIME_DIR...), plus
+   * values the CLI passes on to a container by name (`-e NAME`), which may never replace one of its own.
+   */
+  private env(inherit: Record<string, string> = {}): Record<string, string> {
+    for (const name of Object.keys(inherit))
+      if (ENGINE_ENV.includes(name)) throw new Error(`${name} is the ${this.name} CLI's own variable.`);
+    return { ...inherit, ...pickEnv(ENGINE_ENV) };
+  }
+
+  /** Runs the engine CLI; never throws for a non-zero exit. */
+  async exec(
+    args: readonly string[],
+    options: { inherit?: Record<string, string> } = {},
+  ): Promise<ProcResult> {
+    try {
+      return await runProcess(this.name, args, { env: this.env(options.inherit) });
+    } catch (error) {
+      throw this.notInstalled(error);
+    }
+  }
+
+  /** Runs the engine CLI with its output streamed (bounded memory: see runStreaming). */
+  async stream(
+    args: readonly string[],
+    options: Omit<StreamOptions, 'env' | 'cwd'> & { inherit?: Record<string, string> } = {},
+  ): Promise<StreamResult> {
+    try {
+      return await runStreaming(this.name, args, { ...options, env: this.env(options.inherit) });
+    } catch (error) {
+      throw this.notInstalled(error);
+    }
+  }
+
+  private notInstalled(error: unknown): unknown {
+    if (!(error instanceof ProcError)) return error;
+    return new EngineError(`${this.name} is not installed or not on PATH: isolation needs a container engine.`);
+  }
+
+  async run(args: readonly string[]): Promise<string> {
+    const result = await this.exec(args);
+    if (result.exitCode !== 0) throw this.failure(args, result);
+    return result.stdout;
+  }
+
+  failure(args: readonly string[], result: ProcResult): EngineError {
+    const detail = (result.stderr || result.stdout).trim();
+    if (
+      /Cannot connect to the Docker daemon|Is the docker daemon running|connect: (no such file|connection refused|permission denied)|unable to connect to Podman|cannot connect to Podman/i.test(
+        detail,
+      )
+    ) {
+      return new EngineError(`The ${this.name} engine is unreachable: ${firstLine(detail)}`);
+    }
+    return new EngineError(
+      `${this.name} ${args[0]} ${args[1] ?? ''} failed (exit ${result.exitCode}): ${detail}`,
+    );
+  }
+
+  /**
+   * Makes sure `image` is present, pulling it when missing. Also the engine reachability check: one call on
+   * the fast path, so that start-up stays quick.
+   */
+  async ensureImage(image: string): Promise<void> {
+    const inspect = await this.exec(['image', 'inspect', '--format', '{{.Id}}', '--', image]);
+    if (inspect.exitCode === 0) return;
+    const failure = this.failure(['image', 'inspect'], inspect);
+    if (failure.message.includes('unreachable')) throw failure;
+    const pull = await this.exec(['pull', '--quiet', '--', image]);
+    if (pull.exitCode !== 0) {
+      throw new EngineError(
+        `Image "${image}" is not present and could not be pulled: ${firstLine((pull.stderr || pull.stdout).trim())}`,
+      );
+    }
+  }
+
+  async volumeExists(name: string): Promise<boolean> {
+    const result = await this.exec(['volume', 'inspect', '--format', '{{.Name}}', '--', name]);
+    if (result.exitCode === 0) return true;
+    const failure = this.failure(['volume', 'inspect'], result);
+    if (failure.message.includes('unreachable')) throw failure;
+    return false;
+  }
+
+  async createVolume(name: string, labels: Record<string, string>): Promise<void> {
+    const args = ['volume', 'create'];
+    for (const [key, value] of Object.entries(labels)) args.push('--label', `${key}=${value}`);
+    args.push('--', name);
+    await this.run(args);
+  }
+
+  /** Removes a volume; false when it is absent. Throws when it is in use or the engine fails. */
+  async removeVolume(name: string): Promise<boolean> {
+    if (!(await this.volumeExists(name))) return false;
+    await this.run(['volume', 'rm', '--', name]);
+    return true;
+  }
+
+  /** Every volume carrying `label` (key or key=value), with its labels: one engine call whatever the count. */
+  async listVolumes(label: string, labelKeys: readonly string[]): Promise<VolumeInfo[]> {
+    // Docker's template has .Label "key" (its .Labels is one "k=v,k=v" string, ambiguous with commas in
+    // values); Podman's has .Labels as a map. Either way: one call, one JSON array per volume.
+    const fields =
+      this.name === 'podman'
+        ? '{{json .Labels}}'
+        : labelKeys.map((key) => `{{json (.Label ${JSON.stringify(key)})}}`).join(',');
+    const out = await this.run([
+      'volume',
+      'ls',
+      '--filter',
+      `label=${label}`,
+      '--format',
+      `[{{json .Name}},${fields}]`,
+    ]);
+    return out
+      .split('\n')
+      .filter((line) => line.trim())
+      .map((line) => {
+        const [name, ...values] = JSON.parse(line) as [string, ...Array<string | Record<string, string>>];
+        const all = typeof values[0] === 'object' && values[0] !== null ? values[0] : undefined;
+        const labels: Record<string, string> = {};
+        labelKeys.forEach((key, i) => {
+          const value = all ? all[key] : (values[i] as string);
+          if (value) labels[key] = value;
+        });
+        return { name, labels };
+      });
+  }
+
+  /** `--init` (a tiny init as PID 1: signals, zombies) where the engine always ships one. */
+  get initArgs(): string[] {
+    return this.name === 'docker' ? ['--init'] : [];
+  }
+
+  async containerState(name: string): Promise<ContainerState | undefined> {
+    const result = await this.exec([
+      'container',
+      'inspect',
+      '--format',
+      '{{json .State.ExitCode}} {{json .State.OOMKilled}} {{json .State.Running}} {{json .State.Status}} {{json .State.StartedAt}} {{json .State.Error}}',
+      '--',
+      name,
+    ]);
+    if (result.exitCode !== 0) return undefined;
+    const [code, oom, running, status, startedAt, error] = JSON.parse(
+      `[${result.stdout.trim().split(' ').join(',')}]`,
+    ) as [number, boolean, boolean, string, string, string];
+    // A container that never started has StartedAt at the zero time (Docker) or empty (Podman).
+    const started = !!startedAt && !startedAt.startsWith('0001-01-01') && status !== 'created';
+    return { exitCode: code, oomKilled: oom, running, status, started, error: error ?? '' };
+  }
+
+  /** Whether a container exists: undefined when the engine cannot tell (unreachable). */
+  async containerExists(name: string): Promise<boolean | undefined> {
+    const result = await this.exec(['container', 'inspect', '--format', '{{.Id}}', '--', name]);
+    if (result.exitCode === 0) return true;
+    return /no such (container|object)/i.test(result.stderr) ? false : undefined;
+  }
+
+  /** Removes a container if it exists (running or not). */
+  async removeContainer(name: string): Promise<boolean> {
+    const result = await this.exec(['rm', '--force', '--volumes', '--', name]);
+    return result.exitCode === 0;
+  }
+
+  async killContainer(name: string): Promise<void> {
+    await this.exec(['kill', '--', name]);
+  }
+
+  /** Removes every container (running or not) carrying all the given labels; returns their names. */
+  async removeContainersLabelled(labels: Record<string, string>): Promise<string[]> {
+    const filters = Object.entries(labels).flatMap(([k, v]) => ['--filter', `label=${k}=${v}`]);
+    const names = (await this.run(['ps', '--all', ...filters, '--format', '{{.Names}}']))
+      .split('\n')
+      .filter(Boolean);
+    for (const name of names) await this.removeContainer(name);
+    return names;
+  }
+
+  /**
+   * Every container (running or not) with what it mounts: two engine calls whatever the number of
+   * containers and volumes (`ps` for the ids, one `container inspect` for all of them).
+   */
+  async containerMounts(): Promise<ContainerMounts[]> {
+    const ids = (await this.run(['ps', '--all', '--quiet', '--no-trunc'])).split('\n').filter(Boolean);
+    if (ids.length === 0) return [];
+    const args = [
+      'container',
+      'inspect',
+      '--format',
+      '{{json .Name}} {{json .State.Running}} {{json .Mounts}}',
+      '--',
+      ...ids,
+    ];
+    const result = await this.exec(args);
+    // A container removed between the two calls is simply gone; any other failure is a failure.
+    const problems = result.stderr
+      .split('\n')
+      .filter((line) => line.trim() && !/no such (object|container)/i.test(line));
+    if (result.exitCode !== 0 && problems.length) throw this.failure(args, result);
+    return result.stdout
+      .split('\n')
+      .filter((line) => line.trim())
+      .map((line) => parseMounts(line));
+  }
+}
+
+interface MountJson {
+  Type?: string;
+  Name?: string;
+  Source?: string;
+}
+
+function parseMounts(line: string): ContainerMounts {
+  // `"<name>" <true|false> [<mounts>]`: the name is a JSON string, so the first `" ` after it ends it.
+  const nameEnd = line.indexOf('" ', 1) + 1;
+  const name = (JSON.parse(line.slice(0, nameEnd)) as string).replace(/^\//, '');
+  const rest = line.slice(nameEnd + 1);
+  const space = rest.indexOf(' ');
+  const running = rest.slice(0, space) === 'true';
+  const mounts = (JSON.parse(rest.slice(space + 1)) as MountJson[] | null) ?? [];
+  return {
+    name,
+    running,
+    volumes: mounts.filter((m) => m.Type === 'volume' && m.Name).map((m) => m.Name!),
+    binds: mounts.filter((m) => m.Type === 'bind' && m.Source).map((m) => m.Source!),
+  };
+}
+
+function firstLine(text: string): string {
+  return text.split('\n')[0] ?? '';
+}

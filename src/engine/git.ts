@@ -1,0 +1,179 @@
+// The git CLI behind one small interface. Every call goes through `exec`: argument arrays, a fixed
+// environment, and configuration that keeps a repository's own settings from running anything on the
+// host (hooks, fsmonitor, pagers, automatic gc that would prune live sandboxes).
+import { ProcError, ProcResult, pickEnv, runProcess } from './proc.js';
+
+export const MIN_GIT_VERSION = [2, 31, 0] as const;
+
+/** Configuration applied to every host-side git command, above the repository's own configuration. */
+export const HARDENED_GIT_CONFIG: ReadonlyArray<readonly [string, string]> = [
+  ['core.hooksPath', '/dev/null'],
+  ['core.fsmonitor', 'false'],
+  ['core.untrackedCache', 'false'],
+  ['core.sshCommand', 'ssh'],
+  ['core.pager', 'cat'],
+  ['core.quotePath', 'false'],
+  ['diff.external', ''],
+  // A submodule planted by the container brings its own .git and config: never run git inside one.
+  ['diff.ignoreSubmodules', 'dirty'],
+  ['status.submoduleSummary', 'false'],
+  ['submodule.recurse', 'false'],
+  ['fetch.recurseSubmodules', 'false'],
+  ['push.recurseSubmodules', 'no'],
+  ['protocol.ext.allow', 'never'],
+  ['gc.auto', '0'],
+  ['maintenance.auto', 'false'],
+  ['commit.gpgSign', 'false'],
+  ['tag.gpgSign', 'false'],
+  ['advice.detachedHead', 'false'],
+  ['init.defaultBranch', 'main'],
+];
+
+/** Config as environment variables (GIT_CONFIG_COUNT/KEY_n/VALUE_n): also reaches git run by our scripts. */
+export function gitConfigEnv(extra: ReadonlyArray<readonly [string, string]> = []): Record<string, string> {
+  const all = [...HARDENED_GIT_CONFIG, ...extra];
+  const env: Record<string, string> = { GIT_CONFIG_COUNT: String(all.length) };
+  all.forEach(([key, value], i) => {
+    env[`GIT_CONFIG_KEY_${i}`] = key;
+    env[`GIT_CONFIG_VALUE_${i}`] = value;
+  });
+  return env;
+}
+
+/** The same hardening for git run by the action's scripts inside helper containers (nothing secret). */
+export function helperGitEnv(): Record<string, string> {
+  return { ...gitConfigEnv(), GIT_TERMINAL_PROMPT: '0', GIT_OPTIONAL_LOCKS: '0', GIT_CONFIG_NOSYSTEM: '1', HOME: '/tmp', LC_ALL: 'C' };
+}
+
+export function baseGitEnv(): Record<string, string> {
+  return {
+    ...pickEnv(['PATH', 'HOME', 'XDG_CONFIG_HOME', 'SSH_AUTH_SOCK', 'GIT_SSH_COMMAND', 'TMPDIR']),
+    GIT_TERMINAL_PROMPT: '0',
+    GIT_OPTIONAL_LOCKS: '0',
+    GIT_CONFIG_NOSYSTEM: '1',
+    LC_ALL: 'C',
+    ...gitConfigEnv(),
+  };
+}
+
+export class GitError extends Error {
+  constructor(
+    readonly args: readonly string[],
+    readonly result: ProcResult,
+  ) {
+    super(
+      `git ${args.join(' ')} failed (exit ${result.exitCode}): ${result.stderr.trim() || result.stdout.trim()}`,
+    );
+    this.name = 'GitError';
+  }
+}
+
+export interface GitExecOptions {
+  /** Extra config for this call only (e.g. credentials for a push). Never visible on the command line. */
+  config?: ReadonlyArray<readonly [string, string]>;
+  env?: Record<string, string>;
+  /** Written to git's standard input (e.g. object names for `cat-file --batch-check`). */
+  input?: Buffer;
+}
+
+export class Git {
+  private constructor(
+    readonly version: string,
+    private readonly env: Record<string, string>,
+  ) {}
+
+  static async create(): Promise<Git> {
+    const env = baseGitEnv();
+    let result: ProcResult;
+    try {
+      result = await runProcess('git', ['version'], { env });
+    } catch (error) {
+      if (error instanceof ProcError) {
+        throw new Error('git is not installed or not on PATH: the action needs git 2.31 or newer.', {
+          cause: error,
+        });
+      }
+      throw error;
+    }
+    const match = /git version (\d+)\.(\d+)\.(\d+)/.exec(result.stdout);
+    if (!match) throw new Error(`Cannot read the git version from "${result.stdout.trim()}".`);
+    const version = match.slice(1, 4).map(Number);
+    if (compareVersions(version, MIN_GIT_VERSION) < 0) {
+      throw new Error(
+        `git ${version.join('.')} is too old: worktree-sandbox needs git ${MIN_GIT_VERSION.join('.')} or newer.`,
+      );
+    }
+    return new Git(version.join('.'), env);
+  }
+
+  /** Runs git in `cwd`; never throws for a non-zero exit (see `run`). */
+  async exec(cwd: string, args: readonly string[], options: GitExecOptions = {}): Promise<ProcResult> {
+    const env = { ...this.env, ...options.env };
+    if (options.config?.length) Object.assign(env, gitConfigEnv(options.config));
+    return runProcess('git', args, { cwd, env, input: options.input });
+  }
+
+  /** Runs git in `cwd`; throws a GitError naming the command for a non-zero exit. Returns stdout. */
+  async run(cwd: string, args: readonly string[], options: GitExecOptions = {}): Promise<string> {
+    const result = await this.exec(cwd, args, options);
+    if (result.exitCode !== 0) throw new GitError(args, result);
+    return result.stdout;
+  }
+
+  /** Environment for a script that calls git itself (same hardening as `exec`). */
+  scriptEnv(extra: Record<string, string> = {}): Record<string, string> {
+    return { ...this.env, ...extra };
+  }
+
+  async isValidBranchName(name: string): Promise<boolean> {
+    if (name.startsWith('-')) return false;
+    // Run outside any repository, so that `@{-1}` and the like expand to nothing. `@` alone passes there,
+    // but names HEAD inside a repository.
+    if (name === '@') return false;
+    const result = await this.exec('/', ['check-ref-format', '--branch', name]);
+    return result.exitCode === 0 && result.stdout.trim() === name;
+  }
+
+  async refExists(cwd: string, ref: string): Promise<boolean> {
+    const result = await this.exec(cwd, ['show-ref', '--verify', '--quiet', '--', ref]);
+    return result.exitCode === 0;
+  }
+
+  /** The commit a revision names, or undefined when it names none. */
+  async resolveCommit(cwd: string, rev: string): Promise<string | undefined> {
+    if (rev.startsWith('-')) return undefined;
+    const result = await this.exec(cwd, [
+      'rev-parse',
+      '--verify',
+      '--quiet',
+      '--end-of-options',
+      `${rev}^{commit}`,
+    ]);
+    return result.exitCode === 0 ? result.stdout.trim() : undefined;
+  }
+
+  async tryFetchBranch(cwd: string, remote: string, branch: string): Promise<boolean> {
+    const result = await this.exec(cwd, [
+      'fetch',
+      '--no-tags',
+      '--quiet',
+      '--',
+      remote,
+      `+refs/heads/${branch}:refs/remotes/${remote}/${branch}`,
+    ]);
+    return result.exitCode === 0;
+  }
+
+  async remoteUrl(cwd: string, remote: string): Promise<string | undefined> {
+    const result = await this.exec(cwd, ['config', '--get', `remote.${remote}.url`]);
+    return result.exitCode === 0 ? result.stdout.trim() : undefined;
+  }
+}
+
+export function compareVersions(a: readonly number[], b: readonly number[]): number {
+  for (let i = 0; i < Math.max(a.length, b.length); i++) {
+    const d = (a[i] ?? 0) - (b[i] ?? 0);
+    if (d !== 0) return d;
+  }
+  return 0;
+}

@@ -1,0 +1,206 @@
+// The one place where child processes start. Argument arrays only: nothing here goes through a shell.
+import * as exec from '@actions/exec';
+import { spawn, type ChildProcess } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as io from '@actions/io';
+
+export interface ProcOptions {
+  cwd?: string;
+  /** The complete environment of the child (nothing is inherited that is not listed). */
+  env: Record<string, string>;
+  /** Called for each line of stdout and stderr while the process runs. */
+  onLine?: (line: string, stream: 'stdout' | 'stderr') => void;
+  input?: Buffer;
+}
+
+export interface ProcResult {
+  exitCode: number;
+  stdout: string;
+  stderr: string;
+}
+
+export class ProcError extends Error {
+  constructor(
+    message: string,
+    readonly result: ProcResult,
+  ) {
+    super(message);
+    this.name = 'ProcError';
+  }
+}
+
+const toolPaths = new Map<string, Promise<string>>();
+
+/**
+ * The tool's absolute path, looked up once per PATH value. Given a bare name, @actions/exec searches every
+ * PATH folder (one stat after another) on every call: a few milliseconds each time, and the action makes a
+ * dozen calls before the user's command starts. A failed lookup is not remembered.
+ */
+function toolPath(tool: string): Promise<string> {
+  const key = `${process.env.PATH ?? ''}\0${tool}`;
+  let found = toolPaths.get(key);
+  if (!found) {
+    found = io.which(tool, true);
+    toolPaths.set(key, found);
+    found.catch(() => toolPaths.delete(key));
+  }
+  return found;
+}
+
+export async function runProcess(
+  tool: string,
+  args: readonly string[],
+  options: ProcOptions,
+): Promise<ProcResult> {
+  const listeners: exec.ExecListeners = {};
+  if (options.onLine) {
+    const onLine = options.onLine;
+    listeners.stdline = (line) => onLine(line, 'stdout');
+    listeners.errline = (line) => onLine(line, 'stderr');
+  }
+  try {
+    const out = await exec.getExecOutput(await toolPath(tool), [...args], {
+      cwd: options.cwd,
+      env: options.env,
+      silent: true,
+      ignoreReturnCode: true,
+      input: options.input,
+      listeners,
+    });
+    return { exitCode: out.exitCode, stdout: out.stdout, stderr: out.stderr };
+  } catch (error) {
+    // @actions/exec throws when the executable cannot be found or started.
+    throw new ProcError(`${tool} could not be started: ${(error as Error).message}`, {
+      exitCode: -1,
+      stdout: '',
+      stderr: String(error),
+    });
+  }
+}
+
+/** Environment variables a CLI tool legitimately needs from the parent process; everything else is dropped. */
+export function pickEnv(
+  names: readonly string[],
+  source: NodeJS.ProcessEnv = process.env,
+): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const name of names) {
+    const value = source[name];
+    if (value !== undefined) env[name] = value;
+  }
+  return env;
+}
+
+export interface StreamOptions {
+  cwd?: string;
+  env: Record<string, string>;
+  /** Each line of stdout and stderr, as it comes; a line longer than `maxLineBytes` is cut. */
+  onLine?: (line: string, stream: 'stdout' | 'stderr') => void;
+  /** Instead of lines: stdout's bytes go to this file, at most `maxBytes` of them. */
+  stdoutFile?: { path: string; maxBytes: number };
+  maxLineBytes?: number;
+  /** How many of the last stderr lines to keep for an error message. */
+  stderrTailLines?: number;
+}
+
+export interface StreamResult {
+  exitCode: number;
+  /** The last lines of stderr (bounded), for error messages. */
+  stderrTail: string[];
+  /** Set when stdout went over `stdoutFile.maxBytes`: the process was killed. */
+  overLimit?: boolean;
+  stdoutBytes: number;
+}
+
+/**
+ * Runs a process whose output may be huge or hostile: nothing is accumulated but a bounded stderr tail;
+ * lines are handed on as they come (cut at `maxLineBytes`), or stdout is written to a file up to a limit,
+ * past which the process is killed. Memory stays bounded whatever the process prints.
+ */
+export async function runStreaming(
+  tool: string,
+  args: readonly string[],
+  options: StreamOptions,
+): Promise<StreamResult> {
+  const maxLine = options.maxLineBytes ?? 64 * 1024;
+  const tailLines = options.stderrTailLines ?? 40;
+  const stderrTail: string[] = [];
+  let file: number | undefined;
+  if (options.stdoutFile) file = fs.openSync(options.stdoutFile.path, 'wx', 0o600);
+  let child: ChildProcess;
+  try {
+    child = spawn(await toolPath(tool), [...args], {
+      cwd: options.cwd,
+      env: options.env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+  } catch (error) {
+    if (file !== undefined) fs.closeSync(file);
+    throw new ProcError(`${tool} could not be started: ${(error as Error).message}`, {
+      exitCode: -1,
+      stdout: '',
+      stderr: String(error),
+    });
+  }
+  let stdoutBytes = 0;
+  let overLimit = false;
+  const splitter = (stream: 'stdout' | 'stderr') => {
+    let pending = '';
+    const emit = (line: string) => {
+      if (stream === 'stderr') {
+        stderrTail.push(line);
+        if (stderrTail.length > tailLines) stderrTail.shift();
+      }
+      options.onLine?.(line, stream);
+    };
+    return {
+      push(chunk: Buffer) {
+        pending += chunk.toString('utf8');
+        let nl: number;
+        while ((nl = pending.indexOf('\n')) >= 0) {
+          emit(pending.slice(0, nl).replace(/\r$/, ''));
+          pending = pending.slice(nl + 1);
+        }
+        if (pending.length > maxLine) {
+          emit(`${pending.slice(0, maxLine)} [line cut at ${maxLine} characters]`);
+          pending = '';
+        }
+      },
+      end() {
+        if (pending) emit(pending);
+        pending = '';
+      },
+    };
+  };
+  const err = splitter('stderr');
+  const out = splitter('stdout');
+  child.stderr!.on('data', (chunk: Buffer) => err.push(chunk));
+  child.stdout!.on('data', (chunk: Buffer) => {
+    if (file === undefined) return out.push(chunk);
+    if (overLimit) return;
+    stdoutBytes += chunk.length;
+    if (stdoutBytes > options.stdoutFile!.maxBytes) {
+      overLimit = true;
+      child.kill('SIGKILL');
+      return;
+    }
+    fs.writeSync(file, chunk);
+  });
+  const exitCode = await new Promise<number>((resolve, reject) => {
+    child.on('error', (error) =>
+      reject(
+        new ProcError(`${tool} could not be started: ${error.message}`, {
+          exitCode: -1,
+          stdout: '',
+          stderr: String(error),
+        }),
+      ),
+    );
+    child.on('close', (code, signal) => resolve(code ?? (signal ? 128 : 1)));
+  }).finally(() => {
+    if (file !== undefined) fs.closeSync(file);
+  });
+  err.end();
+  out.end();
+  return { exitCode, stderrTail, overLimit: overLimit || undefined, stdoutBytes };
+}

@@ -1,0 +1,161 @@
+// After the command: inside a helper container (never on the host), what is left uncommitted is captured
+// (a real commit on the sandbox branch with `push: true`, else a snapshot commit that moves no ref), and
+// the sandbox's commits that the parent lacks leave as one git bundle on the helper's standard output.
+// The host writes at most `maxBytes` of it to a private file, then stops the helper: a command that wrote
+// gigabytes cannot fill the runner's disk.
+import { randomBytes } from 'node:crypto';
+import * as fs from 'node:fs/promises';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { containerRunArgs, userArg } from '../engine/container-args.js';
+import type { ContainerEngine } from '../engine/engine.js';
+import { helperGitEnv } from '../engine/git.js';
+import { HELPER_LABELS } from '../engine/labels.js';
+import { helperMounts, type Sandbox } from '../sandbox/layout.js';
+import type { Identity } from '../settings.js';
+
+export const SNAPSHOT_REF = 'refs/worktree-sandbox/snapshot';
+
+/**
+ * $1 work tree, $2 branch (empty: transient), $3 commit leftovers (1/0), $4 message, $5 this run's token
+ * for framed lines on stderr, $6 commits the parent has (hex, space separated). Positional only.
+ */
+export const CAPTURE_SCRIPT = `set -eu
+wt="$1"; branch="$2"; commit="$3"; message="$4"; token="$5"; exclude="$6"
+cd -- "$wt"
+git rev-parse --verify --quiet HEAD >/dev/null || { echo "worktree-sandbox: the sandbox has no commit at HEAD" >&2; exit 3; }
+head_ref=$(git symbolic-ref --quiet HEAD || true)
+committed=0
+if [ "$commit" = 1 ] && [ -n "$branch" ] && [ "$head_ref" = "refs/heads/$branch" ] &&
+   [ -n "$(git status --porcelain --untracked-files=all --ignore-submodules=dirty)" ]; then
+  git add -A >&2
+  git commit --quiet --no-verify -m "$message" >&2
+  committed=1
+fi
+index=$(mktemp /tmp/worktree-sandbox-index.XXXXXX)
+real_index=$(git rev-parse --git-path index)
+if [ -f "$real_index" ]; then cp -- "$real_index" "$index"; else rm -f -- "$index"; fi
+GIT_INDEX_FILE="$index" git add -A >&2
+tree=$(GIT_INDEX_FILE="$index" git write-tree)
+rm -f -- "$index"
+snapshot=$(git commit-tree "$tree" -p HEAD -m 'worktree-sandbox: snapshot of uncommitted work')
+git update-ref ${SNAPSHOT_REF} "$snapshot"
+printf '%s head-ref %s\\n' "$token" "$head_ref" >&2
+printf '%s committed %s\\n' "$token" "$committed" >&2
+set -- HEAD ${SNAPSHOT_REF}
+if [ -n "$branch" ] && git show-ref --verify --quiet "refs/heads/$branch"; then set -- "$@" "refs/heads/$branch"; fi
+for sha in $exclude; do set -- "$@" "^$sha"; done
+status=0
+git bundle create --quiet - "$@" || status=$?
+git update-ref -d ${SNAPSHOT_REF} || true
+exit $status
+`;
+
+export interface CaptureOptions {
+  image: string;
+  /** With `push: true`: leftovers become a real commit on the sandbox branch. */
+  commit?: { message: string };
+  author: Identity;
+  committer: Identity;
+  /** Commits the parent already has: the bundle stops there. */
+  exclude: string[];
+  maxBytes: number;
+  timeoutMs: number;
+}
+
+export interface Captured {
+  /** The bundle (a file only the runner can read) and the private folder holding it. */
+  bundle: string;
+  dir: string;
+  /** What HEAD was in the sandbox: `refs/heads/<branch>`, or empty when detached. */
+  headRef: string;
+  committed: boolean;
+  bytes: number;
+}
+
+export class ImportLimitError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ImportLimitError';
+  }
+}
+
+export async function captureSandbox(
+  engine: ContainerEngine,
+  sandbox: Sandbox,
+  options: CaptureOptions,
+): Promise<Captured> {
+  for (const sha of options.exclude) if (!/^[0-9a-f]{40,64}$/.test(sha)) throw new Error(`Not a commit id: ${sha}`);
+  const token = randomBytes(16).toString('hex');
+  const name = `worktree-sandbox-capture-${randomBytes(4).toString('hex')}`;
+  const dir = await fs.mkdtemp(path.join(process.env.RUNNER_TEMP || os.tmpdir(), 'worktree-sandbox-import-'));
+  const bundle = path.join(dir, 'sandbox.bundle');
+  const framed = new Map<string, string>();
+  const { author, committer } = options;
+  const args = containerRunArgs(engine.name, {
+    name,
+    remove: true,
+    image: options.image,
+    user: userArg(),
+    mounts: helperMounts(sandbox),
+    labels: HELPER_LABELS,
+    env: {
+      ...helperGitEnv(),
+      GIT_AUTHOR_NAME: author.name,
+      GIT_AUTHOR_EMAIL: author.email,
+      GIT_COMMITTER_NAME: committer.name,
+      GIT_COMMITTER_EMAIL: committer.email,
+    },
+    workdir: sandbox.worktreePath,
+    entrypoint: 'sh',
+    args: [
+      '-c',
+      CAPTURE_SCRIPT,
+      'capture',
+      sandbox.worktreePath,
+      sandbox.branch,
+      options.commit ? '1' : '0',
+      options.commit?.message ?? '',
+      token,
+      options.exclude.join(' '),
+    ],
+  });
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    void engine.removeContainer(name);
+  }, options.timeoutMs);
+  try {
+    const result = await engine.stream(args, {
+      stdoutFile: { path: bundle, maxBytes: options.maxBytes },
+      onLine: (line, stream) => {
+        if (stream !== 'stderr' || !line.startsWith(`${token} `)) return;
+        const [key, ...rest] = line.slice(token.length + 1).split(' ');
+        if (!framed.has(key)) framed.set(key, rest.join(' '));
+      },
+    });
+    if (result.overLimit) {
+      await engine.removeContainer(name);
+      throw new ImportLimitError(
+        `The sandbox's changes are larger than max-import-size (${options.maxBytes} bytes): nothing was imported into the parent repository, and the sandbox ${sandbox.name} is kept as it is.`,
+      );
+    }
+    if (timedOut) throw new Error(`Capturing the changes of ${sandbox.name} took longer than ${options.timeoutMs / 1000} s: nothing was imported; the sandbox is kept.`);
+    if (result.exitCode !== 0)
+      throw new Error(
+        `Could not capture the changes of ${sandbox.name} (exit ${result.exitCode}): ${result.stderrTail.filter((l) => !l.startsWith(token)).slice(-3).join(' ').trim()}`,
+      );
+    return {
+      bundle,
+      dir,
+      headRef: framed.get('head-ref') ?? '',
+      committed: framed.get('committed') === '1',
+      bytes: result.stdoutBytes,
+    };
+  } catch (error) {
+    await fs.rm(dir, { recursive: true, force: true });
+    throw error;
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -1,0 +1,177 @@
+// Runs the user's command in a container that sees its sandbox read-write and nothing else writable of
+// the host (layout.ts `commandMounts`). Output is streamed line by line and never accumulated (a bounded
+// tail is kept for reports); the runner's environment stays out but for the variables named in `env`;
+// the command is stopped when the timeout passes; a container that never started is an error, not exit 0.
+import { randomBytes } from 'node:crypto';
+import * as fs from 'node:fs/promises';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { containerRunArgs, userArg, type Limits, type Mount } from '../engine/container-args.js';
+import { EngineError, type ContainerEngine } from '../engine/engine.js';
+import { commandLabels } from '../engine/labels.js';
+import { commandMounts, type Sandbox } from '../sandbox/layout.js';
+import type { EnvEntry, Identity } from '../settings.js';
+
+export interface CommandSpec {
+  command: string;
+  image: string;
+  env: EnvEntry[];
+  limits: Limits;
+  timeoutMinutes: number;
+  author: Identity;
+  committer: Identity;
+  /** Where disk sandboxes live (hidden from the container when it lies inside the parent's work tree). */
+  worktreeRoot?: string;
+  /** Extra files or folders to mount read-only (host path = container path). */
+  readOnlyFiles?: string[];
+  extraEnv?: Record<string, string>;
+}
+
+export interface CommandResult {
+  exitCode: number;
+  timedOut: boolean;
+  oomKilled: boolean;
+  durationMs: number;
+  /** The last lines of output (bounded in count and length), for reports. */
+  tail: string[];
+}
+
+export const TIMEOUT_EXIT_CODE = 124;
+const TAIL_LINES = 40;
+const TAIL_LINE_CHARS = 1000;
+
+export function containerName(sandbox: string): string {
+  return `worktree-sandbox-${sandbox.slice(0, 60).replace(/[^A-Za-z0-9_.-]/g, '-')}-${randomBytes(3).toString('hex')}`;
+}
+
+/** The action's own variables (nothing secret): who commits, where the sandbox and its home are. */
+export function actionEnv(sandbox: Sandbox, spec: CommandSpec): Record<string, string> {
+  return {
+    HOME: sandbox.homePath,
+    GIT_AUTHOR_NAME: spec.author.name,
+    GIT_AUTHOR_EMAIL: spec.author.email,
+    GIT_COMMITTER_NAME: spec.committer.name,
+    GIT_COMMITTER_EMAIL: spec.committer.email,
+    SANDBOX_NAME: sandbox.name,
+    SANDBOX_KIND: sandbox.kind,
+    SANDBOX_BRANCH: sandbox.branch,
+    SANDBOX_WORKTREE: sandbox.worktreePath,
+    SANDBOX_PARENT: sandbox.parent.path,
+    ...spec.extraEnv,
+  };
+}
+
+/**
+ * The `env` input's values never appear on a command line and never change the engine CLI's own
+ * environment: one-line values go through a file only the runner can read (removed afterwards); values
+ * of several lines, which that file cannot hold, are handed to the CLI by name (`-e NAME`).
+ */
+async function userEnv(entries: EnvEntry[]): Promise<{ file?: string; dir?: string; inherit: Record<string, string> }> {
+  const inherit: Record<string, string> = {};
+  const lines: string[] = [];
+  for (const { name, value } of entries) {
+    if (/[\r\n]/.test(value)) inherit[name] = value;
+    else lines.push(`${name}=${value}`);
+  }
+  if (lines.length === 0) return { inherit };
+  const dir = await fs.mkdtemp(path.join(process.env.RUNNER_TEMP || os.tmpdir(), 'worktree-sandbox-env-'));
+  const file = path.join(dir, 'env');
+  await fs.writeFile(file, `${lines.join('\n')}\n`, { mode: 0o600, flag: 'wx' });
+  return { file, dir, inherit };
+}
+
+export function commandRunArgs(
+  engineName: ContainerEngine['name'],
+  sandbox: Sandbox,
+  spec: CommandSpec,
+  name: string,
+  env: { file?: string; inherit: Record<string, string> },
+): string[] {
+  const extra: Mount[] = (spec.readOnlyFiles ?? []).map((file) => ({
+    type: 'bind',
+    source: file,
+    target: file,
+    readonly: true,
+  }));
+  return containerRunArgs(engineName, {
+    name,
+    init: true,
+    image: spec.image,
+    user: userArg(),
+    mounts: [...commandMounts(sandbox, spec.worktreeRoot), ...extra],
+    labels: commandLabels(sandbox),
+    limits: spec.limits,
+    workdir: sandbox.worktreePath,
+    env: actionEnv(sandbox, spec),
+    envFile: env.file,
+    inheritEnv: Object.keys(env.inherit),
+    entrypoint: 'sh',
+    args: ['-c', spec.command],
+  });
+}
+
+export interface CommandHooks {
+  /** Called with the container name before it starts (saved for the post step). */
+  onStart?: (container: string) => void;
+  onLine?: (line: string) => void;
+}
+
+export async function runCommand(
+  engine: ContainerEngine,
+  sandbox: Sandbox,
+  spec: CommandSpec,
+  hooks: CommandHooks = {},
+): Promise<CommandResult> {
+  const name = containerName(sandbox.name);
+  const env = await userEnv(spec.env);
+  hooks.onStart?.(name);
+  const tail: string[] = [];
+  let timedOut = false;
+  const timer =
+    spec.timeoutMinutes > 0
+      ? setTimeout(() => {
+          timedOut = true;
+          void engine.killContainer(name);
+        }, spec.timeoutMinutes * 60_000)
+      : undefined;
+  const started = Date.now();
+  try {
+    const result = await engine.stream(commandRunArgs(engine.name, sandbox, spec, name, env), {
+      inherit: env.inherit,
+      onLine: (line) => {
+        tail.push(line.length > TAIL_LINE_CHARS ? `${line.slice(0, TAIL_LINE_CHARS)}…` : line);
+        if (tail.length > TAIL_LINES) tail.shift();
+        hooks.onLine?.(line);
+      },
+    });
+    const durationMs = Date.now() - started;
+    const state = await engine.containerState(name);
+    const said = result.stderrTail.slice(-3).join(' ').trim();
+    if (!state) {
+      if ((await engine.containerExists(name)) === undefined)
+        throw new EngineError(
+          `The ${engine.name} engine became unreachable while the command ran (exit ${result.exitCode}): the sandbox is kept as it is; run again once the engine is back.`,
+        );
+      throw new EngineError(`The container did not start (${engine.name} exit ${result.exitCode}): ${said}`);
+    }
+    if (!state.started || state.error)
+      throw new EngineError(
+        `The container was created but did not start (${engine.name} exit ${result.exitCode}): ${state.error || said}${startHint(state.error || said)}`,
+      );
+    const exitCode = timedOut ? TIMEOUT_EXIT_CODE : state.exitCode;
+    return { exitCode, timedOut, oomKilled: state.oomKilled, durationMs, tail };
+  } finally {
+    if (timer) clearTimeout(timer);
+    await engine.removeContainer(name);
+    if (env.dir) await fs.rm(env.dir, { recursive: true, force: true });
+  }
+}
+
+/** What to do about the usual reasons a container cannot start. */
+export function startHint(message: string): string {
+  if (/\/dev\/net\/tun|slirp4netns|pasta|setting up network|netns/i.test(message))
+    return ' (the engine could not set up the network: with rootless Podman and no /dev/net/tun, use `network: none`)';
+  if (/executable file not found|no such file or directory.*sh|"sh": /i.test(message))
+    return ' (the image has no `sh`: the command runs with `sh -c`, so the image needs a shell)';
+  return '';
+}

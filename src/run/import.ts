@@ -1,0 +1,137 @@
+// The host's side of the crossing: a bundle is data. Its header is read here, bounded, and must name only
+// the refs the capture script writes; git then fetches it with `transfer.fsckObjects` into the sandbox's
+// private store (host-made and host-configured), and from there only the sandbox's committed history
+// moves into the parent, under the parent's bookkeeping ref. The snapshot of uncommitted work stays in
+// the private store: every sandbox borrows the parent's store, so nothing uncommitted may go there.
+// The parent's branch moves by fast-forward only.
+import * as fs from 'node:fs/promises';
+import type { Git } from '../engine/git.js';
+import { ensurePrivateStore, privateStorePath, sandboxRefs } from '../sandbox/bookkeeping.js';
+import type { Sandbox } from '../sandbox/layout.js';
+import { withRepositoryLock } from '../sandbox/lock.js';
+import { ImportLimitError, SNAPSHOT_REF, type Captured } from './capture.js';
+
+const HEADER_MAX = 64 * 1024;
+export const MAX_BUNDLE_REFS = 8;
+const SHA = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
+const FSCK = [
+  ['transfer.fsckObjects', 'true'],
+  ['fetch.fsckObjects', 'true'],
+] as const;
+
+export interface BundleHeader {
+  refs: Array<{ sha: string; name: string }>;
+  prerequisites: string[];
+}
+
+/** Reads a bundle's header (v2 or v3) as data, at most 64 KiB of it, and nothing else of the file. */
+export async function readBundleHeader(file: string): Promise<BundleHeader> {
+  const handle = await fs.open(file, 'r');
+  let text: string;
+  try {
+    const buffer = Buffer.alloc(HEADER_MAX);
+    const { bytesRead } = await handle.read(buffer, 0, HEADER_MAX, 0);
+    const end = buffer.subarray(0, bytesRead).indexOf('\n\n');
+    if (end < 0) throw new Error('The bundle from the sandbox has no header end within 64 KiB: refused.');
+    text = buffer.subarray(0, end).toString('latin1');
+  } finally {
+    await handle.close();
+  }
+  const [signature, ...lines] = text.split('\n');
+  if (signature !== '# v2 git bundle' && signature !== '# v3 git bundle')
+    throw new Error('What came back from the sandbox is not a git bundle: refused.');
+  const header: BundleHeader = { refs: [], prerequisites: [] };
+  for (const line of lines) {
+    if (line.startsWith('@')) continue; // v3 capabilities
+    if (line.startsWith('-')) {
+      header.prerequisites.push(line.slice(1).split(' ')[0]);
+      continue;
+    }
+    const space = line.indexOf(' ');
+    const sha = line.slice(0, space);
+    if (!SHA.test(sha)) throw new Error('The bundle from the sandbox has a malformed header: refused.');
+    header.refs.push({ sha, name: line.slice(space + 1) });
+  }
+  return header;
+}
+
+/** The refs a bundle of this sandbox may carry; anything else, or too many, is refused whole. */
+export function checkBundleRefs(header: BundleHeader, branch: string): void {
+  if (header.refs.length > MAX_BUNDLE_REFS)
+    throw new ImportLimitError(
+      `The bundle from the sandbox names ${header.refs.length} refs (at most ${MAX_BUNDLE_REFS}): nothing was imported.`,
+    );
+  const allowed = new Set(['HEAD', SNAPSHOT_REF, ...(branch ? [`refs/heads/${branch}`] : [])]);
+  for (const ref of header.refs)
+    if (!allowed.has(ref.name))
+      throw new Error(`The bundle from the sandbox names a ref it may not (${JSON.stringify(ref.name)}): nothing was imported.`);
+  if (!header.refs.some((r) => r.name === 'HEAD') || !header.refs.some((r) => r.name === SNAPSHOT_REF))
+    throw new Error('The bundle from the sandbox lacks HEAD or the snapshot: nothing was imported.');
+}
+
+export interface Imported {
+  /** The sandbox's commit as the parent records it now (its branch, or HEAD for a transient sandbox). */
+  tip: string;
+  /** The sandbox's HEAD and the snapshot of its work tree (in the private store only). */
+  head: string;
+  snapshot: string;
+  store: string;
+  /** What happened to the parent's branch: moved, created, or why not. */
+  branchUpdate?: string;
+}
+
+export async function importBundle(git: Git, sandbox: Sandbox, captured: Captured): Promise<Imported> {
+  const { parent } = sandbox;
+  const header = await readBundleHeader(captured.bundle);
+  checkBundleRefs(header, sandbox.branch);
+  const store = privateStorePath(parent, sandbox);
+  const hasBranch = header.refs.some((r) => r.name === `refs/heads/${sandbox.branch}`);
+  return withRepositoryLock(parent.gitDir, async () => {
+    await ensurePrivateStore(git, parent, store);
+    const specs = ['+HEAD:refs/run/head', `+${SNAPSHOT_REF}:refs/run/snapshot`];
+    if (hasBranch) specs.push(`+refs/heads/${sandbox.branch}:refs/run/branch`);
+    await git.run(store, ['fetch', '--quiet', '--no-tags', '--no-write-fetch-head', '--', captured.bundle, ...specs], {
+      config: FSCK,
+    });
+    const [head, snapshot] = await Promise.all([
+      resolve(git, store, 'refs/run/head'),
+      resolve(git, store, 'refs/run/snapshot'),
+    ]);
+    const refs = sandboxRefs(sandbox);
+    // Persistent sandboxes bring their branch (whatever HEAD is); transient ones what HEAD holds.
+    const source = sandbox.branch ? (hasBranch ? 'refs/run/branch' : undefined) : 'refs/run/head';
+    let tip = await resolve(git, parent.path, refs.head);
+    if (source) {
+      await git.run(parent.path, ['fetch', '--quiet', '--no-tags', '--no-write-fetch-head', '--', store, `+${source}:${refs.head}`], {
+        config: FSCK,
+      });
+      tip = await resolve(git, parent.path, refs.head);
+    }
+    const branchUpdate = sandbox.branch ? await fastForwardBranch(git, sandbox, tip) : undefined;
+    return { tip, head, snapshot, store, branchUpdate };
+  });
+}
+
+/** The parent's branch follows the sandbox's by fast-forward only; never when the parent has it checked out. */
+async function fastForwardBranch(git: Git, sandbox: Sandbox, tip: string): Promise<string> {
+  const { parent, branch } = sandbox;
+  const ref = `refs/heads/${branch}`;
+  const current = await git.resolveCommit(parent.path, ref);
+  if (current === tip) return 'up to date';
+  const checkedOut = (await git.exec(parent.path, ['symbolic-ref', '--quiet', 'HEAD'])).stdout.trim() === ref;
+  if (checkedOut) return `not moved: ${branch} is checked out in ${parent.path}`;
+  if (!current) {
+    await git.run(parent.path, ['update-ref', '-m', 'worktree-sandbox: import', '--', ref, tip, '']);
+    return 'created';
+  }
+  const ff = await git.exec(parent.path, ['merge-base', '--is-ancestor', '--end-of-options', current, tip]);
+  if (ff.exitCode !== 0) return `not moved: ${branch} in the parent is not an ancestor of the sandbox's (no fast-forward)`;
+  await git.run(parent.path, ['update-ref', '-m', 'worktree-sandbox: import (fast-forward)', '--', ref, tip, current]);
+  return 'fast-forwarded';
+}
+
+async function resolve(git: Git, cwd: string, ref: string): Promise<string> {
+  const sha = await git.resolveCommit(cwd, ref);
+  if (!sha) throw new Error(`${ref} is missing in ${cwd} after the import.`);
+  return sha;
+}

@@ -1,0 +1,59 @@
+// What a run changed, computed on the host from repositories only the host configures: the parent (for
+// commits) and the sandbox's private store (for the snapshot of its work tree). Nothing is read from the
+// sandbox itself. File names here came from the sandbox: they are printed fenced or escaped.
+import type { Git } from '../engine/git.js';
+import type { Imported } from './import.js';
+
+export interface WorktreeReport {
+  headSha: string;
+  /** The branch HEAD was on after the command (empty when detached). */
+  currentBranch: string;
+  /** Commits since the run started (on the sandbox's branch, or HEAD for a transient sandbox). */
+  commits: number;
+  /** Files changed since the run started, committed or not (untracked included). */
+  changedFiles: string[];
+  /** Uncommitted changes left in the sandbox (tracked, or untracked and not ignored). */
+  uncommitted: string[];
+  diffStat: string;
+  /** Commits of the sandbox that no remote has. */
+  unpushedCommits: number;
+  /** Set when `push: true` committed the leftovers. */
+  committed: boolean;
+  /** The parent's branch after the import: moved, created, or why not. */
+  branchUpdate?: string;
+}
+
+const NO_EXTERNAL = ['--no-ext-diff', '--no-textconv', '--no-renames'];
+
+export async function buildReport(
+  git: Git,
+  parentPath: string,
+  startSha: string,
+  imported: Imported,
+  capture: { headRef: string; committed: boolean },
+): Promise<WorktreeReport> {
+  const { store, snapshot, head, tip } = imported;
+  const [commits, names, stat, dirty, unpushed] = await Promise.all([
+    git.run(parentPath, ['rev-list', '--count', `${startSha}..${tip}`, '--']),
+    git.run(store, ['diff', ...NO_EXTERNAL, '--name-only', '-z', startSha, snapshot, '--']),
+    git.run(store, ['diff', ...NO_EXTERNAL, '--stat=120', startSha, snapshot, '--']),
+    git.run(store, ['diff', ...NO_EXTERNAL, '--name-only', '-z', head, snapshot, '--']),
+    git.run(parentPath, ['rev-list', '--count', tip, '--not', startSha, '--remotes', '--']),
+  ]);
+  const list = (text: string) => text.split('\0').filter(Boolean).sort();
+  return {
+    headSha: head,
+    currentBranch: capture.headRef.replace(/^refs\/heads\//, ''),
+    commits: Number(commits.trim()) || 0,
+    changedFiles: list(names),
+    uncommitted: list(dirty),
+    diffStat: stat.trimEnd(),
+    unpushedCommits: Number(unpushed.trim()) || 0,
+    committed: capture.committed,
+    branchUpdate: imported.branchUpdate,
+  };
+}
+
+export function holdsWork(report: WorktreeReport): boolean {
+  return report.uncommitted.length > 0 || report.unpushedCommits > 0;
+}

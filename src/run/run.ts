@@ -1,0 +1,260 @@
+// Run mode, as a story: find the parent, resolve the branch, prepare the sandbox, run the command, bring
+// its work back as data (capture in a helper, import on the host), report, push. Each step is a function;
+// each long step a log group.
+import * as fs from 'node:fs/promises';
+import * as path from 'node:path';
+import { ContainerEngine } from '../engine/engine.js';
+import { Git } from '../engine/git.js';
+import { commandLabels } from '../engine/labels.js';
+import { resolveBranch } from '../sandbox/branch.js';
+import { prepareSandbox } from '../sandbox/create.js';
+import { locateSandbox, whereIs, type PreparedSandbox } from '../sandbox/layout.js';
+import { lockSandbox, withRepositoryLock } from '../sandbox/lock.js';
+import { findParentRepository } from '../sandbox/repository.js';
+import { offerUpstream } from '../sandbox/reuse.js';
+import { validateBranchNames, type RunSettings } from '../settings.js';
+import { captureSandbox } from './capture.js';
+import { runCommand, type CommandResult } from './command.js';
+import { importBundle } from './import.js';
+import { pushBranch, type PushResult } from './push.js';
+import { buildReport, type WorktreeReport } from './report.js';
+import type { RunState } from './state.js';
+import type { Ui } from './ui.js';
+
+export interface RunOutcome {
+  sandbox: PreparedSandbox;
+  command: CommandResult;
+  report: WorktreeReport;
+  push?: PushResult;
+}
+
+export interface RunDeps {
+  ui: Ui;
+  /** Persist progress for the post step (or nothing, from the CLI). */
+  save: (state: Partial<RunState>) => void;
+  /** Extra wiring from the PR bot: files to mount, variables to set. */
+  command?: { readOnlyFiles?: string[]; extraEnv?: Record<string, string> };
+  /**
+   * PR bot, with `push: true`: where the sandbox's HEAD goes instead of its own branch on origin (a fork),
+   * or why nothing is pushed (the changes are still committed, for a patch).
+   */
+  pushTo?: PushDestination | { withheld: string };
+}
+
+export interface PushDestination {
+  url: string;
+  branch: string;
+  /** Updated after a push, so that the pushed commits count as on a remote. */
+  trackingRef: string;
+  /** How reports name the destination (`origin/feature`). */
+  label: string;
+}
+
+/** How long the capture helper may take once the command is done. */
+const CAPTURE_TIMEOUT_MS = 10 * 60_000;
+
+export async function runSandbox(settings: RunSettings, deps: RunDeps): Promise<RunOutcome> {
+  const { ui } = deps;
+  if (settings.token) ui.mask(settings.token);
+  const engine = new ContainerEngine(settings.engine);
+  // The image check (also the engine's reachability check) overlaps the git questions; a bad branch name
+  // is the error reported whenever it is one.
+  const imageReady = engine.ensureImage(settings.image);
+  imageReady.catch(() => undefined); // awaited below
+  const git = await Git.create();
+  const parentFound = findParentRepository(git, settings.repositoryPath);
+  parentFound.catch(() => undefined); // awaited below
+  await validateBranchNames(settings, (name) => git.isValidBranchName(name));
+  const parent = await parentFound;
+  if (parent.resolvedFrom)
+    ui.info(`${parent.resolvedFrom} is a linked worktree: working from its parent ${parent.path}.`);
+  const plan = await withRepositoryLock(parent.gitDir, () =>
+    resolveBranch(git, parent, settings.branch, settings.base),
+  );
+  ui.debug(`Branch plan: ${JSON.stringify(plan)}`);
+  const worktreeRoot =
+    settings.isolation === 'disk' ? await realRoot(settings.worktreeRoot) : settings.worktreeRoot;
+  const location = locateSandbox(plan, parent, settings.isolation, worktreeRoot, settings.volumePrefix);
+  const originUrl = settings.push ? await git.remoteUrl(parent.path, 'origin') : undefined;
+  if (settings.push && !originUrl && !deps.pushTo)
+    throw new Error(`push: true needs a remote named origin in ${parent.path}.`);
+  await imageReady;
+
+  const release = await lockSandbox(parent.gitDir, location.name, settings.lockTimeoutMinutes * 60_000, (m) =>
+    ui.info(m),
+  );
+  try {
+    deps.save({
+      engine: settings.engine,
+      image: settings.image,
+      cleanup: settings.cleanup,
+      location,
+      collect: { author: settings.author, committer: settings.committer, maxImportBytes: settings.maxImportBytes },
+    });
+    const sandbox = await ui.group(`Sandbox ${location.name} (${location.kind}, ${location.isolation})`, async () => {
+      // We hold the sandbox lock, so a command container still there belongs to a run that was killed.
+      const [prepared, orphans] = await Promise.all([
+        prepareSandbox(git, engine, location, plan, settings.image, ui),
+        engine.removeContainersLabelled(commandLabels(location)),
+      ]);
+      if (orphans.length) ui.info(`Removed container(s) left by a run that was killed: ${orphans.join(', ')}.`);
+      const offered = await offerUpstream(git, engine, prepared, settings.image);
+      describeSandbox(ui, prepared, plan.source, offered);
+      return prepared;
+    });
+    deps.save({ ready: true, startSha: sandbox.startSha });
+
+    const command = await ui.group(`Run: ${firstLine(settings.command)}`, () =>
+      ui.untrusted((write) =>
+        runCommand(
+          engine,
+          sandbox,
+          {
+            ...settings,
+            worktreeRoot,
+            readOnlyFiles: deps.command?.readOnlyFiles,
+            extraEnv: deps.command?.extraEnv,
+          },
+          { onStart: (container) => deps.save({ container }), onLine: write },
+        ),
+      ),
+    );
+    deps.save({ container: undefined });
+    reportCommand(ui, command);
+
+    const wantsCommit = settings.push && !!sandbox.branch;
+    const report = await ui.group('Import', async () => {
+      const r = await collectChanges(git, engine, sandbox, settings, wantsCommit ? settings.commitMessage : undefined);
+      await ui.untrusted(async (write) => write(r.diffStat || 'No changes.'));
+      if (r.branchUpdate) ui.info(`The parent's ${sandbox.branch}: ${r.branchUpdate}.`);
+      return r;
+    });
+    deps.save({ report });
+
+    let push: PushResult | undefined;
+    if (settings.push) {
+      const to = deps.pushTo ?? {
+        url: originUrl!,
+        branch: sandbox.branch,
+        trackingRef: `refs/remotes/origin/${sandbox.branch}`,
+        label: `origin/${sandbox.branch}`,
+      };
+      push = await ui.group('Push', () => pushSandbox(git, sandbox, report, to, settings.token, ui));
+    }
+    return { sandbox, command, report, push };
+  } finally {
+    await release();
+  }
+}
+
+export interface CollectSettings {
+  image: string;
+  author: RunSettings['author'];
+  committer: RunSettings['committer'];
+  maxImportBytes: number;
+}
+
+/** Capture in a helper, import on the host, report from the parent: the one way work comes back. */
+export async function collectChanges(
+  git: Git,
+  engine: ContainerEngine,
+  sandbox: PreparedSandbox,
+  settings: CollectSettings,
+  commitMessage?: string,
+): Promise<WorktreeReport> {
+  const parentBranch = sandbox.branch
+    ? await git.resolveCommit(sandbox.parent.path, `refs/heads/${sandbox.branch}`)
+    : undefined;
+  const captured = await captureSandbox(engine, sandbox, {
+    image: settings.image,
+    commit: commitMessage !== undefined ? { message: commitMessage } : undefined,
+    author: settings.author,
+    committer: settings.committer,
+    exclude: [...new Set([sandbox.startSha, ...(parentBranch ? [parentBranch] : [])])],
+    maxBytes: settings.maxImportBytes,
+    timeoutMs: CAPTURE_TIMEOUT_MS,
+  });
+  try {
+    const imported = await importBundle(git, sandbox, captured);
+    return await buildReport(git, sandbox.parent.path, sandbox.startSha, imported, captured);
+  } finally {
+    await fs.rm(captured.dir, { recursive: true, force: true });
+  }
+}
+
+async function pushSandbox(
+  git: Git,
+  sandbox: PreparedSandbox,
+  report: WorktreeReport,
+  to: PushDestination | { withheld: string },
+  token: string,
+  ui: Ui,
+): Promise<PushResult> {
+  if (!sandbox.branch) return { pushed: false, reason: 'a transient sandbox has no branch to push' };
+  if (report.currentBranch !== sandbox.branch) {
+    return {
+      pushed: false,
+      reason: `the sandbox is no longer on its branch (HEAD: ${report.currentBranch ? 'another branch' : 'detached'}); nothing pushed`,
+    };
+  }
+  if ('withheld' in to) {
+    if (report.commits === 0) return { pushed: false, reason: 'no new commits' };
+    ui.info(`Nothing pushed: ${to.withheld}.`);
+    return { pushed: false, reason: to.withheld };
+  }
+  // Counted against the destination, not against this run's start: a run killed before its push
+  // completed left commits that the next run must still push.
+  const unpushed = await unpushedCount(git, sandbox, report.headSha, to.trackingRef);
+  if (unpushed === 0) return { pushed: false, reason: `no commits that ${to.label} does not have` };
+  const result = await pushBranch(git, sandbox.parent, to.url, to.branch, report.headSha, token, {
+    trackingRef: to.trackingRef,
+    label: to.label,
+  });
+  if (result.pushed) ui.info(`Pushed ${unpushed} commit(s) to ${to.label}.`);
+  else ui.warning(result.reason ?? 'push failed');
+  return result;
+}
+
+async function unpushedCount(git: Git, sandbox: PreparedSandbox, headSha: string, tracking: string): Promise<number> {
+  const not = (await git.refExists(sandbox.parent.path, tracking)) ? [tracking] : ['--remotes'];
+  const out = await git.exec(sandbox.parent.path, ['rev-list', '--count', headSha, '--not', ...not, '--']);
+  return out.exitCode === 0 ? Number(out.stdout.trim()) : 1;
+}
+
+function describeSandbox(ui: Ui, sandbox: PreparedSandbox, source: string, offered?: string): void {
+  const what = sandbox.branch
+    ? `branch ${sandbox.branch} (${sandbox.reused ? 'reused' : source})`
+    : `detached at ${sandbox.startSha.slice(0, 12)}`;
+  ui.info(`${sandbox.reused ? 'Reusing' : 'Created'} ${sandbox.name}: ${what}; ${whereIs(sandbox)}.`);
+  if (offered)
+    ui.info(`origin/${sandbox.branch} moved to ${offered.slice(0, 12)}: offered inside as origin/${sandbox.branch} (the work tree is left as it is).`);
+}
+
+function reportCommand(ui: Ui, command: CommandResult): void {
+  const seconds = (command.durationMs / 1000).toFixed(1);
+  if (command.timedOut)
+    ui.warning(`The command was stopped by timeout-minutes after ${seconds}s (exit code ${command.exitCode}).`);
+  else if (command.oomKilled) ui.warning(`The command was killed by the memory limit (exit code ${command.exitCode}).`);
+  else ui.info(`The command exited with code ${command.exitCode} after ${seconds}s.`);
+}
+
+/** The real path of a folder that may not exist yet (its nearest existing ancestor resolved), creating nothing. */
+export async function realRoot(root: string): Promise<string> {
+  const rest: string[] = [];
+  let current = path.resolve(root);
+  for (;;) {
+    try {
+      return path.join(await fs.realpath(current), ...rest.reverse());
+    } catch {
+      const up = path.dirname(current);
+      if (up === current) return path.resolve(root);
+      rest.push(path.basename(current));
+      current = up;
+    }
+  }
+}
+
+function firstLine(text: string): string {
+  const line = text.trim().split('\n')[0];
+  return line.length > 80 ? `${line.slice(0, 77)}...` : line;
+}

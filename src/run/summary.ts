@@ -1,0 +1,54 @@
+// The job summary and the plain-text report: one table a person reads at a glance.
+import { whereIs } from '../sandbox/layout.js';
+import type { RunOutcome } from './run.js';
+
+/** Why nothing outside the sandbox can have changed, in one sentence. */
+export const BOUNDARY_SENTENCE =
+  "Nothing outside the sandbox could change: the command's container could write only its sandbox (the parent's objects were mounted read-only, its .git hidden), and its work came back as a git bundle that git checked as it fetched it.";
+
+const esc = (text: string) => text.replace(/[|<>]/g, (c) => `&#${c.charCodeAt(0)};`).replace(/\n/g, ' ');
+
+export function outcomeRows(outcome: RunOutcome): Array<[string, string]> {
+  const { sandbox, command, report, push } = outcome;
+  const status = command.timedOut
+    ? `⏱ timed out (exit ${command.exitCode})`
+    : command.oomKilled
+      ? `💥 out of memory (exit ${command.exitCode})`
+      : command.exitCode === 0
+        ? '✅ exit 0'
+        : `❌ exit ${command.exitCode}`;
+  const rows: Array<[string, string]> = [
+    ['Command', status],
+    ['Duration', `${(command.durationMs / 1000).toFixed(1)} s`],
+    ['Sandbox', `${sandbox.name} (${sandbox.kind}, ${sandbox.reused ? 'reused' : 'new'})`],
+    ['Branch', sandbox.branch || `detached at ${sandbox.startSha.slice(0, 12)}`],
+    ['Where', whereIs(sandbox)],
+    ['Files changed', String(report.changedFiles.length)],
+    ['New commits', String(report.commits)],
+    ['HEAD', report.headSha.slice(0, 12)],
+  ];
+  if (push) rows.push(['Pushed', push.pushed ? 'yes' : `no: ${push.reason}`]);
+  if (report.branchUpdate) rows.push([`Parent's ${sandbox.branch}`, report.branchUpdate]);
+  rows.push(['Boundary', BOUNDARY_SENTENCE]);
+  return rows;
+}
+
+export function outcomeMarkdown(outcome: RunOutcome): string {
+  const rows = outcomeRows(outcome);
+  const table = ['| | |', '|---|---|', ...rows.map(([k, v]) => `| ${k} | ${esc(v)} |`)].join('\n');
+  const stat = outcome.report.diffStat
+    ? `\n\n<details><summary>Diff stat</summary>\n\n\`\`\`\n${outcome.report.diffStat.replace(/```/g, "'''")}\n\`\`\`\n</details>`
+    : '';
+  return `## worktree-sandbox: run\n\n${table}${stat}\n`;
+}
+
+export function outcomeText(outcome: RunOutcome): string {
+  const rows = outcomeRows(outcome);
+  const width = Math.max(...rows.map(([k]) => k.length));
+  return [
+    ...rows.map(([k, v]) => `${k.padEnd(width)}  ${v}`),
+    outcome.report.diffStat ? `\n${outcome.report.diffStat}` : '',
+  ]
+    .join('\n')
+    .trimEnd();
+}

@@ -1,0 +1,84 @@
+// The parent's record of its sandboxes, kept where no container can write (the parent's `.git`, which
+// containers never see but for its object store):
+//  - refs `refs/worktree-sandbox/<disk|volume>/<name>/head`: the sandbox's commit as last imported (at
+//    first, the commit it started from); keeps every object the sandbox borrows alive across `git gc`;
+//  - `.../offered`: the upstream commit last offered inside the sandbox as `origin/<branch>`;
+//  - `.../creating`: present only while the sandbox is being created (a killed run is recognised by it);
+//  - a private store per sandbox (`<gitDir>/worktree-sandbox/stores/...`), created and configured only by
+//    the host, for what was never committed (the snapshot of uncommitted work): never the parent's store,
+//    which every sandbox borrows and could read.
+import * as fs from 'node:fs/promises';
+import * as path from 'node:path';
+import type { Git } from '../engine/git.js';
+import type { Isolation } from './layout.js';
+import type { ParentRepository } from './repository.js';
+
+export const REF_ROOT = 'refs/worktree-sandbox';
+
+export interface SandboxRefs {
+  prefix: string;
+  head: string;
+  offered: string;
+  creating: string;
+}
+
+export function isolationWord(isolation: Isolation): 'disk' | 'volume' {
+  return isolation === 'disk' ? 'disk' : 'volume';
+}
+
+export function sandboxRefs(sandbox: { isolation: Isolation; name: string }): SandboxRefs {
+  const prefix = `${REF_ROOT}/${isolationWord(sandbox.isolation)}/${sandbox.name}`;
+  return { prefix, head: `${prefix}/head`, offered: `${prefix}/offered`, creating: `${prefix}/creating` };
+}
+
+export function privateStorePath(
+  parent: Pick<ParentRepository, 'gitDir'>,
+  sandbox: { isolation: Isolation; name: string },
+): string {
+  return path.join(parent.gitDir, 'worktree-sandbox', 'stores', isolationWord(sandbox.isolation), `${sandbox.name}.git`);
+}
+
+/** Creates the private store when missing: a bare repository that borrows the parent's objects. */
+export async function ensurePrivateStore(git: Git, parent: ParentRepository, store: string): Promise<void> {
+  if (await exists(path.join(store, 'HEAD'))) return;
+  await fs.mkdir(path.dirname(store), { recursive: true });
+  await git.run(parent.gitDir, ['init', '--quiet', '--bare', '--template=', '--', store]);
+  await fs.writeFile(path.join(store, 'objects', 'info', 'alternates'), `${parent.objectStores[0]}\n`);
+}
+
+/** The sandboxes a parent keeps records of: `<disk|volume>/<name>` to the commit of their `head` ref. */
+export async function recordedSandboxes(git: Git, parent: ParentRepository): Promise<Map<string, string>> {
+  const out = await git.run(parent.path, ['for-each-ref', '--format=%(objectname) %(refname)', '--', `${REF_ROOT}/`]);
+  const found = new Map<string, string>();
+  for (const line of out.split('\n')) {
+    const match = /^([0-9a-f]+) refs\/worktree-sandbox\/(disk|volume)\/(.+)\/head$/.exec(line);
+    if (match) found.set(`${match[2]}/${match[3]}`, match[1]);
+  }
+  return found;
+}
+
+/** Deletes every bookkeeping ref of a sandbox, in one git process. */
+export async function dropRecords(git: Git, parent: ParentRepository, refs: SandboxRefs): Promise<void> {
+  const names = (await git.run(parent.path, ['for-each-ref', '--format=%(refname)', '--', `${refs.prefix}/`]))
+    .split('\n')
+    .filter(Boolean);
+  if (names.length === 0) return;
+  const input = Buffer.from(names.map((n) => `delete ${n}\n`).join(''));
+  await git.run(parent.path, ['update-ref', '--stdin'], { input });
+}
+
+/** The project folder's note of its parent, for the reaper (`<root>/<project>/.parent`, host-only). */
+export const PARENT_NOTE = '.parent';
+
+export async function writeParentNote(projectDir: string, parent: ParentRepository): Promise<void> {
+  const file = path.join(projectDir, PARENT_NOTE);
+  if ((await fs.readFile(file, 'utf8').catch(() => '')).trim() === parent.path) return;
+  await fs.writeFile(file, `${parent.path}\n`);
+}
+
+async function exists(p: string): Promise<boolean> {
+  return fs.lstat(p).then(
+    () => true,
+    () => false,
+  );
+}

@@ -1,0 +1,252 @@
+// Creating a sandbox, or reusing it exactly as it is (uncommitted files and all). A new sandbox is a
+// repository of its own whose object store borrows the parent's (`objects/info/alternates`): nothing is
+// copied, so it costs what `git worktree add` costs. The same script makes it on both isolations: on the
+// host in a folder it has just created (no container has written there yet), or in a helper container
+// inside a fresh volume. The parent's records are written last: a sandbox whose `creating` record is
+// still there was half-made by a killed run, and is made again.
+import * as fs from 'node:fs/promises';
+import * as path from 'node:path';
+import { containerRunArgs, currentIdentity } from '../engine/container-args.js';
+import type { ContainerEngine } from '../engine/engine.js';
+import { helperGitEnv, type Git } from '../engine/git.js';
+import { HELPER_LABELS, volumeLabels } from '../engine/labels.js';
+import { runProcess } from '../engine/proc.js';
+import type { BranchPlan } from './branch.js';
+import { dropRecords, sandboxRefs, writeParentNote } from './bookkeeping.js';
+import { helperMounts, whereIs, type DiskSandbox, type PreparedSandbox, type Sandbox, type VolumeSandbox } from './layout.js';
+import { withRepositoryLock } from './lock.js';
+import type { ParentRepository } from './repository.js';
+
+export class SandboxConflictError extends Error {}
+
+interface Log {
+  info(message: string): void;
+}
+
+/** What a new sandbox starts from, all read from the parent under its lock. */
+interface Seed {
+  start: string;
+  /** origin/<branch> in the parent, offered inside as the sandbox's own origin/<branch>. */
+  upstream?: string;
+  /** The origin URL without credentials, for the sandbox's own `origin` remote. */
+  originUrl: string;
+}
+
+export async function prepareSandbox(
+  git: Git,
+  engine: ContainerEngine,
+  sandbox: Sandbox,
+  plan: BranchPlan,
+  image: string,
+  log: Log,
+): Promise<PreparedSandbox> {
+  const { parent } = sandbox;
+  const refs = sandboxRefs(sandbox);
+  return withRepositoryLock(parent.gitDir, async () => {
+    const [head, creating, present] = await Promise.all([
+      git.resolveCommit(parent.path, refs.head),
+      git.refExists(parent.path, refs.creating),
+      isPresent(engine, sandbox),
+    ]);
+    if (head && !creating && present) return { ...sandbox, reused: true, startSha: head };
+    if (head && !creating) {
+      log.info(`Sandbox ${sandbox.name} (${whereIs(sandbox)}) is gone: its records in the parent are dropped.`);
+      await dropRecords(git, parent, refs);
+    }
+    if (creating) log.info(`Recovering ${whereIs(sandbox)}: a run was killed while creating it.`);
+    const seed = await readSeed(git, parent, plan);
+    await git.run(parent.path, ['update-ref', '-m', 'worktree-sandbox: creating', '--', refs.creating, seed.start]);
+    try {
+      if (sandbox.isolation === 'disk') await createOnDisk(git, sandbox, seed, creating);
+      else await createInVolume(engine, sandbox, seed, image, creating);
+    } catch (error) {
+      await undoCreation(engine, sandbox, present && !creating);
+      await dropRecords(git, parent, refs);
+      throw error;
+    }
+    const records = [`update ${refs.head} ${seed.start}`, `delete ${refs.creating}`];
+    if (seed.upstream) records.push(`update ${refs.offered} ${seed.upstream}`);
+    await git.run(parent.path, ['update-ref', '--stdin'], { input: Buffer.from(records.join('\n') + '\n') });
+    return { ...sandbox, reused: false, startSha: seed.start };
+  });
+}
+
+async function isPresent(engine: ContainerEngine, sandbox: Sandbox): Promise<boolean> {
+  if (sandbox.isolation === 'container') return engine.volumeExists(sandbox.volume);
+  return exists(sandbox.hostPath);
+}
+
+async function readSeed(git: Git, parent: ParentRepository, plan: BranchPlan): Promise<Seed> {
+  const rev = plan.source === 'local' ? `refs/heads/${plan.branch}` : plan.source === 'remote' ? `refs/remotes/origin/${plan.branch}` : plan.startPoint;
+  const [start, upstream, url] = await Promise.all([
+    git.resolveCommit(parent.path, rev),
+    plan.branch ? git.resolveCommit(parent.path, `refs/remotes/origin/${plan.branch}`) : undefined,
+    git.remoteUrl(parent.path, 'origin'),
+  ]);
+  if (!start) throw new Error(`${rev} names no commit in ${parent.path} any more: the sandbox was not created.`);
+  return { start, upstream, originUrl: withoutCredentials(url ?? '') };
+}
+
+/** A URL's user and password never reach a sandbox's config. */
+export function withoutCredentials(url: string): string {
+  if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(url)) return url;
+  try {
+    const parsed = new URL(url);
+    parsed.username = '';
+    parsed.password = '';
+    return parsed.toString().replace(/\/$/, url.endsWith('/') ? '/' : '');
+  } catch {
+    return '';
+  }
+}
+
+/**
+ * Makes the repository: $1 work tree, $2 home, $3 start commit, $4 branch (empty: detached), $5 upstream
+ * commit (may be empty), $6 origin URL (may be empty), $7 the object store to borrow. Positional
+ * arguments only: nothing is spliced into the script.
+ */
+export const INIT_SCRIPT = `set -eu
+wt="$1"; home="$2"; start="$3"; branch="$4"; upstream="$5"; origin="$6"; store="$7"
+mkdir -p -- "$home"
+git init --quiet --template= -- "$wt"
+printf '%s\\n' "$store" > "$wt/.git/objects/info/alternates"
+cd -- "$wt"
+git config gc.auto 0
+if [ -n "$origin" ]; then
+  git config remote.origin.url "$origin"
+  git config remote.origin.fetch '+refs/heads/*:refs/remotes/origin/*'
+fi
+if [ -n "$branch" ]; then
+  git update-ref "refs/heads/$branch" "$start"
+  git symbolic-ref HEAD "refs/heads/$branch"
+  if [ -n "$upstream" ]; then
+    git update-ref "refs/remotes/origin/$branch" "$upstream"
+    git config "branch.$branch.remote" origin
+    git config "branch.$branch.merge" "refs/heads/$branch"
+  fi
+else
+  git update-ref --no-deref HEAD "$start"
+fi
+git reset --hard --quiet
+`;
+
+function initArgs(sandbox: Sandbox, seed: Seed): string[] {
+  return [
+    sandbox.worktreePath,
+    sandbox.homePath,
+    seed.start,
+    sandbox.branch,
+    seed.upstream ?? '',
+    seed.originUrl,
+    sandbox.parent.objectStores[0],
+  ];
+}
+
+async function createOnDisk(git: Git, sandbox: DiskSandbox, seed: Seed, recover: boolean): Promise<void> {
+  const projectDir = path.dirname(sandbox.hostPath);
+  await fs.mkdir(projectDir, { recursive: true });
+  await writeParentNote(projectDir, sandbox.parent);
+  if (recover) await removeDiskFolders(sandbox);
+  else if (await exists(sandbox.hostPath)) {
+    if ((await fs.readdir(sandbox.hostPath)).length > 0)
+      throw new SandboxConflictError(
+        `${sandbox.hostPath} exists and holds files, but ${sandbox.parent.path} has no record of a sandbox there: it is not touched. Move it away or remove it, then run again.`,
+      );
+    await fs.rmdir(sandbox.hostPath);
+  }
+  // The folder is new (mkdir fails if anything appeared meanwhile): no container has written in it yet.
+  await fs.mkdir(sandbox.hostPath);
+  const result = await runProcess('sh', ['-c', INIT_SCRIPT, 'init-sandbox', ...initArgs(sandbox, seed)], {
+    cwd: projectDir,
+    env: git.scriptEnv(),
+  });
+  if (result.exitCode !== 0) throw new Error(await creationFailure(projectDir, result.stderr || result.stdout));
+}
+
+/** As root only to hand the fresh volume to the runner's user; then the same script as that user. */
+const VOLUME_SCRIPT = `set -eu
+uid="$1"; gid="$2"; recover="$3"; init="$4"; wt="$5"; shift 5
+as_user() {
+  if [ "$uid" = 0 ]; then "$@"
+  elif command -v setpriv >/dev/null 2>&1; then setpriv --reuid="$uid" --regid="$gid" --clear-groups "$@"
+  else chroot --userspec="$uid:$gid" / "$@"; fi
+}
+chown "$uid:$gid" /sandbox
+if [ -e "$wt" ] || [ -L "$wt" ]; then
+  if [ "$recover" = 1 ] || [ -z "$(ls -A "$wt")" ]; then
+    rm -rf -- "$wt"
+  else
+    echo "worktree-sandbox: $wt holds files but the parent repository has no record of it; refusing to overwrite them" >&2
+    exit 3
+  fi
+fi
+as_user sh -c "$init" init-sandbox "$wt" "$@"
+`;
+
+async function createInVolume(
+  engine: ContainerEngine,
+  sandbox: VolumeSandbox,
+  seed: Seed,
+  image: string,
+  recover: boolean,
+): Promise<void> {
+  if (!(await engine.volumeExists(sandbox.volume)))
+    await engine.createVolume(
+      sandbox.volume,
+      volumeLabels({ ...sandbox, parentPath: sandbox.parent.path }),
+    );
+  const id = currentIdentity();
+  const [wt, ...rest] = initArgs(sandbox, seed);
+  const result = await engine.exec(
+    containerRunArgs(engine.name, {
+      image,
+      user: '0:0',
+      capAdd: ['CHOWN', 'SETUID', 'SETGID', 'SYS_CHROOT', 'DAC_OVERRIDE', 'FOWNER'],
+      remove: true,
+      labels: HELPER_LABELS,
+      mounts: helperMounts(sandbox),
+      env: helperGitEnv(),
+      entrypoint: 'sh',
+      args: [
+        '-c',
+        VOLUME_SCRIPT,
+        'create-sandbox',
+        String(id.uid),
+        String(id.gid),
+        recover ? '1' : '0',
+        INIT_SCRIPT,
+        wt,
+        ...rest,
+      ],
+    }),
+  );
+  if (result.exitCode !== 0)
+    throw new Error(`Could not create the sandbox in volume ${sandbox.volume}: ${(result.stderr || result.stdout).trim() || `exit ${result.exitCode}`}`);
+}
+
+/** What a failed creation leaves is removed; an existing volume is kept (it may hold another's files). */
+async function undoCreation(engine: ContainerEngine, sandbox: Sandbox, keepVolume: boolean): Promise<void> {
+  if (sandbox.isolation === 'disk') await removeDiskFolders(sandbox);
+  else if (!keepVolume) await engine.removeVolume(sandbox.volume).catch(() => undefined);
+}
+
+export async function removeDiskFolders(sandbox: DiskSandbox): Promise<void> {
+  await fs.rm(sandbox.hostPath, { recursive: true, force: true });
+  await fs.rm(sandbox.homePath, { recursive: true, force: true });
+}
+
+/** git only says it could not write a file: say where, and how much room is left once it cleaned up. */
+async function creationFailure(dir: string, message: string): Promise<string> {
+  if (!/unable to write|no space left|write error|short write|could not write/i.test(message))
+    return `Could not create the sandbox: ${message.trim()}`;
+  const stats = await fs.statfs(dir).catch(() => undefined);
+  const free = stats ? `, ${Math.floor((stats.bavail * stats.bsize) / 1024)} KiB free now` : '';
+  return `Writing the sandbox under ${dir} failed (No space left on device?${free}): the sandbox was not created.`;
+}
+
+async function exists(p: string): Promise<boolean> {
+  return fs.lstat(p).then(
+    () => true,
+    () => false,
+  );
+}

@@ -1,0 +1,35 @@
+// Removing a sandbox: its volume or folders, then every record the parent keeps of it (refs and private
+// store). Nothing else.
+import * as fs from 'node:fs/promises';
+import * as path from 'node:path';
+import type { ContainerEngine } from '../engine/engine.js';
+import type { Git } from '../engine/git.js';
+import { dropRecords, PARENT_NOTE, privateStorePath, sandboxRefs } from './bookkeeping.js';
+import { removeDiskFolders } from './create.js';
+import { HOME_FOLDER, type Sandbox } from './layout.js';
+import { withRepositoryLock } from './lock.js';
+
+export async function removeSandbox(git: Git, engine: ContainerEngine, sandbox: Sandbox): Promise<void> {
+  const { parent } = sandbox;
+  await withRepositoryLock(parent.gitDir, async () => {
+    if (sandbox.isolation === 'container') await engine.removeVolume(sandbox.volume);
+    else {
+      await removeDiskFolders(sandbox);
+      await removeEmptyProjectDir(path.dirname(sandbox.hostPath));
+    }
+    await dropRecords(git, parent, sandboxRefs(sandbox));
+    await fs.rm(privateStorePath(parent, sandbox), { recursive: true, force: true });
+  });
+}
+
+/** `<root>/<project>` goes with its last sandbox (its note of the parent and empty home folder too). */
+async function removeEmptyProjectDir(projectDir: string): Promise<void> {
+  const names = await fs.readdir(projectDir).catch(() => undefined);
+  if (!names) return;
+  const homes = path.join(projectDir, HOME_FOLDER);
+  if (names.some((n) => n !== PARENT_NOTE && n !== HOME_FOLDER)) return;
+  if ((await fs.readdir(homes).catch(() => [])).length > 0) return;
+  await fs.rm(homes, { recursive: true, force: true });
+  await fs.rm(path.join(projectDir, PARENT_NOTE), { force: true });
+  await fs.rmdir(projectDir).catch(() => undefined);
+}

@@ -1,0 +1,47 @@
+// Reuse: a sandbox is taken as it is, uncommitted work and all. What origin has of its branch that the
+// sandbox was not shown yet is offered inside as its `origin/<branch>` (a remote-tracking ref), never
+// forced into its work tree. The ref is written by a helper container: the host writes nothing into a
+// sandbox once a command has run there.
+import { containerRunArgs, userArg } from '../engine/container-args.js';
+import type { ContainerEngine } from '../engine/engine.js';
+import { helperGitEnv, type Git } from '../engine/git.js';
+import { HELPER_LABELS } from '../engine/labels.js';
+import { sandboxRefs } from './bookkeeping.js';
+import { helperMounts, type PreparedSandbox } from './layout.js';
+
+const OFFER_SCRIPT = `set -eu
+cd -- "$1"
+git update-ref "refs/remotes/origin/$2" "$3"
+`;
+
+/** Returns what was offered (a commit), or undefined when origin has nothing new for the branch. */
+export async function offerUpstream(
+  git: Git,
+  engine: ContainerEngine,
+  sandbox: PreparedSandbox,
+  image: string,
+): Promise<string | undefined> {
+  if (!sandbox.reused || !sandbox.branch) return undefined;
+  const { parent } = sandbox;
+  const refs = sandboxRefs(sandbox);
+  const [upstream, offered] = await Promise.all([
+    git.resolveCommit(parent.path, `refs/remotes/origin/${sandbox.branch}`),
+    git.resolveCommit(parent.path, refs.offered),
+  ]);
+  if (!upstream || upstream === offered) return undefined;
+  const result = await engine.exec(
+    containerRunArgs(engine.name, {
+      remove: true,
+      image,
+      user: userArg(),
+      mounts: helperMounts(sandbox),
+      labels: HELPER_LABELS,
+      env: helperGitEnv(),
+      entrypoint: 'sh',
+      args: ['-c', OFFER_SCRIPT, 'offer', sandbox.worktreePath, sandbox.branch, upstream],
+    }),
+  );
+  if (result.exitCode !== 0) return undefined; // the sandbox's own business (its repository may be broken)
+  await git.run(parent.path, ['update-ref', '-m', 'worktree-sandbox: offered', '--', refs.offered, upstream]);
+  return upstream;
+}
