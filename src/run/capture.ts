@@ -41,6 +41,8 @@ rm -f -- "$index"
 snapshot=$(git commit-tree "$tree" -p HEAD -m 'worktree-sandbox: snapshot of uncommitted work')
 git update-ref ${SNAPSHOT_REF} "$snapshot"
 printf '%s head-ref %s\\n' "$token" "$head_ref" >&2
+printf '%s head %s\\n' "$token" "$(git rev-parse --verify HEAD)" >&2
+if [ -n "$branch" ]; then printf '%s branch %s\\n' "$token" "$(git rev-parse --verify --quiet "refs/heads/$branch" || true)" >&2; fi
 printf '%s committed %s\\n' "$token" "$committed" >&2
 set -- HEAD ${SNAPSHOT_REF}
 if [ -n "$branch" ] && git show-ref --verify --quiet "refs/heads/$branch"; then set -- "$@" "refs/heads/$branch"; fi
@@ -69,6 +71,11 @@ export interface Captured {
   dir: string;
   /** What HEAD was in the sandbox: `refs/heads/<branch>`, or empty when detached. */
   headRef: string;
+  /** HEAD's and the branch's commits as the helper said: only used where the bundle leaves a ref out. */
+  headSha: string;
+  branchSha: string;
+  /** The commits the bundle stops at (the parent has them). */
+  exclude: string[];
   committed: boolean;
   bytes: number;
 }
@@ -149,6 +156,9 @@ export async function captureSandbox(
       bundle,
       dir,
       headRef: framed.get('head-ref') ?? '',
+      headSha: framed.get('head') ?? '',
+      branchSha: framed.get('branch') ?? '',
+      exclude: options.exclude,
       committed: framed.get('committed') === '1',
       bytes: result.stdoutBytes,
     };

@@ -65,8 +65,19 @@ export function checkBundleRefs(header: BundleHeader, branch: string): void {
   for (const ref of header.refs)
     if (!allowed.has(ref.name))
       throw new Error(`The bundle from the sandbox names a ref it may not (${JSON.stringify(ref.name)}): nothing was imported.`);
-  if (!header.refs.some((r) => r.name === 'HEAD') || !header.refs.some((r) => r.name === SNAPSHOT_REF))
-    throw new Error('The bundle from the sandbox lacks HEAD or the snapshot: nothing was imported.');
+  if (!header.refs.some((r) => r.name === SNAPSHOT_REF))
+    throw new Error('The bundle from the sandbox lacks the snapshot: nothing was imported.');
+}
+
+/**
+ * git leaves a ref out of a bundle when it points at a commit the bundle stops at: such a ref (HEAD, the
+ * branch) is one of the commits the parent has, and only then is the helper's word for it taken.
+ */
+function commitOutsideBundle(captured: Captured, said: string, what: string): string | undefined {
+  if (!said) return undefined;
+  if (!captured.exclude.includes(said))
+    throw new Error(`The sandbox's ${what} is neither in its bundle nor a commit the parent has: nothing was imported.`);
+  return said;
 }
 
 export interface Imported {
@@ -85,21 +96,33 @@ export async function importBundle(git: Git, sandbox: Sandbox, captured: Capture
   const header = await readBundleHeader(captured.bundle);
   checkBundleRefs(header, sandbox.branch);
   const store = privateStorePath(parent, sandbox);
-  const hasBranch = header.refs.some((r) => r.name === `refs/heads/${sandbox.branch}`);
+  const inBundle = (name: string) => header.refs.some((r) => r.name === name);
+  const hasBranch = inBundle(`refs/heads/${sandbox.branch}`);
+  const headOutside = inBundle('HEAD') ? undefined : commitOutsideBundle(captured, captured.headSha, 'HEAD');
+  if (!inBundle('HEAD') && !headOutside) throw new Error('The bundle from the sandbox lacks HEAD: nothing was imported.');
+  const branchOutside =
+    sandbox.branch && !hasBranch ? commitOutsideBundle(captured, captured.branchSha, `branch ${sandbox.branch}`) : undefined;
   return withRepositoryLock(parent.gitDir, async () => {
     await ensurePrivateStore(git, parent, store);
-    const specs = ['+HEAD:refs/run/head', `+${SNAPSHOT_REF}:refs/run/snapshot`];
+    const specs = [`+${SNAPSHOT_REF}:refs/run/snapshot`];
+    if (!headOutside) specs.push('+HEAD:refs/run/head');
     if (hasBranch) specs.push(`+refs/heads/${sandbox.branch}:refs/run/branch`);
     await git.run(store, ['fetch', '--quiet', '--no-tags', '--no-write-fetch-head', '--', captured.bundle, ...specs], {
       config: FSCK,
     });
+    const pin = [
+      ...(headOutside ? [`update refs/run/head ${headOutside}`] : []),
+      ...(branchOutside ? [`update refs/run/branch ${branchOutside}`] : []),
+      ...(sandbox.branch && !hasBranch && !branchOutside ? ['delete refs/run/branch'] : []),
+    ];
+    if (pin.length) await git.run(store, ['update-ref', '--stdin'], { input: Buffer.from(pin.join('\n') + '\n') });
     const [head, snapshot] = await Promise.all([
       resolve(git, store, 'refs/run/head'),
       resolve(git, store, 'refs/run/snapshot'),
     ]);
     const refs = sandboxRefs(sandbox);
     // Persistent sandboxes bring their branch (whatever HEAD is); transient ones what HEAD holds.
-    const source = sandbox.branch ? (hasBranch ? 'refs/run/branch' : undefined) : 'refs/run/head';
+    const source = sandbox.branch ? (hasBranch || branchOutside ? 'refs/run/branch' : undefined) : 'refs/run/head';
     let tip = await resolve(git, parent.path, refs.head);
     if (source) {
       await git.run(parent.path, ['fetch', '--quiet', '--no-tags', '--no-write-fetch-head', '--', store, `+${source}:${refs.head}`], {

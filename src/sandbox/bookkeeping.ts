@@ -26,8 +26,22 @@ export function isolationWord(isolation: Isolation): 'disk' | 'volume' {
   return isolation === 'disk' ? 'disk' : 'volume';
 }
 
+/**
+ * A sandbox name as one ref component. Names are [A-Za-z0-9._-] with `..` before a hash (naming.ts), which
+ * git forbids in refs: each dot followed by a dot gets a `%` after it (and a trailing `.lock` one too).
+ * `%` never occurs in a name, so the encoding is reversible and two names never share a component.
+ */
+export function refComponent(name: string): string {
+  const encoded = name.replace(/\.(?=\.)/g, '.%');
+  return encoded.endsWith('.lock') ? `${encoded}%` : encoded;
+}
+
+export function nameFromComponent(component: string): string {
+  return component.replace(/%/g, '');
+}
+
 export function sandboxRefs(sandbox: { isolation: Isolation; name: string }): SandboxRefs {
-  const prefix = `${REF_ROOT}/${isolationWord(sandbox.isolation)}/${sandbox.name}`;
+  const prefix = `${REF_ROOT}/${isolationWord(sandbox.isolation)}/${refComponent(sandbox.name)}`;
   return { prefix, head: `${prefix}/head`, offered: `${prefix}/offered`, creating: `${prefix}/creating` };
 }
 
@@ -52,7 +66,7 @@ export async function recordedSandboxes(git: Git, parent: ParentRepository): Pro
   const found = new Map<string, string>();
   for (const line of out.split('\n')) {
     const match = /^([0-9a-f]+) refs\/worktree-sandbox\/(disk|volume)\/(.+)\/head$/.exec(line);
-    if (match) found.set(`${match[2]}/${match[3]}`, match[1]);
+    if (match) found.set(`${match[2]}/${nameFromComponent(match[3])}`, match[1]);
   }
   return found;
 }

@@ -7,7 +7,7 @@ import { runSandbox, type RunOutcome } from '../../src/run/run.js';
 import { parseSettings, type RunSettings } from '../../src/settings.js';
 import type { RunState } from '../../src/run/state.js';
 import { silentUi } from '../../src/run/ui.js';
-import { findWorktreeEntry } from '../../src/worktree-metadata.js';
+import type { Sandbox } from '../../src/sandbox/layout.js';
 import {
   inVolume,
   removeVolumes,
@@ -21,6 +21,11 @@ import { TEST_IMAGE } from '../support/env.js';
 import { git, makeRepo, tempDir, tryGit, worktreeList, type TestRepo } from '../support/repo.js';
 
 const ENGINES = availableEngines();
+const volumeOf = (s: Sandbox) => (s.isolation === 'container' ? s.volume : '');
+const hostPathOf = (s: Sandbox) => (s.isolation === 'disk' ? s.hostPath : '');
+/** The parent's records of its sandboxes (refs/worktree-sandbox/...). */
+const records = (parent: string) =>
+  git(parent, 'for-each-ref', '--format=%(refname)', 'refs/worktree-sandbox/').split('\n').filter(Boolean);
 const prefixes: Array<[string, Engine]> = [];
 const repos: TestRepo[] = [];
 let engine: Engine = 'docker';
@@ -66,7 +71,7 @@ describe.each(ENGINES)('engine %s', (name) => {
   });
 
   describe('container isolation (a named volume)', () => {
-    it('creates a labelled, locked volume sandbox, runs the command with git working inside, reports', async () => {
+    it('creates a labelled volume sandbox, runs the command with git working inside, reports', async () => {
       const { repo, prefix } = setup();
       const lines: string[] = [];
       const { outcome, state } = await run(
@@ -81,7 +86,7 @@ describe.each(ENGINES)('engine %s', (name) => {
       const { sandbox } = outcome;
       expect(sandbox.kind).toBe('transient');
       expect(sandbox.name).toMatch(/^exploration-[0-9a-f]{8}$/);
-      expect(sandbox.volume).toBe(`${prefix}-${sandbox.project}-${sandbox.name}`);
+      expect(volumeOf(sandbox)).toBe(`${prefix}-${sandbox.project}-${sandbox.name}`);
       expect(lines[0]).toBe(`/sandbox/${sandbox.name}`);
       expect(lines[1]).toMatch(/^## HEAD \(no branch\)/);
       expect(lines[2]).toBe('2');
@@ -89,7 +94,7 @@ describe.each(ENGINES)('engine %s', (name) => {
       expect(outcome.report.changedFiles).toEqual(['README.md', 'added.txt']);
       expect(outcome.report.commits).toBe(0);
 
-      const labels = volumeLabels(sandbox.volume!, engine);
+      const labels = volumeLabels(volumeOf(sandbox), engine);
       expect(labels).toMatchObject({
         'worktree-sandbox.managed': 'true',
         'worktree-sandbox.project': sandbox.project,
@@ -99,18 +104,24 @@ describe.each(ENGINES)('engine %s', (name) => {
         'worktree-sandbox.parent': repo.parent,
       });
       expect(labels['worktree-sandbox.created']).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
-      // The host sees the volume worktree as prunable: it must be locked so `git worktree prune` keeps it.
-      const entry = await findWorktreeEntry(path.join(repo.parent, '.git'), sandbox.worktreePath);
-      expect(entry?.locked).toBe(`worktree-sandbox volume ${sandbox.volume}`);
-      git(repo.parent, 'worktree', 'prune');
-      expect(worktreeList(repo.parent)).toContain(sandbox.worktreePath);
+      // A repository of its own: the parent registers no worktree, and records the sandbox in its refs.
+      expect(worktreeList(repo.parent)).toEqual([repo.parent]);
+      expect(records(repo.parent)).toEqual([`refs/worktree-sandbox/volume/${sandbox.name}/head`]);
+      expect(
+        inVolume(
+          TEST_IMAGE,
+          volumeOf(sandbox),
+          `test -d /sandbox/${sandbox.name}/.git && cat /sandbox/${sandbox.name}/.git/objects/info/alternates`,
+          engine,
+        ),
+      ).toBe(path.join(repo.parent, '.git', 'objects'));
       // The parent's own work tree is untouched.
       expect(git(repo.parent, 'status', '--porcelain')).toBe('');
 
       // auto cleanup keeps a transient sandbox that holds work...
       const kept = await cleanupRun(state, silentUi, tempDir());
       expect(kept.removed).toBe(false);
-      expect(volumesWithPrefix(prefix, engine)).toEqual([sandbox.volume]);
+      expect(volumesWithPrefix(prefix, engine)).toEqual([volumeOf(sandbox)]);
       // ...and `always` saves the work as a patch before removing it.
       const temp = tempDir();
       const removed = await cleanupRun({ ...state, cleanup: 'always' }, silentUi, temp);
@@ -119,8 +130,12 @@ describe.each(ENGINES)('engine %s', (name) => {
       expect(patch).toContain('+changed');
       expect(patch).toContain('added.txt');
       expect(volumesWithPrefix(prefix, engine)).toEqual([]);
-      expect(worktreeList(repo.parent)).toEqual([repo.parent]);
-      expect(fs.existsSync(path.join(repo.parent, '.git', 'worktrees'))).toBe(false);
+      expect(records(repo.parent)).toEqual([]);
+      expect(
+        fs.existsSync(
+          path.join(repo.parent, '.git', 'worktree-sandbox', 'stores', 'volume', `${sandbox.name}.git`),
+        ),
+      ).toBe(false);
     });
 
     it('auto cleanup removes a transient sandbox that holds no work', async () => {
@@ -133,7 +148,7 @@ describe.each(ENGINES)('engine %s', (name) => {
       expect(volumesWithPrefix(prefix, engine)).toHaveLength(1);
       expect((await cleanupRun(state, silentUi, tempDir())).removed).toBe(true);
       expect(volumesWithPrefix(prefix, engine)).toEqual([]);
-      expect(worktreeList(repo.parent)).toEqual([repo.parent]);
+      expect(records(repo.parent)).toEqual([]);
     });
 
     it('reuses the same branch sandbox as it is on the next run, uncommitted files and all', async () => {
@@ -158,8 +173,8 @@ describe.each(ENGINES)('engine %s', (name) => {
         lines,
       );
       expect(second.outcome.sandbox.reused).toBe(true);
-      expect(second.outcome.sandbox.volume).toBe(first.outcome.sandbox.volume);
-      expect(lines).toEqual(['draft', 'feat/ui']);
+      expect(volumeOf(second.outcome.sandbox)).toBe(volumeOf(first.outcome.sandbox));
+      expect(lines.slice(0, 2)).toEqual(['draft', 'feat/ui']);
       // a branch that slugs alike gets its own sandbox
       const other = await run({
         'repository-path': repo.parent,
@@ -175,7 +190,7 @@ describe.each(ENGINES)('engine %s', (name) => {
       expect(
         inVolume(
           TEST_IMAGE,
-          first.outcome.sandbox.volume!,
+          volumeOf(first.outcome.sandbox),
           `cat /sandbox/${first.outcome.sandbox.name}/notes.txt`,
           engine,
         ),
@@ -199,9 +214,9 @@ describe.each(ENGINES)('engine %s', (name) => {
         lines,
       );
       const { sandbox } = outcome;
-      expect(sandbox.hostPath).toBe(path.join(root, sandbox.project, 'fix-lint'));
-      expect(sandbox.worktreePath).toBe(sandbox.hostPath);
-      expect(lines[0]).toBe(sandbox.hostPath);
+      expect(hostPathOf(sandbox)).toBe(path.join(root, sandbox.project, 'fix-lint'));
+      expect(sandbox.worktreePath).toBe(hostPathOf(sandbox));
+      expect(lines[0]).toBe(hostPathOf(sandbox));
       expect(outcome.report).toMatchObject({
         commits: 1,
         changedFiles: ['src/app.js'],
@@ -210,10 +225,16 @@ describe.each(ENGINES)('engine %s', (name) => {
       expect(git(repo.parent, 'log', '-1', '--format=%s', 'fix-lint')).toBe('fix');
       expect(git(repo.parent, 'log', '-1', '--format=%an', 'fix-lint')).toBe('github-actions[bot]');
       expect(volumesWithPrefix(prefix, engine)).toEqual([]);
-      expect(worktreeList(repo.parent)).toContain(sandbox.hostPath);
+      // the commit came back into the parent: under the sandbox's record, and its branch fast-forwarded
+      expect(git(repo.parent, 'rev-parse', 'refs/worktree-sandbox/disk/fix-lint/head')).toBe(
+        outcome.report.headSha,
+      );
+      expect(outcome.report.branchUpdate).toBe('created');
+      expect(fs.statSync(path.join(hostPathOf(sandbox), '.git')).isDirectory()).toBe(true);
+      expect(worktreeList(repo.parent)).toEqual([repo.parent]);
     });
 
-    it('checks out a branch that exists only on origin as a local branch tracking it', async () => {
+    it('checks out a branch that exists only on origin as a branch tracking origin/<branch> inside', async () => {
       const { repo, root } = setup();
       const other = path.join(repo.root, 'other');
       git(repo.root, 'clone', '--quiet', repo.origin, other);
@@ -223,17 +244,19 @@ describe.each(ENGINES)('engine %s', (name) => {
       git(other, 'commit', '--quiet', '-m', 'remote work');
       git(other, 'push', '--quiet', 'origin', 'remote-only');
       // the parent has never fetched it: the action asks origin
-      const { outcome } = await run({
-        'repository-path': repo.parent,
-        isolation: 'disk',
-        'worktree-root': root,
-        branch: 'remote-only',
-        command: 'cat r.txt',
-      });
-      expect(outcome.command.exitCode).toBe(0);
-      expect(git(repo.parent, 'rev-parse', '--abbrev-ref', 'remote-only@{upstream}')).toBe(
-        'origin/remote-only',
+      const lines: string[] = [];
+      const { outcome } = await run(
+        {
+          'repository-path': repo.parent,
+          isolation: 'disk',
+          'worktree-root': root,
+          branch: 'remote-only',
+          command: 'cat r.txt && git rev-parse --abbrev-ref "remote-only@{upstream}"',
+        },
+        lines,
       );
+      expect(outcome.command.exitCode).toBe(0);
+      expect(lines.slice(0, 2)).toEqual(['r', 'origin/remote-only']);
     });
 
     it('creates a new branch from base', async () => {
@@ -356,7 +379,13 @@ describe('faults and bad input leave nothing behind', () => {
     return {
       volumes: volumesWithPrefix(prefix),
       worktrees: worktreeList(repo.parent),
-      branches: git(repo.parent, 'branch', '--list', '--format=%(refname)'),
+      branches: git(
+        repo.parent,
+        'for-each-ref',
+        '--format=%(refname)',
+        'refs/heads/',
+        'refs/worktree-sandbox/',
+      ),
       root: fs.existsSync(root) ? fs.readdirSync(root) : [],
     };
   }
