@@ -4,7 +4,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
-npx ncc build src/index.ts -o "$scratch" --license licenses.txt >/dev/null
+npx ncc build src/action/index.ts -o "$scratch" --license licenses.txt >/dev/null
 npx ncc build src/cli/main.ts -o "$scratch/cli" --license licenses.txt >/dev/null
 if ! diff -r --brief dist "$scratch" >/dev/null; then
   echo "dist/ is not the bundle of the current source; run 'npm run build' and commit dist/." >&2

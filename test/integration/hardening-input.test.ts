@@ -125,7 +125,7 @@ const cases: Case[] = [
   { input: 'allow-failure', value: 'yes' },
   { input: 'read-only-rootfs', value: '1' },
   { input: 'push', value: 'true; rm -rf /' },
-  { input: 'strict', value: 'maybe' },
+  { input: 'max-import-size', value: '12 parsecs' },
   { input: 'engine', value: 'kubectl' },
   // Environment lines that try to smuggle another variable or an engine option.
   { input: 'env', value: 'A=1\nB C=2' },

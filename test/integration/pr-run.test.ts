@@ -73,6 +73,7 @@ async function runBot(
   const io: PrRunIo = {
     ui: {
       info: (m) => recorded.log.push(m),
+      debug: () => undefined,
       warning: (m) => recorded.warnings.push(m),
       group: (_t, fn) => fn(),
       untrusted: (fn) => fn((line) => recorded.log.push(line)),
