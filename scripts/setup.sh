@@ -3,7 +3,10 @@
 #   1. a Docker engine that answers (Debian's docker.io, dockerd started when none answers),
 #   2. a local image with sh and git (no registry here: debootstrap minbase + docker import),
 #   3. an unprivileged user in the docker group (uid 1001), as on GitHub-hosted runners,
-#   4. node_modules.
+#   4. node_modules,
+#   5. Podman where it can be installed: rootful (root's storage), and rootless for the runner user
+#      (subordinate ids, a runtime folder, its own storage with the test image), as GitHub-hosted
+#      Ubuntu runners run it.
 # Every step checks first and does nothing when it is already done.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -96,9 +99,104 @@ ensure_podman() {
   fi
 }
 
+# Rootless Podman for the runner user. Needs root (it edits /etc/subuid and makes a folder under /run);
+# as another user it only says so. Every step checks first.
+RUNNER_RUNTIME_DIR="/run/user/$RUNNER_UID"
+as_runner() {
+  # The environment rootless Podman reads, nothing else; from / so that any working folder will do.
+  local home
+  home=$(getent passwd "$RUNNER_USER" | cut -d: -f6)
+  (cd / && runuser -u "$RUNNER_USER" -- env -i HOME="$home" XDG_RUNTIME_DIR="$RUNNER_RUNTIME_DIR" \
+    PATH=/usr/local/bin:/usr/bin:/bin "$@")
+}
+
+ensure_subids() {
+  # One range of 65536 subordinate ids in each file, after every range already given out.
+  local file=$1 start
+  touch "$file"
+  grep -q "^$RUNNER_USER:" "$file" && return 0
+  start=$(awk -F: 'BEGIN { m = 100000 } NF == 3 && $2 + $3 > m { m = $2 + $3 } END { print m }' "$file")
+  log "adding $RUNNER_USER:$start:65536 to $file"
+  printf '%s:%s:65536\n' "$RUNNER_USER" "$start" >>"$file"
+}
+
+rootless_storage_driver() {
+  # overlay when the kernel mounts it inside a user namespace (5.13+), else fuse-overlayfs when the runner
+  # can open /dev/fuse, else vfs (slow: a full copy of the image per container, but it works).
+  local probe driver=vfs
+  probe=$(mktemp -d /tmp/worktree-sandbox-overlay.XXXXXX)
+  mkdir "$probe/lower" "$probe/upper" "$probe/work" "$probe/merged"
+  chown -R "$RUNNER_USER" "$probe"
+  if runuser -u "$RUNNER_USER" -- unshare --user --map-root-user --mount sh -c \
+    'mount -t overlay overlay -o "lowerdir=$1/lower,upperdir=$1/upper,workdir=$1/work" "$1/merged"' \
+    probe "$probe" >/dev/null 2>&1; then
+    driver=overlay
+  elif command -v fuse-overlayfs >/dev/null 2>&1 && runuser -u "$RUNNER_USER" -- test -r /dev/fuse -a -w /dev/fuse; then
+    driver=fuse-overlayfs
+  fi
+  rm -rf "$probe"
+  printf '%s\n' "$driver"
+}
+
+ensure_rootless_podman() {
+  [ "${WORKTREE_SANDBOX_PODMAN:-1}" = 1 ] || return 0
+  command -v podman >/dev/null 2>&1 || return 0
+  if [ "$(id -u)" != 0 ]; then
+    log "not root: rootless Podman for $RUNNER_USER is not set up (run this script as root for it)"
+    return 0
+  fi
+  id "$RUNNER_USER" >/dev/null 2>&1 || return 0
+  # newuidmap/newgidmap (uidmap) are required; slirp4netns gives rootless containers a network where
+  # /dev/net/tun exists (else use network: none); fuse-overlayfs is the storage fallback.
+  apt_install uidmap slirp4netns fuse-overlayfs ||
+    { log "uidmap could not be installed: rootless Podman is not set up"; return 0; }
+  ensure_subids /etc/subuid
+  ensure_subids /etc/subgid
+  # systemd-logind would make this folder at login; without it nobody does.
+  if [ ! -d "$RUNNER_RUNTIME_DIR" ]; then mkdir -p "$RUNNER_RUNTIME_DIR"; fi
+  chown "$RUNNER_UID:$(id -g "$RUNNER_USER")" "$RUNNER_RUNTIME_DIR"
+  chmod 700 "$RUNNER_RUNTIME_DIR"
+  local home conf driver
+  home=$(getent passwd "$RUNNER_USER" | cut -d: -f6)
+  conf="$home/.config/containers/storage.conf"
+  if [ ! -f "$conf" ]; then
+    driver=$(rootless_storage_driver)
+    log "rootless Podman storage for $RUNNER_USER: $driver"
+    as_runner mkdir -p "$home/.config/containers"
+    if [ "$driver" = fuse-overlayfs ]; then
+      printf '[storage]\ndriver = "overlay"\n[storage.options.overlay]\nmount_program = "%s"\n' \
+        "$(command -v fuse-overlayfs)" | as_runner tee "$conf" >/dev/null
+    else
+      printf '[storage]\ndriver = "%s"\n' "$driver" | as_runner tee "$conf" >/dev/null
+    fi
+    # Storage made earlier with another driver refuses to open ("database configuration mismatch").
+    local info
+    info=$(as_runner podman info 2>&1 || true)
+    if grep -q 'database configuration mismatch' <<<"$info"; then
+      log "resetting $RUNNER_USER's Podman storage (made with another driver)"
+      as_runner podman system reset --force >/dev/null 2>&1
+    fi
+  fi
+  local rootless
+  rootless=$(as_runner podman info --format '{{.Host.Security.Rootless}}' 2>&1 || true)
+  if [ "$(tail -n 1 <<<"$rootless")" != true ]; then
+    log "rootless Podman does not work for $RUNNER_USER: $rootless"
+    exit 1
+  fi
+  # The test image, into the runner's own storage; again whenever Docker's copy was rebuilt.
+  local want have
+  want=$(as_root docker image inspect --format '{{.Id}}' "$IMAGE")
+  have=$(as_runner podman image inspect --format '{{.Id}}' "$IMAGE" 2>/dev/null || true)
+  if [ "${want#sha256:}" != "$have" ]; then
+    log "loading $IMAGE into $RUNNER_USER's rootless Podman"
+    as_root docker save "$IMAGE" | as_runner podman load -q >/dev/null
+  fi
+}
+
 ensure_node_modules
 ensure_docker
 ensure_image
 ensure_runner_user
 ensure_podman
+ensure_rootless_podman
 log "ready: docker $(docker version --format '{{.Server.Version}}' 2>/dev/null || as_root docker version --format '{{.Server.Version}}'), image $IMAGE"

@@ -5,8 +5,8 @@ import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { RUNNER_USER } from './env.js';
 import { tempDir } from './repo.js';
+import { asRunner, runnerEnv } from './rootless.js';
 
 export const DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../dist/index.js');
 
@@ -27,6 +27,8 @@ export interface StepOptions {
   state?: Record<string, string>;
   /** Run as the unprivileged runner user (uid 1001, in the docker group), as GitHub-hosted runners do. */
   asRunner?: boolean;
+  /** With asRunner: the environment rootless Podman needs too (XDG_RUNTIME_DIR; see support/rootless.ts). */
+  rootlessPodman?: boolean;
   cwd?: string;
   /** Kill the process (SIGKILL) as soon as a line of stdout matches. */
   killWhen?: RegExp;
@@ -72,11 +74,9 @@ export async function runStep(options: StepOptions): Promise<StepResult> {
     fs.chmodSync(runnerTemp, 0o777);
   }
   const env: Record<string, string> = {
-    // the runner user cannot read root's own tool folders: give it the standard system PATH
-    PATH: options.asRunner
-      ? `${path.dirname(process.execPath)}:/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin`
-      : (process.env.PATH ?? '/usr/local/bin:/usr/bin:/bin'),
-    HOME: options.asRunner ? `/home/${RUNNER_USER}` : (process.env.HOME ?? '/root'),
+    ...(options.asRunner
+      ? runnerEnv({ rootlessPodman: options.rootlessPodman })
+      : { PATH: process.env.PATH ?? '/usr/local/bin:/usr/bin:/bin', HOME: process.env.HOME ?? '/root' }),
     GITHUB_OUTPUT: out,
     GITHUB_STATE: stateFile,
     GITHUB_STEP_SUMMARY: summary,
@@ -88,12 +88,7 @@ export async function runStep(options: StepOptions): Promise<StepResult> {
   for (const [name, value] of Object.entries(options.inputs))
     env[`INPUT_${name.toUpperCase().replace(/ /g, '_')}`] = value;
   for (const [name, value] of Object.entries(options.state ?? {})) env[`STATE_${name}`] = value;
-  let [cmd, args] = options.asRunner
-    ? [
-        '/usr/bin/setpriv',
-        ['--reuid', RUNNER_USER, '--regid', RUNNER_USER, '--init-groups', '--', process.execPath, DIST],
-      ]
-    : [process.execPath, [DIST]];
+  let [cmd, args] = options.asRunner ? asRunner(process.execPath, [DIST]) : [process.execPath, [DIST]];
   if (options.printfEnv) {
     const exports = Object.keys(options.printfEnv)
       .map((name, i) => `export "${name}=$(printf "$${i + 1}")"`)
