@@ -357,7 +357,11 @@ function envEntries(read: InputReader, env: NodeJS.ProcessEnv): EnvEntry[] {
     // A value of several lines reaches the container by name through the engine CLI's environment, where
     // it may never stand in for one of the CLI's own variables.
     if (/[\r\n]/.test(value) && ENGINE_ENV.includes(name))
-      throw new InputError('env', name, `a name other than ${ENGINE_ENV.join(', ')} for a value of several lines`);
+      throw new InputError(
+        'env',
+        name,
+        `a name other than ${ENGINE_ENV.join(', ')} for a value of several lines`,
+      );
     entries.push({ name, value });
   }
   return entries;

@@ -15,7 +15,9 @@ describe('mountArg', () => {
   });
 
   it('hides a folder with an empty tmpfs only root may write; Podman is told not to copy what it hides', () => {
-    expect(mountArg('docker', { type: 'tmpfs', target: '/p/.git' })).toBe('type=tmpfs,target=/p/.git,tmpfs-mode=0755');
+    expect(mountArg('docker', { type: 'tmpfs', target: '/p/.git' })).toBe(
+      'type=tmpfs,target=/p/.git,tmpfs-mode=0755',
+    );
     expect(mountArg('podman', { type: 'tmpfs', target: '/p/.git' })).toBe(
       'type=tmpfs,target=/p/.git,tmpfs-mode=0755,notmpcopyup',
     );
@@ -34,9 +36,17 @@ describe('containerRunArgs', () => {
 
   it('hardens every container the same way: no capabilities, no new privileges, a pids limit, no network by default', () => {
     const args = containerRunArgs('docker', base);
-    expect(args).toEqual(expect.arrayContaining(['--cap-drop', 'ALL', '--security-opt', 'no-new-privileges']));
-    expect(args.slice(args.indexOf('--pids-limit'), args.indexOf('--pids-limit') + 2)).toEqual(['--pids-limit', '1024']);
-    expect(args.slice(args.indexOf('--network'), args.indexOf('--network') + 2)).toEqual(['--network', 'none']);
+    expect(args).toEqual(
+      expect.arrayContaining(['--cap-drop', 'ALL', '--security-opt', 'no-new-privileges']),
+    );
+    expect(args.slice(args.indexOf('--pids-limit'), args.indexOf('--pids-limit') + 2)).toEqual([
+      '--pids-limit',
+      '1024',
+    ]);
+    expect(args.slice(args.indexOf('--network'), args.indexOf('--network') + 2)).toEqual([
+      '--network',
+      'none',
+    ]);
     expect(args).toEqual(expect.arrayContaining(['--label', 'worktree-sandbox.managed=true']));
     expect(args.slice(-5)).toEqual(['sh', '--', 'img', '-c', 'true']);
   });

@@ -1,7 +1,7 @@
 // The one builder of `run` arguments, for the user's command and for the action's own helper containers
 // alike: every container gets the same hardening (no capabilities but those named, no new privileges, a
 // pids limit, the runner's uid:gid unless said otherwise), our labels, and typed mounts.
-import type { EngineName } from './engine.js';
+import type { EngineName } from './engine-name.js';
 import { MANAGED_LABEL } from './labels.js';
 
 export interface HostIdentity {
@@ -54,6 +54,8 @@ export interface ContainerSpec {
   limits?: Partial<Limits>;
   /** A tiny init as PID 1 (signals, zombies) where the engine always ships one. */
   init?: boolean;
+  /** The user-namespace mapping a rootless engine needs (mode.ts `userNamespaceArgs`). */
+  userns?: readonly string[];
 }
 
 /** A mount in `--mount` syntax (CSV: a field with a comma or quote is quoted). */
@@ -76,7 +78,7 @@ export function containerRunArgs(engine: EngineName, spec: ContainerSpec): strin
   if (spec.remove) args.push('--rm');
   if (spec.name) args.push('--name', spec.name);
   if (spec.init && engine === 'docker') args.push('--init');
-  args.push('--user', spec.user, '--cap-drop', 'ALL');
+  args.push(...(spec.userns ?? []), '--user', spec.user, '--cap-drop', 'ALL');
   for (const cap of spec.capAdd ?? []) args.push('--cap-add', cap);
   args.push('--security-opt', 'no-new-privileges');
   const limits = spec.limits ?? {};

@@ -11,7 +11,11 @@ import {
   type StreamResult,
 } from './proc.js';
 
-export type EngineName = 'docker' | 'podman';
+import { containerRunArgs, currentIdentity, type ContainerSpec } from './container-args.js';
+import { detectEngineMode, userNamespaceArgs, type EngineMode } from './mode.js';
+
+export type { EngineName } from './engine-name.js';
+import type { EngineName } from './engine-name.js';
 
 export class EngineError extends Error {
   constructor(message: string) {
@@ -61,7 +65,29 @@ export const ENGINE_ENV = [
 ];
 
 export class ContainerEngine {
+  private detected?: Promise<EngineMode>;
+
   constructor(readonly name: EngineName = 'docker') {}
+
+  /**
+   * Rootless or not, from the engine itself (`podman info`), asked once. Docker is not asked: it has no
+   * user-namespace option a container needs here, and start-up latency counts.
+   */
+  mode(): Promise<EngineMode> | undefined {
+    if (this.name !== 'podman') return undefined;
+    this.detected ??= detectEngineMode(this.name, (args) => this.exec(args));
+    return this.detected;
+  }
+
+  /** The `run` arguments of a container: the one builder's, with this engine's user-namespace mapping. */
+  async runArgs(spec: ContainerSpec): Promise<string[]> {
+    const mode = await this.mode();
+    const id = currentIdentity();
+    return containerRunArgs(this.name, {
+      ...spec,
+      userns: mode ? userNamespaceArgs(mode, id.uid, id.gid) : [],
+    });
+  }
 
   /**
    * The CLI's environment: the runner's engine variables (HOME, DOCKER_CONFIG, XDG_RUNTIME_DIR...), plus
@@ -99,7 +125,9 @@ export class ContainerEngine {
 
   private notInstalled(error: unknown): unknown {
     if (!(error instanceof ProcError)) return error;
-    return new EngineError(`${this.name} is not installed or not on PATH: isolation needs a container engine.`);
+    return new EngineError(
+      `${this.name} is not installed or not on PATH: isolation needs a container engine.`,
+    );
   }
 
   async run(args: readonly string[]): Promise<string> {

@@ -42,7 +42,14 @@ export function gitConfigEnv(extra: ReadonlyArray<readonly [string, string]> = [
 
 /** The same hardening for git run by the action's scripts inside helper containers (nothing secret). */
 export function helperGitEnv(): Record<string, string> {
-  return { ...gitConfigEnv(), GIT_TERMINAL_PROMPT: '0', GIT_OPTIONAL_LOCKS: '0', GIT_CONFIG_NOSYSTEM: '1', HOME: '/tmp', LC_ALL: 'C' };
+  return {
+    ...gitConfigEnv(),
+    GIT_TERMINAL_PROMPT: '0',
+    GIT_OPTIONAL_LOCKS: '0',
+    GIT_CONFIG_NOSYSTEM: '1',
+    HOME: '/tmp',
+    LC_ALL: 'C',
+  };
 }
 
 export function baseGitEnv(): Record<string, string> {

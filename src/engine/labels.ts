@@ -28,7 +28,11 @@ export function volumeLabels(facts: VolumeLabelFacts, now: Date = new Date()): R
 
 /** Labels of a command container: how a later run finds the container of a run that was killed. */
 export function commandLabels(sandbox: { project: string; name: string }): Record<string, string> {
-  return { [label('role')]: 'command', [label('project')]: sandbox.project, [label('sandbox')]: sandbox.name };
+  return {
+    [label('role')]: 'command',
+    [label('project')]: sandbox.project,
+    [label('sandbox')]: sandbox.name,
+  };
 }
 
 export const HELPER_LABELS: Record<string, string> = { [label('role')]: 'helper' };

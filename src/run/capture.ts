@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { containerRunArgs, userArg } from '../engine/container-args.js';
+import { userArg } from '../engine/container-args.js';
 import type { ContainerEngine } from '../engine/engine.js';
 import { helperGitEnv } from '../engine/git.js';
 import { HELPER_LABELS } from '../engine/labels.js';
@@ -92,14 +92,15 @@ export async function captureSandbox(
   sandbox: Sandbox,
   options: CaptureOptions,
 ): Promise<Captured> {
-  for (const sha of options.exclude) if (!/^[0-9a-f]{40,64}$/.test(sha)) throw new Error(`Not a commit id: ${sha}`);
+  for (const sha of options.exclude)
+    if (!/^[0-9a-f]{40,64}$/.test(sha)) throw new Error(`Not a commit id: ${sha}`);
   const token = randomBytes(16).toString('hex');
   const name = `worktree-sandbox-capture-${randomBytes(4).toString('hex')}`;
   const dir = await fs.mkdtemp(path.join(process.env.RUNNER_TEMP || os.tmpdir(), 'worktree-sandbox-import-'));
   const bundle = path.join(dir, 'sandbox.bundle');
   const framed = new Map<string, string>();
   const { author, committer } = options;
-  const args = containerRunArgs(engine.name, {
+  const args = await engine.runArgs({
     name,
     remove: true,
     image: options.image,
@@ -147,10 +148,17 @@ export async function captureSandbox(
         `The sandbox's changes are larger than max-import-size (${options.maxBytes} bytes): nothing was imported into the parent repository, and the sandbox ${sandbox.name} is kept as it is.`,
       );
     }
-    if (timedOut) throw new Error(`Capturing the changes of ${sandbox.name} took longer than ${options.timeoutMs / 1000} s: nothing was imported; the sandbox is kept.`);
+    if (timedOut)
+      throw new Error(
+        `Capturing the changes of ${sandbox.name} took longer than ${options.timeoutMs / 1000} s: nothing was imported; the sandbox is kept.`,
+      );
     if (result.exitCode !== 0)
       throw new Error(
-        `Could not capture the changes of ${sandbox.name} (exit ${result.exitCode}): ${result.stderrTail.filter((l) => !l.startsWith(token)).slice(-3).join(' ').trim()}`,
+        `Could not capture the changes of ${sandbox.name} (exit ${result.exitCode}): ${result.stderrTail
+          .filter((l) => !l.startsWith(token))
+          .slice(-3)
+          .join(' ')
+          .trim()}`,
       );
     return {
       bundle,

@@ -33,7 +33,8 @@ export async function cleanupRun(state: RunState, ui: Ui, tempDir: string): Prom
     return keep(ui, sandbox, 'persistent sandboxes are kept for reuse (cleanup: auto)');
   const prepared: PreparedSandbox = { ...sandbox, reused: true, startSha: state.startSha ?? '' };
   // The main step stopped before it brought the work back: do it now, the same way.
-  const report = state.report ?? (await collectChanges(git, engine, prepared, { ...state.collect, image: state.image }));
+  const report =
+    state.report ?? (await collectChanges(git, engine, prepared, { ...state.collect, image: state.image }));
   if (state.cleanup === 'auto') {
     if (holdsWork(report)) return keep(ui, sandbox, describeWork(report));
     await removeSandbox(git, engine, sandbox);
@@ -77,7 +78,9 @@ async function recoverHalfCreated(
   if (!half) return keep(ui, sandbox, 'it was ready before the main step stopped');
   if (sandbox.isolation === 'disk') await removeDiskFolders(sandbox);
   await removeSandbox(git, engine, sandbox).catch(() => undefined);
-  ui.info(`The main step stopped before sandbox ${sandbox.name} was ready: removed what it had half-created.`);
+  ui.info(
+    `The main step stopped before sandbox ${sandbox.name} was ready: removed what it had half-created.`,
+  );
   return { removed: true };
 }
 
@@ -122,7 +125,9 @@ async function saveWork(
       '--not',
       '--remotes',
     ]);
-    ui.info(`Saved ${report.unpushedCommits} commit(s) of ${sandbox.name} that no remote has to ${saved.bundle}.`);
+    ui.info(
+      `Saved ${report.unpushedCommits} commit(s) of ${sandbox.name} that no remote has to ${saved.bundle}.`,
+    );
   }
   return saved;
 }

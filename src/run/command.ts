@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { containerRunArgs, userArg, type Limits, type Mount } from '../engine/container-args.js';
+import { userArg, type ContainerSpec, type Limits, type Mount } from '../engine/container-args.js';
 import { EngineError, type ContainerEngine } from '../engine/engine.js';
 import { commandLabels } from '../engine/labels.js';
 import { commandMounts, type Sandbox } from '../sandbox/layout.js';
@@ -66,7 +66,9 @@ export function actionEnv(sandbox: Sandbox, spec: CommandSpec): Record<string, s
  * environment: one-line values go through a file only the runner can read (removed afterwards); values
  * of several lines, which that file cannot hold, are handed to the CLI by name (`-e NAME`).
  */
-async function userEnv(entries: EnvEntry[]): Promise<{ file?: string; dir?: string; inherit: Record<string, string> }> {
+async function userEnv(
+  entries: EnvEntry[],
+): Promise<{ file?: string; dir?: string; inherit: Record<string, string> }> {
   const inherit: Record<string, string> = {};
   const lines: string[] = [];
   for (const { name, value } of entries) {
@@ -80,20 +82,19 @@ async function userEnv(entries: EnvEntry[]): Promise<{ file?: string; dir?: stri
   return { file, dir, inherit };
 }
 
-export function commandRunArgs(
-  engineName: ContainerEngine['name'],
+export function commandContainer(
   sandbox: Sandbox,
   spec: CommandSpec,
   name: string,
   env: { file?: string; inherit: Record<string, string> },
-): string[] {
+): ContainerSpec {
   const extra: Mount[] = (spec.readOnlyFiles ?? []).map((file) => ({
     type: 'bind',
     source: file,
     target: file,
     readonly: true,
   }));
-  return containerRunArgs(engineName, {
+  return {
     name,
     init: true,
     image: spec.image,
@@ -107,7 +108,7 @@ export function commandRunArgs(
     inheritEnv: Object.keys(env.inherit),
     entrypoint: 'sh',
     args: ['-c', spec.command],
-  });
+  };
 }
 
 export interface CommandHooks {
@@ -136,7 +137,7 @@ export async function runCommand(
       : undefined;
   const started = Date.now();
   try {
-    const result = await engine.stream(commandRunArgs(engine.name, sandbox, spec, name, env), {
+    const result = await engine.stream(await engine.runArgs(commandContainer(sandbox, spec, name, env)), {
       inherit: env.inherit,
       onLine: (line) => {
         tail.push(line.length > TAIL_LINE_CHARS ? `${line.slice(0, TAIL_LINE_CHARS)}…` : line);

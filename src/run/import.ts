@@ -64,7 +64,9 @@ export function checkBundleRefs(header: BundleHeader, branch: string): void {
   const allowed = new Set(['HEAD', SNAPSHOT_REF, ...(branch ? [`refs/heads/${branch}`] : [])]);
   for (const ref of header.refs)
     if (!allowed.has(ref.name))
-      throw new Error(`The bundle from the sandbox names a ref it may not (${JSON.stringify(ref.name)}): nothing was imported.`);
+      throw new Error(
+        `The bundle from the sandbox names a ref it may not (${JSON.stringify(ref.name)}): nothing was imported.`,
+      );
   if (!header.refs.some((r) => r.name === SNAPSHOT_REF))
     throw new Error('The bundle from the sandbox lacks the snapshot: nothing was imported.');
 }
@@ -76,7 +78,9 @@ export function checkBundleRefs(header: BundleHeader, branch: string): void {
 function commitOutsideBundle(captured: Captured, said: string, what: string): string | undefined {
   if (!said) return undefined;
   if (!captured.exclude.includes(said))
-    throw new Error(`The sandbox's ${what} is neither in its bundle nor a commit the parent has: nothing was imported.`);
+    throw new Error(
+      `The sandbox's ${what} is neither in its bundle nor a commit the parent has: nothing was imported.`,
+    );
   return said;
 }
 
@@ -99,35 +103,51 @@ export async function importBundle(git: Git, sandbox: Sandbox, captured: Capture
   const inBundle = (name: string) => header.refs.some((r) => r.name === name);
   const hasBranch = inBundle(`refs/heads/${sandbox.branch}`);
   const headOutside = inBundle('HEAD') ? undefined : commitOutsideBundle(captured, captured.headSha, 'HEAD');
-  if (!inBundle('HEAD') && !headOutside) throw new Error('The bundle from the sandbox lacks HEAD: nothing was imported.');
+  if (!inBundle('HEAD') && !headOutside)
+    throw new Error('The bundle from the sandbox lacks HEAD: nothing was imported.');
   const branchOutside =
-    sandbox.branch && !hasBranch ? commitOutsideBundle(captured, captured.branchSha, `branch ${sandbox.branch}`) : undefined;
+    sandbox.branch && !hasBranch
+      ? commitOutsideBundle(captured, captured.branchSha, `branch ${sandbox.branch}`)
+      : undefined;
   return withRepositoryLock(parent.gitDir, async () => {
     await ensurePrivateStore(git, parent, store);
     const specs = [`+${SNAPSHOT_REF}:refs/run/snapshot`];
     if (!headOutside) specs.push('+HEAD:refs/run/head');
     if (hasBranch) specs.push(`+refs/heads/${sandbox.branch}:refs/run/branch`);
-    await git.run(store, ['fetch', '--quiet', '--no-tags', '--no-write-fetch-head', '--', captured.bundle, ...specs], {
-      config: FSCK,
-    });
+    await git.run(
+      store,
+      ['fetch', '--quiet', '--no-tags', '--no-write-fetch-head', '--', captured.bundle, ...specs],
+      {
+        config: FSCK,
+      },
+    );
     const pin = [
       ...(headOutside ? [`update refs/run/head ${headOutside}`] : []),
       ...(branchOutside ? [`update refs/run/branch ${branchOutside}`] : []),
       ...(sandbox.branch && !hasBranch && !branchOutside ? ['delete refs/run/branch'] : []),
     ];
-    if (pin.length) await git.run(store, ['update-ref', '--stdin'], { input: Buffer.from(pin.join('\n') + '\n') });
+    if (pin.length)
+      await git.run(store, ['update-ref', '--stdin'], { input: Buffer.from(pin.join('\n') + '\n') });
     const [head, snapshot] = await Promise.all([
       resolve(git, store, 'refs/run/head'),
       resolve(git, store, 'refs/run/snapshot'),
     ]);
     const refs = sandboxRefs(sandbox);
     // Persistent sandboxes bring their branch (whatever HEAD is); transient ones what HEAD holds.
-    const source = sandbox.branch ? (hasBranch || branchOutside ? 'refs/run/branch' : undefined) : 'refs/run/head';
+    const source = sandbox.branch
+      ? hasBranch || branchOutside
+        ? 'refs/run/branch'
+        : undefined
+      : 'refs/run/head';
     let tip = await resolve(git, parent.path, refs.head);
     if (source) {
-      await git.run(parent.path, ['fetch', '--quiet', '--no-tags', '--no-write-fetch-head', '--', store, `+${source}:${refs.head}`], {
-        config: FSCK,
-      });
+      await git.run(
+        parent.path,
+        ['fetch', '--quiet', '--no-tags', '--no-write-fetch-head', '--', store, `+${source}:${refs.head}`],
+        {
+          config: FSCK,
+        },
+      );
       tip = await resolve(git, parent.path, refs.head);
     }
     const branchUpdate = sandbox.branch ? await fastForwardBranch(git, sandbox, tip) : undefined;
@@ -148,8 +168,17 @@ async function fastForwardBranch(git: Git, sandbox: Sandbox, tip: string): Promi
     return 'created';
   }
   const ff = await git.exec(parent.path, ['merge-base', '--is-ancestor', '--end-of-options', current, tip]);
-  if (ff.exitCode !== 0) return `not moved: ${branch} in the parent is not an ancestor of the sandbox's (no fast-forward)`;
-  await git.run(parent.path, ['update-ref', '-m', 'worktree-sandbox: import (fast-forward)', '--', ref, tip, current]);
+  if (ff.exitCode !== 0)
+    return `not moved: ${branch} in the parent is not an ancestor of the sandbox's (no fast-forward)`;
+  await git.run(parent.path, [
+    'update-ref',
+    '-m',
+    'worktree-sandbox: import (fast-forward)',
+    '--',
+    ref,
+    tip,
+    current,
+  ]);
   return 'fast-forwarded';
 }
 

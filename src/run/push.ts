@@ -40,14 +40,7 @@ export async function pushBranch(
   if (result.exitCode === 0) {
     // The remote-tracking ref now names what origin has, so that the pushed commits count as on a remote.
     await withRepositoryLock(parent.gitDir, async () => {
-      await git.exec(parent.path, [
-        'update-ref',
-        '-m',
-        'worktree-sandbox: pushed',
-        '--',
-        trackingRef,
-        sha,
-      ]);
+      await git.exec(parent.path, ['update-ref', '-m', 'worktree-sandbox: pushed', '--', trackingRef, sha]);
     });
     return { pushed: true };
   }

@@ -89,19 +89,27 @@ export async function runSandbox(settings: RunSettings, deps: RunDeps): Promise<
       image: settings.image,
       cleanup: settings.cleanup,
       location,
-      collect: { author: settings.author, committer: settings.committer, maxImportBytes: settings.maxImportBytes },
+      collect: {
+        author: settings.author,
+        committer: settings.committer,
+        maxImportBytes: settings.maxImportBytes,
+      },
     });
-    const sandbox = await ui.group(`Sandbox ${location.name} (${location.kind}, ${location.isolation})`, async () => {
-      // We hold the sandbox lock, so a command container still there belongs to a run that was killed.
-      const [prepared, orphans] = await Promise.all([
-        prepareSandbox(git, engine, location, plan, settings.image, ui),
-        engine.removeContainersLabelled(commandLabels(location)),
-      ]);
-      if (orphans.length) ui.info(`Removed container(s) left by a run that was killed: ${orphans.join(', ')}.`);
-      const offered = await offerUpstream(git, engine, prepared, settings.image);
-      describeSandbox(ui, prepared, plan.source, offered);
-      return prepared;
-    });
+    const sandbox = await ui.group(
+      `Sandbox ${location.name} (${location.kind}, ${location.isolation})`,
+      async () => {
+        // We hold the sandbox lock, so a command container still there belongs to a run that was killed.
+        const [prepared, orphans] = await Promise.all([
+          prepareSandbox(git, engine, location, plan, settings.image, ui),
+          engine.removeContainersLabelled(commandLabels(location)),
+        ]);
+        if (orphans.length)
+          ui.info(`Removed container(s) left by a run that was killed: ${orphans.join(', ')}.`);
+        const offered = await offerUpstream(git, engine, prepared, settings.image);
+        describeSandbox(ui, prepared, plan.source, offered);
+        return prepared;
+      },
+    );
     deps.save({ ready: true, startSha: sandbox.startSha });
 
     const command = await ui.group(`Run: ${firstLine(settings.command)}`, () =>
@@ -124,7 +132,13 @@ export async function runSandbox(settings: RunSettings, deps: RunDeps): Promise<
 
     const wantsCommit = settings.push && !!sandbox.branch;
     const report = await ui.group('Import', async () => {
-      const r = await collectChanges(git, engine, sandbox, settings, wantsCommit ? settings.commitMessage : undefined);
+      const r = await collectChanges(
+        git,
+        engine,
+        sandbox,
+        settings,
+        wantsCommit ? settings.commitMessage : undefined,
+      );
       await ui.untrusted(async (write) => write(r.diffStat || 'No changes.'));
       if (r.branchUpdate) ui.info(`The parent's ${sandbox.branch}: ${r.branchUpdate}.`);
       return r;
@@ -215,7 +229,12 @@ async function pushSandbox(
   return result;
 }
 
-async function unpushedCount(git: Git, sandbox: PreparedSandbox, headSha: string, tracking: string): Promise<number> {
+async function unpushedCount(
+  git: Git,
+  sandbox: PreparedSandbox,
+  headSha: string,
+  tracking: string,
+): Promise<number> {
   const not = (await git.refExists(sandbox.parent.path, tracking)) ? [tracking] : ['--remotes'];
   const out = await git.exec(sandbox.parent.path, ['rev-list', '--count', headSha, '--not', ...not, '--']);
   return out.exitCode === 0 ? Number(out.stdout.trim()) : 1;
@@ -227,14 +246,19 @@ function describeSandbox(ui: Ui, sandbox: PreparedSandbox, source: string, offer
     : `detached at ${sandbox.startSha.slice(0, 12)}`;
   ui.info(`${sandbox.reused ? 'Reusing' : 'Created'} ${sandbox.name}: ${what}; ${whereIs(sandbox)}.`);
   if (offered)
-    ui.info(`origin/${sandbox.branch} moved to ${offered.slice(0, 12)}: offered inside as origin/${sandbox.branch} (the work tree is left as it is).`);
+    ui.info(
+      `origin/${sandbox.branch} moved to ${offered.slice(0, 12)}: offered inside as origin/${sandbox.branch} (the work tree is left as it is).`,
+    );
 }
 
 function reportCommand(ui: Ui, command: CommandResult): void {
   const seconds = (command.durationMs / 1000).toFixed(1);
   if (command.timedOut)
-    ui.warning(`The command was stopped by timeout-minutes after ${seconds}s (exit code ${command.exitCode}).`);
-  else if (command.oomKilled) ui.warning(`The command was killed by the memory limit (exit code ${command.exitCode}).`);
+    ui.warning(
+      `The command was stopped by timeout-minutes after ${seconds}s (exit code ${command.exitCode}).`,
+    );
+  else if (command.oomKilled)
+    ui.warning(`The command was killed by the memory limit (exit code ${command.exitCode}).`);
   else ui.info(`The command exited with code ${command.exitCode} after ${seconds}s.`);
 }
 

@@ -49,7 +49,13 @@ export function privateStorePath(
   parent: Pick<ParentRepository, 'gitDir'>,
   sandbox: { isolation: Isolation; name: string },
 ): string {
-  return path.join(parent.gitDir, 'worktree-sandbox', 'stores', isolationWord(sandbox.isolation), `${sandbox.name}.git`);
+  return path.join(
+    parent.gitDir,
+    'worktree-sandbox',
+    'stores',
+    isolationWord(sandbox.isolation),
+    `${sandbox.name}.git`,
+  );
 }
 
 /** Creates the private store when missing: a bare repository that borrows the parent's objects. */
@@ -62,7 +68,12 @@ export async function ensurePrivateStore(git: Git, parent: ParentRepository, sto
 
 /** The sandboxes a parent keeps records of: `<disk|volume>/<name>` to the commit of their `head` ref. */
 export async function recordedSandboxes(git: Git, parent: ParentRepository): Promise<Map<string, string>> {
-  const out = await git.run(parent.path, ['for-each-ref', '--format=%(objectname) %(refname)', '--', `${REF_ROOT}/`]);
+  const out = await git.run(parent.path, [
+    'for-each-ref',
+    '--format=%(objectname) %(refname)',
+    '--',
+    `${REF_ROOT}/`,
+  ]);
   const found = new Map<string, string>();
   for (const line of out.split('\n')) {
     const match = /^([0-9a-f]+) refs\/worktree-sandbox\/(disk|volume)\/(.+)\/head$/.exec(line);

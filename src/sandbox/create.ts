@@ -6,14 +6,21 @@
 // still there was half-made by a killed run, and is made again.
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
-import { containerRunArgs, currentIdentity } from '../engine/container-args.js';
+import { currentIdentity } from '../engine/container-args.js';
 import type { ContainerEngine } from '../engine/engine.js';
 import { helperGitEnv, type Git } from '../engine/git.js';
 import { HELPER_LABELS, volumeLabels } from '../engine/labels.js';
 import { runProcess } from '../engine/proc.js';
 import type { BranchPlan } from './branch.js';
 import { dropRecords, sandboxRefs, writeParentNote } from './bookkeeping.js';
-import { helperMounts, whereIs, type DiskSandbox, type PreparedSandbox, type Sandbox, type VolumeSandbox } from './layout.js';
+import {
+  helperMounts,
+  whereIs,
+  type DiskSandbox,
+  type PreparedSandbox,
+  type Sandbox,
+  type VolumeSandbox,
+} from './layout.js';
 import { withRepositoryLock } from './lock.js';
 import type { ParentRepository } from './repository.js';
 
@@ -50,12 +57,21 @@ export async function prepareSandbox(
     ]);
     if (head && !creating && present) return { ...sandbox, reused: true, startSha: head };
     if (head && !creating) {
-      log.info(`Sandbox ${sandbox.name} (${whereIs(sandbox)}) is gone: its records in the parent are dropped.`);
+      log.info(
+        `Sandbox ${sandbox.name} (${whereIs(sandbox)}) is gone: its records in the parent are dropped.`,
+      );
       await dropRecords(git, parent, refs);
     }
     if (creating) log.info(`Recovering ${whereIs(sandbox)}: a run was killed while creating it.`);
     const seed = await readSeed(git, parent, plan);
-    await git.run(parent.path, ['update-ref', '-m', 'worktree-sandbox: creating', '--', refs.creating, seed.start]);
+    await git.run(parent.path, [
+      'update-ref',
+      '-m',
+      'worktree-sandbox: creating',
+      '--',
+      refs.creating,
+      seed.start,
+    ]);
     try {
       if (sandbox.isolation === 'disk') await createOnDisk(git, sandbox, seed, creating);
       else await createInVolume(engine, sandbox, seed, image, creating);
@@ -77,13 +93,19 @@ async function isPresent(engine: ContainerEngine, sandbox: Sandbox): Promise<boo
 }
 
 async function readSeed(git: Git, parent: ParentRepository, plan: BranchPlan): Promise<Seed> {
-  const rev = plan.source === 'local' ? `refs/heads/${plan.branch}` : plan.source === 'remote' ? `refs/remotes/origin/${plan.branch}` : plan.startPoint;
+  const rev =
+    plan.source === 'local'
+      ? `refs/heads/${plan.branch}`
+      : plan.source === 'remote'
+        ? `refs/remotes/origin/${plan.branch}`
+        : plan.startPoint;
   const [start, upstream, url] = await Promise.all([
     git.resolveCommit(parent.path, rev),
     plan.branch ? git.resolveCommit(parent.path, `refs/remotes/origin/${plan.branch}`) : undefined,
     git.remoteUrl(parent.path, 'origin'),
   ]);
-  if (!start) throw new Error(`${rev} names no commit in ${parent.path} any more: the sandbox was not created.`);
+  if (!start)
+    throw new Error(`${rev} names no commit in ${parent.path} any more: the sandbox was not created.`);
   return { start, upstream, originUrl: withoutCredentials(url ?? '') };
 }
 
@@ -160,7 +182,8 @@ async function createOnDisk(git: Git, sandbox: DiskSandbox, seed: Seed, recover:
     cwd: projectDir,
     env: git.scriptEnv(),
   });
-  if (result.exitCode !== 0) throw new Error(await creationFailure(projectDir, result.stderr || result.stdout));
+  if (result.exitCode !== 0)
+    throw new Error(await creationFailure(projectDir, result.stderr || result.stdout));
 }
 
 /** As root only to hand the fresh volume to the runner's user; then the same script as that user. */
@@ -191,14 +214,11 @@ async function createInVolume(
   recover: boolean,
 ): Promise<void> {
   if (!(await engine.volumeExists(sandbox.volume)))
-    await engine.createVolume(
-      sandbox.volume,
-      volumeLabels({ ...sandbox, parentPath: sandbox.parent.path }),
-    );
+    await engine.createVolume(sandbox.volume, volumeLabels({ ...sandbox, parentPath: sandbox.parent.path }));
   const id = currentIdentity();
   const [wt, ...rest] = initArgs(sandbox, seed);
   const result = await engine.exec(
-    containerRunArgs(engine.name, {
+    await engine.runArgs({
       image,
       user: '0:0',
       capAdd: ['CHOWN', 'SETUID', 'SETGID', 'SYS_CHROOT', 'DAC_OVERRIDE', 'FOWNER'],
@@ -221,7 +241,9 @@ async function createInVolume(
     }),
   );
   if (result.exitCode !== 0)
-    throw new Error(`Could not create the sandbox in volume ${sandbox.volume}: ${(result.stderr || result.stdout).trim() || `exit ${result.exitCode}`}`);
+    throw new Error(
+      `Could not create the sandbox in volume ${sandbox.volume}: ${(result.stderr || result.stdout).trim() || `exit ${result.exitCode}`}`,
+    );
 }
 
 /** What a failed creation leaves is removed; an existing volume is kept (it may hold another's files). */

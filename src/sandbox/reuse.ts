@@ -2,7 +2,7 @@
 // sandbox was not shown yet is offered inside as its `origin/<branch>` (a remote-tracking ref), never
 // forced into its work tree. The ref is written by a helper container: the host writes nothing into a
 // sandbox once a command has run there.
-import { containerRunArgs, userArg } from '../engine/container-args.js';
+import { userArg } from '../engine/container-args.js';
 import type { ContainerEngine } from '../engine/engine.js';
 import { helperGitEnv, type Git } from '../engine/git.js';
 import { HELPER_LABELS } from '../engine/labels.js';
@@ -30,7 +30,7 @@ export async function offerUpstream(
   ]);
   if (!upstream || upstream === offered) return undefined;
   const result = await engine.exec(
-    containerRunArgs(engine.name, {
+    await engine.runArgs({
       remove: true,
       image,
       user: userArg(),

@@ -4,8 +4,8 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { ContainerEngine } from '../../src/docker.js';
-import { detectEngineMode, explainStartFailure, userNamespaceArgs } from '../../src/engine-mode.js';
+import { ContainerEngine } from '../../src/engine/engine.js';
+import { detectEngineMode, explainStartFailure, userNamespaceArgs } from '../../src/engine/mode.js';
 import { availableEngines } from '../support/engines.js';
 import { TEST_IMAGE, runnerIds } from '../support/env.js';
 import { requireRootlessPodman, rootlessPodman, runAsRunner } from '../support/rootless.js';

@@ -7,7 +7,12 @@ import { ContainerEngine, type EngineName } from '../../src/engine/engine.js';
 import { Git } from '../../src/engine/git.js';
 import { projectName, volumeName } from '../../src/sandbox/naming.js';
 import { findParentRepository } from '../../src/sandbox/repository.js';
-import { locateSandbox, prepareSandbox, volumeLabels, type SandboxLocation } from '../../src/sandbox/layout.js';
+import {
+  locateSandbox,
+  prepareSandbox,
+  volumeLabels,
+  type SandboxLocation,
+} from '../../src/sandbox/layout.js';
 import { silentUi } from '../../src/run/ui.js';
 import { findWorktreeEntry } from '../../src/worktree-metadata.js';
 import { TEST_IMAGE } from './env.js';

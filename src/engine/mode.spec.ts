@@ -11,9 +11,12 @@ import {
   parseEngineInfo,
   userNamespaceArgs,
   type EngineMode,
-} from './engine-mode.js';
+} from './mode.js';
 
-const FIXTURES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../test/fixtures/engine-mode');
+const FIXTURES = path.resolve(
+  path.dirname(fileURLToPath(import.meta.url)),
+  '../../test/fixtures/engine-mode',
+);
 const fixture = (name: string) => fs.readFileSync(path.join(FIXTURES, name), 'utf8');
 
 describe('parseEngineInfo', () => {

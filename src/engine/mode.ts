@@ -5,7 +5,7 @@
 // (/etc/subuid). `--user 1001:1001` then writes as a subordinate id on the host, and a disk sandbox owned by
 // the runner is not writable. `--userns=keep-id` maps the invoking user to itself instead. Rootful engines
 // use the host's ids as they are: nothing to add (and rootful Podman refuses keep-id).
-import type { EngineName } from './docker.js';
+import type { EngineName } from './engine-name.js';
 
 export interface EngineExecResult {
   exitCode: number;
