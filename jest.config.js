@@ -23,6 +23,8 @@ export default {
       testMatch: ['<rootDir>/test/integration/**/*.test.ts'],
     },
     { ...common, displayName: 'e2e', testMatch: ['<rootDir>/test/e2e/**/*.test.ts'] },
+    // Live attacks on the sandbox boundary (docs/security-model.md), through the bundle as the runner user.
+    { ...common, displayName: 'security', testMatch: ['<rootDir>/test/security/**/*.test.ts'] },
     { ...common, displayName: 'cli', testMatch: ['<rootDir>/test/cli/**/*.test.ts'] },
   ],
 };

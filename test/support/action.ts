@@ -18,6 +18,8 @@ export interface StepResult {
   outputs: Record<string, string>;
   state: Record<string, string>;
   summary: string;
+  /** Every byte the step wrote to stdout, counted (also when discarded). */
+  stdoutBytes: number;
 }
 
 export interface StepOptions {
@@ -39,6 +41,10 @@ export interface StepOptions {
   onStdout?: (stdout: string) => void;
   /** Kill the process (SIGKILL) this many milliseconds after it started. */
   killAfterMs?: number;
+  /** Keep only the last 64 KiB of stdout (for a command that prints gigabytes); the byte count is kept. */
+  discardStdout?: boolean;
+  /** Prefix for the command line, e.g. ['/usr/bin/time', '-f', 'MAXRSS %M']. */
+  wrapWith?: string[];
 }
 
 /** Parses a runner file-command file (NAME=value lines, or NAME<<DELIM heredocs). */
@@ -89,6 +95,7 @@ export async function runStep(options: StepOptions): Promise<StepResult> {
     env[`INPUT_${name.toUpperCase().replace(/ /g, '_')}`] = value;
   for (const [name, value] of Object.entries(options.state ?? {})) env[`STATE_${name}`] = value;
   let [cmd, args] = options.asRunner ? asRunner(process.execPath, [DIST]) : [process.execPath, [DIST]];
+  if (options.wrapWith) [cmd, args] = [options.wrapWith[0], [...options.wrapWith.slice(1), cmd, ...args]];
   if (options.printfEnv) {
     const exports = Object.keys(options.printfEnv)
       .map((name, i) => `export "${name}=$(printf "$${i + 1}")"`)
@@ -106,9 +113,12 @@ export async function runStep(options: StepOptions): Promise<StepResult> {
   }
   const child = spawn(cmd, args, { cwd: options.cwd ?? files, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
+  let stdoutBytes = 0;
   let stderr = '';
   child.stdout.on('data', (d: Buffer) => {
+    stdoutBytes += d.length;
     stdout += d.toString();
+    if (options.discardStdout && stdout.length > 65536) stdout = stdout.slice(-65536);
     if (options.killWhen?.test(stdout)) child.kill('SIGKILL');
     options.onStdout?.(stdout);
   });
@@ -127,6 +137,7 @@ export async function runStep(options: StepOptions): Promise<StepResult> {
     code,
     signal,
     stdout,
+    stdoutBytes,
     stderr,
     outputs: parseFileCommands(fs.readFileSync(out, 'utf8')),
     state: parseFileCommands(fs.readFileSync(stateFile, 'utf8')),
