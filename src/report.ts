@@ -2,6 +2,7 @@
 // container for volumes, where the host cannot see the files). With `commit`, leftovers are committed first.
 import type { Git } from './git.js';
 import type { ContainerEngine } from './docker.js';
+import type { GitIdentity } from './github/identity.js';
 import { runInWorktree, type SandboxLocation } from './sandbox.js';
 
 export interface WorktreeReport {
@@ -88,13 +89,15 @@ export async function inspectWorktree(
   location: SandboxLocation,
   image: string,
   startSha: string,
-  commit?: { message: string },
+  commit?: { message: string; author?: GitIdentity; committer?: GitIdentity },
 ): Promise<WorktreeReport> {
+  const author = commit?.author ?? BOT_IDENTITY;
+  const committer = commit?.committer ?? BOT_IDENTITY;
   const env = {
-    GIT_AUTHOR_NAME: BOT_IDENTITY.name,
-    GIT_AUTHOR_EMAIL: BOT_IDENTITY.email,
-    GIT_COMMITTER_NAME: BOT_IDENTITY.name,
-    GIT_COMMITTER_EMAIL: BOT_IDENTITY.email,
+    GIT_AUTHOR_NAME: author.name,
+    GIT_AUTHOR_EMAIL: author.email,
+    GIT_COMMITTER_NAME: committer.name,
+    GIT_COMMITTER_EMAIL: committer.email,
   };
   const args = [startSha, commit ? '1' : '0', commit?.message ?? ''];
   const result = await runInWorktree(git, engine, location, image, INSPECT_SCRIPT, args, env);

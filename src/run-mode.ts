@@ -186,7 +186,9 @@ async function commitAndInspect(
       sandbox,
       settings.image,
       sandbox.startSha,
-      onBranch ? { message: settings.commitMessage } : undefined,
+      onBranch
+        ? { message: settings.commitMessage, author: settings.author, committer: settings.committer }
+        : undefined,
     );
     if (report.committed && report.currentBranch === sandbox.branch)
       await announceRefs(git, sandbox.parent, [

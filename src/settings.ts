@@ -3,6 +3,7 @@
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { EngineName } from './docker.js';
+import { defaultBotIdentity, parseIdentity, type GitIdentity } from './github/identity.js';
 
 export type InputReader = (name: string) => string;
 export type Isolation = 'container' | 'disk';
@@ -47,7 +48,20 @@ export interface RunSettings extends CommonSettings {
   limits: ContainerLimits;
   /** `strict: true`: a change the command made outside its sandbox fails the step (it is undone either way). */
   strict: boolean;
+  /** Author and committer of the commit made with `push: true` (`author`, `committer`). */
+  author: GitIdentity;
+  committer: GitIdentity;
   trigger: TriggerSettings;
+  pullRequest: PullRequestSettings;
+}
+
+/** `pull-request: true`: a pushed branch that no open pull request has as its head gets one. */
+export interface PullRequestSettings {
+  open: boolean;
+  title: string;
+  body: string;
+  draft: boolean;
+  labels: string[];
 }
 
 export interface TriggerSettings {
@@ -57,6 +71,8 @@ export interface TriggerSettings {
   allowedBots: string[];
   /** workflow_dispatch: the pull request to work on (0: none). */
   prNumber: number;
+  /** `pull-request-bot: true`: pull_request, pull_request_target and push events start the bot. */
+  pullRequestBot: boolean;
 }
 
 export interface ReapSettings extends CommonSettings {
@@ -129,6 +145,8 @@ function parseRun(read: InputReader, env: NodeJS.ProcessEnv): Omit<RunSettings, 
       readOnlyRootfs: boolean(read, 'read-only-rootfs', false),
     },
     strict: boolean(read, 'strict', false),
+    author: identity(read, 'author', env),
+    committer: identity(read, 'committer', env),
     trigger: {
       command: triggerCommand(read),
       allowedAssociations: list(read, 'allowed-associations', ['OWNER', 'MEMBER', 'COLLABORATOR']).map(
@@ -141,8 +159,52 @@ function parseRun(read: InputReader, env: NodeJS.ProcessEnv): Omit<RunSettings, 
       ),
       allowedBots: list(read, 'allowed-bots', []),
       prNumber: number(read, 'pr-number', { min: 1, integer: true, fallback: 0 }),
+      pullRequestBot: boolean(read, 'pull-request-bot', false),
     },
+    pullRequest: pullRequestInputs(read),
   };
+}
+
+function pullRequestInputs(read: InputReader): PullRequestSettings {
+  const open = boolean(read, 'pull-request', false);
+  if (open && !boolean(read, 'push', false))
+    throw new InputError(
+      'pull-request',
+      'true',
+      'true only with push: true (a pull request needs a pushed branch)',
+    );
+  const title = read('pull-request-title').trim() || 'Changes made in worktree-sandbox';
+  if (CONTROL.test(title) || title.length > 256)
+    throw new InputError('pull-request-title', title, 'one line of at most 256 characters');
+  const body = read('pull-request-body');
+  if (body.length > 60000)
+    throw new InputError('pull-request-body', `${body.slice(0, 40)}...`, 'at most 60000 characters');
+  const labels = read('pull-request-labels')
+    .split(/[,\n]/)
+    .map((l) => l.trim())
+    .filter(Boolean);
+  for (const label of labels)
+    if (CONTROL.test(label) || label.length > 50)
+      throw new InputError(
+        'pull-request-labels',
+        label,
+        'label names of at most 50 characters, separated by commas or newlines',
+      );
+  return {
+    open,
+    title,
+    body: body.trim() ? body : 'Automated changes made by worktree-sandbox.',
+    draft: boolean(read, 'pull-request-draft', false),
+    labels: [...new Set(labels)],
+  };
+}
+
+function identity(read: InputReader, name: string, env: NodeJS.ProcessEnv): GitIdentity {
+  const raw = read(name);
+  if (!raw.trim()) return defaultBotIdentity(env.GITHUB_SERVER_URL);
+  const parsed = parseIdentity(raw);
+  if (!parsed) throw new InputError(name, raw, 'Name <email>, such as Fix Bot <fix-bot@example.com>');
+  return parsed;
 }
 
 function parseReap(read: InputReader): Omit<ReapSettings, keyof CommonSettings> {
