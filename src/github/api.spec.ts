@@ -67,7 +67,9 @@ describe('GitHub API calls survive transient faults', () => {
     expect(fake.comments.get(id)?.body).toBe('hello');
     expect(fake.calls.map((c) => c.status)).toEqual([403, 201]);
     expect(warnings).toEqual([
-      expect.stringMatching(/secondary rate limit hit POST \/repos\/{owner}\/{repo}\/issues\/{issue_number}\/comments: waiting 60 s/),
+      expect.stringMatching(
+        /secondary rate limit hit POST \/repos\/{owner}\/{repo}\/issues\/{issue_number}\/comments: waiting 60 s/,
+      ),
     ]);
   });
 
