@@ -226,3 +226,13 @@ function user(value: unknown, association: unknown, eventNeedsWrite = false): Re
 function ignore(reason: string): EventDecision {
   return { run: false, reason };
 }
+
+/** One line for the debug log: who asked, about what. */
+export function describeRequest(request: RunRequest): string {
+  const { login, type, association } = request.requester;
+  const parts = [`requester @${login} (${type}, association ${association ?? 'none in this event'})`];
+  if (request.prNumber) parts.push(`pull request #${request.prNumber}`);
+  if (request.pushedBranch) parts.push(`pushed branch ${request.pushedBranch}`);
+  if (request.comment) parts.push(`comment ${request.comment.id} with ${request.comment.trigger}`);
+  return parts.join(', ');
+}

@@ -17,12 +17,18 @@ import type { Ui } from '../ui.js';
 import { apiUrl, connectGitHub, type GitHubApi, type PullRequestInfo } from './api.js';
 import type { ApiOptions } from './api-resilience.js';
 import { readActionContext, type ActionContext } from './context.js';
-import { decideEvent, type RunRequest } from './event.js';
+import { decideEvent, describeRequest, type RunRequest } from './event.js';
 import { finishStoppedProgress, PullRequestFeedback } from './feedback.js';
 import { checkPermission, checkRequester, needsPermissionCheck } from './permissions.js';
 import { ensureLocalBranch, fetchPullHead, listCommits, savePatch } from './pr-git.js';
 import { renderFailed, renderFinished, type FinishedRun, type ProgressContext } from './progress.js';
-import { needsForkAccessCheck, planBranchTarget, planPullRequestTarget, type RunTarget } from './target.js';
+import {
+  describeTarget,
+  needsForkAccessCheck,
+  planBranchTarget,
+  planPullRequestTarget,
+  type RunTarget,
+} from './target.js';
 
 /** Where a pull-request run meets the outside: the action maps it onto @actions/core; tests record it. */
 export interface PrRunIo {
@@ -102,31 +108,6 @@ export async function runForPullRequest(
   io.debug(`Target: ${describeTarget(pr, target)}.`);
   const outcome = await runTarget(settings, io, { ctx, api, request, pr, target });
   return { ...outcome, pullRequest: pr };
-}
-
-function describeRequest(request: RunRequest): string {
-  const { login, type, association } = request.requester;
-  const parts = [`requester @${login} (${type}, association ${association ?? 'none in this event'})`];
-  if (request.prNumber) parts.push(`pull request #${request.prNumber}`);
-  if (request.pushedBranch) parts.push(`pushed branch ${request.pushedBranch}`);
-  if (request.comment) parts.push(`comment ${request.comment.id} with ${request.comment.trigger}`);
-  return parts.join(', ');
-}
-
-function describeTarget(pr: PullRequestInfo | undefined, target: RunTarget): string {
-  const on = pr
-    ? `pull request #${pr.number}, head ${pr.headRepo || 'deleted fork'}:${pr.headRef} at ${pr.headSha.slice(0, 12)}, ${target.fork ? 'a fork' : 'the same repository'}`
-    : 'no open pull request';
-  const { delivery } = target;
-  const to =
-    delivery.kind === 'origin'
-      ? `push to origin/${target.branch}`
-      : delivery.kind === 'fork'
-        ? `push to ${delivery.repo}:${delivery.branch}`
-        : delivery.kind === 'patch'
-          ? `no push, a patch: ${delivery.reason}`
-          : 'no push (push: false)';
-  return `${on}; sandbox branch ${target.branch}; ${to}`;
 }
 
 interface PlannedRun {
