@@ -2094,8 +2094,8 @@ var post = __nccwpck_require__(6661);
 var run_mode = __nccwpck_require__(7560);
 // EXTERNAL MODULE: ./src/github/event.ts
 var github_event = __nccwpck_require__(5015);
-// EXTERNAL MODULE: ./src/settings.ts
-var src_settings = __nccwpck_require__(8750);
+// EXTERNAL MODULE: ./src/settings.ts + 1 modules
+var src_settings = __nccwpck_require__(3479);
 // EXTERNAL MODULE: ./src/state.ts
 var src_state = __nccwpck_require__(2462);
 ;// CONCATENATED MODULE: ./src/summary.ts
@@ -2190,9 +2190,13 @@ async function main() {
 }
 async function runAction(settings) {
     const ui = actionUi();
+    const kind = (0,github_event/* chooseRunKind */.pV)(process.env.GITHUB_EVENT_NAME, settings.trigger);
+    core/* debug */.Yz(`Run kind: ${kind.bot ? 'pull-request bot' : 'plain run mode'} (${kind.why}).`);
+    if (kind.warning)
+        ui.warning(kind.warning);
     let outcome;
-    if ((0,github_event/* isPullRequestRun */.Yp)(process.env.GITHUB_EVENT_NAME, settings.trigger, settings.branch)) {
-        const { runForPullRequest, actionIo } = await __nccwpck_require__.e(/* import() */ 359).then(__nccwpck_require__.bind(__nccwpck_require__, 2359));
+    if (kind.bot) {
+        const { runForPullRequest, actionIo } = await Promise.all(/* import() */[__nccwpck_require__.e(251), __nccwpck_require__.e(872)]).then(__nccwpck_require__.bind(__nccwpck_require__, 7872));
         outcome = await runForPullRequest(settings, actionIo(ui));
         if (!outcome)
             return;
@@ -2200,6 +2204,13 @@ async function runAction(settings) {
     else
         outcome = await (0,run_mode/* runSandbox */.F)(settings, { ui, save: src_state/* saveRunState */.iZ });
     setOutputs(outcome);
+    if (settings.pullRequest.open) {
+        const [{ proposePullRequest }, { actionIo }] = await Promise.all([
+            Promise.all(/* import() */[__nccwpck_require__.e(251), __nccwpck_require__.e(524)]).then(__nccwpck_require__.bind(__nccwpck_require__, 2524)),
+            Promise.all(/* import() */[__nccwpck_require__.e(251), __nccwpck_require__.e(872)]).then(__nccwpck_require__.bind(__nccwpck_require__, 7872)),
+        ]);
+        await proposePullRequest(settings, outcome, actionIo(ui));
+    }
     await core/* summary */.z.addRaw(outcomeMarkdown(outcome)).write();
     const { exitCode } = outcome.command;
     if (exitCode !== 0 && !settings.allowFailure)
@@ -2228,7 +2239,7 @@ function setOutputs(outcome) {
 async function action_post() {
     const state = (0,src_state/* loadRunState */.fQ)();
     if (state?.progress && !state.progress.finished) {
-        const { finishProgressInPost } = await __nccwpck_require__.e(/* import() */ 359).then(__nccwpck_require__.bind(__nccwpck_require__, 2359));
+        const { finishProgressInPost } = await Promise.all(/* import() */[__nccwpck_require__.e(251), __nccwpck_require__.e(872)]).then(__nccwpck_require__.bind(__nccwpck_require__, 7872));
         await finishProgressInPost(state.progress, postToken(), actionUi());
     }
     if (!state?.location) {
@@ -2754,30 +2765,50 @@ function compareVersions(a, b) {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   D_: () => (/* binding */ decideEvent),
-/* harmony export */   Yp: () => (/* binding */ isPullRequestRun),
-/* harmony export */   b$: () => (/* binding */ PROGRESS_MARKER)
+/* harmony export */   Ng: () => (/* binding */ describeRequest),
+/* harmony export */   b$: () => (/* binding */ PROGRESS_MARKER),
+/* harmony export */   pV: () => (/* binding */ chooseRunKind)
 /* harmony export */ });
-/* unused harmony exports PULL_REQUEST_EVENTS, parseTrigger */
-/* harmony import */ var _report_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(665);
-// Which GitHub events start a pull-request run, and what the event asks for: a pure decision from the
-// event name, its payload and the trigger settings. The payload is read defensively: any field may be
-// missing or of the wrong type, and then the event starts nothing.
-
+/* unused harmony export parseTrigger */
 /** Starts every progress comment, so that the bot never takes its own comment for a request. */
 const PROGRESS_MARKER = '<!-- worktree-sandbox:progress -->';
-const PULL_REQUEST_EVENTS = ['issue_comment', 'pull_request', 'pull_request_target'];
+const BOT_EVENTS = ['pull_request', 'pull_request_target', 'push'];
 const PULL_REQUEST_ACTIONS = ['opened', 'synchronize', 'reopened', 'ready_for_review'];
 /**
- * Whether the action runs as the pull-request bot for this event (cheap: no API, no Octokit). A push is
- * handled by the bot only when no `branch` was given: then the sandbox works on the pushed branch.
- * `pr-number` is read on workflow_dispatch only, where the event proves the sender's write access.
+ * Plain run mode or the pull-request bot, from what the workflow asked for (cheap: no payload, no API).
+ * Throws when the workflow asked for the bot on an event the bot cannot serve: better a red step than a
+ * run that silently does something else.
  */
-function isPullRequestRun(eventName, trigger, branchInput) {
-    if (PULL_REQUEST_EVENTS.includes(eventName ?? ''))
-        return true;
-    if (eventName === 'push')
-        return !branchInput;
-    return eventName === 'workflow_dispatch' && trigger.prNumber > 0;
+function chooseRunKind(eventName, trigger) {
+    const event = eventName || 'this event';
+    if (eventName === 'issue_comment') {
+        if (trigger.command)
+            return { bot: true, why: `issue_comment with trigger ${trigger.command}` };
+        if (trigger.pullRequestBot)
+            throw new Error("pull-request-bot: true on an issue_comment event needs the 'trigger' input (such as /fix): the comment's first word that starts a run.");
+        return { bot: false, why: 'issue_comment without trigger: plain run mode' };
+    }
+    if (eventName === 'workflow_dispatch') {
+        if (trigger.prNumber)
+            return { bot: true, why: `workflow_dispatch with pr-number ${trigger.prNumber}` };
+        if (trigger.pullRequestBot)
+            throw new Error("pull-request-bot: true on a workflow_dispatch event needs the 'pr-number' input: the pull request to work on.");
+        return { bot: false, why: 'workflow_dispatch without pr-number: plain run mode' };
+    }
+    if (BOT_EVENTS.includes(eventName ?? '')) {
+        if (trigger.pullRequestBot)
+            return { bot: true, why: `${event} with pull-request-bot: true` };
+        return {
+            bot: false,
+            why: `${event} without pull-request-bot: plain run mode`,
+            warning: trigger.command
+                ? `'trigger' is read on issue_comment events only: this ${event} event is plain run mode (pull-request-bot: true asks for the bot).`
+                : undefined,
+        };
+    }
+    if (trigger.pullRequestBot)
+        throw new Error(`pull-request-bot: true on ${event}: the pull-request bot serves ${BOT_EVENTS.join(', ')} (issue_comment with 'trigger', workflow_dispatch with 'pr-number'). Set it only for those events, e.g. pull-request-bot: \${{ github.event_name == 'push' }}.`);
+    return { bot: false, why: `${event}: plain run mode` };
 }
 /**
  * The trigger must be the comment's first word, whole (`/fixed` is not `/fix`; case is ignored). The
@@ -2793,7 +2824,8 @@ function parseTrigger(body, trigger) {
         return undefined;
     return { args: end < 0 ? '' : text.slice(end).trim() };
 }
-function decideEvent(eventName, payload, trigger) {
+/** `ownCommitterEmail`: the committer of this action's own commits (`committer`); pushes of them start nothing. */
+function decideEvent(eventName, payload, trigger, ownCommitterEmail) {
     const event = record(payload);
     switch (eventName) {
         case 'issue_comment':
@@ -2804,7 +2836,7 @@ function decideEvent(eventName, payload, trigger) {
         case 'workflow_dispatch':
             return decideDispatch(event, trigger);
         case 'push':
-            return decidePush(event);
+            return decidePush(event, ownCommitterEmail);
         default:
             return ignore(`${eventName || 'this event'} is not a pull-request event (issue_comment, pull_request, pull_request_target, workflow_dispatch with pr-number, push)`);
     }
@@ -2859,7 +2891,7 @@ function decideDispatch(event, trigger) {
         return ignore('the workflow_dispatch payload lacks its sender');
     return { run: true, request: { event: 'workflow_dispatch', prNumber: trigger.prNumber, requester } };
 }
-function decidePush(event) {
+function decidePush(event, ownCommitterEmail) {
     const ref = text(event.ref);
     if (!ref.startsWith('refs/heads/'))
         return ignore(`${ref || 'the pushed ref'} is not a branch`);
@@ -2867,7 +2899,7 @@ function decidePush(event) {
         return ignore(`${ref} was deleted`);
     // Our own commits pushed with a token that does start workflows (PAT, App) must not start us again.
     const committer = record(record(event.head_commit).committer);
-    if (text(committer.email).toLowerCase() === _report_js__WEBPACK_IMPORTED_MODULE_0__/* .BOT_IDENTITY */ .br.email)
+    if (ownCommitterEmail && text(committer.email).toLowerCase() === ownCommitterEmail.toLowerCase())
         return ignore('the pushed commit was made by worktree-sandbox itself');
     const requester = user(event.sender, undefined, true);
     if (!requester)
@@ -2886,7 +2918,7 @@ function text(value) {
 function positive(value) {
     return typeof value === 'number' && Number.isInteger(value) && value > 0 ? value : undefined;
 }
-function user(value, association, hasWriteAccess = false) {
+function user(value, association, eventNeedsWrite = false) {
     const u = record(value);
     const login = text(u.login);
     if (!login)
@@ -2895,11 +2927,23 @@ function user(value, association, hasWriteAccess = false) {
         login,
         type: text(u.type) || 'User',
         association: text(association) || undefined,
-        hasWriteAccess,
+        eventNeedsWrite,
     };
 }
 function ignore(reason) {
     return { run: false, reason };
+}
+/** One line for the debug log: who asked, about what. */
+function describeRequest(request) {
+    const { login, type, association } = request.requester;
+    const parts = [`requester @${login} (${type}, association ${association ?? 'none in this event'})`];
+    if (request.prNumber)
+        parts.push(`pull request #${request.prNumber}`);
+    if (request.pushedBranch)
+        parts.push(`pushed branch ${request.pushedBranch}`);
+    if (request.comment)
+        parts.push(`comment ${request.comment.id} with ${request.comment.trigger}`);
+    return parts.join(', ');
 }
 
 
@@ -3070,7 +3114,7 @@ function describeFileChange(change, parentPath, options = {}) {
 /* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_2___default = /*#__PURE__*/__nccwpck_require__.n(node_path__WEBPACK_IMPORTED_MODULE_2__);
 /* harmony import */ var _lock_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(9188);
 /* harmony import */ var _naming_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(8499);
-/* harmony import */ var _settings_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(8750);
+/* harmony import */ var _settings_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(3479);
 // The git guards of one parent repository share one ledger. Commands of several sandboxes of a parent run
 // at the same time, and each container can write the parent's whole .git; so there is one trusted state
 // per parent, not one per guard: what .git held before any of those containers started (config with its
@@ -4689,11 +4733,13 @@ function parseInspectOutput(stdout) {
     };
 }
 async function inspectWorktree(git, engine, location, image, startSha, commit) {
+    const author = commit?.author ?? BOT_IDENTITY;
+    const committer = commit?.committer ?? BOT_IDENTITY;
     const env = {
-        GIT_AUTHOR_NAME: BOT_IDENTITY.name,
-        GIT_AUTHOR_EMAIL: BOT_IDENTITY.email,
-        GIT_COMMITTER_NAME: BOT_IDENTITY.name,
-        GIT_COMMITTER_EMAIL: BOT_IDENTITY.email,
+        GIT_AUTHOR_NAME: author.name,
+        GIT_AUTHOR_EMAIL: author.email,
+        GIT_COMMITTER_NAME: committer.name,
+        GIT_COMMITTER_EMAIL: committer.email,
     };
     const args = [startSha, commit ? '1' : '0', commit?.message ?? ''];
     const result = await (0,_sandbox_js__WEBPACK_IMPORTED_MODULE_0__/* .runInWorktree */ .kv)(git, engine, location, image, INSPECT_SCRIPT, args, env);
@@ -4948,8 +4994,8 @@ async function pushBranch(git, parent, originUrl, branch, sha, token, options = 
 
 // EXTERNAL MODULE: ./src/repository.ts
 var repository = __nccwpck_require__(3627);
-// EXTERNAL MODULE: ./src/settings.ts
-var src_settings = __nccwpck_require__(8750);
+// EXTERNAL MODULE: ./src/settings.ts + 1 modules
+var src_settings = __nccwpck_require__(3479);
 // EXTERNAL MODULE: ./src/worktree-metadata.ts
 var worktree_metadata = __nccwpck_require__(9662);
 ;// CONCATENATED MODULE: ./src/run-mode.ts
@@ -5067,7 +5113,9 @@ async function commitAndInspect(git, engine, sandbox, settings) {
     // Only on its own branch: a command that checked out another branch does not get it moved by the host.
     const onBranch = (await readWorktreeHead(sandbox)) === `ref: refs/heads/${sandbox.branch}`;
     return (0,lock/* withRepositoryLock */.aZ)(sandbox.parent.gitDir, async () => {
-        const report = await (0,src_report/* inspectWorktree */.e5)(git, engine, sandbox, settings.image, sandbox.startSha, onBranch ? { message: settings.commitMessage } : undefined);
+        const report = await (0,src_report/* inspectWorktree */.e5)(git, engine, sandbox, settings.image, sandbox.startSha, onBranch
+            ? { message: settings.commitMessage, author: settings.author, committer: settings.committer }
+            : undefined);
         if (report.committed && report.currentBranch === sandbox.branch)
             await (0,metadata_changes/* announceRefs */.g3)(git, sandbox.parent, [
                 { name: `refs/heads/${sandbox.branch}`, value: report.headSha },
@@ -5576,21 +5624,64 @@ async function exists(p) {
 
 /***/ }),
 
-/***/ 8750:
+/***/ 3479:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   N6: () => (/* binding */ validateBranchNames),
-/* harmony export */   P$: () => (/* binding */ parseSettings),
-/* harmony export */   yD: () => (/* binding */ defaultStateDir)
-/* harmony export */ });
-/* unused harmony exports InputError, ASSOCIATIONS, defaultWorktreeRoot, RESERVED_ENV */
-/* harmony import */ var node_os__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8161);
-/* harmony import */ var node_os__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_os__WEBPACK_IMPORTED_MODULE_0__);
-/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(6760);
-/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__nccwpck_require__.n(node_path__WEBPACK_IMPORTED_MODULE_1__);
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  yD: () => (/* binding */ defaultStateDir),
+  P$: () => (/* binding */ parseSettings),
+  N6: () => (/* binding */ validateBranchNames)
+});
+
+// UNUSED EXPORTS: ASSOCIATIONS, InputError, RESERVED_ENV, defaultWorktreeRoot
+
+// EXTERNAL MODULE: external "node:os"
+var external_node_os_ = __nccwpck_require__(8161);
+// EXTERNAL MODULE: external "node:path"
+var external_node_path_ = __nccwpck_require__(6760);
+;// CONCATENATED MODULE: ./src/github/identity.ts
+// Who commits: a git identity written `Name <email>`, as git and create-pull-request write it. Pure.
+// The default is the Actions bot. Its no-reply address lives on the server's own `users.noreply` domain,
+// so it is derived from GITHUB_SERVER_URL; the numeric id prefix is the bot's account id on github.com
+// only, and is left out elsewhere (an address without it is still the bot's).
+const BOT_LOGIN = 'github-actions[bot]';
+const BOT_ID_ON_GITHUB_COM = 41898282;
+function defaultBotIdentity(serverUrl) {
+    const host = hostOf(serverUrl);
+    const local = host === 'github.com' ? `${BOT_ID_ON_GITHUB_COM}+${BOT_LOGIN}` : BOT_LOGIN;
+    return { name: BOT_LOGIN, email: `${local}@users.noreply.${host}` };
+}
+function hostOf(serverUrl) {
+    try {
+        const host = new URL(serverUrl || 'https://github.com').hostname.toLowerCase();
+        return host || 'github.com';
+    }
+    catch {
+        return 'github.com';
+    }
+}
+// eslint-disable-next-line no-control-regex -- control characters are exactly what this rejects
+const CONTROL = /[\u0000-\u001f\u007f]/;
+/** `Name <email>`; undefined when the text is not one (no name, no address, stray brackets, newlines). */
+function parseIdentity(text) {
+    const match = /^([^<>]+?)\s*<([^<>\s]+)>$/.exec(text.trim());
+    if (!match || CONTROL.test(text))
+        return undefined;
+    const [, name, email] = match;
+    if (!/^[^@]+@[^@]+$/.test(email) || name.length > 200 || email.length > 254)
+        return undefined;
+    return { name: name.trim(), email };
+}
+function formatIdentity(identity) {
+    return `${identity.name} <${identity.email}>`;
+}
+
+;// CONCATENATED MODULE: ./src/settings.ts
 // Every input is read and validated here, once, into typed settings. Nothing past this module reads an
 // input. An error names the input and what it accepts, and is raised before anything is created.
+
 
 
 class InputError extends Error {
@@ -5626,26 +5717,28 @@ function parseRun(read, env) {
     return {
         mode: 'run',
         command,
-        image: image(read),
+        image: settings_image(read),
         isolation: oneOf(read, 'isolation', ['container', 'disk'], 'container'),
         branch: branchInput(read, 'branch'),
         base: revisionInput(read, 'base'),
-        repositoryPath: pathInput(read, 'repository-path') ?? node_path__WEBPACK_IMPORTED_MODULE_1__.resolve(env.GITHUB_WORKSPACE || process.cwd()),
+        repositoryPath: pathInput(read, 'repository-path') ?? external_node_path_.resolve(env.GITHUB_WORKSPACE || process.cwd()),
         cleanup: oneOf(read, 'cleanup', ['auto', 'always', 'never'], 'auto'),
         env: envEntries(read, env),
         timeoutMinutes: number(read, 'timeout-minutes', { min: 0, integer: false, fallback: 0 }),
         lockTimeoutMinutes: number(read, 'lock-timeout-minutes', { min: 0, integer: false, fallback: 10 }),
-        allowFailure: boolean(read, 'allow-failure', false),
-        push: boolean(read, 'push', false),
+        allowFailure: settings_boolean(read, 'allow-failure', false),
+        push: settings_boolean(read, 'push', false),
         commitMessage: read('commit-message').trim() || 'chore: changes made in worktree-sandbox',
         limits: {
             memory: optionalPattern(read, 'memory', /^\d+(\.\d+)?[bkmg]?$/i, 'a size such as 512m or 2g'),
             cpus: optionalPattern(read, 'cpus', /^(\d+(\.\d+)?|\.\d+)$/, 'a positive number such as 1.5'),
             pidsLimit: number(read, 'pids-limit', { min: 1, integer: true, fallback: 4096 }),
             network: oneOf(read, 'network', ['bridge', 'none'], 'bridge'),
-            readOnlyRootfs: boolean(read, 'read-only-rootfs', false),
+            readOnlyRootfs: settings_boolean(read, 'read-only-rootfs', false),
         },
-        strict: boolean(read, 'strict', false),
+        strict: settings_boolean(read, 'strict', false),
+        author: identity(read, 'author', env),
+        committer: identity(read, 'committer', env),
         trigger: {
             command: triggerCommand(read),
             allowedAssociations: list(read, 'allowed-associations', ['OWNER', 'MEMBER', 'COLLABORATOR']).map((a) => {
@@ -5656,8 +5749,44 @@ function parseRun(read, env) {
             }),
             allowedBots: list(read, 'allowed-bots', []),
             prNumber: number(read, 'pr-number', { min: 1, integer: true, fallback: 0 }),
+            pullRequestBot: settings_boolean(read, 'pull-request-bot', false),
         },
+        pullRequest: pullRequestInputs(read),
     };
+}
+function pullRequestInputs(read) {
+    const open = settings_boolean(read, 'pull-request', false);
+    if (open && !settings_boolean(read, 'push', false))
+        throw new InputError('pull-request', 'true', 'true only with push: true (a pull request needs a pushed branch)');
+    const title = read('pull-request-title').trim() || 'Changes made in worktree-sandbox';
+    if (settings_CONTROL.test(title) || title.length > 256)
+        throw new InputError('pull-request-title', title, 'one line of at most 256 characters');
+    const body = read('pull-request-body');
+    if (body.length > 60000)
+        throw new InputError('pull-request-body', `${body.slice(0, 40)}...`, 'at most 60000 characters');
+    const labels = read('pull-request-labels')
+        .split(/[,\n]/)
+        .map((l) => l.trim())
+        .filter(Boolean);
+    for (const label of labels)
+        if (settings_CONTROL.test(label) || label.length > 50)
+            throw new InputError('pull-request-labels', label, 'label names of at most 50 characters, separated by commas or newlines');
+    return {
+        open,
+        title,
+        body: body.trim() ? body : 'Automated changes made by worktree-sandbox.',
+        draft: settings_boolean(read, 'pull-request-draft', false),
+        labels: [...new Set(labels)],
+    };
+}
+function identity(read, name, env) {
+    const raw = read(name);
+    if (!raw.trim())
+        return defaultBotIdentity(env.GITHUB_SERVER_URL);
+    const parsed = parseIdentity(raw);
+    if (!parsed)
+        throw new InputError(name, raw, 'Name <email>, such as Fix Bot <fix-bot@example.com>');
+    return parsed;
 }
 function parseReap(read) {
     const days = (name, fallback) => number(read, name, { min: 1, integer: true, fallback });
@@ -5671,25 +5800,25 @@ function parseReap(read) {
         headlessExpiryDays: days('headless-expiry-days', 30),
         branchExpiryDays,
         orphanExpiryDays,
-        dryRun: boolean(read, 'dry-run', false),
+        dryRun: settings_boolean(read, 'dry-run', false),
         maxRemovals: number(read, 'max-removals', { min: 0, integer: true, fallback: 0 }),
-        force: boolean(read, 'force', false),
+        force: settings_boolean(read, 'force', false),
         archiveDir: pathInput(read, 'archive-dir') ?? '',
-        image: image(read),
+        image: settings_image(read),
     };
 }
 function defaultWorktreeRoot(env) {
-    const cache = env.XDG_CACHE_HOME && node_path__WEBPACK_IMPORTED_MODULE_1__.isAbsolute(env.XDG_CACHE_HOME)
+    const cache = env.XDG_CACHE_HOME && external_node_path_.isAbsolute(env.XDG_CACHE_HOME)
         ? env.XDG_CACHE_HOME
-        : node_path__WEBPACK_IMPORTED_MODULE_1__.join(env.HOME || node_os__WEBPACK_IMPORTED_MODULE_0__.homedir(), '.cache');
-    return node_path__WEBPACK_IMPORTED_MODULE_1__.join(cache, 'worktree-sandbox', 'worktrees');
+        : external_node_path_.join(env.HOME || external_node_os_.homedir(), '.cache');
+    return external_node_path_.join(cache, 'worktree-sandbox', 'worktrees');
 }
 /** The host-only state folder (the git guards' records: guard-ledger.ts). Never mounted into a container. */
 function defaultStateDir(env) {
-    const state = env.XDG_STATE_HOME && node_path__WEBPACK_IMPORTED_MODULE_1__.isAbsolute(env.XDG_STATE_HOME)
+    const state = env.XDG_STATE_HOME && external_node_path_.isAbsolute(env.XDG_STATE_HOME)
         ? env.XDG_STATE_HOME
-        : node_path__WEBPACK_IMPORTED_MODULE_1__.join(env.HOME || node_os__WEBPACK_IMPORTED_MODULE_0__.homedir(), '.local', 'state');
-    return node_path__WEBPACK_IMPORTED_MODULE_1__.join(state, 'worktree-sandbox');
+        : external_node_path_.join(env.HOME || external_node_os_.homedir(), '.local', 'state');
+    return external_node_path_.join(state, 'worktree-sandbox');
 }
 function oneOf(read, name, values, fallback) {
     const raw = read(name).trim();
@@ -5700,7 +5829,7 @@ function oneOf(read, name, values, fallback) {
         throw new InputError(name, raw, values.join(', '));
     return found;
 }
-function boolean(read, name, fallback) {
+function settings_boolean(read, name, fallback) {
     const raw = read(name).trim();
     if (!raw)
         return fallback;
@@ -5740,16 +5869,16 @@ function list(read, name, fallback) {
         .filter(Boolean);
 }
 // eslint-disable-next-line no-control-regex -- control characters are exactly what this rejects
-const CONTROL = /[\u0000-\u001f\u007f]/;
+const settings_CONTROL = /[\u0000-\u001f\u007f]/;
 function pathInput(read, name) {
     const raw = read(name);
     if (!raw.trim())
         return undefined;
-    if (CONTROL.test(raw))
+    if (settings_CONTROL.test(raw))
         throw new InputError(name, raw, 'a path without control characters (newlines, tabs, NUL)');
-    return node_path__WEBPACK_IMPORTED_MODULE_1__.resolve(raw.trim());
+    return external_node_path_.resolve(raw.trim());
 }
-function image(read) {
+function settings_image(read) {
     const raw = read('image').trim() || 'buildpack-deps:bookworm-scm';
     if (!/^[A-Za-z0-9][A-Za-z0-9._\-/:@]*$/.test(raw) || raw.length > 512) {
         throw new InputError('image', raw, 'an image reference such as debian:bookworm or ghcr.io/owner/image:tag');
@@ -5769,7 +5898,7 @@ function branchInput(read, name) {
     const value = raw.trim();
     if (!value)
         return '';
-    if (CONTROL.test(raw) || value.startsWith('-') || value.length > 255 || value.includes('\ufffd')) {
+    if (settings_CONTROL.test(raw) || value.startsWith('-') || value.length > 255 || value.includes('\ufffd')) {
         throw new InputError(name, raw, "a branch name valid for 'git check-ref-format --branch' (at most 255 characters)");
     }
     return value.replace(/^refs\/heads\//, '');
@@ -5779,7 +5908,7 @@ function revisionInput(read, name) {
     const value = raw.trim();
     if (!value)
         return '';
-    if (CONTROL.test(raw) || value.startsWith('-') || value.length > 255) {
+    if (settings_CONTROL.test(raw) || value.startsWith('-') || value.length > 255) {
         throw new InputError(name, raw, 'a commit, branch or tag name');
     }
     return value;

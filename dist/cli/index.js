@@ -8824,9 +8824,47 @@ async function isSandboxLocked(gitDir, sandbox) {
     }
 }
 
+;// CONCATENATED MODULE: ./src/github/identity.ts
+// Who commits: a git identity written `Name <email>`, as git and create-pull-request write it. Pure.
+// The default is the Actions bot. Its no-reply address lives on the server's own `users.noreply` domain,
+// so it is derived from GITHUB_SERVER_URL; the numeric id prefix is the bot's account id on github.com
+// only, and is left out elsewhere (an address without it is still the bot's).
+const BOT_LOGIN = 'github-actions[bot]';
+const BOT_ID_ON_GITHUB_COM = 41898282;
+function defaultBotIdentity(serverUrl) {
+    const host = hostOf(serverUrl);
+    const local = host === 'github.com' ? `${BOT_ID_ON_GITHUB_COM}+${BOT_LOGIN}` : BOT_LOGIN;
+    return { name: BOT_LOGIN, email: `${local}@users.noreply.${host}` };
+}
+function hostOf(serverUrl) {
+    try {
+        const host = new URL(serverUrl || 'https://github.com').hostname.toLowerCase();
+        return host || 'github.com';
+    }
+    catch {
+        return 'github.com';
+    }
+}
+// eslint-disable-next-line no-control-regex -- control characters are exactly what this rejects
+const CONTROL = /[\u0000-\u001f\u007f]/;
+/** `Name <email>`; undefined when the text is not one (no name, no address, stray brackets, newlines). */
+function parseIdentity(text) {
+    const match = /^([^<>]+?)\s*<([^<>\s]+)>$/.exec(text.trim());
+    if (!match || CONTROL.test(text))
+        return undefined;
+    const [, name, email] = match;
+    if (!/^[^@]+@[^@]+$/.test(email) || name.length > 200 || email.length > 254)
+        return undefined;
+    return { name: name.trim(), email };
+}
+function formatIdentity(identity) {
+    return `${identity.name} <${identity.email}>`;
+}
+
 ;// CONCATENATED MODULE: ./src/settings.ts
 // Every input is read and validated here, once, into typed settings. Nothing past this module reads an
 // input. An error names the input and what it accepts, and is raised before anything is created.
+
 
 
 class InputError extends Error {
@@ -8882,6 +8920,8 @@ function parseRun(read, env) {
             readOnlyRootfs: settings_boolean(read, 'read-only-rootfs', false),
         },
         strict: settings_boolean(read, 'strict', false),
+        author: identity(read, 'author', env),
+        committer: identity(read, 'committer', env),
         trigger: {
             command: triggerCommand(read),
             allowedAssociations: list(read, 'allowed-associations', ['OWNER', 'MEMBER', 'COLLABORATOR']).map((a) => {
@@ -8892,8 +8932,44 @@ function parseRun(read, env) {
             }),
             allowedBots: list(read, 'allowed-bots', []),
             prNumber: number(read, 'pr-number', { min: 1, integer: true, fallback: 0 }),
+            pullRequestBot: settings_boolean(read, 'pull-request-bot', false),
         },
+        pullRequest: pullRequestInputs(read),
     };
+}
+function pullRequestInputs(read) {
+    const open = settings_boolean(read, 'pull-request', false);
+    if (open && !settings_boolean(read, 'push', false))
+        throw new InputError('pull-request', 'true', 'true only with push: true (a pull request needs a pushed branch)');
+    const title = read('pull-request-title').trim() || 'Changes made in worktree-sandbox';
+    if (settings_CONTROL.test(title) || title.length > 256)
+        throw new InputError('pull-request-title', title, 'one line of at most 256 characters');
+    const body = read('pull-request-body');
+    if (body.length > 60000)
+        throw new InputError('pull-request-body', `${body.slice(0, 40)}...`, 'at most 60000 characters');
+    const labels = read('pull-request-labels')
+        .split(/[,\n]/)
+        .map((l) => l.trim())
+        .filter(Boolean);
+    for (const label of labels)
+        if (settings_CONTROL.test(label) || label.length > 50)
+            throw new InputError('pull-request-labels', label, 'label names of at most 50 characters, separated by commas or newlines');
+    return {
+        open,
+        title,
+        body: body.trim() ? body : 'Automated changes made by worktree-sandbox.',
+        draft: settings_boolean(read, 'pull-request-draft', false),
+        labels: [...new Set(labels)],
+    };
+}
+function identity(read, name, env) {
+    const raw = read(name);
+    if (!raw.trim())
+        return defaultBotIdentity(env.GITHUB_SERVER_URL);
+    const parsed = parseIdentity(raw);
+    if (!parsed)
+        throw new InputError(name, raw, 'Name <email>, such as Fix Bot <fix-bot@example.com>');
+    return parsed;
 }
 function parseReap(read) {
     const days = (name, fallback) => number(read, name, { min: 1, integer: true, fallback });
@@ -8976,12 +9052,12 @@ function list(read, name, fallback) {
         .filter(Boolean);
 }
 // eslint-disable-next-line no-control-regex -- control characters are exactly what this rejects
-const CONTROL = /[\u0000-\u001f\u007f]/;
+const settings_CONTROL = /[\u0000-\u001f\u007f]/;
 function pathInput(read, name) {
     const raw = read(name);
     if (!raw.trim())
         return undefined;
-    if (CONTROL.test(raw))
+    if (settings_CONTROL.test(raw))
         throw new InputError(name, raw, 'a path without control characters (newlines, tabs, NUL)');
     return external_node_path_.resolve(raw.trim());
 }
@@ -9005,7 +9081,7 @@ function branchInput(read, name) {
     const value = raw.trim();
     if (!value)
         return '';
-    if (CONTROL.test(raw) || value.startsWith('-') || value.length > 255 || value.includes('\ufffd')) {
+    if (settings_CONTROL.test(raw) || value.startsWith('-') || value.length > 255 || value.includes('\ufffd')) {
         throw new InputError(name, raw, "a branch name valid for 'git check-ref-format --branch' (at most 255 characters)");
     }
     return value.replace(/^refs\/heads\//, '');
@@ -9015,7 +9091,7 @@ function revisionInput(read, name) {
     const value = raw.trim();
     if (!value)
         return '';
-    if (CONTROL.test(raw) || value.startsWith('-') || value.length > 255) {
+    if (settings_CONTROL.test(raw) || value.startsWith('-') || value.length > 255) {
         throw new InputError(name, raw, 'a commit, branch or tag name');
     }
     return value;
@@ -10311,11 +10387,13 @@ function parseInspectOutput(stdout) {
     };
 }
 async function inspectWorktree(git, engine, location, image, startSha, commit) {
+    const author = commit?.author ?? BOT_IDENTITY;
+    const committer = commit?.committer ?? BOT_IDENTITY;
     const env = {
-        GIT_AUTHOR_NAME: BOT_IDENTITY.name,
-        GIT_AUTHOR_EMAIL: BOT_IDENTITY.email,
-        GIT_COMMITTER_NAME: BOT_IDENTITY.name,
-        GIT_COMMITTER_EMAIL: BOT_IDENTITY.email,
+        GIT_AUTHOR_NAME: author.name,
+        GIT_AUTHOR_EMAIL: author.email,
+        GIT_COMMITTER_NAME: committer.name,
+        GIT_COMMITTER_EMAIL: committer.email,
     };
     const args = [startSha, commit ? '1' : '0', commit?.message ?? ''];
     const result = await runInWorktree(git, engine, location, image, INSPECT_SCRIPT, args, env);
@@ -10747,7 +10825,9 @@ async function commitAndInspect(git, engine, sandbox, settings) {
     // Only on its own branch: a command that checked out another branch does not get it moved by the host.
     const onBranch = (await readWorktreeHead(sandbox)) === `ref: refs/heads/${sandbox.branch}`;
     return withRepositoryLock(sandbox.parent.gitDir, async () => {
-        const report = await inspectWorktree(git, engine, sandbox, settings.image, sandbox.startSha, onBranch ? { message: settings.commitMessage } : undefined);
+        const report = await inspectWorktree(git, engine, sandbox, settings.image, sandbox.startSha, onBranch
+            ? { message: settings.commitMessage, author: settings.author, committer: settings.committer }
+            : undefined);
         if (report.committed && report.currentBranch === sandbox.branch)
             await announceRefs(git, sandbox.parent, [
                 { name: `refs/heads/${sandbox.branch}`, value: report.headSha },
