@@ -131,6 +131,7 @@ describe('parseSettings: pull-request bot inputs', () => {
       allowedAssociations: ['OWNER', 'MEMBER', 'COLLABORATOR'],
       allowedBots: [],
       prNumber: 0,
+      pullRequestBot: false,
     });
   });
 
@@ -140,12 +141,14 @@ describe('parseSettings: pull-request bot inputs', () => {
       'allowed-associations': 'owner, contributor',
       'allowed-bots': 'dependabot renovate[bot]',
       'pr-number': '42',
+      'pull-request-bot': 'true',
     });
     expect(s.trigger).toEqual({
       command: '/fix',
       allowedAssociations: ['OWNER', 'CONTRIBUTOR'],
       allowedBots: ['dependabot', 'renovate[bot]'],
       prNumber: 42,
+      pullRequestBot: true,
     });
   });
 
@@ -156,8 +159,82 @@ describe('parseSettings: pull-request bot inputs', () => {
     ['pr-number', '0'],
     ['pr-number', '#7'],
     ['pr-number', '7.5'],
+    ['pull-request-bot', 'yes'],
   ])('rejects %s %j', (input, value) => {
     expect(() => run({ [input]: value })).toThrow(InputError);
     expect(() => run({ [input]: value })).toThrow(`Invalid input '${input}'`);
+  });
+});
+
+describe('parseSettings: commit identity', () => {
+  it('defaults author and committer to the Actions bot of github.com', () => {
+    const bot = {
+      name: 'github-actions[bot]',
+      email: '41898282+github-actions[bot]@users.noreply.github.com',
+    };
+    expect(run({})).toMatchObject({ author: bot, committer: bot });
+  });
+
+  it('derives the default e-mail from GITHUB_SERVER_URL on GitHub Enterprise Server', () => {
+    const s = run({}, { GITHUB_SERVER_URL: 'https://ghes.example.com' });
+    expect(s.committer).toEqual({
+      name: 'github-actions[bot]',
+      email: 'github-actions[bot]@users.noreply.ghes.example.com',
+    });
+  });
+
+  it('reads Name <email> for each', () => {
+    const s = run({ author: 'Ada Lovelace <ada@example.com>', committer: 'Fix Bot <fix@example.com>' });
+    expect(s.author).toEqual({ name: 'Ada Lovelace', email: 'ada@example.com' });
+    expect(s.committer).toEqual({ name: 'Fix Bot', email: 'fix@example.com' });
+  });
+
+  it.each([
+    ['author', 'ada@example.com'],
+    ['author', 'Ada <ada>'],
+    ['committer', 'Fix Bot <fix@example.com>\nX <y@z>'],
+  ])('rejects %s=%j naming the input', (input, value) => {
+    expect(() => run({ [input]: value })).toThrow(new RegExp(`Invalid input '${input}'.*Name <email>`));
+  });
+});
+
+describe('parseSettings: opening a pull request', () => {
+  it('is off by default, with the defaults of action.yml', () => {
+    expect(run({}).pullRequest).toEqual({
+      open: false,
+      title: 'Changes made in worktree-sandbox',
+      body: 'Automated changes made by worktree-sandbox.',
+      draft: false,
+      labels: [],
+    });
+  });
+
+  it('reads title, body, draft and labels (commas or newlines, each once)', () => {
+    const s = run({
+      push: 'true',
+      'pull-request': 'true',
+      'pull-request-title': ' fix: the typo ',
+      'pull-request-body': 'Made by **the bot**.\n\nSee the run.',
+      'pull-request-draft': 'true',
+      'pull-request-labels': 'bot, good first issue\nbot\n',
+    });
+    expect(s.pullRequest).toEqual({
+      open: true,
+      title: 'fix: the typo',
+      body: 'Made by **the bot**.\n\nSee the run.',
+      draft: true,
+      labels: ['bot', 'good first issue'],
+    });
+  });
+
+  it.each([
+    [{ 'pull-request': 'true' }, /Invalid input 'pull-request'.*push: true/],
+    [{ 'pull-request': 'maybe', push: 'true' }, /Invalid input 'pull-request'.*true or false/],
+    [{ 'pull-request-title': 'two\nlines' }, /Invalid input 'pull-request-title'/],
+    [{ 'pull-request-title': 'x'.repeat(257) }, /Invalid input 'pull-request-title'/],
+    [{ 'pull-request-draft': 'yes' }, /Invalid input 'pull-request-draft'/],
+    [{ 'pull-request-labels': 'x'.repeat(51) }, /Invalid input 'pull-request-labels'/],
+  ])('rejects %j', (inputs, message) => {
+    expect(() => run(inputs)).toThrow(message);
   });
 });

@@ -4,6 +4,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Limits } from './engine/container-args.js';
 import { ENGINE_ENV, type EngineName } from './engine/engine.js';
+import { defaultBotIdentity, parseIdentity, type GitIdentity } from './github/identity.js';
 import type { Isolation } from './sandbox/layout.js';
 
 export type { Isolation };
@@ -18,16 +19,8 @@ export interface EnvEntry {
 
 export type ContainerLimits = Limits;
 
-/** Who commits: `Name <email>`. */
-export interface Identity {
-  name: string;
-  email: string;
-}
-
-export const BOT_IDENTITY: Identity = {
-  name: 'github-actions[bot]',
-  email: '41898282+github-actions[bot]@users.noreply.github.com',
-};
+/** Who commits: `Name <email>` (github/identity.ts parses and defaults it). */
+export type Identity = GitIdentity;
 
 interface CommonSettings {
   engine: EngineName;
@@ -55,9 +48,20 @@ export interface RunSettings extends CommonSettings {
   limits: ContainerLimits;
   /** The most a sandbox's changes may weigh when they come back (the bundle's bytes). */
   maxImportBytes: number;
-  author: Identity;
-  committer: Identity;
+  /** Author and committer of the commits the action and the command make (`author`, `committer`). */
+  author: GitIdentity;
+  committer: GitIdentity;
   trigger: TriggerSettings;
+  pullRequest: PullRequestSettings;
+}
+
+/** `pull-request: true`: a pushed branch that no open pull request has as its head gets one. */
+export interface PullRequestSettings {
+  open: boolean;
+  title: string;
+  body: string;
+  draft: boolean;
+  labels: string[];
 }
 
 export interface TriggerSettings {
@@ -67,6 +71,8 @@ export interface TriggerSettings {
   allowedBots: string[];
   /** workflow_dispatch: the pull request to work on (0: none). */
   prNumber: number;
+  /** `pull-request-bot: true`: pull_request, pull_request_target and push events start the bot. */
+  pullRequestBot: boolean;
 }
 
 export interface ReapSettings extends CommonSettings {
@@ -139,8 +145,8 @@ function parseRun(read: InputReader, env: NodeJS.ProcessEnv): Omit<RunSettings, 
       readOnlyRootfs: boolean(read, 'read-only-rootfs', false),
     },
     maxImportBytes: size(read, 'max-import-size', 1024 ** 3),
-    author: BOT_IDENTITY,
-    committer: BOT_IDENTITY,
+    author: identity(read, 'author', env),
+    committer: identity(read, 'committer', env),
     trigger: {
       command: triggerCommand(read),
       allowedAssociations: list(read, 'allowed-associations', ['OWNER', 'MEMBER', 'COLLABORATOR']).map(
@@ -153,8 +159,52 @@ function parseRun(read: InputReader, env: NodeJS.ProcessEnv): Omit<RunSettings, 
       ),
       allowedBots: list(read, 'allowed-bots', []),
       prNumber: number(read, 'pr-number', { min: 1, integer: true, fallback: 0 }),
+      pullRequestBot: boolean(read, 'pull-request-bot', false),
     },
+    pullRequest: pullRequestInputs(read),
   };
+}
+
+function pullRequestInputs(read: InputReader): PullRequestSettings {
+  const open = boolean(read, 'pull-request', false);
+  if (open && !boolean(read, 'push', false))
+    throw new InputError(
+      'pull-request',
+      'true',
+      'true only with push: true (a pull request needs a pushed branch)',
+    );
+  const title = read('pull-request-title').trim() || 'Changes made in worktree-sandbox';
+  if (CONTROL.test(title) || title.length > 256)
+    throw new InputError('pull-request-title', title, 'one line of at most 256 characters');
+  const body = read('pull-request-body');
+  if (body.length > 60000)
+    throw new InputError('pull-request-body', `${body.slice(0, 40)}...`, 'at most 60000 characters');
+  const labels = read('pull-request-labels')
+    .split(/[,\n]/)
+    .map((l) => l.trim())
+    .filter(Boolean);
+  for (const label of labels)
+    if (CONTROL.test(label) || label.length > 50)
+      throw new InputError(
+        'pull-request-labels',
+        label,
+        'label names of at most 50 characters, separated by commas or newlines',
+      );
+  return {
+    open,
+    title,
+    body: body.trim() ? body : 'Automated changes made by worktree-sandbox.',
+    draft: boolean(read, 'pull-request-draft', false),
+    labels: [...new Set(labels)],
+  };
+}
+
+function identity(read: InputReader, name: string, env: NodeJS.ProcessEnv): GitIdentity {
+  const raw = read(name);
+  if (!raw.trim()) return defaultBotIdentity(env.GITHUB_SERVER_URL);
+  const parsed = parseIdentity(raw);
+  if (!parsed) throw new InputError(name, raw, 'Name <email>, such as Fix Bot <fix-bot@example.com>');
+  return parsed;
 }
 
 function parseReap(read: InputReader): Omit<ReapSettings, keyof CommonSettings> {

@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import * as os from 'node:os';
 import { cleanupRun } from '../run/cleanup.js';
 import { runSandbox, type RunOutcome } from '../run/run.js';
-import { isPullRequestRun } from '../github/event.js';
+import { chooseRunKind } from '../github/event.js';
 import { parseSettings, type RunSettings } from '../settings.js';
 import type { PrRunIo } from '../github/pr-run.js';
 import { loadRunState, saveRunState } from './state.js';
@@ -37,6 +37,7 @@ export function actionUi(): Ui {
 export function actionIo(ui: Ui): PrRunIo {
   return {
     ui,
+    debug: (message) => core.debug(message),
     env: process.env,
     setOutput: (name, value) => core.setOutput(name, value),
     summary: async (markdown) => {
@@ -58,13 +59,20 @@ export async function main(): Promise<void> {
 
 async function runAction(settings: RunSettings): Promise<void> {
   const ui = actionUi();
-  let outcome: RunOutcome | undefined;
-  if (isPullRequestRun(process.env.GITHUB_EVENT_NAME, settings.trigger, settings.branch)) {
+  const kind = chooseRunKind(process.env.GITHUB_EVENT_NAME, settings.trigger);
+  core.debug(`Run kind: ${kind.bot ? 'pull-request bot' : 'plain run mode'} (${kind.why}).`);
+  if (kind.warning) ui.warning(kind.warning);
+  let outcome: (RunOutcome & { pullRequest?: { number: number; htmlUrl: string } }) | undefined;
+  if (kind.bot) {
     const { runForPullRequest } = await import('../github/pr-run.js');
     outcome = await runForPullRequest(settings, actionIo(ui));
     if (!outcome) return;
   } else outcome = await runSandbox(settings, { ui, save: saveRunState });
   setOutputs(outcome);
+  if (settings.pullRequest.open) {
+    const { proposePullRequest } = await import('../github/pull-request.js');
+    await proposePullRequest(settings, outcome, actionIo(ui));
+  }
   await core.summary.addRaw(outcomeMarkdown(outcome)).write();
   const { exitCode } = outcome.command;
   if (exitCode !== 0 && !settings.allowFailure) core.setFailed(`The command exited with code ${exitCode}.`);

@@ -1,7 +1,8 @@
 // The few GitHub REST calls the pull-request bot makes, behind one small interface. Octokit is loaded
-// only when a pull-request run needs it; the API root comes from GITHUB_API_URL, so GitHub Enterprise
-// Server (https://HOST/api/v3) works as github.com does.
+// only when a run needs it; the API root comes from GITHUB_API_URL, so GitHub Enterprise Server
+// (https://HOST/api/v3) works as github.com does. Calls survive transient faults (api-resilience.ts).
 import type { RepositoryPermission } from './permissions.js';
+import { resilienceOptions, type ApiOptions } from './api-resilience.js';
 
 export interface RepositoryName {
   owner: string;
@@ -24,10 +25,29 @@ export interface PullRequestInfo {
 
 export type Reaction = 'eyes' | 'rocket' | 'confused' | '-1';
 
+/** An open pull request as a list answers it: enough to report it and to tell whether we opened it. */
+export interface PullRequestSummary {
+  number: number;
+  htmlUrl: string;
+  body: string;
+}
+
+export interface NewPullRequest {
+  head: string;
+  base: string;
+  title: string;
+  body: string;
+  draft: boolean;
+}
+
 export interface GitHubApi {
   pullRequest(number: number): Promise<PullRequestInfo>;
   /** The open pull request whose head is `branch` in this repository, if any. */
-  openPullRequestFor(branch: string): Promise<number | undefined>;
+  openPullRequestFor(branch: string): Promise<PullRequestSummary | undefined>;
+  defaultBranch(): Promise<string>;
+  createPullRequest(pr: NewPullRequest): Promise<PullRequestSummary>;
+  updatePullRequest(number: number, change: { title: string; body: string }): Promise<void>;
+  addLabels(issueNumber: number, labels: string[]): Promise<void>;
   permission(login: string): Promise<RepositoryPermission>;
   /** Whether the token may push to `owner/name` (the API's `permissions.push` for its holder). */
   canPush(fullName: string): Promise<boolean>;
@@ -44,10 +64,20 @@ export async function connectGitHub(
   token: string,
   baseUrl: string,
   repo: RepositoryName,
+  options: ApiOptions = {},
 ): Promise<GitHubApi> {
   if (!token) throw new Error("The pull-request bot needs the 'token' input to call the GitHub API.");
-  const { getOctokit } = await import('@actions/github');
-  const octokit = getOctokit(token, { baseUrl, userAgent: 'worktree-sandbox' });
+  const [{ getOctokit }, { retry }, { throttling }] = await Promise.all([
+    import('@actions/github'),
+    import('@octokit/plugin-retry'),
+    import('@octokit/plugin-throttling'),
+  ]);
+  const octokit = getOctokit(
+    token,
+    { baseUrl, userAgent: 'worktree-sandbox', ...resilienceOptions(options) },
+    retry,
+    throttling,
+  );
   const { owner, repo: name } = repo;
   return {
     async pullRequest(number) {
@@ -72,7 +102,22 @@ export async function connectGitHub(
         state: 'open',
         per_page: 1,
       });
-      return data[0]?.number;
+      const pr = data[0];
+      return pr && { number: pr.number, htmlUrl: pr.html_url, body: pr.body ?? '' };
+    },
+    async defaultBranch() {
+      const { data } = await octokit.rest.repos.get({ owner, repo: name });
+      return data.default_branch;
+    },
+    async createPullRequest(pr) {
+      const { data } = await octokit.rest.pulls.create({ owner, repo: name, ...pr });
+      return { number: data.number, htmlUrl: data.html_url, body: data.body ?? '' };
+    },
+    async updatePullRequest(number, change) {
+      await octokit.rest.pulls.update({ owner, repo: name, pull_number: number, ...change });
+    },
+    async addLabels(issueNumber, labels) {
+      await octokit.rest.issues.addLabels({ owner, repo: name, issue_number: issueNumber, labels });
     },
     async permission(login) {
       try {

@@ -1,19 +1,21 @@
 import { describe, expect, it } from '@jest/globals';
 import type { TriggerSettings } from '../settings.js';
-import { BOT_IDENTITY } from '../settings.js';
 import {
   issueCommentEvent,
   pullRequestEvent,
   pushEvent,
   workflowDispatchEvent,
 } from '../../test/support/webhooks.js';
-import { decideEvent, isPullRequestRun, parseTrigger, PROGRESS_MARKER } from './event.js';
+import { chooseRunKind, decideEvent, parseTrigger, PROGRESS_MARKER } from './event.js';
+
+const OWN = 'fix-bot@example.com';
 
 const trigger: TriggerSettings = {
   command: '/fix',
   allowedAssociations: ['OWNER', 'MEMBER', 'COLLABORATOR'],
   allowedBots: [],
   prNumber: 0,
+  pullRequestBot: false,
 };
 const alice = { login: 'alice', association: 'MEMBER' as const };
 
@@ -42,12 +44,12 @@ describe('parseTrigger', () => {
 describe('decideEvent: issue_comment', () => {
   it('runs for a new comment on a pull request that starts with the trigger', () => {
     const event = issueCommentEvent({ body: '/fix the typo', author: alice, number: 12, commentId: 55 });
-    expect(decideEvent('issue_comment', event, trigger)).toEqual({
+    expect(decideEvent('issue_comment', event, trigger, OWN)).toEqual({
       run: true,
       request: {
         event: 'issue_comment',
         prNumber: 12,
-        requester: { login: 'alice', type: 'User', association: 'MEMBER', hasWriteAccess: false },
+        requester: { login: 'alice', type: 'User', association: 'MEMBER', eventNeedsWrite: false },
         comment: { id: 55, trigger: '/fix', args: 'the typo' },
       },
     });
@@ -68,23 +70,23 @@ describe('decideEvent: issue_comment', () => {
       /progress comment/,
     ],
   ])('ignores %s', (_name, event, reason) => {
-    const decision = decideEvent('issue_comment', event, trigger);
+    const decision = decideEvent('issue_comment', event, trigger, OWN);
     expect(decision.run).toBe(false);
     expect(!decision.run && decision.reason).toMatch(reason);
   });
 
   it('needs a trigger for comment events', () => {
     const event = issueCommentEvent({ body: '/fix', author: alice });
-    const decision = decideEvent('issue_comment', event, { ...trigger, command: '' });
+    const decision = decideEvent('issue_comment', event, { ...trigger, command: '' }, OWN);
     expect(!decision.run && decision.reason).toMatch(/'trigger' input/);
   });
 
   it('starts nothing from a payload without the expected fields', () => {
-    expect(decideEvent('issue_comment', {}, trigger).run).toBe(false);
-    expect(decideEvent('issue_comment', null, trigger).run).toBe(false);
+    expect(decideEvent('issue_comment', {}, trigger, OWN).run).toBe(false);
+    expect(decideEvent('issue_comment', null, trigger, OWN).run).toBe(false);
     const event = issueCommentEvent({ body: '/fix', author: alice }) as unknown as Record<string, unknown>;
     (event.comment as Record<string, unknown>).user = null;
-    expect(decideEvent('issue_comment', event, trigger).run).toBe(false);
+    expect(decideEvent('issue_comment', event, trigger, OWN).run).toBe(false);
   });
 });
 
@@ -96,68 +98,97 @@ describe('decideEvent: other events', () => {
         author: { login: 'bob', association: 'CONTRIBUTOR' },
         number: 3,
       });
-      expect(decideEvent('pull_request_target', event, trigger)).toEqual({
+      expect(decideEvent('pull_request_target', event, trigger, OWN)).toEqual({
         run: true,
         request: {
           event: 'pull_request_target',
           prNumber: 3,
-          requester: { login: 'bob', type: 'User', association: 'CONTRIBUTOR', hasWriteAccess: false },
+          requester: { login: 'bob', type: 'User', association: 'CONTRIBUTOR', eventNeedsWrite: false },
         },
       });
     }
     const closed = pullRequestEvent({ action: 'closed', author: alice });
-    expect(decideEvent('pull_request', closed, trigger).run).toBe(false);
+    expect(decideEvent('pull_request', closed, trigger, OWN).run).toBe(false);
   });
 
   it('takes workflow_dispatch with pr-number as a request with write access', () => {
     const event = workflowDispatchEvent({ sender: { login: 'carol' } });
-    expect(decideEvent('workflow_dispatch', event, { ...trigger, prNumber: 9 })).toEqual({
+    expect(decideEvent('workflow_dispatch', event, { ...trigger, prNumber: 9 }, OWN)).toEqual({
       run: true,
       request: {
         event: 'workflow_dispatch',
         prNumber: 9,
-        requester: { login: 'carol', type: 'User', association: undefined, hasWriteAccess: true },
+        requester: { login: 'carol', type: 'User', association: undefined, eventNeedsWrite: true },
       },
     });
-    expect(decideEvent('workflow_dispatch', event, trigger).run).toBe(false);
+    expect(decideEvent('workflow_dispatch', event, trigger, OWN).run).toBe(false);
   });
 
   it('runs a push on the pushed branch, and never on its own commits, tags or deletions', () => {
     const pusher = { login: 'dave' };
-    expect(decideEvent('push', pushEvent({ ref: 'refs/heads/topic/x', pusher }), trigger)).toEqual({
+    expect(decideEvent('push', pushEvent({ ref: 'refs/heads/topic/x', pusher }), trigger, OWN)).toEqual({
       run: true,
       request: {
         event: 'push',
         pushedBranch: 'topic/x',
-        requester: { login: 'dave', type: 'User', association: undefined, hasWriteAccess: true },
+        requester: { login: 'dave', type: 'User', association: undefined, eventNeedsWrite: true },
       },
     });
-    const own = pushEvent({ ref: 'refs/heads/x', pusher, committerEmail: BOT_IDENTITY.email });
-    expect(decideEvent('push', own, trigger)).toMatchObject({
+    const own = pushEvent({ ref: 'refs/heads/x', pusher, committerEmail: 'Fix-Bot@example.com' });
+    expect(decideEvent('push', own, trigger, OWN)).toMatchObject({
       run: false,
       reason: /worktree-sandbox itself/,
     });
-    expect(decideEvent('push', pushEvent({ ref: 'refs/tags/v1', pusher }), trigger).run).toBe(false);
+    expect(decideEvent('push', pushEvent({ ref: 'refs/tags/v1', pusher }), trigger, OWN).run).toBe(false);
     const deleted = pushEvent({ ref: 'refs/heads/x', pusher, deleted: true, after: '0'.repeat(40) });
-    expect(decideEvent('push', deleted, trigger).run).toBe(false);
+    expect(decideEvent('push', deleted, trigger, OWN).run).toBe(false);
   });
 
   it('ignores events that are not about pull requests', () => {
-    expect(decideEvent('schedule', {}, trigger).run).toBe(false);
-    expect(decideEvent(undefined, {}, trigger).run).toBe(false);
+    expect(decideEvent('schedule', {}, trigger, OWN).run).toBe(false);
+    expect(decideEvent(undefined, {}, trigger, OWN).run).toBe(false);
   });
 });
 
-describe('isPullRequestRun', () => {
-  it('routes pull-request events, dispatches with pr-number and pushes without a branch to the bot', () => {
-    expect(isPullRequestRun('issue_comment', { prNumber: 0 }, '')).toBe(true);
-    expect(isPullRequestRun('pull_request', { prNumber: 0 }, '')).toBe(true);
-    expect(isPullRequestRun('pull_request_target', { prNumber: 0 }, 'x')).toBe(true);
-    expect(isPullRequestRun('workflow_dispatch', { prNumber: 4 }, '')).toBe(true);
-    expect(isPullRequestRun('workflow_dispatch', { prNumber: 0 }, '')).toBe(false);
-    expect(isPullRequestRun('push', { prNumber: 0 }, '')).toBe(true);
-    expect(isPullRequestRun('push', { prNumber: 0 }, 'release')).toBe(false);
-    expect(isPullRequestRun('schedule', { prNumber: 0 }, '')).toBe(false);
-    expect(isPullRequestRun(undefined, { prNumber: 0 }, '')).toBe(false);
+describe('chooseRunKind: the bot is asked for, never guessed', () => {
+  const none = { command: '', prNumber: 0, pullRequestBot: false };
+  const kind = (event: string | undefined, asked: Partial<typeof none> = {}) =>
+    chooseRunKind(event, { ...none, ...asked });
+
+  it('is plain run mode on every event when nothing asks for the bot', () => {
+    for (const event of [
+      'issue_comment',
+      'pull_request',
+      'pull_request_target',
+      'push',
+      'workflow_dispatch',
+      'schedule',
+      undefined,
+    ]) {
+      const chosen = kind(event);
+      expect(chosen.bot).toBe(false);
+      expect(chosen.warning).toBeUndefined();
+    }
+  });
+
+  it('is the bot on a comment with trigger, on pull_request(_target) and push with pull-request-bot, on a dispatch with pr-number', () => {
+    expect(kind('issue_comment', { command: '/fix' })).toMatchObject({ bot: true, why: /trigger \/fix/ });
+    for (const event of ['pull_request', 'pull_request_target', 'push'])
+      expect(kind(event, { pullRequestBot: true })).toMatchObject({ bot: true, why: /pull-request-bot/ });
+    expect(kind('workflow_dispatch', { prNumber: 4 })).toMatchObject({ bot: true });
+    expect(kind('issue_comment', { command: '/fix', pullRequestBot: true }).bot).toBe(true);
+  });
+
+  it('warns that trigger alone does not ask for the bot on other events', () => {
+    expect(kind('pull_request', { command: '/fix' })).toMatchObject({
+      bot: false,
+      warning: /'trigger' is read on issue_comment events only/,
+    });
+  });
+
+  it('fails when pull-request-bot asks for what the event cannot give', () => {
+    expect(() => kind('schedule', { pullRequestBot: true })).toThrow(/pull-request-bot: true on schedule/);
+    expect(() => kind('issue_comment', { pullRequestBot: true })).toThrow(/needs the 'trigger' input/);
+    expect(() => kind('workflow_dispatch', { pullRequestBot: true })).toThrow(/needs the 'pr-number' input/);
   });
 });

@@ -1,13 +1,14 @@
-// Which GitHub events start a pull-request run, and what the event asks for: a pure decision from the
-// event name, its payload and the trigger settings. The payload is read defensively: any field may be
-// missing or of the wrong type, and then the event starts nothing.
-import { BOT_IDENTITY } from '../settings.js';
+// Whether the workflow asked for the pull-request bot on this event, and what the event asks of it: pure
+// decisions from the event name, its payload and the trigger settings. The bot is never guessed from the
+// event: `trigger` asks for it on comments, `pull-request-bot` on pull_request(_target) and push,
+// `pr-number` on workflow_dispatch; everything else is plain run mode, the same on every event. The payload
+// is read defensively: any field may be missing or of the wrong type, and then the event starts nothing.
 import type { TriggerSettings } from '../settings.js';
 
 /** Starts every progress comment, so that the bot never takes its own comment for a request. */
 export const PROGRESS_MARKER = '<!-- worktree-sandbox:progress -->';
 
-export const PULL_REQUEST_EVENTS = ['issue_comment', 'pull_request', 'pull_request_target'] as const;
+const BOT_EVENTS = ['pull_request', 'pull_request_target', 'push'];
 const PULL_REQUEST_ACTIONS = ['opened', 'synchronize', 'reopened', 'ready_for_review'];
 
 export interface Requester {
@@ -16,8 +17,11 @@ export interface Requester {
   type: string;
   /** The author association, when the event carries one. */
   association?: string;
-  /** The event itself proves write access (push, workflow_dispatch): there is no association to check. */
-  hasWriteAccess: boolean;
+  /**
+   * The event happens only for people with write access (push, workflow_dispatch) and carries no author
+   * association: the association gate does not apply. The API's permission is still asked.
+   */
+  eventNeedsWrite: boolean;
 }
 
 export interface TriggerComment {
@@ -40,19 +44,56 @@ export interface RunRequest {
 
 export type EventDecision = { run: true; request: RunRequest } | { run: false; reason: string };
 
+export interface RunKind {
+  /** true: the pull-request bot; false: plain run mode. */
+  bot: boolean;
+  /** Why, for the debug log. */
+  why: string;
+  /** An input that this event does not read, said as a warning. */
+  warning?: string;
+}
+
 /**
- * Whether the action runs as the pull-request bot for this event (cheap: no API, no Octokit). A push is
- * handled by the bot only when no `branch` was given: then the sandbox works on the pushed branch.
- * `pr-number` is read on workflow_dispatch only, where the event proves the sender's write access.
+ * Plain run mode or the pull-request bot, from what the workflow asked for (cheap: no payload, no API).
+ * Throws when the workflow asked for the bot on an event the bot cannot serve: better a red step than a
+ * run that silently does something else.
  */
-export function isPullRequestRun(
+export function chooseRunKind(
   eventName: string | undefined,
-  trigger: Pick<TriggerSettings, 'prNumber'>,
-  branchInput: string,
-): boolean {
-  if ((PULL_REQUEST_EVENTS as readonly string[]).includes(eventName ?? '')) return true;
-  if (eventName === 'push') return !branchInput;
-  return eventName === 'workflow_dispatch' && trigger.prNumber > 0;
+  trigger: Pick<TriggerSettings, 'command' | 'prNumber' | 'pullRequestBot'>,
+): RunKind {
+  const event = eventName || 'this event';
+  if (eventName === 'issue_comment') {
+    if (trigger.command) return { bot: true, why: `issue_comment with trigger ${trigger.command}` };
+    if (trigger.pullRequestBot)
+      throw new Error(
+        "pull-request-bot: true on an issue_comment event needs the 'trigger' input (such as /fix): the comment's first word that starts a run.",
+      );
+    return { bot: false, why: 'issue_comment without trigger: plain run mode' };
+  }
+  if (eventName === 'workflow_dispatch') {
+    if (trigger.prNumber) return { bot: true, why: `workflow_dispatch with pr-number ${trigger.prNumber}` };
+    if (trigger.pullRequestBot)
+      throw new Error(
+        "pull-request-bot: true on a workflow_dispatch event needs the 'pr-number' input: the pull request to work on.",
+      );
+    return { bot: false, why: 'workflow_dispatch without pr-number: plain run mode' };
+  }
+  if (BOT_EVENTS.includes(eventName ?? '')) {
+    if (trigger.pullRequestBot) return { bot: true, why: `${event} with pull-request-bot: true` };
+    return {
+      bot: false,
+      why: `${event} without pull-request-bot: plain run mode`,
+      warning: trigger.command
+        ? `'trigger' is read on issue_comment events only: this ${event} event is plain run mode (pull-request-bot: true asks for the bot).`
+        : undefined,
+    };
+  }
+  if (trigger.pullRequestBot)
+    throw new Error(
+      `pull-request-bot: true on ${event}: the pull-request bot serves ${BOT_EVENTS.join(', ')} (issue_comment with 'trigger', workflow_dispatch with 'pr-number'). Set it only for those events, e.g. pull-request-bot: \${{ github.event_name == 'push' }}.`,
+    );
+  return { bot: false, why: `${event}: plain run mode` };
 }
 
 /**
@@ -68,10 +109,12 @@ export function parseTrigger(body: string, trigger: string): { args: string } | 
   return { args: end < 0 ? '' : text.slice(end).trim() };
 }
 
+/** `ownCommitterEmail`: the committer of this action's own commits (`committer`); pushes of them start nothing. */
 export function decideEvent(
   eventName: string | undefined,
   payload: unknown,
   trigger: TriggerSettings,
+  ownCommitterEmail: string,
 ): EventDecision {
   const event = record(payload);
   switch (eventName) {
@@ -83,7 +126,7 @@ export function decideEvent(
     case 'workflow_dispatch':
       return decideDispatch(event, trigger);
     case 'push':
-      return decidePush(event);
+      return decidePush(event, ownCommitterEmail);
     default:
       return ignore(
         `${eventName || 'this event'} is not a pull-request event (issue_comment, pull_request, pull_request_target, workflow_dispatch with pr-number, push)`,
@@ -138,13 +181,13 @@ function decideDispatch(event: Obj, trigger: TriggerSettings): EventDecision {
   return { run: true, request: { event: 'workflow_dispatch', prNumber: trigger.prNumber, requester } };
 }
 
-function decidePush(event: Obj): EventDecision {
+function decidePush(event: Obj, ownCommitterEmail: string): EventDecision {
   const ref = text(event.ref);
   if (!ref.startsWith('refs/heads/')) return ignore(`${ref || 'the pushed ref'} is not a branch`);
   if (event.deleted === true || /^0+$/.test(text(event.after))) return ignore(`${ref} was deleted`);
   // Our own commits pushed with a token that does start workflows (PAT, App) must not start us again.
   const committer = record(record(event.head_commit).committer);
-  if (text(committer.email).toLowerCase() === BOT_IDENTITY.email)
+  if (ownCommitterEmail && text(committer.email).toLowerCase() === ownCommitterEmail.toLowerCase())
     return ignore('the pushed commit was made by worktree-sandbox itself');
   const requester = user(event.sender, undefined, true);
   if (!requester) return ignore('the push payload lacks its sender');
@@ -168,7 +211,7 @@ function positive(value: unknown): number | undefined {
   return typeof value === 'number' && Number.isInteger(value) && value > 0 ? value : undefined;
 }
 
-function user(value: unknown, association: unknown, hasWriteAccess = false): Requester | undefined {
+function user(value: unknown, association: unknown, eventNeedsWrite = false): Requester | undefined {
   const u = record(value);
   const login = text(u.login);
   if (!login) return undefined;
@@ -176,10 +219,20 @@ function user(value: unknown, association: unknown, hasWriteAccess = false): Req
     login,
     type: text(u.type) || 'User',
     association: text(association) || undefined,
-    hasWriteAccess,
+    eventNeedsWrite,
   };
 }
 
 function ignore(reason: string): EventDecision {
   return { run: false, reason };
+}
+
+/** One line for the debug log: who asked, about what. */
+export function describeRequest(request: RunRequest): string {
+  const { login, type, association } = request.requester;
+  const parts = [`requester @${login} (${type}, association ${association ?? 'none in this event'})`];
+  if (request.prNumber) parts.push(`pull request #${request.prNumber}`);
+  if (request.pushedBranch) parts.push(`pushed branch ${request.pushedBranch}`);
+  if (request.comment) parts.push(`comment ${request.comment.id} with ${request.comment.trigger}`);
+  return parts.join(', ');
 }

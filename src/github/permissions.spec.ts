@@ -8,12 +8,13 @@ const rules: TriggerSettings = {
   allowedAssociations: ['OWNER', 'MEMBER', 'COLLABORATOR'],
   allowedBots: [],
   prNumber: 0,
+  pullRequestBot: false,
 };
 const person = (association: string, login = 'alice'): Requester => ({
   login,
   type: 'User',
   association,
-  hasWriteAccess: false,
+  eventNeedsWrite: false,
 });
 
 describe('checkRequester', () => {
@@ -41,14 +42,14 @@ describe('checkRequester', () => {
   });
 
   it('ignores bots silently (its own account above all) unless allowed-bots names them', () => {
-    const own = { login: 'github-actions[bot]', type: 'Bot', association: 'NONE', hasWriteAccess: false };
+    const own = { login: 'github-actions[bot]', type: 'Bot', association: 'NONE', eventNeedsWrite: false };
     expect(checkRequester(own, rules)).toMatchObject({ allowed: false, silent: true });
     // A bot is a bot even when it has an owner's association or write access.
-    expect(checkRequester({ ...own, association: 'OWNER', hasWriteAccess: true }, rules)).toMatchObject({
+    expect(checkRequester({ ...own, association: 'OWNER', eventNeedsWrite: true }, rules)).toMatchObject({
       allowed: false,
       silent: true,
     });
-    const renovate = { login: 'renovate[bot]', type: 'Bot', hasWriteAccess: false };
+    const renovate = { login: 'renovate[bot]', type: 'Bot', eventNeedsWrite: false };
     expect(checkRequester(renovate, { ...rules, allowedBots: ['Renovate'] })).toMatchObject({
       allowed: true,
     });
@@ -60,8 +61,8 @@ describe('checkRequester', () => {
     });
   });
 
-  it('trusts events that prove write access (push, workflow_dispatch)', () => {
-    const pusher = { login: 'dave', type: 'User', hasWriteAccess: true };
+  it('lets events without an association (push, workflow_dispatch) past the association gate', () => {
+    const pusher = { login: 'dave', type: 'User', eventNeedsWrite: true };
     expect(checkRequester(pusher, rules)).toMatchObject({ allowed: true });
   });
 });
@@ -75,12 +76,13 @@ describe('isBot / botName', () => {
   });
 });
 
-describe('repository permission for runs that push', () => {
-  it('is checked only for people whose event does not prove write access, and only when pushing', () => {
-    expect(needsPermissionCheck(person('MEMBER'), true)).toBe(true);
-    expect(needsPermissionCheck(person('MEMBER'), false)).toBe(false);
-    expect(needsPermissionCheck({ ...person('NONE'), hasWriteAccess: true }, true)).toBe(false);
-    expect(needsPermissionCheck({ ...person('NONE'), login: 'r[bot]', type: 'Bot' }, true)).toBe(false);
+describe('repository permission, for every run a person starts', () => {
+  it('is checked for every person, whatever the event or push, and for no bot', () => {
+    expect(needsPermissionCheck(person('MEMBER'))).toBe(true);
+    expect(needsPermissionCheck(person('COLLABORATOR'))).toBe(true);
+    const pusher: Requester = { ...person('NONE'), association: undefined, eventNeedsWrite: true };
+    expect(needsPermissionCheck(pusher)).toBe(true);
+    expect(needsPermissionCheck({ ...person('NONE'), login: 'r[bot]', type: 'Bot' })).toBe(false);
   });
 
   it('needs write, maintain or admin', () => {
@@ -96,7 +98,11 @@ describe('repository permission for runs that push', () => {
       allowed: false,
       silent: false,
       reason:
-        '@alice has triage permission on the repository: a run that pushes needs write, maintain or admin',
+        '@alice has triage permission on the repository: a run needs write, maintain or admin (it receives the secrets named in env)',
+    });
+    expect(checkPermission(person('COLLABORATOR'), { permission: 'read', roleName: 'read' })).toMatchObject({
+      allowed: false,
+      reason: /^@alice has read permission/,
     });
     expect(checkPermission(alice, { permission: 'none' })).toMatchObject({
       allowed: false,

@@ -1,6 +1,7 @@
 // Who may start a run: pure decisions over what the event and the API say about the requester.
 // Bots are ignored (the bot's own comments would start it again) unless `allowed-bots` names them;
-// people need an allowed author association, and for a run that pushes, write access to the repository.
+// people need an allowed author association and, for every run (a run receives the secrets named in
+// `env`, pushed or not), write access to the repository as the API reports it.
 import type { TriggerSettings } from '../settings.js';
 import type { Requester } from './event.js';
 
@@ -39,8 +40,8 @@ export function checkRequester(requester: Requester, rules: TriggerSettings): Ve
       reason: `${who} is a bot: bots (this action's own account included) start no run unless allowed-bots names them`,
     };
   }
-  if (requester.hasWriteAccess)
-    return { allowed: true, why: `${who} has write access (the event proves it)` };
+  if (requester.eventNeedsWrite)
+    return { allowed: true, why: `${who} started an event that carries no author association` };
   const association = requester.association ?? 'NONE';
   if (rules.allowedAssociations.includes(association))
     return { allowed: true, why: `${who} is ${association} of the repository` };
@@ -51,9 +52,9 @@ export function checkRequester(requester: Requester, rules: TriggerSettings): Ve
   };
 }
 
-/** A run that pushes needs the requester's repository permission, unless the event proves it already. */
-export function needsPermissionCheck(requester: Requester, pushes: boolean): boolean {
-  return pushes && !requester.hasWriteAccess && !isBot(requester);
+/** Every run a person starts needs their repository permission; bots are let in by `allowed-bots` alone. */
+export function needsPermissionCheck(requester: Pick<Requester, 'login' | 'type'>): boolean {
+  return !isBot(requester);
 }
 
 export function checkPermission(requester: Requester, level: RepositoryPermission): Verdict {
@@ -65,6 +66,6 @@ export function checkPermission(requester: Requester, level: RepositoryPermissio
   return {
     allowed: false,
     silent: false,
-    reason: `${who} has ${role ? `${role} permission` : 'no permission'} on the repository: a run that pushes needs write, maintain or admin`,
+    reason: `${who} has ${role ? `${role} permission` : 'no permission'} on the repository: a run needs write, maintain or admin (it receives the secrets named in env)`,
   };
 }

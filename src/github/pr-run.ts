@@ -13,47 +13,75 @@ import type { RunSettings } from '../settings.js';
 import type { RunState } from '../run/state.js';
 import type { Ui } from '../run/ui.js';
 import { apiUrl, connectGitHub, type GitHubApi, type PullRequestInfo } from './api.js';
+import type { ApiOptions } from './api-resilience.js';
 import { readActionContext, type ActionContext } from './context.js';
-import { decideEvent, type RunRequest } from './event.js';
+import { decideEvent, describeRequest, type RunRequest } from './event.js';
 import { finishStoppedProgress, PullRequestFeedback } from './feedback.js';
 import { checkPermission, checkRequester, needsPermissionCheck } from './permissions.js';
 import { ensureLocalBranch, fetchPullHead, listCommits, savePatch } from './pr-git.js';
 import { renderFailed, renderFinished, type FinishedRun, type ProgressContext } from './progress.js';
-import { needsForkAccessCheck, planBranchTarget, planPullRequestTarget, type RunTarget } from './target.js';
+import {
+  describeTarget,
+  needsForkAccessCheck,
+  planBranchTarget,
+  planPullRequestTarget,
+  type RunTarget,
+} from './target.js';
 
 /** Where a pull-request run meets the outside: the action maps it onto @actions/core; tests record it. */
 export interface PrRunIo {
   ui: Ui;
+  /** Every decision, for the debug log (ACTIONS_STEP_DEBUG). */
+  debug: (message: string) => void;
   env: NodeJS.ProcessEnv;
+  /** How the API client retries and paces its calls (tests make the pauses short). */
+  api?: ApiOptions;
   setOutput(name: string, value: string): void;
   /** Appends Markdown to the job summary. */
   summary(markdown: string): Promise<void>;
   save: (state: Partial<RunState>) => void;
 }
 
+/** A bot run's outcome, with the pull request it worked on (none: a push whose branch has none). */
+export type PrRunOutcome = RunOutcome & { pullRequest?: PullRequestInfo };
+
 /** Runs the sandbox for a pull-request event; undefined when the event starts no run (which is no failure). */
-export async function runForPullRequest(settings: RunSettings, io: PrRunIo): Promise<RunOutcome | undefined> {
+export async function runForPullRequest(
+  settings: RunSettings,
+  io: PrRunIo,
+): Promise<PrRunOutcome | undefined> {
   const payload = await readEvent(io.env.GITHUB_EVENT_PATH);
   const ctx = readActionContext(io.env, payload);
-  const decision = decideEvent(ctx.eventName, payload, settings.trigger);
+  const repo = `${ctx.repository.owner}/${ctx.repository.repo}`;
+  const decision = decideEvent(ctx.eventName, payload, settings.trigger, settings.committer.email);
+  io.debug(
+    `Event: ${ctx.eventName} on ${repo}: ${decision.run ? describeRequest(decision.request) : `no run (${decision.reason})`}.`,
+  );
   if (!decision.run) return notTriggered(io, decision.reason);
   const { request } = decision;
   const known = { prNumber: request.prNumber, commentId: request.comment?.id };
 
   const first = checkRequester(request.requester, settings.trigger);
+  io.debug(`Gate, who asked: ${first.allowed ? `allowed: ${first.why}` : `refused: ${first.reason}`}.`);
   if (!first.allowed && first.silent) return notTriggered(io, first.reason, known);
-  const api = await connectGitHub(settings.token, ctx.apiUrl, ctx.repository);
+  const api = await connectGitHub(settings.token, ctx.apiUrl, ctx.repository, {
+    warn: (m) => io.ui.warning(m),
+    ...io.api,
+  });
   if (!first.allowed) return refuse(io, api, request, `not allowed: ${first.reason}`);
-  io.ui.info(`Requested by @${request.requester.login}: ${first.why}.`);
+  if (needsPermissionCheck(request.requester)) {
+    const level = await api.permission(request.requester.login);
+    const verdict = checkPermission(request.requester, level);
+    io.debug(
+      `Gate, permission: @${request.requester.login} has permission ${level.permission}, role ${level.roleName ?? 'none'}: ${verdict.allowed ? `allowed: ${verdict.why}` : `refused: ${verdict.reason}`}.`,
+    );
+    if (!verdict.allowed) return refuse(io, api, request, `not allowed: ${verdict.reason}`);
+    io.ui.info(`Requested by @${request.requester.login}: ${first.why}; ${verdict.why}.`);
+  } else io.ui.info(`Requested by @${request.requester.login}: ${first.why}.`);
 
   const pr = await findPullRequest(api, request, io.ui);
   if (pr && pr.state !== 'open')
     return refuse(io, api, request, `pull request #${pr.number} is ${pr.state}`, 'confused');
-  if (needsPermissionCheck(request.requester, settings.push)) {
-    const verdict = checkPermission(request.requester, await api.permission(request.requester.login));
-    if (!verdict.allowed) return refuse(io, api, request, `not allowed: ${verdict.reason}`);
-    io.ui.info(`${verdict.why}.`);
-  }
   if (settings.branch)
     io.ui.warning(
       `The 'branch' input is not used on ${ctx.eventName}: the run works on the pull request's branch.`,
@@ -62,7 +90,9 @@ export async function runForPullRequest(settings: RunSettings, io: PrRunIo): Pro
   const target = pr
     ? planPullRequestTarget(pr, settings.push, canPushFork)
     : planBranchTarget(request.pushedBranch!, settings.push);
-  return runTarget(settings, io, { ctx, api, request, pr, target });
+  io.debug(`Target: ${describeTarget(pr, target)}.`);
+  const outcome = await runTarget(settings, io, { ctx, api, request, pr, target });
+  return { ...outcome, pullRequest: pr };
 }
 
 interface PlannedRun {
@@ -140,8 +170,8 @@ async function findPullRequest(
   if (request.prNumber) return api.pullRequest(request.prNumber);
   const branch = request.pushedBranch!;
   try {
-    const number = await api.openPullRequestFor(branch);
-    if (number) return api.pullRequest(number);
+    const open = await api.openPullRequestFor(branch);
+    if (open) return api.pullRequest(open.number);
     ui.info(`No open pull request has ${branch} as its head: the run reports in the job summary only.`);
   } catch (error) {
     ui.warning(`Could not look for a pull request of ${branch}: ${(error as Error).message}`);
@@ -336,7 +366,12 @@ export async function finishProgressInPost(
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<void> {
   try {
-    const api = await connectGitHub(token, apiUrl(env), { owner: progress.owner, repo: progress.repo });
+    const api = await connectGitHub(
+      token,
+      apiUrl(env),
+      { owner: progress.owner, repo: progress.repo },
+      { warn: (m) => ui.warning(m) },
+    );
     await finishStoppedProgress(api, progress, ui);
   } catch (error) {
     ui.warning(`Could not finish the progress comment: ${(error as Error).message}`);

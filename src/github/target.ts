@@ -84,3 +84,20 @@ export function planPullRequestTarget(
 export function planBranchTarget(branch: string, push: boolean): RunTarget {
   return { branch, fork: false, delivery: push ? { kind: 'origin' } : { kind: 'none' } };
 }
+
+/** One line for the debug log: the pull request (same repository or fork) and where the changes go. */
+export function describeTarget(pr: PullRequestInfo | undefined, target: RunTarget): string {
+  const on = pr
+    ? `pull request #${pr.number}, head ${pr.headRepo || 'deleted fork'}:${pr.headRef} at ${pr.headSha.slice(0, 12)}, ${target.fork ? 'a fork' : 'the same repository'}`
+    : 'no open pull request';
+  const { delivery } = target;
+  const to =
+    delivery.kind === 'origin'
+      ? `push to origin/${target.branch}`
+      : delivery.kind === 'fork'
+        ? `push to ${delivery.repo}:${delivery.branch}`
+        : delivery.kind === 'patch'
+          ? `no push, a patch: ${delivery.reason}`
+          : 'no push (push: false)';
+  return `${on}; sandbox branch ${target.branch}; ${to}`;
+}

@@ -27,6 +27,7 @@ interface Recorded {
   outputs: Record<string, string>;
   summary: string;
   log: string[];
+  debug: string[];
   warnings: string[];
   state: Partial<RunState>;
   saves: number;
@@ -60,7 +61,11 @@ function settingsFor(inputs: Record<string, string>): RunSettings {
     token: TOKEN,
     ...inputs,
   };
-  return parseSettings((name) => all[name] ?? '') as RunSettings;
+  // As on the runner: the default commit identity is taken from the server's address.
+  return parseSettings((name) => all[name] ?? '', {
+    ...process.env,
+    GITHUB_SERVER_URL: SERVER,
+  }) as RunSettings;
 }
 
 async function runBot(
@@ -69,7 +74,15 @@ async function runBot(
   inputs: Record<string, string> = {},
   onSave: (state: Partial<RunState>) => void = () => undefined,
 ) {
-  const recorded: Recorded = { outputs: {}, summary: '', log: [], warnings: [], state: {}, saves: 0 };
+  const recorded: Recorded = {
+    outputs: {},
+    summary: '',
+    log: [],
+    debug: [],
+    warnings: [],
+    state: {},
+    saves: 0,
+  };
   const io: PrRunIo = {
     ui: {
       info: (m) => recorded.log.push(m),
@@ -79,6 +92,9 @@ async function runBot(
       untrusted: (fn) => fn((line) => recorded.log.push(line)),
       mask: () => undefined,
     },
+    debug: (m) => recorded.debug.push(m),
+    // Retry and rate-limit pauses at 1/1000: a minute's wait takes 60 ms.
+    api: { delayScale: 0.001 },
     env: {
       GITHUB_EVENT_NAME: eventName,
       GITHUB_EVENT_PATH: writeEvent(work, payload),
@@ -174,8 +190,8 @@ describe('comment-triggered runs', () => {
 
     const comment = [...fake.comments.values()][0];
     expect(fake.log).toEqual([
-      `GET ${api(`/pulls/${repos.number}`)}`,
       `GET ${api('/collaborators/alice/permission')}`,
+      `GET ${api(`/pulls/${repos.number}`)}`,
       `POST ${api('/issues/comments/555/reactions')}`,
       `POST ${api(`/issues/${repos.number}/comments`)}`,
       `PATCH ${api(`/issues/comments/${comment.id}`)}`,
@@ -209,6 +225,17 @@ describe('comment-triggered runs', () => {
       finished: true,
     });
     expect(run.summary).toContain('Pushed 1 commit(s)');
+    // Every decision is in the debug log: the event, the gate, the target.
+    expect(run.debug).toEqual([
+      `Event: issue_comment on ${FULL}: requester @alice (User, association MEMBER), pull request #7, comment 555 with /fix.`,
+      'Gate, who asked: allowed: @alice is MEMBER of the repository.',
+      'Gate, permission: @alice has permission write, role write: allowed: @alice has write permission.',
+      `Target: pull request #7, head ${FULL}:${repos.branch} at ${repos.headSha.slice(0, 12)}, the same repository; sandbox branch ${repos.branch}; push to origin/${repos.branch}.`,
+    ]);
+    // The commit is the bot's, with the no-reply address of the server (GITHUB_SERVER_URL).
+    expect(git(repos.origin, 'log', '-1', '--format=%an <%ae>|%cn <%ce>', pushed)).toBe(
+      'github-actions[bot] <github-actions[bot]@users.noreply.github.example>|github-actions[bot] <github-actions[bot]@users.noreply.github.example>',
+    );
     // The prompt file was removed with its folder.
     expect(fs.readdirSync(path.join(work, 'runner-temp', 'worktree-sandbox'))).toEqual([]);
   });
@@ -237,7 +264,7 @@ describe('comment-triggered runs', () => {
     expect(containersCreated(since, repos.branch)).toEqual([]);
   });
 
-  it('refuses a member without write permission when the run would push', async () => {
+  it('refuses a member without write permission', async () => {
     sameRepoPull();
     fake.permissions.set('alice', { permission: 'read', role_name: 'triage' });
     const event = issueCommentEvent({ body: '/fix', author: alice, commentId: 777 });
@@ -245,7 +272,6 @@ describe('comment-triggered runs', () => {
 
     expect(run.outcome).toBeUndefined();
     expect(fake.log).toEqual([
-      `GET ${api(`/pulls/${repos.number}`)}`,
       `GET ${api('/collaborators/alice/permission')}`,
       `POST ${api('/issues/comments/777/reactions')}`,
     ]);
@@ -262,7 +288,8 @@ describe('comment-triggered runs', () => {
     });
     const run = await runBot('issue_comment', event);
     expect(run.outcome).toBeUndefined();
-    expect(fake.calls.find((c) => c.path.endsWith('/permission'))?.status).toBe(404);
+    // A 404 is an answer, not a fault: asked once, never retried.
+    expect(fake.calls.filter((c) => c.path.endsWith('/permission')).map((c) => c.status)).toEqual([404]);
     expect(run.summary).toContain('@outsider-member has no permission on the repository');
     expect(fake.reactions.map((r) => r.content)).toEqual(['-1']);
   });
@@ -334,10 +361,12 @@ describe('runs that stop early', () => {
   it('starts nothing on a closed pull request, and says so with a reaction', async () => {
     sameRepoPull();
     fake.pulls.get(repos.number)!.state = 'closed';
+    fake.permissions.set('alice', { permission: 'write', role_name: 'write' });
     const event = issueCommentEvent({ body: '/fix', author: alice, commentId: 322 });
     const run = await runBot('issue_comment', event);
     expect(run.outcome).toBeUndefined();
     expect(fake.log).toEqual([
+      `GET ${api('/collaborators/alice/permission')}`,
       `GET ${api(`/pulls/${repos.number}`)}`,
       `POST ${api('/issues/comments/322/reactions')}`,
     ]);
@@ -419,7 +448,7 @@ describe('fork pull requests', () => {
 describe('other events', () => {
   it('gives an untrusted pull_request author no run, without any call to GitHub', async () => {
     const event = pullRequestEvent({ action: 'opened', author: { login: 'mallory', association: 'NONE' } });
-    const run = await runBot('pull_request_target', event);
+    const run = await runBot('pull_request_target', event, { 'pull-request-bot': 'true' });
     expect(run.outcome).toBeUndefined();
     expect(fake.calls).toEqual([]);
     expect(run.outputs).toEqual({ triggered: 'false', 'pr-number': '7', 'comment-id': '', args: '' });
@@ -428,12 +457,17 @@ describe('other events', () => {
 
   it('works on a pushed branch and reports on its open pull request', async () => {
     sameRepoPull();
+    fake.permissions.set('dave', { permission: 'write', role_name: 'write' });
     const event = pushEvent({
       ref: `refs/heads/${repos.branch}`,
       pusher: { login: 'dave' },
       after: repos.headSha,
     });
-    const run = await runBot('push', event, { command: "sed -i 's/teh/the/' README.md", trigger: '' });
+    const run = await runBot('push', event, {
+      command: "sed -i 's/teh/the/' README.md",
+      trigger: '',
+      'pull-request-bot': 'true',
+    });
 
     expect(run.outcome?.push).toEqual({ pushed: true });
     expect(refOf(repos.origin, `refs/heads/${repos.branch}`)).toBe(run.outcome?.report.headSha);
@@ -444,5 +478,90 @@ describe('other events', () => {
     expect(comment.body).toContain('✅ `push` finished');
     expect(fake.reactions).toEqual([]);
     expect(run.outputs).toEqual({ triggered: 'true', 'pr-number': '7', 'comment-id': '', args: '' });
+    expect(run.outcome?.pullRequest?.number).toBe(7);
+  });
+
+  it('refuses a pusher whose write access is gone by the time the run starts', async () => {
+    const event = pushEvent({ ref: `refs/heads/${repos.branch}`, pusher: { login: 'erin' } });
+    fake.permissions.set('erin', { permission: 'read', role_name: 'read' });
+    const run = await runBot('push', event, { trigger: '', 'pull-request-bot': 'true' });
+    expect(run.outcome).toBeUndefined();
+    expect(fake.log).toEqual([`GET ${api('/collaborators/erin/permission')}`]);
+    expect(run.summary).toContain('@erin has read permission on the repository');
+    expect(run.saves).toBe(0);
+  });
+});
+
+describe('every run a person starts needs write access', () => {
+  it('gives a read-only COLLABORATOR no run even when nothing would be pushed: the run would get the secrets', async () => {
+    sameRepoPull();
+    fake.permissions.set('carl', { permission: 'read', role_name: 'read' });
+    const since = Math.floor(Date.now() / 1000) - 1;
+    const event = issueCommentEvent({
+      body: '/fix',
+      author: { login: 'carl', association: 'COLLABORATOR' },
+      commentId: 4040,
+    });
+    const run = await runBot('issue_comment', event, {
+      push: 'false',
+      command: 'echo "$AGENT_API_KEY" > leaked.txt',
+      env: 'AGENT_API_KEY=sk-secret-value',
+    });
+
+    expect(run.outcome).toBeUndefined();
+    expect(fake.log).toEqual([
+      `GET ${api('/collaborators/carl/permission')}`,
+      `POST ${api('/issues/comments/4040/reactions')}`,
+    ]);
+    expect(fake.reactions).toEqual([{ commentId: 4040, content: '-1' }]);
+    expect(run.summary).toContain(
+      '@carl has read permission on the repository: a run needs write, maintain or admin',
+    );
+    expect(run.debug).toContain(
+      'Gate, permission: @carl has permission read, role read: refused: @carl has read permission on the repository: a run needs write, maintain or admin (it receives the secrets named in env).',
+    );
+    expect(run.saves).toBe(0);
+    expect(fs.existsSync(path.join(work, 'sandboxes'))).toBe(false);
+    expect(containersCreated(since, repos.branch)).toEqual([]);
+  });
+
+  it('lets an allowed bot in without asking the API for its permission', async () => {
+    sameRepoPull();
+    const event = issueCommentEvent({
+      body: '/fix',
+      author: { login: 'renovate[bot]', type: 'Bot', association: 'NONE' },
+      commentId: 4041,
+    });
+    const run = await runBot('issue_comment', event, { 'allowed-bots': 'renovate', push: 'false' });
+    expect(run.outcome?.command.exitCode).toBe(0);
+    expect(fake.log.some((l) => l.endsWith('/permission'))).toBe(false);
+    expect(run.debug[1]).toBe('Gate, who asked: allowed: @renovate[bot] is named in allowed-bots.');
+  });
+});
+
+describe('transient API faults', () => {
+  it('rides out a 502, a dropped connection and a secondary rate limit within one run', async () => {
+    sameRepoPull();
+    fake.permissions.set('alice', { permission: 'write', role_name: 'write' });
+    fake.faults.push(
+      { method: 'GET', path: api('/collaborators/alice/permission'), status: 502 },
+      { method: 'GET', path: api(`/pulls/${repos.number}`), drop: true },
+      {
+        method: 'POST',
+        path: api(`/issues/${repos.number}/comments`),
+        status: 403,
+        headers: { 'retry-after': '30' },
+        body: { message: 'You have exceeded a secondary rate limit.' },
+      },
+    );
+    const event = issueCommentEvent({ body: '/fix', author: alice, commentId: 5050 });
+    const run = await runBot('issue_comment', event, { push: 'false' });
+
+    expect(run.outcome?.command.exitCode).toBe(0);
+    expect(fake.faults).toEqual([]);
+    expect(fake.calls.map((c) => c.status).slice(0, 5)).toEqual([502, 200, -1, 200, 201]);
+    expect(fake.comments.size).toBe(1);
+    expect([...fake.comments.values()][0].body).toContain('✅ `/fix` finished');
+    expect(run.warnings).toContainEqual(expect.stringMatching(/secondary rate limit hit .*waiting 30 s/));
   });
 });

@@ -178,11 +178,9 @@ function setup(c: Case) {
     'volume-prefix': prefix,
     ...more,
   });
-  const env = {
-    GITHUB_WORKSPACE: repo.parent,
-    ...(c.engine === 'podman' ? { CONTAINERS_CONF: path.resolve('scripts/podman-containers.conf') } : {}),
-  };
-  return { repo, root, markers, prefix, inputs, env };
+  // As on a GitHub-hosted runner: the runner user's Podman is rootless (its own storage).
+  const env = { GITHUB_WORKSPACE: repo.parent };
+  return { repo, root, markers, prefix, inputs, env, rootlessPodman: c.engine === 'podman' };
 }
 
 describe.each(CASES)(

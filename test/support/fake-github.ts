@@ -1,6 +1,9 @@
 // A small stand-in for the GitHub REST API on 127.0.0.1, serving exactly the endpoints the action calls
 // and recording every request, so that tests assert what was asked of GitHub. It answers under a GitHub
 // Enterprise Server style root (`/api/v3`), which is also how GITHUB_API_URL reaches @actions/github.
+// Faults can be queued per endpoint (a 502, a dropped connection, a secondary rate limit); with `origin`
+// set, a new pull request's head must be a branch of that real bare repository, as GitHub checks.
+import { spawnSync } from 'node:child_process';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -13,6 +16,21 @@ export interface FakePull {
   headRepo: string | null;
   headCloneUrl?: string;
   maintainerCanModify?: boolean;
+  base?: string;
+  title?: string;
+  body?: string;
+  draft?: boolean;
+  labels?: string[];
+}
+
+/** One answer in place of the real one: a status (with headers and body), or a connection dropped unanswered. */
+export interface Fault {
+  method: string;
+  path: string | RegExp;
+  status?: number;
+  headers?: Record<string, string>;
+  body?: unknown;
+  drop?: boolean;
 }
 
 export interface RecordedCall {
@@ -42,7 +60,13 @@ export class FakeGitHub {
   readonly pushAccess = new Map<string, boolean>();
   readonly comments = new Map<number, FakeComment>();
   readonly reactions: Array<{ commentId: number; content: string }> = [];
+  /** Answered first, in order, each once, by the first request that matches. */
+  readonly faults: Fault[] = [];
+  defaultBranch = 'main';
+  /** A bare repository standing for the base repository's git side (see the header). */
+  origin?: string;
   private nextId = 9_000_000;
+  private nextPull = 100;
 
   private constructor(
     private readonly server: http.Server,
@@ -84,13 +108,29 @@ export class FakeGitHub {
       status: 0,
     };
     this.calls.push(call);
-    const [status, data] =
-      !url.pathname.startsWith(root) || req.headers.authorization !== `token ${this.token}`
+    const fault = this.takeFault(call);
+    if (fault?.drop) {
+      call.status = -1;
+      req.socket.destroy();
+      return;
+    }
+    const [status, data] = fault
+      ? [fault.status ?? 500, fault.body ?? { message: 'fault' }]
+      : !url.pathname.startsWith(root) || req.headers.authorization !== `token ${this.token}`
         ? [401, { message: 'Bad credentials' }]
         : this.route(call);
     call.status = status;
-    res.writeHead(status, { 'content-type': 'application/json; charset=utf-8' });
+    res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', ...fault?.headers });
     res.end(JSON.stringify(data));
+  }
+
+  private takeFault(call: RecordedCall): Fault | undefined {
+    const i = this.faults.findIndex(
+      (f) =>
+        f.method === call.method &&
+        (typeof f.path === 'string' ? f.path === call.path : f.path.test(call.path)),
+    );
+    return i < 0 ? undefined : this.faults.splice(i, 1)[0];
   }
 
   private route(call: RecordedCall): [number, unknown] {
@@ -135,6 +175,30 @@ export class FakeGitHub {
       this.reactions.push({ commentId: Number(m[1]), content });
       return [201, { id: this.nextId++, content }];
     }
+    if (method === 'POST' && path === `${repo}/pulls`) return this.createPull(call.body ?? {});
+    if (method === 'PATCH' && (m = new RegExp(`^${repo}/pulls/(\\d+)$`).exec(path))) {
+      const pull = this.pulls.get(Number(m[1]));
+      if (!pull) return [404, { message: 'Not Found' }];
+      if (typeof call.body?.title === 'string') pull.title = call.body.title;
+      if (typeof call.body?.body === 'string') pull.body = call.body.body;
+      return [200, this.pullJson(pull)];
+    }
+    if (method === 'POST' && (m = new RegExp(`^${repo}/issues/(\\d+)/labels$`).exec(path))) {
+      const pull = this.pulls.get(Number(m[1]));
+      if (!pull) return [404, { message: 'Not Found' }];
+      const added = (call.body?.labels as string[] | undefined) ?? [];
+      pull.labels = [...new Set([...(pull.labels ?? []), ...added])];
+      return [200, pull.labels.map((name) => ({ name }))];
+    }
+    if (method === 'GET' && path === repo)
+      return [
+        200,
+        {
+          full_name: this.repository,
+          default_branch: this.defaultBranch,
+          permissions: { admin: false, push: this.pushAccess.get(this.repository) ?? true, pull: true },
+        },
+      ];
     if (method === 'GET' && (m = /^\/repos\/([^/]+\/[^/]+)$/.exec(path))) {
       const push = this.pushAccess.get(m[1]);
       return push === undefined
@@ -144,10 +208,59 @@ export class FakeGitHub {
     return [404, { message: `The fake GitHub does not serve ${method} ${path}` }];
   }
 
+  private createPull(body: Record<string, unknown>): [number, unknown] {
+    const head = String(body.head ?? '');
+    const base = String(body.base ?? '');
+    const invalid = (field: string) => [
+      422,
+      { message: 'Validation Failed', errors: [{ resource: 'PullRequest', field, code: 'invalid' }] },
+    ];
+    const headSha = this.origin ? this.branchSha(head) : 'f'.repeat(40);
+    if (!headSha) return invalid('head') as [number, unknown];
+    if (this.origin && !this.branchSha(base)) return invalid('base') as [number, unknown];
+    if ([...this.pulls.values()].some((p) => p.state === 'open' && p.headRef === head))
+      return [422, { message: `Validation Failed: A pull request already exists for ${head}.` }];
+    const pull: FakePull = {
+      number: this.nextPull++,
+      state: 'open',
+      headRef: head,
+      headSha,
+      headRepo: this.repository,
+      base,
+      title: String(body.title ?? ''),
+      body: String(body.body ?? ''),
+      draft: body.draft === true,
+    };
+    this.pulls.set(pull.number, pull);
+    return [201, this.pullJson(pull)];
+  }
+
+  private branchSha(branch: string): string | undefined {
+    const out = spawnSync(
+      'git',
+      [
+        '-c',
+        'safe.directory=*',
+        '--git-dir',
+        this.origin!,
+        'rev-parse',
+        '--verify',
+        '--quiet',
+        `refs/heads/${branch}`,
+      ],
+      { encoding: 'utf8' },
+    );
+    return out.status === 0 ? out.stdout.trim() : undefined;
+  }
+
   private pullJson(p: FakePull): unknown {
     return {
       number: p.number,
       state: p.state,
+      title: p.title ?? '',
+      body: p.body ?? null,
+      draft: p.draft ?? false,
+      labels: (p.labels ?? []).map((name) => ({ name })),
       html_url: `https://github.com/${this.repository}/pull/${p.number}`,
       maintainer_can_modify: p.maintainerCanModify ?? false,
       head: {
@@ -155,7 +268,7 @@ export class FakeGitHub {
         sha: p.headSha,
         repo: p.headRepo ? { full_name: p.headRepo, clone_url: p.headCloneUrl ?? '' } : null,
       },
-      base: { ref: 'main', repo: { full_name: this.repository } },
+      base: { ref: p.base ?? 'main', repo: { full_name: this.repository } },
     };
   }
 }

@@ -1,0 +1,99 @@
+// The API client against the fake GitHub on 127.0.0.1: transient faults are ridden out, lasting ones are
+// not retried. Pauses are scaled down through the client's `delayScale` option, not slept for real.
+import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
+import { FakeGitHub } from '../../test/support/fake-github.js';
+import { connectGitHub, type GitHubApi } from './api.js';
+
+const TOKEN = 'ghs_fakeTokenForApiTests012345';
+const FULL = 'octo-org/hello-world';
+const PULL = `/repos/${FULL}/pulls/7`;
+
+let fake: FakeGitHub;
+let api: GitHubApi;
+let warnings: string[];
+
+beforeEach(async () => {
+  fake = await FakeGitHub.start(FULL, TOKEN);
+  fake.pulls.set(7, { number: 7, state: 'open', headRef: 'fix', headSha: 'a'.repeat(40), headRepo: FULL });
+  warnings = [];
+  api = await connectGitHub(
+    TOKEN,
+    fake.url,
+    { owner: 'octo-org', repo: 'hello-world' },
+    { delayScale: 0.001, warn: (m) => warnings.push(m) },
+  );
+});
+
+afterEach(async () => {
+  await fake.close();
+});
+
+describe('GitHub API calls survive transient faults', () => {
+  it('retries a 502 and gets the answer', async () => {
+    fake.faults.push({ method: 'GET', path: PULL, status: 502, body: { message: 'Bad Gateway' } });
+    const pr = await api.pullRequest(7);
+    expect(pr.headRef).toBe('fix');
+    expect(fake.calls.map((c) => `${c.status} ${c.method} ${c.path}`)).toEqual([
+      `502 GET ${PULL}`,
+      `200 GET ${PULL}`,
+    ]);
+  });
+
+  it('retries a connection dropped without an answer (ECONNRESET)', async () => {
+    fake.faults.push({ method: 'GET', path: PULL, drop: true }, { method: 'GET', path: PULL, status: 503 });
+    expect((await api.pullRequest(7)).number).toBe(7);
+    expect(fake.calls.map((c) => c.status)).toEqual([-1, 503, 200]);
+  });
+
+  it('gives up after its retries, with the last error', async () => {
+    for (let i = 0; i < 4; i++) fake.faults.push({ method: 'GET', path: PULL, status: 500 });
+    await expect(api.pullRequest(7)).rejects.toMatchObject({ status: 500 });
+    expect(fake.calls).toHaveLength(4); // the call and 3 retries
+  });
+
+  it('waits out a secondary rate limit as long as retry-after says, then retries the write', async () => {
+    fake.faults.push({
+      method: 'POST',
+      path: `/repos/${FULL}/issues/7/comments`,
+      status: 403,
+      headers: { 'retry-after': '60' },
+      body: {
+        message: 'You have exceeded a secondary rate limit. Please wait a few minutes before you try again.',
+      },
+    });
+    const started = Date.now();
+    const id = await api.createComment(7, 'hello');
+    expect(Date.now() - started).toBeGreaterThanOrEqual(60); // 60 s at the test's 1/1000 scale
+    expect(fake.comments.get(id)?.body).toBe('hello');
+    expect(fake.calls.map((c) => c.status)).toEqual([403, 201]);
+    expect(warnings).toEqual([
+      expect.stringMatching(
+        /secondary rate limit hit POST \/repos\/{owner}\/{repo}\/issues\/{issue_number}\/comments: waiting 60 s/,
+      ),
+    ]);
+  });
+
+  it('does not retry a rate limit whose reset is too far away', async () => {
+    const reset = Math.floor(Date.now() / 1000) + 3600;
+    fake.faults.push({
+      method: 'GET',
+      path: PULL,
+      status: 403,
+      headers: { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(reset) },
+      body: { message: 'API rate limit exceeded' },
+    });
+    await expect(api.pullRequest(7)).rejects.toMatchObject({ status: 403 });
+    expect(fake.calls).toHaveLength(1);
+    expect(warnings[0]).toMatch(/primary rate limit stopped GET .*: not retried/);
+  });
+
+  it('does not retry a 404 or a 422', async () => {
+    await expect(api.pullRequest(99)).rejects.toMatchObject({ status: 404 });
+    expect(await api.permission('nobody')).toEqual({ permission: 'none' });
+    fake.faults.push({ method: 'POST', path: `/repos/${FULL}/pulls`, status: 422 });
+    await expect(
+      api.createPullRequest({ head: 'x', base: 'main', title: 't', body: 'b', draft: false }),
+    ).rejects.toMatchObject({ status: 422 });
+    expect(fake.calls.map((c) => c.status)).toEqual([404, 404, 422]);
+  });
+});
