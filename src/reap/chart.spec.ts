@@ -140,9 +140,10 @@ describe('reapChart', () => {
     expect(reapChart({ sandboxes })).toBe(
       [
         '```mermaid',
+        '%%{init: {"flowchart": {"wrappingWidth": 400}}}%%',
         'flowchart LR',
         '  found["4 found"]',
-        '  found --> o0["2 removed · 3.0 KiB"]',
+        '  found --> o0["2 removed · 3.0 KiB freed"]',
         '  o0 --> o0r0["2 stale, no work"]',
         '  found --> o1["2 kept"]',
         '  o1 --> o1r0["1 uncommitted work"]',
@@ -162,6 +163,7 @@ describe('reapChart', () => {
     expect(reapChart({ sandboxes: [] })).toBe(
       [
         '```mermaid',
+        '%%{init: {"flowchart": {"wrappingWidth": 400}}}%%',
         'flowchart LR',
         '  found["0 found"]',
         '  classDef total fill:#ddf4ff,stroke:#0969da,color:#1f2328',
@@ -184,17 +186,17 @@ describe('reapChart', () => {
     const labels = [...chart.matchAll(/\["([^"]*)"\]/g)].map((m) => m[1]);
     const words = new Set<string>([...REASON_GROUPS, 'found', 'removed', 'kept']);
     for (const label of labels) {
-      const [, count, rest] = /^(\d+) (.*?)( · [\d.]+ [KMGT]?i?B)?$/.exec(label)!;
+      const [, count, rest] = /^(\d+) (.*?)( · [\d.]+ [KMGT]?i?B (freed|to free))?$/.exec(label)!;
       expect(Number(count)).toBeGreaterThan(0);
       expect(words.has(rest)).toBe(true);
     }
-    for (const fragment of ['click', 'javascript', '%%', 'init', '<script'])
-      expect(chart).not.toContain(fragment);
+    for (const fragment of ['click', 'javascript', '<script', 'alert']) expect(chart).not.toContain(fragment);
+    expect(chart.match(/%%/g)).toHaveLength(2);
     expect(chart.slice(3, -3)).not.toContain('`');
     // Exactly the lines we write: the fence, the header, nodes and edges, classes.
     for (const line of chart.split('\n'))
       expect(line).toMatch(
-        /^(```(mermaid)?|flowchart LR| {2}(found|o\d+)( --> o\d+(r\d+)?)?\["[^"]*"\]| {2}class(Def)? [^"]*)$/,
+        /^(```(mermaid)?|%%\{init: \{"flowchart": \{"wrappingWidth": 400\}\}\}%%|flowchart LR| {2}(found|o\d+)( --> o\d+(r\d+)?)?\["[^"]*"\]| {2}class(Def)? [^"]*)$/,
       );
   });
 });

@@ -91,14 +91,17 @@ const STYLE: Record<ReapResultKind, string> = {
 };
 
 function outcomeLabel(o: OutcomeCount): string {
-  const bytes = o.bytes > 0 ? ` · ${formatBytes(o.bytes)}` : '';
-  return `${o.count} ${o.outcome}${bytes}`;
+  const freed = o.outcome === 'would remove' ? 'to free' : 'freed';
+  return `${o.count} ${o.outcome}${o.bytes > 0 ? ` · ${formatBytes(o.bytes)} ${freed}` : ''}`;
 }
+
+/** Labels on one line: renderers wrap at different widths (GitHub's narrower than Mermaid's own). */
+const CONFIG = '%%{init: {"flowchart": {"wrappingWidth": 400}}}%%';
 
 /** The chart as a fenced Mermaid block: found, then each outcome, then its reasons, with counts. */
 export function reapChart(result: Pick<ReapResult, 'sandboxes'>): string {
   const outcomes = countOutcomes(result.sandboxes);
-  const lines = ['```mermaid', 'flowchart LR', `  found["${result.sandboxes.length} found"]`];
+  const lines = ['```mermaid', CONFIG, 'flowchart LR', `  found["${result.sandboxes.length} found"]`];
   const classes: string[] = [];
   outcomes.forEach((o, i) => {
     const id = `o${i}`;

@@ -157,7 +157,7 @@ describe('summaryMarkdown', () => {
     const [title, blank, fence] = markdown.split('\n');
     expect([title, blank, fence]).toEqual(['## worktree-sandbox: reap', '', '```mermaid']);
     const chart = markdown.slice(markdown.indexOf('```mermaid'), markdown.indexOf('```\n') + 3);
-    expect(chart.split('\n')[1]).toBe('flowchart LR');
+    expect(chart.split('\n')[2]).toBe('flowchart LR');
     expect(markdown.indexOf('| Sandbox |')).toBeGreaterThan(markdown.indexOf(chart) + chart.length);
   });
 
