@@ -19,9 +19,9 @@ function facts(sandbox: string, days: number, extra: Partial<SandboxFacts> = {})
 }
 
 /** The trace of one entry, decided by the real decide(). */
-function trace(f: SandboxFacts, lookedAt: boolean, p: Partial<DecisionPolicy> = {}): string {
+function trace(f: SandboxFacts, lookedAt: boolean, p: Partial<DecisionPolicy> = {}, dryRun = false): string {
   const [decision] = decide([f], { ...policy, ...p }, NOW);
-  return decisionTrace(decision, f, lookedAt);
+  return decisionTrace(decision, f, lookedAt, dryRun);
 }
 
 describe('decisionTrace', () => {
@@ -32,6 +32,11 @@ describe('decisionTrace', () => {
         '40 day(s) old (last activity 2026-04-22T00:00:00.000Z); in use: no; work: none; size 2.0 KiB; ' +
         'reason: stale and holds no work',
     );
+  });
+
+  it('says "would remove" in a dry run', () => {
+    const f = facts('exploration-00000001', 40, { work: { state: 'clean' } });
+    expect(trace(f, true, {}, true)).toMatch(/^would remove p\/exploration-00000001 \(/);
   });
 
   it('says what kept a stale sandbox: use, work, or a check that could not run', () => {

@@ -15,11 +15,12 @@ export function printable(text: string): string {
 
 /**
  * One line for the debug log: a decision and every fact it was made from. `lookedAt`: the entry was
- * stale, so whether it is in use and holds work was checked.
+ * stale, so whether it is in use and holds work was checked; `dryRun`: a removal is only reported.
  */
-export function decisionTrace(d: Decision, facts: SandboxFacts, lookedAt: boolean): string {
+export function decisionTrace(d: Decision, facts: SandboxFacts, lookedAt: boolean, dryRun = false): string {
+  const verb = d.action === 'remove' ? (dryRun ? 'would remove' : 'remove') : 'keep';
   const parts = [
-    `${d.action} ${d.project}/${d.sandbox} (${d.isolation === 'disk' ? d.where : `volume ${d.where}`})`,
+    `${verb} ${d.project}/${d.sandbox} (${d.isolation === 'disk' ? d.where : `volume ${d.where}`})`,
     `class ${d.class}${d.expiryDays === undefined ? '' : `, expiry ${d.expiryDays} days`}`,
     ...checked(d, facts, lookedAt),
   ];
