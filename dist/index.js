@@ -2182,7 +2182,7 @@ function actionUi() {
 async function main() {
     const settings = (0,src_settings/* parseSettings */.P$)((name) => core/* getInput */.V4(name));
     if (settings.mode === 'reap') {
-        const { reapAction } = await __nccwpck_require__.e(/* import() */ 182).then(__nccwpck_require__.bind(__nccwpck_require__, 4182));
+        const { reapAction } = await __nccwpck_require__.e(/* import() */ 459).then(__nccwpck_require__.bind(__nccwpck_require__, 8459));
         await reapAction(settings);
         return;
     }
@@ -6213,6 +6213,7 @@ __nccwpck_require__.d(__webpack_exports__, {
   Gu: () => (/* binding */ getState),
   Os: () => (/* binding */ group),
   pq: () => (/* binding */ info),
+  _o: () => (/* binding */ isDebug),
   LZ: () => (/* binding */ saveState),
   C1: () => (/* binding */ setFailed),
   uH: () => (/* binding */ setOutput),
@@ -6221,7 +6222,7 @@ __nccwpck_require__.d(__webpack_exports__, {
   $e: () => (/* binding */ warning)
 });
 
-// UNUSED EXPORTS: ExitCode, addPath, endGroup, error, exportVariable, getBooleanInput, getIDToken, getMultilineInput, isDebug, markdownSummary, notice, platform, setCommandEcho, startGroup, toPlatformPath, toPosixPath, toWin32Path
+// UNUSED EXPORTS: ExitCode, addPath, endGroup, error, exportVariable, getBooleanInput, getIDToken, getMultilineInput, markdownSummary, notice, platform, setCommandEcho, startGroup, toPlatformPath, toPosixPath, toWin32Path
 
 // EXTERNAL MODULE: external "os"
 var external_os_ = __nccwpck_require__(857);

@@ -10915,7 +10915,135 @@ class CliExit extends Error {
     }
 }
 
+;// CONCATENATED MODULE: ./src/reap/bytes.ts
+// Sizes as a person reads them, in binary units: the job summary, its chart and the CLI alike.
+function bytes_formatBytes(bytes) {
+    if (bytes === undefined)
+        return '–';
+    const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
+    let value = bytes;
+    let unit = 0;
+    while (value >= 1024 && unit < units.length - 1) {
+        value /= 1024;
+        unit++;
+    }
+    return unit === 0 ? `${value} B` : `${value.toFixed(1)} ${units[unit]}`;
+}
+
+;// CONCATENATED MODULE: ./src/reap/chart.ts
+
+/** Why, in one of our own words: one group per sandbox, so the groups of an outcome add up to it. */
+const REASON_GROUPS = (/* unused pure expression or super */ null && ([
+    'stale, no work',
+    'orphan',
+    'forced',
+    'in use',
+    'uncommitted work',
+    'unpushed commits',
+    'operation in progress',
+    'work not checkable',
+    'max-removals reached',
+    'active since the scan',
+    'error',
+    'not stale yet',
+    'age unknown',
+    'not a sandbox',
+    'other',
+]));
+const OUTCOMES = (/* unused pure expression or super */ null && (['removed', 'partly removed', 'would remove', 'kept']));
+/**
+ * The group of a sandbox's reason. A removal decided but not carried out is grouped by what stopped it;
+ * otherwise by the decision's reason (the words decide.ts and gates.ts write).
+ */
+function reasonGroup(s) {
+    if (s.result === 'kept' && s.action === 'remove') {
+        if (/^in use\b/.test(s.detail ?? ''))
+            return 'in use';
+        if (/^activity since the scan/.test(s.detail ?? ''))
+            return 'active since the scan';
+        return 'error';
+    }
+    const reason = s.reason;
+    if (reason.startsWith('not a sandbox:'))
+        return 'not a sandbox';
+    if (reason.startsWith('in use:'))
+        return 'in use';
+    if (reason.startsWith('holds work:')) {
+        if (/\buncommitted\b/.test(reason))
+            return 'uncommitted work';
+        if (/\bcommits on no remote\b/.test(reason))
+            return 'unpushed commits';
+        return 'operation in progress';
+    }
+    if (reason.startsWith('the check for work could not run'))
+        return 'work not checkable';
+    if (reason.startsWith('orphan ('))
+        return 'orphan';
+    if (reason.startsWith('force:'))
+        return 'forced';
+    if (reason.startsWith('stale and holds no work'))
+        return 'stale, no work';
+    if (reason.startsWith('stale, but max-removals'))
+        return 'max-removals reached';
+    if (reason.startsWith('fresh:'))
+        return 'not stale yet';
+    if (reason.startsWith('age unknown'))
+        return 'age unknown';
+    return 'other';
+}
+/** Counts by outcome, then by reason group, in a fixed order; empty ones left out. */
+function countOutcomes(sandboxes) {
+    return OUTCOMES.map((outcome) => {
+        const these = sandboxes.filter((s) => s.result === outcome);
+        const groups = these.map(reasonGroup);
+        return {
+            outcome,
+            count: these.length,
+            bytes: these.reduce((sum, s) => sum + (outcome === 'would remove' ? (s.sizeBytes ?? 0) : (s.freedBytes ?? 0)), 0),
+            reasons: REASON_GROUPS.map((reason) => ({
+                reason,
+                count: groups.filter((g) => g === reason).length,
+            })).filter((r) => r.count > 0),
+        };
+    }).filter((o) => o.count > 0);
+}
+const STYLE = {
+    removed: 'fill:#ffebe9,stroke:#cf222e,color:#1f2328',
+    'partly removed': 'fill:#fff1e5,stroke:#bc4c00,color:#1f2328',
+    'would remove': 'fill:#fff8c5,stroke:#9a6700,color:#1f2328',
+    kept: 'fill:#dafbe1,stroke:#1a7f37,color:#1f2328',
+};
+function outcomeLabel(o) {
+    const freed = o.outcome === 'would remove' ? 'to free' : 'freed';
+    return `${o.count} ${o.outcome}${o.bytes > 0 ? ` · ${formatBytes(o.bytes)} ${freed}` : ''}`;
+}
+/** Labels on one line: renderers wrap at different widths (GitHub's narrower than Mermaid's own). */
+const CONFIG = '%%{init: {"flowchart": {"wrappingWidth": 400}}}%%';
+/** The chart as a fenced Mermaid block: found, then each outcome, then its reasons, with counts. */
+function chart_reapChart(result) {
+    const outcomes = countOutcomes(result.sandboxes);
+    const lines = ['```mermaid', CONFIG, 'flowchart LR', `  found["${result.sandboxes.length} found"]`];
+    const classes = [];
+    outcomes.forEach((o, i) => {
+        const id = `o${i}`;
+        lines.push(`  found --> ${id}["${outcomeLabel(o)}"]`);
+        const ids = [id];
+        o.reasons.forEach((r, j) => {
+            lines.push(`  ${id} --> ${id}r${j}["${r.count} ${r.reason}"]`);
+            ids.push(`${id}r${j}`);
+        });
+        const name = o.outcome.replace(/ /g, '_');
+        classes.push(`  classDef ${name} ${STYLE[o.outcome]}`, `  class ${ids.join(',')} ${name}`);
+    });
+    lines.push('  classDef total fill:#ddf4ff,stroke:#0969da,color:#1f2328', '  class found total');
+    lines.push(...classes, '```');
+    return lines.join('\n');
+}
+
 ;// CONCATENATED MODULE: ./src/reap/report.ts
+
+
+
 function isReaped(s) {
     return s.result === 'removed' || s.result === 'partly removed' || s.result === 'would remove';
 }
@@ -10968,25 +11096,15 @@ function jsonWithin(records, maxBytes) {
     }
     return { json: `[${parts.join(',')}]`, omitted: records.length - parts.length };
 }
-function formatBytes(bytes) {
-    if (bytes === undefined)
-        return '–';
-    const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
-    let value = bytes;
-    let unit = 0;
-    while (value >= 1024 && unit < units.length - 1) {
-        value /= 1024;
-        unit++;
-    }
-    return unit === 0 ? `${value} B` : `${value.toFixed(1)} ${units[unit]}`;
-}
 const cell = (text) => text.replace(/[|<>]/g, (c) => `&#${c.charCodeAt(0)};`).replace(/\s+/g, ' ');
-/** The job summary; at most `maxRows` rows (the most telling), the rest counted. */
+/** The job summary: the chart (of every entry), then at most `maxRows` rows (the most telling), the rest counted. */
 function summaryMarkdown(result, maxRows = 2000) {
     const sorted = [...result.sandboxes].sort(byInterest);
     const reaped = sorted.filter(isReaped);
     const lines = [
         `## worktree-sandbox: reap${result.dryRun ? ' (dry run: nothing removed)' : ''}`,
+        '',
+        reapChart(result),
         '',
         `${result.stats.found} found, ${result.stats.stale} stale, ` +
             `${reaped.length} ${result.dryRun ? 'would be removed' : 'removed'}, ${sorted.length - reaped.length} kept; ` +
@@ -12153,6 +12271,68 @@ async function inUseReason(sandbox, usage) {
     return undefined;
 }
 
+;// CONCATENATED MODULE: ./src/reap/trace.ts
+// The reaper's log lines: each decision with every fact it was made from, for a debug log, and text from
+// the disk made safe to print. Pure.
+
+/**
+ * Text made safe for one log line: control characters (a newline in a folder's name could start a line
+ * the runner reads as a workflow command) written as escapes.
+ */
+function printable(text) {
+    return text.replace(/\p{Cc}/gu, (c) => c === '\n' ? '\\n' : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+/**
+ * One line for the debug log: a decision and every fact it was made from. `lookedAt`: the entry was
+ * stale, so whether it is in use and holds work was checked; `dryRun`: a removal is only reported.
+ */
+function decisionTrace(d, facts, lookedAt, dryRun = false) {
+    const verb = d.action === 'remove' ? (dryRun ? 'would remove' : 'remove') : 'keep';
+    const parts = [
+        `${verb} ${d.project}/${d.sandbox} (${d.isolation === 'disk' ? d.where : `volume ${d.where}`})`,
+        `class ${d.class}${d.expiryDays === undefined ? '' : `, expiry ${d.expiryDays} days`}`,
+        ...checked(d, facts, lookedAt),
+    ];
+    if (facts.sizeBytes !== undefined)
+        parts.push(`size ${bytes_formatBytes(facts.sizeBytes)}`);
+    parts.push(`reason: ${d.reason}`);
+    if (d.archive)
+        parts.push(`archive: ${d.archive === 'work' ? 'patch and bundle' : 'every file'}`);
+    return printable(parts.join('; '));
+}
+/** What was looked at: nothing but sandboxes has an age, and only stale ones are looked at closer. */
+function checked(d, facts, lookedAt) {
+    if (facts.notSandbox)
+        return [`not a sandbox: ${facts.notSandbox}`];
+    const age = d.ageDays === undefined
+        ? 'age unknown (no activity signal)'
+        : `${d.ageDays} day(s) old (last activity ${new Date(d.lastActivityMs).toISOString()})`;
+    if (!lookedAt)
+        return [age, 'not stale: in use and work not checked'];
+    return [
+        age,
+        `in use: ${facts.inUse ?? 'no'}`,
+        ...(facts.orphan ? [`orphan: ${facts.orphan}`] : []),
+        `work: ${workText(facts)}`,
+    ];
+}
+function workText(facts) {
+    if (facts.inUse)
+        return 'not checked (in use)';
+    if (facts.orphan)
+        return 'not checkable (no parent)';
+    const work = facts.work;
+    if (!work)
+        return 'not checked';
+    if (work.state === 'clean')
+        return 'none';
+    if (work.state === 'work')
+        return work.detail;
+    if (work.state === 'unknown')
+        return `could not check (${work.detail})`;
+    return 'not checkable';
+}
+
 ;// CONCATENATED MODULE: ./src/reap/work-finding.ts
 function summarizeWork(checks) {
     const found = [];
@@ -12617,6 +12797,7 @@ async function inspectVolumesSafely(deps, parent, volumes) {
 
 
 
+
 /** The reaper's options from the validated settings (the action and the CLI alike). */
 function reapOptionsFrom(settings) {
     const { worktreeRoot, volumePrefix, engine, image, dryRun, maxRemovals, force, archiveDir } = settings;
@@ -12658,9 +12839,12 @@ async function reap(options, ui = silentUi) {
         return looked;
     });
     const decisions = decide([...facts.values()], { ...options, archive: !!options.archiveDir }, nowMs);
+    const lookedAt = new Set(stale.map((s) => s.key));
     await ui.group('Decisions', async () => {
-        for (const d of decisions)
-            ui.info(`${d.action === 'remove' ? (options.dryRun ? 'would remove' : 'remove') : 'keep'} ${d.project}/${d.sandbox} [${d.isolation}, ${d.class}]: ${d.reason}`);
+        for (const d of decisions) {
+            ui.info(printable(`${d.action === 'remove' ? (options.dryRun ? 'would remove' : 'remove') : 'keep'} ${d.project}/${d.sandbox} [${d.isolation}, ${d.class}]: ${d.reason}`));
+            ui.debug?.(decisionTrace(d, facts.get(d.key), lookedAt.has(d.key), options.dryRun));
+        }
     });
     const byKey = new Map(scan.sandboxes.map((s) => [s.key, s]));
     const removals = decisions
@@ -15550,7 +15734,7 @@ function listText(entries, nowMs) {
         e.class,
         e.branch ?? '–',
         formatDays(e.ageDays),
-        e.sizeBytes === null ? '–' : formatBytes(e.sizeBytes),
+        e.sizeBytes === null ? '–' : bytes_formatBytes(e.sizeBytes),
         e.state,
         removalText(e, nowMs),
         e.removal.reason,
@@ -15612,7 +15796,7 @@ function reapText(result) {
     const reaped = sorted.filter(isReaped).length;
     const headline = `Reap${result.dryRun ? ' (dry run: nothing removed)' : ''}: ${result.stats.found} found, ` +
         `${result.stats.stale} stale, ${reaped} ${result.dryRun ? 'would be removed' : 'removed'}, ` +
-        `${sorted.length - reaped} kept; ${formatBytes(result.freedBytes)} ${result.dryRun ? 'would be freed' : 'freed'}.`;
+        `${sorted.length - reaped} kept; ${bytes_formatBytes(result.freedBytes)} ${result.dryRun ? 'would be freed' : 'freed'}.`;
     if (sorted.length === 0)
         return `${headline}\n`;
     const table = formatTable(['RESULT', 'PROJECT', 'SANDBOX', 'ISOLATION', 'CLASS', 'AGE', 'SIZE', 'REASON'], sorted.map((s) => [
@@ -15622,7 +15806,7 @@ function reapText(result) {
         s.isolation === 'disk' ? 'disk' : 'volume',
         s.class,
         formatDays(s.ageDays),
-        s.sizeBytes === undefined ? '–' : formatBytes(s.sizeBytes),
+        s.sizeBytes === undefined ? '–' : bytes_formatBytes(s.sizeBytes),
         reason(s),
     ]));
     return `${headline}\n\n${table}\n`;
@@ -15743,7 +15927,7 @@ async function rmCommand(settings, request) {
     switch (judged.status) {
         case 'removed':
             if (!request.json)
-                process.stdout.write(`Removed ${what}: ${decision.reason}; ${formatBytes(outcome.freedBytes)} freed.\n` +
+                process.stdout.write(`Removed ${what}: ${decision.reason}; ${bytes_formatBytes(outcome.freedBytes)} freed.\n` +
                     (archived.length ? `Saved first: ${archived.join(', ')}\n` : ''));
             return;
         case 'kept':
