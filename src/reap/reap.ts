@@ -13,6 +13,7 @@ import { inParallel } from './parallel.js';
 import { measureTree } from './remove.js';
 import type { RetentionPolicy } from './retention.js';
 import { scanSandboxes, type ScannedSandbox } from './scan.js';
+import { decisionTrace, printable } from './trace.js';
 import { inspectVolumes } from './volume-inspection.js';
 import { checkWork, type WorkReport } from './work.js';
 
@@ -107,11 +108,16 @@ export async function reap(options: ReapOptions, ui: Ui = silentUi): Promise<Rea
   });
 
   const decisions = decide([...facts.values()], { ...options, archive: !!options.archiveDir }, nowMs);
+  const lookedAt = new Set(stale.map((s) => s.key));
   await ui.group('Decisions', async () => {
-    for (const d of decisions)
+    for (const d of decisions) {
       ui.info(
-        `${d.action === 'remove' ? (options.dryRun ? 'would remove' : 'remove') : 'keep'} ${d.project}/${d.sandbox} [${d.isolation}, ${d.class}]: ${d.reason}`,
+        printable(
+          `${d.action === 'remove' ? (options.dryRun ? 'would remove' : 'remove') : 'keep'} ${d.project}/${d.sandbox} [${d.isolation}, ${d.class}]: ${d.reason}`,
+        ),
       );
+      ui.debug?.(decisionTrace(d, facts.get(d.key)!, lookedAt.has(d.key), options.dryRun));
+    }
   });
 
   const byKey = new Map(scan.sandboxes.map((s) => [s.key, s]));

@@ -153,6 +153,53 @@ describe('summaryMarkdown', () => {
     expect(text).toContain('&#60;img src=x&#62;');
   });
 
+  it('opens with the Mermaid chart, right under the title', () => {
+    const [title, blank, fence] = markdown.split('\n');
+    expect([title, blank, fence]).toEqual(['## worktree-sandbox: reap', '', '```mermaid']);
+    const chart = markdown.slice(markdown.indexOf('```mermaid'), markdown.indexOf('```\n') + 3);
+    expect(chart.split('\n')[2]).toBe('flowchart LR');
+    expect(markdown.indexOf('| Sandbox |')).toBeGreaterThan(markdown.indexOf(chart) + chart.length);
+  });
+
+  /** The chart's count of each outcome and the table's rows of that decision. */
+  function chartAndTableCounts(text: string) {
+    const chart: Record<string, number> = {};
+    for (const [, count, outcome] of text.matchAll(/found --> o\d+\["(\d+) ([a-z ]+?)(?: · [^"]*)?"\]/g))
+      chart[outcome] = Number(count);
+    const table: Record<string, number> = {};
+    for (const row of text.split('\n').filter((l) => /^\| (?!Sandbox \||---)/.test(l))) {
+      const decision = row.split(' | ')[5];
+      table[decision] = (table[decision] ?? 0) + 1;
+    }
+    const found = Number(/found\["(\d+) found"\]/.exec(text)![1]);
+    return { chart, table, found };
+  }
+
+  it('counts in its chart exactly the rows of its table, decision by decision', () => {
+    const { chart, table, found } = chartAndTableCounts(markdown);
+    expect(chart).toEqual({ removed: 1, 'partly removed': 1, kept: 4 });
+    expect(chart).toEqual(table);
+    expect(found).toBe(6);
+    const dry = chartAndTableCounts(
+      summaryMarkdown({
+        ...result,
+        dryRun: true,
+        sandboxes: result.sandboxes.map((s) =>
+          s.action === 'remove' ? { ...s, result: 'would remove', detail: undefined } : s,
+        ),
+      }),
+    );
+    expect(dry.chart).toEqual({ 'would remove': 3, kept: 3 });
+    expect(dry.chart).toEqual(dry.table);
+  });
+
+  it('counts every entry in its chart, also those past the cap of the table', () => {
+    const many = Array.from({ length: 30 }, (_, i) => entry(`exploration-${i}`, {}));
+    const text = summaryMarkdown({ ...result, sandboxes: many }, 10);
+    expect(chartAndTableCounts(text).chart).toEqual({ kept: 30 });
+    expect(text).toContain('o0 --> o0r0["30 not stale yet"]');
+  });
+
   it('caps the rows and counts the rest', () => {
     const many = Array.from({ length: 30 }, (_, i) => entry(`exploration-${i}`, {}));
     const text = summaryMarkdown({ ...result, sandboxes: many }, 10);

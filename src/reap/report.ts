@@ -1,7 +1,12 @@
 // What a reap run tells: the `reaped` and `kept` outputs (JSON arrays of plain records) and the job
-// summary (a table of every sandbox: class, age, decision, reason, size). Pure.
+// summary (a chart of outcomes and reasons, then a table of every sandbox: class, age, decision, reason,
+// size). Pure.
 import type { Isolation } from '../settings.js';
+import { formatBytes } from './bytes.js';
+import { reapChart } from './chart.js';
 import type { ReapResult, ReportedSandbox } from './reap.js';
+
+export { formatBytes };
 
 export interface ReapRecord {
   sandbox: string;
@@ -73,26 +78,16 @@ export function jsonWithin(
   return { json: `[${parts.join(',')}]`, omitted: records.length - parts.length };
 }
 
-export function formatBytes(bytes: number | undefined): string {
-  if (bytes === undefined) return '–';
-  const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
-  let value = bytes;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit++;
-  }
-  return unit === 0 ? `${value} B` : `${value.toFixed(1)} ${units[unit]}`;
-}
-
 const cell = (text: string) => text.replace(/[|<>]/g, (c) => `&#${c.charCodeAt(0)};`).replace(/\s+/g, ' ');
 
-/** The job summary; at most `maxRows` rows (the most telling), the rest counted. */
+/** The job summary: the chart (of every entry), then at most `maxRows` rows (the most telling), the rest counted. */
 export function summaryMarkdown(result: ReapResult, maxRows = 2000): string {
   const sorted = [...result.sandboxes].sort(byInterest);
   const reaped = sorted.filter(isReaped);
   const lines = [
     `## worktree-sandbox: reap${result.dryRun ? ' (dry run: nothing removed)' : ''}`,
+    '',
+    reapChart(result),
     '',
     `${result.stats.found} found, ${result.stats.stale} stale, ` +
       `${reaped.length} ${result.dryRun ? 'would be removed' : 'removed'}, ${sorted.length - reaped.length} kept; ` +

@@ -88,7 +88,12 @@ describe('mode: reap, run by the runner', () => {
     age(undefined, 100, volumeAdmin);
 
     const reapInputs = { ...common, mode: 'reap' };
-    const dry = await runStep({ inputs: { ...reapInputs, 'dry-run': 'true' }, asRunner: true });
+    // With the step's debug log on (ACTIONS_STEP_DEBUG sets RUNNER_DEBUG): the facts behind each decision.
+    const dry = await runStep({
+      inputs: { ...reapInputs, 'dry-run': 'true' },
+      env: { RUNNER_DEBUG: '1' },
+      asRunner: true,
+    });
     expect(dry.stderr).toBe('');
     expect(dry.code).toBe(0);
     expect(records(dry, 'reaped').map((r) => [r.sandbox, r.isolation, r.kind, r.ageDays])).toEqual(
@@ -100,7 +105,17 @@ describe('mode: reap, run by the runner', () => {
     expect(records(dry, 'reaped')).toHaveLength(2);
     expect(records(dry, 'reaped')[0].reason).toMatch(/^dry run: would remove: stale and holds no work/);
     expect(records(dry, 'kept')).toEqual([]);
-    expect(dry.summary).toContain('## worktree-sandbox: reap (dry run: nothing removed)');
+    expect(dry.summary).toMatch(/^## worktree-sandbox: reap \(dry run: nothing removed\)\n\n```mermaid\n/);
+    expect(dry.summary).toContain('  found --> o0["2 would remove');
+    expect(dry.stdout).toContain(
+      `::debug::would remove ${project}/${path.basename(diskPath)} (${diskPath}); class transient, expiry 30 days; 100 day(s) old`,
+    );
+    const volumeTrace = dry.stdout
+      .split('\n')
+      .find((l) => l.startsWith(`::debug::would remove ${project}/${volumeSandbox} `));
+    expect(volumeTrace).toContain(`(volume ${volume}); class persistent, expiry 90 days; 100 day(s) old`);
+    expect(volumeTrace).toContain('; in use: no; work: none; ');
+    expect(volumeTrace).toMatch(/; reason: stale and holds no work$/);
     expect(dry.summary).toContain(
       '| Sandbox | Project | Isolation | Class | Age (days) | Decision | Reason | Size |',
     );
