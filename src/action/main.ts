@@ -14,8 +14,11 @@ import type { Ui } from '../run/ui.js';
 export function actionUi(): Ui {
   return {
     info: (m) => core.info(m),
+    // Only when asked for (ACTIONS_STEP_DEBUG): a reap of thousands of sandboxes logs a line each.
     // core.debug escapes line breaks: a debug message cannot become a workflow command.
-    debug: (m) => core.debug(m),
+    debug: (m) => {
+      if (core.isDebug()) core.debug(m);
+    },
     warning: (m) => core.warning(m),
     group: (title, fn) => core.group(title, fn),
     mask: (s) => core.setSecret(s),

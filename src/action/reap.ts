@@ -13,7 +13,7 @@ const SUMMARY_ROWS = 2500;
 
 export async function reapAction(settings: ReapSettings): Promise<ReapResult> {
   // The facts behind every decision, in the step's debug log (ACTIONS_STEP_DEBUG).
-  const ui = { ...actionUi(), debug: core.isDebug() ? (m: string) => core.debug(m) : undefined };
+  const ui = actionUi();
   const result = await reap(reapOptionsFrom(settings), ui);
   const sorted = [...result.sandboxes].sort(byInterest);
   const reaped = jsonWithin(sorted.filter(isReaped).map(toRecord), OUTPUT_LIMIT);

@@ -116,7 +116,7 @@ export async function reap(options: ReapOptions, ui: Ui = silentUi): Promise<Rea
           `${d.action === 'remove' ? (options.dryRun ? 'would remove' : 'remove') : 'keep'} ${d.project}/${d.sandbox} [${d.isolation}, ${d.class}]: ${d.reason}`,
         ),
       );
-      ui.debug?.(decisionTrace(d, facts.get(d.key)!, lookedAt.has(d.key), options.dryRun));
+      ui.debug(decisionTrace(d, facts.get(d.key)!, lookedAt.has(d.key), options.dryRun));
     }
   });
 

@@ -5,8 +5,6 @@ export interface Ui {
   /** A decision and its reasons, shown only when asked for (ACTIONS_STEP_DEBUG, --debug). */
   debug(message: string): void;
   warning(message: string): void;
-  /** Shown only when the person asked for a debug log (the action: `ACTIONS_STEP_DEBUG`); absent: skipped. */
-  debug?(message: string): void;
   group<T>(title: string, fn: () => Promise<T>): Promise<T>;
   /**
    * Streams untrusted text (the sandboxed command's output): `fn` gets a writer for its lines, and no
