@@ -274,4 +274,45 @@ describe('reap mode on disk sandboxes', () => {
     });
     expect(listing).toContain('feature-orphan/orphan-notes.txt');
   }, 120_000);
+
+  it('keeps what it cannot vouch for, and never runs what a sandbox configured', async () => {
+    const root = newRoot();
+    const repo = newRepo();
+    const markers = newRoot();
+    const unregistered = await makeDiskSandbox(repo, root, 'exploration-0000r001');
+    git(repo.parent, 'update-ref', '-d', 'refs/worktree-sandbox/disk/exploration-0000r001/head');
+    const linked = await makeDiskSandbox(repo, root, 'exploration-0000r002');
+    const index = path.join(linked, '.git', 'index');
+    fs.renameSync(index, `${index}.real`);
+    fs.symlinkSync(`${index}.real`, index);
+    // A hostile sandbox: its own config names programs (fsmonitor, a clean filter) that git would run
+    // wherever it looks at the sandbox with that config; an untracked file makes the reaper's git look.
+    const hostile = await makeDiskSandbox(repo, root, 'exploration-0000r003');
+    const marker = path.join(markers, 'payload-ran');
+    const payload = path.join(hostile, '.git', 'payload.sh');
+    fs.writeFileSync(payload, `#!/bin/sh\necho ran >> ${marker}\ncat\n`, { mode: 0o755 });
+    fs.appendFileSync(
+      path.join(hostile, '.git', 'config'),
+      `[core]\n\tfsmonitor = ${payload}\n[filter "x"]\n\tclean = ${payload}\n`,
+    );
+    fs.mkdirSync(path.join(hostile, '.git', 'info'), { recursive: true });
+    fs.writeFileSync(path.join(hostile, '.git', 'info', 'attributes'), '* filter=x\n');
+    fs.writeFileSync(path.join(hostile, 'notes.txt'), 'untracked\n');
+    // The control: git used on the sandbox directly runs the payload.
+    git(hostile, 'status', '--porcelain');
+    expect(fs.existsSync(marker)).toBe(true);
+    fs.rmSync(marker);
+    const clean = await makeDiskSandbox(repo, root, 'exploration-0000r004');
+    for (const dir of [unregistered, linked, hostile, clean]) age(dir, 100);
+
+    const d = byName(await reap(options(root)));
+    expect(fs.existsSync(marker)).toBe(false);
+    expect(d['exploration-0000r001'].reason).toMatch(/^the check for work could not run \(unregistered: .* holds no record of it\)$/);
+    expect(d['exploration-0000r002'].reason).toBe(
+      'the check for work could not run (suspicious: .git/index is not a regular file (a symbolic link?))',
+    );
+    expect(d['exploration-0000r003'].reason).toBe('holds work: 1 uncommitted file(s)');
+    expect(d['exploration-0000r004'].result).toBe('removed');
+    for (const kept of [unregistered, linked, hostile]) expect(fs.existsSync(path.join(kept, '.git'))).toBe(true);
+  }, 120_000);
 });
