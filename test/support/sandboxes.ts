@@ -110,12 +110,14 @@ export async function makeVolumeSandbox(
 
 /** Runs `sh -c script` with the volume at /sandbox and `$1` the sandbox's work tree; returns stdout. */
 export function inVolumeSandbox(made: MadeVolumeSandbox, script: string): string {
+  const stores = made.location.parent.objectStores.flatMap((dir) => ['--mount', `type=bind,source=${dir},target=${dir},ro`]);
   return engineCli(
     made.engine,
     'run',
     '--rm',
     '--mount',
     `type=volume,source=${made.volume},target=/sandbox`,
+    ...stores,
     '--entrypoint',
     'sh',
     TEST_IMAGE,
