@@ -44,7 +44,9 @@ export async function archiveSandbox(
     .replace(/[-:]/g, '')
     .replace(/\.\d+Z$/, 'Z');
   const base = path.join(dir, `${sandbox.sandbox}.${sandbox.isolation}.${stamp}`);
-  return kind === 'files' ? [await archiveFiles(sandbox, base, deps)] : [await archiveWork(sandbox, base, deps)];
+  return kind === 'files'
+    ? [await archiveFiles(sandbox, base, deps)]
+    : [await archiveWork(sandbox, base, deps)];
 }
 
 async function archiveWork(sandbox: ScannedSandbox, base: string, deps: ArchiveDeps): Promise<string> {

@@ -41,14 +41,16 @@ export function proveClean(worktree: string, gitDir: string, headTree: string): 
   const tracked = new Set<string>();
   const folders = new Set<string>();
   for (const entry of entries) {
-    if (!safeEntryPath(entry.path)) return unsure(`the index lists a path git would refuse: ${JSON.stringify(entry.path)}`);
+    if (!safeEntryPath(entry.path))
+      return unsure(`the index lists a path git would refuse: ${JSON.stringify(entry.path)}`);
     tracked.add(entry.path);
     for (let dir = path.posix.dirname(entry.path); dir !== '.'; dir = path.posix.dirname(dir)) {
       if (folders.has(dir)) break;
       folders.add(dir);
     }
   }
-  for (const dir of folders) if (tracked.has(dir)) return unsure(`${dir} is both a file and a folder in the index`);
+  for (const dir of folders)
+    if (tracked.has(dir)) return unsure(`${dir} is both a file and a folder in the index`);
   const extra = firstUnlisted(worktree, tracked, folders);
   if (extra !== undefined) return unsure(`${extra} is not in the index`);
   for (const entry of entries) {
@@ -60,7 +62,9 @@ export function proveClean(worktree: string, gitDir: string, headTree: string): 
 
 /** A relative path with no empty, `.`, `..` or `.git` component (git refuses such index entries). */
 function safeEntryPath(p: string): boolean {
-  return p.split('/').every((part) => part !== '' && part !== '.' && part !== '..' && part.toLowerCase() !== '.git');
+  return p
+    .split('/')
+    .every((part) => part !== '' && part !== '.' && part !== '..' && part.toLowerCase() !== '.git');
 }
 
 function entryProblem(worktree: string, entry: IndexEntry, indexMtime: bigint, hashBytes: number) {

@@ -61,7 +61,10 @@ export async function carryOut(
     const locks = await inParallel(batch, REMOVALS_IN_FLIGHT, (removal) => lock(removal.sandbox));
     try {
       const locked = batch.filter((_, n) => !('refused' in locks[n]));
-      const activity = await currentActivity(locked.map((r) => r.sandbox), deps);
+      const activity = await currentActivity(
+        locked.map((r) => r.sandbox),
+        deps,
+      );
       const done = await inParallel(batch, REMOVALS_IN_FLIGHT, async (removal) => {
         const held = locks[batch.indexOf(removal)];
         if ('refused' in held) return skipped(held.refused);
@@ -164,7 +167,11 @@ async function removeVolume(
   outcome.freedBytes = decision.sizeBytes ?? 0;
 }
 
-async function removeFolders(sandbox: ScannedSandbox, deps: ExecuteDeps, outcome: RemovalOutcome): Promise<void> {
+async function removeFolders(
+  sandbox: ScannedSandbox,
+  deps: ExecuteDeps,
+  outcome: RemovalOutcome,
+): Promise<void> {
   const tree = await removeSandboxTree(deps.root, sandbox.hostPath!);
   if (tree.unlinked && sandbox.homePath) await removeHomeFolder(deps.root, sandbox.homePath, tree);
   outcome.freedBytes = tree.freedBytes;

@@ -41,7 +41,7 @@ describe('parseFrames and readInspections', () => {
     expect(result.get('b')).toEqual({ error: 'the helper failed' });
   });
 
-  it('refuses a record whose length overruns the output, and another run\'s token', () => {
+  it("refuses a record whose length overruns the output, and another run's token", () => {
     const short = Buffer.from(`${TOKEN} 0 done 99\nok\n`);
     expect(parseFrames(short, TOKEN)).toEqual([]);
     expect(parseFrames(rec('0', 'done', 'ok'), 'b'.repeat(32))).toEqual([]);

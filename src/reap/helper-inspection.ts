@@ -22,7 +22,14 @@ import { gitConfigEnv, helperGitEnv } from '../engine/git.js';
 import { HELPER_LABELS } from '../engine/labels.js';
 import { objectStoreMounts } from '../sandbox/layout.js';
 import type { ParentRepository } from '../sandbox/repository.js';
-import { describeOperation, OID, OPERATION_MARKS, parseHead, MAX_REFS, type HeadReading } from './sandbox-files.js';
+import {
+  describeOperation,
+  OID,
+  OPERATION_MARKS,
+  parseHead,
+  MAX_REFS,
+  type HeadReading,
+} from './sandbox-files.js';
 import type { CheckResult } from './work-finding.js';
 
 export const SANDBOXES_PER_HELPER = 48;
@@ -202,7 +209,14 @@ async function inspectChunk(
         env: { ...helperGitEnv(), ...gitConfigEnv([['safe.directory', '*']]) },
         workdir: '/',
         entrypoint: 'sh',
-        args: ['-c', INSPECT_SCRIPT, 'worktree-sandbox-inspect', token, (parent?.objectStores ?? []).join(':'), ...args],
+        args: [
+          '-c',
+          INSPECT_SCRIPT,
+          'worktree-sandbox-inspect',
+          token,
+          (parent?.objectStores ?? []).join(':'),
+          ...args,
+        ],
       }),
       { stdoutFile: { path: out, maxBytes: OUTPUT_MAX } },
     );

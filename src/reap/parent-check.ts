@@ -30,7 +30,10 @@ export async function checkAgainstParent(
   const verdicts = new Map<string, ParentVerdict>();
   const valid = sandboxes.filter((s) => {
     const bad = [s.headOid, ...s.named].find((oid) => !OID.test(oid));
-    if (bad !== undefined) verdicts.set(s.key, { error: `it names an object that is no object name: ${JSON.stringify(bad.slice(0, 80))}` });
+    if (bad !== undefined)
+      verdicts.set(s.key, {
+        error: `it names an object that is no object name: ${JSON.stringify(bad.slice(0, 80))}`,
+      });
     return bad === undefined;
   });
   if (valid.length === 0) return verdicts;
@@ -38,7 +41,9 @@ export async function checkAgainstParent(
   const objects = [...new Set(valid.flatMap((s) => s.named))];
   const heads = [...new Set(valid.map((s) => s.headOid))];
   const asked = [...objects, ...heads.map((h) => `${h}^{tree}`)];
-  const found = await git.exec(parent.path, ['cat-file', '--batch-check'], { input: Buffer.from(`${asked.join('\n')}\n`) });
+  const found = await git.exec(parent.path, ['cat-file', '--batch-check'], {
+    input: Buffer.from(`${asked.join('\n')}\n`),
+  });
   const lines = found.stdout.split('\n');
   if (found.exitCode !== 0 || lines.length < asked.length) {
     const error = `git cat-file failed in the parent: ${firstLine(found.stderr) || `exit ${found.exitCode}`}`;
@@ -57,9 +62,13 @@ export async function checkAgainstParent(
   const walkable = objects.filter((oid) => types.get(oid) === 'commit' || types.get(oid) === 'tag');
   let unreachable = new Set<string>();
   if (walkable.length) {
-    const list = await git.exec(parent.path, ['rev-list', '--stdin', '--not', '--branches', '--tags', '--remotes'], {
-      input: Buffer.from(`${walkable.join('\n')}\n`),
-    });
+    const list = await git.exec(
+      parent.path,
+      ['rev-list', '--stdin', '--not', '--branches', '--tags', '--remotes'],
+      {
+        input: Buffer.from(`${walkable.join('\n')}\n`),
+      },
+    );
     if (list.exitCode !== 0) {
       const error = `git rev-list failed in the parent: ${firstLine(list.stderr) || `exit ${list.exitCode}`}`;
       for (const s of valid) verdicts.set(s.key, { error });
@@ -67,19 +76,27 @@ export async function checkAgainstParent(
     }
     unreachable = new Set(list.stdout.split('\n').filter(Boolean));
   }
-  const peeled = await peelTags(git, parent, walkable.filter((oid) => types.get(oid) === 'tag'));
+  const peeled = await peelTags(
+    git,
+    parent,
+    walkable.filter((oid) => types.get(oid) === 'tag'),
+  );
 
   for (const s of valid) {
-    const verdict: ParentVerdict = { headTree: types.get(s.headOid) === 'commit' ? trees.get(s.headOid) : undefined };
+    const verdict: ParentVerdict = {
+      headTree: types.get(s.headOid) === 'commit' ? trees.get(s.headOid) : undefined,
+    };
     for (const oid of s.named) {
       const type = types.get(oid);
       if (type === 'missing') verdict.unsaved = true;
       else if (type === 'commit') verdict.unsaved ||= unreachable.has(oid);
       else if (type === 'tag') {
         const commit = peeled.get(oid);
-        if (commit === undefined) verdict.error ??= `a tag it names (${oid.slice(0, 12)}) could not be followed`;
+        if (commit === undefined)
+          verdict.error ??= `a tag it names (${oid.slice(0, 12)}) could not be followed`;
         else verdict.unsaved ||= unreachable.has(commit);
-      } else verdict.error ??= `a ref names ${oid.slice(0, 12)}, which is ${type === 'odd' ? 'not understood' : `a ${type}`}`;
+      } else
+        verdict.error ??= `a ref names ${oid.slice(0, 12)}, which is ${type === 'odd' ? 'not understood' : `a ${type}`}`;
     }
     verdicts.set(s.key, verdict);
   }
@@ -98,7 +115,11 @@ function batchType(line: string | undefined, oid: string): string {
  * rev-list peels a tag to its commit and prints the commit: the commits annotated tags point to. A tag
  * that does not end at a commit (a tagged tree or blob) gets no entry.
  */
-async function peelTags(git: Git, parent: ParentRepository, tags: readonly string[]): Promise<Map<string, string>> {
+async function peelTags(
+  git: Git,
+  parent: ParentRepository,
+  tags: readonly string[],
+): Promise<Map<string, string>> {
   const peeled = new Map<string, string>();
   if (tags.length === 0) return peeled;
   const out = await git.exec(parent.path, ['cat-file', '--batch-check'], {

@@ -197,7 +197,10 @@ export async function lookCloser(
   const checkable = free.filter((s) => !s.orphan && s.recorded);
   for (const s of free) {
     if (!s.orphan && !s.recorded)
-      facts.get(s.key)!.work = { state: 'unknown', detail: `unregistered: ${s.unregistered ?? 'its parent holds no record of it'}` };
+      facts.get(s.key)!.work = {
+        state: 'unknown',
+        detail: `unregistered: ${s.unregistered ?? 'its parent holds no record of it'}`,
+      };
   }
   const reports = await checkWork(checkable, deps);
   for (const [key, report] of reports) {

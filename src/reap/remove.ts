@@ -70,11 +70,14 @@ export async function removeHomeFolder(root: string, home: string, result: TreeR
   const realRoot = fs.realpathSync(root);
   const parts = path.relative(realRoot, home).split(path.sep);
   if (parts.length !== 3 || parts[1] !== HOME_FOLDER || parts.some((p) => !p || p === '.' || p === '..'))
-    throw new UnsafeRemovalError(`${home} is not a folder <root>/<project>/${HOME_FOLDER}/<sandbox> under ${realRoot}`);
+    throw new UnsafeRemovalError(
+      `${home} is not a folder <root>/<project>/${HOME_FOLDER}/<sandbox> under ${realRoot}`,
+    );
   for (const dir of [path.join(realRoot, parts[0]), path.join(realRoot, parts[0], parts[1]), home]) {
     const st = await lstatOrUndefined(dir);
     if (!st) return;
-    if (!st.isDirectory()) throw new UnsafeRemovalError(`${dir} is not a folder (a symbolic link is never followed)`);
+    if (!st.isDirectory())
+      throw new UnsafeRemovalError(`${dir} is not a folder (a symbolic link is never followed)`);
   }
   await removeFolder(home, (await fsp.lstat(home)).dev, result);
 }

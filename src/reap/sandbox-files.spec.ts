@@ -18,7 +18,9 @@ describe('parseHead', () => {
 describe('parseLooseRef', () => {
   it('reads an object name or a symbolic ref', () => {
     expect(parseLooseRef(`${A}\n`)).toEqual({ oid: A });
-    expect(parseLooseRef('ref: refs/remotes/origin/main\n')).toEqual({ symbolic: 'refs/remotes/origin/main' });
+    expect(parseLooseRef('ref: refs/remotes/origin/main\n')).toEqual({
+      symbolic: 'refs/remotes/origin/main',
+    });
     expect(parseLooseRef('junk')).toHaveProperty('error');
   });
 });
@@ -27,7 +29,13 @@ describe('parsePackedRefs', () => {
   it('reads refs and peeled tags', () => {
     const text = `# pack-refs with: peeled fully-peeled sorted \n${A} refs/heads/main\n${B} refs/tags/v1\n^${A}\n`;
     const parsed = parsePackedRefs(text);
-    expect(parsed).toEqual({ refs: new Map([['refs/heads/main', A], ['refs/tags/v1', B]]), peeled: [A] });
+    expect(parsed).toEqual({
+      refs: new Map([
+        ['refs/heads/main', A],
+        ['refs/tags/v1', B],
+      ]),
+      peeled: [A],
+    });
   });
 
   it('refuses a malformed line', () => {

@@ -36,7 +36,9 @@ export function parseLooseRef(text: string): { oid: string } | { symbolic: strin
 }
 
 /** `packed-refs`: `<oid> <name>` lines, `^<oid>` for a peeled tag, `#` comments. */
-export function parsePackedRefs(text: string): { refs: Map<string, string>; peeled: string[] } | { error: string } {
+export function parsePackedRefs(
+  text: string,
+): { refs: Map<string, string>; peeled: string[] } | { error: string } {
   const refs = new Map<string, string>();
   const peeled: string[] = [];
   for (const line of text.split('\n')) {
@@ -49,7 +51,8 @@ export function parsePackedRefs(text: string): { refs: Map<string, string>; peel
     const space = line.indexOf(' ');
     const oid = line.slice(0, space);
     const name = line.slice(space + 1);
-    if (space < 0 || !OID.test(oid) || !REF_NAME.test(name)) return { error: 'packed-refs has a malformed line' };
+    if (space < 0 || !OID.test(oid) || !REF_NAME.test(name))
+      return { error: 'packed-refs has a malformed line' };
     refs.set(name, oid);
   }
   return { refs, peeled };

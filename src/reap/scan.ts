@@ -151,7 +151,15 @@ async function scanDisk(root: string, parents: ParentCache, warnings: string[]):
 }
 
 function foreign(where: string, project: string, name: string, why: string): ScannedSandbox {
-  return { key: `disk:${where}`, sandbox: name, project, isolation: 'disk', where, notSandbox: why, hostPath: where };
+  return {
+    key: `disk:${where}`,
+    sandbox: name,
+    project,
+    isolation: 'disk',
+    where,
+    notSandbox: why,
+    hostPath: where,
+  };
 }
 
 function describeType(dirent: fs.Dirent): string {
@@ -160,7 +168,13 @@ function describeType(dirent: fs.Dirent): string {
   return 'not a folder';
 }
 
-function diskSandbox(root: string, hostPath: string, project: string, name: string, owner: Owner): ScannedSandbox {
+function diskSandbox(
+  root: string,
+  hostPath: string,
+  project: string,
+  name: string,
+  owner: Owner,
+): ScannedSandbox {
   const activity = diskActivity(hostPath);
   const base: ScannedSandbox = {
     key: `disk:${hostPath}`,
@@ -173,12 +187,26 @@ function diskSandbox(root: string, hostPath: string, project: string, name: stri
     lastActivityMs: lastActivity(activity.times),
     suspicious: activity.suspicious,
   };
-  return { ...base, ...registration(owner, 'disk', name, project, (parent) => locateSandbox(plan(name), parent, 'disk', root, ''), hostPath) };
+  return {
+    ...base,
+    ...registration(
+      owner,
+      'disk',
+      name,
+      project,
+      (parent) => locateSandbox(plan(name), parent, 'disk', root, ''),
+      hostPath,
+    ),
+  };
 }
 
 // ---- volumes ------------------------------------------------------------------------------------------
 
-async function scanVolumes(options: ScanOptions, parents: ParentCache, warnings: string[]): Promise<ScannedSandbox[]> {
+async function scanVolumes(
+  options: ScanOptions,
+  parents: ParentCache,
+  warnings: string[],
+): Promise<ScannedSandbox[]> {
   const { engine, volumePrefix: prefix } = options;
   const volumes = await engine!.listVolumes(`${MANAGED_LABEL}=true`, VOLUME_LABEL_KEYS);
   const found: ScannedSandbox[] = [];
@@ -203,22 +231,38 @@ async function scanVolumes(options: ScanOptions, parents: ParentCache, warnings:
     if (volumeName(prefix, project, sandbox) !== name) continue;
     base.createdMs = parseTimestamp(labels[label('created')]);
     const parentPath = labels[label('parent')];
-    const owner = parentPath && path.isAbsolute(parentPath) ? await parents.ownerOf(parentPath, project) : undefined;
+    const owner =
+      parentPath && path.isAbsolute(parentPath) ? await parents.ownerOf(parentPath, project) : undefined;
     if (!owner) {
       found.push({ ...base, orphan: 'its labels name no parent repository' });
       continue;
     }
     found.push({
       ...base,
-      ...registration(owner, 'container', sandbox, project, (parent) => locateSandbox(plan(sandbox), parent, 'container', '', prefix), name),
+      ...registration(
+        owner,
+        'container',
+        sandbox,
+        project,
+        (parent) => locateSandbox(plan(sandbox), parent, 'container', '', prefix),
+        name,
+      ),
     });
   }
-  await readVolumeActivity(options, found.filter((s) => !s.notSandbox), warnings);
+  await readVolumeActivity(
+    options,
+    found.filter((s) => !s.notSandbox),
+    warnings,
+  );
   return found;
 }
 
 /** Each volume's signals, from helper containers (a volume they could not read has no known age). */
-async function readVolumeActivity(options: ScanOptions, volumes: ScannedSandbox[], warnings: string[]): Promise<void> {
+async function readVolumeActivity(
+  options: ScanOptions,
+  volumes: ScannedSandbox[],
+  warnings: string[],
+): Promise<void> {
   if (volumes.length === 0) return;
   const seen = await inspectInHelpers(
     options.engine!,
@@ -229,7 +273,10 @@ async function readVolumeActivity(options: ScanOptions, volumes: ScannedSandbox[
   let failed = 0;
   for (const s of volumes) applyVolumeSignals(s, seen.get(s.key));
   for (const s of volumes) if (!seen.get(s.key)?.signals) failed++;
-  if (failed) warnings.push(`The activity of ${failed} volume(s) could not be read: their age is unknown, they are kept.`);
+  if (failed)
+    warnings.push(
+      `The activity of ${failed} volume(s) could not be read: their age is unknown, they are kept.`,
+    );
 }
 
 export function applyVolumeSignals(s: ScannedSandbox, seen: Inspection | undefined): void {
@@ -271,7 +318,8 @@ function registration(
   locate: (parent: ParentRepository) => Sandbox,
   where: string,
 ): Partial<ScannedSandbox> {
-  if (owner.problem || !owner.parent) return { parentPath: owner.parentPath, orphan: owner.problem ?? 'no parent repository' };
+  if (owner.problem || !owner.parent)
+    return { parentPath: owner.parentPath, orphan: owner.problem ?? 'no parent repository' };
   const { parent } = owner;
   const facts = { parentPath: parent.path, parent };
   if (projectName(parent.path) !== project)
@@ -299,7 +347,9 @@ class ParentCache {
   async ownerOfProject(projectDir: string, project: string): Promise<Owner> {
     const note = readBounded(path.join(projectDir, PARENT_NOTE), 4096);
     if (!('data' in note))
-      return { problem: `its project folder has no readable note of its parent (${'error' in note ? note.error : 'none'})` };
+      return {
+        problem: `its project folder has no readable note of its parent (${'error' in note ? note.error : 'none'})`,
+      };
     const parentPath = note.data.toString('utf8').trim();
     if (!path.isAbsolute(parentPath) || parentPath.includes('\n'))
       return { problem: 'its project folder has no readable note of its parent (malformed)' };
@@ -308,7 +358,10 @@ class ParentCache {
 
   ownerOf(parentPath: string, project: string): Promise<Owner> {
     if (projectName(parentPath) !== project)
-      return Promise.resolve({ parentPath, problem: `its parent ${parentPath} is not the parent of project ${project}` });
+      return Promise.resolve({
+        parentPath,
+        problem: `its parent ${parentPath} is not the parent of project ${project}`,
+      });
     let owner = this.owners.get(parentPath);
     if (!owner) {
       owner = this.look(parentPath);
@@ -326,9 +379,18 @@ class ParentCache {
       gitDir,
       objectStores: await objectStores(path.join(gitDir, 'objects')),
     };
-    const out = await this.git.exec(parentPath, ['for-each-ref', '--format=%(refname)', '--', `${REF_ROOT}/`]);
+    const out = await this.git.exec(parentPath, [
+      'for-each-ref',
+      '--format=%(refname)',
+      '--',
+      `${REF_ROOT}/`,
+    ]);
     if (out.exitCode !== 0)
-      return { parentPath, parent, recordsError: `the records of ${parentPath} could not be read: ${out.stderr.trim().split('\n')[0]}` };
+      return {
+        parentPath,
+        parent,
+        recordsError: `the records of ${parentPath} could not be read: ${out.stderr.trim().split('\n')[0]}`,
+      };
     const records = new Map<string, 'head' | 'creating'>();
     for (const line of out.stdout.split('\n')) {
       const match = /^refs\/worktree-sandbox\/(disk|volume)\/(.+)\/(head|creating)$/.exec(line);

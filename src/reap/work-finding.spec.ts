@@ -22,12 +22,12 @@ describe('summarizeWork', () => {
   });
 
   it('never calls a failed check clean', () => {
-    expect(
-      summarizeWork({ uncommitted: { error: 'git status failed' }, unsaved: { value: false } }),
-    ).toEqual({
-      state: 'unknown',
-      detail: 'git status failed',
-    });
+    expect(summarizeWork({ uncommitted: { error: 'git status failed' }, unsaved: { value: false } })).toEqual(
+      {
+        state: 'unknown',
+        detail: 'git status failed',
+      },
+    );
     expect(summarizeWork({ uncommitted: { value: 0 }, unsaved: { error: 'no HEAD' } })).toEqual({
       state: 'unknown',
       detail: 'no HEAD',

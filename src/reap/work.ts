@@ -79,21 +79,35 @@ async function checkParentGroup(
   const volumes = group.filter((s) => s.volume);
   const disks = group.filter((s) => s.hostPath);
   const inspected = volumes.length
-    ? await inspectInHelpers(deps.engine, deps.image, parent, volumes.map((s) => request(s, { size: true })))
+    ? await inspectInHelpers(
+        deps.engine,
+        deps.image,
+        parent,
+        volumes.map((s) => request(s, { size: true })),
+      )
     : new Map<string, Inspection>();
 
   const histories = new Map<string, History>();
   for (const s of disks) {
     const gitDir = path.join(s.hostPath!, '.git');
     const read = readSandboxGit(gitDir);
-    histories.set(s.key, read.ok ? { ...read, headOid: read.headOid!, operation: operationInProgress(gitDir) } : { error: read.error });
+    histories.set(
+      s.key,
+      read.ok
+        ? { ...read, headOid: read.headOid!, operation: operationInProgress(gitDir) }
+        : { error: read.error },
+    );
   }
   for (const s of volumes) {
     const work = inspected.get(s.key)?.work;
-    histories.set(s.key, !work ? { error: inspected.get(s.key)?.error ?? 'the volume was not inspected' } : work);
+    histories.set(
+      s.key,
+      !work ? { error: inspected.get(s.key)?.error ?? 'the volume was not inspected' } : work,
+    );
   }
   const named: NamedObjects[] = [];
-  for (const [key, h] of histories) if (!('error' in h)) named.push({ key, headOid: h.headOid, named: h.named });
+  for (const [key, h] of histories)
+    if (!('error' in h)) named.push({ key, headOid: h.headOid, named: h.named });
   const verdicts = await checkAgainstParent(deps.git, parent, named);
 
   // Disk: the filesystem proves clean where it can; the rest goes to one helper.
@@ -109,10 +123,20 @@ async function checkParentGroup(
     } else unsure.push(s);
   }
   if (unsure.length) {
-    const looked = await inspectInHelpers(deps.engine, deps.image, parent, unsure.map((s) => request(s, {})));
+    const looked = await inspectInHelpers(
+      deps.engine,
+      deps.image,
+      parent,
+      unsure.map((s) => request(s, {})),
+    );
     for (const s of unsure) {
       const work = looked.get(s.key)?.work;
-      uncommitted.set(s.key, work && !('error' in work) ? work.uncommitted : { error: work?.error ?? looked.get(s.key)?.error ?? 'not inspected' });
+      uncommitted.set(
+        s.key,
+        work && !('error' in work)
+          ? work.uncommitted
+          : { error: work?.error ?? looked.get(s.key)?.error ?? 'not inspected' },
+      );
     }
   }
   for (const s of volumes) {
@@ -138,8 +162,13 @@ function request(s: ScannedSandbox, extra: Partial<InspectionRequest>): Inspecti
   return { key: s.key, target, work: true, ...extra };
 }
 
-function finding(history: History, verdict: ParentVerdict | undefined, uncommitted: CheckResult<number> | undefined): WorkFinding {
-  if ('error' in history) return summarizeWork({ uncommitted: { error: history.error }, unsaved: { error: history.error } });
+function finding(
+  history: History,
+  verdict: ParentVerdict | undefined,
+  uncommitted: CheckResult<number> | undefined,
+): WorkFinding {
+  if ('error' in history)
+    return summarizeWork({ uncommitted: { error: history.error }, unsaved: { error: history.error } });
   const unsaved: CheckResult<boolean> = !verdict
     ? { error: 'the parent was not asked' }
     : verdict.error

@@ -91,7 +91,10 @@ describe('proveClean', () => {
     ],
     [
       'a folder replaced by a link (never read through)',
-      (dir) => (fs.rmSync(path.join(dir, 'src'), { recursive: true }), fs.symlinkSync(repo.parent + '/src', path.join(dir, 'src'))),
+      (dir) => (
+        fs.rmSync(path.join(dir, 'src'), { recursive: true }),
+        fs.symlinkSync(repo.parent + '/src', path.join(dir, 'src'))
+      ),
     ],
   ])('leaves %s to git', async (_what, change) => {
     const { dir, admin, tree } = await worktree();

@@ -97,8 +97,16 @@ describe('reap mode on disk sandboxes', () => {
     expect(first.freedBytes).toBeGreaterThan(0);
 
     const project = projectDir(root, repo.parent);
-    expect(fs.readdirSync(project).sort()).toEqual(['.home', '.parent', 'exploration-0000f001', 'feature-fresh']);
-    expect(fs.readdirSync(path.join(project, '.home')).sort()).toEqual(['exploration-0000f001', 'feature-fresh']);
+    expect(fs.readdirSync(project).sort()).toEqual([
+      '.home',
+      '.parent',
+      'exploration-0000f001',
+      'feature-fresh',
+    ]);
+    expect(fs.readdirSync(path.join(project, '.home')).sort()).toEqual([
+      'exploration-0000f001',
+      'feature-fresh',
+    ]);
     // Exactly the removed sandboxes left the parent's records; the others stay.
     expect(recorded(repo.parent)).toEqual(['exploration-0000f001', 'feature-fresh']);
     // The parent's own branches are never touched.
@@ -307,12 +315,15 @@ describe('reap mode on disk sandboxes', () => {
 
     const d = byName(await reap(options(root)));
     expect(fs.existsSync(marker)).toBe(false);
-    expect(d['exploration-0000r001'].reason).toMatch(/^the check for work could not run \(unregistered: .* holds no record of it\)$/);
+    expect(d['exploration-0000r001'].reason).toMatch(
+      /^the check for work could not run \(unregistered: .* holds no record of it\)$/,
+    );
     expect(d['exploration-0000r002'].reason).toBe(
       'the check for work could not run (suspicious: .git/index is not a regular file (a symbolic link?))',
     );
     expect(d['exploration-0000r003'].reason).toBe('holds work: 1 uncommitted file(s)');
     expect(d['exploration-0000r004'].result).toBe('removed');
-    for (const kept of [unregistered, linked, hostile]) expect(fs.existsSync(path.join(kept, '.git'))).toBe(true);
+    for (const kept of [unregistered, linked, hostile])
+      expect(fs.existsSync(path.join(kept, '.git'))).toBe(true);
   }, 120_000);
 });

@@ -49,7 +49,10 @@ describe('safe removal', () => {
     const outside = fresh(() => tempDir('wts-reap-outside-'));
     fs.writeFileSync(path.join(outside, 'precious.txt'), 'must survive\n');
     const repo = fresh(() => makeRepo());
-    const sibling = await makeDiskSandbox(repo, root, 'feature-sibling', { branch: 'feature/sibling', ageDays: 1 });
+    const sibling = await makeDiskSandbox(repo, root, 'feature-sibling', {
+      branch: 'feature/sibling',
+      ageDays: 1,
+    });
     // A branch whose committed content links out of the worktree, checked out clean in a stale sandbox.
     git(repo.parent, 'checkout', '--quiet', '-b', 'links');
     fs.symlinkSync(outside, path.join(repo.parent, 'outside'));
@@ -111,7 +114,9 @@ describe('safe removal', () => {
     expect(d[projectLink].reason).toContain('symbolic link');
     for (const p of [plain, clone, stray, alias, projectLink, worktree]) expect(fs.existsSync(p)).toBe(true);
     // Ours: the note of the parent and the homes are never reported.
-    expect(result.sandboxes.map((s) => path.basename(s.where))).not.toEqual(expect.arrayContaining(['.home']));
+    expect(result.sandboxes.map((s) => path.basename(s.where))).not.toEqual(
+      expect.arrayContaining(['.home']),
+    );
     expect(result.sandboxes.map((s) => path.basename(s.where))).not.toContain('.parent');
     expect(removedCount(result)).toBe(0);
   }, 120_000);

@@ -147,13 +147,22 @@ describe('reap mode on volume sandboxes', () => {
     expect(reapedVolumes(second)).toEqual([]);
   }, 180_000);
 
-  it('reads several volumes in one helper: no file name can forge another volume\'s record', async () => {
+  it("reads several volumes in one helper: no file name can forge another volume's record", async () => {
     const repo = makeRepo();
     const root = tempDir('wts-reap-root-');
     cleanup.push(repo.root, root);
-    const hostile = await makeVolumeSandbox(repo, prefix, { transientName: 'exploration-0000ff01', ageDays: 100 });
-    const victim = await makeVolumeSandbox(repo, prefix, { transientName: 'exploration-0000ff02', ageDays: 100 });
-    const clean = await makeVolumeSandbox(repo, prefix, { transientName: 'exploration-0000ff03', ageDays: 100 });
+    const hostile = await makeVolumeSandbox(repo, prefix, {
+      transientName: 'exploration-0000ff01',
+      ageDays: 100,
+    });
+    const victim = await makeVolumeSandbox(repo, prefix, {
+      transientName: 'exploration-0000ff02',
+      ageDays: 100,
+    });
+    const clean = await makeVolumeSandbox(repo, prefix, {
+      transientName: 'exploration-0000ff03',
+      ageDays: 100,
+    });
     // File names shaped like the helper's records (any token), with newlines, and a hostile config (the
     // helper's git never reads it).
     inVolumeSandbox(

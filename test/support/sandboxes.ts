@@ -37,7 +37,12 @@ async function plan(gitCli: Git, repo: TestRepo, options: PlanOptions) {
   if (options.branch) planned = await resolveBranch(gitCli, parent, options.branch, '');
   else
     planned = planBranch(
-      { branch: '', localExists: false, remoteExists: false, baseCommit: git(parent.path, 'rev-parse', 'HEAD') },
+      {
+        branch: '',
+        localExists: false,
+        remoteExists: false,
+        baseCommit: git(parent.path, 'rev-parse', 'HEAD'),
+      },
       () => options.name ?? 'exploration-0000000a',
     );
   return { parent, plan: { ...planned, sandbox: options.name ?? planned.sandbox } };
@@ -58,7 +63,9 @@ export async function makeDiskSandbox(
   const gitCli = await Git.create();
   const { parent, plan: planned } = await plan(gitCli, repo, { branch: options.branch, name });
   const location = locateSandbox(planned, parent, 'disk', fs.realpathSync(root), 'unused') as DiskSandbox;
-  await prepareSandbox(gitCli, new ContainerEngine('docker'), location, planned, TEST_IMAGE, { info: () => undefined });
+  await prepareSandbox(gitCli, new ContainerEngine('docker'), location, planned, TEST_IMAGE, {
+    info: () => undefined,
+  });
   if (options.ageDays) age(location.hostPath, options.ageDays);
   return location.hostPath;
 }
@@ -72,7 +79,9 @@ export function age(worktree: string, days: number): void {
 
 /** The signals as mtimes (ms), to show that a check did not move them. */
 export function signalTimes(worktree: string): number[] {
-  return [worktree, ...SIGNAL_FILES.map((f) => path.join(worktree, '.git', f))].map((p) => fs.statSync(p).mtimeMs);
+  return [worktree, ...SIGNAL_FILES.map((f) => path.join(worktree, '.git', f))].map(
+    (p) => fs.statSync(p).mtimeMs,
+  );
 }
 
 export interface MadeVolumeSandbox {
@@ -110,7 +119,10 @@ export async function makeVolumeSandbox(
 
 /** Runs `sh -c script` with the volume at /sandbox and `$1` the sandbox's work tree; returns stdout. */
 export function inVolumeSandbox(made: MadeVolumeSandbox, script: string): string {
-  const stores = made.location.parent.objectStores.flatMap((dir) => ['--mount', `type=bind,source=${dir},target=${dir},ro`]);
+  const stores = made.location.parent.objectStores.flatMap((dir) => [
+    '--mount',
+    `type=bind,source=${dir},target=${dir},ro`,
+  ]);
   return engineCli(
     made.engine,
     'run',
@@ -145,8 +157,5 @@ export function ageVolume(made: MadeVolumeSandbox, days: number): void {
 }
 
 export function volumeSignalTimes(made: MadeVolumeSandbox): string {
-  return inVolumeSandbox(
-    made,
-    `stat -c %.9Y "$1" ${SIGNAL_FILES.map((f) => `"$1/.git/${f}"`).join(' ')}`,
-  );
+  return inVolumeSandbox(made, `stat -c %.9Y "$1" ${SIGNAL_FILES.map((f) => `"$1/.git/${f}"`).join(' ')}`);
 }
