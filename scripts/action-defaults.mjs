@@ -18,7 +18,7 @@ export function defaultsModule(actionYaml) {
     .filter(([, value]) => !value.includes('${{'));
   const lines = entries.map(([name, value]) => `  ${JSON.stringify(name)}: ${JSON.stringify(value)},`);
   return [
-    '// Generated from action.yml by scripts/action-defaults.mjs: do not edit. The inputs\' defaults, written once.',
+    "// Generated from action.yml by scripts/action-defaults.mjs: do not edit. The inputs' defaults, written once.",
     'export const ACTION_DEFAULTS: Readonly<Record<string, string>> = {',
     ...lines,
     '};',
@@ -31,7 +31,9 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   if (process.argv.includes('--check')) {
     const current = fs.existsSync(target) ? fs.readFileSync(target, 'utf8') : '';
     if (current !== wanted) {
-      console.error('src/action-defaults.ts differs from action.yml: run `node scripts/action-defaults.mjs`.');
+      console.error(
+        'src/action-defaults.ts differs from action.yml: run `node scripts/action-defaults.mjs`.',
+      );
       process.exit(1);
     }
   } else fs.writeFileSync(target, wanted);
