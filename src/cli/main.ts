@@ -119,7 +119,7 @@ For a cron job on a self-hosted runner, as the runner's user:
     .addHelpText(
       'after',
       `
-States: clean; holds work (uncommitted changes, commits on no remote, a merge or
+States: clean; holds work (uncommitted changes, commits not in the parent's branches, tags or remotes, a merge or
 rebase in progress, or the check could not run); in use (a running container, a
 process working in it, a run holding its lock); orphan (its parent repository is
 gone). Give the expiry options of your reap job: the REMOVAL column assumes them.`,

@@ -24,6 +24,8 @@ export const CAPTURE_SCRIPT = `set -eu
 wt="$1"; branch="$2"; commit="$3"; message="$4"; token="$5"; exclude="$6"
 cd -- "$wt"
 git rev-parse --verify --quiet HEAD >/dev/null || { echo "worktree-sandbox: the sandbox has no commit at HEAD" >&2; exit 3; }
+# A run is activity, whether or not it changed anything: the reaper reads the work tree folder's time.
+touch -c -- "$wt" 
 head_ref=$(git symbolic-ref --quiet HEAD || true)
 committed=0
 if [ "$commit" = 1 ] && [ -n "$branch" ] && [ "$head_ref" = "refs/heads/$branch" ] &&

@@ -234,6 +234,22 @@ describe.each(ENGINES)('engine %s', (name) => {
     },
   );
 
+  it('counts a run that changes nothing as activity (the reaper reads the work tree folder time)', async () => {
+    const { repo, root } = setup();
+    const inputs = {
+      'repository-path': repo.parent,
+      isolation: 'disk',
+      'worktree-root': root,
+      branch: 'idle',
+    };
+    const first = await run({ ...inputs, command: 'true' });
+    const folder = first.outcome.sandbox.worktreePath;
+    const longAgo = new Date(Date.now() - 200 * 86_400_000);
+    fs.utimesSync(folder, longAgo, longAgo);
+    await run({ ...inputs, command: 'true' });
+    expect(Date.now() - fs.statSync(folder).mtimeMs).toBeLessThan(3_600_000);
+  });
+
   it('keeps every object a sandbox borrows alive across git gc --prune=now in the parent; removal drops its records', async () => {
     const { repo, root } = setup();
     // The sandbox starts from a commit only a temporary branch of the parent has.
