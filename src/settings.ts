@@ -2,6 +2,7 @@
 // input. An error names the input and what it accepts, and is raised before anything is created.
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { ACTION_DEFAULTS } from './action-defaults.js';
 import type { Limits } from './engine/container-args.js';
 import { ENGINE_ENV, type EngineName } from './engine/engine.js';
 import { defaultBotIdentity, parseIdentity, type GitIdentity } from './github/identity.js';
@@ -108,10 +109,22 @@ export const ASSOCIATIONS = [
   'NONE',
 ];
 
-export function parseSettings(read: InputReader, env: NodeJS.ProcessEnv = process.env): Settings {
-  const mode = oneOf(read, 'mode', ['run', 'reap'] as const, 'run');
+/**
+ * An input as the runner hands it over: empty means action.yml's default (the runner fills defaults in
+ * for the action; the CLI and tests get them here, from the one place they are written).
+ */
+export function withDefaults(read: InputReader): InputReader {
+  return (name) => {
+    const raw = read(name);
+    return raw.trim() ? raw : (ACTION_DEFAULTS[name] ?? '');
+  };
+}
+
+export function parseSettings(given: InputReader, env: NodeJS.ProcessEnv = process.env): Settings {
+  const read = withDefaults(given);
+  const mode = oneOf(read, 'mode', ['run', 'reap'] as const);
   const common: CommonSettings = {
-    engine: oneOf(read, 'engine', ['docker', 'podman'] as const, 'docker'),
+    engine: oneOf(read, 'engine', ['docker', 'podman'] as const),
     worktreeRoot: pathInput(read, 'worktree-root') ?? defaultWorktreeRoot(env),
     volumePrefix: volumePrefix(read),
     token: read('token').trim(),
@@ -126,48 +139,46 @@ function parseRun(read: InputReader, env: NodeJS.ProcessEnv): Omit<RunSettings, 
     mode: 'run',
     command,
     image: image(read),
-    isolation: oneOf(read, 'isolation', ['container', 'disk'] as const, 'container'),
+    isolation: oneOf(read, 'isolation', ['container', 'disk'] as const),
     branch: branchInput(read, 'branch'),
     base: revisionInput(read, 'base'),
     repositoryPath: pathInput(read, 'repository-path') ?? path.resolve(env.GITHUB_WORKSPACE || process.cwd()),
-    cleanup: oneOf(read, 'cleanup', ['auto', 'always', 'never'] as const, 'auto'),
+    cleanup: oneOf(read, 'cleanup', ['auto', 'always', 'never'] as const),
     env: envEntries(read, env),
-    timeoutMinutes: number(read, 'timeout-minutes', { min: 0, integer: false, fallback: 0 }),
-    lockTimeoutMinutes: number(read, 'lock-timeout-minutes', { min: 0, integer: false, fallback: 10 }),
-    allowFailure: boolean(read, 'allow-failure', false),
-    push: boolean(read, 'push', false),
-    commitMessage: read('commit-message').trim() || 'chore: changes made in worktree-sandbox',
+    timeoutMinutes: number(read, 'timeout-minutes', { min: 0, integer: false }),
+    lockTimeoutMinutes: number(read, 'lock-timeout-minutes', { min: 0, integer: false }),
+    allowFailure: boolean(read, 'allow-failure'),
+    push: boolean(read, 'push'),
+    commitMessage: read('commit-message').trim(),
     limits: {
       memory: optionalPattern(read, 'memory', /^\d+(\.\d+)?[bkmg]?$/i, 'a size such as 512m or 2g'),
       cpus: optionalPattern(read, 'cpus', /^(\d+(\.\d+)?|\.\d+)$/, 'a positive number such as 1.5'),
-      pidsLimit: number(read, 'pids-limit', { min: 1, integer: true, fallback: 4096 }),
-      network: oneOf(read, 'network', ['bridge', 'none'] as const, 'bridge'),
-      readOnlyRootfs: boolean(read, 'read-only-rootfs', false),
+      pidsLimit: number(read, 'pids-limit', { min: 1, integer: true }),
+      network: oneOf(read, 'network', ['bridge', 'none'] as const),
+      readOnlyRootfs: boolean(read, 'read-only-rootfs'),
     },
-    maxImportBytes: size(read, 'max-import-size', 1024 ** 3),
+    maxImportBytes: size(read, 'max-import-size'),
     author: identity(read, 'author', env),
     committer: identity(read, 'committer', env),
     trigger: {
       command: triggerCommand(read),
-      allowedAssociations: list(read, 'allowed-associations', ['OWNER', 'MEMBER', 'COLLABORATOR']).map(
-        (a) => {
-          const upper = a.toUpperCase();
-          if (!ASSOCIATIONS.includes(upper))
-            throw new InputError('allowed-associations', a, ASSOCIATIONS.join(', '));
-          return upper;
-        },
-      ),
-      allowedBots: list(read, 'allowed-bots', []),
-      prNumber: number(read, 'pr-number', { min: 1, integer: true, fallback: 0 }),
-      pullRequestBot: boolean(read, 'pull-request-bot', false),
+      allowedAssociations: list(read, 'allowed-associations').map((a) => {
+        const upper = a.toUpperCase();
+        if (!ASSOCIATIONS.includes(upper))
+          throw new InputError('allowed-associations', a, ASSOCIATIONS.join(', '));
+        return upper;
+      }),
+      allowedBots: list(read, 'allowed-bots'),
+      prNumber: number(read, 'pr-number', { min: 1, integer: true }),
+      pullRequestBot: boolean(read, 'pull-request-bot'),
     },
     pullRequest: pullRequestInputs(read),
   };
 }
 
 function pullRequestInputs(read: InputReader): PullRequestSettings {
-  const open = boolean(read, 'pull-request', false);
-  if (open && !boolean(read, 'push', false))
+  const open = boolean(read, 'pull-request');
+  if (open && !boolean(read, 'push'))
     throw new InputError(
       'pull-request',
       'true',
@@ -194,7 +205,7 @@ function pullRequestInputs(read: InputReader): PullRequestSettings {
     open,
     title,
     body: body.trim() ? body : 'Automated changes made by worktree-sandbox.',
-    draft: boolean(read, 'pull-request-draft', false),
+    draft: boolean(read, 'pull-request-draft'),
     labels: [...new Set(labels)],
   };
 }
@@ -208,9 +219,9 @@ function identity(read: InputReader, name: string, env: NodeJS.ProcessEnv): GitI
 }
 
 function parseReap(read: InputReader): Omit<ReapSettings, keyof CommonSettings> {
-  const days = (name: string, fallback: number) => number(read, name, { min: 1, integer: true, fallback });
-  const branchExpiryDays = days('branch-expiry-days', 90);
-  const orphanExpiryDays = days('orphan-expiry-days', 90);
+  const days = (name: string) => number(read, name, { min: 1, integer: true });
+  const branchExpiryDays = days('branch-expiry-days');
+  const orphanExpiryDays = days('orphan-expiry-days');
   if (orphanExpiryDays < branchExpiryDays) {
     throw new InputError(
       'orphan-expiry-days',
@@ -220,12 +231,12 @@ function parseReap(read: InputReader): Omit<ReapSettings, keyof CommonSettings> 
   }
   return {
     mode: 'reap',
-    headlessExpiryDays: days('headless-expiry-days', 30),
+    headlessExpiryDays: days('headless-expiry-days'),
     branchExpiryDays,
     orphanExpiryDays,
-    dryRun: boolean(read, 'dry-run', false),
-    maxRemovals: number(read, 'max-removals', { min: 0, integer: true, fallback: 0 }),
-    force: boolean(read, 'force', false),
+    dryRun: boolean(read, 'dry-run'),
+    maxRemovals: number(read, 'max-removals', { min: 0, integer: true }),
+    force: boolean(read, 'force'),
     archiveDir: pathInput(read, 'archive-dir') ?? '',
     image: image(read),
   };
@@ -248,29 +259,24 @@ export function defaultStateDir(env: NodeJS.ProcessEnv): string {
   return path.join(state, 'worktree-sandbox');
 }
 
-function oneOf<T extends string>(read: InputReader, name: string, values: readonly T[], fallback: T): T {
+function oneOf<T extends string>(read: InputReader, name: string, values: readonly T[]): T {
   const raw = read(name).trim();
-  if (!raw) return fallback;
   const found = values.find((v) => v === raw.toLowerCase());
   if (!found) throw new InputError(name, raw, values.join(', '));
   return found;
 }
 
-function boolean(read: InputReader, name: string, fallback: boolean): boolean {
+function boolean(read: InputReader, name: string): boolean {
   const raw = read(name).trim();
-  if (!raw) return fallback;
+  if (!raw) return false;
   if (/^true$/i.test(raw)) return true;
   if (/^false$/i.test(raw)) return false;
   throw new InputError(name, raw, 'true or false');
 }
 
-function number(
-  read: InputReader,
-  name: string,
-  rule: { min: number; integer: boolean; fallback: number },
-): number {
+function number(read: InputReader, name: string, rule: { min: number; integer: boolean }): number {
   const raw = read(name).trim();
-  if (!raw) return rule.fallback;
+  if (!raw) return 0; // an input whose default is empty: none
   const pattern = rule.integer ? /^\d+$/ : /^(\d+(\.\d+)?|\.\d+)$/;
   const value = Number(raw);
   if (!pattern.test(raw) || !Number.isFinite(value) || value < rule.min || value > 1e9) {
@@ -282,9 +288,8 @@ function number(
 
 const UNITS: Record<string, number> = { '': 1, b: 1, k: 1024, m: 1024 ** 2, g: 1024 ** 3 };
 
-function size(read: InputReader, name: string, fallback: number): number {
+function size(read: InputReader, name: string): number {
   const raw = read(name).trim();
-  if (!raw) return fallback;
   const match = /^(\d+(?:\.\d+)?)([bkmg]?)$/i.exec(raw);
   const value = match ? Math.floor(Number(match[1]) * UNITS[match[2].toLowerCase()]) : NaN;
   if (!match || !Number.isFinite(value) || value < 1024)
@@ -304,9 +309,9 @@ function optionalPattern(
   return raw;
 }
 
-function list(read: InputReader, name: string, fallback: string[]): string[] {
+function list(read: InputReader, name: string): string[] {
   const raw = read(name).trim();
-  if (!raw) return fallback;
+  if (!raw) return [];
   return raw
     .split(/[\s,]+/)
     .map((s) => s.trim())
@@ -325,7 +330,7 @@ function pathInput(read: InputReader, name: string): string | undefined {
 }
 
 function image(read: InputReader): string {
-  const raw = read('image').trim() || 'buildpack-deps:bookworm-scm';
+  const raw = read('image').trim();
   if (!/^[A-Za-z0-9][A-Za-z0-9._\-/:@]*$/.test(raw) || raw.length > 512) {
     throw new InputError(
       'image',
@@ -337,7 +342,7 @@ function image(read: InputReader): string {
 }
 
 function volumePrefix(read: InputReader): string {
-  const raw = read('volume-prefix').trim() || 'worktree-sandbox';
+  const raw = read('volume-prefix').trim();
   if (!/^[A-Za-z0-9][A-Za-z0-9_.-]{0,62}$/.test(raw)) {
     throw new InputError(
       'volume-prefix',

@@ -2,24 +2,27 @@
 // Options carry the action's input names (`--worktree-root` is the input `worktree-root`), so one
 // validation serves both.
 import { Command, CommanderError, Option } from 'commander';
+import { ACTION_DEFAULTS } from '../action-defaults.js';
 import { DEFAULT_RETENTION } from '../reap/retention.js';
 import { runCli } from './commands.js';
 import { EXIT, exitCodesHelp } from './exit-codes.js';
 
 export { EXIT } from './exit-codes.js';
 
-const DEFAULT_IMAGE = 'buildpack-deps:bookworm-scm';
+/** The inputs' defaults, from action.yml (written once, there). */
+const D = ACTION_DEFAULTS;
+const DEFAULT_IMAGE = D.image;
 
 const common = (cmd: Command) =>
   cmd
     .addOption(
-      new Option('--engine <engine>', 'container engine').choices(['docker', 'podman']).default('docker'),
+      new Option('--engine <engine>', 'container engine').choices(['docker', 'podman']).default(D.engine),
     )
     .option(
       '--worktree-root <dir>',
       'root of disk sandboxes (default: $XDG_CACHE_HOME/worktree-sandbox/worktrees)',
     )
-    .option('--volume-prefix <prefix>', 'prefix of sandbox volume names', 'worktree-sandbox');
+    .option('--volume-prefix <prefix>', 'prefix of sandbox volume names', D['volume-prefix']);
 
 export function buildProgram(): Command {
   const program = new Command('worktree-sandbox')
@@ -40,7 +43,7 @@ export function buildProgram(): Command {
       .addOption(
         new Option('--isolation <isolation>', 'where the worktree lives')
           .choices(['container', 'disk'])
-          .default('container'),
+          .default(D.isolation),
       )
       .option('--branch <branch>', 'branch to check out or create (default: a transient sandbox)')
       .option('--base <rev>', 'start point of a new branch or transient sandbox (default: HEAD)')
@@ -48,7 +51,7 @@ export function buildProgram(): Command {
       .addOption(
         new Option('--cleanup <policy>', 'after the run')
           .choices(['auto', 'always', 'never'])
-          .default('auto'),
+          .default(D.cleanup),
       )
       .option(
         '--env <line>',
@@ -56,16 +59,20 @@ export function buildProgram(): Command {
         (v: string, acc: string[]) => [...acc, v],
         [] as string[],
       )
-      .option('--timeout-minutes <n>', 'stop the command after this long (0: no limit)', '0')
-      .option('--lock-timeout-minutes <n>', 'wait this long for another run on the same sandbox', '10')
+      .option('--timeout-minutes <n>', 'stop the command after this long (0: no limit)', D['timeout-minutes'])
+      .option(
+        '--lock-timeout-minutes <n>',
+        'wait this long for another run on the same sandbox',
+        D['lock-timeout-minutes'],
+      )
       .option('--allow-failure', 'exit 0 even when the command fails')
       .option('--push', 'commit what is left and push the branch to origin (never forced)')
       .option('--commit-message <message>', 'message of that commit')
       .option('--memory <size>', 'memory limit, e.g. 2g')
       .option('--cpus <n>', 'CPU limit, e.g. 1.5')
-      .option('--pids-limit <n>', 'process limit', '4096')
+      .option('--pids-limit <n>', 'process limit', D['pids-limit'])
       .addOption(
-        new Option('--network <mode>', 'container network').choices(['bridge', 'none']).default('bridge'),
+        new Option('--network <mode>', 'container network').choices(['bridge', 'none']).default(D.network),
       )
       .option('--read-only-rootfs', 'read-only root filesystem (tmpfs /tmp)')
       .option('--json', 'print the outcome as JSON on stdout'),
@@ -79,7 +86,11 @@ export function buildProgram(): Command {
           'remove stale sandboxes (disk and volume) by the retention matrix, keeping any that hold work or are in use',
         )
         .option('--dry-run', 'decide and report, remove nothing')
-        .option('--max-removals <n>', 'remove at most this many, the oldest first (0: no limit)', '0')
+        .option(
+          '--max-removals <n>',
+          'remove at most this many, the oldest first (0: no limit)',
+          D['max-removals'],
+        )
         .option('--force', 'remove stale sandboxes that hold work too (never those in use)')
         .option('--archive-dir <dir>', "save the work (with --force) and orphans' files here before removal")
         .option('--image <image>', 'helper image that looks into volumes (sh, git, du, tar)', DEFAULT_IMAGE)

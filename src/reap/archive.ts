@@ -1,15 +1,20 @@
-// Saving what a removal would lose, into `archive-dir`:
-//  - work of a sandbox removed by `force: true`: its uncommitted changes as a patch (untracked files
-//    included) and its commits that no remote has as a bundle;
+// Saving what a removal would lose, into `archive-dir`, without running git on the host in the sandbox:
+//  - work of a sandbox removed by `force: true`: run mode's capture helper makes a bundle of it in a
+//    helper container (HEAD, its branch, and a snapshot commit of the uncommitted files as
+//    `refs/worktree-sandbox/snapshot`), stopping at the commit the parent recorded for it; the bundle is
+//    saved as it is;
 //  - an orphan (git can check nothing): all its files as a .tar.gz (links stored as links).
 // Files are named `<archive-dir>/<project>/<sandbox>.<isolation>.<UTC time>.<ext>`.
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
+import { containerRunArgs, userArg } from '../engine/container-args.js';
 import type { ContainerEngine } from '../engine/engine.js';
 import type { Git } from '../engine/git.js';
-import { PATCH_SCRIPT } from '../run/cleanup.js';
+import { HELPER_LABELS } from '../engine/labels.js';
 import { runProcess } from '../engine/proc.js';
-import { helperContainerArgs, mountArg, runInWorktree, type SandboxLocation } from '../sandbox/layout.js';
+import { captureSandbox } from '../run/capture.js';
+import { sandboxRefs } from '../sandbox/bookkeeping.js';
+import type { Identity } from '../settings.js';
 import type { ArchiveKind } from './gates.js';
 import type { ScannedSandbox } from './scan.js';
 
@@ -20,6 +25,11 @@ export interface ArchiveDeps {
   archiveDir: string;
   now: Date;
 }
+
+/** Who the snapshot commit of uncommitted work is by. */
+const ARCHIVIST: Identity = { name: 'worktree-sandbox reaper', email: 'worktree-sandbox@localhost' };
+const ARCHIVE_MAX_BYTES = 8 * 1024 ** 3;
+const ARCHIVE_TIMEOUT_MS = 30 * 60_000;
 
 /** Archives and returns the files written; throws when the work could not be saved (then nothing is removed). */
 export async function archiveSandbox(
@@ -34,47 +44,31 @@ export async function archiveSandbox(
     .replace(/[-:]/g, '')
     .replace(/\.\d+Z$/, 'Z');
   const base = path.join(dir, `${sandbox.sandbox}.${sandbox.isolation}.${stamp}`);
-  return kind === 'files' ? [await archiveFiles(sandbox, base, deps)] : archiveWork(sandbox, base, deps);
+  return kind === 'files'
+    ? [await archiveFiles(sandbox, base, deps)]
+    : [await archiveWork(sandbox, base, deps)];
 }
 
-async function archiveWork(sandbox: ScannedSandbox, base: string, deps: ArchiveDeps): Promise<string[]> {
-  const { git } = deps;
-  if (!sandbox.parent || !sandbox.entry)
-    throw new Error('its registration in the parent is gone: nothing to diff against');
-  const location: SandboxLocation = {
-    name: sandbox.sandbox,
-    kind: 'persistent',
-    project: sandbox.project,
-    isolation: sandbox.isolation,
-    branch: '',
-    parent: { path: sandbox.parent.path, gitDir: sandbox.parent.gitDir },
-    worktreePath: sandbox.hostPath ?? `/sandbox/${sandbox.sandbox}`,
-    hostPath: sandbox.hostPath,
-    volume: sandbox.volume,
-  };
-  const written: string[] = [];
-  const patch = await runInWorktree(git, deps.engine, location, deps.image, PATCH_SCRIPT, ['HEAD']);
-  if (patch.exitCode !== 0)
-    throw new Error(`the patch could not be made: ${patch.stderr.trim().split('\n')[0]}`);
-  if (patch.stdout) {
-    await fs.writeFile(`${base}.patch`, patch.stdout, { mode: 0o600 });
-    written.push(`${base}.patch`);
+async function archiveWork(sandbox: ScannedSandbox, base: string, deps: ArchiveDeps): Promise<string> {
+  const location = sandbox.location;
+  if (!location) throw new Error('its parent does not place it here: nothing to bundle against');
+  const recorded = await deps.git.resolveCommit(location.parent.path, sandboxRefs(location).head);
+  const captured = await captureSandbox(deps.engine, location, {
+    image: deps.image,
+    author: ARCHIVIST,
+    committer: ARCHIVIST,
+    exclude: recorded ? [recorded] : [],
+    maxBytes: ARCHIVE_MAX_BYTES,
+    timeoutMs: ARCHIVE_TIMEOUT_MS,
+  });
+  try {
+    const file = `${base}.bundle`;
+    await fs.copyFile(captured.bundle, file);
+    await fs.chmod(file, 0o600);
+    return file;
+  } finally {
+    await fs.rm(captured.dir, { recursive: true, force: true });
   }
-  const bundle = `${base}.bundle`;
-  const made = await git.exec(sandbox.parent.path, [
-    `--git-dir=${sandbox.entry.adminDir}`,
-    'bundle',
-    'create',
-    '--quiet',
-    bundle,
-    'HEAD',
-    '--not',
-    '--remotes',
-  ]);
-  if (made.exitCode === 0) written.push(bundle);
-  else if (!/empty bundle/i.test(made.stderr))
-    throw new Error(`the bundle could not be made: ${made.stderr.trim().split('\n')[0]}`);
-  return written;
 }
 
 async function archiveFiles(sandbox: ScannedSandbox, base: string, deps: ArchiveDeps): Promise<string> {
@@ -89,12 +83,15 @@ async function archiveFiles(sandbox: ScannedSandbox, base: string, deps: Archive
     return file;
   }
   const result = await deps.engine.exec(
-    helperContainerArgs({
-      mounts: [
-        mountArg({ type: 'volume', source: sandbox.volume!, target: '/v', readonly: true }),
-        mountArg({ type: 'bind', source: path.dirname(file), target: '/archive' }),
-      ],
+    containerRunArgs(deps.engine.name, {
+      remove: true,
       image: deps.image,
+      user: userArg(),
+      labels: HELPER_LABELS,
+      mounts: [
+        { type: 'volume', source: sandbox.volume!, target: '/v', readonly: true },
+        { type: 'bind', source: path.dirname(file), target: '/archive' },
+      ],
       entrypoint: 'tar',
       args: ['-C', '/v', '-czf', `/archive/${path.basename(file)}`, '.'],
     }),

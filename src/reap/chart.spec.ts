@@ -32,7 +32,7 @@ const carried = (d: Decision, extra: Partial<ReportedSandbox> = {}): ReportedSan
 });
 
 const work = (uncommitted: number, unpushed: boolean, operation?: string) =>
-  summarizeWork({ uncommitted: { value: uncommitted }, unpushed: { value: unpushed }, operation });
+  summarizeWork({ uncommitted: { value: uncommitted }, unsaved: { value: unpushed }, operation });
 
 describe('reasonGroup', () => {
   it('groups every reason the decisions write under one of our own words', () => {

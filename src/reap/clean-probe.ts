@@ -1,5 +1,5 @@
 // The filesystem fast path of the check for work: proves that a worktree is clean without starting git,
-// or says why it cannot (then git decides). It proves "clean" only when:
+// or says why it cannot (then git decides, in a helper container). It proves "clean" only when:
 //  - the index's cache tree is complete and names HEAD's tree (nothing staged);
 //  - every index entry is an ordinary file or link whose stat data still matches what git cached (with
 //    ctime and inode, stricter than git itself), or whose content hashes to the blob in the index;
@@ -8,9 +8,12 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { blobName, parseIndex, type IndexEntry } from './git-index.js';
+import { readBounded } from './sandbox-files.js';
 
 export type CleanProof = { clean: true } | { clean: false; unsure: string };
 
+/** An index larger than this is left to git. */
+const INDEX_MAX = 512 * 1024 * 1024;
 /** Files larger than this are not hashed by the fast path: git decides. */
 const HASH_LIMIT = 8 * 1024 * 1024;
 const NS = 1_000_000_000n;
@@ -18,54 +21,50 @@ const NS = 1_000_000_000n;
 const REGULAR = 0o100000;
 const SYMLINK = 0o120000;
 
-/** Operations that leave work half-done in a worktree's admin folder. */
-const IN_PROGRESS: ReadonlyArray<[string, string]> = [
-  ['MERGE_HEAD', 'a merge'],
-  ['CHERRY_PICK_HEAD', 'a cherry-pick'],
-  ['REVERT_HEAD', 'a revert'],
-  ['rebase-merge', 'a rebase'],
-  ['rebase-apply', 'a rebase or am'],
-  ['sequencer', 'a sequence of picks'],
-  ['BISECT_LOG', 'a bisect'],
-];
-
-/** The operation in progress in a worktree (merge, rebase...), read from its admin folder. */
-export function operationInProgress(adminDir: string): string | undefined {
-  for (const [name, what] of IN_PROGRESS) {
-    if (fs.existsSync(path.join(adminDir, name))) return `${what} is in progress`;
-  }
-  return undefined;
-}
-
-export function proveClean(worktree: string, adminDir: string, headTree: string): CleanProof {
+/**
+ * `gitDir` is the sandbox's own `.git` folder: its index is read as data (never through a link), and the
+ * work tree is walked before any file in it is read, so that a folder replaced by a link is caught
+ * before anything is read through it.
+ */
+export function proveClean(worktree: string, gitDir: string, headTree: string): CleanProof {
   const unsure = (why: string): CleanProof => ({ clean: false, unsure: why });
-  const indexFile = path.join(adminDir, 'index');
-  let buf: Buffer;
-  let indexMtime: bigint;
-  try {
-    indexMtime = fs.statSync(indexFile, { bigint: true }).mtimeNs;
-    buf = fs.readFileSync(indexFile);
-  } catch (error) {
-    return unsure(`cannot read the index (${(error as NodeJS.ErrnoException).code})`);
-  }
+  const indexFile = path.join(gitDir, 'index');
+  const read = readBounded(indexFile, INDEX_MAX);
+  if ('absent' in read) return unsure('there is no index');
+  if ('error' in read) return unsure(read.error);
+  const indexMtime = fs.lstatSync(indexFile, { bigint: true }).mtimeNs;
   const hashBytes = headTree.length / 2;
-  const reading = parseIndex(buf, hashBytes);
+  const reading = parseIndex(read.data, hashBytes);
   if (!reading.ok) return unsure(reading.unsupported);
   const { entries, rootTree } = reading.index;
   if (rootTree !== headTree) return unsure('the index does not match HEAD as a whole');
   const tracked = new Set<string>();
   const folders = new Set<string>();
   for (const entry of entries) {
-    const problem = entryProblem(worktree, entry, indexMtime, hashBytes);
-    if (problem) return unsure(`${entry.path}: ${problem}`);
+    if (!safeEntryPath(entry.path))
+      return unsure(`the index lists a path git would refuse: ${JSON.stringify(entry.path)}`);
     tracked.add(entry.path);
     for (let dir = path.posix.dirname(entry.path); dir !== '.'; dir = path.posix.dirname(dir)) {
       if (folders.has(dir)) break;
       folders.add(dir);
     }
   }
+  for (const dir of folders)
+    if (tracked.has(dir)) return unsure(`${dir} is both a file and a folder in the index`);
   const extra = firstUnlisted(worktree, tracked, folders);
-  return extra === undefined ? { clean: true } : unsure(`${extra} is not in the index`);
+  if (extra !== undefined) return unsure(`${extra} is not in the index`);
+  for (const entry of entries) {
+    const problem = entryProblem(worktree, entry, indexMtime, hashBytes);
+    if (problem) return unsure(`${entry.path}: ${problem}`);
+  }
+  return { clean: true };
+}
+
+/** A relative path with no empty, `.`, `..` or `.git` component (git refuses such index entries). */
+function safeEntryPath(p: string): boolean {
+  return p
+    .split('/')
+    .every((part) => part !== '' && part !== '.' && part !== '..' && part.toLowerCase() !== '.git');
 }
 
 function entryProblem(worktree: string, entry: IndexEntry, indexMtime: bigint, hashBytes: number) {

@@ -1,20 +1,22 @@
 // Carrying out the removals decided. Each sandbox is removed under its own lock (a run that holds it, or
 // takes it first, wins: the sandbox is then in use), after one last look at its activity, archived first
-// when asked. Then exactly its registration in the parent is dropped, under the repository lock, before
-// its own lock is let go (a run waiting for that lock then finds it gone and makes it anew).
-// Several sandboxes are removed at once, and the repository lock is taken once per batch of a parent's
-// sandboxes: on a busy disk the removal is what costs, and the reaper should cost no more than `rm -rf`.
-import * as fs from 'node:fs';
+// when asked. A sandbox of a live parent goes the way run mode removes one (`removeSandbox`: its folders
+// or volume, then every record the parent keeps of it); an orphan loses its folders or volume only.
+// On disk the reaper removes the folders itself first, carefully (remove.ts): links are never followed,
+// and what cannot be deleted is reported while the rest goes.
 import * as path from 'node:path';
 import type { ContainerEngine } from '../engine/engine.js';
 import type { Git } from '../engine/git.js';
-import { lockSandbox, LockTimeoutError, withRepositoryLock, type Release } from '../sandbox/lock.js';
-import { dropEntry, type WorktreeEntry } from '../worktree-metadata.js';
+import { lockSandbox, LockTimeoutError, type Release } from '../sandbox/lock.js';
+import { forgetSandbox, removeEmptyProjectDir, removeSandbox } from '../sandbox/remove.js';
+import { lastActivity } from './age.js';
 import { archiveSandbox } from './archive.js';
-import { inParallel } from './parallel.js';
 import type { Decision } from './decide.js';
-import { removeSandboxTree, type RemovalProblem } from './remove.js';
-import { currentActivity, type ScannedSandbox } from './scan.js';
+import { inspectInHelpers } from './helper-inspection.js';
+import { inParallel } from './parallel.js';
+import { removeHomeFolder, removeSandboxTree, type RemovalProblem } from './remove.js';
+import { diskActivity } from './sandbox-files.js';
+import { applyVolumeSignals, type ScannedSandbox } from './scan.js';
 
 export type RemovalStatus = 'removed' | 'partly removed' | 'not removed' | 'skipped';
 
@@ -46,7 +48,7 @@ export interface Removal {
 
 /** Removals running at once. */
 export const REMOVALS_IN_FLIGHT = 4;
-/** Sandboxes of one parent whose registrations are dropped under one hold of the repository lock. */
+/** Sandboxes locked and looked at again together (one helper for the volumes among them). */
 const BATCH = 32;
 
 export async function carryOut(
@@ -54,83 +56,102 @@ export async function carryOut(
   deps: ExecuteDeps,
 ): Promise<Map<string, RemovalOutcome>> {
   const outcomes = new Map<string, RemovalOutcome>();
-  const byParent = new Map<string, Removal[]>();
-  for (const removal of removals) {
-    const { sandbox } = removal;
-    const key = sandbox.parent && !sandbox.orphan ? sandbox.parent.gitDir : '';
-    byParent.set(key, [...(byParent.get(key) ?? []), removal]);
-  }
-  for (const [gitDir, group] of byParent) {
-    for (let i = 0; i < group.length; i += BATCH) {
-      const batch = group.slice(i, i + BATCH);
-      const done = await inParallel(batch, REMOVALS_IN_FLIGHT, (removal) => removeOne(removal, deps));
-      const drops = done.filter((d) => d.drop).map((d) => d.drop!);
-      try {
-        if (gitDir && drops.length)
-          await withRepositoryLock(gitDir, () =>
-            inParallel(drops, REMOVALS_IN_FLIGHT, (entry) => dropEntry(gitDir, entry)),
-          );
-      } finally {
-        await Promise.all(done.map((d) => d.release?.()));
-      }
-      batch.forEach((removal, n) => {
-        outcomes.set(removal.decision.key, done[n].outcome);
-        deps.log(describe(removal.decision, done[n].outcome));
+  for (let i = 0; i < removals.length; i += BATCH) {
+    const batch = removals.slice(i, i + BATCH);
+    const locks = await inParallel(batch, REMOVALS_IN_FLIGHT, (removal) => lock(removal.sandbox));
+    try {
+      const locked = batch.filter((_, n) => !('refused' in locks[n]));
+      const activity = await currentActivity(
+        locked.map((r) => r.sandbox),
+        deps,
+      );
+      const done = await inParallel(batch, REMOVALS_IN_FLIGHT, async (removal) => {
+        const held = locks[batch.indexOf(removal)];
+        if ('refused' in held) return skipped(held.refused);
+        return removeOne(removal, activity.get(removal.sandbox.key), deps);
       });
+      batch.forEach((removal, n) => {
+        outcomes.set(removal.decision.key, done[n]);
+        deps.log(describe(removal.decision, done[n]));
+      });
+    } finally {
+      await Promise.all(locks.map((held) => ('release' in held ? held.release?.() : undefined)));
     }
   }
   return outcomes;
 }
 
-interface Done {
-  outcome: RemovalOutcome;
-  /** The registration to drop (the worktree is destroyed). */
-  drop?: WorktreeEntry;
-  /** The sandbox lock, let go once the registration is dropped. */
-  release?: Release;
-}
+type Held = { release?: Release } | { refused: string };
 
-async function removeOne({ decision, sandbox }: Removal, deps: ExecuteDeps): Promise<Done> {
-  const outcome: RemovalOutcome = { status: 'skipped', freedBytes: 0, archived: [], problems: [] };
-  const parent = sandbox.parent && !sandbox.orphan ? sandbox.parent : undefined;
-  let release: Release | undefined;
-  if (parent) {
-    try {
-      release = await lockSandbox(parent.gitDir, sandbox.sandbox, 0);
-    } catch (error) {
-      outcome.detail =
+async function lock(sandbox: ScannedSandbox): Promise<Held> {
+  if (!sandbox.parent || sandbox.orphan) return {};
+  try {
+    return { release: await lockSandbox(sandbox.parent.gitDir, sandbox.sandbox, 0) };
+  } catch (error) {
+    return {
+      refused:
         error instanceof LockTimeoutError
           ? 'in use: a run holds its lock'
-          : `its lock could not be taken: ${(error as Error).message}`;
-      return { outcome };
+          : `its lock could not be taken: ${(error as Error).message}`,
+    };
+  }
+}
+
+/** The newest activity of each sandbox now: disk on the host, volumes by one helper. */
+async function currentActivity(
+  sandboxes: readonly ScannedSandbox[],
+  deps: ExecuteDeps,
+): Promise<Map<string, number | undefined>> {
+  const now = new Map<string, number | undefined>();
+  for (const s of sandboxes)
+    if (s.hostPath) now.set(s.key, lastActivity([...diskActivity(s.hostPath).times, s.createdMs]));
+  const volumes = sandboxes.filter((s) => s.volume);
+  if (volumes.length) {
+    const seen = await inspectInHelpers(
+      deps.engine,
+      deps.image,
+      undefined,
+      volumes.map((s) => ({ key: s.key, target: { volume: s.volume!, name: s.sandbox }, signals: true })),
+    );
+    for (const s of volumes) {
+      const copy = { ...s };
+      applyVolumeSignals(copy, seen.get(s.key));
+      now.set(s.key, copy.lastActivityMs);
+    }
+  }
+  return now;
+}
+
+function skipped(detail: string): RemovalOutcome {
+  return { status: 'skipped', detail, freedBytes: 0, archived: [], problems: [] };
+}
+
+async function removeOne(
+  { decision, sandbox }: Removal,
+  activity: number | undefined,
+  deps: ExecuteDeps,
+): Promise<RemovalOutcome> {
+  if (activity === undefined) return skipped('its activity could not be read again');
+  if (decision.lastActivityMs === undefined || activity > decision.lastActivityMs)
+    return skipped('activity since the scan');
+  const outcome = skipped('');
+  delete outcome.detail;
+  if (decision.archive) {
+    try {
+      outcome.archived = await archiveSandbox(sandbox, decision.archive, deps);
+    } catch (error) {
+      outcome.detail = `archiving failed (${(error as Error).message})`;
+      return outcome;
     }
   }
   try {
-    const activity = currentActivity(sandbox);
-    if (
-      activity !== undefined &&
-      (decision.lastActivityMs === undefined || activity > decision.lastActivityMs)
-    ) {
-      outcome.detail = 'activity since the scan';
-      return { outcome, release };
-    }
-    if (decision.archive) {
-      try {
-        outcome.archived = await archiveSandbox(sandbox, decision.archive, deps);
-      } catch (error) {
-        outcome.detail = `archiving failed (${(error as Error).message})`;
-        return { outcome, release };
-      }
-    }
-    const destroyed = sandbox.volume
-      ? await removeVolume(sandbox, decision, deps, outcome)
-      : await removeFolder(sandbox, deps, outcome);
-    return { outcome, release, drop: destroyed && parent ? sandbox.entry : undefined };
+    if (sandbox.volume) await removeVolume(sandbox, decision, deps, outcome);
+    else await removeFolders(sandbox, deps, outcome);
   } catch (error) {
     outcome.status = 'not removed';
     outcome.detail = (error as Error).message;
-    return { outcome, release };
   }
+  return outcome;
 }
 
 async function removeVolume(
@@ -138,42 +159,40 @@ async function removeVolume(
   decision: Decision,
   deps: ExecuteDeps,
   outcome: RemovalOutcome,
-): Promise<boolean> {
-  const result = await deps.engine.exec(['volume', 'rm', '--', sandbox.volume!]);
-  if (result.exitCode !== 0) {
-    outcome.status = 'not removed';
-    outcome.detail = (result.stderr || result.stdout).trim().split('\n')[0];
-    return false;
-  }
+): Promise<void> {
+  // An orphan's records went with its parent: only the volume is left to remove.
+  if (sandbox.location && !sandbox.orphan) await removeSandbox(deps.git, deps.engine, sandbox.location);
+  else await deps.engine.removeVolume(sandbox.volume!);
   outcome.status = 'removed';
   outcome.freedBytes = decision.sizeBytes ?? 0;
-  return true;
 }
 
-async function removeFolder(
+async function removeFolders(
   sandbox: ScannedSandbox,
   deps: ExecuteDeps,
   outcome: RemovalOutcome,
-): Promise<boolean> {
+): Promise<void> {
   const tree = await removeSandboxTree(deps.root, sandbox.hostPath!);
+  if (tree.unlinked && sandbox.homePath) await removeHomeFolder(deps.root, sandbox.homePath, tree);
   outcome.freedBytes = tree.freedBytes;
   outcome.problems = tree.problems;
-  if (tree.gone) {
-    outcome.status = 'removed';
-    // The project folder goes with its last sandbox (never when anything else is left in it).
-    try {
-      fs.rmdirSync(path.dirname(sandbox.hostPath!));
-    } catch {
-      /* other sandboxes (or anything else) are still there */
-    }
-  } else if (tree.unlinked) {
-    outcome.status = 'partly removed';
-    outcome.detail = `${tree.problems.length} entr${tree.problems.length === 1 ? 'y' : 'ies'} could not be deleted`;
-  } else {
+  if (!tree.unlinked) {
     outcome.status = 'not removed';
-    outcome.detail = `its .git file could not be deleted (${tree.problems[0]?.error}): left intact`;
+    outcome.detail = `its .git folder could not be moved away (${tree.problems[0]?.error}): left intact`;
+    return;
   }
-  return tree.unlinked;
+  const location = sandbox.location && !sandbox.orphan ? sandbox.location : undefined;
+  if (tree.problems.length === 0) {
+    outcome.status = 'removed';
+    // What is left of it (the project folder with its last sandbox) goes the way run mode removes it.
+    if (location) await removeSandbox(deps.git, deps.engine, location);
+    else await removeEmptyProjectDir(path.dirname(sandbox.hostPath!));
+    return;
+  }
+  // No sandbox any more (its .git is gone): the parent forgets it; the rest is reported.
+  if (location) await forgetSandbox(deps.git, location);
+  outcome.status = 'partly removed';
+  outcome.detail = `${tree.problems.length} entr${tree.problems.length === 1 ? 'y' : 'ies'} could not be deleted`;
 }
 
 function describe(decision: Decision, outcome: RemovalOutcome): string {

@@ -71,11 +71,13 @@ export async function inUseReason(sandbox: ScannedSandbox, usage: Usage): Promis
       return `stopped container ${users.map((c) => c.name).join(', ')} still references the volume (remove it to let the volume go)`;
     return undefined;
   }
-  const hostPath = sandbox.hostPath!;
-  const mounting = usage.containers.filter((c) => c.running && c.binds.some((b) => inside(b, hostPath)));
+  // The work tree and the command's home: a container or a process in either is using the sandbox.
+  const dirs = [sandbox.hostPath!, ...(sandbox.homePath ? [sandbox.homePath] : [])];
+  const within = (p: string) => dirs.some((dir) => inside(p, dir));
+  const mounting = usage.containers.filter((c) => c.running && c.binds.some(within));
   if (mounting.length) return `running container ${mounting.map((c) => c.name).join(', ')} mounts it`;
   if (!usage.workingDirs) return 'the working directories of processes cannot be read (no /proc)';
-  const process = usage.workingDirs.find((p) => inside(p.cwd, hostPath));
+  const process = usage.workingDirs.find((p) => within(p.cwd));
   if (process) return `process ${process.pid} has its working directory in it`;
   return undefined;
 }

@@ -14,7 +14,7 @@ import { measureTree } from './remove.js';
 import type { RetentionPolicy } from './retention.js';
 import { scanSandboxes, type ScannedSandbox } from './scan.js';
 import { decisionTrace, printable } from './trace.js';
-import { inspectVolumes } from './volume-inspection.js';
+import { inspectInHelpers } from './helper-inspection.js';
 import { checkWork, type WorkReport } from './work.js';
 
 export interface ReapOptions {
@@ -86,7 +86,9 @@ export async function reap(options: ReapOptions, ui: Ui = silentUi): Promise<Rea
     const found = await scanSandboxes({
       worktreeRoot: options.worktreeRoot,
       volumePrefix: options.volumePrefix,
+      git,
       engine,
+      image: options.image,
     });
     ui.info(
       `Found ${found.sandboxes.length} entries under ${found.root} and in volumes ${options.volumePrefix}-* (${elapsed(started)}).`,
@@ -102,7 +104,7 @@ export async function reap(options: ReapOptions, ui: Ui = silentUi): Promise<Rea
     const looked = await lookCloser(stale, facts, { git, engine, image: options.image });
     const proved = [...looked.values()].filter((r) => r.provedByFilesystem).length;
     ui.info(
-      `In use, work and size checked (${elapsed(started)}; ${proved} proved clean by the filesystem alone, ${looked.size - proved} asked git or a helper container).`,
+      `In use, work and size checked (${elapsed(started)}; ${proved} proved clean by the filesystem alone, ${looked.size - proved} looked at by the parent or a helper container).`,
     );
     return looked;
   });
@@ -198,10 +200,13 @@ export async function lookCloser(
     facts.get(s.key)!.inUse = reasons[i];
     return !reasons[i];
   });
-  const checkable = free.filter((s) => !s.orphan && s.entry);
+  const checkable = free.filter((s) => !s.orphan && s.recorded);
   for (const s of free) {
-    if (!s.orphan && !s.entry)
-      facts.get(s.key)!.work = { state: 'unknown', detail: s.unregistered ?? 'not registered in its parent' };
+    if (!s.orphan && !s.recorded)
+      facts.get(s.key)!.work = {
+        state: 'unknown',
+        detail: `unregistered: ${s.unregistered ?? 'its parent holds no record of it'}`,
+      };
   }
   const reports = await checkWork(checkable, deps);
   for (const [key, report] of reports) {
@@ -216,17 +221,14 @@ export async function lookCloser(
   }
   const unseen = stale.filter((s) => s.volume && facts.get(s.key)!.sizeBytes === undefined);
   if (unseen.length) {
-    try {
-      const sizes = await inspectVolumes(
-        deps.engine,
-        deps.image,
-        undefined,
-        unseen.map((s) => ({ volume: s.volume!, sandbox: s.sandbox, checkStatus: false })),
-      );
-      for (const s of unseen) facts.get(s.key)!.sizeBytes = sizes.get(s.volume!)?.sizeBytes;
-    } catch {
-      /* sizes are for the report only */
-    }
+    // Sizes are for the report only: a volume that could not be measured stays unmeasured.
+    const sizes = await inspectInHelpers(
+      deps.engine,
+      deps.image,
+      undefined,
+      unseen.map((s) => ({ key: s.key, target: { volume: s.volume!, name: s.sandbox }, size: true })),
+    );
+    for (const s of unseen) facts.get(s.key)!.sizeBytes = sizes.get(s.key)?.sizeBytes;
   }
   return reports;
 }

@@ -1,7 +1,7 @@
 // One sandbox removed because a person asked (the CLI's `rm NAME`): found by the reaper's scan, looked at
 // by the reaper's checks, judged by the reaper's gates (the age aside: the person judged it), removed by
 // the reaper's execution: its lock taken, one last look at its activity, the work archived first when
-// the gates say so, exactly its registration dropped.
+// the gates say so, then removed with every record its parent keeps of it.
 import * as path from 'node:path';
 import { ContainerEngine, type EngineName } from '../engine/engine.js';
 import { Git } from '../engine/git.js';
@@ -88,7 +88,13 @@ export async function removeByName(
   const git = await Git.create();
   const engine = new ContainerEngine(options.engine);
   const scan = await ui.group('Scan', () =>
-    scanSandboxes({ worktreeRoot: options.worktreeRoot, volumePrefix: options.volumePrefix, engine }),
+    scanSandboxes({
+      worktreeRoot: options.worktreeRoot,
+      volumePrefix: options.volumePrefix,
+      git,
+      engine,
+      image: options.image,
+    }),
   );
   const warnings = scan.warnings;
   const match = matchSandbox(scan.sandboxes, options);

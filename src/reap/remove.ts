@@ -2,14 +2,18 @@
 //  - only a folder exactly at `<root>/<project>/<sandbox>`, itself no symbolic link, under the real root;
 //  - symbolic links are removed as links, never followed (a link to `/` or to another sandbox removes the
 //    link only); other filesystems mounted inside are not crossed;
-//  - its `.git` file goes first: from then on it is no longer a worktree, and if that fails nothing else
-//    is touched; after that, entries that cannot be deleted are reported and the rest still goes
-//    (a folder of ours without write permission, as Go's module cache makes, is made writable first).
+//  - its `.git` folder is renamed first, in one step: from then on it is no longer a sandbox, and if that
+//    fails nothing else is touched; after that, entries that cannot be deleted are reported and the rest
+//    still goes (a folder of ours without write permission, as Go's module cache makes, is made writable
+//    first). What is left of a partly removed sandbox is reported as not a sandbox from then on;
+//  - its home `<root>/<project>/.home/<sandbox>` goes the same way.
 // Asynchronous calls, so that several sandboxes are removed at once (execute.ts): on a busy disk each
 // unlink waits on the device, and a few in flight go faster than one after the other.
+import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as fsp from 'node:fs/promises';
 import * as path from 'node:path';
+import { HOME_FOLDER } from '../sandbox/layout.js';
 
 export interface RemovalProblem {
   path: string;
@@ -19,7 +23,7 @@ export interface RemovalProblem {
 export interface TreeRemoval {
   /** The folder is gone entirely. */
   gone: boolean;
-  /** The `.git` file is gone: the folder is no longer a worktree (its registration may be dropped). */
+  /** The `.git` folder is gone: the folder is no longer a sandbox (its records may be dropped). */
   unlinked: boolean;
   freedBytes: number;
   problems: RemovalProblem[];
@@ -45,12 +49,12 @@ export function assertSandboxPath(root: string, target: string): void {
 export async function removeSandboxTree(root: string, target: string): Promise<TreeRemoval> {
   assertSandboxPath(root, target);
   const result: TreeRemoval = { gone: false, unlinked: false, freedBytes: 0, problems: [] };
-  const gitFile = path.join(target, '.git');
-  const gitStat = await lstatOrUndefined(gitFile);
-  if (gitStat) {
-    const problem = await unlinkEntry(gitFile, gitStat, result);
-    if (problem) {
-      result.problems.push({ path: gitFile, error: problem });
+  const gitDir = path.join(target, '.git');
+  if (await lstatOrUndefined(gitDir)) {
+    try {
+      await fsp.rename(gitDir, path.join(target, `.git-removed-${randomBytes(6).toString('hex')}`));
+    } catch (error) {
+      result.problems.push({ path: gitDir, error: code(error) });
       return result;
     }
   }
@@ -59,6 +63,23 @@ export async function removeSandboxTree(root: string, target: string): Promise<T
   await removeFolder(target, device, result);
   result.gone = !fs.existsSync(target);
   return result;
+}
+
+/** Removes `<root>/<project>/.home/<sandbox>` (real folders only, links never followed); problems are added. */
+export async function removeHomeFolder(root: string, home: string, result: TreeRemoval): Promise<void> {
+  const realRoot = fs.realpathSync(root);
+  const parts = path.relative(realRoot, home).split(path.sep);
+  if (parts.length !== 3 || parts[1] !== HOME_FOLDER || parts.some((p) => !p || p === '.' || p === '..'))
+    throw new UnsafeRemovalError(
+      `${home} is not a folder <root>/<project>/${HOME_FOLDER}/<sandbox> under ${realRoot}`,
+    );
+  for (const dir of [path.join(realRoot, parts[0]), path.join(realRoot, parts[0], parts[1]), home]) {
+    const st = await lstatOrUndefined(dir);
+    if (!st) return;
+    if (!st.isDirectory())
+      throw new UnsafeRemovalError(`${dir} is not a folder (a symbolic link is never followed)`);
+  }
+  await removeFolder(home, (await fsp.lstat(home)).dev, result);
 }
 
 /** Empties and removes a folder; true when anything below it could not be deleted. */

@@ -1,5 +1,6 @@
 // The retention matrix (seed ADR 0029): how long a sandbox may sit unused, decided by its name alone,
 // because the name is the one signal that survives where git cannot resolve a worktree's paths.
+import { ACTION_DEFAULTS } from '../action-defaults.js';
 import { classifyName } from '../sandbox/naming.js';
 
 /** `orphan`: the parent repository is gone or unreadable, so git can check nothing. */
@@ -14,10 +15,11 @@ export interface RetentionPolicy {
   orphanExpiryDays: number;
 }
 
+/** action.yml's defaults (written once, there). */
 export const DEFAULT_RETENTION: RetentionPolicy = {
-  headlessExpiryDays: 30,
-  branchExpiryDays: 90,
-  orphanExpiryDays: 90,
+  headlessExpiryDays: Number(ACTION_DEFAULTS['headless-expiry-days']),
+  branchExpiryDays: Number(ACTION_DEFAULTS['branch-expiry-days']),
+  orphanExpiryDays: Number(ACTION_DEFAULTS['orphan-expiry-days']),
 };
 
 export function retentionClass(sandbox: string, orphan: boolean): RetentionClass {

@@ -1,46 +1,61 @@
-// Finding every sandbox on the machine, with the facts the decisions need and nothing that takes a git
-// process: disk sandboxes are the folders `<root>/<project>/<sandbox>` whose `.git` is a file (a linked
-// worktree); volume sandboxes are the volumes labelled `worktree-sandbox.managed=true` whose name starts
-// with `<volume-prefix>-` (the prefix scopes a reaper: other tenants' volumes are not even looked at).
-// Anything else under the root is reported as not a sandbox, and never deleted.
+// Finding every sandbox on the machine, with the facts the decisions need:
+//  - disk sandboxes are the folders `<root>/<project>/<name>` that hold a `.git` folder, in a project
+//    folder whose `.parent` note names a parent repository whose project name is that folder's name;
+//  - volume sandboxes are the volumes labelled `worktree-sandbox.managed=true` whose name is
+//    `<volume-prefix>-<project>-<name>` (the prefix scopes a reaper: other tenants' volumes are not even
+//    looked at), whose labels name their parent;
+//  - a sandbox of a live parent is registered when the parent holds its records
+//    (`refs/worktree-sandbox/...`); one without is reported and kept.
+// Entries starting with `.` under a project folder are ours (homes, the note); anything else that is
+// not a sandbox is reported, and never deleted.
 //
-// The filesystem is read with synchronous calls on purpose: a scan is tens of thousands of tiny metadata
-// reads, where a promise per call costs more than the call itself.
+// Activity is read with lstat only: on the host for disk sandboxes, by one helper container per
+// SANDBOXES_PER_HELPER volumes for volume sandboxes. The host reads nothing else in a sandbox here.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { LABEL_PREFIX, MANAGED_LABEL, type ContainerEngine } from '../engine/engine.js';
-import { volumeName, volumeWorktreePath } from '../sandbox/naming.js';
-import { INITIALIZING, listWorktreeEntries, type WorktreeEntry } from '../worktree-metadata.js';
+import type { ContainerEngine } from '../engine/engine.js';
+import type { Git } from '../engine/git.js';
+import { label, MANAGED_LABEL, VOLUME_LABEL_KEYS } from '../engine/labels.js';
+import { nameFromComponent, PARENT_NOTE, REF_ROOT } from '../sandbox/bookkeeping.js';
+import { HOME_FOLDER, locateSandbox, type Isolation, type Sandbox } from '../sandbox/layout.js';
+import { classifyName, projectName, volumeName } from '../sandbox/naming.js';
+import { objectStores, type ParentRepository } from '../sandbox/repository.js';
 import { lastActivity, parseTimestamp } from './age.js';
 import type { SandboxIdentity } from './decide.js';
-
-export interface ParentRef {
-  /** The main work tree (or the bare repository). */
-  path: string;
-  /** Its git directory, shared by all its worktrees (where the locks and `worktrees/<id>` live). */
-  gitDir: string;
-}
+import { inspectInHelpers, type Inspection, type Signal } from './helper-inspection.js';
+import { diskActivity, lstat, readBounded } from './sandbox-files.js';
 
 export interface ScannedSandbox extends SandboxIdentity {
   /** Set for entries that are not sandboxes. */
   notSandbox?: string;
-  /** The parent as recorded by the sandbox (its `.git` file, or the volume's label). */
-  parent?: ParentRef;
-  /** Set when the parent is gone or unreadable: git can check nothing. */
+  /** The parent as the project folder's note or the volume's label names it (it may be gone). */
+  parentPath?: string;
+  /** The parent, when it is there. */
+  parent?: ParentRepository;
+  /** Set when the parent is gone or unreadable, or not named at all: git can check nothing. */
   orphan?: string;
-  /** Its own registration in the parent (admin folder), verified to point back at it. */
-  entry?: WorktreeEntry;
-  /** The parent is there but holds no registration of this sandbox: no check can run. */
+  /** The sandbox as run mode places it (live parent, same place): what removal removes. */
+  location?: Sandbox;
+  /** The parent's records of it: `head` (made), or only `creating` (half-made by a killed run). */
+  recorded?: 'head' | 'creating';
+  /** The parent is there but holds no record of this sandbox: no check can run. */
   unregistered?: string;
   lastActivityMs?: number;
+  /** An activity signal that is a link or no regular file: the sandbox is kept. */
+  suspicious?: string;
+  /** Volume: its work tree or git folder is missing or no folder. */
+  broken?: string;
   /** Volume: its `created` label (epoch ms), an activity signal that never moves. */
   createdMs?: number;
-  /** Disk: the folder (a real path under the real root). */
+  /** Disk: the folder (a real path under the real root) and the command's home. */
   hostPath?: string;
+  homePath?: string;
   /** Volume: its name. */
   volume?: string;
   /** Volume: its `branch` label (empty for a transient sandbox), for display: a decision never reads it. */
   branchLabel?: string;
+  /** Volume: HEAD as the helper read it (`refs/heads/...`), for display. */
+  headRef?: string;
 }
 
 export interface ScanResult {
@@ -54,25 +69,24 @@ export interface ScanResult {
 export interface ScanOptions {
   worktreeRoot: string;
   volumePrefix: string;
+  git: Git;
   /** Undefined: volumes are not scanned. */
   engine?: ContainerEngine;
+  /** Image of the helper containers that read volumes' activity. */
+  image: string;
 }
 
-export const VOLUME_LABEL_KEYS = ['project', 'sandbox', 'kind', 'branch', 'parent', 'created'].map(
-  (k) => `${LABEL_PREFIX}.${k}`,
-);
-
-/** Sandbox names as this action makes them: no path separators, never `.` or `..`. */
-const SANDBOX_NAME = /^(?!\.\.?$)[A-Za-z0-9._-]+$/;
+/** Sandbox names as this action makes them: no path separators, never starting with a dot. */
+const SANDBOX_NAME = /^[A-Za-z0-9_-][A-Za-z0-9._-]*$/;
 
 export async function scanSandboxes(options: ScanOptions): Promise<ScanResult> {
-  const parents = new ParentCache();
+  const parents = new ParentCache(options.git);
   const root = realRootOrSelf(options.worktreeRoot);
   const warnings: string[] = [];
-  const sandboxes = scanDisk(root, parents, warnings);
+  const sandboxes = await scanDisk(root, parents, warnings);
   if (options.engine) {
     try {
-      sandboxes.push(...(await scanVolumes(options.engine, options.volumePrefix, parents)));
+      sandboxes.push(...(await scanVolumes(options, parents, warnings)));
     } catch (error) {
       warnings.push(`Volume sandboxes were not scanned: ${(error as Error).message}`);
     }
@@ -90,7 +104,7 @@ function realRootOrSelf(root: string): string {
 
 // ---- disk ---------------------------------------------------------------------------------------------
 
-function scanDisk(root: string, parents: ParentCache, warnings: string[]): ScannedSandbox[] {
+async function scanDisk(root: string, parents: ParentCache, warnings: string[]): Promise<ScannedSandbox[]> {
   const found: ScannedSandbox[] = [];
   const listed = (dir: string) => {
     try {
@@ -107,24 +121,30 @@ function scanDisk(root: string, parents: ParentCache, warnings: string[]): Scann
       found.push(foreign(projectDir, project.name, '', describeType(project)));
       continue;
     }
+    let owner: Owner | undefined;
     for (const child of listed(projectDir)) {
+      if (child.name.startsWith('.')) continue; // ours: homes, the note of the parent
       const hostPath = path.join(projectDir, child.name);
       if (!child.isDirectory()) {
         found.push(foreign(hostPath, project.name, child.name, describeType(child)));
         continue;
       }
-      const gitFile = path.join(hostPath, '.git');
-      const st = lstat(gitFile);
-      if (!st || !st.isFile()) {
-        const why = !st
-          ? 'no .git file (not a linked worktree)'
-          : st.isDirectory()
-            ? '.git is a folder (a repository of its own, not a linked worktree)'
-            : '.git is not a regular file';
+      const gitDir = lstat(path.join(hostPath, '.git'));
+      if (!gitDir?.isDirectory()) {
+        const why = !gitDir
+          ? 'no .git folder'
+          : gitDir.isFile()
+            ? '.git is a file (a linked worktree, not a sandbox of its own)'
+            : '.git is not a folder';
         found.push(foreign(hostPath, project.name, child.name, why));
         continue;
       }
-      found.push(diskSandbox(hostPath, project.name, child.name, gitFile, parents));
+      if (!SANDBOX_NAME.test(child.name)) {
+        found.push(foreign(hostPath, project.name, child.name, 'not a sandbox name'));
+        continue;
+      }
+      owner ??= await parents.ownerOfProject(projectDir, project.name);
+      found.push(diskSandbox(root, hostPath, project.name, child.name, owner));
     }
   }
   return found;
@@ -149,130 +169,51 @@ function describeType(dirent: fs.Dirent): string {
 }
 
 function diskSandbox(
+  root: string,
   hostPath: string,
   project: string,
-  sandbox: string,
-  gitFile: string,
-  parents: ParentCache,
+  name: string,
+  owner: Owner,
 ): ScannedSandbox {
+  const activity = diskActivity(hostPath);
   const base: ScannedSandbox = {
     key: `disk:${hostPath}`,
-    sandbox,
+    sandbox: name,
     project,
     isolation: 'disk',
     where: hostPath,
     hostPath,
+    homePath: path.join(path.dirname(hostPath), HOME_FOLDER, name),
+    lastActivityMs: lastActivity(activity.times),
+    suspicious: activity.suspicious,
   };
-  const rootMtime = lstat(hostPath)?.mtimeMs;
-  const adminDir = readGitFile(gitFile, hostPath);
-  if (!adminDir) {
-    return { ...base, orphan: 'its .git file names no repository', lastActivityMs: rootMtime };
-  }
-  const located = locateParent(adminDir, parents);
-  const status = located ? parents.status(located.gitDir) : 'its .git file names no worktree folder';
-  const parent = located ?? undefined;
-  if (status !== 'present') return { ...base, parent, orphan: status, lastActivityMs: rootMtime };
-  const registered = readRegistration(adminDir);
-  const signals = [rootMtime, ...adminSignals(adminDir)];
-  if (!registered) {
-    return {
-      ...base,
-      parent,
-      unregistered: `its registration in ${parent!.path} is gone`,
-      lastActivityMs: lastActivity(signals),
-    };
-  }
-  if (!samePath(path.dirname(registered.gitFile), hostPath)) {
-    return {
-      ...base,
-      parent,
-      unregistered: `its registration in ${parent!.path} belongs to ${path.dirname(registered.gitFile)}`,
-      lastActivityMs: lastActivity(signals),
-    };
-  }
-  return { ...base, parent, entry: registered, lastActivityMs: lastActivity(signals) };
-}
-
-/** The admin folder a worktree's `.git` file points to (`gitdir: <path>`, relative to the worktree or absolute). */
-function readGitFile(gitFile: string, worktree: string): string | undefined {
-  let text: string;
-  try {
-    text = fs.readFileSync(gitFile, 'utf8');
-  } catch {
-    return undefined;
-  }
-  const target = /^gitdir: (.+)$/m.exec(text)?.[1]?.trim();
-  return target ? path.resolve(worktree, target) : undefined;
-}
-
-/** The parent of an admin folder `<gitDir>/worktrees/<id>`: from its `commondir`, else from the path. */
-function locateParent(adminDir: string, parents: ParentCache): ParentRef | undefined {
-  // git makes every admin folder as `<common dir>/worktrees/<id>`; `commondir` says so too, and is read
-  // only for a layout git did not make.
-  let gitDir: string | undefined;
-  if (path.basename(path.dirname(adminDir)) === 'worktrees') gitDir = path.dirname(path.dirname(adminDir));
-  else {
-    try {
-      const common = fs.readFileSync(path.join(adminDir, 'commondir'), 'utf8').trim();
-      if (common) gitDir = path.resolve(adminDir, common);
-    } catch {
-      /* no parent to be found */
-    }
-  }
-  return gitDir ? parents.ref(gitDir) : undefined;
-}
-
-function readRegistration(adminDir: string): WorktreeEntry | undefined {
-  try {
-    const gitFile = fs.readFileSync(path.join(adminDir, 'gitdir'), 'utf8').trim();
-    return { id: path.basename(adminDir), adminDir, gitFile };
-  } catch {
-    return undefined;
-  }
-}
-
-/** Activity recorded in a worktree's admin folder: the folder itself, its index, HEAD and HEAD's reflog. */
-export function adminSignals(adminDir: string): Array<number | undefined> {
-  return [
-    stat(adminDir)?.mtimeMs,
-    stat(path.join(adminDir, 'index'))?.mtimeMs,
-    stat(path.join(adminDir, 'HEAD'))?.mtimeMs,
-    stat(path.join(adminDir, 'logs', 'HEAD'))?.mtimeMs,
-  ];
-}
-
-/** The newest activity of a scanned sandbox now (re-read just before removal). */
-export function currentActivity(sandbox: ScannedSandbox): number | undefined {
-  const signals: Array<number | undefined> = [];
-  if (sandbox.hostPath) signals.push(lstat(sandbox.hostPath)?.mtimeMs);
-  signals.push(sandbox.createdMs);
-  if (sandbox.entry) signals.push(...adminSignals(sandbox.entry.adminDir));
-  return lastActivity(signals);
-}
-
-function samePath(a: string, b: string): boolean {
-  if (a === b) return true;
-  try {
-    return fs.realpathSync(a) === fs.realpathSync(b);
-  } catch {
-    return false;
-  }
+  return {
+    ...base,
+    ...registration(
+      owner,
+      'disk',
+      name,
+      project,
+      (parent) => locateSandbox(plan(name), parent, 'disk', root, ''),
+      hostPath,
+    ),
+  };
 }
 
 // ---- volumes ------------------------------------------------------------------------------------------
 
 async function scanVolumes(
-  engine: ContainerEngine,
-  prefix: string,
+  options: ScanOptions,
   parents: ParentCache,
+  warnings: string[],
 ): Promise<ScannedSandbox[]> {
-  const volumes = await engine.listVolumes(`${MANAGED_LABEL}=true`, VOLUME_LABEL_KEYS);
+  const { engine, volumePrefix: prefix } = options;
+  const volumes = await engine!.listVolumes(`${MANAGED_LABEL}=true`, VOLUME_LABEL_KEYS);
   const found: ScannedSandbox[] = [];
   for (const { name, labels } of volumes) {
     if (!name.startsWith(`${prefix}-`)) continue;
-    const label = (key: string) => labels[`${LABEL_PREFIX}.${key}`];
-    const project = label('project') ?? '';
-    const sandbox = label('sandbox') ?? '';
+    const project = labels[label('project')] ?? '';
+    const sandbox = labels[label('sandbox')] ?? '';
     const base: ScannedSandbox = {
       key: `volume:${name}`,
       sandbox,
@@ -280,7 +221,7 @@ async function scanVolumes(
       isolation: 'container',
       where: name,
       volume: name,
-      branchLabel: label('branch'),
+      branchLabel: labels[label('branch')],
     };
     if (!SANDBOX_NAME.test(sandbox) || !project) {
       found.push({ ...base, notSandbox: 'its labels name no sandbox and project' });
@@ -288,118 +229,190 @@ async function scanVolumes(
     }
     // A longer prefix that starts with ours (another tenant) makes names that do not match their labels.
     if (volumeName(prefix, project, sandbox) !== name) continue;
-    const created = parseTimestamp(label('created'));
-    base.createdMs = created;
-    const parentPath = label('parent');
-    if (!parentPath || !path.isAbsolute(parentPath)) {
-      found.push({ ...base, orphan: 'its labels name no parent repository', lastActivityMs: created });
-      continue;
-    }
-    const parent = parents.ref(path.join(parentPath, '.git'));
-    const status = parents.status(parent.gitDir);
-    if (status !== 'present') {
-      found.push({ ...base, parent, orphan: status, lastActivityMs: created });
-      continue;
-    }
-    const entry = await parents.volumeEntry(parent.gitDir, name, sandbox);
-    if (!entry) {
-      found.push({
-        ...base,
-        parent,
-        unregistered: `${parent.path} holds no registration of it`,
-        lastActivityMs: created,
-      });
+    base.createdMs = parseTimestamp(labels[label('created')]);
+    const parentPath = labels[label('parent')];
+    const owner =
+      parentPath && path.isAbsolute(parentPath) ? await parents.ownerOf(parentPath, project) : undefined;
+    if (!owner) {
+      found.push({ ...base, orphan: 'its labels name no parent repository' });
       continue;
     }
     found.push({
       ...base,
-      parent,
-      entry,
-      lastActivityMs: lastActivity([created, ...adminSignals(entry.adminDir)]),
+      ...registration(
+        owner,
+        'container',
+        sandbox,
+        project,
+        (parent) => locateSandbox(plan(sandbox), parent, 'container', '', prefix),
+        name,
+      ),
     });
   }
+  await readVolumeActivity(
+    options,
+    found.filter((s) => !s.notSandbox),
+    warnings,
+  );
   return found;
+}
+
+/** Each volume's signals, from helper containers (a volume they could not read has no known age). */
+async function readVolumeActivity(
+  options: ScanOptions,
+  volumes: ScannedSandbox[],
+  warnings: string[],
+): Promise<void> {
+  if (volumes.length === 0) return;
+  const seen = await inspectInHelpers(
+    options.engine!,
+    options.image,
+    undefined,
+    volumes.map((s) => ({ key: s.key, target: { volume: s.volume!, name: s.sandbox }, signals: true })),
+  );
+  let failed = 0;
+  for (const s of volumes) applyVolumeSignals(s, seen.get(s.key));
+  for (const s of volumes) if (!seen.get(s.key)?.signals) failed++;
+  if (failed)
+    warnings.push(
+      `The activity of ${failed} volume(s) could not be read: their age is unknown, they are kept.`,
+    );
+}
+
+export function applyVolumeSignals(s: ScannedSandbox, seen: Inspection | undefined): void {
+  const signals = seen?.signals;
+  if (!signals) {
+    s.lastActivityMs = undefined;
+    return;
+  }
+  const times: Array<number | undefined> = [s.createdMs];
+  const time = (signal: Signal) => ('mtimeMs' in signal ? signal.mtimeMs : undefined);
+  if (signals.worktree.type !== 'dir' || signals.gitDir.type !== 'dir')
+    s.broken = `its work tree or .git folder is missing from the volume (${signals.worktree.type}, ${signals.gitDir.type})`;
+  else times.push(time(signals.worktree));
+  for (const [file, signal] of Object.entries(signals.files)) {
+    if (signal.type === 'file') times.push(signal.mtimeMs);
+    else if (signal.type !== 'none') s.suspicious ??= `.git/${file} is not a regular file (a symbolic link?)`;
+  }
+  s.lastActivityMs = lastActivity(times);
+  if (signals.head && 'ref' in signals.head) s.headRef = signals.head.ref;
 }
 
 // ---- parents ------------------------------------------------------------------------------------------
 
-type ParentStatus = 'present' | string;
+/** What a project folder or a volume label says of the parent, and what the parent says of its sandboxes. */
+interface Owner {
+  parentPath?: string;
+  /** Why the parent cannot check anything (not named, gone, unreadable). */
+  problem?: string;
+  parent?: ParentRepository;
+  records?: Map<string, 'head' | 'creating'>;
+  recordsError?: string;
+}
 
-/** Each parent is looked at once, however many sandboxes it has. */
+function registration(
+  owner: Owner,
+  isolation: Isolation,
+  name: string,
+  project: string,
+  locate: (parent: ParentRepository) => Sandbox,
+  where: string,
+): Partial<ScannedSandbox> {
+  if (owner.problem || !owner.parent)
+    return { parentPath: owner.parentPath, orphan: owner.problem ?? 'no parent repository' };
+  const { parent } = owner;
+  const facts = { parentPath: parent.path, parent };
+  if (projectName(parent.path) !== project)
+    return { ...facts, unregistered: `${parent.path} is not the parent of project ${project}` };
+  const location = locate(parent);
+  const at = location.isolation === 'disk' ? location.hostPath : location.volume;
+  if (at !== where) return { ...facts, unregistered: `${parent.path} places it at ${at}` };
+  if (owner.recordsError) return { ...facts, location, unregistered: owner.recordsError };
+  const recorded = owner.records!.get(`${isolation === 'disk' ? 'disk' : 'volume'}/${name}`);
+  if (!recorded) return { ...facts, location, unregistered: `${parent.path} holds no record of it` };
+  return { ...facts, recorded, location };
+}
+
+function plan(name: string) {
+  return { sandbox: name, kind: classifyName(name), branch: '' };
+}
+
+/** Each parent is looked at once (one git process for its records), however many sandboxes it has. */
 class ParentCache {
-  private readonly statuses = new Map<string, ParentStatus>();
-  private readonly refs = new Map<string, ParentRef>();
-  private readonly entries = new Map<string, WorktreeEntry[]>();
+  private readonly owners = new Map<string, Promise<Owner>>();
 
-  /** One object per parent, shared by all its sandboxes. */
-  ref(gitDir: string): ParentRef {
-    let ref = this.refs.get(gitDir);
-    if (!ref) {
-      ref = { gitDir, path: path.basename(gitDir) === '.git' ? path.dirname(gitDir) : gitDir };
-      this.refs.set(gitDir, ref);
-    }
-    return ref;
+  constructor(private readonly git: Git) {}
+
+  /** The parent a project folder's note names; verified: its project name is the folder's name. */
+  async ownerOfProject(projectDir: string, project: string): Promise<Owner> {
+    const note = readBounded(path.join(projectDir, PARENT_NOTE), 4096);
+    if (!('data' in note))
+      return {
+        problem: `its project folder has no readable note of its parent (${'error' in note ? note.error : 'none'})`,
+      };
+    const parentPath = note.data.toString('utf8').trim();
+    if (!path.isAbsolute(parentPath) || parentPath.includes('\n'))
+      return { problem: 'its project folder has no readable note of its parent (malformed)' };
+    return this.ownerOf(parentPath, project);
   }
 
-  status(gitDir: string): ParentStatus {
-    let status = this.statuses.get(gitDir);
-    if (status === undefined) {
-      status = parentStatus(gitDir);
-      this.statuses.set(gitDir, status);
+  ownerOf(parentPath: string, project: string): Promise<Owner> {
+    if (projectName(parentPath) !== project)
+      return Promise.resolve({
+        parentPath,
+        problem: `its parent ${parentPath} is not the parent of project ${project}`,
+      });
+    let owner = this.owners.get(parentPath);
+    if (!owner) {
+      owner = this.look(parentPath);
+      this.owners.set(parentPath, owner);
     }
-    return status;
+    return owner;
   }
 
-  /** The registration of a volume sandbox: locked with its volume's name, or (while initializing) by path. */
-  async volumeEntry(gitDir: string, volume: string, sandbox: string): Promise<WorktreeEntry | undefined> {
-    const entries = await this.entriesOf(gitDir);
-    const byLock = entries.find((e) => e.locked === `worktree-sandbox volume ${volume}`);
-    if (byLock) return byLock;
-    const gitFile = `${volumeWorktreePath(sandbox)}/.git`;
-    return entries.find(
-      (e) =>
-        e.gitFile === gitFile && (e.locked === undefined || e.locked === '' || e.locked === INITIALIZING),
-    );
-  }
-
-  private async entriesOf(gitDir: string): Promise<WorktreeEntry[]> {
-    let list = this.entries.get(gitDir);
-    if (!list) {
-      list = await listWorktreeEntries(gitDir);
-      this.entries.set(gitDir, list);
+  private async look(parentPath: string): Promise<Owner> {
+    const gitDir = path.join(parentPath, '.git');
+    const status = parentStatus(parentPath, gitDir);
+    if (status) return { parentPath, problem: status };
+    const parent: ParentRepository = {
+      path: parentPath,
+      gitDir,
+      objectStores: await objectStores(path.join(gitDir, 'objects')),
+    };
+    const out = await this.git.exec(parentPath, [
+      'for-each-ref',
+      '--format=%(refname)',
+      '--',
+      `${REF_ROOT}/`,
+    ]);
+    if (out.exitCode !== 0)
+      return {
+        parentPath,
+        parent,
+        recordsError: `the records of ${parentPath} could not be read: ${out.stderr.trim().split('\n')[0]}`,
+      };
+    const records = new Map<string, 'head' | 'creating'>();
+    for (const line of out.stdout.split('\n')) {
+      const match = /^refs\/worktree-sandbox\/(disk|volume)\/(.+)\/(head|creating)$/.exec(line);
+      if (!match) continue;
+      const key = `${match[1]}/${nameFromComponent(match[2])}`;
+      if (match[3] === 'head' || !records.has(key)) records.set(key, match[3] as 'head' | 'creating');
     }
-    return list;
+    return { parentPath, parent, records };
   }
 }
 
-function parentStatus(gitDir: string): ParentStatus {
-  const where = path.basename(gitDir) === '.git' ? path.dirname(gitDir) : gitDir;
+/** Undefined when the parent is there; else why not. */
+function parentStatus(parentPath: string, gitDir: string): string | undefined {
   try {
+    if (!fs.lstatSync(gitDir).isDirectory()) return `its parent repository ${parentPath} has no .git folder`;
     fs.accessSync(gitDir, fs.constants.R_OK | fs.constants.X_OK);
     fs.accessSync(path.join(gitDir, 'HEAD'), fs.constants.R_OK);
     fs.accessSync(path.join(gitDir, 'objects'), fs.constants.R_OK | fs.constants.X_OK);
-    return 'present';
+    return undefined;
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' || code === 'ENOTDIR') return `its parent repository ${where} is gone`;
-    return `its parent repository ${where} is unreadable (${code})`;
-  }
-}
-
-// ---- small fs helpers ---------------------------------------------------------------------------------
-
-function lstat(p: string): fs.Stats | undefined {
-  try {
-    return fs.lstatSync(p, { throwIfNoEntry: false });
-  } catch {
-    return undefined;
-  }
-}
-
-function stat(p: string): fs.Stats | undefined {
-  try {
-    return fs.statSync(p, { throwIfNoEntry: false });
-  } catch {
-    return undefined;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return `its parent repository ${parentPath} is gone`;
+    return `its parent repository ${parentPath} is unreadable (${code})`;
   }
 }

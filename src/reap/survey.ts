@@ -2,11 +2,12 @@
 // facts and decisions (a dry run), except that every sandbox is looked at closely (in use? holding work?
 // how big?), not only the stale ones. Nothing is removed and nothing is written: the checks are the
 // reaper's read-only ones, so a listing never moves an activity signal.
+import * as path from 'node:path';
 import { ContainerEngine, type EngineName } from '../engine/engine.js';
 import { Git } from '../engine/git.js';
 import { silentUi, type Ui } from '../run/ui.js';
 import { decide, type Decision, type DecisionPolicy, type SandboxFacts } from './decide.js';
-import { readHeadFile } from './heads.js';
+import { parseHead, readBounded } from './sandbox-files.js';
 import { factsOf, lookCloser } from './reap.js';
 import { measureTree } from './remove.js';
 import type { RetentionPolicy } from './retention.js';
@@ -47,7 +48,13 @@ export async function survey(options: SurveyOptions, ui: Ui = silentUi): Promise
   const git = await Git.create();
   const engine = new ContainerEngine(options.engine);
   const scan = await ui.group('Scan', () =>
-    scanSandboxes({ worktreeRoot: options.worktreeRoot, volumePrefix: options.volumePrefix, engine }),
+    scanSandboxes({
+      worktreeRoot: options.worktreeRoot,
+      volumePrefix: options.volumePrefix,
+      git,
+      engine,
+      image: options.image,
+    }),
   );
   for (const warning of scan.warnings) ui.warning(warning);
 
@@ -83,11 +90,16 @@ export async function survey(options: SurveyOptions, ui: Ui = silentUi): Promise
   };
 }
 
-/** The branch from the sandbox's HEAD in its admin folder (on the host for volumes too), else its label. */
+/** The branch from the sandbox's HEAD (read as data: on the host for disk, by the scan's helper for volumes), else its label. */
 function branchOf(s: ScannedSandbox): string | undefined {
-  if (s.entry) {
-    const head = readHeadFile(s.entry.adminDir);
-    if ('rev' in head) return head.rev.startsWith('refs/heads/') ? head.rev.slice(11) : undefined;
+  if (s.notSandbox) return undefined;
+  let ref = s.headRef;
+  if (s.hostPath) {
+    const file = readBounded(path.join(s.hostPath, '.git', 'HEAD'), 1024);
+    const head = 'data' in file ? parseHead(file.data.toString('utf8')) : undefined;
+    ref = head && 'ref' in head ? head.ref : undefined;
+    if (!ref) return undefined;
   }
+  if (ref) return ref.startsWith('refs/heads/') ? ref.slice(11) : undefined;
   return s.branchLabel || undefined;
 }

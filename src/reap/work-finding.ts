@@ -9,9 +9,11 @@ export interface WorkChecks {
   operation?: string;
   /** Entries of `git status --porcelain` (tracked changes, untracked files that are not ignored). */
   uncommitted: CheckResult<number>;
-  /** HEAD is on no remote. */
-  unpushed: CheckResult<boolean>;
+  /** Some commit the sandbox names is on none of the parent's branches, tags or remote-tracking refs. */
+  unsaved: CheckResult<boolean>;
 }
+
+export const UNSAVED = "commits not in the parent's branches, tags or remotes";
 
 export function summarizeWork(checks: WorkChecks): WorkFinding {
   const found: string[] = [];
@@ -19,20 +21,9 @@ export function summarizeWork(checks: WorkChecks): WorkFinding {
   if (checks.operation) found.push(checks.operation);
   if ('error' in checks.uncommitted) failed.push(checks.uncommitted.error);
   else if (checks.uncommitted.value > 0) found.push(`${checks.uncommitted.value} uncommitted file(s)`);
-  if ('error' in checks.unpushed) failed.push(checks.unpushed.error);
-  else if (checks.unpushed.value) found.push('commits on no remote');
+  if ('error' in checks.unsaved) failed.push(checks.unsaved.error);
+  else if (checks.unsaved.value) found.push(UNSAVED);
   if (found.length) return { state: 'work', detail: found.join(', ') };
-  if (failed.length) return { state: 'unknown', detail: failed.join('; ') };
+  if (failed.length) return { state: 'unknown', detail: [...new Set(failed)].join('; ') };
   return { state: 'clean' };
-}
-
-/** Entries in `git status --porcelain=v1 -z` output (a rename or copy carries its source as an extra field). */
-export function countPorcelainEntries(output: string): number {
-  const fields = output.split('\0').filter(Boolean);
-  let count = 0;
-  for (let i = 0; i < fields.length; i++) {
-    count++;
-    if (fields[i][0] === 'R' || fields[i][0] === 'C') i++;
-  }
-  return count;
 }

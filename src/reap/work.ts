@@ -1,24 +1,30 @@
-// The check for work, for the stale sandboxes only, batched per parent repository:
-//  - HEADs and "is it on a remote" for all sandboxes of a parent in two or three git processes (heads.ts);
-//  - uncommitted changes of a disk sandbox proved absent from the filesystem where possible
-//    (clean-probe.ts), else `git status` on the host; of volume sandboxes, `git status` in one helper
-//    container per parent (volume-inspection.ts).
-// Every check is read-only (`--no-optional-locks`; volumes and parent mounted read-only).
+// The check for work, for the stale sandboxes only, batched per parent repository. Nothing runs git on
+// the host inside a sandbox, or with anything a container could have written:
+//  - history: HEAD and every ref of a sandbox, read as data (disk: by the host, bounded, lstat only;
+//    volumes: by a helper container), must name objects the parent has, reachable from its branches,
+//    tags or remotes (parent-check.ts, host git on the parent only);
+//  - uncommitted changes of a disk sandbox: proved absent from its index and files where possible
+//    (clean-probe.ts, with HEAD's tree from the parent); otherwise, and for every volume, `git status` in
+//    a helper container that never reads the sandbox's own configuration (helper-inspection.ts).
+// Every check is read-only: sandboxes are mounted read-only, and nothing rewrites an index.
+import * as path from 'node:path';
 import type { ContainerEngine } from '../engine/engine.js';
 import type { Git } from '../engine/git.js';
+import type { ParentRepository } from '../sandbox/repository.js';
+import { proveClean } from './clean-probe.js';
 import type { WorkFinding } from './gates.js';
-import { operationInProgress, proveClean } from './clean-probe.js';
-import { readHeads, type HeadFacts } from './heads.js';
+import { inspectInHelpers, type Inspection, type InspectionRequest } from './helper-inspection.js';
 import { inParallel } from './parallel.js';
-import type { ParentRef, ScannedSandbox } from './scan.js';
-import { inspectVolumes, type VolumeInspection } from './volume-inspection.js';
-import { countPorcelainEntries, summarizeWork, type CheckResult } from './work-finding.js';
+import { checkAgainstParent, type NamedObjects, type ParentVerdict } from './parent-check.js';
+import { operationInProgress, readSandboxGit } from './sandbox-files.js';
+import type { ScannedSandbox } from './scan.js';
+import { summarizeWork, type CheckResult } from './work-finding.js';
 
 export interface WorkReport {
   work: WorkFinding;
   /** Volumes: measured by the helper. */
   sizeBytes?: number;
-  /** Disk: true when the filesystem alone proved the worktree clean (no git status needed). */
+  /** Disk: true when the filesystem alone proved the work tree clean (no helper needed). */
   provedByFilesystem?: boolean;
 }
 
@@ -28,93 +34,149 @@ export interface WorkDeps {
   image: string;
 }
 
+/** What one sandbox's history is, before the parent is asked. */
+type History = { error: string } | { headOid: string; named: readonly string[]; operation?: string };
+
 /** Checks registered sandboxes of live parents; returns a report per sandbox key. */
 export async function checkWork(
   sandboxes: readonly ScannedSandbox[],
   deps: WorkDeps,
 ): Promise<Map<string, WorkReport>> {
-  const byParent = new Map<string, { parent: ParentRef; sandboxes: ScannedSandbox[] }>();
+  const reports = new Map<string, WorkReport>();
+  const byParent = new Map<string, { parent: ParentRepository; sandboxes: ScannedSandbox[] }>();
   for (const s of sandboxes) {
-    if (!s.parent || !s.entry) continue;
+    if (!s.parent || !s.recorded) continue;
+    const early = earlyFinding(s);
+    if (early) {
+      reports.set(s.key, { work: early });
+      continue;
+    }
     const group = byParent.get(s.parent.gitDir) ?? { parent: s.parent, sandboxes: [] };
     group.sandboxes.push(s);
     byParent.set(s.parent.gitDir, group);
   }
-  const reports = new Map<string, WorkReport>();
-  // Two parents at a time: one's git processes or helper container run while the other's files are read.
+  // Two parents at a time: one's helper container runs while the other's files are read.
   await inParallel([...byParent.values()], 2, async ({ parent, sandboxes: group }) => {
-    const heads = await readHeads(
-      deps.git,
-      parent.gitDir,
-      group.map((s) => s.entry!.adminDir),
-    );
-    const volumes = group.filter((s) => s.volume);
-    const inspected = volumes.length
-      ? await inspectVolumesSafely(deps, parent, volumes)
-      : new Map<string, VolumeInspection>();
-    for (const s of group) {
-      const head = heads.get(s.entry!.adminDir) ?? { error: 'HEAD was not read' };
-      if (s.volume) {
-        const seen = inspected.get(s.volume);
-        reports.set(s.key, {
-          work: finding(s, head, seen?.uncommitted ?? { error: 'the volume was not inspected' }),
-          sizeBytes: seen?.sizeBytes,
-        });
-      } else {
-        const { uncommitted, proved } = await diskUncommitted(deps.git, s, head);
-        reports.set(s.key, { work: finding(s, head, uncommitted), provedByFilesystem: proved });
-      }
-    }
+    for (const [key, report] of await checkParentGroup(parent, group, deps)) reports.set(key, report);
   });
   return reports;
 }
 
-function finding(s: ScannedSandbox, head: HeadFacts, uncommitted: CheckResult<number>): WorkFinding {
-  return summarizeWork({
-    operation: operationInProgress(s.entry!.adminDir),
-    uncommitted,
-    unpushed: head.error ? { error: head.error } : { value: head.unpushed === true },
-  });
+/** What is decided without a look inside: a half-made sandbox, a suspicious or broken one. */
+function earlyFinding(s: ScannedSandbox): WorkFinding | undefined {
+  // The command never ran in a sandbox whose creation was interrupted (creation comes first).
+  if (s.recorded === 'creating') return { state: 'clean' };
+  if (s.suspicious) return { state: 'unknown', detail: `suspicious: ${s.suspicious}` };
+  if (s.broken) return { state: 'unknown', detail: s.broken };
+  return undefined;
 }
 
-async function diskUncommitted(
-  git: Git,
-  s: ScannedSandbox,
-  head: HeadFacts,
-): Promise<{ uncommitted: CheckResult<number>; proved: boolean }> {
-  if (head.tree && proveClean(s.hostPath!, s.entry!.adminDir, head.tree).clean)
-    return { uncommitted: { value: 0 }, proved: true };
-  const status = await git.exec(s.hostPath!, [
-    '--no-optional-locks',
-    'status',
-    '--porcelain=v1',
-    '-z',
-    '--untracked-files=all',
-  ]);
-  if (status.exitCode !== 0)
-    return {
-      uncommitted: {
-        error: `git status failed: ${status.stderr.trim().split('\n')[0] || `exit ${status.exitCode}`}`,
-      },
-      proved: false,
-    };
-  return { uncommitted: { value: countPorcelainEntries(status.stdout) }, proved: false };
-}
-
-async function inspectVolumesSafely(
+async function checkParentGroup(
+  parent: ParentRepository,
+  group: readonly ScannedSandbox[],
   deps: WorkDeps,
-  parent: ParentRef,
-  volumes: ScannedSandbox[],
-): Promise<Map<string, VolumeInspection>> {
-  try {
-    return await inspectVolumes(
+): Promise<Map<string, WorkReport>> {
+  const volumes = group.filter((s) => s.volume);
+  const disks = group.filter((s) => s.hostPath);
+  const inspected = volumes.length
+    ? await inspectInHelpers(
+        deps.engine,
+        deps.image,
+        parent,
+        volumes.map((s) => request(s, { size: true })),
+      )
+    : new Map<string, Inspection>();
+
+  const histories = new Map<string, History>();
+  for (const s of disks) {
+    const gitDir = path.join(s.hostPath!, '.git');
+    const read = readSandboxGit(gitDir);
+    histories.set(
+      s.key,
+      read.ok
+        ? { ...read, headOid: read.headOid!, operation: operationInProgress(gitDir) }
+        : { error: read.error },
+    );
+  }
+  for (const s of volumes) {
+    const work = inspected.get(s.key)?.work;
+    histories.set(
+      s.key,
+      !work ? { error: inspected.get(s.key)?.error ?? 'the volume was not inspected' } : work,
+    );
+  }
+  const named: NamedObjects[] = [];
+  for (const [key, h] of histories)
+    if (!('error' in h)) named.push({ key, headOid: h.headOid, named: h.named });
+  const verdicts = await checkAgainstParent(deps.git, parent, named);
+
+  // Disk: the filesystem proves clean where it can; the rest goes to one helper.
+  const uncommitted = new Map<string, CheckResult<number>>();
+  const proved = new Set<string>();
+  const unsure: ScannedSandbox[] = [];
+  for (const s of disks) {
+    const verdict = verdicts.get(s.key);
+    if (!verdict || verdict.error || verdict.unsaved) continue; // work found or check failed: no need
+    if (verdict.headTree && proveClean(s.hostPath!, path.join(s.hostPath!, '.git'), verdict.headTree).clean) {
+      uncommitted.set(s.key, { value: 0 });
+      proved.add(s.key);
+    } else unsure.push(s);
+  }
+  if (unsure.length) {
+    const looked = await inspectInHelpers(
       deps.engine,
       deps.image,
       parent,
-      volumes.map((s) => ({ volume: s.volume!, sandbox: s.sandbox, checkStatus: true })),
+      unsure.map((s) => request(s, {})),
     );
-  } catch (error) {
-    const failure: VolumeInspection = { uncommitted: { error: (error as Error).message } };
-    return new Map(volumes.map((s) => [s.volume!, failure]));
+    for (const s of unsure) {
+      const work = looked.get(s.key)?.work;
+      uncommitted.set(
+        s.key,
+        work && !('error' in work)
+          ? work.uncommitted
+          : { error: work?.error ?? looked.get(s.key)?.error ?? 'not inspected' },
+      );
+    }
   }
+  for (const s of volumes) {
+    const work = inspected.get(s.key)?.work;
+    if (work && !('error' in work)) uncommitted.set(s.key, work.uncommitted);
+  }
+
+  const reports = new Map<string, WorkReport>();
+  for (const s of group) {
+    const history = histories.get(s.key)!;
+    const work = finding(history, verdicts.get(s.key), uncommitted.get(s.key));
+    reports.set(s.key, {
+      work,
+      sizeBytes: inspected.get(s.key)?.sizeBytes,
+      provedByFilesystem: proved.has(s.key) || undefined,
+    });
+  }
+  return reports;
+}
+
+function request(s: ScannedSandbox, extra: Partial<InspectionRequest>): InspectionRequest {
+  const target = s.volume ? { volume: s.volume, name: s.sandbox } : { hostPath: s.hostPath! };
+  return { key: s.key, target, work: true, ...extra };
+}
+
+function finding(
+  history: History,
+  verdict: ParentVerdict | undefined,
+  uncommitted: CheckResult<number> | undefined,
+): WorkFinding {
+  if ('error' in history)
+    return summarizeWork({ uncommitted: { error: history.error }, unsaved: { error: history.error } });
+  const unsaved: CheckResult<boolean> = !verdict
+    ? { error: 'the parent was not asked' }
+    : verdict.error
+      ? { error: verdict.error }
+      : { value: verdict.unsaved === true };
+  return summarizeWork({
+    operation: history.operation,
+    uncommitted: uncommitted ?? { error: 'not checked' },
+    unsaved,
+  });
 }

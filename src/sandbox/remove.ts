@@ -17,13 +17,25 @@ export async function removeSandbox(git: Git, engine: ContainerEngine, sandbox: 
       await removeDiskFolders(sandbox);
       await removeEmptyProjectDir(path.dirname(sandbox.hostPath));
     }
-    await dropRecords(git, parent, sandboxRefs(sandbox));
-    await fs.rm(privateStorePath(parent, sandbox), { recursive: true, force: true });
+    await dropAllRecords(git, sandbox);
   });
 }
 
+/**
+ * Only the parent's records of a sandbox (refs and private store), for a sandbox whose folders are gone
+ * or are no sandbox any more (the reaper removed its `.git` but could not delete every file).
+ */
+export async function forgetSandbox(git: Git, sandbox: Sandbox): Promise<void> {
+  await withRepositoryLock(sandbox.parent.gitDir, () => dropAllRecords(git, sandbox));
+}
+
+async function dropAllRecords(git: Git, sandbox: Sandbox): Promise<void> {
+  await dropRecords(git, sandbox.parent, sandboxRefs(sandbox));
+  await fs.rm(privateStorePath(sandbox.parent, sandbox), { recursive: true, force: true });
+}
+
 /** `<root>/<project>` goes with its last sandbox (its note of the parent and empty home folder too). */
-async function removeEmptyProjectDir(projectDir: string): Promise<void> {
+export async function removeEmptyProjectDir(projectDir: string): Promise<void> {
   const names = await fs.readdir(projectDir).catch(() => undefined);
   if (!names) return;
   const homes = path.join(projectDir, HOME_FOLDER);

@@ -7,8 +7,8 @@ import { persistentSandboxName, projectName, volumeName } from '../../src/sandbo
 import { runMainAndPost, runStep, type StepResult } from '../support/action.js';
 import { docker, removeVolumes, uniquePrefix, volumesWithPrefix } from '../support/docker.js';
 import { runnerIds, TEST_IMAGE } from '../support/env.js';
-import { chownTree, makeRepo, tempDir } from '../support/repo.js';
-import { age, DAY } from '../support/sandboxes.js';
+import { chownTree, git, makeRepo, tempDir } from '../support/repo.js';
+import { age, ageVolume, DAY, type MadeVolumeSandbox } from '../support/sandboxes.js';
 
 const prefix = uniquePrefix('reape2e');
 const cleanup: string[] = [];
@@ -76,16 +76,16 @@ describe('mode: reap, run by the runner', () => {
     expect(onDisk.main.code).toBe(0);
     const diskPath = onDisk.main.outputs['worktree-path'];
     expect(fs.existsSync(path.join(diskPath, '.git'))).toBe(true);
-    // Age both: the run marked them used just now.
+    // Age both: the run used them just now.
     age(diskPath, 100);
-    const volumeAdmin = fs
-      .readdirSync(path.join(parent, '.git', 'worktrees'))
-      .map((id) => path.join(parent, '.git', 'worktrees', id))
-      .find(
-        (dir) =>
-          fs.readFileSync(path.join(dir, 'gitdir'), 'utf8').trim() === `/sandbox/${volumeSandbox}/.git`,
-      )!;
-    age(undefined, 100, volumeAdmin);
+    ageVolume(
+      {
+        location: { worktreePath: `/sandbox/${volumeSandbox}`, parent: { objectStores: [] } },
+        volume,
+        engine: 'docker',
+      } as unknown as MadeVolumeSandbox,
+      100,
+    );
 
     const reapInputs = { ...common, mode: 'reap' };
     // With the step's debug log on (ACTIONS_STEP_DEBUG sets RUNNER_DEBUG): the facts behind each decision.
@@ -137,8 +137,8 @@ describe('mode: reap, run by the runner', () => {
     );
     expect(volumesWithPrefix(prefix)).toEqual([]);
     expect(fs.existsSync(diskPath)).toBe(false);
-    // Both registrations dropped (the folder goes with its last entry, as git does it).
-    expect(fs.existsSync(path.join(parent, '.git', 'worktrees'))).toBe(false);
+    // Both sandboxes' records dropped.
+    expect(git(parent, 'for-each-ref', 'refs/worktree-sandbox/')).toBe('');
 
     const again = await runStep({ inputs: reapInputs, asRunner: true });
     expect(again.code).toBe(0);

@@ -2,9 +2,10 @@
 // `git status` says clean, and must leave every other case to git.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { operationInProgress, proveClean } from '../../src/reap/clean-probe.js';
+import { proveClean } from '../../src/reap/clean-probe.js';
+import { operationInProgress } from '../../src/reap/sandbox-files.js';
 import { git, makeRepo, tempDir, type TestRepo } from '../support/repo.js';
-import { adminDirOf } from '../support/sandboxes.js';
+import { makeDiskSandbox } from '../support/sandboxes.js';
 
 let repo: TestRepo;
 let root: string;
@@ -25,32 +26,32 @@ afterAll(() => {
   fs.rmSync(root, { recursive: true, force: true });
 });
 
-function worktree(): { dir: string; admin: string; tree: string } {
-  const dir = path.join(root, `wt-${n++}`);
-  git(repo.parent, 'worktree', 'add', '--quiet', '--detach', dir, 'HEAD');
-  return { dir, admin: adminDirOf(dir), tree: git(dir, 'rev-parse', 'HEAD^{tree}') };
+/** A sandbox made by run mode's own code; `admin` is its own .git folder. */
+async function worktree(): Promise<{ dir: string; admin: string; tree: string }> {
+  const dir = await makeDiskSandbox(repo, root, `exploration-${String(n++).padStart(8, '0')}`);
+  return { dir, admin: path.join(dir, '.git'), tree: git(dir, 'rev-parse', 'HEAD^{tree}') };
 }
 
 const gitClean = (dir: string) =>
   git(dir, '--no-optional-locks', 'status', '--porcelain', '--untracked-files=all') === '';
 
 describe('proveClean', () => {
-  it('proves a fresh worktree clean, by content where the stat data is too recent to trust', () => {
-    const { dir, admin, tree } = worktree();
+  it('proves a fresh worktree clean, by content where the stat data is too recent to trust', async () => {
+    const { dir, admin, tree } = await worktree();
     expect(proveClean(dir, admin, tree)).toEqual({ clean: true });
     expect(gitClean(dir)).toBe(true);
   });
 
-  it('still proves it clean once git has refreshed the index (stat data now trusted)', () => {
-    const { dir, admin, tree } = worktree();
+  it('still proves it clean once git has refreshed the index (stat data now trusted)', async () => {
+    const { dir, admin, tree } = await worktree();
     const past = new Date(Date.now() - 60_000);
     for (const f of ['README.md', 'src/app.js', 'bin/run.sh']) fs.utimesSync(path.join(dir, f), past, past);
     git(dir, 'status', '--porcelain'); // refreshes and rewrites the index (optional locks allowed here)
     expect(proveClean(dir, admin, tree)).toEqual({ clean: true });
   });
 
-  it('accepts a touched file whose content is unchanged', () => {
-    const { dir, admin, tree } = worktree();
+  it('accepts a touched file whose content is unchanged', async () => {
+    const { dir, admin, tree } = await worktree();
     const future = new Date(Date.now() + 3_600_000);
     fs.utimesSync(path.join(dir, 'README.md'), future, future);
     expect(proveClean(dir, admin, tree)).toEqual({ clean: true });
@@ -88,28 +89,42 @@ describe('proveClean', () => {
         fs.writeFileSync(path.join(dir, 'README.md'), '# test\n');
       },
     ],
-  ])('leaves %s to git', (_what, change) => {
-    const { dir, admin, tree } = worktree();
+    [
+      'a folder replaced by a link (never read through)',
+      (dir) => (
+        fs.rmSync(path.join(dir, 'src'), { recursive: true }),
+        fs.symlinkSync(repo.parent + '/src', path.join(dir, 'src'))
+      ),
+    ],
+  ])('leaves %s to git', async (_what, change) => {
+    const { dir, admin, tree } = await worktree();
     change(dir);
     const proof = proveClean(dir, admin, tree);
     expect(proof.clean).toBe(false);
   });
 
-  it('never calls clean what git calls dirty, whatever the change', () => {
-    const { dir, admin, tree } = worktree();
+  it('never calls clean what git calls dirty, whatever the change', async () => {
+    const { dir, admin, tree } = await worktree();
     fs.writeFileSync(path.join(dir, 'src', 'app.js'), 'console.log("ho")\n');
     expect(gitClean(dir)).toBe(false);
     expect(proveClean(dir, admin, tree).clean).toBe(false);
   });
 
-  it('does not trust an index that does not match HEAD', () => {
-    const { dir, admin } = worktree();
+  it('does not read an index that is a link', async () => {
+    const { dir, admin, tree } = await worktree();
+    fs.renameSync(path.join(admin, 'index'), path.join(admin, 'index.real'));
+    fs.symlinkSync(path.join(admin, 'index.real'), path.join(admin, 'index'));
+    expect(proveClean(dir, admin, tree)).toEqual({ clean: false, unsure: 'index is a symbolic link' });
+  });
+
+  it('does not trust an index that does not match HEAD', async () => {
+    const { dir, admin } = await worktree();
     const other = git(repo.parent, 'rev-parse', 'HEAD~1^{tree}');
     expect(proveClean(dir, admin, other)).toMatchObject({ clean: false });
   });
 
-  it('never writes: the index and the admin folder keep their mtimes', () => {
-    const { dir, admin, tree } = worktree();
+  it('never writes: the index and the admin folder keep their mtimes', async () => {
+    const { dir, admin, tree } = await worktree();
     fs.utimesSync(path.join(dir, 'README.md'), new Date(), new Date(Date.now() + 5000));
     const before = [fs.statSync(path.join(admin, 'index')).mtimeMs, fs.statSync(admin).mtimeMs];
     proveClean(dir, admin, tree);
@@ -118,8 +133,8 @@ describe('proveClean', () => {
 });
 
 describe('operationInProgress', () => {
-  it('names an operation left half-done', () => {
-    const { admin } = worktree();
+  it('names an operation left half-done', async () => {
+    const { admin } = await worktree();
     expect(operationInProgress(admin)).toBeUndefined();
     fs.mkdirSync(path.join(admin, 'rebase-merge'));
     expect(operationInProgress(admin)).toBe('a rebase is in progress');

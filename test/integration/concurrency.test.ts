@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import { runStep, type StepResult } from '../support/action.js';
 import { containersWithLabel, removeVolumes, uniquePrefix, volumesWithPrefix } from '../support/docker.js';
 import { TEST_IMAGE } from '../support/env.js';
-import { git, makeRepo, tryGit, worktreeList, type TestRepo } from '../support/repo.js';
+import { git, makeRepo, tryGit, type TestRepo } from '../support/repo.js';
 
 const prefixes: string[] = [];
 const repos: TestRepo[] = [];

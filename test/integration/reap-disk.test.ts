@@ -1,5 +1,6 @@
-// The reaper on real git worktrees on disk: the retention matrix, the work gate, the in-use gate, dry run,
-// max-removals, force with archive-dir, and a second run that finds nothing to do.
+// The reaper on real disk sandboxes made by run mode's own code: the retention matrix, the work gate, the
+// in-use gate, dry run, max-removals, force with archive-dir, a second run that finds nothing to do, and
+// a hostile sandbox config that never runs on the host.
 import { execFileSync, spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -8,8 +9,9 @@ import { reap, type ReapOptions, type ReapResult } from '../../src/reap/index.js
 import { DEFAULT_RETENTION } from '../../src/reap/retention.js';
 import { uniquePrefix, docker } from '../support/docker.js';
 import { TEST_IMAGE } from '../support/env.js';
-import { git, makeRepo, tempDir, worktreeList, type TestRepo } from '../support/repo.js';
-import { adminDirOf, age, makeDiskSandbox, projectDir, signalTimes } from '../support/sandboxes.js';
+import { UNSAVED } from '../../src/reap/work-finding.js';
+import { git, makeRepo, tempDir, type TestRepo } from '../support/repo.js';
+import { age, makeDiskSandbox, projectDir, signalTimes } from '../support/sandboxes.js';
 
 const cleanup: string[] = [];
 afterAll(() => {
@@ -47,6 +49,15 @@ function byName(result: ReapResult) {
   return Object.fromEntries(result.sandboxes.map((s) => [s.sandbox, s]));
 }
 
+/** The sandboxes the parent keeps records of (`refs/worktree-sandbox/disk/<name>/head`). */
+function recorded(parent: string): string[] {
+  return git(parent, 'for-each-ref', '--format=%(refname)', 'refs/worktree-sandbox/')
+    .split('\n')
+    .filter((r) => r.endsWith('/head'))
+    .map((r) => r.split('/')[3])
+    .sort();
+}
+
 const reaped = (result: ReapResult) =>
   result.sandboxes
     .filter((s) => s.result === 'removed' || s.result === 'would remove')
@@ -64,13 +75,14 @@ describe('reap mode on disk sandboxes', () => {
     const root = newRoot();
     const repo = newRepo();
     const gone = newRepo();
-    makeDiskSandbox(repo, root, 'exploration-0000f001', { ageDays: 10 });
-    makeDiskSandbox(repo, root, 'exploration-0000s001', { ageDays: 40 });
-    makeDiskSandbox(repo, root, 'feature-fresh', { branch: 'feature/fresh', ageDays: 60 });
-    makeDiskSandbox(repo, root, 'feature-stale', { branch: 'feature/stale', ageDays: 100 });
+    await makeDiskSandbox(repo, root, 'exploration-0000f001', { ageDays: 10 });
+    await makeDiskSandbox(repo, root, 'exploration-0000s001', { ageDays: 40 });
+    await makeDiskSandbox(repo, root, 'feature-fresh', { branch: 'feature/fresh', ageDays: 60 });
+    await makeDiskSandbox(repo, root, 'feature-stale', { branch: 'feature/stale', ageDays: 100 });
     // Orphans: their parent is deleted. A transient name does not shorten an orphan's expiry.
-    makeDiskSandbox(gone, root, 'exploration-0000f002', { ageDays: 60 });
-    makeDiskSandbox(gone, root, 'feature-orphan', { branch: 'feature/orphan', ageDays: 100 });
+    await makeDiskSandbox(gone, root, 'exploration-0000f002', { ageDays: 60 });
+    await makeDiskSandbox(gone, root, 'feature-orphan', { branch: 'feature/orphan', ageDays: 100 });
+    const goneProject = projectDir(root, gone.parent);
     fs.rmSync(gone.root, { recursive: true, force: true });
 
     const first = await reap(options(root));
@@ -85,15 +97,23 @@ describe('reap mode on disk sandboxes', () => {
     expect(first.freedBytes).toBeGreaterThan(0);
 
     const project = projectDir(root, repo.parent);
-    expect(fs.readdirSync(project).sort()).toEqual(['exploration-0000f001', 'feature-fresh']);
-    // Exactly the removed sandboxes were unregistered; the others stay.
-    expect(
-      worktreeList(repo.parent)
-        .map((p) => path.basename(p))
-        .sort(),
-    ).toEqual(['exploration-0000f001', 'feature-fresh', 'repo']);
-    // Branches are never deleted: only worktrees are.
-    expect(git(repo.parent, 'branch', '--list', 'feature/stale')).toContain('feature/stale');
+    expect(fs.readdirSync(project).sort()).toEqual([
+      '.home',
+      '.parent',
+      'exploration-0000f001',
+      'feature-fresh',
+    ]);
+    expect(fs.readdirSync(path.join(project, '.home')).sort()).toEqual([
+      'exploration-0000f001',
+      'feature-fresh',
+    ]);
+    // Exactly the removed sandboxes left the parent's records; the others stay.
+    expect(recorded(repo.parent)).toEqual(['exploration-0000f001', 'feature-fresh']);
+    // The parent's own branches are never touched.
+    expect(git(repo.parent, 'branch', '--list')).toBe('* main');
+    // The removed orphan's folder and home went; its project folder stays for the orphan kept.
+    expect(fs.readdirSync(goneProject).sort()).toEqual(['.home', '.parent', 'exploration-0000f002']);
+    expect(fs.readdirSync(path.join(goneProject, '.home'))).toEqual(['exploration-0000f002']);
 
     const second = await reap(options(root));
     expect(reaped(second)).toEqual([]);
@@ -103,25 +123,26 @@ describe('reap mode on disk sandboxes', () => {
   it('keeps stale sandboxes that hold work, and says what work', async () => {
     const root = newRoot();
     const repo = newRepo();
-    fs.appendFileSync(path.join(repo.parent, '.git', 'info', 'exclude'), '*.log\n');
     const make = (name: string, branch?: string) => makeDiskSandbox(repo, root, name, { branch });
-    const dirty = make('exploration-0000d001');
+    const dirty = await make('exploration-0000d001');
     fs.appendFileSync(path.join(dirty, 'README.md'), 'edited\n');
-    const untracked = make('exploration-0000u001');
+    const untracked = await make('exploration-0000u001');
     fs.writeFileSync(path.join(untracked, 'notes.txt'), 'draft\n');
-    const staged = make('exploration-0000a001');
+    const staged = await make('exploration-0000a001');
     fs.writeFileSync(path.join(staged, 'new.txt'), 'new\n');
     git(staged, 'add', 'new.txt');
-    const ignored = make('exploration-0000i001');
+    const ignored = await make('exploration-0000i001');
+    fs.mkdirSync(path.join(ignored, '.git', 'info'), { recursive: true });
+    fs.writeFileSync(path.join(ignored, '.git', 'info', 'exclude'), '*.log\n');
     fs.writeFileSync(path.join(ignored, 'build.log'), 'noise\n');
-    const unpushed = make('exploration-0000c001');
+    const unpushed = await make('exploration-0000c001');
     commitIn(unpushed, 'local.txt', 'local\n');
-    const noUpstream = make('feature-no-upstream', 'feature/no-upstream');
+    const noUpstream = await make('feature-no-upstream', 'feature/no-upstream');
     commitIn(noUpstream, 'feature.txt', 'feature\n');
-    const noUpstreamNoCommits = make('feature-nothing-new', 'feature/nothing-new');
-    const merging = make('exploration-0000m001');
-    fs.writeFileSync(path.join(adminDirOf(merging), 'MERGE_HEAD'), `${git(merging, 'rev-parse', 'HEAD')}\n`);
-    const clean = make('exploration-0000e001');
+    const noUpstreamNoCommits = await make('feature-nothing-new', 'feature/nothing-new');
+    const merging = await make('exploration-0000m001');
+    fs.writeFileSync(path.join(merging, '.git', 'MERGE_HEAD'), `${git(merging, 'rev-parse', 'HEAD')}\n`);
+    const clean = await make('exploration-0000e001');
     for (const dir of [
       dirty,
       untracked,
@@ -134,11 +155,11 @@ describe('reap mode on disk sandboxes', () => {
       clean,
     ])
       age(dir, 100);
-    const before = new Map([dirty, clean, staged].map((d) => [d, signalTimes(adminDirOf(d))]));
+    const before = new Map([dirty, clean, staged, ignored].map((d) => [d, signalTimes(d)]));
 
     // A dry run first: the checks must not move the activity signals (git status would rewrite the index).
     const dry = await reap(options(root, { dryRun: true }));
-    for (const [dir, times] of before) expect(signalTimes(adminDirOf(dir))).toEqual(times);
+    for (const [dir, times] of before) expect(signalTimes(dir)).toEqual(times);
     expect(reaped(dry)).toEqual(['exploration-0000e001', 'exploration-0000i001', 'feature-nothing-new']);
 
     const result = await reap(options(root));
@@ -146,24 +167,24 @@ describe('reap mode on disk sandboxes', () => {
     expect(d['exploration-0000d001'].reason).toBe('holds work: 1 uncommitted file(s)');
     expect(d['exploration-0000u001'].reason).toBe('holds work: 1 uncommitted file(s)');
     expect(d['exploration-0000a001'].reason).toBe('holds work: 1 uncommitted file(s)');
-    expect(d['exploration-0000c001'].reason).toBe('holds work: commits on no remote');
-    expect(d['feature-no-upstream'].reason).toBe('holds work: commits on no remote');
+    expect(d['exploration-0000c001'].reason).toBe(`holds work: ${UNSAVED}`);
+    expect(d['feature-no-upstream'].reason).toBe(`holds work: ${UNSAVED}`);
     expect(d['exploration-0000m001'].reason).toBe('holds work: a merge is in progress');
     expect(reaped(result)).toEqual(['exploration-0000e001', 'exploration-0000i001', 'feature-nothing-new']);
     for (const kept of [dirty, untracked, staged, unpushed, noUpstream, merging]) {
       expect(fs.existsSync(path.join(kept, '.git'))).toBe(true);
-      expect(worktreeList(repo.parent)).toContain(kept);
+      expect(recorded(repo.parent)).toContain(path.basename(kept));
     }
-    // The clean one was proved clean from the filesystem alone; the ignored file needed git.
+    // The clean one was proved clean from the filesystem alone; the ignored file needed a helper's git.
     expect(result.stats.provedByFilesystem).toBeGreaterThanOrEqual(1);
   }, 120_000);
 
   it('keeps a sandbox in use: a process working in it, a run holding its lock, a container mounting it', async () => {
     const root = newRoot();
     const repo = newRepo();
-    const busyCwd = makeDiskSandbox(repo, root, 'exploration-0000b001', { ageDays: 100 });
-    makeDiskSandbox(repo, root, 'exploration-0000b002', { ageDays: 100 });
-    const busyMount = makeDiskSandbox(repo, root, 'exploration-0000b003', { ageDays: 100 });
+    const busyCwd = await makeDiskSandbox(repo, root, 'exploration-0000b001', { ageDays: 100 });
+    await makeDiskSandbox(repo, root, 'exploration-0000b002', { ageDays: 100 });
+    const busyMount = await makeDiskSandbox(repo, root, 'exploration-0000b003', { ageDays: 100 });
     const sleeper = spawn('sleep', ['120'], { cwd: path.join(busyCwd, 'src'), stdio: 'ignore' });
     const release = await lockSandbox(
       path.join(fs.realpathSync(repo.parent), '.git'),
@@ -190,7 +211,7 @@ describe('reap mode on disk sandboxes', () => {
       );
       expect(d['exploration-0000b002'].reason).toBe('in use: a run holds its lock');
       expect(d['exploration-0000b003'].reason).toBe(`in use: running container ${container} mounts it`);
-      expect(fs.readdirSync(projectDir(root, repo.parent))).toHaveLength(3);
+      expect(fs.readdirSync(projectDir(root, repo.parent))).toHaveLength(5);
     } finally {
       sleeper.kill();
       await release();
@@ -203,15 +224,15 @@ describe('reap mode on disk sandboxes', () => {
   it('bounds one run with max-removals (oldest first) and removes nothing in a dry run', async () => {
     const root = newRoot();
     const repo = newRepo();
-    makeDiskSandbox(repo, root, 'exploration-0000a100', { ageDays: 100 });
-    makeDiskSandbox(repo, root, 'exploration-0000a200', { ageDays: 200 });
-    makeDiskSandbox(repo, root, 'exploration-0000a300', { ageDays: 300 });
-    makeDiskSandbox(repo, root, 'exploration-0000a001', { ageDays: 1 });
+    await makeDiskSandbox(repo, root, 'exploration-0000a100', { ageDays: 100 });
+    await makeDiskSandbox(repo, root, 'exploration-0000a200', { ageDays: 200 });
+    await makeDiskSandbox(repo, root, 'exploration-0000a300', { ageDays: 300 });
+    await makeDiskSandbox(repo, root, 'exploration-0000a001', { ageDays: 1 });
 
     const dry = await reap(options(root, { dryRun: true, maxRemovals: 2 }));
     expect(reaped(dry)).toEqual(['exploration-0000a200', 'exploration-0000a300']);
     expect(dry.freedBytes).toBeGreaterThan(0);
-    expect(fs.readdirSync(projectDir(root, repo.parent))).toHaveLength(4);
+    expect(fs.readdirSync(projectDir(root, repo.parent))).toHaveLength(6);
 
     const first = await reap(options(root, { maxRemovals: 2 }));
     expect(reaped(first)).toEqual(['exploration-0000a200', 'exploration-0000a300']);
@@ -226,12 +247,12 @@ describe('reap mode on disk sandboxes', () => {
     const archive = newRoot();
     const repo = newRepo();
     const gone = newRepo();
-    const dirty = makeDiskSandbox(repo, root, 'exploration-0000f0rc');
+    const dirty = await makeDiskSandbox(repo, root, 'exploration-0000f0rc');
     fs.appendFileSync(path.join(dirty, 'README.md'), 'unsaved edit\n');
     fs.writeFileSync(path.join(dirty, 'untracked.txt'), 'unsaved file\n');
     commitIn(dirty, 'committed.txt', 'a commit no remote has\n');
     age(dirty, 100);
-    const orphan = makeDiskSandbox(gone, root, 'feature-orphan', { branch: 'feature/orphan' });
+    const orphan = await makeDiskSandbox(gone, root, 'feature-orphan', { branch: 'feature/orphan' });
     fs.writeFileSync(path.join(orphan, 'orphan-notes.txt'), 'kept in the archive\n');
     age(orphan, 100);
     const orphanProject = path.basename(projectDir(root, gone.parent));
@@ -244,19 +265,65 @@ describe('reap mode on disk sandboxes', () => {
     expect(d['feature-orphan']).toMatchObject({ result: 'removed', archive: 'files' });
     expect(fs.existsSync(dirty)).toBe(false);
     const files = fs.readdirSync(path.join(archive, project));
-    const patch = files.find((f) => f.endsWith('.patch'))!;
-    const bundle = files.find((f) => f.endsWith('.bundle'))!;
-    const patchText = fs.readFileSync(path.join(archive, project, patch), 'utf8');
-    expect(patchText).toContain('+unsaved edit');
-    expect(patchText).toContain('+unsaved file');
-    // The bundle holds the commit no remote had: it can be fetched back.
-    const bundlePath = path.join(archive, project, bundle);
+    expect(files).toHaveLength(1);
+    expect(files[0]).toMatch(/^exploration-0000f0rc\.disk\.\d{8}T\d{6}Z\.bundle$/);
+    // The bundle holds the commit no remote had, and a snapshot of the uncommitted files: both can be
+    // fetched back.
+    const bundlePath = path.join(archive, project, files[0]);
     git(repo.parent, 'fetch', '--quiet', bundlePath, 'HEAD');
     expect(git(repo.parent, 'show', 'FETCH_HEAD:committed.txt')).toBe('a commit no remote has');
+    git(repo.parent, 'fetch', '--quiet', bundlePath, 'refs/worktree-sandbox/snapshot');
+    expect(git(repo.parent, 'show', 'FETCH_HEAD:README.md')).toContain('unsaved edit');
+    expect(git(repo.parent, 'show', 'FETCH_HEAD:untracked.txt')).toBe('unsaved file');
+    expect(recorded(repo.parent)).toEqual([]);
     const tarball = fs.readdirSync(path.join(archive, orphanProject)).find((f) => f.endsWith('.tar.gz'))!;
     const listing = execFileSync('tar', ['-tzf', path.join(archive, orphanProject, tarball)], {
       encoding: 'utf8',
     });
     expect(listing).toContain('feature-orphan/orphan-notes.txt');
+  }, 120_000);
+
+  it('keeps what it cannot vouch for, and never runs what a sandbox configured', async () => {
+    const root = newRoot();
+    const repo = newRepo();
+    const markers = newRoot();
+    const unregistered = await makeDiskSandbox(repo, root, 'exploration-0000r001');
+    git(repo.parent, 'update-ref', '-d', 'refs/worktree-sandbox/disk/exploration-0000r001/head');
+    const linked = await makeDiskSandbox(repo, root, 'exploration-0000r002');
+    const index = path.join(linked, '.git', 'index');
+    fs.renameSync(index, `${index}.real`);
+    fs.symlinkSync(`${index}.real`, index);
+    // A hostile sandbox: its own config names programs (fsmonitor, a clean filter) that git would run
+    // wherever it looks at the sandbox with that config; an untracked file makes the reaper's git look.
+    const hostile = await makeDiskSandbox(repo, root, 'exploration-0000r003');
+    const marker = path.join(markers, 'payload-ran');
+    const payload = path.join(hostile, '.git', 'payload.sh');
+    fs.writeFileSync(payload, `#!/bin/sh\necho ran >> ${marker}\ncat\n`, { mode: 0o755 });
+    fs.appendFileSync(
+      path.join(hostile, '.git', 'config'),
+      `[core]\n\tfsmonitor = ${payload}\n[filter "x"]\n\tclean = ${payload}\n`,
+    );
+    fs.mkdirSync(path.join(hostile, '.git', 'info'), { recursive: true });
+    fs.writeFileSync(path.join(hostile, '.git', 'info', 'attributes'), '* filter=x\n');
+    fs.writeFileSync(path.join(hostile, 'notes.txt'), 'untracked\n');
+    // The control: git used on the sandbox directly runs the payload.
+    git(hostile, 'status', '--porcelain');
+    expect(fs.existsSync(marker)).toBe(true);
+    fs.rmSync(marker);
+    const clean = await makeDiskSandbox(repo, root, 'exploration-0000r004');
+    for (const dir of [unregistered, linked, hostile, clean]) age(dir, 100);
+
+    const d = byName(await reap(options(root)));
+    expect(fs.existsSync(marker)).toBe(false);
+    expect(d['exploration-0000r001'].reason).toMatch(
+      /^the check for work could not run \(unregistered: .* holds no record of it\)$/,
+    );
+    expect(d['exploration-0000r002'].reason).toBe(
+      'the check for work could not run (suspicious: .git/index is not a regular file (a symbolic link?))',
+    );
+    expect(d['exploration-0000r003'].reason).toBe('holds work: 1 uncommitted file(s)');
+    expect(d['exploration-0000r004'].result).toBe('removed');
+    for (const kept of [unregistered, linked, hostile])
+      expect(fs.existsSync(path.join(kept, '.git'))).toBe(true);
   }, 120_000);
 });

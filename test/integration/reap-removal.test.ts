@@ -10,7 +10,7 @@ import { DEFAULT_RETENTION } from '../../src/reap/retention.js';
 import { assertSandboxPath, removeSandboxTree } from '../../src/reap/remove.js';
 import { uniquePrefix } from '../support/docker.js';
 import { isRoot, TEST_IMAGE } from '../support/env.js';
-import { git, makeRepo, tempDir, worktreeList, type TestRepo } from '../support/repo.js';
+import { git, makeRepo, tempDir, type TestRepo } from '../support/repo.js';
 import { age, makeDiskSandbox, projectDir } from '../support/sandboxes.js';
 
 const cleanup: string[] = [];
@@ -49,7 +49,10 @@ describe('safe removal', () => {
     const outside = fresh(() => tempDir('wts-reap-outside-'));
     fs.writeFileSync(path.join(outside, 'precious.txt'), 'must survive\n');
     const repo = fresh(() => makeRepo());
-    const sibling = makeDiskSandbox(repo, root, 'feature-sibling', { branch: 'feature/sibling', ageDays: 1 });
+    const sibling = await makeDiskSandbox(repo, root, 'feature-sibling', {
+      branch: 'feature/sibling',
+      ageDays: 1,
+    });
     // A branch whose committed content links out of the worktree, checked out clean in a stale sandbox.
     git(repo.parent, 'checkout', '--quiet', '-b', 'links');
     fs.symlinkSync(outside, path.join(repo.parent, 'outside'));
@@ -60,9 +63,11 @@ describe('safe removal', () => {
     git(repo.parent, 'commit', '--quiet', '-m', 'links');
     git(repo.parent, 'push', '--quiet', 'origin', 'links');
     git(repo.parent, 'checkout', '--quiet', 'main');
-    const linked = path.join(projectDir(root, repo.parent), 'exploration-0000111a');
-    git(repo.parent, 'worktree', 'add', '--quiet', '--detach', linked, 'origin/links');
-    age(linked, 100);
+    git(repo.parent, 'fetch', '--quiet', 'origin');
+    git(repo.parent, 'checkout', '--quiet', '--detach', 'origin/links');
+    const linked = await makeDiskSandbox(repo, root, 'exploration-0000111a', { ageDays: 100 });
+    git(repo.parent, 'checkout', '--quiet', 'main');
+    expect(projectDir(root, repo.parent)).toBe(path.dirname(linked));
 
     const result = await reap(options(root));
     expect(byWhere(result)[linked]).toMatchObject({ result: 'removed' });
@@ -71,18 +76,22 @@ describe('safe removal', () => {
     expect(fs.existsSync(path.join(sibling, 'README.md'))).toBe(true);
     expect(git(sibling, 'status', '--porcelain')).toBe('');
     expect(git(repo.parent, 'status', '--porcelain')).toBe('');
-    expect(worktreeList(repo.parent)).toContain(sibling);
+    expect(git(repo.parent, 'for-each-ref', '--format=%(refname)', 'refs/worktree-sandbox/')).toContain(
+      'disk/feature-sibling/head',
+    );
   }, 120_000);
 
   it('reports anything under the root that is not a sandbox, and never deletes it', async () => {
     const root = fresh(() => tempDir('wts-reap-root-'));
     const repo = fresh(() => makeRepo());
     const project = path.dirname(
-      makeDiskSandbox(repo, root, 'feature-real', { branch: 'feature/real', ageDays: 1 }),
+      await makeDiskSandbox(repo, root, 'feature-real', { branch: 'feature/real', ageDays: 1 }),
     );
     const plain = path.join(project, 'not-a-worktree');
     fs.mkdirSync(plain);
     fs.writeFileSync(path.join(plain, 'data.txt'), 'someone else\n');
+    const worktree = path.join(project, 'a-worktree');
+    git(repo.parent, 'worktree', 'add', '--quiet', '--detach', worktree, 'HEAD');
     const clone = path.join(project, 'a-clone');
     git(root, 'clone', '--quiet', repo.origin, clone);
     const stray = path.join(fs.realpathSync(root), 'stray.txt');
@@ -91,17 +100,24 @@ describe('safe removal', () => {
     fs.symlinkSync(path.join(project, 'feature-real'), alias);
     const projectLink = path.join(fs.realpathSync(root), 'linked-project');
     fs.symlinkSync(project, projectLink);
-    for (const p of [plain, clone, stray]) age(p, 400, '');
+    for (const p of [plain, clone, stray, worktree]) age(p, 400);
 
     const result = await reap(options(root));
     const d = byWhere(result);
     expect(d[plain]).toMatchObject({ class: 'not-a-sandbox', result: 'kept' });
-    expect(d[plain].reason).toContain('no .git file');
-    expect(d[clone].reason).toContain('.git is a folder');
+    expect(d[plain].reason).toContain('no .git folder');
+    expect(d[worktree].reason).toContain('.git is a file (a linked worktree');
+    // A clone has a .git folder but no record in a parent: reported, kept.
+    expect(d[clone].reason).toContain('unregistered');
     expect(d[stray].reason).toContain('a file');
     expect(d[alias].reason).toContain('symbolic link');
     expect(d[projectLink].reason).toContain('symbolic link');
-    for (const p of [plain, clone, stray, alias, projectLink]) expect(fs.existsSync(p)).toBe(true);
+    for (const p of [plain, clone, stray, alias, projectLink, worktree]) expect(fs.existsSync(p)).toBe(true);
+    // Ours: the note of the parent and the homes are never reported.
+    expect(result.sandboxes.map((s) => path.basename(s.where))).not.toEqual(
+      expect.arrayContaining(['.home']),
+    );
+    expect(result.sandboxes.map((s) => path.basename(s.where))).not.toContain('.parent');
     expect(removedCount(result)).toBe(0);
   }, 120_000);
 
@@ -110,7 +126,7 @@ describe('safe removal', () => {
     async () => {
       const root = fresh(() => tempDir('wts-reap-root-'));
       const repo = fresh(() => makeRepo());
-      const stuck = makeDiskSandbox(repo, root, 'exploration-0000571c');
+      const stuck = await makeDiskSandbox(repo, root, 'exploration-0000571c');
       // An immutable folder: not even root may delete what is in it.
       const locked = path.join(stuck, 'src');
       execFileSync('chattr', ['+i', locked]);
@@ -122,9 +138,9 @@ describe('safe removal', () => {
       expect(entry.result).toBe('partly removed');
       expect(entry.problems!.map((p) => p.path)).toContain(path.join(locked, 'app.js'));
       expect(entry.problems!.every((p) => p.error === 'EPERM')).toBe(true);
-      // Everything else went, the .git file first: it is no longer a worktree, and its registration is dropped.
+      // Everything else went, the .git folder first: it is no longer a sandbox, and its records are dropped.
       expect(fs.readdirSync(stuck)).toEqual(['src']);
-      expect(worktreeList(repo.parent)).toEqual([fs.realpathSync(repo.parent)]);
+      expect(git(repo.parent, 'for-each-ref', 'refs/worktree-sandbox/')).toBe('');
 
       const second = await reap(options(root));
       expect(removedCount(second)).toBe(0);

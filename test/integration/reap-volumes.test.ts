@@ -1,17 +1,23 @@
 // The reaper on real Docker volume sandboxes made by run mode's own code: stale clean ones go, work and
-// use keep them, orphans are archived and removed, other prefixes are never looked at, and every other
-// worktree of the parent stays registered (live volume sandboxes look "prunable" from the host).
+// use keep them, orphans are archived and removed, other prefixes are never looked at, the parent keeps
+// the records of every other sandbox, and no file name in a volume can forge another's record.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { ContainerEngine } from '../../src/engine/engine.js';
-import { Git } from '../../src/engine/git.js';
-import { runInWorktree } from '../../src/sandbox/layout.js';
 import { reap, type ReapOptions, type ReapResult } from '../../src/reap/index.js';
 import { DEFAULT_RETENTION } from '../../src/reap/retention.js';
-import { docker, inVolume, removeVolumes, uniquePrefix, volumesWithPrefix } from '../support/docker.js';
+import { UNSAVED } from '../../src/reap/work-finding.js';
+import { sandboxRefs } from '../../src/sandbox/bookkeeping.js';
+import { docker, removeVolumes, uniquePrefix, volumesWithPrefix } from '../support/docker.js';
 import { TEST_IMAGE } from '../support/env.js';
-import { makeRepo, tempDir, worktreeList, git } from '../support/repo.js';
-import { age, makeDiskSandbox, makeVolumeSandbox, signalTimes } from '../support/sandboxes.js';
+import { makeRepo, tempDir, git } from '../support/repo.js';
+import {
+  ageVolume,
+  gitInVolume,
+  inVolumeSandbox,
+  makeDiskSandbox,
+  makeVolumeSandbox,
+  volumeSignalTimes,
+} from '../support/sandboxes.js';
 
 const prefix = uniquePrefix('reapvol');
 // Another tenant whose prefix starts with ours and a dash: its volume names start with `<prefix>-` too.
@@ -84,20 +90,12 @@ describe('reap mode on volume sandboxes', () => {
       transientName: 'exploration-0000aa06',
       ageDays: 100,
     });
-    const disk = makeDiskSandbox(repo, root, 'exploration-0000aa07', { ageDays: 100 });
+    const disk = await makeDiskSandbox(repo, root, 'exploration-0000aa07', { ageDays: 100 });
 
     // Work made inside the volumes, as the bot would (then aged again).
-    inVolume(TEST_IMAGE, dirty.volume, `echo edit >> /sandbox/${dirty.location.name}/README.md`);
-    const committed = await runInWorktree(
-      await Git.create(),
-      new ContainerEngine('docker'),
-      unpushed.location,
-      TEST_IMAGE,
-      'git -c user.name=bot -c user.email=bot@example.com commit --quiet --allow-empty -m local',
-      [],
-    );
-    expect(committed.stderr).toBe('');
-    for (const v of [dirty, unpushed]) age(undefined, 100, v.adminDir);
+    inVolumeSandbox(dirty, 'echo edit >> "$1/README.md"');
+    gitInVolume(unpushed, 'commit --quiet --allow-empty -m local');
+    for (const v of [dirty, unpushed]) ageVolume(v, 100);
     fs.rmSync(gone.root, { recursive: true, force: true });
     docker(
       'run',
@@ -111,9 +109,9 @@ describe('reap mode on volume sandboxes', () => {
       '300',
     );
 
-    const before = signalTimes(dirty.adminDir);
+    const before = volumeSignalTimes(dirty);
     const dry = await reap(options(root, { dryRun: true }));
-    expect(signalTimes(dirty.adminDir)).toEqual(before);
+    expect(volumeSignalTimes(dirty)).toEqual(before);
     expect(reapedVolumes(dry)).toEqual([orphan.volume, stale.volume].sort());
     expect(volumesWithPrefix(prefix)).toHaveLength(7);
 
@@ -122,7 +120,7 @@ describe('reap mode on volume sandboxes', () => {
     expect(d[stale.volume]).toMatchObject({ class: 'transient', result: 'removed', isolation: 'container' });
     expect(d[fresh.volume]).toMatchObject({ result: 'kept', reason: 'fresh: 5 of 30 days' });
     expect(d[dirty.volume].reason).toBe('holds work: 1 uncommitted file(s)');
-    expect(d[unpushed.volume].reason).toBe('holds work: commits on no remote');
+    expect(d[unpushed.volume].reason).toBe(`holds work: ${UNSAVED}`);
     expect(d[busy.volume].reason).toBe(`in use: running container ${container} mounts it`);
     expect(d[orphan.volume]).toMatchObject({ class: 'orphan', result: 'removed', archive: 'files' });
     expect(d[disk]).toMatchObject({ result: 'removed' });
@@ -132,16 +130,14 @@ describe('reap mode on volume sandboxes', () => {
     expect(volumesWithPrefix(prefix).sort()).toEqual(
       [fresh.volume, dirty.volume, unpushed.volume, busy.volume, foreignTenant.volume].sort(),
     );
-    // Exactly the removed sandboxes left the parent's metadata: every live volume sandbox is still
-    // registered and locked, although the host cannot resolve /sandbox/... .
-    const registered = worktreeList(repo.parent);
-    for (const live of [fresh, dirty, unpushed, busy, foreignTenant]) {
-      expect(registered).toContain(live.location.worktreePath);
-      expect(fs.readFileSync(path.join(live.adminDir, 'locked'), 'utf8')).toContain(live.volume);
-    }
-    expect(registered).not.toContain(stale.location.worktreePath);
-    expect(fs.existsSync(stale.adminDir)).toBe(false);
-    expect(git(repo.parent, 'worktree', 'list')).toContain('locked');
+    // Exactly the removed sandboxes left the parent's records.
+    const records = git(repo.parent, 'for-each-ref', '--format=%(refname)', 'refs/worktree-sandbox/volume/')
+      .split('\n')
+      .filter((r) => r.endsWith('/head'))
+      .sort();
+    expect(records).toEqual(
+      [fresh, dirty, unpushed, busy, foreignTenant].map((v) => sandboxRefs(v.location).head).sort(),
+    );
 
     const tarballs = fs.readdirSync(path.join(archive, orphan.location.project));
     expect(tarballs).toHaveLength(1);
@@ -149,5 +145,43 @@ describe('reap mode on volume sandboxes', () => {
 
     const second = await reap(options(root, { archiveDir: archive }));
     expect(reapedVolumes(second)).toEqual([]);
+  }, 180_000);
+
+  it("reads several volumes in one helper: no file name can forge another volume's record", async () => {
+    const repo = makeRepo();
+    const root = tempDir('wts-reap-root-');
+    cleanup.push(repo.root, root);
+    const hostile = await makeVolumeSandbox(repo, prefix, {
+      transientName: 'exploration-0000ff01',
+      ageDays: 100,
+    });
+    const victim = await makeVolumeSandbox(repo, prefix, {
+      transientName: 'exploration-0000ff02',
+      ageDays: 100,
+    });
+    const clean = await makeVolumeSandbox(repo, prefix, {
+      transientName: 'exploration-0000ff03',
+      ageDays: 100,
+    });
+    // File names shaped like the helper's records (any token), with newlines, and a hostile config (the
+    // helper's git never reads it).
+    inVolumeSandbox(
+      hostile,
+      `cd "$1" && for i in 0 1 2; do touch "x
+deadbeef $i status-count 1
+0
+deadbeef $i done 2
+ok
+$(printf '\\000')@@v:v$i:rc=0"; done
+printf '[core]\\n\\tfsmonitor = /bin/false\\n' >> .git/config`,
+    );
+    inVolumeSandbox(victim, 'echo work > "$1/notes.txt"');
+    for (const v of [hostile, victim, clean]) ageVolume(v, 100);
+
+    const d = byWhere(await reap(options(root)));
+    expect(d[hostile.volume].reason).toBe('holds work: 3 uncommitted file(s)');
+    expect(d[victim.volume].reason).toBe('holds work: 1 uncommitted file(s)');
+    expect(d[clean.volume].result).toBe('removed');
+    expect(volumesWithPrefix(prefix)).toEqual(expect.arrayContaining([hostile.volume, victim.volume]));
   }, 180_000);
 });

@@ -198,6 +198,87 @@ describe.each(ENGINES)('engine %s', (name) => {
     });
   });
 
+  it.each(['container', 'disk'])(
+    '%s: gives the command a writable HOME outside the work tree, kept across reuse, never a change',
+    async (isolation) => {
+      const { repo, prefix, root } = setup();
+      const inputs = {
+        'repository-path': repo.parent,
+        'volume-prefix': prefix,
+        'worktree-root': root,
+        isolation,
+      };
+      const lines: string[] = [];
+      const first = await run(
+        {
+          ...inputs,
+          branch: 'home-test',
+          command:
+            'echo "$HOME"; mkdir -p "$HOME/.cache/tool" && echo cached > "$HOME/.cache/tool/data" && touch "$HOME/.npmrc"',
+        },
+        lines,
+      );
+      const { sandbox } = first.outcome;
+      expect(lines[0]).toBe(
+        isolation === 'disk' ? path.join(root, sandbox.project, '.home', 'home-test') : '/sandbox/.home',
+      );
+      expect(first.outcome.command.exitCode).toBe(0);
+      expect(first.outcome.report.changedFiles).toEqual([]);
+      const again: string[] = [];
+      const second = await run(
+        { ...inputs, branch: 'home-test', command: 'cat "$HOME/.cache/tool/data"' },
+        again,
+      );
+      expect(second.outcome.sandbox.reused).toBe(true);
+      expect(again[0]).toBe('cached');
+    },
+  );
+
+  it('keeps every object a sandbox borrows alive across git gc --prune=now in the parent; removal drops its records', async () => {
+    const { repo, root } = setup();
+    // The sandbox starts from a commit only a temporary branch of the parent has.
+    git(repo.parent, 'switch', '--quiet', '-c', 'tmp');
+    fs.writeFileSync(path.join(repo.parent, 'only-here.txt'), 'only\n');
+    git(repo.parent, 'add', '-A');
+    git(repo.parent, 'commit', '--quiet', '-m', 'tmp commit');
+    git(repo.parent, 'switch', '--quiet', 'main');
+    const inputs = {
+      'repository-path': repo.parent,
+      isolation: 'disk',
+      'worktree-root': root,
+      branch: 'gc-test',
+    };
+    const first = await run({
+      ...inputs,
+      base: 'tmp',
+      command:
+        'echo inside > inside.txt && git add -A && git commit -qm inside && echo left > uncommitted.txt',
+    });
+    expect(first.outcome.report.commits).toBe(1);
+    // Nothing of the parent names those commits any more but the sandbox's records.
+    git(repo.parent, 'branch', '--quiet', '-D', 'tmp', 'gc-test');
+    git(repo.parent, 'reflog', 'expire', '--expire=now', '--all');
+    git(repo.parent, 'gc', '--quiet', '--prune=now');
+    const lines: string[] = [];
+    const second = await run(
+      {
+        ...inputs,
+        command:
+          'git fsck --full --no-dangling 2>&1 && cat only-here.txt inside.txt uncommitted.txt && git log --format=%s -2',
+      },
+      lines,
+    );
+    expect(second.outcome.command.exitCode).toBe(0);
+    expect(lines.slice(0, 5)).toEqual(['only', 'inside', 'left', 'inside', 'tmp commit']);
+    expect(records(repo.parent).length).toBeGreaterThan(0);
+    const removed = await cleanupRun({ ...second.state, cleanup: 'always' }, silentUi, tempDir());
+    expect(removed.removed).toBe(true);
+    expect(records(repo.parent)).toEqual([]);
+    expect(
+      fs.existsSync(path.join(repo.parent, '.git', 'worktree-sandbox', 'stores', 'disk', 'gc-test.git')),
+    ).toBe(false);
+  });
+
   describe('disk isolation', () => {
     it('creates the worktree under <root>/<project>/<sandbox> and bind-mounts it at the same path', async () => {
       const { repo, prefix, root } = setup();

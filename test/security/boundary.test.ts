@@ -14,7 +14,7 @@ import { inVolume, removeVolumes, uniquePrefix, type Engine } from '../support/d
 import { rootlessPodman } from '../support/rootless.js';
 import { availableEngines } from '../support/engines.js';
 import { TEST_IMAGE, runnerIds } from '../support/env.js';
-import { chownTree, git, makeRepo, tempDir, type TestRepo } from '../support/repo.js';
+import { chownTree, git, makeRepo, tempDir } from '../support/repo.js';
 import { projectName } from '../../src/sandbox/naming.js';
 
 const ENGINES = availableEngines();
@@ -197,6 +197,7 @@ describe.each(CASES)(
         }),
         env,
         asRunner: true,
+        rootlessPodman: rootless,
       });
       expect(victim.code).toBe(0);
       const victimPath = c.isolation === 'disk' ? path.join(projectDir(root, repo.parent), 'victim') : '';
@@ -219,6 +220,7 @@ describe.each(CASES)(
         }),
         env,
         asRunner: true,
+        rootlessPodman: rootless,
       });
       expect(main.stderr).toBe('');
       expect(main.code).toBe(0);

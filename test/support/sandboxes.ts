@@ -1,110 +1,161 @@
-// Sandboxes for the reaper's tests, made the way run mode makes them (real `git worktree add`, real
-// volumes through prepareSandbox), then aged by moving their activity signals back in time.
+// Sandboxes for the reaper's tests, made the way run mode makes them (prepareSandbox: a repository of
+// its own borrowing the parent's objects, and the parent's records of it), then aged by moving their
+// activity signals back in time: `utimes` on disk, `touch -d` in a helper container for volumes.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { planBranch, resolveBranch } from '../../src/sandbox/branch.js';
 import { ContainerEngine, type EngineName } from '../../src/engine/engine.js';
 import { Git } from '../../src/engine/git.js';
-import { projectName, volumeName } from '../../src/sandbox/naming.js';
+import { volumeLabels } from '../../src/engine/labels.js';
+import { planBranch, resolveBranch, type BranchPlan } from '../../src/sandbox/branch.js';
+import { prepareSandbox } from '../../src/sandbox/create.js';
+import { locateSandbox, type DiskSandbox, type VolumeSandbox } from '../../src/sandbox/layout.js';
+import { projectName } from '../../src/sandbox/naming.js';
 import { findParentRepository } from '../../src/sandbox/repository.js';
-import {
-  locateSandbox,
-  prepareSandbox,
-  volumeLabels,
-  type SandboxLocation,
-} from '../../src/sandbox/layout.js';
-import { silentUi } from '../../src/run/ui.js';
-import { findWorktreeEntry } from '../../src/worktree-metadata.js';
+import { engineCli, type Engine } from './docker.js';
 import { TEST_IMAGE } from './env.js';
 import { git, type TestRepo } from './repo.js';
 
 export const DAY = 86_400_000;
+/** The files of a sandbox's .git whose mtimes are activity signals (besides the work tree folder). */
+export const SIGNAL_FILES = ['index', 'HEAD', 'logs/HEAD'];
 
 /** `<root>/<project>` for a parent, as run mode computes it (real paths). */
 export function projectDir(root: string, parent: string): string {
   return path.join(fs.realpathSync(root), projectName(fs.realpathSync(parent)));
 }
 
+interface PlanOptions {
+  /** A branch (made from the parent's HEAD when it exists nowhere); none: a detached transient sandbox. */
+  branch?: string;
+  /** The sandbox's name (default: run mode's name for the branch, or `exploration-0000000a`). */
+  name?: string;
+}
+
+async function plan(gitCli: Git, repo: TestRepo, options: PlanOptions) {
+  const parent = await findParentRepository(gitCli, repo.parent);
+  let planned: BranchPlan;
+  if (options.branch) planned = await resolveBranch(gitCli, parent, options.branch, '');
+  else
+    planned = planBranch(
+      {
+        branch: '',
+        localExists: false,
+        remoteExists: false,
+        baseCommit: git(parent.path, 'rev-parse', 'HEAD'),
+      },
+      () => options.name ?? 'exploration-0000000a',
+    );
+  return { parent, plan: { ...planned, sandbox: options.name ?? planned.sandbox } };
+}
+
 export interface DiskSandboxOptions {
-  /** A branch to create from origin/main (no upstream); none: a detached transient sandbox. */
   branch?: string;
   ageDays?: number;
 }
 
-/** A disk sandbox `<root>/<project>/<name>` made with `git worktree add`, aged `ageDays`. */
-export function makeDiskSandbox(
+/** A disk sandbox `<root>/<project>/<name>` made by prepareSandbox, aged `ageDays`; returns its folder. */
+export async function makeDiskSandbox(
   repo: TestRepo,
   root: string,
   name: string,
   options: DiskSandboxOptions = {},
-): string {
-  const dir = path.join(projectDir(root, repo.parent), name);
-  fs.mkdirSync(path.dirname(dir), { recursive: true });
-  if (options.branch)
-    git(repo.parent, 'worktree', 'add', '--quiet', '--no-track', '-b', options.branch, dir, 'origin/main');
-  else git(repo.parent, 'worktree', 'add', '--quiet', '--detach', dir, 'HEAD');
-  if (options.ageDays) age(dir, options.ageDays);
-  return dir;
+): Promise<string> {
+  const gitCli = await Git.create();
+  const { parent, plan: planned } = await plan(gitCli, repo, { branch: options.branch, name });
+  const location = locateSandbox(planned, parent, 'disk', fs.realpathSync(root), 'unused') as DiskSandbox;
+  await prepareSandbox(gitCli, new ContainerEngine('docker'), location, planned, TEST_IMAGE, {
+    info: () => undefined,
+  });
+  if (options.ageDays) age(location.hostPath, options.ageDays);
+  return location.hostPath;
 }
 
-/** The admin folder (`<parent>/.git/worktrees/<id>`) of a disk worktree. */
-export function adminDirOf(worktree: string): string {
-  const text = fs.readFileSync(path.join(worktree, '.git'), 'utf8');
-  return path.resolve(worktree, /^gitdir: (.+)$/m.exec(text)![1].trim());
-}
-
-/** Moves every activity signal of a sandbox `days` back: its folder (disk) and its admin folder files. */
-export function age(
-  worktree: string | undefined,
-  days: number,
-  adminDir = worktree && adminDirOf(worktree),
-): void {
+/** Moves every activity signal of a disk sandbox `days` back: its folder and its .git files. */
+export function age(worktree: string, days: number): void {
   const when = new Date(Date.now() - days * DAY);
-  const paths = [worktree, adminDir];
-  if (adminDir)
-    for (const f of ['index', 'HEAD', 'ORIG_HEAD', 'logs/HEAD']) paths.push(path.join(adminDir, f));
-  for (const p of paths) if (p && fs.existsSync(p)) fs.utimesSync(p, when, when);
+  for (const p of [worktree, ...SIGNAL_FILES.map((f) => path.join(worktree, '.git', f))])
+    if (fs.existsSync(p)) fs.utimesSync(p, when, when);
 }
 
 /** The signals as mtimes (ms), to show that a check did not move them. */
-export function signalTimes(adminDir: string): number[] {
-  return ['', 'index', 'HEAD', 'logs/HEAD'].map((f) => fs.statSync(path.join(adminDir, f)).mtimeMs);
+export function signalTimes(worktree: string): number[] {
+  return [worktree, ...SIGNAL_FILES.map((f) => path.join(worktree, '.git', f))].map(
+    (p) => fs.statSync(p).mtimeMs,
+  );
 }
 
-export interface VolumeSandbox {
-  location: SandboxLocation;
+export interface MadeVolumeSandbox {
+  location: VolumeSandbox;
   volume: string;
-  adminDir: string;
+  engine: Engine;
 }
 
 /**
  * A volume sandbox made by run mode's own code (prepareSandbox), in a volume created beforehand with a
- * `created` label `createdDaysAgo` back, then aged like a disk sandbox.
+ * `created` label `ageDays` back, then aged like a disk sandbox (inside the volume).
  */
 export async function makeVolumeSandbox(
   repo: TestRepo,
   prefix: string,
   options: { branch?: string; transientName?: string; ageDays: number; engine?: EngineName },
-): Promise<VolumeSandbox> {
+): Promise<MadeVolumeSandbox> {
   const gitCli = await Git.create();
-  const engine = new ContainerEngine(options.engine ?? 'docker');
-  const parent = await findParentRepository(gitCli, repo.parent);
-  const plan = options.branch
-    ? await resolveBranch(gitCli, parent, options.branch, '')
-    : planBranch(
-        {
-          branch: '',
-          localExists: false,
-          remoteExists: false,
-          baseCommit: git(parent.path, 'rev-parse', 'HEAD'),
-        },
-        () => options.transientName ?? 'exploration-0000000a',
-      );
-  const location = locateSandbox(plan, parent, 'container', '/nonexistent', prefix);
-  const volume = volumeName(prefix, location.project, location.name);
-  await engine.createVolume(volume, volumeLabels(location, new Date(Date.now() - options.ageDays * DAY)));
-  await prepareSandbox(gitCli, engine, location, plan, TEST_IMAGE, silentUi);
-  const entry = await findWorktreeEntry(parent.gitDir, location.worktreePath);
-  age(undefined, options.ageDays, entry!.adminDir);
-  return { location, volume, adminDir: entry!.adminDir };
+  const engineName = options.engine ?? 'docker';
+  const engine = new ContainerEngine(engineName);
+  const { parent, plan: planned } = await plan(gitCli, repo, {
+    branch: options.branch,
+    name: options.branch ? undefined : (options.transientName ?? 'exploration-0000000a'),
+  });
+  const location = locateSandbox(planned, parent, 'container', '/nonexistent', prefix) as VolumeSandbox;
+  await engine.createVolume(
+    location.volume,
+    volumeLabels({ ...location, parentPath: parent.path }, new Date(Date.now() - options.ageDays * DAY)),
+  );
+  await prepareSandbox(gitCli, engine, location, planned, TEST_IMAGE, { info: () => undefined });
+  const made = { location, volume: location.volume, engine: engineName };
+  ageVolume(made, options.ageDays);
+  return made;
+}
+
+/** Runs `sh -c script` with the volume at /sandbox and `$1` the sandbox's work tree; returns stdout. */
+export function inVolumeSandbox(made: MadeVolumeSandbox, script: string): string {
+  const stores = made.location.parent.objectStores.flatMap((dir) => [
+    '--mount',
+    `type=bind,source=${dir},target=${dir},ro`,
+  ]);
+  return engineCli(
+    made.engine,
+    'run',
+    '--rm',
+    '--mount',
+    `type=volume,source=${made.volume},target=/sandbox`,
+    ...stores,
+    '--entrypoint',
+    'sh',
+    TEST_IMAGE,
+    '-c',
+    script,
+    'test',
+    made.location.worktreePath,
+  );
+}
+
+/** Git in a volume sandbox, as its command would run it. */
+export function gitInVolume(made: MadeVolumeSandbox, args: string): string {
+  return inVolumeSandbox(
+    made,
+    `cd "$1" && git -c safe.directory='*' -c user.name=bot -c user.email=bot@example.com ${args}`,
+  );
+}
+
+export function ageVolume(made: MadeVolumeSandbox, days: number): void {
+  const when = Math.floor((Date.now() - days * DAY) / 1000);
+  inVolumeSandbox(
+    made,
+    `for p in "$1" ${SIGNAL_FILES.map((f) => `"$1/.git/${f}"`).join(' ')}; do touch -c -h -d @${when} "$p"; done`,
+  );
+}
+
+export function volumeSignalTimes(made: MadeVolumeSandbox): string {
+  return inVolumeSandbox(made, `stat -c %.9Y "$1" ${SIGNAL_FILES.map((f) => `"$1/.git/${f}"`).join(' ')}`);
 }

@@ -1,0 +1,336 @@
+export const id = 524;
+export const ids = [524];
+export const modules = {
+
+/***/ 6313:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+
+// EXPORTS
+__webpack_require__.d(__webpack_exports__, {
+  y: () => (/* binding */ apiUrl),
+  U: () => (/* binding */ connectGitHub)
+});
+
+// EXTERNAL MODULE: ./node_modules/bottleneck/light.js
+var light = __webpack_require__(3251);
+var light_default = /*#__PURE__*/__webpack_require__.n(light);
+;// CONCATENATED MODULE: ./src/github/api-resilience.ts
+// How the API client rides out GitHub's transient faults, as Octokit's own plugins do it: a 5xx or a
+// dropped connection (ECONNRESET reaches the client as status 500) is retried with a growing pause; a
+// rate limit is waited out, a secondary one as long as GitHub's retry-after says. Answers that cannot get
+// better by asking again (400, 401, 403 without a limit, 404, 410, 422, 451) fail at once. Writes are
+// spaced as GitHub asks of integrations (one at a time, a second apart).
+
+const DO_NOT_RETRY = [400, 401, 403, 404, 410, 422, 429, 451];
+/** The `retry` and `throttle` options of an Octokit that has both plugins. */
+function resilienceOptions(options) {
+    const scale = options.delayScale ?? 1;
+    const rateLimitRetries = options.rateLimitRetries ?? 2;
+    const maxWait = options.maxRateLimitWaitSeconds ?? 600;
+    const warn = options.warn ?? (() => undefined);
+    const onLimit = (kind) => (retryAfter, request, _octokit, retryCount) => {
+        const what = `${request.method} ${request.url}`;
+        if (retryCount >= rateLimitRetries || retryAfter > maxWait) {
+            warn(`GitHub's ${kind} rate limit stopped ${what}; retry-after ${retryAfter} s: not retried.`);
+            return false;
+        }
+        warn(`GitHub's ${kind} rate limit hit ${what}: waiting ${retryAfter} s, then retrying.`);
+        return true;
+    };
+    const spaced = (minTime) => new (light_default()).Group({ maxConcurrent: 1, minTime: Math.round(minTime * scale) });
+    return {
+        retry: {
+            retries: options.retries ?? 3,
+            retryAfterBaseValue: 1000 * scale,
+            doNotRetry: DO_NOT_RETRY,
+        },
+        throttle: {
+            retryAfterBaseValue: 1000 * scale,
+            write: spaced(1000),
+            notifications: spaced(3000),
+            onRateLimit: onLimit('primary'),
+            onSecondaryRateLimit: onLimit('secondary'),
+        },
+    };
+}
+
+;// CONCATENATED MODULE: ./src/github/api.ts
+
+function apiUrl(env) {
+    return (env.GITHUB_API_URL || 'https://api.github.com').replace(/\/+$/, '');
+}
+async function connectGitHub(token, baseUrl, repo, options = {}) {
+    if (!token)
+        throw new Error("The pull-request bot needs the 'token' input to call the GitHub API.");
+    const [{ getOctokit }, { retry }, { throttling }] = await Promise.all([
+        Promise.all(/* import() */[__webpack_require__.e(119), __webpack_require__.e(758)]).then(__webpack_require__.bind(__webpack_require__, 1758)),
+        __webpack_require__.e(/* import() */ 735).then(__webpack_require__.bind(__webpack_require__, 9735)),
+        __webpack_require__.e(/* import() */ 856).then(__webpack_require__.bind(__webpack_require__, 4475)),
+    ]);
+    const octokit = getOctokit(token, { baseUrl, userAgent: 'worktree-sandbox', ...resilienceOptions(options) }, retry, throttling);
+    const { owner, repo: name } = repo;
+    return {
+        async pullRequest(number) {
+            const { data } = await octokit.rest.pulls.get({ owner, repo: name, pull_number: number });
+            return {
+                number: data.number,
+                state: data.state,
+                htmlUrl: data.html_url,
+                headRef: data.head.ref,
+                headSha: data.head.sha,
+                headRepo: data.head.repo?.full_name ?? '',
+                headCloneUrl: data.head.repo?.clone_url ?? '',
+                baseRepo: data.base.repo.full_name,
+                maintainerCanModify: data.maintainer_can_modify === true,
+            };
+        },
+        async openPullRequestFor(branch) {
+            const { data } = await octokit.rest.pulls.list({
+                owner,
+                repo: name,
+                head: `${owner}:${branch}`,
+                state: 'open',
+                per_page: 1,
+            });
+            const pr = data[0];
+            return pr && { number: pr.number, htmlUrl: pr.html_url, body: pr.body ?? '' };
+        },
+        async defaultBranch() {
+            const { data } = await octokit.rest.repos.get({ owner, repo: name });
+            return data.default_branch;
+        },
+        async createPullRequest(pr) {
+            const { data } = await octokit.rest.pulls.create({ owner, repo: name, ...pr });
+            return { number: data.number, htmlUrl: data.html_url, body: data.body ?? '' };
+        },
+        async updatePullRequest(number, change) {
+            await octokit.rest.pulls.update({ owner, repo: name, pull_number: number, ...change });
+        },
+        async addLabels(issueNumber, labels) {
+            await octokit.rest.issues.addLabels({ owner, repo: name, issue_number: issueNumber, labels });
+        },
+        async permission(login) {
+            try {
+                const { data } = await octokit.rest.repos.getCollaboratorPermissionLevel({
+                    owner,
+                    repo: name,
+                    username: login,
+                });
+                return { permission: data.permission, roleName: data.role_name };
+            }
+            catch (error) {
+                // 404: not a collaborator (or no such user): no permission.
+                if (api_status(error) === 404)
+                    return { permission: 'none' };
+                throw error;
+            }
+        },
+        async canPush(fullName) {
+            const [o, r] = fullName.split('/');
+            try {
+                const { data } = await octokit.rest.repos.get({ owner: o, repo: r });
+                return data.permissions?.push === true;
+            }
+            catch (error) {
+                if (api_status(error) === 404 || api_status(error) === 403)
+                    return false;
+                throw error;
+            }
+        },
+        async createComment(issueNumber, body) {
+            const { data } = await octokit.rest.issues.createComment({
+                owner,
+                repo: name,
+                issue_number: issueNumber,
+                body,
+            });
+            return data.id;
+        },
+        async updateComment(commentId, body) {
+            await octokit.rest.issues.updateComment({ owner, repo: name, comment_id: commentId, body });
+        },
+        async react(commentId, content) {
+            await octokit.rest.reactions.createForIssueComment({
+                owner,
+                repo: name,
+                comment_id: commentId,
+                content,
+            });
+        },
+    };
+}
+function api_status(error) {
+    const s = error?.status;
+    return typeof s === 'number' ? s : undefined;
+}
+
+
+/***/ }),
+
+/***/ 9556:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   w: () => (/* binding */ readActionContext)
+/* harmony export */ });
+/* harmony import */ var node_os__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(8161);
+/* harmony import */ var node_os__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__webpack_require__.n(node_os__WEBPACK_IMPORTED_MODULE_0__);
+/* harmony import */ var _api_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(6313);
+// The workflow run's context as the runner passes it (../shared/runner-contract.md): read once from the
+// environment into plain data. Pure.
+
+
+function readActionContext(env, payload = {}) {
+    const serverUrl = (env.GITHUB_SERVER_URL || 'https://github.com').replace(/\/+$/, '');
+    const repository = repositoryName(env.GITHUB_REPOSITORY, payload);
+    const full = `${repository.owner}/${repository.repo}`;
+    const run = env.GITHUB_RUN_ID ? `/actions/runs/${env.GITHUB_RUN_ID}` : '/actions';
+    const attempt = Number(env.GITHUB_RUN_ATTEMPT) > 1 ? `/attempts/${env.GITHUB_RUN_ATTEMPT}` : '';
+    return {
+        eventName: env.GITHUB_EVENT_NAME ?? '',
+        eventPath: env.GITHUB_EVENT_PATH ?? '',
+        repository,
+        apiUrl: (0,_api_js__WEBPACK_IMPORTED_MODULE_1__/* .apiUrl */ .y)(env),
+        serverUrl,
+        runUrl: `${serverUrl}/${full}${run}${attempt}`,
+        runnerTemp: env.RUNNER_TEMP || node_os__WEBPACK_IMPORTED_MODULE_0__.tmpdir(),
+    };
+}
+function repositoryName(value, payload) {
+    const fromPayload = payload?.repository
+        ?.full_name;
+    const full = value || (typeof fromPayload === 'string' ? fromPayload : '');
+    const match = /^([A-Za-z0-9_.-]+)\/([A-Za-z0-9_.-]+)$/.exec(full);
+    if (!match)
+        throw new Error(`GITHUB_REPOSITORY is ${JSON.stringify(full)}: expected owner/name.`);
+    return { owner: match[1], repo: match[2] };
+}
+
+
+/***/ }),
+
+/***/ 2524:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   proposePullRequest: () => (/* binding */ proposePullRequest)
+/* harmony export */ });
+/* unused harmony exports PULL_REQUEST_MARKER, planPullRequest, baseBranch, bodyWithMarker, openedByThisAction, ensurePullRequest */
+/* harmony import */ var _api_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(6313);
+/* harmony import */ var _context_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(9556);
+
+
+/** Ends the body of every pull request this action opens: what later runs recognise it by. */
+const PULL_REQUEST_MARKER = '<!-- worktree-sandbox:pull-request -->';
+function planPullRequest(run, baseInput) {
+    if (run.workedOn)
+        return { action: 'report', pr: run.workedOn };
+    if (!run.branch)
+        return { action: 'skip', reason: 'a transient sandbox has no branch to propose' };
+    if (!run.pushed)
+        return {
+            action: 'skip',
+            reason: `the branch was not pushed${run.pushReason ? ` (${run.pushReason})` : ''}`,
+        };
+    const base = baseBranch(baseInput);
+    if (base === run.branch)
+        return { action: 'skip', reason: `${run.branch} is the base branch itself: there is nothing to propose` };
+    return { action: 'ensure', head: run.branch, base };
+}
+/** `base` as a branch name (`refs/heads/x`, `origin/x` and `x` all name x); undefined: the default branch. */
+function baseBranch(base) {
+    const name = base
+        .trim()
+        .replace(/^refs\/heads\//, '')
+        .replace(/^(refs\/remotes\/)?origin\//, '');
+    if (!name || /^[0-9a-f]{7,64}$/i.test(name) || name === 'HEAD')
+        return undefined;
+    return name;
+}
+function bodyWithMarker(body) {
+    return `${body.trimEnd()}\n\n${PULL_REQUEST_MARKER}\n`;
+}
+function openedByThisAction(pr) {
+    return pr.body.includes(PULL_REQUEST_MARKER);
+}
+/** Carries out an `ensure` plan: finds, updates or opens the branch's pull request. */
+async function ensurePullRequest(api, plan, settings, debug) {
+    const body = bodyWithMarker(settings.body);
+    const existing = await api.openPullRequestFor(plan.head);
+    if (existing) {
+        if (!openedByThisAction(existing)) {
+            debug(`Pull request #${existing.number} has ${plan.head} as its head and was not opened by this action: left as it is.`);
+            return { operation: 'unchanged', pr: existing };
+        }
+        debug(`Pull request #${existing.number} (opened by this action) has ${plan.head} as its head: updated.`);
+        await api.updatePullRequest(existing.number, { title: settings.title, body });
+        if (settings.labels.length)
+            await api.addLabels(existing.number, settings.labels);
+        return { operation: 'updated', pr: { ...existing, body } };
+    }
+    const base = plan.base ?? (await api.defaultBranch());
+    debug(`No open pull request has ${plan.head} as its head: opening one against ${base}.`);
+    const pr = await api.createPullRequest({
+        head: plan.head,
+        base,
+        title: settings.title,
+        body,
+        draft: settings.draft,
+    });
+    if (settings.labels.length)
+        await api.addLabels(pr.number, settings.labels);
+    return { operation: 'created', pr };
+}
+/**
+ * The action's one step after a run with `pull-request: true`: sets `pull-request-number`,
+ * `pull-request-url` and `pull-request-operation`. An API refusal fails the step, saying what to change.
+ */
+async function proposePullRequest(settings, outcome, io) {
+    const plan = planPullRequest({
+        branch: outcome.sandbox.branch,
+        pushed: outcome.push?.pushed === true,
+        pushReason: outcome.push?.reason,
+        workedOn: outcome.pullRequest && { ...outcome.pullRequest, body: '' },
+    }, settings.base);
+    io.debug(`Pull request: ${plan.action}${'reason' in plan ? ` (${plan.reason})` : ''}.`);
+    let result;
+    if (plan.action === 'skip') {
+        io.ui.info(`No pull request opened: ${plan.reason}.`);
+        result = { operation: 'none', reason: plan.reason };
+    }
+    else if (plan.action === 'report')
+        result = { operation: 'unchanged', pr: plan.pr };
+    else {
+        const ctx = (0,_context_js__WEBPACK_IMPORTED_MODULE_1__/* .readActionContext */ .w)(io.env);
+        const api = await (0,_api_js__WEBPACK_IMPORTED_MODULE_0__/* .connectGitHub */ .U)(settings.token, ctx.apiUrl, ctx.repository, {
+            warn: (m) => io.ui.warning(m),
+            ...io.api,
+        });
+        result = await ensurePullRequest(api, plan, settings.pullRequest, io.debug).catch((error) => {
+            throw new Error(`Could not open or update the pull request of ${plan.head}: ${explain(error)}`, {
+                cause: error,
+            });
+        });
+        if (result.operation !== 'unchanged')
+            io.ui.info(`Pull request #${result.pr.number} ${result.operation}: ${result.pr.htmlUrl}`);
+        else
+            io.ui.info(`Pull request #${result.pr.number} already proposes ${plan.head}: ${result.pr.htmlUrl}`);
+        await io.summary(`Pull request [#${result.pr.number}](${result.pr.htmlUrl}): ${result.operation}.\n\n`);
+    }
+    io.setOutput('pull-request-number', result.pr ? String(result.pr.number) : '');
+    io.setOutput('pull-request-url', result.pr?.htmlUrl ?? '');
+    io.setOutput('pull-request-operation', result.operation);
+    return result;
+}
+function explain(error) {
+    const message = error.message ?? String(error);
+    if (/not permitted to create or approve pull requests/i.test(message))
+        return `${message}. Allow it in the repository's Settings > Actions > General ("Allow GitHub Actions to create and approve pull requests"), or give 'token' a GitHub App or personal access token.`;
+    return message;
+}
+
+
+/***/ })
+
+};

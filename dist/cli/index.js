@@ -1,0 +1,16377 @@
+import { createRequire as __WEBPACK_EXTERNAL_createRequire } from "module";
+/******/ var __webpack_modules__ = ({
+
+/***/ 964:
+/***/ ((module) => {
+
+
+
+module.exports = clone
+
+var getPrototypeOf = Object.getPrototypeOf || function (obj) {
+  return obj.__proto__
+}
+
+function clone (obj) {
+  if (obj === null || typeof obj !== 'object')
+    return obj
+
+  if (obj instanceof Object)
+    var copy = { __proto__: getPrototypeOf(obj) }
+  else
+    var copy = Object.create(null)
+
+  Object.getOwnPropertyNames(obj).forEach(function (key) {
+    Object.defineProperty(copy, key, Object.getOwnPropertyDescriptor(obj, key))
+  })
+
+  return copy
+}
+
+
+/***/ }),
+
+/***/ 744:
+/***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
+
+var fs = __nccwpck_require__(896)
+var polyfills = __nccwpck_require__(501)
+var legacy = __nccwpck_require__(270)
+var clone = __nccwpck_require__(964)
+
+var util = __nccwpck_require__(23)
+
+/* istanbul ignore next - node 0.x polyfill */
+var gracefulQueue
+var previousSymbol
+
+/* istanbul ignore else - node 0.x polyfill */
+if (typeof Symbol === 'function' && typeof Symbol.for === 'function') {
+  gracefulQueue = Symbol.for('graceful-fs.queue')
+  // This is used in testing by future versions
+  previousSymbol = Symbol.for('graceful-fs.previous')
+} else {
+  gracefulQueue = '___graceful-fs.queue'
+  previousSymbol = '___graceful-fs.previous'
+}
+
+function noop () {}
+
+function publishQueue(context, queue) {
+  Object.defineProperty(context, gracefulQueue, {
+    get: function() {
+      return queue
+    }
+  })
+}
+
+var debug = noop
+if (util.debuglog)
+  debug = util.debuglog('gfs4')
+else if (/\bgfs4\b/i.test(process.env.NODE_DEBUG || ''))
+  debug = function() {
+    var m = util.format.apply(util, arguments)
+    m = 'GFS4: ' + m.split(/\n/).join('\nGFS4: ')
+    console.error(m)
+  }
+
+// Once time initialization
+if (!fs[gracefulQueue]) {
+  // This queue can be shared by multiple loaded instances
+  var queue = global[gracefulQueue] || []
+  publishQueue(fs, queue)
+
+  // Patch fs.close/closeSync to shared queue version, because we need
+  // to retry() whenever a close happens *anywhere* in the program.
+  // This is essential when multiple graceful-fs instances are
+  // in play at the same time.
+  fs.close = (function (fs$close) {
+    function close (fd, cb) {
+      return fs$close.call(fs, fd, function (err) {
+        // This function uses the graceful-fs shared queue
+        if (!err) {
+          resetQueue()
+        }
+
+        if (typeof cb === 'function')
+          cb.apply(this, arguments)
+      })
+    }
+
+    Object.defineProperty(close, previousSymbol, {
+      value: fs$close
+    })
+    return close
+  })(fs.close)
+
+  fs.closeSync = (function (fs$closeSync) {
+    function closeSync (fd) {
+      // This function uses the graceful-fs shared queue
+      fs$closeSync.apply(fs, arguments)
+      resetQueue()
+    }
+
+    Object.defineProperty(closeSync, previousSymbol, {
+      value: fs$closeSync
+    })
+    return closeSync
+  })(fs.closeSync)
+
+  if (/\bgfs4\b/i.test(process.env.NODE_DEBUG || '')) {
+    process.on('exit', function() {
+      debug(fs[gracefulQueue])
+      __nccwpck_require__(613).equal(fs[gracefulQueue].length, 0)
+    })
+  }
+}
+
+if (!global[gracefulQueue]) {
+  publishQueue(global, fs[gracefulQueue]);
+}
+
+module.exports = patch(clone(fs))
+if (process.env.TEST_GRACEFUL_FS_GLOBAL_PATCH && !fs.__patched) {
+    module.exports = patch(fs)
+    fs.__patched = true;
+}
+
+function patch (fs) {
+  // Everything that references the open() function needs to be in here
+  polyfills(fs)
+  fs.gracefulify = patch
+
+  fs.createReadStream = createReadStream
+  fs.createWriteStream = createWriteStream
+  var fs$readFile = fs.readFile
+  fs.readFile = readFile
+  function readFile (path, options, cb) {
+    if (typeof options === 'function')
+      cb = options, options = null
+
+    return go$readFile(path, options, cb)
+
+    function go$readFile (path, options, cb, startTime) {
+      return fs$readFile(path, options, function (err) {
+        if (err && (err.code === 'EMFILE' || err.code === 'ENFILE'))
+          enqueue([go$readFile, [path, options, cb], err, startTime || Date.now(), Date.now()])
+        else {
+          if (typeof cb === 'function')
+            cb.apply(this, arguments)
+        }
+      })
+    }
+  }
+
+  var fs$writeFile = fs.writeFile
+  fs.writeFile = writeFile
+  function writeFile (path, data, options, cb) {
+    if (typeof options === 'function')
+      cb = options, options = null
+
+    return go$writeFile(path, data, options, cb)
+
+    function go$writeFile (path, data, options, cb, startTime) {
+      return fs$writeFile(path, data, options, function (err) {
+        if (err && (err.code === 'EMFILE' || err.code === 'ENFILE'))
+          enqueue([go$writeFile, [path, data, options, cb], err, startTime || Date.now(), Date.now()])
+        else {
+          if (typeof cb === 'function')
+            cb.apply(this, arguments)
+        }
+      })
+    }
+  }
+
+  var fs$appendFile = fs.appendFile
+  if (fs$appendFile)
+    fs.appendFile = appendFile
+  function appendFile (path, data, options, cb) {
+    if (typeof options === 'function')
+      cb = options, options = null
+
+    return go$appendFile(path, data, options, cb)
+
+    function go$appendFile (path, data, options, cb, startTime) {
+      return fs$appendFile(path, data, options, function (err) {
+        if (err && (err.code === 'EMFILE' || err.code === 'ENFILE'))
+          enqueue([go$appendFile, [path, data, options, cb], err, startTime || Date.now(), Date.now()])
+        else {
+          if (typeof cb === 'function')
+            cb.apply(this, arguments)
+        }
+      })
+    }
+  }
+
+  var fs$copyFile = fs.copyFile
+  if (fs$copyFile)
+    fs.copyFile = copyFile
+  function copyFile (src, dest, flags, cb) {
+    if (typeof flags === 'function') {
+      cb = flags
+      flags = 0
+    }
+    return go$copyFile(src, dest, flags, cb)
+
+    function go$copyFile (src, dest, flags, cb, startTime) {
+      return fs$copyFile(src, dest, flags, function (err) {
+        if (err && (err.code === 'EMFILE' || err.code === 'ENFILE'))
+          enqueue([go$copyFile, [src, dest, flags, cb], err, startTime || Date.now(), Date.now()])
+        else {
+          if (typeof cb === 'function')
+            cb.apply(this, arguments)
+        }
+      })
+    }
+  }
+
+  var fs$readdir = fs.readdir
+  fs.readdir = readdir
+  var noReaddirOptionVersions = /^v[0-5]\./
+  function readdir (path, options, cb) {
+    if (typeof options === 'function')
+      cb = options, options = null
+
+    var go$readdir = noReaddirOptionVersions.test(process.version)
+      ? function go$readdir (path, options, cb, startTime) {
+        return fs$readdir(path, fs$readdirCallback(
+          path, options, cb, startTime
+        ))
+      }
+      : function go$readdir (path, options, cb, startTime) {
+        return fs$readdir(path, options, fs$readdirCallback(
+          path, options, cb, startTime
+        ))
+      }
+
+    return go$readdir(path, options, cb)
+
+    function fs$readdirCallback (path, options, cb, startTime) {
+      return function (err, files) {
+        if (err && (err.code === 'EMFILE' || err.code === 'ENFILE'))
+          enqueue([
+            go$readdir,
+            [path, options, cb],
+            err,
+            startTime || Date.now(),
+            Date.now()
+          ])
+        else {
+          if (files && files.sort)
+            files.sort()
+
+          if (typeof cb === 'function')
+            cb.call(this, err, files)
+        }
+      }
+    }
+  }
+
+  if (process.version.substr(0, 4) === 'v0.8') {
+    var legStreams = legacy(fs)
+    ReadStream = legStreams.ReadStream
+    WriteStream = legStreams.WriteStream
+  }
+
+  var fs$ReadStream = fs.ReadStream
+  if (fs$ReadStream) {
+    ReadStream.prototype = Object.create(fs$ReadStream.prototype)
+    ReadStream.prototype.open = ReadStream$open
+  }
+
+  var fs$WriteStream = fs.WriteStream
+  if (fs$WriteStream) {
+    WriteStream.prototype = Object.create(fs$WriteStream.prototype)
+    WriteStream.prototype.open = WriteStream$open
+  }
+
+  Object.defineProperty(fs, 'ReadStream', {
+    get: function () {
+      return ReadStream
+    },
+    set: function (val) {
+      ReadStream = val
+    },
+    enumerable: true,
+    configurable: true
+  })
+  Object.defineProperty(fs, 'WriteStream', {
+    get: function () {
+      return WriteStream
+    },
+    set: function (val) {
+      WriteStream = val
+    },
+    enumerable: true,
+    configurable: true
+  })
+
+  // legacy names
+  var FileReadStream = ReadStream
+  Object.defineProperty(fs, 'FileReadStream', {
+    get: function () {
+      return FileReadStream
+    },
+    set: function (val) {
+      FileReadStream = val
+    },
+    enumerable: true,
+    configurable: true
+  })
+  var FileWriteStream = WriteStream
+  Object.defineProperty(fs, 'FileWriteStream', {
+    get: function () {
+      return FileWriteStream
+    },
+    set: function (val) {
+      FileWriteStream = val
+    },
+    enumerable: true,
+    configurable: true
+  })
+
+  function ReadStream (path, options) {
+    if (this instanceof ReadStream)
+      return fs$ReadStream.apply(this, arguments), this
+    else
+      return ReadStream.apply(Object.create(ReadStream.prototype), arguments)
+  }
+
+  function ReadStream$open () {
+    var that = this
+    open(that.path, that.flags, that.mode, function (err, fd) {
+      if (err) {
+        if (that.autoClose)
+          that.destroy()
+
+        that.emit('error', err)
+      } else {
+        that.fd = fd
+        that.emit('open', fd)
+        that.read()
+      }
+    })
+  }
+
+  function WriteStream (path, options) {
+    if (this instanceof WriteStream)
+      return fs$WriteStream.apply(this, arguments), this
+    else
+      return WriteStream.apply(Object.create(WriteStream.prototype), arguments)
+  }
+
+  function WriteStream$open () {
+    var that = this
+    open(that.path, that.flags, that.mode, function (err, fd) {
+      if (err) {
+        that.destroy()
+        that.emit('error', err)
+      } else {
+        that.fd = fd
+        that.emit('open', fd)
+      }
+    })
+  }
+
+  function createReadStream (path, options) {
+    return new fs.ReadStream(path, options)
+  }
+
+  function createWriteStream (path, options) {
+    return new fs.WriteStream(path, options)
+  }
+
+  var fs$open = fs.open
+  fs.open = open
+  function open (path, flags, mode, cb) {
+    if (typeof mode === 'function')
+      cb = mode, mode = null
+
+    return go$open(path, flags, mode, cb)
+
+    function go$open (path, flags, mode, cb, startTime) {
+      return fs$open(path, flags, mode, function (err, fd) {
+        if (err && (err.code === 'EMFILE' || err.code === 'ENFILE'))
+          enqueue([go$open, [path, flags, mode, cb], err, startTime || Date.now(), Date.now()])
+        else {
+          if (typeof cb === 'function')
+            cb.apply(this, arguments)
+        }
+      })
+    }
+  }
+
+  return fs
+}
+
+function enqueue (elem) {
+  debug('ENQUEUE', elem[0].name, elem[1])
+  fs[gracefulQueue].push(elem)
+  retry()
+}
+
+// keep track of the timeout between retry() calls
+var retryTimer
+
+// reset the startTime and lastTime to now
+// this resets the start of the 60 second overall timeout as well as the
+// delay between attempts so that we'll retry these jobs sooner
+function resetQueue () {
+  var now = Date.now()
+  for (var i = 0; i < fs[gracefulQueue].length; ++i) {
+    // entries that are only a length of 2 are from an older version, don't
+    // bother modifying those since they'll be retried anyway.
+    if (fs[gracefulQueue][i].length > 2) {
+      fs[gracefulQueue][i][3] = now // startTime
+      fs[gracefulQueue][i][4] = now // lastTime
+    }
+  }
+  // call retry to make sure we're actively processing the queue
+  retry()
+}
+
+function retry () {
+  // clear the timer and remove it to help prevent unintended concurrency
+  clearTimeout(retryTimer)
+  retryTimer = undefined
+
+  if (fs[gracefulQueue].length === 0)
+    return
+
+  var elem = fs[gracefulQueue].shift()
+  var fn = elem[0]
+  var args = elem[1]
+  // these items may be unset if they were added by an older graceful-fs
+  var err = elem[2]
+  var startTime = elem[3]
+  var lastTime = elem[4]
+
+  // if we don't have a startTime we have no way of knowing if we've waited
+  // long enough, so go ahead and retry this item now
+  if (startTime === undefined) {
+    debug('RETRY', fn.name, args)
+    fn.apply(null, args)
+  } else if (Date.now() - startTime >= 60000) {
+    // it's been more than 60 seconds total, bail now
+    debug('TIMEOUT', fn.name, args)
+    var cb = args.pop()
+    if (typeof cb === 'function')
+      cb.call(null, err)
+  } else {
+    // the amount of time between the last attempt and right now
+    var sinceAttempt = Date.now() - lastTime
+    // the amount of time between when we first tried, and when we last tried
+    // rounded up to at least 1
+    var sinceStart = Math.max(lastTime - startTime, 1)
+    // backoff. wait longer than the total time we've been retrying, but only
+    // up to a maximum of 100ms
+    var desiredDelay = Math.min(sinceStart * 1.2, 100)
+    // it's been long enough since the last retry, do it again
+    if (sinceAttempt >= desiredDelay) {
+      debug('RETRY', fn.name, args)
+      fn.apply(null, args.concat([startTime]))
+    } else {
+      // if we can't do this job yet, push it to the end of the queue
+      // and let the next iteration check again
+      fs[gracefulQueue].push(elem)
+    }
+  }
+
+  // schedule our next run if one isn't already scheduled
+  if (retryTimer === undefined) {
+    retryTimer = setTimeout(retry, 0)
+  }
+}
+
+
+/***/ }),
+
+/***/ 270:
+/***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
+
+var Stream = (__nccwpck_require__(203).Stream)
+
+module.exports = legacy
+
+function legacy (fs) {
+  return {
+    ReadStream: ReadStream,
+    WriteStream: WriteStream
+  }
+
+  function ReadStream (path, options) {
+    if (!(this instanceof ReadStream)) return new ReadStream(path, options);
+
+    Stream.call(this);
+
+    var self = this;
+
+    this.path = path;
+    this.fd = null;
+    this.readable = true;
+    this.paused = false;
+
+    this.flags = 'r';
+    this.mode = 438; /*=0666*/
+    this.bufferSize = 64 * 1024;
+
+    options = options || {};
+
+    // Mixin options into this
+    var keys = Object.keys(options);
+    for (var index = 0, length = keys.length; index < length; index++) {
+      var key = keys[index];
+      this[key] = options[key];
+    }
+
+    if (this.encoding) this.setEncoding(this.encoding);
+
+    if (this.start !== undefined) {
+      if ('number' !== typeof this.start) {
+        throw TypeError('start must be a Number');
+      }
+      if (this.end === undefined) {
+        this.end = Infinity;
+      } else if ('number' !== typeof this.end) {
+        throw TypeError('end must be a Number');
+      }
+
+      if (this.start > this.end) {
+        throw new Error('start must be <= end');
+      }
+
+      this.pos = this.start;
+    }
+
+    if (this.fd !== null) {
+      process.nextTick(function() {
+        self._read();
+      });
+      return;
+    }
+
+    fs.open(this.path, this.flags, this.mode, function (err, fd) {
+      if (err) {
+        self.emit('error', err);
+        self.readable = false;
+        return;
+      }
+
+      self.fd = fd;
+      self.emit('open', fd);
+      self._read();
+    })
+  }
+
+  function WriteStream (path, options) {
+    if (!(this instanceof WriteStream)) return new WriteStream(path, options);
+
+    Stream.call(this);
+
+    this.path = path;
+    this.fd = null;
+    this.writable = true;
+
+    this.flags = 'w';
+    this.encoding = 'binary';
+    this.mode = 438; /*=0666*/
+    this.bytesWritten = 0;
+
+    options = options || {};
+
+    // Mixin options into this
+    var keys = Object.keys(options);
+    for (var index = 0, length = keys.length; index < length; index++) {
+      var key = keys[index];
+      this[key] = options[key];
+    }
+
+    if (this.start !== undefined) {
+      if ('number' !== typeof this.start) {
+        throw TypeError('start must be a Number');
+      }
+      if (this.start < 0) {
+        throw new Error('start must be >= zero');
+      }
+
+      this.pos = this.start;
+    }
+
+    this.busy = false;
+    this._queue = [];
+
+    if (this.fd === null) {
+      this._open = fs.open;
+      this._queue.push([this._open, this.path, this.flags, this.mode, undefined]);
+      this.flush();
+    }
+  }
+}
+
+
+/***/ }),
+
+/***/ 501:
+/***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
+
+var constants = __nccwpck_require__(140)
+
+var origCwd = process.cwd
+var cwd = null
+
+var platform = process.env.GRACEFUL_FS_PLATFORM || process.platform
+
+process.cwd = function() {
+  if (!cwd)
+    cwd = origCwd.call(process)
+  return cwd
+}
+try {
+  process.cwd()
+} catch (er) {}
+
+// This check is needed until node.js 12 is required
+if (typeof process.chdir === 'function') {
+  var chdir = process.chdir
+  process.chdir = function (d) {
+    cwd = null
+    chdir.call(process, d)
+  }
+  if (Object.setPrototypeOf) Object.setPrototypeOf(process.chdir, chdir)
+}
+
+module.exports = patch
+
+function patch (fs) {
+  // (re-)implement some things that are known busted or missing.
+
+  // lchmod, broken prior to 0.6.2
+  // back-port the fix here.
+  if (constants.hasOwnProperty('O_SYMLINK') &&
+      process.version.match(/^v0\.6\.[0-2]|^v0\.5\./)) {
+    patchLchmod(fs)
+  }
+
+  // lutimes implementation, or no-op
+  if (!fs.lutimes) {
+    patchLutimes(fs)
+  }
+
+  // https://github.com/isaacs/node-graceful-fs/issues/4
+  // Chown should not fail on einval or eperm if non-root.
+  // It should not fail on enosys ever, as this just indicates
+  // that a fs doesn't support the intended operation.
+
+  fs.chown = chownFix(fs.chown)
+  fs.fchown = chownFix(fs.fchown)
+  fs.lchown = chownFix(fs.lchown)
+
+  fs.chmod = chmodFix(fs.chmod)
+  fs.fchmod = chmodFix(fs.fchmod)
+  fs.lchmod = chmodFix(fs.lchmod)
+
+  fs.chownSync = chownFixSync(fs.chownSync)
+  fs.fchownSync = chownFixSync(fs.fchownSync)
+  fs.lchownSync = chownFixSync(fs.lchownSync)
+
+  fs.chmodSync = chmodFixSync(fs.chmodSync)
+  fs.fchmodSync = chmodFixSync(fs.fchmodSync)
+  fs.lchmodSync = chmodFixSync(fs.lchmodSync)
+
+  fs.stat = statFix(fs.stat)
+  fs.fstat = statFix(fs.fstat)
+  fs.lstat = statFix(fs.lstat)
+
+  fs.statSync = statFixSync(fs.statSync)
+  fs.fstatSync = statFixSync(fs.fstatSync)
+  fs.lstatSync = statFixSync(fs.lstatSync)
+
+  // if lchmod/lchown do not exist, then make them no-ops
+  if (fs.chmod && !fs.lchmod) {
+    fs.lchmod = function (path, mode, cb) {
+      if (cb) process.nextTick(cb)
+    }
+    fs.lchmodSync = function () {}
+  }
+  if (fs.chown && !fs.lchown) {
+    fs.lchown = function (path, uid, gid, cb) {
+      if (cb) process.nextTick(cb)
+    }
+    fs.lchownSync = function () {}
+  }
+
+  // on Windows, A/V software can lock the directory, causing this
+  // to fail with an EACCES or EPERM if the directory contains newly
+  // created files.  Try again on failure, for up to 60 seconds.
+
+  // Set the timeout this long because some Windows Anti-Virus, such as Parity
+  // bit9, may lock files for up to a minute, causing npm package install
+  // failures. Also, take care to yield the scheduler. Windows scheduling gives
+  // CPU to a busy looping process, which can cause the program causing the lock
+  // contention to be starved of CPU by node, so the contention doesn't resolve.
+  if (platform === "win32") {
+    fs.rename = typeof fs.rename !== 'function' ? fs.rename
+    : (function (fs$rename) {
+      function rename (from, to, cb) {
+        var start = Date.now()
+        var backoff = 0;
+        fs$rename(from, to, function CB (er) {
+          if (er
+              && (er.code === "EACCES" || er.code === "EPERM" || er.code === "EBUSY")
+              && Date.now() - start < 60000) {
+            setTimeout(function() {
+              fs.stat(to, function (stater, st) {
+                if (stater && stater.code === "ENOENT")
+                  fs$rename(from, to, CB);
+                else
+                  cb(er)
+              })
+            }, backoff)
+            if (backoff < 100)
+              backoff += 10;
+            return;
+          }
+          if (cb) cb(er)
+        })
+      }
+      if (Object.setPrototypeOf) Object.setPrototypeOf(rename, fs$rename)
+      return rename
+    })(fs.rename)
+  }
+
+  // if read() returns EAGAIN, then just try it again.
+  fs.read = typeof fs.read !== 'function' ? fs.read
+  : (function (fs$read) {
+    function read (fd, buffer, offset, length, position, callback_) {
+      var callback
+      if (callback_ && typeof callback_ === 'function') {
+        var eagCounter = 0
+        callback = function (er, _, __) {
+          if (er && er.code === 'EAGAIN' && eagCounter < 10) {
+            eagCounter ++
+            return fs$read.call(fs, fd, buffer, offset, length, position, callback)
+          }
+          callback_.apply(this, arguments)
+        }
+      }
+      return fs$read.call(fs, fd, buffer, offset, length, position, callback)
+    }
+
+    // This ensures `util.promisify` works as it does for native `fs.read`.
+    if (Object.setPrototypeOf) Object.setPrototypeOf(read, fs$read)
+    return read
+  })(fs.read)
+
+  fs.readSync = typeof fs.readSync !== 'function' ? fs.readSync
+  : (function (fs$readSync) { return function (fd, buffer, offset, length, position) {
+    var eagCounter = 0
+    while (true) {
+      try {
+        return fs$readSync.call(fs, fd, buffer, offset, length, position)
+      } catch (er) {
+        if (er.code === 'EAGAIN' && eagCounter < 10) {
+          eagCounter ++
+          continue
+        }
+        throw er
+      }
+    }
+  }})(fs.readSync)
+
+  function patchLchmod (fs) {
+    fs.lchmod = function (path, mode, callback) {
+      fs.open( path
+             , constants.O_WRONLY | constants.O_SYMLINK
+             , mode
+             , function (err, fd) {
+        if (err) {
+          if (callback) callback(err)
+          return
+        }
+        // prefer to return the chmod error, if one occurs,
+        // but still try to close, and report closing errors if they occur.
+        fs.fchmod(fd, mode, function (err) {
+          fs.close(fd, function(err2) {
+            if (callback) callback(err || err2)
+          })
+        })
+      })
+    }
+
+    fs.lchmodSync = function (path, mode) {
+      var fd = fs.openSync(path, constants.O_WRONLY | constants.O_SYMLINK, mode)
+
+      // prefer to return the chmod error, if one occurs,
+      // but still try to close, and report closing errors if they occur.
+      var threw = true
+      var ret
+      try {
+        ret = fs.fchmodSync(fd, mode)
+        threw = false
+      } finally {
+        if (threw) {
+          try {
+            fs.closeSync(fd)
+          } catch (er) {}
+        } else {
+          fs.closeSync(fd)
+        }
+      }
+      return ret
+    }
+  }
+
+  function patchLutimes (fs) {
+    if (constants.hasOwnProperty("O_SYMLINK") && fs.futimes) {
+      fs.lutimes = function (path, at, mt, cb) {
+        fs.open(path, constants.O_SYMLINK, function (er, fd) {
+          if (er) {
+            if (cb) cb(er)
+            return
+          }
+          fs.futimes(fd, at, mt, function (er) {
+            fs.close(fd, function (er2) {
+              if (cb) cb(er || er2)
+            })
+          })
+        })
+      }
+
+      fs.lutimesSync = function (path, at, mt) {
+        var fd = fs.openSync(path, constants.O_SYMLINK)
+        var ret
+        var threw = true
+        try {
+          ret = fs.futimesSync(fd, at, mt)
+          threw = false
+        } finally {
+          if (threw) {
+            try {
+              fs.closeSync(fd)
+            } catch (er) {}
+          } else {
+            fs.closeSync(fd)
+          }
+        }
+        return ret
+      }
+
+    } else if (fs.futimes) {
+      fs.lutimes = function (_a, _b, _c, cb) { if (cb) process.nextTick(cb) }
+      fs.lutimesSync = function () {}
+    }
+  }
+
+  function chmodFix (orig) {
+    if (!orig) return orig
+    return function (target, mode, cb) {
+      return orig.call(fs, target, mode, function (er) {
+        if (chownErOk(er)) er = null
+        if (cb) cb.apply(this, arguments)
+      })
+    }
+  }
+
+  function chmodFixSync (orig) {
+    if (!orig) return orig
+    return function (target, mode) {
+      try {
+        return orig.call(fs, target, mode)
+      } catch (er) {
+        if (!chownErOk(er)) throw er
+      }
+    }
+  }
+
+
+  function chownFix (orig) {
+    if (!orig) return orig
+    return function (target, uid, gid, cb) {
+      return orig.call(fs, target, uid, gid, function (er) {
+        if (chownErOk(er)) er = null
+        if (cb) cb.apply(this, arguments)
+      })
+    }
+  }
+
+  function chownFixSync (orig) {
+    if (!orig) return orig
+    return function (target, uid, gid) {
+      try {
+        return orig.call(fs, target, uid, gid)
+      } catch (er) {
+        if (!chownErOk(er)) throw er
+      }
+    }
+  }
+
+  function statFix (orig) {
+    if (!orig) return orig
+    // Older versions of Node erroneously returned signed integers for
+    // uid + gid.
+    return function (target, options, cb) {
+      if (typeof options === 'function') {
+        cb = options
+        options = null
+      }
+      function callback (er, stats) {
+        if (stats) {
+          if (stats.uid < 0) stats.uid += 0x100000000
+          if (stats.gid < 0) stats.gid += 0x100000000
+        }
+        if (cb) cb.apply(this, arguments)
+      }
+      return options ? orig.call(fs, target, options, callback)
+        : orig.call(fs, target, callback)
+    }
+  }
+
+  function statFixSync (orig) {
+    if (!orig) return orig
+    // Older versions of Node erroneously returned signed integers for
+    // uid + gid.
+    return function (target, options) {
+      var stats = options ? orig.call(fs, target, options)
+        : orig.call(fs, target)
+      if (stats) {
+        if (stats.uid < 0) stats.uid += 0x100000000
+        if (stats.gid < 0) stats.gid += 0x100000000
+      }
+      return stats;
+    }
+  }
+
+  // ENOSYS means that the fs doesn't support the op. Just ignore
+  // that, because it doesn't matter.
+  //
+  // if there's no getuid, or if getuid() is something other
+  // than 0, and the error is EINVAL or EPERM, then just ignore
+  // it.
+  //
+  // This specific case is a silent failure in cp, install, tar,
+  // and most other unix tools that manage permissions.
+  //
+  // When running as root, or if other types of errors are
+  // encountered, then it's strict.
+  function chownErOk (er) {
+    if (!er)
+      return true
+
+    if (er.code === "ENOSYS")
+      return true
+
+    var nonroot = !process.getuid || process.getuid() !== 0
+    if (nonroot) {
+      if (er.code === "EINVAL" || er.code === "EPERM")
+        return true
+    }
+
+    return false
+  }
+}
+
+
+/***/ }),
+
+/***/ 648:
+/***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
+
+
+
+const lockfile = __nccwpck_require__(743);
+const { toPromise, toSync, toSyncOptions } = __nccwpck_require__(271);
+
+async function lock(file, options) {
+    const release = await toPromise(lockfile.lock)(file, options);
+
+    return toPromise(release);
+}
+
+function lockSync(file, options) {
+    const release = toSync(lockfile.lock)(file, toSyncOptions(options));
+
+    return toSync(release);
+}
+
+function unlock(file, options) {
+    return toPromise(lockfile.unlock)(file, options);
+}
+
+function unlockSync(file, options) {
+    return toSync(lockfile.unlock)(file, toSyncOptions(options));
+}
+
+function check(file, options) {
+    return toPromise(lockfile.check)(file, options);
+}
+
+function checkSync(file, options) {
+    return toSync(lockfile.check)(file, toSyncOptions(options));
+}
+
+module.exports = lock;
+module.exports.lock = lock;
+module.exports.unlock = unlock;
+module.exports.lockSync = lockSync;
+module.exports.unlockSync = unlockSync;
+module.exports.check = check;
+module.exports.checkSync = checkSync;
+
+
+/***/ }),
+
+/***/ 271:
+/***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
+
+
+
+const fs = __nccwpck_require__(744);
+
+function createSyncFs(fs) {
+    const methods = ['mkdir', 'realpath', 'stat', 'rmdir', 'utimes'];
+    const newFs = { ...fs };
+
+    methods.forEach((method) => {
+        newFs[method] = (...args) => {
+            const callback = args.pop();
+            let ret;
+
+            try {
+                ret = fs[`${method}Sync`](...args);
+            } catch (err) {
+                return callback(err);
+            }
+
+            callback(null, ret);
+        };
+    });
+
+    return newFs;
+}
+
+// ----------------------------------------------------------
+
+function toPromise(method) {
+    return (...args) => new Promise((resolve, reject) => {
+        args.push((err, result) => {
+            if (err) {
+                reject(err);
+            } else {
+                resolve(result);
+            }
+        });
+
+        method(...args);
+    });
+}
+
+function toSync(method) {
+    return (...args) => {
+        let err;
+        let result;
+
+        args.push((_err, _result) => {
+            err = _err;
+            result = _result;
+        });
+
+        method(...args);
+
+        if (err) {
+            throw err;
+        }
+
+        return result;
+    };
+}
+
+function toSyncOptions(options) {
+    // Shallow clone options because we are oging to mutate them
+    options = { ...options };
+
+    // Transform fs to use the sync methods instead
+    options.fs = createSyncFs(options.fs || fs);
+
+    // Retries are not allowed because it requires the flow to be sync
+    if (
+        (typeof options.retries === 'number' && options.retries > 0) ||
+        (options.retries && typeof options.retries.retries === 'number' && options.retries.retries > 0)
+    ) {
+        throw Object.assign(new Error('Cannot use retries with the sync api'), { code: 'ESYNC' });
+    }
+
+    return options;
+}
+
+module.exports = {
+    toPromise,
+    toSync,
+    toSyncOptions,
+};
+
+
+/***/ }),
+
+/***/ 743:
+/***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
+
+
+
+const path = __nccwpck_require__(928);
+const fs = __nccwpck_require__(744);
+const retry = __nccwpck_require__(546);
+const onExit = __nccwpck_require__(627);
+const mtimePrecision = __nccwpck_require__(747);
+
+const locks = {};
+
+function getLockFile(file, options) {
+    return options.lockfilePath || `${file}.lock`;
+}
+
+function resolveCanonicalPath(file, options, callback) {
+    if (!options.realpath) {
+        return callback(null, path.resolve(file));
+    }
+
+    // Use realpath to resolve symlinks
+    // It also resolves relative paths
+    options.fs.realpath(file, callback);
+}
+
+function acquireLock(file, options, callback) {
+    const lockfilePath = getLockFile(file, options);
+
+    // Use mkdir to create the lockfile (atomic operation)
+    options.fs.mkdir(lockfilePath, (err) => {
+        if (!err) {
+            // At this point, we acquired the lock!
+            // Probe the mtime precision
+            return mtimePrecision.probe(lockfilePath, options.fs, (err, mtime, mtimePrecision) => {
+                // If it failed, try to remove the lock..
+                /* istanbul ignore if */
+                if (err) {
+                    options.fs.rmdir(lockfilePath, () => {});
+
+                    return callback(err);
+                }
+
+                callback(null, mtime, mtimePrecision);
+            });
+        }
+
+        // If error is not EEXIST then some other error occurred while locking
+        if (err.code !== 'EEXIST') {
+            return callback(err);
+        }
+
+        // Otherwise, check if lock is stale by analyzing the file mtime
+        if (options.stale <= 0) {
+            return callback(Object.assign(new Error('Lock file is already being held'), { code: 'ELOCKED', file }));
+        }
+
+        options.fs.stat(lockfilePath, (err, stat) => {
+            if (err) {
+                // Retry if the lockfile has been removed (meanwhile)
+                // Skip stale check to avoid recursiveness
+                if (err.code === 'ENOENT') {
+                    return acquireLock(file, { ...options, stale: 0 }, callback);
+                }
+
+                return callback(err);
+            }
+
+            if (!isLockStale(stat, options)) {
+                return callback(Object.assign(new Error('Lock file is already being held'), { code: 'ELOCKED', file }));
+            }
+
+            // If it's stale, remove it and try again!
+            // Skip stale check to avoid recursiveness
+            removeLock(file, options, (err) => {
+                if (err) {
+                    return callback(err);
+                }
+
+                acquireLock(file, { ...options, stale: 0 }, callback);
+            });
+        });
+    });
+}
+
+function isLockStale(stat, options) {
+    return stat.mtime.getTime() < Date.now() - options.stale;
+}
+
+function removeLock(file, options, callback) {
+    // Remove lockfile, ignoring ENOENT errors
+    options.fs.rmdir(getLockFile(file, options), (err) => {
+        if (err && err.code !== 'ENOENT') {
+            return callback(err);
+        }
+
+        callback();
+    });
+}
+
+function updateLock(file, options) {
+    const lock = locks[file];
+
+    // Just for safety, should never happen
+    /* istanbul ignore if */
+    if (lock.updateTimeout) {
+        return;
+    }
+
+    lock.updateDelay = lock.updateDelay || options.update;
+    lock.updateTimeout = setTimeout(() => {
+        lock.updateTimeout = null;
+
+        // Stat the file to check if mtime is still ours
+        // If it is, we can still recover from a system sleep or a busy event loop
+        options.fs.stat(lock.lockfilePath, (err, stat) => {
+            const isOverThreshold = lock.lastUpdate + options.stale < Date.now();
+
+            // If it failed to update the lockfile, keep trying unless
+            // the lockfile was deleted or we are over the threshold
+            if (err) {
+                if (err.code === 'ENOENT' || isOverThreshold) {
+                    return setLockAsCompromised(file, lock, Object.assign(err, { code: 'ECOMPROMISED' }));
+                }
+
+                lock.updateDelay = 1000;
+
+                return updateLock(file, options);
+            }
+
+            const isMtimeOurs = lock.mtime.getTime() === stat.mtime.getTime();
+
+            if (!isMtimeOurs) {
+                return setLockAsCompromised(
+                    file,
+                    lock,
+                    Object.assign(
+                        new Error('Unable to update lock within the stale threshold'),
+                        { code: 'ECOMPROMISED' }
+                    ));
+            }
+
+            const mtime = mtimePrecision.getMtime(lock.mtimePrecision);
+
+            options.fs.utimes(lock.lockfilePath, mtime, mtime, (err) => {
+                const isOverThreshold = lock.lastUpdate + options.stale < Date.now();
+
+                // Ignore if the lock was released
+                if (lock.released) {
+                    return;
+                }
+
+                // If it failed to update the lockfile, keep trying unless
+                // the lockfile was deleted or we are over the threshold
+                if (err) {
+                    if (err.code === 'ENOENT' || isOverThreshold) {
+                        return setLockAsCompromised(file, lock, Object.assign(err, { code: 'ECOMPROMISED' }));
+                    }
+
+                    lock.updateDelay = 1000;
+
+                    return updateLock(file, options);
+                }
+
+                // All ok, keep updating..
+                lock.mtime = mtime;
+                lock.lastUpdate = Date.now();
+                lock.updateDelay = null;
+                updateLock(file, options);
+            });
+        });
+    }, lock.updateDelay);
+
+    // Unref the timer so that the nodejs process can exit freely
+    // This is safe because all acquired locks will be automatically released
+    // on process exit
+
+    // We first check that `lock.updateTimeout.unref` exists because some users
+    // may be using this module outside of NodeJS (e.g., in an electron app),
+    // and in those cases `setTimeout` return an integer.
+    /* istanbul ignore else */
+    if (lock.updateTimeout.unref) {
+        lock.updateTimeout.unref();
+    }
+}
+
+function setLockAsCompromised(file, lock, err) {
+    // Signal the lock has been released
+    lock.released = true;
+
+    // Cancel lock mtime update
+    // Just for safety, at this point updateTimeout should be null
+    /* istanbul ignore if */
+    if (lock.updateTimeout) {
+        clearTimeout(lock.updateTimeout);
+    }
+
+    if (locks[file] === lock) {
+        delete locks[file];
+    }
+
+    lock.options.onCompromised(err);
+}
+
+// ----------------------------------------------------------
+
+function lock(file, options, callback) {
+    /* istanbul ignore next */
+    options = {
+        stale: 10000,
+        update: null,
+        realpath: true,
+        retries: 0,
+        fs,
+        onCompromised: (err) => { throw err; },
+        ...options,
+    };
+
+    options.retries = options.retries || 0;
+    options.retries = typeof options.retries === 'number' ? { retries: options.retries } : options.retries;
+    options.stale = Math.max(options.stale || 0, 2000);
+    options.update = options.update == null ? options.stale / 2 : options.update || 0;
+    options.update = Math.max(Math.min(options.update, options.stale / 2), 1000);
+
+    // Resolve to a canonical file path
+    resolveCanonicalPath(file, options, (err, file) => {
+        if (err) {
+            return callback(err);
+        }
+
+        // Attempt to acquire the lock
+        const operation = retry.operation(options.retries);
+
+        operation.attempt(() => {
+            acquireLock(file, options, (err, mtime, mtimePrecision) => {
+                if (operation.retry(err)) {
+                    return;
+                }
+
+                if (err) {
+                    return callback(operation.mainError());
+                }
+
+                // We now own the lock
+                const lock = locks[file] = {
+                    lockfilePath: getLockFile(file, options),
+                    mtime,
+                    mtimePrecision,
+                    options,
+                    lastUpdate: Date.now(),
+                };
+
+                // We must keep the lock fresh to avoid staleness
+                updateLock(file, options);
+
+                callback(null, (releasedCallback) => {
+                    if (lock.released) {
+                        return releasedCallback &&
+                            releasedCallback(Object.assign(new Error('Lock is already released'), { code: 'ERELEASED' }));
+                    }
+
+                    // Not necessary to use realpath twice when unlocking
+                    unlock(file, { ...options, realpath: false }, releasedCallback);
+                });
+            });
+        });
+    });
+}
+
+function unlock(file, options, callback) {
+    options = {
+        fs,
+        realpath: true,
+        ...options,
+    };
+
+    // Resolve to a canonical file path
+    resolveCanonicalPath(file, options, (err, file) => {
+        if (err) {
+            return callback(err);
+        }
+
+        // Skip if the lock is not acquired
+        const lock = locks[file];
+
+        if (!lock) {
+            return callback(Object.assign(new Error('Lock is not acquired/owned by you'), { code: 'ENOTACQUIRED' }));
+        }
+
+        lock.updateTimeout && clearTimeout(lock.updateTimeout); // Cancel lock mtime update
+        lock.released = true; // Signal the lock has been released
+        delete locks[file]; // Delete from locks
+
+        removeLock(file, options, callback);
+    });
+}
+
+function check(file, options, callback) {
+    options = {
+        stale: 10000,
+        realpath: true,
+        fs,
+        ...options,
+    };
+
+    options.stale = Math.max(options.stale || 0, 2000);
+
+    // Resolve to a canonical file path
+    resolveCanonicalPath(file, options, (err, file) => {
+        if (err) {
+            return callback(err);
+        }
+
+        // Check if lockfile exists
+        options.fs.stat(getLockFile(file, options), (err, stat) => {
+            if (err) {
+                // If does not exist, file is not locked. Otherwise, callback with error
+                return err.code === 'ENOENT' ? callback(null, false) : callback(err);
+            }
+
+            // Otherwise, check if lock is stale by analyzing the file mtime
+            return callback(null, !isLockStale(stat, options));
+        });
+    });
+}
+
+function getLocks() {
+    return locks;
+}
+
+// Remove acquired locks on exit
+/* istanbul ignore next */
+onExit(() => {
+    for (const file in locks) {
+        const options = locks[file].options;
+
+        try { options.fs.rmdirSync(getLockFile(file, options)); } catch (e) { /* Empty */ }
+    }
+});
+
+module.exports.lock = lock;
+module.exports.unlock = unlock;
+module.exports.check = check;
+module.exports.getLocks = getLocks;
+
+
+/***/ }),
+
+/***/ 747:
+/***/ ((module) => {
+
+
+
+const cacheSymbol = Symbol();
+
+function probe(file, fs, callback) {
+    const cachedPrecision = fs[cacheSymbol];
+
+    if (cachedPrecision) {
+        return fs.stat(file, (err, stat) => {
+            /* istanbul ignore if */
+            if (err) {
+                return callback(err);
+            }
+
+            callback(null, stat.mtime, cachedPrecision);
+        });
+    }
+
+    // Set mtime by ceiling Date.now() to seconds + 5ms so that it's "not on the second"
+    const mtime = new Date((Math.ceil(Date.now() / 1000) * 1000) + 5);
+
+    fs.utimes(file, mtime, mtime, (err) => {
+        /* istanbul ignore if */
+        if (err) {
+            return callback(err);
+        }
+
+        fs.stat(file, (err, stat) => {
+            /* istanbul ignore if */
+            if (err) {
+                return callback(err);
+            }
+
+            const precision = stat.mtime.getTime() % 1000 === 0 ? 's' : 'ms';
+
+            // Cache the precision in a non-enumerable way
+            Object.defineProperty(fs, cacheSymbol, { value: precision });
+
+            callback(null, stat.mtime, precision);
+        });
+    });
+}
+
+function getMtime(precision) {
+    let now = Date.now();
+
+    if (precision === 's') {
+        now = Math.ceil(now / 1000) * 1000;
+    }
+
+    return new Date(now);
+}
+
+module.exports.probe = probe;
+module.exports.getMtime = getMtime;
+
+
+/***/ }),
+
+/***/ 546:
+/***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
+
+module.exports = __nccwpck_require__(84);
+
+/***/ }),
+
+/***/ 84:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+var RetryOperation = __nccwpck_require__(538);
+
+exports.operation = function(options) {
+  var timeouts = exports.timeouts(options);
+  return new RetryOperation(timeouts, {
+      forever: options && options.forever,
+      unref: options && options.unref,
+      maxRetryTime: options && options.maxRetryTime
+  });
+};
+
+exports.timeouts = function(options) {
+  if (options instanceof Array) {
+    return [].concat(options);
+  }
+
+  var opts = {
+    retries: 10,
+    factor: 2,
+    minTimeout: 1 * 1000,
+    maxTimeout: Infinity,
+    randomize: false
+  };
+  for (var key in options) {
+    opts[key] = options[key];
+  }
+
+  if (opts.minTimeout > opts.maxTimeout) {
+    throw new Error('minTimeout is greater than maxTimeout');
+  }
+
+  var timeouts = [];
+  for (var i = 0; i < opts.retries; i++) {
+    timeouts.push(this.createTimeout(i, opts));
+  }
+
+  if (options && options.forever && !timeouts.length) {
+    timeouts.push(this.createTimeout(i, opts));
+  }
+
+  // sort the array numerically ascending
+  timeouts.sort(function(a,b) {
+    return a - b;
+  });
+
+  return timeouts;
+};
+
+exports.createTimeout = function(attempt, opts) {
+  var random = (opts.randomize)
+    ? (Math.random() + 1)
+    : 1;
+
+  var timeout = Math.round(random * opts.minTimeout * Math.pow(opts.factor, attempt));
+  timeout = Math.min(timeout, opts.maxTimeout);
+
+  return timeout;
+};
+
+exports.wrap = function(obj, options, methods) {
+  if (options instanceof Array) {
+    methods = options;
+    options = null;
+  }
+
+  if (!methods) {
+    methods = [];
+    for (var key in obj) {
+      if (typeof obj[key] === 'function') {
+        methods.push(key);
+      }
+    }
+  }
+
+  for (var i = 0; i < methods.length; i++) {
+    var method   = methods[i];
+    var original = obj[method];
+
+    obj[method] = function retryWrapper(original) {
+      var op       = exports.operation(options);
+      var args     = Array.prototype.slice.call(arguments, 1);
+      var callback = args.pop();
+
+      args.push(function(err) {
+        if (op.retry(err)) {
+          return;
+        }
+        if (err) {
+          arguments[0] = op.mainError();
+        }
+        callback.apply(this, arguments);
+      });
+
+      op.attempt(function() {
+        original.apply(obj, args);
+      });
+    }.bind(obj, original);
+    obj[method].options = options;
+  }
+};
+
+
+/***/ }),
+
+/***/ 538:
+/***/ ((module) => {
+
+function RetryOperation(timeouts, options) {
+  // Compatibility for the old (timeouts, retryForever) signature
+  if (typeof options === 'boolean') {
+    options = { forever: options };
+  }
+
+  this._originalTimeouts = JSON.parse(JSON.stringify(timeouts));
+  this._timeouts = timeouts;
+  this._options = options || {};
+  this._maxRetryTime = options && options.maxRetryTime || Infinity;
+  this._fn = null;
+  this._errors = [];
+  this._attempts = 1;
+  this._operationTimeout = null;
+  this._operationTimeoutCb = null;
+  this._timeout = null;
+  this._operationStart = null;
+
+  if (this._options.forever) {
+    this._cachedTimeouts = this._timeouts.slice(0);
+  }
+}
+module.exports = RetryOperation;
+
+RetryOperation.prototype.reset = function() {
+  this._attempts = 1;
+  this._timeouts = this._originalTimeouts;
+}
+
+RetryOperation.prototype.stop = function() {
+  if (this._timeout) {
+    clearTimeout(this._timeout);
+  }
+
+  this._timeouts       = [];
+  this._cachedTimeouts = null;
+};
+
+RetryOperation.prototype.retry = function(err) {
+  if (this._timeout) {
+    clearTimeout(this._timeout);
+  }
+
+  if (!err) {
+    return false;
+  }
+  var currentTime = new Date().getTime();
+  if (err && currentTime - this._operationStart >= this._maxRetryTime) {
+    this._errors.unshift(new Error('RetryOperation timeout occurred'));
+    return false;
+  }
+
+  this._errors.push(err);
+
+  var timeout = this._timeouts.shift();
+  if (timeout === undefined) {
+    if (this._cachedTimeouts) {
+      // retry forever, only keep last error
+      this._errors.splice(this._errors.length - 1, this._errors.length);
+      this._timeouts = this._cachedTimeouts.slice(0);
+      timeout = this._timeouts.shift();
+    } else {
+      return false;
+    }
+  }
+
+  var self = this;
+  var timer = setTimeout(function() {
+    self._attempts++;
+
+    if (self._operationTimeoutCb) {
+      self._timeout = setTimeout(function() {
+        self._operationTimeoutCb(self._attempts);
+      }, self._operationTimeout);
+
+      if (self._options.unref) {
+          self._timeout.unref();
+      }
+    }
+
+    self._fn(self._attempts);
+  }, timeout);
+
+  if (this._options.unref) {
+      timer.unref();
+  }
+
+  return true;
+};
+
+RetryOperation.prototype.attempt = function(fn, timeoutOps) {
+  this._fn = fn;
+
+  if (timeoutOps) {
+    if (timeoutOps.timeout) {
+      this._operationTimeout = timeoutOps.timeout;
+    }
+    if (timeoutOps.cb) {
+      this._operationTimeoutCb = timeoutOps.cb;
+    }
+  }
+
+  var self = this;
+  if (this._operationTimeoutCb) {
+    this._timeout = setTimeout(function() {
+      self._operationTimeoutCb();
+    }, self._operationTimeout);
+  }
+
+  this._operationStart = new Date().getTime();
+
+  this._fn(this._attempts);
+};
+
+RetryOperation.prototype.try = function(fn) {
+  console.log('Using RetryOperation.try() is deprecated');
+  this.attempt(fn);
+};
+
+RetryOperation.prototype.start = function(fn) {
+  console.log('Using RetryOperation.start() is deprecated');
+  this.attempt(fn);
+};
+
+RetryOperation.prototype.start = RetryOperation.prototype.try;
+
+RetryOperation.prototype.errors = function() {
+  return this._errors;
+};
+
+RetryOperation.prototype.attempts = function() {
+  return this._attempts;
+};
+
+RetryOperation.prototype.mainError = function() {
+  if (this._errors.length === 0) {
+    return null;
+  }
+
+  var counts = {};
+  var mainError = null;
+  var mainErrorCount = 0;
+
+  for (var i = 0; i < this._errors.length; i++) {
+    var error = this._errors[i];
+    var message = error.message;
+    var count = (counts[message] || 0) + 1;
+
+    counts[message] = count;
+
+    if (count >= mainErrorCount) {
+      mainError = error;
+      mainErrorCount = count;
+    }
+  }
+
+  return mainError;
+};
+
+
+/***/ }),
+
+/***/ 627:
+/***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
+
+// Note: since nyc uses this module to output coverage, any lines
+// that are in the direct sync flow of nyc's outputCoverage are
+// ignored, since we can never get coverage for them.
+// grab a reference to node's real process object right away
+var process = global.process
+
+const processOk = function (process) {
+  return process &&
+    typeof process === 'object' &&
+    typeof process.removeListener === 'function' &&
+    typeof process.emit === 'function' &&
+    typeof process.reallyExit === 'function' &&
+    typeof process.listeners === 'function' &&
+    typeof process.kill === 'function' &&
+    typeof process.pid === 'number' &&
+    typeof process.on === 'function'
+}
+
+// some kind of non-node environment, just no-op
+/* istanbul ignore if */
+if (!processOk(process)) {
+  module.exports = function () {
+    return function () {}
+  }
+} else {
+  var assert = __nccwpck_require__(613)
+  var signals = __nccwpck_require__(430)
+  var isWin = /^win/i.test(process.platform)
+
+  var EE = __nccwpck_require__(434)
+  /* istanbul ignore if */
+  if (typeof EE !== 'function') {
+    EE = EE.EventEmitter
+  }
+
+  var emitter
+  if (process.__signal_exit_emitter__) {
+    emitter = process.__signal_exit_emitter__
+  } else {
+    emitter = process.__signal_exit_emitter__ = new EE()
+    emitter.count = 0
+    emitter.emitted = {}
+  }
+
+  // Because this emitter is a global, we have to check to see if a
+  // previous version of this library failed to enable infinite listeners.
+  // I know what you're about to say.  But literally everything about
+  // signal-exit is a compromise with evil.  Get used to it.
+  if (!emitter.infinite) {
+    emitter.setMaxListeners(Infinity)
+    emitter.infinite = true
+  }
+
+  module.exports = function (cb, opts) {
+    /* istanbul ignore if */
+    if (!processOk(global.process)) {
+      return function () {}
+    }
+    assert.equal(typeof cb, 'function', 'a callback must be provided for exit handler')
+
+    if (loaded === false) {
+      load()
+    }
+
+    var ev = 'exit'
+    if (opts && opts.alwaysLast) {
+      ev = 'afterexit'
+    }
+
+    var remove = function () {
+      emitter.removeListener(ev, cb)
+      if (emitter.listeners('exit').length === 0 &&
+          emitter.listeners('afterexit').length === 0) {
+        unload()
+      }
+    }
+    emitter.on(ev, cb)
+
+    return remove
+  }
+
+  var unload = function unload () {
+    if (!loaded || !processOk(global.process)) {
+      return
+    }
+    loaded = false
+
+    signals.forEach(function (sig) {
+      try {
+        process.removeListener(sig, sigListeners[sig])
+      } catch (er) {}
+    })
+    process.emit = originalProcessEmit
+    process.reallyExit = originalProcessReallyExit
+    emitter.count -= 1
+  }
+  module.exports.unload = unload
+
+  var emit = function emit (event, code, signal) {
+    /* istanbul ignore if */
+    if (emitter.emitted[event]) {
+      return
+    }
+    emitter.emitted[event] = true
+    emitter.emit(event, code, signal)
+  }
+
+  // { <signal>: <listener fn>, ... }
+  var sigListeners = {}
+  signals.forEach(function (sig) {
+    sigListeners[sig] = function listener () {
+      /* istanbul ignore if */
+      if (!processOk(global.process)) {
+        return
+      }
+      // If there are no other listeners, an exit is coming!
+      // Simplest way: remove us and then re-send the signal.
+      // We know that this will kill the process, so we can
+      // safely emit now.
+      var listeners = process.listeners(sig)
+      if (listeners.length === emitter.count) {
+        unload()
+        emit('exit', null, sig)
+        /* istanbul ignore next */
+        emit('afterexit', null, sig)
+        /* istanbul ignore next */
+        if (isWin && sig === 'SIGHUP') {
+          // "SIGHUP" throws an `ENOSYS` error on Windows,
+          // so use a supported signal instead
+          sig = 'SIGINT'
+        }
+        /* istanbul ignore next */
+        process.kill(process.pid, sig)
+      }
+    }
+  })
+
+  module.exports.signals = function () {
+    return signals
+  }
+
+  var loaded = false
+
+  var load = function load () {
+    if (loaded || !processOk(global.process)) {
+      return
+    }
+    loaded = true
+
+    // This is the number of onSignalExit's that are in play.
+    // It's important so that we can count the correct number of
+    // listeners on signals, and don't wait for the other one to
+    // handle it instead of us.
+    emitter.count += 1
+
+    signals = signals.filter(function (sig) {
+      try {
+        process.on(sig, sigListeners[sig])
+        return true
+      } catch (er) {
+        return false
+      }
+    })
+
+    process.emit = processEmit
+    process.reallyExit = processReallyExit
+  }
+  module.exports.load = load
+
+  var originalProcessReallyExit = process.reallyExit
+  var processReallyExit = function processReallyExit (code) {
+    /* istanbul ignore if */
+    if (!processOk(global.process)) {
+      return
+    }
+    process.exitCode = code || /* istanbul ignore next */ 0
+    emit('exit', process.exitCode, null)
+    /* istanbul ignore next */
+    emit('afterexit', process.exitCode, null)
+    /* istanbul ignore next */
+    originalProcessReallyExit.call(process, process.exitCode)
+  }
+
+  var originalProcessEmit = process.emit
+  var processEmit = function processEmit (ev, arg) {
+    if (ev === 'exit' && processOk(global.process)) {
+      /* istanbul ignore else */
+      if (arg !== undefined) {
+        process.exitCode = arg
+      }
+      var ret = originalProcessEmit.apply(this, arguments)
+      /* istanbul ignore next */
+      emit('exit', process.exitCode, null)
+      /* istanbul ignore next */
+      emit('afterexit', process.exitCode, null)
+      /* istanbul ignore next */
+      return ret
+    } else {
+      return originalProcessEmit.apply(this, arguments)
+    }
+  }
+}
+
+
+/***/ }),
+
+/***/ 430:
+/***/ ((module) => {
+
+// This is not the set of all possible signals.
+//
+// It IS, however, the set of all signals that trigger
+// an exit on either Linux or BSD systems.  Linux is a
+// superset of the signal names supported on BSD, and
+// the unknown signals just fail to register, so we can
+// catch that easily enough.
+//
+// Don't bother with SIGKILL.  It's uncatchable, which
+// means that we can't fire any callbacks anyway.
+//
+// If a user does happen to register a handler on a non-
+// fatal signal like SIGWINCH or something, and then
+// exit, it'll end up firing `process.emit('exit')`, so
+// the handler will be fired anyway.
+//
+// SIGBUS, SIGFPE, SIGSEGV and SIGILL, when not raised
+// artificially, inherently leave the process in a
+// state from which it is not safe to try and enter JS
+// listeners.
+module.exports = [
+  'SIGABRT',
+  'SIGALRM',
+  'SIGHUP',
+  'SIGINT',
+  'SIGTERM'
+]
+
+if (process.platform !== 'win32') {
+  module.exports.push(
+    'SIGVTALRM',
+    'SIGXCPU',
+    'SIGXFSZ',
+    'SIGUSR2',
+    'SIGTRAP',
+    'SIGSYS',
+    'SIGQUIT',
+    'SIGIOT'
+    // should detect profiler and enable/disable accordingly.
+    // see #21
+    // 'SIGPROF'
+  )
+}
+
+if (process.platform === 'linux') {
+  module.exports.push(
+    'SIGIO',
+    'SIGPOLL',
+    'SIGPWR',
+    'SIGSTKFLT',
+    'SIGUNUSED'
+  )
+}
+
+
+/***/ }),
+
+/***/ 613:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("assert");
+
+/***/ }),
+
+/***/ 140:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("constants");
+
+/***/ }),
+
+/***/ 434:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("events");
+
+/***/ }),
+
+/***/ 896:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("fs");
+
+/***/ }),
+
+/***/ 421:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:child_process");
+
+/***/ }),
+
+/***/ 474:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:events");
+
+/***/ }),
+
+/***/ 24:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
+
+/***/ }),
+
+/***/ 760:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
+
+/***/ }),
+
+/***/ 708:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:process");
+
+/***/ }),
+
+/***/ 928:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("path");
+
+/***/ }),
+
+/***/ 203:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("stream");
+
+/***/ }),
+
+/***/ 23:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("util");
+
+/***/ }),
+
+/***/ 909:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+const { Argument } = __nccwpck_require__(154);
+const { Command } = __nccwpck_require__(348);
+const { CommanderError, InvalidArgumentError } = __nccwpck_require__(135);
+const { Help } = __nccwpck_require__(754);
+const { Option } = __nccwpck_require__(240);
+
+exports.DM = new Command();
+
+exports.gu = (name) => new Command(name);
+exports.Ww = (flags, description) => new Option(flags, description);
+exports.er = (name, description) => new Argument(name, description);
+
+/**
+ * Expose classes
+ */
+
+exports.uB = Command;
+exports.c$ = Option;
+exports.ef = Argument;
+exports._V = Help;
+
+exports.b7 = CommanderError;
+exports.Di = InvalidArgumentError;
+exports.a2 = InvalidArgumentError; // Deprecated
+
+
+/***/ }),
+
+/***/ 154:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+const { InvalidArgumentError } = __nccwpck_require__(135);
+
+class Argument {
+  /**
+   * Initialize a new command argument with the given name and description.
+   * The default is that the argument is required, and you can explicitly
+   * indicate this with <> around the name. Put [] around the name for an optional argument.
+   *
+   * @param {string} name
+   * @param {string} [description]
+   */
+
+  constructor(name, description) {
+    this.description = description || '';
+    this.variadic = false;
+    this.parseArg = undefined;
+    this.defaultValue = undefined;
+    this.defaultValueDescription = undefined;
+    this.argChoices = undefined;
+
+    switch (name[0]) {
+      case '<': // e.g. <required>
+        this.required = true;
+        this._name = name.slice(1, -1);
+        break;
+      case '[': // e.g. [optional]
+        this.required = false;
+        this._name = name.slice(1, -1);
+        break;
+      default:
+        this.required = true;
+        this._name = name;
+        break;
+    }
+
+    if (this._name.endsWith('...')) {
+      this.variadic = true;
+      this._name = this._name.slice(0, -3);
+    }
+  }
+
+  /**
+   * Return argument name.
+   *
+   * @return {string}
+   */
+
+  name() {
+    return this._name;
+  }
+
+  /**
+   * @package
+   */
+
+  _collectValue(value, previous) {
+    if (previous === this.defaultValue || !Array.isArray(previous)) {
+      return [value];
+    }
+
+    previous.push(value);
+    return previous;
+  }
+
+  /**
+   * Set the default value, and optionally supply the description to be displayed in the help.
+   *
+   * @param {*} value
+   * @param {string} [description]
+   * @return {Argument}
+   */
+
+  default(value, description) {
+    this.defaultValue = value;
+    this.defaultValueDescription = description;
+    return this;
+  }
+
+  /**
+   * Set the custom handler for processing CLI command arguments into argument values.
+   *
+   * @param {Function} [fn]
+   * @return {Argument}
+   */
+
+  argParser(fn) {
+    this.parseArg = fn;
+    return this;
+  }
+
+  /**
+   * Only allow argument value to be one of choices.
+   *
+   * @param {string[]} values
+   * @return {Argument}
+   */
+
+  choices(values) {
+    this.argChoices = values.slice();
+    this.parseArg = (arg, previous) => {
+      if (!this.argChoices.includes(arg)) {
+        throw new InvalidArgumentError(
+          `Allowed choices are ${this.argChoices.join(', ')}.`,
+        );
+      }
+      if (this.variadic) {
+        return this._collectValue(arg, previous);
+      }
+      return arg;
+    };
+    return this;
+  }
+
+  /**
+   * Make argument required.
+   *
+   * @returns {Argument}
+   */
+  argRequired() {
+    this.required = true;
+    return this;
+  }
+
+  /**
+   * Make argument optional.
+   *
+   * @returns {Argument}
+   */
+  argOptional() {
+    this.required = false;
+    return this;
+  }
+}
+
+/**
+ * Takes an argument and returns its human readable equivalent for help usage.
+ *
+ * @param {Argument} arg
+ * @return {string}
+ * @private
+ */
+
+function humanReadableArgName(arg) {
+  const nameOutput = arg.name() + (arg.variadic === true ? '...' : '');
+
+  return arg.required ? '<' + nameOutput + '>' : '[' + nameOutput + ']';
+}
+
+exports.Argument = Argument;
+exports.humanReadableArgName = humanReadableArgName;
+
+
+/***/ }),
+
+/***/ 348:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+const EventEmitter = (__nccwpck_require__(474).EventEmitter);
+const childProcess = __nccwpck_require__(421);
+const path = __nccwpck_require__(760);
+const fs = __nccwpck_require__(24);
+const process = __nccwpck_require__(708);
+
+const { Argument, humanReadableArgName } = __nccwpck_require__(154);
+const { CommanderError } = __nccwpck_require__(135);
+const { Help, stripColor } = __nccwpck_require__(754);
+const { Option, DualOptions } = __nccwpck_require__(240);
+const { suggestSimilar } = __nccwpck_require__(30);
+
+class Command extends EventEmitter {
+  /**
+   * Initialize a new `Command`.
+   *
+   * @param {string} [name]
+   */
+
+  constructor(name) {
+    super();
+    /** @type {Command[]} */
+    this.commands = [];
+    /** @type {Option[]} */
+    this.options = [];
+    this.parent = null;
+    this._allowUnknownOption = false;
+    this._allowExcessArguments = false;
+    /** @type {Argument[]} */
+    this.registeredArguments = [];
+    this._args = this.registeredArguments; // deprecated old name
+    /** @type {string[]} */
+    this.args = []; // cli args with options removed
+    this.rawArgs = [];
+    this.processedArgs = []; // like .args but after custom processing and collecting variadic
+    this._scriptPath = null;
+    this._name = name || '';
+    this._optionValues = {};
+    this._optionValueSources = {}; // default, env, cli etc
+    this._storeOptionsAsProperties = false;
+    this._actionHandler = null;
+    this._executableHandler = false;
+    this._executableFile = null; // custom name for executable
+    this._executableDir = null; // custom search directory for subcommands
+    this._defaultCommandName = null;
+    this._exitCallback = null;
+    this._aliases = [];
+    this._combineFlagAndOptionalValue = true;
+    this._description = '';
+    this._summary = '';
+    this._argsDescription = undefined; // legacy
+    this._enablePositionalOptions = false;
+    this._passThroughOptions = false;
+    this._lifeCycleHooks = {}; // a hash of arrays
+    /** @type {(boolean | string)} */
+    this._showHelpAfterError = false;
+    this._showSuggestionAfterError = true;
+    this._savedState = null; // used in save/restoreStateBeforeParse
+
+    // see configureOutput() for docs
+    this._outputConfiguration = {
+      writeOut: (str) => process.stdout.write(str),
+      writeErr: (str) => process.stderr.write(str),
+      outputError: (str, write) => write(str),
+      getOutHelpWidth: () =>
+        process.stdout.isTTY ? process.stdout.columns : undefined,
+      getErrHelpWidth: () =>
+        process.stderr.isTTY ? process.stderr.columns : undefined,
+      getOutHasColors: () =>
+        useColor() ?? (process.stdout.isTTY && process.stdout.hasColors?.()),
+      getErrHasColors: () =>
+        useColor() ?? (process.stderr.isTTY && process.stderr.hasColors?.()),
+      stripColor: (str) => stripColor(str),
+    };
+
+    this._hidden = false;
+    /** @type {(Option | null | undefined)} */
+    this._helpOption = undefined; // Lazy created on demand. May be null if help option is disabled.
+    this._addImplicitHelpCommand = undefined; // undecided whether true or false yet, not inherited
+    /** @type {Command} */
+    this._helpCommand = undefined; // lazy initialised, inherited
+    this._helpConfiguration = {};
+    /** @type {string | undefined} */
+    this._helpGroupHeading = undefined; // soft initialised when added to parent
+    /** @type {string | undefined} */
+    this._defaultCommandGroup = undefined;
+    /** @type {string | undefined} */
+    this._defaultOptionGroup = undefined;
+  }
+
+  /**
+   * Copy settings that are useful to have in common across root command and subcommands.
+   *
+   * (Used internally when adding a command using `.command()` so subcommands inherit parent settings.)
+   *
+   * @param {Command} sourceCommand
+   * @return {Command} `this` command for chaining
+   */
+  copyInheritedSettings(sourceCommand) {
+    this._outputConfiguration = sourceCommand._outputConfiguration;
+    this._helpOption = sourceCommand._helpOption;
+    this._helpCommand = sourceCommand._helpCommand;
+    this._helpConfiguration = sourceCommand._helpConfiguration;
+    this._exitCallback = sourceCommand._exitCallback;
+    this._storeOptionsAsProperties = sourceCommand._storeOptionsAsProperties;
+    this._combineFlagAndOptionalValue =
+      sourceCommand._combineFlagAndOptionalValue;
+    this._allowExcessArguments = sourceCommand._allowExcessArguments;
+    this._enablePositionalOptions = sourceCommand._enablePositionalOptions;
+    this._showHelpAfterError = sourceCommand._showHelpAfterError;
+    this._showSuggestionAfterError = sourceCommand._showSuggestionAfterError;
+
+    return this;
+  }
+
+  /**
+   * @returns {Command[]}
+   * @private
+   */
+
+  _getCommandAndAncestors() {
+    const result = [];
+    // eslint-disable-next-line @typescript-eslint/no-this-alias
+    for (let command = this; command; command = command.parent) {
+      result.push(command);
+    }
+    return result;
+  }
+
+  /**
+   * Define a command.
+   *
+   * There are two styles of command: pay attention to where to put the description.
+   *
+   * @example
+   * // Command implemented using action handler (description is supplied separately to `.command`)
+   * program
+   *   .command('clone <source> [destination]')
+   *   .description('clone a repository into a newly created directory')
+   *   .action((source, destination) => {
+   *     console.log('clone command called');
+   *   });
+   *
+   * // Command implemented using separate executable file (description is second parameter to `.command`)
+   * program
+   *   .command('start <service>', 'start named service')
+   *   .command('stop [service]', 'stop named service, or all if no name supplied');
+   *
+   * @param {string} nameAndArgs - command name and arguments, args are `<required>` or `[optional]` and last may also be `variadic...`
+   * @param {(object | string)} [actionOptsOrExecDesc] - configuration options (for action), or description (for executable)
+   * @param {object} [execOpts] - configuration options (for executable)
+   * @return {Command} returns new command for action handler, or `this` for executable command
+   */
+
+  command(nameAndArgs, actionOptsOrExecDesc, execOpts) {
+    let desc = actionOptsOrExecDesc;
+    let opts = execOpts;
+    if (typeof desc === 'object' && desc !== null) {
+      opts = desc;
+      desc = null;
+    }
+    opts = opts || {};
+    const [, name, args] = nameAndArgs.match(/([^ ]+) *(.*)/);
+
+    const cmd = this.createCommand(name);
+    if (desc) {
+      cmd.description(desc);
+      cmd._executableHandler = true;
+    }
+    if (opts.isDefault) this._defaultCommandName = cmd._name;
+    cmd._hidden = !!(opts.noHelp || opts.hidden); // noHelp is deprecated old name for hidden
+    cmd._executableFile = opts.executableFile || null; // Custom name for executable file, set missing to null to match constructor
+    if (args) cmd.arguments(args);
+    this._registerCommand(cmd);
+    cmd.parent = this;
+    cmd.copyInheritedSettings(this);
+
+    if (desc) return this;
+    return cmd;
+  }
+
+  /**
+   * Factory routine to create a new unattached command.
+   *
+   * See .command() for creating an attached subcommand, which uses this routine to
+   * create the command. You can override createCommand to customise subcommands.
+   *
+   * @param {string} [name]
+   * @return {Command} new command
+   */
+
+  createCommand(name) {
+    return new Command(name);
+  }
+
+  /**
+   * You can customise the help with a subclass of Help by overriding createHelp,
+   * or by overriding Help properties using configureHelp().
+   *
+   * @return {Help}
+   */
+
+  createHelp() {
+    return Object.assign(new Help(), this.configureHelp());
+  }
+
+  /**
+   * You can customise the help by overriding Help properties using configureHelp(),
+   * or with a subclass of Help by overriding createHelp().
+   *
+   * @param {object} [configuration] - configuration options
+   * @return {(Command | object)} `this` command for chaining, or stored configuration
+   */
+
+  configureHelp(configuration) {
+    if (configuration === undefined) return this._helpConfiguration;
+
+    this._helpConfiguration = configuration;
+    return this;
+  }
+
+  /**
+   * The default output goes to stdout and stderr. You can customise this for special
+   * applications. You can also customise the display of errors by overriding outputError.
+   *
+   * The configuration properties are all functions:
+   *
+   *     // change how output being written, defaults to stdout and stderr
+   *     writeOut(str)
+   *     writeErr(str)
+   *     // change how output being written for errors, defaults to writeErr
+   *     outputError(str, write) // used for displaying errors and not used for displaying help
+   *     // specify width for wrapping help
+   *     getOutHelpWidth()
+   *     getErrHelpWidth()
+   *     // color support, currently only used with Help
+   *     getOutHasColors()
+   *     getErrHasColors()
+   *     stripColor() // used to remove ANSI escape codes if output does not have colors
+   *
+   * @param {object} [configuration] - configuration options
+   * @return {(Command | object)} `this` command for chaining, or stored configuration
+   */
+
+  configureOutput(configuration) {
+    if (configuration === undefined) return this._outputConfiguration;
+
+    this._outputConfiguration = {
+      ...this._outputConfiguration,
+      ...configuration,
+    };
+    return this;
+  }
+
+  /**
+   * Display the help or a custom message after an error occurs.
+   *
+   * @param {(boolean|string)} [displayHelp]
+   * @return {Command} `this` command for chaining
+   */
+  showHelpAfterError(displayHelp = true) {
+    if (typeof displayHelp !== 'string') displayHelp = !!displayHelp;
+    this._showHelpAfterError = displayHelp;
+    return this;
+  }
+
+  /**
+   * Display suggestion of similar commands for unknown commands, or options for unknown options.
+   *
+   * @param {boolean} [displaySuggestion]
+   * @return {Command} `this` command for chaining
+   */
+  showSuggestionAfterError(displaySuggestion = true) {
+    this._showSuggestionAfterError = !!displaySuggestion;
+    return this;
+  }
+
+  /**
+   * Add a prepared subcommand.
+   *
+   * See .command() for creating an attached subcommand which inherits settings from its parent.
+   *
+   * @param {Command} cmd - new subcommand
+   * @param {object} [opts] - configuration options
+   * @return {Command} `this` command for chaining
+   */
+
+  addCommand(cmd, opts) {
+    if (!cmd._name) {
+      throw new Error(`Command passed to .addCommand() must have a name
+- specify the name in Command constructor or using .name()`);
+    }
+
+    opts = opts || {};
+    if (opts.isDefault) this._defaultCommandName = cmd._name;
+    if (opts.noHelp || opts.hidden) cmd._hidden = true; // modifying passed command due to existing implementation
+
+    this._registerCommand(cmd);
+    cmd.parent = this;
+    cmd._checkForBrokenPassThrough();
+
+    return this;
+  }
+
+  /**
+   * Factory routine to create a new unattached argument.
+   *
+   * See .argument() for creating an attached argument, which uses this routine to
+   * create the argument. You can override createArgument to return a custom argument.
+   *
+   * @param {string} name
+   * @param {string} [description]
+   * @return {Argument} new argument
+   */
+
+  createArgument(name, description) {
+    return new Argument(name, description);
+  }
+
+  /**
+   * Define argument syntax for command.
+   *
+   * The default is that the argument is required, and you can explicitly
+   * indicate this with <> around the name. Put [] around the name for an optional argument.
+   *
+   * @example
+   * program.argument('<input-file>');
+   * program.argument('[output-file]');
+   *
+   * @param {string} name
+   * @param {string} [description]
+   * @param {(Function|*)} [parseArg] - custom argument processing function or default value
+   * @param {*} [defaultValue]
+   * @return {Command} `this` command for chaining
+   */
+  argument(name, description, parseArg, defaultValue) {
+    const argument = this.createArgument(name, description);
+    if (typeof parseArg === 'function') {
+      argument.default(defaultValue).argParser(parseArg);
+    } else {
+      argument.default(parseArg);
+    }
+    this.addArgument(argument);
+    return this;
+  }
+
+  /**
+   * Define argument syntax for command, adding multiple at once (without descriptions).
+   *
+   * See also .argument().
+   *
+   * @example
+   * program.arguments('<cmd> [env]');
+   *
+   * @param {string} names
+   * @return {Command} `this` command for chaining
+   */
+
+  arguments(names) {
+    names
+      .trim()
+      .split(/ +/)
+      .forEach((detail) => {
+        this.argument(detail);
+      });
+    return this;
+  }
+
+  /**
+   * Define argument syntax for command, adding a prepared argument.
+   *
+   * @param {Argument} argument
+   * @return {Command} `this` command for chaining
+   */
+  addArgument(argument) {
+    const previousArgument = this.registeredArguments.slice(-1)[0];
+    if (previousArgument?.variadic) {
+      throw new Error(
+        `only the last argument can be variadic '${previousArgument.name()}'`,
+      );
+    }
+    if (
+      argument.required &&
+      argument.defaultValue !== undefined &&
+      argument.parseArg === undefined
+    ) {
+      throw new Error(
+        `a default value for a required argument is never used: '${argument.name()}'`,
+      );
+    }
+    this.registeredArguments.push(argument);
+    return this;
+  }
+
+  /**
+   * Customise or override default help command. By default a help command is automatically added if your command has subcommands.
+   *
+   * @example
+   *    program.helpCommand('help [cmd]');
+   *    program.helpCommand('help [cmd]', 'show help');
+   *    program.helpCommand(false); // suppress default help command
+   *    program.helpCommand(true); // add help command even if no subcommands
+   *
+   * @param {string|boolean} enableOrNameAndArgs - enable with custom name and/or arguments, or boolean to override whether added
+   * @param {string} [description] - custom description
+   * @return {Command} `this` command for chaining
+   */
+
+  helpCommand(enableOrNameAndArgs, description) {
+    if (typeof enableOrNameAndArgs === 'boolean') {
+      this._addImplicitHelpCommand = enableOrNameAndArgs;
+      if (enableOrNameAndArgs && this._defaultCommandGroup) {
+        // make the command to store the group
+        this._initCommandGroup(this._getHelpCommand());
+      }
+      return this;
+    }
+
+    const nameAndArgs = enableOrNameAndArgs ?? 'help [command]';
+    const [, helpName, helpArgs] = nameAndArgs.match(/([^ ]+) *(.*)/);
+    const helpDescription = description ?? 'display help for command';
+
+    const helpCommand = this.createCommand(helpName);
+    helpCommand.helpOption(false);
+    if (helpArgs) helpCommand.arguments(helpArgs);
+    if (helpDescription) helpCommand.description(helpDescription);
+
+    this._addImplicitHelpCommand = true;
+    this._helpCommand = helpCommand;
+    // init group unless lazy create
+    if (enableOrNameAndArgs || description) this._initCommandGroup(helpCommand);
+
+    return this;
+  }
+
+  /**
+   * Add prepared custom help command.
+   *
+   * @param {(Command|string|boolean)} helpCommand - custom help command, or deprecated enableOrNameAndArgs as for `.helpCommand()`
+   * @param {string} [deprecatedDescription] - deprecated custom description used with custom name only
+   * @return {Command} `this` command for chaining
+   */
+  addHelpCommand(helpCommand, deprecatedDescription) {
+    // If not passed an object, call through to helpCommand for backwards compatibility,
+    // as addHelpCommand was originally used like helpCommand is now.
+    if (typeof helpCommand !== 'object') {
+      this.helpCommand(helpCommand, deprecatedDescription);
+      return this;
+    }
+
+    this._addImplicitHelpCommand = true;
+    this._helpCommand = helpCommand;
+    this._initCommandGroup(helpCommand);
+    return this;
+  }
+
+  /**
+   * Lazy create help command.
+   *
+   * @return {(Command|null)}
+   * @package
+   */
+  _getHelpCommand() {
+    const hasImplicitHelpCommand =
+      this._addImplicitHelpCommand ??
+      (this.commands.length &&
+        !this._actionHandler &&
+        !this._findCommand('help'));
+
+    if (hasImplicitHelpCommand) {
+      if (this._helpCommand === undefined) {
+        this.helpCommand(undefined, undefined); // use default name and description
+      }
+      return this._helpCommand;
+    }
+    return null;
+  }
+
+  /**
+   * Add hook for life cycle event.
+   *
+   * @param {string} event
+   * @param {Function} listener
+   * @return {Command} `this` command for chaining
+   */
+
+  hook(event, listener) {
+    const allowedValues = ['preSubcommand', 'preAction', 'postAction'];
+    if (!allowedValues.includes(event)) {
+      throw new Error(`Unexpected value for event passed to hook : '${event}'.
+Expecting one of '${allowedValues.join("', '")}'`);
+    }
+    if (this._lifeCycleHooks[event]) {
+      this._lifeCycleHooks[event].push(listener);
+    } else {
+      this._lifeCycleHooks[event] = [listener];
+    }
+    return this;
+  }
+
+  /**
+   * Register callback to use as replacement for calling process.exit.
+   *
+   * @param {Function} [fn] optional callback which will be passed a CommanderError, defaults to throwing
+   * @return {Command} `this` command for chaining
+   */
+
+  exitOverride(fn) {
+    if (fn) {
+      this._exitCallback = fn;
+    } else {
+      this._exitCallback = (err) => {
+        if (err.code !== 'commander.executeSubCommandAsync') {
+          throw err;
+        } else {
+          // Async callback from spawn events, not useful to throw.
+        }
+      };
+    }
+    return this;
+  }
+
+  /**
+   * Call process.exit, and _exitCallback if defined.
+   *
+   * @param {number} exitCode exit code for using with process.exit
+   * @param {string} code an id string representing the error
+   * @param {string} message human-readable description of the error
+   * @return never
+   * @private
+   */
+
+  _exit(exitCode, code, message) {
+    if (this._exitCallback) {
+      this._exitCallback(new CommanderError(exitCode, code, message));
+      // Expecting this line is not reached.
+    }
+    process.exit(exitCode);
+  }
+
+  /**
+   * Register callback `fn` for the command.
+   *
+   * @example
+   * program
+   *   .command('serve')
+   *   .description('start service')
+   *   .action(function() {
+   *      // do work here
+   *   });
+   *
+   * @param {Function} fn
+   * @return {Command} `this` command for chaining
+   */
+
+  action(fn) {
+    const listener = (args) => {
+      // The .action callback takes an extra parameter which is the command or options.
+      const expectedArgsCount = this.registeredArguments.length;
+      const actionArgs = args.slice(0, expectedArgsCount);
+      if (this._storeOptionsAsProperties) {
+        actionArgs[expectedArgsCount] = this; // backwards compatible "options"
+      } else {
+        actionArgs[expectedArgsCount] = this.opts();
+      }
+      actionArgs.push(this);
+
+      return fn.apply(this, actionArgs);
+    };
+    this._actionHandler = listener;
+    return this;
+  }
+
+  /**
+   * Factory routine to create a new unattached option.
+   *
+   * See .option() for creating an attached option, which uses this routine to
+   * create the option. You can override createOption to return a custom option.
+   *
+   * @param {string} flags
+   * @param {string} [description]
+   * @return {Option} new option
+   */
+
+  createOption(flags, description) {
+    return new Option(flags, description);
+  }
+
+  /**
+   * Wrap parseArgs to catch 'commander.invalidArgument'.
+   *
+   * @param {(Option | Argument)} target
+   * @param {string} value
+   * @param {*} previous
+   * @param {string} invalidArgumentMessage
+   * @private
+   */
+
+  _callParseArg(target, value, previous, invalidArgumentMessage) {
+    try {
+      return target.parseArg(value, previous);
+    } catch (err) {
+      if (err.code === 'commander.invalidArgument') {
+        const message = `${invalidArgumentMessage} ${err.message}`;
+        this.error(message, { exitCode: err.exitCode, code: err.code });
+      }
+      throw err;
+    }
+  }
+
+  /**
+   * Check for option flag conflicts.
+   * Register option if no conflicts found, or throw on conflict.
+   *
+   * @param {Option} option
+   * @private
+   */
+
+  _registerOption(option) {
+    const matchingOption =
+      (option.short && this._findOption(option.short)) ||
+      (option.long && this._findOption(option.long));
+    if (matchingOption) {
+      const matchingFlag =
+        option.long && this._findOption(option.long)
+          ? option.long
+          : option.short;
+      throw new Error(`Cannot add option '${option.flags}'${this._name && ` to command '${this._name}'`} due to conflicting flag '${matchingFlag}'
+-  already used by option '${matchingOption.flags}'`);
+    }
+
+    this._initOptionGroup(option);
+    this.options.push(option);
+  }
+
+  /**
+   * Check for command name and alias conflicts with existing commands.
+   * Register command if no conflicts found, or throw on conflict.
+   *
+   * @param {Command} command
+   * @private
+   */
+
+  _registerCommand(command) {
+    const knownBy = (cmd) => {
+      return [cmd.name()].concat(cmd.aliases());
+    };
+
+    const alreadyUsed = knownBy(command).find((name) =>
+      this._findCommand(name),
+    );
+    if (alreadyUsed) {
+      const existingCmd = knownBy(this._findCommand(alreadyUsed)).join('|');
+      const newCmd = knownBy(command).join('|');
+      throw new Error(
+        `cannot add command '${newCmd}' as already have command '${existingCmd}'`,
+      );
+    }
+
+    this._initCommandGroup(command);
+    this.commands.push(command);
+  }
+
+  /**
+   * Add an option.
+   *
+   * @param {Option} option
+   * @return {Command} `this` command for chaining
+   */
+  addOption(option) {
+    this._registerOption(option);
+
+    const oname = option.name();
+    const name = option.attributeName();
+
+    // store default value
+    if (option.negate) {
+      // --no-foo is special and defaults foo to true, unless a --foo option is already defined
+      const positiveLongFlag = option.long.replace(/^--no-/, '--');
+      if (!this._findOption(positiveLongFlag)) {
+        this.setOptionValueWithSource(
+          name,
+          option.defaultValue === undefined ? true : option.defaultValue,
+          'default',
+        );
+      }
+    } else if (option.defaultValue !== undefined) {
+      this.setOptionValueWithSource(name, option.defaultValue, 'default');
+    }
+
+    // handler for cli and env supplied values
+    const handleOptionValue = (val, invalidValueMessage, valueSource) => {
+      // val is null for optional option used without an optional-argument.
+      // val is undefined for boolean and negated option.
+      if (val == null && option.presetArg !== undefined) {
+        val = option.presetArg;
+      }
+
+      // custom processing
+      const oldValue = this.getOptionValue(name);
+      if (val !== null && option.parseArg) {
+        val = this._callParseArg(option, val, oldValue, invalidValueMessage);
+      } else if (val !== null && option.variadic) {
+        val = option._collectValue(val, oldValue);
+      }
+
+      // Fill-in appropriate missing values. Long winded but easy to follow.
+      if (val == null) {
+        if (option.negate) {
+          val = false;
+        } else if (option.isBoolean() || option.optional) {
+          val = true;
+        } else {
+          val = ''; // not normal, parseArg might have failed or be a mock function for testing
+        }
+      }
+      this.setOptionValueWithSource(name, val, valueSource);
+    };
+
+    this.on('option:' + oname, (val) => {
+      const invalidValueMessage = `error: option '${option.flags}' argument '${val}' is invalid.`;
+      handleOptionValue(val, invalidValueMessage, 'cli');
+    });
+
+    if (option.envVar) {
+      this.on('optionEnv:' + oname, (val) => {
+        const invalidValueMessage = `error: option '${option.flags}' value '${val}' from env '${option.envVar}' is invalid.`;
+        handleOptionValue(val, invalidValueMessage, 'env');
+      });
+    }
+
+    return this;
+  }
+
+  /**
+   * Internal implementation shared by .option() and .requiredOption()
+   *
+   * @return {Command} `this` command for chaining
+   * @private
+   */
+  _optionEx(config, flags, description, fn, defaultValue) {
+    if (typeof flags === 'object' && flags instanceof Option) {
+      throw new Error(
+        'To add an Option object use addOption() instead of option() or requiredOption()',
+      );
+    }
+    const option = this.createOption(flags, description);
+    option.makeOptionMandatory(!!config.mandatory);
+    if (typeof fn === 'function') {
+      option.default(defaultValue).argParser(fn);
+    } else if (fn instanceof RegExp) {
+      // deprecated
+      const regex = fn;
+      fn = (val, def) => {
+        const m = regex.exec(val);
+        return m ? m[0] : def;
+      };
+      option.default(defaultValue).argParser(fn);
+    } else {
+      option.default(fn);
+    }
+
+    return this.addOption(option);
+  }
+
+  /**
+   * Define option with `flags`, `description`, and optional argument parsing function or `defaultValue` or both.
+   *
+   * The `flags` string contains the short and/or long flags, separated by comma, a pipe or space. A required
+   * option-argument is indicated by `<>` and an optional option-argument by `[]`.
+   *
+   * See the README for more details, and see also addOption() and requiredOption().
+   *
+   * @example
+   * program
+   *     .option('-p, --pepper', 'add pepper')
+   *     .option('--pt, --pizza-type <TYPE>', 'type of pizza') // required option-argument
+   *     .option('-c, --cheese [CHEESE]', 'add extra cheese', 'mozzarella') // optional option-argument with default
+   *     .option('-t, --tip <VALUE>', 'add tip to purchase cost', parseFloat) // custom parse function
+   *
+   * @param {string} flags
+   * @param {string} [description]
+   * @param {(Function|*)} [parseArg] - custom option processing function or default value
+   * @param {*} [defaultValue]
+   * @return {Command} `this` command for chaining
+   */
+
+  option(flags, description, parseArg, defaultValue) {
+    return this._optionEx({}, flags, description, parseArg, defaultValue);
+  }
+
+  /**
+   * Add a required option which must have a value after parsing. This usually means
+   * the option must be specified on the command line. (Otherwise the same as .option().)
+   *
+   * The `flags` string contains the short and/or long flags, separated by comma, a pipe or space.
+   *
+   * @param {string} flags
+   * @param {string} [description]
+   * @param {(Function|*)} [parseArg] - custom option processing function or default value
+   * @param {*} [defaultValue]
+   * @return {Command} `this` command for chaining
+   */
+
+  requiredOption(flags, description, parseArg, defaultValue) {
+    return this._optionEx(
+      { mandatory: true },
+      flags,
+      description,
+      parseArg,
+      defaultValue,
+    );
+  }
+
+  /**
+   * Alter parsing of short flags with optional values.
+   *
+   * @example
+   * // for `.option('-f,--flag [value]'):
+   * program.combineFlagAndOptionalValue(true);  // `-f80` is treated like `--flag=80`, this is the default behaviour
+   * program.combineFlagAndOptionalValue(false) // `-fb` is treated like `-f -b`
+   *
+   * @param {boolean} [combine] - if `true` or omitted, an optional value can be specified directly after the flag.
+   * @return {Command} `this` command for chaining
+   */
+  combineFlagAndOptionalValue(combine = true) {
+    this._combineFlagAndOptionalValue = !!combine;
+    return this;
+  }
+
+  /**
+   * Allow unknown options on the command line.
+   *
+   * @param {boolean} [allowUnknown] - if `true` or omitted, no error will be thrown for unknown options.
+   * @return {Command} `this` command for chaining
+   */
+  allowUnknownOption(allowUnknown = true) {
+    this._allowUnknownOption = !!allowUnknown;
+    return this;
+  }
+
+  /**
+   * Allow excess command-arguments on the command line. Pass false to make excess arguments an error.
+   *
+   * @param {boolean} [allowExcess] - if `true` or omitted, no error will be thrown for excess arguments.
+   * @return {Command} `this` command for chaining
+   */
+  allowExcessArguments(allowExcess = true) {
+    this._allowExcessArguments = !!allowExcess;
+    return this;
+  }
+
+  /**
+   * Enable positional options. Positional means global options are specified before subcommands which lets
+   * subcommands reuse the same option names, and also enables subcommands to turn on passThroughOptions.
+   * The default behaviour is non-positional and global options may appear anywhere on the command line.
+   *
+   * @param {boolean} [positional]
+   * @return {Command} `this` command for chaining
+   */
+  enablePositionalOptions(positional = true) {
+    this._enablePositionalOptions = !!positional;
+    return this;
+  }
+
+  /**
+   * Pass through options that come after command-arguments rather than treat them as command-options,
+   * so actual command-options come before command-arguments. Turning this on for a subcommand requires
+   * positional options to have been enabled on the program (parent commands).
+   * The default behaviour is non-positional and options may appear before or after command-arguments.
+   *
+   * @param {boolean} [passThrough] for unknown options.
+   * @return {Command} `this` command for chaining
+   */
+  passThroughOptions(passThrough = true) {
+    this._passThroughOptions = !!passThrough;
+    this._checkForBrokenPassThrough();
+    return this;
+  }
+
+  /**
+   * @private
+   */
+
+  _checkForBrokenPassThrough() {
+    if (
+      this.parent &&
+      this._passThroughOptions &&
+      !this.parent._enablePositionalOptions
+    ) {
+      throw new Error(
+        `passThroughOptions cannot be used for '${this._name}' without turning on enablePositionalOptions for parent command(s)`,
+      );
+    }
+  }
+
+  /**
+   * Whether to store option values as properties on command object,
+   * or store separately (specify false). In both cases the option values can be accessed using .opts().
+   *
+   * @param {boolean} [storeAsProperties=true]
+   * @return {Command} `this` command for chaining
+   */
+
+  storeOptionsAsProperties(storeAsProperties = true) {
+    if (this.options.length) {
+      throw new Error('call .storeOptionsAsProperties() before adding options');
+    }
+    if (Object.keys(this._optionValues).length) {
+      throw new Error(
+        'call .storeOptionsAsProperties() before setting option values',
+      );
+    }
+    this._storeOptionsAsProperties = !!storeAsProperties;
+    return this;
+  }
+
+  /**
+   * Retrieve option value.
+   *
+   * @param {string} key
+   * @return {object} value
+   */
+
+  getOptionValue(key) {
+    if (this._storeOptionsAsProperties) {
+      return this[key];
+    }
+    return this._optionValues[key];
+  }
+
+  /**
+   * Store option value.
+   *
+   * @param {string} key
+   * @param {object} value
+   * @return {Command} `this` command for chaining
+   */
+
+  setOptionValue(key, value) {
+    return this.setOptionValueWithSource(key, value, undefined);
+  }
+
+  /**
+   * Store option value and where the value came from.
+   *
+   * @param {string} key
+   * @param {object} value
+   * @param {string} source - expected values are default/config/env/cli/implied
+   * @return {Command} `this` command for chaining
+   */
+
+  setOptionValueWithSource(key, value, source) {
+    if (this._storeOptionsAsProperties) {
+      this[key] = value;
+    } else {
+      this._optionValues[key] = value;
+    }
+    this._optionValueSources[key] = source;
+    return this;
+  }
+
+  /**
+   * Get source of option value.
+   * Expected values are default | config | env | cli | implied
+   *
+   * @param {string} key
+   * @return {string}
+   */
+
+  getOptionValueSource(key) {
+    return this._optionValueSources[key];
+  }
+
+  /**
+   * Get source of option value. See also .optsWithGlobals().
+   * Expected values are default | config | env | cli | implied
+   *
+   * @param {string} key
+   * @return {string}
+   */
+
+  getOptionValueSourceWithGlobals(key) {
+    // global overwrites local, like optsWithGlobals
+    let source;
+    this._getCommandAndAncestors().forEach((cmd) => {
+      if (cmd.getOptionValueSource(key) !== undefined) {
+        source = cmd.getOptionValueSource(key);
+      }
+    });
+    return source;
+  }
+
+  /**
+   * Get user arguments from implied or explicit arguments.
+   * Side-effects: set _scriptPath if args included script. Used for default program name, and subcommand searches.
+   *
+   * @private
+   */
+
+  _prepareUserArgs(argv, parseOptions) {
+    if (argv !== undefined && !Array.isArray(argv)) {
+      throw new Error('first parameter to parse must be array or undefined');
+    }
+    parseOptions = parseOptions || {};
+
+    // auto-detect argument conventions if nothing supplied
+    if (argv === undefined && parseOptions.from === undefined) {
+      if (process.versions?.electron) {
+        parseOptions.from = 'electron';
+      }
+      // check node specific options for scenarios where user CLI args follow executable without scriptname
+      const execArgv = process.execArgv ?? [];
+      if (
+        execArgv.includes('-e') ||
+        execArgv.includes('--eval') ||
+        execArgv.includes('-p') ||
+        execArgv.includes('--print')
+      ) {
+        parseOptions.from = 'eval'; // internal usage, not documented
+      }
+    }
+
+    // default to using process.argv
+    if (argv === undefined) {
+      argv = process.argv;
+    }
+    this.rawArgs = argv.slice();
+
+    // extract the user args and scriptPath
+    let userArgs;
+    switch (parseOptions.from) {
+      case undefined:
+      case 'node':
+        this._scriptPath = argv[1];
+        userArgs = argv.slice(2);
+        break;
+      case 'electron':
+        // @ts-ignore: because defaultApp is an unknown property
+        if (process.defaultApp) {
+          this._scriptPath = argv[1];
+          userArgs = argv.slice(2);
+        } else {
+          userArgs = argv.slice(1);
+        }
+        break;
+      case 'user':
+        userArgs = argv.slice(0);
+        break;
+      case 'eval':
+        userArgs = argv.slice(1);
+        break;
+      default:
+        throw new Error(
+          `unexpected parse option { from: '${parseOptions.from}' }`,
+        );
+    }
+
+    // Find default name for program from arguments.
+    if (!this._name && this._scriptPath)
+      this.nameFromFilename(this._scriptPath);
+    this._name = this._name || 'program';
+
+    return userArgs;
+  }
+
+  /**
+   * Parse `argv`, setting options and invoking commands when defined.
+   *
+   * Use parseAsync instead of parse if any of your action handlers are async.
+   *
+   * Call with no parameters to parse `process.argv`. Detects Electron and special node options like `node --eval`. Easy mode!
+   *
+   * Or call with an array of strings to parse, and optionally where the user arguments start by specifying where the arguments are `from`:
+   * - `'node'`: default, `argv[0]` is the application and `argv[1]` is the script being run, with user arguments after that
+   * - `'electron'`: `argv[0]` is the application and `argv[1]` varies depending on whether the electron application is packaged
+   * - `'user'`: just user arguments
+   *
+   * @example
+   * program.parse(); // parse process.argv and auto-detect electron and special node flags
+   * program.parse(process.argv); // assume argv[0] is app and argv[1] is script
+   * program.parse(my-args, { from: 'user' }); // just user supplied arguments, nothing special about argv[0]
+   *
+   * @param {string[]} [argv] - optional, defaults to process.argv
+   * @param {object} [parseOptions] - optionally specify style of options with from: node/user/electron
+   * @param {string} [parseOptions.from] - where the args are from: 'node', 'user', 'electron'
+   * @return {Command} `this` command for chaining
+   */
+
+  parse(argv, parseOptions) {
+    this._prepareForParse();
+    const userArgs = this._prepareUserArgs(argv, parseOptions);
+    this._parseCommand([], userArgs);
+
+    return this;
+  }
+
+  /**
+   * Parse `argv`, setting options and invoking commands when defined.
+   *
+   * Call with no parameters to parse `process.argv`. Detects Electron and special node options like `node --eval`. Easy mode!
+   *
+   * Or call with an array of strings to parse, and optionally where the user arguments start by specifying where the arguments are `from`:
+   * - `'node'`: default, `argv[0]` is the application and `argv[1]` is the script being run, with user arguments after that
+   * - `'electron'`: `argv[0]` is the application and `argv[1]` varies depending on whether the electron application is packaged
+   * - `'user'`: just user arguments
+   *
+   * @example
+   * await program.parseAsync(); // parse process.argv and auto-detect electron and special node flags
+   * await program.parseAsync(process.argv); // assume argv[0] is app and argv[1] is script
+   * await program.parseAsync(my-args, { from: 'user' }); // just user supplied arguments, nothing special about argv[0]
+   *
+   * @param {string[]} [argv]
+   * @param {object} [parseOptions]
+   * @param {string} parseOptions.from - where the args are from: 'node', 'user', 'electron'
+   * @return {Promise}
+   */
+
+  async parseAsync(argv, parseOptions) {
+    this._prepareForParse();
+    const userArgs = this._prepareUserArgs(argv, parseOptions);
+    await this._parseCommand([], userArgs);
+
+    return this;
+  }
+
+  _prepareForParse() {
+    if (this._savedState === null) {
+      this.saveStateBeforeParse();
+    } else {
+      this.restoreStateBeforeParse();
+    }
+  }
+
+  /**
+   * Called the first time parse is called to save state and allow a restore before subsequent calls to parse.
+   * Not usually called directly, but available for subclasses to save their custom state.
+   *
+   * This is called in a lazy way. Only commands used in parsing chain will have state saved.
+   */
+  saveStateBeforeParse() {
+    this._savedState = {
+      // name is stable if supplied by author, but may be unspecified for root command and deduced during parsing
+      _name: this._name,
+      // option values before parse have default values (including false for negated options)
+      // shallow clones
+      _optionValues: { ...this._optionValues },
+      _optionValueSources: { ...this._optionValueSources },
+    };
+  }
+
+  /**
+   * Restore state before parse for calls after the first.
+   * Not usually called directly, but available for subclasses to save their custom state.
+   *
+   * This is called in a lazy way. Only commands used in parsing chain will have state restored.
+   */
+  restoreStateBeforeParse() {
+    if (this._storeOptionsAsProperties)
+      throw new Error(`Can not call parse again when storeOptionsAsProperties is true.
+- either make a new Command for each call to parse, or stop storing options as properties`);
+
+    // clear state from _prepareUserArgs
+    this._name = this._savedState._name;
+    this._scriptPath = null;
+    this.rawArgs = [];
+    // clear state from setOptionValueWithSource
+    this._optionValues = { ...this._savedState._optionValues };
+    this._optionValueSources = { ...this._savedState._optionValueSources };
+    // clear state from _parseCommand
+    this.args = [];
+    // clear state from _processArguments
+    this.processedArgs = [];
+  }
+
+  /**
+   * Throw if expected executable is missing. Add lots of help for author.
+   *
+   * @param {string} executableFile
+   * @param {string} executableDir
+   * @param {string} subcommandName
+   */
+  _checkForMissingExecutable(executableFile, executableDir, subcommandName) {
+    if (fs.existsSync(executableFile)) return;
+
+    const executableDirMessage = executableDir
+      ? `searched for local subcommand relative to directory '${executableDir}'`
+      : 'no directory for search for local subcommand, use .executableDir() to supply a custom directory';
+    const executableMissing = `'${executableFile}' does not exist
+ - if '${subcommandName}' is not meant to be an executable command, remove description parameter from '.command()' and use '.description()' instead
+ - if the default executable name is not suitable, use the executableFile option to supply a custom name or path
+ - ${executableDirMessage}`;
+    throw new Error(executableMissing);
+  }
+
+  /**
+   * Execute a sub-command executable.
+   *
+   * @private
+   */
+
+  _executeSubCommand(subcommand, args) {
+    args = args.slice();
+    let launchWithNode = false; // Use node for source targets so do not need to get permissions correct, and on Windows.
+    const sourceExt = ['.js', '.ts', '.tsx', '.mjs', '.cjs'];
+
+    function findFile(baseDir, baseName) {
+      // Look for specified file
+      const localBin = path.resolve(baseDir, baseName);
+      if (fs.existsSync(localBin)) return localBin;
+
+      // Stop looking if candidate already has an expected extension.
+      if (sourceExt.includes(path.extname(baseName))) return undefined;
+
+      // Try all the extensions.
+      const foundExt = sourceExt.find((ext) =>
+        fs.existsSync(`${localBin}${ext}`),
+      );
+      if (foundExt) return `${localBin}${foundExt}`;
+
+      return undefined;
+    }
+
+    // Not checking for help first. Unlikely to have mandatory and executable, and can't robustly test for help flags in external command.
+    this._checkForMissingMandatoryOptions();
+    this._checkForConflictingOptions();
+
+    // executableFile and executableDir might be full path, or just a name
+    let executableFile =
+      subcommand._executableFile || `${this._name}-${subcommand._name}`;
+    let executableDir = this._executableDir || '';
+    if (this._scriptPath) {
+      let resolvedScriptPath; // resolve possible symlink for installed npm binary
+      try {
+        resolvedScriptPath = fs.realpathSync(this._scriptPath);
+      } catch {
+        resolvedScriptPath = this._scriptPath;
+      }
+      executableDir = path.resolve(
+        path.dirname(resolvedScriptPath),
+        executableDir,
+      );
+    }
+
+    // Look for a local file in preference to a command in PATH.
+    if (executableDir) {
+      let localFile = findFile(executableDir, executableFile);
+
+      // Legacy search using prefix of script name instead of command name
+      if (!localFile && !subcommand._executableFile && this._scriptPath) {
+        const legacyName = path.basename(
+          this._scriptPath,
+          path.extname(this._scriptPath),
+        );
+        if (legacyName !== this._name) {
+          localFile = findFile(
+            executableDir,
+            `${legacyName}-${subcommand._name}`,
+          );
+        }
+      }
+      executableFile = localFile || executableFile;
+    }
+
+    launchWithNode = sourceExt.includes(path.extname(executableFile));
+
+    let proc;
+    if (process.platform !== 'win32') {
+      if (launchWithNode) {
+        args.unshift(executableFile);
+        // add executable arguments to spawn
+        args = incrementNodeInspectorPort(process.execArgv).concat(args);
+
+        proc = childProcess.spawn(process.argv[0], args, { stdio: 'inherit' });
+      } else {
+        proc = childProcess.spawn(executableFile, args, { stdio: 'inherit' });
+      }
+    } else {
+      this._checkForMissingExecutable(
+        executableFile,
+        executableDir,
+        subcommand._name,
+      );
+      args.unshift(executableFile);
+      // add executable arguments to spawn
+      args = incrementNodeInspectorPort(process.execArgv).concat(args);
+      proc = childProcess.spawn(process.execPath, args, { stdio: 'inherit' });
+    }
+
+    if (!proc.killed) {
+      // testing mainly to avoid leak warnings during unit tests with mocked spawn
+      const signals = ['SIGUSR1', 'SIGUSR2', 'SIGTERM', 'SIGINT', 'SIGHUP'];
+      signals.forEach((signal) => {
+        process.on(signal, () => {
+          if (proc.killed === false && proc.exitCode === null) {
+            // @ts-ignore because signals not typed to known strings
+            proc.kill(signal);
+          }
+        });
+      });
+    }
+
+    // By default terminate process when spawned process terminates.
+    const exitCallback = this._exitCallback;
+    proc.on('close', (code) => {
+      code = code ?? 1; // code is null if spawned process terminated due to a signal
+      if (!exitCallback) {
+        process.exit(code);
+      } else {
+        exitCallback(
+          new CommanderError(
+            code,
+            'commander.executeSubCommandAsync',
+            '(close)',
+          ),
+        );
+      }
+    });
+    proc.on('error', (err) => {
+      // @ts-ignore: because err.code is an unknown property
+      if (err.code === 'ENOENT') {
+        this._checkForMissingExecutable(
+          executableFile,
+          executableDir,
+          subcommand._name,
+        );
+        // @ts-ignore: because err.code is an unknown property
+      } else if (err.code === 'EACCES') {
+        throw new Error(`'${executableFile}' not executable`);
+      }
+      if (!exitCallback) {
+        process.exit(1);
+      } else {
+        const wrappedError = new CommanderError(
+          1,
+          'commander.executeSubCommandAsync',
+          '(error)',
+        );
+        wrappedError.nestedError = err;
+        exitCallback(wrappedError);
+      }
+    });
+
+    // Store the reference to the child process
+    this.runningCommand = proc;
+  }
+
+  /**
+   * @private
+   */
+
+  _dispatchSubcommand(commandName, operands, unknown) {
+    const subCommand = this._findCommand(commandName);
+    if (!subCommand) this.help({ error: true });
+
+    subCommand._prepareForParse();
+    let promiseChain;
+    promiseChain = this._chainOrCallSubCommandHook(
+      promiseChain,
+      subCommand,
+      'preSubcommand',
+    );
+    promiseChain = this._chainOrCall(promiseChain, () => {
+      if (subCommand._executableHandler) {
+        this._executeSubCommand(subCommand, operands.concat(unknown));
+      } else {
+        return subCommand._parseCommand(operands, unknown);
+      }
+    });
+    return promiseChain;
+  }
+
+  /**
+   * Invoke help directly if possible, or dispatch if necessary.
+   * e.g. help foo
+   *
+   * @private
+   */
+
+  _dispatchHelpCommand(subcommandName) {
+    if (!subcommandName) {
+      this.help();
+    }
+    const subCommand = this._findCommand(subcommandName);
+    if (subCommand && !subCommand._executableHandler) {
+      subCommand.help();
+    }
+
+    // Fallback to parsing the help flag to invoke the help.
+    return this._dispatchSubcommand(
+      subcommandName,
+      [],
+      [this._getHelpOption()?.long ?? this._getHelpOption()?.short ?? '--help'],
+    );
+  }
+
+  /**
+   * Check this.args against expected this.registeredArguments.
+   *
+   * @private
+   */
+
+  _checkNumberOfArguments() {
+    // too few
+    this.registeredArguments.forEach((arg, i) => {
+      if (arg.required && this.args[i] == null) {
+        this.missingArgument(arg.name());
+      }
+    });
+    // too many
+    if (
+      this.registeredArguments.length > 0 &&
+      this.registeredArguments[this.registeredArguments.length - 1].variadic
+    ) {
+      return;
+    }
+    if (this.args.length > this.registeredArguments.length) {
+      this._excessArguments(this.args);
+    }
+  }
+
+  /**
+   * Process this.args using this.registeredArguments and save as this.processedArgs!
+   *
+   * @private
+   */
+
+  _processArguments() {
+    const myParseArg = (argument, value, previous) => {
+      // Extra processing for nice error message on parsing failure.
+      let parsedValue = value;
+      if (value !== null && argument.parseArg) {
+        const invalidValueMessage = `error: command-argument value '${value}' is invalid for argument '${argument.name()}'.`;
+        parsedValue = this._callParseArg(
+          argument,
+          value,
+          previous,
+          invalidValueMessage,
+        );
+      }
+      return parsedValue;
+    };
+
+    this._checkNumberOfArguments();
+
+    const processedArgs = [];
+    this.registeredArguments.forEach((declaredArg, index) => {
+      let value = declaredArg.defaultValue;
+      if (declaredArg.variadic) {
+        // Collect together remaining arguments for passing together as an array.
+        if (index < this.args.length) {
+          value = this.args.slice(index);
+          if (declaredArg.parseArg) {
+            value = value.reduce((processed, v) => {
+              return myParseArg(declaredArg, v, processed);
+            }, declaredArg.defaultValue);
+          }
+        } else if (value === undefined) {
+          value = [];
+        }
+      } else if (index < this.args.length) {
+        value = this.args[index];
+        if (declaredArg.parseArg) {
+          value = myParseArg(declaredArg, value, declaredArg.defaultValue);
+        }
+      }
+      processedArgs[index] = value;
+    });
+    this.processedArgs = processedArgs;
+  }
+
+  /**
+   * Once we have a promise we chain, but call synchronously until then.
+   *
+   * @param {(Promise|undefined)} promise
+   * @param {Function} fn
+   * @return {(Promise|undefined)}
+   * @private
+   */
+
+  _chainOrCall(promise, fn) {
+    // thenable
+    if (promise?.then && typeof promise.then === 'function') {
+      // already have a promise, chain callback
+      return promise.then(() => fn());
+    }
+    // callback might return a promise
+    return fn();
+  }
+
+  /**
+   *
+   * @param {(Promise|undefined)} promise
+   * @param {string} event
+   * @return {(Promise|undefined)}
+   * @private
+   */
+
+  _chainOrCallHooks(promise, event) {
+    let result = promise;
+    const hooks = [];
+    this._getCommandAndAncestors()
+      .reverse()
+      .filter((cmd) => cmd._lifeCycleHooks[event] !== undefined)
+      .forEach((hookedCommand) => {
+        hookedCommand._lifeCycleHooks[event].forEach((callback) => {
+          hooks.push({ hookedCommand, callback });
+        });
+      });
+    if (event === 'postAction') {
+      hooks.reverse();
+    }
+
+    hooks.forEach((hookDetail) => {
+      result = this._chainOrCall(result, () => {
+        return hookDetail.callback(hookDetail.hookedCommand, this);
+      });
+    });
+    return result;
+  }
+
+  /**
+   *
+   * @param {(Promise|undefined)} promise
+   * @param {Command} subCommand
+   * @param {string} event
+   * @return {(Promise|undefined)}
+   * @private
+   */
+
+  _chainOrCallSubCommandHook(promise, subCommand, event) {
+    let result = promise;
+    if (this._lifeCycleHooks[event] !== undefined) {
+      this._lifeCycleHooks[event].forEach((hook) => {
+        result = this._chainOrCall(result, () => {
+          return hook(this, subCommand);
+        });
+      });
+    }
+    return result;
+  }
+
+  /**
+   * Process arguments in context of this command.
+   * Returns action result, in case it is a promise.
+   *
+   * @private
+   */
+
+  _parseCommand(operands, unknown) {
+    const parsed = this.parseOptions(unknown);
+    this._parseOptionsEnv(); // after cli, so parseArg not called on both cli and env
+    this._parseOptionsImplied();
+    operands = operands.concat(parsed.operands);
+    unknown = parsed.unknown;
+    this.args = operands.concat(unknown);
+
+    if (operands && this._findCommand(operands[0])) {
+      return this._dispatchSubcommand(operands[0], operands.slice(1), unknown);
+    }
+    if (
+      this._getHelpCommand() &&
+      operands[0] === this._getHelpCommand().name()
+    ) {
+      return this._dispatchHelpCommand(operands[1]);
+    }
+    if (this._defaultCommandName) {
+      this._outputHelpIfRequested(unknown); // Run the help for default command from parent rather than passing to default command
+      return this._dispatchSubcommand(
+        this._defaultCommandName,
+        operands,
+        unknown,
+      );
+    }
+    if (
+      this.commands.length &&
+      this.args.length === 0 &&
+      !this._actionHandler &&
+      !this._defaultCommandName
+    ) {
+      // probably missing subcommand and no handler, user needs help (and exit)
+      this.help({ error: true });
+    }
+
+    this._outputHelpIfRequested(parsed.unknown);
+    this._checkForMissingMandatoryOptions();
+    this._checkForConflictingOptions();
+
+    // We do not always call this check to avoid masking a "better" error, like unknown command.
+    const checkForUnknownOptions = () => {
+      if (parsed.unknown.length > 0) {
+        this.unknownOption(parsed.unknown[0]);
+      }
+    };
+
+    const commandEvent = `command:${this.name()}`;
+    if (this._actionHandler) {
+      checkForUnknownOptions();
+      this._processArguments();
+
+      let promiseChain;
+      promiseChain = this._chainOrCallHooks(promiseChain, 'preAction');
+      promiseChain = this._chainOrCall(promiseChain, () =>
+        this._actionHandler(this.processedArgs),
+      );
+      if (this.parent) {
+        promiseChain = this._chainOrCall(promiseChain, () => {
+          this.parent.emit(commandEvent, operands, unknown); // legacy
+        });
+      }
+      promiseChain = this._chainOrCallHooks(promiseChain, 'postAction');
+      return promiseChain;
+    }
+    if (this.parent?.listenerCount(commandEvent)) {
+      checkForUnknownOptions();
+      this._processArguments();
+      this.parent.emit(commandEvent, operands, unknown); // legacy
+    } else if (operands.length) {
+      if (this._findCommand('*')) {
+        // legacy default command
+        return this._dispatchSubcommand('*', operands, unknown);
+      }
+      if (this.listenerCount('command:*')) {
+        // skip option check, emit event for possible misspelling suggestion
+        this.emit('command:*', operands, unknown);
+      } else if (this.commands.length) {
+        this.unknownCommand();
+      } else {
+        checkForUnknownOptions();
+        this._processArguments();
+      }
+    } else if (this.commands.length) {
+      checkForUnknownOptions();
+      // This command has subcommands and nothing hooked up at this level, so display help (and exit).
+      this.help({ error: true });
+    } else {
+      checkForUnknownOptions();
+      this._processArguments();
+      // fall through for caller to handle after calling .parse()
+    }
+  }
+
+  /**
+   * Find matching command.
+   *
+   * @private
+   * @return {Command | undefined}
+   */
+  _findCommand(name) {
+    if (!name) return undefined;
+    return this.commands.find(
+      (cmd) => cmd._name === name || cmd._aliases.includes(name),
+    );
+  }
+
+  /**
+   * Return an option matching `arg` if any.
+   *
+   * @param {string} arg
+   * @return {Option}
+   * @package
+   */
+
+  _findOption(arg) {
+    return this.options.find((option) => option.is(arg));
+  }
+
+  /**
+   * Display an error message if a mandatory option does not have a value.
+   * Called after checking for help flags in leaf subcommand.
+   *
+   * @private
+   */
+
+  _checkForMissingMandatoryOptions() {
+    // Walk up hierarchy so can call in subcommand after checking for displaying help.
+    this._getCommandAndAncestors().forEach((cmd) => {
+      cmd.options.forEach((anOption) => {
+        if (
+          anOption.mandatory &&
+          cmd.getOptionValue(anOption.attributeName()) === undefined
+        ) {
+          cmd.missingMandatoryOptionValue(anOption);
+        }
+      });
+    });
+  }
+
+  /**
+   * Display an error message if conflicting options are used together in this.
+   *
+   * @private
+   */
+  _checkForConflictingLocalOptions() {
+    const definedNonDefaultOptions = this.options.filter((option) => {
+      const optionKey = option.attributeName();
+      if (this.getOptionValue(optionKey) === undefined) {
+        return false;
+      }
+      return this.getOptionValueSource(optionKey) !== 'default';
+    });
+
+    const optionsWithConflicting = definedNonDefaultOptions.filter(
+      (option) => option.conflictsWith.length > 0,
+    );
+
+    optionsWithConflicting.forEach((option) => {
+      const conflictingAndDefined = definedNonDefaultOptions.find((defined) =>
+        option.conflictsWith.includes(defined.attributeName()),
+      );
+      if (conflictingAndDefined) {
+        this._conflictingOption(option, conflictingAndDefined);
+      }
+    });
+  }
+
+  /**
+   * Display an error message if conflicting options are used together.
+   * Called after checking for help flags in leaf subcommand.
+   *
+   * @private
+   */
+  _checkForConflictingOptions() {
+    // Walk up hierarchy so can call in subcommand after checking for displaying help.
+    this._getCommandAndAncestors().forEach((cmd) => {
+      cmd._checkForConflictingLocalOptions();
+    });
+  }
+
+  /**
+   * Parse options from `argv` removing known options,
+   * and return argv split into operands and unknown arguments.
+   *
+   * Side effects: modifies command by storing options. Does not reset state if called again.
+   *
+   * Examples:
+   *
+   *     argv => operands, unknown
+   *     --known kkk op => [op], []
+   *     op --known kkk => [op], []
+   *     sub --unknown uuu op => [sub], [--unknown uuu op]
+   *     sub -- --unknown uuu op => [sub --unknown uuu op], []
+   *
+   * @param {string[]} args
+   * @return {{operands: string[], unknown: string[]}}
+   */
+
+  parseOptions(args) {
+    const operands = []; // operands, not options or values
+    const unknown = []; // first unknown option and remaining unknown args
+    let dest = operands;
+
+    function maybeOption(arg) {
+      return arg.length > 1 && arg[0] === '-';
+    }
+
+    const negativeNumberArg = (arg) => {
+      // return false if not a negative number
+      if (!/^-(\d+|\d*\.\d+)(e[+-]?\d+)?$/.test(arg)) return false;
+      // negative number is ok unless digit used as an option in command hierarchy
+      return !this._getCommandAndAncestors().some((cmd) =>
+        cmd.options
+          .map((opt) => opt.short)
+          .some((short) => /^-\d$/.test(short)),
+      );
+    };
+
+    // parse options
+    let activeVariadicOption = null;
+    let activeGroup = null; // working through group of short options, like -abc
+    let i = 0;
+    while (i < args.length || activeGroup) {
+      const arg = activeGroup ?? args[i++];
+      activeGroup = null;
+
+      // literal
+      if (arg === '--') {
+        if (dest === unknown) dest.push(arg);
+        dest.push(...args.slice(i));
+        break;
+      }
+
+      if (
+        activeVariadicOption &&
+        (!maybeOption(arg) || negativeNumberArg(arg))
+      ) {
+        this.emit(`option:${activeVariadicOption.name()}`, arg);
+        continue;
+      }
+      activeVariadicOption = null;
+
+      if (maybeOption(arg)) {
+        const option = this._findOption(arg);
+        // recognised option, call listener to assign value with possible custom processing
+        if (option) {
+          if (option.required) {
+            const value = args[i++];
+            if (value === undefined) this.optionMissingArgument(option);
+            this.emit(`option:${option.name()}`, value);
+          } else if (option.optional) {
+            let value = null;
+            // historical behaviour is optional value is following arg unless an option
+            if (
+              i < args.length &&
+              (!maybeOption(args[i]) || negativeNumberArg(args[i]))
+            ) {
+              value = args[i++];
+            }
+            this.emit(`option:${option.name()}`, value);
+          } else {
+            // boolean flag
+            this.emit(`option:${option.name()}`);
+          }
+          activeVariadicOption = option.variadic ? option : null;
+          continue;
+        }
+      }
+
+      // Look for combo options following single dash, eat first one if known.
+      if (arg.length > 2 && arg[0] === '-' && arg[1] !== '-') {
+        const option = this._findOption(`-${arg[1]}`);
+        if (option) {
+          if (
+            option.required ||
+            (option.optional && this._combineFlagAndOptionalValue)
+          ) {
+            // option with value following in same argument
+            this.emit(`option:${option.name()}`, arg.slice(2));
+          } else {
+            // boolean option
+            this.emit(`option:${option.name()}`);
+            // remove the processed option and keep processing group
+            activeGroup = `-${arg.slice(2)}`;
+          }
+          continue;
+        }
+      }
+
+      // Look for known long flag with value, like --foo=bar
+      if (/^--[^=]+=/.test(arg)) {
+        const index = arg.indexOf('=');
+        const option = this._findOption(arg.slice(0, index));
+        if (option && (option.required || option.optional)) {
+          this.emit(`option:${option.name()}`, arg.slice(index + 1));
+          continue;
+        }
+      }
+
+      // Not a recognised option by this command.
+      // Might be a command-argument, or subcommand option, or unknown option, or help command or option.
+
+      // An unknown option means further arguments also classified as unknown so can be reprocessed by subcommands.
+      // A negative number in a leaf command is not an unknown option.
+      if (
+        dest === operands &&
+        maybeOption(arg) &&
+        !(this.commands.length === 0 && negativeNumberArg(arg))
+      ) {
+        dest = unknown;
+      }
+
+      // If using positionalOptions, stop processing our options at subcommand.
+      if (
+        (this._enablePositionalOptions || this._passThroughOptions) &&
+        operands.length === 0 &&
+        unknown.length === 0
+      ) {
+        if (this._findCommand(arg)) {
+          operands.push(arg);
+          unknown.push(...args.slice(i));
+          break;
+        } else if (
+          this._getHelpCommand() &&
+          arg === this._getHelpCommand().name()
+        ) {
+          operands.push(arg, ...args.slice(i));
+          break;
+        } else if (this._defaultCommandName) {
+          unknown.push(arg, ...args.slice(i));
+          break;
+        }
+      }
+
+      // If using passThroughOptions, stop processing options at first command-argument.
+      if (this._passThroughOptions) {
+        dest.push(arg, ...args.slice(i));
+        break;
+      }
+
+      // add arg
+      dest.push(arg);
+    }
+
+    return { operands, unknown };
+  }
+
+  /**
+   * Return an object containing local option values as key-value pairs.
+   *
+   * @return {object}
+   */
+  opts() {
+    if (this._storeOptionsAsProperties) {
+      // Preserve original behaviour so backwards compatible when still using properties
+      const result = {};
+      const len = this.options.length;
+
+      for (let i = 0; i < len; i++) {
+        const key = this.options[i].attributeName();
+        result[key] =
+          key === this._versionOptionName ? this._version : this[key];
+      }
+      return result;
+    }
+
+    return this._optionValues;
+  }
+
+  /**
+   * Return an object containing merged local and global option values as key-value pairs.
+   *
+   * @return {object}
+   */
+  optsWithGlobals() {
+    // globals overwrite locals
+    return this._getCommandAndAncestors().reduce(
+      (combinedOptions, cmd) => Object.assign(combinedOptions, cmd.opts()),
+      {},
+    );
+  }
+
+  /**
+   * Display error message and exit (or call exitOverride).
+   *
+   * @param {string} message
+   * @param {object} [errorOptions]
+   * @param {string} [errorOptions.code] - an id string representing the error
+   * @param {number} [errorOptions.exitCode] - used with process.exit
+   */
+  error(message, errorOptions) {
+    // output handling
+    this._outputConfiguration.outputError(
+      `${message}\n`,
+      this._outputConfiguration.writeErr,
+    );
+    if (typeof this._showHelpAfterError === 'string') {
+      this._outputConfiguration.writeErr(`${this._showHelpAfterError}\n`);
+    } else if (this._showHelpAfterError) {
+      this._outputConfiguration.writeErr('\n');
+      this.outputHelp({ error: true });
+    }
+
+    // exit handling
+    const config = errorOptions || {};
+    const exitCode = config.exitCode || 1;
+    const code = config.code || 'commander.error';
+    this._exit(exitCode, code, message);
+  }
+
+  /**
+   * Apply any option related environment variables, if option does
+   * not have a value from cli or client code.
+   *
+   * @private
+   */
+  _parseOptionsEnv() {
+    this.options.forEach((option) => {
+      if (option.envVar && option.envVar in process.env) {
+        const optionKey = option.attributeName();
+        // Priority check. Do not overwrite cli or options from unknown source (client-code).
+        if (
+          this.getOptionValue(optionKey) === undefined ||
+          ['default', 'config', 'env'].includes(
+            this.getOptionValueSource(optionKey),
+          )
+        ) {
+          if (option.required || option.optional) {
+            // option can take a value
+            // keep very simple, optional always takes value
+            this.emit(`optionEnv:${option.name()}`, process.env[option.envVar]);
+          } else {
+            // boolean
+            // keep very simple, only care that envVar defined and not the value
+            this.emit(`optionEnv:${option.name()}`);
+          }
+        }
+      }
+    });
+  }
+
+  /**
+   * Apply any implied option values, if option is undefined or default value.
+   *
+   * @private
+   */
+  _parseOptionsImplied() {
+    const dualHelper = new DualOptions(this.options);
+    const hasCustomOptionValue = (optionKey) => {
+      return (
+        this.getOptionValue(optionKey) !== undefined &&
+        !['default', 'implied'].includes(this.getOptionValueSource(optionKey))
+      );
+    };
+    this.options
+      .filter(
+        (option) =>
+          option.implied !== undefined &&
+          hasCustomOptionValue(option.attributeName()) &&
+          dualHelper.valueFromOption(
+            this.getOptionValue(option.attributeName()),
+            option,
+          ),
+      )
+      .forEach((option) => {
+        Object.keys(option.implied)
+          .filter((impliedKey) => !hasCustomOptionValue(impliedKey))
+          .forEach((impliedKey) => {
+            this.setOptionValueWithSource(
+              impliedKey,
+              option.implied[impliedKey],
+              'implied',
+            );
+          });
+      });
+  }
+
+  /**
+   * Argument `name` is missing.
+   *
+   * @param {string} name
+   * @private
+   */
+
+  missingArgument(name) {
+    const message = `error: missing required argument '${name}'`;
+    this.error(message, { code: 'commander.missingArgument' });
+  }
+
+  /**
+   * `Option` is missing an argument.
+   *
+   * @param {Option} option
+   * @private
+   */
+
+  optionMissingArgument(option) {
+    const message = `error: option '${option.flags}' argument missing`;
+    this.error(message, { code: 'commander.optionMissingArgument' });
+  }
+
+  /**
+   * `Option` does not have a value, and is a mandatory option.
+   *
+   * @param {Option} option
+   * @private
+   */
+
+  missingMandatoryOptionValue(option) {
+    const message = `error: required option '${option.flags}' not specified`;
+    this.error(message, { code: 'commander.missingMandatoryOptionValue' });
+  }
+
+  /**
+   * `Option` conflicts with another option.
+   *
+   * @param {Option} option
+   * @param {Option} conflictingOption
+   * @private
+   */
+  _conflictingOption(option, conflictingOption) {
+    // The calling code does not know whether a negated option is the source of the
+    // value, so do some work to take an educated guess.
+    const findBestOptionFromValue = (option) => {
+      const optionKey = option.attributeName();
+      const optionValue = this.getOptionValue(optionKey);
+      const negativeOption = this.options.find(
+        (target) => target.negate && optionKey === target.attributeName(),
+      );
+      const positiveOption = this.options.find(
+        (target) => !target.negate && optionKey === target.attributeName(),
+      );
+      if (
+        negativeOption &&
+        ((negativeOption.presetArg === undefined && optionValue === false) ||
+          (negativeOption.presetArg !== undefined &&
+            optionValue === negativeOption.presetArg))
+      ) {
+        return negativeOption;
+      }
+      return positiveOption || option;
+    };
+
+    const getErrorMessage = (option) => {
+      const bestOption = findBestOptionFromValue(option);
+      const optionKey = bestOption.attributeName();
+      const source = this.getOptionValueSource(optionKey);
+      if (source === 'env') {
+        return `environment variable '${bestOption.envVar}'`;
+      }
+      return `option '${bestOption.flags}'`;
+    };
+
+    const message = `error: ${getErrorMessage(option)} cannot be used with ${getErrorMessage(conflictingOption)}`;
+    this.error(message, { code: 'commander.conflictingOption' });
+  }
+
+  /**
+   * Unknown option `flag`.
+   *
+   * @param {string} flag
+   * @private
+   */
+
+  unknownOption(flag) {
+    if (this._allowUnknownOption) return;
+    let suggestion = '';
+
+    if (flag.startsWith('--') && this._showSuggestionAfterError) {
+      // Looping to pick up the global options too
+      let candidateFlags = [];
+      // eslint-disable-next-line @typescript-eslint/no-this-alias
+      let command = this;
+      do {
+        const moreFlags = command
+          .createHelp()
+          .visibleOptions(command)
+          .filter((option) => option.long)
+          .map((option) => option.long);
+        candidateFlags = candidateFlags.concat(moreFlags);
+        command = command.parent;
+      } while (command && !command._enablePositionalOptions);
+      suggestion = suggestSimilar(flag, candidateFlags);
+    }
+
+    const message = `error: unknown option '${flag}'${suggestion}`;
+    this.error(message, { code: 'commander.unknownOption' });
+  }
+
+  /**
+   * Excess arguments, more than expected.
+   *
+   * @param {string[]} receivedArgs
+   * @private
+   */
+
+  _excessArguments(receivedArgs) {
+    if (this._allowExcessArguments) return;
+
+    const expected = this.registeredArguments.length;
+    const s = expected === 1 ? '' : 's';
+    const forSubcommand = this.parent ? ` for '${this.name()}'` : '';
+    const message = `error: too many arguments${forSubcommand}. Expected ${expected} argument${s} but got ${receivedArgs.length}.`;
+    this.error(message, { code: 'commander.excessArguments' });
+  }
+
+  /**
+   * Unknown command.
+   *
+   * @private
+   */
+
+  unknownCommand() {
+    const unknownName = this.args[0];
+    let suggestion = '';
+
+    if (this._showSuggestionAfterError) {
+      const candidateNames = [];
+      this.createHelp()
+        .visibleCommands(this)
+        .forEach((command) => {
+          candidateNames.push(command.name());
+          // just visible alias
+          if (command.alias()) candidateNames.push(command.alias());
+        });
+      suggestion = suggestSimilar(unknownName, candidateNames);
+    }
+
+    const message = `error: unknown command '${unknownName}'${suggestion}`;
+    this.error(message, { code: 'commander.unknownCommand' });
+  }
+
+  /**
+   * Get or set the program version.
+   *
+   * This method auto-registers the "-V, --version" option which will print the version number.
+   *
+   * You can optionally supply the flags and description to override the defaults.
+   *
+   * @param {string} [str]
+   * @param {string} [flags]
+   * @param {string} [description]
+   * @return {(this | string | undefined)} `this` command for chaining, or version string if no arguments
+   */
+
+  version(str, flags, description) {
+    if (str === undefined) return this._version;
+    this._version = str;
+    flags = flags || '-V, --version';
+    description = description || 'output the version number';
+    const versionOption = this.createOption(flags, description);
+    this._versionOptionName = versionOption.attributeName();
+    this._registerOption(versionOption);
+
+    this.on('option:' + versionOption.name(), () => {
+      this._outputConfiguration.writeOut(`${str}\n`);
+      this._exit(0, 'commander.version', str);
+    });
+    return this;
+  }
+
+  /**
+   * Set the description.
+   *
+   * @param {string} [str]
+   * @param {object} [argsDescription]
+   * @return {(string|Command)}
+   */
+  description(str, argsDescription) {
+    if (str === undefined && argsDescription === undefined)
+      return this._description;
+    this._description = str;
+    if (argsDescription) {
+      this._argsDescription = argsDescription;
+    }
+    return this;
+  }
+
+  /**
+   * Set the summary. Used when listed as subcommand of parent.
+   *
+   * @param {string} [str]
+   * @return {(string|Command)}
+   */
+  summary(str) {
+    if (str === undefined) return this._summary;
+    this._summary = str;
+    return this;
+  }
+
+  /**
+   * Set an alias for the command.
+   *
+   * You may call more than once to add multiple aliases. Only the first alias is shown in the auto-generated help.
+   *
+   * @param {string} [alias]
+   * @return {(string|Command)}
+   */
+
+  alias(alias) {
+    if (alias === undefined) return this._aliases[0]; // just return first, for backwards compatibility
+
+    /** @type {Command} */
+    // eslint-disable-next-line @typescript-eslint/no-this-alias
+    let command = this;
+    if (
+      this.commands.length !== 0 &&
+      this.commands[this.commands.length - 1]._executableHandler
+    ) {
+      // assume adding alias for last added executable subcommand, rather than this
+      command = this.commands[this.commands.length - 1];
+    }
+
+    if (alias === command._name)
+      throw new Error("Command alias can't be the same as its name");
+    const matchingCommand = this.parent?._findCommand(alias);
+    if (matchingCommand) {
+      // c.f. _registerCommand
+      const existingCmd = [matchingCommand.name()]
+        .concat(matchingCommand.aliases())
+        .join('|');
+      throw new Error(
+        `cannot add alias '${alias}' to command '${this.name()}' as already have command '${existingCmd}'`,
+      );
+    }
+
+    command._aliases.push(alias);
+    return this;
+  }
+
+  /**
+   * Set aliases for the command.
+   *
+   * Only the first alias is shown in the auto-generated help.
+   *
+   * @param {string[]} [aliases]
+   * @return {(string[]|Command)}
+   */
+
+  aliases(aliases) {
+    // Getter for the array of aliases is the main reason for having aliases() in addition to alias().
+    if (aliases === undefined) return this._aliases;
+
+    aliases.forEach((alias) => this.alias(alias));
+    return this;
+  }
+
+  /**
+   * Set / get the command usage `str`.
+   *
+   * @param {string} [str]
+   * @return {(string|Command)}
+   */
+
+  usage(str) {
+    if (str === undefined) {
+      if (this._usage) return this._usage;
+
+      const args = this.registeredArguments.map((arg) => {
+        return humanReadableArgName(arg);
+      });
+      return []
+        .concat(
+          this.options.length || this._helpOption !== null ? '[options]' : [],
+          this.commands.length ? '[command]' : [],
+          this.registeredArguments.length ? args : [],
+        )
+        .join(' ');
+    }
+
+    this._usage = str;
+    return this;
+  }
+
+  /**
+   * Get or set the name of the command.
+   *
+   * @param {string} [str]
+   * @return {(string|Command)}
+   */
+
+  name(str) {
+    if (str === undefined) return this._name;
+    this._name = str;
+    return this;
+  }
+
+  /**
+   * Set/get the help group heading for this subcommand in parent command's help.
+   *
+   * @param {string} [heading]
+   * @return {Command | string}
+   */
+
+  helpGroup(heading) {
+    if (heading === undefined) return this._helpGroupHeading ?? '';
+    this._helpGroupHeading = heading;
+    return this;
+  }
+
+  /**
+   * Set/get the default help group heading for subcommands added to this command.
+   * (This does not override a group set directly on the subcommand using .helpGroup().)
+   *
+   * @example
+   * program.commandsGroup('Development Commands:);
+   * program.command('watch')...
+   * program.command('lint')...
+   * ...
+   *
+   * @param {string} [heading]
+   * @returns {Command | string}
+   */
+  commandsGroup(heading) {
+    if (heading === undefined) return this._defaultCommandGroup ?? '';
+    this._defaultCommandGroup = heading;
+    return this;
+  }
+
+  /**
+   * Set/get the default help group heading for options added to this command.
+   * (This does not override a group set directly on the option using .helpGroup().)
+   *
+   * @example
+   * program
+   *   .optionsGroup('Development Options:')
+   *   .option('-d, --debug', 'output extra debugging')
+   *   .option('-p, --profile', 'output profiling information')
+   *
+   * @param {string} [heading]
+   * @returns {Command | string}
+   */
+  optionsGroup(heading) {
+    if (heading === undefined) return this._defaultOptionGroup ?? '';
+    this._defaultOptionGroup = heading;
+    return this;
+  }
+
+  /**
+   * @param {Option} option
+   * @private
+   */
+  _initOptionGroup(option) {
+    if (this._defaultOptionGroup && !option.helpGroupHeading)
+      option.helpGroup(this._defaultOptionGroup);
+  }
+
+  /**
+   * @param {Command} cmd
+   * @private
+   */
+  _initCommandGroup(cmd) {
+    if (this._defaultCommandGroup && !cmd.helpGroup())
+      cmd.helpGroup(this._defaultCommandGroup);
+  }
+
+  /**
+   * Set the name of the command from script filename, such as process.argv[1],
+   * or require.main.filename, or __filename.
+   *
+   * (Used internally and public although not documented in README.)
+   *
+   * @example
+   * program.nameFromFilename(require.main.filename);
+   *
+   * @param {string} filename
+   * @return {Command}
+   */
+
+  nameFromFilename(filename) {
+    this._name = path.basename(filename, path.extname(filename));
+
+    return this;
+  }
+
+  /**
+   * Get or set the directory for searching for executable subcommands of this command.
+   *
+   * @example
+   * program.executableDir(__dirname);
+   * // or
+   * program.executableDir('subcommands');
+   *
+   * @param {string} [path]
+   * @return {(string|null|Command)}
+   */
+
+  executableDir(path) {
+    if (path === undefined) return this._executableDir;
+    this._executableDir = path;
+    return this;
+  }
+
+  /**
+   * Return program help documentation.
+   *
+   * @param {{ error: boolean }} [contextOptions] - pass {error:true} to wrap for stderr instead of stdout
+   * @return {string}
+   */
+
+  helpInformation(contextOptions) {
+    const helper = this.createHelp();
+    const context = this._getOutputContext(contextOptions);
+    helper.prepareContext({
+      error: context.error,
+      helpWidth: context.helpWidth,
+      outputHasColors: context.hasColors,
+    });
+    const text = helper.formatHelp(this, helper);
+    if (context.hasColors) return text;
+    return this._outputConfiguration.stripColor(text);
+  }
+
+  /**
+   * @typedef HelpContext
+   * @type {object}
+   * @property {boolean} error
+   * @property {number} helpWidth
+   * @property {boolean} hasColors
+   * @property {function} write - includes stripColor if needed
+   *
+   * @returns {HelpContext}
+   * @private
+   */
+
+  _getOutputContext(contextOptions) {
+    contextOptions = contextOptions || {};
+    const error = !!contextOptions.error;
+    let baseWrite;
+    let hasColors;
+    let helpWidth;
+    if (error) {
+      baseWrite = (str) => this._outputConfiguration.writeErr(str);
+      hasColors = this._outputConfiguration.getErrHasColors();
+      helpWidth = this._outputConfiguration.getErrHelpWidth();
+    } else {
+      baseWrite = (str) => this._outputConfiguration.writeOut(str);
+      hasColors = this._outputConfiguration.getOutHasColors();
+      helpWidth = this._outputConfiguration.getOutHelpWidth();
+    }
+    const write = (str) => {
+      if (!hasColors) str = this._outputConfiguration.stripColor(str);
+      return baseWrite(str);
+    };
+    return { error, write, hasColors, helpWidth };
+  }
+
+  /**
+   * Output help information for this command.
+   *
+   * Outputs built-in help, and custom text added using `.addHelpText()`.
+   *
+   * @param {{ error: boolean } | Function} [contextOptions] - pass {error:true} to write to stderr instead of stdout
+   */
+
+  outputHelp(contextOptions) {
+    let deprecatedCallback;
+    if (typeof contextOptions === 'function') {
+      deprecatedCallback = contextOptions;
+      contextOptions = undefined;
+    }
+
+    const outputContext = this._getOutputContext(contextOptions);
+    /** @type {HelpTextEventContext} */
+    const eventContext = {
+      error: outputContext.error,
+      write: outputContext.write,
+      command: this,
+    };
+
+    this._getCommandAndAncestors()
+      .reverse()
+      .forEach((command) => command.emit('beforeAllHelp', eventContext));
+    this.emit('beforeHelp', eventContext);
+
+    let helpInformation = this.helpInformation({ error: outputContext.error });
+    if (deprecatedCallback) {
+      helpInformation = deprecatedCallback(helpInformation);
+      if (
+        typeof helpInformation !== 'string' &&
+        !Buffer.isBuffer(helpInformation)
+      ) {
+        throw new Error('outputHelp callback must return a string or a Buffer');
+      }
+    }
+    outputContext.write(helpInformation);
+
+    if (this._getHelpOption()?.long) {
+      this.emit(this._getHelpOption().long); // deprecated
+    }
+    this.emit('afterHelp', eventContext);
+    this._getCommandAndAncestors().forEach((command) =>
+      command.emit('afterAllHelp', eventContext),
+    );
+  }
+
+  /**
+   * You can pass in flags and a description to customise the built-in help option.
+   * Pass in false to disable the built-in help option.
+   *
+   * @example
+   * program.helpOption('-?, --help' 'show help'); // customise
+   * program.helpOption(false); // disable
+   *
+   * @param {(string | boolean)} flags
+   * @param {string} [description]
+   * @return {Command} `this` command for chaining
+   */
+
+  helpOption(flags, description) {
+    // Support enabling/disabling built-in help option.
+    if (typeof flags === 'boolean') {
+      if (flags) {
+        if (this._helpOption === null) this._helpOption = undefined; // reenable
+        if (this._defaultOptionGroup) {
+          // make the option to store the group
+          this._initOptionGroup(this._getHelpOption());
+        }
+      } else {
+        this._helpOption = null; // disable
+      }
+      return this;
+    }
+
+    // Customise flags and description.
+    this._helpOption = this.createOption(
+      flags ?? '-h, --help',
+      description ?? 'display help for command',
+    );
+    // init group unless lazy create
+    if (flags || description) this._initOptionGroup(this._helpOption);
+
+    return this;
+  }
+
+  /**
+   * Lazy create help option.
+   * Returns null if has been disabled with .helpOption(false).
+   *
+   * @returns {(Option | null)} the help option
+   * @package
+   */
+  _getHelpOption() {
+    // Lazy create help option on demand.
+    if (this._helpOption === undefined) {
+      this.helpOption(undefined, undefined);
+    }
+    return this._helpOption;
+  }
+
+  /**
+   * Supply your own option to use for the built-in help option.
+   * This is an alternative to using helpOption() to customise the flags and description etc.
+   *
+   * @param {Option} option
+   * @return {Command} `this` command for chaining
+   */
+  addHelpOption(option) {
+    this._helpOption = option;
+    this._initOptionGroup(option);
+    return this;
+  }
+
+  /**
+   * Output help information and exit.
+   *
+   * Outputs built-in help, and custom text added using `.addHelpText()`.
+   *
+   * @param {{ error: boolean }} [contextOptions] - pass {error:true} to write to stderr instead of stdout
+   */
+
+  help(contextOptions) {
+    this.outputHelp(contextOptions);
+    let exitCode = Number(process.exitCode ?? 0); // process.exitCode does allow a string or an integer, but we prefer just a number
+    if (
+      exitCode === 0 &&
+      contextOptions &&
+      typeof contextOptions !== 'function' &&
+      contextOptions.error
+    ) {
+      exitCode = 1;
+    }
+    // message: do not have all displayed text available so only passing placeholder.
+    this._exit(exitCode, 'commander.help', '(outputHelp)');
+  }
+
+  /**
+   * // Do a little typing to coordinate emit and listener for the help text events.
+   * @typedef HelpTextEventContext
+   * @type {object}
+   * @property {boolean} error
+   * @property {Command} command
+   * @property {function} write
+   */
+
+  /**
+   * Add additional text to be displayed with the built-in help.
+   *
+   * Position is 'before' or 'after' to affect just this command,
+   * and 'beforeAll' or 'afterAll' to affect this command and all its subcommands.
+   *
+   * @param {string} position - before or after built-in help
+   * @param {(string | Function)} text - string to add, or a function returning a string
+   * @return {Command} `this` command for chaining
+   */
+
+  addHelpText(position, text) {
+    const allowedValues = ['beforeAll', 'before', 'after', 'afterAll'];
+    if (!allowedValues.includes(position)) {
+      throw new Error(`Unexpected value for position to addHelpText.
+Expecting one of '${allowedValues.join("', '")}'`);
+    }
+
+    const helpEvent = `${position}Help`;
+    this.on(helpEvent, (/** @type {HelpTextEventContext} */ context) => {
+      let helpStr;
+      if (typeof text === 'function') {
+        helpStr = text({ error: context.error, command: context.command });
+      } else {
+        helpStr = text;
+      }
+      // Ignore falsy value when nothing to output.
+      if (helpStr) {
+        context.write(`${helpStr}\n`);
+      }
+    });
+    return this;
+  }
+
+  /**
+   * Output help information if help flags specified
+   *
+   * @param {Array} args - array of options to search for help flags
+   * @private
+   */
+
+  _outputHelpIfRequested(args) {
+    const helpOption = this._getHelpOption();
+    const helpRequested = helpOption && args.find((arg) => helpOption.is(arg));
+    if (helpRequested) {
+      this.outputHelp();
+      // (Do not have all displayed text available so only passing placeholder.)
+      this._exit(0, 'commander.helpDisplayed', '(outputHelp)');
+    }
+  }
+}
+
+/**
+ * Scan arguments and increment port number for inspect calls (to avoid conflicts when spawning new command).
+ *
+ * @param {string[]} args - array of arguments from node.execArgv
+ * @returns {string[]}
+ * @private
+ */
+
+function incrementNodeInspectorPort(args) {
+  // Testing for these options:
+  //  --inspect[=[host:]port]
+  //  --inspect-brk[=[host:]port]
+  //  --inspect-port=[host:]port
+  return args.map((arg) => {
+    if (!arg.startsWith('--inspect')) {
+      return arg;
+    }
+    let debugOption;
+    let debugHost = '127.0.0.1';
+    let debugPort = '9229';
+    let match;
+    if ((match = arg.match(/^(--inspect(-brk)?)$/)) !== null) {
+      // e.g. --inspect
+      debugOption = match[1];
+    } else if (
+      (match = arg.match(/^(--inspect(-brk|-port)?)=([^:]+)$/)) !== null
+    ) {
+      debugOption = match[1];
+      if (/^\d+$/.test(match[3])) {
+        // e.g. --inspect=1234
+        debugPort = match[3];
+      } else {
+        // e.g. --inspect=localhost
+        debugHost = match[3];
+      }
+    } else if (
+      (match = arg.match(/^(--inspect(-brk|-port)?)=([^:]+):(\d+)$/)) !== null
+    ) {
+      // e.g. --inspect=localhost:1234
+      debugOption = match[1];
+      debugHost = match[3];
+      debugPort = match[4];
+    }
+
+    if (debugOption && debugPort !== '0') {
+      return `${debugOption}=${debugHost}:${parseInt(debugPort) + 1}`;
+    }
+    return arg;
+  });
+}
+
+/**
+ * @returns {boolean | undefined}
+ * @package
+ */
+function useColor() {
+  // Test for common conventions.
+  // NB: the observed behaviour is in combination with how author adds color! For example:
+  //   - we do not test NODE_DISABLE_COLORS, but util:styletext does
+  //   - we do test NO_COLOR, but Chalk does not
+  //
+  // References:
+  // https://no-color.org
+  // https://bixense.com/clicolors/
+  // https://github.com/nodejs/node/blob/0a00217a5f67ef4a22384cfc80eb6dd9a917fdc1/lib/internal/tty.js#L109
+  // https://github.com/chalk/supports-color/blob/c214314a14bcb174b12b3014b2b0a8de375029ae/index.js#L33
+  // (https://force-color.org recent web page from 2023, does not match major javascript implementations)
+
+  if (
+    process.env.NO_COLOR ||
+    process.env.FORCE_COLOR === '0' ||
+    process.env.FORCE_COLOR === 'false'
+  )
+    return false;
+  if (process.env.FORCE_COLOR || process.env.CLICOLOR_FORCE !== undefined)
+    return true;
+  return undefined;
+}
+
+exports.Command = Command;
+exports.useColor = useColor; // exporting for tests
+
+
+/***/ }),
+
+/***/ 135:
+/***/ ((__unused_webpack_module, exports) => {
+
+/**
+ * CommanderError class
+ */
+class CommanderError extends Error {
+  /**
+   * Constructs the CommanderError class
+   * @param {number} exitCode suggested exit code which could be used with process.exit
+   * @param {string} code an id string representing the error
+   * @param {string} message human-readable description of the error
+   */
+  constructor(exitCode, code, message) {
+    super(message);
+    // properly capture stack trace in Node.js
+    Error.captureStackTrace(this, this.constructor);
+    this.name = this.constructor.name;
+    this.code = code;
+    this.exitCode = exitCode;
+    this.nestedError = undefined;
+  }
+}
+
+/**
+ * InvalidArgumentError class
+ */
+class InvalidArgumentError extends CommanderError {
+  /**
+   * Constructs the InvalidArgumentError class
+   * @param {string} [message] explanation of why argument is invalid
+   */
+  constructor(message) {
+    super(1, 'commander.invalidArgument', message);
+    // properly capture stack trace in Node.js
+    Error.captureStackTrace(this, this.constructor);
+    this.name = this.constructor.name;
+  }
+}
+
+exports.CommanderError = CommanderError;
+exports.InvalidArgumentError = InvalidArgumentError;
+
+
+/***/ }),
+
+/***/ 754:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+const { humanReadableArgName } = __nccwpck_require__(154);
+
+/**
+ * TypeScript import types for JSDoc, used by Visual Studio Code IntelliSense and `npm run typescript-checkJS`
+ * https://www.typescriptlang.org/docs/handbook/jsdoc-supported-types.html#import-types
+ * @typedef { import("./argument.js").Argument } Argument
+ * @typedef { import("./command.js").Command } Command
+ * @typedef { import("./option.js").Option } Option
+ */
+
+// Although this is a class, methods are static in style to allow override using subclass or just functions.
+class Help {
+  constructor() {
+    this.helpWidth = undefined;
+    this.minWidthToWrap = 40;
+    this.sortSubcommands = false;
+    this.sortOptions = false;
+    this.showGlobalOptions = false;
+  }
+
+  /**
+   * prepareContext is called by Commander after applying overrides from `Command.configureHelp()`
+   * and just before calling `formatHelp()`.
+   *
+   * Commander just uses the helpWidth and the rest is provided for optional use by more complex subclasses.
+   *
+   * @param {{ error?: boolean, helpWidth?: number, outputHasColors?: boolean }} contextOptions
+   */
+  prepareContext(contextOptions) {
+    this.helpWidth = this.helpWidth ?? contextOptions.helpWidth ?? 80;
+  }
+
+  /**
+   * Get an array of the visible subcommands. Includes a placeholder for the implicit help command, if there is one.
+   *
+   * @param {Command} cmd
+   * @returns {Command[]}
+   */
+
+  visibleCommands(cmd) {
+    const visibleCommands = cmd.commands.filter((cmd) => !cmd._hidden);
+    const helpCommand = cmd._getHelpCommand();
+    if (helpCommand && !helpCommand._hidden) {
+      visibleCommands.push(helpCommand);
+    }
+    if (this.sortSubcommands) {
+      visibleCommands.sort((a, b) => {
+        // @ts-ignore: because overloaded return type
+        return a.name().localeCompare(b.name());
+      });
+    }
+    return visibleCommands;
+  }
+
+  /**
+   * Compare options for sort.
+   *
+   * @param {Option} a
+   * @param {Option} b
+   * @returns {number}
+   */
+  compareOptions(a, b) {
+    const getSortKey = (option) => {
+      // WYSIWYG for order displayed in help. Short used for comparison if present. No special handling for negated.
+      return option.short
+        ? option.short.replace(/^-/, '')
+        : option.long.replace(/^--/, '');
+    };
+    return getSortKey(a).localeCompare(getSortKey(b));
+  }
+
+  /**
+   * Get an array of the visible options. Includes a placeholder for the implicit help option, if there is one.
+   *
+   * @param {Command} cmd
+   * @returns {Option[]}
+   */
+
+  visibleOptions(cmd) {
+    const visibleOptions = cmd.options.filter((option) => !option.hidden);
+    // Built-in help option.
+    const helpOption = cmd._getHelpOption();
+    if (helpOption && !helpOption.hidden) {
+      // Automatically hide conflicting flags. Bit dubious but a historical behaviour that is convenient for single-command programs.
+      const removeShort = helpOption.short && cmd._findOption(helpOption.short);
+      const removeLong = helpOption.long && cmd._findOption(helpOption.long);
+      if (!removeShort && !removeLong) {
+        visibleOptions.push(helpOption); // no changes needed
+      } else if (helpOption.long && !removeLong) {
+        visibleOptions.push(
+          cmd.createOption(helpOption.long, helpOption.description),
+        );
+      } else if (helpOption.short && !removeShort) {
+        visibleOptions.push(
+          cmd.createOption(helpOption.short, helpOption.description),
+        );
+      }
+    }
+    if (this.sortOptions) {
+      visibleOptions.sort(this.compareOptions);
+    }
+    return visibleOptions;
+  }
+
+  /**
+   * Get an array of the visible global options. (Not including help.)
+   *
+   * @param {Command} cmd
+   * @returns {Option[]}
+   */
+
+  visibleGlobalOptions(cmd) {
+    if (!this.showGlobalOptions) return [];
+
+    const globalOptions = [];
+    for (
+      let ancestorCmd = cmd.parent;
+      ancestorCmd;
+      ancestorCmd = ancestorCmd.parent
+    ) {
+      const visibleOptions = ancestorCmd.options.filter(
+        (option) => !option.hidden,
+      );
+      globalOptions.push(...visibleOptions);
+    }
+    if (this.sortOptions) {
+      globalOptions.sort(this.compareOptions);
+    }
+    return globalOptions;
+  }
+
+  /**
+   * Get an array of the arguments if any have a description.
+   *
+   * @param {Command} cmd
+   * @returns {Argument[]}
+   */
+
+  visibleArguments(cmd) {
+    // Side effect! Apply the legacy descriptions before the arguments are displayed.
+    if (cmd._argsDescription) {
+      cmd.registeredArguments.forEach((argument) => {
+        argument.description =
+          argument.description || cmd._argsDescription[argument.name()] || '';
+      });
+    }
+
+    // If there are any arguments with a description then return all the arguments.
+    if (cmd.registeredArguments.find((argument) => argument.description)) {
+      return cmd.registeredArguments;
+    }
+    return [];
+  }
+
+  /**
+   * Get the command term to show in the list of subcommands.
+   *
+   * @param {Command} cmd
+   * @returns {string}
+   */
+
+  subcommandTerm(cmd) {
+    // Legacy. Ignores custom usage string, and nested commands.
+    const args = cmd.registeredArguments
+      .map((arg) => humanReadableArgName(arg))
+      .join(' ');
+    return (
+      cmd._name +
+      (cmd._aliases[0] ? '|' + cmd._aliases[0] : '') +
+      (cmd.options.length ? ' [options]' : '') + // simplistic check for non-help option
+      (args ? ' ' + args : '')
+    );
+  }
+
+  /**
+   * Get the option term to show in the list of options.
+   *
+   * @param {Option} option
+   * @returns {string}
+   */
+
+  optionTerm(option) {
+    return option.flags;
+  }
+
+  /**
+   * Get the argument term to show in the list of arguments.
+   *
+   * @param {Argument} argument
+   * @returns {string}
+   */
+
+  argumentTerm(argument) {
+    return argument.name();
+  }
+
+  /**
+   * Get the longest command term length.
+   *
+   * @param {Command} cmd
+   * @param {Help} helper
+   * @returns {number}
+   */
+
+  longestSubcommandTermLength(cmd, helper) {
+    return helper.visibleCommands(cmd).reduce((max, command) => {
+      return Math.max(
+        max,
+        this.displayWidth(
+          helper.styleSubcommandTerm(helper.subcommandTerm(command)),
+        ),
+      );
+    }, 0);
+  }
+
+  /**
+   * Get the longest option term length.
+   *
+   * @param {Command} cmd
+   * @param {Help} helper
+   * @returns {number}
+   */
+
+  longestOptionTermLength(cmd, helper) {
+    return helper.visibleOptions(cmd).reduce((max, option) => {
+      return Math.max(
+        max,
+        this.displayWidth(helper.styleOptionTerm(helper.optionTerm(option))),
+      );
+    }, 0);
+  }
+
+  /**
+   * Get the longest global option term length.
+   *
+   * @param {Command} cmd
+   * @param {Help} helper
+   * @returns {number}
+   */
+
+  longestGlobalOptionTermLength(cmd, helper) {
+    return helper.visibleGlobalOptions(cmd).reduce((max, option) => {
+      return Math.max(
+        max,
+        this.displayWidth(helper.styleOptionTerm(helper.optionTerm(option))),
+      );
+    }, 0);
+  }
+
+  /**
+   * Get the longest argument term length.
+   *
+   * @param {Command} cmd
+   * @param {Help} helper
+   * @returns {number}
+   */
+
+  longestArgumentTermLength(cmd, helper) {
+    return helper.visibleArguments(cmd).reduce((max, argument) => {
+      return Math.max(
+        max,
+        this.displayWidth(
+          helper.styleArgumentTerm(helper.argumentTerm(argument)),
+        ),
+      );
+    }, 0);
+  }
+
+  /**
+   * Get the command usage to be displayed at the top of the built-in help.
+   *
+   * @param {Command} cmd
+   * @returns {string}
+   */
+
+  commandUsage(cmd) {
+    // Usage
+    let cmdName = cmd._name;
+    if (cmd._aliases[0]) {
+      cmdName = cmdName + '|' + cmd._aliases[0];
+    }
+    let ancestorCmdNames = '';
+    for (
+      let ancestorCmd = cmd.parent;
+      ancestorCmd;
+      ancestorCmd = ancestorCmd.parent
+    ) {
+      ancestorCmdNames = ancestorCmd.name() + ' ' + ancestorCmdNames;
+    }
+    return ancestorCmdNames + cmdName + ' ' + cmd.usage();
+  }
+
+  /**
+   * Get the description for the command.
+   *
+   * @param {Command} cmd
+   * @returns {string}
+   */
+
+  commandDescription(cmd) {
+    // @ts-ignore: because overloaded return type
+    return cmd.description();
+  }
+
+  /**
+   * Get the subcommand summary to show in the list of subcommands.
+   * (Fallback to description for backwards compatibility.)
+   *
+   * @param {Command} cmd
+   * @returns {string}
+   */
+
+  subcommandDescription(cmd) {
+    // @ts-ignore: because overloaded return type
+    return cmd.summary() || cmd.description();
+  }
+
+  /**
+   * Get the option description to show in the list of options.
+   *
+   * @param {Option} option
+   * @return {string}
+   */
+
+  optionDescription(option) {
+    const extraInfo = [];
+
+    if (option.argChoices) {
+      extraInfo.push(
+        // use stringify to match the display of the default value
+        `choices: ${option.argChoices.map((choice) => JSON.stringify(choice)).join(', ')}`,
+      );
+    }
+    if (option.defaultValue !== undefined) {
+      // default for boolean and negated more for programmer than end user,
+      // but show true/false for boolean option as may be for hand-rolled env or config processing.
+      const showDefault =
+        option.required ||
+        option.optional ||
+        (option.isBoolean() && typeof option.defaultValue === 'boolean');
+      if (showDefault) {
+        extraInfo.push(
+          `default: ${option.defaultValueDescription || JSON.stringify(option.defaultValue)}`,
+        );
+      }
+    }
+    // preset for boolean and negated are more for programmer than end user
+    if (option.presetArg !== undefined && option.optional) {
+      extraInfo.push(`preset: ${JSON.stringify(option.presetArg)}`);
+    }
+    if (option.envVar !== undefined) {
+      extraInfo.push(`env: ${option.envVar}`);
+    }
+    if (extraInfo.length > 0) {
+      const extraDescription = `(${extraInfo.join(', ')})`;
+      if (option.description) {
+        return `${option.description} ${extraDescription}`;
+      }
+      return extraDescription;
+    }
+
+    return option.description;
+  }
+
+  /**
+   * Get the argument description to show in the list of arguments.
+   *
+   * @param {Argument} argument
+   * @return {string}
+   */
+
+  argumentDescription(argument) {
+    const extraInfo = [];
+    if (argument.argChoices) {
+      extraInfo.push(
+        // use stringify to match the display of the default value
+        `choices: ${argument.argChoices.map((choice) => JSON.stringify(choice)).join(', ')}`,
+      );
+    }
+    if (argument.defaultValue !== undefined) {
+      extraInfo.push(
+        `default: ${argument.defaultValueDescription || JSON.stringify(argument.defaultValue)}`,
+      );
+    }
+    if (extraInfo.length > 0) {
+      const extraDescription = `(${extraInfo.join(', ')})`;
+      if (argument.description) {
+        return `${argument.description} ${extraDescription}`;
+      }
+      return extraDescription;
+    }
+    return argument.description;
+  }
+
+  /**
+   * Format a list of items, given a heading and an array of formatted items.
+   *
+   * @param {string} heading
+   * @param {string[]} items
+   * @param {Help} helper
+   * @returns string[]
+   */
+  formatItemList(heading, items, helper) {
+    if (items.length === 0) return [];
+
+    return [helper.styleTitle(heading), ...items, ''];
+  }
+
+  /**
+   * Group items by their help group heading.
+   *
+   * @param {Command[] | Option[]} unsortedItems
+   * @param {Command[] | Option[]} visibleItems
+   * @param {Function} getGroup
+   * @returns {Map<string, Command[] | Option[]>}
+   */
+  groupItems(unsortedItems, visibleItems, getGroup) {
+    const result = new Map();
+    // Add groups in order of appearance in unsortedItems.
+    unsortedItems.forEach((item) => {
+      const group = getGroup(item);
+      if (!result.has(group)) result.set(group, []);
+    });
+    // Add items in order of appearance in visibleItems.
+    visibleItems.forEach((item) => {
+      const group = getGroup(item);
+      if (!result.has(group)) {
+        result.set(group, []);
+      }
+      result.get(group).push(item);
+    });
+    return result;
+  }
+
+  /**
+   * Generate the built-in help text.
+   *
+   * @param {Command} cmd
+   * @param {Help} helper
+   * @returns {string}
+   */
+
+  formatHelp(cmd, helper) {
+    const termWidth = helper.padWidth(cmd, helper);
+    const helpWidth = helper.helpWidth ?? 80; // in case prepareContext() was not called
+
+    function callFormatItem(term, description) {
+      return helper.formatItem(term, termWidth, description, helper);
+    }
+
+    // Usage
+    let output = [
+      `${helper.styleTitle('Usage:')} ${helper.styleUsage(helper.commandUsage(cmd))}`,
+      '',
+    ];
+
+    // Description
+    const commandDescription = helper.commandDescription(cmd);
+    if (commandDescription.length > 0) {
+      output = output.concat([
+        helper.boxWrap(
+          helper.styleCommandDescription(commandDescription),
+          helpWidth,
+        ),
+        '',
+      ]);
+    }
+
+    // Arguments
+    const argumentList = helper.visibleArguments(cmd).map((argument) => {
+      return callFormatItem(
+        helper.styleArgumentTerm(helper.argumentTerm(argument)),
+        helper.styleArgumentDescription(helper.argumentDescription(argument)),
+      );
+    });
+    output = output.concat(
+      this.formatItemList('Arguments:', argumentList, helper),
+    );
+
+    // Options
+    const optionGroups = this.groupItems(
+      cmd.options,
+      helper.visibleOptions(cmd),
+      (option) => option.helpGroupHeading ?? 'Options:',
+    );
+    optionGroups.forEach((options, group) => {
+      const optionList = options.map((option) => {
+        return callFormatItem(
+          helper.styleOptionTerm(helper.optionTerm(option)),
+          helper.styleOptionDescription(helper.optionDescription(option)),
+        );
+      });
+      output = output.concat(this.formatItemList(group, optionList, helper));
+    });
+
+    if (helper.showGlobalOptions) {
+      const globalOptionList = helper
+        .visibleGlobalOptions(cmd)
+        .map((option) => {
+          return callFormatItem(
+            helper.styleOptionTerm(helper.optionTerm(option)),
+            helper.styleOptionDescription(helper.optionDescription(option)),
+          );
+        });
+      output = output.concat(
+        this.formatItemList('Global Options:', globalOptionList, helper),
+      );
+    }
+
+    // Commands
+    const commandGroups = this.groupItems(
+      cmd.commands,
+      helper.visibleCommands(cmd),
+      (sub) => sub.helpGroup() || 'Commands:',
+    );
+    commandGroups.forEach((commands, group) => {
+      const commandList = commands.map((sub) => {
+        return callFormatItem(
+          helper.styleSubcommandTerm(helper.subcommandTerm(sub)),
+          helper.styleSubcommandDescription(helper.subcommandDescription(sub)),
+        );
+      });
+      output = output.concat(this.formatItemList(group, commandList, helper));
+    });
+
+    return output.join('\n');
+  }
+
+  /**
+   * Return display width of string, ignoring ANSI escape sequences. Used in padding and wrapping calculations.
+   *
+   * @param {string} str
+   * @returns {number}
+   */
+  displayWidth(str) {
+    return stripColor(str).length;
+  }
+
+  /**
+   * Style the title for displaying in the help. Called with 'Usage:', 'Options:', etc.
+   *
+   * @param {string} str
+   * @returns {string}
+   */
+  styleTitle(str) {
+    return str;
+  }
+
+  styleUsage(str) {
+    // Usage has lots of parts the user might like to color separately! Assume default usage string which is formed like:
+    //    command subcommand [options] [command] <foo> [bar]
+    return str
+      .split(' ')
+      .map((word) => {
+        if (word === '[options]') return this.styleOptionText(word);
+        if (word === '[command]') return this.styleSubcommandText(word);
+        if (word[0] === '[' || word[0] === '<')
+          return this.styleArgumentText(word);
+        return this.styleCommandText(word); // Restrict to initial words?
+      })
+      .join(' ');
+  }
+  styleCommandDescription(str) {
+    return this.styleDescriptionText(str);
+  }
+  styleOptionDescription(str) {
+    return this.styleDescriptionText(str);
+  }
+  styleSubcommandDescription(str) {
+    return this.styleDescriptionText(str);
+  }
+  styleArgumentDescription(str) {
+    return this.styleDescriptionText(str);
+  }
+  styleDescriptionText(str) {
+    return str;
+  }
+  styleOptionTerm(str) {
+    return this.styleOptionText(str);
+  }
+  styleSubcommandTerm(str) {
+    // This is very like usage with lots of parts! Assume default string which is formed like:
+    //    subcommand [options] <foo> [bar]
+    return str
+      .split(' ')
+      .map((word) => {
+        if (word === '[options]') return this.styleOptionText(word);
+        if (word[0] === '[' || word[0] === '<')
+          return this.styleArgumentText(word);
+        return this.styleSubcommandText(word); // Restrict to initial words?
+      })
+      .join(' ');
+  }
+  styleArgumentTerm(str) {
+    return this.styleArgumentText(str);
+  }
+  styleOptionText(str) {
+    return str;
+  }
+  styleArgumentText(str) {
+    return str;
+  }
+  styleSubcommandText(str) {
+    return str;
+  }
+  styleCommandText(str) {
+    return str;
+  }
+
+  /**
+   * Calculate the pad width from the maximum term length.
+   *
+   * @param {Command} cmd
+   * @param {Help} helper
+   * @returns {number}
+   */
+
+  padWidth(cmd, helper) {
+    return Math.max(
+      helper.longestOptionTermLength(cmd, helper),
+      helper.longestGlobalOptionTermLength(cmd, helper),
+      helper.longestSubcommandTermLength(cmd, helper),
+      helper.longestArgumentTermLength(cmd, helper),
+    );
+  }
+
+  /**
+   * Detect manually wrapped and indented strings by checking for line break followed by whitespace.
+   *
+   * @param {string} str
+   * @returns {boolean}
+   */
+  preformatted(str) {
+    return /\n[^\S\r\n]/.test(str);
+  }
+
+  /**
+   * Format the "item", which consists of a term and description. Pad the term and wrap the description, indenting the following lines.
+   *
+   * So "TTT", 5, "DDD DDDD DD DDD" might be formatted for this.helpWidth=17 like so:
+   *   TTT  DDD DDDD
+   *        DD DDD
+   *
+   * @param {string} term
+   * @param {number} termWidth
+   * @param {string} description
+   * @param {Help} helper
+   * @returns {string}
+   */
+  formatItem(term, termWidth, description, helper) {
+    const itemIndent = 2;
+    const itemIndentStr = ' '.repeat(itemIndent);
+    if (!description) return itemIndentStr + term;
+
+    // Pad the term out to a consistent width, so descriptions are aligned.
+    const paddedTerm = term.padEnd(
+      termWidth + term.length - helper.displayWidth(term),
+    );
+
+    // Format the description.
+    const spacerWidth = 2; // between term and description
+    const helpWidth = this.helpWidth ?? 80; // in case prepareContext() was not called
+    const remainingWidth = helpWidth - termWidth - spacerWidth - itemIndent;
+    let formattedDescription;
+    if (
+      remainingWidth < this.minWidthToWrap ||
+      helper.preformatted(description)
+    ) {
+      formattedDescription = description;
+    } else {
+      const wrappedDescription = helper.boxWrap(description, remainingWidth);
+      formattedDescription = wrappedDescription.replace(
+        /\n/g,
+        '\n' + ' '.repeat(termWidth + spacerWidth),
+      );
+    }
+
+    // Construct and overall indent.
+    return (
+      itemIndentStr +
+      paddedTerm +
+      ' '.repeat(spacerWidth) +
+      formattedDescription.replace(/\n/g, `\n${itemIndentStr}`)
+    );
+  }
+
+  /**
+   * Wrap a string at whitespace, preserving existing line breaks.
+   * Wrapping is skipped if the width is less than `minWidthToWrap`.
+   *
+   * @param {string} str
+   * @param {number} width
+   * @returns {string}
+   */
+  boxWrap(str, width) {
+    if (width < this.minWidthToWrap) return str;
+
+    const rawLines = str.split(/\r\n|\n/);
+    // split up text by whitespace
+    const chunkPattern = /[\s]*[^\s]+/g;
+    const wrappedLines = [];
+    rawLines.forEach((line) => {
+      const chunks = line.match(chunkPattern);
+      if (chunks === null) {
+        wrappedLines.push('');
+        return;
+      }
+
+      let sumChunks = [chunks.shift()];
+      let sumWidth = this.displayWidth(sumChunks[0]);
+      chunks.forEach((chunk) => {
+        const visibleWidth = this.displayWidth(chunk);
+        // Accumulate chunks while they fit into width.
+        if (sumWidth + visibleWidth <= width) {
+          sumChunks.push(chunk);
+          sumWidth += visibleWidth;
+          return;
+        }
+        wrappedLines.push(sumChunks.join(''));
+
+        const nextChunk = chunk.trimStart(); // trim space at line break
+        sumChunks = [nextChunk];
+        sumWidth = this.displayWidth(nextChunk);
+      });
+      wrappedLines.push(sumChunks.join(''));
+    });
+
+    return wrappedLines.join('\n');
+  }
+}
+
+/**
+ * Strip style ANSI escape sequences from the string. In particular, SGR (Select Graphic Rendition) codes.
+ *
+ * @param {string} str
+ * @returns {string}
+ * @package
+ */
+
+function stripColor(str) {
+  // eslint-disable-next-line no-control-regex
+  const sgrPattern = /\x1b\[\d*(;\d*)*m/g;
+  return str.replace(sgrPattern, '');
+}
+
+exports.Help = Help;
+exports.stripColor = stripColor;
+
+
+/***/ }),
+
+/***/ 240:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+const { InvalidArgumentError } = __nccwpck_require__(135);
+
+class Option {
+  /**
+   * Initialize a new `Option` with the given `flags` and `description`.
+   *
+   * @param {string} flags
+   * @param {string} [description]
+   */
+
+  constructor(flags, description) {
+    this.flags = flags;
+    this.description = description || '';
+
+    this.required = flags.includes('<'); // A value must be supplied when the option is specified.
+    this.optional = flags.includes('['); // A value is optional when the option is specified.
+    // variadic test ignores <value,...> et al which might be used to describe custom splitting of single argument
+    this.variadic = /\w\.\.\.[>\]]$/.test(flags); // The option can take multiple values.
+    this.mandatory = false; // The option must have a value after parsing, which usually means it must be specified on command line.
+    const optionFlags = splitOptionFlags(flags);
+    this.short = optionFlags.shortFlag; // May be a short flag, undefined, or even a long flag (if option has two long flags).
+    this.long = optionFlags.longFlag;
+    this.negate = false;
+    if (this.long) {
+      this.negate = this.long.startsWith('--no-');
+    }
+    this.defaultValue = undefined;
+    this.defaultValueDescription = undefined;
+    this.presetArg = undefined;
+    this.envVar = undefined;
+    this.parseArg = undefined;
+    this.hidden = false;
+    this.argChoices = undefined;
+    this.conflictsWith = [];
+    this.implied = undefined;
+    this.helpGroupHeading = undefined; // soft initialised when option added to command
+  }
+
+  /**
+   * Set the default value, and optionally supply the description to be displayed in the help.
+   *
+   * @param {*} value
+   * @param {string} [description]
+   * @return {Option}
+   */
+
+  default(value, description) {
+    this.defaultValue = value;
+    this.defaultValueDescription = description;
+    return this;
+  }
+
+  /**
+   * Preset to use when option used without option-argument, especially optional but also boolean and negated.
+   * The custom processing (parseArg) is called.
+   *
+   * @example
+   * new Option('--color').default('GREYSCALE').preset('RGB');
+   * new Option('--donate [amount]').preset('20').argParser(parseFloat);
+   *
+   * @param {*} arg
+   * @return {Option}
+   */
+
+  preset(arg) {
+    this.presetArg = arg;
+    return this;
+  }
+
+  /**
+   * Add option name(s) that conflict with this option.
+   * An error will be displayed if conflicting options are found during parsing.
+   *
+   * @example
+   * new Option('--rgb').conflicts('cmyk');
+   * new Option('--js').conflicts(['ts', 'jsx']);
+   *
+   * @param {(string | string[])} names
+   * @return {Option}
+   */
+
+  conflicts(names) {
+    this.conflictsWith = this.conflictsWith.concat(names);
+    return this;
+  }
+
+  /**
+   * Specify implied option values for when this option is set and the implied options are not.
+   *
+   * The custom processing (parseArg) is not called on the implied values.
+   *
+   * @example
+   * program
+   *   .addOption(new Option('--log', 'write logging information to file'))
+   *   .addOption(new Option('--trace', 'log extra details').implies({ log: 'trace.txt' }));
+   *
+   * @param {object} impliedOptionValues
+   * @return {Option}
+   */
+  implies(impliedOptionValues) {
+    let newImplied = impliedOptionValues;
+    if (typeof impliedOptionValues === 'string') {
+      // string is not documented, but easy mistake and we can do what user probably intended.
+      newImplied = { [impliedOptionValues]: true };
+    }
+    this.implied = Object.assign(this.implied || {}, newImplied);
+    return this;
+  }
+
+  /**
+   * Set environment variable to check for option value.
+   *
+   * An environment variable is only used if when processed the current option value is
+   * undefined, or the source of the current value is 'default' or 'config' or 'env'.
+   *
+   * @param {string} name
+   * @return {Option}
+   */
+
+  env(name) {
+    this.envVar = name;
+    return this;
+  }
+
+  /**
+   * Set the custom handler for processing CLI option arguments into option values.
+   *
+   * @param {Function} [fn]
+   * @return {Option}
+   */
+
+  argParser(fn) {
+    this.parseArg = fn;
+    return this;
+  }
+
+  /**
+   * Whether the option is mandatory and must have a value after parsing.
+   *
+   * @param {boolean} [mandatory=true]
+   * @return {Option}
+   */
+
+  makeOptionMandatory(mandatory = true) {
+    this.mandatory = !!mandatory;
+    return this;
+  }
+
+  /**
+   * Hide option in help.
+   *
+   * @param {boolean} [hide=true]
+   * @return {Option}
+   */
+
+  hideHelp(hide = true) {
+    this.hidden = !!hide;
+    return this;
+  }
+
+  /**
+   * @package
+   */
+
+  _collectValue(value, previous) {
+    if (previous === this.defaultValue || !Array.isArray(previous)) {
+      return [value];
+    }
+
+    previous.push(value);
+    return previous;
+  }
+
+  /**
+   * Only allow option value to be one of choices.
+   *
+   * @param {string[]} values
+   * @return {Option}
+   */
+
+  choices(values) {
+    this.argChoices = values.slice();
+    this.parseArg = (arg, previous) => {
+      if (!this.argChoices.includes(arg)) {
+        throw new InvalidArgumentError(
+          `Allowed choices are ${this.argChoices.join(', ')}.`,
+        );
+      }
+      if (this.variadic) {
+        return this._collectValue(arg, previous);
+      }
+      return arg;
+    };
+    return this;
+  }
+
+  /**
+   * Return option name.
+   *
+   * @return {string}
+   */
+
+  name() {
+    if (this.long) {
+      return this.long.replace(/^--/, '');
+    }
+    return this.short.replace(/^-/, '');
+  }
+
+  /**
+   * Return option name, in a camelcase format that can be used
+   * as an object attribute key.
+   *
+   * @return {string}
+   */
+
+  attributeName() {
+    if (this.negate) {
+      return camelcase(this.name().replace(/^no-/, ''));
+    }
+    return camelcase(this.name());
+  }
+
+  /**
+   * Set the help group heading.
+   *
+   * @param {string} heading
+   * @return {Option}
+   */
+  helpGroup(heading) {
+    this.helpGroupHeading = heading;
+    return this;
+  }
+
+  /**
+   * Check if `arg` matches the short or long flag.
+   *
+   * @param {string} arg
+   * @return {boolean}
+   * @package
+   */
+
+  is(arg) {
+    return this.short === arg || this.long === arg;
+  }
+
+  /**
+   * Return whether a boolean option.
+   *
+   * Options are one of boolean, negated, required argument, or optional argument.
+   *
+   * @return {boolean}
+   * @package
+   */
+
+  isBoolean() {
+    return !this.required && !this.optional && !this.negate;
+  }
+}
+
+/**
+ * This class is to make it easier to work with dual options, without changing the existing
+ * implementation. We support separate dual options for separate positive and negative options,
+ * like `--build` and `--no-build`, which share a single option value. This works nicely for some
+ * use cases, but is tricky for others where we want separate behaviours despite
+ * the single shared option value.
+ */
+class DualOptions {
+  /**
+   * @param {Option[]} options
+   */
+  constructor(options) {
+    this.positiveOptions = new Map();
+    this.negativeOptions = new Map();
+    this.dualOptions = new Set();
+    options.forEach((option) => {
+      if (option.negate) {
+        this.negativeOptions.set(option.attributeName(), option);
+      } else {
+        this.positiveOptions.set(option.attributeName(), option);
+      }
+    });
+    this.negativeOptions.forEach((value, key) => {
+      if (this.positiveOptions.has(key)) {
+        this.dualOptions.add(key);
+      }
+    });
+  }
+
+  /**
+   * Did the value come from the option, and not from possible matching dual option?
+   *
+   * @param {*} value
+   * @param {Option} option
+   * @returns {boolean}
+   */
+  valueFromOption(value, option) {
+    const optionKey = option.attributeName();
+    if (!this.dualOptions.has(optionKey)) return true;
+
+    // Use the value to deduce if (probably) came from the option.
+    const preset = this.negativeOptions.get(optionKey).presetArg;
+    const negativeValue = preset !== undefined ? preset : false;
+    return option.negate === (negativeValue === value);
+  }
+}
+
+/**
+ * Convert string from kebab-case to camelCase.
+ *
+ * @param {string} str
+ * @return {string}
+ * @private
+ */
+
+function camelcase(str) {
+  return str.split('-').reduce((str, word) => {
+    return str + word[0].toUpperCase() + word.slice(1);
+  });
+}
+
+/**
+ * Split the short and long flag out of something like '-m,--mixed <value>'
+ *
+ * @private
+ */
+
+function splitOptionFlags(flags) {
+  let shortFlag;
+  let longFlag;
+  // short flag, single dash and single character
+  const shortFlagExp = /^-[^-]$/;
+  // long flag, double dash and at least one character
+  const longFlagExp = /^--[^-]/;
+
+  const flagParts = flags.split(/[ |,]+/).concat('guard');
+  // Normal is short and/or long.
+  if (shortFlagExp.test(flagParts[0])) shortFlag = flagParts.shift();
+  if (longFlagExp.test(flagParts[0])) longFlag = flagParts.shift();
+  // Long then short. Rarely used but fine.
+  if (!shortFlag && shortFlagExp.test(flagParts[0]))
+    shortFlag = flagParts.shift();
+  // Allow two long flags, like '--ws, --workspace'
+  // This is the supported way to have a shortish option flag.
+  if (!shortFlag && longFlagExp.test(flagParts[0])) {
+    shortFlag = longFlag;
+    longFlag = flagParts.shift();
+  }
+
+  // Check for unprocessed flag. Fail noisily rather than silently ignore.
+  if (flagParts[0].startsWith('-')) {
+    const unsupportedFlag = flagParts[0];
+    const baseError = `option creation failed due to '${unsupportedFlag}' in option flags '${flags}'`;
+    if (/^-[^-][^-]/.test(unsupportedFlag))
+      throw new Error(
+        `${baseError}
+- a short flag is a single dash and a single character
+  - either use a single dash and a single character (for a short flag)
+  - or use a double dash for a long option (and can have two, like '--ws, --workspace')`,
+      );
+    if (shortFlagExp.test(unsupportedFlag))
+      throw new Error(`${baseError}
+- too many short flags`);
+    if (longFlagExp.test(unsupportedFlag))
+      throw new Error(`${baseError}
+- too many long flags`);
+
+    throw new Error(`${baseError}
+- unrecognised flag format`);
+  }
+  if (shortFlag === undefined && longFlag === undefined)
+    throw new Error(
+      `option creation failed due to no flags found in '${flags}'.`,
+    );
+
+  return { shortFlag, longFlag };
+}
+
+exports.Option = Option;
+exports.DualOptions = DualOptions;
+
+
+/***/ }),
+
+/***/ 30:
+/***/ ((__unused_webpack_module, exports) => {
+
+const maxDistance = 3;
+
+function editDistance(a, b) {
+  // https://en.wikipedia.org/wiki/Damerau–Levenshtein_distance
+  // Calculating optimal string alignment distance, no substring is edited more than once.
+  // (Simple implementation.)
+
+  // Quick early exit, return worst case.
+  if (Math.abs(a.length - b.length) > maxDistance)
+    return Math.max(a.length, b.length);
+
+  // distance between prefix substrings of a and b
+  const d = [];
+
+  // pure deletions turn a into empty string
+  for (let i = 0; i <= a.length; i++) {
+    d[i] = [i];
+  }
+  // pure insertions turn empty string into b
+  for (let j = 0; j <= b.length; j++) {
+    d[0][j] = j;
+  }
+
+  // fill matrix
+  for (let j = 1; j <= b.length; j++) {
+    for (let i = 1; i <= a.length; i++) {
+      let cost = 1;
+      if (a[i - 1] === b[j - 1]) {
+        cost = 0;
+      } else {
+        cost = 1;
+      }
+      d[i][j] = Math.min(
+        d[i - 1][j] + 1, // deletion
+        d[i][j - 1] + 1, // insertion
+        d[i - 1][j - 1] + cost, // substitution
+      );
+      // transposition
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) {
+        d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
+      }
+    }
+  }
+
+  return d[a.length][b.length];
+}
+
+/**
+ * Find close matches, restricted to same number of edits.
+ *
+ * @param {string} word
+ * @param {string[]} candidates
+ * @returns {string}
+ */
+
+function suggestSimilar(word, candidates) {
+  if (!candidates || candidates.length === 0) return '';
+  // remove possible duplicates
+  candidates = Array.from(new Set(candidates));
+
+  const searchingOptions = word.startsWith('--');
+  if (searchingOptions) {
+    word = word.slice(2);
+    candidates = candidates.map((candidate) => candidate.slice(2));
+  }
+
+  let similar = [];
+  let bestDistance = maxDistance;
+  const minSimilarity = 0.4;
+  candidates.forEach((candidate) => {
+    if (candidate.length <= 1) return; // no one character guesses
+
+    const distance = editDistance(word, candidate);
+    const length = Math.max(word.length, candidate.length);
+    const similarity = (length - distance) / length;
+    if (similarity > minSimilarity) {
+      if (distance < bestDistance) {
+        // better edit distance, throw away previous worse matches
+        bestDistance = distance;
+        similar = [candidate];
+      } else if (distance === bestDistance) {
+        similar.push(candidate);
+      }
+    }
+  });
+
+  similar.sort((a, b) => a.localeCompare(b));
+  if (searchingOptions) {
+    similar = similar.map((candidate) => `--${candidate}`);
+  }
+
+  if (similar.length > 1) {
+    return `\n(Did you mean one of ${similar.join(', ')}?)`;
+  }
+  if (similar.length === 1) {
+    return `\n(Did you mean ${similar[0]}?)`;
+  }
+  return '';
+}
+
+exports.suggestSimilar = suggestSimilar;
+
+
+/***/ })
+
+/******/ });
+/************************************************************************/
+/******/ // The module cache
+/******/ var __webpack_module_cache__ = {};
+/******/ 
+/******/ // The require function
+/******/ function __nccwpck_require__(moduleId) {
+/******/ 	// Check if module is in cache
+/******/ 	var cachedModule = __webpack_module_cache__[moduleId];
+/******/ 	if (cachedModule !== undefined) {
+/******/ 		return cachedModule.exports;
+/******/ 	}
+/******/ 	// Create a new module (and put it into the cache)
+/******/ 	var module = __webpack_module_cache__[moduleId] = {
+/******/ 		// no module.id needed
+/******/ 		// no module.loaded needed
+/******/ 		exports: {}
+/******/ 	};
+/******/ 
+/******/ 	// Execute the module function
+/******/ 	var threw = true;
+/******/ 	try {
+/******/ 		__webpack_modules__[moduleId](module, module.exports, __nccwpck_require__);
+/******/ 		threw = false;
+/******/ 	} finally {
+/******/ 		if(threw) delete __webpack_module_cache__[moduleId];
+/******/ 	}
+/******/ 
+/******/ 	// Return the exports of the module
+/******/ 	return module.exports;
+/******/ }
+/******/ 
+/************************************************************************/
+/******/ /* webpack/runtime/asset-relocator-loader */
+/******/ if (typeof __nccwpck_require__ !== 'undefined') __nccwpck_require__.ab = decodeURIComponent(new URL('.', import.meta.url).pathname).slice(import.meta.url.match(/^file:\/\/\/\w:/) ? 1 : 0, -1) + "/";
+/******/ 
+/******/ /* webpack/runtime/compat get default export */
+/******/ (() => {
+/******/ 	// getDefaultExport function for compatibility with non-harmony modules
+/******/ 	__nccwpck_require__.n = (module) => {
+/******/ 		var getter = module && module.__esModule ?
+/******/ 			() => (module['default']) :
+/******/ 			() => (module);
+/******/ 		__nccwpck_require__.d(getter, { a: getter });
+/******/ 		return getter;
+/******/ 	};
+/******/ })();
+/******/ 
+/******/ /* webpack/runtime/define property getters */
+/******/ (() => {
+/******/ 	// define getter functions for harmony exports
+/******/ 	__nccwpck_require__.d = (exports, definition) => {
+/******/ 		for(var key in definition) {
+/******/ 			if(__nccwpck_require__.o(definition, key) && !__nccwpck_require__.o(exports, key)) {
+/******/ 				Object.defineProperty(exports, key, { enumerable: true, get: definition[key] });
+/******/ 			}
+/******/ 		}
+/******/ 	};
+/******/ })();
+/******/ 
+/******/ /* webpack/runtime/hasOwnProperty shorthand */
+/******/ (() => {
+/******/ 	__nccwpck_require__.o = (obj, prop) => (Object.prototype.hasOwnProperty.call(obj, prop))
+/******/ })();
+/******/ 
+/************************************************************************/
+var __webpack_exports__ = {};
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  dc: () => (/* reexport */ EXIT),
+  TB: () => (/* binding */ buildProgram),
+  iW: () => (/* binding */ main)
+});
+
+// EXTERNAL MODULE: ./node_modules/commander/index.js
+var commander = __nccwpck_require__(909);
+;// CONCATENATED MODULE: ./node_modules/commander/esm.mjs
+
+
+// wrapper to provide named exports for ESM.
+const {
+  /* program */ "DM": program,
+  /* createCommand */ "gu": createCommand,
+  /* createArgument */ "er": createArgument,
+  /* createOption */ "Ww": createOption,
+  /* CommanderError */ "b7": CommanderError,
+  /* InvalidArgumentError */ "Di": InvalidArgumentError,
+  /* InvalidOptionArgumentError */ "a2": InvalidOptionArgumentError, // deprecated old name
+  /* Command */ "uB": Command,
+  /* Argument */ "ef": Argument,
+  /* Option */ "c$": Option,
+  /* Help */ "_V": Help,
+} = commander;
+
+;// CONCATENATED MODULE: ./src/action-defaults.ts
+// Generated from action.yml by scripts/action-defaults.mjs: do not edit. The inputs' defaults, written once.
+const ACTION_DEFAULTS = {
+    "mode": "run",
+    "command": "",
+    "image": "buildpack-deps:bookworm-scm",
+    "engine": "docker",
+    "isolation": "container",
+    "branch": "",
+    "base": "",
+    "repository-path": "",
+    "worktree-root": "",
+    "volume-prefix": "worktree-sandbox",
+    "cleanup": "auto",
+    "env": "",
+    "timeout-minutes": "0",
+    "lock-timeout-minutes": "10",
+    "allow-failure": "false",
+    "push": "false",
+    "commit-message": "chore: changes made in worktree-sandbox",
+    "author": "",
+    "committer": "",
+    "pull-request": "false",
+    "pull-request-title": "Changes made in worktree-sandbox",
+    "pull-request-body": "Automated changes made by worktree-sandbox.",
+    "pull-request-draft": "false",
+    "pull-request-labels": "",
+    "trigger": "",
+    "allowed-associations": "OWNER,MEMBER,COLLABORATOR",
+    "allowed-bots": "",
+    "pr-number": "",
+    "pull-request-bot": "false",
+    "memory": "",
+    "cpus": "",
+    "pids-limit": "4096",
+    "network": "bridge",
+    "read-only-rootfs": "false",
+    "max-import-size": "1g",
+    "headless-expiry-days": "30",
+    "branch-expiry-days": "90",
+    "orphan-expiry-days": "90",
+    "dry-run": "false",
+    "max-removals": "0",
+    "force": "false",
+    "archive-dir": "",
+};
+
+;// CONCATENATED MODULE: external "node:crypto"
+const external_node_crypto_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:crypto");
+// EXTERNAL MODULE: external "node:path"
+var external_node_path_ = __nccwpck_require__(760);
+;// CONCATENATED MODULE: ./src/sandbox/naming.ts
+// Names of sandboxes, projects and volumes. Pure functions: the same branch always maps to the same
+// sandbox, and two different branches never do.
+
+
+const TRANSIENT_PREFIX = 'exploration-';
+const SLUG_MAX = 80;
+function shortHash(text, length = 8) {
+    return (0,external_node_crypto_namespaceObject.createHash)('sha256').update(text).digest('hex').slice(0, length);
+}
+function transientSandboxName(random = () => (0,external_node_crypto_namespaceObject.randomBytes)(4)) {
+    return TRANSIENT_PREFIX + random().toString('hex').slice(0, 8).padEnd(8, '0');
+}
+/**
+ * The folder-safe slug of a branch: `/` and anything outside [A-Za-z0-9._-] become `-`. When that loses
+ * information (or the name could pass for a transient sandbox, or is too long) a hash of the full branch
+ * name is appended after `..`, which git forbids in branch names: so a lossy slug can never equal the
+ * slug of another branch, lossy or not.
+ */
+function persistentSandboxName(branch) {
+    let slug = branch.replace(/[^A-Za-z0-9._-]/g, '-');
+    let lossy = slug !== branch;
+    if (slug.toLowerCase().startsWith(TRANSIENT_PREFIX)) {
+        slug = `b-${slug}`;
+        lossy = true;
+    }
+    if (slug.length > SLUG_MAX) {
+        slug = slug.slice(0, SLUG_MAX);
+        lossy = true;
+    }
+    slug = slug.replace(/^[.-]+/, '');
+    return lossy ? `${slug}..${shortHash(branch)}` : slug;
+}
+function classifyName(sandbox) {
+    return sandbox.startsWith(TRANSIENT_PREFIX) ? 'transient' : 'persistent';
+}
+/** A project is the parent repository: its folder name, plus a hash of its path so two clones never share. */
+function projectName(parentPath) {
+    const base = external_node_path_.basename(parentPath)
+        .replace(/[^A-Za-z0-9._-]/g, '-')
+        .replace(/^[.-]+/, '')
+        .slice(0, 40) || 'repo';
+    return `${base}-${shortHash(parentPath, 6)}`;
+}
+function volumeName(prefix, project, sandbox) {
+    return `${prefix}-${project}-${sandbox}`;
+}
+/** Where a volume sandbox's worktree is, inside every container that mounts it. */
+const VOLUME_MOUNT = '/sandbox';
+function volumeWorktreePath(sandbox) {
+    return `${VOLUME_MOUNT}/${sandbox}`;
+}
+function diskWorktreePath(root, project, sandbox) {
+    return external_node_path_.join(root, project, sandbox);
+}
+
+;// CONCATENATED MODULE: ./src/reap/retention.ts
+// The retention matrix (seed ADR 0029): how long a sandbox may sit unused, decided by its name alone,
+// because the name is the one signal that survives where git cannot resolve a worktree's paths.
+
+
+/** action.yml's defaults (written once, there). */
+const DEFAULT_RETENTION = {
+    headlessExpiryDays: Number(ACTION_DEFAULTS['headless-expiry-days']),
+    branchExpiryDays: Number(ACTION_DEFAULTS['branch-expiry-days']),
+    orphanExpiryDays: Number(ACTION_DEFAULTS['orphan-expiry-days']),
+};
+function retentionClass(sandbox, orphan) {
+    if (orphan)
+        return 'orphan';
+    return classifyName(sandbox);
+}
+/**
+ * Days of inactivity after which a sandbox of this class is stale. An orphan is treated as persistent and
+ * never expires sooner than a persistent sandbox: its expiry is its only safety margin, since no check
+ * for work can run without the parent.
+ */
+function expiryDays(cls, policy) {
+    switch (cls) {
+        case 'transient':
+            return policy.headlessExpiryDays;
+        case 'persistent':
+            return policy.branchExpiryDays;
+        case 'orphan':
+            return Math.max(policy.orphanExpiryDays, policy.branchExpiryDays);
+    }
+}
+
+;// CONCATENATED MODULE: external "node:os"
+const external_node_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:os");
+;// CONCATENATED MODULE: external "node:fs/promises"
+const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs/promises");
+;// CONCATENATED MODULE: external "string_decoder"
+const external_string_decoder_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("string_decoder");
+;// CONCATENATED MODULE: external "os"
+const external_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("os");
+// EXTERNAL MODULE: external "events"
+var external_events_ = __nccwpck_require__(434);
+;// CONCATENATED MODULE: external "child_process"
+const external_child_process_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("child_process");
+// EXTERNAL MODULE: external "path"
+var external_path_ = __nccwpck_require__(928);
+// EXTERNAL MODULE: external "assert"
+var external_assert_ = __nccwpck_require__(613);
+// EXTERNAL MODULE: external "fs"
+var external_fs_ = __nccwpck_require__(896);
+;// CONCATENATED MODULE: ./node_modules/@actions/io/lib/io-util.js
+var __awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
+    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
+    return new (P || (P = Promise))(function (resolve, reject) {
+        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
+        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
+        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
+        step((generator = generator.apply(thisArg, _arguments || [])).next());
+    });
+};
+
+
+const { chmod, copyFile, lstat, mkdir, open: io_util_open, readdir, rename, rm, rmdir, stat, symlink, unlink } = external_fs_.promises;
+// export const {open} = 'fs'
+const IS_WINDOWS = process.platform === 'win32';
+/**
+ * Custom implementation of readlink to ensure Windows junctions
+ * maintain trailing backslash for backward compatibility with Node.js < 24
+ *
+ * In Node.js 20, Windows junctions (directory symlinks) always returned paths
+ * with trailing backslashes. Node.js 24 removed this behavior, which breaks
+ * code that relied on this format for path operations.
+ *
+ * This implementation restores the Node 20 behavior by adding a trailing
+ * backslash to all junction results on Windows.
+ */
+function readlink(fsPath) {
+    return __awaiter(this, void 0, void 0, function* () {
+        const result = yield fs.promises.readlink(fsPath);
+        // On Windows, restore Node 20 behavior: add trailing backslash to all results
+        // since junctions on Windows are always directory links
+        if (IS_WINDOWS && !result.endsWith('\\')) {
+            return `${result}\\`;
+        }
+        return result;
+    });
+}
+// See https://github.com/nodejs/node/blob/d0153aee367422d0858105abec186da4dff0a0c5/deps/uv/include/uv/win.h#L691
+const UV_FS_O_EXLOCK = 0x10000000;
+const READONLY = external_fs_.constants.O_RDONLY;
+function exists(fsPath) {
+    return __awaiter(this, void 0, void 0, function* () {
+        try {
+            yield stat(fsPath);
+        }
+        catch (err) {
+            if (err.code === 'ENOENT') {
+                return false;
+            }
+            throw err;
+        }
+        return true;
+    });
+}
+function isDirectory(fsPath_1) {
+    return __awaiter(this, arguments, void 0, function* (fsPath, useStat = false) {
+        const stats = useStat ? yield stat(fsPath) : yield lstat(fsPath);
+        return stats.isDirectory();
+    });
+}
+/**
+ * On OSX/Linux, true if path starts with '/'. On Windows, true for paths like:
+ * \, \hello, \\hello\share, C:, and C:\hello (and corresponding alternate separator cases).
+ */
+function isRooted(p) {
+    p = normalizeSeparators(p);
+    if (!p) {
+        throw new Error('isRooted() parameter "p" cannot be empty');
+    }
+    if (IS_WINDOWS) {
+        return (p.startsWith('\\') || /^[A-Z]:/i.test(p) // e.g. \ or \hello or \\hello
+        ); // e.g. C: or C:\hello
+    }
+    return p.startsWith('/');
+}
+/**
+ * Best effort attempt to determine whether a file exists and is executable.
+ * @param filePath    file path to check
+ * @param extensions  additional file extensions to try
+ * @return if file exists and is executable, returns the file path. otherwise empty string.
+ */
+function tryGetExecutablePath(filePath, extensions) {
+    return __awaiter(this, void 0, void 0, function* () {
+        let stats = undefined;
+        try {
+            // test file exists
+            stats = yield stat(filePath);
+        }
+        catch (err) {
+            if (err.code !== 'ENOENT') {
+                // eslint-disable-next-line no-console
+                console.log(`Unexpected error attempting to determine if executable file exists '${filePath}': ${err}`);
+            }
+        }
+        if (stats && stats.isFile()) {
+            if (IS_WINDOWS) {
+                // on Windows, test for valid extension
+                const upperExt = external_path_.extname(filePath).toUpperCase();
+                if (extensions.some(validExt => validExt.toUpperCase() === upperExt)) {
+                    return filePath;
+                }
+            }
+            else {
+                if (isUnixExecutable(stats)) {
+                    return filePath;
+                }
+            }
+        }
+        // try each extension
+        const originalFilePath = filePath;
+        for (const extension of extensions) {
+            filePath = originalFilePath + extension;
+            stats = undefined;
+            try {
+                stats = yield stat(filePath);
+            }
+            catch (err) {
+                if (err.code !== 'ENOENT') {
+                    // eslint-disable-next-line no-console
+                    console.log(`Unexpected error attempting to determine if executable file exists '${filePath}': ${err}`);
+                }
+            }
+            if (stats && stats.isFile()) {
+                if (IS_WINDOWS) {
+                    // preserve the case of the actual file (since an extension was appended)
+                    try {
+                        const directory = external_path_.dirname(filePath);
+                        const upperName = external_path_.basename(filePath).toUpperCase();
+                        for (const actualName of yield readdir(directory)) {
+                            if (upperName === actualName.toUpperCase()) {
+                                filePath = external_path_.join(directory, actualName);
+                                break;
+                            }
+                        }
+                    }
+                    catch (err) {
+                        // eslint-disable-next-line no-console
+                        console.log(`Unexpected error attempting to determine the actual case of the file '${filePath}': ${err}`);
+                    }
+                    return filePath;
+                }
+                else {
+                    if (isUnixExecutable(stats)) {
+                        return filePath;
+                    }
+                }
+            }
+        }
+        return '';
+    });
+}
+function normalizeSeparators(p) {
+    p = p || '';
+    if (IS_WINDOWS) {
+        // convert slashes on Windows
+        p = p.replace(/\//g, '\\');
+        // remove redundant slashes
+        return p.replace(/\\\\+/g, '\\');
+    }
+    // remove redundant slashes
+    return p.replace(/\/\/+/g, '/');
+}
+// on Mac/Linux, test the execute bit
+//     R   W  X  R  W X R W X
+//   256 128 64 32 16 8 4 2 1
+function isUnixExecutable(stats) {
+    return ((stats.mode & 1) > 0 ||
+        ((stats.mode & 8) > 0 &&
+            process.getgid !== undefined &&
+            stats.gid === process.getgid()) ||
+        ((stats.mode & 64) > 0 &&
+            process.getuid !== undefined &&
+            stats.uid === process.getuid()));
+}
+// Get the path of cmd.exe in windows
+function getCmdPath() {
+    var _a;
+    return (_a = process.env['COMSPEC']) !== null && _a !== void 0 ? _a : `cmd.exe`;
+}
+//# sourceMappingURL=io-util.js.map
+;// CONCATENATED MODULE: ./node_modules/@actions/io/lib/io.js
+var io_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
+    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
+    return new (P || (P = Promise))(function (resolve, reject) {
+        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
+        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
+        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
+        step((generator = generator.apply(thisArg, _arguments || [])).next());
+    });
+};
+
+
+
+/**
+ * Copies a file or folder.
+ * Based off of shelljs - https://github.com/shelljs/shelljs/blob/9237f66c52e5daa40458f94f9565e18e8132f5a6/src/cp.js
+ *
+ * @param     source    source path
+ * @param     dest      destination path
+ * @param     options   optional. See CopyOptions.
+ */
+function cp(source_1, dest_1) {
+    return io_awaiter(this, arguments, void 0, function* (source, dest, options = {}) {
+        const { force, recursive, copySourceDirectory } = readCopyOptions(options);
+        const destStat = (yield ioUtil.exists(dest)) ? yield ioUtil.stat(dest) : null;
+        // Dest is an existing file, but not forcing
+        if (destStat && destStat.isFile() && !force) {
+            return;
+        }
+        // If dest is an existing directory, should copy inside.
+        const newDest = destStat && destStat.isDirectory() && copySourceDirectory
+            ? path.join(dest, path.basename(source))
+            : dest;
+        if (!(yield ioUtil.exists(source))) {
+            throw new Error(`no such file or directory: ${source}`);
+        }
+        const sourceStat = yield ioUtil.stat(source);
+        if (sourceStat.isDirectory()) {
+            if (!recursive) {
+                throw new Error(`Failed to copy. ${source} is a directory, but tried to copy without recursive flag.`);
+            }
+            else {
+                yield cpDirRecursive(source, newDest, 0, force);
+            }
+        }
+        else {
+            if (path.relative(source, newDest) === '') {
+                // a file cannot be copied to itself
+                throw new Error(`'${newDest}' and '${source}' are the same file`);
+            }
+            yield io_copyFile(source, newDest, force);
+        }
+    });
+}
+/**
+ * Moves a path.
+ *
+ * @param     source    source path
+ * @param     dest      destination path
+ * @param     options   optional. See MoveOptions.
+ */
+function mv(source_1, dest_1) {
+    return io_awaiter(this, arguments, void 0, function* (source, dest, options = {}) {
+        if (yield ioUtil.exists(dest)) {
+            let destExists = true;
+            if (yield ioUtil.isDirectory(dest)) {
+                // If dest is directory copy src into dest
+                dest = path.join(dest, path.basename(source));
+                destExists = yield ioUtil.exists(dest);
+            }
+            if (destExists) {
+                if (options.force == null || options.force) {
+                    yield rmRF(dest);
+                }
+                else {
+                    throw new Error('Destination already exists');
+                }
+            }
+        }
+        yield mkdirP(path.dirname(dest));
+        yield ioUtil.rename(source, dest);
+    });
+}
+/**
+ * Remove a path recursively with force
+ *
+ * @param inputPath path to remove
+ */
+function rmRF(inputPath) {
+    return io_awaiter(this, void 0, void 0, function* () {
+        if (ioUtil.IS_WINDOWS) {
+            // Check for invalid characters
+            // https://docs.microsoft.com/en-us/windows/win32/fileio/naming-a-file
+            if (/[*"<>|]/.test(inputPath)) {
+                throw new Error('File path must not contain `*`, `"`, `<`, `>` or `|` on Windows');
+            }
+        }
+        try {
+            // note if path does not exist, error is silent
+            yield ioUtil.rm(inputPath, {
+                force: true,
+                maxRetries: 3,
+                recursive: true,
+                retryDelay: 300
+            });
+        }
+        catch (err) {
+            throw new Error(`File was unable to be removed ${err}`);
+        }
+    });
+}
+/**
+ * Make a directory.  Creates the full path with folders in between
+ * Will throw if it fails
+ *
+ * @param   fsPath        path to create
+ * @returns Promise<void>
+ */
+function mkdirP(fsPath) {
+    return io_awaiter(this, void 0, void 0, function* () {
+        ok(fsPath, 'a path argument must be provided');
+        yield ioUtil.mkdir(fsPath, { recursive: true });
+    });
+}
+/**
+ * Returns path of a tool had the tool actually been invoked.  Resolves via paths.
+ * If you check and the tool does not exist, it will throw.
+ *
+ * @param     tool              name of the tool
+ * @param     check             whether to check if tool exists
+ * @returns   Promise<string>   path to tool
+ */
+function which(tool, check) {
+    return io_awaiter(this, void 0, void 0, function* () {
+        if (!tool) {
+            throw new Error("parameter 'tool' is required");
+        }
+        // recursive when check=true
+        if (check) {
+            const result = yield which(tool, false);
+            if (!result) {
+                if (IS_WINDOWS) {
+                    throw new Error(`Unable to locate executable file: ${tool}. Please verify either the file path exists or the file can be found within a directory specified by the PATH environment variable. Also verify the file has a valid extension for an executable file.`);
+                }
+                else {
+                    throw new Error(`Unable to locate executable file: ${tool}. Please verify either the file path exists or the file can be found within a directory specified by the PATH environment variable. Also check the file mode to verify the file is executable.`);
+                }
+            }
+            return result;
+        }
+        const matches = yield findInPath(tool);
+        if (matches && matches.length > 0) {
+            return matches[0];
+        }
+        return '';
+    });
+}
+/**
+ * Returns a list of all occurrences of the given tool on the system path.
+ *
+ * @returns   Promise<string[]>  the paths of the tool
+ */
+function findInPath(tool) {
+    return io_awaiter(this, void 0, void 0, function* () {
+        if (!tool) {
+            throw new Error("parameter 'tool' is required");
+        }
+        // build the list of extensions to try
+        const extensions = [];
+        if (IS_WINDOWS && process.env['PATHEXT']) {
+            for (const extension of process.env['PATHEXT'].split(external_path_.delimiter)) {
+                if (extension) {
+                    extensions.push(extension);
+                }
+            }
+        }
+        // if it's rooted, return it if exists. otherwise return empty.
+        if (isRooted(tool)) {
+            const filePath = yield tryGetExecutablePath(tool, extensions);
+            if (filePath) {
+                return [filePath];
+            }
+            return [];
+        }
+        // if any path separators, return empty
+        if (tool.includes(external_path_.sep)) {
+            return [];
+        }
+        // build the list of directories
+        //
+        // Note, technically "where" checks the current directory on Windows. From a toolkit perspective,
+        // it feels like we should not do this. Checking the current directory seems like more of a use
+        // case of a shell, and the which() function exposed by the toolkit should strive for consistency
+        // across platforms.
+        const directories = [];
+        if (process.env.PATH) {
+            for (const p of process.env.PATH.split(external_path_.delimiter)) {
+                if (p) {
+                    directories.push(p);
+                }
+            }
+        }
+        // find all matches
+        const matches = [];
+        for (const directory of directories) {
+            const filePath = yield tryGetExecutablePath(external_path_.join(directory, tool), extensions);
+            if (filePath) {
+                matches.push(filePath);
+            }
+        }
+        return matches;
+    });
+}
+function readCopyOptions(options) {
+    const force = options.force == null ? true : options.force;
+    const recursive = Boolean(options.recursive);
+    const copySourceDirectory = options.copySourceDirectory == null
+        ? true
+        : Boolean(options.copySourceDirectory);
+    return { force, recursive, copySourceDirectory };
+}
+function cpDirRecursive(sourceDir, destDir, currentDepth, force) {
+    return io_awaiter(this, void 0, void 0, function* () {
+        // Ensure there is not a run away recursive copy
+        if (currentDepth >= 255)
+            return;
+        currentDepth++;
+        yield mkdirP(destDir);
+        const files = yield ioUtil.readdir(sourceDir);
+        for (const fileName of files) {
+            const srcFile = `${sourceDir}/${fileName}`;
+            const destFile = `${destDir}/${fileName}`;
+            const srcFileStat = yield ioUtil.lstat(srcFile);
+            if (srcFileStat.isDirectory()) {
+                // Recurse
+                yield cpDirRecursive(srcFile, destFile, currentDepth, force);
+            }
+            else {
+                yield io_copyFile(srcFile, destFile, force);
+            }
+        }
+        // Change the mode for the newly created directory
+        yield ioUtil.chmod(destDir, (yield ioUtil.stat(sourceDir)).mode);
+    });
+}
+// Buffered file copy
+function io_copyFile(srcFile, destFile, force) {
+    return io_awaiter(this, void 0, void 0, function* () {
+        if ((yield ioUtil.lstat(srcFile)).isSymbolicLink()) {
+            // unlink/re-link it
+            try {
+                yield ioUtil.lstat(destFile);
+                yield ioUtil.unlink(destFile);
+            }
+            catch (e) {
+                // Try to override file permission
+                if (e.code === 'EPERM') {
+                    yield ioUtil.chmod(destFile, '0666');
+                    yield ioUtil.unlink(destFile);
+                }
+                // other errors = it doesn't exist, no work to do
+            }
+            // Copy over symlink
+            const symlinkFull = yield ioUtil.readlink(srcFile);
+            yield ioUtil.symlink(symlinkFull, destFile, ioUtil.IS_WINDOWS ? 'junction' : null);
+        }
+        else if (!(yield ioUtil.exists(destFile)) || force) {
+            yield ioUtil.copyFile(srcFile, destFile);
+        }
+    });
+}
+//# sourceMappingURL=io.js.map
+;// CONCATENATED MODULE: external "timers"
+const external_timers_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("timers");
+;// CONCATENATED MODULE: ./node_modules/@actions/exec/lib/toolrunner.js
+var toolrunner_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
+    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
+    return new (P || (P = Promise))(function (resolve, reject) {
+        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
+        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
+        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
+        step((generator = generator.apply(thisArg, _arguments || [])).next());
+    });
+};
+
+
+
+
+
+
+
+/* eslint-disable @typescript-eslint/unbound-method */
+const toolrunner_IS_WINDOWS = process.platform === 'win32';
+/*
+ * Class for running command line tools. Handles quoting and arg parsing in a platform agnostic way.
+ */
+class ToolRunner extends external_events_.EventEmitter {
+    constructor(toolPath, args, options) {
+        super();
+        if (!toolPath) {
+            throw new Error("Parameter 'toolPath' cannot be null or empty.");
+        }
+        this.toolPath = toolPath;
+        this.args = args || [];
+        this.options = options || {};
+    }
+    _debug(message) {
+        if (this.options.listeners && this.options.listeners.debug) {
+            this.options.listeners.debug(message);
+        }
+    }
+    _getCommandString(options, noPrefix) {
+        const toolPath = this._getSpawnFileName();
+        const args = this._getSpawnArgs(options);
+        let cmd = noPrefix ? '' : '[command]'; // omit prefix when piped to a second tool
+        if (toolrunner_IS_WINDOWS) {
+            // Windows + cmd file
+            if (this._isCmdFile()) {
+                cmd += toolPath;
+                for (const a of args) {
+                    cmd += ` ${a}`;
+                }
+            }
+            // Windows + verbatim
+            else if (options.windowsVerbatimArguments) {
+                cmd += `"${toolPath}"`;
+                for (const a of args) {
+                    cmd += ` ${a}`;
+                }
+            }
+            // Windows (regular)
+            else {
+                cmd += this._windowsQuoteCmdArg(toolPath);
+                for (const a of args) {
+                    cmd += ` ${this._windowsQuoteCmdArg(a)}`;
+                }
+            }
+        }
+        else {
+            // OSX/Linux - this can likely be improved with some form of quoting.
+            // creating processes on Unix is fundamentally different than Windows.
+            // on Unix, execvp() takes an arg array.
+            cmd += toolPath;
+            for (const a of args) {
+                cmd += ` ${a}`;
+            }
+        }
+        return cmd;
+    }
+    _processLineBuffer(data, strBuffer, onLine) {
+        try {
+            let s = strBuffer + data.toString();
+            let n = s.indexOf(external_os_namespaceObject.EOL);
+            while (n > -1) {
+                const line = s.substring(0, n);
+                onLine(line);
+                // the rest of the string ...
+                s = s.substring(n + external_os_namespaceObject.EOL.length);
+                n = s.indexOf(external_os_namespaceObject.EOL);
+            }
+            return s;
+        }
+        catch (err) {
+            // streaming lines to console is best effort.  Don't fail a build.
+            this._debug(`error processing line. Failed with error ${err}`);
+            return '';
+        }
+    }
+    _getSpawnFileName() {
+        if (toolrunner_IS_WINDOWS) {
+            if (this._isCmdFile()) {
+                return process.env['COMSPEC'] || 'cmd.exe';
+            }
+        }
+        return this.toolPath;
+    }
+    _getSpawnArgs(options) {
+        if (toolrunner_IS_WINDOWS) {
+            if (this._isCmdFile()) {
+                let argline = `/D /S /C "${this._windowsQuoteCmdArg(this.toolPath)}`;
+                for (const a of this.args) {
+                    argline += ' ';
+                    argline += options.windowsVerbatimArguments
+                        ? a
+                        : this._windowsQuoteCmdArg(a);
+                }
+                argline += '"';
+                return [argline];
+            }
+        }
+        return this.args;
+    }
+    _endsWith(str, end) {
+        return str.endsWith(end);
+    }
+    _isCmdFile() {
+        const upperToolPath = this.toolPath.toUpperCase();
+        return (this._endsWith(upperToolPath, '.CMD') ||
+            this._endsWith(upperToolPath, '.BAT'));
+    }
+    _windowsQuoteCmdArg(arg) {
+        // for .exe, apply the normal quoting rules that libuv applies
+        if (!this._isCmdFile()) {
+            return this._uvQuoteCmdArg(arg);
+        }
+        // otherwise apply quoting rules specific to the cmd.exe command line parser.
+        // the libuv rules are generic and are not designed specifically for cmd.exe
+        // command line parser.
+        //
+        // for a detailed description of the cmd.exe command line parser, refer to
+        // http://stackoverflow.com/questions/4094699/how-does-the-windows-command-interpreter-cmd-exe-parse-scripts/7970912#7970912
+        // need quotes for empty arg
+        if (!arg) {
+            return '""';
+        }
+        // determine whether the arg needs to be quoted
+        const cmdSpecialChars = [
+            ' ',
+            '\t',
+            '&',
+            '(',
+            ')',
+            '[',
+            ']',
+            '{',
+            '}',
+            '^',
+            '=',
+            ';',
+            '!',
+            "'",
+            '+',
+            ',',
+            '`',
+            '~',
+            '|',
+            '<',
+            '>',
+            '"'
+        ];
+        let needsQuotes = false;
+        for (const char of arg) {
+            if (cmdSpecialChars.some(x => x === char)) {
+                needsQuotes = true;
+                break;
+            }
+        }
+        // short-circuit if quotes not needed
+        if (!needsQuotes) {
+            return arg;
+        }
+        // the following quoting rules are very similar to the rules that by libuv applies.
+        //
+        // 1) wrap the string in quotes
+        //
+        // 2) double-up quotes - i.e. " => ""
+        //
+        //    this is different from the libuv quoting rules. libuv replaces " with \", which unfortunately
+        //    doesn't work well with a cmd.exe command line.
+        //
+        //    note, replacing " with "" also works well if the arg is passed to a downstream .NET console app.
+        //    for example, the command line:
+        //          foo.exe "myarg:""my val"""
+        //    is parsed by a .NET console app into an arg array:
+        //          [ "myarg:\"my val\"" ]
+        //    which is the same end result when applying libuv quoting rules. although the actual
+        //    command line from libuv quoting rules would look like:
+        //          foo.exe "myarg:\"my val\""
+        //
+        // 3) double-up slashes that precede a quote,
+        //    e.g.  hello \world    => "hello \world"
+        //          hello\"world    => "hello\\""world"
+        //          hello\\"world   => "hello\\\\""world"
+        //          hello world\    => "hello world\\"
+        //
+        //    technically this is not required for a cmd.exe command line, or the batch argument parser.
+        //    the reasons for including this as a .cmd quoting rule are:
+        //
+        //    a) this is optimized for the scenario where the argument is passed from the .cmd file to an
+        //       external program. many programs (e.g. .NET console apps) rely on the slash-doubling rule.
+        //
+        //    b) it's what we've been doing previously (by deferring to node default behavior) and we
+        //       haven't heard any complaints about that aspect.
+        //
+        // note, a weakness of the quoting rules chosen here, is that % is not escaped. in fact, % cannot be
+        // escaped when used on the command line directly - even though within a .cmd file % can be escaped
+        // by using %%.
+        //
+        // the saving grace is, on the command line, %var% is left as-is if var is not defined. this contrasts
+        // the line parsing rules within a .cmd file, where if var is not defined it is replaced with nothing.
+        //
+        // one option that was explored was replacing % with ^% - i.e. %var% => ^%var^%. this hack would
+        // often work, since it is unlikely that var^ would exist, and the ^ character is removed when the
+        // variable is used. the problem, however, is that ^ is not removed when %* is used to pass the args
+        // to an external program.
+        //
+        // an unexplored potential solution for the % escaping problem, is to create a wrapper .cmd file.
+        // % can be escaped within a .cmd file.
+        let reverse = '"';
+        let quoteHit = true;
+        for (let i = arg.length; i > 0; i--) {
+            // walk the string in reverse
+            reverse += arg[i - 1];
+            if (quoteHit && arg[i - 1] === '\\') {
+                reverse += '\\'; // double the slash
+            }
+            else if (arg[i - 1] === '"') {
+                quoteHit = true;
+                reverse += '"'; // double the quote
+            }
+            else {
+                quoteHit = false;
+            }
+        }
+        reverse += '"';
+        return reverse.split('').reverse().join('');
+    }
+    _uvQuoteCmdArg(arg) {
+        // Tool runner wraps child_process.spawn() and needs to apply the same quoting as
+        // Node in certain cases where the undocumented spawn option windowsVerbatimArguments
+        // is used.
+        //
+        // Since this function is a port of quote_cmd_arg from Node 4.x (technically, lib UV,
+        // see https://github.com/nodejs/node/blob/v4.x/deps/uv/src/win/process.c for details),
+        // pasting copyright notice from Node within this function:
+        //
+        //      Copyright Joyent, Inc. and other Node contributors. All rights reserved.
+        //
+        //      Permission is hereby granted, free of charge, to any person obtaining a copy
+        //      of this software and associated documentation files (the "Software"), to
+        //      deal in the Software without restriction, including without limitation the
+        //      rights to use, copy, modify, merge, publish, distribute, sublicense, and/or
+        //      sell copies of the Software, and to permit persons to whom the Software is
+        //      furnished to do so, subject to the following conditions:
+        //
+        //      The above copyright notice and this permission notice shall be included in
+        //      all copies or substantial portions of the Software.
+        //
+        //      THE SOFTWARE IS PROVIDED "AS IS", WITHOUT WARRANTY OF ANY KIND, EXPRESS OR
+        //      IMPLIED, INCLUDING BUT NOT LIMITED TO THE WARRANTIES OF MERCHANTABILITY,
+        //      FITNESS FOR A PARTICULAR PURPOSE AND NONINFRINGEMENT. IN NO EVENT SHALL THE
+        //      AUTHORS OR COPYRIGHT HOLDERS BE LIABLE FOR ANY CLAIM, DAMAGES OR OTHER
+        //      LIABILITY, WHETHER IN AN ACTION OF CONTRACT, TORT OR OTHERWISE, ARISING
+        //      FROM, OUT OF OR IN CONNECTION WITH THE SOFTWARE OR THE USE OR OTHER DEALINGS
+        //      IN THE SOFTWARE.
+        if (!arg) {
+            // Need double quotation for empty argument
+            return '""';
+        }
+        if (!arg.includes(' ') && !arg.includes('\t') && !arg.includes('"')) {
+            // No quotation needed
+            return arg;
+        }
+        if (!arg.includes('"') && !arg.includes('\\')) {
+            // No embedded double quotes or backslashes, so I can just wrap
+            // quote marks around the whole thing.
+            return `"${arg}"`;
+        }
+        // Expected input/output:
+        //   input : hello"world
+        //   output: "hello\"world"
+        //   input : hello""world
+        //   output: "hello\"\"world"
+        //   input : hello\world
+        //   output: hello\world
+        //   input : hello\\world
+        //   output: hello\\world
+        //   input : hello\"world
+        //   output: "hello\\\"world"
+        //   input : hello\\"world
+        //   output: "hello\\\\\"world"
+        //   input : hello world\
+        //   output: "hello world\\" - note the comment in libuv actually reads "hello world\"
+        //                             but it appears the comment is wrong, it should be "hello world\\"
+        let reverse = '"';
+        let quoteHit = true;
+        for (let i = arg.length; i > 0; i--) {
+            // walk the string in reverse
+            reverse += arg[i - 1];
+            if (quoteHit && arg[i - 1] === '\\') {
+                reverse += '\\';
+            }
+            else if (arg[i - 1] === '"') {
+                quoteHit = true;
+                reverse += '\\';
+            }
+            else {
+                quoteHit = false;
+            }
+        }
+        reverse += '"';
+        return reverse.split('').reverse().join('');
+    }
+    _cloneExecOptions(options) {
+        options = options || {};
+        const result = {
+            cwd: options.cwd || process.cwd(),
+            env: options.env || process.env,
+            silent: options.silent || false,
+            windowsVerbatimArguments: options.windowsVerbatimArguments || false,
+            failOnStdErr: options.failOnStdErr || false,
+            ignoreReturnCode: options.ignoreReturnCode || false,
+            delay: options.delay || 10000
+        };
+        result.outStream = options.outStream || process.stdout;
+        result.errStream = options.errStream || process.stderr;
+        return result;
+    }
+    _getSpawnOptions(options, toolPath) {
+        options = options || {};
+        const result = {};
+        result.cwd = options.cwd;
+        result.env = options.env;
+        result['windowsVerbatimArguments'] =
+            options.windowsVerbatimArguments || this._isCmdFile();
+        if (options.windowsVerbatimArguments) {
+            result.argv0 = `"${toolPath}"`;
+        }
+        return result;
+    }
+    /**
+     * Exec a tool.
+     * Output will be streamed to the live console.
+     * Returns promise with return code
+     *
+     * @param     tool     path to tool to exec
+     * @param     options  optional exec options.  See ExecOptions
+     * @returns   number
+     */
+    exec() {
+        return toolrunner_awaiter(this, void 0, void 0, function* () {
+            // root the tool path if it is unrooted and contains relative pathing
+            if (!isRooted(this.toolPath) &&
+                (this.toolPath.includes('/') ||
+                    (toolrunner_IS_WINDOWS && this.toolPath.includes('\\')))) {
+                // prefer options.cwd if it is specified, however options.cwd may also need to be rooted
+                this.toolPath = external_path_.resolve(process.cwd(), this.options.cwd || process.cwd(), this.toolPath);
+            }
+            // if the tool is only a file name, then resolve it from the PATH
+            // otherwise verify it exists (add extension on Windows if necessary)
+            this.toolPath = yield which(this.toolPath, true);
+            return new Promise((resolve, reject) => toolrunner_awaiter(this, void 0, void 0, function* () {
+                this._debug(`exec tool: ${this.toolPath}`);
+                this._debug('arguments:');
+                for (const arg of this.args) {
+                    this._debug(`   ${arg}`);
+                }
+                const optionsNonNull = this._cloneExecOptions(this.options);
+                if (!optionsNonNull.silent && optionsNonNull.outStream) {
+                    optionsNonNull.outStream.write(this._getCommandString(optionsNonNull) + external_os_namespaceObject.EOL);
+                }
+                const state = new ExecState(optionsNonNull, this.toolPath);
+                state.on('debug', (message) => {
+                    this._debug(message);
+                });
+                if (this.options.cwd && !(yield exists(this.options.cwd))) {
+                    return reject(new Error(`The cwd: ${this.options.cwd} does not exist!`));
+                }
+                const fileName = this._getSpawnFileName();
+                const cp = external_child_process_namespaceObject.spawn(fileName, this._getSpawnArgs(optionsNonNull), this._getSpawnOptions(this.options, fileName));
+                let stdbuffer = '';
+                if (cp.stdout) {
+                    cp.stdout.on('data', (data) => {
+                        if (this.options.listeners && this.options.listeners.stdout) {
+                            this.options.listeners.stdout(data);
+                        }
+                        if (!optionsNonNull.silent && optionsNonNull.outStream) {
+                            optionsNonNull.outStream.write(data);
+                        }
+                        stdbuffer = this._processLineBuffer(data, stdbuffer, (line) => {
+                            if (this.options.listeners && this.options.listeners.stdline) {
+                                this.options.listeners.stdline(line);
+                            }
+                        });
+                    });
+                }
+                let errbuffer = '';
+                if (cp.stderr) {
+                    cp.stderr.on('data', (data) => {
+                        state.processStderr = true;
+                        if (this.options.listeners && this.options.listeners.stderr) {
+                            this.options.listeners.stderr(data);
+                        }
+                        if (!optionsNonNull.silent &&
+                            optionsNonNull.errStream &&
+                            optionsNonNull.outStream) {
+                            const s = optionsNonNull.failOnStdErr
+                                ? optionsNonNull.errStream
+                                : optionsNonNull.outStream;
+                            s.write(data);
+                        }
+                        errbuffer = this._processLineBuffer(data, errbuffer, (line) => {
+                            if (this.options.listeners && this.options.listeners.errline) {
+                                this.options.listeners.errline(line);
+                            }
+                        });
+                    });
+                }
+                cp.on('error', (err) => {
+                    state.processError = err.message;
+                    state.processExited = true;
+                    state.processClosed = true;
+                    state.CheckComplete();
+                });
+                cp.on('exit', (code) => {
+                    state.processExitCode = code;
+                    state.processExited = true;
+                    this._debug(`Exit code ${code} received from tool '${this.toolPath}'`);
+                    state.CheckComplete();
+                });
+                cp.on('close', (code) => {
+                    state.processExitCode = code;
+                    state.processExited = true;
+                    state.processClosed = true;
+                    this._debug(`STDIO streams have closed for tool '${this.toolPath}'`);
+                    state.CheckComplete();
+                });
+                state.on('done', (error, exitCode) => {
+                    if (stdbuffer.length > 0) {
+                        this.emit('stdline', stdbuffer);
+                    }
+                    if (errbuffer.length > 0) {
+                        this.emit('errline', errbuffer);
+                    }
+                    cp.removeAllListeners();
+                    if (error) {
+                        reject(error);
+                    }
+                    else {
+                        resolve(exitCode);
+                    }
+                });
+                if (this.options.input) {
+                    if (!cp.stdin) {
+                        throw new Error('child process missing stdin');
+                    }
+                    cp.stdin.end(this.options.input);
+                }
+            }));
+        });
+    }
+}
+/**
+ * Convert an arg string to an array of args. Handles escaping
+ *
+ * @param    argString   string of arguments
+ * @returns  string[]    array of arguments
+ */
+function argStringToArray(argString) {
+    const args = [];
+    let inQuotes = false;
+    let escaped = false;
+    let arg = '';
+    function append(c) {
+        // we only escape double quotes.
+        if (escaped && c !== '"') {
+            arg += '\\';
+        }
+        arg += c;
+        escaped = false;
+    }
+    for (let i = 0; i < argString.length; i++) {
+        const c = argString.charAt(i);
+        if (c === '"') {
+            if (!escaped) {
+                inQuotes = !inQuotes;
+            }
+            else {
+                append(c);
+            }
+            continue;
+        }
+        if (c === '\\' && escaped) {
+            append(c);
+            continue;
+        }
+        if (c === '\\' && inQuotes) {
+            escaped = true;
+            continue;
+        }
+        if (c === ' ' && !inQuotes) {
+            if (arg.length > 0) {
+                args.push(arg);
+                arg = '';
+            }
+            continue;
+        }
+        append(c);
+    }
+    if (arg.length > 0) {
+        args.push(arg.trim());
+    }
+    return args;
+}
+class ExecState extends external_events_.EventEmitter {
+    constructor(options, toolPath) {
+        super();
+        this.processClosed = false; // tracks whether the process has exited and stdio is closed
+        this.processError = '';
+        this.processExitCode = 0;
+        this.processExited = false; // tracks whether the process has exited
+        this.processStderr = false; // tracks whether stderr was written to
+        this.delay = 10000; // 10 seconds
+        this.done = false;
+        this.timeout = null;
+        if (!toolPath) {
+            throw new Error('toolPath must not be empty');
+        }
+        this.options = options;
+        this.toolPath = toolPath;
+        if (options.delay) {
+            this.delay = options.delay;
+        }
+    }
+    CheckComplete() {
+        if (this.done) {
+            return;
+        }
+        if (this.processClosed) {
+            this._setResult();
+        }
+        else if (this.processExited) {
+            this.timeout = (0,external_timers_namespaceObject.setTimeout)(ExecState.HandleTimeout, this.delay, this);
+        }
+    }
+    _debug(message) {
+        this.emit('debug', message);
+    }
+    _setResult() {
+        // determine whether there is an error
+        let error;
+        if (this.processExited) {
+            if (this.processError) {
+                error = new Error(`There was an error when attempting to execute the process '${this.toolPath}'. This may indicate the process failed to start. Error: ${this.processError}`);
+            }
+            else if (this.processExitCode !== 0 && !this.options.ignoreReturnCode) {
+                error = new Error(`The process '${this.toolPath}' failed with exit code ${this.processExitCode}`);
+            }
+            else if (this.processStderr && this.options.failOnStdErr) {
+                error = new Error(`The process '${this.toolPath}' failed because one or more lines were written to the STDERR stream`);
+            }
+        }
+        // clear the timeout
+        if (this.timeout) {
+            clearTimeout(this.timeout);
+            this.timeout = null;
+        }
+        this.done = true;
+        this.emit('done', error, this.processExitCode);
+    }
+    static HandleTimeout(state) {
+        if (state.done) {
+            return;
+        }
+        if (!state.processClosed && state.processExited) {
+            const message = `The STDIO streams did not close within ${state.delay / 1000} seconds of the exit event from process '${state.toolPath}'. This may indicate a child process inherited the STDIO streams and has not yet exited.`;
+            state._debug(message);
+        }
+        state._setResult();
+    }
+}
+//# sourceMappingURL=toolrunner.js.map
+;// CONCATENATED MODULE: ./node_modules/@actions/exec/lib/exec.js
+var exec_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
+    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
+    return new (P || (P = Promise))(function (resolve, reject) {
+        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
+        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
+        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
+        step((generator = generator.apply(thisArg, _arguments || [])).next());
+    });
+};
+
+
+/**
+ * Exec a command.
+ * Output will be streamed to the live console.
+ * Returns promise with return code
+ *
+ * @param     commandLine        command to execute (can include additional args). Must be correctly escaped.
+ * @param     args               optional arguments for tool. Escaping is handled by the lib.
+ * @param     options            optional exec options.  See ExecOptions
+ * @returns   Promise<number>    exit code
+ */
+function exec(commandLine, args, options) {
+    return exec_awaiter(this, void 0, void 0, function* () {
+        const commandArgs = argStringToArray(commandLine);
+        if (commandArgs.length === 0) {
+            throw new Error(`Parameter 'commandLine' cannot be null or empty.`);
+        }
+        // Path to tool to execute should be first arg
+        const toolPath = commandArgs[0];
+        args = commandArgs.slice(1).concat(args || []);
+        const runner = new ToolRunner(toolPath, args, options);
+        return runner.exec();
+    });
+}
+/**
+ * Exec a command and get the output.
+ * Output will be streamed to the live console.
+ * Returns promise with the exit code and collected stdout and stderr
+ *
+ * @param     commandLine           command to execute (can include additional args). Must be correctly escaped.
+ * @param     args                  optional arguments for tool. Escaping is handled by the lib.
+ * @param     options               optional exec options.  See ExecOptions
+ * @returns   Promise<ExecOutput>   exit code, stdout, and stderr
+ */
+function getExecOutput(commandLine, args, options) {
+    return exec_awaiter(this, void 0, void 0, function* () {
+        var _a, _b;
+        let stdout = '';
+        let stderr = '';
+        //Using string decoder covers the case where a mult-byte character is split
+        const stdoutDecoder = new external_string_decoder_namespaceObject.StringDecoder('utf8');
+        const stderrDecoder = new external_string_decoder_namespaceObject.StringDecoder('utf8');
+        const originalStdoutListener = (_a = options === null || options === void 0 ? void 0 : options.listeners) === null || _a === void 0 ? void 0 : _a.stdout;
+        const originalStdErrListener = (_b = options === null || options === void 0 ? void 0 : options.listeners) === null || _b === void 0 ? void 0 : _b.stderr;
+        const stdErrListener = (data) => {
+            stderr += stderrDecoder.write(data);
+            if (originalStdErrListener) {
+                originalStdErrListener(data);
+            }
+        };
+        const stdOutListener = (data) => {
+            stdout += stdoutDecoder.write(data);
+            if (originalStdoutListener) {
+                originalStdoutListener(data);
+            }
+        };
+        const listeners = Object.assign(Object.assign({}, options === null || options === void 0 ? void 0 : options.listeners), { stdout: stdOutListener, stderr: stdErrListener });
+        const exitCode = yield exec(commandLine, args, Object.assign(Object.assign({}, options), { listeners }));
+        //flush any remaining characters
+        stdout += stdoutDecoder.end();
+        stderr += stderrDecoder.end();
+        return {
+            exitCode,
+            stdout,
+            stderr
+        };
+    });
+}
+//# sourceMappingURL=exec.js.map
+// EXTERNAL MODULE: external "node:child_process"
+var external_node_child_process_ = __nccwpck_require__(421);
+// EXTERNAL MODULE: external "node:fs"
+var external_node_fs_ = __nccwpck_require__(24);
+;// CONCATENATED MODULE: ./src/engine/proc.ts
+// The one place where child processes start. Argument arrays only: nothing here goes through a shell.
+
+
+
+
+class ProcError extends Error {
+    result;
+    constructor(message, result) {
+        super(message);
+        this.result = result;
+        this.name = 'ProcError';
+    }
+}
+const toolPaths = new Map();
+/**
+ * The tool's absolute path, looked up once per PATH value. Given a bare name, @actions/exec searches every
+ * PATH folder (one stat after another) on every call: a few milliseconds each time, and the action makes a
+ * dozen calls before the user's command starts. A failed lookup is not remembered.
+ */
+function toolPath(tool) {
+    const key = `${process.env.PATH ?? ''}\0${tool}`;
+    let found = toolPaths.get(key);
+    if (!found) {
+        found = which(tool, true);
+        toolPaths.set(key, found);
+        found.catch(() => toolPaths.delete(key));
+    }
+    return found;
+}
+async function runProcess(tool, args, options) {
+    const listeners = {};
+    if (options.onLine) {
+        const onLine = options.onLine;
+        listeners.stdline = (line) => onLine(line, 'stdout');
+        listeners.errline = (line) => onLine(line, 'stderr');
+    }
+    try {
+        const out = await getExecOutput(await toolPath(tool), [...args], {
+            cwd: options.cwd,
+            env: options.env,
+            silent: true,
+            ignoreReturnCode: true,
+            input: options.input,
+            listeners,
+        });
+        return { exitCode: out.exitCode, stdout: out.stdout, stderr: out.stderr };
+    }
+    catch (error) {
+        // @actions/exec throws when the executable cannot be found or started.
+        throw new ProcError(`${tool} could not be started: ${error.message}`, {
+            exitCode: -1,
+            stdout: '',
+            stderr: String(error),
+        });
+    }
+}
+/** Environment variables a CLI tool legitimately needs from the parent process; everything else is dropped. */
+function pickEnv(names, source = process.env) {
+    const env = {};
+    for (const name of names) {
+        const value = source[name];
+        if (value !== undefined)
+            env[name] = value;
+    }
+    return env;
+}
+/**
+ * Runs a process whose output may be huge or hostile: nothing is accumulated but a bounded stderr tail;
+ * lines are handed on as they come (cut at `maxLineBytes`), or stdout is written to a file up to a limit,
+ * past which the process is killed. Memory stays bounded whatever the process prints.
+ */
+async function runStreaming(tool, args, options) {
+    const maxLine = options.maxLineBytes ?? 64 * 1024;
+    const tailLines = options.stderrTailLines ?? 40;
+    const stderrTail = [];
+    let file;
+    if (options.stdoutFile)
+        file = external_node_fs_.openSync(options.stdoutFile.path, 'wx', 0o600);
+    let child;
+    try {
+        child = (0,external_node_child_process_.spawn)(await toolPath(tool), [...args], {
+            cwd: options.cwd,
+            env: options.env,
+            stdio: ['ignore', 'pipe', 'pipe'],
+        });
+    }
+    catch (error) {
+        if (file !== undefined)
+            external_node_fs_.closeSync(file);
+        throw new ProcError(`${tool} could not be started: ${error.message}`, {
+            exitCode: -1,
+            stdout: '',
+            stderr: String(error),
+        });
+    }
+    let stdoutBytes = 0;
+    let overLimit = false;
+    const splitter = (stream) => {
+        let pending = '';
+        const emit = (line) => {
+            if (stream === 'stderr') {
+                stderrTail.push(line);
+                if (stderrTail.length > tailLines)
+                    stderrTail.shift();
+            }
+            options.onLine?.(line, stream);
+        };
+        return {
+            push(chunk) {
+                pending += chunk.toString('utf8');
+                let nl;
+                while ((nl = pending.indexOf('\n')) >= 0) {
+                    emit(pending.slice(0, nl).replace(/\r$/, ''));
+                    pending = pending.slice(nl + 1);
+                }
+                if (pending.length > maxLine) {
+                    emit(`${pending.slice(0, maxLine)} [line cut at ${maxLine} characters]`);
+                    pending = '';
+                }
+            },
+            end() {
+                if (pending)
+                    emit(pending);
+                pending = '';
+            },
+        };
+    };
+    const err = splitter('stderr');
+    const out = splitter('stdout');
+    child.stderr.on('data', (chunk) => err.push(chunk));
+    child.stdout.on('data', (chunk) => {
+        if (file === undefined)
+            return out.push(chunk);
+        if (overLimit)
+            return;
+        stdoutBytes += chunk.length;
+        if (stdoutBytes > options.stdoutFile.maxBytes) {
+            overLimit = true;
+            child.kill('SIGKILL');
+            return;
+        }
+        external_node_fs_.writeSync(file, chunk);
+    });
+    const exitCode = await new Promise((resolve, reject) => {
+        child.on('error', (error) => reject(new ProcError(`${tool} could not be started: ${error.message}`, {
+            exitCode: -1,
+            stdout: '',
+            stderr: String(error),
+        })));
+        child.on('close', (code, signal) => resolve(code ?? (signal ? 128 : 1)));
+    }).finally(() => {
+        if (file !== undefined)
+            external_node_fs_.closeSync(file);
+    });
+    err.end();
+    out.end();
+    return { exitCode, stderrTail, overLimit: overLimit || undefined, stdoutBytes };
+}
+
+;// CONCATENATED MODULE: ./src/engine/labels.ts
+// The label schema: how everything this project creates in a container engine is named and found again.
+const LABEL_PREFIX = 'worktree-sandbox';
+const MANAGED_LABEL = `${LABEL_PREFIX}.managed`;
+const label = (key) => `${LABEL_PREFIX}.${key}`;
+/** The labels every sandbox volume carries (the reaper reads them back with `volume ls`). */
+const VOLUME_LABEL_KEYS = ['project', 'sandbox', 'kind', 'branch', 'parent', 'created'].map(label);
+function volumeLabels(facts, now = new Date()) {
+    return {
+        [MANAGED_LABEL]: 'true',
+        [label('project')]: facts.project,
+        [label('sandbox')]: facts.name,
+        [label('kind')]: facts.kind,
+        [label('branch')]: facts.branch,
+        [label('parent')]: facts.parentPath,
+        [label('created')]: now.toISOString().replace(/\.\d{3}Z$/, 'Z'),
+    };
+}
+/** Labels of a command container: how a later run finds the container of a run that was killed. */
+function commandLabels(sandbox) {
+    return {
+        [label('role')]: 'command',
+        [label('project')]: sandbox.project,
+        [label('sandbox')]: sandbox.name,
+    };
+}
+const HELPER_LABELS = { [label('role')]: 'helper' };
+
+;// CONCATENATED MODULE: ./src/engine/container-args.ts
+
+/** The runner's uid:gid: containers run as it, so that what they write belongs to the runner. */
+function currentIdentity() {
+    return { uid: process.getuid?.() ?? 0, gid: process.getgid?.() ?? 0 };
+}
+function userArg(id = currentIdentity()) {
+    return `${id.uid}:${id.gid}`;
+}
+/** A mount in `--mount` syntax (CSV: a field with a comma or quote is quoted). */
+function mountArg(engine, mount) {
+    const fields = [`type=${mount.type}`];
+    if (mount.type !== 'tmpfs')
+        fields.push(`source=${mount.source}`);
+    fields.push(`target=${mount.target}`);
+    // `ro`, not `readonly`: Podman (4.3) refuses `readonly` on volume mounts; both engines take `ro`.
+    if (mount.type !== 'tmpfs' && mount.readonly)
+        fields.push('ro');
+    if (mount.type === 'tmpfs') {
+        fields.push('tmpfs-mode=0755');
+        // Podman copies what the folder holds into the tmpfs unless told not to: the very files it must hide.
+        if (engine === 'podman')
+            fields.push('notmpcopyup');
+    }
+    return fields.map((f) => (/[",]/.test(f) ? `"${f.replace(/"/g, '""')}"` : f)).join(',');
+}
+function containerRunArgs(engine, spec) {
+    const args = ['run'];
+    if (spec.remove)
+        args.push('--rm');
+    if (spec.name)
+        args.push('--name', spec.name);
+    if (spec.init && engine === 'docker')
+        args.push('--init');
+    args.push(...(spec.userns ?? []), '--user', spec.user, '--cap-drop', 'ALL');
+    for (const cap of spec.capAdd ?? [])
+        args.push('--cap-add', cap);
+    args.push('--security-opt', 'no-new-privileges');
+    const limits = spec.limits ?? {};
+    args.push('--pids-limit', String(limits.pidsLimit ?? 1024), '--network', limits.network ?? 'none');
+    if (limits.memory)
+        args.push('--memory', limits.memory, '--memory-swap', limits.memory);
+    if (limits.cpus)
+        args.push('--cpus', limits.cpus);
+    if (limits.readOnlyRootfs)
+        args.push('--read-only', '--tmpfs', '/tmp:rw,exec,nosuid,size=512m');
+    for (const [key, value] of Object.entries({ [MANAGED_LABEL]: 'true', ...spec.labels }))
+        args.push('--label', `${key}=${value}`);
+    for (const mount of spec.mounts)
+        args.push('--mount', mountArg(engine, mount));
+    if (spec.workdir)
+        args.push('--workdir', spec.workdir);
+    for (const [key, value] of Object.entries(spec.env ?? {}))
+        args.push('-e', `${key}=${value}`);
+    if (spec.envFile)
+        args.push('--env-file', spec.envFile);
+    for (const key of spec.inheritEnv ?? [])
+        args.push('-e', key);
+    return [...args, '--entrypoint', spec.entrypoint, '--', spec.image, ...spec.args];
+}
+
+;// CONCATENATED MODULE: ./src/engine/mode.ts
+class EngineModeError extends Error {
+    constructor(message) {
+        super(message);
+        this.name = 'EngineModeError';
+    }
+}
+/** The arguments that make the engine describe itself as one JSON document. */
+function infoArgs(engine) {
+    // Docker 20.10 has no `--format json`; `{{json .}}` works in every version.
+    return engine === 'podman' ? ['info', '--format', 'json'] : ['info', '--format', '{{json .}}'];
+}
+/** Asks the engine once (`info`) and returns its mode. Throws EngineModeError when the engine does not answer. */
+async function detectEngineMode(engine, execFn) {
+    const result = await execFn(infoArgs(engine));
+    if (result.exitCode !== 0) {
+        const detail = (result.stderr || result.stdout).trim();
+        const explained = explainStartFailure(detail);
+        throw new EngineModeError(`${engine} info failed (exit ${result.exitCode}): ` +
+            (explained ? `${explained.message} ${explained.hint}` : lastLine(detail)));
+    }
+    return parseEngineInfo(engine, result.stdout);
+}
+/** The mode, from the output of `info` (infoArgs). Pure. */
+function parseEngineInfo(engine, stdout) {
+    let info;
+    try {
+        info = JSON.parse(stdout);
+    }
+    catch {
+        throw new EngineModeError(`${engine} info did not print JSON: ${lastLine(stdout.trim())}`);
+    }
+    if (!isObject(info))
+        throw new EngineModeError(`${engine} info printed no JSON object`);
+    return engine === 'podman' ? podmanMode(info) : dockerMode(info);
+}
+function podmanMode(info) {
+    const host = objectAt(info, 'host');
+    const rootless = objectAt(host, 'security').rootless === true;
+    const version = stringAt(objectAt(info, 'version'), 'Version');
+    const idMappings = objectAt(host, 'idMappings');
+    return {
+        engine: 'podman',
+        rootless,
+        uidMapping: rootless ? 'keep-id' : 'none',
+        version,
+        keepIdOptions: versionAtLeast(version, 4, 3),
+        uidMap: rootless ? idMaps(idMappings.uidmap) : [],
+        gidMap: rootless ? idMaps(idMappings.gidmap) : [],
+        storageDriver: stringAt(objectAt(info, 'store'), 'graphDriverName'),
+    };
+}
+function dockerMode(info) {
+    const options = Array.isArray(info.SecurityOptions) ? info.SecurityOptions : [];
+    // Rootless Docker maps container root to the invoking user and has no keep-id: a container that must
+    // write as that user runs as root there. Reported, not handled here.
+    const rootless = options.some((o) => typeof o === 'string' && o.split(',').includes('name=rootless'));
+    return {
+        engine: 'docker',
+        rootless,
+        uidMapping: 'none',
+        version: stringAt(info, 'ServerVersion'),
+        keepIdOptions: false,
+        uidMap: [],
+        gidMap: [],
+        storageDriver: stringAt(info, 'Driver'),
+    };
+}
+/**
+ * The extra `run` arguments of a container whose user must be uid:gid inside and own its files on a bind
+ * mount on the host (uid:gid being the invoking user's: process.getuid()/getgid()). Keep `--user uid:gid`
+ * as well. Empty for rootful engines. Pure.
+ */
+function userNamespaceArgs(mode, uid, gid) {
+    for (const [name, id] of [
+        ['uid', uid],
+        ['gid', gid],
+    ]) {
+        if (!Number.isSafeInteger(id) || id < 0)
+            throw new EngineModeError(`invalid ${name}: ${id}`);
+    }
+    if (mode.uidMapping !== 'keep-id')
+        return [];
+    if (mode.keepIdOptions)
+        return [`--userns=keep-id:uid=${uid},gid=${gid}`];
+    // Before Podman 4.3 keep-id takes no options: the invoking user keeps its own ids, which must be these.
+    const user = mode.uidMap.find((m) => m.containerId === 0)?.hostId;
+    const group = mode.gidMap.find((m) => m.containerId === 0)?.hostId;
+    if ((user !== undefined && user !== uid) || (group !== undefined && group !== gid)) {
+        throw new EngineModeError(`podman ${mode.version} maps only the invoking user (${user}:${group}) with keep-id, not ${uid}:${gid}`);
+    }
+    return ['--userns=keep-id'];
+}
+const NETWORK_NONE = 'Set `network: none` (CLI: `--network none`) if the command needs no network.';
+/**
+ * A message with a hint for the usual reasons a (rootless) container does not start, from the engine's
+ * stderr; undefined when the text is none of them. Pure.
+ */
+function explainStartFailure(stderr) {
+    // Podman's log lines escape the quotes inside msg="..." with a backslash: the patterns take both forms.
+    // Before the OCI patterns: runc reports an unusable runtime folder as "OCI permission denied" (exit 126).
+    let m = /XDG_RUNTIME_DIR directory \\?"([^"\\]*)\\?" is not owned by the current user/.exec(stderr);
+    if (m || /path in \$XDG_RUNTIME_DIR must be writable/.test(stderr)) {
+        return {
+            kind: 'runtime-dir',
+            message: m
+                ? `Rootless Podman's runtime folder ${m[1]} (XDG_RUNTIME_DIR) is not owned by the user.`
+                : `Rootless Podman's runtime folder (XDG_RUNTIME_DIR) is missing or not writable by the user.`,
+            hint: 'Point XDG_RUNTIME_DIR at a folder the user owns with mode 700 (normally /run/user/<uid>, made at login by systemd-logind).',
+        };
+    }
+    m = /\/dev\/net\/tun\\?"?\): ([A-Za-z ]+)/.exec(stderr);
+    if (m) {
+        return {
+            kind: 'no-tun',
+            message: `Rootless networking failed: slirp4netns cannot open /dev/net/tun (${m[1].trim()}).`,
+            hint: `${NETWORK_NONE} Otherwise the host must give the user a readable and writable /dev/net/tun.`,
+        };
+    }
+    m =
+        /could not find (slirp4netns|pasta)/.exec(stderr) ??
+            /unable to find network with name or ID (slirp4netns|pasta)/.exec(stderr);
+    if (m) {
+        return {
+            kind: 'network-helper-missing',
+            message: `Rootless networking needs ${m[1]}, which ${m[0].startsWith('could') ? 'is not installed' : 'this Podman does not know'}.`,
+            hint: `${NETWORK_NONE} Otherwise install slirp4netns (or passt, for Podman 4.4 and later).`,
+        };
+    }
+    m = /no sub([ug]id) ranges found for user \\?"([^"\\]*)\\?"/.exec(stderr);
+    if (m) {
+        return {
+            kind: 'no-subids',
+            message: `The user ${m[2]} has no subordinate ${m[1]}s: rootless Podman maps only that one id, and images with other owners fail.`,
+            hint: `Add ranges to /etc/subuid and /etc/subgid (usermod --add-subuids 100000-165535 --add-subgids 100000-165535 ${m[2]}), then run \`podman system migrate\`.`,
+        };
+    }
+    m = /(newuidmap|newgidmap)\\?": executable file not found/.exec(stderr);
+    if (m) {
+        return {
+            kind: 'newuidmap-missing',
+            message: `Rootless Podman needs ${m[1]}, which is not installed.`,
+            hint: 'Install newuidmap and newgidmap (Debian and Ubuntu: the uidmap package), then run `podman system migrate`.',
+        };
+    }
+    if (/keep-id is only supported in rootless mode/.test(stderr)) {
+        return {
+            kind: 'keep-id-rootful',
+            message: 'Podman runs rootful here, and rootful Podman refuses --userns=keep-id.',
+            hint: 'Derive the user namespace arguments from the detected engine mode (rootful: none).',
+        };
+    }
+    m = /exec: \\?"([^"\\]*)\\?": executable file not found in \$PATH/.exec(stderr);
+    if (m || /OCI runtime attempted to invoke a command that was not found/.test(stderr)) {
+        const command = m?.[1];
+        return {
+            kind: 'command-not-found',
+            message: command === 'sh'
+                ? 'The image has no `sh`: the container could not start (exit 127).'
+                : `The container could not start: ${command ? `\`${command}\`` : 'its command'} is not in the image (exit 127).`,
+            hint: 'Use an image with `sh` and `git` (input `image`).',
+        };
+    }
+    m = /exec: \\?"([^"\\]*)\\?": permission denied/.exec(stderr);
+    if (m || /OCI permission denied/.test(stderr)) {
+        return {
+            kind: 'command-not-executable',
+            message: `The container could not start: ${m ? `\`${m[1]}\`` : 'its command'} is not executable (exit 126).`,
+            hint: 'Check the image (input `image`): the command and `sh` must be executable files in it.',
+        };
+    }
+    return undefined;
+}
+function isObject(value) {
+    return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+function objectAt(value, key) {
+    const found = value[key];
+    return isObject(found) ? found : {};
+}
+function stringAt(value, key) {
+    const found = value[key];
+    return typeof found === 'string' ? found : '';
+}
+function idMaps(value) {
+    if (!Array.isArray(value))
+        return [];
+    return value.filter(isObject).map((m) => ({
+        containerId: Number(m.container_id),
+        hostId: Number(m.host_id),
+        size: Number(m.size),
+    }));
+}
+function versionAtLeast(version, major, minor) {
+    const m = /^(\d+)\.(\d+)/.exec(version);
+    if (!m)
+        return false;
+    const [a, b] = [Number(m[1]), Number(m[2])];
+    return a > major || (a === major && b >= minor);
+}
+function lastLine(text) {
+    const lines = text.split('\n').filter((l) => l.trim() !== '');
+    return lines[lines.length - 1] ?? '(no output)';
+}
+
+;// CONCATENATED MODULE: ./src/engine/engine.ts
+// The container engine CLI behind one small interface (Docker, or Podman which speaks the same CLI).
+// Argument arrays only; values that could be secrets travel in the child's environment (`-e NAME`),
+// never on its command line.
+
+
+
+class EngineError extends Error {
+    constructor(message) {
+        super(message);
+        this.name = 'EngineError';
+    }
+}
+/** The engine CLI's own variables: taken from the runner, never overridden for a container's sake. */
+const ENGINE_ENV = [
+    'PATH',
+    'HOME',
+    'DOCKER_HOST',
+    'DOCKER_CONFIG',
+    'DOCKER_CONTEXT',
+    'DOCKER_CERT_PATH',
+    'DOCKER_TLS_VERIFY',
+    'CONTAINERS_CONF',
+    'CONTAINER_HOST',
+    'XDG_RUNTIME_DIR',
+    'TMPDIR',
+];
+class ContainerEngine {
+    name;
+    detected;
+    constructor(name = 'docker') {
+        this.name = name;
+    }
+    /**
+     * Rootless or not, from the engine itself (`podman info`), asked once. Docker is not asked: it has no
+     * user-namespace option a container needs here, and start-up latency counts.
+     */
+    mode() {
+        if (this.name !== 'podman')
+            return undefined;
+        this.detected ??= detectEngineMode(this.name, (args) => this.exec(args));
+        return this.detected;
+    }
+    /** The `run` arguments of a container: the one builder's, with this engine's user-namespace mapping. */
+    async runArgs(spec) {
+        const mode = await this.mode();
+        const id = currentIdentity();
+        return containerRunArgs(this.name, {
+            ...spec,
+            userns: mode ? userNamespaceArgs(mode, id.uid, id.gid) : [],
+        });
+    }
+    /**
+     * The CLI's environment: the runner's engine variables (HOME, DOCKER_CONFIG, XDG_RUNTIME_DIR...), plus
+     * values the CLI passes on to a container by name (`-e NAME`), which may never replace one of its own.
+     */
+    env(inherit = {}) {
+        for (const name of Object.keys(inherit))
+            if (ENGINE_ENV.includes(name))
+                throw new Error(`${name} is the ${this.name} CLI's own variable.`);
+        return { ...inherit, ...pickEnv(ENGINE_ENV) };
+    }
+    /** Runs the engine CLI; never throws for a non-zero exit. */
+    async exec(args, options = {}) {
+        try {
+            return await runProcess(this.name, args, { env: this.env(options.inherit) });
+        }
+        catch (error) {
+            throw this.notInstalled(error);
+        }
+    }
+    /** Runs the engine CLI with its output streamed (bounded memory: see runStreaming). */
+    async stream(args, options = {}) {
+        try {
+            return await runStreaming(this.name, args, { ...options, env: this.env(options.inherit) });
+        }
+        catch (error) {
+            throw this.notInstalled(error);
+        }
+    }
+    notInstalled(error) {
+        if (!(error instanceof ProcError))
+            return error;
+        return new EngineError(`${this.name} is not installed or not on PATH: isolation needs a container engine.`);
+    }
+    async run(args) {
+        const result = await this.exec(args);
+        if (result.exitCode !== 0)
+            throw this.failure(args, result);
+        return result.stdout;
+    }
+    failure(args, result) {
+        const detail = (result.stderr || result.stdout).trim();
+        if (/Cannot connect to the Docker daemon|Is the docker daemon running|connect: (no such file|connection refused|permission denied)|unable to connect to Podman|cannot connect to Podman/i.test(detail)) {
+            return new EngineError(`The ${this.name} engine is unreachable: ${firstLine(detail)}`);
+        }
+        return new EngineError(`${this.name} ${args[0]} ${args[1] ?? ''} failed (exit ${result.exitCode}): ${detail}`);
+    }
+    /**
+     * Makes sure `image` is present, pulling it when missing. Also the engine reachability check: one call on
+     * the fast path, so that start-up stays quick.
+     */
+    async ensureImage(image) {
+        const inspect = await this.exec(['image', 'inspect', '--format', '{{.Id}}', '--', image]);
+        if (inspect.exitCode === 0)
+            return;
+        const failure = this.failure(['image', 'inspect'], inspect);
+        if (failure.message.includes('unreachable'))
+            throw failure;
+        const pull = await this.exec(['pull', '--quiet', '--', image]);
+        if (pull.exitCode !== 0) {
+            throw new EngineError(`Image "${image}" is not present and could not be pulled: ${firstLine((pull.stderr || pull.stdout).trim())}`);
+        }
+    }
+    async volumeExists(name) {
+        const result = await this.exec(['volume', 'inspect', '--format', '{{.Name}}', '--', name]);
+        if (result.exitCode === 0)
+            return true;
+        const failure = this.failure(['volume', 'inspect'], result);
+        if (failure.message.includes('unreachable'))
+            throw failure;
+        return false;
+    }
+    async createVolume(name, labels) {
+        const args = ['volume', 'create'];
+        for (const [key, value] of Object.entries(labels))
+            args.push('--label', `${key}=${value}`);
+        args.push('--', name);
+        await this.run(args);
+    }
+    /** Removes a volume; false when it is absent. Throws when it is in use or the engine fails. */
+    async removeVolume(name) {
+        if (!(await this.volumeExists(name)))
+            return false;
+        await this.run(['volume', 'rm', '--', name]);
+        return true;
+    }
+    /** Every volume carrying `label` (key or key=value), with its labels: one engine call whatever the count. */
+    async listVolumes(label, labelKeys) {
+        // Docker's template has .Label "key" (its .Labels is one "k=v,k=v" string, ambiguous with commas in
+        // values); Podman's has .Labels as a map. Either way: one call, one JSON array per volume.
+        const fields = this.name === 'podman'
+            ? '{{json .Labels}}'
+            : labelKeys.map((key) => `{{json (.Label ${JSON.stringify(key)})}}`).join(',');
+        const out = await this.run([
+            'volume',
+            'ls',
+            '--filter',
+            `label=${label}`,
+            '--format',
+            `[{{json .Name}},${fields}]`,
+        ]);
+        return out
+            .split('\n')
+            .filter((line) => line.trim())
+            .map((line) => {
+            const [name, ...values] = JSON.parse(line);
+            const all = typeof values[0] === 'object' && values[0] !== null ? values[0] : undefined;
+            const labels = {};
+            labelKeys.forEach((key, i) => {
+                const value = all ? all[key] : values[i];
+                if (value)
+                    labels[key] = value;
+            });
+            return { name, labels };
+        });
+    }
+    /** `--init` (a tiny init as PID 1: signals, zombies) where the engine always ships one. */
+    get initArgs() {
+        return this.name === 'docker' ? ['--init'] : [];
+    }
+    async containerState(name) {
+        const result = await this.exec([
+            'container',
+            'inspect',
+            '--format',
+            '{{json .State.ExitCode}} {{json .State.OOMKilled}} {{json .State.Running}} {{json .State.Status}} {{json .State.StartedAt}} {{json .State.Error}}',
+            '--',
+            name,
+        ]);
+        if (result.exitCode !== 0)
+            return undefined;
+        const [code, oom, running, status, startedAt, error] = JSON.parse(`[${result.stdout.trim().split(' ').join(',')}]`);
+        // A container that never started has StartedAt at the zero time (Docker) or empty (Podman).
+        const started = !!startedAt && !startedAt.startsWith('0001-01-01') && status !== 'created';
+        return { exitCode: code, oomKilled: oom, running, status, started, error: error ?? '' };
+    }
+    /** Whether a container exists: undefined when the engine cannot tell (unreachable). */
+    async containerExists(name) {
+        const result = await this.exec(['container', 'inspect', '--format', '{{.Id}}', '--', name]);
+        if (result.exitCode === 0)
+            return true;
+        return /no such (container|object)/i.test(result.stderr) ? false : undefined;
+    }
+    /** Removes a container if it exists (running or not). */
+    async removeContainer(name) {
+        const result = await this.exec(['rm', '--force', '--volumes', '--', name]);
+        return result.exitCode === 0;
+    }
+    async killContainer(name) {
+        await this.exec(['kill', '--', name]);
+    }
+    /** Removes every container (running or not) carrying all the given labels; returns their names. */
+    async removeContainersLabelled(labels) {
+        const filters = Object.entries(labels).flatMap(([k, v]) => ['--filter', `label=${k}=${v}`]);
+        const names = (await this.run(['ps', '--all', ...filters, '--format', '{{.Names}}']))
+            .split('\n')
+            .filter(Boolean);
+        for (const name of names)
+            await this.removeContainer(name);
+        return names;
+    }
+    /**
+     * Every container (running or not) with what it mounts: two engine calls whatever the number of
+     * containers and volumes (`ps` for the ids, one `container inspect` for all of them).
+     */
+    async containerMounts() {
+        const ids = (await this.run(['ps', '--all', '--quiet', '--no-trunc'])).split('\n').filter(Boolean);
+        if (ids.length === 0)
+            return [];
+        const args = [
+            'container',
+            'inspect',
+            '--format',
+            '{{json .Name}} {{json .State.Running}} {{json .Mounts}}',
+            '--',
+            ...ids,
+        ];
+        const result = await this.exec(args);
+        // A container removed between the two calls is simply gone; any other failure is a failure.
+        const problems = result.stderr
+            .split('\n')
+            .filter((line) => line.trim() && !/no such (object|container)/i.test(line));
+        if (result.exitCode !== 0 && problems.length)
+            throw this.failure(args, result);
+        return result.stdout
+            .split('\n')
+            .filter((line) => line.trim())
+            .map((line) => parseMounts(line));
+    }
+}
+function parseMounts(line) {
+    // `"<name>" <true|false> [<mounts>]`: the name is a JSON string, so the first `" ` after it ends it.
+    const nameEnd = line.indexOf('" ', 1) + 1;
+    const name = JSON.parse(line.slice(0, nameEnd)).replace(/^\//, '');
+    const rest = line.slice(nameEnd + 1);
+    const space = rest.indexOf(' ');
+    const running = rest.slice(0, space) === 'true';
+    const mounts = JSON.parse(rest.slice(space + 1)) ?? [];
+    return {
+        name,
+        running,
+        volumes: mounts.filter((m) => m.Type === 'volume' && m.Name).map((m) => m.Name),
+        binds: mounts.filter((m) => m.Type === 'bind' && m.Source).map((m) => m.Source),
+    };
+}
+function firstLine(text) {
+    return text.split('\n')[0] ?? '';
+}
+
+;// CONCATENATED MODULE: ./src/engine/git.ts
+// The git CLI behind one small interface. Every call goes through `exec`: argument arrays, a fixed
+// environment, and configuration that keeps a repository's own settings from running anything on the
+// host (hooks, fsmonitor, pagers, automatic gc that would prune live sandboxes).
+
+const MIN_GIT_VERSION = [2, 31, 0];
+/** Configuration applied to every host-side git command, above the repository's own configuration. */
+const HARDENED_GIT_CONFIG = [
+    ['core.hooksPath', '/dev/null'],
+    ['core.fsmonitor', 'false'],
+    ['core.untrackedCache', 'false'],
+    ['core.sshCommand', 'ssh'],
+    ['core.pager', 'cat'],
+    ['core.quotePath', 'false'],
+    ['diff.external', ''],
+    // A submodule planted by the container brings its own .git and config: never run git inside one.
+    ['diff.ignoreSubmodules', 'dirty'],
+    ['status.submoduleSummary', 'false'],
+    ['submodule.recurse', 'false'],
+    ['fetch.recurseSubmodules', 'false'],
+    ['push.recurseSubmodules', 'no'],
+    ['protocol.ext.allow', 'never'],
+    ['gc.auto', '0'],
+    ['maintenance.auto', 'false'],
+    ['commit.gpgSign', 'false'],
+    ['tag.gpgSign', 'false'],
+    ['advice.detachedHead', 'false'],
+    ['init.defaultBranch', 'main'],
+];
+/** Config as environment variables (GIT_CONFIG_COUNT/KEY_n/VALUE_n): also reaches git run by our scripts. */
+function gitConfigEnv(extra = []) {
+    const all = [...HARDENED_GIT_CONFIG, ...extra];
+    const env = { GIT_CONFIG_COUNT: String(all.length) };
+    all.forEach(([key, value], i) => {
+        env[`GIT_CONFIG_KEY_${i}`] = key;
+        env[`GIT_CONFIG_VALUE_${i}`] = value;
+    });
+    return env;
+}
+/** The same hardening for git run by the action's scripts inside helper containers (nothing secret). */
+function helperGitEnv() {
+    return {
+        ...gitConfigEnv(),
+        GIT_TERMINAL_PROMPT: '0',
+        GIT_OPTIONAL_LOCKS: '0',
+        GIT_CONFIG_NOSYSTEM: '1',
+        HOME: '/tmp',
+        LC_ALL: 'C',
+    };
+}
+function baseGitEnv() {
+    return {
+        ...pickEnv(['PATH', 'HOME', 'XDG_CONFIG_HOME', 'SSH_AUTH_SOCK', 'GIT_SSH_COMMAND', 'TMPDIR']),
+        GIT_TERMINAL_PROMPT: '0',
+        GIT_OPTIONAL_LOCKS: '0',
+        GIT_CONFIG_NOSYSTEM: '1',
+        LC_ALL: 'C',
+        ...gitConfigEnv(),
+    };
+}
+class GitError extends Error {
+    args;
+    result;
+    constructor(args, result) {
+        super(`git ${args.join(' ')} failed (exit ${result.exitCode}): ${result.stderr.trim() || result.stdout.trim()}`);
+        this.args = args;
+        this.result = result;
+        this.name = 'GitError';
+    }
+}
+class Git {
+    version;
+    env;
+    constructor(version, env) {
+        this.version = version;
+        this.env = env;
+    }
+    static async create() {
+        const env = baseGitEnv();
+        let result;
+        try {
+            result = await runProcess('git', ['version'], { env });
+        }
+        catch (error) {
+            if (error instanceof ProcError) {
+                throw new Error('git is not installed or not on PATH: the action needs git 2.31 or newer.', {
+                    cause: error,
+                });
+            }
+            throw error;
+        }
+        const match = /git version (\d+)\.(\d+)\.(\d+)/.exec(result.stdout);
+        if (!match)
+            throw new Error(`Cannot read the git version from "${result.stdout.trim()}".`);
+        const version = match.slice(1, 4).map(Number);
+        if (compareVersions(version, MIN_GIT_VERSION) < 0) {
+            throw new Error(`git ${version.join('.')} is too old: worktree-sandbox needs git ${MIN_GIT_VERSION.join('.')} or newer.`);
+        }
+        return new Git(version.join('.'), env);
+    }
+    /** Runs git in `cwd`; never throws for a non-zero exit (see `run`). */
+    async exec(cwd, args, options = {}) {
+        const env = { ...this.env, ...options.env };
+        if (options.config?.length)
+            Object.assign(env, gitConfigEnv(options.config));
+        return runProcess('git', args, { cwd, env, input: options.input });
+    }
+    /** Runs git in `cwd`; throws a GitError naming the command for a non-zero exit. Returns stdout. */
+    async run(cwd, args, options = {}) {
+        const result = await this.exec(cwd, args, options);
+        if (result.exitCode !== 0)
+            throw new GitError(args, result);
+        return result.stdout;
+    }
+    /** Environment for a script that calls git itself (same hardening as `exec`). */
+    scriptEnv(extra = {}) {
+        return { ...this.env, ...extra };
+    }
+    async isValidBranchName(name) {
+        if (name.startsWith('-'))
+            return false;
+        // Run outside any repository, so that `@{-1}` and the like expand to nothing. `@` alone passes there,
+        // but names HEAD inside a repository.
+        if (name === '@')
+            return false;
+        const result = await this.exec('/', ['check-ref-format', '--branch', name]);
+        return result.exitCode === 0 && result.stdout.trim() === name;
+    }
+    async refExists(cwd, ref) {
+        const result = await this.exec(cwd, ['show-ref', '--verify', '--quiet', '--', ref]);
+        return result.exitCode === 0;
+    }
+    /** The commit a revision names, or undefined when it names none. */
+    async resolveCommit(cwd, rev) {
+        if (rev.startsWith('-'))
+            return undefined;
+        const result = await this.exec(cwd, [
+            'rev-parse',
+            '--verify',
+            '--quiet',
+            '--end-of-options',
+            `${rev}^{commit}`,
+        ]);
+        return result.exitCode === 0 ? result.stdout.trim() : undefined;
+    }
+    async tryFetchBranch(cwd, remote, branch) {
+        const result = await this.exec(cwd, [
+            'fetch',
+            '--no-tags',
+            '--quiet',
+            '--',
+            remote,
+            `+refs/heads/${branch}:refs/remotes/${remote}/${branch}`,
+        ]);
+        return result.exitCode === 0;
+    }
+    async remoteUrl(cwd, remote) {
+        const result = await this.exec(cwd, ['config', '--get', `remote.${remote}.url`]);
+        return result.exitCode === 0 ? result.stdout.trim() : undefined;
+    }
+}
+function compareVersions(a, b) {
+    for (let i = 0; i < Math.max(a.length, b.length); i++) {
+        const d = (a[i] ?? 0) - (b[i] ?? 0);
+        if (d !== 0)
+            return d;
+    }
+    return 0;
+}
+
+;// CONCATENATED MODULE: ./src/sandbox/bookkeeping.ts
+// The parent's record of its sandboxes, kept where no container can write (the parent's `.git`, which
+// containers never see but for its object store):
+//  - refs `refs/worktree-sandbox/<disk|volume>/<name>/head`: the sandbox's commit as last imported (at
+//    first, the commit it started from); keeps every object the sandbox borrows alive across `git gc`;
+//  - `.../offered`: the upstream commit last offered inside the sandbox as `origin/<branch>`;
+//  - `.../creating`: present only while the sandbox is being created (a killed run is recognised by it);
+//  - a private store per sandbox (`<gitDir>/worktree-sandbox/stores/...`), created and configured only by
+//    the host, for what was never committed (the snapshot of uncommitted work): never the parent's store,
+//    which every sandbox borrows and could read.
+
+
+const REF_ROOT = 'refs/worktree-sandbox';
+function isolationWord(isolation) {
+    return isolation === 'disk' ? 'disk' : 'volume';
+}
+/**
+ * A sandbox name as one ref component. Names are [A-Za-z0-9._-] with `..` before a hash (naming.ts), which
+ * git forbids in refs: each dot followed by a dot gets a `%` after it (and a trailing `.lock` one too).
+ * `%` never occurs in a name, so the encoding is reversible and two names never share a component.
+ */
+function refComponent(name) {
+    const encoded = name.replace(/\.(?=\.)/g, '.%');
+    return encoded.endsWith('.lock') ? `${encoded}%` : encoded;
+}
+function nameFromComponent(component) {
+    return component.replace(/%/g, '');
+}
+function sandboxRefs(sandbox) {
+    const prefix = `${REF_ROOT}/${isolationWord(sandbox.isolation)}/${refComponent(sandbox.name)}`;
+    return { prefix, head: `${prefix}/head`, offered: `${prefix}/offered`, creating: `${prefix}/creating` };
+}
+function privateStorePath(parent, sandbox) {
+    return external_node_path_.join(parent.gitDir, 'worktree-sandbox', 'stores', isolationWord(sandbox.isolation), `${sandbox.name}.git`);
+}
+/** Creates the private store when missing: a bare repository that borrows the parent's objects. */
+async function ensurePrivateStore(git, parent, store) {
+    if (await bookkeeping_exists(external_node_path_.join(store, 'HEAD')))
+        return;
+    await promises_namespaceObject.mkdir(external_node_path_.dirname(store), { recursive: true });
+    await git.run(parent.gitDir, ['init', '--quiet', '--bare', '--template=', '--', store]);
+    await promises_namespaceObject.writeFile(external_node_path_.join(store, 'objects', 'info', 'alternates'), `${parent.objectStores[0]}\n`);
+}
+/** The sandboxes a parent keeps records of: `<disk|volume>/<name>` to the commit of their `head` ref. */
+async function recordedSandboxes(git, parent) {
+    const out = await git.run(parent.path, [
+        'for-each-ref',
+        '--format=%(objectname) %(refname)',
+        '--',
+        `${REF_ROOT}/`,
+    ]);
+    const found = new Map();
+    for (const line of out.split('\n')) {
+        const match = /^([0-9a-f]+) refs\/worktree-sandbox\/(disk|volume)\/(.+)\/head$/.exec(line);
+        if (match)
+            found.set(`${match[2]}/${nameFromComponent(match[3])}`, match[1]);
+    }
+    return found;
+}
+/** Deletes every bookkeeping ref of a sandbox, in one git process. */
+async function dropRecords(git, parent, refs) {
+    const names = (await git.run(parent.path, ['for-each-ref', '--format=%(refname)', '--', `${refs.prefix}/`]))
+        .split('\n')
+        .filter(Boolean);
+    if (names.length === 0)
+        return;
+    const input = Buffer.from(names.map((n) => `delete ${n}\n`).join(''));
+    await git.run(parent.path, ['update-ref', '--stdin'], { input });
+}
+/** The project folder's note of its parent, for the reaper (`<root>/<project>/.parent`, host-only). */
+const PARENT_NOTE = '.parent';
+async function writeParentNote(projectDir, parent) {
+    const file = external_node_path_.join(projectDir, PARENT_NOTE);
+    if ((await promises_namespaceObject.readFile(file, 'utf8').catch(() => '')).trim() === parent.path)
+        return;
+    await promises_namespaceObject.writeFile(file, `${parent.path}\n`);
+}
+async function bookkeeping_exists(p) {
+    return promises_namespaceObject.lstat(p).then(() => true, () => false);
+}
+
+;// CONCATENATED MODULE: ./src/sandbox/layout.ts
+// Where a sandbox lives and what a container sees of it. A sandbox is a repository of its own (its own
+// `.git` folder) that borrows the parent's objects read-only through `objects/info/alternates`, plus a home
+// for the command. Disk and volume sandboxes are one discriminated union.
+//
+//   disk:    <root>/<project>/<name>/        the work tree and its .git
+//            <root>/<project>/.home/<name>/  the command's HOME
+//   volume:  <prefix>-<project>-<name>, mounted at /sandbox: /sandbox/<name>/ and /sandbox/.home/
+
+
+const HOME_FOLDER = '.home';
+function locateSandbox(plan, parent, isolation, worktreeRoot, volumePrefix) {
+    const project = projectName(parent.path);
+    const common = { name: plan.sandbox, kind: plan.kind, project, branch: plan.branch, parent };
+    if (isolation === 'disk') {
+        const hostPath = diskWorktreePath(worktreeRoot, project, plan.sandbox);
+        const homePath = external_node_path_.join(external_node_path_.dirname(hostPath), HOME_FOLDER, plan.sandbox);
+        return { ...common, isolation, hostPath, worktreePath: hostPath, homePath };
+    }
+    return {
+        ...common,
+        isolation,
+        volume: volumeName(volumePrefix, project, plan.sandbox),
+        worktreePath: `${VOLUME_MOUNT}/${plan.sandbox}`,
+        homePath: `${VOLUME_MOUNT}/${HOME_FOLDER}`,
+    };
+}
+/** What the sandbox is, for a person: the volume or the folder. */
+function whereIs(sandbox) {
+    return sandbox.isolation === 'disk' ? sandbox.hostPath : `volume ${sandbox.volume}`;
+}
+/**
+ * The parent's object store, read-only at its host path, with every store it borrows from in turn: what
+ * a sandbox's `objects/info/alternates` names.
+ */
+function objectStoreMounts(parent) {
+    return parent.objectStores.map((dir) => ({ type: 'bind', source: dir, target: dir, readonly: true }));
+}
+/** The sandbox itself, read-write: its work tree and its home (one volume, or two host folders). */
+function sandboxMounts(sandbox) {
+    if (sandbox.isolation === 'container')
+        return [{ type: 'volume', source: sandbox.volume, target: VOLUME_MOUNT }];
+    return [
+        { type: 'bind', source: sandbox.hostPath, target: sandbox.hostPath },
+        { type: 'bind', source: sandbox.homePath, target: sandbox.homePath },
+    ];
+}
+/**
+ * What the user's command sees: its sandbox read-write; the parent's work tree read-only with the
+ * parent's `.git` hidden, except its object store, read-only; nothing else of the host. A disk root
+ * inside the parent's work tree is hidden too, so that no other sandbox shows through.
+ */
+function commandMounts(sandbox, worktreeRoot) {
+    const { parent } = sandbox;
+    const mounts = [
+        { type: 'bind', source: parent.path, target: parent.path, readonly: true },
+        { type: 'tmpfs', target: parent.gitDir },
+        ...objectStoreMounts(parent),
+    ];
+    if (sandbox.isolation === 'disk') {
+        const inside = (dir) => dir.startsWith(parent.path + external_node_path_.sep);
+        const root = worktreeRoot ?? external_node_path_.dirname(external_node_path_.dirname(sandbox.hostPath));
+        if (inside(root))
+            mounts.push({ type: 'tmpfs', target: root });
+        else if (inside(sandbox.hostPath))
+            mounts.push({ type: 'tmpfs', target: external_node_path_.dirname(sandbox.hostPath) });
+    }
+    return [...mounts, ...sandboxMounts(sandbox)];
+}
+/** What the action's helper containers see: the sandbox read-write and the objects it borrows. */
+function helperMounts(sandbox) {
+    return [...objectStoreMounts(sandbox.parent), ...sandboxMounts(sandbox)];
+}
+
+// EXTERNAL MODULE: ./node_modules/proper-lockfile/index.js
+var proper_lockfile = __nccwpck_require__(648);
+var proper_lockfile_default = /*#__PURE__*/__nccwpck_require__.n(proper_lockfile);
+;// CONCATENATED MODULE: ./src/sandbox/lock.ts
+// Cross-process locks (proper-lockfile: an atomic mkdir whose mtime the holder refreshes, so a lock whose
+// holder was killed goes stale and is taken over instead of blocking everyone forever).
+//  - the repository lock serializes every change to a parent's worktree metadata;
+//  - a sandbox lock is held by the run using that sandbox, so two runs never share one silently.
+
+
+
+
+const LOCK_STALE_MS = 10_000;
+const LOCK_UPDATE_MS = 2_000;
+function lockDirectory(gitDir) {
+    return external_node_path_.join(gitDir, 'worktree-sandbox', 'locks');
+}
+function lockPath(gitDir, name) {
+    return external_node_path_.join(lockDirectory(gitDir), `${name}.lock`);
+}
+class LockTimeoutError extends Error {
+    constructor(message) {
+        super(message);
+        this.name = 'LockTimeoutError';
+    }
+}
+async function acquire(file, waitMs, describe, onWait) {
+    await promises_namespaceObject.mkdir(external_node_path_.dirname(file), { recursive: true });
+    const deadline = Date.now() + waitMs;
+    let announced = false;
+    for (;;) {
+        try {
+            const release = await proper_lockfile_default().lock(file, {
+                realpath: false,
+                lockfilePath: file,
+                stale: LOCK_STALE_MS,
+                update: LOCK_UPDATE_MS,
+                retries: 0,
+                onCompromised: () => {
+                    /* Another process took the lock over as stale: the holder was too slow; keep going. */
+                },
+            });
+            const owner = {
+                pid: process.pid,
+                host: external_node_os_namespaceObject.hostname(),
+                since: new Date().toISOString(),
+                run: process.env.GITHUB_RUN_ID,
+            };
+            await promises_namespaceObject.writeFile(`${file}.owner`, JSON.stringify(owner)).catch(() => undefined);
+            return async () => {
+                await promises_namespaceObject.rm(`${file}.owner`, { force: true }).catch(() => undefined);
+                await release().catch(() => undefined);
+            };
+        }
+        catch (error) {
+            if (error.code !== 'ELOCKED')
+                throw error;
+            const owner = await readOwner(file);
+            if (Date.now() >= deadline)
+                throw new LockTimeoutError(describe(owner));
+            if (!announced && onWait) {
+                onWait(`Waiting: ${describe(owner)}`);
+                announced = true;
+            }
+            await new Promise((resolve) => setTimeout(resolve, 50 + Math.random() * 150));
+        }
+    }
+}
+async function readOwner(file) {
+    try {
+        return JSON.parse(await promises_namespaceObject.readFile(`${file}.owner`, 'utf8'));
+    }
+    catch {
+        return undefined;
+    }
+}
+function ownerText(owner) {
+    return owner
+        ? ` (process ${owner.pid} on ${owner.host}${owner.run ? `, run ${owner.run}` : ''}, since ${owner.since})`
+        : '';
+}
+/** Runs `fn` holding the lock `file` (a folder proper-lockfile makes); `what` names what it protects. */
+async function withLockFile(file, what, fn, waitMs = 120_000) {
+    const release = await acquire(file, waitMs, (owner) => `${what} is locked by another run${ownerText(owner)}`);
+    try {
+        return await fn();
+    }
+    finally {
+        await release();
+    }
+}
+/**
+ * Runs `fn` holding the parent repository's metadata lock. Every change the action makes to the parent's
+ * shared metadata (worktree registrations, refs, config) and every check of the git guard happens under it.
+ */
+async function withRepositoryLock(gitDir, fn, waitMs = 120_000) {
+    return withLockFile(lockPath(gitDir, 'repository'), `the worktree metadata of ${external_node_path_.dirname(gitDir)}`, fn, waitMs);
+}
+async function lockSandbox(gitDir, sandbox, waitMs, onWait) {
+    return acquire(lockPath(gitDir, `sandbox-${sandbox}`), waitMs, (owner) => `sandbox ${sandbox} is in use by another run${ownerText(owner)}; two runs never share a sandbox`, onWait);
+}
+/** True while a live run holds the sandbox's lock (a lock whose holder died is not counted). */
+async function isSandboxLocked(gitDir, sandbox) {
+    const file = lockPath(gitDir, `sandbox-${sandbox}`);
+    try {
+        return await proper_lockfile_default().check(file, { realpath: false, lockfilePath: file, stale: LOCK_STALE_MS });
+    }
+    catch {
+        return false;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/sandbox/create.ts
+// Creating a sandbox, or reusing it exactly as it is (uncommitted files and all). A new sandbox is a
+// repository of its own whose object store borrows the parent's (`objects/info/alternates`): nothing is
+// copied, so it costs what `git worktree add` costs. The same script makes it on both isolations: on the
+// host in a folder it has just created (no container has written there yet), or in a helper container
+// inside a fresh volume. The parent's records are written last: a sandbox whose `creating` record is
+// still there was half-made by a killed run, and is made again.
+
+
+
+
+
+
+
+
+
+class SandboxConflictError extends Error {
+}
+async function prepareSandbox(git, engine, sandbox, plan, image, log) {
+    const { parent } = sandbox;
+    const refs = sandboxRefs(sandbox);
+    return withRepositoryLock(parent.gitDir, async () => {
+        const [head, creating, present] = await Promise.all([
+            git.resolveCommit(parent.path, refs.head),
+            git.refExists(parent.path, refs.creating),
+            isPresent(engine, sandbox),
+        ]);
+        if (head && !creating && present)
+            return { ...sandbox, reused: true, startSha: head };
+        if (head && !creating) {
+            log.info(`Sandbox ${sandbox.name} (${whereIs(sandbox)}) is gone: its records in the parent are dropped.`);
+            await dropRecords(git, parent, refs);
+        }
+        if (creating)
+            log.info(`Recovering ${whereIs(sandbox)}: a run was killed while creating it.`);
+        const seed = await readSeed(git, parent, plan);
+        await git.run(parent.path, [
+            'update-ref',
+            '-m',
+            'worktree-sandbox: creating',
+            '--',
+            refs.creating,
+            seed.start,
+        ]);
+        try {
+            if (sandbox.isolation === 'disk')
+                await createOnDisk(git, sandbox, seed, creating);
+            else
+                await createInVolume(engine, sandbox, seed, image, creating);
+        }
+        catch (error) {
+            await undoCreation(engine, sandbox, present && !creating);
+            await dropRecords(git, parent, refs);
+            throw error;
+        }
+        const records = [`update ${refs.head} ${seed.start}`, `delete ${refs.creating}`];
+        if (seed.upstream)
+            records.push(`update ${refs.offered} ${seed.upstream}`);
+        await git.run(parent.path, ['update-ref', '--stdin'], { input: Buffer.from(records.join('\n') + '\n') });
+        return { ...sandbox, reused: false, startSha: seed.start };
+    });
+}
+async function isPresent(engine, sandbox) {
+    if (sandbox.isolation === 'container')
+        return engine.volumeExists(sandbox.volume);
+    return create_exists(sandbox.hostPath);
+}
+async function readSeed(git, parent, plan) {
+    const rev = plan.source === 'local'
+        ? `refs/heads/${plan.branch}`
+        : plan.source === 'remote'
+            ? `refs/remotes/origin/${plan.branch}`
+            : plan.startPoint;
+    const [start, upstream, url] = await Promise.all([
+        git.resolveCommit(parent.path, rev),
+        plan.branch ? git.resolveCommit(parent.path, `refs/remotes/origin/${plan.branch}`) : undefined,
+        git.remoteUrl(parent.path, 'origin'),
+    ]);
+    if (!start)
+        throw new Error(`${rev} names no commit in ${parent.path} any more: the sandbox was not created.`);
+    return { start, upstream, originUrl: withoutCredentials(url ?? '') };
+}
+/** A URL's user and password never reach a sandbox's config. */
+function withoutCredentials(url) {
+    if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(url))
+        return url;
+    try {
+        const parsed = new URL(url);
+        parsed.username = '';
+        parsed.password = '';
+        return parsed.toString().replace(/\/$/, url.endsWith('/') ? '/' : '');
+    }
+    catch {
+        return '';
+    }
+}
+/**
+ * Makes the repository: $1 work tree, $2 home, $3 start commit, $4 branch (empty: detached), $5 upstream
+ * commit (may be empty), $6 origin URL (may be empty), $7 the object store to borrow. Positional
+ * arguments only: nothing is spliced into the script.
+ */
+const INIT_SCRIPT = `set -eu
+wt="$1"; home="$2"; start="$3"; branch="$4"; upstream="$5"; origin="$6"; store="$7"
+mkdir -p -- "$home"
+git init --quiet --template= -- "$wt"
+printf '%s\\n' "$store" > "$wt/.git/objects/info/alternates"
+cd -- "$wt"
+git config gc.auto 0
+if [ -n "$origin" ]; then
+  git config remote.origin.url "$origin"
+  git config remote.origin.fetch '+refs/heads/*:refs/remotes/origin/*'
+fi
+if [ -n "$branch" ]; then
+  git update-ref "refs/heads/$branch" "$start"
+  git symbolic-ref HEAD "refs/heads/$branch"
+  if [ -n "$upstream" ]; then
+    git update-ref "refs/remotes/origin/$branch" "$upstream"
+    git config "branch.$branch.remote" origin
+    git config "branch.$branch.merge" "refs/heads/$branch"
+  fi
+else
+  git update-ref --no-deref HEAD "$start"
+fi
+git reset --hard --quiet
+`;
+function initArgs(sandbox, seed) {
+    return [
+        sandbox.worktreePath,
+        sandbox.homePath,
+        seed.start,
+        sandbox.branch,
+        seed.upstream ?? '',
+        seed.originUrl,
+        sandbox.parent.objectStores[0],
+    ];
+}
+async function createOnDisk(git, sandbox, seed, recover) {
+    const projectDir = external_node_path_.dirname(sandbox.hostPath);
+    await promises_namespaceObject.mkdir(projectDir, { recursive: true });
+    await writeParentNote(projectDir, sandbox.parent);
+    if (recover)
+        await removeDiskFolders(sandbox);
+    else if (await create_exists(sandbox.hostPath)) {
+        if ((await promises_namespaceObject.readdir(sandbox.hostPath)).length > 0)
+            throw new SandboxConflictError(`${sandbox.hostPath} exists and holds files, but ${sandbox.parent.path} has no record of a sandbox there: it is not touched. Move it away or remove it, then run again.`);
+        await promises_namespaceObject.rmdir(sandbox.hostPath);
+    }
+    // The folder is new (mkdir fails if anything appeared meanwhile): no container has written in it yet.
+    await promises_namespaceObject.mkdir(sandbox.hostPath);
+    const result = await runProcess('sh', ['-c', INIT_SCRIPT, 'init-sandbox', ...initArgs(sandbox, seed)], {
+        cwd: projectDir,
+        env: git.scriptEnv(),
+    });
+    if (result.exitCode !== 0)
+        throw new Error(await creationFailure(projectDir, result.stderr || result.stdout));
+}
+/** As root only to hand the fresh volume to the runner's user; then the same script as that user. */
+const VOLUME_SCRIPT = `set -eu
+uid="$1"; gid="$2"; recover="$3"; init="$4"; wt="$5"; shift 5
+as_user() {
+  if [ "$uid" = 0 ]; then "$@"
+  elif command -v setpriv >/dev/null 2>&1; then setpriv --reuid="$uid" --regid="$gid" --clear-groups "$@"
+  else chroot --userspec="$uid:$gid" / "$@"; fi
+}
+chown "$uid:$gid" /sandbox
+if [ -e "$wt" ] || [ -L "$wt" ]; then
+  if [ "$recover" = 1 ] || [ -z "$(ls -A "$wt")" ]; then
+    rm -rf -- "$wt"
+  else
+    echo "worktree-sandbox: $wt holds files but the parent repository has no record of it; refusing to overwrite them" >&2
+    exit 3
+  fi
+fi
+as_user sh -c "$init" init-sandbox "$wt" "$@"
+`;
+async function createInVolume(engine, sandbox, seed, image, recover) {
+    if (!(await engine.volumeExists(sandbox.volume)))
+        await engine.createVolume(sandbox.volume, volumeLabels({ ...sandbox, parentPath: sandbox.parent.path }));
+    const id = currentIdentity();
+    const [wt, ...rest] = initArgs(sandbox, seed);
+    const result = await engine.exec(await engine.runArgs({
+        image,
+        user: '0:0',
+        capAdd: ['CHOWN', 'SETUID', 'SETGID', 'SYS_CHROOT', 'DAC_OVERRIDE', 'FOWNER'],
+        remove: true,
+        labels: HELPER_LABELS,
+        mounts: helperMounts(sandbox),
+        env: helperGitEnv(),
+        entrypoint: 'sh',
+        args: [
+            '-c',
+            VOLUME_SCRIPT,
+            'create-sandbox',
+            String(id.uid),
+            String(id.gid),
+            recover ? '1' : '0',
+            INIT_SCRIPT,
+            wt,
+            ...rest,
+        ],
+    }));
+    if (result.exitCode !== 0)
+        throw new Error(`Could not create the sandbox in volume ${sandbox.volume}: ${(result.stderr || result.stdout).trim() || `exit ${result.exitCode}`}`);
+}
+/** What a failed creation leaves is removed; an existing volume is kept (it may hold another's files). */
+async function undoCreation(engine, sandbox, keepVolume) {
+    if (sandbox.isolation === 'disk')
+        await removeDiskFolders(sandbox);
+    else if (!keepVolume)
+        await engine.removeVolume(sandbox.volume).catch(() => undefined);
+}
+async function removeDiskFolders(sandbox) {
+    await promises_namespaceObject.rm(sandbox.hostPath, { recursive: true, force: true });
+    await promises_namespaceObject.rm(sandbox.homePath, { recursive: true, force: true });
+}
+/** git only says it could not write a file: say where, and how much room is left once it cleaned up. */
+async function creationFailure(dir, message) {
+    if (!/unable to write|no space left|write error|short write|could not write/i.test(message))
+        return `Could not create the sandbox: ${message.trim()}`;
+    const stats = await promises_namespaceObject.statfs(dir).catch(() => undefined);
+    const free = stats ? `, ${Math.floor((stats.bavail * stats.bsize) / 1024)} KiB free now` : '';
+    return `Writing the sandbox under ${dir} failed (No space left on device?${free}): the sandbox was not created.`;
+}
+async function create_exists(p) {
+    return promises_namespaceObject.lstat(p).then(() => true, () => false);
+}
+
+;// CONCATENATED MODULE: ./src/sandbox/remove.ts
+// Removing a sandbox: its volume or folders, then every record the parent keeps of it (refs and private
+// store). Nothing else.
+
+
+
+
+
+
+async function removeSandbox(git, engine, sandbox) {
+    const { parent } = sandbox;
+    await withRepositoryLock(parent.gitDir, async () => {
+        if (sandbox.isolation === 'container')
+            await engine.removeVolume(sandbox.volume);
+        else {
+            await removeDiskFolders(sandbox);
+            await removeEmptyProjectDir(external_node_path_.dirname(sandbox.hostPath));
+        }
+        await dropAllRecords(git, sandbox);
+    });
+}
+/**
+ * Only the parent's records of a sandbox (refs and private store), for a sandbox whose folders are gone
+ * or are no sandbox any more (the reaper removed its `.git` but could not delete every file).
+ */
+async function forgetSandbox(git, sandbox) {
+    await withRepositoryLock(sandbox.parent.gitDir, () => dropAllRecords(git, sandbox));
+}
+async function dropAllRecords(git, sandbox) {
+    await dropRecords(git, sandbox.parent, sandboxRefs(sandbox));
+    await promises_namespaceObject.rm(privateStorePath(sandbox.parent, sandbox), { recursive: true, force: true });
+}
+/** `<root>/<project>` goes with its last sandbox (its note of the parent and empty home folder too). */
+async function removeEmptyProjectDir(projectDir) {
+    const names = await promises_namespaceObject.readdir(projectDir).catch(() => undefined);
+    if (!names)
+        return;
+    const homes = external_node_path_.join(projectDir, HOME_FOLDER);
+    if (names.some((n) => n !== PARENT_NOTE && n !== HOME_FOLDER))
+        return;
+    if ((await promises_namespaceObject.readdir(homes).catch(() => [])).length > 0)
+        return;
+    await promises_namespaceObject.rm(homes, { recursive: true, force: true });
+    await promises_namespaceObject.rm(external_node_path_.join(projectDir, PARENT_NOTE), { force: true });
+    await promises_namespaceObject.rmdir(projectDir).catch(() => undefined);
+}
+
+;// CONCATENATED MODULE: ./src/sandbox/branch.ts
+
+/** The protocol itself, as a pure decision. */
+function planBranch(facts, newTransientName = transientSandboxName) {
+    if (!facts.branch) {
+        return {
+            kind: 'transient',
+            sandbox: newTransientName(),
+            branch: '',
+            source: 'detached',
+            startPoint: facts.baseCommit,
+        };
+    }
+    const sandbox = persistentSandboxName(facts.branch);
+    if (facts.localExists)
+        return { kind: 'persistent', sandbox, branch: facts.branch, source: 'local', startPoint: facts.branch };
+    if (facts.remoteExists) {
+        return {
+            kind: 'persistent',
+            sandbox,
+            branch: facts.branch,
+            source: 'remote',
+            startPoint: `origin/${facts.branch}`,
+        };
+    }
+    return { kind: 'persistent', sandbox, branch: facts.branch, source: 'new', startPoint: facts.baseCommit };
+}
+/**
+ * Gathers the facts from the parent repository (fetching the branch from origin when it is not known yet).
+ * Call it holding the repository lock. The parent is the host's alone: no container can write its refs.
+ */
+async function resolveBranch(git, parent, branch, base) {
+    const parentPath = parent.path;
+    const [baseCommit, localExists] = await Promise.all([
+        git.resolveCommit(parentPath, base || 'HEAD'),
+        branch ? git.refExists(parentPath, `refs/heads/${branch}`) : false,
+    ]);
+    if (!baseCommit)
+        throw new Error(`Invalid input 'base': ${JSON.stringify(base)} names no commit in ${parentPath}.`);
+    if (!branch)
+        return planBranch({ branch, localExists: false, remoteExists: false, baseCommit });
+    let remoteExists = false;
+    if (!localExists) {
+        remoteExists = await git.refExists(parentPath, `refs/remotes/origin/${branch}`);
+        // actions/checkout fetches one ref only: ask origin whether the branch exists before creating it anew.
+        if (!remoteExists && (await git.remoteUrl(parentPath, 'origin'))) {
+            remoteExists = await git.tryFetchBranch(parentPath, 'origin', branch);
+        }
+    }
+    return planBranch({ branch, localExists, remoteExists, baseCommit });
+}
+
+;// CONCATENATED MODULE: ./src/sandbox/repository.ts
+// The parent repository: the main work tree whose object store and metadata every sandbox shares.
+
+
+async function findParentRepository(git, given) {
+    const start = await realDirectory(given);
+    // One git call for all three answers (start-up latency counts): outside a work tree it prints `false`
+    // or fails, and --show-toplevel fails there in any case.
+    const found = await git.exec(start, [
+        'rev-parse',
+        '--is-inside-work-tree',
+        '--path-format=absolute',
+        '--git-common-dir',
+        '--show-toplevel',
+    ]);
+    const [inside, commonDir, toplevel] = found.stdout.trim().split('\n');
+    if (found.exitCode !== 0 || inside !== 'true' || !commonDir || !toplevel) {
+        throw new Error(`repository-path ${given} is not a git work tree (git says: ${found.stderr.trim() || found.stdout.trim()}).`);
+    }
+    const gitDir = await promises_namespaceObject.realpath(commonDir);
+    if (external_node_path_.basename(gitDir) !== '.git') {
+        throw new Error(`repository-path ${given} uses a git directory at ${gitDir}: only a normal clone (a work tree with its .git folder) can be a sandbox parent.`);
+    }
+    const parentPath = external_node_path_.dirname(gitDir);
+    if (!(await git.resolveCommit(parentPath, 'HEAD'))) {
+        throw new Error(`repository-path ${given} has no commits yet: a sandbox needs at least one commit to start from.`);
+    }
+    const top = await promises_namespaceObject.realpath(toplevel);
+    return {
+        path: parentPath,
+        gitDir,
+        objectStores: await objectStores(external_node_path_.join(gitDir, 'objects')),
+        resolvedFrom: top !== parentPath ? top : undefined,
+    };
+}
+/** A store and the stores it borrows from (its `info/alternates`, followed as git does, five deep). */
+async function objectStores(store, depth = 0) {
+    const stores = [store];
+    if (depth >= 5)
+        return stores;
+    const text = await promises_namespaceObject.readFile(external_node_path_.join(store, 'info', 'alternates'), 'utf8').catch(() => '');
+    for (const line of text.split('\n')) {
+        const entry = line.trim();
+        if (!entry || entry.startsWith('#'))
+            continue;
+        const real = await promises_namespaceObject.realpath(external_node_path_.resolve(store, entry)).catch(() => undefined);
+        if (!real)
+            continue;
+        for (const found of await objectStores(real, depth + 1))
+            if (!stores.includes(found))
+                stores.push(found);
+    }
+    return stores;
+}
+async function realDirectory(given) {
+    try {
+        const real = await promises_namespaceObject.realpath(given);
+        if (!(await promises_namespaceObject.stat(real)).isDirectory())
+            throw new Error('not a directory');
+        return real;
+    }
+    catch {
+        throw new Error(`repository-path ${given} does not exist or is not a directory.`);
+    }
+}
+
+;// CONCATENATED MODULE: ./src/sandbox/reuse.ts
+// Reuse: a sandbox is taken as it is, uncommitted work and all. What origin has of its branch that the
+// sandbox was not shown yet is offered inside as its `origin/<branch>` (a remote-tracking ref), never
+// forced into its work tree. The ref is written by a helper container: the host writes nothing into a
+// sandbox once a command has run there.
+
+
+
+
+
+const OFFER_SCRIPT = `set -eu
+cd -- "$1"
+git update-ref "refs/remotes/origin/$2" "$3"
+`;
+/** Returns what was offered (a commit), or undefined when origin has nothing new for the branch. */
+async function offerUpstream(git, engine, sandbox, image) {
+    if (!sandbox.reused || !sandbox.branch)
+        return undefined;
+    const { parent } = sandbox;
+    const refs = sandboxRefs(sandbox);
+    const [upstream, offered] = await Promise.all([
+        git.resolveCommit(parent.path, `refs/remotes/origin/${sandbox.branch}`),
+        git.resolveCommit(parent.path, refs.offered),
+    ]);
+    if (!upstream || upstream === offered)
+        return undefined;
+    const result = await engine.exec(await engine.runArgs({
+        remove: true,
+        image,
+        user: userArg(),
+        mounts: helperMounts(sandbox),
+        labels: HELPER_LABELS,
+        env: helperGitEnv(),
+        entrypoint: 'sh',
+        args: ['-c', OFFER_SCRIPT, 'offer', sandbox.worktreePath, sandbox.branch, upstream],
+    }));
+    if (result.exitCode !== 0)
+        return undefined; // the sandbox's own business (its repository may be broken)
+    await git.run(parent.path, ['update-ref', '-m', 'worktree-sandbox: offered', '--', refs.offered, upstream]);
+    return upstream;
+}
+
+;// CONCATENATED MODULE: ./src/github/identity.ts
+// Who commits: a git identity written `Name <email>`, as git and create-pull-request write it. Pure.
+// The default is the Actions bot. Its no-reply address lives on the server's own `users.noreply` domain,
+// so it is derived from GITHUB_SERVER_URL; the numeric id prefix is the bot's account id on github.com
+// only, and is left out elsewhere (an address without it is still the bot's).
+const BOT_LOGIN = 'github-actions[bot]';
+const BOT_ID_ON_GITHUB_COM = 41898282;
+function defaultBotIdentity(serverUrl) {
+    const host = hostOf(serverUrl);
+    const local = host === 'github.com' ? `${BOT_ID_ON_GITHUB_COM}+${BOT_LOGIN}` : BOT_LOGIN;
+    return { name: BOT_LOGIN, email: `${local}@users.noreply.${host}` };
+}
+function hostOf(serverUrl) {
+    try {
+        const host = new URL(serverUrl || 'https://github.com').hostname.toLowerCase();
+        return host || 'github.com';
+    }
+    catch {
+        return 'github.com';
+    }
+}
+// eslint-disable-next-line no-control-regex -- control characters are exactly what this rejects
+const CONTROL = /[\u0000-\u001f\u007f]/;
+/** `Name <email>`; undefined when the text is not one (no name, no address, stray brackets, newlines). */
+function parseIdentity(text) {
+    const match = /^([^<>]+?)\s*<([^<>\s]+)>$/.exec(text.trim());
+    if (!match || CONTROL.test(text))
+        return undefined;
+    const [, name, email] = match;
+    if (!/^[^@]+@[^@]+$/.test(email) || name.length > 200 || email.length > 254)
+        return undefined;
+    return { name: name.trim(), email };
+}
+function formatIdentity(identity) {
+    return `${identity.name} <${identity.email}>`;
+}
+
+;// CONCATENATED MODULE: ./src/settings.ts
+// Every input is read and validated here, once, into typed settings. Nothing past this module reads an
+// input. An error names the input and what it accepts, and is raised before anything is created.
+
+
+
+
+
+class InputError extends Error {
+    constructor(input, value, accepted) {
+        super(`Invalid input '${input}': ${JSON.stringify(value)}. Accepted: ${accepted}.`);
+        this.name = 'InputError';
+    }
+}
+const ASSOCIATIONS = [
+    'OWNER',
+    'MEMBER',
+    'COLLABORATOR',
+    'CONTRIBUTOR',
+    'FIRST_TIMER',
+    'FIRST_TIME_CONTRIBUTOR',
+    'MANNEQUIN',
+    'NONE',
+];
+/**
+ * An input as the runner hands it over: empty means action.yml's default (the runner fills defaults in
+ * for the action; the CLI and tests get them here, from the one place they are written).
+ */
+function withDefaults(read) {
+    return (name) => {
+        const raw = read(name);
+        return raw.trim() ? raw : (ACTION_DEFAULTS[name] ?? '');
+    };
+}
+function parseSettings(given, env = process.env) {
+    const read = withDefaults(given);
+    const mode = oneOf(read, 'mode', ['run', 'reap']);
+    const common = {
+        engine: oneOf(read, 'engine', ['docker', 'podman']),
+        worktreeRoot: pathInput(read, 'worktree-root') ?? defaultWorktreeRoot(env),
+        volumePrefix: volumePrefix(read),
+        token: read('token').trim(),
+    };
+    return mode === 'run' ? { ...common, ...parseRun(read, env) } : { ...common, ...parseReap(read) };
+}
+function parseRun(read, env) {
+    const command = read('command');
+    if (!command.trim())
+        throw new InputError('command', command, 'a shell command (required in run mode)');
+    return {
+        mode: 'run',
+        command,
+        image: settings_image(read),
+        isolation: oneOf(read, 'isolation', ['container', 'disk']),
+        branch: branchInput(read, 'branch'),
+        base: revisionInput(read, 'base'),
+        repositoryPath: pathInput(read, 'repository-path') ?? external_node_path_.resolve(env.GITHUB_WORKSPACE || process.cwd()),
+        cleanup: oneOf(read, 'cleanup', ['auto', 'always', 'never']),
+        env: envEntries(read, env),
+        timeoutMinutes: number(read, 'timeout-minutes', { min: 0, integer: false }),
+        lockTimeoutMinutes: number(read, 'lock-timeout-minutes', { min: 0, integer: false }),
+        allowFailure: settings_boolean(read, 'allow-failure'),
+        push: settings_boolean(read, 'push'),
+        commitMessage: read('commit-message').trim(),
+        limits: {
+            memory: optionalPattern(read, 'memory', /^\d+(\.\d+)?[bkmg]?$/i, 'a size such as 512m or 2g'),
+            cpus: optionalPattern(read, 'cpus', /^(\d+(\.\d+)?|\.\d+)$/, 'a positive number such as 1.5'),
+            pidsLimit: number(read, 'pids-limit', { min: 1, integer: true }),
+            network: oneOf(read, 'network', ['bridge', 'none']),
+            readOnlyRootfs: settings_boolean(read, 'read-only-rootfs'),
+        },
+        maxImportBytes: size(read, 'max-import-size'),
+        author: identity(read, 'author', env),
+        committer: identity(read, 'committer', env),
+        trigger: {
+            command: triggerCommand(read),
+            allowedAssociations: list(read, 'allowed-associations').map((a) => {
+                const upper = a.toUpperCase();
+                if (!ASSOCIATIONS.includes(upper))
+                    throw new InputError('allowed-associations', a, ASSOCIATIONS.join(', '));
+                return upper;
+            }),
+            allowedBots: list(read, 'allowed-bots'),
+            prNumber: number(read, 'pr-number', { min: 1, integer: true }),
+            pullRequestBot: settings_boolean(read, 'pull-request-bot'),
+        },
+        pullRequest: pullRequestInputs(read),
+    };
+}
+function pullRequestInputs(read) {
+    const open = settings_boolean(read, 'pull-request');
+    if (open && !settings_boolean(read, 'push'))
+        throw new InputError('pull-request', 'true', 'true only with push: true (a pull request needs a pushed branch)');
+    const title = read('pull-request-title').trim() || 'Changes made in worktree-sandbox';
+    if (settings_CONTROL.test(title) || title.length > 256)
+        throw new InputError('pull-request-title', title, 'one line of at most 256 characters');
+    const body = read('pull-request-body');
+    if (body.length > 60000)
+        throw new InputError('pull-request-body', `${body.slice(0, 40)}...`, 'at most 60000 characters');
+    const labels = read('pull-request-labels')
+        .split(/[,\n]/)
+        .map((l) => l.trim())
+        .filter(Boolean);
+    for (const label of labels)
+        if (settings_CONTROL.test(label) || label.length > 50)
+            throw new InputError('pull-request-labels', label, 'label names of at most 50 characters, separated by commas or newlines');
+    return {
+        open,
+        title,
+        body: body.trim() ? body : 'Automated changes made by worktree-sandbox.',
+        draft: settings_boolean(read, 'pull-request-draft'),
+        labels: [...new Set(labels)],
+    };
+}
+function identity(read, name, env) {
+    const raw = read(name);
+    if (!raw.trim())
+        return defaultBotIdentity(env.GITHUB_SERVER_URL);
+    const parsed = parseIdentity(raw);
+    if (!parsed)
+        throw new InputError(name, raw, 'Name <email>, such as Fix Bot <fix-bot@example.com>');
+    return parsed;
+}
+function parseReap(read) {
+    const days = (name) => number(read, name, { min: 1, integer: true });
+    const branchExpiryDays = days('branch-expiry-days');
+    const orphanExpiryDays = days('orphan-expiry-days');
+    if (orphanExpiryDays < branchExpiryDays) {
+        throw new InputError('orphan-expiry-days', String(orphanExpiryDays), `whole days ≥ branch-expiry-days (${branchExpiryDays}): orphans are never removed sooner than persistent sandboxes`);
+    }
+    return {
+        mode: 'reap',
+        headlessExpiryDays: days('headless-expiry-days'),
+        branchExpiryDays,
+        orphanExpiryDays,
+        dryRun: settings_boolean(read, 'dry-run'),
+        maxRemovals: number(read, 'max-removals', { min: 0, integer: true }),
+        force: settings_boolean(read, 'force'),
+        archiveDir: pathInput(read, 'archive-dir') ?? '',
+        image: settings_image(read),
+    };
+}
+function defaultWorktreeRoot(env) {
+    const cache = env.XDG_CACHE_HOME && external_node_path_.isAbsolute(env.XDG_CACHE_HOME)
+        ? env.XDG_CACHE_HOME
+        : external_node_path_.join(env.HOME || external_node_os_namespaceObject.homedir(), '.cache');
+    return external_node_path_.join(cache, 'worktree-sandbox', 'worktrees');
+}
+/** The host-only state folder (the git guards' records: guard-ledger.ts). Never mounted into a container. */
+function defaultStateDir(env) {
+    const state = env.XDG_STATE_HOME && path.isAbsolute(env.XDG_STATE_HOME)
+        ? env.XDG_STATE_HOME
+        : path.join(env.HOME || os.homedir(), '.local', 'state');
+    return path.join(state, 'worktree-sandbox');
+}
+function oneOf(read, name, values) {
+    const raw = read(name).trim();
+    const found = values.find((v) => v === raw.toLowerCase());
+    if (!found)
+        throw new InputError(name, raw, values.join(', '));
+    return found;
+}
+function settings_boolean(read, name) {
+    const raw = read(name).trim();
+    if (!raw)
+        return false;
+    if (/^true$/i.test(raw))
+        return true;
+    if (/^false$/i.test(raw))
+        return false;
+    throw new InputError(name, raw, 'true or false');
+}
+function number(read, name, rule) {
+    const raw = read(name).trim();
+    if (!raw)
+        return 0; // an input whose default is empty: none
+    const pattern = rule.integer ? /^\d+$/ : /^(\d+(\.\d+)?|\.\d+)$/;
+    const value = Number(raw);
+    if (!pattern.test(raw) || !Number.isFinite(value) || value < rule.min || value > 1e9) {
+        const kind = rule.integer ? 'a whole number' : 'a number';
+        throw new InputError(name, raw, `${kind} ≥ ${rule.min}`);
+    }
+    return value;
+}
+const UNITS = { '': 1, b: 1, k: 1024, m: 1024 ** 2, g: 1024 ** 3 };
+function size(read, name) {
+    const raw = read(name).trim();
+    const match = /^(\d+(?:\.\d+)?)([bkmg]?)$/i.exec(raw);
+    const value = match ? Math.floor(Number(match[1]) * UNITS[match[2].toLowerCase()]) : NaN;
+    if (!match || !Number.isFinite(value) || value < 1024)
+        throw new InputError(name, raw, 'a size of at least 1k, such as 512m or 2g');
+    return value;
+}
+function optionalPattern(read, name, pattern, accepted) {
+    const raw = read(name).trim();
+    if (!raw)
+        return undefined;
+    if (!pattern.test(raw))
+        throw new InputError(name, raw, accepted);
+    return raw;
+}
+function list(read, name) {
+    const raw = read(name).trim();
+    if (!raw)
+        return [];
+    return raw
+        .split(/[\s,]+/)
+        .map((s) => s.trim())
+        .filter(Boolean);
+}
+// eslint-disable-next-line no-control-regex -- control characters are exactly what this rejects
+const settings_CONTROL = /[\u0000-\u001f\u007f]/;
+function pathInput(read, name) {
+    const raw = read(name);
+    if (!raw.trim())
+        return undefined;
+    if (settings_CONTROL.test(raw))
+        throw new InputError(name, raw, 'a path without control characters (newlines, tabs, NUL)');
+    return external_node_path_.resolve(raw.trim());
+}
+function settings_image(read) {
+    const raw = read('image').trim();
+    if (!/^[A-Za-z0-9][A-Za-z0-9._\-/:@]*$/.test(raw) || raw.length > 512) {
+        throw new InputError('image', raw, 'an image reference such as debian:bookworm or ghcr.io/owner/image:tag');
+    }
+    return raw;
+}
+function volumePrefix(read) {
+    const raw = read('volume-prefix').trim();
+    if (!/^[A-Za-z0-9][A-Za-z0-9_.-]{0,62}$/.test(raw)) {
+        throw new InputError('volume-prefix', raw, 'letters, digits, _ . - (starting with a letter or digit, at most 63 characters)');
+    }
+    return raw;
+}
+/** A first, pure check of a branch name; git's own rules are applied by `validateBranchNames`. */
+function branchInput(read, name) {
+    const raw = read(name);
+    const value = raw.trim();
+    if (!value)
+        return '';
+    if (settings_CONTROL.test(raw) || value.startsWith('-') || value.length > 255 || value.includes('\ufffd')) {
+        throw new InputError(name, raw, "a branch name valid for 'git check-ref-format --branch' (at most 255 characters)");
+    }
+    return value.replace(/^refs\/heads\//, '');
+}
+function revisionInput(read, name) {
+    const raw = read(name);
+    const value = raw.trim();
+    if (!value)
+        return '';
+    if (settings_CONTROL.test(raw) || value.startsWith('-') || value.length > 255) {
+        throw new InputError(name, raw, 'a commit, branch or tag name');
+    }
+    return value;
+}
+function triggerCommand(read) {
+    const raw = read('trigger').trim();
+    if (!raw)
+        return '';
+    if (!/^\/?[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/.test(raw))
+        throw new InputError('trigger', raw, 'one word such as /fix');
+    return raw;
+}
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+/** Variables the action sets itself in the container; a user entry may not override them. */
+const RESERVED_ENV = [
+    'SANDBOX_NAME',
+    'SANDBOX_KIND',
+    'SANDBOX_BRANCH',
+    'SANDBOX_WORKTREE',
+    'SANDBOX_PARENT',
+    'SANDBOX_PROMPT_FILE',
+];
+function envEntries(read, env) {
+    const entries = [];
+    for (const line of read('env').split(/\r?\n/)) {
+        if (!line.trim() || line.trim().startsWith('#'))
+            continue;
+        const eq = line.indexOf('=');
+        const name = (eq < 0 ? line : line.slice(0, eq)).trim();
+        if (!ENV_NAME.test(name))
+            throw new InputError('env', line, 'lines of NAME or NAME=value, NAME made of letters, digits and _');
+        if (RESERVED_ENV.includes(name))
+            throw new InputError('env', line, `a name other than ${RESERVED_ENV.join(', ')} (set by the action)`);
+        if (entries.some((e) => e.name === name))
+            throw new InputError('env', line, 'each NAME at most once');
+        const value = eq < 0 ? (env[name] ?? '') : line.slice(eq + 1);
+        // A value of several lines reaches the container by name through the engine CLI's environment, where
+        // it may never stand in for one of the CLI's own variables.
+        if (/[\r\n]/.test(value) && ENGINE_ENV.includes(name))
+            throw new InputError('env', name, `a name other than ${ENGINE_ENV.join(', ')} for a value of several lines`);
+        entries.push({ name, value });
+    }
+    return entries;
+}
+/** Applies git's own branch-name rules (`git check-ref-format --branch`) once git is at hand. */
+async function validateBranchNames(settings, isValid) {
+    if (settings.branch && !(await isValid(settings.branch))) {
+        throw new InputError('branch', settings.branch, "a branch name valid for 'git check-ref-format --branch'");
+    }
+}
+
+;// CONCATENATED MODULE: ./src/run/capture.ts
+// After the command: inside a helper container (never on the host), what is left uncommitted is captured
+// (a real commit on the sandbox branch with `push: true`, else a snapshot commit that moves no ref), and
+// the sandbox's commits that the parent lacks leave as one git bundle on the helper's standard output.
+// The host writes at most `maxBytes` of it to a private file, then stops the helper: a command that wrote
+// gigabytes cannot fill the runner's disk.
+
+
+
+
+
+
+
+
+const SNAPSHOT_REF = 'refs/worktree-sandbox/snapshot';
+/**
+ * $1 work tree, $2 branch (empty: transient), $3 commit leftovers (1/0), $4 message, $5 this run's token
+ * for framed lines on stderr, $6 commits the parent has (hex, space separated). Positional only.
+ */
+const CAPTURE_SCRIPT = `set -eu
+wt="$1"; branch="$2"; commit="$3"; message="$4"; token="$5"; exclude="$6"
+cd -- "$wt"
+git rev-parse --verify --quiet HEAD >/dev/null || { echo "worktree-sandbox: the sandbox has no commit at HEAD" >&2; exit 3; }
+head_ref=$(git symbolic-ref --quiet HEAD || true)
+committed=0
+if [ "$commit" = 1 ] && [ -n "$branch" ] && [ "$head_ref" = "refs/heads/$branch" ] &&
+   [ -n "$(git status --porcelain --untracked-files=all --ignore-submodules=dirty)" ]; then
+  git add -A >&2
+  git commit --quiet --no-verify -m "$message" >&2
+  committed=1
+fi
+index=$(mktemp /tmp/worktree-sandbox-index.XXXXXX)
+real_index=$(git rev-parse --git-path index)
+if [ -f "$real_index" ]; then cp -- "$real_index" "$index"; else rm -f -- "$index"; fi
+GIT_INDEX_FILE="$index" git add -A >&2
+tree=$(GIT_INDEX_FILE="$index" git write-tree)
+rm -f -- "$index"
+snapshot=$(git commit-tree "$tree" -p HEAD -m 'worktree-sandbox: snapshot of uncommitted work')
+git update-ref ${SNAPSHOT_REF} "$snapshot"
+printf '%s head-ref %s\\n' "$token" "$head_ref" >&2
+printf '%s head %s\\n' "$token" "$(git rev-parse --verify HEAD)" >&2
+if [ -n "$branch" ]; then printf '%s branch %s\\n' "$token" "$(git rev-parse --verify --quiet "refs/heads/$branch" || true)" >&2; fi
+printf '%s committed %s\\n' "$token" "$committed" >&2
+set -- HEAD ${SNAPSHOT_REF}
+if [ -n "$branch" ] && git show-ref --verify --quiet "refs/heads/$branch"; then set -- "$@" "refs/heads/$branch"; fi
+for sha in $exclude; do set -- "$@" "^$sha"; done
+status=0
+git bundle create --quiet - "$@" || status=$?
+git update-ref -d ${SNAPSHOT_REF} || true
+exit $status
+`;
+class ImportLimitError extends Error {
+    constructor(message) {
+        super(message);
+        this.name = 'ImportLimitError';
+    }
+}
+async function captureSandbox(engine, sandbox, options) {
+    for (const sha of options.exclude)
+        if (!/^[0-9a-f]{40,64}$/.test(sha))
+            throw new Error(`Not a commit id: ${sha}`);
+    const token = (0,external_node_crypto_namespaceObject.randomBytes)(16).toString('hex');
+    const name = `worktree-sandbox-capture-${(0,external_node_crypto_namespaceObject.randomBytes)(4).toString('hex')}`;
+    const dir = await promises_namespaceObject.mkdtemp(external_node_path_.join(process.env.RUNNER_TEMP || external_node_os_namespaceObject.tmpdir(), 'worktree-sandbox-import-'));
+    const bundle = external_node_path_.join(dir, 'sandbox.bundle');
+    const framed = new Map();
+    const { author, committer } = options;
+    const args = await engine.runArgs({
+        name,
+        remove: true,
+        image: options.image,
+        user: userArg(),
+        mounts: helperMounts(sandbox),
+        labels: HELPER_LABELS,
+        env: {
+            ...helperGitEnv(),
+            GIT_AUTHOR_NAME: author.name,
+            GIT_AUTHOR_EMAIL: author.email,
+            GIT_COMMITTER_NAME: committer.name,
+            GIT_COMMITTER_EMAIL: committer.email,
+        },
+        workdir: sandbox.worktreePath,
+        entrypoint: 'sh',
+        args: [
+            '-c',
+            CAPTURE_SCRIPT,
+            'capture',
+            sandbox.worktreePath,
+            sandbox.branch,
+            options.commit ? '1' : '0',
+            options.commit?.message ?? '',
+            token,
+            options.exclude.join(' '),
+        ],
+    });
+    let timedOut = false;
+    const timer = setTimeout(() => {
+        timedOut = true;
+        void engine.removeContainer(name);
+    }, options.timeoutMs);
+    try {
+        const result = await engine.stream(args, {
+            stdoutFile: { path: bundle, maxBytes: options.maxBytes },
+            onLine: (line, stream) => {
+                if (stream !== 'stderr' || !line.startsWith(`${token} `))
+                    return;
+                const [key, ...rest] = line.slice(token.length + 1).split(' ');
+                if (!framed.has(key))
+                    framed.set(key, rest.join(' '));
+            },
+        });
+        if (result.overLimit) {
+            await engine.removeContainer(name);
+            throw new ImportLimitError(`The sandbox's changes are larger than max-import-size (${options.maxBytes} bytes): nothing was imported into the parent repository, and the sandbox ${sandbox.name} is kept as it is.`);
+        }
+        if (timedOut)
+            throw new Error(`Capturing the changes of ${sandbox.name} took longer than ${options.timeoutMs / 1000} s: nothing was imported; the sandbox is kept.`);
+        if (result.exitCode !== 0)
+            throw new Error(`Could not capture the changes of ${sandbox.name} (exit ${result.exitCode}): ${result.stderrTail
+                .filter((l) => !l.startsWith(token))
+                .slice(-3)
+                .join(' ')
+                .trim()}`);
+        return {
+            bundle,
+            dir,
+            headRef: framed.get('head-ref') ?? '',
+            headSha: framed.get('head') ?? '',
+            branchSha: framed.get('branch') ?? '',
+            exclude: options.exclude,
+            committed: framed.get('committed') === '1',
+            bytes: result.stdoutBytes,
+        };
+    }
+    catch (error) {
+        await promises_namespaceObject.rm(dir, { recursive: true, force: true });
+        throw error;
+    }
+    finally {
+        clearTimeout(timer);
+    }
+}
+
+;// CONCATENATED MODULE: ./src/run/command.ts
+// Runs the user's command in a container that sees its sandbox read-write and nothing else writable of
+// the host (layout.ts `commandMounts`). Output is streamed line by line and never accumulated (a bounded
+// tail is kept for reports); the runner's environment stays out but for the variables named in `env`;
+// the command is stopped when the timeout passes; a container that never started is an error, not exit 0.
+
+
+
+
+
+
+
+
+const TIMEOUT_EXIT_CODE = 124;
+const TAIL_LINES = 40;
+const TAIL_LINE_CHARS = 1000;
+function containerName(sandbox) {
+    return `worktree-sandbox-${sandbox.slice(0, 60).replace(/[^A-Za-z0-9_.-]/g, '-')}-${(0,external_node_crypto_namespaceObject.randomBytes)(3).toString('hex')}`;
+}
+/** The action's own variables (nothing secret): who commits, where the sandbox and its home are. */
+function actionEnv(sandbox, spec) {
+    return {
+        HOME: sandbox.homePath,
+        GIT_AUTHOR_NAME: spec.author.name,
+        GIT_AUTHOR_EMAIL: spec.author.email,
+        GIT_COMMITTER_NAME: spec.committer.name,
+        GIT_COMMITTER_EMAIL: spec.committer.email,
+        SANDBOX_NAME: sandbox.name,
+        SANDBOX_KIND: sandbox.kind,
+        SANDBOX_BRANCH: sandbox.branch,
+        SANDBOX_WORKTREE: sandbox.worktreePath,
+        SANDBOX_PARENT: sandbox.parent.path,
+        ...spec.extraEnv,
+    };
+}
+/**
+ * The `env` input's values never appear on a command line and never change the engine CLI's own
+ * environment: one-line values go through a file only the runner can read (removed afterwards); values
+ * of several lines, which that file cannot hold, are handed to the CLI by name (`-e NAME`).
+ */
+async function userEnv(entries) {
+    const inherit = {};
+    const lines = [];
+    for (const { name, value } of entries) {
+        if (/[\r\n]/.test(value))
+            inherit[name] = value;
+        else
+            lines.push(`${name}=${value}`);
+    }
+    if (lines.length === 0)
+        return { inherit };
+    const dir = await promises_namespaceObject.mkdtemp(external_node_path_.join(process.env.RUNNER_TEMP || external_node_os_namespaceObject.tmpdir(), 'worktree-sandbox-env-'));
+    const file = external_node_path_.join(dir, 'env');
+    await promises_namespaceObject.writeFile(file, `${lines.join('\n')}\n`, { mode: 0o600, flag: 'wx' });
+    return { file, dir, inherit };
+}
+function commandContainer(sandbox, spec, name, env) {
+    const extra = (spec.readOnlyFiles ?? []).map((file) => ({
+        type: 'bind',
+        source: file,
+        target: file,
+        readonly: true,
+    }));
+    return {
+        name,
+        init: true,
+        image: spec.image,
+        user: userArg(),
+        mounts: [...commandMounts(sandbox, spec.worktreeRoot), ...extra],
+        labels: commandLabels(sandbox),
+        limits: spec.limits,
+        workdir: sandbox.worktreePath,
+        env: actionEnv(sandbox, spec),
+        envFile: env.file,
+        inheritEnv: Object.keys(env.inherit),
+        entrypoint: 'sh',
+        args: ['-c', spec.command],
+    };
+}
+async function runCommand(engine, sandbox, spec, hooks = {}) {
+    const name = containerName(sandbox.name);
+    const env = await userEnv(spec.env);
+    hooks.onStart?.(name);
+    const tail = [];
+    let timedOut = false;
+    const timer = spec.timeoutMinutes > 0
+        ? setTimeout(() => {
+            timedOut = true;
+            void engine.killContainer(name);
+        }, spec.timeoutMinutes * 60_000)
+        : undefined;
+    const started = Date.now();
+    try {
+        const result = await engine.stream(await engine.runArgs(commandContainer(sandbox, spec, name, env)), {
+            inherit: env.inherit,
+            onLine: (line) => {
+                tail.push(line.length > TAIL_LINE_CHARS ? `${line.slice(0, TAIL_LINE_CHARS)}…` : line);
+                if (tail.length > TAIL_LINES)
+                    tail.shift();
+                hooks.onLine?.(line);
+            },
+        });
+        const durationMs = Date.now() - started;
+        const state = await engine.containerState(name);
+        const said = result.stderrTail.slice(-3).join(' ').trim();
+        if (!state) {
+            if ((await engine.containerExists(name)) === undefined)
+                throw new EngineError(`The ${engine.name} engine became unreachable while the command ran (exit ${result.exitCode}): the sandbox is kept as it is; run again once the engine is back.`);
+            throw new EngineError(`The container did not start (${engine.name} exit ${result.exitCode}): ${said}`);
+        }
+        if (!state.started || state.error)
+            throw new EngineError(`The container was created but did not start (${engine.name} exit ${result.exitCode}): ${state.error || said}${startHint(state.error || said)}`);
+        const exitCode = timedOut ? TIMEOUT_EXIT_CODE : state.exitCode;
+        return { exitCode, timedOut, oomKilled: state.oomKilled, durationMs, tail };
+    }
+    finally {
+        if (timer)
+            clearTimeout(timer);
+        await engine.removeContainer(name);
+        if (env.dir)
+            await promises_namespaceObject.rm(env.dir, { recursive: true, force: true });
+    }
+}
+/** What to do about the usual reasons a container cannot start. */
+function startHint(message) {
+    if (/\/dev\/net\/tun|slirp4netns|pasta|setting up network|netns/i.test(message))
+        return ' (the engine could not set up the network: with rootless Podman and no /dev/net/tun, use `network: none`)';
+    if (/executable file not found|no such file or directory.*sh|"sh": /i.test(message))
+        return ' (the image has no `sh`: the command runs with `sh -c`, so the image needs a shell)';
+    return '';
+}
+
+;// CONCATENATED MODULE: ./src/run/import.ts
+// The host's side of the crossing: a bundle is data. Its header is read here, bounded, and must name only
+// the refs the capture script writes; git then fetches it with `transfer.fsckObjects` into the sandbox's
+// private store (host-made and host-configured), and from there only the sandbox's committed history
+// moves into the parent, under the parent's bookkeeping ref. The snapshot of uncommitted work stays in
+// the private store: every sandbox borrows the parent's store, so nothing uncommitted may go there.
+// The parent's branch moves by fast-forward only.
+
+
+
+
+const HEADER_MAX = 64 * 1024;
+const MAX_BUNDLE_REFS = 8;
+const SHA = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
+const FSCK = [
+    ['transfer.fsckObjects', 'true'],
+    ['fetch.fsckObjects', 'true'],
+];
+/** Reads a bundle's header (v2 or v3) as data, at most 64 KiB of it, and nothing else of the file. */
+async function readBundleHeader(file) {
+    const handle = await promises_namespaceObject.open(file, 'r');
+    let text;
+    try {
+        const buffer = Buffer.alloc(HEADER_MAX);
+        const { bytesRead } = await handle.read(buffer, 0, HEADER_MAX, 0);
+        const end = buffer.subarray(0, bytesRead).indexOf('\n\n');
+        if (end < 0)
+            throw new Error('The bundle from the sandbox has no header end within 64 KiB: refused.');
+        text = buffer.subarray(0, end).toString('latin1');
+    }
+    finally {
+        await handle.close();
+    }
+    const [signature, ...lines] = text.split('\n');
+    if (signature !== '# v2 git bundle' && signature !== '# v3 git bundle')
+        throw new Error('What came back from the sandbox is not a git bundle: refused.');
+    const header = { refs: [], prerequisites: [] };
+    for (const line of lines) {
+        if (line.startsWith('@'))
+            continue; // v3 capabilities
+        if (line.startsWith('-')) {
+            header.prerequisites.push(line.slice(1).split(' ')[0]);
+            continue;
+        }
+        const space = line.indexOf(' ');
+        const sha = line.slice(0, space);
+        if (!SHA.test(sha))
+            throw new Error('The bundle from the sandbox has a malformed header: refused.');
+        header.refs.push({ sha, name: line.slice(space + 1) });
+    }
+    return header;
+}
+/** The refs a bundle of this sandbox may carry; anything else, or too many, is refused whole. */
+function checkBundleRefs(header, branch) {
+    if (header.refs.length > MAX_BUNDLE_REFS)
+        throw new ImportLimitError(`The bundle from the sandbox names ${header.refs.length} refs (at most ${MAX_BUNDLE_REFS}): nothing was imported.`);
+    const allowed = new Set(['HEAD', SNAPSHOT_REF, ...(branch ? [`refs/heads/${branch}`] : [])]);
+    for (const ref of header.refs)
+        if (!allowed.has(ref.name))
+            throw new Error(`The bundle from the sandbox names a ref it may not (${JSON.stringify(ref.name)}): nothing was imported.`);
+    if (!header.refs.some((r) => r.name === SNAPSHOT_REF))
+        throw new Error('The bundle from the sandbox lacks the snapshot: nothing was imported.');
+}
+/**
+ * git leaves a ref out of a bundle when it points at a commit the bundle stops at: such a ref (HEAD, the
+ * branch) is one of the commits the parent has, and only then is the helper's word for it taken.
+ */
+function commitOutsideBundle(captured, said, what) {
+    if (!said)
+        return undefined;
+    if (!captured.exclude.includes(said))
+        throw new Error(`The sandbox's ${what} is neither in its bundle nor a commit the parent has: nothing was imported.`);
+    return said;
+}
+async function importBundle(git, sandbox, captured) {
+    const { parent } = sandbox;
+    const header = await readBundleHeader(captured.bundle);
+    checkBundleRefs(header, sandbox.branch);
+    const store = privateStorePath(parent, sandbox);
+    const inBundle = (name) => header.refs.some((r) => r.name === name);
+    const hasBranch = inBundle(`refs/heads/${sandbox.branch}`);
+    const headOutside = inBundle('HEAD') ? undefined : commitOutsideBundle(captured, captured.headSha, 'HEAD');
+    if (!inBundle('HEAD') && !headOutside)
+        throw new Error('The bundle from the sandbox lacks HEAD: nothing was imported.');
+    const branchOutside = sandbox.branch && !hasBranch
+        ? commitOutsideBundle(captured, captured.branchSha, `branch ${sandbox.branch}`)
+        : undefined;
+    return withRepositoryLock(parent.gitDir, async () => {
+        await ensurePrivateStore(git, parent, store);
+        const specs = [`+${SNAPSHOT_REF}:refs/run/snapshot`];
+        if (!headOutside)
+            specs.push('+HEAD:refs/run/head');
+        if (hasBranch)
+            specs.push(`+refs/heads/${sandbox.branch}:refs/run/branch`);
+        await git.run(store, ['fetch', '--quiet', '--no-tags', '--no-write-fetch-head', '--', captured.bundle, ...specs], {
+            config: FSCK,
+        });
+        const pin = [
+            ...(headOutside ? [`update refs/run/head ${headOutside}`] : []),
+            ...(branchOutside ? [`update refs/run/branch ${branchOutside}`] : []),
+            ...(sandbox.branch && !hasBranch && !branchOutside ? ['delete refs/run/branch'] : []),
+        ];
+        if (pin.length)
+            await git.run(store, ['update-ref', '--stdin'], { input: Buffer.from(pin.join('\n') + '\n') });
+        const [head, snapshot] = await Promise.all([
+            resolve(git, store, 'refs/run/head'),
+            resolve(git, store, 'refs/run/snapshot'),
+        ]);
+        const refs = sandboxRefs(sandbox);
+        // Persistent sandboxes bring their branch (whatever HEAD is); transient ones what HEAD holds.
+        const source = sandbox.branch
+            ? hasBranch || branchOutside
+                ? 'refs/run/branch'
+                : undefined
+            : 'refs/run/head';
+        let tip = await resolve(git, parent.path, refs.head);
+        if (source) {
+            await git.run(parent.path, ['fetch', '--quiet', '--no-tags', '--no-write-fetch-head', '--', store, `+${source}:${refs.head}`], {
+                config: FSCK,
+            });
+            tip = await resolve(git, parent.path, refs.head);
+        }
+        const branchUpdate = sandbox.branch ? await fastForwardBranch(git, sandbox, tip) : undefined;
+        return { tip, head, snapshot, store, branchUpdate };
+    });
+}
+/** The parent's branch follows the sandbox's by fast-forward only; never when the parent has it checked out. */
+async function fastForwardBranch(git, sandbox, tip) {
+    const { parent, branch } = sandbox;
+    const ref = `refs/heads/${branch}`;
+    const current = await git.resolveCommit(parent.path, ref);
+    if (current === tip)
+        return 'up to date';
+    const checkedOut = (await git.exec(parent.path, ['symbolic-ref', '--quiet', 'HEAD'])).stdout.trim() === ref;
+    if (checkedOut)
+        return `not moved: ${branch} is checked out in ${parent.path}`;
+    if (!current) {
+        await git.run(parent.path, ['update-ref', '-m', 'worktree-sandbox: import', '--', ref, tip, '']);
+        return 'created';
+    }
+    const ff = await git.exec(parent.path, ['merge-base', '--is-ancestor', '--end-of-options', current, tip]);
+    if (ff.exitCode !== 0)
+        return `not moved: ${branch} in the parent is not an ancestor of the sandbox's (no fast-forward)`;
+    await git.run(parent.path, [
+        'update-ref',
+        '-m',
+        'worktree-sandbox: import (fast-forward)',
+        '--',
+        ref,
+        tip,
+        current,
+    ]);
+    return 'fast-forwarded';
+}
+async function resolve(git, cwd, ref) {
+    const sha = await git.resolveCommit(cwd, ref);
+    if (!sha)
+        throw new Error(`${ref} is missing in ${cwd} after the import.`);
+    return sha;
+}
+
+;// CONCATENATED MODULE: ./src/run/push.ts
+
+function authConfig(url, token) {
+    if (!token || !/^https?:\/\//i.test(url))
+        return [];
+    const basic = Buffer.from(`x-access-token:${token}`, 'utf8').toString('base64');
+    const { protocol, host } = new URL(url);
+    return [[`http.${protocol}//${host}/.extraheader`, `AUTHORIZATION: basic ${basic}`]];
+}
+async function pushBranch(git, parent, originUrl, branch, sha, token, options = {}) {
+    const trackingRef = options.trackingRef ?? `refs/remotes/origin/${branch}`;
+    const label = options.label ?? `origin/${branch}`;
+    const result = await git.exec(parent.path, ['push', '--porcelain', '--no-verify', '--', originUrl, `${sha}:refs/heads/${branch}`], {
+        config: authConfig(originUrl, token),
+    });
+    if (result.exitCode === 0) {
+        // The remote-tracking ref now names what origin has, so that the pushed commits count as on a remote.
+        await withRepositoryLock(parent.gitDir, async () => {
+            await git.exec(parent.path, ['update-ref', '-m', 'worktree-sandbox: pushed', '--', trackingRef, sha]);
+        });
+        return { pushed: true };
+    }
+    const text = `${result.stdout}\n${result.stderr}`;
+    const rejected = /\[rejected\]|non-fast-forward|fetch first|\[remote rejected\]/.test(text);
+    const reason = rejected
+        ? `${label} has moved on since the sandbox started: the push was rejected (nothing is ever force-pushed). Rebase or rerun.`
+        : `git push failed: ${result.stderr.trim().split('\n').slice(-2).join(' ')}`;
+    return { pushed: false, rejected, reason };
+}
+
+;// CONCATENATED MODULE: ./src/run/report.ts
+const NO_EXTERNAL = ['--no-ext-diff', '--no-textconv', '--no-renames'];
+async function buildReport(git, parentPath, startSha, imported, capture) {
+    const { store, snapshot, head, tip } = imported;
+    const [commits, names, stat, dirty, unpushed] = await Promise.all([
+        git.run(parentPath, ['rev-list', '--count', `${startSha}..${tip}`, '--']),
+        git.run(store, ['diff', ...NO_EXTERNAL, '--name-only', '-z', startSha, snapshot, '--']),
+        git.run(store, ['diff', ...NO_EXTERNAL, '--stat=120', startSha, snapshot, '--']),
+        git.run(store, ['diff', ...NO_EXTERNAL, '--name-only', '-z', head, snapshot, '--']),
+        git.run(parentPath, ['rev-list', '--count', tip, '--not', startSha, '--remotes', '--']),
+    ]);
+    const list = (text) => text.split('\0').filter(Boolean).sort();
+    return {
+        headSha: head,
+        currentBranch: capture.headRef.replace(/^refs\/heads\//, ''),
+        commits: Number(commits.trim()) || 0,
+        changedFiles: list(names),
+        uncommitted: list(dirty),
+        diffStat: stat.trimEnd(),
+        unpushedCommits: Number(unpushed.trim()) || 0,
+        committed: capture.committed,
+        branchUpdate: imported.branchUpdate,
+    };
+}
+function holdsWork(report) {
+    return report.uncommitted.length > 0 || report.unpushedCommits > 0;
+}
+
+;// CONCATENATED MODULE: ./src/run/run.ts
+// Run mode, as a story: find the parent, resolve the branch, prepare the sandbox, run the command, bring
+// its work back as data (capture in a helper, import on the host), report, push. Each step is a function;
+// each long step a log group.
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+/** How long the capture helper may take once the command is done. */
+const CAPTURE_TIMEOUT_MS = 10 * 60_000;
+async function runSandbox(settings, deps) {
+    const { ui } = deps;
+    if (settings.token)
+        ui.mask(settings.token);
+    const engine = new ContainerEngine(settings.engine);
+    // The image check (also the engine's reachability check) overlaps the git questions; a bad branch name
+    // is the error reported whenever it is one.
+    const imageReady = engine.ensureImage(settings.image);
+    imageReady.catch(() => undefined); // awaited below
+    const git = await Git.create();
+    const parentFound = findParentRepository(git, settings.repositoryPath);
+    parentFound.catch(() => undefined); // awaited below
+    await validateBranchNames(settings, (name) => git.isValidBranchName(name));
+    const parent = await parentFound;
+    if (parent.resolvedFrom)
+        ui.info(`${parent.resolvedFrom} is a linked worktree: working from its parent ${parent.path}.`);
+    const plan = await withRepositoryLock(parent.gitDir, () => resolveBranch(git, parent, settings.branch, settings.base));
+    ui.debug(`Branch plan: ${JSON.stringify(plan)}`);
+    const worktreeRoot = settings.isolation === 'disk' ? await realRoot(settings.worktreeRoot) : settings.worktreeRoot;
+    const location = locateSandbox(plan, parent, settings.isolation, worktreeRoot, settings.volumePrefix);
+    const originUrl = settings.push ? await git.remoteUrl(parent.path, 'origin') : undefined;
+    if (settings.push && !originUrl && !deps.pushTo)
+        throw new Error(`push: true needs a remote named origin in ${parent.path}.`);
+    await imageReady;
+    const release = await lockSandbox(parent.gitDir, location.name, settings.lockTimeoutMinutes * 60_000, (m) => ui.info(m));
+    try {
+        deps.save({
+            engine: settings.engine,
+            image: settings.image,
+            cleanup: settings.cleanup,
+            location,
+            collect: {
+                author: settings.author,
+                committer: settings.committer,
+                maxImportBytes: settings.maxImportBytes,
+            },
+        });
+        const sandbox = await ui.group(`Sandbox ${location.name} (${location.kind}, ${location.isolation})`, async () => {
+            // We hold the sandbox lock, so a command container still there belongs to a run that was killed.
+            const [prepared, orphans] = await Promise.all([
+                prepareSandbox(git, engine, location, plan, settings.image, ui),
+                engine.removeContainersLabelled(commandLabels(location)),
+            ]);
+            if (orphans.length)
+                ui.info(`Removed container(s) left by a run that was killed: ${orphans.join(', ')}.`);
+            const offered = await offerUpstream(git, engine, prepared, settings.image);
+            describeSandbox(ui, prepared, plan.source, offered);
+            return prepared;
+        });
+        deps.save({ ready: true, startSha: sandbox.startSha });
+        const command = await ui.group(`Run: ${run_firstLine(settings.command)}`, () => ui.untrusted((write) => runCommand(engine, sandbox, {
+            ...settings,
+            worktreeRoot,
+            readOnlyFiles: deps.command?.readOnlyFiles,
+            extraEnv: deps.command?.extraEnv,
+        }, { onStart: (container) => deps.save({ container }), onLine: write })));
+        deps.save({ container: undefined });
+        reportCommand(ui, command);
+        const wantsCommit = settings.push && !!sandbox.branch;
+        const report = await ui.group('Import', async () => {
+            const r = await collectChanges(git, engine, sandbox, settings, wantsCommit ? settings.commitMessage : undefined);
+            await ui.untrusted(async (write) => write(r.diffStat || 'No changes.'));
+            if (r.branchUpdate)
+                ui.info(`The parent's ${sandbox.branch}: ${r.branchUpdate}.`);
+            return r;
+        });
+        deps.save({ report });
+        let push;
+        if (settings.push) {
+            const to = deps.pushTo ?? {
+                url: originUrl,
+                branch: sandbox.branch,
+                trackingRef: `refs/remotes/origin/${sandbox.branch}`,
+                label: `origin/${sandbox.branch}`,
+            };
+            push = await ui.group('Push', () => pushSandbox(git, sandbox, report, to, settings.token, ui));
+        }
+        return { sandbox, command, report, push };
+    }
+    finally {
+        await release();
+    }
+}
+/** Capture in a helper, import on the host, report from the parent: the one way work comes back. */
+async function collectChanges(git, engine, sandbox, settings, commitMessage) {
+    const parentBranch = sandbox.branch
+        ? await git.resolveCommit(sandbox.parent.path, `refs/heads/${sandbox.branch}`)
+        : undefined;
+    const captured = await captureSandbox(engine, sandbox, {
+        image: settings.image,
+        commit: commitMessage !== undefined ? { message: commitMessage } : undefined,
+        author: settings.author,
+        committer: settings.committer,
+        exclude: [...new Set([sandbox.startSha, ...(parentBranch ? [parentBranch] : [])])],
+        maxBytes: settings.maxImportBytes,
+        timeoutMs: CAPTURE_TIMEOUT_MS,
+    });
+    try {
+        const imported = await importBundle(git, sandbox, captured);
+        return await buildReport(git, sandbox.parent.path, sandbox.startSha, imported, captured);
+    }
+    finally {
+        await promises_namespaceObject.rm(captured.dir, { recursive: true, force: true });
+    }
+}
+async function pushSandbox(git, sandbox, report, to, token, ui) {
+    if (!sandbox.branch)
+        return { pushed: false, reason: 'a transient sandbox has no branch to push' };
+    if (report.currentBranch !== sandbox.branch) {
+        return {
+            pushed: false,
+            reason: `the sandbox is no longer on its branch (HEAD: ${report.currentBranch ? 'another branch' : 'detached'}); nothing pushed`,
+        };
+    }
+    if ('withheld' in to) {
+        if (report.commits === 0)
+            return { pushed: false, reason: 'no new commits' };
+        ui.info(`Nothing pushed: ${to.withheld}.`);
+        return { pushed: false, reason: to.withheld };
+    }
+    // Counted against the destination, not against this run's start: a run killed before its push
+    // completed left commits that the next run must still push.
+    const unpushed = await unpushedCount(git, sandbox, report.headSha, to.trackingRef);
+    if (unpushed === 0)
+        return { pushed: false, reason: `no commits that ${to.label} does not have` };
+    const result = await pushBranch(git, sandbox.parent, to.url, to.branch, report.headSha, token, {
+        trackingRef: to.trackingRef,
+        label: to.label,
+    });
+    if (result.pushed)
+        ui.info(`Pushed ${unpushed} commit(s) to ${to.label}.`);
+    else
+        ui.warning(result.reason ?? 'push failed');
+    return result;
+}
+async function unpushedCount(git, sandbox, headSha, tracking) {
+    const not = (await git.refExists(sandbox.parent.path, tracking)) ? [tracking] : ['--remotes'];
+    const out = await git.exec(sandbox.parent.path, ['rev-list', '--count', headSha, '--not', ...not, '--']);
+    return out.exitCode === 0 ? Number(out.stdout.trim()) : 1;
+}
+function describeSandbox(ui, sandbox, source, offered) {
+    const what = sandbox.branch
+        ? `branch ${sandbox.branch} (${sandbox.reused ? 'reused' : source})`
+        : `detached at ${sandbox.startSha.slice(0, 12)}`;
+    ui.info(`${sandbox.reused ? 'Reusing' : 'Created'} ${sandbox.name}: ${what}; ${whereIs(sandbox)}.`);
+    if (offered)
+        ui.info(`origin/${sandbox.branch} moved to ${offered.slice(0, 12)}: offered inside as origin/${sandbox.branch} (the work tree is left as it is).`);
+}
+function reportCommand(ui, command) {
+    const seconds = (command.durationMs / 1000).toFixed(1);
+    if (command.timedOut)
+        ui.warning(`The command was stopped by timeout-minutes after ${seconds}s (exit code ${command.exitCode}).`);
+    else if (command.oomKilled)
+        ui.warning(`The command was killed by the memory limit (exit code ${command.exitCode}).`);
+    else
+        ui.info(`The command exited with code ${command.exitCode} after ${seconds}s.`);
+}
+/** The real path of a folder that may not exist yet (its nearest existing ancestor resolved), creating nothing. */
+async function realRoot(root) {
+    const rest = [];
+    let current = external_node_path_.resolve(root);
+    for (;;) {
+        try {
+            return external_node_path_.join(await promises_namespaceObject.realpath(current), ...rest.reverse());
+        }
+        catch {
+            const up = external_node_path_.dirname(current);
+            if (up === current)
+                return external_node_path_.resolve(root);
+            rest.push(external_node_path_.basename(current));
+            current = up;
+        }
+    }
+}
+function run_firstLine(text) {
+    const line = text.trim().split('\n')[0];
+    return line.length > 80 ? `${line.slice(0, 77)}...` : line;
+}
+
+;// CONCATENATED MODULE: ./src/run/cleanup.ts
+// The post step: runs after success, failure and cancel. Removes the command's container if it is still
+// there, then applies the cleanup policy. It never fails the job: problems become warnings.
+
+
+
+
+
+
+
+
+
+
+
+async function cleanupRun(state, ui, tempDir) {
+    const engine = new ContainerEngine(state.engine);
+    if (state.container && (await engine.removeContainer(state.container)))
+        ui.info(`Removed container ${state.container}.`);
+    const git = await Git.create();
+    const sandbox = state.location;
+    if (!state.ready)
+        return recoverHalfCreated(git, engine, sandbox, ui);
+    if (state.cleanup === 'never')
+        return keep(ui, sandbox, 'cleanup: never');
+    if (state.cleanup === 'auto' && sandbox.kind === 'persistent')
+        return keep(ui, sandbox, 'persistent sandboxes are kept for reuse (cleanup: auto)');
+    const prepared = { ...sandbox, reused: true, startSha: state.startSha ?? '' };
+    // The main step stopped before it brought the work back: do it now, the same way.
+    const report = state.report ?? (await collectChanges(git, engine, prepared, { ...state.collect, image: state.image }));
+    if (state.cleanup === 'auto') {
+        if (holdsWork(report))
+            return keep(ui, sandbox, describeWork(report));
+        await removeSandbox(git, engine, sandbox);
+        ui.info(`Removed transient sandbox ${sandbox.name}: it held no work.`);
+        return { removed: true };
+    }
+    const saved = holdsWork(report) ? await saveWork(git, prepared, report, tempDir, ui) : {};
+    await removeSandbox(git, engine, sandbox);
+    ui.info(`Removed sandbox ${sandbox.name} (cleanup: always).`);
+    return { removed: true, ...saved };
+}
+function keep(ui, sandbox, why) {
+    ui.info(`Kept sandbox ${sandbox.name} (${whereIs(sandbox)}): ${why}.`);
+    return { removed: false, kept: why };
+}
+function describeWork(report) {
+    const parts = [];
+    if (report.uncommitted.length)
+        parts.push(`${report.uncommitted.length} uncommitted file(s)`);
+    if (report.unpushedCommits)
+        parts.push(`${report.unpushedCommits} commit(s) on no remote`);
+    return `it holds work: ${parts.join(', ')}`;
+}
+/** The main step stopped while creating the sandbox: undo what it half-created, keep anything whole. */
+async function recoverHalfCreated(git, engine, sandbox, ui) {
+    const refs = sandboxRefs(sandbox);
+    const { parent } = sandbox;
+    const half = await withRepositoryLock(parent.gitDir, async () => {
+        const [head, creating] = await Promise.all([
+            git.resolveCommit(parent.path, refs.head),
+            git.refExists(parent.path, refs.creating),
+        ]);
+        return creating || !head;
+    });
+    if (!half)
+        return keep(ui, sandbox, 'it was ready before the main step stopped');
+    if (sandbox.isolation === 'disk')
+        await removeDiskFolders(sandbox);
+    await removeSandbox(git, engine, sandbox).catch(() => undefined);
+    ui.info(`The main step stopped before sandbox ${sandbox.name} was ready: removed what it had half-created.`);
+    return { removed: true };
+}
+/**
+ * `cleanup: always` with work in the sandbox: uncommitted work as a binary patch (from the private store's
+ * snapshot) and commits no remote has as a bundle (from the parent), both under RUNNER_TEMP.
+ */
+async function saveWork(git, sandbox, report, tempDir, ui) {
+    const dir = external_node_path_.join(tempDir, 'worktree-sandbox');
+    await promises_namespaceObject.mkdir(dir, { recursive: true });
+    const base = external_node_path_.join(dir, `${sandbox.project}-${sandbox.name}`);
+    const saved = {};
+    if (report.uncommitted.length) {
+        const store = privateStorePath(sandbox.parent, sandbox);
+        const patch = await git.run(store, [
+            'diff',
+            '--binary',
+            '--no-ext-diff',
+            '--no-textconv',
+            'refs/run/head',
+            'refs/run/snapshot',
+            '--',
+        ]);
+        saved.patch = `${base}.patch`;
+        await promises_namespaceObject.writeFile(saved.patch, patch);
+        ui.info(`Saved the uncommitted work of ${sandbox.name} to ${saved.patch}.`);
+    }
+    if (report.unpushedCommits > 0) {
+        saved.bundle = `${base}.bundle`;
+        await git.run(sandbox.parent.path, [
+            'bundle',
+            'create',
+            '--quiet',
+            saved.bundle,
+            sandboxRefs(sandbox).head,
+            '--not',
+            '--remotes',
+        ]);
+        ui.info(`Saved ${report.unpushedCommits} commit(s) of ${sandbox.name} that no remote has to ${saved.bundle}.`);
+    }
+    return saved;
+}
+
+;// CONCATENATED MODULE: ./src/run/summary.ts
+// The job summary and the plain-text report: one table a person reads at a glance.
+
+/** Why nothing outside the sandbox can have changed, in one sentence. */
+const BOUNDARY_SENTENCE = "Nothing outside the sandbox could change: the command's container could write only its sandbox (the parent's objects were mounted read-only, its .git hidden), and its work came back as a git bundle that git checked as it fetched it.";
+const esc = (text) => text.replace(/[|<>]/g, (c) => `&#${c.charCodeAt(0)};`).replace(/\n/g, ' ');
+function outcomeRows(outcome) {
+    const { sandbox, command, report, push } = outcome;
+    const status = command.timedOut
+        ? `⏱ timed out (exit ${command.exitCode})`
+        : command.oomKilled
+            ? `💥 out of memory (exit ${command.exitCode})`
+            : command.exitCode === 0
+                ? '✅ exit 0'
+                : `❌ exit ${command.exitCode}`;
+    const rows = [
+        ['Command', status],
+        ['Duration', `${(command.durationMs / 1000).toFixed(1)} s`],
+        ['Sandbox', `${sandbox.name} (${sandbox.kind}, ${sandbox.reused ? 'reused' : 'new'})`],
+        ['Branch', sandbox.branch || `detached at ${sandbox.startSha.slice(0, 12)}`],
+        ['Where', whereIs(sandbox)],
+        ['Files changed', String(report.changedFiles.length)],
+        ['New commits', String(report.commits)],
+        ['HEAD', report.headSha.slice(0, 12)],
+    ];
+    if (push)
+        rows.push(['Pushed', push.pushed ? 'yes' : `no: ${push.reason}`]);
+    if (report.branchUpdate)
+        rows.push([`Parent's ${sandbox.branch}`, report.branchUpdate]);
+    rows.push(['Boundary', BOUNDARY_SENTENCE]);
+    return rows;
+}
+function outcomeMarkdown(outcome) {
+    const rows = outcomeRows(outcome);
+    const table = ['| | |', '|---|---|', ...rows.map(([k, v]) => `| ${k} | ${esc(v)} |`)].join('\n');
+    const stat = outcome.report.diffStat
+        ? `\n\n<details><summary>Diff stat</summary>\n\n\`\`\`\n${outcome.report.diffStat.replace(/```/g, "'''")}\n\`\`\`\n</details>`
+        : '';
+    return `## worktree-sandbox: run\n\n${table}${stat}\n`;
+}
+function outcomeText(outcome) {
+    const rows = outcomeRows(outcome);
+    const width = Math.max(...rows.map(([k]) => k.length));
+    return [
+        ...rows.map(([k, v]) => `${k.padEnd(width)}  ${v}`),
+        outcome.report.diffStat ? `\n${outcome.report.diffStat}` : '',
+    ]
+        .join('\n')
+        .trimEnd();
+}
+
+;// CONCATENATED MODULE: ./src/cli/exit-codes.ts
+// The CLI's exit codes: one table for the code, `--help` and the README (a test keeps the README in step).
+const EXIT = { ok: 0, error: 1, usage: 2, commandFailed: 3, refused: 4 };
+const EXIT_CODES = [
+    [EXIT.ok, 'success (reap: it ran, whatever it kept; list: whatever it found)'],
+    [EXIT.error, 'error: engine unreachable, git failure, rm: no such sandbox or the removal failed'],
+    [EXIT.usage, 'usage: an unknown option, an invalid value, rm: a NAME that needs --project'],
+    [EXIT.commandFailed, 'run: the sandboxed command exited non-zero (its code is printed)'],
+    [EXIT.refused, 'rm: a safety gate kept the sandbox (holds work, in use, not a sandbox)'],
+];
+function exitCodesHelp() {
+    return `Exit codes:\n${EXIT_CODES.map(([code, text]) => `  ${code}  ${text}`).join('\n')}`;
+}
+/** An error that ends the CLI with a given exit code and one line on stderr. */
+class CliExit extends Error {
+    exitCode;
+    constructor(message, exitCode) {
+        super(message);
+        this.exitCode = exitCode;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/reap/bytes.ts
+// Sizes as a person reads them, in binary units: the job summary, its chart and the CLI alike.
+function bytes_formatBytes(bytes) {
+    if (bytes === undefined)
+        return '–';
+    const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
+    let value = bytes;
+    let unit = 0;
+    while (value >= 1024 && unit < units.length - 1) {
+        value /= 1024;
+        unit++;
+    }
+    return unit === 0 ? `${value} B` : `${value.toFixed(1)} ${units[unit]}`;
+}
+
+;// CONCATENATED MODULE: ./src/reap/chart.ts
+
+
+/** Why, in one of our own words: one group per sandbox, so the groups of an outcome add up to it. */
+const REASON_GROUPS = (/* unused pure expression or super */ null && ([
+    'stale, no work',
+    'orphan',
+    'forced',
+    'in use',
+    'uncommitted work',
+    'unpushed commits',
+    'operation in progress',
+    'work not checkable',
+    'max-removals reached',
+    'active since the scan',
+    'error',
+    'not stale yet',
+    'age unknown',
+    'not a sandbox',
+    'other',
+]));
+const OUTCOMES = (/* unused pure expression or super */ null && (['removed', 'partly removed', 'would remove', 'kept']));
+/**
+ * The group of a sandbox's reason. A removal decided but not carried out is grouped by what stopped it;
+ * otherwise by the decision's reason (the words decide.ts and gates.ts write).
+ */
+function reasonGroup(s) {
+    if (s.result === 'kept' && s.action === 'remove') {
+        if (/^in use\b/.test(s.detail ?? ''))
+            return 'in use';
+        if (/^activity since the scan/.test(s.detail ?? ''))
+            return 'active since the scan';
+        return 'error';
+    }
+    const reason = s.reason;
+    if (reason.startsWith('not a sandbox:'))
+        return 'not a sandbox';
+    if (reason.startsWith('in use:'))
+        return 'in use';
+    if (reason.startsWith('holds work:')) {
+        if (/\buncommitted\b/.test(reason))
+            return 'uncommitted work';
+        if (reason.includes(UNSAVED))
+            return 'unpushed commits';
+        return 'operation in progress';
+    }
+    if (reason.startsWith('the check for work could not run'))
+        return 'work not checkable';
+    if (reason.startsWith('orphan ('))
+        return 'orphan';
+    if (reason.startsWith('force:'))
+        return 'forced';
+    if (reason.startsWith('stale and holds no work'))
+        return 'stale, no work';
+    if (reason.startsWith('stale, but max-removals'))
+        return 'max-removals reached';
+    if (reason.startsWith('fresh:'))
+        return 'not stale yet';
+    if (reason.startsWith('age unknown'))
+        return 'age unknown';
+    return 'other';
+}
+/** Counts by outcome, then by reason group, in a fixed order; empty ones left out. */
+function countOutcomes(sandboxes) {
+    return OUTCOMES.map((outcome) => {
+        const these = sandboxes.filter((s) => s.result === outcome);
+        const groups = these.map(reasonGroup);
+        return {
+            outcome,
+            count: these.length,
+            bytes: these.reduce((sum, s) => sum + (outcome === 'would remove' ? (s.sizeBytes ?? 0) : (s.freedBytes ?? 0)), 0),
+            reasons: REASON_GROUPS.map((reason) => ({
+                reason,
+                count: groups.filter((g) => g === reason).length,
+            })).filter((r) => r.count > 0),
+        };
+    }).filter((o) => o.count > 0);
+}
+const STYLE = {
+    removed: 'fill:#ffebe9,stroke:#cf222e,color:#1f2328',
+    'partly removed': 'fill:#fff1e5,stroke:#bc4c00,color:#1f2328',
+    'would remove': 'fill:#fff8c5,stroke:#9a6700,color:#1f2328',
+    kept: 'fill:#dafbe1,stroke:#1a7f37,color:#1f2328',
+};
+function outcomeLabel(o) {
+    const freed = o.outcome === 'would remove' ? 'to free' : 'freed';
+    return `${o.count} ${o.outcome}${o.bytes > 0 ? ` · ${formatBytes(o.bytes)} ${freed}` : ''}`;
+}
+/** Labels on one line: renderers wrap at different widths (GitHub's narrower than Mermaid's own). */
+const CONFIG = '%%{init: {"flowchart": {"wrappingWidth": 400}}}%%';
+/** The chart as a fenced Mermaid block: found, then each outcome, then its reasons, with counts. */
+function chart_reapChart(result) {
+    const outcomes = countOutcomes(result.sandboxes);
+    const lines = ['```mermaid', CONFIG, 'flowchart LR', `  found["${result.sandboxes.length} found"]`];
+    const classes = [];
+    outcomes.forEach((o, i) => {
+        const id = `o${i}`;
+        lines.push(`  found --> ${id}["${outcomeLabel(o)}"]`);
+        const ids = [id];
+        o.reasons.forEach((r, j) => {
+            lines.push(`  ${id} --> ${id}r${j}["${r.count} ${r.reason}"]`);
+            ids.push(`${id}r${j}`);
+        });
+        const name = o.outcome.replace(/ /g, '_');
+        classes.push(`  classDef ${name} ${STYLE[o.outcome]}`, `  class ${ids.join(',')} ${name}`);
+    });
+    lines.push('  classDef total fill:#ddf4ff,stroke:#0969da,color:#1f2328', '  class found total');
+    lines.push(...classes, '```');
+    return lines.join('\n');
+}
+
+;// CONCATENATED MODULE: ./src/reap/report.ts
+
+
+
+function isReaped(s) {
+    return s.result === 'removed' || s.result === 'partly removed' || s.result === 'would remove';
+}
+function reasonOf(s) {
+    switch (s.result) {
+        case 'would remove':
+            return `dry run: would remove: ${s.reason}`;
+        case 'partly removed':
+            return `${s.reason}; ${s.detail}: ${s.problems?.map((p) => `${p.path} (${p.error})`).join(', ')}`;
+        case 'removed':
+            return s.archived?.length ? `${s.reason} (${s.archived.join(', ')})` : s.reason;
+        case 'kept':
+            return s.action === 'remove' ? `${s.reason}; not removed: ${s.detail}` : s.reason;
+    }
+}
+function toRecord(s) {
+    return {
+        sandbox: s.sandbox,
+        project: s.project,
+        isolation: s.isolation,
+        kind: s.class,
+        ageDays: s.ageDays ?? null,
+        reason: reasonOf(s),
+    };
+}
+/** The most telling entries first: removals, then stale ones kept, then the rest, oldest first. */
+function byInterest(a, b) {
+    return rank(a) - rank(b) || (b.ageDays ?? -1) - (a.ageDays ?? -1) || a.where.localeCompare(b.where);
+}
+function rank(s) {
+    if (isReaped(s))
+        return 0;
+    if (s.action === 'remove' || !/^fresh|^age unknown/.test(s.reason))
+        return s.class === 'not-a-sandbox' ? 2 : 1;
+    return 3;
+}
+/**
+ * A JSON array of the records that fits in `maxBytes` (GitHub keeps outputs to 1 MiB): the most telling
+ * first; `omitted` says how many did not fit.
+ */
+function jsonWithin(records, maxBytes) {
+    const parts = [];
+    let size = 2;
+    for (const record of records) {
+        const text = JSON.stringify(record);
+        if (size + text.length + 1 > maxBytes)
+            break;
+        parts.push(text);
+        size += text.length + 1;
+    }
+    return { json: `[${parts.join(',')}]`, omitted: records.length - parts.length };
+}
+const cell = (text) => text.replace(/[|<>]/g, (c) => `&#${c.charCodeAt(0)};`).replace(/\s+/g, ' ');
+/** The job summary: the chart (of every entry), then at most `maxRows` rows (the most telling), the rest counted. */
+function summaryMarkdown(result, maxRows = 2000) {
+    const sorted = [...result.sandboxes].sort(byInterest);
+    const reaped = sorted.filter(isReaped);
+    const lines = [
+        `## worktree-sandbox: reap${result.dryRun ? ' (dry run: nothing removed)' : ''}`,
+        '',
+        reapChart(result),
+        '',
+        `${result.stats.found} found, ${result.stats.stale} stale, ` +
+            `${reaped.length} ${result.dryRun ? 'would be removed' : 'removed'}, ${sorted.length - reaped.length} kept; ` +
+            `${formatBytes(result.freedBytes)} ${result.dryRun ? 'would be freed' : 'freed'}.`,
+        '',
+        '| Sandbox | Project | Isolation | Class | Age (days) | Decision | Reason | Size |',
+        '|---|---|---|---|---:|---|---|---:|',
+    ];
+    for (const s of sorted.slice(0, maxRows)) {
+        lines.push(`| ${cell(s.sandbox || s.where)} | ${cell(s.project)} | ${s.isolation === 'disk' ? 'disk' : 'volume'} | ${s.class} | ${s.ageDays ?? '?'} | ${s.result} | ${cell(reasonOf(s))} | ${formatBytes(s.sizeBytes)} |`);
+    }
+    if (sorted.length > maxRows)
+        lines.push('', `…and ${sorted.length - maxRows} more (fresh) entries, in the \`kept\` output and the log.`);
+    if (result.warnings.length)
+        lines.push('', ...result.warnings.map((w) => `> ⚠️ ${cell(w)}`));
+    lines.push('', 'Size: disk space taken (measured for stale entries only; – where not measured).');
+    return `${lines.join('\n')}\n`;
+}
+
+;// CONCATENATED MODULE: ./src/reap/age.ts
+// Age is the time since the last activity. The newest of several signals counts, because a folder's own
+// mtime only moves when its direct children are added, removed or renamed: edits deeper in the tree and
+// git operations are seen through the worktree's index, HEAD and reflog in its admin folder instead.
+const DAY_MS = 86_400_000;
+/** The newest of the signals (epoch ms); undefined when none could be read. */
+function lastActivity(signals) {
+    let newest;
+    for (const signal of signals) {
+        if (signal === undefined || !Number.isFinite(signal))
+            continue;
+        if (newest === undefined || signal > newest)
+            newest = signal;
+    }
+    return newest;
+}
+/** Whole days since `lastMs` (a time in the future counts as 0). */
+function ageDays(lastMs, nowMs) {
+    return Math.max(0, Math.floor((nowMs - lastMs) / DAY_MS));
+}
+/** Stale once unused for longer than `expiryDays`; an unknown age is never stale. */
+function isExpired(lastMs, nowMs, expiryDays) {
+    if (lastMs === undefined)
+        return false;
+    return nowMs - lastMs > expiryDays * DAY_MS;
+}
+/** An ISO-8601 time (e.g. the `created` label of a volume) as epoch ms; undefined when it is not one. */
+function parseTimestamp(text) {
+    if (!text || !/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:?\d{2})$/.test(text))
+        return undefined;
+    const ms = Date.parse(text);
+    return Number.isFinite(ms) ? ms : undefined;
+}
+
+;// CONCATENATED MODULE: ./src/reap/gates.ts
+// The safety gates: what keeps a stale sandbox, and what must happen before one is removed. Pure: the
+// facts come from the checks in work.ts and in-use.ts; every uncertainty arrives here as "keep".
+function applyGates(facts, options) {
+    if (facts.notSandbox)
+        return { remove: false, reason: `not a sandbox: ${facts.notSandbox}` };
+    if (facts.inUse)
+        return { remove: false, reason: `in use: ${facts.inUse}` };
+    const { work } = facts;
+    if (work.state === 'unchecked' || facts.orphan) {
+        const why = facts.orphan ?? 'its parent repository is gone';
+        return options.archive
+            ? { remove: true, reason: `orphan (${why}): files archived, then removed`, archive: 'files' }
+            : { remove: true, reason: `orphan (${why}): removed after the orphan expiry` };
+    }
+    if (work.state === 'clean')
+        return { remove: true, reason: 'stale and holds no work' };
+    const held = work.state === 'work'
+        ? `holds work: ${work.detail}`
+        : `the check for work could not run (${work.detail})`;
+    if (!options.force)
+        return { remove: false, reason: held };
+    return options.archive
+        ? { remove: true, reason: `force: ${held}; work archived, then removed`, archive: 'work' }
+        : { remove: true, reason: `force: ${held}; removed without archive` };
+}
+
+;// CONCATENATED MODULE: ./src/reap/decide.ts
+
+
+
+/** Class, expiry and age of one entry: the first question, asked before any check for work runs. */
+function assessStaleness(facts, retention, nowMs) {
+    if (facts.notSandbox)
+        return { class: 'not-a-sandbox', stale: false };
+    const cls = retentionClass(facts.sandbox, facts.orphan !== undefined);
+    const expiry = expiryDays(cls, retention);
+    const age = facts.lastActivityMs === undefined ? undefined : ageDays(facts.lastActivityMs, nowMs);
+    return {
+        class: cls,
+        expiryDays: expiry,
+        ageDays: age,
+        stale: isExpired(facts.lastActivityMs, nowMs, expiry),
+    };
+}
+function decide(all, policy, nowMs) {
+    const decisions = all.map((facts) => decideOne(facts, policy, nowMs));
+    return capRemovals(decisions, policy.maxRemovals);
+}
+function decideOne(facts, policy, nowMs) {
+    const staleness = assessStaleness(facts, policy.retention, nowMs);
+    const base = keepDecision(facts, staleness);
+    if (facts.notSandbox)
+        return { ...base, reason: `not a sandbox: ${facts.notSandbox}` };
+    if (!staleness.stale)
+        return { ...base, reason: freshReason(staleness) };
+    const verdict = applyGates(gateFactsOf(facts), policy);
+    if (!verdict.remove)
+        return { ...base, reason: verdict.reason };
+    return { ...base, action: 'remove', reason: verdict.reason, archive: verdict.archive };
+}
+/**
+ * A removal asked for by name (the CLI's `rm`): the person asking has judged the age, so only the safety
+ * gates apply, exactly as the reaper applies them to a stale sandbox.
+ */
+function decideOnRequest(facts, policy, nowMs) {
+    const base = keepDecision(facts, assessStaleness(facts, policy.retention, nowMs));
+    const verdict = applyGates(gateFactsOf(facts), policy);
+    if (!verdict.remove)
+        return { ...base, reason: verdict.reason };
+    // The gates speak of a stale sandbox; this one may be fresh.
+    const reason = verdict.reason.replace(/^stale and /, '');
+    return { ...base, action: 'remove', reason, archive: verdict.archive };
+}
+function keepDecision(facts, staleness) {
+    return {
+        key: facts.key,
+        sandbox: facts.sandbox,
+        project: facts.project,
+        isolation: facts.isolation,
+        where: facts.where,
+        class: staleness.class,
+        ageDays: staleness.ageDays,
+        expiryDays: staleness.expiryDays,
+        lastActivityMs: facts.lastActivityMs,
+        sizeBytes: facts.sizeBytes,
+        action: 'keep',
+        reason: '',
+    };
+}
+/** What the gates look at: an orphan's work is unchecked; work never checked counts as "could not check". */
+function gateFactsOf(facts) {
+    return {
+        notSandbox: facts.notSandbox,
+        inUse: facts.inUse,
+        orphan: facts.orphan,
+        work: facts.orphan
+            ? { state: 'unchecked' }
+            : (facts.work ?? { state: 'unknown', detail: 'it was not checked' }),
+    };
+}
+function freshReason(staleness) {
+    if (staleness.ageDays === undefined)
+        return 'age unknown (no activity signal could be read): kept';
+    return `fresh: ${staleness.ageDays} of ${staleness.expiryDays} days`;
+}
+/** Like actions/stale's operations-per-run: the oldest removals go first, the rest wait for the next run. */
+function capRemovals(decisions, maxRemovals) {
+    if (maxRemovals <= 0)
+        return decisions;
+    const removals = decisions
+        .filter((d) => d.action === 'remove')
+        .sort((a, b) => (a.lastActivityMs ?? 0) - (b.lastActivityMs ?? 0) || a.key.localeCompare(b.key));
+    const deferred = new Set(removals.slice(maxRemovals).map((d) => d.key));
+    return decisions.map((d) => deferred.has(d.key)
+        ? {
+            ...d,
+            action: 'keep',
+            archive: undefined,
+            reason: `stale, but max-removals (${maxRemovals}) is reached: waits for the next run`,
+        }
+        : d);
+}
+
+;// CONCATENATED MODULE: ./src/reap/outlook.ts
+// What a listing says of each sandbox: its state now, and when the reaper would remove it. Pure: read off
+// the reaper's own facts and decision, and for a fresh sandbox the same gates applied as if it were stale.
+
+
+
+/**
+ * In use first (whatever else holds, nothing touches it), then orphan (git can check nothing), then work.
+ * A check for work that could not run is shown as holding work, because the reaper treats it so.
+ */
+function sandboxState(facts) {
+    if (facts.notSandbox)
+        return { state: 'not a sandbox', detail: facts.notSandbox };
+    if (facts.inUse)
+        return { state: 'in use', detail: facts.inUse };
+    if (facts.orphan)
+        return { state: 'orphan', detail: facts.orphan };
+    const work = facts.work;
+    if (work?.state === 'clean')
+        return { state: 'clean' };
+    if (work?.state === 'work')
+        return { state: 'holds work', detail: work.detail };
+    const why = work && 'detail' in work ? work.detail : 'it was not checked';
+    return { state: 'holds work', detail: `the check for work could not run (${why})` };
+}
+function removalOutlook(facts, decision, policy, nowMs) {
+    if (facts.notSandbox)
+        return { when: 'never', reason: decision.reason };
+    if (decision.action === 'remove')
+        return { when: 'next reap', reason: decision.reason };
+    const staleness = assessStaleness(facts, policy.retention, nowMs);
+    if (staleness.stale || facts.lastActivityMs === undefined || staleness.expiryDays === undefined)
+        return { when: 'kept', reason: decision.reason };
+    const verdict = applyGates(gateFactsOf(facts), { ...policy, force: false });
+    if (!verdict.remove)
+        return { when: 'kept', reason: verdict.reason };
+    return {
+        when: 'after',
+        afterMs: facts.lastActivityMs + staleness.expiryDays * DAY_MS,
+        reason: facts.orphan
+            ? `${decision.reason}; removed then unless in use (an orphan's work cannot be checked)`
+            : `${decision.reason}; removed then if unused and without work`,
+    };
+}
+
+;// CONCATENATED MODULE: ./src/run/ui.ts
+const silentUi = {
+    info: () => undefined,
+    debug: () => undefined,
+    warning: () => undefined,
+    group: (_title, fn) => fn(),
+    untrusted: (fn) => fn(() => undefined),
+    mask: () => undefined,
+};
+
+;// CONCATENATED MODULE: ./src/reap/sandbox-files.ts
+// A sandbox's git folder read as data by the host: HEAD, every ref (loose and packed), the activity
+// signals and the marks of an operation left half-done. A container wrote all of it, so nothing here
+// runs git, follows a symbolic link or reads more than a bound: a file is opened with O_NOFOLLOW, checked
+// to be a regular file, and read up to its limit. Anything unexpected is an error, which the checks
+// turn into "keep".
+
+
+const OID = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
+/** A ref name as git writes them (no spaces, no control characters, no `..` component). */
+const REF_NAME = /^refs\/(?:[^\s\0\\/:?*[~^]+\/)*[^\s\0\\/:?*[~^]+$/;
+const HEAD_MAX = 1024;
+const LOOSE_REF_MAX = 1024;
+const PACKED_REFS_MAX = 32 * 1024 * 1024;
+/** More refs than this (a ref bomb) and the sandbox is kept without a closer look. */
+const MAX_REFS = 20_000;
+/** HEAD's content: `ref: refs/...` or a commit name. */
+function parseHead(text) {
+    const line = text.replace(/\n$/, '');
+    if (OID.test(line))
+        return { oid: line };
+    const ref = /^ref: (.+)$/.exec(line)?.[1];
+    if (ref && REF_NAME.test(ref) && !ref.split('/').includes('..'))
+        return { ref };
+    return { error: `HEAD is neither a commit nor a ref: ${JSON.stringify(line.slice(0, 80))}` };
+}
+/** A loose ref file: an object name, or a symbolic ref (`ref: ...`), which names no object itself. */
+function parseLooseRef(text) {
+    const head = parseHead(text);
+    if ('oid' in head)
+        return head;
+    if ('ref' in head)
+        return { symbolic: head.ref };
+    return { error: 'a ref file holds neither an object name nor a ref' };
+}
+/** `packed-refs`: `<oid> <name>` lines, `^<oid>` for a peeled tag, `#` comments. */
+function parsePackedRefs(text) {
+    const refs = new Map();
+    const peeled = [];
+    for (const line of text.split('\n')) {
+        if (!line || line.startsWith('#'))
+            continue;
+        if (line.startsWith('^')) {
+            if (!OID.test(line.slice(1)))
+                return { error: 'packed-refs has a malformed line' };
+            peeled.push(line.slice(1));
+            continue;
+        }
+        const space = line.indexOf(' ');
+        const oid = line.slice(0, space);
+        const name = line.slice(space + 1);
+        if (space < 0 || !OID.test(oid) || !REF_NAME.test(name))
+            return { error: 'packed-refs has a malformed line' };
+        refs.set(name, oid);
+    }
+    return { refs, peeled };
+}
+/** A regular file, never through a symbolic link, at most `max` bytes (more: an error). */
+function readBounded(file, max) {
+    let fd;
+    try {
+        fd = external_node_fs_.openSync(file, external_node_fs_.constants.O_RDONLY | external_node_fs_.constants.O_NOFOLLOW | external_node_fs_.constants.O_NONBLOCK);
+    }
+    catch (error) {
+        const code = error.code;
+        if (code === 'ENOENT')
+            return { absent: true };
+        if (code === 'ELOOP')
+            return { error: `${external_node_path_.basename(file)} is a symbolic link` };
+        return { error: `cannot read ${external_node_path_.basename(file)} (${code})` };
+    }
+    try {
+        const st = external_node_fs_.fstatSync(fd);
+        if (!st.isFile())
+            return { error: `${external_node_path_.basename(file)} is not a regular file` };
+        if (st.size > max)
+            return { error: `${external_node_path_.basename(file)} is larger than ${max} bytes` };
+        const data = Buffer.alloc(st.size);
+        let read = 0;
+        while (read < st.size) {
+            const n = external_node_fs_.readSync(fd, data, read, st.size - read, read);
+            if (n === 0)
+                break;
+            read += n;
+        }
+        return { data: data.subarray(0, read) };
+    }
+    finally {
+        external_node_fs_.closeSync(fd);
+    }
+}
+/** HEAD and every ref of a sandbox's git folder (`<work tree>/.git`), as data. */
+function readSandboxGit(gitDir) {
+    const fail = (error) => ({ ok: false, error });
+    const top = sandbox_files_lstat(gitDir);
+    if (!top?.isDirectory())
+        return fail('its .git is not a folder');
+    const headFile = readBounded(external_node_path_.join(gitDir, 'HEAD'), HEAD_MAX);
+    if ('error' in headFile)
+        return fail(headFile.error);
+    if ('absent' in headFile)
+        return fail('it has no HEAD');
+    const head = parseHead(headFile.data.toString('utf8'));
+    if ('error' in head)
+        return fail(head.error);
+    const loose = new Map();
+    const walked = walkRefs(gitDir, loose);
+    if (walked)
+        return fail(walked);
+    const packedFile = readBounded(external_node_path_.join(gitDir, 'packed-refs'), PACKED_REFS_MAX);
+    if ('error' in packedFile)
+        return fail(packedFile.error);
+    let packed = new Map();
+    const peeled = [];
+    if ('data' in packedFile) {
+        const parsed = parsePackedRefs(packedFile.data.toString('utf8'));
+        if ('error' in parsed)
+            return fail(parsed.error);
+        packed = parsed.refs;
+        peeled.push(...parsed.peeled);
+    }
+    if (loose.size + packed.size > MAX_REFS)
+        return fail(`it has more than ${MAX_REFS} refs`);
+    let headOid;
+    if ('oid' in head)
+        headOid = head.oid;
+    else {
+        headOid = loose.get(head.ref) ?? packed.get(head.ref);
+        if (!headOid)
+            return fail(`HEAD names ${head.ref}, which does not exist`);
+    }
+    const named = new Set([headOid, ...loose.values(), ...packed.values(), ...peeled]);
+    return { ok: true, headRef: 'ref' in head ? head.ref : undefined, headOid, named: [...named] };
+}
+/** Loose refs under `refs/` into `found`; returns why they could not be read. */
+function walkRefs(gitDir, found) {
+    const pending = ['refs'];
+    let seen = 0;
+    while (pending.length) {
+        const rel = pending.pop();
+        let names;
+        try {
+            names = external_node_fs_.readdirSync(external_node_path_.join(gitDir, rel), { withFileTypes: true });
+        }
+        catch (error) {
+            const code = error.code;
+            if (rel === 'refs' && code === 'ENOENT')
+                return undefined;
+            return `cannot list ${rel} (${code})`;
+        }
+        for (const dirent of names) {
+            if (++seen > MAX_REFS)
+                return `it has more than ${MAX_REFS} refs`;
+            const name = `${rel}/${dirent.name}`;
+            if (dirent.isDirectory()) {
+                pending.push(name);
+                continue;
+            }
+            if (!dirent.isFile())
+                return `${name} is not a regular file (a symbolic link?)`;
+            // git's own lock and temporary files are not refs.
+            if (dirent.name.endsWith('.lock'))
+                continue;
+            const file = readBounded(external_node_path_.join(gitDir, name), LOOSE_REF_MAX);
+            if ('error' in file)
+                return file.error;
+            if ('absent' in file)
+                continue;
+            const ref = parseLooseRef(file.data.toString('utf8'));
+            if ('error' in ref)
+                return `${name}: ${ref.error}`;
+            if ('oid' in ref)
+                found.set(name, ref.oid);
+        }
+    }
+    return undefined;
+}
+/** Where activity shows in a sandbox's git folder (besides the work tree folder itself). */
+const ACTIVITY_FILES = ['index', 'HEAD', 'logs/HEAD'];
+/** The mtimes of the work tree folder and of its git folder's index, HEAD and HEAD's reflog (lstat only). */
+function diskActivity(worktree) {
+    const times = [sandbox_files_lstat(worktree)?.mtimeMs];
+    let suspicious;
+    for (const file of ACTIVITY_FILES) {
+        const st = sandbox_files_lstat(external_node_path_.join(worktree, '.git', file));
+        if (!st)
+            continue;
+        if (!st.isFile())
+            suspicious ??= `.git/${file} is not a regular file (a symbolic link?)`;
+        else
+            times.push(st.mtimeMs);
+    }
+    return { times, suspicious };
+}
+/** Operations that leave work half-done in a git folder. */
+const IN_PROGRESS = [
+    ['MERGE_HEAD', 'a merge'],
+    ['CHERRY_PICK_HEAD', 'a cherry-pick'],
+    ['REVERT_HEAD', 'a revert'],
+    ['rebase-merge', 'a rebase'],
+    ['rebase-apply', 'a rebase or am'],
+    ['sequencer', 'a sequence of picks'],
+    ['BISECT_LOG', 'a bisect'],
+];
+const OPERATION_MARKS = IN_PROGRESS.map(([name]) => name);
+function describeOperation(mark) {
+    const what = IN_PROGRESS.find(([name]) => name === mark)?.[1];
+    return what && `${what} is in progress`;
+}
+/** The operation in progress (merge, rebase...), from the marks it leaves in the git folder (lstat). */
+function operationInProgress(gitDir) {
+    for (const [name] of IN_PROGRESS)
+        if (sandbox_files_lstat(external_node_path_.join(gitDir, name)))
+            return describeOperation(name);
+    return undefined;
+}
+function sandbox_files_lstat(p) {
+    try {
+        return external_node_fs_.lstatSync(p, { throwIfNoEntry: false });
+    }
+    catch {
+        return undefined;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/reap/archive.ts
+// Saving what a removal would lose, into `archive-dir`, without running git on the host in the sandbox:
+//  - work of a sandbox removed by `force: true`: run mode's capture helper makes a bundle of it in a
+//    helper container (HEAD, its branch, and a snapshot commit of the uncommitted files as
+//    `refs/worktree-sandbox/snapshot`), stopping at the commit the parent recorded for it; the bundle is
+//    saved as it is;
+//  - an orphan (git can check nothing): all its files as a .tar.gz (links stored as links).
+// Files are named `<archive-dir>/<project>/<sandbox>.<isolation>.<UTC time>.<ext>`.
+
+
+
+
+
+
+
+/** Who the snapshot commit of uncommitted work is by. */
+const ARCHIVIST = { name: 'worktree-sandbox reaper', email: 'worktree-sandbox@localhost' };
+const ARCHIVE_MAX_BYTES = 8 * 1024 ** 3;
+const ARCHIVE_TIMEOUT_MS = 30 * 60_000;
+/** Archives and returns the files written; throws when the work could not be saved (then nothing is removed). */
+async function archiveSandbox(sandbox, kind, deps) {
+    const dir = external_node_path_.join(deps.archiveDir, sandbox.project);
+    await promises_namespaceObject.mkdir(dir, { recursive: true, mode: 0o700 });
+    const stamp = deps.now
+        .toISOString()
+        .replace(/[-:]/g, '')
+        .replace(/\.\d+Z$/, 'Z');
+    const base = external_node_path_.join(dir, `${sandbox.sandbox}.${sandbox.isolation}.${stamp}`);
+    return kind === 'files'
+        ? [await archiveFiles(sandbox, base, deps)]
+        : [await archiveWork(sandbox, base, deps)];
+}
+async function archiveWork(sandbox, base, deps) {
+    const location = sandbox.location;
+    if (!location)
+        throw new Error('its parent does not place it here: nothing to bundle against');
+    const recorded = await deps.git.resolveCommit(location.parent.path, sandboxRefs(location).head);
+    const captured = await captureSandbox(deps.engine, location, {
+        image: deps.image,
+        author: ARCHIVIST,
+        committer: ARCHIVIST,
+        exclude: recorded ? [recorded] : [],
+        maxBytes: ARCHIVE_MAX_BYTES,
+        timeoutMs: ARCHIVE_TIMEOUT_MS,
+    });
+    try {
+        const file = `${base}.bundle`;
+        await promises_namespaceObject.copyFile(captured.bundle, file);
+        await promises_namespaceObject.chmod(file, 0o600);
+        return file;
+    }
+    finally {
+        await promises_namespaceObject.rm(captured.dir, { recursive: true, force: true });
+    }
+}
+async function archiveFiles(sandbox, base, deps) {
+    const file = `${base}.tar.gz`;
+    if (sandbox.hostPath) {
+        const result = await runProcess('tar', ['-C', external_node_path_.dirname(sandbox.hostPath), '-czf', file, '--', external_node_path_.basename(sandbox.hostPath)], { env: { PATH: process.env.PATH ?? '/usr/bin:/bin', LC_ALL: 'C' } });
+        if (result.exitCode !== 0)
+            throw new Error(`tar failed: ${result.stderr.trim().split('\n')[0]}`);
+        return file;
+    }
+    const result = await deps.engine.exec(containerRunArgs(deps.engine.name, {
+        remove: true,
+        image: deps.image,
+        user: userArg(),
+        labels: HELPER_LABELS,
+        mounts: [
+            { type: 'volume', source: sandbox.volume, target: '/v', readonly: true },
+            { type: 'bind', source: external_node_path_.dirname(file), target: '/archive' },
+        ],
+        entrypoint: 'tar',
+        args: ['-C', '/v', '-czf', `/archive/${external_node_path_.basename(file)}`, '.'],
+    }));
+    if (result.exitCode !== 0)
+        throw new Error(`tar failed in the helper container: ${result.stderr.trim().split('\n')[0]}`);
+    return file;
+}
+
+;// CONCATENATED MODULE: ./src/reap/helper-inspection.ts
+// What the host does not read itself, a helper container reads: the activity signals of volume
+// sandboxes, the size of a volume, and the check for work where git must look (every volume, and disk
+// sandboxes the filesystem could not prove clean). One helper looks at up to SANDBOXES_PER_HELPER
+// sandboxes of one parent, all mounted read-only with the parent's object stores.
+//
+// git in the helper never reads a sandbox's own configuration, hooks or attributes drivers: each
+// sandbox is looked at through a clean git folder made inside the helper (a copy of its HEAD, refs and
+// excludes; its own object store and index named by GIT_OBJECT_DIRECTORY and GIT_INDEX_FILE). So a
+// hostile sandbox cannot run code in the helper, where it could lie about another sandbox of the batch.
+//
+// The helper's output is framed: each record is a header `<token> <index> <key> <length>\n` followed by
+// exactly <length> bytes and a newline, the token random per run. The host reads records one after the
+// other by their lengths and never searches the data for a header, so no file name or file content can
+// forge a record.
+
+
+
+
+
+
+
+
+
+const SANDBOXES_PER_HELPER = 48;
+const HELPER_TIMEOUT_MS = 5 * 60_000;
+const OUTPUT_MAX = 16 * 1024 * 1024;
+const SIGNAL_KEYS = {
+    'sig-wt': 'worktree',
+    'sig-gitdir': 'gitDir',
+    'sig-index': 'index',
+    'sig-HEAD': 'HEAD',
+    'sig-logs-HEAD': 'logs/HEAD',
+};
+// Positional arguments: the token, the parent's object stores (`:`-joined), then quadruples: index,
+// what to do (letters s: signals, w: work, d: du), the folder to measure, the work tree.
+const INSPECT_SCRIPT = `set -u
+token="$1"; alts="$2"; shift 2
+tmp=$(mktemp -d)
+rec() {
+  n=$(wc -c < "$3" | tr -d ' ')
+  printf '%s %s %s %s\\n' "$token" "$1" "$2" "$n"
+  cat -- "$3"
+  printf '\\n'
+}
+val() { printf '%s' "$3" > "$tmp/v"; rec "$1" "$2" "$tmp/v"; }
+sig() {
+  if [ -L "$3" ]; then v=l
+  elif [ -f "$3" ]; then v="f $(stat -c %.9Y -- "$3" 2>/dev/null)"
+  elif [ -d "$3" ]; then v="d $(stat -c %.9Y -- "$3" 2>/dev/null)"
+  elif [ -e "$3" ]; then v=o
+  else v=n; fi
+  val "$1" "sig-$2" "$v"
+}
+signals() {
+  i="$1"; wt="$2"; gd="$2/.git"
+  sig "$i" wt "$wt"; sig "$i" gitdir "$gd"
+  sig "$i" index "$gd/index"; sig "$i" HEAD "$gd/HEAD"; sig "$i" logs-HEAD "$gd/logs/HEAD"
+  if [ -f "$gd/HEAD" ] && [ ! -L "$gd/HEAD" ] && [ ! -L "$gd" ]; then
+    head -c 1024 -- "$gd/HEAD" > "$tmp/v" 2>/dev/null && rec "$i" head-file "$tmp/v"
+  fi
+}
+work() {
+  i="$1"; wt="$2"; gd="$2/.git"; g="$tmp/g$i"
+  if [ -L "$wt" ] || [ ! -d "$wt" ] || [ -L "$gd" ] || [ ! -d "$gd" ]; then val "$i" work-error "its work tree or .git folder is missing"; return; fi
+  if [ "$(find "$gd/refs" 2>/dev/null | head -n ${MAX_REFS + 2} | wc -l)" -gt ${MAX_REFS + 1} ]; then val "$i" work-error "it has more than ${MAX_REFS} refs"; return; fi
+  mkdir -p "$g/refs" "$g/info" "$g/objects"
+  for f in HEAD packed-refs info/exclude; do
+    if [ -f "$gd/$f" ] && [ ! -L "$gd/$f" ]; then cp -- "$gd/$f" "$g/$f"; fi
+  done
+  if [ -d "$gd/refs" ] && [ ! -L "$gd/refs" ]; then cp -RP -- "$gd/refs/." "$g/refs/"; fi
+  for m in ${OPERATION_MARKS.join(' ')}; do
+    if [ -e "$gd/$m" ] || [ -L "$gd/$m" ]; then val "$i" operation "$m"; fi
+  done
+  (
+    export GIT_DIR="$g" GIT_WORK_TREE="$wt" GIT_INDEX_FILE="$gd/index" GIT_OBJECT_DIRECTORY="$gd/objects" GIT_ALTERNATE_OBJECT_DIRECTORIES="$alts"
+    git rev-parse --verify --quiet HEAD > "$tmp/head" 2>/dev/null || : > "$tmp/head"
+    git for-each-ref --format='%(objectname)' > "$tmp/refs" 2>/dev/null; echo $? > "$tmp/refs-rc"
+    git status --porcelain=v1 -z --untracked-files=all --no-renames --ignore-submodules=dirty > "$tmp/status" 2>/dev/null; echo $? > "$tmp/status-rc"
+  )
+  rec "$i" head "$tmp/head"
+  rec "$i" refs-rc "$tmp/refs-rc"
+  rec "$i" refs "$tmp/refs"
+  rec "$i" status-rc "$tmp/status-rc"
+  val "$i" status-count "$(tr -cd '\\000' < "$tmp/status" | wc -c | tr -d ' ')"
+  rm -rf -- "$g" "$tmp/status"
+}
+while [ $# -ge 4 ]; do
+  i="$1"; what="$2"; top="$3"; wt="$4"; shift 4
+  case "$what" in *s*) signals "$i" "$wt" ;; esac
+  case "$what" in *w*) work "$i" "$wt" ;; esac
+  case "$what" in *d*) val "$i" size "$(du -sk -- "$top" 2>/dev/null | cut -f1)" ;; esac
+  val "$i" done ok
+done
+val end end end
+`;
+async function inspectInHelpers(engine, image, parent, requests) {
+    const results = new Map();
+    for (let i = 0; i < requests.length; i += SANDBOXES_PER_HELPER) {
+        const chunk = requests.slice(i, i + SANDBOXES_PER_HELPER);
+        let found;
+        try {
+            found = await inspectChunk(engine, image, parent, chunk);
+        }
+        catch (error) {
+            const failed = { error: `the helper container failed: ${error.message}` };
+            found = new Map(chunk.map((r) => [r.key, failed]));
+        }
+        for (const [key, inspection] of found)
+            results.set(key, inspection);
+    }
+    return results;
+}
+async function inspectChunk(engine, image, parent, chunk) {
+    const token = (0,external_node_crypto_namespaceObject.randomBytes)(16).toString('hex');
+    const mounts = parent ? objectStoreMounts(parent) : [];
+    const args = [];
+    chunk.forEach((request, n) => {
+        const what = `${request.signals ? 's' : ''}${request.work ? 'w' : ''}${request.size ? 'd' : ''}`;
+        if ('volume' in request.target) {
+            const top = `/v/${n}`;
+            mounts.push({ type: 'volume', source: request.target.volume, target: top, readonly: true });
+            args.push(String(n), what, top, `${top}/${request.target.name}`);
+        }
+        else {
+            const dir = request.target.hostPath;
+            mounts.push({ type: 'bind', source: dir, target: dir, readonly: true });
+            args.push(String(n), what, dir, dir);
+        }
+    });
+    const name = `worktree-sandbox-inspect-${(0,external_node_crypto_namespaceObject.randomBytes)(4).toString('hex')}`;
+    const dir = await promises_namespaceObject.mkdtemp(external_node_path_.join(external_node_os_namespaceObject.tmpdir(), 'worktree-sandbox-inspect-'));
+    const out = external_node_path_.join(dir, 'out');
+    const timer = setTimeout(() => void engine.removeContainer(name), HELPER_TIMEOUT_MS);
+    try {
+        const result = await engine.stream(containerRunArgs(engine.name, {
+            name,
+            remove: true,
+            image,
+            user: userArg(),
+            mounts,
+            labels: HELPER_LABELS,
+            // The files belong to whoever ran the sandbox: git's ownership check would refuse them.
+            env: { ...helperGitEnv(), ...gitConfigEnv([['safe.directory', '*']]) },
+            workdir: '/',
+            entrypoint: 'sh',
+            args: [
+                '-c',
+                INSPECT_SCRIPT,
+                'worktree-sandbox-inspect',
+                token,
+                (parent?.objectStores ?? []).join(':'),
+                ...args,
+            ],
+        }), { stdoutFile: { path: out, maxBytes: OUTPUT_MAX } });
+        const stdout = await promises_namespaceObject.readFile(out);
+        const failure = result.overLimit
+            ? `the helper container wrote more than ${OUTPUT_MAX} bytes`
+            : `the helper container stopped (exit ${result.exitCode}): ${result.stderrTail.slice(-1)[0] ?? ''}`.trim();
+        return readInspections(parseFrames(stdout, token), chunk, failure);
+    }
+    finally {
+        clearTimeout(timer);
+        await promises_namespaceObject.rm(dir, { recursive: true, force: true });
+    }
+}
+/**
+ * The records, read one after the other by their lengths. Reading stops at the first byte that is not
+ * a well-formed header of this run: what follows is never taken for a record.
+ */
+function parseFrames(stdout, token) {
+    const frames = [];
+    const header = new RegExp(`^${token} ([0-9]+|end) ([a-zA-Z-]+) ([0-9]{1,9})$`);
+    let at = 0;
+    while (at < stdout.length) {
+        const nl = stdout.indexOf(0x0a, at);
+        if (nl < 0 || nl - at > 200)
+            break;
+        const match = header.exec(stdout.toString('latin1', at, nl));
+        if (!match)
+            break;
+        const length = Number(match[3]);
+        const start = nl + 1;
+        if (start + length + 1 > stdout.length || stdout[start + length] !== 0x0a)
+            break;
+        frames.push({ index: match[1], key: match[2], value: stdout.subarray(start, start + length) });
+        at = start + length + 1;
+    }
+    return frames;
+}
+/** Each request's records, checked; a sandbox without its `done` record is a failed check. */
+function readInspections(frames, chunk, failure) {
+    const byIndex = new Map();
+    for (const frame of frames)
+        byIndex.set(frame.index, [...(byIndex.get(frame.index) ?? []), frame]);
+    const results = new Map();
+    chunk.forEach((request, n) => {
+        const records = byIndex.get(String(n)) ?? [];
+        const text = (key) => records.find((r) => r.key === key)?.value.toString('utf8');
+        if (text('done') !== 'ok') {
+            results.set(request.key, { error: failure });
+            return;
+        }
+        const inspection = {};
+        if (request.signals)
+            inspection.signals = readSignals(records, text);
+        if (request.work)
+            inspection.work = readWork(records, text);
+        if (request.size) {
+            const kb = text('size')?.trim() ?? '';
+            if (/^[0-9]+$/.test(kb))
+                inspection.sizeBytes = Number(kb) * 1024;
+        }
+        results.set(request.key, inspection);
+    });
+    return results;
+}
+function readSignals(records, text) {
+    const report = {
+        worktree: { type: 'none' },
+        gitDir: { type: 'none' },
+        files: { index: { type: 'none' }, HEAD: { type: 'none' }, 'logs/HEAD': { type: 'none' } },
+    };
+    for (const record of records) {
+        const slot = SIGNAL_KEYS[record.key];
+        if (!slot)
+            continue;
+        const signal = parseSignal(record.value.toString('latin1'));
+        if (slot === 'worktree' || slot === 'gitDir')
+            report[slot] = signal;
+        else
+            report.files[slot] = signal;
+    }
+    const headFile = text('head-file');
+    if (headFile !== undefined)
+        report.head = parseHead(headFile);
+    return report;
+}
+function parseSignal(value) {
+    const match = /^([fd]) ([0-9]{1,12})(?:\.([0-9]{1,9}))?$/.exec(value);
+    if (match) {
+        const ms = Number(match[2]) * 1000 + Math.floor(Number((match[3] ?? '0').padEnd(9, '0')) / 1e6);
+        return { type: match[1] === 'f' ? 'file' : 'dir', mtimeMs: ms };
+    }
+    if (value === 'l')
+        return { type: 'link' };
+    if (value === 'n')
+        return { type: 'none' };
+    return { type: 'other' };
+}
+function readWork(records, text) {
+    const error = text('work-error');
+    if (error !== undefined)
+        return { error: `the helper says: ${error}` };
+    const head = text('head')?.trim() ?? '';
+    const refsRc = text('refs-rc')?.trim();
+    const refs = (text('refs') ?? '').split('\n').filter(Boolean);
+    if (refsRc !== '0' || refs.some((r) => !OID.test(r)))
+        return { error: 'its refs could not be read' };
+    if (!OID.test(head))
+        return { error: 'its HEAD names no commit' };
+    const operation = records
+        .filter((r) => r.key === 'operation')
+        .map((r) => describeOperation(r.value.toString('utf8')))
+        .find((d) => d !== undefined);
+    const statusRc = text('status-rc')?.trim();
+    const count = text('status-count')?.trim() ?? '';
+    const uncommitted = statusRc === '0' && /^[0-9]+$/.test(count)
+        ? { value: Number(count) }
+        : { error: `git status failed in the helper (exit ${statusRc ?? '?'})` };
+    return { headOid: head, named: [...new Set([head, ...refs])], operation, uncommitted };
+}
+
+;// CONCATENATED MODULE: ./src/reap/parallel.ts
+// Bounded concurrency for the reaper's batches (checks, removals): enough calls in flight to keep a busy
+// disk or the container engine working, few enough not to swamp a shared machine.
+/** Maps with at most `limit` calls in flight; results in input order. */
+async function inParallel(items, limit, fn) {
+    const results = new Array(items.length);
+    let next = 0;
+    const worker = async () => {
+        while (next < items.length) {
+            const i = next++;
+            results[i] = await fn(items[i]);
+        }
+    };
+    await Promise.all(Array.from({ length: Math.min(Math.max(1, limit), items.length) }, worker));
+    return results;
+}
+
+;// CONCATENATED MODULE: ./src/reap/remove.ts
+// Removing a disk sandbox safely:
+//  - only a folder exactly at `<root>/<project>/<sandbox>`, itself no symbolic link, under the real root;
+//  - symbolic links are removed as links, never followed (a link to `/` or to another sandbox removes the
+//    link only); other filesystems mounted inside are not crossed;
+//  - its `.git` folder is renamed first, in one step: from then on it is no longer a sandbox, and if that
+//    fails nothing else is touched; after that, entries that cannot be deleted are reported and the rest
+//    still goes (a folder of ours without write permission, as Go's module cache makes, is made writable
+//    first). What is left of a partly removed sandbox is reported as not a sandbox from then on;
+//  - its home `<root>/<project>/.home/<sandbox>` goes the same way.
+// Asynchronous calls, so that several sandboxes are removed at once (execute.ts): on a busy disk each
+// unlink waits on the device, and a few in flight go faster than one after the other.
+
+
+
+
+
+class UnsafeRemovalError extends Error {
+}
+/** Refuses anything that is not a real folder exactly two levels under the real root. */
+function assertSandboxPath(root, target) {
+    const realRoot = external_node_fs_.realpathSync(root);
+    const relative = external_node_path_.relative(realRoot, target);
+    const parts = relative.split(external_node_path_.sep);
+    if (external_node_path_.isAbsolute(relative) || parts.length !== 2 || parts.some((p) => !p || p === '.' || p === '..'))
+        throw new UnsafeRemovalError(`${target} is not a folder <root>/<project>/<sandbox> under ${realRoot}`);
+    for (const dir of [external_node_path_.join(realRoot, parts[0]), target]) {
+        const st = external_node_fs_.lstatSync(dir);
+        if (!st.isDirectory())
+            throw new UnsafeRemovalError(`${dir} is not a folder (a symbolic link is never followed)`);
+    }
+    if (external_node_fs_.realpathSync(target) !== target)
+        throw new UnsafeRemovalError(`${target} is not a real path`);
+}
+async function removeSandboxTree(root, target) {
+    assertSandboxPath(root, target);
+    const result = { gone: false, unlinked: false, freedBytes: 0, problems: [] };
+    const gitDir = external_node_path_.join(target, '.git');
+    if (await lstatOrUndefined(gitDir)) {
+        try {
+            await promises_namespaceObject.rename(gitDir, external_node_path_.join(target, `.git-removed-${(0,external_node_crypto_namespaceObject.randomBytes)(6).toString('hex')}`));
+        }
+        catch (error) {
+            result.problems.push({ path: gitDir, error: code(error) });
+            return result;
+        }
+    }
+    result.unlinked = true;
+    const device = (await promises_namespaceObject.lstat(target)).dev;
+    await removeFolder(target, device, result);
+    result.gone = !external_node_fs_.existsSync(target);
+    return result;
+}
+/** Removes `<root>/<project>/.home/<sandbox>` (real folders only, links never followed); problems are added. */
+async function removeHomeFolder(root, home, result) {
+    const realRoot = external_node_fs_.realpathSync(root);
+    const parts = external_node_path_.relative(realRoot, home).split(external_node_path_.sep);
+    if (parts.length !== 3 || parts[1] !== HOME_FOLDER || parts.some((p) => !p || p === '.' || p === '..'))
+        throw new UnsafeRemovalError(`${home} is not a folder <root>/<project>/${HOME_FOLDER}/<sandbox> under ${realRoot}`);
+    for (const dir of [external_node_path_.join(realRoot, parts[0]), external_node_path_.join(realRoot, parts[0], parts[1]), home]) {
+        const st = await lstatOrUndefined(dir);
+        if (!st)
+            return;
+        if (!st.isDirectory())
+            throw new UnsafeRemovalError(`${dir} is not a folder (a symbolic link is never followed)`);
+    }
+    await removeFolder(home, (await promises_namespaceObject.lstat(home)).dev, result);
+}
+/** Empties and removes a folder; true when anything below it could not be deleted. */
+async function removeFolder(dir, device, result) {
+    let failedBelow = false;
+    const fail = (p, error) => {
+        result.problems.push({ path: p, error });
+        failedBelow = true;
+    };
+    for (const name of await listForRemoval(dir, fail)) {
+        const entry = external_node_path_.join(dir, name);
+        const st = await lstatOrUndefined(entry);
+        if (!st)
+            continue;
+        if (st.isDirectory()) {
+            if (st.dev !== device)
+                fail(entry, 'another filesystem is mounted here: not crossed');
+            else if (await removeFolder(entry, device, result))
+                failedBelow = true;
+            continue;
+        }
+        const problem = await unlinkEntry(entry, st, result);
+        if (problem)
+            fail(entry, problem);
+    }
+    try {
+        const st = await promises_namespaceObject.lstat(dir);
+        await promises_namespaceObject.rmdir(dir);
+        result.freedBytes += st.blocks * 512;
+    }
+    catch (error) {
+        // A folder that still holds what could not be deleted is already explained by that entry.
+        if (!(failedBelow && code(error) === 'ENOTEMPTY'))
+            fail(dir, code(error));
+    }
+    return failedBelow;
+}
+async function listForRemoval(dir, fail) {
+    try {
+        return await promises_namespaceObject.readdir(dir);
+    }
+    catch (error) {
+        if (await makeWritable(dir, error)) {
+            try {
+                return await promises_namespaceObject.readdir(dir);
+            }
+            catch (again) {
+                fail(dir, code(again));
+                return [];
+            }
+        }
+        fail(dir, code(error));
+        return [];
+    }
+}
+/** Unlinks a file or link; returns the error code when it cannot. */
+async function unlinkEntry(entry, st, result) {
+    for (let attempt = 0; attempt < 2; attempt++) {
+        try {
+            await promises_namespaceObject.unlink(entry);
+            if (st.nlink <= 1)
+                result.freedBytes += st.blocks * 512;
+            return undefined;
+        }
+        catch (error) {
+            if (error.code === 'ENOENT')
+                return undefined;
+            if (attempt > 0 || !(await makeWritable(external_node_path_.dirname(entry), error)))
+                return code(error);
+        }
+    }
+    return 'EACCES';
+}
+/** A folder we own but may not write or search (e.g. mode 0555): make it ours to empty. */
+async function makeWritable(dir, error) {
+    const c = error.code;
+    if (c !== 'EACCES' && c !== 'EPERM')
+        return false;
+    try {
+        const st = await promises_namespaceObject.lstat(dir);
+        if (!st.isDirectory() || st.uid !== process.getuid?.())
+            return false;
+        if ((st.mode & 0o700) === 0o700)
+            return false;
+        await promises_namespaceObject.chmod(dir, (st.mode & 0o7777) | 0o700);
+        return true;
+    }
+    catch {
+        return false;
+    }
+}
+async function lstatOrUndefined(p) {
+    try {
+        return await promises_namespaceObject.lstat(p);
+    }
+    catch {
+        return undefined;
+    }
+}
+function code(error) {
+    return error.code ?? String(error);
+}
+/** Bytes a folder takes on disk (allocated blocks), walked like removal: no links followed, one filesystem. */
+function measureTree(top) {
+    let total = 0;
+    let device;
+    try {
+        const st = external_node_fs_.lstatSync(top);
+        if (!st.isDirectory())
+            return undefined;
+        device = st.dev;
+        total += st.blocks * 512;
+    }
+    catch {
+        return undefined;
+    }
+    const pending = [top];
+    while (pending.length) {
+        const dir = pending.pop();
+        let names;
+        try {
+            names = external_node_fs_.readdirSync(dir);
+        }
+        catch {
+            continue;
+        }
+        for (const name of names) {
+            const entry = external_node_path_.join(dir, name);
+            const st = external_node_fs_.lstatSync(entry, { throwIfNoEntry: false });
+            if (!st)
+                continue;
+            total += st.blocks * 512;
+            if (st.isDirectory() && st.dev === device)
+                pending.push(entry);
+        }
+    }
+    return total;
+}
+
+;// CONCATENATED MODULE: ./src/reap/scan.ts
+// Finding every sandbox on the machine, with the facts the decisions need:
+//  - disk sandboxes are the folders `<root>/<project>/<name>` that hold a `.git` folder, in a project
+//    folder whose `.parent` note names a parent repository whose project name is that folder's name;
+//  - volume sandboxes are the volumes labelled `worktree-sandbox.managed=true` whose name is
+//    `<volume-prefix>-<project>-<name>` (the prefix scopes a reaper: other tenants' volumes are not even
+//    looked at), whose labels name their parent;
+//  - a sandbox of a live parent is registered when the parent holds its records
+//    (`refs/worktree-sandbox/...`); one without is reported and kept.
+// Entries starting with `.` under a project folder are ours (homes, the note); anything else that is
+// not a sandbox is reported, and never deleted.
+//
+// Activity is read with lstat only: on the host for disk sandboxes, by one helper container per
+// SANDBOXES_PER_HELPER volumes for volume sandboxes. The host reads nothing else in a sandbox here.
+
+
+
+
+
+
+
+
+
+
+/** Sandbox names as this action makes them: no path separators, never starting with a dot. */
+const SANDBOX_NAME = /^[A-Za-z0-9_-][A-Za-z0-9._-]*$/;
+async function scanSandboxes(options) {
+    const parents = new ParentCache(options.git);
+    const root = realRootOrSelf(options.worktreeRoot);
+    const warnings = [];
+    const sandboxes = await scanDisk(root, parents, warnings);
+    if (options.engine) {
+        try {
+            sandboxes.push(...(await scanVolumes(options, parents, warnings)));
+        }
+        catch (error) {
+            warnings.push(`Volume sandboxes were not scanned: ${error.message}`);
+        }
+    }
+    return { sandboxes, warnings, root };
+}
+function realRootOrSelf(root) {
+    try {
+        return external_node_fs_.realpathSync(root);
+    }
+    catch {
+        return external_node_path_.resolve(root);
+    }
+}
+// ---- disk ---------------------------------------------------------------------------------------------
+async function scanDisk(root, parents, warnings) {
+    const found = [];
+    const listed = (dir) => {
+        try {
+            return external_node_fs_.readdirSync(dir, { withFileTypes: true });
+        }
+        catch (error) {
+            const code = error.code;
+            if (dir !== root || code !== 'ENOENT')
+                warnings.push(`Cannot list ${dir} (${code}): not scanned.`);
+            return [];
+        }
+    };
+    for (const project of listed(root)) {
+        const projectDir = external_node_path_.join(root, project.name);
+        if (!project.isDirectory()) {
+            found.push(foreign(projectDir, project.name, '', describeType(project)));
+            continue;
+        }
+        let owner;
+        for (const child of listed(projectDir)) {
+            if (child.name.startsWith('.'))
+                continue; // ours: homes, the note of the parent
+            const hostPath = external_node_path_.join(projectDir, child.name);
+            if (!child.isDirectory()) {
+                found.push(foreign(hostPath, project.name, child.name, describeType(child)));
+                continue;
+            }
+            const gitDir = sandbox_files_lstat(external_node_path_.join(hostPath, '.git'));
+            if (!gitDir?.isDirectory()) {
+                const why = !gitDir
+                    ? 'no .git folder'
+                    : gitDir.isFile()
+                        ? '.git is a file (a linked worktree, not a sandbox of its own)'
+                        : '.git is not a folder';
+                found.push(foreign(hostPath, project.name, child.name, why));
+                continue;
+            }
+            if (!SANDBOX_NAME.test(child.name)) {
+                found.push(foreign(hostPath, project.name, child.name, 'not a sandbox name'));
+                continue;
+            }
+            owner ??= await parents.ownerOfProject(projectDir, project.name);
+            found.push(diskSandbox(root, hostPath, project.name, child.name, owner));
+        }
+    }
+    return found;
+}
+function foreign(where, project, name, why) {
+    return {
+        key: `disk:${where}`,
+        sandbox: name,
+        project,
+        isolation: 'disk',
+        where,
+        notSandbox: why,
+        hostPath: where,
+    };
+}
+function describeType(dirent) {
+    if (dirent.isSymbolicLink())
+        return 'a symbolic link (never followed)';
+    if (dirent.isFile())
+        return 'a file, where only sandbox folders belong';
+    return 'not a folder';
+}
+function diskSandbox(root, hostPath, project, name, owner) {
+    const activity = diskActivity(hostPath);
+    const base = {
+        key: `disk:${hostPath}`,
+        sandbox: name,
+        project,
+        isolation: 'disk',
+        where: hostPath,
+        hostPath,
+        homePath: external_node_path_.join(external_node_path_.dirname(hostPath), HOME_FOLDER, name),
+        lastActivityMs: lastActivity(activity.times),
+        suspicious: activity.suspicious,
+    };
+    return {
+        ...base,
+        ...registration(owner, 'disk', name, project, (parent) => locateSandbox(plan(name), parent, 'disk', root, ''), hostPath),
+    };
+}
+// ---- volumes ------------------------------------------------------------------------------------------
+async function scanVolumes(options, parents, warnings) {
+    const { engine, volumePrefix: prefix } = options;
+    const volumes = await engine.listVolumes(`${MANAGED_LABEL}=true`, VOLUME_LABEL_KEYS);
+    const found = [];
+    for (const { name, labels } of volumes) {
+        if (!name.startsWith(`${prefix}-`))
+            continue;
+        const project = labels[label('project')] ?? '';
+        const sandbox = labels[label('sandbox')] ?? '';
+        const base = {
+            key: `volume:${name}`,
+            sandbox,
+            project,
+            isolation: 'container',
+            where: name,
+            volume: name,
+            branchLabel: labels[label('branch')],
+        };
+        if (!SANDBOX_NAME.test(sandbox) || !project) {
+            found.push({ ...base, notSandbox: 'its labels name no sandbox and project' });
+            continue;
+        }
+        // A longer prefix that starts with ours (another tenant) makes names that do not match their labels.
+        if (volumeName(prefix, project, sandbox) !== name)
+            continue;
+        base.createdMs = parseTimestamp(labels[label('created')]);
+        const parentPath = labels[label('parent')];
+        const owner = parentPath && external_node_path_.isAbsolute(parentPath) ? await parents.ownerOf(parentPath, project) : undefined;
+        if (!owner) {
+            found.push({ ...base, orphan: 'its labels name no parent repository' });
+            continue;
+        }
+        found.push({
+            ...base,
+            ...registration(owner, 'container', sandbox, project, (parent) => locateSandbox(plan(sandbox), parent, 'container', '', prefix), name),
+        });
+    }
+    await readVolumeActivity(options, found.filter((s) => !s.notSandbox), warnings);
+    return found;
+}
+/** Each volume's signals, from helper containers (a volume they could not read has no known age). */
+async function readVolumeActivity(options, volumes, warnings) {
+    if (volumes.length === 0)
+        return;
+    const seen = await inspectInHelpers(options.engine, options.image, undefined, volumes.map((s) => ({ key: s.key, target: { volume: s.volume, name: s.sandbox }, signals: true })));
+    let failed = 0;
+    for (const s of volumes)
+        applyVolumeSignals(s, seen.get(s.key));
+    for (const s of volumes)
+        if (!seen.get(s.key)?.signals)
+            failed++;
+    if (failed)
+        warnings.push(`The activity of ${failed} volume(s) could not be read: their age is unknown, they are kept.`);
+}
+function applyVolumeSignals(s, seen) {
+    const signals = seen?.signals;
+    if (!signals) {
+        s.lastActivityMs = undefined;
+        return;
+    }
+    const times = [s.createdMs];
+    const time = (signal) => ('mtimeMs' in signal ? signal.mtimeMs : undefined);
+    if (signals.worktree.type !== 'dir' || signals.gitDir.type !== 'dir')
+        s.broken = `its work tree or .git folder is missing from the volume (${signals.worktree.type}, ${signals.gitDir.type})`;
+    else
+        times.push(time(signals.worktree));
+    for (const [file, signal] of Object.entries(signals.files)) {
+        if (signal.type === 'file')
+            times.push(signal.mtimeMs);
+        else if (signal.type !== 'none')
+            s.suspicious ??= `.git/${file} is not a regular file (a symbolic link?)`;
+    }
+    s.lastActivityMs = lastActivity(times);
+    if (signals.head && 'ref' in signals.head)
+        s.headRef = signals.head.ref;
+}
+function registration(owner, isolation, name, project, locate, where) {
+    if (owner.problem || !owner.parent)
+        return { parentPath: owner.parentPath, orphan: owner.problem ?? 'no parent repository' };
+    const { parent } = owner;
+    const facts = { parentPath: parent.path, parent };
+    if (projectName(parent.path) !== project)
+        return { ...facts, unregistered: `${parent.path} is not the parent of project ${project}` };
+    const location = locate(parent);
+    const at = location.isolation === 'disk' ? location.hostPath : location.volume;
+    if (at !== where)
+        return { ...facts, unregistered: `${parent.path} places it at ${at}` };
+    if (owner.recordsError)
+        return { ...facts, location, unregistered: owner.recordsError };
+    const recorded = owner.records.get(`${isolation === 'disk' ? 'disk' : 'volume'}/${name}`);
+    if (!recorded)
+        return { ...facts, location, unregistered: `${parent.path} holds no record of it` };
+    return { ...facts, recorded, location };
+}
+function plan(name) {
+    return { sandbox: name, kind: classifyName(name), branch: '' };
+}
+/** Each parent is looked at once (one git process for its records), however many sandboxes it has. */
+class ParentCache {
+    git;
+    owners = new Map();
+    constructor(git) {
+        this.git = git;
+    }
+    /** The parent a project folder's note names; verified: its project name is the folder's name. */
+    async ownerOfProject(projectDir, project) {
+        const note = readBounded(external_node_path_.join(projectDir, PARENT_NOTE), 4096);
+        if (!('data' in note))
+            return {
+                problem: `its project folder has no readable note of its parent (${'error' in note ? note.error : 'none'})`,
+            };
+        const parentPath = note.data.toString('utf8').trim();
+        if (!external_node_path_.isAbsolute(parentPath) || parentPath.includes('\n'))
+            return { problem: 'its project folder has no readable note of its parent (malformed)' };
+        return this.ownerOf(parentPath, project);
+    }
+    ownerOf(parentPath, project) {
+        if (projectName(parentPath) !== project)
+            return Promise.resolve({
+                parentPath,
+                problem: `its parent ${parentPath} is not the parent of project ${project}`,
+            });
+        let owner = this.owners.get(parentPath);
+        if (!owner) {
+            owner = this.look(parentPath);
+            this.owners.set(parentPath, owner);
+        }
+        return owner;
+    }
+    async look(parentPath) {
+        const gitDir = external_node_path_.join(parentPath, '.git');
+        const status = parentStatus(parentPath, gitDir);
+        if (status)
+            return { parentPath, problem: status };
+        const parent = {
+            path: parentPath,
+            gitDir,
+            objectStores: await objectStores(external_node_path_.join(gitDir, 'objects')),
+        };
+        const out = await this.git.exec(parentPath, [
+            'for-each-ref',
+            '--format=%(refname)',
+            '--',
+            `${REF_ROOT}/`,
+        ]);
+        if (out.exitCode !== 0)
+            return {
+                parentPath,
+                parent,
+                recordsError: `the records of ${parentPath} could not be read: ${out.stderr.trim().split('\n')[0]}`,
+            };
+        const records = new Map();
+        for (const line of out.stdout.split('\n')) {
+            const match = /^refs\/worktree-sandbox\/(disk|volume)\/(.+)\/(head|creating)$/.exec(line);
+            if (!match)
+                continue;
+            const key = `${match[1]}/${nameFromComponent(match[2])}`;
+            if (match[3] === 'head' || !records.has(key))
+                records.set(key, match[3]);
+        }
+        return { parentPath, parent, records };
+    }
+}
+/** Undefined when the parent is there; else why not. */
+function parentStatus(parentPath, gitDir) {
+    try {
+        if (!external_node_fs_.lstatSync(gitDir).isDirectory())
+            return `its parent repository ${parentPath} has no .git folder`;
+        external_node_fs_.accessSync(gitDir, external_node_fs_.constants.R_OK | external_node_fs_.constants.X_OK);
+        external_node_fs_.accessSync(external_node_path_.join(gitDir, 'HEAD'), external_node_fs_.constants.R_OK);
+        external_node_fs_.accessSync(external_node_path_.join(gitDir, 'objects'), external_node_fs_.constants.R_OK | external_node_fs_.constants.X_OK);
+        return undefined;
+    }
+    catch (error) {
+        const code = error.code;
+        if (code === 'ENOENT' || code === 'ENOTDIR')
+            return `its parent repository ${parentPath} is gone`;
+        return `its parent repository ${parentPath} is unreadable (${code})`;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/reap/execute.ts
+// Carrying out the removals decided. Each sandbox is removed under its own lock (a run that holds it, or
+// takes it first, wins: the sandbox is then in use), after one last look at its activity, archived first
+// when asked. A sandbox of a live parent goes the way run mode removes one (`removeSandbox`: its folders
+// or volume, then every record the parent keeps of it); an orphan loses its folders or volume only.
+// On disk the reaper removes the folders itself first, carefully (remove.ts): links are never followed,
+// and what cannot be deleted is reported while the rest goes.
+
+
+
+
+
+
+
+
+
+
+/** Removals running at once. */
+const REMOVALS_IN_FLIGHT = 4;
+/** Sandboxes locked and looked at again together (one helper for the volumes among them). */
+const BATCH = 32;
+async function carryOut(removals, deps) {
+    const outcomes = new Map();
+    for (let i = 0; i < removals.length; i += BATCH) {
+        const batch = removals.slice(i, i + BATCH);
+        const locks = await inParallel(batch, REMOVALS_IN_FLIGHT, (removal) => lock(removal.sandbox));
+        try {
+            const locked = batch.filter((_, n) => !('refused' in locks[n]));
+            const activity = await currentActivity(locked.map((r) => r.sandbox), deps);
+            const done = await inParallel(batch, REMOVALS_IN_FLIGHT, async (removal) => {
+                const held = locks[batch.indexOf(removal)];
+                if ('refused' in held)
+                    return skipped(held.refused);
+                return removeOne(removal, activity.get(removal.sandbox.key), deps);
+            });
+            batch.forEach((removal, n) => {
+                outcomes.set(removal.decision.key, done[n]);
+                deps.log(describe(removal.decision, done[n]));
+            });
+        }
+        finally {
+            await Promise.all(locks.map((held) => ('release' in held ? held.release?.() : undefined)));
+        }
+    }
+    return outcomes;
+}
+async function lock(sandbox) {
+    if (!sandbox.parent || sandbox.orphan)
+        return {};
+    try {
+        return { release: await lockSandbox(sandbox.parent.gitDir, sandbox.sandbox, 0) };
+    }
+    catch (error) {
+        return {
+            refused: error instanceof LockTimeoutError
+                ? 'in use: a run holds its lock'
+                : `its lock could not be taken: ${error.message}`,
+        };
+    }
+}
+/** The newest activity of each sandbox now: disk on the host, volumes by one helper. */
+async function currentActivity(sandboxes, deps) {
+    const now = new Map();
+    for (const s of sandboxes)
+        if (s.hostPath)
+            now.set(s.key, lastActivity([...diskActivity(s.hostPath).times, s.createdMs]));
+    const volumes = sandboxes.filter((s) => s.volume);
+    if (volumes.length) {
+        const seen = await inspectInHelpers(deps.engine, deps.image, undefined, volumes.map((s) => ({ key: s.key, target: { volume: s.volume, name: s.sandbox }, signals: true })));
+        for (const s of volumes) {
+            const copy = { ...s };
+            applyVolumeSignals(copy, seen.get(s.key));
+            now.set(s.key, copy.lastActivityMs);
+        }
+    }
+    return now;
+}
+function skipped(detail) {
+    return { status: 'skipped', detail, freedBytes: 0, archived: [], problems: [] };
+}
+async function removeOne({ decision, sandbox }, activity, deps) {
+    if (activity === undefined)
+        return skipped('its activity could not be read again');
+    if (decision.lastActivityMs === undefined || activity > decision.lastActivityMs)
+        return skipped('activity since the scan');
+    const outcome = skipped('');
+    delete outcome.detail;
+    if (decision.archive) {
+        try {
+            outcome.archived = await archiveSandbox(sandbox, decision.archive, deps);
+        }
+        catch (error) {
+            outcome.detail = `archiving failed (${error.message})`;
+            return outcome;
+        }
+    }
+    try {
+        if (sandbox.volume)
+            await removeVolume(sandbox, decision, deps, outcome);
+        else
+            await removeFolders(sandbox, deps, outcome);
+    }
+    catch (error) {
+        outcome.status = 'not removed';
+        outcome.detail = error.message;
+    }
+    return outcome;
+}
+async function removeVolume(sandbox, decision, deps, outcome) {
+    // An orphan's records went with its parent: only the volume is left to remove.
+    if (sandbox.location && !sandbox.orphan)
+        await removeSandbox(deps.git, deps.engine, sandbox.location);
+    else
+        await deps.engine.removeVolume(sandbox.volume);
+    outcome.status = 'removed';
+    outcome.freedBytes = decision.sizeBytes ?? 0;
+}
+async function removeFolders(sandbox, deps, outcome) {
+    const tree = await removeSandboxTree(deps.root, sandbox.hostPath);
+    if (tree.unlinked && sandbox.homePath)
+        await removeHomeFolder(deps.root, sandbox.homePath, tree);
+    outcome.freedBytes = tree.freedBytes;
+    outcome.problems = tree.problems;
+    if (!tree.unlinked) {
+        outcome.status = 'not removed';
+        outcome.detail = `its .git folder could not be moved away (${tree.problems[0]?.error}): left intact`;
+        return;
+    }
+    const location = sandbox.location && !sandbox.orphan ? sandbox.location : undefined;
+    if (tree.problems.length === 0) {
+        outcome.status = 'removed';
+        // What is left of it (the project folder with its last sandbox) goes the way run mode removes it.
+        if (location)
+            await removeSandbox(deps.git, deps.engine, location);
+        else
+            await removeEmptyProjectDir(external_node_path_.dirname(sandbox.hostPath));
+        return;
+    }
+    // No sandbox any more (its .git is gone): the parent forgets it; the rest is reported.
+    if (location)
+        await forgetSandbox(deps.git, location);
+    outcome.status = 'partly removed';
+    outcome.detail = `${tree.problems.length} entr${tree.problems.length === 1 ? 'y' : 'ies'} could not be deleted`;
+}
+function describe(decision, outcome) {
+    const what = `${decision.project}/${decision.sandbox} (${decision.isolation === 'disk' ? decision.where : `volume ${decision.where}`})`;
+    const detail = outcome.detail ? `: ${outcome.detail}` : '';
+    const archived = outcome.archived.length ? `; archived to ${outcome.archived.join(', ')}` : '';
+    return `${outcome.status} ${what}${detail}${archived}`;
+}
+
+;// CONCATENATED MODULE: ./src/reap/in-use.ts
+// Is a stale sandbox in use? A running container mounts it, a process has its working directory inside
+// it, or a run holds its lock. Containers and processes are looked at once for all sandboxes.
+
+
+
+async function observeUsage(engine) {
+    const usage = { workingDirs: processWorkingDirs() };
+    if (!engine)
+        return { ...usage, containers: [] };
+    try {
+        const containers = await engine.containerMounts();
+        // Bind sources are compared as real paths, like the sandbox paths.
+        for (const c of containers)
+            c.binds = c.binds.map(realOrSelf);
+        return { ...usage, containers };
+    }
+    catch (error) {
+        const message = error.message;
+        // No engine installed: no container can be using anything.
+        if (/not installed or not on PATH/.test(message))
+            return { ...usage, containers: [] };
+        return { ...usage, containersError: message };
+    }
+}
+function processWorkingDirs() {
+    let pids;
+    try {
+        pids = external_node_fs_.readdirSync('/proc').filter((n) => /^\d+$/.test(n));
+    }
+    catch {
+        return undefined;
+    }
+    const dirs = [];
+    for (const pid of pids) {
+        try {
+            dirs.push({ pid: Number(pid), cwd: external_node_fs_.readlinkSync(`/proc/${pid}/cwd`) });
+        }
+        catch {
+            /* gone, or another user's process */
+        }
+    }
+    return dirs;
+}
+function realOrSelf(p) {
+    try {
+        return external_node_fs_.realpathSync(p);
+    }
+    catch {
+        return p;
+    }
+}
+const inside = (child, dir) => child === dir || child.startsWith(`${dir}${external_node_path_.sep}`);
+/** Why the sandbox is in use, or undefined. A usage that could not be observed counts as "in use". */
+async function inUseReason(sandbox, usage) {
+    if (sandbox.parent && !sandbox.orphan && (await isSandboxLocked(sandbox.parent.gitDir, sandbox.sandbox)))
+        return 'a run holds its lock';
+    if (!usage.containers)
+        return `the container engine could not be asked (${usage.containersError})`;
+    if (sandbox.volume) {
+        const users = usage.containers.filter((c) => c.volumes.includes(sandbox.volume));
+        const running = users.filter((c) => c.running).map((c) => c.name);
+        if (running.length)
+            return `running container ${running.join(', ')} mounts it`;
+        if (users.length)
+            return `stopped container ${users.map((c) => c.name).join(', ')} still references the volume (remove it to let the volume go)`;
+        return undefined;
+    }
+    // The work tree and the command's home: a container or a process in either is using the sandbox.
+    const dirs = [sandbox.hostPath, ...(sandbox.homePath ? [sandbox.homePath] : [])];
+    const within = (p) => dirs.some((dir) => inside(p, dir));
+    const mounting = usage.containers.filter((c) => c.running && c.binds.some(within));
+    if (mounting.length)
+        return `running container ${mounting.map((c) => c.name).join(', ')} mounts it`;
+    if (!usage.workingDirs)
+        return 'the working directories of processes cannot be read (no /proc)';
+    const process = usage.workingDirs.find((p) => within(p.cwd));
+    if (process)
+        return `process ${process.pid} has its working directory in it`;
+    return undefined;
+}
+
+;// CONCATENATED MODULE: ./src/reap/trace.ts
+// The reaper's log lines: each decision with every fact it was made from, for a debug log, and text from
+// the disk made safe to print. Pure.
+
+/**
+ * Text made safe for one log line: control characters (a newline in a folder's name could start a line
+ * the runner reads as a workflow command) written as escapes.
+ */
+function printable(text) {
+    return text.replace(/\p{Cc}/gu, (c) => c === '\n' ? '\\n' : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+/**
+ * One line for the debug log: a decision and every fact it was made from. `lookedAt`: the entry was
+ * stale, so whether it is in use and holds work was checked; `dryRun`: a removal is only reported.
+ */
+function decisionTrace(d, facts, lookedAt, dryRun = false) {
+    const verb = d.action === 'remove' ? (dryRun ? 'would remove' : 'remove') : 'keep';
+    const parts = [
+        `${verb} ${d.project}/${d.sandbox} (${d.isolation === 'disk' ? d.where : `volume ${d.where}`})`,
+        `class ${d.class}${d.expiryDays === undefined ? '' : `, expiry ${d.expiryDays} days`}`,
+        ...checked(d, facts, lookedAt),
+    ];
+    if (facts.sizeBytes !== undefined)
+        parts.push(`size ${bytes_formatBytes(facts.sizeBytes)}`);
+    parts.push(`reason: ${d.reason}`);
+    if (d.archive)
+        parts.push(`archive: ${d.archive === 'work' ? 'patch and bundle' : 'every file'}`);
+    return printable(parts.join('; '));
+}
+/** What was looked at: nothing but sandboxes has an age, and only stale ones are looked at closer. */
+function checked(d, facts, lookedAt) {
+    if (facts.notSandbox)
+        return [`not a sandbox: ${facts.notSandbox}`];
+    const age = d.ageDays === undefined
+        ? 'age unknown (no activity signal)'
+        : `${d.ageDays} day(s) old (last activity ${new Date(d.lastActivityMs).toISOString()})`;
+    if (!lookedAt)
+        return [age, 'not stale: in use and work not checked'];
+    return [
+        age,
+        `in use: ${facts.inUse ?? 'no'}`,
+        ...(facts.orphan ? [`orphan: ${facts.orphan}`] : []),
+        `work: ${workText(facts)}`,
+    ];
+}
+function workText(facts) {
+    if (facts.inUse)
+        return 'not checked (in use)';
+    if (facts.orphan)
+        return 'not checkable (no parent)';
+    const work = facts.work;
+    if (!work)
+        return 'not checked';
+    if (work.state === 'clean')
+        return 'none';
+    if (work.state === 'work')
+        return work.detail;
+    if (work.state === 'unknown')
+        return `could not check (${work.detail})`;
+    return 'not checkable';
+}
+
+;// CONCATENATED MODULE: ./src/reap/git-index.ts
+// A reader for git's index file (versions 2 and 3), enough to tell from the filesystem alone that a
+// worktree is clean: the stat data git cached for each file, and the cache tree's root (the tree the
+// index would write). Anything unusual (version 4, split or sparse index, required extensions, a bad
+// checksum) is reported as unsupported, and the caller asks git instead.
+
+const ASSUME_VALID = 0x8000;
+const EXTENDED = 0x4000;
+const STAGE_MASK = 0x3000;
+const NAME_MASK = 0x0fff;
+/** Parses an index whose object names are `hashBytes` long (20 for SHA-1, 32 for SHA-256). */
+function parseIndex(buf, hashBytes = 20) {
+    const fail = (why) => ({ ok: false, unsupported: why });
+    if (buf.length < 12 + hashBytes || buf.toString('latin1', 0, 4) !== 'DIRC')
+        return fail('not an index file');
+    const version = buf.readUInt32BE(4);
+    if (version !== 2 && version !== 3)
+        return fail(`index version ${version}`);
+    const end = buf.length - hashBytes;
+    if (!checksumOk(buf, end, hashBytes))
+        return fail('index checksum mismatch');
+    const count = buf.readUInt32BE(8);
+    const entries = [];
+    let off = 12;
+    for (let i = 0; i < count; i++) {
+        const fixed = 40 + hashBytes + 2;
+        if (off + fixed > end)
+            return fail('truncated entry');
+        const flags = buf.readUInt16BE(off + 40 + hashBytes);
+        let nameStart = off + fixed;
+        let special = (flags & ASSUME_VALID) !== 0;
+        if (flags & EXTENDED) {
+            if (version < 3)
+                return fail('extended flags in a version 2 index');
+            special = special || buf.readUInt16BE(nameStart) !== 0;
+            nameStart += 2;
+        }
+        let nameLength = flags & NAME_MASK;
+        if (nameLength === NAME_MASK)
+            nameLength = buf.indexOf(0, nameStart) - nameStart;
+        if (nameLength < 0 || nameStart + nameLength > end)
+            return fail('truncated entry name');
+        entries.push({
+            ctimeSec: buf.readUInt32BE(off),
+            ctimeNsec: buf.readUInt32BE(off + 4),
+            mtimeSec: buf.readUInt32BE(off + 8),
+            mtimeNsec: buf.readUInt32BE(off + 12),
+            ino: buf.readUInt32BE(off + 20),
+            mode: buf.readUInt32BE(off + 24),
+            uid: buf.readUInt32BE(off + 28),
+            gid: buf.readUInt32BE(off + 32),
+            size: buf.readUInt32BE(off + 36),
+            oid: buf.toString('hex', off + 40, off + 40 + hashBytes),
+            stage: (flags & STAGE_MASK) >> 12,
+            special,
+            path: buf.toString('utf8', nameStart, nameStart + nameLength),
+        });
+        // Entries are NUL-padded to a multiple of 8 bytes (at least one NUL).
+        off += (nameStart - off + nameLength + 8) & ~7;
+    }
+    let rootTree;
+    while (off + 8 <= end) {
+        const signature = buf.toString('latin1', off, off + 4);
+        const size = buf.readUInt32BE(off + 4);
+        const data = off + 8;
+        if (data + size > end)
+            return fail(`truncated extension ${signature}`);
+        if (signature === 'TREE')
+            rootTree = cacheTreeRoot(buf.subarray(data, data + size), hashBytes);
+        // Extensions whose signature starts with A-Z are optional; any other one changes how to read the index.
+        else if (!/^[A-Z]/.test(signature))
+            return fail(`index extension ${JSON.stringify(signature)}`);
+        off = data + size;
+    }
+    if (off !== end)
+        return fail('trailing bytes');
+    return { ok: true, index: { version, entries, rootTree } };
+}
+function checksumOk(buf, end, hashBytes) {
+    const stored = buf.subarray(end);
+    if (stored.every((b) => b === 0))
+        return true; // index.skipHash
+    const algorithm = hashBytes === 32 ? 'sha256' : 'sha1';
+    return (0,external_node_crypto_namespaceObject.createHash)(algorithm).update(buf.subarray(0, end)).digest().equals(stored);
+}
+/** The first cache-tree record is the root: path "", entry count, subtree count, then its tree name. */
+function cacheTreeRoot(data, hashBytes) {
+    const nul = data.indexOf(0);
+    const newline = data.indexOf(0x0a, nul + 1);
+    if (nul !== 0 || newline < 0)
+        return undefined;
+    const [entryCount] = data.toString('latin1', nul + 1, newline).split(' ');
+    if (Number(entryCount) < 0 || newline + 1 + hashBytes > data.length)
+        return undefined;
+    return data.toString('hex', newline + 1, newline + 1 + hashBytes);
+}
+/** The name git gives a blob with this content. */
+function blobName(content, hashBytes = 20) {
+    const hash = (0,external_node_crypto_namespaceObject.createHash)(hashBytes === 32 ? 'sha256' : 'sha1');
+    hash.update(`blob ${content.length}\0`);
+    hash.update(content);
+    return hash.digest('hex');
+}
+
+;// CONCATENATED MODULE: ./src/reap/clean-probe.ts
+// The filesystem fast path of the check for work: proves that a worktree is clean without starting git,
+// or says why it cannot (then git decides, in a helper container). It proves "clean" only when:
+//  - the index's cache tree is complete and names HEAD's tree (nothing staged);
+//  - every index entry is an ordinary file or link whose stat data still matches what git cached (with
+//    ctime and inode, stricter than git itself), or whose content hashes to the blob in the index;
+//  - no file or folder exists that the index does not list (untracked or ignored: only git knows which).
+// It never writes anything, so it cannot reset the activity clock it is part of.
+
+
+
+
+/** An index larger than this is left to git. */
+const INDEX_MAX = 512 * 1024 * 1024;
+/** Files larger than this are not hashed by the fast path: git decides. */
+const HASH_LIMIT = 8 * 1024 * 1024;
+const NS = 1000000000n;
+const REGULAR = 0o100000;
+const SYMLINK = 0o120000;
+/**
+ * `gitDir` is the sandbox's own `.git` folder: its index is read as data (never through a link), and the
+ * work tree is walked before any file in it is read, so that a folder replaced by a link is caught
+ * before anything is read through it.
+ */
+function proveClean(worktree, gitDir, headTree) {
+    const unsure = (why) => ({ clean: false, unsure: why });
+    const indexFile = external_node_path_.join(gitDir, 'index');
+    const read = readBounded(indexFile, INDEX_MAX);
+    if ('absent' in read)
+        return unsure('there is no index');
+    if ('error' in read)
+        return unsure(read.error);
+    const indexMtime = external_node_fs_.lstatSync(indexFile, { bigint: true }).mtimeNs;
+    const hashBytes = headTree.length / 2;
+    const reading = parseIndex(read.data, hashBytes);
+    if (!reading.ok)
+        return unsure(reading.unsupported);
+    const { entries, rootTree } = reading.index;
+    if (rootTree !== headTree)
+        return unsure('the index does not match HEAD as a whole');
+    const tracked = new Set();
+    const folders = new Set();
+    for (const entry of entries) {
+        if (!safeEntryPath(entry.path))
+            return unsure(`the index lists a path git would refuse: ${JSON.stringify(entry.path)}`);
+        tracked.add(entry.path);
+        for (let dir = external_node_path_.posix.dirname(entry.path); dir !== '.'; dir = external_node_path_.posix.dirname(dir)) {
+            if (folders.has(dir))
+                break;
+            folders.add(dir);
+        }
+    }
+    for (const dir of folders)
+        if (tracked.has(dir))
+            return unsure(`${dir} is both a file and a folder in the index`);
+    const extra = firstUnlisted(worktree, tracked, folders);
+    if (extra !== undefined)
+        return unsure(`${extra} is not in the index`);
+    for (const entry of entries) {
+        const problem = entryProblem(worktree, entry, indexMtime, hashBytes);
+        if (problem)
+            return unsure(`${entry.path}: ${problem}`);
+    }
+    return { clean: true };
+}
+/** A relative path with no empty, `.`, `..` or `.git` component (git refuses such index entries). */
+function safeEntryPath(p) {
+    return p
+        .split('/')
+        .every((part) => part !== '' && part !== '.' && part !== '..' && part.toLowerCase() !== '.git');
+}
+function entryProblem(worktree, entry, indexMtime, hashBytes) {
+    if (entry.stage !== 0)
+        return 'a conflict';
+    if (entry.special)
+        return 'flagged assume-valid, skip-worktree or intent-to-add';
+    const type = entry.mode & 0o170000;
+    if (type !== REGULAR && type !== SYMLINK)
+        return 'not a plain file or link (a submodule?)';
+    const file = external_node_path_.join(worktree, entry.path);
+    let st;
+    try {
+        st = external_node_fs_.lstatSync(file, { bigint: true });
+    }
+    catch {
+        return 'missing';
+    }
+    if (type === SYMLINK ? !st.isSymbolicLink() : !st.isFile())
+        return 'changed type';
+    if (type === REGULAR && (st.mode & 64n ? 0o100755 : 0o100644) !== entry.mode)
+        return 'mode changed';
+    if (st.size !== BigInt(entry.size))
+        return 'size changed';
+    const racy = at(entry.mtimeSec, entry.mtimeNsec) >= indexMtime;
+    if (!racy && statMatches(st, entry))
+        return undefined;
+    // Stat data moved (a copy, a touch) or is too close to the index write to trust: compare content.
+    if (st.size > BigInt(HASH_LIMIT))
+        return 'changed stat data on a large file';
+    try {
+        const content = type === SYMLINK ? Buffer.from(external_node_fs_.readlinkSync(file, 'buffer')) : external_node_fs_.readFileSync(file);
+        return blobName(content, hashBytes) === entry.oid ? undefined : 'content changed';
+    }
+    catch {
+        return 'unreadable';
+    }
+}
+function at(sec, nsec) {
+    return BigInt(sec) * NS + BigInt(nsec);
+}
+/** Git's own comparison plus ctime and inode; nanoseconds where the index has them. */
+function statMatches(st, entry) {
+    const same = (ns, sec, nsec) => nsec === 0 ? ns / NS === BigInt(sec) : ns === at(sec, nsec);
+    return (same(st.mtimeNs, entry.mtimeSec, entry.mtimeNsec) &&
+        same(st.ctimeNs, entry.ctimeSec, entry.ctimeNsec) &&
+        BigInt.asUintN(32, st.ino) === BigInt(entry.ino) &&
+        Number(st.uid) === entry.uid &&
+        Number(st.gid) === entry.gid);
+}
+/** The first file or folder (relative path) that the index does not account for, if any. */
+function firstUnlisted(worktree, tracked, folders) {
+    const pending = [''];
+    while (pending.length) {
+        const dir = pending.pop();
+        let names;
+        try {
+            names = external_node_fs_.readdirSync(dir ? external_node_path_.join(worktree, dir) : worktree, { withFileTypes: true });
+        }
+        catch {
+            return dir || '.';
+        }
+        for (const dirent of names) {
+            const rel = dir ? `${dir}/${dirent.name}` : dirent.name;
+            if (rel === '.git' || tracked.has(rel))
+                continue;
+            if (folders.has(rel) && dirent.isDirectory())
+                pending.push(rel);
+            else
+                return rel;
+        }
+    }
+    return undefined;
+}
+
+;// CONCATENATED MODULE: ./src/reap/parent-check.ts
+
+async function checkAgainstParent(git, parent, sandboxes) {
+    const verdicts = new Map();
+    const valid = sandboxes.filter((s) => {
+        const bad = [s.headOid, ...s.named].find((oid) => !OID.test(oid));
+        if (bad !== undefined)
+            verdicts.set(s.key, {
+                error: `it names an object that is no object name: ${JSON.stringify(bad.slice(0, 80))}`,
+            });
+        return bad === undefined;
+    });
+    if (valid.length === 0)
+        return verdicts;
+    const objects = [...new Set(valid.flatMap((s) => s.named))];
+    const heads = [...new Set(valid.map((s) => s.headOid))];
+    const asked = [...objects, ...heads.map((h) => `${h}^{tree}`)];
+    const found = await git.exec(parent.path, ['cat-file', '--batch-check'], {
+        input: Buffer.from(`${asked.join('\n')}\n`),
+    });
+    const lines = found.stdout.split('\n');
+    if (found.exitCode !== 0 || lines.length < asked.length) {
+        const error = `git cat-file failed in the parent: ${parent_check_firstLine(found.stderr) || `exit ${found.exitCode}`}`;
+        for (const s of valid)
+            verdicts.set(s.key, { error });
+        return verdicts;
+    }
+    const types = new Map();
+    objects.forEach((oid, i) => types.set(oid, batchType(lines[i], oid)));
+    const trees = new Map();
+    heads.forEach((head, i) => {
+        const [tree, type] = lines[objects.length + i].split(' ');
+        if (type === 'tree' && OID.test(tree))
+            trees.set(head, tree);
+    });
+    // Commits and tags the parent has: which of them are reachable from no branch, tag or remote?
+    const walkable = objects.filter((oid) => types.get(oid) === 'commit' || types.get(oid) === 'tag');
+    let unreachable = new Set();
+    if (walkable.length) {
+        const list = await git.exec(parent.path, ['rev-list', '--stdin', '--not', '--branches', '--tags', '--remotes'], {
+            input: Buffer.from(`${walkable.join('\n')}\n`),
+        });
+        if (list.exitCode !== 0) {
+            const error = `git rev-list failed in the parent: ${parent_check_firstLine(list.stderr) || `exit ${list.exitCode}`}`;
+            for (const s of valid)
+                verdicts.set(s.key, { error });
+            return verdicts;
+        }
+        unreachable = new Set(list.stdout.split('\n').filter(Boolean));
+    }
+    const peeled = await peelTags(git, parent, walkable.filter((oid) => types.get(oid) === 'tag'));
+    for (const s of valid) {
+        const verdict = {
+            headTree: types.get(s.headOid) === 'commit' ? trees.get(s.headOid) : undefined,
+        };
+        for (const oid of s.named) {
+            const type = types.get(oid);
+            if (type === 'missing')
+                verdict.unsaved = true;
+            else if (type === 'commit')
+                verdict.unsaved ||= unreachable.has(oid);
+            else if (type === 'tag') {
+                const commit = peeled.get(oid);
+                if (commit === undefined)
+                    verdict.error ??= `a tag it names (${oid.slice(0, 12)}) could not be followed`;
+                else
+                    verdict.unsaved ||= unreachable.has(commit);
+            }
+            else
+                verdict.error ??= `a ref names ${oid.slice(0, 12)}, which is ${type === 'odd' ? 'not understood' : `a ${type}`}`;
+        }
+        verdicts.set(s.key, verdict);
+    }
+    return verdicts;
+}
+/** `<oid> <type> <size>` or `<oid> missing`. */
+function batchType(line, oid) {
+    const [name, type] = (line ?? '').split(' ');
+    if (type === 'missing')
+        return 'missing';
+    if (name !== oid || !type)
+        return 'odd';
+    return type;
+}
+/**
+ * rev-list peels a tag to its commit and prints the commit: the commits annotated tags point to. A tag
+ * that does not end at a commit (a tagged tree or blob) gets no entry.
+ */
+async function peelTags(git, parent, tags) {
+    const peeled = new Map();
+    if (tags.length === 0)
+        return peeled;
+    const out = await git.exec(parent.path, ['cat-file', '--batch-check'], {
+        input: Buffer.from(`${tags.map((t) => `${t}^{commit}`).join('\n')}\n`),
+    });
+    if (out.exitCode !== 0)
+        return peeled;
+    out.stdout
+        .split('\n')
+        .slice(0, tags.length)
+        .forEach((line, i) => {
+        const [commit, type] = line.split(' ');
+        if (type === 'commit' && OID.test(commit))
+            peeled.set(tags[i], commit);
+    });
+    return peeled;
+}
+function parent_check_firstLine(text) {
+    return text.trim().split('\n')[0] ?? '';
+}
+
+;// CONCATENATED MODULE: ./src/reap/work-finding.ts
+const work_finding_UNSAVED = "commits not in the parent's branches, tags or remotes";
+function summarizeWork(checks) {
+    const found = [];
+    const failed = [];
+    if (checks.operation)
+        found.push(checks.operation);
+    if ('error' in checks.uncommitted)
+        failed.push(checks.uncommitted.error);
+    else if (checks.uncommitted.value > 0)
+        found.push(`${checks.uncommitted.value} uncommitted file(s)`);
+    if ('error' in checks.unsaved)
+        failed.push(checks.unsaved.error);
+    else if (checks.unsaved.value)
+        found.push(work_finding_UNSAVED);
+    if (found.length)
+        return { state: 'work', detail: found.join(', ') };
+    if (failed.length)
+        return { state: 'unknown', detail: [...new Set(failed)].join('; ') };
+    return { state: 'clean' };
+}
+
+;// CONCATENATED MODULE: ./src/reap/work.ts
+// The check for work, for the stale sandboxes only, batched per parent repository. Nothing runs git on
+// the host inside a sandbox, or with anything a container could have written:
+//  - history: HEAD and every ref of a sandbox, read as data (disk: by the host, bounded, lstat only;
+//    volumes: by a helper container), must name objects the parent has, reachable from its branches,
+//    tags or remotes (parent-check.ts, host git on the parent only);
+//  - uncommitted changes of a disk sandbox: proved absent from its index and files where possible
+//    (clean-probe.ts, with HEAD's tree from the parent); otherwise, and for every volume, `git status` in
+//    a helper container that never reads the sandbox's own configuration (helper-inspection.ts).
+// Every check is read-only: sandboxes are mounted read-only, and nothing rewrites an index.
+
+
+
+
+
+
+
+/** Checks registered sandboxes of live parents; returns a report per sandbox key. */
+async function checkWork(sandboxes, deps) {
+    const reports = new Map();
+    const byParent = new Map();
+    for (const s of sandboxes) {
+        if (!s.parent || !s.recorded)
+            continue;
+        const early = earlyFinding(s);
+        if (early) {
+            reports.set(s.key, { work: early });
+            continue;
+        }
+        const group = byParent.get(s.parent.gitDir) ?? { parent: s.parent, sandboxes: [] };
+        group.sandboxes.push(s);
+        byParent.set(s.parent.gitDir, group);
+    }
+    // Two parents at a time: one's helper container runs while the other's files are read.
+    await inParallel([...byParent.values()], 2, async ({ parent, sandboxes: group }) => {
+        for (const [key, report] of await checkParentGroup(parent, group, deps))
+            reports.set(key, report);
+    });
+    return reports;
+}
+/** What is decided without a look inside: a half-made sandbox, a suspicious or broken one. */
+function earlyFinding(s) {
+    // The command never ran in a sandbox whose creation was interrupted (creation comes first).
+    if (s.recorded === 'creating')
+        return { state: 'clean' };
+    if (s.suspicious)
+        return { state: 'unknown', detail: `suspicious: ${s.suspicious}` };
+    if (s.broken)
+        return { state: 'unknown', detail: s.broken };
+    return undefined;
+}
+async function checkParentGroup(parent, group, deps) {
+    const volumes = group.filter((s) => s.volume);
+    const disks = group.filter((s) => s.hostPath);
+    const inspected = volumes.length
+        ? await inspectInHelpers(deps.engine, deps.image, parent, volumes.map((s) => request(s, { size: true })))
+        : new Map();
+    const histories = new Map();
+    for (const s of disks) {
+        const gitDir = external_node_path_.join(s.hostPath, '.git');
+        const read = readSandboxGit(gitDir);
+        histories.set(s.key, read.ok
+            ? { ...read, headOid: read.headOid, operation: operationInProgress(gitDir) }
+            : { error: read.error });
+    }
+    for (const s of volumes) {
+        const work = inspected.get(s.key)?.work;
+        histories.set(s.key, !work ? { error: inspected.get(s.key)?.error ?? 'the volume was not inspected' } : work);
+    }
+    const named = [];
+    for (const [key, h] of histories)
+        if (!('error' in h))
+            named.push({ key, headOid: h.headOid, named: h.named });
+    const verdicts = await checkAgainstParent(deps.git, parent, named);
+    // Disk: the filesystem proves clean where it can; the rest goes to one helper.
+    const uncommitted = new Map();
+    const proved = new Set();
+    const unsure = [];
+    for (const s of disks) {
+        const verdict = verdicts.get(s.key);
+        if (!verdict || verdict.error || verdict.unsaved)
+            continue; // work found or check failed: no need
+        if (verdict.headTree && proveClean(s.hostPath, external_node_path_.join(s.hostPath, '.git'), verdict.headTree).clean) {
+            uncommitted.set(s.key, { value: 0 });
+            proved.add(s.key);
+        }
+        else
+            unsure.push(s);
+    }
+    if (unsure.length) {
+        const looked = await inspectInHelpers(deps.engine, deps.image, parent, unsure.map((s) => request(s, {})));
+        for (const s of unsure) {
+            const work = looked.get(s.key)?.work;
+            uncommitted.set(s.key, work && !('error' in work)
+                ? work.uncommitted
+                : { error: work?.error ?? looked.get(s.key)?.error ?? 'not inspected' });
+        }
+    }
+    for (const s of volumes) {
+        const work = inspected.get(s.key)?.work;
+        if (work && !('error' in work))
+            uncommitted.set(s.key, work.uncommitted);
+    }
+    const reports = new Map();
+    for (const s of group) {
+        const history = histories.get(s.key);
+        const work = finding(history, verdicts.get(s.key), uncommitted.get(s.key));
+        reports.set(s.key, {
+            work,
+            sizeBytes: inspected.get(s.key)?.sizeBytes,
+            provedByFilesystem: proved.has(s.key) || undefined,
+        });
+    }
+    return reports;
+}
+function request(s, extra) {
+    const target = s.volume ? { volume: s.volume, name: s.sandbox } : { hostPath: s.hostPath };
+    return { key: s.key, target, work: true, ...extra };
+}
+function finding(history, verdict, uncommitted) {
+    if ('error' in history)
+        return summarizeWork({ uncommitted: { error: history.error }, unsaved: { error: history.error } });
+    const unsaved = !verdict
+        ? { error: 'the parent was not asked' }
+        : verdict.error
+            ? { error: verdict.error }
+            : { value: verdict.unsaved === true };
+    return summarizeWork({
+        operation: history.operation,
+        uncommitted: uncommitted ?? { error: 'not checked' },
+        unsaved,
+    });
+}
+
+;// CONCATENATED MODULE: ./src/reap/reap.ts
+
+
+
+
+
+
+
+
+
+
+
+
+/** The reaper's options from the validated settings (the action and the CLI alike). */
+function reapOptionsFrom(settings) {
+    const { worktreeRoot, volumePrefix, engine, image, dryRun, maxRemovals, force, archiveDir } = settings;
+    return {
+        worktreeRoot,
+        volumePrefix,
+        engine,
+        image,
+        retention: settings,
+        dryRun,
+        maxRemovals,
+        force,
+        archiveDir,
+    };
+}
+async function reap(options, ui = silentUi) {
+    const nowMs = options.now ?? Date.now();
+    const git = await Git.create();
+    const engine = new ContainerEngine(options.engine);
+    const scan = await ui.group('Scan', async () => {
+        const started = Date.now();
+        const found = await scanSandboxes({
+            worktreeRoot: options.worktreeRoot,
+            volumePrefix: options.volumePrefix,
+            git,
+            engine,
+            image: options.image,
+        });
+        ui.info(`Found ${found.sandboxes.length} entries under ${found.root} and in volumes ${options.volumePrefix}-* (${elapsed(started)}).`);
+        return found;
+    });
+    for (const warning of scan.warnings)
+        ui.warning(warning);
+    const stale = scan.sandboxes.filter((s) => assessStaleness(s, options.retention, nowMs).stale);
+    const facts = new Map(scan.sandboxes.map((s) => [s.key, factsOf(s)]));
+    const reports = await ui.group(`Look at ${stale.length} stale sandbox(es)`, async () => {
+        const started = Date.now();
+        const looked = await lookCloser(stale, facts, { git, engine, image: options.image });
+        const proved = [...looked.values()].filter((r) => r.provedByFilesystem).length;
+        ui.info(`In use, work and size checked (${elapsed(started)}; ${proved} proved clean by the filesystem alone, ${looked.size - proved} looked at by the parent or a helper container).`);
+        return looked;
+    });
+    const decisions = decide([...facts.values()], { ...options, archive: !!options.archiveDir }, nowMs);
+    const lookedAt = new Set(stale.map((s) => s.key));
+    await ui.group('Decisions', async () => {
+        for (const d of decisions) {
+            ui.info(printable(`${d.action === 'remove' ? (options.dryRun ? 'would remove' : 'remove') : 'keep'} ${d.project}/${d.sandbox} [${d.isolation}, ${d.class}]: ${d.reason}`));
+            ui.debug(decisionTrace(d, facts.get(d.key), lookedAt.has(d.key), options.dryRun));
+        }
+    });
+    const byKey = new Map(scan.sandboxes.map((s) => [s.key, s]));
+    const removals = decisions
+        .filter((d) => d.action === 'remove')
+        .map((decision) => ({ decision, sandbox: byKey.get(decision.key) }));
+    let outcomes = new Map();
+    if (!options.dryRun && removals.length) {
+        outcomes = await ui.group(`Remove ${removals.length} sandbox(es)`, async () => {
+            const started = Date.now();
+            const done = await carryOut(removals, {
+                git,
+                engine,
+                image: options.image,
+                root: scan.root,
+                archiveDir: options.archiveDir,
+                now: new Date(nowMs),
+                log: (line) => ui.info(line),
+            });
+            ui.info(`Done in ${elapsed(started)}.`);
+            return done;
+        });
+    }
+    else if (options.dryRun) {
+        for (const { decision, sandbox } of removals)
+            if (decision.sizeBytes === undefined && sandbox.hostPath)
+                decision.sizeBytes = measureTree(sandbox.hostPath);
+    }
+    const sandboxes = decisions.map((d) => report(d, options.dryRun, outcomes.get(d.key)));
+    const freedBytes = sandboxes.reduce((sum, s) => sum + (options.dryRun ? (s.result === 'would remove' ? (s.sizeBytes ?? 0) : 0) : (s.freedBytes ?? 0)), 0);
+    return {
+        dryRun: options.dryRun,
+        sandboxes,
+        freedBytes,
+        warnings: scan.warnings,
+        stats: {
+            found: scan.sandboxes.length,
+            stale: stale.length,
+            provedByFilesystem: [...reports.values()].filter((r) => r.provedByFilesystem).length,
+        },
+    };
+}
+function elapsed(started) {
+    return `${((Date.now() - started) / 1000).toFixed(2)} s`;
+}
+/** The facts a decision needs that the scan already has (in use, work and size come from `lookCloser`). */
+function factsOf(s) {
+    return {
+        key: s.key,
+        sandbox: s.sandbox,
+        project: s.project,
+        isolation: s.isolation,
+        where: s.where,
+        notSandbox: s.notSandbox,
+        orphan: s.orphan,
+        lastActivityMs: s.lastActivityMs,
+    };
+}
+/**
+ * In use? Holding work? How big? Asked in batches; the reaper asks it of the stale sandboxes only, the
+ * CLI's `list` of all of them and `rm` of one.
+ */
+async function lookCloser(stale, facts, deps) {
+    if (stale.length === 0)
+        return new Map();
+    const usage = await observeUsage(deps.engine);
+    const reasons = await inParallel(stale, 16, (s) => inUseReason(s, usage));
+    const free = stale.filter((s, i) => {
+        facts.get(s.key).inUse = reasons[i];
+        return !reasons[i];
+    });
+    const checkable = free.filter((s) => !s.orphan && s.recorded);
+    for (const s of free) {
+        if (!s.orphan && !s.recorded)
+            facts.get(s.key).work = {
+                state: 'unknown',
+                detail: `unregistered: ${s.unregistered ?? 'its parent holds no record of it'}`,
+            };
+    }
+    const reports = await checkWork(checkable, deps);
+    for (const [key, report] of reports) {
+        facts.get(key).work = report.work;
+        if (report.sizeBytes !== undefined)
+            facts.get(key).sizeBytes = report.sizeBytes;
+    }
+    // Sizes: disk sandboxes that will not be removed now (removal measures the rest); volumes not seen yet.
+    for (const s of stale) {
+        const f = facts.get(s.key);
+        if (s.hostPath && (f.inUse || (f.work && f.work.state !== 'clean')))
+            f.sizeBytes = measureTree(s.hostPath);
+    }
+    const unseen = stale.filter((s) => s.volume && facts.get(s.key).sizeBytes === undefined);
+    if (unseen.length) {
+        // Sizes are for the report only: a volume that could not be measured stays unmeasured.
+        const sizes = await inspectInHelpers(deps.engine, deps.image, undefined, unseen.map((s) => ({ key: s.key, target: { volume: s.volume, name: s.sandbox }, size: true })));
+        for (const s of unseen)
+            facts.get(s.key).sizeBytes = sizes.get(s.key)?.sizeBytes;
+    }
+    return reports;
+}
+function report(d, dryRun, outcome) {
+    if (d.action !== 'remove')
+        return { ...d, result: 'kept' };
+    if (dryRun)
+        return { ...d, result: 'would remove' };
+    if (!outcome)
+        return { ...d, result: 'kept', detail: 'not attempted' };
+    const base = {
+        ...d,
+        sizeBytes: d.sizeBytes ?? (d.isolation === 'disk' ? outcome.freedBytes : undefined),
+        freedBytes: outcome.freedBytes,
+        archived: outcome.archived,
+        problems: outcome.problems,
+        detail: outcome.detail,
+    };
+    if (outcome.status === 'removed')
+        return { ...base, result: 'removed' };
+    if (outcome.status === 'partly removed')
+        return { ...base, result: 'partly removed' };
+    return { ...base, result: 'kept' };
+}
+
+;// CONCATENATED MODULE: ./src/reap/survey.ts
+// The reaper's view of every sandbox on the machine, for `worktree-sandbox list`: the reaper's own scan,
+// facts and decisions (a dry run), except that every sandbox is looked at closely (in use? holding work?
+// how big?), not only the stale ones. Nothing is removed and nothing is written: the checks are the
+// reaper's read-only ones, so a listing never moves an activity signal.
+
+
+
+
+
+
+
+
+
+async function survey(options, ui = silentUi) {
+    const nowMs = options.now ?? Date.now();
+    const git = await Git.create();
+    const engine = new ContainerEngine(options.engine);
+    const scan = await ui.group('Scan', () => scanSandboxes({
+        worktreeRoot: options.worktreeRoot,
+        volumePrefix: options.volumePrefix,
+        git,
+        engine,
+        image: options.image,
+    }));
+    for (const warning of scan.warnings)
+        ui.warning(warning);
+    const sandboxes = scan.sandboxes.filter((s) => !s.notSandbox);
+    const facts = new Map(scan.sandboxes.map((s) => [s.key, factsOf(s)]));
+    await ui.group(`Look at ${sandboxes.length} sandbox(es)`, async () => {
+        await lookCloser(sandboxes, facts, { git, engine, image: options.image });
+        // The reaper leaves clean disk sandboxes unmeasured (removal measures them); a listing shows all.
+        for (const s of sandboxes) {
+            const f = facts.get(s.key);
+            if (f.sizeBytes === undefined && s.hostPath)
+                f.sizeBytes = measureTree(s.hostPath);
+        }
+    });
+    const policy = {
+        retention: options.retention,
+        force: false,
+        archive: false,
+        maxRemovals: 0,
+    };
+    const decisions = new Map(decide([...facts.values()], policy, nowMs).map((d) => [d.key, d]));
+    return {
+        root: scan.root,
+        sandboxes: scan.sandboxes.map((s) => ({
+            scanned: s,
+            facts: facts.get(s.key),
+            decision: decisions.get(s.key),
+            branch: branchOf(s),
+        })),
+        warnings: scan.warnings,
+        nowMs,
+        policy,
+    };
+}
+/** The branch from the sandbox's HEAD (read as data: on the host for disk, by the scan's helper for volumes), else its label. */
+function branchOf(s) {
+    if (s.notSandbox)
+        return undefined;
+    let ref = s.headRef;
+    if (s.hostPath) {
+        const file = readBounded(external_node_path_.join(s.hostPath, '.git', 'HEAD'), 1024);
+        const head = 'data' in file ? parseHead(file.data.toString('utf8')) : undefined;
+        ref = head && 'ref' in head ? head.ref : undefined;
+        if (!ref)
+            return undefined;
+    }
+    if (ref)
+        return ref.startsWith('refs/heads/') ? ref.slice(11) : undefined;
+    return s.branchLabel || undefined;
+}
+
+;// CONCATENATED MODULE: ./src/cli/table.ts
+// Plain text tables for a terminal or a log: columns padded to their widest cell, the last one left
+// ragged (reasons are long). Cells are made single-line, so one row is always one line.
+function formatTable(headers, rows) {
+    const clean = (cell) => cell.replace(/\s+/g, ' ').trim();
+    const all = [headers, ...rows].map((row) => row.map(clean));
+    const widths = headers.map((_, i) => Math.max(...all.map((row) => width(row[i] ?? ''))));
+    return all
+        .map((row) => row
+        .map((cell, i) => (i === row.length - 1 ? cell : cell + ' '.repeat(widths[i] - width(cell))))
+        .join('  ')
+        .trimEnd())
+        .join('\n');
+}
+/** Characters as a terminal counts them (code points; the names and reasons here are not East Asian). */
+function width(text) {
+    return [...text].length;
+}
+/** Whole days, e.g. `40 d`; `?` when unknown. */
+function formatDays(days) {
+    return days === undefined || days === null ? '?' : `${days} d`;
+}
+/** A UTC date, e.g. `2026-09-01`. */
+function formatDate(ms) {
+    return new Date(ms).toISOString().slice(0, 10);
+}
+
+// EXTERNAL MODULE: external "node:process"
+var external_node_process_ = __nccwpck_require__(708);
+;// CONCATENATED MODULE: external "node:util"
+const external_node_util_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:util");
+;// CONCATENATED MODULE: ./node_modules/ora/node_modules/chalk/source/vendor/ansi-styles/index.js
+const ANSI_BACKGROUND_OFFSET = 10;
+
+const wrapAnsi16 = (offset = 0) => code => `\u001B[${code + offset}m`;
+
+const wrapAnsi256 = (offset = 0) => code => `\u001B[${38 + offset};5;${code}m`;
+
+const wrapAnsi16m = (offset = 0) => (red, green, blue) => `\u001B[${38 + offset};2;${red};${green};${blue}m`;
+
+const styles = {
+	modifier: {
+		reset: [0, 0],
+		// 21 isn't widely supported and 22 does the same thing
+		bold: [1, 22],
+		dim: [2, 22],
+		italic: [3, 23],
+		underline: [4, 24],
+		overline: [53, 55],
+		inverse: [7, 27],
+		hidden: [8, 28],
+		strikethrough: [9, 29],
+	},
+	color: {
+		black: [30, 39],
+		red: [31, 39],
+		green: [32, 39],
+		yellow: [33, 39],
+		blue: [34, 39],
+		magenta: [35, 39],
+		cyan: [36, 39],
+		white: [37, 39],
+
+		// Bright color
+		blackBright: [90, 39],
+		gray: [90, 39], // Alias of `blackBright`
+		grey: [90, 39], // Alias of `blackBright`
+		redBright: [91, 39],
+		greenBright: [92, 39],
+		yellowBright: [93, 39],
+		blueBright: [94, 39],
+		magentaBright: [95, 39],
+		cyanBright: [96, 39],
+		whiteBright: [97, 39],
+	},
+	bgColor: {
+		bgBlack: [40, 49],
+		bgRed: [41, 49],
+		bgGreen: [42, 49],
+		bgYellow: [43, 49],
+		bgBlue: [44, 49],
+		bgMagenta: [45, 49],
+		bgCyan: [46, 49],
+		bgWhite: [47, 49],
+
+		// Bright color
+		bgBlackBright: [100, 49],
+		bgGray: [100, 49], // Alias of `bgBlackBright`
+		bgGrey: [100, 49], // Alias of `bgBlackBright`
+		bgRedBright: [101, 49],
+		bgGreenBright: [102, 49],
+		bgYellowBright: [103, 49],
+		bgBlueBright: [104, 49],
+		bgMagentaBright: [105, 49],
+		bgCyanBright: [106, 49],
+		bgWhiteBright: [107, 49],
+	},
+};
+
+const modifierNames = Object.keys(styles.modifier);
+const foregroundColorNames = Object.keys(styles.color);
+const backgroundColorNames = Object.keys(styles.bgColor);
+const colorNames = [...foregroundColorNames, ...backgroundColorNames];
+
+function assembleStyles() {
+	const codes = new Map();
+
+	for (const [groupName, group] of Object.entries(styles)) {
+		for (const [styleName, style] of Object.entries(group)) {
+			styles[styleName] = {
+				open: `\u001B[${style[0]}m`,
+				close: `\u001B[${style[1]}m`,
+			};
+
+			group[styleName] = styles[styleName];
+
+			codes.set(style[0], style[1]);
+		}
+
+		Object.defineProperty(styles, groupName, {
+			value: group,
+			enumerable: false,
+		});
+	}
+
+	Object.defineProperty(styles, 'codes', {
+		value: codes,
+		enumerable: false,
+	});
+
+	styles.color.close = '\u001B[39m';
+	styles.bgColor.close = '\u001B[49m';
+
+	styles.color.ansi = wrapAnsi16();
+	styles.color.ansi256 = wrapAnsi256();
+	styles.color.ansi16m = wrapAnsi16m();
+	styles.bgColor.ansi = wrapAnsi16(ANSI_BACKGROUND_OFFSET);
+	styles.bgColor.ansi256 = wrapAnsi256(ANSI_BACKGROUND_OFFSET);
+	styles.bgColor.ansi16m = wrapAnsi16m(ANSI_BACKGROUND_OFFSET);
+
+	// From https://github.com/Qix-/color-convert/blob/3f0e0d4e92e235796ccb17f6e85c72094a651f49/conversions.js
+	Object.defineProperties(styles, {
+		rgbToAnsi256: {
+			value(red, green, blue) {
+				// We use the extended greyscale palette here, with the exception of
+				// black and white. normal palette only has 4 greyscale shades.
+				if (red === green && green === blue) {
+					if (red < 8) {
+						return 16;
+					}
+
+					if (red > 248) {
+						return 231;
+					}
+
+					return Math.round(((red - 8) / 247) * 24) + 232;
+				}
+
+				return 16
+					+ (36 * Math.round(red / 255 * 5))
+					+ (6 * Math.round(green / 255 * 5))
+					+ Math.round(blue / 255 * 5);
+			},
+			enumerable: false,
+		},
+		hexToRgb: {
+			value(hex) {
+				const matches = /[a-f\d]{6}|[a-f\d]{3}/i.exec(hex.toString(16));
+				if (!matches) {
+					return [0, 0, 0];
+				}
+
+				let [colorString] = matches;
+
+				if (colorString.length === 3) {
+					colorString = [...colorString].map(character => character + character).join('');
+				}
+
+				const integer = Number.parseInt(colorString, 16);
+
+				return [
+					/* eslint-disable no-bitwise */
+					(integer >> 16) & 0xFF,
+					(integer >> 8) & 0xFF,
+					integer & 0xFF,
+					/* eslint-enable no-bitwise */
+				];
+			},
+			enumerable: false,
+		},
+		hexToAnsi256: {
+			value: hex => styles.rgbToAnsi256(...styles.hexToRgb(hex)),
+			enumerable: false,
+		},
+		ansi256ToAnsi: {
+			value(code) {
+				if (code < 8) {
+					return 30 + code;
+				}
+
+				if (code < 16) {
+					return 90 + (code - 8);
+				}
+
+				let red;
+				let green;
+				let blue;
+
+				if (code >= 232) {
+					red = (((code - 232) * 10) + 8) / 255;
+					green = red;
+					blue = red;
+				} else {
+					code -= 16;
+
+					const remainder = code % 36;
+
+					red = Math.floor(code / 36) / 5;
+					green = Math.floor(remainder / 6) / 5;
+					blue = (remainder % 6) / 5;
+				}
+
+				const value = Math.max(red, green, blue) * 2;
+
+				if (value === 0) {
+					return 30;
+				}
+
+				// eslint-disable-next-line no-bitwise
+				let result = 30 + ((Math.round(blue) << 2) | (Math.round(green) << 1) | Math.round(red));
+
+				if (value === 2) {
+					result += 60;
+				}
+
+				return result;
+			},
+			enumerable: false,
+		},
+		rgbToAnsi: {
+			value: (red, green, blue) => styles.ansi256ToAnsi(styles.rgbToAnsi256(red, green, blue)),
+			enumerable: false,
+		},
+		hexToAnsi: {
+			value: hex => styles.ansi256ToAnsi(styles.hexToAnsi256(hex)),
+			enumerable: false,
+		},
+	});
+
+	return styles;
+}
+
+const ansiStyles = assembleStyles();
+
+/* harmony default export */ const ansi_styles = (ansiStyles);
+
+;// CONCATENATED MODULE: external "node:tty"
+const external_node_tty_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:tty");
+;// CONCATENATED MODULE: ./node_modules/ora/node_modules/chalk/source/vendor/supports-color/index.js
+
+
+
+
+// From: https://github.com/sindresorhus/has-flag/blob/main/index.js
+/// function hasFlag(flag, argv = globalThis.Deno?.args ?? process.argv) {
+function hasFlag(flag, argv = globalThis.Deno ? globalThis.Deno.args : external_node_process_.argv) {
+	const prefix = flag.startsWith('-') ? '' : (flag.length === 1 ? '-' : '--');
+	const position = argv.indexOf(prefix + flag);
+	const terminatorPosition = argv.indexOf('--');
+	return position !== -1 && (terminatorPosition === -1 || position < terminatorPosition);
+}
+
+const {env} = external_node_process_;
+
+let flagForceColor;
+if (
+	hasFlag('no-color')
+	|| hasFlag('no-colors')
+	|| hasFlag('color=false')
+	|| hasFlag('color=never')
+) {
+	flagForceColor = 0;
+} else if (
+	hasFlag('color')
+	|| hasFlag('colors')
+	|| hasFlag('color=true')
+	|| hasFlag('color=always')
+) {
+	flagForceColor = 1;
+}
+
+function envForceColor() {
+	if ('FORCE_COLOR' in env) {
+		if (env.FORCE_COLOR === 'true') {
+			return 1;
+		}
+
+		if (env.FORCE_COLOR === 'false') {
+			return 0;
+		}
+
+		return env.FORCE_COLOR.length === 0 ? 1 : Math.min(Number.parseInt(env.FORCE_COLOR, 10), 3);
+	}
+}
+
+function translateLevel(level) {
+	if (level === 0) {
+		return false;
+	}
+
+	return {
+		level,
+		hasBasic: true,
+		has256: level >= 2,
+		has16m: level >= 3,
+	};
+}
+
+function _supportsColor(haveStream, {streamIsTTY, sniffFlags = true} = {}) {
+	const noFlagForceColor = envForceColor();
+	if (noFlagForceColor !== undefined) {
+		flagForceColor = noFlagForceColor;
+	}
+
+	const forceColor = sniffFlags ? flagForceColor : noFlagForceColor;
+
+	if (forceColor === 0) {
+		return 0;
+	}
+
+	if (sniffFlags) {
+		if (hasFlag('color=16m')
+			|| hasFlag('color=full')
+			|| hasFlag('color=truecolor')) {
+			return 3;
+		}
+
+		if (hasFlag('color=256')) {
+			return 2;
+		}
+	}
+
+	// Check for Azure DevOps pipelines.
+	// Has to be above the `!streamIsTTY` check.
+	if ('TF_BUILD' in env && 'AGENT_NAME' in env) {
+		return 1;
+	}
+
+	if (haveStream && !streamIsTTY && forceColor === undefined) {
+		return 0;
+	}
+
+	const min = forceColor || 0;
+
+	if (env.TERM === 'dumb') {
+		return min;
+	}
+
+	if (external_node_process_.platform === 'win32') {
+		// Windows 10 build 10586 is the first Windows release that supports 256 colors.
+		// Windows 10 build 14931 is the first release that supports 16m/TrueColor.
+		const osRelease = external_node_os_namespaceObject.release().split('.');
+		if (
+			Number(osRelease[0]) >= 10
+			&& Number(osRelease[2]) >= 10_586
+		) {
+			return Number(osRelease[2]) >= 14_931 ? 3 : 2;
+		}
+
+		return 1;
+	}
+
+	if ('CI' in env) {
+		if (['GITHUB_ACTIONS', 'GITEA_ACTIONS', 'CIRCLECI'].some(key => key in env)) {
+			return 3;
+		}
+
+		if (['TRAVIS', 'APPVEYOR', 'GITLAB_CI', 'BUILDKITE', 'DRONE'].some(sign => sign in env) || env.CI_NAME === 'codeship') {
+			return 1;
+		}
+
+		return min;
+	}
+
+	if ('TEAMCITY_VERSION' in env) {
+		return /^(9\.(0*[1-9]\d*)\.|\d{2,}\.)/.test(env.TEAMCITY_VERSION) ? 1 : 0;
+	}
+
+	if (env.COLORTERM === 'truecolor') {
+		return 3;
+	}
+
+	if (env.TERM === 'xterm-kitty') {
+		return 3;
+	}
+
+	if (env.TERM === 'xterm-ghostty') {
+		return 3;
+	}
+
+	if (env.TERM === 'wezterm') {
+		return 3;
+	}
+
+	if ('TERM_PROGRAM' in env) {
+		const version = Number.parseInt((env.TERM_PROGRAM_VERSION || '').split('.')[0], 10);
+
+		switch (env.TERM_PROGRAM) {
+			case 'iTerm.app': {
+				return version >= 3 ? 3 : 2;
+			}
+
+			case 'Apple_Terminal': {
+				return 2;
+			}
+			// No default
+		}
+	}
+
+	if (/-256(color)?$/i.test(env.TERM)) {
+		return 2;
+	}
+
+	if (/^screen|^xterm|^vt100|^vt220|^rxvt|color|ansi|cygwin|linux/i.test(env.TERM)) {
+		return 1;
+	}
+
+	if ('COLORTERM' in env) {
+		return 1;
+	}
+
+	return min;
+}
+
+function createSupportsColor(stream, options = {}) {
+	const level = _supportsColor(stream, {
+		streamIsTTY: stream && stream.isTTY,
+		...options,
+	});
+
+	return translateLevel(level);
+}
+
+const supportsColor = {
+	stdout: createSupportsColor({isTTY: external_node_tty_namespaceObject.isatty(1)}),
+	stderr: createSupportsColor({isTTY: external_node_tty_namespaceObject.isatty(2)}),
+};
+
+/* harmony default export */ const supports_color = (supportsColor);
+
+;// CONCATENATED MODULE: ./node_modules/ora/node_modules/chalk/source/utilities.js
+// TODO: When targeting Node.js 16, use `String.prototype.replaceAll`.
+function stringReplaceAll(string, substring, replacer) {
+	let index = string.indexOf(substring);
+	if (index === -1) {
+		return string;
+	}
+
+	const substringLength = substring.length;
+	let endIndex = 0;
+	let returnValue = '';
+	do {
+		returnValue += string.slice(endIndex, index) + substring + replacer;
+		endIndex = index + substringLength;
+		index = string.indexOf(substring, endIndex);
+	} while (index !== -1);
+
+	returnValue += string.slice(endIndex);
+	return returnValue;
+}
+
+function stringEncaseCRLFWithFirstIndex(string, prefix, postfix, index) {
+	let endIndex = 0;
+	let returnValue = '';
+	do {
+		const gotCR = string[index - 1] === '\r';
+		returnValue += string.slice(endIndex, (gotCR ? index - 1 : index)) + prefix + (gotCR ? '\r\n' : '\n') + postfix;
+		endIndex = index + 1;
+		index = string.indexOf('\n', endIndex);
+	} while (index !== -1);
+
+	returnValue += string.slice(endIndex);
+	return returnValue;
+}
+
+;// CONCATENATED MODULE: ./node_modules/ora/node_modules/chalk/source/index.js
+
+
+
+
+const {stdout: stdoutColor, stderr: stderrColor} = supports_color;
+
+const GENERATOR = Symbol('GENERATOR');
+const STYLER = Symbol('STYLER');
+const IS_EMPTY = Symbol('IS_EMPTY');
+
+// `supportsColor.level` → `ansiStyles.color[name]` mapping
+const levelMapping = [
+	'ansi',
+	'ansi',
+	'ansi256',
+	'ansi16m',
+];
+
+const source_styles = Object.create(null);
+
+const applyOptions = (object, options = {}) => {
+	if (options.level && !(Number.isInteger(options.level) && options.level >= 0 && options.level <= 3)) {
+		throw new Error('The `level` option should be an integer from 0 to 3');
+	}
+
+	// Detect level if not set manually
+	const colorLevel = stdoutColor ? stdoutColor.level : 0;
+	object.level = options.level === undefined ? colorLevel : options.level;
+};
+
+class Chalk {
+	constructor(options) {
+		// eslint-disable-next-line no-constructor-return
+		return chalkFactory(options);
+	}
+}
+
+const chalkFactory = options => {
+	const chalk = (...strings) => strings.join(' ');
+	applyOptions(chalk, options);
+
+	Object.setPrototypeOf(chalk, createChalk.prototype);
+
+	return chalk;
+};
+
+function createChalk(options) {
+	return chalkFactory(options);
+}
+
+Object.setPrototypeOf(createChalk.prototype, Function.prototype);
+
+for (const [styleName, style] of Object.entries(ansi_styles)) {
+	source_styles[styleName] = {
+		get() {
+			const builder = createBuilder(this, createStyler(style.open, style.close, this[STYLER]), this[IS_EMPTY]);
+			Object.defineProperty(this, styleName, {value: builder});
+			return builder;
+		},
+	};
+}
+
+source_styles.visible = {
+	get() {
+		const builder = createBuilder(this, this[STYLER], true);
+		Object.defineProperty(this, 'visible', {value: builder});
+		return builder;
+	},
+};
+
+const getModelAnsi = (model, level, type, ...arguments_) => {
+	if (model === 'rgb') {
+		if (level === 'ansi16m') {
+			return ansi_styles[type].ansi16m(...arguments_);
+		}
+
+		if (level === 'ansi256') {
+			return ansi_styles[type].ansi256(ansi_styles.rgbToAnsi256(...arguments_));
+		}
+
+		return ansi_styles[type].ansi(ansi_styles.rgbToAnsi(...arguments_));
+	}
+
+	if (model === 'hex') {
+		return getModelAnsi('rgb', level, type, ...ansi_styles.hexToRgb(...arguments_));
+	}
+
+	return ansi_styles[type][model](...arguments_);
+};
+
+const usedModels = ['rgb', 'hex', 'ansi256'];
+
+for (const model of usedModels) {
+	source_styles[model] = {
+		get() {
+			const {level} = this;
+			return function (...arguments_) {
+				const styler = createStyler(getModelAnsi(model, levelMapping[level], 'color', ...arguments_), ansi_styles.color.close, this[STYLER]);
+				return createBuilder(this, styler, this[IS_EMPTY]);
+			};
+		},
+	};
+
+	const bgModel = 'bg' + model[0].toUpperCase() + model.slice(1);
+	source_styles[bgModel] = {
+		get() {
+			const {level} = this;
+			return function (...arguments_) {
+				const styler = createStyler(getModelAnsi(model, levelMapping[level], 'bgColor', ...arguments_), ansi_styles.bgColor.close, this[STYLER]);
+				return createBuilder(this, styler, this[IS_EMPTY]);
+			};
+		},
+	};
+}
+
+const proto = Object.defineProperties(() => {}, {
+	...source_styles,
+	level: {
+		enumerable: true,
+		get() {
+			return this[GENERATOR].level;
+		},
+		set(level) {
+			this[GENERATOR].level = level;
+		},
+	},
+});
+
+const createStyler = (open, close, parent) => {
+	let openAll;
+	let closeAll;
+	if (parent === undefined) {
+		openAll = open;
+		closeAll = close;
+	} else {
+		openAll = parent.openAll + open;
+		closeAll = close + parent.closeAll;
+	}
+
+	return {
+		open,
+		close,
+		openAll,
+		closeAll,
+		parent,
+	};
+};
+
+const createBuilder = (self, _styler, _isEmpty) => {
+	// Single argument is hot path, implicit coercion is faster than anything
+	// eslint-disable-next-line no-implicit-coercion
+	const builder = (...arguments_) => applyStyle(builder, (arguments_.length === 1) ? ('' + arguments_[0]) : arguments_.join(' '));
+
+	// We alter the prototype because we must return a function, but there is
+	// no way to create a function with a different prototype
+	Object.setPrototypeOf(builder, proto);
+
+	builder[GENERATOR] = self;
+	builder[STYLER] = _styler;
+	builder[IS_EMPTY] = _isEmpty;
+
+	return builder;
+};
+
+const applyStyle = (self, string) => {
+	if (self.level <= 0 || !string) {
+		return self[IS_EMPTY] ? '' : string;
+	}
+
+	let styler = self[STYLER];
+
+	if (styler === undefined) {
+		return string;
+	}
+
+	const {openAll, closeAll} = styler;
+	if (string.includes('\u001B')) {
+		while (styler !== undefined) {
+			// Replace any instances already present with a re-opening code
+			// otherwise only the part of the string until said closing code
+			// will be colored, and the rest will simply be 'plain'.
+			string = stringReplaceAll(string, styler.close, styler.open);
+
+			styler = styler.parent;
+		}
+	}
+
+	// We can move both next actions out of loop, because remaining actions in loop won't have
+	// any/visible effect on parts we add here. Close the styling before a linebreak and reopen
+	// after next line to fix a bleed issue on macOS: https://github.com/chalk/chalk/pull/92
+	const lfIndex = string.indexOf('\n');
+	if (lfIndex !== -1) {
+		string = stringEncaseCRLFWithFirstIndex(string, closeAll, openAll, lfIndex);
+	}
+
+	return openAll + string + closeAll;
+};
+
+Object.defineProperties(createChalk.prototype, source_styles);
+
+const chalk = createChalk();
+const chalkStderr = createChalk({level: stderrColor ? stderrColor.level : 0});
+
+
+
+
+
+/* harmony default export */ const source = (chalk);
+
+;// CONCATENATED MODULE: ./node_modules/mimic-function/index.js
+const copyProperty = (to, from, property, ignoreNonConfigurable) => {
+	// `Function#length` should reflect the parameters of `to` not `from` since we keep its body.
+	// `Function#prototype` is non-writable and non-configurable so can never be modified.
+	if (property === 'length' || property === 'prototype') {
+		return;
+	}
+
+	// `Function#arguments` and `Function#caller` should not be copied. They were reported to be present in `Reflect.ownKeys` for some devices in React Native (#41), so we explicitly ignore them here.
+	if (property === 'arguments' || property === 'caller') {
+		return;
+	}
+
+	const toDescriptor = Object.getOwnPropertyDescriptor(to, property);
+	const fromDescriptor = Object.getOwnPropertyDescriptor(from, property);
+
+	if (!canCopyProperty(toDescriptor, fromDescriptor) && ignoreNonConfigurable) {
+		return;
+	}
+
+	Object.defineProperty(to, property, fromDescriptor);
+};
+
+// `Object.defineProperty()` throws if the property exists, is not configurable and either:
+// - one its descriptors is changed
+// - it is non-writable and its value is changed
+const canCopyProperty = function (toDescriptor, fromDescriptor) {
+	return toDescriptor === undefined || toDescriptor.configurable || (
+		toDescriptor.writable === fromDescriptor.writable
+		&& toDescriptor.enumerable === fromDescriptor.enumerable
+		&& toDescriptor.configurable === fromDescriptor.configurable
+		&& (toDescriptor.writable || toDescriptor.value === fromDescriptor.value)
+	);
+};
+
+const changePrototype = (to, from) => {
+	const fromPrototype = Object.getPrototypeOf(from);
+	if (fromPrototype === Object.getPrototypeOf(to)) {
+		return;
+	}
+
+	Object.setPrototypeOf(to, fromPrototype);
+};
+
+const wrappedToString = (withName, fromBody) => `/* Wrapped ${withName}*/\n${fromBody}`;
+
+const toStringDescriptor = Object.getOwnPropertyDescriptor(Function.prototype, 'toString');
+const toStringName = Object.getOwnPropertyDescriptor(Function.prototype.toString, 'name');
+
+// We call `from.toString()` early (not lazily) to ensure `from` can be garbage collected.
+// We use `bind()` instead of a closure for the same reason.
+// Calling `from.toString()` early also allows caching it in case `to.toString()` is called several times.
+const changeToString = (to, from, name) => {
+	const withName = name === '' ? '' : `with ${name.trim()}() `;
+	const newToString = wrappedToString.bind(null, withName, from.toString());
+	// Ensure `to.toString.toString` is non-enumerable and has the same `same`
+	Object.defineProperty(newToString, 'name', toStringName);
+	const {writable, enumerable, configurable} = toStringDescriptor; // We destructue to avoid a potential `get` descriptor.
+	Object.defineProperty(to, 'toString', {value: newToString, writable, enumerable, configurable});
+};
+
+function mimicFunction(to, from, {ignoreNonConfigurable = false} = {}) {
+	const {name} = to;
+
+	for (const property of Reflect.ownKeys(from)) {
+		copyProperty(to, from, property, ignoreNonConfigurable);
+	}
+
+	changePrototype(to, from);
+	changeToString(to, from, name);
+
+	return to;
+}
+
+;// CONCATENATED MODULE: ./node_modules/restore-cursor/node_modules/onetime/index.js
+
+
+const calledFunctions = new WeakMap();
+
+const onetime = (function_, options = {}) => {
+	if (typeof function_ !== 'function') {
+		throw new TypeError('Expected a function');
+	}
+
+	let returnValue;
+	let callCount = 0;
+	const functionName = function_.displayName || function_.name || '<anonymous>';
+
+	const onetime = function (...arguments_) {
+		calledFunctions.set(onetime, ++callCount);
+
+		if (callCount === 1) {
+			returnValue = function_.apply(this, arguments_);
+			function_ = undefined;
+		} else if (options.throw === true) {
+			throw new Error(`Function \`${functionName}\` can only be called once`);
+		}
+
+		return returnValue;
+	};
+
+	mimicFunction(onetime, function_);
+	calledFunctions.set(onetime, callCount);
+
+	return onetime;
+};
+
+onetime.callCount = function_ => {
+	if (!calledFunctions.has(function_)) {
+		throw new Error(`The given function \`${function_.name}\` is not wrapped by the \`onetime\` package`);
+	}
+
+	return calledFunctions.get(function_);
+};
+
+/* harmony default export */ const node_modules_onetime = (onetime);
+
+;// CONCATENATED MODULE: ./node_modules/restore-cursor/node_modules/signal-exit/dist/mjs/signals.js
+/**
+ * This is not the set of all possible signals.
+ *
+ * It IS, however, the set of all signals that trigger
+ * an exit on either Linux or BSD systems.  Linux is a
+ * superset of the signal names supported on BSD, and
+ * the unknown signals just fail to register, so we can
+ * catch that easily enough.
+ *
+ * Windows signals are a different set, since there are
+ * signals that terminate Windows processes, but don't
+ * terminate (or don't even exist) on Posix systems.
+ *
+ * Don't bother with SIGKILL.  It's uncatchable, which
+ * means that we can't fire any callbacks anyway.
+ *
+ * If a user does happen to register a handler on a non-
+ * fatal signal like SIGWINCH or something, and then
+ * exit, it'll end up firing `process.emit('exit')`, so
+ * the handler will be fired anyway.
+ *
+ * SIGBUS, SIGFPE, SIGSEGV and SIGILL, when not raised
+ * artificially, inherently leave the process in a
+ * state from which it is not safe to try and enter JS
+ * listeners.
+ */
+const signals = [];
+signals.push('SIGHUP', 'SIGINT', 'SIGTERM');
+if (process.platform !== 'win32') {
+    signals.push('SIGALRM', 'SIGABRT', 'SIGVTALRM', 'SIGXCPU', 'SIGXFSZ', 'SIGUSR2', 'SIGTRAP', 'SIGSYS', 'SIGQUIT', 'SIGIOT'
+    // should detect profiler and enable/disable accordingly.
+    // see #21
+    // 'SIGPROF'
+    );
+}
+if (process.platform === 'linux') {
+    signals.push('SIGIO', 'SIGPOLL', 'SIGPWR', 'SIGSTKFLT');
+}
+//# sourceMappingURL=signals.js.map
+;// CONCATENATED MODULE: ./node_modules/restore-cursor/node_modules/signal-exit/dist/mjs/index.js
+// Note: since nyc uses this module to output coverage, any lines
+// that are in the direct sync flow of nyc's outputCoverage are
+// ignored, since we can never get coverage for them.
+// grab a reference to node's real process object right away
+
+
+const processOk = (process) => !!process &&
+    typeof process === 'object' &&
+    typeof process.removeListener === 'function' &&
+    typeof process.emit === 'function' &&
+    typeof process.reallyExit === 'function' &&
+    typeof process.listeners === 'function' &&
+    typeof process.kill === 'function' &&
+    typeof process.pid === 'number' &&
+    typeof process.on === 'function';
+const kExitEmitter = Symbol.for('signal-exit emitter');
+const main_global = globalThis;
+const ObjectDefineProperty = Object.defineProperty.bind(Object);
+// teeny special purpose ee
+class Emitter {
+    emitted = {
+        afterExit: false,
+        exit: false,
+    };
+    listeners = {
+        afterExit: [],
+        exit: [],
+    };
+    count = 0;
+    id = Math.random();
+    constructor() {
+        if (main_global[kExitEmitter]) {
+            return main_global[kExitEmitter];
+        }
+        ObjectDefineProperty(main_global, kExitEmitter, {
+            value: this,
+            writable: false,
+            enumerable: false,
+            configurable: false,
+        });
+    }
+    on(ev, fn) {
+        this.listeners[ev].push(fn);
+    }
+    removeListener(ev, fn) {
+        const list = this.listeners[ev];
+        const i = list.indexOf(fn);
+        /* c8 ignore start */
+        if (i === -1) {
+            return;
+        }
+        /* c8 ignore stop */
+        if (i === 0 && list.length === 1) {
+            list.length = 0;
+        }
+        else {
+            list.splice(i, 1);
+        }
+    }
+    emit(ev, code, signal) {
+        if (this.emitted[ev]) {
+            return false;
+        }
+        this.emitted[ev] = true;
+        let ret = false;
+        for (const fn of this.listeners[ev]) {
+            ret = fn(code, signal) === true || ret;
+        }
+        if (ev === 'exit') {
+            ret = this.emit('afterExit', code, signal) || ret;
+        }
+        return ret;
+    }
+}
+class SignalExitBase {
+}
+const signalExitWrap = (handler) => {
+    return {
+        onExit(cb, opts) {
+            return handler.onExit(cb, opts);
+        },
+        load() {
+            return handler.load();
+        },
+        unload() {
+            return handler.unload();
+        },
+    };
+};
+class SignalExitFallback extends SignalExitBase {
+    onExit() {
+        return () => { };
+    }
+    load() { }
+    unload() { }
+}
+class SignalExit extends SignalExitBase {
+    // "SIGHUP" throws an `ENOSYS` error on Windows,
+    // so use a supported signal instead
+    /* c8 ignore start */
+    #hupSig = mjs_process.platform === 'win32' ? 'SIGINT' : 'SIGHUP';
+    /* c8 ignore stop */
+    #emitter = new Emitter();
+    #process;
+    #originalProcessEmit;
+    #originalProcessReallyExit;
+    #sigListeners = {};
+    #loaded = false;
+    constructor(process) {
+        super();
+        this.#process = process;
+        // { <signal>: <listener fn>, ... }
+        this.#sigListeners = {};
+        for (const sig of signals) {
+            this.#sigListeners[sig] = () => {
+                // If there are no other listeners, an exit is coming!
+                // Simplest way: remove us and then re-send the signal.
+                // We know that this will kill the process, so we can
+                // safely emit now.
+                const listeners = this.#process.listeners(sig);
+                let { count } = this.#emitter;
+                // This is a workaround for the fact that signal-exit v3 and signal
+                // exit v4 are not aware of each other, and each will attempt to let
+                // the other handle it, so neither of them do. To correct this, we
+                // detect if we're the only handler *except* for previous versions
+                // of signal-exit, and increment by the count of listeners it has
+                // created.
+                /* c8 ignore start */
+                const p = process;
+                if (typeof p.__signal_exit_emitter__ === 'object' &&
+                    typeof p.__signal_exit_emitter__.count === 'number') {
+                    count += p.__signal_exit_emitter__.count;
+                }
+                /* c8 ignore stop */
+                if (listeners.length === count) {
+                    this.unload();
+                    const ret = this.#emitter.emit('exit', null, sig);
+                    /* c8 ignore start */
+                    const s = sig === 'SIGHUP' ? this.#hupSig : sig;
+                    if (!ret)
+                        process.kill(process.pid, s);
+                    /* c8 ignore stop */
+                }
+            };
+        }
+        this.#originalProcessReallyExit = process.reallyExit;
+        this.#originalProcessEmit = process.emit;
+    }
+    onExit(cb, opts) {
+        /* c8 ignore start */
+        if (!processOk(this.#process)) {
+            return () => { };
+        }
+        /* c8 ignore stop */
+        if (this.#loaded === false) {
+            this.load();
+        }
+        const ev = opts?.alwaysLast ? 'afterExit' : 'exit';
+        this.#emitter.on(ev, cb);
+        return () => {
+            this.#emitter.removeListener(ev, cb);
+            if (this.#emitter.listeners['exit'].length === 0 &&
+                this.#emitter.listeners['afterExit'].length === 0) {
+                this.unload();
+            }
+        };
+    }
+    load() {
+        if (this.#loaded) {
+            return;
+        }
+        this.#loaded = true;
+        // This is the number of onSignalExit's that are in play.
+        // It's important so that we can count the correct number of
+        // listeners on signals, and don't wait for the other one to
+        // handle it instead of us.
+        this.#emitter.count += 1;
+        for (const sig of signals) {
+            try {
+                const fn = this.#sigListeners[sig];
+                if (fn)
+                    this.#process.on(sig, fn);
+            }
+            catch (_) { }
+        }
+        this.#process.emit = (ev, ...a) => {
+            return this.#processEmit(ev, ...a);
+        };
+        this.#process.reallyExit = (code) => {
+            return this.#processReallyExit(code);
+        };
+    }
+    unload() {
+        if (!this.#loaded) {
+            return;
+        }
+        this.#loaded = false;
+        signals.forEach(sig => {
+            const listener = this.#sigListeners[sig];
+            /* c8 ignore start */
+            if (!listener) {
+                throw new Error('Listener not defined for signal: ' + sig);
+            }
+            /* c8 ignore stop */
+            try {
+                this.#process.removeListener(sig, listener);
+                /* c8 ignore start */
+            }
+            catch (_) { }
+            /* c8 ignore stop */
+        });
+        this.#process.emit = this.#originalProcessEmit;
+        this.#process.reallyExit = this.#originalProcessReallyExit;
+        this.#emitter.count -= 1;
+    }
+    #processReallyExit(code) {
+        /* c8 ignore start */
+        if (!processOk(this.#process)) {
+            return 0;
+        }
+        this.#process.exitCode = code || 0;
+        /* c8 ignore stop */
+        this.#emitter.emit('exit', this.#process.exitCode, null);
+        return this.#originalProcessReallyExit.call(this.#process, this.#process.exitCode);
+    }
+    #processEmit(ev, ...args) {
+        const og = this.#originalProcessEmit;
+        if (ev === 'exit' && processOk(this.#process)) {
+            if (typeof args[0] === 'number') {
+                this.#process.exitCode = args[0];
+                /* c8 ignore start */
+            }
+            /* c8 ignore start */
+            const ret = og.call(this.#process, ev, ...args);
+            /* c8 ignore start */
+            this.#emitter.emit('exit', this.#process.exitCode, null);
+            /* c8 ignore stop */
+            return ret;
+        }
+        else {
+            return og.call(this.#process, ev, ...args);
+        }
+    }
+}
+const mjs_process = globalThis.process;
+// wrap so that we call the method on the actual handler, without
+// exporting it directly.
+const { 
+/**
+ * Called when the process is exiting, whether via signal, explicit
+ * exit, or running out of stuff to do.
+ *
+ * If the global process object is not suitable for instrumentation,
+ * then this will be a no-op.
+ *
+ * Returns a function that may be used to unload signal-exit.
+ */
+onExit, 
+/**
+ * Load the listeners.  Likely you never need to call this, unless
+ * doing a rather deep integration with signal-exit functionality.
+ * Mostly exposed for the benefit of testing.
+ *
+ * @internal
+ */
+load, 
+/**
+ * Unload the listeners.  Likely you never need to call this, unless
+ * doing a rather deep integration with signal-exit functionality.
+ * Mostly exposed for the benefit of testing.
+ *
+ * @internal
+ */
+unload, } = signalExitWrap(processOk(mjs_process) ? new SignalExit(mjs_process) : new SignalExitFallback());
+//# sourceMappingURL=index.js.map
+;// CONCATENATED MODULE: ./node_modules/restore-cursor/index.js
+
+
+
+
+const terminal = external_node_process_.stderr.isTTY
+	? external_node_process_.stderr
+	: (external_node_process_.stdout.isTTY ? external_node_process_.stdout : undefined);
+
+const restoreCursor = terminal ? node_modules_onetime(() => {
+	onExit(() => {
+		terminal.write('\u001B[?25h');
+	}, {alwaysLast: true});
+}) : () => {};
+
+/* harmony default export */ const restore_cursor = (restoreCursor);
+
+;// CONCATENATED MODULE: ./node_modules/cli-cursor/index.js
+
+
+
+let isHidden = false;
+
+const cliCursor = {};
+
+cliCursor.show = (writableStream = external_node_process_.stderr) => {
+	if (!writableStream.isTTY) {
+		return;
+	}
+
+	isHidden = false;
+	writableStream.write('\u001B[?25h');
+};
+
+cliCursor.hide = (writableStream = external_node_process_.stderr) => {
+	if (!writableStream.isTTY) {
+		return;
+	}
+
+	restore_cursor();
+	isHidden = true;
+	writableStream.write('\u001B[?25l');
+};
+
+cliCursor.toggle = (force, writableStream) => {
+	if (force !== undefined) {
+		isHidden = force;
+	}
+
+	if (isHidden) {
+		cliCursor.show(writableStream);
+	} else {
+		cliCursor.hide(writableStream);
+	}
+};
+
+/* harmony default export */ const cli_cursor = (cliCursor);
+
+;// CONCATENATED MODULE: ./node_modules/cli-spinners/spinners.json
+const spinners_namespaceObject = /*#__PURE__*/JSON.parse('{"dots":{"interval":80,"frames":["⠋","⠙","⠹","⠸","⠼","⠴","⠦","⠧","⠇","⠏"]},"dots2":{"interval":80,"frames":["⣾","⣽","⣻","⢿","⡿","⣟","⣯","⣷"]},"dots3":{"interval":80,"frames":["⠋","⠙","⠚","⠞","⠖","⠦","⠴","⠲","⠳","⠓"]},"dots4":{"interval":80,"frames":["⠄","⠆","⠇","⠋","⠙","⠸","⠰","⠠","⠰","⠸","⠙","⠋","⠇","⠆"]},"dots5":{"interval":80,"frames":["⠋","⠙","⠚","⠒","⠂","⠂","⠒","⠲","⠴","⠦","⠖","⠒","⠐","⠐","⠒","⠓","⠋"]},"dots6":{"interval":80,"frames":["⠁","⠉","⠙","⠚","⠒","⠂","⠂","⠒","⠲","⠴","⠤","⠄","⠄","⠤","⠴","⠲","⠒","⠂","⠂","⠒","⠚","⠙","⠉","⠁"]},"dots7":{"interval":80,"frames":["⠈","⠉","⠋","⠓","⠒","⠐","⠐","⠒","⠖","⠦","⠤","⠠","⠠","⠤","⠦","⠖","⠒","⠐","⠐","⠒","⠓","⠋","⠉","⠈"]},"dots8":{"interval":80,"frames":["⠁","⠁","⠉","⠙","⠚","⠒","⠂","⠂","⠒","⠲","⠴","⠤","⠄","⠄","⠤","⠠","⠠","⠤","⠦","⠖","⠒","⠐","⠐","⠒","⠓","⠋","⠉","⠈","⠈"]},"dots9":{"interval":80,"frames":["⢹","⢺","⢼","⣸","⣇","⡧","⡗","⡏"]},"dots10":{"interval":80,"frames":["⢄","⢂","⢁","⡁","⡈","⡐","⡠"]},"dots11":{"interval":100,"frames":["⠁","⠂","⠄","⡀","⢀","⠠","⠐","⠈"]},"dots12":{"interval":80,"frames":["⢀⠀","⡀⠀","⠄⠀","⢂⠀","⡂⠀","⠅⠀","⢃⠀","⡃⠀","⠍⠀","⢋⠀","⡋⠀","⠍⠁","⢋⠁","⡋⠁","⠍⠉","⠋⠉","⠋⠉","⠉⠙","⠉⠙","⠉⠩","⠈⢙","⠈⡙","⢈⠩","⡀⢙","⠄⡙","⢂⠩","⡂⢘","⠅⡘","⢃⠨","⡃⢐","⠍⡐","⢋⠠","⡋⢀","⠍⡁","⢋⠁","⡋⠁","⠍⠉","⠋⠉","⠋⠉","⠉⠙","⠉⠙","⠉⠩","⠈⢙","⠈⡙","⠈⠩","⠀⢙","⠀⡙","⠀⠩","⠀⢘","⠀⡘","⠀⠨","⠀⢐","⠀⡐","⠀⠠","⠀⢀","⠀⡀"]},"dots13":{"interval":80,"frames":["⣼","⣹","⢻","⠿","⡟","⣏","⣧","⣶"]},"dots14":{"interval":80,"frames":["⠉⠉","⠈⠙","⠀⠹","⠀⢸","⠀⣰","⢀⣠","⣀⣀","⣄⡀","⣆⠀","⡇⠀","⠏⠀","⠋⠁"]},"dots8Bit":{"interval":80,"frames":["⠀","⠁","⠂","⠃","⠄","⠅","⠆","⠇","⡀","⡁","⡂","⡃","⡄","⡅","⡆","⡇","⠈","⠉","⠊","⠋","⠌","⠍","⠎","⠏","⡈","⡉","⡊","⡋","⡌","⡍","⡎","⡏","⠐","⠑","⠒","⠓","⠔","⠕","⠖","⠗","⡐","⡑","⡒","⡓","⡔","⡕","⡖","⡗","⠘","⠙","⠚","⠛","⠜","⠝","⠞","⠟","⡘","⡙","⡚","⡛","⡜","⡝","⡞","⡟","⠠","⠡","⠢","⠣","⠤","⠥","⠦","⠧","⡠","⡡","⡢","⡣","⡤","⡥","⡦","⡧","⠨","⠩","⠪","⠫","⠬","⠭","⠮","⠯","⡨","⡩","⡪","⡫","⡬","⡭","⡮","⡯","⠰","⠱","⠲","⠳","⠴","⠵","⠶","⠷","⡰","⡱","⡲","⡳","⡴","⡵","⡶","⡷","⠸","⠹","⠺","⠻","⠼","⠽","⠾","⠿","⡸","⡹","⡺","⡻","⡼","⡽","⡾","⡿","⢀","⢁","⢂","⢃","⢄","⢅","⢆","⢇","⣀","⣁","⣂","⣃","⣄","⣅","⣆","⣇","⢈","⢉","⢊","⢋","⢌","⢍","⢎","⢏","⣈","⣉","⣊","⣋","⣌","⣍","⣎","⣏","⢐","⢑","⢒","⢓","⢔","⢕","⢖","⢗","⣐","⣑","⣒","⣓","⣔","⣕","⣖","⣗","⢘","⢙","⢚","⢛","⢜","⢝","⢞","⢟","⣘","⣙","⣚","⣛","⣜","⣝","⣞","⣟","⢠","⢡","⢢","⢣","⢤","⢥","⢦","⢧","⣠","⣡","⣢","⣣","⣤","⣥","⣦","⣧","⢨","⢩","⢪","⢫","⢬","⢭","⢮","⢯","⣨","⣩","⣪","⣫","⣬","⣭","⣮","⣯","⢰","⢱","⢲","⢳","⢴","⢵","⢶","⢷","⣰","⣱","⣲","⣳","⣴","⣵","⣶","⣷","⢸","⢹","⢺","⢻","⢼","⢽","⢾","⢿","⣸","⣹","⣺","⣻","⣼","⣽","⣾","⣿"]},"dotsCircle":{"interval":80,"frames":["⢎ ","⠎⠁","⠊⠑","⠈⠱"," ⡱","⢀⡰","⢄⡠","⢆⡀"]},"sand":{"interval":80,"frames":["⠁","⠂","⠄","⡀","⡈","⡐","⡠","⣀","⣁","⣂","⣄","⣌","⣔","⣤","⣥","⣦","⣮","⣶","⣷","⣿","⡿","⠿","⢟","⠟","⡛","⠛","⠫","⢋","⠋","⠍","⡉","⠉","⠑","⠡","⢁"]},"line":{"interval":130,"frames":["-","\\\\","|","/"]},"line2":{"interval":100,"frames":["⠂","-","–","—","–","-"]},"rollingLine":{"interval":80,"frames":["/  "," - "," \\\\ ","  |","  |"," \\\\ "," - ","/  "]},"pipe":{"interval":100,"frames":["┤","┘","┴","└","├","┌","┬","┐"]},"simpleDots":{"interval":400,"frames":[".  ",".. ","...","   "]},"simpleDotsScrolling":{"interval":200,"frames":[".  ",".. ","..."," ..","  .","   "]},"star":{"interval":70,"frames":["✶","✸","✹","✺","✹","✷"]},"star2":{"interval":80,"frames":["+","x","*"]},"flip":{"interval":70,"frames":["_","_","_","-","`","`","\'","´","-","_","_","_"]},"hamburger":{"interval":100,"frames":["☱","☲","☴"]},"growVertical":{"interval":120,"frames":["▁","▃","▄","▅","▆","▇","▆","▅","▄","▃"]},"growHorizontal":{"interval":120,"frames":["▏","▎","▍","▌","▋","▊","▉","▊","▋","▌","▍","▎"]},"balloon":{"interval":140,"frames":[" ",".","o","O","@","*"," "]},"balloon2":{"interval":120,"frames":[".","o","O","°","O","o","."]},"noise":{"interval":100,"frames":["▓","▒","░"]},"bounce":{"interval":120,"frames":["⠁","⠂","⠄","⠂"]},"boxBounce":{"interval":120,"frames":["▖","▘","▝","▗"]},"boxBounce2":{"interval":100,"frames":["▌","▀","▐","▄"]},"triangle":{"interval":50,"frames":["◢","◣","◤","◥"]},"binary":{"interval":80,"frames":["010010","001100","100101","111010","111101","010111","101011","111000","110011","110101"]},"arc":{"interval":100,"frames":["◜","◠","◝","◞","◡","◟"]},"circle":{"interval":120,"frames":["◡","⊙","◠"]},"squareCorners":{"interval":180,"frames":["◰","◳","◲","◱"]},"circleQuarters":{"interval":120,"frames":["◴","◷","◶","◵"]},"circleHalves":{"interval":50,"frames":["◐","◓","◑","◒"]},"squish":{"interval":100,"frames":["╫","╪"]},"toggle":{"interval":250,"frames":["⊶","⊷"]},"toggle2":{"interval":80,"frames":["▫","▪"]},"toggle3":{"interval":120,"frames":["□","■"]},"toggle4":{"interval":100,"frames":["■","□","▪","▫"]},"toggle5":{"interval":100,"frames":["▮","▯"]},"toggle6":{"interval":300,"frames":["ဝ","၀"]},"toggle7":{"interval":80,"frames":["⦾","⦿"]},"toggle8":{"interval":100,"frames":["◍","◌"]},"toggle9":{"interval":100,"frames":["◉","◎"]},"toggle10":{"interval":100,"frames":["㊂","㊀","㊁"]},"toggle11":{"interval":50,"frames":["⧇","⧆"]},"toggle12":{"interval":120,"frames":["☗","☖"]},"toggle13":{"interval":80,"frames":["=","*","-"]},"arrow":{"interval":100,"frames":["←","↖","↑","↗","→","↘","↓","↙"]},"arrow2":{"interval":80,"frames":["⬆️ ","↗️ ","➡️ ","↘️ ","⬇️ ","↙️ ","⬅️ ","↖️ "]},"arrow3":{"interval":120,"frames":["▹▹▹▹▹","▸▹▹▹▹","▹▸▹▹▹","▹▹▸▹▹","▹▹▹▸▹","▹▹▹▹▸"]},"bouncingBar":{"interval":80,"frames":["[    ]","[=   ]","[==  ]","[=== ]","[====]","[ ===]","[  ==]","[   =]","[    ]","[   =]","[  ==]","[ ===]","[====]","[=== ]","[==  ]","[=   ]"]},"bouncingBall":{"interval":80,"frames":["( ●    )","(  ●   )","(   ●  )","(    ● )","(     ●)","(    ● )","(   ●  )","(  ●   )","( ●    )","(●     )"]},"smiley":{"interval":200,"frames":["😄 ","😝 "]},"monkey":{"interval":300,"frames":["🙈 ","🙈 ","🙉 ","🙊 "]},"hearts":{"interval":100,"frames":["💛 ","💙 ","💜 ","💚 ","💗 "]},"clock":{"interval":100,"frames":["🕛 ","🕐 ","🕑 ","🕒 ","🕓 ","🕔 ","🕕 ","🕖 ","🕗 ","🕘 ","🕙 ","🕚 "]},"earth":{"interval":180,"frames":["🌍 ","🌎 ","🌏 "]},"material":{"interval":17,"frames":["█▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁","██▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁","███▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁","████▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁","██████▁▁▁▁▁▁▁▁▁▁▁▁▁▁","██████▁▁▁▁▁▁▁▁▁▁▁▁▁▁","███████▁▁▁▁▁▁▁▁▁▁▁▁▁","████████▁▁▁▁▁▁▁▁▁▁▁▁","█████████▁▁▁▁▁▁▁▁▁▁▁","█████████▁▁▁▁▁▁▁▁▁▁▁","██████████▁▁▁▁▁▁▁▁▁▁","███████████▁▁▁▁▁▁▁▁▁","█████████████▁▁▁▁▁▁▁","██████████████▁▁▁▁▁▁","██████████████▁▁▁▁▁▁","▁██████████████▁▁▁▁▁","▁██████████████▁▁▁▁▁","▁██████████████▁▁▁▁▁","▁▁██████████████▁▁▁▁","▁▁▁██████████████▁▁▁","▁▁▁▁█████████████▁▁▁","▁▁▁▁██████████████▁▁","▁▁▁▁██████████████▁▁","▁▁▁▁▁██████████████▁","▁▁▁▁▁██████████████▁","▁▁▁▁▁██████████████▁","▁▁▁▁▁▁██████████████","▁▁▁▁▁▁██████████████","▁▁▁▁▁▁▁█████████████","▁▁▁▁▁▁▁█████████████","▁▁▁▁▁▁▁▁████████████","▁▁▁▁▁▁▁▁████████████","▁▁▁▁▁▁▁▁▁███████████","▁▁▁▁▁▁▁▁▁███████████","▁▁▁▁▁▁▁▁▁▁██████████","▁▁▁▁▁▁▁▁▁▁██████████","▁▁▁▁▁▁▁▁▁▁▁▁████████","▁▁▁▁▁▁▁▁▁▁▁▁▁███████","▁▁▁▁▁▁▁▁▁▁▁▁▁▁██████","▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁█████","▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁█████","█▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁████","██▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁███","██▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁███","███▁▁▁▁▁▁▁▁▁▁▁▁▁▁███","████▁▁▁▁▁▁▁▁▁▁▁▁▁▁██","█████▁▁▁▁▁▁▁▁▁▁▁▁▁▁█","█████▁▁▁▁▁▁▁▁▁▁▁▁▁▁█","██████▁▁▁▁▁▁▁▁▁▁▁▁▁█","████████▁▁▁▁▁▁▁▁▁▁▁▁","█████████▁▁▁▁▁▁▁▁▁▁▁","█████████▁▁▁▁▁▁▁▁▁▁▁","█████████▁▁▁▁▁▁▁▁▁▁▁","█████████▁▁▁▁▁▁▁▁▁▁▁","███████████▁▁▁▁▁▁▁▁▁","████████████▁▁▁▁▁▁▁▁","████████████▁▁▁▁▁▁▁▁","██████████████▁▁▁▁▁▁","██████████████▁▁▁▁▁▁","▁██████████████▁▁▁▁▁","▁██████████████▁▁▁▁▁","▁▁▁█████████████▁▁▁▁","▁▁▁▁▁████████████▁▁▁","▁▁▁▁▁████████████▁▁▁","▁▁▁▁▁▁███████████▁▁▁","▁▁▁▁▁▁▁▁█████████▁▁▁","▁▁▁▁▁▁▁▁█████████▁▁▁","▁▁▁▁▁▁▁▁▁█████████▁▁","▁▁▁▁▁▁▁▁▁█████████▁▁","▁▁▁▁▁▁▁▁▁▁█████████▁","▁▁▁▁▁▁▁▁▁▁▁████████▁","▁▁▁▁▁▁▁▁▁▁▁████████▁","▁▁▁▁▁▁▁▁▁▁▁▁███████▁","▁▁▁▁▁▁▁▁▁▁▁▁███████▁","▁▁▁▁▁▁▁▁▁▁▁▁▁███████","▁▁▁▁▁▁▁▁▁▁▁▁▁███████","▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁█████","▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁████","▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁████","▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁████","▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁███","▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁███","▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁██","▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁██","▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁██","▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁█","▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁█","▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁█","▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁","▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁","▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁","▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁"]},"moon":{"interval":80,"frames":["🌑 ","🌒 ","🌓 ","🌔 ","🌕 ","🌖 ","🌗 ","🌘 "]},"runner":{"interval":140,"frames":["🚶 ","🏃 "]},"pong":{"interval":80,"frames":["▐⠂       ▌","▐⠈       ▌","▐ ⠂      ▌","▐ ⠠      ▌","▐  ⡀     ▌","▐  ⠠     ▌","▐   ⠂    ▌","▐   ⠈    ▌","▐    ⠂   ▌","▐    ⠠   ▌","▐     ⡀  ▌","▐     ⠠  ▌","▐      ⠂ ▌","▐      ⠈ ▌","▐       ⠂▌","▐       ⠠▌","▐       ⡀▌","▐      ⠠ ▌","▐      ⠂ ▌","▐     ⠈  ▌","▐     ⠂  ▌","▐    ⠠   ▌","▐    ⡀   ▌","▐   ⠠    ▌","▐   ⠂    ▌","▐  ⠈     ▌","▐  ⠂     ▌","▐ ⠠      ▌","▐ ⡀      ▌","▐⠠       ▌"]},"shark":{"interval":120,"frames":["▐|\\\\____________▌","▐_|\\\\___________▌","▐__|\\\\__________▌","▐___|\\\\_________▌","▐____|\\\\________▌","▐_____|\\\\_______▌","▐______|\\\\______▌","▐_______|\\\\_____▌","▐________|\\\\____▌","▐_________|\\\\___▌","▐__________|\\\\__▌","▐___________|\\\\_▌","▐____________|\\\\▌","▐____________/|▌","▐___________/|_▌","▐__________/|__▌","▐_________/|___▌","▐________/|____▌","▐_______/|_____▌","▐______/|______▌","▐_____/|_______▌","▐____/|________▌","▐___/|_________▌","▐__/|__________▌","▐_/|___________▌","▐/|____________▌"]},"dqpb":{"interval":100,"frames":["d","q","p","b"]},"weather":{"interval":100,"frames":["☀️ ","☀️ ","☀️ ","🌤 ","⛅️ ","🌥 ","☁️ ","🌧 ","🌨 ","🌧 ","🌨 ","🌧 ","🌨 ","⛈ ","🌨 ","🌧 ","🌨 ","☁️ ","🌥 ","⛅️ ","🌤 ","☀️ ","☀️ "]},"christmas":{"interval":400,"frames":["🌲","🎄"]},"grenade":{"interval":80,"frames":["،  ","′  "," ´ "," ‾ ","  ⸌","  ⸊","  |","  ⁎","  ⁕"," ෴ ","  ⁓","   ","   ","   "]},"point":{"interval":125,"frames":["∙∙∙","●∙∙","∙●∙","∙∙●","∙∙∙"]},"layer":{"interval":150,"frames":["-","=","≡"]},"betaWave":{"interval":80,"frames":["ρββββββ","βρβββββ","ββρββββ","βββρβββ","ββββρββ","βββββρβ","ββββββρ"]},"fingerDance":{"interval":160,"frames":["🤘 ","🤟 ","🖖 ","✋ ","🤚 ","👆 "]},"fistBump":{"interval":80,"frames":["🤜　　　　🤛 ","🤜　　　　🤛 ","🤜　　　　🤛 ","　🤜　　🤛　 ","　　🤜🤛　　 ","　🤜✨🤛　　 ","🤜　✨　🤛　 "]},"soccerHeader":{"interval":80,"frames":[" 🧑⚽️       🧑 ","🧑  ⚽️      🧑 ","🧑   ⚽️     🧑 ","🧑    ⚽️    🧑 ","🧑     ⚽️   🧑 ","🧑      ⚽️  🧑 ","🧑       ⚽️🧑  ","🧑      ⚽️  🧑 ","🧑     ⚽️   🧑 ","🧑    ⚽️    🧑 ","🧑   ⚽️     🧑 ","🧑  ⚽️      🧑 "]},"mindblown":{"interval":160,"frames":["😐 ","😐 ","😮 ","😮 ","😦 ","😦 ","😧 ","😧 ","🤯 ","💥 ","✨ ","　 ","　 ","　 "]},"speaker":{"interval":160,"frames":["🔈 ","🔉 ","🔊 ","🔉 "]},"orangePulse":{"interval":100,"frames":["🔸 ","🔶 ","🟠 ","🟠 ","🔶 "]},"bluePulse":{"interval":100,"frames":["🔹 ","🔷 ","🔵 ","🔵 ","🔷 "]},"orangeBluePulse":{"interval":100,"frames":["🔸 ","🔶 ","🟠 ","🟠 ","🔶 ","🔹 ","🔷 ","🔵 ","🔵 ","🔷 "]},"timeTravel":{"interval":100,"frames":["🕛 ","🕚 ","🕙 ","🕘 ","🕗 ","🕖 ","🕕 ","🕔 ","🕓 ","🕒 ","🕑 ","🕐 "]},"aesthetic":{"interval":80,"frames":["▰▱▱▱▱▱▱","▰▰▱▱▱▱▱","▰▰▰▱▱▱▱","▰▰▰▰▱▱▱","▰▰▰▰▰▱▱","▰▰▰▰▰▰▱","▰▰▰▰▰▰▰","▰▱▱▱▱▱▱"]},"dwarfFortress":{"interval":80,"frames":[" ██████£££  ","☺██████£££  ","☺██████£££  ","☺▓█████£££  ","☺▓█████£££  ","☺▒█████£££  ","☺▒█████£££  ","☺░█████£££  ","☺░█████£££  ","☺ █████£££  "," ☺█████£££  "," ☺█████£££  "," ☺▓████£££  "," ☺▓████£££  "," ☺▒████£££  "," ☺▒████£££  "," ☺░████£££  "," ☺░████£££  "," ☺ ████£££  ","  ☺████£££  ","  ☺████£££  ","  ☺▓███£££  ","  ☺▓███£££  ","  ☺▒███£££  ","  ☺▒███£££  ","  ☺░███£££  ","  ☺░███£££  ","  ☺ ███£££  ","   ☺███£££  ","   ☺███£££  ","   ☺▓██£££  ","   ☺▓██£££  ","   ☺▒██£££  ","   ☺▒██£££  ","   ☺░██£££  ","   ☺░██£££  ","   ☺ ██£££  ","    ☺██£££  ","    ☺██£££  ","    ☺▓█£££  ","    ☺▓█£££  ","    ☺▒█£££  ","    ☺▒█£££  ","    ☺░█£££  ","    ☺░█£££  ","    ☺ █£££  ","     ☺█£££  ","     ☺█£££  ","     ☺▓£££  ","     ☺▓£££  ","     ☺▒£££  ","     ☺▒£££  ","     ☺░£££  ","     ☺░£££  ","     ☺ £££  ","      ☺£££  ","      ☺£££  ","      ☺▓££  ","      ☺▓££  ","      ☺▒££  ","      ☺▒££  ","      ☺░££  ","      ☺░££  ","      ☺ ££  ","       ☺££  ","       ☺££  ","       ☺▓£  ","       ☺▓£  ","       ☺▒£  ","       ☺▒£  ","       ☺░£  ","       ☺░£  ","       ☺ £  ","        ☺£  ","        ☺£  ","        ☺▓  ","        ☺▓  ","        ☺▒  ","        ☺▒  ","        ☺░  ","        ☺░  ","        ☺   ","        ☺  &","        ☺ ☼&","       ☺ ☼ &","       ☺☼  &","      ☺☼  & ","      ‼   & ","     ☺   &  ","    ‼    &  ","   ☺    &   ","  ‼     &   "," ☺     &    ","‼      &    ","      &     ","      &     ","     &   ░  ","     &   ▒  ","    &    ▓  ","    &    £  ","   &    ░£  ","   &    ▒£  ","  &     ▓£  ","  &     ££  "," &     ░££  "," &     ▒££  ","&      ▓££  ","&      £££  ","      ░£££  ","      ▒£££  ","      ▓£££  ","      █£££  ","     ░█£££  ","     ▒█£££  ","     ▓█£££  ","     ██£££  ","    ░██£££  ","    ▒██£££  ","    ▓██£££  ","    ███£££  ","   ░███£££  ","   ▒███£££  ","   ▓███£££  ","   ████£££  ","  ░████£££  ","  ▒████£££  ","  ▓████£££  ","  █████£££  "," ░█████£££  "," ▒█████£££  "," ▓█████£££  "," ██████£££  "," ██████£££  "]},"fish":{"interval":80,"frames":["~~~~~~~~~~~~~~~~~~~~","> ~~~~~~~~~~~~~~~~~~","º> ~~~~~~~~~~~~~~~~~","(º> ~~~~~~~~~~~~~~~~","((º> ~~~~~~~~~~~~~~~","<((º> ~~~~~~~~~~~~~~","><((º> ~~~~~~~~~~~~~"," ><((º> ~~~~~~~~~~~~","~ ><((º> ~~~~~~~~~~~","~~ <>((º> ~~~~~~~~~~","~~~ ><((º> ~~~~~~~~~","~~~~ <>((º> ~~~~~~~~","~~~~~ ><((º> ~~~~~~~","~~~~~~ <>((º> ~~~~~~","~~~~~~~ ><((º> ~~~~~","~~~~~~~~ <>((º> ~~~~","~~~~~~~~~ ><((º> ~~~","~~~~~~~~~~ <>((º> ~~","~~~~~~~~~~~ ><((º> ~","~~~~~~~~~~~~ <>((º> ","~~~~~~~~~~~~~ ><((º>","~~~~~~~~~~~~~~ <>((º","~~~~~~~~~~~~~~~ ><((","~~~~~~~~~~~~~~~~ <>(","~~~~~~~~~~~~~~~~~ ><","~~~~~~~~~~~~~~~~~~ <","~~~~~~~~~~~~~~~~~~~~"]}}');
+;// CONCATENATED MODULE: ./node_modules/cli-spinners/index.js
+
+
+/* harmony default export */ const cli_spinners = (spinners_namespaceObject);
+
+const spinnersList = Object.keys(spinners_namespaceObject);
+
+function randomSpinner() {
+	const randomIndex = Math.floor(Math.random() * spinnersList.length);
+	const spinnerName = spinnersList[randomIndex];
+	return spinners[spinnerName];
+}
+
+;// CONCATENATED MODULE: ./node_modules/yoctocolors/base.js
+
+
+// eslint-disable-next-line no-warning-comments
+// TODO: Use a better method when it's added to Node.js (https://github.com/nodejs/node/pull/40240)
+// Lots of optionals here to support Deno.
+const hasColors = external_node_tty_namespaceObject?.WriteStream?.prototype?.hasColors?.() ?? false;
+
+const format = (open, close) => {
+	if (!hasColors) {
+		return input => input;
+	}
+
+	const openCode = `\u001B[${open}m`;
+	const closeCode = `\u001B[${close}m`;
+
+	return input => {
+		const string = input + ''; // eslint-disable-line no-implicit-coercion -- This is faster.
+		let index = string.indexOf(closeCode);
+
+		if (index === -1) {
+			// Note: Intentionally not using string interpolation for performance reasons.
+			return openCode + string + closeCode;
+		}
+
+		// Handle nested colors.
+
+		// We could have done this, but it's too slow (as of Node.js 22).
+		// return openCode + string.replaceAll(closeCode, (close === 22 ? closeCode : '') + openCode) + closeCode;
+
+		let result = openCode;
+		let lastIndex = 0;
+
+		// SGR 22 resets both bold (1) and dim (2). When we encounter a nested
+		// close for styles that use 22, we need to re-open the outer style.
+		const reopenOnNestedClose = close === 22;
+		const replaceCode = (reopenOnNestedClose ? closeCode : '') + openCode;
+
+		while (index !== -1) {
+			result += string.slice(lastIndex, index) + replaceCode;
+			lastIndex = index + closeCode.length;
+			index = string.indexOf(closeCode, lastIndex);
+		}
+
+		result += string.slice(lastIndex) + closeCode;
+
+		return result;
+	};
+};
+
+const base_reset = format(0, 0);
+const bold = format(1, 22);
+const dim = format(2, 22);
+const italic = format(3, 23);
+const underline = format(4, 24);
+// Extended underline styles (`SGR 4:x` sub-parameters).
+const underlineDouble = format('4:2', 24);
+const underlineCurly = format('4:3', 24);
+const underlineDotted = format('4:4', 24);
+const underlineDashed = format('4:5', 24);
+const overline = format(53, 55);
+const inverse = format(7, 27);
+const base_hidden = format(8, 28);
+const strikethrough = format(9, 29);
+
+const black = format(30, 39);
+const red = format(31, 39);
+const green = format(32, 39);
+const yellow = format(33, 39);
+const blue = format(34, 39);
+const magenta = format(35, 39);
+const cyan = format(36, 39);
+const white = format(37, 39);
+const gray = format(90, 39);
+
+const bgBlack = format(40, 49);
+const bgRed = format(41, 49);
+const bgGreen = format(42, 49);
+const bgYellow = format(43, 49);
+const bgBlue = format(44, 49);
+const bgMagenta = format(45, 49);
+const bgCyan = format(46, 49);
+const bgWhite = format(47, 49);
+const bgGray = format(100, 49);
+
+const redBright = format(91, 39);
+const greenBright = format(92, 39);
+const yellowBright = format(93, 39);
+const blueBright = format(94, 39);
+const magentaBright = format(95, 39);
+const cyanBright = format(96, 39);
+const whiteBright = format(97, 39);
+
+const bgRedBright = format(101, 49);
+const bgGreenBright = format(102, 49);
+const bgYellowBright = format(103, 49);
+const bgBlueBright = format(104, 49);
+const bgMagentaBright = format(105, 49);
+const bgCyanBright = format(106, 49);
+const bgWhiteBright = format(107, 49);
+
+// Underline color (`SGR 58`/`59`). It has no basic 16-color form, so the palette index is used.
+const underlineBlack = format('58;5;0', 59);
+const underlineRed = format('58;5;1', 59);
+const underlineGreen = format('58;5;2', 59);
+const underlineYellow = format('58;5;3', 59);
+const underlineBlue = format('58;5;4', 59);
+const underlineMagenta = format('58;5;5', 59);
+const underlineCyan = format('58;5;6', 59);
+const underlineWhite = format('58;5;7', 59);
+const underlineGray = format('58;5;8', 59);
+
+const underlineRedBright = format('58;5;9', 59);
+const underlineGreenBright = format('58;5;10', 59);
+const underlineYellowBright = format('58;5;11', 59);
+const underlineBlueBright = format('58;5;12', 59);
+const underlineMagentaBright = format('58;5;13', 59);
+const underlineCyanBright = format('58;5;14', 59);
+const underlineWhiteBright = format('58;5;15', 59);
+
+;// CONCATENATED MODULE: ./node_modules/is-unicode-supported/index.js
+
+
+function isUnicodeSupported() {
+	const {env} = external_node_process_;
+	const {TERM, TERM_PROGRAM} = env;
+
+	if (external_node_process_.platform !== 'win32') {
+		return TERM !== 'linux'; // Linux console (kernel)
+	}
+
+	return Boolean(env.WT_SESSION) // Windows Terminal
+		|| Boolean(env.TERMINUS_SUBLIME) // Terminus (<0.2.27)
+		|| env.ConEmuTask === '{cmd::Cmder}' // ConEmu and cmder
+		|| TERM_PROGRAM === 'Terminus-Sublime'
+		|| TERM_PROGRAM === 'vscode'
+		|| TERM === 'xterm-256color'
+		|| TERM === 'alacritty'
+		|| TERM === 'rxvt-unicode'
+		|| TERM === 'rxvt-unicode-256color'
+		|| env.TERMINAL_EMULATOR === 'JetBrains-JediTerm';
+}
+
+;// CONCATENATED MODULE: ./node_modules/log-symbols/symbols.js
+
+
+
+const _isUnicodeSupported = isUnicodeSupported();
+
+const info = blue(_isUnicodeSupported ? 'ℹ' : 'i');
+const success = green(_isUnicodeSupported ? '✔' : '√');
+const warning = yellow(_isUnicodeSupported ? '⚠' : '‼');
+const error = red(_isUnicodeSupported ? '✖' : '×');
+
+;// CONCATENATED MODULE: ./node_modules/ora/node_modules/ansi-regex/index.js
+// Valid string terminator sequences are ESC\ and 0x9c; OSC also accepts BEL.
+const ST = String.raw`(?:\u001B\u005C|\u009C)`;
+
+// OSC sequences only: ESC ] ... BEL/ST (or the C1 introducer 0x9d ... BEL/ST).
+// Payloads stop at terminators, cancellations, and C1 controls. An unterminated string cannot swallow the next sequence or repeatedly scan its payload from later introducers. Terminals likewise abort a control string on an unexpected ESC.
+const stringControls = String.raw`\u0018\u001A\u001B\u0080-\u009F`;
+const osc = String.raw`(?:\u001B\]|\u009D)[^\u0007${stringControls}]*(?:\u0007|${ST})`;
+
+// DCS, SOS, PM, APC, and screen window titles have opaque payloads terminated by ST. Nested ESC payloads, such as tmux passthrough, require a parser.
+const controlString = String.raw`(?:\u001B[PX^_k]|[\u0090\u0098\u009E\u009F])[^${stringControls}]*${ST}`;
+
+// Linux console palette controls have fixed lengths and no string terminator; iTerm2 terminates its palette assignments. Consume an immediately adjacent OSC terminator, but match these controls before OSC so a later BEL cannot consume visible text.
+const linuxPalette = String.raw`\u001B\](?:P[\dA-Fa-f]{7}|R)(?:\u0007|${ST})?`;
+
+// CSI: ESC [ or C1 CSI, parameter bytes (0x30–0x3f), intermediate bytes (0x20–0x2f), then a final byte (0x40–0x7e).
+// `= < >` are final bytes in two-byte VT52 escapes (`ESC >`) but parameter bytes in a CSI (`ESC [ > 0 ; 276 ; 0 c`, the device attributes reply). Match CSI first to consume the whole sequence, where its introducer makes the two unambiguous.
+const csi = String.raw`(?:\u001B\[|\u009B)[\u0030-\u003F]*[\u0020-\u002F]*[\u0040-\u007E]`;
+
+// Related escapes: ESC, intermediate bytes (0x20–0x2f), then a final byte (0x30–0x7e), or a supported two-byte escape.
+// The two-byte final class stays narrow so that ESC followed by an arbitrary character is not read as a sequence. CSI parameters belong only to the CSI form, preventing partial matches and avoiding a second scan with nested repetition.
+// Escapes whose final byte is a digit include `ESC 7` and `ESC 8` (save and restore cursor), `ESC ( 0` (line drawing character set), and `ESC # 8` (screen alignment).
+// A digit is never a CSI final byte. These escapes end immediately at their final byte, so `ESC 7 l` is read as the escape followed by text rather than a sequence with parameter 7 and final byte `l`.
+const ansi_regex_escape = String.raw`\u001B(?:[\u0020-\u002F]+[\u0030-\u007E]|[\dA-PR-TZcf-oq-uy=><~|}])`;
+
+const pattern = `${linuxPalette}|${osc}|${controlString}|${csi}|${ansi_regex_escape}`;
+
+function ansiRegex({onlyFirst = false} = {}) {
+	return new RegExp(pattern, onlyFirst ? undefined : 'g');
+}
+
+;// CONCATENATED MODULE: ./node_modules/ora/node_modules/strip-ansi/index.js
+
+
+const regex = ansiRegex();
+
+function stripAnsi(string) {
+	if (typeof string !== 'string') {
+		throw new TypeError(`Expected a \`string\`, got \`${typeof string}\``);
+	}
+
+	// Fast path: ANSI codes require ESC (7-bit) or CSI (8-bit) introducer
+	if (!string.includes('\u001B') && !string.includes('\u009B')) {
+		return string;
+	}
+
+	// Even though the regex is global, we don't need to reset the `.lastIndex`
+	// because unlike `.exec()` and `.test()`, `.replace()` does it automatically
+	// and doing it manually has a performance penalty.
+	return string.replace(regex, '');
+}
+
+;// CONCATENATED MODULE: ./node_modules/get-east-asian-width/lookup-data.js
+// Generated by scripts/build.js
+
+const ambiguousMinimalCodePoint = 161;
+const ambiguousMaximumCodePoint = 1114109;
+const ambiguousRanges = [161, 161, 164, 164, 167, 168, 170, 170, 173, 174, 176, 180, 182, 186, 188, 191, 198, 198, 208, 208, 215, 216, 222, 225, 230, 230, 232, 234, 236, 237, 240, 240, 242, 243, 247, 250, 252, 252, 254, 254, 257, 257, 273, 273, 275, 275, 283, 283, 294, 295, 299, 299, 305, 307, 312, 312, 319, 322, 324, 324, 328, 331, 333, 333, 338, 339, 358, 359, 363, 363, 462, 462, 464, 464, 466, 466, 468, 468, 470, 470, 472, 472, 474, 474, 476, 476, 593, 593, 609, 609, 708, 708, 711, 711, 713, 715, 717, 717, 720, 720, 728, 731, 733, 733, 735, 735, 768, 879, 913, 929, 931, 937, 945, 961, 963, 969, 1025, 1025, 1040, 1103, 1105, 1105, 8208, 8208, 8211, 8214, 8216, 8217, 8220, 8221, 8224, 8226, 8228, 8231, 8240, 8240, 8242, 8243, 8245, 8245, 8251, 8251, 8254, 8254, 8308, 8308, 8319, 8319, 8321, 8324, 8364, 8364, 8451, 8451, 8453, 8453, 8457, 8457, 8467, 8467, 8470, 8470, 8481, 8482, 8486, 8486, 8491, 8491, 8531, 8532, 8539, 8542, 8544, 8555, 8560, 8569, 8585, 8585, 8592, 8601, 8632, 8633, 8658, 8658, 8660, 8660, 8679, 8679, 8704, 8704, 8706, 8707, 8711, 8712, 8715, 8715, 8719, 8719, 8721, 8721, 8725, 8725, 8730, 8730, 8733, 8736, 8739, 8739, 8741, 8741, 8743, 8748, 8750, 8750, 8756, 8759, 8764, 8765, 8776, 8776, 8780, 8780, 8786, 8786, 8800, 8801, 8804, 8807, 8810, 8811, 8814, 8815, 8834, 8835, 8838, 8839, 8853, 8853, 8857, 8857, 8869, 8869, 8895, 8895, 8978, 8978, 9312, 9449, 9451, 9547, 9552, 9587, 9600, 9615, 9618, 9621, 9632, 9633, 9635, 9641, 9650, 9651, 9654, 9655, 9660, 9661, 9664, 9665, 9670, 9672, 9675, 9675, 9678, 9681, 9698, 9701, 9711, 9711, 9733, 9734, 9737, 9737, 9742, 9743, 9756, 9756, 9758, 9758, 9792, 9792, 9794, 9794, 9824, 9825, 9827, 9829, 9831, 9834, 9836, 9837, 9839, 9839, 9886, 9887, 9919, 9919, 9926, 9933, 9935, 9939, 9941, 9953, 9955, 9955, 9960, 9961, 9963, 9969, 9972, 9972, 9974, 9977, 9979, 9980, 9982, 9983, 10045, 10045, 10102, 10111, 11094, 11097, 12872, 12879, 57344, 63743, 65024, 65039, 65533, 65533, 127232, 127242, 127248, 127277, 127280, 127337, 127344, 127373, 127375, 127376, 127387, 127404, 917760, 917999, 983040, 1048573, 1048576, 1114109];
+
+const fullwidthMinimalCodePoint = 12288;
+const fullwidthMaximumCodePoint = 65510;
+const fullwidthRanges = [12288, 12288, 65281, 65376, 65504, 65510];
+
+const lookup_data_halfwidthMinimalCodePoint = 8361;
+const lookup_data_halfwidthMaximumCodePoint = 65518;
+const lookup_data_halfwidthRanges = (/* unused pure expression or super */ null && ([8361, 8361, 65377, 65470, 65474, 65479, 65482, 65487, 65490, 65495, 65498, 65500, 65512, 65518]));
+
+const lookup_data_narrowMinimalCodePoint = 32;
+const lookup_data_narrowMaximumCodePoint = 10630;
+const lookup_data_narrowRanges = (/* unused pure expression or super */ null && ([32, 126, 162, 163, 165, 166, 172, 172, 175, 175, 10214, 10221, 10629, 10630]));
+
+const wideMinimalCodePoint = 4352;
+const wideMaximumCodePoint = 262141;
+const wideRanges = [4352, 4447, 8986, 8987, 9001, 9002, 9193, 9196, 9200, 9200, 9203, 9203, 9725, 9726, 9748, 9749, 9776, 9783, 9800, 9811, 9855, 9855, 9866, 9871, 9875, 9875, 9889, 9889, 9898, 9899, 9917, 9918, 9924, 9925, 9934, 9934, 9940, 9940, 9962, 9962, 9970, 9971, 9973, 9973, 9978, 9978, 9981, 9981, 9989, 9989, 9994, 9995, 10024, 10024, 10060, 10060, 10062, 10062, 10067, 10069, 10071, 10071, 10133, 10135, 10160, 10160, 10175, 10175, 11035, 11036, 11088, 11088, 11093, 11093, 11904, 11929, 11931, 12019, 12032, 12245, 12272, 12287, 12289, 12350, 12353, 12438, 12441, 12543, 12549, 12591, 12593, 12686, 12688, 12773, 12783, 12830, 12832, 12871, 12880, 42124, 42128, 42182, 43360, 43388, 44032, 55203, 63744, 64255, 65040, 65049, 65072, 65106, 65108, 65126, 65128, 65131, 94176, 94180, 94192, 94198, 94208, 101594, 101631, 101664, 101760, 101874, 101888, 102801, 102816, 102866, 110576, 110579, 110581, 110587, 110589, 110590, 110592, 110888, 110898, 110898, 110928, 110930, 110933, 110933, 110948, 110952, 110960, 111355, 119552, 119638, 119648, 119670, 126980, 126980, 127183, 127183, 127374, 127374, 127377, 127386, 127406, 127406, 127488, 127490, 127504, 127547, 127552, 127560, 127568, 127569, 127584, 127589, 127744, 127776, 127789, 127797, 127799, 127868, 127870, 127891, 127904, 127946, 127951, 127955, 127968, 127984, 127988, 127988, 127992, 128062, 128064, 128064, 128066, 128252, 128255, 128317, 128331, 128334, 128336, 128359, 128378, 128378, 128405, 128406, 128420, 128420, 128507, 128591, 128640, 128709, 128716, 128716, 128720, 128722, 128725, 128729, 128732, 128735, 128747, 128748, 128756, 128764, 128986, 128986, 128992, 129003, 129008, 129008, 129292, 129338, 129340, 129349, 129351, 129535, 129648, 129660, 129664, 129734, 129736, 129736, 129740, 129757, 129759, 129771, 129775, 129786, 131072, 196605, 196608, 262141];
+
+;// CONCATENATED MODULE: ./node_modules/get-east-asian-width/utilities.js
+/**
+Binary search on a sorted flat array of [start, end] pairs.
+
+@param {number[]} ranges - Flat array of inclusive [start, end] range pairs, e.g. [0, 5, 10, 20].
+@param {number} codePoint - The value to search for.
+@returns {boolean} Whether the value falls within any of the ranges.
+*/
+const utilities_isInRange = (ranges, codePoint) => {
+	let low = 0;
+	let high = Math.floor(ranges.length / 2) - 1;
+	while (low <= high) {
+		const mid = Math.floor((low + high) / 2);
+		const i = mid * 2;
+		if (codePoint < ranges[i]) {
+			high = mid - 1;
+		} else if (codePoint > ranges[i + 1]) {
+			low = mid + 1;
+		} else {
+			return true;
+		}
+	}
+
+	return false;
+};
+
+;// CONCATENATED MODULE: ./node_modules/get-east-asian-width/lookup.js
+
+
+
+const commonCjkCodePoint = 0x4E_00;
+const [wideFastPathStart, wideFastPathEnd] = /* #__PURE__ */ findWideFastPathRange(wideRanges);
+
+// Use a hot-path range so common `isWide` calls can skip binary search.
+// The range containing U+4E00 covers common CJK ideographs;
+// fallback to the largest range for resilience to Unicode table changes.
+function findWideFastPathRange(ranges) {
+	let fastPathStart = ranges[0];
+	let fastPathEnd = ranges[1];
+
+	for (let index = 0; index < ranges.length; index += 2) {
+		const start = ranges[index];
+		const end = ranges[index + 1];
+
+		if (
+			commonCjkCodePoint >= start
+			&& commonCjkCodePoint <= end
+		) {
+			return [start, end];
+		}
+
+		if ((end - start) > (fastPathEnd - fastPathStart)) {
+			fastPathStart = start;
+			fastPathEnd = end;
+		}
+	}
+
+	return [fastPathStart, fastPathEnd];
+}
+
+const isAmbiguous = codePoint => {
+	if (
+		codePoint < ambiguousMinimalCodePoint
+		|| codePoint > ambiguousMaximumCodePoint
+	) {
+		return false;
+	}
+
+	return utilities_isInRange(ambiguousRanges, codePoint);
+};
+
+const isFullwidth = codePoint => {
+	if (
+		codePoint < fullwidthMinimalCodePoint
+		|| codePoint > fullwidthMaximumCodePoint
+	) {
+		return false;
+	}
+
+	return utilities_isInRange(fullwidthRanges, codePoint);
+};
+
+const isHalfwidth = codePoint => {
+	if (
+		codePoint < halfwidthMinimalCodePoint
+		|| codePoint > halfwidthMaximumCodePoint
+	) {
+		return false;
+	}
+
+	return isInRange(halfwidthRanges, codePoint);
+};
+
+const isNarrow = codePoint => {
+	if (
+		codePoint < narrowMinimalCodePoint
+		|| codePoint > narrowMaximumCodePoint
+	) {
+		return false;
+	}
+
+	return isInRange(narrowRanges, codePoint);
+};
+
+const isWide = codePoint => {
+	if (
+		codePoint >= wideFastPathStart
+		&& codePoint <= wideFastPathEnd
+	) {
+		return true;
+	}
+
+	if (
+		codePoint < wideMinimalCodePoint
+		|| codePoint > wideMaximumCodePoint
+	) {
+		return false;
+	}
+
+	return utilities_isInRange(wideRanges, codePoint);
+};
+
+function lookup_getCategory(codePoint) {
+	if (isAmbiguous(codePoint)) {
+		return 'ambiguous';
+	}
+
+	if (isFullwidth(codePoint)) {
+		return 'fullwidth';
+	}
+
+	if (isHalfwidth(codePoint)) {
+		return 'halfwidth';
+	}
+
+	if (isNarrow(codePoint)) {
+		return 'narrow';
+	}
+
+	if (isWide(codePoint)) {
+		return 'wide';
+	}
+
+	return 'neutral';
+}
+
+;// CONCATENATED MODULE: ./node_modules/get-east-asian-width/index.js
+
+
+function validate(codePoint) {
+	if (!Number.isSafeInteger(codePoint)) {
+		throw new TypeError(`Expected a code point, got \`${typeof codePoint}\`.`);
+	}
+}
+
+function eastAsianWidthType(codePoint) {
+	validate(codePoint);
+
+	return getCategory(codePoint);
+}
+
+function eastAsianWidth(codePoint, {ambiguousAsWide = false} = {}) {
+	validate(codePoint);
+
+	if (
+		isFullwidth(codePoint)
+		|| isWide(codePoint)
+		|| (ambiguousAsWide && isAmbiguous(codePoint))
+	) {
+		return 2;
+	}
+
+	return 1;
+}
+
+// Private exports for https://github.com/sindresorhus/is-fullwidth-code-point
+
+
+;// CONCATENATED MODULE: ./node_modules/ora/node_modules/string-width/index.js
+
+
+
+/**
+Logic:
+- Segment graphemes to match how terminals render clusters.
+- Width rules:
+	1. Skip non-printing clusters (Default_Ignorable, Control, pure nonspacing/enclosing Mark, lone Surrogates). Tabs are ignored by design.
+	2. RGI emoji clusters (\p{RGI_Emoji}) are double-width.
+	3. Minimally-qualified/unqualified emoji clusters (ZWJ sequences with 2+ Extended_Pictographic, or keycap sequences) are double-width.
+	4. Hangul jamo collapse each standard modern Hangul L+V or L+V+T syllable piece to width 2.
+	   Unmatched repeated leading/vowel/trailing jamo stay additive because that matches how the terminals we target render them.
+	5. Otherwise use East Asian Width of the cluster's first visible code point, and add widths for trailing spacing marks and Halfwidth/Fullwidth Forms within the same cluster (e.g., dakuten/handakuten/prolonged sound mark).
+*/
+
+const segmenter = new Intl.Segmenter();
+
+// Matches a visible (printing) character. Used to find the base scalar of a cluster (skipping leading Prepend/Format/Marks) and to detect whole-cluster zero-width.
+// Intentionally a single negated class without a quantifier: a repeated pattern like `^(?:…|…)+$` backtracks exponentially on overlapping properties, and even `^[…]+$` overflows V8's backtrack stack (RangeError) on clusters with millions of marks.
+const visibleCharacterRegex = /[^\p{Default_Ignorable_Code_Point}\p{Control}\p{Format}\p{Nonspacing_Mark}\p{Enclosing_Mark}\p{Surrogate}]/v;
+const spacingMarkRegex = /\p{Spacing_Mark}/v;
+
+// RGI emoji sequences
+const rgiEmojiRegex = /^\p{RGI_Emoji}$/v;
+
+// Detect minimally-qualified/unqualified emoji sequences (missing VS16 but still render as double-width)
+const unqualifiedKeycapRegex = /^[\d#*]\u20E3$/;
+const extendedPictographicRegex = /\p{Extended_Pictographic}/gu;
+
+function isDoubleWidthNonRgiEmojiSequence(segment) {
+	// Real emoji clusters are < 30 chars; guard against pathological input
+	if (segment.length > 50) {
+		return false;
+	}
+
+	if (unqualifiedKeycapRegex.test(segment)) {
+		return true;
+	}
+
+	// ZWJ sequences with 2+ Extended_Pictographic
+	if (segment.includes('\u200D')) {
+		const pictographics = segment.match(extendedPictographicRegex);
+		return pictographics !== null && pictographics.length >= 2;
+	}
+
+	return false;
+}
+
+// Returns the cluster starting at its first visible character, or `undefined` if the whole cluster is zero-width.
+function baseVisible(segment) {
+	const index = segment.search(visibleCharacterRegex);
+	return index === -1 ? undefined : segment.slice(index);
+}
+
+function isHangulLeadingJamo(codePoint) {
+	return (codePoint >= 0x11_00 && codePoint <= 0x11_5F)
+		|| (codePoint >= 0xA9_60 && codePoint <= 0xA9_7C);
+}
+
+function isHangulVowelJamo(codePoint) {
+	return (codePoint >= 0x11_60 && codePoint <= 0x11_A7)
+		|| (codePoint >= 0xD7_B0 && codePoint <= 0xD7_C6);
+}
+
+function isHangulTrailingJamo(codePoint) {
+	return (codePoint >= 0x11_A8 && codePoint <= 0x11_FF)
+		|| (codePoint >= 0xD7_CB && codePoint <= 0xD7_FB);
+}
+
+function isHangulJamo(codePoint) {
+	return isHangulLeadingJamo(codePoint)
+		|| isHangulVowelJamo(codePoint)
+		|| isHangulTrailingJamo(codePoint);
+}
+
+function hangulClusterWidth(visibleSegment, eastAsianWidthOptions) {
+	const codePoints = [];
+
+	for (const character of visibleSegment) {
+		if (!visibleCharacterRegex.test(character)) {
+			continue;
+		}
+
+		codePoints.push(character.codePointAt(0));
+	}
+
+	if (codePoints.length === 0) {
+		return undefined;
+	}
+
+	let width = 0;
+
+	for (let index = 0; index < codePoints.length; index++) {
+		const codePoint = codePoints[index];
+		if (!isHangulJamo(codePoint)) {
+			if (width === 0) {
+				return undefined;
+			}
+
+			// Mixed cluster (e.g., L + precomposed syllable): use EAW for non-jamo remainder
+			for (let remaining = index; remaining < codePoints.length; remaining++) {
+				width += eastAsianWidth(codePoints[remaining], eastAsianWidthOptions);
+			}
+
+			return width;
+		}
+
+		// Modern Hangul L+V(+T) shapes as one syllable block. Unmatched jamo stay additive:
+		// U+1100 U+1100 U+1161 => U+1100 + (U+1100 U+1161) => 2 + 2.
+		if (
+			isHangulLeadingJamo(codePoint)
+			&& isHangulVowelJamo(codePoints[index + 1])
+		) {
+			width += 2;
+			index += isHangulTrailingJamo(codePoints[index + 2]) ? 2 : 1;
+			continue;
+		}
+
+		width += eastAsianWidth(codePoint, eastAsianWidthOptions);
+	}
+
+	return width;
+}
+
+function trailingWidth(visibleSegment, eastAsianWidthOptions) {
+	let extra = 0;
+	let first = true;
+
+	for (const character of visibleSegment) {
+		if (first) {
+			first = false;
+			continue;
+		}
+
+		if (
+			spacingMarkRegex.test(character)
+			|| (character >= '\uFF00' && character <= '\uFFEF')
+		) {
+			extra += eastAsianWidth(character.codePointAt(0), eastAsianWidthOptions);
+		}
+	}
+
+	return extra;
+}
+
+function stringWidth(input, options = {}) {
+	if (typeof input !== 'string' || input.length === 0) {
+		return 0;
+	}
+
+	const {
+		ambiguousIsNarrow = true,
+		countAnsiEscapeCodes = false,
+	} = options;
+
+	let string = input;
+
+	// Avoid calling stripAnsi when there are no ANSI escape sequences (ESC = 0x1B, CSI = 0x9B)
+	if (!countAnsiEscapeCodes && (string.includes('\u001B') || string.includes('\u009B'))) {
+		string = stripAnsi(string);
+	}
+
+	if (string.length === 0) {
+		return 0;
+	}
+
+	// Fast path: printable ASCII (0x20–0x7E) needs no segmenter, regex, or EAW lookup — width equals length.
+	if (/^[\u0020-\u007E]*$/.test(string)) {
+		return string.length;
+	}
+
+	let width = 0;
+	const eastAsianWidthOptions = {ambiguousAsWide: !ambiguousIsNarrow};
+
+	for (const {segment} of segmenter.segment(string)) {
+		// Zero-width / non-printing clusters
+		const visibleSegment = baseVisible(segment);
+		if (visibleSegment === undefined) {
+			continue;
+		}
+
+		// Emoji width logic
+		if (rgiEmojiRegex.test(segment) || isDoubleWidthNonRgiEmojiSequence(segment)) {
+			width += 2;
+			continue;
+		}
+
+		const hangulWidth = hangulClusterWidth(visibleSegment, eastAsianWidthOptions);
+		if (hangulWidth !== undefined) {
+			width += hangulWidth;
+			continue;
+		}
+
+		// Everything else: EAW of the cluster’s first visible scalar
+		const codePoint = visibleSegment.codePointAt(0);
+		width += eastAsianWidth(codePoint, eastAsianWidthOptions);
+
+		// Add width for trailing spacing marks and Halfwidth/Fullwidth Forms (e.g., ﾞ, ﾟ, ｰ)
+		width += trailingWidth(visibleSegment, eastAsianWidthOptions);
+	}
+
+	return width;
+}
+
+;// CONCATENATED MODULE: ./node_modules/is-interactive/index.js
+function isInteractive({stream = process.stdout} = {}) {
+	return Boolean(
+		stream && stream.isTTY &&
+		process.env.TERM !== 'dumb' &&
+		!('CI' in process.env)
+	);
+}
+
+;// CONCATENATED MODULE: ./node_modules/stdin-discarder/index.js
+
+
+const ASCII_ETX_CODE = 0x03; // Ctrl+C
+
+class StdinDiscarder {
+	#activeCount = 0;
+	#stdin;
+	#stdinWasPaused = false;
+	#stdinWasRaw = false;
+	#handleInputBound = chunk => {
+		if (!chunk?.length) {
+			return;
+		}
+
+		const code = typeof chunk === 'string' ? chunk.codePointAt(0) : chunk[0];
+		if (code === ASCII_ETX_CODE) {
+			// Always re-signal the process. Emitting `SIGINT` directly breaks normal Ctrl+C termination when libraries install listeners for cleanup.
+			external_node_process_.kill(external_node_process_.pid, 'SIGINT');
+		}
+	};
+
+	start() {
+		this.#activeCount++;
+		if (this.#activeCount === 1) {
+			this.#realStart();
+		}
+	}
+
+	stop() {
+		if (this.#activeCount === 0) {
+			return;
+		}
+
+		if (--this.#activeCount === 0) {
+			this.#realStop();
+		}
+	}
+
+	#realStart() {
+		const {stdin} = external_node_process_;
+
+		if (external_node_process_.platform === 'win32' || !stdin?.isTTY || typeof stdin.setRawMode !== 'function') {
+			this.#stdin = undefined;
+			return;
+		}
+
+		this.#stdin = stdin;
+		this.#stdinWasPaused = stdin.isPaused();
+		this.#stdinWasRaw = Boolean(stdin.isRaw);
+
+		stdin.setRawMode(true);
+		stdin.prependListener('data', this.#handleInputBound);
+
+		if (this.#stdinWasPaused) {
+			stdin.resume();
+		}
+	}
+
+	#realStop() {
+		if (!this.#stdin) {
+			return;
+		}
+
+		const stdin = this.#stdin;
+
+		stdin.off('data', this.#handleInputBound);
+
+		if (stdin.isTTY) {
+			stdin.setRawMode?.(this.#stdinWasRaw);
+		}
+
+		if (this.#stdinWasPaused) {
+			stdin.pause();
+		}
+
+		this.#stdin = undefined;
+		this.#stdinWasPaused = false;
+		this.#stdinWasRaw = false;
+	}
+}
+
+const stdinDiscarder = new StdinDiscarder();
+
+/* harmony default export */ const stdin_discarder = (Object.freeze(stdinDiscarder));
+
+;// CONCATENATED MODULE: ./node_modules/ora/index.js
+
+
+
+
+
+
+
+
+
+
+
+// Constants
+const RENDER_DEFERRAL_TIMEOUT = 200; // Milliseconds to wait before re-rendering after partial chunk write
+const SYNCHRONIZED_OUTPUT_ENABLE = '\u001B[?2026h';
+const SYNCHRONIZED_OUTPUT_DISABLE = '\u001B[?2026l';
+
+// Global state for concurrent spinner detection
+const activeHooksPerStream = new Map(); // Stream → ora instance
+
+const validColors = new Set(['black', 'red', 'green', 'yellow', 'blue', 'magenta', 'cyan', 'white', 'gray']);
+
+class Ora {
+	#linesToClear = 0;
+	#frameIndex = -1;
+	#lastFrameTime = 0;
+	#options;
+	#spinner;
+	#stream;
+	#id;
+	#hookedStreams = new Map();
+	#isInternalWrite = false;
+	#drainHandler;
+	#deferRenderTimer;
+	#isDiscardingStdin = false;
+	#color;
+
+	// Helper to execute writes while preventing hook recursion
+	#internalWrite(fn) {
+		this.#isInternalWrite = true;
+		try {
+			return fn();
+		} finally {
+			this.#isInternalWrite = false;
+		}
+	}
+
+	// Helper to render if still spinning
+	#tryRender() {
+		if (this.isSpinning) {
+			this.render();
+		}
+	}
+
+	#stringifyChunk(chunk, encoding) {
+		if (chunk === undefined || chunk === null) {
+			return '';
+		}
+
+		if (typeof chunk === 'string') {
+			return chunk;
+		}
+
+		/* eslint-disable n/prefer-global/buffer */
+		if (Buffer.isBuffer(chunk) || ArrayBuffer.isView(chunk)) {
+			const normalizedEncoding = (typeof encoding === 'string' && encoding && encoding !== 'buffer') ? encoding : 'utf8';
+			return Buffer.from(chunk).toString(normalizedEncoding);
+		}
+		/* eslint-enable n/prefer-global/buffer */
+
+		return String(chunk);
+	}
+
+	#chunkTerminatesLine(chunkString) {
+		if (!chunkString) {
+			return false;
+		}
+
+		const lastCharacter = chunkString.at(-1);
+		return lastCharacter === '\n' || lastCharacter === '\r';
+	}
+
+	#scheduleRenderDeferral() {
+		// If already deferred, don't reset timer - let it complete
+		if (this.#deferRenderTimer) {
+			return;
+		}
+
+		this.#deferRenderTimer = setTimeout(() => {
+			this.#deferRenderTimer = undefined;
+
+			if (this.isSpinning) {
+				this.#tryRender();
+			}
+		}, RENDER_DEFERRAL_TIMEOUT);
+
+		if (typeof this.#deferRenderTimer?.unref === 'function') {
+			this.#deferRenderTimer.unref();
+		}
+	}
+
+	#clearRenderDeferral() {
+		if (this.#deferRenderTimer) {
+			clearTimeout(this.#deferRenderTimer);
+			this.#deferRenderTimer = undefined;
+		}
+	}
+
+	// Helper to build complete line with symbol, text, prefix, and suffix
+	#buildOutputLine(symbol, text, prefixText, suffixText) {
+		const fullPrefixText = this.#getFullPrefixText(prefixText, ' ');
+		const separatorText = symbol ? ' ' : '';
+		const fullText = (typeof text === 'string') ? separatorText + text : '';
+		const fullSuffixText = this.#getFullSuffixText(suffixText, ' ');
+		return fullPrefixText + symbol + fullText + fullSuffixText;
+	}
+
+	constructor(options) {
+		if (typeof options === 'string') {
+			options = {
+				text: options,
+			};
+		}
+
+		this.#options = {
+			color: 'cyan',
+			stream: external_node_process_.stderr,
+			discardStdin: true,
+			hideCursor: true,
+			...options,
+		};
+
+		// Public
+		this.color = this.#options.color;
+
+		this.#stream = this.#options.stream;
+
+		// Normalize isEnabled and isSilent into options
+		if (typeof this.#options.isEnabled !== 'boolean') {
+			this.#options.isEnabled = isInteractive({stream: this.#stream});
+		}
+
+		if (typeof this.#options.isSilent !== 'boolean') {
+			this.#options.isSilent = false;
+		}
+
+		if (this.#options.interval !== undefined && !(Number.isInteger(this.#options.interval) && this.#options.interval > 0)) {
+			throw new Error('The `interval` option must be a positive integer');
+		}
+
+		// Set *after* `this.#stream`.
+		// Store original interval before spinner setter clears it
+		const userInterval = this.#options.interval;
+		// It's important that these use the public setters.
+		this.spinner = this.#options.spinner;
+		this.#options.interval = userInterval;
+		this.text = this.#options.text;
+		this.prefixText = this.#options.prefixText;
+		this.suffixText = this.#options.suffixText;
+		this.indent = this.#options.indent;
+
+		if (external_node_process_.env.NODE_ENV === 'test') {
+			this._stream = this.#stream;
+			this._isEnabled = this.#options.isEnabled;
+
+			Object.defineProperty(this, '_linesToClear', {
+				get() {
+					return this.#linesToClear;
+				},
+				set(newValue) {
+					this.#linesToClear = newValue;
+				},
+			});
+
+			Object.defineProperty(this, '_frameIndex', {
+				get() {
+					return this.#frameIndex;
+				},
+			});
+
+			Object.defineProperty(this, '_lineCount', {
+				get() {
+					const columns = this.#stream.columns ?? 80;
+					const prefixText = typeof this.#options.prefixText === 'function' ? '' : this.#options.prefixText;
+					const suffixText = typeof this.#options.suffixText === 'function' ? '' : this.#options.suffixText;
+					const fullPrefixText = (typeof prefixText === 'string' && prefixText !== '') ? prefixText + ' ' : '';
+					const fullSuffixText = (typeof suffixText === 'string' && suffixText !== '') ? ' ' + suffixText : '';
+					const spinnerChar = '-';
+					const fullText = ' '.repeat(this.#options.indent) + fullPrefixText + spinnerChar + (typeof this.#options.text === 'string' ? ' ' + this.#options.text : '') + fullSuffixText;
+					return this.#computeLineCountFrom(fullText, columns);
+				},
+			});
+		}
+	}
+
+	get indent() {
+		return this.#options.indent;
+	}
+
+	set indent(indent = 0) {
+		if (!(indent >= 0 && Number.isInteger(indent))) {
+			throw new Error('The `indent` option must be an integer from 0 and up');
+		}
+
+		this.#options.indent = indent;
+	}
+
+	get interval() {
+		return this.#options.interval ?? this.#spinner.interval ?? 100;
+	}
+
+	get spinner() {
+		return this.#spinner;
+	}
+
+	set spinner(spinner) {
+		this.#frameIndex = -1;
+		this.#options.interval = undefined;
+
+		if (typeof spinner === 'object') {
+			if (!Array.isArray(spinner.frames) || spinner.frames.length === 0 || spinner.frames.some(frame => typeof frame !== 'string')) {
+				throw new Error('The given spinner must have a non-empty `frames` array of strings');
+			}
+
+			if (spinner.interval !== undefined && !(Number.isInteger(spinner.interval) && spinner.interval > 0)) {
+				throw new Error('`spinner.interval` must be a positive integer if provided');
+			}
+
+			this.#spinner = spinner;
+		} else if (!isUnicodeSupported()) {
+			this.#spinner = cli_spinners.line;
+		} else if (spinner === undefined) {
+			// Set default spinner
+			this.#spinner = cli_spinners.dots;
+		} else if (spinner !== 'default' && cli_spinners[spinner]) {
+			this.#spinner = cli_spinners[spinner];
+		} else {
+			throw new Error(`There is no built-in spinner named '${spinner}'. See https://github.com/sindresorhus/cli-spinners/blob/main/spinners.json for a full list.`);
+		}
+	}
+
+	get text() {
+		return this.#options.text;
+	}
+
+	set text(value = '') {
+		this.#options.text = value;
+	}
+
+	get prefixText() {
+		return this.#options.prefixText;
+	}
+
+	set prefixText(value = '') {
+		this.#options.prefixText = value;
+	}
+
+	get suffixText() {
+		return this.#options.suffixText;
+	}
+
+	set suffixText(value = '') {
+		this.#options.suffixText = value;
+	}
+
+	get isSpinning() {
+		return this.#id !== undefined;
+	}
+
+	#formatAffix(value, separator, placeBefore = false) {
+		const resolved = typeof value === 'function' ? value() : value;
+		if (typeof resolved === 'string' && resolved !== '') {
+			return placeBefore ? (separator + resolved) : (resolved + separator);
+		}
+
+		return '';
+	}
+
+	#getFullPrefixText(prefixText = this.#options.prefixText, postfix = ' ') {
+		return this.#formatAffix(prefixText, postfix, false);
+	}
+
+	#getFullSuffixText(suffixText = this.#options.suffixText, prefix = ' ') {
+		return this.#formatAffix(suffixText, prefix, true);
+	}
+
+	#computeLineCountFrom(text, columns) {
+		let count = 0;
+		for (const line of (0,external_node_util_namespaceObject.stripVTControlCharacters)(text).split('\n')) {
+			count += Math.max(1, Math.ceil(stringWidth(line) / columns));
+		}
+
+		return count;
+	}
+
+	get color() {
+		return this.#color;
+	}
+
+	set color(value) {
+		if (value !== undefined && value !== false && !validColors.has(value)) {
+			throw new Error('The `color` option must be a valid color or `false` to disable');
+		}
+
+		this.#color = value;
+	}
+
+	get isEnabled() {
+		return this.#options.isEnabled && !this.#options.isSilent;
+	}
+
+	set isEnabled(value) {
+		if (typeof value !== 'boolean') {
+			throw new TypeError('The `isEnabled` option must be a boolean');
+		}
+
+		this.#options.isEnabled = value;
+	}
+
+	get isSilent() {
+		return this.#options.isSilent;
+	}
+
+	set isSilent(value) {
+		if (typeof value !== 'boolean') {
+			throw new TypeError('The `isSilent` option must be a boolean');
+		}
+
+		this.#options.isSilent = value;
+	}
+
+	frame() {
+		// Only advance frame if enough time has passed (throttle to interval)
+		const now = Date.now();
+		if (this.#frameIndex === -1 || now - this.#lastFrameTime >= this.interval) {
+			this.#frameIndex = (this.#frameIndex + 1) % this.#spinner.frames.length;
+			this.#lastFrameTime = now;
+		}
+
+		const {frames} = this.#spinner;
+		let frame = frames[this.#frameIndex];
+
+		if (this.#color) {
+			frame = source[this.#color](frame);
+		}
+
+		const fullPrefixText = this.#getFullPrefixText(this.#options.prefixText, ' ');
+		const fullText = typeof this.text === 'string' ? ' ' + this.text : '';
+		const fullSuffixText = this.#getFullSuffixText(this.#options.suffixText, ' ');
+
+		return fullPrefixText + frame + fullText + fullSuffixText;
+	}
+
+	clear() {
+		if (!this.isEnabled || !this.#stream.isTTY) {
+			return this;
+		}
+
+		// Protect cursor control methods (cursorTo, moveCursor, clearLine) which internally call stream.write
+		this.#internalWrite(() => {
+			this.#stream.cursorTo(0);
+
+			for (let index = 0; index < this.#linesToClear; index++) {
+				if (index > 0) {
+					this.#stream.moveCursor(0, -1);
+				}
+
+				this.#stream.clearLine(1);
+			}
+
+			if (this.#options.indent) {
+				this.#stream.cursorTo(this.#options.indent);
+			}
+		});
+
+		this.#linesToClear = 0;
+
+		return this;
+	}
+
+	// Helper to hook a single stream
+	#hookStream(stream) {
+		if (!stream || this.#hookedStreams.has(stream) || !stream.isTTY || typeof stream.write !== 'function') {
+			return;
+		}
+
+		// Detect concurrent spinners
+		if (activeHooksPerStream.has(stream)) {
+			console.warn('[ora] Multiple concurrent spinners detected. This may cause visual corruption. Use one spinner at a time.');
+		}
+
+		const originalWrite = stream.write;
+		this.#hookedStreams.set(stream, originalWrite);
+		activeHooksPerStream.set(stream, this);
+		stream.write = (chunk, encoding, callback) => this.#hookedWrite(stream, originalWrite, chunk, encoding, callback);
+	}
+
+	/**
+	Intercept stream writes while spinner is active to handle external writes cleanly without visual corruption.
+	Hooks process stdio streams and the active spinner stream so console.log(), console.error(), and direct writes stay tidy.
+	*/
+	#installHook() {
+		if (!this.isEnabled || this.#hookedStreams.size > 0) {
+			return;
+		}
+
+		const streamsToHook = new Set([this.#stream, external_node_process_.stdout, external_node_process_.stderr]);
+
+		for (const stream of streamsToHook) {
+			this.#hookStream(stream);
+		}
+	}
+
+	#uninstallHook() {
+		for (const [stream, originalWrite] of this.#hookedStreams) {
+			stream.write = originalWrite;
+			if (activeHooksPerStream.get(stream) === this) {
+				activeHooksPerStream.delete(stream);
+			}
+		}
+
+		this.#hookedStreams.clear();
+	}
+
+	// eslint-disable-next-line max-params -- Need stream and originalWrite for multi-stream support
+	#hookedWrite(stream, originalWrite, chunk, encoding, callback) {
+		// Handle both write(chunk, encoding, callback) and write(chunk, callback) signatures
+		if (typeof encoding === 'function') {
+			callback = encoding;
+			encoding = undefined;
+		}
+
+		// Pass through our own internal writes (spinner rendering, cursor control)
+		if (this.#isInternalWrite) {
+			return originalWrite.call(stream, chunk, encoding, callback);
+		}
+
+		// External write detected - clear spinner, write content, re-render if appropriate
+		this.clear();
+
+		const chunkString = this.#stringifyChunk(chunk, encoding);
+		const chunkTerminatesLine = this.#chunkTerminatesLine(chunkString);
+
+		const writeResult = originalWrite.call(stream, chunk, encoding, callback);
+
+		// Schedule or clear render deferral based on chunk content
+		if (chunkTerminatesLine) {
+			this.#clearRenderDeferral();
+		} else if (chunkString.length > 0) {
+			this.#scheduleRenderDeferral();
+		}
+
+		// Re-render spinner below the new output if still spinning and not deferred
+		if (this.isSpinning && !this.#deferRenderTimer) {
+			this.render();
+		}
+
+		return writeResult;
+	}
+
+	render() {
+		if (!this.isEnabled || this.#drainHandler || this.#deferRenderTimer) {
+			return this;
+		}
+
+		const useSynchronizedOutput = this.#stream.isTTY;
+		let shouldDisableSynchronizedOutput = false;
+
+		try {
+			if (useSynchronizedOutput) {
+				this.#internalWrite(() => this.#stream.write(SYNCHRONIZED_OUTPUT_ENABLE));
+				shouldDisableSynchronizedOutput = true;
+			}
+
+			this.clear();
+
+			let frameContent = this.frame();
+			const columns = this.#stream.columns ?? 80;
+			const actualLineCount = this.#computeLineCountFrom(frameContent, columns);
+
+			// If content would exceed viewport height, truncate it to prevent garbage
+			const consoleHeight = this.#stream.rows;
+			if (consoleHeight && consoleHeight > 1 && actualLineCount > consoleHeight) {
+				const lines = frameContent.split('\n');
+				const maxLines = consoleHeight - 1; // Reserve one line for truncation message
+				frameContent = [...lines.slice(0, maxLines), '... (content truncated to fit terminal)'].join('\n');
+			}
+
+			const canContinue = this.#internalWrite(() => this.#stream.write(frameContent));
+
+			// Handle backpressure - pause rendering if stream buffer is full
+			if (canContinue === false && this.#stream.isTTY) {
+				this.#drainHandler = () => {
+					this.#drainHandler = undefined;
+					this.#tryRender();
+				};
+
+				this.#stream.once('drain', this.#drainHandler);
+			}
+
+			this.#linesToClear = this.#computeLineCountFrom(frameContent, columns);
+		} finally {
+			if (shouldDisableSynchronizedOutput) {
+				this.#internalWrite(() => this.#stream.write(SYNCHRONIZED_OUTPUT_DISABLE));
+			}
+		}
+
+		return this;
+	}
+
+	start(text) {
+		if (text !== undefined) {
+			this.text = text;
+		}
+
+		if (this.isSilent) {
+			return this;
+		}
+
+		if (!this.isEnabled) {
+			const symbol = this.text ? '-' : '';
+			const line = ' '.repeat(this.#options.indent) + this.#buildOutputLine(symbol, this.text, this.#options.prefixText, this.#options.suffixText);
+
+			if (line.trim() !== '') {
+				this.#internalWrite(() => this.#stream.write(line + '\n'));
+			}
+
+			return this;
+		}
+
+		if (this.isSpinning) {
+			return this;
+		}
+
+		if (this.#options.hideCursor) {
+			cli_cursor.hide(this.#stream);
+		}
+
+		if (this.#options.discardStdin && external_node_process_.stdin.isTTY) {
+			stdin_discarder.start();
+			this.#isDiscardingStdin = true;
+		}
+
+		this.#installHook();
+		this.render();
+		this.#id = setInterval(this.render.bind(this), this.interval);
+
+		return this;
+	}
+
+	stop() {
+		clearInterval(this.#id);
+		this.#id = undefined;
+		this.#frameIndex = -1;
+		this.#lastFrameTime = 0;
+
+		this.#clearRenderDeferral();
+		this.#uninstallHook();
+
+		// Clean up drain handler if it exists
+		if (this.#drainHandler) {
+			this.#stream.removeListener('drain', this.#drainHandler);
+			this.#drainHandler = undefined;
+		}
+
+		if (this.isEnabled) {
+			this.clear();
+			if (this.#options.hideCursor) {
+				cli_cursor.show(this.#stream);
+			}
+		}
+
+		if (this.#isDiscardingStdin) {
+			this.#isDiscardingStdin = false;
+			stdin_discarder.stop();
+		}
+
+		return this;
+	}
+
+	succeed(text) {
+		return this.stopAndPersist({symbol: success, text});
+	}
+
+	fail(text) {
+		return this.stopAndPersist({symbol: error, text});
+	}
+
+	warn(text) {
+		return this.stopAndPersist({symbol: warning, text});
+	}
+
+	info(text) {
+		return this.stopAndPersist({symbol: info, text});
+	}
+
+	stopAndPersist(options = {}) {
+		if (this.isSilent) {
+			return this;
+		}
+
+		const symbol = options.symbol ?? ' ';
+		const text = options.text ?? this.text;
+		const prefixText = options.prefixText ?? this.#options.prefixText;
+		const suffixText = options.suffixText ?? this.#options.suffixText;
+
+		const textToWrite = this.#buildOutputLine(symbol, text, prefixText, suffixText) + '\n';
+
+		this.stop();
+		this.#internalWrite(() => this.#stream.write(textToWrite));
+
+		return this;
+	}
+}
+
+function ora(options) {
+	return new Ora(options);
+}
+
+async function oraPromise(action, options) {
+	const actionIsFunction = typeof action === 'function';
+	const actionIsPromise = typeof action?.then === 'function';
+
+	if (!actionIsFunction && !actionIsPromise) {
+		throw new TypeError('Parameter `action` must be a Function or a Promise');
+	}
+
+	const {
+		successText,
+		failText,
+		successSymbol,
+		failSymbol,
+	} = (typeof options === 'object' && options !== null)
+		? options
+		: {};
+
+	const spinner = ora(options).start();
+
+	try {
+		const promise = actionIsFunction ? action(spinner) : action;
+		const result = await promise;
+
+		const text = successText === undefined
+			? undefined
+			: (typeof successText === 'string' ? successText : successText(result));
+
+		if (successSymbol === undefined) {
+			spinner.succeed(text);
+		} else {
+			spinner.stopAndPersist({symbol: successSymbol, text});
+		}
+
+		return result;
+	} catch (error) {
+		const text = failText === undefined
+			? undefined
+			: (typeof failText === 'string' ? failText : failText(error));
+
+		if (failSymbol === undefined) {
+			spinner.fail(text);
+		} else {
+			spinner.stopAndPersist({symbol: failSymbol, text});
+		}
+
+		throw error;
+	}
+}
+
+
+
+;// CONCATENATED MODULE: ./src/cli/terminal-ui.ts
+// The core's Ui on a terminal: a spinner on long steps when attached to a TTY (ora), plain lines otherwise.
+
+/**
+ * `quiet`: no progress lines (warnings still show); `spinner` with `quiet`: a spinner on long steps all the
+ * same when on a TTY (for commands whose result is a table or JSON on stdout).
+ */
+function terminalUi(options = {}) {
+    const stream = options.stream ?? process.stderr;
+    // A terminal of zero columns (a pseudo-terminal nobody sized, e.g. `script` under cron) would make the
+    // spinner's line arithmetic divide by zero and redraw forever: plain lines there.
+    const tty = Boolean(stream.isTTY) && !process.env.CI && (stream.columns ?? 0) > 0;
+    const secrets = [];
+    let spinner;
+    const scrub = (text) => secrets.reduce((t, s) => t.split(s).join('***'), text);
+    const line = (text) => {
+        if (!options.quiet)
+            stream.write(`${scrub(text)}\n`);
+    };
+    return {
+        info: line,
+        debug: (m) => {
+            if (options.debug)
+                line(`debug: ${m}`);
+        },
+        warning: (m) => {
+            // Above the spinner, not through it.
+            spinner?.clear();
+            stream.write(`warning: ${scrub(m)}\n`);
+            if (spinner?.isSpinning)
+                spinner.render();
+        },
+        mask: (s) => {
+            if (s)
+                secrets.push(s);
+        },
+        async group(title, fn) {
+            if (!tty || (options.quiet && !options.spinner)) {
+                line(`== ${title}`);
+                return fn();
+            }
+            // isEnabled: the TTY decision is made above (ora would also give up whenever CI is set, even empty).
+            const own = ora({ text: title, stream, isEnabled: true }).start();
+            spinner = own;
+            try {
+                const result = await fn();
+                if (own.isSpinning)
+                    own.succeed();
+                return result;
+            }
+            catch (error) {
+                if (own.isSpinning)
+                    own.fail();
+                throw error;
+            }
+            finally {
+                spinner = undefined;
+            }
+        },
+        // On a terminal the command's output needs no fencing: it is shown as it comes, secrets scrubbed
+        // (a spinner stops first, so that lines are not drawn over).
+        untrusted: (fn) => fn((text) => {
+            if (spinner?.isSpinning)
+                spinner.stopAndPersist({ symbol: '▶' });
+            process.stdout.write(`${scrub(text)}\n`);
+        }),
+    };
+}
+
+;// CONCATENATED MODULE: ./src/cli/list-command.ts
+// `worktree-sandbox list`: every sandbox on the machine (disk and volume) as the reaper sees it: its
+// state now and when a reap with the same retention would remove it.
+
+
+
+
+
+async function listCommand(settings, json) {
+    const ui = terminalUi({ quiet: true, spinner: true });
+    const found = await survey({
+        worktreeRoot: settings.worktreeRoot,
+        volumePrefix: settings.volumePrefix,
+        engine: settings.engine,
+        image: settings.image,
+        retention: settings,
+    }, ui);
+    const entries = listEntries(found);
+    if (json) {
+        process.stdout.write(`${JSON.stringify(entries, null, 2)}\n`);
+        return;
+    }
+    process.stdout.write(entries.length
+        ? `${listText(entries, found.nowMs)}\n`
+        : `No sandboxes under ${found.root} or in volumes ${settings.volumePrefix}-*.\n`);
+}
+function listEntries(found) {
+    return found.sandboxes
+        .map(({ facts, decision, branch }) => {
+        const state = sandboxState(facts);
+        const outlook = removalOutlook(facts, decision, found.policy, found.nowMs);
+        return {
+            project: facts.project,
+            sandbox: facts.sandbox,
+            isolation: facts.isolation,
+            where: facts.where,
+            class: decision.class,
+            branch: branch ?? null,
+            ageDays: decision.ageDays ?? null,
+            lastActivity: facts.lastActivityMs === undefined ? null : new Date(facts.lastActivityMs).toISOString(),
+            sizeBytes: facts.sizeBytes ?? null,
+            state: state.state,
+            stateDetail: state.detail ?? null,
+            removal: {
+                when: outlook.when,
+                after: outlook.afterMs === undefined ? null : new Date(outlook.afterMs).toISOString(),
+                reason: outlook.reason,
+            },
+        };
+    })
+        .sort((a, b) => Number(a.class === 'not-a-sandbox') - Number(b.class === 'not-a-sandbox') ||
+        a.project.localeCompare(b.project) ||
+        a.sandbox.localeCompare(b.sandbox) ||
+        a.where.localeCompare(b.where));
+}
+function listText(entries, nowMs) {
+    return formatTable(['PROJECT', 'SANDBOX', 'ISOLATION', 'CLASS', 'BRANCH', 'AGE', 'SIZE', 'STATE', 'REMOVAL', 'DETAIL'], entries.map((e) => [
+        e.project || '–',
+        e.sandbox || e.where,
+        e.isolation === 'disk' ? 'disk' : 'volume',
+        e.class,
+        e.branch ?? '–',
+        formatDays(e.ageDays),
+        e.sizeBytes === null ? '–' : bytes_formatBytes(e.sizeBytes),
+        e.state,
+        removalText(e, nowMs),
+        e.removal.reason,
+    ]));
+}
+function removalText(e, nowMs) {
+    switch (e.removal.when) {
+        case 'next reap':
+            return 'next reap';
+        case 'never':
+            return 'never';
+        case 'kept':
+            return e.state === 'clean' ? 'kept' : `kept (${e.state})`;
+        case 'after': {
+            const at = Date.parse(e.removal.after);
+            return `after ${formatDate(at)} (${formatDays(Math.max(0, Math.ceil((at - nowMs) / 86_400_000)))})`;
+        }
+    }
+}
+
+;// CONCATENATED MODULE: ./src/cli/reap-command.ts
+// `worktree-sandbox reap`: the action's reap mode from a terminal or a cron job. The same reaper; its
+// result as a text table (every entry, the most telling first) or as JSON.
+
+
+
+
+async function reapCommand(settings, json) {
+    const ui = terminalUi({ quiet: true, spinner: true });
+    const result = await reap(reapOptionsFrom(settings), ui);
+    process.stdout.write(json ? `${JSON.stringify(reapJson(result), null, 2)}\n` : reapText(result));
+    const partly = result.sandboxes.filter((s) => s.result === 'partly removed');
+    if (partly.length)
+        ui.warning(`${partly.length} sandbox(es) could only be partly removed: ${partly.map((s) => s.where).join(', ')}`);
+}
+function reapJson(result) {
+    return {
+        dryRun: result.dryRun,
+        found: result.stats.found,
+        stale: result.stats.stale,
+        freedBytes: result.freedBytes,
+        warnings: result.warnings,
+        sandboxes: [...result.sandboxes].sort(byInterest).map((s) => ({
+            result: s.result,
+            project: s.project,
+            sandbox: s.sandbox,
+            isolation: s.isolation,
+            where: s.where,
+            class: s.class,
+            ageDays: s.ageDays ?? null,
+            sizeBytes: s.sizeBytes ?? null,
+            reason: reason(s),
+            archived: s.archived ?? [],
+        })),
+    };
+}
+function reapText(result) {
+    const sorted = [...result.sandboxes].sort(byInterest);
+    const reaped = sorted.filter(isReaped).length;
+    const headline = `Reap${result.dryRun ? ' (dry run: nothing removed)' : ''}: ${result.stats.found} found, ` +
+        `${result.stats.stale} stale, ${reaped} ${result.dryRun ? 'would be removed' : 'removed'}, ` +
+        `${sorted.length - reaped} kept; ${bytes_formatBytes(result.freedBytes)} ${result.dryRun ? 'would be freed' : 'freed'}.`;
+    if (sorted.length === 0)
+        return `${headline}\n`;
+    const table = formatTable(['RESULT', 'PROJECT', 'SANDBOX', 'ISOLATION', 'CLASS', 'AGE', 'SIZE', 'REASON'], sorted.map((s) => [
+        s.result,
+        s.project,
+        s.sandbox || s.where,
+        s.isolation === 'disk' ? 'disk' : 'volume',
+        s.class,
+        formatDays(s.ageDays),
+        s.sizeBytes === undefined ? '–' : bytes_formatBytes(s.sizeBytes),
+        reason(s),
+    ]));
+    return `${headline}\n\n${table}\n`;
+}
+/** The RESULT column already says "would remove". */
+function reason(s) {
+    return s.result === 'would remove' ? s.reason : reasonOf(s);
+}
+
+;// CONCATENATED MODULE: ./src/reap/remove-by-name.ts
+// One sandbox removed because a person asked (the CLI's `rm NAME`): found by the reaper's scan, looked at
+// by the reaper's checks, judged by the reaper's gates (the age aside: the person judged it), removed by
+// the reaper's execution: its lock taken, one last look at its activity, the work archived first when
+// the gates say so, then removed with every record its parent keeps of it.
+
+
+
+
+
+
+
+
+/**
+ * Which scanned entry the query names. Sandboxes first: an entry that is not a sandbox is only matched
+ * when no sandbox is (so that `rm` can say why it will not touch it).
+ */
+function matchSandbox(scanned, query, cwd = process.cwd()) {
+    const asPath = external_node_path_.resolve(cwd, query.name);
+    const named = scanned.filter((s) => (s.sandbox === query.name || s.where === query.name || (s.hostPath && s.hostPath === asPath)) &&
+        (!query.project || s.project === query.project) &&
+        (!query.isolation || s.isolation === query.isolation));
+    const sandboxes = named.filter((s) => !s.notSandbox);
+    const candidates = sandboxes.length ? sandboxes : named;
+    if (candidates.length === 1)
+        return { found: candidates[0] };
+    return { candidates, problem: candidates.length ? 'ambiguous' : 'none' };
+}
+async function removeByName(options, ui = silentUi) {
+    const nowMs = options.now ?? Date.now();
+    const git = await Git.create();
+    const engine = new ContainerEngine(options.engine);
+    const scan = await ui.group('Scan', () => scanSandboxes({
+        worktreeRoot: options.worktreeRoot,
+        volumePrefix: options.volumePrefix,
+        git,
+        engine,
+        image: options.image,
+    }));
+    const warnings = scan.warnings;
+    const match = matchSandbox(scan.sandboxes, options);
+    if (!match.found)
+        return {
+            status: match.problem === 'none' ? 'not found' : 'ambiguous',
+            candidates: match.candidates,
+            warnings,
+        };
+    const sandbox = match.found;
+    const facts = factsOf(sandbox);
+    if (!sandbox.notSandbox)
+        await ui.group(`Check ${sandbox.project}/${sandbox.sandbox}`, () => lookCloser([sandbox], new Map([[sandbox.key, facts]]), { git, engine, image: options.image }));
+    const decision = decideOnRequest(facts, { retention: options.retention, force: options.force, archive: true }, nowMs);
+    if (decision.action === 'keep')
+        return { status: 'kept', sandbox, decision, facts, warnings };
+    const outcomes = await ui.group(`Remove ${sandbox.project}/${sandbox.sandbox}`, () => carryOut([{ decision, sandbox }], {
+        git,
+        engine,
+        image: options.image,
+        root: scan.root,
+        archiveDir: options.archiveDir,
+        now: new Date(nowMs),
+        log: (line) => ui.info(line),
+    }));
+    const outcome = outcomes.get(decision.key);
+    return { status: outcome.status, sandbox, decision, facts, outcome, warnings };
+}
+
+;// CONCATENATED MODULE: ./src/cli/rm-command.ts
+// `worktree-sandbox rm NAME`: one sandbox removed with the reaper's gates. `--force` lifts the work gate
+// (never the in-use gate); whatever a removal would lose (the work, or an orphan's files) is saved first,
+// under `--archive-dir` or a private folder in the temp dir, and the files are named in the output.
+
+
+
+
+
+
+
+async function rmCommand(settings, request) {
+    const ui = terminalUi({ quiet: true, spinner: true });
+    const archiveDir = settings.archiveDir || defaultArchiveDir();
+    const result = await removeByName({
+        name: request.name,
+        project: request.project,
+        isolation: request.isolation,
+        worktreeRoot: settings.worktreeRoot,
+        volumePrefix: settings.volumePrefix,
+        engine: settings.engine,
+        image: settings.image,
+        retention: settings,
+        force: settings.force,
+        archiveDir,
+    }, ui);
+    for (const warning of result.warnings)
+        ui.warning(warning);
+    if (result.status === 'not found' || result.status === 'ambiguous')
+        throw unmatched(result, request, settings);
+    const judged = result;
+    const { sandbox, decision, outcome } = judged;
+    const what = `${sandbox.project}/${sandbox.sandbox} (${sandbox.isolation === 'disk' ? sandbox.where : `volume ${sandbox.where}`})`;
+    const archived = outcome?.archived ?? [];
+    if (request.json)
+        process.stdout.write(`${JSON.stringify({
+            status: judged.status,
+            project: sandbox.project,
+            sandbox: sandbox.sandbox,
+            isolation: sandbox.isolation,
+            where: sandbox.where,
+            reason: decision.reason,
+            detail: outcome?.detail ?? null,
+            archived,
+            freedBytes: outcome?.freedBytes ?? 0,
+            problems: outcome?.problems ?? [],
+        }, null, 2)}\n`);
+    switch (judged.status) {
+        case 'removed':
+            if (!request.json)
+                process.stdout.write(`Removed ${what}: ${decision.reason}; ${bytes_formatBytes(outcome.freedBytes)} freed.\n` +
+                    (archived.length ? `Saved first: ${archived.join(', ')}\n` : ''));
+            return;
+        case 'kept':
+            throw new CliExit(`kept ${what}: ${decision.reason}${hint(judged)}`, EXIT.refused);
+        case 'skipped':
+            throw new CliExit(`kept ${what}: ${outcome.detail}`, EXIT.refused);
+        default:
+            throw new CliExit(`${outcome.status} ${what}: ${outcome.detail ?? ''}${outcome.problems
+                .slice(0, 3)
+                .map((p) => `; ${p.path} (${p.error})`)
+                .join('')}${archived.length ? `; saved first: ${archived.join(', ')}` : ''}`, EXIT.error);
+    }
+}
+function unmatched(result, request, settings) {
+    if (result.status === 'not found')
+        return new CliExit(`no sandbox named ${JSON.stringify(request.name)}${request.project ? ` in project ${request.project}` : ''} under ${settings.worktreeRoot} or in volumes ${settings.volumePrefix}-* (see: worktree-sandbox list)`, EXIT.error);
+    const names = result.candidates.map((c) => `${c.project}/${c.sandbox} (${c.isolation === 'disk' ? 'disk' : 'volume'})`);
+    // Two of one project differ only by isolation.
+    const sameProject = new Set(result.candidates.map((c) => c.project)).size < result.candidates.length;
+    return new CliExit(`${JSON.stringify(request.name)} is ambiguous: it names ${names.join(', ')}; say which with --project${sameProject ? ' and --isolation' : ''}`, EXIT.usage);
+}
+function hint(result) {
+    const work = result.facts.work?.state;
+    if (result.facts.inUse || result.facts.notSandbox)
+        return '';
+    if (work === 'work' || work === 'unknown')
+        return ' (--force removes it all the same, the work saved first under --archive-dir)';
+    return '';
+}
+/**
+ * `<tmp>/worktree-sandbox-archive-<uid>`, made private; refused when it is anything but our own folder
+ * (another user could have planted a link there in a shared temp dir).
+ */
+function defaultArchiveDir() {
+    const dir = external_node_path_.join(external_node_os_namespaceObject.tmpdir(), `worktree-sandbox-archive-${process.getuid?.() ?? 'user'}`);
+    try {
+        external_node_fs_.mkdirSync(dir, { mode: 0o700 });
+    }
+    catch (error) {
+        if (error.code !== 'EEXIST')
+            throw error;
+    }
+    const st = external_node_fs_.lstatSync(dir);
+    if (!st.isDirectory() || (process.getuid && st.uid !== process.getuid()))
+        throw new CliExit(`${dir} is not a folder of yours: name another with --archive-dir`, EXIT.error);
+    return dir;
+}
+
+;// CONCATENATED MODULE: ./src/cli/commands.ts
+// The CLI's subcommands on the core. Options arrive under the action's input names.
+
+
+
+
+
+
+
+
+
+
+
+const camel = (name) => name.replace(/-([a-z])/g, (_, c) => c.toUpperCase());
+/** Reads commander's options as the action's inputs (so validation and defaults are the action's own). */
+function optionReader(opts) {
+    return (name) => {
+        const value = opts[camel(name)];
+        if (value === undefined || value === false)
+            return '';
+        if (value === true)
+            return 'true';
+        if (Array.isArray(value))
+            return value.join('\n');
+        return String(value);
+    };
+}
+function settingsFrom(mode, opts) {
+    const read = optionReader(opts);
+    try {
+        return parseSettings((name) => (name === 'mode' ? mode : read(name)));
+    }
+    catch (error) {
+        if (error instanceof InputError)
+            throw new CliExit(error.message.replace(/^Invalid input '([^']+)'/, "Invalid option '--$1'"), EXIT.usage);
+        throw error;
+    }
+}
+async function runCli(command, opts, args = []) {
+    const json = Boolean(opts.json);
+    switch (command) {
+        case 'run':
+            return commands_runCommand(settingsFrom('run', opts), json);
+        case 'reap':
+            return reapCommand(settingsFrom('reap', opts), json);
+        case 'list':
+            return listCommand(settingsFrom('reap', opts), json);
+        case 'rm':
+            return rmCommand(settingsFrom('reap', opts), {
+                name: args[0],
+                project: opts.project,
+                isolation: opts.isolation,
+                json,
+            });
+    }
+}
+async function commands_runCommand(settings, json) {
+    const ui = terminalUi();
+    let state;
+    const save = (update) => {
+        state = { ...(state ?? {}), ...update };
+    };
+    // Ctrl-C: stop the container and apply the cleanup policy, as the action's post step would.
+    const onSignal = () => {
+        ui.warning('interrupted: cleaning up');
+        void (state ? cleanupRun(state, ui, external_node_os_namespaceObject.tmpdir()).catch(() => undefined) : Promise.resolve()).then(() => process.exit(130));
+    };
+    process.once('SIGINT', onSignal);
+    process.once('SIGTERM', onSignal);
+    try {
+        const outcome = await runSandbox(settings, { ui, save });
+        const cleanup = await cleanupRun(state, ui, external_node_os_namespaceObject.tmpdir());
+        if (json)
+            process.stdout.write(`${JSON.stringify({ ...outcome, cleanup }, null, 2)}\n`);
+        else
+            process.stderr.write(`\n${outcomeText(outcome)}\n`);
+        const code = outcome.command.exitCode;
+        if (code !== 0 && !settings.allowFailure)
+            throw new CliExit(`the command exited with code ${code}`, EXIT.commandFailed);
+    }
+    finally {
+        process.off('SIGINT', onSignal);
+        process.off('SIGTERM', onSignal);
+    }
+}
+
+;// CONCATENATED MODULE: ./src/cli/main.ts
+// The `worktree-sandbox` command: the action's core from a terminal or a cron job.
+// Options carry the action's input names (`--worktree-root` is the input `worktree-root`), so one
+// validation serves both.
+
+
+
+
+
+
+/** The inputs' defaults, from action.yml (written once, there). */
+const D = ACTION_DEFAULTS;
+const DEFAULT_IMAGE = D.image;
+const common = (cmd) => cmd
+    .addOption(new Option('--engine <engine>', 'container engine').choices(['docker', 'podman']).default(D.engine))
+    .option('--worktree-root <dir>', 'root of disk sandboxes (default: $XDG_CACHE_HOME/worktree-sandbox/worktrees)')
+    .option('--volume-prefix <prefix>', 'prefix of sandbox volume names', D['volume-prefix']);
+function buildProgram() {
+    const program = new Command('worktree-sandbox')
+        .description('A git worktree sandbox per job, the command run in a container; stale sandboxes reaped without losing work.')
+        .option('--debug', 'print stack traces of errors')
+        .exitOverride()
+        .configureOutput({ outputError: (text, write) => write(text) })
+        .addHelpText('after', `\n${exitCodesHelp()}`);
+    common(program
+        .command('run')
+        .description("run a command in a sandbox worktree (the action's run mode), then clean up by --cleanup")
+        .requiredOption('--command <command>', 'command to run with sh -c in the worktree')
+        .option('--image <image>', 'image with sh and git', DEFAULT_IMAGE)
+        .addOption(new Option('--isolation <isolation>', 'where the worktree lives')
+        .choices(['container', 'disk'])
+        .default(D.isolation))
+        .option('--branch <branch>', 'branch to check out or create (default: a transient sandbox)')
+        .option('--base <rev>', 'start point of a new branch or transient sandbox (default: HEAD)')
+        .option('--repository-path <dir>', 'parent repository (default: the current folder)', process.cwd())
+        .addOption(new Option('--cleanup <policy>', 'after the run')
+        .choices(['auto', 'always', 'never'])
+        .default(D.cleanup))
+        .option('--env <line>', 'NAME or NAME=value for the container (repeatable)', (v, acc) => [...acc, v], [])
+        .option('--timeout-minutes <n>', 'stop the command after this long (0: no limit)', D['timeout-minutes'])
+        .option('--lock-timeout-minutes <n>', 'wait this long for another run on the same sandbox', D['lock-timeout-minutes'])
+        .option('--allow-failure', 'exit 0 even when the command fails')
+        .option('--push', 'commit what is left and push the branch to origin (never forced)')
+        .option('--commit-message <message>', 'message of that commit')
+        .option('--memory <size>', 'memory limit, e.g. 2g')
+        .option('--cpus <n>', 'CPU limit, e.g. 1.5')
+        .option('--pids-limit <n>', 'process limit', D['pids-limit'])
+        .addOption(new Option('--network <mode>', 'container network').choices(['bridge', 'none']).default(D.network))
+        .option('--read-only-rootfs', 'read-only root filesystem (tmpfs /tmp)')
+        .option('--json', 'print the outcome as JSON on stdout')).action((opts) => runCli('run', opts));
+    common(retention(program
+        .command('reap')
+        .description('remove stale sandboxes (disk and volume) by the retention matrix, keeping any that hold work or are in use')
+        .option('--dry-run', 'decide and report, remove nothing')
+        .option('--max-removals <n>', 'remove at most this many, the oldest first (0: no limit)', D['max-removals'])
+        .option('--force', 'remove stale sandboxes that hold work too (never those in use)')
+        .option('--archive-dir <dir>', "save the work (with --force) and orphans' files here before removal")
+        .option('--image <image>', 'helper image that looks into volumes (sh, git, du, tar)', DEFAULT_IMAGE)
+        .option('--json', 'print the result as JSON on stdout')))
+        .addHelpText('after', `
+For a cron job on a self-hosted runner, as the runner's user:
+  17 3 * * *  npx --prefix /opt/worktree-sandbox worktree-sandbox reap --archive-dir /var/lib/wts-archive`)
+        .action((opts) => runCli('reap', opts));
+    common(retention(program
+        .command('list')
+        .description('every sandbox on this machine (disk and volume): class, branch, age, size, state, and when reap would remove it')
+        .option('--image <image>', 'helper image that looks into volumes (sh, git, du)', DEFAULT_IMAGE)
+        .option('--json', 'print the list as JSON on stdout')))
+        .addHelpText('after', `
+States: clean; holds work (uncommitted changes, commits on no remote, a merge or
+rebase in progress, or the check could not run); in use (a running container, a
+process working in it, a run holding its lock); orphan (its parent repository is
+gone). Give the expiry options of your reap job: the REMOVAL column assumes them.`)
+        .action((opts) => runCli('list', opts));
+    common(program
+        .command('rm')
+        .description("remove one sandbox, with the reaper's safety gates (whatever its age)")
+        .argument('<name>', 'sandbox name (as in `list`), volume name, or path of a disk sandbox')
+        .option('--project <project>', 'the project of the sandbox, when NAME is in several')
+        .addOption(new Option('--isolation <isolation>', 'disk or volume (container), when NAME is both').choices([
+        'container',
+        'disk',
+    ]))
+        .option('--force', 'remove it even if it holds work (the work saved first); never when it is in use')
+        .option('--archive-dir <dir>', "where the work (or an orphan's files) is saved first (default: <tmp>/worktree-sandbox-archive-<uid>)")
+        .option('--image <image>', 'helper image that looks into volumes (sh, git, du, tar)', DEFAULT_IMAGE)
+        .option('--json', 'print the result as JSON on stdout'))
+        .addHelpText('after', '\nExit code 4 when a safety gate keeps the sandbox (the reason is printed).')
+        .action((name, opts) => runCli('rm', opts, [name]));
+    return program;
+}
+const retention = (cmd) => cmd
+    .option('--headless-expiry-days <n>', 'days unused before an exploration-* sandbox is stale', String(DEFAULT_RETENTION.headlessExpiryDays))
+    .option('--branch-expiry-days <n>', 'days unused before a branch sandbox is stale', String(DEFAULT_RETENTION.branchExpiryDays))
+    .option('--orphan-expiry-days <n>', 'days unused before an orphan (parent repository gone) is stale; at least --branch-expiry-days', String(DEFAULT_RETENTION.orphanExpiryDays));
+async function main(argv) {
+    const program = buildProgram();
+    const debug = argv.includes('--debug');
+    try {
+        await program.parseAsync(argv, { from: 'user' });
+        return process.exitCode === undefined ? EXIT.ok : Number(process.exitCode);
+    }
+    catch (error) {
+        if (error instanceof CommanderError) {
+            return error.exitCode === 0 ? EXIT.ok : EXIT.usage;
+        }
+        const err = error;
+        process.stderr.write(`worktree-sandbox: ${err.message}\n`);
+        if (debug && err.stack)
+            process.stderr.write(`${err.stack}\n`);
+        return err.exitCode ?? EXIT.error;
+    }
+}
+void main(process.argv.slice(2)).then((code) => process.exit(code));
+
+var __webpack_exports__EXIT = __webpack_exports__.dc;
+var __webpack_exports__buildProgram = __webpack_exports__.TB;
+var __webpack_exports__main = __webpack_exports__.iW;
+export { __webpack_exports__EXIT as EXIT, __webpack_exports__buildProgram as buildProgram, __webpack_exports__main as main };

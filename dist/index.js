@@ -1,0 +1,8229 @@
+import { createRequire as __WEBPACK_EXTERNAL_createRequire } from "module";
+/******/ var __webpack_modules__ = ({
+
+/***/ 3964:
+/***/ ((module) => {
+
+
+
+module.exports = clone
+
+var getPrototypeOf = Object.getPrototypeOf || function (obj) {
+  return obj.__proto__
+}
+
+function clone (obj) {
+  if (obj === null || typeof obj !== 'object')
+    return obj
+
+  if (obj instanceof Object)
+    var copy = { __proto__: getPrototypeOf(obj) }
+  else
+    var copy = Object.create(null)
+
+  Object.getOwnPropertyNames(obj).forEach(function (key) {
+    Object.defineProperty(copy, key, Object.getOwnPropertyDescriptor(obj, key))
+  })
+
+  return copy
+}
+
+
+/***/ }),
+
+/***/ 5744:
+/***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
+
+var fs = __nccwpck_require__(9896)
+var polyfills = __nccwpck_require__(3501)
+var legacy = __nccwpck_require__(2270)
+var clone = __nccwpck_require__(3964)
+
+var util = __nccwpck_require__(9023)
+
+/* istanbul ignore next - node 0.x polyfill */
+var gracefulQueue
+var previousSymbol
+
+/* istanbul ignore else - node 0.x polyfill */
+if (typeof Symbol === 'function' && typeof Symbol.for === 'function') {
+  gracefulQueue = Symbol.for('graceful-fs.queue')
+  // This is used in testing by future versions
+  previousSymbol = Symbol.for('graceful-fs.previous')
+} else {
+  gracefulQueue = '___graceful-fs.queue'
+  previousSymbol = '___graceful-fs.previous'
+}
+
+function noop () {}
+
+function publishQueue(context, queue) {
+  Object.defineProperty(context, gracefulQueue, {
+    get: function() {
+      return queue
+    }
+  })
+}
+
+var debug = noop
+if (util.debuglog)
+  debug = util.debuglog('gfs4')
+else if (/\bgfs4\b/i.test(process.env.NODE_DEBUG || ''))
+  debug = function() {
+    var m = util.format.apply(util, arguments)
+    m = 'GFS4: ' + m.split(/\n/).join('\nGFS4: ')
+    console.error(m)
+  }
+
+// Once time initialization
+if (!fs[gracefulQueue]) {
+  // This queue can be shared by multiple loaded instances
+  var queue = global[gracefulQueue] || []
+  publishQueue(fs, queue)
+
+  // Patch fs.close/closeSync to shared queue version, because we need
+  // to retry() whenever a close happens *anywhere* in the program.
+  // This is essential when multiple graceful-fs instances are
+  // in play at the same time.
+  fs.close = (function (fs$close) {
+    function close (fd, cb) {
+      return fs$close.call(fs, fd, function (err) {
+        // This function uses the graceful-fs shared queue
+        if (!err) {
+          resetQueue()
+        }
+
+        if (typeof cb === 'function')
+          cb.apply(this, arguments)
+      })
+    }
+
+    Object.defineProperty(close, previousSymbol, {
+      value: fs$close
+    })
+    return close
+  })(fs.close)
+
+  fs.closeSync = (function (fs$closeSync) {
+    function closeSync (fd) {
+      // This function uses the graceful-fs shared queue
+      fs$closeSync.apply(fs, arguments)
+      resetQueue()
+    }
+
+    Object.defineProperty(closeSync, previousSymbol, {
+      value: fs$closeSync
+    })
+    return closeSync
+  })(fs.closeSync)
+
+  if (/\bgfs4\b/i.test(process.env.NODE_DEBUG || '')) {
+    process.on('exit', function() {
+      debug(fs[gracefulQueue])
+      __nccwpck_require__(2613).equal(fs[gracefulQueue].length, 0)
+    })
+  }
+}
+
+if (!global[gracefulQueue]) {
+  publishQueue(global, fs[gracefulQueue]);
+}
+
+module.exports = patch(clone(fs))
+if (process.env.TEST_GRACEFUL_FS_GLOBAL_PATCH && !fs.__patched) {
+    module.exports = patch(fs)
+    fs.__patched = true;
+}
+
+function patch (fs) {
+  // Everything that references the open() function needs to be in here
+  polyfills(fs)
+  fs.gracefulify = patch
+
+  fs.createReadStream = createReadStream
+  fs.createWriteStream = createWriteStream
+  var fs$readFile = fs.readFile
+  fs.readFile = readFile
+  function readFile (path, options, cb) {
+    if (typeof options === 'function')
+      cb = options, options = null
+
+    return go$readFile(path, options, cb)
+
+    function go$readFile (path, options, cb, startTime) {
+      return fs$readFile(path, options, function (err) {
+        if (err && (err.code === 'EMFILE' || err.code === 'ENFILE'))
+          enqueue([go$readFile, [path, options, cb], err, startTime || Date.now(), Date.now()])
+        else {
+          if (typeof cb === 'function')
+            cb.apply(this, arguments)
+        }
+      })
+    }
+  }
+
+  var fs$writeFile = fs.writeFile
+  fs.writeFile = writeFile
+  function writeFile (path, data, options, cb) {
+    if (typeof options === 'function')
+      cb = options, options = null
+
+    return go$writeFile(path, data, options, cb)
+
+    function go$writeFile (path, data, options, cb, startTime) {
+      return fs$writeFile(path, data, options, function (err) {
+        if (err && (err.code === 'EMFILE' || err.code === 'ENFILE'))
+          enqueue([go$writeFile, [path, data, options, cb], err, startTime || Date.now(), Date.now()])
+        else {
+          if (typeof cb === 'function')
+            cb.apply(this, arguments)
+        }
+      })
+    }
+  }
+
+  var fs$appendFile = fs.appendFile
+  if (fs$appendFile)
+    fs.appendFile = appendFile
+  function appendFile (path, data, options, cb) {
+    if (typeof options === 'function')
+      cb = options, options = null
+
+    return go$appendFile(path, data, options, cb)
+
+    function go$appendFile (path, data, options, cb, startTime) {
+      return fs$appendFile(path, data, options, function (err) {
+        if (err && (err.code === 'EMFILE' || err.code === 'ENFILE'))
+          enqueue([go$appendFile, [path, data, options, cb], err, startTime || Date.now(), Date.now()])
+        else {
+          if (typeof cb === 'function')
+            cb.apply(this, arguments)
+        }
+      })
+    }
+  }
+
+  var fs$copyFile = fs.copyFile
+  if (fs$copyFile)
+    fs.copyFile = copyFile
+  function copyFile (src, dest, flags, cb) {
+    if (typeof flags === 'function') {
+      cb = flags
+      flags = 0
+    }
+    return go$copyFile(src, dest, flags, cb)
+
+    function go$copyFile (src, dest, flags, cb, startTime) {
+      return fs$copyFile(src, dest, flags, function (err) {
+        if (err && (err.code === 'EMFILE' || err.code === 'ENFILE'))
+          enqueue([go$copyFile, [src, dest, flags, cb], err, startTime || Date.now(), Date.now()])
+        else {
+          if (typeof cb === 'function')
+            cb.apply(this, arguments)
+        }
+      })
+    }
+  }
+
+  var fs$readdir = fs.readdir
+  fs.readdir = readdir
+  var noReaddirOptionVersions = /^v[0-5]\./
+  function readdir (path, options, cb) {
+    if (typeof options === 'function')
+      cb = options, options = null
+
+    var go$readdir = noReaddirOptionVersions.test(process.version)
+      ? function go$readdir (path, options, cb, startTime) {
+        return fs$readdir(path, fs$readdirCallback(
+          path, options, cb, startTime
+        ))
+      }
+      : function go$readdir (path, options, cb, startTime) {
+        return fs$readdir(path, options, fs$readdirCallback(
+          path, options, cb, startTime
+        ))
+      }
+
+    return go$readdir(path, options, cb)
+
+    function fs$readdirCallback (path, options, cb, startTime) {
+      return function (err, files) {
+        if (err && (err.code === 'EMFILE' || err.code === 'ENFILE'))
+          enqueue([
+            go$readdir,
+            [path, options, cb],
+            err,
+            startTime || Date.now(),
+            Date.now()
+          ])
+        else {
+          if (files && files.sort)
+            files.sort()
+
+          if (typeof cb === 'function')
+            cb.call(this, err, files)
+        }
+      }
+    }
+  }
+
+  if (process.version.substr(0, 4) === 'v0.8') {
+    var legStreams = legacy(fs)
+    ReadStream = legStreams.ReadStream
+    WriteStream = legStreams.WriteStream
+  }
+
+  var fs$ReadStream = fs.ReadStream
+  if (fs$ReadStream) {
+    ReadStream.prototype = Object.create(fs$ReadStream.prototype)
+    ReadStream.prototype.open = ReadStream$open
+  }
+
+  var fs$WriteStream = fs.WriteStream
+  if (fs$WriteStream) {
+    WriteStream.prototype = Object.create(fs$WriteStream.prototype)
+    WriteStream.prototype.open = WriteStream$open
+  }
+
+  Object.defineProperty(fs, 'ReadStream', {
+    get: function () {
+      return ReadStream
+    },
+    set: function (val) {
+      ReadStream = val
+    },
+    enumerable: true,
+    configurable: true
+  })
+  Object.defineProperty(fs, 'WriteStream', {
+    get: function () {
+      return WriteStream
+    },
+    set: function (val) {
+      WriteStream = val
+    },
+    enumerable: true,
+    configurable: true
+  })
+
+  // legacy names
+  var FileReadStream = ReadStream
+  Object.defineProperty(fs, 'FileReadStream', {
+    get: function () {
+      return FileReadStream
+    },
+    set: function (val) {
+      FileReadStream = val
+    },
+    enumerable: true,
+    configurable: true
+  })
+  var FileWriteStream = WriteStream
+  Object.defineProperty(fs, 'FileWriteStream', {
+    get: function () {
+      return FileWriteStream
+    },
+    set: function (val) {
+      FileWriteStream = val
+    },
+    enumerable: true,
+    configurable: true
+  })
+
+  function ReadStream (path, options) {
+    if (this instanceof ReadStream)
+      return fs$ReadStream.apply(this, arguments), this
+    else
+      return ReadStream.apply(Object.create(ReadStream.prototype), arguments)
+  }
+
+  function ReadStream$open () {
+    var that = this
+    open(that.path, that.flags, that.mode, function (err, fd) {
+      if (err) {
+        if (that.autoClose)
+          that.destroy()
+
+        that.emit('error', err)
+      } else {
+        that.fd = fd
+        that.emit('open', fd)
+        that.read()
+      }
+    })
+  }
+
+  function WriteStream (path, options) {
+    if (this instanceof WriteStream)
+      return fs$WriteStream.apply(this, arguments), this
+    else
+      return WriteStream.apply(Object.create(WriteStream.prototype), arguments)
+  }
+
+  function WriteStream$open () {
+    var that = this
+    open(that.path, that.flags, that.mode, function (err, fd) {
+      if (err) {
+        that.destroy()
+        that.emit('error', err)
+      } else {
+        that.fd = fd
+        that.emit('open', fd)
+      }
+    })
+  }
+
+  function createReadStream (path, options) {
+    return new fs.ReadStream(path, options)
+  }
+
+  function createWriteStream (path, options) {
+    return new fs.WriteStream(path, options)
+  }
+
+  var fs$open = fs.open
+  fs.open = open
+  function open (path, flags, mode, cb) {
+    if (typeof mode === 'function')
+      cb = mode, mode = null
+
+    return go$open(path, flags, mode, cb)
+
+    function go$open (path, flags, mode, cb, startTime) {
+      return fs$open(path, flags, mode, function (err, fd) {
+        if (err && (err.code === 'EMFILE' || err.code === 'ENFILE'))
+          enqueue([go$open, [path, flags, mode, cb], err, startTime || Date.now(), Date.now()])
+        else {
+          if (typeof cb === 'function')
+            cb.apply(this, arguments)
+        }
+      })
+    }
+  }
+
+  return fs
+}
+
+function enqueue (elem) {
+  debug('ENQUEUE', elem[0].name, elem[1])
+  fs[gracefulQueue].push(elem)
+  retry()
+}
+
+// keep track of the timeout between retry() calls
+var retryTimer
+
+// reset the startTime and lastTime to now
+// this resets the start of the 60 second overall timeout as well as the
+// delay between attempts so that we'll retry these jobs sooner
+function resetQueue () {
+  var now = Date.now()
+  for (var i = 0; i < fs[gracefulQueue].length; ++i) {
+    // entries that are only a length of 2 are from an older version, don't
+    // bother modifying those since they'll be retried anyway.
+    if (fs[gracefulQueue][i].length > 2) {
+      fs[gracefulQueue][i][3] = now // startTime
+      fs[gracefulQueue][i][4] = now // lastTime
+    }
+  }
+  // call retry to make sure we're actively processing the queue
+  retry()
+}
+
+function retry () {
+  // clear the timer and remove it to help prevent unintended concurrency
+  clearTimeout(retryTimer)
+  retryTimer = undefined
+
+  if (fs[gracefulQueue].length === 0)
+    return
+
+  var elem = fs[gracefulQueue].shift()
+  var fn = elem[0]
+  var args = elem[1]
+  // these items may be unset if they were added by an older graceful-fs
+  var err = elem[2]
+  var startTime = elem[3]
+  var lastTime = elem[4]
+
+  // if we don't have a startTime we have no way of knowing if we've waited
+  // long enough, so go ahead and retry this item now
+  if (startTime === undefined) {
+    debug('RETRY', fn.name, args)
+    fn.apply(null, args)
+  } else if (Date.now() - startTime >= 60000) {
+    // it's been more than 60 seconds total, bail now
+    debug('TIMEOUT', fn.name, args)
+    var cb = args.pop()
+    if (typeof cb === 'function')
+      cb.call(null, err)
+  } else {
+    // the amount of time between the last attempt and right now
+    var sinceAttempt = Date.now() - lastTime
+    // the amount of time between when we first tried, and when we last tried
+    // rounded up to at least 1
+    var sinceStart = Math.max(lastTime - startTime, 1)
+    // backoff. wait longer than the total time we've been retrying, but only
+    // up to a maximum of 100ms
+    var desiredDelay = Math.min(sinceStart * 1.2, 100)
+    // it's been long enough since the last retry, do it again
+    if (sinceAttempt >= desiredDelay) {
+      debug('RETRY', fn.name, args)
+      fn.apply(null, args.concat([startTime]))
+    } else {
+      // if we can't do this job yet, push it to the end of the queue
+      // and let the next iteration check again
+      fs[gracefulQueue].push(elem)
+    }
+  }
+
+  // schedule our next run if one isn't already scheduled
+  if (retryTimer === undefined) {
+    retryTimer = setTimeout(retry, 0)
+  }
+}
+
+
+/***/ }),
+
+/***/ 2270:
+/***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
+
+var Stream = (__nccwpck_require__(2203).Stream)
+
+module.exports = legacy
+
+function legacy (fs) {
+  return {
+    ReadStream: ReadStream,
+    WriteStream: WriteStream
+  }
+
+  function ReadStream (path, options) {
+    if (!(this instanceof ReadStream)) return new ReadStream(path, options);
+
+    Stream.call(this);
+
+    var self = this;
+
+    this.path = path;
+    this.fd = null;
+    this.readable = true;
+    this.paused = false;
+
+    this.flags = 'r';
+    this.mode = 438; /*=0666*/
+    this.bufferSize = 64 * 1024;
+
+    options = options || {};
+
+    // Mixin options into this
+    var keys = Object.keys(options);
+    for (var index = 0, length = keys.length; index < length; index++) {
+      var key = keys[index];
+      this[key] = options[key];
+    }
+
+    if (this.encoding) this.setEncoding(this.encoding);
+
+    if (this.start !== undefined) {
+      if ('number' !== typeof this.start) {
+        throw TypeError('start must be a Number');
+      }
+      if (this.end === undefined) {
+        this.end = Infinity;
+      } else if ('number' !== typeof this.end) {
+        throw TypeError('end must be a Number');
+      }
+
+      if (this.start > this.end) {
+        throw new Error('start must be <= end');
+      }
+
+      this.pos = this.start;
+    }
+
+    if (this.fd !== null) {
+      process.nextTick(function() {
+        self._read();
+      });
+      return;
+    }
+
+    fs.open(this.path, this.flags, this.mode, function (err, fd) {
+      if (err) {
+        self.emit('error', err);
+        self.readable = false;
+        return;
+      }
+
+      self.fd = fd;
+      self.emit('open', fd);
+      self._read();
+    })
+  }
+
+  function WriteStream (path, options) {
+    if (!(this instanceof WriteStream)) return new WriteStream(path, options);
+
+    Stream.call(this);
+
+    this.path = path;
+    this.fd = null;
+    this.writable = true;
+
+    this.flags = 'w';
+    this.encoding = 'binary';
+    this.mode = 438; /*=0666*/
+    this.bytesWritten = 0;
+
+    options = options || {};
+
+    // Mixin options into this
+    var keys = Object.keys(options);
+    for (var index = 0, length = keys.length; index < length; index++) {
+      var key = keys[index];
+      this[key] = options[key];
+    }
+
+    if (this.start !== undefined) {
+      if ('number' !== typeof this.start) {
+        throw TypeError('start must be a Number');
+      }
+      if (this.start < 0) {
+        throw new Error('start must be >= zero');
+      }
+
+      this.pos = this.start;
+    }
+
+    this.busy = false;
+    this._queue = [];
+
+    if (this.fd === null) {
+      this._open = fs.open;
+      this._queue.push([this._open, this.path, this.flags, this.mode, undefined]);
+      this.flush();
+    }
+  }
+}
+
+
+/***/ }),
+
+/***/ 3501:
+/***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
+
+var constants = __nccwpck_require__(9140)
+
+var origCwd = process.cwd
+var cwd = null
+
+var platform = process.env.GRACEFUL_FS_PLATFORM || process.platform
+
+process.cwd = function() {
+  if (!cwd)
+    cwd = origCwd.call(process)
+  return cwd
+}
+try {
+  process.cwd()
+} catch (er) {}
+
+// This check is needed until node.js 12 is required
+if (typeof process.chdir === 'function') {
+  var chdir = process.chdir
+  process.chdir = function (d) {
+    cwd = null
+    chdir.call(process, d)
+  }
+  if (Object.setPrototypeOf) Object.setPrototypeOf(process.chdir, chdir)
+}
+
+module.exports = patch
+
+function patch (fs) {
+  // (re-)implement some things that are known busted or missing.
+
+  // lchmod, broken prior to 0.6.2
+  // back-port the fix here.
+  if (constants.hasOwnProperty('O_SYMLINK') &&
+      process.version.match(/^v0\.6\.[0-2]|^v0\.5\./)) {
+    patchLchmod(fs)
+  }
+
+  // lutimes implementation, or no-op
+  if (!fs.lutimes) {
+    patchLutimes(fs)
+  }
+
+  // https://github.com/isaacs/node-graceful-fs/issues/4
+  // Chown should not fail on einval or eperm if non-root.
+  // It should not fail on enosys ever, as this just indicates
+  // that a fs doesn't support the intended operation.
+
+  fs.chown = chownFix(fs.chown)
+  fs.fchown = chownFix(fs.fchown)
+  fs.lchown = chownFix(fs.lchown)
+
+  fs.chmod = chmodFix(fs.chmod)
+  fs.fchmod = chmodFix(fs.fchmod)
+  fs.lchmod = chmodFix(fs.lchmod)
+
+  fs.chownSync = chownFixSync(fs.chownSync)
+  fs.fchownSync = chownFixSync(fs.fchownSync)
+  fs.lchownSync = chownFixSync(fs.lchownSync)
+
+  fs.chmodSync = chmodFixSync(fs.chmodSync)
+  fs.fchmodSync = chmodFixSync(fs.fchmodSync)
+  fs.lchmodSync = chmodFixSync(fs.lchmodSync)
+
+  fs.stat = statFix(fs.stat)
+  fs.fstat = statFix(fs.fstat)
+  fs.lstat = statFix(fs.lstat)
+
+  fs.statSync = statFixSync(fs.statSync)
+  fs.fstatSync = statFixSync(fs.fstatSync)
+  fs.lstatSync = statFixSync(fs.lstatSync)
+
+  // if lchmod/lchown do not exist, then make them no-ops
+  if (fs.chmod && !fs.lchmod) {
+    fs.lchmod = function (path, mode, cb) {
+      if (cb) process.nextTick(cb)
+    }
+    fs.lchmodSync = function () {}
+  }
+  if (fs.chown && !fs.lchown) {
+    fs.lchown = function (path, uid, gid, cb) {
+      if (cb) process.nextTick(cb)
+    }
+    fs.lchownSync = function () {}
+  }
+
+  // on Windows, A/V software can lock the directory, causing this
+  // to fail with an EACCES or EPERM if the directory contains newly
+  // created files.  Try again on failure, for up to 60 seconds.
+
+  // Set the timeout this long because some Windows Anti-Virus, such as Parity
+  // bit9, may lock files for up to a minute, causing npm package install
+  // failures. Also, take care to yield the scheduler. Windows scheduling gives
+  // CPU to a busy looping process, which can cause the program causing the lock
+  // contention to be starved of CPU by node, so the contention doesn't resolve.
+  if (platform === "win32") {
+    fs.rename = typeof fs.rename !== 'function' ? fs.rename
+    : (function (fs$rename) {
+      function rename (from, to, cb) {
+        var start = Date.now()
+        var backoff = 0;
+        fs$rename(from, to, function CB (er) {
+          if (er
+              && (er.code === "EACCES" || er.code === "EPERM" || er.code === "EBUSY")
+              && Date.now() - start < 60000) {
+            setTimeout(function() {
+              fs.stat(to, function (stater, st) {
+                if (stater && stater.code === "ENOENT")
+                  fs$rename(from, to, CB);
+                else
+                  cb(er)
+              })
+            }, backoff)
+            if (backoff < 100)
+              backoff += 10;
+            return;
+          }
+          if (cb) cb(er)
+        })
+      }
+      if (Object.setPrototypeOf) Object.setPrototypeOf(rename, fs$rename)
+      return rename
+    })(fs.rename)
+  }
+
+  // if read() returns EAGAIN, then just try it again.
+  fs.read = typeof fs.read !== 'function' ? fs.read
+  : (function (fs$read) {
+    function read (fd, buffer, offset, length, position, callback_) {
+      var callback
+      if (callback_ && typeof callback_ === 'function') {
+        var eagCounter = 0
+        callback = function (er, _, __) {
+          if (er && er.code === 'EAGAIN' && eagCounter < 10) {
+            eagCounter ++
+            return fs$read.call(fs, fd, buffer, offset, length, position, callback)
+          }
+          callback_.apply(this, arguments)
+        }
+      }
+      return fs$read.call(fs, fd, buffer, offset, length, position, callback)
+    }
+
+    // This ensures `util.promisify` works as it does for native `fs.read`.
+    if (Object.setPrototypeOf) Object.setPrototypeOf(read, fs$read)
+    return read
+  })(fs.read)
+
+  fs.readSync = typeof fs.readSync !== 'function' ? fs.readSync
+  : (function (fs$readSync) { return function (fd, buffer, offset, length, position) {
+    var eagCounter = 0
+    while (true) {
+      try {
+        return fs$readSync.call(fs, fd, buffer, offset, length, position)
+      } catch (er) {
+        if (er.code === 'EAGAIN' && eagCounter < 10) {
+          eagCounter ++
+          continue
+        }
+        throw er
+      }
+    }
+  }})(fs.readSync)
+
+  function patchLchmod (fs) {
+    fs.lchmod = function (path, mode, callback) {
+      fs.open( path
+             , constants.O_WRONLY | constants.O_SYMLINK
+             , mode
+             , function (err, fd) {
+        if (err) {
+          if (callback) callback(err)
+          return
+        }
+        // prefer to return the chmod error, if one occurs,
+        // but still try to close, and report closing errors if they occur.
+        fs.fchmod(fd, mode, function (err) {
+          fs.close(fd, function(err2) {
+            if (callback) callback(err || err2)
+          })
+        })
+      })
+    }
+
+    fs.lchmodSync = function (path, mode) {
+      var fd = fs.openSync(path, constants.O_WRONLY | constants.O_SYMLINK, mode)
+
+      // prefer to return the chmod error, if one occurs,
+      // but still try to close, and report closing errors if they occur.
+      var threw = true
+      var ret
+      try {
+        ret = fs.fchmodSync(fd, mode)
+        threw = false
+      } finally {
+        if (threw) {
+          try {
+            fs.closeSync(fd)
+          } catch (er) {}
+        } else {
+          fs.closeSync(fd)
+        }
+      }
+      return ret
+    }
+  }
+
+  function patchLutimes (fs) {
+    if (constants.hasOwnProperty("O_SYMLINK") && fs.futimes) {
+      fs.lutimes = function (path, at, mt, cb) {
+        fs.open(path, constants.O_SYMLINK, function (er, fd) {
+          if (er) {
+            if (cb) cb(er)
+            return
+          }
+          fs.futimes(fd, at, mt, function (er) {
+            fs.close(fd, function (er2) {
+              if (cb) cb(er || er2)
+            })
+          })
+        })
+      }
+
+      fs.lutimesSync = function (path, at, mt) {
+        var fd = fs.openSync(path, constants.O_SYMLINK)
+        var ret
+        var threw = true
+        try {
+          ret = fs.futimesSync(fd, at, mt)
+          threw = false
+        } finally {
+          if (threw) {
+            try {
+              fs.closeSync(fd)
+            } catch (er) {}
+          } else {
+            fs.closeSync(fd)
+          }
+        }
+        return ret
+      }
+
+    } else if (fs.futimes) {
+      fs.lutimes = function (_a, _b, _c, cb) { if (cb) process.nextTick(cb) }
+      fs.lutimesSync = function () {}
+    }
+  }
+
+  function chmodFix (orig) {
+    if (!orig) return orig
+    return function (target, mode, cb) {
+      return orig.call(fs, target, mode, function (er) {
+        if (chownErOk(er)) er = null
+        if (cb) cb.apply(this, arguments)
+      })
+    }
+  }
+
+  function chmodFixSync (orig) {
+    if (!orig) return orig
+    return function (target, mode) {
+      try {
+        return orig.call(fs, target, mode)
+      } catch (er) {
+        if (!chownErOk(er)) throw er
+      }
+    }
+  }
+
+
+  function chownFix (orig) {
+    if (!orig) return orig
+    return function (target, uid, gid, cb) {
+      return orig.call(fs, target, uid, gid, function (er) {
+        if (chownErOk(er)) er = null
+        if (cb) cb.apply(this, arguments)
+      })
+    }
+  }
+
+  function chownFixSync (orig) {
+    if (!orig) return orig
+    return function (target, uid, gid) {
+      try {
+        return orig.call(fs, target, uid, gid)
+      } catch (er) {
+        if (!chownErOk(er)) throw er
+      }
+    }
+  }
+
+  function statFix (orig) {
+    if (!orig) return orig
+    // Older versions of Node erroneously returned signed integers for
+    // uid + gid.
+    return function (target, options, cb) {
+      if (typeof options === 'function') {
+        cb = options
+        options = null
+      }
+      function callback (er, stats) {
+        if (stats) {
+          if (stats.uid < 0) stats.uid += 0x100000000
+          if (stats.gid < 0) stats.gid += 0x100000000
+        }
+        if (cb) cb.apply(this, arguments)
+      }
+      return options ? orig.call(fs, target, options, callback)
+        : orig.call(fs, target, callback)
+    }
+  }
+
+  function statFixSync (orig) {
+    if (!orig) return orig
+    // Older versions of Node erroneously returned signed integers for
+    // uid + gid.
+    return function (target, options) {
+      var stats = options ? orig.call(fs, target, options)
+        : orig.call(fs, target)
+      if (stats) {
+        if (stats.uid < 0) stats.uid += 0x100000000
+        if (stats.gid < 0) stats.gid += 0x100000000
+      }
+      return stats;
+    }
+  }
+
+  // ENOSYS means that the fs doesn't support the op. Just ignore
+  // that, because it doesn't matter.
+  //
+  // if there's no getuid, or if getuid() is something other
+  // than 0, and the error is EINVAL or EPERM, then just ignore
+  // it.
+  //
+  // This specific case is a silent failure in cp, install, tar,
+  // and most other unix tools that manage permissions.
+  //
+  // When running as root, or if other types of errors are
+  // encountered, then it's strict.
+  function chownErOk (er) {
+    if (!er)
+      return true
+
+    if (er.code === "ENOSYS")
+      return true
+
+    var nonroot = !process.getuid || process.getuid() !== 0
+    if (nonroot) {
+      if (er.code === "EINVAL" || er.code === "EPERM")
+        return true
+    }
+
+    return false
+  }
+}
+
+
+/***/ }),
+
+/***/ 3648:
+/***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
+
+
+
+const lockfile = __nccwpck_require__(743);
+const { toPromise, toSync, toSyncOptions } = __nccwpck_require__(3271);
+
+async function lock(file, options) {
+    const release = await toPromise(lockfile.lock)(file, options);
+
+    return toPromise(release);
+}
+
+function lockSync(file, options) {
+    const release = toSync(lockfile.lock)(file, toSyncOptions(options));
+
+    return toSync(release);
+}
+
+function unlock(file, options) {
+    return toPromise(lockfile.unlock)(file, options);
+}
+
+function unlockSync(file, options) {
+    return toSync(lockfile.unlock)(file, toSyncOptions(options));
+}
+
+function check(file, options) {
+    return toPromise(lockfile.check)(file, options);
+}
+
+function checkSync(file, options) {
+    return toSync(lockfile.check)(file, toSyncOptions(options));
+}
+
+module.exports = lock;
+module.exports.lock = lock;
+module.exports.unlock = unlock;
+module.exports.lockSync = lockSync;
+module.exports.unlockSync = unlockSync;
+module.exports.check = check;
+module.exports.checkSync = checkSync;
+
+
+/***/ }),
+
+/***/ 3271:
+/***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
+
+
+
+const fs = __nccwpck_require__(5744);
+
+function createSyncFs(fs) {
+    const methods = ['mkdir', 'realpath', 'stat', 'rmdir', 'utimes'];
+    const newFs = { ...fs };
+
+    methods.forEach((method) => {
+        newFs[method] = (...args) => {
+            const callback = args.pop();
+            let ret;
+
+            try {
+                ret = fs[`${method}Sync`](...args);
+            } catch (err) {
+                return callback(err);
+            }
+
+            callback(null, ret);
+        };
+    });
+
+    return newFs;
+}
+
+// ----------------------------------------------------------
+
+function toPromise(method) {
+    return (...args) => new Promise((resolve, reject) => {
+        args.push((err, result) => {
+            if (err) {
+                reject(err);
+            } else {
+                resolve(result);
+            }
+        });
+
+        method(...args);
+    });
+}
+
+function toSync(method) {
+    return (...args) => {
+        let err;
+        let result;
+
+        args.push((_err, _result) => {
+            err = _err;
+            result = _result;
+        });
+
+        method(...args);
+
+        if (err) {
+            throw err;
+        }
+
+        return result;
+    };
+}
+
+function toSyncOptions(options) {
+    // Shallow clone options because we are oging to mutate them
+    options = { ...options };
+
+    // Transform fs to use the sync methods instead
+    options.fs = createSyncFs(options.fs || fs);
+
+    // Retries are not allowed because it requires the flow to be sync
+    if (
+        (typeof options.retries === 'number' && options.retries > 0) ||
+        (options.retries && typeof options.retries.retries === 'number' && options.retries.retries > 0)
+    ) {
+        throw Object.assign(new Error('Cannot use retries with the sync api'), { code: 'ESYNC' });
+    }
+
+    return options;
+}
+
+module.exports = {
+    toPromise,
+    toSync,
+    toSyncOptions,
+};
+
+
+/***/ }),
+
+/***/ 743:
+/***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
+
+
+
+const path = __nccwpck_require__(6928);
+const fs = __nccwpck_require__(5744);
+const retry = __nccwpck_require__(5546);
+const onExit = __nccwpck_require__(6627);
+const mtimePrecision = __nccwpck_require__(4747);
+
+const locks = {};
+
+function getLockFile(file, options) {
+    return options.lockfilePath || `${file}.lock`;
+}
+
+function resolveCanonicalPath(file, options, callback) {
+    if (!options.realpath) {
+        return callback(null, path.resolve(file));
+    }
+
+    // Use realpath to resolve symlinks
+    // It also resolves relative paths
+    options.fs.realpath(file, callback);
+}
+
+function acquireLock(file, options, callback) {
+    const lockfilePath = getLockFile(file, options);
+
+    // Use mkdir to create the lockfile (atomic operation)
+    options.fs.mkdir(lockfilePath, (err) => {
+        if (!err) {
+            // At this point, we acquired the lock!
+            // Probe the mtime precision
+            return mtimePrecision.probe(lockfilePath, options.fs, (err, mtime, mtimePrecision) => {
+                // If it failed, try to remove the lock..
+                /* istanbul ignore if */
+                if (err) {
+                    options.fs.rmdir(lockfilePath, () => {});
+
+                    return callback(err);
+                }
+
+                callback(null, mtime, mtimePrecision);
+            });
+        }
+
+        // If error is not EEXIST then some other error occurred while locking
+        if (err.code !== 'EEXIST') {
+            return callback(err);
+        }
+
+        // Otherwise, check if lock is stale by analyzing the file mtime
+        if (options.stale <= 0) {
+            return callback(Object.assign(new Error('Lock file is already being held'), { code: 'ELOCKED', file }));
+        }
+
+        options.fs.stat(lockfilePath, (err, stat) => {
+            if (err) {
+                // Retry if the lockfile has been removed (meanwhile)
+                // Skip stale check to avoid recursiveness
+                if (err.code === 'ENOENT') {
+                    return acquireLock(file, { ...options, stale: 0 }, callback);
+                }
+
+                return callback(err);
+            }
+
+            if (!isLockStale(stat, options)) {
+                return callback(Object.assign(new Error('Lock file is already being held'), { code: 'ELOCKED', file }));
+            }
+
+            // If it's stale, remove it and try again!
+            // Skip stale check to avoid recursiveness
+            removeLock(file, options, (err) => {
+                if (err) {
+                    return callback(err);
+                }
+
+                acquireLock(file, { ...options, stale: 0 }, callback);
+            });
+        });
+    });
+}
+
+function isLockStale(stat, options) {
+    return stat.mtime.getTime() < Date.now() - options.stale;
+}
+
+function removeLock(file, options, callback) {
+    // Remove lockfile, ignoring ENOENT errors
+    options.fs.rmdir(getLockFile(file, options), (err) => {
+        if (err && err.code !== 'ENOENT') {
+            return callback(err);
+        }
+
+        callback();
+    });
+}
+
+function updateLock(file, options) {
+    const lock = locks[file];
+
+    // Just for safety, should never happen
+    /* istanbul ignore if */
+    if (lock.updateTimeout) {
+        return;
+    }
+
+    lock.updateDelay = lock.updateDelay || options.update;
+    lock.updateTimeout = setTimeout(() => {
+        lock.updateTimeout = null;
+
+        // Stat the file to check if mtime is still ours
+        // If it is, we can still recover from a system sleep or a busy event loop
+        options.fs.stat(lock.lockfilePath, (err, stat) => {
+            const isOverThreshold = lock.lastUpdate + options.stale < Date.now();
+
+            // If it failed to update the lockfile, keep trying unless
+            // the lockfile was deleted or we are over the threshold
+            if (err) {
+                if (err.code === 'ENOENT' || isOverThreshold) {
+                    return setLockAsCompromised(file, lock, Object.assign(err, { code: 'ECOMPROMISED' }));
+                }
+
+                lock.updateDelay = 1000;
+
+                return updateLock(file, options);
+            }
+
+            const isMtimeOurs = lock.mtime.getTime() === stat.mtime.getTime();
+
+            if (!isMtimeOurs) {
+                return setLockAsCompromised(
+                    file,
+                    lock,
+                    Object.assign(
+                        new Error('Unable to update lock within the stale threshold'),
+                        { code: 'ECOMPROMISED' }
+                    ));
+            }
+
+            const mtime = mtimePrecision.getMtime(lock.mtimePrecision);
+
+            options.fs.utimes(lock.lockfilePath, mtime, mtime, (err) => {
+                const isOverThreshold = lock.lastUpdate + options.stale < Date.now();
+
+                // Ignore if the lock was released
+                if (lock.released) {
+                    return;
+                }
+
+                // If it failed to update the lockfile, keep trying unless
+                // the lockfile was deleted or we are over the threshold
+                if (err) {
+                    if (err.code === 'ENOENT' || isOverThreshold) {
+                        return setLockAsCompromised(file, lock, Object.assign(err, { code: 'ECOMPROMISED' }));
+                    }
+
+                    lock.updateDelay = 1000;
+
+                    return updateLock(file, options);
+                }
+
+                // All ok, keep updating..
+                lock.mtime = mtime;
+                lock.lastUpdate = Date.now();
+                lock.updateDelay = null;
+                updateLock(file, options);
+            });
+        });
+    }, lock.updateDelay);
+
+    // Unref the timer so that the nodejs process can exit freely
+    // This is safe because all acquired locks will be automatically released
+    // on process exit
+
+    // We first check that `lock.updateTimeout.unref` exists because some users
+    // may be using this module outside of NodeJS (e.g., in an electron app),
+    // and in those cases `setTimeout` return an integer.
+    /* istanbul ignore else */
+    if (lock.updateTimeout.unref) {
+        lock.updateTimeout.unref();
+    }
+}
+
+function setLockAsCompromised(file, lock, err) {
+    // Signal the lock has been released
+    lock.released = true;
+
+    // Cancel lock mtime update
+    // Just for safety, at this point updateTimeout should be null
+    /* istanbul ignore if */
+    if (lock.updateTimeout) {
+        clearTimeout(lock.updateTimeout);
+    }
+
+    if (locks[file] === lock) {
+        delete locks[file];
+    }
+
+    lock.options.onCompromised(err);
+}
+
+// ----------------------------------------------------------
+
+function lock(file, options, callback) {
+    /* istanbul ignore next */
+    options = {
+        stale: 10000,
+        update: null,
+        realpath: true,
+        retries: 0,
+        fs,
+        onCompromised: (err) => { throw err; },
+        ...options,
+    };
+
+    options.retries = options.retries || 0;
+    options.retries = typeof options.retries === 'number' ? { retries: options.retries } : options.retries;
+    options.stale = Math.max(options.stale || 0, 2000);
+    options.update = options.update == null ? options.stale / 2 : options.update || 0;
+    options.update = Math.max(Math.min(options.update, options.stale / 2), 1000);
+
+    // Resolve to a canonical file path
+    resolveCanonicalPath(file, options, (err, file) => {
+        if (err) {
+            return callback(err);
+        }
+
+        // Attempt to acquire the lock
+        const operation = retry.operation(options.retries);
+
+        operation.attempt(() => {
+            acquireLock(file, options, (err, mtime, mtimePrecision) => {
+                if (operation.retry(err)) {
+                    return;
+                }
+
+                if (err) {
+                    return callback(operation.mainError());
+                }
+
+                // We now own the lock
+                const lock = locks[file] = {
+                    lockfilePath: getLockFile(file, options),
+                    mtime,
+                    mtimePrecision,
+                    options,
+                    lastUpdate: Date.now(),
+                };
+
+                // We must keep the lock fresh to avoid staleness
+                updateLock(file, options);
+
+                callback(null, (releasedCallback) => {
+                    if (lock.released) {
+                        return releasedCallback &&
+                            releasedCallback(Object.assign(new Error('Lock is already released'), { code: 'ERELEASED' }));
+                    }
+
+                    // Not necessary to use realpath twice when unlocking
+                    unlock(file, { ...options, realpath: false }, releasedCallback);
+                });
+            });
+        });
+    });
+}
+
+function unlock(file, options, callback) {
+    options = {
+        fs,
+        realpath: true,
+        ...options,
+    };
+
+    // Resolve to a canonical file path
+    resolveCanonicalPath(file, options, (err, file) => {
+        if (err) {
+            return callback(err);
+        }
+
+        // Skip if the lock is not acquired
+        const lock = locks[file];
+
+        if (!lock) {
+            return callback(Object.assign(new Error('Lock is not acquired/owned by you'), { code: 'ENOTACQUIRED' }));
+        }
+
+        lock.updateTimeout && clearTimeout(lock.updateTimeout); // Cancel lock mtime update
+        lock.released = true; // Signal the lock has been released
+        delete locks[file]; // Delete from locks
+
+        removeLock(file, options, callback);
+    });
+}
+
+function check(file, options, callback) {
+    options = {
+        stale: 10000,
+        realpath: true,
+        fs,
+        ...options,
+    };
+
+    options.stale = Math.max(options.stale || 0, 2000);
+
+    // Resolve to a canonical file path
+    resolveCanonicalPath(file, options, (err, file) => {
+        if (err) {
+            return callback(err);
+        }
+
+        // Check if lockfile exists
+        options.fs.stat(getLockFile(file, options), (err, stat) => {
+            if (err) {
+                // If does not exist, file is not locked. Otherwise, callback with error
+                return err.code === 'ENOENT' ? callback(null, false) : callback(err);
+            }
+
+            // Otherwise, check if lock is stale by analyzing the file mtime
+            return callback(null, !isLockStale(stat, options));
+        });
+    });
+}
+
+function getLocks() {
+    return locks;
+}
+
+// Remove acquired locks on exit
+/* istanbul ignore next */
+onExit(() => {
+    for (const file in locks) {
+        const options = locks[file].options;
+
+        try { options.fs.rmdirSync(getLockFile(file, options)); } catch (e) { /* Empty */ }
+    }
+});
+
+module.exports.lock = lock;
+module.exports.unlock = unlock;
+module.exports.check = check;
+module.exports.getLocks = getLocks;
+
+
+/***/ }),
+
+/***/ 4747:
+/***/ ((module) => {
+
+
+
+const cacheSymbol = Symbol();
+
+function probe(file, fs, callback) {
+    const cachedPrecision = fs[cacheSymbol];
+
+    if (cachedPrecision) {
+        return fs.stat(file, (err, stat) => {
+            /* istanbul ignore if */
+            if (err) {
+                return callback(err);
+            }
+
+            callback(null, stat.mtime, cachedPrecision);
+        });
+    }
+
+    // Set mtime by ceiling Date.now() to seconds + 5ms so that it's "not on the second"
+    const mtime = new Date((Math.ceil(Date.now() / 1000) * 1000) + 5);
+
+    fs.utimes(file, mtime, mtime, (err) => {
+        /* istanbul ignore if */
+        if (err) {
+            return callback(err);
+        }
+
+        fs.stat(file, (err, stat) => {
+            /* istanbul ignore if */
+            if (err) {
+                return callback(err);
+            }
+
+            const precision = stat.mtime.getTime() % 1000 === 0 ? 's' : 'ms';
+
+            // Cache the precision in a non-enumerable way
+            Object.defineProperty(fs, cacheSymbol, { value: precision });
+
+            callback(null, stat.mtime, precision);
+        });
+    });
+}
+
+function getMtime(precision) {
+    let now = Date.now();
+
+    if (precision === 's') {
+        now = Math.ceil(now / 1000) * 1000;
+    }
+
+    return new Date(now);
+}
+
+module.exports.probe = probe;
+module.exports.getMtime = getMtime;
+
+
+/***/ }),
+
+/***/ 5546:
+/***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
+
+module.exports = __nccwpck_require__(7084);
+
+/***/ }),
+
+/***/ 7084:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+var RetryOperation = __nccwpck_require__(9538);
+
+exports.operation = function(options) {
+  var timeouts = exports.timeouts(options);
+  return new RetryOperation(timeouts, {
+      forever: options && options.forever,
+      unref: options && options.unref,
+      maxRetryTime: options && options.maxRetryTime
+  });
+};
+
+exports.timeouts = function(options) {
+  if (options instanceof Array) {
+    return [].concat(options);
+  }
+
+  var opts = {
+    retries: 10,
+    factor: 2,
+    minTimeout: 1 * 1000,
+    maxTimeout: Infinity,
+    randomize: false
+  };
+  for (var key in options) {
+    opts[key] = options[key];
+  }
+
+  if (opts.minTimeout > opts.maxTimeout) {
+    throw new Error('minTimeout is greater than maxTimeout');
+  }
+
+  var timeouts = [];
+  for (var i = 0; i < opts.retries; i++) {
+    timeouts.push(this.createTimeout(i, opts));
+  }
+
+  if (options && options.forever && !timeouts.length) {
+    timeouts.push(this.createTimeout(i, opts));
+  }
+
+  // sort the array numerically ascending
+  timeouts.sort(function(a,b) {
+    return a - b;
+  });
+
+  return timeouts;
+};
+
+exports.createTimeout = function(attempt, opts) {
+  var random = (opts.randomize)
+    ? (Math.random() + 1)
+    : 1;
+
+  var timeout = Math.round(random * opts.minTimeout * Math.pow(opts.factor, attempt));
+  timeout = Math.min(timeout, opts.maxTimeout);
+
+  return timeout;
+};
+
+exports.wrap = function(obj, options, methods) {
+  if (options instanceof Array) {
+    methods = options;
+    options = null;
+  }
+
+  if (!methods) {
+    methods = [];
+    for (var key in obj) {
+      if (typeof obj[key] === 'function') {
+        methods.push(key);
+      }
+    }
+  }
+
+  for (var i = 0; i < methods.length; i++) {
+    var method   = methods[i];
+    var original = obj[method];
+
+    obj[method] = function retryWrapper(original) {
+      var op       = exports.operation(options);
+      var args     = Array.prototype.slice.call(arguments, 1);
+      var callback = args.pop();
+
+      args.push(function(err) {
+        if (op.retry(err)) {
+          return;
+        }
+        if (err) {
+          arguments[0] = op.mainError();
+        }
+        callback.apply(this, arguments);
+      });
+
+      op.attempt(function() {
+        original.apply(obj, args);
+      });
+    }.bind(obj, original);
+    obj[method].options = options;
+  }
+};
+
+
+/***/ }),
+
+/***/ 9538:
+/***/ ((module) => {
+
+function RetryOperation(timeouts, options) {
+  // Compatibility for the old (timeouts, retryForever) signature
+  if (typeof options === 'boolean') {
+    options = { forever: options };
+  }
+
+  this._originalTimeouts = JSON.parse(JSON.stringify(timeouts));
+  this._timeouts = timeouts;
+  this._options = options || {};
+  this._maxRetryTime = options && options.maxRetryTime || Infinity;
+  this._fn = null;
+  this._errors = [];
+  this._attempts = 1;
+  this._operationTimeout = null;
+  this._operationTimeoutCb = null;
+  this._timeout = null;
+  this._operationStart = null;
+
+  if (this._options.forever) {
+    this._cachedTimeouts = this._timeouts.slice(0);
+  }
+}
+module.exports = RetryOperation;
+
+RetryOperation.prototype.reset = function() {
+  this._attempts = 1;
+  this._timeouts = this._originalTimeouts;
+}
+
+RetryOperation.prototype.stop = function() {
+  if (this._timeout) {
+    clearTimeout(this._timeout);
+  }
+
+  this._timeouts       = [];
+  this._cachedTimeouts = null;
+};
+
+RetryOperation.prototype.retry = function(err) {
+  if (this._timeout) {
+    clearTimeout(this._timeout);
+  }
+
+  if (!err) {
+    return false;
+  }
+  var currentTime = new Date().getTime();
+  if (err && currentTime - this._operationStart >= this._maxRetryTime) {
+    this._errors.unshift(new Error('RetryOperation timeout occurred'));
+    return false;
+  }
+
+  this._errors.push(err);
+
+  var timeout = this._timeouts.shift();
+  if (timeout === undefined) {
+    if (this._cachedTimeouts) {
+      // retry forever, only keep last error
+      this._errors.splice(this._errors.length - 1, this._errors.length);
+      this._timeouts = this._cachedTimeouts.slice(0);
+      timeout = this._timeouts.shift();
+    } else {
+      return false;
+    }
+  }
+
+  var self = this;
+  var timer = setTimeout(function() {
+    self._attempts++;
+
+    if (self._operationTimeoutCb) {
+      self._timeout = setTimeout(function() {
+        self._operationTimeoutCb(self._attempts);
+      }, self._operationTimeout);
+
+      if (self._options.unref) {
+          self._timeout.unref();
+      }
+    }
+
+    self._fn(self._attempts);
+  }, timeout);
+
+  if (this._options.unref) {
+      timer.unref();
+  }
+
+  return true;
+};
+
+RetryOperation.prototype.attempt = function(fn, timeoutOps) {
+  this._fn = fn;
+
+  if (timeoutOps) {
+    if (timeoutOps.timeout) {
+      this._operationTimeout = timeoutOps.timeout;
+    }
+    if (timeoutOps.cb) {
+      this._operationTimeoutCb = timeoutOps.cb;
+    }
+  }
+
+  var self = this;
+  if (this._operationTimeoutCb) {
+    this._timeout = setTimeout(function() {
+      self._operationTimeoutCb();
+    }, self._operationTimeout);
+  }
+
+  this._operationStart = new Date().getTime();
+
+  this._fn(this._attempts);
+};
+
+RetryOperation.prototype.try = function(fn) {
+  console.log('Using RetryOperation.try() is deprecated');
+  this.attempt(fn);
+};
+
+RetryOperation.prototype.start = function(fn) {
+  console.log('Using RetryOperation.start() is deprecated');
+  this.attempt(fn);
+};
+
+RetryOperation.prototype.start = RetryOperation.prototype.try;
+
+RetryOperation.prototype.errors = function() {
+  return this._errors;
+};
+
+RetryOperation.prototype.attempts = function() {
+  return this._attempts;
+};
+
+RetryOperation.prototype.mainError = function() {
+  if (this._errors.length === 0) {
+    return null;
+  }
+
+  var counts = {};
+  var mainError = null;
+  var mainErrorCount = 0;
+
+  for (var i = 0; i < this._errors.length; i++) {
+    var error = this._errors[i];
+    var message = error.message;
+    var count = (counts[message] || 0) + 1;
+
+    counts[message] = count;
+
+    if (count >= mainErrorCount) {
+      mainError = error;
+      mainErrorCount = count;
+    }
+  }
+
+  return mainError;
+};
+
+
+/***/ }),
+
+/***/ 6627:
+/***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
+
+// Note: since nyc uses this module to output coverage, any lines
+// that are in the direct sync flow of nyc's outputCoverage are
+// ignored, since we can never get coverage for them.
+// grab a reference to node's real process object right away
+var process = global.process
+
+const processOk = function (process) {
+  return process &&
+    typeof process === 'object' &&
+    typeof process.removeListener === 'function' &&
+    typeof process.emit === 'function' &&
+    typeof process.reallyExit === 'function' &&
+    typeof process.listeners === 'function' &&
+    typeof process.kill === 'function' &&
+    typeof process.pid === 'number' &&
+    typeof process.on === 'function'
+}
+
+// some kind of non-node environment, just no-op
+/* istanbul ignore if */
+if (!processOk(process)) {
+  module.exports = function () {
+    return function () {}
+  }
+} else {
+  var assert = __nccwpck_require__(2613)
+  var signals = __nccwpck_require__(1430)
+  var isWin = /^win/i.test(process.platform)
+
+  var EE = __nccwpck_require__(4434)
+  /* istanbul ignore if */
+  if (typeof EE !== 'function') {
+    EE = EE.EventEmitter
+  }
+
+  var emitter
+  if (process.__signal_exit_emitter__) {
+    emitter = process.__signal_exit_emitter__
+  } else {
+    emitter = process.__signal_exit_emitter__ = new EE()
+    emitter.count = 0
+    emitter.emitted = {}
+  }
+
+  // Because this emitter is a global, we have to check to see if a
+  // previous version of this library failed to enable infinite listeners.
+  // I know what you're about to say.  But literally everything about
+  // signal-exit is a compromise with evil.  Get used to it.
+  if (!emitter.infinite) {
+    emitter.setMaxListeners(Infinity)
+    emitter.infinite = true
+  }
+
+  module.exports = function (cb, opts) {
+    /* istanbul ignore if */
+    if (!processOk(global.process)) {
+      return function () {}
+    }
+    assert.equal(typeof cb, 'function', 'a callback must be provided for exit handler')
+
+    if (loaded === false) {
+      load()
+    }
+
+    var ev = 'exit'
+    if (opts && opts.alwaysLast) {
+      ev = 'afterexit'
+    }
+
+    var remove = function () {
+      emitter.removeListener(ev, cb)
+      if (emitter.listeners('exit').length === 0 &&
+          emitter.listeners('afterexit').length === 0) {
+        unload()
+      }
+    }
+    emitter.on(ev, cb)
+
+    return remove
+  }
+
+  var unload = function unload () {
+    if (!loaded || !processOk(global.process)) {
+      return
+    }
+    loaded = false
+
+    signals.forEach(function (sig) {
+      try {
+        process.removeListener(sig, sigListeners[sig])
+      } catch (er) {}
+    })
+    process.emit = originalProcessEmit
+    process.reallyExit = originalProcessReallyExit
+    emitter.count -= 1
+  }
+  module.exports.unload = unload
+
+  var emit = function emit (event, code, signal) {
+    /* istanbul ignore if */
+    if (emitter.emitted[event]) {
+      return
+    }
+    emitter.emitted[event] = true
+    emitter.emit(event, code, signal)
+  }
+
+  // { <signal>: <listener fn>, ... }
+  var sigListeners = {}
+  signals.forEach(function (sig) {
+    sigListeners[sig] = function listener () {
+      /* istanbul ignore if */
+      if (!processOk(global.process)) {
+        return
+      }
+      // If there are no other listeners, an exit is coming!
+      // Simplest way: remove us and then re-send the signal.
+      // We know that this will kill the process, so we can
+      // safely emit now.
+      var listeners = process.listeners(sig)
+      if (listeners.length === emitter.count) {
+        unload()
+        emit('exit', null, sig)
+        /* istanbul ignore next */
+        emit('afterexit', null, sig)
+        /* istanbul ignore next */
+        if (isWin && sig === 'SIGHUP') {
+          // "SIGHUP" throws an `ENOSYS` error on Windows,
+          // so use a supported signal instead
+          sig = 'SIGINT'
+        }
+        /* istanbul ignore next */
+        process.kill(process.pid, sig)
+      }
+    }
+  })
+
+  module.exports.signals = function () {
+    return signals
+  }
+
+  var loaded = false
+
+  var load = function load () {
+    if (loaded || !processOk(global.process)) {
+      return
+    }
+    loaded = true
+
+    // This is the number of onSignalExit's that are in play.
+    // It's important so that we can count the correct number of
+    // listeners on signals, and don't wait for the other one to
+    // handle it instead of us.
+    emitter.count += 1
+
+    signals = signals.filter(function (sig) {
+      try {
+        process.on(sig, sigListeners[sig])
+        return true
+      } catch (er) {
+        return false
+      }
+    })
+
+    process.emit = processEmit
+    process.reallyExit = processReallyExit
+  }
+  module.exports.load = load
+
+  var originalProcessReallyExit = process.reallyExit
+  var processReallyExit = function processReallyExit (code) {
+    /* istanbul ignore if */
+    if (!processOk(global.process)) {
+      return
+    }
+    process.exitCode = code || /* istanbul ignore next */ 0
+    emit('exit', process.exitCode, null)
+    /* istanbul ignore next */
+    emit('afterexit', process.exitCode, null)
+    /* istanbul ignore next */
+    originalProcessReallyExit.call(process, process.exitCode)
+  }
+
+  var originalProcessEmit = process.emit
+  var processEmit = function processEmit (ev, arg) {
+    if (ev === 'exit' && processOk(global.process)) {
+      /* istanbul ignore else */
+      if (arg !== undefined) {
+        process.exitCode = arg
+      }
+      var ret = originalProcessEmit.apply(this, arguments)
+      /* istanbul ignore next */
+      emit('exit', process.exitCode, null)
+      /* istanbul ignore next */
+      emit('afterexit', process.exitCode, null)
+      /* istanbul ignore next */
+      return ret
+    } else {
+      return originalProcessEmit.apply(this, arguments)
+    }
+  }
+}
+
+
+/***/ }),
+
+/***/ 1430:
+/***/ ((module) => {
+
+// This is not the set of all possible signals.
+//
+// It IS, however, the set of all signals that trigger
+// an exit on either Linux or BSD systems.  Linux is a
+// superset of the signal names supported on BSD, and
+// the unknown signals just fail to register, so we can
+// catch that easily enough.
+//
+// Don't bother with SIGKILL.  It's uncatchable, which
+// means that we can't fire any callbacks anyway.
+//
+// If a user does happen to register a handler on a non-
+// fatal signal like SIGWINCH or something, and then
+// exit, it'll end up firing `process.emit('exit')`, so
+// the handler will be fired anyway.
+//
+// SIGBUS, SIGFPE, SIGSEGV and SIGILL, when not raised
+// artificially, inherently leave the process in a
+// state from which it is not safe to try and enter JS
+// listeners.
+module.exports = [
+  'SIGABRT',
+  'SIGALRM',
+  'SIGHUP',
+  'SIGINT',
+  'SIGTERM'
+]
+
+if (process.platform !== 'win32') {
+  module.exports.push(
+    'SIGVTALRM',
+    'SIGXCPU',
+    'SIGXFSZ',
+    'SIGUSR2',
+    'SIGTRAP',
+    'SIGSYS',
+    'SIGQUIT',
+    'SIGIOT'
+    // should detect profiler and enable/disable accordingly.
+    // see #21
+    // 'SIGPROF'
+  )
+}
+
+if (process.platform === 'linux') {
+  module.exports.push(
+    'SIGIO',
+    'SIGPOLL',
+    'SIGPWR',
+    'SIGSTKFLT',
+    'SIGUNUSED'
+  )
+}
+
+
+/***/ }),
+
+/***/ 7616:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   O: () => (/* binding */ ACTION_DEFAULTS)
+/* harmony export */ });
+// Generated from action.yml by scripts/action-defaults.mjs: do not edit. The inputs' defaults, written once.
+const ACTION_DEFAULTS = {
+    "mode": "run",
+    "command": "",
+    "image": "buildpack-deps:bookworm-scm",
+    "engine": "docker",
+    "isolation": "container",
+    "branch": "",
+    "base": "",
+    "repository-path": "",
+    "worktree-root": "",
+    "volume-prefix": "worktree-sandbox",
+    "cleanup": "auto",
+    "env": "",
+    "timeout-minutes": "0",
+    "lock-timeout-minutes": "10",
+    "allow-failure": "false",
+    "push": "false",
+    "commit-message": "chore: changes made in worktree-sandbox",
+    "author": "",
+    "committer": "",
+    "pull-request": "false",
+    "pull-request-title": "Changes made in worktree-sandbox",
+    "pull-request-body": "Automated changes made by worktree-sandbox.",
+    "pull-request-draft": "false",
+    "pull-request-labels": "",
+    "trigger": "",
+    "allowed-associations": "OWNER,MEMBER,COLLABORATOR",
+    "allowed-bots": "",
+    "pr-number": "",
+    "pull-request-bot": "false",
+    "memory": "",
+    "cpus": "",
+    "pids-limit": "4096",
+    "network": "bridge",
+    "read-only-rootfs": "false",
+    "max-import-size": "1g",
+    "headless-expiry-days": "30",
+    "branch-expiry-days": "90",
+    "orphan-expiry-days": "90",
+    "dry-run": "false",
+    "max-removals": "0",
+    "force": "false",
+    "archive-dir": "",
+};
+
+
+/***/ }),
+
+/***/ 3436:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  V4: () => (/* binding */ actionUi),
+  iW: () => (/* binding */ main),
+  bE: () => (/* binding */ post)
+});
+
+// UNUSED EXPORTS: actionIo
+
+// EXTERNAL MODULE: ./node_modules/@actions/core/lib/core.js + 7 modules
+var core = __nccwpck_require__(4436);
+// EXTERNAL MODULE: external "node:crypto"
+var external_node_crypto_ = __nccwpck_require__(7598);
+// EXTERNAL MODULE: external "node:os"
+var external_node_os_ = __nccwpck_require__(8161);
+// EXTERNAL MODULE: external "node:fs/promises"
+var promises_ = __nccwpck_require__(1455);
+// EXTERNAL MODULE: external "node:path"
+var external_node_path_ = __nccwpck_require__(6760);
+// EXTERNAL MODULE: ./src/engine/engine.ts + 1 modules
+var engine_engine = __nccwpck_require__(8467);
+// EXTERNAL MODULE: ./src/engine/git.ts
+var engine_git = __nccwpck_require__(2434);
+// EXTERNAL MODULE: ./src/sandbox/bookkeeping.ts
+var bookkeeping = __nccwpck_require__(9503);
+// EXTERNAL MODULE: ./src/sandbox/create.ts
+var create = __nccwpck_require__(9371);
+// EXTERNAL MODULE: ./src/sandbox/layout.ts
+var layout = __nccwpck_require__(9601);
+// EXTERNAL MODULE: ./src/sandbox/lock.ts
+var lock = __nccwpck_require__(6856);
+// EXTERNAL MODULE: ./src/sandbox/remove.ts
+var remove = __nccwpck_require__(4299);
+// EXTERNAL MODULE: ./src/run/run.ts + 5 modules
+var run = __nccwpck_require__(8137);
+// EXTERNAL MODULE: ./src/run/report.ts
+var run_report = __nccwpck_require__(7119);
+;// CONCATENATED MODULE: ./src/run/cleanup.ts
+// The post step: runs after success, failure and cancel. Removes the command's container if it is still
+// there, then applies the cleanup policy. It never fails the job: problems become warnings.
+
+
+
+
+
+
+
+
+
+
+
+async function cleanupRun(state, ui, tempDir) {
+    const engine = new engine_engine/* ContainerEngine */.yz(state.engine);
+    if (state.container && (await engine.removeContainer(state.container)))
+        ui.info(`Removed container ${state.container}.`);
+    const git = await engine_git/* Git */.TU.create();
+    const sandbox = state.location;
+    if (!state.ready)
+        return recoverHalfCreated(git, engine, sandbox, ui);
+    if (state.cleanup === 'never')
+        return keep(ui, sandbox, 'cleanup: never');
+    if (state.cleanup === 'auto' && sandbox.kind === 'persistent')
+        return keep(ui, sandbox, 'persistent sandboxes are kept for reuse (cleanup: auto)');
+    const prepared = { ...sandbox, reused: true, startSha: state.startSha ?? '' };
+    // The main step stopped before it brought the work back: do it now, the same way.
+    const report = state.report ?? (await (0,run/* collectChanges */.K9)(git, engine, prepared, { ...state.collect, image: state.image }));
+    if (state.cleanup === 'auto') {
+        if ((0,run_report/* holdsWork */.W)(report))
+            return keep(ui, sandbox, describeWork(report));
+        await (0,remove/* removeSandbox */.Ur)(git, engine, sandbox);
+        ui.info(`Removed transient sandbox ${sandbox.name}: it held no work.`);
+        return { removed: true };
+    }
+    const saved = (0,run_report/* holdsWork */.W)(report) ? await saveWork(git, prepared, report, tempDir, ui) : {};
+    await (0,remove/* removeSandbox */.Ur)(git, engine, sandbox);
+    ui.info(`Removed sandbox ${sandbox.name} (cleanup: always).`);
+    return { removed: true, ...saved };
+}
+function keep(ui, sandbox, why) {
+    ui.info(`Kept sandbox ${sandbox.name} (${(0,layout/* whereIs */.ie)(sandbox)}): ${why}.`);
+    return { removed: false, kept: why };
+}
+function describeWork(report) {
+    const parts = [];
+    if (report.uncommitted.length)
+        parts.push(`${report.uncommitted.length} uncommitted file(s)`);
+    if (report.unpushedCommits)
+        parts.push(`${report.unpushedCommits} commit(s) on no remote`);
+    return `it holds work: ${parts.join(', ')}`;
+}
+/** The main step stopped while creating the sandbox: undo what it half-created, keep anything whole. */
+async function recoverHalfCreated(git, engine, sandbox, ui) {
+    const refs = (0,bookkeeping/* sandboxRefs */.yB)(sandbox);
+    const { parent } = sandbox;
+    const half = await (0,lock/* withRepositoryLock */.aZ)(parent.gitDir, async () => {
+        const [head, creating] = await Promise.all([
+            git.resolveCommit(parent.path, refs.head),
+            git.refExists(parent.path, refs.creating),
+        ]);
+        return creating || !head;
+    });
+    if (!half)
+        return keep(ui, sandbox, 'it was ready before the main step stopped');
+    if (sandbox.isolation === 'disk')
+        await (0,create/* removeDiskFolders */.dG)(sandbox);
+    await (0,remove/* removeSandbox */.Ur)(git, engine, sandbox).catch(() => undefined);
+    ui.info(`The main step stopped before sandbox ${sandbox.name} was ready: removed what it had half-created.`);
+    return { removed: true };
+}
+/**
+ * `cleanup: always` with work in the sandbox: uncommitted work as a binary patch (from the private store's
+ * snapshot) and commits no remote has as a bundle (from the parent), both under RUNNER_TEMP.
+ */
+async function saveWork(git, sandbox, report, tempDir, ui) {
+    const dir = external_node_path_.join(tempDir, 'worktree-sandbox');
+    await promises_.mkdir(dir, { recursive: true });
+    const base = external_node_path_.join(dir, `${sandbox.project}-${sandbox.name}`);
+    const saved = {};
+    if (report.uncommitted.length) {
+        const store = (0,bookkeeping/* privateStorePath */.Ay)(sandbox.parent, sandbox);
+        const patch = await git.run(store, [
+            'diff',
+            '--binary',
+            '--no-ext-diff',
+            '--no-textconv',
+            'refs/run/head',
+            'refs/run/snapshot',
+            '--',
+        ]);
+        saved.patch = `${base}.patch`;
+        await promises_.writeFile(saved.patch, patch);
+        ui.info(`Saved the uncommitted work of ${sandbox.name} to ${saved.patch}.`);
+    }
+    if (report.unpushedCommits > 0) {
+        saved.bundle = `${base}.bundle`;
+        await git.run(sandbox.parent.path, [
+            'bundle',
+            'create',
+            '--quiet',
+            saved.bundle,
+            (0,bookkeeping/* sandboxRefs */.yB)(sandbox).head,
+            '--not',
+            '--remotes',
+        ]);
+        ui.info(`Saved ${report.unpushedCommits} commit(s) of ${sandbox.name} that no remote has to ${saved.bundle}.`);
+    }
+    return saved;
+}
+
+// EXTERNAL MODULE: ./src/github/event.ts
+var github_event = __nccwpck_require__(5015);
+// EXTERNAL MODULE: ./src/settings.ts + 1 modules
+var src_settings = __nccwpck_require__(3479);
+// EXTERNAL MODULE: ./src/action/state.ts
+var action_state = __nccwpck_require__(3175);
+;// CONCATENATED MODULE: ./src/run/summary.ts
+// The job summary and the plain-text report: one table a person reads at a glance.
+
+/** Why nothing outside the sandbox can have changed, in one sentence. */
+const BOUNDARY_SENTENCE = "Nothing outside the sandbox could change: the command's container could write only its sandbox (the parent's objects were mounted read-only, its .git hidden), and its work came back as a git bundle that git checked as it fetched it.";
+const esc = (text) => text.replace(/[|<>]/g, (c) => `&#${c.charCodeAt(0)};`).replace(/\n/g, ' ');
+function outcomeRows(outcome) {
+    const { sandbox, command, report, push } = outcome;
+    const status = command.timedOut
+        ? `⏱ timed out (exit ${command.exitCode})`
+        : command.oomKilled
+            ? `💥 out of memory (exit ${command.exitCode})`
+            : command.exitCode === 0
+                ? '✅ exit 0'
+                : `❌ exit ${command.exitCode}`;
+    const rows = [
+        ['Command', status],
+        ['Duration', `${(command.durationMs / 1000).toFixed(1)} s`],
+        ['Sandbox', `${sandbox.name} (${sandbox.kind}, ${sandbox.reused ? 'reused' : 'new'})`],
+        ['Branch', sandbox.branch || `detached at ${sandbox.startSha.slice(0, 12)}`],
+        ['Where', (0,layout/* whereIs */.ie)(sandbox)],
+        ['Files changed', String(report.changedFiles.length)],
+        ['New commits', String(report.commits)],
+        ['HEAD', report.headSha.slice(0, 12)],
+    ];
+    if (push)
+        rows.push(['Pushed', push.pushed ? 'yes' : `no: ${push.reason}`]);
+    if (report.branchUpdate)
+        rows.push([`Parent's ${sandbox.branch}`, report.branchUpdate]);
+    rows.push(['Boundary', BOUNDARY_SENTENCE]);
+    return rows;
+}
+function outcomeMarkdown(outcome) {
+    const rows = outcomeRows(outcome);
+    const table = ['| | |', '|---|---|', ...rows.map(([k, v]) => `| ${k} | ${esc(v)} |`)].join('\n');
+    const stat = outcome.report.diffStat
+        ? `\n\n<details><summary>Diff stat</summary>\n\n\`\`\`\n${outcome.report.diffStat.replace(/```/g, "'''")}\n\`\`\`\n</details>`
+        : '';
+    return `## worktree-sandbox: run\n\n${table}${stat}\n`;
+}
+function outcomeText(outcome) {
+    const rows = outcomeRows(outcome);
+    const width = Math.max(...rows.map(([k]) => k.length));
+    return [
+        ...rows.map(([k, v]) => `${k.padEnd(width)}  ${v}`),
+        outcome.report.diffStat ? `\n${outcome.report.diffStat}` : '',
+    ]
+        .join('\n')
+        .trimEnd();
+}
+
+;// CONCATENATED MODULE: ./src/action/main.ts
+// The action's two phases on top of the core: inputs in, outputs and a job summary out.
+
+
+
+
+
+
+
+
+
+function actionUi() {
+    return {
+        info: (m) => core/* info */.pq(m),
+        // Only when asked for (ACTIONS_STEP_DEBUG): a reap of thousands of sandboxes logs a line each.
+        // core.debug escapes line breaks: a debug message cannot become a workflow command.
+        debug: (m) => {
+            if (core/* isDebug */._o())
+                core/* debug */.Yz(m);
+        },
+        warning: (m) => core/* warning */.$e(m),
+        group: (title, fn) => core/* group */.Os(title, fn),
+        mask: (s) => core/* setSecret */.Pq(s),
+        // The command's output must not issue workflow commands (::set-output, ::add-mask, ::error ...):
+        // command processing is stopped around it with a token it cannot guess.
+        untrusted: async (fn) => {
+            const token = (0,external_node_crypto_.randomUUID)();
+            process.stdout.write(`::stop-commands::${token}${external_node_os_.EOL}`);
+            try {
+                return await fn((line) => process.stdout.write(`${line}${external_node_os_.EOL}`));
+            }
+            finally {
+                process.stdout.write(`::${token}::${external_node_os_.EOL}`);
+            }
+        },
+    };
+}
+/** Where a pull-request run meets the runner: outputs, the job summary, state for the post step. */
+function actionIo(ui) {
+    return {
+        ui,
+        debug: (message) => core/* debug */.Yz(message),
+        env: process.env,
+        setOutput: (name, value) => core/* setOutput */.uH(name, value),
+        summary: async (markdown) => {
+            await core/* summary */.z.addRaw(markdown).write();
+        },
+        save: action_state/* saveRunState */.iZ,
+    };
+}
+async function main() {
+    const settings = (0,src_settings/* parseSettings */.P$)((name) => core/* getInput */.V4(name));
+    if (settings.mode === 'reap') {
+        const { reapAction } = await __nccwpck_require__.e(/* import() */ 0).then(__nccwpck_require__.bind(__nccwpck_require__, 0));
+        await reapAction(settings);
+        return;
+    }
+    await runAction(settings);
+}
+async function runAction(settings) {
+    const ui = actionUi();
+    const kind = (0,github_event/* chooseRunKind */.pV)(process.env.GITHUB_EVENT_NAME, settings.trigger);
+    core/* debug */.Yz(`Run kind: ${kind.bot ? 'pull-request bot' : 'plain run mode'} (${kind.why}).`);
+    if (kind.warning)
+        ui.warning(kind.warning);
+    let outcome;
+    if (kind.bot) {
+        const { runForPullRequest } = await Promise.all(/* import() */[__nccwpck_require__.e(251), __nccwpck_require__.e(872)]).then(__nccwpck_require__.bind(__nccwpck_require__, 7872));
+        outcome = await runForPullRequest(settings, actionIo(ui));
+        if (!outcome)
+            return;
+    }
+    else
+        outcome = await (0,run/* runSandbox */.Fi)(settings, { ui, save: action_state/* saveRunState */.iZ });
+    setOutputs(outcome);
+    if (settings.pullRequest.open) {
+        const { proposePullRequest } = await Promise.all(/* import() */[__nccwpck_require__.e(251), __nccwpck_require__.e(524)]).then(__nccwpck_require__.bind(__nccwpck_require__, 2524));
+        await proposePullRequest(settings, outcome, actionIo(ui));
+    }
+    await core/* summary */.z.addRaw(outcomeMarkdown(outcome)).write();
+    const { exitCode } = outcome.command;
+    if (exitCode !== 0 && !settings.allowFailure)
+        core/* setFailed */.C1(`The command exited with code ${exitCode}.`);
+}
+function setOutputs(outcome) {
+    const { sandbox, command, report, push } = outcome;
+    const out = {
+        sandbox: sandbox.name,
+        kind: sandbox.kind,
+        branch: sandbox.branch,
+        volume: sandbox.isolation === 'container' ? sandbox.volume : '',
+        'worktree-path': sandbox.worktreePath,
+        'exit-code': String(command.exitCode),
+        changed: String(report.changedFiles.length > 0 || report.commits > 0),
+        commits: String(report.commits),
+        'head-sha': report.headSha,
+        pushed: String(push?.pushed ?? false),
+        'files-changed': String(report.changedFiles.length),
+        'diff-stat': report.diffStat,
+    };
+    for (const [k, v] of Object.entries(out))
+        core/* setOutput */.uH(k, v);
+}
+async function post() {
+    const state = (0,action_state/* loadRunState */.fQ)();
+    if (state?.progress && !state.progress.finished) {
+        const { finishProgressInPost } = await Promise.all(/* import() */[__nccwpck_require__.e(251), __nccwpck_require__.e(872)]).then(__nccwpck_require__.bind(__nccwpck_require__, 7872));
+        await finishProgressInPost(state.progress, postToken(), actionUi());
+    }
+    if (!state?.location) {
+        core/* info */.pq('Nothing to clean up: the main step created nothing.');
+        return;
+    }
+    try {
+        await cleanupRun(state, actionUi(), process.env.RUNNER_TEMP || external_node_os_.tmpdir());
+    }
+    catch (error) {
+        core/* warning */.$e(`Cleanup did not complete: ${error.message}`);
+    }
+}
+/** The post step gets the same inputs as main; only the token is needed, to finish a progress comment. */
+function postToken() {
+    try {
+        return (0,src_settings/* parseSettings */.P$)((name) => core/* getInput */.V4(name)).token;
+    }
+    catch {
+        return ''; // the main step failed on these inputs before it created anything to finish
+    }
+}
+
+
+/***/ }),
+
+/***/ 3175:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   fQ: () => (/* binding */ loadRunState),
+/* harmony export */   iZ: () => (/* binding */ saveRunState),
+/* harmony export */   tl: () => (/* binding */ isPost)
+/* harmony export */ });
+/* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4436);
+// The action's state between its two phases (GITHUB_STATE), and which of the two is running. As in
+// actions/checkout: the flag is saved when the module first loads in the main step.
+
+const isPost = _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .getState */ .Gu('isPost') === 'true';
+if (!isPost)
+    _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .saveState */ .LZ('isPost', 'true');
+const KEY = 'run';
+let current;
+function saveRunState(update) {
+    current = { ...(current ?? {}), ...update };
+    _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .saveState */ .LZ(KEY, JSON.stringify(current));
+}
+function loadRunState() {
+    const raw = _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .getState */ .Gu(KEY);
+    if (!raw)
+        return undefined;
+    try {
+        return JSON.parse(raw);
+    }
+    catch {
+        return undefined;
+    }
+}
+
+
+/***/ }),
+
+/***/ 5011:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Q6: () => (/* binding */ userArg),
+/* harmony export */   _c: () => (/* binding */ currentIdentity),
+/* harmony export */   s$: () => (/* binding */ containerRunArgs)
+/* harmony export */ });
+/* unused harmony export mountArg */
+/* harmony import */ var _labels_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9667);
+
+/** The runner's uid:gid: containers run as it, so that what they write belongs to the runner. */
+function currentIdentity() {
+    return { uid: process.getuid?.() ?? 0, gid: process.getgid?.() ?? 0 };
+}
+function userArg(id = currentIdentity()) {
+    return `${id.uid}:${id.gid}`;
+}
+/** A mount in `--mount` syntax (CSV: a field with a comma or quote is quoted). */
+function mountArg(engine, mount) {
+    const fields = [`type=${mount.type}`];
+    if (mount.type !== 'tmpfs')
+        fields.push(`source=${mount.source}`);
+    fields.push(`target=${mount.target}`);
+    // `ro`, not `readonly`: Podman (4.3) refuses `readonly` on volume mounts; both engines take `ro`.
+    if (mount.type !== 'tmpfs' && mount.readonly)
+        fields.push('ro');
+    if (mount.type === 'tmpfs') {
+        fields.push('tmpfs-mode=0755');
+        // Podman copies what the folder holds into the tmpfs unless told not to: the very files it must hide.
+        if (engine === 'podman')
+            fields.push('notmpcopyup');
+    }
+    return fields.map((f) => (/[",]/.test(f) ? `"${f.replace(/"/g, '""')}"` : f)).join(',');
+}
+function containerRunArgs(engine, spec) {
+    const args = ['run'];
+    if (spec.remove)
+        args.push('--rm');
+    if (spec.name)
+        args.push('--name', spec.name);
+    if (spec.init && engine === 'docker')
+        args.push('--init');
+    args.push(...(spec.userns ?? []), '--user', spec.user, '--cap-drop', 'ALL');
+    for (const cap of spec.capAdd ?? [])
+        args.push('--cap-add', cap);
+    args.push('--security-opt', 'no-new-privileges');
+    const limits = spec.limits ?? {};
+    args.push('--pids-limit', String(limits.pidsLimit ?? 1024), '--network', limits.network ?? 'none');
+    if (limits.memory)
+        args.push('--memory', limits.memory, '--memory-swap', limits.memory);
+    if (limits.cpus)
+        args.push('--cpus', limits.cpus);
+    if (limits.readOnlyRootfs)
+        args.push('--read-only', '--tmpfs', '/tmp:rw,exec,nosuid,size=512m');
+    for (const [key, value] of Object.entries({ [_labels_js__WEBPACK_IMPORTED_MODULE_0__/* .MANAGED_LABEL */ .bS]: 'true', ...spec.labels }))
+        args.push('--label', `${key}=${value}`);
+    for (const mount of spec.mounts)
+        args.push('--mount', mountArg(engine, mount));
+    if (spec.workdir)
+        args.push('--workdir', spec.workdir);
+    for (const [key, value] of Object.entries(spec.env ?? {}))
+        args.push('-e', `${key}=${value}`);
+    if (spec.envFile)
+        args.push('--env-file', spec.envFile);
+    for (const key of spec.inheritEnv ?? [])
+        args.push('-e', key);
+    return [...args, '--entrypoint', spec.entrypoint, '--', spec.image, ...spec.args];
+}
+
+
+/***/ }),
+
+/***/ 8467:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  yz: () => (/* binding */ ContainerEngine),
+  X4: () => (/* binding */ ENGINE_ENV),
+  NJ: () => (/* binding */ EngineError)
+});
+
+// EXTERNAL MODULE: ./src/engine/proc.ts + 1 modules
+var proc = __nccwpck_require__(5);
+// EXTERNAL MODULE: ./src/engine/container-args.ts
+var container_args = __nccwpck_require__(5011);
+;// CONCATENATED MODULE: ./src/engine/mode.ts
+class EngineModeError extends Error {
+    constructor(message) {
+        super(message);
+        this.name = 'EngineModeError';
+    }
+}
+/** The arguments that make the engine describe itself as one JSON document. */
+function infoArgs(engine) {
+    // Docker 20.10 has no `--format json`; `{{json .}}` works in every version.
+    return engine === 'podman' ? ['info', '--format', 'json'] : ['info', '--format', '{{json .}}'];
+}
+/** Asks the engine once (`info`) and returns its mode. Throws EngineModeError when the engine does not answer. */
+async function detectEngineMode(engine, execFn) {
+    const result = await execFn(infoArgs(engine));
+    if (result.exitCode !== 0) {
+        const detail = (result.stderr || result.stdout).trim();
+        const explained = explainStartFailure(detail);
+        throw new EngineModeError(`${engine} info failed (exit ${result.exitCode}): ` +
+            (explained ? `${explained.message} ${explained.hint}` : lastLine(detail)));
+    }
+    return parseEngineInfo(engine, result.stdout);
+}
+/** The mode, from the output of `info` (infoArgs). Pure. */
+function parseEngineInfo(engine, stdout) {
+    let info;
+    try {
+        info = JSON.parse(stdout);
+    }
+    catch {
+        throw new EngineModeError(`${engine} info did not print JSON: ${lastLine(stdout.trim())}`);
+    }
+    if (!isObject(info))
+        throw new EngineModeError(`${engine} info printed no JSON object`);
+    return engine === 'podman' ? podmanMode(info) : dockerMode(info);
+}
+function podmanMode(info) {
+    const host = objectAt(info, 'host');
+    const rootless = objectAt(host, 'security').rootless === true;
+    const version = stringAt(objectAt(info, 'version'), 'Version');
+    const idMappings = objectAt(host, 'idMappings');
+    return {
+        engine: 'podman',
+        rootless,
+        uidMapping: rootless ? 'keep-id' : 'none',
+        version,
+        keepIdOptions: versionAtLeast(version, 4, 3),
+        uidMap: rootless ? idMaps(idMappings.uidmap) : [],
+        gidMap: rootless ? idMaps(idMappings.gidmap) : [],
+        storageDriver: stringAt(objectAt(info, 'store'), 'graphDriverName'),
+    };
+}
+function dockerMode(info) {
+    const options = Array.isArray(info.SecurityOptions) ? info.SecurityOptions : [];
+    // Rootless Docker maps container root to the invoking user and has no keep-id: a container that must
+    // write as that user runs as root there. Reported, not handled here.
+    const rootless = options.some((o) => typeof o === 'string' && o.split(',').includes('name=rootless'));
+    return {
+        engine: 'docker',
+        rootless,
+        uidMapping: 'none',
+        version: stringAt(info, 'ServerVersion'),
+        keepIdOptions: false,
+        uidMap: [],
+        gidMap: [],
+        storageDriver: stringAt(info, 'Driver'),
+    };
+}
+/**
+ * The extra `run` arguments of a container whose user must be uid:gid inside and own its files on a bind
+ * mount on the host (uid:gid being the invoking user's: process.getuid()/getgid()). Keep `--user uid:gid`
+ * as well. Empty for rootful engines. Pure.
+ */
+function userNamespaceArgs(mode, uid, gid) {
+    for (const [name, id] of [
+        ['uid', uid],
+        ['gid', gid],
+    ]) {
+        if (!Number.isSafeInteger(id) || id < 0)
+            throw new EngineModeError(`invalid ${name}: ${id}`);
+    }
+    if (mode.uidMapping !== 'keep-id')
+        return [];
+    if (mode.keepIdOptions)
+        return [`--userns=keep-id:uid=${uid},gid=${gid}`];
+    // Before Podman 4.3 keep-id takes no options: the invoking user keeps its own ids, which must be these.
+    const user = mode.uidMap.find((m) => m.containerId === 0)?.hostId;
+    const group = mode.gidMap.find((m) => m.containerId === 0)?.hostId;
+    if ((user !== undefined && user !== uid) || (group !== undefined && group !== gid)) {
+        throw new EngineModeError(`podman ${mode.version} maps only the invoking user (${user}:${group}) with keep-id, not ${uid}:${gid}`);
+    }
+    return ['--userns=keep-id'];
+}
+const NETWORK_NONE = 'Set `network: none` (CLI: `--network none`) if the command needs no network.';
+/**
+ * A message with a hint for the usual reasons a (rootless) container does not start, from the engine's
+ * stderr; undefined when the text is none of them. Pure.
+ */
+function explainStartFailure(stderr) {
+    // Podman's log lines escape the quotes inside msg="..." with a backslash: the patterns take both forms.
+    // Before the OCI patterns: runc reports an unusable runtime folder as "OCI permission denied" (exit 126).
+    let m = /XDG_RUNTIME_DIR directory \\?"([^"\\]*)\\?" is not owned by the current user/.exec(stderr);
+    if (m || /path in \$XDG_RUNTIME_DIR must be writable/.test(stderr)) {
+        return {
+            kind: 'runtime-dir',
+            message: m
+                ? `Rootless Podman's runtime folder ${m[1]} (XDG_RUNTIME_DIR) is not owned by the user.`
+                : `Rootless Podman's runtime folder (XDG_RUNTIME_DIR) is missing or not writable by the user.`,
+            hint: 'Point XDG_RUNTIME_DIR at a folder the user owns with mode 700 (normally /run/user/<uid>, made at login by systemd-logind).',
+        };
+    }
+    m = /\/dev\/net\/tun\\?"?\): ([A-Za-z ]+)/.exec(stderr);
+    if (m) {
+        return {
+            kind: 'no-tun',
+            message: `Rootless networking failed: slirp4netns cannot open /dev/net/tun (${m[1].trim()}).`,
+            hint: `${NETWORK_NONE} Otherwise the host must give the user a readable and writable /dev/net/tun.`,
+        };
+    }
+    m =
+        /could not find (slirp4netns|pasta)/.exec(stderr) ??
+            /unable to find network with name or ID (slirp4netns|pasta)/.exec(stderr);
+    if (m) {
+        return {
+            kind: 'network-helper-missing',
+            message: `Rootless networking needs ${m[1]}, which ${m[0].startsWith('could') ? 'is not installed' : 'this Podman does not know'}.`,
+            hint: `${NETWORK_NONE} Otherwise install slirp4netns (or passt, for Podman 4.4 and later).`,
+        };
+    }
+    m = /no sub([ug]id) ranges found for user \\?"([^"\\]*)\\?"/.exec(stderr);
+    if (m) {
+        return {
+            kind: 'no-subids',
+            message: `The user ${m[2]} has no subordinate ${m[1]}s: rootless Podman maps only that one id, and images with other owners fail.`,
+            hint: `Add ranges to /etc/subuid and /etc/subgid (usermod --add-subuids 100000-165535 --add-subgids 100000-165535 ${m[2]}), then run \`podman system migrate\`.`,
+        };
+    }
+    m = /(newuidmap|newgidmap)\\?": executable file not found/.exec(stderr);
+    if (m) {
+        return {
+            kind: 'newuidmap-missing',
+            message: `Rootless Podman needs ${m[1]}, which is not installed.`,
+            hint: 'Install newuidmap and newgidmap (Debian and Ubuntu: the uidmap package), then run `podman system migrate`.',
+        };
+    }
+    if (/keep-id is only supported in rootless mode/.test(stderr)) {
+        return {
+            kind: 'keep-id-rootful',
+            message: 'Podman runs rootful here, and rootful Podman refuses --userns=keep-id.',
+            hint: 'Derive the user namespace arguments from the detected engine mode (rootful: none).',
+        };
+    }
+    m = /exec: \\?"([^"\\]*)\\?": executable file not found in \$PATH/.exec(stderr);
+    if (m || /OCI runtime attempted to invoke a command that was not found/.test(stderr)) {
+        const command = m?.[1];
+        return {
+            kind: 'command-not-found',
+            message: command === 'sh'
+                ? 'The image has no `sh`: the container could not start (exit 127).'
+                : `The container could not start: ${command ? `\`${command}\`` : 'its command'} is not in the image (exit 127).`,
+            hint: 'Use an image with `sh` and `git` (input `image`).',
+        };
+    }
+    m = /exec: \\?"([^"\\]*)\\?": permission denied/.exec(stderr);
+    if (m || /OCI permission denied/.test(stderr)) {
+        return {
+            kind: 'command-not-executable',
+            message: `The container could not start: ${m ? `\`${m[1]}\`` : 'its command'} is not executable (exit 126).`,
+            hint: 'Check the image (input `image`): the command and `sh` must be executable files in it.',
+        };
+    }
+    return undefined;
+}
+function isObject(value) {
+    return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+function objectAt(value, key) {
+    const found = value[key];
+    return isObject(found) ? found : {};
+}
+function stringAt(value, key) {
+    const found = value[key];
+    return typeof found === 'string' ? found : '';
+}
+function idMaps(value) {
+    if (!Array.isArray(value))
+        return [];
+    return value.filter(isObject).map((m) => ({
+        containerId: Number(m.container_id),
+        hostId: Number(m.host_id),
+        size: Number(m.size),
+    }));
+}
+function versionAtLeast(version, major, minor) {
+    const m = /^(\d+)\.(\d+)/.exec(version);
+    if (!m)
+        return false;
+    const [a, b] = [Number(m[1]), Number(m[2])];
+    return a > major || (a === major && b >= minor);
+}
+function lastLine(text) {
+    const lines = text.split('\n').filter((l) => l.trim() !== '');
+    return lines[lines.length - 1] ?? '(no output)';
+}
+
+;// CONCATENATED MODULE: ./src/engine/engine.ts
+// The container engine CLI behind one small interface (Docker, or Podman which speaks the same CLI).
+// Argument arrays only; values that could be secrets travel in the child's environment (`-e NAME`),
+// never on its command line.
+
+
+
+class EngineError extends Error {
+    constructor(message) {
+        super(message);
+        this.name = 'EngineError';
+    }
+}
+/** The engine CLI's own variables: taken from the runner, never overridden for a container's sake. */
+const ENGINE_ENV = [
+    'PATH',
+    'HOME',
+    'DOCKER_HOST',
+    'DOCKER_CONFIG',
+    'DOCKER_CONTEXT',
+    'DOCKER_CERT_PATH',
+    'DOCKER_TLS_VERIFY',
+    'CONTAINERS_CONF',
+    'CONTAINER_HOST',
+    'XDG_RUNTIME_DIR',
+    'TMPDIR',
+];
+class ContainerEngine {
+    name;
+    detected;
+    constructor(name = 'docker') {
+        this.name = name;
+    }
+    /**
+     * Rootless or not, from the engine itself (`podman info`), asked once. Docker is not asked: it has no
+     * user-namespace option a container needs here, and start-up latency counts.
+     */
+    mode() {
+        if (this.name !== 'podman')
+            return undefined;
+        this.detected ??= detectEngineMode(this.name, (args) => this.exec(args));
+        return this.detected;
+    }
+    /** The `run` arguments of a container: the one builder's, with this engine's user-namespace mapping. */
+    async runArgs(spec) {
+        const mode = await this.mode();
+        const id = (0,container_args/* currentIdentity */._c)();
+        return (0,container_args/* containerRunArgs */.s$)(this.name, {
+            ...spec,
+            userns: mode ? userNamespaceArgs(mode, id.uid, id.gid) : [],
+        });
+    }
+    /**
+     * The CLI's environment: the runner's engine variables (HOME, DOCKER_CONFIG, XDG_RUNTIME_DIR...), plus
+     * values the CLI passes on to a container by name (`-e NAME`), which may never replace one of its own.
+     */
+    env(inherit = {}) {
+        for (const name of Object.keys(inherit))
+            if (ENGINE_ENV.includes(name))
+                throw new Error(`${name} is the ${this.name} CLI's own variable.`);
+        return { ...inherit, ...(0,proc/* pickEnv */.Bh)(ENGINE_ENV) };
+    }
+    /** Runs the engine CLI; never throws for a non-zero exit. */
+    async exec(args, options = {}) {
+        try {
+            return await (0,proc/* runProcess */.R3)(this.name, args, { env: this.env(options.inherit) });
+        }
+        catch (error) {
+            throw this.notInstalled(error);
+        }
+    }
+    /** Runs the engine CLI with its output streamed (bounded memory: see runStreaming). */
+    async stream(args, options = {}) {
+        try {
+            return await (0,proc/* runStreaming */.SL)(this.name, args, { ...options, env: this.env(options.inherit) });
+        }
+        catch (error) {
+            throw this.notInstalled(error);
+        }
+    }
+    notInstalled(error) {
+        if (!(error instanceof proc/* ProcError */.Nm))
+            return error;
+        return new EngineError(`${this.name} is not installed or not on PATH: isolation needs a container engine.`);
+    }
+    async run(args) {
+        const result = await this.exec(args);
+        if (result.exitCode !== 0)
+            throw this.failure(args, result);
+        return result.stdout;
+    }
+    failure(args, result) {
+        const detail = (result.stderr || result.stdout).trim();
+        if (/Cannot connect to the Docker daemon|Is the docker daemon running|connect: (no such file|connection refused|permission denied)|unable to connect to Podman|cannot connect to Podman/i.test(detail)) {
+            return new EngineError(`The ${this.name} engine is unreachable: ${firstLine(detail)}`);
+        }
+        return new EngineError(`${this.name} ${args[0]} ${args[1] ?? ''} failed (exit ${result.exitCode}): ${detail}`);
+    }
+    /**
+     * Makes sure `image` is present, pulling it when missing. Also the engine reachability check: one call on
+     * the fast path, so that start-up stays quick.
+     */
+    async ensureImage(image) {
+        const inspect = await this.exec(['image', 'inspect', '--format', '{{.Id}}', '--', image]);
+        if (inspect.exitCode === 0)
+            return;
+        const failure = this.failure(['image', 'inspect'], inspect);
+        if (failure.message.includes('unreachable'))
+            throw failure;
+        const pull = await this.exec(['pull', '--quiet', '--', image]);
+        if (pull.exitCode !== 0) {
+            throw new EngineError(`Image "${image}" is not present and could not be pulled: ${firstLine((pull.stderr || pull.stdout).trim())}`);
+        }
+    }
+    async volumeExists(name) {
+        const result = await this.exec(['volume', 'inspect', '--format', '{{.Name}}', '--', name]);
+        if (result.exitCode === 0)
+            return true;
+        const failure = this.failure(['volume', 'inspect'], result);
+        if (failure.message.includes('unreachable'))
+            throw failure;
+        return false;
+    }
+    async createVolume(name, labels) {
+        const args = ['volume', 'create'];
+        for (const [key, value] of Object.entries(labels))
+            args.push('--label', `${key}=${value}`);
+        args.push('--', name);
+        await this.run(args);
+    }
+    /** Removes a volume; false when it is absent. Throws when it is in use or the engine fails. */
+    async removeVolume(name) {
+        if (!(await this.volumeExists(name)))
+            return false;
+        await this.run(['volume', 'rm', '--', name]);
+        return true;
+    }
+    /** Every volume carrying `label` (key or key=value), with its labels: one engine call whatever the count. */
+    async listVolumes(label, labelKeys) {
+        // Docker's template has .Label "key" (its .Labels is one "k=v,k=v" string, ambiguous with commas in
+        // values); Podman's has .Labels as a map. Either way: one call, one JSON array per volume.
+        const fields = this.name === 'podman'
+            ? '{{json .Labels}}'
+            : labelKeys.map((key) => `{{json (.Label ${JSON.stringify(key)})}}`).join(',');
+        const out = await this.run([
+            'volume',
+            'ls',
+            '--filter',
+            `label=${label}`,
+            '--format',
+            `[{{json .Name}},${fields}]`,
+        ]);
+        return out
+            .split('\n')
+            .filter((line) => line.trim())
+            .map((line) => {
+            const [name, ...values] = JSON.parse(line);
+            const all = typeof values[0] === 'object' && values[0] !== null ? values[0] : undefined;
+            const labels = {};
+            labelKeys.forEach((key, i) => {
+                const value = all ? all[key] : values[i];
+                if (value)
+                    labels[key] = value;
+            });
+            return { name, labels };
+        });
+    }
+    /** `--init` (a tiny init as PID 1: signals, zombies) where the engine always ships one. */
+    get initArgs() {
+        return this.name === 'docker' ? ['--init'] : [];
+    }
+    async containerState(name) {
+        const result = await this.exec([
+            'container',
+            'inspect',
+            '--format',
+            '{{json .State.ExitCode}} {{json .State.OOMKilled}} {{json .State.Running}} {{json .State.Status}} {{json .State.StartedAt}} {{json .State.Error}}',
+            '--',
+            name,
+        ]);
+        if (result.exitCode !== 0)
+            return undefined;
+        const [code, oom, running, status, startedAt, error] = JSON.parse(`[${result.stdout.trim().split(' ').join(',')}]`);
+        // A container that never started has StartedAt at the zero time (Docker) or empty (Podman).
+        const started = !!startedAt && !startedAt.startsWith('0001-01-01') && status !== 'created';
+        return { exitCode: code, oomKilled: oom, running, status, started, error: error ?? '' };
+    }
+    /** Whether a container exists: undefined when the engine cannot tell (unreachable). */
+    async containerExists(name) {
+        const result = await this.exec(['container', 'inspect', '--format', '{{.Id}}', '--', name]);
+        if (result.exitCode === 0)
+            return true;
+        return /no such (container|object)/i.test(result.stderr) ? false : undefined;
+    }
+    /** Removes a container if it exists (running or not). */
+    async removeContainer(name) {
+        const result = await this.exec(['rm', '--force', '--volumes', '--', name]);
+        return result.exitCode === 0;
+    }
+    async killContainer(name) {
+        await this.exec(['kill', '--', name]);
+    }
+    /** Removes every container (running or not) carrying all the given labels; returns their names. */
+    async removeContainersLabelled(labels) {
+        const filters = Object.entries(labels).flatMap(([k, v]) => ['--filter', `label=${k}=${v}`]);
+        const names = (await this.run(['ps', '--all', ...filters, '--format', '{{.Names}}']))
+            .split('\n')
+            .filter(Boolean);
+        for (const name of names)
+            await this.removeContainer(name);
+        return names;
+    }
+    /**
+     * Every container (running or not) with what it mounts: two engine calls whatever the number of
+     * containers and volumes (`ps` for the ids, one `container inspect` for all of them).
+     */
+    async containerMounts() {
+        const ids = (await this.run(['ps', '--all', '--quiet', '--no-trunc'])).split('\n').filter(Boolean);
+        if (ids.length === 0)
+            return [];
+        const args = [
+            'container',
+            'inspect',
+            '--format',
+            '{{json .Name}} {{json .State.Running}} {{json .Mounts}}',
+            '--',
+            ...ids,
+        ];
+        const result = await this.exec(args);
+        // A container removed between the two calls is simply gone; any other failure is a failure.
+        const problems = result.stderr
+            .split('\n')
+            .filter((line) => line.trim() && !/no such (object|container)/i.test(line));
+        if (result.exitCode !== 0 && problems.length)
+            throw this.failure(args, result);
+        return result.stdout
+            .split('\n')
+            .filter((line) => line.trim())
+            .map((line) => parseMounts(line));
+    }
+}
+function parseMounts(line) {
+    // `"<name>" <true|false> [<mounts>]`: the name is a JSON string, so the first `" ` after it ends it.
+    const nameEnd = line.indexOf('" ', 1) + 1;
+    const name = JSON.parse(line.slice(0, nameEnd)).replace(/^\//, '');
+    const rest = line.slice(nameEnd + 1);
+    const space = rest.indexOf(' ');
+    const running = rest.slice(0, space) === 'true';
+    const mounts = JSON.parse(rest.slice(space + 1)) ?? [];
+    return {
+        name,
+        running,
+        volumes: mounts.filter((m) => m.Type === 'volume' && m.Name).map((m) => m.Name),
+        binds: mounts.filter((m) => m.Type === 'bind' && m.Source).map((m) => m.Source),
+    };
+}
+function firstLine(text) {
+    return text.split('\n')[0] ?? '';
+}
+
+
+/***/ }),
+
+/***/ 2434:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   QS: () => (/* binding */ helperGitEnv),
+/* harmony export */   TU: () => (/* binding */ Git),
+/* harmony export */   W0: () => (/* binding */ gitConfigEnv)
+/* harmony export */ });
+/* unused harmony exports MIN_GIT_VERSION, HARDENED_GIT_CONFIG, baseGitEnv, GitError, compareVersions */
+/* harmony import */ var _proc_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(5);
+// The git CLI behind one small interface. Every call goes through `exec`: argument arrays, a fixed
+// environment, and configuration that keeps a repository's own settings from running anything on the
+// host (hooks, fsmonitor, pagers, automatic gc that would prune live sandboxes).
+
+const MIN_GIT_VERSION = [2, 31, 0];
+/** Configuration applied to every host-side git command, above the repository's own configuration. */
+const HARDENED_GIT_CONFIG = [
+    ['core.hooksPath', '/dev/null'],
+    ['core.fsmonitor', 'false'],
+    ['core.untrackedCache', 'false'],
+    ['core.sshCommand', 'ssh'],
+    ['core.pager', 'cat'],
+    ['core.quotePath', 'false'],
+    ['diff.external', ''],
+    // A submodule planted by the container brings its own .git and config: never run git inside one.
+    ['diff.ignoreSubmodules', 'dirty'],
+    ['status.submoduleSummary', 'false'],
+    ['submodule.recurse', 'false'],
+    ['fetch.recurseSubmodules', 'false'],
+    ['push.recurseSubmodules', 'no'],
+    ['protocol.ext.allow', 'never'],
+    ['gc.auto', '0'],
+    ['maintenance.auto', 'false'],
+    ['commit.gpgSign', 'false'],
+    ['tag.gpgSign', 'false'],
+    ['advice.detachedHead', 'false'],
+    ['init.defaultBranch', 'main'],
+];
+/** Config as environment variables (GIT_CONFIG_COUNT/KEY_n/VALUE_n): also reaches git run by our scripts. */
+function gitConfigEnv(extra = []) {
+    const all = [...HARDENED_GIT_CONFIG, ...extra];
+    const env = { GIT_CONFIG_COUNT: String(all.length) };
+    all.forEach(([key, value], i) => {
+        env[`GIT_CONFIG_KEY_${i}`] = key;
+        env[`GIT_CONFIG_VALUE_${i}`] = value;
+    });
+    return env;
+}
+/** The same hardening for git run by the action's scripts inside helper containers (nothing secret). */
+function helperGitEnv() {
+    return {
+        ...gitConfigEnv(),
+        GIT_TERMINAL_PROMPT: '0',
+        GIT_OPTIONAL_LOCKS: '0',
+        GIT_CONFIG_NOSYSTEM: '1',
+        HOME: '/tmp',
+        LC_ALL: 'C',
+    };
+}
+function baseGitEnv() {
+    return {
+        ...(0,_proc_js__WEBPACK_IMPORTED_MODULE_0__/* .pickEnv */ .Bh)(['PATH', 'HOME', 'XDG_CONFIG_HOME', 'SSH_AUTH_SOCK', 'GIT_SSH_COMMAND', 'TMPDIR']),
+        GIT_TERMINAL_PROMPT: '0',
+        GIT_OPTIONAL_LOCKS: '0',
+        GIT_CONFIG_NOSYSTEM: '1',
+        LC_ALL: 'C',
+        ...gitConfigEnv(),
+    };
+}
+class GitError extends Error {
+    args;
+    result;
+    constructor(args, result) {
+        super(`git ${args.join(' ')} failed (exit ${result.exitCode}): ${result.stderr.trim() || result.stdout.trim()}`);
+        this.args = args;
+        this.result = result;
+        this.name = 'GitError';
+    }
+}
+class Git {
+    version;
+    env;
+    constructor(version, env) {
+        this.version = version;
+        this.env = env;
+    }
+    static async create() {
+        const env = baseGitEnv();
+        let result;
+        try {
+            result = await (0,_proc_js__WEBPACK_IMPORTED_MODULE_0__/* .runProcess */ .R3)('git', ['version'], { env });
+        }
+        catch (error) {
+            if (error instanceof _proc_js__WEBPACK_IMPORTED_MODULE_0__/* .ProcError */ .Nm) {
+                throw new Error('git is not installed or not on PATH: the action needs git 2.31 or newer.', {
+                    cause: error,
+                });
+            }
+            throw error;
+        }
+        const match = /git version (\d+)\.(\d+)\.(\d+)/.exec(result.stdout);
+        if (!match)
+            throw new Error(`Cannot read the git version from "${result.stdout.trim()}".`);
+        const version = match.slice(1, 4).map(Number);
+        if (compareVersions(version, MIN_GIT_VERSION) < 0) {
+            throw new Error(`git ${version.join('.')} is too old: worktree-sandbox needs git ${MIN_GIT_VERSION.join('.')} or newer.`);
+        }
+        return new Git(version.join('.'), env);
+    }
+    /** Runs git in `cwd`; never throws for a non-zero exit (see `run`). */
+    async exec(cwd, args, options = {}) {
+        const env = { ...this.env, ...options.env };
+        if (options.config?.length)
+            Object.assign(env, gitConfigEnv(options.config));
+        return (0,_proc_js__WEBPACK_IMPORTED_MODULE_0__/* .runProcess */ .R3)('git', args, { cwd, env, input: options.input });
+    }
+    /** Runs git in `cwd`; throws a GitError naming the command for a non-zero exit. Returns stdout. */
+    async run(cwd, args, options = {}) {
+        const result = await this.exec(cwd, args, options);
+        if (result.exitCode !== 0)
+            throw new GitError(args, result);
+        return result.stdout;
+    }
+    /** Environment for a script that calls git itself (same hardening as `exec`). */
+    scriptEnv(extra = {}) {
+        return { ...this.env, ...extra };
+    }
+    async isValidBranchName(name) {
+        if (name.startsWith('-'))
+            return false;
+        // Run outside any repository, so that `@{-1}` and the like expand to nothing. `@` alone passes there,
+        // but names HEAD inside a repository.
+        if (name === '@')
+            return false;
+        const result = await this.exec('/', ['check-ref-format', '--branch', name]);
+        return result.exitCode === 0 && result.stdout.trim() === name;
+    }
+    async refExists(cwd, ref) {
+        const result = await this.exec(cwd, ['show-ref', '--verify', '--quiet', '--', ref]);
+        return result.exitCode === 0;
+    }
+    /** The commit a revision names, or undefined when it names none. */
+    async resolveCommit(cwd, rev) {
+        if (rev.startsWith('-'))
+            return undefined;
+        const result = await this.exec(cwd, [
+            'rev-parse',
+            '--verify',
+            '--quiet',
+            '--end-of-options',
+            `${rev}^{commit}`,
+        ]);
+        return result.exitCode === 0 ? result.stdout.trim() : undefined;
+    }
+    async tryFetchBranch(cwd, remote, branch) {
+        const result = await this.exec(cwd, [
+            'fetch',
+            '--no-tags',
+            '--quiet',
+            '--',
+            remote,
+            `+refs/heads/${branch}:refs/remotes/${remote}/${branch}`,
+        ]);
+        return result.exitCode === 0;
+    }
+    async remoteUrl(cwd, remote) {
+        const result = await this.exec(cwd, ['config', '--get', `remote.${remote}.url`]);
+        return result.exitCode === 0 ? result.stdout.trim() : undefined;
+    }
+}
+function compareVersions(a, b) {
+    for (let i = 0; i < Math.max(a.length, b.length); i++) {
+        const d = (a[i] ?? 0) - (b[i] ?? 0);
+        if (d !== 0)
+            return d;
+    }
+    return 0;
+}
+
+
+/***/ }),
+
+/***/ 9667:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Pf: () => (/* binding */ label),
+/* harmony export */   bS: () => (/* binding */ MANAGED_LABEL),
+/* harmony export */   bW: () => (/* binding */ VOLUME_LABEL_KEYS),
+/* harmony export */   kV: () => (/* binding */ volumeLabels),
+/* harmony export */   nX: () => (/* binding */ commandLabels),
+/* harmony export */   vJ: () => (/* binding */ HELPER_LABELS)
+/* harmony export */ });
+/* unused harmony export LABEL_PREFIX */
+// The label schema: how everything this project creates in a container engine is named and found again.
+const LABEL_PREFIX = 'worktree-sandbox';
+const MANAGED_LABEL = `${LABEL_PREFIX}.managed`;
+const label = (key) => `${LABEL_PREFIX}.${key}`;
+/** The labels every sandbox volume carries (the reaper reads them back with `volume ls`). */
+const VOLUME_LABEL_KEYS = ['project', 'sandbox', 'kind', 'branch', 'parent', 'created'].map(label);
+function volumeLabels(facts, now = new Date()) {
+    return {
+        [MANAGED_LABEL]: 'true',
+        [label('project')]: facts.project,
+        [label('sandbox')]: facts.name,
+        [label('kind')]: facts.kind,
+        [label('branch')]: facts.branch,
+        [label('parent')]: facts.parentPath,
+        [label('created')]: now.toISOString().replace(/\.\d{3}Z$/, 'Z'),
+    };
+}
+/** Labels of a command container: how a later run finds the container of a run that was killed. */
+function commandLabels(sandbox) {
+    return {
+        [label('role')]: 'command',
+        [label('project')]: sandbox.project,
+        [label('sandbox')]: sandbox.name,
+    };
+}
+const HELPER_LABELS = { [label('role')]: 'helper' };
+
+
+/***/ }),
+
+/***/ 5:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  Nm: () => (/* binding */ ProcError),
+  Bh: () => (/* binding */ pickEnv),
+  R3: () => (/* binding */ runProcess),
+  SL: () => (/* binding */ runStreaming)
+});
+
+// EXTERNAL MODULE: ./node_modules/@actions/exec/lib/exec.js + 3 modules
+var exec = __nccwpck_require__(7187);
+;// CONCATENATED MODULE: external "node:child_process"
+const external_node_child_process_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:child_process");
+// EXTERNAL MODULE: external "node:fs"
+var external_node_fs_ = __nccwpck_require__(3024);
+// EXTERNAL MODULE: ./node_modules/@actions/io/lib/io.js
+var io = __nccwpck_require__(8701);
+;// CONCATENATED MODULE: ./src/engine/proc.ts
+// The one place where child processes start. Argument arrays only: nothing here goes through a shell.
+
+
+
+
+class ProcError extends Error {
+    result;
+    constructor(message, result) {
+        super(message);
+        this.result = result;
+        this.name = 'ProcError';
+    }
+}
+const toolPaths = new Map();
+/**
+ * The tool's absolute path, looked up once per PATH value. Given a bare name, @actions/exec searches every
+ * PATH folder (one stat after another) on every call: a few milliseconds each time, and the action makes a
+ * dozen calls before the user's command starts. A failed lookup is not remembered.
+ */
+function toolPath(tool) {
+    const key = `${process.env.PATH ?? ''}\0${tool}`;
+    let found = toolPaths.get(key);
+    if (!found) {
+        found = io/* which */.K7(tool, true);
+        toolPaths.set(key, found);
+        found.catch(() => toolPaths.delete(key));
+    }
+    return found;
+}
+async function runProcess(tool, args, options) {
+    const listeners = {};
+    if (options.onLine) {
+        const onLine = options.onLine;
+        listeners.stdline = (line) => onLine(line, 'stdout');
+        listeners.errline = (line) => onLine(line, 'stderr');
+    }
+    try {
+        const out = await exec/* getExecOutput */.H(await toolPath(tool), [...args], {
+            cwd: options.cwd,
+            env: options.env,
+            silent: true,
+            ignoreReturnCode: true,
+            input: options.input,
+            listeners,
+        });
+        return { exitCode: out.exitCode, stdout: out.stdout, stderr: out.stderr };
+    }
+    catch (error) {
+        // @actions/exec throws when the executable cannot be found or started.
+        throw new ProcError(`${tool} could not be started: ${error.message}`, {
+            exitCode: -1,
+            stdout: '',
+            stderr: String(error),
+        });
+    }
+}
+/** Environment variables a CLI tool legitimately needs from the parent process; everything else is dropped. */
+function pickEnv(names, source = process.env) {
+    const env = {};
+    for (const name of names) {
+        const value = source[name];
+        if (value !== undefined)
+            env[name] = value;
+    }
+    return env;
+}
+/**
+ * Runs a process whose output may be huge or hostile: nothing is accumulated but a bounded stderr tail;
+ * lines are handed on as they come (cut at `maxLineBytes`), or stdout is written to a file up to a limit,
+ * past which the process is killed. Memory stays bounded whatever the process prints.
+ */
+async function runStreaming(tool, args, options) {
+    const maxLine = options.maxLineBytes ?? 64 * 1024;
+    const tailLines = options.stderrTailLines ?? 40;
+    const stderrTail = [];
+    let file;
+    if (options.stdoutFile)
+        file = external_node_fs_.openSync(options.stdoutFile.path, 'wx', 0o600);
+    let child;
+    try {
+        child = (0,external_node_child_process_namespaceObject.spawn)(await toolPath(tool), [...args], {
+            cwd: options.cwd,
+            env: options.env,
+            stdio: ['ignore', 'pipe', 'pipe'],
+        });
+    }
+    catch (error) {
+        if (file !== undefined)
+            external_node_fs_.closeSync(file);
+        throw new ProcError(`${tool} could not be started: ${error.message}`, {
+            exitCode: -1,
+            stdout: '',
+            stderr: String(error),
+        });
+    }
+    let stdoutBytes = 0;
+    let overLimit = false;
+    const splitter = (stream) => {
+        let pending = '';
+        const emit = (line) => {
+            if (stream === 'stderr') {
+                stderrTail.push(line);
+                if (stderrTail.length > tailLines)
+                    stderrTail.shift();
+            }
+            options.onLine?.(line, stream);
+        };
+        return {
+            push(chunk) {
+                pending += chunk.toString('utf8');
+                let nl;
+                while ((nl = pending.indexOf('\n')) >= 0) {
+                    emit(pending.slice(0, nl).replace(/\r$/, ''));
+                    pending = pending.slice(nl + 1);
+                }
+                if (pending.length > maxLine) {
+                    emit(`${pending.slice(0, maxLine)} [line cut at ${maxLine} characters]`);
+                    pending = '';
+                }
+            },
+            end() {
+                if (pending)
+                    emit(pending);
+                pending = '';
+            },
+        };
+    };
+    const err = splitter('stderr');
+    const out = splitter('stdout');
+    child.stderr.on('data', (chunk) => err.push(chunk));
+    child.stdout.on('data', (chunk) => {
+        if (file === undefined)
+            return out.push(chunk);
+        if (overLimit)
+            return;
+        stdoutBytes += chunk.length;
+        if (stdoutBytes > options.stdoutFile.maxBytes) {
+            overLimit = true;
+            child.kill('SIGKILL');
+            return;
+        }
+        external_node_fs_.writeSync(file, chunk);
+    });
+    const exitCode = await new Promise((resolve, reject) => {
+        child.on('error', (error) => reject(new ProcError(`${tool} could not be started: ${error.message}`, {
+            exitCode: -1,
+            stdout: '',
+            stderr: String(error),
+        })));
+        child.on('close', (code, signal) => resolve(code ?? (signal ? 128 : 1)));
+    }).finally(() => {
+        if (file !== undefined)
+            external_node_fs_.closeSync(file);
+    });
+    err.end();
+    out.end();
+    return { exitCode, stderrTail, overLimit: overLimit || undefined, stdoutBytes };
+}
+
+
+/***/ }),
+
+/***/ 5015:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   D_: () => (/* binding */ decideEvent),
+/* harmony export */   Ng: () => (/* binding */ describeRequest),
+/* harmony export */   b$: () => (/* binding */ PROGRESS_MARKER),
+/* harmony export */   pV: () => (/* binding */ chooseRunKind)
+/* harmony export */ });
+/* unused harmony export parseTrigger */
+/** Starts every progress comment, so that the bot never takes its own comment for a request. */
+const PROGRESS_MARKER = '<!-- worktree-sandbox:progress -->';
+const BOT_EVENTS = ['pull_request', 'pull_request_target', 'push'];
+const PULL_REQUEST_ACTIONS = ['opened', 'synchronize', 'reopened', 'ready_for_review'];
+/**
+ * Plain run mode or the pull-request bot, from what the workflow asked for (cheap: no payload, no API).
+ * Throws when the workflow asked for the bot on an event the bot cannot serve: better a red step than a
+ * run that silently does something else.
+ */
+function chooseRunKind(eventName, trigger) {
+    const event = eventName || 'this event';
+    if (eventName === 'issue_comment') {
+        if (trigger.command)
+            return { bot: true, why: `issue_comment with trigger ${trigger.command}` };
+        if (trigger.pullRequestBot)
+            throw new Error("pull-request-bot: true on an issue_comment event needs the 'trigger' input (such as /fix): the comment's first word that starts a run.");
+        return { bot: false, why: 'issue_comment without trigger: plain run mode' };
+    }
+    if (eventName === 'workflow_dispatch') {
+        if (trigger.prNumber)
+            return { bot: true, why: `workflow_dispatch with pr-number ${trigger.prNumber}` };
+        if (trigger.pullRequestBot)
+            throw new Error("pull-request-bot: true on a workflow_dispatch event needs the 'pr-number' input: the pull request to work on.");
+        return { bot: false, why: 'workflow_dispatch without pr-number: plain run mode' };
+    }
+    if (BOT_EVENTS.includes(eventName ?? '')) {
+        if (trigger.pullRequestBot)
+            return { bot: true, why: `${event} with pull-request-bot: true` };
+        return {
+            bot: false,
+            why: `${event} without pull-request-bot: plain run mode`,
+            warning: trigger.command
+                ? `'trigger' is read on issue_comment events only: this ${event} event is plain run mode (pull-request-bot: true asks for the bot).`
+                : undefined,
+        };
+    }
+    if (trigger.pullRequestBot)
+        throw new Error(`pull-request-bot: true on ${event}: the pull-request bot serves ${BOT_EVENTS.join(', ')} (issue_comment with 'trigger', workflow_dispatch with 'pr-number'). Set it only for those events, e.g. pull-request-bot: \${{ github.event_name == 'push' }}.`);
+    return { bot: false, why: `${event}: plain run mode` };
+}
+/**
+ * The trigger must be the comment's first word, whole (`/fixed` is not `/fix`; case is ignored). The
+ * rest of the comment, without the blank space that separates it, is the argument text (CRLF read as LF).
+ */
+function parseTrigger(body, trigger) {
+    if (!trigger)
+        return undefined;
+    const text = body.replace(/\r\n/g, '\n').replace(/^\s+/, '');
+    const end = text.search(/\s/);
+    const word = end < 0 ? text : text.slice(0, end);
+    if (word.toLowerCase() !== trigger.toLowerCase())
+        return undefined;
+    return { args: end < 0 ? '' : text.slice(end).trim() };
+}
+/** `ownCommitterEmail`: the committer of this action's own commits (`committer`); pushes of them start nothing. */
+function decideEvent(eventName, payload, trigger, ownCommitterEmail) {
+    const event = record(payload);
+    switch (eventName) {
+        case 'issue_comment':
+            return decideComment(event, trigger);
+        case 'pull_request':
+        case 'pull_request_target':
+            return decidePullRequest(eventName, event);
+        case 'workflow_dispatch':
+            return decideDispatch(event, trigger);
+        case 'push':
+            return decidePush(event, ownCommitterEmail);
+        default:
+            return ignore(`${eventName || 'this event'} is not a pull-request event (issue_comment, pull_request, pull_request_target, workflow_dispatch with pr-number, push)`);
+    }
+}
+function decideComment(event, trigger) {
+    if (event.action !== 'created')
+        return ignore(`the comment was ${text(event.action) || 'changed'}, not created`);
+    const issue = record(event.issue);
+    if (!issue.pull_request)
+        return ignore('the comment is on an issue, not on a pull request');
+    const comment = record(event.comment);
+    const body = text(comment.body);
+    if (!trigger.command)
+        return ignore("comment events need the 'trigger' input (such as /fix)");
+    if (body.trimStart().startsWith(PROGRESS_MARKER))
+        return ignore('the comment is a progress comment of this action');
+    const parsed = parseTrigger(body, trigger.command);
+    if (!parsed)
+        return ignore(`the comment does not start with ${trigger.command}`);
+    const number = positive(issue.number);
+    const id = positive(comment.id);
+    const requester = user(comment.user, comment.author_association);
+    if (!number || !id || !requester)
+        return ignore('the comment payload lacks the issue number, comment id or author');
+    return {
+        run: true,
+        request: {
+            event: 'issue_comment',
+            prNumber: number,
+            requester,
+            comment: { id, trigger: trigger.command, args: parsed.args },
+        },
+    };
+}
+function decidePullRequest(eventName, event) {
+    const action = text(event.action);
+    if (!PULL_REQUEST_ACTIONS.includes(action))
+        return ignore(`pull request action '${action}' starts no run (${PULL_REQUEST_ACTIONS.join(', ')} do)`);
+    const pr = record(event.pull_request);
+    const number = positive(pr.number) ?? positive(event.number);
+    // Whose code runs in the sandbox: the pull request's author.
+    const requester = user(pr.user, pr.author_association);
+    if (!number || !requester)
+        return ignore('the pull request payload lacks its number or author');
+    return { run: true, request: { event: eventName, prNumber: number, requester } };
+}
+function decideDispatch(event, trigger) {
+    if (!trigger.prNumber)
+        return ignore('workflow_dispatch needs the pr-number input');
+    const requester = user(event.sender, undefined, true);
+    if (!requester)
+        return ignore('the workflow_dispatch payload lacks its sender');
+    return { run: true, request: { event: 'workflow_dispatch', prNumber: trigger.prNumber, requester } };
+}
+function decidePush(event, ownCommitterEmail) {
+    const ref = text(event.ref);
+    if (!ref.startsWith('refs/heads/'))
+        return ignore(`${ref || 'the pushed ref'} is not a branch`);
+    if (event.deleted === true || /^0+$/.test(text(event.after)))
+        return ignore(`${ref} was deleted`);
+    // Our own commits pushed with a token that does start workflows (PAT, App) must not start us again.
+    const committer = record(record(event.head_commit).committer);
+    if (ownCommitterEmail && text(committer.email).toLowerCase() === ownCommitterEmail.toLowerCase())
+        return ignore('the pushed commit was made by worktree-sandbox itself');
+    const requester = user(event.sender, undefined, true);
+    if (!requester)
+        return ignore('the push payload lacks its sender');
+    return {
+        run: true,
+        request: { event: 'push', pushedBranch: ref.slice('refs/heads/'.length), requester },
+    };
+}
+function record(value) {
+    return value && typeof value === 'object' ? value : {};
+}
+function text(value) {
+    return typeof value === 'string' ? value : '';
+}
+function positive(value) {
+    return typeof value === 'number' && Number.isInteger(value) && value > 0 ? value : undefined;
+}
+function user(value, association, eventNeedsWrite = false) {
+    const u = record(value);
+    const login = text(u.login);
+    if (!login)
+        return undefined;
+    return {
+        login,
+        type: text(u.type) || 'User',
+        association: text(association) || undefined,
+        eventNeedsWrite,
+    };
+}
+function ignore(reason) {
+    return { run: false, reason };
+}
+/** One line for the debug log: who asked, about what. */
+function describeRequest(request) {
+    const { login, type, association } = request.requester;
+    const parts = [`requester @${login} (${type}, association ${association ?? 'none in this event'})`];
+    if (request.prNumber)
+        parts.push(`pull request #${request.prNumber}`);
+    if (request.pushedBranch)
+        parts.push(`pushed branch ${request.pushedBranch}`);
+    if (request.comment)
+        parts.push(`comment ${request.comment.id} with ${request.comment.trigger}`);
+    return parts.join(', ');
+}
+
+
+/***/ }),
+
+/***/ 4111:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   fW: () => (/* binding */ SNAPSHOT_REF),
+/* harmony export */   im: () => (/* binding */ captureSandbox),
+/* harmony export */   ro: () => (/* binding */ ImportLimitError)
+/* harmony export */ });
+/* unused harmony export CAPTURE_SCRIPT */
+/* harmony import */ var node_crypto__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7598);
+/* harmony import */ var node_crypto__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_crypto__WEBPACK_IMPORTED_MODULE_0__);
+/* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(1455);
+/* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__nccwpck_require__.n(node_fs_promises__WEBPACK_IMPORTED_MODULE_1__);
+/* harmony import */ var node_os__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(8161);
+/* harmony import */ var node_os__WEBPACK_IMPORTED_MODULE_2___default = /*#__PURE__*/__nccwpck_require__.n(node_os__WEBPACK_IMPORTED_MODULE_2__);
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(6760);
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_3___default = /*#__PURE__*/__nccwpck_require__.n(node_path__WEBPACK_IMPORTED_MODULE_3__);
+/* harmony import */ var _engine_container_args_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(5011);
+/* harmony import */ var _engine_git_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(2434);
+/* harmony import */ var _engine_labels_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(9667);
+/* harmony import */ var _sandbox_layout_js__WEBPACK_IMPORTED_MODULE_7__ = __nccwpck_require__(9601);
+// After the command: inside a helper container (never on the host), what is left uncommitted is captured
+// (a real commit on the sandbox branch with `push: true`, else a snapshot commit that moves no ref), and
+// the sandbox's commits that the parent lacks leave as one git bundle on the helper's standard output.
+// The host writes at most `maxBytes` of it to a private file, then stops the helper: a command that wrote
+// gigabytes cannot fill the runner's disk.
+
+
+
+
+
+
+
+
+const SNAPSHOT_REF = 'refs/worktree-sandbox/snapshot';
+/**
+ * $1 work tree, $2 branch (empty: transient), $3 commit leftovers (1/0), $4 message, $5 this run's token
+ * for framed lines on stderr, $6 commits the parent has (hex, space separated). Positional only.
+ */
+const CAPTURE_SCRIPT = `set -eu
+wt="$1"; branch="$2"; commit="$3"; message="$4"; token="$5"; exclude="$6"
+cd -- "$wt"
+git rev-parse --verify --quiet HEAD >/dev/null || { echo "worktree-sandbox: the sandbox has no commit at HEAD" >&2; exit 3; }
+head_ref=$(git symbolic-ref --quiet HEAD || true)
+committed=0
+if [ "$commit" = 1 ] && [ -n "$branch" ] && [ "$head_ref" = "refs/heads/$branch" ] &&
+   [ -n "$(git status --porcelain --untracked-files=all --ignore-submodules=dirty)" ]; then
+  git add -A >&2
+  git commit --quiet --no-verify -m "$message" >&2
+  committed=1
+fi
+index=$(mktemp /tmp/worktree-sandbox-index.XXXXXX)
+real_index=$(git rev-parse --git-path index)
+if [ -f "$real_index" ]; then cp -- "$real_index" "$index"; else rm -f -- "$index"; fi
+GIT_INDEX_FILE="$index" git add -A >&2
+tree=$(GIT_INDEX_FILE="$index" git write-tree)
+rm -f -- "$index"
+snapshot=$(git commit-tree "$tree" -p HEAD -m 'worktree-sandbox: snapshot of uncommitted work')
+git update-ref ${SNAPSHOT_REF} "$snapshot"
+printf '%s head-ref %s\\n' "$token" "$head_ref" >&2
+printf '%s head %s\\n' "$token" "$(git rev-parse --verify HEAD)" >&2
+if [ -n "$branch" ]; then printf '%s branch %s\\n' "$token" "$(git rev-parse --verify --quiet "refs/heads/$branch" || true)" >&2; fi
+printf '%s committed %s\\n' "$token" "$committed" >&2
+set -- HEAD ${SNAPSHOT_REF}
+if [ -n "$branch" ] && git show-ref --verify --quiet "refs/heads/$branch"; then set -- "$@" "refs/heads/$branch"; fi
+for sha in $exclude; do set -- "$@" "^$sha"; done
+status=0
+git bundle create --quiet - "$@" || status=$?
+git update-ref -d ${SNAPSHOT_REF} || true
+exit $status
+`;
+class ImportLimitError extends Error {
+    constructor(message) {
+        super(message);
+        this.name = 'ImportLimitError';
+    }
+}
+async function captureSandbox(engine, sandbox, options) {
+    for (const sha of options.exclude)
+        if (!/^[0-9a-f]{40,64}$/.test(sha))
+            throw new Error(`Not a commit id: ${sha}`);
+    const token = (0,node_crypto__WEBPACK_IMPORTED_MODULE_0__.randomBytes)(16).toString('hex');
+    const name = `worktree-sandbox-capture-${(0,node_crypto__WEBPACK_IMPORTED_MODULE_0__.randomBytes)(4).toString('hex')}`;
+    const dir = await node_fs_promises__WEBPACK_IMPORTED_MODULE_1__.mkdtemp(node_path__WEBPACK_IMPORTED_MODULE_3__.join(process.env.RUNNER_TEMP || node_os__WEBPACK_IMPORTED_MODULE_2__.tmpdir(), 'worktree-sandbox-import-'));
+    const bundle = node_path__WEBPACK_IMPORTED_MODULE_3__.join(dir, 'sandbox.bundle');
+    const framed = new Map();
+    const { author, committer } = options;
+    const args = await engine.runArgs({
+        name,
+        remove: true,
+        image: options.image,
+        user: (0,_engine_container_args_js__WEBPACK_IMPORTED_MODULE_4__/* .userArg */ .Q6)(),
+        mounts: (0,_sandbox_layout_js__WEBPACK_IMPORTED_MODULE_7__/* .helperMounts */ .Pq)(sandbox),
+        labels: _engine_labels_js__WEBPACK_IMPORTED_MODULE_6__/* .HELPER_LABELS */ .vJ,
+        env: {
+            ...(0,_engine_git_js__WEBPACK_IMPORTED_MODULE_5__/* .helperGitEnv */ .QS)(),
+            GIT_AUTHOR_NAME: author.name,
+            GIT_AUTHOR_EMAIL: author.email,
+            GIT_COMMITTER_NAME: committer.name,
+            GIT_COMMITTER_EMAIL: committer.email,
+        },
+        workdir: sandbox.worktreePath,
+        entrypoint: 'sh',
+        args: [
+            '-c',
+            CAPTURE_SCRIPT,
+            'capture',
+            sandbox.worktreePath,
+            sandbox.branch,
+            options.commit ? '1' : '0',
+            options.commit?.message ?? '',
+            token,
+            options.exclude.join(' '),
+        ],
+    });
+    let timedOut = false;
+    const timer = setTimeout(() => {
+        timedOut = true;
+        void engine.removeContainer(name);
+    }, options.timeoutMs);
+    try {
+        const result = await engine.stream(args, {
+            stdoutFile: { path: bundle, maxBytes: options.maxBytes },
+            onLine: (line, stream) => {
+                if (stream !== 'stderr' || !line.startsWith(`${token} `))
+                    return;
+                const [key, ...rest] = line.slice(token.length + 1).split(' ');
+                if (!framed.has(key))
+                    framed.set(key, rest.join(' '));
+            },
+        });
+        if (result.overLimit) {
+            await engine.removeContainer(name);
+            throw new ImportLimitError(`The sandbox's changes are larger than max-import-size (${options.maxBytes} bytes): nothing was imported into the parent repository, and the sandbox ${sandbox.name} is kept as it is.`);
+        }
+        if (timedOut)
+            throw new Error(`Capturing the changes of ${sandbox.name} took longer than ${options.timeoutMs / 1000} s: nothing was imported; the sandbox is kept.`);
+        if (result.exitCode !== 0)
+            throw new Error(`Could not capture the changes of ${sandbox.name} (exit ${result.exitCode}): ${result.stderrTail
+                .filter((l) => !l.startsWith(token))
+                .slice(-3)
+                .join(' ')
+                .trim()}`);
+        return {
+            bundle,
+            dir,
+            headRef: framed.get('head-ref') ?? '',
+            headSha: framed.get('head') ?? '',
+            branchSha: framed.get('branch') ?? '',
+            exclude: options.exclude,
+            committed: framed.get('committed') === '1',
+            bytes: result.stdoutBytes,
+        };
+    }
+    catch (error) {
+        await node_fs_promises__WEBPACK_IMPORTED_MODULE_1__.rm(dir, { recursive: true, force: true });
+        throw error;
+    }
+    finally {
+        clearTimeout(timer);
+    }
+}
+
+
+/***/ }),
+
+/***/ 7119:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   F: () => (/* binding */ buildReport),
+/* harmony export */   W: () => (/* binding */ holdsWork)
+/* harmony export */ });
+const NO_EXTERNAL = ['--no-ext-diff', '--no-textconv', '--no-renames'];
+async function buildReport(git, parentPath, startSha, imported, capture) {
+    const { store, snapshot, head, tip } = imported;
+    const [commits, names, stat, dirty, unpushed] = await Promise.all([
+        git.run(parentPath, ['rev-list', '--count', `${startSha}..${tip}`, '--']),
+        git.run(store, ['diff', ...NO_EXTERNAL, '--name-only', '-z', startSha, snapshot, '--']),
+        git.run(store, ['diff', ...NO_EXTERNAL, '--stat=120', startSha, snapshot, '--']),
+        git.run(store, ['diff', ...NO_EXTERNAL, '--name-only', '-z', head, snapshot, '--']),
+        git.run(parentPath, ['rev-list', '--count', tip, '--not', startSha, '--remotes', '--']),
+    ]);
+    const list = (text) => text.split('\0').filter(Boolean).sort();
+    return {
+        headSha: head,
+        currentBranch: capture.headRef.replace(/^refs\/heads\//, ''),
+        commits: Number(commits.trim()) || 0,
+        changedFiles: list(names),
+        uncommitted: list(dirty),
+        diffStat: stat.trimEnd(),
+        unpushedCommits: Number(unpushed.trim()) || 0,
+        committed: capture.committed,
+        branchUpdate: imported.branchUpdate,
+    };
+}
+function holdsWork(report) {
+    return report.uncommitted.length > 0 || report.unpushedCommits > 0;
+}
+
+
+/***/ }),
+
+/***/ 8137:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  K9: () => (/* binding */ collectChanges),
+  Fi: () => (/* binding */ runSandbox)
+});
+
+// UNUSED EXPORTS: realRoot
+
+// EXTERNAL MODULE: external "node:fs/promises"
+var promises_ = __nccwpck_require__(1455);
+// EXTERNAL MODULE: external "node:path"
+var external_node_path_ = __nccwpck_require__(6760);
+// EXTERNAL MODULE: ./src/engine/engine.ts + 1 modules
+var engine_engine = __nccwpck_require__(8467);
+// EXTERNAL MODULE: ./src/engine/git.ts
+var engine_git = __nccwpck_require__(2434);
+// EXTERNAL MODULE: ./src/engine/labels.ts
+var labels = __nccwpck_require__(9667);
+// EXTERNAL MODULE: ./src/sandbox/naming.ts
+var naming = __nccwpck_require__(2375);
+;// CONCATENATED MODULE: ./src/sandbox/branch.ts
+
+/** The protocol itself, as a pure decision. */
+function planBranch(facts, newTransientName = naming/* transientSandboxName */.j6) {
+    if (!facts.branch) {
+        return {
+            kind: 'transient',
+            sandbox: newTransientName(),
+            branch: '',
+            source: 'detached',
+            startPoint: facts.baseCommit,
+        };
+    }
+    const sandbox = (0,naming/* persistentSandboxName */.ey)(facts.branch);
+    if (facts.localExists)
+        return { kind: 'persistent', sandbox, branch: facts.branch, source: 'local', startPoint: facts.branch };
+    if (facts.remoteExists) {
+        return {
+            kind: 'persistent',
+            sandbox,
+            branch: facts.branch,
+            source: 'remote',
+            startPoint: `origin/${facts.branch}`,
+        };
+    }
+    return { kind: 'persistent', sandbox, branch: facts.branch, source: 'new', startPoint: facts.baseCommit };
+}
+/**
+ * Gathers the facts from the parent repository (fetching the branch from origin when it is not known yet).
+ * Call it holding the repository lock. The parent is the host's alone: no container can write its refs.
+ */
+async function resolveBranch(git, parent, branch, base) {
+    const parentPath = parent.path;
+    const [baseCommit, localExists] = await Promise.all([
+        git.resolveCommit(parentPath, base || 'HEAD'),
+        branch ? git.refExists(parentPath, `refs/heads/${branch}`) : false,
+    ]);
+    if (!baseCommit)
+        throw new Error(`Invalid input 'base': ${JSON.stringify(base)} names no commit in ${parentPath}.`);
+    if (!branch)
+        return planBranch({ branch, localExists: false, remoteExists: false, baseCommit });
+    let remoteExists = false;
+    if (!localExists) {
+        remoteExists = await git.refExists(parentPath, `refs/remotes/origin/${branch}`);
+        // actions/checkout fetches one ref only: ask origin whether the branch exists before creating it anew.
+        if (!remoteExists && (await git.remoteUrl(parentPath, 'origin'))) {
+            remoteExists = await git.tryFetchBranch(parentPath, 'origin', branch);
+        }
+    }
+    return planBranch({ branch, localExists, remoteExists, baseCommit });
+}
+
+// EXTERNAL MODULE: ./src/sandbox/create.ts
+var create = __nccwpck_require__(9371);
+// EXTERNAL MODULE: ./src/sandbox/layout.ts
+var layout = __nccwpck_require__(9601);
+// EXTERNAL MODULE: ./src/sandbox/lock.ts
+var lock = __nccwpck_require__(6856);
+// EXTERNAL MODULE: ./src/sandbox/repository.ts
+var repository = __nccwpck_require__(1151);
+// EXTERNAL MODULE: ./src/engine/container-args.ts
+var container_args = __nccwpck_require__(5011);
+// EXTERNAL MODULE: ./src/sandbox/bookkeeping.ts
+var bookkeeping = __nccwpck_require__(9503);
+;// CONCATENATED MODULE: ./src/sandbox/reuse.ts
+// Reuse: a sandbox is taken as it is, uncommitted work and all. What origin has of its branch that the
+// sandbox was not shown yet is offered inside as its `origin/<branch>` (a remote-tracking ref), never
+// forced into its work tree. The ref is written by a helper container: the host writes nothing into a
+// sandbox once a command has run there.
+
+
+
+
+
+const OFFER_SCRIPT = `set -eu
+cd -- "$1"
+git update-ref "refs/remotes/origin/$2" "$3"
+`;
+/** Returns what was offered (a commit), or undefined when origin has nothing new for the branch. */
+async function offerUpstream(git, engine, sandbox, image) {
+    if (!sandbox.reused || !sandbox.branch)
+        return undefined;
+    const { parent } = sandbox;
+    const refs = (0,bookkeeping/* sandboxRefs */.yB)(sandbox);
+    const [upstream, offered] = await Promise.all([
+        git.resolveCommit(parent.path, `refs/remotes/origin/${sandbox.branch}`),
+        git.resolveCommit(parent.path, refs.offered),
+    ]);
+    if (!upstream || upstream === offered)
+        return undefined;
+    const result = await engine.exec(await engine.runArgs({
+        remove: true,
+        image,
+        user: (0,container_args/* userArg */.Q6)(),
+        mounts: (0,layout/* helperMounts */.Pq)(sandbox),
+        labels: labels/* HELPER_LABELS */.vJ,
+        env: (0,engine_git/* helperGitEnv */.QS)(),
+        entrypoint: 'sh',
+        args: ['-c', OFFER_SCRIPT, 'offer', sandbox.worktreePath, sandbox.branch, upstream],
+    }));
+    if (result.exitCode !== 0)
+        return undefined; // the sandbox's own business (its repository may be broken)
+    await git.run(parent.path, ['update-ref', '-m', 'worktree-sandbox: offered', '--', refs.offered, upstream]);
+    return upstream;
+}
+
+// EXTERNAL MODULE: ./src/settings.ts + 1 modules
+var src_settings = __nccwpck_require__(3479);
+// EXTERNAL MODULE: ./src/run/capture.ts
+var capture = __nccwpck_require__(4111);
+// EXTERNAL MODULE: external "node:crypto"
+var external_node_crypto_ = __nccwpck_require__(7598);
+// EXTERNAL MODULE: external "node:os"
+var external_node_os_ = __nccwpck_require__(8161);
+;// CONCATENATED MODULE: ./src/run/command.ts
+// Runs the user's command in a container that sees its sandbox read-write and nothing else writable of
+// the host (layout.ts `commandMounts`). Output is streamed line by line and never accumulated (a bounded
+// tail is kept for reports); the runner's environment stays out but for the variables named in `env`;
+// the command is stopped when the timeout passes; a container that never started is an error, not exit 0.
+
+
+
+
+
+
+
+
+const TIMEOUT_EXIT_CODE = 124;
+const TAIL_LINES = 40;
+const TAIL_LINE_CHARS = 1000;
+function containerName(sandbox) {
+    return `worktree-sandbox-${sandbox.slice(0, 60).replace(/[^A-Za-z0-9_.-]/g, '-')}-${(0,external_node_crypto_.randomBytes)(3).toString('hex')}`;
+}
+/** The action's own variables (nothing secret): who commits, where the sandbox and its home are. */
+function actionEnv(sandbox, spec) {
+    return {
+        HOME: sandbox.homePath,
+        GIT_AUTHOR_NAME: spec.author.name,
+        GIT_AUTHOR_EMAIL: spec.author.email,
+        GIT_COMMITTER_NAME: spec.committer.name,
+        GIT_COMMITTER_EMAIL: spec.committer.email,
+        SANDBOX_NAME: sandbox.name,
+        SANDBOX_KIND: sandbox.kind,
+        SANDBOX_BRANCH: sandbox.branch,
+        SANDBOX_WORKTREE: sandbox.worktreePath,
+        SANDBOX_PARENT: sandbox.parent.path,
+        ...spec.extraEnv,
+    };
+}
+/**
+ * The `env` input's values never appear on a command line and never change the engine CLI's own
+ * environment: one-line values go through a file only the runner can read (removed afterwards); values
+ * of several lines, which that file cannot hold, are handed to the CLI by name (`-e NAME`).
+ */
+async function userEnv(entries) {
+    const inherit = {};
+    const lines = [];
+    for (const { name, value } of entries) {
+        if (/[\r\n]/.test(value))
+            inherit[name] = value;
+        else
+            lines.push(`${name}=${value}`);
+    }
+    if (lines.length === 0)
+        return { inherit };
+    const dir = await promises_.mkdtemp(external_node_path_.join(process.env.RUNNER_TEMP || external_node_os_.tmpdir(), 'worktree-sandbox-env-'));
+    const file = external_node_path_.join(dir, 'env');
+    await promises_.writeFile(file, `${lines.join('\n')}\n`, { mode: 0o600, flag: 'wx' });
+    return { file, dir, inherit };
+}
+function commandContainer(sandbox, spec, name, env) {
+    const extra = (spec.readOnlyFiles ?? []).map((file) => ({
+        type: 'bind',
+        source: file,
+        target: file,
+        readonly: true,
+    }));
+    return {
+        name,
+        init: true,
+        image: spec.image,
+        user: (0,container_args/* userArg */.Q6)(),
+        mounts: [...(0,layout/* commandMounts */.iu)(sandbox, spec.worktreeRoot), ...extra],
+        labels: (0,labels/* commandLabels */.nX)(sandbox),
+        limits: spec.limits,
+        workdir: sandbox.worktreePath,
+        env: actionEnv(sandbox, spec),
+        envFile: env.file,
+        inheritEnv: Object.keys(env.inherit),
+        entrypoint: 'sh',
+        args: ['-c', spec.command],
+    };
+}
+async function runCommand(engine, sandbox, spec, hooks = {}) {
+    const name = containerName(sandbox.name);
+    const env = await userEnv(spec.env);
+    hooks.onStart?.(name);
+    const tail = [];
+    let timedOut = false;
+    const timer = spec.timeoutMinutes > 0
+        ? setTimeout(() => {
+            timedOut = true;
+            void engine.killContainer(name);
+        }, spec.timeoutMinutes * 60_000)
+        : undefined;
+    const started = Date.now();
+    try {
+        const result = await engine.stream(await engine.runArgs(commandContainer(sandbox, spec, name, env)), {
+            inherit: env.inherit,
+            onLine: (line) => {
+                tail.push(line.length > TAIL_LINE_CHARS ? `${line.slice(0, TAIL_LINE_CHARS)}…` : line);
+                if (tail.length > TAIL_LINES)
+                    tail.shift();
+                hooks.onLine?.(line);
+            },
+        });
+        const durationMs = Date.now() - started;
+        const state = await engine.containerState(name);
+        const said = result.stderrTail.slice(-3).join(' ').trim();
+        if (!state) {
+            if ((await engine.containerExists(name)) === undefined)
+                throw new engine_engine/* EngineError */.NJ(`The ${engine.name} engine became unreachable while the command ran (exit ${result.exitCode}): the sandbox is kept as it is; run again once the engine is back.`);
+            throw new engine_engine/* EngineError */.NJ(`The container did not start (${engine.name} exit ${result.exitCode}): ${said}`);
+        }
+        if (!state.started || state.error)
+            throw new engine_engine/* EngineError */.NJ(`The container was created but did not start (${engine.name} exit ${result.exitCode}): ${state.error || said}${startHint(state.error || said)}`);
+        const exitCode = timedOut ? TIMEOUT_EXIT_CODE : state.exitCode;
+        return { exitCode, timedOut, oomKilled: state.oomKilled, durationMs, tail };
+    }
+    finally {
+        if (timer)
+            clearTimeout(timer);
+        await engine.removeContainer(name);
+        if (env.dir)
+            await promises_.rm(env.dir, { recursive: true, force: true });
+    }
+}
+/** What to do about the usual reasons a container cannot start. */
+function startHint(message) {
+    if (/\/dev\/net\/tun|slirp4netns|pasta|setting up network|netns/i.test(message))
+        return ' (the engine could not set up the network: with rootless Podman and no /dev/net/tun, use `network: none`)';
+    if (/executable file not found|no such file or directory.*sh|"sh": /i.test(message))
+        return ' (the image has no `sh`: the command runs with `sh -c`, so the image needs a shell)';
+    return '';
+}
+
+;// CONCATENATED MODULE: ./src/run/import.ts
+// The host's side of the crossing: a bundle is data. Its header is read here, bounded, and must name only
+// the refs the capture script writes; git then fetches it with `transfer.fsckObjects` into the sandbox's
+// private store (host-made and host-configured), and from there only the sandbox's committed history
+// moves into the parent, under the parent's bookkeeping ref. The snapshot of uncommitted work stays in
+// the private store: every sandbox borrows the parent's store, so nothing uncommitted may go there.
+// The parent's branch moves by fast-forward only.
+
+
+
+
+const HEADER_MAX = 64 * 1024;
+const MAX_BUNDLE_REFS = 8;
+const SHA = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
+const FSCK = [
+    ['transfer.fsckObjects', 'true'],
+    ['fetch.fsckObjects', 'true'],
+];
+/** Reads a bundle's header (v2 or v3) as data, at most 64 KiB of it, and nothing else of the file. */
+async function readBundleHeader(file) {
+    const handle = await promises_.open(file, 'r');
+    let text;
+    try {
+        const buffer = Buffer.alloc(HEADER_MAX);
+        const { bytesRead } = await handle.read(buffer, 0, HEADER_MAX, 0);
+        const end = buffer.subarray(0, bytesRead).indexOf('\n\n');
+        if (end < 0)
+            throw new Error('The bundle from the sandbox has no header end within 64 KiB: refused.');
+        text = buffer.subarray(0, end).toString('latin1');
+    }
+    finally {
+        await handle.close();
+    }
+    const [signature, ...lines] = text.split('\n');
+    if (signature !== '# v2 git bundle' && signature !== '# v3 git bundle')
+        throw new Error('What came back from the sandbox is not a git bundle: refused.');
+    const header = { refs: [], prerequisites: [] };
+    for (const line of lines) {
+        if (line.startsWith('@'))
+            continue; // v3 capabilities
+        if (line.startsWith('-')) {
+            header.prerequisites.push(line.slice(1).split(' ')[0]);
+            continue;
+        }
+        const space = line.indexOf(' ');
+        const sha = line.slice(0, space);
+        if (!SHA.test(sha))
+            throw new Error('The bundle from the sandbox has a malformed header: refused.');
+        header.refs.push({ sha, name: line.slice(space + 1) });
+    }
+    return header;
+}
+/** The refs a bundle of this sandbox may carry; anything else, or too many, is refused whole. */
+function checkBundleRefs(header, branch) {
+    if (header.refs.length > MAX_BUNDLE_REFS)
+        throw new capture/* ImportLimitError */.ro(`The bundle from the sandbox names ${header.refs.length} refs (at most ${MAX_BUNDLE_REFS}): nothing was imported.`);
+    const allowed = new Set(['HEAD', capture/* SNAPSHOT_REF */.fW, ...(branch ? [`refs/heads/${branch}`] : [])]);
+    for (const ref of header.refs)
+        if (!allowed.has(ref.name))
+            throw new Error(`The bundle from the sandbox names a ref it may not (${JSON.stringify(ref.name)}): nothing was imported.`);
+    if (!header.refs.some((r) => r.name === capture/* SNAPSHOT_REF */.fW))
+        throw new Error('The bundle from the sandbox lacks the snapshot: nothing was imported.');
+}
+/**
+ * git leaves a ref out of a bundle when it points at a commit the bundle stops at: such a ref (HEAD, the
+ * branch) is one of the commits the parent has, and only then is the helper's word for it taken.
+ */
+function commitOutsideBundle(captured, said, what) {
+    if (!said)
+        return undefined;
+    if (!captured.exclude.includes(said))
+        throw new Error(`The sandbox's ${what} is neither in its bundle nor a commit the parent has: nothing was imported.`);
+    return said;
+}
+async function importBundle(git, sandbox, captured) {
+    const { parent } = sandbox;
+    const header = await readBundleHeader(captured.bundle);
+    checkBundleRefs(header, sandbox.branch);
+    const store = (0,bookkeeping/* privateStorePath */.Ay)(parent, sandbox);
+    const inBundle = (name) => header.refs.some((r) => r.name === name);
+    const hasBranch = inBundle(`refs/heads/${sandbox.branch}`);
+    const headOutside = inBundle('HEAD') ? undefined : commitOutsideBundle(captured, captured.headSha, 'HEAD');
+    if (!inBundle('HEAD') && !headOutside)
+        throw new Error('The bundle from the sandbox lacks HEAD: nothing was imported.');
+    const branchOutside = sandbox.branch && !hasBranch
+        ? commitOutsideBundle(captured, captured.branchSha, `branch ${sandbox.branch}`)
+        : undefined;
+    return (0,lock/* withRepositoryLock */.aZ)(parent.gitDir, async () => {
+        await (0,bookkeeping/* ensurePrivateStore */.Vp)(git, parent, store);
+        const specs = [`+${capture/* SNAPSHOT_REF */.fW}:refs/run/snapshot`];
+        if (!headOutside)
+            specs.push('+HEAD:refs/run/head');
+        if (hasBranch)
+            specs.push(`+refs/heads/${sandbox.branch}:refs/run/branch`);
+        await git.run(store, ['fetch', '--quiet', '--no-tags', '--no-write-fetch-head', '--', captured.bundle, ...specs], {
+            config: FSCK,
+        });
+        const pin = [
+            ...(headOutside ? [`update refs/run/head ${headOutside}`] : []),
+            ...(branchOutside ? [`update refs/run/branch ${branchOutside}`] : []),
+            ...(sandbox.branch && !hasBranch && !branchOutside ? ['delete refs/run/branch'] : []),
+        ];
+        if (pin.length)
+            await git.run(store, ['update-ref', '--stdin'], { input: Buffer.from(pin.join('\n') + '\n') });
+        const [head, snapshot] = await Promise.all([
+            resolve(git, store, 'refs/run/head'),
+            resolve(git, store, 'refs/run/snapshot'),
+        ]);
+        const refs = (0,bookkeeping/* sandboxRefs */.yB)(sandbox);
+        // Persistent sandboxes bring their branch (whatever HEAD is); transient ones what HEAD holds.
+        const source = sandbox.branch
+            ? hasBranch || branchOutside
+                ? 'refs/run/branch'
+                : undefined
+            : 'refs/run/head';
+        let tip = await resolve(git, parent.path, refs.head);
+        if (source) {
+            await git.run(parent.path, ['fetch', '--quiet', '--no-tags', '--no-write-fetch-head', '--', store, `+${source}:${refs.head}`], {
+                config: FSCK,
+            });
+            tip = await resolve(git, parent.path, refs.head);
+        }
+        const branchUpdate = sandbox.branch ? await fastForwardBranch(git, sandbox, tip) : undefined;
+        return { tip, head, snapshot, store, branchUpdate };
+    });
+}
+/** The parent's branch follows the sandbox's by fast-forward only; never when the parent has it checked out. */
+async function fastForwardBranch(git, sandbox, tip) {
+    const { parent, branch } = sandbox;
+    const ref = `refs/heads/${branch}`;
+    const current = await git.resolveCommit(parent.path, ref);
+    if (current === tip)
+        return 'up to date';
+    const checkedOut = (await git.exec(parent.path, ['symbolic-ref', '--quiet', 'HEAD'])).stdout.trim() === ref;
+    if (checkedOut)
+        return `not moved: ${branch} is checked out in ${parent.path}`;
+    if (!current) {
+        await git.run(parent.path, ['update-ref', '-m', 'worktree-sandbox: import', '--', ref, tip, '']);
+        return 'created';
+    }
+    const ff = await git.exec(parent.path, ['merge-base', '--is-ancestor', '--end-of-options', current, tip]);
+    if (ff.exitCode !== 0)
+        return `not moved: ${branch} in the parent is not an ancestor of the sandbox's (no fast-forward)`;
+    await git.run(parent.path, [
+        'update-ref',
+        '-m',
+        'worktree-sandbox: import (fast-forward)',
+        '--',
+        ref,
+        tip,
+        current,
+    ]);
+    return 'fast-forwarded';
+}
+async function resolve(git, cwd, ref) {
+    const sha = await git.resolveCommit(cwd, ref);
+    if (!sha)
+        throw new Error(`${ref} is missing in ${cwd} after the import.`);
+    return sha;
+}
+
+;// CONCATENATED MODULE: ./src/run/push.ts
+
+function authConfig(url, token) {
+    if (!token || !/^https?:\/\//i.test(url))
+        return [];
+    const basic = Buffer.from(`x-access-token:${token}`, 'utf8').toString('base64');
+    const { protocol, host } = new URL(url);
+    return [[`http.${protocol}//${host}/.extraheader`, `AUTHORIZATION: basic ${basic}`]];
+}
+async function pushBranch(git, parent, originUrl, branch, sha, token, options = {}) {
+    const trackingRef = options.trackingRef ?? `refs/remotes/origin/${branch}`;
+    const label = options.label ?? `origin/${branch}`;
+    const result = await git.exec(parent.path, ['push', '--porcelain', '--no-verify', '--', originUrl, `${sha}:refs/heads/${branch}`], {
+        config: authConfig(originUrl, token),
+    });
+    if (result.exitCode === 0) {
+        // The remote-tracking ref now names what origin has, so that the pushed commits count as on a remote.
+        await (0,lock/* withRepositoryLock */.aZ)(parent.gitDir, async () => {
+            await git.exec(parent.path, ['update-ref', '-m', 'worktree-sandbox: pushed', '--', trackingRef, sha]);
+        });
+        return { pushed: true };
+    }
+    const text = `${result.stdout}\n${result.stderr}`;
+    const rejected = /\[rejected\]|non-fast-forward|fetch first|\[remote rejected\]/.test(text);
+    const reason = rejected
+        ? `${label} has moved on since the sandbox started: the push was rejected (nothing is ever force-pushed). Rebase or rerun.`
+        : `git push failed: ${result.stderr.trim().split('\n').slice(-2).join(' ')}`;
+    return { pushed: false, rejected, reason };
+}
+
+// EXTERNAL MODULE: ./src/run/report.ts
+var report = __nccwpck_require__(7119);
+;// CONCATENATED MODULE: ./src/run/run.ts
+// Run mode, as a story: find the parent, resolve the branch, prepare the sandbox, run the command, bring
+// its work back as data (capture in a helper, import on the host), report, push. Each step is a function;
+// each long step a log group.
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+/** How long the capture helper may take once the command is done. */
+const CAPTURE_TIMEOUT_MS = 10 * 60_000;
+async function runSandbox(settings, deps) {
+    const { ui } = deps;
+    if (settings.token)
+        ui.mask(settings.token);
+    const engine = new engine_engine/* ContainerEngine */.yz(settings.engine);
+    // The image check (also the engine's reachability check) overlaps the git questions; a bad branch name
+    // is the error reported whenever it is one.
+    const imageReady = engine.ensureImage(settings.image);
+    imageReady.catch(() => undefined); // awaited below
+    const git = await engine_git/* Git */.TU.create();
+    const parentFound = (0,repository/* findParentRepository */.a)(git, settings.repositoryPath);
+    parentFound.catch(() => undefined); // awaited below
+    await (0,src_settings/* validateBranchNames */.N6)(settings, (name) => git.isValidBranchName(name));
+    const parent = await parentFound;
+    if (parent.resolvedFrom)
+        ui.info(`${parent.resolvedFrom} is a linked worktree: working from its parent ${parent.path}.`);
+    const plan = await (0,lock/* withRepositoryLock */.aZ)(parent.gitDir, () => resolveBranch(git, parent, settings.branch, settings.base));
+    ui.debug(`Branch plan: ${JSON.stringify(plan)}`);
+    const worktreeRoot = settings.isolation === 'disk' ? await realRoot(settings.worktreeRoot) : settings.worktreeRoot;
+    const location = (0,layout/* locateSandbox */.Iw)(plan, parent, settings.isolation, worktreeRoot, settings.volumePrefix);
+    const originUrl = settings.push ? await git.remoteUrl(parent.path, 'origin') : undefined;
+    if (settings.push && !originUrl && !deps.pushTo)
+        throw new Error(`push: true needs a remote named origin in ${parent.path}.`);
+    await imageReady;
+    const release = await (0,lock/* lockSandbox */.rj)(parent.gitDir, location.name, settings.lockTimeoutMinutes * 60_000, (m) => ui.info(m));
+    try {
+        deps.save({
+            engine: settings.engine,
+            image: settings.image,
+            cleanup: settings.cleanup,
+            location,
+            collect: {
+                author: settings.author,
+                committer: settings.committer,
+                maxImportBytes: settings.maxImportBytes,
+            },
+        });
+        const sandbox = await ui.group(`Sandbox ${location.name} (${location.kind}, ${location.isolation})`, async () => {
+            // We hold the sandbox lock, so a command container still there belongs to a run that was killed.
+            const [prepared, orphans] = await Promise.all([
+                (0,create/* prepareSandbox */.D_)(git, engine, location, plan, settings.image, ui),
+                engine.removeContainersLabelled((0,labels/* commandLabels */.nX)(location)),
+            ]);
+            if (orphans.length)
+                ui.info(`Removed container(s) left by a run that was killed: ${orphans.join(', ')}.`);
+            const offered = await offerUpstream(git, engine, prepared, settings.image);
+            describeSandbox(ui, prepared, plan.source, offered);
+            return prepared;
+        });
+        deps.save({ ready: true, startSha: sandbox.startSha });
+        const command = await ui.group(`Run: ${firstLine(settings.command)}`, () => ui.untrusted((write) => runCommand(engine, sandbox, {
+            ...settings,
+            worktreeRoot,
+            readOnlyFiles: deps.command?.readOnlyFiles,
+            extraEnv: deps.command?.extraEnv,
+        }, { onStart: (container) => deps.save({ container }), onLine: write })));
+        deps.save({ container: undefined });
+        reportCommand(ui, command);
+        const wantsCommit = settings.push && !!sandbox.branch;
+        const report = await ui.group('Import', async () => {
+            const r = await collectChanges(git, engine, sandbox, settings, wantsCommit ? settings.commitMessage : undefined);
+            await ui.untrusted(async (write) => write(r.diffStat || 'No changes.'));
+            if (r.branchUpdate)
+                ui.info(`The parent's ${sandbox.branch}: ${r.branchUpdate}.`);
+            return r;
+        });
+        deps.save({ report });
+        let push;
+        if (settings.push) {
+            const to = deps.pushTo ?? {
+                url: originUrl,
+                branch: sandbox.branch,
+                trackingRef: `refs/remotes/origin/${sandbox.branch}`,
+                label: `origin/${sandbox.branch}`,
+            };
+            push = await ui.group('Push', () => pushSandbox(git, sandbox, report, to, settings.token, ui));
+        }
+        return { sandbox, command, report, push };
+    }
+    finally {
+        await release();
+    }
+}
+/** Capture in a helper, import on the host, report from the parent: the one way work comes back. */
+async function collectChanges(git, engine, sandbox, settings, commitMessage) {
+    const parentBranch = sandbox.branch
+        ? await git.resolveCommit(sandbox.parent.path, `refs/heads/${sandbox.branch}`)
+        : undefined;
+    const captured = await (0,capture/* captureSandbox */.im)(engine, sandbox, {
+        image: settings.image,
+        commit: commitMessage !== undefined ? { message: commitMessage } : undefined,
+        author: settings.author,
+        committer: settings.committer,
+        exclude: [...new Set([sandbox.startSha, ...(parentBranch ? [parentBranch] : [])])],
+        maxBytes: settings.maxImportBytes,
+        timeoutMs: CAPTURE_TIMEOUT_MS,
+    });
+    try {
+        const imported = await importBundle(git, sandbox, captured);
+        return await (0,report/* buildReport */.F)(git, sandbox.parent.path, sandbox.startSha, imported, captured);
+    }
+    finally {
+        await promises_.rm(captured.dir, { recursive: true, force: true });
+    }
+}
+async function pushSandbox(git, sandbox, report, to, token, ui) {
+    if (!sandbox.branch)
+        return { pushed: false, reason: 'a transient sandbox has no branch to push' };
+    if (report.currentBranch !== sandbox.branch) {
+        return {
+            pushed: false,
+            reason: `the sandbox is no longer on its branch (HEAD: ${report.currentBranch ? 'another branch' : 'detached'}); nothing pushed`,
+        };
+    }
+    if ('withheld' in to) {
+        if (report.commits === 0)
+            return { pushed: false, reason: 'no new commits' };
+        ui.info(`Nothing pushed: ${to.withheld}.`);
+        return { pushed: false, reason: to.withheld };
+    }
+    // Counted against the destination, not against this run's start: a run killed before its push
+    // completed left commits that the next run must still push.
+    const unpushed = await unpushedCount(git, sandbox, report.headSha, to.trackingRef);
+    if (unpushed === 0)
+        return { pushed: false, reason: `no commits that ${to.label} does not have` };
+    const result = await pushBranch(git, sandbox.parent, to.url, to.branch, report.headSha, token, {
+        trackingRef: to.trackingRef,
+        label: to.label,
+    });
+    if (result.pushed)
+        ui.info(`Pushed ${unpushed} commit(s) to ${to.label}.`);
+    else
+        ui.warning(result.reason ?? 'push failed');
+    return result;
+}
+async function unpushedCount(git, sandbox, headSha, tracking) {
+    const not = (await git.refExists(sandbox.parent.path, tracking)) ? [tracking] : ['--remotes'];
+    const out = await git.exec(sandbox.parent.path, ['rev-list', '--count', headSha, '--not', ...not, '--']);
+    return out.exitCode === 0 ? Number(out.stdout.trim()) : 1;
+}
+function describeSandbox(ui, sandbox, source, offered) {
+    const what = sandbox.branch
+        ? `branch ${sandbox.branch} (${sandbox.reused ? 'reused' : source})`
+        : `detached at ${sandbox.startSha.slice(0, 12)}`;
+    ui.info(`${sandbox.reused ? 'Reusing' : 'Created'} ${sandbox.name}: ${what}; ${(0,layout/* whereIs */.ie)(sandbox)}.`);
+    if (offered)
+        ui.info(`origin/${sandbox.branch} moved to ${offered.slice(0, 12)}: offered inside as origin/${sandbox.branch} (the work tree is left as it is).`);
+}
+function reportCommand(ui, command) {
+    const seconds = (command.durationMs / 1000).toFixed(1);
+    if (command.timedOut)
+        ui.warning(`The command was stopped by timeout-minutes after ${seconds}s (exit code ${command.exitCode}).`);
+    else if (command.oomKilled)
+        ui.warning(`The command was killed by the memory limit (exit code ${command.exitCode}).`);
+    else
+        ui.info(`The command exited with code ${command.exitCode} after ${seconds}s.`);
+}
+/** The real path of a folder that may not exist yet (its nearest existing ancestor resolved), creating nothing. */
+async function realRoot(root) {
+    const rest = [];
+    let current = external_node_path_.resolve(root);
+    for (;;) {
+        try {
+            return external_node_path_.join(await promises_.realpath(current), ...rest.reverse());
+        }
+        catch {
+            const up = external_node_path_.dirname(current);
+            if (up === current)
+                return external_node_path_.resolve(root);
+            rest.push(external_node_path_.basename(current));
+            current = up;
+        }
+    }
+}
+function firstLine(text) {
+    const line = text.trim().split('\n')[0];
+    return line.length > 80 ? `${line.slice(0, 77)}...` : line;
+}
+
+
+/***/ }),
+
+/***/ 9503:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Ay: () => (/* binding */ privateStorePath),
+/* harmony export */   Dw: () => (/* binding */ REF_ROOT),
+/* harmony export */   Vp: () => (/* binding */ ensurePrivateStore),
+/* harmony export */   dG: () => (/* binding */ nameFromComponent),
+/* harmony export */   gE: () => (/* binding */ dropRecords),
+/* harmony export */   iC: () => (/* binding */ writeParentNote),
+/* harmony export */   o8: () => (/* binding */ PARENT_NOTE),
+/* harmony export */   yB: () => (/* binding */ sandboxRefs)
+/* harmony export */ });
+/* unused harmony exports isolationWord, refComponent, recordedSandboxes */
+/* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1455);
+/* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_fs_promises__WEBPACK_IMPORTED_MODULE_0__);
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(6760);
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__nccwpck_require__.n(node_path__WEBPACK_IMPORTED_MODULE_1__);
+// The parent's record of its sandboxes, kept where no container can write (the parent's `.git`, which
+// containers never see but for its object store):
+//  - refs `refs/worktree-sandbox/<disk|volume>/<name>/head`: the sandbox's commit as last imported (at
+//    first, the commit it started from); keeps every object the sandbox borrows alive across `git gc`;
+//  - `.../offered`: the upstream commit last offered inside the sandbox as `origin/<branch>`;
+//  - `.../creating`: present only while the sandbox is being created (a killed run is recognised by it);
+//  - a private store per sandbox (`<gitDir>/worktree-sandbox/stores/...`), created and configured only by
+//    the host, for what was never committed (the snapshot of uncommitted work): never the parent's store,
+//    which every sandbox borrows and could read.
+
+
+const REF_ROOT = 'refs/worktree-sandbox';
+function isolationWord(isolation) {
+    return isolation === 'disk' ? 'disk' : 'volume';
+}
+/**
+ * A sandbox name as one ref component. Names are [A-Za-z0-9._-] with `..` before a hash (naming.ts), which
+ * git forbids in refs: each dot followed by a dot gets a `%` after it (and a trailing `.lock` one too).
+ * `%` never occurs in a name, so the encoding is reversible and two names never share a component.
+ */
+function refComponent(name) {
+    const encoded = name.replace(/\.(?=\.)/g, '.%');
+    return encoded.endsWith('.lock') ? `${encoded}%` : encoded;
+}
+function nameFromComponent(component) {
+    return component.replace(/%/g, '');
+}
+function sandboxRefs(sandbox) {
+    const prefix = `${REF_ROOT}/${isolationWord(sandbox.isolation)}/${refComponent(sandbox.name)}`;
+    return { prefix, head: `${prefix}/head`, offered: `${prefix}/offered`, creating: `${prefix}/creating` };
+}
+function privateStorePath(parent, sandbox) {
+    return node_path__WEBPACK_IMPORTED_MODULE_1__.join(parent.gitDir, 'worktree-sandbox', 'stores', isolationWord(sandbox.isolation), `${sandbox.name}.git`);
+}
+/** Creates the private store when missing: a bare repository that borrows the parent's objects. */
+async function ensurePrivateStore(git, parent, store) {
+    if (await exists(node_path__WEBPACK_IMPORTED_MODULE_1__.join(store, 'HEAD')))
+        return;
+    await node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.mkdir(node_path__WEBPACK_IMPORTED_MODULE_1__.dirname(store), { recursive: true });
+    await git.run(parent.gitDir, ['init', '--quiet', '--bare', '--template=', '--', store]);
+    await node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.writeFile(node_path__WEBPACK_IMPORTED_MODULE_1__.join(store, 'objects', 'info', 'alternates'), `${parent.objectStores[0]}\n`);
+}
+/** The sandboxes a parent keeps records of: `<disk|volume>/<name>` to the commit of their `head` ref. */
+async function recordedSandboxes(git, parent) {
+    const out = await git.run(parent.path, [
+        'for-each-ref',
+        '--format=%(objectname) %(refname)',
+        '--',
+        `${REF_ROOT}/`,
+    ]);
+    const found = new Map();
+    for (const line of out.split('\n')) {
+        const match = /^([0-9a-f]+) refs\/worktree-sandbox\/(disk|volume)\/(.+)\/head$/.exec(line);
+        if (match)
+            found.set(`${match[2]}/${nameFromComponent(match[3])}`, match[1]);
+    }
+    return found;
+}
+/** Deletes every bookkeeping ref of a sandbox, in one git process. */
+async function dropRecords(git, parent, refs) {
+    const names = (await git.run(parent.path, ['for-each-ref', '--format=%(refname)', '--', `${refs.prefix}/`]))
+        .split('\n')
+        .filter(Boolean);
+    if (names.length === 0)
+        return;
+    const input = Buffer.from(names.map((n) => `delete ${n}\n`).join(''));
+    await git.run(parent.path, ['update-ref', '--stdin'], { input });
+}
+/** The project folder's note of its parent, for the reaper (`<root>/<project>/.parent`, host-only). */
+const PARENT_NOTE = '.parent';
+async function writeParentNote(projectDir, parent) {
+    const file = node_path__WEBPACK_IMPORTED_MODULE_1__.join(projectDir, PARENT_NOTE);
+    if ((await node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.readFile(file, 'utf8').catch(() => '')).trim() === parent.path)
+        return;
+    await node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.writeFile(file, `${parent.path}\n`);
+}
+async function exists(p) {
+    return node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.lstat(p).then(() => true, () => false);
+}
+
+
+/***/ }),
+
+/***/ 9371:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   D_: () => (/* binding */ prepareSandbox),
+/* harmony export */   dG: () => (/* binding */ removeDiskFolders)
+/* harmony export */ });
+/* unused harmony exports SandboxConflictError, withoutCredentials, INIT_SCRIPT */
+/* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1455);
+/* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_fs_promises__WEBPACK_IMPORTED_MODULE_0__);
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(6760);
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__nccwpck_require__.n(node_path__WEBPACK_IMPORTED_MODULE_1__);
+/* harmony import */ var _engine_container_args_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(5011);
+/* harmony import */ var _engine_git_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(2434);
+/* harmony import */ var _engine_labels_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(9667);
+/* harmony import */ var _engine_proc_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(5);
+/* harmony import */ var _bookkeeping_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(9503);
+/* harmony import */ var _layout_js__WEBPACK_IMPORTED_MODULE_7__ = __nccwpck_require__(9601);
+/* harmony import */ var _lock_js__WEBPACK_IMPORTED_MODULE_8__ = __nccwpck_require__(6856);
+// Creating a sandbox, or reusing it exactly as it is (uncommitted files and all). A new sandbox is a
+// repository of its own whose object store borrows the parent's (`objects/info/alternates`): nothing is
+// copied, so it costs what `git worktree add` costs. The same script makes it on both isolations: on the
+// host in a folder it has just created (no container has written there yet), or in a helper container
+// inside a fresh volume. The parent's records are written last: a sandbox whose `creating` record is
+// still there was half-made by a killed run, and is made again.
+
+
+
+
+
+
+
+
+
+class SandboxConflictError extends Error {
+}
+async function prepareSandbox(git, engine, sandbox, plan, image, log) {
+    const { parent } = sandbox;
+    const refs = (0,_bookkeeping_js__WEBPACK_IMPORTED_MODULE_6__/* .sandboxRefs */ .yB)(sandbox);
+    return (0,_lock_js__WEBPACK_IMPORTED_MODULE_8__/* .withRepositoryLock */ .aZ)(parent.gitDir, async () => {
+        const [head, creating, present] = await Promise.all([
+            git.resolveCommit(parent.path, refs.head),
+            git.refExists(parent.path, refs.creating),
+            isPresent(engine, sandbox),
+        ]);
+        if (head && !creating && present)
+            return { ...sandbox, reused: true, startSha: head };
+        if (head && !creating) {
+            log.info(`Sandbox ${sandbox.name} (${(0,_layout_js__WEBPACK_IMPORTED_MODULE_7__/* .whereIs */ .ie)(sandbox)}) is gone: its records in the parent are dropped.`);
+            await (0,_bookkeeping_js__WEBPACK_IMPORTED_MODULE_6__/* .dropRecords */ .gE)(git, parent, refs);
+        }
+        if (creating)
+            log.info(`Recovering ${(0,_layout_js__WEBPACK_IMPORTED_MODULE_7__/* .whereIs */ .ie)(sandbox)}: a run was killed while creating it.`);
+        const seed = await readSeed(git, parent, plan);
+        await git.run(parent.path, [
+            'update-ref',
+            '-m',
+            'worktree-sandbox: creating',
+            '--',
+            refs.creating,
+            seed.start,
+        ]);
+        try {
+            if (sandbox.isolation === 'disk')
+                await createOnDisk(git, sandbox, seed, creating);
+            else
+                await createInVolume(engine, sandbox, seed, image, creating);
+        }
+        catch (error) {
+            await undoCreation(engine, sandbox, present && !creating);
+            await (0,_bookkeeping_js__WEBPACK_IMPORTED_MODULE_6__/* .dropRecords */ .gE)(git, parent, refs);
+            throw error;
+        }
+        const records = [`update ${refs.head} ${seed.start}`, `delete ${refs.creating}`];
+        if (seed.upstream)
+            records.push(`update ${refs.offered} ${seed.upstream}`);
+        await git.run(parent.path, ['update-ref', '--stdin'], { input: Buffer.from(records.join('\n') + '\n') });
+        return { ...sandbox, reused: false, startSha: seed.start };
+    });
+}
+async function isPresent(engine, sandbox) {
+    if (sandbox.isolation === 'container')
+        return engine.volumeExists(sandbox.volume);
+    return exists(sandbox.hostPath);
+}
+async function readSeed(git, parent, plan) {
+    const rev = plan.source === 'local'
+        ? `refs/heads/${plan.branch}`
+        : plan.source === 'remote'
+            ? `refs/remotes/origin/${plan.branch}`
+            : plan.startPoint;
+    const [start, upstream, url] = await Promise.all([
+        git.resolveCommit(parent.path, rev),
+        plan.branch ? git.resolveCommit(parent.path, `refs/remotes/origin/${plan.branch}`) : undefined,
+        git.remoteUrl(parent.path, 'origin'),
+    ]);
+    if (!start)
+        throw new Error(`${rev} names no commit in ${parent.path} any more: the sandbox was not created.`);
+    return { start, upstream, originUrl: withoutCredentials(url ?? '') };
+}
+/** A URL's user and password never reach a sandbox's config. */
+function withoutCredentials(url) {
+    if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(url))
+        return url;
+    try {
+        const parsed = new URL(url);
+        parsed.username = '';
+        parsed.password = '';
+        return parsed.toString().replace(/\/$/, url.endsWith('/') ? '/' : '');
+    }
+    catch {
+        return '';
+    }
+}
+/**
+ * Makes the repository: $1 work tree, $2 home, $3 start commit, $4 branch (empty: detached), $5 upstream
+ * commit (may be empty), $6 origin URL (may be empty), $7 the object store to borrow. Positional
+ * arguments only: nothing is spliced into the script.
+ */
+const INIT_SCRIPT = `set -eu
+wt="$1"; home="$2"; start="$3"; branch="$4"; upstream="$5"; origin="$6"; store="$7"
+mkdir -p -- "$home"
+git init --quiet --template= -- "$wt"
+printf '%s\\n' "$store" > "$wt/.git/objects/info/alternates"
+cd -- "$wt"
+git config gc.auto 0
+if [ -n "$origin" ]; then
+  git config remote.origin.url "$origin"
+  git config remote.origin.fetch '+refs/heads/*:refs/remotes/origin/*'
+fi
+if [ -n "$branch" ]; then
+  git update-ref "refs/heads/$branch" "$start"
+  git symbolic-ref HEAD "refs/heads/$branch"
+  if [ -n "$upstream" ]; then
+    git update-ref "refs/remotes/origin/$branch" "$upstream"
+    git config "branch.$branch.remote" origin
+    git config "branch.$branch.merge" "refs/heads/$branch"
+  fi
+else
+  git update-ref --no-deref HEAD "$start"
+fi
+git reset --hard --quiet
+`;
+function initArgs(sandbox, seed) {
+    return [
+        sandbox.worktreePath,
+        sandbox.homePath,
+        seed.start,
+        sandbox.branch,
+        seed.upstream ?? '',
+        seed.originUrl,
+        sandbox.parent.objectStores[0],
+    ];
+}
+async function createOnDisk(git, sandbox, seed, recover) {
+    const projectDir = node_path__WEBPACK_IMPORTED_MODULE_1__.dirname(sandbox.hostPath);
+    await node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.mkdir(projectDir, { recursive: true });
+    await (0,_bookkeeping_js__WEBPACK_IMPORTED_MODULE_6__/* .writeParentNote */ .iC)(projectDir, sandbox.parent);
+    if (recover)
+        await removeDiskFolders(sandbox);
+    else if (await exists(sandbox.hostPath)) {
+        if ((await node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.readdir(sandbox.hostPath)).length > 0)
+            throw new SandboxConflictError(`${sandbox.hostPath} exists and holds files, but ${sandbox.parent.path} has no record of a sandbox there: it is not touched. Move it away or remove it, then run again.`);
+        await node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.rmdir(sandbox.hostPath);
+    }
+    // The folder is new (mkdir fails if anything appeared meanwhile): no container has written in it yet.
+    await node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.mkdir(sandbox.hostPath);
+    const result = await (0,_engine_proc_js__WEBPACK_IMPORTED_MODULE_5__/* .runProcess */ .R3)('sh', ['-c', INIT_SCRIPT, 'init-sandbox', ...initArgs(sandbox, seed)], {
+        cwd: projectDir,
+        env: git.scriptEnv(),
+    });
+    if (result.exitCode !== 0)
+        throw new Error(await creationFailure(projectDir, result.stderr || result.stdout));
+}
+/** As root only to hand the fresh volume to the runner's user; then the same script as that user. */
+const VOLUME_SCRIPT = `set -eu
+uid="$1"; gid="$2"; recover="$3"; init="$4"; wt="$5"; shift 5
+as_user() {
+  if [ "$uid" = 0 ]; then "$@"
+  elif command -v setpriv >/dev/null 2>&1; then setpriv --reuid="$uid" --regid="$gid" --clear-groups "$@"
+  else chroot --userspec="$uid:$gid" / "$@"; fi
+}
+chown "$uid:$gid" /sandbox
+if [ -e "$wt" ] || [ -L "$wt" ]; then
+  if [ "$recover" = 1 ] || [ -z "$(ls -A "$wt")" ]; then
+    rm -rf -- "$wt"
+  else
+    echo "worktree-sandbox: $wt holds files but the parent repository has no record of it; refusing to overwrite them" >&2
+    exit 3
+  fi
+fi
+as_user sh -c "$init" init-sandbox "$wt" "$@"
+`;
+async function createInVolume(engine, sandbox, seed, image, recover) {
+    if (!(await engine.volumeExists(sandbox.volume)))
+        await engine.createVolume(sandbox.volume, (0,_engine_labels_js__WEBPACK_IMPORTED_MODULE_4__/* .volumeLabels */ .kV)({ ...sandbox, parentPath: sandbox.parent.path }));
+    const id = (0,_engine_container_args_js__WEBPACK_IMPORTED_MODULE_2__/* .currentIdentity */ ._c)();
+    const [wt, ...rest] = initArgs(sandbox, seed);
+    const result = await engine.exec(await engine.runArgs({
+        image,
+        user: '0:0',
+        capAdd: ['CHOWN', 'SETUID', 'SETGID', 'SYS_CHROOT', 'DAC_OVERRIDE', 'FOWNER'],
+        remove: true,
+        labels: _engine_labels_js__WEBPACK_IMPORTED_MODULE_4__/* .HELPER_LABELS */ .vJ,
+        mounts: (0,_layout_js__WEBPACK_IMPORTED_MODULE_7__/* .helperMounts */ .Pq)(sandbox),
+        env: (0,_engine_git_js__WEBPACK_IMPORTED_MODULE_3__/* .helperGitEnv */ .QS)(),
+        entrypoint: 'sh',
+        args: [
+            '-c',
+            VOLUME_SCRIPT,
+            'create-sandbox',
+            String(id.uid),
+            String(id.gid),
+            recover ? '1' : '0',
+            INIT_SCRIPT,
+            wt,
+            ...rest,
+        ],
+    }));
+    if (result.exitCode !== 0)
+        throw new Error(`Could not create the sandbox in volume ${sandbox.volume}: ${(result.stderr || result.stdout).trim() || `exit ${result.exitCode}`}`);
+}
+/** What a failed creation leaves is removed; an existing volume is kept (it may hold another's files). */
+async function undoCreation(engine, sandbox, keepVolume) {
+    if (sandbox.isolation === 'disk')
+        await removeDiskFolders(sandbox);
+    else if (!keepVolume)
+        await engine.removeVolume(sandbox.volume).catch(() => undefined);
+}
+async function removeDiskFolders(sandbox) {
+    await node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.rm(sandbox.hostPath, { recursive: true, force: true });
+    await node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.rm(sandbox.homePath, { recursive: true, force: true });
+}
+/** git only says it could not write a file: say where, and how much room is left once it cleaned up. */
+async function creationFailure(dir, message) {
+    if (!/unable to write|no space left|write error|short write|could not write/i.test(message))
+        return `Could not create the sandbox: ${message.trim()}`;
+    const stats = await node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.statfs(dir).catch(() => undefined);
+    const free = stats ? `, ${Math.floor((stats.bavail * stats.bsize) / 1024)} KiB free now` : '';
+    return `Writing the sandbox under ${dir} failed (No space left on device?${free}): the sandbox was not created.`;
+}
+async function exists(p) {
+    return node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.lstat(p).then(() => true, () => false);
+}
+
+
+/***/ }),
+
+/***/ 9601:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Iw: () => (/* binding */ locateSandbox),
+/* harmony export */   Pq: () => (/* binding */ helperMounts),
+/* harmony export */   Ps: () => (/* binding */ HOME_FOLDER),
+/* harmony export */   Tl: () => (/* binding */ objectStoreMounts),
+/* harmony export */   ie: () => (/* binding */ whereIs),
+/* harmony export */   iu: () => (/* binding */ commandMounts)
+/* harmony export */ });
+/* unused harmony export sandboxMounts */
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6760);
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_path__WEBPACK_IMPORTED_MODULE_0__);
+/* harmony import */ var _naming_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2375);
+// Where a sandbox lives and what a container sees of it. A sandbox is a repository of its own (its own
+// `.git` folder) that borrows the parent's objects read-only through `objects/info/alternates`, plus a home
+// for the command. Disk and volume sandboxes are one discriminated union.
+//
+//   disk:    <root>/<project>/<name>/        the work tree and its .git
+//            <root>/<project>/.home/<name>/  the command's HOME
+//   volume:  <prefix>-<project>-<name>, mounted at /sandbox: /sandbox/<name>/ and /sandbox/.home/
+
+
+const HOME_FOLDER = '.home';
+function locateSandbox(plan, parent, isolation, worktreeRoot, volumePrefix) {
+    const project = (0,_naming_js__WEBPACK_IMPORTED_MODULE_1__/* .projectName */ .j1)(parent.path);
+    const common = { name: plan.sandbox, kind: plan.kind, project, branch: plan.branch, parent };
+    if (isolation === 'disk') {
+        const hostPath = (0,_naming_js__WEBPACK_IMPORTED_MODULE_1__/* .diskWorktreePath */ .gG)(worktreeRoot, project, plan.sandbox);
+        const homePath = node_path__WEBPACK_IMPORTED_MODULE_0__.join(node_path__WEBPACK_IMPORTED_MODULE_0__.dirname(hostPath), HOME_FOLDER, plan.sandbox);
+        return { ...common, isolation, hostPath, worktreePath: hostPath, homePath };
+    }
+    return {
+        ...common,
+        isolation,
+        volume: (0,_naming_js__WEBPACK_IMPORTED_MODULE_1__/* .volumeName */ .EH)(volumePrefix, project, plan.sandbox),
+        worktreePath: `${_naming_js__WEBPACK_IMPORTED_MODULE_1__/* .VOLUME_MOUNT */ .f7}/${plan.sandbox}`,
+        homePath: `${_naming_js__WEBPACK_IMPORTED_MODULE_1__/* .VOLUME_MOUNT */ .f7}/${HOME_FOLDER}`,
+    };
+}
+/** What the sandbox is, for a person: the volume or the folder. */
+function whereIs(sandbox) {
+    return sandbox.isolation === 'disk' ? sandbox.hostPath : `volume ${sandbox.volume}`;
+}
+/**
+ * The parent's object store, read-only at its host path, with every store it borrows from in turn: what
+ * a sandbox's `objects/info/alternates` names.
+ */
+function objectStoreMounts(parent) {
+    return parent.objectStores.map((dir) => ({ type: 'bind', source: dir, target: dir, readonly: true }));
+}
+/** The sandbox itself, read-write: its work tree and its home (one volume, or two host folders). */
+function sandboxMounts(sandbox) {
+    if (sandbox.isolation === 'container')
+        return [{ type: 'volume', source: sandbox.volume, target: _naming_js__WEBPACK_IMPORTED_MODULE_1__/* .VOLUME_MOUNT */ .f7 }];
+    return [
+        { type: 'bind', source: sandbox.hostPath, target: sandbox.hostPath },
+        { type: 'bind', source: sandbox.homePath, target: sandbox.homePath },
+    ];
+}
+/**
+ * What the user's command sees: its sandbox read-write; the parent's work tree read-only with the
+ * parent's `.git` hidden, except its object store, read-only; nothing else of the host. A disk root
+ * inside the parent's work tree is hidden too, so that no other sandbox shows through.
+ */
+function commandMounts(sandbox, worktreeRoot) {
+    const { parent } = sandbox;
+    const mounts = [
+        { type: 'bind', source: parent.path, target: parent.path, readonly: true },
+        { type: 'tmpfs', target: parent.gitDir },
+        ...objectStoreMounts(parent),
+    ];
+    if (sandbox.isolation === 'disk') {
+        const inside = (dir) => dir.startsWith(parent.path + node_path__WEBPACK_IMPORTED_MODULE_0__.sep);
+        const root = worktreeRoot ?? node_path__WEBPACK_IMPORTED_MODULE_0__.dirname(node_path__WEBPACK_IMPORTED_MODULE_0__.dirname(sandbox.hostPath));
+        if (inside(root))
+            mounts.push({ type: 'tmpfs', target: root });
+        else if (inside(sandbox.hostPath))
+            mounts.push({ type: 'tmpfs', target: node_path__WEBPACK_IMPORTED_MODULE_0__.dirname(sandbox.hostPath) });
+    }
+    return [...mounts, ...sandboxMounts(sandbox)];
+}
+/** What the action's helper containers see: the sandbox read-write and the objects it borrows. */
+function helperMounts(sandbox) {
+    return [...objectStoreMounts(sandbox.parent), ...sandboxMounts(sandbox)];
+}
+
+
+/***/ }),
+
+/***/ 6856:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   XB: () => (/* binding */ LockTimeoutError),
+/* harmony export */   aZ: () => (/* binding */ withRepositoryLock),
+/* harmony export */   rj: () => (/* binding */ lockSandbox),
+/* harmony export */   up: () => (/* binding */ isSandboxLocked)
+/* harmony export */ });
+/* unused harmony exports LOCK_STALE_MS, lockDirectory, withLockFile */
+/* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1455);
+/* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_fs_promises__WEBPACK_IMPORTED_MODULE_0__);
+/* harmony import */ var node_os__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(8161);
+/* harmony import */ var node_os__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__nccwpck_require__.n(node_os__WEBPACK_IMPORTED_MODULE_1__);
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(6760);
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_2___default = /*#__PURE__*/__nccwpck_require__.n(node_path__WEBPACK_IMPORTED_MODULE_2__);
+/* harmony import */ var proper_lockfile__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(3648);
+/* harmony import */ var proper_lockfile__WEBPACK_IMPORTED_MODULE_3___default = /*#__PURE__*/__nccwpck_require__.n(proper_lockfile__WEBPACK_IMPORTED_MODULE_3__);
+// Cross-process locks (proper-lockfile: an atomic mkdir whose mtime the holder refreshes, so a lock whose
+// holder was killed goes stale and is taken over instead of blocking everyone forever).
+//  - the repository lock serializes every change to a parent's worktree metadata;
+//  - a sandbox lock is held by the run using that sandbox, so two runs never share one silently.
+
+
+
+
+const LOCK_STALE_MS = 10_000;
+const LOCK_UPDATE_MS = 2_000;
+function lockDirectory(gitDir) {
+    return node_path__WEBPACK_IMPORTED_MODULE_2__.join(gitDir, 'worktree-sandbox', 'locks');
+}
+function lockPath(gitDir, name) {
+    return node_path__WEBPACK_IMPORTED_MODULE_2__.join(lockDirectory(gitDir), `${name}.lock`);
+}
+class LockTimeoutError extends Error {
+    constructor(message) {
+        super(message);
+        this.name = 'LockTimeoutError';
+    }
+}
+async function acquire(file, waitMs, describe, onWait) {
+    await node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.mkdir(node_path__WEBPACK_IMPORTED_MODULE_2__.dirname(file), { recursive: true });
+    const deadline = Date.now() + waitMs;
+    let announced = false;
+    for (;;) {
+        try {
+            const release = await proper_lockfile__WEBPACK_IMPORTED_MODULE_3___default().lock(file, {
+                realpath: false,
+                lockfilePath: file,
+                stale: LOCK_STALE_MS,
+                update: LOCK_UPDATE_MS,
+                retries: 0,
+                onCompromised: () => {
+                    /* Another process took the lock over as stale: the holder was too slow; keep going. */
+                },
+            });
+            const owner = {
+                pid: process.pid,
+                host: node_os__WEBPACK_IMPORTED_MODULE_1__.hostname(),
+                since: new Date().toISOString(),
+                run: process.env.GITHUB_RUN_ID,
+            };
+            await node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.writeFile(`${file}.owner`, JSON.stringify(owner)).catch(() => undefined);
+            return async () => {
+                await node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.rm(`${file}.owner`, { force: true }).catch(() => undefined);
+                await release().catch(() => undefined);
+            };
+        }
+        catch (error) {
+            if (error.code !== 'ELOCKED')
+                throw error;
+            const owner = await readOwner(file);
+            if (Date.now() >= deadline)
+                throw new LockTimeoutError(describe(owner));
+            if (!announced && onWait) {
+                onWait(`Waiting: ${describe(owner)}`);
+                announced = true;
+            }
+            await new Promise((resolve) => setTimeout(resolve, 50 + Math.random() * 150));
+        }
+    }
+}
+async function readOwner(file) {
+    try {
+        return JSON.parse(await node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.readFile(`${file}.owner`, 'utf8'));
+    }
+    catch {
+        return undefined;
+    }
+}
+function ownerText(owner) {
+    return owner
+        ? ` (process ${owner.pid} on ${owner.host}${owner.run ? `, run ${owner.run}` : ''}, since ${owner.since})`
+        : '';
+}
+/** Runs `fn` holding the lock `file` (a folder proper-lockfile makes); `what` names what it protects. */
+async function withLockFile(file, what, fn, waitMs = 120_000) {
+    const release = await acquire(file, waitMs, (owner) => `${what} is locked by another run${ownerText(owner)}`);
+    try {
+        return await fn();
+    }
+    finally {
+        await release();
+    }
+}
+/**
+ * Runs `fn` holding the parent repository's metadata lock. Every change the action makes to the parent's
+ * shared metadata (worktree registrations, refs, config) and every check of the git guard happens under it.
+ */
+async function withRepositoryLock(gitDir, fn, waitMs = 120_000) {
+    return withLockFile(lockPath(gitDir, 'repository'), `the worktree metadata of ${node_path__WEBPACK_IMPORTED_MODULE_2__.dirname(gitDir)}`, fn, waitMs);
+}
+async function lockSandbox(gitDir, sandbox, waitMs, onWait) {
+    return acquire(lockPath(gitDir, `sandbox-${sandbox}`), waitMs, (owner) => `sandbox ${sandbox} is in use by another run${ownerText(owner)}; two runs never share a sandbox`, onWait);
+}
+/** True while a live run holds the sandbox's lock (a lock whose holder died is not counted). */
+async function isSandboxLocked(gitDir, sandbox) {
+    const file = lockPath(gitDir, `sandbox-${sandbox}`);
+    try {
+        return await proper_lockfile__WEBPACK_IMPORTED_MODULE_3___default().check(file, { realpath: false, lockfilePath: file, stale: LOCK_STALE_MS });
+    }
+    catch {
+        return false;
+    }
+}
+
+
+/***/ }),
+
+/***/ 2375:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Ce: () => (/* binding */ classifyName),
+/* harmony export */   EH: () => (/* binding */ volumeName),
+/* harmony export */   ey: () => (/* binding */ persistentSandboxName),
+/* harmony export */   f7: () => (/* binding */ VOLUME_MOUNT),
+/* harmony export */   gG: () => (/* binding */ diskWorktreePath),
+/* harmony export */   j1: () => (/* binding */ projectName),
+/* harmony export */   j6: () => (/* binding */ transientSandboxName)
+/* harmony export */ });
+/* unused harmony exports TRANSIENT_PREFIX, shortHash, volumeWorktreePath */
+/* harmony import */ var node_crypto__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7598);
+/* harmony import */ var node_crypto__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_crypto__WEBPACK_IMPORTED_MODULE_0__);
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(6760);
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__nccwpck_require__.n(node_path__WEBPACK_IMPORTED_MODULE_1__);
+// Names of sandboxes, projects and volumes. Pure functions: the same branch always maps to the same
+// sandbox, and two different branches never do.
+
+
+const TRANSIENT_PREFIX = 'exploration-';
+const SLUG_MAX = 80;
+function shortHash(text, length = 8) {
+    return (0,node_crypto__WEBPACK_IMPORTED_MODULE_0__.createHash)('sha256').update(text).digest('hex').slice(0, length);
+}
+function transientSandboxName(random = () => (0,node_crypto__WEBPACK_IMPORTED_MODULE_0__.randomBytes)(4)) {
+    return TRANSIENT_PREFIX + random().toString('hex').slice(0, 8).padEnd(8, '0');
+}
+/**
+ * The folder-safe slug of a branch: `/` and anything outside [A-Za-z0-9._-] become `-`. When that loses
+ * information (or the name could pass for a transient sandbox, or is too long) a hash of the full branch
+ * name is appended after `..`, which git forbids in branch names: so a lossy slug can never equal the
+ * slug of another branch, lossy or not.
+ */
+function persistentSandboxName(branch) {
+    let slug = branch.replace(/[^A-Za-z0-9._-]/g, '-');
+    let lossy = slug !== branch;
+    if (slug.toLowerCase().startsWith(TRANSIENT_PREFIX)) {
+        slug = `b-${slug}`;
+        lossy = true;
+    }
+    if (slug.length > SLUG_MAX) {
+        slug = slug.slice(0, SLUG_MAX);
+        lossy = true;
+    }
+    slug = slug.replace(/^[.-]+/, '');
+    return lossy ? `${slug}..${shortHash(branch)}` : slug;
+}
+function classifyName(sandbox) {
+    return sandbox.startsWith(TRANSIENT_PREFIX) ? 'transient' : 'persistent';
+}
+/** A project is the parent repository: its folder name, plus a hash of its path so two clones never share. */
+function projectName(parentPath) {
+    const base = node_path__WEBPACK_IMPORTED_MODULE_1__.basename(parentPath)
+        .replace(/[^A-Za-z0-9._-]/g, '-')
+        .replace(/^[.-]+/, '')
+        .slice(0, 40) || 'repo';
+    return `${base}-${shortHash(parentPath, 6)}`;
+}
+function volumeName(prefix, project, sandbox) {
+    return `${prefix}-${project}-${sandbox}`;
+}
+/** Where a volume sandbox's worktree is, inside every container that mounts it. */
+const VOLUME_MOUNT = '/sandbox';
+function volumeWorktreePath(sandbox) {
+    return `${VOLUME_MOUNT}/${sandbox}`;
+}
+function diskWorktreePath(root, project, sandbox) {
+    return node_path__WEBPACK_IMPORTED_MODULE_1__.join(root, project, sandbox);
+}
+
+
+/***/ }),
+
+/***/ 4299:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Ur: () => (/* binding */ removeSandbox),
+/* harmony export */   ih: () => (/* binding */ removeEmptyProjectDir),
+/* harmony export */   je: () => (/* binding */ forgetSandbox)
+/* harmony export */ });
+/* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1455);
+/* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_fs_promises__WEBPACK_IMPORTED_MODULE_0__);
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(6760);
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__nccwpck_require__.n(node_path__WEBPACK_IMPORTED_MODULE_1__);
+/* harmony import */ var _bookkeeping_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(9503);
+/* harmony import */ var _create_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(9371);
+/* harmony import */ var _layout_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(9601);
+/* harmony import */ var _lock_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(6856);
+// Removing a sandbox: its volume or folders, then every record the parent keeps of it (refs and private
+// store). Nothing else.
+
+
+
+
+
+
+async function removeSandbox(git, engine, sandbox) {
+    const { parent } = sandbox;
+    await (0,_lock_js__WEBPACK_IMPORTED_MODULE_5__/* .withRepositoryLock */ .aZ)(parent.gitDir, async () => {
+        if (sandbox.isolation === 'container')
+            await engine.removeVolume(sandbox.volume);
+        else {
+            await (0,_create_js__WEBPACK_IMPORTED_MODULE_3__/* .removeDiskFolders */ .dG)(sandbox);
+            await removeEmptyProjectDir(node_path__WEBPACK_IMPORTED_MODULE_1__.dirname(sandbox.hostPath));
+        }
+        await dropAllRecords(git, sandbox);
+    });
+}
+/**
+ * Only the parent's records of a sandbox (refs and private store), for a sandbox whose folders are gone
+ * or are no sandbox any more (the reaper removed its `.git` but could not delete every file).
+ */
+async function forgetSandbox(git, sandbox) {
+    await (0,_lock_js__WEBPACK_IMPORTED_MODULE_5__/* .withRepositoryLock */ .aZ)(sandbox.parent.gitDir, () => dropAllRecords(git, sandbox));
+}
+async function dropAllRecords(git, sandbox) {
+    await (0,_bookkeeping_js__WEBPACK_IMPORTED_MODULE_2__/* .dropRecords */ .gE)(git, sandbox.parent, (0,_bookkeeping_js__WEBPACK_IMPORTED_MODULE_2__/* .sandboxRefs */ .yB)(sandbox));
+    await node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.rm((0,_bookkeeping_js__WEBPACK_IMPORTED_MODULE_2__/* .privateStorePath */ .Ay)(sandbox.parent, sandbox), { recursive: true, force: true });
+}
+/** `<root>/<project>` goes with its last sandbox (its note of the parent and empty home folder too). */
+async function removeEmptyProjectDir(projectDir) {
+    const names = await node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.readdir(projectDir).catch(() => undefined);
+    if (!names)
+        return;
+    const homes = node_path__WEBPACK_IMPORTED_MODULE_1__.join(projectDir, _layout_js__WEBPACK_IMPORTED_MODULE_4__/* .HOME_FOLDER */ .Ps);
+    if (names.some((n) => n !== _bookkeeping_js__WEBPACK_IMPORTED_MODULE_2__/* .PARENT_NOTE */ .o8 && n !== _layout_js__WEBPACK_IMPORTED_MODULE_4__/* .HOME_FOLDER */ .Ps))
+        return;
+    if ((await node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.readdir(homes).catch(() => [])).length > 0)
+        return;
+    await node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.rm(homes, { recursive: true, force: true });
+    await node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.rm(node_path__WEBPACK_IMPORTED_MODULE_1__.join(projectDir, _bookkeeping_js__WEBPACK_IMPORTED_MODULE_2__/* .PARENT_NOTE */ .o8), { force: true });
+    await node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.rmdir(projectDir).catch(() => undefined);
+}
+
+
+/***/ }),
+
+/***/ 1151:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   a: () => (/* binding */ findParentRepository),
+/* harmony export */   u: () => (/* binding */ objectStores)
+/* harmony export */ });
+/* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1455);
+/* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_fs_promises__WEBPACK_IMPORTED_MODULE_0__);
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(6760);
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__nccwpck_require__.n(node_path__WEBPACK_IMPORTED_MODULE_1__);
+// The parent repository: the main work tree whose object store and metadata every sandbox shares.
+
+
+async function findParentRepository(git, given) {
+    const start = await realDirectory(given);
+    // One git call for all three answers (start-up latency counts): outside a work tree it prints `false`
+    // or fails, and --show-toplevel fails there in any case.
+    const found = await git.exec(start, [
+        'rev-parse',
+        '--is-inside-work-tree',
+        '--path-format=absolute',
+        '--git-common-dir',
+        '--show-toplevel',
+    ]);
+    const [inside, commonDir, toplevel] = found.stdout.trim().split('\n');
+    if (found.exitCode !== 0 || inside !== 'true' || !commonDir || !toplevel) {
+        throw new Error(`repository-path ${given} is not a git work tree (git says: ${found.stderr.trim() || found.stdout.trim()}).`);
+    }
+    const gitDir = await node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.realpath(commonDir);
+    if (node_path__WEBPACK_IMPORTED_MODULE_1__.basename(gitDir) !== '.git') {
+        throw new Error(`repository-path ${given} uses a git directory at ${gitDir}: only a normal clone (a work tree with its .git folder) can be a sandbox parent.`);
+    }
+    const parentPath = node_path__WEBPACK_IMPORTED_MODULE_1__.dirname(gitDir);
+    if (!(await git.resolveCommit(parentPath, 'HEAD'))) {
+        throw new Error(`repository-path ${given} has no commits yet: a sandbox needs at least one commit to start from.`);
+    }
+    const top = await node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.realpath(toplevel);
+    return {
+        path: parentPath,
+        gitDir,
+        objectStores: await objectStores(node_path__WEBPACK_IMPORTED_MODULE_1__.join(gitDir, 'objects')),
+        resolvedFrom: top !== parentPath ? top : undefined,
+    };
+}
+/** A store and the stores it borrows from (its `info/alternates`, followed as git does, five deep). */
+async function objectStores(store, depth = 0) {
+    const stores = [store];
+    if (depth >= 5)
+        return stores;
+    const text = await node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.readFile(node_path__WEBPACK_IMPORTED_MODULE_1__.join(store, 'info', 'alternates'), 'utf8').catch(() => '');
+    for (const line of text.split('\n')) {
+        const entry = line.trim();
+        if (!entry || entry.startsWith('#'))
+            continue;
+        const real = await node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.realpath(node_path__WEBPACK_IMPORTED_MODULE_1__.resolve(store, entry)).catch(() => undefined);
+        if (!real)
+            continue;
+        for (const found of await objectStores(real, depth + 1))
+            if (!stores.includes(found))
+                stores.push(found);
+    }
+    return stores;
+}
+async function realDirectory(given) {
+    try {
+        const real = await node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.realpath(given);
+        if (!(await node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.stat(real)).isDirectory())
+            throw new Error('not a directory');
+        return real;
+    }
+    catch {
+        throw new Error(`repository-path ${given} does not exist or is not a directory.`);
+    }
+}
+
+
+/***/ }),
+
+/***/ 3479:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  P$: () => (/* binding */ parseSettings),
+  N6: () => (/* binding */ validateBranchNames)
+});
+
+// UNUSED EXPORTS: ASSOCIATIONS, InputError, RESERVED_ENV, defaultStateDir, defaultWorktreeRoot, withDefaults
+
+// EXTERNAL MODULE: external "node:os"
+var external_node_os_ = __nccwpck_require__(8161);
+// EXTERNAL MODULE: external "node:path"
+var external_node_path_ = __nccwpck_require__(6760);
+// EXTERNAL MODULE: ./src/action-defaults.ts
+var action_defaults = __nccwpck_require__(7616);
+// EXTERNAL MODULE: ./src/engine/engine.ts + 1 modules
+var engine = __nccwpck_require__(8467);
+;// CONCATENATED MODULE: ./src/github/identity.ts
+// Who commits: a git identity written `Name <email>`, as git and create-pull-request write it. Pure.
+// The default is the Actions bot. Its no-reply address lives on the server's own `users.noreply` domain,
+// so it is derived from GITHUB_SERVER_URL; the numeric id prefix is the bot's account id on github.com
+// only, and is left out elsewhere (an address without it is still the bot's).
+const BOT_LOGIN = 'github-actions[bot]';
+const BOT_ID_ON_GITHUB_COM = 41898282;
+function defaultBotIdentity(serverUrl) {
+    const host = hostOf(serverUrl);
+    const local = host === 'github.com' ? `${BOT_ID_ON_GITHUB_COM}+${BOT_LOGIN}` : BOT_LOGIN;
+    return { name: BOT_LOGIN, email: `${local}@users.noreply.${host}` };
+}
+function hostOf(serverUrl) {
+    try {
+        const host = new URL(serverUrl || 'https://github.com').hostname.toLowerCase();
+        return host || 'github.com';
+    }
+    catch {
+        return 'github.com';
+    }
+}
+// eslint-disable-next-line no-control-regex -- control characters are exactly what this rejects
+const CONTROL = /[\u0000-\u001f\u007f]/;
+/** `Name <email>`; undefined when the text is not one (no name, no address, stray brackets, newlines). */
+function parseIdentity(text) {
+    const match = /^([^<>]+?)\s*<([^<>\s]+)>$/.exec(text.trim());
+    if (!match || CONTROL.test(text))
+        return undefined;
+    const [, name, email] = match;
+    if (!/^[^@]+@[^@]+$/.test(email) || name.length > 200 || email.length > 254)
+        return undefined;
+    return { name: name.trim(), email };
+}
+function formatIdentity(identity) {
+    return `${identity.name} <${identity.email}>`;
+}
+
+;// CONCATENATED MODULE: ./src/settings.ts
+// Every input is read and validated here, once, into typed settings. Nothing past this module reads an
+// input. An error names the input and what it accepts, and is raised before anything is created.
+
+
+
+
+
+class InputError extends Error {
+    constructor(input, value, accepted) {
+        super(`Invalid input '${input}': ${JSON.stringify(value)}. Accepted: ${accepted}.`);
+        this.name = 'InputError';
+    }
+}
+const ASSOCIATIONS = [
+    'OWNER',
+    'MEMBER',
+    'COLLABORATOR',
+    'CONTRIBUTOR',
+    'FIRST_TIMER',
+    'FIRST_TIME_CONTRIBUTOR',
+    'MANNEQUIN',
+    'NONE',
+];
+/**
+ * An input as the runner hands it over: empty means action.yml's default (the runner fills defaults in
+ * for the action; the CLI and tests get them here, from the one place they are written).
+ */
+function withDefaults(read) {
+    return (name) => {
+        const raw = read(name);
+        return raw.trim() ? raw : (action_defaults/* ACTION_DEFAULTS */.O[name] ?? '');
+    };
+}
+function parseSettings(given, env = process.env) {
+    const read = withDefaults(given);
+    const mode = oneOf(read, 'mode', ['run', 'reap']);
+    const common = {
+        engine: oneOf(read, 'engine', ['docker', 'podman']),
+        worktreeRoot: pathInput(read, 'worktree-root') ?? defaultWorktreeRoot(env),
+        volumePrefix: volumePrefix(read),
+        token: read('token').trim(),
+    };
+    return mode === 'run' ? { ...common, ...parseRun(read, env) } : { ...common, ...parseReap(read) };
+}
+function parseRun(read, env) {
+    const command = read('command');
+    if (!command.trim())
+        throw new InputError('command', command, 'a shell command (required in run mode)');
+    return {
+        mode: 'run',
+        command,
+        image: settings_image(read),
+        isolation: oneOf(read, 'isolation', ['container', 'disk']),
+        branch: branchInput(read, 'branch'),
+        base: revisionInput(read, 'base'),
+        repositoryPath: pathInput(read, 'repository-path') ?? external_node_path_.resolve(env.GITHUB_WORKSPACE || process.cwd()),
+        cleanup: oneOf(read, 'cleanup', ['auto', 'always', 'never']),
+        env: envEntries(read, env),
+        timeoutMinutes: number(read, 'timeout-minutes', { min: 0, integer: false }),
+        lockTimeoutMinutes: number(read, 'lock-timeout-minutes', { min: 0, integer: false }),
+        allowFailure: settings_boolean(read, 'allow-failure'),
+        push: settings_boolean(read, 'push'),
+        commitMessage: read('commit-message').trim(),
+        limits: {
+            memory: optionalPattern(read, 'memory', /^\d+(\.\d+)?[bkmg]?$/i, 'a size such as 512m or 2g'),
+            cpus: optionalPattern(read, 'cpus', /^(\d+(\.\d+)?|\.\d+)$/, 'a positive number such as 1.5'),
+            pidsLimit: number(read, 'pids-limit', { min: 1, integer: true }),
+            network: oneOf(read, 'network', ['bridge', 'none']),
+            readOnlyRootfs: settings_boolean(read, 'read-only-rootfs'),
+        },
+        maxImportBytes: size(read, 'max-import-size'),
+        author: identity(read, 'author', env),
+        committer: identity(read, 'committer', env),
+        trigger: {
+            command: triggerCommand(read),
+            allowedAssociations: list(read, 'allowed-associations').map((a) => {
+                const upper = a.toUpperCase();
+                if (!ASSOCIATIONS.includes(upper))
+                    throw new InputError('allowed-associations', a, ASSOCIATIONS.join(', '));
+                return upper;
+            }),
+            allowedBots: list(read, 'allowed-bots'),
+            prNumber: number(read, 'pr-number', { min: 1, integer: true }),
+            pullRequestBot: settings_boolean(read, 'pull-request-bot'),
+        },
+        pullRequest: pullRequestInputs(read),
+    };
+}
+function pullRequestInputs(read) {
+    const open = settings_boolean(read, 'pull-request');
+    if (open && !settings_boolean(read, 'push'))
+        throw new InputError('pull-request', 'true', 'true only with push: true (a pull request needs a pushed branch)');
+    const title = read('pull-request-title').trim() || 'Changes made in worktree-sandbox';
+    if (settings_CONTROL.test(title) || title.length > 256)
+        throw new InputError('pull-request-title', title, 'one line of at most 256 characters');
+    const body = read('pull-request-body');
+    if (body.length > 60000)
+        throw new InputError('pull-request-body', `${body.slice(0, 40)}...`, 'at most 60000 characters');
+    const labels = read('pull-request-labels')
+        .split(/[,\n]/)
+        .map((l) => l.trim())
+        .filter(Boolean);
+    for (const label of labels)
+        if (settings_CONTROL.test(label) || label.length > 50)
+            throw new InputError('pull-request-labels', label, 'label names of at most 50 characters, separated by commas or newlines');
+    return {
+        open,
+        title,
+        body: body.trim() ? body : 'Automated changes made by worktree-sandbox.',
+        draft: settings_boolean(read, 'pull-request-draft'),
+        labels: [...new Set(labels)],
+    };
+}
+function identity(read, name, env) {
+    const raw = read(name);
+    if (!raw.trim())
+        return defaultBotIdentity(env.GITHUB_SERVER_URL);
+    const parsed = parseIdentity(raw);
+    if (!parsed)
+        throw new InputError(name, raw, 'Name <email>, such as Fix Bot <fix-bot@example.com>');
+    return parsed;
+}
+function parseReap(read) {
+    const days = (name) => number(read, name, { min: 1, integer: true });
+    const branchExpiryDays = days('branch-expiry-days');
+    const orphanExpiryDays = days('orphan-expiry-days');
+    if (orphanExpiryDays < branchExpiryDays) {
+        throw new InputError('orphan-expiry-days', String(orphanExpiryDays), `whole days ≥ branch-expiry-days (${branchExpiryDays}): orphans are never removed sooner than persistent sandboxes`);
+    }
+    return {
+        mode: 'reap',
+        headlessExpiryDays: days('headless-expiry-days'),
+        branchExpiryDays,
+        orphanExpiryDays,
+        dryRun: settings_boolean(read, 'dry-run'),
+        maxRemovals: number(read, 'max-removals', { min: 0, integer: true }),
+        force: settings_boolean(read, 'force'),
+        archiveDir: pathInput(read, 'archive-dir') ?? '',
+        image: settings_image(read),
+    };
+}
+function defaultWorktreeRoot(env) {
+    const cache = env.XDG_CACHE_HOME && external_node_path_.isAbsolute(env.XDG_CACHE_HOME)
+        ? env.XDG_CACHE_HOME
+        : external_node_path_.join(env.HOME || external_node_os_.homedir(), '.cache');
+    return external_node_path_.join(cache, 'worktree-sandbox', 'worktrees');
+}
+/** The host-only state folder (the git guards' records: guard-ledger.ts). Never mounted into a container. */
+function defaultStateDir(env) {
+    const state = env.XDG_STATE_HOME && path.isAbsolute(env.XDG_STATE_HOME)
+        ? env.XDG_STATE_HOME
+        : path.join(env.HOME || os.homedir(), '.local', 'state');
+    return path.join(state, 'worktree-sandbox');
+}
+function oneOf(read, name, values) {
+    const raw = read(name).trim();
+    const found = values.find((v) => v === raw.toLowerCase());
+    if (!found)
+        throw new InputError(name, raw, values.join(', '));
+    return found;
+}
+function settings_boolean(read, name) {
+    const raw = read(name).trim();
+    if (!raw)
+        return false;
+    if (/^true$/i.test(raw))
+        return true;
+    if (/^false$/i.test(raw))
+        return false;
+    throw new InputError(name, raw, 'true or false');
+}
+function number(read, name, rule) {
+    const raw = read(name).trim();
+    if (!raw)
+        return 0; // an input whose default is empty: none
+    const pattern = rule.integer ? /^\d+$/ : /^(\d+(\.\d+)?|\.\d+)$/;
+    const value = Number(raw);
+    if (!pattern.test(raw) || !Number.isFinite(value) || value < rule.min || value > 1e9) {
+        const kind = rule.integer ? 'a whole number' : 'a number';
+        throw new InputError(name, raw, `${kind} ≥ ${rule.min}`);
+    }
+    return value;
+}
+const UNITS = { '': 1, b: 1, k: 1024, m: 1024 ** 2, g: 1024 ** 3 };
+function size(read, name) {
+    const raw = read(name).trim();
+    const match = /^(\d+(?:\.\d+)?)([bkmg]?)$/i.exec(raw);
+    const value = match ? Math.floor(Number(match[1]) * UNITS[match[2].toLowerCase()]) : NaN;
+    if (!match || !Number.isFinite(value) || value < 1024)
+        throw new InputError(name, raw, 'a size of at least 1k, such as 512m or 2g');
+    return value;
+}
+function optionalPattern(read, name, pattern, accepted) {
+    const raw = read(name).trim();
+    if (!raw)
+        return undefined;
+    if (!pattern.test(raw))
+        throw new InputError(name, raw, accepted);
+    return raw;
+}
+function list(read, name) {
+    const raw = read(name).trim();
+    if (!raw)
+        return [];
+    return raw
+        .split(/[\s,]+/)
+        .map((s) => s.trim())
+        .filter(Boolean);
+}
+// eslint-disable-next-line no-control-regex -- control characters are exactly what this rejects
+const settings_CONTROL = /[\u0000-\u001f\u007f]/;
+function pathInput(read, name) {
+    const raw = read(name);
+    if (!raw.trim())
+        return undefined;
+    if (settings_CONTROL.test(raw))
+        throw new InputError(name, raw, 'a path without control characters (newlines, tabs, NUL)');
+    return external_node_path_.resolve(raw.trim());
+}
+function settings_image(read) {
+    const raw = read('image').trim();
+    if (!/^[A-Za-z0-9][A-Za-z0-9._\-/:@]*$/.test(raw) || raw.length > 512) {
+        throw new InputError('image', raw, 'an image reference such as debian:bookworm or ghcr.io/owner/image:tag');
+    }
+    return raw;
+}
+function volumePrefix(read) {
+    const raw = read('volume-prefix').trim();
+    if (!/^[A-Za-z0-9][A-Za-z0-9_.-]{0,62}$/.test(raw)) {
+        throw new InputError('volume-prefix', raw, 'letters, digits, _ . - (starting with a letter or digit, at most 63 characters)');
+    }
+    return raw;
+}
+/** A first, pure check of a branch name; git's own rules are applied by `validateBranchNames`. */
+function branchInput(read, name) {
+    const raw = read(name);
+    const value = raw.trim();
+    if (!value)
+        return '';
+    if (settings_CONTROL.test(raw) || value.startsWith('-') || value.length > 255 || value.includes('\ufffd')) {
+        throw new InputError(name, raw, "a branch name valid for 'git check-ref-format --branch' (at most 255 characters)");
+    }
+    return value.replace(/^refs\/heads\//, '');
+}
+function revisionInput(read, name) {
+    const raw = read(name);
+    const value = raw.trim();
+    if (!value)
+        return '';
+    if (settings_CONTROL.test(raw) || value.startsWith('-') || value.length > 255) {
+        throw new InputError(name, raw, 'a commit, branch or tag name');
+    }
+    return value;
+}
+function triggerCommand(read) {
+    const raw = read('trigger').trim();
+    if (!raw)
+        return '';
+    if (!/^\/?[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/.test(raw))
+        throw new InputError('trigger', raw, 'one word such as /fix');
+    return raw;
+}
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+/** Variables the action sets itself in the container; a user entry may not override them. */
+const RESERVED_ENV = [
+    'SANDBOX_NAME',
+    'SANDBOX_KIND',
+    'SANDBOX_BRANCH',
+    'SANDBOX_WORKTREE',
+    'SANDBOX_PARENT',
+    'SANDBOX_PROMPT_FILE',
+];
+function envEntries(read, env) {
+    const entries = [];
+    for (const line of read('env').split(/\r?\n/)) {
+        if (!line.trim() || line.trim().startsWith('#'))
+            continue;
+        const eq = line.indexOf('=');
+        const name = (eq < 0 ? line : line.slice(0, eq)).trim();
+        if (!ENV_NAME.test(name))
+            throw new InputError('env', line, 'lines of NAME or NAME=value, NAME made of letters, digits and _');
+        if (RESERVED_ENV.includes(name))
+            throw new InputError('env', line, `a name other than ${RESERVED_ENV.join(', ')} (set by the action)`);
+        if (entries.some((e) => e.name === name))
+            throw new InputError('env', line, 'each NAME at most once');
+        const value = eq < 0 ? (env[name] ?? '') : line.slice(eq + 1);
+        // A value of several lines reaches the container by name through the engine CLI's environment, where
+        // it may never stand in for one of the CLI's own variables.
+        if (/[\r\n]/.test(value) && engine/* ENGINE_ENV */.X4.includes(name))
+            throw new InputError('env', name, `a name other than ${engine/* ENGINE_ENV */.X4.join(', ')} for a value of several lines`);
+        entries.push({ name, value });
+    }
+    return entries;
+}
+/** Applies git's own branch-name rules (`git check-ref-format --branch`) once git is at hand. */
+async function validateBranchNames(settings, isValid) {
+    if (settings.branch && !(await isValid(settings.branch))) {
+        throw new InputError('branch', settings.branch, "a branch name valid for 'git check-ref-format --branch'");
+    }
+}
+
+
+/***/ }),
+
+/***/ 2613:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("assert");
+
+/***/ }),
+
+/***/ 9140:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("constants");
+
+/***/ }),
+
+/***/ 4434:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("events");
+
+/***/ }),
+
+/***/ 9896:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("fs");
+
+/***/ }),
+
+/***/ 8611:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("http");
+
+/***/ }),
+
+/***/ 5692:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("https");
+
+/***/ }),
+
+/***/ 9278:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("net");
+
+/***/ }),
+
+/***/ 4589:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:assert");
+
+/***/ }),
+
+/***/ 6698:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:async_hooks");
+
+/***/ }),
+
+/***/ 4573:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:buffer");
+
+/***/ }),
+
+/***/ 7540:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:console");
+
+/***/ }),
+
+/***/ 7598:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:crypto");
+
+/***/ }),
+
+/***/ 3053:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:diagnostics_channel");
+
+/***/ }),
+
+/***/ 610:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:dns");
+
+/***/ }),
+
+/***/ 8474:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:events");
+
+/***/ }),
+
+/***/ 3024:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
+
+/***/ }),
+
+/***/ 1455:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs/promises");
+
+/***/ }),
+
+/***/ 7067:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:http");
+
+/***/ }),
+
+/***/ 2467:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:http2");
+
+/***/ }),
+
+/***/ 7030:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:net");
+
+/***/ }),
+
+/***/ 8161:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:os");
+
+/***/ }),
+
+/***/ 6760:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
+
+/***/ }),
+
+/***/ 643:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:perf_hooks");
+
+/***/ }),
+
+/***/ 1792:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:querystring");
+
+/***/ }),
+
+/***/ 7075:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:stream");
+
+/***/ }),
+
+/***/ 1692:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:tls");
+
+/***/ }),
+
+/***/ 3136:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:url");
+
+/***/ }),
+
+/***/ 7975:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:util");
+
+/***/ }),
+
+/***/ 3429:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:util/types");
+
+/***/ }),
+
+/***/ 5919:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:worker_threads");
+
+/***/ }),
+
+/***/ 8522:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:zlib");
+
+/***/ }),
+
+/***/ 857:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("os");
+
+/***/ }),
+
+/***/ 6928:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("path");
+
+/***/ }),
+
+/***/ 2203:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("stream");
+
+/***/ }),
+
+/***/ 3193:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("string_decoder");
+
+/***/ }),
+
+/***/ 4756:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("tls");
+
+/***/ }),
+
+/***/ 9023:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("util");
+
+/***/ }),
+
+/***/ 4436:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  Yz: () => (/* binding */ debug),
+  V4: () => (/* binding */ getInput),
+  Gu: () => (/* binding */ getState),
+  Os: () => (/* binding */ group),
+  pq: () => (/* binding */ info),
+  _o: () => (/* binding */ isDebug),
+  LZ: () => (/* binding */ saveState),
+  C1: () => (/* binding */ setFailed),
+  uH: () => (/* binding */ setOutput),
+  Pq: () => (/* binding */ setSecret),
+  z: () => (/* reexport */ summary),
+  $e: () => (/* binding */ warning)
+});
+
+// UNUSED EXPORTS: ExitCode, addPath, endGroup, error, exportVariable, getBooleanInput, getIDToken, getMultilineInput, markdownSummary, notice, platform, setCommandEcho, startGroup, toPlatformPath, toPosixPath, toWin32Path
+
+// EXTERNAL MODULE: external "os"
+var external_os_ = __nccwpck_require__(857);
+;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/utils.js
+// We use any as a valid input type
+/* eslint-disable @typescript-eslint/no-explicit-any */
+/**
+ * Sanitizes an input into a string so it can be passed into issueCommand safely
+ * @param input input to sanitize into a string
+ */
+function utils_toCommandValue(input) {
+    if (input === null || input === undefined) {
+        return '';
+    }
+    else if (typeof input === 'string' || input instanceof String) {
+        return input;
+    }
+    return JSON.stringify(input);
+}
+/**
+ *
+ * @param annotationProperties
+ * @returns The command properties to send with the actual annotation command
+ * See IssueCommandProperties: https://github.com/actions/runner/blob/main/src/Runner.Worker/ActionCommandManager.cs#L646
+ */
+function utils_toCommandProperties(annotationProperties) {
+    if (!Object.keys(annotationProperties).length) {
+        return {};
+    }
+    return {
+        title: annotationProperties.title,
+        file: annotationProperties.file,
+        line: annotationProperties.startLine,
+        endLine: annotationProperties.endLine,
+        col: annotationProperties.startColumn,
+        endColumn: annotationProperties.endColumn
+    };
+}
+//# sourceMappingURL=utils.js.map
+;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/command.js
+
+
+/**
+ * Issues a command to the GitHub Actions runner
+ *
+ * @param command - The command name to issue
+ * @param properties - Additional properties for the command (key-value pairs)
+ * @param message - The message to include with the command
+ * @remarks
+ * This function outputs a specially formatted string to stdout that the Actions
+ * runner interprets as a command. These commands can control workflow behavior,
+ * set outputs, create annotations, mask values, and more.
+ *
+ * Command Format:
+ *   ::name key=value,key=value::message
+ *
+ * @example
+ * ```typescript
+ * // Issue a warning annotation
+ * issueCommand('warning', {}, 'This is a warning message');
+ * // Output: ::warning::This is a warning message
+ *
+ * // Set an environment variable
+ * issueCommand('set-env', { name: 'MY_VAR' }, 'some value');
+ * // Output: ::set-env name=MY_VAR::some value
+ *
+ * // Add a secret mask
+ * issueCommand('add-mask', {}, 'secretValue123');
+ * // Output: ::add-mask::secretValue123
+ * ```
+ *
+ * @internal
+ * This is an internal utility function that powers the public API functions
+ * such as setSecret, warning, error, and exportVariable.
+ */
+function command_issueCommand(command, properties, message) {
+    const cmd = new Command(command, properties, message);
+    process.stdout.write(cmd.toString() + external_os_.EOL);
+}
+function command_issue(name, message = '') {
+    command_issueCommand(name, {}, message);
+}
+const CMD_STRING = '::';
+class Command {
+    constructor(command, properties, message) {
+        if (!command) {
+            command = 'missing.command';
+        }
+        this.command = command;
+        this.properties = properties;
+        this.message = message;
+    }
+    toString() {
+        let cmdStr = CMD_STRING + this.command;
+        if (this.properties && Object.keys(this.properties).length > 0) {
+            cmdStr += ' ';
+            let first = true;
+            for (const key in this.properties) {
+                if (this.properties.hasOwnProperty(key)) {
+                    const val = this.properties[key];
+                    if (val) {
+                        if (first) {
+                            first = false;
+                        }
+                        else {
+                            cmdStr += ',';
+                        }
+                        cmdStr += `${key}=${escapeProperty(val)}`;
+                    }
+                }
+            }
+        }
+        cmdStr += `${CMD_STRING}${escapeData(this.message)}`;
+        return cmdStr;
+    }
+}
+function escapeData(s) {
+    return utils_toCommandValue(s)
+        .replace(/%/g, '%25')
+        .replace(/\r/g, '%0D')
+        .replace(/\n/g, '%0A');
+}
+function escapeProperty(s) {
+    return utils_toCommandValue(s)
+        .replace(/%/g, '%25')
+        .replace(/\r/g, '%0D')
+        .replace(/\n/g, '%0A')
+        .replace(/:/g, '%3A')
+        .replace(/,/g, '%2C');
+}
+//# sourceMappingURL=command.js.map
+;// CONCATENATED MODULE: external "crypto"
+const external_crypto_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("crypto");
+// EXTERNAL MODULE: external "fs"
+var external_fs_ = __nccwpck_require__(9896);
+;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/file-command.js
+// For internal use, subject to change.
+// We use any as a valid input type
+/* eslint-disable @typescript-eslint/no-explicit-any */
+
+
+
+
+function file_command_issueFileCommand(command, message) {
+    const filePath = process.env[`GITHUB_${command}`];
+    if (!filePath) {
+        throw new Error(`Unable to find environment variable for file command ${command}`);
+    }
+    if (!external_fs_.existsSync(filePath)) {
+        throw new Error(`Missing file at path: ${filePath}`);
+    }
+    external_fs_.appendFileSync(filePath, `${utils_toCommandValue(message)}${external_os_.EOL}`, {
+        encoding: 'utf8'
+    });
+}
+function file_command_prepareKeyValueMessage(key, value) {
+    const delimiter = `ghadelimiter_${external_crypto_namespaceObject.randomUUID()}`;
+    const convertedValue = utils_toCommandValue(value);
+    // These should realistically never happen, but just in case someone finds a
+    // way to exploit uuid generation let's not allow keys or values that contain
+    // the delimiter.
+    if (key.includes(delimiter)) {
+        throw new Error(`Unexpected input: name should not contain the delimiter "${delimiter}"`);
+    }
+    if (convertedValue.includes(delimiter)) {
+        throw new Error(`Unexpected input: value should not contain the delimiter "${delimiter}"`);
+    }
+    return `${key}<<${delimiter}${external_os_.EOL}${convertedValue}${external_os_.EOL}${delimiter}`;
+}
+//# sourceMappingURL=file-command.js.map
+// EXTERNAL MODULE: external "path"
+var external_path_ = __nccwpck_require__(6928);
+;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/summary.js
+var __awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
+    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
+    return new (P || (P = Promise))(function (resolve, reject) {
+        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
+        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
+        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
+        step((generator = generator.apply(thisArg, _arguments || [])).next());
+    });
+};
+
+
+const { access, appendFile, writeFile } = external_fs_.promises;
+const SUMMARY_ENV_VAR = 'GITHUB_STEP_SUMMARY';
+const SUMMARY_DOCS_URL = 'https://docs.github.com/actions/using-workflows/workflow-commands-for-github-actions#adding-a-job-summary';
+class Summary {
+    constructor() {
+        this._buffer = '';
+    }
+    /**
+     * Finds the summary file path from the environment, rejects if env var is not found or file does not exist
+     * Also checks r/w permissions.
+     *
+     * @returns step summary file path
+     */
+    filePath() {
+        return __awaiter(this, void 0, void 0, function* () {
+            if (this._filePath) {
+                return this._filePath;
+            }
+            const pathFromEnv = process.env[SUMMARY_ENV_VAR];
+            if (!pathFromEnv) {
+                throw new Error(`Unable to find environment variable for $${SUMMARY_ENV_VAR}. Check if your runtime environment supports job summaries.`);
+            }
+            try {
+                yield access(pathFromEnv, external_fs_.constants.R_OK | external_fs_.constants.W_OK);
+            }
+            catch (_a) {
+                throw new Error(`Unable to access summary file: '${pathFromEnv}'. Check if the file has correct read/write permissions.`);
+            }
+            this._filePath = pathFromEnv;
+            return this._filePath;
+        });
+    }
+    /**
+     * Wraps content in an HTML tag, adding any HTML attributes
+     *
+     * @param {string} tag HTML tag to wrap
+     * @param {string | null} content content within the tag
+     * @param {[attribute: string]: string} attrs key-value list of HTML attributes to add
+     *
+     * @returns {string} content wrapped in HTML element
+     */
+    wrap(tag, content, attrs = {}) {
+        const htmlAttrs = Object.entries(attrs)
+            .map(([key, value]) => ` ${key}="${value}"`)
+            .join('');
+        if (!content) {
+            return `<${tag}${htmlAttrs}>`;
+        }
+        return `<${tag}${htmlAttrs}>${content}</${tag}>`;
+    }
+    /**
+     * Writes text in the buffer to the summary buffer file and empties buffer. Will append by default.
+     *
+     * @param {SummaryWriteOptions} [options] (optional) options for write operation
+     *
+     * @returns {Promise<Summary>} summary instance
+     */
+    write(options) {
+        return __awaiter(this, void 0, void 0, function* () {
+            const overwrite = !!(options === null || options === void 0 ? void 0 : options.overwrite);
+            const filePath = yield this.filePath();
+            const writeFunc = overwrite ? writeFile : appendFile;
+            yield writeFunc(filePath, this._buffer, { encoding: 'utf8' });
+            return this.emptyBuffer();
+        });
+    }
+    /**
+     * Clears the summary buffer and wipes the summary file
+     *
+     * @returns {Summary} summary instance
+     */
+    clear() {
+        return __awaiter(this, void 0, void 0, function* () {
+            return this.emptyBuffer().write({ overwrite: true });
+        });
+    }
+    /**
+     * Returns the current summary buffer as a string
+     *
+     * @returns {string} string of summary buffer
+     */
+    stringify() {
+        return this._buffer;
+    }
+    /**
+     * If the summary buffer is empty
+     *
+     * @returns {boolen} true if the buffer is empty
+     */
+    isEmptyBuffer() {
+        return this._buffer.length === 0;
+    }
+    /**
+     * Resets the summary buffer without writing to summary file
+     *
+     * @returns {Summary} summary instance
+     */
+    emptyBuffer() {
+        this._buffer = '';
+        return this;
+    }
+    /**
+     * Adds raw text to the summary buffer
+     *
+     * @param {string} text content to add
+     * @param {boolean} [addEOL=false] (optional) append an EOL to the raw text (default: false)
+     *
+     * @returns {Summary} summary instance
+     */
+    addRaw(text, addEOL = false) {
+        this._buffer += text;
+        return addEOL ? this.addEOL() : this;
+    }
+    /**
+     * Adds the operating system-specific end-of-line marker to the buffer
+     *
+     * @returns {Summary} summary instance
+     */
+    addEOL() {
+        return this.addRaw(external_os_.EOL);
+    }
+    /**
+     * Adds an HTML codeblock to the summary buffer
+     *
+     * @param {string} code content to render within fenced code block
+     * @param {string} lang (optional) language to syntax highlight code
+     *
+     * @returns {Summary} summary instance
+     */
+    addCodeBlock(code, lang) {
+        const attrs = Object.assign({}, (lang && { lang }));
+        const element = this.wrap('pre', this.wrap('code', code), attrs);
+        return this.addRaw(element).addEOL();
+    }
+    /**
+     * Adds an HTML list to the summary buffer
+     *
+     * @param {string[]} items list of items to render
+     * @param {boolean} [ordered=false] (optional) if the rendered list should be ordered or not (default: false)
+     *
+     * @returns {Summary} summary instance
+     */
+    addList(items, ordered = false) {
+        const tag = ordered ? 'ol' : 'ul';
+        const listItems = items.map(item => this.wrap('li', item)).join('');
+        const element = this.wrap(tag, listItems);
+        return this.addRaw(element).addEOL();
+    }
+    /**
+     * Adds an HTML table to the summary buffer
+     *
+     * @param {SummaryTableCell[]} rows table rows
+     *
+     * @returns {Summary} summary instance
+     */
+    addTable(rows) {
+        const tableBody = rows
+            .map(row => {
+            const cells = row
+                .map(cell => {
+                if (typeof cell === 'string') {
+                    return this.wrap('td', cell);
+                }
+                const { header, data, colspan, rowspan } = cell;
+                const tag = header ? 'th' : 'td';
+                const attrs = Object.assign(Object.assign({}, (colspan && { colspan })), (rowspan && { rowspan }));
+                return this.wrap(tag, data, attrs);
+            })
+                .join('');
+            return this.wrap('tr', cells);
+        })
+            .join('');
+        const element = this.wrap('table', tableBody);
+        return this.addRaw(element).addEOL();
+    }
+    /**
+     * Adds a collapsable HTML details element to the summary buffer
+     *
+     * @param {string} label text for the closed state
+     * @param {string} content collapsable content
+     *
+     * @returns {Summary} summary instance
+     */
+    addDetails(label, content) {
+        const element = this.wrap('details', this.wrap('summary', label) + content);
+        return this.addRaw(element).addEOL();
+    }
+    /**
+     * Adds an HTML image tag to the summary buffer
+     *
+     * @param {string} src path to the image you to embed
+     * @param {string} alt text description of the image
+     * @param {SummaryImageOptions} options (optional) addition image attributes
+     *
+     * @returns {Summary} summary instance
+     */
+    addImage(src, alt, options) {
+        const { width, height } = options || {};
+        const attrs = Object.assign(Object.assign({}, (width && { width })), (height && { height }));
+        const element = this.wrap('img', null, Object.assign({ src, alt }, attrs));
+        return this.addRaw(element).addEOL();
+    }
+    /**
+     * Adds an HTML section heading element
+     *
+     * @param {string} text heading text
+     * @param {number | string} [level=1] (optional) the heading level, default: 1
+     *
+     * @returns {Summary} summary instance
+     */
+    addHeading(text, level) {
+        const tag = `h${level}`;
+        const allowedTag = ['h1', 'h2', 'h3', 'h4', 'h5', 'h6'].includes(tag)
+            ? tag
+            : 'h1';
+        const element = this.wrap(allowedTag, text);
+        return this.addRaw(element).addEOL();
+    }
+    /**
+     * Adds an HTML thematic break (<hr>) to the summary buffer
+     *
+     * @returns {Summary} summary instance
+     */
+    addSeparator() {
+        const element = this.wrap('hr', null);
+        return this.addRaw(element).addEOL();
+    }
+    /**
+     * Adds an HTML line break (<br>) to the summary buffer
+     *
+     * @returns {Summary} summary instance
+     */
+    addBreak() {
+        const element = this.wrap('br', null);
+        return this.addRaw(element).addEOL();
+    }
+    /**
+     * Adds an HTML blockquote to the summary buffer
+     *
+     * @param {string} text quote text
+     * @param {string} cite (optional) citation url
+     *
+     * @returns {Summary} summary instance
+     */
+    addQuote(text, cite) {
+        const attrs = Object.assign({}, (cite && { cite }));
+        const element = this.wrap('blockquote', text, attrs);
+        return this.addRaw(element).addEOL();
+    }
+    /**
+     * Adds an HTML anchor tag to the summary buffer
+     *
+     * @param {string} text link text/content
+     * @param {string} href hyperlink
+     *
+     * @returns {Summary} summary instance
+     */
+    addLink(text, href) {
+        const element = this.wrap('a', text, { href });
+        return this.addRaw(element).addEOL();
+    }
+}
+const _summary = new Summary();
+/**
+ * @deprecated use `core.summary`
+ */
+const markdownSummary = (/* unused pure expression or super */ null && (_summary));
+const summary = _summary;
+//# sourceMappingURL=summary.js.map
+;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/path-utils.js
+
+/**
+ * toPosixPath converts the given path to the posix form. On Windows, \\ will be
+ * replaced with /.
+ *
+ * @param pth. Path to transform.
+ * @return string Posix path.
+ */
+function toPosixPath(pth) {
+    return pth.replace(/[\\]/g, '/');
+}
+/**
+ * toWin32Path converts the given path to the win32 form. On Linux, / will be
+ * replaced with \\.
+ *
+ * @param pth. Path to transform.
+ * @return string Win32 path.
+ */
+function toWin32Path(pth) {
+    return pth.replace(/[/]/g, '\\');
+}
+/**
+ * toPlatformPath converts the given path to a platform-specific path. It does
+ * this by replacing instances of / and \ with the platform-specific path
+ * separator.
+ *
+ * @param pth The path to platformize.
+ * @return string The platform-specific path.
+ */
+function toPlatformPath(pth) {
+    return pth.replace(/[/\\]/g, path.sep);
+}
+//# sourceMappingURL=path-utils.js.map
+// EXTERNAL MODULE: ./node_modules/@actions/exec/lib/exec.js + 3 modules
+var lib_exec = __nccwpck_require__(7187);
+;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/platform.js
+var platform_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
+    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
+    return new (P || (P = Promise))(function (resolve, reject) {
+        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
+        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
+        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
+        step((generator = generator.apply(thisArg, _arguments || [])).next());
+    });
+};
+
+
+const getWindowsInfo = () => platform_awaiter(void 0, void 0, void 0, function* () {
+    const { stdout: version } = yield exec.getExecOutput('powershell -command "(Get-CimInstance -ClassName Win32_OperatingSystem).Version"', undefined, {
+        silent: true
+    });
+    const { stdout: name } = yield exec.getExecOutput('powershell -command "(Get-CimInstance -ClassName Win32_OperatingSystem).Caption"', undefined, {
+        silent: true
+    });
+    return {
+        name: name.trim(),
+        version: version.trim()
+    };
+});
+const getMacOsInfo = () => platform_awaiter(void 0, void 0, void 0, function* () {
+    var _a, _b, _c, _d;
+    const { stdout } = yield exec.getExecOutput('sw_vers', undefined, {
+        silent: true
+    });
+    const version = (_b = (_a = stdout.match(/ProductVersion:\s*(.+)/)) === null || _a === void 0 ? void 0 : _a[1]) !== null && _b !== void 0 ? _b : '';
+    const name = (_d = (_c = stdout.match(/ProductName:\s*(.+)/)) === null || _c === void 0 ? void 0 : _c[1]) !== null && _d !== void 0 ? _d : '';
+    return {
+        name,
+        version
+    };
+});
+const getLinuxInfo = () => platform_awaiter(void 0, void 0, void 0, function* () {
+    const { stdout } = yield exec.getExecOutput('lsb_release', ['-i', '-r', '-s'], {
+        silent: true
+    });
+    const [name, version] = stdout.trim().split('\n');
+    return {
+        name,
+        version
+    };
+});
+const platform = external_os_.platform();
+const arch = external_os_.arch();
+const isWindows = platform === 'win32';
+const isMacOS = platform === 'darwin';
+const isLinux = platform === 'linux';
+function getDetails() {
+    return platform_awaiter(this, void 0, void 0, function* () {
+        return Object.assign(Object.assign({}, (yield (isWindows
+            ? getWindowsInfo()
+            : isMacOS
+                ? getMacOsInfo()
+                : getLinuxInfo()))), { platform,
+            arch,
+            isWindows,
+            isMacOS,
+            isLinux });
+    });
+}
+//# sourceMappingURL=platform.js.map
+;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/core.js
+var core_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
+    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
+    return new (P || (P = Promise))(function (resolve, reject) {
+        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
+        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
+        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
+        step((generator = generator.apply(thisArg, _arguments || [])).next());
+    });
+};
+
+
+
+
+
+/**
+ * The code to exit an action
+ */
+var ExitCode;
+(function (ExitCode) {
+    /**
+     * A code indicating that the action was successful
+     */
+    ExitCode[ExitCode["Success"] = 0] = "Success";
+    /**
+     * A code indicating that the action was a failure
+     */
+    ExitCode[ExitCode["Failure"] = 1] = "Failure";
+})(ExitCode || (ExitCode = {}));
+//-----------------------------------------------------------------------
+// Variables
+//-----------------------------------------------------------------------
+/**
+ * Sets env variable for this action and future actions in the job
+ * @param name the name of the variable to set
+ * @param val the value of the variable. Non-string values will be converted to a string via JSON.stringify
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+function exportVariable(name, val) {
+    const convertedVal = toCommandValue(val);
+    process.env[name] = convertedVal;
+    const filePath = process.env['GITHUB_ENV'] || '';
+    if (filePath) {
+        return issueFileCommand('ENV', prepareKeyValueMessage(name, val));
+    }
+    issueCommand('set-env', { name }, convertedVal);
+}
+/**
+ * Registers a secret which will get masked from logs
+ *
+ * @param secret - Value of the secret to be masked
+ * @remarks
+ * This function instructs the Actions runner to mask the specified value in any
+ * logs produced during the workflow run. Once registered, the secret value will
+ * be replaced with asterisks (***) whenever it appears in console output, logs,
+ * or error messages.
+ *
+ * This is useful for protecting sensitive information such as:
+ * - API keys
+ * - Access tokens
+ * - Authentication credentials
+ * - URL parameters containing signatures (SAS tokens)
+ *
+ * Note that masking only affects future logs; any previous appearances of the
+ * secret in logs before calling this function will remain unmasked.
+ *
+ * @example
+ * ```typescript
+ * // Register an API token as a secret
+ * const apiToken = "abc123xyz456";
+ * setSecret(apiToken);
+ *
+ * // Now any logs containing this value will show *** instead
+ * console.log(`Using token: ${apiToken}`); // Outputs: "Using token: ***"
+ * ```
+ */
+function setSecret(secret) {
+    command_issueCommand('add-mask', {}, secret);
+}
+/**
+ * Prepends inputPath to the PATH (for this action and future actions)
+ * @param inputPath
+ */
+function addPath(inputPath) {
+    const filePath = process.env['GITHUB_PATH'] || '';
+    if (filePath) {
+        issueFileCommand('PATH', inputPath);
+    }
+    else {
+        issueCommand('add-path', {}, inputPath);
+    }
+    process.env['PATH'] = `${inputPath}${path.delimiter}${process.env['PATH']}`;
+}
+/**
+ * Gets the value of an input.
+ * Unless trimWhitespace is set to false in InputOptions, the value is also trimmed.
+ * Returns an empty string if the value is not defined.
+ *
+ * @param     name     name of the input to get
+ * @param     options  optional. See InputOptions.
+ * @returns   string
+ */
+function getInput(name, options) {
+    const val = process.env[`INPUT_${name.replace(/ /g, '_').toUpperCase()}`] || '';
+    if (options && options.required && !val) {
+        throw new Error(`Input required and not supplied: ${name}`);
+    }
+    if (options && options.trimWhitespace === false) {
+        return val;
+    }
+    return val.trim();
+}
+/**
+ * Gets the values of an multiline input.  Each value is also trimmed.
+ *
+ * @param     name     name of the input to get
+ * @param     options  optional. See InputOptions.
+ * @returns   string[]
+ *
+ */
+function getMultilineInput(name, options) {
+    const inputs = getInput(name, options)
+        .split('\n')
+        .filter(x => x !== '');
+    if (options && options.trimWhitespace === false) {
+        return inputs;
+    }
+    return inputs.map(input => input.trim());
+}
+/**
+ * Gets the input value of the boolean type in the YAML 1.2 "core schema" specification.
+ * Support boolean input list: `true | True | TRUE | false | False | FALSE` .
+ * The return value is also in boolean type.
+ * ref: https://yaml.org/spec/1.2/spec.html#id2804923
+ *
+ * @param     name     name of the input to get
+ * @param     options  optional. See InputOptions.
+ * @returns   boolean
+ */
+function getBooleanInput(name, options) {
+    const trueValue = ['true', 'True', 'TRUE'];
+    const falseValue = ['false', 'False', 'FALSE'];
+    const val = getInput(name, options);
+    if (trueValue.includes(val))
+        return true;
+    if (falseValue.includes(val))
+        return false;
+    throw new TypeError(`Input does not meet YAML 1.2 "Core Schema" specification: ${name}\n` +
+        `Support boolean input list: \`true | True | TRUE | false | False | FALSE\``);
+}
+/**
+ * Sets the value of an output.
+ *
+ * @param     name     name of the output to set
+ * @param     value    value to store. Non-string values will be converted to a string via JSON.stringify
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+function setOutput(name, value) {
+    const filePath = process.env['GITHUB_OUTPUT'] || '';
+    if (filePath) {
+        return file_command_issueFileCommand('OUTPUT', file_command_prepareKeyValueMessage(name, value));
+    }
+    process.stdout.write(external_os_.EOL);
+    command_issueCommand('set-output', { name }, utils_toCommandValue(value));
+}
+/**
+ * Enables or disables the echoing of commands into stdout for the rest of the step.
+ * Echoing is disabled by default if ACTIONS_STEP_DEBUG is not set.
+ *
+ */
+function setCommandEcho(enabled) {
+    issue('echo', enabled ? 'on' : 'off');
+}
+//-----------------------------------------------------------------------
+// Results
+//-----------------------------------------------------------------------
+/**
+ * Sets the action status to failed.
+ * When the action exits it will be with an exit code of 1
+ * @param message add error issue message
+ */
+function setFailed(message) {
+    process.exitCode = ExitCode.Failure;
+    error(message);
+}
+//-----------------------------------------------------------------------
+// Logging Commands
+//-----------------------------------------------------------------------
+/**
+ * Gets whether Actions Step Debug is on or not
+ */
+function isDebug() {
+    return process.env['RUNNER_DEBUG'] === '1';
+}
+/**
+ * Writes debug message to user log
+ * @param message debug message
+ */
+function debug(message) {
+    command_issueCommand('debug', {}, message);
+}
+/**
+ * Adds an error issue
+ * @param message error issue message. Errors will be converted to string via toString()
+ * @param properties optional properties to add to the annotation.
+ */
+function error(message, properties = {}) {
+    command_issueCommand('error', utils_toCommandProperties(properties), message instanceof Error ? message.toString() : message);
+}
+/**
+ * Adds a warning issue
+ * @param message warning issue message. Errors will be converted to string via toString()
+ * @param properties optional properties to add to the annotation.
+ */
+function warning(message, properties = {}) {
+    command_issueCommand('warning', utils_toCommandProperties(properties), message instanceof Error ? message.toString() : message);
+}
+/**
+ * Adds a notice issue
+ * @param message notice issue message. Errors will be converted to string via toString()
+ * @param properties optional properties to add to the annotation.
+ */
+function notice(message, properties = {}) {
+    issueCommand('notice', toCommandProperties(properties), message instanceof Error ? message.toString() : message);
+}
+/**
+ * Writes info to log with console.log.
+ * @param message info message
+ */
+function info(message) {
+    process.stdout.write(message + external_os_.EOL);
+}
+/**
+ * Begin an output group.
+ *
+ * Output until the next `groupEnd` will be foldable in this group
+ *
+ * @param name The name of the output group
+ */
+function startGroup(name) {
+    command_issue('group', name);
+}
+/**
+ * End an output group.
+ */
+function endGroup() {
+    command_issue('endgroup');
+}
+/**
+ * Wrap an asynchronous function call in a group.
+ *
+ * Returns the same type as the function itself.
+ *
+ * @param name The name of the group
+ * @param fn The function to wrap in the group
+ */
+function group(name, fn) {
+    return core_awaiter(this, void 0, void 0, function* () {
+        startGroup(name);
+        let result;
+        try {
+            result = yield fn();
+        }
+        finally {
+            endGroup();
+        }
+        return result;
+    });
+}
+//-----------------------------------------------------------------------
+// Wrapper action state
+//-----------------------------------------------------------------------
+/**
+ * Saves state for current action, the state can only be retrieved by this action's post job execution.
+ *
+ * @param     name     name of the state to store
+ * @param     value    value to store. Non-string values will be converted to a string via JSON.stringify
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+function saveState(name, value) {
+    const filePath = process.env['GITHUB_STATE'] || '';
+    if (filePath) {
+        return file_command_issueFileCommand('STATE', file_command_prepareKeyValueMessage(name, value));
+    }
+    command_issueCommand('save-state', { name }, utils_toCommandValue(value));
+}
+/**
+ * Gets the value of an state set by this action's main execution.
+ *
+ * @param     name     name of the state to get
+ * @returns   string
+ */
+function getState(name) {
+    return process.env[`STATE_${name}`] || '';
+}
+function getIDToken(aud) {
+    return core_awaiter(this, void 0, void 0, function* () {
+        // worktree-sandbox: loaded on first use, not at start-up: oidc-utils pulls in @actions/http-client
+        // and undici (~1 MB, ~45 ms and ~9 MB per process), which only getIDToken needs.
+        const { OidcClient } = yield Promise.all(/* import() */[__nccwpck_require__.e(119), __nccwpck_require__.e(936)]).then(__nccwpck_require__.bind(__nccwpck_require__, 3936));
+        return yield OidcClient.getIDToken(aud);
+    });
+}
+/**
+ * Summary exports
+ */
+
+/**
+ * @deprecated use core.summary
+ */
+
+/**
+ * Path exports
+ */
+
+/**
+ * Platform utilities exports
+ */
+
+//# sourceMappingURL=core.js.map
+
+/***/ }),
+
+/***/ 7187:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  H: () => (/* binding */ getExecOutput)
+});
+
+// UNUSED EXPORTS: exec
+
+// EXTERNAL MODULE: external "string_decoder"
+var external_string_decoder_ = __nccwpck_require__(3193);
+// EXTERNAL MODULE: external "os"
+var external_os_ = __nccwpck_require__(857);
+// EXTERNAL MODULE: external "events"
+var external_events_ = __nccwpck_require__(4434);
+;// CONCATENATED MODULE: external "child_process"
+const external_child_process_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("child_process");
+// EXTERNAL MODULE: external "path"
+var external_path_ = __nccwpck_require__(6928);
+// EXTERNAL MODULE: ./node_modules/@actions/io/lib/io.js
+var io = __nccwpck_require__(8701);
+// EXTERNAL MODULE: ./node_modules/@actions/io/lib/io-util.js
+var io_util = __nccwpck_require__(90);
+;// CONCATENATED MODULE: external "timers"
+const external_timers_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("timers");
+;// CONCATENATED MODULE: ./node_modules/@actions/exec/lib/toolrunner.js
+var __awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
+    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
+    return new (P || (P = Promise))(function (resolve, reject) {
+        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
+        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
+        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
+        step((generator = generator.apply(thisArg, _arguments || [])).next());
+    });
+};
+
+
+
+
+
+
+
+/* eslint-disable @typescript-eslint/unbound-method */
+const IS_WINDOWS = process.platform === 'win32';
+/*
+ * Class for running command line tools. Handles quoting and arg parsing in a platform agnostic way.
+ */
+class ToolRunner extends external_events_.EventEmitter {
+    constructor(toolPath, args, options) {
+        super();
+        if (!toolPath) {
+            throw new Error("Parameter 'toolPath' cannot be null or empty.");
+        }
+        this.toolPath = toolPath;
+        this.args = args || [];
+        this.options = options || {};
+    }
+    _debug(message) {
+        if (this.options.listeners && this.options.listeners.debug) {
+            this.options.listeners.debug(message);
+        }
+    }
+    _getCommandString(options, noPrefix) {
+        const toolPath = this._getSpawnFileName();
+        const args = this._getSpawnArgs(options);
+        let cmd = noPrefix ? '' : '[command]'; // omit prefix when piped to a second tool
+        if (IS_WINDOWS) {
+            // Windows + cmd file
+            if (this._isCmdFile()) {
+                cmd += toolPath;
+                for (const a of args) {
+                    cmd += ` ${a}`;
+                }
+            }
+            // Windows + verbatim
+            else if (options.windowsVerbatimArguments) {
+                cmd += `"${toolPath}"`;
+                for (const a of args) {
+                    cmd += ` ${a}`;
+                }
+            }
+            // Windows (regular)
+            else {
+                cmd += this._windowsQuoteCmdArg(toolPath);
+                for (const a of args) {
+                    cmd += ` ${this._windowsQuoteCmdArg(a)}`;
+                }
+            }
+        }
+        else {
+            // OSX/Linux - this can likely be improved with some form of quoting.
+            // creating processes on Unix is fundamentally different than Windows.
+            // on Unix, execvp() takes an arg array.
+            cmd += toolPath;
+            for (const a of args) {
+                cmd += ` ${a}`;
+            }
+        }
+        return cmd;
+    }
+    _processLineBuffer(data, strBuffer, onLine) {
+        try {
+            let s = strBuffer + data.toString();
+            let n = s.indexOf(external_os_.EOL);
+            while (n > -1) {
+                const line = s.substring(0, n);
+                onLine(line);
+                // the rest of the string ...
+                s = s.substring(n + external_os_.EOL.length);
+                n = s.indexOf(external_os_.EOL);
+            }
+            return s;
+        }
+        catch (err) {
+            // streaming lines to console is best effort.  Don't fail a build.
+            this._debug(`error processing line. Failed with error ${err}`);
+            return '';
+        }
+    }
+    _getSpawnFileName() {
+        if (IS_WINDOWS) {
+            if (this._isCmdFile()) {
+                return process.env['COMSPEC'] || 'cmd.exe';
+            }
+        }
+        return this.toolPath;
+    }
+    _getSpawnArgs(options) {
+        if (IS_WINDOWS) {
+            if (this._isCmdFile()) {
+                let argline = `/D /S /C "${this._windowsQuoteCmdArg(this.toolPath)}`;
+                for (const a of this.args) {
+                    argline += ' ';
+                    argline += options.windowsVerbatimArguments
+                        ? a
+                        : this._windowsQuoteCmdArg(a);
+                }
+                argline += '"';
+                return [argline];
+            }
+        }
+        return this.args;
+    }
+    _endsWith(str, end) {
+        return str.endsWith(end);
+    }
+    _isCmdFile() {
+        const upperToolPath = this.toolPath.toUpperCase();
+        return (this._endsWith(upperToolPath, '.CMD') ||
+            this._endsWith(upperToolPath, '.BAT'));
+    }
+    _windowsQuoteCmdArg(arg) {
+        // for .exe, apply the normal quoting rules that libuv applies
+        if (!this._isCmdFile()) {
+            return this._uvQuoteCmdArg(arg);
+        }
+        // otherwise apply quoting rules specific to the cmd.exe command line parser.
+        // the libuv rules are generic and are not designed specifically for cmd.exe
+        // command line parser.
+        //
+        // for a detailed description of the cmd.exe command line parser, refer to
+        // http://stackoverflow.com/questions/4094699/how-does-the-windows-command-interpreter-cmd-exe-parse-scripts/7970912#7970912
+        // need quotes for empty arg
+        if (!arg) {
+            return '""';
+        }
+        // determine whether the arg needs to be quoted
+        const cmdSpecialChars = [
+            ' ',
+            '\t',
+            '&',
+            '(',
+            ')',
+            '[',
+            ']',
+            '{',
+            '}',
+            '^',
+            '=',
+            ';',
+            '!',
+            "'",
+            '+',
+            ',',
+            '`',
+            '~',
+            '|',
+            '<',
+            '>',
+            '"'
+        ];
+        let needsQuotes = false;
+        for (const char of arg) {
+            if (cmdSpecialChars.some(x => x === char)) {
+                needsQuotes = true;
+                break;
+            }
+        }
+        // short-circuit if quotes not needed
+        if (!needsQuotes) {
+            return arg;
+        }
+        // the following quoting rules are very similar to the rules that by libuv applies.
+        //
+        // 1) wrap the string in quotes
+        //
+        // 2) double-up quotes - i.e. " => ""
+        //
+        //    this is different from the libuv quoting rules. libuv replaces " with \", which unfortunately
+        //    doesn't work well with a cmd.exe command line.
+        //
+        //    note, replacing " with "" also works well if the arg is passed to a downstream .NET console app.
+        //    for example, the command line:
+        //          foo.exe "myarg:""my val"""
+        //    is parsed by a .NET console app into an arg array:
+        //          [ "myarg:\"my val\"" ]
+        //    which is the same end result when applying libuv quoting rules. although the actual
+        //    command line from libuv quoting rules would look like:
+        //          foo.exe "myarg:\"my val\""
+        //
+        // 3) double-up slashes that precede a quote,
+        //    e.g.  hello \world    => "hello \world"
+        //          hello\"world    => "hello\\""world"
+        //          hello\\"world   => "hello\\\\""world"
+        //          hello world\    => "hello world\\"
+        //
+        //    technically this is not required for a cmd.exe command line, or the batch argument parser.
+        //    the reasons for including this as a .cmd quoting rule are:
+        //
+        //    a) this is optimized for the scenario where the argument is passed from the .cmd file to an
+        //       external program. many programs (e.g. .NET console apps) rely on the slash-doubling rule.
+        //
+        //    b) it's what we've been doing previously (by deferring to node default behavior) and we
+        //       haven't heard any complaints about that aspect.
+        //
+        // note, a weakness of the quoting rules chosen here, is that % is not escaped. in fact, % cannot be
+        // escaped when used on the command line directly - even though within a .cmd file % can be escaped
+        // by using %%.
+        //
+        // the saving grace is, on the command line, %var% is left as-is if var is not defined. this contrasts
+        // the line parsing rules within a .cmd file, where if var is not defined it is replaced with nothing.
+        //
+        // one option that was explored was replacing % with ^% - i.e. %var% => ^%var^%. this hack would
+        // often work, since it is unlikely that var^ would exist, and the ^ character is removed when the
+        // variable is used. the problem, however, is that ^ is not removed when %* is used to pass the args
+        // to an external program.
+        //
+        // an unexplored potential solution for the % escaping problem, is to create a wrapper .cmd file.
+        // % can be escaped within a .cmd file.
+        let reverse = '"';
+        let quoteHit = true;
+        for (let i = arg.length; i > 0; i--) {
+            // walk the string in reverse
+            reverse += arg[i - 1];
+            if (quoteHit && arg[i - 1] === '\\') {
+                reverse += '\\'; // double the slash
+            }
+            else if (arg[i - 1] === '"') {
+                quoteHit = true;
+                reverse += '"'; // double the quote
+            }
+            else {
+                quoteHit = false;
+            }
+        }
+        reverse += '"';
+        return reverse.split('').reverse().join('');
+    }
+    _uvQuoteCmdArg(arg) {
+        // Tool runner wraps child_process.spawn() and needs to apply the same quoting as
+        // Node in certain cases where the undocumented spawn option windowsVerbatimArguments
+        // is used.
+        //
+        // Since this function is a port of quote_cmd_arg from Node 4.x (technically, lib UV,
+        // see https://github.com/nodejs/node/blob/v4.x/deps/uv/src/win/process.c for details),
+        // pasting copyright notice from Node within this function:
+        //
+        //      Copyright Joyent, Inc. and other Node contributors. All rights reserved.
+        //
+        //      Permission is hereby granted, free of charge, to any person obtaining a copy
+        //      of this software and associated documentation files (the "Software"), to
+        //      deal in the Software without restriction, including without limitation the
+        //      rights to use, copy, modify, merge, publish, distribute, sublicense, and/or
+        //      sell copies of the Software, and to permit persons to whom the Software is
+        //      furnished to do so, subject to the following conditions:
+        //
+        //      The above copyright notice and this permission notice shall be included in
+        //      all copies or substantial portions of the Software.
+        //
+        //      THE SOFTWARE IS PROVIDED "AS IS", WITHOUT WARRANTY OF ANY KIND, EXPRESS OR
+        //      IMPLIED, INCLUDING BUT NOT LIMITED TO THE WARRANTIES OF MERCHANTABILITY,
+        //      FITNESS FOR A PARTICULAR PURPOSE AND NONINFRINGEMENT. IN NO EVENT SHALL THE
+        //      AUTHORS OR COPYRIGHT HOLDERS BE LIABLE FOR ANY CLAIM, DAMAGES OR OTHER
+        //      LIABILITY, WHETHER IN AN ACTION OF CONTRACT, TORT OR OTHERWISE, ARISING
+        //      FROM, OUT OF OR IN CONNECTION WITH THE SOFTWARE OR THE USE OR OTHER DEALINGS
+        //      IN THE SOFTWARE.
+        if (!arg) {
+            // Need double quotation for empty argument
+            return '""';
+        }
+        if (!arg.includes(' ') && !arg.includes('\t') && !arg.includes('"')) {
+            // No quotation needed
+            return arg;
+        }
+        if (!arg.includes('"') && !arg.includes('\\')) {
+            // No embedded double quotes or backslashes, so I can just wrap
+            // quote marks around the whole thing.
+            return `"${arg}"`;
+        }
+        // Expected input/output:
+        //   input : hello"world
+        //   output: "hello\"world"
+        //   input : hello""world
+        //   output: "hello\"\"world"
+        //   input : hello\world
+        //   output: hello\world
+        //   input : hello\\world
+        //   output: hello\\world
+        //   input : hello\"world
+        //   output: "hello\\\"world"
+        //   input : hello\\"world
+        //   output: "hello\\\\\"world"
+        //   input : hello world\
+        //   output: "hello world\\" - note the comment in libuv actually reads "hello world\"
+        //                             but it appears the comment is wrong, it should be "hello world\\"
+        let reverse = '"';
+        let quoteHit = true;
+        for (let i = arg.length; i > 0; i--) {
+            // walk the string in reverse
+            reverse += arg[i - 1];
+            if (quoteHit && arg[i - 1] === '\\') {
+                reverse += '\\';
+            }
+            else if (arg[i - 1] === '"') {
+                quoteHit = true;
+                reverse += '\\';
+            }
+            else {
+                quoteHit = false;
+            }
+        }
+        reverse += '"';
+        return reverse.split('').reverse().join('');
+    }
+    _cloneExecOptions(options) {
+        options = options || {};
+        const result = {
+            cwd: options.cwd || process.cwd(),
+            env: options.env || process.env,
+            silent: options.silent || false,
+            windowsVerbatimArguments: options.windowsVerbatimArguments || false,
+            failOnStdErr: options.failOnStdErr || false,
+            ignoreReturnCode: options.ignoreReturnCode || false,
+            delay: options.delay || 10000
+        };
+        result.outStream = options.outStream || process.stdout;
+        result.errStream = options.errStream || process.stderr;
+        return result;
+    }
+    _getSpawnOptions(options, toolPath) {
+        options = options || {};
+        const result = {};
+        result.cwd = options.cwd;
+        result.env = options.env;
+        result['windowsVerbatimArguments'] =
+            options.windowsVerbatimArguments || this._isCmdFile();
+        if (options.windowsVerbatimArguments) {
+            result.argv0 = `"${toolPath}"`;
+        }
+        return result;
+    }
+    /**
+     * Exec a tool.
+     * Output will be streamed to the live console.
+     * Returns promise with return code
+     *
+     * @param     tool     path to tool to exec
+     * @param     options  optional exec options.  See ExecOptions
+     * @returns   number
+     */
+    exec() {
+        return __awaiter(this, void 0, void 0, function* () {
+            // root the tool path if it is unrooted and contains relative pathing
+            if (!io_util/* isRooted */.Qh(this.toolPath) &&
+                (this.toolPath.includes('/') ||
+                    (IS_WINDOWS && this.toolPath.includes('\\')))) {
+                // prefer options.cwd if it is specified, however options.cwd may also need to be rooted
+                this.toolPath = external_path_.resolve(process.cwd(), this.options.cwd || process.cwd(), this.toolPath);
+            }
+            // if the tool is only a file name, then resolve it from the PATH
+            // otherwise verify it exists (add extension on Windows if necessary)
+            this.toolPath = yield io/* which */.K7(this.toolPath, true);
+            return new Promise((resolve, reject) => __awaiter(this, void 0, void 0, function* () {
+                this._debug(`exec tool: ${this.toolPath}`);
+                this._debug('arguments:');
+                for (const arg of this.args) {
+                    this._debug(`   ${arg}`);
+                }
+                const optionsNonNull = this._cloneExecOptions(this.options);
+                if (!optionsNonNull.silent && optionsNonNull.outStream) {
+                    optionsNonNull.outStream.write(this._getCommandString(optionsNonNull) + external_os_.EOL);
+                }
+                const state = new ExecState(optionsNonNull, this.toolPath);
+                state.on('debug', (message) => {
+                    this._debug(message);
+                });
+                if (this.options.cwd && !(yield io_util/* exists */.t2(this.options.cwd))) {
+                    return reject(new Error(`The cwd: ${this.options.cwd} does not exist!`));
+                }
+                const fileName = this._getSpawnFileName();
+                const cp = external_child_process_namespaceObject.spawn(fileName, this._getSpawnArgs(optionsNonNull), this._getSpawnOptions(this.options, fileName));
+                let stdbuffer = '';
+                if (cp.stdout) {
+                    cp.stdout.on('data', (data) => {
+                        if (this.options.listeners && this.options.listeners.stdout) {
+                            this.options.listeners.stdout(data);
+                        }
+                        if (!optionsNonNull.silent && optionsNonNull.outStream) {
+                            optionsNonNull.outStream.write(data);
+                        }
+                        stdbuffer = this._processLineBuffer(data, stdbuffer, (line) => {
+                            if (this.options.listeners && this.options.listeners.stdline) {
+                                this.options.listeners.stdline(line);
+                            }
+                        });
+                    });
+                }
+                let errbuffer = '';
+                if (cp.stderr) {
+                    cp.stderr.on('data', (data) => {
+                        state.processStderr = true;
+                        if (this.options.listeners && this.options.listeners.stderr) {
+                            this.options.listeners.stderr(data);
+                        }
+                        if (!optionsNonNull.silent &&
+                            optionsNonNull.errStream &&
+                            optionsNonNull.outStream) {
+                            const s = optionsNonNull.failOnStdErr
+                                ? optionsNonNull.errStream
+                                : optionsNonNull.outStream;
+                            s.write(data);
+                        }
+                        errbuffer = this._processLineBuffer(data, errbuffer, (line) => {
+                            if (this.options.listeners && this.options.listeners.errline) {
+                                this.options.listeners.errline(line);
+                            }
+                        });
+                    });
+                }
+                cp.on('error', (err) => {
+                    state.processError = err.message;
+                    state.processExited = true;
+                    state.processClosed = true;
+                    state.CheckComplete();
+                });
+                cp.on('exit', (code) => {
+                    state.processExitCode = code;
+                    state.processExited = true;
+                    this._debug(`Exit code ${code} received from tool '${this.toolPath}'`);
+                    state.CheckComplete();
+                });
+                cp.on('close', (code) => {
+                    state.processExitCode = code;
+                    state.processExited = true;
+                    state.processClosed = true;
+                    this._debug(`STDIO streams have closed for tool '${this.toolPath}'`);
+                    state.CheckComplete();
+                });
+                state.on('done', (error, exitCode) => {
+                    if (stdbuffer.length > 0) {
+                        this.emit('stdline', stdbuffer);
+                    }
+                    if (errbuffer.length > 0) {
+                        this.emit('errline', errbuffer);
+                    }
+                    cp.removeAllListeners();
+                    if (error) {
+                        reject(error);
+                    }
+                    else {
+                        resolve(exitCode);
+                    }
+                });
+                if (this.options.input) {
+                    if (!cp.stdin) {
+                        throw new Error('child process missing stdin');
+                    }
+                    cp.stdin.end(this.options.input);
+                }
+            }));
+        });
+    }
+}
+/**
+ * Convert an arg string to an array of args. Handles escaping
+ *
+ * @param    argString   string of arguments
+ * @returns  string[]    array of arguments
+ */
+function argStringToArray(argString) {
+    const args = [];
+    let inQuotes = false;
+    let escaped = false;
+    let arg = '';
+    function append(c) {
+        // we only escape double quotes.
+        if (escaped && c !== '"') {
+            arg += '\\';
+        }
+        arg += c;
+        escaped = false;
+    }
+    for (let i = 0; i < argString.length; i++) {
+        const c = argString.charAt(i);
+        if (c === '"') {
+            if (!escaped) {
+                inQuotes = !inQuotes;
+            }
+            else {
+                append(c);
+            }
+            continue;
+        }
+        if (c === '\\' && escaped) {
+            append(c);
+            continue;
+        }
+        if (c === '\\' && inQuotes) {
+            escaped = true;
+            continue;
+        }
+        if (c === ' ' && !inQuotes) {
+            if (arg.length > 0) {
+                args.push(arg);
+                arg = '';
+            }
+            continue;
+        }
+        append(c);
+    }
+    if (arg.length > 0) {
+        args.push(arg.trim());
+    }
+    return args;
+}
+class ExecState extends external_events_.EventEmitter {
+    constructor(options, toolPath) {
+        super();
+        this.processClosed = false; // tracks whether the process has exited and stdio is closed
+        this.processError = '';
+        this.processExitCode = 0;
+        this.processExited = false; // tracks whether the process has exited
+        this.processStderr = false; // tracks whether stderr was written to
+        this.delay = 10000; // 10 seconds
+        this.done = false;
+        this.timeout = null;
+        if (!toolPath) {
+            throw new Error('toolPath must not be empty');
+        }
+        this.options = options;
+        this.toolPath = toolPath;
+        if (options.delay) {
+            this.delay = options.delay;
+        }
+    }
+    CheckComplete() {
+        if (this.done) {
+            return;
+        }
+        if (this.processClosed) {
+            this._setResult();
+        }
+        else if (this.processExited) {
+            this.timeout = (0,external_timers_namespaceObject.setTimeout)(ExecState.HandleTimeout, this.delay, this);
+        }
+    }
+    _debug(message) {
+        this.emit('debug', message);
+    }
+    _setResult() {
+        // determine whether there is an error
+        let error;
+        if (this.processExited) {
+            if (this.processError) {
+                error = new Error(`There was an error when attempting to execute the process '${this.toolPath}'. This may indicate the process failed to start. Error: ${this.processError}`);
+            }
+            else if (this.processExitCode !== 0 && !this.options.ignoreReturnCode) {
+                error = new Error(`The process '${this.toolPath}' failed with exit code ${this.processExitCode}`);
+            }
+            else if (this.processStderr && this.options.failOnStdErr) {
+                error = new Error(`The process '${this.toolPath}' failed because one or more lines were written to the STDERR stream`);
+            }
+        }
+        // clear the timeout
+        if (this.timeout) {
+            clearTimeout(this.timeout);
+            this.timeout = null;
+        }
+        this.done = true;
+        this.emit('done', error, this.processExitCode);
+    }
+    static HandleTimeout(state) {
+        if (state.done) {
+            return;
+        }
+        if (!state.processClosed && state.processExited) {
+            const message = `The STDIO streams did not close within ${state.delay / 1000} seconds of the exit event from process '${state.toolPath}'. This may indicate a child process inherited the STDIO streams and has not yet exited.`;
+            state._debug(message);
+        }
+        state._setResult();
+    }
+}
+//# sourceMappingURL=toolrunner.js.map
+;// CONCATENATED MODULE: ./node_modules/@actions/exec/lib/exec.js
+var exec_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
+    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
+    return new (P || (P = Promise))(function (resolve, reject) {
+        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
+        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
+        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
+        step((generator = generator.apply(thisArg, _arguments || [])).next());
+    });
+};
+
+
+/**
+ * Exec a command.
+ * Output will be streamed to the live console.
+ * Returns promise with return code
+ *
+ * @param     commandLine        command to execute (can include additional args). Must be correctly escaped.
+ * @param     args               optional arguments for tool. Escaping is handled by the lib.
+ * @param     options            optional exec options.  See ExecOptions
+ * @returns   Promise<number>    exit code
+ */
+function exec(commandLine, args, options) {
+    return exec_awaiter(this, void 0, void 0, function* () {
+        const commandArgs = argStringToArray(commandLine);
+        if (commandArgs.length === 0) {
+            throw new Error(`Parameter 'commandLine' cannot be null or empty.`);
+        }
+        // Path to tool to execute should be first arg
+        const toolPath = commandArgs[0];
+        args = commandArgs.slice(1).concat(args || []);
+        const runner = new ToolRunner(toolPath, args, options);
+        return runner.exec();
+    });
+}
+/**
+ * Exec a command and get the output.
+ * Output will be streamed to the live console.
+ * Returns promise with the exit code and collected stdout and stderr
+ *
+ * @param     commandLine           command to execute (can include additional args). Must be correctly escaped.
+ * @param     args                  optional arguments for tool. Escaping is handled by the lib.
+ * @param     options               optional exec options.  See ExecOptions
+ * @returns   Promise<ExecOutput>   exit code, stdout, and stderr
+ */
+function getExecOutput(commandLine, args, options) {
+    return exec_awaiter(this, void 0, void 0, function* () {
+        var _a, _b;
+        let stdout = '';
+        let stderr = '';
+        //Using string decoder covers the case where a mult-byte character is split
+        const stdoutDecoder = new external_string_decoder_.StringDecoder('utf8');
+        const stderrDecoder = new external_string_decoder_.StringDecoder('utf8');
+        const originalStdoutListener = (_a = options === null || options === void 0 ? void 0 : options.listeners) === null || _a === void 0 ? void 0 : _a.stdout;
+        const originalStdErrListener = (_b = options === null || options === void 0 ? void 0 : options.listeners) === null || _b === void 0 ? void 0 : _b.stderr;
+        const stdErrListener = (data) => {
+            stderr += stderrDecoder.write(data);
+            if (originalStdErrListener) {
+                originalStdErrListener(data);
+            }
+        };
+        const stdOutListener = (data) => {
+            stdout += stdoutDecoder.write(data);
+            if (originalStdoutListener) {
+                originalStdoutListener(data);
+            }
+        };
+        const listeners = Object.assign(Object.assign({}, options === null || options === void 0 ? void 0 : options.listeners), { stdout: stdOutListener, stderr: stdErrListener });
+        const exitCode = yield exec(commandLine, args, Object.assign(Object.assign({}, options), { listeners }));
+        //flush any remaining characters
+        stdout += stdoutDecoder.end();
+        stderr += stderrDecoder.end();
+        return {
+            exitCode,
+            stdout,
+            stderr
+        };
+    });
+}
+//# sourceMappingURL=exec.js.map
+
+/***/ }),
+
+/***/ 90:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   H8: () => (/* binding */ IS_WINDOWS),
+/* harmony export */   Qh: () => (/* binding */ isRooted),
+/* harmony export */   t2: () => (/* binding */ exists),
+/* harmony export */   vr: () => (/* binding */ tryGetExecutablePath)
+/* harmony export */ });
+/* unused harmony exports chmod, copyFile, lstat, mkdir, open, readdir, rename, rm, rmdir, stat, symlink, unlink, readlink, UV_FS_O_EXLOCK, READONLY, isDirectory, getCmdPath */
+/* harmony import */ var fs__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9896);
+/* harmony import */ var path__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(6928);
+var __awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
+    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
+    return new (P || (P = Promise))(function (resolve, reject) {
+        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
+        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
+        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
+        step((generator = generator.apply(thisArg, _arguments || [])).next());
+    });
+};
+
+
+const { chmod, copyFile, lstat, mkdir, open, readdir, rename, rm, rmdir, stat, symlink, unlink } = fs__WEBPACK_IMPORTED_MODULE_0__.promises;
+// export const {open} = 'fs'
+const IS_WINDOWS = process.platform === 'win32';
+/**
+ * Custom implementation of readlink to ensure Windows junctions
+ * maintain trailing backslash for backward compatibility with Node.js < 24
+ *
+ * In Node.js 20, Windows junctions (directory symlinks) always returned paths
+ * with trailing backslashes. Node.js 24 removed this behavior, which breaks
+ * code that relied on this format for path operations.
+ *
+ * This implementation restores the Node 20 behavior by adding a trailing
+ * backslash to all junction results on Windows.
+ */
+function readlink(fsPath) {
+    return __awaiter(this, void 0, void 0, function* () {
+        const result = yield fs.promises.readlink(fsPath);
+        // On Windows, restore Node 20 behavior: add trailing backslash to all results
+        // since junctions on Windows are always directory links
+        if (IS_WINDOWS && !result.endsWith('\\')) {
+            return `${result}\\`;
+        }
+        return result;
+    });
+}
+// See https://github.com/nodejs/node/blob/d0153aee367422d0858105abec186da4dff0a0c5/deps/uv/include/uv/win.h#L691
+const UV_FS_O_EXLOCK = 0x10000000;
+const READONLY = fs__WEBPACK_IMPORTED_MODULE_0__.constants.O_RDONLY;
+function exists(fsPath) {
+    return __awaiter(this, void 0, void 0, function* () {
+        try {
+            yield stat(fsPath);
+        }
+        catch (err) {
+            if (err.code === 'ENOENT') {
+                return false;
+            }
+            throw err;
+        }
+        return true;
+    });
+}
+function isDirectory(fsPath_1) {
+    return __awaiter(this, arguments, void 0, function* (fsPath, useStat = false) {
+        const stats = useStat ? yield stat(fsPath) : yield lstat(fsPath);
+        return stats.isDirectory();
+    });
+}
+/**
+ * On OSX/Linux, true if path starts with '/'. On Windows, true for paths like:
+ * \, \hello, \\hello\share, C:, and C:\hello (and corresponding alternate separator cases).
+ */
+function isRooted(p) {
+    p = normalizeSeparators(p);
+    if (!p) {
+        throw new Error('isRooted() parameter "p" cannot be empty');
+    }
+    if (IS_WINDOWS) {
+        return (p.startsWith('\\') || /^[A-Z]:/i.test(p) // e.g. \ or \hello or \\hello
+        ); // e.g. C: or C:\hello
+    }
+    return p.startsWith('/');
+}
+/**
+ * Best effort attempt to determine whether a file exists and is executable.
+ * @param filePath    file path to check
+ * @param extensions  additional file extensions to try
+ * @return if file exists and is executable, returns the file path. otherwise empty string.
+ */
+function tryGetExecutablePath(filePath, extensions) {
+    return __awaiter(this, void 0, void 0, function* () {
+        let stats = undefined;
+        try {
+            // test file exists
+            stats = yield stat(filePath);
+        }
+        catch (err) {
+            if (err.code !== 'ENOENT') {
+                // eslint-disable-next-line no-console
+                console.log(`Unexpected error attempting to determine if executable file exists '${filePath}': ${err}`);
+            }
+        }
+        if (stats && stats.isFile()) {
+            if (IS_WINDOWS) {
+                // on Windows, test for valid extension
+                const upperExt = path__WEBPACK_IMPORTED_MODULE_1__.extname(filePath).toUpperCase();
+                if (extensions.some(validExt => validExt.toUpperCase() === upperExt)) {
+                    return filePath;
+                }
+            }
+            else {
+                if (isUnixExecutable(stats)) {
+                    return filePath;
+                }
+            }
+        }
+        // try each extension
+        const originalFilePath = filePath;
+        for (const extension of extensions) {
+            filePath = originalFilePath + extension;
+            stats = undefined;
+            try {
+                stats = yield stat(filePath);
+            }
+            catch (err) {
+                if (err.code !== 'ENOENT') {
+                    // eslint-disable-next-line no-console
+                    console.log(`Unexpected error attempting to determine if executable file exists '${filePath}': ${err}`);
+                }
+            }
+            if (stats && stats.isFile()) {
+                if (IS_WINDOWS) {
+                    // preserve the case of the actual file (since an extension was appended)
+                    try {
+                        const directory = path__WEBPACK_IMPORTED_MODULE_1__.dirname(filePath);
+                        const upperName = path__WEBPACK_IMPORTED_MODULE_1__.basename(filePath).toUpperCase();
+                        for (const actualName of yield readdir(directory)) {
+                            if (upperName === actualName.toUpperCase()) {
+                                filePath = path__WEBPACK_IMPORTED_MODULE_1__.join(directory, actualName);
+                                break;
+                            }
+                        }
+                    }
+                    catch (err) {
+                        // eslint-disable-next-line no-console
+                        console.log(`Unexpected error attempting to determine the actual case of the file '${filePath}': ${err}`);
+                    }
+                    return filePath;
+                }
+                else {
+                    if (isUnixExecutable(stats)) {
+                        return filePath;
+                    }
+                }
+            }
+        }
+        return '';
+    });
+}
+function normalizeSeparators(p) {
+    p = p || '';
+    if (IS_WINDOWS) {
+        // convert slashes on Windows
+        p = p.replace(/\//g, '\\');
+        // remove redundant slashes
+        return p.replace(/\\\\+/g, '\\');
+    }
+    // remove redundant slashes
+    return p.replace(/\/\/+/g, '/');
+}
+// on Mac/Linux, test the execute bit
+//     R   W  X  R  W X R W X
+//   256 128 64 32 16 8 4 2 1
+function isUnixExecutable(stats) {
+    return ((stats.mode & 1) > 0 ||
+        ((stats.mode & 8) > 0 &&
+            process.getgid !== undefined &&
+            stats.gid === process.getgid()) ||
+        ((stats.mode & 64) > 0 &&
+            process.getuid !== undefined &&
+            stats.uid === process.getuid()));
+}
+// Get the path of cmd.exe in windows
+function getCmdPath() {
+    var _a;
+    return (_a = process.env['COMSPEC']) !== null && _a !== void 0 ? _a : `cmd.exe`;
+}
+//# sourceMappingURL=io-util.js.map
+
+/***/ }),
+
+/***/ 8701:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   K7: () => (/* binding */ which)
+/* harmony export */ });
+/* unused harmony exports cp, mv, rmRF, mkdirP, findInPath */
+/* harmony import */ var assert__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2613);
+/* harmony import */ var path__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(6928);
+/* harmony import */ var _io_util_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(90);
+var __awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
+    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
+    return new (P || (P = Promise))(function (resolve, reject) {
+        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
+        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
+        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
+        step((generator = generator.apply(thisArg, _arguments || [])).next());
+    });
+};
+
+
+
+/**
+ * Copies a file or folder.
+ * Based off of shelljs - https://github.com/shelljs/shelljs/blob/9237f66c52e5daa40458f94f9565e18e8132f5a6/src/cp.js
+ *
+ * @param     source    source path
+ * @param     dest      destination path
+ * @param     options   optional. See CopyOptions.
+ */
+function cp(source_1, dest_1) {
+    return __awaiter(this, arguments, void 0, function* (source, dest, options = {}) {
+        const { force, recursive, copySourceDirectory } = readCopyOptions(options);
+        const destStat = (yield ioUtil.exists(dest)) ? yield ioUtil.stat(dest) : null;
+        // Dest is an existing file, but not forcing
+        if (destStat && destStat.isFile() && !force) {
+            return;
+        }
+        // If dest is an existing directory, should copy inside.
+        const newDest = destStat && destStat.isDirectory() && copySourceDirectory
+            ? path.join(dest, path.basename(source))
+            : dest;
+        if (!(yield ioUtil.exists(source))) {
+            throw new Error(`no such file or directory: ${source}`);
+        }
+        const sourceStat = yield ioUtil.stat(source);
+        if (sourceStat.isDirectory()) {
+            if (!recursive) {
+                throw new Error(`Failed to copy. ${source} is a directory, but tried to copy without recursive flag.`);
+            }
+            else {
+                yield cpDirRecursive(source, newDest, 0, force);
+            }
+        }
+        else {
+            if (path.relative(source, newDest) === '') {
+                // a file cannot be copied to itself
+                throw new Error(`'${newDest}' and '${source}' are the same file`);
+            }
+            yield copyFile(source, newDest, force);
+        }
+    });
+}
+/**
+ * Moves a path.
+ *
+ * @param     source    source path
+ * @param     dest      destination path
+ * @param     options   optional. See MoveOptions.
+ */
+function mv(source_1, dest_1) {
+    return __awaiter(this, arguments, void 0, function* (source, dest, options = {}) {
+        if (yield ioUtil.exists(dest)) {
+            let destExists = true;
+            if (yield ioUtil.isDirectory(dest)) {
+                // If dest is directory copy src into dest
+                dest = path.join(dest, path.basename(source));
+                destExists = yield ioUtil.exists(dest);
+            }
+            if (destExists) {
+                if (options.force == null || options.force) {
+                    yield rmRF(dest);
+                }
+                else {
+                    throw new Error('Destination already exists');
+                }
+            }
+        }
+        yield mkdirP(path.dirname(dest));
+        yield ioUtil.rename(source, dest);
+    });
+}
+/**
+ * Remove a path recursively with force
+ *
+ * @param inputPath path to remove
+ */
+function rmRF(inputPath) {
+    return __awaiter(this, void 0, void 0, function* () {
+        if (ioUtil.IS_WINDOWS) {
+            // Check for invalid characters
+            // https://docs.microsoft.com/en-us/windows/win32/fileio/naming-a-file
+            if (/[*"<>|]/.test(inputPath)) {
+                throw new Error('File path must not contain `*`, `"`, `<`, `>` or `|` on Windows');
+            }
+        }
+        try {
+            // note if path does not exist, error is silent
+            yield ioUtil.rm(inputPath, {
+                force: true,
+                maxRetries: 3,
+                recursive: true,
+                retryDelay: 300
+            });
+        }
+        catch (err) {
+            throw new Error(`File was unable to be removed ${err}`);
+        }
+    });
+}
+/**
+ * Make a directory.  Creates the full path with folders in between
+ * Will throw if it fails
+ *
+ * @param   fsPath        path to create
+ * @returns Promise<void>
+ */
+function mkdirP(fsPath) {
+    return __awaiter(this, void 0, void 0, function* () {
+        ok(fsPath, 'a path argument must be provided');
+        yield ioUtil.mkdir(fsPath, { recursive: true });
+    });
+}
+/**
+ * Returns path of a tool had the tool actually been invoked.  Resolves via paths.
+ * If you check and the tool does not exist, it will throw.
+ *
+ * @param     tool              name of the tool
+ * @param     check             whether to check if tool exists
+ * @returns   Promise<string>   path to tool
+ */
+function which(tool, check) {
+    return __awaiter(this, void 0, void 0, function* () {
+        if (!tool) {
+            throw new Error("parameter 'tool' is required");
+        }
+        // recursive when check=true
+        if (check) {
+            const result = yield which(tool, false);
+            if (!result) {
+                if (_io_util_js__WEBPACK_IMPORTED_MODULE_2__/* .IS_WINDOWS */ .H8) {
+                    throw new Error(`Unable to locate executable file: ${tool}. Please verify either the file path exists or the file can be found within a directory specified by the PATH environment variable. Also verify the file has a valid extension for an executable file.`);
+                }
+                else {
+                    throw new Error(`Unable to locate executable file: ${tool}. Please verify either the file path exists or the file can be found within a directory specified by the PATH environment variable. Also check the file mode to verify the file is executable.`);
+                }
+            }
+            return result;
+        }
+        const matches = yield findInPath(tool);
+        if (matches && matches.length > 0) {
+            return matches[0];
+        }
+        return '';
+    });
+}
+/**
+ * Returns a list of all occurrences of the given tool on the system path.
+ *
+ * @returns   Promise<string[]>  the paths of the tool
+ */
+function findInPath(tool) {
+    return __awaiter(this, void 0, void 0, function* () {
+        if (!tool) {
+            throw new Error("parameter 'tool' is required");
+        }
+        // build the list of extensions to try
+        const extensions = [];
+        if (_io_util_js__WEBPACK_IMPORTED_MODULE_2__/* .IS_WINDOWS */ .H8 && process.env['PATHEXT']) {
+            for (const extension of process.env['PATHEXT'].split(path__WEBPACK_IMPORTED_MODULE_1__.delimiter)) {
+                if (extension) {
+                    extensions.push(extension);
+                }
+            }
+        }
+        // if it's rooted, return it if exists. otherwise return empty.
+        if (_io_util_js__WEBPACK_IMPORTED_MODULE_2__/* .isRooted */ .Qh(tool)) {
+            const filePath = yield _io_util_js__WEBPACK_IMPORTED_MODULE_2__/* .tryGetExecutablePath */ .vr(tool, extensions);
+            if (filePath) {
+                return [filePath];
+            }
+            return [];
+        }
+        // if any path separators, return empty
+        if (tool.includes(path__WEBPACK_IMPORTED_MODULE_1__.sep)) {
+            return [];
+        }
+        // build the list of directories
+        //
+        // Note, technically "where" checks the current directory on Windows. From a toolkit perspective,
+        // it feels like we should not do this. Checking the current directory seems like more of a use
+        // case of a shell, and the which() function exposed by the toolkit should strive for consistency
+        // across platforms.
+        const directories = [];
+        if (process.env.PATH) {
+            for (const p of process.env.PATH.split(path__WEBPACK_IMPORTED_MODULE_1__.delimiter)) {
+                if (p) {
+                    directories.push(p);
+                }
+            }
+        }
+        // find all matches
+        const matches = [];
+        for (const directory of directories) {
+            const filePath = yield _io_util_js__WEBPACK_IMPORTED_MODULE_2__/* .tryGetExecutablePath */ .vr(path__WEBPACK_IMPORTED_MODULE_1__.join(directory, tool), extensions);
+            if (filePath) {
+                matches.push(filePath);
+            }
+        }
+        return matches;
+    });
+}
+function readCopyOptions(options) {
+    const force = options.force == null ? true : options.force;
+    const recursive = Boolean(options.recursive);
+    const copySourceDirectory = options.copySourceDirectory == null
+        ? true
+        : Boolean(options.copySourceDirectory);
+    return { force, recursive, copySourceDirectory };
+}
+function cpDirRecursive(sourceDir, destDir, currentDepth, force) {
+    return __awaiter(this, void 0, void 0, function* () {
+        // Ensure there is not a run away recursive copy
+        if (currentDepth >= 255)
+            return;
+        currentDepth++;
+        yield mkdirP(destDir);
+        const files = yield ioUtil.readdir(sourceDir);
+        for (const fileName of files) {
+            const srcFile = `${sourceDir}/${fileName}`;
+            const destFile = `${destDir}/${fileName}`;
+            const srcFileStat = yield ioUtil.lstat(srcFile);
+            if (srcFileStat.isDirectory()) {
+                // Recurse
+                yield cpDirRecursive(srcFile, destFile, currentDepth, force);
+            }
+            else {
+                yield copyFile(srcFile, destFile, force);
+            }
+        }
+        // Change the mode for the newly created directory
+        yield ioUtil.chmod(destDir, (yield ioUtil.stat(sourceDir)).mode);
+    });
+}
+// Buffered file copy
+function copyFile(srcFile, destFile, force) {
+    return __awaiter(this, void 0, void 0, function* () {
+        if ((yield ioUtil.lstat(srcFile)).isSymbolicLink()) {
+            // unlink/re-link it
+            try {
+                yield ioUtil.lstat(destFile);
+                yield ioUtil.unlink(destFile);
+            }
+            catch (e) {
+                // Try to override file permission
+                if (e.code === 'EPERM') {
+                    yield ioUtil.chmod(destFile, '0666');
+                    yield ioUtil.unlink(destFile);
+                }
+                // other errors = it doesn't exist, no work to do
+            }
+            // Copy over symlink
+            const symlinkFull = yield ioUtil.readlink(srcFile);
+            yield ioUtil.symlink(symlinkFull, destFile, ioUtil.IS_WINDOWS ? 'junction' : null);
+        }
+        else if (!(yield ioUtil.exists(destFile)) || force) {
+            yield ioUtil.copyFile(srcFile, destFile);
+        }
+    });
+}
+//# sourceMappingURL=io.js.map
+
+/***/ })
+
+/******/ });
+/************************************************************************/
+/******/ // The module cache
+/******/ var __webpack_module_cache__ = {};
+/******/ 
+/******/ // The require function
+/******/ function __nccwpck_require__(moduleId) {
+/******/ 	// Check if module is in cache
+/******/ 	var cachedModule = __webpack_module_cache__[moduleId];
+/******/ 	if (cachedModule !== undefined) {
+/******/ 		return cachedModule.exports;
+/******/ 	}
+/******/ 	// Create a new module (and put it into the cache)
+/******/ 	var module = __webpack_module_cache__[moduleId] = {
+/******/ 		// no module.id needed
+/******/ 		// no module.loaded needed
+/******/ 		exports: {}
+/******/ 	};
+/******/ 
+/******/ 	// Execute the module function
+/******/ 	var threw = true;
+/******/ 	try {
+/******/ 		__webpack_modules__[moduleId].call(module.exports, module, module.exports, __nccwpck_require__);
+/******/ 		threw = false;
+/******/ 	} finally {
+/******/ 		if(threw) delete __webpack_module_cache__[moduleId];
+/******/ 	}
+/******/ 
+/******/ 	// Return the exports of the module
+/******/ 	return module.exports;
+/******/ }
+/******/ 
+/******/ // expose the modules object (__webpack_modules__)
+/******/ __nccwpck_require__.m = __webpack_modules__;
+/******/ 
+/************************************************************************/
+/******/ /* webpack/runtime/asset-relocator-loader */
+/******/ if (typeof __nccwpck_require__ !== 'undefined') __nccwpck_require__.ab = decodeURIComponent(new URL('.', import.meta.url).pathname).slice(import.meta.url.match(/^file:\/\/\/\w:/) ? 1 : 0, -1) + "/";
+/******/ 
+/******/ /* webpack/runtime/compat get default export */
+/******/ (() => {
+/******/ 	// getDefaultExport function for compatibility with non-harmony modules
+/******/ 	__nccwpck_require__.n = (module) => {
+/******/ 		var getter = module && module.__esModule ?
+/******/ 			() => (module['default']) :
+/******/ 			() => (module);
+/******/ 		__nccwpck_require__.d(getter, { a: getter });
+/******/ 		return getter;
+/******/ 	};
+/******/ })();
+/******/ 
+/******/ /* webpack/runtime/create fake namespace object */
+/******/ (() => {
+/******/ 	var getProto = Object.getPrototypeOf ? (obj) => (Object.getPrototypeOf(obj)) : (obj) => (obj.__proto__);
+/******/ 	var leafPrototypes;
+/******/ 	// create a fake namespace object
+/******/ 	// mode & 1: value is a module id, require it
+/******/ 	// mode & 2: merge all properties of value into the ns
+/******/ 	// mode & 4: return value when already ns object
+/******/ 	// mode & 16: return value when it's Promise-like
+/******/ 	// mode & 8|1: behave like require
+/******/ 	__nccwpck_require__.t = function(value, mode) {
+/******/ 		if(mode & 1) value = this(value);
+/******/ 		if(mode & 8) return value;
+/******/ 		if(typeof value === 'object' && value) {
+/******/ 			if((mode & 4) && value.__esModule) return value;
+/******/ 			if((mode & 16) && typeof value.then === 'function') return value;
+/******/ 		}
+/******/ 		var ns = Object.create(null);
+/******/ 		__nccwpck_require__.r(ns);
+/******/ 		var def = {};
+/******/ 		leafPrototypes = leafPrototypes || [null, getProto({}), getProto([]), getProto(getProto)];
+/******/ 		for(var current = mode & 2 && value; typeof current == 'object' && !~leafPrototypes.indexOf(current); current = getProto(current)) {
+/******/ 			Object.getOwnPropertyNames(current).forEach((key) => (def[key] = () => (value[key])));
+/******/ 		}
+/******/ 		def['default'] = () => (value);
+/******/ 		__nccwpck_require__.d(ns, def);
+/******/ 		return ns;
+/******/ 	};
+/******/ })();
+/******/ 
+/******/ /* webpack/runtime/define property getters */
+/******/ (() => {
+/******/ 	// define getter functions for harmony exports
+/******/ 	__nccwpck_require__.d = (exports, definition) => {
+/******/ 		for(var key in definition) {
+/******/ 			if(__nccwpck_require__.o(definition, key) && !__nccwpck_require__.o(exports, key)) {
+/******/ 				Object.defineProperty(exports, key, { enumerable: true, get: definition[key] });
+/******/ 			}
+/******/ 		}
+/******/ 	};
+/******/ })();
+/******/ 
+/******/ /* webpack/runtime/ensure chunk */
+/******/ (() => {
+/******/ 	__nccwpck_require__.f = {};
+/******/ 	// This file contains only the entry chunk.
+/******/ 	// The chunk loading function for additional chunks
+/******/ 	__nccwpck_require__.e = (chunkId) => {
+/******/ 		return Promise.all(Object.keys(__nccwpck_require__.f).reduce((promises, key) => {
+/******/ 			__nccwpck_require__.f[key](chunkId, promises);
+/******/ 			return promises;
+/******/ 		}, []));
+/******/ 	};
+/******/ })();
+/******/ 
+/******/ /* webpack/runtime/get javascript chunk filename */
+/******/ (() => {
+/******/ 	// This function allow to reference async chunks
+/******/ 	__nccwpck_require__.u = (chunkId) => {
+/******/ 		// return url for filenames based on template
+/******/ 		return "" + chunkId + ".index.js";
+/******/ 	};
+/******/ })();
+/******/ 
+/******/ /* webpack/runtime/hasOwnProperty shorthand */
+/******/ (() => {
+/******/ 	__nccwpck_require__.o = (obj, prop) => (Object.prototype.hasOwnProperty.call(obj, prop))
+/******/ })();
+/******/ 
+/******/ /* webpack/runtime/make namespace object */
+/******/ (() => {
+/******/ 	// define __esModule on exports
+/******/ 	__nccwpck_require__.r = (exports) => {
+/******/ 		if(typeof Symbol !== 'undefined' && Symbol.toStringTag) {
+/******/ 			Object.defineProperty(exports, Symbol.toStringTag, { value: 'Module' });
+/******/ 		}
+/******/ 		Object.defineProperty(exports, '__esModule', { value: true });
+/******/ 	};
+/******/ })();
+/******/ 
+/******/ /* webpack/runtime/import chunk loading */
+/******/ (() => {
+/******/ 	// no baseURI
+/******/ 	
+/******/ 	// object to store loaded and loading chunks
+/******/ 	// undefined = chunk not loaded, null = chunk preloaded/prefetched
+/******/ 	// [resolve, Promise] = chunk loading, 0 = chunk loaded
+/******/ 	var installedChunks = {
+/******/ 		792: 0
+/******/ 	};
+/******/ 	
+/******/ 	var installChunk = (data) => {
+/******/ 		var {ids, modules, runtime} = data;
+/******/ 		// add "modules" to the modules object,
+/******/ 		// then flag all "ids" as loaded and fire callback
+/******/ 		var moduleId, chunkId, i = 0;
+/******/ 		for(moduleId in modules) {
+/******/ 			if(__nccwpck_require__.o(modules, moduleId)) {
+/******/ 				__nccwpck_require__.m[moduleId] = modules[moduleId];
+/******/ 			}
+/******/ 		}
+/******/ 		if(runtime) runtime(__nccwpck_require__);
+/******/ 		for(;i < ids.length; i++) {
+/******/ 			chunkId = ids[i];
+/******/ 			if(__nccwpck_require__.o(installedChunks, chunkId) && installedChunks[chunkId]) {
+/******/ 				installedChunks[chunkId][0]();
+/******/ 			}
+/******/ 			installedChunks[ids[i]] = 0;
+/******/ 		}
+/******/ 	
+/******/ 	}
+/******/ 	
+/******/ 	__nccwpck_require__.f.j = (chunkId, promises) => {
+/******/ 			// import() chunk loading for javascript
+/******/ 			var installedChunkData = __nccwpck_require__.o(installedChunks, chunkId) ? installedChunks[chunkId] : undefined;
+/******/ 			if(installedChunkData !== 0) { // 0 means "already installed".
+/******/ 	
+/******/ 				// a Promise means "currently loading".
+/******/ 				if(installedChunkData) {
+/******/ 					promises.push(installedChunkData[1]);
+/******/ 				} else {
+/******/ 					if(true) { // all chunks have JS
+/******/ 						// setup Promise in chunk cache
+/******/ 						var promise = import("./" + __nccwpck_require__.u(chunkId)).then(installChunk, (e) => {
+/******/ 							if(installedChunks[chunkId] !== 0) installedChunks[chunkId] = undefined;
+/******/ 							throw e;
+/******/ 						});
+/******/ 						var promise = Promise.race([promise, new Promise((resolve) => (installedChunkData = installedChunks[chunkId] = [resolve]))])
+/******/ 						promises.push(installedChunkData[1] = promise);
+/******/ 					}
+/******/ 				}
+/******/ 			}
+/******/ 	};
+/******/ 	
+/******/ 	// no prefetching
+/******/ 	
+/******/ 	// no preloaded
+/******/ 	
+/******/ 	// no external install chunk
+/******/ 	
+/******/ 	// no on chunks loaded
+/******/ })();
+/******/ 
+/************************************************************************/
+var __webpack_exports__ = {};
+/* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4436);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(3436);
+/* harmony import */ var _state_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(3175);
+// One bundle for both phases (action.yml `main` and `post`), told apart by state saved in main.
+
+
+
+async function entry() {
+    try {
+        if (_state_js__WEBPACK_IMPORTED_MODULE_2__/* .isPost */ .tl)
+            await (0,_main_js__WEBPACK_IMPORTED_MODULE_1__/* .post */ .bE)();
+        else
+            await (0,_main_js__WEBPACK_IMPORTED_MODULE_1__/* .main */ .iW)();
+    }
+    catch (error) {
+        _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .setFailed */ .C1(error.message);
+    }
+}
+void entry();
+

@@ -1,0 +1,224 @@
+// A sandbox's git folder read as data by the host: HEAD, every ref (loose and packed), the activity
+// signals and the marks of an operation left half-done. A container wrote all of it, so nothing here
+// runs git, follows a symbolic link or reads more than a bound: a file is opened with O_NOFOLLOW, checked
+// to be a regular file, and read up to its limit. Anything unexpected is an error, which the checks
+// turn into "keep".
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+
+export const OID = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
+/** A ref name as git writes them (no spaces, no control characters, no `..` component). */
+const REF_NAME = /^refs\/(?:[^\s\0\\/:?*[~^]+\/)*[^\s\0\\/:?*[~^]+$/;
+
+const HEAD_MAX = 1024;
+const LOOSE_REF_MAX = 1024;
+const PACKED_REFS_MAX = 32 * 1024 * 1024;
+/** More refs than this (a ref bomb) and the sandbox is kept without a closer look. */
+export const MAX_REFS = 20_000;
+
+export type HeadReading = { ref: string } | { oid: string } | { error: string };
+
+/** HEAD's content: `ref: refs/...` or a commit name. */
+export function parseHead(text: string): HeadReading {
+  const line = text.replace(/\n$/, '');
+  if (OID.test(line)) return { oid: line };
+  const ref = /^ref: (.+)$/.exec(line)?.[1];
+  if (ref && REF_NAME.test(ref) && !ref.split('/').includes('..')) return { ref };
+  return { error: `HEAD is neither a commit nor a ref: ${JSON.stringify(line.slice(0, 80))}` };
+}
+
+/** A loose ref file: an object name, or a symbolic ref (`ref: ...`), which names no object itself. */
+export function parseLooseRef(text: string): { oid: string } | { symbolic: string } | { error: string } {
+  const head = parseHead(text);
+  if ('oid' in head) return head;
+  if ('ref' in head) return { symbolic: head.ref };
+  return { error: 'a ref file holds neither an object name nor a ref' };
+}
+
+/** `packed-refs`: `<oid> <name>` lines, `^<oid>` for a peeled tag, `#` comments. */
+export function parsePackedRefs(
+  text: string,
+): { refs: Map<string, string>; peeled: string[] } | { error: string } {
+  const refs = new Map<string, string>();
+  const peeled: string[] = [];
+  for (const line of text.split('\n')) {
+    if (!line || line.startsWith('#')) continue;
+    if (line.startsWith('^')) {
+      if (!OID.test(line.slice(1))) return { error: 'packed-refs has a malformed line' };
+      peeled.push(line.slice(1));
+      continue;
+    }
+    const space = line.indexOf(' ');
+    const oid = line.slice(0, space);
+    const name = line.slice(space + 1);
+    if (space < 0 || !OID.test(oid) || !REF_NAME.test(name))
+      return { error: 'packed-refs has a malformed line' };
+    refs.set(name, oid);
+  }
+  return { refs, peeled };
+}
+
+export type FileReading = { data: Buffer } | { absent: true } | { error: string };
+
+/** A regular file, never through a symbolic link, at most `max` bytes (more: an error). */
+export function readBounded(file: string, max: number): FileReading {
+  let fd: number;
+  try {
+    fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return { absent: true };
+    if (code === 'ELOOP') return { error: `${path.basename(file)} is a symbolic link` };
+    return { error: `cannot read ${path.basename(file)} (${code})` };
+  }
+  try {
+    const st = fs.fstatSync(fd);
+    if (!st.isFile()) return { error: `${path.basename(file)} is not a regular file` };
+    if (st.size > max) return { error: `${path.basename(file)} is larger than ${max} bytes` };
+    const data = Buffer.alloc(st.size);
+    let read = 0;
+    while (read < st.size) {
+      const n = fs.readSync(fd, data, read, st.size - read, read);
+      if (n === 0) break;
+      read += n;
+    }
+    return { data: data.subarray(0, read) };
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+export interface SandboxGitData {
+  /** HEAD as written: a branch (`refs/heads/...`) or undefined when detached. */
+  headRef?: string;
+  /** The commit HEAD names (resolved through the refs read here). */
+  headOid?: string;
+  /** Every object HEAD and the refs name (loose, packed, peeled). */
+  named: string[];
+}
+
+export type SandboxGitReading = ({ ok: true } & SandboxGitData) | { ok: false; error: string };
+
+/** HEAD and every ref of a sandbox's git folder (`<work tree>/.git`), as data. */
+export function readSandboxGit(gitDir: string): SandboxGitReading {
+  const fail = (error: string): SandboxGitReading => ({ ok: false, error });
+  const top = lstat(gitDir);
+  if (!top?.isDirectory()) return fail('its .git is not a folder');
+  const headFile = readBounded(path.join(gitDir, 'HEAD'), HEAD_MAX);
+  if ('error' in headFile) return fail(headFile.error);
+  if ('absent' in headFile) return fail('it has no HEAD');
+  const head = parseHead(headFile.data.toString('utf8'));
+  if ('error' in head) return fail(head.error);
+
+  const loose = new Map<string, string>();
+  const walked = walkRefs(gitDir, loose);
+  if (walked) return fail(walked);
+  const packedFile = readBounded(path.join(gitDir, 'packed-refs'), PACKED_REFS_MAX);
+  if ('error' in packedFile) return fail(packedFile.error);
+  let packed = new Map<string, string>();
+  const peeled: string[] = [];
+  if ('data' in packedFile) {
+    const parsed = parsePackedRefs(packedFile.data.toString('utf8'));
+    if ('error' in parsed) return fail(parsed.error);
+    packed = parsed.refs;
+    peeled.push(...parsed.peeled);
+  }
+  if (loose.size + packed.size > MAX_REFS) return fail(`it has more than ${MAX_REFS} refs`);
+
+  let headOid: string | undefined;
+  if ('oid' in head) headOid = head.oid;
+  else {
+    headOid = loose.get(head.ref) ?? packed.get(head.ref);
+    if (!headOid) return fail(`HEAD names ${head.ref}, which does not exist`);
+  }
+  const named = new Set([headOid, ...loose.values(), ...packed.values(), ...peeled]);
+  return { ok: true, headRef: 'ref' in head ? head.ref : undefined, headOid, named: [...named] };
+}
+
+/** Loose refs under `refs/` into `found`; returns why they could not be read. */
+function walkRefs(gitDir: string, found: Map<string, string>): string | undefined {
+  const pending = ['refs'];
+  let seen = 0;
+  while (pending.length) {
+    const rel = pending.pop()!;
+    let names: fs.Dirent[];
+    try {
+      names = fs.readdirSync(path.join(gitDir, rel), { withFileTypes: true });
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (rel === 'refs' && code === 'ENOENT') return undefined;
+      return `cannot list ${rel} (${code})`;
+    }
+    for (const dirent of names) {
+      if (++seen > MAX_REFS) return `it has more than ${MAX_REFS} refs`;
+      const name = `${rel}/${dirent.name}`;
+      if (dirent.isDirectory()) {
+        pending.push(name);
+        continue;
+      }
+      if (!dirent.isFile()) return `${name} is not a regular file (a symbolic link?)`;
+      // git's own lock and temporary files are not refs.
+      if (dirent.name.endsWith('.lock')) continue;
+      const file = readBounded(path.join(gitDir, name), LOOSE_REF_MAX);
+      if ('error' in file) return file.error;
+      if ('absent' in file) continue;
+      const ref = parseLooseRef(file.data.toString('utf8'));
+      if ('error' in ref) return `${name}: ${ref.error}`;
+      if ('oid' in ref) found.set(name, ref.oid);
+    }
+  }
+  return undefined;
+}
+
+/** Where activity shows in a sandbox's git folder (besides the work tree folder itself). */
+export const ACTIVITY_FILES = ['index', 'HEAD', 'logs/HEAD'] as const;
+
+export interface ActivityReading {
+  times: Array<number | undefined>;
+  /** A signal that is a symbolic link (or no regular file): suspicious, the sandbox is kept. */
+  suspicious?: string;
+}
+
+/** The mtimes of the work tree folder and of its git folder's index, HEAD and HEAD's reflog (lstat only). */
+export function diskActivity(worktree: string): ActivityReading {
+  const times: Array<number | undefined> = [lstat(worktree)?.mtimeMs];
+  let suspicious: string | undefined;
+  for (const file of ACTIVITY_FILES) {
+    const st = lstat(path.join(worktree, '.git', file));
+    if (!st) continue;
+    if (!st.isFile()) suspicious ??= `.git/${file} is not a regular file (a symbolic link?)`;
+    else times.push(st.mtimeMs);
+  }
+  return { times, suspicious };
+}
+
+/** Operations that leave work half-done in a git folder. */
+const IN_PROGRESS: ReadonlyArray<[string, string]> = [
+  ['MERGE_HEAD', 'a merge'],
+  ['CHERRY_PICK_HEAD', 'a cherry-pick'],
+  ['REVERT_HEAD', 'a revert'],
+  ['rebase-merge', 'a rebase'],
+  ['rebase-apply', 'a rebase or am'],
+  ['sequencer', 'a sequence of picks'],
+  ['BISECT_LOG', 'a bisect'],
+];
+export const OPERATION_MARKS = IN_PROGRESS.map(([name]) => name);
+
+export function describeOperation(mark: string): string | undefined {
+  const what = IN_PROGRESS.find(([name]) => name === mark)?.[1];
+  return what && `${what} is in progress`;
+}
+
+/** The operation in progress (merge, rebase...), from the marks it leaves in the git folder (lstat). */
+export function operationInProgress(gitDir: string): string | undefined {
+  for (const [name] of IN_PROGRESS) if (lstat(path.join(gitDir, name))) return describeOperation(name);
+  return undefined;
+}
+
+export function lstat(p: string): fs.Stats | undefined {
+  try {
+    return fs.lstatSync(p, { throwIfNoEntry: false });
+  } catch {
+    return undefined;
+  }
+}

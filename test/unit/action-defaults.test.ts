@@ -1,0 +1,33 @@
+// Defaults are written once, in action.yml: the module the CLI and the settings read is generated from it.
+import { describe, expect, it } from '@jest/globals';
+import * as fs from 'node:fs';
+import { parse } from 'yaml';
+import { ACTION_DEFAULTS } from '../../src/action-defaults.js';
+import { parseSettings, type ReapSettings, type RunSettings } from '../../src/settings.js';
+
+const action = parse(fs.readFileSync('action.yml', 'utf8')) as {
+  inputs: Record<string, { default?: string }>;
+};
+
+describe('action.yml defaults', () => {
+  it('src/action-defaults.ts holds exactly action.yml defaults (node scripts/action-defaults.mjs)', () => {
+    const expected = Object.fromEntries(
+      Object.entries(action.inputs)
+        .map(([name, spec]) => [name, String(spec.default ?? '')])
+        .filter(([, value]) => !value.includes('${{')),
+    );
+    expect(ACTION_DEFAULTS).toEqual(expected);
+  });
+
+  it('settings read with no input at all are the defaults of action.yml', () => {
+    const run = parseSettings((name) => (name === 'command' ? 'true' : ''), {}) as RunSettings;
+    expect(run.image).toBe(action.inputs.image.default);
+    expect(run.limits.pidsLimit).toBe(Number(action.inputs['pids-limit'].default));
+    expect(run.commitMessage).toBe(action.inputs['commit-message'].default);
+    expect(run.maxImportBytes).toBe(1024 ** 3);
+    expect(run.trigger.allowedAssociations.join(',')).toBe(action.inputs['allowed-associations'].default);
+    const reap = parseSettings((name) => (name === 'mode' ? 'reap' : ''), {}) as ReapSettings;
+    expect(reap.headlessExpiryDays).toBe(Number(action.inputs['headless-expiry-days'].default));
+    expect(reap.branchExpiryDays).toBe(Number(action.inputs['branch-expiry-days'].default));
+  });
+});
