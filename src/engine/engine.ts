@@ -1,6 +1,7 @@
 // The container engine CLI behind one small interface (Docker, or Podman which speaks the same CLI).
 // Argument arrays only; values that could be secrets travel in the child's environment (`-e NAME`),
 // never on its command line.
+// ADR 0006 (docs/adr/0006-env-never-touches-the-engine-cli.md).
 import {
   ProcError,
   ProcResult,

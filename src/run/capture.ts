@@ -3,6 +3,7 @@
 // the sandbox's commits that the parent lacks leave as one git bundle on the helper's standard output.
 // The host writes at most `maxBytes` of it to a private file, then stops the helper: a command that wrote
 // gigabytes cannot fill the runner's disk.
+// ADR 0003 (docs/adr/0003-only-a-bundle-crosses-back.md).
 import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs/promises';
 import * as os from 'node:os';

@@ -4,6 +4,7 @@
 // moves into the parent, under the parent's bookkeeping ref. The snapshot of uncommitted work stays in
 // the private store: every sandbox borrows the parent's store, so nothing uncommitted may go there.
 // The parent's branch moves by fast-forward only.
+// ADR 0003, ADR 0004 (docs/adr/).
 import * as fs from 'node:fs/promises';
 import type { Git } from '../engine/git.js';
 import { ensurePrivateStore, privateStorePath, sandboxRefs } from '../sandbox/bookkeeping.js';

@@ -4,6 +4,7 @@
 // host in a folder it has just created (no container has written there yet), or in a helper container
 // inside a fresh volume. The parent's records are written last: a sandbox whose `creating` record is
 // still there was half-made by a killed run, and is made again.
+// ADR 0001 (docs/adr/0001-sandbox-is-a-repository-of-its-own.md).
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import { currentIdentity } from '../engine/container-args.js';
