@@ -181,7 +181,9 @@ async function createOnDisk(git: Git, sandbox: DiskSandbox, seed: Seed, recover:
   await fs.mkdir(sandbox.hostPath);
   const result = await runProcess('sh', ['-c', INIT_SCRIPT, 'init-sandbox', ...initArgs(sandbox, seed)], {
     cwd: projectDir,
-    env: git.scriptEnv(),
+    // The runner's own git configuration stays out too: the checkout applies no filter it defines (a
+    // start commit may hold a sandbox's work, .gitattributes and all).
+    env: git.scriptEnv({ GIT_CONFIG_GLOBAL: '/dev/null', XDG_CONFIG_HOME: '/nonexistent' }),
   });
   if (result.exitCode !== 0)
     throw new Error(await creationFailure(projectDir, result.stderr || result.stdout));

@@ -20,6 +20,8 @@ export interface StepResult {
   summary: string;
   /** Every byte the step wrote to stdout, counted (also when discarded). */
   stdoutBytes: number;
+  /** The action process's own peak resident memory in KiB (VmHWM, polled), not its children's. */
+  peakRssKb: number;
 }
 
 export interface StepOptions {
@@ -45,6 +47,16 @@ export interface StepOptions {
   discardStdout?: boolean;
   /** Prefix for the command line, e.g. ['/usr/bin/time', '-f', 'MAXRSS %M']. */
   wrapWith?: string[];
+}
+
+/** The peak resident memory (VmHWM, KiB) of one process, read from /proc while it runs. */
+function peakRss(pid: number): number {
+  try {
+    const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+    return Number(/^VmHWM:\s+(\d+) kB$/m.exec(status)?.[1] ?? 0);
+  } catch {
+    return 0;
+  }
 }
 
 /** Parses a runner file-command file (NAME=value lines, or NAME<<DELIM heredocs). */
@@ -112,6 +124,9 @@ export async function runStep(options: StepOptions): Promise<StepResult> {
     cmd = 'sh';
   }
   const child = spawn(cmd, args, { cwd: options.cwd ?? files, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  // setpriv execs node in the same process: the pid is the action's.
+  let peakRssKb = 0;
+  const poller = setInterval(() => (peakRssKb = Math.max(peakRssKb, peakRss(child.pid!))), 50);
   let stdout = '';
   let stdoutBytes = 0;
   let stderr = '';
@@ -132,12 +147,14 @@ export async function runStep(options: StepOptions): Promise<StepResult> {
     child.on('close', (c, s) => resolve([c, s])),
   );
   clearTimeout(timer);
+  clearInterval(poller);
   if (killer) clearTimeout(killer);
   const result: StepResult = {
     code,
     signal,
     stdout,
     stdoutBytes,
+    peakRssKb,
     stderr,
     outputs: parseFileCommands(fs.readFileSync(out, 'utf8')),
     state: parseFileCommands(fs.readFileSync(stateFile, 'utf8')),
