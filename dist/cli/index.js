@@ -7802,6 +7802,7 @@ var external_node_child_process_ = __nccwpck_require__(421);
 var external_node_fs_ = __nccwpck_require__(24);
 ;// CONCATENATED MODULE: ./src/engine/proc.ts
 // The one place where child processes start. Argument arrays only: nothing here goes through a shell.
+// ADR 0007 (docs/adr/0007-streamed-output-bounded-memory.md).
 
 
 
@@ -8258,6 +8259,7 @@ function lastLine(text) {
 // The container engine CLI behind one small interface (Docker, or Podman which speaks the same CLI).
 // Argument arrays only; values that could be secrets travel in the child's environment (`-e NAME`),
 // never on its command line.
+// ADR 0006 (docs/adr/0006-env-never-touches-the-engine-cli.md).
 
 
 
@@ -8694,6 +8696,7 @@ function compareVersions(a, b) {
 //  - a private store per sandbox (`<gitDir>/worktree-sandbox/stores/...`), created and configured only by
 //    the host, for what was never committed (the snapshot of uncommitted work): never the parent's store,
 //    which every sandbox borrows and could read.
+// ADR 0002, ADR 0004 (docs/adr/).
 
 
 const REF_ROOT = 'refs/worktree-sandbox';
@@ -8773,6 +8776,7 @@ async function bookkeeping_exists(p) {
 //   disk:    <root>/<project>/<name>/        the work tree and its .git
 //            <root>/<project>/.home/<name>/  the command's HOME
 //   volume:  <prefix>-<project>-<name>, mounted at /sandbox: /sandbox/<name>/ and /sandbox/.home/
+// ADR 0001, ADR 0005 (docs/adr/).
 
 
 const HOME_FOLDER = '.home';
@@ -8958,6 +8962,7 @@ async function isSandboxLocked(gitDir, sandbox) {
 // host in a folder it has just created (no container has written there yet), or in a helper container
 // inside a fresh volume. The parent's records are written last: a sandbox whose `creating` record is
 // still there was half-made by a killed run, and is made again.
+// ADR 0001 (docs/adr/0001-sandbox-is-a-repository-of-its-own.md).
 
 
 
@@ -9102,7 +9107,9 @@ async function createOnDisk(git, sandbox, seed, recover) {
     await promises_namespaceObject.mkdir(sandbox.hostPath);
     const result = await runProcess('sh', ['-c', INIT_SCRIPT, 'init-sandbox', ...initArgs(sandbox, seed)], {
         cwd: projectDir,
-        env: git.scriptEnv(),
+        // The runner's own git configuration stays out too: the checkout applies no filter it defines (a
+        // start commit may hold a sandbox's work, .gitattributes and all).
+        env: git.scriptEnv({ GIT_CONFIG_GLOBAL: '/dev/null', XDG_CONFIG_HOME: '/nonexistent' }),
     });
     if (result.exitCode !== 0)
         throw new Error(await creationFailure(projectDir, result.stderr || result.stdout));
@@ -9730,6 +9737,7 @@ async function validateBranchNames(settings, isValid) {
 // the sandbox's commits that the parent lacks leave as one git bundle on the helper's standard output.
 // The host writes at most `maxBytes` of it to a private file, then stops the helper: a command that wrote
 // gigabytes cannot fill the runner's disk.
+// ADR 0003 (docs/adr/0003-only-a-bundle-crosses-back.md).
 
 
 
@@ -9747,6 +9755,8 @@ const CAPTURE_SCRIPT = `set -eu
 wt="$1"; branch="$2"; commit="$3"; message="$4"; token="$5"; exclude="$6"
 cd -- "$wt"
 git rev-parse --verify --quiet HEAD >/dev/null || { echo "worktree-sandbox: the sandbox has no commit at HEAD" >&2; exit 3; }
+# A run is activity, whether or not it changed anything: the reaper reads the work tree folder's time.
+touch -c -- "$wt" 
 head_ref=$(git symbolic-ref --quiet HEAD || true)
 committed=0
 if [ "$commit" = 1 ] && [ -n "$branch" ] && [ "$head_ref" = "refs/heads/$branch" ] &&
@@ -9872,6 +9882,7 @@ async function captureSandbox(engine, sandbox, options) {
 // the host (layout.ts `commandMounts`). Output is streamed line by line and never accumulated (a bounded
 // tail is kept for reports); the runner's environment stays out but for the variables named in `env`;
 // the command is stopped when the timeout passes; a container that never started is an error, not exit 0.
+// ADR 0005, ADR 0006, ADR 0007 (docs/adr/).
 
 
 
@@ -10006,6 +10017,7 @@ function startHint(message) {
 // moves into the parent, under the parent's bookkeeping ref. The snapshot of uncommitted work stays in
 // the private store: every sandbox borrows the parent's store, so nothing uncommitted may go there.
 // The parent's branch moves by fast-forward only.
+// ADR 0003, ADR 0004 (docs/adr/).
 
 
 
@@ -10132,9 +10144,9 @@ async function fastForwardBranch(git, sandbox, tip) {
     const current = await git.resolveCommit(parent.path, ref);
     if (current === tip)
         return 'up to date';
-    const checkedOut = (await git.exec(parent.path, ['symbolic-ref', '--quiet', 'HEAD'])).stdout.trim() === ref;
-    if (checkedOut)
-        return `not moved: ${branch} is checked out in ${parent.path}`;
+    const holder = await checkedOutIn(git, parent.path, ref);
+    if (holder)
+        return `not moved: ${branch} is checked out in ${holder}`;
     if (!current) {
         await git.run(parent.path, ['update-ref', '-m', 'worktree-sandbox: import', '--', ref, tip, '']);
         return 'created';
@@ -10152,6 +10164,19 @@ async function fastForwardBranch(git, sandbox, tip) {
         current,
     ]);
     return 'fast-forwarded';
+}
+/** The work tree of the parent (its own, or a linked one) that has `ref` checked out, if any. */
+async function checkedOutIn(git, parentPath, ref) {
+    // Without -z (git 2.36): the action supports git 2.31.
+    const list = await git.run(parentPath, ['worktree', 'list', '--porcelain']);
+    let current = '';
+    for (const field of list.split('\n')) {
+        if (field.startsWith('worktree '))
+            current = field.slice('worktree '.length);
+        else if (field === `branch ${ref}`)
+            return current;
+    }
+    return undefined;
 }
 async function resolve(git, cwd, ref) {
     const sha = await git.resolveCommit(cwd, ref);
@@ -10204,6 +10229,7 @@ async function buildReport(git, parentPath, startSha, imported, capture) {
     const list = (text) => text.split('\0').filter(Boolean).sort();
     return {
         headSha: head,
+        tip,
         currentBranch: capture.headRef.replace(/^refs\/heads\//, ''),
         commits: Number(commits.trim()) || 0,
         changedFiles: list(names),
@@ -10297,12 +10323,12 @@ async function runSandbox(settings, deps) {
             readOnlyFiles: deps.command?.readOnlyFiles,
             extraEnv: deps.command?.extraEnv,
         }, { onStart: (container) => deps.save({ container }), onLine: write })));
-        deps.save({ container: undefined });
+        deps.save({ container: undefined, exitCode: command.exitCode });
         reportCommand(ui, command);
         const wantsCommit = settings.push && !!sandbox.branch;
         const report = await ui.group('Import', async () => {
             const r = await collectChanges(git, engine, sandbox, settings, wantsCommit ? settings.commitMessage : undefined);
-            await ui.untrusted(async (write) => write(r.diffStat || 'No changes.'));
+            ui.fenced(r.diffStat || 'No changes.');
             if (r.branchUpdate)
                 ui.info(`The parent's ${sandbox.branch}: ${r.branchUpdate}.`);
             return r;
@@ -10349,7 +10375,8 @@ async function collectChanges(git, engine, sandbox, settings, commitMessage) {
 async function pushSandbox(git, sandbox, report, to, token, ui) {
     if (!sandbox.branch)
         return { pushed: false, reason: 'a transient sandbox has no branch to push' };
-    if (report.currentBranch !== sandbox.branch) {
+    // What is pushed is the branch tip the parent recorded from the bundle, and only while HEAD was on it.
+    if (report.currentBranch !== sandbox.branch || report.headSha !== report.tip) {
         return {
             pushed: false,
             reason: `the sandbox is no longer on its branch (HEAD: ${report.currentBranch ? 'another branch' : 'detached'}); nothing pushed`,
@@ -10363,10 +10390,10 @@ async function pushSandbox(git, sandbox, report, to, token, ui) {
     }
     // Counted against the destination, not against this run's start: a run killed before its push
     // completed left commits that the next run must still push.
-    const unpushed = await unpushedCount(git, sandbox, report.headSha, to.trackingRef);
+    const unpushed = await unpushedCount(git, sandbox, report.tip, to.trackingRef);
     if (unpushed === 0)
         return { pushed: false, reason: `no commits that ${to.label} does not have` };
-    const result = await pushBranch(git, sandbox.parent, to.url, to.branch, report.headSha, token, {
+    const result = await pushBranch(git, sandbox.parent, to.url, to.branch, report.tip, token, {
         trackingRef: to.trackingRef,
         label: to.label,
     });
@@ -10448,7 +10475,9 @@ async function cleanupRun(state, ui, tempDir) {
         return keep(ui, sandbox, 'persistent sandboxes are kept for reuse (cleanup: auto)');
     const prepared = { ...sandbox, reused: true, startSha: state.startSha ?? '' };
     // The main step stopped before it brought the work back: do it now, the same way.
-    const report = state.report ?? (await collectChanges(git, engine, prepared, { ...state.collect, image: state.image }));
+    const collected = state.report ?? (await collectChanges(git, engine, prepared, { ...state.collect, image: state.image }));
+    // Counted now, not when the report was made: the main step may have pushed since.
+    const report = { ...collected, unpushedCommits: await unpushedNow(git, sandbox) };
     if (state.cleanup === 'auto') {
         if (holdsWork(report))
             return keep(ui, sandbox, describeWork(report));
@@ -10460,6 +10489,18 @@ async function cleanupRun(state, ui, tempDir) {
     await removeSandbox(git, engine, sandbox);
     ui.info(`Removed sandbox ${sandbox.name} (cleanup: always).`);
     return { removed: true, ...saved };
+}
+/** The sandbox's recorded commits that no remote-tracking ref of the parent has. */
+async function unpushedNow(git, sandbox) {
+    const out = await git.exec(sandbox.parent.path, [
+        'rev-list',
+        '--count',
+        sandboxRefs(sandbox).head,
+        '--not',
+        '--remotes',
+        '--',
+    ]);
+    return out.exitCode === 0 ? Number(out.stdout.trim()) : 1;
 }
 function keep(ui, sandbox, why) {
     ui.info(`Kept sandbox ${sandbox.name} (${whereIs(sandbox)}): ${why}.`);
@@ -11025,6 +11066,7 @@ const silentUi = {
     warning: () => undefined,
     group: (_title, fn) => fn(),
     untrusted: (fn) => fn(() => undefined),
+    fenced: () => undefined,
     mask: () => undefined,
 };
 
@@ -11034,6 +11076,7 @@ const silentUi = {
 // runs git, follows a symbolic link or reads more than a bound: a file is opened with O_NOFOLLOW, checked
 // to be a regular file, and read up to its limit. Anything unexpected is an error, which the checks
 // turn into "keep".
+
 
 
 const OID = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
@@ -11151,6 +11194,10 @@ function readSandboxGit(gitDir) {
     }
     if (loose.size + packed.size > MAX_REFS)
         return fail(`it has more than ${MAX_REFS} refs`);
+    // The capture helper's own ref, left by a capture that was killed: the work it names is still in the
+    // work tree (checked there), and counting it would keep the sandbox forever.
+    loose.delete(SNAPSHOT_REF);
+    packed.delete(SNAPSHOT_REF);
     let headOid;
     if ('oid' in head)
         headOid = head.oid;
@@ -11357,6 +11404,7 @@ async function archiveFiles(sandbox, base, deps) {
 
 
 
+
 const SANDBOXES_PER_HELPER = 48;
 const HELPER_TIMEOUT_MS = 5 * 60_000;
 const OUTPUT_MAX = 16 * 1024 * 1024;
@@ -11404,6 +11452,7 @@ work() {
     if [ -f "$gd/$f" ] && [ ! -L "$gd/$f" ]; then cp -- "$gd/$f" "$g/$f"; fi
   done
   if [ -d "$gd/refs" ] && [ ! -L "$gd/refs" ]; then cp -RP -- "$gd/refs/." "$g/refs/"; fi
+  rm -f -- "$g/${SNAPSHOT_REF}"
   for m in ${OPERATION_MARKS.join(' ')}; do
     if [ -e "$gd/$m" ] || [ -L "$gd/$m" ]; then val "$i" operation "$m"; fi
   done
@@ -15849,6 +15898,11 @@ function terminalUi(options = {}) {
                 spinner = undefined;
             }
         },
+        // Report text goes with the other progress lines (stderr); the command's output alone is on stdout.
+        fenced: (text) => {
+            for (const l of text.split('\n'))
+                line(l);
+        },
         // On a terminal the command's output needs no fencing: it is shown as it comes, secrets scrubbed
         // (a spinner stops first, so that lines are not drawn over).
         untrusted: (fn) => fn((text) => {
@@ -16325,7 +16379,7 @@ For a cron job on a self-hosted runner, as the runner's user:
         .option('--image <image>', 'helper image that looks into volumes (sh, git, du)', DEFAULT_IMAGE)
         .option('--json', 'print the list as JSON on stdout')))
         .addHelpText('after', `
-States: clean; holds work (uncommitted changes, commits on no remote, a merge or
+States: clean; holds work (uncommitted changes, commits not in the parent's branches, tags or remotes, a merge or
 rebase in progress, or the check could not run); in use (a running container, a
 process working in it, a run holding its lock); orphan (its parent repository is
 gone). Give the expiry options of your reap job: the REMOVAL column assumes them.`)

@@ -7,7 +7,8 @@ import { runSandbox, type RunOutcome } from '../run/run.js';
 import { chooseRunKind } from '../github/event.js';
 import { parseSettings, type RunSettings } from '../settings.js';
 import type { PrRunIo } from '../github/pr-run.js';
-import { loadRunState, saveRunState } from './state.js';
+import type { RunState } from '../run/state.js';
+import { currentRunState, loadRunState, saveRunState } from './state.js';
 import { outcomeMarkdown } from '../run/summary.js';
 import type { Ui } from '../run/ui.js';
 
@@ -24,6 +25,10 @@ export function actionUi(): Ui {
     mask: (s) => core.setSecret(s),
     // The command's output must not issue workflow commands (::set-output, ::add-mask, ::error ...):
     // command processing is stopped around it with a token it cannot guess.
+    fenced: (text) => {
+      const token = randomUUID();
+      process.stdout.write(`::stop-commands::${token}${os.EOL}${text}${os.EOL}::${token}::${os.EOL}`);
+    },
     untrusted: async (fn) => {
       const token = randomUUID();
       process.stdout.write(`::stop-commands::${token}${os.EOL}`);
@@ -66,11 +71,18 @@ async function runAction(settings: RunSettings): Promise<void> {
   core.debug(`Run kind: ${kind.bot ? 'pull-request bot' : 'plain run mode'} (${kind.why}).`);
   if (kind.warning) ui.warning(kind.warning);
   let outcome: (RunOutcome & { pullRequest?: { number: number; htmlUrl: string } }) | undefined;
-  if (kind.bot) {
-    const { runForPullRequest } = await import('../github/pr-run.js');
-    outcome = await runForPullRequest(settings, actionIo(ui));
-    if (!outcome) return;
-  } else outcome = await runSandbox(settings, { ui, save: saveRunState });
+  try {
+    if (kind.bot) {
+      const { runForPullRequest } = await import('../github/pr-run.js');
+      outcome = await runForPullRequest(settings, actionIo(ui));
+      if (!outcome) return;
+    } else outcome = await runSandbox(settings, { ui, save: saveRunState });
+  } catch (error) {
+    // A run that failed after its sandbox was ready still says which sandbox, and the command's exit code
+    // when the command really ran.
+    setEarlyOutputs(currentRunState());
+    throw error;
+  }
   setOutputs(outcome);
   if (settings.pullRequest.open) {
     const { proposePullRequest } = await import('../github/pull-request.js');
@@ -79,6 +91,17 @@ async function runAction(settings: RunSettings): Promise<void> {
   await core.summary.addRaw(outcomeMarkdown(outcome)).write();
   const { exitCode } = outcome.command;
   if (exitCode !== 0 && !settings.allowFailure) core.setFailed(`The command exited with code ${exitCode}.`);
+}
+
+function setEarlyOutputs(state: RunState | undefined): void {
+  if (!state?.location) return;
+  const sandbox = state.location;
+  core.setOutput('sandbox', sandbox.name);
+  core.setOutput('kind', sandbox.kind);
+  core.setOutput('branch', sandbox.branch);
+  core.setOutput('volume', sandbox.isolation === 'container' ? sandbox.volume : '');
+  core.setOutput('worktree-path', sandbox.worktreePath);
+  if (state.exitCode !== undefined) core.setOutput('exit-code', String(state.exitCode));
 }
 
 function setOutputs(outcome: RunOutcome): void {

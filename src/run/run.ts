@@ -127,7 +127,7 @@ export async function runSandbox(settings: RunSettings, deps: RunDeps): Promise<
         ),
       ),
     );
-    deps.save({ container: undefined });
+    deps.save({ container: undefined, exitCode: command.exitCode });
     reportCommand(ui, command);
 
     const wantsCommit = settings.push && !!sandbox.branch;
@@ -139,7 +139,7 @@ export async function runSandbox(settings: RunSettings, deps: RunDeps): Promise<
         settings,
         wantsCommit ? settings.commitMessage : undefined,
       );
-      await ui.untrusted(async (write) => write(r.diffStat || 'No changes.'));
+      ui.fenced(r.diffStat || 'No changes.');
       if (r.branchUpdate) ui.info(`The parent's ${sandbox.branch}: ${r.branchUpdate}.`);
       return r;
     });

@@ -5,7 +5,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { removeVolumes, uniquePrefix, volumesWithPrefix } from '../support/docker.js';
 import { TEST_IMAGE } from '../support/env.js';
-import { makeRepo, worktreeList, type TestRepo } from '../support/repo.js';
+import { git, makeRepo, type TestRepo } from '../support/repo.js';
 
 const BIN = path.resolve('bin/worktree-sandbox.js');
 const repos: TestRepo[] = [];
@@ -91,6 +91,10 @@ describe('worktree-sandbox CLI', () => {
     expect(failing.stderr).toContain('worktree-sandbox: the command exited with code 5');
     // transient sandboxes without work are gone; the branch sandbox stays for reuse
     expect(volumesWithPrefix(prefix)).toHaveLength(1);
-    expect(worktreeList(repo.parent)).toHaveLength(2);
+    expect(
+      git(repo.parent, 'for-each-ref', '--format=%(refname)', 'refs/worktree-sandbox/')
+        .split('\n')
+        .filter(Boolean),
+    ).toEqual(['refs/worktree-sandbox/volume/cli-branch/head']);
   });
 });

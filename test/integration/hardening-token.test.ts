@@ -108,7 +108,9 @@ i=0; while [ ! -e go ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i+1)); done`;
       // its sandbox
       files: [
         ...filesHolding(repo.parent, SECRETS).filter(
-          (f) => !f.startsWith(path.join(repo.parent, '.git') + path.sep) || f.includes(`${path.sep}objects${path.sep}`),
+          (f) =>
+            !f.startsWith(path.join(repo.parent, '.git') + path.sep) ||
+            f.includes(`${path.sep}objects${path.sep}`),
         ),
         ...filesHolding(workdir, SECRETS),
       ],

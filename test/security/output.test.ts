@@ -77,7 +77,9 @@ describe('workflow commands', () => {
       // ... but only inside fences (the one other line is the log group's title: the workflow's own
       // command text, escaped by the toolkit as data of ::group::)
       for (const step of [main, post]) {
-        const loose = unfencedLines(step.stdout).filter((l) => /pwned/.test(l) && !l.startsWith('::group::Run: '));
+        const loose = unfencedLines(step.stdout).filter(
+          (l) => /pwned/.test(l) && !l.startsWith('::group::Run: '),
+        );
         expect(loose).toEqual([]);
       }
     }
