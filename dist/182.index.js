@@ -11,8 +11,8 @@ __webpack_require__.d(__webpack_exports__, {
   reapAction: () => (/* binding */ reapAction)
 });
 
-// EXTERNAL MODULE: ./node_modules/@actions/core/lib/core.js + 7 modules
-var core = __webpack_require__(4436);
+// EXTERNAL MODULE: ./node_modules/@actions/core/lib/core.js + 11 modules
+var core = __webpack_require__(3360);
 // EXTERNAL MODULE: ./src/action.ts + 1 modules
 var action = __webpack_require__(2527);
 ;// CONCATENATED MODULE: ./src/reap/report.ts

@@ -13,8 +13,8 @@ __webpack_require__.d(__webpack_exports__, {
   runForPullRequest: () => (/* binding */ runForPullRequest)
 });
 
-// EXTERNAL MODULE: ./node_modules/@actions/core/lib/core.js + 7 modules
-var core = __webpack_require__(4436);
+// EXTERNAL MODULE: ./node_modules/@actions/core/lib/core.js + 11 modules
+var core = __webpack_require__(3360);
 // EXTERNAL MODULE: external "node:fs/promises"
 var promises_ = __webpack_require__(1455);
 // EXTERNAL MODULE: external "node:path"
@@ -28,7 +28,7 @@ var lock = __webpack_require__(9188);
 // EXTERNAL MODULE: ./src/metadata-changes.ts
 var metadata_changes = __webpack_require__(8482);
 // EXTERNAL MODULE: ./src/repository.ts
-var repository = __webpack_require__(3627);
+var repository = __webpack_require__(6008);
 // EXTERNAL MODULE: ./src/run-mode.ts + 2 modules
 var run_mode = __webpack_require__(7560);
 // EXTERNAL MODULE: ./src/state.ts
@@ -40,7 +40,7 @@ function apiUrl(env) {
 async function connectGitHub(token, baseUrl, repo) {
     if (!token)
         throw new Error("The pull-request bot needs the 'token' input to call the GitHub API.");
-    const { getOctokit } = await Promise.all(/* import() */[__webpack_require__.e(119), __webpack_require__.e(413)]).then(__webpack_require__.bind(__webpack_require__, 2413));
+    const { getOctokit } = await __webpack_require__.e(/* import() */ 413).then(__webpack_require__.bind(__webpack_require__, 2413));
     const octokit = getOctokit(token, { baseUrl, userAgent: 'worktree-sandbox' });
     const { owner, repo: name } = repo;
     return {
