@@ -20,6 +20,7 @@ import { availableEngines } from '../support/engines.js';
 import { TEST_IMAGE } from '../support/env.js';
 import { git, makeRepo, tempDir, worktreeList, type TestRepo } from '../support/repo.js';
 import { makeDiskSandbox, makeVolumeSandbox, projectDir } from '../support/sandboxes.js';
+import { nodeRuntimes } from '../support/runtimes.js';
 
 const BIN = path.resolve('bin/worktree-sandbox.js');
 const ENGINES = availableEngines();
@@ -34,8 +35,8 @@ afterAll(() => {
   }
 });
 
-function cli(args: string[], options: { cwd?: string } = {}) {
-  const r = spawnSync(process.execPath, [BIN, ...args], {
+function cli(node: string, args: string[], options: { cwd?: string } = {}) {
+  const r = spawnSync(node, [BIN, ...args], {
     cwd: options.cwd ?? os.tmpdir(),
     encoding: 'utf8',
     env: { ...process.env, CI: '' },
@@ -109,266 +110,274 @@ interface Reaped {
 const byName = <T extends { sandbox: string }>(list: T[]) =>
   Object.fromEntries(list.map((e) => [e.sandbox, e]));
 
-describe('worktree-sandbox list, rm and reap on real sandboxes (docker)', () => {
-  it('lists every state, refuses and forces rm, reaps in a dry run then for real', async () => {
-    const repo = newRepo();
-    const other = newRepo();
-    const gone = newRepo();
-    const root = newDir('wts-cli-root-');
-    const archive = newDir('wts-cli-archive-');
-    const prefix = newPrefix('docker');
-    const project = path.basename(projectDir(root, repo.parent));
-    const otherProject = path.basename(projectDir(root, other.parent));
-    const gitDir = path.join(fs.realpathSync(repo.parent), '.git');
+// Each suite once per Node.js runtime (test/support/runtimes.ts): the name says which ran.
+describe.each(nodeRuntimes())('$name', ({ execPath }) => {
+  describe('worktree-sandbox list, rm and reap on real sandboxes (docker)', () => {
+    it('lists every state, refuses and forces rm, reaps in a dry run then for real', async () => {
+      const repo = newRepo();
+      const other = newRepo();
+      const gone = newRepo();
+      const root = newDir('wts-cli-root-');
+      const archive = newDir('wts-cli-archive-');
+      const prefix = newPrefix('docker');
+      const project = path.basename(projectDir(root, repo.parent));
+      const otherProject = path.basename(projectDir(root, other.parent));
+      const gitDir = path.join(fs.realpathSync(repo.parent), '.git');
 
-    const stale = makeDiskSandbox(repo, root, 'exploration-0000c001', { ageDays: 40 });
-    const fresh = makeDiskSandbox(repo, root, 'exploration-0000c002', { ageDays: 5 });
-    const twin = makeDiskSandbox(other, root, 'exploration-0000c002', { ageDays: 5 });
-    const work = makeDiskSandbox(repo, root, 'feature-work', { branch: 'feature/work' });
-    fs.appendFileSync(path.join(work, 'README.md'), 'unsaved edit\n');
-    const locked = makeDiskSandbox(repo, root, 'exploration-0000b001', { ageDays: 40 });
-    const orphan = makeDiskSandbox(gone, root, 'feature-orphan', { branch: 'feature/orphan', ageDays: 100 });
-    fs.rmSync(gone.root, { recursive: true, force: true });
-    const busy = await makeVolumeSandbox(repo, prefix, {
-      transientName: 'exploration-0000v001',
-      ageDays: 40,
-    });
-    const idle = await makeVolumeSandbox(repo, prefix, {
-      transientName: 'exploration-0000v002',
-      ageDays: 40,
-    });
-    const container = startUser('docker', prefix, busy.volume);
-    const release = await lockSandbox(gitDir, 'exploration-0000b001', 1000);
-    cleanups.push(() => void release().catch(() => undefined));
-    const where = ['--worktree-root', root, '--volume-prefix', prefix, '--image', TEST_IMAGE];
+      const stale = makeDiskSandbox(repo, root, 'exploration-0000c001', { ageDays: 40 });
+      const fresh = makeDiskSandbox(repo, root, 'exploration-0000c002', { ageDays: 5 });
+      const twin = makeDiskSandbox(other, root, 'exploration-0000c002', { ageDays: 5 });
+      const work = makeDiskSandbox(repo, root, 'feature-work', { branch: 'feature/work' });
+      fs.appendFileSync(path.join(work, 'README.md'), 'unsaved edit\n');
+      const locked = makeDiskSandbox(repo, root, 'exploration-0000b001', { ageDays: 40 });
+      const orphan = makeDiskSandbox(gone, root, 'feature-orphan', {
+        branch: 'feature/orphan',
+        ageDays: 100,
+      });
+      fs.rmSync(gone.root, { recursive: true, force: true });
+      const busy = await makeVolumeSandbox(repo, prefix, {
+        transientName: 'exploration-0000v001',
+        ageDays: 40,
+      });
+      const idle = await makeVolumeSandbox(repo, prefix, {
+        transientName: 'exploration-0000v002',
+        ageDays: 40,
+      });
+      const container = startUser('docker', prefix, busy.volume);
+      const release = await lockSandbox(gitDir, 'exploration-0000b001', 1000);
+      cleanups.push(() => void release().catch(() => undefined));
+      const where = ['--worktree-root', root, '--volume-prefix', prefix, '--image', TEST_IMAGE];
 
-    // ---- list --json: the reaper's view, every state ----
-    const listed = cli(['list', '--json', ...where]);
-    expect(listed.stderr).toBe('');
-    expect(listed.code).toBe(0);
-    const all = JSON.parse(listed.stdout) as Listed[];
-    const mine = byName(all.filter((e) => e.project === project));
-    expect(mine['exploration-0000c001']).toMatchObject({
-      isolation: 'disk',
-      where: stale,
-      class: 'transient',
-      branch: null,
-      ageDays: 40,
-      state: 'clean',
-      removal: { when: 'next reap', reason: 'stale and holds no work' },
-    });
-    expect(mine['exploration-0000c001'].sizeBytes).toBeGreaterThan(0);
-    expect(mine['exploration-0000c002']).toMatchObject({
-      where: fresh,
-      state: 'clean',
-      removal: { when: 'after' },
-    });
-    const after = Date.parse(mine['exploration-0000c002'].removal.after!);
-    expect(Math.abs(after - (Date.now() + 25 * 86_400_000))).toBeLessThan(3_600_000);
-    expect(mine['feature-work']).toMatchObject({
-      class: 'persistent',
-      branch: 'feature/work',
-      state: 'holds work',
-      stateDetail: '1 uncommitted file(s)',
-      removal: { when: 'kept', reason: 'holds work: 1 uncommitted file(s)' },
-    });
-    expect(mine['exploration-0000b001']).toMatchObject({
-      state: 'in use',
-      stateDetail: 'a run holds its lock',
-      removal: { when: 'kept' },
-    });
-    expect(mine['exploration-0000v001']).toMatchObject({
-      isolation: 'container',
-      where: busy.volume,
-      state: 'in use',
-      stateDetail: `running container ${container} mounts it`,
-    });
-    expect(mine['exploration-0000v002']).toMatchObject({
-      where: idle.volume,
-      state: 'clean',
-      removal: { when: 'next reap' },
-    });
-    expect(mine['exploration-0000v002'].sizeBytes).toBeGreaterThan(0);
-    const orphaned = all.find((e) => e.sandbox === 'feature-orphan')!;
-    expect(orphaned).toMatchObject({
-      where: orphan,
-      class: 'orphan',
-      state: 'orphan',
-      removal: { when: 'next reap' },
-    });
-    expect(orphaned.stateDetail).toContain('is gone');
-    expect(all.filter((e) => e.project === otherProject).map((e) => e.where)).toEqual([twin]);
+      // ---- list --json: the reaper's view, every state ----
+      const listed = cli(execPath, ['list', '--json', ...where]);
+      expect(listed.stderr).toBe('');
+      expect(listed.code).toBe(0);
+      const all = JSON.parse(listed.stdout) as Listed[];
+      const mine = byName(all.filter((e) => e.project === project));
+      expect(mine['exploration-0000c001']).toMatchObject({
+        isolation: 'disk',
+        where: stale,
+        class: 'transient',
+        branch: null,
+        ageDays: 40,
+        state: 'clean',
+        removal: { when: 'next reap', reason: 'stale and holds no work' },
+      });
+      expect(mine['exploration-0000c001'].sizeBytes).toBeGreaterThan(0);
+      expect(mine['exploration-0000c002']).toMatchObject({
+        where: fresh,
+        state: 'clean',
+        removal: { when: 'after' },
+      });
+      const after = Date.parse(mine['exploration-0000c002'].removal.after!);
+      expect(Math.abs(after - (Date.now() + 25 * 86_400_000))).toBeLessThan(3_600_000);
+      expect(mine['feature-work']).toMatchObject({
+        class: 'persistent',
+        branch: 'feature/work',
+        state: 'holds work',
+        stateDetail: '1 uncommitted file(s)',
+        removal: { when: 'kept', reason: 'holds work: 1 uncommitted file(s)' },
+      });
+      expect(mine['exploration-0000b001']).toMatchObject({
+        state: 'in use',
+        stateDetail: 'a run holds its lock',
+        removal: { when: 'kept' },
+      });
+      expect(mine['exploration-0000v001']).toMatchObject({
+        isolation: 'container',
+        where: busy.volume,
+        state: 'in use',
+        stateDetail: `running container ${container} mounts it`,
+      });
+      expect(mine['exploration-0000v002']).toMatchObject({
+        where: idle.volume,
+        state: 'clean',
+        removal: { when: 'next reap' },
+      });
+      expect(mine['exploration-0000v002'].sizeBytes).toBeGreaterThan(0);
+      const orphaned = all.find((e) => e.sandbox === 'feature-orphan')!;
+      expect(orphaned).toMatchObject({
+        where: orphan,
+        class: 'orphan',
+        state: 'orphan',
+        removal: { when: 'next reap' },
+      });
+      expect(orphaned.stateDetail).toContain('is gone');
+      expect(all.filter((e) => e.project === otherProject).map((e) => e.where)).toEqual([twin]);
 
-    // ---- list as text: one row per sandbox, aligned ----
-    const text = cli(['list', ...where]);
-    expect(text.code).toBe(0);
-    const lines = text.stdout.trimEnd().split('\n');
-    expect(lines[0]).toMatch(
-      /^PROJECT +SANDBOX +ISOLATION +CLASS +BRANCH +AGE +SIZE +STATE +REMOVAL +DETAIL$/,
-    );
-    expect(lines).toHaveLength(all.length + 1);
-    const row = (name: string, proj = project) =>
-      lines.find((l) => l.startsWith(`${proj} `) && l.includes(` ${name} `))!;
-    expect(row('feature-work')).toMatch(
-      / disk +persistent +feature\/work +\d+ d .* holds work +kept \(holds work\) +holds work: 1 uncommitted file\(s\)$/,
-    );
-    expect(row('exploration-0000v001')).toMatch(
-      / volume +transient .* in use +kept \(in use\) +in use: running container/,
-    );
-    expect(row('exploration-0000c002')).toMatch(
-      / clean +after \d{4}-\d\d-\d\d \(25 d\) +fresh: 5 of 30 days/,
-    );
-    expect(text.stderr).toBe('');
+      // ---- list as text: one row per sandbox, aligned ----
+      const text = cli(execPath, ['list', ...where]);
+      expect(text.code).toBe(0);
+      const lines = text.stdout.trimEnd().split('\n');
+      expect(lines[0]).toMatch(
+        /^PROJECT +SANDBOX +ISOLATION +CLASS +BRANCH +AGE +SIZE +STATE +REMOVAL +DETAIL$/,
+      );
+      expect(lines).toHaveLength(all.length + 1);
+      const row = (name: string, proj = project) =>
+        lines.find((l) => l.startsWith(`${proj} `) && l.includes(` ${name} `))!;
+      expect(row('feature-work')).toMatch(
+        / disk +persistent +feature\/work +\d+ d .* holds work +kept \(holds work\) +holds work: 1 uncommitted file\(s\)$/,
+      );
+      expect(row('exploration-0000v001')).toMatch(
+        / volume +transient .* in use +kept \(in use\) +in use: running container/,
+      );
+      expect(row('exploration-0000c002')).toMatch(
+        / clean +after \d{4}-\d\d-\d\d \(25 d\) +fresh: 5 of 30 days/,
+      );
+      expect(text.stderr).toBe('');
 
-    // ---- rm: the gates ----
-    const refused = cli(['rm', 'feature-work', ...where]);
-    expect(refused.code).toBe(4);
-    expect(refused.stderr).toBe(
-      `worktree-sandbox: kept ${project}/feature-work (${work}): holds work: 1 uncommitted file(s) (--force removes it all the same, the work saved first under --archive-dir)\n`,
-    );
-    expect(fs.existsSync(work)).toBe(true);
-    for (const force of [[], ['--force']]) {
-      const inUse = cli(['rm', 'exploration-0000b001', ...force, ...where]);
-      expect(inUse.code).toBe(4);
-      expect(inUse.stderr).toContain('in use: a run holds its lock');
-    }
-    const volumeInUse = cli(['rm', busy.volume, '--force', '--json', ...where]);
-    expect(volumeInUse.code).toBe(4);
-    expect(JSON.parse(volumeInUse.stdout)).toMatchObject({ status: 'kept', where: busy.volume });
-    expect(fs.existsSync(locked)).toBe(true);
-    expect(volumesWithPrefix(prefix)).toContain(busy.volume);
+      // ---- rm: the gates ----
+      const refused = cli(execPath, ['rm', 'feature-work', ...where]);
+      expect(refused.code).toBe(4);
+      expect(refused.stderr).toBe(
+        `worktree-sandbox: kept ${project}/feature-work (${work}): holds work: 1 uncommitted file(s) (--force removes it all the same, the work saved first under --archive-dir)\n`,
+      );
+      expect(fs.existsSync(work)).toBe(true);
+      for (const force of [[], ['--force']]) {
+        const inUse = cli(execPath, ['rm', 'exploration-0000b001', ...force, ...where]);
+        expect(inUse.code).toBe(4);
+        expect(inUse.stderr).toContain('in use: a run holds its lock');
+      }
+      const volumeInUse = cli(execPath, ['rm', busy.volume, '--force', '--json', ...where]);
+      expect(volumeInUse.code).toBe(4);
+      expect(JSON.parse(volumeInUse.stdout)).toMatchObject({ status: 'kept', where: busy.volume });
+      expect(fs.existsSync(locked)).toBe(true);
+      expect(volumesWithPrefix(prefix)).toContain(busy.volume);
 
-    // Run from inside the sandbox: removing it would pull the floor from under the caller.
-    const fromInside = cli(['rm', 'exploration-0000c001', ...where], { cwd: path.join(stale, 'src') });
-    expect(fromInside.code).toBe(4);
-    expect(fromInside.stderr).toMatch(/: in use: process \d+ has its working directory in it\n$/);
-    expect(fs.existsSync(stale)).toBe(true);
+      // Run from inside the sandbox: removing it would pull the floor from under the caller.
+      const fromInside = cli(execPath, ['rm', 'exploration-0000c001', ...where], {
+        cwd: path.join(stale, 'src'),
+      });
+      expect(fromInside.code).toBe(4);
+      expect(fromInside.stderr).toMatch(/: in use: process \d+ has its working directory in it\n$/);
+      expect(fs.existsSync(stale)).toBe(true);
 
-    const ambiguous = cli(['rm', 'exploration-0000c002', ...where]);
-    expect(ambiguous.code).toBe(2);
-    expect(ambiguous.stderr).toContain('is ambiguous');
-    expect(ambiguous.stderr).toContain('--project');
-    expect(ambiguous.stderr.trim().split('\n')).toHaveLength(1);
-    const unknown = cli(['rm', 'no-such-sandbox', ...where]);
-    expect(unknown.code).toBe(1);
-    expect(unknown.stderr).toMatch(/^worktree-sandbox: no sandbox named "no-such-sandbox"/);
+      const ambiguous = cli(execPath, ['rm', 'exploration-0000c002', ...where]);
+      expect(ambiguous.code).toBe(2);
+      expect(ambiguous.stderr).toContain('is ambiguous');
+      expect(ambiguous.stderr).toContain('--project');
+      expect(ambiguous.stderr.trim().split('\n')).toHaveLength(1);
+      const unknown = cli(execPath, ['rm', 'no-such-sandbox', ...where]);
+      expect(unknown.code).toBe(1);
+      expect(unknown.stderr).toMatch(/^worktree-sandbox: no sandbox named "no-such-sandbox"/);
 
-    const one = cli(['rm', 'exploration-0000c002', '--project', otherProject, ...where]);
-    expect(one.stderr).toBe('');
-    expect(one.code).toBe(0);
-    expect(one.stdout).toMatch(
-      new RegExp(`^Removed ${otherProject}/exploration-0000c002 \\(.*\\): holds no work; .* freed\\.\\n$`),
-    );
-    expect(fs.existsSync(twin)).toBe(false);
-    expect(fs.existsSync(fresh)).toBe(true);
-    expect(worktreeList(other.parent)).toHaveLength(1);
+      const one = cli(execPath, ['rm', 'exploration-0000c002', '--project', otherProject, ...where]);
+      expect(one.stderr).toBe('');
+      expect(one.code).toBe(0);
+      expect(one.stdout).toMatch(
+        new RegExp(`^Removed ${otherProject}/exploration-0000c002 \\(.*\\): holds no work; .* freed\\.\\n$`),
+      );
+      expect(fs.existsSync(twin)).toBe(false);
+      expect(fs.existsSync(fresh)).toBe(true);
+      expect(worktreeList(other.parent)).toHaveLength(1);
 
-    // --force: the work saved first (default folder in the temp dir, named in the output), then removed.
-    const forced = cli(['rm', 'feature-work', '--force', ...where]);
-    expect(forced.stderr).toBe('');
-    expect(forced.code).toBe(0);
-    const saved = /^Saved first: (.+)$/m.exec(forced.stdout)![1].split(', ');
-    const defaultDir = path.join(os.tmpdir(), `worktree-sandbox-archive-${process.getuid!()}`);
-    cleanups.push(() => fs.rmSync(path.join(defaultDir, project), { recursive: true, force: true }));
-    expect(saved).toHaveLength(1);
-    expect(path.dirname(saved[0])).toBe(path.join(defaultDir, project));
-    expect(fs.readFileSync(saved[0], 'utf8')).toContain('+unsaved edit');
-    expect(fs.existsSync(work)).toBe(false);
-    expect(worktreeList(repo.parent)).not.toContain(work);
-    expect(git(repo.parent, 'branch', '--list', 'feature/work')).toContain('feature/work');
+      // --force: the work saved first (default folder in the temp dir, named in the output), then removed.
+      const forced = cli(execPath, ['rm', 'feature-work', '--force', ...where]);
+      expect(forced.stderr).toBe('');
+      expect(forced.code).toBe(0);
+      const saved = /^Saved first: (.+)$/m.exec(forced.stdout)![1].split(', ');
+      const defaultDir = path.join(os.tmpdir(), `worktree-sandbox-archive-${process.getuid!()}`);
+      cleanups.push(() => fs.rmSync(path.join(defaultDir, project), { recursive: true, force: true }));
+      expect(saved).toHaveLength(1);
+      expect(path.dirname(saved[0])).toBe(path.join(defaultDir, project));
+      expect(fs.readFileSync(saved[0], 'utf8')).toContain('+unsaved edit');
+      expect(fs.existsSync(work)).toBe(false);
+      expect(worktreeList(repo.parent)).not.toContain(work);
+      expect(git(repo.parent, 'branch', '--list', 'feature/work')).toContain('feature/work');
 
-    // ---- reap: a dry run removes nothing; the real run removes exactly what it said ----
-    const dry = cli(['reap', '--dry-run', '--json', ...where]);
-    expect(dry.code).toBe(0);
-    const plan = JSON.parse(dry.stdout) as { dryRun: boolean; sandboxes: Reaped[] };
-    expect(plan.dryRun).toBe(true);
-    const wouldRemove = plan.sandboxes.filter((s) => s.result === 'would remove').map((s) => s.where);
-    expect(wouldRemove.sort()).toEqual([stale, orphan, idle.volume].sort());
-    expect(fs.existsSync(stale) && fs.existsSync(orphan)).toBe(true);
-    expect(volumesWithPrefix(prefix)).toContain(idle.volume);
+      // ---- reap: a dry run removes nothing; the real run removes exactly what it said ----
+      const dry = cli(execPath, ['reap', '--dry-run', '--json', ...where]);
+      expect(dry.code).toBe(0);
+      const plan = JSON.parse(dry.stdout) as { dryRun: boolean; sandboxes: Reaped[] };
+      expect(plan.dryRun).toBe(true);
+      const wouldRemove = plan.sandboxes.filter((s) => s.result === 'would remove').map((s) => s.where);
+      expect(wouldRemove.sort()).toEqual([stale, orphan, idle.volume].sort());
+      expect(fs.existsSync(stale) && fs.existsSync(orphan)).toBe(true);
+      expect(volumesWithPrefix(prefix)).toContain(idle.volume);
 
-    const real = cli(['reap', '--archive-dir', archive, ...where]);
-    expect(real.code).toBe(0);
-    const [headline, , header] = real.stdout.split('\n');
-    expect(headline).toMatch(/^Reap: \d+ found, 5 stale, 3 removed, \d+ kept; .* freed\.$/);
-    expect(header).toMatch(/^RESULT +PROJECT +SANDBOX +ISOLATION +CLASS +AGE +SIZE +REASON$/);
-    expect(real.stdout).toMatch(/^removed +\S+ +feature-orphan +disk +orphan +100 d .*\.tar\.gz\)$/m);
-    expect(real.stdout).toMatch(
-      /^kept +\S+ +exploration-0000b001 +disk +transient +40 d .* in use: a run holds its lock$/m,
-    );
-    expect(fs.existsSync(stale)).toBe(false);
-    expect(fs.existsSync(orphan)).toBe(false);
-    expect(volumesWithPrefix(prefix).sort()).toEqual([busy.volume]);
-    expect(fs.existsSync(locked) && fs.existsSync(fresh)).toBe(true);
+      const real = cli(execPath, ['reap', '--archive-dir', archive, ...where]);
+      expect(real.code).toBe(0);
+      const [headline, , header] = real.stdout.split('\n');
+      expect(headline).toMatch(/^Reap: \d+ found, 5 stale, 3 removed, \d+ kept; .* freed\.$/);
+      expect(header).toMatch(/^RESULT +PROJECT +SANDBOX +ISOLATION +CLASS +AGE +SIZE +REASON$/);
+      expect(real.stdout).toMatch(/^removed +\S+ +feature-orphan +disk +orphan +100 d .*\.tar\.gz\)$/m);
+      expect(real.stdout).toMatch(
+        /^kept +\S+ +exploration-0000b001 +disk +transient +40 d .* in use: a run holds its lock$/m,
+      );
+      expect(fs.existsSync(stale)).toBe(false);
+      expect(fs.existsSync(orphan)).toBe(false);
+      expect(volumesWithPrefix(prefix).sort()).toEqual([busy.volume]);
+      expect(fs.existsSync(locked) && fs.existsSync(fresh)).toBe(true);
 
-    await release();
-    const afterwards = JSON.parse(cli(['list', '--json', ...where]).stdout) as Listed[];
-    expect(afterwards.map((e) => e.sandbox).sort()).toEqual(
-      ['exploration-0000b001', 'exploration-0000c002', 'exploration-0000v001'].sort(),
-    );
-    expect(byName(afterwards)['exploration-0000b001']).toMatchObject({
-      state: 'clean',
-      removal: { when: 'next reap' },
-    });
-  }, 240_000);
-});
+      await release();
+      const afterwards = JSON.parse(cli(execPath, ['list', '--json', ...where]).stdout) as Listed[];
+      expect(afterwards.map((e) => e.sandbox).sort()).toEqual(
+        ['exploration-0000b001', 'exploration-0000c002', 'exploration-0000v001'].sort(),
+      );
+      expect(byName(afterwards)['exploration-0000b001']).toMatchObject({
+        state: 'clean',
+        removal: { when: 'next reap' },
+      });
+    }, 240_000);
+  });
 
-// Volume sandboxes on every engine the machine has (Podman where installed: availableEngines prints
-// which ran): the same list and reap through `--engine`.
-describe.each(ENGINES)('worktree-sandbox list and reap on %s volumes', (engine) => {
-  it('lists clean, holding work and in use, reaps only the clean one', async () => {
-    const repo = newRepo();
-    const root = newDir('wts-cli-root-');
-    const prefix = newPrefix(engine);
-    const make = (name: string) =>
-      makeVolumeSandbox(repo, prefix, { transientName: name, ageDays: 40, engine });
-    const clean = await make('exploration-0000e001');
-    const work = await make('exploration-0000e002');
-    const busy = await make('exploration-0000e003');
-    inVolume(TEST_IMAGE, work.volume, `echo draft > /sandbox/${work.location.name}/notes.txt`, engine);
-    const container = startUser(engine, prefix, busy.volume);
-    const where = [
-      '--engine',
-      engine,
-      '--worktree-root',
-      root,
-      '--volume-prefix',
-      prefix,
-      '--image',
-      TEST_IMAGE,
-    ];
+  // Volume sandboxes on every engine the machine has (Podman where installed: availableEngines prints
+  // which ran): the same list and reap through `--engine`.
+  describe.each(ENGINES)('worktree-sandbox list and reap on %s volumes', (engine) => {
+    it('lists clean, holding work and in use, reaps only the clean one', async () => {
+      const repo = newRepo();
+      const root = newDir('wts-cli-root-');
+      const prefix = newPrefix(engine);
+      const make = (name: string) =>
+        makeVolumeSandbox(repo, prefix, { transientName: name, ageDays: 40, engine });
+      const clean = await make('exploration-0000e001');
+      const work = await make('exploration-0000e002');
+      const busy = await make('exploration-0000e003');
+      inVolume(TEST_IMAGE, work.volume, `echo draft > /sandbox/${work.location.name}/notes.txt`, engine);
+      const container = startUser(engine, prefix, busy.volume);
+      const where = [
+        '--engine',
+        engine,
+        '--worktree-root',
+        root,
+        '--volume-prefix',
+        prefix,
+        '--image',
+        TEST_IMAGE,
+      ];
 
-    const listed = cli(['list', '--json', ...where]);
-    expect(listed.stderr).toBe('');
-    const all = byName(JSON.parse(listed.stdout) as Listed[]);
-    expect(Object.keys(all).sort()).toEqual([clean, work, busy].map((v) => v.location.name).sort());
-    expect(all[clean.location.name]).toMatchObject({
-      where: clean.volume,
-      state: 'clean',
-      removal: { when: 'next reap' },
-    });
-    expect(all[work.location.name]).toMatchObject({
-      state: 'holds work',
-      stateDetail: '1 uncommitted file(s)',
-    });
-    expect(all[busy.location.name]).toMatchObject({
-      state: 'in use',
-      stateDetail: `running container ${container} mounts it`,
-    });
+      const listed = cli(execPath, ['list', '--json', ...where]);
+      expect(listed.stderr).toBe('');
+      const all = byName(JSON.parse(listed.stdout) as Listed[]);
+      expect(Object.keys(all).sort()).toEqual([clean, work, busy].map((v) => v.location.name).sort());
+      expect(all[clean.location.name]).toMatchObject({
+        where: clean.volume,
+        state: 'clean',
+        removal: { when: 'next reap' },
+      });
+      expect(all[work.location.name]).toMatchObject({
+        state: 'holds work',
+        stateDetail: '1 uncommitted file(s)',
+      });
+      expect(all[busy.location.name]).toMatchObject({
+        state: 'in use',
+        stateDetail: `running container ${container} mounts it`,
+      });
 
-    const refused = cli(['rm', work.location.name, ...where]);
-    expect(refused.code).toBe(4);
-    expect(refused.stderr).toContain('holds work: 1 uncommitted file(s)');
+      const refused = cli(execPath, ['rm', work.location.name, ...where]);
+      expect(refused.code).toBe(4);
+      expect(refused.stderr).toContain('holds work: 1 uncommitted file(s)');
 
-    const reaped = cli(['reap', '--json', ...where]);
-    expect(reaped.code).toBe(0);
-    const result = JSON.parse(reaped.stdout) as { dryRun: boolean; sandboxes: Reaped[] };
-    expect(result.dryRun).toBe(false);
-    expect(result.sandboxes.filter((s) => s.result === 'removed').map((s) => s.where)).toEqual([
-      clean.volume,
-    ]);
-    expect(volumesWithPrefix(prefix, engine).sort()).toEqual([work.volume, busy.volume].sort());
-    expect(worktreeList(repo.parent)).not.toContain(clean.location.worktreePath);
-    expect(worktreeList(repo.parent)).toContain(work.location.worktreePath);
-  }, 180_000);
+      const reaped = cli(execPath, ['reap', '--json', ...where]);
+      expect(reaped.code).toBe(0);
+      const result = JSON.parse(reaped.stdout) as { dryRun: boolean; sandboxes: Reaped[] };
+      expect(result.dryRun).toBe(false);
+      expect(result.sandboxes.filter((s) => s.result === 'removed').map((s) => s.where)).toEqual([
+        clean.volume,
+      ]);
+      expect(volumesWithPrefix(prefix, engine).sort()).toEqual([work.volume, busy.volume].sort());
+      expect(worktreeList(repo.parent)).not.toContain(clean.location.worktreePath);
+      expect(worktreeList(repo.parent)).toContain(work.location.worktreePath);
+    }, 180_000);
+  });
 });

@@ -22,6 +22,8 @@ export interface StepResult {
 
 export interface StepOptions {
   inputs: Record<string, string>;
+  /** The Node.js binary that runs the bundle (test/support/runtimes.ts); default: Jest's own. */
+  node?: string;
   env?: Record<string, string>;
   /** State saved by the main step (for the post step). */
   state?: Record<string, string>;
@@ -66,6 +68,7 @@ export async function runStep(options: StepOptions): Promise<StepResult> {
   const runnerTemp = path.join(files, 'runner-temp');
   fs.mkdirSync(runnerTemp);
   for (const f of [out, stateFile, summary]) fs.writeFileSync(f, '');
+  const node = options.node ?? process.execPath;
   if (options.asRunner) {
     fs.chmodSync(files, 0o777);
     for (const f of [out, stateFile, summary]) fs.chmodSync(f, 0o666);
@@ -74,7 +77,7 @@ export async function runStep(options: StepOptions): Promise<StepResult> {
   const env: Record<string, string> = {
     // the runner user cannot read root's own tool folders: give it the standard system PATH
     PATH: options.asRunner
-      ? `${path.dirname(process.execPath)}:/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin`
+      ? `${path.dirname(node)}:/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin`
       : (process.env.PATH ?? '/usr/local/bin:/usr/bin:/bin'),
     HOME: options.asRunner ? `/home/${RUNNER_USER}` : (process.env.HOME ?? '/root'),
     GITHUB_OUTPUT: out,
@@ -91,9 +94,9 @@ export async function runStep(options: StepOptions): Promise<StepResult> {
   let [cmd, args] = options.asRunner
     ? [
         '/usr/bin/setpriv',
-        ['--reuid', RUNNER_USER, '--regid', RUNNER_USER, '--init-groups', '--', process.execPath, DIST],
+        ['--reuid', RUNNER_USER, '--regid', RUNNER_USER, '--init-groups', '--', node, DIST],
       ]
-    : [process.execPath, [DIST]];
+    : [node, [DIST]];
   if (options.printfEnv) {
     const exports = Object.keys(options.printfEnv)
       .map((name, i) => `export "${name}=$(printf "$${i + 1}")"`)
