@@ -2,9 +2,7 @@
 // same checks and gates (the real `rm` afterwards does and says exactly that), and changes nothing: the
 // folder, the volume, the registration, the activity signals, the archive folder.
 import { afterAll, describe, expect, it } from '@jest/globals';
-import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { lockSandbox } from '../../src/lock.js';
 import { removeVolumes, uniquePrefix, volumesWithPrefix } from '../support/docker.js';
@@ -18,21 +16,12 @@ import {
   projectDir,
   signalTimes,
 } from '../support/sandboxes.js';
+import { runCli as cli } from '../support/cli.js';
 
-const BIN = path.resolve('bin/worktree-sandbox.js');
 const cleanups: Array<() => void> = [];
 afterAll(() => {
   for (const clean of cleanups.reverse()) clean();
 });
-
-function cli(node: string, args: string[]) {
-  const r = spawnSync(node, [BIN, ...args], {
-    cwd: os.tmpdir(),
-    encoding: 'utf8',
-    env: { ...process.env, CI: '' },
-  });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
-}
 
 describe.each(nodeRuntimes())('$name', ({ execPath }) => {
   describe('worktree-sandbox rm --dry-run', () => {
@@ -65,7 +54,7 @@ describe.each(nodeRuntimes())('$name', ({ execPath }) => {
       const signals = signalTimes(adminDirOf(clean));
 
       // A clean disk sandbox (fresh: rm judges it whatever its age).
-      const dry = cli(execPath, ['rm', 'exploration-0000d001', '--dry-run', ...where]);
+      const dry = await cli(execPath, ['rm', 'exploration-0000d001', '--dry-run', ...where]);
       expect(dry.stderr).toBe('');
       expect(dry.code).toBe(0);
       expect(dry.stdout).toMatch(
@@ -73,7 +62,7 @@ describe.each(nodeRuntimes())('$name', ({ execPath }) => {
           `^Would remove ${project}/exploration-0000d001 \\(${clean}\\): holds no work; \\d+(\\.\\d)? KiB would be freed\\.\\nDry run: nothing removed\\.\\n$`,
         ),
       );
-      const json = cli(execPath, ['rm', 'exploration-0000d001', '--dry-run', '--json', ...where]);
+      const json = await cli(execPath, ['rm', 'exploration-0000d001', '--dry-run', '--json', ...where]);
       expect(json.code).toBe(0);
       const judged = JSON.parse(json.stdout) as Record<string, unknown>;
       expect(judged).toMatchObject({
@@ -92,12 +81,12 @@ describe.each(nodeRuntimes())('$name', ({ execPath }) => {
       expect(signalTimes(adminDirOf(clean))).toEqual(signals);
 
       // Holding work: kept, as rm would (exit 4); with --force it would be saved first, then removed.
-      const kept = cli(execPath, ['rm', 'feature-draft', '--dry-run', ...where]);
+      const kept = await cli(execPath, ['rm', 'feature-draft', '--dry-run', ...where]);
       expect(kept.code).toBe(4);
       expect(kept.stderr).toContain(
         `kept ${project}/feature-draft (${work}): holds work: 1 uncommitted file(s)`,
       );
-      const forced = cli(execPath, [
+      const forced = await cli(execPath, [
         'rm',
         'feature-draft',
         '--dry-run',
@@ -119,12 +108,12 @@ describe.each(nodeRuntimes())('$name', ({ execPath }) => {
       expect(fs.readFileSync(path.join(work, 'README.md'), 'utf8')).toMatch(/draft\n$/);
 
       // In use: kept even with --force, as rm would.
-      const inUse = cli(execPath, ['rm', 'exploration-0000d002', '--dry-run', '--force', ...where]);
+      const inUse = await cli(execPath, ['rm', 'exploration-0000d002', '--dry-run', '--force', ...where]);
       expect(inUse.code).toBe(4);
       expect(inUse.stderr).toContain('in use: a run holds its lock');
 
       // A volume sandbox.
-      const vol = cli(execPath, ['rm', volume.volume, '--dry-run', ...where]);
+      const vol = await cli(execPath, ['rm', volume.volume, '--dry-run', ...where]);
       expect(vol.stderr).toBe('');
       expect(vol.code).toBe(0);
       expect(vol.stdout).toMatch(
@@ -139,14 +128,14 @@ describe.each(nodeRuntimes())('$name', ({ execPath }) => {
       expect([clean, work, locked].every((d) => fs.existsSync(d))).toBe(true);
 
       // The real rm: what the dry run said.
-      const real = cli(execPath, ['rm', 'exploration-0000d001', ...where]);
+      const real = await cli(execPath, ['rm', 'exploration-0000d001', ...where]);
       expect(real.stderr).toBe('');
       expect(real.code).toBe(0);
       expect(real.stdout).toMatch(
         new RegExp(`^Removed ${project}/exploration-0000d001 \\(${clean}\\): holds no work; `),
       );
       expect(fs.existsSync(clean)).toBe(false);
-      const realVolume = cli(execPath, ['rm', volume.volume, ...where]);
+      const realVolume = await cli(execPath, ['rm', volume.volume, ...where]);
       expect(realVolume.code).toBe(0);
       expect(volumesWithPrefix(prefix)).toEqual([]);
       expect(worktreeList(repo.parent).sort()).toEqual(

@@ -3,7 +3,6 @@
 // through a held lock, one through a running container, one orphan whose parent was deleted. Podman
 // volumes get the same list/reap where Podman is on the machine.
 import { afterAll, describe, expect, it } from '@jest/globals';
-import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -21,8 +20,8 @@ import { TEST_IMAGE } from '../support/env.js';
 import { git, makeRepo, tempDir, worktreeList, type TestRepo } from '../support/repo.js';
 import { makeDiskSandbox, makeVolumeSandbox, projectDir } from '../support/sandboxes.js';
 import { nodeRuntimes } from '../support/runtimes.js';
+import { runCli as cli } from '../support/cli.js';
 
-const BIN = path.resolve('bin/worktree-sandbox.js');
 const ENGINES = availableEngines();
 const cleanups: Array<() => void> = [];
 afterAll(() => {
@@ -34,15 +33,6 @@ afterAll(() => {
     }
   }
 });
-
-function cli(node: string, args: string[], options: { cwd?: string } = {}) {
-  const r = spawnSync(node, [BIN, ...args], {
-    cwd: options.cwd ?? os.tmpdir(),
-    encoding: 'utf8',
-    env: { ...process.env, CI: '' },
-  });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
-}
 
 function newRepo(): TestRepo {
   const repo = makeRepo();
@@ -149,7 +139,7 @@ describe.each(nodeRuntimes())('$name', ({ execPath }) => {
       const where = ['--worktree-root', root, '--volume-prefix', prefix, '--image', TEST_IMAGE];
 
       // ---- list --json: the reaper's view, every state ----
-      const listed = cli(execPath, ['list', '--json', ...where]);
+      const listed = await cli(execPath, ['list', '--json', ...where]);
       expect(listed.stderr).toBe('');
       expect(listed.code).toBe(0);
       const all = JSON.parse(listed.stdout) as Listed[];
@@ -206,7 +196,7 @@ describe.each(nodeRuntimes())('$name', ({ execPath }) => {
       expect(all.filter((e) => e.project === otherProject).map((e) => e.where)).toEqual([twin]);
 
       // ---- list as text: one row per sandbox, aligned ----
-      const text = cli(execPath, ['list', ...where]);
+      const text = await cli(execPath, ['list', ...where]);
       expect(text.code).toBe(0);
       const lines = text.stdout.trimEnd().split('\n');
       expect(lines[0]).toMatch(
@@ -227,41 +217,41 @@ describe.each(nodeRuntimes())('$name', ({ execPath }) => {
       expect(text.stderr).toBe('');
 
       // ---- rm: the gates ----
-      const refused = cli(execPath, ['rm', 'feature-work', ...where]);
+      const refused = await cli(execPath, ['rm', 'feature-work', ...where]);
       expect(refused.code).toBe(4);
       expect(refused.stderr).toBe(
         `worktree-sandbox: kept ${project}/feature-work (${work}): holds work: 1 uncommitted file(s) (--force removes it all the same, the work saved first under --archive-dir)\n`,
       );
       expect(fs.existsSync(work)).toBe(true);
       for (const force of [[], ['--force']]) {
-        const inUse = cli(execPath, ['rm', 'exploration-0000b001', ...force, ...where]);
+        const inUse = await cli(execPath, ['rm', 'exploration-0000b001', ...force, ...where]);
         expect(inUse.code).toBe(4);
         expect(inUse.stderr).toContain('in use: a run holds its lock');
       }
-      const volumeInUse = cli(execPath, ['rm', busy.volume, '--force', '--json', ...where]);
+      const volumeInUse = await cli(execPath, ['rm', busy.volume, '--force', '--json', ...where]);
       expect(volumeInUse.code).toBe(4);
       expect(JSON.parse(volumeInUse.stdout)).toMatchObject({ status: 'kept', where: busy.volume });
       expect(fs.existsSync(locked)).toBe(true);
       expect(volumesWithPrefix(prefix)).toContain(busy.volume);
 
       // Run from inside the sandbox: removing it would pull the floor from under the caller.
-      const fromInside = cli(execPath, ['rm', 'exploration-0000c001', ...where], {
+      const fromInside = await cli(execPath, ['rm', 'exploration-0000c001', ...where], {
         cwd: path.join(stale, 'src'),
       });
       expect(fromInside.code).toBe(4);
       expect(fromInside.stderr).toMatch(/: in use: process \d+ has its working directory in it\n$/);
       expect(fs.existsSync(stale)).toBe(true);
 
-      const ambiguous = cli(execPath, ['rm', 'exploration-0000c002', ...where]);
+      const ambiguous = await cli(execPath, ['rm', 'exploration-0000c002', ...where]);
       expect(ambiguous.code).toBe(2);
       expect(ambiguous.stderr).toContain('is ambiguous');
       expect(ambiguous.stderr).toContain('--project');
       expect(ambiguous.stderr.trim().split('\n')).toHaveLength(1);
-      const unknown = cli(execPath, ['rm', 'no-such-sandbox', ...where]);
+      const unknown = await cli(execPath, ['rm', 'no-such-sandbox', ...where]);
       expect(unknown.code).toBe(1);
       expect(unknown.stderr).toMatch(/^worktree-sandbox: no sandbox named "no-such-sandbox"/);
 
-      const one = cli(execPath, ['rm', 'exploration-0000c002', '--project', otherProject, ...where]);
+      const one = await cli(execPath, ['rm', 'exploration-0000c002', '--project', otherProject, ...where]);
       expect(one.stderr).toBe('');
       expect(one.code).toBe(0);
       expect(one.stdout).toMatch(
@@ -272,7 +262,7 @@ describe.each(nodeRuntimes())('$name', ({ execPath }) => {
       expect(worktreeList(other.parent)).toHaveLength(1);
 
       // --force: the work saved first (default folder in the temp dir, named in the output), then removed.
-      const forced = cli(execPath, ['rm', 'feature-work', '--force', ...where]);
+      const forced = await cli(execPath, ['rm', 'feature-work', '--force', ...where]);
       expect(forced.stderr).toBe('');
       expect(forced.code).toBe(0);
       const saved = /^Saved first: (.+)$/m.exec(forced.stdout)![1].split(', ');
@@ -286,7 +276,7 @@ describe.each(nodeRuntimes())('$name', ({ execPath }) => {
       expect(git(repo.parent, 'branch', '--list', 'feature/work')).toContain('feature/work');
 
       // ---- reap: a dry run removes nothing; the real run removes exactly what it said ----
-      const dry = cli(execPath, ['reap', '--dry-run', '--json', ...where]);
+      const dry = await cli(execPath, ['reap', '--dry-run', '--json', ...where]);
       expect(dry.code).toBe(0);
       const plan = JSON.parse(dry.stdout) as { dryRun: boolean; sandboxes: Reaped[] };
       expect(plan.dryRun).toBe(true);
@@ -295,7 +285,7 @@ describe.each(nodeRuntimes())('$name', ({ execPath }) => {
       expect(fs.existsSync(stale) && fs.existsSync(orphan)).toBe(true);
       expect(volumesWithPrefix(prefix)).toContain(idle.volume);
 
-      const real = cli(execPath, ['reap', '--archive-dir', archive, ...where]);
+      const real = await cli(execPath, ['reap', '--archive-dir', archive, ...where]);
       expect(real.code).toBe(0);
       const [headline, , header] = real.stdout.split('\n');
       expect(headline).toMatch(/^Reap: \d+ found, 5 stale, 3 removed, \d+ kept; .* freed\.$/);
@@ -310,7 +300,7 @@ describe.each(nodeRuntimes())('$name', ({ execPath }) => {
       expect(fs.existsSync(locked) && fs.existsSync(fresh)).toBe(true);
 
       await release();
-      const afterwards = JSON.parse(cli(execPath, ['list', '--json', ...where]).stdout) as Listed[];
+      const afterwards = JSON.parse((await cli(execPath, ['list', '--json', ...where])).stdout) as Listed[];
       expect(afterwards.map((e) => e.sandbox).sort()).toEqual(
         ['exploration-0000b001', 'exploration-0000c002', 'exploration-0000v001'].sort(),
       );
@@ -346,7 +336,7 @@ describe.each(nodeRuntimes())('$name', ({ execPath }) => {
         TEST_IMAGE,
       ];
 
-      const listed = cli(execPath, ['list', '--json', ...where]);
+      const listed = await cli(execPath, ['list', '--json', ...where]);
       expect(listed.stderr).toBe('');
       const all = byName(JSON.parse(listed.stdout) as Listed[]);
       expect(Object.keys(all).sort()).toEqual([clean, work, busy].map((v) => v.location.name).sort());
@@ -364,11 +354,11 @@ describe.each(nodeRuntimes())('$name', ({ execPath }) => {
         stateDetail: `running container ${container} mounts it`,
       });
 
-      const refused = cli(execPath, ['rm', work.location.name, ...where]);
+      const refused = await cli(execPath, ['rm', work.location.name, ...where]);
       expect(refused.code).toBe(4);
       expect(refused.stderr).toContain('holds work: 1 uncommitted file(s)');
 
-      const reaped = cli(execPath, ['reap', '--json', ...where]);
+      const reaped = await cli(execPath, ['reap', '--json', ...where]);
       expect(reaped.code).toBe(0);
       const result = JSON.parse(reaped.stdout) as { dryRun: boolean; sandboxes: Reaped[] };
       expect(result.dryRun).toBe(false);
