@@ -26,6 +26,8 @@ export interface StepResult {
 
 export interface StepOptions {
   inputs: Record<string, string>;
+  /** The Node.js binary that runs the bundle (test/support/runtimes.ts); default: Jest's own. */
+  node?: string;
   env?: Record<string, string>;
   /** State saved by the main step (for the post step). */
   state?: Record<string, string>;
@@ -86,6 +88,7 @@ export async function runStep(options: StepOptions): Promise<StepResult> {
   const runnerTemp = path.join(files, 'runner-temp');
   fs.mkdirSync(runnerTemp);
   for (const f of [out, stateFile, summary]) fs.writeFileSync(f, '');
+  const node = options.node ?? process.execPath;
   if (options.asRunner) {
     fs.chmodSync(files, 0o777);
     for (const f of [out, stateFile, summary]) fs.chmodSync(f, 0o666);
@@ -93,7 +96,11 @@ export async function runStep(options: StepOptions): Promise<StepResult> {
   }
   const env: Record<string, string> = {
     ...(options.asRunner
-      ? runnerEnv({ rootlessPodman: options.rootlessPodman })
+      ? {
+          ...runnerEnv({ rootlessPodman: options.rootlessPodman }),
+          // the runner user cannot read root's own tool folders: the standard system PATH, this Node first
+          PATH: `${path.dirname(node)}:/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin`,
+        }
       : { PATH: process.env.PATH ?? '/usr/local/bin:/usr/bin:/bin', HOME: process.env.HOME ?? '/root' }),
     GITHUB_OUTPUT: out,
     GITHUB_STATE: stateFile,
@@ -106,7 +113,7 @@ export async function runStep(options: StepOptions): Promise<StepResult> {
   for (const [name, value] of Object.entries(options.inputs))
     env[`INPUT_${name.toUpperCase().replace(/ /g, '_')}`] = value;
   for (const [name, value] of Object.entries(options.state ?? {})) env[`STATE_${name}`] = value;
-  let [cmd, args] = options.asRunner ? asRunner(process.execPath, [DIST]) : [process.execPath, [DIST]];
+  let [cmd, args] = options.asRunner ? asRunner(node, [DIST]) : [node, [DIST]];
   if (options.wrapWith) [cmd, args] = [options.wrapWith[0], [...options.wrapWith.slice(1), cmd, ...args]];
   if (options.printfEnv) {
     const exports = Object.keys(options.printfEnv)
