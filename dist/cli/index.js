@@ -6564,6 +6564,8 @@ const ACTION_DEFAULTS = {
     "archive-dir": "",
 };
 
+;// CONCATENATED MODULE: ./package.json
+const package_namespaceObject = {"rE":"1.0.0"};
 ;// CONCATENATED MODULE: external "node:crypto"
 const external_node_crypto_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:crypto");
 // EXTERNAL MODULE: external "node:path"
@@ -16062,7 +16064,9 @@ function reason(s) {
 // One sandbox removed because a person asked (the CLI's `rm NAME`): found by the reaper's scan, looked at
 // by the reaper's checks, judged by the reaper's gates (the age aside: the person judged it), removed by
 // the reaper's execution: its lock taken, one last look at its activity, the work archived first when
-// the gates say so, then removed with every record its parent keeps of it.
+// the gates say so, then removed with every record its parent keeps of it. A dry run stops after the
+// judgement.
+
 
 
 
@@ -16112,6 +16116,12 @@ async function removeByName(options, ui = silentUi) {
     const decision = decideOnRequest(facts, { retention: options.retention, force: options.force, archive: true }, nowMs);
     if (decision.action === 'keep')
         return { status: 'kept', sandbox, decision, facts, warnings };
+    if (options.dryRun) {
+        // As reap's dry run does: a removal would measure what it frees.
+        if (decision.sizeBytes === undefined && sandbox.hostPath)
+            decision.sizeBytes = measureTree(sandbox.hostPath);
+        return { status: 'would remove', sandbox, decision, facts, warnings };
+    }
     const outcomes = await ui.group(`Remove ${sandbox.project}/${sandbox.sandbox}`, () => carryOut([{ decision, sandbox }], {
         git,
         engine,
@@ -16138,7 +16148,8 @@ async function removeByName(options, ui = silentUi) {
 
 async function rmCommand(settings, request) {
     const ui = terminalUi({ quiet: true, spinner: true });
-    const archiveDir = settings.archiveDir || defaultArchiveDir();
+    // A dry run creates nothing, not even the default archive folder.
+    const archiveDir = settings.archiveDir || (settings.dryRun ? defaultArchivePath() : defaultArchiveDir());
     const result = await removeByName({
         name: request.name,
         project: request.project,
@@ -16150,6 +16161,7 @@ async function rmCommand(settings, request) {
         retention: settings,
         force: settings.force,
         archiveDir,
+        dryRun: settings.dryRun,
     }, ui);
     for (const warning of result.warnings)
         ui.warning(warning);
@@ -16162,17 +16174,29 @@ async function rmCommand(settings, request) {
     if (request.json)
         process.stdout.write(`${JSON.stringify({
             status: judged.status,
+            dryRun: settings.dryRun,
             project: sandbox.project,
             sandbox: sandbox.sandbox,
             isolation: sandbox.isolation,
             where: sandbox.where,
             reason: decision.reason,
+            sizeBytes: decision.sizeBytes ?? null,
             detail: outcome?.detail ?? null,
             archived,
             freedBytes: outcome?.freedBytes ?? 0,
             problems: outcome?.problems ?? [],
         }, null, 2)}\n`);
     switch (judged.status) {
+        case 'would remove':
+            if (!request.json)
+                process.stdout.write(`Would remove ${what}: ${decision.reason}` +
+                    (decision.sizeBytes === undefined ? '' : `; ${bytes_formatBytes(decision.sizeBytes)} would be freed`) +
+                    '.\n' +
+                    (decision.archive
+                        ? `Would save first: ${decision.archive === 'work' ? 'its work' : 'its files'} under ${external_node_path_.join(archiveDir, sandbox.project)}\n`
+                        : '') +
+                    'Dry run: nothing removed.\n');
+            return;
         case 'removed':
             if (!request.json)
                 process.stdout.write(`Removed ${what}: ${decision.reason}; ${bytes_formatBytes(outcome.freedBytes)} freed.\n` +
@@ -16205,12 +16229,13 @@ function hint(result) {
         return ' (--force removes it all the same, the work saved first under --archive-dir)';
     return '';
 }
+const defaultArchivePath = () => external_node_path_.join(external_node_os_namespaceObject.tmpdir(), `worktree-sandbox-archive-${process.getuid?.() ?? 'user'}`);
 /**
  * `<tmp>/worktree-sandbox-archive-<uid>`, made private; refused when it is anything but our own folder
  * (another user could have planted a link there in a shared temp dir).
  */
 function defaultArchiveDir() {
-    const dir = external_node_path_.join(external_node_os_namespaceObject.tmpdir(), `worktree-sandbox-archive-${process.getuid?.() ?? 'user'}`);
+    const dir = defaultArchivePath();
     try {
         external_node_fs_.mkdirSync(dir, { mode: 0o700 });
     }
@@ -16320,6 +16345,7 @@ async function commands_runCommand(settings, json) {
 
 
 
+
 /** The inputs' defaults, from action.yml (written once, there). */
 const D = ACTION_DEFAULTS;
 const DEFAULT_IMAGE = D.image;
@@ -16330,6 +16356,7 @@ const common = (cmd) => cmd
 function buildProgram() {
     const program = new Command('worktree-sandbox')
         .description('A git worktree sandbox per job, the command run in a container; stale sandboxes reaped without losing work.')
+        .version(package_namespaceObject.rE, '-V, --version', 'print the version')
         .option('--debug', 'print stack traces of errors')
         .exitOverride()
         .configureOutput({ outputError: (text, write) => write(text) })
@@ -16337,7 +16364,9 @@ function buildProgram() {
     common(program
         .command('run')
         .description("run a command in a sandbox worktree (the action's run mode), then clean up by --cleanup")
-        .requiredOption('--command <command>', 'command to run with sh -c in the worktree')
+        // Checked with the other settings (a required option would hide an unknown one: commander
+        // reports a missing mandatory option first).
+        .option('--command <command>', 'command to run with sh -c in the worktree (required)')
         .option('--image <image>', 'image with sh and git', DEFAULT_IMAGE)
         .addOption(new Option('--isolation <isolation>', 'where the worktree lives')
         .choices(['container', 'disk'])
@@ -16393,6 +16422,7 @@ gone). Give the expiry options of your reap job: the REMOVAL column assumes them
         'container',
         'disk',
     ]))
+        .option('--dry-run', 'say what would be removed (and saved first), remove nothing')
         .option('--force', 'remove it even if it holds work (the work saved first); never when it is in use')
         .option('--archive-dir <dir>', "where the work (or an orphan's files) is saved first (default: <tmp>/worktree-sandbox-archive-<uid>)")
         .option('--image <image>', 'helper image that looks into volumes (sh, git, du, tar)', DEFAULT_IMAGE)
