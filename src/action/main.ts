@@ -1,59 +1,14 @@
 // The action's two phases on top of the core: inputs in, outputs and a job summary out.
 import * as core from '@actions/core';
-import { randomUUID } from 'node:crypto';
 import * as os from 'node:os';
 import { cleanupRun } from '../run/cleanup.js';
 import { runSandbox, type RunOutcome } from '../run/run.js';
 import { chooseRunKind } from '../github/event.js';
 import { parseSettings, type RunSettings } from '../settings.js';
-import type { PrRunIo } from '../github/pr-run.js';
 import type { RunState } from '../run/state.js';
 import { currentRunState, loadRunState, saveRunState } from './state.js';
 import { outcomeMarkdown } from '../run/summary.js';
-import type { Ui } from '../run/ui.js';
-
-export function actionUi(): Ui {
-  return {
-    info: (m) => core.info(m),
-    // Only when asked for (ACTIONS_STEP_DEBUG): a reap of thousands of sandboxes logs a line each.
-    // core.debug escapes line breaks: a debug message cannot become a workflow command.
-    debug: (m) => {
-      if (core.isDebug()) core.debug(m);
-    },
-    warning: (m) => core.warning(m),
-    group: (title, fn) => core.group(title, fn),
-    mask: (s) => core.setSecret(s),
-    // The command's output must not issue workflow commands (::set-output, ::add-mask, ::error ...):
-    // command processing is stopped around it with a token it cannot guess.
-    fenced: (text) => {
-      const token = randomUUID();
-      process.stdout.write(`::stop-commands::${token}${os.EOL}${text}${os.EOL}::${token}::${os.EOL}`);
-    },
-    untrusted: async (fn) => {
-      const token = randomUUID();
-      process.stdout.write(`::stop-commands::${token}${os.EOL}`);
-      try {
-        return await fn((line) => process.stdout.write(`${line}${os.EOL}`));
-      } finally {
-        process.stdout.write(`::${token}::${os.EOL}`);
-      }
-    },
-  };
-}
-
-/** Where a pull-request run meets the runner: outputs, the job summary, state for the post step. */
-export function actionIo(ui: Ui): PrRunIo {
-  return {
-    ui,
-    debug: (message) => core.debug(message),
-    env: process.env,
-    setOutput: (name, value) => core.setOutput(name, value),
-    summary: async (markdown) => {
-      await core.summary.addRaw(markdown).write();
-    },
-    save: saveRunState,
-  };
-}
+import { actionIo, actionUi } from './ui.js';
 
 export async function main(): Promise<void> {
   const settings = parseSettings((name) => core.getInput(name));
