@@ -14,6 +14,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { ContainerEngine } from '../engine/engine.js';
+import { listVolumes } from '../engine/inventory.js';
 import type { Git } from '../engine/git.js';
 import { label, MANAGED_LABEL, VOLUME_LABEL_KEYS } from '../engine/labels.js';
 import { nameFromComponent, PARENT_NOTE, REF_ROOT } from '../sandbox/bookkeeping.js';
@@ -208,7 +209,7 @@ async function scanVolumes(
   warnings: string[],
 ): Promise<ScannedSandbox[]> {
   const { engine, volumePrefix: prefix } = options;
-  const volumes = await engine!.listVolumes(`${MANAGED_LABEL}=true`, VOLUME_LABEL_KEYS);
+  const volumes = await listVolumes(engine!, `${MANAGED_LABEL}=true`, VOLUME_LABEL_KEYS);
   const found: ScannedSandbox[] = [];
   for (const { name, labels } of volumes) {
     if (!name.startsWith(`${prefix}-`)) continue;
