@@ -116,6 +116,14 @@ export interface CommandHooks {
   /** Called with the container name before it starts (saved for the post step). */
   onStart?: (container: string) => void;
   onLine?: (line: string) => void;
+  /** Whether the line sink is full: reading the command's output waits until it drains. */
+  drained?: () => Promise<void> | undefined;
+  /**
+   * A descriptor the engine CLI writes the output to directly (the step's stdout, fenced): then `onLine`
+   * is not called, `ready` is awaited first, and the tail comes from the engine's log of the container.
+   */
+  outputFd?: number;
+  ready?: () => Promise<void>;
 }
 
 export async function runCommand(
@@ -127,7 +135,6 @@ export async function runCommand(
   const name = containerName(sandbox.name);
   const env = await userEnv(spec.env);
   hooks.onStart?.(name);
-  const tail: string[] = [];
   let timedOut = false;
   const timer =
     spec.timeoutMinutes > 0
@@ -138,17 +145,21 @@ export async function runCommand(
       : undefined;
   const started = Date.now();
   try {
+    await hooks.ready?.();
     const result = await engine.stream(await engine.runArgs(commandContainer(sandbox, spec, name, env)), {
       inherit: env.inherit,
-      onLine: (line) => {
-        tail.push(line.length > TAIL_LINE_CHARS ? `${line.slice(0, TAIL_LINE_CHARS)}…` : line);
-        if (tail.length > TAIL_LINES) tail.shift();
-        hooks.onLine?.(line);
-      },
+      backpressure: hooks.drained,
+      outputFd: hooks.outputFd,
+      onLine: hooks.onLine,
+      stderrTailLines: TAIL_LINES,
     });
+    const lines = hooks.outputFd === undefined ? result.outputTail : await engine.logTail(name, TAIL_LINES);
+    const tail = lines.map((l) => (l.length > TAIL_LINE_CHARS ? `${l.slice(0, TAIL_LINE_CHARS)}…` : l));
     const durationMs = Date.now() - started;
     const state = await engine.containerState(name);
-    const said = result.stderrTail.slice(-3).join(' ').trim();
+    // What the engine said last: its stderr, or (output written straight to the step's log) its log of
+    // the container; an engine error from before the container existed is in the step's log above.
+    const said = (hooks.outputFd === undefined ? result.stderrTail : lines).slice(-3).join(' ').trim();
     if (!state) {
       if ((await engine.containerExists(name)) === undefined)
         throw new EngineError(

@@ -123,7 +123,13 @@ export async function runSandbox(settings: RunSettings, deps: RunDeps): Promise<
             readOnlyFiles: deps.command?.readOnlyFiles,
             extraEnv: deps.command?.extraEnv,
           },
-          { onStart: (container) => deps.save({ container }), onLine: write },
+          {
+            onStart: (container) => deps.save({ container }),
+            onLine: write,
+            outputFd: write.fd,
+            ready: write.flush,
+            drained: write.drained,
+          },
         ),
       ),
     );
