@@ -247,8 +247,8 @@ function summaryMarkdown(result, maxRows = 2000) {
     return `${lines.join('\n')}\n`;
 }
 
-// EXTERNAL MODULE: ./src/engine/engine.ts + 1 modules
-var engine_engine = __webpack_require__(8467);
+// EXTERNAL MODULE: ./src/engine/engine.ts
+var engine_engine = __webpack_require__(7586);
 // EXTERNAL MODULE: ./src/engine/git.ts
 var engine_git = __webpack_require__(2434);
 // EXTERNAL MODULE: ./src/run/ui.ts

@@ -30678,227 +30678,17 @@ function containerRunArgs(engine, spec) {
 
 /***/ }),
 
-/***/ 8467:
+/***/ 7586:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
-
-// EXPORTS
-__nccwpck_require__.d(__webpack_exports__, {
-  yz: () => (/* binding */ ContainerEngine),
-  X4: () => (/* binding */ ENGINE_ENV),
-  NJ: () => (/* binding */ EngineError)
-});
-
-// EXTERNAL MODULE: ./src/engine/proc.ts + 1 modules
-var proc = __nccwpck_require__(5);
-// EXTERNAL MODULE: ./src/engine/container-args.ts
-var container_args = __nccwpck_require__(5011);
-;// CONCATENATED MODULE: ./src/engine/mode.ts
-class EngineModeError extends Error {
-    constructor(message) {
-        super(message);
-        this.name = 'EngineModeError';
-    }
-}
-/** The arguments that make the engine describe itself as one JSON document. */
-function infoArgs(engine) {
-    // Docker 20.10 has no `--format json`; `{{json .}}` works in every version.
-    return engine === 'podman' ? ['info', '--format', 'json'] : ['info', '--format', '{{json .}}'];
-}
-/** Asks the engine once (`info`) and returns its mode. Throws EngineModeError when the engine does not answer. */
-async function detectEngineMode(engine, execFn) {
-    const result = await execFn(infoArgs(engine));
-    if (result.exitCode !== 0) {
-        const detail = (result.stderr || result.stdout).trim();
-        const explained = explainStartFailure(detail);
-        throw new EngineModeError(`${engine} info failed (exit ${result.exitCode}): ` +
-            (explained ? `${explained.message} ${explained.hint}` : lastLine(detail)));
-    }
-    return parseEngineInfo(engine, result.stdout);
-}
-/** The mode, from the output of `info` (infoArgs). Pure. */
-function parseEngineInfo(engine, stdout) {
-    let info;
-    try {
-        info = JSON.parse(stdout);
-    }
-    catch {
-        throw new EngineModeError(`${engine} info did not print JSON: ${lastLine(stdout.trim())}`);
-    }
-    if (!isObject(info))
-        throw new EngineModeError(`${engine} info printed no JSON object`);
-    return engine === 'podman' ? podmanMode(info) : dockerMode(info);
-}
-function podmanMode(info) {
-    const host = objectAt(info, 'host');
-    const rootless = objectAt(host, 'security').rootless === true;
-    const version = stringAt(objectAt(info, 'version'), 'Version');
-    const idMappings = objectAt(host, 'idMappings');
-    return {
-        engine: 'podman',
-        rootless,
-        uidMapping: rootless ? 'keep-id' : 'none',
-        version,
-        keepIdOptions: versionAtLeast(version, 4, 3),
-        uidMap: rootless ? idMaps(idMappings.uidmap) : [],
-        gidMap: rootless ? idMaps(idMappings.gidmap) : [],
-        storageDriver: stringAt(objectAt(info, 'store'), 'graphDriverName'),
-    };
-}
-function dockerMode(info) {
-    const options = Array.isArray(info.SecurityOptions) ? info.SecurityOptions : [];
-    // Rootless Docker maps container root to the invoking user and has no keep-id: a container that must
-    // write as that user runs as root there. Reported, not handled here.
-    const rootless = options.some((o) => typeof o === 'string' && o.split(',').includes('name=rootless'));
-    return {
-        engine: 'docker',
-        rootless,
-        uidMapping: 'none',
-        version: stringAt(info, 'ServerVersion'),
-        keepIdOptions: false,
-        uidMap: [],
-        gidMap: [],
-        storageDriver: stringAt(info, 'Driver'),
-    };
-}
-/**
- * The extra `run` arguments of a container whose user must be uid:gid inside and own its files on a bind
- * mount on the host (uid:gid being the invoking user's: process.getuid()/getgid()). Keep `--user uid:gid`
- * as well. Empty for rootful engines. Pure.
- */
-function userNamespaceArgs(mode, uid, gid) {
-    for (const [name, id] of [
-        ['uid', uid],
-        ['gid', gid],
-    ]) {
-        if (!Number.isSafeInteger(id) || id < 0)
-            throw new EngineModeError(`invalid ${name}: ${id}`);
-    }
-    if (mode.uidMapping !== 'keep-id')
-        return [];
-    if (mode.keepIdOptions)
-        return [`--userns=keep-id:uid=${uid},gid=${gid}`];
-    // Before Podman 4.3 keep-id takes no options: the invoking user keeps its own ids, which must be these.
-    const user = mode.uidMap.find((m) => m.containerId === 0)?.hostId;
-    const group = mode.gidMap.find((m) => m.containerId === 0)?.hostId;
-    if ((user !== undefined && user !== uid) || (group !== undefined && group !== gid)) {
-        throw new EngineModeError(`podman ${mode.version} maps only the invoking user (${user}:${group}) with keep-id, not ${uid}:${gid}`);
-    }
-    return ['--userns=keep-id'];
-}
-const NETWORK_NONE = 'Set `network: none` (CLI: `--network none`) if the command needs no network.';
-/**
- * A message with a hint for the usual reasons a (rootless) container does not start, from the engine's
- * stderr; undefined when the text is none of them. Pure.
- */
-function explainStartFailure(stderr) {
-    // Podman's log lines escape the quotes inside msg="..." with a backslash: the patterns take both forms.
-    // Before the OCI patterns: runc reports an unusable runtime folder as "OCI permission denied" (exit 126).
-    let m = /XDG_RUNTIME_DIR directory \\?"([^"\\]*)\\?" is not owned by the current user/.exec(stderr);
-    if (m || /path in \$XDG_RUNTIME_DIR must be writable/.test(stderr)) {
-        return {
-            kind: 'runtime-dir',
-            message: m
-                ? `Rootless Podman's runtime folder ${m[1]} (XDG_RUNTIME_DIR) is not owned by the user.`
-                : `Rootless Podman's runtime folder (XDG_RUNTIME_DIR) is missing or not writable by the user.`,
-            hint: 'Point XDG_RUNTIME_DIR at a folder the user owns with mode 700 (normally /run/user/<uid>, made at login by systemd-logind).',
-        };
-    }
-    m = /\/dev\/net\/tun\\?"?\): ([A-Za-z ]+)/.exec(stderr);
-    if (m) {
-        return {
-            kind: 'no-tun',
-            message: `Rootless networking failed: slirp4netns cannot open /dev/net/tun (${m[1].trim()}).`,
-            hint: `${NETWORK_NONE} Otherwise the host must give the user a readable and writable /dev/net/tun.`,
-        };
-    }
-    m =
-        /could not find (slirp4netns|pasta)/.exec(stderr) ??
-            /unable to find network with name or ID (slirp4netns|pasta)/.exec(stderr);
-    if (m) {
-        return {
-            kind: 'network-helper-missing',
-            message: `Rootless networking needs ${m[1]}, which ${m[0].startsWith('could') ? 'is not installed' : 'this Podman does not know'}.`,
-            hint: `${NETWORK_NONE} Otherwise install slirp4netns (or passt, for Podman 4.4 and later).`,
-        };
-    }
-    m = /no sub([ug]id) ranges found for user \\?"([^"\\]*)\\?"/.exec(stderr);
-    if (m) {
-        return {
-            kind: 'no-subids',
-            message: `The user ${m[2]} has no subordinate ${m[1]}s: rootless Podman maps only that one id, and images with other owners fail.`,
-            hint: `Add ranges to /etc/subuid and /etc/subgid (usermod --add-subuids 100000-165535 --add-subgids 100000-165535 ${m[2]}), then run \`podman system migrate\`.`,
-        };
-    }
-    m = /(newuidmap|newgidmap)\\?": executable file not found/.exec(stderr);
-    if (m) {
-        return {
-            kind: 'newuidmap-missing',
-            message: `Rootless Podman needs ${m[1]}, which is not installed.`,
-            hint: 'Install newuidmap and newgidmap (Debian and Ubuntu: the uidmap package), then run `podman system migrate`.',
-        };
-    }
-    if (/keep-id is only supported in rootless mode/.test(stderr)) {
-        return {
-            kind: 'keep-id-rootful',
-            message: 'Podman runs rootful here, and rootful Podman refuses --userns=keep-id.',
-            hint: 'Derive the user namespace arguments from the detected engine mode (rootful: none).',
-        };
-    }
-    m = /exec: \\?"([^"\\]*)\\?": executable file not found in \$PATH/.exec(stderr);
-    if (m || /OCI runtime attempted to invoke a command that was not found/.test(stderr)) {
-        const command = m?.[1];
-        return {
-            kind: 'command-not-found',
-            message: command === 'sh'
-                ? 'The image has no `sh`: the container could not start (exit 127).'
-                : `The container could not start: ${command ? `\`${command}\`` : 'its command'} is not in the image (exit 127).`,
-            hint: 'Use an image with `sh` and `git` (input `image`).',
-        };
-    }
-    m = /exec: \\?"([^"\\]*)\\?": permission denied/.exec(stderr);
-    if (m || /OCI permission denied/.test(stderr)) {
-        return {
-            kind: 'command-not-executable',
-            message: `The container could not start: ${m ? `\`${m[1]}\`` : 'its command'} is not executable (exit 126).`,
-            hint: 'Check the image (input `image`): the command and `sh` must be executable files in it.',
-        };
-    }
-    return undefined;
-}
-function isObject(value) {
-    return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-function objectAt(value, key) {
-    const found = value[key];
-    return isObject(found) ? found : {};
-}
-function stringAt(value, key) {
-    const found = value[key];
-    return typeof found === 'string' ? found : '';
-}
-function idMaps(value) {
-    if (!Array.isArray(value))
-        return [];
-    return value.filter(isObject).map((m) => ({
-        containerId: Number(m.container_id),
-        hostId: Number(m.host_id),
-        size: Number(m.size),
-    }));
-}
-function versionAtLeast(version, major, minor) {
-    const m = /^(\d+)\.(\d+)/.exec(version);
-    if (!m)
-        return false;
-    const [a, b] = [Number(m[1]), Number(m[2])];
-    return a > major || (a === major && b >= minor);
-}
-function lastLine(text) {
-    const lines = text.split('\n').filter((l) => l.trim() !== '');
-    return lines[lines.length - 1] ?? '(no output)';
-}
-
-;// CONCATENATED MODULE: ./src/engine/engine.ts
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   NJ: () => (/* binding */ EngineError),
+/* harmony export */   X4: () => (/* binding */ ENGINE_ENV),
+/* harmony export */   yz: () => (/* binding */ ContainerEngine)
+/* harmony export */ });
+/* harmony import */ var _proc_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(5);
+/* harmony import */ var _container_args_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(5011);
+/* harmony import */ var _mode_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(9211);
 // The container engine CLI behind one small interface (Docker, or Podman which speaks the same CLI).
 // Argument arrays only; values that could be secrets travel in the child's environment (`-e NAME`),
 // never on its command line.
@@ -30939,16 +30729,16 @@ class ContainerEngine {
     mode() {
         if (this.name !== 'podman')
             return undefined;
-        this.detected ??= detectEngineMode(this.name, (args) => this.exec(args));
+        this.detected ??= (0,_mode_js__WEBPACK_IMPORTED_MODULE_2__/* .detectEngineMode */ .Pm)(this.name, (args) => this.exec(args));
         return this.detected;
     }
     /** The `run` arguments of a container: the one builder's, with this engine's user-namespace mapping. */
     async runArgs(spec) {
         const mode = await this.mode();
-        const id = (0,container_args/* currentIdentity */._c)();
-        return (0,container_args/* containerRunArgs */.s$)(this.name, {
+        const id = (0,_container_args_js__WEBPACK_IMPORTED_MODULE_1__/* .currentIdentity */ ._c)();
+        return (0,_container_args_js__WEBPACK_IMPORTED_MODULE_1__/* .containerRunArgs */ .s$)(this.name, {
             ...spec,
-            userns: mode ? userNamespaceArgs(mode, id.uid, id.gid) : [],
+            userns: mode ? (0,_mode_js__WEBPACK_IMPORTED_MODULE_2__/* .userNamespaceArgs */ .ae)(mode, id.uid, id.gid) : [],
         });
     }
     /**
@@ -30959,12 +30749,12 @@ class ContainerEngine {
         for (const name of Object.keys(inherit))
             if (ENGINE_ENV.includes(name))
                 throw new Error(`${name} is the ${this.name} CLI's own variable.`);
-        return { ...inherit, ...(0,proc/* pickEnv */.Bh)(ENGINE_ENV) };
+        return { ...inherit, ...(0,_proc_js__WEBPACK_IMPORTED_MODULE_0__/* .pickEnv */ .Bh)(ENGINE_ENV) };
     }
     /** Runs the engine CLI; never throws for a non-zero exit. */
     async exec(args, options = {}) {
         try {
-            return await (0,proc/* runProcess */.R3)(this.name, args, { env: this.env(options.inherit) });
+            return await (0,_proc_js__WEBPACK_IMPORTED_MODULE_0__/* .runProcess */ .R3)(this.name, args, { env: this.env(options.inherit) });
         }
         catch (error) {
             throw this.notInstalled(error);
@@ -30973,14 +30763,14 @@ class ContainerEngine {
     /** Runs the engine CLI with its output streamed (bounded memory: see runStreaming). */
     async stream(args, options = {}) {
         try {
-            return await (0,proc/* runStreaming */.SL)(this.name, args, { ...options, env: this.env(options.inherit) });
+            return await (0,_proc_js__WEBPACK_IMPORTED_MODULE_0__/* .runStreaming */ .SL)(this.name, args, { ...options, env: this.env(options.inherit) });
         }
         catch (error) {
             throw this.notInstalled(error);
         }
     }
     notInstalled(error) {
-        if (!(error instanceof proc/* ProcError */.Nm))
+        if (!(error instanceof _proc_js__WEBPACK_IMPORTED_MODULE_0__/* .ProcError */ .Nm))
             return error;
         return new EngineError(`${this.name} is not installed or not on PATH: isolation needs a container engine.`);
     }
@@ -31065,7 +30855,7 @@ class ContainerEngine {
     }
     /** The last lines of a container's output as the engine logged it (empty when its log driver keeps none). */
     async logTail(name, lines) {
-        const result = await (0,proc/* runStreaming */.SL)(this.name, ['logs', '--tail', String(lines), '--', name], {
+        const result = await (0,_proc_js__WEBPACK_IMPORTED_MODULE_0__/* .runStreaming */ .SL)(this.name, ['logs', '--tail', String(lines), '--', name], {
             env: this.env(),
             onLine: () => undefined,
         });
@@ -31317,6 +31107,226 @@ function commandLabels(sandbox) {
     };
 }
 const HELPER_LABELS = { [label('role')]: 'helper' };
+
+
+/***/ }),
+
+/***/ 9211:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Pm: () => (/* binding */ detectEngineMode),
+/* harmony export */   ae: () => (/* binding */ userNamespaceArgs),
+/* harmony export */   uJ: () => (/* binding */ explainStartFailure)
+/* harmony export */ });
+/* unused harmony exports EngineModeError, infoArgs, parseEngineInfo */
+class EngineModeError extends Error {
+    constructor(message) {
+        super(message);
+        this.name = 'EngineModeError';
+    }
+}
+/** The arguments that make the engine describe itself as one JSON document. */
+function infoArgs(engine) {
+    // Docker 20.10 has no `--format json`; `{{json .}}` works in every version.
+    return engine === 'podman' ? ['info', '--format', 'json'] : ['info', '--format', '{{json .}}'];
+}
+/** Asks the engine once (`info`) and returns its mode. Throws EngineModeError when the engine does not answer. */
+async function detectEngineMode(engine, execFn) {
+    const result = await execFn(infoArgs(engine));
+    if (result.exitCode !== 0) {
+        const detail = (result.stderr || result.stdout).trim();
+        const explained = explainStartFailure(detail);
+        throw new EngineModeError(`${engine} info failed (exit ${result.exitCode}): ` +
+            (explained ? `${explained.message} ${explained.hint}` : lastLine(detail)));
+    }
+    return parseEngineInfo(engine, result.stdout);
+}
+/** The mode, from the output of `info` (infoArgs). Pure. */
+function parseEngineInfo(engine, stdout) {
+    let info;
+    try {
+        info = JSON.parse(stdout);
+    }
+    catch {
+        throw new EngineModeError(`${engine} info did not print JSON: ${lastLine(stdout.trim())}`);
+    }
+    if (!isObject(info))
+        throw new EngineModeError(`${engine} info printed no JSON object`);
+    return engine === 'podman' ? podmanMode(info) : dockerMode(info);
+}
+function podmanMode(info) {
+    const host = objectAt(info, 'host');
+    const rootless = objectAt(host, 'security').rootless === true;
+    const version = stringAt(objectAt(info, 'version'), 'Version');
+    const idMappings = objectAt(host, 'idMappings');
+    return {
+        engine: 'podman',
+        rootless,
+        uidMapping: rootless ? 'keep-id' : 'none',
+        version,
+        keepIdOptions: versionAtLeast(version, 4, 3),
+        uidMap: rootless ? idMaps(idMappings.uidmap) : [],
+        gidMap: rootless ? idMaps(idMappings.gidmap) : [],
+        storageDriver: stringAt(objectAt(info, 'store'), 'graphDriverName'),
+    };
+}
+function dockerMode(info) {
+    const options = Array.isArray(info.SecurityOptions) ? info.SecurityOptions : [];
+    // Rootless Docker maps container root to the invoking user and has no keep-id: a container that must
+    // write as that user runs as root there. Reported, not handled here.
+    const rootless = options.some((o) => typeof o === 'string' && o.split(',').includes('name=rootless'));
+    return {
+        engine: 'docker',
+        rootless,
+        uidMapping: 'none',
+        version: stringAt(info, 'ServerVersion'),
+        keepIdOptions: false,
+        uidMap: [],
+        gidMap: [],
+        storageDriver: stringAt(info, 'Driver'),
+    };
+}
+/**
+ * The extra `run` arguments of a container whose user must be uid:gid inside and own its files on a bind
+ * mount on the host (uid:gid being the invoking user's: process.getuid()/getgid()). Keep `--user uid:gid`
+ * as well. Empty for rootful engines. Pure.
+ */
+function userNamespaceArgs(mode, uid, gid) {
+    for (const [name, id] of [
+        ['uid', uid],
+        ['gid', gid],
+    ]) {
+        if (!Number.isSafeInteger(id) || id < 0)
+            throw new EngineModeError(`invalid ${name}: ${id}`);
+    }
+    if (mode.uidMapping !== 'keep-id')
+        return [];
+    if (mode.keepIdOptions)
+        return [`--userns=keep-id:uid=${uid},gid=${gid}`];
+    // Before Podman 4.3 keep-id takes no options: the invoking user keeps its own ids, which must be these.
+    const user = mode.uidMap.find((m) => m.containerId === 0)?.hostId;
+    const group = mode.gidMap.find((m) => m.containerId === 0)?.hostId;
+    if ((user !== undefined && user !== uid) || (group !== undefined && group !== gid)) {
+        throw new EngineModeError(`podman ${mode.version} maps only the invoking user (${user}:${group}) with keep-id, not ${uid}:${gid}`);
+    }
+    return ['--userns=keep-id'];
+}
+const NETWORK_NONE = 'Set `network: none` (CLI: `--network none`) if the command needs no network.';
+/**
+ * A message with a hint for the usual reasons a (rootless) container does not start, from the engine's
+ * stderr; undefined when the text is none of them. Pure.
+ */
+function explainStartFailure(stderr) {
+    // Podman's log lines escape the quotes inside msg="..." with a backslash: the patterns take both forms.
+    // Before the OCI patterns: runc reports an unusable runtime folder as "OCI permission denied" (exit 126).
+    let m = /XDG_RUNTIME_DIR directory \\?"([^"\\]*)\\?" is not owned by the current user/.exec(stderr);
+    if (m || /path in \$XDG_RUNTIME_DIR must be writable/.test(stderr)) {
+        return {
+            kind: 'runtime-dir',
+            message: m
+                ? `Rootless Podman's runtime folder ${m[1]} (XDG_RUNTIME_DIR) is not owned by the user.`
+                : `Rootless Podman's runtime folder (XDG_RUNTIME_DIR) is missing or not writable by the user.`,
+            hint: 'Point XDG_RUNTIME_DIR at a folder the user owns with mode 700 (normally /run/user/<uid>, made at login by systemd-logind).',
+        };
+    }
+    m = /\/dev\/net\/tun\\?"?\): ([A-Za-z ]+)/.exec(stderr);
+    if (m) {
+        return {
+            kind: 'no-tun',
+            message: `Rootless networking failed: slirp4netns cannot open /dev/net/tun (${m[1].trim()}).`,
+            hint: `${NETWORK_NONE} Otherwise the host must give the user a readable and writable /dev/net/tun.`,
+        };
+    }
+    m =
+        /could not find (slirp4netns|pasta)/.exec(stderr) ??
+            /unable to find network with name or ID (slirp4netns|pasta)/.exec(stderr);
+    if (m) {
+        return {
+            kind: 'network-helper-missing',
+            message: `Rootless networking needs ${m[1]}, which ${m[0].startsWith('could') ? 'is not installed' : 'this Podman does not know'}.`,
+            hint: `${NETWORK_NONE} Otherwise install slirp4netns (or passt, for Podman 4.4 and later).`,
+        };
+    }
+    m = /no sub([ug]id) ranges found for user \\?"([^"\\]*)\\?"/.exec(stderr);
+    if (m) {
+        return {
+            kind: 'no-subids',
+            message: `The user ${m[2]} has no subordinate ${m[1]}s: rootless Podman maps only that one id, and images with other owners fail.`,
+            hint: `Add ranges to /etc/subuid and /etc/subgid (usermod --add-subuids 100000-165535 --add-subgids 100000-165535 ${m[2]}), then run \`podman system migrate\`.`,
+        };
+    }
+    m = /(newuidmap|newgidmap)\\?": executable file not found/.exec(stderr);
+    if (m) {
+        return {
+            kind: 'newuidmap-missing',
+            message: `Rootless Podman needs ${m[1]}, which is not installed.`,
+            hint: 'Install newuidmap and newgidmap (Debian and Ubuntu: the uidmap package), then run `podman system migrate`.',
+        };
+    }
+    if (/keep-id is only supported in rootless mode/.test(stderr)) {
+        return {
+            kind: 'keep-id-rootful',
+            message: 'Podman runs rootful here, and rootful Podman refuses --userns=keep-id.',
+            hint: 'Derive the user namespace arguments from the detected engine mode (rootful: none).',
+        };
+    }
+    // Docker's `--init` (tini) starts, then cannot exec the command: `[FATAL tini (7)] exec sh failed: No
+    // such file or directory` (exit 127): the same failure, one step later.
+    m =
+        /exec: \\?"([^"\\]*)\\?": executable file not found in \$PATH/.exec(stderr) ??
+            /\[FATAL tini \(\d+\)\] exec (\S+) failed: No such file or directory/.exec(stderr);
+    if (m || /OCI runtime attempted to invoke a command that was not found/.test(stderr)) {
+        const command = m?.[1];
+        return {
+            kind: 'command-not-found',
+            message: command === 'sh'
+                ? 'The image has no `sh`: the container could not start (exit 127).'
+                : `The container could not start: ${command ? `\`${command}\`` : 'its command'} is not in the image (exit 127).`,
+            hint: 'Use an image with `sh` and `git` (input `image`).',
+        };
+    }
+    m = /exec: \\?"([^"\\]*)\\?": permission denied/.exec(stderr);
+    if (m || /OCI permission denied/.test(stderr)) {
+        return {
+            kind: 'command-not-executable',
+            message: `The container could not start: ${m ? `\`${m[1]}\`` : 'its command'} is not executable (exit 126).`,
+            hint: 'Check the image (input `image`): the command and `sh` must be executable files in it.',
+        };
+    }
+    return undefined;
+}
+function isObject(value) {
+    return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+function objectAt(value, key) {
+    const found = value[key];
+    return isObject(found) ? found : {};
+}
+function stringAt(value, key) {
+    const found = value[key];
+    return typeof found === 'string' ? found : '';
+}
+function idMaps(value) {
+    if (!Array.isArray(value))
+        return [];
+    return value.filter(isObject).map((m) => ({
+        containerId: Number(m.container_id),
+        hostId: Number(m.host_id),
+        size: Number(m.size),
+    }));
+}
+function versionAtLeast(version, major, minor) {
+    const m = /^(\d+)\.(\d+)/.exec(version);
+    if (!m)
+        return false;
+    const [a, b] = [Number(m[1]), Number(m[2])];
+    return a > major || (a === major && b >= minor);
+}
+function lastLine(text) {
+    const lines = text.split('\n').filter((l) => l.trim() !== '');
+    return lines[lines.length - 1] ?? '(no output)';
+}
 
 
 /***/ }),
@@ -31884,12 +31894,14 @@ async function captureSandbox(engine, sandbox, options) {
         }
         if (timedOut)
             throw new Error(`Capturing the changes of ${sandbox.name} took longer than ${options.timeoutMs / 1000} s: nothing was imported; the sandbox is kept.`);
-        if (result.exitCode !== 0)
-            throw new Error(`Could not capture the changes of ${sandbox.name} (exit ${result.exitCode}): ${result.stderrTail
+        if (result.exitCode !== 0) {
+            const said = result.stderrTail
                 .filter((l) => !l.startsWith(token))
                 .slice(-3)
                 .join(' ')
-                .trim()}`);
+                .trim();
+            throw new Error(await captureFailure(sandbox, result.exitCode, said));
+        }
         return {
             bundle,
             dir,
@@ -31908,6 +31920,18 @@ async function captureSandbox(engine, sandbox, options) {
     finally {
         clearTimeout(timer);
     }
+}
+/**
+ * git only says it could not write an object: the snapshot of uncommitted work is written in the sandbox
+ * itself, so say where (its folder or volume), how much room is left, and that nothing was lost.
+ */
+async function captureFailure(sandbox, exitCode, said) {
+    const failed = `Could not capture the changes of ${sandbox.name} (exit ${exitCode}): ${said}`;
+    if (!/no space left|disk quota exceeded|unable to write|short write|write error/i.test(said))
+        return failed;
+    const stats = sandbox.isolation === 'disk' ? await node_fs_promises__WEBPACK_IMPORTED_MODULE_1__.statfs(sandbox.hostPath).catch(() => undefined) : undefined;
+    const free = stats ? `, ${Math.floor((stats.bavail * stats.bsize) / 1024)} KiB free` : '';
+    return `Capturing the changes of ${sandbox.name} needs room in ${(0,_sandbox_layout_js__WEBPACK_IMPORTED_MODULE_7__/* .whereIs */ .ie)(sandbox)} for a snapshot of its uncommitted work, and writing it failed (No space left on device?${free}): nothing was imported; the sandbox is kept as it is, its commits included. Free some room there and run again. (git, exit ${exitCode}: ${said})`;
 }
 
 
@@ -31967,8 +31991,8 @@ __nccwpck_require__.d(__webpack_exports__, {
 var promises_ = __nccwpck_require__(1455);
 // EXTERNAL MODULE: external "node:path"
 var external_node_path_ = __nccwpck_require__(6760);
-// EXTERNAL MODULE: ./src/engine/engine.ts + 1 modules
-var engine_engine = __nccwpck_require__(8467);
+// EXTERNAL MODULE: ./src/engine/engine.ts
+var engine_engine = __nccwpck_require__(7586);
 // EXTERNAL MODULE: ./src/engine/git.ts
 var engine_git = __nccwpck_require__(2434);
 // EXTERNAL MODULE: ./src/engine/labels.ts
@@ -32089,12 +32113,15 @@ var capture = __nccwpck_require__(4111);
 var external_node_crypto_ = __nccwpck_require__(7598);
 // EXTERNAL MODULE: external "node:os"
 var external_node_os_ = __nccwpck_require__(8161);
+// EXTERNAL MODULE: ./src/engine/mode.ts
+var mode = __nccwpck_require__(9211);
 ;// CONCATENATED MODULE: ./src/run/command.ts
 // Runs the user's command in a container that sees its sandbox read-write and nothing else writable of
 // the host (layout.ts `commandMounts`). Output is streamed line by line and never accumulated (a bounded
 // tail is kept for reports); the runner's environment stays out but for the variables named in `env`;
 // the command is stopped when the timeout passes; a container that never started is an error, not exit 0.
 // ADR 0005, ADR 0006, ADR 0007 (docs/adr/).
+
 
 
 
@@ -32196,7 +32223,8 @@ async function runCommand(engine, sandbox, spec, hooks = {}) {
         const state = await engine.containerState(name);
         // What the engine said last: its stderr, or (output written straight to the step's log) its log of
         // the container; an engine error from before the container existed is in the step's log above.
-        const said = (hooks.outputFd === undefined ? result.stderrTail : lines).slice(-3).join(' ').trim();
+        const engineSaid = hooks.outputFd === undefined ? result.stderrTail : lines;
+        const said = engineSaid.slice(-3).join(' ').trim();
         if (!state) {
             if ((await engine.containerExists(name)) === undefined)
                 throw new engine_engine/* EngineError */.NJ(`The ${engine.name} engine became unreachable while the command ran (exit ${result.exitCode}): the sandbox is kept as it is; run again once the engine is back.`);
@@ -32204,6 +32232,10 @@ async function runCommand(engine, sandbox, spec, hooks = {}) {
         }
         if (!state.started || state.error)
             throw new engine_engine/* EngineError */.NJ(`The container was created but did not start (${engine.name} exit ${result.exitCode}): ${state.error || said}${startHint(state.error || said)}`);
+        // Docker's init (tini) started, but the command itself could not: it never ran.
+        const initFailed = engineSaid.find((line) => /^\[FATAL tini \(\d+\)\] exec /.test(line));
+        if (!timedOut && state.exitCode === 127 && engine.name === 'docker' && initFailed)
+            throw new engine_engine/* EngineError */.NJ(`The container started but its command did not (${engine.name} exit 127): ${initFailed}${startHint(initFailed)}`);
         const exitCode = timedOut ? TIMEOUT_EXIT_CODE : state.exitCode;
         return { exitCode, timedOut, oomKilled: state.oomKilled, durationMs, tail };
     }
@@ -32217,6 +32249,9 @@ async function runCommand(engine, sandbox, spec, hooks = {}) {
 }
 /** What to do about the usual reasons a container cannot start. */
 function startHint(message) {
+    const explained = (0,mode/* explainStartFailure */.uJ)(message);
+    if (explained)
+        return ` (${explained.message} ${explained.hint})`;
     if (/\/dev\/net\/tun|slirp4netns|pasta|setting up network|netns/i.test(message))
         return ' (the engine could not set up the network: with rootless Podman and no /dev/net/tun, use `network: none`)';
     if (/executable file not found|no such file or directory.*sh|"sh": /i.test(message))
@@ -32763,13 +32798,21 @@ function sandboxRefs(sandbox) {
 function privateStorePath(parent, sandbox) {
     return node_path__WEBPACK_IMPORTED_MODULE_1__.join(parent.gitDir, 'worktree-sandbox', 'stores', isolationWord(sandbox.isolation), `${sandbox.name}.git`);
 }
-/** Creates the private store when missing: a bare repository that borrows the parent's objects. */
+/**
+ * Creates the private store when missing: a bare repository that borrows the parent's objects. Its
+ * alternates name the parent's store by absolute path: when the parent was moved since, they are pointed
+ * at where the parent's store is now (else every git command in the store fails).
+ */
 async function ensurePrivateStore(git, parent, store) {
-    if (await exists(node_path__WEBPACK_IMPORTED_MODULE_1__.join(store, 'HEAD')))
+    const alternates = node_path__WEBPACK_IMPORTED_MODULE_1__.join(store, 'objects', 'info', 'alternates');
+    const wanted = `${parent.objectStores[0]}\n`;
+    if (!(await exists(node_path__WEBPACK_IMPORTED_MODULE_1__.join(store, 'HEAD')))) {
+        await node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.mkdir(node_path__WEBPACK_IMPORTED_MODULE_1__.dirname(store), { recursive: true });
+        await git.run(parent.gitDir, ['init', '--quiet', '--bare', '--template=', '--', store]);
+    }
+    else if ((await node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.readFile(alternates, 'utf8').catch(() => '')) === wanted)
         return;
-    await node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.mkdir(node_path__WEBPACK_IMPORTED_MODULE_1__.dirname(store), { recursive: true });
-    await git.run(parent.gitDir, ['init', '--quiet', '--bare', '--template=', '--', store]);
-    await node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.writeFile(node_path__WEBPACK_IMPORTED_MODULE_1__.join(store, 'objects', 'info', 'alternates'), `${parent.objectStores[0]}\n`);
+    await node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.writeFile(alternates, wanted);
 }
 /** The sandboxes a parent keeps records of: `<disk|volume>/<name>` to the commit of their `head` ref. */
 async function recordedSandboxes(git, parent) {
@@ -32827,10 +32870,11 @@ async function exists(p) {
 /* harmony import */ var _engine_container_args_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(5011);
 /* harmony import */ var _engine_git_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(2434);
 /* harmony import */ var _engine_labels_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(9667);
-/* harmony import */ var _engine_proc_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(5);
-/* harmony import */ var _bookkeeping_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(9503);
-/* harmony import */ var _layout_js__WEBPACK_IMPORTED_MODULE_7__ = __nccwpck_require__(9601);
-/* harmony import */ var _lock_js__WEBPACK_IMPORTED_MODULE_8__ = __nccwpck_require__(6856);
+/* harmony import */ var _engine_mode_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(9211);
+/* harmony import */ var _engine_proc_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(5);
+/* harmony import */ var _bookkeeping_js__WEBPACK_IMPORTED_MODULE_7__ = __nccwpck_require__(9503);
+/* harmony import */ var _layout_js__WEBPACK_IMPORTED_MODULE_8__ = __nccwpck_require__(9601);
+/* harmony import */ var _lock_js__WEBPACK_IMPORTED_MODULE_9__ = __nccwpck_require__(6856);
 // Creating a sandbox, or reusing it exactly as it is (uncommitted files and all). A new sandbox is a
 // repository of its own whose object store borrows the parent's (`objects/info/alternates`): nothing is
 // copied, so it costs what `git worktree add` costs. The same script makes it on both isolations: on the
@@ -32847,12 +32891,13 @@ async function exists(p) {
 
 
 
+
 class SandboxConflictError extends Error {
 }
 async function prepareSandbox(git, engine, sandbox, plan, image, log) {
     const { parent } = sandbox;
-    const refs = (0,_bookkeeping_js__WEBPACK_IMPORTED_MODULE_6__/* .sandboxRefs */ .yB)(sandbox);
-    return (0,_lock_js__WEBPACK_IMPORTED_MODULE_8__/* .withRepositoryLock */ .aZ)(parent.gitDir, async () => {
+    const refs = (0,_bookkeeping_js__WEBPACK_IMPORTED_MODULE_7__/* .sandboxRefs */ .yB)(sandbox);
+    return (0,_lock_js__WEBPACK_IMPORTED_MODULE_9__/* .withRepositoryLock */ .aZ)(parent.gitDir, async () => {
         const [head, creating, present] = await Promise.all([
             git.resolveCommit(parent.path, refs.head),
             git.refExists(parent.path, refs.creating),
@@ -32861,11 +32906,11 @@ async function prepareSandbox(git, engine, sandbox, plan, image, log) {
         if (head && !creating && present)
             return { ...sandbox, reused: true, startSha: head };
         if (head && !creating) {
-            log.info(`Sandbox ${sandbox.name} (${(0,_layout_js__WEBPACK_IMPORTED_MODULE_7__/* .whereIs */ .ie)(sandbox)}) is gone: its records in the parent are dropped.`);
-            await (0,_bookkeeping_js__WEBPACK_IMPORTED_MODULE_6__/* .dropRecords */ .gE)(git, parent, refs);
+            log.info(`Sandbox ${sandbox.name} (${(0,_layout_js__WEBPACK_IMPORTED_MODULE_8__/* .whereIs */ .ie)(sandbox)}) is gone: its records in the parent are dropped.`);
+            await (0,_bookkeeping_js__WEBPACK_IMPORTED_MODULE_7__/* .dropRecords */ .gE)(git, parent, refs);
         }
         if (creating)
-            log.info(`Recovering ${(0,_layout_js__WEBPACK_IMPORTED_MODULE_7__/* .whereIs */ .ie)(sandbox)}: a run was killed while creating it.`);
+            log.info(`Recovering ${(0,_layout_js__WEBPACK_IMPORTED_MODULE_8__/* .whereIs */ .ie)(sandbox)}: a run was killed while creating it.`);
         const seed = await readSeed(git, parent, plan);
         await git.run(parent.path, [
             'update-ref',
@@ -32883,7 +32928,7 @@ async function prepareSandbox(git, engine, sandbox, plan, image, log) {
         }
         catch (error) {
             await undoCreation(engine, sandbox, present && !creating);
-            await (0,_bookkeeping_js__WEBPACK_IMPORTED_MODULE_6__/* .dropRecords */ .gE)(git, parent, refs);
+            await (0,_bookkeeping_js__WEBPACK_IMPORTED_MODULE_7__/* .dropRecords */ .gE)(git, parent, refs);
             throw error;
         }
         const records = [`update ${refs.head} ${seed.start}`, `delete ${refs.creating}`];
@@ -32970,7 +33015,7 @@ function initArgs(sandbox, seed) {
 async function createOnDisk(git, sandbox, seed, recover) {
     const projectDir = node_path__WEBPACK_IMPORTED_MODULE_1__.dirname(sandbox.hostPath);
     await node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.mkdir(projectDir, { recursive: true });
-    await (0,_bookkeeping_js__WEBPACK_IMPORTED_MODULE_6__/* .writeParentNote */ .iC)(projectDir, sandbox.parent);
+    await (0,_bookkeeping_js__WEBPACK_IMPORTED_MODULE_7__/* .writeParentNote */ .iC)(projectDir, sandbox.parent);
     if (recover)
         await removeDiskFolders(sandbox);
     else if (await exists(sandbox.hostPath)) {
@@ -32980,7 +33025,7 @@ async function createOnDisk(git, sandbox, seed, recover) {
     }
     // The folder is new (mkdir fails if anything appeared meanwhile): no container has written in it yet.
     await node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.mkdir(sandbox.hostPath);
-    const result = await (0,_engine_proc_js__WEBPACK_IMPORTED_MODULE_5__/* .runProcess */ .R3)('sh', ['-c', INIT_SCRIPT, 'init-sandbox', ...initArgs(sandbox, seed)], {
+    const result = await (0,_engine_proc_js__WEBPACK_IMPORTED_MODULE_6__/* .runProcess */ .R3)('sh', ['-c', INIT_SCRIPT, 'init-sandbox', ...initArgs(sandbox, seed)], {
         cwd: projectDir,
         // The runner's own git configuration stays out too: the checkout applies no filter it defines (a
         // start commit may hold a sandbox's work, .gitattributes and all).
@@ -33019,7 +33064,7 @@ async function createInVolume(engine, sandbox, seed, image, recover) {
         capAdd: ['CHOWN', 'SETUID', 'SETGID', 'SYS_CHROOT', 'DAC_OVERRIDE', 'FOWNER'],
         remove: true,
         labels: _engine_labels_js__WEBPACK_IMPORTED_MODULE_4__/* .HELPER_LABELS */ .vJ,
-        mounts: (0,_layout_js__WEBPACK_IMPORTED_MODULE_7__/* .helperMounts */ .Pq)(sandbox),
+        mounts: (0,_layout_js__WEBPACK_IMPORTED_MODULE_8__/* .helperMounts */ .Pq)(sandbox),
         env: (0,_engine_git_js__WEBPACK_IMPORTED_MODULE_3__/* .helperGitEnv */ .QS)(),
         entrypoint: 'sh',
         args: [
@@ -33034,8 +33079,12 @@ async function createInVolume(engine, sandbox, seed, image, recover) {
             ...rest,
         ],
     }));
-    if (result.exitCode !== 0)
-        throw new Error(`Could not create the sandbox in volume ${sandbox.volume}: ${(result.stderr || result.stdout).trim() || `exit ${result.exitCode}`}`);
+    if (result.exitCode !== 0) {
+        const said = (result.stderr || result.stdout).trim();
+        // A helper that never started (an image without `sh`, ...): the engine's words, then what to do.
+        const explained = (0,_engine_mode_js__WEBPACK_IMPORTED_MODULE_5__/* .explainStartFailure */ .uJ)(said);
+        throw new Error(`Could not create the sandbox in volume ${sandbox.volume}: ${said || `exit ${result.exitCode}`}${explained ? ` (${explained.message} ${explained.hint})` : ''}`);
+    }
 }
 /** What a failed creation leaves is removed; an existing volume is kept (it may hold another's files). */
 async function undoCreation(engine, sandbox, keepVolume) {
@@ -33519,8 +33568,8 @@ __nccwpck_require__.d(__webpack_exports__, {
 var external_node_os_ = __nccwpck_require__(8161);
 // EXTERNAL MODULE: external "node:path"
 var external_node_path_ = __nccwpck_require__(6760);
-// EXTERNAL MODULE: ./src/engine/engine.ts + 1 modules
-var engine = __nccwpck_require__(8467);
+// EXTERNAL MODULE: ./src/engine/engine.ts
+var engine = __nccwpck_require__(7586);
 // EXTERNAL MODULE: ./src/action-defaults.ts
 var action_defaults = __nccwpck_require__(7616);
 ;// CONCATENATED MODULE: ./src/settings/inputs.ts
@@ -37345,8 +37394,8 @@ var external_node_os_ = __nccwpck_require__(8161);
 var promises_ = __nccwpck_require__(1455);
 // EXTERNAL MODULE: external "node:path"
 var external_node_path_ = __nccwpck_require__(6760);
-// EXTERNAL MODULE: ./src/engine/engine.ts + 1 modules
-var engine_engine = __nccwpck_require__(8467);
+// EXTERNAL MODULE: ./src/engine/engine.ts
+var engine_engine = __nccwpck_require__(7586);
 // EXTERNAL MODULE: ./src/engine/git.ts
 var engine_git = __nccwpck_require__(2434);
 // EXTERNAL MODULE: ./src/sandbox/bookkeeping.ts

@@ -8264,7 +8264,11 @@ function explainStartFailure(stderr) {
             hint: 'Derive the user namespace arguments from the detected engine mode (rootful: none).',
         };
     }
-    m = /exec: \\?"([^"\\]*)\\?": executable file not found in \$PATH/.exec(stderr);
+    // Docker's `--init` (tini) starts, then cannot exec the command: `[FATAL tini (7)] exec sh failed: No
+    // such file or directory` (exit 127): the same failure, one step later.
+    m =
+        /exec: \\?"([^"\\]*)\\?": executable file not found in \$PATH/.exec(stderr) ??
+            /\[FATAL tini \(\d+\)\] exec (\S+) failed: No such file or directory/.exec(stderr);
     if (m || /OCI runtime attempted to invoke a command that was not found/.test(stderr)) {
         const command = m?.[1];
         return {
@@ -8719,13 +8723,21 @@ function sandboxRefs(sandbox) {
 function privateStorePath(parent, sandbox) {
     return external_node_path_.join(parent.gitDir, 'worktree-sandbox', 'stores', isolationWord(sandbox.isolation), `${sandbox.name}.git`);
 }
-/** Creates the private store when missing: a bare repository that borrows the parent's objects. */
+/**
+ * Creates the private store when missing: a bare repository that borrows the parent's objects. Its
+ * alternates name the parent's store by absolute path: when the parent was moved since, they are pointed
+ * at where the parent's store is now (else every git command in the store fails).
+ */
 async function ensurePrivateStore(git, parent, store) {
-    if (await bookkeeping_exists(external_node_path_.join(store, 'HEAD')))
+    const alternates = external_node_path_.join(store, 'objects', 'info', 'alternates');
+    const wanted = `${parent.objectStores[0]}\n`;
+    if (!(await bookkeeping_exists(external_node_path_.join(store, 'HEAD')))) {
+        await promises_namespaceObject.mkdir(external_node_path_.dirname(store), { recursive: true });
+        await git.run(parent.gitDir, ['init', '--quiet', '--bare', '--template=', '--', store]);
+    }
+    else if ((await promises_namespaceObject.readFile(alternates, 'utf8').catch(() => '')) === wanted)
         return;
-    await promises_namespaceObject.mkdir(external_node_path_.dirname(store), { recursive: true });
-    await git.run(parent.gitDir, ['init', '--quiet', '--bare', '--template=', '--', store]);
-    await promises_namespaceObject.writeFile(external_node_path_.join(store, 'objects', 'info', 'alternates'), `${parent.objectStores[0]}\n`);
+    await promises_namespaceObject.writeFile(alternates, wanted);
 }
 /** The sandboxes a parent keeps records of: `<disk|volume>/<name>` to the commit of their `head` ref. */
 async function recordedSandboxes(git, parent) {
@@ -8969,6 +8981,7 @@ async function isSandboxLocked(gitDir, sandbox) {
 
 
 
+
 class SandboxConflictError extends Error {
 }
 async function prepareSandbox(git, engine, sandbox, plan, image, log) {
@@ -9156,8 +9169,12 @@ async function createInVolume(engine, sandbox, seed, image, recover) {
             ...rest,
         ],
     }));
-    if (result.exitCode !== 0)
-        throw new Error(`Could not create the sandbox in volume ${sandbox.volume}: ${(result.stderr || result.stdout).trim() || `exit ${result.exitCode}`}`);
+    if (result.exitCode !== 0) {
+        const said = (result.stderr || result.stdout).trim();
+        // A helper that never started (an image without `sh`, ...): the engine's words, then what to do.
+        const explained = explainStartFailure(said);
+        throw new Error(`Could not create the sandbox in volume ${sandbox.volume}: ${said || `exit ${result.exitCode}`}${explained ? ` (${explained.message} ${explained.hint})` : ''}`);
+    }
 }
 /** What a failed creation leaves is removed; an existing volume is kept (it may hold another's files). */
 async function undoCreation(engine, sandbox, keepVolume) {
@@ -9866,12 +9883,14 @@ async function captureSandbox(engine, sandbox, options) {
         }
         if (timedOut)
             throw new Error(`Capturing the changes of ${sandbox.name} took longer than ${options.timeoutMs / 1000} s: nothing was imported; the sandbox is kept.`);
-        if (result.exitCode !== 0)
-            throw new Error(`Could not capture the changes of ${sandbox.name} (exit ${result.exitCode}): ${result.stderrTail
+        if (result.exitCode !== 0) {
+            const said = result.stderrTail
                 .filter((l) => !l.startsWith(token))
                 .slice(-3)
                 .join(' ')
-                .trim()}`);
+                .trim();
+            throw new Error(await captureFailure(sandbox, result.exitCode, said));
+        }
         return {
             bundle,
             dir,
@@ -9891,6 +9910,18 @@ async function captureSandbox(engine, sandbox, options) {
         clearTimeout(timer);
     }
 }
+/**
+ * git only says it could not write an object: the snapshot of uncommitted work is written in the sandbox
+ * itself, so say where (its folder or volume), how much room is left, and that nothing was lost.
+ */
+async function captureFailure(sandbox, exitCode, said) {
+    const failed = `Could not capture the changes of ${sandbox.name} (exit ${exitCode}): ${said}`;
+    if (!/no space left|disk quota exceeded|unable to write|short write|write error/i.test(said))
+        return failed;
+    const stats = sandbox.isolation === 'disk' ? await promises_namespaceObject.statfs(sandbox.hostPath).catch(() => undefined) : undefined;
+    const free = stats ? `, ${Math.floor((stats.bavail * stats.bsize) / 1024)} KiB free` : '';
+    return `Capturing the changes of ${sandbox.name} needs room in ${whereIs(sandbox)} for a snapshot of its uncommitted work, and writing it failed (No space left on device?${free}): nothing was imported; the sandbox is kept as it is, its commits included. Free some room there and run again. (git, exit ${exitCode}: ${said})`;
+}
 
 ;// CONCATENATED MODULE: ./src/run/command.ts
 // Runs the user's command in a container that sees its sandbox read-write and nothing else writable of
@@ -9898,6 +9929,7 @@ async function captureSandbox(engine, sandbox, options) {
 // tail is kept for reports); the runner's environment stays out but for the variables named in `env`;
 // the command is stopped when the timeout passes; a container that never started is an error, not exit 0.
 // ADR 0005, ADR 0006, ADR 0007 (docs/adr/).
+
 
 
 
@@ -9999,7 +10031,8 @@ async function runCommand(engine, sandbox, spec, hooks = {}) {
         const state = await engine.containerState(name);
         // What the engine said last: its stderr, or (output written straight to the step's log) its log of
         // the container; an engine error from before the container existed is in the step's log above.
-        const said = (hooks.outputFd === undefined ? result.stderrTail : lines).slice(-3).join(' ').trim();
+        const engineSaid = hooks.outputFd === undefined ? result.stderrTail : lines;
+        const said = engineSaid.slice(-3).join(' ').trim();
         if (!state) {
             if ((await engine.containerExists(name)) === undefined)
                 throw new EngineError(`The ${engine.name} engine became unreachable while the command ran (exit ${result.exitCode}): the sandbox is kept as it is; run again once the engine is back.`);
@@ -10007,6 +10040,10 @@ async function runCommand(engine, sandbox, spec, hooks = {}) {
         }
         if (!state.started || state.error)
             throw new EngineError(`The container was created but did not start (${engine.name} exit ${result.exitCode}): ${state.error || said}${startHint(state.error || said)}`);
+        // Docker's init (tini) started, but the command itself could not: it never ran.
+        const initFailed = engineSaid.find((line) => /^\[FATAL tini \(\d+\)\] exec /.test(line));
+        if (!timedOut && state.exitCode === 127 && engine.name === 'docker' && initFailed)
+            throw new EngineError(`The container started but its command did not (${engine.name} exit 127): ${initFailed}${startHint(initFailed)}`);
         const exitCode = timedOut ? TIMEOUT_EXIT_CODE : state.exitCode;
         return { exitCode, timedOut, oomKilled: state.oomKilled, durationMs, tail };
     }
@@ -10020,6 +10057,9 @@ async function runCommand(engine, sandbox, spec, hooks = {}) {
 }
 /** What to do about the usual reasons a container cannot start. */
 function startHint(message) {
+    const explained = explainStartFailure(message);
+    if (explained)
+        return ` (${explained.message} ${explained.hint})`;
     if (/\/dev\/net\/tun|slirp4netns|pasta|setting up network|netns/i.test(message))
         return ' (the engine could not set up the network: with rootless Podman and no /dev/net/tun, use `network: none`)';
     if (/executable file not found|no such file or directory.*sh|"sh": /i.test(message))

@@ -160,7 +160,8 @@ export async function runCommand(
     const state = await engine.containerState(name);
     // What the engine said last: its stderr, or (output written straight to the step's log) its log of
     // the container; an engine error from before the container existed is in the step's log above.
-    const said = (hooks.outputFd === undefined ? result.stderrTail : lines).slice(-3).join(' ').trim();
+    const engineSaid = hooks.outputFd === undefined ? result.stderrTail : lines;
+    const said = engineSaid.slice(-3).join(' ').trim();
     if (!state) {
       if ((await engine.containerExists(name)) === undefined)
         throw new EngineError(
@@ -173,7 +174,7 @@ export async function runCommand(
         `The container was created but did not start (${engine.name} exit ${result.exitCode}): ${state.error || said}${startHint(state.error || said)}`,
       );
     // Docker's init (tini) started, but the command itself could not: it never ran.
-    const initFailed = result.stderrTail.find((line) => /^\[FATAL tini \(\d+\)\] exec /.test(line));
+    const initFailed = engineSaid.find((line) => /^\[FATAL tini \(\d+\)\] exec /.test(line));
     if (!timedOut && state.exitCode === 127 && engine.name === 'docker' && initFailed)
       throw new EngineError(
         `The container started but its command did not (${engine.name} exit 127): ${initFailed}${startHint(initFailed)}`,
