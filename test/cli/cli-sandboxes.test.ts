@@ -21,7 +21,6 @@ const recorded = (parent: string) =>
     .filter((r) => r.endsWith('/head'))
     .map((r) => r.split('/')[3]);
 
-const BIN = path.resolve('bin/worktree-sandbox.js');
 const ENGINES = availableEngines();
 const cleanups: Array<() => void> = [];
 afterAll(() => {
