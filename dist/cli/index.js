@@ -7917,9 +7917,7 @@ async function runStreaming(tool, args, options) {
         child = (0,external_node_child_process_.spawn)(await toolPath(tool), [...args], {
             cwd: options.cwd,
             env: options.env,
-            stdio: options.outputFd !== undefined
-                ? ['ignore', options.outputFd, options.outputFd]
-                : ['ignore', 'pipe', 'pipe'],
+            stdio: ['ignore', options.outputFd ?? 'pipe', 'pipe'],
         });
     }
     catch (error) {
@@ -7944,6 +7942,8 @@ async function runStreaming(tool, args, options) {
                 outputTailChunks.push(chunk);
                 if (stream === 'stderr')
                     stderrTailChunks.push(chunk);
+                if (stream === 'stderr' && options.onStderrChunk)
+                    return options.onStderrChunk(chunk);
                 if (!options.onLine)
                     return;
                 const text = pending + chunk.toString('utf8');
@@ -7974,10 +7974,10 @@ async function runStreaming(tool, args, options) {
         const wait = options.backpressure?.();
         if (!wait)
             return;
-        child.stdout.pause();
+        child.stdout?.pause();
         child.stderr.pause();
         void wait.then(() => {
-            child.stdout.resume();
+            child.stdout?.resume();
             child.stderr.resume();
         });
     };
@@ -10022,6 +10022,7 @@ async function runCommand(engine, sandbox, spec, hooks = {}) {
             inherit: env.inherit,
             backpressure: hooks.drained,
             outputFd: hooks.outputFd,
+            onStderrChunk: hooks.onStderrChunk,
             onLine: hooks.onLine,
             stderrTailLines: TAIL_LINES,
         });
@@ -10031,7 +10032,7 @@ async function runCommand(engine, sandbox, spec, hooks = {}) {
         const state = await engine.containerState(name);
         // What the engine said last: its stderr, or (output written straight to the step's log) its log of
         // the container; an engine error from before the container existed is in the step's log above.
-        const engineSaid = hooks.outputFd === undefined ? result.stderrTail : lines;
+        const engineSaid = [...result.stderrTail, ...(hooks.outputFd === undefined ? [] : lines)];
         const said = engineSaid.slice(-3).join(' ').trim();
         if (!state) {
             if ((await engine.containerExists(name)) === undefined)
@@ -10384,6 +10385,7 @@ async function runSandbox(settings, deps) {
             onLine: write,
             outputFd: write.fd,
             ready: write.flush,
+            onStderrChunk: write.raw,
             drained: write.drained,
         })));
         deps.save({ container: undefined, exitCode: command.exitCode });
@@ -11138,13 +11140,15 @@ function streamLineWriter(stream, format, options = {}) {
             return;
         if (!stream.write(data))
             full = true;
-        endsLine = data.endsWith('\n');
+        endsLine = typeof data === 'string' ? data.endsWith('\n') : data[data.length - 1] === 10;
     };
     const write = ((line) => {
         batch.push(format(line));
     });
-    if (options.raw)
+    if (options.raw) {
         write.fd = 1;
+        write.raw = put;
+    }
     write.drained = () => {
         if (batch.length)
             put(batch.join(''));

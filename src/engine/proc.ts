@@ -121,11 +121,12 @@ export interface StreamOptions {
   /** Each line of stdout and stderr, as it comes; a line longer than `maxLineBytes` is cut. */
   onLine?: (line: string, stream: 'stdout' | 'stderr') => void;
   /**
-   * Instead of lines: the process writes both its streams straight to this file descriptor (the step's own
-   * stdout). Nothing passes through this process, so its memory does not depend on what is printed; no
-   * tail is kept.
+   * Instead of lines: the process writes its stdout straight to this file descriptor (the step's own
+   * stdout), so that nothing of it passes through this process; its stderr (where an engine says why a
+   * container did not start) comes here as raw chunks for `onStderrChunk`, and its tail is kept.
    */
   outputFd?: number;
+  onStderrChunk?: (chunk: Buffer) => void;
   /** Instead of lines: stdout's bytes go to this file, at most `maxBytes` of them. */
   stdoutFile?: { path: string; maxBytes: number };
   maxLineBytes?: number;
@@ -168,10 +169,7 @@ export async function runStreaming(
     child = spawn(await toolPath(tool), [...args], {
       cwd: options.cwd,
       env: options.env,
-      stdio:
-        options.outputFd !== undefined
-          ? ['ignore', options.outputFd, options.outputFd]
-          : ['ignore', 'pipe', 'pipe'],
+      stdio: ['ignore', options.outputFd ?? 'pipe', 'pipe'],
     });
   } catch (error) {
     if (file !== undefined) fs.closeSync(file);
@@ -193,6 +191,7 @@ export async function runStreaming(
       push(chunk: Buffer) {
         outputTailChunks.push(chunk);
         if (stream === 'stderr') stderrTailChunks.push(chunk);
+        if (stream === 'stderr' && options.onStderrChunk) return options.onStderrChunk(chunk);
         if (!options.onLine) return;
         const text = pending + chunk.toString('utf8');
         let start = 0;
@@ -218,10 +217,10 @@ export async function runStreaming(
   const throttle = () => {
     const wait = options.backpressure?.();
     if (!wait) return;
-    child.stdout!.pause();
+    child.stdout?.pause();
     child.stderr!.pause();
     void wait.then(() => {
-      child.stdout!.resume();
+      child.stdout?.resume();
       child.stderr!.resume();
     });
   };

@@ -125,6 +125,8 @@ export interface CommandHooks {
    */
   outputFd?: number;
   ready?: () => Promise<void>;
+  /** With `outputFd`: the engine CLI's stderr, as it came. */
+  onStderrChunk?: (chunk: Buffer) => void;
 }
 
 export async function runCommand(
@@ -151,6 +153,7 @@ export async function runCommand(
       inherit: env.inherit,
       backpressure: hooks.drained,
       outputFd: hooks.outputFd,
+      onStderrChunk: hooks.onStderrChunk,
       onLine: hooks.onLine,
       stderrTailLines: TAIL_LINES,
     });
@@ -160,7 +163,7 @@ export async function runCommand(
     const state = await engine.containerState(name);
     // What the engine said last: its stderr, or (output written straight to the step's log) its log of
     // the container; an engine error from before the container existed is in the step's log above.
-    const engineSaid = hooks.outputFd === undefined ? result.stderrTail : lines;
+    const engineSaid = [...result.stderrTail, ...(hooks.outputFd === undefined ? [] : lines)];
     const said = engineSaid.slice(-3).join(' ').trim();
     if (!state) {
       if ((await engine.containerExists(name)) === undefined)

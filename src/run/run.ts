@@ -128,6 +128,7 @@ export async function runSandbox(settings: RunSettings, deps: RunDeps): Promise<
             onLine: write,
             outputFd: write.fd,
             ready: write.flush,
+            onStderrChunk: write.raw,
             drained: write.drained,
           },
         ),

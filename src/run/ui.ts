@@ -8,6 +8,8 @@ export type LineWriter = ((line: string) => void) & {
   fd?: number;
   /** With `fd`: everything written so far has reached the descriptor. */
   flush?: () => Promise<void>;
+  /** With `fd`: output that still comes through this process (an engine's stderr), as it came. */
+  raw?: (chunk: Buffer) => void;
 };
 
 // How the core talks to a person: the action maps this onto @actions/core (log groups, annotations);
@@ -43,15 +45,18 @@ export function streamLineWriter(
   let batch: string[] = [];
   let full = false;
   let endsLine = true;
-  const put = (data: string) => {
+  const put = (data: string | Buffer) => {
     if (data.length === 0) return;
     if (!stream.write(data)) full = true;
-    endsLine = data.endsWith('\n');
+    endsLine = typeof data === 'string' ? data.endsWith('\n') : data[data.length - 1] === 10;
   };
   const write = ((line: string) => {
     batch.push(format(line));
   }) as StreamWriter;
-  if (options.raw) write.fd = 1;
+  if (options.raw) {
+    write.fd = 1;
+    write.raw = put;
+  }
   write.drained = () => {
     if (batch.length) put(batch.join(''));
     batch = [];
