@@ -83,12 +83,14 @@ describe.each(nodeRuntimes())('$name', ({ execPath }) => {
         volume,
       );
       const inVolume = await runMainAndPost({
+        node: execPath,
         inputs: { ...common, mode: 'run', command: 'true', branch: 'bot/e2e', cleanup: 'never' },
         asRunner: true,
       });
       expect(inVolume.main.code).toBe(0);
       expect(inVolume.main.outputs.volume).toBe(volume);
       const onDisk = await runMainAndPost({
+        node: execPath,
         inputs: { ...common, mode: 'run', command: 'true', isolation: 'disk', cleanup: 'never' },
         asRunner: true,
       });
@@ -109,6 +111,7 @@ describe.each(nodeRuntimes())('$name', ({ execPath }) => {
       const reapInputs = { ...common, mode: 'reap' };
       // With the step's debug log on (ACTIONS_STEP_DEBUG sets RUNNER_DEBUG): the facts behind each decision.
       const dry = await runStep({
+        node: execPath,
         inputs: { ...reapInputs, 'dry-run': 'true' },
         env: { RUNNER_DEBUG: '1' },
         asRunner: true,
@@ -141,7 +144,7 @@ describe.each(nodeRuntimes())('$name', ({ execPath }) => {
       expect(volumesWithPrefix(prefix)).toEqual([volume]);
       expect(fs.existsSync(diskPath)).toBe(true);
 
-      const real = await runStep({ inputs: reapInputs, asRunner: true });
+      const real = await runStep({ node: execPath, inputs: reapInputs, asRunner: true });
       expect(real.code).toBe(0);
       expect(
         records(real, 'reaped')
