@@ -10,13 +10,12 @@ import { withRepositoryLock } from '../sandbox/lock.js';
 import { findParentRepository, type ParentRepository } from '../sandbox/repository.js';
 import { runSandbox, type PushDestination, type RunDeps, type RunOutcome } from '../run/run.js';
 import type { RunSettings } from '../settings.js';
-import type { RunState } from '../run/state.js';
 import type { Ui } from '../run/ui.js';
 import { apiUrl, connectGitHub, type GitHubApi, type PullRequestInfo } from './api.js';
 import type { ApiOptions } from './api-resilience.js';
 import { readActionContext, type ActionContext } from './context.js';
 import { decideEvent, describeRequest, type RunRequest } from './event.js';
-import { finishStoppedProgress, PullRequestFeedback } from './feedback.js';
+import { finishStoppedProgress, PullRequestFeedback, type BotState, type ProgressState } from './feedback.js';
 import { checkPermission, checkRequester, needsPermissionCheck } from './permissions.js';
 import { describeOutcome, summaryOf } from './pr-outcome.js';
 import { ensureLocalBranch, fetchPullHead } from './pr-git.js';
@@ -40,7 +39,7 @@ export interface PrRunIo {
   setOutput(name: string, value: string): void;
   /** Appends Markdown to the job summary. */
   summary(markdown: string): Promise<void>;
-  save: (state: Partial<RunState>) => void;
+  save: (state: Partial<BotState>) => void;
 }
 
 /** A bot run's outcome, with the pull request it worked on (none: a push whose branch has none). */
@@ -284,7 +283,7 @@ async function readEvent(eventPath: string | undefined): Promise<unknown> {
 
 /** Post step: finishes a progress comment the main step left "running". Never throws. */
 export async function finishProgressInPost(
-  progress: NonNullable<RunState['progress']>,
+  progress: ProgressState,
   token: string,
   ui: Ui,
   env: NodeJS.ProcessEnv = process.env,
