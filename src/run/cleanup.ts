@@ -36,7 +36,7 @@ export async function cleanupRun(state: RunState, ui: Ui, tempDir: string): Prom
   const collected =
     state.report ?? (await collectChanges(git, engine, prepared, { ...state.collect, image: state.image }));
   // Counted now, not when the report was made: the main step may have pushed since.
-  const report = { ...collected, unpushedCommits: await unpushedNow(git, sandbox) };
+  const report = { ...collected, unpushedCommits: await unpushedNow(git, sandbox, state.startSha) };
   if (state.cleanup === 'auto') {
     if (holdsWork(report)) return keep(ui, sandbox, describeWork(report));
     await removeSandbox(git, engine, sandbox);
@@ -50,12 +50,15 @@ export async function cleanupRun(state: RunState, ui: Ui, tempDir: string): Prom
 }
 
 /** The sandbox's recorded commits that no remote-tracking ref of the parent has. */
-async function unpushedNow(git: Git, sandbox: Sandbox): Promise<number> {
+async function unpushedNow(git: Git, sandbox: Sandbox, startSha?: string): Promise<number> {
+  // Commits since the sandbox's run started that no remote has (what it started from is the parent's).
+  const since = startSha && /^[0-9a-f]{40,64}$/.test(startSha) ? [startSha] : [];
   const out = await git.exec(sandbox.parent.path, [
     'rev-list',
     '--count',
     sandboxRefs(sandbox).head,
     '--not',
+    ...since,
     '--remotes',
     '--',
   ]);

@@ -234,6 +234,20 @@ describe.each(ENGINES)('engine %s', (name) => {
     },
   );
 
+  it('auto cleanup removes a transient sandbox that holds no work in a parent with no remote', async () => {
+    const { repo, root } = setup();
+    git(repo.parent, 'remote', 'remove', 'origin');
+    const { state } = await run({
+      'repository-path': repo.parent,
+      isolation: 'disk',
+      'worktree-root': root,
+      command: 'true',
+    });
+    const removed = await cleanupRun(state, silentUi, tempDir());
+    expect(removed).toEqual({ removed: true });
+    expect(records(repo.parent)).toEqual([]);
+  });
+
   it('counts a run that changes nothing as activity (the reaper reads the work tree folder time)', async () => {
     const { repo, root } = setup();
     const inputs = {
