@@ -7,8 +7,9 @@
 import * as path from 'node:path';
 import type { ContainerEngine } from '../engine/engine.js';
 import type { Git } from '../engine/git.js';
+import type { Sandbox } from '../sandbox/layout.js';
 import { lockSandbox, LockTimeoutError, type Release } from '../sandbox/lock.js';
-import { forgetSandbox, removeEmptyProjectDir, removeSandbox } from '../sandbox/remove.js';
+import { forgetSandboxes, removeEmptyProjectDir, removeSandbox } from '../sandbox/remove.js';
 import { lastActivity } from './age.js';
 import { archiveSandbox } from './archive.js';
 import type { Decision } from './decide.js';
@@ -65,11 +66,15 @@ export async function carryOut(
         locked.map((r) => r.sandbox),
         deps,
       );
+      const forget: Forget = { sandboxes: [], projectDirs: new Set() };
       const done = await inParallel(batch, REMOVALS_IN_FLIGHT, async (removal) => {
         const held = locks[batch.indexOf(removal)];
         if ('refused' in held) return skipped(held.refused);
-        return removeOne(removal, activity.get(removal.sandbox.key), deps);
+        return removeOne(removal, activity.get(removal.sandbox.key), { ...deps, forget });
       });
+      // The removed folders' records, a parent at a time; then the project folders left empty.
+      await forgetSandboxes(deps.git, forget.sandboxes);
+      for (const dir of forget.projectDirs) await removeEmptyProjectDir(dir);
       batch.forEach((removal, n) => {
         outcomes.set(removal.decision.key, done[n]);
         deps.log(describe(removal.decision, done[n]));
@@ -82,6 +87,12 @@ export async function carryOut(
 }
 
 type Held = { release?: Release } | { refused: string };
+
+/** What the removals of one batch leave to do once for all of them. */
+interface Forget {
+  sandboxes: Sandbox[];
+  projectDirs: Set<string>;
+}
 
 async function lock(sandbox: ScannedSandbox): Promise<Held> {
   if (!sandbox.parent || sandbox.orphan) return {};
@@ -129,7 +140,7 @@ function skipped(detail: string): RemovalOutcome {
 async function removeOne(
   { decision, sandbox }: Removal,
   activity: number | undefined,
-  deps: ExecuteDeps,
+  deps: ExecuteDeps & { forget: Forget },
 ): Promise<RemovalOutcome> {
   if (activity === undefined) return skipped('its activity could not be read again');
   if (decision.lastActivityMs === undefined || activity > decision.lastActivityMs)
@@ -169,7 +180,7 @@ async function removeVolume(
 
 async function removeFolders(
   sandbox: ScannedSandbox,
-  deps: ExecuteDeps,
+  deps: ExecuteDeps & { forget: Forget },
   outcome: RemovalOutcome,
 ): Promise<void> {
   const tree = await removeSandboxTree(deps.root, sandbox.hostPath!);
@@ -181,16 +192,15 @@ async function removeFolders(
     outcome.detail = `its .git folder could not be moved away (${tree.problems[0]?.error}): left intact`;
     return;
   }
+  // No sandbox any more (its .git is gone): the parent forgets it (with the batch's others), and its
+  // project folder goes with its last sandbox.
   const location = sandbox.location && !sandbox.orphan ? sandbox.location : undefined;
+  if (location) deps.forget.sandboxes.push(location);
+  deps.forget.projectDirs.add(path.dirname(sandbox.hostPath!));
   if (tree.problems.length === 0) {
     outcome.status = 'removed';
-    // What is left of it (the project folder with its last sandbox) goes the way run mode removes it.
-    if (location) await removeSandbox(deps.git, deps.engine, location);
-    else await removeEmptyProjectDir(path.dirname(sandbox.hostPath!));
     return;
   }
-  // No sandbox any more (its .git is gone): the parent forgets it; the rest is reported.
-  if (location) await forgetSandbox(deps.git, location);
   outcome.status = 'partly removed';
   outcome.detail = `${tree.problems.length} entr${tree.problems.length === 1 ? 'y' : 'ies'} could not be deleted`;
 }

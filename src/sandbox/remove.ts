@@ -4,7 +4,7 @@ import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import type { ContainerEngine } from '../engine/engine.js';
 import type { Git } from '../engine/git.js';
-import { dropRecords, PARENT_NOTE, privateStorePath, sandboxRefs } from './bookkeeping.js';
+import { dropRecords, PARENT_NOTE, privateStorePath, REF_ROOT, sandboxRefs } from './bookkeeping.js';
 import { removeDiskFolders } from './create.js';
 import { HOME_FOLDER, type Sandbox } from './layout.js';
 import { withRepositoryLock } from './lock.js';
@@ -22,11 +22,29 @@ export async function removeSandbox(git: Git, engine: ContainerEngine, sandbox: 
 }
 
 /**
- * Only the parent's records of a sandbox (refs and private store), for a sandbox whose folders are gone
- * or are no sandbox any more (the reaper removed its `.git` but could not delete every file).
+ * The records of many sandboxes whose folders are gone, a parent at a time: one lock, one `for-each-ref`
+ * and one `update-ref --stdin` per parent, however many sandboxes (the reaper removes thousands).
  */
-export async function forgetSandbox(git: Git, sandbox: Sandbox): Promise<void> {
-  await withRepositoryLock(sandbox.parent.gitDir, () => dropAllRecords(git, sandbox));
+export async function forgetSandboxes(git: Git, sandboxes: readonly Sandbox[]): Promise<void> {
+  const byParent = new Map<string, Sandbox[]>();
+  for (const s of sandboxes) byParent.set(s.parent.gitDir, [...(byParent.get(s.parent.gitDir) ?? []), s]);
+  for (const group of byParent.values()) {
+    const { parent } = group[0];
+    await withRepositoryLock(parent.gitDir, async () => {
+      const all = (await git.run(parent.path, ['for-each-ref', '--format=%(refname)', '--', `${REF_ROOT}/`]))
+        .split('\n')
+        .filter(Boolean);
+      const prefixes = group.map((s) => `${sandboxRefs(s).prefix}/`);
+      const doomed = all.filter((ref) => prefixes.some((p) => ref.startsWith(p)));
+      if (doomed.length)
+        await git.run(parent.path, ['update-ref', '--stdin'], {
+          input: Buffer.from(doomed.map((ref) => `delete ${ref}\n`).join('')),
+        });
+      await Promise.all(
+        group.map((s) => fs.rm(privateStorePath(parent, s), { recursive: true, force: true })),
+      );
+    });
+  }
 }
 
 async function dropAllRecords(git: Git, sandbox: Sandbox): Promise<void> {
