@@ -129,10 +129,6 @@ export async function importBundle(git: Git, sandbox: Sandbox, captured: Capture
     ];
     if (pin.length)
       await git.run(store, ['update-ref', '--stdin'], { input: Buffer.from(pin.join('\n') + '\n') });
-    const [head, snapshot] = await Promise.all([
-      resolve(git, store, 'refs/run/head'),
-      resolve(git, store, 'refs/run/snapshot'),
-    ]);
     const refs = sandboxRefs(sandbox);
     // Persistent sandboxes bring their branch (whatever HEAD is); transient ones what HEAD holds.
     const source = sandbox.branch
@@ -140,7 +136,11 @@ export async function importBundle(git: Git, sandbox: Sandbox, captured: Capture
         ? 'refs/run/branch'
         : undefined
       : 'refs/run/head';
-    let tip = await resolve(git, parent.path, refs.head);
+    // One process for every ref the store holds now (our own fixed names, not options: no --end-of-options,
+    // which rev-parse would echo); the parent's record gets exactly the source's commit.
+    const wanted = ['refs/run/head', 'refs/run/snapshot', ...(source === 'refs/run/branch' ? [source] : [])];
+    const [head, snapshot, branchTip] = (await git.run(store, ['rev-parse', ...wanted])).trim().split('\n');
+    let tip: string;
     if (source) {
       await git.run(
         parent.path,
@@ -149,8 +149,10 @@ export async function importBundle(git: Git, sandbox: Sandbox, captured: Capture
           config: FSCK,
         },
       );
-      tip = await resolve(git, parent.path, refs.head);
-    }
+      tip = source === 'refs/run/head' ? head : branchTip;
+    } else tip = await resolve(git, parent.path, refs.head);
+    for (const sha of [head, snapshot, tip])
+      if (!SHA.test(sha ?? '')) throw new Error('The import named no commit.');
     const branchUpdate = sandbox.branch ? await fastForwardBranch(git, sandbox, tip) : undefined;
     return { tip, head, snapshot, store, branchUpdate };
   });
@@ -160,9 +162,11 @@ export async function importBundle(git: Git, sandbox: Sandbox, captured: Capture
 async function fastForwardBranch(git: Git, sandbox: Sandbox, tip: string): Promise<string> {
   const { parent, branch } = sandbox;
   const ref = `refs/heads/${branch}`;
-  const current = await git.resolveCommit(parent.path, ref);
+  const [current, holder] = await Promise.all([
+    git.resolveCommit(parent.path, ref),
+    checkedOutIn(git, parent.path, ref),
+  ]);
   if (current === tip) return 'up to date';
-  const holder = await checkedOutIn(git, parent.path, ref);
   if (holder) return `not moved: ${branch} is checked out in ${holder}`;
   if (!current) {
     await git.run(parent.path, ['update-ref', '-m', 'worktree-sandbox: import', '--', ref, tip, '']);
