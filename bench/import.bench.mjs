@@ -100,6 +100,41 @@ function expectOneCommit(report, what) {
     throw new Error(`${what}: expected one commit changing one file, got ${JSON.stringify(report)}`);
 }
 
+/** Every git process the action's Git object starts while tracing: what it ran, when it started and ended. */
+function traceGit() {
+  const calls = [];
+  const exec = git.exec;
+  git.exec = async function traced(cwd, args, options) {
+    const started = nowNs();
+    try {
+      return await exec.call(this, cwd, args, options);
+    } finally {
+      calls.push({ what: args.find((a) => !a.startsWith('-')) ?? args[0], started, ended: nowNs() });
+    }
+  };
+  return { calls, stop: () => delete git.exec };
+}
+
+/** Processes, time with at least one git process running, and the two fetches (fsck) of one import. */
+function summarizeTrace(calls, start, end) {
+  let busy = 0n;
+  let until = start;
+  for (const c of [...calls].sort((a, b) => (a.started < b.started ? -1 : 1))) {
+    const from = c.started > until ? c.started : until;
+    if (c.ended > from) busy += c.ended - from;
+    if (c.ended > until) until = c.ended;
+  }
+  const fetches = calls.filter((c) => c.what === 'fetch').map((c) => Number(c.ended - c.started) / 1e6);
+  return {
+    processes: calls.length,
+    busyMs: Number(busy) / 1e6,
+    outsideMs: Number(end - start - busy) / 1e6,
+    fetchMs: fetches,
+  };
+}
+
+const traces = [];
+
 const measures = {
   /** (a) importBundle + buildReport, from the bundle on disk to the report. */
   async import(parent, label) {
@@ -107,12 +142,19 @@ const measures = {
     const captured = await capture(sandbox);
     try {
       await run('sync', []);
+      const trace = traceGit();
       const start = nowNs();
-      const imported = await importBundle(git, sandbox, captured);
-      const report = await buildReport(git, parent.path, sandbox.startSha, imported, captured);
-      const t = ms(start);
+      let report;
+      try {
+        const imported = await importBundle(git, sandbox, captured);
+        report = await buildReport(git, parent.path, sandbox.startSha, imported, captured);
+      } finally {
+        trace.stop();
+      }
+      const end = nowNs();
       expectOneCommit(report, 'importBundle + buildReport');
-      return t;
+      traces.push(summarizeTrace(trace.calls, start, end));
+      return Number(end - start) / 1e6;
     } finally {
       fs.rmSync(captured.dir, { recursive: true, force: true });
       await removeSandbox(git, engine, sandbox);
@@ -307,6 +349,7 @@ async function main() {
   try {
     log('warm-up (not counted)');
     for (const name of order) await measures[name](parent, `warm-${name}`);
+    traces.length = 0;
     for (let i = 1; i <= REPEAT; i++) {
       for (let k = 0; k < order.length; k++) {
         const name = order[(k + i) % order.length];
@@ -388,6 +431,8 @@ Produced by \`${command}\` on ${new Date().toISOString().slice(0, 10)} (part of 
 - (b) is the whole phase after the command as the action runs it (\`collectChanges\`: the capture helper container, then (a)); (c) the same seen from outside, on the bundled action whose command (on a reused branch sandbox) commits one change and prints \`date +%s%N\` last: from that instruction to the exit of \`node dist/index.js\` (container exit, capture, import, report, summary, outputs). Their baselines are a helper \`docker run\` + \`git fetch\` of its bundle, and a bare \`docker run\` (same mounts as the action's command container) doing the same commit, from its last instruction to the exit of \`docker run\`.
 
 ${table}
+
+Where (a)'s time goes (the action's Git object traced, medians of the ${REPEAT} samples): ${median(traces.map((t) => t.processes))} git processes; ${median(traces.map((t) => t.busyMs)).toFixed(0)} ms with at least one of them running, of which ${median(traces.map((t) => t.fetchMs[0] ?? 0)).toFixed(0)} ms for the fetch of the bundle into the private store and ${median(traces.map((t) => t.fetchMs[1] ?? 0)).toFixed(0)} ms for the fetch from there into the parent (both with \`transfer.fsckObjects\`); ${median(traces.map((t) => t.outsideMs)).toFixed(0)} ms with none running (process start-up in Node, the repository lock, reading the bundle's header).
 
 Samples, in seconds, in the order they ran:
 
