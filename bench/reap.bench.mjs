@@ -392,7 +392,8 @@ async function main() {
   const dockerVersion = execFileSync('docker', ['version', '--format', '{{.Server.Version}}'], {
     encoding: 'utf8',
   }).trim();
-  const command = `BENCH_SEED_PRUNE=.bench/seed/images/gemini-hub/app/services/prune.py ${VOLUMES === 1000 ? '' : `BENCH_REAP_VOLUMES=${VOLUMES} `}${RUNS === 3 ? '' : `BENCH_REAP_RUNS=${RUNS} `}node bench/reap.bench.mjs`;
+  const seedPath = path.relative(REPO, path.resolve(SEED_PRUNE));
+  const command = `BENCH_SEED_PRUNE=${seedPath.startsWith('..') ? SEED_PRUNE : seedPath} ${VOLUMES === 1000 ? '' : `BENCH_REAP_VOLUMES=${VOLUMES} `}${RUNS === 3 ? '' : `BENCH_REAP_RUNS=${RUNS} `}node bench/reap.bench.mjs`;
   const md = `
 Produced by \`${command}\` on ${new Date().toISOString().slice(0, 10)} (part of \`npm run bench\`, which needs \`BENCH_SEED_PRUNE\` too; after \`npm run build\`).
 
