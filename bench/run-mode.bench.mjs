@@ -367,9 +367,9 @@ async function report({ source, shape, note, load, times }) {
     const list = (xs) => xs.map((x) => (x / 1000).toFixed(2)).join(', ');
     return `- ${label}: action ${list(t.action)}; hand-written ${list(t.hand)}; reuse ${list(t.reuse)}; bare ${list(t.bare)}`;
   }).join('\n');
-  const command = `${process.env.BENCH_REPO ? `BENCH_REPO=${process.env.BENCH_REPO} ` : ''}${REPEAT === 7 ? '' : `BENCH_REPEAT=${REPEAT} `}npm run bench`;
+  const command = `${process.env.BENCH_REPO ? `BENCH_REPO=${process.env.BENCH_REPO} ` : ''}${REPEAT === 7 ? '' : `BENCH_REPEAT=${REPEAT} `}node bench/run-mode.bench.mjs`;
   const body = `
-Produced by \`${command}\` on ${new Date().toISOString().slice(0, 10)}, from commit ${commit} (this part alone: \`node bench/run-mode.bench.mjs\`, after \`bash scripts/setup.sh\` and \`npm run build\`; \`BENCH_REPO=/path\` measures a private clone of any repository, \`BENCH_REPEAT\`, \`BENCH_STRICT=1\` to exit 1 when a target is missed).
+Produced by \`${command}\` on ${new Date().toISOString().slice(0, 10)}, from commit ${commit} (also run by \`npm run bench\`; after \`bash scripts/setup.sh\` and \`npm run build\`; \`BENCH_REPO=/path\` measures a private clone of any repository, \`BENCH_REPEAT\`, \`BENCH_STRICT=1\` to exit 1 when a target is missed).
 
 - Machine: ${note}; 1-minute load average ${load[0]} at the start, ${load[1]} at the end. Docker ${dockerVersion ?? '?'}, git ${gitVersion}, image \`${IMAGE}\`, running as uid ${uid}.
 - Repository: ${source}: ${shape.files} files, ${(shape.bytes / 1e6).toFixed(1)} MB checked out, ${shape.commits} commits.
