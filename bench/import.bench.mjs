@@ -432,7 +432,7 @@ Produced by \`${command}\` on ${new Date().toISOString().slice(0, 10)} (part of 
 
 ${table}
 
-Where (a)'s time goes (the action's Git object traced, medians of the ${REPEAT} samples): ${median(traces.map((t) => t.processes))} git processes; ${median(traces.map((t) => t.busyMs)).toFixed(0)} ms with at least one of them running, of which ${median(traces.map((t) => t.fetchMs[0] ?? 0)).toFixed(0)} ms for the fetch of the bundle into the private store and ${median(traces.map((t) => t.fetchMs[1] ?? 0)).toFixed(0)} ms for the fetch from there into the parent (both with \`transfer.fsckObjects\`); ${median(traces.map((t) => t.outsideMs)).toFixed(0)} ms with none running (process start-up in Node, the repository lock, reading the bundle's header).
+Where (a)'s time goes (the action's Git object traced, medians of the ${REPEAT} samples): ${median(traces.map((t) => t.processes))} git processes; ${median(traces.map((t) => t.busyMs)).toFixed(0)} ms inside the Git object's calls (spawning the process included; at least one running), of which ${median(traces.map((t) => t.fetchMs[0] ?? 0)).toFixed(0)} ms for the fetch of the bundle into the private store and ${median(traces.map((t) => t.fetchMs[1] ?? 0)).toFixed(0)} ms for the fetch from there into the parent (both with \`transfer.fsckObjects\`); ${median(traces.map((t) => t.outsideMs)).toFixed(0)} ms outside them (the repository lock, reading the bundle's header, the rest of the JavaScript).
 
 Samples, in seconds, in the order they ran:
 

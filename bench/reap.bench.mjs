@@ -28,7 +28,7 @@ import { makeParents, makeSandboxTree } from './reap-tree.mjs';
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const DIST = path.join(REPO, 'dist', 'index.js');
 const SEED = path.join(REPO, 'bench', 'seed-reaper.py');
-const SEED_PRUNE = process.env.BENCH_SEED_PRUNE ?? '';
+const SEED_PRUNE = process.env.BENCH_SEED_PRUNE ? path.resolve(process.env.BENCH_SEED_PRUNE) : '';
 const IMAGE = process.env.WORKTREE_SANDBOX_TEST_IMAGE ?? 'worktree-sandbox-test:bookworm';
 const setting = (name, fallback) => Number(process.env[`BENCH_REAP_${name}`] ?? fallback);
 const RUNS = setting('RUNS', 3);
