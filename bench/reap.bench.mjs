@@ -116,6 +116,17 @@ async function runAction(inputs) {
   return { ms: result.ms, outputs, summary, dockerCalls, peakMb, stdout: result.stdout };
 }
 
+/** The action's own timings of its phases, from its log (src/reap/reap.ts): scan, closer look, removal. */
+function phasesOf(stdout) {
+  const number = (re) => Number(re.exec(stdout)?.[1] ?? NaN);
+  return {
+    scan: number(/^Found \d+ entries .* \(([\d.]+) s\)\.$/m),
+    look: number(/^In use, work and size checked \(([\d.]+) s;/m),
+    proved: number(/checked \([\d.]+ s; (\d+) proved clean by the filesystem alone/m),
+    remove: number(/^Done in ([\d.]+) s\.$/m),
+  };
+}
+
 const tools = {
   action: async () => {
     const r = await runAction({
@@ -130,7 +141,7 @@ const tools = {
       removed: reaped,
       peakMb: r.peakMb,
       dockerCalls: r.dockerCalls.length,
-      stats: r.stdout,
+      phases: phasesOf(r.stdout),
     };
   },
   find: async () => {
@@ -406,6 +417,9 @@ ${table}
 Samples, in seconds, in the order they ran:
 
 ${disks.map((d) => `- ${d.size} sandboxes: action ${list(d.all.action)}; find ${list(d.all.find)}; seed tool ${list(d.all.seed)} (its whole process: ${d.all.seed.map((x) => (x.processMs / 1000).toFixed(2)).join(', ')})`).join('\n')}
+
+The action's own account of its phases (its log; per run, in seconds: scan / in use, work and size of the stale ones / removal):
+${disks.map((d) => `- ${d.size} sandboxes: ${d.all.action.map((x) => `${x.phases.scan.toFixed(2)} / ${x.phases.look.toFixed(2)} / ${x.phases.remove.toFixed(2)}`).join('; ')} (stale ones proved clean by the filesystem alone: ${d.all.action.map((x) => x.phases.proved).join(', ')} of ${d.stale})`).join('\n')}
 
 Peak memory (maxRSS of the action's process): ${disks.map((d) => `${d.peakMb.toFixed(0)} MB (${d.size} sandboxes)`).join(', ')}${volumes ? `, ${volumes.large.peakMb.toFixed(0)} MB with ${VOLUMES} volumes` : ''}. Docker calls of a disk run: ${disks.at(-1).dockerCalls}.${volumes ? ` Listing ${VOLUMES} volumes: ${volumes.large.calls.length} docker calls (\`${[...new Set(volumes.large.calls)].join('`, `')}\`), 10 volumes: ${volumes.small.calls.length}; ${secs(volumes.large.ms)} (10 volumes: ${secs(volumes.small.ms)}).` : ''}
 `;
