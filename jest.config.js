@@ -6,7 +6,8 @@ const common = {
   transform: { '^.+\\.ts$': tsJest },
   testEnvironment: 'node',
   // The benchmarks' cache holds generated and cloned repositories (thousands of files, other package.json).
-  modulePathIgnorePatterns: ['<rootDir>/.bench/'],
+  // test/node24 holds a Node.js installation (headers, docs): nothing for Jest to crawl.
+  modulePathIgnorePatterns: ['<rootDir>/.bench/', '<rootDir>/test/node24/'],
 };
 export default {
   // Integration and end-to-end tests start real containers; unit tests finish far below this.

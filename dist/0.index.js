@@ -257,6 +257,7 @@ const silentUi = {
     warning: () => undefined,
     group: (_title, fn) => fn(),
     untrusted: (fn) => fn(() => undefined),
+    fenced: () => undefined,
     mask: () => undefined,
 };
 
@@ -568,6 +569,7 @@ var external_node_fs_ = __webpack_require__(3024);
 // turn into "keep".
 
 
+
 const OID = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
 /** A ref name as git writes them (no spaces, no control characters, no `..` component). */
 const REF_NAME = /^refs\/(?:[^\s\0\\/:?*[~^]+\/)*[^\s\0\\/:?*[~^]+$/;
@@ -683,6 +685,10 @@ function readSandboxGit(gitDir) {
     }
     if (loose.size + packed.size > MAX_REFS)
         return fail(`it has more than ${MAX_REFS} refs`);
+    // The capture helper's own ref, left by a capture that was killed: the work it names is still in the
+    // work tree (checked there), and counting it would keep the sandbox forever.
+    loose.delete(capture/* SNAPSHOT_REF */.fW);
+    packed.delete(capture/* SNAPSHOT_REF */.fW);
     let headOid;
     if ('oid' in head)
         headOid = head.oid;
@@ -809,6 +815,7 @@ function lstat(p) {
 
 
 
+
 const SANDBOXES_PER_HELPER = 48;
 const HELPER_TIMEOUT_MS = 5 * 60_000;
 const OUTPUT_MAX = 16 * 1024 * 1024;
@@ -856,6 +863,7 @@ work() {
     if [ -f "$gd/$f" ] && [ ! -L "$gd/$f" ]; then cp -- "$gd/$f" "$g/$f"; fi
   done
   if [ -d "$gd/refs" ] && [ ! -L "$gd/refs" ]; then cp -RP -- "$gd/refs/." "$g/refs/"; fi
+  rm -f -- "$g/${capture/* SNAPSHOT_REF */.fW}"
   for m in ${OPERATION_MARKS.join(' ')}; do
     if [ -e "$gd/$m" ] || [ -L "$gd/$m" ]; then val "$i" operation "$m"; fi
   done

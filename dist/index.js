@@ -2195,7 +2195,9 @@ async function cleanupRun(state, ui, tempDir) {
         return keep(ui, sandbox, 'persistent sandboxes are kept for reuse (cleanup: auto)');
     const prepared = { ...sandbox, reused: true, startSha: state.startSha ?? '' };
     // The main step stopped before it brought the work back: do it now, the same way.
-    const report = state.report ?? (await (0,run/* collectChanges */.K9)(git, engine, prepared, { ...state.collect, image: state.image }));
+    const collected = state.report ?? (await (0,run/* collectChanges */.K9)(git, engine, prepared, { ...state.collect, image: state.image }));
+    // Counted now, not when the report was made: the main step may have pushed since.
+    const report = { ...collected, unpushedCommits: await unpushedNow(git, sandbox) };
     if (state.cleanup === 'auto') {
         if ((0,run_report/* holdsWork */.W)(report))
             return keep(ui, sandbox, describeWork(report));
@@ -2207,6 +2209,18 @@ async function cleanupRun(state, ui, tempDir) {
     await (0,remove/* removeSandbox */.Ur)(git, engine, sandbox);
     ui.info(`Removed sandbox ${sandbox.name} (cleanup: always).`);
     return { removed: true, ...saved };
+}
+/** The sandbox's recorded commits that no remote-tracking ref of the parent has. */
+async function unpushedNow(git, sandbox) {
+    const out = await git.exec(sandbox.parent.path, [
+        'rev-list',
+        '--count',
+        (0,bookkeeping/* sandboxRefs */.yB)(sandbox).head,
+        '--not',
+        '--remotes',
+        '--',
+    ]);
+    return out.exitCode === 0 ? Number(out.stdout.trim()) : 1;
 }
 function keep(ui, sandbox, why) {
     ui.info(`Kept sandbox ${sandbox.name} (${(0,layout/* whereIs */.ie)(sandbox)}): ${why}.`);
@@ -2361,6 +2375,10 @@ function actionUi() {
         mask: (s) => core/* setSecret */.Pq(s),
         // The command's output must not issue workflow commands (::set-output, ::add-mask, ::error ...):
         // command processing is stopped around it with a token it cannot guess.
+        fenced: (text) => {
+            const token = (0,external_node_crypto_.randomUUID)();
+            process.stdout.write(`::stop-commands::${token}${external_node_os_.EOL}${text}${external_node_os_.EOL}::${token}::${external_node_os_.EOL}`);
+        },
         untrusted: async (fn) => {
             const token = (0,external_node_crypto_.randomUUID)();
             process.stdout.write(`::stop-commands::${token}${external_node_os_.EOL}`);
@@ -2402,14 +2420,22 @@ async function runAction(settings) {
     if (kind.warning)
         ui.warning(kind.warning);
     let outcome;
-    if (kind.bot) {
-        const { runForPullRequest } = await Promise.all(/* import() */[__nccwpck_require__.e(251), __nccwpck_require__.e(872)]).then(__nccwpck_require__.bind(__nccwpck_require__, 7872));
-        outcome = await runForPullRequest(settings, actionIo(ui));
-        if (!outcome)
-            return;
+    try {
+        if (kind.bot) {
+            const { runForPullRequest } = await Promise.all(/* import() */[__nccwpck_require__.e(251), __nccwpck_require__.e(872)]).then(__nccwpck_require__.bind(__nccwpck_require__, 7872));
+            outcome = await runForPullRequest(settings, actionIo(ui));
+            if (!outcome)
+                return;
+        }
+        else
+            outcome = await (0,run/* runSandbox */.Fi)(settings, { ui, save: action_state/* saveRunState */.iZ });
     }
-    else
-        outcome = await (0,run/* runSandbox */.Fi)(settings, { ui, save: action_state/* saveRunState */.iZ });
+    catch (error) {
+        // A run that failed after its sandbox was ready still says which sandbox, and the command's exit code
+        // when the command really ran.
+        setEarlyOutputs((0,action_state/* currentRunState */.IZ)());
+        throw error;
+    }
     setOutputs(outcome);
     if (settings.pullRequest.open) {
         const { proposePullRequest } = await Promise.all(/* import() */[__nccwpck_require__.e(251), __nccwpck_require__.e(524)]).then(__nccwpck_require__.bind(__nccwpck_require__, 2524));
@@ -2419,6 +2445,18 @@ async function runAction(settings) {
     const { exitCode } = outcome.command;
     if (exitCode !== 0 && !settings.allowFailure)
         core/* setFailed */.C1(`The command exited with code ${exitCode}.`);
+}
+function setEarlyOutputs(state) {
+    if (!state?.location)
+        return;
+    const sandbox = state.location;
+    core/* setOutput */.uH('sandbox', sandbox.name);
+    core/* setOutput */.uH('kind', sandbox.kind);
+    core/* setOutput */.uH('branch', sandbox.branch);
+    core/* setOutput */.uH('volume', sandbox.isolation === 'container' ? sandbox.volume : '');
+    core/* setOutput */.uH('worktree-path', sandbox.worktreePath);
+    if (state.exitCode !== undefined)
+        core/* setOutput */.uH('exit-code', String(state.exitCode));
 }
 function setOutputs(outcome) {
     const { sandbox, command, report, push } = outcome;
@@ -2473,6 +2511,7 @@ function postToken() {
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   IZ: () => (/* binding */ currentRunState),
 /* harmony export */   fQ: () => (/* binding */ loadRunState),
 /* harmony export */   iZ: () => (/* binding */ saveRunState),
 /* harmony export */   tl: () => (/* binding */ isPost)
@@ -2489,6 +2528,10 @@ let current;
 function saveRunState(update) {
     current = { ...(current ?? {}), ...update };
     _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .saveState */ .LZ(KEY, JSON.stringify(current));
+}
+/** What the main step has saved so far (undefined before anything). */
+function currentRunState() {
+    return current;
 }
 function loadRunState() {
     const raw = _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .getState */ .Gu(KEY);
@@ -2802,6 +2845,7 @@ function lastLine(text) {
 // The container engine CLI behind one small interface (Docker, or Podman which speaks the same CLI).
 // Argument arrays only; values that could be secrets travel in the child's environment (`-e NAME`),
 // never on its command line.
+// ADR 0006 (docs/adr/0006-env-never-touches-the-engine-cli.md).
 
 
 
@@ -3307,6 +3351,7 @@ var external_node_fs_ = __nccwpck_require__(3024);
 var io = __nccwpck_require__(8701);
 ;// CONCATENATED MODULE: ./src/engine/proc.ts
 // The one place where child processes start. Argument arrays only: nothing here goes through a shell.
+// ADR 0007 (docs/adr/0007-streamed-output-bounded-memory.md).
 
 
 
@@ -3683,6 +3728,7 @@ function describeRequest(request) {
 // the sandbox's commits that the parent lacks leave as one git bundle on the helper's standard output.
 // The host writes at most `maxBytes` of it to a private file, then stops the helper: a command that wrote
 // gigabytes cannot fill the runner's disk.
+// ADR 0003 (docs/adr/0003-only-a-bundle-crosses-back.md).
 
 
 
@@ -3700,6 +3746,8 @@ const CAPTURE_SCRIPT = `set -eu
 wt="$1"; branch="$2"; commit="$3"; message="$4"; token="$5"; exclude="$6"
 cd -- "$wt"
 git rev-parse --verify --quiet HEAD >/dev/null || { echo "worktree-sandbox: the sandbox has no commit at HEAD" >&2; exit 3; }
+# A run is activity, whether or not it changed anything: the reaper reads the work tree folder's time.
+touch -c -- "$wt" 
 head_ref=$(git symbolic-ref --quiet HEAD || true)
 committed=0
 if [ "$commit" = 1 ] && [ -n "$branch" ] && [ "$head_ref" = "refs/heads/$branch" ] &&
@@ -3843,6 +3891,7 @@ async function buildReport(git, parentPath, startSha, imported, capture) {
     const list = (text) => text.split('\0').filter(Boolean).sort();
     return {
         headSha: head,
+        tip,
         currentBranch: capture.headRef.replace(/^refs\/heads\//, ''),
         commits: Number(commits.trim()) || 0,
         changedFiles: list(names),
@@ -4003,6 +4052,7 @@ var external_node_os_ = __nccwpck_require__(8161);
 // the host (layout.ts `commandMounts`). Output is streamed line by line and never accumulated (a bounded
 // tail is kept for reports); the runner's environment stays out but for the variables named in `env`;
 // the command is stopped when the timeout passes; a container that never started is an error, not exit 0.
+// ADR 0005, ADR 0006, ADR 0007 (docs/adr/).
 
 
 
@@ -4137,6 +4187,7 @@ function startHint(message) {
 // moves into the parent, under the parent's bookkeeping ref. The snapshot of uncommitted work stays in
 // the private store: every sandbox borrows the parent's store, so nothing uncommitted may go there.
 // The parent's branch moves by fast-forward only.
+// ADR 0003, ADR 0004 (docs/adr/).
 
 
 
@@ -4263,9 +4314,9 @@ async function fastForwardBranch(git, sandbox, tip) {
     const current = await git.resolveCommit(parent.path, ref);
     if (current === tip)
         return 'up to date';
-    const checkedOut = (await git.exec(parent.path, ['symbolic-ref', '--quiet', 'HEAD'])).stdout.trim() === ref;
-    if (checkedOut)
-        return `not moved: ${branch} is checked out in ${parent.path}`;
+    const holder = await checkedOutIn(git, parent.path, ref);
+    if (holder)
+        return `not moved: ${branch} is checked out in ${holder}`;
     if (!current) {
         await git.run(parent.path, ['update-ref', '-m', 'worktree-sandbox: import', '--', ref, tip, '']);
         return 'created';
@@ -4283,6 +4334,19 @@ async function fastForwardBranch(git, sandbox, tip) {
         current,
     ]);
     return 'fast-forwarded';
+}
+/** The work tree of the parent (its own, or a linked one) that has `ref` checked out, if any. */
+async function checkedOutIn(git, parentPath, ref) {
+    // Without -z (git 2.36): the action supports git 2.31.
+    const list = await git.run(parentPath, ['worktree', 'list', '--porcelain']);
+    let current = '';
+    for (const field of list.split('\n')) {
+        if (field.startsWith('worktree '))
+            current = field.slice('worktree '.length);
+        else if (field === `branch ${ref}`)
+            return current;
+    }
+    return undefined;
 }
 async function resolve(git, cwd, ref) {
     const sha = await git.resolveCommit(cwd, ref);
@@ -4402,12 +4466,12 @@ async function runSandbox(settings, deps) {
             readOnlyFiles: deps.command?.readOnlyFiles,
             extraEnv: deps.command?.extraEnv,
         }, { onStart: (container) => deps.save({ container }), onLine: write })));
-        deps.save({ container: undefined });
+        deps.save({ container: undefined, exitCode: command.exitCode });
         reportCommand(ui, command);
         const wantsCommit = settings.push && !!sandbox.branch;
         const report = await ui.group('Import', async () => {
             const r = await collectChanges(git, engine, sandbox, settings, wantsCommit ? settings.commitMessage : undefined);
-            await ui.untrusted(async (write) => write(r.diffStat || 'No changes.'));
+            ui.fenced(r.diffStat || 'No changes.');
             if (r.branchUpdate)
                 ui.info(`The parent's ${sandbox.branch}: ${r.branchUpdate}.`);
             return r;
@@ -4454,7 +4518,8 @@ async function collectChanges(git, engine, sandbox, settings, commitMessage) {
 async function pushSandbox(git, sandbox, report, to, token, ui) {
     if (!sandbox.branch)
         return { pushed: false, reason: 'a transient sandbox has no branch to push' };
-    if (report.currentBranch !== sandbox.branch) {
+    // What is pushed is the branch tip the parent recorded from the bundle, and only while HEAD was on it.
+    if (report.currentBranch !== sandbox.branch || report.headSha !== report.tip) {
         return {
             pushed: false,
             reason: `the sandbox is no longer on its branch (HEAD: ${report.currentBranch ? 'another branch' : 'detached'}); nothing pushed`,
@@ -4468,10 +4533,10 @@ async function pushSandbox(git, sandbox, report, to, token, ui) {
     }
     // Counted against the destination, not against this run's start: a run killed before its push
     // completed left commits that the next run must still push.
-    const unpushed = await unpushedCount(git, sandbox, report.headSha, to.trackingRef);
+    const unpushed = await unpushedCount(git, sandbox, report.tip, to.trackingRef);
     if (unpushed === 0)
         return { pushed: false, reason: `no commits that ${to.label} does not have` };
-    const result = await pushBranch(git, sandbox.parent, to.url, to.branch, report.headSha, token, {
+    const result = await pushBranch(git, sandbox.parent, to.url, to.branch, report.tip, token, {
         trackingRef: to.trackingRef,
         label: to.label,
     });
@@ -4555,6 +4620,7 @@ function firstLine(text) {
 //  - a private store per sandbox (`<gitDir>/worktree-sandbox/stores/...`), created and configured only by
 //    the host, for what was never committed (the snapshot of uncommitted work): never the parent's store,
 //    which every sandbox borrows and could read.
+// ADR 0002, ADR 0004 (docs/adr/).
 
 
 const REF_ROOT = 'refs/worktree-sandbox';
@@ -4654,6 +4720,7 @@ async function exists(p) {
 // host in a folder it has just created (no container has written there yet), or in a helper container
 // inside a fresh volume. The parent's records are written last: a sandbox whose `creating` record is
 // still there was half-made by a killed run, and is made again.
+// ADR 0001 (docs/adr/0001-sandbox-is-a-repository-of-its-own.md).
 
 
 
@@ -4798,7 +4865,9 @@ async function createOnDisk(git, sandbox, seed, recover) {
     await node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.mkdir(sandbox.hostPath);
     const result = await (0,_engine_proc_js__WEBPACK_IMPORTED_MODULE_5__/* .runProcess */ .R3)('sh', ['-c', INIT_SCRIPT, 'init-sandbox', ...initArgs(sandbox, seed)], {
         cwd: projectDir,
-        env: git.scriptEnv(),
+        // The runner's own git configuration stays out too: the checkout applies no filter it defines (a
+        // start commit may hold a sandbox's work, .gitattributes and all).
+        env: git.scriptEnv({ GIT_CONFIG_GLOBAL: '/dev/null', XDG_CONFIG_HOME: '/nonexistent' }),
     });
     if (result.exitCode !== 0)
         throw new Error(await creationFailure(projectDir, result.stderr || result.stdout));
@@ -4899,6 +4968,7 @@ async function exists(p) {
 //   disk:    <root>/<project>/<name>/        the work tree and its .git
 //            <root>/<project>/.home/<name>/  the command's HOME
 //   volume:  <prefix>-<project>-<name>, mounted at /sandbox: /sandbox/<name>/ and /sandbox/.home/
+// ADR 0001, ADR 0005 (docs/adr/).
 
 
 const HOME_FOLDER = '.home';

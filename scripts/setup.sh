@@ -27,7 +27,8 @@ apt_install() {
 }
 
 ensure_node_modules() {
-  if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ] ||
+    [ test/node24/package-lock.json -nt test/node24/node_modules/.package-lock.json ]; then
     log "installing node_modules"
     bash scripts/install-deps.sh >/dev/null
   fi

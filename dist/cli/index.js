@@ -6564,6 +6564,8 @@ const ACTION_DEFAULTS = {
     "archive-dir": "",
 };
 
+;// CONCATENATED MODULE: ./package.json
+const package_namespaceObject = {"rE":"1.0.0"};
 ;// CONCATENATED MODULE: external "node:crypto"
 const external_node_crypto_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:crypto");
 // EXTERNAL MODULE: external "node:path"
@@ -7802,6 +7804,7 @@ var external_node_child_process_ = __nccwpck_require__(421);
 var external_node_fs_ = __nccwpck_require__(24);
 ;// CONCATENATED MODULE: ./src/engine/proc.ts
 // The one place where child processes start. Argument arrays only: nothing here goes through a shell.
+// ADR 0007 (docs/adr/0007-streamed-output-bounded-memory.md).
 
 
 
@@ -8258,6 +8261,7 @@ function lastLine(text) {
 // The container engine CLI behind one small interface (Docker, or Podman which speaks the same CLI).
 // Argument arrays only; values that could be secrets travel in the child's environment (`-e NAME`),
 // never on its command line.
+// ADR 0006 (docs/adr/0006-env-never-touches-the-engine-cli.md).
 
 
 
@@ -8694,6 +8698,7 @@ function compareVersions(a, b) {
 //  - a private store per sandbox (`<gitDir>/worktree-sandbox/stores/...`), created and configured only by
 //    the host, for what was never committed (the snapshot of uncommitted work): never the parent's store,
 //    which every sandbox borrows and could read.
+// ADR 0002, ADR 0004 (docs/adr/).
 
 
 const REF_ROOT = 'refs/worktree-sandbox';
@@ -8773,6 +8778,7 @@ async function bookkeeping_exists(p) {
 //   disk:    <root>/<project>/<name>/        the work tree and its .git
 //            <root>/<project>/.home/<name>/  the command's HOME
 //   volume:  <prefix>-<project>-<name>, mounted at /sandbox: /sandbox/<name>/ and /sandbox/.home/
+// ADR 0001, ADR 0005 (docs/adr/).
 
 
 const HOME_FOLDER = '.home';
@@ -8958,6 +8964,7 @@ async function isSandboxLocked(gitDir, sandbox) {
 // host in a folder it has just created (no container has written there yet), or in a helper container
 // inside a fresh volume. The parent's records are written last: a sandbox whose `creating` record is
 // still there was half-made by a killed run, and is made again.
+// ADR 0001 (docs/adr/0001-sandbox-is-a-repository-of-its-own.md).
 
 
 
@@ -9102,7 +9109,9 @@ async function createOnDisk(git, sandbox, seed, recover) {
     await promises_namespaceObject.mkdir(sandbox.hostPath);
     const result = await runProcess('sh', ['-c', INIT_SCRIPT, 'init-sandbox', ...initArgs(sandbox, seed)], {
         cwd: projectDir,
-        env: git.scriptEnv(),
+        // The runner's own git configuration stays out too: the checkout applies no filter it defines (a
+        // start commit may hold a sandbox's work, .gitattributes and all).
+        env: git.scriptEnv({ GIT_CONFIG_GLOBAL: '/dev/null', XDG_CONFIG_HOME: '/nonexistent' }),
     });
     if (result.exitCode !== 0)
         throw new Error(await creationFailure(projectDir, result.stderr || result.stdout));
@@ -9730,6 +9739,7 @@ async function validateBranchNames(settings, isValid) {
 // the sandbox's commits that the parent lacks leave as one git bundle on the helper's standard output.
 // The host writes at most `maxBytes` of it to a private file, then stops the helper: a command that wrote
 // gigabytes cannot fill the runner's disk.
+// ADR 0003 (docs/adr/0003-only-a-bundle-crosses-back.md).
 
 
 
@@ -9747,6 +9757,8 @@ const CAPTURE_SCRIPT = `set -eu
 wt="$1"; branch="$2"; commit="$3"; message="$4"; token="$5"; exclude="$6"
 cd -- "$wt"
 git rev-parse --verify --quiet HEAD >/dev/null || { echo "worktree-sandbox: the sandbox has no commit at HEAD" >&2; exit 3; }
+# A run is activity, whether or not it changed anything: the reaper reads the work tree folder's time.
+touch -c -- "$wt" 
 head_ref=$(git symbolic-ref --quiet HEAD || true)
 committed=0
 if [ "$commit" = 1 ] && [ -n "$branch" ] && [ "$head_ref" = "refs/heads/$branch" ] &&
@@ -9872,6 +9884,7 @@ async function captureSandbox(engine, sandbox, options) {
 // the host (layout.ts `commandMounts`). Output is streamed line by line and never accumulated (a bounded
 // tail is kept for reports); the runner's environment stays out but for the variables named in `env`;
 // the command is stopped when the timeout passes; a container that never started is an error, not exit 0.
+// ADR 0005, ADR 0006, ADR 0007 (docs/adr/).
 
 
 
@@ -10006,6 +10019,7 @@ function startHint(message) {
 // moves into the parent, under the parent's bookkeeping ref. The snapshot of uncommitted work stays in
 // the private store: every sandbox borrows the parent's store, so nothing uncommitted may go there.
 // The parent's branch moves by fast-forward only.
+// ADR 0003, ADR 0004 (docs/adr/).
 
 
 
@@ -10132,9 +10146,9 @@ async function fastForwardBranch(git, sandbox, tip) {
     const current = await git.resolveCommit(parent.path, ref);
     if (current === tip)
         return 'up to date';
-    const checkedOut = (await git.exec(parent.path, ['symbolic-ref', '--quiet', 'HEAD'])).stdout.trim() === ref;
-    if (checkedOut)
-        return `not moved: ${branch} is checked out in ${parent.path}`;
+    const holder = await checkedOutIn(git, parent.path, ref);
+    if (holder)
+        return `not moved: ${branch} is checked out in ${holder}`;
     if (!current) {
         await git.run(parent.path, ['update-ref', '-m', 'worktree-sandbox: import', '--', ref, tip, '']);
         return 'created';
@@ -10152,6 +10166,19 @@ async function fastForwardBranch(git, sandbox, tip) {
         current,
     ]);
     return 'fast-forwarded';
+}
+/** The work tree of the parent (its own, or a linked one) that has `ref` checked out, if any. */
+async function checkedOutIn(git, parentPath, ref) {
+    // Without -z (git 2.36): the action supports git 2.31.
+    const list = await git.run(parentPath, ['worktree', 'list', '--porcelain']);
+    let current = '';
+    for (const field of list.split('\n')) {
+        if (field.startsWith('worktree '))
+            current = field.slice('worktree '.length);
+        else if (field === `branch ${ref}`)
+            return current;
+    }
+    return undefined;
 }
 async function resolve(git, cwd, ref) {
     const sha = await git.resolveCommit(cwd, ref);
@@ -10204,6 +10231,7 @@ async function buildReport(git, parentPath, startSha, imported, capture) {
     const list = (text) => text.split('\0').filter(Boolean).sort();
     return {
         headSha: head,
+        tip,
         currentBranch: capture.headRef.replace(/^refs\/heads\//, ''),
         commits: Number(commits.trim()) || 0,
         changedFiles: list(names),
@@ -10297,12 +10325,12 @@ async function runSandbox(settings, deps) {
             readOnlyFiles: deps.command?.readOnlyFiles,
             extraEnv: deps.command?.extraEnv,
         }, { onStart: (container) => deps.save({ container }), onLine: write })));
-        deps.save({ container: undefined });
+        deps.save({ container: undefined, exitCode: command.exitCode });
         reportCommand(ui, command);
         const wantsCommit = settings.push && !!sandbox.branch;
         const report = await ui.group('Import', async () => {
             const r = await collectChanges(git, engine, sandbox, settings, wantsCommit ? settings.commitMessage : undefined);
-            await ui.untrusted(async (write) => write(r.diffStat || 'No changes.'));
+            ui.fenced(r.diffStat || 'No changes.');
             if (r.branchUpdate)
                 ui.info(`The parent's ${sandbox.branch}: ${r.branchUpdate}.`);
             return r;
@@ -10349,7 +10377,8 @@ async function collectChanges(git, engine, sandbox, settings, commitMessage) {
 async function pushSandbox(git, sandbox, report, to, token, ui) {
     if (!sandbox.branch)
         return { pushed: false, reason: 'a transient sandbox has no branch to push' };
-    if (report.currentBranch !== sandbox.branch) {
+    // What is pushed is the branch tip the parent recorded from the bundle, and only while HEAD was on it.
+    if (report.currentBranch !== sandbox.branch || report.headSha !== report.tip) {
         return {
             pushed: false,
             reason: `the sandbox is no longer on its branch (HEAD: ${report.currentBranch ? 'another branch' : 'detached'}); nothing pushed`,
@@ -10363,10 +10392,10 @@ async function pushSandbox(git, sandbox, report, to, token, ui) {
     }
     // Counted against the destination, not against this run's start: a run killed before its push
     // completed left commits that the next run must still push.
-    const unpushed = await unpushedCount(git, sandbox, report.headSha, to.trackingRef);
+    const unpushed = await unpushedCount(git, sandbox, report.tip, to.trackingRef);
     if (unpushed === 0)
         return { pushed: false, reason: `no commits that ${to.label} does not have` };
-    const result = await pushBranch(git, sandbox.parent, to.url, to.branch, report.headSha, token, {
+    const result = await pushBranch(git, sandbox.parent, to.url, to.branch, report.tip, token, {
         trackingRef: to.trackingRef,
         label: to.label,
     });
@@ -10448,7 +10477,9 @@ async function cleanupRun(state, ui, tempDir) {
         return keep(ui, sandbox, 'persistent sandboxes are kept for reuse (cleanup: auto)');
     const prepared = { ...sandbox, reused: true, startSha: state.startSha ?? '' };
     // The main step stopped before it brought the work back: do it now, the same way.
-    const report = state.report ?? (await collectChanges(git, engine, prepared, { ...state.collect, image: state.image }));
+    const collected = state.report ?? (await collectChanges(git, engine, prepared, { ...state.collect, image: state.image }));
+    // Counted now, not when the report was made: the main step may have pushed since.
+    const report = { ...collected, unpushedCommits: await unpushedNow(git, sandbox) };
     if (state.cleanup === 'auto') {
         if (holdsWork(report))
             return keep(ui, sandbox, describeWork(report));
@@ -10460,6 +10491,18 @@ async function cleanupRun(state, ui, tempDir) {
     await removeSandbox(git, engine, sandbox);
     ui.info(`Removed sandbox ${sandbox.name} (cleanup: always).`);
     return { removed: true, ...saved };
+}
+/** The sandbox's recorded commits that no remote-tracking ref of the parent has. */
+async function unpushedNow(git, sandbox) {
+    const out = await git.exec(sandbox.parent.path, [
+        'rev-list',
+        '--count',
+        sandboxRefs(sandbox).head,
+        '--not',
+        '--remotes',
+        '--',
+    ]);
+    return out.exitCode === 0 ? Number(out.stdout.trim()) : 1;
 }
 function keep(ui, sandbox, why) {
     ui.info(`Kept sandbox ${sandbox.name} (${whereIs(sandbox)}): ${why}.`);
@@ -11025,6 +11068,7 @@ const silentUi = {
     warning: () => undefined,
     group: (_title, fn) => fn(),
     untrusted: (fn) => fn(() => undefined),
+    fenced: () => undefined,
     mask: () => undefined,
 };
 
@@ -11034,6 +11078,7 @@ const silentUi = {
 // runs git, follows a symbolic link or reads more than a bound: a file is opened with O_NOFOLLOW, checked
 // to be a regular file, and read up to its limit. Anything unexpected is an error, which the checks
 // turn into "keep".
+
 
 
 const OID = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
@@ -11151,6 +11196,10 @@ function readSandboxGit(gitDir) {
     }
     if (loose.size + packed.size > MAX_REFS)
         return fail(`it has more than ${MAX_REFS} refs`);
+    // The capture helper's own ref, left by a capture that was killed: the work it names is still in the
+    // work tree (checked there), and counting it would keep the sandbox forever.
+    loose.delete(SNAPSHOT_REF);
+    packed.delete(SNAPSHOT_REF);
     let headOid;
     if ('oid' in head)
         headOid = head.oid;
@@ -11357,6 +11406,7 @@ async function archiveFiles(sandbox, base, deps) {
 
 
 
+
 const SANDBOXES_PER_HELPER = 48;
 const HELPER_TIMEOUT_MS = 5 * 60_000;
 const OUTPUT_MAX = 16 * 1024 * 1024;
@@ -11404,6 +11454,7 @@ work() {
     if [ -f "$gd/$f" ] && [ ! -L "$gd/$f" ]; then cp -- "$gd/$f" "$g/$f"; fi
   done
   if [ -d "$gd/refs" ] && [ ! -L "$gd/refs" ]; then cp -RP -- "$gd/refs/." "$g/refs/"; fi
+  rm -f -- "$g/${SNAPSHOT_REF}"
   for m in ${OPERATION_MARKS.join(' ')}; do
     if [ -e "$gd/$m" ] || [ -L "$gd/$m" ]; then val "$i" operation "$m"; fi
   done
@@ -15849,6 +15900,11 @@ function terminalUi(options = {}) {
                 spinner = undefined;
             }
         },
+        // Report text goes with the other progress lines (stderr); the command's output alone is on stdout.
+        fenced: (text) => {
+            for (const l of text.split('\n'))
+                line(l);
+        },
         // On a terminal the command's output needs no fencing: it is shown as it comes, secrets scrubbed
         // (a spinner stops first, so that lines are not drawn over).
         untrusted: (fn) => fn((text) => {
@@ -16008,7 +16064,9 @@ function reason(s) {
 // One sandbox removed because a person asked (the CLI's `rm NAME`): found by the reaper's scan, looked at
 // by the reaper's checks, judged by the reaper's gates (the age aside: the person judged it), removed by
 // the reaper's execution: its lock taken, one last look at its activity, the work archived first when
-// the gates say so, then removed with every record its parent keeps of it.
+// the gates say so, then removed with every record its parent keeps of it. A dry run stops after the
+// judgement.
+
 
 
 
@@ -16058,6 +16116,12 @@ async function removeByName(options, ui = silentUi) {
     const decision = decideOnRequest(facts, { retention: options.retention, force: options.force, archive: true }, nowMs);
     if (decision.action === 'keep')
         return { status: 'kept', sandbox, decision, facts, warnings };
+    if (options.dryRun) {
+        // As reap's dry run does: a removal would measure what it frees.
+        if (decision.sizeBytes === undefined && sandbox.hostPath)
+            decision.sizeBytes = measureTree(sandbox.hostPath);
+        return { status: 'would remove', sandbox, decision, facts, warnings };
+    }
     const outcomes = await ui.group(`Remove ${sandbox.project}/${sandbox.sandbox}`, () => carryOut([{ decision, sandbox }], {
         git,
         engine,
@@ -16084,7 +16148,8 @@ async function removeByName(options, ui = silentUi) {
 
 async function rmCommand(settings, request) {
     const ui = terminalUi({ quiet: true, spinner: true });
-    const archiveDir = settings.archiveDir || defaultArchiveDir();
+    // A dry run creates nothing, not even the default archive folder.
+    const archiveDir = settings.archiveDir || (settings.dryRun ? defaultArchivePath() : defaultArchiveDir());
     const result = await removeByName({
         name: request.name,
         project: request.project,
@@ -16096,6 +16161,7 @@ async function rmCommand(settings, request) {
         retention: settings,
         force: settings.force,
         archiveDir,
+        dryRun: settings.dryRun,
     }, ui);
     for (const warning of result.warnings)
         ui.warning(warning);
@@ -16108,17 +16174,29 @@ async function rmCommand(settings, request) {
     if (request.json)
         process.stdout.write(`${JSON.stringify({
             status: judged.status,
+            dryRun: settings.dryRun,
             project: sandbox.project,
             sandbox: sandbox.sandbox,
             isolation: sandbox.isolation,
             where: sandbox.where,
             reason: decision.reason,
+            sizeBytes: decision.sizeBytes ?? null,
             detail: outcome?.detail ?? null,
             archived,
             freedBytes: outcome?.freedBytes ?? 0,
             problems: outcome?.problems ?? [],
         }, null, 2)}\n`);
     switch (judged.status) {
+        case 'would remove':
+            if (!request.json)
+                process.stdout.write(`Would remove ${what}: ${decision.reason}` +
+                    (decision.sizeBytes === undefined ? '' : `; ${bytes_formatBytes(decision.sizeBytes)} would be freed`) +
+                    '.\n' +
+                    (decision.archive
+                        ? `Would save first: ${decision.archive === 'work' ? 'its work' : 'its files'} under ${external_node_path_.join(archiveDir, sandbox.project)}\n`
+                        : '') +
+                    'Dry run: nothing removed.\n');
+            return;
         case 'removed':
             if (!request.json)
                 process.stdout.write(`Removed ${what}: ${decision.reason}; ${bytes_formatBytes(outcome.freedBytes)} freed.\n` +
@@ -16151,12 +16229,13 @@ function hint(result) {
         return ' (--force removes it all the same, the work saved first under --archive-dir)';
     return '';
 }
+const defaultArchivePath = () => external_node_path_.join(external_node_os_namespaceObject.tmpdir(), `worktree-sandbox-archive-${process.getuid?.() ?? 'user'}`);
 /**
  * `<tmp>/worktree-sandbox-archive-<uid>`, made private; refused when it is anything but our own folder
  * (another user could have planted a link there in a shared temp dir).
  */
 function defaultArchiveDir() {
-    const dir = external_node_path_.join(external_node_os_namespaceObject.tmpdir(), `worktree-sandbox-archive-${process.getuid?.() ?? 'user'}`);
+    const dir = defaultArchivePath();
     try {
         external_node_fs_.mkdirSync(dir, { mode: 0o700 });
     }
@@ -16266,6 +16345,7 @@ async function commands_runCommand(settings, json) {
 
 
 
+
 /** The inputs' defaults, from action.yml (written once, there). */
 const D = ACTION_DEFAULTS;
 const DEFAULT_IMAGE = D.image;
@@ -16276,6 +16356,7 @@ const common = (cmd) => cmd
 function buildProgram() {
     const program = new Command('worktree-sandbox')
         .description('A git worktree sandbox per job, the command run in a container; stale sandboxes reaped without losing work.')
+        .version(package_namespaceObject.rE, '-V, --version', 'print the version')
         .option('--debug', 'print stack traces of errors')
         .exitOverride()
         .configureOutput({ outputError: (text, write) => write(text) })
@@ -16283,7 +16364,9 @@ function buildProgram() {
     common(program
         .command('run')
         .description("run a command in a sandbox worktree (the action's run mode), then clean up by --cleanup")
-        .requiredOption('--command <command>', 'command to run with sh -c in the worktree')
+        // Checked with the other settings (a required option would hide an unknown one: commander
+        // reports a missing mandatory option first).
+        .option('--command <command>', 'command to run with sh -c in the worktree (required)')
         .option('--image <image>', 'image with sh and git', DEFAULT_IMAGE)
         .addOption(new Option('--isolation <isolation>', 'where the worktree lives')
         .choices(['container', 'disk'])
@@ -16325,7 +16408,7 @@ For a cron job on a self-hosted runner, as the runner's user:
         .option('--image <image>', 'helper image that looks into volumes (sh, git, du)', DEFAULT_IMAGE)
         .option('--json', 'print the list as JSON on stdout')))
         .addHelpText('after', `
-States: clean; holds work (uncommitted changes, commits on no remote, a merge or
+States: clean; holds work (uncommitted changes, commits not in the parent's branches, tags or remotes, a merge or
 rebase in progress, or the check could not run); in use (a running container, a
 process working in it, a run holding its lock); orphan (its parent repository is
 gone). Give the expiry options of your reap job: the REMOVAL column assumes them.`)
@@ -16339,6 +16422,7 @@ gone). Give the expiry options of your reap job: the REMOVAL column assumes them
         'container',
         'disk',
     ]))
+        .option('--dry-run', 'say what would be removed (and saved first), remove nothing')
         .option('--force', 'remove it even if it holds work (the work saved first); never when it is in use')
         .option('--archive-dir <dir>', "where the work (or an orphan's files) is saved first (default: <tmp>/worktree-sandbox-archive-<uid>)")
         .option('--image <image>', 'helper image that looks into volumes (sh, git, du, tar)', DEFAULT_IMAGE)

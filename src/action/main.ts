@@ -1,54 +1,14 @@
 // The action's two phases on top of the core: inputs in, outputs and a job summary out.
 import * as core from '@actions/core';
-import { randomUUID } from 'node:crypto';
 import * as os from 'node:os';
 import { cleanupRun } from '../run/cleanup.js';
 import { runSandbox, type RunOutcome } from '../run/run.js';
 import { chooseRunKind } from '../github/event.js';
 import { parseSettings, type RunSettings } from '../settings.js';
-import type { PrRunIo } from '../github/pr-run.js';
-import { loadRunState, saveRunState } from './state.js';
+import type { RunState } from '../run/state.js';
+import { currentRunState, loadRunState, saveRunState } from './state.js';
 import { outcomeMarkdown } from '../run/summary.js';
-import type { Ui } from '../run/ui.js';
-
-export function actionUi(): Ui {
-  return {
-    info: (m) => core.info(m),
-    // Only when asked for (ACTIONS_STEP_DEBUG): a reap of thousands of sandboxes logs a line each.
-    // core.debug escapes line breaks: a debug message cannot become a workflow command.
-    debug: (m) => {
-      if (core.isDebug()) core.debug(m);
-    },
-    warning: (m) => core.warning(m),
-    group: (title, fn) => core.group(title, fn),
-    mask: (s) => core.setSecret(s),
-    // The command's output must not issue workflow commands (::set-output, ::add-mask, ::error ...):
-    // command processing is stopped around it with a token it cannot guess.
-    untrusted: async (fn) => {
-      const token = randomUUID();
-      process.stdout.write(`::stop-commands::${token}${os.EOL}`);
-      try {
-        return await fn((line) => process.stdout.write(`${line}${os.EOL}`));
-      } finally {
-        process.stdout.write(`::${token}::${os.EOL}`);
-      }
-    },
-  };
-}
-
-/** Where a pull-request run meets the runner: outputs, the job summary, state for the post step. */
-export function actionIo(ui: Ui): PrRunIo {
-  return {
-    ui,
-    debug: (message) => core.debug(message),
-    env: process.env,
-    setOutput: (name, value) => core.setOutput(name, value),
-    summary: async (markdown) => {
-      await core.summary.addRaw(markdown).write();
-    },
-    save: saveRunState,
-  };
-}
+import { actionIo, actionUi } from './ui.js';
 
 export async function main(): Promise<void> {
   const settings = parseSettings((name) => core.getInput(name));
@@ -66,11 +26,18 @@ async function runAction(settings: RunSettings): Promise<void> {
   core.debug(`Run kind: ${kind.bot ? 'pull-request bot' : 'plain run mode'} (${kind.why}).`);
   if (kind.warning) ui.warning(kind.warning);
   let outcome: (RunOutcome & { pullRequest?: { number: number; htmlUrl: string } }) | undefined;
-  if (kind.bot) {
-    const { runForPullRequest } = await import('../github/pr-run.js');
-    outcome = await runForPullRequest(settings, actionIo(ui));
-    if (!outcome) return;
-  } else outcome = await runSandbox(settings, { ui, save: saveRunState });
+  try {
+    if (kind.bot) {
+      const { runForPullRequest } = await import('../github/pr-run.js');
+      outcome = await runForPullRequest(settings, actionIo(ui));
+      if (!outcome) return;
+    } else outcome = await runSandbox(settings, { ui, save: saveRunState });
+  } catch (error) {
+    // A run that failed after its sandbox was ready still says which sandbox, and the command's exit code
+    // when the command really ran.
+    setEarlyOutputs(currentRunState());
+    throw error;
+  }
   setOutputs(outcome);
   if (settings.pullRequest.open) {
     const { proposePullRequest } = await import('../github/pull-request.js');
@@ -79,6 +46,17 @@ async function runAction(settings: RunSettings): Promise<void> {
   await core.summary.addRaw(outcomeMarkdown(outcome)).write();
   const { exitCode } = outcome.command;
   if (exitCode !== 0 && !settings.allowFailure) core.setFailed(`The command exited with code ${exitCode}.`);
+}
+
+function setEarlyOutputs(state: RunState | undefined): void {
+  if (!state?.location) return;
+  const sandbox = state.location;
+  core.setOutput('sandbox', sandbox.name);
+  core.setOutput('kind', sandbox.kind);
+  core.setOutput('branch', sandbox.branch);
+  core.setOutput('volume', sandbox.isolation === 'container' ? sandbox.volume : '');
+  core.setOutput('worktree-path', sandbox.worktreePath);
+  if (state.exitCode !== undefined) core.setOutput('exit-code', String(state.exitCode));
 }
 
 function setOutputs(outcome: RunOutcome): void {

@@ -14,6 +14,11 @@ export function saveRunState(update: Partial<RunState>): void {
   core.saveState(KEY, JSON.stringify(current));
 }
 
+/** What the main step has saved so far (undefined before anything). */
+export function currentRunState(): RunState | undefined {
+  return current;
+}
+
 export function loadRunState(): RunState | undefined {
   const raw = core.getState(KEY);
   if (!raw) return undefined;

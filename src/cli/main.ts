@@ -3,6 +3,7 @@
 // validation serves both.
 import { Command, CommanderError, Option } from 'commander';
 import { ACTION_DEFAULTS } from '../action-defaults.js';
+import packageJson from '../../package.json' with { type: 'json' };
 import { DEFAULT_RETENTION } from '../reap/retention.js';
 import { runCli } from './commands.js';
 import { EXIT, exitCodesHelp } from './exit-codes.js';
@@ -29,6 +30,7 @@ export function buildProgram(): Command {
     .description(
       'A git worktree sandbox per job, the command run in a container; stale sandboxes reaped without losing work.',
     )
+    .version(packageJson.version, '-V, --version', 'print the version')
     .option('--debug', 'print stack traces of errors')
     .exitOverride()
     .configureOutput({ outputError: (text, write) => write(text) })
@@ -38,7 +40,9 @@ export function buildProgram(): Command {
     program
       .command('run')
       .description("run a command in a sandbox worktree (the action's run mode), then clean up by --cleanup")
-      .requiredOption('--command <command>', 'command to run with sh -c in the worktree')
+      // Checked with the other settings (a required option would hide an unknown one: commander
+      // reports a missing mandatory option first).
+      .option('--command <command>', 'command to run with sh -c in the worktree (required)')
       .option('--image <image>', 'image with sh and git', DEFAULT_IMAGE)
       .addOption(
         new Option('--isolation <isolation>', 'where the worktree lives')
@@ -119,7 +123,7 @@ For a cron job on a self-hosted runner, as the runner's user:
     .addHelpText(
       'after',
       `
-States: clean; holds work (uncommitted changes, commits on no remote, a merge or
+States: clean; holds work (uncommitted changes, commits not in the parent's branches, tags or remotes, a merge or
 rebase in progress, or the check could not run); in use (a running container, a
 process working in it, a run holding its lock); orphan (its parent repository is
 gone). Give the expiry options of your reap job: the REMOVAL column assumes them.`,
@@ -138,6 +142,7 @@ gone). Give the expiry options of your reap job: the REMOVAL column assumes them
           'disk',
         ]),
       )
+      .option('--dry-run', 'say what would be removed (and saved first), remove nothing')
       .option('--force', 'remove it even if it holds work (the work saved first); never when it is in use')
       .option(
         '--archive-dir <dir>',

@@ -19,7 +19,8 @@ export interface RmRequest {
 
 export async function rmCommand(settings: ReapSettings, request: RmRequest): Promise<void> {
   const ui = terminalUi({ quiet: true, spinner: true });
-  const archiveDir = settings.archiveDir || defaultArchiveDir();
+  // A dry run creates nothing, not even the default archive folder.
+  const archiveDir = settings.archiveDir || (settings.dryRun ? defaultArchivePath() : defaultArchiveDir());
   const result = await removeByName(
     {
       name: request.name,
@@ -32,6 +33,7 @@ export async function rmCommand(settings: ReapSettings, request: RmRequest): Pro
       retention: settings,
       force: settings.force,
       archiveDir,
+      dryRun: settings.dryRun,
     },
     ui,
   );
@@ -47,11 +49,13 @@ export async function rmCommand(settings: ReapSettings, request: RmRequest): Pro
       `${JSON.stringify(
         {
           status: judged.status,
+          dryRun: settings.dryRun,
           project: sandbox.project,
           sandbox: sandbox.sandbox,
           isolation: sandbox.isolation,
           where: sandbox.where,
           reason: decision.reason,
+          sizeBytes: decision.sizeBytes ?? null,
           detail: outcome?.detail ?? null,
           archived,
           freedBytes: outcome?.freedBytes ?? 0,
@@ -63,6 +67,18 @@ export async function rmCommand(settings: ReapSettings, request: RmRequest): Pro
     );
 
   switch (judged.status) {
+    case 'would remove':
+      if (!request.json)
+        process.stdout.write(
+          `Would remove ${what}: ${decision.reason}` +
+            (decision.sizeBytes === undefined ? '' : `; ${formatBytes(decision.sizeBytes)} would be freed`) +
+            '.\n' +
+            (decision.archive
+              ? `Would save first: ${decision.archive === 'work' ? 'its work' : 'its files'} under ${path.join(archiveDir, sandbox.project)}\n`
+              : '') +
+            'Dry run: nothing removed.\n',
+        );
+      return;
     case 'removed':
       if (!request.json)
         process.stdout.write(
@@ -110,12 +126,15 @@ function hint(result: JudgedSandbox): string {
   return '';
 }
 
+const defaultArchivePath = () =>
+  path.join(os.tmpdir(), `worktree-sandbox-archive-${process.getuid?.() ?? 'user'}`);
+
 /**
  * `<tmp>/worktree-sandbox-archive-<uid>`, made private; refused when it is anything but our own folder
  * (another user could have planted a link there in a shared temp dir).
  */
 export function defaultArchiveDir(): string {
-  const dir = path.join(os.tmpdir(), `worktree-sandbox-archive-${process.getuid?.() ?? 'user'}`);
+  const dir = defaultArchivePath();
   try {
     fs.mkdirSync(dir, { mode: 0o700 });
   } catch (error) {

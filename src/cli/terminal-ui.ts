@@ -52,6 +52,10 @@ export function terminalUi(
         spinner = undefined;
       }
     },
+    // Report text goes with the other progress lines (stderr); the command's output alone is on stdout.
+    fenced: (text) => {
+      for (const l of text.split('\n')) line(l);
+    },
     // On a terminal the command's output needs no fencing: it is shown as it comes, secrets scrubbed
     // (a spinner stops first, so that lines are not drawn over).
     untrusted: (fn) =>

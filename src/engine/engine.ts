@@ -1,6 +1,7 @@
 // The container engine CLI behind one small interface (Docker, or Podman which speaks the same CLI).
 // Argument arrays only; values that could be secrets travel in the child's environment (`-e NAME`),
 // never on its command line.
+// ADR 0006 (docs/adr/0006-env-never-touches-the-engine-cli.md).
 import {
   ProcError,
   ProcResult,
@@ -22,19 +23,6 @@ export class EngineError extends Error {
     super(message);
     this.name = 'EngineError';
   }
-}
-
-export interface VolumeInfo {
-  name: string;
-  labels: Record<string, string>;
-}
-
-/** What one container mounts: volumes by name, bind mounts by host path. */
-export interface ContainerMounts {
-  name: string;
-  running: boolean;
-  volumes: string[];
-  binds: string[];
 }
 
 export interface ContainerState {
@@ -189,37 +177,6 @@ export class ContainerEngine {
     return true;
   }
 
-  /** Every volume carrying `label` (key or key=value), with its labels: one engine call whatever the count. */
-  async listVolumes(label: string, labelKeys: readonly string[]): Promise<VolumeInfo[]> {
-    // Docker's template has .Label "key" (its .Labels is one "k=v,k=v" string, ambiguous with commas in
-    // values); Podman's has .Labels as a map. Either way: one call, one JSON array per volume.
-    const fields =
-      this.name === 'podman'
-        ? '{{json .Labels}}'
-        : labelKeys.map((key) => `{{json (.Label ${JSON.stringify(key)})}}`).join(',');
-    const out = await this.run([
-      'volume',
-      'ls',
-      '--filter',
-      `label=${label}`,
-      '--format',
-      `[{{json .Name}},${fields}]`,
-    ]);
-    return out
-      .split('\n')
-      .filter((line) => line.trim())
-      .map((line) => {
-        const [name, ...values] = JSON.parse(line) as [string, ...Array<string | Record<string, string>>];
-        const all = typeof values[0] === 'object' && values[0] !== null ? values[0] : undefined;
-        const labels: Record<string, string> = {};
-        labelKeys.forEach((key, i) => {
-          const value = all ? all[key] : (values[i] as string);
-          if (value) labels[key] = value;
-        });
-        return { name, labels };
-      });
-  }
-
   /** `--init` (a tiny init as PID 1: signals, zombies) where the engine always ships one. */
   get initArgs(): string[] {
     return this.name === 'docker' ? ['--init'] : [];
@@ -269,55 +226,6 @@ export class ContainerEngine {
     for (const name of names) await this.removeContainer(name);
     return names;
   }
-
-  /**
-   * Every container (running or not) with what it mounts: two engine calls whatever the number of
-   * containers and volumes (`ps` for the ids, one `container inspect` for all of them).
-   */
-  async containerMounts(): Promise<ContainerMounts[]> {
-    const ids = (await this.run(['ps', '--all', '--quiet', '--no-trunc'])).split('\n').filter(Boolean);
-    if (ids.length === 0) return [];
-    const args = [
-      'container',
-      'inspect',
-      '--format',
-      '{{json .Name}} {{json .State.Running}} {{json .Mounts}}',
-      '--',
-      ...ids,
-    ];
-    const result = await this.exec(args);
-    // A container removed between the two calls is simply gone; any other failure is a failure.
-    const problems = result.stderr
-      .split('\n')
-      .filter((line) => line.trim() && !/no such (object|container)/i.test(line));
-    if (result.exitCode !== 0 && problems.length) throw this.failure(args, result);
-    return result.stdout
-      .split('\n')
-      .filter((line) => line.trim())
-      .map((line) => parseMounts(line));
-  }
-}
-
-interface MountJson {
-  Type?: string;
-  Name?: string;
-  Source?: string;
-}
-
-function parseMounts(line: string): ContainerMounts {
-  // `"<name>" <true|false> [<mounts>]`: the name is a JSON string, so the first `" ` after it ends it.
-  const nameEnd = line.indexOf('" ', 1) + 1;
-  const name = (JSON.parse(line.slice(0, nameEnd)) as string).replace(/^\//, '');
-  const rest = line.slice(nameEnd + 1);
-  const space = rest.indexOf(' ');
-  const running = rest.slice(0, space) === 'true';
-  const mounts = (JSON.parse(rest.slice(space + 1)) as MountJson[] | null) ?? [];
-  return {
-    name,
-    running,
-    volumes: mounts.filter((m) => m.Type === 'volume' && m.Name).map((m) => m.Name!),
-    binds: mounts.filter((m) => m.Type === 'bind' && m.Source).map((m) => m.Source!),
-  };
 }
 
 function firstLine(text: string): string {

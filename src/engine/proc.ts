@@ -1,4 +1,5 @@
 // The one place where child processes start. Argument arrays only: nothing here goes through a shell.
+// ADR 0007 (docs/adr/0007-streamed-output-bounded-memory.md).
 import * as exec from '@actions/exec';
 import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';

@@ -12,6 +12,7 @@
 // exactly <length> bytes and a newline, the token random per run. The host reads records one after the
 // other by their lengths and never searches the data for a header, so no file name or file content can
 // forge a record.
+import { SNAPSHOT_REF } from '../run/capture.js';
 import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs/promises';
 import * as os from 'node:os';
@@ -124,6 +125,7 @@ work() {
     if [ -f "$gd/$f" ] && [ ! -L "$gd/$f" ]; then cp -- "$gd/$f" "$g/$f"; fi
   done
   if [ -d "$gd/refs" ] && [ ! -L "$gd/refs" ]; then cp -RP -- "$gd/refs/." "$g/refs/"; fi
+  rm -f -- "$g/${SNAPSHOT_REF}"
   for m in ${OPERATION_MARKS.join(' ')}; do
     if [ -e "$gd/$m" ] || [ -L "$gd/$m" ]; then val "$i" operation "$m"; fi
   done

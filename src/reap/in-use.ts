@@ -2,7 +2,8 @@
 // it, or a run holds its lock. Containers and processes are looked at once for all sandboxes.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { ContainerEngine, ContainerMounts } from '../engine/engine.js';
+import type { ContainerEngine } from '../engine/engine.js';
+import { containerMounts, type ContainerMounts } from '../engine/inventory.js';
 import { isSandboxLocked } from '../sandbox/lock.js';
 import type { ScannedSandbox } from './scan.js';
 
@@ -18,7 +19,7 @@ export async function observeUsage(engine: ContainerEngine | undefined): Promise
   const usage: Usage = { workingDirs: processWorkingDirs() };
   if (!engine) return { ...usage, containers: [] };
   try {
-    const containers = await engine.containerMounts();
+    const containers = await containerMounts(engine);
     // Bind sources are compared as real paths, like the sandbox paths.
     for (const c of containers) c.binds = c.binds.map(realOrSelf);
     return { ...usage, containers };

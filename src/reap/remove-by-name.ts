@@ -1,7 +1,8 @@
 // One sandbox removed because a person asked (the CLI's `rm NAME`): found by the reaper's scan, looked at
 // by the reaper's checks, judged by the reaper's gates (the age aside: the person judged it), removed by
 // the reaper's execution: its lock taken, one last look at its activity, the work archived first when
-// the gates say so, then removed with every record its parent keeps of it.
+// the gates say so, then removed with every record its parent keeps of it. A dry run stops after the
+// judgement.
 import * as path from 'node:path';
 import { ContainerEngine, type EngineName } from '../engine/engine.js';
 import { Git } from '../engine/git.js';
@@ -10,6 +11,7 @@ import { silentUi, type Ui } from '../run/ui.js';
 import { decideOnRequest, type Decision, type SandboxFacts } from './decide.js';
 import { carryOut, type RemovalOutcome } from './execute.js';
 import { factsOf, lookCloser } from './reap.js';
+import { measureTree } from './remove.js';
 import type { RetentionPolicy } from './retention.js';
 import { scanSandboxes, type ScannedSandbox } from './scan.js';
 
@@ -58,6 +60,8 @@ export interface RemoveByNameOptions extends SandboxQuery {
   force: boolean;
   /** Where work (force) or an orphan's files are saved before removal. Required: `rm` always saves. */
   archiveDir: string;
+  /** Judge it as a removal would, then stop: nothing is locked, archived or removed. */
+  dryRun?: boolean;
   now?: number;
 }
 
@@ -68,12 +72,15 @@ export interface UnmatchedName {
 }
 
 export interface JudgedSandbox {
-  /** `kept`: a gate kept it (nothing was tried); otherwise how the removal went. */
-  status: 'kept' | RemovalOutcome['status'];
+  /**
+   * `kept`: a gate kept it (nothing was tried); `would remove`: the gates let it go, but this was a dry
+   * run; otherwise how the removal went.
+   */
+  status: 'kept' | 'would remove' | RemovalOutcome['status'];
   sandbox: ScannedSandbox;
   decision: Decision;
   facts: SandboxFacts;
-  /** Undefined when kept by a gate. */
+  /** Undefined when kept by a gate, and in a dry run. */
   outcome?: RemovalOutcome;
   warnings: string[];
 }
@@ -117,6 +124,12 @@ export async function removeByName(
     nowMs,
   );
   if (decision.action === 'keep') return { status: 'kept', sandbox, decision, facts, warnings };
+  if (options.dryRun) {
+    // As reap's dry run does: a removal would measure what it frees.
+    if (decision.sizeBytes === undefined && sandbox.hostPath)
+      decision.sizeBytes = measureTree(sandbox.hostPath);
+    return { status: 'would remove', sandbox, decision, facts, warnings };
+  }
 
   const outcomes = await ui.group(`Remove ${sandbox.project}/${sandbox.sandbox}`, () =>
     carryOut([{ decision, sandbox }], {

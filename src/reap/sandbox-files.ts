@@ -3,6 +3,7 @@
 // runs git, follows a symbolic link or reads more than a bound: a file is opened with O_NOFOLLOW, checked
 // to be a regular file, and read up to its limit. Anything unexpected is an error, which the checks
 // turn into "keep".
+import { SNAPSHOT_REF } from '../run/capture.js';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
@@ -124,6 +125,10 @@ export function readSandboxGit(gitDir: string): SandboxGitReading {
     peeled.push(...parsed.peeled);
   }
   if (loose.size + packed.size > MAX_REFS) return fail(`it has more than ${MAX_REFS} refs`);
+  // The capture helper's own ref, left by a capture that was killed: the work it names is still in the
+  // work tree (checked there), and counting it would keep the sandbox forever.
+  loose.delete(SNAPSHOT_REF);
+  packed.delete(SNAPSHOT_REF);
 
   let headOid: string | undefined;
   if ('oid' in head) headOid = head.oid;

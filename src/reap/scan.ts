@@ -13,70 +13,18 @@
 // SANDBOXES_PER_HELPER volumes for volume sandboxes. The host reads nothing else in a sandbox here.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { ContainerEngine } from '../engine/engine.js';
-import type { Git } from '../engine/git.js';
+import { listVolumes } from '../engine/inventory.js';
 import { label, MANAGED_LABEL, VOLUME_LABEL_KEYS } from '../engine/labels.js';
-import { nameFromComponent, PARENT_NOTE, REF_ROOT } from '../sandbox/bookkeeping.js';
-import { HOME_FOLDER, locateSandbox, type Isolation, type Sandbox } from '../sandbox/layout.js';
-import { classifyName, projectName, volumeName } from '../sandbox/naming.js';
-import { objectStores, type ParentRepository } from '../sandbox/repository.js';
+import { HOME_FOLDER, locateSandbox } from '../sandbox/layout.js';
+import { volumeName } from '../sandbox/naming.js';
 import { lastActivity, parseTimestamp } from './age.js';
-import type { SandboxIdentity } from './decide.js';
 import { inspectInHelpers, type Inspection, type Signal } from './helper-inspection.js';
-import { diskActivity, lstat, readBounded } from './sandbox-files.js';
+import { diskActivity, lstat } from './sandbox-files.js';
+import { ParentCache, plan, registration, type Owner } from './scan-parents.js';
+import type { ScannedSandbox, ScanOptions, ScanResult } from './scanned.js';
 
-export interface ScannedSandbox extends SandboxIdentity {
-  /** Set for entries that are not sandboxes. */
-  notSandbox?: string;
-  /** The parent as the project folder's note or the volume's label names it (it may be gone). */
-  parentPath?: string;
-  /** The parent, when it is there. */
-  parent?: ParentRepository;
-  /** Set when the parent is gone or unreadable, or not named at all: git can check nothing. */
-  orphan?: string;
-  /** The sandbox as run mode places it (live parent, same place): what removal removes. */
-  location?: Sandbox;
-  /** The parent's records of it: `head` (made), or only `creating` (half-made by a killed run). */
-  recorded?: 'head' | 'creating';
-  /** The parent is there but holds no record of this sandbox: no check can run. */
-  unregistered?: string;
-  lastActivityMs?: number;
-  /** An activity signal that is a link or no regular file: the sandbox is kept. */
-  suspicious?: string;
-  /** Volume: its work tree or git folder is missing or no folder. */
-  broken?: string;
-  /** Volume: its `created` label (epoch ms), an activity signal that never moves. */
-  createdMs?: number;
-  /** Disk: the folder (a real path under the real root) and the command's home. */
-  hostPath?: string;
-  homePath?: string;
-  /** Volume: its name. */
-  volume?: string;
-  /** Volume: its `branch` label (empty for a transient sandbox), for display: a decision never reads it. */
-  branchLabel?: string;
-  /** Volume: HEAD as the helper read it (`refs/heads/...`), for display. */
-  headRef?: string;
-}
+export type { ScannedSandbox, ScanOptions, ScanResult } from './scanned.js';
 
-export interface ScanResult {
-  sandboxes: ScannedSandbox[];
-  /** Problems that did not stop the scan (e.g. the container engine could not be asked). */
-  warnings: string[];
-  /** The real path of the root (disk sandboxes' paths are under it). */
-  root: string;
-}
-
-export interface ScanOptions {
-  worktreeRoot: string;
-  volumePrefix: string;
-  git: Git;
-  /** Undefined: volumes are not scanned. */
-  engine?: ContainerEngine;
-  /** Image of the helper containers that read volumes' activity. */
-  image: string;
-}
-
-/** Sandbox names as this action makes them: no path separators, never starting with a dot. */
 const SANDBOX_NAME = /^[A-Za-z0-9_-][A-Za-z0-9._-]*$/;
 
 export async function scanSandboxes(options: ScanOptions): Promise<ScanResult> {
@@ -208,7 +156,7 @@ async function scanVolumes(
   warnings: string[],
 ): Promise<ScannedSandbox[]> {
   const { engine, volumePrefix: prefix } = options;
-  const volumes = await engine!.listVolumes(`${MANAGED_LABEL}=true`, VOLUME_LABEL_KEYS);
+  const volumes = await listVolumes(engine!, `${MANAGED_LABEL}=true`, VOLUME_LABEL_KEYS);
   const found: ScannedSandbox[] = [];
   for (const { name, labels } of volumes) {
     if (!name.startsWith(`${prefix}-`)) continue;
@@ -296,123 +244,4 @@ export function applyVolumeSignals(s: ScannedSandbox, seen: Inspection | undefin
   }
   s.lastActivityMs = lastActivity(times);
   if (signals.head && 'ref' in signals.head) s.headRef = signals.head.ref;
-}
-
-// ---- parents ------------------------------------------------------------------------------------------
-
-/** What a project folder or a volume label says of the parent, and what the parent says of its sandboxes. */
-interface Owner {
-  parentPath?: string;
-  /** Why the parent cannot check anything (not named, gone, unreadable). */
-  problem?: string;
-  parent?: ParentRepository;
-  records?: Map<string, 'head' | 'creating'>;
-  recordsError?: string;
-}
-
-function registration(
-  owner: Owner,
-  isolation: Isolation,
-  name: string,
-  project: string,
-  locate: (parent: ParentRepository) => Sandbox,
-  where: string,
-): Partial<ScannedSandbox> {
-  if (owner.problem || !owner.parent)
-    return { parentPath: owner.parentPath, orphan: owner.problem ?? 'no parent repository' };
-  const { parent } = owner;
-  const facts = { parentPath: parent.path, parent };
-  if (projectName(parent.path) !== project)
-    return { ...facts, unregistered: `${parent.path} is not the parent of project ${project}` };
-  const location = locate(parent);
-  const at = location.isolation === 'disk' ? location.hostPath : location.volume;
-  if (at !== where) return { ...facts, unregistered: `${parent.path} places it at ${at}` };
-  if (owner.recordsError) return { ...facts, location, unregistered: owner.recordsError };
-  const recorded = owner.records!.get(`${isolation === 'disk' ? 'disk' : 'volume'}/${name}`);
-  if (!recorded) return { ...facts, location, unregistered: `${parent.path} holds no record of it` };
-  return { ...facts, recorded, location };
-}
-
-function plan(name: string) {
-  return { sandbox: name, kind: classifyName(name), branch: '' };
-}
-
-/** Each parent is looked at once (one git process for its records), however many sandboxes it has. */
-class ParentCache {
-  private readonly owners = new Map<string, Promise<Owner>>();
-
-  constructor(private readonly git: Git) {}
-
-  /** The parent a project folder's note names; verified: its project name is the folder's name. */
-  async ownerOfProject(projectDir: string, project: string): Promise<Owner> {
-    const note = readBounded(path.join(projectDir, PARENT_NOTE), 4096);
-    if (!('data' in note))
-      return {
-        problem: `its project folder has no readable note of its parent (${'error' in note ? note.error : 'none'})`,
-      };
-    const parentPath = note.data.toString('utf8').trim();
-    if (!path.isAbsolute(parentPath) || parentPath.includes('\n'))
-      return { problem: 'its project folder has no readable note of its parent (malformed)' };
-    return this.ownerOf(parentPath, project);
-  }
-
-  ownerOf(parentPath: string, project: string): Promise<Owner> {
-    if (projectName(parentPath) !== project)
-      return Promise.resolve({
-        parentPath,
-        problem: `its parent ${parentPath} is not the parent of project ${project}`,
-      });
-    let owner = this.owners.get(parentPath);
-    if (!owner) {
-      owner = this.look(parentPath);
-      this.owners.set(parentPath, owner);
-    }
-    return owner;
-  }
-
-  private async look(parentPath: string): Promise<Owner> {
-    const gitDir = path.join(parentPath, '.git');
-    const status = parentStatus(parentPath, gitDir);
-    if (status) return { parentPath, problem: status };
-    const parent: ParentRepository = {
-      path: parentPath,
-      gitDir,
-      objectStores: await objectStores(path.join(gitDir, 'objects')),
-    };
-    const out = await this.git.exec(parentPath, [
-      'for-each-ref',
-      '--format=%(refname)',
-      '--',
-      `${REF_ROOT}/`,
-    ]);
-    if (out.exitCode !== 0)
-      return {
-        parentPath,
-        parent,
-        recordsError: `the records of ${parentPath} could not be read: ${out.stderr.trim().split('\n')[0]}`,
-      };
-    const records = new Map<string, 'head' | 'creating'>();
-    for (const line of out.stdout.split('\n')) {
-      const match = /^refs\/worktree-sandbox\/(disk|volume)\/(.+)\/(head|creating)$/.exec(line);
-      if (!match) continue;
-      const key = `${match[1]}/${nameFromComponent(match[2])}`;
-      if (match[3] === 'head' || !records.has(key)) records.set(key, match[3] as 'head' | 'creating');
-    }
-    return { parentPath, parent, records };
-  }
-}
-
-/** Undefined when the parent is there; else why not. */
-function parentStatus(parentPath: string, gitDir: string): string | undefined {
-  try {
-    if (!fs.lstatSync(gitDir).isDirectory()) return `its parent repository ${parentPath} has no .git folder`;
-    fs.accessSync(gitDir, fs.constants.R_OK | fs.constants.X_OK);
-    fs.accessSync(path.join(gitDir, 'HEAD'), fs.constants.R_OK);
-    fs.accessSync(path.join(gitDir, 'objects'), fs.constants.R_OK | fs.constants.X_OK);
-    return undefined;
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' || code === 'ENOTDIR') return `its parent repository ${parentPath} is gone`;
-    return `its parent repository ${parentPath} is unreadable (${code})`;
-  }
 }

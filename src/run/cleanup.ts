@@ -33,8 +33,10 @@ export async function cleanupRun(state: RunState, ui: Ui, tempDir: string): Prom
     return keep(ui, sandbox, 'persistent sandboxes are kept for reuse (cleanup: auto)');
   const prepared: PreparedSandbox = { ...sandbox, reused: true, startSha: state.startSha ?? '' };
   // The main step stopped before it brought the work back: do it now, the same way.
-  const report =
+  const collected =
     state.report ?? (await collectChanges(git, engine, prepared, { ...state.collect, image: state.image }));
+  // Counted now, not when the report was made: the main step may have pushed since.
+  const report = { ...collected, unpushedCommits: await unpushedNow(git, sandbox) };
   if (state.cleanup === 'auto') {
     if (holdsWork(report)) return keep(ui, sandbox, describeWork(report));
     await removeSandbox(git, engine, sandbox);
@@ -45,6 +47,19 @@ export async function cleanupRun(state: RunState, ui: Ui, tempDir: string): Prom
   await removeSandbox(git, engine, sandbox);
   ui.info(`Removed sandbox ${sandbox.name} (cleanup: always).`);
   return { removed: true, ...saved };
+}
+
+/** The sandbox's recorded commits that no remote-tracking ref of the parent has. */
+async function unpushedNow(git: Git, sandbox: Sandbox): Promise<number> {
+  const out = await git.exec(sandbox.parent.path, [
+    'rev-list',
+    '--count',
+    sandboxRefs(sandbox).head,
+    '--not',
+    '--remotes',
+    '--',
+  ]);
+  return out.exitCode === 0 ? Number(out.stdout.trim()) : 1;
 }
 
 function keep(ui: Ui, sandbox: Sandbox, why: string): CleanupOutcome {

@@ -4,6 +4,7 @@
 // moves into the parent, under the parent's bookkeeping ref. The snapshot of uncommitted work stays in
 // the private store: every sandbox borrows the parent's store, so nothing uncommitted may go there.
 // The parent's branch moves by fast-forward only.
+// ADR 0003, ADR 0004 (docs/adr/).
 import * as fs from 'node:fs/promises';
 import type { Git } from '../engine/git.js';
 import { ensurePrivateStore, privateStorePath, sandboxRefs } from '../sandbox/bookkeeping.js';
@@ -161,8 +162,8 @@ async function fastForwardBranch(git: Git, sandbox: Sandbox, tip: string): Promi
   const ref = `refs/heads/${branch}`;
   const current = await git.resolveCommit(parent.path, ref);
   if (current === tip) return 'up to date';
-  const checkedOut = (await git.exec(parent.path, ['symbolic-ref', '--quiet', 'HEAD'])).stdout.trim() === ref;
-  if (checkedOut) return `not moved: ${branch} is checked out in ${parent.path}`;
+  const holder = await checkedOutIn(git, parent.path, ref);
+  if (holder) return `not moved: ${branch} is checked out in ${holder}`;
   if (!current) {
     await git.run(parent.path, ['update-ref', '-m', 'worktree-sandbox: import', '--', ref, tip, '']);
     return 'created';
@@ -180,6 +181,18 @@ async function fastForwardBranch(git: Git, sandbox: Sandbox, tip: string): Promi
     current,
   ]);
   return 'fast-forwarded';
+}
+
+/** The work tree of the parent (its own, or a linked one) that has `ref` checked out, if any. */
+async function checkedOutIn(git: Git, parentPath: string, ref: string): Promise<string | undefined> {
+  // Without -z (git 2.36): the action supports git 2.31.
+  const list = await git.run(parentPath, ['worktree', 'list', '--porcelain']);
+  let current = '';
+  for (const field of list.split('\n')) {
+    if (field.startsWith('worktree ')) current = field.slice('worktree '.length);
+    else if (field === `branch ${ref}`) return current;
+  }
+  return undefined;
 }
 
 async function resolve(git: Git, cwd: string, ref: string): Promise<string> {

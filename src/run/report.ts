@@ -6,6 +6,8 @@ import type { Imported } from './import.js';
 
 export interface WorktreeReport {
   headSha: string;
+  /** The sandbox's commit as the parent recorded it (its branch tip; HEAD for a transient sandbox). */
+  tip: string;
   /** The branch HEAD was on after the command (empty when detached). */
   currentBranch: string;
   /** Commits since the run started (on the sandbox's branch, or HEAD for a transient sandbox). */
@@ -43,6 +45,7 @@ export async function buildReport(
   const list = (text: string) => text.split('\0').filter(Boolean).sort();
   return {
     headSha: head,
+    tip,
     currentBranch: capture.headRef.replace(/^refs\/heads\//, ''),
     commits: Number(commits.trim()) || 0,
     changedFiles: list(names),

@@ -127,7 +127,7 @@ export async function runSandbox(settings: RunSettings, deps: RunDeps): Promise<
         ),
       ),
     );
-    deps.save({ container: undefined });
+    deps.save({ container: undefined, exitCode: command.exitCode });
     reportCommand(ui, command);
 
     const wantsCommit = settings.push && !!sandbox.branch;
@@ -139,7 +139,7 @@ export async function runSandbox(settings: RunSettings, deps: RunDeps): Promise<
         settings,
         wantsCommit ? settings.commitMessage : undefined,
       );
-      await ui.untrusted(async (write) => write(r.diffStat || 'No changes.'));
+      ui.fenced(r.diffStat || 'No changes.');
       if (r.branchUpdate) ui.info(`The parent's ${sandbox.branch}: ${r.branchUpdate}.`);
       return r;
     });
@@ -205,7 +205,8 @@ async function pushSandbox(
   ui: Ui,
 ): Promise<PushResult> {
   if (!sandbox.branch) return { pushed: false, reason: 'a transient sandbox has no branch to push' };
-  if (report.currentBranch !== sandbox.branch) {
+  // What is pushed is the branch tip the parent recorded from the bundle, and only while HEAD was on it.
+  if (report.currentBranch !== sandbox.branch || report.headSha !== report.tip) {
     return {
       pushed: false,
       reason: `the sandbox is no longer on its branch (HEAD: ${report.currentBranch ? 'another branch' : 'detached'}); nothing pushed`,
@@ -218,9 +219,9 @@ async function pushSandbox(
   }
   // Counted against the destination, not against this run's start: a run killed before its push
   // completed left commits that the next run must still push.
-  const unpushed = await unpushedCount(git, sandbox, report.headSha, to.trackingRef);
+  const unpushed = await unpushedCount(git, sandbox, report.tip, to.trackingRef);
   if (unpushed === 0) return { pushed: false, reason: `no commits that ${to.label} does not have` };
-  const result = await pushBranch(git, sandbox.parent, to.url, to.branch, report.headSha, token, {
+  const result = await pushBranch(git, sandbox.parent, to.url, to.branch, report.tip, token, {
     trackingRef: to.trackingRef,
     label: to.label,
   });

@@ -16,6 +16,8 @@ export interface RunState {
   ready?: boolean;
   startSha?: string;
   container?: string;
+  /** The command's exit code, once it really ran (a container that never started sets none). */
+  exitCode?: number;
   /** The main step's report, when it got that far. */
   report?: WorktreeReport;
   /** PR progress comment to finish if the main step did not (comment-triggered runs). */

@@ -11,6 +11,8 @@ export interface Ui {
    * line it writes can act as a workflow command.
    */
   untrusted<T>(fn: (write: (line: string) => void) => Promise<T>): Promise<T>;
+  /** Shows text that came from a sandbox (file names, a diff stat) so that no line of it can act as a command. */
+  fenced(text: string): void;
   /** Register a secret so that it is masked wherever it would be printed. */
   mask(secret: string): void;
 }
@@ -21,5 +23,6 @@ export const silentUi: Ui = {
   warning: () => undefined,
   group: (_title, fn) => fn(),
   untrusted: (fn) => fn(() => undefined),
+  fenced: () => undefined,
   mask: () => undefined,
 };

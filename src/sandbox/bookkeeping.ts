@@ -7,6 +7,7 @@
 //  - a private store per sandbox (`<gitDir>/worktree-sandbox/stores/...`), created and configured only by
 //    the host, for what was never committed (the snapshot of uncommitted work): never the parent's store,
 //    which every sandbox borrows and could read.
+// ADR 0002, ADR 0004 (docs/adr/).
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import type { Git } from '../engine/git.js';

@@ -4,6 +4,7 @@
 // host in a folder it has just created (no container has written there yet), or in a helper container
 // inside a fresh volume. The parent's records are written last: a sandbox whose `creating` record is
 // still there was half-made by a killed run, and is made again.
+// ADR 0001 (docs/adr/0001-sandbox-is-a-repository-of-its-own.md).
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import { currentIdentity } from '../engine/container-args.js';
@@ -180,7 +181,9 @@ async function createOnDisk(git: Git, sandbox: DiskSandbox, seed: Seed, recover:
   await fs.mkdir(sandbox.hostPath);
   const result = await runProcess('sh', ['-c', INIT_SCRIPT, 'init-sandbox', ...initArgs(sandbox, seed)], {
     cwd: projectDir,
-    env: git.scriptEnv(),
+    // The runner's own git configuration stays out too: the checkout applies no filter it defines (a
+    // start commit may hold a sandbox's work, .gitattributes and all).
+    env: git.scriptEnv({ GIT_CONFIG_GLOBAL: '/dev/null', XDG_CONFIG_HOME: '/nonexistent' }),
   });
   if (result.exitCode !== 0)
     throw new Error(await creationFailure(projectDir, result.stderr || result.stdout));

@@ -5,6 +5,7 @@
 //   disk:    <root>/<project>/<name>/        the work tree and its .git
 //            <root>/<project>/.home/<name>/  the command's HOME
 //   volume:  <prefix>-<project>-<name>, mounted at /sandbox: /sandbox/<name>/ and /sandbox/.home/
+// ADR 0001, ADR 0005 (docs/adr/).
 import * as path from 'node:path';
 import type { Mount } from '../engine/container-args.js';
 import type { BranchPlan } from './branch.js';

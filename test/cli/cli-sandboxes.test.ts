@@ -2,8 +2,8 @@
 // own code (disk and volume); one clean, one holding work, one in use
 // through a held lock, one through a running container, one orphan whose parent was deleted. Podman
 // volumes get the same list/reap where Podman is on the machine.
+import { runCli } from '../support/cli.js';
 import { afterAll, describe, expect, it } from '@jest/globals';
-import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -34,14 +34,11 @@ afterAll(() => {
   }
 });
 
-function cli(args: string[], options: { cwd?: string } = {}) {
-  const r = spawnSync(process.execPath, [BIN, ...args], {
-    cwd: options.cwd ?? os.tmpdir(),
-    encoding: 'utf8',
-    env: { ...process.env, CI: '' },
-  });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
-}
+/**
+ * The real binary, on the Node running the tests (cli-run.test.ts covers Node 24 too). Asynchronous: a
+ * test that holds a sandbox lock keeps it fresh from this event loop, which a synchronous spawn blocks.
+ */
+const cli = (args: string[], options: { cwd?: string } = {}) => runCli(process.execPath, args, options);
 
 function newRepo(): TestRepo {
   const repo = makeRepo();
@@ -146,7 +143,7 @@ describe('worktree-sandbox list, rm and reap on real sandboxes (docker)', () => 
     const where = ['--worktree-root', root, '--volume-prefix', prefix, '--image', TEST_IMAGE];
 
     // ---- list --json: the reaper's view, every state ----
-    const listed = cli(['list', '--json', ...where]);
+    const listed = await cli(['list', '--json', ...where]);
     expect(listed.stderr).toBe('');
     expect(listed.code).toBe(0);
     const all = JSON.parse(listed.stdout) as Listed[];
@@ -203,7 +200,7 @@ describe('worktree-sandbox list, rm and reap on real sandboxes (docker)', () => 
     expect(all.filter((e) => e.project === otherProject).map((e) => e.where)).toEqual([twin]);
 
     // ---- list as text: one row per sandbox, aligned ----
-    const text = cli(['list', ...where]);
+    const text = await cli(['list', ...where]);
     expect(text.code).toBe(0);
     const lines = text.stdout.trimEnd().split('\n');
     expect(lines[0]).toMatch(
@@ -224,39 +221,39 @@ describe('worktree-sandbox list, rm and reap on real sandboxes (docker)', () => 
     expect(text.stderr).toBe('');
 
     // ---- rm: the gates ----
-    const refused = cli(['rm', 'feature-work', ...where]);
+    const refused = await cli(['rm', 'feature-work', ...where]);
     expect(refused.code).toBe(4);
     expect(refused.stderr).toBe(
       `worktree-sandbox: kept ${project}/feature-work (${work}): holds work: 1 uncommitted file(s) (--force removes it all the same, the work saved first under --archive-dir)\n`,
     );
     expect(fs.existsSync(work)).toBe(true);
     for (const force of [[], ['--force']]) {
-      const inUse = cli(['rm', 'exploration-0000b001', ...force, ...where]);
+      const inUse = await cli(['rm', 'exploration-0000b001', ...force, ...where]);
       expect(inUse.code).toBe(4);
       expect(inUse.stderr).toContain('in use: a run holds its lock');
     }
-    const volumeInUse = cli(['rm', busy.volume, '--force', '--json', ...where]);
+    const volumeInUse = await cli(['rm', busy.volume, '--force', '--json', ...where]);
     expect(volumeInUse.code).toBe(4);
     expect(JSON.parse(volumeInUse.stdout)).toMatchObject({ status: 'kept', where: busy.volume });
     expect(fs.existsSync(locked)).toBe(true);
     expect(volumesWithPrefix(prefix)).toContain(busy.volume);
 
     // Run from inside the sandbox: removing it would pull the floor from under the caller.
-    const fromInside = cli(['rm', 'exploration-0000c001', ...where], { cwd: path.join(stale, 'src') });
+    const fromInside = await cli(['rm', 'exploration-0000c001', ...where], { cwd: path.join(stale, 'src') });
     expect(fromInside.code).toBe(4);
     expect(fromInside.stderr).toMatch(/: in use: process \d+ has its working directory in it\n$/);
     expect(fs.existsSync(stale)).toBe(true);
 
-    const ambiguous = cli(['rm', 'exploration-0000c002', ...where]);
+    const ambiguous = await cli(['rm', 'exploration-0000c002', ...where]);
     expect(ambiguous.code).toBe(2);
     expect(ambiguous.stderr).toContain('is ambiguous');
     expect(ambiguous.stderr).toContain('--project');
     expect(ambiguous.stderr.trim().split('\n')).toHaveLength(1);
-    const unknown = cli(['rm', 'no-such-sandbox', ...where]);
+    const unknown = await cli(['rm', 'no-such-sandbox', ...where]);
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toMatch(/^worktree-sandbox: no sandbox named "no-such-sandbox"/);
 
-    const one = cli(['rm', 'exploration-0000c002', '--project', otherProject, ...where]);
+    const one = await cli(['rm', 'exploration-0000c002', '--project', otherProject, ...where]);
     expect(one.stderr).toBe('');
     expect(one.code).toBe(0);
     expect(one.stdout).toMatch(
@@ -267,7 +264,7 @@ describe('worktree-sandbox list, rm and reap on real sandboxes (docker)', () => 
     expect(recorded(other.parent)).toEqual([]);
 
     // --force: the work saved first (default folder in the temp dir, named in the output), then removed.
-    const forced = cli(['rm', 'feature-work', '--force', ...where]);
+    const forced = await cli(['rm', 'feature-work', '--force', ...where]);
     expect(forced.stderr).toBe('');
     expect(forced.code).toBe(0);
     const saved = /^Saved first: (.+)$/m.exec(forced.stdout)![1].split(', ');
@@ -282,7 +279,7 @@ describe('worktree-sandbox list, rm and reap on real sandboxes (docker)', () => 
     expect(recorded(repo.parent)).not.toContain('feature-work');
 
     // ---- reap: a dry run removes nothing; the real run removes exactly what it said ----
-    const dry = cli(['reap', '--dry-run', '--json', ...where]);
+    const dry = await cli(['reap', '--dry-run', '--json', ...where]);
     expect(dry.code).toBe(0);
     const plan = JSON.parse(dry.stdout) as { dryRun: boolean; sandboxes: Reaped[] };
     expect(plan.dryRun).toBe(true);
@@ -291,7 +288,7 @@ describe('worktree-sandbox list, rm and reap on real sandboxes (docker)', () => 
     expect(fs.existsSync(stale) && fs.existsSync(orphan)).toBe(true);
     expect(volumesWithPrefix(prefix)).toContain(idle.volume);
 
-    const real = cli(['reap', '--archive-dir', archive, ...where]);
+    const real = await cli(['reap', '--archive-dir', archive, ...where]);
     expect(real.code).toBe(0);
     const [headline, , header] = real.stdout.split('\n');
     expect(headline).toMatch(/^Reap: \d+ found, 5 stale, 3 removed, \d+ kept; .* freed\.$/);
@@ -306,7 +303,7 @@ describe('worktree-sandbox list, rm and reap on real sandboxes (docker)', () => 
     expect(fs.existsSync(locked) && fs.existsSync(fresh)).toBe(true);
 
     await release();
-    const afterwards = JSON.parse(cli(['list', '--json', ...where]).stdout) as Listed[];
+    const afterwards = JSON.parse((await cli(['list', '--json', ...where])).stdout) as Listed[];
     expect(afterwards.map((e) => e.sandbox).sort()).toEqual(
       ['exploration-0000b001', 'exploration-0000c002', 'exploration-0000v001'].sort(),
     );
@@ -342,7 +339,7 @@ describe.each(ENGINES)('worktree-sandbox list and reap on %s volumes', (engine) 
       TEST_IMAGE,
     ];
 
-    const listed = cli(['list', '--json', ...where]);
+    const listed = await cli(['list', '--json', ...where]);
     expect(listed.stderr).toBe('');
     const all = byName(JSON.parse(listed.stdout) as Listed[]);
     expect(Object.keys(all).sort()).toEqual([clean, work, busy].map((v) => v.location.name).sort());
@@ -360,11 +357,11 @@ describe.each(ENGINES)('worktree-sandbox list and reap on %s volumes', (engine) 
       stateDetail: `running container ${container} mounts it`,
     });
 
-    const refused = cli(['rm', work.location.name, ...where]);
+    const refused = await cli(['rm', work.location.name, ...where]);
     expect(refused.code).toBe(4);
     expect(refused.stderr).toContain('holds work: 1 uncommitted file(s)');
 
-    const reaped = cli(['reap', '--json', ...where]);
+    const reaped = await cli(['reap', '--json', ...where]);
     expect(reaped.code).toBe(0);
     const result = JSON.parse(reaped.stdout) as { dryRun: boolean; sandboxes: Reaped[] };
     expect(result.dryRun).toBe(false);

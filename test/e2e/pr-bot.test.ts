@@ -10,6 +10,7 @@ import { FakeGitHub } from '../support/fake-github.js';
 import { makePullRequestRepos, refOf, type PullRequestRepos } from '../support/pull-requests.js';
 import { git, tempDir } from '../support/repo.js';
 import { issueCommentEvent, REPO, writeEvent } from '../support/webhooks.js';
+import { nodeRuntimes } from '../support/runtimes.js';
 
 const TOKEN = 'ghs_e2eFakeToken0123456789abcdef';
 const FULL = `${REPO.owner}/${REPO.name}`;
@@ -73,70 +74,77 @@ function stepFor(body: string, commentId: number, inputs: Record<string, string>
   };
 }
 
-describe('the bundle on an issue_comment event', () => {
-  it('hands a hostile comment to the command verbatim as data, pushes, and reports on the pull request', async () => {
-    const command = 'cp "$SANDBOX_PROMPT_FILE" prompt-seen.txt && env | sort';
-    const { main, post } = await runMainAndPost(
-      stepFor(`/fix ${HOSTILE_ARGS}\n`, 4321, { command, push: 'true', cleanup: 'always' }),
-    );
-    expect({ main: main.code, post: post.code }).toEqual({ main: 0, post: 0 });
+// Each suite once per Node.js runtime (test/support/runtimes.ts): the name says which ran.
+describe.each(nodeRuntimes())('$name', ({ execPath }) => {
+  describe('the bundle on an issue_comment event', () => {
+    it('hands a hostile comment to the command verbatim as data, pushes, and reports on the pull request', async () => {
+      const command = 'cp "$SANDBOX_PROMPT_FILE" prompt-seen.txt && env | sort';
+      const { main, post } = await runMainAndPost({
+        ...stepFor(`/fix ${HOSTILE_ARGS}\n`, 4321, { command, push: 'true', cleanup: 'always' }),
+        node: execPath,
+      });
+      expect({ main: main.code, post: post.code }).toEqual({ main: 0, post: 0 });
 
-    expect(main.outputs.triggered).toBe('true');
-    expect(main.outputs['pr-number']).toBe('7');
-    expect(main.outputs['comment-id']).toBe('4321');
-    expect(main.outputs.args).toBe(HOSTILE_ARGS);
-    expect(main.outputs.pushed).toBe('true');
+      expect(main.outputs.triggered).toBe('true');
+      expect(main.outputs['pr-number']).toBe('7');
+      expect(main.outputs['comment-id']).toBe('4321');
+      expect(main.outputs.args).toBe(HOSTILE_ARGS);
+      expect(main.outputs.pushed).toBe('true');
 
-    // What the command received is exactly the comment's text, and nothing in it ran.
-    const pushed = refOf(repos.origin, `refs/heads/${repos.branch}`);
-    expect(pushed).toBe(main.outputs['head-sha']);
-    expect(git(repos.origin, '-c', 'safe.directory=*', 'show', `${pushed}:prompt-seen.txt`)).toBe(
-      HOSTILE_ARGS,
-    );
-    const files = git(repos.origin, '-c', 'safe.directory=*', 'ls-tree', '-r', '--name-only', pushed);
-    expect(files).not.toMatch(/wts-pwned/);
-    expect(fs.existsSync('/tmp/wts-pwned-subst')).toBe(false);
+      // What the command received is exactly the comment's text, and nothing in it ran.
+      const pushed = refOf(repos.origin, `refs/heads/${repos.branch}`);
+      expect(pushed).toBe(main.outputs['head-sha']);
+      expect(git(repos.origin, '-c', 'safe.directory=*', 'show', `${pushed}:prompt-seen.txt`)).toBe(
+        HOSTILE_ARGS,
+      );
+      const files = git(repos.origin, '-c', 'safe.directory=*', 'ls-tree', '-r', '--name-only', pushed);
+      expect(files).not.toMatch(/wts-pwned/);
+      expect(fs.existsSync('/tmp/wts-pwned-subst')).toBe(false);
 
-    // The API calls went to the Enterprise Server root, with the token; the token never reached the container.
-    expect(fake.calls.every((c) => c.authorization === `token ${TOKEN}`)).toBe(true);
-    const comment = [...fake.comments.values()][0];
-    expect(comment.history).toHaveLength(2);
-    expect(comment.body).toContain('✅ `/fix` finished');
-    expect(comment.body).toContain(`https://ghes.example/${FULL}/commit/${pushed}`);
-    expect(comment.body).toContain('SANDBOX_PROMPT_FILE=');
-    expect(comment.body).not.toContain(TOKEN);
-    expect(comment.body).not.toContain('GITHUB_API_URL');
-    expect(fake.reactions.map((r) => r.content)).toEqual(['eyes', 'rocket']);
-    expect(main.summary).toContain('## worktree-sandbox: pull request #7');
-    expect(main.summary).toContain('## worktree-sandbox: run');
+      // The API calls went to the Enterprise Server root, with the token; the token never reached the container.
+      expect(fake.calls.every((c) => c.authorization === `token ${TOKEN}`)).toBe(true);
+      const comment = [...fake.comments.values()][0];
+      expect(comment.history).toHaveLength(2);
+      expect(comment.body).toContain('✅ `/fix` finished');
+      expect(comment.body).toContain(`https://ghes.example/${FULL}/commit/${pushed}`);
+      expect(comment.body).toContain('SANDBOX_PROMPT_FILE=');
+      expect(comment.body).not.toContain(TOKEN);
+      expect(comment.body).not.toContain('GITHUB_API_URL');
+      expect(fake.reactions.map((r) => r.content)).toEqual(['eyes', 'rocket']);
+      expect(main.summary).toContain('## worktree-sandbox: pull request #7');
+      expect(main.summary).toContain('## worktree-sandbox: run');
 
-    // cleanup: always, and the work is pushed: the volume is gone.
-    expect(volumesWithPrefix(prefix)).toEqual([]);
-  });
-
-  it('finishes the progress comment in post when the job is cancelled mid-run', async () => {
-    // The marker is computed, so that the log group title (the command itself) does not match it.
-    const command = 'echo "wts-long-work-$((40 + 2))"; sleep 120';
-    const { main, post } = await runMainAndPost({
-      ...stepFor('/fix', 5678, { command }),
-      killWhen: /wts-long-work-42/,
+      // cleanup: always, and the work is pushed: the volume is gone.
+      expect(volumesWithPrefix(prefix)).toEqual([]);
     });
-    expect(main.signal).toBe('SIGKILL');
-    expect(post.code).toBe(0);
 
-    const comment = [...fake.comments.values()][0];
-    expect(comment.history).toHaveLength(2);
-    expect(comment.history[0]).toContain('⏳ `/fix` is running');
-    expect(comment.body).toContain('🛑 `/fix` stopped before it finished');
-    expect(fake.reactions.map((r) => r.content)).toEqual(['eyes', 'confused']);
-    expect(fake.log.slice(-2)).toEqual([
-      `PATCH /repos/${FULL}/issues/comments/${comment.id}`,
-      `POST /repos/${FULL}/issues/comments/5678/reactions`,
-    ]);
-    // Post also stopped the container the killed main step left running.
-    const state = JSON.parse(main.state.run) as { container?: string };
-    expect(state.container).toBeTruthy();
-    expect(docker('ps', '--all', '--filter', `name=^${state.container}$`, '--format', '{{.Names}}')).toBe('');
-    expect(post.stdout).toContain(`Removed container ${state.container}`);
+    it('finishes the progress comment in post when the job is cancelled mid-run', async () => {
+      // The marker is computed, so that the log group title (the command itself) does not match it.
+      const command = 'echo "wts-long-work-$((40 + 2))"; sleep 120';
+      const { main, post } = await runMainAndPost({
+        ...stepFor('/fix', 5678, { command }),
+        node: execPath,
+        killWhen: /wts-long-work-42/,
+      });
+      expect(main.signal).toBe('SIGKILL');
+      expect(post.code).toBe(0);
+
+      const comment = [...fake.comments.values()][0];
+      expect(comment.history).toHaveLength(2);
+      expect(comment.history[0]).toContain('⏳ `/fix` is running');
+      expect(comment.body).toContain('🛑 `/fix` stopped before it finished');
+      expect(fake.reactions.map((r) => r.content)).toEqual(['eyes', 'confused']);
+      expect(fake.log.slice(-2)).toEqual([
+        `PATCH /repos/${FULL}/issues/comments/${comment.id}`,
+        `POST /repos/${FULL}/issues/comments/5678/reactions`,
+      ]);
+      // Post also stopped the container the killed main step left running.
+      const state = JSON.parse(main.state.run) as { container?: string };
+      expect(state.container).toBeTruthy();
+      expect(docker('ps', '--all', '--filter', `name=^${state.container}$`, '--format', '{{.Names}}')).toBe(
+        '',
+      );
+      expect(post.stdout).toContain(`Removed container ${state.container}`);
+    });
   });
 });

@@ -9,11 +9,12 @@ import { docker, removeVolumes, uniquePrefix, volumesWithPrefix } from '../suppo
 import { runnerIds, TEST_IMAGE } from '../support/env.js';
 import { chownTree, git, makeRepo, tempDir } from '../support/repo.js';
 import { age, ageVolume, DAY, type MadeVolumeSandbox } from '../support/sandboxes.js';
+import { nodeRuntimes } from '../support/runtimes.js';
 
-const prefix = uniquePrefix('reape2e');
+const prefixes: string[] = [];
 const cleanup: string[] = [];
 afterAll(() => {
-  removeVolumes(prefix);
+  for (const prefix of prefixes) removeVolumes(prefix);
   for (const dir of cleanup) fs.rmSync(dir, { recursive: true, force: true });
 });
 
@@ -28,129 +29,134 @@ interface Record {
 
 const records = (step: StepResult, name: 'reaped' | 'kept') => JSON.parse(step.outputs[name]) as Record[];
 
-describe('mode: reap, run by the runner', () => {
-  it('finds what run mode made, reports it in a dry run, removes it, then finds nothing to do', async () => {
-    const owner = runnerIds();
-    const repo = makeRepo({ owner });
-    const root = tempDir('wts-reap-e2e-root-');
-    chownTree(root, owner);
-    cleanup.push(repo.root, root);
-    const parent = fs.realpathSync(repo.parent);
-    const project = projectName(parent);
-    const common = {
-      'repository-path': parent,
-      'worktree-root': root,
-      'volume-prefix': prefix,
-      image: TEST_IMAGE,
-    };
+// Each suite once per Node.js runtime (test/support/runtimes.ts): the name says which ran.
+describe.each(nodeRuntimes())('$name', ({ execPath }) => {
+  const prefix = uniquePrefix('reape2e');
+  prefixes.push(prefix);
+  describe('mode: reap, run by the runner', () => {
+    it('finds what run mode made, reports it in a dry run, removes it, then finds nothing to do', async () => {
+      const owner = runnerIds();
+      const repo = makeRepo({ owner });
+      const root = tempDir('wts-reap-e2e-root-');
+      chownTree(root, owner);
+      cleanup.push(repo.root, root);
+      const parent = fs.realpathSync(repo.parent);
+      const project = projectName(parent);
+      const common = {
+        'repository-path': parent,
+        'worktree-root': root,
+        'volume-prefix': prefix,
+        image: TEST_IMAGE,
+      };
 
-    // A persistent volume sandbox: its volume made beforehand with an old `created` label, as if it were
-    // 100 days old; run mode then creates the worktree in it and keeps it (cleanup: never).
-    const volumeSandbox = persistentSandboxName('bot/e2e');
-    const volume = volumeName(prefix, project, volumeSandbox);
-    const created = new Date(Date.now() - 100 * DAY).toISOString().replace(/\.\d{3}Z$/, 'Z');
-    docker(
-      'volume',
-      'create',
-      ...Object.entries({
-        managed: 'true',
-        project,
-        sandbox: volumeSandbox,
-        kind: 'persistent',
-        branch: 'bot/e2e',
-        parent,
-        created,
-      }).flatMap(([k, v]) => ['--label', `worktree-sandbox.${k}=${v}`]),
-      volume,
-    );
-    const inVolume = await runMainAndPost({
-      inputs: { ...common, mode: 'run', command: 'true', branch: 'bot/e2e', cleanup: 'never' },
-      asRunner: true,
-    });
-    expect(inVolume.main.code).toBe(0);
-    expect(inVolume.main.outputs.volume).toBe(volume);
-    const onDisk = await runMainAndPost({
-      inputs: { ...common, mode: 'run', command: 'true', isolation: 'disk', cleanup: 'never' },
-      asRunner: true,
-    });
-    expect(onDisk.main.code).toBe(0);
-    const diskPath = onDisk.main.outputs['worktree-path'];
-    expect(fs.existsSync(path.join(diskPath, '.git'))).toBe(true);
-    // Age both: the run used them just now.
-    age(diskPath, 100);
-    ageVolume(
-      {
-        location: { worktreePath: `/sandbox/${volumeSandbox}`, parent: { objectStores: [] } },
+      // A persistent volume sandbox: its volume made beforehand with an old `created` label, as if it were
+      // 100 days old; run mode then creates the worktree in it and keeps it (cleanup: never).
+      const volumeSandbox = persistentSandboxName('bot/e2e');
+      const volume = volumeName(prefix, project, volumeSandbox);
+      const created = new Date(Date.now() - 100 * DAY).toISOString().replace(/\.\d{3}Z$/, 'Z');
+      docker(
+        'volume',
+        'create',
+        ...Object.entries({
+          managed: 'true',
+          project,
+          sandbox: volumeSandbox,
+          kind: 'persistent',
+          branch: 'bot/e2e',
+          parent,
+          created,
+        }).flatMap(([k, v]) => ['--label', `worktree-sandbox.${k}=${v}`]),
         volume,
-        engine: 'docker',
-      } as unknown as MadeVolumeSandbox,
-      100,
-    );
+      );
+      const inVolume = await runMainAndPost({
+        inputs: { ...common, mode: 'run', command: 'true', branch: 'bot/e2e', cleanup: 'never' },
+        asRunner: true,
+      });
+      expect(inVolume.main.code).toBe(0);
+      expect(inVolume.main.outputs.volume).toBe(volume);
+      const onDisk = await runMainAndPost({
+        inputs: { ...common, mode: 'run', command: 'true', isolation: 'disk', cleanup: 'never' },
+        asRunner: true,
+      });
+      expect(onDisk.main.code).toBe(0);
+      const diskPath = onDisk.main.outputs['worktree-path'];
+      expect(fs.existsSync(path.join(diskPath, '.git'))).toBe(true);
+      // Age both: the run used them just now.
+      age(diskPath, 100);
+      ageVolume(
+        {
+          location: { worktreePath: `/sandbox/${volumeSandbox}`, parent: { objectStores: [] } },
+          volume,
+          engine: 'docker',
+        } as unknown as MadeVolumeSandbox,
+        100,
+      );
 
-    const reapInputs = { ...common, mode: 'reap' };
-    // With the step's debug log on (ACTIONS_STEP_DEBUG sets RUNNER_DEBUG): the facts behind each decision.
-    const dry = await runStep({
-      inputs: { ...reapInputs, 'dry-run': 'true' },
-      env: { RUNNER_DEBUG: '1' },
-      asRunner: true,
-    });
-    expect(dry.stderr).toBe('');
-    expect(dry.code).toBe(0);
-    expect(records(dry, 'reaped').map((r) => [r.sandbox, r.isolation, r.kind, r.ageDays])).toEqual(
-      expect.arrayContaining([
-        [path.basename(diskPath), 'disk', 'transient', 100],
-        [volumeSandbox, 'container', 'persistent', 100],
-      ]),
-    );
-    expect(records(dry, 'reaped')).toHaveLength(2);
-    expect(records(dry, 'reaped')[0].reason).toMatch(/^dry run: would remove: stale and holds no work/);
-    expect(records(dry, 'kept')).toEqual([]);
-    expect(dry.summary).toMatch(/^## worktree-sandbox: reap \(dry run: nothing removed\)\n\n```mermaid\n/);
-    expect(dry.summary).toContain('  found --> o0["2 would remove');
-    expect(dry.stdout).toContain(
-      `::debug::would remove ${project}/${path.basename(diskPath)} (${diskPath}); class transient, expiry 30 days; 100 day(s) old`,
-    );
-    const volumeTrace = dry.stdout
-      .split('\n')
-      .find((l) => l.startsWith(`::debug::would remove ${project}/${volumeSandbox} `));
-    expect(volumeTrace).toContain(`(volume ${volume}); class persistent, expiry 90 days; 100 day(s) old`);
-    expect(volumeTrace).toContain('; in use: no; work: none; ');
-    expect(volumeTrace).toMatch(/; reason: stale and holds no work$/);
-    expect(dry.summary).toContain(
-      '| Sandbox | Project | Isolation | Class | Age (days) | Decision | Reason | Size |',
-    );
-    expect(volumesWithPrefix(prefix)).toEqual([volume]);
-    expect(fs.existsSync(diskPath)).toBe(true);
+      const reapInputs = { ...common, mode: 'reap' };
+      // With the step's debug log on (ACTIONS_STEP_DEBUG sets RUNNER_DEBUG): the facts behind each decision.
+      const dry = await runStep({
+        inputs: { ...reapInputs, 'dry-run': 'true' },
+        env: { RUNNER_DEBUG: '1' },
+        asRunner: true,
+      });
+      expect(dry.stderr).toBe('');
+      expect(dry.code).toBe(0);
+      expect(records(dry, 'reaped').map((r) => [r.sandbox, r.isolation, r.kind, r.ageDays])).toEqual(
+        expect.arrayContaining([
+          [path.basename(diskPath), 'disk', 'transient', 100],
+          [volumeSandbox, 'container', 'persistent', 100],
+        ]),
+      );
+      expect(records(dry, 'reaped')).toHaveLength(2);
+      expect(records(dry, 'reaped')[0].reason).toMatch(/^dry run: would remove: stale and holds no work/);
+      expect(records(dry, 'kept')).toEqual([]);
+      expect(dry.summary).toMatch(/^## worktree-sandbox: reap \(dry run: nothing removed\)\n\n```mermaid\n/);
+      expect(dry.summary).toContain('  found --> o0["2 would remove');
+      expect(dry.stdout).toContain(
+        `::debug::would remove ${project}/${path.basename(diskPath)} (${diskPath}); class transient, expiry 30 days; 100 day(s) old`,
+      );
+      const volumeTrace = dry.stdout
+        .split('\n')
+        .find((l) => l.startsWith(`::debug::would remove ${project}/${volumeSandbox} `));
+      expect(volumeTrace).toContain(`(volume ${volume}); class persistent, expiry 90 days; 100 day(s) old`);
+      expect(volumeTrace).toContain('; in use: no; work: none; ');
+      expect(volumeTrace).toMatch(/; reason: stale and holds no work$/);
+      expect(dry.summary).toContain(
+        '| Sandbox | Project | Isolation | Class | Age (days) | Decision | Reason | Size |',
+      );
+      expect(volumesWithPrefix(prefix)).toEqual([volume]);
+      expect(fs.existsSync(diskPath)).toBe(true);
 
-    const real = await runStep({ inputs: reapInputs, asRunner: true });
-    expect(real.code).toBe(0);
-    expect(
-      records(real, 'reaped')
-        .map((r) => r.sandbox)
-        .sort(),
-    ).toEqual([path.basename(diskPath), volumeSandbox].sort());
-    expect(Number(real.outputs['freed-bytes'])).toBeGreaterThan(0);
-    expect(real.summary).toMatch(
-      new RegExp(
-        `\\| ${volumeSandbox.replace(/\./g, '\\.')} \\| ${project} \\| volume \\| persistent \\| 100 \\| removed \\|`,
-      ),
-    );
-    expect(volumesWithPrefix(prefix)).toEqual([]);
-    expect(fs.existsSync(diskPath)).toBe(false);
-    // Both sandboxes' records dropped.
-    expect(git(parent, 'for-each-ref', 'refs/worktree-sandbox/')).toBe('');
+      const real = await runStep({ inputs: reapInputs, asRunner: true });
+      expect(real.code).toBe(0);
+      expect(
+        records(real, 'reaped')
+          .map((r) => r.sandbox)
+          .sort(),
+      ).toEqual([path.basename(diskPath), volumeSandbox].sort());
+      expect(Number(real.outputs['freed-bytes'])).toBeGreaterThan(0);
+      expect(real.summary).toMatch(
+        new RegExp(
+          `\\| ${volumeSandbox.replace(/\./g, '\\.')} \\| ${project} \\| volume \\| persistent \\| 100 \\| removed \\|`,
+        ),
+      );
+      expect(volumesWithPrefix(prefix)).toEqual([]);
+      expect(fs.existsSync(diskPath)).toBe(false);
+      // Both sandboxes' records dropped.
+      expect(git(parent, 'for-each-ref', 'refs/worktree-sandbox/')).toBe('');
 
-    const again = await runStep({ inputs: reapInputs, asRunner: true });
-    expect(again.code).toBe(0);
-    expect(records(again, 'reaped')).toEqual([]);
-    expect(again.outputs['freed-bytes']).toBe('0');
-  }, 300_000);
+      const again = await runStep({ node: execPath, inputs: reapInputs, asRunner: true });
+      expect(again.code).toBe(0);
+      expect(records(again, 'reaped')).toEqual([]);
+      expect(again.outputs['freed-bytes']).toBe('0');
+    }, 300_000);
 
-  it('rejects an expiry that is not a whole number of days ≥ 1, before doing anything', async () => {
-    const step = await runStep({ inputs: { mode: 'reap', 'headless-expiry-days': '0.5' } });
-    expect(step.code).toBe(1);
-    expect(step.stdout).toContain(
-      `::error::Invalid input 'headless-expiry-days': "0.5". Accepted: a whole number ≥ 1.`,
-    );
-  }, 300_000);
+    it('rejects an expiry that is not a whole number of days ≥ 1, before doing anything', async () => {
+      const step = await runStep({ node: execPath, inputs: { mode: 'reap', 'headless-expiry-days': '0.5' } });
+      expect(step.code).toBe(1);
+      expect(step.stdout).toContain(
+        `::error::Invalid input 'headless-expiry-days': "0.5". Accepted: a whole number ≥ 1.`,
+      );
+    }, 300_000);
+  });
 });

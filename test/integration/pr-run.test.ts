@@ -90,6 +90,7 @@ async function runBot(
       warning: (m) => recorded.warnings.push(m),
       group: (_t, fn) => fn(),
       untrusted: (fn) => fn((line) => recorded.log.push(line)),
+      fenced: (text) => recorded.log.push(text),
       mask: () => undefined,
     },
     debug: (m) => recorded.debug.push(m),

@@ -20,10 +20,14 @@ export interface StepResult {
   summary: string;
   /** Every byte the step wrote to stdout, counted (also when discarded). */
   stdoutBytes: number;
+  /** The action process's own peak resident memory in KiB (VmHWM, polled), not its children's. */
+  peakRssKb: number;
 }
 
 export interface StepOptions {
   inputs: Record<string, string>;
+  /** The Node.js binary that runs the bundle (test/support/runtimes.ts); default: Jest's own. */
+  node?: string;
   env?: Record<string, string>;
   /** State saved by the main step (for the post step). */
   state?: Record<string, string>;
@@ -45,6 +49,16 @@ export interface StepOptions {
   discardStdout?: boolean;
   /** Prefix for the command line, e.g. ['/usr/bin/time', '-f', 'MAXRSS %M']. */
   wrapWith?: string[];
+}
+
+/** The peak resident memory (VmHWM, KiB) of one process, read from /proc while it runs. */
+function peakRss(pid: number): number {
+  try {
+    const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+    return Number(/^VmHWM:\s+(\d+) kB$/m.exec(status)?.[1] ?? 0);
+  } catch {
+    return 0;
+  }
 }
 
 /** Parses a runner file-command file (NAME=value lines, or NAME<<DELIM heredocs). */
@@ -74,6 +88,7 @@ export async function runStep(options: StepOptions): Promise<StepResult> {
   const runnerTemp = path.join(files, 'runner-temp');
   fs.mkdirSync(runnerTemp);
   for (const f of [out, stateFile, summary]) fs.writeFileSync(f, '');
+  const node = options.node ?? process.execPath;
   if (options.asRunner) {
     fs.chmodSync(files, 0o777);
     for (const f of [out, stateFile, summary]) fs.chmodSync(f, 0o666);
@@ -81,7 +96,11 @@ export async function runStep(options: StepOptions): Promise<StepResult> {
   }
   const env: Record<string, string> = {
     ...(options.asRunner
-      ? runnerEnv({ rootlessPodman: options.rootlessPodman })
+      ? {
+          ...runnerEnv({ rootlessPodman: options.rootlessPodman }),
+          // the runner user cannot read root's own tool folders: the standard system PATH, this Node first
+          PATH: `${path.dirname(node)}:/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin`,
+        }
       : { PATH: process.env.PATH ?? '/usr/local/bin:/usr/bin:/bin', HOME: process.env.HOME ?? '/root' }),
     GITHUB_OUTPUT: out,
     GITHUB_STATE: stateFile,
@@ -94,7 +113,7 @@ export async function runStep(options: StepOptions): Promise<StepResult> {
   for (const [name, value] of Object.entries(options.inputs))
     env[`INPUT_${name.toUpperCase().replace(/ /g, '_')}`] = value;
   for (const [name, value] of Object.entries(options.state ?? {})) env[`STATE_${name}`] = value;
-  let [cmd, args] = options.asRunner ? asRunner(process.execPath, [DIST]) : [process.execPath, [DIST]];
+  let [cmd, args] = options.asRunner ? asRunner(node, [DIST]) : [node, [DIST]];
   if (options.wrapWith) [cmd, args] = [options.wrapWith[0], [...options.wrapWith.slice(1), cmd, ...args]];
   if (options.printfEnv) {
     const exports = Object.keys(options.printfEnv)
@@ -112,6 +131,9 @@ export async function runStep(options: StepOptions): Promise<StepResult> {
     cmd = 'sh';
   }
   const child = spawn(cmd, args, { cwd: options.cwd ?? files, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  // setpriv execs node in the same process: the pid is the action's.
+  let peakRssKb = 0;
+  const poller = setInterval(() => (peakRssKb = Math.max(peakRssKb, peakRss(child.pid!))), 50);
   let stdout = '';
   let stdoutBytes = 0;
   let stderr = '';
@@ -132,12 +154,14 @@ export async function runStep(options: StepOptions): Promise<StepResult> {
     child.on('close', (c, s) => resolve([c, s])),
   );
   clearTimeout(timer);
+  clearInterval(poller);
   if (killer) clearTimeout(killer);
   const result: StepResult = {
     code,
     signal,
     stdout,
     stdoutBytes,
+    peakRssKb,
     stderr,
     outputs: parseFileCommands(fs.readFileSync(out, 'utf8')),
     state: parseFileCommands(fs.readFileSync(stateFile, 'utf8')),

@@ -1,0 +1,51 @@
+// How the core talks to a person in a workflow run: log groups, annotations, masked secrets, and text from
+// a sandbox fenced so that no line of it can act as a workflow command.
+import * as core from '@actions/core';
+import { randomUUID } from 'node:crypto';
+import * as os from 'node:os';
+import type { PrRunIo } from '../github/pr-run.js';
+import type { Ui } from '../run/ui.js';
+import { saveRunState } from './state.js';
+
+export function actionUi(): Ui {
+  return {
+    info: (m) => core.info(m),
+    // Only when asked for (ACTIONS_STEP_DEBUG): a reap of thousands of sandboxes logs a line each.
+    // core.debug escapes line breaks: a debug message cannot become a workflow command.
+    debug: (m) => {
+      if (core.isDebug()) core.debug(m);
+    },
+    warning: (m) => core.warning(m),
+    group: (title, fn) => core.group(title, fn),
+    mask: (s) => core.setSecret(s),
+    // The command's output must not issue workflow commands (::set-output, ::add-mask, ::error ...):
+    // command processing is stopped around it with a token it cannot guess.
+    fenced: (text) => {
+      const token = randomUUID();
+      process.stdout.write(`::stop-commands::${token}${os.EOL}${text}${os.EOL}::${token}::${os.EOL}`);
+    },
+    untrusted: async (fn) => {
+      const token = randomUUID();
+      process.stdout.write(`::stop-commands::${token}${os.EOL}`);
+      try {
+        return await fn((line) => process.stdout.write(`${line}${os.EOL}`));
+      } finally {
+        process.stdout.write(`::${token}::${os.EOL}`);
+      }
+    },
+  };
+}
+
+/** Where a pull-request run meets the runner: outputs, the job summary, state for the post step. */
+export function actionIo(ui: Ui): PrRunIo {
+  return {
+    ui,
+    debug: (message) => core.debug(message),
+    env: process.env,
+    setOutput: (name, value) => core.setOutput(name, value),
+    summary: async (markdown) => {
+      await core.summary.addRaw(markdown).write();
+    },
+    save: saveRunState,
+  };
+}
