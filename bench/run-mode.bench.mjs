@@ -19,7 +19,7 @@ import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parse } from 'yaml';
-import { cloneOf, gitShapedRepository, repositoryShape } from './git-shaped-repo.mjs';
+import { cloneOf, gitShapedRepository, repositoryShape, withOrigin } from './git-shaped-repo.mjs';
 import {
   CACHE,
   DIST,
@@ -212,8 +212,11 @@ async function pair(i, a, b) {
 
 async function benchRepository() {
   if (process.env.BENCH_REPO)
-    return { repo: cloneOf(process.env.BENCH_REPO, CACHE, log), source: process.env.BENCH_REPO };
-  return { repo: await gitShapedRepository(CACHE, { log }), source: 'generated, in the shape of git.git' };
+    return { repo: withOrigin(cloneOf(process.env.BENCH_REPO, CACHE, log)), source: process.env.BENCH_REPO };
+  return {
+    repo: withOrigin(await gitShapedRepository(CACHE, { log })),
+    source: 'generated, in the shape of git.git, with a local bare origin that has its commits',
+  };
 }
 
 async function cleanUp(repo) {
