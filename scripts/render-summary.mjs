@@ -1,5 +1,5 @@
 // The reap summary as a person sees it on GitHub, for docs/reap-summary.png:
-//  1. a sample tree of sandboxes made as run mode makes them (`git worktree add` into
+//  1. a sample tree of sandboxes made by run mode itself (the bundle, disk isolation, into
 //     <root>/<project>/<sandbox>), aged, some holding work, one in use, one orphaned, one stray folder;
 //  2. the action's bundle (dist/index.js) run on it in reap mode as the runner runs it, with
 //     max-removals set so that one removal waits; its job summary file is the Markdown rendered here;
@@ -18,6 +18,7 @@ import { Marked } from 'marked';
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const out = path.resolve(process.argv[2] ?? path.join(repoRoot, 'docs', 'reap-summary.png'));
 const chromium = process.env.CHROMIUM ?? 'chromium';
+const image = process.env.WORKTREE_SANDBOX_TEST_IMAGE ?? 'worktree-sandbox-test:bookworm';
 const DAY = 86_400_000;
 
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'reap-summary-'));
@@ -43,59 +44,70 @@ function parentRepo(name) {
   return parent;
 }
 
-/** Moves a sandbox's activity signals `days` back: its folder and its admin folder in the parent. */
+/** Moves a sandbox's activity signals `days` back: its folder and its own git folder's index and HEADs. */
 function age(dir, days) {
   const when = new Date(Date.now() - days * DAY);
-  const admin = path.resolve(dir, /^gitdir: (.+)$/m.exec(fs.readFileSync(path.join(dir, '.git'), 'utf8'))[1]);
-  for (const p of [dir, admin, ...['index', 'HEAD', 'logs/HEAD'].map((f) => path.join(admin, f))])
+  for (const p of [dir, ...['index', 'HEAD', 'logs/HEAD'].map((f) => path.join(dir, '.git', f))])
     if (fs.existsSync(p)) fs.utimesSync(p, when, when);
 }
 
-/** A disk sandbox: detached for a transient one (exploration-*), on a new branch for a persistent one. */
-function sandbox(parent, project, name, days, prepare = () => undefined) {
-  const dir = path.join(root, project, name);
-  fs.mkdirSync(path.dirname(dir), { recursive: true });
-  if (name.startsWith('exploration-')) git(parent, 'worktree', 'add', '-q', '--detach', dir, 'HEAD');
-  else git(parent, 'worktree', 'add', '-q', '--no-track', '-b', name.replace('-', '/'), dir, 'origin/main');
+/**
+ * A disk sandbox made by run mode (the bundle, as the runner runs it; kept): a transient one when `name`
+ * is `exploration` (run mode names it), else one for the branch `name`.
+ */
+function sandbox(parent, name, days, prepare = () => undefined) {
+  const files = fs.mkdtempSync(path.join(work, 'run-'));
+  const output = path.join(files, 'output');
+  fs.writeFileSync(output, '');
+  execFileSync(process.execPath, [path.join(repoRoot, 'dist', 'index.js')], {
+    cwd: files,
+    stdio: 'ignore',
+    env: {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      GITHUB_OUTPUT: output,
+      GITHUB_STATE: path.join(files, 'state'),
+      GITHUB_STEP_SUMMARY: path.join(files, 'summary'),
+      RUNNER_TEMP: files,
+      INPUT_MODE: 'run',
+      INPUT_COMMAND: 'true',
+      INPUT_IMAGE: image,
+      INPUT_ISOLATION: 'disk',
+      INPUT_BRANCH: name === 'exploration' ? '' : name,
+      'INPUT_REPOSITORY-PATH': parent,
+      'INPUT_WORKTREE-ROOT': root,
+      INPUT_CLEANUP: 'never',
+    },
+  });
+  const dir = /^worktree-path<<(.+)\n([^\n]*)\n/m.exec(fs.readFileSync(output, 'utf8'))?.[2];
+  if (!dir) throw new Error(`run mode made no sandbox for ${name} in ${parent}`);
   prepare(dir);
   age(dir, days);
   return dir;
 }
 
-// Project folders are named as run mode names them: the parent's folder name and a hash of its path.
 const webapp = parentRepo('webapp');
 const api = parentRepo('api-service');
 const legacy = parentRepo('legacy-tool');
-const [W, A, L] = ['webapp-5e1f0a', 'api-service-7d20b4', 'legacy-tool-c3a918'];
 
-for (const [name, days] of [
-  ['exploration-1f4c2a9e', 64],
-  ['exploration-7b3e90d1', 52],
-  ['exploration-c02d5f6a', 41],
-  ['exploration-3a8b71e4', 2],
-  ['exploration-e9d04c3b', 11],
-])
-  sandbox(webapp, W, name, days);
-sandbox(webapp, W, 'fix-login-redirect', 121, (dir) =>
+for (const days of [64, 52, 41, 2, 11]) sandbox(webapp, 'exploration', days);
+sandbox(webapp, 'fix-login-redirect', 121, (dir) =>
   fs.appendFileSync(path.join(dir, 'README.md'), 'Work in progress.\n'),
 );
-sandbox(webapp, W, 'docs-typos', 97);
-for (const [name, days] of [
-  ['exploration-5d6e7f80', 73],
-  ['exploration-0a1b2c3d', 35],
-  ['exploration-9e8d7c6b', 6],
-])
-  sandbox(api, A, name, days);
-sandbox(api, A, 'feat-rate-limits', 140, (dir) => {
+sandbox(webapp, 'docs-typos', 97);
+for (const days of [73, 35, 6]) sandbox(api, 'exploration', days);
+// A commit made in the sandbox after its run: the parent has never seen it.
+sandbox(api, 'feat-rate-limits', 140, (dir) => {
   fs.writeFileSync(path.join(dir, 'limits.txt'), '100/min\n');
   git(dir, 'add', 'limits.txt');
   git(dir, 'commit', '-qm', 'rate limits');
 });
-sandbox(api, A, 'deps-bump', 20);
-const busy = sandbox(api, A, 'exploration-44aa21bc', 58);
-fs.mkdirSync(path.join(root, A, 'scratch-notes'));
-fs.writeFileSync(path.join(root, A, 'scratch-notes', 'todo.txt'), 'later\n');
-sandbox(legacy, L, 'exploration-bb01c7d2', 130);
+sandbox(api, 'deps-bump', 20);
+const busy = sandbox(api, 'exploration', 58);
+const apiProject = path.dirname(busy);
+fs.mkdirSync(path.join(apiProject, 'scratch-notes'));
+fs.writeFileSync(path.join(apiProject, 'scratch-notes', 'todo.txt'), 'later\n');
+sandbox(legacy, 'exploration', 130);
 fs.rmSync(legacy, { recursive: true, force: true });
 
 // A process working inside one stale sandbox: the reaper must keep it.
@@ -107,6 +119,7 @@ function reapStep() {
   for (const f of ['output', 'state', 'summary']) fs.writeFileSync(path.join(files, f), '');
   const inputs = {
     mode: 'reap',
+    image,
     'worktree-root': root,
     'volume-prefix': `wts-render-${process.pid}`,
     'max-removals': '6',

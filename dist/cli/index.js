@@ -6497,6 +6497,16 @@ __nccwpck_require__.d(__webpack_exports__, {
   iW: () => (/* binding */ main)
 });
 
+;// CONCATENATED MODULE: external "node:v8"
+const external_node_v8_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:v8");
+;// CONCATENATED MODULE: ./src/engine/memory.ts
+// Imported first by both entry points (the action, the CLI). A command may print gigabytes: each of its
+// lines is a short-lived string, and V8 would grow its young generation to tens of megabytes to hold
+// them between collections (measured: a 1 GB output peaked at 128 MB on Node 24, 63 MB with this).
+// Keeping the young generation at its start size bounds the step's memory; collections stay cheap.
+
+external_node_v8_namespaceObject.setFlagsFromString('--semi-space-growth-factor=1');
+
 // EXTERNAL MODULE: ./node_modules/commander/index.js
 var commander = __nccwpck_require__(909);
 ;// CONCATENATED MODULE: ./node_modules/commander/esm.mjs
@@ -7870,6 +7880,27 @@ function pickEnv(names, source = process.env) {
     }
     return env;
 }
+/** How much of the end of a process's output is kept for messages and reports. */
+const TAIL_BYTES = 64 * 1024;
+/** The last chunks of a stream, at least `bytes` of them when there were that many. */
+class ChunkTail {
+    bytes;
+    chunks = [];
+    size = 0;
+    constructor(bytes) {
+        this.bytes = bytes;
+    }
+    push(chunk) {
+        this.chunks.push(chunk);
+        this.size += chunk.length;
+        while (this.chunks.length > 1 && this.size - this.chunks[0].length >= this.bytes)
+            this.size -= this.chunks.shift().length;
+    }
+    text() {
+        const all = Buffer.concat(this.chunks);
+        return all.subarray(Math.max(0, all.length - this.bytes)).toString('utf8');
+    }
+}
 /**
  * Runs a process whose output may be huge or hostile: nothing is accumulated but a bounded stderr tail;
  * lines are handed on as they come (cut at `maxLineBytes`), or stdout is written to a file up to a limit,
@@ -7878,7 +7909,6 @@ function pickEnv(names, source = process.env) {
 async function runStreaming(tool, args, options) {
     const maxLine = options.maxLineBytes ?? 64 * 1024;
     const tailLines = options.stderrTailLines ?? 40;
-    const stderrTail = [];
     let file;
     if (options.stdoutFile)
         file = external_node_fs_.openSync(options.stdoutFile.path, 'wx', 0o600);
@@ -7887,7 +7917,7 @@ async function runStreaming(tool, args, options) {
         child = (0,external_node_child_process_.spawn)(await toolPath(tool), [...args], {
             cwd: options.cwd,
             env: options.env,
-            stdio: ['ignore', 'pipe', 'pipe'],
+            stdio: ['ignore', options.outputFd ?? 'pipe', 'pipe'],
         });
     }
     catch (error) {
@@ -7901,42 +7931,65 @@ async function runStreaming(tool, args, options) {
     }
     let stdoutBytes = 0;
     let overLimit = false;
+    // Tails are the last chunks as they came (kept by reference, never copied or decoded per chunk): lines are
+    // cut out of them once, at the end.
+    const stderrTailChunks = new ChunkTail(TAIL_BYTES);
+    const outputTailChunks = new ChunkTail(TAIL_BYTES);
     const splitter = (stream) => {
         let pending = '';
-        const emit = (line) => {
-            if (stream === 'stderr') {
-                stderrTail.push(line);
-                if (stderrTail.length > tailLines)
-                    stderrTail.shift();
-            }
-            options.onLine?.(line, stream);
-        };
         return {
             push(chunk) {
-                pending += chunk.toString('utf8');
+                outputTailChunks.push(chunk);
+                if (stream === 'stderr')
+                    stderrTailChunks.push(chunk);
+                if (stream === 'stderr' && options.onStderrChunk)
+                    return options.onStderrChunk(chunk);
+                if (!options.onLine)
+                    return;
+                const text = pending + chunk.toString('utf8');
+                let start = 0;
                 let nl;
-                while ((nl = pending.indexOf('\n')) >= 0) {
-                    emit(pending.slice(0, nl).replace(/\r$/, ''));
-                    pending = pending.slice(nl + 1);
+                while ((nl = text.indexOf('\n', start)) >= 0) {
+                    const end = nl > start && text.charCodeAt(nl - 1) === 13 ? nl - 1 : nl;
+                    options.onLine(text.slice(start, end), stream);
+                    start = nl + 1;
                 }
-                if (pending.length > maxLine) {
-                    emit(`${pending.slice(0, maxLine)} [line cut at ${maxLine} characters]`);
+                if (text.length - start > maxLine) {
+                    options.onLine(`${text.slice(start, start + maxLine)} [line cut at ${maxLine} characters]`, stream);
                     pending = '';
                 }
+                else
+                    pending = text.slice(start);
             },
             end() {
                 if (pending)
-                    emit(pending);
+                    options.onLine?.(pending, stream);
                 pending = '';
             },
         };
     };
     const err = splitter('stderr');
     const out = splitter('stdout');
-    child.stderr.on('data', (chunk) => err.push(chunk));
-    child.stdout.on('data', (chunk) => {
-        if (file === undefined)
-            return out.push(chunk);
+    const throttle = () => {
+        const wait = options.backpressure?.();
+        if (!wait)
+            return;
+        child.stdout?.pause();
+        child.stderr.pause();
+        void wait.then(() => {
+            child.stdout?.resume();
+            child.stderr.resume();
+        });
+    };
+    child.stderr?.on('data', (chunk) => {
+        err.push(chunk);
+        throttle();
+    });
+    child.stdout?.on('data', (chunk) => {
+        if (file === undefined) {
+            out.push(chunk);
+            return throttle();
+        }
         if (overLimit)
             return;
         stdoutBytes += chunk.length;
@@ -7960,7 +8013,14 @@ async function runStreaming(tool, args, options) {
     });
     err.end();
     out.end();
-    return { exitCode, stderrTail, overLimit: overLimit || undefined, stdoutBytes };
+    const lastLines = (tail) => tail.text().split(/\r?\n/).filter(Boolean).slice(-tailLines);
+    return {
+        exitCode,
+        stderrTail: lastLines(stderrTailChunks),
+        outputTail: lastLines(outputTailChunks),
+        overLimit: overLimit || undefined,
+        stdoutBytes,
+    };
 }
 
 ;// CONCATENATED MODULE: ./src/engine/labels.ts
@@ -8204,7 +8264,11 @@ function explainStartFailure(stderr) {
             hint: 'Derive the user namespace arguments from the detected engine mode (rootful: none).',
         };
     }
-    m = /exec: \\?"([^"\\]*)\\?": executable file not found in \$PATH/.exec(stderr);
+    // Docker's `--init` (tini) starts, then cannot exec the command: `[FATAL tini (7)] exec sh failed: No
+    // such file or directory` (exit 127): the same failure, one step later.
+    m =
+        /exec: \\?"([^"\\]*)\\?": executable file not found in \$PATH/.exec(stderr) ??
+            /\[FATAL tini \(\d+\)\] exec (\S+) failed: No such file or directory/.exec(stderr);
     if (m || /OCI runtime attempted to invoke a command that was not found/.test(stderr)) {
         const command = m?.[1];
         return {
@@ -8395,36 +8459,6 @@ class ContainerEngine {
         await this.run(['volume', 'rm', '--', name]);
         return true;
     }
-    /** Every volume carrying `label` (key or key=value), with its labels: one engine call whatever the count. */
-    async listVolumes(label, labelKeys) {
-        // Docker's template has .Label "key" (its .Labels is one "k=v,k=v" string, ambiguous with commas in
-        // values); Podman's has .Labels as a map. Either way: one call, one JSON array per volume.
-        const fields = this.name === 'podman'
-            ? '{{json .Labels}}'
-            : labelKeys.map((key) => `{{json (.Label ${JSON.stringify(key)})}}`).join(',');
-        const out = await this.run([
-            'volume',
-            'ls',
-            '--filter',
-            `label=${label}`,
-            '--format',
-            `[{{json .Name}},${fields}]`,
-        ]);
-        return out
-            .split('\n')
-            .filter((line) => line.trim())
-            .map((line) => {
-            const [name, ...values] = JSON.parse(line);
-            const all = typeof values[0] === 'object' && values[0] !== null ? values[0] : undefined;
-            const labels = {};
-            labelKeys.forEach((key, i) => {
-                const value = all ? all[key] : values[i];
-                if (value)
-                    labels[key] = value;
-            });
-            return { name, labels };
-        });
-    }
     /** `--init` (a tiny init as PID 1: signals, zombies) where the engine always ships one. */
     get initArgs() {
         return this.name === 'docker' ? ['--init'] : [];
@@ -8452,6 +8486,14 @@ class ContainerEngine {
             return true;
         return /no such (container|object)/i.test(result.stderr) ? false : undefined;
     }
+    /** The last lines of a container's output as the engine logged it (empty when its log driver keeps none). */
+    async logTail(name, lines) {
+        const result = await runStreaming(this.name, ['logs', '--tail', String(lines), '--', name], {
+            env: this.env(),
+            onLine: () => undefined,
+        });
+        return result.exitCode === 0 ? result.outputTail : [];
+    }
     /** Removes a container if it exists (running or not). */
     async removeContainer(name) {
         const result = await this.exec(['rm', '--force', '--volumes', '--', name]);
@@ -8470,49 +8512,6 @@ class ContainerEngine {
             await this.removeContainer(name);
         return names;
     }
-    /**
-     * Every container (running or not) with what it mounts: two engine calls whatever the number of
-     * containers and volumes (`ps` for the ids, one `container inspect` for all of them).
-     */
-    async containerMounts() {
-        const ids = (await this.run(['ps', '--all', '--quiet', '--no-trunc'])).split('\n').filter(Boolean);
-        if (ids.length === 0)
-            return [];
-        const args = [
-            'container',
-            'inspect',
-            '--format',
-            '{{json .Name}} {{json .State.Running}} {{json .Mounts}}',
-            '--',
-            ...ids,
-        ];
-        const result = await this.exec(args);
-        // A container removed between the two calls is simply gone; any other failure is a failure.
-        const problems = result.stderr
-            .split('\n')
-            .filter((line) => line.trim() && !/no such (object|container)/i.test(line));
-        if (result.exitCode !== 0 && problems.length)
-            throw this.failure(args, result);
-        return result.stdout
-            .split('\n')
-            .filter((line) => line.trim())
-            .map((line) => parseMounts(line));
-    }
-}
-function parseMounts(line) {
-    // `"<name>" <true|false> [<mounts>]`: the name is a JSON string, so the first `" ` after it ends it.
-    const nameEnd = line.indexOf('" ', 1) + 1;
-    const name = JSON.parse(line.slice(0, nameEnd)).replace(/^\//, '');
-    const rest = line.slice(nameEnd + 1);
-    const space = rest.indexOf(' ');
-    const running = rest.slice(0, space) === 'true';
-    const mounts = JSON.parse(rest.slice(space + 1)) ?? [];
-    return {
-        name,
-        running,
-        volumes: mounts.filter((m) => m.Type === 'volume' && m.Name).map((m) => m.Name),
-        binds: mounts.filter((m) => m.Type === 'bind' && m.Source).map((m) => m.Source),
-    };
 }
 function firstLine(text) {
     return text.split('\n')[0] ?? '';
@@ -8724,13 +8723,21 @@ function sandboxRefs(sandbox) {
 function privateStorePath(parent, sandbox) {
     return external_node_path_.join(parent.gitDir, 'worktree-sandbox', 'stores', isolationWord(sandbox.isolation), `${sandbox.name}.git`);
 }
-/** Creates the private store when missing: a bare repository that borrows the parent's objects. */
+/**
+ * Creates the private store when missing: a bare repository that borrows the parent's objects. Its
+ * alternates name the parent's store by absolute path: when the parent was moved since, they are pointed
+ * at where the parent's store is now (else every git command in the store fails).
+ */
 async function ensurePrivateStore(git, parent, store) {
-    if (await bookkeeping_exists(external_node_path_.join(store, 'HEAD')))
+    const alternates = external_node_path_.join(store, 'objects', 'info', 'alternates');
+    const wanted = `${parent.objectStores[0]}\n`;
+    if (!(await bookkeeping_exists(external_node_path_.join(store, 'HEAD')))) {
+        await promises_namespaceObject.mkdir(external_node_path_.dirname(store), { recursive: true });
+        await git.run(parent.gitDir, ['init', '--quiet', '--bare', '--template=', '--', store]);
+    }
+    else if ((await promises_namespaceObject.readFile(alternates, 'utf8').catch(() => '')) === wanted)
         return;
-    await promises_namespaceObject.mkdir(external_node_path_.dirname(store), { recursive: true });
-    await git.run(parent.gitDir, ['init', '--quiet', '--bare', '--template=', '--', store]);
-    await promises_namespaceObject.writeFile(external_node_path_.join(store, 'objects', 'info', 'alternates'), `${parent.objectStores[0]}\n`);
+    await promises_namespaceObject.writeFile(alternates, wanted);
 }
 /** The sandboxes a parent keeps records of: `<disk|volume>/<name>` to the commit of their `head` ref. */
 async function recordedSandboxes(git, parent) {
@@ -8974,6 +8981,7 @@ async function isSandboxLocked(gitDir, sandbox) {
 
 
 
+
 class SandboxConflictError extends Error {
 }
 async function prepareSandbox(git, engine, sandbox, plan, image, log) {
@@ -9161,8 +9169,12 @@ async function createInVolume(engine, sandbox, seed, image, recover) {
             ...rest,
         ],
     }));
-    if (result.exitCode !== 0)
-        throw new Error(`Could not create the sandbox in volume ${sandbox.volume}: ${(result.stderr || result.stdout).trim() || `exit ${result.exitCode}`}`);
+    if (result.exitCode !== 0) {
+        const said = (result.stderr || result.stdout).trim();
+        // A helper that never started (an image without `sh`, ...): the engine's words, then what to do.
+        const explained = explainStartFailure(said);
+        throw new Error(`Could not create the sandbox in volume ${sandbox.volume}: ${said || `exit ${result.exitCode}`}${explained ? ` (${explained.message} ${explained.hint})` : ''}`);
+    }
 }
 /** What a failed creation leaves is removed; an existing volume is kept (it may hold another's files). */
 async function undoCreation(engine, sandbox, keepVolume) {
@@ -9394,49 +9406,9 @@ async function offerUpstream(git, engine, sandbox, image) {
     return upstream;
 }
 
-;// CONCATENATED MODULE: ./src/github/identity.ts
-// Who commits: a git identity written `Name <email>`, as git and create-pull-request write it. Pure.
-// The default is the Actions bot. Its no-reply address lives on the server's own `users.noreply` domain,
-// so it is derived from GITHUB_SERVER_URL; the numeric id prefix is the bot's account id on github.com
-// only, and is left out elsewhere (an address without it is still the bot's).
-const BOT_LOGIN = 'github-actions[bot]';
-const BOT_ID_ON_GITHUB_COM = 41898282;
-function defaultBotIdentity(serverUrl) {
-    const host = hostOf(serverUrl);
-    const local = host === 'github.com' ? `${BOT_ID_ON_GITHUB_COM}+${BOT_LOGIN}` : BOT_LOGIN;
-    return { name: BOT_LOGIN, email: `${local}@users.noreply.${host}` };
-}
-function hostOf(serverUrl) {
-    try {
-        const host = new URL(serverUrl || 'https://github.com').hostname.toLowerCase();
-        return host || 'github.com';
-    }
-    catch {
-        return 'github.com';
-    }
-}
-// eslint-disable-next-line no-control-regex -- control characters are exactly what this rejects
-const CONTROL = /[\u0000-\u001f\u007f]/;
-/** `Name <email>`; undefined when the text is not one (no name, no address, stray brackets, newlines). */
-function parseIdentity(text) {
-    const match = /^([^<>]+?)\s*<([^<>\s]+)>$/.exec(text.trim());
-    if (!match || CONTROL.test(text))
-        return undefined;
-    const [, name, email] = match;
-    if (!/^[^@]+@[^@]+$/.test(email) || name.length > 200 || email.length > 254)
-        return undefined;
-    return { name: name.trim(), email };
-}
-function formatIdentity(identity) {
-    return `${identity.name} <${identity.email}>`;
-}
-
-;// CONCATENATED MODULE: ./src/settings.ts
-// Every input is read and validated here, once, into typed settings. Nothing past this module reads an
-// input. An error names the input and what it accepts, and is raised before anything is created.
-
-
-
+;// CONCATENATED MODULE: ./src/settings/inputs.ts
+// Reading one input: the runner's text (or action.yml's default) into a typed value, or an InputError that
+// names the input and what it accepts. Pure.
 
 
 class InputError extends Error {
@@ -9445,16 +9417,6 @@ class InputError extends Error {
         this.name = 'InputError';
     }
 }
-const ASSOCIATIONS = [
-    'OWNER',
-    'MEMBER',
-    'COLLABORATOR',
-    'CONTRIBUTOR',
-    'FIRST_TIMER',
-    'FIRST_TIME_CONTRIBUTOR',
-    'MANNEQUIN',
-    'NONE',
-];
 /**
  * An input as the runner hands it over: empty means action.yml's default (the runner fills defaults in
  * for the action; the CLI and tests get them here, from the one place they are written).
@@ -9465,127 +9427,6 @@ function withDefaults(read) {
         return raw.trim() ? raw : (ACTION_DEFAULTS[name] ?? '');
     };
 }
-function parseSettings(given, env = process.env) {
-    const read = withDefaults(given);
-    const mode = oneOf(read, 'mode', ['run', 'reap']);
-    const common = {
-        engine: oneOf(read, 'engine', ['docker', 'podman']),
-        worktreeRoot: pathInput(read, 'worktree-root') ?? defaultWorktreeRoot(env),
-        volumePrefix: volumePrefix(read),
-        token: read('token').trim(),
-    };
-    return mode === 'run' ? { ...common, ...parseRun(read, env) } : { ...common, ...parseReap(read) };
-}
-function parseRun(read, env) {
-    const command = read('command');
-    if (!command.trim())
-        throw new InputError('command', command, 'a shell command (required in run mode)');
-    return {
-        mode: 'run',
-        command,
-        image: settings_image(read),
-        isolation: oneOf(read, 'isolation', ['container', 'disk']),
-        branch: branchInput(read, 'branch'),
-        base: revisionInput(read, 'base'),
-        repositoryPath: pathInput(read, 'repository-path') ?? external_node_path_.resolve(env.GITHUB_WORKSPACE || process.cwd()),
-        cleanup: oneOf(read, 'cleanup', ['auto', 'always', 'never']),
-        env: envEntries(read, env),
-        timeoutMinutes: number(read, 'timeout-minutes', { min: 0, integer: false }),
-        lockTimeoutMinutes: number(read, 'lock-timeout-minutes', { min: 0, integer: false }),
-        allowFailure: settings_boolean(read, 'allow-failure'),
-        push: settings_boolean(read, 'push'),
-        commitMessage: read('commit-message').trim(),
-        limits: {
-            memory: optionalPattern(read, 'memory', /^\d+(\.\d+)?[bkmg]?$/i, 'a size such as 512m or 2g'),
-            cpus: optionalPattern(read, 'cpus', /^(\d+(\.\d+)?|\.\d+)$/, 'a positive number such as 1.5'),
-            pidsLimit: number(read, 'pids-limit', { min: 1, integer: true }),
-            network: oneOf(read, 'network', ['bridge', 'none']),
-            readOnlyRootfs: settings_boolean(read, 'read-only-rootfs'),
-        },
-        maxImportBytes: size(read, 'max-import-size'),
-        author: identity(read, 'author', env),
-        committer: identity(read, 'committer', env),
-        trigger: {
-            command: triggerCommand(read),
-            allowedAssociations: list(read, 'allowed-associations').map((a) => {
-                const upper = a.toUpperCase();
-                if (!ASSOCIATIONS.includes(upper))
-                    throw new InputError('allowed-associations', a, ASSOCIATIONS.join(', '));
-                return upper;
-            }),
-            allowedBots: list(read, 'allowed-bots'),
-            prNumber: number(read, 'pr-number', { min: 1, integer: true }),
-            pullRequestBot: settings_boolean(read, 'pull-request-bot'),
-        },
-        pullRequest: pullRequestInputs(read),
-    };
-}
-function pullRequestInputs(read) {
-    const open = settings_boolean(read, 'pull-request');
-    if (open && !settings_boolean(read, 'push'))
-        throw new InputError('pull-request', 'true', 'true only with push: true (a pull request needs a pushed branch)');
-    const title = read('pull-request-title').trim() || 'Changes made in worktree-sandbox';
-    if (settings_CONTROL.test(title) || title.length > 256)
-        throw new InputError('pull-request-title', title, 'one line of at most 256 characters');
-    const body = read('pull-request-body');
-    if (body.length > 60000)
-        throw new InputError('pull-request-body', `${body.slice(0, 40)}...`, 'at most 60000 characters');
-    const labels = read('pull-request-labels')
-        .split(/[,\n]/)
-        .map((l) => l.trim())
-        .filter(Boolean);
-    for (const label of labels)
-        if (settings_CONTROL.test(label) || label.length > 50)
-            throw new InputError('pull-request-labels', label, 'label names of at most 50 characters, separated by commas or newlines');
-    return {
-        open,
-        title,
-        body: body.trim() ? body : 'Automated changes made by worktree-sandbox.',
-        draft: settings_boolean(read, 'pull-request-draft'),
-        labels: [...new Set(labels)],
-    };
-}
-function identity(read, name, env) {
-    const raw = read(name);
-    if (!raw.trim())
-        return defaultBotIdentity(env.GITHUB_SERVER_URL);
-    const parsed = parseIdentity(raw);
-    if (!parsed)
-        throw new InputError(name, raw, 'Name <email>, such as Fix Bot <fix-bot@example.com>');
-    return parsed;
-}
-function parseReap(read) {
-    const days = (name) => number(read, name, { min: 1, integer: true });
-    const branchExpiryDays = days('branch-expiry-days');
-    const orphanExpiryDays = days('orphan-expiry-days');
-    if (orphanExpiryDays < branchExpiryDays) {
-        throw new InputError('orphan-expiry-days', String(orphanExpiryDays), `whole days ≥ branch-expiry-days (${branchExpiryDays}): orphans are never removed sooner than persistent sandboxes`);
-    }
-    return {
-        mode: 'reap',
-        headlessExpiryDays: days('headless-expiry-days'),
-        branchExpiryDays,
-        orphanExpiryDays,
-        dryRun: settings_boolean(read, 'dry-run'),
-        maxRemovals: number(read, 'max-removals', { min: 0, integer: true }),
-        force: settings_boolean(read, 'force'),
-        archiveDir: pathInput(read, 'archive-dir') ?? '',
-        image: settings_image(read),
-    };
-}
-function defaultWorktreeRoot(env) {
-    const cache = env.XDG_CACHE_HOME && external_node_path_.isAbsolute(env.XDG_CACHE_HOME)
-        ? env.XDG_CACHE_HOME
-        : external_node_path_.join(env.HOME || external_node_os_namespaceObject.homedir(), '.cache');
-    return external_node_path_.join(cache, 'worktree-sandbox', 'worktrees');
-}
-/** The host-only state folder (the git guards' records: guard-ledger.ts). Never mounted into a container. */
-function defaultStateDir(env) {
-    const state = env.XDG_STATE_HOME && path.isAbsolute(env.XDG_STATE_HOME)
-        ? env.XDG_STATE_HOME
-        : path.join(env.HOME || os.homedir(), '.local', 'state');
-    return path.join(state, 'worktree-sandbox');
-}
 function oneOf(read, name, values) {
     const raw = read(name).trim();
     const found = values.find((v) => v === raw.toLowerCase());
@@ -9593,7 +9434,7 @@ function oneOf(read, name, values) {
         throw new InputError(name, raw, values.join(', '));
     return found;
 }
-function settings_boolean(read, name) {
+function inputs_boolean(read, name) {
     const raw = read(name).trim();
     if (!raw)
         return false;
@@ -9642,16 +9483,16 @@ function list(read, name) {
         .filter(Boolean);
 }
 // eslint-disable-next-line no-control-regex -- control characters are exactly what this rejects
-const settings_CONTROL = /[\u0000-\u001f\u007f]/;
+const CONTROL = /[\u0000-\u001f\u007f]/;
 function pathInput(read, name) {
     const raw = read(name);
     if (!raw.trim())
         return undefined;
-    if (settings_CONTROL.test(raw))
+    if (CONTROL.test(raw))
         throw new InputError(name, raw, 'a path without control characters (newlines, tabs, NUL)');
     return external_node_path_.resolve(raw.trim());
 }
-function settings_image(read) {
+function inputs_image(read) {
     const raw = read('image').trim();
     if (!/^[A-Za-z0-9][A-Za-z0-9._\-/:@]*$/.test(raw) || raw.length > 512) {
         throw new InputError('image', raw, 'an image reference such as debian:bookworm or ghcr.io/owner/image:tag');
@@ -9671,7 +9512,7 @@ function branchInput(read, name) {
     const value = raw.trim();
     if (!value)
         return '';
-    if (settings_CONTROL.test(raw) || value.startsWith('-') || value.length > 255 || value.includes('\ufffd')) {
+    if (CONTROL.test(raw) || value.startsWith('-') || value.length > 255 || value.includes('\ufffd')) {
         throw new InputError(name, raw, "a branch name valid for 'git check-ref-format --branch' (at most 255 characters)");
     }
     return value.replace(/^refs\/heads\//, '');
@@ -9681,7 +9522,7 @@ function revisionInput(read, name) {
     const value = raw.trim();
     if (!value)
         return '';
-    if (settings_CONTROL.test(raw) || value.startsWith('-') || value.length > 255) {
+    if (CONTROL.test(raw) || value.startsWith('-') || value.length > 255) {
         throw new InputError(name, raw, 'a commit, branch or tag name');
     }
     return value;
@@ -9694,6 +9535,11 @@ function triggerCommand(read) {
         throw new InputError('trigger', raw, 'one word such as /fix');
     return raw;
 }
+
+;// CONCATENATED MODULE: ./src/settings/env-input.ts
+// The `env` input: the variables the command's container gets from the step, and nothing else. Pure.
+
+
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 /** Variables the action sets itself in the container; a user entry may not override them. */
 const RESERVED_ENV = [
@@ -9725,6 +9571,190 @@ function envEntries(read, env) {
         entries.push({ name, value });
     }
     return entries;
+}
+
+;// CONCATENATED MODULE: ./src/settings/identity.ts
+// Who commits: a git identity written `Name <email>`, as git and create-pull-request write it. Pure.
+// The default is the Actions bot. Its no-reply address lives on the server's own `users.noreply` domain,
+// so it is derived from GITHUB_SERVER_URL; the numeric id prefix is the bot's account id on github.com
+// only, and is left out elsewhere (an address without it is still the bot's).
+const BOT_LOGIN = 'github-actions[bot]';
+const BOT_ID_ON_GITHUB_COM = 41898282;
+function defaultBotIdentity(serverUrl) {
+    const host = hostOf(serverUrl);
+    const local = host === 'github.com' ? `${BOT_ID_ON_GITHUB_COM}+${BOT_LOGIN}` : BOT_LOGIN;
+    return { name: BOT_LOGIN, email: `${local}@users.noreply.${host}` };
+}
+function hostOf(serverUrl) {
+    try {
+        const host = new URL(serverUrl || 'https://github.com').hostname.toLowerCase();
+        return host || 'github.com';
+    }
+    catch {
+        return 'github.com';
+    }
+}
+// eslint-disable-next-line no-control-regex -- control characters are exactly what this rejects
+const identity_CONTROL = /[\u0000-\u001f\u007f]/;
+/** `Name <email>`; undefined when the text is not one (no name, no address, stray brackets, newlines). */
+function parseIdentity(text) {
+    const match = /^([^<>]+?)\s*<([^<>\s]+)>$/.exec(text.trim());
+    if (!match || identity_CONTROL.test(text))
+        return undefined;
+    const [, name, email] = match;
+    if (!/^[^@]+@[^@]+$/.test(email) || name.length > 200 || email.length > 254)
+        return undefined;
+    return { name: name.trim(), email };
+}
+function formatIdentity(identity) {
+    return `${identity.name} <${identity.email}>`;
+}
+
+;// CONCATENATED MODULE: ./src/settings/pull-request-input.ts
+// The pull-request inputs (`pull-request`, its title, body, draft and labels). Pure.
+
+function pullRequestInputs(read) {
+    const open = inputs_boolean(read, 'pull-request');
+    if (open && !inputs_boolean(read, 'push'))
+        throw new InputError('pull-request', 'true', 'true only with push: true (a pull request needs a pushed branch)');
+    const title = read('pull-request-title').trim();
+    if (CONTROL.test(title) || title.length > 256)
+        throw new InputError('pull-request-title', title, 'one line of at most 256 characters');
+    const body = read('pull-request-body');
+    if (body.length > 60000)
+        throw new InputError('pull-request-body', `${body.slice(0, 40)}...`, 'at most 60000 characters');
+    const labels = read('pull-request-labels')
+        .split(/[,\n]/)
+        .map((l) => l.trim())
+        .filter(Boolean);
+    for (const label of labels)
+        if (CONTROL.test(label) || label.length > 50)
+            throw new InputError('pull-request-labels', label, 'label names of at most 50 characters, separated by commas or newlines');
+    return {
+        open,
+        title,
+        body,
+        draft: inputs_boolean(read, 'pull-request-draft'),
+        labels: [...new Set(labels)],
+    };
+}
+
+;// CONCATENATED MODULE: ./src/settings.ts
+// Every input is read and validated here, once, into typed settings. Nothing past this module reads an
+// input. An error names the input and what it accepts, and is raised before anything is created.
+
+
+
+
+
+
+
+
+const ASSOCIATIONS = [
+    'OWNER',
+    'MEMBER',
+    'COLLABORATOR',
+    'CONTRIBUTOR',
+    'FIRST_TIMER',
+    'FIRST_TIME_CONTRIBUTOR',
+    'MANNEQUIN',
+    'NONE',
+];
+function parseSettings(given, env = process.env) {
+    const read = withDefaults(given);
+    const mode = oneOf(read, 'mode', ['run', 'reap']);
+    const common = {
+        engine: oneOf(read, 'engine', ['docker', 'podman']),
+        worktreeRoot: pathInput(read, 'worktree-root') ?? defaultWorktreeRoot(env),
+        volumePrefix: volumePrefix(read),
+        token: read('token').trim(),
+    };
+    return mode === 'run' ? { ...common, ...parseRun(read, env) } : { ...common, ...parseReap(read) };
+}
+function parseRun(read, env) {
+    const command = read('command');
+    if (!command.trim())
+        throw new InputError('command', command, 'a shell command (required in run mode)');
+    return {
+        mode: 'run',
+        command,
+        image: inputs_image(read),
+        isolation: oneOf(read, 'isolation', ['container', 'disk']),
+        branch: branchInput(read, 'branch'),
+        base: revisionInput(read, 'base'),
+        repositoryPath: pathInput(read, 'repository-path') ?? external_node_path_.resolve(env.GITHUB_WORKSPACE || process.cwd()),
+        cleanup: oneOf(read, 'cleanup', ['auto', 'always', 'never']),
+        env: envEntries(read, env),
+        timeoutMinutes: number(read, 'timeout-minutes', { min: 0, integer: false }),
+        lockTimeoutMinutes: number(read, 'lock-timeout-minutes', { min: 0, integer: false }),
+        allowFailure: inputs_boolean(read, 'allow-failure'),
+        push: inputs_boolean(read, 'push'),
+        commitMessage: read('commit-message').trim(),
+        limits: {
+            memory: optionalPattern(read, 'memory', /^\d+(\.\d+)?[bkmg]?$/i, 'a size such as 512m or 2g'),
+            cpus: optionalPattern(read, 'cpus', /^(\d+(\.\d+)?|\.\d+)$/, 'a positive number such as 1.5'),
+            pidsLimit: number(read, 'pids-limit', { min: 1, integer: true }),
+            network: oneOf(read, 'network', ['bridge', 'none']),
+            readOnlyRootfs: inputs_boolean(read, 'read-only-rootfs'),
+        },
+        maxImportBytes: size(read, 'max-import-size'),
+        author: identity(read, 'author', env),
+        committer: identity(read, 'committer', env),
+        trigger: {
+            command: triggerCommand(read),
+            allowedAssociations: list(read, 'allowed-associations').map((a) => {
+                const upper = a.toUpperCase();
+                if (!ASSOCIATIONS.includes(upper))
+                    throw new InputError('allowed-associations', a, ASSOCIATIONS.join(', '));
+                return upper;
+            }),
+            allowedBots: list(read, 'allowed-bots'),
+            prNumber: number(read, 'pr-number', { min: 1, integer: true }),
+            pullRequestBot: inputs_boolean(read, 'pull-request-bot'),
+        },
+        pullRequest: pullRequestInputs(read),
+    };
+}
+function identity(read, name, env) {
+    const raw = read(name);
+    if (!raw.trim())
+        return defaultBotIdentity(env.GITHUB_SERVER_URL);
+    const parsed = parseIdentity(raw);
+    if (!parsed)
+        throw new InputError(name, raw, 'Name <email>, such as Fix Bot <fix-bot@example.com>');
+    return parsed;
+}
+function parseReap(read) {
+    const days = (name) => number(read, name, { min: 1, integer: true });
+    const branchExpiryDays = days('branch-expiry-days');
+    const orphanExpiryDays = days('orphan-expiry-days');
+    if (orphanExpiryDays < branchExpiryDays) {
+        throw new InputError('orphan-expiry-days', String(orphanExpiryDays), `whole days ≥ branch-expiry-days (${branchExpiryDays}): orphans are never removed sooner than persistent sandboxes`);
+    }
+    return {
+        mode: 'reap',
+        headlessExpiryDays: days('headless-expiry-days'),
+        branchExpiryDays,
+        orphanExpiryDays,
+        dryRun: inputs_boolean(read, 'dry-run'),
+        maxRemovals: number(read, 'max-removals', { min: 0, integer: true }),
+        force: inputs_boolean(read, 'force'),
+        archiveDir: pathInput(read, 'archive-dir') ?? '',
+        image: inputs_image(read),
+    };
+}
+function defaultWorktreeRoot(env) {
+    const cache = env.XDG_CACHE_HOME && external_node_path_.isAbsolute(env.XDG_CACHE_HOME)
+        ? env.XDG_CACHE_HOME
+        : external_node_path_.join(env.HOME || external_node_os_namespaceObject.homedir(), '.cache');
+    return external_node_path_.join(cache, 'worktree-sandbox', 'worktrees');
+}
+/** The host-only state folder (the git guards' records: guard-ledger.ts). Never mounted into a container. */
+function defaultStateDir(env) {
+    const state = env.XDG_STATE_HOME && path.isAbsolute(env.XDG_STATE_HOME)
+        ? env.XDG_STATE_HOME
+        : path.join(env.HOME || os.homedir(), '.local', 'state');
+    return path.join(state, 'worktree-sandbox');
 }
 /** Applies git's own branch-name rules (`git check-ref-format --branch`) once git is at hand. */
 async function validateBranchNames(settings, isValid) {
@@ -9853,12 +9883,14 @@ async function captureSandbox(engine, sandbox, options) {
         }
         if (timedOut)
             throw new Error(`Capturing the changes of ${sandbox.name} took longer than ${options.timeoutMs / 1000} s: nothing was imported; the sandbox is kept.`);
-        if (result.exitCode !== 0)
-            throw new Error(`Could not capture the changes of ${sandbox.name} (exit ${result.exitCode}): ${result.stderrTail
+        if (result.exitCode !== 0) {
+            const said = result.stderrTail
                 .filter((l) => !l.startsWith(token))
                 .slice(-3)
                 .join(' ')
-                .trim()}`);
+                .trim();
+            throw new Error(await captureFailure(sandbox, result.exitCode, said));
+        }
         return {
             bundle,
             dir,
@@ -9878,6 +9910,18 @@ async function captureSandbox(engine, sandbox, options) {
         clearTimeout(timer);
     }
 }
+/**
+ * git only says it could not write an object: the snapshot of uncommitted work is written in the sandbox
+ * itself, so say where (its folder or volume), how much room is left, and that nothing was lost.
+ */
+async function captureFailure(sandbox, exitCode, said) {
+    const failed = `Could not capture the changes of ${sandbox.name} (exit ${exitCode}): ${said}`;
+    if (!/no space left|disk quota exceeded|unable to write|short write|write error/i.test(said))
+        return failed;
+    const stats = sandbox.isolation === 'disk' ? await promises_namespaceObject.statfs(sandbox.hostPath).catch(() => undefined) : undefined;
+    const free = stats ? `, ${Math.floor((stats.bavail * stats.bsize) / 1024)} KiB free` : '';
+    return `Capturing the changes of ${sandbox.name} needs room in ${whereIs(sandbox)} for a snapshot of its uncommitted work, and writing it failed (No space left on device?${free}): nothing was imported; the sandbox is kept as it is, its commits included. Free some room there and run again. (git, exit ${exitCode}: ${said})`;
+}
 
 ;// CONCATENATED MODULE: ./src/run/command.ts
 // Runs the user's command in a container that sees its sandbox read-write and nothing else writable of
@@ -9885,6 +9929,7 @@ async function captureSandbox(engine, sandbox, options) {
 // tail is kept for reports); the runner's environment stays out but for the variables named in `env`;
 // the command is stopped when the timeout passes; a container that never started is an error, not exit 0.
 // ADR 0005, ADR 0006, ADR 0007 (docs/adr/).
+
 
 
 
@@ -9963,7 +10008,6 @@ async function runCommand(engine, sandbox, spec, hooks = {}) {
     const name = containerName(sandbox.name);
     const env = await userEnv(spec.env);
     hooks.onStart?.(name);
-    const tail = [];
     let timedOut = false;
     const timer = spec.timeoutMinutes > 0
         ? setTimeout(() => {
@@ -9973,18 +10017,23 @@ async function runCommand(engine, sandbox, spec, hooks = {}) {
         : undefined;
     const started = Date.now();
     try {
+        await hooks.ready?.();
         const result = await engine.stream(await engine.runArgs(commandContainer(sandbox, spec, name, env)), {
             inherit: env.inherit,
-            onLine: (line) => {
-                tail.push(line.length > TAIL_LINE_CHARS ? `${line.slice(0, TAIL_LINE_CHARS)}…` : line);
-                if (tail.length > TAIL_LINES)
-                    tail.shift();
-                hooks.onLine?.(line);
-            },
+            backpressure: hooks.drained,
+            outputFd: hooks.outputFd,
+            onStderrChunk: hooks.onStderrChunk,
+            onLine: hooks.onLine,
+            stderrTailLines: TAIL_LINES,
         });
+        const lines = hooks.outputFd === undefined ? result.outputTail : await engine.logTail(name, TAIL_LINES);
+        const tail = lines.map((l) => (l.length > TAIL_LINE_CHARS ? `${l.slice(0, TAIL_LINE_CHARS)}…` : l));
         const durationMs = Date.now() - started;
         const state = await engine.containerState(name);
-        const said = result.stderrTail.slice(-3).join(' ').trim();
+        // What the engine said last: its stderr, or (output written straight to the step's log) its log of
+        // the container; an engine error from before the container existed is in the step's log above.
+        const engineSaid = [...result.stderrTail, ...(hooks.outputFd === undefined ? [] : lines)];
+        const said = engineSaid.slice(-3).join(' ').trim();
         if (!state) {
             if ((await engine.containerExists(name)) === undefined)
                 throw new EngineError(`The ${engine.name} engine became unreachable while the command ran (exit ${result.exitCode}): the sandbox is kept as it is; run again once the engine is back.`);
@@ -9992,6 +10041,10 @@ async function runCommand(engine, sandbox, spec, hooks = {}) {
         }
         if (!state.started || state.error)
             throw new EngineError(`The container was created but did not start (${engine.name} exit ${result.exitCode}): ${state.error || said}${startHint(state.error || said)}`);
+        // Docker's init (tini) started, but the command itself could not: it never ran.
+        const initFailed = engineSaid.find((line) => /^\[FATAL tini \(\d+\)\] exec /.test(line));
+        if (!timedOut && state.exitCode === 127 && engine.name === 'docker' && initFailed)
+            throw new EngineError(`The container started but its command did not (${engine.name} exit 127): ${initFailed}${startHint(initFailed)}`);
         const exitCode = timedOut ? TIMEOUT_EXIT_CODE : state.exitCode;
         return { exitCode, timedOut, oomKilled: state.oomKilled, durationMs, tail };
     }
@@ -10005,6 +10058,9 @@ async function runCommand(engine, sandbox, spec, hooks = {}) {
 }
 /** What to do about the usual reasons a container cannot start. */
 function startHint(message) {
+    const explained = explainStartFailure(message);
+    if (explained)
+        return ` (${explained.message} ${explained.hint})`;
     if (/\/dev\/net\/tun|slirp4netns|pasta|setting up network|netns/i.test(message))
         return ' (the engine could not set up the network: with rootless Podman and no /dev/net/tun, use `network: none`)';
     if (/executable file not found|no such file or directory.*sh|"sh": /i.test(message))
@@ -10324,7 +10380,14 @@ async function runSandbox(settings, deps) {
             worktreeRoot,
             readOnlyFiles: deps.command?.readOnlyFiles,
             extraEnv: deps.command?.extraEnv,
-        }, { onStart: (container) => deps.save({ container }), onLine: write })));
+        }, {
+            onStart: (container) => deps.save({ container }),
+            onLine: write,
+            outputFd: write.fd,
+            ready: write.flush,
+            onStderrChunk: write.raw,
+            drained: write.drained,
+        })));
         deps.save({ container: undefined, exitCode: command.exitCode });
         reportCommand(ui, command);
         const wantsCommit = settings.push && !!sandbox.branch;
@@ -11062,6 +11125,55 @@ function removalOutlook(facts, decision, policy, nowMs) {
 }
 
 ;// CONCATENATED MODULE: ./src/run/ui.ts
+/**
+ * Lines to a stream that may be a pipe (the runner's, a pager): the lines of one chunk of output are
+ * written in one call when the producer asks whether it may go on (`drained`), and a pipe that cannot
+ * take them yet makes it wait. Memory stays bounded however much is printed, and a gigabyte of short lines
+ * costs one write per chunk, not one per line. `drained()` also flushes: call it once at the end.
+ */
+function streamLineWriter(stream, format, options = {}) {
+    let batch = [];
+    let full = false;
+    let endsLine = true;
+    const put = (data) => {
+        if (data.length === 0)
+            return;
+        if (!stream.write(data))
+            full = true;
+        endsLine = typeof data === 'string' ? data.endsWith('\n') : data[data.length - 1] === 10;
+    };
+    const write = ((line) => {
+        batch.push(format(line));
+    });
+    if (options.raw) {
+        write.fd = 1;
+        write.raw = put;
+    }
+    write.drained = () => {
+        if (batch.length)
+            put(batch.join(''));
+        batch = [];
+        if (!full)
+            return undefined;
+        return new Promise((resolve) => stream.once('drain', () => {
+            full = false;
+            resolve();
+        }));
+    };
+    write.flush = async () => {
+        await write.drained();
+        // Whatever the stream still queues reaches the descriptor before anyone else writes to it.
+        if (stream.writableLength)
+            await new Promise((resolve) => stream.once('drain', () => resolve()));
+    };
+    write.end = () => {
+        void write.drained();
+        // After direct output nobody knows how it ended: a line of its own for what follows.
+        if (!endsLine || options.raw)
+            put('\n');
+    };
+    return write;
+}
 const silentUi = {
     info: () => undefined,
     debug: () => undefined,
@@ -11879,6 +11991,195 @@ function measureTree(top) {
     return total;
 }
 
+;// CONCATENATED MODULE: ./src/engine/inventory.ts
+/** Every volume carrying `label` (key or key=value), with its labels: one engine call whatever the count. */
+async function listVolumes(engine, label, labelKeys) {
+    // Docker's template has .Label "key" (its .Labels is one "k=v,k=v" string, ambiguous with commas in
+    // values); Podman's has .Labels as a map. Either way: one call, one JSON array per volume.
+    const fields = engine.name === 'podman'
+        ? '{{json .Labels}}'
+        : labelKeys.map((key) => `{{json (.Label ${JSON.stringify(key)})}}`).join(',');
+    const out = await engine.run([
+        'volume',
+        'ls',
+        '--filter',
+        `label=${label}`,
+        '--format',
+        `[{{json .Name}},${fields}]`,
+    ]);
+    return out
+        .split('\n')
+        .filter((line) => line.trim())
+        .map((line) => {
+        const [name, ...values] = JSON.parse(line);
+        const all = typeof values[0] === 'object' && values[0] !== null ? values[0] : undefined;
+        const labels = {};
+        labelKeys.forEach((key, i) => {
+            const value = all ? all[key] : values[i];
+            if (value)
+                labels[key] = value;
+        });
+        return { name, labels };
+    });
+}
+/**
+ * Every container (running or not) with what it mounts: two engine calls whatever the number of
+ * containers and volumes (`ps` for the ids, one `container inspect` for all of them).
+ */
+async function containerMounts(engine) {
+    const ids = (await engine.run(['ps', '--all', '--quiet', '--no-trunc'])).split('\n').filter(Boolean);
+    if (ids.length === 0)
+        return [];
+    const args = [
+        'container',
+        'inspect',
+        '--format',
+        '{{json .Name}} {{json .State.Running}} {{json .Mounts}}',
+        '--',
+        ...ids,
+    ];
+    const result = await engine.exec(args);
+    // A container removed between the two calls is simply gone; any other failure is a failure.
+    const problems = result.stderr
+        .split('\n')
+        .filter((line) => line.trim() && !/no such (object|container)/i.test(line));
+    if (result.exitCode !== 0 && problems.length)
+        throw engine.failure(args, result);
+    return result.stdout
+        .split('\n')
+        .filter((line) => line.trim())
+        .map((line) => parseMounts(line));
+}
+function parseMounts(line) {
+    // `"<name>" <true|false> [<mounts>]`: the name is a JSON string, so the first `" ` after it ends it.
+    const nameEnd = line.indexOf('" ', 1) + 1;
+    const name = JSON.parse(line.slice(0, nameEnd)).replace(/^\//, '');
+    const rest = line.slice(nameEnd + 1);
+    const space = rest.indexOf(' ');
+    const running = rest.slice(0, space) === 'true';
+    const mounts = JSON.parse(rest.slice(space + 1)) ?? [];
+    return {
+        name,
+        running,
+        volumes: mounts.filter((m) => m.Type === 'volume' && m.Name).map((m) => m.Name),
+        binds: mounts.filter((m) => m.Type === 'bind' && m.Source).map((m) => m.Source),
+    };
+}
+
+;// CONCATENATED MODULE: ./src/reap/scan-parents.ts
+// The parents of the sandboxes a scan finds: each looked at once (one git process for its records),
+// and what its records say of each sandbox (registered, half-made, unregistered, orphan).
+
+
+
+
+
+
+function registration(owner, isolation, name, project, locate, where) {
+    if (owner.problem || !owner.parent)
+        return { parentPath: owner.parentPath, orphan: owner.problem ?? 'no parent repository' };
+    const { parent } = owner;
+    const facts = { parentPath: parent.path, parent };
+    if (projectName(parent.path) !== project)
+        return { ...facts, unregistered: `${parent.path} is not the parent of project ${project}` };
+    const location = locate(parent);
+    const at = location.isolation === 'disk' ? location.hostPath : location.volume;
+    if (at !== where)
+        return { ...facts, unregistered: `${parent.path} places it at ${at}` };
+    if (owner.recordsError)
+        return { ...facts, location, unregistered: owner.recordsError };
+    const recorded = owner.records.get(`${isolation === 'disk' ? 'disk' : 'volume'}/${name}`);
+    if (!recorded)
+        return { ...facts, location, unregistered: `${parent.path} holds no record of it` };
+    return { ...facts, recorded, location };
+}
+function plan(name) {
+    return { sandbox: name, kind: classifyName(name), branch: '' };
+}
+/** Each parent is looked at once (one git process for its records), however many sandboxes it has. */
+class ParentCache {
+    git;
+    owners = new Map();
+    constructor(git) {
+        this.git = git;
+    }
+    /** The parent a project folder's note names; verified: its project name is the folder's name. */
+    async ownerOfProject(projectDir, project) {
+        const note = readBounded(external_node_path_.join(projectDir, PARENT_NOTE), 4096);
+        if (!('data' in note))
+            return {
+                problem: `its project folder has no readable note of its parent (${'error' in note ? note.error : 'none'})`,
+            };
+        const parentPath = note.data.toString('utf8').trim();
+        if (!external_node_path_.isAbsolute(parentPath) || parentPath.includes('\n'))
+            return { problem: 'its project folder has no readable note of its parent (malformed)' };
+        return this.ownerOf(parentPath, project);
+    }
+    ownerOf(parentPath, project) {
+        if (projectName(parentPath) !== project)
+            return Promise.resolve({
+                parentPath,
+                problem: `its parent ${parentPath} is not the parent of project ${project}`,
+            });
+        let owner = this.owners.get(parentPath);
+        if (!owner) {
+            owner = this.look(parentPath);
+            this.owners.set(parentPath, owner);
+        }
+        return owner;
+    }
+    async look(parentPath) {
+        const gitDir = external_node_path_.join(parentPath, '.git');
+        const status = parentStatus(parentPath, gitDir);
+        if (status)
+            return { parentPath, problem: status };
+        const parent = {
+            path: parentPath,
+            gitDir,
+            objectStores: await objectStores(external_node_path_.join(gitDir, 'objects')),
+        };
+        const out = await this.git.exec(parentPath, [
+            'for-each-ref',
+            '--format=%(refname)',
+            '--',
+            `${REF_ROOT}/`,
+        ]);
+        if (out.exitCode !== 0)
+            return {
+                parentPath,
+                parent,
+                recordsError: `the records of ${parentPath} could not be read: ${out.stderr.trim().split('\n')[0]}`,
+            };
+        const records = new Map();
+        for (const line of out.stdout.split('\n')) {
+            const match = /^refs\/worktree-sandbox\/(disk|volume)\/(.+)\/(head|creating)$/.exec(line);
+            if (!match)
+                continue;
+            const key = `${match[1]}/${nameFromComponent(match[2])}`;
+            if (match[3] === 'head' || !records.has(key))
+                records.set(key, match[3]);
+        }
+        return { parentPath, parent, records };
+    }
+}
+/** Undefined when the parent is there; else why not. */
+function parentStatus(parentPath, gitDir) {
+    try {
+        if (!external_node_fs_.lstatSync(gitDir).isDirectory())
+            return `its parent repository ${parentPath} has no .git folder`;
+        external_node_fs_.accessSync(gitDir, external_node_fs_.constants.R_OK | external_node_fs_.constants.X_OK);
+        external_node_fs_.accessSync(external_node_path_.join(gitDir, 'HEAD'), external_node_fs_.constants.R_OK);
+        external_node_fs_.accessSync(external_node_path_.join(gitDir, 'objects'), external_node_fs_.constants.R_OK | external_node_fs_.constants.X_OK);
+        return undefined;
+    }
+    catch (error) {
+        const code = error.code;
+        if (code === 'ENOENT' || code === 'ENOTDIR')
+            return `its parent repository ${parentPath} is gone`;
+        return `its parent repository ${parentPath} is unreadable (${code})`;
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/reap/scan.ts
 // Finding every sandbox on the machine, with the facts the decisions need:
 //  - disk sandboxes are the folders `<root>/<project>/<name>` that hold a `.git` folder, in a project
@@ -11903,7 +12204,6 @@ function measureTree(top) {
 
 
 
-/** Sandbox names as this action makes them: no path separators, never starting with a dot. */
 const SANDBOX_NAME = /^[A-Za-z0-9_-][A-Za-z0-9._-]*$/;
 async function scanSandboxes(options) {
     const parents = new ParentCache(options.git);
@@ -12016,7 +12316,7 @@ function diskSandbox(root, hostPath, project, name, owner) {
 // ---- volumes ------------------------------------------------------------------------------------------
 async function scanVolumes(options, parents, warnings) {
     const { engine, volumePrefix: prefix } = options;
-    const volumes = await engine.listVolumes(`${MANAGED_LABEL}=true`, VOLUME_LABEL_KEYS);
+    const volumes = await listVolumes(engine, `${MANAGED_LABEL}=true`, VOLUME_LABEL_KEYS);
     const found = [];
     for (const { name, labels } of volumes) {
         if (!name.startsWith(`${prefix}-`))
@@ -12089,110 +12389,6 @@ function applyVolumeSignals(s, seen) {
     s.lastActivityMs = lastActivity(times);
     if (signals.head && 'ref' in signals.head)
         s.headRef = signals.head.ref;
-}
-function registration(owner, isolation, name, project, locate, where) {
-    if (owner.problem || !owner.parent)
-        return { parentPath: owner.parentPath, orphan: owner.problem ?? 'no parent repository' };
-    const { parent } = owner;
-    const facts = { parentPath: parent.path, parent };
-    if (projectName(parent.path) !== project)
-        return { ...facts, unregistered: `${parent.path} is not the parent of project ${project}` };
-    const location = locate(parent);
-    const at = location.isolation === 'disk' ? location.hostPath : location.volume;
-    if (at !== where)
-        return { ...facts, unregistered: `${parent.path} places it at ${at}` };
-    if (owner.recordsError)
-        return { ...facts, location, unregistered: owner.recordsError };
-    const recorded = owner.records.get(`${isolation === 'disk' ? 'disk' : 'volume'}/${name}`);
-    if (!recorded)
-        return { ...facts, location, unregistered: `${parent.path} holds no record of it` };
-    return { ...facts, recorded, location };
-}
-function plan(name) {
-    return { sandbox: name, kind: classifyName(name), branch: '' };
-}
-/** Each parent is looked at once (one git process for its records), however many sandboxes it has. */
-class ParentCache {
-    git;
-    owners = new Map();
-    constructor(git) {
-        this.git = git;
-    }
-    /** The parent a project folder's note names; verified: its project name is the folder's name. */
-    async ownerOfProject(projectDir, project) {
-        const note = readBounded(external_node_path_.join(projectDir, PARENT_NOTE), 4096);
-        if (!('data' in note))
-            return {
-                problem: `its project folder has no readable note of its parent (${'error' in note ? note.error : 'none'})`,
-            };
-        const parentPath = note.data.toString('utf8').trim();
-        if (!external_node_path_.isAbsolute(parentPath) || parentPath.includes('\n'))
-            return { problem: 'its project folder has no readable note of its parent (malformed)' };
-        return this.ownerOf(parentPath, project);
-    }
-    ownerOf(parentPath, project) {
-        if (projectName(parentPath) !== project)
-            return Promise.resolve({
-                parentPath,
-                problem: `its parent ${parentPath} is not the parent of project ${project}`,
-            });
-        let owner = this.owners.get(parentPath);
-        if (!owner) {
-            owner = this.look(parentPath);
-            this.owners.set(parentPath, owner);
-        }
-        return owner;
-    }
-    async look(parentPath) {
-        const gitDir = external_node_path_.join(parentPath, '.git');
-        const status = parentStatus(parentPath, gitDir);
-        if (status)
-            return { parentPath, problem: status };
-        const parent = {
-            path: parentPath,
-            gitDir,
-            objectStores: await objectStores(external_node_path_.join(gitDir, 'objects')),
-        };
-        const out = await this.git.exec(parentPath, [
-            'for-each-ref',
-            '--format=%(refname)',
-            '--',
-            `${REF_ROOT}/`,
-        ]);
-        if (out.exitCode !== 0)
-            return {
-                parentPath,
-                parent,
-                recordsError: `the records of ${parentPath} could not be read: ${out.stderr.trim().split('\n')[0]}`,
-            };
-        const records = new Map();
-        for (const line of out.stdout.split('\n')) {
-            const match = /^refs\/worktree-sandbox\/(disk|volume)\/(.+)\/(head|creating)$/.exec(line);
-            if (!match)
-                continue;
-            const key = `${match[1]}/${nameFromComponent(match[2])}`;
-            if (match[3] === 'head' || !records.has(key))
-                records.set(key, match[3]);
-        }
-        return { parentPath, parent, records };
-    }
-}
-/** Undefined when the parent is there; else why not. */
-function parentStatus(parentPath, gitDir) {
-    try {
-        if (!external_node_fs_.lstatSync(gitDir).isDirectory())
-            return `its parent repository ${parentPath} has no .git folder`;
-        external_node_fs_.accessSync(gitDir, external_node_fs_.constants.R_OK | external_node_fs_.constants.X_OK);
-        external_node_fs_.accessSync(external_node_path_.join(gitDir, 'HEAD'), external_node_fs_.constants.R_OK);
-        external_node_fs_.accessSync(external_node_path_.join(gitDir, 'objects'), external_node_fs_.constants.R_OK | external_node_fs_.constants.X_OK);
-        return undefined;
-    }
-    catch (error) {
-        const code = error.code;
-        if (code === 'ENOENT' || code === 'ENOTDIR')
-            return `its parent repository ${parentPath} is gone`;
-        return `its parent repository ${parentPath} is unreadable (${code})`;
-    }
 }
 
 ;// CONCATENATED MODULE: ./src/reap/execute.ts
@@ -12352,12 +12548,13 @@ function describe(decision, outcome) {
 
 
 
+
 async function observeUsage(engine) {
     const usage = { workingDirs: processWorkingDirs() };
     if (!engine)
         return { ...usage, containers: [] };
     try {
-        const containers = await engine.containerMounts();
+        const containers = await containerMounts(engine);
         // Bind sources are compared as real paths, like the sandbox paths.
         for (const c of containers)
             c.binds = c.binds.map(realOrSelf);
@@ -15844,6 +16041,7 @@ async function oraPromise(action, options) {
 ;// CONCATENATED MODULE: ./src/cli/terminal-ui.ts
 // The core's Ui on a terminal: a spinner on long steps when attached to a TTY (ora), plain lines otherwise.
 
+
 /**
  * `quiet`: no progress lines (warnings still show); `spinner` with `quiet`: a spinner on long steps all the
  * same when on a TTY (for commands whose result is a table or JSON on stdout).
@@ -15907,11 +16105,19 @@ function terminalUi(options = {}) {
         },
         // On a terminal the command's output needs no fencing: it is shown as it comes, secrets scrubbed
         // (a spinner stops first, so that lines are not drawn over).
-        untrusted: (fn) => fn((text) => {
-            if (spinner?.isSpinning)
-                spinner.stopAndPersist({ symbol: '▶' });
-            process.stdout.write(`${scrub(text)}\n`);
-        }),
+        untrusted: async (fn) => {
+            const write = streamLineWriter(process.stdout, (text) => {
+                if (spinner?.isSpinning)
+                    spinner.stopAndPersist({ symbol: '▶' });
+                return `${scrub(text)}\n`;
+            });
+            try {
+                return await fn(write);
+            }
+            finally {
+                await write.drained?.();
+            }
+        },
     };
 }
 
@@ -16339,6 +16545,7 @@ async function commands_runCommand(settings, json) {
 // The `worktree-sandbox` command: the action's core from a terminal or a cron job.
 // Options carry the action's input names (`--worktree-root` is the input `worktree-root`), so one
 // validation serves both.
+
 
 
 

@@ -1,4 +1,5 @@
 // One bundle for both phases (action.yml `main` and `post`), told apart by state saved in main.
+import '../engine/memory.js';
 import * as core from '@actions/core';
 import { main, post } from './main.js';
 import { isPost } from './state.js';

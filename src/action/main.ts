@@ -5,7 +5,7 @@ import { cleanupRun } from '../run/cleanup.js';
 import { runSandbox, type RunOutcome } from '../run/run.js';
 import { chooseRunKind } from '../github/event.js';
 import { parseSettings, type RunSettings } from '../settings.js';
-import type { RunState } from '../run/state.js';
+import type { BotState as RunState } from '../github/feedback.js';
 import { currentRunState, loadRunState, saveRunState } from './state.js';
 import { outcomeMarkdown } from '../run/summary.js';
 import { actionIo, actionUi } from './ui.js';

@@ -1,7 +1,7 @@
 // The action's state between its two phases (GITHUB_STATE), and which of the two is running. As in
 // actions/checkout: the flag is saved when the module first loads in the main step.
 import * as core from '@actions/core';
-import type { RunState } from '../run/state.js';
+import type { BotState as RunState } from '../github/feedback.js';
 
 export const isPost = core.getState('isPost') === 'true';
 if (!isPost) core.saveState('isPost', 'true');

@@ -4,7 +4,7 @@ import * as core from '@actions/core';
 import { randomUUID } from 'node:crypto';
 import * as os from 'node:os';
 import type { PrRunIo } from '../github/pr-run.js';
-import type { Ui } from '../run/ui.js';
+import { streamLineWriter, type Ui } from '../run/ui.js';
 import { saveRunState } from './state.js';
 
 export function actionUi(): Ui {
@@ -27,9 +27,12 @@ export function actionUi(): Ui {
     untrusted: async (fn) => {
       const token = randomUUID();
       process.stdout.write(`::stop-commands::${token}${os.EOL}`);
+      // The command's output goes through as it came (the fence needs no lines), its last line ended.
+      const write = streamLineWriter(process.stdout, (line) => `${line}${os.EOL}`, { raw: true });
       try {
-        return await fn((line) => process.stdout.write(`${line}${os.EOL}`));
+        return await fn(write);
       } finally {
+        write.end();
         process.stdout.write(`::${token}::${os.EOL}`);
       }
     },

@@ -1,6 +1,7 @@
 // The `worktree-sandbox` command: the action's core from a terminal or a cron job.
 // Options carry the action's input names (`--worktree-root` is the input `worktree-root`), so one
 // validation serves both.
+import '../engine/memory.js';
 import { Command, CommanderError, Option } from 'commander';
 import { ACTION_DEFAULTS } from '../action-defaults.js';
 import packageJson from '../../package.json' with { type: 'json' };

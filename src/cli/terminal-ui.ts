@@ -1,6 +1,6 @@
 // The core's Ui on a terminal: a spinner on long steps when attached to a TTY (ora), plain lines otherwise.
 import ora from 'ora';
-import type { Ui } from '../run/ui.js';
+import { streamLineWriter, type Ui } from '../run/ui.js';
 
 /**
  * `quiet`: no progress lines (warnings still show); `spinner` with `quiet`: a spinner on long steps all the
@@ -58,10 +58,16 @@ export function terminalUi(
     },
     // On a terminal the command's output needs no fencing: it is shown as it comes, secrets scrubbed
     // (a spinner stops first, so that lines are not drawn over).
-    untrusted: (fn) =>
-      fn((text) => {
+    untrusted: async (fn) => {
+      const write = streamLineWriter(process.stdout, (text) => {
         if (spinner?.isSpinning) spinner.stopAndPersist({ symbol: '▶' });
-        process.stdout.write(`${scrub(text)}\n`);
-      }),
+        return `${scrub(text)}\n`;
+      });
+      try {
+        return await fn(write);
+      } finally {
+        await write.drained?.();
+      }
+    },
   };
 }

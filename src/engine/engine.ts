@@ -207,6 +207,15 @@ export class ContainerEngine {
     return /no such (container|object)/i.test(result.stderr) ? false : undefined;
   }
 
+  /** The last lines of a container's output as the engine logged it (empty when its log driver keeps none). */
+  async logTail(name: string, lines: number): Promise<string[]> {
+    const result = await runStreaming(this.name, ['logs', '--tail', String(lines), '--', name], {
+      env: this.env(),
+      onLine: () => undefined,
+    });
+    return result.exitCode === 0 ? result.outputTail : [];
+  }
+
   /** Removes a container if it exists (running or not). */
   async removeContainer(name: string): Promise<boolean> {
     const result = await this.exec(['rm', '--force', '--volumes', '--', name]);

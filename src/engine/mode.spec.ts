@@ -133,6 +133,7 @@ describe('explainStartFailure', () => {
     ['nosh.stderr.txt', 'command-not-found', /no `sh`/, /image/],
     ['exit127.stderr.txt', 'command-not-found', /`nonexistent-cmd` is not in the image/, /image/],
     ['docker127.stderr.txt', 'command-not-found', /`nonexistent-cmd` is not in the image/, /image/],
+    ['docker-init-nosh.stderr.txt', 'command-not-found', /no `sh`/, /image/],
     ['exit126.stderr.txt', 'command-not-executable', /`\/etc\/passwd` is not executable/, /image/],
     ['xdg-missing.stderr.txt', 'runtime-dir', /missing or not writable/, /XDG_RUNTIME_DIR/],
     ['xdg-not-owned.stderr.txt', 'runtime-dir', /\/run \(XDG_RUNTIME_DIR\) is not owned/, /mode 700/],

@@ -216,7 +216,11 @@ export function explainStartFailure(stderr: string): StartFailure | undefined {
       hint: 'Derive the user namespace arguments from the detected engine mode (rootful: none).',
     };
   }
-  m = /exec: \\?"([^"\\]*)\\?": executable file not found in \$PATH/.exec(stderr);
+  // Docker's `--init` (tini) starts, then cannot exec the command: `[FATAL tini (7)] exec sh failed: No
+  // such file or directory` (exit 127): the same failure, one step later.
+  m =
+    /exec: \\?"([^"\\]*)\\?": executable file not found in \$PATH/.exec(stderr) ??
+    /\[FATAL tini \(\d+\)\] exec (\S+) failed: No such file or directory/.exec(stderr);
   if (m || /OCI runtime attempted to invoke a command that was not found/.test(stderr)) {
     const command = m?.[1];
     return {

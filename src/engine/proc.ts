@@ -92,22 +92,59 @@ export function pickEnv(
   return env;
 }
 
+/** How much of the end of a process's output is kept for messages and reports. */
+const TAIL_BYTES = 64 * 1024;
+
+/** The last chunks of a stream, at least `bytes` of them when there were that many. */
+class ChunkTail {
+  private chunks: Buffer[] = [];
+  private size = 0;
+
+  constructor(private readonly bytes: number) {}
+
+  push(chunk: Buffer): void {
+    this.chunks.push(chunk);
+    this.size += chunk.length;
+    while (this.chunks.length > 1 && this.size - this.chunks[0].length >= this.bytes)
+      this.size -= this.chunks.shift()!.length;
+  }
+
+  text(): string {
+    const all = Buffer.concat(this.chunks);
+    return all.subarray(Math.max(0, all.length - this.bytes)).toString('utf8');
+  }
+}
+
 export interface StreamOptions {
   cwd?: string;
   env: Record<string, string>;
   /** Each line of stdout and stderr, as it comes; a line longer than `maxLineBytes` is cut. */
   onLine?: (line: string, stream: 'stdout' | 'stderr') => void;
+  /**
+   * Instead of lines: the process writes its stdout straight to this file descriptor (the step's own
+   * stdout), so that nothing of it passes through this process; its stderr (where an engine says why a
+   * container did not start) comes here as raw chunks for `onStderrChunk`, and its tail is kept.
+   */
+  outputFd?: number;
+  onStderrChunk?: (chunk: Buffer) => void;
   /** Instead of lines: stdout's bytes go to this file, at most `maxBytes` of them. */
   stdoutFile?: { path: string; maxBytes: number };
   maxLineBytes?: number;
   /** How many of the last stderr lines to keep for an error message. */
   stderrTailLines?: number;
+  /**
+   * Asked after each chunk: a promise means the lines went to a sink that is full (a pipe to the runner);
+   * reading stops until it resolves, so nothing piles up in memory however fast the process prints.
+   */
+  backpressure?: () => Promise<void> | undefined;
 }
 
 export interface StreamResult {
   exitCode: number;
   /** The last lines of stderr (bounded), for error messages. */
   stderrTail: string[];
+  /** The last lines of stdout and stderr together, as they came (bounded). */
+  outputTail: string[];
   /** Set when stdout went over `stdoutFile.maxBytes`: the process was killed. */
   overLimit?: boolean;
   stdoutBytes: number;
@@ -125,7 +162,6 @@ export async function runStreaming(
 ): Promise<StreamResult> {
   const maxLine = options.maxLineBytes ?? 64 * 1024;
   const tailLines = options.stderrTailLines ?? 40;
-  const stderrTail: string[] = [];
   let file: number | undefined;
   if (options.stdoutFile) file = fs.openSync(options.stdoutFile.path, 'wx', 0o600);
   let child: ChildProcess;
@@ -133,7 +169,7 @@ export async function runStreaming(
     child = spawn(await toolPath(tool), [...args], {
       cwd: options.cwd,
       env: options.env,
-      stdio: ['ignore', 'pipe', 'pipe'],
+      stdio: ['ignore', options.outputFd ?? 'pipe', 'pipe'],
     });
   } catch (error) {
     if (file !== undefined) fs.closeSync(file);
@@ -145,39 +181,58 @@ export async function runStreaming(
   }
   let stdoutBytes = 0;
   let overLimit = false;
+  // Tails are the last chunks as they came (kept by reference, never copied or decoded per chunk): lines are
+  // cut out of them once, at the end.
+  const stderrTailChunks = new ChunkTail(TAIL_BYTES);
+  const outputTailChunks = new ChunkTail(TAIL_BYTES);
   const splitter = (stream: 'stdout' | 'stderr') => {
     let pending = '';
-    const emit = (line: string) => {
-      if (stream === 'stderr') {
-        stderrTail.push(line);
-        if (stderrTail.length > tailLines) stderrTail.shift();
-      }
-      options.onLine?.(line, stream);
-    };
     return {
       push(chunk: Buffer) {
-        pending += chunk.toString('utf8');
+        outputTailChunks.push(chunk);
+        if (stream === 'stderr') stderrTailChunks.push(chunk);
+        if (stream === 'stderr' && options.onStderrChunk) return options.onStderrChunk(chunk);
+        if (!options.onLine) return;
+        const text = pending + chunk.toString('utf8');
+        let start = 0;
         let nl: number;
-        while ((nl = pending.indexOf('\n')) >= 0) {
-          emit(pending.slice(0, nl).replace(/\r$/, ''));
-          pending = pending.slice(nl + 1);
+        while ((nl = text.indexOf('\n', start)) >= 0) {
+          const end = nl > start && text.charCodeAt(nl - 1) === 13 ? nl - 1 : nl;
+          options.onLine(text.slice(start, end), stream);
+          start = nl + 1;
         }
-        if (pending.length > maxLine) {
-          emit(`${pending.slice(0, maxLine)} [line cut at ${maxLine} characters]`);
+        if (text.length - start > maxLine) {
+          options.onLine(`${text.slice(start, start + maxLine)} [line cut at ${maxLine} characters]`, stream);
           pending = '';
-        }
+        } else pending = text.slice(start);
       },
       end() {
-        if (pending) emit(pending);
+        if (pending) options.onLine?.(pending, stream);
         pending = '';
       },
     };
   };
   const err = splitter('stderr');
   const out = splitter('stdout');
-  child.stderr!.on('data', (chunk: Buffer) => err.push(chunk));
-  child.stdout!.on('data', (chunk: Buffer) => {
-    if (file === undefined) return out.push(chunk);
+  const throttle = () => {
+    const wait = options.backpressure?.();
+    if (!wait) return;
+    child.stdout?.pause();
+    child.stderr!.pause();
+    void wait.then(() => {
+      child.stdout?.resume();
+      child.stderr!.resume();
+    });
+  };
+  child.stderr?.on('data', (chunk: Buffer) => {
+    err.push(chunk);
+    throttle();
+  });
+  child.stdout?.on('data', (chunk: Buffer) => {
+    if (file === undefined) {
+      out.push(chunk);
+      return throttle();
+    }
     if (overLimit) return;
     stdoutBytes += chunk.length;
     if (stdoutBytes > options.stdoutFile!.maxBytes) {
@@ -203,5 +258,12 @@ export async function runStreaming(
   });
   err.end();
   out.end();
-  return { exitCode, stderrTail, overLimit: overLimit || undefined, stdoutBytes };
+  const lastLines = (tail: ChunkTail) => tail.text().split(/\r?\n/).filter(Boolean).slice(-tailLines);
+  return {
+    exitCode,
+    stderrTail: lastLines(stderrTailChunks),
+    outputTail: lastLines(outputTailChunks),
+    overLimit: overLimit || undefined,
+    stdoutBytes,
+  };
 }

@@ -6,6 +6,20 @@ import type { Ui } from '../run/ui.js';
 import type { GitHubApi, Reaction, RepositoryName } from './api.js';
 import { renderRunning, renderStopped, type ProgressContext } from './progress.js';
 
+/** The progress comment, as the main step leaves it for the post step (which finishes it if need be). */
+export interface ProgressState {
+  commentId: number;
+  owner: string;
+  repo: string;
+  triggerCommentId?: number;
+  finished?: boolean;
+  /** What the comment says about the run, for the post step to finish it. */
+  context?: ProgressContext;
+}
+
+/** A run's state with the pull-request bot's part. */
+export type BotState = RunState & { progress?: ProgressState };
+
 export interface FeedbackTarget {
   repository: RepositoryName;
   /** The pull request to comment on (none: a push without a pull request). */
@@ -21,7 +35,7 @@ export class PullRequestFeedback {
     private readonly api: GitHubApi,
     private readonly ui: Ui,
     private readonly target: FeedbackTarget,
-    private readonly save: (state: Partial<RunState>) => void,
+    private readonly save: (state: Partial<BotState>) => void,
   ) {}
 
   async react(content: Reaction): Promise<void> {
@@ -56,7 +70,7 @@ export class PullRequestFeedback {
     return this.commentId;
   }
 
-  private progressState(ctx: ProgressContext, finished: boolean): NonNullable<RunState['progress']> {
+  private progressState(ctx: ProgressContext, finished: boolean): ProgressState {
     return {
       commentId: this.commentId!,
       owner: this.target.repository.owner,
@@ -78,11 +92,7 @@ export class PullRequestFeedback {
 }
 
 /** Post step: the main step ended without finishing the progress comment (cancelled, killed, failed). */
-export async function finishStoppedProgress(
-  api: GitHubApi,
-  progress: NonNullable<RunState['progress']>,
-  ui: Ui,
-): Promise<void> {
+export async function finishStoppedProgress(api: GitHubApi, progress: ProgressState, ui: Ui): Promise<void> {
   await api.updateComment(progress.commentId, renderStopped(progress.context));
   ui.info(`Progress comment ${progress.commentId} marked as stopped.`);
   if (progress.triggerCommentId) {

@@ -10,16 +10,16 @@ import { withRepositoryLock } from '../sandbox/lock.js';
 import { findParentRepository, type ParentRepository } from '../sandbox/repository.js';
 import { runSandbox, type PushDestination, type RunDeps, type RunOutcome } from '../run/run.js';
 import type { RunSettings } from '../settings.js';
-import type { RunState } from '../run/state.js';
 import type { Ui } from '../run/ui.js';
 import { apiUrl, connectGitHub, type GitHubApi, type PullRequestInfo } from './api.js';
 import type { ApiOptions } from './api-resilience.js';
 import { readActionContext, type ActionContext } from './context.js';
 import { decideEvent, describeRequest, type RunRequest } from './event.js';
-import { finishStoppedProgress, PullRequestFeedback } from './feedback.js';
+import { finishStoppedProgress, PullRequestFeedback, type BotState, type ProgressState } from './feedback.js';
 import { checkPermission, checkRequester, needsPermissionCheck } from './permissions.js';
-import { ensureLocalBranch, fetchPullHead, listCommits, savePatch } from './pr-git.js';
-import { renderFailed, renderFinished, type FinishedRun, type ProgressContext } from './progress.js';
+import { describeOutcome, summaryOf } from './pr-outcome.js';
+import { ensureLocalBranch, fetchPullHead } from './pr-git.js';
+import { renderFailed, renderFinished, type ProgressContext } from './progress.js';
 import {
   describeTarget,
   needsForkAccessCheck,
@@ -39,7 +39,7 @@ export interface PrRunIo {
   setOutput(name: string, value: string): void;
   /** Appends Markdown to the job summary. */
   summary(markdown: string): Promise<void>;
-  save: (state: Partial<RunState>) => void;
+  save: (state: Partial<BotState>) => void;
 }
 
 /** A bot run's outcome, with the pull request it worked on (none: a push whose branch has none). */
@@ -226,83 +226,6 @@ async function writePromptFile(runnerTemp: string, commentId: number, args: stri
   return file;
 }
 
-async function describeOutcome(
-  git: Git,
-  parentPath: string,
-  settings: RunSettings,
-  ctx: ActionContext,
-  target: RunTarget,
-  pr: PullRequestInfo | undefined,
-  outcome: RunOutcome,
-): Promise<FinishedRun> {
-  const { command, report, push, sandbox } = outcome;
-  const pushed = push?.pushed === true;
-  const repoOfCommits =
-    target.delivery.kind === 'fork' ? target.delivery.repo : `${ctx.repository.owner}/${ctx.repository.repo}`;
-  const commits = (await listCommits(git, parentPath, sandbox.startSha, report.headSha)).map((c) => ({
-    ...c,
-    url: pushed ? `${ctx.serverUrl}/${repoOfCommits}/commit/${c.sha}` : undefined,
-  }));
-  let patch: FinishedRun['patch'];
-  if (settings.push && !pushed && commits.length) {
-    const name = pr
-      ? `pr-${pr.number}-${report.headSha.slice(0, 12)}`
-      : `${sandbox.name}-${report.headSha.slice(0, 12)}`;
-    patch = await savePatch(
-      git,
-      parentPath,
-      sandbox.startSha,
-      report.headSha,
-      path.join(ctx.runnerTemp, 'worktree-sandbox'),
-      name,
-    );
-  }
-  return {
-    exitCode: command.exitCode,
-    timedOut: command.timedOut,
-    oomKilled: command.oomKilled,
-    durationMs: command.durationMs,
-    filesChanged: report.changedFiles,
-    diffStat: report.diffStat,
-    commits,
-    pushed,
-    pushedTo: pushed ? pushLabel(target) : undefined,
-    pushReason: push && !pushed ? push.reason : undefined,
-    pushFailed: deliversByPush(target) && commits.length > 0 && !pushed,
-    patch,
-    tail: command.tail,
-  };
-}
-
-/** Whether the delivery is a push (to origin or to a fork), rather than a patch or nothing. */
-function deliversByPush(target: RunTarget): boolean {
-  return target.delivery.kind === 'origin' || target.delivery.kind === 'fork';
-}
-
-function pushLabel(target: RunTarget): string {
-  return target.delivery.kind === 'fork'
-    ? `${target.delivery.repo}:${target.delivery.branch}`
-    : `origin/${target.branch}`;
-}
-
-function summaryOf(
-  request: RunRequest,
-  pr: PullRequestInfo | undefined,
-  progress: ProgressContext,
-  run: FinishedRun,
-): string {
-  const on = pr ? `pull request #${pr.number}` : `branch \`${progress.branch}\``;
-  const lines = [
-    `## worktree-sandbox: ${on}`,
-    '',
-    `Started by @${request.requester.login} (${request.comment ? `comment ${request.comment.trigger}` : request.event}).`,
-  ];
-  if (run.pushed) lines.push(`Pushed ${run.commits.length} commit(s) to \`${run.pushedTo}\`.`);
-  else if (run.pushReason) lines.push(`Not pushed: ${run.pushReason}.`);
-  if (run.patch) lines.push(`Patch saved as \`${run.patch.path}\` (output \`patch-path\`).`);
-  return `${lines.join('\n')}\n\n`;
-}
-
 /** A request that starts no run (someone not allowed, a closed pull request): a reaction says so; the step succeeds. */
 async function refuse(
   io: PrRunIo,
@@ -360,7 +283,7 @@ async function readEvent(eventPath: string | undefined): Promise<unknown> {
 
 /** Post step: finishes a progress comment the main step left "running". Never throws. */
 export async function finishProgressInPost(
-  progress: NonNullable<RunState['progress']>,
+  progress: ProgressState,
   token: string,
   ui: Ui,
   env: NodeJS.ProcessEnv = process.env,

@@ -12,7 +12,7 @@ import { userArg } from '../engine/container-args.js';
 import type { ContainerEngine } from '../engine/engine.js';
 import { helperGitEnv } from '../engine/git.js';
 import { HELPER_LABELS } from '../engine/labels.js';
-import { helperMounts, type Sandbox } from '../sandbox/layout.js';
+import { helperMounts, whereIs, type Sandbox } from '../sandbox/layout.js';
 import type { Identity } from '../settings.js';
 
 export const SNAPSHOT_REF = 'refs/worktree-sandbox/snapshot';
@@ -155,14 +155,14 @@ export async function captureSandbox(
       throw new Error(
         `Capturing the changes of ${sandbox.name} took longer than ${options.timeoutMs / 1000} s: nothing was imported; the sandbox is kept.`,
       );
-    if (result.exitCode !== 0)
-      throw new Error(
-        `Could not capture the changes of ${sandbox.name} (exit ${result.exitCode}): ${result.stderrTail
-          .filter((l) => !l.startsWith(token))
-          .slice(-3)
-          .join(' ')
-          .trim()}`,
-      );
+    if (result.exitCode !== 0) {
+      const said = result.stderrTail
+        .filter((l) => !l.startsWith(token))
+        .slice(-3)
+        .join(' ')
+        .trim();
+      throw new Error(await captureFailure(sandbox, result.exitCode, said));
+    }
     return {
       bundle,
       dir,
@@ -179,4 +179,17 @@ export async function captureSandbox(
   } finally {
     clearTimeout(timer);
   }
+}
+
+/**
+ * git only says it could not write an object: the snapshot of uncommitted work is written in the sandbox
+ * itself, so say where (its folder or volume), how much room is left, and that nothing was lost.
+ */
+async function captureFailure(sandbox: Sandbox, exitCode: number, said: string): Promise<string> {
+  const failed = `Could not capture the changes of ${sandbox.name} (exit ${exitCode}): ${said}`;
+  if (!/no space left|disk quota exceeded|unable to write|short write|write error/i.test(said)) return failed;
+  const stats =
+    sandbox.isolation === 'disk' ? await fs.statfs(sandbox.hostPath).catch(() => undefined) : undefined;
+  const free = stats ? `, ${Math.floor((stats.bavail * stats.bsize) / 1024)} KiB free` : '';
+  return `Capturing the changes of ${sandbox.name} needs room in ${whereIs(sandbox)} for a snapshot of its uncommitted work, and writing it failed (No space left on device?${free}): nothing was imported; the sandbox is kept as it is, its commits included. Free some room there and run again. (git, exit ${exitCode}: ${said})`;
 }

@@ -10,6 +10,7 @@ import * as path from 'node:path';
 import { userArg, type ContainerSpec, type Limits, type Mount } from '../engine/container-args.js';
 import { EngineError, type ContainerEngine } from '../engine/engine.js';
 import { commandLabels } from '../engine/labels.js';
+import { explainStartFailure } from '../engine/mode.js';
 import { commandMounts, type Sandbox } from '../sandbox/layout.js';
 import type { EnvEntry, Identity } from '../settings.js';
 
@@ -116,6 +117,16 @@ export interface CommandHooks {
   /** Called with the container name before it starts (saved for the post step). */
   onStart?: (container: string) => void;
   onLine?: (line: string) => void;
+  /** Whether the line sink is full: reading the command's output waits until it drains. */
+  drained?: () => Promise<void> | undefined;
+  /**
+   * A descriptor the engine CLI writes the output to directly (the step's stdout, fenced): then `onLine`
+   * is not called, `ready` is awaited first, and the tail comes from the engine's log of the container.
+   */
+  outputFd?: number;
+  ready?: () => Promise<void>;
+  /** With `outputFd`: the engine CLI's stderr, as it came. */
+  onStderrChunk?: (chunk: Buffer) => void;
 }
 
 export async function runCommand(
@@ -127,7 +138,6 @@ export async function runCommand(
   const name = containerName(sandbox.name);
   const env = await userEnv(spec.env);
   hooks.onStart?.(name);
-  const tail: string[] = [];
   let timedOut = false;
   const timer =
     spec.timeoutMinutes > 0
@@ -138,17 +148,23 @@ export async function runCommand(
       : undefined;
   const started = Date.now();
   try {
+    await hooks.ready?.();
     const result = await engine.stream(await engine.runArgs(commandContainer(sandbox, spec, name, env)), {
       inherit: env.inherit,
-      onLine: (line) => {
-        tail.push(line.length > TAIL_LINE_CHARS ? `${line.slice(0, TAIL_LINE_CHARS)}…` : line);
-        if (tail.length > TAIL_LINES) tail.shift();
-        hooks.onLine?.(line);
-      },
+      backpressure: hooks.drained,
+      outputFd: hooks.outputFd,
+      onStderrChunk: hooks.onStderrChunk,
+      onLine: hooks.onLine,
+      stderrTailLines: TAIL_LINES,
     });
+    const lines = hooks.outputFd === undefined ? result.outputTail : await engine.logTail(name, TAIL_LINES);
+    const tail = lines.map((l) => (l.length > TAIL_LINE_CHARS ? `${l.slice(0, TAIL_LINE_CHARS)}…` : l));
     const durationMs = Date.now() - started;
     const state = await engine.containerState(name);
-    const said = result.stderrTail.slice(-3).join(' ').trim();
+    // What the engine said last: its stderr, or (output written straight to the step's log) its log of
+    // the container; an engine error from before the container existed is in the step's log above.
+    const engineSaid = [...result.stderrTail, ...(hooks.outputFd === undefined ? [] : lines)];
+    const said = engineSaid.slice(-3).join(' ').trim();
     if (!state) {
       if ((await engine.containerExists(name)) === undefined)
         throw new EngineError(
@@ -159,6 +175,12 @@ export async function runCommand(
     if (!state.started || state.error)
       throw new EngineError(
         `The container was created but did not start (${engine.name} exit ${result.exitCode}): ${state.error || said}${startHint(state.error || said)}`,
+      );
+    // Docker's init (tini) started, but the command itself could not: it never ran.
+    const initFailed = engineSaid.find((line) => /^\[FATAL tini \(\d+\)\] exec /.test(line));
+    if (!timedOut && state.exitCode === 127 && engine.name === 'docker' && initFailed)
+      throw new EngineError(
+        `The container started but its command did not (${engine.name} exit 127): ${initFailed}${startHint(initFailed)}`,
       );
     const exitCode = timedOut ? TIMEOUT_EXIT_CODE : state.exitCode;
     return { exitCode, timedOut, oomKilled: state.oomKilled, durationMs, tail };
@@ -171,6 +193,8 @@ export async function runCommand(
 
 /** What to do about the usual reasons a container cannot start. */
 export function startHint(message: string): string {
+  const explained = explainStartFailure(message);
+  if (explained) return ` (${explained.message} ${explained.hint})`;
   if (/\/dev\/net\/tun|slirp4netns|pasta|setting up network|netns/i.test(message))
     return ' (the engine could not set up the network: with rootless Podman and no /dev/net/tun, use `network: none`)';
   if (/executable file not found|no such file or directory.*sh|"sh": /i.test(message))

@@ -8,6 +8,7 @@ import { Git } from '../engine/git.js';
 import { commandLabels } from '../engine/labels.js';
 import { resolveBranch } from '../sandbox/branch.js';
 import { prepareSandbox } from '../sandbox/create.js';
+import { sandboxRefs } from '../sandbox/bookkeeping.js';
 import { locateSandbox, whereIs, type PreparedSandbox } from '../sandbox/layout.js';
 import { lockSandbox, withRepositoryLock } from '../sandbox/lock.js';
 import { findParentRepository } from '../sandbox/repository.js';
@@ -75,6 +76,9 @@ export async function runSandbox(settings: RunSettings, deps: RunDeps): Promise<
   const worktreeRoot =
     settings.isolation === 'disk' ? await realRoot(settings.worktreeRoot) : settings.worktreeRoot;
   const location = locateSandbox(plan, parent, settings.isolation, worktreeRoot, settings.volumePrefix);
+  ui.debug(
+    `Sandbox plan: ${location.name} (${location.kind}, ${location.isolation}) at ${whereIs(location)}; work tree ${location.worktreePath}, home ${location.homePath}; records under ${sandboxRefs(location).prefix}.`,
+  );
   const originUrl = settings.push ? await git.remoteUrl(parent.path, 'origin') : undefined;
   if (settings.push && !originUrl && !deps.pushTo)
     throw new Error(`push: true needs a remote named origin in ${parent.path}.`);
@@ -123,7 +127,14 @@ export async function runSandbox(settings: RunSettings, deps: RunDeps): Promise<
             readOnlyFiles: deps.command?.readOnlyFiles,
             extraEnv: deps.command?.extraEnv,
           },
-          { onStart: (container) => deps.save({ container }), onLine: write },
+          {
+            onStart: (container) => deps.save({ container }),
+            onLine: write,
+            outputFd: write.fd,
+            ready: write.flush,
+            onStderrChunk: write.raw,
+            drained: write.drained,
+          },
         ),
       ),
     );

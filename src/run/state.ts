@@ -1,6 +1,5 @@
 // What the main step leaves for the post step: the sandbox, how far the run got, what it found.
 import type { EngineName } from '../engine/engine.js';
-import type { ProgressContext } from '../github/progress.js';
 import type { Sandbox } from '../sandbox/layout.js';
 import type { CleanupPolicy, Identity } from '../settings.js';
 import type { WorktreeReport } from './report.js';
@@ -20,14 +19,4 @@ export interface RunState {
   exitCode?: number;
   /** The main step's report, when it got that far. */
   report?: WorktreeReport;
-  /** PR progress comment to finish if the main step did not (comment-triggered runs). */
-  progress?: {
-    commentId: number;
-    owner: string;
-    repo: string;
-    triggerCommentId?: number;
-    finished?: boolean;
-    /** What the comment says about the run, for the post step to finish it. */
-    context?: ProgressContext;
-  };
 }

@@ -59,12 +59,19 @@ export function privateStorePath(
   );
 }
 
-/** Creates the private store when missing: a bare repository that borrows the parent's objects. */
+/**
+ * Creates the private store when missing: a bare repository that borrows the parent's objects. Its
+ * alternates name the parent's store by absolute path: when the parent was moved since, they are pointed
+ * at where the parent's store is now (else every git command in the store fails).
+ */
 export async function ensurePrivateStore(git: Git, parent: ParentRepository, store: string): Promise<void> {
-  if (await exists(path.join(store, 'HEAD'))) return;
-  await fs.mkdir(path.dirname(store), { recursive: true });
-  await git.run(parent.gitDir, ['init', '--quiet', '--bare', '--template=', '--', store]);
-  await fs.writeFile(path.join(store, 'objects', 'info', 'alternates'), `${parent.objectStores[0]}\n`);
+  const alternates = path.join(store, 'objects', 'info', 'alternates');
+  const wanted = `${parent.objectStores[0]}\n`;
+  if (!(await exists(path.join(store, 'HEAD')))) {
+    await fs.mkdir(path.dirname(store), { recursive: true });
+    await git.run(parent.gitDir, ['init', '--quiet', '--bare', '--template=', '--', store]);
+  } else if ((await fs.readFile(alternates, 'utf8').catch(() => '')) === wanted) return;
+  await fs.writeFile(alternates, wanted);
 }
 
 /** The sandboxes a parent keeps records of: `<disk|volume>/<name>` to the commit of their `head` ref. */

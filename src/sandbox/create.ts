@@ -11,6 +11,7 @@ import { currentIdentity } from '../engine/container-args.js';
 import type { ContainerEngine } from '../engine/engine.js';
 import { helperGitEnv, type Git } from '../engine/git.js';
 import { HELPER_LABELS, volumeLabels } from '../engine/labels.js';
+import { explainStartFailure } from '../engine/mode.js';
 import { runProcess } from '../engine/proc.js';
 import type { BranchPlan } from './branch.js';
 import { dropRecords, sandboxRefs, writeParentNote } from './bookkeeping.js';
@@ -243,10 +244,14 @@ async function createInVolume(
       ],
     }),
   );
-  if (result.exitCode !== 0)
+  if (result.exitCode !== 0) {
+    const said = (result.stderr || result.stdout).trim();
+    // A helper that never started (an image without `sh`, ...): the engine's words, then what to do.
+    const explained = explainStartFailure(said);
     throw new Error(
-      `Could not create the sandbox in volume ${sandbox.volume}: ${(result.stderr || result.stdout).trim() || `exit ${result.exitCode}`}`,
+      `Could not create the sandbox in volume ${sandbox.volume}: ${said || `exit ${result.exitCode}`}${explained ? ` (${explained.message} ${explained.hint})` : ''}`,
     );
+  }
 }
 
 /** What a failed creation leaves is removed; an existing volume is kept (it may hold another's files). */

@@ -1,18 +1,22 @@
 // The real `worktree-sandbox` binary, run as a user would: help, exit codes, --json.
-import { afterAll, describe, expect, it } from '@jest/globals';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { removeVolumes, uniquePrefix, volumesWithPrefix } from '../support/docker.js';
 import { TEST_IMAGE } from '../support/env.js';
 import { git, makeRepo, type TestRepo } from '../support/repo.js';
+import { requireRootlessPodman, runAsRunner } from '../support/rootless.js';
 import { nodeRuntimes } from '../support/runtimes.js';
+import { PODMAN_ROOTLESS, removeStorageVolumes, storageVolumes } from '../support/storage.js';
+import { runnerIds } from '../support/env.js';
 
 const BIN = path.resolve('bin/worktree-sandbox.js');
 const repos: TestRepo[] = [];
 const prefixes: string[] = [];
-afterAll(() => {
+afterAll(async () => {
   for (const p of prefixes) removeVolumes(p);
+  for (const p of prefixes) await removeStorageVolumes(PODMAN_ROOTLESS, p);
   for (const r of repos) fs.rmSync(r.root, { recursive: true, force: true });
 });
 
@@ -110,4 +114,53 @@ describe.each(nodeRuntimes())('$name', ({ execPath }) => {
       ).toEqual(['refs/worktree-sandbox/volume/cli-branch/head']);
     });
   });
+});
+
+// The same run as the runner user on its own rootless Podman (`--engine podman`), as on GitHub-hosted runners.
+describe('worktree-sandbox run on rootless Podman, as uid 1001', () => {
+  beforeAll(() => requireRootlessPodman());
+
+  it('streams the output, writes as the runner, keeps the branch sandbox in the runner’s storage', async () => {
+    const ids = runnerIds();
+    const repo = makeRepo({ owner: ids });
+    repos.push(repo);
+    const prefix = uniquePrefix('clirl');
+    prefixes.push(prefix);
+    const base = [BIN, 'run', '--engine', 'podman', '--image', TEST_IMAGE, '--volume-prefix', prefix];
+    const run = (args: string[]) =>
+      runAsRunner(process.execPath, [...base, ...args], {
+        rootlessPodman: true,
+        cwd: repo.parent,
+        env: { CI: '' },
+      });
+    const text = await run(['--network', 'none', '--command', 'id -u; echo from-the-sandbox']);
+    expect(text.code).toBe(0);
+    // Rootless Podman on cgroups v1 (this host) warns on every run that it ignores the limits
+    // (docs/podman-rootless-findings.md §4); the CLI passes the engine's line on like the command's output.
+    expect(
+      text.stdout.replace(
+        /^Resource limits are not supported and ignored on cgroups V1 rootless systems\n/m,
+        '',
+      ),
+    ).toBe(`${ids.uid}\nfrom-the-sandbox\n`);
+    expect(text.stderr).toMatch(/^Command\s+✅ exit 0$/m);
+    const json = await run([
+      '--json',
+      '--branch',
+      'cli-branch',
+      '--command',
+      'echo x > x.txt; git add x.txt; git commit -qm x',
+    ]);
+    expect(json.code).toBe(0);
+    const outcome = JSON.parse(json.stdout.slice(json.stdout.indexOf('{')));
+    expect(outcome.sandbox).toMatchObject({ name: 'cli-branch', kind: 'persistent' });
+    expect(outcome.report.commits).toBe(1);
+    const failing = await run(['--command', 'exit 5']);
+    expect(failing.code).toBe(3);
+    expect(failing.stderr).toContain('worktree-sandbox: the command exited with code 5');
+    // The branch sandbox stays, in the runner's storage; root's Docker knows nothing of it.
+    expect(await storageVolumes(PODMAN_ROOTLESS, prefix)).toHaveLength(1);
+    expect(volumesWithPrefix(prefix)).toEqual([]);
+    expect(git(repo.parent, 'log', '-1', '--format=%s', 'cli-branch')).toBe('x');
+  }, 240_000);
 });

@@ -10,10 +10,24 @@ import { runnerIds, TEST_IMAGE } from '../support/env.js';
 import { chownTree, git, makeRepo, tempDir } from '../support/repo.js';
 import { age, ageVolume, DAY, type MadeVolumeSandbox } from '../support/sandboxes.js';
 import { nodeRuntimes } from '../support/runtimes.js';
+import { requireRootlessPodman } from '../support/rootless.js';
+import {
+  PODMAN_ROOTFUL,
+  PODMAN_ROOTLESS,
+  createStorageVolume,
+  inStorageVolume,
+  removeStorageVolumes,
+  storageCli,
+  storageRun,
+  storageVolumes,
+} from '../support/storage.js';
+import { SIGNAL_FILES } from '../support/sandboxes.js';
 
 const prefixes: string[] = [];
 const cleanup: string[] = [];
-afterAll(() => {
+const asyncCleanup: Array<() => Promise<unknown>> = [];
+afterAll(async () => {
+  for (const clean of asyncCleanup.reverse()) await clean();
   for (const prefix of prefixes) removeVolumes(prefix);
   for (const dir of cleanup) fs.rmSync(dir, { recursive: true, force: true });
 });
@@ -69,12 +83,14 @@ describe.each(nodeRuntimes())('$name', ({ execPath }) => {
         volume,
       );
       const inVolume = await runMainAndPost({
+        node: execPath,
         inputs: { ...common, mode: 'run', command: 'true', branch: 'bot/e2e', cleanup: 'never' },
         asRunner: true,
       });
       expect(inVolume.main.code).toBe(0);
       expect(inVolume.main.outputs.volume).toBe(volume);
       const onDisk = await runMainAndPost({
+        node: execPath,
         inputs: { ...common, mode: 'run', command: 'true', isolation: 'disk', cleanup: 'never' },
         asRunner: true,
       });
@@ -95,6 +111,7 @@ describe.each(nodeRuntimes())('$name', ({ execPath }) => {
       const reapInputs = { ...common, mode: 'reap' };
       // With the step's debug log on (ACTIONS_STEP_DEBUG sets RUNNER_DEBUG): the facts behind each decision.
       const dry = await runStep({
+        node: execPath,
         inputs: { ...reapInputs, 'dry-run': 'true' },
         env: { RUNNER_DEBUG: '1' },
         asRunner: true,
@@ -127,7 +144,7 @@ describe.each(nodeRuntimes())('$name', ({ execPath }) => {
       expect(volumesWithPrefix(prefix)).toEqual([volume]);
       expect(fs.existsSync(diskPath)).toBe(true);
 
-      const real = await runStep({ inputs: reapInputs, asRunner: true });
+      const real = await runStep({ node: execPath, inputs: reapInputs, asRunner: true });
       expect(real.code).toBe(0);
       expect(
         records(real, 'reaped')
@@ -159,4 +176,122 @@ describe.each(nodeRuntimes())('$name', ({ execPath }) => {
       );
     }, 300_000);
   });
+});
+
+// The runner's own rootless Podman, as on GitHub-hosted runners: the reaper, run as the runner, must look
+// in the runner's storage (under its HOME), find the stale volume sandboxes there and keep one a running
+// container of the runner's mounts; root's (rootful) storage is another engine's, never touched.
+describe('mode: reap, run by the runner on its rootless Podman', () => {
+  beforeAll(() => requireRootlessPodman());
+
+  it('reaps a stale volume in the runner’s storage, keeps one in use, never sees root’s storage', async () => {
+    const owner = runnerIds();
+    const repo = makeRepo({ owner });
+    const root = tempDir('wts-reap-rootless-root-');
+    chownTree(root, owner);
+    cleanup.push(repo.root, root);
+    const prefix = uniquePrefix('reaprl');
+    asyncCleanup.push(
+      () => removeStorageVolumes(PODMAN_ROOTLESS, prefix),
+      () => removeStorageVolumes(PODMAN_ROOTFUL, prefix),
+    );
+    const parent = fs.realpathSync(repo.parent);
+    const project = projectName(parent);
+    const common = {
+      engine: 'podman',
+      'repository-path': parent,
+      'worktree-root': root,
+      'volume-prefix': prefix,
+      image: TEST_IMAGE,
+    };
+    const created = new Date(Date.now() - 100 * DAY).toISOString().replace(/\.\d{3}Z$/, 'Z');
+    const labelsOf = (sandbox: string, branch: string) =>
+      Object.fromEntries(
+        Object.entries({
+          managed: 'true',
+          project,
+          sandbox,
+          kind: 'persistent',
+          branch,
+          parent,
+          created,
+        }).map(([k, v]) => [`worktree-sandbox.${k}`, v]),
+      );
+    // Two persistent volume sandboxes made by run mode in the runner's storage, volumes 100 days old.
+    const made: string[] = [];
+    for (const branch of ['bot/stale', 'bot/busy']) {
+      const sandbox = persistentSandboxName(branch);
+      const volume = volumeName(prefix, project, sandbox);
+      await createStorageVolume(PODMAN_ROOTLESS, volume, labelsOf(sandbox, branch));
+      const run = await runMainAndPost({
+        inputs: { ...common, mode: 'run', command: 'true', branch, cleanup: 'never' },
+        asRunner: true,
+        rootlessPodman: true,
+      });
+      expect(run.main.stderr).toBe('');
+      expect(run.main.code).toBe(0);
+      expect(run.main.outputs.volume).toBe(volume);
+      // Aged inside the volume, as the container's root (on rootless Podman: the runner, their owner).
+      const when = Math.floor((Date.now() - 100 * DAY) / 1000);
+      await inStorageVolume(
+        PODMAN_ROOTLESS,
+        volume,
+        `for p in "$1" ${SIGNAL_FILES.map((f) => `"$1/.git/${f}"`).join(' ')}; do touch -c -h -d @${when} "$p"; done`,
+        [`/sandbox/${sandbox}`],
+      );
+      made.push(volume);
+    }
+    const [stale, busy] = made;
+    expect(await storageVolumes(PODMAN_ROOTLESS, prefix)).toEqual([...made].sort());
+    // Root's Podman does not see the runner's volumes; a stale one of its own, same prefix and labels,
+    // must stay out of the runner's reap.
+    expect(await storageVolumes(PODMAN_ROOTFUL, prefix)).toEqual([]);
+    const rootOnly = volumeName(prefix, project, persistentSandboxName('bot/root-only'));
+    await createStorageVolume(
+      PODMAN_ROOTFUL,
+      rootOnly,
+      labelsOf(persistentSandboxName('bot/root-only'), 'bot/root-only'),
+    );
+    // A running container of the runner's mounts the busy one.
+    const user = `${prefix}-user`;
+    await storageRun(PODMAN_ROOTLESS, [
+      'run',
+      '-d',
+      '--name',
+      user,
+      '--network',
+      'none',
+      '--mount',
+      `type=volume,source=${busy},target=/w`,
+      '--entrypoint',
+      'sleep',
+      TEST_IMAGE,
+      '600',
+    ]);
+    asyncCleanup.push(async () => {
+      await storageCli(PODMAN_ROOTLESS, ['kill', user]);
+      await storageCli(PODMAN_ROOTLESS, ['rm', '--force', user]);
+    });
+
+    const reaped = await runStep({
+      inputs: { ...common, mode: 'reap' },
+      asRunner: true,
+      rootlessPodman: true,
+    });
+    expect(reaped.stderr).toBe('');
+    expect(reaped.code).toBe(0);
+    const names = (list: Record[]) => list.filter((r) => r.project === project).map((r) => r.sandbox);
+    expect(names(records(reaped, 'reaped'))).toEqual([persistentSandboxName('bot/stale')]);
+    const kept = records(reaped, 'kept').filter((r) => r.project === project);
+    expect(kept.map((r) => r.sandbox)).toEqual([persistentSandboxName('bot/busy')]);
+    expect(kept[0].reason).toMatch(/in use/);
+    expect(kept[0].reason).toContain(user);
+    expect(await storageVolumes(PODMAN_ROOTLESS, prefix)).toEqual([busy]);
+    expect(made).toContain(stale);
+    expect(await storageVolumes(PODMAN_ROOTFUL, prefix)).toEqual([rootOnly]);
+    // The stale sandbox's records dropped; the busy one's kept.
+    const refs = git(parent, 'for-each-ref', '--format=%(refname)', 'refs/worktree-sandbox/');
+    expect(refs).not.toContain('refs/worktree-sandbox/volume/bot-stale');
+    expect(refs).toContain('refs/worktree-sandbox/volume/bot-busy');
+  }, 300_000);
 });

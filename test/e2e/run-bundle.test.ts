@@ -1,19 +1,28 @@
 // The bundle as the Actions runner runs it: `node dist/index.js` for main, then again for post with the
 // saved state, as the unprivileged runner user (uid 1001, docker group), like GitHub-hosted runners.
-import { afterAll, describe, expect, it } from '@jest/globals';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { runMainAndPost, runStep } from '../support/action.js';
-import { inVolume, removeVolumes, uniquePrefix, volumesWithPrefix } from '../support/docker.js';
+import { removeVolumes, uniquePrefix, volumesWithPrefix } from '../support/docker.js';
 import { TEST_IMAGE, runnerIds } from '../support/env.js';
 import { git, makeRepo, worktreeList, type TestRepo } from '../support/repo.js';
+import { requireRootlessPodman } from '../support/rootless.js';
 import { nodeRuntimes } from '../support/runtimes.js';
+import {
+  DOCKER,
+  PODMAN_ROOTLESS,
+  removeStorageVolumes,
+  storageRun,
+  storageVolumes,
+} from '../support/storage.js';
 
 const prefixes: string[] = [];
 const repos: TestRepo[] = [];
-afterAll(() => {
+afterAll(async () => {
   for (const p of prefixes) removeVolumes(p);
+  for (const p of prefixes) await removeStorageVolumes(PODMAN_ROOTLESS, p);
   for (const r of repos) fs.rmSync(r.root, { recursive: true, force: true });
 });
 
@@ -30,7 +39,17 @@ function ownersUnder(dir: string): Set<number> {
 
 // Each suite once per Node.js runtime (test/support/runtimes.ts): the name says which ran.
 describe.each(nodeRuntimes())('$name', ({ execPath }) => {
-  describe.each(['container', 'disk'])('the bundle, %s isolation, as uid 1001', (isolation) => {
+  // Docker (the runner in the docker group), and the runner's own rootless Podman, as on GitHub-hosted
+  // runners (`engine: podman`): keep-id makes its files the runner's there too.
+  describe.each([
+    { storage: DOCKER, isolation: 'container' },
+    { storage: DOCKER, isolation: 'disk' },
+    { storage: PODMAN_ROOTLESS, isolation: 'container' },
+    { storage: PODMAN_ROOTLESS, isolation: 'disk' },
+  ])('the bundle, $isolation isolation, as uid 1001 ($storage.label)', ({ storage, isolation }) => {
+    beforeAll(() => {
+      if (storage.rootless) requireRootlessPodman();
+    });
     it('main: sandbox, command, outputs, summary; post: cleanup; every file owned by the runner user', async () => {
       const ids = runnerIds();
       const repo = makeRepo({ owner: ids });
@@ -42,6 +61,7 @@ describe.each(nodeRuntimes())('$name', ({ execPath }) => {
       fs.chownSync(root, ids.uid, ids.gid);
       const inputs = {
         mode: 'run',
+        engine: storage.engine,
         image: TEST_IMAGE,
         isolation,
         branch: 'bot/fix',
@@ -56,6 +76,7 @@ describe.each(nodeRuntimes())('$name', ({ execPath }) => {
         node: execPath,
         inputs,
         asRunner: true,
+        rootlessPodman: storage.rootless,
         env: { GITHUB_WORKSPACE: repo.parent },
       });
       expect(main.stderr).toBe('');
@@ -83,12 +104,15 @@ describe.each(nodeRuntimes())('$name', ({ execPath }) => {
           new RegExp(`^${prefix}-repo-[0-9a-f]{6}-${main.outputs.sandbox.replace(/\./g, '\\.')}$`),
         );
         expect(main.outputs['worktree-path']).toBe(`/sandbox/${main.outputs.sandbox}`);
-        const uids = inVolume(
-          TEST_IMAGE,
+        // Owners as the host sees them, in the storage the run used (the runner's own, rootless).
+        const mountpoint = await storageRun(storage, [
+          'volume',
+          'inspect',
+          '--format',
+          '{{.Mountpoint}}',
           main.outputs.volume,
-          `find /sandbox/${main.outputs.sandbox} -printf '%U\\n' | sort -u`,
-        );
-        expect(uids).toBe(String(ids.uid));
+        ]);
+        expect(ownersUnder(path.join(mountpoint, main.outputs.sandbox))).toEqual(new Set([ids.uid]));
       } else {
         expect(main.outputs['worktree-path'].startsWith(root)).toBe(true);
         expect(ownersUnder(main.outputs['worktree-path'])).toEqual(new Set([ids.uid]));
@@ -96,10 +120,16 @@ describe.each(nodeRuntimes())('$name', ({ execPath }) => {
       // what git wrote in the parent's .git from inside the container belongs to the runner too
       expect(ownersUnder(path.join(repo.parent, '.git'))).toEqual(new Set([ids.uid]));
 
-      const post = await runStep({ node: execPath, inputs, asRunner: true, state: main.state });
+      const post = await runStep({
+        node: execPath,
+        inputs,
+        asRunner: true,
+        rootlessPodman: storage.rootless,
+        state: main.state,
+      });
       expect(post.code).toBe(0);
       expect(post.stdout).toContain('Removed sandbox');
-      expect(volumesWithPrefix(prefix)).toEqual([]);
+      expect(await storageVolumes(storage, prefix)).toEqual([]);
       expect(worktreeList(repo.parent)).toEqual([repo.parent]);
       expect(git(repo.parent, 'log', '-1', '--format=%s', 'bot/fix')).toBe('bot fix');
     });

@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import { runForPullRequest, type PrRunIo } from '../../src/github/pr-run.js';
 import { PROGRESS_MARKER } from '../../src/github/event.js';
 import { parseSettings, type RunSettings } from '../../src/settings.js';
-import type { RunState } from '../../src/run/state.js';
+import type { BotState as RunState } from '../../src/github/feedback.js';
 import { docker } from '../support/docker.js';
 import { TEST_IMAGE } from '../support/env.js';
 import { FakeGitHub } from '../support/fake-github.js';

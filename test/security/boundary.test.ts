@@ -289,6 +289,55 @@ describe.each(CASES)(
   },
 );
 
+describe('racing a concurrent run', () => {
+  it('a hostile command hammering the parent while another run imports and pushes changes nothing of that run', async () => {
+    const { repo, markers, inputs, env } = setup({ engine: 'docker', isolation: 'disk' });
+    // For ~20 s: rewrite the parent's refs, config, index, objects and registrations, as fast as it can.
+    const hammer = String.raw`G="$SANDBOX_PARENT/.git"; end=$(( $(date +%s) + 20 )); n=0
+while [ $(date +%s) -lt $end ]; do
+  for t in config HEAD index packed-refs refs/heads/victim refs/heads/main commondir worktrees/x/gitdir hooks/pre-push; do
+    printf 'x' > "$G/$t" 2>/dev/null && echo "WROTE-$t"
+  done
+  for o in "$G"/objects/??/*; do printf 'x' > "$o" 2>/dev/null && echo "WROTE-object" && break; done
+  n=$((n+1))
+done
+echo "ATTEMPTS:$n"`;
+    const objectsBefore = filesUnder(path.join(repo.parent, '.git', 'objects'));
+    const [attack, victim] = await Promise.all([
+      runStep({
+        inputs: inputs({ branch: 'hammer', cleanup: 'never', env: `M=${markers}`, command: hammer }),
+        env,
+        asRunner: true,
+      }),
+      new Promise((r) => setTimeout(r, 3000)).then(() =>
+        runStep({
+          inputs: inputs({
+            branch: 'victim',
+            push: 'true',
+            cleanup: 'never',
+            command: 'echo honest > honest.txt',
+          }),
+          env,
+          asRunner: true,
+        }),
+      ),
+    ]);
+    expect(attack.code).toBe(0);
+    expect(Number(/^ATTEMPTS:(\d+)$/m.exec(attack.stdout)![1])).toBeGreaterThan(10);
+    expect(attack.stdout).not.toMatch(/WROTE-/);
+    expect(victim.code).toBe(0);
+    expect(victim.outputs.pushed).toBe('true');
+    // What the victim pushed is exactly its own work on its start commit.
+    expect(git(repo.origin, 'show', 'victim:honest.txt')).toBe('honest');
+    expect(git(repo.origin, 'rev-parse', 'victim~1')).toBe(git(repo.origin, 'rev-parse', 'main'));
+    expect(git(repo.origin, 'diff', '--name-only', 'main', 'victim')).toBe('honest.txt');
+    plainGit(repo.parent, 'fsck', '--full');
+    const objectsAfter = filesUnder(path.join(repo.parent, '.git', 'objects'));
+    for (const [file, hash] of objectsBefore) expect([file, objectsAfter.get(file)]).toEqual([file, hash]);
+    expect(fs.readdirSync(markers)).toEqual([]);
+  });
+});
+
 describe.each(ENGINES)('limits on what comes back (%s)', (engine) => {
   it('a command that commits more than max-import-size is stopped with a clear error; neither the parent nor origin grows', async () => {
     const { repo, inputs, env, rootlessPodman: rootless } = setup({ engine, isolation: 'container' });

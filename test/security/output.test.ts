@@ -7,6 +7,7 @@ import { runMainAndPost, runStep } from '../support/action.js';
 import { containersWithLabel, removeVolumes, uniquePrefix } from '../support/docker.js';
 import { TEST_IMAGE, runnerIds } from '../support/env.js';
 import { makeRepo, type TestRepo } from '../support/repo.js';
+import { nodeRuntimes } from '../support/runtimes.js';
 
 const repos: TestRepo[] = [];
 const prefixes: string[] = [];
@@ -86,7 +87,7 @@ describe('workflow commands', () => {
   });
 });
 
-describe('a command that prints a gigabyte', () => {
+describe.each(nodeRuntimes())('a command that prints a gigabyte ($name)', ({ execPath }) => {
   it('is streamed: the step stays under 100 MB of memory and its container is gone', async () => {
     const { inputs } = setup();
     const line = '0123456789'.repeat(10);
@@ -97,6 +98,7 @@ describe('a command that prints a gigabyte', () => {
       inputs: inputs({ isolation: 'container', command }),
       asRunner: true,
       discardStdout: true,
+      node: execPath,
       timeoutMs: 900_000,
     });
     const seconds = (Date.now() - started) / 1000;
