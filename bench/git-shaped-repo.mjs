@@ -1,7 +1,7 @@
 // A large repository in the shape of git's own (about 4,800 files, ~60 MB checked out, thousands of
 // commits), generated with `git fast-import` from a seeded generator: the same bytes on every machine.
 // Cached under .bench/; regenerated only when the recipe below changes.
-import { spawn, execFileSync } from 'node:child_process';
+import { spawn, spawnSync, execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
@@ -173,4 +173,23 @@ export function repositoryShape(repo) {
     bytes: files.reduce((a, b) => a + b, 0),
     commits: Number(out('rev-list', '--count', 'HEAD').trim()),
   };
+}
+
+/**
+ * Gives a benchmark repository an `origin` that has its commits (a bare repository beside it, made once),
+ * as a CI checkout has: without one, every commit of the repository counts as "on no remote", and a
+ * transient sandbox's post step keeps the sandbox as holding work.
+ */
+export function withOrigin(repo) {
+  const git = (...args) => execFileSync('git', args, { cwd: repo, stdio: ['ignore', 'pipe', 'inherit'] });
+  // A clone's origin is the repository it came from, which has its commits: never pushed to.
+  if (spawnSync('git', ['-C', repo, 'remote', 'get-url', 'origin'], { stdio: 'ignore' }).status === 0)
+    return repo;
+  const origin = `${repo}.origin.git`;
+  fs.rmSync(origin, { recursive: true, force: true });
+  execFileSync('git', ['init', '--quiet', '--bare', '--initial-branch=main', origin]);
+  git('remote', 'add', 'origin', origin);
+  git('push', '--quiet', 'origin', 'HEAD:refs/heads/main');
+  git('fetch', '--quiet', 'origin');
+  return repo;
 }

@@ -1,17 +1,29 @@
-// Generates the reap benchmark's cache: PROJECTS parent repositories (each with a bare origin it is pushed
-// to), and under ROOT/<project>/ SANDBOXES_PER_PROJECT linked worktrees, STALE_PER_PROJECT of them 100 to
-// 300 days old and the rest 1 to 25 days old, half transient (`exploration-<8 hex>`), half persistent
-// (`feature-<n>` on its own branch, which origin has).
+// Generates the reap benchmark's cache in the layout of issue 9 (src/sandbox/layout.ts, bookkeeping.ts):
+// PROJECTS parent repositories, each with a bare origin that holds its commits, and under
+// ROOT/<project>/ (the project name as run mode derives it from the parent's path) SANDBOXES_PER_PROJECT
+// sandboxes, STALE_PER_PROJECT of them 100 to 300 days old and the rest 1 to 25 days old, half transient
+// (`exploration-<8 hex>`, detached HEAD), half persistent (`feature-<n>` on branch `bench/feature-<n>`).
+// Each sandbox is a repository of its own (`<name>/.git`, its objects borrowed from the parent's store
+// through `objects/info/alternates`), with its home `<project>/.home/<name>`; the project folder holds the
+// `.parent` note, and the parent the records `refs/worktree-sandbox/disk/<name>/head`.
 //
-// One worktree per project is made by `git worktree add`; the others are exact copies of it made from
-// here (files, `.git` file, admin folder, and an index whose stat data is the copy's own), so that ten
-// thousand worktrees take seconds, not minutes, and are what git itself would see as clean worktrees.
+// Two templates per project (detached and on a branch) are made by run mode's own script (INIT_SCRIPT of
+// src/sandbox/create.ts: git init, alternates, git reset --hard); every sandbox is an exact copy of one of
+// them made from here (work files, git folder, and an index whose stat data is the copy's own), so that
+// ten thousand sandboxes take a minute, not an hour, and are what git itself would see as clean.
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { importSource } from './src-modules.mjs';
+
+const { INIT_SCRIPT } = await importSource('sandbox/create');
+const { projectName } = await importSource('sandbox/naming');
+const { PARENT_NOTE, REF_ROOT, refComponent } = await importSource('sandbox/bookkeeping');
+const { HOME_FOLDER } = await importSource('sandbox/layout');
 
 const DAY = 86_400;
+const TEMPLATE_BRANCH = 'bench/feature-template';
 const GIT_ENV = {
   ...process.env,
   GIT_AUTHOR_NAME: 'Bench',
@@ -59,8 +71,8 @@ function projectFiles(p) {
 }
 
 /**
- * Creates the parents (once: they are reused by every copy of the tree) and returns what a copy needs.
- * Parents live in `<base>/parents/<p>`, so a copy of the tree only rewrites ROOT and the admin folders.
+ * Creates the parents (once: they are reused by every copy of the tree) and returns what a copy needs:
+ * each parent's real path, git folder, object store, HEAD and the two templates made by INIT_SCRIPT.
  */
 export function makeParents(base, projects) {
   const parents = [];
@@ -68,7 +80,7 @@ export function makeParents(base, projects) {
     const dir = path.join(base, 'parents', `project${String(p).padStart(2, '0')}`);
     const parent = path.join(dir, 'repo');
     const origin = path.join(dir, 'origin.git');
-    if (!fs.existsSync(path.join(parent, '.git'))) {
+    if (!fs.existsSync(path.join(dir, 'templates', 'ready'))) {
       fs.rmSync(dir, { recursive: true, force: true });
       fs.mkdirSync(parent, { recursive: true });
       git(dir, 'init', '--quiet', '--bare', '--initial-branch=main', origin);
@@ -82,17 +94,73 @@ export function makeParents(base, projects) {
       git(parent, 'remote', 'add', 'origin', origin);
       git(parent, 'push', '--quiet', 'origin', 'main');
       git(parent, 'fetch', '--quiet', 'origin');
+      const real = fs.realpathSync(parent);
+      const head = git(real, 'rev-parse', 'HEAD');
+      for (const [kind, branch] of [
+        ['transient', ''],
+        ['persistent', TEMPLATE_BRANCH],
+      ]) {
+        const wt = path.join(dir, 'templates', kind);
+        fs.mkdirSync(wt, { recursive: true });
+        execFileSync(
+          'sh',
+          [
+            '-c',
+            INIT_SCRIPT,
+            'init-sandbox',
+            wt,
+            path.join(dir, 'templates', `${kind}.home`),
+            head,
+            branch,
+            '',
+            origin,
+            path.join(real, '.git', 'objects'),
+          ],
+          { env: GIT_ENV, stdio: ['ignore', 'ignore', 'inherit'] },
+        );
+      }
+      fs.writeFileSync(path.join(dir, 'templates', 'ready'), '');
     }
-    parents.push({ parent: fs.realpathSync(parent), head: git(parent, 'rev-parse', 'HEAD') });
+    const real = fs.realpathSync(parent);
+    parents.push({
+      parent: real,
+      gitDir: path.join(real, '.git'),
+      head: git(real, 'rev-parse', 'HEAD'),
+      templates: {
+        transient: readTemplate(path.join(dir, 'templates', 'transient')),
+        persistent: readTemplate(path.join(dir, 'templates', 'persistent')),
+      },
+    });
   }
   return parents;
+}
+
+/** A template sandbox as data: its work files (from its index) and every file of its git folder. */
+function readTemplate(wt) {
+  const index = fs.readFileSync(path.join(wt, '.git', 'index'));
+  const entries = indexEntries(index);
+  const contents = entries.map((e) => fs.readFileSync(path.join(wt, e.path)));
+  const gitFiles = [];
+  const gitDirs = [];
+  const walk = (rel) => {
+    for (const entry of fs.readdirSync(path.join(wt, '.git', rel), { withFileTypes: true })) {
+      const name = path.join(rel, entry.name);
+      if (entry.isDirectory()) {
+        gitDirs.push(name);
+        walk(name);
+      } else if (name !== 'index')
+        gitFiles.push([name, fs.readFileSync(path.join(wt, '.git', name), 'utf8')]);
+    }
+  };
+  walk('');
+  return { index, entries, contents, gitFiles, gitDirs };
 }
 
 /**
  * Lays out the sandbox tree under `root` for the given parents: everything (`renew: 'all'`, `root` must not
  * exist), or only the stale sandboxes again (`renew: 'stale'`), which is all a reaper changes: the tree is
- * then identical to a fresh copy (same names, contents and ages; fresh sandboxes untouched). Returns the
- * number of sandboxes and how many are stale.
+ * then identical to a fresh copy (same names, contents and ages; fresh sandboxes untouched), and every
+ * parent's records are written again. Returns the number of sandboxes and how many are stale.
  */
 export function makeSandboxTree(
   root,
@@ -104,23 +172,16 @@ export function makeSandboxTree(
   const realRoot = fs.realpathSync(root);
   let count = 0;
   let stale = 0;
-  parents.forEach(({ parent, head }, p) => {
-    const gitDir = path.join(parent, '.git');
+  for (const [p, { parent, gitDir, head, templates }] of parents.entries()) {
+    // What a reaper may leave behind in the parent (private stores, locks): gone, as in a fresh copy.
     fs.rmSync(path.join(gitDir, 'worktree-sandbox'), { recursive: true, force: true });
-    if (renew === 'all') fs.rmSync(path.join(gitDir, 'worktrees'), { recursive: true, force: true });
-    const project = path.join(
-      realRoot,
-      `project${String(p).padStart(2, '0')}-${createHash('sha256').update(parent).digest('hex').slice(0, 6)}`,
-    );
-    fs.mkdirSync(project, { recursive: true });
-    // The template: a worktree made by git itself, the first (fresh) sandbox.
-    const template = path.join(project, 'exploration-00000000');
-    const templateAdmin = path.join(gitDir, 'worktrees', 'exploration-00000000');
-    if (renew === 'all') git(parent, 'worktree', 'add', '--quiet', '--detach', template, 'HEAD');
-    const index = fs.readFileSync(path.join(templateAdmin, 'index'));
-    const entries = indexEntries(index);
-    const contents = entries.map((e) => fs.readFileSync(path.join(template, e.path)));
+    const project = path.join(realRoot, projectName(parent));
+    const homes = path.join(project, HOME_FOLDER);
+    fs.mkdirSync(homes, { recursive: true });
+    fs.writeFileSync(path.join(project, PARENT_NOTE), `${parent}\n`);
     const branches = [];
+    const records = [];
+    let newest = 0;
     for (let i = 0; i < perProject; i++) {
       const isStale = i >= perProject - stalePerProject;
       const ageDays = isStale ? 100 + rand() * 200 : 1 + rand() * 24;
@@ -129,32 +190,46 @@ export function makeSandboxTree(
       const name = transient
         ? `exploration-${(i * 2654435761 + p * 40503).toString(16).padStart(8, '0').slice(-8)}`
         : `feature-${i}`;
-      const branch = transient ? undefined : `bench/${name}`;
+      const branch = transient ? '' : `bench/${name}`;
       if (branch) branches.push(branch);
+      records.push(`${REF_ROOT}/disk/${refComponent(name)}/head`);
+      newest = Math.max(newest, when);
       count++;
       if (isStale) stale++;
       if (renew === 'stale' && !isStale) continue;
-      if (i === 0) ageTree(template, templateAdmin, when);
-      else {
-        fs.rmSync(path.join(project, name), { recursive: true, force: true });
-        fs.rmSync(path.join(gitDir, 'worktrees', name), { recursive: true, force: true });
-        copySandbox({ project, name, gitDir, head, branch, entries, contents, index, when });
-      }
+      fs.rmSync(path.join(project, name), { recursive: true, force: true });
+      fs.rmSync(path.join(homes, name), { recursive: true, force: true });
+      copySandbox({
+        dir: path.join(project, name),
+        home: path.join(homes, name),
+        branch,
+        template: transient ? templates.transient : templates.persistent,
+        when,
+      });
     }
-    // Every branch sandbox has its own branch, at the commit origin has.
+    // Sandboxes are made in these folders, so their times are those of the newest sandbox.
+    fs.utimesSync(homes, newest, newest);
+    fs.utimesSync(path.join(project, PARENT_NOTE), newest, newest);
+    fs.utimesSync(project, newest, newest);
+    // The parent's records (each sandbox's head at the commit it started from, which origin has), its
+    // branches (as the imports left them), and its remote-tracking branch.
     const packed = [
       '# pack-refs with: peeled fully-peeled sorted ',
-      ...branches.sort().map((b) => `${head} refs/heads/${b}`),
+      ...[...branches.map((b) => `refs/heads/${b}`), 'refs/remotes/origin/main', ...records]
+        .sort()
+        .map((ref) => `${head} ${ref}`),
     ];
     fs.writeFileSync(path.join(gitDir, 'packed-refs'), `${packed.join('\n')}\n`);
-  });
+  }
   return { count, stale };
 }
 
-function copySandbox({ project, name, gitDir, head, branch, entries, contents, index, when }) {
-  const dir = path.join(project, name);
-  const admin = path.join(gitDir, 'worktrees', name);
+function copySandbox({ dir, home, branch, template, when }) {
+  const { entries, contents, index, gitFiles, gitDirs } = template;
+  const gitDir = path.join(dir, '.git');
+  const rename = (text) => (branch ? text.replaceAll(TEMPLATE_BRANCH, branch) : text);
   fs.mkdirSync(dir);
+  fs.mkdirSync(home);
   const made = new Set();
   entries.forEach((e, n) => {
     const file = path.join(dir, e.path);
@@ -166,33 +241,22 @@ function copySandbox({ project, name, gitDir, head, branch, entries, contents, i
     fs.writeFileSync(file, contents[n], { mode: e.mode & 0o777 });
     fs.utimesSync(file, when, when);
   });
-  fs.writeFileSync(path.join(dir, '.git'), `gitdir: ${admin}\n`);
-  fs.mkdirSync(path.join(admin, 'logs'), { recursive: true });
-  fs.writeFileSync(path.join(admin, 'HEAD'), branch ? `ref: refs/heads/${branch}\n` : `${head}\n`);
-  fs.writeFileSync(path.join(admin, 'commondir'), '../..\n');
-  fs.writeFileSync(path.join(admin, 'gitdir'), `${path.join(dir, '.git')}\n`);
-  fs.writeFileSync(
-    path.join(admin, 'logs', 'HEAD'),
-    `${'0'.repeat(40)} ${head} Bench <bench@example.com> ${when} +0000\tworktree\n`,
-  );
-  fs.writeFileSync(path.join(admin, 'index'), restat(index, entries, dir));
+  fs.mkdirSync(gitDir);
+  for (const rel of gitDirs) fs.mkdirSync(path.join(gitDir, rename(rel)), { recursive: true });
+  for (const [rel, text] of gitFiles) {
+    const file = path.join(gitDir, rename(rel));
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, rename(text).replaceAll(/ \d{10} ([+-]\d{4})\t/g, ` ${when} $1\t`));
+    fs.utimesSync(file, when, when);
+  }
+  fs.writeFileSync(path.join(gitDir, 'index'), restat(index, entries, dir));
   // The index written a minute after the files (as git does): its entries are not "racily clean".
-  fs.utimesSync(path.join(admin, 'index'), when + 60, when + 60);
-  for (const f of [
-    path.join(admin, 'HEAD'),
-    path.join(admin, 'logs', 'HEAD'),
-    path.join(admin, 'logs'),
-    admin,
-  ])
-    fs.utimesSync(f, when, when);
+  fs.utimesSync(path.join(gitDir, 'index'), when + 60, when + 60);
+  for (const rel of gitDirs) fs.utimesSync(path.join(gitDir, rename(rel)), when, when);
+  fs.utimesSync(gitDir, when, when);
   for (const folder of made) fs.utimesSync(folder, when, when);
   fs.utimesSync(dir, when, when);
-}
-
-function ageTree(dir, admin, when) {
-  for (const f of ['index', 'HEAD', 'ORIG_HEAD', 'logs/HEAD', 'logs', ''].map((x) => path.join(admin, x)))
-    if (fs.existsSync(f)) fs.utimesSync(f, when, when);
-  fs.utimesSync(dir, when, when);
+  fs.utimesSync(home, when, when);
 }
 
 /** Entry offsets of a version 2 index (SHA-1). */

@@ -1,32 +1,39 @@
-// Benchmark of `mode: reap` (issue 3), run by `npm run bench` (not a timed test). In one run, on identical
-// copies of a generated cache of SANDBOXES disk sandboxes across PROJECTS projects, STALE of them stale:
+// Benchmark of `mode: reap` on issue 9's layout (first written for issue 3), run by `npm run bench` (not a
+// timed test). For each size in SIZES (2,000 and 10,000 disk sandboxes across PROJECTS projects, a fifth
+// of them stale), on the identical generated tree (bench/reap-tree.mjs), interleaved:
 //   - the action, run as the Actions runner runs it (`node dist/index.js`, INPUT_* variables);
-//   - `find ROOT -mindepth 2 -maxdepth 2 -mtime +N -exec rm -rf {} +`, which checks nothing;
-//   - bench/naive-reaper.mjs, a reaper that starts one git process per sandbox to classify it.
+//   - `find ROOT -mindepth 2 -maxdepth 2 -mtime +N -exec rm -rf {} +`, which checks nothing (and leaves the
+//     sandboxes' homes and the parents' records behind);
+//   - the seed tool's own reaper (`PruneService.prune()` of Jsebayhi/gemini-cli-toolbox, one `git
+//     symbolic-ref` process per sandbox, then `shutil.rmtree` by folder mtime), run unmodified through
+//     bench/seed-reaper.py from the checkout named by BENCH_SEED_PRUNE (never part of this repository).
 // Then VOLUMES labelled volumes, listed by the action with a counted number of docker calls (a counting
 // shim on PATH), against 10 volumes. Medians over RUNS runs; peak memory of the action's process.
-// Targets (the issue): ≤ 4× find, ≥ 2.5× faster than the naive reaper, docker calls independent of the
-// volume count, peak memory ≤ 150 MB. Exits 1 when a result is wrong or a target is missed.
+// Targets (issue 9): ≤ 2× find, ≥ 2.5× faster than the seed tool's reaper, at both sizes; and, as in
+// issue 3, docker calls independent of the volume count, peak memory ≤ 150 MB. Exits 1 when a result is
+// wrong or a target is missed.
 //
-// Settings (environment): BENCH_REAP_RUNS (3), BENCH_REAP_PROJECTS (20), BENCH_REAP_PER_PROJECT (500),
-// BENCH_REAP_STALE_PER_PROJECT (100), BENCH_REAP_VOLUMES (1000), BENCH_REAP_DIR (a folder under /tmp).
+// Settings (environment): BENCH_SEED_PRUNE (required: the seed's prune.py), BENCH_REAP_SIZES
+// (2000,10000), BENCH_REAP_RUNS (3), BENCH_REAP_PROJECTS (20), BENCH_REAP_VOLUMES (1000; 0 skips the
+// volume part), BENCH_REAP_DIR (a folder under /tmp), BENCH_WRITE=0 (no docs update).
 import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { loadAverage, machineNote, median, writeSection } from './lib.mjs';
 import { makeParents, makeSandboxTree } from './reap-tree.mjs';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const DIST = path.join(REPO, 'dist', 'index.js');
-const NAIVE = path.join(REPO, 'bench', 'naive-reaper.mjs');
+const SEED = path.join(REPO, 'bench', 'seed-reaper.py');
+const SEED_PRUNE = process.env.BENCH_SEED_PRUNE ? path.resolve(process.env.BENCH_SEED_PRUNE) : '';
 const IMAGE = process.env.WORKTREE_SANDBOX_TEST_IMAGE ?? 'worktree-sandbox-test:bookworm';
 const setting = (name, fallback) => Number(process.env[`BENCH_REAP_${name}`] ?? fallback);
 const RUNS = setting('RUNS', 3);
 const PROJECTS = setting('PROJECTS', 20);
-const PER_PROJECT = setting('PER_PROJECT', 500);
-const STALE_PER_PROJECT = setting('STALE_PER_PROJECT', 100);
+const SIZES = (process.env.BENCH_REAP_SIZES ?? '2000,10000').split(',').map(Number);
 const VOLUMES = setting('VOLUMES', 1000);
 const BASE = process.env.BENCH_REAP_DIR ?? path.join(os.tmpdir(), 'worktree-sandbox-bench-reap');
 const ROOT = path.join(BASE, 'root');
@@ -34,10 +41,6 @@ const ROOT = path.join(BASE, 'root');
 // matrix (30 days transient, 90 persistent) pick exactly the same ones.
 const FIND_DAYS = 29;
 
-const median = (values) => {
-  const s = [...values].sort((a, b) => a - b);
-  return s.length % 2 ? s[s.length >> 1] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
 const secs = (ms) => `${(ms / 1000).toFixed(2)} s`;
 const log = (...args) => console.error('[bench:reap]', ...args);
 
@@ -113,6 +116,17 @@ async function runAction(inputs) {
   return { ms: result.ms, outputs, summary, dockerCalls, peakMb, stdout: result.stdout };
 }
 
+/** The action's own timings of its phases, from its log (src/reap/reap.ts): scan, closer look, removal. */
+function phasesOf(stdout) {
+  const number = (re) => Number(re.exec(stdout)?.[1] ?? NaN);
+  return {
+    scan: number(/^Found \d+ entries .* \(([\d.]+) s\)\.$/m),
+    look: number(/^In use, work and size checked \(([\d.]+) s;/m),
+    proved: number(/checked \([\d.]+ s; (\d+) proved clean by the filesystem alone/m),
+    remove: number(/^Done in ([\d.]+) s\.$/m),
+  };
+}
+
 const tools = {
   action: async () => {
     const r = await runAction({
@@ -127,7 +141,7 @@ const tools = {
       removed: reaped,
       peakMb: r.peakMb,
       dockerCalls: r.dockerCalls.length,
-      stats: r.stdout,
+      phases: phasesOf(r.stdout),
     };
   },
   find: async () => {
@@ -148,83 +162,100 @@ const tools = {
     if (r.code !== 0) throw new Error(`find failed: ${r.stderr}`);
     return { ms: r.ms };
   },
-  naive: async () => {
-    const r = await run(process.execPath, [NAIVE, ROOT]);
-    if (r.code !== 0) throw new Error(`the naive reaper failed: ${r.stderr}`);
-    return { ms: r.ms, removed: JSON.parse(r.stdout).removed };
+  seed: async () => {
+    const r = await run('python3', [SEED], {
+      ...process.env,
+      BENCH_SEED_PRUNE: SEED_PRUNE,
+      GEMINI_WORKTREE_ROOT: ROOT,
+    });
+    if (r.code !== 0) throw new Error(`the seed tool's reaper failed: ${r.stderr.slice(-2000)}`);
+    const { seconds } = JSON.parse(r.stdout.trim().split('\n').at(-1));
+    // Its prune() alone (the hub is long-running: Python and Flask start-up are not its reaper's cost).
+    return { ms: seconds * 1000, processMs: r.ms };
   },
 };
 
+/** Sandboxes left under the root (entries starting with a dot are homes and notes). */
 function countSandboxes() {
   let n = 0;
-  for (const project of fs.readdirSync(ROOT)) n += fs.readdirSync(path.join(ROOT, project)).length;
+  for (const project of fs.readdirSync(ROOT))
+    n += fs.readdirSync(path.join(ROOT, project)).filter((name) => !name.startsWith('.')).length;
   return n;
 }
 
-function countRegistrations(parents) {
-  let n = 0;
-  for (const { parent } of parents) {
-    try {
-      n += fs.readdirSync(path.join(parent, '.git', 'worktrees')).length;
-    } catch {
-      /* none left */
-    }
+/** Homes left, and the parents' records of sandboxes left: what only the action cleans up. */
+function countLeftovers(parents) {
+  let homes = 0;
+  for (const project of fs.readdirSync(ROOT)) {
+    const dir = path.join(ROOT, project, '.home');
+    if (fs.existsSync(dir)) homes += fs.readdirSync(dir).length;
   }
-  return n;
+  let records = 0;
+  for (const { parent } of parents)
+    records += execFileSync('git', ['-C', parent, 'for-each-ref', '--format=x', 'refs/worktree-sandbox/'], {
+      encoding: 'utf8',
+    })
+      .split('\n')
+      .filter(Boolean).length;
+  return { homes, records };
 }
 
 // ---- disk sandboxes ---------------------------------------------------------------------------------------
 
-async function benchDisk() {
-  log(`parents: ${PROJECTS} repositories under ${BASE}/parents`);
+async function benchDisk(size) {
+  const perProject = Math.round(size / PROJECTS);
+  const stalePerProject = Math.round(perProject / 5);
+  log(`${size} sandboxes: parents ${PROJECTS} repositories under ${BASE}/parents`);
   const parents = makeParents(BASE, PROJECTS);
-  const results = { action: [], find: [], naive: [] };
-  const order = ['action', 'find', 'naive'];
+  const order = ['action', 'find', 'seed'];
+  const results = Object.fromEntries(order.map((name) => [name, []]));
   let actionDetails;
   fs.rmSync(ROOT, { recursive: true, force: true });
   let renew = 'all';
+  const load = [loadAverage()];
   for (let r = 0; r < RUNS; r++) {
     for (let k = 0; k < order.length; k++) {
       const name = order[(k + r) % order.length];
       const t = Date.now();
       const now = Math.floor(Date.now() / 1000);
-      const tree = makeSandboxTree(ROOT, parents, {
-        perProject: PER_PROJECT,
-        stalePerProject: STALE_PER_PROJECT,
-        seed: 7,
-        renew,
-        now,
-      });
+      const tree = makeSandboxTree(ROOT, parents, { perProject, stalePerProject, seed: 7, renew, now });
       renew = 'stale';
       // Written back to disk before the clock starts, so that no tool pays for the generator's writes.
       execFileSync('sync');
       log(
-        `run ${r + 1}/${RUNS} ${name}: ${tree.count} sandboxes (${tree.stale} stale) ready in ${secs(Date.now() - t)}`,
+        `${size}: run ${r + 1}/${RUNS} ${name}: ${tree.count} sandboxes (${tree.stale} stale) ready in ${secs(Date.now() - t)}`,
       );
       const result = await tools[name]();
       const left = countSandboxes();
-      if (left !== tree.count - tree.stale)
-        fail(`${name} left ${left} sandboxes, expected ${tree.count - tree.stale}`);
+      const kept = tree.count - tree.stale;
+      if (left !== kept) fail(`${name} left ${left} sandboxes, expected ${kept}`);
       if (result.removed !== undefined && result.removed !== tree.stale)
         fail(`${name} removed ${result.removed}, expected ${tree.stale}`);
-      if (name === 'action' && countRegistrations(parents) !== tree.count - tree.stale)
-        fail(
-          `the action left ${countRegistrations(parents)} registrations for ${tree.count - tree.stale} sandboxes`,
-        );
-      if (name === 'action') actionDetails = result;
+      const homeFolders = fs.readdirSync(ROOT).filter((p) => fs.existsSync(path.join(ROOT, p, '.home')));
+      if (homeFolders.length !== PROJECTS) fail(`${name} removed a project's .home folder`);
+      if (name === 'action') {
+        const { homes, records } = countLeftovers(parents);
+        if (homes !== kept || records !== kept)
+          fail(`the action left ${homes} homes and ${records} records for ${kept} sandboxes`);
+        actionDetails = result;
+      }
       results[name].push(result);
       log(
-        `run ${r + 1}/${RUNS} ${name}: ${secs(result.ms)}${result.peakMb ? `, peak ${result.peakMb.toFixed(0)} MB` : ''}`,
+        `${size}: run ${r + 1}/${RUNS} ${name}: ${secs(result.ms)}${result.peakMb ? `, peak ${result.peakMb.toFixed(0)} MB` : ''}`,
       );
     }
   }
+  load.push(loadAverage());
   fs.rmSync(ROOT, { recursive: true, force: true });
   const m = (name) => median(results[name].map((x) => x.ms));
   return {
+    size,
+    stale: PROJECTS * stalePerProject,
     action: m('action'),
     find: m('find'),
-    naive: m('naive'),
+    seed: m('seed'),
     all: results,
+    load,
     peakMb: Math.max(...results.action.map((x) => x.peakMb)),
     dockerCalls: actionDetails.dockerCalls,
   };
@@ -295,60 +326,111 @@ async function benchVolumes() {
   }
 }
 
+/** The seed's time over the action's, said the way round it is. */
+const fasterOrSlower = (speedup) =>
+  speedup >= 1 ? `${speedup.toFixed(2)}× faster` : `${(1 / speedup).toFixed(2)}× slower`;
+
 // ---- main -------------------------------------------------------------------------------------------------
 
 async function main() {
   if (!fs.existsSync(DIST)) throw new Error('dist/index.js is missing: npm run build');
+  if (!SEED_PRUNE || !fs.existsSync(SEED_PRUNE))
+    throw new Error(
+      `BENCH_SEED_PRUNE must name the seed tool's prune.py (images/gemini-hub/app/services/prune.py in a checkout of Jsebayhi/gemini-cli-toolbox, kept out of this repository, e.g. under .bench/): got ${JSON.stringify(SEED_PRUNE)}. docs/benchmarks.md says how to get it.`,
+    );
   fs.mkdirSync(BASE, { recursive: true });
   fs.writeFileSync(
     PRELOAD,
     "process.on('exit', () => require('node:fs').writeFileSync(process.env.BENCH_MAX_RSS_FILE, String(process.resourceUsage().maxRSS)));\n",
   );
   Object.assign(shim, dockerShim());
-  const disk = await benchDisk();
-  const volumes = await benchVolumes();
+  const disks = [];
+  for (const size of SIZES) disks.push(await benchDisk(size));
+  const volumes = VOLUMES > 0 ? await benchVolumes() : undefined;
 
-  const ratioFind = disk.action / disk.find;
-  const speedup = disk.naive / disk.action;
-  const peak = Math.max(disk.peakMb, volumes.small.peakMb, volumes.large.peakMb);
-  const constant = volumes.small.calls.length === volumes.large.calls.length;
-  const perVolume = volumes.large.calls.filter((c) => /^volume inspect|^inspect/.test(c)).length;
-  const checks = [
-    [`action ≤ 4× find`, ratioFind <= 4, `${ratioFind.toFixed(2)}×`],
-    [`action ≥ 2.5× faster than the naive reaper`, speedup >= 2.5, `${speedup.toFixed(2)}×`],
-    [
+  const checks = [];
+  for (const disk of disks) {
+    const ratioFind = disk.action / disk.find;
+    const speedup = disk.seed / disk.action;
+    checks.push(
+      [`${disk.size} sandboxes: action ≤ 2× find`, ratioFind <= 2, `× ${ratioFind.toFixed(2)}`],
+      [
+        `${disk.size} sandboxes: action ≥ 2.5× faster than the seed tool's reaper`,
+        speedup >= 2.5,
+        fasterOrSlower(speedup),
+      ],
+    );
+  }
+  const peak = Math.max(
+    ...disks.map((d) => d.peakMb),
+    ...(volumes ? [volumes.small.peakMb, volumes.large.peakMb] : []),
+  );
+  if (volumes) {
+    const constant = volumes.small.calls.length === volumes.large.calls.length;
+    const perVolume = volumes.large.calls.filter((c) => /^volume inspect|^inspect/.test(c)).length;
+    checks.push([
       `docker calls independent of the volume count`,
       constant && perVolume === 0,
       `${volumes.small.calls.length} for 10, ${volumes.large.calls.length} for ${VOLUMES}`,
-    ],
-    [`peak memory ≤ 150 MB`, peak <= 150, `${peak.toFixed(0)} MB`],
-  ];
+    ]);
+  }
+  checks.push([`peak memory ≤ 150 MB`, peak <= 150, `${peak.toFixed(0)} MB`]);
   for (const [what, ok] of checks) if (!ok) fail(`target missed: ${what}`);
 
-  const row = (name, list) =>
-    `| ${name} | ${list.map((x) => secs(x.ms)).join(', ')} | **${secs(median(list.map((x) => x.ms)))}** |`;
-  const md = [
-    `Command: \`npm run bench\` (this part: \`node bench/reap.bench.mjs\`), ${new Date().toISOString().slice(0, 10)}, ` +
-      `${os.cpus().length} cores, node ${process.version}, git ${execFileSync('git', ['version'], { encoding: 'utf8' }).trim().replace('git version ', '')}, ` +
-      `docker ${execFileSync('docker', ['version', '--format', '{{.Server.Version}}'], { encoding: 'utf8' }).trim()}.`,
-    '',
-    `Cache: ${PROJECTS * PER_PROJECT} disk sandboxes (linked worktrees of ${PROJECTS} repositories, 31 files each, half transient, half on a branch origin has), ${PROJECTS * STALE_PER_PROJECT} of them stale (100–300 days), the rest 1–25 days. Before every measurement the stale sandboxes are laid out again (what a reaper removes), so each tool starts from the identical tree; written back to disk (\`sync\`) before the clock starts. ${RUNS} runs, tools interleaved.`,
-    '',
-    '| tool | runs | median |',
-    '|---|---|---:|',
-    row('the action (`node dist/index.js`, mode: reap)', disk.all.action),
-    row(`\`find ROOT -mindepth 2 -maxdepth 2 -mtime +${FIND_DAYS} -exec rm -rf {} +\``, disk.all.find),
-    row('naive reaper (bench/naive-reaper.mjs: one git process per sandbox)', disk.all.naive),
-    '',
-    '| target | result | |',
-    '|---|---|---|',
-    ...checks.map(([what, ok, value]) => `| ${what} | ${value} | ${ok ? 'met' : '**missed**'} |`),
-    '',
-    `Docker calls of one reap run: ${VOLUMES} volumes: ${volumes.large.calls.length} (\`${[...new Set(volumes.large.calls)].join('`, `')}\`), 10 volumes: ${volumes.small.calls.length}; listing ${VOLUMES} volumes took ${secs(volumes.large.ms)} (10 volumes: ${secs(volumes.small.ms)}). ` +
-      `Disk run: ${disk.dockerCalls} docker calls. Peak memory (maxRSS of the action's process): ${disk.peakMb.toFixed(0)} MB on the disk cache, ${volumes.large.peakMb.toFixed(0)} MB with ${VOLUMES} volumes.`,
+  const list = (xs) => xs.map((x) => (x.ms / 1000).toFixed(2)).join(', ');
+  const rows = disks.flatMap((d) => [
+    [
+      `${d.size} sandboxes (${d.stale} stale): action vs \`find … -exec rm -rf\``,
+      secs(d.action),
+      secs(d.find),
+      `× ${(d.action / d.find).toFixed(2)}`,
+      '≤ × 2',
+      d.action / d.find <= 2 ? 'pass' : '**FAIL**',
+    ],
+    [
+      `${d.size} sandboxes (${d.stale} stale): action vs the seed tool's reaper`,
+      secs(d.action),
+      secs(d.seed),
+      fasterOrSlower(d.seed / d.action),
+      '≥ 2.5× faster',
+      d.seed / d.action >= 2.5 ? 'pass' : '**FAIL**',
+    ],
+  ]);
+  const table = [
+    '| measure | action (median) | baseline (median, same run) | ratio | target | result |',
+    '|---|---|---|---|---|---|',
+    ...rows.map((r) => `| ${r.join(' | ')} |`),
   ].join('\n');
+  const gitVersion = execFileSync('git', ['version'], { encoding: 'utf8' })
+    .trim()
+    .replace('git version ', '');
+  const dockerVersion = execFileSync('docker', ['version', '--format', '{{.Server.Version}}'], {
+    encoding: 'utf8',
+  }).trim();
+  const seedPath = path.relative(REPO, path.resolve(SEED_PRUNE));
+  const command = `BENCH_SEED_PRUNE=${seedPath.startsWith('..') ? SEED_PRUNE : seedPath} ${VOLUMES === 1000 ? '' : `BENCH_REAP_VOLUMES=${VOLUMES} `}${RUNS === 3 ? '' : `BENCH_REAP_RUNS=${RUNS} `}node bench/reap.bench.mjs`;
+  const md = `
+Produced by \`${command}\` on ${new Date().toISOString().slice(0, 10)} (part of \`npm run bench\`, which needs \`BENCH_SEED_PRUNE\` too; after \`npm run build\`).
+
+- Machine: ${machineNote()}; git ${gitVersion}, Docker ${dockerVersion}, Python ${execFileSync('python3', ['--version'], { encoding: 'utf8' }).trim().replace('Python ', '')}; running as uid ${process.getuid()}. 1-minute load average ${disks.map((d) => `${d.load[0]} → ${d.load[1]} (${d.size})`).join(', ')}.
+- Cache (bench/reap-tree.mjs): ${PROJECTS} parent repositories, each with a bare origin holding its commits; under \`<root>/<project>/\` sandboxes in issue 9's layout: each a repository of its own (31 files in 4 folders, \`.git\` folder borrowing the parent's objects through \`objects/info/alternates\`, made by run mode's own INIT_SCRIPT for one template per kind, copied with their own index stat data), its home \`.home/<name>\`, the project's \`.parent\` note, and the parent's record \`refs/worktree-sandbox/disk/<name>/head\`. Half transient (detached), half persistent (on a branch); a fifth stale (100–300 days), the rest 1–25 days. Before every measurement the stale sandboxes are laid out again (what a reaper removes) and the records rewritten, so each tool starts from the identical tree; \`sync\` before the clock starts. ${RUNS} runs per size, tools interleaved in rotating order; medians.
+- Tools: the action (\`node dist/index.js\`, \`mode: reap\`, as the runner runs it, whole process timed: scan, use and work checks, removal of sandbox, home and records, outputs and job summary; checked: exactly the stale ones gone, with their homes and records). \`find ROOT -mindepth 2 -maxdepth 2 -mtime +${FIND_DAYS} -exec rm -rf {} +\` (checks nothing; leaves the homes and records). The seed tool's \`PruneService.prune()\` (Jsebayhi/gemini-cli-toolbox, images/gemini-hub/app/services/prune.py, run unmodified with its defaults, 30 days headless, 90 branch, 90 orphan, its root given by \`GEMINI_WORKTREE_ROOT\`; timed inside Python around the call, without the interpreter's and Flask's start-up): it expects the same \`<root>/<project>/<worktree>\` layout and classifies each folder by \`git -C <folder> symbolic-ref -q HEAD\`, which works the same on a sandbox with its own \`.git\` folder as on a linked worktree, so it runs on the same copy; it also looks at \`.home\` (no repository: "orphan", 90 days, recent, kept) and leaves the homes and records behind.
+
+${table}
+
+Samples, in seconds, in the order they ran:
+
+${disks.map((d) => `- ${d.size} sandboxes: action ${list(d.all.action)}; find ${list(d.all.find)}; seed tool ${list(d.all.seed)} (its whole process: ${d.all.seed.map((x) => (x.processMs / 1000).toFixed(2)).join(', ')})`).join('\n')}
+
+The action's own account of its phases (its log; per run, in seconds: scan / in use, work and size of the stale ones / removal):
+${disks.map((d) => `- ${d.size} sandboxes: ${d.all.action.map((x) => `${x.phases.scan.toFixed(2)} / ${x.phases.look.toFixed(2)} / ${x.phases.remove.toFixed(2)}`).join('; ')} (stale ones proved clean by the filesystem alone: ${d.all.action.map((x) => x.phases.proved).join(', ')} of ${d.stale})`).join('\n')}
+
+Peak memory (maxRSS of the action's process): ${disks.map((d) => `${d.peakMb.toFixed(0)} MB (${d.size} sandboxes)`).join(', ')}${volumes ? `, ${volumes.large.peakMb.toFixed(0)} MB with ${VOLUMES} volumes` : ''}. Docker calls of a disk run: ${disks.at(-1).dockerCalls}.${volumes ? ` Listing ${VOLUMES} volumes: ${volumes.large.calls.length} docker calls (\`${[...new Set(volumes.large.calls)].join('`, `')}\`), 10 volumes: ${volumes.small.calls.length}; ${secs(volumes.large.ms)} (10 volumes: ${secs(volumes.small.ms)}).` : ''}
+`;
   fs.writeFileSync(path.join(BASE, 'results.md'), `${md}\n`);
   console.log(md);
+  if (process.env.BENCH_WRITE !== '0')
+    await writeSection(path.join(REPO, 'docs', 'benchmarks.md'), '## Issue 9: reap', md);
 }
 
 main().catch((error) => {
