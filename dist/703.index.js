@@ -1711,12 +1711,17 @@ async function carryOut(removals, deps) {
         try {
             const locked = batch.filter((_, n) => !('refused' in locks[n]));
             const activity = await currentActivity(locked.map((r) => r.sandbox), deps);
+            const forget = { sandboxes: [], projectDirs: new Set() };
             const done = await inParallel(batch, REMOVALS_IN_FLIGHT, async (removal) => {
                 const held = locks[batch.indexOf(removal)];
                 if ('refused' in held)
                     return skipped(held.refused);
-                return removeOne(removal, activity.get(removal.sandbox.key), deps);
+                return removeOne(removal, activity.get(removal.sandbox.key), { ...deps, forget });
             });
+            // The removed folders' records, a parent at a time; then the project folders left empty.
+            await (0,remove/* forgetSandboxes */.Jf)(deps.git, forget.sandboxes);
+            for (const dir of forget.projectDirs)
+                await (0,remove/* removeEmptyProjectDir */.ih)(dir);
             batch.forEach((removal, n) => {
                 outcomes.set(removal.decision.key, done[n]);
                 deps.log(describe(removal.decision, done[n]));
@@ -1810,19 +1815,16 @@ async function removeFolders(sandbox, deps, outcome) {
         outcome.detail = `its .git folder could not be moved away (${tree.problems[0]?.error}): left intact`;
         return;
     }
+    // No sandbox any more (its .git is gone): the parent forgets it (with the batch's others), and its
+    // project folder goes with its last sandbox.
     const location = sandbox.location && !sandbox.orphan ? sandbox.location : undefined;
+    if (location)
+        deps.forget.sandboxes.push(location);
+    deps.forget.projectDirs.add(external_node_path_.dirname(sandbox.hostPath));
     if (tree.problems.length === 0) {
         outcome.status = 'removed';
-        // What is left of it (the project folder with its last sandbox) goes the way run mode removes it.
-        if (location)
-            await (0,remove/* removeSandbox */.Ur)(deps.git, deps.engine, location);
-        else
-            await (0,remove/* removeEmptyProjectDir */.ih)(external_node_path_.dirname(sandbox.hostPath));
         return;
     }
-    // No sandbox any more (its .git is gone): the parent forgets it; the rest is reported.
-    if (location)
-        await (0,remove/* forgetSandbox */.je)(deps.git, location);
     outcome.status = 'partly removed';
     outcome.detail = `${tree.problems.length} entr${tree.problems.length === 1 ? 'y' : 'ies'} could not be deleted`;
 }

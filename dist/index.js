@@ -32053,6 +32053,8 @@ async function resolveBranch(git, parent, branch, base) {
 
 // EXTERNAL MODULE: ./src/sandbox/create.ts
 var create = __nccwpck_require__(9371);
+// EXTERNAL MODULE: ./src/sandbox/bookkeeping.ts
+var bookkeeping = __nccwpck_require__(9503);
 // EXTERNAL MODULE: ./src/sandbox/layout.ts
 var layout = __nccwpck_require__(9601);
 // EXTERNAL MODULE: ./src/sandbox/lock.ts
@@ -32061,8 +32063,6 @@ var lock = __nccwpck_require__(6856);
 var repository = __nccwpck_require__(1151);
 // EXTERNAL MODULE: ./src/engine/container-args.ts
 var container_args = __nccwpck_require__(5011);
-// EXTERNAL MODULE: ./src/sandbox/bookkeeping.ts
-var bookkeeping = __nccwpck_require__(9503);
 ;// CONCATENATED MODULE: ./src/sandbox/reuse.ts
 // Reuse: a sandbox is taken as it is, uncommitted work and all. What origin has of its branch that the
 // sandbox was not shown yet is offered inside as its `origin/<branch>` (a remote-tracking ref), never
@@ -32365,10 +32365,6 @@ async function importBundle(git, sandbox, captured) {
         ];
         if (pin.length)
             await git.run(store, ['update-ref', '--stdin'], { input: Buffer.from(pin.join('\n') + '\n') });
-        const [head, snapshot] = await Promise.all([
-            resolve(git, store, 'refs/run/head'),
-            resolve(git, store, 'refs/run/snapshot'),
-        ]);
         const refs = (0,bookkeeping/* sandboxRefs */.yB)(sandbox);
         // Persistent sandboxes bring their branch (whatever HEAD is); transient ones what HEAD holds.
         const source = sandbox.branch
@@ -32376,13 +32372,22 @@ async function importBundle(git, sandbox, captured) {
                 ? 'refs/run/branch'
                 : undefined
             : 'refs/run/head';
-        let tip = await resolve(git, parent.path, refs.head);
+        // One process for every ref the store holds now (our own fixed names, not options: no --end-of-options,
+        // which rev-parse would echo); the parent's record gets exactly the source's commit.
+        const wanted = ['refs/run/head', 'refs/run/snapshot', ...(source === 'refs/run/branch' ? [source] : [])];
+        const [head, snapshot, branchTip] = (await git.run(store, ['rev-parse', ...wanted])).trim().split('\n');
+        let tip;
         if (source) {
             await git.run(parent.path, ['fetch', '--quiet', '--no-tags', '--no-write-fetch-head', '--', store, `+${source}:${refs.head}`], {
                 config: FSCK,
             });
-            tip = await resolve(git, parent.path, refs.head);
+            tip = source === 'refs/run/head' ? head : branchTip;
         }
+        else
+            tip = await resolve(git, parent.path, refs.head);
+        for (const sha of [head, snapshot, tip])
+            if (!SHA.test(sha ?? ''))
+                throw new Error('The import named no commit.');
         const branchUpdate = sandbox.branch ? await fastForwardBranch(git, sandbox, tip) : undefined;
         return { tip, head, snapshot, store, branchUpdate };
     });
@@ -32391,10 +32396,12 @@ async function importBundle(git, sandbox, captured) {
 async function fastForwardBranch(git, sandbox, tip) {
     const { parent, branch } = sandbox;
     const ref = `refs/heads/${branch}`;
-    const current = await git.resolveCommit(parent.path, ref);
+    const [current, holder] = await Promise.all([
+        git.resolveCommit(parent.path, ref),
+        checkedOutIn(git, parent.path, ref),
+    ]);
     if (current === tip)
         return 'up to date';
-    const holder = await checkedOutIn(git, parent.path, ref);
     if (holder)
         return `not moved: ${branch} is checked out in ${holder}`;
     if (!current) {
@@ -32488,6 +32495,7 @@ var report = __nccwpck_require__(7119);
 
 
 
+
 /** How long the capture helper may take once the command is done. */
 const CAPTURE_TIMEOUT_MS = 10 * 60_000;
 async function runSandbox(settings, deps) {
@@ -32510,6 +32518,7 @@ async function runSandbox(settings, deps) {
     ui.debug(`Branch plan: ${JSON.stringify(plan)}`);
     const worktreeRoot = settings.isolation === 'disk' ? await realRoot(settings.worktreeRoot) : settings.worktreeRoot;
     const location = (0,layout/* locateSandbox */.Iw)(plan, parent, settings.isolation, worktreeRoot, settings.volumePrefix);
+    ui.debug(`Sandbox plan: ${location.name} (${location.kind}, ${location.isolation}) at ${(0,layout/* whereIs */.ie)(location)}; work tree ${location.worktreePath}, home ${location.homePath}; records under ${(0,bookkeeping/* sandboxRefs */.yB)(location).prefix}.`);
     const originUrl = settings.push ? await git.remoteUrl(parent.path, 'origin') : undefined;
     if (settings.push && !originUrl && !deps.pushTo)
         throw new Error(`push: true needs a remote named origin in ${parent.path}.`);
@@ -33416,9 +33425,9 @@ function diskWorktreePath(root, project, sandbox) {
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Jf: () => (/* binding */ forgetSandboxes),
 /* harmony export */   Ur: () => (/* binding */ removeSandbox),
-/* harmony export */   ih: () => (/* binding */ removeEmptyProjectDir),
-/* harmony export */   je: () => (/* binding */ forgetSandbox)
+/* harmony export */   ih: () => (/* binding */ removeEmptyProjectDir)
 /* harmony export */ });
 /* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1455);
 /* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_fs_promises__WEBPACK_IMPORTED_MODULE_0__);
@@ -33449,11 +33458,28 @@ async function removeSandbox(git, engine, sandbox) {
     });
 }
 /**
- * Only the parent's records of a sandbox (refs and private store), for a sandbox whose folders are gone
- * or are no sandbox any more (the reaper removed its `.git` but could not delete every file).
+ * The records of many sandboxes whose folders are gone, a parent at a time: one lock, one `for-each-ref`
+ * and one `update-ref --stdin` per parent, however many sandboxes (the reaper removes thousands).
  */
-async function forgetSandbox(git, sandbox) {
-    await (0,_lock_js__WEBPACK_IMPORTED_MODULE_5__/* .withRepositoryLock */ .aZ)(sandbox.parent.gitDir, () => dropAllRecords(git, sandbox));
+async function forgetSandboxes(git, sandboxes) {
+    const byParent = new Map();
+    for (const s of sandboxes)
+        byParent.set(s.parent.gitDir, [...(byParent.get(s.parent.gitDir) ?? []), s]);
+    for (const group of byParent.values()) {
+        const { parent } = group[0];
+        await (0,_lock_js__WEBPACK_IMPORTED_MODULE_5__/* .withRepositoryLock */ .aZ)(parent.gitDir, async () => {
+            const all = (await git.run(parent.path, ['for-each-ref', '--format=%(refname)', '--', `${_bookkeeping_js__WEBPACK_IMPORTED_MODULE_2__/* .REF_ROOT */ .Dw}/`]))
+                .split('\n')
+                .filter(Boolean);
+            const prefixes = group.map((s) => `${(0,_bookkeeping_js__WEBPACK_IMPORTED_MODULE_2__/* .sandboxRefs */ .yB)(s).prefix}/`);
+            const doomed = all.filter((ref) => prefixes.some((p) => ref.startsWith(p)));
+            if (doomed.length)
+                await git.run(parent.path, ['update-ref', '--stdin'], {
+                    input: Buffer.from(doomed.map((ref) => `delete ${ref}\n`).join('')),
+                });
+            await Promise.all(group.map((s) => node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.rm((0,_bookkeeping_js__WEBPACK_IMPORTED_MODULE_2__/* .privateStorePath */ .Ay)(parent, s), { recursive: true, force: true })));
+        });
+    }
 }
 async function dropAllRecords(git, sandbox) {
     await (0,_bookkeeping_js__WEBPACK_IMPORTED_MODULE_2__/* .dropRecords */ .gE)(git, sandbox.parent, (0,_bookkeeping_js__WEBPACK_IMPORTED_MODULE_2__/* .sandboxRefs */ .yB)(sandbox));
@@ -37446,7 +37472,7 @@ async function cleanupRun(state, ui, tempDir) {
     // The main step stopped before it brought the work back: do it now, the same way.
     const collected = state.report ?? (await (0,run/* collectChanges */.K9)(git, engine, prepared, { ...state.collect, image: state.image }));
     // Counted now, not when the report was made: the main step may have pushed since.
-    const report = { ...collected, unpushedCommits: await unpushedNow(git, sandbox) };
+    const report = { ...collected, unpushedCommits: await unpushedNow(git, sandbox, state.startSha) };
     if (state.cleanup === 'auto') {
         if ((0,run_report/* holdsWork */.W)(report))
             return keep(ui, sandbox, describeWork(report));
@@ -37460,12 +37486,15 @@ async function cleanupRun(state, ui, tempDir) {
     return { removed: true, ...saved };
 }
 /** The sandbox's recorded commits that no remote-tracking ref of the parent has. */
-async function unpushedNow(git, sandbox) {
+async function unpushedNow(git, sandbox, startSha) {
+    // Commits since the sandbox's run started that no remote has (what it started from is the parent's).
+    const since = startSha && /^[0-9a-f]{40,64}$/.test(startSha) ? [startSha] : [];
     const out = await git.exec(sandbox.parent.path, [
         'rev-list',
         '--count',
         (0,bookkeeping/* sandboxRefs */.yB)(sandbox).head,
         '--not',
+        ...since,
         '--remotes',
         '--',
     ]);
@@ -37630,7 +37659,7 @@ async function runAction(settings) {
     let outcome;
     try {
         if (kind.bot) {
-            const { runForPullRequest } = await Promise.all(/* import() */[__nccwpck_require__.e(251), __nccwpck_require__.e(872)]).then(__nccwpck_require__.bind(__nccwpck_require__, 7872));
+            const { runForPullRequest } = await Promise.all(/* import() */[__nccwpck_require__.e(251), __nccwpck_require__.e(540)]).then(__nccwpck_require__.bind(__nccwpck_require__, 6540));
             outcome = await runForPullRequest(settings, (0,action_ui/* actionIo */.P)(ui));
             if (!outcome)
                 return;
@@ -37688,7 +37717,7 @@ function setOutputs(outcome) {
 async function post() {
     const state = (0,action_state/* loadRunState */.fQ)();
     if (state?.progress && !state.progress.finished) {
-        const { finishProgressInPost } = await Promise.all(/* import() */[__nccwpck_require__.e(251), __nccwpck_require__.e(872)]).then(__nccwpck_require__.bind(__nccwpck_require__, 7872));
+        const { finishProgressInPost } = await Promise.all(/* import() */[__nccwpck_require__.e(251), __nccwpck_require__.e(540)]).then(__nccwpck_require__.bind(__nccwpck_require__, 6540));
         await finishProgressInPost(state.progress, postToken(), (0,action_ui/* actionUi */.V)());
     }
     if (!state?.location) {

@@ -9221,11 +9221,28 @@ async function removeSandbox(git, engine, sandbox) {
     });
 }
 /**
- * Only the parent's records of a sandbox (refs and private store), for a sandbox whose folders are gone
- * or are no sandbox any more (the reaper removed its `.git` but could not delete every file).
+ * The records of many sandboxes whose folders are gone, a parent at a time: one lock, one `for-each-ref`
+ * and one `update-ref --stdin` per parent, however many sandboxes (the reaper removes thousands).
  */
-async function forgetSandbox(git, sandbox) {
-    await withRepositoryLock(sandbox.parent.gitDir, () => dropAllRecords(git, sandbox));
+async function forgetSandboxes(git, sandboxes) {
+    const byParent = new Map();
+    for (const s of sandboxes)
+        byParent.set(s.parent.gitDir, [...(byParent.get(s.parent.gitDir) ?? []), s]);
+    for (const group of byParent.values()) {
+        const { parent } = group[0];
+        await withRepositoryLock(parent.gitDir, async () => {
+            const all = (await git.run(parent.path, ['for-each-ref', '--format=%(refname)', '--', `${REF_ROOT}/`]))
+                .split('\n')
+                .filter(Boolean);
+            const prefixes = group.map((s) => `${sandboxRefs(s).prefix}/`);
+            const doomed = all.filter((ref) => prefixes.some((p) => ref.startsWith(p)));
+            if (doomed.length)
+                await git.run(parent.path, ['update-ref', '--stdin'], {
+                    input: Buffer.from(doomed.map((ref) => `delete ${ref}\n`).join('')),
+                });
+            await Promise.all(group.map((s) => promises_namespaceObject.rm(privateStorePath(parent, s), { recursive: true, force: true })));
+        });
+    }
 }
 async function dropAllRecords(git, sandbox) {
     await dropRecords(git, sandbox.parent, sandboxRefs(sandbox));
@@ -10173,10 +10190,6 @@ async function importBundle(git, sandbox, captured) {
         ];
         if (pin.length)
             await git.run(store, ['update-ref', '--stdin'], { input: Buffer.from(pin.join('\n') + '\n') });
-        const [head, snapshot] = await Promise.all([
-            resolve(git, store, 'refs/run/head'),
-            resolve(git, store, 'refs/run/snapshot'),
-        ]);
         const refs = sandboxRefs(sandbox);
         // Persistent sandboxes bring their branch (whatever HEAD is); transient ones what HEAD holds.
         const source = sandbox.branch
@@ -10184,13 +10197,22 @@ async function importBundle(git, sandbox, captured) {
                 ? 'refs/run/branch'
                 : undefined
             : 'refs/run/head';
-        let tip = await resolve(git, parent.path, refs.head);
+        // One process for every ref the store holds now (our own fixed names, not options: no --end-of-options,
+        // which rev-parse would echo); the parent's record gets exactly the source's commit.
+        const wanted = ['refs/run/head', 'refs/run/snapshot', ...(source === 'refs/run/branch' ? [source] : [])];
+        const [head, snapshot, branchTip] = (await git.run(store, ['rev-parse', ...wanted])).trim().split('\n');
+        let tip;
         if (source) {
             await git.run(parent.path, ['fetch', '--quiet', '--no-tags', '--no-write-fetch-head', '--', store, `+${source}:${refs.head}`], {
                 config: FSCK,
             });
-            tip = await resolve(git, parent.path, refs.head);
+            tip = source === 'refs/run/head' ? head : branchTip;
         }
+        else
+            tip = await resolve(git, parent.path, refs.head);
+        for (const sha of [head, snapshot, tip])
+            if (!SHA.test(sha ?? ''))
+                throw new Error('The import named no commit.');
         const branchUpdate = sandbox.branch ? await fastForwardBranch(git, sandbox, tip) : undefined;
         return { tip, head, snapshot, store, branchUpdate };
     });
@@ -10199,10 +10221,12 @@ async function importBundle(git, sandbox, captured) {
 async function fastForwardBranch(git, sandbox, tip) {
     const { parent, branch } = sandbox;
     const ref = `refs/heads/${branch}`;
-    const current = await git.resolveCommit(parent.path, ref);
+    const [current, holder] = await Promise.all([
+        git.resolveCommit(parent.path, ref),
+        checkedOutIn(git, parent.path, ref),
+    ]);
     if (current === tip)
         return 'up to date';
-    const holder = await checkedOutIn(git, parent.path, ref);
     if (holder)
         return `not moved: ${branch} is checked out in ${holder}`;
     if (!current) {
@@ -10323,6 +10347,7 @@ function holdsWork(report) {
 
 
 
+
 /** How long the capture helper may take once the command is done. */
 const CAPTURE_TIMEOUT_MS = 10 * 60_000;
 async function runSandbox(settings, deps) {
@@ -10345,6 +10370,7 @@ async function runSandbox(settings, deps) {
     ui.debug(`Branch plan: ${JSON.stringify(plan)}`);
     const worktreeRoot = settings.isolation === 'disk' ? await realRoot(settings.worktreeRoot) : settings.worktreeRoot;
     const location = locateSandbox(plan, parent, settings.isolation, worktreeRoot, settings.volumePrefix);
+    ui.debug(`Sandbox plan: ${location.name} (${location.kind}, ${location.isolation}) at ${whereIs(location)}; work tree ${location.worktreePath}, home ${location.homePath}; records under ${sandboxRefs(location).prefix}.`);
     const originUrl = settings.push ? await git.remoteUrl(parent.path, 'origin') : undefined;
     if (settings.push && !originUrl && !deps.pushTo)
         throw new Error(`push: true needs a remote named origin in ${parent.path}.`);
@@ -10542,7 +10568,7 @@ async function cleanupRun(state, ui, tempDir) {
     // The main step stopped before it brought the work back: do it now, the same way.
     const collected = state.report ?? (await collectChanges(git, engine, prepared, { ...state.collect, image: state.image }));
     // Counted now, not when the report was made: the main step may have pushed since.
-    const report = { ...collected, unpushedCommits: await unpushedNow(git, sandbox) };
+    const report = { ...collected, unpushedCommits: await unpushedNow(git, sandbox, state.startSha) };
     if (state.cleanup === 'auto') {
         if (holdsWork(report))
             return keep(ui, sandbox, describeWork(report));
@@ -10556,12 +10582,15 @@ async function cleanupRun(state, ui, tempDir) {
     return { removed: true, ...saved };
 }
 /** The sandbox's recorded commits that no remote-tracking ref of the parent has. */
-async function unpushedNow(git, sandbox) {
+async function unpushedNow(git, sandbox, startSha) {
+    // Commits since the sandbox's run started that no remote has (what it started from is the parent's).
+    const since = startSha && /^[0-9a-f]{40,64}$/.test(startSha) ? [startSha] : [];
     const out = await git.exec(sandbox.parent.path, [
         'rev-list',
         '--count',
         sandboxRefs(sandbox).head,
         '--not',
+        ...since,
         '--remotes',
         '--',
     ]);
@@ -12420,12 +12449,17 @@ async function carryOut(removals, deps) {
         try {
             const locked = batch.filter((_, n) => !('refused' in locks[n]));
             const activity = await currentActivity(locked.map((r) => r.sandbox), deps);
+            const forget = { sandboxes: [], projectDirs: new Set() };
             const done = await inParallel(batch, REMOVALS_IN_FLIGHT, async (removal) => {
                 const held = locks[batch.indexOf(removal)];
                 if ('refused' in held)
                     return skipped(held.refused);
-                return removeOne(removal, activity.get(removal.sandbox.key), deps);
+                return removeOne(removal, activity.get(removal.sandbox.key), { ...deps, forget });
             });
+            // The removed folders' records, a parent at a time; then the project folders left empty.
+            await forgetSandboxes(deps.git, forget.sandboxes);
+            for (const dir of forget.projectDirs)
+                await removeEmptyProjectDir(dir);
             batch.forEach((removal, n) => {
                 outcomes.set(removal.decision.key, done[n]);
                 deps.log(describe(removal.decision, done[n]));
@@ -12519,19 +12553,16 @@ async function removeFolders(sandbox, deps, outcome) {
         outcome.detail = `its .git folder could not be moved away (${tree.problems[0]?.error}): left intact`;
         return;
     }
+    // No sandbox any more (its .git is gone): the parent forgets it (with the batch's others), and its
+    // project folder goes with its last sandbox.
     const location = sandbox.location && !sandbox.orphan ? sandbox.location : undefined;
+    if (location)
+        deps.forget.sandboxes.push(location);
+    deps.forget.projectDirs.add(external_node_path_.dirname(sandbox.hostPath));
     if (tree.problems.length === 0) {
         outcome.status = 'removed';
-        // What is left of it (the project folder with its last sandbox) goes the way run mode removes it.
-        if (location)
-            await removeSandbox(deps.git, deps.engine, location);
-        else
-            await removeEmptyProjectDir(external_node_path_.dirname(sandbox.hostPath));
         return;
     }
-    // No sandbox any more (its .git is gone): the parent forgets it; the rest is reported.
-    if (location)
-        await forgetSandbox(deps.git, location);
     outcome.status = 'partly removed';
     outcome.detail = `${tree.problems.length} entr${tree.problems.length === 1 ? 'y' : 'ies'} could not be deleted`;
 }
