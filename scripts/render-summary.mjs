@@ -58,7 +58,7 @@ function age(dir, days) {
 function sandbox(parent, name, days, prepare = () => undefined) {
   const files = fs.mkdtempSync(path.join(work, 'run-'));
   const output = path.join(files, 'output');
-  fs.writeFileSync(output, '');
+  for (const f of ['output', 'state', 'summary']) fs.writeFileSync(path.join(files, f), '');
   execFileSync(process.execPath, [path.join(repoRoot, 'dist', 'index.js')], {
     cwd: files,
     stdio: 'ignore',
