@@ -9001,6 +9001,9 @@ async function prepareSandbox(git, engine, sandbox, plan, image, log) {
         }
         if (creating)
             log.info(`Recovering ${whereIs(sandbox)}: a run was killed while creating it.`);
+        // A folder nobody recorded is refused before anything is written: it may be someone's work.
+        else if (sandbox.isolation === 'disk')
+            await refuseForeignFolder(sandbox);
         const seed = await readSeed(git, parent, plan);
         await git.run(parent.path, [
             'update-ref',
@@ -9017,7 +9020,9 @@ async function prepareSandbox(git, engine, sandbox, plan, image, log) {
                 await createInVolume(engine, sandbox, seed, image, creating);
         }
         catch (error) {
-            await undoCreation(engine, sandbox, present && !creating);
+            // A disk sandbox cleaned up after itself (createOnDisk); a volume made here goes, one found is kept.
+            if (sandbox.isolation === 'container' && !(present && !creating))
+                await engine.removeVolume(sandbox.volume).catch(() => undefined);
             await dropRecords(git, parent, refs);
             throw error;
         }
@@ -9108,21 +9113,23 @@ async function createOnDisk(git, sandbox, seed, recover) {
     await writeParentNote(projectDir, sandbox.parent);
     if (recover)
         await removeDiskFolders(sandbox);
-    else if (await create_exists(sandbox.hostPath)) {
-        if ((await promises_namespaceObject.readdir(sandbox.hostPath)).length > 0)
-            throw new SandboxConflictError(`${sandbox.hostPath} exists and holds files, but ${sandbox.parent.path} has no record of a sandbox there: it is not touched. Move it away or remove it, then run again.`);
-        await promises_namespaceObject.rmdir(sandbox.hostPath);
-    }
-    // The folder is new (mkdir fails if anything appeared meanwhile): no container has written in it yet.
+    // The folder is new (mkdir fails if anything appeared meanwhile, and then nothing is removed): no
+    // container has written in it yet. What is made from here on is ours to remove if it fails.
     await promises_namespaceObject.mkdir(sandbox.hostPath);
     const result = await runProcess('sh', ['-c', INIT_SCRIPT, 'init-sandbox', ...initArgs(sandbox, seed)], {
         cwd: projectDir,
         // The runner's own git configuration stays out too: the checkout applies no filter it defines (a
         // start commit may hold a sandbox's work, .gitattributes and all).
         env: git.scriptEnv({ GIT_CONFIG_GLOBAL: '/dev/null', XDG_CONFIG_HOME: '/nonexistent' }),
+    }).catch(async (error) => {
+        await removeDiskFolders(sandbox);
+        throw error;
     });
-    if (result.exitCode !== 0)
-        throw new Error(await creationFailure(projectDir, result.stderr || result.stdout));
+    if (result.exitCode === 0)
+        return;
+    const message = await creationFailure(projectDir, result.stderr || result.stdout);
+    await removeDiskFolders(sandbox);
+    throw new Error(message);
 }
 /** As root only to hand the fresh volume to the runner's user; then the same script as that user. */
 const VOLUME_SCRIPT = `set -eu
@@ -9176,12 +9183,13 @@ async function createInVolume(engine, sandbox, seed, image, recover) {
         throw new Error(`Could not create the sandbox in volume ${sandbox.volume}: ${said || `exit ${result.exitCode}`}${explained ? ` (${explained.message} ${explained.hint})` : ''}`);
     }
 }
-/** What a failed creation leaves is removed; an existing volume is kept (it may hold another's files). */
-async function undoCreation(engine, sandbox, keepVolume) {
-    if (sandbox.isolation === 'disk')
-        await removeDiskFolders(sandbox);
-    else if (!keepVolume)
-        await engine.removeVolume(sandbox.volume).catch(() => undefined);
+/** An empty folder where the sandbox goes is removed; one holding files nobody recorded is refused. */
+async function refuseForeignFolder(sandbox) {
+    if (!(await create_exists(sandbox.hostPath)))
+        return;
+    if ((await promises_namespaceObject.readdir(sandbox.hostPath)).length > 0)
+        throw new SandboxConflictError(`${sandbox.hostPath} exists and holds files, but ${sandbox.parent.path} has no record of a sandbox there: it is not touched. Move it away or remove it, then run again.`);
+    await promises_namespaceObject.rmdir(sandbox.hostPath);
 }
 async function removeDiskFolders(sandbox) {
     await promises_namespaceObject.rm(sandbox.hostPath, { recursive: true, force: true });
@@ -10551,7 +10559,6 @@ function run_firstLine(text) {
 
 
 
-
 async function cleanupRun(state, ui, tempDir) {
     const engine = new ContainerEngine(state.engine);
     if (state.container && (await engine.removeContainer(state.container)))
@@ -10613,16 +10620,12 @@ async function recoverHalfCreated(git, engine, sandbox, ui) {
     const refs = sandboxRefs(sandbox);
     const { parent } = sandbox;
     const half = await withRepositoryLock(parent.gitDir, async () => {
-        const [head, creating] = await Promise.all([
-            git.resolveCommit(parent.path, refs.head),
-            git.refExists(parent.path, refs.creating),
-        ]);
-        return creating || !head;
+        // Only a `creating` record says that this action made something there; without any record, nothing
+        // of ours is there (what is, is not touched).
+        return git.refExists(parent.path, refs.creating);
     });
     if (!half)
-        return keep(ui, sandbox, 'it was ready before the main step stopped');
-    if (sandbox.isolation === 'disk')
-        await removeDiskFolders(sandbox);
+        return keep(ui, sandbox, 'no creation of it was under way when the main step stopped');
     await removeSandbox(git, engine, sandbox).catch(() => undefined);
     ui.info(`The main step stopped before sandbox ${sandbox.name} was ready: removed what it had half-created.`);
     return { removed: true };

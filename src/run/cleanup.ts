@@ -5,7 +5,6 @@ import * as path from 'node:path';
 import { ContainerEngine } from '../engine/engine.js';
 import { Git } from '../engine/git.js';
 import { privateStorePath, sandboxRefs } from '../sandbox/bookkeeping.js';
-import { removeDiskFolders } from '../sandbox/create.js';
 import { whereIs, type PreparedSandbox, type Sandbox } from '../sandbox/layout.js';
 import { withRepositoryLock } from '../sandbox/lock.js';
 import { removeSandbox } from '../sandbox/remove.js';
@@ -87,14 +86,11 @@ async function recoverHalfCreated(
   const refs = sandboxRefs(sandbox);
   const { parent } = sandbox;
   const half = await withRepositoryLock(parent.gitDir, async () => {
-    const [head, creating] = await Promise.all([
-      git.resolveCommit(parent.path, refs.head),
-      git.refExists(parent.path, refs.creating),
-    ]);
-    return creating || !head;
+    // Only a `creating` record says that this action made something there; without any record, nothing
+    // of ours is there (what is, is not touched).
+    return git.refExists(parent.path, refs.creating);
   });
-  if (!half) return keep(ui, sandbox, 'it was ready before the main step stopped');
-  if (sandbox.isolation === 'disk') await removeDiskFolders(sandbox);
+  if (!half) return keep(ui, sandbox, 'no creation of it was under way when the main step stopped');
   await removeSandbox(git, engine, sandbox).catch(() => undefined);
   ui.info(
     `The main step stopped before sandbox ${sandbox.name} was ready: removed what it had half-created.`,

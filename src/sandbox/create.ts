@@ -65,6 +65,8 @@ export async function prepareSandbox(
       await dropRecords(git, parent, refs);
     }
     if (creating) log.info(`Recovering ${whereIs(sandbox)}: a run was killed while creating it.`);
+    // A folder nobody recorded is refused before anything is written: it may be someone's work.
+    else if (sandbox.isolation === 'disk') await refuseForeignFolder(sandbox);
     const seed = await readSeed(git, parent, plan);
     await git.run(parent.path, [
       'update-ref',
@@ -78,7 +80,9 @@ export async function prepareSandbox(
       if (sandbox.isolation === 'disk') await createOnDisk(git, sandbox, seed, creating);
       else await createInVolume(engine, sandbox, seed, image, creating);
     } catch (error) {
-      await undoCreation(engine, sandbox, present && !creating);
+      // A disk sandbox cleaned up after itself (createOnDisk); a volume made here goes, one found is kept.
+      if (sandbox.isolation === 'container' && !(present && !creating))
+        await engine.removeVolume(sandbox.volume).catch(() => undefined);
       await dropRecords(git, parent, refs);
       throw error;
     }
@@ -171,23 +175,22 @@ async function createOnDisk(git: Git, sandbox: DiskSandbox, seed: Seed, recover:
   await fs.mkdir(projectDir, { recursive: true });
   await writeParentNote(projectDir, sandbox.parent);
   if (recover) await removeDiskFolders(sandbox);
-  else if (await exists(sandbox.hostPath)) {
-    if ((await fs.readdir(sandbox.hostPath)).length > 0)
-      throw new SandboxConflictError(
-        `${sandbox.hostPath} exists and holds files, but ${sandbox.parent.path} has no record of a sandbox there: it is not touched. Move it away or remove it, then run again.`,
-      );
-    await fs.rmdir(sandbox.hostPath);
-  }
-  // The folder is new (mkdir fails if anything appeared meanwhile): no container has written in it yet.
+  // The folder is new (mkdir fails if anything appeared meanwhile, and then nothing is removed): no
+  // container has written in it yet. What is made from here on is ours to remove if it fails.
   await fs.mkdir(sandbox.hostPath);
   const result = await runProcess('sh', ['-c', INIT_SCRIPT, 'init-sandbox', ...initArgs(sandbox, seed)], {
     cwd: projectDir,
     // The runner's own git configuration stays out too: the checkout applies no filter it defines (a
     // start commit may hold a sandbox's work, .gitattributes and all).
     env: git.scriptEnv({ GIT_CONFIG_GLOBAL: '/dev/null', XDG_CONFIG_HOME: '/nonexistent' }),
+  }).catch(async (error: unknown) => {
+    await removeDiskFolders(sandbox);
+    throw error;
   });
-  if (result.exitCode !== 0)
-    throw new Error(await creationFailure(projectDir, result.stderr || result.stdout));
+  if (result.exitCode === 0) return;
+  const message = await creationFailure(projectDir, result.stderr || result.stdout);
+  await removeDiskFolders(sandbox);
+  throw new Error(message);
 }
 
 /** As root only to hand the fresh volume to the runner's user; then the same script as that user. */
@@ -254,10 +257,14 @@ async function createInVolume(
   }
 }
 
-/** What a failed creation leaves is removed; an existing volume is kept (it may hold another's files). */
-async function undoCreation(engine: ContainerEngine, sandbox: Sandbox, keepVolume: boolean): Promise<void> {
-  if (sandbox.isolation === 'disk') await removeDiskFolders(sandbox);
-  else if (!keepVolume) await engine.removeVolume(sandbox.volume).catch(() => undefined);
+/** An empty folder where the sandbox goes is removed; one holding files nobody recorded is refused. */
+async function refuseForeignFolder(sandbox: DiskSandbox): Promise<void> {
+  if (!(await exists(sandbox.hostPath))) return;
+  if ((await fs.readdir(sandbox.hostPath)).length > 0)
+    throw new SandboxConflictError(
+      `${sandbox.hostPath} exists and holds files, but ${sandbox.parent.path} has no record of a sandbox there: it is not touched. Move it away or remove it, then run again.`,
+    );
+  await fs.rmdir(sandbox.hostPath);
 }
 
 export async function removeDiskFolders(sandbox: DiskSandbox): Promise<void> {

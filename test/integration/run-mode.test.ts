@@ -8,6 +8,7 @@ import { parseSettings, type RunSettings } from '../../src/settings.js';
 import type { RunState } from '../../src/run/state.js';
 import { silentUi } from '../../src/run/ui.js';
 import type { Sandbox } from '../../src/sandbox/layout.js';
+import { projectName } from '../../src/sandbox/naming.js';
 import {
   inVolume,
   removeVolumes,
@@ -246,6 +247,52 @@ describe.each(ENGINES)('engine %s', (name) => {
     const removed = await cleanupRun(state, silentUi, tempDir());
     expect(removed).toEqual({ removed: true });
     expect(records(repo.parent)).toEqual([]);
+  });
+
+  it('refuses a folder holding files where a disk sandbox goes, nobody having recorded it, and never touches it', async () => {
+    const { repo, root } = setup();
+    const folder = path.join(root, projectName(fs.realpathSync(repo.parent)), 'someones-work');
+    fs.mkdirSync(folder, { recursive: true });
+    fs.writeFileSync(path.join(folder, 'precious.txt'), 'keep me\n');
+    await expect(
+      run({
+        'repository-path': repo.parent,
+        isolation: 'disk',
+        'worktree-root': root,
+        branch: 'someones-work',
+        command: 'true',
+      }),
+    ).rejects.toThrow(/exists and holds files.*it is not touched/);
+    expect(fs.readFileSync(path.join(folder, 'precious.txt'), 'utf8')).toBe('keep me\n');
+    expect(records(repo.parent)).toEqual([]);
+    // The post step of such a run leaves it alone too.
+    const state = {
+      engine,
+      image: TEST_IMAGE,
+      cleanup: 'always',
+      location: {
+        isolation: 'disk',
+        hostPath: folder,
+        worktreePath: folder,
+        homePath: path.join(path.dirname(folder), '.home', 'someones-work'),
+        name: 'someones-work',
+        kind: 'persistent',
+        branch: 'someones-work',
+        project: projectName(fs.realpathSync(repo.parent)),
+        parent: {
+          path: fs.realpathSync(repo.parent),
+          gitDir: path.join(fs.realpathSync(repo.parent), '.git'),
+          objectStores: [],
+        },
+      },
+      collect: {
+        author: { name: 'a', email: 'a@b' },
+        committer: { name: 'a', email: 'a@b' },
+        maxImportBytes: 1 << 20,
+      },
+    } as unknown as RunState;
+    expect((await cleanupRun(state, silentUi, tempDir())).removed).toBe(false);
+    expect(fs.existsSync(path.join(folder, 'precious.txt'))).toBe(true);
   });
 
   it('counts a run that changes nothing as activity (the reaper reads the work tree folder time)', async () => {
