@@ -162,7 +162,9 @@ describe('the action killed (SIGKILL)', () => {
     async (_when, kill, left) => {
       const s = scenario();
       const start = rgit(s.repo.parent, 'rev-parse', 'main');
-      const killed = await run({ inputs: s.inputs({ command: 'true', branch: 'created' }), ...kill(s) });
+      // A command that outlives every kill point: on a fast machine the whole run can end before 1.5 s
+      // with `true`. A kill that lands in the command leaves its container; the next run removes it.
+      const killed = await run({ inputs: s.inputs({ command: 'sleep 5', branch: 'created' }), ...kill(s) });
       expect(killed.signal).toBe('SIGKILL');
       const after = records(s.repo.parent, 'volume', 'created');
       expect(left).toContainEqual(after);
