@@ -89,14 +89,25 @@ describe('concurrency', () => {
       'volume-prefix': prefix,
       'worktree-root': root,
       isolation: 'disk',
-      branch: 'busy',
+      branch: `busy-${process.pid}`,
     };
-    const first = runStep({ inputs: { ...inputs, command: 'sleep 4' } });
-    await new Promise((r) => setTimeout(r, 1500));
+    const first = runStep({ inputs: { ...inputs, command: 'sleep 8' } });
+    // The second run starts once the first one's command runs (its lock is held by then), not after a
+    // fixed delay that a slow machine can outrun.
+    for (
+      let waited = 0;
+      !containersWithLabel(`worktree-sandbox.sandbox=${inputs.branch}`).length;
+      waited += 100
+    ) {
+      if (waited > 60_000) throw new Error('the first run never started its command');
+      await new Promise((r) => setTimeout(r, 100));
+    }
     const second = await runStep({ inputs: { ...inputs, command: 'true', 'lock-timeout-minutes': '0.01' } });
     expect(second.code).toBe(1);
     expect(second.stdout).toMatch(
-      /::error::sandbox busy is in use by another run \(process \d+ on .*\); two runs never share a sandbox/,
+      new RegExp(
+        `::error::sandbox ${inputs.branch} is in use by another run \\(process \\d+ on .*\\); two runs never share a sandbox`,
+      ),
     );
     expect((await first).code).toBe(0);
   });
