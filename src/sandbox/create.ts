@@ -52,12 +52,19 @@ export async function prepareSandbox(
   const { parent } = sandbox;
   const refs = sandboxRefs(sandbox);
   return withRepositoryLock(parent.gitDir, async () => {
-    const [head, creating, present] = await Promise.all([
-      git.resolveCommit(parent.path, refs.head),
-      git.refExists(parent.path, refs.creating),
+    // The records and what origin has of the branch: one git process (start-up latency counts).
+    const upstreamRef = sandbox.branch ? `refs/remotes/origin/${sandbox.branch}` : '';
+    const [recorded, present] = await Promise.all([
+      git.readRefs(parent.path, [refs.head, refs.creating, refs.offered, upstreamRef]),
       isPresent(engine, sandbox),
     ]);
-    if (head && !creating && present) return { ...sandbox, reused: true, startSha: head };
+    const head = recorded.get(refs.head);
+    const creating = recorded.has(refs.creating);
+    if (head && !creating && present) {
+      const upstream = recorded.get(upstreamRef);
+      const upstreamNew = upstream && upstream !== recorded.get(refs.offered) ? upstream : undefined;
+      return { ...sandbox, reused: true, startSha: head, upstreamNew };
+    }
     if (head && !creating) {
       log.info(
         `Sandbox ${sandbox.name} (${whereIs(sandbox)}) is gone: its records in the parent are dropped.`,

@@ -45,6 +45,11 @@ export type PreparedSandbox = Sandbox & {
   reused: boolean;
   /** The commit the run starts from, as the parent's bookkeeping knows it. */
   startSha: string;
+  /**
+   * Reuse only: what origin has of the sandbox's branch (the parent's `origin/<branch>`) that was not
+   * offered inside yet, read under the repository lock with the records.
+   */
+  upstreamNew?: string;
 };
 
 export const HOME_FOLDER = '.home';

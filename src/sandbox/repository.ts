@@ -17,19 +17,27 @@ export interface ParentRepository {
   resolvedFrom?: string;
 }
 
-export async function findParentRepository(git: Git, given: string): Promise<ParentRepository> {
+/** A parent as run mode finds it: with the commit its HEAD named then. */
+export interface FoundParent extends ParentRepository {
+  head: string;
+}
+
+export async function findParentRepository(git: Git, given: string): Promise<FoundParent> {
   const start = await realDirectory(given);
-  // One git call for all three answers (start-up latency counts): outside a work tree it prints `false`
-  // or fails, and --show-toplevel fails there in any case.
+  // One git call for all four answers (start-up latency counts): outside a work tree it prints `false`
+  // or fails, and --show-toplevel fails there in any case; in a repository without commits the first
+  // three lines are printed and HEAD fails. `--` keeps a file named like the revision out of it.
   const found = await git.exec(start, [
     'rev-parse',
     '--is-inside-work-tree',
     '--path-format=absolute',
     '--git-common-dir',
     '--show-toplevel',
+    'HEAD^{commit}',
+    '--',
   ]);
-  const [inside, commonDir, toplevel] = found.stdout.trim().split('\n');
-  if (found.exitCode !== 0 || inside !== 'true' || !commonDir || !toplevel) {
+  const [inside, commonDir, toplevel, ...rest] = found.stdout.trim().split('\n');
+  if (inside !== 'true' || !commonDir || !toplevel) {
     throw new Error(
       `repository-path ${given} is not a git work tree (git says: ${found.stderr.trim() || found.stdout.trim()}).`,
     );
@@ -40,16 +48,18 @@ export async function findParentRepository(git: Git, given: string): Promise<Par
       `repository-path ${given} uses a git directory at ${gitDir}: only a normal clone (a work tree with its .git folder) can be a sandbox parent.`,
     );
   }
-  const parentPath = path.dirname(gitDir);
-  if (!(await git.resolveCommit(parentPath, 'HEAD'))) {
+  const head = rest.find((line) => /^[0-9a-f]{40,64}$/.test(line));
+  if (found.exitCode !== 0 || !head) {
     throw new Error(
       `repository-path ${given} has no commits yet: a sandbox needs at least one commit to start from.`,
     );
   }
+  const parentPath = path.dirname(gitDir);
   const top = await fs.realpath(toplevel);
   return {
     path: parentPath,
     gitDir,
+    head,
     objectStores: await objectStores(path.join(gitDir, 'objects')),
     resolvedFrom: top !== parentPath ? top : undefined,
   };

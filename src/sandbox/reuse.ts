@@ -21,14 +21,10 @@ export async function offerUpstream(
   sandbox: PreparedSandbox,
   image: string,
 ): Promise<string | undefined> {
-  if (!sandbox.reused || !sandbox.branch) return undefined;
+  const upstream = sandbox.upstreamNew;
+  if (!sandbox.reused || !sandbox.branch || !upstream) return undefined;
   const { parent } = sandbox;
   const refs = sandboxRefs(sandbox);
-  const [upstream, offered] = await Promise.all([
-    git.resolveCommit(parent.path, `refs/remotes/origin/${sandbox.branch}`),
-    git.resolveCommit(parent.path, refs.offered),
-  ]);
-  if (!upstream || upstream === offered) return undefined;
   const result = await engine.exec(
     await engine.runArgs({
       remove: true,
