@@ -8588,17 +8588,31 @@ class GitError extends Error {
     }
 }
 class Git {
-    version;
     env;
-    constructor(version, env) {
-        this.version = version;
+    constructor(env) {
         this.env = env;
     }
+    /** The wrapper, once git is known to be there and new enough. */
     static async create() {
-        const env = baseGitEnv();
+        const { git, checked } = Git.checking();
+        await checked;
+        return git;
+    }
+    /**
+     * The wrapper at once, and the version check as a promise, so that the check overlaps the first calls
+     * (start-up latency counts). Await `checked` before trusting any other answer: when git is missing or
+     * too old, its error is the one to report.
+     */
+    static checking() {
+        const git = new Git(baseGitEnv());
+        const checked = git.checkVersion();
+        checked.catch(() => undefined); // awaited by the caller
+        return { git, checked };
+    }
+    async checkVersion() {
         let result;
         try {
-            result = await runProcess('git', ['version'], { env });
+            result = await runProcess('git', ['version'], { env: this.env });
         }
         catch (error) {
             if (error instanceof ProcError) {
@@ -8615,7 +8629,6 @@ class Git {
         if (compareVersions(version, MIN_GIT_VERSION) < 0) {
             throw new Error(`git ${version.join('.')} is too old: worktree-sandbox needs git ${MIN_GIT_VERSION.join('.')} or newer.`);
         }
-        return new Git(version.join('.'), env);
     }
     /** Runs git in `cwd`; never throws for a non-zero exit (see `run`). */
     async exec(cwd, args, options = {}) {
@@ -8648,6 +8661,34 @@ class Git {
     async refExists(cwd, ref) {
         const result = await this.exec(cwd, ['show-ref', '--verify', '--quiet', '--', ref]);
         return result.exitCode === 0;
+    }
+    /**
+     * The commits of several full ref names at once (one git process): each name that exists and points to
+     * a commit (an annotated tag is peeled to its commit), in a map; names that do not are absent.
+     */
+    async readRefs(cwd, refs) {
+        const found = new Map();
+        const wanted = new Set(refs.filter((ref) => ref.startsWith('refs/')));
+        if (wanted.size === 0)
+            return found;
+        // for-each-ref also lists refs below a pattern (`refs/heads/a` shows `refs/heads/a/b`): exact names only.
+        const out = await this.run(cwd, [
+            'for-each-ref',
+            '--format=%(objectname) %(objecttype) %(*objectname) %(*objecttype) %(refname)',
+            '--',
+            ...wanted,
+        ]);
+        for (const line of out.split('\n')) {
+            const [object, type, peeled, peeledType, ...name] = line.split(' ');
+            const ref = name.join(' ');
+            if (!wanted.has(ref))
+                continue;
+            if (type === 'commit')
+                found.set(ref, object);
+            else if (type === 'tag' && peeledType === 'commit')
+                found.set(ref, peeled);
+        }
+        return found;
     }
     /** The commit a revision names, or undefined when it names none. */
     async resolveCommit(cwd, rev) {
@@ -8988,13 +9029,19 @@ async function prepareSandbox(git, engine, sandbox, plan, image, log) {
     const { parent } = sandbox;
     const refs = sandboxRefs(sandbox);
     return withRepositoryLock(parent.gitDir, async () => {
-        const [head, creating, present] = await Promise.all([
-            git.resolveCommit(parent.path, refs.head),
-            git.refExists(parent.path, refs.creating),
+        // The records and what origin has of the branch: one git process (start-up latency counts).
+        const upstreamRef = sandbox.branch ? `refs/remotes/origin/${sandbox.branch}` : '';
+        const [recorded, present] = await Promise.all([
+            git.readRefs(parent.path, [refs.head, refs.creating, refs.offered, upstreamRef]),
             isPresent(engine, sandbox),
         ]);
-        if (head && !creating && present)
-            return { ...sandbox, reused: true, startSha: head };
+        const head = recorded.get(refs.head);
+        const creating = recorded.has(refs.creating);
+        if (head && !creating && present) {
+            const upstream = recorded.get(upstreamRef);
+            const upstreamNew = upstream && upstream !== recorded.get(refs.offered) ? upstream : undefined;
+            return { ...sandbox, reused: true, startSha: head, upstreamNew };
+        }
         if (head && !creating) {
             log.info(`Sandbox ${sandbox.name} (${whereIs(sandbox)}) is gone: its records in the parent are dropped.`);
             await dropRecords(git, parent, refs);
@@ -9301,20 +9348,25 @@ function planBranch(facts, newTransientName = transientSandboxName) {
 /**
  * Gathers the facts from the parent repository (fetching the branch from origin when it is not known yet).
  * Call it holding the repository lock. The parent is the host's alone: no container can write its refs.
+ * `head`, when given, is the parent's HEAD commit as just read: the start when `base` is empty.
  */
 async function resolveBranch(git, parent, branch, base) {
     const parentPath = parent.path;
-    const [baseCommit, localExists] = await Promise.all([
-        git.resolveCommit(parentPath, base || 'HEAD'),
-        branch ? git.refExists(parentPath, `refs/heads/${branch}`) : false,
+    const local = `refs/heads/${branch}`;
+    const remote = `refs/remotes/origin/${branch}`;
+    // One git process for both branch refs; the base only costs one more when it is named.
+    const [baseCommit, refs] = await Promise.all([
+        !base && parent.head ? parent.head : git.resolveCommit(parentPath, base || 'HEAD'),
+        branch ? git.readRefs(parentPath, [local, remote]) : new Map(),
     ]);
     if (!baseCommit)
         throw new Error(`Invalid input 'base': ${JSON.stringify(base)} names no commit in ${parentPath}.`);
     if (!branch)
         return planBranch({ branch, localExists: false, remoteExists: false, baseCommit });
+    const localExists = refs.has(local);
     let remoteExists = false;
     if (!localExists) {
-        remoteExists = await git.refExists(parentPath, `refs/remotes/origin/${branch}`);
+        remoteExists = refs.has(remote);
         // actions/checkout fetches one ref only: ask origin whether the branch exists before creating it anew.
         if (!remoteExists && (await git.remoteUrl(parentPath, 'origin'))) {
             remoteExists = await git.tryFetchBranch(parentPath, 'origin', branch);
@@ -9329,31 +9381,36 @@ async function resolveBranch(git, parent, branch, base) {
 
 async function findParentRepository(git, given) {
     const start = await realDirectory(given);
-    // One git call for all three answers (start-up latency counts): outside a work tree it prints `false`
-    // or fails, and --show-toplevel fails there in any case.
+    // One git call for all four answers (start-up latency counts): outside a work tree it prints `false`
+    // or fails, and --show-toplevel fails there in any case; in a repository without commits the first
+    // three lines are printed and HEAD fails. `--` keeps a file named like the revision out of it.
     const found = await git.exec(start, [
         'rev-parse',
         '--is-inside-work-tree',
         '--path-format=absolute',
         '--git-common-dir',
         '--show-toplevel',
+        'HEAD^{commit}',
+        '--',
     ]);
-    const [inside, commonDir, toplevel] = found.stdout.trim().split('\n');
-    if (found.exitCode !== 0 || inside !== 'true' || !commonDir || !toplevel) {
+    const [inside, commonDir, toplevel, ...rest] = found.stdout.trim().split('\n');
+    if (inside !== 'true' || !commonDir || !toplevel) {
         throw new Error(`repository-path ${given} is not a git work tree (git says: ${found.stderr.trim() || found.stdout.trim()}).`);
     }
     const gitDir = await promises_namespaceObject.realpath(commonDir);
     if (external_node_path_.basename(gitDir) !== '.git') {
         throw new Error(`repository-path ${given} uses a git directory at ${gitDir}: only a normal clone (a work tree with its .git folder) can be a sandbox parent.`);
     }
-    const parentPath = external_node_path_.dirname(gitDir);
-    if (!(await git.resolveCommit(parentPath, 'HEAD'))) {
+    const head = rest.find((line) => /^[0-9a-f]{40,64}$/.test(line));
+    if (found.exitCode !== 0 || !head) {
         throw new Error(`repository-path ${given} has no commits yet: a sandbox needs at least one commit to start from.`);
     }
+    const parentPath = external_node_path_.dirname(gitDir);
     const top = await promises_namespaceObject.realpath(toplevel);
     return {
         path: parentPath,
         gitDir,
+        head,
         objectStores: await objectStores(external_node_path_.join(gitDir, 'objects')),
         resolvedFrom: top !== parentPath ? top : undefined,
     };
@@ -9405,16 +9462,11 @@ git update-ref "refs/remotes/origin/$2" "$3"
 `;
 /** Returns what was offered (a commit), or undefined when origin has nothing new for the branch. */
 async function offerUpstream(git, engine, sandbox, image) {
-    if (!sandbox.reused || !sandbox.branch)
+    const upstream = sandbox.upstreamNew;
+    if (!sandbox.reused || !sandbox.branch || !upstream)
         return undefined;
     const { parent } = sandbox;
     const refs = sandboxRefs(sandbox);
-    const [upstream, offered] = await Promise.all([
-        git.resolveCommit(parent.path, `refs/remotes/origin/${sandbox.branch}`),
-        git.resolveCommit(parent.path, refs.offered),
-    ]);
-    if (!upstream || upstream === offered)
-        return undefined;
     const result = await engine.exec(await engine.runArgs({
         remove: true,
         image,
@@ -9815,18 +9867,30 @@ git rev-parse --verify --quiet HEAD >/dev/null || { echo "worktree-sandbox: the 
 # A run is activity, whether or not it changed anything: the reaper reads the work tree folder's time.
 touch -c -- "$wt" 
 head_ref=$(git symbolic-ref --quiet HEAD || true)
-committed=0
-if [ "$commit" = 1 ] && [ -n "$branch" ] && [ "$head_ref" = "refs/heads/$branch" ] &&
-   [ -n "$(git status --porcelain --untracked-files=all --ignore-submodules=dirty)" ]; then
-  git add -A >&2
-  git commit --quiet --no-verify -m "$message" >&2
-  committed=1
-fi
+# Everything is staged into an index of our own, never through the sandbox's: a lock a killed command
+# left there (index.lock, HEAD.lock) stops neither the snapshot nor the real commit.
 index=$(mktemp /tmp/worktree-sandbox-index.XXXXXX)
 real_index=$(git rev-parse --git-path index)
 if [ -f "$real_index" ]; then cp -- "$real_index" "$index"; else rm -f -- "$index"; fi
 GIT_INDEX_FILE="$index" git add -A >&2
 tree=$(GIT_INDEX_FILE="$index" git write-tree)
+committed=0
+stale=0
+if [ "$commit" = 1 ] && [ -n "$branch" ] && [ "$head_ref" = "refs/heads/$branch" ] &&
+   [ "$tree" != "$(git rev-parse --verify HEAD^{tree})" ]; then
+  old=$(git rev-parse --verify HEAD)
+  # Moving the branch locks it and HEAD (its reflog). No git can run in the sandbox while the helper does:
+  # a lock there now was left by a killed git, and would stop the commit the run was asked for.
+  for lock in "$(git rev-parse --git-path HEAD.lock)" "$(git rev-parse --git-path "refs/heads/$branch.lock")"; do
+    if [ -e "$lock" ]; then rm -f -- "$lock"; stale=$((stale + 1)); fi
+  done
+  new=$(git commit-tree "$tree" -p "$old" -m "$message")
+  git update-ref -m "worktree-sandbox: commit of uncommitted work" "refs/heads/$branch" "$new" "$old"
+  # The work tree is the new commit now: so is the sandbox's index (replaced in one step; a stale
+  # index.lock is left for the command's git).
+  cp -- "$index" "$real_index.worktree-sandbox" && mv -f -- "$real_index.worktree-sandbox" "$real_index"
+  committed=1
+fi
 rm -f -- "$index"
 snapshot=$(git commit-tree "$tree" -p HEAD -m 'worktree-sandbox: snapshot of uncommitted work')
 git update-ref ${SNAPSHOT_REF} "$snapshot"
@@ -9834,6 +9898,7 @@ printf '%s head-ref %s\\n' "$token" "$head_ref" >&2
 printf '%s head %s\\n' "$token" "$(git rev-parse --verify HEAD)" >&2
 if [ -n "$branch" ]; then printf '%s branch %s\\n' "$token" "$(git rev-parse --verify --quiet "refs/heads/$branch" || true)" >&2; fi
 printf '%s committed %s\\n' "$token" "$committed" >&2
+printf '%s stale-locks %s\\n' "$token" "$stale" >&2
 set -- HEAD ${SNAPSHOT_REF}
 if [ -n "$branch" ] && git show-ref --verify --quiet "refs/heads/$branch"; then set -- "$@" "refs/heads/$branch"; fi
 for sha in $exclude; do set -- "$@" "^$sha"; done
@@ -9924,6 +9989,7 @@ async function captureSandbox(engine, sandbox, options) {
             branchSha: framed.get('branch') ?? '',
             exclude: options.exclude,
             committed: framed.get('committed') === '1',
+            staleLocks: Number(framed.get('stale-locks')) || 0,
             bytes: result.stdoutBytes,
         };
     }
@@ -10327,6 +10393,7 @@ async function buildReport(git, parentPath, startSha, imported, capture) {
         diffStat: stat.trimEnd(),
         unpushedCommits: Number(unpushed.trim()) || 0,
         committed: capture.committed,
+        staleLocks: capture.staleLocks,
         branchUpdate: imported.branchUpdate,
     };
 }
@@ -10367,19 +10434,25 @@ async function runSandbox(settings, deps) {
     // is the error reported whenever it is one.
     const imageReady = engine.ensureImage(settings.image);
     imageReady.catch(() => undefined); // awaited below
-    const git = await Git.create();
+    // git's version check, the branch names and the parent overlap too: one round of processes, not three.
+    const { git, checked } = Git.checking();
     const parentFound = findParentRepository(git, settings.repositoryPath);
     parentFound.catch(() => undefined); // awaited below
-    await validateBranchNames(settings, (name) => git.isValidBranchName(name));
-    const parent = await parentFound;
+    const namesValid = validateBranchNames(settings, (name) => git.isValidBranchName(name));
+    namesValid.catch(() => undefined); // awaited below
+    await checked;
+    await namesValid;
+    const { head, ...parent } = await parentFound;
     if (parent.resolvedFrom)
         ui.info(`${parent.resolvedFrom} is a linked worktree: working from its parent ${parent.path}.`);
-    const plan = await withRepositoryLock(parent.gitDir, () => resolveBranch(git, parent, settings.branch, settings.base));
+    const originRead = settings.push ? git.remoteUrl(parent.path, 'origin') : Promise.resolve(undefined);
+    originRead.catch(() => undefined); // awaited below
+    const plan = await withRepositoryLock(parent.gitDir, () => resolveBranch(git, { ...parent, head }, settings.branch, settings.base));
     ui.debug(`Branch plan: ${JSON.stringify(plan)}`);
     const worktreeRoot = settings.isolation === 'disk' ? await realRoot(settings.worktreeRoot) : settings.worktreeRoot;
     const location = locateSandbox(plan, parent, settings.isolation, worktreeRoot, settings.volumePrefix);
     ui.debug(`Sandbox plan: ${location.name} (${location.kind}, ${location.isolation}) at ${whereIs(location)}; work tree ${location.worktreePath}, home ${location.homePath}; records under ${sandboxRefs(location).prefix}.`);
-    const originUrl = settings.push ? await git.remoteUrl(parent.path, 'origin') : undefined;
+    const originUrl = await originRead;
     if (settings.push && !originUrl && !deps.pushTo)
         throw new Error(`push: true needs a remote named origin in ${parent.path}.`);
     await imageReady;
@@ -10427,6 +10500,8 @@ async function runSandbox(settings, deps) {
         const wantsCommit = settings.push && !!sandbox.branch;
         const report = await ui.group('Import', async () => {
             const r = await collectChanges(git, engine, sandbox, settings, wantsCommit ? settings.commitMessage : undefined);
+            if (r.staleLocks)
+                ui.info(`Removed ${r.staleLocks} stale git lock(s) (HEAD's, the branch's) a killed git left in ${sandbox.name}, to commit its leftovers.`);
             ui.fenced(r.diffStat || 'No changes.');
             if (r.branchUpdate)
                 ui.info(`The parent's ${sandbox.branch}: ${r.branchUpdate}.`);

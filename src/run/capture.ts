@@ -28,18 +28,30 @@ git rev-parse --verify --quiet HEAD >/dev/null || { echo "worktree-sandbox: the 
 # A run is activity, whether or not it changed anything: the reaper reads the work tree folder's time.
 touch -c -- "$wt" 
 head_ref=$(git symbolic-ref --quiet HEAD || true)
-committed=0
-if [ "$commit" = 1 ] && [ -n "$branch" ] && [ "$head_ref" = "refs/heads/$branch" ] &&
-   [ -n "$(git status --porcelain --untracked-files=all --ignore-submodules=dirty)" ]; then
-  git add -A >&2
-  git commit --quiet --no-verify -m "$message" >&2
-  committed=1
-fi
+# Everything is staged into an index of our own, never through the sandbox's: a lock a killed command
+# left there (index.lock, HEAD.lock) stops neither the snapshot nor the real commit.
 index=$(mktemp /tmp/worktree-sandbox-index.XXXXXX)
 real_index=$(git rev-parse --git-path index)
 if [ -f "$real_index" ]; then cp -- "$real_index" "$index"; else rm -f -- "$index"; fi
 GIT_INDEX_FILE="$index" git add -A >&2
 tree=$(GIT_INDEX_FILE="$index" git write-tree)
+committed=0
+stale=0
+if [ "$commit" = 1 ] && [ -n "$branch" ] && [ "$head_ref" = "refs/heads/$branch" ] &&
+   [ "$tree" != "$(git rev-parse --verify HEAD^{tree})" ]; then
+  old=$(git rev-parse --verify HEAD)
+  # Moving the branch locks it and HEAD (its reflog). No git can run in the sandbox while the helper does:
+  # a lock there now was left by a killed git, and would stop the commit the run was asked for.
+  for lock in "$(git rev-parse --git-path HEAD.lock)" "$(git rev-parse --git-path "refs/heads/$branch.lock")"; do
+    if [ -e "$lock" ]; then rm -f -- "$lock"; stale=$((stale + 1)); fi
+  done
+  new=$(git commit-tree "$tree" -p "$old" -m "$message")
+  git update-ref -m "worktree-sandbox: commit of uncommitted work" "refs/heads/$branch" "$new" "$old"
+  # The work tree is the new commit now: so is the sandbox's index (replaced in one step; a stale
+  # index.lock is left for the command's git).
+  cp -- "$index" "$real_index.worktree-sandbox" && mv -f -- "$real_index.worktree-sandbox" "$real_index"
+  committed=1
+fi
 rm -f -- "$index"
 snapshot=$(git commit-tree "$tree" -p HEAD -m 'worktree-sandbox: snapshot of uncommitted work')
 git update-ref ${SNAPSHOT_REF} "$snapshot"
@@ -47,6 +59,7 @@ printf '%s head-ref %s\\n' "$token" "$head_ref" >&2
 printf '%s head %s\\n' "$token" "$(git rev-parse --verify HEAD)" >&2
 if [ -n "$branch" ]; then printf '%s branch %s\\n' "$token" "$(git rev-parse --verify --quiet "refs/heads/$branch" || true)" >&2; fi
 printf '%s committed %s\\n' "$token" "$committed" >&2
+printf '%s stale-locks %s\\n' "$token" "$stale" >&2
 set -- HEAD ${SNAPSHOT_REF}
 if [ -n "$branch" ] && git show-ref --verify --quiet "refs/heads/$branch"; then set -- "$@" "refs/heads/$branch"; fi
 for sha in $exclude; do set -- "$@" "^$sha"; done
@@ -80,6 +93,8 @@ export interface Captured {
   /** The commits the bundle stops at (the parent has them). */
   exclude: string[];
   committed: boolean;
+  /** Stale git locks (HEAD's, the branch's) removed so that the leftovers could be committed. */
+  staleLocks: number;
   bytes: number;
 }
 
@@ -171,6 +186,7 @@ export async function captureSandbox(
       branchSha: framed.get('branch') ?? '',
       exclude: options.exclude,
       committed: framed.get('committed') === '1',
+      staleLocks: Number(framed.get('stale-locks')) || 0,
       bytes: result.stdoutBytes,
     };
   } catch (error) {

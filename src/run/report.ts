@@ -21,6 +21,8 @@ export interface WorktreeReport {
   unpushedCommits: number;
   /** Set when `push: true` committed the leftovers. */
   committed: boolean;
+  /** Stale git locks removed from the sandbox for that commit. */
+  staleLocks?: number;
   /** The parent's branch after the import: moved, created, or why not. */
   branchUpdate?: string;
 }
@@ -32,7 +34,7 @@ export async function buildReport(
   parentPath: string,
   startSha: string,
   imported: Imported,
-  capture: { headRef: string; committed: boolean },
+  capture: { headRef: string; committed: boolean; staleLocks: number },
 ): Promise<WorktreeReport> {
   const { store, snapshot, head, tip } = imported;
   const [commits, names, stat, dirty, unpushed] = await Promise.all([
@@ -53,6 +55,7 @@ export async function buildReport(
     diffStat: stat.trimEnd(),
     unpushedCommits: Number(unpushed.trim()) || 0,
     committed: capture.committed,
+    staleLocks: capture.staleLocks,
     branchUpdate: imported.branchUpdate,
   };
 }

@@ -156,6 +156,10 @@ export async function runSandbox(settings: RunSettings, deps: RunDeps): Promise<
         settings,
         wantsCommit ? settings.commitMessage : undefined,
       );
+      if (r.staleLocks)
+        ui.info(
+          `Removed ${r.staleLocks} stale git lock(s) (HEAD's, the branch's) a killed git left in ${sandbox.name}, to commit its leftovers.`,
+        );
       ui.fenced(r.diffStat || 'No changes.');
       if (r.branchUpdate) ui.info(`The parent's ${sandbox.branch}: ${r.branchUpdate}.`);
       return r;

@@ -552,6 +552,36 @@ test('stale lock files (git in the parent and the sandbox, the action): the run 
   for (const f of parentLocks) expect(fs.readFileSync(f, 'utf8')).toBe('left by a killed git\n');
 });
 
+test('stale git locks in the sandbox with push: true: the leftovers are still committed and pushed', async () => {
+  const s = scenario();
+  const inputs = (command: string) =>
+    s.inputs({ isolation: 'disk', branch: 'locked-push', push: 'true', command });
+  const first = await run({ inputs: inputs('true') });
+  expect(first.code).toBe(0);
+  const worktree = first.outputs['worktree-path'];
+  const locks = [path.join(worktree, '.git', 'index.lock'), path.join(worktree, '.git', 'HEAD.lock')];
+  for (const f of locks) fs.writeFileSync(f, 'left by a killed git\n');
+  // The command writes a file and leaves git alone (its git would stop at the lock).
+  const next = await run({ inputs: inputs('echo after-the-kill > left.txt') });
+  expect(next.code).toBe(0);
+  expect(next.outputs.commits).toBe('1');
+  expect(next.outputs.pushed).toBe('true');
+  expect(rgit(s.repo.origin, 'show', 'locked-push:left.txt')).toBe('after-the-kill');
+  // HEAD's lock stopped the branch from moving: removed, and said so. The index's is left for the
+  // command's git (the commit was staged in an index of its own).
+  expect(next.log).toContain('Removed 1 stale git lock(s)');
+  expect(fs.existsSync(locks[1])).toBe(false);
+  expect(fs.readFileSync(locks[0], 'utf8')).toBe('left by a killed git\n');
+
+  // The sandbox's index follows the commit: once the command clears the locks, nothing shows as changed.
+  const clean = await run({
+    inputs: inputs(`rm .git/index.lock && echo STATUS-$(git status --porcelain | wc -l)`),
+  });
+  expect(clean.code).toBe(0);
+  expect(clean.log).toContain('STATUS-0');
+  expect(clean.outputs.commits).toBe('0');
+});
+
 test('a post step after a main step that failed before creating anything does nothing and succeeds', async () => {
   const s = scenario();
   const inputs = s.inputs({ branch: 'a..b', command: 'true' });
