@@ -7,6 +7,7 @@ import {
   EngineModeError,
   detectEngineMode,
   explainStartFailure,
+  startFailureHint,
   infoArgs,
   parseEngineInfo,
   userNamespaceArgs,
@@ -147,5 +148,21 @@ describe('explainStartFailure', () => {
   it('leaves other failures alone', () => {
     expect(explainStartFailure('Error: no such volume: x')).toBeUndefined();
     expect(explainStartFailure('')).toBeUndefined();
+  });
+
+  it.each([
+    ['Error: error setting up network for the container', 'network-setup', /network: none/],
+    ['Error: netns: operation not permitted', 'network-setup', /network: none/],
+    ['Error: "sh": something the engine said', 'no-shell', /`sh` and `git`/],
+  ])('says less precise words too: %s', (stderr, kind, hint) => {
+    expect(explainStartFailure(stderr)).toMatchObject({ kind });
+    expect(explainStartFailure(stderr)?.hint).toMatch(hint);
+  });
+});
+
+describe('startFailureHint', () => {
+  it('follows the engine’s words with what went wrong and what to do, or adds nothing', () => {
+    expect(startFailureHint(fixture('nosh.stderr.txt'))).toMatch(/^ \(The image has no `sh`.* Use an image/);
+    expect(startFailureHint('Error: no such volume: x')).toBe('');
   });
 });

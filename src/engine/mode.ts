@@ -146,7 +146,9 @@ export type StartFailureKind =
   | 'newuidmap-missing'
   | 'keep-id-rootful'
   | 'command-not-found'
-  | 'command-not-executable';
+  | 'command-not-executable'
+  | 'network-setup'
+  | 'no-shell';
 
 export interface StartFailure {
   kind: StartFailureKind;
@@ -240,7 +242,28 @@ export function explainStartFailure(stderr: string): StartFailure | undefined {
       hint: 'Check the image (input `image`): the command and `sh` must be executable files in it.',
     };
   }
+  // Less precise words for the same two failures, from engines and versions that say less.
+  if (/\/dev\/net\/tun|slirp4netns|pasta|setting up network|netns/i.test(stderr)) {
+    return {
+      kind: 'network-setup',
+      message: 'The engine could not set up the network.',
+      hint: `With rootless Podman and no /dev/net/tun: ${NETWORK_NONE}`,
+    };
+  }
+  if (/executable file not found|no such file or directory.*sh|"sh": /i.test(stderr)) {
+    return {
+      kind: 'no-shell',
+      message: 'The image has no `sh`.',
+      hint: 'The command runs with `sh -c`: use an image with `sh` and `git` (input `image`).',
+    };
+  }
   return undefined;
+}
+
+/** ` (what went wrong. What to do.)` for a known start failure, to follow the engine's words; else ''. */
+export function startFailureHint(stderr: string): string {
+  const explained = explainStartFailure(stderr);
+  return explained ? ` (${explained.message} ${explained.hint})` : '';
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

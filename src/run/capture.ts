@@ -8,11 +8,8 @@ import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { userArg } from '../engine/container-args.js';
 import type { ContainerEngine } from '../engine/engine.js';
-import { helperGitEnv } from '../engine/git.js';
-import { HELPER_LABELS } from '../engine/labels.js';
-import { helperMounts, whereIs, type Sandbox } from '../sandbox/layout.js';
+import { sandboxHelper, whereIs, type Sandbox } from '../sandbox/layout.js';
 import type { Identity } from '../settings.js';
 
 export const SNAPSHOT_REF = 'refs/worktree-sandbox/snapshot';
@@ -118,34 +115,34 @@ export async function captureSandbox(
   const bundle = path.join(dir, 'sandbox.bundle');
   const framed = new Map<string, string>();
   const { author, committer } = options;
-  const args = await engine.runArgs({
-    name,
-    remove: true,
-    image: options.image,
-    user: userArg(),
-    mounts: helperMounts(sandbox),
-    labels: HELPER_LABELS,
-    env: {
-      ...helperGitEnv(),
-      GIT_AUTHOR_NAME: author.name,
-      GIT_AUTHOR_EMAIL: author.email,
-      GIT_COMMITTER_NAME: committer.name,
-      GIT_COMMITTER_EMAIL: committer.email,
-    },
-    workdir: sandbox.worktreePath,
-    entrypoint: 'sh',
-    args: [
-      '-c',
-      CAPTURE_SCRIPT,
-      'capture',
-      sandbox.worktreePath,
-      sandbox.branch,
-      options.commit ? '1' : '0',
-      options.commit?.message ?? '',
-      token,
-      options.exclude.join(' '),
-    ],
-  });
+  const args = await engine.runArgs(
+    sandboxHelper(
+      sandbox,
+      options.image,
+      {
+        name: 'capture',
+        text: CAPTURE_SCRIPT,
+        args: [
+          sandbox.worktreePath,
+          sandbox.branch,
+          options.commit ? '1' : '0',
+          options.commit?.message ?? '',
+          token,
+          options.exclude.join(' '),
+        ],
+      },
+      {
+        name,
+        workdir: sandbox.worktreePath,
+        env: {
+          GIT_AUTHOR_NAME: author.name,
+          GIT_AUTHOR_EMAIL: author.email,
+          GIT_COMMITTER_NAME: committer.name,
+          GIT_COMMITTER_EMAIL: committer.email,
+        },
+      },
+    ),
+  );
   let timedOut = false;
   const timer = setTimeout(() => {
     timedOut = true;

@@ -9,7 +9,7 @@ import { whereIs, type PreparedSandbox, type Sandbox } from '../sandbox/layout.j
 import { withRepositoryLock } from '../sandbox/lock.js';
 import { removeSandbox } from '../sandbox/remove.js';
 import { collectChanges } from './run.js';
-import { holdsWork, type WorktreeReport } from './report.js';
+import { commitsNotIn, holdsWork, type WorktreeReport } from './report.js';
 import type { RunState } from './state.js';
 import type { Ui } from './ui.js';
 
@@ -52,16 +52,7 @@ export async function cleanupRun(state: RunState, ui: Ui, tempDir: string): Prom
 async function unpushedNow(git: Git, sandbox: Sandbox, startSha?: string): Promise<number> {
   // Commits since the sandbox's run started that no remote has (what it started from is the parent's).
   const since = startSha && /^[0-9a-f]{40,64}$/.test(startSha) ? [startSha] : [];
-  const out = await git.exec(sandbox.parent.path, [
-    'rev-list',
-    '--count',
-    sandboxRefs(sandbox).head,
-    '--not',
-    ...since,
-    '--remotes',
-    '--',
-  ]);
-  return out.exitCode === 0 ? Number(out.stdout.trim()) : 1;
+  return commitsNotIn(git, sandbox.parent.path, sandboxRefs(sandbox).head, [...since, '--remotes']);
 }
 
 function keep(ui: Ui, sandbox: Sandbox, why: string): CleanupOutcome {

@@ -10,7 +10,7 @@ import * as path from 'node:path';
 import { userArg, type ContainerSpec, type Limits, type Mount } from '../engine/container-args.js';
 import { EngineError, type ContainerEngine } from '../engine/engine.js';
 import { commandLabels } from '../engine/labels.js';
-import { explainStartFailure } from '../engine/mode.js';
+import { startFailureHint } from '../engine/mode.js';
 import { commandMounts, type Sandbox } from '../sandbox/layout.js';
 import type { EnvEntry, Identity } from '../settings.js';
 
@@ -174,13 +174,13 @@ export async function runCommand(
     }
     if (!state.started || state.error)
       throw new EngineError(
-        `The container was created but did not start (${engine.name} exit ${result.exitCode}): ${state.error || said}${startHint(state.error || said)}`,
+        `The container was created but did not start (${engine.name} exit ${result.exitCode}): ${state.error || said}${startFailureHint(state.error || said)}`,
       );
     // Docker's init (tini) started, but the command itself could not: it never ran.
     const initFailed = engineSaid.find((line) => /^\[FATAL tini \(\d+\)\] exec /.test(line));
     if (!timedOut && state.exitCode === 127 && engine.name === 'docker' && initFailed)
       throw new EngineError(
-        `The container started but its command did not (${engine.name} exit 127): ${initFailed}${startHint(initFailed)}`,
+        `The container started but its command did not (${engine.name} exit 127): ${initFailed}${startFailureHint(initFailed)}`,
       );
     const exitCode = timedOut ? TIMEOUT_EXIT_CODE : state.exitCode;
     return { exitCode, timedOut, oomKilled: state.oomKilled, durationMs, tail };
@@ -189,15 +189,4 @@ export async function runCommand(
     await engine.removeContainer(name);
     if (env.dir) await fs.rm(env.dir, { recursive: true, force: true });
   }
-}
-
-/** What to do about the usual reasons a container cannot start. */
-export function startHint(message: string): string {
-  const explained = explainStartFailure(message);
-  if (explained) return ` (${explained.message} ${explained.hint})`;
-  if (/\/dev\/net\/tun|slirp4netns|pasta|setting up network|netns/i.test(message))
-    return ' (the engine could not set up the network: with rootless Podman and no /dev/net/tun, use `network: none`)';
-  if (/executable file not found|no such file or directory.*sh|"sh": /i.test(message))
-    return ' (the image has no `sh`: the command runs with `sh -c`, so the image needs a shell)';
-  return '';
 }

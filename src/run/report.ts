@@ -60,6 +60,20 @@ export async function buildReport(
   };
 }
 
+/**
+ * Commits reachable from `tip` and from none of `not` (commits, refs or `--remotes`), in the parent; 1 when
+ * git cannot say, so that work is never taken for none.
+ */
+export async function commitsNotIn(
+  git: Git,
+  parentPath: string,
+  tip: string,
+  not: readonly string[],
+): Promise<number> {
+  const out = await git.exec(parentPath, ['rev-list', '--count', tip, '--not', ...not, '--']);
+  return out.exitCode === 0 ? Number(out.stdout.trim()) : 1;
+}
+
 export function holdsWork(report: WorktreeReport): boolean {
   return report.uncommitted.length > 0 || report.unpushedCommits > 0;
 }

@@ -18,7 +18,7 @@ import { captureSandbox } from './capture.js';
 import { runCommand, type CommandResult } from './command.js';
 import { importBundle } from './import.js';
 import { pushBranch, type PushResult } from './push.js';
-import { buildReport, type WorktreeReport } from './report.js';
+import { buildReport, commitsNotIn, type WorktreeReport } from './report.js';
 import type { RunState } from './state.js';
 import type { Ui } from './ui.js';
 
@@ -240,7 +240,9 @@ async function pushSandbox(
   }
   // Counted against the destination, not against this run's start: a run killed before its push
   // completed left commits that the next run must still push.
-  const unpushed = await unpushedCount(git, sandbox, report.tip, to.trackingRef);
+  const parentPath = sandbox.parent.path;
+  const tracking = (await git.refExists(parentPath, to.trackingRef)) ? [to.trackingRef] : ['--remotes'];
+  const unpushed = await commitsNotIn(git, parentPath, report.tip, tracking);
   if (unpushed === 0) return { pushed: false, reason: `no commits that ${to.label} does not have` };
   const result = await pushBranch(git, sandbox.parent, to.url, to.branch, report.tip, token, {
     trackingRef: to.trackingRef,
@@ -249,17 +251,6 @@ async function pushSandbox(
   if (result.pushed) ui.info(`Pushed ${unpushed} commit(s) to ${to.label}.`);
   else ui.warning(result.reason ?? 'push failed');
   return result;
-}
-
-async function unpushedCount(
-  git: Git,
-  sandbox: PreparedSandbox,
-  headSha: string,
-  tracking: string,
-): Promise<number> {
-  const not = (await git.refExists(sandbox.parent.path, tracking)) ? [tracking] : ['--remotes'];
-  const out = await git.exec(sandbox.parent.path, ['rev-list', '--count', headSha, '--not', ...not, '--']);
-  return out.exitCode === 0 ? Number(out.stdout.trim()) : 1;
 }
 
 function describeSandbox(ui: Ui, sandbox: PreparedSandbox, source: string, offered?: string): void {

@@ -9,14 +9,14 @@ import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import { currentIdentity } from '../engine/container-args.js';
 import type { ContainerEngine } from '../engine/engine.js';
-import { helperGitEnv, type Git } from '../engine/git.js';
-import { HELPER_LABELS, volumeLabels } from '../engine/labels.js';
-import { explainStartFailure } from '../engine/mode.js';
+import type { Git } from '../engine/git.js';
+import { volumeLabels } from '../engine/labels.js';
+import { startFailureHint } from '../engine/mode.js';
 import { runProcess } from '../engine/proc.js';
 import type { BranchPlan } from './branch.js';
 import { dropRecords, sandboxRefs, writeParentNote } from './bookkeeping.js';
 import {
-  helperMounts,
+  sandboxHelper,
   whereIs,
   type DiskSandbox,
   type PreparedSandbox,
@@ -232,34 +232,24 @@ async function createInVolume(
   const id = currentIdentity();
   const [wt, ...rest] = initArgs(sandbox, seed);
   const result = await engine.exec(
-    await engine.runArgs({
-      image,
-      user: '0:0',
-      capAdd: ['CHOWN', 'SETUID', 'SETGID', 'SYS_CHROOT', 'DAC_OVERRIDE', 'FOWNER'],
-      remove: true,
-      labels: HELPER_LABELS,
-      mounts: helperMounts(sandbox),
-      env: helperGitEnv(),
-      entrypoint: 'sh',
-      args: [
-        '-c',
-        VOLUME_SCRIPT,
-        'create-sandbox',
-        String(id.uid),
-        String(id.gid),
-        recover ? '1' : '0',
-        INIT_SCRIPT,
-        wt,
-        ...rest,
-      ],
-    }),
+    await engine.runArgs(
+      sandboxHelper(
+        sandbox,
+        image,
+        {
+          name: 'create-sandbox',
+          text: VOLUME_SCRIPT,
+          args: [String(id.uid), String(id.gid), recover ? '1' : '0', INIT_SCRIPT, wt, ...rest],
+        },
+        { user: '0:0', capAdd: ['CHOWN', 'SETUID', 'SETGID', 'SYS_CHROOT', 'DAC_OVERRIDE', 'FOWNER'] },
+      ),
+    ),
   );
   if (result.exitCode !== 0) {
     const said = (result.stderr || result.stdout).trim();
     // A helper that never started (an image without `sh`, ...): the engine's words, then what to do.
-    const explained = explainStartFailure(said);
     throw new Error(
-      `Could not create the sandbox in volume ${sandbox.volume}: ${said || `exit ${result.exitCode}`}${explained ? ` (${explained.message} ${explained.hint})` : ''}`,
+      `Could not create the sandbox in volume ${sandbox.volume}: ${said || `exit ${result.exitCode}`}${startFailureHint(said)}`,
     );
   }
 }

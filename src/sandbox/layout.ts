@@ -7,7 +7,9 @@
 //   volume:  <prefix>-<project>-<name>, mounted at /sandbox: /sandbox/<name>/ and /sandbox/.home/
 // ADR 0001, ADR 0005 (docs/adr/).
 import * as path from 'node:path';
-import type { Mount } from '../engine/container-args.js';
+import { userArg, type ContainerSpec, type Mount } from '../engine/container-args.js';
+import { helperGitEnv } from '../engine/git.js';
+import { HELPER_LABELS } from '../engine/labels.js';
 import type { BranchPlan } from './branch.js';
 import { diskWorktreePath, projectName, volumeName, VOLUME_MOUNT, type SandboxKind } from './naming.js';
 import type { ParentRepository } from './repository.js';
@@ -124,4 +126,28 @@ export function commandMounts(sandbox: Sandbox, worktreeRoot?: string): Mount[] 
 /** What the action's helper containers see: the sandbox read-write and the objects it borrows. */
 export function helperMounts(sandbox: Sandbox): Mount[] {
   return [...objectStoreMounts(sandbox.parent), ...sandboxMounts(sandbox)];
+}
+
+/**
+ * A helper container on one sandbox: one of the action's scripts run by `sh -c` with positional
+ * arguments only, as the runner's user unless `extra` says otherwise, seeing the sandbox and the objects
+ * it borrows, git hardened (`extra.env` adds to it), labelled as a helper, removed when it exits.
+ */
+export function sandboxHelper(
+  sandbox: Sandbox,
+  image: string,
+  script: { name: string; text: string; args: readonly string[] },
+  extra: Partial<ContainerSpec> = {},
+): ContainerSpec {
+  return {
+    remove: true,
+    image,
+    user: userArg(),
+    mounts: helperMounts(sandbox),
+    labels: HELPER_LABELS,
+    entrypoint: 'sh',
+    args: ['-c', script.text, script.name, ...script.args],
+    ...extra,
+    env: { ...helperGitEnv(), ...extra.env },
+  };
 }

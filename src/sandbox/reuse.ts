@@ -2,12 +2,10 @@
 // sandbox was not shown yet is offered inside as its `origin/<branch>` (a remote-tracking ref), never
 // forced into its work tree. The ref is written by a helper container: the host writes nothing into a
 // sandbox once a command has run there.
-import { userArg } from '../engine/container-args.js';
 import type { ContainerEngine } from '../engine/engine.js';
-import { helperGitEnv, type Git } from '../engine/git.js';
-import { HELPER_LABELS } from '../engine/labels.js';
+import type { Git } from '../engine/git.js';
 import { sandboxRefs } from './bookkeeping.js';
-import { helperMounts, type PreparedSandbox } from './layout.js';
+import { sandboxHelper, type PreparedSandbox } from './layout.js';
 
 const OFFER_SCRIPT = `set -eu
 cd -- "$1"
@@ -26,16 +24,13 @@ export async function offerUpstream(
   const { parent } = sandbox;
   const refs = sandboxRefs(sandbox);
   const result = await engine.exec(
-    await engine.runArgs({
-      remove: true,
-      image,
-      user: userArg(),
-      mounts: helperMounts(sandbox),
-      labels: HELPER_LABELS,
-      env: helperGitEnv(),
-      entrypoint: 'sh',
-      args: ['-c', OFFER_SCRIPT, 'offer', sandbox.worktreePath, sandbox.branch, upstream],
-    }),
+    await engine.runArgs(
+      sandboxHelper(sandbox, image, {
+        name: 'offer',
+        text: OFFER_SCRIPT,
+        args: [sandbox.worktreePath, sandbox.branch, upstream],
+      }),
+    ),
   );
   if (result.exitCode !== 0) return undefined; // the sandbox's own business (its repository may be broken)
   await git.run(parent.path, ['update-ref', '-m', 'worktree-sandbox: offered', '--', refs.offered, upstream]);
