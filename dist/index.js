@@ -31156,11 +31156,11 @@ const HELPER_LABELS = { [label('role')]: 'helper' };
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   EM: () => (/* binding */ startFailureHint),
 /* harmony export */   Pm: () => (/* binding */ detectEngineMode),
-/* harmony export */   ae: () => (/* binding */ userNamespaceArgs),
-/* harmony export */   uJ: () => (/* binding */ explainStartFailure)
+/* harmony export */   ae: () => (/* binding */ userNamespaceArgs)
 /* harmony export */ });
-/* unused harmony exports EngineModeError, infoArgs, parseEngineInfo */
+/* unused harmony exports EngineModeError, infoArgs, parseEngineInfo, explainStartFailure */
 class EngineModeError extends Error {
     constructor(message) {
         super(message);
@@ -31335,7 +31335,27 @@ function explainStartFailure(stderr) {
             hint: 'Check the image (input `image`): the command and `sh` must be executable files in it.',
         };
     }
+    // Less precise words for the same two failures, from engines and versions that say less.
+    if (/\/dev\/net\/tun|slirp4netns|pasta|setting up network|netns/i.test(stderr)) {
+        return {
+            kind: 'network-setup',
+            message: 'The engine could not set up the network.',
+            hint: `With rootless Podman and no /dev/net/tun: ${NETWORK_NONE}`,
+        };
+    }
+    if (/executable file not found|no such file or directory.*sh|"sh": /i.test(stderr)) {
+        return {
+            kind: 'no-shell',
+            message: 'The image has no `sh`.',
+            hint: 'The command runs with `sh -c`: use an image with `sh` and `git` (input `image`).',
+        };
+    }
     return undefined;
+}
+/** ` (what went wrong. What to do.)` for a known start failure, to follow the engine's words; else ''. */
+function startFailureHint(stderr) {
+    const explained = explainStartFailure(stderr);
+    return explained ? ` (${explained.message} ${explained.hint})` : '';
 }
 function isObject(value) {
     return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -31812,19 +31832,13 @@ function describeRequest(request) {
 /* harmony import */ var node_os__WEBPACK_IMPORTED_MODULE_2___default = /*#__PURE__*/__nccwpck_require__.n(node_os__WEBPACK_IMPORTED_MODULE_2__);
 /* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(6760);
 /* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_3___default = /*#__PURE__*/__nccwpck_require__.n(node_path__WEBPACK_IMPORTED_MODULE_3__);
-/* harmony import */ var _engine_container_args_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(5011);
-/* harmony import */ var _engine_git_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(2434);
-/* harmony import */ var _engine_labels_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(9667);
-/* harmony import */ var _sandbox_layout_js__WEBPACK_IMPORTED_MODULE_7__ = __nccwpck_require__(9601);
+/* harmony import */ var _sandbox_layout_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(9601);
 // After the command: inside a helper container (never on the host), what is left uncommitted is captured
 // (a real commit on the sandbox branch with `push: true`, else a snapshot commit that moves no ref), and
 // the sandbox's commits that the parent lacks leave as one git bundle on the helper's standard output.
 // The host writes at most `maxBytes` of it to a private file, then stops the helper: a command that wrote
 // gigabytes cannot fill the runner's disk.
 // ADR 0003 (docs/adr/0003-only-a-bundle-crosses-back.md).
-
-
-
 
 
 
@@ -31898,26 +31912,10 @@ async function captureSandbox(engine, sandbox, options) {
     const bundle = node_path__WEBPACK_IMPORTED_MODULE_3__.join(dir, 'sandbox.bundle');
     const framed = new Map();
     const { author, committer } = options;
-    const args = await engine.runArgs({
-        name,
-        remove: true,
-        image: options.image,
-        user: (0,_engine_container_args_js__WEBPACK_IMPORTED_MODULE_4__/* .userArg */ .Q6)(),
-        mounts: (0,_sandbox_layout_js__WEBPACK_IMPORTED_MODULE_7__/* .helperMounts */ .Pq)(sandbox),
-        labels: _engine_labels_js__WEBPACK_IMPORTED_MODULE_6__/* .HELPER_LABELS */ .vJ,
-        env: {
-            ...(0,_engine_git_js__WEBPACK_IMPORTED_MODULE_5__/* .helperGitEnv */ .QS)(),
-            GIT_AUTHOR_NAME: author.name,
-            GIT_AUTHOR_EMAIL: author.email,
-            GIT_COMMITTER_NAME: committer.name,
-            GIT_COMMITTER_EMAIL: committer.email,
-        },
-        workdir: sandbox.worktreePath,
-        entrypoint: 'sh',
+    const args = await engine.runArgs((0,_sandbox_layout_js__WEBPACK_IMPORTED_MODULE_4__/* .sandboxHelper */ .Ap)(sandbox, options.image, {
+        name: 'capture',
+        text: CAPTURE_SCRIPT,
         args: [
-            '-c',
-            CAPTURE_SCRIPT,
-            'capture',
             sandbox.worktreePath,
             sandbox.branch,
             options.commit ? '1' : '0',
@@ -31925,7 +31923,16 @@ async function captureSandbox(engine, sandbox, options) {
             token,
             options.exclude.join(' '),
         ],
-    });
+    }, {
+        name,
+        workdir: sandbox.worktreePath,
+        env: {
+            GIT_AUTHOR_NAME: author.name,
+            GIT_AUTHOR_EMAIL: author.email,
+            GIT_COMMITTER_NAME: committer.name,
+            GIT_COMMITTER_EMAIL: committer.email,
+        },
+    }));
     let timedOut = false;
     const timer = setTimeout(() => {
         timedOut = true;
@@ -31986,7 +31993,7 @@ async function captureFailure(sandbox, exitCode, said) {
         return failed;
     const stats = sandbox.isolation === 'disk' ? await node_fs_promises__WEBPACK_IMPORTED_MODULE_1__.statfs(sandbox.hostPath).catch(() => undefined) : undefined;
     const free = stats ? `, ${Math.floor((stats.bavail * stats.bsize) / 1024)} KiB free` : '';
-    return `Capturing the changes of ${sandbox.name} needs room in ${(0,_sandbox_layout_js__WEBPACK_IMPORTED_MODULE_7__/* .whereIs */ .ie)(sandbox)} for a snapshot of its uncommitted work, and writing it failed (No space left on device?${free}): nothing was imported; the sandbox is kept as it is, its commits included. Free some room there and run again. (git, exit ${exitCode}: ${said})`;
+    return `Capturing the changes of ${sandbox.name} needs room in ${(0,_sandbox_layout_js__WEBPACK_IMPORTED_MODULE_4__/* .whereIs */ .ie)(sandbox)} for a snapshot of its uncommitted work, and writing it failed (No space left on device?${free}): nothing was imported; the sandbox is kept as it is, its commits included. Free some room there and run again. (git, exit ${exitCode}: ${said})`;
 }
 
 
@@ -31996,8 +32003,9 @@ async function captureFailure(sandbox, exitCode, said) {
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   F: () => (/* binding */ buildReport),
-/* harmony export */   W: () => (/* binding */ holdsWork)
+/* harmony export */   FK: () => (/* binding */ buildReport),
+/* harmony export */   Ww: () => (/* binding */ holdsWork),
+/* harmony export */   hy: () => (/* binding */ commitsNotIn)
 /* harmony export */ });
 const NO_EXTERNAL = ['--no-ext-diff', '--no-textconv', '--no-renames'];
 async function buildReport(git, parentPath, startSha, imported, capture) {
@@ -32023,6 +32031,14 @@ async function buildReport(git, parentPath, startSha, imported, capture) {
         staleLocks: capture.staleLocks,
         branchUpdate: imported.branchUpdate,
     };
+}
+/**
+ * Commits reachable from `tip` and from none of `not` (commits, refs or `--remotes`), in the parent; 1 when
+ * git cannot say, so that work is never taken for none.
+ */
+async function commitsNotIn(git, parentPath, tip, not) {
+    const out = await git.exec(parentPath, ['rev-list', '--count', tip, '--not', ...not, '--']);
+    return out.exitCode === 0 ? Number(out.stdout.trim()) : 1;
 }
 function holdsWork(report) {
     return report.uncommitted.length > 0 || report.unpushedCommits > 0;
@@ -32055,7 +32071,10 @@ var engine_git = __nccwpck_require__(2434);
 var labels = __nccwpck_require__(9667);
 // EXTERNAL MODULE: ./src/sandbox/naming.ts
 var naming = __nccwpck_require__(2375);
+// EXTERNAL MODULE: ./src/sandbox/lock.ts
+var lock = __nccwpck_require__(6856);
 ;// CONCATENATED MODULE: ./src/sandbox/branch.ts
+
 
 /** The protocol itself, as a pure decision. */
 function planBranch(facts, newTransientName = naming/* transientSandboxName */.j6) {
@@ -32083,9 +32102,11 @@ function planBranch(facts, newTransientName = naming/* transientSandboxName */.j
     return { kind: 'persistent', sandbox, branch: facts.branch, source: 'new', startPoint: facts.baseCommit };
 }
 /**
- * Gathers the facts from the parent repository (fetching the branch from origin when it is not known yet).
- * Call it holding the repository lock. The parent is the host's alone: no container can write its refs.
- * `head`, when given, is the parent's HEAD commit as just read: the start when `base` is empty.
+ * Gathers the facts from the parent repository (fetching the branch from origin when it is not known yet,
+ * under the repository lock). Reading refs needs no lock: git replaces each one in one step, and the
+ * sandbox is made from what is read again under the lock (create.ts). The parent is the host's alone: no
+ * container can write its refs. `head`, when given, is the parent's HEAD commit as just read: the start
+ * when `base` is empty.
  */
 async function resolveBranch(git, parent, branch, base) {
     const parentPath = parent.path;
@@ -32106,7 +32127,7 @@ async function resolveBranch(git, parent, branch, base) {
         remoteExists = refs.has(remote);
         // actions/checkout fetches one ref only: ask origin whether the branch exists before creating it anew.
         if (!remoteExists && (await git.remoteUrl(parentPath, 'origin'))) {
-            remoteExists = await git.tryFetchBranch(parentPath, 'origin', branch);
+            remoteExists = await (0,lock/* withRepositoryLock */.aZ)(parent.gitDir, () => git.tryFetchBranch(parentPath, 'origin', branch));
         }
     }
     return planBranch({ branch, localExists, remoteExists, baseCommit });
@@ -32118,20 +32139,9 @@ var create = __nccwpck_require__(9371);
 var bookkeeping = __nccwpck_require__(9503);
 // EXTERNAL MODULE: ./src/sandbox/layout.ts
 var layout = __nccwpck_require__(9601);
-// EXTERNAL MODULE: ./src/sandbox/lock.ts
-var lock = __nccwpck_require__(6856);
 // EXTERNAL MODULE: ./src/sandbox/repository.ts
 var repository = __nccwpck_require__(1151);
-// EXTERNAL MODULE: ./src/engine/container-args.ts
-var container_args = __nccwpck_require__(5011);
 ;// CONCATENATED MODULE: ./src/sandbox/reuse.ts
-// Reuse: a sandbox is taken as it is, uncommitted work and all. What origin has of its branch that the
-// sandbox was not shown yet is offered inside as its `origin/<branch>` (a remote-tracking ref), never
-// forced into its work tree. The ref is written by a helper container: the host writes nothing into a
-// sandbox once a command has run there.
-
-
-
 
 
 const OFFER_SCRIPT = `set -eu
@@ -32145,16 +32155,11 @@ async function offerUpstream(git, engine, sandbox, image) {
         return undefined;
     const { parent } = sandbox;
     const refs = (0,bookkeeping/* sandboxRefs */.yB)(sandbox);
-    const result = await engine.exec(await engine.runArgs({
-        remove: true,
-        image,
-        user: (0,container_args/* userArg */.Q6)(),
-        mounts: (0,layout/* helperMounts */.Pq)(sandbox),
-        labels: labels/* HELPER_LABELS */.vJ,
-        env: (0,engine_git/* helperGitEnv */.QS)(),
-        entrypoint: 'sh',
-        args: ['-c', OFFER_SCRIPT, 'offer', sandbox.worktreePath, sandbox.branch, upstream],
-    }));
+    const result = await engine.exec(await engine.runArgs((0,layout/* sandboxHelper */.Ap)(sandbox, image, {
+        name: 'offer',
+        text: OFFER_SCRIPT,
+        args: [sandbox.worktreePath, sandbox.branch, upstream],
+    })));
     if (result.exitCode !== 0)
         return undefined; // the sandbox's own business (its repository may be broken)
     await git.run(parent.path, ['update-ref', '-m', 'worktree-sandbox: offered', '--', refs.offered, upstream]);
@@ -32169,6 +32174,8 @@ var capture = __nccwpck_require__(4111);
 var external_node_crypto_ = __nccwpck_require__(7598);
 // EXTERNAL MODULE: external "node:os"
 var external_node_os_ = __nccwpck_require__(8161);
+// EXTERNAL MODULE: ./src/engine/container-args.ts
+var container_args = __nccwpck_require__(5011);
 // EXTERNAL MODULE: ./src/engine/mode.ts
 var mode = __nccwpck_require__(9211);
 ;// CONCATENATED MODULE: ./src/run/command.ts
@@ -32177,6 +32184,7 @@ var mode = __nccwpck_require__(9211);
 // tail is kept for reports); the runner's environment stays out but for the variables named in `env`;
 // the command is stopped when the timeout passes; a container that never started is an error, not exit 0.
 // ADR 0005, ADR 0006, ADR 0007 (docs/adr/).
+
 
 
 
@@ -32264,7 +32272,10 @@ async function runCommand(engine, sandbox, spec, hooks = {}) {
         }, spec.timeoutMinutes * 60_000)
         : undefined;
     const started = Date.now();
+    const note = (0,lock/* containerNotePath */.NJ)(sandbox.parent.gitDir, sandbox.name);
     try {
+        await promises_.mkdir(external_node_path_.dirname(note), { recursive: true });
+        await promises_.writeFile(note, `${name}\n`);
         await hooks.ready?.();
         const result = await engine.stream(await engine.runArgs(commandContainer(sandbox, spec, name, env)), {
             inherit: env.inherit,
@@ -32288,32 +32299,22 @@ async function runCommand(engine, sandbox, spec, hooks = {}) {
             throw new engine_engine/* EngineError */.NJ(`The container did not start (${engine.name} exit ${result.exitCode}): ${said}`);
         }
         if (!state.started || state.error)
-            throw new engine_engine/* EngineError */.NJ(`The container was created but did not start (${engine.name} exit ${result.exitCode}): ${state.error || said}${startHint(state.error || said)}`);
+            throw new engine_engine/* EngineError */.NJ(`The container was created but did not start (${engine.name} exit ${result.exitCode}): ${state.error || said}${(0,mode/* startFailureHint */.EM)(state.error || said)}`);
         // Docker's init (tini) started, but the command itself could not: it never ran.
         const initFailed = engineSaid.find((line) => /^\[FATAL tini \(\d+\)\] exec /.test(line));
         if (!timedOut && state.exitCode === 127 && engine.name === 'docker' && initFailed)
-            throw new engine_engine/* EngineError */.NJ(`The container started but its command did not (${engine.name} exit 127): ${initFailed}${startHint(initFailed)}`);
+            throw new engine_engine/* EngineError */.NJ(`The container started but its command did not (${engine.name} exit 127): ${initFailed}${(0,mode/* startFailureHint */.EM)(initFailed)}`);
         const exitCode = timedOut ? TIMEOUT_EXIT_CODE : state.exitCode;
         return { exitCode, timedOut, oomKilled: state.oomKilled, durationMs, tail };
     }
     finally {
         if (timer)
             clearTimeout(timer);
-        await engine.removeContainer(name);
+        if (await engine.removeContainer(name))
+            await promises_.rm(note, { force: true });
         if (env.dir)
             await promises_.rm(env.dir, { recursive: true, force: true });
     }
-}
-/** What to do about the usual reasons a container cannot start. */
-function startHint(message) {
-    const explained = (0,mode/* explainStartFailure */.uJ)(message);
-    if (explained)
-        return ` (${explained.message} ${explained.hint})`;
-    if (/\/dev\/net\/tun|slirp4netns|pasta|setting up network|netns/i.test(message))
-        return ' (the engine could not set up the network: with rootless Podman and no /dev/net/tun, use `network: none`)';
-    if (/executable file not found|no such file or directory.*sh|"sh": /i.test(message))
-        return ' (the image has no `sh`: the command runs with `sh -c`, so the image needs a shell)';
-    return '';
 }
 
 ;// CONCATENATED MODULE: ./src/run/import.ts
@@ -32529,7 +32530,7 @@ async function pushBranch(git, parent, originUrl, branch, sha, token, options = 
 }
 
 // EXTERNAL MODULE: ./src/run/report.ts
-var report = __nccwpck_require__(7119);
+var run_report = __nccwpck_require__(7119);
 ;// CONCATENATED MODULE: ./src/run/run.ts
 // Run mode, as a story: find the parent, resolve the branch, prepare the sandbox, run the command, bring
 // its work back as data (capture in a helper, import on the host), report, push. Each step is a function;
@@ -32559,8 +32560,10 @@ async function runSandbox(settings, deps) {
     if (settings.token)
         ui.mask(settings.token);
     const engine = new engine_engine/* ContainerEngine */.yz(settings.engine);
-    // The image check (also the engine's reachability check) overlaps the git questions; a bad branch name
-    // is the error reported whenever it is one.
+    // The image check (also the engine's reachability check) overlaps the git questions and the sandbox's
+    // records: it is awaited before anything uses the image or writes anything (prepareSandbox), and a
+    // reused sandbox does not wait for it before then. A bad branch name is the error reported whenever it
+    // is one.
     const imageReady = engine.ensureImage(settings.image);
     imageReady.catch(() => undefined); // awaited below
     // git's version check, the branch names and the parent overlap too: one round of processes, not three.
@@ -32576,7 +32579,7 @@ async function runSandbox(settings, deps) {
         ui.info(`${parent.resolvedFrom} is a linked worktree: working from its parent ${parent.path}.`);
     const originRead = settings.push ? git.remoteUrl(parent.path, 'origin') : Promise.resolve(undefined);
     originRead.catch(() => undefined); // awaited below
-    const plan = await (0,lock/* withRepositoryLock */.aZ)(parent.gitDir, () => resolveBranch(git, { ...parent, head }, settings.branch, settings.base));
+    const plan = await resolveBranch(git, { ...parent, head }, settings.branch, settings.base);
     ui.debug(`Branch plan: ${JSON.stringify(plan)}`);
     const worktreeRoot = settings.isolation === 'disk' ? await realRoot(settings.worktreeRoot) : settings.worktreeRoot;
     const location = (0,layout/* locateSandbox */.Iw)(plan, parent, settings.isolation, worktreeRoot, settings.volumePrefix);
@@ -32584,10 +32587,11 @@ async function runSandbox(settings, deps) {
     const originUrl = await originRead;
     if (settings.push && !originUrl && !deps.pushTo)
         throw new Error(`push: true needs a remote named origin in ${parent.path}.`);
-    await imageReady;
     const release = await (0,lock/* lockSandbox */.rj)(parent.gitDir, location.name, settings.lockTimeoutMinutes * 60_000, (m) => ui.info(m));
     try {
-        deps.save({
+        // What the post step needs, saved once the engine has the image and before anything is written: a
+        // run that fails its image check leaves the post step nothing to do.
+        const ready = imageReady.then(() => deps.save({
             engine: settings.engine,
             image: settings.image,
             cleanup: settings.cleanup,
@@ -32597,15 +32601,17 @@ async function runSandbox(settings, deps) {
                 committer: settings.committer,
                 maxImportBytes: settings.maxImportBytes,
             },
-        });
+        }));
+        ready.catch(() => undefined); // awaited below
         const sandbox = await ui.group(`Sandbox ${location.name} (${location.kind}, ${location.isolation})`, async () => {
             // We hold the sandbox lock, so a command container still there belongs to a run that was killed.
             const [prepared, orphans] = await Promise.all([
-                (0,create/* prepareSandbox */.D_)(git, engine, location, plan, settings.image, ui),
-                engine.removeContainersLabelled((0,labels/* commandLabels */.nX)(location)),
+                (0,create/* prepareSandbox */.D_)(git, engine, location, plan, { name: settings.image, ready }, ui),
+                removeLeftContainers(engine, location),
             ]);
             if (orphans.length)
                 ui.info(`Removed container(s) left by a run that was killed: ${orphans.join(', ')}.`);
+            await ready;
             const offered = await offerUpstream(git, engine, prepared, settings.image);
             describeSandbox(ui, prepared, plan.source, offered);
             return prepared;
@@ -32669,7 +32675,7 @@ async function collectChanges(git, engine, sandbox, settings, commitMessage) {
     });
     try {
         const imported = await importBundle(git, sandbox, captured);
-        return await (0,report/* buildReport */.F)(git, sandbox.parent.path, sandbox.startSha, imported, captured);
+        return await (0,run_report/* buildReport */.FK)(git, sandbox.parent.path, sandbox.startSha, imported, captured);
     }
     finally {
         await promises_.rm(captured.dir, { recursive: true, force: true });
@@ -32693,7 +32699,9 @@ async function pushSandbox(git, sandbox, report, to, token, ui) {
     }
     // Counted against the destination, not against this run's start: a run killed before its push
     // completed left commits that the next run must still push.
-    const unpushed = await unpushedCount(git, sandbox, report.tip, to.trackingRef);
+    const parentPath = sandbox.parent.path;
+    const tracking = (await git.refExists(parentPath, to.trackingRef)) ? [to.trackingRef] : ['--remotes'];
+    const unpushed = await (0,run_report/* commitsNotIn */.hy)(git, parentPath, report.tip, tracking);
     if (unpushed === 0)
         return { pushed: false, reason: `no commits that ${to.label} does not have` };
     const result = await pushBranch(git, sandbox.parent, to.url, to.branch, report.tip, token, {
@@ -32706,10 +32714,14 @@ async function pushSandbox(git, sandbox, report, to, token, ui) {
         ui.warning(result.reason ?? 'push failed');
     return result;
 }
-async function unpushedCount(git, sandbox, headSha, tracking) {
-    const not = (await git.refExists(sandbox.parent.path, tracking)) ? [tracking] : ['--remotes'];
-    const out = await git.exec(sandbox.parent.path, ['rev-list', '--count', headSha, '--not', ...not, '--']);
-    return out.exitCode === 0 ? Number(out.stdout.trim()) : 1;
+/** Containers of the sandbox that a killed run left (its note says there may be some): removed. */
+async function removeLeftContainers(engine, sandbox) {
+    const note = (0,lock/* containerNotePath */.NJ)(sandbox.parent.gitDir, sandbox.name);
+    if (!(await promises_.stat(note).then(() => true, () => false)))
+        return [];
+    const removed = await engine.removeContainersLabelled((0,labels/* commandLabels */.nX)(sandbox));
+    await promises_.rm(note, { force: true });
+    return removed;
 }
 function describeSandbox(ui, sandbox, source, offered) {
     const what = sandbox.branch
@@ -32945,13 +32957,12 @@ async function exists(p) {
 /* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(6760);
 /* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__nccwpck_require__.n(node_path__WEBPACK_IMPORTED_MODULE_1__);
 /* harmony import */ var _engine_container_args_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(5011);
-/* harmony import */ var _engine_git_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(2434);
-/* harmony import */ var _engine_labels_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(9667);
-/* harmony import */ var _engine_mode_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(9211);
-/* harmony import */ var _engine_proc_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(5);
-/* harmony import */ var _bookkeeping_js__WEBPACK_IMPORTED_MODULE_7__ = __nccwpck_require__(9503);
-/* harmony import */ var _layout_js__WEBPACK_IMPORTED_MODULE_8__ = __nccwpck_require__(9601);
-/* harmony import */ var _lock_js__WEBPACK_IMPORTED_MODULE_9__ = __nccwpck_require__(6856);
+/* harmony import */ var _engine_labels_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(9667);
+/* harmony import */ var _engine_mode_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(9211);
+/* harmony import */ var _engine_proc_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(5);
+/* harmony import */ var _bookkeeping_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(9503);
+/* harmony import */ var _layout_js__WEBPACK_IMPORTED_MODULE_7__ = __nccwpck_require__(9601);
+/* harmony import */ var _lock_js__WEBPACK_IMPORTED_MODULE_8__ = __nccwpck_require__(6856);
 // Creating a sandbox, or reusing it exactly as it is (uncommitted files and all). A new sandbox is a
 // repository of its own whose object store borrows the parent's (`objects/info/alternates`): nothing is
 // copied, so it costs what `git worktree add` costs. The same script makes it on both isolations: on the
@@ -32968,32 +32979,32 @@ async function exists(p) {
 
 
 
-
 class SandboxConflictError extends Error {
 }
-async function prepareSandbox(git, engine, sandbox, plan, image, log) {
+async function prepareSandbox(git, engine, sandbox, plan, 
+/** The image helpers run; `ready` settles once the engine has it (a reused sandbox does not wait). */
+image, log) {
+    const { name: imageName, ready: imageReady } = typeof image === 'string' ? { name: image, ready: Promise.resolve() } : image;
     const { parent } = sandbox;
-    const refs = (0,_bookkeeping_js__WEBPACK_IMPORTED_MODULE_7__/* .sandboxRefs */ .yB)(sandbox);
-    return (0,_lock_js__WEBPACK_IMPORTED_MODULE_9__/* .withRepositoryLock */ .aZ)(parent.gitDir, async () => {
-        // The records and what origin has of the branch: one git process (start-up latency counts).
-        const upstreamRef = sandbox.branch ? `refs/remotes/origin/${sandbox.branch}` : '';
-        const [recorded, present] = await Promise.all([
-            git.readRefs(parent.path, [refs.head, refs.creating, refs.offered, upstreamRef]),
-            isPresent(engine, sandbox),
-        ]);
-        const head = recorded.get(refs.head);
-        const creating = recorded.has(refs.creating);
-        if (head && !creating && present) {
-            const upstream = recorded.get(upstreamRef);
-            const upstreamNew = upstream && upstream !== recorded.get(refs.offered) ? upstream : undefined;
-            return { ...sandbox, reused: true, startSha: head, upstreamNew };
-        }
+    const refs = (0,_bookkeeping_js__WEBPACK_IMPORTED_MODULE_6__/* .sandboxRefs */ .yB)(sandbox);
+    // A sandbox that is there is taken without the repository lock: only the holder of the sandbox's lock
+    // (this run; the reaper and `rm` take it too) writes its records. Anything else is decided again, and
+    // done, under the repository lock.
+    const found = await lookUp(git, engine, sandbox, refs);
+    if (found.reused)
+        return found.reused;
+    return (0,_lock_js__WEBPACK_IMPORTED_MODULE_8__/* .withRepositoryLock */ .aZ)(parent.gitDir, async () => {
+        const { head, creating, present, reused } = await lookUp(git, engine, sandbox, refs);
+        if (reused)
+            return reused;
+        // Nothing is written before the image is known to be there.
+        await imageReady;
         if (head && !creating) {
-            log.info(`Sandbox ${sandbox.name} (${(0,_layout_js__WEBPACK_IMPORTED_MODULE_8__/* .whereIs */ .ie)(sandbox)}) is gone: its records in the parent are dropped.`);
-            await (0,_bookkeeping_js__WEBPACK_IMPORTED_MODULE_7__/* .dropRecords */ .gE)(git, parent, refs);
+            log.info(`Sandbox ${sandbox.name} (${(0,_layout_js__WEBPACK_IMPORTED_MODULE_7__/* .whereIs */ .ie)(sandbox)}) is gone: its records in the parent are dropped.`);
+            await (0,_bookkeeping_js__WEBPACK_IMPORTED_MODULE_6__/* .dropRecords */ .gE)(git, parent, refs);
         }
         if (creating)
-            log.info(`Recovering ${(0,_layout_js__WEBPACK_IMPORTED_MODULE_8__/* .whereIs */ .ie)(sandbox)}: a run was killed while creating it.`);
+            log.info(`Recovering ${(0,_layout_js__WEBPACK_IMPORTED_MODULE_7__/* .whereIs */ .ie)(sandbox)}: a run was killed while creating it.`);
         // A folder nobody recorded is refused before anything is written: it may be someone's work.
         else if (sandbox.isolation === 'disk')
             await refuseForeignFolder(sandbox);
@@ -33010,13 +33021,13 @@ async function prepareSandbox(git, engine, sandbox, plan, image, log) {
             if (sandbox.isolation === 'disk')
                 await createOnDisk(git, sandbox, seed, creating);
             else
-                await createInVolume(engine, sandbox, seed, image, creating);
+                await createInVolume(engine, sandbox, seed, imageName, creating);
         }
         catch (error) {
             // A disk sandbox cleaned up after itself (createOnDisk); a volume made here goes, one found is kept.
             if (sandbox.isolation === 'container' && !(present && !creating))
                 await engine.removeVolume(sandbox.volume).catch(() => undefined);
-            await (0,_bookkeeping_js__WEBPACK_IMPORTED_MODULE_7__/* .dropRecords */ .gE)(git, parent, refs);
+            await (0,_bookkeeping_js__WEBPACK_IMPORTED_MODULE_6__/* .dropRecords */ .gE)(git, parent, refs);
             throw error;
         }
         const records = [`update ${refs.head} ${seed.start}`, `delete ${refs.creating}`];
@@ -33025,6 +33036,22 @@ async function prepareSandbox(git, engine, sandbox, plan, image, log) {
         await git.run(parent.path, ['update-ref', '--stdin'], { input: Buffer.from(records.join('\n') + '\n') });
         return { ...sandbox, reused: false, startSha: seed.start };
     });
+}
+/** The sandbox's records, whether it is there, and so whether it is reused as it is. */
+async function lookUp(git, engine, sandbox, refs) {
+    // The records and what origin has of the branch: one git process (start-up latency counts).
+    const upstreamRef = sandbox.branch ? `refs/remotes/origin/${sandbox.branch}` : '';
+    const [recorded, present] = await Promise.all([
+        git.readRefs(sandbox.parent.path, [refs.head, refs.creating, refs.offered, upstreamRef]),
+        isPresent(engine, sandbox),
+    ]);
+    const head = recorded.get(refs.head);
+    const creating = recorded.has(refs.creating);
+    if (!head || creating || !present)
+        return { head, creating, present };
+    const upstream = recorded.get(upstreamRef);
+    const upstreamNew = upstream && upstream !== recorded.get(refs.offered) ? upstream : undefined;
+    return { head, creating, present, reused: { ...sandbox, reused: true, startSha: head, upstreamNew } };
 }
 async function isPresent(engine, sandbox) {
     if (sandbox.isolation === 'container')
@@ -33103,13 +33130,13 @@ function initArgs(sandbox, seed) {
 async function createOnDisk(git, sandbox, seed, recover) {
     const projectDir = node_path__WEBPACK_IMPORTED_MODULE_1__.dirname(sandbox.hostPath);
     await node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.mkdir(projectDir, { recursive: true });
-    await (0,_bookkeeping_js__WEBPACK_IMPORTED_MODULE_7__/* .writeParentNote */ .iC)(projectDir, sandbox.parent);
+    await (0,_bookkeeping_js__WEBPACK_IMPORTED_MODULE_6__/* .writeParentNote */ .iC)(projectDir, sandbox.parent);
     if (recover)
         await removeDiskFolders(sandbox);
     // The folder is new (mkdir fails if anything appeared meanwhile, and then nothing is removed): no
     // container has written in it yet. What is made from here on is ours to remove if it fails.
     await node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.mkdir(sandbox.hostPath);
-    const result = await (0,_engine_proc_js__WEBPACK_IMPORTED_MODULE_6__/* .runProcess */ .R3)('sh', ['-c', INIT_SCRIPT, 'init-sandbox', ...initArgs(sandbox, seed)], {
+    const result = await (0,_engine_proc_js__WEBPACK_IMPORTED_MODULE_5__/* .runProcess */ .R3)('sh', ['-c', INIT_SCRIPT, 'init-sandbox', ...initArgs(sandbox, seed)], {
         cwd: projectDir,
         // The runner's own git configuration stays out too: the checkout applies no filter it defines (a
         // start commit may hold a sandbox's work, .gitattributes and all).
@@ -33145,35 +33172,18 @@ as_user sh -c "$init" init-sandbox "$wt" "$@"
 `;
 async function createInVolume(engine, sandbox, seed, image, recover) {
     if (!(await engine.volumeExists(sandbox.volume)))
-        await engine.createVolume(sandbox.volume, (0,_engine_labels_js__WEBPACK_IMPORTED_MODULE_4__/* .volumeLabels */ .kV)({ ...sandbox, parentPath: sandbox.parent.path }));
+        await engine.createVolume(sandbox.volume, (0,_engine_labels_js__WEBPACK_IMPORTED_MODULE_3__/* .volumeLabels */ .kV)({ ...sandbox, parentPath: sandbox.parent.path }));
     const id = (0,_engine_container_args_js__WEBPACK_IMPORTED_MODULE_2__/* .currentIdentity */ ._c)();
     const [wt, ...rest] = initArgs(sandbox, seed);
-    const result = await engine.exec(await engine.runArgs({
-        image,
-        user: '0:0',
-        capAdd: ['CHOWN', 'SETUID', 'SETGID', 'SYS_CHROOT', 'DAC_OVERRIDE', 'FOWNER'],
-        remove: true,
-        labels: _engine_labels_js__WEBPACK_IMPORTED_MODULE_4__/* .HELPER_LABELS */ .vJ,
-        mounts: (0,_layout_js__WEBPACK_IMPORTED_MODULE_8__/* .helperMounts */ .Pq)(sandbox),
-        env: (0,_engine_git_js__WEBPACK_IMPORTED_MODULE_3__/* .helperGitEnv */ .QS)(),
-        entrypoint: 'sh',
-        args: [
-            '-c',
-            VOLUME_SCRIPT,
-            'create-sandbox',
-            String(id.uid),
-            String(id.gid),
-            recover ? '1' : '0',
-            INIT_SCRIPT,
-            wt,
-            ...rest,
-        ],
-    }));
+    const result = await engine.exec(await engine.runArgs((0,_layout_js__WEBPACK_IMPORTED_MODULE_7__/* .sandboxHelper */ .Ap)(sandbox, image, {
+        name: 'create-sandbox',
+        text: VOLUME_SCRIPT,
+        args: [String(id.uid), String(id.gid), recover ? '1' : '0', INIT_SCRIPT, wt, ...rest],
+    }, { user: '0:0', capAdd: ['CHOWN', 'SETUID', 'SETGID', 'SYS_CHROOT', 'DAC_OVERRIDE', 'FOWNER'] })));
     if (result.exitCode !== 0) {
         const said = (result.stderr || result.stdout).trim();
         // A helper that never started (an image without `sh`, ...): the engine's words, then what to do.
-        const explained = (0,_engine_mode_js__WEBPACK_IMPORTED_MODULE_5__/* .explainStartFailure */ .uJ)(said);
-        throw new Error(`Could not create the sandbox in volume ${sandbox.volume}: ${said || `exit ${result.exitCode}`}${explained ? ` (${explained.message} ${explained.hint})` : ''}`);
+        throw new Error(`Could not create the sandbox in volume ${sandbox.volume}: ${said || `exit ${result.exitCode}`}${(0,_engine_mode_js__WEBPACK_IMPORTED_MODULE_4__/* .startFailureHint */ .EM)(said)}`);
     }
 }
 /** An empty folder where the sandbox goes is removed; one holding files nobody recorded is refused. */
@@ -33207,17 +33217,20 @@ async function exists(p) {
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Ap: () => (/* binding */ sandboxHelper),
 /* harmony export */   Iw: () => (/* binding */ locateSandbox),
-/* harmony export */   Pq: () => (/* binding */ helperMounts),
 /* harmony export */   Ps: () => (/* binding */ HOME_FOLDER),
 /* harmony export */   Tl: () => (/* binding */ objectStoreMounts),
 /* harmony export */   ie: () => (/* binding */ whereIs),
 /* harmony export */   iu: () => (/* binding */ commandMounts)
 /* harmony export */ });
-/* unused harmony export sandboxMounts */
+/* unused harmony exports sandboxMounts, helperMounts */
 /* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6760);
 /* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_path__WEBPACK_IMPORTED_MODULE_0__);
-/* harmony import */ var _naming_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2375);
+/* harmony import */ var _engine_container_args_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(5011);
+/* harmony import */ var _engine_git_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(2434);
+/* harmony import */ var _engine_labels_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(9667);
+/* harmony import */ var _naming_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(2375);
 // Where a sandbox lives and what a container sees of it. A sandbox is a repository of its own (its own
 // `.git` folder) that borrows the parent's objects read-only through `objects/info/alternates`, plus a home
 // for the command. Disk and volume sandboxes are one discriminated union.
@@ -33228,21 +33241,24 @@ async function exists(p) {
 // ADR 0001, ADR 0005 (docs/adr/).
 
 
+
+
+
 const HOME_FOLDER = '.home';
 function locateSandbox(plan, parent, isolation, worktreeRoot, volumePrefix) {
-    const project = (0,_naming_js__WEBPACK_IMPORTED_MODULE_1__/* .projectName */ .j1)(parent.path);
+    const project = (0,_naming_js__WEBPACK_IMPORTED_MODULE_4__/* .projectName */ .j1)(parent.path);
     const common = { name: plan.sandbox, kind: plan.kind, project, branch: plan.branch, parent };
     if (isolation === 'disk') {
-        const hostPath = (0,_naming_js__WEBPACK_IMPORTED_MODULE_1__/* .diskWorktreePath */ .gG)(worktreeRoot, project, plan.sandbox);
+        const hostPath = (0,_naming_js__WEBPACK_IMPORTED_MODULE_4__/* .diskWorktreePath */ .gG)(worktreeRoot, project, plan.sandbox);
         const homePath = node_path__WEBPACK_IMPORTED_MODULE_0__.join(node_path__WEBPACK_IMPORTED_MODULE_0__.dirname(hostPath), HOME_FOLDER, plan.sandbox);
         return { ...common, isolation, hostPath, worktreePath: hostPath, homePath };
     }
     return {
         ...common,
         isolation,
-        volume: (0,_naming_js__WEBPACK_IMPORTED_MODULE_1__/* .volumeName */ .EH)(volumePrefix, project, plan.sandbox),
-        worktreePath: `${_naming_js__WEBPACK_IMPORTED_MODULE_1__/* .VOLUME_MOUNT */ .f7}/${plan.sandbox}`,
-        homePath: `${_naming_js__WEBPACK_IMPORTED_MODULE_1__/* .VOLUME_MOUNT */ .f7}/${HOME_FOLDER}`,
+        volume: (0,_naming_js__WEBPACK_IMPORTED_MODULE_4__/* .volumeName */ .EH)(volumePrefix, project, plan.sandbox),
+        worktreePath: `${_naming_js__WEBPACK_IMPORTED_MODULE_4__/* .VOLUME_MOUNT */ .f7}/${plan.sandbox}`,
+        homePath: `${_naming_js__WEBPACK_IMPORTED_MODULE_4__/* .VOLUME_MOUNT */ .f7}/${HOME_FOLDER}`,
     };
 }
 /** What the sandbox is, for a person: the volume or the folder. */
@@ -33259,7 +33275,7 @@ function objectStoreMounts(parent) {
 /** The sandbox itself, read-write: its work tree and its home (one volume, or two host folders). */
 function sandboxMounts(sandbox) {
     if (sandbox.isolation === 'container')
-        return [{ type: 'volume', source: sandbox.volume, target: _naming_js__WEBPACK_IMPORTED_MODULE_1__/* .VOLUME_MOUNT */ .f7 }];
+        return [{ type: 'volume', source: sandbox.volume, target: _naming_js__WEBPACK_IMPORTED_MODULE_4__/* .VOLUME_MOUNT */ .f7 }];
     return [
         { type: 'bind', source: sandbox.hostPath, target: sandbox.hostPath },
         { type: 'bind', source: sandbox.homePath, target: sandbox.homePath },
@@ -33291,6 +33307,24 @@ function commandMounts(sandbox, worktreeRoot) {
 function helperMounts(sandbox) {
     return [...objectStoreMounts(sandbox.parent), ...sandboxMounts(sandbox)];
 }
+/**
+ * A helper container on one sandbox: one of the action's scripts run by `sh -c` with positional
+ * arguments only, as the runner's user unless `extra` says otherwise, seeing the sandbox and the objects
+ * it borrows, git hardened (`extra.env` adds to it), labelled as a helper, removed when it exits.
+ */
+function sandboxHelper(sandbox, image, script, extra = {}) {
+    return {
+        remove: true,
+        image,
+        user: (0,_engine_container_args_js__WEBPACK_IMPORTED_MODULE_1__/* .userArg */ .Q6)(),
+        mounts: helperMounts(sandbox),
+        labels: _engine_labels_js__WEBPACK_IMPORTED_MODULE_3__/* .HELPER_LABELS */ .vJ,
+        entrypoint: 'sh',
+        args: ['-c', script.text, script.name, ...script.args],
+        ...extra,
+        env: { ...(0,_engine_git_js__WEBPACK_IMPORTED_MODULE_2__/* .helperGitEnv */ .QS)(), ...extra.env },
+    };
+}
 
 
 /***/ }),
@@ -33299,6 +33333,7 @@ function helperMounts(sandbox) {
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   NJ: () => (/* binding */ containerNotePath),
 /* harmony export */   XB: () => (/* binding */ LockTimeoutError),
 /* harmony export */   aZ: () => (/* binding */ withRepositoryLock),
 /* harmony export */   rj: () => (/* binding */ lockSandbox),
@@ -33409,6 +33444,14 @@ async function withRepositoryLock(gitDir, fn, waitMs = 120_000) {
 }
 async function lockSandbox(gitDir, sandbox, waitMs, onWait) {
     return acquire(lockPath(gitDir, `sandbox-${sandbox}`), waitMs, (owner) => `sandbox ${sandbox} is in use by another run${ownerText(owner)}; two runs never share a sandbox`, onWait);
+}
+/**
+ * A note beside the sandbox's lock, host-only: a command container of the sandbox may exist. Written
+ * before one is started, removed once it is gone; a run that finds the note (its writer was killed)
+ * looks for the containers it left, and only then: asking the engine costs every run start-up time.
+ */
+function containerNotePath(gitDir, sandbox) {
+    return node_path__WEBPACK_IMPORTED_MODULE_2__.join(lockDirectory(gitDir), `sandbox-${sandbox}.container`);
 }
 /** True while a live run holds the sandbox's lock (a lock whose holder died is not counted). */
 async function isSandboxLocked(gitDir, sandbox) {
@@ -37538,8 +37581,10 @@ var run_report = __nccwpck_require__(7119);
 
 async function cleanupRun(state, ui, tempDir) {
     const engine = new engine_engine/* ContainerEngine */.yz(state.engine);
-    if (state.container && (await engine.removeContainer(state.container)))
+    if (state.container && (await engine.removeContainer(state.container))) {
         ui.info(`Removed container ${state.container}.`);
+        await promises_.rm((0,lock/* containerNotePath */.NJ)(state.location.parent.gitDir, state.location.name), { force: true });
+    }
     const git = await engine_git/* Git */.TU.create();
     const sandbox = state.location;
     if (!state.ready)
@@ -37554,13 +37599,13 @@ async function cleanupRun(state, ui, tempDir) {
     // Counted now, not when the report was made: the main step may have pushed since.
     const report = { ...collected, unpushedCommits: await unpushedNow(git, sandbox, state.startSha) };
     if (state.cleanup === 'auto') {
-        if ((0,run_report/* holdsWork */.W)(report))
+        if ((0,run_report/* holdsWork */.Ww)(report))
             return keep(ui, sandbox, describeWork(report));
         await (0,remove/* removeSandbox */.Ur)(git, engine, sandbox);
         ui.info(`Removed transient sandbox ${sandbox.name}: it held no work.`);
         return { removed: true };
     }
-    const saved = (0,run_report/* holdsWork */.W)(report) ? await saveWork(git, prepared, report, tempDir, ui) : {};
+    const saved = (0,run_report/* holdsWork */.Ww)(report) ? await saveWork(git, prepared, report, tempDir, ui) : {};
     await (0,remove/* removeSandbox */.Ur)(git, engine, sandbox);
     ui.info(`Removed sandbox ${sandbox.name} (cleanup: always).`);
     return { removed: true, ...saved };
@@ -37569,16 +37614,7 @@ async function cleanupRun(state, ui, tempDir) {
 async function unpushedNow(git, sandbox, startSha) {
     // Commits since the sandbox's run started that no remote has (what it started from is the parent's).
     const since = startSha && /^[0-9a-f]{40,64}$/.test(startSha) ? [startSha] : [];
-    const out = await git.exec(sandbox.parent.path, [
-        'rev-list',
-        '--count',
-        (0,bookkeeping/* sandboxRefs */.yB)(sandbox).head,
-        '--not',
-        ...since,
-        '--remotes',
-        '--',
-    ]);
-    return out.exitCode === 0 ? Number(out.stdout.trim()) : 1;
+    return (0,run_report/* commitsNotIn */.hy)(git, sandbox.parent.path, (0,bookkeeping/* sandboxRefs */.yB)(sandbox).head, [...since, '--remotes']);
 }
 function keep(ui, sandbox, why) {
     ui.info(`Kept sandbox ${sandbox.name} (${(0,layout/* whereIs */.ie)(sandbox)}): ${why}.`);

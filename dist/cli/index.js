@@ -8287,7 +8287,27 @@ function explainStartFailure(stderr) {
             hint: 'Check the image (input `image`): the command and `sh` must be executable files in it.',
         };
     }
+    // Less precise words for the same two failures, from engines and versions that say less.
+    if (/\/dev\/net\/tun|slirp4netns|pasta|setting up network|netns/i.test(stderr)) {
+        return {
+            kind: 'network-setup',
+            message: 'The engine could not set up the network.',
+            hint: `With rootless Podman and no /dev/net/tun: ${NETWORK_NONE}`,
+        };
+    }
+    if (/executable file not found|no such file or directory.*sh|"sh": /i.test(stderr)) {
+        return {
+            kind: 'no-shell',
+            message: 'The image has no `sh`.',
+            hint: 'The command runs with `sh -c`: use an image with `sh` and `git` (input `image`).',
+        };
+    }
     return undefined;
+}
+/** ` (what went wrong. What to do.)` for a known start failure, to follow the engine's words; else ''. */
+function startFailureHint(stderr) {
+    const explained = explainStartFailure(stderr);
+    return explained ? ` (${explained.message} ${explained.hint})` : '';
 }
 function isObject(value) {
     return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -8829,6 +8849,9 @@ async function bookkeeping_exists(p) {
 // ADR 0001, ADR 0005 (docs/adr/).
 
 
+
+
+
 const HOME_FOLDER = '.home';
 function locateSandbox(plan, parent, isolation, worktreeRoot, volumePrefix) {
     const project = projectName(parent.path);
@@ -8891,6 +8914,24 @@ function commandMounts(sandbox, worktreeRoot) {
 /** What the action's helper containers see: the sandbox read-write and the objects it borrows. */
 function helperMounts(sandbox) {
     return [...objectStoreMounts(sandbox.parent), ...sandboxMounts(sandbox)];
+}
+/**
+ * A helper container on one sandbox: one of the action's scripts run by `sh -c` with positional
+ * arguments only, as the runner's user unless `extra` says otherwise, seeing the sandbox and the objects
+ * it borrows, git hardened (`extra.env` adds to it), labelled as a helper, removed when it exits.
+ */
+function sandboxHelper(sandbox, image, script, extra = {}) {
+    return {
+        remove: true,
+        image,
+        user: userArg(),
+        mounts: helperMounts(sandbox),
+        labels: HELPER_LABELS,
+        entrypoint: 'sh',
+        args: ['-c', script.text, script.name, ...script.args],
+        ...extra,
+        env: { ...helperGitEnv(), ...extra.env },
+    };
 }
 
 // EXTERNAL MODULE: ./node_modules/proper-lockfile/index.js
@@ -8994,6 +9035,14 @@ async function withRepositoryLock(gitDir, fn, waitMs = 120_000) {
 async function lockSandbox(gitDir, sandbox, waitMs, onWait) {
     return acquire(lockPath(gitDir, `sandbox-${sandbox}`), waitMs, (owner) => `sandbox ${sandbox} is in use by another run${ownerText(owner)}; two runs never share a sandbox`, onWait);
 }
+/**
+ * A note beside the sandbox's lock, host-only: a command container of the sandbox may exist. Written
+ * before one is started, removed once it is gone; a run that finds the note (its writer was killed)
+ * looks for the containers it left, and only then: asking the engine costs every run start-up time.
+ */
+function containerNotePath(gitDir, sandbox) {
+    return external_node_path_.join(lockDirectory(gitDir), `sandbox-${sandbox}.container`);
+}
 /** True while a live run holds the sandbox's lock (a lock whose holder died is not counted). */
 async function isSandboxLocked(gitDir, sandbox) {
     const file = lockPath(gitDir, `sandbox-${sandbox}`);
@@ -9022,26 +9071,26 @@ async function isSandboxLocked(gitDir, sandbox) {
 
 
 
-
 class SandboxConflictError extends Error {
 }
-async function prepareSandbox(git, engine, sandbox, plan, image, log) {
+async function prepareSandbox(git, engine, sandbox, plan, 
+/** The image helpers run; `ready` settles once the engine has it (a reused sandbox does not wait). */
+image, log) {
+    const { name: imageName, ready: imageReady } = typeof image === 'string' ? { name: image, ready: Promise.resolve() } : image;
     const { parent } = sandbox;
     const refs = sandboxRefs(sandbox);
+    // A sandbox that is there is taken without the repository lock: only the holder of the sandbox's lock
+    // (this run; the reaper and `rm` take it too) writes its records. Anything else is decided again, and
+    // done, under the repository lock.
+    const found = await lookUp(git, engine, sandbox, refs);
+    if (found.reused)
+        return found.reused;
     return withRepositoryLock(parent.gitDir, async () => {
-        // The records and what origin has of the branch: one git process (start-up latency counts).
-        const upstreamRef = sandbox.branch ? `refs/remotes/origin/${sandbox.branch}` : '';
-        const [recorded, present] = await Promise.all([
-            git.readRefs(parent.path, [refs.head, refs.creating, refs.offered, upstreamRef]),
-            isPresent(engine, sandbox),
-        ]);
-        const head = recorded.get(refs.head);
-        const creating = recorded.has(refs.creating);
-        if (head && !creating && present) {
-            const upstream = recorded.get(upstreamRef);
-            const upstreamNew = upstream && upstream !== recorded.get(refs.offered) ? upstream : undefined;
-            return { ...sandbox, reused: true, startSha: head, upstreamNew };
-        }
+        const { head, creating, present, reused } = await lookUp(git, engine, sandbox, refs);
+        if (reused)
+            return reused;
+        // Nothing is written before the image is known to be there.
+        await imageReady;
         if (head && !creating) {
             log.info(`Sandbox ${sandbox.name} (${whereIs(sandbox)}) is gone: its records in the parent are dropped.`);
             await dropRecords(git, parent, refs);
@@ -9064,7 +9113,7 @@ async function prepareSandbox(git, engine, sandbox, plan, image, log) {
             if (sandbox.isolation === 'disk')
                 await createOnDisk(git, sandbox, seed, creating);
             else
-                await createInVolume(engine, sandbox, seed, image, creating);
+                await createInVolume(engine, sandbox, seed, imageName, creating);
         }
         catch (error) {
             // A disk sandbox cleaned up after itself (createOnDisk); a volume made here goes, one found is kept.
@@ -9079,6 +9128,22 @@ async function prepareSandbox(git, engine, sandbox, plan, image, log) {
         await git.run(parent.path, ['update-ref', '--stdin'], { input: Buffer.from(records.join('\n') + '\n') });
         return { ...sandbox, reused: false, startSha: seed.start };
     });
+}
+/** The sandbox's records, whether it is there, and so whether it is reused as it is. */
+async function lookUp(git, engine, sandbox, refs) {
+    // The records and what origin has of the branch: one git process (start-up latency counts).
+    const upstreamRef = sandbox.branch ? `refs/remotes/origin/${sandbox.branch}` : '';
+    const [recorded, present] = await Promise.all([
+        git.readRefs(sandbox.parent.path, [refs.head, refs.creating, refs.offered, upstreamRef]),
+        isPresent(engine, sandbox),
+    ]);
+    const head = recorded.get(refs.head);
+    const creating = recorded.has(refs.creating);
+    if (!head || creating || !present)
+        return { head, creating, present };
+    const upstream = recorded.get(upstreamRef);
+    const upstreamNew = upstream && upstream !== recorded.get(refs.offered) ? upstream : undefined;
+    return { head, creating, present, reused: { ...sandbox, reused: true, startSha: head, upstreamNew } };
 }
 async function isPresent(engine, sandbox) {
     if (sandbox.isolation === 'container')
@@ -9202,32 +9267,15 @@ async function createInVolume(engine, sandbox, seed, image, recover) {
         await engine.createVolume(sandbox.volume, volumeLabels({ ...sandbox, parentPath: sandbox.parent.path }));
     const id = currentIdentity();
     const [wt, ...rest] = initArgs(sandbox, seed);
-    const result = await engine.exec(await engine.runArgs({
-        image,
-        user: '0:0',
-        capAdd: ['CHOWN', 'SETUID', 'SETGID', 'SYS_CHROOT', 'DAC_OVERRIDE', 'FOWNER'],
-        remove: true,
-        labels: HELPER_LABELS,
-        mounts: helperMounts(sandbox),
-        env: helperGitEnv(),
-        entrypoint: 'sh',
-        args: [
-            '-c',
-            VOLUME_SCRIPT,
-            'create-sandbox',
-            String(id.uid),
-            String(id.gid),
-            recover ? '1' : '0',
-            INIT_SCRIPT,
-            wt,
-            ...rest,
-        ],
-    }));
+    const result = await engine.exec(await engine.runArgs(sandboxHelper(sandbox, image, {
+        name: 'create-sandbox',
+        text: VOLUME_SCRIPT,
+        args: [String(id.uid), String(id.gid), recover ? '1' : '0', INIT_SCRIPT, wt, ...rest],
+    }, { user: '0:0', capAdd: ['CHOWN', 'SETUID', 'SETGID', 'SYS_CHROOT', 'DAC_OVERRIDE', 'FOWNER'] })));
     if (result.exitCode !== 0) {
         const said = (result.stderr || result.stdout).trim();
         // A helper that never started (an image without `sh`, ...): the engine's words, then what to do.
-        const explained = explainStartFailure(said);
-        throw new Error(`Could not create the sandbox in volume ${sandbox.volume}: ${said || `exit ${result.exitCode}`}${explained ? ` (${explained.message} ${explained.hint})` : ''}`);
+        throw new Error(`Could not create the sandbox in volume ${sandbox.volume}: ${said || `exit ${result.exitCode}`}${startFailureHint(said)}`);
     }
 }
 /** An empty folder where the sandbox goes is removed; one holding files nobody recorded is refused. */
@@ -9320,6 +9368,7 @@ async function removeEmptyProjectDir(projectDir) {
 
 ;// CONCATENATED MODULE: ./src/sandbox/branch.ts
 
+
 /** The protocol itself, as a pure decision. */
 function planBranch(facts, newTransientName = transientSandboxName) {
     if (!facts.branch) {
@@ -9346,9 +9395,11 @@ function planBranch(facts, newTransientName = transientSandboxName) {
     return { kind: 'persistent', sandbox, branch: facts.branch, source: 'new', startPoint: facts.baseCommit };
 }
 /**
- * Gathers the facts from the parent repository (fetching the branch from origin when it is not known yet).
- * Call it holding the repository lock. The parent is the host's alone: no container can write its refs.
- * `head`, when given, is the parent's HEAD commit as just read: the start when `base` is empty.
+ * Gathers the facts from the parent repository (fetching the branch from origin when it is not known yet,
+ * under the repository lock). Reading refs needs no lock: git replaces each one in one step, and the
+ * sandbox is made from what is read again under the lock (create.ts). The parent is the host's alone: no
+ * container can write its refs. `head`, when given, is the parent's HEAD commit as just read: the start
+ * when `base` is empty.
  */
 async function resolveBranch(git, parent, branch, base) {
     const parentPath = parent.path;
@@ -9369,7 +9420,7 @@ async function resolveBranch(git, parent, branch, base) {
         remoteExists = refs.has(remote);
         // actions/checkout fetches one ref only: ask origin whether the branch exists before creating it anew.
         if (!remoteExists && (await git.remoteUrl(parentPath, 'origin'))) {
-            remoteExists = await git.tryFetchBranch(parentPath, 'origin', branch);
+            remoteExists = await withRepositoryLock(parent.gitDir, () => git.tryFetchBranch(parentPath, 'origin', branch));
         }
     }
     return planBranch({ branch, localExists, remoteExists, baseCommit });
@@ -9447,13 +9498,6 @@ async function realDirectory(given) {
 }
 
 ;// CONCATENATED MODULE: ./src/sandbox/reuse.ts
-// Reuse: a sandbox is taken as it is, uncommitted work and all. What origin has of its branch that the
-// sandbox was not shown yet is offered inside as its `origin/<branch>` (a remote-tracking ref), never
-// forced into its work tree. The ref is written by a helper container: the host writes nothing into a
-// sandbox once a command has run there.
-
-
-
 
 
 const OFFER_SCRIPT = `set -eu
@@ -9467,16 +9511,11 @@ async function offerUpstream(git, engine, sandbox, image) {
         return undefined;
     const { parent } = sandbox;
     const refs = sandboxRefs(sandbox);
-    const result = await engine.exec(await engine.runArgs({
-        remove: true,
-        image,
-        user: userArg(),
-        mounts: helperMounts(sandbox),
-        labels: HELPER_LABELS,
-        env: helperGitEnv(),
-        entrypoint: 'sh',
-        args: ['-c', OFFER_SCRIPT, 'offer', sandbox.worktreePath, sandbox.branch, upstream],
-    }));
+    const result = await engine.exec(await engine.runArgs(sandboxHelper(sandbox, image, {
+        name: 'offer',
+        text: OFFER_SCRIPT,
+        args: [sandbox.worktreePath, sandbox.branch, upstream],
+    })));
     if (result.exitCode !== 0)
         return undefined; // the sandbox's own business (its repository may be broken)
     await git.run(parent.path, ['update-ref', '-m', 'worktree-sandbox: offered', '--', refs.offered, upstream]);
@@ -9852,9 +9891,6 @@ async function validateBranchNames(settings, isValid) {
 
 
 
-
-
-
 const SNAPSHOT_REF = 'refs/worktree-sandbox/snapshot';
 /**
  * $1 work tree, $2 branch (empty: transient), $3 commit leftovers (1/0), $4 message, $5 this run's token
@@ -9923,26 +9959,10 @@ async function captureSandbox(engine, sandbox, options) {
     const bundle = external_node_path_.join(dir, 'sandbox.bundle');
     const framed = new Map();
     const { author, committer } = options;
-    const args = await engine.runArgs({
-        name,
-        remove: true,
-        image: options.image,
-        user: userArg(),
-        mounts: helperMounts(sandbox),
-        labels: HELPER_LABELS,
-        env: {
-            ...helperGitEnv(),
-            GIT_AUTHOR_NAME: author.name,
-            GIT_AUTHOR_EMAIL: author.email,
-            GIT_COMMITTER_NAME: committer.name,
-            GIT_COMMITTER_EMAIL: committer.email,
-        },
-        workdir: sandbox.worktreePath,
-        entrypoint: 'sh',
+    const args = await engine.runArgs(sandboxHelper(sandbox, options.image, {
+        name: 'capture',
+        text: CAPTURE_SCRIPT,
         args: [
-            '-c',
-            CAPTURE_SCRIPT,
-            'capture',
             sandbox.worktreePath,
             sandbox.branch,
             options.commit ? '1' : '0',
@@ -9950,7 +9970,16 @@ async function captureSandbox(engine, sandbox, options) {
             token,
             options.exclude.join(' '),
         ],
-    });
+    }, {
+        name,
+        workdir: sandbox.worktreePath,
+        env: {
+            GIT_AUTHOR_NAME: author.name,
+            GIT_AUTHOR_EMAIL: author.email,
+            GIT_COMMITTER_NAME: committer.name,
+            GIT_COMMITTER_EMAIL: committer.email,
+        },
+    }));
     let timedOut = false;
     const timer = setTimeout(() => {
         timedOut = true;
@@ -10020,6 +10049,7 @@ async function captureFailure(sandbox, exitCode, said) {
 // tail is kept for reports); the runner's environment stays out but for the variables named in `env`;
 // the command is stopped when the timeout passes; a container that never started is an error, not exit 0.
 // ADR 0005, ADR 0006, ADR 0007 (docs/adr/).
+
 
 
 
@@ -10107,7 +10137,10 @@ async function runCommand(engine, sandbox, spec, hooks = {}) {
         }, spec.timeoutMinutes * 60_000)
         : undefined;
     const started = Date.now();
+    const note = containerNotePath(sandbox.parent.gitDir, sandbox.name);
     try {
+        await promises_namespaceObject.mkdir(external_node_path_.dirname(note), { recursive: true });
+        await promises_namespaceObject.writeFile(note, `${name}\n`);
         await hooks.ready?.();
         const result = await engine.stream(await engine.runArgs(commandContainer(sandbox, spec, name, env)), {
             inherit: env.inherit,
@@ -10131,32 +10164,22 @@ async function runCommand(engine, sandbox, spec, hooks = {}) {
             throw new EngineError(`The container did not start (${engine.name} exit ${result.exitCode}): ${said}`);
         }
         if (!state.started || state.error)
-            throw new EngineError(`The container was created but did not start (${engine.name} exit ${result.exitCode}): ${state.error || said}${startHint(state.error || said)}`);
+            throw new EngineError(`The container was created but did not start (${engine.name} exit ${result.exitCode}): ${state.error || said}${startFailureHint(state.error || said)}`);
         // Docker's init (tini) started, but the command itself could not: it never ran.
         const initFailed = engineSaid.find((line) => /^\[FATAL tini \(\d+\)\] exec /.test(line));
         if (!timedOut && state.exitCode === 127 && engine.name === 'docker' && initFailed)
-            throw new EngineError(`The container started but its command did not (${engine.name} exit 127): ${initFailed}${startHint(initFailed)}`);
+            throw new EngineError(`The container started but its command did not (${engine.name} exit 127): ${initFailed}${startFailureHint(initFailed)}`);
         const exitCode = timedOut ? TIMEOUT_EXIT_CODE : state.exitCode;
         return { exitCode, timedOut, oomKilled: state.oomKilled, durationMs, tail };
     }
     finally {
         if (timer)
             clearTimeout(timer);
-        await engine.removeContainer(name);
+        if (await engine.removeContainer(name))
+            await promises_namespaceObject.rm(note, { force: true });
         if (env.dir)
             await promises_namespaceObject.rm(env.dir, { recursive: true, force: true });
     }
-}
-/** What to do about the usual reasons a container cannot start. */
-function startHint(message) {
-    const explained = explainStartFailure(message);
-    if (explained)
-        return ` (${explained.message} ${explained.hint})`;
-    if (/\/dev\/net\/tun|slirp4netns|pasta|setting up network|netns/i.test(message))
-        return ' (the engine could not set up the network: with rootless Podman and no /dev/net/tun, use `network: none`)';
-    if (/executable file not found|no such file or directory.*sh|"sh": /i.test(message))
-        return ' (the image has no `sh`: the command runs with `sh -c`, so the image needs a shell)';
-    return '';
 }
 
 ;// CONCATENATED MODULE: ./src/run/import.ts
@@ -10397,6 +10420,14 @@ async function buildReport(git, parentPath, startSha, imported, capture) {
         branchUpdate: imported.branchUpdate,
     };
 }
+/**
+ * Commits reachable from `tip` and from none of `not` (commits, refs or `--remotes`), in the parent; 1 when
+ * git cannot say, so that work is never taken for none.
+ */
+async function commitsNotIn(git, parentPath, tip, not) {
+    const out = await git.exec(parentPath, ['rev-list', '--count', tip, '--not', ...not, '--']);
+    return out.exitCode === 0 ? Number(out.stdout.trim()) : 1;
+}
 function holdsWork(report) {
     return report.uncommitted.length > 0 || report.unpushedCommits > 0;
 }
@@ -10430,8 +10461,10 @@ async function runSandbox(settings, deps) {
     if (settings.token)
         ui.mask(settings.token);
     const engine = new ContainerEngine(settings.engine);
-    // The image check (also the engine's reachability check) overlaps the git questions; a bad branch name
-    // is the error reported whenever it is one.
+    // The image check (also the engine's reachability check) overlaps the git questions and the sandbox's
+    // records: it is awaited before anything uses the image or writes anything (prepareSandbox), and a
+    // reused sandbox does not wait for it before then. A bad branch name is the error reported whenever it
+    // is one.
     const imageReady = engine.ensureImage(settings.image);
     imageReady.catch(() => undefined); // awaited below
     // git's version check, the branch names and the parent overlap too: one round of processes, not three.
@@ -10447,7 +10480,7 @@ async function runSandbox(settings, deps) {
         ui.info(`${parent.resolvedFrom} is a linked worktree: working from its parent ${parent.path}.`);
     const originRead = settings.push ? git.remoteUrl(parent.path, 'origin') : Promise.resolve(undefined);
     originRead.catch(() => undefined); // awaited below
-    const plan = await withRepositoryLock(parent.gitDir, () => resolveBranch(git, { ...parent, head }, settings.branch, settings.base));
+    const plan = await resolveBranch(git, { ...parent, head }, settings.branch, settings.base);
     ui.debug(`Branch plan: ${JSON.stringify(plan)}`);
     const worktreeRoot = settings.isolation === 'disk' ? await realRoot(settings.worktreeRoot) : settings.worktreeRoot;
     const location = locateSandbox(plan, parent, settings.isolation, worktreeRoot, settings.volumePrefix);
@@ -10455,10 +10488,11 @@ async function runSandbox(settings, deps) {
     const originUrl = await originRead;
     if (settings.push && !originUrl && !deps.pushTo)
         throw new Error(`push: true needs a remote named origin in ${parent.path}.`);
-    await imageReady;
     const release = await lockSandbox(parent.gitDir, location.name, settings.lockTimeoutMinutes * 60_000, (m) => ui.info(m));
     try {
-        deps.save({
+        // What the post step needs, saved once the engine has the image and before anything is written: a
+        // run that fails its image check leaves the post step nothing to do.
+        const ready = imageReady.then(() => deps.save({
             engine: settings.engine,
             image: settings.image,
             cleanup: settings.cleanup,
@@ -10468,15 +10502,17 @@ async function runSandbox(settings, deps) {
                 committer: settings.committer,
                 maxImportBytes: settings.maxImportBytes,
             },
-        });
+        }));
+        ready.catch(() => undefined); // awaited below
         const sandbox = await ui.group(`Sandbox ${location.name} (${location.kind}, ${location.isolation})`, async () => {
             // We hold the sandbox lock, so a command container still there belongs to a run that was killed.
             const [prepared, orphans] = await Promise.all([
-                prepareSandbox(git, engine, location, plan, settings.image, ui),
-                engine.removeContainersLabelled(commandLabels(location)),
+                prepareSandbox(git, engine, location, plan, { name: settings.image, ready }, ui),
+                removeLeftContainers(engine, location),
             ]);
             if (orphans.length)
                 ui.info(`Removed container(s) left by a run that was killed: ${orphans.join(', ')}.`);
+            await ready;
             const offered = await offerUpstream(git, engine, prepared, settings.image);
             describeSandbox(ui, prepared, plan.source, offered);
             return prepared;
@@ -10564,7 +10600,9 @@ async function pushSandbox(git, sandbox, report, to, token, ui) {
     }
     // Counted against the destination, not against this run's start: a run killed before its push
     // completed left commits that the next run must still push.
-    const unpushed = await unpushedCount(git, sandbox, report.tip, to.trackingRef);
+    const parentPath = sandbox.parent.path;
+    const tracking = (await git.refExists(parentPath, to.trackingRef)) ? [to.trackingRef] : ['--remotes'];
+    const unpushed = await commitsNotIn(git, parentPath, report.tip, tracking);
     if (unpushed === 0)
         return { pushed: false, reason: `no commits that ${to.label} does not have` };
     const result = await pushBranch(git, sandbox.parent, to.url, to.branch, report.tip, token, {
@@ -10577,10 +10615,14 @@ async function pushSandbox(git, sandbox, report, to, token, ui) {
         ui.warning(result.reason ?? 'push failed');
     return result;
 }
-async function unpushedCount(git, sandbox, headSha, tracking) {
-    const not = (await git.refExists(sandbox.parent.path, tracking)) ? [tracking] : ['--remotes'];
-    const out = await git.exec(sandbox.parent.path, ['rev-list', '--count', headSha, '--not', ...not, '--']);
-    return out.exitCode === 0 ? Number(out.stdout.trim()) : 1;
+/** Containers of the sandbox that a killed run left (its note says there may be some): removed. */
+async function removeLeftContainers(engine, sandbox) {
+    const note = containerNotePath(sandbox.parent.gitDir, sandbox.name);
+    if (!(await promises_namespaceObject.stat(note).then(() => true, () => false)))
+        return [];
+    const removed = await engine.removeContainersLabelled(commandLabels(sandbox));
+    await promises_namespaceObject.rm(note, { force: true });
+    return removed;
 }
 function describeSandbox(ui, sandbox, source, offered) {
     const what = sandbox.branch
@@ -10636,8 +10678,10 @@ function run_firstLine(text) {
 
 async function cleanupRun(state, ui, tempDir) {
     const engine = new ContainerEngine(state.engine);
-    if (state.container && (await engine.removeContainer(state.container)))
+    if (state.container && (await engine.removeContainer(state.container))) {
         ui.info(`Removed container ${state.container}.`);
+        await promises_namespaceObject.rm(containerNotePath(state.location.parent.gitDir, state.location.name), { force: true });
+    }
     const git = await Git.create();
     const sandbox = state.location;
     if (!state.ready)
@@ -10667,16 +10711,7 @@ async function cleanupRun(state, ui, tempDir) {
 async function unpushedNow(git, sandbox, startSha) {
     // Commits since the sandbox's run started that no remote has (what it started from is the parent's).
     const since = startSha && /^[0-9a-f]{40,64}$/.test(startSha) ? [startSha] : [];
-    const out = await git.exec(sandbox.parent.path, [
-        'rev-list',
-        '--count',
-        sandboxRefs(sandbox).head,
-        '--not',
-        ...since,
-        '--remotes',
-        '--',
-    ]);
-    return out.exitCode === 0 ? Number(out.stdout.trim()) : 1;
+    return commitsNotIn(git, sandbox.parent.path, sandboxRefs(sandbox).head, [...since, '--remotes']);
 }
 function keep(ui, sandbox, why) {
     ui.info(`Kept sandbox ${sandbox.name} (${whereIs(sandbox)}): ${why}.`);

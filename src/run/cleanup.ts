@@ -6,7 +6,7 @@ import { ContainerEngine } from '../engine/engine.js';
 import { Git } from '../engine/git.js';
 import { privateStorePath, sandboxRefs } from '../sandbox/bookkeeping.js';
 import { whereIs, type PreparedSandbox, type Sandbox } from '../sandbox/layout.js';
-import { withRepositoryLock } from '../sandbox/lock.js';
+import { containerNotePath, withRepositoryLock } from '../sandbox/lock.js';
 import { removeSandbox } from '../sandbox/remove.js';
 import { collectChanges } from './run.js';
 import { commitsNotIn, holdsWork, type WorktreeReport } from './report.js';
@@ -22,8 +22,10 @@ export interface CleanupOutcome {
 
 export async function cleanupRun(state: RunState, ui: Ui, tempDir: string): Promise<CleanupOutcome> {
   const engine = new ContainerEngine(state.engine);
-  if (state.container && (await engine.removeContainer(state.container)))
+  if (state.container && (await engine.removeContainer(state.container))) {
     ui.info(`Removed container ${state.container}.`);
+    await fs.rm(containerNotePath(state.location.parent.gitDir, state.location.name), { force: true });
+  }
   const git = await Git.create();
   const sandbox = state.location;
   if (!state.ready) return recoverHalfCreated(git, engine, sandbox, ui);

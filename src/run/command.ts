@@ -12,6 +12,7 @@ import { EngineError, type ContainerEngine } from '../engine/engine.js';
 import { commandLabels } from '../engine/labels.js';
 import { startFailureHint } from '../engine/mode.js';
 import { commandMounts, type Sandbox } from '../sandbox/layout.js';
+import { containerNotePath } from '../sandbox/lock.js';
 import type { EnvEntry, Identity } from '../settings.js';
 
 export interface CommandSpec {
@@ -147,7 +148,10 @@ export async function runCommand(
         }, spec.timeoutMinutes * 60_000)
       : undefined;
   const started = Date.now();
+  const note = containerNotePath(sandbox.parent.gitDir, sandbox.name);
   try {
+    await fs.mkdir(path.dirname(note), { recursive: true });
+    await fs.writeFile(note, `${name}\n`);
     await hooks.ready?.();
     const result = await engine.stream(await engine.runArgs(commandContainer(sandbox, spec, name, env)), {
       inherit: env.inherit,
@@ -186,7 +190,7 @@ export async function runCommand(
     return { exitCode, timedOut, oomKilled: state.oomKilled, durationMs, tail };
   } finally {
     if (timer) clearTimeout(timer);
-    await engine.removeContainer(name);
+    if (await engine.removeContainer(name)) await fs.rm(note, { force: true });
     if (env.dir) await fs.rm(env.dir, { recursive: true, force: true });
   }
 }

@@ -9,8 +9,8 @@ import { commandLabels } from '../engine/labels.js';
 import { resolveBranch } from '../sandbox/branch.js';
 import { prepareSandbox } from '../sandbox/create.js';
 import { sandboxRefs } from '../sandbox/bookkeeping.js';
-import { locateSandbox, whereIs, type PreparedSandbox } from '../sandbox/layout.js';
-import { lockSandbox, withRepositoryLock } from '../sandbox/lock.js';
+import { locateSandbox, whereIs, type PreparedSandbox, type Sandbox } from '../sandbox/layout.js';
+import { containerNotePath, lockSandbox } from '../sandbox/lock.js';
 import { findParentRepository } from '../sandbox/repository.js';
 import { offerUpstream } from '../sandbox/reuse.js';
 import { validateBranchNames, type RunSettings } from '../settings.js';
@@ -58,8 +58,10 @@ export async function runSandbox(settings: RunSettings, deps: RunDeps): Promise<
   const { ui } = deps;
   if (settings.token) ui.mask(settings.token);
   const engine = new ContainerEngine(settings.engine);
-  // The image check (also the engine's reachability check) overlaps the git questions; a bad branch name
-  // is the error reported whenever it is one.
+  // The image check (also the engine's reachability check) overlaps the git questions and the sandbox's
+  // records: it is awaited before anything uses the image or writes anything (prepareSandbox), and a
+  // reused sandbox does not wait for it before then. A bad branch name is the error reported whenever it
+  // is one.
   const imageReady = engine.ensureImage(settings.image);
   imageReady.catch(() => undefined); // awaited below
   // git's version check, the branch names and the parent overlap too: one round of processes, not three.
@@ -75,9 +77,7 @@ export async function runSandbox(settings: RunSettings, deps: RunDeps): Promise<
     ui.info(`${parent.resolvedFrom} is a linked worktree: working from its parent ${parent.path}.`);
   const originRead = settings.push ? git.remoteUrl(parent.path, 'origin') : Promise.resolve(undefined);
   originRead.catch(() => undefined); // awaited below
-  const plan = await withRepositoryLock(parent.gitDir, () =>
-    resolveBranch(git, { ...parent, head }, settings.branch, settings.base),
-  );
+  const plan = await resolveBranch(git, { ...parent, head }, settings.branch, settings.base);
   ui.debug(`Branch plan: ${JSON.stringify(plan)}`);
   const worktreeRoot =
     settings.isolation === 'disk' ? await realRoot(settings.worktreeRoot) : settings.worktreeRoot;
@@ -88,33 +88,38 @@ export async function runSandbox(settings: RunSettings, deps: RunDeps): Promise<
   const originUrl = await originRead;
   if (settings.push && !originUrl && !deps.pushTo)
     throw new Error(`push: true needs a remote named origin in ${parent.path}.`);
-  await imageReady;
 
   const release = await lockSandbox(parent.gitDir, location.name, settings.lockTimeoutMinutes * 60_000, (m) =>
     ui.info(m),
   );
   try {
-    deps.save({
-      engine: settings.engine,
-      image: settings.image,
-      cleanup: settings.cleanup,
-      location,
-      collect: {
-        author: settings.author,
-        committer: settings.committer,
-        maxImportBytes: settings.maxImportBytes,
-      },
-    });
+    // What the post step needs, saved once the engine has the image and before anything is written: a
+    // run that fails its image check leaves the post step nothing to do.
+    const ready = imageReady.then(() =>
+      deps.save({
+        engine: settings.engine,
+        image: settings.image,
+        cleanup: settings.cleanup,
+        location,
+        collect: {
+          author: settings.author,
+          committer: settings.committer,
+          maxImportBytes: settings.maxImportBytes,
+        },
+      }),
+    );
+    ready.catch(() => undefined); // awaited below
     const sandbox = await ui.group(
       `Sandbox ${location.name} (${location.kind}, ${location.isolation})`,
       async () => {
         // We hold the sandbox lock, so a command container still there belongs to a run that was killed.
         const [prepared, orphans] = await Promise.all([
-          prepareSandbox(git, engine, location, plan, settings.image, ui),
-          engine.removeContainersLabelled(commandLabels(location)),
+          prepareSandbox(git, engine, location, plan, { name: settings.image, ready }, ui),
+          removeLeftContainers(engine, location),
         ]);
         if (orphans.length)
           ui.info(`Removed container(s) left by a run that was killed: ${orphans.join(', ')}.`);
+        await ready;
         const offered = await offerUpstream(git, engine, prepared, settings.image);
         describeSandbox(ui, prepared, plan.source, offered);
         return prepared;
@@ -251,6 +256,21 @@ async function pushSandbox(
   if (result.pushed) ui.info(`Pushed ${unpushed} commit(s) to ${to.label}.`);
   else ui.warning(result.reason ?? 'push failed');
   return result;
+}
+
+/** Containers of the sandbox that a killed run left (its note says there may be some): removed. */
+async function removeLeftContainers(engine: ContainerEngine, sandbox: Sandbox): Promise<string[]> {
+  const note = containerNotePath(sandbox.parent.gitDir, sandbox.name);
+  if (
+    !(await fs.stat(note).then(
+      () => true,
+      () => false,
+    ))
+  )
+    return [];
+  const removed = await engine.removeContainersLabelled(commandLabels(sandbox));
+  await fs.rm(note, { force: true });
+  return removed;
 }
 
 function describeSandbox(ui: Ui, sandbox: PreparedSandbox, source: string, offered?: string): void {

@@ -1,6 +1,7 @@
 // ADR 0026's branch resolution protocol: which branch the sandbox checks out and where it comes from.
 import type { Git } from '../engine/git.js';
 import { persistentSandboxName, transientSandboxName, type SandboxKind } from './naming.js';
+import { withRepositoryLock } from './lock.js';
 import type { ParentRepository } from './repository.js';
 
 export type BranchSource = 'local' | 'remote' | 'new' | 'detached';
@@ -53,9 +54,11 @@ export function planBranch(
 }
 
 /**
- * Gathers the facts from the parent repository (fetching the branch from origin when it is not known yet).
- * Call it holding the repository lock. The parent is the host's alone: no container can write its refs.
- * `head`, when given, is the parent's HEAD commit as just read: the start when `base` is empty.
+ * Gathers the facts from the parent repository (fetching the branch from origin when it is not known yet,
+ * under the repository lock). Reading refs needs no lock: git replaces each one in one step, and the
+ * sandbox is made from what is read again under the lock (create.ts). The parent is the host's alone: no
+ * container can write its refs. `head`, when given, is the parent's HEAD commit as just read: the start
+ * when `base` is empty.
  */
 export async function resolveBranch(
   git: Git,
@@ -80,7 +83,9 @@ export async function resolveBranch(
     remoteExists = refs.has(remote);
     // actions/checkout fetches one ref only: ask origin whether the branch exists before creating it anew.
     if (!remoteExists && (await git.remoteUrl(parentPath, 'origin'))) {
-      remoteExists = await git.tryFetchBranch(parentPath, 'origin', branch);
+      remoteExists = await withRepositoryLock(parent.gitDir, () =>
+        git.tryFetchBranch(parentPath, 'origin', branch),
+      );
     }
   }
   return planBranch({ branch, localExists, remoteExists, baseCommit });

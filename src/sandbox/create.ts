@@ -14,7 +14,7 @@ import { volumeLabels } from '../engine/labels.js';
 import { startFailureHint } from '../engine/mode.js';
 import { runProcess } from '../engine/proc.js';
 import type { BranchPlan } from './branch.js';
-import { dropRecords, sandboxRefs, writeParentNote } from './bookkeeping.js';
+import { dropRecords, sandboxRefs, writeParentNote, type SandboxRefs } from './bookkeeping.js';
 import {
   sandboxHelper,
   whereIs,
@@ -46,25 +46,24 @@ export async function prepareSandbox(
   engine: ContainerEngine,
   sandbox: Sandbox,
   plan: BranchPlan,
-  image: string,
+  /** The image helpers run; `ready` settles once the engine has it (a reused sandbox does not wait). */
+  image: string | { name: string; ready: Promise<void> },
   log: Log,
 ): Promise<PreparedSandbox> {
+  const { name: imageName, ready: imageReady } =
+    typeof image === 'string' ? { name: image, ready: Promise.resolve() } : image;
   const { parent } = sandbox;
   const refs = sandboxRefs(sandbox);
+  // A sandbox that is there is taken without the repository lock: only the holder of the sandbox's lock
+  // (this run; the reaper and `rm` take it too) writes its records. Anything else is decided again, and
+  // done, under the repository lock.
+  const found = await lookUp(git, engine, sandbox, refs);
+  if (found.reused) return found.reused;
   return withRepositoryLock(parent.gitDir, async () => {
-    // The records and what origin has of the branch: one git process (start-up latency counts).
-    const upstreamRef = sandbox.branch ? `refs/remotes/origin/${sandbox.branch}` : '';
-    const [recorded, present] = await Promise.all([
-      git.readRefs(parent.path, [refs.head, refs.creating, refs.offered, upstreamRef]),
-      isPresent(engine, sandbox),
-    ]);
-    const head = recorded.get(refs.head);
-    const creating = recorded.has(refs.creating);
-    if (head && !creating && present) {
-      const upstream = recorded.get(upstreamRef);
-      const upstreamNew = upstream && upstream !== recorded.get(refs.offered) ? upstream : undefined;
-      return { ...sandbox, reused: true, startSha: head, upstreamNew };
-    }
+    const { head, creating, present, reused } = await lookUp(git, engine, sandbox, refs);
+    if (reused) return reused;
+    // Nothing is written before the image is known to be there.
+    await imageReady;
     if (head && !creating) {
       log.info(
         `Sandbox ${sandbox.name} (${whereIs(sandbox)}) is gone: its records in the parent are dropped.`,
@@ -85,7 +84,7 @@ export async function prepareSandbox(
     ]);
     try {
       if (sandbox.isolation === 'disk') await createOnDisk(git, sandbox, seed, creating);
-      else await createInVolume(engine, sandbox, seed, image, creating);
+      else await createInVolume(engine, sandbox, seed, imageName, creating);
     } catch (error) {
       // A disk sandbox cleaned up after itself (createOnDisk); a volume made here goes, one found is kept.
       if (sandbox.isolation === 'container' && !(present && !creating))
@@ -98,6 +97,27 @@ export async function prepareSandbox(
     await git.run(parent.path, ['update-ref', '--stdin'], { input: Buffer.from(records.join('\n') + '\n') });
     return { ...sandbox, reused: false, startSha: seed.start };
   });
+}
+
+/** The sandbox's records, whether it is there, and so whether it is reused as it is. */
+async function lookUp(
+  git: Git,
+  engine: ContainerEngine,
+  sandbox: Sandbox,
+  refs: SandboxRefs,
+): Promise<{ head?: string; creating: boolean; present: boolean; reused?: PreparedSandbox }> {
+  // The records and what origin has of the branch: one git process (start-up latency counts).
+  const upstreamRef = sandbox.branch ? `refs/remotes/origin/${sandbox.branch}` : '';
+  const [recorded, present] = await Promise.all([
+    git.readRefs(sandbox.parent.path, [refs.head, refs.creating, refs.offered, upstreamRef]),
+    isPresent(engine, sandbox),
+  ]);
+  const head = recorded.get(refs.head);
+  const creating = recorded.has(refs.creating);
+  if (!head || creating || !present) return { head, creating, present };
+  const upstream = recorded.get(upstreamRef);
+  const upstreamNew = upstream && upstream !== recorded.get(refs.offered) ? upstream : undefined;
+  return { head, creating, present, reused: { ...sandbox, reused: true, startSha: head, upstreamNew } };
 }
 
 async function isPresent(engine: ContainerEngine, sandbox: Sandbox): Promise<boolean> {

@@ -144,6 +144,15 @@ export async function lockSandbox(
   );
 }
 
+/**
+ * A note beside the sandbox's lock, host-only: a command container of the sandbox may exist. Written
+ * before one is started, removed once it is gone; a run that finds the note (its writer was killed)
+ * looks for the containers it left, and only then: asking the engine costs every run start-up time.
+ */
+export function containerNotePath(gitDir: string, sandbox: string): string {
+  return path.join(lockDirectory(gitDir), `sandbox-${sandbox}.container`);
+}
+
 /** True while a live run holds the sandbox's lock (a lock whose holder died is not counted). */
 export async function isSandboxLocked(gitDir: string, sandbox: string): Promise<boolean> {
   const file = lockPath(gitDir, `sandbox-${sandbox}`);

@@ -208,6 +208,9 @@ describe('the action killed (SIGKILL)', () => {
     });
     expect(killed.signal).toBe('SIGKILL');
     expect(containersWithLabel(`worktree-sandbox.sandbox=${branch}`)).toHaveLength(1);
+    // Its note says a container may be left: what makes the next run look for one.
+    const note = path.join(s.repo.parent, '.git', 'worktree-sandbox', 'locks', `sandbox-${branch}.container`);
+    expect(fs.readFileSync(note, 'utf8')).toMatch(new RegExp(`^worktree-sandbox-${branch}-`));
     // While the killed run's command still runs: the parent's config as it was, credential and all (it
     // was never stripped: the container does not see it), and no hook.
     expect(fs.readFileSync(config)).toEqual(configBefore);
@@ -224,6 +227,8 @@ describe('the action killed (SIGKILL)', () => {
     expect(next.log).toContain('work before the fault');
     expect(next.log).toContain('uncommitted');
     expect(containersWithLabel(`worktree-sandbox.sandbox=${branch}`)).toEqual([]);
+    // The container is gone, and so is the note (the next run's own container was removed too).
+    expect(fs.existsSync(note)).toBe(false);
     // The killed run imported nothing; the next one brought its commit back.
     expect(recordedSubject(s.repo.parent, 'disk', branch)).toBe('work before the fault');
     expect(fs.readFileSync(config)).toEqual(configBefore);
