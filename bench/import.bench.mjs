@@ -61,7 +61,7 @@ const { removeSandbox } = await importSource('sandbox/remove');
 const { captureSandbox } = await importSource('run/capture');
 const { importBundle } = await importSource('run/import');
 const { buildReport } = await importSource('run/report');
-const { collectChanges } = await importSource('run/run');
+const { collectChanges } = await importSource('run/collect');
 
 const git = await Git.create();
 const engine = new ContainerEngine('docker');
@@ -82,7 +82,7 @@ async function sandboxWithOneCommit(parent, label) {
   return sandbox;
 }
 
-/** What collectChanges hands captureSandbox (src/run/run.ts), so that (a) imports the same bundle. */
+/** What collectChanges hands captureSandbox (src/run/collect.ts), so that (a) imports the same bundle. */
 async function capture(sandbox) {
   const parentBranch = await git.resolveCommit(sandbox.parent.path, `refs/heads/${sandbox.branch}`);
   return captureSandbox(engine, sandbox, {

@@ -232,8 +232,8 @@ var engine_git = __webpack_require__(2434);
 var lock = __webpack_require__(6856);
 // EXTERNAL MODULE: ./src/sandbox/repository.ts
 var repository = __webpack_require__(1151);
-// EXTERNAL MODULE: ./src/run/run.ts + 5 modules
-var run_run = __webpack_require__(8137);
+// EXTERNAL MODULE: ./src/run/run.ts + 4 modules
+var run_run = __webpack_require__(9559);
 // EXTERNAL MODULE: ./src/github/api.ts + 1 modules
 var github_api = __webpack_require__(6313);
 // EXTERNAL MODULE: ./src/github/context.ts
@@ -820,7 +820,7 @@ async function runTarget(settings, io, run) {
                 : undefined,
             pushTo: pushDestination(target),
         };
-        outcome = await (0,run_run/* runSandbox */.Fi)({ ...settings, branch: target.branch, base: '' }, deps);
+        outcome = await (0,run_run/* runSandbox */.F)({ ...settings, branch: target.branch, base: '' }, deps);
         const finished = await describeOutcome(git, parent.path, settings, ctx, target, pr, outcome);
         // The comment names the commit the sandbox really started from (the branch may have moved since).
         const done = { ...progress, headSha: outcome.sandbox.startSha };

@@ -31999,324 +31999,23 @@ async function captureFailure(sandbox, exitCode, said) {
 
 /***/ }),
 
-/***/ 7119:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   FK: () => (/* binding */ buildReport),
-/* harmony export */   Ww: () => (/* binding */ holdsWork),
-/* harmony export */   hy: () => (/* binding */ commitsNotIn)
-/* harmony export */ });
-const NO_EXTERNAL = ['--no-ext-diff', '--no-textconv', '--no-renames'];
-async function buildReport(git, parentPath, startSha, imported, capture) {
-    const { store, snapshot, head, tip } = imported;
-    const [commits, names, stat, dirty, unpushed] = await Promise.all([
-        git.run(parentPath, ['rev-list', '--count', `${startSha}..${tip}`, '--']),
-        git.run(store, ['diff', ...NO_EXTERNAL, '--name-only', '-z', startSha, snapshot, '--']),
-        git.run(store, ['diff', ...NO_EXTERNAL, '--stat=120', startSha, snapshot, '--']),
-        git.run(store, ['diff', ...NO_EXTERNAL, '--name-only', '-z', head, snapshot, '--']),
-        git.run(parentPath, ['rev-list', '--count', tip, '--not', startSha, '--remotes', '--']),
-    ]);
-    const list = (text) => text.split('\0').filter(Boolean).sort();
-    return {
-        headSha: head,
-        tip,
-        currentBranch: capture.headRef.replace(/^refs\/heads\//, ''),
-        commits: Number(commits.trim()) || 0,
-        changedFiles: list(names),
-        uncommitted: list(dirty),
-        diffStat: stat.trimEnd(),
-        unpushedCommits: Number(unpushed.trim()) || 0,
-        committed: capture.committed,
-        staleLocks: capture.staleLocks,
-        branchUpdate: imported.branchUpdate,
-    };
-}
-/**
- * Commits reachable from `tip` and from none of `not` (commits, refs or `--remotes`), in the parent; 1 when
- * git cannot say, so that work is never taken for none.
- */
-async function commitsNotIn(git, parentPath, tip, not) {
-    const out = await git.exec(parentPath, ['rev-list', '--count', tip, '--not', ...not, '--']);
-    return out.exitCode === 0 ? Number(out.stdout.trim()) : 1;
-}
-function holdsWork(report) {
-    return report.uncommitted.length > 0 || report.unpushedCommits > 0;
-}
-
-
-/***/ }),
-
-/***/ 8137:
+/***/ 527:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
 // EXPORTS
 __nccwpck_require__.d(__webpack_exports__, {
-  K9: () => (/* binding */ collectChanges),
-  Fi: () => (/* binding */ runSandbox)
+  K: () => (/* binding */ collectChanges)
 });
-
-// UNUSED EXPORTS: realRoot
 
 // EXTERNAL MODULE: external "node:fs/promises"
 var promises_ = __nccwpck_require__(1455);
-// EXTERNAL MODULE: external "node:path"
-var external_node_path_ = __nccwpck_require__(6760);
-// EXTERNAL MODULE: ./src/engine/engine.ts
-var engine_engine = __nccwpck_require__(7586);
-// EXTERNAL MODULE: ./src/engine/git.ts
-var engine_git = __nccwpck_require__(2434);
-// EXTERNAL MODULE: ./src/engine/labels.ts
-var labels = __nccwpck_require__(9667);
-// EXTERNAL MODULE: ./src/sandbox/naming.ts
-var naming = __nccwpck_require__(2375);
-// EXTERNAL MODULE: ./src/sandbox/lock.ts
-var lock = __nccwpck_require__(6856);
-;// CONCATENATED MODULE: ./src/sandbox/branch.ts
-
-
-/** The protocol itself, as a pure decision. */
-function planBranch(facts, newTransientName = naming/* transientSandboxName */.j6) {
-    if (!facts.branch) {
-        return {
-            kind: 'transient',
-            sandbox: newTransientName(),
-            branch: '',
-            source: 'detached',
-            startPoint: facts.baseCommit,
-        };
-    }
-    const sandbox = (0,naming/* persistentSandboxName */.ey)(facts.branch);
-    if (facts.localExists)
-        return { kind: 'persistent', sandbox, branch: facts.branch, source: 'local', startPoint: facts.branch };
-    if (facts.remoteExists) {
-        return {
-            kind: 'persistent',
-            sandbox,
-            branch: facts.branch,
-            source: 'remote',
-            startPoint: `origin/${facts.branch}`,
-        };
-    }
-    return { kind: 'persistent', sandbox, branch: facts.branch, source: 'new', startPoint: facts.baseCommit };
-}
-/**
- * Gathers the facts from the parent repository (fetching the branch from origin when it is not known yet,
- * under the repository lock). Reading refs needs no lock: git replaces each one in one step, and the
- * sandbox is made from what is read again under the lock (create.ts). The parent is the host's alone: no
- * container can write its refs. `head`, when given, is the parent's HEAD commit as just read: the start
- * when `base` is empty.
- */
-async function resolveBranch(git, parent, branch, base) {
-    const parentPath = parent.path;
-    const local = `refs/heads/${branch}`;
-    const remote = `refs/remotes/origin/${branch}`;
-    // One git process for both branch refs; the base only costs one more when it is named.
-    const [baseCommit, refs] = await Promise.all([
-        !base && parent.head ? parent.head : git.resolveCommit(parentPath, base || 'HEAD'),
-        branch ? git.readRefs(parentPath, [local, remote]) : new Map(),
-    ]);
-    if (!baseCommit)
-        throw new Error(`Invalid input 'base': ${JSON.stringify(base)} names no commit in ${parentPath}.`);
-    if (!branch)
-        return planBranch({ branch, localExists: false, remoteExists: false, baseCommit });
-    const localExists = refs.has(local);
-    let remoteExists = false;
-    if (!localExists) {
-        remoteExists = refs.has(remote);
-        // actions/checkout fetches one ref only: ask origin whether the branch exists before creating it anew.
-        if (!remoteExists && (await git.remoteUrl(parentPath, 'origin'))) {
-            remoteExists = await (0,lock/* withRepositoryLock */.aZ)(parent.gitDir, () => git.tryFetchBranch(parentPath, 'origin', branch));
-        }
-    }
-    return planBranch({ branch, localExists, remoteExists, baseCommit });
-}
-
-// EXTERNAL MODULE: ./src/sandbox/create.ts
-var create = __nccwpck_require__(9371);
-// EXTERNAL MODULE: ./src/sandbox/bookkeeping.ts
-var bookkeeping = __nccwpck_require__(9503);
-// EXTERNAL MODULE: ./src/sandbox/layout.ts
-var layout = __nccwpck_require__(9601);
-// EXTERNAL MODULE: ./src/sandbox/repository.ts
-var repository = __nccwpck_require__(1151);
-;// CONCATENATED MODULE: ./src/sandbox/reuse.ts
-
-
-const OFFER_SCRIPT = `set -eu
-cd -- "$1"
-git update-ref "refs/remotes/origin/$2" "$3"
-`;
-/** Returns what was offered (a commit), or undefined when origin has nothing new for the branch. */
-async function offerUpstream(git, engine, sandbox, image) {
-    const upstream = sandbox.upstreamNew;
-    if (!sandbox.reused || !sandbox.branch || !upstream)
-        return undefined;
-    const { parent } = sandbox;
-    const refs = (0,bookkeeping/* sandboxRefs */.yB)(sandbox);
-    const result = await engine.exec(await engine.runArgs((0,layout/* sandboxHelper */.Ap)(sandbox, image, {
-        name: 'offer',
-        text: OFFER_SCRIPT,
-        args: [sandbox.worktreePath, sandbox.branch, upstream],
-    })));
-    if (result.exitCode !== 0)
-        return undefined; // the sandbox's own business (its repository may be broken)
-    await git.run(parent.path, ['update-ref', '-m', 'worktree-sandbox: offered', '--', refs.offered, upstream]);
-    return upstream;
-}
-
-// EXTERNAL MODULE: ./src/settings.ts + 4 modules
-var src_settings = __nccwpck_require__(7380);
 // EXTERNAL MODULE: ./src/run/capture.ts
 var capture = __nccwpck_require__(4111);
-// EXTERNAL MODULE: external "node:crypto"
-var external_node_crypto_ = __nccwpck_require__(7598);
-// EXTERNAL MODULE: external "node:os"
-var external_node_os_ = __nccwpck_require__(8161);
-// EXTERNAL MODULE: ./src/engine/container-args.ts
-var container_args = __nccwpck_require__(5011);
-// EXTERNAL MODULE: ./src/engine/mode.ts
-var mode = __nccwpck_require__(9211);
-;// CONCATENATED MODULE: ./src/run/command.ts
-// Runs the user's command in a container that sees its sandbox read-write and nothing else writable of
-// the host (layout.ts `commandMounts`). Output is streamed line by line and never accumulated (a bounded
-// tail is kept for reports); the runner's environment stays out but for the variables named in `env`;
-// the command is stopped when the timeout passes; a container that never started is an error, not exit 0.
-// ADR 0005, ADR 0006, ADR 0007 (docs/adr/).
-
-
-
-
-
-
-
-
-
-
-const TIMEOUT_EXIT_CODE = 124;
-const TAIL_LINES = 40;
-const TAIL_LINE_CHARS = 1000;
-function containerName(sandbox) {
-    return `worktree-sandbox-${sandbox.slice(0, 60).replace(/[^A-Za-z0-9_.-]/g, '-')}-${(0,external_node_crypto_.randomBytes)(3).toString('hex')}`;
-}
-/** The action's own variables (nothing secret): who commits, where the sandbox and its home are. */
-function actionEnv(sandbox, spec) {
-    return {
-        HOME: sandbox.homePath,
-        GIT_AUTHOR_NAME: spec.author.name,
-        GIT_AUTHOR_EMAIL: spec.author.email,
-        GIT_COMMITTER_NAME: spec.committer.name,
-        GIT_COMMITTER_EMAIL: spec.committer.email,
-        SANDBOX_NAME: sandbox.name,
-        SANDBOX_KIND: sandbox.kind,
-        SANDBOX_BRANCH: sandbox.branch,
-        SANDBOX_WORKTREE: sandbox.worktreePath,
-        SANDBOX_PARENT: sandbox.parent.path,
-        ...spec.extraEnv,
-    };
-}
-/**
- * The `env` input's values never appear on a command line and never change the engine CLI's own
- * environment: one-line values go through a file only the runner can read (removed afterwards); values
- * of several lines, which that file cannot hold, are handed to the CLI by name (`-e NAME`).
- */
-async function userEnv(entries) {
-    const inherit = {};
-    const lines = [];
-    for (const { name, value } of entries) {
-        if (/[\r\n]/.test(value))
-            inherit[name] = value;
-        else
-            lines.push(`${name}=${value}`);
-    }
-    if (lines.length === 0)
-        return { inherit };
-    const dir = await promises_.mkdtemp(external_node_path_.join(process.env.RUNNER_TEMP || external_node_os_.tmpdir(), 'worktree-sandbox-env-'));
-    const file = external_node_path_.join(dir, 'env');
-    await promises_.writeFile(file, `${lines.join('\n')}\n`, { mode: 0o600, flag: 'wx' });
-    return { file, dir, inherit };
-}
-function commandContainer(sandbox, spec, name, env) {
-    const extra = (spec.readOnlyFiles ?? []).map((file) => ({
-        type: 'bind',
-        source: file,
-        target: file,
-        readonly: true,
-    }));
-    return {
-        name,
-        init: true,
-        image: spec.image,
-        user: (0,container_args/* userArg */.Q6)(),
-        mounts: [...(0,layout/* commandMounts */.iu)(sandbox, spec.worktreeRoot), ...extra],
-        labels: (0,labels/* commandLabels */.nX)(sandbox),
-        limits: spec.limits,
-        workdir: sandbox.worktreePath,
-        env: actionEnv(sandbox, spec),
-        envFile: env.file,
-        inheritEnv: Object.keys(env.inherit),
-        entrypoint: 'sh',
-        args: ['-c', spec.command],
-    };
-}
-async function runCommand(engine, sandbox, spec, hooks = {}) {
-    const name = containerName(sandbox.name);
-    const env = await userEnv(spec.env);
-    hooks.onStart?.(name);
-    let timedOut = false;
-    const timer = spec.timeoutMinutes > 0
-        ? setTimeout(() => {
-            timedOut = true;
-            void engine.killContainer(name);
-        }, spec.timeoutMinutes * 60_000)
-        : undefined;
-    const started = Date.now();
-    const note = (0,lock/* containerNotePath */.NJ)(sandbox.parent.gitDir, sandbox.name);
-    try {
-        await promises_.mkdir(external_node_path_.dirname(note), { recursive: true });
-        await promises_.writeFile(note, `${name}\n`);
-        await hooks.ready?.();
-        const result = await engine.stream(await engine.runArgs(commandContainer(sandbox, spec, name, env)), {
-            inherit: env.inherit,
-            backpressure: hooks.drained,
-            outputFd: hooks.outputFd,
-            onStderrChunk: hooks.onStderrChunk,
-            onLine: hooks.onLine,
-            stderrTailLines: TAIL_LINES,
-        });
-        const lines = hooks.outputFd === undefined ? result.outputTail : await engine.logTail(name, TAIL_LINES);
-        const tail = lines.map((l) => (l.length > TAIL_LINE_CHARS ? `${l.slice(0, TAIL_LINE_CHARS)}…` : l));
-        const durationMs = Date.now() - started;
-        const state = await engine.containerState(name);
-        // What the engine said last: its stderr, or (output written straight to the step's log) its log of
-        // the container; an engine error from before the container existed is in the step's log above.
-        const engineSaid = [...result.stderrTail, ...(hooks.outputFd === undefined ? [] : lines)];
-        const said = engineSaid.slice(-3).join(' ').trim();
-        if (!state) {
-            if ((await engine.containerExists(name)) === undefined)
-                throw new engine_engine/* EngineError */.NJ(`The ${engine.name} engine became unreachable while the command ran (exit ${result.exitCode}): the sandbox is kept as it is; run again once the engine is back.`);
-            throw new engine_engine/* EngineError */.NJ(`The container did not start (${engine.name} exit ${result.exitCode}): ${said}`);
-        }
-        if (!state.started || state.error)
-            throw new engine_engine/* EngineError */.NJ(`The container was created but did not start (${engine.name} exit ${result.exitCode}): ${state.error || said}${(0,mode/* startFailureHint */.EM)(state.error || said)}`);
-        // Docker's init (tini) started, but the command itself could not: it never ran.
-        const initFailed = engineSaid.find((line) => /^\[FATAL tini \(\d+\)\] exec /.test(line));
-        if (!timedOut && state.exitCode === 127 && engine.name === 'docker' && initFailed)
-            throw new engine_engine/* EngineError */.NJ(`The container started but its command did not (${engine.name} exit 127): ${initFailed}${(0,mode/* startFailureHint */.EM)(initFailed)}`);
-        const exitCode = timedOut ? TIMEOUT_EXIT_CODE : state.exitCode;
-        return { exitCode, timedOut, oomKilled: state.oomKilled, durationMs, tail };
-    }
-    finally {
-        if (timer)
-            clearTimeout(timer);
-        if (await engine.removeContainer(name))
-            await promises_.rm(note, { force: true });
-        if (env.dir)
-            await promises_.rm(env.dir, { recursive: true, force: true });
-    }
-}
-
+// EXTERNAL MODULE: ./src/sandbox/bookkeeping.ts
+var bookkeeping = __nccwpck_require__(9503);
+// EXTERNAL MODULE: ./src/sandbox/lock.ts
+var lock = __nccwpck_require__(6856);
 ;// CONCATENATED MODULE: ./src/run/import.ts
 // The host's side of the crossing: a bundle is data. Its header is read here, bounded, and must name only
 // the refs the capture script writes; git then fetches it with `transfer.fsckObjects` into the sandbox's
@@ -32499,6 +32198,360 @@ async function resolve(git, cwd, ref) {
     return sha;
 }
 
+// EXTERNAL MODULE: ./src/run/report.ts
+var report = __nccwpck_require__(7119);
+;// CONCATENATED MODULE: ./src/run/collect.ts
+// After the command: the one way work comes back. Capture in a helper container, import on the host,
+// report from the parent (ADR 0003).
+
+
+
+
+/** How long the capture helper may take once the command is done. */
+const CAPTURE_TIMEOUT_MS = 10 * 60_000;
+/** Capture in a helper, import on the host, report from the parent. */
+async function collectChanges(git, engine, sandbox, settings, commitMessage) {
+    const parentBranch = sandbox.branch
+        ? await git.resolveCommit(sandbox.parent.path, `refs/heads/${sandbox.branch}`)
+        : undefined;
+    const captured = await (0,capture/* captureSandbox */.im)(engine, sandbox, {
+        image: settings.image,
+        commit: commitMessage !== undefined ? { message: commitMessage } : undefined,
+        author: settings.author,
+        committer: settings.committer,
+        exclude: [...new Set([sandbox.startSha, ...(parentBranch ? [parentBranch] : [])])],
+        maxBytes: settings.maxImportBytes,
+        timeoutMs: CAPTURE_TIMEOUT_MS,
+    });
+    try {
+        const imported = await importBundle(git, sandbox, captured);
+        return await (0,report/* buildReport */.FK)(git, sandbox.parent.path, sandbox.startSha, imported, captured);
+    }
+    finally {
+        await promises_.rm(captured.dir, { recursive: true, force: true });
+    }
+}
+
+
+/***/ }),
+
+/***/ 7119:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   FK: () => (/* binding */ buildReport),
+/* harmony export */   Ww: () => (/* binding */ holdsWork),
+/* harmony export */   hy: () => (/* binding */ commitsNotIn)
+/* harmony export */ });
+const NO_EXTERNAL = ['--no-ext-diff', '--no-textconv', '--no-renames'];
+async function buildReport(git, parentPath, startSha, imported, capture) {
+    const { store, snapshot, head, tip } = imported;
+    const [commits, names, stat, dirty, unpushed] = await Promise.all([
+        git.run(parentPath, ['rev-list', '--count', `${startSha}..${tip}`, '--']),
+        git.run(store, ['diff', ...NO_EXTERNAL, '--name-only', '-z', startSha, snapshot, '--']),
+        git.run(store, ['diff', ...NO_EXTERNAL, '--stat=120', startSha, snapshot, '--']),
+        git.run(store, ['diff', ...NO_EXTERNAL, '--name-only', '-z', head, snapshot, '--']),
+        git.run(parentPath, ['rev-list', '--count', tip, '--not', startSha, '--remotes', '--']),
+    ]);
+    const list = (text) => text.split('\0').filter(Boolean).sort();
+    return {
+        headSha: head,
+        tip,
+        currentBranch: capture.headRef.replace(/^refs\/heads\//, ''),
+        commits: Number(commits.trim()) || 0,
+        changedFiles: list(names),
+        uncommitted: list(dirty),
+        diffStat: stat.trimEnd(),
+        unpushedCommits: Number(unpushed.trim()) || 0,
+        committed: capture.committed,
+        staleLocks: capture.staleLocks,
+        branchUpdate: imported.branchUpdate,
+    };
+}
+/**
+ * Commits reachable from `tip` and from none of `not` (commits, refs or `--remotes`), in the parent; 1 when
+ * git cannot say, so that work is never taken for none.
+ */
+async function commitsNotIn(git, parentPath, tip, not) {
+    const out = await git.exec(parentPath, ['rev-list', '--count', tip, '--not', ...not, '--']);
+    return out.exitCode === 0 ? Number(out.stdout.trim()) : 1;
+}
+function holdsWork(report) {
+    return report.uncommitted.length > 0 || report.unpushedCommits > 0;
+}
+
+
+/***/ }),
+
+/***/ 9559:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  F: () => (/* binding */ runSandbox)
+});
+
+// UNUSED EXPORTS: realRoot
+
+// EXTERNAL MODULE: external "node:fs/promises"
+var promises_ = __nccwpck_require__(1455);
+// EXTERNAL MODULE: external "node:path"
+var external_node_path_ = __nccwpck_require__(6760);
+// EXTERNAL MODULE: ./src/engine/engine.ts
+var engine_engine = __nccwpck_require__(7586);
+// EXTERNAL MODULE: ./src/engine/git.ts
+var engine_git = __nccwpck_require__(2434);
+// EXTERNAL MODULE: ./src/engine/labels.ts
+var labels = __nccwpck_require__(9667);
+// EXTERNAL MODULE: ./src/sandbox/naming.ts
+var naming = __nccwpck_require__(2375);
+// EXTERNAL MODULE: ./src/sandbox/lock.ts
+var lock = __nccwpck_require__(6856);
+;// CONCATENATED MODULE: ./src/sandbox/branch.ts
+
+
+/** The protocol itself, as a pure decision. */
+function planBranch(facts, newTransientName = naming/* transientSandboxName */.j6) {
+    if (!facts.branch) {
+        return {
+            kind: 'transient',
+            sandbox: newTransientName(),
+            branch: '',
+            source: 'detached',
+            startPoint: facts.baseCommit,
+        };
+    }
+    const sandbox = (0,naming/* persistentSandboxName */.ey)(facts.branch);
+    if (facts.localExists)
+        return { kind: 'persistent', sandbox, branch: facts.branch, source: 'local', startPoint: facts.branch };
+    if (facts.remoteExists) {
+        return {
+            kind: 'persistent',
+            sandbox,
+            branch: facts.branch,
+            source: 'remote',
+            startPoint: `origin/${facts.branch}`,
+        };
+    }
+    return { kind: 'persistent', sandbox, branch: facts.branch, source: 'new', startPoint: facts.baseCommit };
+}
+/**
+ * Gathers the facts from the parent repository (fetching the branch from origin when it is not known yet,
+ * under the repository lock). Reading refs needs no lock: git replaces each one in one step, and the
+ * sandbox is made from what is read again under the lock (create.ts). The parent is the host's alone: no
+ * container can write its refs. `head`, when given, is the parent's HEAD commit as just read: the start
+ * when `base` is empty.
+ */
+async function resolveBranch(git, parent, branch, base) {
+    const parentPath = parent.path;
+    const local = `refs/heads/${branch}`;
+    const remote = `refs/remotes/origin/${branch}`;
+    // One git process for both branch refs; the base only costs one more when it is named.
+    const [baseCommit, refs] = await Promise.all([
+        !base && parent.head ? parent.head : git.resolveCommit(parentPath, base || 'HEAD'),
+        branch ? git.readRefs(parentPath, [local, remote]) : new Map(),
+    ]);
+    if (!baseCommit)
+        throw new Error(`Invalid input 'base': ${JSON.stringify(base)} names no commit in ${parentPath}.`);
+    if (!branch)
+        return planBranch({ branch, localExists: false, remoteExists: false, baseCommit });
+    const localExists = refs.has(local);
+    let remoteExists = false;
+    if (!localExists) {
+        remoteExists = refs.has(remote);
+        // actions/checkout fetches one ref only: ask origin whether the branch exists before creating it anew.
+        if (!remoteExists && (await git.remoteUrl(parentPath, 'origin'))) {
+            remoteExists = await (0,lock/* withRepositoryLock */.aZ)(parent.gitDir, () => git.tryFetchBranch(parentPath, 'origin', branch));
+        }
+    }
+    return planBranch({ branch, localExists, remoteExists, baseCommit });
+}
+
+// EXTERNAL MODULE: ./src/sandbox/create.ts
+var create = __nccwpck_require__(9371);
+// EXTERNAL MODULE: ./src/sandbox/bookkeeping.ts
+var bookkeeping = __nccwpck_require__(9503);
+// EXTERNAL MODULE: ./src/sandbox/layout.ts
+var layout = __nccwpck_require__(9601);
+// EXTERNAL MODULE: ./src/sandbox/repository.ts
+var repository = __nccwpck_require__(1151);
+;// CONCATENATED MODULE: ./src/sandbox/reuse.ts
+
+
+const OFFER_SCRIPT = `set -eu
+cd -- "$1"
+git update-ref "refs/remotes/origin/$2" "$3"
+`;
+/** Returns what was offered (a commit), or undefined when origin has nothing new for the branch. */
+async function offerUpstream(git, engine, sandbox, image) {
+    const upstream = sandbox.upstreamNew;
+    if (!sandbox.reused || !sandbox.branch || !upstream)
+        return undefined;
+    const { parent } = sandbox;
+    const refs = (0,bookkeeping/* sandboxRefs */.yB)(sandbox);
+    const result = await engine.exec(await engine.runArgs((0,layout/* sandboxHelper */.Ap)(sandbox, image, {
+        name: 'offer',
+        text: OFFER_SCRIPT,
+        args: [sandbox.worktreePath, sandbox.branch, upstream],
+    })));
+    if (result.exitCode !== 0)
+        return undefined; // the sandbox's own business (its repository may be broken)
+    await git.run(parent.path, ['update-ref', '-m', 'worktree-sandbox: offered', '--', refs.offered, upstream]);
+    return upstream;
+}
+
+// EXTERNAL MODULE: ./src/settings.ts + 4 modules
+var src_settings = __nccwpck_require__(7380);
+// EXTERNAL MODULE: ./src/run/collect.ts + 1 modules
+var collect = __nccwpck_require__(527);
+// EXTERNAL MODULE: external "node:crypto"
+var external_node_crypto_ = __nccwpck_require__(7598);
+// EXTERNAL MODULE: external "node:os"
+var external_node_os_ = __nccwpck_require__(8161);
+// EXTERNAL MODULE: ./src/engine/container-args.ts
+var container_args = __nccwpck_require__(5011);
+// EXTERNAL MODULE: ./src/engine/mode.ts
+var mode = __nccwpck_require__(9211);
+;// CONCATENATED MODULE: ./src/run/command.ts
+// Runs the user's command in a container that sees its sandbox read-write and nothing else writable of
+// the host (layout.ts `commandMounts`). Output is streamed line by line and never accumulated (a bounded
+// tail is kept for reports); the runner's environment stays out but for the variables named in `env`;
+// the command is stopped when the timeout passes; a container that never started is an error, not exit 0.
+// ADR 0005, ADR 0006, ADR 0007 (docs/adr/).
+
+
+
+
+
+
+
+
+
+
+const TIMEOUT_EXIT_CODE = 124;
+const TAIL_LINES = 40;
+const TAIL_LINE_CHARS = 1000;
+function containerName(sandbox) {
+    return `worktree-sandbox-${sandbox.slice(0, 60).replace(/[^A-Za-z0-9_.-]/g, '-')}-${(0,external_node_crypto_.randomBytes)(3).toString('hex')}`;
+}
+/** The action's own variables (nothing secret): who commits, where the sandbox and its home are. */
+function actionEnv(sandbox, spec) {
+    return {
+        HOME: sandbox.homePath,
+        GIT_AUTHOR_NAME: spec.author.name,
+        GIT_AUTHOR_EMAIL: spec.author.email,
+        GIT_COMMITTER_NAME: spec.committer.name,
+        GIT_COMMITTER_EMAIL: spec.committer.email,
+        SANDBOX_NAME: sandbox.name,
+        SANDBOX_KIND: sandbox.kind,
+        SANDBOX_BRANCH: sandbox.branch,
+        SANDBOX_WORKTREE: sandbox.worktreePath,
+        SANDBOX_PARENT: sandbox.parent.path,
+        ...spec.extraEnv,
+    };
+}
+/**
+ * The `env` input's values never appear on a command line and never change the engine CLI's own
+ * environment: one-line values go through a file only the runner can read (removed afterwards); values
+ * of several lines, which that file cannot hold, are handed to the CLI by name (`-e NAME`).
+ */
+async function userEnv(entries) {
+    const inherit = {};
+    const lines = [];
+    for (const { name, value } of entries) {
+        if (/[\r\n]/.test(value))
+            inherit[name] = value;
+        else
+            lines.push(`${name}=${value}`);
+    }
+    if (lines.length === 0)
+        return { inherit };
+    const dir = await promises_.mkdtemp(external_node_path_.join(process.env.RUNNER_TEMP || external_node_os_.tmpdir(), 'worktree-sandbox-env-'));
+    const file = external_node_path_.join(dir, 'env');
+    await promises_.writeFile(file, `${lines.join('\n')}\n`, { mode: 0o600, flag: 'wx' });
+    return { file, dir, inherit };
+}
+function commandContainer(sandbox, spec, name, env) {
+    const extra = (spec.readOnlyFiles ?? []).map((file) => ({
+        type: 'bind',
+        source: file,
+        target: file,
+        readonly: true,
+    }));
+    return {
+        name,
+        init: true,
+        image: spec.image,
+        user: (0,container_args/* userArg */.Q6)(),
+        mounts: [...(0,layout/* commandMounts */.iu)(sandbox, spec.worktreeRoot), ...extra],
+        labels: (0,labels/* commandLabels */.nX)(sandbox),
+        limits: spec.limits,
+        workdir: sandbox.worktreePath,
+        env: actionEnv(sandbox, spec),
+        envFile: env.file,
+        inheritEnv: Object.keys(env.inherit),
+        entrypoint: 'sh',
+        args: ['-c', spec.command],
+    };
+}
+async function runCommand(engine, sandbox, spec, hooks = {}) {
+    const name = containerName(sandbox.name);
+    const env = await userEnv(spec.env);
+    hooks.onStart?.(name);
+    let timedOut = false;
+    const timer = spec.timeoutMinutes > 0
+        ? setTimeout(() => {
+            timedOut = true;
+            void engine.killContainer(name);
+        }, spec.timeoutMinutes * 60_000)
+        : undefined;
+    const started = Date.now();
+    const note = (0,lock/* containerNotePath */.NJ)(sandbox.parent.gitDir, sandbox.name);
+    try {
+        await promises_.mkdir(external_node_path_.dirname(note), { recursive: true });
+        await promises_.writeFile(note, `${name}\n`);
+        await hooks.ready?.();
+        const result = await engine.stream(await engine.runArgs(commandContainer(sandbox, spec, name, env)), {
+            inherit: env.inherit,
+            backpressure: hooks.drained,
+            outputFd: hooks.outputFd,
+            onStderrChunk: hooks.onStderrChunk,
+            onLine: hooks.onLine,
+            stderrTailLines: TAIL_LINES,
+        });
+        const lines = hooks.outputFd === undefined ? result.outputTail : await engine.logTail(name, TAIL_LINES);
+        const tail = lines.map((l) => (l.length > TAIL_LINE_CHARS ? `${l.slice(0, TAIL_LINE_CHARS)}…` : l));
+        const durationMs = Date.now() - started;
+        const state = await engine.containerState(name);
+        // What the engine said last: its stderr, or (output written straight to the step's log) its log of
+        // the container; an engine error from before the container existed is in the step's log above.
+        const engineSaid = [...result.stderrTail, ...(hooks.outputFd === undefined ? [] : lines)];
+        const said = engineSaid.slice(-3).join(' ').trim();
+        if (!state) {
+            if ((await engine.containerExists(name)) === undefined)
+                throw new engine_engine/* EngineError */.NJ(`The ${engine.name} engine became unreachable while the command ran (exit ${result.exitCode}): the sandbox is kept as it is; run again once the engine is back.`);
+            throw new engine_engine/* EngineError */.NJ(`The container did not start (${engine.name} exit ${result.exitCode}): ${said}`);
+        }
+        if (!state.started || state.error)
+            throw new engine_engine/* EngineError */.NJ(`The container was created but did not start (${engine.name} exit ${result.exitCode}): ${state.error || said}${(0,mode/* startFailureHint */.EM)(state.error || said)}`);
+        // Docker's init (tini) started, but the command itself could not: it never ran.
+        const initFailed = engineSaid.find((line) => /^\[FATAL tini \(\d+\)\] exec /.test(line));
+        if (!timedOut && state.exitCode === 127 && engine.name === 'docker' && initFailed)
+            throw new engine_engine/* EngineError */.NJ(`The container started but its command did not (${engine.name} exit 127): ${initFailed}${(0,mode/* startFailureHint */.EM)(initFailed)}`);
+        const exitCode = timedOut ? TIMEOUT_EXIT_CODE : state.exitCode;
+        return { exitCode, timedOut, oomKilled: state.oomKilled, durationMs, tail };
+    }
+    finally {
+        if (timer)
+            clearTimeout(timer);
+        if (await engine.removeContainer(name))
+            await promises_.rm(note, { force: true });
+        if (env.dir)
+            await promises_.rm(env.dir, { recursive: true, force: true });
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/run/push.ts
 
 function authConfig(url, token) {
@@ -32552,9 +32605,6 @@ var run_report = __nccwpck_require__(7119);
 
 
 
-
-/** How long the capture helper may take once the command is done. */
-const CAPTURE_TIMEOUT_MS = 10 * 60_000;
 async function runSandbox(settings, deps) {
     const { ui } = deps;
     if (settings.token)
@@ -32634,7 +32684,7 @@ async function runSandbox(settings, deps) {
         reportCommand(ui, command);
         const wantsCommit = settings.push && !!sandbox.branch;
         const report = await ui.group('Import', async () => {
-            const r = await collectChanges(git, engine, sandbox, settings, wantsCommit ? settings.commitMessage : undefined);
+            const r = await (0,collect/* collectChanges */.K)(git, engine, sandbox, settings, wantsCommit ? settings.commitMessage : undefined);
             if (r.staleLocks)
                 ui.info(`Removed ${r.staleLocks} stale git lock(s) (HEAD's, the branch's) a killed git left in ${sandbox.name}, to commit its leftovers.`);
             ui.fenced(r.diffStat || 'No changes.');
@@ -32657,28 +32707,6 @@ async function runSandbox(settings, deps) {
     }
     finally {
         await release();
-    }
-}
-/** Capture in a helper, import on the host, report from the parent: the one way work comes back. */
-async function collectChanges(git, engine, sandbox, settings, commitMessage) {
-    const parentBranch = sandbox.branch
-        ? await git.resolveCommit(sandbox.parent.path, `refs/heads/${sandbox.branch}`)
-        : undefined;
-    const captured = await (0,capture/* captureSandbox */.im)(engine, sandbox, {
-        image: settings.image,
-        commit: commitMessage !== undefined ? { message: commitMessage } : undefined,
-        author: settings.author,
-        committer: settings.committer,
-        exclude: [...new Set([sandbox.startSha, ...(parentBranch ? [parentBranch] : [])])],
-        maxBytes: settings.maxImportBytes,
-        timeoutMs: CAPTURE_TIMEOUT_MS,
-    });
-    try {
-        const imported = await importBundle(git, sandbox, captured);
-        return await (0,run_report/* buildReport */.FK)(git, sandbox.parent.path, sandbox.startSha, imported, captured);
-    }
-    finally {
-        await promises_.rm(captured.dir, { recursive: true, force: true });
     }
 }
 async function pushSandbox(git, sandbox, report, to, token, ui) {
@@ -37562,8 +37590,8 @@ var layout = __nccwpck_require__(9601);
 var lock = __nccwpck_require__(6856);
 // EXTERNAL MODULE: ./src/sandbox/remove.ts
 var remove = __nccwpck_require__(4299);
-// EXTERNAL MODULE: ./src/run/run.ts + 5 modules
-var run = __nccwpck_require__(8137);
+// EXTERNAL MODULE: ./src/run/collect.ts + 1 modules
+var collect = __nccwpck_require__(527);
 // EXTERNAL MODULE: ./src/run/report.ts
 var run_report = __nccwpck_require__(7119);
 ;// CONCATENATED MODULE: ./src/run/cleanup.ts
@@ -37595,7 +37623,7 @@ async function cleanupRun(state, ui, tempDir) {
         return keep(ui, sandbox, 'persistent sandboxes are kept for reuse (cleanup: auto)');
     const prepared = { ...sandbox, reused: true, startSha: state.startSha ?? '' };
     // The main step stopped before it brought the work back: do it now, the same way.
-    const collected = state.report ?? (await (0,run/* collectChanges */.K9)(git, engine, prepared, { ...state.collect, image: state.image }));
+    const collected = state.report ?? (await (0,collect/* collectChanges */.K)(git, engine, prepared, { ...state.collect, image: state.image }));
     // Counted now, not when the report was made: the main step may have pushed since.
     const report = { ...collected, unpushedCommits: await unpushedNow(git, sandbox, state.startSha) };
     if (state.cleanup === 'auto') {
@@ -37683,6 +37711,8 @@ async function saveWork(git, sandbox, report, tempDir, ui) {
     return saved;
 }
 
+// EXTERNAL MODULE: ./src/run/run.ts + 4 modules
+var run = __nccwpck_require__(9559);
 // EXTERNAL MODULE: ./src/github/event.ts
 var github_event = __nccwpck_require__(5015);
 // EXTERNAL MODULE: ./src/settings.ts + 4 modules
@@ -37777,7 +37807,7 @@ async function runAction(settings) {
                 return;
         }
         else
-            outcome = await (0,run/* runSandbox */.Fi)(settings, { ui, save: action_state/* saveRunState */.iZ });
+            outcome = await (0,run/* runSandbox */.F)(settings, { ui, save: action_state/* saveRunState */.iZ });
     }
     catch (error) {
         // A run that failed after its sandbox was ready still says which sandbox, and the command's exit code

@@ -9366,6 +9366,539 @@ async function removeEmptyProjectDir(projectDir) {
     await promises_namespaceObject.rmdir(projectDir).catch(() => undefined);
 }
 
+;// CONCATENATED MODULE: ./src/run/capture.ts
+// After the command: inside a helper container (never on the host), what is left uncommitted is captured
+// (a real commit on the sandbox branch with `push: true`, else a snapshot commit that moves no ref), and
+// the sandbox's commits that the parent lacks leave as one git bundle on the helper's standard output.
+// The host writes at most `maxBytes` of it to a private file, then stops the helper: a command that wrote
+// gigabytes cannot fill the runner's disk.
+// ADR 0003 (docs/adr/0003-only-a-bundle-crosses-back.md).
+
+
+
+
+
+const SNAPSHOT_REF = 'refs/worktree-sandbox/snapshot';
+/**
+ * $1 work tree, $2 branch (empty: transient), $3 commit leftovers (1/0), $4 message, $5 this run's token
+ * for framed lines on stderr, $6 commits the parent has (hex, space separated). Positional only.
+ */
+const CAPTURE_SCRIPT = `set -eu
+wt="$1"; branch="$2"; commit="$3"; message="$4"; token="$5"; exclude="$6"
+cd -- "$wt"
+git rev-parse --verify --quiet HEAD >/dev/null || { echo "worktree-sandbox: the sandbox has no commit at HEAD" >&2; exit 3; }
+# A run is activity, whether or not it changed anything: the reaper reads the work tree folder's time.
+touch -c -- "$wt" 
+head_ref=$(git symbolic-ref --quiet HEAD || true)
+# Everything is staged into an index of our own, never through the sandbox's: a lock a killed command
+# left there (index.lock, HEAD.lock) stops neither the snapshot nor the real commit.
+index=$(mktemp /tmp/worktree-sandbox-index.XXXXXX)
+real_index=$(git rev-parse --git-path index)
+if [ -f "$real_index" ]; then cp -- "$real_index" "$index"; else rm -f -- "$index"; fi
+GIT_INDEX_FILE="$index" git add -A >&2
+tree=$(GIT_INDEX_FILE="$index" git write-tree)
+committed=0
+stale=0
+if [ "$commit" = 1 ] && [ -n "$branch" ] && [ "$head_ref" = "refs/heads/$branch" ] &&
+   [ "$tree" != "$(git rev-parse --verify HEAD^{tree})" ]; then
+  old=$(git rev-parse --verify HEAD)
+  # Moving the branch locks it and HEAD (its reflog). No git can run in the sandbox while the helper does:
+  # a lock there now was left by a killed git, and would stop the commit the run was asked for.
+  for lock in "$(git rev-parse --git-path HEAD.lock)" "$(git rev-parse --git-path "refs/heads/$branch.lock")"; do
+    if [ -e "$lock" ]; then rm -f -- "$lock"; stale=$((stale + 1)); fi
+  done
+  new=$(git commit-tree "$tree" -p "$old" -m "$message")
+  git update-ref -m "worktree-sandbox: commit of uncommitted work" "refs/heads/$branch" "$new" "$old"
+  # The work tree is the new commit now: so is the sandbox's index (replaced in one step; a stale
+  # index.lock is left for the command's git).
+  cp -- "$index" "$real_index.worktree-sandbox" && mv -f -- "$real_index.worktree-sandbox" "$real_index"
+  committed=1
+fi
+rm -f -- "$index"
+snapshot=$(git commit-tree "$tree" -p HEAD -m 'worktree-sandbox: snapshot of uncommitted work')
+git update-ref ${SNAPSHOT_REF} "$snapshot"
+printf '%s head-ref %s\\n' "$token" "$head_ref" >&2
+printf '%s head %s\\n' "$token" "$(git rev-parse --verify HEAD)" >&2
+if [ -n "$branch" ]; then printf '%s branch %s\\n' "$token" "$(git rev-parse --verify --quiet "refs/heads/$branch" || true)" >&2; fi
+printf '%s committed %s\\n' "$token" "$committed" >&2
+printf '%s stale-locks %s\\n' "$token" "$stale" >&2
+set -- HEAD ${SNAPSHOT_REF}
+if [ -n "$branch" ] && git show-ref --verify --quiet "refs/heads/$branch"; then set -- "$@" "refs/heads/$branch"; fi
+for sha in $exclude; do set -- "$@" "^$sha"; done
+status=0
+git bundle create --quiet - "$@" || status=$?
+git update-ref -d ${SNAPSHOT_REF} || true
+exit $status
+`;
+class ImportLimitError extends Error {
+    constructor(message) {
+        super(message);
+        this.name = 'ImportLimitError';
+    }
+}
+async function captureSandbox(engine, sandbox, options) {
+    for (const sha of options.exclude)
+        if (!/^[0-9a-f]{40,64}$/.test(sha))
+            throw new Error(`Not a commit id: ${sha}`);
+    const token = (0,external_node_crypto_namespaceObject.randomBytes)(16).toString('hex');
+    const name = `worktree-sandbox-capture-${(0,external_node_crypto_namespaceObject.randomBytes)(4).toString('hex')}`;
+    const dir = await promises_namespaceObject.mkdtemp(external_node_path_.join(process.env.RUNNER_TEMP || external_node_os_namespaceObject.tmpdir(), 'worktree-sandbox-import-'));
+    const bundle = external_node_path_.join(dir, 'sandbox.bundle');
+    const framed = new Map();
+    const { author, committer } = options;
+    const args = await engine.runArgs(sandboxHelper(sandbox, options.image, {
+        name: 'capture',
+        text: CAPTURE_SCRIPT,
+        args: [
+            sandbox.worktreePath,
+            sandbox.branch,
+            options.commit ? '1' : '0',
+            options.commit?.message ?? '',
+            token,
+            options.exclude.join(' '),
+        ],
+    }, {
+        name,
+        workdir: sandbox.worktreePath,
+        env: {
+            GIT_AUTHOR_NAME: author.name,
+            GIT_AUTHOR_EMAIL: author.email,
+            GIT_COMMITTER_NAME: committer.name,
+            GIT_COMMITTER_EMAIL: committer.email,
+        },
+    }));
+    let timedOut = false;
+    const timer = setTimeout(() => {
+        timedOut = true;
+        void engine.removeContainer(name);
+    }, options.timeoutMs);
+    try {
+        const result = await engine.stream(args, {
+            stdoutFile: { path: bundle, maxBytes: options.maxBytes },
+            onLine: (line, stream) => {
+                if (stream !== 'stderr' || !line.startsWith(`${token} `))
+                    return;
+                const [key, ...rest] = line.slice(token.length + 1).split(' ');
+                if (!framed.has(key))
+                    framed.set(key, rest.join(' '));
+            },
+        });
+        if (result.overLimit) {
+            await engine.removeContainer(name);
+            throw new ImportLimitError(`The sandbox's changes are larger than max-import-size (${options.maxBytes} bytes): nothing was imported into the parent repository, and the sandbox ${sandbox.name} is kept as it is.`);
+        }
+        if (timedOut)
+            throw new Error(`Capturing the changes of ${sandbox.name} took longer than ${options.timeoutMs / 1000} s: nothing was imported; the sandbox is kept.`);
+        if (result.exitCode !== 0) {
+            const said = result.stderrTail
+                .filter((l) => !l.startsWith(token))
+                .slice(-3)
+                .join(' ')
+                .trim();
+            throw new Error(await captureFailure(sandbox, result.exitCode, said));
+        }
+        return {
+            bundle,
+            dir,
+            headRef: framed.get('head-ref') ?? '',
+            headSha: framed.get('head') ?? '',
+            branchSha: framed.get('branch') ?? '',
+            exclude: options.exclude,
+            committed: framed.get('committed') === '1',
+            staleLocks: Number(framed.get('stale-locks')) || 0,
+            bytes: result.stdoutBytes,
+        };
+    }
+    catch (error) {
+        await promises_namespaceObject.rm(dir, { recursive: true, force: true });
+        throw error;
+    }
+    finally {
+        clearTimeout(timer);
+    }
+}
+/**
+ * git only says it could not write an object: the snapshot of uncommitted work is written in the sandbox
+ * itself, so say where (its folder or volume), how much room is left, and that nothing was lost.
+ */
+async function captureFailure(sandbox, exitCode, said) {
+    const failed = `Could not capture the changes of ${sandbox.name} (exit ${exitCode}): ${said}`;
+    if (!/no space left|disk quota exceeded|unable to write|short write|write error/i.test(said))
+        return failed;
+    const stats = sandbox.isolation === 'disk' ? await promises_namespaceObject.statfs(sandbox.hostPath).catch(() => undefined) : undefined;
+    const free = stats ? `, ${Math.floor((stats.bavail * stats.bsize) / 1024)} KiB free` : '';
+    return `Capturing the changes of ${sandbox.name} needs room in ${whereIs(sandbox)} for a snapshot of its uncommitted work, and writing it failed (No space left on device?${free}): nothing was imported; the sandbox is kept as it is, its commits included. Free some room there and run again. (git, exit ${exitCode}: ${said})`;
+}
+
+;// CONCATENATED MODULE: ./src/run/import.ts
+// The host's side of the crossing: a bundle is data. Its header is read here, bounded, and must name only
+// the refs the capture script writes; git then fetches it with `transfer.fsckObjects` into the sandbox's
+// private store (host-made and host-configured), and from there only the sandbox's committed history
+// moves into the parent, under the parent's bookkeeping ref. The snapshot of uncommitted work stays in
+// the private store: every sandbox borrows the parent's store, so nothing uncommitted may go there.
+// The parent's branch moves by fast-forward only.
+// ADR 0003, ADR 0004 (docs/adr/).
+
+
+
+
+const HEADER_MAX = 64 * 1024;
+const MAX_BUNDLE_REFS = 8;
+const SHA = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
+const FSCK = [
+    ['transfer.fsckObjects', 'true'],
+    ['fetch.fsckObjects', 'true'],
+];
+/** Reads a bundle's header (v2 or v3) as data, at most 64 KiB of it, and nothing else of the file. */
+async function readBundleHeader(file) {
+    const handle = await promises_namespaceObject.open(file, 'r');
+    let text;
+    try {
+        const buffer = Buffer.alloc(HEADER_MAX);
+        const { bytesRead } = await handle.read(buffer, 0, HEADER_MAX, 0);
+        const end = buffer.subarray(0, bytesRead).indexOf('\n\n');
+        if (end < 0)
+            throw new Error('The bundle from the sandbox has no header end within 64 KiB: refused.');
+        text = buffer.subarray(0, end).toString('latin1');
+    }
+    finally {
+        await handle.close();
+    }
+    const [signature, ...lines] = text.split('\n');
+    if (signature !== '# v2 git bundle' && signature !== '# v3 git bundle')
+        throw new Error('What came back from the sandbox is not a git bundle: refused.');
+    const header = { refs: [], prerequisites: [] };
+    for (const line of lines) {
+        if (line.startsWith('@'))
+            continue; // v3 capabilities
+        if (line.startsWith('-')) {
+            header.prerequisites.push(line.slice(1).split(' ')[0]);
+            continue;
+        }
+        const space = line.indexOf(' ');
+        const sha = line.slice(0, space);
+        if (!SHA.test(sha))
+            throw new Error('The bundle from the sandbox has a malformed header: refused.');
+        header.refs.push({ sha, name: line.slice(space + 1) });
+    }
+    return header;
+}
+/** The refs a bundle of this sandbox may carry; anything else, or too many, is refused whole. */
+function checkBundleRefs(header, branch) {
+    if (header.refs.length > MAX_BUNDLE_REFS)
+        throw new ImportLimitError(`The bundle from the sandbox names ${header.refs.length} refs (at most ${MAX_BUNDLE_REFS}): nothing was imported.`);
+    const allowed = new Set(['HEAD', SNAPSHOT_REF, ...(branch ? [`refs/heads/${branch}`] : [])]);
+    for (const ref of header.refs)
+        if (!allowed.has(ref.name))
+            throw new Error(`The bundle from the sandbox names a ref it may not (${JSON.stringify(ref.name)}): nothing was imported.`);
+    if (!header.refs.some((r) => r.name === SNAPSHOT_REF))
+        throw new Error('The bundle from the sandbox lacks the snapshot: nothing was imported.');
+}
+/**
+ * git leaves a ref out of a bundle when it points at a commit the bundle stops at: such a ref (HEAD, the
+ * branch) is one of the commits the parent has, and only then is the helper's word for it taken.
+ */
+function commitOutsideBundle(captured, said, what) {
+    if (!said)
+        return undefined;
+    if (!captured.exclude.includes(said))
+        throw new Error(`The sandbox's ${what} is neither in its bundle nor a commit the parent has: nothing was imported.`);
+    return said;
+}
+async function importBundle(git, sandbox, captured) {
+    const { parent } = sandbox;
+    const header = await readBundleHeader(captured.bundle);
+    checkBundleRefs(header, sandbox.branch);
+    const store = privateStorePath(parent, sandbox);
+    const inBundle = (name) => header.refs.some((r) => r.name === name);
+    const hasBranch = inBundle(`refs/heads/${sandbox.branch}`);
+    const headOutside = inBundle('HEAD') ? undefined : commitOutsideBundle(captured, captured.headSha, 'HEAD');
+    if (!inBundle('HEAD') && !headOutside)
+        throw new Error('The bundle from the sandbox lacks HEAD: nothing was imported.');
+    const branchOutside = sandbox.branch && !hasBranch
+        ? commitOutsideBundle(captured, captured.branchSha, `branch ${sandbox.branch}`)
+        : undefined;
+    return withRepositoryLock(parent.gitDir, async () => {
+        await ensurePrivateStore(git, parent, store);
+        const specs = [`+${SNAPSHOT_REF}:refs/run/snapshot`];
+        if (!headOutside)
+            specs.push('+HEAD:refs/run/head');
+        if (hasBranch)
+            specs.push(`+refs/heads/${sandbox.branch}:refs/run/branch`);
+        await git.run(store, ['fetch', '--quiet', '--no-tags', '--no-write-fetch-head', '--', captured.bundle, ...specs], {
+            config: FSCK,
+        });
+        const pin = [
+            ...(headOutside ? [`update refs/run/head ${headOutside}`] : []),
+            ...(branchOutside ? [`update refs/run/branch ${branchOutside}`] : []),
+            ...(sandbox.branch && !hasBranch && !branchOutside ? ['delete refs/run/branch'] : []),
+        ];
+        if (pin.length)
+            await git.run(store, ['update-ref', '--stdin'], { input: Buffer.from(pin.join('\n') + '\n') });
+        const refs = sandboxRefs(sandbox);
+        // Persistent sandboxes bring their branch (whatever HEAD is); transient ones what HEAD holds.
+        const source = sandbox.branch
+            ? hasBranch || branchOutside
+                ? 'refs/run/branch'
+                : undefined
+            : 'refs/run/head';
+        // One process for every ref the store holds now (our own fixed names, not options: no --end-of-options,
+        // which rev-parse would echo); the parent's record gets exactly the source's commit.
+        const wanted = ['refs/run/head', 'refs/run/snapshot', ...(source === 'refs/run/branch' ? [source] : [])];
+        const [head, snapshot, branchTip] = (await git.run(store, ['rev-parse', ...wanted])).trim().split('\n');
+        let tip;
+        if (source) {
+            await git.run(parent.path, ['fetch', '--quiet', '--no-tags', '--no-write-fetch-head', '--', store, `+${source}:${refs.head}`], {
+                config: FSCK,
+            });
+            tip = source === 'refs/run/head' ? head : branchTip;
+        }
+        else
+            tip = await resolve(git, parent.path, refs.head);
+        for (const sha of [head, snapshot, tip])
+            if (!SHA.test(sha ?? ''))
+                throw new Error('The import named no commit.');
+        const branchUpdate = sandbox.branch ? await fastForwardBranch(git, sandbox, tip) : undefined;
+        return { tip, head, snapshot, store, branchUpdate };
+    });
+}
+/** The parent's branch follows the sandbox's by fast-forward only; never when the parent has it checked out. */
+async function fastForwardBranch(git, sandbox, tip) {
+    const { parent, branch } = sandbox;
+    const ref = `refs/heads/${branch}`;
+    const [current, holder] = await Promise.all([
+        git.resolveCommit(parent.path, ref),
+        checkedOutIn(git, parent.path, ref),
+    ]);
+    if (current === tip)
+        return 'up to date';
+    if (holder)
+        return `not moved: ${branch} is checked out in ${holder}`;
+    if (!current) {
+        await git.run(parent.path, ['update-ref', '-m', 'worktree-sandbox: import', '--', ref, tip, '']);
+        return 'created';
+    }
+    const ff = await git.exec(parent.path, ['merge-base', '--is-ancestor', '--end-of-options', current, tip]);
+    if (ff.exitCode !== 0)
+        return `not moved: ${branch} in the parent is not an ancestor of the sandbox's (no fast-forward)`;
+    await git.run(parent.path, [
+        'update-ref',
+        '-m',
+        'worktree-sandbox: import (fast-forward)',
+        '--',
+        ref,
+        tip,
+        current,
+    ]);
+    return 'fast-forwarded';
+}
+/** The work tree of the parent (its own, or a linked one) that has `ref` checked out, if any. */
+async function checkedOutIn(git, parentPath, ref) {
+    // Without -z (git 2.36): the action supports git 2.31.
+    const list = await git.run(parentPath, ['worktree', 'list', '--porcelain']);
+    let current = '';
+    for (const field of list.split('\n')) {
+        if (field.startsWith('worktree '))
+            current = field.slice('worktree '.length);
+        else if (field === `branch ${ref}`)
+            return current;
+    }
+    return undefined;
+}
+async function resolve(git, cwd, ref) {
+    const sha = await git.resolveCommit(cwd, ref);
+    if (!sha)
+        throw new Error(`${ref} is missing in ${cwd} after the import.`);
+    return sha;
+}
+
+;// CONCATENATED MODULE: ./src/run/report.ts
+const NO_EXTERNAL = ['--no-ext-diff', '--no-textconv', '--no-renames'];
+async function buildReport(git, parentPath, startSha, imported, capture) {
+    const { store, snapshot, head, tip } = imported;
+    const [commits, names, stat, dirty, unpushed] = await Promise.all([
+        git.run(parentPath, ['rev-list', '--count', `${startSha}..${tip}`, '--']),
+        git.run(store, ['diff', ...NO_EXTERNAL, '--name-only', '-z', startSha, snapshot, '--']),
+        git.run(store, ['diff', ...NO_EXTERNAL, '--stat=120', startSha, snapshot, '--']),
+        git.run(store, ['diff', ...NO_EXTERNAL, '--name-only', '-z', head, snapshot, '--']),
+        git.run(parentPath, ['rev-list', '--count', tip, '--not', startSha, '--remotes', '--']),
+    ]);
+    const list = (text) => text.split('\0').filter(Boolean).sort();
+    return {
+        headSha: head,
+        tip,
+        currentBranch: capture.headRef.replace(/^refs\/heads\//, ''),
+        commits: Number(commits.trim()) || 0,
+        changedFiles: list(names),
+        uncommitted: list(dirty),
+        diffStat: stat.trimEnd(),
+        unpushedCommits: Number(unpushed.trim()) || 0,
+        committed: capture.committed,
+        staleLocks: capture.staleLocks,
+        branchUpdate: imported.branchUpdate,
+    };
+}
+/**
+ * Commits reachable from `tip` and from none of `not` (commits, refs or `--remotes`), in the parent; 1 when
+ * git cannot say, so that work is never taken for none.
+ */
+async function commitsNotIn(git, parentPath, tip, not) {
+    const out = await git.exec(parentPath, ['rev-list', '--count', tip, '--not', ...not, '--']);
+    return out.exitCode === 0 ? Number(out.stdout.trim()) : 1;
+}
+function holdsWork(report) {
+    return report.uncommitted.length > 0 || report.unpushedCommits > 0;
+}
+
+;// CONCATENATED MODULE: ./src/run/collect.ts
+// After the command: the one way work comes back. Capture in a helper container, import on the host,
+// report from the parent (ADR 0003).
+
+
+
+
+/** How long the capture helper may take once the command is done. */
+const CAPTURE_TIMEOUT_MS = 10 * 60_000;
+/** Capture in a helper, import on the host, report from the parent. */
+async function collectChanges(git, engine, sandbox, settings, commitMessage) {
+    const parentBranch = sandbox.branch
+        ? await git.resolveCommit(sandbox.parent.path, `refs/heads/${sandbox.branch}`)
+        : undefined;
+    const captured = await captureSandbox(engine, sandbox, {
+        image: settings.image,
+        commit: commitMessage !== undefined ? { message: commitMessage } : undefined,
+        author: settings.author,
+        committer: settings.committer,
+        exclude: [...new Set([sandbox.startSha, ...(parentBranch ? [parentBranch] : [])])],
+        maxBytes: settings.maxImportBytes,
+        timeoutMs: CAPTURE_TIMEOUT_MS,
+    });
+    try {
+        const imported = await importBundle(git, sandbox, captured);
+        return await buildReport(git, sandbox.parent.path, sandbox.startSha, imported, captured);
+    }
+    finally {
+        await promises_namespaceObject.rm(captured.dir, { recursive: true, force: true });
+    }
+}
+
+;// CONCATENATED MODULE: ./src/run/cleanup.ts
+// The post step: runs after success, failure and cancel. Removes the command's container if it is still
+// there, then applies the cleanup policy. It never fails the job: problems become warnings.
+
+
+
+
+
+
+
+
+
+
+async function cleanupRun(state, ui, tempDir) {
+    const engine = new ContainerEngine(state.engine);
+    if (state.container && (await engine.removeContainer(state.container))) {
+        ui.info(`Removed container ${state.container}.`);
+        await promises_namespaceObject.rm(containerNotePath(state.location.parent.gitDir, state.location.name), { force: true });
+    }
+    const git = await Git.create();
+    const sandbox = state.location;
+    if (!state.ready)
+        return recoverHalfCreated(git, engine, sandbox, ui);
+    if (state.cleanup === 'never')
+        return keep(ui, sandbox, 'cleanup: never');
+    if (state.cleanup === 'auto' && sandbox.kind === 'persistent')
+        return keep(ui, sandbox, 'persistent sandboxes are kept for reuse (cleanup: auto)');
+    const prepared = { ...sandbox, reused: true, startSha: state.startSha ?? '' };
+    // The main step stopped before it brought the work back: do it now, the same way.
+    const collected = state.report ?? (await collectChanges(git, engine, prepared, { ...state.collect, image: state.image }));
+    // Counted now, not when the report was made: the main step may have pushed since.
+    const report = { ...collected, unpushedCommits: await unpushedNow(git, sandbox, state.startSha) };
+    if (state.cleanup === 'auto') {
+        if (holdsWork(report))
+            return keep(ui, sandbox, describeWork(report));
+        await removeSandbox(git, engine, sandbox);
+        ui.info(`Removed transient sandbox ${sandbox.name}: it held no work.`);
+        return { removed: true };
+    }
+    const saved = holdsWork(report) ? await saveWork(git, prepared, report, tempDir, ui) : {};
+    await removeSandbox(git, engine, sandbox);
+    ui.info(`Removed sandbox ${sandbox.name} (cleanup: always).`);
+    return { removed: true, ...saved };
+}
+/** The sandbox's recorded commits that no remote-tracking ref of the parent has. */
+async function unpushedNow(git, sandbox, startSha) {
+    // Commits since the sandbox's run started that no remote has (what it started from is the parent's).
+    const since = startSha && /^[0-9a-f]{40,64}$/.test(startSha) ? [startSha] : [];
+    return commitsNotIn(git, sandbox.parent.path, sandboxRefs(sandbox).head, [...since, '--remotes']);
+}
+function keep(ui, sandbox, why) {
+    ui.info(`Kept sandbox ${sandbox.name} (${whereIs(sandbox)}): ${why}.`);
+    return { removed: false, kept: why };
+}
+function describeWork(report) {
+    const parts = [];
+    if (report.uncommitted.length)
+        parts.push(`${report.uncommitted.length} uncommitted file(s)`);
+    if (report.unpushedCommits)
+        parts.push(`${report.unpushedCommits} commit(s) on no remote`);
+    return `it holds work: ${parts.join(', ')}`;
+}
+/** The main step stopped while creating the sandbox: undo what it half-created, keep anything whole. */
+async function recoverHalfCreated(git, engine, sandbox, ui) {
+    const refs = sandboxRefs(sandbox);
+    const { parent } = sandbox;
+    const half = await withRepositoryLock(parent.gitDir, async () => {
+        // Only a `creating` record says that this action made something there; without any record, nothing
+        // of ours is there (what is, is not touched).
+        return git.refExists(parent.path, refs.creating);
+    });
+    if (!half)
+        return keep(ui, sandbox, 'no creation of it was under way when the main step stopped');
+    await removeSandbox(git, engine, sandbox).catch(() => undefined);
+    ui.info(`The main step stopped before sandbox ${sandbox.name} was ready: removed what it had half-created.`);
+    return { removed: true };
+}
+/**
+ * `cleanup: always` with work in the sandbox: uncommitted work as a binary patch (from the private store's
+ * snapshot) and commits no remote has as a bundle (from the parent), both under RUNNER_TEMP.
+ */
+async function saveWork(git, sandbox, report, tempDir, ui) {
+    const dir = external_node_path_.join(tempDir, 'worktree-sandbox');
+    await promises_namespaceObject.mkdir(dir, { recursive: true });
+    const base = external_node_path_.join(dir, `${sandbox.project}-${sandbox.name}`);
+    const saved = {};
+    if (report.uncommitted.length) {
+        const store = privateStorePath(sandbox.parent, sandbox);
+        const patch = await git.run(store, [
+            'diff',
+            '--binary',
+            '--no-ext-diff',
+            '--no-textconv',
+            'refs/run/head',
+            'refs/run/snapshot',
+            '--',
+        ]);
+        saved.patch = `${base}.patch`;
+        await promises_namespaceObject.writeFile(saved.patch, patch);
+        ui.info(`Saved the uncommitted work of ${sandbox.name} to ${saved.patch}.`);
+    }
+    if (report.unpushedCommits > 0) {
+        saved.bundle = `${base}.bundle`;
+        await git.run(sandbox.parent.path, [
+            'bundle',
+            'create',
+            '--quiet',
+            saved.bundle,
+            sandboxRefs(sandbox).head,
+            '--not',
+            '--remotes',
+        ]);
+        ui.info(`Saved ${report.unpushedCommits} commit(s) of ${sandbox.name} that no remote has to ${saved.bundle}.`);
+    }
+    return saved;
+}
+
 ;// CONCATENATED MODULE: ./src/sandbox/branch.ts
 
 
@@ -9879,170 +10412,6 @@ async function validateBranchNames(settings, isValid) {
     }
 }
 
-;// CONCATENATED MODULE: ./src/run/capture.ts
-// After the command: inside a helper container (never on the host), what is left uncommitted is captured
-// (a real commit on the sandbox branch with `push: true`, else a snapshot commit that moves no ref), and
-// the sandbox's commits that the parent lacks leave as one git bundle on the helper's standard output.
-// The host writes at most `maxBytes` of it to a private file, then stops the helper: a command that wrote
-// gigabytes cannot fill the runner's disk.
-// ADR 0003 (docs/adr/0003-only-a-bundle-crosses-back.md).
-
-
-
-
-
-const SNAPSHOT_REF = 'refs/worktree-sandbox/snapshot';
-/**
- * $1 work tree, $2 branch (empty: transient), $3 commit leftovers (1/0), $4 message, $5 this run's token
- * for framed lines on stderr, $6 commits the parent has (hex, space separated). Positional only.
- */
-const CAPTURE_SCRIPT = `set -eu
-wt="$1"; branch="$2"; commit="$3"; message="$4"; token="$5"; exclude="$6"
-cd -- "$wt"
-git rev-parse --verify --quiet HEAD >/dev/null || { echo "worktree-sandbox: the sandbox has no commit at HEAD" >&2; exit 3; }
-# A run is activity, whether or not it changed anything: the reaper reads the work tree folder's time.
-touch -c -- "$wt" 
-head_ref=$(git symbolic-ref --quiet HEAD || true)
-# Everything is staged into an index of our own, never through the sandbox's: a lock a killed command
-# left there (index.lock, HEAD.lock) stops neither the snapshot nor the real commit.
-index=$(mktemp /tmp/worktree-sandbox-index.XXXXXX)
-real_index=$(git rev-parse --git-path index)
-if [ -f "$real_index" ]; then cp -- "$real_index" "$index"; else rm -f -- "$index"; fi
-GIT_INDEX_FILE="$index" git add -A >&2
-tree=$(GIT_INDEX_FILE="$index" git write-tree)
-committed=0
-stale=0
-if [ "$commit" = 1 ] && [ -n "$branch" ] && [ "$head_ref" = "refs/heads/$branch" ] &&
-   [ "$tree" != "$(git rev-parse --verify HEAD^{tree})" ]; then
-  old=$(git rev-parse --verify HEAD)
-  # Moving the branch locks it and HEAD (its reflog). No git can run in the sandbox while the helper does:
-  # a lock there now was left by a killed git, and would stop the commit the run was asked for.
-  for lock in "$(git rev-parse --git-path HEAD.lock)" "$(git rev-parse --git-path "refs/heads/$branch.lock")"; do
-    if [ -e "$lock" ]; then rm -f -- "$lock"; stale=$((stale + 1)); fi
-  done
-  new=$(git commit-tree "$tree" -p "$old" -m "$message")
-  git update-ref -m "worktree-sandbox: commit of uncommitted work" "refs/heads/$branch" "$new" "$old"
-  # The work tree is the new commit now: so is the sandbox's index (replaced in one step; a stale
-  # index.lock is left for the command's git).
-  cp -- "$index" "$real_index.worktree-sandbox" && mv -f -- "$real_index.worktree-sandbox" "$real_index"
-  committed=1
-fi
-rm -f -- "$index"
-snapshot=$(git commit-tree "$tree" -p HEAD -m 'worktree-sandbox: snapshot of uncommitted work')
-git update-ref ${SNAPSHOT_REF} "$snapshot"
-printf '%s head-ref %s\\n' "$token" "$head_ref" >&2
-printf '%s head %s\\n' "$token" "$(git rev-parse --verify HEAD)" >&2
-if [ -n "$branch" ]; then printf '%s branch %s\\n' "$token" "$(git rev-parse --verify --quiet "refs/heads/$branch" || true)" >&2; fi
-printf '%s committed %s\\n' "$token" "$committed" >&2
-printf '%s stale-locks %s\\n' "$token" "$stale" >&2
-set -- HEAD ${SNAPSHOT_REF}
-if [ -n "$branch" ] && git show-ref --verify --quiet "refs/heads/$branch"; then set -- "$@" "refs/heads/$branch"; fi
-for sha in $exclude; do set -- "$@" "^$sha"; done
-status=0
-git bundle create --quiet - "$@" || status=$?
-git update-ref -d ${SNAPSHOT_REF} || true
-exit $status
-`;
-class ImportLimitError extends Error {
-    constructor(message) {
-        super(message);
-        this.name = 'ImportLimitError';
-    }
-}
-async function captureSandbox(engine, sandbox, options) {
-    for (const sha of options.exclude)
-        if (!/^[0-9a-f]{40,64}$/.test(sha))
-            throw new Error(`Not a commit id: ${sha}`);
-    const token = (0,external_node_crypto_namespaceObject.randomBytes)(16).toString('hex');
-    const name = `worktree-sandbox-capture-${(0,external_node_crypto_namespaceObject.randomBytes)(4).toString('hex')}`;
-    const dir = await promises_namespaceObject.mkdtemp(external_node_path_.join(process.env.RUNNER_TEMP || external_node_os_namespaceObject.tmpdir(), 'worktree-sandbox-import-'));
-    const bundle = external_node_path_.join(dir, 'sandbox.bundle');
-    const framed = new Map();
-    const { author, committer } = options;
-    const args = await engine.runArgs(sandboxHelper(sandbox, options.image, {
-        name: 'capture',
-        text: CAPTURE_SCRIPT,
-        args: [
-            sandbox.worktreePath,
-            sandbox.branch,
-            options.commit ? '1' : '0',
-            options.commit?.message ?? '',
-            token,
-            options.exclude.join(' '),
-        ],
-    }, {
-        name,
-        workdir: sandbox.worktreePath,
-        env: {
-            GIT_AUTHOR_NAME: author.name,
-            GIT_AUTHOR_EMAIL: author.email,
-            GIT_COMMITTER_NAME: committer.name,
-            GIT_COMMITTER_EMAIL: committer.email,
-        },
-    }));
-    let timedOut = false;
-    const timer = setTimeout(() => {
-        timedOut = true;
-        void engine.removeContainer(name);
-    }, options.timeoutMs);
-    try {
-        const result = await engine.stream(args, {
-            stdoutFile: { path: bundle, maxBytes: options.maxBytes },
-            onLine: (line, stream) => {
-                if (stream !== 'stderr' || !line.startsWith(`${token} `))
-                    return;
-                const [key, ...rest] = line.slice(token.length + 1).split(' ');
-                if (!framed.has(key))
-                    framed.set(key, rest.join(' '));
-            },
-        });
-        if (result.overLimit) {
-            await engine.removeContainer(name);
-            throw new ImportLimitError(`The sandbox's changes are larger than max-import-size (${options.maxBytes} bytes): nothing was imported into the parent repository, and the sandbox ${sandbox.name} is kept as it is.`);
-        }
-        if (timedOut)
-            throw new Error(`Capturing the changes of ${sandbox.name} took longer than ${options.timeoutMs / 1000} s: nothing was imported; the sandbox is kept.`);
-        if (result.exitCode !== 0) {
-            const said = result.stderrTail
-                .filter((l) => !l.startsWith(token))
-                .slice(-3)
-                .join(' ')
-                .trim();
-            throw new Error(await captureFailure(sandbox, result.exitCode, said));
-        }
-        return {
-            bundle,
-            dir,
-            headRef: framed.get('head-ref') ?? '',
-            headSha: framed.get('head') ?? '',
-            branchSha: framed.get('branch') ?? '',
-            exclude: options.exclude,
-            committed: framed.get('committed') === '1',
-            staleLocks: Number(framed.get('stale-locks')) || 0,
-            bytes: result.stdoutBytes,
-        };
-    }
-    catch (error) {
-        await promises_namespaceObject.rm(dir, { recursive: true, force: true });
-        throw error;
-    }
-    finally {
-        clearTimeout(timer);
-    }
-}
-/**
- * git only says it could not write an object: the snapshot of uncommitted work is written in the sandbox
- * itself, so say where (its folder or volume), how much room is left, and that nothing was lost.
- */
-async function captureFailure(sandbox, exitCode, said) {
-    const failed = `Could not capture the changes of ${sandbox.name} (exit ${exitCode}): ${said}`;
-    if (!/no space left|disk quota exceeded|unable to write|short write|write error/i.test(said))
-        return failed;
-    const stats = sandbox.isolation === 'disk' ? await promises_namespaceObject.statfs(sandbox.hostPath).catch(() => undefined) : undefined;
-    const free = stats ? `, ${Math.floor((stats.bavail * stats.bsize) / 1024)} KiB free` : '';
-    return `Capturing the changes of ${sandbox.name} needs room in ${whereIs(sandbox)} for a snapshot of its uncommitted work, and writing it failed (No space left on device?${free}): nothing was imported; the sandbox is kept as it is, its commits included. Free some room there and run again. (git, exit ${exitCode}: ${said})`;
-}
-
 ;// CONCATENATED MODULE: ./src/run/command.ts
 // Runs the user's command in a container that sees its sandbox read-write and nothing else writable of
 // the host (layout.ts `commandMounts`). Output is streamed line by line and never accumulated (a bounded
@@ -10182,188 +10551,6 @@ async function runCommand(engine, sandbox, spec, hooks = {}) {
     }
 }
 
-;// CONCATENATED MODULE: ./src/run/import.ts
-// The host's side of the crossing: a bundle is data. Its header is read here, bounded, and must name only
-// the refs the capture script writes; git then fetches it with `transfer.fsckObjects` into the sandbox's
-// private store (host-made and host-configured), and from there only the sandbox's committed history
-// moves into the parent, under the parent's bookkeeping ref. The snapshot of uncommitted work stays in
-// the private store: every sandbox borrows the parent's store, so nothing uncommitted may go there.
-// The parent's branch moves by fast-forward only.
-// ADR 0003, ADR 0004 (docs/adr/).
-
-
-
-
-const HEADER_MAX = 64 * 1024;
-const MAX_BUNDLE_REFS = 8;
-const SHA = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
-const FSCK = [
-    ['transfer.fsckObjects', 'true'],
-    ['fetch.fsckObjects', 'true'],
-];
-/** Reads a bundle's header (v2 or v3) as data, at most 64 KiB of it, and nothing else of the file. */
-async function readBundleHeader(file) {
-    const handle = await promises_namespaceObject.open(file, 'r');
-    let text;
-    try {
-        const buffer = Buffer.alloc(HEADER_MAX);
-        const { bytesRead } = await handle.read(buffer, 0, HEADER_MAX, 0);
-        const end = buffer.subarray(0, bytesRead).indexOf('\n\n');
-        if (end < 0)
-            throw new Error('The bundle from the sandbox has no header end within 64 KiB: refused.');
-        text = buffer.subarray(0, end).toString('latin1');
-    }
-    finally {
-        await handle.close();
-    }
-    const [signature, ...lines] = text.split('\n');
-    if (signature !== '# v2 git bundle' && signature !== '# v3 git bundle')
-        throw new Error('What came back from the sandbox is not a git bundle: refused.');
-    const header = { refs: [], prerequisites: [] };
-    for (const line of lines) {
-        if (line.startsWith('@'))
-            continue; // v3 capabilities
-        if (line.startsWith('-')) {
-            header.prerequisites.push(line.slice(1).split(' ')[0]);
-            continue;
-        }
-        const space = line.indexOf(' ');
-        const sha = line.slice(0, space);
-        if (!SHA.test(sha))
-            throw new Error('The bundle from the sandbox has a malformed header: refused.');
-        header.refs.push({ sha, name: line.slice(space + 1) });
-    }
-    return header;
-}
-/** The refs a bundle of this sandbox may carry; anything else, or too many, is refused whole. */
-function checkBundleRefs(header, branch) {
-    if (header.refs.length > MAX_BUNDLE_REFS)
-        throw new ImportLimitError(`The bundle from the sandbox names ${header.refs.length} refs (at most ${MAX_BUNDLE_REFS}): nothing was imported.`);
-    const allowed = new Set(['HEAD', SNAPSHOT_REF, ...(branch ? [`refs/heads/${branch}`] : [])]);
-    for (const ref of header.refs)
-        if (!allowed.has(ref.name))
-            throw new Error(`The bundle from the sandbox names a ref it may not (${JSON.stringify(ref.name)}): nothing was imported.`);
-    if (!header.refs.some((r) => r.name === SNAPSHOT_REF))
-        throw new Error('The bundle from the sandbox lacks the snapshot: nothing was imported.');
-}
-/**
- * git leaves a ref out of a bundle when it points at a commit the bundle stops at: such a ref (HEAD, the
- * branch) is one of the commits the parent has, and only then is the helper's word for it taken.
- */
-function commitOutsideBundle(captured, said, what) {
-    if (!said)
-        return undefined;
-    if (!captured.exclude.includes(said))
-        throw new Error(`The sandbox's ${what} is neither in its bundle nor a commit the parent has: nothing was imported.`);
-    return said;
-}
-async function importBundle(git, sandbox, captured) {
-    const { parent } = sandbox;
-    const header = await readBundleHeader(captured.bundle);
-    checkBundleRefs(header, sandbox.branch);
-    const store = privateStorePath(parent, sandbox);
-    const inBundle = (name) => header.refs.some((r) => r.name === name);
-    const hasBranch = inBundle(`refs/heads/${sandbox.branch}`);
-    const headOutside = inBundle('HEAD') ? undefined : commitOutsideBundle(captured, captured.headSha, 'HEAD');
-    if (!inBundle('HEAD') && !headOutside)
-        throw new Error('The bundle from the sandbox lacks HEAD: nothing was imported.');
-    const branchOutside = sandbox.branch && !hasBranch
-        ? commitOutsideBundle(captured, captured.branchSha, `branch ${sandbox.branch}`)
-        : undefined;
-    return withRepositoryLock(parent.gitDir, async () => {
-        await ensurePrivateStore(git, parent, store);
-        const specs = [`+${SNAPSHOT_REF}:refs/run/snapshot`];
-        if (!headOutside)
-            specs.push('+HEAD:refs/run/head');
-        if (hasBranch)
-            specs.push(`+refs/heads/${sandbox.branch}:refs/run/branch`);
-        await git.run(store, ['fetch', '--quiet', '--no-tags', '--no-write-fetch-head', '--', captured.bundle, ...specs], {
-            config: FSCK,
-        });
-        const pin = [
-            ...(headOutside ? [`update refs/run/head ${headOutside}`] : []),
-            ...(branchOutside ? [`update refs/run/branch ${branchOutside}`] : []),
-            ...(sandbox.branch && !hasBranch && !branchOutside ? ['delete refs/run/branch'] : []),
-        ];
-        if (pin.length)
-            await git.run(store, ['update-ref', '--stdin'], { input: Buffer.from(pin.join('\n') + '\n') });
-        const refs = sandboxRefs(sandbox);
-        // Persistent sandboxes bring their branch (whatever HEAD is); transient ones what HEAD holds.
-        const source = sandbox.branch
-            ? hasBranch || branchOutside
-                ? 'refs/run/branch'
-                : undefined
-            : 'refs/run/head';
-        // One process for every ref the store holds now (our own fixed names, not options: no --end-of-options,
-        // which rev-parse would echo); the parent's record gets exactly the source's commit.
-        const wanted = ['refs/run/head', 'refs/run/snapshot', ...(source === 'refs/run/branch' ? [source] : [])];
-        const [head, snapshot, branchTip] = (await git.run(store, ['rev-parse', ...wanted])).trim().split('\n');
-        let tip;
-        if (source) {
-            await git.run(parent.path, ['fetch', '--quiet', '--no-tags', '--no-write-fetch-head', '--', store, `+${source}:${refs.head}`], {
-                config: FSCK,
-            });
-            tip = source === 'refs/run/head' ? head : branchTip;
-        }
-        else
-            tip = await resolve(git, parent.path, refs.head);
-        for (const sha of [head, snapshot, tip])
-            if (!SHA.test(sha ?? ''))
-                throw new Error('The import named no commit.');
-        const branchUpdate = sandbox.branch ? await fastForwardBranch(git, sandbox, tip) : undefined;
-        return { tip, head, snapshot, store, branchUpdate };
-    });
-}
-/** The parent's branch follows the sandbox's by fast-forward only; never when the parent has it checked out. */
-async function fastForwardBranch(git, sandbox, tip) {
-    const { parent, branch } = sandbox;
-    const ref = `refs/heads/${branch}`;
-    const [current, holder] = await Promise.all([
-        git.resolveCommit(parent.path, ref),
-        checkedOutIn(git, parent.path, ref),
-    ]);
-    if (current === tip)
-        return 'up to date';
-    if (holder)
-        return `not moved: ${branch} is checked out in ${holder}`;
-    if (!current) {
-        await git.run(parent.path, ['update-ref', '-m', 'worktree-sandbox: import', '--', ref, tip, '']);
-        return 'created';
-    }
-    const ff = await git.exec(parent.path, ['merge-base', '--is-ancestor', '--end-of-options', current, tip]);
-    if (ff.exitCode !== 0)
-        return `not moved: ${branch} in the parent is not an ancestor of the sandbox's (no fast-forward)`;
-    await git.run(parent.path, [
-        'update-ref',
-        '-m',
-        'worktree-sandbox: import (fast-forward)',
-        '--',
-        ref,
-        tip,
-        current,
-    ]);
-    return 'fast-forwarded';
-}
-/** The work tree of the parent (its own, or a linked one) that has `ref` checked out, if any. */
-async function checkedOutIn(git, parentPath, ref) {
-    // Without -z (git 2.36): the action supports git 2.31.
-    const list = await git.run(parentPath, ['worktree', 'list', '--porcelain']);
-    let current = '';
-    for (const field of list.split('\n')) {
-        if (field.startsWith('worktree '))
-            current = field.slice('worktree '.length);
-        else if (field === `branch ${ref}`)
-            return current;
-    }
-    return undefined;
-}
-async function resolve(git, cwd, ref) {
-    const sha = await git.resolveCommit(cwd, ref);
-    if (!sha)
-        throw new Error(`${ref} is missing in ${cwd} after the import.`);
-    return sha;
-}
-
 ;// CONCATENATED MODULE: ./src/run/push.ts
 
 function authConfig(url, token) {
@@ -10394,44 +10581,6 @@ async function pushBranch(git, parent, originUrl, branch, sha, token, options = 
     return { pushed: false, rejected, reason };
 }
 
-;// CONCATENATED MODULE: ./src/run/report.ts
-const NO_EXTERNAL = ['--no-ext-diff', '--no-textconv', '--no-renames'];
-async function buildReport(git, parentPath, startSha, imported, capture) {
-    const { store, snapshot, head, tip } = imported;
-    const [commits, names, stat, dirty, unpushed] = await Promise.all([
-        git.run(parentPath, ['rev-list', '--count', `${startSha}..${tip}`, '--']),
-        git.run(store, ['diff', ...NO_EXTERNAL, '--name-only', '-z', startSha, snapshot, '--']),
-        git.run(store, ['diff', ...NO_EXTERNAL, '--stat=120', startSha, snapshot, '--']),
-        git.run(store, ['diff', ...NO_EXTERNAL, '--name-only', '-z', head, snapshot, '--']),
-        git.run(parentPath, ['rev-list', '--count', tip, '--not', startSha, '--remotes', '--']),
-    ]);
-    const list = (text) => text.split('\0').filter(Boolean).sort();
-    return {
-        headSha: head,
-        tip,
-        currentBranch: capture.headRef.replace(/^refs\/heads\//, ''),
-        commits: Number(commits.trim()) || 0,
-        changedFiles: list(names),
-        uncommitted: list(dirty),
-        diffStat: stat.trimEnd(),
-        unpushedCommits: Number(unpushed.trim()) || 0,
-        committed: capture.committed,
-        staleLocks: capture.staleLocks,
-        branchUpdate: imported.branchUpdate,
-    };
-}
-/**
- * Commits reachable from `tip` and from none of `not` (commits, refs or `--remotes`), in the parent; 1 when
- * git cannot say, so that work is never taken for none.
- */
-async function commitsNotIn(git, parentPath, tip, not) {
-    const out = await git.exec(parentPath, ['rev-list', '--count', tip, '--not', ...not, '--']);
-    return out.exitCode === 0 ? Number(out.stdout.trim()) : 1;
-}
-function holdsWork(report) {
-    return report.uncommitted.length > 0 || report.unpushedCommits > 0;
-}
-
 ;// CONCATENATED MODULE: ./src/run/run.ts
 // Run mode, as a story: find the parent, resolve the branch, prepare the sandbox, run the command, bring
 // its work back as data (capture in a helper, import on the host), report, push. Each step is a function;
@@ -10453,9 +10602,6 @@ function holdsWork(report) {
 
 
 
-
-/** How long the capture helper may take once the command is done. */
-const CAPTURE_TIMEOUT_MS = 10 * 60_000;
 async function runSandbox(settings, deps) {
     const { ui } = deps;
     if (settings.token)
@@ -10560,28 +10706,6 @@ async function runSandbox(settings, deps) {
         await release();
     }
 }
-/** Capture in a helper, import on the host, report from the parent: the one way work comes back. */
-async function collectChanges(git, engine, sandbox, settings, commitMessage) {
-    const parentBranch = sandbox.branch
-        ? await git.resolveCommit(sandbox.parent.path, `refs/heads/${sandbox.branch}`)
-        : undefined;
-    const captured = await captureSandbox(engine, sandbox, {
-        image: settings.image,
-        commit: commitMessage !== undefined ? { message: commitMessage } : undefined,
-        author: settings.author,
-        committer: settings.committer,
-        exclude: [...new Set([sandbox.startSha, ...(parentBranch ? [parentBranch] : [])])],
-        maxBytes: settings.maxImportBytes,
-        timeoutMs: CAPTURE_TIMEOUT_MS,
-    });
-    try {
-        const imported = await importBundle(git, sandbox, captured);
-        return await buildReport(git, sandbox.parent.path, sandbox.startSha, imported, captured);
-    }
-    finally {
-        await promises_namespaceObject.rm(captured.dir, { recursive: true, force: true });
-    }
-}
 async function pushSandbox(git, sandbox, report, to, token, ui) {
     if (!sandbox.branch)
         return { pushed: false, reason: 'a transient sandbox has no branch to push' };
@@ -10661,123 +10785,6 @@ async function realRoot(root) {
 function run_firstLine(text) {
     const line = text.trim().split('\n')[0];
     return line.length > 80 ? `${line.slice(0, 77)}...` : line;
-}
-
-;// CONCATENATED MODULE: ./src/run/cleanup.ts
-// The post step: runs after success, failure and cancel. Removes the command's container if it is still
-// there, then applies the cleanup policy. It never fails the job: problems become warnings.
-
-
-
-
-
-
-
-
-
-
-async function cleanupRun(state, ui, tempDir) {
-    const engine = new ContainerEngine(state.engine);
-    if (state.container && (await engine.removeContainer(state.container))) {
-        ui.info(`Removed container ${state.container}.`);
-        await promises_namespaceObject.rm(containerNotePath(state.location.parent.gitDir, state.location.name), { force: true });
-    }
-    const git = await Git.create();
-    const sandbox = state.location;
-    if (!state.ready)
-        return recoverHalfCreated(git, engine, sandbox, ui);
-    if (state.cleanup === 'never')
-        return keep(ui, sandbox, 'cleanup: never');
-    if (state.cleanup === 'auto' && sandbox.kind === 'persistent')
-        return keep(ui, sandbox, 'persistent sandboxes are kept for reuse (cleanup: auto)');
-    const prepared = { ...sandbox, reused: true, startSha: state.startSha ?? '' };
-    // The main step stopped before it brought the work back: do it now, the same way.
-    const collected = state.report ?? (await collectChanges(git, engine, prepared, { ...state.collect, image: state.image }));
-    // Counted now, not when the report was made: the main step may have pushed since.
-    const report = { ...collected, unpushedCommits: await unpushedNow(git, sandbox, state.startSha) };
-    if (state.cleanup === 'auto') {
-        if (holdsWork(report))
-            return keep(ui, sandbox, describeWork(report));
-        await removeSandbox(git, engine, sandbox);
-        ui.info(`Removed transient sandbox ${sandbox.name}: it held no work.`);
-        return { removed: true };
-    }
-    const saved = holdsWork(report) ? await saveWork(git, prepared, report, tempDir, ui) : {};
-    await removeSandbox(git, engine, sandbox);
-    ui.info(`Removed sandbox ${sandbox.name} (cleanup: always).`);
-    return { removed: true, ...saved };
-}
-/** The sandbox's recorded commits that no remote-tracking ref of the parent has. */
-async function unpushedNow(git, sandbox, startSha) {
-    // Commits since the sandbox's run started that no remote has (what it started from is the parent's).
-    const since = startSha && /^[0-9a-f]{40,64}$/.test(startSha) ? [startSha] : [];
-    return commitsNotIn(git, sandbox.parent.path, sandboxRefs(sandbox).head, [...since, '--remotes']);
-}
-function keep(ui, sandbox, why) {
-    ui.info(`Kept sandbox ${sandbox.name} (${whereIs(sandbox)}): ${why}.`);
-    return { removed: false, kept: why };
-}
-function describeWork(report) {
-    const parts = [];
-    if (report.uncommitted.length)
-        parts.push(`${report.uncommitted.length} uncommitted file(s)`);
-    if (report.unpushedCommits)
-        parts.push(`${report.unpushedCommits} commit(s) on no remote`);
-    return `it holds work: ${parts.join(', ')}`;
-}
-/** The main step stopped while creating the sandbox: undo what it half-created, keep anything whole. */
-async function recoverHalfCreated(git, engine, sandbox, ui) {
-    const refs = sandboxRefs(sandbox);
-    const { parent } = sandbox;
-    const half = await withRepositoryLock(parent.gitDir, async () => {
-        // Only a `creating` record says that this action made something there; without any record, nothing
-        // of ours is there (what is, is not touched).
-        return git.refExists(parent.path, refs.creating);
-    });
-    if (!half)
-        return keep(ui, sandbox, 'no creation of it was under way when the main step stopped');
-    await removeSandbox(git, engine, sandbox).catch(() => undefined);
-    ui.info(`The main step stopped before sandbox ${sandbox.name} was ready: removed what it had half-created.`);
-    return { removed: true };
-}
-/**
- * `cleanup: always` with work in the sandbox: uncommitted work as a binary patch (from the private store's
- * snapshot) and commits no remote has as a bundle (from the parent), both under RUNNER_TEMP.
- */
-async function saveWork(git, sandbox, report, tempDir, ui) {
-    const dir = external_node_path_.join(tempDir, 'worktree-sandbox');
-    await promises_namespaceObject.mkdir(dir, { recursive: true });
-    const base = external_node_path_.join(dir, `${sandbox.project}-${sandbox.name}`);
-    const saved = {};
-    if (report.uncommitted.length) {
-        const store = privateStorePath(sandbox.parent, sandbox);
-        const patch = await git.run(store, [
-            'diff',
-            '--binary',
-            '--no-ext-diff',
-            '--no-textconv',
-            'refs/run/head',
-            'refs/run/snapshot',
-            '--',
-        ]);
-        saved.patch = `${base}.patch`;
-        await promises_namespaceObject.writeFile(saved.patch, patch);
-        ui.info(`Saved the uncommitted work of ${sandbox.name} to ${saved.patch}.`);
-    }
-    if (report.unpushedCommits > 0) {
-        saved.bundle = `${base}.bundle`;
-        await git.run(sandbox.parent.path, [
-            'bundle',
-            'create',
-            '--quiet',
-            saved.bundle,
-            sandboxRefs(sandbox).head,
-            '--not',
-            '--remotes',
-        ]);
-        ui.info(`Saved ${report.unpushedCommits} commit(s) of ${sandbox.name} that no remote has to ${saved.bundle}.`);
-    }
-    return saved;
 }
 
 ;// CONCATENATED MODULE: ./src/run/summary.ts

@@ -8,7 +8,7 @@ import { privateStorePath, sandboxRefs } from '../sandbox/bookkeeping.js';
 import { whereIs, type PreparedSandbox, type Sandbox } from '../sandbox/layout.js';
 import { containerNotePath, withRepositoryLock } from '../sandbox/lock.js';
 import { removeSandbox } from '../sandbox/remove.js';
-import { collectChanges } from './run.js';
+import { collectChanges } from './collect.js';
 import { commitsNotIn, holdsWork, type WorktreeReport } from './report.js';
 import type { RunState } from './state.js';
 import type { Ui } from './ui.js';

@@ -14,11 +14,10 @@ import { containerNotePath, lockSandbox } from '../sandbox/lock.js';
 import { findParentRepository } from '../sandbox/repository.js';
 import { offerUpstream } from '../sandbox/reuse.js';
 import { validateBranchNames, type RunSettings } from '../settings.js';
-import { captureSandbox } from './capture.js';
+import { collectChanges } from './collect.js';
 import { runCommand, type CommandResult } from './command.js';
-import { importBundle } from './import.js';
 import { pushBranch, type PushResult } from './push.js';
-import { buildReport, commitsNotIn, type WorktreeReport } from './report.js';
+import { commitsNotIn, type WorktreeReport } from './report.js';
 import type { RunState } from './state.js';
 import type { Ui } from './ui.js';
 
@@ -50,9 +49,6 @@ export interface PushDestination {
   /** How reports name the destination (`origin/feature`). */
   label: string;
 }
-
-/** How long the capture helper may take once the command is done. */
-const CAPTURE_TIMEOUT_MS = 10 * 60_000;
 
 export async function runSandbox(settings: RunSettings, deps: RunDeps): Promise<RunOutcome> {
   const { ui } = deps;
@@ -184,41 +180,6 @@ export async function runSandbox(settings: RunSettings, deps: RunDeps): Promise<
     return { sandbox, command, report, push };
   } finally {
     await release();
-  }
-}
-
-export interface CollectSettings {
-  image: string;
-  author: RunSettings['author'];
-  committer: RunSettings['committer'];
-  maxImportBytes: number;
-}
-
-/** Capture in a helper, import on the host, report from the parent: the one way work comes back. */
-export async function collectChanges(
-  git: Git,
-  engine: ContainerEngine,
-  sandbox: PreparedSandbox,
-  settings: CollectSettings,
-  commitMessage?: string,
-): Promise<WorktreeReport> {
-  const parentBranch = sandbox.branch
-    ? await git.resolveCommit(sandbox.parent.path, `refs/heads/${sandbox.branch}`)
-    : undefined;
-  const captured = await captureSandbox(engine, sandbox, {
-    image: settings.image,
-    commit: commitMessage !== undefined ? { message: commitMessage } : undefined,
-    author: settings.author,
-    committer: settings.committer,
-    exclude: [...new Set([sandbox.startSha, ...(parentBranch ? [parentBranch] : [])])],
-    maxBytes: settings.maxImportBytes,
-    timeoutMs: CAPTURE_TIMEOUT_MS,
-  });
-  try {
-    const imported = await importBundle(git, sandbox, captured);
-    return await buildReport(git, sandbox.parent.path, sandbox.startSha, imported, captured);
-  } finally {
-    await fs.rm(captured.dir, { recursive: true, force: true });
   }
 }
 
