@@ -1085,8 +1085,13 @@ async function inParallel(items, limit, fn) {
 //    still goes (a folder of ours without write permission, as Go's module cache makes, is made writable
 //    first). What is left of a partly removed sandbox is reported as not a sandbox from then on;
 //  - its home `<root>/<project>/.home/<sandbox>` goes the same way.
-// Asynchronous calls, so that several sandboxes are removed at once (execute.ts): on a busy disk each
-// unlink waits on the device, and a few in flight go faster than one after the other.
+// How: a folder is listed, each entry looked at with lstat (synchronous: a stat of an entry the listing
+// has just read costs a few microseconds, a round trip through libuv's thread pool several times that),
+// then its files and links are unlinked together, asynchronously, a bounded number in flight, while other
+// sandboxes are removed at the same time (execute.ts): unlinking is the kernel's work, and several in
+// flight keep more than one core (or a busy device) at it. Every entry is judged by its own lstat, never
+// by the listing's file type, so a folder swapped for a link after the listing is still unlinked as a link.
+
 
 
 
@@ -1113,7 +1118,7 @@ async function removeSandboxTree(root, target) {
     assertSandboxPath(root, target);
     const result = { gone: false, unlinked: false, freedBytes: 0, problems: [] };
     const gitDir = external_node_path_.join(target, '.git');
-    if (await lstatOrUndefined(gitDir)) {
+    if (lstatOrUndefined(gitDir)) {
         try {
             await promises_.rename(gitDir, external_node_path_.join(target, `.git-removed-${(0,external_node_crypto_.randomBytes)(6).toString('hex')}`));
         }
@@ -1123,9 +1128,8 @@ async function removeSandboxTree(root, target) {
         }
     }
     result.unlinked = true;
-    const device = (await promises_.lstat(target)).dev;
-    await removeFolder(target, device, result);
-    result.gone = !external_node_fs_.existsSync(target);
+    await removeFolder(target, external_node_fs_.lstatSync(target).dev, result);
+    result.gone = !lstatOrUndefined(target);
     return result;
 }
 /** Removes `<root>/<project>/.home/<sandbox>` (real folders only, links never followed); problems are added. */
@@ -1134,49 +1138,71 @@ async function removeHomeFolder(root, home, result) {
     const parts = external_node_path_.relative(realRoot, home).split(external_node_path_.sep);
     if (parts.length !== 3 || parts[1] !== layout/* HOME_FOLDER */.Ps || parts.some((p) => !p || p === '.' || p === '..'))
         throw new UnsafeRemovalError(`${home} is not a folder <root>/<project>/${layout/* HOME_FOLDER */.Ps}/<sandbox> under ${realRoot}`);
+    let st;
     for (const dir of [external_node_path_.join(realRoot, parts[0]), external_node_path_.join(realRoot, parts[0], parts[1]), home]) {
-        const st = await lstatOrUndefined(dir);
+        st = lstatOrUndefined(dir);
         if (!st)
             return;
         if (!st.isDirectory())
             throw new UnsafeRemovalError(`${dir} is not a folder (a symbolic link is never followed)`);
     }
-    await removeFolder(home, (await promises_.lstat(home)).dev, result);
+    await removeFolder(home, st.dev, result);
 }
-/** Empties and removes a folder; true when anything below it could not be deleted. */
-async function removeFolder(dir, device, result) {
+/** Unlinks of one folder's files and links in flight at once (several sandboxes are removed at once too). */
+const UNLINKS_IN_FLIGHT = 8;
+/**
+ * Empties and removes a folder (`top`: the sandbox or home itself, whose parent is never changed); true when
+ * anything below it could not be deleted.
+ */
+async function removeFolder(dir, device, result, top = true) {
     let failedBelow = false;
     const fail = (p, error) => {
         result.problems.push({ path: p, error });
         failedBelow = true;
     };
+    const folders = [];
+    const others = [];
     for (const name of await listForRemoval(dir, fail)) {
         const entry = external_node_path_.join(dir, name);
-        const st = await lstatOrUndefined(entry);
+        const st = lstatOrUndefined(entry);
         if (!st)
             continue;
-        if (st.isDirectory()) {
-            if (st.dev !== device)
-                fail(entry, 'another filesystem is mounted here: not crossed');
-            else if (await removeFolder(entry, device, result))
-                failedBelow = true;
-            continue;
-        }
+        if (!st.isDirectory())
+            others.push({ entry, st });
+        else if (st.dev !== device)
+            fail(entry, 'another filesystem is mounted here: not crossed');
+        else
+            folders.push(entry);
+    }
+    await inParallel(others, UNLINKS_IN_FLIGHT, async ({ entry, st }) => {
         const problem = await unlinkEntry(entry, st, result);
         if (problem)
             fail(entry, problem);
-    }
-    try {
-        const st = await promises_.lstat(dir);
-        await promises_.rmdir(dir);
-        result.freedBytes += st.blocks * 512;
-    }
-    catch (error) {
-        // A folder that still holds what could not be deleted is already explained by that entry.
-        if (!(failedBelow && code(error) === 'ENOTEMPTY'))
-            fail(dir, code(error));
-    }
+    });
+    for (const folder of folders)
+        if (await removeFolder(folder, device, result, false))
+            failedBelow = true;
+    const st = lstatOrUndefined(dir);
+    const problem = await removeEmptyFolder(dir, top);
+    if (!problem)
+        result.freedBytes += st ? st.blocks * 512 : 0;
+    // A folder that still holds what could not be deleted is already explained by that entry.
+    else if (!(failedBelow && problem === 'ENOTEMPTY'))
+        fail(dir, problem);
     return failedBelow;
+}
+/** rmdir; inside the tree, a parent of ours without write permission is made writable first (once). */
+async function removeEmptyFolder(dir, top) {
+    for (let attempt = 0;; attempt++) {
+        try {
+            await promises_.rmdir(dir);
+            return undefined;
+        }
+        catch (error) {
+            if (top || attempt > 0 || !(await makeWritable(external_node_path_.dirname(dir), error)))
+                return code(error);
+        }
+    }
 }
 async function listForRemoval(dir, fail) {
     try {
@@ -1214,7 +1240,7 @@ async function unlinkEntry(entry, st, result) {
     }
     return 'EACCES';
 }
-/** A folder we own but may not write or search (e.g. mode 0555): make it ours to empty. */
+/** A folder we own but may not write or search (e.g. mode 0555): make it ours to empty; true: try again. */
 async function makeWritable(dir, error) {
     const c = error.code;
     if (c !== 'EACCES' && c !== 'EPERM')
@@ -1223,8 +1249,10 @@ async function makeWritable(dir, error) {
         const st = await promises_.lstat(dir);
         if (!st.isDirectory() || st.uid !== process.getuid?.())
             return false;
+        // Already ours to write: another unlink in the same folder made it so meanwhile (one more try, then
+        // the error is reported).
         if ((st.mode & 0o700) === 0o700)
-            return false;
+            return true;
         await promises_.chmod(dir, (st.mode & 0o7777) | 0o700);
         return true;
     }
@@ -1232,9 +1260,9 @@ async function makeWritable(dir, error) {
         return false;
     }
 }
-async function lstatOrUndefined(p) {
+function lstatOrUndefined(p) {
     try {
-        return await promises_.lstat(p);
+        return external_node_fs_.lstatSync(p, { throwIfNoEntry: false });
     }
     catch {
         return undefined;
