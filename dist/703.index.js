@@ -1085,8 +1085,13 @@ async function inParallel(items, limit, fn) {
 //    still goes (a folder of ours without write permission, as Go's module cache makes, is made writable
 //    first). What is left of a partly removed sandbox is reported as not a sandbox from then on;
 //  - its home `<root>/<project>/.home/<sandbox>` goes the same way.
-// Asynchronous calls, so that several sandboxes are removed at once (execute.ts): on a busy disk each
-// unlink waits on the device, and a few in flight go faster than one after the other.
+// How: a folder is listed, each entry looked at with lstat (synchronous: a stat of an entry the listing
+// has just read costs a few microseconds, a round trip through libuv's thread pool several times that),
+// then its files and links are unlinked together, asynchronously, a bounded number in flight, while other
+// sandboxes are removed at the same time (execute.ts): unlinking is the kernel's work, and several in
+// flight keep more than one core (or a busy device) at it. Every entry is judged by its own lstat, never
+// by the listing's file type, so a folder swapped for a link after the listing is still unlinked as a link.
+
 
 
 
@@ -1113,7 +1118,7 @@ async function removeSandboxTree(root, target) {
     assertSandboxPath(root, target);
     const result = { gone: false, unlinked: false, freedBytes: 0, problems: [] };
     const gitDir = external_node_path_.join(target, '.git');
-    if (await lstatOrUndefined(gitDir)) {
+    if (lstatOrUndefined(gitDir)) {
         try {
             await promises_.rename(gitDir, external_node_path_.join(target, `.git-removed-${(0,external_node_crypto_.randomBytes)(6).toString('hex')}`));
         }
@@ -1123,9 +1128,8 @@ async function removeSandboxTree(root, target) {
         }
     }
     result.unlinked = true;
-    const device = (await promises_.lstat(target)).dev;
-    await removeFolder(target, device, result);
-    result.gone = !external_node_fs_.existsSync(target);
+    await removeFolder(target, external_node_fs_.lstatSync(target).dev, result);
+    result.gone = !lstatOrUndefined(target);
     return result;
 }
 /** Removes `<root>/<project>/.home/<sandbox>` (real folders only, links never followed); problems are added. */
@@ -1134,49 +1138,71 @@ async function removeHomeFolder(root, home, result) {
     const parts = external_node_path_.relative(realRoot, home).split(external_node_path_.sep);
     if (parts.length !== 3 || parts[1] !== layout/* HOME_FOLDER */.Ps || parts.some((p) => !p || p === '.' || p === '..'))
         throw new UnsafeRemovalError(`${home} is not a folder <root>/<project>/${layout/* HOME_FOLDER */.Ps}/<sandbox> under ${realRoot}`);
+    let st;
     for (const dir of [external_node_path_.join(realRoot, parts[0]), external_node_path_.join(realRoot, parts[0], parts[1]), home]) {
-        const st = await lstatOrUndefined(dir);
+        st = lstatOrUndefined(dir);
         if (!st)
             return;
         if (!st.isDirectory())
             throw new UnsafeRemovalError(`${dir} is not a folder (a symbolic link is never followed)`);
     }
-    await removeFolder(home, (await promises_.lstat(home)).dev, result);
+    await removeFolder(home, st.dev, result);
 }
-/** Empties and removes a folder; true when anything below it could not be deleted. */
-async function removeFolder(dir, device, result) {
+/** Unlinks of one folder's files and links in flight at once (several sandboxes are removed at once too). */
+const UNLINKS_IN_FLIGHT = 8;
+/**
+ * Empties and removes a folder (`top`: the sandbox or home itself, whose parent is never changed); true when
+ * anything below it could not be deleted.
+ */
+async function removeFolder(dir, device, result, top = true) {
     let failedBelow = false;
     const fail = (p, error) => {
         result.problems.push({ path: p, error });
         failedBelow = true;
     };
+    const folders = [];
+    const others = [];
     for (const name of await listForRemoval(dir, fail)) {
         const entry = external_node_path_.join(dir, name);
-        const st = await lstatOrUndefined(entry);
+        const st = lstatOrUndefined(entry);
         if (!st)
             continue;
-        if (st.isDirectory()) {
-            if (st.dev !== device)
-                fail(entry, 'another filesystem is mounted here: not crossed');
-            else if (await removeFolder(entry, device, result))
-                failedBelow = true;
-            continue;
-        }
+        if (!st.isDirectory())
+            others.push({ entry, st });
+        else if (st.dev !== device)
+            fail(entry, 'another filesystem is mounted here: not crossed');
+        else
+            folders.push(entry);
+    }
+    await inParallel(others, UNLINKS_IN_FLIGHT, async ({ entry, st }) => {
         const problem = await unlinkEntry(entry, st, result);
         if (problem)
             fail(entry, problem);
-    }
-    try {
-        const st = await promises_.lstat(dir);
-        await promises_.rmdir(dir);
-        result.freedBytes += st.blocks * 512;
-    }
-    catch (error) {
-        // A folder that still holds what could not be deleted is already explained by that entry.
-        if (!(failedBelow && code(error) === 'ENOTEMPTY'))
-            fail(dir, code(error));
-    }
+    });
+    for (const folder of folders)
+        if (await removeFolder(folder, device, result, false))
+            failedBelow = true;
+    const st = lstatOrUndefined(dir);
+    const problem = await removeEmptyFolder(dir, top);
+    if (!problem)
+        result.freedBytes += st ? st.blocks * 512 : 0;
+    // A folder that still holds what could not be deleted is already explained by that entry.
+    else if (!(failedBelow && problem === 'ENOTEMPTY'))
+        fail(dir, problem);
     return failedBelow;
+}
+/** rmdir; inside the tree, a parent of ours without write permission is made writable first (once). */
+async function removeEmptyFolder(dir, top) {
+    for (let attempt = 0;; attempt++) {
+        try {
+            await promises_.rmdir(dir);
+            return undefined;
+        }
+        catch (error) {
+            if (top || attempt > 0 || !(await makeWritable(external_node_path_.dirname(dir), error)))
+                return code(error);
+        }
+    }
 }
 async function listForRemoval(dir, fail) {
     try {
@@ -1214,7 +1240,7 @@ async function unlinkEntry(entry, st, result) {
     }
     return 'EACCES';
 }
-/** A folder we own but may not write or search (e.g. mode 0555): make it ours to empty. */
+/** A folder we own but may not write or search (e.g. mode 0555): make it ours to empty; true: try again. */
 async function makeWritable(dir, error) {
     const c = error.code;
     if (c !== 'EACCES' && c !== 'EPERM')
@@ -1223,8 +1249,10 @@ async function makeWritable(dir, error) {
         const st = await promises_.lstat(dir);
         if (!st.isDirectory() || st.uid !== process.getuid?.())
             return false;
+        // Already ours to write: another unlink in the same folder made it so meanwhile (one more try, then
+        // the error is reported).
         if ((st.mode & 0o700) === 0o700)
-            return false;
+            return true;
         await promises_.chmod(dir, (st.mode & 0o7777) | 0o700);
         return true;
     }
@@ -1232,9 +1260,9 @@ async function makeWritable(dir, error) {
         return false;
     }
 }
-async function lstatOrUndefined(p) {
+function lstatOrUndefined(p) {
     try {
-        return await promises_.lstat(p);
+        return external_node_fs_.lstatSync(p, { throwIfNoEntry: false });
     }
     catch {
         return undefined;
@@ -1701,37 +1729,127 @@ function applyVolumeSignals(s, seen) {
 
 /** Removals running at once. */
 const REMOVALS_IN_FLIGHT = 4;
-/** Sandboxes locked and looked at again together (one helper for the volumes among them). */
+/**
+ * Sandboxes of one parent whose records are dropped together (one repository lock, two git processes),
+ * and whose locks are held until then; volumes: locked and looked at again together (one helper).
+ */
 const BATCH = 32;
 async function carryOut(removals, deps) {
     const outcomes = new Map();
-    for (let i = 0; i < removals.length; i += BATCH) {
-        const batch = removals.slice(i, i + BATCH);
-        const locks = await inParallel(batch, REMOVALS_IN_FLIGHT, (removal) => execute_lock(removal.sandbox));
+    await removeDiskSandboxes(removals.filter((r) => !r.sandbox.volume), deps, outcomes);
+    const volumes = removals.filter((r) => r.sandbox.volume);
+    for (let i = 0; i < volumes.length; i += BATCH)
+        await removeVolumeBatch(volumes.slice(i, i + BATCH), deps, outcomes);
+    return outcomes;
+}
+/**
+ * Disk sandboxes, one after the other through a pipeline with REMOVALS_IN_FLIGHT in it: each is locked,
+ * its activity read again (lstat only) and, when nothing happened since the scan, removed. When the last
+ * of a batch is through, the parent forgets the batch's sandboxes, the outcomes are logged and the locks
+ * released, while the pipeline goes on with the next ones; batches finish one after the other.
+ */
+async function removeDiskSandboxes(removals, deps, outcomes) {
+    let failure;
+    let finishing = Promise.resolve();
+    const finish = (batch) => {
+        finishing = finishing.then(async () => {
+            try {
+                // The removed folders' records, a parent at a time; then the project folders left empty.
+                await (0,remove/* forgetSandboxes */.Jf)(deps.git, batch.forget.sandboxes);
+                for (const dir of batch.forget.projectDirs)
+                    await (0,remove/* removeEmptyProjectDir */.ih)(dir);
+                batch.removals.forEach((removal, n) => {
+                    const outcome = batch.done[n];
+                    if (!outcome)
+                        return;
+                    outcomes.set(removal.decision.key, outcome);
+                    deps.log(describe(removal.decision, outcome));
+                });
+            }
+            catch (error) {
+                failure ??= { error };
+            }
+            finally {
+                await release(batch.locks);
+            }
+        });
+    };
+    const batches = batchesByParent(removals).map((group) => ({
+        removals: group,
+        locks: [],
+        done: [],
+        forget: { sandboxes: [], projectDirs: new Set() },
+        left: group.length,
+    }));
+    const items = batches.flatMap((batch) => batch.removals.map((removal, n) => ({ batch, removal, n })));
+    await inParallel(items, REMOVALS_IN_FLIGHT, async ({ batch, removal, n }) => {
         try {
-            const locked = batch.filter((_, n) => !('refused' in locks[n]));
-            const activity = await currentActivity(locked.map((r) => r.sandbox), deps);
-            const forget = { sandboxes: [], projectDirs: new Set() };
-            const done = await inParallel(batch, REMOVALS_IN_FLIGHT, async (removal) => {
-                const held = locks[batch.indexOf(removal)];
-                if ('refused' in held)
-                    return skipped(held.refused);
-                return removeOne(removal, activity.get(removal.sandbox.key), { ...deps, forget });
-            });
-            // The removed folders' records, a parent at a time; then the project folders left empty.
-            await (0,remove/* forgetSandboxes */.Jf)(deps.git, forget.sandboxes);
-            for (const dir of forget.projectDirs)
-                await (0,remove/* removeEmptyProjectDir */.ih)(dir);
-            batch.forEach((removal, n) => {
-                outcomes.set(removal.decision.key, done[n]);
-                deps.log(describe(removal.decision, done[n]));
-            });
+            // After a failure, nothing more is attempted (what was removed is still reported).
+            if (failure)
+                return;
+            const held = (batch.locks[n] = await execute_lock(removal.sandbox));
+            if ('refused' in held)
+                batch.done[n] = skipped(held.refused);
+            else {
+                const { sandbox } = removal;
+                const activity = lastActivity([...diskActivity(sandbox.hostPath).times, sandbox.createdMs]);
+                batch.done[n] = await removeOne(removal, activity, { ...deps, forget: batch.forget });
+            }
+        }
+        catch (error) {
+            failure ??= { error };
         }
         finally {
-            await Promise.all(locks.map((held) => ('release' in held ? held.release?.() : undefined)));
+            if (--batch.left === 0)
+                finish(batch);
         }
+    });
+    await finishing;
+    if (failure)
+        throw failure.error;
+}
+/** The removals in batches of one parent each (orphans and sandboxes without a parent together). */
+function batchesByParent(removals) {
+    const byParent = new Map();
+    for (const removal of removals) {
+        const { parent, orphan } = removal.sandbox;
+        const key = parent && !orphan ? parent.gitDir : '';
+        const group = byParent.get(key);
+        if (group)
+            group.push(removal);
+        else
+            byParent.set(key, [removal]);
     }
-    return outcomes;
+    const batches = [];
+    for (const group of byParent.values())
+        for (let i = 0; i < group.length; i += BATCH)
+            batches.push(group.slice(i, i + BATCH));
+    return batches;
+}
+/** Volumes: locked together, looked at again by one helper, then removed (each with its records). */
+async function removeVolumeBatch(batch, deps, outcomes) {
+    const locks = await inParallel(batch, REMOVALS_IN_FLIGHT, (removal) => execute_lock(removal.sandbox));
+    try {
+        const locked = batch.filter((_, n) => !('refused' in locks[n]));
+        const activity = await volumeActivity(locked.map((r) => r.sandbox), deps);
+        const forget = { sandboxes: [], projectDirs: new Set() };
+        const done = await inParallel(batch, REMOVALS_IN_FLIGHT, async (removal) => {
+            const held = locks[batch.indexOf(removal)];
+            if ('refused' in held)
+                return skipped(held.refused);
+            return removeOne(removal, activity.get(removal.sandbox.key), { ...deps, forget });
+        });
+        batch.forEach((removal, n) => {
+            outcomes.set(removal.decision.key, done[n]);
+            deps.log(describe(removal.decision, done[n]));
+        });
+    }
+    finally {
+        await release(locks);
+    }
+}
+async function release(locks) {
+    await Promise.all(locks.map((held) => (held && 'release' in held ? held.release?.() : undefined)));
 }
 async function execute_lock(sandbox) {
     if (!sandbox.parent || sandbox.orphan)
@@ -1747,20 +1865,16 @@ async function execute_lock(sandbox) {
         };
     }
 }
-/** The newest activity of each sandbox now: disk on the host, volumes by one helper. */
-async function currentActivity(sandboxes, deps) {
+/** The newest activity of each volume now, seen by one helper. */
+async function volumeActivity(volumes, deps) {
     const now = new Map();
-    for (const s of sandboxes)
-        if (s.hostPath)
-            now.set(s.key, lastActivity([...diskActivity(s.hostPath).times, s.createdMs]));
-    const volumes = sandboxes.filter((s) => s.volume);
-    if (volumes.length) {
-        const seen = await inspectInHelpers(deps.engine, deps.image, undefined, volumes.map((s) => ({ key: s.key, target: { volume: s.volume, name: s.sandbox }, signals: true })));
-        for (const s of volumes) {
-            const copy = { ...s };
-            applyVolumeSignals(copy, seen.get(s.key));
-            now.set(s.key, copy.lastActivityMs);
-        }
+    if (!volumes.length)
+        return now;
+    const seen = await inspectInHelpers(deps.engine, deps.image, undefined, volumes.map((s) => ({ key: s.key, target: { volume: s.volume, name: s.sandbox }, signals: true })));
+    for (const s of volumes) {
+        const copy = { ...s };
+        applyVolumeSignals(copy, seen.get(s.key));
+        now.set(s.key, copy.lastActivityMs);
     }
     return now;
 }

@@ -49,7 +49,10 @@ export interface Removal {
 
 /** Removals running at once. */
 export const REMOVALS_IN_FLIGHT = 4;
-/** Sandboxes locked and looked at again together (one helper for the volumes among them). */
+/**
+ * Sandboxes of one parent whose records are dropped together (one repository lock, two git processes),
+ * and whose locks are held until then; volumes: locked and looked at again together (one helper).
+ */
 const BATCH = 32;
 
 export async function carryOut(
@@ -57,33 +60,133 @@ export async function carryOut(
   deps: ExecuteDeps,
 ): Promise<Map<string, RemovalOutcome>> {
   const outcomes = new Map<string, RemovalOutcome>();
-  for (let i = 0; i < removals.length; i += BATCH) {
-    const batch = removals.slice(i, i + BATCH);
-    const locks = await inParallel(batch, REMOVALS_IN_FLIGHT, (removal) => lock(removal.sandbox));
-    try {
-      const locked = batch.filter((_, n) => !('refused' in locks[n]));
-      const activity = await currentActivity(
-        locked.map((r) => r.sandbox),
-        deps,
-      );
-      const forget: Forget = { sandboxes: [], projectDirs: new Set() };
-      const done = await inParallel(batch, REMOVALS_IN_FLIGHT, async (removal) => {
-        const held = locks[batch.indexOf(removal)];
-        if ('refused' in held) return skipped(held.refused);
-        return removeOne(removal, activity.get(removal.sandbox.key), { ...deps, forget });
-      });
-      // The removed folders' records, a parent at a time; then the project folders left empty.
-      await forgetSandboxes(deps.git, forget.sandboxes);
-      for (const dir of forget.projectDirs) await removeEmptyProjectDir(dir);
-      batch.forEach((removal, n) => {
-        outcomes.set(removal.decision.key, done[n]);
-        deps.log(describe(removal.decision, done[n]));
-      });
-    } finally {
-      await Promise.all(locks.map((held) => ('release' in held ? held.release?.() : undefined)));
-    }
-  }
+  await removeDiskSandboxes(
+    removals.filter((r) => !r.sandbox.volume),
+    deps,
+    outcomes,
+  );
+  const volumes = removals.filter((r) => r.sandbox.volume);
+  for (let i = 0; i < volumes.length; i += BATCH)
+    await removeVolumeBatch(volumes.slice(i, i + BATCH), deps, outcomes);
   return outcomes;
+}
+
+/** A batch of disk sandboxes of one parent on its way through the pipeline. */
+interface DiskBatch {
+  removals: Removal[];
+  locks: Held[];
+  done: Array<RemovalOutcome | undefined>;
+  forget: Forget;
+  left: number;
+}
+
+/**
+ * Disk sandboxes, one after the other through a pipeline with REMOVALS_IN_FLIGHT in it: each is locked,
+ * its activity read again (lstat only) and, when nothing happened since the scan, removed. When the last
+ * of a batch is through, the parent forgets the batch's sandboxes, the outcomes are logged and the locks
+ * released, while the pipeline goes on with the next ones; batches finish one after the other.
+ */
+async function removeDiskSandboxes(
+  removals: readonly Removal[],
+  deps: ExecuteDeps,
+  outcomes: Map<string, RemovalOutcome>,
+): Promise<void> {
+  let failure: { error: unknown } | undefined;
+  let finishing: Promise<void> = Promise.resolve();
+  const finish = (batch: DiskBatch) => {
+    finishing = finishing.then(async () => {
+      try {
+        // The removed folders' records, a parent at a time; then the project folders left empty.
+        await forgetSandboxes(deps.git, batch.forget.sandboxes);
+        for (const dir of batch.forget.projectDirs) await removeEmptyProjectDir(dir);
+        batch.removals.forEach((removal, n) => {
+          const outcome = batch.done[n];
+          if (!outcome) return;
+          outcomes.set(removal.decision.key, outcome);
+          deps.log(describe(removal.decision, outcome));
+        });
+      } catch (error) {
+        failure ??= { error };
+      } finally {
+        await release(batch.locks);
+      }
+    });
+  };
+  const batches: DiskBatch[] = batchesByParent(removals).map((group) => ({
+    removals: group,
+    locks: [],
+    done: [],
+    forget: { sandboxes: [], projectDirs: new Set() },
+    left: group.length,
+  }));
+  const items = batches.flatMap((batch) => batch.removals.map((removal, n) => ({ batch, removal, n })));
+  await inParallel(items, REMOVALS_IN_FLIGHT, async ({ batch, removal, n }) => {
+    try {
+      // After a failure, nothing more is attempted (what was removed is still reported).
+      if (failure) return;
+      const held = (batch.locks[n] = await lock(removal.sandbox));
+      if ('refused' in held) batch.done[n] = skipped(held.refused);
+      else {
+        const { sandbox } = removal;
+        const activity = lastActivity([...diskActivity(sandbox.hostPath!).times, sandbox.createdMs]);
+        batch.done[n] = await removeOne(removal, activity, { ...deps, forget: batch.forget });
+      }
+    } catch (error) {
+      failure ??= { error };
+    } finally {
+      if (--batch.left === 0) finish(batch);
+    }
+  });
+  await finishing;
+  if (failure) throw failure.error;
+}
+
+/** The removals in batches of one parent each (orphans and sandboxes without a parent together). */
+function batchesByParent(removals: readonly Removal[]): Removal[][] {
+  const byParent = new Map<string, Removal[]>();
+  for (const removal of removals) {
+    const { parent, orphan } = removal.sandbox;
+    const key = parent && !orphan ? parent.gitDir : '';
+    const group = byParent.get(key);
+    if (group) group.push(removal);
+    else byParent.set(key, [removal]);
+  }
+  const batches: Removal[][] = [];
+  for (const group of byParent.values())
+    for (let i = 0; i < group.length; i += BATCH) batches.push(group.slice(i, i + BATCH));
+  return batches;
+}
+
+/** Volumes: locked together, looked at again by one helper, then removed (each with its records). */
+async function removeVolumeBatch(
+  batch: readonly Removal[],
+  deps: ExecuteDeps,
+  outcomes: Map<string, RemovalOutcome>,
+): Promise<void> {
+  const locks = await inParallel(batch, REMOVALS_IN_FLIGHT, (removal) => lock(removal.sandbox));
+  try {
+    const locked = batch.filter((_, n) => !('refused' in locks[n]));
+    const activity = await volumeActivity(
+      locked.map((r) => r.sandbox),
+      deps,
+    );
+    const forget: Forget = { sandboxes: [], projectDirs: new Set() };
+    const done = await inParallel(batch, REMOVALS_IN_FLIGHT, async (removal) => {
+      const held = locks[batch.indexOf(removal)];
+      if ('refused' in held) return skipped(held.refused);
+      return removeOne(removal, activity.get(removal.sandbox.key), { ...deps, forget });
+    });
+    batch.forEach((removal, n) => {
+      outcomes.set(removal.decision.key, done[n]);
+      deps.log(describe(removal.decision, done[n]));
+    });
+  } finally {
+    await release(locks);
+  }
+}
+
+async function release(locks: ReadonlyArray<Held | undefined>): Promise<void> {
+  await Promise.all(locks.map((held) => (held && 'release' in held ? held.release?.() : undefined)));
 }
 
 type Held = { release?: Release } | { refused: string };
@@ -108,27 +211,23 @@ async function lock(sandbox: ScannedSandbox): Promise<Held> {
   }
 }
 
-/** The newest activity of each sandbox now: disk on the host, volumes by one helper. */
-async function currentActivity(
-  sandboxes: readonly ScannedSandbox[],
+/** The newest activity of each volume now, seen by one helper. */
+async function volumeActivity(
+  volumes: readonly ScannedSandbox[],
   deps: ExecuteDeps,
 ): Promise<Map<string, number | undefined>> {
   const now = new Map<string, number | undefined>();
-  for (const s of sandboxes)
-    if (s.hostPath) now.set(s.key, lastActivity([...diskActivity(s.hostPath).times, s.createdMs]));
-  const volumes = sandboxes.filter((s) => s.volume);
-  if (volumes.length) {
-    const seen = await inspectInHelpers(
-      deps.engine,
-      deps.image,
-      undefined,
-      volumes.map((s) => ({ key: s.key, target: { volume: s.volume!, name: s.sandbox }, signals: true })),
-    );
-    for (const s of volumes) {
-      const copy = { ...s };
-      applyVolumeSignals(copy, seen.get(s.key));
-      now.set(s.key, copy.lastActivityMs);
-    }
+  if (!volumes.length) return now;
+  const seen = await inspectInHelpers(
+    deps.engine,
+    deps.image,
+    undefined,
+    volumes.map((s) => ({ key: s.key, target: { volume: s.volume!, name: s.sandbox }, signals: true })),
+  );
+  for (const s of volumes) {
+    const copy = { ...s };
+    applyVolumeSignals(copy, seen.get(s.key));
+    now.set(s.key, copy.lastActivityMs);
   }
   return now;
 }

@@ -7,13 +7,18 @@
 //    still goes (a folder of ours without write permission, as Go's module cache makes, is made writable
 //    first). What is left of a partly removed sandbox is reported as not a sandbox from then on;
 //  - its home `<root>/<project>/.home/<sandbox>` goes the same way.
-// Asynchronous calls, so that several sandboxes are removed at once (execute.ts): on a busy disk each
-// unlink waits on the device, and a few in flight go faster than one after the other.
+// How: a folder is listed, each entry looked at with lstat (synchronous: a stat of an entry the listing
+// has just read costs a few microseconds, a round trip through libuv's thread pool several times that),
+// then its files and links are unlinked together, asynchronously, a bounded number in flight, while other
+// sandboxes are removed at the same time (execute.ts): unlinking is the kernel's work, and several in
+// flight keep more than one core (or a busy device) at it. Every entry is judged by its own lstat, never
+// by the listing's file type, so a folder swapped for a link after the listing is still unlinked as a link.
 import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as fsp from 'node:fs/promises';
 import * as path from 'node:path';
 import { HOME_FOLDER } from '../sandbox/layout.js';
+import { inParallel } from './parallel.js';
 
 export interface RemovalProblem {
   path: string;
@@ -50,7 +55,7 @@ export async function removeSandboxTree(root: string, target: string): Promise<T
   assertSandboxPath(root, target);
   const result: TreeRemoval = { gone: false, unlinked: false, freedBytes: 0, problems: [] };
   const gitDir = path.join(target, '.git');
-  if (await lstatOrUndefined(gitDir)) {
+  if (lstatOrUndefined(gitDir)) {
     try {
       await fsp.rename(gitDir, path.join(target, `.git-removed-${randomBytes(6).toString('hex')}`));
     } catch (error) {
@@ -59,9 +64,8 @@ export async function removeSandboxTree(root: string, target: string): Promise<T
     }
   }
   result.unlinked = true;
-  const device = (await fsp.lstat(target)).dev;
-  await removeFolder(target, device, result);
-  result.gone = !fs.existsSync(target);
+  await removeFolder(target, fs.lstatSync(target).dev, result);
+  result.gone = !lstatOrUndefined(target);
   return result;
 }
 
@@ -73,43 +77,62 @@ export async function removeHomeFolder(root: string, home: string, result: TreeR
     throw new UnsafeRemovalError(
       `${home} is not a folder <root>/<project>/${HOME_FOLDER}/<sandbox> under ${realRoot}`,
     );
+  let st: fs.Stats | undefined;
   for (const dir of [path.join(realRoot, parts[0]), path.join(realRoot, parts[0], parts[1]), home]) {
-    const st = await lstatOrUndefined(dir);
+    st = lstatOrUndefined(dir);
     if (!st) return;
     if (!st.isDirectory())
       throw new UnsafeRemovalError(`${dir} is not a folder (a symbolic link is never followed)`);
   }
-  await removeFolder(home, (await fsp.lstat(home)).dev, result);
+  await removeFolder(home, st!.dev, result);
 }
 
-/** Empties and removes a folder; true when anything below it could not be deleted. */
-async function removeFolder(dir: string, device: number, result: TreeRemoval): Promise<boolean> {
+/** Unlinks of one folder's files and links in flight at once (several sandboxes are removed at once too). */
+const UNLINKS_IN_FLIGHT = 8;
+
+/**
+ * Empties and removes a folder (`top`: the sandbox or home itself, whose parent is never changed); true when
+ * anything below it could not be deleted.
+ */
+async function removeFolder(dir: string, device: number, result: TreeRemoval, top = true): Promise<boolean> {
   let failedBelow = false;
   const fail = (p: string, error: string) => {
     result.problems.push({ path: p, error });
     failedBelow = true;
   };
+  const folders: string[] = [];
+  const others: Array<{ entry: string; st: fs.Stats }> = [];
   for (const name of await listForRemoval(dir, fail)) {
     const entry = path.join(dir, name);
-    const st = await lstatOrUndefined(entry);
+    const st = lstatOrUndefined(entry);
     if (!st) continue;
-    if (st.isDirectory()) {
-      if (st.dev !== device) fail(entry, 'another filesystem is mounted here: not crossed');
-      else if (await removeFolder(entry, device, result)) failedBelow = true;
-      continue;
-    }
+    if (!st.isDirectory()) others.push({ entry, st });
+    else if (st.dev !== device) fail(entry, 'another filesystem is mounted here: not crossed');
+    else folders.push(entry);
+  }
+  await inParallel(others, UNLINKS_IN_FLIGHT, async ({ entry, st }) => {
     const problem = await unlinkEntry(entry, st, result);
     if (problem) fail(entry, problem);
-  }
-  try {
-    const st = await fsp.lstat(dir);
-    await fsp.rmdir(dir);
-    result.freedBytes += st.blocks * 512;
-  } catch (error) {
-    // A folder that still holds what could not be deleted is already explained by that entry.
-    if (!(failedBelow && code(error) === 'ENOTEMPTY')) fail(dir, code(error));
-  }
+  });
+  for (const folder of folders) if (await removeFolder(folder, device, result, false)) failedBelow = true;
+  const st = lstatOrUndefined(dir);
+  const problem = await removeEmptyFolder(dir, top);
+  if (!problem) result.freedBytes += st ? st.blocks * 512 : 0;
+  // A folder that still holds what could not be deleted is already explained by that entry.
+  else if (!(failedBelow && problem === 'ENOTEMPTY')) fail(dir, problem);
   return failedBelow;
+}
+
+/** rmdir; inside the tree, a parent of ours without write permission is made writable first (once). */
+async function removeEmptyFolder(dir: string, top: boolean): Promise<string | undefined> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await fsp.rmdir(dir);
+      return undefined;
+    } catch (error) {
+      if (top || attempt > 0 || !(await makeWritable(path.dirname(dir), error))) return code(error);
+    }
+  }
 }
 
 async function listForRemoval(dir: string, fail: (p: string, error: string) => void): Promise<string[]> {
@@ -144,14 +167,16 @@ async function unlinkEntry(entry: string, st: fs.Stats, result: TreeRemoval): Pr
   return 'EACCES';
 }
 
-/** A folder we own but may not write or search (e.g. mode 0555): make it ours to empty. */
+/** A folder we own but may not write or search (e.g. mode 0555): make it ours to empty; true: try again. */
 async function makeWritable(dir: string, error: unknown): Promise<boolean> {
   const c = (error as NodeJS.ErrnoException).code;
   if (c !== 'EACCES' && c !== 'EPERM') return false;
   try {
     const st = await fsp.lstat(dir);
     if (!st.isDirectory() || st.uid !== process.getuid?.()) return false;
-    if ((st.mode & 0o700) === 0o700) return false;
+    // Already ours to write: another unlink in the same folder made it so meanwhile (one more try, then
+    // the error is reported).
+    if ((st.mode & 0o700) === 0o700) return true;
     await fsp.chmod(dir, (st.mode & 0o7777) | 0o700);
     return true;
   } catch {
@@ -159,9 +184,9 @@ async function makeWritable(dir: string, error: unknown): Promise<boolean> {
   }
 }
 
-async function lstatOrUndefined(p: string): Promise<fs.Stats | undefined> {
+function lstatOrUndefined(p: string): fs.Stats | undefined {
   try {
-    return await fsp.lstat(p);
+    return fs.lstatSync(p, { throwIfNoEntry: false });
   } catch {
     return undefined;
   }
