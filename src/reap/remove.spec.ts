@@ -5,6 +5,7 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { measureTree, removeHomeFolder, removeSandboxTree, type TreeRemoval } from './remove.js';
 
 const isRoot = process.getuid?.() === 0;
@@ -145,21 +146,52 @@ describe('removeSandboxTree', () => {
     }
   });
 
-  // As root every folder is writable anyway; as anyone else a folder of ours without write permission
-  // (Go's module cache) is made writable, once, whichever of its many unlinks meets it first.
-  (isRoot ? it.skip : it)('empties folders of ours that have no write permission', async () => {
+  // As root every folder is writable anyway: there the removal runs in a child process that has dropped
+  // to the runner's user (the GitHub-hosted runner's situation), on a tree that user owns. As anyone else
+  // a folder of ours without write permission (Go's module cache) is made writable, once, whichever of
+  // its many unlinks meets it first.
+  it('empties folders of ours that have no write permission', async () => {
     const root = tempDir('wts-remove-root-');
     const { target } = sandbox(root);
     const readOnly = path.join(target, 'pkg', 'mod', 'example.com@v1');
     fs.mkdirSync(readOnly, { recursive: true });
     for (let f = 0; f < 40; f++) fs.writeFileSync(path.join(readOnly, `f${f}.go`), `package x // ${f}\n`);
+    if (isRoot) {
+      const id = (flag: string) => Number(execFileSync('id', [flag, 'runner'], { encoding: 'utf8' }).trim());
+      execFileSync('chown', ['-R', `${id('-u')}:${id('-g')}`, root]);
+    }
     fs.chmodSync(readOnly, 0o555);
     fs.chmodSync(path.dirname(readOnly), 0o555);
 
-    const result = await removeSandboxTree(root, target);
+    const result = isRoot ? asRunner(root, target) : await removeSandboxTree(root, target);
     expect(result).toMatchObject({ gone: true, unlinked: true, problems: [] });
+    expect(fs.existsSync(target)).toBe(false);
   });
 });
+
+/**
+ * removeSandboxTree in a child process that imports the module (transpiled as bench/src-modules.mjs
+ * does, as root), then drops to the runner's user before it touches anything.
+ */
+function asRunner(root: string, target: string): TreeRemoval {
+  const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+  const script = `
+const { importSource } = await import(${JSON.stringify(path.join(repo, 'bench', 'src-modules.mjs'))});
+const { removeSandboxTree } = await importSource('reap/remove');
+const { execFileSync } = await import('node:child_process');
+const id = (flag) => Number(execFileSync('id', [flag, 'runner'], { encoding: 'utf8' }).trim());
+process.setgroups([]);
+process.setgid(id('-g'));
+process.setuid(id('-u'));
+if (process.getuid() === 0) throw new Error('still root');
+process.stdout.write(JSON.stringify(await removeSandboxTree(process.argv[1], process.argv[2])));
+`;
+  const out = execFileSync(process.execPath, ['--input-type=module', '-e', script, root, target], {
+    cwd: repo,
+    encoding: 'utf8',
+  });
+  return JSON.parse(out) as TreeRemoval;
+}
 
 describe('removeHomeFolder', () => {
   it('removes the home, links in it as links', async () => {
