@@ -55,7 +55,10 @@ function resilienceOptions(options) {
     };
 }
 
+// EXTERNAL MODULE: ./src/github/undici-on-demand.ts
+var undici_on_demand = __webpack_require__(9305);
 ;// CONCATENATED MODULE: ./src/github/api.ts
+
 
 function apiUrl(env) {
     return (env.GITHUB_API_URL || 'https://api.github.com').replace(/\/+$/, '');
@@ -64,7 +67,9 @@ async function connectGitHub(token, baseUrl, repo, options = {}) {
     if (!token)
         throw new Error("The pull-request bot needs the 'token' input to call the GitHub API.");
     const [{ getOctokit }, { retry }, { throttling }] = await Promise.all([
-        __webpack_require__.e(/* import() */ 758).then(__webpack_require__.bind(__webpack_require__, 1758)),
+        // @actions/github builds a proxy agent from undici as it loads (synchronously): undici first
+        // (undici-on-demand.ts).
+        (0,undici_on_demand.loadUndici)().then(() => __webpack_require__.e(/* import() */ 758).then(__webpack_require__.bind(__webpack_require__, 1758))),
         __webpack_require__.e(/* import() */ 735).then(__webpack_require__.bind(__webpack_require__, 9735)),
         __webpack_require__.e(/* import() */ 856).then(__webpack_require__.bind(__webpack_require__, 4475)),
     ]);
@@ -329,6 +334,46 @@ function explain(error) {
         return `${message}. Allow it in the repository's Settings > Actions > General ("Allow GitHub Actions to create and approve pull requests"), or give 'token' a GitHub App or personal access token.`;
     return message;
 }
+
+
+/***/ }),
+
+/***/ 9305:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+__webpack_require__.r(__webpack_exports__);
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   ProxyAgent: () => (/* binding */ ProxyAgent),
+/* harmony export */   fetch: () => (/* binding */ fetch),
+/* harmony export */   loadUndici: () => (/* binding */ loadUndici)
+/* harmony export */ });
+// What the bundle gets for `import … from 'undici'` (tsconfig.json `paths`, which ncc's resolver follows;
+// see docs/adr/0008-undici-on-demand.md). @actions/core loads its OIDC client, and with it
+// @actions/http-client and undici, the moment it is imported, although only `getIDToken` uses it: a
+// third of the bundle parsed and evaluated at every start, for a client this action never calls. Here
+// undici is a chunk of its own, loaded by the one path that talks to GitHub (api.ts, before Octokit is
+// made). The names are the ones the bundled toolkit imports (checked by undici-on-demand.spec.ts).
+const importUndici = () => __webpack_require__.e(/* import() */ 752).then(__webpack_require__.t.bind(__webpack_require__, 6752, 19));
+let undici;
+/** Loads undici (once); the GitHub API client awaits this before it builds anything that uses it. */
+async function loadUndici() {
+    undici ??= await importUndici();
+    return undici;
+}
+function loaded() {
+    if (!undici)
+        throw new Error('Internal error: undici was used before loadUndici() was awaited.');
+    return undici;
+}
+/**
+ * @actions/http-client builds one for a proxied request, synchronously: undici must be loaded by then.
+ * (A constructor that returns the real agent, so callers get undici's own class.)
+ */
+const ProxyAgent = function ProxyAgent(...args) {
+    return new (loaded().ProxyAgent)(...args);
+};
+/** @actions/github's fetch, with its proxy dispatcher. */
+const fetch = async (...args) => (await loadUndici()).fetch(...args);
 
 
 /***/ })

@@ -3,6 +3,7 @@
 // (https://HOST/api/v3) works as github.com does. Calls survive transient faults (api-resilience.ts).
 import type { RepositoryPermission } from './permissions.js';
 import { resilienceOptions, type ApiOptions } from './api-resilience.js';
+import { loadUndici } from './undici-on-demand.js';
 
 export interface RepositoryName {
   owner: string;
@@ -68,7 +69,9 @@ export async function connectGitHub(
 ): Promise<GitHubApi> {
   if (!token) throw new Error("The pull-request bot needs the 'token' input to call the GitHub API.");
   const [{ getOctokit }, { retry }, { throttling }] = await Promise.all([
-    import('@actions/github'),
+    // @actions/github builds a proxy agent from undici as it loads (synchronously): undici first
+    // (undici-on-demand.ts).
+    loadUndici().then(() => import('@actions/github')),
     import('@octokit/plugin-retry'),
     import('@octokit/plugin-throttling'),
   ]);

@@ -3,6 +3,8 @@
 // Enterprise Server on 127.0.0.1, origin is a real bare repository.
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import * as fs from 'node:fs';
+import * as http from 'node:http';
+import * as net from 'node:net';
 import { runMainAndPost } from '../support/action.js';
 import { docker, removeVolumes, uniquePrefix, volumesWithPrefix } from '../support/docker.js';
 import { runnerIds, TEST_IMAGE } from '../support/env.js';
@@ -116,6 +118,50 @@ describe.each(nodeRuntimes())('$name', ({ execPath }) => {
 
       // cleanup: always, and the work is pushed: the volume is gone.
       expect(volumesWithPrefix(prefix)).toEqual([]);
+    });
+
+    it('reaches the API through an HTTP proxy (undici, loaded on demand, builds the proxy agent)', async () => {
+      // A forward proxy that tunnels CONNECT to the fake server: the API host resolves nowhere else.
+      const connects: string[] = [];
+      const proxy = http.createServer((_req, res) => res.writeHead(405).end());
+      proxy.on('connect', (req: http.IncomingMessage, client: net.Socket) => {
+        connects.push(req.url ?? '');
+        const upstream = net.connect(Number(new URL(fake.url).port), '127.0.0.1', () => {
+          client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+          upstream.pipe(client);
+          client.pipe(upstream);
+        });
+        upstream.on('error', () => client.destroy());
+        client.on('error', () => upstream.destroy());
+      });
+      await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+      try {
+        const proxyUrl = `http://127.0.0.1:${(proxy.address() as net.AddressInfo).port}`;
+        const apiUrl = fake.url.replace('127.0.0.1', 'fake-github.invalid');
+        const step = stepFor('/fix', 2468, { command: 'true', cleanup: 'always' });
+        const { main, post } = await runMainAndPost({
+          ...step,
+          env: { ...step.env, GITHUB_API_URL: apiUrl, http_proxy: proxyUrl, HTTP_PROXY: proxyUrl },
+          node: execPath,
+        });
+        expect({
+          main: main.code,
+          post: post.code,
+          stderr: main.stderr,
+          errors: main.stdout.match(/::error::.*/g),
+        }).toEqual({
+          errors: null,
+          main: 0,
+          post: 0,
+          stderr: '',
+        });
+        expect(connects.length).toBeGreaterThan(0);
+        expect(new Set(connects)).toEqual(new Set([new URL(apiUrl).host]));
+        expect([...fake.comments.values()][0].body).toContain('✅ `/fix` finished');
+        expect(fake.reactions.map((r) => r.content)).toEqual(['eyes', 'rocket']);
+      } finally {
+        proxy.close();
+      }
     });
 
     it('finishes the progress comment in post when the job is cancelled mid-run', async () => {

@@ -1,0 +1,32 @@
+// What the bundle gets for `import … from 'undici'` (tsconfig.json `paths`, which ncc's resolver follows;
+// see docs/adr/0008-undici-on-demand.md). @actions/core loads its OIDC client, and with it
+// @actions/http-client and undici, the moment it is imported, although only `getIDToken` uses it: a
+// third of the bundle parsed and evaluated at every start, for a client this action never calls. Here
+// undici is a chunk of its own, loaded by the one path that talks to GitHub (api.ts, before Octokit is
+// made). The names are the ones the bundled toolkit imports (checked by undici-on-demand.spec.ts).
+const importUndici = () => import('../../node_modules/undici/index.js');
+type Undici = Awaited<ReturnType<typeof importUndici>>;
+
+let undici: Undici | undefined;
+
+/** Loads undici (once); the GitHub API client awaits this before it builds anything that uses it. */
+export async function loadUndici(): Promise<Undici> {
+  undici ??= await importUndici();
+  return undici;
+}
+
+function loaded(): Undici {
+  if (!undici) throw new Error('Internal error: undici was used before loadUndici() was awaited.');
+  return undici;
+}
+
+/**
+ * @actions/http-client builds one for a proxied request, synchronously: undici must be loaded by then.
+ * (A constructor that returns the real agent, so callers get undici's own class.)
+ */
+export const ProxyAgent = function ProxyAgent(...args: ConstructorParameters<Undici['ProxyAgent']>) {
+  return new (loaded().ProxyAgent)(...args);
+} as unknown as Undici['ProxyAgent'];
+
+/** @actions/github's fetch, with its proxy dispatcher. */
+export const fetch: Undici['fetch'] = async (...args) => (await loadUndici()).fetch(...args);
