@@ -1,7 +1,8 @@
 // Benchmark of `mode: reap` on issue 9's layout (first written for issue 3), run by `npm run bench` (not a
 // timed test). For each size in SIZES (2,000 and 10,000 disk sandboxes across PROJECTS projects, a fifth
 // of them stale), on the identical generated tree (bench/reap-tree.mjs), interleaved:
-//   - the action, run as the Actions runner runs it (`node dist/index.js`, INPUT_* variables);
+//   - the action, run as the Actions runner runs it (`node dist/index.js`, INPUT_* variables), on Node 24
+//     (GitHub's runtime for `runs.using: node24`; bench/lib.mjs ACTION_NODE, BENCH_NODE overrides);
 //   - `find ROOT -mindepth 2 -maxdepth 2 -mtime +N -exec rm -rf {} +`, which checks nothing (and leaves the
 //     sandboxes' homes and the parents' records behind);
 //   - the seed tool's own reaper (`PruneService.prune()` of Jsebayhi/gemini-cli-toolbox, one `git
@@ -22,7 +23,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadAverage, machineNote, median, writeSection } from './lib.mjs';
+import { ACTION_NODE, loadAverage, machineNote, median, writeSection } from './lib.mjs';
 import { makeParents, makeSandboxTree } from './reap-tree.mjs';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -30,6 +31,9 @@ const DIST = path.join(REPO, 'dist', 'index.js');
 const SEED = path.join(REPO, 'bench', 'seed-reaper.py');
 const SEED_PRUNE = process.env.BENCH_SEED_PRUNE ? path.resolve(process.env.BENCH_SEED_PRUNE) : '';
 const IMAGE = process.env.WORKTREE_SANDBOX_TEST_IMAGE ?? 'worktree-sandbox-test:bookworm';
+const actionNodeVersion = execFileSync(ACTION_NODE, ['-p', 'process.versions.node'], {
+  encoding: 'utf8',
+}).trim();
 const setting = (name, fallback) => Number(process.env[`BENCH_REAP_${name}`] ?? fallback);
 const RUNS = setting('RUNS', 3);
 const PROJECTS = setting('PROJECTS', 20);
@@ -101,7 +105,7 @@ async function runAction(inputs) {
     BENCH_MAX_RSS_FILE: rss,
   };
   for (const [k, v] of Object.entries(inputs)) env[`INPUT_${k.toUpperCase()}`] = v;
-  const result = await run(process.execPath, ['--require', PRELOAD, DIST], env);
+  const result = await run(ACTION_NODE, ['--require', PRELOAD, DIST], env);
   const outputs = {};
   const text = fs.readFileSync(out, 'utf8');
   for (const m of text.matchAll(/^([^<=\n]+)<<(.+)\n([\s\S]*?)\n\2$/gm)) outputs[m[1]] = m[3];
@@ -414,7 +418,7 @@ Produced by \`${command}\` on ${new Date().toISOString().slice(0, 10)} (part of 
 
 - Machine: ${machineNote()}; git ${gitVersion}, Docker ${dockerVersion}, Python ${execFileSync('python3', ['--version'], { encoding: 'utf8' }).trim().replace('Python ', '')}; running as uid ${process.getuid()}. 1-minute load average ${disks.map((d) => `${d.load[0]} → ${d.load[1]} (${d.size})`).join(', ')}.
 - Cache (bench/reap-tree.mjs): ${PROJECTS} parent repositories, each with a bare origin holding its commits; under \`<root>/<project>/\` sandboxes in issue 9's layout: each a repository of its own (31 files in 4 folders, \`.git\` folder borrowing the parent's objects through \`objects/info/alternates\`, made by run mode's own INIT_SCRIPT for one template per kind, copied with their own index stat data), its home \`.home/<name>\`, the project's \`.parent\` note, and the parent's record \`refs/worktree-sandbox/disk/<name>/head\`. Half transient (detached), half persistent (on a branch); a fifth stale (100–300 days), the rest 1–25 days. Before every measurement the stale sandboxes are laid out again (what a reaper removes) and the records rewritten, so each tool starts from the identical tree; \`sync\` before the clock starts. ${RUNS} runs per size, tools interleaved in rotating order; medians.
-- Tools: the action (\`node dist/index.js\`, \`mode: reap\`, as the runner runs it, whole process timed: scan, use and work checks, removal of sandbox, home and records, outputs and job summary; checked: exactly the stale ones gone, with their homes and records). \`find ROOT -mindepth 2 -maxdepth 2 -mtime +${FIND_DAYS} -exec rm -rf {} +\` (checks nothing; leaves the homes and records). The seed tool's \`PruneService.prune()\` (Jsebayhi/gemini-cli-toolbox, images/gemini-hub/app/services/prune.py, run unmodified with its defaults, 30 days headless, 90 branch, 90 orphan, its root given by \`GEMINI_WORKTREE_ROOT\`; timed inside Python around the call, without the interpreter's and Flask's start-up): it expects the same \`<root>/<project>/<worktree>\` layout and classifies each folder by \`git -C <folder> symbolic-ref -q HEAD\`, which works the same on a sandbox with its own \`.git\` folder as on a linked worktree, so it runs on the same copy; it also looks at \`.home\` (no repository: "orphan", 90 days, recent, kept) and leaves the homes and records behind.
+- Tools: the action (\`node dist/index.js\` on Node ${actionNodeVersion}${ACTION_NODE === process.execPath ? '' : ', test/node24: `runs.using: node24`, what GitHub runs it on'}, \`mode: reap\`, as the runner runs it, whole process timed: scan, use and work checks, removal of sandbox, home and records, outputs and job summary; checked: exactly the stale ones gone, with their homes and records). \`find ROOT -mindepth 2 -maxdepth 2 -mtime +${FIND_DAYS} -exec rm -rf {} +\` (checks nothing; leaves the homes and records). The seed tool's \`PruneService.prune()\` (Jsebayhi/gemini-cli-toolbox, images/gemini-hub/app/services/prune.py, run unmodified with its defaults, 30 days headless, 90 branch, 90 orphan, its root given by \`GEMINI_WORKTREE_ROOT\`; timed inside Python around the call, without the interpreter's and Flask's start-up): it expects the same \`<root>/<project>/<worktree>\` layout and classifies each folder by \`git -C <folder> symbolic-ref -q HEAD\`, which works the same on a sandbox with its own \`.git\` folder as on a linked worktree, so it runs on the same copy; it also looks at \`.home\` (no repository: "orphan", 90 days, recent, kept) and leaves the homes and records behind.
 
 ${table}
 
