@@ -1074,6 +1074,30 @@ async function inParallel(items, limit, fn) {
     await Promise.all(Array.from({ length: Math.min(Math.max(1, limit), items.length) }, worker));
     return results;
 }
+/**
+ * For calls that come one at a time (not as a list): each call to the returned function waits while
+ * `limit` others are running; a call that ends hands its place to the longest waiting one.
+ */
+function limiter(limit) {
+    let running = 0;
+    const waiting = [];
+    return async (fn) => {
+        if (running < limit)
+            running++;
+        else
+            await new Promise((resolve) => waiting.push(resolve));
+        try {
+            return await fn();
+        }
+        finally {
+            const next = waiting.shift();
+            if (next)
+                next();
+            else
+                running--;
+        }
+    };
+}
 
 ;// CONCATENATED MODULE: ./src/reap/remove.ts
 // Removing a disk sandbox safely:
@@ -1394,6 +1418,7 @@ var repository = __webpack_require__(1151);
 
 
 
+
 function registration(owner, isolation, name, project, locate, where) {
     if (owner.problem || !owner.parent)
         return { parentPath: owner.parentPath, orphan: owner.problem ?? 'no parent repository' };
@@ -1415,10 +1440,16 @@ function registration(owner, isolation, name, project, locate, where) {
 function plan(name) {
     return { sandbox: name, kind: (0,naming/* classifyName */.Ce)(name), branch: '' };
 }
-/** Each parent is looked at once (one git process for its records), however many sandboxes it has. */
+/** Parents whose records are read at once (one git process each). */
+const PARENTS_IN_FLIGHT = 8;
+/**
+ * Each parent is looked at once (one git process for its records), however many sandboxes it has; several
+ * parents at a time.
+ */
 class ParentCache {
     git;
     owners = new Map();
+    limited = limiter(PARENTS_IN_FLIGHT);
     constructor(git) {
         this.git = git;
     }
@@ -1442,7 +1473,7 @@ class ParentCache {
             });
         let owner = this.owners.get(parentPath);
         if (!owner) {
-            owner = this.look(parentPath);
+            owner = this.limited(() => this.look(parentPath));
             this.owners.set(parentPath, owner);
         }
         return owner;
@@ -1527,17 +1558,22 @@ const SANDBOX_NAME = /^[A-Za-z0-9_-][A-Za-z0-9._-]*$/;
 async function scanSandboxes(options) {
     const parents = new ParentCache(options.git);
     const root = realRootOrSelf(options.worktreeRoot);
-    const warnings = [];
-    const sandboxes = await scanDisk(root, parents, warnings);
-    if (options.engine) {
-        try {
-            sandboxes.push(...(await scanVolumes(options, parents, warnings)));
-        }
-        catch (error) {
-            warnings.push(`Volume sandboxes were not scanned: ${error.message}`);
-        }
-    }
-    return { sandboxes, warnings, root };
+    // Folders and volumes are looked at together: the engine is asked first, the folders listed while it
+    // answers (its answer takes as long as reading a few parents' records).
+    const diskWarnings = [];
+    const volumeWarnings = [];
+    const volumes = options.engine
+        ? scanVolumes(options, parents, volumeWarnings).catch((error) => {
+            volumeWarnings.push(`Volume sandboxes were not scanned: ${error.message}`);
+            return [];
+        })
+        : [];
+    const disk = await scanDisk(root, parents, diskWarnings);
+    return {
+        sandboxes: [...disk, ...(await volumes)],
+        warnings: [...diskWarnings, ...volumeWarnings],
+        root,
+    };
 }
 function realRootOrSelf(root) {
     try {
@@ -1549,6 +1585,7 @@ function realRootOrSelf(root) {
 }
 // ---- disk ---------------------------------------------------------------------------------------------
 async function scanDisk(root, parents, warnings) {
+    // In the order found; a sandbox waits for its parent's records, which are read for several parents at once.
     const found = [];
     const listed = (dir) => {
         try {
@@ -1590,11 +1627,14 @@ async function scanDisk(root, parents, warnings) {
                 found.push(foreign(hostPath, project.name, child.name, 'not a sandbox name'));
                 continue;
             }
-            owner ??= await parents.ownerOfProject(projectDir, project.name);
-            found.push(diskSandbox(root, hostPath, project.name, child.name, owner));
+            owner ??= parents.ownerOfProject(projectDir, project.name);
+            found.push(owner.then((o) => diskSandbox(root, hostPath, project.name, child.name, o)));
         }
+        // The folders are read synchronously: between projects, the processes asked for so far (the parents'
+        // records, the engine's volumes) get started.
+        await new Promise((resolve) => setImmediate(resolve));
     }
-    return found;
+    return Promise.all(found);
 }
 function foreign(where, project, name, why) {
     return {
@@ -1636,7 +1676,7 @@ function diskSandbox(root, hostPath, project, name, owner) {
 async function scanVolumes(options, parents, warnings) {
     const { engine, volumePrefix: prefix } = options;
     const volumes = await listVolumes(engine, `${engine_labels/* MANAGED_LABEL */.bS}=true`, engine_labels/* VOLUME_LABEL_KEYS */.bW);
-    const found = [];
+    const pending = [];
     for (const { name, labels } of volumes) {
         if (!name.startsWith(`${prefix}-`))
             continue;
@@ -1652,7 +1692,7 @@ async function scanVolumes(options, parents, warnings) {
             branchLabel: labels[(0,engine_labels/* label */.Pf)('branch')],
         };
         if (!SANDBOX_NAME.test(sandbox) || !project) {
-            found.push({ ...base, notSandbox: 'its labels name no sandbox and project' });
+            pending.push({ ...base, notSandbox: 'its labels name no sandbox and project' });
             continue;
         }
         // A longer prefix that starts with ours (another tenant) makes names that do not match their labels.
@@ -1660,16 +1700,16 @@ async function scanVolumes(options, parents, warnings) {
             continue;
         base.createdMs = parseTimestamp(labels[(0,engine_labels/* label */.Pf)('created')]);
         const parentPath = labels[(0,engine_labels/* label */.Pf)('parent')];
-        const owner = parentPath && external_node_path_.isAbsolute(parentPath) ? await parents.ownerOf(parentPath, project) : undefined;
-        if (!owner) {
-            found.push({ ...base, orphan: 'its labels name no parent repository' });
+        if (!parentPath || !external_node_path_.isAbsolute(parentPath)) {
+            pending.push({ ...base, orphan: 'its labels name no parent repository' });
             continue;
         }
-        found.push({
+        pending.push(parents.ownerOf(parentPath, project).then((owner) => ({
             ...base,
             ...registration(owner, 'container', sandbox, project, (parent) => (0,layout/* locateSandbox */.Iw)(plan(sandbox), parent, 'container', '', prefix), name),
-        });
+        })));
     }
+    const found = await Promise.all(pending);
     await readVolumeActivity(options, found.filter((s) => !s.notSandbox), warnings);
     return found;
 }
@@ -2470,6 +2510,8 @@ function firstLine(text) {
 
 
 
+/** Parents checked at once (each: two or three git processes, a helper container when one is needed). */
+const work_PARENTS_IN_FLIGHT = 4;
 /** Checks registered sandboxes of live parents; returns a report per sandbox key. */
 async function checkWork(sandboxes, deps) {
     const reports = new Map();
@@ -2486,8 +2528,8 @@ async function checkWork(sandboxes, deps) {
         group.sandboxes.push(s);
         byParent.set(s.parent.gitDir, group);
     }
-    // Two parents at a time: one's helper container runs while the other's files are read.
-    await inParallel([...byParent.values()], 2, async ({ parent, sandboxes: group }) => {
+    // A few parents at a time: one's git or helper container runs while another's files are read.
+    await inParallel([...byParent.values()], work_PARENTS_IN_FLIGHT, async ({ parent, sandboxes: group }) => {
         for (const [key, report] of await checkParentGroup(parent, group, deps))
             reports.set(key, report);
     });
@@ -2713,6 +2755,7 @@ function factsOf(s) {
 async function lookCloser(stale, facts, deps) {
     if (stale.length === 0)
         return new Map();
+    // What runs now first: the work checks start helper containers of their own, which use the volumes.
     const usage = await observeUsage(deps.engine);
     const reasons = await inParallel(stale, 16, (s) => inUseReason(s, usage));
     const free = stale.filter((s, i) => {

@@ -18,3 +18,23 @@ export async function inParallel<T, R>(
   await Promise.all(Array.from({ length: Math.min(Math.max(1, limit), items.length) }, worker));
   return results;
 }
+
+/**
+ * For calls that come one at a time (not as a list): each call to the returned function waits while
+ * `limit` others are running; a call that ends hands its place to the longest waiting one.
+ */
+export function limiter(limit: number): <R>(fn: () => Promise<R>) => Promise<R> {
+  let running = 0;
+  const waiting: Array<() => void> = [];
+  return async (fn) => {
+    if (running < limit) running++;
+    else await new Promise<void>((resolve) => waiting.push(resolve));
+    try {
+      return await fn();
+    } finally {
+      const next = waiting.shift();
+      if (next) next();
+      else running--;
+    }
+  };
+}

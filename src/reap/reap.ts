@@ -194,6 +194,7 @@ export async function lookCloser(
   deps: { git: Git; engine: ContainerEngine; image: string },
 ): Promise<Map<string, WorkReport>> {
   if (stale.length === 0) return new Map();
+  // What runs now first: the work checks start helper containers of their own, which use the volumes.
   const usage = await observeUsage(deps.engine);
   const reasons = await inParallel(stale, 16, (s) => inUseReason(s, usage));
   const free = stale.filter((s, i) => {

@@ -7,6 +7,7 @@ import { nameFromComponent, PARENT_NOTE, REF_ROOT } from '../sandbox/bookkeeping
 import type { Isolation, Sandbox } from '../sandbox/layout.js';
 import { classifyName, projectName } from '../sandbox/naming.js';
 import { objectStores, type ParentRepository } from '../sandbox/repository.js';
+import { limiter } from './parallel.js';
 import { readBounded } from './sandbox-files.js';
 import type { ScannedSandbox } from './scanned.js';
 
@@ -47,9 +48,16 @@ export function plan(name: string) {
   return { sandbox: name, kind: classifyName(name), branch: '' };
 }
 
-/** Each parent is looked at once (one git process for its records), however many sandboxes it has. */
+/** Parents whose records are read at once (one git process each). */
+const PARENTS_IN_FLIGHT = 8;
+
+/**
+ * Each parent is looked at once (one git process for its records), however many sandboxes it has; several
+ * parents at a time.
+ */
 export class ParentCache {
   private readonly owners = new Map<string, Promise<Owner>>();
+  private readonly limited = limiter(PARENTS_IN_FLIGHT);
 
   constructor(private readonly git: Git) {}
 
@@ -74,7 +82,7 @@ export class ParentCache {
       });
     let owner = this.owners.get(parentPath);
     if (!owner) {
-      owner = this.look(parentPath);
+      owner = this.limited(() => this.look(parentPath));
       this.owners.set(parentPath, owner);
     }
     return owner;

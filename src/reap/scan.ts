@@ -30,16 +30,22 @@ const SANDBOX_NAME = /^[A-Za-z0-9_-][A-Za-z0-9._-]*$/;
 export async function scanSandboxes(options: ScanOptions): Promise<ScanResult> {
   const parents = new ParentCache(options.git);
   const root = realRootOrSelf(options.worktreeRoot);
-  const warnings: string[] = [];
-  const sandboxes = await scanDisk(root, parents, warnings);
-  if (options.engine) {
-    try {
-      sandboxes.push(...(await scanVolumes(options, parents, warnings)));
-    } catch (error) {
-      warnings.push(`Volume sandboxes were not scanned: ${(error as Error).message}`);
-    }
-  }
-  return { sandboxes, warnings, root };
+  // Folders and volumes are looked at together: the engine is asked first, the folders listed while it
+  // answers (its answer takes as long as reading a few parents' records).
+  const diskWarnings: string[] = [];
+  const volumeWarnings: string[] = [];
+  const volumes = options.engine
+    ? scanVolumes(options, parents, volumeWarnings).catch((error: Error) => {
+        volumeWarnings.push(`Volume sandboxes were not scanned: ${error.message}`);
+        return [];
+      })
+    : [];
+  const disk = await scanDisk(root, parents, diskWarnings);
+  return {
+    sandboxes: [...disk, ...(await volumes)],
+    warnings: [...diskWarnings, ...volumeWarnings],
+    root,
+  };
 }
 
 function realRootOrSelf(root: string): string {
@@ -53,7 +59,8 @@ function realRootOrSelf(root: string): string {
 // ---- disk ---------------------------------------------------------------------------------------------
 
 async function scanDisk(root: string, parents: ParentCache, warnings: string[]): Promise<ScannedSandbox[]> {
-  const found: ScannedSandbox[] = [];
+  // In the order found; a sandbox waits for its parent's records, which are read for several parents at once.
+  const found: Array<ScannedSandbox | Promise<ScannedSandbox>> = [];
   const listed = (dir: string) => {
     try {
       return fs.readdirSync(dir, { withFileTypes: true });
@@ -69,7 +76,7 @@ async function scanDisk(root: string, parents: ParentCache, warnings: string[]):
       found.push(foreign(projectDir, project.name, '', describeType(project)));
       continue;
     }
-    let owner: Owner | undefined;
+    let owner: Promise<Owner> | undefined;
     for (const child of listed(projectDir)) {
       if (child.name.startsWith('.')) continue; // ours: homes, the note of the parent
       const hostPath = path.join(projectDir, child.name);
@@ -91,11 +98,14 @@ async function scanDisk(root: string, parents: ParentCache, warnings: string[]):
         found.push(foreign(hostPath, project.name, child.name, 'not a sandbox name'));
         continue;
       }
-      owner ??= await parents.ownerOfProject(projectDir, project.name);
-      found.push(diskSandbox(root, hostPath, project.name, child.name, owner));
+      owner ??= parents.ownerOfProject(projectDir, project.name);
+      found.push(owner.then((o) => diskSandbox(root, hostPath, project.name, child.name, o)));
     }
+    // The folders are read synchronously: between projects, the processes asked for so far (the parents'
+    // records, the engine's volumes) get started.
+    await new Promise((resolve) => setImmediate(resolve));
   }
-  return found;
+  return Promise.all(found);
 }
 
 function foreign(where: string, project: string, name: string, why: string): ScannedSandbox {
@@ -157,7 +167,7 @@ async function scanVolumes(
 ): Promise<ScannedSandbox[]> {
   const { engine, volumePrefix: prefix } = options;
   const volumes = await listVolumes(engine!, `${MANAGED_LABEL}=true`, VOLUME_LABEL_KEYS);
-  const found: ScannedSandbox[] = [];
+  const pending: Array<ScannedSandbox | Promise<ScannedSandbox>> = [];
   for (const { name, labels } of volumes) {
     if (!name.startsWith(`${prefix}-`)) continue;
     const project = labels[label('project')] ?? '';
@@ -172,31 +182,32 @@ async function scanVolumes(
       branchLabel: labels[label('branch')],
     };
     if (!SANDBOX_NAME.test(sandbox) || !project) {
-      found.push({ ...base, notSandbox: 'its labels name no sandbox and project' });
+      pending.push({ ...base, notSandbox: 'its labels name no sandbox and project' });
       continue;
     }
     // A longer prefix that starts with ours (another tenant) makes names that do not match their labels.
     if (volumeName(prefix, project, sandbox) !== name) continue;
     base.createdMs = parseTimestamp(labels[label('created')]);
     const parentPath = labels[label('parent')];
-    const owner =
-      parentPath && path.isAbsolute(parentPath) ? await parents.ownerOf(parentPath, project) : undefined;
-    if (!owner) {
-      found.push({ ...base, orphan: 'its labels name no parent repository' });
+    if (!parentPath || !path.isAbsolute(parentPath)) {
+      pending.push({ ...base, orphan: 'its labels name no parent repository' });
       continue;
     }
-    found.push({
-      ...base,
-      ...registration(
-        owner,
-        'container',
-        sandbox,
-        project,
-        (parent) => locateSandbox(plan(sandbox), parent, 'container', '', prefix),
-        name,
-      ),
-    });
+    pending.push(
+      parents.ownerOf(parentPath, project).then((owner) => ({
+        ...base,
+        ...registration(
+          owner,
+          'container',
+          sandbox,
+          project,
+          (parent) => locateSandbox(plan(sandbox), parent, 'container', '', prefix),
+          name,
+        ),
+      })),
+    );
   }
+  const found = await Promise.all(pending);
   await readVolumeActivity(
     options,
     found.filter((s) => !s.notSandbox),

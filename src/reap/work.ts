@@ -34,6 +34,9 @@ export interface WorkDeps {
   image: string;
 }
 
+/** Parents checked at once (each: two or three git processes, a helper container when one is needed). */
+const PARENTS_IN_FLIGHT = 4;
+
 /** What one sandbox's history is, before the parent is asked. */
 type History = { error: string } | { headOid: string; named: readonly string[]; operation?: string };
 
@@ -55,8 +58,8 @@ export async function checkWork(
     group.sandboxes.push(s);
     byParent.set(s.parent.gitDir, group);
   }
-  // Two parents at a time: one's helper container runs while the other's files are read.
-  await inParallel([...byParent.values()], 2, async ({ parent, sandboxes: group }) => {
+  // A few parents at a time: one's git or helper container runs while another's files are read.
+  await inParallel([...byParent.values()], PARENTS_IN_FLIGHT, async ({ parent, sandboxes: group }) => {
     for (const [key, report] of await checkParentGroup(parent, group, deps)) reports.set(key, report);
   });
   return reports;
