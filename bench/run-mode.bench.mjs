@@ -3,7 +3,7 @@
 //
 //   npm run bench                      # generated repository in the shape of git's own (cached in .bench/)
 //   BENCH_REPO=/path npm run bench     # a private clone of any real repository instead
-//   BENCH_REPEAT=7 (default)  BENCH_STRICT=1 (exit 1 when a target is missed)  BENCH_WRITE=0 (no docs update)
+//   BENCH_REPEAT=8 (default; even)  BENCH_STRICT=1 (exit 1 when a target is missed)  BENCH_WRITE=0 (no docs update)
 //
 // 1. start → the command's first instruction, new transient sandbox, per isolation. The action makes a
 //    repository of its own borrowing the parent's objects (git init + objects/info/alternates + reset
@@ -38,7 +38,12 @@ import {
   writeSection,
 } from './lib.mjs';
 
-const REPEAT = Number(process.env.BENCH_REPEAT ?? 7);
+// Even: each side runs second in a pair as often as first. Measured: the second run of a pair is 0.7–1.2 s
+// slower on this machine (it follows the first one's removal of a 60 MB sandbox), so with an odd count
+// the side that runs second once more carries that into its median.
+const REPEAT = Number(process.env.BENCH_REPEAT ?? 8);
+if (!Number.isInteger(REPEAT) || REPEAT < 2 || REPEAT % 2)
+  throw new Error(`BENCH_REPEAT must be an even number (each side runs first as often as second): ${REPEAT}`);
 const FIRST_INSTRUCTION = 'date +%s%N';
 // Issue 9: ≤ 1.1× (disk) and ≤ 1.3× (volume) the hand-written `git worktree add` + `docker run`; reuse
 // ≤ +0.15 s over a bare `docker run`. Peak memory as in issue 2.
@@ -394,13 +399,13 @@ async function report({ source, shape, note, load, times }) {
     const here = t.reuseHere.length ? `; reuse on Node ${process.versions.node} ${list(t.reuseHere)}` : '';
     return `- ${label}: action ${list(t.action)}; hand-written ${list(t.hand)}; reuse ${list(t.reuse)}; bare ${list(t.bare)}${here}`;
   }).join('\n');
-  const command = `${process.env.BENCH_REPO ? `BENCH_REPO=${process.env.BENCH_REPO} ` : ''}${REPEAT === 7 ? '' : `BENCH_REPEAT=${REPEAT} `}node bench/run-mode.bench.mjs`;
+  const command = `${process.env.BENCH_REPO ? `BENCH_REPO=${process.env.BENCH_REPO} ` : ''}${REPEAT === 8 ? '' : `BENCH_REPEAT=${REPEAT} `}node bench/run-mode.bench.mjs`;
   const body = `
 Produced by \`${command}\` on ${new Date().toISOString().slice(0, 10)}, from commit ${commit} (also run by \`npm run bench\`; after \`bash scripts/setup.sh\` and \`npm run build\`; \`BENCH_REPO=/path\` measures a private clone of any repository, \`BENCH_REPEAT\`, \`BENCH_STRICT=1\` to exit 1 when a target is missed).
 
 - Machine: ${note} (the benchmark's); the action runs on Node ${actionNodeVersion}${ACTION_NODE === process.execPath ? '' : ' (test/node24: `runs.using: node24`, what GitHub runs it on; `BENCH_NODE` picks another)'}; 1-minute load average ${load[0]} at the start, ${load[1]} at the end. Docker ${dockerVersion ?? '?'}, git ${gitVersion}, image \`${IMAGE}\`, running as uid ${uid}.
 - Repository: ${source}: ${shape.files} files, ${(shape.bytes / 1e6).toFixed(1)} MB checked out, ${shape.commits} commits.
-- ${REPEAT} repetitions after one warm-up; action and baseline interleaved in alternating order, each after a \`sync\`; medians. Times run from spawning the process (\`node dist/index.js\` with INPUT_* variables, action.yml's defaults and per-step GITHUB_OUTPUT/GITHUB_STATE files, as the runner does; or the hand-written equivalent's first command) to the \`date +%s%N\` the command prints first in the container. Every transient sandbox is new and removed afterwards (the action's post step; checked).
+- ${REPEAT} repetitions after one warm-up; action and baseline interleaved in alternating order, each first in half of the pairs (the second run of a pair was measured 0.7–1.2 s slower: it follows the removal of the first one's 60 MB sandbox), each after a \`sync\`; medians. Times run from spawning the process (\`node dist/index.js\` with INPUT_* variables, action.yml's defaults and per-step GITHUB_OUTPUT/GITHUB_STATE files, as the runner does; or the hand-written equivalent's first command) to the \`date +%s%N\` the command prints first in the container. Every transient sandbox is new and removed afterwards (the action's post step; checked).
 - What the action does: a repository of its own per sandbox (\`git init\`, \`objects/info/alternates\` to the parent's store, \`git reset --hard\`; in a helper container for a volume), the parent's records as refs, then the command in a container that sees the parent read-only with its \`.git\` hidden and only its object store mounted (read-only).
 - Hand-written equivalents (the baselines issue 9 names, i.e. the old design by hand): disk: \`git worktree add --detach\` + \`docker run --rm -v\` (parent read-only, its .git and the worktree read-write); volume: \`docker volume create\` + a helper \`docker run\` doing \`git worktree add\` into the volume + \`docker run\`. Reuse: a bare \`docker run\` with the mounts the action's command container gets (parent read-only, a tmpfs over its .git, its object store read-only, the sandbox; a disk sandbox's home too).
 - Peak memory: VmHWM of each action process (main and post steps), polled from /proc every 5 ms.
