@@ -131,6 +131,11 @@ export async function runStep(options: StepOptions): Promise<StepResult> {
     cmd = 'sh';
   }
   const child = spawn(cmd, args, { cwd: options.cwd ?? files, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let killed = false;
+  const kill = () => {
+    killed = true;
+    child.kill('SIGKILL');
+  };
   // setpriv execs node in the same process: the pid is the action's.
   let peakRssKb = 0;
   const poller = setInterval(() => (peakRssKb = Math.max(peakRssKb, peakRss(child.pid!))), 50);
@@ -141,15 +146,18 @@ export async function runStep(options: StepOptions): Promise<StepResult> {
     stdoutBytes += d.length;
     stdout += d.toString();
     if (options.discardStdout && stdout.length > 65536) stdout = stdout.slice(-65536);
-    if (options.killWhen?.test(stdout)) child.kill('SIGKILL');
+    if (options.killWhen?.test(stdout)) kill();
     options.onStdout?.(stdout);
   });
   child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-  const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 240_000);
+  const timer = setTimeout(kill, options.timeoutMs ?? 240_000);
   child.on('error', (error) => (stderr += `spawn failed: ${error.message}`));
-  const killer = options.killAfterMs
-    ? setTimeout(() => child.kill('SIGKILL'), options.killAfterMs)
-    : undefined;
+  const killer = options.killAfterMs ? setTimeout(kill, options.killAfterMs) : undefined;
+  // A killed step's children (the engine's CLI attached to a running container) keep its output open:
+  // as the runner does, stop reading once the step's own process is gone, instead of waiting for them.
+  child.on('exit', () => {
+    if (killed) setTimeout(() => [child.stdout, child.stderr].forEach((s) => s.destroy()), 500);
+  });
   const [code, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve) =>
     child.on('close', (c, s) => resolve([c, s])),
   );
