@@ -1061,18 +1061,10 @@ function readWork(records, text) {
 ;// CONCATENATED MODULE: ./src/reap/parallel.ts
 // Bounded concurrency for the reaper's batches (checks, removals): enough calls in flight to keep a busy
 // disk or the container engine working, few enough not to swamp a shared machine.
-/** Maps with at most `limit` calls in flight; results in input order. */
-async function inParallel(items, limit, fn) {
-    const results = new Array(items.length);
-    let next = 0;
-    const worker = async () => {
-        while (next < items.length) {
-            const i = next++;
-            results[i] = await fn(items[i]);
-        }
-    };
-    await Promise.all(Array.from({ length: Math.min(Math.max(1, limit), items.length) }, worker));
-    return results;
+/** Maps with at most `limit` calls in flight, started in input order; results in input order. */
+function inParallel(items, limit, fn) {
+    const limited = limiter(Math.max(1, limit));
+    return Promise.all(items.map((item) => limited(() => fn(item))));
 }
 /**
  * For calls that come one at a time (not as a list): each call to the returned function waits while
@@ -1121,6 +1113,7 @@ function limiter(limit) {
 
 
 
+
 class UnsafeRemovalError extends Error {
 }
 /** Refuses anything that is not a real folder exactly two levels under the real root. */
@@ -1142,7 +1135,7 @@ async function removeSandboxTree(root, target) {
     assertSandboxPath(root, target);
     const result = { gone: false, unlinked: false, freedBytes: 0, problems: [] };
     const gitDir = external_node_path_.join(target, '.git');
-    if (lstatOrUndefined(gitDir)) {
+    if (lstat(gitDir)) {
         try {
             await promises_.rename(gitDir, external_node_path_.join(target, `.git-removed-${(0,external_node_crypto_.randomBytes)(6).toString('hex')}`));
         }
@@ -1153,7 +1146,7 @@ async function removeSandboxTree(root, target) {
     }
     result.unlinked = true;
     await removeFolder(target, external_node_fs_.lstatSync(target).dev, result);
-    result.gone = !lstatOrUndefined(target);
+    result.gone = !lstat(target);
     return result;
 }
 /** Removes `<root>/<project>/.home/<sandbox>` (real folders only, links never followed); problems are added. */
@@ -1164,7 +1157,7 @@ async function removeHomeFolder(root, home, result) {
         throw new UnsafeRemovalError(`${home} is not a folder <root>/<project>/${layout/* HOME_FOLDER */.Ps}/<sandbox> under ${realRoot}`);
     let st;
     for (const dir of [external_node_path_.join(realRoot, parts[0]), external_node_path_.join(realRoot, parts[0], parts[1]), home]) {
-        st = lstatOrUndefined(dir);
+        st = lstat(dir);
         if (!st)
             return;
         if (!st.isDirectory())
@@ -1188,7 +1181,7 @@ async function removeFolder(dir, device, result, top = true) {
     const others = [];
     for (const name of await listForRemoval(dir, fail)) {
         const entry = external_node_path_.join(dir, name);
-        const st = lstatOrUndefined(entry);
+        const st = lstat(entry);
         if (!st)
             continue;
         if (!st.isDirectory())
@@ -1206,7 +1199,7 @@ async function removeFolder(dir, device, result, top = true) {
     for (const folder of folders)
         if (await removeFolder(folder, device, result, false))
             failedBelow = true;
-    const st = lstatOrUndefined(dir);
+    const st = lstat(dir);
     const problem = await removeEmptyFolder(dir, top);
     if (!problem)
         result.freedBytes += st ? st.blocks * 512 : 0;
@@ -1284,14 +1277,6 @@ async function makeWritable(dir, error) {
         return false;
     }
 }
-function lstatOrUndefined(p) {
-    try {
-        return external_node_fs_.lstatSync(p, { throwIfNoEntry: false });
-    }
-    catch {
-        return undefined;
-    }
-}
 function code(error) {
     return error.code ?? String(error);
 }
@@ -1332,6 +1317,8 @@ function measureTree(top) {
     return total;
 }
 
+// EXTERNAL MODULE: external "node:timers/promises"
+var external_node_timers_promises_ = __webpack_require__(8500);
 ;// CONCATENATED MODULE: ./src/engine/inventory.ts
 /** Every volume carrying `label` (key or key=value), with its labels: one engine call whatever the count. */
 async function listVolumes(engine, label, labelKeys) {
@@ -1554,6 +1541,7 @@ function parentStatus(parentPath, gitDir) {
 
 
 
+
 const SANDBOX_NAME = /^[A-Za-z0-9_-][A-Za-z0-9._-]*$/;
 async function scanSandboxes(options) {
     const parents = new ParentCache(options.git);
@@ -1632,7 +1620,7 @@ async function scanDisk(root, parents, warnings) {
         }
         // The folders are read synchronously: between projects, the processes asked for so far (the parents'
         // records, the engine's volumes) get started.
-        await new Promise((resolve) => setImmediate(resolve));
+        await (0,external_node_timers_promises_.setImmediate)();
     }
     return Promise.all(found);
 }

@@ -4657,7 +4657,7 @@ async function pushSandbox(git, sandbox, report, to, token, ui) {
 /** Containers of the sandbox that a killed run left (its note says there may be some): removed. */
 async function removeLeftContainers(engine, sandbox) {
     const note = (0,lock/* containerNotePath */.NJ)(sandbox.parent.gitDir, sandbox.name);
-    if (!(await promises_.stat(note).then(() => true, () => false)))
+    if (!(await (0,bookkeeping/* pathExists */.s0)(note)))
         return [];
     const removed = await engine.removeContainersLabelled((0,labels/* commandLabels */.nX)(sandbox));
     await promises_.rm(note, { force: true });
@@ -4785,6 +4785,7 @@ const silentUi = {
 /* harmony export */   gE: () => (/* binding */ dropRecords),
 /* harmony export */   iC: () => (/* binding */ writeParentNote),
 /* harmony export */   o8: () => (/* binding */ PARENT_NOTE),
+/* harmony export */   s0: () => (/* binding */ pathExists),
 /* harmony export */   yB: () => (/* binding */ sandboxRefs)
 /* harmony export */ });
 /* unused harmony exports isolationWord, refComponent, recordedSandboxes */
@@ -4835,7 +4836,7 @@ function privateStorePath(parent, sandbox) {
 async function ensurePrivateStore(git, parent, store) {
     const alternates = node_path__WEBPACK_IMPORTED_MODULE_1__.join(store, 'objects', 'info', 'alternates');
     const wanted = `${parent.objectStores[0]}\n`;
-    if (!(await exists(node_path__WEBPACK_IMPORTED_MODULE_1__.join(store, 'HEAD')))) {
+    if (!(await pathExists(node_path__WEBPACK_IMPORTED_MODULE_1__.join(store, 'HEAD')))) {
         await node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.mkdir(node_path__WEBPACK_IMPORTED_MODULE_1__.dirname(store), { recursive: true });
         await git.run(parent.gitDir, ['init', '--quiet', '--bare', '--template=', '--', store]);
     }
@@ -4877,7 +4878,8 @@ async function writeParentNote(projectDir, parent) {
         return;
     await node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.writeFile(file, `${parent.path}\n`);
 }
-async function exists(p) {
+/** Whether anything (a link too) is at `p`. */
+async function pathExists(p) {
     return node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.lstat(p).then(() => true, () => false);
 }
 
@@ -4996,7 +4998,7 @@ async function lookUp(git, engine, sandbox, refs) {
 async function isPresent(engine, sandbox) {
     if (sandbox.isolation === 'container')
         return engine.volumeExists(sandbox.volume);
-    return exists(sandbox.hostPath);
+    return (0,_bookkeeping_js__WEBPACK_IMPORTED_MODULE_6__/* .pathExists */ .s0)(sandbox.hostPath);
 }
 async function readSeed(git, parent, plan) {
     const rev = plan.source === 'local'
@@ -5128,7 +5130,7 @@ async function createInVolume(engine, sandbox, seed, image, recover) {
 }
 /** An empty folder where the sandbox goes is removed; one holding files nobody recorded is refused. */
 async function refuseForeignFolder(sandbox) {
-    if (!(await exists(sandbox.hostPath)))
+    if (!(await (0,_bookkeeping_js__WEBPACK_IMPORTED_MODULE_6__/* .pathExists */ .s0)(sandbox.hostPath)))
         return;
     if ((await node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.readdir(sandbox.hostPath)).length > 0)
         throw new SandboxConflictError(`${sandbox.hostPath} exists and holds files, but ${sandbox.parent.path} has no record of a sandbox there: it is not touched. Move it away or remove it, then run again.`);
@@ -5145,9 +5147,6 @@ async function creationFailure(dir, message) {
     const stats = await node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.statfs(dir).catch(() => undefined);
     const free = stats ? `, ${Math.floor((stats.bavail * stats.bsize) / 1024)} KiB free now` : '';
     return `Writing the sandbox under ${dir} failed (No space left on device?${free}): the sandbox was not created.`;
-}
-async function exists(p) {
-    return node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.lstat(p).then(() => true, () => false);
 }
 
 
@@ -6200,6 +6199,13 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:queryst
 /***/ ((module) => {
 
 module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:stream");
+
+/***/ }),
+
+/***/ 8500:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:timers/promises");
 
 /***/ }),
 

@@ -8792,7 +8792,7 @@ function privateStorePath(parent, sandbox) {
 async function ensurePrivateStore(git, parent, store) {
     const alternates = external_node_path_.join(store, 'objects', 'info', 'alternates');
     const wanted = `${parent.objectStores[0]}\n`;
-    if (!(await bookkeeping_exists(external_node_path_.join(store, 'HEAD')))) {
+    if (!(await pathExists(external_node_path_.join(store, 'HEAD')))) {
         await promises_namespaceObject.mkdir(external_node_path_.dirname(store), { recursive: true });
         await git.run(parent.gitDir, ['init', '--quiet', '--bare', '--template=', '--', store]);
     }
@@ -8834,7 +8834,8 @@ async function writeParentNote(projectDir, parent) {
         return;
     await promises_namespaceObject.writeFile(file, `${parent.path}\n`);
 }
-async function bookkeeping_exists(p) {
+/** Whether anything (a link too) is at `p`. */
+async function pathExists(p) {
     return promises_namespaceObject.lstat(p).then(() => true, () => false);
 }
 
@@ -9148,7 +9149,7 @@ async function lookUp(git, engine, sandbox, refs) {
 async function isPresent(engine, sandbox) {
     if (sandbox.isolation === 'container')
         return engine.volumeExists(sandbox.volume);
-    return create_exists(sandbox.hostPath);
+    return pathExists(sandbox.hostPath);
 }
 async function readSeed(git, parent, plan) {
     const rev = plan.source === 'local'
@@ -9280,7 +9281,7 @@ async function createInVolume(engine, sandbox, seed, image, recover) {
 }
 /** An empty folder where the sandbox goes is removed; one holding files nobody recorded is refused. */
 async function refuseForeignFolder(sandbox) {
-    if (!(await create_exists(sandbox.hostPath)))
+    if (!(await pathExists(sandbox.hostPath)))
         return;
     if ((await promises_namespaceObject.readdir(sandbox.hostPath)).length > 0)
         throw new SandboxConflictError(`${sandbox.hostPath} exists and holds files, but ${sandbox.parent.path} has no record of a sandbox there: it is not touched. Move it away or remove it, then run again.`);
@@ -9297,9 +9298,6 @@ async function creationFailure(dir, message) {
     const stats = await promises_namespaceObject.statfs(dir).catch(() => undefined);
     const free = stats ? `, ${Math.floor((stats.bavail * stats.bsize) / 1024)} KiB free now` : '';
     return `Writing the sandbox under ${dir} failed (No space left on device?${free}): the sandbox was not created.`;
-}
-async function create_exists(p) {
-    return promises_namespaceObject.lstat(p).then(() => true, () => false);
 }
 
 ;// CONCATENATED MODULE: ./src/sandbox/remove.ts
@@ -10742,7 +10740,7 @@ async function pushSandbox(git, sandbox, report, to, token, ui) {
 /** Containers of the sandbox that a killed run left (its note says there may be some): removed. */
 async function removeLeftContainers(engine, sandbox) {
     const note = containerNotePath(sandbox.parent.gitDir, sandbox.name);
-    if (!(await promises_namespaceObject.stat(note).then(() => true, () => false)))
+    if (!(await pathExists(note)))
         return [];
     const removed = await engine.removeContainersLabelled(commandLabels(sandbox));
     await promises_namespaceObject.rm(note, { force: true });
@@ -11921,18 +11919,10 @@ function readWork(records, text) {
 ;// CONCATENATED MODULE: ./src/reap/parallel.ts
 // Bounded concurrency for the reaper's batches (checks, removals): enough calls in flight to keep a busy
 // disk or the container engine working, few enough not to swamp a shared machine.
-/** Maps with at most `limit` calls in flight; results in input order. */
-async function inParallel(items, limit, fn) {
-    const results = new Array(items.length);
-    let next = 0;
-    const worker = async () => {
-        while (next < items.length) {
-            const i = next++;
-            results[i] = await fn(items[i]);
-        }
-    };
-    await Promise.all(Array.from({ length: Math.min(Math.max(1, limit), items.length) }, worker));
-    return results;
+/** Maps with at most `limit` calls in flight, started in input order; results in input order. */
+function inParallel(items, limit, fn) {
+    const limited = limiter(Math.max(1, limit));
+    return Promise.all(items.map((item) => limited(() => fn(item))));
 }
 /**
  * For calls that come one at a time (not as a list): each call to the returned function waits while
@@ -11981,6 +11971,7 @@ function limiter(limit) {
 
 
 
+
 class UnsafeRemovalError extends Error {
 }
 /** Refuses anything that is not a real folder exactly two levels under the real root. */
@@ -12002,7 +11993,7 @@ async function removeSandboxTree(root, target) {
     assertSandboxPath(root, target);
     const result = { gone: false, unlinked: false, freedBytes: 0, problems: [] };
     const gitDir = external_node_path_.join(target, '.git');
-    if (lstatOrUndefined(gitDir)) {
+    if (sandbox_files_lstat(gitDir)) {
         try {
             await promises_namespaceObject.rename(gitDir, external_node_path_.join(target, `.git-removed-${(0,external_node_crypto_namespaceObject.randomBytes)(6).toString('hex')}`));
         }
@@ -12013,7 +12004,7 @@ async function removeSandboxTree(root, target) {
     }
     result.unlinked = true;
     await removeFolder(target, external_node_fs_.lstatSync(target).dev, result);
-    result.gone = !lstatOrUndefined(target);
+    result.gone = !sandbox_files_lstat(target);
     return result;
 }
 /** Removes `<root>/<project>/.home/<sandbox>` (real folders only, links never followed); problems are added. */
@@ -12024,7 +12015,7 @@ async function removeHomeFolder(root, home, result) {
         throw new UnsafeRemovalError(`${home} is not a folder <root>/<project>/${HOME_FOLDER}/<sandbox> under ${realRoot}`);
     let st;
     for (const dir of [external_node_path_.join(realRoot, parts[0]), external_node_path_.join(realRoot, parts[0], parts[1]), home]) {
-        st = lstatOrUndefined(dir);
+        st = sandbox_files_lstat(dir);
         if (!st)
             return;
         if (!st.isDirectory())
@@ -12048,7 +12039,7 @@ async function removeFolder(dir, device, result, top = true) {
     const others = [];
     for (const name of await listForRemoval(dir, fail)) {
         const entry = external_node_path_.join(dir, name);
-        const st = lstatOrUndefined(entry);
+        const st = sandbox_files_lstat(entry);
         if (!st)
             continue;
         if (!st.isDirectory())
@@ -12066,7 +12057,7 @@ async function removeFolder(dir, device, result, top = true) {
     for (const folder of folders)
         if (await removeFolder(folder, device, result, false))
             failedBelow = true;
-    const st = lstatOrUndefined(dir);
+    const st = sandbox_files_lstat(dir);
     const problem = await removeEmptyFolder(dir, top);
     if (!problem)
         result.freedBytes += st ? st.blocks * 512 : 0;
@@ -12144,14 +12135,6 @@ async function makeWritable(dir, error) {
         return false;
     }
 }
-function lstatOrUndefined(p) {
-    try {
-        return external_node_fs_.lstatSync(p, { throwIfNoEntry: false });
-    }
-    catch {
-        return undefined;
-    }
-}
 function code(error) {
     return error.code ?? String(error);
 }
@@ -12192,6 +12175,8 @@ function measureTree(top) {
     return total;
 }
 
+;// CONCATENATED MODULE: external "node:timers/promises"
+const external_node_timers_promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:timers/promises");
 ;// CONCATENATED MODULE: ./src/engine/inventory.ts
 /** Every volume carrying `label` (key or key=value), with its labels: one engine call whatever the count. */
 async function listVolumes(engine, label, labelKeys) {
@@ -12412,6 +12397,7 @@ function parentStatus(parentPath, gitDir) {
 
 
 
+
 const SANDBOX_NAME = /^[A-Za-z0-9_-][A-Za-z0-9._-]*$/;
 async function scanSandboxes(options) {
     const parents = new ParentCache(options.git);
@@ -12490,7 +12476,7 @@ async function scanDisk(root, parents, warnings) {
         }
         // The folders are read synchronously: between projects, the processes asked for so far (the parents'
         // records, the engine's volumes) get started.
-        await new Promise((resolve) => setImmediate(resolve));
+        await (0,external_node_timers_promises_namespaceObject.setImmediate)();
     }
     return Promise.all(found);
 }

@@ -1,22 +1,14 @@
 // Bounded concurrency for the reaper's batches (checks, removals): enough calls in flight to keep a busy
 // disk or the container engine working, few enough not to swamp a shared machine.
 
-/** Maps with at most `limit` calls in flight; results in input order. */
-export async function inParallel<T, R>(
+/** Maps with at most `limit` calls in flight, started in input order; results in input order. */
+export function inParallel<T, R>(
   items: readonly T[],
   limit: number,
   fn: (item: T) => Promise<R>,
 ): Promise<R[]> {
-  const results = new Array<R>(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const i = next++;
-      results[i] = await fn(items[i]);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(Math.max(1, limit), items.length) }, worker));
-  return results;
+  const limited = limiter(Math.max(1, limit));
+  return Promise.all(items.map((item) => limited(() => fn(item))));
 }
 
 /**

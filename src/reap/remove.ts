@@ -19,6 +19,7 @@ import * as fsp from 'node:fs/promises';
 import * as path from 'node:path';
 import { HOME_FOLDER } from '../sandbox/layout.js';
 import { inParallel } from './parallel.js';
+import { lstat } from './sandbox-files.js';
 
 export interface RemovalProblem {
   path: string;
@@ -55,7 +56,7 @@ export async function removeSandboxTree(root: string, target: string): Promise<T
   assertSandboxPath(root, target);
   const result: TreeRemoval = { gone: false, unlinked: false, freedBytes: 0, problems: [] };
   const gitDir = path.join(target, '.git');
-  if (lstatOrUndefined(gitDir)) {
+  if (lstat(gitDir)) {
     try {
       await fsp.rename(gitDir, path.join(target, `.git-removed-${randomBytes(6).toString('hex')}`));
     } catch (error) {
@@ -65,7 +66,7 @@ export async function removeSandboxTree(root: string, target: string): Promise<T
   }
   result.unlinked = true;
   await removeFolder(target, fs.lstatSync(target).dev, result);
-  result.gone = !lstatOrUndefined(target);
+  result.gone = !lstat(target);
   return result;
 }
 
@@ -79,7 +80,7 @@ export async function removeHomeFolder(root: string, home: string, result: TreeR
     );
   let st: fs.Stats | undefined;
   for (const dir of [path.join(realRoot, parts[0]), path.join(realRoot, parts[0], parts[1]), home]) {
-    st = lstatOrUndefined(dir);
+    st = lstat(dir);
     if (!st) return;
     if (!st.isDirectory())
       throw new UnsafeRemovalError(`${dir} is not a folder (a symbolic link is never followed)`);
@@ -104,7 +105,7 @@ async function removeFolder(dir: string, device: number, result: TreeRemoval, to
   const others: Array<{ entry: string; st: fs.Stats }> = [];
   for (const name of await listForRemoval(dir, fail)) {
     const entry = path.join(dir, name);
-    const st = lstatOrUndefined(entry);
+    const st = lstat(entry);
     if (!st) continue;
     if (!st.isDirectory()) others.push({ entry, st });
     else if (st.dev !== device) fail(entry, 'another filesystem is mounted here: not crossed');
@@ -115,7 +116,7 @@ async function removeFolder(dir: string, device: number, result: TreeRemoval, to
     if (problem) fail(entry, problem);
   });
   for (const folder of folders) if (await removeFolder(folder, device, result, false)) failedBelow = true;
-  const st = lstatOrUndefined(dir);
+  const st = lstat(dir);
   const problem = await removeEmptyFolder(dir, top);
   if (!problem) result.freedBytes += st ? st.blocks * 512 : 0;
   // A folder that still holds what could not be deleted is already explained by that entry.
@@ -181,14 +182,6 @@ async function makeWritable(dir: string, error: unknown): Promise<boolean> {
     return true;
   } catch {
     return false;
-  }
-}
-
-function lstatOrUndefined(p: string): fs.Stats | undefined {
-  try {
-    return fs.lstatSync(p, { throwIfNoEntry: false });
-  } catch {
-    return undefined;
   }
 }
 

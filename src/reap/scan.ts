@@ -13,6 +13,7 @@
 // SANDBOXES_PER_HELPER volumes for volume sandboxes. The host reads nothing else in a sandbox here.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { setImmediate } from 'node:timers/promises';
 import { listVolumes } from '../engine/inventory.js';
 import { label, MANAGED_LABEL, VOLUME_LABEL_KEYS } from '../engine/labels.js';
 import { HOME_FOLDER, locateSandbox } from '../sandbox/layout.js';
@@ -103,7 +104,7 @@ async function scanDisk(root: string, parents: ParentCache, warnings: string[]):
     }
     // The folders are read synchronously: between projects, the processes asked for so far (the parents'
     // records, the engine's volumes) get started.
-    await new Promise((resolve) => setImmediate(resolve));
+    await setImmediate();
   }
   return Promise.all(found);
 }

@@ -8,7 +8,7 @@ import { Git } from '../engine/git.js';
 import { commandLabels } from '../engine/labels.js';
 import { resolveBranch } from '../sandbox/branch.js';
 import { prepareSandbox } from '../sandbox/create.js';
-import { sandboxRefs } from '../sandbox/bookkeeping.js';
+import { pathExists, sandboxRefs } from '../sandbox/bookkeeping.js';
 import { locateSandbox, whereIs, type PreparedSandbox, type Sandbox } from '../sandbox/layout.js';
 import { containerNotePath, lockSandbox } from '../sandbox/lock.js';
 import { findParentRepository } from '../sandbox/repository.js';
@@ -222,13 +222,7 @@ async function pushSandbox(
 /** Containers of the sandbox that a killed run left (its note says there may be some): removed. */
 async function removeLeftContainers(engine: ContainerEngine, sandbox: Sandbox): Promise<string[]> {
   const note = containerNotePath(sandbox.parent.gitDir, sandbox.name);
-  if (
-    !(await fs.stat(note).then(
-      () => true,
-      () => false,
-    ))
-  )
-    return [];
+  if (!(await pathExists(note))) return [];
   const removed = await engine.removeContainersLabelled(commandLabels(sandbox));
   await fs.rm(note, { force: true });
   return removed;

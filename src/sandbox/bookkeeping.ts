@@ -67,7 +67,7 @@ export function privateStorePath(
 export async function ensurePrivateStore(git: Git, parent: ParentRepository, store: string): Promise<void> {
   const alternates = path.join(store, 'objects', 'info', 'alternates');
   const wanted = `${parent.objectStores[0]}\n`;
-  if (!(await exists(path.join(store, 'HEAD')))) {
+  if (!(await pathExists(path.join(store, 'HEAD')))) {
     await fs.mkdir(path.dirname(store), { recursive: true });
     await git.run(parent.gitDir, ['init', '--quiet', '--bare', '--template=', '--', store]);
   } else if ((await fs.readFile(alternates, 'utf8').catch(() => '')) === wanted) return;
@@ -109,7 +109,8 @@ export async function writeParentNote(projectDir: string, parent: ParentReposito
   await fs.writeFile(file, `${parent.path}\n`);
 }
 
-async function exists(p: string): Promise<boolean> {
+/** Whether anything (a link too) is at `p`. */
+export async function pathExists(p: string): Promise<boolean> {
   return fs.lstat(p).then(
     () => true,
     () => false,

@@ -14,7 +14,7 @@ import { volumeLabels } from '../engine/labels.js';
 import { startFailureHint } from '../engine/mode.js';
 import { runProcess } from '../engine/proc.js';
 import type { BranchPlan } from './branch.js';
-import { dropRecords, sandboxRefs, writeParentNote, type SandboxRefs } from './bookkeeping.js';
+import { dropRecords, pathExists, sandboxRefs, writeParentNote, type SandboxRefs } from './bookkeeping.js';
 import {
   sandboxHelper,
   whereIs,
@@ -122,7 +122,7 @@ async function lookUp(
 
 async function isPresent(engine: ContainerEngine, sandbox: Sandbox): Promise<boolean> {
   if (sandbox.isolation === 'container') return engine.volumeExists(sandbox.volume);
-  return exists(sandbox.hostPath);
+  return pathExists(sandbox.hostPath);
 }
 
 async function readSeed(git: Git, parent: ParentRepository, plan: BranchPlan): Promise<Seed> {
@@ -276,7 +276,7 @@ async function createInVolume(
 
 /** An empty folder where the sandbox goes is removed; one holding files nobody recorded is refused. */
 async function refuseForeignFolder(sandbox: DiskSandbox): Promise<void> {
-  if (!(await exists(sandbox.hostPath))) return;
+  if (!(await pathExists(sandbox.hostPath))) return;
   if ((await fs.readdir(sandbox.hostPath)).length > 0)
     throw new SandboxConflictError(
       `${sandbox.hostPath} exists and holds files, but ${sandbox.parent.path} has no record of a sandbox there: it is not touched. Move it away or remove it, then run again.`,
@@ -296,11 +296,4 @@ async function creationFailure(dir: string, message: string): Promise<string> {
   const stats = await fs.statfs(dir).catch(() => undefined);
   const free = stats ? `, ${Math.floor((stats.bavail * stats.bsize) / 1024)} KiB free now` : '';
   return `Writing the sandbox under ${dir} failed (No space left on device?${free}): the sandbox was not created.`;
-}
-
-async function exists(p: string): Promise<boolean> {
-  return fs.lstat(p).then(
-    () => true,
-    () => false,
-  );
 }
