@@ -55,9 +55,12 @@ function resilienceOptions(options) {
     };
 }
 
+// EXTERNAL MODULE: ./src/github/http-client-on-demand.ts
+var http_client_on_demand = __webpack_require__(4793);
 // EXTERNAL MODULE: ./src/github/undici-on-demand.ts
 var undici_on_demand = __webpack_require__(9305);
 ;// CONCATENATED MODULE: ./src/github/api.ts
+
 
 
 function apiUrl(env) {
@@ -67,9 +70,9 @@ async function connectGitHub(token, baseUrl, repo, options = {}) {
     if (!token)
         throw new Error("The pull-request bot needs the 'token' input to call the GitHub API.");
     const [{ getOctokit }, { retry }, { throttling }] = await Promise.all([
-        // @actions/github builds a proxy agent from undici as it loads (synchronously): undici first
-        // (undici-on-demand.ts).
-        (0,undici_on_demand.loadUndici)().then(() => __webpack_require__.e(/* import() */ 758).then(__webpack_require__.bind(__webpack_require__, 1758))),
+        // @actions/github builds a proxy agent with @actions/http-client and undici as it loads
+        // (synchronously): both first (http-client-on-demand.ts, undici-on-demand.ts).
+        Promise.all([(0,undici_on_demand.loadUndici)(), (0,http_client_on_demand/* loadHttpClient */.w)()]).then(() => __webpack_require__.e(/* import() */ 758).then(__webpack_require__.bind(__webpack_require__, 1758))),
         __webpack_require__.e(/* import() */ 735).then(__webpack_require__.bind(__webpack_require__, 9735)),
         __webpack_require__.e(/* import() */ 856).then(__webpack_require__.bind(__webpack_require__, 4475)),
     ]);
@@ -211,6 +214,41 @@ function repositoryName(value, payload) {
         throw new Error(`GITHUB_REPOSITORY is ${JSON.stringify(full)}: expected owner/name.`);
     return { owner: match[1], repo: match[2] };
 }
+
+
+/***/ }),
+
+/***/ 4793:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   Q: () => (/* binding */ HttpClient),
+/* harmony export */   w: () => (/* binding */ loadHttpClient)
+/* harmony export */ });
+// What the bundle gets for `import … from '@actions/http-client'` (tsconfig.json `paths`, which ncc's
+// resolver follows; docs/adr/0008-undici-on-demand.md). @actions/core imports its OIDC client, and with
+// it @actions/http-client, Node's http, https and tls, and tunnel (net, assert), the moment it is
+// imported, although only `getIDToken` uses it, which this action never calls. Here the client is a
+// chunk of its own, loaded by the one path that talks to GitHub (api.ts, before @actions/github, which
+// builds its proxy agent with it as it loads). The copy loaded is the one @actions/github depends on:
+// the only one that runs. The names are the ones the bundled toolkit imports (checked by
+// http-client-on-demand.spec.ts).
+const importHttpClient = () => __webpack_require__.e(/* import() */ 659).then(__webpack_require__.t.bind(__webpack_require__, 9659, 23));
+let client;
+/** Loads @actions/http-client (once); the GitHub API client awaits this before it loads @actions/github. */
+async function loadHttpClient() {
+    client ??= await importHttpClient();
+    return client;
+}
+function loaded() {
+    if (!client)
+        throw new Error('Internal error: @actions/http-client was used before loadHttpClient() was awaited.');
+    return client;
+}
+/** A constructor that returns the real client, so callers get the toolkit's own class. */
+const HttpClient = function HttpClient(...args) {
+    return new (loaded().HttpClient)(...args);
+};
 
 
 /***/ }),

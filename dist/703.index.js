@@ -11,8 +11,8 @@ __webpack_require__.d(__webpack_exports__, {
   reapAction: () => (/* binding */ reapAction)
 });
 
-// EXTERNAL MODULE: ./node_modules/@actions/core/lib/core.js + 11 modules
-var core = __webpack_require__(3360);
+// EXTERNAL MODULE: ./node_modules/@actions/core/lib/core.js + 9 modules
+var core = __webpack_require__(9584);
 // EXTERNAL MODULE: ./src/action/ui.ts
 var action_ui = __webpack_require__(6794);
 ;// CONCATENATED MODULE: ./src/reap/bytes.ts

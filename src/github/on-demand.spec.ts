@@ -7,10 +7,12 @@ import * as ts from 'typescript';
 const ROOT = path.resolve(import.meta.dirname, '..', '..');
 
 /**
- * Every use of undici in the toolkit packages the bundle holds, with the names it takes: ESM imports
- * (`import { … } from 'undici'`) and CommonJS ones (`const u = require("undici")`, then `u.Name`).
+ * Every use of `specifier` in the toolkit packages the bundle holds, with the names it takes: ESM imports
+ * (`import { … } from 'x'`, `import * as x from 'x'` then `x.Name`) and CommonJS ones
+ * (`const u = require("x")`, then `u.Name`). Subpaths (`x/lib/auth`) are other modules, not counted.
  */
-function undiciUses(): { file: string; names: string[] }[] {
+function usesOf(specifier: string): { file: string; names: string[] }[] {
+  const quoted = `['"]${specifier.replace(/[/.]/g, '\\$&')}['"]`;
   const found: { file: string; names: string[] }[] = [];
   const walk = (dir: string) => {
     for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
@@ -18,56 +20,101 @@ function undiciUses(): { file: string; names: string[] }[] {
       if (entry.isDirectory()) walk(p);
       else if (entry.name.endsWith('.js')) {
         const text = fs.readFileSync(p, 'utf8');
-        if (!/['"]undici['"]/.test(text)) continue;
+        if (!new RegExp(quoted).test(text)) continue;
         const names = new Set<string>();
-        for (const m of text.matchAll(/^import\s+(.*?)\s+from\s+['"]undici['"]/gm)) {
-          const braces = /^\{([^}]*)\}$/.exec(m[1].trim());
-          // A default or namespace import could take any name: reported as such, so the test fails.
-          if (!braces) names.add(`(whole module: ${m[1]})`);
-          else for (const n of braces[1].split(',')) if (n.trim()) names.add(n.trim().split(/\s+as\s+/)[0]);
+        const usesOfBinding = (binding: string) => {
+          for (const use of text.matchAll(new RegExp(`\\b${binding}\\.(\\w+)`, 'g'))) names.add(use[1]);
+        };
+        for (const m of text.matchAll(new RegExp(`^import\\s+(.*?)\\s+from\\s+${quoted}`, 'gm'))) {
+          const clause = m[1].trim();
+          const braces = /^\{([^}]*)\}$/.exec(clause);
+          const namespace = /^\*\s+as\s+(\w+)$/.exec(clause);
+          if (braces) {
+            for (const n of braces[1].split(',')) if (n.trim()) names.add(n.trim().split(/\s+as\s+/)[0]);
+          } else if (namespace) usesOfBinding(namespace[1]);
+          // A default import could take any name: reported as such, so the test fails.
+          else names.add(`(whole module: ${clause})`);
         }
-        for (const m of text.matchAll(/(\w+)\s*=\s*require\(\s*['"]undici['"]\s*\)/g))
-          for (const use of text.matchAll(new RegExp(`\\b${m[1]}\\.(\\w+)`, 'g'))) names.add(use[1]);
+        for (const m of text.matchAll(new RegExp(`(\\w+)\\s*=\\s*require\\(\\s*${quoted}\\s*\\)`, 'g')))
+          usesOfBinding(m[1]);
         found.push({ file: path.relative(ROOT, p), names: [...names] });
       }
     }
   };
   for (const scope of ['@actions', '@octokit']) walk(path.join(ROOT, 'node_modules', scope));
-  return found;
+  return found.sort((a, b) => a.file.localeCompare(b.file));
 }
 
-describe('undici on demand (the bundle\'s "undici")', () => {
-  it('is what tsconfig.json maps "undici" to, for ncc', () => {
+function missingNames(uses: { file: string; names: string[] }[], module: object): string[] {
+  return uses.flatMap((u) => u.names.filter((n) => !(n in module)).map((n) => `${u.file}: ${n}`));
+}
+
+describe('the bundle\'s "undici" and "@actions/http-client" (loaded on demand)', () => {
+  it('are what tsconfig.json maps them to, for ncc', () => {
     const config = ts.readConfigFile(path.join(ROOT, 'tsconfig.json'), ts.sys.readFile).config;
-    expect(config.compilerOptions.paths).toEqual({ undici: ['./src/github/undici-on-demand.ts'] });
+    expect(config.compilerOptions.paths).toEqual({
+      undici: ['./src/github/undici-on-demand.ts'],
+      '@actions/http-client': ['./src/github/http-client-on-demand.ts'],
+    });
   });
 
-  it('exports every name the bundled toolkit imports from undici (an upgrade that needs more fails here)', async () => {
-    const uses = undiciUses();
+  it('undici: every name the bundled toolkit imports is exported (an upgrade that needs more fails here)', async () => {
+    const uses = usesOf('undici');
     // @actions/core's and @actions/github's http-client (ProxyAgent), and @actions/github (fetch).
-    expect(uses.map((u) => u.file).sort()).toEqual([
+    expect(uses.map((u) => u.file)).toEqual([
       'node_modules/@actions/github/lib/internal/utils.js',
       'node_modules/@actions/github/node_modules/@actions/http-client/lib/index.js',
       'node_modules/@actions/http-client/lib/index.js',
     ]);
-    const onDemand = await import('./undici-on-demand.js');
-    const missing = uses.flatMap((u) =>
-      u.names.filter((n) => !(n in onDemand)).map((n) => `${u.file}: ${n}`),
-    );
-    expect(missing).toEqual([]);
+    expect(missingNames(uses, await import('./undici-on-demand.js'))).toEqual([]);
     expect(uses.flatMap((u) => u.names).sort()).toEqual(['ProxyAgent', 'ProxyAgent', 'fetch']);
   });
 
-  it('refuses a proxy agent before undici is loaded, and builds the real one after', async () => {
-    // A fresh module instance: nothing loaded yet.
-    const fresh = (await import(
+  it('@actions/http-client: every name the bundled toolkit imports is exported', async () => {
+    const uses = usesOf('@actions/http-client');
+    // @actions/core's OIDC client (never called here) and @actions/github's proxy agents.
+    expect(uses.map((u) => u.file)).toEqual([
+      'node_modules/@actions/core/lib/oidc-utils.js',
+      'node_modules/@actions/github/lib/internal/utils.js',
+    ]);
+    expect(missingNames(uses, await import('./http-client-on-demand.js'))).toEqual([]);
+    expect(uses.flatMap((u) => u.names).sort()).toEqual(['HttpClient', 'HttpClient']);
+  });
+
+  it('the http-client loaded is the one @actions/github depends on', async () => {
+    const github = JSON.parse(
+      fs.readFileSync(path.join(ROOT, 'node_modules/@actions/github/package.json'), 'utf8'),
+    );
+    const loadedFrom = path.join(ROOT, 'node_modules/@actions/github/node_modules/@actions/http-client');
+    const version = JSON.parse(fs.readFileSync(path.join(loadedFrom, 'package.json'), 'utf8')).version;
+    const wanted = github.dependencies['@actions/http-client'];
+    // ^major.minor.patch: same major, not older.
+    const [, major] = /^\^(\d+)\./.exec(wanted) ?? [];
+    expect(version.split('.')[0]).toBe(major);
+    const { loadHttpClient } = await import('./http-client-on-demand.js');
+    const real = await import(path.join(loadedFrom, 'lib', 'index.js'));
+    expect((await loadHttpClient()).HttpClient).toBe(real.HttpClient);
+  });
+
+  it('refuse a client or proxy agent before they are loaded, and build the real ones after', async () => {
+    // Fresh module instances: nothing loaded yet.
+    const undici = (await import(
       `./undici-on-demand.js?fresh=${Date.now()}`
     )) as typeof import('./undici-on-demand.js');
-    expect(() => new fresh.ProxyAgent('http://127.0.0.1:9')).toThrow(/before loadUndici\(\) was awaited/);
-    const real = await fresh.loadUndici();
-    const agent = new fresh.ProxyAgent('http://127.0.0.1:9');
-    expect(agent).toBeInstanceOf(real.ProxyAgent);
+    expect(() => new undici.ProxyAgent('http://127.0.0.1:9')).toThrow(/before loadUndici\(\) was awaited/);
+    const realUndici = await undici.loadUndici();
+    const agent = new undici.ProxyAgent('http://127.0.0.1:9');
+    expect(agent).toBeInstanceOf(realUndici.ProxyAgent);
     await agent.close();
+
+    const client = (await import(
+      `./http-client-on-demand.js?fresh=${Date.now()}`
+    )) as typeof import('./http-client-on-demand.js');
+    expect(() => new client.HttpClient('test')).toThrow(/before loadHttpClient\(\) was awaited/);
+    const realClient = await client.loadHttpClient();
+    const made = new client.HttpClient('test');
+    expect(made).toBeInstanceOf(realClient.HttpClient);
+    expect(made.userAgent).toBe('test');
   });
 
   it("fetch loads undici and is undici's fetch", async () => {

@@ -1,6 +1,6 @@
 // What a run-mode step loads: the bundle's start is on the path of every run (issue 9: reuse within
 // 0.15 s of a bare `docker run`), so the HTTP stack that only the GitHub side uses stays out of it
-// (src/github/undici-on-demand.ts, docs/adr/0008-undici-on-demand.md). Node's own list of the built-in
+// (src/github/undici-on-demand.ts, http-client-on-demand.ts, docs/adr/0008-undici-on-demand.md). Node's own list of the built-in
 // modules it loaded (`process.moduleLoadList`) is written when each step's process exits.
 import { afterAll, describe, expect, it } from '@jest/globals';
 import * as fs from 'node:fs';
@@ -18,8 +18,11 @@ afterAll(() => {
   fs.rmSync(scratch, { recursive: true, force: true });
 });
 
-/** Built-in modules that only undici loads here: none of them may appear in a run mode step. */
-const UNDICI_ONLY = ['http2', 'zlib', 'worker_threads', 'perf_hooks', 'dns', 'console'];
+/**
+ * Built-in modules that only the GitHub side's HTTP stack loads here (undici; @actions/http-client and
+ * its tunnel): none of them may appear in a run mode step.
+ */
+const HTTP_ONLY = ['http2', 'zlib', 'worker_threads', 'perf_hooks', 'dns', 'console', 'http', 'https', 'tls'];
 
 /** NODE_OPTIONS for a step that writes the built-in modules it loaded to `file` when it exits. */
 function recordingModules(file: string): Record<string, string> {
@@ -32,7 +35,7 @@ function recordingModules(file: string): Record<string, string> {
 }
 
 describe.each(nodeRuntimes())('$name', ({ execPath, major }) => {
-  it('a run-mode step (main and post) never loads undici and the HTTP/2 stack', async () => {
+  it('a run-mode step (main and post) never loads the HTTP stack (undici, HTTP/2, http, https, tls)', async () => {
     const repo = makeRepo();
     repos.push(repo);
     const list = path.join(scratch, `modules-${major}`);
@@ -59,12 +62,12 @@ describe.each(nodeRuntimes())('$name', ({ execPath, major }) => {
       const modules = loaded.split(' ');
       // the list is real: the step's own built-ins are in it
       expect(modules).toEqual(expect.arrayContaining(['child_process', 'fs']));
-      expect(UNDICI_ONLY.filter((m) => modules.includes(m))).toEqual([]);
+      expect(HTTP_ONLY.filter((m) => modules.includes(m))).toEqual([]);
     }
   });
 
   it('the start-up alone (an input error ends the step before anything runs) loads none of it either', async () => {
-    // The GitHub side does load undici when it talks to the API: test/e2e/pr-bot.test.ts runs that bundle path.
+    // The GitHub side does load them when it talks to the API: test/e2e/pr-bot.test.ts runs that bundle path.
     const list = path.join(scratch, `modules-input-${major}`);
     const step = await runStep({
       node: execPath,
@@ -74,6 +77,6 @@ describe.each(nodeRuntimes())('$name', ({ execPath, major }) => {
     expect(step.code).toBe(1);
     expect(step.stdout).toMatch(/::error::.*'mode'/);
     const modules = fs.readFileSync(list, 'utf8').trim().split(' ');
-    expect(UNDICI_ONLY.filter((m) => modules.includes(m))).toEqual([]);
+    expect(HTTP_ONLY.filter((m) => modules.includes(m))).toEqual([]);
   });
 });
