@@ -218,41 +218,6 @@ function repositoryName(value, payload) {
 
 /***/ }),
 
-/***/ 4793:
-/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
-
-/* harmony export */ __webpack_require__.d(__webpack_exports__, {
-/* harmony export */   Q: () => (/* binding */ HttpClient),
-/* harmony export */   w: () => (/* binding */ loadHttpClient)
-/* harmony export */ });
-// What the bundle gets for `import … from '@actions/http-client'` (tsconfig.json `paths`, which ncc's
-// resolver follows; docs/adr/0008-undici-on-demand.md). @actions/core imports its OIDC client, and with
-// it @actions/http-client, Node's http, https and tls, and tunnel (net, assert), the moment it is
-// imported, although only `getIDToken` uses it, which this action never calls. Here the client is a
-// chunk of its own, loaded by the one path that talks to GitHub (api.ts, before @actions/github, which
-// builds its proxy agent with it as it loads). The copy loaded is the one @actions/github depends on:
-// the only one that runs. The names are the ones the bundled toolkit imports (checked by
-// http-client-on-demand.spec.ts).
-const importHttpClient = () => __webpack_require__.e(/* import() */ 659).then(__webpack_require__.t.bind(__webpack_require__, 9659, 23));
-let client;
-/** Loads @actions/http-client (once); the GitHub API client awaits this before it loads @actions/github. */
-async function loadHttpClient() {
-    client ??= await importHttpClient();
-    return client;
-}
-function loaded() {
-    if (!client)
-        throw new Error('Internal error: @actions/http-client was used before loadHttpClient() was awaited.');
-    return client;
-}
-/** A constructor that returns the real client, so callers get the toolkit's own class. */
-const HttpClient = function HttpClient(...args) {
-    return new (loaded().HttpClient)(...args);
-};
-
-
-/***/ }),
-
 /***/ 6540:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
@@ -1000,24 +965,18 @@ __webpack_require__.r(__webpack_exports__);
 /* harmony export */   fetch: () => (/* binding */ fetch),
 /* harmony export */   loadUndici: () => (/* binding */ loadUndici)
 /* harmony export */ });
+/* harmony import */ var _on_demand_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(856);
 // What the bundle gets for `import … from 'undici'` (tsconfig.json `paths`, which ncc's resolver follows;
 // see docs/adr/0008-undici-on-demand.md). @actions/core loads its OIDC client, and with it
 // @actions/http-client and undici, the moment it is imported, although only `getIDToken` uses it: a
 // third of the bundle parsed and evaluated at every start, for a client this action never calls. Here
 // undici is a chunk of its own, loaded by the one path that talks to GitHub (api.ts, before Octokit is
-// made). The names are the ones the bundled toolkit imports (checked by undici-on-demand.spec.ts).
-const importUndici = () => __webpack_require__.e(/* import() */ 752).then(__webpack_require__.t.bind(__webpack_require__, 6752, 19));
-let undici;
+// made). The names are the ones the bundled toolkit imports (checked by on-demand.spec.ts).
+
+const undici = (0,_on_demand_js__WEBPACK_IMPORTED_MODULE_0__/* .onDemand */ .h)('undici', 'loadUndici', () => __webpack_require__.e(/* import() */ 752).then(__webpack_require__.t.bind(__webpack_require__, 6752, 19)));
+const loaded = undici.loaded;
 /** Loads undici (once); the GitHub API client awaits this before it builds anything that uses it. */
-async function loadUndici() {
-    undici ??= await importUndici();
-    return undici;
-}
-function loaded() {
-    if (!undici)
-        throw new Error('Internal error: undici was used before loadUndici() was awaited.');
-    return undici;
-}
+const loadUndici = undici.load;
 /**
  * @actions/http-client builds one for a proxied request, synchronously: undici must be loaded by then.
  * (A constructor that returns the real agent, so callers get undici's own class.)

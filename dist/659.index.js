@@ -1122,6 +1122,40 @@ if (process.env.NODE_DEBUG && /\btunnel\b/.test(process.env.NODE_DEBUG)) {
 exports.debug = debug; // for test
 
 
+/***/ }),
+
+/***/ 9305:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+__webpack_require__.r(__webpack_exports__);
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   ProxyAgent: () => (/* binding */ ProxyAgent),
+/* harmony export */   fetch: () => (/* binding */ fetch),
+/* harmony export */   loadUndici: () => (/* binding */ loadUndici)
+/* harmony export */ });
+/* harmony import */ var _on_demand_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(856);
+// What the bundle gets for `import … from 'undici'` (tsconfig.json `paths`, which ncc's resolver follows;
+// see docs/adr/0008-undici-on-demand.md). @actions/core loads its OIDC client, and with it
+// @actions/http-client and undici, the moment it is imported, although only `getIDToken` uses it: a
+// third of the bundle parsed and evaluated at every start, for a client this action never calls. Here
+// undici is a chunk of its own, loaded by the one path that talks to GitHub (api.ts, before Octokit is
+// made). The names are the ones the bundled toolkit imports (checked by on-demand.spec.ts).
+
+const undici = (0,_on_demand_js__WEBPACK_IMPORTED_MODULE_0__/* .onDemand */ .h)('undici', 'loadUndici', () => __webpack_require__.e(/* import() */ 752).then(__webpack_require__.t.bind(__webpack_require__, 6752, 19)));
+const loaded = undici.loaded;
+/** Loads undici (once); the GitHub API client awaits this before it builds anything that uses it. */
+const loadUndici = undici.load;
+/**
+ * @actions/http-client builds one for a proxied request, synchronously: undici must be loaded by then.
+ * (A constructor that returns the real agent, so callers get undici's own class.)
+ */
+const ProxyAgent = function ProxyAgent(...args) {
+    return new (loaded().ProxyAgent)(...args);
+};
+/** @actions/github's fetch, with its proxy dispatcher. */
+const fetch = async (...args) => (await loadUndici()).fetch(...args);
+
+
 /***/ })
 
 };

@@ -3448,6 +3448,59 @@ function describeRequest(request) {
 
 /***/ }),
 
+/***/ 4793:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Q: () => (/* binding */ HttpClient),
+/* harmony export */   w: () => (/* binding */ loadHttpClient)
+/* harmony export */ });
+/* harmony import */ var _on_demand_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(856);
+// What the bundle gets for `import … from '@actions/http-client'` (tsconfig.json `paths`, which ncc's
+// resolver follows; docs/adr/0008-undici-on-demand.md). @actions/core imports its OIDC client, and with
+// it @actions/http-client, Node's http, https and tls, and tunnel (net, assert), the moment it is
+// imported, although only `getIDToken` uses it, which this action never calls. Here the client is a
+// chunk of its own, loaded by the one path that talks to GitHub (api.ts, before @actions/github, which
+// builds its proxy agent with it as it loads). The copy loaded is the one @actions/github depends on:
+// the only one that runs. The names are the ones the bundled toolkit imports (checked by
+// on-demand.spec.ts).
+
+const client = (0,_on_demand_js__WEBPACK_IMPORTED_MODULE_0__/* .onDemand */ .h)('@actions/http-client', 'loadHttpClient', () => __nccwpck_require__.e(/* import() */ 659).then(__nccwpck_require__.t.bind(__nccwpck_require__, 9659, 23)));
+const loaded = client.loaded;
+/** Loads @actions/http-client (once); the GitHub API client awaits this before it loads @actions/github. */
+const loadHttpClient = client.load;
+/** A constructor that returns the real client, so callers get the toolkit's own class. */
+const HttpClient = function HttpClient(...args) {
+    return new (loaded().HttpClient)(...args);
+};
+
+
+/***/ }),
+
+/***/ 856:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   h: () => (/* binding */ onDemand)
+/* harmony export */ });
+// A module the bundle loads only when asked (ADR 0008): undici and @actions/http-client, which the
+// toolkit imports at start but only the GitHub side uses. Loaded once; code that uses it before it is
+// loaded gets an error that says so.
+function onDemand(name, loaderName, importModule) {
+    let value;
+    return {
+        load: async () => (value ??= await importModule()),
+        loaded: () => {
+            if (!value)
+                throw new Error(`Internal error: ${name} was used before ${loaderName}() was awaited.`);
+            return value;
+        },
+    };
+}
+
+
+/***/ }),
+
 /***/ 4111:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
@@ -6209,6 +6262,8 @@ function file_command_prepareKeyValueMessage(key, value) {
 //# sourceMappingURL=file-command.js.map
 // EXTERNAL MODULE: external "path"
 var external_path_ = __nccwpck_require__(6928);
+// EXTERNAL MODULE: ./src/github/http-client-on-demand.ts
+var http_client_on_demand = __nccwpck_require__(4793);
 ;// CONCATENATED MODULE: ./node_modules/@actions/http-client/lib/auth.js
 var __awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
     function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }

@@ -5,24 +5,19 @@
 // chunk of its own, loaded by the one path that talks to GitHub (api.ts, before @actions/github, which
 // builds its proxy agent with it as it loads). The copy loaded is the one @actions/github depends on:
 // the only one that runs. The names are the ones the bundled toolkit imports (checked by
-// http-client-on-demand.spec.ts).
-const importHttpClient = () =>
-  import('../../node_modules/@actions/github/node_modules/@actions/http-client/lib/index.js');
-type HttpClientModule = Awaited<ReturnType<typeof importHttpClient>>;
+// on-demand.spec.ts).
+import { onDemand } from './on-demand.js';
 
-let client: HttpClientModule | undefined;
+const client = onDemand(
+  '@actions/http-client',
+  'loadHttpClient',
+  () => import('../../node_modules/@actions/github/node_modules/@actions/http-client/lib/index.js'),
+);
+type HttpClientModule = Awaited<ReturnType<typeof client.load>>;
+const loaded = client.loaded;
 
 /** Loads @actions/http-client (once); the GitHub API client awaits this before it loads @actions/github. */
-export async function loadHttpClient(): Promise<HttpClientModule> {
-  client ??= await importHttpClient();
-  return client;
-}
-
-function loaded(): HttpClientModule {
-  if (!client)
-    throw new Error('Internal error: @actions/http-client was used before loadHttpClient() was awaited.');
-  return client;
-}
+export const loadHttpClient: () => Promise<HttpClientModule> = client.load;
 
 /** A constructor that returns the real client, so callers get the toolkit's own class. */
 export const HttpClient = function HttpClient(

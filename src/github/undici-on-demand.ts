@@ -3,22 +3,15 @@
 // @actions/http-client and undici, the moment it is imported, although only `getIDToken` uses it: a
 // third of the bundle parsed and evaluated at every start, for a client this action never calls. Here
 // undici is a chunk of its own, loaded by the one path that talks to GitHub (api.ts, before Octokit is
-// made). The names are the ones the bundled toolkit imports (checked by undici-on-demand.spec.ts).
-const importUndici = () => import('../../node_modules/undici/index.js');
-type Undici = Awaited<ReturnType<typeof importUndici>>;
+// made). The names are the ones the bundled toolkit imports (checked by on-demand.spec.ts).
+import { onDemand } from './on-demand.js';
 
-let undici: Undici | undefined;
+const undici = onDemand('undici', 'loadUndici', () => import('../../node_modules/undici/index.js'));
+type Undici = Awaited<ReturnType<typeof undici.load>>;
+const loaded = undici.loaded;
 
 /** Loads undici (once); the GitHub API client awaits this before it builds anything that uses it. */
-export async function loadUndici(): Promise<Undici> {
-  undici ??= await importUndici();
-  return undici;
-}
-
-function loaded(): Undici {
-  if (!undici) throw new Error('Internal error: undici was used before loadUndici() was awaited.');
-  return undici;
-}
+export const loadUndici: () => Promise<Undici> = undici.load;
 
 /**
  * @actions/http-client builds one for a proxied request, synchronously: undici must be loaded by then.
