@@ -8716,7 +8716,7 @@ var action_ui = __nccwpck_require__(6794);
 async function main() {
     const settings = (0,src_settings/* parseSettings */.P$)((name) => core/* getInput */.V4(name));
     if (settings.mode === 'reap') {
-        const { reapAction } = await __nccwpck_require__.e(/* import() */ 703).then(__nccwpck_require__.bind(__nccwpck_require__, 3703));
+        const { reapAction } = await __nccwpck_require__.e(/* import() */ 622).then(__nccwpck_require__.bind(__nccwpck_require__, 4622));
         await reapAction(settings);
         return;
     }

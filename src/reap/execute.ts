@@ -16,6 +16,7 @@ import type { Decision } from './decide.js';
 import { inspectInHelpers } from './helper-inspection.js';
 import { inParallel } from './parallel.js';
 import { removeHomeFolder, removeSandboxTree, type RemovalProblem } from './remove.js';
+import { REMOVAL_WORKERS, startRemovers, type Remover } from './remove-workers.js';
 import { diskActivity } from './sandbox-files.js';
 import { applyVolumeSignals, type ScannedSandbox } from './scan.js';
 
@@ -40,6 +41,8 @@ export interface ExecuteDeps {
   archiveDir: string;
   now: Date;
   log: (line: string) => void;
+  /** Where disk sandboxes' folders are emptied; without one, a pool is started for the removals and ended. */
+  remover?: Remover;
 }
 
 export interface Removal {
@@ -49,6 +52,11 @@ export interface Removal {
 
 /** Removals running at once. */
 export const REMOVALS_IN_FLIGHT = 4;
+/**
+ * Disk sandboxes on their way through the pipeline at once: twice the removal workers (remove-workers.ts),
+ * so that the next ones are locked and looked at again while the workers delete.
+ */
+const DISK_REMOVALS_IN_FLIGHT = 2 * REMOVAL_WORKERS;
 /**
  * Sandboxes of one parent whose records are dropped together (one repository lock, two git processes),
  * and whose locks are held until then; volumes: locked and looked at again together (one helper).
@@ -60,11 +68,15 @@ export async function carryOut(
   deps: ExecuteDeps,
 ): Promise<Map<string, RemovalOutcome>> {
   const outcomes = new Map<string, RemovalOutcome>();
-  await removeDiskSandboxes(
-    removals.filter((r) => !r.sandbox.volume),
-    deps,
-    outcomes,
-  );
+  const onDisk = removals.filter((r) => !r.sandbox.volume);
+  if (onDisk.length) {
+    const remover = deps.remover ?? startRemovers(Math.min(REMOVAL_WORKERS, onDisk.length));
+    try {
+      await removeDiskSandboxes(onDisk, { ...deps, remover }, outcomes);
+    } finally {
+      if (!deps.remover) await remover.close();
+    }
+  }
   const volumes = removals.filter((r) => r.sandbox.volume);
   for (let i = 0; i < volumes.length; i += BATCH)
     await removeVolumeBatch(volumes.slice(i, i + BATCH), deps, outcomes);
@@ -120,7 +132,7 @@ async function removeDiskSandboxes(
     left: group.length,
   }));
   const items = batches.flatMap((batch) => batch.removals.map((removal, n) => ({ batch, removal, n })));
-  await inParallel(items, REMOVALS_IN_FLIGHT, async ({ batch, removal, n }) => {
+  await inParallel(items, DISK_REMOVALS_IN_FLIGHT, async ({ batch, removal, n }) => {
     try {
       // After a failure, nothing more is attempted (what was removed is still reported).
       if (failure) return;
@@ -282,8 +294,9 @@ async function removeFolders(
   deps: ExecuteDeps & { forget: Forget },
   outcome: RemovalOutcome,
 ): Promise<void> {
-  const tree = await removeSandboxTree(deps.root, sandbox.hostPath!);
-  if (tree.unlinked && sandbox.homePath) await removeHomeFolder(deps.root, sandbox.homePath, tree);
+  const tree = await removeSandboxTree(deps.root, sandbox.hostPath!, deps.remover);
+  if (tree.unlinked && sandbox.homePath)
+    await removeHomeFolder(deps.root, sandbox.homePath, tree, deps.remover);
   outcome.freedBytes = tree.freedBytes;
   outcome.problems = tree.problems;
   if (!tree.unlinked) {

@@ -1,16 +1,23 @@
-// The removal walk (remove.ts) on folders made here: links removed as links and never followed, another
-// filesystem mounted inside never crossed, the bytes freed the bytes the tree held, folders without write
-// permission emptied, many entries of one folder unlinked together.
+// The removal (remove.ts, its walk remove-walk.ts) on folders made here, each case both in the calling
+// thread and in removal workers (remove-workers.ts, what the reaper uses): links removed as links and never
+// followed, another filesystem mounted inside never crossed, the bytes freed the bytes the tree held,
+// folders without write permission emptied, many entries of many folders.
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { measureTree, removeHomeFolder, removeSandboxTree, type TreeRemoval } from './remove.js';
+import { inlineRemover, startRemovers, type Remover } from './remove-workers.js';
 
 const isRoot = process.getuid?.() === 0;
 const made: string[] = [];
-afterAll(() => {
+let workers: Remover;
+beforeAll(async () => {
+  workers = startRemovers(3);
+});
+afterAll(async () => {
+  await workers.close();
   for (const dir of made) {
     fs.chmodSync(dir, 0o700);
     fs.rmSync(dir, { recursive: true, force: true });
@@ -47,7 +54,12 @@ function outsideFolder(): { dir: string; file: string } {
   return { dir, file };
 }
 
-describe('removeSandboxTree', () => {
+const removers: Array<[string, () => Remover, string]> = [
+  ['in the calling thread', () => inlineRemover, 'inline'],
+  ['in removal workers', () => workers, 'workers'],
+];
+
+describe.each(removers)('removeSandboxTree %s', (_, remover, kind) => {
   it('removes links as links: to a folder outside, to a file outside, to the root, deep down too', async () => {
     const root = tempDir('wts-remove-root-');
     const outside = outsideFolder();
@@ -58,7 +70,7 @@ describe('removeSandboxTree', () => {
     fs.symlinkSync(root, path.join(target, 'src', 'deep', 'root-link'));
     fs.symlinkSync('/nonexistent/target', path.join(target, '.git', 'dangling'));
 
-    const result = await removeSandboxTree(root, target);
+    const result = await removeSandboxTree(root, target, remover());
     expect(result).toMatchObject({ gone: true, unlinked: true, problems: [] });
     expect(fs.existsSync(target)).toBe(false);
     expect(fs.readFileSync(outside.file, 'utf8')).toBe('must survive\n');
@@ -74,7 +86,7 @@ describe('removeSandboxTree', () => {
     fs.writeFileSync(linked, Buffer.alloc(20_000, 2));
     fs.linkSync(linked, path.join(target, 'src', 'hard-link.bin'));
 
-    const result = await removeSandboxTree(root, target);
+    const result = await removeSandboxTree(root, target, remover());
     expect(result.problems).toEqual([]);
     expect(result.freedBytes).toBe(expected);
     expect(fs.readFileSync(linked).length).toBe(20_000);
@@ -91,7 +103,7 @@ describe('removeSandboxTree', () => {
     for (let f = 0; f < 300; f++) fs.writeFileSync(path.join(target, 'many', `top${f}`), String(f));
     const expected = measureTree(target)!;
 
-    const result = await removeSandboxTree(root, target);
+    const result = await removeSandboxTree(root, target, remover());
     expect(result).toMatchObject({ gone: true, unlinked: true, problems: [] });
     expect(result.freedBytes).toBe(expected);
   });
@@ -107,7 +119,7 @@ describe('removeSandboxTree', () => {
     const immovable = isRoot;
     if (immovable) execFileSync('chattr', ['+i', target]);
     try {
-      const result = await removeSandboxTree(root, target);
+      const result = await removeSandboxTree(root, target, remover());
       if (immovable) {
         expect(result).toMatchObject({ gone: false, unlinked: false });
         expect(result.problems).toEqual([{ path: gitDir, error: 'EPERM' }]);
@@ -129,7 +141,7 @@ describe('removeSandboxTree', () => {
       fs.mkdirSync(path.join(mount, 'folder'));
       fs.writeFileSync(path.join(mount, 'folder', 'inner.txt'), 'there too\n');
 
-      const result = await removeSandboxTree(root, target);
+      const result = await removeSandboxTree(root, target, remover());
       expect(result.unlinked).toBe(true);
       expect(result.gone).toBe(false);
       expect(result.problems).toEqual([
@@ -163,7 +175,7 @@ describe('removeSandboxTree', () => {
     fs.chmodSync(readOnly, 0o555);
     fs.chmodSync(path.dirname(readOnly), 0o555);
 
-    const result = isRoot ? asRunner(root, target) : await removeSandboxTree(root, target);
+    const result = isRoot ? asRunner(root, target, kind) : await removeSandboxTree(root, target, remover());
     expect(result).toMatchObject({ gone: true, unlinked: true, problems: [] });
     expect(fs.existsSync(target)).toBe(false);
   });
@@ -173,27 +185,30 @@ describe('removeSandboxTree', () => {
  * removeSandboxTree in a child process that imports the module (transpiled as bench/src-modules.mjs
  * does, as root), then drops to the runner's user before it touches anything.
  */
-function asRunner(root: string, target: string): TreeRemoval {
+function asRunner(root: string, target: string, kind: string): TreeRemoval {
   const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
   const script = `
 const { importSource } = await import(${JSON.stringify(path.join(repo, 'bench', 'src-modules.mjs'))});
 const { removeSandboxTree } = await importSource('reap/remove');
+const { inlineRemover, startRemovers } = await importSource('reap/remove-workers');
 const { execFileSync } = await import('node:child_process');
 const id = (flag) => Number(execFileSync('id', [flag, 'runner'], { encoding: 'utf8' }).trim());
 process.setgroups([]);
 process.setgid(id('-g'));
 process.setuid(id('-u'));
 if (process.getuid() === 0) throw new Error('still root');
-process.stdout.write(JSON.stringify(await removeSandboxTree(process.argv[1], process.argv[2])));
+const remover = process.argv[3] === 'workers' ? startRemovers(2) : inlineRemover;
+process.stdout.write(JSON.stringify(await removeSandboxTree(process.argv[1], process.argv[2], remover)));
+await remover.close();
 `;
-  const out = execFileSync(process.execPath, ['--input-type=module', '-e', script, root, target], {
+  const out = execFileSync(process.execPath, ['--input-type=module', '-e', script, root, target, kind], {
     cwd: repo,
     encoding: 'utf8',
   });
   return JSON.parse(out) as TreeRemoval;
 }
 
-describe('removeHomeFolder', () => {
+describe.each(removers)('removeHomeFolder %s', (_, remover) => {
   it('removes the home, links in it as links', async () => {
     const root = tempDir('wts-remove-root-');
     const outside = outsideFolder();
@@ -201,7 +216,7 @@ describe('removeHomeFolder', () => {
     fs.symlinkSync(outside.dir, path.join(home, '.cache', 'outside'));
     const result: TreeRemoval = { gone: false, unlinked: true, freedBytes: 0, problems: [] };
 
-    await removeHomeFolder(root, home, result);
+    await removeHomeFolder(root, home, result, remover());
     expect(result.problems).toEqual([]);
     expect(result.freedBytes).toBeGreaterThan(0);
     expect(fs.existsSync(home)).toBe(false);
@@ -216,8 +231,8 @@ describe('removeHomeFolder', () => {
     fs.symlinkSync(outside.dir, home);
     const result: TreeRemoval = { gone: false, unlinked: true, freedBytes: 0, problems: [] };
 
-    await expect(removeHomeFolder(root, home, result)).rejects.toThrow(/symbolic link/);
-    await expect(removeHomeFolder(root, outside.dir, result)).rejects.toThrow(/is not a folder/);
+    await expect(removeHomeFolder(root, home, result, remover())).rejects.toThrow(/symbolic link/);
+    await expect(removeHomeFolder(root, outside.dir, result, remover())).rejects.toThrow(/is not a folder/);
     expect(fs.readFileSync(outside.file, 'utf8')).toBe('must survive\n');
   });
 });

@@ -1,0 +1,2981 @@
+export const id = 622;
+export const ids = [622];
+export const modules = {
+
+/***/ 4622:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+
+// EXPORTS
+__webpack_require__.d(__webpack_exports__, {
+  reapAction: () => (/* binding */ reapAction)
+});
+
+// EXTERNAL MODULE: ./node_modules/@actions/core/lib/core.js + 9 modules
+var core = __webpack_require__(9584);
+// EXTERNAL MODULE: ./src/action/ui.ts
+var action_ui = __webpack_require__(6794);
+;// CONCATENATED MODULE: ./src/reap/bytes.ts
+// Sizes as a person reads them, in binary units: the job summary, its chart and the CLI alike.
+function formatBytes(bytes) {
+    if (bytes === undefined)
+        return '–';
+    const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
+    let value = bytes;
+    let unit = 0;
+    while (value >= 1024 && unit < units.length - 1) {
+        value /= 1024;
+        unit++;
+    }
+    return unit === 0 ? `${value} B` : `${value.toFixed(1)} ${units[unit]}`;
+}
+
+;// CONCATENATED MODULE: ./src/reap/work-finding.ts
+const UNSAVED = "commits not in the parent's branches, tags or remotes";
+function summarizeWork(checks) {
+    const found = [];
+    const failed = [];
+    if (checks.operation)
+        found.push(checks.operation);
+    if ('error' in checks.uncommitted)
+        failed.push(checks.uncommitted.error);
+    else if (checks.uncommitted.value > 0)
+        found.push(`${checks.uncommitted.value} uncommitted file(s)`);
+    if ('error' in checks.unsaved)
+        failed.push(checks.unsaved.error);
+    else if (checks.unsaved.value)
+        found.push(UNSAVED);
+    if (found.length)
+        return { state: 'work', detail: found.join(', ') };
+    if (failed.length)
+        return { state: 'unknown', detail: [...new Set(failed)].join('; ') };
+    return { state: 'clean' };
+}
+
+;// CONCATENATED MODULE: ./src/reap/chart.ts
+
+
+/** Why, in one of our own words: one group per sandbox, so the groups of an outcome add up to it. */
+const REASON_GROUPS = [
+    'stale, no work',
+    'orphan',
+    'forced',
+    'in use',
+    'uncommitted work',
+    'unpushed commits',
+    'operation in progress',
+    'work not checkable',
+    'max-removals reached',
+    'active since the scan',
+    'error',
+    'not stale yet',
+    'age unknown',
+    'not a sandbox',
+    'other',
+];
+const OUTCOMES = ['removed', 'partly removed', 'would remove', 'kept'];
+/**
+ * The group of a sandbox's reason. A removal decided but not carried out is grouped by what stopped it;
+ * otherwise by the decision's reason (the words decide.ts and gates.ts write).
+ */
+function reasonGroup(s) {
+    if (s.result === 'kept' && s.action === 'remove') {
+        if (/^in use\b/.test(s.detail ?? ''))
+            return 'in use';
+        if (/^activity since the scan/.test(s.detail ?? ''))
+            return 'active since the scan';
+        return 'error';
+    }
+    const reason = s.reason;
+    if (reason.startsWith('not a sandbox:'))
+        return 'not a sandbox';
+    if (reason.startsWith('in use:'))
+        return 'in use';
+    if (reason.startsWith('holds work:')) {
+        if (/\buncommitted\b/.test(reason))
+            return 'uncommitted work';
+        if (reason.includes(UNSAVED))
+            return 'unpushed commits';
+        return 'operation in progress';
+    }
+    if (reason.startsWith('the check for work could not run'))
+        return 'work not checkable';
+    if (reason.startsWith('orphan ('))
+        return 'orphan';
+    if (reason.startsWith('force:'))
+        return 'forced';
+    if (reason.startsWith('stale and holds no work'))
+        return 'stale, no work';
+    if (reason.startsWith('stale, but max-removals'))
+        return 'max-removals reached';
+    if (reason.startsWith('fresh:'))
+        return 'not stale yet';
+    if (reason.startsWith('age unknown'))
+        return 'age unknown';
+    return 'other';
+}
+/** Counts by outcome, then by reason group, in a fixed order; empty ones left out. */
+function countOutcomes(sandboxes) {
+    return OUTCOMES.map((outcome) => {
+        const these = sandboxes.filter((s) => s.result === outcome);
+        const groups = these.map(reasonGroup);
+        return {
+            outcome,
+            count: these.length,
+            bytes: these.reduce((sum, s) => sum + (outcome === 'would remove' ? (s.sizeBytes ?? 0) : (s.freedBytes ?? 0)), 0),
+            reasons: REASON_GROUPS.map((reason) => ({
+                reason,
+                count: groups.filter((g) => g === reason).length,
+            })).filter((r) => r.count > 0),
+        };
+    }).filter((o) => o.count > 0);
+}
+const STYLE = {
+    removed: 'fill:#ffebe9,stroke:#cf222e,color:#1f2328',
+    'partly removed': 'fill:#fff1e5,stroke:#bc4c00,color:#1f2328',
+    'would remove': 'fill:#fff8c5,stroke:#9a6700,color:#1f2328',
+    kept: 'fill:#dafbe1,stroke:#1a7f37,color:#1f2328',
+};
+function outcomeLabel(o) {
+    const freed = o.outcome === 'would remove' ? 'to free' : 'freed';
+    return `${o.count} ${o.outcome}${o.bytes > 0 ? ` · ${formatBytes(o.bytes)} ${freed}` : ''}`;
+}
+/** Labels on one line: renderers wrap at different widths (GitHub's narrower than Mermaid's own). */
+const CONFIG = '%%{init: {"flowchart": {"wrappingWidth": 400}}}%%';
+/** The chart as a fenced Mermaid block: found, then each outcome, then its reasons, with counts. */
+function reapChart(result) {
+    const outcomes = countOutcomes(result.sandboxes);
+    const lines = ['```mermaid', CONFIG, 'flowchart LR', `  found["${result.sandboxes.length} found"]`];
+    const classes = [];
+    outcomes.forEach((o, i) => {
+        const id = `o${i}`;
+        lines.push(`  found --> ${id}["${outcomeLabel(o)}"]`);
+        const ids = [id];
+        o.reasons.forEach((r, j) => {
+            lines.push(`  ${id} --> ${id}r${j}["${r.count} ${r.reason}"]`);
+            ids.push(`${id}r${j}`);
+        });
+        const name = o.outcome.replace(/ /g, '_');
+        classes.push(`  classDef ${name} ${STYLE[o.outcome]}`, `  class ${ids.join(',')} ${name}`);
+    });
+    lines.push('  classDef total fill:#ddf4ff,stroke:#0969da,color:#1f2328', '  class found total');
+    lines.push(...classes, '```');
+    return lines.join('\n');
+}
+
+;// CONCATENATED MODULE: ./src/reap/report.ts
+
+
+
+function isReaped(s) {
+    return s.result === 'removed' || s.result === 'partly removed' || s.result === 'would remove';
+}
+function reasonOf(s) {
+    switch (s.result) {
+        case 'would remove':
+            return `dry run: would remove: ${s.reason}`;
+        case 'partly removed':
+            return `${s.reason}; ${s.detail}: ${s.problems?.map((p) => `${p.path} (${p.error})`).join(', ')}`;
+        case 'removed':
+            return s.archived?.length ? `${s.reason} (${s.archived.join(', ')})` : s.reason;
+        case 'kept':
+            return s.action === 'remove' ? `${s.reason}; not removed: ${s.detail}` : s.reason;
+    }
+}
+function toRecord(s) {
+    return {
+        sandbox: s.sandbox,
+        project: s.project,
+        isolation: s.isolation,
+        kind: s.class,
+        ageDays: s.ageDays ?? null,
+        reason: reasonOf(s),
+    };
+}
+/** The most telling entries first: removals, then stale ones kept, then the rest, oldest first. */
+function byInterest(a, b) {
+    return rank(a) - rank(b) || (b.ageDays ?? -1) - (a.ageDays ?? -1) || a.where.localeCompare(b.where);
+}
+function rank(s) {
+    if (isReaped(s))
+        return 0;
+    if (s.action === 'remove' || !/^fresh|^age unknown/.test(s.reason))
+        return s.class === 'not-a-sandbox' ? 2 : 1;
+    return 3;
+}
+/**
+ * A JSON array of the records that fits in `maxBytes` (GitHub keeps outputs to 1 MiB): the most telling
+ * first; `omitted` says how many did not fit.
+ */
+function jsonWithin(records, maxBytes) {
+    const parts = [];
+    let size = 2;
+    for (const record of records) {
+        const text = JSON.stringify(record);
+        if (size + text.length + 1 > maxBytes)
+            break;
+        parts.push(text);
+        size += text.length + 1;
+    }
+    return { json: `[${parts.join(',')}]`, omitted: records.length - parts.length };
+}
+const cell = (text) => text.replace(/[|<>]/g, (c) => `&#${c.charCodeAt(0)};`).replace(/\s+/g, ' ');
+/** The job summary: the chart (of every entry), then at most `maxRows` rows (the most telling), the rest counted. */
+function summaryMarkdown(result, maxRows = 2000) {
+    const sorted = [...result.sandboxes].sort(byInterest);
+    const reaped = sorted.filter(isReaped);
+    const lines = [
+        `## worktree-sandbox: reap${result.dryRun ? ' (dry run: nothing removed)' : ''}`,
+        '',
+        reapChart(result),
+        '',
+        `${result.stats.found} found, ${result.stats.stale} stale, ` +
+            `${reaped.length} ${result.dryRun ? 'would be removed' : 'removed'}, ${sorted.length - reaped.length} kept; ` +
+            `${formatBytes(result.freedBytes)} ${result.dryRun ? 'would be freed' : 'freed'}.`,
+        '',
+        '| Sandbox | Project | Isolation | Class | Age (days) | Decision | Reason | Size |',
+        '|---|---|---|---|---:|---|---|---:|',
+    ];
+    for (const s of sorted.slice(0, maxRows)) {
+        lines.push(`| ${cell(s.sandbox || s.where)} | ${cell(s.project)} | ${s.isolation === 'disk' ? 'disk' : 'volume'} | ${s.class} | ${s.ageDays ?? '?'} | ${s.result} | ${cell(reasonOf(s))} | ${formatBytes(s.sizeBytes)} |`);
+    }
+    if (sorted.length > maxRows)
+        lines.push('', `…and ${sorted.length - maxRows} more (fresh) entries, in the \`kept\` output and the log.`);
+    if (result.warnings.length)
+        lines.push('', ...result.warnings.map((w) => `> ⚠️ ${cell(w)}`));
+    lines.push('', 'Size: disk space taken (measured for stale entries only; – where not measured).');
+    return `${lines.join('\n')}\n`;
+}
+
+// EXTERNAL MODULE: ./src/engine/engine.ts
+var engine_engine = __webpack_require__(7586);
+// EXTERNAL MODULE: ./src/engine/git.ts
+var engine_git = __webpack_require__(2434);
+// EXTERNAL MODULE: ./src/run/ui.ts
+var run_ui = __webpack_require__(1239);
+;// CONCATENATED MODULE: ./src/reap/age.ts
+// Age is the time since the last activity. The newest of several signals counts, because a folder's own
+// mtime only moves when its direct children are added, removed or renamed: edits deeper in the tree and
+// git operations are seen through the worktree's index, HEAD and reflog in its admin folder instead.
+const DAY_MS = 86_400_000;
+/** The newest of the signals (epoch ms); undefined when none could be read. */
+function lastActivity(signals) {
+    let newest;
+    for (const signal of signals) {
+        if (signal === undefined || !Number.isFinite(signal))
+            continue;
+        if (newest === undefined || signal > newest)
+            newest = signal;
+    }
+    return newest;
+}
+/** Whole days since `lastMs` (a time in the future counts as 0). */
+function ageDays(lastMs, nowMs) {
+    return Math.max(0, Math.floor((nowMs - lastMs) / DAY_MS));
+}
+/** Stale once unused for longer than `expiryDays`; an unknown age is never stale. */
+function isExpired(lastMs, nowMs, expiryDays) {
+    if (lastMs === undefined)
+        return false;
+    return nowMs - lastMs > expiryDays * DAY_MS;
+}
+/** An ISO-8601 time (e.g. the `created` label of a volume) as epoch ms; undefined when it is not one. */
+function parseTimestamp(text) {
+    if (!text || !/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:?\d{2})$/.test(text))
+        return undefined;
+    const ms = Date.parse(text);
+    return Number.isFinite(ms) ? ms : undefined;
+}
+
+;// CONCATENATED MODULE: ./src/reap/gates.ts
+// The safety gates: what keeps a stale sandbox, and what must happen before one is removed. Pure: the
+// facts come from the checks in work.ts and in-use.ts; every uncertainty arrives here as "keep".
+function gates_applyGates(facts, options) {
+    if (facts.notSandbox)
+        return { remove: false, reason: `not a sandbox: ${facts.notSandbox}` };
+    if (facts.inUse)
+        return { remove: false, reason: `in use: ${facts.inUse}` };
+    const { work } = facts;
+    if (work.state === 'unchecked' || facts.orphan) {
+        const why = facts.orphan ?? 'its parent repository is gone';
+        return options.archive
+            ? { remove: true, reason: `orphan (${why}): files archived, then removed`, archive: 'files' }
+            : { remove: true, reason: `orphan (${why}): removed after the orphan expiry` };
+    }
+    if (work.state === 'clean')
+        return { remove: true, reason: 'stale and holds no work' };
+    const held = work.state === 'work'
+        ? `holds work: ${work.detail}`
+        : `the check for work could not run (${work.detail})`;
+    if (!options.force)
+        return { remove: false, reason: held };
+    return options.archive
+        ? { remove: true, reason: `force: ${held}; work archived, then removed`, archive: 'work' }
+        : { remove: true, reason: `force: ${held}; removed without archive` };
+}
+
+// EXTERNAL MODULE: ./src/action-defaults.ts
+var action_defaults = __webpack_require__(7616);
+// EXTERNAL MODULE: ./src/sandbox/naming.ts
+var naming = __webpack_require__(2375);
+;// CONCATENATED MODULE: ./src/reap/retention.ts
+// The retention matrix (seed ADR 0029): how long a sandbox may sit unused, decided by its name alone,
+// because the name is the one signal that survives where git cannot resolve a worktree's paths.
+
+
+/** action.yml's defaults (written once, there). */
+const DEFAULT_RETENTION = {
+    headlessExpiryDays: Number(action_defaults/* ACTION_DEFAULTS */.O['headless-expiry-days']),
+    branchExpiryDays: Number(action_defaults/* ACTION_DEFAULTS */.O['branch-expiry-days']),
+    orphanExpiryDays: Number(action_defaults/* ACTION_DEFAULTS */.O['orphan-expiry-days']),
+};
+function retentionClass(sandbox, orphan) {
+    if (orphan)
+        return 'orphan';
+    return (0,naming/* classifyName */.Ce)(sandbox);
+}
+/**
+ * Days of inactivity after which a sandbox of this class is stale. An orphan is treated as persistent and
+ * never expires sooner than a persistent sandbox: its expiry is its only safety margin, since no check
+ * for work can run without the parent.
+ */
+function expiryDays(cls, policy) {
+    switch (cls) {
+        case 'transient':
+            return policy.headlessExpiryDays;
+        case 'persistent':
+            return policy.branchExpiryDays;
+        case 'orphan':
+            return Math.max(policy.orphanExpiryDays, policy.branchExpiryDays);
+    }
+}
+
+;// CONCATENATED MODULE: ./src/reap/decide.ts
+
+
+
+/** Class, expiry and age of one entry: the first question, asked before any check for work runs. */
+function assessStaleness(facts, retention, nowMs) {
+    if (facts.notSandbox)
+        return { class: 'not-a-sandbox', stale: false };
+    const cls = retentionClass(facts.sandbox, facts.orphan !== undefined);
+    const expiry = expiryDays(cls, retention);
+    const age = facts.lastActivityMs === undefined ? undefined : ageDays(facts.lastActivityMs, nowMs);
+    return {
+        class: cls,
+        expiryDays: expiry,
+        ageDays: age,
+        stale: isExpired(facts.lastActivityMs, nowMs, expiry),
+    };
+}
+function decide(all, policy, nowMs) {
+    const decisions = all.map((facts) => decideOne(facts, policy, nowMs));
+    return capRemovals(decisions, policy.maxRemovals);
+}
+function decideOne(facts, policy, nowMs) {
+    const staleness = assessStaleness(facts, policy.retention, nowMs);
+    const base = keepDecision(facts, staleness);
+    if (facts.notSandbox)
+        return { ...base, reason: `not a sandbox: ${facts.notSandbox}` };
+    if (!staleness.stale)
+        return { ...base, reason: freshReason(staleness) };
+    const verdict = gates_applyGates(gateFactsOf(facts), policy);
+    if (!verdict.remove)
+        return { ...base, reason: verdict.reason };
+    return { ...base, action: 'remove', reason: verdict.reason, archive: verdict.archive };
+}
+/**
+ * A removal asked for by name (the CLI's `rm`): the person asking has judged the age, so only the safety
+ * gates apply, exactly as the reaper applies them to a stale sandbox.
+ */
+function decideOnRequest(facts, policy, nowMs) {
+    const base = keepDecision(facts, assessStaleness(facts, policy.retention, nowMs));
+    const verdict = applyGates(gateFactsOf(facts), policy);
+    if (!verdict.remove)
+        return { ...base, reason: verdict.reason };
+    // The gates speak of a stale sandbox; this one may be fresh.
+    const reason = verdict.reason.replace(/^stale and /, '');
+    return { ...base, action: 'remove', reason, archive: verdict.archive };
+}
+function keepDecision(facts, staleness) {
+    return {
+        key: facts.key,
+        sandbox: facts.sandbox,
+        project: facts.project,
+        isolation: facts.isolation,
+        where: facts.where,
+        class: staleness.class,
+        ageDays: staleness.ageDays,
+        expiryDays: staleness.expiryDays,
+        lastActivityMs: facts.lastActivityMs,
+        sizeBytes: facts.sizeBytes,
+        action: 'keep',
+        reason: '',
+    };
+}
+/** What the gates look at: an orphan's work is unchecked; work never checked counts as "could not check". */
+function gateFactsOf(facts) {
+    return {
+        notSandbox: facts.notSandbox,
+        inUse: facts.inUse,
+        orphan: facts.orphan,
+        work: facts.orphan
+            ? { state: 'unchecked' }
+            : (facts.work ?? { state: 'unknown', detail: 'it was not checked' }),
+    };
+}
+function freshReason(staleness) {
+    if (staleness.ageDays === undefined)
+        return 'age unknown (no activity signal could be read): kept';
+    return `fresh: ${staleness.ageDays} of ${staleness.expiryDays} days`;
+}
+/** Like actions/stale's operations-per-run: the oldest removals go first, the rest wait for the next run. */
+function capRemovals(decisions, maxRemovals) {
+    if (maxRemovals <= 0)
+        return decisions;
+    const removals = decisions
+        .filter((d) => d.action === 'remove')
+        .sort((a, b) => (a.lastActivityMs ?? 0) - (b.lastActivityMs ?? 0) || a.key.localeCompare(b.key));
+    const deferred = new Set(removals.slice(maxRemovals).map((d) => d.key));
+    return decisions.map((d) => deferred.has(d.key)
+        ? {
+            ...d,
+            action: 'keep',
+            archive: undefined,
+            reason: `stale, but max-removals (${maxRemovals}) is reached: waits for the next run`,
+        }
+        : d);
+}
+
+// EXTERNAL MODULE: external "node:path"
+var external_node_path_ = __webpack_require__(6760);
+// EXTERNAL MODULE: ./src/sandbox/lock.ts
+var lock = __webpack_require__(6856);
+// EXTERNAL MODULE: ./src/sandbox/remove.ts
+var remove = __webpack_require__(4299);
+// EXTERNAL MODULE: external "node:fs/promises"
+var promises_ = __webpack_require__(1455);
+// EXTERNAL MODULE: ./src/engine/container-args.ts
+var container_args = __webpack_require__(5011);
+// EXTERNAL MODULE: ./src/engine/labels.ts
+var engine_labels = __webpack_require__(9667);
+// EXTERNAL MODULE: ./src/engine/proc.ts + 1 modules
+var proc = __webpack_require__(5);
+// EXTERNAL MODULE: ./src/run/capture.ts
+var capture = __webpack_require__(4111);
+// EXTERNAL MODULE: ./src/sandbox/bookkeeping.ts
+var bookkeeping = __webpack_require__(9503);
+;// CONCATENATED MODULE: ./src/reap/archive.ts
+// Saving what a removal would lose, into `archive-dir`, without running git on the host in the sandbox:
+//  - work of a sandbox removed by `force: true`: run mode's capture helper makes a bundle of it in a
+//    helper container (HEAD, its branch, and a snapshot commit of the uncommitted files as
+//    `refs/worktree-sandbox/snapshot`), stopping at the commit the parent recorded for it; the bundle is
+//    saved as it is;
+//  - an orphan (git can check nothing): all its files as a .tar.gz (links stored as links).
+// Files are named `<archive-dir>/<project>/<sandbox>.<isolation>.<UTC time>.<ext>`.
+
+
+
+
+
+
+
+/** Who the snapshot commit of uncommitted work is by. */
+const ARCHIVIST = { name: 'worktree-sandbox reaper', email: 'worktree-sandbox@localhost' };
+const ARCHIVE_MAX_BYTES = 8 * 1024 ** 3;
+const ARCHIVE_TIMEOUT_MS = 30 * 60_000;
+/** Archives and returns the files written; throws when the work could not be saved (then nothing is removed). */
+async function archiveSandbox(sandbox, kind, deps) {
+    const dir = external_node_path_.join(deps.archiveDir, sandbox.project);
+    await promises_.mkdir(dir, { recursive: true, mode: 0o700 });
+    const stamp = deps.now
+        .toISOString()
+        .replace(/[-:]/g, '')
+        .replace(/\.\d+Z$/, 'Z');
+    const base = external_node_path_.join(dir, `${sandbox.sandbox}.${sandbox.isolation}.${stamp}`);
+    return kind === 'files'
+        ? [await archiveFiles(sandbox, base, deps)]
+        : [await archiveWork(sandbox, base, deps)];
+}
+async function archiveWork(sandbox, base, deps) {
+    const location = sandbox.location;
+    if (!location)
+        throw new Error('its parent does not place it here: nothing to bundle against');
+    const recorded = await deps.git.resolveCommit(location.parent.path, (0,bookkeeping/* sandboxRefs */.yB)(location).head);
+    const captured = await (0,capture/* captureSandbox */.im)(deps.engine, location, {
+        image: deps.image,
+        author: ARCHIVIST,
+        committer: ARCHIVIST,
+        exclude: recorded ? [recorded] : [],
+        maxBytes: ARCHIVE_MAX_BYTES,
+        timeoutMs: ARCHIVE_TIMEOUT_MS,
+    });
+    try {
+        const file = `${base}.bundle`;
+        await promises_.copyFile(captured.bundle, file);
+        await promises_.chmod(file, 0o600);
+        return file;
+    }
+    finally {
+        await promises_.rm(captured.dir, { recursive: true, force: true });
+    }
+}
+async function archiveFiles(sandbox, base, deps) {
+    const file = `${base}.tar.gz`;
+    if (sandbox.hostPath) {
+        const result = await (0,proc/* runProcess */.R3)('tar', ['-C', external_node_path_.dirname(sandbox.hostPath), '-czf', file, '--', external_node_path_.basename(sandbox.hostPath)], { env: { PATH: process.env.PATH ?? '/usr/bin:/bin', LC_ALL: 'C' } });
+        if (result.exitCode !== 0)
+            throw new Error(`tar failed: ${result.stderr.trim().split('\n')[0]}`);
+        return file;
+    }
+    const result = await deps.engine.exec((0,container_args/* containerRunArgs */.s$)(deps.engine.name, {
+        remove: true,
+        image: deps.image,
+        user: (0,container_args/* userArg */.Q6)(),
+        labels: engine_labels/* HELPER_LABELS */.vJ,
+        mounts: [
+            { type: 'volume', source: sandbox.volume, target: '/v', readonly: true },
+            { type: 'bind', source: external_node_path_.dirname(file), target: '/archive' },
+        ],
+        entrypoint: 'tar',
+        args: ['-C', '/v', '-czf', `/archive/${external_node_path_.basename(file)}`, '.'],
+    }));
+    if (result.exitCode !== 0)
+        throw new Error(`tar failed in the helper container: ${result.stderr.trim().split('\n')[0]}`);
+    return file;
+}
+
+// EXTERNAL MODULE: external "node:crypto"
+var external_node_crypto_ = __webpack_require__(7598);
+// EXTERNAL MODULE: external "node:os"
+var external_node_os_ = __webpack_require__(8161);
+// EXTERNAL MODULE: ./src/sandbox/layout.ts
+var layout = __webpack_require__(9601);
+// EXTERNAL MODULE: external "node:fs"
+var external_node_fs_ = __webpack_require__(3024);
+;// CONCATENATED MODULE: ./src/reap/sandbox-files.ts
+// A sandbox's git folder read as data by the host: HEAD, every ref (loose and packed), the activity
+// signals and the marks of an operation left half-done. A container wrote all of it, so nothing here
+// runs git, follows a symbolic link or reads more than a bound: a file is opened with O_NOFOLLOW, checked
+// to be a regular file, and read up to its limit. Anything unexpected is an error, which the checks
+// turn into "keep".
+
+
+
+const OID = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
+/** A ref name as git writes them (no spaces, no control characters, no `..` component). */
+const REF_NAME = /^refs\/(?:[^\s\0\\/:?*[~^]+\/)*[^\s\0\\/:?*[~^]+$/;
+const HEAD_MAX = 1024;
+const LOOSE_REF_MAX = 1024;
+const PACKED_REFS_MAX = 32 * 1024 * 1024;
+/** More refs than this (a ref bomb) and the sandbox is kept without a closer look. */
+const MAX_REFS = 20_000;
+/** HEAD's content: `ref: refs/...` or a commit name. */
+function parseHead(text) {
+    const line = text.replace(/\n$/, '');
+    if (OID.test(line))
+        return { oid: line };
+    const ref = /^ref: (.+)$/.exec(line)?.[1];
+    if (ref && REF_NAME.test(ref) && !ref.split('/').includes('..'))
+        return { ref };
+    return { error: `HEAD is neither a commit nor a ref: ${JSON.stringify(line.slice(0, 80))}` };
+}
+/** A loose ref file: an object name, or a symbolic ref (`ref: ...`), which names no object itself. */
+function parseLooseRef(text) {
+    const head = parseHead(text);
+    if ('oid' in head)
+        return head;
+    if ('ref' in head)
+        return { symbolic: head.ref };
+    return { error: 'a ref file holds neither an object name nor a ref' };
+}
+/** `packed-refs`: `<oid> <name>` lines, `^<oid>` for a peeled tag, `#` comments. */
+function parsePackedRefs(text) {
+    const refs = new Map();
+    const peeled = [];
+    for (const line of text.split('\n')) {
+        if (!line || line.startsWith('#'))
+            continue;
+        if (line.startsWith('^')) {
+            if (!OID.test(line.slice(1)))
+                return { error: 'packed-refs has a malformed line' };
+            peeled.push(line.slice(1));
+            continue;
+        }
+        const space = line.indexOf(' ');
+        const oid = line.slice(0, space);
+        const name = line.slice(space + 1);
+        if (space < 0 || !OID.test(oid) || !REF_NAME.test(name))
+            return { error: 'packed-refs has a malformed line' };
+        refs.set(name, oid);
+    }
+    return { refs, peeled };
+}
+/** A regular file, never through a symbolic link, at most `max` bytes (more: an error). */
+function readBounded(file, max) {
+    let fd;
+    try {
+        fd = external_node_fs_.openSync(file, external_node_fs_.constants.O_RDONLY | external_node_fs_.constants.O_NOFOLLOW | external_node_fs_.constants.O_NONBLOCK);
+    }
+    catch (error) {
+        const code = error.code;
+        if (code === 'ENOENT')
+            return { absent: true };
+        if (code === 'ELOOP')
+            return { error: `${external_node_path_.basename(file)} is a symbolic link` };
+        return { error: `cannot read ${external_node_path_.basename(file)} (${code})` };
+    }
+    try {
+        const st = external_node_fs_.fstatSync(fd);
+        if (!st.isFile())
+            return { error: `${external_node_path_.basename(file)} is not a regular file` };
+        if (st.size > max)
+            return { error: `${external_node_path_.basename(file)} is larger than ${max} bytes` };
+        const data = Buffer.alloc(st.size);
+        let read = 0;
+        while (read < st.size) {
+            const n = external_node_fs_.readSync(fd, data, read, st.size - read, read);
+            if (n === 0)
+                break;
+            read += n;
+        }
+        return { data: data.subarray(0, read) };
+    }
+    finally {
+        external_node_fs_.closeSync(fd);
+    }
+}
+/** HEAD and every ref of a sandbox's git folder (`<work tree>/.git`), as data. */
+function readSandboxGit(gitDir) {
+    const fail = (error) => ({ ok: false, error });
+    const top = lstat(gitDir);
+    if (!top?.isDirectory())
+        return fail('its .git is not a folder');
+    const headFile = readBounded(external_node_path_.join(gitDir, 'HEAD'), HEAD_MAX);
+    if ('error' in headFile)
+        return fail(headFile.error);
+    if ('absent' in headFile)
+        return fail('it has no HEAD');
+    const head = parseHead(headFile.data.toString('utf8'));
+    if ('error' in head)
+        return fail(head.error);
+    const loose = new Map();
+    const walked = walkRefs(gitDir, loose);
+    if (walked)
+        return fail(walked);
+    const packedFile = readBounded(external_node_path_.join(gitDir, 'packed-refs'), PACKED_REFS_MAX);
+    if ('error' in packedFile)
+        return fail(packedFile.error);
+    let packed = new Map();
+    const peeled = [];
+    if ('data' in packedFile) {
+        const parsed = parsePackedRefs(packedFile.data.toString('utf8'));
+        if ('error' in parsed)
+            return fail(parsed.error);
+        packed = parsed.refs;
+        peeled.push(...parsed.peeled);
+    }
+    if (loose.size + packed.size > MAX_REFS)
+        return fail(`it has more than ${MAX_REFS} refs`);
+    // The capture helper's own ref, left by a capture that was killed: the work it names is still in the
+    // work tree (checked there), and counting it would keep the sandbox forever.
+    loose.delete(capture/* SNAPSHOT_REF */.fW);
+    packed.delete(capture/* SNAPSHOT_REF */.fW);
+    let headOid;
+    if ('oid' in head)
+        headOid = head.oid;
+    else {
+        headOid = loose.get(head.ref) ?? packed.get(head.ref);
+        if (!headOid)
+            return fail(`HEAD names ${head.ref}, which does not exist`);
+    }
+    const named = new Set([headOid, ...loose.values(), ...packed.values(), ...peeled]);
+    return { ok: true, headRef: 'ref' in head ? head.ref : undefined, headOid, named: [...named] };
+}
+/** Loose refs under `refs/` into `found`; returns why they could not be read. */
+function walkRefs(gitDir, found) {
+    const pending = ['refs'];
+    let seen = 0;
+    while (pending.length) {
+        const rel = pending.pop();
+        let names;
+        try {
+            names = external_node_fs_.readdirSync(external_node_path_.join(gitDir, rel), { withFileTypes: true });
+        }
+        catch (error) {
+            const code = error.code;
+            if (rel === 'refs' && code === 'ENOENT')
+                return undefined;
+            return `cannot list ${rel} (${code})`;
+        }
+        for (const dirent of names) {
+            if (++seen > MAX_REFS)
+                return `it has more than ${MAX_REFS} refs`;
+            const name = `${rel}/${dirent.name}`;
+            if (dirent.isDirectory()) {
+                pending.push(name);
+                continue;
+            }
+            if (!dirent.isFile())
+                return `${name} is not a regular file (a symbolic link?)`;
+            // git's own lock and temporary files are not refs.
+            if (dirent.name.endsWith('.lock'))
+                continue;
+            const file = readBounded(external_node_path_.join(gitDir, name), LOOSE_REF_MAX);
+            if ('error' in file)
+                return file.error;
+            if ('absent' in file)
+                continue;
+            const ref = parseLooseRef(file.data.toString('utf8'));
+            if ('error' in ref)
+                return `${name}: ${ref.error}`;
+            if ('oid' in ref)
+                found.set(name, ref.oid);
+        }
+    }
+    return undefined;
+}
+/** Where activity shows in a sandbox's git folder (besides the work tree folder itself). */
+const ACTIVITY_FILES = ['index', 'HEAD', 'logs/HEAD'];
+/** The mtimes of the work tree folder and of its git folder's index, HEAD and HEAD's reflog (lstat only). */
+function diskActivity(worktree) {
+    const times = [lstat(worktree)?.mtimeMs];
+    let suspicious;
+    for (const file of ACTIVITY_FILES) {
+        const st = lstat(external_node_path_.join(worktree, '.git', file));
+        if (!st)
+            continue;
+        if (!st.isFile())
+            suspicious ??= `.git/${file} is not a regular file (a symbolic link?)`;
+        else
+            times.push(st.mtimeMs);
+    }
+    return { times, suspicious };
+}
+/** Operations that leave work half-done in a git folder. */
+const IN_PROGRESS = [
+    ['MERGE_HEAD', 'a merge'],
+    ['CHERRY_PICK_HEAD', 'a cherry-pick'],
+    ['REVERT_HEAD', 'a revert'],
+    ['rebase-merge', 'a rebase'],
+    ['rebase-apply', 'a rebase or am'],
+    ['sequencer', 'a sequence of picks'],
+    ['BISECT_LOG', 'a bisect'],
+];
+const OPERATION_MARKS = IN_PROGRESS.map(([name]) => name);
+function describeOperation(mark) {
+    const what = IN_PROGRESS.find(([name]) => name === mark)?.[1];
+    return what && `${what} is in progress`;
+}
+/** The operation in progress (merge, rebase...), from the marks it leaves in the git folder (lstat). */
+function operationInProgress(gitDir) {
+    for (const [name] of IN_PROGRESS)
+        if (lstat(external_node_path_.join(gitDir, name)))
+            return describeOperation(name);
+    return undefined;
+}
+function lstat(p) {
+    try {
+        return external_node_fs_.lstatSync(p, { throwIfNoEntry: false });
+    }
+    catch {
+        return undefined;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/reap/helper-inspection.ts
+// What the host does not read itself, a helper container reads: the activity signals of volume
+// sandboxes, the size of a volume, and the check for work where git must look (every volume, and disk
+// sandboxes the filesystem could not prove clean). One helper looks at up to SANDBOXES_PER_HELPER
+// sandboxes of one parent, all mounted read-only with the parent's object stores.
+//
+// git in the helper never reads a sandbox's own configuration, hooks or attributes drivers: each
+// sandbox is looked at through a clean git folder made inside the helper (a copy of its HEAD, refs and
+// excludes; its own object store and index named by GIT_OBJECT_DIRECTORY and GIT_INDEX_FILE). So a
+// hostile sandbox cannot run code in the helper, where it could lie about another sandbox of the batch.
+//
+// The helper's output is framed: each record is a header `<token> <index> <key> <length>\n` followed by
+// exactly <length> bytes and a newline, the token random per run. The host reads records one after the
+// other by their lengths and never searches the data for a header, so no file name or file content can
+// forge a record.
+
+
+
+
+
+
+
+
+
+
+const SANDBOXES_PER_HELPER = 48;
+const HELPER_TIMEOUT_MS = 5 * 60_000;
+const OUTPUT_MAX = 16 * 1024 * 1024;
+const SIGNAL_KEYS = {
+    'sig-wt': 'worktree',
+    'sig-gitdir': 'gitDir',
+    'sig-index': 'index',
+    'sig-HEAD': 'HEAD',
+    'sig-logs-HEAD': 'logs/HEAD',
+};
+// Positional arguments: the token, the parent's object stores (`:`-joined), then quadruples: index,
+// what to do (letters s: signals, w: work, d: du), the folder to measure, the work tree.
+const INSPECT_SCRIPT = `set -u
+token="$1"; alts="$2"; shift 2
+tmp=$(mktemp -d)
+rec() {
+  n=$(wc -c < "$3" | tr -d ' ')
+  printf '%s %s %s %s\\n' "$token" "$1" "$2" "$n"
+  cat -- "$3"
+  printf '\\n'
+}
+val() { printf '%s' "$3" > "$tmp/v"; rec "$1" "$2" "$tmp/v"; }
+sig() {
+  if [ -L "$3" ]; then v=l
+  elif [ -f "$3" ]; then v="f $(stat -c %.9Y -- "$3" 2>/dev/null)"
+  elif [ -d "$3" ]; then v="d $(stat -c %.9Y -- "$3" 2>/dev/null)"
+  elif [ -e "$3" ]; then v=o
+  else v=n; fi
+  val "$1" "sig-$2" "$v"
+}
+signals() {
+  i="$1"; wt="$2"; gd="$2/.git"
+  sig "$i" wt "$wt"; sig "$i" gitdir "$gd"
+  sig "$i" index "$gd/index"; sig "$i" HEAD "$gd/HEAD"; sig "$i" logs-HEAD "$gd/logs/HEAD"
+  if [ -f "$gd/HEAD" ] && [ ! -L "$gd/HEAD" ] && [ ! -L "$gd" ]; then
+    head -c 1024 -- "$gd/HEAD" > "$tmp/v" 2>/dev/null && rec "$i" head-file "$tmp/v"
+  fi
+}
+work() {
+  i="$1"; wt="$2"; gd="$2/.git"; g="$tmp/g$i"
+  if [ -L "$wt" ] || [ ! -d "$wt" ] || [ -L "$gd" ] || [ ! -d "$gd" ]; then val "$i" work-error "its work tree or .git folder is missing"; return; fi
+  if [ "$(find "$gd/refs" 2>/dev/null | head -n ${MAX_REFS + 2} | wc -l)" -gt ${MAX_REFS + 1} ]; then val "$i" work-error "it has more than ${MAX_REFS} refs"; return; fi
+  mkdir -p "$g/refs" "$g/info" "$g/objects"
+  for f in HEAD packed-refs info/exclude; do
+    if [ -f "$gd/$f" ] && [ ! -L "$gd/$f" ]; then cp -- "$gd/$f" "$g/$f"; fi
+  done
+  if [ -d "$gd/refs" ] && [ ! -L "$gd/refs" ]; then cp -RP -- "$gd/refs/." "$g/refs/"; fi
+  rm -f -- "$g/${capture/* SNAPSHOT_REF */.fW}"
+  for m in ${OPERATION_MARKS.join(' ')}; do
+    if [ -e "$gd/$m" ] || [ -L "$gd/$m" ]; then val "$i" operation "$m"; fi
+  done
+  (
+    export GIT_DIR="$g" GIT_WORK_TREE="$wt" GIT_INDEX_FILE="$gd/index" GIT_OBJECT_DIRECTORY="$gd/objects" GIT_ALTERNATE_OBJECT_DIRECTORIES="$alts"
+    git rev-parse --verify --quiet HEAD > "$tmp/head" 2>/dev/null || : > "$tmp/head"
+    git for-each-ref --format='%(objectname)' > "$tmp/refs" 2>/dev/null; echo $? > "$tmp/refs-rc"
+    git status --porcelain=v1 -z --untracked-files=all --no-renames --ignore-submodules=dirty > "$tmp/status" 2>/dev/null; echo $? > "$tmp/status-rc"
+  )
+  rec "$i" head "$tmp/head"
+  rec "$i" refs-rc "$tmp/refs-rc"
+  rec "$i" refs "$tmp/refs"
+  rec "$i" status-rc "$tmp/status-rc"
+  val "$i" status-count "$(tr -cd '\\000' < "$tmp/status" | wc -c | tr -d ' ')"
+  rm -rf -- "$g" "$tmp/status"
+}
+while [ $# -ge 4 ]; do
+  i="$1"; what="$2"; top="$3"; wt="$4"; shift 4
+  case "$what" in *s*) signals "$i" "$wt" ;; esac
+  case "$what" in *w*) work "$i" "$wt" ;; esac
+  case "$what" in *d*) val "$i" size "$(du -sk -- "$top" 2>/dev/null | cut -f1)" ;; esac
+  val "$i" done ok
+done
+val end end end
+`;
+async function inspectInHelpers(engine, image, parent, requests) {
+    const results = new Map();
+    for (let i = 0; i < requests.length; i += SANDBOXES_PER_HELPER) {
+        const chunk = requests.slice(i, i + SANDBOXES_PER_HELPER);
+        let found;
+        try {
+            found = await inspectChunk(engine, image, parent, chunk);
+        }
+        catch (error) {
+            const failed = { error: `the helper container failed: ${error.message}` };
+            found = new Map(chunk.map((r) => [r.key, failed]));
+        }
+        for (const [key, inspection] of found)
+            results.set(key, inspection);
+    }
+    return results;
+}
+async function inspectChunk(engine, image, parent, chunk) {
+    const token = (0,external_node_crypto_.randomBytes)(16).toString('hex');
+    const mounts = parent ? (0,layout/* objectStoreMounts */.Tl)(parent) : [];
+    const args = [];
+    chunk.forEach((request, n) => {
+        const what = `${request.signals ? 's' : ''}${request.work ? 'w' : ''}${request.size ? 'd' : ''}`;
+        if ('volume' in request.target) {
+            const top = `/v/${n}`;
+            mounts.push({ type: 'volume', source: request.target.volume, target: top, readonly: true });
+            args.push(String(n), what, top, `${top}/${request.target.name}`);
+        }
+        else {
+            const dir = request.target.hostPath;
+            mounts.push({ type: 'bind', source: dir, target: dir, readonly: true });
+            args.push(String(n), what, dir, dir);
+        }
+    });
+    const name = `worktree-sandbox-inspect-${(0,external_node_crypto_.randomBytes)(4).toString('hex')}`;
+    const dir = await promises_.mkdtemp(external_node_path_.join(external_node_os_.tmpdir(), 'worktree-sandbox-inspect-'));
+    const out = external_node_path_.join(dir, 'out');
+    const timer = setTimeout(() => void engine.removeContainer(name), HELPER_TIMEOUT_MS);
+    try {
+        const result = await engine.stream((0,container_args/* containerRunArgs */.s$)(engine.name, {
+            name,
+            remove: true,
+            image,
+            user: (0,container_args/* userArg */.Q6)(),
+            mounts,
+            labels: engine_labels/* HELPER_LABELS */.vJ,
+            // The files belong to whoever ran the sandbox: git's ownership check would refuse them.
+            env: { ...(0,engine_git/* helperGitEnv */.QS)(), ...(0,engine_git/* gitConfigEnv */.W0)([['safe.directory', '*']]) },
+            workdir: '/',
+            entrypoint: 'sh',
+            args: [
+                '-c',
+                INSPECT_SCRIPT,
+                'worktree-sandbox-inspect',
+                token,
+                (parent?.objectStores ?? []).join(':'),
+                ...args,
+            ],
+        }), { stdoutFile: { path: out, maxBytes: OUTPUT_MAX } });
+        const stdout = await promises_.readFile(out);
+        const failure = result.overLimit
+            ? `the helper container wrote more than ${OUTPUT_MAX} bytes`
+            : `the helper container stopped (exit ${result.exitCode}): ${result.stderrTail.slice(-1)[0] ?? ''}`.trim();
+        return readInspections(parseFrames(stdout, token), chunk, failure);
+    }
+    finally {
+        clearTimeout(timer);
+        await promises_.rm(dir, { recursive: true, force: true });
+    }
+}
+/**
+ * The records, read one after the other by their lengths. Reading stops at the first byte that is not
+ * a well-formed header of this run: what follows is never taken for a record.
+ */
+function parseFrames(stdout, token) {
+    const frames = [];
+    const header = new RegExp(`^${token} ([0-9]+|end) ([a-zA-Z-]+) ([0-9]{1,9})$`);
+    let at = 0;
+    while (at < stdout.length) {
+        const nl = stdout.indexOf(0x0a, at);
+        if (nl < 0 || nl - at > 200)
+            break;
+        const match = header.exec(stdout.toString('latin1', at, nl));
+        if (!match)
+            break;
+        const length = Number(match[3]);
+        const start = nl + 1;
+        if (start + length + 1 > stdout.length || stdout[start + length] !== 0x0a)
+            break;
+        frames.push({ index: match[1], key: match[2], value: stdout.subarray(start, start + length) });
+        at = start + length + 1;
+    }
+    return frames;
+}
+/** Each request's records, checked; a sandbox without its `done` record is a failed check. */
+function readInspections(frames, chunk, failure) {
+    const byIndex = new Map();
+    for (const frame of frames)
+        byIndex.set(frame.index, [...(byIndex.get(frame.index) ?? []), frame]);
+    const results = new Map();
+    chunk.forEach((request, n) => {
+        const records = byIndex.get(String(n)) ?? [];
+        const text = (key) => records.find((r) => r.key === key)?.value.toString('utf8');
+        if (text('done') !== 'ok') {
+            results.set(request.key, { error: failure });
+            return;
+        }
+        const inspection = {};
+        if (request.signals)
+            inspection.signals = readSignals(records, text);
+        if (request.work)
+            inspection.work = readWork(records, text);
+        if (request.size) {
+            const kb = text('size')?.trim() ?? '';
+            if (/^[0-9]+$/.test(kb))
+                inspection.sizeBytes = Number(kb) * 1024;
+        }
+        results.set(request.key, inspection);
+    });
+    return results;
+}
+function readSignals(records, text) {
+    const report = {
+        worktree: { type: 'none' },
+        gitDir: { type: 'none' },
+        files: { index: { type: 'none' }, HEAD: { type: 'none' }, 'logs/HEAD': { type: 'none' } },
+    };
+    for (const record of records) {
+        const slot = SIGNAL_KEYS[record.key];
+        if (!slot)
+            continue;
+        const signal = parseSignal(record.value.toString('latin1'));
+        if (slot === 'worktree' || slot === 'gitDir')
+            report[slot] = signal;
+        else
+            report.files[slot] = signal;
+    }
+    const headFile = text('head-file');
+    if (headFile !== undefined)
+        report.head = parseHead(headFile);
+    return report;
+}
+function parseSignal(value) {
+    const match = /^([fd]) ([0-9]{1,12})(?:\.([0-9]{1,9}))?$/.exec(value);
+    if (match) {
+        const ms = Number(match[2]) * 1000 + Math.floor(Number((match[3] ?? '0').padEnd(9, '0')) / 1e6);
+        return { type: match[1] === 'f' ? 'file' : 'dir', mtimeMs: ms };
+    }
+    if (value === 'l')
+        return { type: 'link' };
+    if (value === 'n')
+        return { type: 'none' };
+    return { type: 'other' };
+}
+function readWork(records, text) {
+    const error = text('work-error');
+    if (error !== undefined)
+        return { error: `the helper says: ${error}` };
+    const head = text('head')?.trim() ?? '';
+    const refsRc = text('refs-rc')?.trim();
+    const refs = (text('refs') ?? '').split('\n').filter(Boolean);
+    if (refsRc !== '0' || refs.some((r) => !OID.test(r)))
+        return { error: 'its refs could not be read' };
+    if (!OID.test(head))
+        return { error: 'its HEAD names no commit' };
+    const operation = records
+        .filter((r) => r.key === 'operation')
+        .map((r) => describeOperation(r.value.toString('utf8')))
+        .find((d) => d !== undefined);
+    const statusRc = text('status-rc')?.trim();
+    const count = text('status-count')?.trim() ?? '';
+    const uncommitted = statusRc === '0' && /^[0-9]+$/.test(count)
+        ? { value: Number(count) }
+        : { error: `git status failed in the helper (exit ${statusRc ?? '?'})` };
+    return { headOid: head, named: [...new Set([head, ...refs])], operation, uncommitted };
+}
+
+;// CONCATENATED MODULE: ./src/reap/parallel.ts
+// Bounded concurrency for the reaper's batches (checks, removals): enough calls in flight to keep a busy
+// disk or the container engine working, few enough not to swamp a shared machine.
+/** Maps with at most `limit` calls in flight, started in input order; results in input order. */
+function inParallel(items, limit, fn) {
+    const limited = limiter(Math.max(1, limit));
+    return Promise.all(items.map((item) => limited(() => fn(item))));
+}
+/**
+ * For calls that come one at a time (not as a list): each call to the returned function waits while
+ * `limit` others are running; a call that ends hands its place to the longest waiting one.
+ */
+function limiter(limit) {
+    let running = 0;
+    const waiting = [];
+    return async (fn) => {
+        if (running < limit)
+            running++;
+        else
+            await new Promise((resolve) => waiting.push(resolve));
+        try {
+            return await fn();
+        }
+        finally {
+            const next = waiting.shift();
+            if (next)
+                next();
+            else
+                running--;
+        }
+    };
+}
+
+;// CONCATENATED MODULE: ./src/reap/remove-walk.ts
+// The removal walk itself: empties a folder and removes it, with synchronous calls only, so that a removal
+// worker thread (remove-workers.ts) keeps exactly one call in the kernel at a time and several workers
+// keep several. The function is self-contained on purpose: it uses nothing but its parameters, because
+// the workers run its source text (they load no module of ours). The rules (remove.ts says why):
+//  - every entry is judged by its own lstat, never by the listing's file type: a link (or a folder swapped
+//    for a link after the listing) is unlinked as a link and never followed;
+//  - a folder on another filesystem (a different device) is not entered, and is reported;
+//  - an entry that cannot be deleted is reported and the rest still goes; a folder of ours without write
+//    or search permission (mode 0555, as Go's module cache makes) is made writable first, once;
+//  - the top folder's parent is never changed (no permission of it is touched).
+/**
+ * Empties and removes `top` (a real folder on `device`); `uid`: whose folders may be made writable.
+ * Self-contained: see the head of this file.
+ */
+function removeTreeSync(fs, path, uid, top, device) {
+    const result = { freedBytes: 0, problems: [] };
+    const code = (error) => error?.code ?? String(error);
+    const lstat = (entry) => fs.lstatSync(entry, { throwIfNoEntry: false });
+    /** A folder we own but may not write or search: made ours to empty; true: try again. */
+    function makeWritable(dir, error) {
+        const c = code(error);
+        if (c !== 'EACCES' && c !== 'EPERM')
+            return false;
+        try {
+            const st = fs.lstatSync(dir);
+            if (!st.isDirectory() || st.uid !== uid)
+                return false;
+            if ((st.mode & 0o700) !== 0o700)
+                fs.chmodSync(dir, (st.mode & 0o7777) | 0o700);
+            return true;
+        }
+        catch {
+            return false;
+        }
+    }
+    /** Calls `attempt`, once more after making `dir` writable when that is why it failed; the error code. */
+    function withRetry(dir, attempt, mayFix = true) {
+        try {
+            attempt();
+            return undefined;
+        }
+        catch (error) {
+            if (code(error) === 'ENOENT')
+                return undefined;
+            if (!mayFix || !makeWritable(dir, error))
+                return code(error);
+        }
+        try {
+            attempt();
+            return undefined;
+        }
+        catch (again) {
+            return code(again) === 'ENOENT' ? undefined : code(again);
+        }
+    }
+    /** Empties and removes `dir`; true when anything below it could not be deleted. */
+    function removeFolder(dir, isTop) {
+        let failedBelow = false;
+        const fail = (entry, error) => {
+            result.problems.push({ path: entry, error });
+            failedBelow = true;
+        };
+        let names = [];
+        const listed = withRetry(dir, () => {
+            names = fs.readdirSync(dir);
+        });
+        if (listed)
+            fail(dir, listed);
+        for (const name of names) {
+            const entry = path.join(dir, name);
+            const st = lstat(entry);
+            if (!st)
+                continue;
+            if (st.isDirectory()) {
+                if (st.dev !== device)
+                    fail(entry, 'another filesystem is mounted here: not crossed');
+                else if (removeFolder(entry, false))
+                    failedBelow = true;
+                continue;
+            }
+            const problem = withRetry(dir, () => fs.unlinkSync(entry));
+            if (problem)
+                fail(entry, problem);
+            else if (st.nlink <= 1)
+                result.freedBytes += st.blocks * 512;
+        }
+        const st = lstat(dir);
+        // The top folder's parent is not ours to make writable.
+        const problem = withRetry(path.dirname(dir), () => fs.rmdirSync(dir), !isTop);
+        if (!problem)
+            result.freedBytes += st ? st.blocks * 512 : 0;
+        // A folder that still holds what could not be deleted is already explained by that entry.
+        else if (!(failedBelow && problem === 'ENOTEMPTY'))
+            fail(dir, problem);
+        return failedBelow;
+    }
+    removeFolder(top, true);
+    return result;
+}
+
+;// CONCATENATED MODULE: ./src/reap/remove-workers.ts
+// Where removal walks run. Deleting is the kernel's work, and on a busy or journalled disk (ext4 mounted
+// with `discard` on a virtual disk, as on the machines measured in docs/benchmarks.md) each unlink waits
+// for the device more than it uses a core: the more unlinks in flight, the more of them one journal
+// commit carries. Several worker threads, each walking one folder with synchronous calls, keep that many
+// in flight without a thread pool in between, and leave the main thread free for the locks it holds
+// (a lock's holder must keep refreshing it) and the next removals' checks. Reap mode only: the module
+// `node:worker_threads` is loaded when the first pool starts, never in run mode (test/e2e/startup.test.ts).
+// A single removal, or a pool of one, walks in the calling thread.
+//
+// How many: each worker is a JavaScript environment of its own, about 11 MB of memory. Measured on the
+// reap benchmark (docs/benchmarks.md, issue 9): 2,000 sandboxes (400 removed) take 2.2 s to remove in the
+// calling thread, 1.6 s with 2 workers, 1.4 s with 3, 1.3 s with 4, 1.1 s with 8; with 10,000 sandboxes the
+// step's peak memory is 106 MB in the calling thread, 139 MB with 3 workers, 151 MB with 4 (issue 3 bounds
+// it at 150 MB). Three it is.
+
+
+
+/** Removal workers of a pool that removes many sandboxes. */
+const REMOVAL_WORKERS = 3;
+/** Walks in the calling thread, one after the other. */
+const inlineRemover = {
+    remove: async (top, device) => removeTreeSync(external_node_fs_, external_node_path_, process.getuid?.(), top, device),
+    close: async () => undefined,
+};
+/**
+ * The workers' program: the walk's own source text, and a loop that answers each folder sent with what
+ * its removal found (an error thrown by the walk itself comes back as a problem of the folder). Written
+ * to run as a script or as a module alike (a worker started from code given as text runs it as the main
+ * program does, and flags such as `--input-type=module` make that a module).
+ */
+const WORKER_SOURCE = `
+const { parentPort } = process.getBuiltinModule('node:worker_threads');
+const fs = process.getBuiltinModule('node:fs');
+const path = process.getBuiltinModule('node:path');
+const removeTreeSync = ${removeTreeSync.toString()};
+parentPort.on('message', ({ uid, top, device }) => {
+  let result;
+  try {
+    result = removeTreeSync(fs, path, uid, top, device);
+  } catch (error) {
+    result = { freedBytes: 0, problems: [{ path: top, error: String((error && error.message) || error) }] };
+  }
+  parentPort.postMessage(result);
+});
+`;
+/**
+ * A pool of `count` removal workers (at most one folder each at a time), starting in the background; 1 or
+ * less: the inline remover.
+ */
+function startRemovers(count) {
+    if (count <= 1)
+        return inlineRemover;
+    const { Worker } = process.getBuiltinModule('node:worker_threads');
+    const uid = process.getuid?.();
+    const queue = [];
+    const idle = [];
+    const busy = new Map();
+    const failed = new Set();
+    const next = (worker) => {
+        const job = queue.shift();
+        if (!job) {
+            idle.push(worker);
+            return;
+        }
+        busy.set(worker, job);
+        worker.postMessage({ uid, top: job.top, device: job.device });
+    };
+    const finish = (worker, result) => {
+        const job = busy.get(worker);
+        busy.delete(worker);
+        job?.done(result);
+    };
+    const workers = Array.from({ length: count }, () => {
+        const worker = new Worker(WORKER_SOURCE, { eval: true });
+        worker.on('message', (result) => {
+            finish(worker, result);
+            next(worker);
+        });
+        // A worker that dies takes its folder's removal with it (reported), and no more work.
+        const lost = (why) => {
+            if (failed.has(worker))
+                return;
+            failed.add(worker);
+            const job = busy.get(worker);
+            if (job)
+                finish(worker, { freedBytes: 0, problems: [{ path: job.top, error: why }] });
+            const at = idle.indexOf(worker);
+            if (at >= 0)
+                idle.splice(at, 1);
+            // The last worker gone: what is still queued is reported the same way.
+            if (failed.size === count)
+                for (const waiting of queue.splice(0))
+                    waiting.done({ freedBytes: 0, problems: [{ path: waiting.top, error: why }] });
+        };
+        worker.on('error', (error) => lost(`removal worker failed: ${error.message}`));
+        worker.on('exit', (exitCode) => lost(`removal worker exited (${exitCode})`));
+        idle.push(worker);
+        return worker;
+    });
+    return {
+        remove: (top, device) => new Promise((done) => {
+            if (failed.size === count) {
+                done({ freedBytes: 0, problems: [{ path: top, error: 'no removal worker left' }] });
+                return;
+            }
+            queue.push({ top, device, done });
+            const worker = idle.shift();
+            if (worker)
+                next(worker);
+        }),
+        close: async () => {
+            for (const worker of workers)
+                failed.add(worker);
+            await Promise.all(workers.map((worker) => worker.terminate()));
+        },
+    };
+}
+
+;// CONCATENATED MODULE: ./src/reap/remove.ts
+// Removing a disk sandbox safely:
+//  - only a folder exactly at `<root>/<project>/<sandbox>`, itself no symbolic link, under the real root;
+//  - symbolic links are removed as links, never followed (a link to `/` or to another sandbox removes the
+//    link only); other filesystems mounted inside are not crossed;
+//  - its `.git` folder is renamed first, in one step: from then on it is no longer a sandbox, and if that
+//    fails nothing else is touched; after that, entries that cannot be deleted are reported and the rest
+//    still goes (a folder of ours without write permission, as Go's module cache makes, is made writable
+//    first). What is left of a partly removed sandbox is reported as not a sandbox from then on;
+//  - its home `<root>/<project>/.home/<sandbox>` goes the same way.
+// How: the paths are checked and `.git` moved away here; the walk that empties a folder is remove-walk.ts,
+// run by a Remover (remove-workers.ts): in the calling thread, or in one of several worker threads while
+// other sandboxes are removed at the same time (execute.ts).
+
+
+
+
+
+
+
+class UnsafeRemovalError extends Error {
+}
+/** Refuses anything that is not a real folder exactly two levels under the real root. */
+function assertSandboxPath(root, target) {
+    const realRoot = external_node_fs_.realpathSync(root);
+    const relative = external_node_path_.relative(realRoot, target);
+    const parts = relative.split(external_node_path_.sep);
+    if (external_node_path_.isAbsolute(relative) || parts.length !== 2 || parts.some((p) => !p || p === '.' || p === '..'))
+        throw new UnsafeRemovalError(`${target} is not a folder <root>/<project>/<sandbox> under ${realRoot}`);
+    for (const dir of [external_node_path_.join(realRoot, parts[0]), target]) {
+        const st = external_node_fs_.lstatSync(dir);
+        if (!st.isDirectory())
+            throw new UnsafeRemovalError(`${dir} is not a folder (a symbolic link is never followed)`);
+    }
+    if (external_node_fs_.realpathSync(target) !== target)
+        throw new UnsafeRemovalError(`${target} is not a real path`);
+}
+async function removeSandboxTree(root, target, remover = inlineRemover) {
+    assertSandboxPath(root, target);
+    const result = { gone: false, unlinked: false, freedBytes: 0, problems: [] };
+    const gitDir = external_node_path_.join(target, '.git');
+    if (lstat(gitDir)) {
+        try {
+            await promises_.rename(gitDir, external_node_path_.join(target, `.git-removed-${(0,external_node_crypto_.randomBytes)(6).toString('hex')}`));
+        }
+        catch (error) {
+            result.problems.push({ path: gitDir, error: code(error) });
+            return result;
+        }
+    }
+    result.unlinked = true;
+    add(result, await remover.remove(target, external_node_fs_.lstatSync(target).dev));
+    result.gone = !lstat(target);
+    return result;
+}
+/** Removes `<root>/<project>/.home/<sandbox>` (real folders only, links never followed); problems are added. */
+async function removeHomeFolder(root, home, result, remover = inlineRemover) {
+    const realRoot = external_node_fs_.realpathSync(root);
+    const parts = external_node_path_.relative(realRoot, home).split(external_node_path_.sep);
+    if (parts.length !== 3 || parts[1] !== layout/* HOME_FOLDER */.Ps || parts.some((p) => !p || p === '.' || p === '..'))
+        throw new UnsafeRemovalError(`${home} is not a folder <root>/<project>/${layout/* HOME_FOLDER */.Ps}/<sandbox> under ${realRoot}`);
+    let st;
+    for (const dir of [external_node_path_.join(realRoot, parts[0]), external_node_path_.join(realRoot, parts[0], parts[1]), home]) {
+        st = lstat(dir);
+        if (!st)
+            return;
+        if (!st.isDirectory())
+            throw new UnsafeRemovalError(`${dir} is not a folder (a symbolic link is never followed)`);
+    }
+    add(result, await remover.remove(home, st.dev));
+}
+function add(result, walked) {
+    result.freedBytes += walked.freedBytes;
+    result.problems.push(...walked.problems);
+}
+function code(error) {
+    return error.code ?? String(error);
+}
+/** Bytes a folder takes on disk (allocated blocks), walked like removal: no links followed, one filesystem. */
+function measureTree(top) {
+    let total = 0;
+    let device;
+    try {
+        const st = external_node_fs_.lstatSync(top);
+        if (!st.isDirectory())
+            return undefined;
+        device = st.dev;
+        total += st.blocks * 512;
+    }
+    catch {
+        return undefined;
+    }
+    const pending = [top];
+    while (pending.length) {
+        const dir = pending.pop();
+        let names;
+        try {
+            names = external_node_fs_.readdirSync(dir);
+        }
+        catch {
+            continue;
+        }
+        for (const name of names) {
+            const entry = external_node_path_.join(dir, name);
+            const st = external_node_fs_.lstatSync(entry, { throwIfNoEntry: false });
+            if (!st)
+                continue;
+            total += st.blocks * 512;
+            if (st.isDirectory() && st.dev === device)
+                pending.push(entry);
+        }
+    }
+    return total;
+}
+
+// EXTERNAL MODULE: external "node:timers/promises"
+var external_node_timers_promises_ = __webpack_require__(8500);
+;// CONCATENATED MODULE: ./src/engine/inventory.ts
+/** Every volume carrying `label` (key or key=value), with its labels: one engine call whatever the count. */
+async function listVolumes(engine, label, labelKeys) {
+    // Docker's template has .Label "key" (its .Labels is one "k=v,k=v" string, ambiguous with commas in
+    // values); Podman's has .Labels as a map. Either way: one call, one JSON array per volume.
+    const fields = engine.name === 'podman'
+        ? '{{json .Labels}}'
+        : labelKeys.map((key) => `{{json (.Label ${JSON.stringify(key)})}}`).join(',');
+    const out = await engine.run([
+        'volume',
+        'ls',
+        '--filter',
+        `label=${label}`,
+        '--format',
+        `[{{json .Name}},${fields}]`,
+    ]);
+    return out
+        .split('\n')
+        .filter((line) => line.trim())
+        .map((line) => {
+        const [name, ...values] = JSON.parse(line);
+        const all = typeof values[0] === 'object' && values[0] !== null ? values[0] : undefined;
+        const labels = {};
+        labelKeys.forEach((key, i) => {
+            const value = all ? all[key] : values[i];
+            if (value)
+                labels[key] = value;
+        });
+        return { name, labels };
+    });
+}
+/**
+ * Every container (running or not) with what it mounts: two engine calls whatever the number of
+ * containers and volumes (`ps` for the ids, one `container inspect` for all of them).
+ */
+async function containerMounts(engine) {
+    const ids = (await engine.run(['ps', '--all', '--quiet', '--no-trunc'])).split('\n').filter(Boolean);
+    if (ids.length === 0)
+        return [];
+    const args = [
+        'container',
+        'inspect',
+        '--format',
+        '{{json .Name}} {{json .State.Running}} {{json .Mounts}}',
+        '--',
+        ...ids,
+    ];
+    const result = await engine.exec(args);
+    // A container removed between the two calls is simply gone; any other failure is a failure.
+    const problems = result.stderr
+        .split('\n')
+        .filter((line) => line.trim() && !/no such (object|container)/i.test(line));
+    if (result.exitCode !== 0 && problems.length)
+        throw engine.failure(args, result);
+    return result.stdout
+        .split('\n')
+        .filter((line) => line.trim())
+        .map((line) => parseMounts(line));
+}
+function parseMounts(line) {
+    // `"<name>" <true|false> [<mounts>]`: the name is a JSON string, so the first `" ` after it ends it.
+    const nameEnd = line.indexOf('" ', 1) + 1;
+    const name = JSON.parse(line.slice(0, nameEnd)).replace(/^\//, '');
+    const rest = line.slice(nameEnd + 1);
+    const space = rest.indexOf(' ');
+    const running = rest.slice(0, space) === 'true';
+    const mounts = JSON.parse(rest.slice(space + 1)) ?? [];
+    return {
+        name,
+        running,
+        volumes: mounts.filter((m) => m.Type === 'volume' && m.Name).map((m) => m.Name),
+        binds: mounts.filter((m) => m.Type === 'bind' && m.Source).map((m) => m.Source),
+    };
+}
+
+// EXTERNAL MODULE: ./src/sandbox/repository.ts
+var repository = __webpack_require__(1151);
+;// CONCATENATED MODULE: ./src/reap/scan-parents.ts
+// The parents of the sandboxes a scan finds: each looked at once (one git process for its records),
+// and what its records say of each sandbox (registered, half-made, unregistered, orphan).
+
+
+
+
+
+
+
+function registration(owner, isolation, name, project, locate, where) {
+    if (owner.problem || !owner.parent)
+        return { parentPath: owner.parentPath, orphan: owner.problem ?? 'no parent repository' };
+    const { parent } = owner;
+    const facts = { parentPath: parent.path, parent };
+    if ((0,naming/* projectName */.j1)(parent.path) !== project)
+        return { ...facts, unregistered: `${parent.path} is not the parent of project ${project}` };
+    const location = locate(parent);
+    const at = location.isolation === 'disk' ? location.hostPath : location.volume;
+    if (at !== where)
+        return { ...facts, unregistered: `${parent.path} places it at ${at}` };
+    if (owner.recordsError)
+        return { ...facts, location, unregistered: owner.recordsError };
+    const recorded = owner.records.get(`${isolation === 'disk' ? 'disk' : 'volume'}/${name}`);
+    if (!recorded)
+        return { ...facts, location, unregistered: `${parent.path} holds no record of it` };
+    return { ...facts, recorded, location };
+}
+function plan(name) {
+    return { sandbox: name, kind: (0,naming/* classifyName */.Ce)(name), branch: '' };
+}
+/** Parents whose records are read at once (one git process each). */
+const PARENTS_IN_FLIGHT = 8;
+/**
+ * Each parent is looked at once (one git process for its records), however many sandboxes it has; several
+ * parents at a time.
+ */
+class ParentCache {
+    git;
+    owners = new Map();
+    limited = limiter(PARENTS_IN_FLIGHT);
+    constructor(git) {
+        this.git = git;
+    }
+    /** The parent a project folder's note names; verified: its project name is the folder's name. */
+    async ownerOfProject(projectDir, project) {
+        const note = readBounded(external_node_path_.join(projectDir, bookkeeping/* PARENT_NOTE */.o8), 4096);
+        if (!('data' in note))
+            return {
+                problem: `its project folder has no readable note of its parent (${'error' in note ? note.error : 'none'})`,
+            };
+        const parentPath = note.data.toString('utf8').trim();
+        if (!external_node_path_.isAbsolute(parentPath) || parentPath.includes('\n'))
+            return { problem: 'its project folder has no readable note of its parent (malformed)' };
+        return this.ownerOf(parentPath, project);
+    }
+    ownerOf(parentPath, project) {
+        if ((0,naming/* projectName */.j1)(parentPath) !== project)
+            return Promise.resolve({
+                parentPath,
+                problem: `its parent ${parentPath} is not the parent of project ${project}`,
+            });
+        let owner = this.owners.get(parentPath);
+        if (!owner) {
+            owner = this.limited(() => this.look(parentPath));
+            this.owners.set(parentPath, owner);
+        }
+        return owner;
+    }
+    async look(parentPath) {
+        const gitDir = external_node_path_.join(parentPath, '.git');
+        const status = parentStatus(parentPath, gitDir);
+        if (status)
+            return { parentPath, problem: status };
+        const parent = {
+            path: parentPath,
+            gitDir,
+            objectStores: await (0,repository/* objectStores */.u)(external_node_path_.join(gitDir, 'objects')),
+        };
+        const out = await this.git.exec(parentPath, [
+            'for-each-ref',
+            '--format=%(refname)',
+            '--',
+            `${bookkeeping/* REF_ROOT */.Dw}/`,
+        ]);
+        if (out.exitCode !== 0)
+            return {
+                parentPath,
+                parent,
+                recordsError: `the records of ${parentPath} could not be read: ${out.stderr.trim().split('\n')[0]}`,
+            };
+        const records = new Map();
+        for (const line of out.stdout.split('\n')) {
+            const match = /^refs\/worktree-sandbox\/(disk|volume)\/(.+)\/(head|creating)$/.exec(line);
+            if (!match)
+                continue;
+            const key = `${match[1]}/${(0,bookkeeping/* nameFromComponent */.dG)(match[2])}`;
+            if (match[3] === 'head' || !records.has(key))
+                records.set(key, match[3]);
+        }
+        return { parentPath, parent, records };
+    }
+}
+/** Undefined when the parent is there; else why not. */
+function parentStatus(parentPath, gitDir) {
+    try {
+        if (!external_node_fs_.lstatSync(gitDir).isDirectory())
+            return `its parent repository ${parentPath} has no .git folder`;
+        external_node_fs_.accessSync(gitDir, external_node_fs_.constants.R_OK | external_node_fs_.constants.X_OK);
+        external_node_fs_.accessSync(external_node_path_.join(gitDir, 'HEAD'), external_node_fs_.constants.R_OK);
+        external_node_fs_.accessSync(external_node_path_.join(gitDir, 'objects'), external_node_fs_.constants.R_OK | external_node_fs_.constants.X_OK);
+        return undefined;
+    }
+    catch (error) {
+        const code = error.code;
+        if (code === 'ENOENT' || code === 'ENOTDIR')
+            return `its parent repository ${parentPath} is gone`;
+        return `its parent repository ${parentPath} is unreadable (${code})`;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/reap/scan.ts
+// Finding every sandbox on the machine, with the facts the decisions need:
+//  - disk sandboxes are the folders `<root>/<project>/<name>` that hold a `.git` folder, in a project
+//    folder whose `.parent` note names a parent repository whose project name is that folder's name;
+//  - volume sandboxes are the volumes labelled `worktree-sandbox.managed=true` whose name is
+//    `<volume-prefix>-<project>-<name>` (the prefix scopes a reaper: other tenants' volumes are not even
+//    looked at), whose labels name their parent;
+//  - a sandbox of a live parent is registered when the parent holds its records
+//    (`refs/worktree-sandbox/...`); one without is reported and kept.
+// Entries starting with `.` under a project folder are ours (homes, the note); anything else that is
+// not a sandbox is reported, and never deleted.
+//
+// Activity is read with lstat only: on the host for disk sandboxes, by one helper container per
+// SANDBOXES_PER_HELPER volumes for volume sandboxes. The host reads nothing else in a sandbox here.
+
+
+
+
+
+
+
+
+
+
+
+const SANDBOX_NAME = /^[A-Za-z0-9_-][A-Za-z0-9._-]*$/;
+async function scanSandboxes(options) {
+    const parents = new ParentCache(options.git);
+    const root = realRootOrSelf(options.worktreeRoot);
+    // Folders and volumes are looked at together: the engine is asked first, the folders listed while it
+    // answers (its answer takes as long as reading a few parents' records).
+    const diskWarnings = [];
+    const volumeWarnings = [];
+    const volumes = options.engine
+        ? scanVolumes(options, parents, volumeWarnings).catch((error) => {
+            volumeWarnings.push(`Volume sandboxes were not scanned: ${error.message}`);
+            return [];
+        })
+        : [];
+    const disk = await scanDisk(root, parents, diskWarnings);
+    return {
+        sandboxes: [...disk, ...(await volumes)],
+        warnings: [...diskWarnings, ...volumeWarnings],
+        root,
+    };
+}
+function realRootOrSelf(root) {
+    try {
+        return external_node_fs_.realpathSync(root);
+    }
+    catch {
+        return external_node_path_.resolve(root);
+    }
+}
+// ---- disk ---------------------------------------------------------------------------------------------
+async function scanDisk(root, parents, warnings) {
+    // In the order found; a sandbox waits for its parent's records, which are read for several parents at once.
+    const found = [];
+    const listed = (dir) => {
+        try {
+            return external_node_fs_.readdirSync(dir, { withFileTypes: true });
+        }
+        catch (error) {
+            const code = error.code;
+            if (dir !== root || code !== 'ENOENT')
+                warnings.push(`Cannot list ${dir} (${code}): not scanned.`);
+            return [];
+        }
+    };
+    for (const project of listed(root)) {
+        const projectDir = external_node_path_.join(root, project.name);
+        if (!project.isDirectory()) {
+            found.push(foreign(projectDir, project.name, '', describeType(project)));
+            continue;
+        }
+        let owner;
+        for (const child of listed(projectDir)) {
+            if (child.name.startsWith('.'))
+                continue; // ours: homes, the note of the parent
+            const hostPath = external_node_path_.join(projectDir, child.name);
+            if (!child.isDirectory()) {
+                found.push(foreign(hostPath, project.name, child.name, describeType(child)));
+                continue;
+            }
+            const gitDir = lstat(external_node_path_.join(hostPath, '.git'));
+            if (!gitDir?.isDirectory()) {
+                const why = !gitDir
+                    ? 'no .git folder'
+                    : gitDir.isFile()
+                        ? '.git is a file (a linked worktree, not a sandbox of its own)'
+                        : '.git is not a folder';
+                found.push(foreign(hostPath, project.name, child.name, why));
+                continue;
+            }
+            if (!SANDBOX_NAME.test(child.name)) {
+                found.push(foreign(hostPath, project.name, child.name, 'not a sandbox name'));
+                continue;
+            }
+            owner ??= parents.ownerOfProject(projectDir, project.name);
+            found.push(owner.then((o) => diskSandbox(root, hostPath, project.name, child.name, o)));
+        }
+        // The folders are read synchronously: between projects, the processes asked for so far (the parents'
+        // records, the engine's volumes) get started.
+        await (0,external_node_timers_promises_.setImmediate)();
+    }
+    return Promise.all(found);
+}
+function foreign(where, project, name, why) {
+    return {
+        key: `disk:${where}`,
+        sandbox: name,
+        project,
+        isolation: 'disk',
+        where,
+        notSandbox: why,
+        hostPath: where,
+    };
+}
+function describeType(dirent) {
+    if (dirent.isSymbolicLink())
+        return 'a symbolic link (never followed)';
+    if (dirent.isFile())
+        return 'a file, where only sandbox folders belong';
+    return 'not a folder';
+}
+function diskSandbox(root, hostPath, project, name, owner) {
+    const activity = diskActivity(hostPath);
+    const base = {
+        key: `disk:${hostPath}`,
+        sandbox: name,
+        project,
+        isolation: 'disk',
+        where: hostPath,
+        hostPath,
+        homePath: external_node_path_.join(external_node_path_.dirname(hostPath), layout/* HOME_FOLDER */.Ps, name),
+        lastActivityMs: lastActivity(activity.times),
+        suspicious: activity.suspicious,
+    };
+    return {
+        ...base,
+        ...registration(owner, 'disk', name, project, (parent) => (0,layout/* locateSandbox */.Iw)(plan(name), parent, 'disk', root, ''), hostPath),
+    };
+}
+// ---- volumes ------------------------------------------------------------------------------------------
+async function scanVolumes(options, parents, warnings) {
+    const { engine, volumePrefix: prefix } = options;
+    const volumes = await listVolumes(engine, `${engine_labels/* MANAGED_LABEL */.bS}=true`, engine_labels/* VOLUME_LABEL_KEYS */.bW);
+    const pending = [];
+    for (const { name, labels } of volumes) {
+        if (!name.startsWith(`${prefix}-`))
+            continue;
+        const project = labels[(0,engine_labels/* label */.Pf)('project')] ?? '';
+        const sandbox = labels[(0,engine_labels/* label */.Pf)('sandbox')] ?? '';
+        const base = {
+            key: `volume:${name}`,
+            sandbox,
+            project,
+            isolation: 'container',
+            where: name,
+            volume: name,
+            branchLabel: labels[(0,engine_labels/* label */.Pf)('branch')],
+        };
+        if (!SANDBOX_NAME.test(sandbox) || !project) {
+            pending.push({ ...base, notSandbox: 'its labels name no sandbox and project' });
+            continue;
+        }
+        // A longer prefix that starts with ours (another tenant) makes names that do not match their labels.
+        if ((0,naming/* volumeName */.EH)(prefix, project, sandbox) !== name)
+            continue;
+        base.createdMs = parseTimestamp(labels[(0,engine_labels/* label */.Pf)('created')]);
+        const parentPath = labels[(0,engine_labels/* label */.Pf)('parent')];
+        if (!parentPath || !external_node_path_.isAbsolute(parentPath)) {
+            pending.push({ ...base, orphan: 'its labels name no parent repository' });
+            continue;
+        }
+        pending.push(parents.ownerOf(parentPath, project).then((owner) => ({
+            ...base,
+            ...registration(owner, 'container', sandbox, project, (parent) => (0,layout/* locateSandbox */.Iw)(plan(sandbox), parent, 'container', '', prefix), name),
+        })));
+    }
+    const found = await Promise.all(pending);
+    await readVolumeActivity(options, found.filter((s) => !s.notSandbox), warnings);
+    return found;
+}
+/** Each volume's signals, from helper containers (a volume they could not read has no known age). */
+async function readVolumeActivity(options, volumes, warnings) {
+    if (volumes.length === 0)
+        return;
+    const seen = await inspectInHelpers(options.engine, options.image, undefined, volumes.map((s) => ({ key: s.key, target: { volume: s.volume, name: s.sandbox }, signals: true })));
+    let failed = 0;
+    for (const s of volumes)
+        applyVolumeSignals(s, seen.get(s.key));
+    for (const s of volumes)
+        if (!seen.get(s.key)?.signals)
+            failed++;
+    if (failed)
+        warnings.push(`The activity of ${failed} volume(s) could not be read: their age is unknown, they are kept.`);
+}
+function applyVolumeSignals(s, seen) {
+    const signals = seen?.signals;
+    if (!signals) {
+        s.lastActivityMs = undefined;
+        return;
+    }
+    const times = [s.createdMs];
+    const time = (signal) => ('mtimeMs' in signal ? signal.mtimeMs : undefined);
+    if (signals.worktree.type !== 'dir' || signals.gitDir.type !== 'dir')
+        s.broken = `its work tree or .git folder is missing from the volume (${signals.worktree.type}, ${signals.gitDir.type})`;
+    else
+        times.push(time(signals.worktree));
+    for (const [file, signal] of Object.entries(signals.files)) {
+        if (signal.type === 'file')
+            times.push(signal.mtimeMs);
+        else if (signal.type !== 'none')
+            s.suspicious ??= `.git/${file} is not a regular file (a symbolic link?)`;
+    }
+    s.lastActivityMs = lastActivity(times);
+    if (signals.head && 'ref' in signals.head)
+        s.headRef = signals.head.ref;
+}
+
+;// CONCATENATED MODULE: ./src/reap/execute.ts
+// Carrying out the removals decided. Each sandbox is removed under its own lock (a run that holds it, or
+// takes it first, wins: the sandbox is then in use), after one last look at its activity, archived first
+// when asked. A sandbox of a live parent goes the way run mode removes one (`removeSandbox`: its folders
+// or volume, then every record the parent keeps of it); an orphan loses its folders or volume only.
+// On disk the reaper removes the folders itself first, carefully (remove.ts): links are never followed,
+// and what cannot be deleted is reported while the rest goes.
+
+
+
+
+
+
+
+
+
+
+
+/** Removals running at once. */
+const REMOVALS_IN_FLIGHT = 4;
+/**
+ * Disk sandboxes on their way through the pipeline at once: twice the removal workers (remove-workers.ts),
+ * so that the next ones are locked and looked at again while the workers delete.
+ */
+const DISK_REMOVALS_IN_FLIGHT = 2 * REMOVAL_WORKERS;
+/**
+ * Sandboxes of one parent whose records are dropped together (one repository lock, two git processes),
+ * and whose locks are held until then; volumes: locked and looked at again together (one helper).
+ */
+const BATCH = 32;
+async function carryOut(removals, deps) {
+    const outcomes = new Map();
+    const onDisk = removals.filter((r) => !r.sandbox.volume);
+    if (onDisk.length) {
+        const remover = deps.remover ?? startRemovers(Math.min(REMOVAL_WORKERS, onDisk.length));
+        try {
+            await removeDiskSandboxes(onDisk, { ...deps, remover }, outcomes);
+        }
+        finally {
+            if (!deps.remover)
+                await remover.close();
+        }
+    }
+    const volumes = removals.filter((r) => r.sandbox.volume);
+    for (let i = 0; i < volumes.length; i += BATCH)
+        await removeVolumeBatch(volumes.slice(i, i + BATCH), deps, outcomes);
+    return outcomes;
+}
+/**
+ * Disk sandboxes, one after the other through a pipeline with REMOVALS_IN_FLIGHT in it: each is locked,
+ * its activity read again (lstat only) and, when nothing happened since the scan, removed. When the last
+ * of a batch is through, the parent forgets the batch's sandboxes, the outcomes are logged and the locks
+ * released, while the pipeline goes on with the next ones; batches finish one after the other.
+ */
+async function removeDiskSandboxes(removals, deps, outcomes) {
+    let failure;
+    let finishing = Promise.resolve();
+    const finish = (batch) => {
+        finishing = finishing.then(async () => {
+            try {
+                // The removed folders' records, a parent at a time; then the project folders left empty.
+                await (0,remove/* forgetSandboxes */.Jf)(deps.git, batch.forget.sandboxes);
+                for (const dir of batch.forget.projectDirs)
+                    await (0,remove/* removeEmptyProjectDir */.ih)(dir);
+                batch.removals.forEach((removal, n) => {
+                    const outcome = batch.done[n];
+                    if (!outcome)
+                        return;
+                    outcomes.set(removal.decision.key, outcome);
+                    deps.log(describe(removal.decision, outcome));
+                });
+            }
+            catch (error) {
+                failure ??= { error };
+            }
+            finally {
+                await release(batch.locks);
+            }
+        });
+    };
+    const batches = batchesByParent(removals).map((group) => ({
+        removals: group,
+        locks: [],
+        done: [],
+        forget: { sandboxes: [], projectDirs: new Set() },
+        left: group.length,
+    }));
+    const items = batches.flatMap((batch) => batch.removals.map((removal, n) => ({ batch, removal, n })));
+    await inParallel(items, DISK_REMOVALS_IN_FLIGHT, async ({ batch, removal, n }) => {
+        try {
+            // After a failure, nothing more is attempted (what was removed is still reported).
+            if (failure)
+                return;
+            const held = (batch.locks[n] = await execute_lock(removal.sandbox));
+            if ('refused' in held)
+                batch.done[n] = skipped(held.refused);
+            else {
+                const { sandbox } = removal;
+                const activity = lastActivity([...diskActivity(sandbox.hostPath).times, sandbox.createdMs]);
+                batch.done[n] = await removeOne(removal, activity, { ...deps, forget: batch.forget });
+            }
+        }
+        catch (error) {
+            failure ??= { error };
+        }
+        finally {
+            if (--batch.left === 0)
+                finish(batch);
+        }
+    });
+    await finishing;
+    if (failure)
+        throw failure.error;
+}
+/** The removals in batches of one parent each (orphans and sandboxes without a parent together). */
+function batchesByParent(removals) {
+    const byParent = new Map();
+    for (const removal of removals) {
+        const { parent, orphan } = removal.sandbox;
+        const key = parent && !orphan ? parent.gitDir : '';
+        const group = byParent.get(key);
+        if (group)
+            group.push(removal);
+        else
+            byParent.set(key, [removal]);
+    }
+    const batches = [];
+    for (const group of byParent.values())
+        for (let i = 0; i < group.length; i += BATCH)
+            batches.push(group.slice(i, i + BATCH));
+    return batches;
+}
+/** Volumes: locked together, looked at again by one helper, then removed (each with its records). */
+async function removeVolumeBatch(batch, deps, outcomes) {
+    const locks = await inParallel(batch, REMOVALS_IN_FLIGHT, (removal) => execute_lock(removal.sandbox));
+    try {
+        const locked = batch.filter((_, n) => !('refused' in locks[n]));
+        const activity = await volumeActivity(locked.map((r) => r.sandbox), deps);
+        const forget = { sandboxes: [], projectDirs: new Set() };
+        const done = await inParallel(batch, REMOVALS_IN_FLIGHT, async (removal) => {
+            const held = locks[batch.indexOf(removal)];
+            if ('refused' in held)
+                return skipped(held.refused);
+            return removeOne(removal, activity.get(removal.sandbox.key), { ...deps, forget });
+        });
+        batch.forEach((removal, n) => {
+            outcomes.set(removal.decision.key, done[n]);
+            deps.log(describe(removal.decision, done[n]));
+        });
+    }
+    finally {
+        await release(locks);
+    }
+}
+async function release(locks) {
+    await Promise.all(locks.map((held) => (held && 'release' in held ? held.release?.() : undefined)));
+}
+async function execute_lock(sandbox) {
+    if (!sandbox.parent || sandbox.orphan)
+        return {};
+    try {
+        return { release: await (0,lock/* lockSandbox */.rj)(sandbox.parent.gitDir, sandbox.sandbox, 0) };
+    }
+    catch (error) {
+        return {
+            refused: error instanceof lock/* LockTimeoutError */.XB
+                ? 'in use: a run holds its lock'
+                : `its lock could not be taken: ${error.message}`,
+        };
+    }
+}
+/** The newest activity of each volume now, seen by one helper. */
+async function volumeActivity(volumes, deps) {
+    const now = new Map();
+    if (!volumes.length)
+        return now;
+    const seen = await inspectInHelpers(deps.engine, deps.image, undefined, volumes.map((s) => ({ key: s.key, target: { volume: s.volume, name: s.sandbox }, signals: true })));
+    for (const s of volumes) {
+        const copy = { ...s };
+        applyVolumeSignals(copy, seen.get(s.key));
+        now.set(s.key, copy.lastActivityMs);
+    }
+    return now;
+}
+function skipped(detail) {
+    return { status: 'skipped', detail, freedBytes: 0, archived: [], problems: [] };
+}
+async function removeOne({ decision, sandbox }, activity, deps) {
+    if (activity === undefined)
+        return skipped('its activity could not be read again');
+    if (decision.lastActivityMs === undefined || activity > decision.lastActivityMs)
+        return skipped('activity since the scan');
+    const outcome = skipped('');
+    delete outcome.detail;
+    if (decision.archive) {
+        try {
+            outcome.archived = await archiveSandbox(sandbox, decision.archive, deps);
+        }
+        catch (error) {
+            outcome.detail = `archiving failed (${error.message})`;
+            return outcome;
+        }
+    }
+    try {
+        if (sandbox.volume)
+            await removeVolume(sandbox, decision, deps, outcome);
+        else
+            await removeFolders(sandbox, deps, outcome);
+    }
+    catch (error) {
+        outcome.status = 'not removed';
+        outcome.detail = error.message;
+    }
+    return outcome;
+}
+async function removeVolume(sandbox, decision, deps, outcome) {
+    // An orphan's records went with its parent: only the volume is left to remove.
+    if (sandbox.location && !sandbox.orphan)
+        await (0,remove/* removeSandbox */.Ur)(deps.git, deps.engine, sandbox.location);
+    else
+        await deps.engine.removeVolume(sandbox.volume);
+    outcome.status = 'removed';
+    outcome.freedBytes = decision.sizeBytes ?? 0;
+}
+async function removeFolders(sandbox, deps, outcome) {
+    const tree = await removeSandboxTree(deps.root, sandbox.hostPath, deps.remover);
+    if (tree.unlinked && sandbox.homePath)
+        await removeHomeFolder(deps.root, sandbox.homePath, tree, deps.remover);
+    outcome.freedBytes = tree.freedBytes;
+    outcome.problems = tree.problems;
+    if (!tree.unlinked) {
+        outcome.status = 'not removed';
+        outcome.detail = `its .git folder could not be moved away (${tree.problems[0]?.error}): left intact`;
+        return;
+    }
+    // No sandbox any more (its .git is gone): the parent forgets it (with the batch's others), and its
+    // project folder goes with its last sandbox.
+    const location = sandbox.location && !sandbox.orphan ? sandbox.location : undefined;
+    if (location)
+        deps.forget.sandboxes.push(location);
+    deps.forget.projectDirs.add(external_node_path_.dirname(sandbox.hostPath));
+    if (tree.problems.length === 0) {
+        outcome.status = 'removed';
+        return;
+    }
+    outcome.status = 'partly removed';
+    outcome.detail = `${tree.problems.length} entr${tree.problems.length === 1 ? 'y' : 'ies'} could not be deleted`;
+}
+function describe(decision, outcome) {
+    const what = `${decision.project}/${decision.sandbox} (${decision.isolation === 'disk' ? decision.where : `volume ${decision.where}`})`;
+    const detail = outcome.detail ? `: ${outcome.detail}` : '';
+    const archived = outcome.archived.length ? `; archived to ${outcome.archived.join(', ')}` : '';
+    return `${outcome.status} ${what}${detail}${archived}`;
+}
+
+;// CONCATENATED MODULE: ./src/reap/in-use.ts
+// Is a stale sandbox in use? A running container mounts it, a process has its working directory inside
+// it, or a run holds its lock. Containers and processes are looked at once for all sandboxes.
+
+
+
+
+async function observeUsage(engine) {
+    const usage = { workingDirs: processWorkingDirs() };
+    if (!engine)
+        return { ...usage, containers: [] };
+    try {
+        const containers = await containerMounts(engine);
+        // Bind sources are compared as real paths, like the sandbox paths.
+        for (const c of containers)
+            c.binds = c.binds.map(realOrSelf);
+        return { ...usage, containers };
+    }
+    catch (error) {
+        const message = error.message;
+        // No engine installed: no container can be using anything.
+        if (/not installed or not on PATH/.test(message))
+            return { ...usage, containers: [] };
+        return { ...usage, containersError: message };
+    }
+}
+function processWorkingDirs() {
+    let pids;
+    try {
+        pids = external_node_fs_.readdirSync('/proc').filter((n) => /^\d+$/.test(n));
+    }
+    catch {
+        return undefined;
+    }
+    const dirs = [];
+    for (const pid of pids) {
+        try {
+            dirs.push({ pid: Number(pid), cwd: external_node_fs_.readlinkSync(`/proc/${pid}/cwd`) });
+        }
+        catch {
+            /* gone, or another user's process */
+        }
+    }
+    return dirs;
+}
+function realOrSelf(p) {
+    try {
+        return external_node_fs_.realpathSync(p);
+    }
+    catch {
+        return p;
+    }
+}
+const inside = (child, dir) => child === dir || child.startsWith(`${dir}${external_node_path_.sep}`);
+/** Why the sandbox is in use, or undefined. A usage that could not be observed counts as "in use". */
+async function inUseReason(sandbox, usage) {
+    if (sandbox.parent && !sandbox.orphan && (await (0,lock/* isSandboxLocked */.up)(sandbox.parent.gitDir, sandbox.sandbox)))
+        return 'a run holds its lock';
+    if (!usage.containers)
+        return `the container engine could not be asked (${usage.containersError})`;
+    if (sandbox.volume) {
+        const users = usage.containers.filter((c) => c.volumes.includes(sandbox.volume));
+        const running = users.filter((c) => c.running).map((c) => c.name);
+        if (running.length)
+            return `running container ${running.join(', ')} mounts it`;
+        if (users.length)
+            return `stopped container ${users.map((c) => c.name).join(', ')} still references the volume (remove it to let the volume go)`;
+        return undefined;
+    }
+    // The work tree and the command's home: a container or a process in either is using the sandbox.
+    const dirs = [sandbox.hostPath, ...(sandbox.homePath ? [sandbox.homePath] : [])];
+    const within = (p) => dirs.some((dir) => inside(p, dir));
+    const mounting = usage.containers.filter((c) => c.running && c.binds.some(within));
+    if (mounting.length)
+        return `running container ${mounting.map((c) => c.name).join(', ')} mounts it`;
+    if (!usage.workingDirs)
+        return 'the working directories of processes cannot be read (no /proc)';
+    const process = usage.workingDirs.find((p) => within(p.cwd));
+    if (process)
+        return `process ${process.pid} has its working directory in it`;
+    return undefined;
+}
+
+;// CONCATENATED MODULE: ./src/reap/trace.ts
+// The reaper's log lines: each decision with every fact it was made from, for a debug log, and text from
+// the disk made safe to print. Pure.
+
+/**
+ * Text made safe for one log line: control characters (a newline in a folder's name could start a line
+ * the runner reads as a workflow command) written as escapes.
+ */
+function printable(text) {
+    return text.replace(/\p{Cc}/gu, (c) => c === '\n' ? '\\n' : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+/**
+ * One line for the debug log: a decision and every fact it was made from. `lookedAt`: the entry was
+ * stale, so whether it is in use and holds work was checked; `dryRun`: a removal is only reported.
+ */
+function decisionTrace(d, facts, lookedAt, dryRun = false) {
+    const verb = d.action === 'remove' ? (dryRun ? 'would remove' : 'remove') : 'keep';
+    const parts = [
+        `${verb} ${d.project}/${d.sandbox} (${d.isolation === 'disk' ? d.where : `volume ${d.where}`})`,
+        `class ${d.class}${d.expiryDays === undefined ? '' : `, expiry ${d.expiryDays} days`}`,
+        ...checked(d, facts, lookedAt),
+    ];
+    if (facts.sizeBytes !== undefined)
+        parts.push(`size ${formatBytes(facts.sizeBytes)}`);
+    parts.push(`reason: ${d.reason}`);
+    if (d.archive)
+        parts.push(`archive: ${d.archive === 'work' ? 'patch and bundle' : 'every file'}`);
+    return printable(parts.join('; '));
+}
+/** What was looked at: nothing but sandboxes has an age, and only stale ones are looked at closer. */
+function checked(d, facts, lookedAt) {
+    if (facts.notSandbox)
+        return [`not a sandbox: ${facts.notSandbox}`];
+    const age = d.ageDays === undefined
+        ? 'age unknown (no activity signal)'
+        : `${d.ageDays} day(s) old (last activity ${new Date(d.lastActivityMs).toISOString()})`;
+    if (!lookedAt)
+        return [age, 'not stale: in use and work not checked'];
+    return [
+        age,
+        `in use: ${facts.inUse ?? 'no'}`,
+        ...(facts.orphan ? [`orphan: ${facts.orphan}`] : []),
+        `work: ${workText(facts)}`,
+    ];
+}
+function workText(facts) {
+    if (facts.inUse)
+        return 'not checked (in use)';
+    if (facts.orphan)
+        return 'not checkable (no parent)';
+    const work = facts.work;
+    if (!work)
+        return 'not checked';
+    if (work.state === 'clean')
+        return 'none';
+    if (work.state === 'work')
+        return work.detail;
+    if (work.state === 'unknown')
+        return `could not check (${work.detail})`;
+    return 'not checkable';
+}
+
+;// CONCATENATED MODULE: ./src/reap/git-index.ts
+// A reader for git's index file (versions 2 and 3), enough to tell from the filesystem alone that a
+// worktree is clean: the stat data git cached for each file, and the cache tree's root (the tree the
+// index would write). Anything unusual (version 4, split or sparse index, required extensions, a bad
+// checksum) is reported as unsupported, and the caller asks git instead.
+
+const ASSUME_VALID = 0x8000;
+const EXTENDED = 0x4000;
+const STAGE_MASK = 0x3000;
+const NAME_MASK = 0x0fff;
+/** Parses an index whose object names are `hashBytes` long (20 for SHA-1, 32 for SHA-256). */
+function parseIndex(buf, hashBytes = 20) {
+    const fail = (why) => ({ ok: false, unsupported: why });
+    if (buf.length < 12 + hashBytes || buf.toString('latin1', 0, 4) !== 'DIRC')
+        return fail('not an index file');
+    const version = buf.readUInt32BE(4);
+    if (version !== 2 && version !== 3)
+        return fail(`index version ${version}`);
+    const end = buf.length - hashBytes;
+    if (!checksumOk(buf, end, hashBytes))
+        return fail('index checksum mismatch');
+    const count = buf.readUInt32BE(8);
+    const entries = [];
+    let off = 12;
+    for (let i = 0; i < count; i++) {
+        const fixed = 40 + hashBytes + 2;
+        if (off + fixed > end)
+            return fail('truncated entry');
+        const flags = buf.readUInt16BE(off + 40 + hashBytes);
+        let nameStart = off + fixed;
+        let special = (flags & ASSUME_VALID) !== 0;
+        if (flags & EXTENDED) {
+            if (version < 3)
+                return fail('extended flags in a version 2 index');
+            special = special || buf.readUInt16BE(nameStart) !== 0;
+            nameStart += 2;
+        }
+        let nameLength = flags & NAME_MASK;
+        if (nameLength === NAME_MASK)
+            nameLength = buf.indexOf(0, nameStart) - nameStart;
+        if (nameLength < 0 || nameStart + nameLength > end)
+            return fail('truncated entry name');
+        entries.push({
+            ctimeSec: buf.readUInt32BE(off),
+            ctimeNsec: buf.readUInt32BE(off + 4),
+            mtimeSec: buf.readUInt32BE(off + 8),
+            mtimeNsec: buf.readUInt32BE(off + 12),
+            ino: buf.readUInt32BE(off + 20),
+            mode: buf.readUInt32BE(off + 24),
+            uid: buf.readUInt32BE(off + 28),
+            gid: buf.readUInt32BE(off + 32),
+            size: buf.readUInt32BE(off + 36),
+            oid: buf.toString('hex', off + 40, off + 40 + hashBytes),
+            stage: (flags & STAGE_MASK) >> 12,
+            special,
+            path: buf.toString('utf8', nameStart, nameStart + nameLength),
+        });
+        // Entries are NUL-padded to a multiple of 8 bytes (at least one NUL).
+        off += (nameStart - off + nameLength + 8) & ~7;
+    }
+    let rootTree;
+    while (off + 8 <= end) {
+        const signature = buf.toString('latin1', off, off + 4);
+        const size = buf.readUInt32BE(off + 4);
+        const data = off + 8;
+        if (data + size > end)
+            return fail(`truncated extension ${signature}`);
+        if (signature === 'TREE')
+            rootTree = cacheTreeRoot(buf.subarray(data, data + size), hashBytes);
+        // Extensions whose signature starts with A-Z are optional; any other one changes how to read the index.
+        else if (!/^[A-Z]/.test(signature))
+            return fail(`index extension ${JSON.stringify(signature)}`);
+        off = data + size;
+    }
+    if (off !== end)
+        return fail('trailing bytes');
+    return { ok: true, index: { version, entries, rootTree } };
+}
+function checksumOk(buf, end, hashBytes) {
+    const stored = buf.subarray(end);
+    if (stored.every((b) => b === 0))
+        return true; // index.skipHash
+    const algorithm = hashBytes === 32 ? 'sha256' : 'sha1';
+    return (0,external_node_crypto_.createHash)(algorithm).update(buf.subarray(0, end)).digest().equals(stored);
+}
+/** The first cache-tree record is the root: path "", entry count, subtree count, then its tree name. */
+function cacheTreeRoot(data, hashBytes) {
+    const nul = data.indexOf(0);
+    const newline = data.indexOf(0x0a, nul + 1);
+    if (nul !== 0 || newline < 0)
+        return undefined;
+    const [entryCount] = data.toString('latin1', nul + 1, newline).split(' ');
+    if (Number(entryCount) < 0 || newline + 1 + hashBytes > data.length)
+        return undefined;
+    return data.toString('hex', newline + 1, newline + 1 + hashBytes);
+}
+/** The name git gives a blob with this content. */
+function blobName(content, hashBytes = 20) {
+    const hash = (0,external_node_crypto_.createHash)(hashBytes === 32 ? 'sha256' : 'sha1');
+    hash.update(`blob ${content.length}\0`);
+    hash.update(content);
+    return hash.digest('hex');
+}
+
+;// CONCATENATED MODULE: ./src/reap/clean-probe.ts
+// The filesystem fast path of the check for work: proves that a worktree is clean without starting git,
+// or says why it cannot (then git decides, in a helper container). It proves "clean" only when:
+//  - the index's cache tree is complete and names HEAD's tree (nothing staged);
+//  - every index entry is an ordinary file or link whose stat data still matches what git cached (with
+//    ctime and inode, stricter than git itself), or whose content hashes to the blob in the index;
+//  - no file or folder exists that the index does not list (untracked or ignored: only git knows which).
+// It never writes anything, so it cannot reset the activity clock it is part of.
+
+
+
+
+/** An index larger than this is left to git. */
+const INDEX_MAX = 512 * 1024 * 1024;
+/** Files larger than this are not hashed by the fast path: git decides. */
+const HASH_LIMIT = 8 * 1024 * 1024;
+const NS = 1000000000n;
+const REGULAR = 0o100000;
+const SYMLINK = 0o120000;
+/**
+ * `gitDir` is the sandbox's own `.git` folder: its index is read as data (never through a link), and the
+ * work tree is walked before any file in it is read, so that a folder replaced by a link is caught
+ * before anything is read through it.
+ */
+function proveClean(worktree, gitDir, headTree) {
+    const unsure = (why) => ({ clean: false, unsure: why });
+    const indexFile = external_node_path_.join(gitDir, 'index');
+    const read = readBounded(indexFile, INDEX_MAX);
+    if ('absent' in read)
+        return unsure('there is no index');
+    if ('error' in read)
+        return unsure(read.error);
+    const indexMtime = external_node_fs_.lstatSync(indexFile, { bigint: true }).mtimeNs;
+    const hashBytes = headTree.length / 2;
+    const reading = parseIndex(read.data, hashBytes);
+    if (!reading.ok)
+        return unsure(reading.unsupported);
+    const { entries, rootTree } = reading.index;
+    if (rootTree !== headTree)
+        return unsure('the index does not match HEAD as a whole');
+    const tracked = new Set();
+    const folders = new Set();
+    for (const entry of entries) {
+        if (!safeEntryPath(entry.path))
+            return unsure(`the index lists a path git would refuse: ${JSON.stringify(entry.path)}`);
+        tracked.add(entry.path);
+        for (let dir = external_node_path_.posix.dirname(entry.path); dir !== '.'; dir = external_node_path_.posix.dirname(dir)) {
+            if (folders.has(dir))
+                break;
+            folders.add(dir);
+        }
+    }
+    for (const dir of folders)
+        if (tracked.has(dir))
+            return unsure(`${dir} is both a file and a folder in the index`);
+    const extra = firstUnlisted(worktree, tracked, folders);
+    if (extra !== undefined)
+        return unsure(`${extra} is not in the index`);
+    for (const entry of entries) {
+        const problem = entryProblem(worktree, entry, indexMtime, hashBytes);
+        if (problem)
+            return unsure(`${entry.path}: ${problem}`);
+    }
+    return { clean: true };
+}
+/** A relative path with no empty, `.`, `..` or `.git` component (git refuses such index entries). */
+function safeEntryPath(p) {
+    return p
+        .split('/')
+        .every((part) => part !== '' && part !== '.' && part !== '..' && part.toLowerCase() !== '.git');
+}
+function entryProblem(worktree, entry, indexMtime, hashBytes) {
+    if (entry.stage !== 0)
+        return 'a conflict';
+    if (entry.special)
+        return 'flagged assume-valid, skip-worktree or intent-to-add';
+    const type = entry.mode & 0o170000;
+    if (type !== REGULAR && type !== SYMLINK)
+        return 'not a plain file or link (a submodule?)';
+    const file = external_node_path_.join(worktree, entry.path);
+    let st;
+    try {
+        st = external_node_fs_.lstatSync(file, { bigint: true });
+    }
+    catch {
+        return 'missing';
+    }
+    if (type === SYMLINK ? !st.isSymbolicLink() : !st.isFile())
+        return 'changed type';
+    if (type === REGULAR && (st.mode & 64n ? 0o100755 : 0o100644) !== entry.mode)
+        return 'mode changed';
+    if (st.size !== BigInt(entry.size))
+        return 'size changed';
+    const racy = at(entry.mtimeSec, entry.mtimeNsec) >= indexMtime;
+    if (!racy && statMatches(st, entry))
+        return undefined;
+    // Stat data moved (a copy, a touch) or is too close to the index write to trust: compare content.
+    if (st.size > BigInt(HASH_LIMIT))
+        return 'changed stat data on a large file';
+    try {
+        const content = type === SYMLINK ? Buffer.from(external_node_fs_.readlinkSync(file, 'buffer')) : external_node_fs_.readFileSync(file);
+        return blobName(content, hashBytes) === entry.oid ? undefined : 'content changed';
+    }
+    catch {
+        return 'unreadable';
+    }
+}
+function at(sec, nsec) {
+    return BigInt(sec) * NS + BigInt(nsec);
+}
+/** Git's own comparison plus ctime and inode; nanoseconds where the index has them. */
+function statMatches(st, entry) {
+    const same = (ns, sec, nsec) => nsec === 0 ? ns / NS === BigInt(sec) : ns === at(sec, nsec);
+    return (same(st.mtimeNs, entry.mtimeSec, entry.mtimeNsec) &&
+        same(st.ctimeNs, entry.ctimeSec, entry.ctimeNsec) &&
+        BigInt.asUintN(32, st.ino) === BigInt(entry.ino) &&
+        Number(st.uid) === entry.uid &&
+        Number(st.gid) === entry.gid);
+}
+/** The first file or folder (relative path) that the index does not account for, if any. */
+function firstUnlisted(worktree, tracked, folders) {
+    const pending = [''];
+    while (pending.length) {
+        const dir = pending.pop();
+        let names;
+        try {
+            names = external_node_fs_.readdirSync(dir ? external_node_path_.join(worktree, dir) : worktree, { withFileTypes: true });
+        }
+        catch {
+            return dir || '.';
+        }
+        for (const dirent of names) {
+            const rel = dir ? `${dir}/${dirent.name}` : dirent.name;
+            if (rel === '.git' || tracked.has(rel))
+                continue;
+            if (folders.has(rel) && dirent.isDirectory())
+                pending.push(rel);
+            else
+                return rel;
+        }
+    }
+    return undefined;
+}
+
+;// CONCATENATED MODULE: ./src/reap/parent-check.ts
+
+async function checkAgainstParent(git, parent, sandboxes) {
+    const verdicts = new Map();
+    const valid = sandboxes.filter((s) => {
+        const bad = [s.headOid, ...s.named].find((oid) => !OID.test(oid));
+        if (bad !== undefined)
+            verdicts.set(s.key, {
+                error: `it names an object that is no object name: ${JSON.stringify(bad.slice(0, 80))}`,
+            });
+        return bad === undefined;
+    });
+    if (valid.length === 0)
+        return verdicts;
+    const objects = [...new Set(valid.flatMap((s) => s.named))];
+    const heads = [...new Set(valid.map((s) => s.headOid))];
+    const asked = [...objects, ...heads.map((h) => `${h}^{tree}`)];
+    const found = await git.exec(parent.path, ['cat-file', '--batch-check'], {
+        input: Buffer.from(`${asked.join('\n')}\n`),
+    });
+    const lines = found.stdout.split('\n');
+    if (found.exitCode !== 0 || lines.length < asked.length) {
+        const error = `git cat-file failed in the parent: ${firstLine(found.stderr) || `exit ${found.exitCode}`}`;
+        for (const s of valid)
+            verdicts.set(s.key, { error });
+        return verdicts;
+    }
+    const types = new Map();
+    objects.forEach((oid, i) => types.set(oid, batchType(lines[i], oid)));
+    const trees = new Map();
+    heads.forEach((head, i) => {
+        const [tree, type] = lines[objects.length + i].split(' ');
+        if (type === 'tree' && OID.test(tree))
+            trees.set(head, tree);
+    });
+    // Commits and tags the parent has: which of them are reachable from no branch, tag or remote?
+    const walkable = objects.filter((oid) => types.get(oid) === 'commit' || types.get(oid) === 'tag');
+    let unreachable = new Set();
+    if (walkable.length) {
+        const list = await git.exec(parent.path, ['rev-list', '--stdin', '--not', '--branches', '--tags', '--remotes'], {
+            input: Buffer.from(`${walkable.join('\n')}\n`),
+        });
+        if (list.exitCode !== 0) {
+            const error = `git rev-list failed in the parent: ${firstLine(list.stderr) || `exit ${list.exitCode}`}`;
+            for (const s of valid)
+                verdicts.set(s.key, { error });
+            return verdicts;
+        }
+        unreachable = new Set(list.stdout.split('\n').filter(Boolean));
+    }
+    const peeled = await peelTags(git, parent, walkable.filter((oid) => types.get(oid) === 'tag'));
+    for (const s of valid) {
+        const verdict = {
+            headTree: types.get(s.headOid) === 'commit' ? trees.get(s.headOid) : undefined,
+        };
+        for (const oid of s.named) {
+            const type = types.get(oid);
+            if (type === 'missing')
+                verdict.unsaved = true;
+            else if (type === 'commit')
+                verdict.unsaved ||= unreachable.has(oid);
+            else if (type === 'tag') {
+                const commit = peeled.get(oid);
+                if (commit === undefined)
+                    verdict.error ??= `a tag it names (${oid.slice(0, 12)}) could not be followed`;
+                else
+                    verdict.unsaved ||= unreachable.has(commit);
+            }
+            else
+                verdict.error ??= `a ref names ${oid.slice(0, 12)}, which is ${type === 'odd' ? 'not understood' : `a ${type}`}`;
+        }
+        verdicts.set(s.key, verdict);
+    }
+    return verdicts;
+}
+/** `<oid> <type> <size>` or `<oid> missing`. */
+function batchType(line, oid) {
+    const [name, type] = (line ?? '').split(' ');
+    if (type === 'missing')
+        return 'missing';
+    if (name !== oid || !type)
+        return 'odd';
+    return type;
+}
+/**
+ * rev-list peels a tag to its commit and prints the commit: the commits annotated tags point to. A tag
+ * that does not end at a commit (a tagged tree or blob) gets no entry.
+ */
+async function peelTags(git, parent, tags) {
+    const peeled = new Map();
+    if (tags.length === 0)
+        return peeled;
+    const out = await git.exec(parent.path, ['cat-file', '--batch-check'], {
+        input: Buffer.from(`${tags.map((t) => `${t}^{commit}`).join('\n')}\n`),
+    });
+    if (out.exitCode !== 0)
+        return peeled;
+    out.stdout
+        .split('\n')
+        .slice(0, tags.length)
+        .forEach((line, i) => {
+        const [commit, type] = line.split(' ');
+        if (type === 'commit' && OID.test(commit))
+            peeled.set(tags[i], commit);
+    });
+    return peeled;
+}
+function firstLine(text) {
+    return text.trim().split('\n')[0] ?? '';
+}
+
+;// CONCATENATED MODULE: ./src/reap/work.ts
+// The check for work, for the stale sandboxes only, batched per parent repository. Nothing runs git on
+// the host inside a sandbox, or with anything a container could have written:
+//  - history: HEAD and every ref of a sandbox, read as data (disk: by the host, bounded, lstat only;
+//    volumes: by a helper container), must name objects the parent has, reachable from its branches,
+//    tags or remotes (parent-check.ts, host git on the parent only);
+//  - uncommitted changes of a disk sandbox: proved absent from its index and files where possible
+//    (clean-probe.ts, with HEAD's tree from the parent); otherwise, and for every volume, `git status` in
+//    a helper container that never reads the sandbox's own configuration (helper-inspection.ts).
+// Every check is read-only: sandboxes are mounted read-only, and nothing rewrites an index.
+
+
+
+
+
+
+
+/** Parents checked at once (each: two or three git processes, a helper container when one is needed). */
+const work_PARENTS_IN_FLIGHT = 4;
+/** Checks registered sandboxes of live parents; returns a report per sandbox key. */
+async function checkWork(sandboxes, deps) {
+    const reports = new Map();
+    const byParent = new Map();
+    for (const s of sandboxes) {
+        if (!s.parent || !s.recorded)
+            continue;
+        const early = earlyFinding(s);
+        if (early) {
+            reports.set(s.key, { work: early });
+            continue;
+        }
+        const group = byParent.get(s.parent.gitDir) ?? { parent: s.parent, sandboxes: [] };
+        group.sandboxes.push(s);
+        byParent.set(s.parent.gitDir, group);
+    }
+    // A few parents at a time: one's git or helper container runs while another's files are read.
+    await inParallel([...byParent.values()], work_PARENTS_IN_FLIGHT, async ({ parent, sandboxes: group }) => {
+        for (const [key, report] of await checkParentGroup(parent, group, deps))
+            reports.set(key, report);
+    });
+    return reports;
+}
+/** What is decided without a look inside: a half-made sandbox, a suspicious or broken one. */
+function earlyFinding(s) {
+    // The command never ran in a sandbox whose creation was interrupted (creation comes first).
+    if (s.recorded === 'creating')
+        return { state: 'clean' };
+    if (s.suspicious)
+        return { state: 'unknown', detail: `suspicious: ${s.suspicious}` };
+    if (s.broken)
+        return { state: 'unknown', detail: s.broken };
+    return undefined;
+}
+async function checkParentGroup(parent, group, deps) {
+    const volumes = group.filter((s) => s.volume);
+    const disks = group.filter((s) => s.hostPath);
+    const inspected = volumes.length
+        ? await inspectInHelpers(deps.engine, deps.image, parent, volumes.map((s) => request(s, { size: true })))
+        : new Map();
+    const histories = new Map();
+    for (const s of disks) {
+        const gitDir = external_node_path_.join(s.hostPath, '.git');
+        const read = readSandboxGit(gitDir);
+        histories.set(s.key, read.ok
+            ? { ...read, headOid: read.headOid, operation: operationInProgress(gitDir) }
+            : { error: read.error });
+    }
+    for (const s of volumes) {
+        const work = inspected.get(s.key)?.work;
+        histories.set(s.key, !work ? { error: inspected.get(s.key)?.error ?? 'the volume was not inspected' } : work);
+    }
+    const named = [];
+    for (const [key, h] of histories)
+        if (!('error' in h))
+            named.push({ key, headOid: h.headOid, named: h.named });
+    const verdicts = await checkAgainstParent(deps.git, parent, named);
+    // Disk: the filesystem proves clean where it can; the rest goes to one helper.
+    const uncommitted = new Map();
+    const proved = new Set();
+    const unsure = [];
+    for (const s of disks) {
+        const verdict = verdicts.get(s.key);
+        if (!verdict || verdict.error || verdict.unsaved)
+            continue; // work found or check failed: no need
+        if (verdict.headTree && proveClean(s.hostPath, external_node_path_.join(s.hostPath, '.git'), verdict.headTree).clean) {
+            uncommitted.set(s.key, { value: 0 });
+            proved.add(s.key);
+        }
+        else
+            unsure.push(s);
+    }
+    if (unsure.length) {
+        const looked = await inspectInHelpers(deps.engine, deps.image, parent, unsure.map((s) => request(s, {})));
+        for (const s of unsure) {
+            const work = looked.get(s.key)?.work;
+            uncommitted.set(s.key, work && !('error' in work)
+                ? work.uncommitted
+                : { error: work?.error ?? looked.get(s.key)?.error ?? 'not inspected' });
+        }
+    }
+    for (const s of volumes) {
+        const work = inspected.get(s.key)?.work;
+        if (work && !('error' in work))
+            uncommitted.set(s.key, work.uncommitted);
+    }
+    const reports = new Map();
+    for (const s of group) {
+        const history = histories.get(s.key);
+        const work = finding(history, verdicts.get(s.key), uncommitted.get(s.key));
+        reports.set(s.key, {
+            work,
+            sizeBytes: inspected.get(s.key)?.sizeBytes,
+            provedByFilesystem: proved.has(s.key) || undefined,
+        });
+    }
+    return reports;
+}
+function request(s, extra) {
+    const target = s.volume ? { volume: s.volume, name: s.sandbox } : { hostPath: s.hostPath };
+    return { key: s.key, target, work: true, ...extra };
+}
+function finding(history, verdict, uncommitted) {
+    if ('error' in history)
+        return summarizeWork({ uncommitted: { error: history.error }, unsaved: { error: history.error } });
+    const unsaved = !verdict
+        ? { error: 'the parent was not asked' }
+        : verdict.error
+            ? { error: verdict.error }
+            : { value: verdict.unsaved === true };
+    return summarizeWork({
+        operation: history.operation,
+        uncommitted: uncommitted ?? { error: 'not checked' },
+        unsaved,
+    });
+}
+
+;// CONCATENATED MODULE: ./src/reap/reap.ts
+
+
+
+
+
+
+
+
+
+
+
+
+
+/** The reaper's options from the validated settings (the action and the CLI alike). */
+function reapOptionsFrom(settings) {
+    const { worktreeRoot, volumePrefix, engine, image, dryRun, maxRemovals, force, archiveDir } = settings;
+    return {
+        worktreeRoot,
+        volumePrefix,
+        engine,
+        image,
+        retention: settings,
+        dryRun,
+        maxRemovals,
+        force,
+        archiveDir,
+    };
+}
+async function reap(options, ui = run_ui/* silentUi */.y) {
+    const nowMs = options.now ?? Date.now();
+    const git = await engine_git/* Git */.TU.create();
+    const engine = new engine_engine/* ContainerEngine */.yz(options.engine);
+    const scan = await ui.group('Scan', async () => {
+        const started = Date.now();
+        const found = await scanSandboxes({
+            worktreeRoot: options.worktreeRoot,
+            volumePrefix: options.volumePrefix,
+            git,
+            engine,
+            image: options.image,
+        });
+        ui.info(`Found ${found.sandboxes.length} entries under ${found.root} and in volumes ${options.volumePrefix}-* (${elapsed(started)}).`);
+        return found;
+    });
+    for (const warning of scan.warnings)
+        ui.warning(warning);
+    const stale = scan.sandboxes.filter((s) => assessStaleness(s, options.retention, nowMs).stale);
+    // Removal workers start now, while the stale ones are looked at (ended once the removals are done).
+    const staleOnDisk = options.dryRun ? 0 : stale.filter((s) => !s.volume).length;
+    const remover = staleOnDisk ? startRemovers(Math.min(REMOVAL_WORKERS, staleOnDisk)) : undefined;
+    try {
+        return await judgeAndCarryOut(options, ui, { nowMs, git, engine, scan, stale, remover });
+    }
+    finally {
+        await remover?.close();
+    }
+}
+/** Look closer at the stale, decide, then carry out (or, in a dry run, only report). */
+async function judgeAndCarryOut(options, ui, { nowMs, git, engine, scan, stale, remover }) {
+    const facts = new Map(scan.sandboxes.map((s) => [s.key, factsOf(s)]));
+    const reports = await ui.group(`Look at ${stale.length} stale sandbox(es)`, async () => {
+        const started = Date.now();
+        const looked = await lookCloser(stale, facts, { git, engine, image: options.image });
+        const proved = [...looked.values()].filter((r) => r.provedByFilesystem).length;
+        ui.info(`In use, work and size checked (${elapsed(started)}; ${proved} proved clean by the filesystem alone, ${looked.size - proved} looked at by the parent or a helper container).`);
+        return looked;
+    });
+    const decisions = decide([...facts.values()], { ...options, archive: !!options.archiveDir }, nowMs);
+    const lookedAt = new Set(stale.map((s) => s.key));
+    await ui.group('Decisions', async () => {
+        for (const d of decisions) {
+            ui.info(printable(`${d.action === 'remove' ? (options.dryRun ? 'would remove' : 'remove') : 'keep'} ${d.project}/${d.sandbox} [${d.isolation}, ${d.class}]: ${d.reason}`));
+            ui.debug(decisionTrace(d, facts.get(d.key), lookedAt.has(d.key), options.dryRun));
+        }
+    });
+    const byKey = new Map(scan.sandboxes.map((s) => [s.key, s]));
+    const removals = decisions
+        .filter((d) => d.action === 'remove')
+        .map((decision) => ({ decision, sandbox: byKey.get(decision.key) }));
+    let outcomes = new Map();
+    if (!options.dryRun && removals.length) {
+        outcomes = await ui.group(`Remove ${removals.length} sandbox(es)`, async () => {
+            const started = Date.now();
+            const done = await carryOut(removals, {
+                git,
+                engine,
+                image: options.image,
+                root: scan.root,
+                archiveDir: options.archiveDir,
+                now: new Date(nowMs),
+                log: (line) => ui.info(line),
+                remover,
+            });
+            ui.info(`Done in ${elapsed(started)}.`);
+            return done;
+        });
+    }
+    else if (options.dryRun) {
+        for (const { decision, sandbox } of removals)
+            if (decision.sizeBytes === undefined && sandbox.hostPath)
+                decision.sizeBytes = measureTree(sandbox.hostPath);
+    }
+    const sandboxes = decisions.map((d) => report(d, options.dryRun, outcomes.get(d.key)));
+    const freedBytes = sandboxes.reduce((sum, s) => sum + (options.dryRun ? (s.result === 'would remove' ? (s.sizeBytes ?? 0) : 0) : (s.freedBytes ?? 0)), 0);
+    return {
+        dryRun: options.dryRun,
+        sandboxes,
+        freedBytes,
+        warnings: scan.warnings,
+        stats: {
+            found: scan.sandboxes.length,
+            stale: stale.length,
+            provedByFilesystem: [...reports.values()].filter((r) => r.provedByFilesystem).length,
+        },
+    };
+}
+function elapsed(started) {
+    return `${((Date.now() - started) / 1000).toFixed(2)} s`;
+}
+/** The facts a decision needs that the scan already has (in use, work and size come from `lookCloser`). */
+function factsOf(s) {
+    return {
+        key: s.key,
+        sandbox: s.sandbox,
+        project: s.project,
+        isolation: s.isolation,
+        where: s.where,
+        notSandbox: s.notSandbox,
+        orphan: s.orphan,
+        lastActivityMs: s.lastActivityMs,
+    };
+}
+/**
+ * In use? Holding work? How big? Asked in batches; the reaper asks it of the stale sandboxes only, the
+ * CLI's `list` of all of them and `rm` of one.
+ */
+async function lookCloser(stale, facts, deps) {
+    if (stale.length === 0)
+        return new Map();
+    // What runs now first: the work checks start helper containers of their own, which use the volumes.
+    const usage = await observeUsage(deps.engine);
+    const reasons = await inParallel(stale, 16, (s) => inUseReason(s, usage));
+    const free = stale.filter((s, i) => {
+        facts.get(s.key).inUse = reasons[i];
+        return !reasons[i];
+    });
+    const checkable = free.filter((s) => !s.orphan && s.recorded);
+    for (const s of free) {
+        if (!s.orphan && !s.recorded)
+            facts.get(s.key).work = {
+                state: 'unknown',
+                detail: `unregistered: ${s.unregistered ?? 'its parent holds no record of it'}`,
+            };
+    }
+    const reports = await checkWork(checkable, deps);
+    for (const [key, report] of reports) {
+        facts.get(key).work = report.work;
+        if (report.sizeBytes !== undefined)
+            facts.get(key).sizeBytes = report.sizeBytes;
+    }
+    // Sizes: disk sandboxes that will not be removed now (removal measures the rest); volumes not seen yet.
+    for (const s of stale) {
+        const f = facts.get(s.key);
+        if (s.hostPath && (f.inUse || (f.work && f.work.state !== 'clean')))
+            f.sizeBytes = measureTree(s.hostPath);
+    }
+    const unseen = stale.filter((s) => s.volume && facts.get(s.key).sizeBytes === undefined);
+    if (unseen.length) {
+        // Sizes are for the report only: a volume that could not be measured stays unmeasured.
+        const sizes = await inspectInHelpers(deps.engine, deps.image, undefined, unseen.map((s) => ({ key: s.key, target: { volume: s.volume, name: s.sandbox }, size: true })));
+        for (const s of unseen)
+            facts.get(s.key).sizeBytes = sizes.get(s.key)?.sizeBytes;
+    }
+    return reports;
+}
+function report(d, dryRun, outcome) {
+    if (d.action !== 'remove')
+        return { ...d, result: 'kept' };
+    if (dryRun)
+        return { ...d, result: 'would remove' };
+    if (!outcome)
+        return { ...d, result: 'kept', detail: 'not attempted' };
+    const base = {
+        ...d,
+        sizeBytes: d.sizeBytes ?? (d.isolation === 'disk' ? outcome.freedBytes : undefined),
+        freedBytes: outcome.freedBytes,
+        archived: outcome.archived,
+        problems: outcome.problems,
+        detail: outcome.detail,
+    };
+    if (outcome.status === 'removed')
+        return { ...base, result: 'removed' };
+    if (outcome.status === 'partly removed')
+        return { ...base, result: 'partly removed' };
+    return { ...base, result: 'kept' };
+}
+
+;// CONCATENATED MODULE: ./src/action/reap.ts
+// Reap mode of the action: settings in, the reaper run, outputs (`reaped`, `kept`, `freed-bytes`) and a
+// job summary out. The reaper itself (src/reap/) knows nothing of @actions/core.
+
+
+
+
+/** GitHub keeps each output to 1 MiB; leave room for the rest. */
+const OUTPUT_LIMIT = 900_000;
+/** The step summary is at most 1 MiB. */
+const SUMMARY_ROWS = 2500;
+async function reapAction(settings) {
+    // The facts behind every decision, in the step's debug log (ACTIONS_STEP_DEBUG).
+    const ui = (0,action_ui/* actionUi */.V)();
+    const result = await reap(reapOptionsFrom(settings), ui);
+    const sorted = [...result.sandboxes].sort(byInterest);
+    const reaped = jsonWithin(sorted.filter(isReaped).map(toRecord), OUTPUT_LIMIT);
+    const kept = jsonWithin(sorted.filter((s) => !isReaped(s)).map(toRecord), OUTPUT_LIMIT);
+    for (const [name, list] of [
+        ['reaped', reaped],
+        ['kept', kept],
+    ]) {
+        if (list.omitted)
+            core/* warning */.$e(`The ${name} output lists the first entries only: ${list.omitted} more did not fit.`);
+    }
+    core/* setOutput */.uH('reaped', reaped.json);
+    core/* setOutput */.uH('kept', kept.json);
+    core/* setOutput */.uH('freed-bytes', String(result.freedBytes));
+    await core/* summary */.z.addRaw(summaryMarkdown({ ...result, sandboxes: sorted }, SUMMARY_ROWS)).write();
+    const failed = result.sandboxes.filter((s) => s.result === 'partly removed');
+    if (failed.length)
+        core/* warning */.$e(`${failed.length} sandbox(es) could only be partly removed; what is left is reported as not a sandbox from now on: ${failed.map((s) => s.where).join(', ')}`);
+    return result;
+}
+
+
+/***/ })
+
+};
