@@ -153,6 +153,9 @@ ensure_rootless_podman() {
     { log "uidmap could not be installed: rootless Podman is not set up"; return 0; }
   ensure_subids /etc/subuid
   ensure_subids /etc/subgid
+  # Rootless networking opens /dev/net/tun as the runner: readable and writable by all, as udev makes it on
+  # a standard Linux host and on GitHub's runners (some machines here have it root's only).
+  if [ -c /dev/net/tun ] && [ "$(stat -c %a /dev/net/tun)" != 666 ]; then chmod 666 /dev/net/tun; fi
   # systemd-logind would make this folder at login; without it nobody does.
   if [ ! -d "$RUNNER_RUNTIME_DIR" ]; then mkdir -p "$RUNNER_RUNTIME_DIR"; fi
   chown "$RUNNER_UID:$(id -g "$RUNNER_USER")" "$RUNNER_RUNTIME_DIR"
