@@ -1092,10 +1092,13 @@ function limiter(limit) {
 }
 
 ;// CONCATENATED MODULE: ./src/reap/remove-walk.ts
-// The removal walk itself: empties a folder and removes it, with synchronous calls only, so that a removal
-// worker thread (remove-workers.ts) keeps exactly one call in the kernel at a time and several workers
-// keep several. The function is self-contained on purpose: it uses nothing but its parameters, because
-// the workers run its source text (they load no module of ours). The rules (remove.ts says why):
+// The removal walk itself: empties a folder and removes it. It runs in a removal worker (remove-workers.ts)
+// or in the calling thread, in one of two ways: with synchronous calls (`concurrent: false`: exactly one
+// call in the kernel at a time, per thread), or with a folder's files deleted together through libuv's
+// thread pool (`concurrent: true`: up to that pool's size in the kernel at once, at most 64 queued per
+// folder; folders one after the other, and several walks at once in one thread).
+// The function is self-contained on purpose: it uses nothing but its parameters, because the workers run
+// its source text (they load no module of ours). The rules (remove.ts says why):
 //  - every entry is judged by its own lstat, never by the listing's file type: a link (or a folder swapped
 //    for a link after the listing) is unlinked as a link and never followed;
 //  - a folder on another filesystem (a different device) is not entered, and is reported;
@@ -1103,13 +1106,19 @@ function limiter(limit) {
 //    or search permission (mode 0555, as Go's module cache makes) is made writable first, once;
 //  - the top folder's parent is never changed (no permission of it is touched).
 /**
- * Empties and removes `top` (a real folder on `device`); `uid`: whose folders may be made writable.
- * Self-contained: see the head of this file.
+ * Empties and removes `top` (a real folder on `device`). Self-contained: see the head of this file.
  */
-function removeTreeSync(fs, path, uid, top, device) {
+async function removeTree(fs, path, top, device, { uid, concurrent }) {
     const result = { freedBytes: 0, problems: [] };
     const code = (error) => error?.code ?? String(error);
     const lstat = (entry) => fs.lstatSync(entry, { throwIfNoEntry: false });
+    const pooled = (call) => new Promise((resolve, reject) => call((error) => (error ? reject(error) : resolve())));
+    const unlink = concurrent
+        ? (entry) => pooled((done) => fs.unlink(entry, done))
+        : async (entry) => fs.unlinkSync(entry);
+    const rmdir = concurrent
+        ? (dir) => pooled((done) => fs.rmdir(dir, done))
+        : async (dir) => fs.rmdirSync(dir);
     /** A folder we own but may not write or search: made ours to empty; true: try again. */
     function makeWritable(dir, error) {
         const c = code(error);
@@ -1128,9 +1137,9 @@ function removeTreeSync(fs, path, uid, top, device) {
         }
     }
     /** Calls `attempt`, once more after making `dir` writable when that is why it failed; the error code. */
-    function withRetry(dir, attempt, mayFix = true) {
+    async function withRetry(dir, attempt, mayFix = true) {
         try {
-            attempt();
+            await attempt();
             return undefined;
         }
         catch (error) {
@@ -1140,7 +1149,7 @@ function removeTreeSync(fs, path, uid, top, device) {
                 return code(error);
         }
         try {
-            attempt();
+            await attempt();
             return undefined;
         }
         catch (again) {
@@ -1148,39 +1157,49 @@ function removeTreeSync(fs, path, uid, top, device) {
         }
     }
     /** Empties and removes `dir`; true when anything below it could not be deleted. */
-    function removeFolder(dir, isTop) {
+    async function removeFolder(dir, isTop) {
         let failedBelow = false;
         const fail = (entry, error) => {
             result.problems.push({ path: entry, error });
             failedBelow = true;
         };
         let names = [];
-        const listed = withRetry(dir, () => {
+        const listed = await withRetry(dir, async () => {
             names = fs.readdirSync(dir);
         });
         if (listed)
             fail(dir, listed);
+        const folders = [];
+        const others = [];
         for (const name of names) {
             const entry = path.join(dir, name);
             const st = lstat(entry);
             if (!st)
                 continue;
-            if (st.isDirectory()) {
-                if (st.dev !== device)
-                    fail(entry, 'another filesystem is mounted here: not crossed');
-                else if (removeFolder(entry, false))
-                    failedBelow = true;
-                continue;
-            }
-            const problem = withRetry(dir, () => fs.unlinkSync(entry));
+            if (!st.isDirectory())
+                others.push({ entry, st });
+            else if (st.dev !== device)
+                fail(entry, 'another filesystem is mounted here: not crossed');
+            else
+                folders.push(entry);
+        }
+        const unlinkEntry = async ({ entry, st }) => {
+            const problem = await withRetry(dir, () => unlink(entry));
             if (problem)
                 fail(entry, problem);
             else if (st.nlink <= 1)
                 result.freedBytes += st.blocks * 512;
-        }
+        };
+        // Concurrent: a window of a folder's files at a time, so that a huge folder queues a bounded number.
+        const window = concurrent ? 64 : 1;
+        for (let i = 0; i < others.length; i += window)
+            await Promise.all(others.slice(i, i + window).map(unlinkEntry));
+        for (const folder of folders)
+            if (await removeFolder(folder, false))
+                failedBelow = true;
         const st = lstat(dir);
         // The top folder's parent is not ours to make writable.
-        const problem = withRetry(path.dirname(dir), () => fs.rmdirSync(dir), !isTop);
+        const problem = await withRetry(path.dirname(dir), () => rmdir(dir), !isTop);
         if (!problem)
             result.freedBytes += st ? st.blocks * 512 : 0;
         // A folder that still holds what could not be deleted is already explained by that entry.
@@ -1188,7 +1207,7 @@ function removeTreeSync(fs, path, uid, top, device) {
             fail(dir, problem);
         return failedBelow;
     }
-    removeFolder(top, true);
+    await removeFolder(top, true);
     return result;
 }
 
@@ -1196,51 +1215,57 @@ function removeTreeSync(fs, path, uid, top, device) {
 // Where removal walks run. Deleting is the kernel's work, and on a busy or journalled disk (ext4 mounted
 // with `discard` on a virtual disk, as on the machines measured in docs/benchmarks.md) each unlink waits
 // for the device more than it uses a core: the more unlinks in flight, the more of them one journal
-// commit carries. Several worker threads, each walking one folder with synchronous calls, keep that many
-// in flight without a thread pool in between, and leave the main thread free for the locks it holds
-// (a lock's holder must keep refreshing it) and the next removals' checks. Reap mode only: the module
-// `node:worker_threads` is loaded when the first pool starts, never in run mode (test/e2e/startup.test.ts).
-// A single removal, or a pool of one, walks in the calling thread.
+// commit carries. A pool of worker threads keeps several in flight and leaves the main thread free for the
+// locks it holds (a lock's holder must keep refreshing it) and the next removals' checks:
+//  - one worker walks several folders at once, each deleting its files through libuv's thread pool (as
+//    many in the kernel as that pool has threads, 4 unless UV_THREADPOOL_SIZE says otherwise);
+//  - the others each walk one folder at a time with synchronous calls: one more in the kernel each.
+// Reap mode only: `node:worker_threads` is loaded when a pool starts, never in run mode
+// (test/e2e/startup.test.ts). A single removal, or a pool of one, walks in the calling thread.
 //
-// How many: each worker is a JavaScript environment of its own, about 11 MB of memory. Measured on the
-// reap benchmark (docs/benchmarks.md, issue 9): 2,000 sandboxes (400 removed) take 2.2 s to remove in the
-// calling thread, 1.6 s with 2 workers, 1.4 s with 3, 1.3 s with 4, 1.1 s with 8; with 10,000 sandboxes the
-// step's peak memory is 106 MB in the calling thread, 139 MB with 3 workers, 151 MB with 4 (issue 3 bounds
-// it at 150 MB). Three it is.
+// How many: each worker is a JavaScript environment of its own, about 11 MB of memory, and issue 3 bounds
+// the step's peak at 150 MB (10,000 sandboxes: 106 MB walking in the calling thread, 139 MB with three
+// workers, 151 MB with four). Three: measured on 400 sandboxes of the reap benchmark removed alone,
+// 0.96–1.05 s with three synchronous workers, 0.73–0.88 s with this mix, 0.70–0.80 s with eight
+// synchronous workers (docs/benchmarks.md, issue 9).
 
 
 
 /** Removal workers of a pool that removes many sandboxes. */
 const REMOVAL_WORKERS = 3;
-/** Walks in the calling thread, one after the other. */
+/** Folders the concurrent worker walks at once. */
+const CONCURRENT_WALKS = 6;
+/** Folders a pool of `count` workers walks at once. */
+const walksAtOnce = (count) => (count <= 1 ? 1 : CONCURRENT_WALKS + count - 1);
+/** Walks in the calling thread, with synchronous calls. */
 const inlineRemover = {
-    remove: async (top, device) => removeTreeSync(external_node_fs_, external_node_path_, process.getuid?.(), top, device),
+    remove: (top, device) => removeTree(external_node_fs_, external_node_path_, top, device, { uid: process.getuid?.(), concurrent: false }),
     close: async () => undefined,
 };
 /**
- * The workers' program: the walk's own source text, and a loop that answers each folder sent with what
- * its removal found (an error thrown by the walk itself comes back as a problem of the folder). Written
- * to run as a script or as a module alike (a worker started from code given as text runs it as the main
- * program does, and flags such as `--input-type=module` make that a module).
+ * The workers' program: the walk's own source text, and a loop that answers each folder sent (by its
+ * number) with what its removal found (an error thrown by the walk itself comes back as a problem of the
+ * folder). Written to run as a script or as a module alike (a worker started from code given as text runs
+ * it as the main program does, and flags such as `--input-type=module` make that a module).
  */
 const WORKER_SOURCE = `
-const { parentPort } = process.getBuiltinModule('node:worker_threads');
+const { parentPort, workerData } = process.getBuiltinModule('node:worker_threads');
 const fs = process.getBuiltinModule('node:fs');
 const path = process.getBuiltinModule('node:path');
-const removeTreeSync = ${removeTreeSync.toString()};
-parentPort.on('message', ({ uid, top, device }) => {
-  let result;
-  try {
-    result = removeTreeSync(fs, path, uid, top, device);
-  } catch (error) {
-    result = { freedBytes: 0, problems: [{ path: top, error: String((error && error.message) || error) }] };
-  }
-  parentPort.postMessage(result);
+const removeTree = ${removeTree.toString()};
+parentPort.on('message', ({ id, top, device }) => {
+  removeTree(fs, path, top, device, workerData).then(
+    (result) => parentPort.postMessage({ id, result }),
+    (error) => parentPort.postMessage({
+      id,
+      result: { freedBytes: 0, problems: [{ path: top, error: String((error && error.message) || error) }] },
+    }),
+  );
 });
 `;
 /**
- * A pool of `count` removal workers (at most one folder each at a time), starting in the background; 1 or
- * less: the inline remover.
+ * A pool of `count` removal workers (one concurrent, the rest synchronous), starting in the background;
+ * 1 or less: the inline remover.
  */
 function startRemovers(count) {
     if (count <= 1)
@@ -1248,65 +1273,57 @@ function startRemovers(count) {
     const { Worker } = process.getBuiltinModule('node:worker_threads');
     const uid = process.getuid?.();
     const queue = [];
-    const idle = [];
-    const busy = new Map();
-    const failed = new Set();
-    const next = (worker) => {
-        const job = queue.shift();
-        if (!job) {
-            idle.push(worker);
-            return;
+    let nextId = 0;
+    const problem = (job, error) => ({
+        freedBytes: 0,
+        problems: [{ path: job.top, error }],
+    });
+    const dispatch = () => {
+        for (const slot of slots) {
+            while (!slot.lost && slot.jobs.size < slot.capacity && queue.length) {
+                const job = queue.shift();
+                slot.jobs.set(job.id, job);
+                slot.worker.postMessage({ id: job.id, top: job.top, device: job.device });
+            }
         }
-        busy.set(worker, job);
-        worker.postMessage({ uid, top: job.top, device: job.device });
+        // No worker left: what is still queued is reported as not removed.
+        if (slots.every((slot) => slot.lost))
+            for (const job of queue.splice(0))
+                job.done(problem(job, 'no removal worker left'));
     };
-    const finish = (worker, result) => {
-        const job = busy.get(worker);
-        busy.delete(worker);
-        job?.done(result);
-    };
-    const workers = Array.from({ length: count }, () => {
-        const worker = new Worker(WORKER_SOURCE, { eval: true });
-        worker.on('message', (result) => {
-            finish(worker, result);
-            next(worker);
+    const slots = Array.from({ length: count }, (_, n) => {
+        const concurrent = n === 0;
+        const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { uid, concurrent } });
+        const slot = { worker, capacity: concurrent ? CONCURRENT_WALKS : 1, jobs: new Map(), lost: false };
+        worker.on('message', ({ id, result }) => {
+            const job = slot.jobs.get(id);
+            slot.jobs.delete(id);
+            job?.done(result);
+            dispatch();
         });
-        // A worker that dies takes its folder's removal with it (reported), and no more work.
+        // A worker that dies takes its folders' removals with it (reported), and no more work.
         const lost = (why) => {
-            if (failed.has(worker))
+            if (slot.lost)
                 return;
-            failed.add(worker);
-            const job = busy.get(worker);
-            if (job)
-                finish(worker, { freedBytes: 0, problems: [{ path: job.top, error: why }] });
-            const at = idle.indexOf(worker);
-            if (at >= 0)
-                idle.splice(at, 1);
-            // The last worker gone: what is still queued is reported the same way.
-            if (failed.size === count)
-                for (const waiting of queue.splice(0))
-                    waiting.done({ freedBytes: 0, problems: [{ path: waiting.top, error: why }] });
+            slot.lost = true;
+            for (const job of slot.jobs.values())
+                job.done(problem(job, why));
+            slot.jobs.clear();
+            dispatch();
         };
         worker.on('error', (error) => lost(`removal worker failed: ${error.message}`));
         worker.on('exit', (exitCode) => lost(`removal worker exited (${exitCode})`));
-        idle.push(worker);
-        return worker;
+        return slot;
     });
     return {
         remove: (top, device) => new Promise((done) => {
-            if (failed.size === count) {
-                done({ freedBytes: 0, problems: [{ path: top, error: 'no removal worker left' }] });
-                return;
-            }
-            queue.push({ top, device, done });
-            const worker = idle.shift();
-            if (worker)
-                next(worker);
+            queue.push({ id: nextId++, top, device, done });
+            dispatch();
         }),
         close: async () => {
-            for (const worker of workers)
-                failed.add(worker);
-            await Promise.all(workers.map((worker) => worker.terminate()));
+            for (const slot of slots)
+                slot.lost = true;
+            await Promise.all(slots.map((slot) => slot.worker.terminate()));
         },
     };
 }
@@ -1868,10 +1885,10 @@ function applyVolumeSignals(s, seen) {
 /** Removals running at once. */
 const REMOVALS_IN_FLIGHT = 4;
 /**
- * Disk sandboxes on their way through the pipeline at once: twice the removal workers (remove-workers.ts),
- * so that the next ones are locked and looked at again while the workers delete.
+ * Disk sandboxes on their way through the pipeline at once: twice the folders the removal workers walk at
+ * once (remove-workers.ts), so that the next ones are locked and looked at again while the workers delete.
  */
-const DISK_REMOVALS_IN_FLIGHT = 2 * REMOVAL_WORKERS;
+const DISK_REMOVALS_IN_FLIGHT = 2 * walksAtOnce(REMOVAL_WORKERS);
 /**
  * Sandboxes of one parent whose records are dropped together (one repository lock, two git processes),
  * and whose locks are held until then; volumes: locked and looked at again together (one helper).
@@ -2755,7 +2772,6 @@ function finding(history, verdict, uncommitted) {
 
 
 
-
 /** The reaper's options from the validated settings (the action and the CLI alike). */
 function reapOptionsFrom(settings) {
     const { worktreeRoot, volumePrefix, engine, image, dryRun, maxRemovals, force, archiveDir } = settings;
@@ -2790,18 +2806,6 @@ async function reap(options, ui = run_ui/* silentUi */.y) {
     for (const warning of scan.warnings)
         ui.warning(warning);
     const stale = scan.sandboxes.filter((s) => assessStaleness(s, options.retention, nowMs).stale);
-    // Removal workers start now, while the stale ones are looked at (ended once the removals are done).
-    const staleOnDisk = options.dryRun ? 0 : stale.filter((s) => !s.volume).length;
-    const remover = staleOnDisk ? startRemovers(Math.min(REMOVAL_WORKERS, staleOnDisk)) : undefined;
-    try {
-        return await judgeAndCarryOut(options, ui, { nowMs, git, engine, scan, stale, remover });
-    }
-    finally {
-        await remover?.close();
-    }
-}
-/** Look closer at the stale, decide, then carry out (or, in a dry run, only report). */
-async function judgeAndCarryOut(options, ui, { nowMs, git, engine, scan, stale, remover }) {
     const facts = new Map(scan.sandboxes.map((s) => [s.key, factsOf(s)]));
     const reports = await ui.group(`Look at ${stale.length} stale sandbox(es)`, async () => {
         const started = Date.now();
@@ -2834,7 +2838,6 @@ async function judgeAndCarryOut(options, ui, { nowMs, git, engine, scan, stale, 
                 archiveDir: options.archiveDir,
                 now: new Date(nowMs),
                 log: (line) => ui.info(line),
-                remover,
             });
             ui.info(`Done in ${elapsed(started)}.`);
             return done;

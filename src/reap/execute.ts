@@ -16,7 +16,7 @@ import type { Decision } from './decide.js';
 import { inspectInHelpers } from './helper-inspection.js';
 import { inParallel } from './parallel.js';
 import { removeHomeFolder, removeSandboxTree, type RemovalProblem } from './remove.js';
-import { REMOVAL_WORKERS, startRemovers, type Remover } from './remove-workers.js';
+import { REMOVAL_WORKERS, startRemovers, walksAtOnce, type Remover } from './remove-workers.js';
 import { diskActivity } from './sandbox-files.js';
 import { applyVolumeSignals, type ScannedSandbox } from './scan.js';
 
@@ -53,10 +53,10 @@ export interface Removal {
 /** Removals running at once. */
 export const REMOVALS_IN_FLIGHT = 4;
 /**
- * Disk sandboxes on their way through the pipeline at once: twice the removal workers (remove-workers.ts),
- * so that the next ones are locked and looked at again while the workers delete.
+ * Disk sandboxes on their way through the pipeline at once: twice the folders the removal workers walk at
+ * once (remove-workers.ts), so that the next ones are locked and looked at again while the workers delete.
  */
-const DISK_REMOVALS_IN_FLIGHT = 2 * REMOVAL_WORKERS;
+const DISK_REMOVALS_IN_FLIGHT = 2 * walksAtOnce(REMOVAL_WORKERS);
 /**
  * Sandboxes of one parent whose records are dropped together (one repository lock, two git processes),
  * and whose locks are held until then; volumes: locked and looked at again together (one helper).

@@ -11,9 +11,8 @@ import { carryOut, type RemovalOutcome } from './execute.js';
 import { inUseReason, observeUsage } from './in-use.js';
 import { inParallel } from './parallel.js';
 import { measureTree } from './remove.js';
-import { REMOVAL_WORKERS, startRemovers, type Remover } from './remove-workers.js';
 import type { RetentionPolicy } from './retention.js';
-import { scanSandboxes, type ScannedSandbox, type ScanResult } from './scan.js';
+import { scanSandboxes, type ScannedSandbox } from './scan.js';
 import { decisionTrace, printable } from './trace.js';
 import { inspectInHelpers } from './helper-inspection.js';
 import { checkWork, type WorkReport } from './work.js';
@@ -99,22 +98,6 @@ export async function reap(options: ReapOptions, ui: Ui = silentUi): Promise<Rea
   for (const warning of scan.warnings) ui.warning(warning);
 
   const stale = scan.sandboxes.filter((s) => assessStaleness(s, options.retention, nowMs).stale);
-  // Removal workers start now, while the stale ones are looked at (ended once the removals are done).
-  const staleOnDisk = options.dryRun ? 0 : stale.filter((s) => !s.volume).length;
-  const remover = staleOnDisk ? startRemovers(Math.min(REMOVAL_WORKERS, staleOnDisk)) : undefined;
-  try {
-    return await judgeAndCarryOut(options, ui, { nowMs, git, engine, scan, stale, remover });
-  } finally {
-    await remover?.close();
-  }
-}
-
-/** Look closer at the stale, decide, then carry out (or, in a dry run, only report). */
-async function judgeAndCarryOut(
-  options: ReapOptions,
-  ui: Ui,
-  { nowMs, git, engine, scan, stale, remover }: JudgeContext,
-): Promise<ReapResult> {
   const facts = new Map<string, SandboxFacts>(scan.sandboxes.map((s) => [s.key, factsOf(s)]));
   const reports = await ui.group(`Look at ${stale.length} stale sandbox(es)`, async () => {
     const started = Date.now();
@@ -155,7 +138,6 @@ async function judgeAndCarryOut(
         archiveDir: options.archiveDir,
         now: new Date(nowMs),
         log: (line) => ui.info(line),
-        remover,
       });
       ui.info(`Done in ${elapsed(started)}.`);
       return done;
@@ -182,15 +164,6 @@ async function judgeAndCarryOut(
       provedByFilesystem: [...reports.values()].filter((r) => r.provedByFilesystem).length,
     },
   };
-}
-
-interface JudgeContext {
-  nowMs: number;
-  git: Git;
-  engine: ContainerEngine;
-  scan: ScanResult;
-  stale: ScannedSandbox[];
-  remover?: Remover;
 }
 
 function elapsed(started: number): string {

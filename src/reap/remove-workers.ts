@@ -1,24 +1,30 @@
 // Where removal walks run. Deleting is the kernel's work, and on a busy or journalled disk (ext4 mounted
 // with `discard` on a virtual disk, as on the machines measured in docs/benchmarks.md) each unlink waits
 // for the device more than it uses a core: the more unlinks in flight, the more of them one journal
-// commit carries. Several worker threads, each walking one folder with synchronous calls, keep that many
-// in flight without a thread pool in between, and leave the main thread free for the locks it holds
-// (a lock's holder must keep refreshing it) and the next removals' checks. Reap mode only: the module
-// `node:worker_threads` is loaded when the first pool starts, never in run mode (test/e2e/startup.test.ts).
-// A single removal, or a pool of one, walks in the calling thread.
+// commit carries. A pool of worker threads keeps several in flight and leaves the main thread free for the
+// locks it holds (a lock's holder must keep refreshing it) and the next removals' checks:
+//  - one worker walks several folders at once, each deleting its files through libuv's thread pool (as
+//    many in the kernel as that pool has threads, 4 unless UV_THREADPOOL_SIZE says otherwise);
+//  - the others each walk one folder at a time with synchronous calls: one more in the kernel each.
+// Reap mode only: `node:worker_threads` is loaded when a pool starts, never in run mode
+// (test/e2e/startup.test.ts). A single removal, or a pool of one, walks in the calling thread.
 //
-// How many: each worker is a JavaScript environment of its own, about 11 MB of memory. Measured on the
-// reap benchmark (docs/benchmarks.md, issue 9): 2,000 sandboxes (400 removed) take 2.2 s to remove in the
-// calling thread, 1.6 s with 2 workers, 1.4 s with 3, 1.3 s with 4, 1.1 s with 8; with 10,000 sandboxes the
-// step's peak memory is 106 MB in the calling thread, 139 MB with 3 workers, 151 MB with 4 (issue 3 bounds
-// it at 150 MB). Three it is.
+// How many: each worker is a JavaScript environment of its own, about 11 MB of memory, and issue 3 bounds
+// the step's peak at 150 MB (10,000 sandboxes: 106 MB walking in the calling thread, 139 MB with three
+// workers, 151 MB with four). Three: measured on 400 sandboxes of the reap benchmark removed alone,
+// 0.96–1.05 s with three synchronous workers, 0.73–0.88 s with this mix, 0.70–0.80 s with eight
+// synchronous workers (docs/benchmarks.md, issue 9).
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Worker } from 'node:worker_threads';
-import { removeTreeSync, type WalkResult } from './remove-walk.js';
+import { removeTree, type WalkResult } from './remove-walk.js';
 
 /** Removal workers of a pool that removes many sandboxes. */
 export const REMOVAL_WORKERS = 3;
+/** Folders the concurrent worker walks at once. */
+const CONCURRENT_WALKS = 6;
+/** Folders a pool of `count` workers walks at once. */
+export const walksAtOnce = (count: number) => (count <= 1 ? 1 : CONCURRENT_WALKS + count - 1);
 
 /** Removes folders, several at once when it has workers. */
 export interface Remover {
@@ -28,106 +34,107 @@ export interface Remover {
   close(): Promise<void>;
 }
 
-/** Walks in the calling thread, one after the other. */
+/** Walks in the calling thread, with synchronous calls. */
 export const inlineRemover: Remover = {
-  remove: async (top, device) => removeTreeSync(fs, path, process.getuid?.(), top, device),
+  remove: (top, device) => removeTree(fs, path, top, device, { uid: process.getuid?.(), concurrent: false }),
   close: async () => undefined,
 };
 
+/**
+ * The workers' program: the walk's own source text, and a loop that answers each folder sent (by its
+ * number) with what its removal found (an error thrown by the walk itself comes back as a problem of the
+ * folder). Written to run as a script or as a module alike (a worker started from code given as text runs
+ * it as the main program does, and flags such as `--input-type=module` make that a module).
+ */
+const WORKER_SOURCE = `
+const { parentPort, workerData } = process.getBuiltinModule('node:worker_threads');
+const fs = process.getBuiltinModule('node:fs');
+const path = process.getBuiltinModule('node:path');
+const removeTree = ${removeTree.toString()};
+parentPort.on('message', ({ id, top, device }) => {
+  removeTree(fs, path, top, device, workerData).then(
+    (result) => parentPort.postMessage({ id, result }),
+    (error) => parentPort.postMessage({
+      id,
+      result: { freedBytes: 0, problems: [{ path: top, error: String((error && error.message) || error) }] },
+    }),
+  );
+});
+`;
+
 interface Job {
+  id: number;
   top: string;
   device: number;
   done: (result: WalkResult) => void;
 }
 
-/**
- * The workers' program: the walk's own source text, and a loop that answers each folder sent with what
- * its removal found (an error thrown by the walk itself comes back as a problem of the folder). Written
- * to run as a script or as a module alike (a worker started from code given as text runs it as the main
- * program does, and flags such as `--input-type=module` make that a module).
- */
-const WORKER_SOURCE = `
-const { parentPort } = process.getBuiltinModule('node:worker_threads');
-const fs = process.getBuiltinModule('node:fs');
-const path = process.getBuiltinModule('node:path');
-const removeTreeSync = ${removeTreeSync.toString()};
-parentPort.on('message', ({ uid, top, device }) => {
-  let result;
-  try {
-    result = removeTreeSync(fs, path, uid, top, device);
-  } catch (error) {
-    result = { freedBytes: 0, problems: [{ path: top, error: String((error && error.message) || error) }] };
-  }
-  parentPort.postMessage(result);
-});
-`;
+interface Slot {
+  worker: Worker;
+  capacity: number;
+  jobs: Map<number, Job>;
+  lost: boolean;
+}
 
 /**
- * A pool of `count` removal workers (at most one folder each at a time), starting in the background; 1 or
- * less: the inline remover.
+ * A pool of `count` removal workers (one concurrent, the rest synchronous), starting in the background;
+ * 1 or less: the inline remover.
  */
 export function startRemovers(count: number): Remover {
   if (count <= 1) return inlineRemover;
   const { Worker } = process.getBuiltinModule('node:worker_threads');
   const uid = process.getuid?.();
   const queue: Job[] = [];
-  const idle: Worker[] = [];
-  const busy = new Map<Worker, Job>();
-  const failed = new Set<Worker>();
+  let nextId = 0;
+  const problem = (job: Job, error: string): WalkResult => ({
+    freedBytes: 0,
+    problems: [{ path: job.top, error }],
+  });
 
-  const next = (worker: Worker) => {
-    const job = queue.shift();
-    if (!job) {
-      idle.push(worker);
-      return;
+  const dispatch = () => {
+    for (const slot of slots) {
+      while (!slot.lost && slot.jobs.size < slot.capacity && queue.length) {
+        const job = queue.shift()!;
+        slot.jobs.set(job.id, job);
+        slot.worker.postMessage({ id: job.id, top: job.top, device: job.device });
+      }
     }
-    busy.set(worker, job);
-    worker.postMessage({ uid, top: job.top, device: job.device });
+    // No worker left: what is still queued is reported as not removed.
+    if (slots.every((slot) => slot.lost))
+      for (const job of queue.splice(0)) job.done(problem(job, 'no removal worker left'));
   };
-  const finish = (worker: Worker, result: WalkResult) => {
-    const job = busy.get(worker);
-    busy.delete(worker);
-    job?.done(result);
-  };
-  const workers = Array.from({ length: count }, () => {
-    const worker = new Worker(WORKER_SOURCE, { eval: true });
-    worker.on('message', (result: WalkResult) => {
-      finish(worker, result);
-      next(worker);
+  const slots: Slot[] = Array.from({ length: count }, (_, n) => {
+    const concurrent = n === 0;
+    const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { uid, concurrent } });
+    const slot: Slot = { worker, capacity: concurrent ? CONCURRENT_WALKS : 1, jobs: new Map(), lost: false };
+    worker.on('message', ({ id, result }: { id: number; result: WalkResult }) => {
+      const job = slot.jobs.get(id);
+      slot.jobs.delete(id);
+      job?.done(result);
+      dispatch();
     });
-    // A worker that dies takes its folder's removal with it (reported), and no more work.
+    // A worker that dies takes its folders' removals with it (reported), and no more work.
     const lost = (why: string) => {
-      if (failed.has(worker)) return;
-      failed.add(worker);
-      const job = busy.get(worker);
-      if (job) finish(worker, { freedBytes: 0, problems: [{ path: job.top, error: why }] });
-      const at = idle.indexOf(worker);
-      if (at >= 0) idle.splice(at, 1);
-      // The last worker gone: what is still queued is reported the same way.
-      if (failed.size === count)
-        for (const waiting of queue.splice(0))
-          waiting.done({ freedBytes: 0, problems: [{ path: waiting.top, error: why }] });
+      if (slot.lost) return;
+      slot.lost = true;
+      for (const job of slot.jobs.values()) job.done(problem(job, why));
+      slot.jobs.clear();
+      dispatch();
     };
     worker.on('error', (error) => lost(`removal worker failed: ${error.message}`));
     worker.on('exit', (exitCode) => lost(`removal worker exited (${exitCode})`));
-    idle.push(worker);
-    return worker;
+    return slot;
   });
 
   return {
     remove: (top, device) =>
       new Promise<WalkResult>((done) => {
-        if (failed.size === count) {
-          done({ freedBytes: 0, problems: [{ path: top, error: 'no removal worker left' }] });
-          return;
-        }
-        queue.push({ top, device, done });
-        const worker = idle.shift();
-        if (worker) next(worker);
+        queue.push({ id: nextId++, top, device, done });
+        dispatch();
       }),
     close: async () => {
-      for (const worker of workers) failed.add(worker);
-      await Promise.all(workers.map((worker) => worker.terminate()));
+      for (const slot of slots) slot.lost = true;
+      await Promise.all(slots.map((slot) => slot.worker.terminate()));
     },
   };
 }
