@@ -12081,24 +12081,32 @@ async function removeTree(fs, path, top, device, { uid, concurrent }) {
 //    many in the kernel as that pool has threads, 4 unless UV_THREADPOOL_SIZE says otherwise);
 //  - the others each walk one folder at a time with synchronous calls: one more in the kernel each.
 // Reap mode only: `node:worker_threads` is loaded when a pool starts, never in run mode
-// (test/e2e/startup.test.ts). A single removal, or a pool of one, walks in the calling thread.
+// (test/e2e/startup.test.ts). A single removal walks in the calling thread.
 //
 // How many: each worker is a JavaScript environment of its own, about 11 MB of memory, and issue 3 bounds
-// the step's peak at 150 MB (10,000 sandboxes: 106 MB walking in the calling thread, 139 MB with three
-// workers, 151 MB with four). Three: measured on 400 sandboxes of the reap benchmark removed alone,
-// 0.96–1.05 s with three synchronous workers, 0.73–0.88 s with this mix, 0.70–0.80 s with eight
-// synchronous workers (docs/benchmarks.md, issue 9).
+// the step's peak at 150 MB, while the scan's own memory grows with what it found. So: three workers (one
+// concurrent) while the scan found up to 5,000 entries, one concurrent worker above. Measured
+// (bench/removal.bench.mjs, docs/benchmarks.md "Issue 9: the removal walk"): 400 sandboxes removed alone
+// take about as long with one concurrent worker as with four synchronous ones, and with three (one
+// concurrent) about as long as with eight synchronous ones; the reap benchmark's 10,000 sandboxes peaked
+// at 163-165 MB with three workers.
 
 
 
-/** Removal workers of a pool that removes many sandboxes. */
+/** Removal workers of a pool that removes many sandboxes, while the scan found up to FULL_POOL_UP_TO. */
 const REMOVAL_WORKERS = 3;
+const FULL_POOL_UP_TO = 5_000;
 /** Folders the concurrent worker walks at once. */
 const CONCURRENT_WALKS = 6;
-/** Folders a pool of `count` workers walks at once. */
-const walksAtOnce = (count) => (count <= 1 ? 1 : CONCURRENT_WALKS + count - 1);
+/** The remover for `removals` disk sandboxes, when the scan found `found` entries in all. */
+function removerFor(removals, found) {
+    if (removals <= 1)
+        return inlineRemover;
+    return startRemovers(found <= FULL_POOL_UP_TO ? REMOVAL_WORKERS : 1);
+}
 /** Walks in the calling thread, with synchronous calls. */
 const inlineRemover = {
+    walks: 1,
     remove: (top, device) => removeTree(external_node_fs_, external_node_path_, top, device, { uid: process.getuid?.(), concurrent: false }),
     close: async () => undefined,
 };
@@ -12124,12 +12132,10 @@ parentPort.on('message', ({ id, top, device }) => {
 });
 `;
 /**
- * A pool of `count` removal workers (one concurrent, the rest synchronous), starting in the background;
- * 1 or less: the inline remover.
+ * A pool of `count` removal workers (one concurrent, the rest synchronous; `synchronousOnly`: all, as
+ * bench/removal.bench.mjs compares), starting in the background.
  */
-function startRemovers(count) {
-    if (count <= 1)
-        return inlineRemover;
+function startRemovers(count, { synchronousOnly = false } = {}) {
     const { Worker } = process.getBuiltinModule('node:worker_threads');
     const uid = process.getuid?.();
     const queue = [];
@@ -12152,7 +12158,7 @@ function startRemovers(count) {
                 job.done(problem(job, 'no removal worker left'));
     };
     const slots = Array.from({ length: count }, (_, n) => {
-        const concurrent = n === 0;
+        const concurrent = n === 0 && !synchronousOnly;
         const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { uid, concurrent } });
         const slot = { worker, capacity: concurrent ? CONCURRENT_WALKS : 1, jobs: new Map(), lost: false };
         worker.on('message', ({ id, result }) => {
@@ -12176,6 +12182,7 @@ function startRemovers(count) {
         return slot;
     });
     return {
+        walks: slots.reduce((sum, slot) => sum + slot.capacity, 0),
         remove: (top, device) => new Promise((done) => {
             queue.push({ id: nextId++, top, device, done });
             dispatch();
@@ -12743,11 +12750,6 @@ function applyVolumeSignals(s, seen) {
 /** Removals running at once. */
 const REMOVALS_IN_FLIGHT = 4;
 /**
- * Disk sandboxes on their way through the pipeline at once: twice the folders the removal workers walk at
- * once (remove-workers.ts), so that the next ones are locked and looked at again while the workers delete.
- */
-const DISK_REMOVALS_IN_FLIGHT = 2 * walksAtOnce(REMOVAL_WORKERS);
-/**
  * Sandboxes of one parent whose records are dropped together (one repository lock, two git processes),
  * and whose locks are held until then; volumes: locked and looked at again together (one helper).
  */
@@ -12756,13 +12758,12 @@ async function carryOut(removals, deps) {
     const outcomes = new Map();
     const onDisk = removals.filter((r) => !r.sandbox.volume);
     if (onDisk.length) {
-        const remover = deps.remover ?? startRemovers(Math.min(REMOVAL_WORKERS, onDisk.length));
+        const remover = removerFor(onDisk.length, deps.found);
         try {
             await removeDiskSandboxes(onDisk, { ...deps, remover }, outcomes);
         }
         finally {
-            if (!deps.remover)
-                await remover.close();
+            await remover.close();
         }
     }
     const volumes = removals.filter((r) => r.sandbox.volume);
@@ -12771,7 +12772,7 @@ async function carryOut(removals, deps) {
     return outcomes;
 }
 /**
- * Disk sandboxes, one after the other through a pipeline with REMOVALS_IN_FLIGHT in it: each is locked,
+ * Disk sandboxes, one after the other through a pipeline with twice what the remover walks at once in it: each is locked,
  * its activity read again (lstat only) and, when nothing happened since the scan, removed. When the last
  * of a batch is through, the parent forgets the batch's sandboxes, the outcomes are logged and the locks
  * released, while the pipeline goes on with the next ones; batches finish one after the other.
@@ -12810,7 +12811,8 @@ async function removeDiskSandboxes(removals, deps, outcomes) {
         left: group.length,
     }));
     const items = batches.flatMap((batch) => batch.removals.map((removal, n) => ({ batch, removal, n })));
-    await inParallel(items, DISK_REMOVALS_IN_FLIGHT, async ({ batch, removal, n }) => {
+    // Twice what the remover walks at once: the next ones are locked and looked at again meanwhile.
+    await inParallel(items, 2 * deps.remover.walks, async ({ batch, removal, n }) => {
         try {
             // After a failure, nothing more is attempted (what was removed is still reported).
             if (failure)
@@ -13718,6 +13720,7 @@ async function reap(options, ui = silentUi) {
                 archiveDir: options.archiveDir,
                 now: new Date(nowMs),
                 log: (line) => ui.info(line),
+                found: scan.sandboxes.length,
             });
             ui.info(`Done in ${elapsed(started)}.`);
             return done;
@@ -16774,6 +16777,7 @@ async function removeByName(options, ui = silentUi) {
         archiveDir: options.archiveDir,
         now: new Date(nowMs),
         log: (line) => ui.info(line),
+        found: scan.sandboxes.length,
     }));
     const outcome = outcomes.get(decision.key);
     return { status: outcome.status, sandbox, decision, facts, outcome, warnings };

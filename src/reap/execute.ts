@@ -16,7 +16,7 @@ import type { Decision } from './decide.js';
 import { inspectInHelpers } from './helper-inspection.js';
 import { inParallel } from './parallel.js';
 import { removeHomeFolder, removeSandboxTree, type RemovalProblem } from './remove.js';
-import { REMOVAL_WORKERS, startRemovers, walksAtOnce, type Remover } from './remove-workers.js';
+import { removerFor, type Remover } from './remove-workers.js';
 import { diskActivity } from './sandbox-files.js';
 import { applyVolumeSignals, type ScannedSandbox } from './scan.js';
 
@@ -41,8 +41,8 @@ export interface ExecuteDeps {
   archiveDir: string;
   now: Date;
   log: (line: string) => void;
-  /** Where disk sandboxes' folders are emptied; without one, a pool is started for the removals and ended. */
-  remover?: Remover;
+  /** Entries the scan found in all (the removal workers' number depends on it: remove-workers.ts). */
+  found: number;
 }
 
 export interface Removal {
@@ -52,11 +52,6 @@ export interface Removal {
 
 /** Removals running at once. */
 export const REMOVALS_IN_FLIGHT = 4;
-/**
- * Disk sandboxes on their way through the pipeline at once: twice the folders the removal workers walk at
- * once (remove-workers.ts), so that the next ones are locked and looked at again while the workers delete.
- */
-const DISK_REMOVALS_IN_FLIGHT = 2 * walksAtOnce(REMOVAL_WORKERS);
 /**
  * Sandboxes of one parent whose records are dropped together (one repository lock, two git processes),
  * and whose locks are held until then; volumes: locked and looked at again together (one helper).
@@ -70,11 +65,11 @@ export async function carryOut(
   const outcomes = new Map<string, RemovalOutcome>();
   const onDisk = removals.filter((r) => !r.sandbox.volume);
   if (onDisk.length) {
-    const remover = deps.remover ?? startRemovers(Math.min(REMOVAL_WORKERS, onDisk.length));
+    const remover = removerFor(onDisk.length, deps.found);
     try {
       await removeDiskSandboxes(onDisk, { ...deps, remover }, outcomes);
     } finally {
-      if (!deps.remover) await remover.close();
+      await remover.close();
     }
   }
   const volumes = removals.filter((r) => r.sandbox.volume);
@@ -93,14 +88,14 @@ interface DiskBatch {
 }
 
 /**
- * Disk sandboxes, one after the other through a pipeline with REMOVALS_IN_FLIGHT in it: each is locked,
+ * Disk sandboxes, one after the other through a pipeline with twice what the remover walks at once in it: each is locked,
  * its activity read again (lstat only) and, when nothing happened since the scan, removed. When the last
  * of a batch is through, the parent forgets the batch's sandboxes, the outcomes are logged and the locks
  * released, while the pipeline goes on with the next ones; batches finish one after the other.
  */
 async function removeDiskSandboxes(
   removals: readonly Removal[],
-  deps: ExecuteDeps,
+  deps: ExecuteDeps & { remover: Remover },
   outcomes: Map<string, RemovalOutcome>,
 ): Promise<void> {
   let failure: { error: unknown } | undefined;
@@ -132,7 +127,8 @@ async function removeDiskSandboxes(
     left: group.length,
   }));
   const items = batches.flatMap((batch) => batch.removals.map((removal, n) => ({ batch, removal, n })));
-  await inParallel(items, DISK_REMOVALS_IN_FLIGHT, async ({ batch, removal, n }) => {
+  // Twice what the remover walks at once: the next ones are locked and looked at again meanwhile.
+  await inParallel(items, 2 * deps.remover.walks, async ({ batch, removal, n }) => {
     try {
       // After a failure, nothing more is attempted (what was removed is still reported).
       if (failure) return;
@@ -251,7 +247,7 @@ function skipped(detail: string): RemovalOutcome {
 async function removeOne(
   { decision, sandbox }: Removal,
   activity: number | undefined,
-  deps: ExecuteDeps & { forget: Forget },
+  deps: ExecuteDeps & { forget: Forget; remover?: Remover },
 ): Promise<RemovalOutcome> {
   if (activity === undefined) return skipped('its activity could not be read again');
   if (decision.lastActivityMs === undefined || activity > decision.lastActivityMs)
@@ -291,7 +287,7 @@ async function removeVolume(
 
 async function removeFolders(
   sandbox: ScannedSandbox,
-  deps: ExecuteDeps & { forget: Forget },
+  deps: ExecuteDeps & { forget: Forget; remover?: Remover },
   outcome: RemovalOutcome,
 ): Promise<void> {
   const tree = await removeSandboxTree(deps.root, sandbox.hostPath!, deps.remover);

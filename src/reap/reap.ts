@@ -138,6 +138,7 @@ export async function reap(options: ReapOptions, ui: Ui = silentUi): Promise<Rea
         archiveDir: options.archiveDir,
         now: new Date(nowMs),
         log: (line) => ui.info(line),
+        found: scan.sandboxes.length,
       });
       ui.info(`Done in ${elapsed(started)}.`);
       return done;

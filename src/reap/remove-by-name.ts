@@ -140,6 +140,7 @@ export async function removeByName(
       archiveDir: options.archiveDir,
       now: new Date(nowMs),
       log: (line) => ui.info(line),
+      found: scan.sandboxes.length,
     }),
   );
   const outcome = outcomes.get(decision.key)!;

@@ -5,7 +5,13 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { measureTree } from './remove.js';
-import { inlineRemover, startRemovers } from './remove-workers.js';
+import {
+  FULL_POOL_UP_TO,
+  inlineRemover,
+  REMOVAL_WORKERS,
+  removerFor,
+  startRemovers,
+} from './remove-workers.js';
 
 const made: string[] = [];
 afterAll(() => {
@@ -52,7 +58,15 @@ describe('startRemovers', () => {
     expect(fs.existsSync(top)).toBe(true);
   });
 
-  it('a pool of one walks in the calling thread', async () => {
-    expect(startRemovers(1)).toBe(inlineRemover);
+  it('a single removal walks in the calling thread; a pool is smaller when the scan found more', async () => {
+    expect(removerFor(1, 10)).toBe(inlineRemover);
+    const full = removerFor(2, FULL_POOL_UP_TO);
+    const small = removerFor(2, FULL_POOL_UP_TO + 1);
+    try {
+      // One concurrent worker walks six folders at once, each synchronous one a folder.
+      expect([full.walks, small.walks]).toEqual([6 + REMOVAL_WORKERS - 1, 6]);
+    } finally {
+      await Promise.all([full.close(), small.close()]);
+    }
   });
 });

@@ -7,27 +7,36 @@
 //    many in the kernel as that pool has threads, 4 unless UV_THREADPOOL_SIZE says otherwise);
 //  - the others each walk one folder at a time with synchronous calls: one more in the kernel each.
 // Reap mode only: `node:worker_threads` is loaded when a pool starts, never in run mode
-// (test/e2e/startup.test.ts). A single removal, or a pool of one, walks in the calling thread.
+// (test/e2e/startup.test.ts). A single removal walks in the calling thread.
 //
 // How many: each worker is a JavaScript environment of its own, about 11 MB of memory, and issue 3 bounds
-// the step's peak at 150 MB (10,000 sandboxes: 106 MB walking in the calling thread, 139 MB with three
-// workers, 151 MB with four). Three: measured on 400 sandboxes of the reap benchmark removed alone,
-// 0.96–1.05 s with three synchronous workers, 0.73–0.88 s with this mix, 0.70–0.80 s with eight
-// synchronous workers (docs/benchmarks.md, issue 9).
+// the step's peak at 150 MB, while the scan's own memory grows with what it found. So: three workers (one
+// concurrent) while the scan found up to 5,000 entries, one concurrent worker above. Measured
+// (bench/removal.bench.mjs, docs/benchmarks.md "Issue 9: the removal walk"): 400 sandboxes removed alone
+// take about as long with one concurrent worker as with four synchronous ones, and with three (one
+// concurrent) about as long as with eight synchronous ones; the reap benchmark's 10,000 sandboxes peaked
+// at 163-165 MB with three workers.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Worker } from 'node:worker_threads';
 import { removeTree, type WalkResult } from './remove-walk.js';
 
-/** Removal workers of a pool that removes many sandboxes. */
+/** Removal workers of a pool that removes many sandboxes, while the scan found up to FULL_POOL_UP_TO. */
 export const REMOVAL_WORKERS = 3;
+export const FULL_POOL_UP_TO = 5_000;
 /** Folders the concurrent worker walks at once. */
 const CONCURRENT_WALKS = 6;
-/** Folders a pool of `count` workers walks at once. */
-export const walksAtOnce = (count: number) => (count <= 1 ? 1 : CONCURRENT_WALKS + count - 1);
+
+/** The remover for `removals` disk sandboxes, when the scan found `found` entries in all. */
+export function removerFor(removals: number, found: number): Remover {
+  if (removals <= 1) return inlineRemover;
+  return startRemovers(found <= FULL_POOL_UP_TO ? REMOVAL_WORKERS : 1);
+}
 
 /** Removes folders, several at once when it has workers. */
 export interface Remover {
+  /** Folders it walks at once. */
+  walks: number;
   /** Empties and removes `top`, a real folder on `device` (checked by the caller). */
   remove(top: string, device: number): Promise<WalkResult>;
   /** Ends the workers (waits for nothing: call it when no removal is pending). */
@@ -36,6 +45,7 @@ export interface Remover {
 
 /** Walks in the calling thread, with synchronous calls. */
 export const inlineRemover: Remover = {
+  walks: 1,
   remove: (top, device) => removeTree(fs, path, top, device, { uid: process.getuid?.(), concurrent: false }),
   close: async () => undefined,
 };
@@ -77,11 +87,10 @@ interface Slot {
 }
 
 /**
- * A pool of `count` removal workers (one concurrent, the rest synchronous), starting in the background;
- * 1 or less: the inline remover.
+ * A pool of `count` removal workers (one concurrent, the rest synchronous; `synchronousOnly`: all, as
+ * bench/removal.bench.mjs compares), starting in the background.
  */
-export function startRemovers(count: number): Remover {
-  if (count <= 1) return inlineRemover;
+export function startRemovers(count: number, { synchronousOnly = false } = {}): Remover {
   const { Worker } = process.getBuiltinModule('node:worker_threads');
   const uid = process.getuid?.();
   const queue: Job[] = [];
@@ -104,7 +113,7 @@ export function startRemovers(count: number): Remover {
       for (const job of queue.splice(0)) job.done(problem(job, 'no removal worker left'));
   };
   const slots: Slot[] = Array.from({ length: count }, (_, n) => {
-    const concurrent = n === 0;
+    const concurrent = n === 0 && !synchronousOnly;
     const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { uid, concurrent } });
     const slot: Slot = { worker, capacity: concurrent ? CONCURRENT_WALKS : 1, jobs: new Map(), lost: false };
     worker.on('message', ({ id, result }: { id: number; result: WalkResult }) => {
@@ -127,6 +136,7 @@ export function startRemovers(count: number): Remover {
   });
 
   return {
+    walks: slots.reduce((sum, slot) => sum + slot.capacity, 0),
     remove: (top, device) =>
       new Promise<WalkResult>((done) => {
         queue.push({ id: nextId++, top, device, done });
