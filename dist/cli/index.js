@@ -12266,6 +12266,7 @@ async function removeHomeFolder(root, home, result, remover = inlineRemover) {
     }
     add(result, await remover.remove(home, st.dev));
 }
+/** Adds what a walk found to the removal's account. */
 function add(result, walked) {
     result.freedBytes += walked.freedBytes;
     result.problems.push(...walked.problems);
@@ -12772,10 +12773,11 @@ async function carryOut(removals, deps) {
     return outcomes;
 }
 /**
- * Disk sandboxes, one after the other through a pipeline with twice what the remover walks at once in it: each is locked,
- * its activity read again (lstat only) and, when nothing happened since the scan, removed. When the last
- * of a batch is through, the parent forgets the batch's sandboxes, the outcomes are logged and the locks
- * released, while the pipeline goes on with the next ones; batches finish one after the other.
+ * Disk sandboxes, one after the other through a pipeline that holds twice what the remover walks at once:
+ * each is locked, its activity read again (lstat only) and, when nothing happened since the scan, removed
+ * (its folders emptied by the remover). When the last of a batch is through, the parent forgets the
+ * batch's sandboxes, the outcomes are logged and the locks released, while the pipeline goes on with the
+ * next ones; batches finish one after the other.
  */
 async function removeDiskSandboxes(removals, deps, outcomes) {
     let failure;

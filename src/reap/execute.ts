@@ -88,10 +88,11 @@ interface DiskBatch {
 }
 
 /**
- * Disk sandboxes, one after the other through a pipeline with twice what the remover walks at once in it: each is locked,
- * its activity read again (lstat only) and, when nothing happened since the scan, removed. When the last
- * of a batch is through, the parent forgets the batch's sandboxes, the outcomes are logged and the locks
- * released, while the pipeline goes on with the next ones; batches finish one after the other.
+ * Disk sandboxes, one after the other through a pipeline that holds twice what the remover walks at once:
+ * each is locked, its activity read again (lstat only) and, when nothing happened since the scan, removed
+ * (its folders emptied by the remover). When the last of a batch is through, the parent forgets the
+ * batch's sandboxes, the outcomes are logged and the locks released, while the pipeline goes on with the
+ * next ones; batches finish one after the other.
  */
 async function removeDiskSandboxes(
   removals: readonly Removal[],

@@ -15,7 +15,7 @@ import * as fs from 'node:fs';
 import * as fsp from 'node:fs/promises';
 import * as path from 'node:path';
 import { HOME_FOLDER } from '../sandbox/layout.js';
-import type { RemovalProblem } from './remove-walk.js';
+import type { RemovalProblem, WalkResult } from './remove-walk.js';
 import { inlineRemover, type Remover } from './remove-workers.js';
 import { lstat } from './sandbox-files.js';
 
@@ -92,7 +92,8 @@ export async function removeHomeFolder(
   add(result, await remover.remove(home, st!.dev));
 }
 
-function add(result: TreeRemoval, walked: { freedBytes: number; problems: RemovalProblem[] }): void {
+/** Adds what a walk found to the removal's account. */
+function add(result: TreeRemoval, walked: WalkResult): void {
   result.freedBytes += walked.freedBytes;
   result.problems.push(...walked.problems);
 }
