@@ -4,7 +4,7 @@ import * as core from '@actions/core';
 import { randomUUID } from 'node:crypto';
 import * as os from 'node:os';
 import type { PrRunIo } from '../github/pr-run.js';
-import { streamLineWriter, type Ui } from '../run/ui.js';
+import { streamLineWriter, type Ui } from '../ui/ui.js';
 import { saveRunState } from './state.js';
 
 export function actionUi(): Ui {

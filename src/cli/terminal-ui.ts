@@ -1,6 +1,6 @@
 // The core's Ui on a terminal: a spinner on long steps when attached to a TTY (ora), plain lines otherwise.
 import ora from 'ora';
-import { streamLineWriter, type Ui } from '../run/ui.js';
+import { streamLineWriter, type Ui } from '../ui/ui.js';
 
 /**
  * `quiet`: no progress lines (warnings still show); `spinner` with `quiet`: a spinner on long steps all the

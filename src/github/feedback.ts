@@ -2,7 +2,7 @@
 // comment, created at the start and rewritten at the end. Feedback never decides the run's fate: an API
 // call that fails (a read-only token on a fork's pull_request event) becomes a warning.
 import type { RunState } from '../run/state.js';
-import type { Ui } from '../run/ui.js';
+import type { Ui } from '../ui/ui.js';
 import type { GitHubApi, Reaction, RepositoryName } from './api.js';
 import { renderRunning, renderStopped, type ProgressContext } from './progress.js';
 

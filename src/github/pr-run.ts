@@ -10,7 +10,7 @@ import { withRepositoryLock } from '../sandbox/lock.js';
 import { findParentRepository, type ParentRepository } from '../sandbox/repository.js';
 import { runSandbox, type PushDestination, type RunDeps, type RunOutcome } from '../run/run.js';
 import type { RunSettings } from '../settings.js';
-import type { Ui } from '../run/ui.js';
+import type { Ui } from '../ui/ui.js';
 import { apiUrl, connectGitHub, type GitHubApi, type PullRequestInfo } from './api.js';
 import type { ApiOptions } from './api-resilience.js';
 import { readActionContext, type ActionContext } from './context.js';

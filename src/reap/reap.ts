@@ -5,7 +5,7 @@ import type { EngineName } from '../engine/engine.js';
 import { ContainerEngine } from '../engine/engine.js';
 import { Git } from '../engine/git.js';
 import type { ReapSettings } from '../settings.js';
-import { silentUi, type Ui } from '../run/ui.js';
+import { silentUi, type Ui } from '../ui/ui.js';
 import { assessStaleness, decide, type Decision, type SandboxFacts } from './decide.js';
 import { carryOut, type RemovalOutcome } from './execute.js';
 import { inUseReason, observeUsage } from './in-use.js';

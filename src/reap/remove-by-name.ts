@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import { ContainerEngine, type EngineName } from '../engine/engine.js';
 import { Git } from '../engine/git.js';
 import type { Isolation } from '../settings.js';
-import { silentUi, type Ui } from '../run/ui.js';
+import { silentUi, type Ui } from '../ui/ui.js';
 import { decideOnRequest, type Decision, type SandboxFacts } from './decide.js';
 import { carryOut, type RemovalOutcome } from './execute.js';
 import { factsOf, lookCloser } from './reap.js';

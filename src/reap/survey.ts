@@ -5,7 +5,7 @@
 import * as path from 'node:path';
 import { ContainerEngine, type EngineName } from '../engine/engine.js';
 import { Git } from '../engine/git.js';
-import { silentUi, type Ui } from '../run/ui.js';
+import { silentUi, type Ui } from '../ui/ui.js';
 import { decide, type Decision, type DecisionPolicy, type SandboxFacts } from './decide.js';
 import { parseHead, readBounded } from './sandbox-files.js';
 import { factsOf, lookCloser } from './reap.js';

@@ -11,7 +11,7 @@ import { removeSandbox } from '../sandbox/remove.js';
 import { collectChanges } from './collect.js';
 import { commitsNotIn, holdsWork, type WorktreeReport } from './report.js';
 import type { RunState } from './state.js';
-import type { Ui } from './ui.js';
+import type { Ui } from '../ui/ui.js';
 
 export interface CleanupOutcome {
   removed: boolean;

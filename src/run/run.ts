@@ -19,7 +19,7 @@ import { runCommand, type CommandResult } from './command.js';
 import { pushBranch, type PushResult } from './push.js';
 import { commitsNotIn, type WorktreeReport } from './report.js';
 import type { RunState } from './state.js';
-import type { Ui } from './ui.js';
+import type { Ui } from '../ui/ui.js';
 
 export interface RunOutcome {
   sandbox: PreparedSandbox;

@@ -6,7 +6,7 @@ import { cleanupRun } from '../../src/run/cleanup.js';
 import { runSandbox, type RunOutcome } from '../../src/run/run.js';
 import { parseSettings, type RunSettings } from '../../src/settings.js';
 import type { RunState } from '../../src/run/state.js';
-import { silentUi } from '../../src/run/ui.js';
+import { silentUi } from '../../src/ui/ui.js';
 import type { Sandbox } from '../../src/sandbox/layout.js';
 import { projectName } from '../../src/sandbox/naming.js';
 import {
