@@ -3,8 +3,8 @@
 // (https://HOST/api/v3) works as github.com does. Calls survive transient faults (api-resilience.ts).
 import type { RepositoryPermission } from './permissions.js';
 import { resilienceOptions, type ApiOptions } from './api-resilience.js';
-import { loadHttpClient } from './http-client-on-demand.js';
-import { loadUndici } from './undici-on-demand.js';
+import { loadHttpClient } from '../bundle/http-client-on-demand.js';
+import { loadUndici } from '../bundle/undici-on-demand.js';
 
 export interface RepositoryName {
   owner: string;
@@ -71,7 +71,7 @@ export async function connectGitHub(
   if (!token) throw new Error("The pull-request bot needs the 'token' input to call the GitHub API.");
   const [{ getOctokit }, { retry }, { throttling }] = await Promise.all([
     // @actions/github builds a proxy agent with @actions/http-client and undici as it loads
-    // (synchronously): both first (http-client-on-demand.ts, undici-on-demand.ts).
+    // (synchronously): both first (src/bundle/http-client-on-demand.ts, undici-on-demand.ts).
     Promise.all([loadUndici(), loadHttpClient()]).then(() => import('@actions/github')),
     import('@octokit/plugin-retry'),
     import('@octokit/plugin-throttling'),

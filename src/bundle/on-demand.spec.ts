@@ -53,8 +53,8 @@ describe('the bundle\'s "undici" and "@actions/http-client" (loaded on demand)',
   it('are what tsconfig.json maps them to, for ncc', () => {
     const config = ts.readConfigFile(path.join(ROOT, 'tsconfig.json'), ts.sys.readFile).config;
     expect(config.compilerOptions.paths).toEqual({
-      undici: ['./src/github/undici-on-demand.ts'],
-      '@actions/http-client': ['./src/github/http-client-on-demand.ts'],
+      undici: ['./src/bundle/undici-on-demand.ts'],
+      '@actions/http-client': ['./src/bundle/http-client-on-demand.ts'],
     });
   });
 
