@@ -24,6 +24,7 @@ import {
   type VolumeSandbox,
 } from './layout.js';
 import { withRepositoryLock } from './lock.js';
+import { removeDiskFolders } from './remove.js';
 import type { ParentRepository } from './repository.js';
 
 export class SandboxConflictError extends Error {}
@@ -284,11 +285,6 @@ async function refuseForeignFolder(sandbox: DiskSandbox): Promise<void> {
       `${sandbox.hostPath} exists and holds files, but ${sandbox.parent.path} has no record of a sandbox there: it is not touched. Move it away or remove it, then run again.`,
     );
   await fs.rmdir(sandbox.hostPath);
-}
-
-export async function removeDiskFolders(sandbox: DiskSandbox): Promise<void> {
-  await fs.rm(sandbox.hostPath, { recursive: true, force: true });
-  await fs.rm(sandbox.homePath, { recursive: true, force: true });
 }
 
 /** git only says it could not write a file: say where, and how much room is left once it cleaned up. */

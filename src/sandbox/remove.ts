@@ -5,8 +5,7 @@ import * as path from 'node:path';
 import type { ContainerEngine } from '../engine/engine.js';
 import type { Git } from '../engine/git.js';
 import { dropRecords, PARENT_NOTE, privateStorePath, REF_ROOT, sandboxRefs } from './bookkeeping.js';
-import { removeDiskFolders } from './create.js';
-import { HOME_FOLDER, type Sandbox } from './layout.js';
+import { HOME_FOLDER, type DiskSandbox, type Sandbox } from './layout.js';
 import { withRepositoryLock } from './lock.js';
 
 export async function removeSandbox(git: Git, engine: ContainerEngine, sandbox: Sandbox): Promise<void> {
@@ -19,6 +18,12 @@ export async function removeSandbox(git: Git, engine: ContainerEngine, sandbox: 
     }
     await dropAllRecords(git, sandbox);
   });
+}
+
+/** A disk sandbox's two folders: its repository and its command's home. */
+export async function removeDiskFolders(sandbox: DiskSandbox): Promise<void> {
+  await fs.rm(sandbox.hostPath, { recursive: true, force: true });
+  await fs.rm(sandbox.homePath, { recursive: true, force: true });
 }
 
 /**
