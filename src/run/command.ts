@@ -10,7 +10,7 @@ import * as path from 'node:path';
 import { userArg, type ContainerSpec, type Limits, type Mount } from '../engine/container-args.js';
 import { EngineError, type ContainerEngine } from '../engine/engine.js';
 import { commandLabels } from '../engine/labels.js';
-import { startFailureHint } from '../engine/mode.js';
+import { startFailureHint } from '../engine/start-failure.js';
 import { commandMounts, type Sandbox } from '../sandbox/layout.js';
 import { containerNotePath } from '../sandbox/lock.js';
 import type { EnvEntry, Identity } from '../settings.js';

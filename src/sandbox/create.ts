@@ -11,7 +11,7 @@ import { currentIdentity } from '../engine/container-args.js';
 import type { ContainerEngine } from '../engine/engine.js';
 import type { Git } from '../engine/git.js';
 import { volumeLabels } from '../engine/labels.js';
-import { startFailureHint } from '../engine/mode.js';
+import { startFailureHint } from '../engine/start-failure.js';
 import { runProcess } from '../engine/proc.js';
 import type { BranchPlan } from './branch.js';
 import { dropRecords, pathExists, sandboxRefs, writeParentNote, type SandboxRefs } from './bookkeeping.js';
