@@ -5,7 +5,7 @@ import { cleanupRun } from '../run/cleanup.js';
 import { runSandbox, type RunOutcome } from '../run/run.js';
 import { chooseRunKind } from '../github/event.js';
 import { parseSettings, type RunSettings } from '../settings.js';
-import type { BotState as RunState } from '../github/feedback.js';
+import type { PullRequestRunState } from '../github/feedback.js';
 import { currentRunState, loadRunState, saveRunState } from './state.js';
 import { outcomeMarkdown } from '../run/summary.js';
 import { actionIo, actionUi } from './ui.js';
@@ -48,7 +48,7 @@ async function runAction(settings: RunSettings): Promise<void> {
   if (exitCode !== 0 && !settings.allowFailure) core.setFailed(`The command exited with code ${exitCode}.`);
 }
 
-function setEarlyOutputs(state: RunState | undefined): void {
+function setEarlyOutputs(state: PullRequestRunState | undefined): void {
   if (!state?.location) return;
   const sandbox = state.location;
   core.setOutput('sandbox', sandbox.name);

@@ -17,8 +17,11 @@ export interface ProgressState {
   context?: ProgressContext;
 }
 
-/** A run's state with the pull-request bot's part. */
-export type BotState = RunState & { progress?: ProgressState };
+/**
+ * What the action saves between its main and post steps: run mode's state (RunState, run/state.ts) plus
+ * the pull-request bot's progress comment.
+ */
+export type PullRequestRunState = RunState & { progress?: ProgressState };
 
 export interface FeedbackTarget {
   repository: RepositoryName;
@@ -35,7 +38,7 @@ export class PullRequestFeedback {
     private readonly api: GitHubApi,
     private readonly ui: Ui,
     private readonly target: FeedbackTarget,
-    private readonly save: (state: Partial<BotState>) => void,
+    private readonly save: (state: Partial<PullRequestRunState>) => void,
   ) {}
 
   async react(content: Reaction): Promise<void> {

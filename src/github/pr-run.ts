@@ -15,7 +15,12 @@ import { apiUrl, connectGitHub, type GitHubApi, type PullRequestInfo } from './a
 import type { ApiOptions } from './api-resilience.js';
 import { readActionContext, type ActionContext } from './context.js';
 import { decideEvent, describeRequest, type RunRequest } from './event.js';
-import { finishStoppedProgress, PullRequestFeedback, type BotState, type ProgressState } from './feedback.js';
+import {
+  finishStoppedProgress,
+  PullRequestFeedback,
+  type PullRequestRunState,
+  type ProgressState,
+} from './feedback.js';
 import { checkPermission, checkRequester, needsPermissionCheck } from './permissions.js';
 import { describeOutcome, summaryOf } from './pr-outcome.js';
 import { ensureLocalBranch, fetchPullHead } from './pr-git.js';
@@ -39,7 +44,7 @@ export interface PrRunIo {
   setOutput(name: string, value: string): void;
   /** Appends Markdown to the job summary. */
   summary(markdown: string): Promise<void>;
-  save: (state: Partial<BotState>) => void;
+  save: (state: Partial<PullRequestRunState>) => void;
 }
 
 /** A bot run's outcome, with the pull request it worked on (none: a push whose branch has none). */

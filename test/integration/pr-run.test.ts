@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import { runForPullRequest, type PrRunIo } from '../../src/github/pr-run.js';
 import { PROGRESS_MARKER } from '../../src/github/event.js';
 import { parseSettings, type RunSettings } from '../../src/settings.js';
-import type { BotState as RunState } from '../../src/github/feedback.js';
+import type { PullRequestRunState } from '../../src/github/feedback.js';
 import { docker } from '../support/docker.js';
 import { TEST_IMAGE } from '../support/env.js';
 import { FakeGitHub } from '../support/fake-github.js';
@@ -29,7 +29,7 @@ interface Recorded {
   log: string[];
   debug: string[];
   warnings: string[];
-  state: Partial<RunState>;
+  state: Partial<PullRequestRunState>;
   saves: number;
 }
 
@@ -72,7 +72,7 @@ async function runBot(
   eventName: string,
   payload: unknown,
   inputs: Record<string, string> = {},
-  onSave: (state: Partial<RunState>) => void = () => undefined,
+  onSave: (state: Partial<PullRequestRunState>) => void = () => undefined,
 ) {
   const recorded: Recorded = {
     outputs: {},
