@@ -61,7 +61,11 @@ export interface SignalReport {
   head?: HeadReading;
 }
 
-export type WorkReport =
+/**
+ * What a helper read of a sandbox's history, as data: not yet judged against the parent (work.ts turns it
+ * into the sandbox's WorkReport).
+ */
+export type HelperWorkReading =
   | { error: string }
   | {
       /** The commit HEAD names, as git resolves it in the clean folder. */
@@ -74,7 +78,7 @@ export type WorkReport =
 
 export interface Inspection {
   signals?: SignalReport;
-  work?: WorkReport;
+  work?: HelperWorkReading;
   sizeBytes?: number;
   /** The helper died before it reached this sandbox. */
   error?: string;
@@ -318,7 +322,7 @@ export function parseSignal(value: string): Signal {
   return { type: 'other' };
 }
 
-function readWork(records: readonly Frame[], text: (key: string) => string | undefined): WorkReport {
+function readWork(records: readonly Frame[], text: (key: string) => string | undefined): HelperWorkReading {
   const error = text('work-error');
   if (error !== undefined) return { error: `the helper says: ${error}` };
   const head = text('head')?.trim() ?? '';
