@@ -50,6 +50,15 @@ export interface PushDestination {
   label: string;
 }
 
+/**
+ * A promise started now and awaited further on: marked as handled, so that a rejection before the await
+ * is not an unhandled rejection (which ends the process); the await still throws it.
+ */
+function startedEarly<T>(promise: Promise<T>): Promise<T> {
+  promise.catch(() => undefined);
+  return promise;
+}
+
 export async function runSandbox(settings: RunSettings, deps: RunDeps): Promise<RunOutcome> {
   const { ui } = deps;
   if (settings.token) ui.mask(settings.token);
@@ -58,21 +67,19 @@ export async function runSandbox(settings: RunSettings, deps: RunDeps): Promise<
   // records: it is awaited before anything uses the image or writes anything (prepareSandbox), and a
   // reused sandbox does not wait for it before then. A bad branch name is the error reported whenever it
   // is one.
-  const imageReady = engine.ensureImage(settings.image);
-  imageReady.catch(() => undefined); // awaited below
+  const imageReady = startedEarly(engine.ensureImage(settings.image));
   // git's version check, the branch names and the parent overlap too: one round of processes, not three.
   const { git, checked } = Git.checking();
-  const parentFound = findParentRepository(git, settings.repositoryPath);
-  parentFound.catch(() => undefined); // awaited below
-  const namesValid = validateBranchNames(settings, (name) => git.isValidBranchName(name));
-  namesValid.catch(() => undefined); // awaited below
+  const parentFound = startedEarly(findParentRepository(git, settings.repositoryPath));
+  const namesValid = startedEarly(validateBranchNames(settings, (name) => git.isValidBranchName(name)));
   await checked;
   await namesValid;
   const { head, ...parent } = await parentFound;
   if (parent.resolvedFrom)
     ui.info(`${parent.resolvedFrom} is a linked worktree: working from its parent ${parent.path}.`);
-  const originRead = settings.push ? git.remoteUrl(parent.path, 'origin') : Promise.resolve(undefined);
-  originRead.catch(() => undefined); // awaited below
+  const originRead = startedEarly(
+    settings.push ? git.remoteUrl(parent.path, 'origin') : Promise.resolve(undefined),
+  );
   const plan = await resolveBranch(git, { ...parent, head }, settings.branch, settings.base);
   ui.debug(`Branch plan: ${JSON.stringify(plan)}`);
   const worktreeRoot =
@@ -91,20 +98,21 @@ export async function runSandbox(settings: RunSettings, deps: RunDeps): Promise<
   try {
     // What the post step needs, saved once the engine has the image and before anything is written: a
     // run that fails its image check leaves the post step nothing to do.
-    const ready = imageReady.then(() =>
-      deps.save({
-        engine: settings.engine,
-        image: settings.image,
-        cleanup: settings.cleanup,
-        location,
-        collect: {
-          author: settings.author,
-          committer: settings.committer,
-          maxImportBytes: settings.maxImportBytes,
-        },
-      }),
+    const ready = startedEarly(
+      imageReady.then(() =>
+        deps.save({
+          engine: settings.engine,
+          image: settings.image,
+          cleanup: settings.cleanup,
+          location,
+          collect: {
+            author: settings.author,
+            committer: settings.committer,
+            maxImportBytes: settings.maxImportBytes,
+          },
+        }),
+      ),
     );
-    ready.catch(() => undefined); // awaited below
     const sandbox = await ui.group(
       `Sandbox ${location.name} (${location.kind}, ${location.isolation})`,
       async () => {
