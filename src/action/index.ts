@@ -1,16 +1,7 @@
-// One bundle for both phases (action.yml `main` and `post`), told apart by state saved in main.
+// One bundle for both phases (action.yml `main` and `post`), told apart by state saved in main. The steps
+// themselves are in main.ts.
 import '../engine/memory.js';
-import * as core from '@actions/core';
-import { main, post } from './main.js';
+import { cleanup, run } from './main.js';
 import { isPost } from './state.js';
 
-async function entry(): Promise<void> {
-  try {
-    if (isPost) await post();
-    else await main();
-  } catch (error) {
-    core.setFailed((error as Error).message);
-  }
-}
-
-void entry();
+void (isPost ? cleanup() : run());

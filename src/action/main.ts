@@ -1,4 +1,6 @@
-// The action's two phases on top of the core: inputs in, outputs and a job summary out.
+// The action's two phases on top of the core: inputs in, outputs and a job summary out. `run()` is the main
+// step and `cleanup()` the post step, each ending the step failed on an error: index.ts calls one of them
+// (the bundle), and so can a runner of the source such as @github/local-action (`npm run local-action`).
 import * as core from '@actions/core';
 import * as os from 'node:os';
 import { cleanupRun } from '../run/cleanup.js';
@@ -10,7 +12,26 @@ import { currentRunState, loadRunState, saveRunState } from './state.js';
 import { outcomeMarkdown } from '../run/summary.js';
 import { actionIo, actionUi } from './ui.js';
 
-export async function main(): Promise<void> {
+/** The main step (action.yml `main`). */
+export async function run(): Promise<void> {
+  await failingStep(mainStep);
+}
+
+/** The post step (action.yml `post`): removes or keeps the sandbox, finishes a progress comment. */
+export async function cleanup(): Promise<void> {
+  await failingStep(postStep);
+}
+
+/** A step's error becomes the step's failure (its message, as an error annotation), not a crash. */
+async function failingStep(step: () => Promise<void>): Promise<void> {
+  try {
+    await step();
+  } catch (error) {
+    core.setFailed((error as Error).message);
+  }
+}
+
+async function mainStep(): Promise<void> {
   const settings = parseSettings((name) => core.getInput(name));
   if (settings.mode === 'reap') {
     const { reapAction } = await import('./reap.js');
@@ -78,7 +99,7 @@ function setOutputs(outcome: RunOutcome): void {
   for (const [k, v] of Object.entries(out)) core.setOutput(k, v);
 }
 
-export async function post(): Promise<void> {
+async function postStep(): Promise<void> {
   const state = loadRunState();
   if (state?.progress && !state.progress.finished) {
     const { finishProgressInPost } = await import('../github/pr-run.js');
