@@ -1,4 +1,4 @@
-// The CLI's exit codes: one table for the code, `--help` and the README (a test keeps the README in step).
+// The CLI's exit codes: one table for the code, `--help` and docs/cli.md (a test keeps docs/cli.md in step).
 export const EXIT = { ok: 0, error: 1, usage: 2, commandFailed: 3, refused: 4 } as const;
 
 export const EXIT_CODES: ReadonlyArray<readonly [number, string]> = [

@@ -1,5 +1,6 @@
-// The real binary's help, usage errors and progress display for `reap`, `list` and `rm`, and the README's
-// exit-code table checked against what `--help` prints.
+// The real binary's help, usage errors and progress display for `reap`, `list` and `rm`, and the command
+// line's documentation (docs/cli.md) checked against what `--help` prints: its exit-code table and every
+// option it names.
 import { describe, expect, it } from '@jest/globals';
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -19,11 +20,14 @@ function cli(node: string, args: string[]) {
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
-/** `| 4 | text |` rows of the README's exit-code table (in the Command line section). */
-function readmeExitCodes(): Array<[number, string]> {
-  const readme = fs.readFileSync('README.md', 'utf8');
-  const section = readme.slice(readme.indexOf('## Command line'));
-  const table = section.slice(section.indexOf('### Exit codes'), section.indexOf('\n## '));
+const CLI_DOC = 'docs/cli.md';
+
+/** `| 4 | text |` rows of the exit-code table in docs/cli.md. */
+function documentedExitCodes(): Array<[number, string]> {
+  const doc = fs.readFileSync(CLI_DOC, 'utf8');
+  const section = doc.slice(doc.indexOf('\n## Exit codes'));
+  const next = section.indexOf('\n## ', 1);
+  const table = next < 0 ? section : section.slice(0, next);
   return [...table.matchAll(/^\| +(\d) +\| (.+?) +\|$/gm)].map((m) => [Number(m[1]), m[2]]);
 }
 
@@ -73,13 +77,13 @@ describe.each(nodeRuntimes())('$name', ({ execPath }) => {
       }
     });
 
-    it("the README's exit codes are the ones --help prints", () => {
+    it('the exit codes docs/cli.md lists are the ones --help prints', () => {
       const help = cli(execPath, ['--help']).stdout;
       const printed = [...help.slice(help.indexOf('Exit codes:')).matchAll(/^ {2}(\d) {2}(.+)$/gm)].map(
         (m) => [Number(m[1]), m[2]],
       );
       expect(printed.map(([code]) => code)).toEqual([0, 1, 2, 3, 4]);
-      expect(readmeExitCodes()).toEqual(printed);
+      expect(documentedExitCodes()).toEqual(printed);
     });
 
     it('usage errors exit 2 with one line', () => {
@@ -133,17 +137,15 @@ describe.each(nodeRuntimes())('$name', ({ execPath }) => {
       expect(command.stderr).toBe("error: unknown command 'frob'\n");
     });
 
-    it("every option the README's command-line section names is one that --help lists", () => {
-      const readme = fs.readFileSync('README.md', 'utf8');
-      const start = readme.indexOf('## Command line');
-      const section = readme.slice(start, readme.indexOf('\n## ', start));
+    it('every option docs/cli.md names is one that --help lists', () => {
+      const section = fs.readFileSync(CLI_DOC, 'utf8');
       const help = (command?: string) => cli(execPath, command ? [command, '--help'] : ['--help']).stdout;
       const helps = Object.fromEntries(['run', 'reap', 'list', 'rm'].map((c) => [c, help(c)]));
       const top = help();
       const optionsIn = (text: string) => [...text.matchAll(/(?<![\w-])--[a-z][a-z-]*/g)].map((m) => m[0]);
       const checked: string[] = [];
-      for (const part of section.split(/^### /m)) {
-        // `### \`rm NAME\`: ...` is about one subcommand; the rest about the program or any subcommand.
+      for (const part of section.split(/^## /m)) {
+        // `## \`rm NAME\`: ...` is about one subcommand; the rest about the program or any subcommand.
         const command = /^`([a-z]+)[^`]*`:/.exec(part)?.[1];
         const prose = part.replace(/```[\s\S]*?```/g, '');
         const examples = [...part.matchAll(/worktree-sandbox (run|reap|list|rm)\b(.*)$/gm)];

@@ -136,7 +136,7 @@ describe('worktree-sandbox run on rootless Podman, as uid 1001', () => {
     const text = await run(['--network', 'none', '--command', 'id -u; echo from-the-sandbox']);
     expect(text.code).toBe(0);
     // Rootless Podman on cgroups v1 (this host) warns on every run that it ignores the limits
-    // (docs/podman-rootless-findings.md §4); the CLI passes the engine's line on like the command's output.
+    // (docs/podman.md, History, finding 4); the CLI passes the engine's line on like the command's output.
     expect(
       text.stdout.replace(
         /^Resource limits are not supported and ignored on cgroups V1 rootless systems\n/m,
