@@ -1,4 +1,4 @@
-// Import benchmark (issue 9: "import of a one-commit change ≤ 0.2 s"): what a run adds after a command
+// Import benchmark (target: the import of a one-commit change ≤ 0.2 s): what a run adds after a command
 // that made one commit, on the run-mode benchmark's large repository, each figure against a hand-written
 // equivalent measured in the same run, interleaved in rotating order.
 //
@@ -427,7 +427,7 @@ Produced by \`${command}\` on ${new Date().toISOString().slice(0, 10)} (part of 
 
 - Machine: ${machineNote()}; 1-minute load average ${load[0]} at the start, ${load[1]} at the end. git ${gitVersion}, image \`${IMAGE}\`, running as uid ${uid}.
 - Repository: ${source}: ${shape.files} files, ${(shape.bytes / 1e6).toFixed(1)} MB checked out, ${shape.commits} commits. Every sample of (a), (b) and their baselines runs on a new branch sandbox (disk, made by the action's \`prepareSandbox\`) holding one new commit that changes one file; the report is checked (1 commit, 1 file). ${REPEAT} repetitions after one warm-up, the four measures in rotating order, each after a \`sync\`; medians.
-- (a) times the action's \`importBundle\` (bundle header check, fetch with \`transfer.fsckObjects\` into the sandbox's private store, fetch into the parent's record ref, fast-forward of the parent's branch) and \`buildReport\` (5 git processes), in-process, on the bundle the real \`captureSandbox\` wrote. Issue 9's target applies to this figure: it is what the issue calls import, the host taking in the data that crossed back. The capture before it is a container start, which no import design avoids and which alone costs more than 0.2 s here.
+- (a) times the action's \`importBundle\` (bundle header check, fetch with \`transfer.fsckObjects\` into the sandbox's private store, fetch into the parent's record ref, fast-forward of the parent's branch) and \`buildReport\` (5 git processes), in-process, on the bundle the real \`captureSandbox\` wrote. The 0.2 s target applies to this figure: it is what the target calls import, the host taking in the data that crossed back. The capture before it is a container start, which no import design avoids and which alone costs more than 0.2 s here.
 - (b) is the whole phase after the command as the action runs it (\`collectChanges\`: the capture helper container, then (a)); (c) the same seen from outside, on the bundled action whose command (on a reused branch sandbox) commits one change and prints \`date +%s%N\` last: from that instruction to the exit of \`node dist/index.js\` (container exit, capture, import, report, summary, outputs). Their baselines are a helper \`docker run\` + \`git fetch\` of its bundle, and a bare \`docker run\` (same mounts as the action's command container) doing the same commit, from its last instruction to the exit of \`docker run\`.
 
 ${table}
@@ -442,7 +442,7 @@ Samples, in seconds, in the order they ran:
 `;
   console.log(table);
   if (process.env.BENCH_WRITE !== '0')
-    await writeSection(path.join(ROOT, 'docs', 'benchmarks.md'), '## Issue 9: import', body);
+    await writeSection(path.join(ROOT, 'docs', 'benchmarks.md'), '## Import', body);
   if (!okA && process.env.BENCH_STRICT === '1') process.exitCode = 1;
 }
 

@@ -1,4 +1,4 @@
-// Generates the reap benchmark's cache in the layout of issue 9 (src/sandbox/layout.ts, bookkeeping.ts):
+// Generates the reap benchmark's cache in the action's layout (src/sandbox/layout.ts, bookkeeping.ts):
 // PROJECTS parent repositories, each with a bare origin that holds its commits, and under
 // ROOT/<project>/ (the project name as run mode derives it from the parent's path) SANDBOXES_PER_PROJECT
 // sandboxes, STALE_PER_PROJECT of them 100 to 300 days old and the rest 1 to 25 days old, half transient

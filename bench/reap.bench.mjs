@@ -1,4 +1,4 @@
-// Benchmark of `mode: reap` on issue 9's layout (first written for issue 3), run by `npm run bench` (not a
+// Benchmark of `mode: reap` on the sandbox layout of src/sandbox/layout.ts, run by `npm run bench` (not a
 // timed test). For each size in SIZES (2,000 and 10,000 disk sandboxes across PROJECTS projects, a fifth
 // of them stale), on the identical generated tree (bench/reap-tree.mjs), interleaved:
 //   - the action, run as the Actions runner runs it (`node dist/index.js`, INPUT_* variables), on Node 24
@@ -10,8 +10,8 @@
 //     bench/seed-reaper.py from the checkout named by BENCH_SEED_PRUNE (never part of this repository).
 // Then VOLUMES labelled volumes, listed by the action with a counted number of docker calls (a counting
 // shim on PATH), against 10 volumes. Medians over RUNS runs; peak memory of the action's process.
-// Targets (issue 9): ≤ 2× find, ≥ 2.5× faster than the seed tool's reaper, at both sizes; and, as in
-// issue 3, docker calls independent of the volume count, peak memory ≤ 150 MB. Exits 1 when a result is
+// Targets (docs/benchmarks.md): ≤ 2× find, ≥ 2.5× faster than the seed tool's reaper, at both sizes;
+// docker calls independent of the volume count; peak memory ≤ 150 MB. Exits 1 when a result is
 // wrong or a target is missed.
 //
 // Settings (environment): BENCH_SEED_PRUNE (required: the seed's prune.py), BENCH_REAP_SIZES
@@ -417,7 +417,7 @@ async function main() {
 Produced by \`${command}\` on ${new Date().toISOString().slice(0, 10)} (part of \`npm run bench\`, which needs \`BENCH_SEED_PRUNE\` too; after \`npm run build\`).
 
 - Machine: ${machineNote()}; git ${gitVersion}, Docker ${dockerVersion}, Python ${execFileSync('python3', ['--version'], { encoding: 'utf8' }).trim().replace('Python ', '')}; running as uid ${process.getuid()}. 1-minute load average ${disks.map((d) => `${d.load[0]} → ${d.load[1]} (${d.size})`).join(', ')}.
-- Cache (bench/reap-tree.mjs): ${PROJECTS} parent repositories, each with a bare origin holding its commits; under \`<root>/<project>/\` sandboxes in issue 9's layout: each a repository of its own (31 files in 4 folders, \`.git\` folder borrowing the parent's objects through \`objects/info/alternates\`, made by run mode's own INIT_SCRIPT for one template per kind, copied with their own index stat data), its home \`.home/<name>\`, the project's \`.parent\` note, and the parent's record \`refs/worktree-sandbox/disk/<name>/head\`. Half transient (detached), half persistent (on a branch); a fifth stale (100–300 days), the rest 1–25 days. Before every measurement the stale sandboxes are laid out again (what a reaper removes) and the records rewritten, so each tool starts from the identical tree; \`sync\` before the clock starts. ${RUNS} runs per size, tools interleaved in rotating order; medians.
+- Cache (bench/reap-tree.mjs): ${PROJECTS} parent repositories, each with a bare origin holding its commits; under \`<root>/<project>/\` sandboxes in the action's layout: each a repository of its own (31 files in 4 folders, \`.git\` folder borrowing the parent's objects through \`objects/info/alternates\`, made by run mode's own INIT_SCRIPT for one template per kind, copied with their own index stat data), its home \`.home/<name>\`, the project's \`.parent\` note, and the parent's record \`refs/worktree-sandbox/disk/<name>/head\`. Half transient (detached), half persistent (on a branch); a fifth stale (100–300 days), the rest 1–25 days. Before every measurement the stale sandboxes are laid out again (what a reaper removes) and the records rewritten, so each tool starts from the identical tree; \`sync\` before the clock starts. ${RUNS} runs per size, tools interleaved in rotating order; medians.
 - Tools: the action (\`node dist/index.js\` on Node ${actionNodeVersion}${ACTION_NODE === process.execPath ? '' : ', test/node24: `runs.using: node24`, what GitHub runs it on'}, \`mode: reap\`, as the runner runs it, whole process timed: scan, use and work checks, removal of sandbox, home and records, outputs and job summary; checked: exactly the stale ones gone, with their homes and records). \`find ROOT -mindepth 2 -maxdepth 2 -mtime +${FIND_DAYS} -exec rm -rf {} +\` (checks nothing; leaves the homes and records). The seed tool's \`PruneService.prune()\` (Jsebayhi/gemini-cli-toolbox, images/gemini-hub/app/services/prune.py, run unmodified with its defaults, 30 days headless, 90 branch, 90 orphan, its root given by \`GEMINI_WORKTREE_ROOT\`; timed inside Python around the call, without the interpreter's and Flask's start-up): it expects the same \`<root>/<project>/<worktree>\` layout and classifies each folder by \`git -C <folder> symbolic-ref -q HEAD\`, which works the same on a sandbox with its own \`.git\` folder as on a linked worktree, so it runs on the same copy; it also looks at \`.home\` (no repository: "orphan", 90 days, recent, kept) and leaves the homes and records behind.
 
 ${table}
@@ -434,7 +434,7 @@ Peak memory (maxRSS of the action's process): ${disks.map((d) => `${d.peakMb.toF
   fs.writeFileSync(path.join(BASE, 'results.md'), `${md}\n`);
   console.log(md);
   if (process.env.BENCH_WRITE !== '0')
-    await writeSection(path.join(REPO, 'docs', 'benchmarks.md'), '## Issue 9: reap', md);
+    await writeSection(path.join(REPO, 'docs', 'benchmarks.md'), '## Reap', md);
 }
 
 main().catch((error) => {

@@ -148,4 +148,4 @@ const md = [
 ].join('\n');
 process.stdout.write(`${md}\n`);
 if (process.env.BENCH_WRITE !== '0')
-  await writeSection(path.join(REPO, 'docs', 'benchmarks.md'), '## Issue 9: the removal walk', md);
+  await writeSection(path.join(REPO, 'docs', 'benchmarks.md'), '## The removal walk', md);

@@ -1,4 +1,4 @@
-// Run-mode benchmark (issue 9's figures; first written for issue 2): the bundled action against a
+// Run-mode benchmark (docs/benchmarks.md): the bundled action against a
 // hand-written equivalent, measured in the same run, interleaved, on a large repository.
 //
 //   npm run bench                      # generated repository in the shape of git's own (cached in .bench/)
@@ -7,8 +7,8 @@
 //
 // 1. start → the command's first instruction, new transient sandbox, per isolation. The action makes a
 //    repository of its own borrowing the parent's objects (git init + objects/info/alternates + reset
-//    --hard) and mounts the parent read-only with its .git hidden; the baseline is what issue 9 names, the
-//    old design written by hand: `git worktree add` + `docker run -v` (disk), or `docker volume create` +
+//    --hard) and mounts the parent read-only with its .git hidden; the baseline is the
+//    old design written by hand (a linked worktree bind-mounted read-write): `git worktree add` + `docker run -v` (disk), or `docker volume create` +
 //    a helper container doing `git worktree add` into the volume + `docker run` (volume);
 // 2. reuse: a second run on the same branch vs a bare `docker run` with the mounts the action's own
 //    command container gets (parent read-only, its .git hidden, its object store read-only, the sandbox);
@@ -45,8 +45,9 @@ const REPEAT = Number(process.env.BENCH_REPEAT ?? 8);
 if (!Number.isInteger(REPEAT) || REPEAT < 2 || REPEAT % 2)
   throw new Error(`BENCH_REPEAT must be an even number (each side runs first as often as second): ${REPEAT}`);
 const FIRST_INSTRUCTION = 'date +%s%N';
-// Issue 9: ≤ 1.1× (disk) and ≤ 1.3× (volume) the hand-written `git worktree add` + `docker run`; reuse
-// ≤ +0.15 s over a bare `docker run`. Peak memory as in issue 2.
+// Targets: ≤ 1.1× (disk) and ≤ 1.3× (volume) the hand-written `git worktree add` + `docker run`, so that
+// the boundary costs little over the old design; reuse ≤ +0.15 s over a bare `docker run`; peak memory
+// ≤ 100 MB.
 const TARGETS = { diskRatio: 1.1, volumeRatio: 1.3, reuseExtraMs: 150, peakMb: 100 };
 const ISOLATIONS = [
   { isolation: 'disk', label: 'disk', ratio: TARGETS.diskRatio },
@@ -439,7 +440,7 @@ Produced by \`${command}\` on ${new Date().toISOString().slice(0, 10)}, from com
 - Repository: ${source}: ${shape.files} files, ${(shape.bytes / 1e6).toFixed(1)} MB checked out, ${shape.commits} commits.
 - ${REPEAT} repetitions after one warm-up; action and baseline interleaved in alternating order, each first in half of the pairs (the second run of a pair was measured 0.7–1.2 s slower: it follows the removal of the first one's 60 MB sandbox), each after a \`sync\`; medians. Times run from spawning the process (\`node dist/index.js\` with INPUT_* variables, action.yml's defaults and per-step GITHUB_OUTPUT/GITHUB_STATE files, as the runner does; or the hand-written equivalent's first command) to the \`date +%s%N\` the command prints first in the container. Every transient sandbox is new and removed afterwards (the action's post step; checked).
 - What the action does: a repository of its own per sandbox (\`git init\`, \`objects/info/alternates\` to the parent's store, \`git reset --hard\` with git's parallel checkout, \`checkout.workers=0\`: as many workers as cores; in a helper container for a volume), the parent's records as refs, then the command in a container that sees the parent read-only with its \`.git\` hidden and only its object store mounted (read-only).
-- Hand-written equivalents (the baselines issue 9 names, i.e. the old design by hand): disk: \`git worktree add --detach\` + \`docker run --rm -v\` (parent read-only, its .git and the worktree read-write); volume: \`docker volume create\` + a helper \`docker run\` doing \`git worktree add\` into the volume + \`docker run\`. Reported beside them (disk, a second series of pairs): the same hand-written steps with the parallel checkout the action uses, so that its gain is seen apart. Reuse: a bare \`docker run\` with the mounts the action's command container gets (parent read-only, a tmpfs over its .git, its object store read-only, the sandbox; a disk sandbox's home too).
+- Hand-written equivalents (the old design by hand): disk: \`git worktree add --detach\` + \`docker run --rm -v\` (parent read-only, its .git and the worktree read-write); volume: \`docker volume create\` + a helper \`docker run\` doing \`git worktree add\` into the volume + \`docker run\`. Reported beside them (disk, a second series of pairs): the same hand-written steps with the parallel checkout the action uses, so that its gain is seen apart. Reuse: a bare \`docker run\` with the mounts the action's command container gets (parent read-only, a tmpfs over its .git, its object store read-only, the sandbox; a disk sandbox's home too).
 - Peak memory: VmHWM of each action process (main and post steps), polled from /proc every 5 ms.
 - The verdict is on the ratio (or difference) of the medians. The paired column compares each action run with the baseline run next to it, which is steadier while other work on the machine comes and goes.
 
@@ -450,7 +451,7 @@ ${samples}
 `;
   console.log(table);
   if (process.env.BENCH_WRITE !== '0')
-    await writeSection(path.join(ROOT, 'docs', 'benchmarks.md'), '## Issue 9: run mode', body);
+    await writeSection(path.join(ROOT, 'docs', 'benchmarks.md'), '## Run mode', body);
   if (!allPass && process.env.BENCH_STRICT === '1') process.exitCode = 1;
 }
 

@@ -1,5 +1,5 @@
 // Whether the container engine runs rootless, and what a command container then needs so that its user is
-// the invoking host user on bind mounts (issue 11). One `info` call; everything else here is pure.
+// the invoking host user on bind mounts (docs/podman.md). One `info` call; everything else here is pure.
 //
 // Rootless Podman maps container uid 0 to the invoking user and container uids 1..n to subordinate ids
 // (/etc/subuid). `--user 1001:1001` then writes as a subordinate id on the host, and a disk sandbox owned by

@@ -1,5 +1,5 @@
-// The workflow run's context as the runner passes it (../shared/runner-contract.md): read once from the
-// environment into plain data. Pure.
+// The workflow run's context as the runner passes it (GITHUB_* variables and the event payload file): read
+// once from the environment into plain data. Pure.
 import * as os from 'node:os';
 import { apiUrl, type RepositoryName } from './api.js';
 

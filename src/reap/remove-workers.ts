@@ -9,10 +9,10 @@
 // Reap mode only: `node:worker_threads` is loaded when a pool starts, never in run mode
 // (test/e2e/startup.test.ts). A single removal walks in the calling thread.
 //
-// How many: each worker is a JavaScript environment of its own, about 11 MB of memory, and issue 3 bounds
-// the step's peak at 150 MB, while the scan's own memory grows with what it found. So: three workers (one
+// How many: each worker is a JavaScript environment of its own, about 11 MB of memory, and the reap step's
+// peak memory is held under 150 MB (docs/benchmarks.md), while the scan's own memory grows with what it found. So: three workers (one
 // concurrent) while the scan found up to 5,000 entries, one concurrent worker above. Measured
-// (bench/removal.bench.mjs, docs/benchmarks.md "Issue 9: the removal walk"): 400 sandboxes removed alone
+// (bench/removal.bench.mjs, docs/benchmarks.md "The removal walk"): 400 sandboxes removed alone
 // take about as long with one concurrent worker as with four synchronous ones, and with three (one
 // concurrent) about as long as with eight synchronous ones; the reap benchmark's 10,000 sandboxes peaked
 // at 163-165 MB with three workers.

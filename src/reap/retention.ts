@@ -1,4 +1,4 @@
-// The retention matrix (seed ADR 0029): how long a sandbox may sit unused, decided by its name alone,
+// The retention matrix (docs/reap.md, "The retention matrix"): how long a sandbox may sit unused, decided by its name alone,
 // because the name is the one signal that survives where git cannot resolve a worktree's paths.
 import { ACTION_DEFAULTS } from '../action-defaults.js';
 import { classifyName } from '../sandbox/naming.js';

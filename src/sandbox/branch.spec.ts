@@ -9,7 +9,7 @@ const facts = (branch: string, localExists = false, remoteExists = false) => ({
   baseCommit: base,
 });
 
-describe('planBranch (ADR 0026 protocol)', () => {
+describe('planBranch (the branch resolution protocol)', () => {
   it('no branch: a transient sandbox on a detached HEAD at base', () => {
     const plan = planBranch(facts(''), () => 'exploration-0000abcd');
     expect(plan).toEqual({

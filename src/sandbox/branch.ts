@@ -1,4 +1,4 @@
-// ADR 0026's branch resolution protocol: which branch the sandbox checks out and where it comes from.
+// The branch resolution protocol (docs/run-mode.md, step 2): which branch the sandbox checks out and where it comes from.
 import type { Git } from '../engine/git.js';
 import { persistentSandboxName, transientSandboxName, type SandboxKind } from './naming.js';
 import { withRepositoryLock } from './lock.js';

@@ -13,7 +13,7 @@ export interface ParentRepository {
    * `objects/info/alternates` lists, and what containers mount read-only.
    */
   objectStores: string[];
-  /** Set when the given path was a linked worktree of this parent (ADR 0035). */
+  /** Set when the given path was a linked worktree of this parent (`git worktree add`): it works from the parent. */
   resolvedFrom?: string;
 }
 

@@ -1,4 +1,5 @@
-// The engine CLI's own environment is the runner's, whatever the container's variables are (issue 11), and
+// The engine CLI's own environment is the runner's, whatever the container's variables are (rootless
+// Podman keeps its storage under the runner's HOME: docs/podman.md), and
 // the `env` input's values never appear on a command line. A shim `docker`/`podman` first on PATH records
 // the arguments and the environment of every engine call, then execs the real CLI (so its arguments are
 // exactly that process's /proc/<pid>/cmdline); meanwhile every process's command line on the host is

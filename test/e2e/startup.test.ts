@@ -1,5 +1,5 @@
-// What a run-mode step loads: the bundle's start is on the path of every run (issue 9: reuse within
-// 0.15 s of a bare `docker run`), so the HTTP stack that only the GitHub side uses stays out of it
+// What a run-mode step loads: the bundle's start is on the path of every run (the target: a reused
+// sandbox's run within 0.15 s of a bare `docker run`, docs/benchmarks.md), so the HTTP stack that only the GitHub side uses stays out of it
 // (src/bundle/undici-on-demand.ts, http-client-on-demand.ts, docs/adr/0008-undici-on-demand.md). Node's own list of the built-in
 // modules it loaded (`process.moduleLoadList`) is written when each step's process exits.
 import { afterAll, describe, expect, it } from '@jest/globals';

@@ -432,7 +432,7 @@ describe.each(ENGINES)('engine %s', (name) => {
       expect(git(repo.parent, 'rev-parse', 'from-base')).toBe(first);
     });
 
-    it('works from a linked worktree given as repository-path, detecting its parent (ADR 0035)', async () => {
+    it('works from a linked worktree given as repository-path, detecting its parent', async () => {
       const { repo, root } = setup();
       const linked = path.join(repo.root, 'linked');
       git(repo.parent, 'worktree', 'add', '--quiet', '--detach', linked);

@@ -1,4 +1,4 @@
-// Runs the bundled action (dist/index.js) the way the Actions runner does (../shared/runner-contract.md):
+// Runs the bundled action (dist/index.js) the way the Actions runner does:
 // `node dist/index.js` with INPUT_<NAME> variables (hyphens kept), per-step GITHUB_OUTPUT / GITHUB_STATE /
 // GITHUB_STEP_SUMMARY files read back afterwards, state handed to the post step as STATE_<name>.
 import { spawn } from 'node:child_process';

@@ -6,7 +6,7 @@ const reap = (inputs: Record<string, string>) =>
   parseSettings(read({ mode: 'reap', ...inputs }), { HOME: '/home/runner' }) as ReapSettings;
 
 describe('reap settings', () => {
-  it('defaults to the retention matrix of ADR 0029, no dry run, no limit, no force, no archive', () => {
+  it('defaults to the retention matrix of docs/reap.md, no dry run, no limit, no force, no archive', () => {
     expect(reap({})).toMatchObject({
       mode: 'reap',
       headlessExpiryDays: 30,
