@@ -7,6 +7,22 @@ import * as ts from 'typescript';
 const ROOT = path.resolve(import.meta.dirname, '..', '..');
 
 /**
+ * The installed packages that only development needs (package-lock.json `dev: true`), such as the
+ * toolkit copies @github/local-action brings: the bundle holds none of them.
+ */
+const DEV_ONLY = new Set(
+  Object.entries(
+    (
+      JSON.parse(fs.readFileSync(path.join(ROOT, 'package-lock.json'), 'utf8')) as {
+        packages: Record<string, { dev?: boolean }>;
+      }
+    ).packages,
+  )
+    .filter(([, entry]) => entry.dev)
+    .map(([where]) => where),
+);
+
+/**
  * Every use of `specifier` in the toolkit packages the bundle holds, with the names it takes: ESM imports
  * (`import { … } from 'x'`, `import * as x from 'x'` then `x.Name`) and CommonJS ones
  * (`const u = require("x")`, then `u.Name`). Subpaths (`x/lib/auth`) are other modules, not counted.
@@ -17,8 +33,9 @@ function usesOf(specifier: string): { file: string; names: string[] }[] {
   const walk = (dir: string) => {
     for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
       const p = path.join(dir, entry.name);
-      if (entry.isDirectory()) walk(p);
-      else if (entry.name.endsWith('.js')) {
+      if (entry.isDirectory()) {
+        if (!DEV_ONLY.has(path.relative(ROOT, p))) walk(p);
+      } else if (entry.name.endsWith('.js')) {
         const text = fs.readFileSync(p, 'utf8');
         if (!new RegExp(quoted).test(text)) continue;
         const names = new Set<string>();
