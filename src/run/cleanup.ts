@@ -4,6 +4,7 @@ import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import { ContainerEngine } from '../engine/engine.js';
 import { Git } from '../engine/git.js';
+import { sandboxHelperLabels } from '../engine/labels.js';
 import { privateStorePath, sandboxRefs } from '../sandbox/bookkeeping.js';
 import { whereIs, type PreparedSandbox, type Sandbox } from '../sandbox/layout.js';
 import {
@@ -101,6 +102,8 @@ async function recoverHalfCreated(
     // of ours is there (what is, is not touched).
     const half = await withRepositoryLock(parent.gitDir, () => git.refExists(parent.path, refs.creating));
     if (!half) return keep(ui, sandbox, 'no creation of it was under way when the main step stopped');
+    // The create helper the main step started may still be writing the volume: it goes first.
+    await engine.removeContainersLabelled(sandboxHelperLabels(sandbox)).catch(() => undefined);
     await removeSandbox(git, engine, sandbox).catch(() => undefined);
   } finally {
     await release();
