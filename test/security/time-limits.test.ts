@@ -11,6 +11,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { persistentSandboxName, projectName, volumeName } from '../../src/sandbox/naming.js';
 import { TIME_LIMITS_OVERRIDE } from '../../src/engine/time-limits.js';
+import { sandboxRefs } from '../../src/sandbox/bookkeeping.js';
 import { runMainAndPost, runStep } from '../support/action.js';
 import { docker, inVolume, removeVolumes, uniquePrefix, volumesWithPrefix } from '../support/docker.js';
 import { runnerIds, TEST_IMAGE } from '../support/env.js';
@@ -69,8 +70,20 @@ function helpersOf(project: string, sandbox: string): string[] {
     .filter(Boolean);
 }
 
-/** A new commit on origin's `branch`, fetched into the parent (its origin/<branch> moves). */
-function moveOrigin(repo: TestRepo, branch: string, owner: { uid: number; gid: number }): string {
+/** Containers of the hanging image (built for this test alone), running or not, however they are labelled. */
+function hangingContainers(): string[] {
+  return docker('ps', '--all', '--filter', `ancestor=${HANG_IMAGE}`, '--format', '{{.Names}}')
+    .split('\n')
+    .filter(Boolean);
+}
+
+/**
+ * A new commit on origin's `branch` (made `from` a commit when the branch is new), fetched into the
+ * parent: its origin/<branch> moves. As root, who owns everything while it runs (git's transport refuses
+ * a repository of another owner); the runner owns it all again afterwards.
+ */
+function moveOrigin(repo: TestRepo, branch: string, owner: { uid: number; gid: number }): void {
+  chownTree(repo.root, { uid: 0, gid: 0 });
   const clone = path.join(repo.root, `clone-${Date.now()}`);
   git(repo.root, 'clone', '--quiet', '--branch', branch, repo.origin, clone);
   fs.writeFileSync(path.join(clone, 'upstream.txt'), 'moved on origin\n');
@@ -79,16 +92,21 @@ function moveOrigin(repo: TestRepo, branch: string, owner: { uid: number; gid: n
   git(clone, 'push', '--quiet', 'origin', branch);
   git(repo.parent, 'fetch', '--quiet', 'origin');
   chownTree(repo.root, owner);
-  return git(clone, 'rev-parse', 'HEAD');
+}
+
+/** origin gets `branch` at main, fetched into the parent (as moveOrigin, as root). */
+function branchOnOrigin(repo: TestRepo, branch: string, owner: { uid: number; gid: number }): void {
+  chownTree(repo.root, { uid: 0, gid: 0 });
+  git(repo.parent, 'push', '--quiet', 'origin', `main:refs/heads/${branch}`);
+  git(repo.parent, 'fetch', '--quiet', 'origin');
+  chownTree(repo.root, owner);
 }
 
 describe('helper containers run under time limits', () => {
   it('a FIFO where the offer helper writes: the reuse ends within its bound, names the helper and the sandbox, leaves no container and keeps the work', async () => {
     const { owner, repo, parent, project, inputs } = setup();
     const branch = 'feature/fifo';
-    git(repo.parent, 'push', '--quiet', 'origin', `main:refs/heads/${branch}`);
-    git(repo.parent, 'fetch', '--quiet', 'origin');
-    chownTree(repo.root, owner);
+    branchOnOrigin(repo, branch, owner);
     const sandbox = persistentSandboxName(branch);
     const volume = volumeName(prefix, project, sandbox);
     const first = await runStep({
@@ -128,9 +146,8 @@ describe('helper containers run under time limits', () => {
     // Nothing lost: the sandbox, its uncommitted work and the parent's record of it are all there.
     expect(volumesWithPrefix(prefix)).toContain(volume);
     expect(inVolume(TEST_IMAGE, volume, `cat "/sandbox/${sandbox}/work.txt"`)).toBe('unsaved work');
-    expect(
-      git(repo.parent, 'for-each-ref', '--format=%(refname)', `refs/worktree-sandbox/volume/${sandbox}/`),
-    ).toContain('/head');
+    const refs = sandboxRefs({ isolation: 'container', name: sandbox });
+    expect(git(repo.parent, 'for-each-ref', '--format=%(refname)', `${refs.prefix}/`)).toContain(refs.head);
     // An innocent branch on the same parent runs on.
     const other = await runStep({
       inputs: inputs({ branch: 'feature/innocent', command: 'echo innocent' }),
@@ -171,7 +188,7 @@ describe('helper containers run under time limits', () => {
       timeoutMs: 180_000,
     }).then((r) => ({ ...r, elapsed: Date.now() - started }));
     // Wait until the hanging helper runs: from then on, a lock held while it runs would stop the other run.
-    while (helpersOf(project, hanging).length === 0) {
+    while (hangingContainers().length === 0) {
       if (Date.now() - started > 60_000) throw new Error('the create helper never started');
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
@@ -185,7 +202,8 @@ describe('helper containers run under time limits', () => {
     expect(other.code).toBe(0);
     expect(otherElapsed).toBeLessThan(INNOCENT_BOUND_MS);
     // It finished while the hanging helper was still there.
-    expect(helpersOf(project, hanging)).toHaveLength(1);
+    expect(hangingContainers()).toHaveLength(1);
+    expect(helpersOf(project, hanging)).toEqual(hangingContainers());
 
     const { main, post, elapsed } = await hangRun;
     expect(main.code).not.toBe(0);
@@ -197,12 +215,14 @@ describe('helper containers run under time limits', () => {
     );
     expect(post.code).toBe(0);
     // Nothing left of the hanging run: no container, no volume, no record; the innocent one is whole.
+    expect(hangingContainers()).toEqual([]);
     expect(helpersOf(project, hanging)).toEqual([]);
     expect(helpersOf(project, innocent)).toEqual([]);
     expect(volumesWithPrefix(prefix)).not.toContain(hangVolume);
     const records = git(repo.parent, 'for-each-ref', '--format=%(refname)', 'refs/worktree-sandbox/');
-    expect(records).not.toContain(`/${hanging}/`);
-    expect(records).toContain(`refs/worktree-sandbox/volume/${innocent}/head`);
+    const refsOf = (name: string) => sandboxRefs({ isolation: 'container', name });
+    expect(records).not.toContain(refsOf(hanging).prefix);
+    expect(records).toContain(refsOf(innocent).head);
     process.stdout.write(
       `hanging create helper: failed after ${elapsed} ms (limit ${CREATE_LIMIT_S} s, bound ${HANG_BOUND_MS} ms); the other branch's run took ${otherElapsed} ms meanwhile (bound ${INNOCENT_BOUND_MS} ms)\n`,
     );
