@@ -49,7 +49,7 @@ function setup() {
     cleanup: 'never',
     ...more,
   });
-  return { owner, repo, parent, project: projectName(parent), inputs };
+  return { owner, repo, root, parent, project: projectName(parent), inputs };
 }
 
 /** Helper containers of one sandbox, running or not (their labels: helper role, project, sandbox). */
@@ -103,62 +103,72 @@ function branchOnOrigin(repo: TestRepo, branch: string, owner: { uid: number; gi
 }
 
 describe('helper containers run under time limits', () => {
-  it('a FIFO where the offer helper writes: the reuse ends within its bound, names the helper and the sandbox, leaves no container and keeps the work', async () => {
-    const { owner, repo, parent, project, inputs } = setup();
-    const branch = 'feature/fifo';
-    branchOnOrigin(repo, branch, owner);
-    const sandbox = persistentSandboxName(branch);
-    const volume = volumeName(prefix, project, sandbox);
-    const first = await runStep({
-      inputs: inputs({ branch, command: 'echo unsaved work > work.txt' }),
-      env: { GITHUB_WORKSPACE: parent },
-      asRunner: true,
-    });
-    expect(first.code).toBe(0);
-    // origin moves on (the next run offers it inside); the sandbox's reflog of origin/<branch> is a FIFO.
-    moveOrigin(repo, branch, owner);
-    const log = `/sandbox/${sandbox}/.git/logs/refs/remotes/origin/${branch}`;
-    inVolume(
-      TEST_IMAGE,
-      volume,
-      `rm -f "${log}" && mkfifo "${log}" && chown ${owner.uid}:${owner.gid} "${log}"`,
-    );
+  it.each(['container', 'disk'] as const)(
+    'a FIFO where the offer helper writes (%s isolation): the reuse ends within its bound, names the helper and the sandbox, leaves no container and keeps the work',
+    async (isolation) => {
+      const { owner, repo, parent, project, inputs: base, root } = setup();
+      const inputs = (more: Record<string, string>) => base({ isolation, ...more });
+      const branch = 'feature/fifo';
+      branchOnOrigin(repo, branch, owner);
+      const sandbox = persistentSandboxName(branch);
+      const volume = volumeName(prefix, project, sandbox);
+      const hostPath = path.join(fs.realpathSync(root), project, sandbox);
+      const where = isolation === 'container' ? `volume ${volume}` : hostPath;
+      const first = await runStep({
+        inputs: inputs({ branch, command: 'echo unsaved work > work.txt' }),
+        env: { GITHUB_WORKSPACE: parent },
+        asRunner: true,
+      });
+      expect(first.code).toBe(0);
+      // origin moves on (the next run offers it inside); the sandbox's reflog of origin/<branch> is a
+      // FIFO, as the command could have left it.
+      moveOrigin(repo, branch, owner);
+      const log = `.git/logs/refs/remotes/origin/${branch}`;
+      const plant = (wt: string) =>
+        `rm -f "${wt}/${log}" && mkfifo "${wt}/${log}" && chown ${owner.uid}:${owner.gid} "${wt}/${log}"`;
+      if (isolation === 'container') inVolume(TEST_IMAGE, volume, plant(`/sandbox/${sandbox}`));
+      else execFileSync('sh', ['-c', plant(hostPath)]);
+      const readWork = () =>
+        isolation === 'container'
+          ? inVolume(TEST_IMAGE, volume, `cat "/sandbox/${sandbox}/work.txt"`)
+          : fs.readFileSync(path.join(hostPath, 'work.txt'), 'utf8').trim();
 
-    const OFFER_LIMIT_S = 5;
-    // The step's start, the image check, the limit, and the container's kill and removal.
-    const BOUND_MS = 45_000;
-    const started = Date.now();
-    const { main, post } = await runMainAndPost({
-      inputs: inputs({ branch, command: 'echo the command must not run' }),
-      env: { GITHUB_WORKSPACE: parent, [TIME_LIMITS_OVERRIDE]: `offer=${OFFER_LIMIT_S}` },
-      asRunner: true,
-      timeoutMs: 120_000,
-    });
-    const elapsed = Date.now() - started;
-    expect(main.code).not.toBe(0);
-    expect(elapsed).toBeLessThan(BOUND_MS);
-    expect(main.stdout).toContain(
-      `The offer helper container on ${sandbox} (volume ${volume}) ran out of its time limit (${OFFER_LIMIT_S} s) and was removed: origin/${branch} was not offered inside, and the sandbox is left as it is`,
-    );
-    expect(main.stdout).not.toContain('the command must not run');
-    expect(post.code).toBe(0);
-    expect(helpersOf(project, sandbox)).toEqual([]);
-    // Nothing lost: the sandbox, its uncommitted work and the parent's record of it are all there.
-    expect(volumesWithPrefix(prefix)).toContain(volume);
-    expect(inVolume(TEST_IMAGE, volume, `cat "/sandbox/${sandbox}/work.txt"`)).toBe('unsaved work');
-    const refs = sandboxRefs({ isolation: 'container', name: sandbox });
-    expect(git(repo.parent, 'for-each-ref', '--format=%(refname)', `${refs.prefix}/`)).toContain(refs.head);
-    // An innocent branch on the same parent runs on.
-    const other = await runStep({
-      inputs: inputs({ branch: 'feature/innocent', command: 'echo innocent' }),
-      env: { GITHUB_WORKSPACE: parent },
-      asRunner: true,
-    });
-    expect(other.code).toBe(0);
-    process.stdout.write(
-      `offer with a FIFO: failed after ${elapsed} ms (limit ${OFFER_LIMIT_S} s, bound ${BOUND_MS} ms)\n`,
-    );
-  }, 240_000);
+      const OFFER_LIMIT_S = 5;
+      // The step's start, the image check, the limit, and the container's kill and removal.
+      const BOUND_MS = 45_000;
+      const started = Date.now();
+      const { main, post } = await runMainAndPost({
+        inputs: inputs({ branch, command: 'echo the command must not run' }),
+        env: { GITHUB_WORKSPACE: parent, [TIME_LIMITS_OVERRIDE]: `offer=${OFFER_LIMIT_S}` },
+        asRunner: true,
+        timeoutMs: 120_000,
+      });
+      const elapsed = Date.now() - started;
+      expect(main.code).not.toBe(0);
+      expect(elapsed).toBeLessThan(BOUND_MS);
+      expect(main.stdout).toContain(
+        `The offer helper container on ${sandbox} (${where}) ran out of its time limit (${OFFER_LIMIT_S} s) and was removed: origin/${branch} was not offered inside, and the sandbox is left as it is`,
+      );
+      expect(main.stdout).not.toContain('the command must not run');
+      expect(post.code).toBe(0);
+      expect(helpersOf(project, sandbox)).toEqual([]);
+      // Nothing lost: the sandbox, its uncommitted work and the parent's record of it are all there.
+      expect(readWork()).toBe('unsaved work');
+      const refs = sandboxRefs({ isolation, name: sandbox });
+      expect(git(repo.parent, 'for-each-ref', '--format=%(refname)', `${refs.prefix}/`)).toContain(refs.head);
+      // An innocent branch on the same parent runs on.
+      const other = await runStep({
+        inputs: inputs({ branch: 'feature/innocent', command: 'echo innocent' }),
+        env: { GITHUB_WORKSPACE: parent },
+        asRunner: true,
+      });
+      expect(other.code).toBe(0);
+      process.stdout.write(
+        `offer with a FIFO (${isolation}): failed after ${elapsed} ms (limit ${OFFER_LIMIT_S} s, bound ${BOUND_MS} ms)\n`,
+      );
+    },
+    240_000,
+  );
 
   it('a create helper that hangs holds no lock: another branch on the same parent runs meanwhile; the hanging run fails within its limit and leaves nothing', async () => {
     // An image whose /bin/sh never returns, built here from the test image (no registry).
