@@ -134,7 +134,8 @@ export class ContainerEngine {
    * Runs a helper container under its time limit (time-limits.ts). When the limit runs out, the container
    * itself is killed and removed by its name: killing the CLI alone would leave it running. The CLI is
    * killed too if it has not returned a few seconds later, and the name is removed once more after the
-   * CLI is gone (the engine may have created the container only then). Throws a TimeLimitError.
+   * CLI is gone (the engine may have created the container only then). Throws a TimeLimitError. A
+   * container whose output went over `stdoutFile.maxBytes` is removed the same way.
    */
   async runHelper(
     spec: ContainerSpec,
@@ -157,6 +158,8 @@ export class ContainerEngine {
     try {
       const result = await this.stream(args, { ...options, signal: cli.signal });
       if (expired) throw new TimeLimitError(run.work, run.where, limitMs, run.consequence);
+      // Output over its cap killed the CLI, not the container: it goes too.
+      if (result.overLimit) await this.stopContainer(name);
       return result;
     } finally {
       clearTimeout(timer);

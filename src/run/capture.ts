@@ -163,7 +163,7 @@ export async function captureSandbox(
       },
     );
     if (result.overLimit) {
-      await engine.stopContainer(name);
+      // runHelper removed the container.
       throw new ImportLimitError(
         `The sandbox's changes are larger than max-import-size (${options.maxBytes} bytes): nothing was imported into the parent repository, and the sandbox ${sandbox.name} is kept as it is.`,
       );
