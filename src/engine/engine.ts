@@ -12,8 +12,10 @@ import {
   type StreamResult,
 } from './proc.js';
 
+import { randomBytes } from 'node:crypto';
 import { containerRunArgs, currentIdentity, type ContainerSpec } from './container-args.js';
 import { detectEngineMode, userNamespaceArgs, type EngineMode } from './mode.js';
+import { TimeLimitError, timeLimitMs, type TimedWork } from './time-limits.js';
 
 export type { EngineName } from './engine-name.js';
 import type { EngineName } from './engine-name.js';
@@ -51,6 +53,23 @@ export const ENGINE_ENV = [
   'XDG_RUNTIME_DIR',
   'TMPDIR',
 ];
+
+/** One run of a helper container: what it does (its time limit), where, and what a timeout means. */
+export interface HelperRun {
+  work: TimedWork;
+  /** The sandbox (or sandboxes) it works on, for the error. */
+  where: string;
+  /** What running out means for the sandbox, for the error (what is kept, what was not done). */
+  consequence: string;
+  /**
+   * The `run` arguments as the one builder makes them, without this engine's user-namespace mapping
+   * (the reaper's read-only helpers run so); default: with it, as `runArgs`.
+   */
+  unmapped?: boolean;
+}
+
+/** How long the engine CLI may take to return once its container was removed, before it is killed. */
+const CLI_GRACE_MS = 5_000;
 
 export class ContainerEngine {
   private detected?: Promise<EngineMode>;
@@ -108,6 +127,59 @@ export class ContainerEngine {
       return await runStreaming(this.name, args, { ...options, env: this.env(options.inherit) });
     } catch (error) {
       throw this.notInstalled(error);
+    }
+  }
+
+  /**
+   * Runs a helper container under its time limit (time-limits.ts). When the limit runs out, the container
+   * itself is killed and removed by its name: killing the CLI alone would leave it running. The CLI is
+   * killed too if it has not returned a few seconds later, and the name is removed once more after the
+   * CLI is gone (the engine may have created the container only then). Throws a TimeLimitError. A
+   * container whose output went over `stdoutFile.maxBytes` is removed the same way.
+   */
+  async runHelper(
+    spec: ContainerSpec,
+    run: HelperRun,
+    options: Omit<StreamOptions, 'env' | 'cwd' | 'signal'> = {},
+  ): Promise<StreamResult> {
+    const name = spec.name ?? `worktree-sandbox-${run.work}-${randomBytes(6).toString('hex')}`;
+    const args = run.unmapped
+      ? containerRunArgs(this.name, { ...spec, name })
+      : await this.runArgs({ ...spec, name });
+    const limitMs = timeLimitMs(run.work);
+    const cli = new AbortController();
+    let expired = false;
+    let grace: NodeJS.Timeout | undefined;
+    const timer = setTimeout(() => {
+      expired = true;
+      grace = setTimeout(() => cli.abort(), CLI_GRACE_MS);
+      void this.stopContainer(name);
+    }, limitMs);
+    try {
+      const result = await this.stream(args, { ...options, signal: cli.signal });
+      if (expired) throw new TimeLimitError(run.work, run.where, limitMs, run.consequence);
+      // Output over its cap killed the CLI, not the container: it goes too.
+      if (result.overLimit) await this.stopContainer(name);
+      return result;
+    } finally {
+      clearTimeout(timer);
+      clearTimeout(grace);
+      if (expired) await this.removeLateContainer(name);
+    }
+  }
+
+  /** Kills a container (SIGKILL, not the engine's polite stop) and removes it. */
+  async stopContainer(name: string): Promise<void> {
+    await this.exec(['kill', '--', name]).catch(() => undefined);
+    await this.exec(['rm', '--force', '--volumes', '--', name]).catch(() => undefined);
+  }
+
+  /** After a timeout: the container is removed until the engine no longer knows it (a few tries). */
+  private async removeLateContainer(name: string): Promise<void> {
+    for (let attempt = 0; attempt < 5; attempt++) {
+      await this.stopContainer(name);
+      if ((await this.containerExists(name)) === false) return;
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
     }
   }
 

@@ -36,3 +36,11 @@ export function commandLabels(sandbox: { project: string; name: string }): Recor
 }
 
 export const HELPER_LABELS: Record<string, string> = { [label('role')]: 'helper' };
+
+/**
+ * Labels of a helper container working on one sandbox: a step that was killed while one ran finds it
+ * again (the post step removes it), and a test can tell that none was left.
+ */
+export function sandboxHelperLabels(sandbox: { project: string; name: string }): Record<string, string> {
+  return { ...HELPER_LABELS, [label('project')]: sandbox.project, [label('sandbox')]: sandbox.name };
+}

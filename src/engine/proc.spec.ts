@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { ProcError, runProcess } from './proc.js';
+import { ProcError, runProcess, runStreaming } from './proc.js';
 
 describe('runProcess', () => {
   const savedPath = process.env.PATH;
@@ -51,5 +51,40 @@ describe('runProcess', () => {
       stdout: '',
       stderr: 'oops\n',
     });
+  });
+});
+
+describe('runStreaming with a time limit', () => {
+  it('kills the whole process group when the limit runs out, children included', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'wts-proc-'));
+    const pidFile = path.join(dir, 'child');
+    try {
+      const started = Date.now();
+      // The child keeps stdout open: without the group kill, the pipe would never close.
+      const result = await runStreaming('sh', ['-c', `sleep 30 & echo $! > "${pidFile}"; wait`], {
+        env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
+        timeLimitMs: 300,
+      });
+      expect(result.timedOut).toBe(true);
+      expect(Date.now() - started).toBeLessThan(5_000);
+      const child = Number(fs.readFileSync(pidFile, 'utf8'));
+      // Gone, or a zombie nobody has reaped yet (its parent was killed too): not running either way.
+      const state = fs.existsSync(`/proc/${child}/stat`)
+        ? fs.readFileSync(`/proc/${child}/stat`, 'utf8').split(') ')[1]?.[0]
+        : 'gone';
+      expect(['gone', 'Z', 'X']).toContain(state);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('says nothing of a time limit when the process finishes within it', async () => {
+    const result = await runStreaming('sh', ['-c', 'echo done'], {
+      env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
+      timeLimitMs: 10_000,
+      onLine: () => undefined,
+    });
+    expect(result).toMatchObject({ exitCode: 0, outputTail: ['done'] });
+    expect(result.timedOut).toBeUndefined();
   });
 });

@@ -137,6 +137,16 @@ export interface StreamOptions {
    * reading stops until it resolves, so nothing piles up in memory however fast the process prints.
    */
   backpressure?: () => Promise<void> | undefined;
+  /** Kill the process (SIGKILL) when this aborts; its whole process group with `processGroup`. */
+  signal?: AbortSignal;
+  /**
+   * The process leads a process group of its own, and a kill (`signal`, `timeLimitMs`) reaches every
+   * program it started: tar's gzip, a script's git. Killing the leader alone would leave them running,
+   * holding the pipes open.
+   */
+  processGroup?: boolean;
+  /** Kill the process group (implies `processGroup`) after this many milliseconds; `timedOut` says so. */
+  timeLimitMs?: number;
 }
 
 export interface StreamResult {
@@ -147,6 +157,8 @@ export interface StreamResult {
   outputTail: string[];
   /** Set when stdout went over `stdoutFile.maxBytes`: the process was killed. */
   overLimit?: boolean;
+  /** Set when `timeLimitMs` ran out: the process group was killed. */
+  timedOut?: boolean;
   stdoutBytes: number;
 }
 
@@ -165,11 +177,13 @@ export async function runStreaming(
   let file: number | undefined;
   if (options.stdoutFile) file = fs.openSync(options.stdoutFile.path, 'wx', 0o600);
   let child: ChildProcess;
+  const group = options.processGroup || options.timeLimitMs !== undefined;
   try {
     child = spawn(await toolPath(tool), [...args], {
       cwd: options.cwd,
       env: options.env,
       stdio: ['ignore', options.outputFd ?? 'pipe', 'pipe'],
+      detached: group,
     });
   } catch (error) {
     if (file !== undefined) fs.closeSync(file);
@@ -181,6 +195,25 @@ export async function runStreaming(
   }
   let stdoutBytes = 0;
   let overLimit = false;
+  let timedOut = false;
+  const kill = () => {
+    try {
+      if (group && child.pid) process.kill(-child.pid, 'SIGKILL');
+      else child.kill('SIGKILL');
+    } catch {
+      // already gone
+    }
+  };
+  const onAbort = () => kill();
+  if (options.signal?.aborted) kill();
+  options.signal?.addEventListener('abort', onAbort, { once: true });
+  const timer =
+    options.timeLimitMs === undefined
+      ? undefined
+      : setTimeout(() => {
+          timedOut = true;
+          kill();
+        }, options.timeLimitMs);
   // Tails are the last chunks as they came (kept by reference, never copied or decoded per chunk): lines are
   // cut out of them once, at the end.
   const stderrTailChunks = new ChunkTail(TAIL_BYTES);
@@ -237,7 +270,7 @@ export async function runStreaming(
     stdoutBytes += chunk.length;
     if (stdoutBytes > options.stdoutFile!.maxBytes) {
       overLimit = true;
-      child.kill('SIGKILL');
+      kill();
       return;
     }
     fs.writeSync(file, chunk);
@@ -254,6 +287,8 @@ export async function runStreaming(
     );
     child.on('close', (code, signal) => resolve(code ?? (signal ? 128 : 1)));
   }).finally(() => {
+    if (timer) clearTimeout(timer);
+    options.signal?.removeEventListener('abort', onAbort);
     if (file !== undefined) fs.closeSync(file);
   });
   err.end();
@@ -264,6 +299,7 @@ export async function runStreaming(
     stderrTail: lastLines(stderrTailChunks),
     outputTail: lastLines(outputTailChunks),
     overLimit: overLimit || undefined,
+    timedOut: timedOut || undefined,
     stdoutBytes,
   };
 }

@@ -86,12 +86,21 @@ function entryProblem(worktree: string, entry: IndexEntry, indexMtime: bigint, h
   if (!racy && statMatches(st, entry)) return undefined;
   // Stat data moved (a copy, a touch) or is too close to the index write to trust: compare content.
   if (st.size > BigInt(HASH_LIMIT)) return 'changed stat data on a large file';
-  try {
-    const content = type === SYMLINK ? Buffer.from(fs.readlinkSync(file, 'buffer')) : fs.readFileSync(file);
-    return blobName(content, hashBytes) === entry.oid ? undefined : 'content changed';
-  } catch {
-    return 'unreadable';
+  // Read as data, never through a link and never blocking: the file may have been swapped for a FIFO
+  // since the lstat above (opening one for reading waits for a writer forever).
+  let content: Buffer;
+  if (type === SYMLINK) {
+    try {
+      content = Buffer.from(fs.readlinkSync(file, 'buffer'));
+    } catch {
+      return 'unreadable';
+    }
+  } else {
+    const read = readBounded(file, HASH_LIMIT);
+    if (!('data' in read)) return 'unreadable';
+    content = read.data;
   }
+  return blobName(content, hashBytes) === entry.oid ? undefined : 'content changed';
 }
 
 function at(sec: number, nsec: number): bigint {

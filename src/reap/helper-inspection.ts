@@ -17,10 +17,11 @@ import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { containerRunArgs, userArg, type Mount } from '../engine/container-args.js';
+import { userArg, type Mount } from '../engine/container-args.js';
 import type { ContainerEngine } from '../engine/engine.js';
 import { gitConfigEnv, helperGitEnv } from '../engine/git.js';
 import { HELPER_LABELS } from '../engine/labels.js';
+import { TimeLimitError } from '../engine/time-limits.js';
 import { objectStoreMounts } from '../sandbox/layout.js';
 import type { ParentRepository } from '../sandbox/repository.js';
 import {
@@ -34,7 +35,6 @@ import {
 import type { CheckResult } from './work-finding.js';
 
 export const SANDBOXES_PER_HELPER = 48;
-const HELPER_TIMEOUT_MS = 5 * 60_000;
 const OUTPUT_MAX = 16 * 1024 * 1024;
 
 export type InspectionTarget = { volume: string; name: string } | { hostPath: string };
@@ -198,41 +198,50 @@ async function inspectChunk(
       args.push(String(n), what, dir, dir);
     }
   });
-  const name = `worktree-sandbox-inspect-${randomBytes(4).toString('hex')}`;
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'worktree-sandbox-inspect-'));
   const out = path.join(dir, 'out');
-  const timer = setTimeout(() => void engine.removeContainer(name), HELPER_TIMEOUT_MS);
   try {
-    const result = await engine.stream(
-      containerRunArgs(engine.name, {
-        name,
-        remove: true,
-        image,
-        user: userArg(),
-        mounts,
-        labels: HELPER_LABELS,
-        // The files belong to whoever ran the sandbox: git's ownership check would refuse them.
-        env: { ...helperGitEnv(), ...gitConfigEnv([['safe.directory', '*']]) },
-        workdir: '/',
-        entrypoint: 'sh',
-        args: [
-          '-c',
-          INSPECT_SCRIPT,
-          'worktree-sandbox-inspect',
-          token,
-          (parent?.objectStores ?? []).join(':'),
-          ...args,
-        ],
-      }),
-      { stdoutFile: { path: out, maxBytes: OUTPUT_MAX } },
-    );
+    let failure: string;
+    try {
+      const result = await engine.runHelper(
+        {
+          remove: true,
+          image,
+          user: userArg(),
+          mounts,
+          labels: HELPER_LABELS,
+          // The files belong to whoever ran the sandbox: git's ownership check would refuse them.
+          env: { ...helperGitEnv(), ...gitConfigEnv([['safe.directory', '*']]) },
+          workdir: '/',
+          entrypoint: 'sh',
+          args: [
+            '-c',
+            INSPECT_SCRIPT,
+            'worktree-sandbox-inspect',
+            token,
+            (parent?.objectStores ?? []).join(':'),
+            ...args,
+          ],
+        },
+        {
+          work: 'inspect',
+          where: `${chunk.length} sandbox(es)${parent ? ` of ${parent.path}` : ''}`,
+          consequence: 'the sandboxes it had not finished with are kept',
+          unmapped: true,
+        },
+        { stdoutFile: { path: out, maxBytes: OUTPUT_MAX } },
+      );
+      failure = result.overLimit
+        ? `the helper container wrote more than ${OUTPUT_MAX} bytes`
+        : `the helper container stopped (exit ${result.exitCode}): ${result.stderrTail.slice(-1)[0] ?? ''}`.trim();
+    } catch (error) {
+      // Out of time: what it said about the sandboxes it finished with still counts.
+      if (!(error instanceof TimeLimitError)) throw error;
+      failure = error.message;
+    }
     const stdout = await fs.readFile(out);
-    const failure = result.overLimit
-      ? `the helper container wrote more than ${OUTPUT_MAX} bytes`
-      : `the helper container stopped (exit ${result.exitCode}): ${result.stderrTail.slice(-1)[0] ?? ''}`.trim();
     return readInspections(parseFrames(stdout, token), chunk, failure);
   } finally {
-    clearTimeout(timer);
     await fs.rm(dir, { recursive: true, force: true });
   }
 }

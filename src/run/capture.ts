@@ -75,7 +75,8 @@ export interface CaptureOptions {
   /** Commits the parent already has: the bundle stops there. */
   exclude: string[];
   maxBytes: number;
-  timeoutMs: number;
+  /** Whose time limit applies (time-limits.ts): after a run, or the reaper's archive. */
+  work: 'capture' | 'archive-capture';
 }
 
 export interface Captured {
@@ -115,58 +116,58 @@ export async function captureSandbox(
   const bundle = path.join(dir, 'sandbox.bundle');
   const framed = new Map<string, string>();
   const { author, committer } = options;
-  const args = await engine.runArgs(
-    sandboxHelper(
-      sandbox,
-      options.image,
+  const spec = sandboxHelper(
+    sandbox,
+    options.image,
+    {
+      name: 'capture',
+      text: CAPTURE_SCRIPT,
+      args: [
+        sandbox.worktreePath,
+        sandbox.branch,
+        options.commit ? '1' : '0',
+        options.commit?.message ?? '',
+        token,
+        options.exclude.join(' '),
+      ],
+    },
+    {
+      name,
+      workdir: sandbox.worktreePath,
+      env: {
+        GIT_AUTHOR_NAME: author.name,
+        GIT_AUTHOR_EMAIL: author.email,
+        GIT_COMMITTER_NAME: committer.name,
+        GIT_COMMITTER_EMAIL: committer.email,
+      },
+    },
+  );
+  try {
+    const result = await engine.runHelper(
+      spec,
       {
-        name: 'capture',
-        text: CAPTURE_SCRIPT,
-        args: [
-          sandbox.worktreePath,
-          sandbox.branch,
-          options.commit ? '1' : '0',
-          options.commit?.message ?? '',
-          token,
-          options.exclude.join(' '),
-        ],
+        work: options.work,
+        where: `${sandbox.name} (${whereIs(sandbox)})`,
+        consequence:
+          options.work === 'capture'
+            ? 'nothing was imported; the sandbox is kept as it is'
+            : 'nothing was archived; the sandbox is kept as it is',
       },
       {
-        name,
-        workdir: sandbox.worktreePath,
-        env: {
-          GIT_AUTHOR_NAME: author.name,
-          GIT_AUTHOR_EMAIL: author.email,
-          GIT_COMMITTER_NAME: committer.name,
-          GIT_COMMITTER_EMAIL: committer.email,
+        stdoutFile: { path: bundle, maxBytes: options.maxBytes },
+        onLine: (line, stream) => {
+          if (stream !== 'stderr' || !line.startsWith(`${token} `)) return;
+          const [key, ...rest] = line.slice(token.length + 1).split(' ');
+          if (!framed.has(key)) framed.set(key, rest.join(' '));
         },
       },
-    ),
-  );
-  let timedOut = false;
-  const timer = setTimeout(() => {
-    timedOut = true;
-    void engine.removeContainer(name);
-  }, options.timeoutMs);
-  try {
-    const result = await engine.stream(args, {
-      stdoutFile: { path: bundle, maxBytes: options.maxBytes },
-      onLine: (line, stream) => {
-        if (stream !== 'stderr' || !line.startsWith(`${token} `)) return;
-        const [key, ...rest] = line.slice(token.length + 1).split(' ');
-        if (!framed.has(key)) framed.set(key, rest.join(' '));
-      },
-    });
+    );
     if (result.overLimit) {
-      await engine.removeContainer(name);
+      // runHelper removed the container.
       throw new ImportLimitError(
         `The sandbox's changes are larger than max-import-size (${options.maxBytes} bytes): nothing was imported into the parent repository, and the sandbox ${sandbox.name} is kept as it is.`,
       );
     }
-    if (timedOut)
-      throw new Error(
-        `Capturing the changes of ${sandbox.name} took longer than ${options.timeoutMs / 1000} s: nothing was imported; the sandbox is kept.`,
-      );
     if (result.exitCode !== 0) {
       const said = result.stderrTail
         .filter((l) => !l.startsWith(token))
@@ -189,8 +190,6 @@ export async function captureSandbox(
   } catch (error) {
     await fs.rm(dir, { recursive: true, force: true });
     throw error;
-  } finally {
-    clearTimeout(timer);
   }
 }
 

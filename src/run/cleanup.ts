@@ -4,9 +4,17 @@ import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import { ContainerEngine } from '../engine/engine.js';
 import { Git } from '../engine/git.js';
+import { sandboxHelperLabels } from '../engine/labels.js';
 import { privateStorePath, sandboxRefs } from '../sandbox/bookkeeping.js';
 import { whereIs, type PreparedSandbox, type Sandbox } from '../sandbox/layout.js';
-import { containerNotePath, withRepositoryLock } from '../sandbox/lock.js';
+import {
+  containerNotePath,
+  LOCK_STALE_MS,
+  LockTimeoutError,
+  lockSandbox,
+  withRepositoryLock,
+  type Release,
+} from '../sandbox/lock.js';
 import { removeSandbox } from '../sandbox/remove.js';
 import { collectChanges } from './collect.js';
 import { commitsNotIn, holdsWork, type WorktreeReport } from './report.js';
@@ -78,13 +86,28 @@ async function recoverHalfCreated(
 ): Promise<CleanupOutcome> {
   const refs = sandboxRefs(sandbox);
   const { parent } = sandbox;
-  const half = await withRepositoryLock(parent.gitDir, async () => {
+  // Creation writes the sandbox without the repository lock, holding only the sandbox's: a `creating`
+  // record may be another run's creation under way. The sandbox's lock says: the main step's own lock
+  // goes stale LOCK_STALE_MS after it died, so waiting a little longer than that tells a dead holder
+  // from a live one. A live one keeps the sandbox: its run finishes or recovers it.
+  let release: Release;
+  try {
+    release = await lockSandbox(parent.gitDir, sandbox.name, LOCK_STALE_MS + 5_000);
+  } catch (error) {
+    if (!(error instanceof LockTimeoutError)) throw error;
+    return keep(ui, sandbox, 'another run holds it now');
+  }
+  try {
     // Only a `creating` record says that this action made something there; without any record, nothing
     // of ours is there (what is, is not touched).
-    return git.refExists(parent.path, refs.creating);
-  });
-  if (!half) return keep(ui, sandbox, 'no creation of it was under way when the main step stopped');
-  await removeSandbox(git, engine, sandbox).catch(() => undefined);
+    const half = await withRepositoryLock(parent.gitDir, () => git.refExists(parent.path, refs.creating));
+    if (!half) return keep(ui, sandbox, 'no creation of it was under way when the main step stopped');
+    // The create helper the main step started may still be writing the volume: it goes first.
+    await engine.removeContainersLabelled(sandboxHelperLabels(sandbox)).catch(() => undefined);
+    await removeSandbox(git, engine, sandbox).catch(() => undefined);
+  } finally {
+    await release();
+  }
   ui.info(
     `The main step stopped before sandbox ${sandbox.name} was ready: removed what it had half-created.`,
   );

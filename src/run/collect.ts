@@ -9,9 +9,6 @@ import { captureSandbox } from './capture.js';
 import { importBundle } from './import.js';
 import { buildReport, type WorktreeReport } from './report.js';
 
-/** How long the capture helper may take once the command is done. */
-const CAPTURE_TIMEOUT_MS = 10 * 60_000;
-
 export interface CollectSettings {
   image: string;
   author: RunSettings['author'];
@@ -37,7 +34,7 @@ export async function collectChanges(
     committer: settings.committer,
     exclude: [...new Set([sandbox.startSha, ...(parentBranch ? [parentBranch] : [])])],
     maxBytes: settings.maxImportBytes,
-    timeoutMs: CAPTURE_TIMEOUT_MS,
+    work: 'capture',
   });
   try {
     const imported = await importBundle(git, sandbox, captured);

@@ -12,7 +12,8 @@ import type { ContainerEngine } from '../engine/engine.js';
 import type { Git } from '../engine/git.js';
 import { volumeLabels } from '../engine/labels.js';
 import { startFailureHint } from '../engine/start-failure.js';
-import { runProcess } from '../engine/proc.js';
+import { runStreaming } from '../engine/proc.js';
+import { TimeLimitError, timeLimitMs } from '../engine/time-limits.js';
 import type { BranchPlan } from './branch.js';
 import { dropRecords, pathExists, sandboxRefs, writeParentNote, type SandboxRefs } from './bookkeeping.js';
 import {
@@ -57,47 +58,86 @@ export async function prepareSandbox(
   const refs = sandboxRefs(sandbox);
   // A sandbox that is there is taken without the repository lock: only the holder of the sandbox's lock
   // (this run; the reaper and `rm` take it too) writes its records. Anything else is decided again, and
-  // done, under the repository lock.
+  // recorded, under the repository lock.
   const found = await lookUp(git, engine, sandbox, refs);
   if (found.reused) return found.reused;
-  return withRepositoryLock(parent.gitDir, async () => {
-    const { head, creating, present, reused } = await lookUp(git, engine, sandbox, refs);
-    if (reused) return reused;
-    // Nothing is written before the image is known to be there.
-    await imageReady;
-    if (head && !creating) {
-      log.info(
-        `Sandbox ${sandbox.name} (${whereIs(sandbox)}) is gone: its records in the parent are dropped.`,
-      );
-      await dropRecords(git, parent, refs);
-    }
-    if (creating) log.info(`Recovering ${whereIs(sandbox)}: a run was killed while creating it.`);
-    // A folder nobody recorded is refused before anything is written: it may be someone's work.
-    else if (sandbox.isolation === 'disk') await refuseForeignFolder(sandbox);
-    const seed = await readSeed(git, parent, plan);
-    await git.run(parent.path, [
-      'update-ref',
-      '-m',
-      'worktree-sandbox: creating',
-      '--',
-      refs.creating,
-      seed.start,
-    ]);
-    try {
-      if (sandbox.isolation === 'disk') await createOnDisk(git, sandbox, seed, creating);
-      else await createInVolume(engine, sandbox, seed, imageName, creating);
-    } catch (error) {
-      // A disk sandbox cleaned up after itself (createOnDisk); a volume made here goes, one found is kept.
-      if (sandbox.isolation === 'container' && !(present && !creating))
-        await engine.removeVolume(sandbox.volume).catch(() => undefined);
-      await dropRecords(git, parent, refs);
-      throw error;
-    }
-    const records = [`update ${refs.head} ${seed.start}`, `delete ${refs.creating}`];
-    if (seed.upstream) records.push(`update ${refs.offered} ${seed.upstream}`);
-    await git.run(parent.path, ['update-ref', '--stdin'], { input: Buffer.from(records.join('\n') + '\n') });
-    return { ...sandbox, reused: false, startSha: seed.start };
-  });
+  // Nothing is written before the image is known to be there; a pull is never waited for under the lock.
+  await imageReady;
+  // The repository lock is held for the parent's bookkeeping only (records, the project folder), never
+  // while a sandbox is written: a container or a checkout that hangs must not stop other sandboxes of the
+  // same parent. While the sandbox is written, this run's sandbox lock keeps every other run, the reaper
+  // and `rm` away from it, and its `creating` record says it is half-made if this run dies.
+  const begun = await withRepositoryLock(parent.gitDir, () => beginCreation(git, engine, sandbox, plan, log));
+  if ('reused' in begun) return begun.reused;
+  const { seed } = begun;
+  try {
+    if (sandbox.isolation === 'disk') await createOnDisk(git, sandbox, seed);
+    else await createInVolume(engine, sandbox, seed, imageName, begun.recover);
+  } catch (error) {
+    // What was made here goes; a volume that was there before is kept.
+    if (sandbox.isolation === 'disk') await removeDiskFolders(sandbox).catch(() => undefined);
+    else if (!begun.volumeWasThere) await engine.removeVolume(sandbox.volume).catch(() => undefined);
+    await withRepositoryLock(parent.gitDir, () => dropRecords(git, parent, refs));
+    throw error;
+  }
+  const records = [`update ${refs.head} ${seed.start}`, `delete ${refs.creating}`];
+  if (seed.upstream) records.push(`update ${refs.offered} ${seed.upstream}`);
+  await withRepositoryLock(parent.gitDir, () =>
+    git.run(parent.path, ['update-ref', '--stdin'], { input: Buffer.from(records.join('\n') + '\n') }),
+  );
+  return { ...sandbox, reused: false, startSha: seed.start };
+}
+
+type Begun =
+  | { reused: PreparedSandbox }
+  | {
+      seed: Seed;
+      /** A run was killed while creating it: what it left is replaced. */
+      recover: boolean;
+      /** A volume that was there before this run (not half-made by a killed one): kept if creation fails. */
+      volumeWasThere: boolean;
+    };
+
+/**
+ * Under the repository lock: decides again (the records may have changed), drops the records of a
+ * sandbox that is gone, refuses a folder nobody recorded, reads the seed, writes the `creating` record,
+ * and for a disk sandbox makes its (empty) folder, so that the project folder is never removed from under
+ * it by the removal of the project's last other sandbox (which happens under this lock too).
+ */
+async function beginCreation(
+  git: Git,
+  engine: ContainerEngine,
+  sandbox: Sandbox,
+  plan: BranchPlan,
+  log: Log,
+): Promise<Begun> {
+  const { parent } = sandbox;
+  const refs = sandboxRefs(sandbox);
+  const { head, creating, present, reused } = await lookUp(git, engine, sandbox, refs);
+  if (reused) return { reused };
+  if (head && !creating) {
+    log.info(`Sandbox ${sandbox.name} (${whereIs(sandbox)}) is gone: its records in the parent are dropped.`);
+    await dropRecords(git, parent, refs);
+  }
+  if (creating) log.info(`Recovering ${whereIs(sandbox)}: a run was killed while creating it.`);
+  // A folder nobody recorded is refused before anything is written: it may be someone's work.
+  else if (sandbox.isolation === 'disk') await refuseForeignFolder(sandbox);
+  const seed = await readSeed(git, parent, plan);
+  await git.run(parent.path, [
+    'update-ref',
+    '-m',
+    'worktree-sandbox: creating',
+    '--',
+    refs.creating,
+    seed.start,
+  ]);
+  try {
+    if (sandbox.isolation === 'disk') await makeDiskFolder(sandbox, creating);
+  } catch (error) {
+    await dropRecords(git, parent, refs);
+    throw error;
+  }
+  return { seed, recover: creating, volumeWasThere: present && !creating };
 }
 
 /** The sandbox's records, whether it is there, and so whether it is reused as it is. */
@@ -200,7 +240,8 @@ function initArgs(sandbox: Sandbox, seed: Seed): string[] {
   ];
 }
 
-async function createOnDisk(git: Git, sandbox: DiskSandbox, seed: Seed, recover: boolean): Promise<void> {
+/** The project folder and its note of the parent, then the sandbox's new, empty folder (repository lock held). */
+async function makeDiskFolder(sandbox: DiskSandbox, recover: boolean): Promise<void> {
   const projectDir = path.dirname(sandbox.hostPath);
   await fs.mkdir(projectDir, { recursive: true });
   await writeParentNote(projectDir, sandbox.parent);
@@ -208,20 +249,25 @@ async function createOnDisk(git: Git, sandbox: DiskSandbox, seed: Seed, recover:
   // The folder is new (mkdir fails if anything appeared meanwhile, and then nothing is removed): no
   // container has written in it yet. What is made from here on is ours to remove if it fails.
   await fs.mkdir(sandbox.hostPath);
-  const result = await runProcess('sh', ['-c', INIT_SCRIPT, 'init-sandbox', ...initArgs(sandbox, seed)], {
+}
+
+/** The init script on the host, in the folder makeDiskFolder made; the caller removes it if this throws. */
+async function createOnDisk(git: Git, sandbox: DiskSandbox, seed: Seed): Promise<void> {
+  const projectDir = path.dirname(sandbox.hostPath);
+  const limitMs = timeLimitMs('create');
+  const result = await runStreaming('sh', ['-c', INIT_SCRIPT, 'init-sandbox', ...initArgs(sandbox, seed)], {
     cwd: projectDir,
     // The runner's own git configuration stays out too: the checkout applies no filter it defines (a
     // start commit may hold a sandbox's work, .gitattributes and all).
     env: git.scriptEnv({ GIT_CONFIG_GLOBAL: '/dev/null', XDG_CONFIG_HOME: '/nonexistent' }),
-  }).catch(async (error: unknown) => {
-    await removeDiskFolders(sandbox);
-    throw error;
+    timeLimitMs: limitMs,
   });
+  if (result.timedOut) throw new TimeLimitError('create', whereIs(sandbox), limitMs, NOT_CREATED, true);
   if (result.exitCode === 0) return;
-  const message = await creationFailure(projectDir, result.stderr || result.stdout);
-  await removeDiskFolders(sandbox);
-  throw new Error(message);
+  throw new Error(await creationFailure(projectDir, result.stderrTail.join('\n')));
 }
+
+const NOT_CREATED = 'the sandbox was not created, and what was made of it is removed';
 
 /** As root only to hand the fresh volume to the runner's user; then the same script as that user. */
 const VOLUME_SCRIPT = `set -eu
@@ -254,22 +300,21 @@ async function createInVolume(
     await engine.createVolume(sandbox.volume, volumeLabels({ ...sandbox, parentPath: sandbox.parent.path }));
   const id = currentIdentity();
   const [wt, ...rest] = initArgs(sandbox, seed);
-  const result = await engine.exec(
-    await engine.runArgs(
-      sandboxHelper(
-        sandbox,
-        image,
-        {
-          name: 'create-sandbox',
-          text: VOLUME_SCRIPT,
-          args: [String(id.uid), String(id.gid), recover ? '1' : '0', INIT_SCRIPT, wt, ...rest],
-        },
-        { user: '0:0', capAdd: ['CHOWN', 'SETUID', 'SETGID', 'SYS_CHROOT', 'DAC_OVERRIDE', 'FOWNER'] },
-      ),
+  const result = await engine.runHelper(
+    sandboxHelper(
+      sandbox,
+      image,
+      {
+        name: 'create-sandbox',
+        text: VOLUME_SCRIPT,
+        args: [String(id.uid), String(id.gid), recover ? '1' : '0', INIT_SCRIPT, wt, ...rest],
+      },
+      { user: '0:0', capAdd: ['CHOWN', 'SETUID', 'SETGID', 'SYS_CHROOT', 'DAC_OVERRIDE', 'FOWNER'] },
     ),
+    { work: 'create', where: `${sandbox.name} (${whereIs(sandbox)})`, consequence: NOT_CREATED },
   );
   if (result.exitCode !== 0) {
-    const said = (result.stderr || result.stdout).trim();
+    const said = (result.stderrTail.length ? result.stderrTail : result.outputTail).join('\n').trim();
     // A helper that never started (an image without `sh`, ...): the engine's words, then what to do.
     throw new Error(
       `Could not create the sandbox in volume ${sandbox.volume}: ${said || `exit ${result.exitCode}`}${startFailureHint(said)}`,

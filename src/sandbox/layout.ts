@@ -9,7 +9,7 @@
 import * as path from 'node:path';
 import { userArg, type ContainerSpec, type Mount } from '../engine/container-args.js';
 import { helperGitEnv } from '../engine/git.js';
-import { HELPER_LABELS } from '../engine/labels.js';
+import { sandboxHelperLabels } from '../engine/labels.js';
 import type { BranchPlan } from './branch.js';
 import { diskWorktreePath, projectName, volumeName, VOLUME_MOUNT, type SandboxKind } from './naming.js';
 import type { ParentRepository } from './repository.js';
@@ -131,7 +131,8 @@ export function helperMounts(sandbox: Sandbox): Mount[] {
 /**
  * A helper container on one sandbox: one of the action's scripts run by `sh -c` with positional
  * arguments only, as the runner's user unless `extra` says otherwise, seeing the sandbox and the objects
- * it borrows, git hardened (`extra.env` adds to it), labelled as a helper, removed when it exits.
+ * it borrows, git hardened (`extra.env` adds to it), labelled as a helper of this sandbox, removed when
+ * it exits.
  */
 export function sandboxHelper(
   sandbox: Sandbox,
@@ -144,7 +145,7 @@ export function sandboxHelper(
     image,
     user: userArg(),
     mounts: helperMounts(sandbox),
-    labels: HELPER_LABELS,
+    labels: sandboxHelperLabels(sandbox),
     entrypoint: 'sh',
     args: ['-c', script.text, script.name, ...script.args],
     ...extra,

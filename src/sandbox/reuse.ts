@@ -5,7 +5,7 @@
 import type { ContainerEngine } from '../engine/engine.js';
 import type { Git } from '../engine/git.js';
 import { sandboxRefs } from './bookkeeping.js';
-import { sandboxHelper, type PreparedSandbox } from './layout.js';
+import { sandboxHelper, whereIs, type PreparedSandbox } from './layout.js';
 
 const OFFER_SCRIPT = `set -eu
 cd -- "$1"
@@ -23,14 +23,19 @@ export async function offerUpstream(
   if (!sandbox.reused || !sandbox.branch || !upstream) return undefined;
   const { parent } = sandbox;
   const refs = sandboxRefs(sandbox);
-  const result = await engine.exec(
-    await engine.runArgs(
-      sandboxHelper(sandbox, image, {
-        name: 'offer',
-        text: OFFER_SCRIPT,
-        args: [sandbox.worktreePath, sandbox.branch, upstream],
-      }),
-    ),
+  // A hostile sandbox can make the helper's git hang (a FIFO where it writes the ref's log): the helper
+  // runs under its time limit, and running out fails the run with a TimeLimitError naming the sandbox.
+  const result = await engine.runHelper(
+    sandboxHelper(sandbox, image, {
+      name: 'offer',
+      text: OFFER_SCRIPT,
+      args: [sandbox.worktreePath, sandbox.branch, upstream],
+    }),
+    {
+      work: 'offer',
+      where: `${sandbox.name} (${whereIs(sandbox)})`,
+      consequence: `origin/${sandbox.branch} was not offered inside, and the sandbox is left as it is`,
+    },
   );
   if (result.exitCode !== 0) return undefined; // the sandbox's own business (its repository may be broken)
   await git.run(parent.path, ['update-ref', '-m', 'worktree-sandbox: offered', '--', refs.offered, upstream]);
