@@ -15,6 +15,7 @@ import { runProcess } from '../engine/proc.js';
 import { captureSandbox } from '../run/capture.js';
 import { sandboxRefs } from '../sandbox/bookkeeping.js';
 import type { Identity } from '../settings.js';
+import { sandboxText } from '../ui/sandbox-text.js';
 import type { ArchiveKind } from './gates.js';
 import type { ScannedSandbox } from './scan.js';
 
@@ -79,7 +80,7 @@ async function archiveFiles(sandbox: ScannedSandbox, base: string, deps: Archive
       ['-C', path.dirname(sandbox.hostPath), '-czf', file, '--', path.basename(sandbox.hostPath)],
       { env: { PATH: process.env.PATH ?? '/usr/bin:/bin', LC_ALL: 'C' } },
     );
-    if (result.exitCode !== 0) throw new Error(`tar failed: ${result.stderr.trim().split('\n')[0]}`);
+    if (result.exitCode !== 0) throw new Error(`tar failed: ${tarSaid(result.stderr)}`);
     return file;
   }
   const result = await deps.engine.exec(
@@ -96,7 +97,11 @@ async function archiveFiles(sandbox: ScannedSandbox, base: string, deps: Archive
       args: ['-C', '/v', '-czf', `/archive/${path.basename(file)}`, '.'],
     }),
   );
-  if (result.exitCode !== 0)
-    throw new Error(`tar failed in the helper container: ${result.stderr.trim().split('\n')[0]}`);
+  if (result.exitCode !== 0) throw new Error(`tar failed in the helper container: ${tarSaid(result.stderr)}`);
   return file;
+}
+
+/** tar's first line of complaint: it names the sandbox's files, so it is escaped (lone `\r` included). */
+function tarSaid(stderr: string): string {
+  return sandboxText(stderr.trim().split('\n')[0], 1_000);
 }
