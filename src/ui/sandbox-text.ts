@@ -10,6 +10,7 @@ export const SANDBOX_TEXT_MAX = 2_000;
 
 // C0 controls, DEL, C1 controls (U+0085 NEL breaks lines for some readers) and the Unicode line and
 // paragraph separators: each becomes a visible escape.
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
 const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g;
 const NAMED: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
 
