@@ -53,11 +53,13 @@ const hostileNames = [
 ].join(' && ');
 
 /**
- * A filter the sandbox configures for every file, which fails with commands after lone carriage returns
- * on its stderr: whatever runs `git add` in the sandbox (the capture helper) fails with that text.
+ * A filter the sandbox configures for every file, which fails after printing commands behind lone
+ * carriage returns, and no newline: git's own error follows on the same line, so the payload is in the
+ * last lines of the capture helper's stderr, which its error message quotes. Whatever runs `git add` in
+ * the sandbox (the capture helper: in the run, in the post step, and when the reaper archives) fails so.
  */
 const hostileFilter = [
-  `git config filter.evil.clean "printf 'filter failed\\r::error::pwned by a filter\\r::set-output name=x::y\\r##[error]pwned\\n' >&2; exit 1"`,
+  `git config filter.evil.clean "printf 'filter failed\\r::error::pwned by a filter\\r::set-output name=x::y\\r##[error]pwned ' >&2; exit 1"`,
   'git config filter.evil.required true',
   `echo '* filter=evil' > .gitattributes`,
   'echo work > work.txt',

@@ -14,7 +14,9 @@ export function treeBombScript(
   const { a = 40, b = 40, c = 96, nameLength = 200, sparse = false } = options;
   const checkout = sparse
     ? `git config core.sparseCheckout true
-echo /nothing-checked-out > "$(git rev-parse --git-path info/sparse-checkout)"
+sparse=$(git rev-parse --git-path info/sparse-checkout)
+mkdir -p "$(dirname "$sparse")"
+echo /nothing-checked-out > "$sparse"
 git update-index -q --refresh || true
 git read-tree -mu HEAD
 `
