@@ -12,6 +12,7 @@ import { collectChanges } from './collect.js';
 import { commitsNotIn, holdsWork, type WorkFacts } from './report.js';
 import type { RunState } from './state.js';
 import type { Ui } from './ui.js';
+import { sandboxText } from '../ui/sandbox-text.js';
 
 export interface CleanupOutcome {
   removed: boolean;
@@ -41,7 +42,7 @@ export async function cleanupRun(state: RunState, ui: Ui, tempDir: string): Prom
     } catch (error) {
       // Work that cannot be brought back (over max-import-size, a capture that fails or runs out): kept
       // unless the policy removes the sandbox whatever it holds.
-      const why = `its work could not be brought back (${(error as Error).message})`;
+      const why = `its work could not be brought back (${sandboxText((error as Error).message)})`;
       if (state.cleanup !== 'always') return keep(ui, sandbox, why);
       ui.warning(`Removing sandbox ${sandbox.name} all the same (cleanup: always): ${why}.`);
       await removeSandbox(git, engine, sandbox);
