@@ -311,13 +311,12 @@ export async function startPiped(
     if (buffered > 1024 * 1024) child.stdout!.pause();
     notify();
   });
-  const exited = new Promise<number>((resolve) =>
-    child.on('close', (code, signal) => {
-      ended ??= new Error(`${tool} ended (exit ${code ?? signal})`);
-      notify();
-      resolve(code ?? 128);
-    }),
-  );
+  child.on('close', (code, signal) => {
+    ended ??= new Error(`${tool} ended (exit ${code ?? signal})`);
+    notify();
+  });
+  // Its own exit (not its pipes' closing, which a grandchild could hold up) ends a wait for it.
+  const exited = new Promise<number>((resolve) => child.on('exit', (code) => resolve(code ?? 128)));
   child.on('error', (error) => {
     ended = new ProcError(`${tool} could not be started: ${error.message}`, {
       exitCode: -1,
@@ -330,6 +329,8 @@ export async function startPiped(
   const timer = setTimeout(() => {
     ended = new Error(`${tool} took longer than ${options.timeoutMs / 1000} s: stopped`);
     child.kill('SIGKILL');
+    // A grandchild may hold stdout open after the kill: reads fail now, not when it lets go.
+    notify();
   }, options.timeoutMs);
   void exited.then(() => clearTimeout(timer));
 
