@@ -89,11 +89,13 @@ function setOutputs(outcome: RunOutcome): void {
     volume: sandbox.isolation === 'container' ? sandbox.volume : '',
     'worktree-path': sandbox.worktreePath,
     'exit-code': String(command.exitCode),
-    changed: String(report.changedFiles.length > 0 || report.commits > 0),
+    changed: String(report.changedCount > 0 || report.commits > 0),
     commits: String(report.commits),
     'head-sha': report.headSha,
     pushed: String(push?.pushed ?? false),
-    'files-changed': String(report.changedFiles.length),
+    // A count (a lower bound when counting stopped at its bounds) and the bounded stat, which says what
+    // it left out: a few kilobytes whatever the sandbox holds.
+    'files-changed': String(report.changedCount),
     'diff-stat': report.diffStat,
   };
   for (const [k, v] of Object.entries(out)) core.setOutput(k, v);

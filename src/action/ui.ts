@@ -5,17 +5,21 @@ import { randomUUID } from 'node:crypto';
 import * as os from 'node:os';
 import type { PrRunIo } from '../github/pr-run.js';
 import { streamLineWriter, type Ui } from '../ui/ui.js';
+import { logLines } from '../ui/sandbox-text.js';
 import { saveRunState } from './state.js';
 
 export function actionUi(): Ui {
   return {
-    info: (m) => core.info(m),
+    // core.info writes the message as it is: a lone carriage return or a line starting with `::` in it
+    // would be read as a workflow command. Sandbox text in a message is escaped where the message is made
+    // (sandboxText); logLines is the last guard for every message, whatever it carries.
+    info: (m) => core.info(logLines(m)),
     // Only when asked for (ACTIONS_STEP_DEBUG): a reap of thousands of sandboxes logs a line each.
     // core.debug escapes line breaks: a debug message cannot become a workflow command.
     debug: (m) => {
-      if (core.isDebug()) core.debug(m);
+      if (core.isDebug()) core.debug(logLines(m));
     },
-    warning: (m) => core.warning(m),
+    warning: (m) => core.warning(logLines(m)),
     group: (title, fn) => core.group(title, fn),
     mask: (s) => core.setSecret(s),
     // The command's output must not issue workflow commands (::set-output, ::add-mask, ::error ...):

@@ -1,7 +1,16 @@
 // The git CLI behind one small interface. Every call goes through `exec`: argument arrays, a fixed
 // environment, and configuration that keeps a repository's own settings from running anything on the
 // host (hooks, fsmonitor, pagers, automatic gc that would prune live sandboxes).
-import { ProcError, ProcResult, pickEnv, runProcess } from './proc.js';
+import {
+  ProcError,
+  ProcResult,
+  pickEnv,
+  runProcess,
+  runStreaming,
+  startPiped,
+  type StreamOptions,
+  type StreamResult,
+} from './proc.js';
 
 export const MIN_GIT_VERSION = [2, 31, 0] as const;
 
@@ -83,6 +92,14 @@ export interface GitExecOptions {
   input?: Buffer;
 }
 
+export interface ObjectReader {
+  /** An object's type and size (undefined: no such object). */
+  info(oid: string): Promise<{ type: string; size: number } | undefined>;
+  /** An object's type and content (undefined: no such object). Check its size with `info` first. */
+  read(oid: string): Promise<{ type: string; body: Buffer } | undefined>;
+  close(): Promise<void>;
+}
+
 export class Git {
   private constructor(private readonly env: Record<string, string>) {}
 
@@ -139,6 +156,54 @@ export class Git {
     const result = await this.exec(cwd, args, options);
     if (result.exitCode !== 0) throw new GitError(args, result);
     return result.stdout;
+  }
+
+  /**
+   * Runs git in `cwd` with its output streamed (proc.ts's `runStreaming`: lines handed on as they come, or
+   * stdout written to a file up to a limit): for output that can be as large as a sandbox makes it.
+   */
+  async stream(
+    cwd: string,
+    args: readonly string[],
+    options: Omit<StreamOptions, 'cwd' | 'env'> & { config?: ReadonlyArray<readonly [string, string]> } = {},
+  ): Promise<StreamResult> {
+    const { config, ...rest } = options;
+    const env = { ...this.env, ...(config?.length ? gitConfigEnv(config) : {}) };
+    return runStreaming('git', args, { ...rest, cwd, env });
+  }
+
+  /**
+   * Reads objects one at a time through two long-lived `git cat-file` processes: their size first
+   * (`--batch-check`), their content only when it is within what the caller can take (`--batch`), so that
+   * no object is held whole, by git or by us, unless it was asked for. Close it when done.
+   */
+  async objectReader(cwd: string, timeoutMs: number): Promise<ObjectReader> {
+    const env = this.env;
+    const [check, batch] = await Promise.all([
+      startPiped('git', ['cat-file', '--batch-check'], { cwd, env, timeoutMs }),
+      startPiped('git', ['cat-file', '--batch'], { cwd, env, timeoutMs }),
+    ]);
+    const header = (line: string, oid: string) => {
+      const [name, type, size] = line.split(' ');
+      if (type === 'missing' || name !== oid) return undefined;
+      return { type, size: Number(size) };
+    };
+    return {
+      async info(oid) {
+        check.send(`${oid}\n`);
+        return header(await check.readLine(), oid);
+      },
+      async read(oid) {
+        batch.send(`${oid}\n`);
+        const head = header(await batch.readLine(), oid);
+        if (!head) return undefined;
+        const body = await batch.read(head.size + 1); // the content and its newline
+        return { type: head.type, body: body.subarray(0, head.size) };
+      },
+      async close() {
+        await Promise.all([check.close(), batch.close()]);
+      },
+    };
   }
 
   /** Environment for a script that calls git itself (same hardening as `exec`). */

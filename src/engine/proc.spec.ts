@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { ProcError, runProcess, runStreaming } from './proc.js';
+import { ProcError, runProcess, runStreaming, startPiped } from './proc.js';
 
 describe('runProcess', () => {
   const savedPath = process.env.PATH;
@@ -86,5 +86,41 @@ describe('runStreaming with a time limit', () => {
     });
     expect(result).toMatchObject({ exitCode: 0, outputTail: ['done'] });
     expect(result.timedOut).toBeUndefined();
+  });
+});
+
+describe('startPiped', () => {
+  const env = { PATH: process.env.PATH ?? '/usr/bin:/bin' };
+
+  it('answers questions in order: a header line, then a body of exact size, across chunks', async () => {
+    // Each line asked for is answered with its length and a body of that many bytes (one large).
+    const script = 'while read -r n; do echo "size $n"; head -c "$n" /dev/zero | tr "\\0" x; echo; done';
+    const p = await startPiped('sh', ['-c', script], { env, timeoutMs: 10_000 });
+    for (const n of [3, 1_000_000, 0, 5]) {
+      p.send(`${n}\n`);
+      expect(await p.readLine()).toBe(`size ${n}`);
+      const body = await p.read(n + 1);
+      expect(body.length).toBe(n + 1);
+      expect(body.subarray(0, n).every((b) => b === 120)).toBe(true);
+    }
+    expect(await p.close()).toBe(0);
+  });
+
+  it('fails a read when the process ends, when a line is too long, and when time is up', async () => {
+    const quits = await startPiped('sh', ['-c', 'echo one; exit 0'], { env, timeoutMs: 10_000 });
+    expect(await quits.readLine()).toBe('one');
+    await expect(quits.readLine()).rejects.toThrow(/ended/);
+
+    const long = await startPiped('sh', ['-c', 'head -c 10000 /dev/zero | tr "\\0" y; echo'], {
+      env,
+      timeoutMs: 10_000,
+    });
+    await expect(long.readLine(100)).rejects.toThrow(/over 100 bytes/);
+    long.kill();
+
+    const slow = await startPiped('sh', ['-c', 'sleep 30'], { env, timeoutMs: 300 });
+    const started = Date.now();
+    await expect(slow.readLine()).rejects.toThrow(/longer than 0.3 s/);
+    expect(Date.now() - started).toBeLessThan(5_000);
   });
 });

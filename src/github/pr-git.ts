@@ -4,6 +4,7 @@
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import type { Git } from '../engine/git.js';
+import { changedPaths } from '../run/changed-paths.js';
 import type { CommitLine } from './progress.js';
 
 const SHA = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
@@ -77,7 +78,19 @@ export async function listCommits(
     });
 }
 
-/** The commits as a mailbox (`git am` applies it), saved under `dir`; returns the path and the text. */
+/** Up to this many changed files the commits are saved as a patch (git's diff holds every path it compares). */
+export const PATCH_MAX_PATHS = 10_000;
+/** The largest patch written to its file; a larger one is not saved (the commits stay in the parent). */
+export const PATCH_MAX_BYTES = 256 * 1024 * 1024;
+/** The largest patch also read back for the progress comment (which shows up to 30,000 characters). */
+const PATCH_TEXT_MAX_BYTES = 64 * 1024;
+
+/**
+ * The commits as a mailbox (`git am` applies it), streamed to a file under `dir` (never held here);
+ * returns the path, and the text when it is small enough to show. Undefined when the commits change more
+ * than PATCH_MAX_PATHS files (counted first, in bounded memory), git failed, or the patch is larger than
+ * PATCH_MAX_BYTES (then no file is left): the commits stay in the parent repository.
+ */
 export async function savePatch(
   git: Git,
   parentPath: string,
@@ -85,19 +98,31 @@ export async function savePatch(
   head: string,
   dir: string,
   name: string,
-): Promise<{ path: string; text: string }> {
-  const text = await git.run(parentPath, [
-    'format-patch',
-    '--stdout',
-    '--binary',
-    '--no-ext-diff',
-    '--no-textconv',
-    '--no-signature',
-    `${checkSha(start)}..${checkSha(head)}`,
-    '--',
-  ]);
+): Promise<{ path: string; text: string } | undefined> {
+  const span = await changedPaths(git, parentPath, checkSha(start), checkSha(head));
+  if (!span.exact || span.count > PATCH_MAX_PATHS) return undefined;
   await fs.mkdir(dir, { recursive: true });
   const file = path.join(dir, `${name.replace(/[^A-Za-z0-9._-]/g, '-')}.patch`);
-  await fs.writeFile(file, text);
+  await fs.rm(file, { force: true });
+  const written = await git.stream(
+    parentPath,
+    [
+      'format-patch',
+      '--stdout',
+      '--binary',
+      '--no-ext-diff',
+      '--no-textconv',
+      '--no-renames',
+      '--no-signature',
+      `${checkSha(start)}..${checkSha(head)}`,
+      '--',
+    ],
+    { stdoutFile: { path: file, maxBytes: PATCH_MAX_BYTES } },
+  );
+  if (written.exitCode !== 0 || written.overLimit) {
+    await fs.rm(file, { force: true });
+    return undefined;
+  }
+  const text = written.stdoutBytes <= PATCH_TEXT_MAX_BYTES ? await fs.readFile(file, 'utf8') : '';
   return { path: file, text };
 }

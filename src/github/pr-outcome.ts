@@ -48,6 +48,7 @@ export async function describeOutcome(
     oomKilled: command.oomKilled,
     durationMs: command.durationMs,
     filesChanged: report.changedFiles,
+    filesChangedCount: report.changedCount,
     diffStat: report.diffStat,
     commits,
     pushed,

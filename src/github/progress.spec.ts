@@ -26,6 +26,7 @@ const run: FinishedRun = {
   oomKilled: false,
   durationMs: 12_345,
   filesChanged: ['README.md', 'src/app.js'],
+  filesChangedCount: 2,
   diffStat: ' README.md  | 1 +\n src/app.js | 2 +-',
   commits: [
     { sha: '1111111aaaaaaa', subject: 'fix: the typo', url: 'https://github.com/o/r/commit/1111111aaaaaaa' },
@@ -96,7 +97,9 @@ describe('progress comment', () => {
   it('stays under the comment size limit', () => {
     const huge: FinishedRun = {
       ...run,
-      filesChanged: Array.from({ length: 5000 }, (_, i) => `file-${i}.txt`),
+      // the report keeps the first 1,000 names and counts the rest
+      filesChanged: Array.from({ length: 1000 }, (_, i) => `file-${i}.txt`),
+      filesChangedCount: 5000,
       diffStat: '',
       tail: Array.from({ length: 40 }, () => 'x'.repeat(10_000)),
       patch: { path: '/p', text: 'y'.repeat(29_000) },

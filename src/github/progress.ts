@@ -26,7 +26,9 @@ export interface FinishedRun {
   timedOut: boolean;
   oomKilled: boolean;
   durationMs: number;
+  /** The first changed files (the report keeps at most 1,000) and how many changed in all. */
   filesChanged: string[];
+  filesChangedCount: number;
   diffStat: string;
   commits: CommitLine[];
   pushed: boolean;
@@ -71,7 +73,7 @@ export function renderFinished(ctx: ProgressContext, run: FinishedRun, secrets: 
   const rows: Array<[string, string]> = [
     ['Exit code', String(run.exitCode)],
     ['Duration', formatDuration(run.durationMs)],
-    ['Files changed', String(run.filesChanged.length)],
+    ['Files changed', String(run.filesChangedCount)],
     ['Commits', commitsCell(run)],
   ];
   if (run.patch) rows.push(['Patch', `saved as ${code(run.patch.path)} (output \`patch-path\`)`]);
@@ -94,7 +96,8 @@ export function renderFinished(ctx: ProgressContext, run: FinishedRun, secrets: 
   }
   if (run.filesChanged.length) {
     const shown = run.filesChanged.slice(0, MAX_FILES).map(clean);
-    if (run.filesChanged.length > MAX_FILES) shown.push(`… and ${run.filesChanged.length - MAX_FILES} more`);
+    if (run.filesChangedCount > shown.length)
+      shown.push(`… and ${run.filesChangedCount - shown.length} more`);
     const stat = run.diffStat ? clean(run.diffStat) : shown.join('\n');
     sections.push('', details('Files changed', fence(stat)));
   }

@@ -16,6 +16,7 @@ import { TimeLimitError, timeLimitMs } from '../engine/time-limits.js';
 import { captureSandbox } from '../run/capture.js';
 import { sandboxRefs } from '../sandbox/bookkeeping.js';
 import type { Identity } from '../settings.js';
+import { sandboxText } from '../ui/sandbox-text.js';
 import type { ArchiveKind } from './gates.js';
 import type { ScannedSandbox } from './scan.js';
 
@@ -104,7 +105,7 @@ export async function whyNotArchivable(
   maxBytes: number,
   maxEntries = ARCHIVE_MAX_ENTRIES,
 ): Promise<string | undefined> {
-  const name = (p: string) => JSON.stringify(path.relative(top, p).slice(0, 200));
+  const name = (p: string) => `"${sandboxText(path.relative(top, p), 200)}"`;
   const pending = [top];
   let entries = 0;
   let total = 0;
@@ -161,9 +162,7 @@ async function tarOnHost(folder: string, file: string, maxBytes: number): Promis
     );
   if (result.overLimit) throw new Error(`its archive grew over the cap of ${maxBytes} bytes`);
   if (result.exitCode !== 0)
-    throw new Error(
-      `tar failed (exit ${result.exitCode}): ${JSON.stringify(result.stderrTail.slice(-1)[0] ?? '')}`,
-    );
+    throw new Error(`tar failed (exit ${result.exitCode}): ${tarSaid(result.stderrTail.slice(-1)[0] ?? '')}`);
 }
 
 /**
@@ -204,6 +203,11 @@ async function tarInHelper(
   if (result.overLimit) throw new Error(`its archive grew over the cap of ${maxBytes} bytes`);
   if (result.exitCode !== 0)
     throw new Error(
-      `tar failed in the helper container (exit ${result.exitCode}): ${JSON.stringify(result.stderrTail.slice(-1)[0] ?? '')}`,
+      `tar failed in the helper container (exit ${result.exitCode}): ${tarSaid(result.stderrTail.slice(-1)[0] ?? '')}`,
     );
+}
+
+/** tar's first line of complaint: it names the sandbox's files, so it is escaped (lone `\r` included). */
+function tarSaid(stderr: string): string {
+  return sandboxText(stderr.trim().split('\n')[0], 1_000);
 }

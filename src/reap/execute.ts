@@ -10,6 +10,7 @@ import type { Git } from '../engine/git.js';
 import type { Sandbox } from '../sandbox/layout.js';
 import { lockSandbox, LockTimeoutError, type Release } from '../sandbox/lock.js';
 import { forgetSandboxes, removeEmptyProjectDir, removeSandbox } from '../sandbox/remove.js';
+import { sandboxText } from '../ui/sandbox-text.js';
 import { lastActivity } from './age.js';
 import { archiveSandbox } from './archive.js';
 import type { Decision } from './decide.js';
@@ -318,5 +319,6 @@ function describe(decision: Decision, outcome: RemovalOutcome): string {
   const what = `${decision.project}/${decision.sandbox} (${decision.isolation === 'disk' ? decision.where : `volume ${decision.where}`})`;
   const detail = outcome.detail ? `: ${outcome.detail}` : '';
   const archived = outcome.archived.length ? `; archived to ${outcome.archived.join(', ')}` : '';
-  return `${outcome.status} ${what}${detail}${archived}`;
+  // Names and details (an archiver's error, a helper's) came from the sandbox: one escaped line.
+  return sandboxText(`${outcome.status} ${what}${detail}${archived}`, 8_000);
 }

@@ -13,7 +13,8 @@ import { inParallel } from './parallel.js';
 import { measureTree } from './remove.js';
 import type { RetentionPolicy } from './retention.js';
 import { scanSandboxes, type ScannedSandbox } from './scan.js';
-import { decisionTrace, printable } from './trace.js';
+import { sandboxText } from '../ui/sandbox-text.js';
+import { decisionTrace } from './trace.js';
 import { inspectInHelpers } from './helper-inspection.js';
 import { checkWork, type WorkReport } from './work.js';
 
@@ -114,7 +115,7 @@ export async function reap(options: ReapOptions, ui: Ui = silentUi): Promise<Rea
   await ui.group('Decisions', async () => {
     for (const d of decisions) {
       ui.info(
-        printable(
+        sandboxText(
           `${d.action === 'remove' ? (options.dryRun ? 'would remove' : 'remove') : 'keep'} ${d.project}/${d.sandbox} [${d.isolation}, ${d.class}]: ${d.reason}`,
         ),
       );

@@ -1,7 +1,7 @@
 import { DAY_MS } from './age.js';
 import { decide, type DecisionPolicy, type SandboxFacts } from './decide.js';
 import { DEFAULT_RETENTION } from './retention.js';
-import { decisionTrace, printable } from './trace.js';
+import { decisionTrace } from './trace.js';
 
 const NOW = Date.UTC(2026, 5, 1);
 const policy: DecisionPolicy = { retention: DEFAULT_RETENTION, force: false, archive: false, maxRemovals: 0 };
@@ -83,12 +83,6 @@ describe('decisionTrace', () => {
     const f = facts('a\n::warning::forged', 3, { where: '/root/p/a\r\n::error::x' });
     const line = trace(f, false);
     expect(line).not.toMatch(/[\n\r]/);
-    expect(line).toContain('keep p/a\\n::warning::forged (/root/p/a\\u000d\\n::error::x)');
-  });
-});
-
-describe('printable', () => {
-  it('writes control characters as escapes and leaves the rest alone', () => {
-    expect(printable('a\nb\tc\u001b[31m\u0085 é ✓')).toBe('a\\nb\\u0009c\\u001b[31m\\u0085 é ✓');
+    expect(line).toContain('keep p/a\\n::warning::forged (/root/p/a\\r\\n::error::x)');
   });
 });

@@ -1,17 +1,11 @@
 // The reaper's log lines: each decision with every fact it was made from, for a debug log, and text from
 // the disk made safe to print. Pure.
+import { sandboxText } from '../ui/sandbox-text.js';
 import { formatBytes } from './bytes.js';
 import type { Decision, SandboxFacts } from './decide.js';
 
-/**
- * Text made safe for one log line: control characters (a newline in a folder's name could start a line
- * the runner reads as a workflow command) written as escapes.
- */
-export function printable(text: string): string {
-  return text.replace(/\p{Cc}/gu, (c) =>
-    c === '\n' ? '\\n' : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
-  );
-}
+/** The longest debug line of one decision (its facts include text from the disk). */
+const TRACE_MAX = 8_000;
 
 /**
  * One line for the debug log: a decision and every fact it was made from. `lookedAt`: the entry was
@@ -27,7 +21,8 @@ export function decisionTrace(d: Decision, facts: SandboxFacts, lookedAt: boolea
   if (facts.sizeBytes !== undefined) parts.push(`size ${formatBytes(facts.sizeBytes)}`);
   parts.push(`reason: ${d.reason}`);
   if (d.archive) parts.push(`archive: ${d.archive === 'work' ? 'patch and bundle' : 'every file'}`);
-  return printable(parts.join('; '));
+  // Folder names, helper errors and work details came from the disk: one escaped line, bounded.
+  return sandboxText(parts.join('; '), TRACE_MAX);
 }
 
 /** What was looked at: nothing but sandboxes has an age, and only stale ones are looked at closer. */

@@ -11,6 +11,7 @@ import * as path from 'node:path';
 import type { ContainerEngine } from '../engine/engine.js';
 import { sandboxHelper, whereIs, type Sandbox } from '../sandbox/layout.js';
 import type { Identity } from '../settings.js';
+import { sandboxText } from '../ui/sandbox-text.js';
 
 export const SNAPSHOT_REF = 'refs/worktree-sandbox/snapshot';
 
@@ -169,11 +170,15 @@ export async function captureSandbox(
       );
     }
     if (result.exitCode !== 0) {
-      const said = result.stderrTail
-        .filter((l) => !l.startsWith(token))
-        .slice(-3)
-        .join(' ')
-        .trim();
+      // The helper's last words: git's, and whatever the sandbox's own filters or hooks printed before
+      // them (on the same line when they printed no newline), so escaped and bounded.
+      const said = sandboxText(
+        result.stderrTail
+          .filter((l) => !l.startsWith(token))
+          .slice(-3)
+          .join(' ')
+          .trim(),
+      );
       throw new Error(await captureFailure(sandbox, result.exitCode, said));
     }
     return {

@@ -17,9 +17,10 @@ import {
 } from '../sandbox/lock.js';
 import { removeSandbox } from '../sandbox/remove.js';
 import { collectChanges } from './collect.js';
-import { commitsNotIn, holdsWork, type WorktreeReport } from './report.js';
+import { commitsNotIn, holdsWork, type WorkFacts } from './report.js';
 import type { RunState } from './state.js';
 import type { Ui } from '../ui/ui.js';
+import { sandboxText } from '../ui/sandbox-text.js';
 
 export interface CleanupOutcome {
   removed: boolean;
@@ -42,8 +43,21 @@ export async function cleanupRun(state: RunState, ui: Ui, tempDir: string): Prom
     return keep(ui, sandbox, 'persistent sandboxes are kept for reuse (cleanup: auto)');
   const prepared: PreparedSandbox = { ...sandbox, reused: true, startSha: state.startSha ?? '' };
   // The main step stopped before it brought the work back: do it now, the same way.
-  const collected =
-    state.report ?? (await collectChanges(git, engine, prepared, { ...state.collect, image: state.image }));
+  let collected = state.report;
+  if (!collected) {
+    try {
+      collected = await collectChanges(git, engine, prepared, { ...state.collect, image: state.image });
+    } catch (error) {
+      // Work that cannot be brought back (over max-import-size, a capture that fails or runs out): kept
+      // unless the policy removes the sandbox whatever it holds.
+      const why = `its work could not be brought back (${sandboxText((error as Error).message)})`;
+      if (state.cleanup !== 'always') return keep(ui, sandbox, why);
+      ui.warning(`Removing sandbox ${sandbox.name} all the same (cleanup: always): ${why}.`);
+      await removeSandbox(git, engine, sandbox);
+      ui.info(`Removed sandbox ${sandbox.name} (cleanup: always).`);
+      return { removed: true };
+    }
+  }
   // Counted now, not when the report was made: the main step may have pushed since.
   const report = { ...collected, unpushedCommits: await unpushedNow(git, sandbox, state.startSha) };
   if (state.cleanup === 'auto') {
@@ -70,9 +84,10 @@ function keep(ui: Ui, sandbox: Sandbox, why: string): CleanupOutcome {
   return { removed: false, kept: why };
 }
 
-function describeWork(report: WorktreeReport): string {
+function describeWork(report: WorkFacts): string {
   const parts = [];
-  if (report.uncommitted.length) parts.push(`${report.uncommitted.length} uncommitted file(s)`);
+  if (report.uncommittedCount || !report.uncommittedExact)
+    parts.push(`${report.uncommittedExact ? '' : 'at least '}${report.uncommittedCount} uncommitted file(s)`);
   if (report.unpushedCommits) parts.push(`${report.unpushedCommits} commit(s) on no remote`);
   return `it holds work: ${parts.join(', ')}`;
 }
@@ -121,7 +136,7 @@ async function recoverHalfCreated(
 async function saveWork(
   git: Git,
   sandbox: PreparedSandbox,
-  report: WorktreeReport,
+  report: WorkFacts,
   tempDir: string,
   ui: Ui,
 ): Promise<{ patch?: string; bundle?: string }> {
@@ -129,19 +144,9 @@ async function saveWork(
   await fs.mkdir(dir, { recursive: true });
   const base = path.join(dir, `${sandbox.project}-${sandbox.name}`);
   const saved: { patch?: string; bundle?: string } = {};
-  if (report.uncommitted.length) {
+  if (report.uncommittedCount || !report.uncommittedExact) {
     const store = privateStorePath(sandbox.parent, sandbox);
-    const patch = await git.run(store, [
-      'diff',
-      '--binary',
-      '--no-ext-diff',
-      '--no-textconv',
-      'refs/run/head',
-      'refs/run/snapshot',
-      '--',
-    ]);
-    saved.patch = `${base}.patch`;
-    await fs.writeFile(saved.patch, patch);
+    saved.patch = await saveUncommitted(git, store, base, report);
     ui.info(`Saved the uncommitted work of ${sandbox.name} to ${saved.patch}.`);
   }
   if (report.unpushedCommits > 0) {
@@ -160,4 +165,50 @@ async function saveWork(
     );
   }
   return saved;
+}
+
+/** Up to this many uncommitted files, they are saved as a patch; above, as a bundle of the snapshot commit. */
+const PATCH_MAX_PATHS = 10_000;
+/** The largest patch written; a larger one is replaced by the bundle. */
+const PATCH_MAX_BYTES = 2 * 1024 ** 3;
+
+/**
+ * The uncommitted work as a binary patch, streamed to its file (never held here); when there are too many
+ * files for git's diff to stay small (it holds every path it compares), or the patch would be larger than
+ * PATCH_MAX_BYTES, as a bundle of the snapshot commit instead (`git fetch <bundle>` then `git checkout`
+ * it): a bundle stores each object once, however many paths name it.
+ */
+async function saveUncommitted(git: Git, store: string, base: string, work: WorkFacts): Promise<string> {
+  const patch = `${base}.patch`;
+  if (work.uncommittedExact && work.uncommittedCount <= PATCH_MAX_PATHS) {
+    await fs.rm(patch, { force: true });
+    const written = await git.stream(
+      store,
+      [
+        'diff',
+        '--binary',
+        '--no-ext-diff',
+        '--no-textconv',
+        '--no-renames',
+        'refs/run/head',
+        'refs/run/snapshot',
+        '--',
+      ],
+      { stdoutFile: { path: patch, maxBytes: PATCH_MAX_BYTES } },
+    );
+    if (written.exitCode === 0 && !written.overLimit) return patch;
+    await fs.rm(patch, { force: true });
+    if (!written.overLimit) throw new Error(`git diff failed: ${written.stderrTail.slice(-3).join(' ')}`);
+  }
+  const bundle = `${base}.uncommitted.bundle`;
+  await git.run(store, [
+    'bundle',
+    'create',
+    '--quiet',
+    bundle,
+    'refs/run/snapshot',
+    '--not',
+    'refs/run/head',
+  ]);
+  return bundle;
 }

@@ -2,6 +2,7 @@
 // commits) and the sandbox's private store (for the snapshot of its work tree). Nothing is read from the
 // sandbox itself. File names here came from the sandbox: they are printed fenced or escaped.
 import type { Git } from '../engine/git.js';
+import { changedPaths, type ChangedPaths } from './changed-paths.js';
 import type { Imported } from './import.js';
 
 export interface WorktreeReport {
@@ -12,10 +13,20 @@ export interface WorktreeReport {
   currentBranch: string;
   /** Commits since the run started (on the sandbox's branch, or HEAD for a transient sandbox). */
   commits: number;
-  /** Files changed since the run started, committed or not (untracked included). */
+  /**
+   * Files changed since the run started, committed or not (untracked included): the first
+   * `REPORT_PATH_BOUNDS.maxPaths` of them, in git's order; `changedCount` counts them all.
+   */
   changedFiles: string[];
-  /** Uncommitted changes left in the sandbox (tracked, or untracked and not ignored). */
+  changedCount: number;
+  /** Uncommitted changes left in the sandbox (tracked, or untracked and not ignored): the first ones. */
   uncommitted: string[];
+  uncommittedCount: number;
+  /** False when counting the uncommitted files stopped at its bounds: then there may be more. */
+  uncommittedExact: boolean;
+  /** Why a count stopped at its bounds (the counts are then lower bounds). */
+  countsStopped?: string;
+  /** git's diff stat, or the first paths when too many changed for one; at most STAT_MAX_BYTES. */
   diffStat: string;
   /** Commits of the sandbox that no remote has. */
   unpushedCommits: number;
@@ -27,8 +38,23 @@ export interface WorktreeReport {
   branchUpdate?: string;
 }
 
+/** What deciding whether a sandbox holds work needs of a report (and all the post step keeps of one). */
+export type WorkFacts = Pick<WorktreeReport, 'uncommittedCount' | 'uncommittedExact' | 'unpushedCommits'>;
+
 const NO_EXTERNAL = ['--no-ext-diff', '--no-textconv', '--no-renames'];
 
+/** Up to this many changed paths, the diff stat is git's (with line counts); above, a list of the first. */
+export const STAT_MAX_PATHS = 1_000;
+/** The most paths a list in place of a stat names. */
+const STAT_LISTED_PATHS = 100;
+/** The most bytes of diff stat kept (the job summary, the `diff-stat` output). */
+export const STAT_MAX_BYTES = 64 * 1024;
+
+// Bounds (so that nothing a sandbox holds can make the host's git or this process hold it all): the
+// changed and uncommitted files are listed (at most 1,000 each) and counted by walking trees
+// (changed-paths.ts: at most 64 MiB of trees, one minute); git's own diff runs only for the stat, and only
+// when at most STAT_MAX_PATHS paths changed, without rename detection (quadratic) and with files over
+// 1 MiB taken as binary (never loaded whole); its output is streamed and cut at STAT_MAX_BYTES.
 export async function buildReport(
   git: Git,
   parentPath: string,
@@ -37,27 +63,84 @@ export async function buildReport(
   capture: { headRef: string; committed: boolean; staleLocks: number },
 ): Promise<WorktreeReport> {
   const { store, snapshot, head, tip } = imported;
-  const [commits, names, stat, dirty, unpushed] = await Promise.all([
+  const [commits, changed, dirty, unpushed] = await Promise.all([
     git.run(parentPath, ['rev-list', '--count', `${startSha}..${tip}`, '--']),
-    git.run(store, ['diff', ...NO_EXTERNAL, '--name-only', '-z', startSha, snapshot, '--']),
-    git.run(store, ['diff', ...NO_EXTERNAL, '--stat=120', startSha, snapshot, '--']),
-    git.run(store, ['diff', ...NO_EXTERNAL, '--name-only', '-z', head, snapshot, '--']),
+    changedPaths(git, store, startSha, snapshot),
+    changedPaths(git, store, head, snapshot),
     git.run(parentPath, ['rev-list', '--count', tip, '--not', startSha, '--remotes', '--']),
   ]);
-  const list = (text: string) => text.split('\0').filter(Boolean).sort();
+  const stopped = changed.stopped ?? dirty.stopped;
   return {
     headSha: head,
     tip,
     currentBranch: capture.headRef.replace(/^refs\/heads\//, ''),
     commits: Number(commits.trim()) || 0,
-    changedFiles: list(names),
-    uncommitted: list(dirty),
-    diffStat: stat.trimEnd(),
+    changedFiles: changed.paths,
+    changedCount: changed.count,
+    uncommitted: dirty.paths,
+    uncommittedCount: dirty.count,
+    uncommittedExact: dirty.exact,
+    ...(stopped ? { countsStopped: stopped } : {}),
+    diffStat: await diffStat(git, store, startSha, snapshot, changed),
     unpushedCommits: Number(unpushed.trim()) || 0,
     committed: capture.committed,
     staleLocks: capture.staleLocks,
     branchUpdate: imported.branchUpdate,
   };
+}
+
+/** git's `--stat` for a bounded number of paths; otherwise the first paths and how many were left out. */
+async function diffStat(
+  git: Git,
+  store: string,
+  from: string,
+  to: string,
+  changed: ChangedPaths,
+): Promise<string> {
+  if (changed.count === 0 && changed.exact) return '';
+  if (!changed.exact || changed.count > STAT_MAX_PATHS) return pathsInsteadOfStat(changed);
+  const lines: string[] = [];
+  let bytes = 0;
+  let cut = 0;
+  const result = await git.stream(store, ['diff', ...NO_EXTERNAL, '--stat=120', from, to, '--'], {
+    config: [
+      ['diff.renames', 'false'],
+      ['core.bigFileThreshold', '1m'],
+    ],
+    maxLineBytes: 4096,
+    onLine: (line, stream) => {
+      if (stream !== 'stdout') return;
+      if (bytes + line.length + 1 > STAT_MAX_BYTES) cut++;
+      else {
+        lines.push(line);
+        bytes += line.length + 1;
+      }
+    },
+  });
+  if (result.exitCode !== 0) return pathsInsteadOfStat(changed);
+  if (cut) lines.push(`… ${cut} more line(s) of the stat left out (over ${STAT_MAX_BYTES} bytes)`);
+  return lines.join('\n').trimEnd();
+}
+
+function pathsInsteadOfStat(changed: ChangedPaths): string {
+  const shown = changed.paths.slice(0, STAT_LISTED_PATHS);
+  let bytes = 0;
+  const lines: string[] = [];
+  for (const p of shown) {
+    if (bytes + p.length + 2 > STAT_MAX_BYTES / 2) break;
+    lines.push(` ${p}`);
+    bytes += p.length + 2;
+  }
+  lines.push(leftOut(changed, lines.length));
+  return lines.join('\n');
+}
+
+/** "… and 152,600 more paths" for a list that names `shown` of `changed`'s paths. */
+export function leftOut(changed: ChangedPaths, shown: number): string {
+  const more = changed.count - shown;
+  const total = `${changed.exact ? '' : 'at least '}${changed.count.toLocaleString('en-US')}`;
+  const why = changed.exact ? '' : ` (counting stopped: ${changed.stopped})`;
+  return `… and ${changed.exact ? '' : 'at least '}${more.toLocaleString('en-US')} more path(s): ${total} changed${why}; no line counts over ${STAT_MAX_PATHS.toLocaleString('en-US')} paths`;
 }
 
 /**
@@ -74,6 +157,7 @@ export async function commitsNotIn(
   return out.exitCode === 0 ? Number(out.stdout.trim()) : 1;
 }
 
-export function holdsWork(report: WorktreeReport): boolean {
-  return report.uncommitted.length > 0 || report.unpushedCommits > 0;
+/** Uncommitted files or commits no remote has; a count that stopped at its bounds is taken for work. */
+export function holdsWork(report: WorkFacts): boolean {
+  return report.uncommittedCount > 0 || !report.uncommittedExact || report.unpushedCommits > 0;
 }

@@ -170,10 +170,13 @@ export async function runSandbox(settings: RunSettings, deps: RunDeps): Promise<
           `Removed ${r.staleLocks} stale git lock(s) (HEAD's, the branch's) a killed git left in ${sandbox.name}, to commit its leftovers.`,
         );
       ui.fenced(r.diffStat || 'No changes.');
+      if (r.countsStopped) ui.warning(`The changed files were not all counted: ${r.countsStopped}.`);
       if (r.branchUpdate) ui.info(`The parent's ${sandbox.branch}: ${r.branchUpdate}.`);
       return r;
     });
-    deps.save({ report });
+    deps.save({
+      report: { uncommittedCount: report.uncommittedCount, uncommittedExact: report.uncommittedExact },
+    });
 
     let push: PushResult | undefined;
     if (settings.push) {

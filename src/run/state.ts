@@ -2,7 +2,7 @@
 import type { EngineName } from '../engine/engine.js';
 import type { Sandbox } from '../sandbox/layout.js';
 import type { CleanupPolicy, Identity } from '../settings.js';
-import type { WorktreeReport } from './report.js';
+import type { WorkFacts } from './report.js';
 
 export interface RunState {
   engine: EngineName;
@@ -17,6 +17,11 @@ export interface RunState {
   container?: string;
   /** The command's exit code, once it really ran (a container that never started sets none). */
   exitCode?: number;
-  /** The main step's report, when it got that far. */
-  report?: WorktreeReport;
+  /**
+   * What the main step's report said of the work left in the sandbox, when it got that far: counts only.
+   * The state travels to the post step in one environment variable (Linux takes ~128 KiB per variable),
+   * so it holds what finds the sandbox and decides its fate, a few hundred bytes whatever the sandbox
+   * holds; the post step works out anything else again (commits on no remote, the patch).
+   */
+  report?: Omit<WorkFacts, 'unpushedCommits'>;
 }

@@ -23,7 +23,7 @@ export function outcomeRows(outcome: RunOutcome): Array<[string, string]> {
     ['Sandbox', `${sandbox.name} (${sandbox.kind}, ${sandbox.reused ? 'reused' : 'new'})`],
     ['Branch', sandbox.branch || `detached at ${sandbox.startSha.slice(0, 12)}`],
     ['Where', whereIs(sandbox)],
-    ['Files changed', String(report.changedFiles.length)],
+    ['Files changed', filesChanged(report)],
     ['New commits', String(report.commits)],
     ['HEAD', report.headSha.slice(0, 12)],
   ];
@@ -33,6 +33,15 @@ export function outcomeRows(outcome: RunOutcome): Array<[string, string]> {
   return rows;
 }
 
+/** The count of changed files; "at least" when counting stopped at its bounds (the reason follows). */
+export function filesChanged(report: RunOutcome['report']): string {
+  const n = report.changedCount.toLocaleString('en-US');
+  return report.countsStopped ? `at least ${n} (counting stopped: ${report.countsStopped})` : n;
+}
+
+// Size: the table is a few hundred bytes of the action's own text and names it chose; the diff stat is at
+// most STAT_MAX_BYTES (report.ts: 64 KiB) and says what it left out. The whole stays far below the
+// runner's 1 MiB limit for one step's summary.
 export function outcomeMarkdown(outcome: RunOutcome): string {
   const rows = outcomeRows(outcome);
   const table = ['| | |', '|---|---|', ...rows.map(([k, v]) => `| ${k} | ${esc(v)} |`)].join('\n');

@@ -17,11 +17,19 @@ export interface StepResult {
   stderr: string;
   outputs: Record<string, string>;
   state: Record<string, string>;
+  /** The size of the GITHUB_STATE file the step wrote (the post step gets it in its environment). */
+  stateBytes: number;
   summary: string;
   /** Every byte the step wrote to stdout, counted (also when discarded). */
   stdoutBytes: number;
   /** The action process's own peak resident memory in KiB (VmHWM, polled), not its children's. */
   peakRssKb: number;
+  /**
+   * The peak resident memory in KiB (VmHWM, polled every 50 ms) of every process the step started on this
+   * host, by command name (`git`, `docker`, `node` …), the step's own process included: a process that
+   * lived less than a poll may be missed, one that held memory for longer is not.
+   */
+  peakRssByCommand: Record<string, number>;
 }
 
 export interface StepOptions {
@@ -59,6 +67,25 @@ function peakRss(pid: number): number {
   } catch {
     return 0;
   }
+}
+
+/** The process and its descendants (through every thread's children list), with their names. */
+function processTree(pid: number): Array<{ pid: number; name: string }> {
+  const found: Array<{ pid: number; name: string }> = [];
+  const queue = [pid];
+  while (queue.length && found.length < 10_000) {
+    const p = queue.shift()!;
+    try {
+      const name = fs.readFileSync(`/proc/${p}/comm`, 'utf8').trim();
+      found.push({ pid: p, name });
+      for (const task of fs.readdirSync(`/proc/${p}/task`))
+        for (const child of fs.readFileSync(`/proc/${p}/task/${task}/children`, 'utf8').split(' '))
+          if (child.trim()) queue.push(Number(child));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return found;
 }
 
 /** Parses a runner file-command file (NAME=value lines, or NAME<<DELIM heredocs). */
@@ -138,7 +165,12 @@ export async function runStep(options: StepOptions): Promise<StepResult> {
   };
   // setpriv execs node in the same process: the pid is the action's.
   let peakRssKb = 0;
-  const poller = setInterval(() => (peakRssKb = Math.max(peakRssKb, peakRss(child.pid!))), 50);
+  const peakRssByCommand: Record<string, number> = {};
+  const poller = setInterval(() => {
+    peakRssKb = Math.max(peakRssKb, peakRss(child.pid!));
+    for (const p of processTree(child.pid!))
+      peakRssByCommand[p.name] = Math.max(peakRssByCommand[p.name] ?? 0, peakRss(p.pid));
+  }, 50);
   let stdout = '';
   let stdoutBytes = 0;
   let stderr = '';
@@ -170,9 +202,11 @@ export async function runStep(options: StepOptions): Promise<StepResult> {
     stdout,
     stdoutBytes,
     peakRssKb,
+    peakRssByCommand,
     stderr,
     outputs: parseFileCommands(fs.readFileSync(out, 'utf8')),
     state: parseFileCommands(fs.readFileSync(stateFile, 'utf8')),
+    stateBytes: fs.statSync(stateFile).size,
     summary: fs.readFileSync(summary, 'utf8'),
   };
   fs.rmSync(files, { recursive: true, force: true });

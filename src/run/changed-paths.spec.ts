@@ -1,0 +1,119 @@
+import { afterAll, describe, expect, it } from '@jest/globals';
+import { execFileSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import { Git } from '../engine/git.js';
+import { git as sh, makeRepo, type TestRepo } from '../../test/support/repo.js';
+import { TREE_BOMB_PATHS, treeBombScript } from '../../test/support/tree-bomb.js';
+import { changedPaths, parseTree } from './changed-paths.js';
+
+const repos: TestRepo[] = [];
+afterAll(() => repos.forEach((r) => fs.rmSync(r.root, { recursive: true, force: true })));
+
+function repo(): string {
+  const r = makeRepo();
+  repos.push(r);
+  return r.parent;
+}
+
+const rev = (cwd: string, what: string) => sh(cwd, 'rev-parse', what).trim();
+const gitDiff = (cwd: string, a: string, b: string) =>
+  execFileSync('git', ['diff', '--no-renames', '--name-only', '-z', a, b, '--'], {
+    cwd,
+    maxBuffer: 1024 ** 3,
+  })
+    .toString('utf8')
+    .split('\0')
+    .filter(Boolean);
+
+describe('changedPaths', () => {
+  it('lists what git diff lists, in the same order: added, removed, changed, type changes', async () => {
+    const cwd = repo();
+    const start = rev(cwd, 'HEAD');
+    fs.mkdirSync(`${cwd}/d/e`, { recursive: true });
+    for (const f of ['a', 'd/b', 'd/e/c', 'z', 'x-y', 'x.y', 'x/y']) {
+      fs.mkdirSync(`${cwd}/${f}`.replace(/\/[^/]+$/, ''), { recursive: true });
+      fs.writeFileSync(`${cwd}/${f}`, f);
+    }
+    fs.writeFileSync(`${cwd}/dir-then-file`, 'file');
+    sh(cwd, 'add', '-A');
+    sh(cwd, 'commit', '-qm', 'one');
+    const one = rev(cwd, 'HEAD');
+    fs.rmSync(`${cwd}/d/e`, { recursive: true });
+    fs.writeFileSync(`${cwd}/a`, 'changed');
+    fs.rmSync(`${cwd}/dir-then-file`);
+    fs.mkdirSync(`${cwd}/dir-then-file`);
+    fs.writeFileSync(`${cwd}/dir-then-file/inner`, 'x');
+    fs.symlinkSync('a', `${cwd}/z-link`);
+    sh(cwd, 'add', '-A');
+    sh(cwd, 'commit', '-qm', 'two');
+    const two = rev(cwd, 'HEAD');
+    const git = await Git.create();
+    for (const [a, b] of [
+      [start, one],
+      [one, two],
+      [start, two],
+      [two, start],
+    ]) {
+      const found = await changedPaths(git, cwd, a, b);
+      expect(found).toEqual({ paths: gitDiff(cwd, a, b), count: gitDiff(cwd, a, b).length, exact: true });
+    }
+    expect(await changedPaths(git, cwd, two, two)).toEqual({ paths: [], count: 0, exact: true });
+  });
+
+  it('lists at most maxPaths and counts a tree bomb exactly, reading each tree once, in bounded memory', async () => {
+    const cwd = repo();
+    const start = rev(cwd, 'HEAD');
+    execFileSync('sh', ['-c', treeBombScript()], { cwd });
+    const bomb = rev(cwd, 'HEAD');
+    const git = await Git.create();
+    const before = process.memoryUsage().rss;
+    const started = Date.now();
+    const found = await changedPaths(git, cwd, start, bomb, {
+      maxPaths: 1_000,
+      maxTreeBytes: 64 * 1024 * 1024,
+      timeoutMs: 60_000,
+    });
+    expect(Date.now() - started).toBeLessThan(10_000);
+    // 1,000 names of ~610 bytes, a few trees: far below the ~230 MB git diff holds for the same diff.
+    expect(process.memoryUsage().rss - before).toBeLessThan(50 * 1024 * 1024);
+    const all = gitDiff(cwd, start, bomb); // the bomb's paths, and the files the repository started with
+    expect(all.length).toBeGreaterThan(TREE_BOMB_PATHS);
+    expect(found).toEqual({ paths: all.slice(0, 1_000), count: all.length, exact: true });
+    // the other way round: everything deleted, counted the same way
+    expect((await changedPaths(git, cwd, bomb, start)).count).toBe(all.length);
+  });
+
+  it('stops at its byte budget and says the count is a lower bound', async () => {
+    const cwd = repo();
+    const start = rev(cwd, 'HEAD');
+    execFileSync('sh', ['-c', treeBombScript({ a: 3, b: 3, c: 4 })], { cwd });
+    const git = await Git.create();
+    const found = await changedPaths(git, cwd, start, rev(cwd, 'HEAD'), {
+      maxPaths: 5,
+      maxTreeBytes: 4_000,
+      timeoutMs: 60_000,
+    });
+    expect(found.exact).toBe(false);
+    expect(found.paths.length).toBeLessThanOrEqual(5);
+    expect(found.count).toBeGreaterThanOrEqual(found.paths.length);
+    expect(found.stopped).toMatch(/larger than/);
+  });
+
+  it('refuses ids that are not object ids (nothing but hex reaches cat-file)', async () => {
+    const cwd = repo();
+    const git = await Git.create();
+    await expect(changedPaths(git, cwd, 'HEAD', rev(cwd, 'HEAD'))).rejects.toThrow(/Not an object id/);
+  });
+});
+
+describe('parseTree', () => {
+  it('reads modes, names and ids, and refuses a cut tree', () => {
+    const id = Buffer.alloc(20, 0xab);
+    const body = Buffer.concat([Buffer.from('100644 a b\0'), id, Buffer.from('40000 d\0'), id]);
+    expect(parseTree(body, 20)).toEqual([
+      { mode: '100644', name: 'a b', oid: 'ab'.repeat(20), tree: false },
+      { mode: '40000', name: 'd', oid: 'ab'.repeat(20), tree: true },
+    ]);
+    expect(() => parseTree(body.subarray(0, body.length - 1), 20)).toThrow(/malformed/);
+  });
+});
