@@ -2,6 +2,7 @@
 // commits) and the sandbox's private store (for the snapshot of its work tree). Nothing is read from the
 // sandbox itself. File names here came from the sandbox: they are printed fenced or escaped.
 import type { Git } from '../engine/git.js';
+import { countUnsaved, savedRefs } from '../sandbox/saved.js';
 import type { Imported } from './import.js';
 
 export interface WorktreeReport {
@@ -17,7 +18,7 @@ export interface WorktreeReport {
   /** Uncommitted changes left in the sandbox (tracked, or untracked and not ignored). */
   uncommitted: string[];
   diffStat: string;
-  /** Commits of the sandbox that no remote has. */
+  /** Commits of the sandbox that the parent has not saved (src/sandbox/saved.ts: on no remote or tag). */
   unpushedCommits: number;
   /** Set when `push: true` committed the leftovers. */
   committed: boolean;
@@ -42,7 +43,7 @@ export async function buildReport(
     git.run(store, ['diff', ...NO_EXTERNAL, '--name-only', '-z', startSha, snapshot, '--']),
     git.run(store, ['diff', ...NO_EXTERNAL, '--stat=120', startSha, snapshot, '--']),
     git.run(store, ['diff', ...NO_EXTERNAL, '--name-only', '-z', head, snapshot, '--']),
-    git.run(parentPath, ['rev-list', '--count', tip, '--not', startSha, '--remotes', '--']),
+    savedRefs(git, parentPath).then((saved) => countUnsaved(git, parentPath, [tip], saved)),
   ]);
   const list = (text: string) => text.split('\0').filter(Boolean).sort();
   return {
@@ -53,7 +54,8 @@ export async function buildReport(
     changedFiles: list(names),
     uncommitted: list(dirty),
     diffStat: stat.trimEnd(),
-    unpushedCommits: Number(unpushed.trim()) || 0,
+    // git could not say: counted as one, so that work is never taken for none
+    unpushedCommits: unpushed ?? 1,
     committed: capture.committed,
     staleLocks: capture.staleLocks,
     branchUpdate: imported.branchUpdate,

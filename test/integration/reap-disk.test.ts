@@ -9,7 +9,6 @@ import { reap, type ReapOptions, type ReapResult } from '../../src/reap/index.js
 import { DEFAULT_RETENTION } from '../../src/reap/retention.js';
 import { uniquePrefix, docker } from '../support/docker.js';
 import { TEST_IMAGE } from '../support/env.js';
-import { UNSAVED } from '../../src/reap/work-finding.js';
 import { git, makeRepo, tempDir, type TestRepo } from '../support/repo.js';
 import { age, makeDiskSandbox, projectDir, signalTimes } from '../support/sandboxes.js';
 
@@ -167,8 +166,20 @@ describe('reap mode on disk sandboxes', () => {
     expect(d['exploration-0000d001'].reason).toBe('holds work: 1 uncommitted file(s)');
     expect(d['exploration-0000u001'].reason).toBe('holds work: 1 uncommitted file(s)');
     expect(d['exploration-0000a001'].reason).toBe('holds work: 1 uncommitted file(s)');
-    expect(d['exploration-0000c001'].reason).toBe(`holds work: ${UNSAVED}`);
-    expect(d['feature-no-upstream'].reason).toBe(`holds work: ${UNSAVED}`);
+    // Committed in the sandbox and never brought back: the parent lacks the commit, so what it reaches
+    // cannot be counted there (a lower bound).
+    expect(d['exploration-0000c001'].reason).toBe(
+      'holds work: at least 1 commit(s) on a detached HEAD on no remote',
+    );
+    expect(d['feature-no-upstream'].reason).toBe(
+      'holds work: at least 1 commit(s) on branch "feature/no-upstream" on no remote',
+    );
+    expect(d['feature-no-upstream'].held?.unsaved).toEqual({
+      count: 1,
+      atLeast: true,
+      branch: 'feature/no-upstream',
+      hasRemote: true,
+    });
     expect(d['exploration-0000m001'].reason).toBe('holds work: a merge is in progress');
     expect(reaped(result)).toEqual(['exploration-0000e001', 'exploration-0000i001', 'feature-nothing-new']);
     for (const kept of [dirty, untracked, staged, unpushed, noUpstream, merging]) {
