@@ -5,12 +5,22 @@ import { execFileSync, spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { lockSandbox } from '../../src/sandbox/lock.js';
+import { runSandbox } from '../../src/run/run.js';
+import { silentUi } from '../../src/run/ui.js';
+import { parseSettings, type RunSettings } from '../../src/settings.js';
 import { reap, type ReapOptions, type ReapResult } from '../../src/reap/index.js';
 import { DEFAULT_RETENTION } from '../../src/reap/retention.js';
-import { uniquePrefix, docker } from '../support/docker.js';
+import { uniquePrefix, docker, removeVolumes, volumesWithPrefix } from '../support/docker.js';
 import { TEST_IMAGE } from '../support/env.js';
 import { git, makeRepo, tempDir, type TestRepo } from '../support/repo.js';
-import { age, makeDiskSandbox, projectDir, signalTimes } from '../support/sandboxes.js';
+import {
+  age,
+  ageVolume,
+  makeDiskSandbox,
+  makeVolumeSandbox,
+  projectDir,
+  signalTimes,
+} from '../support/sandboxes.js';
 
 const cleanup: string[] = [];
 afterAll(() => {
@@ -337,4 +347,123 @@ describe('reap mode on disk sandboxes', () => {
     for (const kept of [unregistered, linked, hostile])
       expect(fs.existsSync(path.join(kept, '.git'))).toBe(true);
   }, 120_000);
+});
+
+/** A real run on `branch` whose command makes three commits; the import puts them on the parent's branch. */
+async function runCommittingThree(repo: TestRepo, inputs: Record<string, string>) {
+  const all: Record<string, string> = {
+    engine: 'docker',
+    image: TEST_IMAGE,
+    'repository-path': repo.parent,
+    command: 'for i in 1 2 3; do echo $i > f$i.txt; git add f$i.txt; git commit -qm "c $i"; done',
+    ...inputs,
+  };
+  const settings = parseSettings((name) => all[name] ?? '', process.env) as RunSettings;
+  const outcome = await runSandbox(settings, { ui: silentUi, save: () => undefined });
+  expect(outcome.command.exitCode).toBe(0);
+  expect(outcome.report.commits).toBe(3);
+  // The import put them on the parent's branch.
+  expect(git(repo.parent, 'rev-parse', `refs/heads/${inputs.branch}`)).toBe(outcome.report.tip);
+  return outcome;
+}
+
+describe('what counts as saved: remote-tracking refs and tags, a local branch only in a parent with no remote', () => {
+  const THREE_UNPUSHED = 'holds work: 3 commit(s) on branch "feature/x" on no remote';
+
+  it('keeps a stale sandbox whose commits are on a local branch of the parent only, and removes it once origin has them', async () => {
+    const root = newRoot();
+    const repo = newRepo();
+    const { sandbox, report } = await runCommittingThree(repo, {
+      isolation: 'disk',
+      'worktree-root': root,
+      branch: 'feature/x',
+    });
+    const hostPath = path.join(projectDir(root, repo.parent), sandbox.name);
+    // The import put the commits on the parent's branch: that alone does not save them.
+    age(hostPath, 100);
+
+    const kept = byName(await reap(options(root)));
+    expect(kept[sandbox.name]).toMatchObject({ result: 'kept', reason: THREE_UNPUSHED });
+    expect(kept[sandbox.name].held?.unsaved).toEqual({ count: 3, branch: 'feature/x', hasRemote: true });
+    expect(fs.existsSync(path.join(hostPath, 'f3.txt'))).toBe(true);
+
+    // What actions/checkout does to a reused workspace: every local branch deleted. Still kept, and the
+    // commits are still there (the parent's record of the sandbox holds them).
+    git(repo.parent, 'branch', '-D', 'feature/x');
+    const still = byName(await reap(options(root)));
+    expect(still[sandbox.name]).toMatchObject({ result: 'kept', reason: THREE_UNPUSHED });
+    expect(git(repo.parent, 'cat-file', '-t', report.tip)).toBe('commit');
+
+    // Pushed to origin and fetched back: origin/feature/x reaches them, and the sandbox may go.
+    git(repo.parent, 'push', '--quiet', 'origin', `${report.tip}:refs/heads/feature/x`);
+    git(repo.parent, 'fetch', '--quiet', 'origin');
+    expect(git(repo.parent, 'rev-parse', 'refs/remotes/origin/feature/x')).toBe(report.tip);
+    age(hostPath, 100);
+    const removed = byName(await reap(options(root)));
+    expect(removed[sandbox.name]).toMatchObject({ result: 'removed', reason: 'stale and holds no work' });
+    expect(fs.existsSync(hostPath)).toBe(false);
+    expect(recorded(repo.parent)).toEqual([]);
+    // Nothing lost: origin has every commit.
+    expect(git(repo.origin, 'rev-list', '--count', 'feature/x', '^main')).toBe('3');
+  }, 180_000);
+
+  it('counts a tag of the parent as saving the commits it reaches', async () => {
+    const root = newRoot();
+    const repo = newRepo();
+    const { sandbox, report } = await runCommittingThree(repo, {
+      isolation: 'disk',
+      'worktree-root': root,
+      branch: 'feature/x',
+    });
+    git(repo.parent, 'tag', 'v1', report.tip);
+    age(path.join(projectDir(root, repo.parent), sandbox.name), 100);
+    expect(byName(await reap(options(root)))[sandbox.name]).toMatchObject({ result: 'removed' });
+  }, 180_000);
+
+  it('removes a stale sandbox whose commits are on a local branch of a parent with no remote', async () => {
+    const root = newRoot();
+    const repo = newRepo();
+    git(repo.parent, 'remote', 'remove', 'origin');
+    const { sandbox, report } = await runCommittingThree(repo, {
+      isolation: 'disk',
+      'worktree-root': root,
+      branch: 'feature/x',
+    });
+    const hostPath = path.join(projectDir(root, repo.parent), sandbox.name);
+    age(hostPath, 100);
+    const d = byName(await reap(options(root)));
+    expect(d[sandbox.name]).toMatchObject({ result: 'removed', reason: 'stale and holds no work' });
+    expect(fs.existsSync(hostPath)).toBe(false);
+    // The branch keeps the commits: nowhere to push them, and nobody deletes it.
+    expect(git(repo.parent, 'rev-parse', 'refs/heads/feature/x')).toBe(report.tip);
+  }, 180_000);
+
+  it('keeps a volume sandbox whose commits are on a local branch of the parent only, through the same check', async () => {
+    const prefix = uniquePrefix('reapsaved');
+    const root = newRoot();
+    const repo = newRepo();
+    try {
+      // Made aged (its `created` label too), then a real run on it makes the commits.
+      const made = await makeVolumeSandbox(repo, prefix, { branch: 'feature/x', ageDays: 100 });
+      const { sandbox, report } = await runCommittingThree(repo, {
+        'volume-prefix': prefix,
+        branch: 'feature/x',
+      });
+      expect(sandbox).toMatchObject({ reused: true, volume: made.volume });
+      ageVolume(made, 100);
+      const reapVolumes = () => reap(options(root, { volumePrefix: prefix }));
+      const kept = (await reapVolumes()).sandboxes.find((s) => s.where === made.volume);
+      expect(kept).toMatchObject({ result: 'kept', reason: THREE_UNPUSHED });
+      expect(volumesWithPrefix(prefix)).toEqual([made.volume]);
+
+      git(repo.parent, 'push', '--quiet', 'origin', `${report.tip}:refs/heads/feature/x`);
+      git(repo.parent, 'fetch', '--quiet', 'origin');
+      ageVolume(made, 100);
+      const removed = (await reapVolumes()).sandboxes.find((s) => s.where === made.volume);
+      expect(removed).toMatchObject({ result: 'removed' });
+      expect(volumesWithPrefix(prefix)).toEqual([]);
+    } finally {
+      removeVolumes(prefix);
+    }
+  }, 240_000);
 });
