@@ -41,8 +41,7 @@ const PARENTS_IN_FLIGHT = 4;
 
 /** What one sandbox's history is, before the parent is asked (`headRef`: the branch HEAD is on, as read). */
 type History =
-  | { error: string }
-  | { headOid: string; named: readonly string[]; operation?: string; headRef?: string };
+  { error: string } | { headOid: string; named: readonly string[]; operation?: string; headRef?: string };
 
 /** Checks registered sandboxes of live parents; returns a report per sandbox key. */
 export async function checkWork(

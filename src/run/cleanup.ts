@@ -41,25 +41,33 @@ export interface CleanupOutcome {
  */
 export const POST_LOCK_WAIT_MS = LOCK_STALE_MS + 3_000;
 
+export interface CleanupOptions {
+  /** How long to wait for the sandbox's lock (default POST_LOCK_WAIT_MS). */
+  lockWaitMs?: number;
+  /** The caller's run holds the sandbox's lock in this very process (the CLI's Ctrl-C): used as it is. */
+  lockHeld?: boolean;
+}
+
 export async function cleanupRun(
   state: RunState,
   ui: Ui,
   tempDir: string,
-  lockWaitMs = POST_LOCK_WAIT_MS,
+  options: CleanupOptions = {},
 ): Promise<CleanupOutcome> {
   const engine = new ContainerEngine(state.engine);
   const sandbox = state.location;
   const containerGone = state.container ? await engine.removeContainer(state.container) : false;
   if (containerGone) ui.info(`Removed container ${state.container}.`);
-  const lock = await lockForCleanup(sandbox, lockWaitMs);
+  const lock = options.lockHeld
+    ? { release: async () => undefined }
+    : await lockForCleanup(sandbox, options.lockWaitMs ?? POST_LOCK_WAIT_MS);
   if ('heldBy' in lock) {
     const who = lock.heldBy ? `another run holds it (${lock.heldBy})` : 'another run holds its lock';
     return { ...keep(ui, sandbox, `${who}: nothing of it was touched`), heldBy: lock.heldBy };
   }
   try {
     // The note says a container of this sandbox may exist: ours is gone, and no other run holds it.
-    if (containerGone)
-      await fs.rm(containerNotePath(sandbox.parent.gitDir, sandbox.name), { force: true });
+    if (containerGone) await fs.rm(containerNotePath(sandbox.parent.gitDir, sandbox.name), { force: true });
     return await cleanupLocked(state, engine, ui, tempDir);
   } finally {
     await lock.release();

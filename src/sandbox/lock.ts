@@ -104,7 +104,8 @@ function holderText(owner?: LockOwner): string {
   // Our own note, but written by whichever run held the lock: its strings are quoted, never printed raw.
   const text = (value: unknown) => (typeof value === 'string' ? value : String(value)).slice(0, 200);
   const parts = [`process ${text(owner.pid)} on ${JSON.stringify(text(owner.host))}`];
-  if (owner.run) parts.push(`run ${text(owner.run)}${owner.attempt ? ` (attempt ${text(owner.attempt)})` : ''}`);
+  if (owner.run)
+    parts.push(`run ${text(owner.run)}${owner.attempt ? ` (attempt ${text(owner.attempt)})` : ''}`);
   if (owner.job) parts.push(`job ${JSON.stringify(text(owner.job))}`);
   if (owner.workflow) parts.push(`workflow ${JSON.stringify(text(owner.workflow))}`);
   parts.push(`since ${text(owner.since)}`);
