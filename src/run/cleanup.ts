@@ -65,6 +65,8 @@ export async function cleanupRun(
     const who = lock.heldBy ? `another run holds it (${lock.heldBy})` : 'another run holds its lock';
     return { ...keep(ui, sandbox, `${who}: nothing of it was touched`), heldBy: lock.heldBy };
   }
+  if ('failed' in lock)
+    return keep(ui, sandbox, `its lock could not be taken (${lock.failed}): nothing of it was touched`);
   try {
     // The note says a container of this sandbox may exist: ours is gone, and no other run holds it.
     if (containerGone) await fs.rm(containerNotePath(sandbox.parent.gitDir, sandbox.name), { force: true });
@@ -77,12 +79,13 @@ export async function cleanupRun(
 async function lockForCleanup(
   sandbox: Sandbox,
   waitMs: number,
-): Promise<{ release: Release } | { heldBy: string }> {
+): Promise<{ release: Release } | { heldBy: string } | { failed: string }> {
   try {
     return { release: await lockSandbox(sandbox.parent.gitDir, sandbox.name, waitMs) };
   } catch (error) {
     if (error instanceof LockTimeoutError) return { heldBy: error.holder };
-    throw error;
+    // Without the lock nothing is removed (the parent may be gone: the reaper sees to orphans).
+    return { failed: (error as Error).message };
   }
 }
 

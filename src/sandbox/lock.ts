@@ -48,7 +48,7 @@ async function acquire(
   describe: (owner?: LockOwner) => string,
   onWait?: (msg: string) => void,
 ): Promise<Release> {
-  await fs.mkdir(path.dirname(file), { recursive: true });
+  await makeLockDirectory(path.dirname(file));
   const deadline = Date.now() + waitMs;
   let announced = false;
   for (;;) {
@@ -88,6 +88,20 @@ async function acquire(
       await new Promise((resolve) => setTimeout(resolve, 50 + Math.random() * 150));
     }
   }
+}
+
+/**
+ * The lock folder `<gitDir>/worktree-sandbox/locks`, made inside a `.git` that exists: never the repository
+ * itself (a post step whose parent was deleted must not bring its path back).
+ */
+async function makeLockDirectory(dir: string): Promise<void> {
+  const gitDir = path.dirname(path.dirname(dir));
+  const stat = await fs.stat(gitDir).catch(() => undefined);
+  if (!stat?.isDirectory())
+    throw Object.assign(new Error(`${gitDir} does not exist: there is no repository to lock`), {
+      code: 'ENOENT',
+    });
+  await fs.mkdir(dir, { recursive: true });
 }
 
 async function readOwner(file: string): Promise<LockOwner | undefined> {
