@@ -4,6 +4,7 @@
 import { execFileSync, spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { sandboxRefs } from '../../src/sandbox/bookkeeping.js';
 import { lockSandbox } from '../../src/sandbox/lock.js';
 import { runSandbox } from '../../src/run/run.js';
 import { silentUi } from '../../src/run/ui.js';
@@ -405,6 +406,34 @@ describe('what counts as saved: remote-tracking refs and tags, a local branch on
     expect(recorded(repo.parent)).toEqual([]);
     // Nothing lost: origin has every commit.
     expect(git(repo.origin, 'rev-list', '--count', 'feature/x', '^main')).toBe('3');
+  }, 180_000);
+
+  it('with force and archive-dir, also bundles the commits only its record held, from the parent', async () => {
+    const root = newRoot();
+    const archive = newRoot();
+    const repo = newRepo();
+    const { sandbox, report } = await runCommittingThree(repo, {
+      isolation: 'disk',
+      'worktree-root': root,
+      branch: 'feature/x',
+    });
+    // The checkout of the next job deletes the branch: the parent's record is all that holds the commits.
+    git(repo.parent, 'branch', '-D', 'feature/x');
+    age(path.join(projectDir(root, repo.parent), sandbox.name), 100);
+    const d = byName(await reap(options(root, { force: true, archiveDir: archive })));
+    expect(d[sandbox.name]).toMatchObject({ result: 'removed', archive: 'work' });
+    expect(d[sandbox.name].held?.unsaved).toMatchObject({ count: 3, branch: 'feature/x' });
+    expect(recorded(repo.parent)).toEqual([]);
+    const files = fs.readdirSync(path.join(archive, path.basename(projectDir(root, repo.parent)))).sort();
+    expect(files).toHaveLength(2);
+    expect(files[1]).toMatch(/\.disk\.\d{8}T\d{6}Z\.recorded\.bundle$/);
+    // Nothing lost: a fresh clone of origin gets the three commits back from the archive.
+    const clone = path.join(newRoot(), 'clone');
+    git(repo.root, 'clone', '--quiet', repo.origin, clone);
+    const bundle = path.join(archive, path.basename(projectDir(root, repo.parent)), files[1]);
+    git(clone, 'fetch', '--quiet', bundle, `${sandboxRefs(sandbox).head}:refs/heads/back`);
+    expect(git(clone, 'rev-parse', 'back')).toBe(report.tip);
+    expect(git(clone, 'rev-list', '--count', 'back', '^origin/main')).toBe('3');
   }, 180_000);
 
   it('counts a tag of the parent as saving the commits it reaches', async () => {
