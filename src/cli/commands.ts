@@ -78,17 +78,24 @@ async function runCommand(settings: RunSettings, json: boolean): Promise<void> {
   const save = (update: Partial<RunState>) => {
     state = { ...(state ?? {}), ...update } as RunState;
   };
-  // Ctrl-C: stop the container and apply the cleanup policy, as the action's post step would.
+  // Whether the run holds the sandbox's lock right now (in this process).
+  let lockHeld = false;
+  // Ctrl-C: stop the container and apply the cleanup policy, as the action's post step would; under the
+  // run's own lock while it holds it.
   const onSignal = () => {
     ui.warning('interrupted: cleaning up');
-    void (state ? cleanupRun(state, ui, os.tmpdir()).catch(() => undefined) : Promise.resolve()).then(() =>
-      process.exit(130),
-    );
+    void (
+      state ? cleanupRun(state, ui, os.tmpdir(), { lockHeld }).catch(() => undefined) : Promise.resolve()
+    ).then(() => process.exit(130));
   };
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
   try {
-    const outcome = await runSandbox(settings, { ui, save });
+    const outcome = await runSandbox(settings, {
+      ui,
+      save,
+      onSandboxLock: (held) => (lockHeld = held),
+    });
     const cleanup = await cleanupRun(state!, ui, os.tmpdir());
     if (json) process.stdout.write(`${JSON.stringify({ ...outcome, cleanup }, null, 2)}\n`);
     else process.stderr.write(`\n${outcomeText(outcome)}\n`);

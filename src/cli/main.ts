@@ -124,8 +124,9 @@ For a cron job on a self-hosted runner, as the runner's user:
     .addHelpText(
       'after',
       `
-States: clean; holds work (uncommitted changes, commits not in the parent's branches, tags or remotes, a merge or
-rebase in progress, or the check could not run); in use (a running container, a
+States: clean; holds work (uncommitted changes, commits no remote-tracking ref or tag of the parent
+reaches (its local branches count only when it has no remote), a merge or rebase in progress, or the
+check could not run); in use (a running container, a
 process working in it, a run holding its lock); orphan (its parent repository is
 gone). Give the expiry options of your reap job: the REMOVAL column assumes them.`,
     )

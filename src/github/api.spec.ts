@@ -2,7 +2,7 @@
 // not retried. Pauses are scaled down through the client's `delayScale` option, not slept for real.
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { FakeGitHub } from '../../test/support/fake-github.js';
-import { connectGitHub, type GitHubApi } from './api.js';
+import { connectGitHub, isHeadOf, type GitHubApi } from './api.js';
 
 const TOKEN = 'ghs_fakeTokenForApiTests012345';
 const FULL = 'octo-org/hello-world';
@@ -95,5 +95,49 @@ describe('GitHub API calls survive transient faults', () => {
       api.createPullRequest({ head: 'x', base: 'main', title: 't', body: 'b', draft: false }),
     ).rejects.toMatchObject({ status: 422 });
     expect(fake.calls.map((c) => c.status)).toEqual([404, 404, 422]);
+  });
+});
+
+describe('a pull request GitHub lists is checked before it is used', () => {
+  const listed = (head: { ref: string; repo: { full_name: string } | null }) => [
+    {
+      number: 66,
+      state: 'open',
+      body: 'forged',
+      html_url: `https://github.com/${FULL}/pull/66`,
+      head: { ...head, sha: 'b'.repeat(40) },
+      base: { ref: 'main', repo: { full_name: FULL } },
+    },
+  ];
+
+  it('uses the listed one whose head is the branch of this repository', async () => {
+    expect(await api.openPullRequestFor('fix')).toEqual({
+      number: 7,
+      htmlUrl: `https://github.com/${FULL}/pull/7`,
+      body: '',
+    });
+    // the fake filters as GitHub does: a branch nobody proposes lists nothing
+    expect(await api.openPullRequestFor('other')).toBeUndefined();
+    expect(warnings).toEqual([]);
+  });
+
+  it.each([
+    ['another branch', { ref: 'main', repo: { full_name: FULL } }],
+    ['the same branch of a fork', { ref: 'fix', repo: { full_name: 'evil/hello-world' } }],
+    ['a head whose repository was deleted', { ref: 'fix', repo: null }],
+  ])('does not use one whose head is %s, and says so', async (_, head) => {
+    fake.faults.push({ method: 'GET', path: `/repos/${FULL}/pulls`, status: 200, body: listed(head) });
+    expect(await api.openPullRequestFor('fix')).toBeUndefined();
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(
+      /^GitHub listed pull request 66 as the open one of octo-org:fix, but its head is .*: not used\.$/,
+    );
+  });
+
+  it('compares branches exactly and repositories without regard to case', () => {
+    expect(isHeadOf({ ref: 'fix', repo: 'Octo-Org/Hello-World' }, 'fix', FULL)).toBe(true);
+    expect(isHeadOf({ ref: 'Fix', repo: FULL }, 'fix', FULL)).toBe(false);
+    expect(isHeadOf({ ref: 'fix', repo: undefined }, 'fix', FULL)).toBe(false);
+    expect(isHeadOf({ ref: ['fix'], repo: FULL }, 'fix', FULL)).toBe(false);
   });
 });

@@ -42,9 +42,29 @@ export interface NewPullRequest {
   draft: boolean;
 }
 
+/**
+ * Whether a pull request GitHub listed for a branch really has that branch of this repository as its head:
+ * a list answer is checked before it is used (the filter is the server's, and an answer can be wrong).
+ * Branch names are compared exactly; repository names as GitHub does, without regard to case.
+ */
+export function isHeadOf(
+  listed: { ref?: unknown; repo?: unknown },
+  branch: string,
+  repository: string,
+): boolean {
+  return (
+    listed.ref === branch &&
+    typeof listed.repo === 'string' &&
+    listed.repo.toLowerCase() === repository.toLowerCase()
+  );
+}
+
 export interface GitHubApi {
   pullRequest(number: number): Promise<PullRequestInfo>;
-  /** The open pull request whose head is `branch` in this repository, if any. */
+  /**
+   * The open pull request whose head is `branch` in this repository, if any. One GitHub lists with
+   * another head is not used (it is told through `warn`): the answer is then none.
+   */
   openPullRequestFor(branch: string): Promise<PullRequestSummary | undefined>;
   defaultBranch(): Promise<string>;
   createPullRequest(pr: NewPullRequest): Promise<PullRequestSummary>;
@@ -107,7 +127,16 @@ export async function connectGitHub(
         per_page: 1,
       });
       const pr = data[0];
-      return pr && { number: pr.number, htmlUrl: pr.html_url, body: pr.body ?? '' };
+      if (!pr) return undefined;
+      const head = { ref: pr.head?.ref, repo: pr.head?.repo?.full_name };
+      if (!isHeadOf(head, branch, `${owner}/${name}`)) {
+        // Quoted: whatever GitHub (or whatever answered in its place) wrote there.
+        options.warn?.(
+          `GitHub listed pull request ${JSON.stringify(pr.number)} as the open one of ${owner}:${branch}, but its head is ${JSON.stringify(String(head.repo ?? '(no repository)').slice(0, 200))}:${JSON.stringify(String(head.ref ?? '').slice(0, 200))}: not used.`,
+        );
+        return undefined;
+      }
+      return { number: pr.number, htmlUrl: pr.html_url, body: pr.body ?? '' };
     },
     async defaultBranch() {
       const { data } = await octokit.rest.repos.get({ owner, repo: name });

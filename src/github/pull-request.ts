@@ -71,7 +71,11 @@ export function openedByThisAction(pr: Pick<PullRequestSummary, 'body'>): boolea
   return pr.body.includes(PULL_REQUEST_MARKER);
 }
 
-/** Carries out an `ensure` plan: finds, updates or opens the branch's pull request. */
+/**
+ * Carries out an `ensure` plan: finds, updates or opens the branch's pull request. A pull request GitHub
+ * lists whose head is not the pushed branch of this repository is not used (api.ts, `isHeadOf`): one is
+ * opened instead, and should the branch really have one, GitHub refuses and the step fails saying so.
+ */
 export async function ensurePullRequest(
   api: GitHubApi,
   plan: Extract<PullRequestPlan, { action: 'ensure' }>,

@@ -2,7 +2,8 @@
 //  - work of a sandbox removed by `force: true`: run mode's capture helper makes a bundle of it in a
 //    helper container (HEAD, its branch, and a snapshot commit of the uncommitted files as
 //    `refs/worktree-sandbox/snapshot`), stopping at the commit the parent recorded for it; the bundle is
-//    saved as it is;
+//    saved as it is. What the parent recorded and has not saved (src/sandbox/saved.ts: on no remote or
+//    tag) goes with the records: a second bundle of it is made from the parent (host git, the parent only);
 //  - an orphan (git can check nothing): all its files as a .tar.gz (links stored as links).
 // Files are named `<archive-dir>/<project>/<sandbox>.<isolation>.<UTC time>.<ext>`.
 import * as fs from 'node:fs/promises';
@@ -15,6 +16,7 @@ import { runStreaming } from '../engine/proc.js';
 import { TimeLimitError, timeLimitMs } from '../engine/time-limits.js';
 import { captureSandbox } from '../run/capture.js';
 import { sandboxRefs } from '../sandbox/bookkeeping.js';
+import { countUnsaved, savedRefs } from '../sandbox/saved.js';
 import type { Identity } from '../settings.js';
 import { sandboxText } from '../ui/sandbox-text.js';
 import type { ArchiveKind } from './gates.js';
@@ -48,9 +50,32 @@ export async function archiveSandbox(
     .replace(/[-:]/g, '')
     .replace(/\.\d+Z$/, 'Z');
   const base = path.join(dir, `${sandbox.sandbox}.${sandbox.isolation}.${stamp}`);
-  return kind === 'files'
-    ? [await archiveFiles(sandbox, base, deps)]
-    : [await archiveWork(sandbox, base, deps)];
+  if (kind === 'files') return [await archiveFiles(sandbox, base, deps)];
+  const recorded = await archiveRecorded(sandbox, base, deps);
+  return [await archiveWork(sandbox, base, deps), ...(recorded ? [recorded] : [])];
+}
+
+/**
+ * The commits the parent recorded for the sandbox that it has not saved, as `<base>.recorded.bundle`
+ * (undefined when there are none): removing the sandbox drops the record, the only ref some of them have.
+ */
+async function archiveRecorded(
+  sandbox: ScannedSandbox,
+  base: string,
+  deps: ArchiveDeps,
+): Promise<string | undefined> {
+  const location = sandbox.location;
+  if (!location) return undefined;
+  const { parent } = location;
+  const head = sandboxRefs(location).head;
+  if (!(await deps.git.refExists(parent.path, head))) return undefined;
+  const saved = await savedRefs(deps.git, parent.path);
+  const count = await countUnsaved(deps.git, parent.path, [head], saved);
+  if (count === 0) return undefined;
+  const file = `${base}.recorded.bundle`;
+  await deps.git.run(parent.path, ['bundle', 'create', '--quiet', file, head, '--not', ...saved.revs]);
+  await fs.chmod(file, 0o600);
+  return file;
 }
 
 async function archiveWork(sandbox: ScannedSandbox, base: string, deps: ArchiveDeps): Promise<string> {

@@ -32,7 +32,12 @@ const carried = (d: Decision, extra: Partial<ReportedSandbox> = {}): ReportedSan
 });
 
 const work = (uncommitted: number, unpushed: boolean, operation?: string) =>
-  summarizeWork({ uncommitted: { value: uncommitted }, unsaved: { value: unpushed }, operation });
+  summarizeWork({
+    uncommitted: { value: uncommitted },
+    // A branch whose name has the word "uncommitted" in it: the group comes from the data, not the words.
+    unsaved: { value: unpushed ? { count: 2, branch: 'uncommitted-fix', hasRemote: true } : undefined },
+    operation,
+  });
 
 describe('reasonGroup', () => {
   it('groups every reason the decisions write under one of our own words', () => {

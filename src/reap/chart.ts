@@ -3,7 +3,6 @@
 // sandbox's name, branch or path never reaches Mermaid's syntax, so none can break or forge the chart.
 import type { ReapResult, ReapResultKind, ReportedSandbox } from './reap.js';
 import { formatBytes } from './bytes.js';
-import { UNSAVED } from './work-finding.js';
 
 /** Why, in one of our own words: one group per sandbox, so the groups of an outcome add up to it. */
 export const REASON_GROUPS = [
@@ -42,8 +41,9 @@ export function reasonGroup(s: ReportedSandbox): ReasonGroup {
   if (reason.startsWith('not a sandbox:')) return 'not a sandbox';
   if (reason.startsWith('in use:')) return 'in use';
   if (reason.startsWith('holds work:')) {
-    if (/\buncommitted\b/.test(reason)) return 'uncommitted work';
-    if (reason.includes(UNSAVED)) return 'unpushed commits';
+    // From the work as data: the reason's words may quote a branch name.
+    if (s.held?.uncommitted) return 'uncommitted work';
+    if (s.held?.unsaved) return 'unpushed commits';
     return 'operation in progress';
   }
   if (reason.startsWith('the check for work could not run')) return 'work not checkable';

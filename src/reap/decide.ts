@@ -2,7 +2,14 @@
 // what a real run would do and every rule is testable without a machine.
 import type { Isolation } from '../settings.js';
 import { ageDays, isExpired } from './age.js';
-import { applyGates, type ArchiveKind, type GateFacts, type GateOptions, type WorkFinding } from './gates.js';
+import {
+  applyGates,
+  type ArchiveKind,
+  type GateFacts,
+  type GateOptions,
+  type HeldWork,
+  type WorkFinding,
+} from './gates.js';
 import { expiryDays, retentionClass, type RetentionClass, type RetentionPolicy } from './retention.js';
 
 export interface SandboxIdentity {
@@ -46,6 +53,8 @@ export interface Decision extends SandboxIdentity {
   action: 'remove' | 'keep';
   reason: string;
   archive?: ArchiveKind;
+  /** The work the reason speaks of (kept for it, or removed by force despite it), as data. */
+  held?: HeldWork;
   sizeBytes?: number;
 }
 
@@ -80,8 +89,9 @@ function decideOne(facts: SandboxFacts, policy: DecisionPolicy, nowMs: number): 
   if (facts.notSandbox) return { ...base, reason: `not a sandbox: ${facts.notSandbox}` };
   if (!staleness.stale) return { ...base, reason: freshReason(staleness) };
   const verdict = applyGates(gateFactsOf(facts), policy);
-  if (!verdict.remove) return { ...base, reason: verdict.reason };
-  return { ...base, action: 'remove', reason: verdict.reason, archive: verdict.archive };
+  const held = verdict.held ? { held: verdict.held } : {};
+  if (!verdict.remove) return { ...base, reason: verdict.reason, ...held };
+  return { ...base, action: 'remove', reason: verdict.reason, archive: verdict.archive, ...held };
 }
 
 /**
@@ -95,10 +105,11 @@ export function decideOnRequest(
 ): Decision {
   const base = keepDecision(facts, assessStaleness(facts, policy.retention, nowMs));
   const verdict = applyGates(gateFactsOf(facts), policy);
-  if (!verdict.remove) return { ...base, reason: verdict.reason };
+  const held = verdict.held ? { held: verdict.held } : {};
+  if (!verdict.remove) return { ...base, reason: verdict.reason, ...held };
   // The gates speak of a stale sandbox; this one may be fresh.
   const reason = verdict.reason.replace(/^stale and /, '');
-  return { ...base, action: 'remove', reason, archive: verdict.archive };
+  return { ...base, action: 'remove', reason, archive: verdict.archive, ...held };
 }
 
 function keepDecision(facts: SandboxFacts, staleness: Staleness): Decision {

@@ -215,7 +215,7 @@ async function lock(sandbox: ScannedSandbox): Promise<Held> {
     return {
       refused:
         error instanceof LockTimeoutError
-          ? 'in use: a run holds its lock'
+          ? `in use: a run holds its lock${error.holder ? ` (${error.holder})` : ''}`
           : `its lock could not be taken: ${(error as Error).message}`,
     };
   }

@@ -15,6 +15,23 @@ describe('applyGates', () => {
     expect(applyGates(dirty, plain)).toEqual({ remove: false, reason: 'holds work: 2 uncommitted file(s)' });
   });
 
+  it('carries the unsaved commits that keep a sandbox as data, kept or forced', () => {
+    const unsaved = { count: 3, branch: 'feature/x', hasRemote: true };
+    const work: GateFacts = {
+      work: { state: 'work', detail: '3 commit(s) on branch "feature/x" on no remote', held: { unsaved } },
+    };
+    expect(applyGates(work, plain)).toEqual({
+      remove: false,
+      reason: 'holds work: 3 commit(s) on branch "feature/x" on no remote',
+      held: { unsaved },
+    });
+    expect(applyGates(work, { force: true, archive: true })).toMatchObject({
+      remove: true,
+      archive: 'work',
+      held: { unsaved },
+    });
+  });
+
   it('keeps a sandbox whose check could not run: never counted as clean', () => {
     const verdict = applyGates(unknown, plain);
     expect(verdict.remove).toBe(false);

@@ -1,11 +1,16 @@
 // Is a sandbox's history safe without it? Every object its HEAD and refs name must be one the PARENT has,
-// reachable from the parent's branches, tags or remote-tracking refs: not merely from the parent's records
-// of its sandboxes (`refs/worktree-sandbox/...`), which go with the sandbox. Asked of the parent only (the
-// host's own repository) in two git processes per parent, whatever the number of sandboxes; the object
-// names come from the sandboxes as data and are checked to be bare hexadecimal names before git sees them.
+// reachable from what the parent has saved (src/sandbox/saved.ts: its remote-tracking refs and tags; its
+// branches too only when it has no remote): not merely from the parent's records of its sandboxes
+// (`refs/worktree-sandbox/...`), which go with the sandbox. Asked of the parent only (the host's own
+// repository) in three git processes per parent, whatever the number of sandboxes; the object names come
+// from the sandboxes as data and are checked to be bare hexadecimal names before git sees them.
 import type { Git } from '../engine/git.js';
 import type { ParentRepository } from '../sandbox/repository.js';
+import { savedRefs } from '../sandbox/saved.js';
 import { OID } from './sandbox-files.js';
+
+/** Unsaved commits counted per sandbox up to this many; past it, the count is a lower bound. */
+export const MAX_COUNTED = 10_000;
 
 export interface NamedObjects {
   key: string;
@@ -17,8 +22,10 @@ export interface NamedObjects {
 export interface ParentVerdict {
   /** The tree of HEAD's commit, when the parent has that commit. */
   headTree?: string;
-  /** True: some commit the sandbox names is not saved in the parent (or the parent lacks it). */
-  unsaved?: boolean;
+  /** Set when some commit the sandbox names is not saved in the parent (or the parent lacks it). */
+  unsaved?: { count: number; atLeast?: boolean };
+  /** Whether the parent has a remote (its branches then do not save anything). */
+  hasRemote?: boolean;
   error?: string;
 }
 
@@ -41,6 +48,9 @@ export async function checkAgainstParent(
   const objects = [...new Set(valid.flatMap((s) => s.named))];
   const heads = [...new Set(valid.map((s) => s.headOid))];
   const asked = [...objects, ...heads.map((h) => `${h}^{tree}`)];
+  // What the parent has saved is read alongside (a question of its configuration only).
+  const savedRead = savedRefs(git, parent.path);
+  savedRead.catch(() => undefined); // awaited below
   const found = await git.exec(parent.path, ['cat-file', '--batch-check'], {
     input: Buffer.from(`${asked.join('\n')}\n`),
   });
@@ -58,23 +68,24 @@ export async function checkAgainstParent(
     if (type === 'tree' && OID.test(tree)) trees.set(head, tree);
   });
 
-  // Commits and tags the parent has: which of them are reachable from no branch, tag or remote?
+  // Commits and tags the parent has: which commits do they reach that nothing saved reaches? With each
+  // such commit's parents, so that every sandbox's own commits can be counted from the one answer.
   const walkable = objects.filter((oid) => types.get(oid) === 'commit' || types.get(oid) === 'tag');
-  let unreachable = new Set<string>();
+  const saved = await savedRead;
+  const unsavedGraph = new Map<string, string[]>();
   if (walkable.length) {
-    const list = await git.exec(
-      parent.path,
-      ['rev-list', '--stdin', '--not', '--branches', '--tags', '--remotes'],
-      {
-        input: Buffer.from(`${walkable.join('\n')}\n`),
-      },
-    );
+    const list = await git.exec(parent.path, ['rev-list', '--stdin', '--parents', '--not', ...saved.revs], {
+      input: Buffer.from(`${walkable.join('\n')}\n`),
+    });
     if (list.exitCode !== 0) {
       const error = `git rev-list failed in the parent: ${firstLine(list.stderr) || `exit ${list.exitCode}`}`;
       for (const s of valid) verdicts.set(s.key, { error });
       return verdicts;
     }
-    unreachable = new Set(list.stdout.split('\n').filter(Boolean));
+    for (const line of list.stdout.split('\n')) {
+      const [commit, ...parents] = line.split(' ');
+      if (commit) unsavedGraph.set(commit, parents);
+    }
   }
   const peeled = await peelTags(
     git,
@@ -85,22 +96,53 @@ export async function checkAgainstParent(
   for (const s of valid) {
     const verdict: ParentVerdict = {
       headTree: types.get(s.headOid) === 'commit' ? trees.get(s.headOid) : undefined,
+      hasRemote: saved.hasRemote,
     };
+    let missing = 0;
+    const tips: string[] = [];
     for (const oid of s.named) {
       const type = types.get(oid);
-      if (type === 'missing') verdict.unsaved = true;
-      else if (type === 'commit') verdict.unsaved ||= unreachable.has(oid);
+      if (type === 'missing') missing++;
+      else if (type === 'commit') tips.push(oid);
       else if (type === 'tag') {
         const commit = peeled.get(oid);
         if (commit === undefined)
           verdict.error ??= `a tag it names (${oid.slice(0, 12)}) could not be followed`;
-        else verdict.unsaved ||= unreachable.has(commit);
+        else tips.push(commit);
       } else
         verdict.error ??= `a ref names ${oid.slice(0, 12)}, which is ${type === 'odd' ? 'not understood' : `a ${type}`}`;
     }
+    const counted = countReachable(unsavedGraph, tips, MAX_COUNTED);
+    // A commit the parent lacks is unsaved, and what it reaches cannot be counted: a lower bound.
+    if (counted.count + missing > 0)
+      verdict.unsaved = {
+        count: counted.count + missing,
+        ...(counted.stopped || missing > 0 ? { atLeast: true } : {}),
+      };
     verdicts.set(s.key, verdict);
   }
   return verdicts;
+}
+
+/**
+ * The commits of `graph` (commit to parents: the unsaved commits, closed under their unsaved parents) that
+ * `tips` reach, counted up to `limit`.
+ */
+export function countReachable(
+  graph: ReadonlyMap<string, readonly string[]>,
+  tips: readonly string[],
+  limit: number,
+): { count: number; stopped: boolean } {
+  const seen = new Set<string>();
+  const pending = tips.filter((t) => graph.has(t));
+  while (pending.length) {
+    const commit = pending.pop()!;
+    if (seen.has(commit)) continue;
+    if (seen.size >= limit) return { count: seen.size, stopped: true };
+    seen.add(commit);
+    for (const p of graph.get(commit) ?? []) if (graph.has(p) && !seen.has(p)) pending.push(p);
+  }
+  return { count: seen.size, stopped: false };
 }
 
 /** `<oid> <type> <size>` or `<oid> missing`. */

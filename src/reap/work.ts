@@ -1,8 +1,9 @@
 // The check for work, for the stale sandboxes only, batched per parent repository. Nothing runs git on
 // the host inside a sandbox, or with anything a container could have written:
 //  - history: HEAD and every ref of a sandbox, read as data (disk: by the host, bounded, lstat only;
-//    volumes: by a helper container), must name objects the parent has, reachable from its branches,
-//    tags or remotes (parent-check.ts, host git on the parent only);
+//    volumes: by a helper container), must name objects the parent has saved (src/sandbox/saved.ts:
+//    reachable from its remote-tracking refs or tags; from its branches too when it has no remote),
+//    checked by parent-check.ts, host git on the parent only;
 //  - uncommitted changes of a disk sandbox: proved absent from its index and files where possible
 //    (clean-probe.ts, with HEAD's tree from the parent); otherwise, and for every volume, `git status` in
 //    a helper container that never reads the sandbox's own configuration (helper-inspection.ts).
@@ -11,6 +12,7 @@ import * as path from 'node:path';
 import type { ContainerEngine } from '../engine/engine.js';
 import type { Git } from '../engine/git.js';
 import type { ParentRepository } from '../sandbox/repository.js';
+import { branchOf, type UnsavedCommits } from '../sandbox/saved.js';
 import { proveClean } from './clean-probe.js';
 import type { WorkFinding } from './gates.js';
 import { inspectInHelpers, type Inspection, type InspectionRequest } from './helper-inspection.js';
@@ -37,8 +39,9 @@ export interface WorkDeps {
 /** Parents checked at once (each: two or three git processes, a helper container when one is needed). */
 const PARENTS_IN_FLIGHT = 4;
 
-/** What one sandbox's history is, before the parent is asked. */
-type History = { error: string } | { headOid: string; named: readonly string[]; operation?: string };
+/** What one sandbox's history is, before the parent is asked (`headRef`: the branch HEAD is on, as read). */
+type History =
+  { error: string } | { headOid: string; named: readonly string[]; operation?: string; headRef?: string };
 
 /** Checks registered sandboxes of live parents; returns a report per sandbox key. */
 export async function checkWork(
@@ -105,7 +108,11 @@ async function checkParentGroup(
     const work = inspected.get(s.key)?.work;
     histories.set(
       s.key,
-      !work ? { error: inspected.get(s.key)?.error ?? 'the volume was not inspected' } : work,
+      !work
+        ? { error: inspected.get(s.key)?.error ?? 'the volume was not inspected' }
+        : 'error' in work
+          ? work
+          : { ...work, headRef: s.headRef },
     );
   }
   const named: NamedObjects[] = [];
@@ -172,11 +179,17 @@ function finding(
 ): WorkFinding {
   if ('error' in history)
     return summarizeWork({ uncommitted: { error: history.error }, unsaved: { error: history.error } });
-  const unsaved: CheckResult<boolean> = !verdict
+  const unsaved: CheckResult<UnsavedCommits | undefined> = !verdict
     ? { error: 'the parent was not asked' }
     : verdict.error
       ? { error: verdict.error }
-      : { value: verdict.unsaved === true };
+      : {
+          value: verdict.unsaved && {
+            ...verdict.unsaved,
+            branch: branchOf(history.headRef),
+            hasRemote: verdict.hasRemote !== false,
+          },
+        };
   return summarizeWork({
     operation: history.operation,
     uncommitted: uncommitted ?? { error: 'not checked' },

@@ -1,5 +1,7 @@
 // The post step: runs after success, failure and cancel. Removes the command's container if it is still
 // there, then applies the cleanup policy. It never fails the job: problems become warnings.
+// Everything after the container happens under the sandbox's lock, as every removal does: another run
+// (another job on the same branch) may be using the sandbox, and then nothing of it is touched.
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import { ContainerEngine } from '../engine/engine.js';
@@ -16,8 +18,9 @@ import {
   type Release,
 } from '../sandbox/lock.js';
 import { removeSandbox } from '../sandbox/remove.js';
+import { countUnsaved, describeUnsaved, savedRefs, type UnsavedCommits } from '../sandbox/saved.js';
 import { collectChanges } from './collect.js';
-import { commitsNotIn, holdsWork, type WorkFacts } from './report.js';
+import { holdsWork, type WorkFacts } from './report.js';
 import type { RunState } from './state.js';
 import type { Ui } from '../ui/ui.js';
 import { sandboxText } from '../ui/sandbox-text.js';
@@ -25,16 +28,75 @@ import { sandboxText } from '../ui/sandbox-text.js';
 export interface CleanupOutcome {
   removed: boolean;
   kept?: string;
+  /** The commits that kept the sandbox, as data. */
+  unsaved?: UnsavedCommits;
+  /** Who held the sandbox's lock, when another run did (nothing was removed then). */
+  heldBy?: string;
   patch?: string;
   bundle?: string;
 }
 
-export async function cleanupRun(state: RunState, ui: Ui, tempDir: string): Promise<CleanupOutcome> {
+/**
+ * How long the post step waits for the sandbox's lock: long enough for the lock of a main step that was
+ * killed (on cancel) to go stale, so that its own run's lock never keeps it; a live holder refreshes its
+ * lock, and the post step then gives up and touches nothing.
+ */
+export const POST_LOCK_WAIT_MS = LOCK_STALE_MS + 3_000;
+
+export interface CleanupOptions {
+  /** How long to wait for the sandbox's lock (default POST_LOCK_WAIT_MS). */
+  lockWaitMs?: number;
+  /** The caller's run holds the sandbox's lock in this very process (the CLI's Ctrl-C): used as it is. */
+  lockHeld?: boolean;
+}
+
+export async function cleanupRun(
+  state: RunState,
+  ui: Ui,
+  tempDir: string,
+  options: CleanupOptions = {},
+): Promise<CleanupOutcome> {
   const engine = new ContainerEngine(state.engine);
-  if (state.container && (await engine.removeContainer(state.container))) {
-    ui.info(`Removed container ${state.container}.`);
-    await fs.rm(containerNotePath(state.location.parent.gitDir, state.location.name), { force: true });
+  const sandbox = state.location;
+  const containerGone = state.container ? await engine.removeContainer(state.container) : false;
+  if (containerGone) ui.info(`Removed container ${state.container}.`);
+  const lock = options.lockHeld
+    ? { release: async () => undefined }
+    : await lockForCleanup(sandbox, options.lockWaitMs ?? POST_LOCK_WAIT_MS);
+  if ('heldBy' in lock) {
+    const who = lock.heldBy ? `another run holds it (${lock.heldBy})` : 'another run holds its lock';
+    return { ...keep(ui, sandbox, `${who}: nothing of it was touched`), heldBy: lock.heldBy };
   }
+  if ('failed' in lock)
+    return keep(ui, sandbox, `its lock could not be taken (${lock.failed}): nothing of it was touched`);
+  try {
+    // The note says a container of this sandbox may exist: ours is gone, and no other run holds it.
+    if (containerGone) await fs.rm(containerNotePath(sandbox.parent.gitDir, sandbox.name), { force: true });
+    return await cleanupLocked(state, engine, ui, tempDir);
+  } finally {
+    await lock.release();
+  }
+}
+
+async function lockForCleanup(
+  sandbox: Sandbox,
+  waitMs: number,
+): Promise<{ release: Release } | { heldBy: string } | { failed: string }> {
+  try {
+    return { release: await lockSandbox(sandbox.parent.gitDir, sandbox.name, waitMs) };
+  } catch (error) {
+    if (error instanceof LockTimeoutError) return { heldBy: error.holder };
+    // Without the lock nothing is removed (the parent may be gone: the reaper sees to orphans).
+    return { failed: (error as Error).message };
+  }
+}
+
+async function cleanupLocked(
+  state: RunState,
+  engine: ContainerEngine,
+  ui: Ui,
+  tempDir: string,
+): Promise<CleanupOutcome> {
   const git = await Git.create();
   const sandbox = state.location;
   if (!state.ready) return recoverHalfCreated(git, engine, sandbox, ui);
@@ -48,35 +110,43 @@ export async function cleanupRun(state: RunState, ui: Ui, tempDir: string): Prom
     try {
       collected = await collectChanges(git, engine, prepared, { ...state.collect, image: state.image });
     } catch (error) {
-      // Work that cannot be brought back (over max-import-size, a capture that fails or runs out): kept
-      // unless the policy removes the sandbox whatever it holds.
-      const why = `its work could not be brought back (${sandboxText((error as Error).message)})`;
-      if (state.cleanup !== 'always') return keep(ui, sandbox, why);
-      ui.warning(`Removing sandbox ${sandbox.name} all the same (cleanup: always): ${why}.`);
-      await removeSandbox(git, engine, sandbox);
-      ui.info(`Removed sandbox ${sandbox.name} (cleanup: always).`);
-      return { removed: true };
+      // Work that cannot be brought back (over max-import-size, a capture that fails or runs out) cannot
+      // be saved either: the sandbox is kept whatever the policy, so that nothing is lost; the reaper
+      // judges it later like any other.
+      const why = `its work could not be brought back, so it could not be saved (${sandboxText((error as Error).message)})`;
+      ui.warning(`Kept sandbox ${sandbox.name} (${whereIs(sandbox)}): ${why}.`);
+      return { removed: false, kept: why };
     }
   }
-  // Counted now, not when the report was made: the main step may have pushed since.
-  const report = { ...collected, unpushedCommits: await unpushedNow(git, sandbox, state.startSha) };
+  // Counted now, not when the report was made: the main step may have pushed since. Saved means what the
+  // reaper means (src/sandbox/saved.ts): on a remote or a tag; on a branch only in a parent with no remote.
+  const saved = await savedRefs(git, sandbox.parent.path);
+  const count = await countUnsaved(git, sandbox.parent.path, [sandboxRefs(sandbox).head], saved);
+  const unsaved: UnsavedCommits | undefined =
+    count === 0
+      ? undefined
+      : {
+          count: count ?? 1,
+          ...(count === undefined ? { atLeast: true } : {}),
+          branch: branchOf(collected) || sandbox.branch || undefined,
+          hasRemote: saved.hasRemote,
+        };
+  const report = { ...collected, unpushedCommits: unsaved?.count ?? 0 };
   if (state.cleanup === 'auto') {
-    if (holdsWork(report)) return keep(ui, sandbox, describeWork(report));
+    if (holdsWork(report)) return { ...keep(ui, sandbox, describeWork(report, unsaved)), unsaved };
     await removeSandbox(git, engine, sandbox);
     ui.info(`Removed transient sandbox ${sandbox.name}: it held no work.`);
     return { removed: true };
   }
-  const saved = holdsWork(report) ? await saveWork(git, prepared, report, tempDir, ui) : {};
+  const files = holdsWork(report) ? await saveWork(git, prepared, report, saved.revs, tempDir, ui) : {};
   await removeSandbox(git, engine, sandbox);
   ui.info(`Removed sandbox ${sandbox.name} (cleanup: always).`);
-  return { removed: true, ...saved };
+  return { removed: true, ...files };
 }
 
-/** The sandbox's recorded commits that no remote-tracking ref of the parent has. */
-async function unpushedNow(git: Git, sandbox: Sandbox, startSha?: string): Promise<number> {
-  // Commits since the sandbox's run started that no remote has (what it started from is the parent's).
-  const since = startSha && /^[0-9a-f]{40,64}$/.test(startSha) ? [startSha] : [];
-  return commitsNotIn(git, sandbox.parent.path, sandboxRefs(sandbox).head, [...since, '--remotes']);
+/** The branch the report names, when the post step has a whole report (the saved state keeps only counts). */
+function branchOf(report: object): string {
+  return 'currentBranch' in report && typeof report.currentBranch === 'string' ? report.currentBranch : '';
 }
 
 function keep(ui: Ui, sandbox: Sandbox, why: string): CleanupOutcome {
@@ -84,11 +154,11 @@ function keep(ui: Ui, sandbox: Sandbox, why: string): CleanupOutcome {
   return { removed: false, kept: why };
 }
 
-function describeWork(report: WorkFacts): string {
+function describeWork(report: WorkFacts, unsaved: UnsavedCommits | undefined): string {
   const parts = [];
   if (report.uncommittedCount || !report.uncommittedExact)
     parts.push(`${report.uncommittedExact ? '' : 'at least '}${report.uncommittedCount} uncommitted file(s)`);
-  if (report.unpushedCommits) parts.push(`${report.unpushedCommits} commit(s) on no remote`);
+  if (unsaved) parts.push(describeUnsaved(unsaved));
   return `it holds work: ${parts.join(', ')}`;
 }
 
@@ -131,12 +201,13 @@ async function recoverHalfCreated(
 
 /**
  * `cleanup: always` with work in the sandbox: uncommitted work as a binary patch (from the private store's
- * snapshot) and commits no remote has as a bundle (from the parent), both under RUNNER_TEMP.
+ * snapshot) and the commits the parent has not saved as a bundle (from the parent), both under RUNNER_TEMP.
  */
 async function saveWork(
   git: Git,
   sandbox: PreparedSandbox,
   report: WorkFacts,
+  savedRevs: readonly string[],
   tempDir: string,
   ui: Ui,
 ): Promise<{ patch?: string; bundle?: string }> {
@@ -158,7 +229,7 @@ async function saveWork(
       saved.bundle,
       sandboxRefs(sandbox).head,
       '--not',
-      '--remotes',
+      ...savedRevs,
     ]);
     ui.info(
       `Saved ${report.unpushedCommits} commit(s) of ${sandbox.name} that no remote has to ${saved.bundle}.`,

@@ -3,6 +3,7 @@
 // sandbox itself. File names here came from the sandbox: they are printed fenced or escaped.
 import type { Git } from '../engine/git.js';
 import { changedPaths, type ChangedPaths } from './changed-paths.js';
+import { countUnsaved, savedRefs } from '../sandbox/saved.js';
 import type { Imported } from './import.js';
 
 export interface WorktreeReport {
@@ -28,7 +29,7 @@ export interface WorktreeReport {
   countsStopped?: string;
   /** git's diff stat, or the first paths when too many changed for one; at most STAT_MAX_BYTES. */
   diffStat: string;
-  /** Commits of the sandbox that no remote has. */
+  /** Commits of the sandbox that the parent has not saved (src/sandbox/saved.ts: on no remote or tag). */
   unpushedCommits: number;
   /** Set when `push: true` committed the leftovers. */
   committed: boolean;
@@ -67,7 +68,7 @@ export async function buildReport(
     git.run(parentPath, ['rev-list', '--count', `${startSha}..${tip}`, '--']),
     changedPaths(git, store, startSha, snapshot),
     changedPaths(git, store, head, snapshot),
-    git.run(parentPath, ['rev-list', '--count', tip, '--not', startSha, '--remotes', '--']),
+    savedRefs(git, parentPath).then((saved) => countUnsaved(git, parentPath, [tip], saved)),
   ]);
   const stopped = changed.stopped ?? dirty.stopped;
   return {
@@ -82,7 +83,8 @@ export async function buildReport(
     uncommittedExact: dirty.exact,
     ...(stopped ? { countsStopped: stopped } : {}),
     diffStat: await diffStat(git, store, startSha, snapshot, changed),
-    unpushedCommits: Number(unpushed.trim()) || 0,
+    // git could not say: counted as one, so that work is never taken for none
+    unpushedCommits: unpushed ?? 1,
     committed: capture.committed,
     staleLocks: capture.staleLocks,
     branchUpdate: imported.branchUpdate,

@@ -39,6 +39,11 @@ export interface RunDeps {
    * or why nothing is pushed (the changes are still committed, for a patch).
    */
   pushTo?: PushDestination | { withheld: string };
+  /**
+   * Told when the run takes the sandbox's lock (true) and when it lets it go (false): the CLI's Ctrl-C
+   * cleans up in the same process while the run may still hold it.
+   */
+  onSandboxLock?: (held: boolean) => void;
 }
 
 export interface PushDestination {
@@ -95,6 +100,7 @@ export async function runSandbox(settings: RunSettings, deps: RunDeps): Promise<
   const release = await lockSandbox(parent.gitDir, location.name, settings.lockTimeoutMinutes * 60_000, (m) =>
     ui.info(m),
   );
+  deps.onSandboxLock?.(true);
   try {
     // What the post step needs, saved once the engine has the image and before anything is written: a
     // run that fails its image check leaves the post step nothing to do.
@@ -190,6 +196,7 @@ export async function runSandbox(settings: RunSettings, deps: RunDeps): Promise<
     }
     return { sandbox, command, report, push };
   } finally {
+    deps.onSandboxLock?.(false);
     await release();
   }
 }

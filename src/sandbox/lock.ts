@@ -21,17 +21,25 @@ function lockPath(gitDir: string, name: string): string {
 }
 
 export class LockTimeoutError extends Error {
-  constructor(message: string) {
+  constructor(
+    message: string,
+    /** Who holds the lock, as its note says (process, host, run, job, since); empty when unknown. */
+    readonly holder = '',
+  ) {
     super(message);
     this.name = 'LockTimeoutError';
   }
 }
 
+/** The note beside a lock: who holds it, so that whoever is refused can say which run is in the way. */
 interface LockOwner {
   pid: number;
   host: string;
   since: string;
   run?: string;
+  attempt?: string;
+  job?: string;
+  workflow?: string;
 }
 
 async function acquire(
@@ -40,7 +48,7 @@ async function acquire(
   describe: (owner?: LockOwner) => string,
   onWait?: (msg: string) => void,
 ): Promise<Release> {
-  await fs.mkdir(path.dirname(file), { recursive: true });
+  await makeLockDirectory(path.dirname(file));
   const deadline = Date.now() + waitMs;
   let announced = false;
   for (;;) {
@@ -60,6 +68,9 @@ async function acquire(
         host: os.hostname(),
         since: new Date().toISOString(),
         run: process.env.GITHUB_RUN_ID,
+        attempt: process.env.GITHUB_RUN_ATTEMPT,
+        job: process.env.GITHUB_JOB,
+        workflow: process.env.GITHUB_WORKFLOW,
       };
       await fs.writeFile(`${file}.owner`, JSON.stringify(owner)).catch(() => undefined);
       return async () => {
@@ -69,7 +80,7 @@ async function acquire(
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ELOCKED') throw error;
       const owner = await readOwner(file);
-      if (Date.now() >= deadline) throw new LockTimeoutError(describe(owner));
+      if (Date.now() >= deadline) throw new LockTimeoutError(describe(owner), holderText(owner));
       if (!announced && onWait) {
         onWait(`Waiting: ${describe(owner)}`);
         announced = true;
@@ -77,6 +88,20 @@ async function acquire(
       await new Promise((resolve) => setTimeout(resolve, 50 + Math.random() * 150));
     }
   }
+}
+
+/**
+ * The lock folder `<gitDir>/worktree-sandbox/locks`, made inside a `.git` that exists: never the repository
+ * itself (a post step whose parent was deleted must not bring its path back).
+ */
+async function makeLockDirectory(dir: string): Promise<void> {
+  const gitDir = path.dirname(path.dirname(dir));
+  const stat = await fs.stat(gitDir).catch(() => undefined);
+  if (!stat?.isDirectory())
+    throw Object.assign(new Error(`${gitDir} does not exist: there is no repository to lock`), {
+      code: 'ENOENT',
+    });
+  await fs.mkdir(dir, { recursive: true });
 }
 
 async function readOwner(file: string): Promise<LockOwner | undefined> {
@@ -87,10 +112,23 @@ async function readOwner(file: string): Promise<LockOwner | undefined> {
   }
 }
 
+/** `process 12 on host-1, run 345 (attempt 1), job build of workflow "CI", since <time>`; empty when unknown. */
+function holderText(owner?: LockOwner): string {
+  if (!owner) return '';
+  // Our own note, but written by whichever run held the lock: its strings are quoted, never printed raw.
+  const text = (value: unknown) => (typeof value === 'string' ? value : String(value)).slice(0, 200);
+  const parts = [`process ${text(owner.pid)} on ${JSON.stringify(text(owner.host))}`];
+  if (owner.run)
+    parts.push(`run ${text(owner.run)}${owner.attempt ? ` (attempt ${text(owner.attempt)})` : ''}`);
+  if (owner.job) parts.push(`job ${JSON.stringify(text(owner.job))}`);
+  if (owner.workflow) parts.push(`workflow ${JSON.stringify(text(owner.workflow))}`);
+  parts.push(`since ${text(owner.since)}`);
+  return parts.join(', ');
+}
+
 function ownerText(owner?: LockOwner): string {
-  return owner
-    ? ` (process ${owner.pid} on ${owner.host}${owner.run ? `, run ${owner.run}` : ''}, since ${owner.since})`
-    : '';
+  const holder = holderText(owner);
+  return holder ? ` (${holder})` : '';
 }
 
 /** Runs `fn` holding the lock `file` (a folder proper-lockfile makes); `what` names what it protects. */

@@ -502,6 +502,11 @@ describe('the parent repository', () => {
     fs.rmSync(s.repo.parent, { recursive: true, force: true });
     const post = await run({ inputs, state: main.state });
     expect(post.code).toBe(0);
+    // Taking the sandbox's lock did not bring the deleted repository's path back.
+    expect(fs.existsSync(s.repo.parent)).toBe(false);
+    expect(post.stdout).toMatch(
+      /Kept sandbox deleted .*: its lock could not be taken .*nothing of it was touched/,
+    );
     expect(inVolume(TEST_IMAGE, main.outputs.volume, 'cat /sandbox/deleted/uncommitted.txt')).toBe(
       'uncommitted',
     );

@@ -143,6 +143,36 @@ describe('pull-request: true', () => {
     expect(run.outputs).toMatchObject({ 'pull-request-number': '41', 'pull-request-operation': 'unchanged' });
   });
 
+  it('does not use a pull request GitHub lists whose head is another branch: it opens one for the pushed branch', async () => {
+    git(repo.parent, 'push', '--quiet', 'origin', 'main:refs/heads/other-branch');
+    // This action's own pull request of another branch: were the list answer used unchecked, it would be
+    // rewritten with this run's title and body.
+    fake.pulls.set(41, {
+      number: 41,
+      state: 'open',
+      headRef: 'other-branch',
+      headSha: refOf(repo.origin, 'refs/heads/other-branch'),
+      headRepo: FULL,
+      title: 'Other work',
+      body: `Other work.\n\n${PULL_REQUEST_MARKER}\n`,
+    });
+    const forged = {
+      number: 41,
+      state: 'open',
+      body: `Other work.\n\n${PULL_REQUEST_MARKER}\n`,
+      html_url: `https://github.com/${FULL}/pull/41`,
+      head: { ref: 'other-branch', sha: 'a'.repeat(40), repo: { full_name: FULL } },
+      base: { ref: 'main', repo: { full_name: FULL } },
+    };
+    fake.faults.push({ method: 'GET', path: api('/pulls'), status: 200, body: [forged] });
+    const run = await runAndPropose({ command: 'echo hi > greeting.txt', 'pull-request-title': 'Greet' });
+    expect(run.outcome.push).toEqual({ pushed: true });
+    expect(fake.log).toEqual([`GET ${api('/pulls')}`, `GET ${api('')}`, `POST ${api('/pulls')}`]);
+    expect(fake.pulls.get(41)).toMatchObject({ title: 'Other work', headRef: 'other-branch' });
+    expect(fake.pulls.get(100)).toMatchObject({ headRef: 'feature-greeting', title: 'Greet' });
+    expect(run.outputs).toMatchObject({ 'pull-request-number': '100', 'pull-request-operation': 'created' });
+  });
+
   it('opens it against the base input when it names a branch', async () => {
     git(repo.parent, 'push', '--quiet', 'origin', 'main:refs/heads/release');
     const run = await runAndPropose({ command: 'echo hi > greeting.txt', base: 'origin/release' });

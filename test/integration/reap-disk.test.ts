@@ -4,14 +4,24 @@
 import { execFileSync, spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { sandboxRefs } from '../../src/sandbox/bookkeeping.js';
 import { lockSandbox } from '../../src/sandbox/lock.js';
+import { runSandbox } from '../../src/run/run.js';
+import { silentUi } from '../../src/ui/ui.js';
+import { parseSettings, type RunSettings } from '../../src/settings.js';
 import { reap, type ReapOptions, type ReapResult } from '../../src/reap/index.js';
 import { DEFAULT_RETENTION } from '../../src/reap/retention.js';
-import { uniquePrefix, docker } from '../support/docker.js';
+import { uniquePrefix, docker, removeVolumes, volumesWithPrefix } from '../support/docker.js';
 import { TEST_IMAGE } from '../support/env.js';
-import { UNSAVED } from '../../src/reap/work-finding.js';
 import { git, makeRepo, tempDir, type TestRepo } from '../support/repo.js';
-import { age, makeDiskSandbox, projectDir, signalTimes } from '../support/sandboxes.js';
+import {
+  age,
+  ageVolume,
+  makeDiskSandbox,
+  makeVolumeSandbox,
+  projectDir,
+  signalTimes,
+} from '../support/sandboxes.js';
 
 const cleanup: string[] = [];
 afterAll(() => {
@@ -167,8 +177,20 @@ describe('reap mode on disk sandboxes', () => {
     expect(d['exploration-0000d001'].reason).toBe('holds work: 1 uncommitted file(s)');
     expect(d['exploration-0000u001'].reason).toBe('holds work: 1 uncommitted file(s)');
     expect(d['exploration-0000a001'].reason).toBe('holds work: 1 uncommitted file(s)');
-    expect(d['exploration-0000c001'].reason).toBe(`holds work: ${UNSAVED}`);
-    expect(d['feature-no-upstream'].reason).toBe(`holds work: ${UNSAVED}`);
+    // Committed in the sandbox and never brought back: the parent lacks the commit, so what it reaches
+    // cannot be counted there (a lower bound).
+    expect(d['exploration-0000c001'].reason).toBe(
+      'holds work: at least 1 commit(s) on a detached HEAD on no remote',
+    );
+    expect(d['feature-no-upstream'].reason).toBe(
+      'holds work: at least 1 commit(s) on branch "feature/no-upstream" on no remote',
+    );
+    expect(d['feature-no-upstream'].held?.unsaved).toEqual({
+      count: 1,
+      atLeast: true,
+      branch: 'feature/no-upstream',
+      hasRemote: true,
+    });
     expect(d['exploration-0000m001'].reason).toBe('holds work: a merge is in progress');
     expect(reaped(result)).toEqual(['exploration-0000e001', 'exploration-0000i001', 'feature-nothing-new']);
     for (const kept of [dirty, untracked, staged, unpushed, noUpstream, merging]) {
@@ -326,4 +348,151 @@ describe('reap mode on disk sandboxes', () => {
     for (const kept of [unregistered, linked, hostile])
       expect(fs.existsSync(path.join(kept, '.git'))).toBe(true);
   }, 120_000);
+});
+
+/** A real run on `branch` whose command makes three commits; the import puts them on the parent's branch. */
+async function runCommittingThree(repo: TestRepo, inputs: Record<string, string>) {
+  const all: Record<string, string> = {
+    engine: 'docker',
+    image: TEST_IMAGE,
+    'repository-path': repo.parent,
+    command: 'for i in 1 2 3; do echo $i > f$i.txt; git add f$i.txt; git commit -qm "c $i"; done',
+    ...inputs,
+  };
+  const settings = parseSettings((name) => all[name] ?? '', process.env) as RunSettings;
+  const outcome = await runSandbox(settings, { ui: silentUi, save: () => undefined });
+  expect(outcome.command.exitCode).toBe(0);
+  expect(outcome.report.commits).toBe(3);
+  // The import put them on the parent's branch.
+  expect(git(repo.parent, 'rev-parse', `refs/heads/${inputs.branch}`)).toBe(outcome.report.tip);
+  return outcome;
+}
+
+describe('what counts as saved: remote-tracking refs and tags, a local branch only in a parent with no remote', () => {
+  const THREE_UNPUSHED = 'holds work: 3 commit(s) on branch "feature/x" on no remote';
+
+  it('keeps a stale sandbox whose commits are on a local branch of the parent only, and removes it once origin has them', async () => {
+    const root = newRoot();
+    const repo = newRepo();
+    const { sandbox, report } = await runCommittingThree(repo, {
+      isolation: 'disk',
+      'worktree-root': root,
+      branch: 'feature/x',
+    });
+    const hostPath = path.join(projectDir(root, repo.parent), sandbox.name);
+    // The import put the commits on the parent's branch: that alone does not save them.
+    age(hostPath, 100);
+
+    const kept = byName(await reap(options(root)));
+    expect(kept[sandbox.name]).toMatchObject({ result: 'kept', reason: THREE_UNPUSHED });
+    expect(kept[sandbox.name].held?.unsaved).toEqual({ count: 3, branch: 'feature/x', hasRemote: true });
+    expect(fs.existsSync(path.join(hostPath, 'f3.txt'))).toBe(true);
+
+    // What actions/checkout does to a reused workspace: every local branch deleted. Still kept, and the
+    // commits are still there (the parent's record of the sandbox holds them).
+    git(repo.parent, 'branch', '-D', 'feature/x');
+    const still = byName(await reap(options(root)));
+    expect(still[sandbox.name]).toMatchObject({ result: 'kept', reason: THREE_UNPUSHED });
+    expect(git(repo.parent, 'cat-file', '-t', report.tip)).toBe('commit');
+
+    // Pushed to origin and fetched back: origin/feature/x reaches them, and the sandbox may go.
+    git(repo.parent, 'push', '--quiet', 'origin', `${report.tip}:refs/heads/feature/x`);
+    git(repo.parent, 'fetch', '--quiet', 'origin');
+    expect(git(repo.parent, 'rev-parse', 'refs/remotes/origin/feature/x')).toBe(report.tip);
+    age(hostPath, 100);
+    const removed = byName(await reap(options(root)));
+    expect(removed[sandbox.name]).toMatchObject({ result: 'removed', reason: 'stale and holds no work' });
+    expect(fs.existsSync(hostPath)).toBe(false);
+    expect(recorded(repo.parent)).toEqual([]);
+    // Nothing lost: origin has every commit.
+    expect(git(repo.origin, 'rev-list', '--count', 'feature/x', '^main')).toBe('3');
+  }, 180_000);
+
+  it('with force and archive-dir, also bundles the commits only its record held, from the parent', async () => {
+    const root = newRoot();
+    const archive = newRoot();
+    const repo = newRepo();
+    const { sandbox, report } = await runCommittingThree(repo, {
+      isolation: 'disk',
+      'worktree-root': root,
+      branch: 'feature/x',
+    });
+    // The checkout of the next job deletes the branch: the parent's record is all that holds the commits.
+    git(repo.parent, 'branch', '-D', 'feature/x');
+    age(path.join(projectDir(root, repo.parent), sandbox.name), 100);
+    const d = byName(await reap(options(root, { force: true, archiveDir: archive })));
+    expect(d[sandbox.name]).toMatchObject({ result: 'removed', archive: 'work' });
+    expect(d[sandbox.name].held?.unsaved).toMatchObject({ count: 3, branch: 'feature/x' });
+    expect(recorded(repo.parent)).toEqual([]);
+    const files = fs.readdirSync(path.join(archive, path.basename(projectDir(root, repo.parent)))).sort();
+    expect(files).toHaveLength(2);
+    expect(files[1]).toMatch(/\.disk\.\d{8}T\d{6}Z\.recorded\.bundle$/);
+    // Nothing lost: a fresh clone of origin gets the three commits back from the archive.
+    const clone = path.join(newRoot(), 'clone');
+    git(repo.root, 'clone', '--quiet', repo.origin, clone);
+    const bundle = path.join(archive, path.basename(projectDir(root, repo.parent)), files[1]);
+    git(clone, 'fetch', '--quiet', bundle, `${sandboxRefs(sandbox).head}:refs/heads/back`);
+    expect(git(clone, 'rev-parse', 'back')).toBe(report.tip);
+    expect(git(clone, 'rev-list', '--count', 'back', '^origin/main')).toBe('3');
+  }, 180_000);
+
+  it('counts a tag of the parent as saving the commits it reaches', async () => {
+    const root = newRoot();
+    const repo = newRepo();
+    const { sandbox, report } = await runCommittingThree(repo, {
+      isolation: 'disk',
+      'worktree-root': root,
+      branch: 'feature/x',
+    });
+    git(repo.parent, 'tag', 'v1', report.tip);
+    age(path.join(projectDir(root, repo.parent), sandbox.name), 100);
+    expect(byName(await reap(options(root)))[sandbox.name]).toMatchObject({ result: 'removed' });
+  }, 180_000);
+
+  it('removes a stale sandbox whose commits are on a local branch of a parent with no remote', async () => {
+    const root = newRoot();
+    const repo = newRepo();
+    git(repo.parent, 'remote', 'remove', 'origin');
+    const { sandbox, report } = await runCommittingThree(repo, {
+      isolation: 'disk',
+      'worktree-root': root,
+      branch: 'feature/x',
+    });
+    const hostPath = path.join(projectDir(root, repo.parent), sandbox.name);
+    age(hostPath, 100);
+    const d = byName(await reap(options(root)));
+    expect(d[sandbox.name]).toMatchObject({ result: 'removed', reason: 'stale and holds no work' });
+    expect(fs.existsSync(hostPath)).toBe(false);
+    // The branch keeps the commits: nowhere to push them, and nobody deletes it.
+    expect(git(repo.parent, 'rev-parse', 'refs/heads/feature/x')).toBe(report.tip);
+  }, 180_000);
+
+  it('keeps a volume sandbox whose commits are on a local branch of the parent only, through the same check', async () => {
+    const prefix = uniquePrefix('reapsaved');
+    const root = newRoot();
+    const repo = newRepo();
+    try {
+      // Made aged (its `created` label too), then a real run on it makes the commits.
+      const made = await makeVolumeSandbox(repo, prefix, { branch: 'feature/x', ageDays: 100 });
+      const { sandbox, report } = await runCommittingThree(repo, {
+        'volume-prefix': prefix,
+        branch: 'feature/x',
+      });
+      expect(sandbox).toMatchObject({ reused: true, volume: made.volume });
+      ageVolume(made, 100);
+      const reapVolumes = () => reap(options(root, { volumePrefix: prefix }));
+      const kept = (await reapVolumes()).sandboxes.find((s) => s.where === made.volume);
+      expect(kept).toMatchObject({ result: 'kept', reason: THREE_UNPUSHED });
+      expect(volumesWithPrefix(prefix)).toEqual([made.volume]);
+
+      git(repo.parent, 'push', '--quiet', 'origin', `${report.tip}:refs/heads/feature/x`);
+      git(repo.parent, 'fetch', '--quiet', 'origin');
+      ageVolume(made, 100);
+      const removed = (await reapVolumes()).sandboxes.find((s) => s.where === made.volume);
+      expect(removed).toMatchObject({ result: 'removed' });
+      expect(volumesWithPrefix(prefix)).toEqual([]);
+    } finally {
+      removeVolumes(prefix);
+    }
+  }, 240_000);
 });

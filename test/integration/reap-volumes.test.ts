@@ -5,7 +5,6 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { reap, type ReapOptions, type ReapResult } from '../../src/reap/index.js';
 import { DEFAULT_RETENTION } from '../../src/reap/retention.js';
-import { UNSAVED } from '../../src/reap/work-finding.js';
 import { sandboxRefs } from '../../src/sandbox/bookkeeping.js';
 import { docker, removeVolumes, uniquePrefix, volumesWithPrefix } from '../support/docker.js';
 import { TEST_IMAGE } from '../support/env.js';
@@ -120,7 +119,9 @@ describe('reap mode on volume sandboxes', () => {
     expect(d[stale.volume]).toMatchObject({ class: 'transient', result: 'removed', isolation: 'container' });
     expect(d[fresh.volume]).toMatchObject({ result: 'kept', reason: 'fresh: 5 of 30 days' });
     expect(d[dirty.volume].reason).toBe('holds work: 1 uncommitted file(s)');
-    expect(d[unpushed.volume].reason).toBe(`holds work: ${UNSAVED}`);
+    expect(d[unpushed.volume].reason).toBe(
+      'holds work: at least 1 commit(s) on a detached HEAD on no remote',
+    );
     expect(d[busy.volume].reason).toBe(`in use: running container ${container} mounts it`);
     expect(d[orphan.volume]).toMatchObject({ class: 'orphan', result: 'removed', archive: 'files' });
     expect(d[disk]).toMatchObject({ result: 'removed' });

@@ -1,0 +1,77 @@
+import { execFileSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { Git } from '../engine/git.js';
+import { branchOf, countUnsaved, describeUnsaved, savedRefs } from './saved.js';
+
+describe('describeUnsaved', () => {
+  it('names the count, the branch and what the commits are missing from', () => {
+    expect(describeUnsaved({ count: 3, branch: 'feature/x', hasRemote: true })).toBe(
+      '3 commit(s) on branch "feature/x" on no remote',
+    );
+    expect(describeUnsaved({ count: 1, hasRemote: false })).toBe(
+      '1 commit(s) on a detached HEAD on no branch or tag of the parent',
+    );
+    expect(describeUnsaved({ count: 5, atLeast: true, hasRemote: true })).toBe(
+      'at least 5 commit(s) on a detached HEAD on no remote',
+    );
+  });
+
+  it('never prints a branch name raw (it may come from a sandbox)', () => {
+    expect(describeUnsaved({ count: 1, branch: 'x\r::error::y`', hasRemote: true })).toBe(
+      '1 commit(s) on branch "x\\r::error::y`" on no remote',
+    );
+  });
+});
+
+describe('branchOf', () => {
+  it('is the branch HEAD is on, or none', () => {
+    expect(branchOf('refs/heads/feature/x')).toBe('feature/x');
+    expect(branchOf('refs/tags/v1')).toBeUndefined();
+    expect(branchOf(undefined)).toBeUndefined();
+  });
+});
+
+describe('savedRefs and countUnsaved on a real repository', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'wts-saved-'));
+  const env = {
+    ...process.env,
+    GIT_CONFIG_GLOBAL: '/dev/null',
+    GIT_CONFIG_NOSYSTEM: '1',
+    GIT_AUTHOR_NAME: 't',
+    GIT_AUTHOR_EMAIL: 't@e',
+    GIT_COMMITTER_NAME: 't',
+    GIT_COMMITTER_EMAIL: 't@e',
+  };
+  const git = (...args: string[]) => execFileSync('git', args, { cwd: dir, env, encoding: 'utf8' }).trim();
+  afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  it('counts a local branch only while the parent has no remote', async () => {
+    git('init', '--quiet', '--initial-branch=main');
+    git('commit', '--quiet', '--allow-empty', '-m', 'one');
+    git('commit', '--quiet', '--allow-empty', '-m', 'two');
+    const tip = git('rev-parse', 'HEAD');
+    const cli = await Git.create();
+
+    const none = await savedRefs(cli, dir);
+    expect(none).toEqual({ revs: ['--remotes', '--tags', '--branches'], hasRemote: false });
+    expect(await countUnsaved(cli, dir, [tip], none)).toBe(0);
+
+    git('remote', 'add', 'upstream', 'https://example.invalid/r.git');
+    const some = await savedRefs(cli, dir);
+    expect(some).toEqual({ revs: ['--remotes', '--tags'], hasRemote: true });
+    expect(await countUnsaved(cli, dir, [tip], some)).toBe(2);
+
+    // A remote-tracking ref or a tag saves what it reaches; the sandbox records never do.
+    git('update-ref', 'refs/worktree-sandbox/disk/x/head', tip);
+    expect(await countUnsaved(cli, dir, [tip], some)).toBe(2);
+    git('update-ref', 'refs/remotes/upstream/main', `${tip}~1`);
+    expect(await countUnsaved(cli, dir, [tip], some)).toBe(1);
+    git('tag', 'v1', tip);
+    expect(await countUnsaved(cli, dir, [tip], some)).toBe(0);
+
+    // git cannot say: undefined, which the callers count as work
+    expect(await countUnsaved(cli, dir, ['f'.repeat(40)], some)).toBeUndefined();
+  });
+});
