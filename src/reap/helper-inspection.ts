@@ -35,7 +35,12 @@ import type { CheckResult } from './work-finding.js';
 
 export const SANDBOXES_PER_HELPER = 48;
 const HELPER_TIMEOUT_MS = 5 * 60_000;
-const OUTPUT_MAX = 16 * 1024 * 1024;
+/**
+ * What one sandbox may write: its refs (at most MAX_REFS object names, which the script checks itself)
+ * and a few short records. The helper's budget is this times its sandboxes, so one sandbox never spends
+ * another's share; a sandbox that writes more than its own share gets no verdict.
+ */
+export const OUTPUT_PER_SANDBOX = MAX_REFS * 41 + 256 * 1024;
 
 export type InspectionTarget = { volume: string; name: string } | { hostPath: string };
 
@@ -133,8 +138,10 @@ work() {
     export GIT_DIR="$g" GIT_WORK_TREE="$wt" GIT_INDEX_FILE="$gd/index" GIT_OBJECT_DIRECTORY="$gd/objects" GIT_ALTERNATE_OBJECT_DIRECTORIES="$alts"
     git rev-parse --verify --quiet HEAD > "$tmp/head" 2>/dev/null || : > "$tmp/head"
     git for-each-ref --format='%(objectname)' > "$tmp/refs" 2>/dev/null; echo $? > "$tmp/refs-rc"
+    if [ "$(wc -l < "$tmp/refs" | tr -d ' ')" -gt ${MAX_REFS} ]; then exit 3; fi
     git status --porcelain=v1 -z --untracked-files=all --no-renames --ignore-submodules=dirty > "$tmp/status" 2>/dev/null; echo $? > "$tmp/status-rc"
   )
+  if [ $? -eq 3 ]; then val "$i" work-error "it has more than ${MAX_REFS} refs"; rm -rf -- "$g" "$tmp/refs"; return; fi
   rec "$i" head "$tmp/head"
   rec "$i" refs-rc "$tmp/refs-rc"
   rec "$i" refs "$tmp/refs"
@@ -144,6 +151,7 @@ work() {
 }
 while [ $# -ge 4 ]; do
   i="$1"; what="$2"; top="$3"; wt="$4"; shift 4
+  val "$i" begin ok
   case "$what" in *s*) signals "$i" "$wt" ;; esac
   case "$what" in *w*) work "$i" "$wt" ;; esac
   case "$what" in *d*) val "$i" size "$(du -sk -- "$top" 2>/dev/null | cut -f1)" ;; esac
@@ -161,16 +169,64 @@ export async function inspectInHelpers(
   const results = new Map<string, Inspection>();
   for (let i = 0; i < requests.length; i += SANDBOXES_PER_HELPER) {
     const chunk = requests.slice(i, i + SANDBOXES_PER_HELPER);
-    let found: Map<string, Inspection>;
-    try {
-      found = await inspectChunk(engine, image, parent, chunk);
-    } catch (error) {
-      const failed = { error: `the helper container failed: ${(error as Error).message}` };
-      found = new Map(chunk.map((r) => [r.key, failed]));
-    }
-    for (const [key, inspection] of found) results.set(key, inspection);
+    const run = (part: readonly InspectionRequest[]) => inspectChunkOnce(engine, image, parent, part);
+    for (const [key, inspection] of await inspectIsolating(chunk, run)) results.set(key, inspection);
   }
   return results;
+}
+
+/** One helper's answer: each request's inspection, and which requests it began (in order). */
+export interface ChunkAnswer {
+  found: Map<string, Inspection>;
+  began: Set<string>;
+}
+
+/**
+ * A batch in one helper; when the helper fails part of the way, the sandbox it was at keeps its error
+ * and the ones it never reached go to a new helper, so one sandbox (too much output, a hang, a crash)
+ * never takes the others' verdicts with it. A helper that failed before it began any sandbox says
+ * nothing about which one was to blame: the batch is halved until each part gets through or is one
+ * sandbox alone.
+ */
+export async function inspectIsolating(
+  chunk: readonly InspectionRequest[],
+  run: (part: readonly InspectionRequest[]) => Promise<ChunkAnswer>,
+): Promise<Map<string, Inspection>> {
+  const results = new Map<string, Inspection>();
+  let pending = [...chunk];
+  while (pending.length) {
+    const { found, began } = await run(pending);
+    const stopped = pending.findIndex((r) => found.get(r.key)?.error !== undefined);
+    for (const r of stopped < 0 ? pending : pending.slice(0, stopped)) results.set(r.key, found.get(r.key)!);
+    if (stopped < 0) break;
+    const offender = pending[stopped];
+    if (began.has(offender.key) || pending.length === 1) {
+      results.set(offender.key, found.get(offender.key)!);
+      pending = pending.slice(stopped + 1);
+      continue;
+    }
+    const rest = pending.slice(stopped);
+    const half = Math.ceil(rest.length / 2);
+    for (const part of [rest.slice(0, half), rest.slice(half)])
+      for (const [key, inspection] of await inspectIsolating(part, run)) results.set(key, inspection);
+    break;
+  }
+  return results;
+}
+
+/** One helper for `chunk`; a helper that could not even be started fails every request in it. */
+async function inspectChunkOnce(
+  engine: ContainerEngine,
+  image: string,
+  parent: ParentRepository | undefined,
+  chunk: readonly InspectionRequest[],
+): Promise<ChunkAnswer> {
+  try {
+    return await inspectChunk(engine, image, parent, chunk);
+  } catch (error) {
+    const failed = { error: `the helper container failed: ${(error as Error).message}` };
+    return { found: new Map(chunk.map((r) => [r.key, failed])), began: new Set() };
+  }
 }
 
 async function inspectChunk(
@@ -178,7 +234,7 @@ async function inspectChunk(
   image: string,
   parent: ParentRepository | undefined,
   chunk: readonly InspectionRequest[],
-): Promise<Map<string, Inspection>> {
+): Promise<ChunkAnswer> {
   const token = randomBytes(16).toString('hex');
   const mounts: Mount[] = parent ? objectStoreMounts(parent) : [];
   const args: string[] = [];
@@ -220,13 +276,15 @@ async function inspectChunk(
           ...args,
         ],
       }),
-      { stdoutFile: { path: out, maxBytes: OUTPUT_MAX } },
+      { stdoutFile: { path: out, maxBytes: OUTPUT_PER_SANDBOX * chunk.length } },
     );
     const stdout = await fs.readFile(out);
     const failure = result.overLimit
-      ? `the helper container wrote more than ${OUTPUT_MAX} bytes`
+      ? `the helper container wrote more than ${OUTPUT_PER_SANDBOX} bytes for it`
       : `the helper container stopped (exit ${result.exitCode}): ${result.stderrTail.slice(-1)[0] ?? ''}`.trim();
-    return readInspections(parseFrames(stdout, token), chunk, failure);
+    const frames = parseFrames(stdout, token);
+    const began = new Set(frames.filter((f) => f.key === 'begin').map((f) => chunk[Number(f.index)]?.key));
+    return { found: readInspections(frames, chunk, failure), began };
   } finally {
     clearTimeout(timer);
     await fs.rm(dir, { recursive: true, force: true });
@@ -275,6 +333,10 @@ export function readInspections(
     const text = (key: string) => records.find((r) => r.key === key)?.value.toString('utf8');
     if (text('done') !== 'ok') {
       results.set(request.key, { error: failure });
+      return;
+    }
+    if (records.reduce((sum, r) => sum + r.value.length, 0) > OUTPUT_PER_SANDBOX) {
+      results.set(request.key, { error: `the helper wrote more than ${OUTPUT_PER_SANDBOX} bytes for it` });
       return;
     }
     const inspection: Inspection = {};

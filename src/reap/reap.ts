@@ -197,7 +197,12 @@ export async function lookCloser(
   if (stale.length === 0) return new Map();
   // What runs now first: the work checks start helper containers of their own, which use the volumes.
   const usage = await observeUsage(deps.engine);
-  const reasons = await inParallel(stale, 16, (s) => inUseReason(s, usage));
+  // A sandbox whose use cannot be told is taken for in use (kept), and the others go on.
+  const reasons = await inParallel(stale, 16, (s) =>
+    inUseReason(s, usage).catch(
+      (error: unknown) => `its use could not be told: ${JSON.stringify((error as Error).message)}`,
+    ),
+  );
   const free = stale.filter((s, i) => {
     facts.get(s.key)!.inUse = reasons[i];
     return !reasons[i];
