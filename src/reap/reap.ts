@@ -3,6 +3,7 @@
 // @actions/core: the action and a CLI both drive it through a Ui.
 import type { EngineName } from '../engine/engine.js';
 import { ContainerEngine } from '../engine/engine.js';
+import { controlledHelperImage } from '../engine/helper-image.js';
 import { Git } from '../engine/git.js';
 import type { ReapSettings } from '../settings.js';
 import { silentUi, type Ui } from '../run/ui.js';
@@ -21,7 +22,10 @@ export interface ReapOptions {
   worktreeRoot: string;
   volumePrefix: string;
   engine: EngineName;
-  /** Image (sh, git, du, tar) of the helper containers that look into volumes. */
+  /**
+   * Run mode's image. The reaper never runs it: its helpers run an image made from the runner's own
+   * programs (engine/helper-image.ts), so that no image can lie about a sandbox's work.
+   */
   image: string;
   retention: RetentionPolicy;
   dryRun: boolean;
@@ -81,6 +85,8 @@ export async function reap(options: ReapOptions, ui: Ui = silentUi): Promise<Rea
   const nowMs = options.now ?? Date.now();
   const git = await Git.create();
   const engine = new ContainerEngine(options.engine);
+  // The helpers that look into sandboxes run the runner's own programs, never the `image` input's.
+  const helperImage = await controlledHelperImage(engine);
   const scan = await ui.group('Scan', async () => {
     const started = Date.now();
     const found = await scanSandboxes({
@@ -88,7 +94,7 @@ export async function reap(options: ReapOptions, ui: Ui = silentUi): Promise<Rea
       volumePrefix: options.volumePrefix,
       git,
       engine,
-      image: options.image,
+      image: helperImage,
     });
     ui.info(
       `Found ${found.sandboxes.length} entries under ${found.root} and in volumes ${options.volumePrefix}-* (${elapsed(started)}).`,
@@ -101,7 +107,7 @@ export async function reap(options: ReapOptions, ui: Ui = silentUi): Promise<Rea
   const facts = new Map<string, SandboxFacts>(scan.sandboxes.map((s) => [s.key, factsOf(s)]));
   const reports = await ui.group(`Look at ${stale.length} stale sandbox(es)`, async () => {
     const started = Date.now();
-    const looked = await lookCloser(stale, facts, { git, engine, image: options.image });
+    const looked = await lookCloser(stale, facts, { git, engine, image: helperImage });
     const proved = [...looked.values()].filter((r) => r.provedByFilesystem).length;
     ui.info(
       `In use, work and size checked (${elapsed(started)}; ${proved} proved clean by the filesystem alone, ${looked.size - proved} looked at by the parent or a helper container).`,
@@ -133,7 +139,7 @@ export async function reap(options: ReapOptions, ui: Ui = silentUi): Promise<Rea
       const done = await carryOut(removals, {
         git,
         engine,
-        image: options.image,
+        image: helperImage,
         root: scan.root,
         archiveDir: options.archiveDir,
         now: new Date(nowMs),
