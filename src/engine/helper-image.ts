@@ -146,7 +146,9 @@ export async function helperLayerEntries(): Promise<LayerEntry[]> {
   }
   for (const lib of libraries) addFile(lib, lib);
   // git runs its own sub-commands (pack-objects for a bundle) from its exec path.
-  const execPath = (await runProcess(gitPath, ['--exec-path'], { env: { PATH: CONTAINER_PATH } })).stdout.trim();
+  const execPath = (
+    await runProcess(gitPath, ['--exec-path'], { env: { PATH: CONTAINER_PATH } })
+  ).stdout.trim();
   if (path.isAbsolute(execPath) && execPath !== '/usr/bin') {
     addDirs(`${execPath}/git`);
     entries.set(`${execPath}/git`, { type: 'symlink', path: `${execPath}/git`, target: '/usr/bin/git' });
