@@ -63,6 +63,8 @@ export interface ReportedSandbox extends Decision {
   freedBytes?: number;
   archived?: string[];
   problems?: Array<{ path: string; error: string }>;
+  /** Its removal was decided but failed (detail says why): it is kept, and the others went on. */
+  failed?: boolean;
 }
 
 export interface ReapStats {
@@ -260,5 +262,6 @@ function report(d: Decision, dryRun: boolean, outcome: RemovalOutcome | undefine
   };
   if (outcome.status === 'removed') return { ...base, result: 'removed' };
   if (outcome.status === 'partly removed') return { ...base, result: 'partly removed' };
+  if (outcome.status === 'not removed') return { ...base, result: 'kept', failed: true };
   return { ...base, result: 'kept' };
 }
