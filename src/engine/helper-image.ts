@@ -142,8 +142,8 @@ export async function helperLayerEntries(): Promise<LayerEntry[]> {
   });
   HELPER_PROGRAMS.forEach((program, n) => addFile(`/usr/bin/${program}`, found[n]));
   const gitPath = found[HELPER_PROGRAMS.indexOf('git')];
-  // ldd for every program at once: a few milliseconds each, the start-up of every reap pays for them.
-  const libraries = new Set((await Promise.all(found.map(sharedLibraries))).flat());
+  // One ldd for every program: the start-up of every reap pays for it.
+  const libraries = new Set(await sharedLibraries([...new Set(found)]));
   for (const lib of libraries) addFile(lib, lib);
   // git runs its own sub-commands (pack-objects for a bundle) from its exec path.
   const execPath = (
@@ -174,20 +174,22 @@ function hostProgram(name: string): string | undefined {
   return undefined;
 }
 
-/** The shared libraries `ldd` says a program loads (none for a static program). */
-async function sharedLibraries(program: string): Promise<string[]> {
+/** The shared libraries `ldd` says these programs load (none for a static program). */
+async function sharedLibraries(programs: readonly string[]): Promise<string[]> {
   const result = await withTimeout(
-    runProcess('ldd', [program], { env: { PATH: '/usr/bin:/bin', LC_ALL: 'C' } }),
+    runProcess('ldd', ['--', ...programs], { env: { PATH: '/usr/bin:/bin', LC_ALL: 'C' } }),
     LDD_TIMEOUT_MS,
     'ldd',
   );
-  if (result.exitCode !== 0) {
-    if (/not a dynamic executable|statically linked/.test(result.stdout + result.stderr)) return [];
-    throw new Error(`ldd ${program} failed: ${result.stderr.trim().split('\n')[0]}`);
-  }
+  const text = result.stdout + result.stderr;
+  // With several files, ldd exits 1 when any is static ("not a dynamic executable"): that one has none.
+  if (result.exitCode !== 0 && !/not a dynamic executable|statically linked/.test(text))
+    throw new Error(`ldd failed: ${result.stderr.trim().split('\n')[0]}`);
+  const missing = /^\s+(\S+) => not found/m.exec(result.stdout);
+  if (missing) throw new Error(`ldd finds no ${missing[1]} for the helper image`);
   const libraries: string[] = [];
   for (const line of result.stdout.split('\n')) {
-    const match = /(?:=>\s*)?(\/\S+)\s+\(0x/.exec(line);
+    const match = /^\s+(?:\S+\s+=>\s*)?(\/\S+)\s+\(0x/.exec(line);
     if (match) libraries.push(match[1]);
   }
   return libraries;
