@@ -29,6 +29,7 @@ import {
   OPERATION_MARKS,
   parseHead,
   MAX_REFS,
+  PACKED_REFS_MAX,
   type HeadReading,
 } from './sandbox-files.js';
 import type { CheckResult } from './work-finding.js';
@@ -125,6 +126,7 @@ work() {
   i="$1"; wt="$2"; gd="$2/.git"; g="$tmp/g$i"
   if [ -L "$wt" ] || [ ! -d "$wt" ] || [ -L "$gd" ] || [ ! -d "$gd" ]; then val "$i" work-error "its work tree or .git folder is missing"; return; fi
   if [ "$(find "$gd/refs" 2>/dev/null | head -n ${MAX_REFS + 2} | wc -l)" -gt ${MAX_REFS + 1} ]; then val "$i" work-error "it has more than ${MAX_REFS} refs"; return; fi
+  if [ -f "$gd/packed-refs" ] && [ "$(head -c ${PACKED_REFS_MAX + 1} -- "$gd/packed-refs" | wc -c | tr -d ' ')" -gt ${PACKED_REFS_MAX} ]; then val "$i" work-error "its packed-refs is larger than ${PACKED_REFS_MAX} bytes"; return; fi
   mkdir -p "$g/refs" "$g/info" "$g/objects"
   for f in HEAD packed-refs info/exclude; do
     if [ -f "$gd/$f" ] && [ ! -L "$gd/$f" ]; then cp -- "$gd/$f" "$g/$f"; fi

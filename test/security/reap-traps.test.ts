@@ -169,6 +169,11 @@ describe('the reaper against traps, bombs and a lying image (bundle, as the runn
       transientName: 'exploration-0000e004',
       ageDays: 100,
     });
+    // A bigger bomb: 700,000 tags, a packed-refs file past what the helper copies (32 MiB).
+    const big = await makeVolumeSandbox(parent, prefix, {
+      transientName: 'exploration-0000e005',
+      ageDays: 100,
+    });
     inVolumeSandbox(dirty, 'echo draft > "$1/draft.txt"');
     gitInVolume(unsaved, 'commit --quiet --allow-empty -m "a commit on no remote"');
     // 450,000 tags, written straight into packed-refs (sorted names, one commit).
@@ -176,8 +181,12 @@ describe('the reaper against traps, bombs and a lying image (bundle, as the runn
       bomb,
       `cd "$1" && sha=$(git -c safe.directory='*' rev-parse HEAD) && { echo '# pack-refs with: peeled fully-peeled sorted '; seq -f "$sha refs/tags/t%07.0f" 1 450000; } > .git/packed-refs && wc -l < .git/packed-refs`,
     );
+    inVolumeSandbox(
+      big,
+      `cd "$1" && sha=$(git -c safe.directory='*' rev-parse HEAD) && { echo '# pack-refs with: peeled fully-peeled sorted '; seq -f "$sha refs/tags/t%07.0f" 1 700000; } > .git/packed-refs`,
+    );
     // The writes above were activity: age them all again.
-    for (const made of [bomb, clean, dirty, unsaved])
+    for (const made of [bomb, clean, dirty, unsaved, big])
       inVolumeSandbox(
         made,
         `for p in "$1" ${SIGNAL_FILES.map((f) => `"$1/.git/${f}"`).join(' ')}; do touch -c -h -d @${Math.floor((Date.now() - 100 * DAY) / 1000)} "$p"; done`,
@@ -206,7 +215,11 @@ describe('the reaper against traps, bombs and a lying image (bundle, as the runn
     // The bomb: kept, and why.
     expect(v.get('exploration-0000e001')).toMatchObject({ reaped: false });
     expect(v.get('exploration-0000e001')!.reason).toMatch(/more than 20000 refs/);
-    expect(volumesWithPrefix(prefix).sort()).toEqual([bomb.volume, dirty.volume, unsaved.volume].sort());
+    expect(v.get('exploration-0000e005')).toMatchObject({ reaped: false });
+    expect(v.get('exploration-0000e005')!.reason).toMatch(/packed-refs is larger than/);
+    expect(volumesWithPrefix(prefix).sort()).toEqual(
+      [bomb.volume, dirty.volume, unsaved.volume, big.volume].sort(),
+    );
     // Bounds: under 120 s, and the action itself under 200 MB resident (the bomb's 18 MB of object names
     // never reach it).
     expect(seconds).toBeLessThan(120);
