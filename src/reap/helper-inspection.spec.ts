@@ -133,6 +133,21 @@ describe('inspectIsolating: one sandbox never takes the others with it', () => {
     expect(calls.length).toBeLessThanOrEqual(8);
   });
 
+  it('does not run again the sandboxes a helper finished after one that wrote too much', async () => {
+    const calls: number[] = [];
+    const run = async (part: readonly InspectionRequest[]): Promise<ChunkAnswer> => {
+      calls.push(part.length);
+      const found = new Map<string, Inspection>(
+        part.map((r) => [r.key, r.key === 's1' ? { error: 'more than its share' } : { sizeBytes: 1 }]),
+      );
+      return { found, began: new Set(part.map((r) => r.key)) };
+    };
+    const result = await inspectIsolating(requests(4), run);
+    expect(result.get('s1')).toEqual({ error: 'more than its share' });
+    for (const key of ['s0', 's2', 's3']) expect(result.get(key)).toEqual({ sizeBytes: 1 });
+    expect(calls).toEqual([4]);
+  });
+
   it('refuses a verdict to a sandbox that wrote more than its own share', () => {
     const big = Buffer.alloc(OUTPUT_PER_SANDBOX + 1, 0x31);
     const out = Buffer.concat([rec('0', 'operation', big), ...work('0', '0'), ...work('1', '0')]);

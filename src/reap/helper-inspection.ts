@@ -198,18 +198,19 @@ export async function inspectIsolating(
   let pending = [...chunk];
   while (pending.length) {
     const { found, began } = await run(pending);
-    const stopped = pending.findIndex((r) => found.get(r.key)?.error !== undefined);
-    for (const r of stopped < 0 ? pending : pending.slice(0, stopped)) results.set(r.key, found.get(r.key)!);
-    if (stopped < 0) break;
-    const offender = pending[stopped];
-    if (began.has(offender.key) || pending.length === 1) {
+    const failed = pending.filter((r) => found.get(r.key)?.error !== undefined);
+    for (const r of pending) if (!failed.includes(r)) results.set(r.key, found.get(r.key)!);
+    if (!failed.length) break;
+    // The helper works in order: the first that failed is the one it was at, the rest it never reached
+    // (or, done, wrote more than their share: they fail again alone).
+    const [offender, ...rest] = failed;
+    if (began.has(offender.key) || failed.length === 1) {
       results.set(offender.key, found.get(offender.key)!);
-      pending = pending.slice(stopped + 1);
+      pending = rest;
       continue;
     }
-    const rest = pending.slice(stopped);
-    const half = Math.ceil(rest.length / 2);
-    for (const part of [rest.slice(0, half), rest.slice(half)])
+    const half = Math.ceil(failed.length / 2);
+    for (const part of [failed.slice(0, half), failed.slice(half)])
       for (const [key, inspection] of await inspectIsolating(part, run)) results.set(key, inspection);
     break;
   }
