@@ -85,10 +85,10 @@ export interface ReapResult {
 
 export async function reap(options: ReapOptions, ui: Ui = silentUi): Promise<ReapResult> {
   const nowMs = options.now ?? Date.now();
-  const git = await Git.create();
   const engine = new ContainerEngine(options.engine);
-  // The helpers that look into sandboxes run the runner's own programs, never the `image` input's.
-  const helperImage = await controlledHelperImage(engine);
+  // The helpers that look into sandboxes run the runner's own programs, never the `image` input's (the
+  // image is found, or made, while git's version is checked).
+  const [git, helperImage] = await Promise.all([Git.create(), controlledHelperImage(engine)]);
   const scan = await ui.group('Scan', async () => {
     const started = Date.now();
     const found = await scanSandboxes({
