@@ -34,5 +34,11 @@ export async function reapAction(settings: ReapSettings): Promise<ReapResult> {
     core.warning(
       `${failed.length} sandbox(es) could only be partly removed; what is left is reported as not a sandbox from now on: ${failed.map((s) => s.where).join(', ')}`,
     );
+  // A sandbox that could not be removed is kept with its reason: a normal outcome, not the step's failure.
+  const notRemoved = result.sandboxes.filter((s) => s.failed);
+  if (notRemoved.length)
+    core.warning(
+      `${notRemoved.length} sandbox(es) could not be removed and are kept: ${notRemoved.map((s) => `${s.where} (${JSON.stringify(s.detail ?? '')})`).join(', ')}`,
+    );
   return result;
 }

@@ -15,6 +15,11 @@ export async function reapCommand(settings: ReapSettings, json: boolean): Promis
     ui.warning(
       `${partly.length} sandbox(es) could only be partly removed: ${partly.map((s) => s.where).join(', ')}`,
     );
+  const notRemoved = result.sandboxes.filter((s) => s.failed);
+  if (notRemoved.length)
+    ui.warning(
+      `${notRemoved.length} sandbox(es) could not be removed and are kept: ${notRemoved.map((s) => `${s.where} (${JSON.stringify(s.detail ?? '')})`).join(', ')}`,
+    );
 }
 
 export function reapJson(result: ReapResult) {

@@ -94,28 +94,25 @@ interface DiskBatch {
  * (its folders emptied by the remover). When the last of a batch is through, the parent forgets the
  * batch's sandboxes, the outcomes are logged and the locks released, while the pipeline goes on with the
  * next ones; batches finish one after the other.
+ * One sandbox that fails in any step gets an outcome that says why, and every other goes on: a failure
+ * is never the whole run's.
  */
 async function removeDiskSandboxes(
   removals: readonly Removal[],
   deps: ExecuteDeps & { remover: Remover },
   outcomes: Map<string, RemovalOutcome>,
 ): Promise<void> {
-  let failure: { error: unknown } | undefined;
   let finishing: Promise<void> = Promise.resolve();
   const finish = (batch: DiskBatch) => {
     finishing = finishing.then(async () => {
       try {
-        // The removed folders' records, a parent at a time; then the project folders left empty.
-        await forgetSandboxes(deps.git, batch.forget.sandboxes);
-        for (const dir of batch.forget.projectDirs) await removeEmptyProjectDir(dir);
+        await forgetBatch(batch, deps);
+        for (const dir of batch.forget.projectDirs) await removeEmptyProjectDir(dir).catch(() => undefined); // an empty folder left is harmless
         batch.removals.forEach((removal, n) => {
-          const outcome = batch.done[n];
-          if (!outcome) return;
+          const outcome = batch.done[n] ?? failed('its removal did not finish');
           outcomes.set(removal.decision.key, outcome);
           deps.log(describe(removal.decision, outcome));
         });
-      } catch (error) {
-        failure ??= { error };
       } finally {
         await release(batch.locks);
       }
@@ -132,8 +129,6 @@ async function removeDiskSandboxes(
   // Twice what the remover walks at once: the next ones are locked and looked at again meanwhile.
   await inParallel(items, 2 * deps.remover.walks, async ({ batch, removal, n }) => {
     try {
-      // After a failure, nothing more is attempted (what was removed is still reported).
-      if (failure) return;
       const held = (batch.locks[n] = await lock(removal.sandbox));
       if ('refused' in held) batch.done[n] = skipped(held.refused);
       else {
@@ -142,13 +137,39 @@ async function removeDiskSandboxes(
         batch.done[n] = await removeOne(removal, activity, { ...deps, forget: batch.forget });
       }
     } catch (error) {
-      failure ??= { error };
+      batch.done[n] = failed((error as Error).message);
     } finally {
       if (--batch.left === 0) finish(batch);
     }
   });
   await finishing;
-  if (failure) throw failure.error;
+}
+
+/**
+ * The parent forgets the batch's removed sandboxes, together; when that fails, one at a time, so that one
+ * sandbox whose records cannot be dropped leaves the others' dropped (its own outcome says so).
+ */
+async function forgetBatch(batch: DiskBatch, deps: ExecuteDeps): Promise<void> {
+  const { sandboxes } = batch.forget;
+  if (!sandboxes.length) return;
+  try {
+    await forgetSandboxes(deps.git, sandboxes);
+    return;
+  } catch {
+    // one at a time below
+  }
+  for (const sandbox of sandboxes) {
+    try {
+      await forgetSandboxes(deps.git, [sandbox]);
+    } catch (error) {
+      const n = batch.removals.findIndex((r) => r.sandbox.location === sandbox);
+      const outcome = batch.done[n];
+      if (outcome) {
+        outcome.status = 'partly removed';
+        outcome.detail = `its folders went, but its parent's records of it could not be dropped (${(error as Error).message})`;
+      }
+    }
+  }
 }
 
 /** The removals in batches of one parent each (orphans and sandboxes without a parent together). */
@@ -184,7 +205,9 @@ async function removeVolumeBatch(
     const done = await inParallel(batch, REMOVALS_IN_FLIGHT, async (removal) => {
       const held = locks[batch.indexOf(removal)];
       if ('refused' in held) return skipped(held.refused);
-      return removeOne(removal, activity.get(removal.sandbox.key), { ...deps, forget });
+      return removeOne(removal, activity.get(removal.sandbox.key), { ...deps, forget }).catch(
+        (error: unknown) => failed((error as Error).message),
+      );
     });
     batch.forEach((removal, n) => {
       outcomes.set(removal.decision.key, done[n]);
@@ -244,6 +267,10 @@ async function volumeActivity(
 
 function skipped(detail: string): RemovalOutcome {
   return { status: 'skipped', detail, freedBytes: 0, archived: [], problems: [] };
+}
+
+function failed(detail: string): RemovalOutcome {
+  return { status: 'not removed', detail, freedBytes: 0, archived: [], problems: [] };
 }
 
 async function removeOne(

@@ -1,4 +1,13 @@
-import { parseFrames, parseSignal, readInspections, type InspectionRequest } from './helper-inspection.js';
+import {
+  inspectIsolating,
+  OUTPUT_PER_SANDBOX,
+  parseFrames,
+  parseSignal,
+  readInspections,
+  type ChunkAnswer,
+  type Inspection,
+  type InspectionRequest,
+} from './helper-inspection.js';
 
 const TOKEN = 'a'.repeat(32);
 const rec = (index: string, key: string, value: string | Buffer) => {
@@ -73,5 +82,77 @@ describe('parseSignal', () => {
     expect(parseSignal('l')).toEqual({ type: 'link' });
     expect(parseSignal('n')).toEqual({ type: 'none' });
     expect(parseSignal('f 12; rm -rf /')).toEqual({ type: 'other' });
+  });
+});
+
+describe('inspectIsolating: one sandbox never takes the others with it', () => {
+  const requests = (n: number): InspectionRequest[] =>
+    Array.from({ length: n }, (_, i) => ({ key: `s${i}`, target: { volume: `v${i}`, name: `s${i}` } }));
+
+  /** A helper that works through its part in order and dies at `bad` (after beginning it, or before). */
+  function helper(bad: Set<string>, beginsBad: boolean) {
+    const calls: string[][] = [];
+    const run = async (part: readonly InspectionRequest[]): Promise<ChunkAnswer> => {
+      calls.push(part.map((r) => r.key));
+      const found = new Map<string, Inspection>();
+      const began = new Set<string>();
+      let dead = false;
+      for (const r of part) {
+        if (!dead && bad.has(r.key)) {
+          dead = true;
+          if (beginsBad) began.add(r.key);
+        }
+        if (dead) found.set(r.key, { error: 'the helper died' });
+        else {
+          began.add(r.key);
+          found.set(r.key, { sizeBytes: 1 });
+        }
+      }
+      return { found, began };
+    };
+    return { run, calls };
+  }
+
+  it('keeps the error of the sandbox the helper died at, and gives the rest a new helper', async () => {
+    const { run, calls } = helper(new Set(['s2']), true);
+    const result = await inspectIsolating(requests(6), run);
+    expect(result.get('s2')).toEqual({ error: 'the helper died' });
+    for (const key of ['s0', 's1', 's3', 's4', 's5']) expect(result.get(key)).toEqual({ sizeBytes: 1 });
+    expect(calls).toEqual([
+      ['s0', 's1', 's2', 's3', 's4', 's5'],
+      ['s3', 's4', 's5'],
+    ]);
+  });
+
+  it('halves a batch whose helper died before it began any sandbox, down to the one to blame', async () => {
+    const { run, calls } = helper(new Set(['s5']), false);
+    const result = await inspectIsolating(requests(8), run);
+    expect(result.get('s5')).toEqual({ error: 'the helper died' });
+    for (const key of ['s0', 's1', 's2', 's3', 's4', 's6', 's7'])
+      expect(result.get(key)).toEqual({ sizeBytes: 1 });
+    expect(calls.length).toBeLessThanOrEqual(8);
+  });
+
+  it('does not run again the sandboxes a helper finished after one that wrote too much', async () => {
+    const calls: number[] = [];
+    const run = async (part: readonly InspectionRequest[]): Promise<ChunkAnswer> => {
+      calls.push(part.length);
+      const found = new Map<string, Inspection>(
+        part.map((r) => [r.key, r.key === 's1' ? { error: 'more than its share' } : { sizeBytes: 1 }]),
+      );
+      return { found, began: new Set(part.map((r) => r.key)) };
+    };
+    const result = await inspectIsolating(requests(4), run);
+    expect(result.get('s1')).toEqual({ error: 'more than its share' });
+    for (const key of ['s0', 's2', 's3']) expect(result.get(key)).toEqual({ sizeBytes: 1 });
+    expect(calls).toEqual([4]);
+  });
+
+  it('refuses a verdict to a sandbox that wrote more than its own share', () => {
+    const big = Buffer.alloc(OUTPUT_PER_SANDBOX + 1, 0x31);
+    const out = Buffer.concat([rec('0', 'operation', big), ...work('0', '0'), ...work('1', '0')]);
+    const result = readInspections(parseFrames(out, TOKEN), chunk, 'x');
+    expect(result.get('a')?.error).toMatch(/more than/);
+    expect(result.get('b')?.work).toMatchObject({ uncommitted: { value: 0 } });
   });
 });

@@ -30,12 +30,19 @@ import {
   OPERATION_MARKS,
   parseHead,
   MAX_REFS,
+  PACKED_REFS_MAX,
   type HeadReading,
 } from './sandbox-files.js';
 import type { CheckResult } from './work-finding.js';
+import { sandboxText } from '../ui/sandbox-text.js';
 
 export const SANDBOXES_PER_HELPER = 48;
-const OUTPUT_MAX = 16 * 1024 * 1024;
+/**
+ * What one sandbox may write: its refs (at most MAX_REFS object names, which the script checks itself)
+ * and a few short records. The helper's budget is this times its sandboxes, so one sandbox never spends
+ * another's share; a sandbox that writes more than its own share gets no verdict.
+ */
+export const OUTPUT_PER_SANDBOX = MAX_REFS * 41 + 256 * 1024;
 
 export type InspectionTarget = { volume: string; name: string } | { hostPath: string };
 
@@ -124,6 +131,7 @@ work() {
   i="$1"; wt="$2"; gd="$2/.git"; g="$tmp/g$i"
   if [ -L "$wt" ] || [ ! -d "$wt" ] || [ -L "$gd" ] || [ ! -d "$gd" ]; then val "$i" work-error "its work tree or .git folder is missing"; return; fi
   if [ "$(find "$gd/refs" 2>/dev/null | head -n ${MAX_REFS + 2} | wc -l)" -gt ${MAX_REFS + 1} ]; then val "$i" work-error "it has more than ${MAX_REFS} refs"; return; fi
+  if [ -f "$gd/packed-refs" ] && [ "$(head -c ${PACKED_REFS_MAX + 1} -- "$gd/packed-refs" | wc -c | tr -d ' ')" -gt ${PACKED_REFS_MAX} ]; then val "$i" work-error "its packed-refs is larger than ${PACKED_REFS_MAX} bytes"; return; fi
   mkdir -p "$g/refs" "$g/info" "$g/objects"
   for f in HEAD packed-refs info/exclude; do
     if [ -f "$gd/$f" ] && [ ! -L "$gd/$f" ]; then cp -- "$gd/$f" "$g/$f"; fi
@@ -137,8 +145,10 @@ work() {
     export GIT_DIR="$g" GIT_WORK_TREE="$wt" GIT_INDEX_FILE="$gd/index" GIT_OBJECT_DIRECTORY="$gd/objects" GIT_ALTERNATE_OBJECT_DIRECTORIES="$alts"
     git rev-parse --verify --quiet HEAD > "$tmp/head" 2>/dev/null || : > "$tmp/head"
     git for-each-ref --format='%(objectname)' > "$tmp/refs" 2>/dev/null; echo $? > "$tmp/refs-rc"
+    if [ "$(wc -l < "$tmp/refs" | tr -d ' ')" -gt ${MAX_REFS} ]; then exit 3; fi
     git status --porcelain=v1 -z --untracked-files=all --no-renames --ignore-submodules=dirty > "$tmp/status" 2>/dev/null; echo $? > "$tmp/status-rc"
   )
+  if [ $? -eq 3 ]; then val "$i" work-error "it has more than ${MAX_REFS} refs"; rm -rf -- "$g" "$tmp/refs"; return; fi
   rec "$i" head "$tmp/head"
   rec "$i" refs-rc "$tmp/refs-rc"
   rec "$i" refs "$tmp/refs"
@@ -148,6 +158,7 @@ work() {
 }
 while [ $# -ge 4 ]; do
   i="$1"; what="$2"; top="$3"; wt="$4"; shift 4
+  val "$i" begin ok
   case "$what" in *s*) signals "$i" "$wt" ;; esac
   case "$what" in *w*) work "$i" "$wt" ;; esac
   case "$what" in *d*) val "$i" size "$(du -sk -- "$top" 2>/dev/null | cut -f1)" ;; esac
@@ -165,16 +176,65 @@ export async function inspectInHelpers(
   const results = new Map<string, Inspection>();
   for (let i = 0; i < requests.length; i += SANDBOXES_PER_HELPER) {
     const chunk = requests.slice(i, i + SANDBOXES_PER_HELPER);
-    let found: Map<string, Inspection>;
-    try {
-      found = await inspectChunk(engine, image, parent, chunk);
-    } catch (error) {
-      const failed = { error: `the helper container failed: ${(error as Error).message}` };
-      found = new Map(chunk.map((r) => [r.key, failed]));
-    }
-    for (const [key, inspection] of found) results.set(key, inspection);
+    const run = (part: readonly InspectionRequest[]) => inspectChunkOnce(engine, image, parent, part);
+    for (const [key, inspection] of await inspectIsolating(chunk, run)) results.set(key, inspection);
   }
   return results;
+}
+
+/** One helper's answer: each request's inspection, and which requests it began (in order). */
+export interface ChunkAnswer {
+  found: Map<string, Inspection>;
+  began: Set<string>;
+}
+
+/**
+ * A batch in one helper; when the helper fails part of the way, the sandbox it was at keeps its error
+ * and the ones it never reached go to a new helper, so one sandbox (too much output, a hang, a crash)
+ * never takes the others' verdicts with it. A helper that failed before it began any sandbox says
+ * nothing about which one was to blame: the batch is halved until each part gets through or is one
+ * sandbox alone.
+ */
+export async function inspectIsolating(
+  chunk: readonly InspectionRequest[],
+  run: (part: readonly InspectionRequest[]) => Promise<ChunkAnswer>,
+): Promise<Map<string, Inspection>> {
+  const results = new Map<string, Inspection>();
+  let pending = [...chunk];
+  while (pending.length) {
+    const { found, began } = await run(pending);
+    const failed = pending.filter((r) => found.get(r.key)?.error !== undefined);
+    for (const r of pending) if (!failed.includes(r)) results.set(r.key, found.get(r.key)!);
+    if (!failed.length) break;
+    // The helper works in order: the first that failed is the one it was at, the rest it never reached
+    // (or, done, wrote more than their share: they fail again alone).
+    const [offender, ...rest] = failed;
+    if (began.has(offender.key) || failed.length === 1) {
+      results.set(offender.key, found.get(offender.key)!);
+      pending = rest;
+      continue;
+    }
+    const half = Math.ceil(failed.length / 2);
+    for (const part of [failed.slice(0, half), failed.slice(half)])
+      for (const [key, inspection] of await inspectIsolating(part, run)) results.set(key, inspection);
+    break;
+  }
+  return results;
+}
+
+/** One helper for `chunk`; a helper that could not even be started fails every request in it. */
+async function inspectChunkOnce(
+  engine: ContainerEngine,
+  image: string,
+  parent: ParentRepository | undefined,
+  chunk: readonly InspectionRequest[],
+): Promise<ChunkAnswer> {
+  try {
+    return await inspectChunk(engine, image, parent, chunk);
+  } catch (error) {
+    const failed = { error: `the helper container failed: ${(error as Error).message}` };
+    return { found: new Map(chunk.map((r) => [r.key, failed])), began: new Set() };
+  }
 }
 
 async function inspectChunk(
@@ -182,7 +242,7 @@ async function inspectChunk(
   image: string,
   parent: ParentRepository | undefined,
   chunk: readonly InspectionRequest[],
-): Promise<Map<string, Inspection>> {
+): Promise<ChunkAnswer> {
   const token = randomBytes(16).toString('hex');
   const mounts: Mount[] = parent ? objectStoreMounts(parent) : [];
   const args: string[] = [];
@@ -229,18 +289,20 @@ async function inspectChunk(
           consequence: 'the sandboxes it had not finished with are kept',
           unmapped: true,
         },
-        { stdoutFile: { path: out, maxBytes: OUTPUT_MAX } },
+        { stdoutFile: { path: out, maxBytes: OUTPUT_PER_SANDBOX * chunk.length } },
       );
       failure = result.overLimit
-        ? `the helper container wrote more than ${OUTPUT_MAX} bytes`
-        : `the helper container stopped (exit ${result.exitCode}): ${result.stderrTail.slice(-1)[0] ?? ''}`.trim();
+        ? `the helper container wrote more than ${OUTPUT_PER_SANDBOX} bytes for it`
+        : `the helper container stopped (exit ${result.exitCode}): ${sandboxText(result.stderrTail.slice(-1)[0] ?? '', 500)}`.trim();
     } catch (error) {
       // Out of time: what it said about the sandboxes it finished with still counts.
       if (!(error instanceof TimeLimitError)) throw error;
       failure = error.message;
     }
     const stdout = await fs.readFile(out);
-    return readInspections(parseFrames(stdout, token), chunk, failure);
+    const frames = parseFrames(stdout, token);
+    const began = new Set(frames.filter((f) => f.key === 'begin').map((f) => chunk[Number(f.index)]?.key));
+    return { found: readInspections(frames, chunk, failure), began };
   } finally {
     await fs.rm(dir, { recursive: true, force: true });
   }
@@ -288,6 +350,10 @@ export function readInspections(
     const text = (key: string) => records.find((r) => r.key === key)?.value.toString('utf8');
     if (text('done') !== 'ok') {
       results.set(request.key, { error: failure });
+      return;
+    }
+    if (records.reduce((sum, r) => sum + r.value.length, 0) > OUTPUT_PER_SANDBOX) {
+      results.set(request.key, { error: `the helper wrote more than ${OUTPUT_PER_SANDBOX} bytes for it` });
       return;
     }
     const inspection: Inspection = {};

@@ -3,6 +3,7 @@
 // @actions/core: the action and a CLI both drive it through a Ui.
 import type { EngineName } from '../engine/engine.js';
 import { ContainerEngine } from '../engine/engine.js';
+import { controlledHelperImage } from '../engine/helper-image.js';
 import { Git } from '../engine/git.js';
 import type { ReapSettings } from '../settings.js';
 import { silentUi, type Ui } from '../ui/ui.js';
@@ -22,7 +23,10 @@ export interface ReapOptions {
   worktreeRoot: string;
   volumePrefix: string;
   engine: EngineName;
-  /** Image (sh, git, du, tar) of the helper containers that look into volumes. */
+  /**
+   * Run mode's image. The reaper never runs it: its helpers run an image made from the runner's own
+   * programs (engine/helper-image.ts), so that no image can lie about a sandbox's work.
+   */
   image: string;
   retention: RetentionPolicy;
   dryRun: boolean;
@@ -60,6 +64,8 @@ export interface ReportedSandbox extends Decision {
   freedBytes?: number;
   archived?: string[];
   problems?: Array<{ path: string; error: string }>;
+  /** Its removal was decided but failed (detail says why): it is kept, and the others went on. */
+  failed?: boolean;
 }
 
 export interface ReapStats {
@@ -80,8 +86,10 @@ export interface ReapResult {
 
 export async function reap(options: ReapOptions, ui: Ui = silentUi): Promise<ReapResult> {
   const nowMs = options.now ?? Date.now();
-  const git = await Git.create();
   const engine = new ContainerEngine(options.engine);
+  // The helpers that look into sandboxes run the runner's own programs, never the `image` input's (the
+  // image is found, or made, while git's version is checked).
+  const [git, helperImage] = await Promise.all([Git.create(), controlledHelperImage(engine)]);
   const scan = await ui.group('Scan', async () => {
     const started = Date.now();
     const found = await scanSandboxes({
@@ -89,7 +97,7 @@ export async function reap(options: ReapOptions, ui: Ui = silentUi): Promise<Rea
       volumePrefix: options.volumePrefix,
       git,
       engine,
-      image: options.image,
+      image: helperImage,
     });
     ui.info(
       `Found ${found.sandboxes.length} entries under ${found.root} and in volumes ${options.volumePrefix}-* (${elapsed(started)}).`,
@@ -102,7 +110,7 @@ export async function reap(options: ReapOptions, ui: Ui = silentUi): Promise<Rea
   const facts = new Map<string, SandboxFacts>(scan.sandboxes.map((s) => [s.key, factsOf(s)]));
   const reports = await ui.group(`Look at ${stale.length} stale sandbox(es)`, async () => {
     const started = Date.now();
-    const looked = await lookCloser(stale, facts, { git, engine, image: options.image });
+    const looked = await lookCloser(stale, facts, { git, engine, image: helperImage });
     const proved = [...looked.values()].filter((r) => r.provedByFilesystem).length;
     ui.info(
       `In use, work and size checked (${elapsed(started)}; ${proved} proved clean by the filesystem alone, ${looked.size - proved} looked at by the parent or a helper container).`,
@@ -134,7 +142,7 @@ export async function reap(options: ReapOptions, ui: Ui = silentUi): Promise<Rea
       const done = await carryOut(removals, {
         git,
         engine,
-        image: options.image,
+        image: helperImage,
         root: scan.root,
         archiveDir: options.archiveDir,
         now: new Date(nowMs),
@@ -198,7 +206,12 @@ export async function lookCloser(
   if (stale.length === 0) return new Map();
   // What runs now first: the work checks start helper containers of their own, which use the volumes.
   const usage = await observeUsage(deps.engine);
-  const reasons = await inParallel(stale, 16, (s) => inUseReason(s, usage));
+  // A sandbox whose use cannot be told is taken for in use (kept), and the others go on.
+  const reasons = await inParallel(stale, 16, (s) =>
+    inUseReason(s, usage).catch(
+      (error: unknown) => `its use could not be told: ${JSON.stringify((error as Error).message)}`,
+    ),
+  );
   const free = stale.filter((s, i) => {
     facts.get(s.key)!.inUse = reasons[i];
     return !reasons[i];
@@ -250,5 +263,6 @@ function report(d: Decision, dryRun: boolean, outcome: RemovalOutcome | undefine
   };
   if (outcome.status === 'removed') return { ...base, result: 'removed' };
   if (outcome.status === 'partly removed') return { ...base, result: 'partly removed' };
+  if (outcome.status === 'not removed') return { ...base, result: 'kept', failed: true };
   return { ...base, result: 'kept' };
 }

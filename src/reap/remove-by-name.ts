@@ -5,6 +5,7 @@
 // judgement.
 import * as path from 'node:path';
 import { ContainerEngine, type EngineName } from '../engine/engine.js';
+import { controlledHelperImage } from '../engine/helper-image.js';
 import { Git } from '../engine/git.js';
 import type { Isolation } from '../settings.js';
 import { silentUi, type Ui } from '../ui/ui.js';
@@ -52,7 +53,10 @@ export interface RemoveByNameOptions extends SandboxQuery {
   worktreeRoot: string;
   volumePrefix: string;
   engine: EngineName;
-  /** Image (sh, git, du, tar) of the helper containers that look into volumes. */
+  /**
+   * Run mode's image. The reaper never runs it: its helpers run an image made from the runner's own
+   * programs (engine/helper-image.ts), so that no image can lie about a sandbox's work.
+   */
   image: string;
   /** Used for the class and age shown, never to refuse. */
   retention: RetentionPolicy;
@@ -94,13 +98,15 @@ export async function removeByName(
   const nowMs = options.now ?? Date.now();
   const git = await Git.create();
   const engine = new ContainerEngine(options.engine);
+  // The helpers that look into sandboxes run the runner's own programs, never the `image` input's.
+  const helperImage = await controlledHelperImage(engine);
   const scan = await ui.group('Scan', () =>
     scanSandboxes({
       worktreeRoot: options.worktreeRoot,
       volumePrefix: options.volumePrefix,
       git,
       engine,
-      image: options.image,
+      image: helperImage,
     }),
   );
   const warnings = scan.warnings;
@@ -116,7 +122,7 @@ export async function removeByName(
   const facts = factsOf(sandbox);
   if (!sandbox.notSandbox)
     await ui.group(`Check ${sandbox.project}/${sandbox.sandbox}`, () =>
-      lookCloser([sandbox], new Map([[sandbox.key, facts]]), { git, engine, image: options.image }),
+      lookCloser([sandbox], new Map([[sandbox.key, facts]]), { git, engine, image: helperImage }),
     );
   const decision = decideOnRequest(
     facts,
@@ -135,7 +141,7 @@ export async function removeByName(
     carryOut([{ decision, sandbox }], {
       git,
       engine,
-      image: options.image,
+      image: helperImage,
       root: scan.root,
       archiveDir: options.archiveDir,
       now: new Date(nowMs),

@@ -102,7 +102,12 @@ function code(error: unknown): string {
   return (error as NodeJS.ErrnoException).code ?? String(error);
 }
 
-/** Bytes a folder takes on disk (allocated blocks), walked like removal: no links followed, one filesystem. */
+/**
+ * Bytes a folder takes on disk (allocated blocks), walked like removal: no links followed, one filesystem.
+ * Undefined when any of it could not be read (a folder without search permission, a chain of folders
+ * deeper than PATH_MAX): a size is for the report only, so a sandbox that cannot be measured is reported
+ * unmeasured, never an error that stops the reap.
+ */
 export function measureTree(top: string): number | undefined {
   let total = 0;
   let device: number;
@@ -115,21 +120,19 @@ export function measureTree(top: string): number | undefined {
     return undefined;
   }
   const pending = [top];
-  while (pending.length) {
-    const dir = pending.pop()!;
-    let names: string[];
-    try {
-      names = fs.readdirSync(dir);
-    } catch {
-      continue;
+  try {
+    while (pending.length) {
+      const dir = pending.pop()!;
+      for (const name of fs.readdirSync(dir)) {
+        const entry = path.join(dir, name);
+        const st = fs.lstatSync(entry, { throwIfNoEntry: false });
+        if (!st) continue;
+        total += st.blocks * 512;
+        if (st.isDirectory() && st.dev === device) pending.push(entry);
+      }
     }
-    for (const name of names) {
-      const entry = path.join(dir, name);
-      const st = fs.lstatSync(entry, { throwIfNoEntry: false });
-      if (!st) continue;
-      total += st.blocks * 512;
-      if (st.isDirectory() && st.dev === device) pending.push(entry);
-    }
+  } catch {
+    return undefined;
   }
   return total;
 }

@@ -13,7 +13,7 @@ const REF_NAME = /^refs\/(?:[^\s\0\\/:?*[~^]+\/)*[^\s\0\\/:?*[~^]+$/;
 
 const HEAD_MAX = 1024;
 const LOOSE_REF_MAX = 1024;
-const PACKED_REFS_MAX = 32 * 1024 * 1024;
+export const PACKED_REFS_MAX = 32 * 1024 * 1024;
 /** More refs than this (a ref bomb) and the sandbox is kept without a closer look. */
 export const MAX_REFS = 20_000;
 

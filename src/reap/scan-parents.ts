@@ -82,7 +82,13 @@ export class ParentCache {
       });
     let owner = this.owners.get(parentPath);
     if (!owner) {
-      owner = this.limited(() => this.look(parentPath));
+      // A parent that cannot be read keeps its sandboxes (unregistered: never taken for orphans), and the
+      // scan of every other parent goes on.
+      owner = this.limited(() => this.look(parentPath)).catch((error: unknown): Owner => ({
+        parentPath,
+        parent: { path: parentPath, gitDir: path.join(parentPath, '.git'), objectStores: [] },
+        recordsError: `the records of ${parentPath} could not be read: ${JSON.stringify((error as Error).message)}`,
+      }));
       this.owners.set(parentPath, owner);
     }
     return owner;

@@ -4,6 +4,7 @@
 // reaper's read-only ones, so a listing never moves an activity signal.
 import * as path from 'node:path';
 import { ContainerEngine, type EngineName } from '../engine/engine.js';
+import { controlledHelperImage } from '../engine/helper-image.js';
 import { Git } from '../engine/git.js';
 import { silentUi, type Ui } from '../ui/ui.js';
 import { decide, type Decision, type DecisionPolicy, type SandboxFacts } from './decide.js';
@@ -17,7 +18,10 @@ export interface SurveyOptions {
   worktreeRoot: string;
   volumePrefix: string;
   engine: EngineName;
-  /** Image (sh, git, du) of the helper containers that look into volumes. */
+  /**
+   * Run mode's image. The reaper never runs it: its helpers run an image made from the runner's own
+   * programs (engine/helper-image.ts), so that no image can lie about a sandbox's work.
+   */
   image: string;
   retention: RetentionPolicy;
   /** Epoch ms; defaults to the clock. */
@@ -47,13 +51,15 @@ export async function survey(options: SurveyOptions, ui: Ui = silentUi): Promise
   const nowMs = options.now ?? Date.now();
   const git = await Git.create();
   const engine = new ContainerEngine(options.engine);
+  // The helpers that look into sandboxes run the runner's own programs, never the `image` input's.
+  const helperImage = await controlledHelperImage(engine);
   const scan = await ui.group('Scan', () =>
     scanSandboxes({
       worktreeRoot: options.worktreeRoot,
       volumePrefix: options.volumePrefix,
       git,
       engine,
-      image: options.image,
+      image: helperImage,
     }),
   );
   for (const warning of scan.warnings) ui.warning(warning);
@@ -61,7 +67,7 @@ export async function survey(options: SurveyOptions, ui: Ui = silentUi): Promise
   const sandboxes = scan.sandboxes.filter((s) => !s.notSandbox);
   const facts = new Map<string, SandboxFacts>(scan.sandboxes.map((s) => [s.key, factsOf(s)]));
   await ui.group(`Look at ${sandboxes.length} sandbox(es)`, async () => {
-    await lookCloser(sandboxes, facts, { git, engine, image: options.image });
+    await lookCloser(sandboxes, facts, { git, engine, image: helperImage });
     // The reaper leaves clean disk sandboxes unmeasured (removal measures them); a listing shows all.
     for (const s of sandboxes) {
       const f = facts.get(s.key)!;

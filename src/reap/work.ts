@@ -63,9 +63,32 @@ export async function checkWork(
   }
   // A few parents at a time: one's git or helper container runs while another's files are read.
   await inParallel([...byParent.values()], PARENTS_IN_FLIGHT, async ({ parent, sandboxes: group }) => {
-    for (const [key, report] of await checkParentGroup(parent, group, deps)) reports.set(key, report);
+    for (const [key, report] of await checkIsolated(parent, group, deps)) reports.set(key, report);
   });
   return reports;
+}
+
+/**
+ * A parent's sandboxes checked together; when that fails, each half again, down to the one sandbox that
+ * fails alone: it is reported unknown (so kept) with the reason, and every other gets its real verdict.
+ */
+async function checkIsolated(
+  parent: ParentRepository,
+  group: readonly ScannedSandbox[],
+  deps: WorkDeps,
+): Promise<Map<string, WorkReport>> {
+  try {
+    return await checkParentGroup(parent, group, deps);
+  } catch (error) {
+    if (group.length === 1) {
+      const detail = `its check failed: ${JSON.stringify((error as Error).message)}`;
+      return new Map([[group[0].key, { work: { state: 'unknown', detail } }]]);
+    }
+    const half = Math.ceil(group.length / 2);
+    const first = await checkIsolated(parent, group.slice(0, half), deps);
+    const second = await checkIsolated(parent, group.slice(half), deps);
+    return new Map([...first, ...second]);
+  }
 }
 
 /** What is decided without a look inside: a half-made sandbox, a suspicious or broken one. */
@@ -96,7 +119,7 @@ async function checkParentGroup(
   const histories = new Map<string, History>();
   for (const s of disks) {
     const gitDir = path.join(s.hostPath!, '.git');
-    const read = readSandboxGit(gitDir);
+    const read = readGuarded(gitDir);
     histories.set(
       s.key,
       read.ok
@@ -127,7 +150,7 @@ async function checkParentGroup(
   for (const s of disks) {
     const verdict = verdicts.get(s.key);
     if (!verdict || verdict.error || verdict.unsaved) continue; // work found or check failed: no need
-    if (verdict.headTree && proveClean(s.hostPath!, path.join(s.hostPath!, '.git'), verdict.headTree).clean) {
+    if (verdict.headTree && provedClean(s.hostPath!, verdict.headTree)) {
       uncommitted.set(s.key, { value: 0 });
       proved.add(s.key);
     } else unsure.push(s);
@@ -165,6 +188,24 @@ async function checkParentGroup(
     });
   }
   return reports;
+}
+
+/** A sandbox's git folder read as data; what throws (a trap in its folders) is that sandbox's error. */
+function readGuarded(gitDir: string): ReturnType<typeof readSandboxGit> {
+  try {
+    return readSandboxGit(gitDir);
+  } catch (error) {
+    return { ok: false, error: `its .git could not be read: ${JSON.stringify((error as Error).message)}` };
+  }
+}
+
+/** The filesystem's proof; a walk that throws proves nothing (the helper looks instead). */
+function provedClean(worktree: string, headTree: string): boolean {
+  try {
+    return proveClean(worktree, path.join(worktree, '.git'), headTree).clean;
+  } catch {
+    return false;
+  }
 }
 
 function request(s: ScannedSandbox, extra: Partial<InspectionRequest>): InspectionRequest {
