@@ -2,15 +2,51 @@ export const id = 524;
 export const ids = [524];
 export const modules = {
 
+/***/ 6956:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+__webpack_require__.r(__webpack_exports__);
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   ProxyAgent: () => (/* binding */ ProxyAgent),
+/* harmony export */   fetch: () => (/* binding */ fetch),
+/* harmony export */   loadUndici: () => (/* binding */ loadUndici)
+/* harmony export */ });
+/* harmony import */ var _on_demand_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(7575);
+// What the bundle gets for `import … from 'undici'` (tsconfig.json `paths`, which ncc's resolver follows;
+// see docs/adr/0008-undici-on-demand.md). @actions/core loads its OIDC client, and with it
+// @actions/http-client and undici, the moment it is imported, although only `getIDToken` uses it: a
+// third of the bundle parsed and evaluated at every start, for a client this action never calls. Here
+// undici is a chunk of its own, loaded by the one path that talks to GitHub (api.ts, before Octokit is
+// made). The names are the ones the bundled toolkit imports (checked by on-demand.spec.ts).
+
+const undici = (0,_on_demand_js__WEBPACK_IMPORTED_MODULE_0__/* .onDemand */ .h)('undici', 'loadUndici', () => __webpack_require__.e(/* import() */ 752).then(__webpack_require__.t.bind(__webpack_require__, 6752, 19)));
+const loaded = undici.loaded;
+/** Loads undici (once); the GitHub API client awaits this before it builds anything that uses it. */
+const loadUndici = undici.load;
+/**
+ * @actions/http-client builds one for a proxied request, synchronously: undici must be loaded by then.
+ * (A constructor that returns the real agent, so callers get undici's own class.)
+ */
+const ProxyAgent = function ProxyAgent(...args) {
+    return new (loaded().ProxyAgent)(...args);
+};
+/** @actions/github's fetch, with its proxy dispatcher. */
+const fetch = async (...args) => (await loadUndici()).fetch(...args);
+
+
+/***/ }),
+
 /***/ 6313:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 
 // EXPORTS
 __webpack_require__.d(__webpack_exports__, {
-  y: () => (/* binding */ apiUrl),
-  U: () => (/* binding */ connectGitHub)
+  y0: () => (/* binding */ apiUrl),
+  UY: () => (/* binding */ connectGitHub)
 });
+
+// UNUSED EXPORTS: isHeadOf
 
 // EXTERNAL MODULE: ./node_modules/bottleneck/light.js
 var light = __webpack_require__(3251);
@@ -55,14 +91,24 @@ function resilienceOptions(options) {
     };
 }
 
-// EXTERNAL MODULE: ./src/github/http-client-on-demand.ts
-var http_client_on_demand = __webpack_require__(4793);
-// EXTERNAL MODULE: ./src/github/undici-on-demand.ts
-var undici_on_demand = __webpack_require__(9305);
+// EXTERNAL MODULE: ./src/bundle/http-client-on-demand.ts
+var http_client_on_demand = __webpack_require__(5126);
+// EXTERNAL MODULE: ./src/bundle/undici-on-demand.ts
+var undici_on_demand = __webpack_require__(6956);
 ;// CONCATENATED MODULE: ./src/github/api.ts
 
 
 
+/**
+ * Whether a pull request GitHub listed for a branch really has that branch of this repository as its head:
+ * a list answer is checked before it is used (the filter is the server's, and an answer can be wrong).
+ * Branch names are compared exactly; repository names as GitHub does, without regard to case.
+ */
+function isHeadOf(listed, branch, repository) {
+    return (listed.ref === branch &&
+        typeof listed.repo === 'string' &&
+        listed.repo.toLowerCase() === repository.toLowerCase());
+}
 function apiUrl(env) {
     return (env.GITHUB_API_URL || 'https://api.github.com').replace(/\/+$/, '');
 }
@@ -71,7 +117,7 @@ async function connectGitHub(token, baseUrl, repo, options = {}) {
         throw new Error("The pull-request bot needs the 'token' input to call the GitHub API.");
     const [{ getOctokit }, { retry }, { throttling }] = await Promise.all([
         // @actions/github builds a proxy agent with @actions/http-client and undici as it loads
-        // (synchronously): both first (http-client-on-demand.ts, undici-on-demand.ts).
+        // (synchronously): both first (src/bundle/http-client-on-demand.ts, undici-on-demand.ts).
         Promise.all([(0,undici_on_demand.loadUndici)(), (0,http_client_on_demand/* loadHttpClient */.w)()]).then(() => __webpack_require__.e(/* import() */ 758).then(__webpack_require__.bind(__webpack_require__, 1758))),
         __webpack_require__.e(/* import() */ 735).then(__webpack_require__.bind(__webpack_require__, 9735)),
         __webpack_require__.e(/* import() */ 856).then(__webpack_require__.bind(__webpack_require__, 4475)),
@@ -102,7 +148,15 @@ async function connectGitHub(token, baseUrl, repo, options = {}) {
                 per_page: 1,
             });
             const pr = data[0];
-            return pr && { number: pr.number, htmlUrl: pr.html_url, body: pr.body ?? '' };
+            if (!pr)
+                return undefined;
+            const head = { ref: pr.head?.ref, repo: pr.head?.repo?.full_name };
+            if (!isHeadOf(head, branch, `${owner}/${name}`)) {
+                // Quoted: whatever GitHub (or whatever answered in its place) wrote there.
+                options.warn?.(`GitHub listed pull request ${JSON.stringify(pr.number)} as the open one of ${owner}:${branch}, but its head is ${JSON.stringify(String(head.repo ?? '(no repository)').slice(0, 200))}:${JSON.stringify(String(head.ref ?? '').slice(0, 200))}: not used.`);
+                return undefined;
+            }
+            return { number: pr.number, htmlUrl: pr.html_url, body: pr.body ?? '' };
         },
         async defaultBranch() {
             const { data } = await octokit.rest.repos.get({ owner, repo: name });
@@ -185,8 +239,8 @@ function api_status(error) {
 /* harmony import */ var node_os__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(8161);
 /* harmony import */ var node_os__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__webpack_require__.n(node_os__WEBPACK_IMPORTED_MODULE_0__);
 /* harmony import */ var _api_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(6313);
-// The workflow run's context as the runner passes it (../shared/runner-contract.md): read once from the
-// environment into plain data. Pure.
+// The workflow run's context as the runner passes it (GITHUB_* variables and the event payload file): read
+// once from the environment into plain data. Pure.
 
 
 function readActionContext(env, payload = {}) {
@@ -199,7 +253,7 @@ function readActionContext(env, payload = {}) {
         eventName: env.GITHUB_EVENT_NAME ?? '',
         eventPath: env.GITHUB_EVENT_PATH ?? '',
         repository,
-        apiUrl: (0,_api_js__WEBPACK_IMPORTED_MODULE_1__/* .apiUrl */ .y)(env),
+        apiUrl: (0,_api_js__WEBPACK_IMPORTED_MODULE_1__/* .apiUrl */ .y0)(env),
         serverUrl,
         runUrl: `${serverUrl}/${full}${run}${attempt}`,
         runnerTemp: env.RUNNER_TEMP || node_os__WEBPACK_IMPORTED_MODULE_0__.tmpdir(),
@@ -262,7 +316,11 @@ function bodyWithMarker(body) {
 function openedByThisAction(pr) {
     return pr.body.includes(PULL_REQUEST_MARKER);
 }
-/** Carries out an `ensure` plan: finds, updates or opens the branch's pull request. */
+/**
+ * Carries out an `ensure` plan: finds, updates or opens the branch's pull request. A pull request GitHub
+ * lists whose head is not the pushed branch of this repository is not used (api.ts, `isHeadOf`): one is
+ * opened instead, and should the branch really have one, GitHub refuses and the step fails saying so.
+ */
 async function ensurePullRequest(api, plan, settings, debug) {
     const body = bodyWithMarker(settings.body);
     const existing = await api.openPullRequestFor(plan.head);
@@ -311,7 +369,7 @@ async function proposePullRequest(settings, outcome, io) {
         result = { operation: 'unchanged', pr: plan.pr };
     else {
         const ctx = (0,_context_js__WEBPACK_IMPORTED_MODULE_1__/* .readActionContext */ .w)(io.env);
-        const api = await (0,_api_js__WEBPACK_IMPORTED_MODULE_0__/* .connectGitHub */ .U)(settings.token, ctx.apiUrl, ctx.repository, {
+        const api = await (0,_api_js__WEBPACK_IMPORTED_MODULE_0__/* .connectGitHub */ .UY)(settings.token, ctx.apiUrl, ctx.repository, {
             warn: (m) => io.ui.warning(m),
             ...io.api,
         });
@@ -337,40 +395,6 @@ function explain(error) {
         return `${message}. Allow it in the repository's Settings > Actions > General ("Allow GitHub Actions to create and approve pull requests"), or give 'token' a GitHub App or personal access token.`;
     return message;
 }
-
-
-/***/ }),
-
-/***/ 9305:
-/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
-
-__webpack_require__.r(__webpack_exports__);
-/* harmony export */ __webpack_require__.d(__webpack_exports__, {
-/* harmony export */   ProxyAgent: () => (/* binding */ ProxyAgent),
-/* harmony export */   fetch: () => (/* binding */ fetch),
-/* harmony export */   loadUndici: () => (/* binding */ loadUndici)
-/* harmony export */ });
-/* harmony import */ var _on_demand_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(856);
-// What the bundle gets for `import … from 'undici'` (tsconfig.json `paths`, which ncc's resolver follows;
-// see docs/adr/0008-undici-on-demand.md). @actions/core loads its OIDC client, and with it
-// @actions/http-client and undici, the moment it is imported, although only `getIDToken` uses it: a
-// third of the bundle parsed and evaluated at every start, for a client this action never calls. Here
-// undici is a chunk of its own, loaded by the one path that talks to GitHub (api.ts, before Octokit is
-// made). The names are the ones the bundled toolkit imports (checked by on-demand.spec.ts).
-
-const undici = (0,_on_demand_js__WEBPACK_IMPORTED_MODULE_0__/* .onDemand */ .h)('undici', 'loadUndici', () => __webpack_require__.e(/* import() */ 752).then(__webpack_require__.t.bind(__webpack_require__, 6752, 19)));
-const loaded = undici.loaded;
-/** Loads undici (once); the GitHub API client awaits this before it builds anything that uses it. */
-const loadUndici = undici.load;
-/**
- * @actions/http-client builds one for a proxied request, synchronously: undici must be loaded by then.
- * (A constructor that returns the real agent, so callers get undici's own class.)
- */
-const ProxyAgent = function ProxyAgent(...args) {
-    return new (loaded().ProxyAgent)(...args);
-};
-/** @actions/github's fetch, with its proxy dispatcher. */
-const fetch = async (...args) => (await loadUndici()).fetch(...args);
 
 
 /***/ })

@@ -2,15 +2,51 @@ export const id = 540;
 export const ids = [540];
 export const modules = {
 
+/***/ 6956:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+__webpack_require__.r(__webpack_exports__);
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   ProxyAgent: () => (/* binding */ ProxyAgent),
+/* harmony export */   fetch: () => (/* binding */ fetch),
+/* harmony export */   loadUndici: () => (/* binding */ loadUndici)
+/* harmony export */ });
+/* harmony import */ var _on_demand_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(7575);
+// What the bundle gets for `import … from 'undici'` (tsconfig.json `paths`, which ncc's resolver follows;
+// see docs/adr/0008-undici-on-demand.md). @actions/core loads its OIDC client, and with it
+// @actions/http-client and undici, the moment it is imported, although only `getIDToken` uses it: a
+// third of the bundle parsed and evaluated at every start, for a client this action never calls. Here
+// undici is a chunk of its own, loaded by the one path that talks to GitHub (api.ts, before Octokit is
+// made). The names are the ones the bundled toolkit imports (checked by on-demand.spec.ts).
+
+const undici = (0,_on_demand_js__WEBPACK_IMPORTED_MODULE_0__/* .onDemand */ .h)('undici', 'loadUndici', () => __webpack_require__.e(/* import() */ 752).then(__webpack_require__.t.bind(__webpack_require__, 6752, 19)));
+const loaded = undici.loaded;
+/** Loads undici (once); the GitHub API client awaits this before it builds anything that uses it. */
+const loadUndici = undici.load;
+/**
+ * @actions/http-client builds one for a proxied request, synchronously: undici must be loaded by then.
+ * (A constructor that returns the real agent, so callers get undici's own class.)
+ */
+const ProxyAgent = function ProxyAgent(...args) {
+    return new (loaded().ProxyAgent)(...args);
+};
+/** @actions/github's fetch, with its proxy dispatcher. */
+const fetch = async (...args) => (await loadUndici()).fetch(...args);
+
+
+/***/ }),
+
 /***/ 6313:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 
 // EXPORTS
 __webpack_require__.d(__webpack_exports__, {
-  y: () => (/* binding */ apiUrl),
-  U: () => (/* binding */ connectGitHub)
+  y0: () => (/* binding */ apiUrl),
+  UY: () => (/* binding */ connectGitHub)
 });
+
+// UNUSED EXPORTS: isHeadOf
 
 // EXTERNAL MODULE: ./node_modules/bottleneck/light.js
 var light = __webpack_require__(3251);
@@ -55,14 +91,24 @@ function resilienceOptions(options) {
     };
 }
 
-// EXTERNAL MODULE: ./src/github/http-client-on-demand.ts
-var http_client_on_demand = __webpack_require__(4793);
-// EXTERNAL MODULE: ./src/github/undici-on-demand.ts
-var undici_on_demand = __webpack_require__(9305);
+// EXTERNAL MODULE: ./src/bundle/http-client-on-demand.ts
+var http_client_on_demand = __webpack_require__(5126);
+// EXTERNAL MODULE: ./src/bundle/undici-on-demand.ts
+var undici_on_demand = __webpack_require__(6956);
 ;// CONCATENATED MODULE: ./src/github/api.ts
 
 
 
+/**
+ * Whether a pull request GitHub listed for a branch really has that branch of this repository as its head:
+ * a list answer is checked before it is used (the filter is the server's, and an answer can be wrong).
+ * Branch names are compared exactly; repository names as GitHub does, without regard to case.
+ */
+function isHeadOf(listed, branch, repository) {
+    return (listed.ref === branch &&
+        typeof listed.repo === 'string' &&
+        listed.repo.toLowerCase() === repository.toLowerCase());
+}
 function apiUrl(env) {
     return (env.GITHUB_API_URL || 'https://api.github.com').replace(/\/+$/, '');
 }
@@ -71,7 +117,7 @@ async function connectGitHub(token, baseUrl, repo, options = {}) {
         throw new Error("The pull-request bot needs the 'token' input to call the GitHub API.");
     const [{ getOctokit }, { retry }, { throttling }] = await Promise.all([
         // @actions/github builds a proxy agent with @actions/http-client and undici as it loads
-        // (synchronously): both first (http-client-on-demand.ts, undici-on-demand.ts).
+        // (synchronously): both first (src/bundle/http-client-on-demand.ts, undici-on-demand.ts).
         Promise.all([(0,undici_on_demand.loadUndici)(), (0,http_client_on_demand/* loadHttpClient */.w)()]).then(() => __webpack_require__.e(/* import() */ 758).then(__webpack_require__.bind(__webpack_require__, 1758))),
         __webpack_require__.e(/* import() */ 735).then(__webpack_require__.bind(__webpack_require__, 9735)),
         __webpack_require__.e(/* import() */ 856).then(__webpack_require__.bind(__webpack_require__, 4475)),
@@ -102,7 +148,15 @@ async function connectGitHub(token, baseUrl, repo, options = {}) {
                 per_page: 1,
             });
             const pr = data[0];
-            return pr && { number: pr.number, htmlUrl: pr.html_url, body: pr.body ?? '' };
+            if (!pr)
+                return undefined;
+            const head = { ref: pr.head?.ref, repo: pr.head?.repo?.full_name };
+            if (!isHeadOf(head, branch, `${owner}/${name}`)) {
+                // Quoted: whatever GitHub (or whatever answered in its place) wrote there.
+                options.warn?.(`GitHub listed pull request ${JSON.stringify(pr.number)} as the open one of ${owner}:${branch}, but its head is ${JSON.stringify(String(head.repo ?? '(no repository)').slice(0, 200))}:${JSON.stringify(String(head.ref ?? '').slice(0, 200))}: not used.`);
+                return undefined;
+            }
+            return { number: pr.number, htmlUrl: pr.html_url, body: pr.body ?? '' };
         },
         async defaultBranch() {
             const { data } = await octokit.rest.repos.get({ owner, repo: name });
@@ -185,8 +239,8 @@ function api_status(error) {
 /* harmony import */ var node_os__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(8161);
 /* harmony import */ var node_os__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__webpack_require__.n(node_os__WEBPACK_IMPORTED_MODULE_0__);
 /* harmony import */ var _api_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(6313);
-// The workflow run's context as the runner passes it (../shared/runner-contract.md): read once from the
-// environment into plain data. Pure.
+// The workflow run's context as the runner passes it (GITHUB_* variables and the event payload file): read
+// once from the environment into plain data. Pure.
 
 
 function readActionContext(env, payload = {}) {
@@ -199,7 +253,7 @@ function readActionContext(env, payload = {}) {
         eventName: env.GITHUB_EVENT_NAME ?? '',
         eventPath: env.GITHUB_EVENT_PATH ?? '',
         repository,
-        apiUrl: (0,_api_js__WEBPACK_IMPORTED_MODULE_1__/* .apiUrl */ .y)(env),
+        apiUrl: (0,_api_js__WEBPACK_IMPORTED_MODULE_1__/* .apiUrl */ .y0)(env),
         serverUrl,
         runUrl: `${serverUrl}/${full}${run}${attempt}`,
         runnerTemp: env.RUNNER_TEMP || node_os__WEBPACK_IMPORTED_MODULE_0__.tmpdir(),
@@ -240,8 +294,8 @@ var engine_git = __webpack_require__(2434);
 var lock = __webpack_require__(6856);
 // EXTERNAL MODULE: ./src/sandbox/repository.ts
 var repository = __webpack_require__(1151);
-// EXTERNAL MODULE: ./src/run/run.ts + 4 modules
-var run_run = __webpack_require__(9559);
+// EXTERNAL MODULE: ./src/run/run.ts + 5 modules
+var run_run = __webpack_require__(8512);
 // EXTERNAL MODULE: ./src/github/api.ts + 1 modules
 var github_api = __webpack_require__(6313);
 // EXTERNAL MODULE: ./src/github/context.ts
@@ -283,7 +337,7 @@ function renderFinished(ctx, run, secrets) {
     const rows = [
         ['Exit code', String(run.exitCode)],
         ['Duration', formatDuration(run.durationMs)],
-        ['Files changed', String(run.filesChanged.length)],
+        ['Files changed', String(run.filesChangedCount)],
         ['Commits', commitsCell(run)],
     ];
     if (run.patch)
@@ -307,8 +361,8 @@ function renderFinished(ctx, run, secrets) {
     }
     if (run.filesChanged.length) {
         const shown = run.filesChanged.slice(0, MAX_FILES).map(clean);
-        if (run.filesChanged.length > MAX_FILES)
-            shown.push(`… and ${run.filesChanged.length - MAX_FILES} more`);
+        if (run.filesChangedCount > shown.length)
+            shown.push(`… and ${run.filesChangedCount - shown.length} more`);
         const stat = run.diffStat ? clean(run.diffStat) : shown.join('\n');
         sections.push('', details('Files changed', fence(stat)));
     }
@@ -519,10 +573,13 @@ function checkPermission(requester, level) {
     };
 }
 
+// EXTERNAL MODULE: ./src/run/changed-paths.ts
+var changed_paths = __webpack_require__(5136);
 ;// CONCATENATED MODULE: ./src/github/pr-git.ts
 // The git steps a pull-request run adds around the sandbox, all on the host through the hardened wrapper:
 // fetch a fork's head from the base repository, give it a local branch, and read what the run committed
 // (commit list, patch). Commits live in the parent's object store whatever the isolation.
+
 
 
 const SHA = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
@@ -576,21 +633,41 @@ async function listCommits(git, parentPath, start, head) {
         return { sha, subject };
     });
 }
-/** The commits as a mailbox (`git am` applies it), saved under `dir`; returns the path and the text. */
+/** Up to this many changed files the commits are saved as a patch (git's diff holds every path it compares). */
+const PATCH_MAX_PATHS = 10_000;
+/** The largest patch written to its file; a larger one is not saved (the commits stay in the parent). */
+const PATCH_MAX_BYTES = 256 * 1024 * 1024;
+/** The largest patch also read back for the progress comment (which shows up to 30,000 characters). */
+const PATCH_TEXT_MAX_BYTES = 64 * 1024;
+/**
+ * The commits as a mailbox (`git am` applies it), streamed to a file under `dir` (never held here);
+ * returns the path, and the text when it is small enough to show. Undefined when the commits change more
+ * than PATCH_MAX_PATHS files (counted first, in bounded memory), git failed, or the patch is larger than
+ * PATCH_MAX_BYTES (then no file is left): the commits stay in the parent repository.
+ */
 async function savePatch(git, parentPath, start, head, dir, name) {
-    const text = await git.run(parentPath, [
+    const span = await (0,changed_paths/* changedPaths */.vl)(git, parentPath, checkSha(start), checkSha(head));
+    if (!span.exact || span.count > PATCH_MAX_PATHS)
+        return undefined;
+    await promises_.mkdir(dir, { recursive: true });
+    const file = external_node_path_.join(dir, `${name.replace(/[^A-Za-z0-9._-]/g, '-')}.patch`);
+    await promises_.rm(file, { force: true });
+    const written = await git.stream(parentPath, [
         'format-patch',
         '--stdout',
         '--binary',
         '--no-ext-diff',
         '--no-textconv',
+        '--no-renames',
         '--no-signature',
         `${checkSha(start)}..${checkSha(head)}`,
         '--',
-    ]);
-    await promises_.mkdir(dir, { recursive: true });
-    const file = external_node_path_.join(dir, `${name.replace(/[^A-Za-z0-9._-]/g, '-')}.patch`);
-    await promises_.writeFile(file, text);
+    ], { stdoutFile: { path: file, maxBytes: PATCH_MAX_BYTES } });
+    if (written.exitCode !== 0 || written.overLimit) {
+        await promises_.rm(file, { force: true });
+        return undefined;
+    }
+    const text = written.stdoutBytes <= PATCH_TEXT_MAX_BYTES ? await promises_.readFile(file, 'utf8') : '';
     return { path: file, text };
 }
 
@@ -620,6 +697,7 @@ async function describeOutcome(git, parentPath, settings, ctx, target, pr, outco
         oomKilled: command.oomKilled,
         durationMs: command.durationMs,
         filesChanged: report.changedFiles,
+        filesChangedCount: report.changedCount,
         diffStat: report.diffStat,
         commits,
         pushed,
@@ -763,7 +841,7 @@ async function runForPullRequest(settings, io) {
     io.debug(`Gate, who asked: ${first.allowed ? `allowed: ${first.why}` : `refused: ${first.reason}`}.`);
     if (!first.allowed && first.silent)
         return notTriggered(io, first.reason, known);
-    const api = await (0,github_api/* connectGitHub */.U)(settings.token, ctx.apiUrl, ctx.repository, {
+    const api = await (0,github_api/* connectGitHub */.UY)(settings.token, ctx.apiUrl, ctx.repository, {
         warn: (m) => io.ui.warning(m),
         ...io.api,
     });
@@ -945,47 +1023,13 @@ async function readEvent(eventPath) {
 /** Post step: finishes a progress comment the main step left "running". Never throws. */
 async function finishProgressInPost(progress, token, ui, env = process.env) {
     try {
-        const api = await (0,github_api/* connectGitHub */.U)(token, (0,github_api/* apiUrl */.y)(env), { owner: progress.owner, repo: progress.repo }, { warn: (m) => ui.warning(m) });
+        const api = await (0,github_api/* connectGitHub */.UY)(token, (0,github_api/* apiUrl */.y0)(env), { owner: progress.owner, repo: progress.repo }, { warn: (m) => ui.warning(m) });
         await finishStoppedProgress(api, progress, ui);
     }
     catch (error) {
         ui.warning(`Could not finish the progress comment: ${error.message}`);
     }
 }
-
-
-/***/ }),
-
-/***/ 9305:
-/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
-
-__webpack_require__.r(__webpack_exports__);
-/* harmony export */ __webpack_require__.d(__webpack_exports__, {
-/* harmony export */   ProxyAgent: () => (/* binding */ ProxyAgent),
-/* harmony export */   fetch: () => (/* binding */ fetch),
-/* harmony export */   loadUndici: () => (/* binding */ loadUndici)
-/* harmony export */ });
-/* harmony import */ var _on_demand_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(856);
-// What the bundle gets for `import … from 'undici'` (tsconfig.json `paths`, which ncc's resolver follows;
-// see docs/adr/0008-undici-on-demand.md). @actions/core loads its OIDC client, and with it
-// @actions/http-client and undici, the moment it is imported, although only `getIDToken` uses it: a
-// third of the bundle parsed and evaluated at every start, for a client this action never calls. Here
-// undici is a chunk of its own, loaded by the one path that talks to GitHub (api.ts, before Octokit is
-// made). The names are the ones the bundled toolkit imports (checked by on-demand.spec.ts).
-
-const undici = (0,_on_demand_js__WEBPACK_IMPORTED_MODULE_0__/* .onDemand */ .h)('undici', 'loadUndici', () => __webpack_require__.e(/* import() */ 752).then(__webpack_require__.t.bind(__webpack_require__, 6752, 19)));
-const loaded = undici.loaded;
-/** Loads undici (once); the GitHub API client awaits this before it builds anything that uses it. */
-const loadUndici = undici.load;
-/**
- * @actions/http-client builds one for a proxied request, synchronously: undici must be loaded by then.
- * (A constructor that returns the real agent, so callers get undici's own class.)
- */
-const ProxyAgent = function ProxyAgent(...args) {
-    return new (loaded().ProxyAgent)(...args);
-};
-/** @actions/github's fetch, with its proxy dispatcher. */
-const fetch = async (...args) => (await loadUndici()).fetch(...args);
 
 
 /***/ })

@@ -57,7 +57,7 @@ const http = __importStar(__webpack_require__(8611));
 const https = __importStar(__webpack_require__(5692));
 const pm = __importStar(__webpack_require__(3335));
 const tunnel = __importStar(__webpack_require__(770));
-const undici_1 = __webpack_require__(9305);
+const undici_1 = __webpack_require__(6956);
 var HttpCodes;
 (function (HttpCodes) {
     HttpCodes[HttpCodes["OK"] = 200] = "OK";
@@ -1124,7 +1124,7 @@ exports.debug = debug; // for test
 
 /***/ }),
 
-/***/ 9305:
+/***/ 6956:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 __webpack_require__.r(__webpack_exports__);
@@ -1133,7 +1133,7 @@ __webpack_require__.r(__webpack_exports__);
 /* harmony export */   fetch: () => (/* binding */ fetch),
 /* harmony export */   loadUndici: () => (/* binding */ loadUndici)
 /* harmony export */ });
-/* harmony import */ var _on_demand_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(856);
+/* harmony import */ var _on_demand_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(7575);
 // What the bundle gets for `import … from 'undici'` (tsconfig.json `paths`, which ncc's resolver follows;
 // see docs/adr/0008-undici-on-demand.md). @actions/core loads its OIDC client, and with it
 // @actions/http-client and undici, the moment it is imported, although only `getIDToken` uses it: a

@@ -71,10 +71,10 @@ class Context {
     }
 }
 //# sourceMappingURL=context.js.map
-// EXTERNAL MODULE: ./src/github/http-client-on-demand.ts
-var http_client_on_demand = __webpack_require__(4793);
-// EXTERNAL MODULE: ./src/github/undici-on-demand.ts
-var undici_on_demand = __webpack_require__(9305);
+// EXTERNAL MODULE: ./src/bundle/http-client-on-demand.ts
+var http_client_on_demand = __webpack_require__(5126);
+// EXTERNAL MODULE: ./src/bundle/undici-on-demand.ts
+var undici_on_demand = __webpack_require__(6956);
 ;// CONCATENATED MODULE: ./node_modules/@actions/github/lib/internal/utils.js
 var __awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
     function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
