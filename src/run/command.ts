@@ -11,6 +11,9 @@ import { userArg, type ContainerSpec, type Limits, type Mount } from '../engine/
 import { EngineError, type ContainerEngine } from '../engine/engine.js';
 import { commandLabels } from '../engine/labels.js';
 import { startFailureHint } from '../engine/mode.js';
+import { isProxied, type NetworkPolicy } from '../network/policy.js';
+import type { NetworkReport } from '../network/proxy.js';
+import { startNetwork, type NetworkSession } from '../network/session.js';
 import { commandMounts, type Sandbox } from '../sandbox/layout.js';
 import { containerNotePath } from '../sandbox/lock.js';
 import type { EnvEntry, Identity } from '../settings.js';
@@ -28,6 +31,8 @@ export interface CommandSpec {
   /** Extra files or folders to mount read-only (host path = container path). */
   readOnlyFiles?: string[];
   extraEnv?: Record<string, string>;
+  /** An allow-list or audit: the command's only way out is the proxy (src/network/session.ts). */
+  network?: NetworkPolicy;
 }
 
 export interface CommandResult {
@@ -37,6 +42,8 @@ export interface CommandResult {
   durationMs: number;
   /** The last lines of output (bounded in count and length), for reports. */
   tail: string[];
+  /** With an allow-list or audit: the hosts the command reached and was refused. */
+  network?: NetworkReport;
 }
 
 export const TIMEOUT_EXIT_CODE = 124;
@@ -149,11 +156,23 @@ export async function runCommand(
       : undefined;
   const started = Date.now();
   const note = containerNotePath(sandbox.parent.gitDir, sandbox.name);
+  let network: NetworkSession | undefined;
+  let networkReport: NetworkReport | undefined;
   try {
     await fs.mkdir(path.dirname(note), { recursive: true });
     await fs.writeFile(note, `${name}\n`);
+    let container = commandContainer(sandbox, spec, name, env);
+    if (spec.network && isProxied(spec.network)) {
+      network = await startNetwork(engine, spec.network, { name, labels: commandLabels(sandbox) });
+      const joined = {
+        ...spec,
+        extraEnv: { ...spec.extraEnv, ...network.env },
+        readOnlyFiles: [...(spec.readOnlyFiles ?? []), ...network.readOnlyFiles],
+      };
+      container = { ...commandContainer(sandbox, joined, name, env), joinNetworkOf: network.joinNetworkOf };
+    }
     await hooks.ready?.();
-    const result = await engine.stream(await engine.runArgs(commandContainer(sandbox, spec, name, env)), {
+    const result = await engine.stream(await engine.runArgs(container), {
       inherit: env.inherit,
       backpressure: hooks.drained,
       outputFd: hooks.outputFd,
@@ -187,10 +206,14 @@ export async function runCommand(
         `The container started but its command did not (${engine.name} exit 127): ${initFailed}${startFailureHint(initFailed)}`,
       );
     const exitCode = timedOut ? TIMEOUT_EXIT_CODE : state.exitCode;
-    return { exitCode, timedOut, oomKilled: state.oomKilled, durationMs, tail };
+    // The proxy stops with the command; what it counted is complete only then.
+    if (network) networkReport = await network.stop();
+    network = undefined;
+    return { exitCode, timedOut, oomKilled: state.oomKilled, durationMs, tail, network: networkReport };
   } finally {
     if (timer) clearTimeout(timer);
     if (await engine.removeContainer(name)) await fs.rm(note, { force: true });
+    if (network) await network.stop();
     if (env.dir) await fs.rm(env.dir, { recursive: true, force: true });
   }
 }
