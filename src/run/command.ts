@@ -13,7 +13,7 @@ import { commandLabels } from '../engine/labels.js';
 import { startFailureHint } from '../engine/mode.js';
 import { isProxied, type NetworkPolicy } from '../network/policy.js';
 import type { NetworkReport } from '../network/proxy.js';
-import { startNetwork, type NetworkSession } from '../network/session.js';
+import type { NetworkSession } from '../network/session.js';
 import { commandMounts, type Sandbox } from '../sandbox/layout.js';
 import { containerNotePath } from '../sandbox/lock.js';
 import type { EnvEntry, Identity } from '../settings.js';
@@ -163,6 +163,8 @@ export async function runCommand(
     await fs.writeFile(note, `${name}\n`);
     let container = commandContainer(sandbox, spec, name, env);
     if (spec.network && isProxied(spec.network)) {
+      // Loaded on demand (a chunk of its own): the proxy library is no part of a run without an allow-list.
+      const { startNetwork } = await import('../network/session.js');
       network = await startNetwork(engine, spec.network, { name, labels: commandLabels(sandbox) });
       const joined = {
         ...spec,

@@ -53,6 +53,9 @@ export interface PushDestination {
 export async function runSandbox(settings: RunSettings, deps: RunDeps): Promise<RunOutcome> {
   const { ui } = deps;
   if (settings.token) ui.mask(settings.token);
+  // A credential's value is the proxy's alone: masked in the log before anything could print it.
+  if (settings.network.mode === 'allow' || settings.network.mode === 'audit')
+    for (const { value } of settings.network.credentials) ui.mask(value);
   const engine = new ContainerEngine(settings.engine);
   // The image check (also the engine's reachability check) overlaps the git questions and the sandbox's
   // records: it is awaited before anything uses the image or writes anything (prepareSandbox), and a
