@@ -176,29 +176,40 @@ export function parseCredentials(raw: string, policy: NetworkPolicy): NetworkPol
       `credentials need an allow-list or audit in network (it is ${policy.mode}): the proxy is what sets them`,
     );
   const credentials: Credential[] = [];
+  const implicit: HostRule[] = [];
   for (const [i, line] of lines.entries()) {
     const m = /^(\S+)\s+([!#$%&'*+.^_`|~0-9A-Za-z-]+):[ \t]*(.*)$/.exec(line);
-    const first = normalizeHost(line.split(/\s/)[0]);
-    const host = isHostName(first) ? first : '';
+    const first = parseCredentialHost(line.split(/\s/)[0]);
+    const host = first?.host ?? '';
     if (!m || !m[3].trim()) {
       throw new PolicyError(
         'credentials',
         `line ${i + 1}${host ? ` (${host})` : ''}`,
-        'one `<host> <Header-Name>: <value>` a line, such as api.anthropic.com x-api-key: ${{ secrets.ANTHROPIC_API_KEY }}',
+        'one `<host> <Header-Name>: <value>` a line, such as api.anthropic.com x-api-key: <the key> (from a secret)',
       );
     }
-    if (!host)
+    if (!first)
       throw new PolicyError(
         'credentials',
         `line ${i + 1}`,
-        'a host name (no pattern, no port) first on each line',
+        'a host name, with an optional :port (no pattern, no address), first on each line',
       );
     credentials.push({ host, header: m[2], value: m[3].trim() });
+    implicit.push({ host, wildcard: false, ports: first.ports });
   }
-  const implicit = credentials.map((c) => ({ host: c.host, wildcard: false, ports: DEFAULT_PORTS }));
   return policy.mode === 'allow'
     ? { ...policy, rules: dedupe([...policy.rules, ...implicit]), credentials }
     : { ...policy, credentials };
+}
+
+/** A credential line's host: a name, with an optional port that is allowed (the header goes on every port). */
+function parseCredentialHost(text: string): HostRule | undefined {
+  try {
+    const rule = parsePattern(text);
+    return rule.wildcard || net.isIP(rule.host) ? undefined : rule;
+  } catch {
+    return undefined;
+  }
 }
 
 export type Decision = { allowed: true } | { allowed: false; reason: string };

@@ -53,6 +53,17 @@ describe('network and credentials inputs', () => {
     );
   });
 
+  it('allows a credential host on the port its line names', () => {
+    const s = run({ network: 'audit', credentials: 'gw.internal:8443 Authorization: Bearer x' });
+    expect(s.network).toMatchObject({ credentials: [{ host: 'gw.internal', header: 'Authorization' }] });
+    const allow = run({ network: 'a.example', credentials: 'gw.internal:8443 Authorization: Bearer x' });
+    expect(allow.network.mode === 'allow' && allow.network.rules[1]).toEqual({
+      host: 'gw.internal',
+      wildcard: false,
+      ports: [8443],
+    });
+  });
+
   it.each([
     ['network', { network: 'exa mple.com' }, /Invalid input 'network'.*malformed|one host pattern/],
     ['network', { network: 'example..com' }, /Invalid input 'network'.*malformed/],

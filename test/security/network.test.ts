@@ -100,10 +100,11 @@ describe.each(ENGINES)('network allow-list through the bundle, as the runner (%s
       'grep CapEff /proc/self/status',
       'echo inspect-now; sleep 3',
       // Everything the command can read: its environment, every process's, the files and mounts.
-      `K="${HALF_A}"; K="$K${HALF_B}"`,
+      `K="${HALF_A}"; K="\${K}${HALF_B}"; echo "searching for \${#K} characters"`,
       'env | grep -cF "$K" || true',
       'cat /proc/[0-9]*/environ /proc/[0-9]*/cmdline /proc/self/mountinfo 2>/dev/null | grep -caF "$K" || true',
-      'timeout 120 grep -rlaF "$K" / --exclude-dir=proc --exclude-dir=sys 2>/dev/null | head -5; echo searched',
+      // Every file but the image's own programs and libraries (which come from the image, not from us).
+      'timeout 200 grep -rlaF "$K" / --exclude-dir=proc --exclude-dir=sys --exclude-dir=usr 2>/dev/null | head -5; echo searched',
     ];
     const inspected: string[] = [];
     const [ecmd, eargs, eenv] = engineCli(engine, ['events', '--format', '{{json .}}']);
@@ -122,7 +123,7 @@ describe.each(ENGINES)('network allow-list through the bundle, as the runner (%s
         'repository-path': repo.parent,
         'volume-prefix': uniquePrefix('netsec'),
         network: `${ALLOWED}:${allowed.port}`,
-        credentials: `${CREDENTIALED} x-api-key: ${SECRET}`,
+        credentials: `${CREDENTIALED}:${llm.port} x-api-key: ${SECRET}`,
         command: `bash <<'EOF'\n${lines.join('\n')}\nEOF`,
       },
       // The proxy checks the test server's certificate as the runner would an internal CA's.
@@ -145,6 +146,7 @@ describe.each(ENGINES)('network allow-list through the bundle, as the runner (%s
     expect(out).not.toContain('REACHED');
     expect(out).toMatch(/^lo$/m);
     expect(out).toMatch(/CapEff:\s+0000000000000000/);
+    expect(out).toContain(`searching for ${SECRET.length} characters`);
     expect(out).toMatch(/^0\n0\nsearched$/m);
     expect({ allowed: allowed.connections, denied: denied.connections, trap: trap.connections }).toEqual({
       ...before,
@@ -176,5 +178,5 @@ describe.each(ENGINES)('network allow-list through the bundle, as the runner (%s
     );
     expect(result.summary).toContain('### Network (allow-list)');
     expect(result.summary).toContain(`| ✅ "${CREDENTIALED}" | ${llm.port} |`);
-  });
+  }, 600_000);
 });
