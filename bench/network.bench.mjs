@@ -19,15 +19,17 @@ const NAME = 'bench.ws-net.test';
 const SIZE = 100 * 1024 * 1024;
 
 const DEFAULTS = Object.fromEntries(
-  Object.entries(parse(fs.readFileSync(path.join(ROOT, 'action.yml'), 'utf8')).inputs).map(([name, input]) => [
-    name,
-    String(input.default ?? '').includes('${{') ? '' : String(input.default ?? ''),
-  ]),
+  Object.entries(parse(fs.readFileSync(path.join(ROOT, 'action.yml'), 'utf8')).inputs).map(
+    ([name, input]) => [name, String(input.default ?? '').includes('${{') ? '' : String(input.default ?? '')],
+  ),
 );
 
-const bridge = /inet (\d+\.\d+\.\d+\.\d+)/.exec(execFileSync('ip', ['-4', '-o', 'addr', 'show', 'docker0'], { encoding: 'utf8' }))[1];
+const bridge = /inet (\d+\.\d+\.\d+\.\d+)/.exec(
+  execFileSync('ip', ['-4', '-o', 'addr', 'show', 'docker0'], { encoding: 'utf8' }),
+)[1];
 const hosts = fs.readFileSync('/etc/hosts', 'utf8');
-if (!hosts.split('\n').some((l) => l.split(/\s+/).includes(NAME))) fs.appendFileSync('/etc/hosts', `${bridge} ${NAME}\n`);
+if (!hosts.split('\n').some((l) => l.split(/\s+/).includes(NAME)))
+  fs.appendFileSync('/etc/hosts', `${bridge} ${NAME}\n`);
 
 const chunk = Buffer.alloc(1024 * 1024, 'x');
 const server = http.createServer((req, res) => {
@@ -60,14 +62,25 @@ if (!fs.existsSync(path.join(repo, '.git'))) {
 }
 
 async function step(network, command) {
-  const inputs = { ...DEFAULTS, image: IMAGE, 'repository-path': repo, 'volume-prefix': 'wtsbench-net', network, command };
+  const inputs = {
+    ...DEFAULTS,
+    image: IMAGE,
+    'repository-path': repo,
+    'volume-prefix': 'wtsbench-net',
+    network,
+    command,
+  };
   const main = await runActionStep({ inputs, cwd: repo });
   await runActionStep({ inputs, cwd: repo, state: main.state });
   return main;
 }
 
 const ALLOW = `${NAME}:${port}`;
-const rows = { start: { bridge: [], allow: [] }, download: { bridge: [], allow: [] }, peak: { bridge: [], allow: [] } };
+const rows = {
+  start: { bridge: [], allow: [] },
+  download: { bridge: [], allow: [] },
+  peak: { bridge: [], allow: [] },
+};
 
 for (let i = 0; i < ROUNDS; i++) {
   for (const variant of i % 2 ? ['allow', 'bridge'] : ['bridge', 'allow']) {
@@ -98,7 +111,13 @@ const fmt = (xs, unit, digits = 3) =>
   `${median(xs).toFixed(digits)} ${unit} (${Math.min(...xs).toFixed(digits)}–${Math.max(...xs).toFixed(digits)})`;
 const out = [
   `machine: ${machineNote()}; load ${loadAverage()}; rounds ${ROUNDS}`,
-  `start → first instruction: bridge ${fmt(rows.start.bridge.map((x) => x / 1000), 's')}, allow-list ${fmt(rows.start.allow.map((x) => x / 1000), 's')}; median difference ${((median(rows.start.allow) - median(rows.start.bridge)) / 1000).toFixed(3)} s (target ≤ +0.3 s)`,
+  `start → first instruction: bridge ${fmt(
+    rows.start.bridge.map((x) => x / 1000),
+    's',
+  )}, allow-list ${fmt(
+    rows.start.allow.map((x) => x / 1000),
+    's',
+  )}; median difference ${((median(rows.start.allow) - median(rows.start.bridge)) / 1000).toFixed(3)} s (target ≤ +0.3 s)`,
   `100 MB download: direct ${fmt(rows.download.bridge, 'MiB/s', 1)}, through the proxy ${fmt(rows.download.allow, 'MiB/s', 1)}; ratio ${((100 * median(rows.download.allow)) / median(rows.download.bridge)).toFixed(0)} % (target ≥ 80 %)`,
   `200 parallel connections, action step peak RSS: bridge ${fmt(rows.peak.bridge, 'MiB', 0)}, allow-list ${fmt(rows.peak.allow, 'MiB', 0)}`,
 ];

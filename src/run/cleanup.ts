@@ -26,6 +26,10 @@ export async function cleanupRun(state: RunState, ui: Ui, tempDir: string): Prom
     ui.info(`Removed container ${state.container}.`);
     await fs.rm(containerNotePath(state.location.parent.gitDir, state.location.name), { force: true });
   }
+  // A killed run's network sidecar (src/network/session.ts names it after the command's container), after
+  // the command's: Podman keeps a container that another one still joins.
+  if (state.container && (await engine.removeContainer(`${state.container}-net`)))
+    ui.info(`Removed container ${state.container}-net.`);
   const git = await Git.create();
   const sandbox = state.location;
   if (!state.ready) return recoverHalfCreated(git, engine, sandbox, ui);

@@ -157,7 +157,7 @@ export async function runCommand(
   const started = Date.now();
   const note = containerNotePath(sandbox.parent.gitDir, sandbox.name);
   let network: NetworkSession | undefined;
-  let networkReport: NetworkReport | undefined;
+  let outcome: CommandResult | undefined;
   try {
     await fs.mkdir(path.dirname(note), { recursive: true });
     await fs.writeFile(note, `${name}\n`);
@@ -208,14 +208,17 @@ export async function runCommand(
         `The container started but its command did not (${engine.name} exit 127): ${initFailed}${startFailureHint(initFailed)}`,
       );
     const exitCode = timedOut ? TIMEOUT_EXIT_CODE : state.exitCode;
-    // The proxy stops with the command; what it counted is complete only then.
-    if (network) networkReport = await network.stop();
-    network = undefined;
-    return { exitCode, timedOut, oomKilled: state.oomKilled, durationMs, tail, network: networkReport };
+    outcome = { exitCode, timedOut, oomKilled: state.oomKilled, durationMs, tail };
+    return outcome;
   } finally {
     if (timer) clearTimeout(timer);
     if (await engine.removeContainer(name)) await fs.rm(note, { force: true });
-    if (network) await network.stop();
+    // The proxy and its sidecar stop with the command, after its container is gone (Podman keeps a
+    // container that another one still joins); what the proxy counted is complete only then.
+    if (network) {
+      const report = await network.stop();
+      if (outcome) outcome.network = report;
+    }
     if (env.dir) await fs.rm(env.dir, { recursive: true, force: true });
   }
 }
