@@ -178,14 +178,13 @@ export async function startNetwork(
     await within(Promise.race([listening, exited]), READY_TIMEOUT_MS, 'starting the network forwarder');
     exited.catch(() => undefined); // it exits when stopped
     const running = proxy;
+    let stopped: Promise<NetworkReport> | undefined;
     return {
       env,
       readOnlyFiles,
       joinNetworkOf: sidecar,
-      async stop() {
-        await cleanUp();
-        return running.report();
-      },
+      // Once: the command's end stops it, and the run's own clean-up again if the command never ran.
+      stop: () => (stopped ??= cleanUp().then(() => running.report())),
     };
   } catch (error) {
     await cleanUp();

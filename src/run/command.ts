@@ -11,7 +11,7 @@ import { userArg, type ContainerSpec, type Limits, type Mount } from '../engine/
 import { EngineError, type ContainerEngine } from '../engine/engine.js';
 import { commandLabels } from '../engine/labels.js';
 import { startFailureHint } from '../engine/mode.js';
-import { isProxied, type NetworkPolicy } from '../network/policy.js';
+import { isProxied, type NetworkPolicy, type ProxiedPolicy } from '../network/policy.js';
 import type { NetworkReport } from '../network/proxy.js';
 import type { NetworkSession } from '../network/session.js';
 import { commandMounts, type Sandbox } from '../sandbox/layout.js';
@@ -33,6 +33,12 @@ export interface CommandSpec {
   extraEnv?: Record<string, string>;
   /** An allow-list or audit: the command's only way out is the proxy (src/network/session.ts). */
   network?: NetworkPolicy;
+  /**
+   * The command container's name and its network, started by the caller while the sandbox was being
+   * prepared (start-up time); without them, they are made here.
+   */
+  containerName?: string;
+  networkReady?: Promise<NetworkSession>;
 }
 
 export interface CommandResult {
@@ -121,6 +127,18 @@ export function commandContainer(
   };
 }
 
+/** The network of the command container `name`: the proxy and its sidecar (src/network/session.ts). */
+export async function startCommandNetwork(
+  engine: ContainerEngine,
+  policy: ProxiedPolicy,
+  sandbox: Sandbox,
+  name: string,
+): Promise<NetworkSession> {
+  // Loaded on demand (a chunk of its own): the proxy library is no part of a run without an allow-list.
+  const { startNetwork } = await import('../network/session.js');
+  return startNetwork(engine, policy, { name, labels: commandLabels(sandbox) });
+}
+
 export interface CommandHooks {
   /** Called with the container name before it starts (saved for the post step). */
   onStart?: (container: string) => void;
@@ -143,7 +161,7 @@ export async function runCommand(
   spec: CommandSpec,
   hooks: CommandHooks = {},
 ): Promise<CommandResult> {
-  const name = containerName(sandbox.name);
+  const name = spec.containerName ?? containerName(sandbox.name);
   const env = await userEnv(spec.env);
   hooks.onStart?.(name);
   let timedOut = false;
@@ -163,9 +181,7 @@ export async function runCommand(
     await fs.writeFile(note, `${name}\n`);
     let container = commandContainer(sandbox, spec, name, env);
     if (spec.network && isProxied(spec.network)) {
-      // Loaded on demand (a chunk of its own): the proxy library is no part of a run without an allow-list.
-      const { startNetwork } = await import('../network/session.js');
-      network = await startNetwork(engine, spec.network, { name, labels: commandLabels(sandbox) });
+      network = await (spec.networkReady ?? startCommandNetwork(engine, spec.network, sandbox, name));
       const joined = {
         ...spec,
         extraEnv: { ...spec.extraEnv, ...network.env },

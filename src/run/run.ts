@@ -15,7 +15,8 @@ import { findParentRepository } from '../sandbox/repository.js';
 import { offerUpstream } from '../sandbox/reuse.js';
 import { validateBranchNames, type RunSettings } from '../settings.js';
 import { collectChanges } from './collect.js';
-import { runCommand, type CommandResult } from './command.js';
+import { isProxied } from '../network/policy.js';
+import { containerName, runCommand, startCommandNetwork, type CommandResult } from './command.js';
 import { pushBranch, type PushResult } from './push.js';
 import { commitsNotIn, type WorktreeReport } from './report.js';
 import type { RunState } from './state.js';
@@ -91,6 +92,14 @@ export async function runSandbox(settings: RunSettings, deps: RunDeps): Promise<
   const release = await lockSandbox(parent.gitDir, location.name, settings.lockTimeoutMinutes * 60_000, (m) =>
     ui.info(m),
   );
+  // With an allow-list, the proxy and its sidecar start while the sandbox is prepared; stopped with the
+  // command, or below if the command never ran.
+  const commandName = containerName(location.name);
+  const policy = settings.network;
+  const networkReady = isProxied(policy)
+    ? imageReady.then(() => startCommandNetwork(engine, policy, location, commandName))
+    : undefined;
+  networkReady?.catch(() => undefined); // awaited by runCommand
   try {
     // What the post step needs, saved once the engine has the image and before anything is written: a
     // run that fails its image check leaves the post step nothing to do.
@@ -136,6 +145,8 @@ export async function runSandbox(settings: RunSettings, deps: RunDeps): Promise<
             worktreeRoot,
             readOnlyFiles: deps.command?.readOnlyFiles,
             extraEnv: deps.command?.extraEnv,
+            containerName: commandName,
+            networkReady,
           },
           {
             onStart: (container) => deps.save({ container }),
@@ -182,6 +193,7 @@ export async function runSandbox(settings: RunSettings, deps: RunDeps): Promise<
     }
     return { sandbox, command, report, push };
   } finally {
+    await networkReady?.then((session) => session.stop()).catch(() => undefined);
     await release();
   }
 }
