@@ -254,6 +254,25 @@ describe('network: an allow-list (Docker)', () => {
     expect(after.dns).toBe(before.dns + 1);
   });
 
+  it('holds for a disk sandbox too', async () => {
+    const before = counts();
+    const { outcome, out } = await run({
+      isolation: 'disk',
+      'worktree-root': path.join(repo.root, 'disk-sandboxes'),
+      network: allowList(),
+      command: bash([
+        `curl -sS http://${ALLOWED}:${allowedHttp.port}/ && echo ok-disk`,
+        `(exec 3<>/dev/tcp/${bridge}/${trap.port}) 2>/dev/null && echo REACHED || echo unreachable`,
+        `curl -sS -o /dev/null -w 'denied %{http_code}\\n' http://${DENIED}:${deniedHttp.port}/`,
+      ]),
+    });
+    expect(outcome.sandbox.isolation).toBe('disk');
+    expect(out).toContain('ok-disk');
+    expect(out).toContain('unreachable');
+    expect(out).toContain('denied 403');
+    expect(counts()).toEqual({ ...before, allowedHttp: before.allowedHttp + 1 });
+  });
+
   it('records every host in audit, and stops the proxy and its sidecar with the command', async () => {
     const { outcome, out } = await run({
       network: 'audit',
