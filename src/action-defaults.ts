@@ -33,6 +33,7 @@ export const ACTION_DEFAULTS: Readonly<Record<string, string>> = {
   "cpus": "",
   "pids-limit": "4096",
   "network": "bridge",
+  "credentials": "",
   "read-only-rootfs": "false",
   "max-import-size": "1g",
   "headless-expiry-days": "30",

@@ -55,6 +55,7 @@ describe('parseSettings: run mode', () => {
     ['image', 'img --privileged', /Invalid input 'image'/],
     ['memory', 'lots', /Invalid input 'memory'/],
     ['network', 'host', /Invalid input 'network'.*bridge, none/],
+    ['network', '*', /Invalid input 'network'.*bare/],
   ])('rejects %s=%j naming the input and what it accepts', (input, value, message) => {
     expect(() => run({ [input]: value })).toThrow(InputError);
     expect(() => run({ [input]: value })).toThrow(message);

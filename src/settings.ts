@@ -23,6 +23,8 @@ import {
   withDefaults,
   type InputReader,
 } from './settings/inputs.js';
+import type { NetworkPolicy } from './network/policy.js';
+import { networkInput } from './settings/network-input.js';
 import { pullRequestInputs, type PullRequestSettings } from './settings/pull-request-input.js';
 
 export { InputError, withDefaults, type EnvEntry, type InputReader, type PullRequestSettings };
@@ -62,6 +64,11 @@ export interface RunSettings extends CommonSettings {
   push: boolean;
   commitMessage: string;
   limits: ContainerLimits;
+  /**
+   * `network` and `credentials`. With an allow-list or audit, `limits.network` is `none`: the command's
+   * container is only ever joined to the proxy's (src/network/), never to a network of its own.
+   */
+  network: NetworkPolicy;
   /** The most a sandbox's changes may weigh when they come back (the bundle's bytes). */
   maxImportBytes: number;
   /** Author and committer of the commits the action and the command make (`author`, `committer`). */
@@ -125,6 +132,7 @@ export function parseSettings(given: InputReader, env: NodeJS.ProcessEnv = proce
 function parseRun(read: InputReader, env: NodeJS.ProcessEnv): Omit<RunSettings, keyof CommonSettings> {
   const command = read('command');
   if (!command.trim()) throw new InputError('command', command, 'a shell command (required in run mode)');
+  const network = networkInput(read);
   return {
     mode: 'run',
     command,
@@ -144,9 +152,10 @@ function parseRun(read: InputReader, env: NodeJS.ProcessEnv): Omit<RunSettings, 
       memory: optionalPattern(read, 'memory', /^\d+(\.\d+)?[bkmg]?$/i, 'a size such as 512m or 2g'),
       cpus: optionalPattern(read, 'cpus', /^(\d+(\.\d+)?|\.\d+)$/, 'a positive number such as 1.5'),
       pidsLimit: number(read, 'pids-limit', { min: 1, integer: true }),
-      network: oneOf(read, 'network', ['bridge', 'none'] as const),
+      network: network.mode === 'bridge' ? 'bridge' : 'none',
       readOnlyRootfs: boolean(read, 'read-only-rootfs'),
     },
+    network,
     maxImportBytes: size(read, 'max-import-size'),
     author: identity(read, 'author', env),
     committer: identity(read, 'committer', env),

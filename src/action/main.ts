@@ -10,6 +10,7 @@ import { parseSettings, type RunSettings } from '../settings.js';
 import type { PullRequestRunState } from '../github/feedback.js';
 import { currentRunState, loadRunState, saveRunState } from './state.js';
 import { outcomeMarkdown } from '../run/summary.js';
+import { networkMarkdown, networkOutputs, networkWarnings } from '../network/report.js';
 import { actionIo, actionUi } from './ui.js';
 
 /** The main step (action.yml `main`). */
@@ -64,7 +65,10 @@ async function runAction(settings: RunSettings): Promise<void> {
     const { proposePullRequest } = await import('../github/pull-request.js');
     await proposePullRequest(settings, outcome, actionIo(ui));
   }
-  await core.summary.addRaw(outcomeMarkdown(outcome)).write();
+  const network = outcome.command.network;
+  for (const line of network ? networkWarnings(network) : []) ui.warning(line);
+  const networkSection = network ? networkMarkdown(network, settings.network) : '';
+  await core.summary.addRaw(outcomeMarkdown(outcome) + networkSection).write();
   const { exitCode } = outcome.command;
   if (exitCode !== 0 && !settings.allowFailure) core.setFailed(`The command exited with code ${exitCode}.`);
 }
@@ -98,6 +102,7 @@ function setOutputs(outcome: RunOutcome): void {
     'files-changed': String(report.changedCount),
     'diff-stat': report.diffStat,
   };
+  if (command.network) Object.assign(out, networkOutputs(command.network));
   for (const [k, v] of Object.entries(out)) core.setOutput(k, v);
 }
 

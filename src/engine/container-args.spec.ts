@@ -62,3 +62,31 @@ describe('containerRunArgs', () => {
     expect(containerRunArgs('podman', { ...base, init: true })).not.toContain('--init');
   });
 });
+
+describe('containerRunArgs: joining the network proxy sidecar', () => {
+  const spec = {
+    image: 'img',
+    user: '1001:1001',
+    mounts: [],
+    labels: {},
+    entrypoint: 'sh',
+    args: ['-c', 'true'],
+    limits: { network: 'none' as const, pidsLimit: 10, readOnlyRootfs: false },
+    userns: ['--userns=keep-id:uid=1001,gid=1001'],
+    joinNetworkOf: 'side-net',
+  };
+
+  it("takes the sidecar's network namespace instead of its own network, with no capability", () => {
+    const args = containerRunArgs('docker', spec);
+    expect(args.join(' ')).toContain('--network container:side-net');
+    expect(args).not.toContain('none');
+    expect(args.join(' ')).toContain('--cap-drop ALL');
+    expect(args).not.toContain('--cap-add');
+  });
+
+  it("on Podman, also the sidecar's user namespace (rootless: /sys cannot be mounted otherwise)", () => {
+    const args = containerRunArgs('podman', spec);
+    expect(args).toContain('--userns=container:side-net');
+    expect(args).not.toContain('--userns=keep-id:uid=1001,gid=1001');
+  });
+});

@@ -56,6 +56,12 @@ export interface ContainerSpec {
   init?: boolean;
   /** The user-namespace mapping a rootless engine needs (mode.ts `userNamespaceArgs`). */
   userns?: readonly string[];
+  /**
+   * A running container whose network namespace this one joins instead of `limits.network` (the network
+   * proxy's sidecar). Podman also needs its user namespace: rootless, a container cannot mount its own
+   * /sys in a network namespace that another user namespace owns.
+   */
+  joinNetworkOf?: string;
 }
 
 /** A mount in `--mount` syntax (CSV: a field with a comma or quote is quoted). */
@@ -78,11 +84,18 @@ export function containerRunArgs(engine: EngineName, spec: ContainerSpec): strin
   if (spec.remove) args.push('--rm');
   if (spec.name) args.push('--name', spec.name);
   if (spec.init && engine === 'docker') args.push('--init');
-  args.push(...(spec.userns ?? []), '--user', spec.user, '--cap-drop', 'ALL');
+  const joined = spec.joinNetworkOf ? `container:${spec.joinNetworkOf}` : undefined;
+  const userns = joined && engine === 'podman' ? [`--userns=${joined}`] : (spec.userns ?? []);
+  args.push(...userns, '--user', spec.user, '--cap-drop', 'ALL');
   for (const cap of spec.capAdd ?? []) args.push('--cap-add', cap);
   args.push('--security-opt', 'no-new-privileges');
   const limits = spec.limits ?? {};
-  args.push('--pids-limit', String(limits.pidsLimit ?? 1024), '--network', limits.network ?? 'none');
+  args.push(
+    '--pids-limit',
+    String(limits.pidsLimit ?? 1024),
+    '--network',
+    joined ?? limits.network ?? 'none',
+  );
   if (limits.memory) args.push('--memory', limits.memory, '--memory-swap', limits.memory);
   if (limits.cpus) args.push('--cpus', limits.cpus);
   if (limits.readOnlyRootfs) args.push('--read-only', '--tmpfs', '/tmp:rw,exec,nosuid,size=512m');

@@ -60,6 +60,10 @@ export async function cleanupRun(
   const sandbox = state.location;
   const containerGone = state.container ? await engine.removeContainer(state.container) : false;
   if (containerGone) ui.info(`Removed container ${state.container}.`);
+  // A killed run's network sidecar (src/network/session.ts names it after the command's container), after
+  // the command's: Podman keeps a container that another one still joins.
+  if (state.container && (await engine.removeContainer(`${state.container}-net`)))
+    ui.info(`Removed container ${state.container}-net.`);
   const lock = options.lockHeld
     ? { release: async () => undefined }
     : await lockForCleanup(sandbox, options.lockWaitMs ?? POST_LOCK_WAIT_MS);

@@ -11,6 +11,9 @@ import { userArg, type ContainerSpec, type Limits, type Mount } from '../engine/
 import { EngineError, type ContainerEngine } from '../engine/engine.js';
 import { commandLabels } from '../engine/labels.js';
 import { startFailureHint } from '../engine/start-failure.js';
+import { isProxied, type NetworkPolicy, type ProxiedPolicy } from '../network/policy.js';
+import type { NetworkReport } from '../network/proxy.js';
+import type { NetworkSession } from '../network/session.js';
 import { commandMounts, type Sandbox } from '../sandbox/layout.js';
 import { containerNotePath } from '../sandbox/lock.js';
 import type { EnvEntry, Identity } from '../settings.js';
@@ -28,6 +31,14 @@ export interface CommandSpec {
   /** Extra files or folders to mount read-only (host path = container path). */
   readOnlyFiles?: string[];
   extraEnv?: Record<string, string>;
+  /** An allow-list or audit: the command's only way out is the proxy (src/network/session.ts). */
+  network?: NetworkPolicy;
+  /**
+   * The command container's name and its network, started by the caller while the sandbox was being
+   * prepared (start-up time); without them, they are made here.
+   */
+  containerName?: string;
+  networkReady?: Promise<NetworkSession>;
 }
 
 export interface CommandResult {
@@ -37,6 +48,8 @@ export interface CommandResult {
   durationMs: number;
   /** The last lines of output (bounded in count and length), for reports. */
   tail: string[];
+  /** With an allow-list or audit: the hosts the command reached and was refused. */
+  network?: NetworkReport;
 }
 
 export const TIMEOUT_EXIT_CODE = 124;
@@ -114,6 +127,18 @@ export function commandContainer(
   };
 }
 
+/** The network of the command container `name`: the proxy and its sidecar (src/network/session.ts). */
+export async function startCommandNetwork(
+  engine: ContainerEngine,
+  policy: ProxiedPolicy,
+  sandbox: Sandbox,
+  name: string,
+): Promise<NetworkSession> {
+  // Loaded on demand (a chunk of its own): the proxy library is no part of a run without an allow-list.
+  const { startNetwork } = await import('../network/session.js');
+  return startNetwork(engine, policy, { name, labels: commandLabels(sandbox) });
+}
+
 export interface CommandHooks {
   /** Called with the container name before it starts (saved for the post step). */
   onStart?: (container: string) => void;
@@ -136,7 +161,7 @@ export async function runCommand(
   spec: CommandSpec,
   hooks: CommandHooks = {},
 ): Promise<CommandResult> {
-  const name = containerName(sandbox.name);
+  const name = spec.containerName ?? containerName(sandbox.name);
   const env = await userEnv(spec.env);
   hooks.onStart?.(name);
   let timedOut = false;
@@ -149,11 +174,23 @@ export async function runCommand(
       : undefined;
   const started = Date.now();
   const note = containerNotePath(sandbox.parent.gitDir, sandbox.name);
+  let network: NetworkSession | undefined;
+  let outcome: CommandResult | undefined;
   try {
     await fs.mkdir(path.dirname(note), { recursive: true });
     await fs.writeFile(note, `${name}\n`);
+    let container = commandContainer(sandbox, spec, name, env);
+    if (spec.network && isProxied(spec.network)) {
+      network = await (spec.networkReady ?? startCommandNetwork(engine, spec.network, sandbox, name));
+      const joined = {
+        ...spec,
+        extraEnv: { ...spec.extraEnv, ...network.env },
+        readOnlyFiles: [...(spec.readOnlyFiles ?? []), ...network.readOnlyFiles],
+      };
+      container = { ...commandContainer(sandbox, joined, name, env), joinNetworkOf: network.joinNetworkOf };
+    }
     await hooks.ready?.();
-    const result = await engine.stream(await engine.runArgs(commandContainer(sandbox, spec, name, env)), {
+    const result = await engine.stream(await engine.runArgs(container), {
       inherit: env.inherit,
       backpressure: hooks.drained,
       outputFd: hooks.outputFd,
@@ -187,10 +224,17 @@ export async function runCommand(
         `The container started but its command did not (${engine.name} exit 127): ${initFailed}${startFailureHint(initFailed)}`,
       );
     const exitCode = timedOut ? TIMEOUT_EXIT_CODE : state.exitCode;
-    return { exitCode, timedOut, oomKilled: state.oomKilled, durationMs, tail };
+    outcome = { exitCode, timedOut, oomKilled: state.oomKilled, durationMs, tail };
+    return outcome;
   } finally {
     if (timer) clearTimeout(timer);
     if (await engine.removeContainer(name)) await fs.rm(note, { force: true });
+    // The proxy and its sidecar stop with the command, after its container is gone (Podman keeps a
+    // container that another one still joins); what the proxy counted is complete only then.
+    if (network) {
+      const report = await network.stop();
+      if (outcome) outcome.network = report;
+    }
     if (env.dir) await fs.rm(env.dir, { recursive: true, force: true });
   }
 }

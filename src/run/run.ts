@@ -15,7 +15,8 @@ import { findParentRepository } from '../sandbox/repository.js';
 import { offerUpstream } from '../sandbox/reuse.js';
 import { validateBranchNames, type RunSettings } from '../settings.js';
 import { collectChanges } from './collect.js';
-import { runCommand, type CommandResult } from './command.js';
+import { isProxied } from '../network/policy.js';
+import { containerName, runCommand, startCommandNetwork, type CommandResult } from './command.js';
 import { pushBranch, type PushResult } from './push.js';
 import { commitsNotIn, type WorktreeReport } from './report.js';
 import type { RunState } from './state.js';
@@ -67,6 +68,9 @@ function startedEarly<T>(promise: Promise<T>): Promise<T> {
 export async function runSandbox(settings: RunSettings, deps: RunDeps): Promise<RunOutcome> {
   const { ui } = deps;
   if (settings.token) ui.mask(settings.token);
+  // A credential's value is the proxy's alone: masked in the log before anything could print it.
+  if (settings.network.mode === 'allow' || settings.network.mode === 'audit')
+    for (const { value } of settings.network.credentials) ui.mask(value);
   const engine = new ContainerEngine(settings.engine);
   // The image check (also the engine's reachability check) overlaps the git questions and the sandbox's
   // records: it is awaited before anything uses the image or writes anything (prepareSandbox), and a
@@ -101,6 +105,13 @@ export async function runSandbox(settings: RunSettings, deps: RunDeps): Promise<
     ui.info(m),
   );
   deps.onSandboxLock?.(true);
+  // With an allow-list, the proxy and its sidecar start while the sandbox is prepared; stopped with the
+  // command, or below if the command never ran.
+  const commandName = containerName(location.name);
+  const policy = settings.network;
+  const networkReady = isProxied(policy)
+    ? startedEarly(imageReady.then(() => startCommandNetwork(engine, policy, location, commandName)))
+    : undefined;
   try {
     // What the post step needs, saved once the engine has the image and before anything is written: a
     // run that fails its image check leaves the post step nothing to do.
@@ -147,6 +158,8 @@ export async function runSandbox(settings: RunSettings, deps: RunDeps): Promise<
             worktreeRoot,
             readOnlyFiles: deps.command?.readOnlyFiles,
             extraEnv: deps.command?.extraEnv,
+            containerName: commandName,
+            networkReady,
           },
           {
             onStart: (container) => deps.save({ container }),
@@ -197,6 +210,7 @@ export async function runSandbox(settings: RunSettings, deps: RunDeps): Promise<
     return { sandbox, command, report, push };
   } finally {
     deps.onSandboxLock?.(false);
+    await networkReady?.then((session) => session.stop()).catch(() => undefined);
     await release();
   }
 }

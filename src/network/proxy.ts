@@ -1,0 +1,251 @@
+// The proxy in the action's own process, behind a Unix socket that only the forwarder (sidecar.ts) can
+// reach: proxy-chain (a maintained forward proxy on Node's own HTTP parser) tunnels CONNECTs and forwards
+// plain requests; this module decides each one (policy.ts), counts what went where, and, for hosts with a
+// credential, ends TLS with a certificate of the run's CA (ca.ts) to set the header on each request.
+// Names resolve as the runner resolves them (getaddrinfo: its /etc/hosts, its resolver).
+import * as fs from 'node:fs/promises';
+import type * as http from 'node:http';
+import * as https from 'node:https';
+import * as net from 'node:net';
+import { RequestError, Server } from 'proxy-chain';
+import type { RunCa } from './ca.js';
+import { decide, normalizeHost, type Credential, type ProxiedPolicy } from './policy.js';
+
+export interface HostCount {
+  host: string;
+  port: number;
+  requests: number;
+  bytesSent: number;
+  bytesReceived: number;
+}
+
+export interface RefusedCount {
+  host: string;
+  port: number;
+  requests: number;
+  reason: string;
+}
+
+export interface NetworkReport {
+  allowed: HostCount[];
+  denied: RefusedCount[];
+  /** Distinct hosts past the bound that were counted in no row (the command named too many). */
+  uncounted: number;
+}
+
+/** Bounds: distinct host:port rows kept, connections open at once, one host name's length in a row. */
+export const MAX_ROWS = 500;
+const MAX_CONNECTIONS = 2048;
+const MAX_HOST_CHARS = 253;
+
+export interface RunningProxy {
+  report(): NetworkReport;
+  close(): Promise<void>;
+}
+
+export interface ProxyOptions {
+  policy: ProxiedPolicy;
+  socketPath: string;
+  /** Needed when the policy has credentials on HTTPS hosts. */
+  ca?: RunCa;
+}
+
+class Tally {
+  readonly allowed = new Map<string, HostCount>();
+  readonly denied = new Map<string, RefusedCount>();
+  uncounted = 0;
+
+  private row<T>(map: Map<string, T>, host: string, port: number, make: () => T): T | undefined {
+    const key = `${host}\n${port}`;
+    const found = map.get(key);
+    if (found) return found;
+    if (this.allowed.size + this.denied.size >= MAX_ROWS) {
+      this.uncounted++;
+      return undefined;
+    }
+    const made = make();
+    map.set(key, made);
+    return made;
+  }
+
+  allow(host: string, port: number): HostCount | undefined {
+    const row = this.row(this.allowed, host, port, () => ({
+      host,
+      port,
+      requests: 0,
+      bytesSent: 0,
+      bytesReceived: 0,
+    }));
+    if (row) row.requests++;
+    return row;
+  }
+
+  deny(host: string, port: number, reason: string): void {
+    const row = this.row(this.denied, host, port, () => ({ host, port, requests: 0, reason }));
+    if (row) row.requests++;
+  }
+
+  report(): NetworkReport {
+    const order = (a: { host: string; port: number }, b: { host: string; port: number }) =>
+      a.host.localeCompare(b.host) || a.port - b.port;
+    return {
+      allowed: [...this.allowed.values()].sort(order),
+      denied: [...this.denied.values()].sort(order),
+      uncounted: this.uncounted,
+    };
+  }
+}
+
+/** The host part of a Host header (`name`, `name:port`, `[v6]:port`), normalized. */
+function hostOfHeader(value: string | undefined): string {
+  if (!value) return '';
+  const v6 = /^\[([^\]]*)\]/.exec(value);
+  if (v6) return normalizeHost(v6[1]);
+  return normalizeHost(value.replace(/:\d*$/, ''));
+}
+
+/** Headers as [name, value, name, value...] without any spelling of `names`, then `credentials` added. */
+function withCredentials(raw: readonly string[], credentials: readonly Credential[]): string[] {
+  const replaced = new Set(credentials.map((c) => c.header.toLowerCase()));
+  const out: string[] = [];
+  for (let i = 0; i + 1 < raw.length; i += 2)
+    if (!replaced.has(raw[i].toLowerCase())) out.push(raw[i], raw[i + 1]);
+  for (const c of credentials) out.push(c.header, c.value);
+  return out;
+}
+
+export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
+  const { policy } = options;
+  const tally = new Tally();
+  const rowOf = new Map<number, HostCount>();
+  const credentialsFor = (host: string) => policy.credentials.filter((c) => c.host === host);
+  const interceptors = new Map<string, Promise<https.Server>>();
+
+  const refuse = (host: string, port: number, reason: string): never => {
+    tally.deny(host.slice(0, MAX_HOST_CHARS), port, reason);
+    throw new RequestError(
+      `worktree-sandbox network: ${host.slice(0, MAX_HOST_CHARS)}:${port} refused (${reason})`,
+      403,
+    );
+  };
+
+  /** TLS ended here for a host with a credential: each request is checked again, then sent on with it. */
+  const interceptor = (host: string, port: number): Promise<https.Server> => {
+    const key = `${host}:${port}`;
+    let made = interceptors.get(key);
+    if (!made) {
+      made = (async () => {
+        if (!options.ca) throw new Error('credentials over HTTPS need the run CA');
+        const { key: pem, cert } = await options.ca.leaf(host);
+        const server = https.createServer({ key: pem, cert, minVersion: 'TLSv1.2' });
+        server.on('request', (req: http.IncomingMessage, res: http.ServerResponse) => {
+          const asked = hostOfHeader(req.headers.host);
+          if (asked && asked !== host) {
+            tally.deny(
+              asked.slice(0, MAX_HOST_CHARS),
+              port,
+              `a request for another host inside a tunnel to ${host}`,
+            );
+            res.writeHead(421, { 'content-type': 'text/plain', connection: 'close' });
+            res.end(`worktree-sandbox network: this connection is for ${host} only\n`);
+            return;
+          }
+          tally.allow(host, port);
+          const upstream = https.request(
+            {
+              host,
+              port,
+              servername: host,
+              method: req.method,
+              path: req.url,
+              headers: withCredentials(req.rawHeaders, credentialsFor(host)),
+            },
+            (response) => {
+              res.writeHead(response.statusCode ?? 502, response.statusMessage, response.rawHeaders);
+              response.pipe(res);
+            },
+          );
+          upstream.on('error', () => {
+            if (!res.headersSent) res.writeHead(502, { 'content-type': 'text/plain' });
+            res.end();
+          });
+          res.on('close', () => upstream.destroy());
+          req.pipe(upstream);
+        });
+        server.on('tlsClientError', (_error, socket) => socket.destroy());
+        return server;
+      })();
+      interceptors.set(key, made);
+    }
+    return made;
+  };
+
+  const server = new Server({
+    port: 0,
+    prepareRequestFunction: async ({ connectionId, request, hostname, port, isHttp }) => {
+      const host = normalizeHost(hostname);
+      if (isHttp) {
+        // One request, one host: a Host header naming another host is refused, not sent to the first.
+        const asked = hostOfHeader(request.headers.host);
+        if (asked && asked !== host)
+          refuse(asked, port, `the Host header differs from the request's host ${host}`);
+      }
+      const decision = decide(policy, host, port);
+      if (!decision.allowed) refuse(host, port, decision.reason);
+      const row = tally.allow(host, port);
+      if (row) rowOf.set(connectionId as unknown as number, row);
+      const credentials = credentialsFor(host);
+      if (credentials.length === 0) return {};
+      if (isHttp) {
+        request.rawHeaders.splice(
+          0,
+          request.rawHeaders.length,
+          ...withCredentials(request.rawHeaders, credentials),
+        );
+        return {};
+      }
+      return { customConnectServer: await interceptor(host, port) };
+    },
+  });
+  server.on(
+    'connectionClosed',
+    ({ connectionId, stats }: { connectionId: number; stats?: Record<string, number> }) => {
+      const row = rowOf.get(connectionId);
+      rowOf.delete(connectionId);
+      if (!row || !stats) return;
+      row.bytesSent += stats.srcRxBytes ?? 0;
+      row.bytesReceived += stats.srcTxBytes ?? 0;
+    },
+  );
+  server.on('requestFailed', () => undefined);
+
+  // proxy-chain serves TCP; its HTTP server is handed the Unix socket's connections instead. It drops a
+  // socket without a peer address, which a Unix socket never has: it is given one that says what it is.
+  const front = net.createServer((socket) => {
+    Object.defineProperty(socket, 'remoteAddress', { value: 'sandbox', configurable: true });
+    socket.on('error', () => undefined);
+    server.server.emit('connection', socket);
+  });
+  front.maxConnections = MAX_CONNECTIONS;
+  await fs.rm(options.socketPath, { force: true });
+  await new Promise<void>((resolve, reject) => {
+    front.once('error', reject);
+    front.listen(options.socketPath, () => {
+      front.off('error', reject);
+      resolve();
+    });
+  });
+  await fs.chmod(options.socketPath, 0o600);
+
+  return {
+    report: () => tally.report(),
+    async close() {
+      await new Promise<void>((resolve) => {
+        front.close(() => resolve());
+        server.closeConnections();
+      });
+      for (const made of interceptors.values()) (await made.catch(() => undefined))?.close();
+      await fs.rm(options.socketPath, { force: true });
+    },
+  };
+}

@@ -1,0 +1,123 @@
+import { describe, expect, it } from '@jest/globals';
+import { InputError, parseSettings, type RunSettings } from '../settings.js';
+
+const run = (inputs: Record<string, string>) =>
+  parseSettings((name) => ({ command: 'true', ...inputs })[name] ?? '', { HOME: '/home/u' }) as RunSettings;
+
+describe('network and credentials inputs', () => {
+  it('keeps bridge (the default) and none as they were', () => {
+    expect(run({}).network).toEqual({ mode: 'bridge' });
+    expect(run({}).limits.network).toBe('bridge');
+    expect(run({ network: 'NONE' }).network).toEqual({ mode: 'none' });
+    expect(run({ network: 'none' }).limits.network).toBe('none');
+  });
+
+  it('reads an allow-list of names, wildcards, ports and presets, one per line or comma-separated', () => {
+    const s = run({ network: 'Example.COM., *.corp.example:8443\n@anthropic , [::1]:8080\n10.0.0.5' });
+    expect(s.limits.network).toBe('none');
+    expect(s.network).toEqual({
+      mode: 'allow',
+      credentials: [],
+      rules: [
+        { host: 'example.com', wildcard: false, ports: [443, 80] },
+        { host: 'corp.example', wildcard: true, ports: [8443] },
+        { host: 'api.anthropic.com', wildcard: false, ports: [443, 80] },
+        { host: '::1', wildcard: false, ports: [8080] },
+        { host: '10.0.0.5', wildcard: false, ports: [443, 80] },
+      ],
+    });
+  });
+
+  it('reads audit, with the container on no network of its own', () => {
+    expect(run({ network: 'audit' })).toMatchObject({
+      network: { mode: 'audit' },
+      limits: { network: 'none' },
+    });
+  });
+
+  it('reads credentials, allowing their hosts implicitly', () => {
+    const s = run({
+      network: '@npm',
+      credentials: 'api.anthropic.com x-api-key: sk-ant-123 456\n\nllm.internal Authorization:Bearer t0k',
+    });
+    expect(s.network).toMatchObject({
+      mode: 'allow',
+      credentials: [
+        { host: 'api.anthropic.com', header: 'x-api-key', value: 'sk-ant-123 456' },
+        { host: 'llm.internal', header: 'Authorization', value: 'Bearer t0k' },
+      ],
+    });
+    const hosts = s.network.mode === 'allow' ? s.network.rules.map((r) => r.host) : [];
+    expect(hosts).toEqual(
+      expect.arrayContaining(['registry.npmjs.org', 'api.anthropic.com', 'llm.internal']),
+    );
+  });
+
+  it('allows a credential host on the port its line names', () => {
+    const s = run({ network: 'audit', credentials: 'gw.internal:8443 Authorization: Bearer x' });
+    expect(s.network).toMatchObject({ credentials: [{ host: 'gw.internal', header: 'Authorization' }] });
+    const allow = run({ network: 'a.example', credentials: 'gw.internal:8443 Authorization: Bearer x' });
+    expect(allow.network.mode === 'allow' && allow.network.rules[1]).toEqual({
+      host: 'gw.internal',
+      wildcard: false,
+      ports: [8443],
+    });
+  });
+
+  it.each([
+    ['network', { network: 'exa mple.com' }, /Invalid input 'network'.*malformed|one host pattern/],
+    ['network', { network: 'example..com' }, /Invalid input 'network'.*malformed/],
+    ['network', { network: 'https://example.com' }, /Invalid input 'network'.*malformed/],
+    ['network', { network: 'example.com:0' }, /Invalid input 'network'.*port/],
+    ['network', { network: 'example.com:99999' }, /Invalid input 'network'.*port/],
+    ['network', { network: '*.com' }, /Invalid input 'network'.*\*\.example\.com/],
+    ['network', { network: 'a.*.example.com' }, /Invalid input 'network'.*malformed/],
+    ['network', { network: '@npm, @nope' }, /Invalid input 'network': "@nope".*unknown preset.*@github/],
+    ['network', { network: '*' }, /Invalid input 'network': "\*".*bare \*/],
+    ['network', { network: '*:443' }, /Invalid input 'network'.*bare \*/],
+    ['network', { network: 'example.com, bridge' }, /Invalid input 'network'.*stands alone/],
+    ['network', { network: 'host' }, /Invalid input 'network'.*bridge, none/],
+    ['network', { network: ',' }, /Invalid input 'network'/],
+    [
+      'credentials',
+      { credentials: 'api.x.com x-api-key: k' },
+      /Invalid input 'credentials'.*allow-list or audit.*bridge/,
+    ],
+    [
+      'credentials',
+      { network: 'none', credentials: 'api.x.com x-api-key: k' },
+      /Invalid input 'credentials'.*none/,
+    ],
+    [
+      'credentials',
+      { network: 'audit', credentials: 'api.x.com sk-secret' },
+      /Invalid input 'credentials': "line 1 \(api\.x\.com\)".*Header-Name/,
+    ],
+    [
+      'credentials',
+      { network: 'audit', credentials: 'api.x.com x-api-key:' },
+      /Invalid input 'credentials'.*Header-Name/,
+    ],
+    [
+      'credentials',
+      { network: 'audit', credentials: '*.x.com x-api-key: v' },
+      /Invalid input 'credentials'.*a host name/,
+    ],
+  ])('rejects a bad %s naming it (%j)', (_input, inputs, message) => {
+    expect(() => run(inputs)).toThrow(InputError);
+    expect(() => run(inputs)).toThrow(message);
+  });
+
+  it('never prints a credential value in its errors', () => {
+    for (const credentials of ['api.x.com sk-SECRET-1', 'api.x.com: sk-SECRET-1', 'a b x: sk-SECRET-1']) {
+      let message = '';
+      try {
+        run({ network: 'audit', credentials });
+      } catch (error) {
+        message = (error as Error).message;
+      }
+      expect(message).toMatch(/Invalid input 'credentials'/);
+      expect(message).not.toContain('SECRET');
+    }
+  });
+});

@@ -1,0 +1,184 @@
+// The network allow-list and its credentials, attacked through the bundle as the runner runs it (uid
+// 1001): Docker, and rootless Podman. The command has only the proxy; a credential's value reaches the
+// server it is for and is nowhere the command, the engine or the job's outputs could show it.
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { runStep } from '../support/action.js';
+import { availableEngines } from '../support/engines.js';
+import {
+  addTestHosts,
+  ALLOWED,
+  bridgeAddress,
+  CREDENTIALED,
+  DENIED,
+  ensureNetImage,
+  httpServer,
+  httpsServer,
+  loadNetImageIntoRootlessPodman,
+  tcpTrap,
+  testCa,
+  type Recorder,
+} from '../support/network.js';
+import { makeRepo, chownTree, type TestRepo } from '../support/repo.js';
+import { asRunner, runnerEnv } from '../support/rootless.js';
+import { runnerIds } from '../support/env.js';
+import { uniquePrefix } from '../support/docker.js';
+
+const ENGINES = availableEngines();
+// Made of two halves: the command's own text never holds the whole value.
+const HALF_A = `sk-wsnet-${randomBytes(6).toString('hex')}`;
+const HALF_B = randomBytes(6).toString('hex');
+const SECRET = `${HALF_A}${HALF_B}`;
+
+let image = '';
+let caFile = '';
+let bridge = '';
+let llm: Recorder;
+let allowed: Recorder;
+let denied: Recorder;
+let trap: Recorder;
+const keysSeen: string[] = [];
+const repos: TestRepo[] = [];
+
+beforeAll(async () => {
+  image = ensureNetImage();
+  if (ENGINES.includes('podman')) loadNetImageIntoRootlessPodman();
+  bridge = bridgeAddress();
+  addTestHosts(bridge);
+  const test = await testCa();
+  caFile = test.file;
+  llm = await httpsServer(test.ca, CREDENTIALED, (req, res) => {
+    keysSeen.push(String(req.headers['x-api-key']));
+    const ok = req.headers['x-api-key'] === SECRET;
+    res.writeHead(ok ? 200 : 401);
+    res.end(ok ? 'key accepted\n' : 'bad key\n');
+  });
+  allowed = await httpServer();
+  denied = await httpServer();
+  trap = await tcpTrap();
+}, 240_000);
+
+afterAll(async () => {
+  for (const r of [llm, allowed, denied, trap]) await r?.close();
+  for (const r of repos) fs.rmSync(r.root, { recursive: true, force: true });
+  if (caFile) fs.rmSync(path.dirname(caFile), { recursive: true, force: true });
+});
+
+/** What the engine says about every container of the run, while it runs, and its event stream. */
+function engineCli(engine: string, args: string[]): [string, string[], NodeJS.ProcessEnv] {
+  if (engine === 'docker') return ['docker', args, process.env];
+  const [cmd, cmdArgs] = asRunner('podman', args);
+  return [cmd, cmdArgs, runnerEnv({ rootlessPodman: true })];
+}
+
+function inspectManaged(engine: string): string {
+  const [cmd, args, env] = engineCli(engine, ['ps', '-q', '--filter', 'label=worktree-sandbox.managed=true']);
+  const ids = execFileSync(cmd, args, { encoding: 'utf8', env, cwd: '/' }).split('\n').filter(Boolean);
+  if (ids.length === 0) return '';
+  const [icmd, iargs, ienv] = engineCli(engine, ['inspect', ...ids]);
+  return execFileSync(icmd, iargs, { encoding: 'utf8', env: ienv, cwd: '/' });
+}
+
+describe.each(ENGINES)('network allow-list through the bundle, as the runner (%s)', (engine) => {
+  it('reaches the allowed hosts, sets the key only at its host, and no copy of the key is anywhere the command or the engine can show', async () => {
+    const repo = makeRepo();
+    repos.push(repo);
+    chownTree(repo.root, runnerIds());
+    const before = { allowed: allowed.connections, denied: denied.connections, trap: trap.connections };
+    const lines = [
+      // the key: set by the proxy, replacing the one the command sends
+      `curl -sS -H 'x-api-key: placeholder' https://${CREDENTIALED}:${llm.port}/`,
+      // Node's own fetch, with nothing but what the action set (NODE_USE_ENV_PROXY, NODE_EXTRA_CA_CERTS)
+      `node -e "fetch('https://${CREDENTIALED}:${llm.port}/').then(r=>r.text()).then(t=>console.log('node', t.trim()), e=>console.log('node failed', e.cause?.code ?? e.message))"`,
+      `curl -sS http://${ALLOWED}:${allowed.port}/ && echo ok-allowed`,
+      `curl -sS -o /dev/null -w 'denied %{http_code}\\n' http://${DENIED}:${denied.port}/`,
+      `(exec 3<>/dev/tcp/${bridge}/${trap.port}) 2>/dev/null && echo REACHED || echo unreachable`,
+      `cut -d: -f1 /proc/net/dev | tail -n +3 | tr -d ' '`,
+      'grep CapEff /proc/self/status',
+      'echo inspect-now; sleep 3',
+      // Everything the command can read: its environment, every process's, the files and mounts.
+      `K="${HALF_A}"; K="\${K}${HALF_B}"; echo "searching for \${#K} characters"`,
+      // The needle goes to grep through a pipe (bash's printf is a builtin): no command line holds it.
+      'env | grep -cFf <(printf %s "$K") || true',
+      'cat /proc/[0-9]*/environ /proc/[0-9]*/cmdline /proc/self/mountinfo 2>/dev/null | grep -caFf <(printf %s "$K") || true',
+      // Every file but the image's own programs and libraries (which come from the image, not from us).
+      'timeout 200 grep -rlaFf <(printf %s "$K") / --exclude-dir=proc --exclude-dir=sys --exclude-dir=usr 2>/dev/null | head -5; echo searched',
+    ];
+    const inspected: string[] = [];
+    const [ecmd, eargs, eenv] = engineCli(engine, ['events', '--format', '{{json .}}']);
+    const events: ChildProcess = spawn(ecmd, eargs, {
+      env: eenv,
+      cwd: '/',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
+    let eventText = '';
+    events.stdout!.on('data', (d: Buffer) => (eventText += d.toString()));
+    const result = await runStep({
+      inputs: {
+        mode: 'run',
+        image,
+        engine,
+        'repository-path': repo.parent,
+        'volume-prefix': uniquePrefix('netsec'),
+        network: `${ALLOWED}:${allowed.port}`,
+        credentials: `${CREDENTIALED}:${llm.port} x-api-key: ${SECRET}`,
+        command: `bash <<'EOF'\n${lines.join('\n')}\nEOF`,
+      },
+      // The proxy checks the test server's certificate as the runner would an internal CA's.
+      env: { GITHUB_WORKSPACE: repo.parent, NODE_EXTRA_CA_CERTS: caFile },
+      asRunner: true,
+      rootlessPodman: engine === 'podman',
+      onStdout: (out) => {
+        if (inspected.length === 0 && out.includes('inspect-now')) inspected.push(inspectManaged(engine));
+      },
+    });
+    events.kill();
+    const out = result.stdout;
+    expect(result.code).toBe(0);
+    expect(out).toContain('key accepted');
+    expect(keysSeen.slice(-2)).toEqual([SECRET, SECRET]);
+    expect(out).toMatch(/node key accepted/);
+    expect(out).toContain('ok-allowed');
+    expect(out).toContain('denied 403');
+    expect(out).toContain('unreachable');
+    expect(out).not.toContain('REACHED');
+    expect(out).toMatch(/^lo$/m);
+    expect(out).toMatch(/CapEff:\s+0000000000000000/);
+    expect(out).toContain(`searching for ${SECRET.length} characters`);
+    expect(out).toMatch(/^0\n0\nsearched$/m);
+    expect({ allowed: allowed.connections, denied: denied.connections, trap: trap.connections }).toEqual({
+      ...before,
+      allowed: before.allowed + 1,
+    });
+    // The engine's view of both containers (the command's and the sidecar's) and its events.
+    expect(inspected[0]).toContain('HTTPS_PROXY=http://127.0.0.1:3128');
+    expect(inspected[0]).not.toContain(SECRET);
+    expect(eventText.length).toBeGreaterThan(0);
+    expect(eventText).not.toContain(SECRET);
+    // The job's log: only the runner's mask command holds it (the runner consumes that line and shows ***
+    // wherever the value would appear); the outputs, the state and the summary hold none.
+    expect(out.split('\n').filter((l) => l.includes(SECRET))).toEqual([`::add-mask::${SECRET}`]);
+    for (const text of [
+      result.stderr,
+      result.summary,
+      JSON.stringify(result.outputs),
+      JSON.stringify(result.state),
+    ])
+      expect(text).not.toContain(SECRET);
+    const reached = JSON.parse(result.outputs['network-allowed']) as Array<{ host: string }>;
+    expect(reached.map((r) => r.host).sort()).toEqual([ALLOWED, CREDENTIALED]);
+    expect(JSON.parse(result.outputs['network-denied'])).toEqual([
+      expect.objectContaining({ host: DENIED, port: denied.port, requests: 1 }),
+    ]);
+    expect(out).toMatch(
+      new RegExp(
+        `::warning::Network: the proxy refused "${DENIED.replace(/\./g, '\\.')}" port ${denied.port}`,
+      ),
+    );
+    expect(result.summary).toContain('### Network (allow-list)');
+    expect(result.summary).toContain(`| ✅ "${CREDENTIALED}" | ${llm.port} |`);
+  }, 600_000);
+});

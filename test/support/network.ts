@@ -1,0 +1,212 @@
+// The network proxy's test fixtures: an image with real clients (curl, node, bash), test host names in
+// /etc/hosts that point at the Docker bridge's address on this machine, servers that count every
+// connection they get, and certificates from a test CA (the @peculiar/x509 code of src/network/ca.ts).
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import * as dgram from 'node:dgram';
+import * as fs from 'node:fs';
+import * as http from 'node:http';
+import * as https from 'node:https';
+import * as net from 'node:net';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import type { AddressInfo } from 'node:net';
+import { createRunCa, type RunCa } from '../../src/network/ca.js';
+import { asRunner, runnerEnv } from './rootless.js';
+
+export const NODE_IMAGE = process.env.WORKTREE_SANDBOX_NODE_IMAGE ?? 'worktree-sandbox-node:24';
+export const NET_IMAGE = 'worktree-sandbox-net-test:bookworm';
+export const ALLOWED = 'allowed.ws-net.test';
+export const DENIED = 'denied.ws-net.test';
+export const CREDENTIALED = 'llm.ws-net.test';
+
+/** The host's address on Docker's default bridge: what a container on `bridge` reaches the host by. */
+export function bridgeAddress(): string {
+  // `ip`, not os.networkInterfaces(): libuv leaves out an interface that is down (no container on it).
+  const found = /inet (\d+\.\d+\.\d+\.\d+)/.exec(
+    execFileSync('ip', ['-4', '-o', 'addr', 'show', 'docker0'], { encoding: 'utf8' }),
+  )?.[1];
+  if (!found) throw new Error('no docker0 interface: the network tests need Docker on this machine');
+  return found;
+}
+
+/** The host's other addresses (eth0...), not loopback. */
+export function hostAddresses(): string[] {
+  return Object.values(os.networkInterfaces())
+    .flat()
+    .filter((a) => a && a.family === 'IPv4' && !a.internal)
+    .map((a) => a!.address);
+}
+
+/** Test names in /etc/hosts, pointing at `address` (idempotent; the proxy resolves them as the runner does). */
+export function addTestHosts(address: string, names = [ALLOWED, DENIED, CREDENTIALED]): void {
+  const lines = fs.readFileSync('/etc/hosts', 'utf8').split('\n');
+  const kept = lines.filter((l) => !names.some((n) => l.split(/\s+/).slice(1).includes(n)));
+  fs.writeFileSync('/etc/hosts', `${kept.join('\n').trimEnd()}\n${address} ${names.join(' ')}\n`);
+}
+
+/** Image with curl (the host's binary and the one library the test image lacks), node and bash. */
+export function ensureNetImage(): string {
+  const curl = '/usr/bin/curl';
+  const stamp = `2-${createHash('sha256').update(fs.readFileSync(curl)).digest('hex').slice(0, 16)}`;
+  try {
+    const have = execFileSync(
+      'docker',
+      ['image', 'inspect', '--format', '{{index .Config.Labels "stamp"}}', NET_IMAGE],
+      {
+        encoding: 'utf8',
+      },
+    ).trim();
+    if (have === stamp) return NET_IMAGE;
+  } catch {
+    // not built yet
+  }
+  const libs = execFileSync('ldd', [curl], { encoding: 'utf8' })
+    .split('\n')
+    .flatMap((l) => /(\/\S+)/.exec(l)?.[1] ?? []);
+  const missing = execFileSync(
+    'docker',
+    [
+      'run',
+      '--rm',
+      '--entrypoint',
+      'sh',
+      NODE_IMAGE,
+      '-c',
+      'for f; do [ -e "$f" ] || echo "$f"; done',
+      'sh',
+      ...libs,
+    ],
+    { encoding: 'utf8' },
+  )
+    .split('\n')
+    .filter(Boolean);
+  const ctx = fs.mkdtempSync(path.join(os.tmpdir(), 'ws-net-image-'));
+  for (const file of [curl, ...missing]) {
+    // Debian's /lib, /bin are links into /usr: a folder of that name in the copy would replace the link.
+    const target = file.replace(/^\/(lib|lib64|bin|sbin)\//, '/usr/$1/');
+    fs.mkdirSync(path.join(ctx, 'root', path.dirname(target)), { recursive: true });
+    fs.copyFileSync(fs.realpathSync(file), path.join(ctx, 'root', target));
+  }
+  fs.writeFileSync(
+    path.join(ctx, 'Dockerfile'),
+    `FROM ${NODE_IMAGE}\nCOPY root/ /\nLABEL stamp="${stamp}"\n`,
+  );
+  execFileSync('docker', ['build', '-q', '-t', NET_IMAGE, ctx], { stdio: 'ignore' });
+  fs.rmSync(ctx, { recursive: true, force: true });
+  return NET_IMAGE;
+}
+
+/** The same image in the runner's rootless Podman storage. */
+export function loadNetImageIntoRootlessPodman(): void {
+  const want = execFileSync('docker', ['image', 'inspect', '--format', '{{.Id}}', NET_IMAGE], {
+    encoding: 'utf8',
+  })
+    .trim()
+    .replace(/^sha256:/, '');
+  const [cmd, args] = asRunner('podman', ['image', 'inspect', '--format', '{{.Id}}', NET_IMAGE]);
+  let have = '';
+  try {
+    have = execFileSync(cmd, args, {
+      encoding: 'utf8',
+      env: runnerEnv({ rootlessPodman: true }),
+      cwd: '/',
+    }).trim();
+  } catch {
+    // not loaded yet
+  }
+  if (have === want) return;
+  const saved = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'ws-net-save-')), 'image.tar');
+  execFileSync('docker', ['save', '-o', saved, NET_IMAGE]);
+  fs.chmodSync(path.dirname(saved), 0o755);
+  fs.chmodSync(saved, 0o644);
+  const [lcmd, largs] = asRunner('podman', ['load', '-q', '-i', saved]);
+  execFileSync(lcmd, largs, { stdio: 'ignore', env: runnerEnv({ rootlessPodman: true }), cwd: '/' });
+  fs.rmSync(path.dirname(saved), { recursive: true, force: true });
+}
+
+/** A server that counts every TCP connection (and keeps the Host headers it was asked for). */
+export interface Recorder {
+  port: number;
+  connections: number;
+  hosts: string[];
+  close(): Promise<void>;
+}
+
+function recording(server: net.Server): Promise<Recorder> {
+  const rec: Recorder = {
+    port: 0,
+    connections: 0,
+    hosts: [],
+    close: () =>
+      new Promise((resolve) => {
+        server.close(() => resolve());
+        (server as http.Server).closeAllConnections?.();
+      }),
+  };
+  // Every TCP connection accepted, before any TLS or HTTP: an attempt that got this far is counted.
+  server.on('connection', () => rec.connections++);
+  return new Promise((resolve) =>
+    server.listen(0, '0.0.0.0', () => {
+      rec.port = (server.address() as AddressInfo).port;
+      resolve(rec);
+    }),
+  );
+}
+
+export type Handler = (req: http.IncomingMessage, res: http.ServerResponse) => void;
+
+const hello: Handler = (req, res) => res.end(`hello from ${req.headers.host}\n`);
+
+/** An HTTPS server on 0.0.0.0 with a certificate for `host` from `ca`. Counts TCP connections. */
+export async function httpsServer(ca: RunCa, host: string, handler: Handler = hello): Promise<Recorder> {
+  const { key, cert } = await ca.leaf(host);
+  const server = https.createServer({ key, cert });
+  const rec = await recording(server);
+  server.on('request', (req, res) => {
+    rec.hosts.push(String(req.headers.host));
+    handler(req, res);
+  });
+  return rec;
+}
+
+export async function httpServer(handler: Handler = hello): Promise<Recorder> {
+  const server = http.createServer();
+  const rec = await recording(server);
+  server.on('request', (req, res) => {
+    rec.hosts.push(String(req.headers.host));
+    handler(req, res);
+  });
+  return rec;
+}
+
+/** A plain TCP listener (a host service on 0.0.0.0). */
+export async function tcpTrap(): Promise<Recorder> {
+  return recording(net.createServer((s) => s.destroy()));
+}
+
+/** A UDP socket on `address:port` that counts datagrams (port 53: a test DNS server). */
+export function udpTrap(
+  port = 0,
+  address = '0.0.0.0',
+): Promise<{ port: number; datagrams: number; close(): void }> {
+  const socket = dgram.createSocket('udp4');
+  const trap = { port: 0, datagrams: 0, close: () => socket.close() };
+  socket.on('message', () => trap.datagrams++);
+  return new Promise((resolve, reject) => {
+    socket.once('error', reject);
+    socket.bind(port, address, () => {
+      trap.port = socket.address().port;
+      resolve(trap);
+    });
+  });
+}
+
+export async function testCa(): Promise<{ ca: RunCa; file: string }> {
+  const ca = await createRunCa();
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ws-net-ca-'));
+  fs.chmodSync(dir, 0o755);
+  const file = path.join(dir, 'test-ca.pem');
+  fs.writeFileSync(file, ca.certificate, { mode: 0o644 });
+  return { ca, file };
+}
