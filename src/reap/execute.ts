@@ -8,7 +8,8 @@ import * as path from 'node:path';
 import type { ContainerEngine } from '../engine/engine.js';
 import type { Git } from '../engine/git.js';
 import type { Sandbox } from '../sandbox/layout.js';
-import { lockSandbox, LockTimeoutError, type Release } from '../sandbox/lock.js';
+import { lockSandbox, LockTimeoutError, withRepositoryLock, type Release } from '../sandbox/lock.js';
+import type { ParentRepository } from '../sandbox/repository.js';
 import { forgetSandboxes, removeEmptyProjectDir, removeSandbox } from '../sandbox/remove.js';
 import { lastActivity } from './age.js';
 import { archiveSandbox } from './archive.js';
@@ -17,8 +18,10 @@ import { inspectInHelpers } from './helper-inspection.js';
 import { inParallel } from './parallel.js';
 import { removeHomeFolder, removeSandboxTree, type RemovalProblem } from './remove.js';
 import { removerFor, type Remover } from './remove-workers.js';
+import { removeRegistration } from './linked-removal.js';
 import { diskActivity } from './sandbox-files.js';
 import { applyVolumeSignals, type ScannedSandbox } from './scan.js';
+import { gitDirOf, type LinkedFacts } from './scanned.js';
 
 export type RemovalStatus = 'removed' | 'partly removed' | 'not removed' | 'skipped';
 
@@ -106,6 +109,7 @@ async function removeDiskSandboxes(
       try {
         // The removed folders' records, a parent at a time; then the project folders left empty.
         await forgetSandboxes(deps.git, batch.forget.sandboxes);
+        await forgetRegistrations(batch.forget.registrations, deps.remover);
         for (const dir of batch.forget.projectDirs) await removeEmptyProjectDir(dir);
         batch.removals.forEach((removal, n) => {
           const outcome = batch.done[n];
@@ -124,7 +128,7 @@ async function removeDiskSandboxes(
     removals: group,
     locks: [],
     done: [],
-    forget: { sandboxes: [], projectDirs: new Set() },
+    forget: { sandboxes: [], registrations: [], projectDirs: new Set() },
     left: group.length,
   }));
   const items = batches.flatMap((batch) => batch.removals.map((removal, n) => ({ batch, removal, n })));
@@ -137,7 +141,10 @@ async function removeDiskSandboxes(
       if ('refused' in held) batch.done[n] = skipped(held.refused);
       else {
         const { sandbox } = removal;
-        const activity = lastActivity([...diskActivity(sandbox.hostPath!).times, sandbox.createdMs]);
+        const activity = lastActivity([
+          ...diskActivity(sandbox.hostPath!, gitDirOf(sandbox)).times,
+          sandbox.createdMs,
+        ]);
         batch.done[n] = await removeOne(removal, activity, { ...deps, forget: batch.forget });
       }
     } catch (error) {
@@ -179,7 +186,7 @@ async function removeVolumeBatch(
       locked.map((r) => r.sandbox),
       deps,
     );
-    const forget: Forget = { sandboxes: [], projectDirs: new Set() };
+    const forget: Forget = { sandboxes: [], registrations: [], projectDirs: new Set() };
     const done = await inParallel(batch, REMOVALS_IN_FLIGHT, async (removal) => {
       const held = locks[batch.indexOf(removal)];
       if ('refused' in held) return skipped(held.refused);
@@ -203,6 +210,8 @@ type Held = { release?: Release } | { refused: string };
 /** What the removals of one batch leave to do once for all of them. */
 interface Forget {
   sandboxes: Sandbox[];
+  /** Linked worktrees' registrations in their parents, each with the outcome it adds to. */
+  registrations: Array<{ parent: ParentRepository; linked: LinkedFacts; outcome: RemovalOutcome }>;
   projectDirs: Set<string>;
 }
 
@@ -305,6 +314,8 @@ async function removeFolders(
   // project folder goes with its last sandbox.
   const location = sandbox.location && !sandbox.orphan ? sandbox.location : undefined;
   if (location) deps.forget.sandboxes.push(location);
+  if (sandbox.linked?.registered && sandbox.parent && !sandbox.orphan)
+    deps.forget.registrations.push({ parent: sandbox.parent, linked: sandbox.linked, outcome });
   deps.forget.projectDirs.add(path.dirname(sandbox.hostPath!));
   if (tree.problems.length === 0) {
     outcome.status = 'removed';
@@ -312,6 +323,26 @@ async function removeFolders(
   }
   outcome.status = 'partly removed';
   outcome.detail = `${tree.problems.length} entr${tree.problems.length === 1 ? 'y' : 'ies'} could not be deleted`;
+}
+
+/**
+ * The registrations of removed linked worktrees, a parent at a time under its repository lock: each one
+ * only when it still names the worktree as the scan read it (removal-time check, linked-removal.ts).
+ * What could not go is reported on its worktree's outcome.
+ */
+async function forgetRegistrations(registrations: Forget['registrations'], remover: Remover): Promise<void> {
+  const byParent = new Map<string, Forget['registrations']>();
+  for (const r of registrations) byParent.set(r.parent.gitDir, [...(byParent.get(r.parent.gitDir) ?? []), r]);
+  for (const [gitDir, group] of byParent)
+    await withRepositoryLock(gitDir, async () => {
+      for (const { linked, outcome } of group) {
+        const problem = await removeRegistration(gitDir, linked, remover);
+        if (!problem) continue;
+        outcome.problems.push(problem);
+        outcome.status = 'partly removed';
+        outcome.detail = `its registration was left: ${problem.error}`;
+      }
+    });
 }
 
 function describe(decision: Decision, outcome: RemovalOutcome): string {
