@@ -25,6 +25,7 @@ import { checkAgainstParent, type NamedObjects, type ParentVerdict } from './par
 import { operationInProgress, readSandboxGit } from './sandbox-files.js';
 import type { ScannedSandbox } from './scan.js';
 import { gitDirOf, isCheckable } from './scanned.js';
+import { judgeUntrackedInParent, type UntrackedQuestion } from './untracked-check.js';
 import { summarizeWork, type CheckResult } from './work-finding.js';
 
 export interface WorkReport {
@@ -110,17 +111,40 @@ async function checkParentGroup(
     if (!('error' in h)) named.push({ key, headOid: h.headOid, named: h.named });
   const verdicts = await checkAgainstParent(deps.git, parent, named);
 
-  // Disk: the filesystem proves clean where it can; the rest goes to one helper.
+  // Disk: the filesystem proves clean where it can; untracked entries are judged with the parent's ignore
+  // rules; the rest goes to one helper.
   const uncommitted = new Map<string, CheckResult<number>>();
   const proved = new Set<string>();
   const unsure: ScannedSandbox[] = [];
+  const questions: UntrackedQuestion[] = [];
   for (const s of disks) {
     const verdict = verdicts.get(s.key);
     if (!verdict || verdict.error || verdict.unsaved) continue; // work found or check failed: no need
-    if (verdict.headTree && proveClean(s.hostPath!, gitDirOf(s), verdict.headTree).clean) {
+    const proof = verdict.headTree ? proveClean(s.hostPath!, gitDirOf(s), verdict.headTree) : undefined;
+    if (proof?.clean) {
       uncommitted.set(s.key, { value: 0 });
       proved.add(s.key);
-    } else unsure.push(s);
+    } else if (proof?.untracked)
+      questions.push({
+        key: s.key,
+        worktree: s.hostPath!,
+        gitDir: gitDirOf(s),
+        headTree: verdict.headTree!,
+        untracked: proof.untracked,
+      });
+    else unsure.push(s);
+  }
+  if (questions.length) {
+    const judged = await judgeUntrackedInParent(deps.git, parent, questions);
+    for (const s of disks) {
+      const verdict = judged.get(s.key);
+      if (!verdict) continue;
+      if ('unsure' in verdict) unsure.push(s);
+      else {
+        uncommitted.set(s.key, { value: verdict.ignoredOnly ? 0 : verdict.untracked });
+        if (verdict.ignoredOnly) proved.add(s.key);
+      }
+    }
   }
   if (unsure.length) {
     const looked = await inspectInHelpers(
