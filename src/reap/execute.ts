@@ -1,7 +1,9 @@
 // Carrying out the removals decided. Each sandbox is removed under its own lock (a run that holds it, or
 // takes it first, wins: the sandbox is then in use), after one last look at its activity, archived first
 // when asked. A sandbox of a live parent goes the way run mode removes one (`removeSandbox`: its folders
-// or volume, then every record the parent keeps of it); an orphan loses its folders or volume only.
+// or volume, then every record the parent keeps of it); a linked worktree its folder, then its registration
+// in the parent (linked-removal.ts, under the parent's repository lock); an orphan loses its folders or
+// volume only.
 // On disk the reaper removes the folders itself first, carefully (remove.ts): links are never followed,
 // and what cannot be deleted is reported while the rest goes.
 import * as path from 'node:path';

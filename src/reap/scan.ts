@@ -12,8 +12,10 @@
 // Entries starting with `.` under a project folder are ours (homes, the note); anything else that is
 // not a sandbox is reported, and never deleted.
 //
-// Activity is read with lstat only: on the host for disk sandboxes, by one helper container per
-// SANDBOXES_PER_HELPER volumes for volume sandboxes. The host reads nothing else in a sandbox here.
+// Activity is read with lstat only: on the host for disk sandboxes (a linked worktree's in its registration,
+// once verified), by one helper container per SANDBOXES_PER_HELPER volumes for volume sandboxes. The host
+// reads nothing else in a sandbox here, but a linked worktree's `.git` file and its registration's
+// `gitdir` (bounded, never through a link).
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { setImmediate } from 'node:timers/promises';

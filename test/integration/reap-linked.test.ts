@@ -216,4 +216,37 @@ describe('reap mode on linked worktrees (git worktree add)', () => {
     expect(registrations(parent)).toEqual(['feature-two']);
     expect(worktreeList(parent).sort()).toEqual([parent, two].sort());
   }, 120_000);
+
+  it('never runs what a worktree or its registration configured, and keeps it with its work', async () => {
+    const root = newRoot();
+    const markers = newRoot();
+    const repo = newRepo();
+    const parent = fs.realpathSync(repo.parent);
+    const hostile = addLinkedWorktree(parent, root, 'cache', 'exploration-0000h001');
+    const admin = registrationOf(hostile);
+    const marker = path.join(markers, 'payload-ran');
+    const payload = path.join(admin, 'payload.sh');
+    fs.writeFileSync(payload, `#!/bin/sh\necho ran >> ${marker}\ncat\n`, { mode: 0o755 });
+    // Per-worktree configuration (read by git in the worktree once the parent enables it) naming programs.
+    git(parent, 'config', 'extensions.worktreeConfig', 'true');
+    fs.writeFileSync(
+      path.join(admin, 'config.worktree'),
+      `[core]\n\tfsmonitor = ${payload}\n[filter "x"]\n\tclean = ${payload}\n`,
+    );
+    fs.writeFileSync(path.join(hostile, '.gitattributes'), '* filter=x\n');
+    fs.appendFileSync(path.join(hostile, 'README.md'), 'edited\n');
+    // The control: git used in the worktree runs the payload.
+    git(hostile, 'status', '--porcelain');
+    expect(fs.existsSync(marker)).toBe(true);
+    fs.rmSync(marker);
+    const clean = addLinkedWorktree(parent, root, 'cache', 'exploration-0000h002');
+    for (const dir of [hostile, clean]) ageLinked(dir, 100);
+
+    const d = byName(await reap(options(root)));
+    expect(fs.existsSync(marker)).toBe(false);
+    expect(d['exploration-0000h001']).toMatchObject({ result: 'kept' });
+    expect(d['exploration-0000h001'].reason).toMatch(/^holds work: [12] uncommitted file\(s\)$/);
+    expect(d['exploration-0000h002'].result).toBe('removed');
+    expect(registrations(parent)).toEqual(['exploration-0000h001']);
+  }, 120_000);
 });
