@@ -85,7 +85,7 @@ export function makeLinkedTree(
   const realRoot = fs.realpathSync(root);
   let count = 0;
   let stale = 0;
-  for (const [p, { parent, gitDir, head, linked }] of parents.entries()) {
+  for (const [p, { gitDir, head, linked }] of parents.entries()) {
     fs.rmSync(path.join(gitDir, 'worktree-sandbox'), { recursive: true, force: true });
     const project = path.join(realRoot, `project${String(p).padStart(2, '0')}`);
     fs.mkdirSync(project, { recursive: true });
