@@ -113,14 +113,23 @@ export function untrackedFiles(
       untracked.push(`${entry.rel}/`);
       continue;
     }
-    let names: fs.Dirent[];
+    // Read one entry at a time: a folder of a million names is not listed whole.
+    let listing: fs.Dir;
     try {
-      names = fs.readdirSync(dir, { withFileTypes: true });
+      listing = fs.opendirSync(dir);
     } catch {
       return { unsure: `${entry.rel} cannot be listed` };
     }
-    for (const dirent of names)
-      pending.push({ rel: `${entry.rel}/${dirent.name}`, isDir: dirent.isDirectory() });
+    try {
+      for (let dirent = listing.readSync(); dirent; dirent = listing.readSync()) {
+        if (seen + pending.length > WALK_MAX) return { unsure: `more than ${WALK_MAX} untracked entries` };
+        pending.push({ rel: `${entry.rel}/${dirent.name}`, isDir: dirent.isDirectory() });
+      }
+    } catch {
+      return { unsure: `${entry.rel} cannot be listed` };
+    } finally {
+      listing.closeSync();
+    }
   }
   return untracked;
 }
