@@ -5,8 +5,10 @@
 //    by a helper container), must name objects the parent has, reachable from its branches,
 //    tags or remotes (parent-check.ts, host git on the parent only);
 //  - uncommitted changes of a disk sandbox: proved absent from its index and files where possible
-//    (clean-probe.ts, with HEAD's tree from the parent); otherwise, and for every volume, `git status` in
-//    a helper container that never reads the sandbox's own configuration (helper-inspection.ts).
+//    (clean-probe.ts, with HEAD's tree from the parent), untracked entries judged with the ignore rules
+//    of HEAD's tree read from the parent (untracked-check.ts); otherwise, and for every volume, `git
+//    status` in a helper container that never reads the sandbox's own configuration
+//    (helper-inspection.ts).
 // Every check is read-only: sandboxes are mounted read-only, and nothing rewrites an index.
 import type { ContainerEngine } from '../engine/engine.js';
 import type { Git } from '../engine/git.js';
