@@ -44,7 +44,7 @@ function git(cwd, ...args) {
 }
 
 /** A small deterministic random generator, so that every copy of the tree is the same. */
-function random(seed) {
+export function random(seed) {
   let state = seed >>> 0;
   return () => {
     state = (state + 0x6d2b79f5) >>> 0;
@@ -66,7 +66,7 @@ function projectFiles(p) {
   for (let i = 0; i < 8; i++)
     files[`test/module-${i}.test.ts`] = `test('m${i}', () => expect(${i}).toBe(${i}));\n`.repeat(12);
   for (let i = 0; i < 4; i++) files[`docs/page-${i}.md`] = `Page ${i}.\n`.repeat(40);
-  files['.gitignore'] = 'node_modules/\n';
+  files['.gitignore'] = 'node_modules/\nbuild/\n';
   return files;
 }
 
@@ -165,7 +165,15 @@ function readTemplate(wt) {
 export function makeSandboxTree(
   root,
   parents,
-  { perProject, stalePerProject, seed = 1, renew = 'all', now = Math.floor(Date.now() / 1000) },
+  {
+    perProject,
+    stalePerProject,
+    seed = 1,
+    renew = 'all',
+    now = Math.floor(Date.now() / 1000),
+    untrackedPerProject = 0,
+    ignoredPerProject = 0,
+  },
 ) {
   const rand = random(seed);
   fs.mkdirSync(root, { recursive: true });
@@ -199,12 +207,22 @@ export function makeSandboxTree(
       if (renew === 'stale' && !isStale) continue;
       fs.rmSync(path.join(project, name), { recursive: true, force: true });
       fs.rmSync(path.join(homes, name), { recursive: true, force: true });
+      // The first stale ones of a project: an untracked file (work), or only ignored build output.
+      const nth = i - (perProject - stalePerProject);
+      const extra = !isStale
+        ? undefined
+        : nth < untrackedPerProject
+          ? 'untracked'
+          : nth < untrackedPerProject + ignoredPerProject
+            ? 'ignored'
+            : undefined;
       copySandbox({
         dir: path.join(project, name),
         home: path.join(homes, name),
         branch,
         template: transient ? templates.transient : templates.persistent,
         when,
+        extra,
       });
     }
     // Sandboxes are made in these folders, so their times are those of the newest sandbox.
@@ -224,7 +242,29 @@ export function makeSandboxTree(
   return { count, stale };
 }
 
-function copySandbox({ dir, home, branch, template, when }) {
+/** Untracked files as a real cache has them: notes (work), or build output the parent's .gitignore ignores. */
+function addExtra(dir, extra, when) {
+  const files =
+    extra === 'untracked'
+      ? { 'notes.txt': 'a draft nobody committed\n' }
+      : {
+          'node_modules/left-pad/package.json': '{"name":"left-pad","version":"1.3.0"}\n',
+          'node_modules/left-pad/index.js': 'module.exports = (s, n) => s.padStart(n);\n',
+          'node_modules/.package-lock.json': '{"lockfileVersion":3}\n',
+          'build/out.js': 'console.log(1);\n',
+          'build/out.js.map': '{"version":3}\n',
+        };
+  for (const [name, content] of Object.entries(files)) {
+    fs.mkdirSync(path.dirname(path.join(dir, name)), { recursive: true });
+    fs.writeFileSync(path.join(dir, name), content);
+  }
+  for (const name of Object.keys(files).reverse()) {
+    fs.utimesSync(path.join(dir, name), when, when);
+    fs.utimesSync(path.dirname(path.join(dir, name)), when, when);
+  }
+}
+
+function copySandbox({ dir, home, branch, template, when, extra }) {
   const { entries, contents, index, gitFiles, gitDirs } = template;
   const gitDir = path.join(dir, '.git');
   const rename = (text) => (branch ? text.replaceAll(TEMPLATE_BRANCH, branch) : text);
@@ -254,13 +294,14 @@ function copySandbox({ dir, home, branch, template, when }) {
   fs.utimesSync(path.join(gitDir, 'index'), when + 60, when + 60);
   for (const rel of gitDirs) fs.utimesSync(path.join(gitDir, rename(rel)), when, when);
   fs.utimesSync(gitDir, when, when);
+  if (extra) addExtra(dir, extra, when);
   for (const folder of made) fs.utimesSync(folder, when, when);
   fs.utimesSync(dir, when, when);
   fs.utimesSync(home, when, when);
 }
 
 /** Entry offsets of a version 2 index (SHA-1). */
-function indexEntries(buf) {
+export function indexEntries(buf) {
   if (buf.toString('latin1', 0, 4) !== 'DIRC' || buf.readUInt32BE(4) !== 2)
     throw new Error('expected a version 2 index');
   const entries = [];
@@ -278,7 +319,7 @@ function indexEntries(buf) {
 }
 
 /** The template index with each entry's stat data replaced by that of the copy's file; checksum redone. */
-function restat(template, entries, dir) {
+export function restat(template, entries, dir) {
   const buf = Buffer.from(template);
   for (const e of entries) {
     const st = fs.lstatSync(path.join(dir, e.path), { bigint: true });

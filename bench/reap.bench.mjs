@@ -24,6 +24,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ACTION_NODE, loadAverage, machineNote, median, writeSection } from './lib.mjs';
+import { makeLinkedTree, withLinkedTemplates } from './reap-linked-tree.mjs';
 import { makeParents, makeSandboxTree } from './reap-tree.mjs';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -39,6 +40,17 @@ const RUNS = setting('RUNS', 3);
 const PROJECTS = setting('PROJECTS', 20);
 const SIZES = (process.env.BENCH_REAP_SIZES ?? '2000,10000').split(',').map(Number);
 const VOLUMES = setting('VOLUMES', 1000);
+/**
+ * The cache reaped: `own` (the action's disk sandboxes, bench/reap-tree.mjs), `linked` (linked worktrees in
+ * the seed tool's layout, bench/reap-linked-tree.mjs), or `real` (the action's disk sandboxes as real caches
+ * have them: of the stale ones of each project, UNTRACKED_PER_PROJECT hold an untracked file, which is
+ * work, and IGNORED_PER_PROJECT only build output the parent's committed .gitignore ignores).
+ */
+const LAYOUT = process.env.BENCH_REAP_LAYOUT ?? 'own';
+if (!['own', 'linked', 'real'].includes(LAYOUT))
+  throw new Error(`BENCH_REAP_LAYOUT: own, linked or real, not ${LAYOUT}`);
+const UNTRACKED_PER_PROJECT = LAYOUT === 'real' ? setting('UNTRACKED', 2) : 0;
+const IGNORED_PER_PROJECT = LAYOUT === 'real' ? setting('IGNORED', 2) : 0;
 const BASE = process.env.BENCH_REAP_DIR ?? path.join(os.tmpdir(), 'worktree-sandbox-bench-reap');
 const ROOT = path.join(BASE, 'root');
 // Stale sandboxes are 100 to 300 days old, fresh ones 1 to 25: `find -mtime +29` and the action's
@@ -204,13 +216,24 @@ function countLeftovers(parents) {
   return { homes, records };
 }
 
+/** Registrations of linked worktrees left in the parents, the two templates of each aside. */
+function countRegistrations(parents) {
+  let n = 0;
+  for (const { gitDir } of parents) {
+    const dir = path.join(gitDir, 'worktrees');
+    if (fs.existsSync(dir)) n += fs.readdirSync(dir).filter((id) => !id.startsWith('ltemplate-')).length;
+  }
+  return n;
+}
+
 // ---- disk sandboxes ---------------------------------------------------------------------------------------
 
 async function benchDisk(size) {
   const perProject = Math.round(size / PROJECTS);
   const stalePerProject = Math.round(perProject / 5);
   log(`${size} sandboxes: parents ${PROJECTS} repositories under ${BASE}/parents`);
-  const parents = makeParents(BASE, PROJECTS);
+  const made = makeParents(BASE, PROJECTS);
+  const parents = LAYOUT === 'linked' ? withLinkedTemplates(BASE, made) : made;
   const order = ['action', 'find', 'seed'];
   const results = Object.fromEntries(order.map((name) => [name, []]));
   let actionDetails;
@@ -222,7 +245,15 @@ async function benchDisk(size) {
       const name = order[(k + r) % order.length];
       const t = Date.now();
       const now = Math.floor(Date.now() / 1000);
-      const tree = makeSandboxTree(ROOT, parents, { perProject, stalePerProject, seed: 7, renew, now });
+      const shape = { perProject, stalePerProject, seed: 7, renew, now };
+      const tree =
+        LAYOUT === 'linked'
+          ? makeLinkedTree(ROOT, parents, shape)
+          : makeSandboxTree(ROOT, parents, {
+              ...shape,
+              untrackedPerProject: UNTRACKED_PER_PROJECT,
+              ignoredPerProject: IGNORED_PER_PROJECT,
+            });
       renew = 'stale';
       // Written back to disk before the clock starts, so that no tool pays for the generator's writes.
       execFileSync('sync');
@@ -231,16 +262,26 @@ async function benchDisk(size) {
       );
       const result = await tools[name]();
       const left = countSandboxes();
-      const kept = tree.count - tree.stale;
+      // The action keeps the stale sandboxes holding an untracked file (work); the others check nothing.
+      const removable = name === 'action' ? tree.stale - PROJECTS * UNTRACKED_PER_PROJECT : tree.stale;
+      const kept = tree.count - removable;
       if (left !== kept) fail(`${name} left ${left} sandboxes, expected ${kept}`);
-      if (result.removed !== undefined && result.removed !== tree.stale)
-        fail(`${name} removed ${result.removed}, expected ${tree.stale}`);
-      const homeFolders = fs.readdirSync(ROOT).filter((p) => fs.existsSync(path.join(ROOT, p, '.home')));
-      if (homeFolders.length !== PROJECTS) fail(`${name} removed a project's .home folder`);
+      if (result.removed !== undefined && result.removed !== removable)
+        fail(`${name} removed ${result.removed}, expected ${removable}`);
+      if (LAYOUT !== 'linked') {
+        const homeFolders = fs.readdirSync(ROOT).filter((p) => fs.existsSync(path.join(ROOT, p, '.home')));
+        if (homeFolders.length !== PROJECTS) fail(`${name} removed a project's .home folder`);
+      }
       if (name === 'action') {
-        const { homes, records } = countLeftovers(parents);
-        if (homes !== kept || records !== kept)
-          fail(`the action left ${homes} homes and ${records} records for ${kept} sandboxes`);
+        if (LAYOUT === 'linked') {
+          const registered = countRegistrations(parents);
+          if (registered !== kept)
+            fail(`the action left ${registered} registrations for ${kept} linked worktrees`);
+        } else {
+          const { homes, records } = countLeftovers(parents);
+          if (homes !== kept || records !== kept)
+            fail(`the action left ${homes} homes and ${records} records for ${kept} sandboxes`);
+        }
         actionDetails = result;
       }
       results[name].push(result);
@@ -255,6 +296,7 @@ async function benchDisk(size) {
   return {
     size,
     stale: PROJECTS * stalePerProject,
+    removable: PROJECTS * (stalePerProject - UNTRACKED_PER_PROJECT),
     action: m('action'),
     find: m('find'),
     seed: m('seed'),
@@ -412,11 +454,16 @@ async function main() {
     encoding: 'utf8',
   }).trim();
   const seedPath = path.relative(REPO, path.resolve(SEED_PRUNE));
-  const command = `BENCH_SEED_PRUNE=${seedPath.startsWith('..') ? SEED_PRUNE : seedPath} ${VOLUMES === 1000 ? '' : `BENCH_REAP_VOLUMES=${VOLUMES} `}${RUNS === 3 ? '' : `BENCH_REAP_RUNS=${RUNS} `}node bench/reap.bench.mjs`;
+  const command = `BENCH_SEED_PRUNE=${seedPath.startsWith('..') ? SEED_PRUNE : seedPath} ${VOLUMES === 1000 ? '' : `BENCH_REAP_VOLUMES=${VOLUMES} `}${RUNS === 3 ? '' : `BENCH_REAP_RUNS=${RUNS} `}${LAYOUT === 'own' ? '' : `BENCH_REAP_LAYOUT=${LAYOUT} `}${process.env.BENCH_REAP_SIZES ? `BENCH_REAP_SIZES=${process.env.BENCH_REAP_SIZES} ` : ''}node bench/reap.bench.mjs`;
+  const layoutNote = {
+    own: '',
+    linked: `- Layout \`linked\` (bench/reap-linked-tree.mjs): the same parents, and under \`<root>/project<NN>/\` linked worktrees in the seed tool's layout instead of the action's sandboxes: each folder's \`.git\` a file naming \`<parent>/.git/worktrees/<name>\`, registered there (HEAD, commondir, gitdir pointing back, reflog, an index with the copy's own stat data), copied from two templates per parent made by \`git worktree add\`; half detached, half on a branch of their own at the parent's HEAD (which origin has). Checked: the action removes exactly the stale ones with their registrations (the templates' aside); find and the seed tool leave the registrations behind.\n`,
+    real: `- Layout \`real\`: the action's sandboxes as below, shaped like a real cache: of each project's stale sandboxes ${UNTRACKED_PER_PROJECT} hold an untracked file (\`notes.txt\`: work, the action keeps them; find and the seed tool remove them) and ${IGNORED_PER_PROJECT} only build output that the parent's committed \`.gitignore\` (\`node_modules/\`, \`build/\`) ignores (5 files in \`node_modules/\` and \`build/\`: no work, removed). The action removes ${PROJECTS * (SIZES[0] / PROJECTS / 5 - UNTRACKED_PER_PROJECT)} of the ${SIZES[0] / 5} stale ones at the first size.\n`,
+  }[LAYOUT];
   const md = `
 Produced by \`${command}\` on ${new Date().toISOString().slice(0, 10)} (part of \`npm run bench\`, which needs \`BENCH_SEED_PRUNE\` too; after \`npm run build\`).
 
-- Machine: ${machineNote()}; git ${gitVersion}, Docker ${dockerVersion}, Python ${execFileSync('python3', ['--version'], { encoding: 'utf8' }).trim().replace('Python ', '')}; running as uid ${process.getuid()}. 1-minute load average ${disks.map((d) => `${d.load[0]} → ${d.load[1]} (${d.size})`).join(', ')}.
+${layoutNote}- Machine: ${machineNote()}; git ${gitVersion}, Docker ${dockerVersion}, Python ${execFileSync('python3', ['--version'], { encoding: 'utf8' }).trim().replace('Python ', '')}; running as uid ${process.getuid()}. 1-minute load average ${disks.map((d) => `${d.load[0]} → ${d.load[1]} (${d.size})`).join(', ')}.
 - Cache (bench/reap-tree.mjs): ${PROJECTS} parent repositories, each with a bare origin holding its commits; under \`<root>/<project>/\` sandboxes in the action's layout: each a repository of its own (31 files in 4 folders, \`.git\` folder borrowing the parent's objects through \`objects/info/alternates\`, made by run mode's own INIT_SCRIPT for one template per kind, copied with their own index stat data), its home \`.home/<name>\`, the project's \`.parent\` note, and the parent's record \`refs/worktree-sandbox/disk/<name>/head\`. Half transient (detached), half persistent (on a branch); a fifth stale (100–300 days), the rest 1–25 days. Before every measurement the stale sandboxes are laid out again (what a reaper removes) and the records rewritten, so each tool starts from the identical tree; \`sync\` before the clock starts. ${RUNS} runs per size, tools interleaved in rotating order; medians.
 - Tools: the action (\`node dist/index.js\` on Node ${actionNodeVersion}${ACTION_NODE === process.execPath ? '' : ', test/node24: `runs.using: node24`, what GitHub runs it on'}, \`mode: reap\`, as the runner runs it, whole process timed: scan, use and work checks, removal of sandbox, home and records, outputs and job summary; checked: exactly the stale ones gone, with their homes and records). \`find ROOT -mindepth 2 -maxdepth 2 -mtime +${FIND_DAYS} -exec rm -rf {} +\` (checks nothing; leaves the homes and records). The seed tool's \`PruneService.prune()\` (Jsebayhi/gemini-cli-toolbox, images/gemini-hub/app/services/prune.py, run unmodified with its defaults, 30 days headless, 90 branch, 90 orphan, its root given by \`GEMINI_WORKTREE_ROOT\`; timed inside Python around the call, without the interpreter's and Flask's start-up): it expects the same \`<root>/<project>/<worktree>\` layout and classifies each folder by \`git -C <folder> symbolic-ref -q HEAD\`, which works the same on a sandbox with its own \`.git\` folder as on a linked worktree, so it runs on the same copy; it also looks at \`.home\` (no repository: "orphan", 90 days, recent, kept) and leaves the homes and records behind.
 
@@ -433,7 +480,7 @@ Peak memory (maxRSS of the action's process): ${disks.map((d) => `${d.peakMb.toF
 `;
   fs.writeFileSync(path.join(BASE, 'results.md'), `${md}\n`);
   console.log(md);
-  if (process.env.BENCH_WRITE !== '0')
+  if (process.env.BENCH_WRITE !== '0' && LAYOUT === 'own')
     await writeSection(path.join(REPO, 'docs', 'benchmarks.md'), '## Reap', md);
 }
 

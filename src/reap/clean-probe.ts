@@ -3,14 +3,32 @@
 //  - the index's cache tree is complete and names HEAD's tree (nothing staged);
 //  - every index entry is an ordinary file or link whose stat data still matches what git cached (with
 //    ctime and inode, stricter than git itself), or whose content hashes to the blob in the index;
-//  - no file or folder exists that the index does not list (untracked or ignored: only git knows which).
+//  - no file or folder exists that the index does not list; where some do (and everything listed is
+//    clean), they are returned, for the caller to judge with the parent's ignore rules (ignored.ts).
 // It never writes anything, so it cannot reset the activity clock it is part of.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { blobName, parseIndex, type IndexEntry } from './git-index.js';
+import type { Unlisted } from './ignored.js';
 import { readBounded } from './sandbox-files.js';
 
-export type CleanProof = { clean: true } | { clean: false; unsure: string };
+export type CleanProof =
+  | { clean: true }
+  | {
+      clean: false;
+      unsure: string;
+      /** Set when everything the index lists is clean, and only these entries are not listed. */
+      untracked?: UntrackedEntries;
+    };
+
+export interface UntrackedEntries {
+  unlisted: Unlisted[];
+  /** The index's `.gitignore` files: folder (`''` for the top) → blob name. */
+  gitignores: Map<string, string>;
+}
+
+/** Unlisted entries collected before the fast path leaves the decision to git. */
+const UNLISTED_MAX = 200;
 
 /** An index larger than this is left to git. */
 const INDEX_MAX = 512 * 1024 * 1024;
@@ -51,13 +69,24 @@ export function proveClean(worktree: string, gitDir: string, headTree: string): 
   }
   for (const dir of folders)
     if (tracked.has(dir)) return unsure(`${dir} is both a file and a folder in the index`);
-  const extra = firstUnlisted(worktree, tracked, folders);
-  if (extra !== undefined) return unsure(`${extra} is not in the index`);
+  const listing = unlistedEntries(worktree, tracked, folders);
+  if (typeof listing === 'string') return unsure(listing);
   for (const entry of entries) {
     const problem = entryProblem(worktree, entry, indexMtime, hashBytes);
     if (problem) return unsure(`${entry.path}: ${problem}`);
   }
-  return { clean: true };
+  if (listing.length === 0) return { clean: true };
+  const gitignores = new Map<string, string>();
+  for (const entry of entries)
+    if (path.posix.basename(entry.path) === '.gitignore') {
+      const dir = path.posix.dirname(entry.path);
+      gitignores.set(dir === '.' ? '' : dir, entry.oid);
+    }
+  return {
+    clean: false,
+    unsure: `${listing[0].rel} is not in the index`,
+    untracked: { unlisted: listing, gitignores },
+  };
 }
 
 /** A relative path with no empty, `.`, `..` or `.git` component (git refuses such index entries). */
@@ -120,8 +149,12 @@ function statMatches(st: fs.BigIntStats, entry: IndexEntry): boolean {
   );
 }
 
-/** The first file or folder (relative path) that the index does not account for, if any. */
-function firstUnlisted(worktree: string, tracked: Set<string>, folders: Set<string>): string | undefined {
+/**
+ * The files and folders (relative paths) that the index does not account for, walking only the folders
+ * it lists; or why the fast path stops here (a listed folder that is no folder any more, too many).
+ */
+function unlistedEntries(worktree: string, tracked: Set<string>, folders: Set<string>): Unlisted[] | string {
+  const found: Unlisted[] = [];
   const pending = [''];
   while (pending.length) {
     const dir = pending.pop()!;
@@ -129,14 +162,20 @@ function firstUnlisted(worktree: string, tracked: Set<string>, folders: Set<stri
     try {
       names = fs.readdirSync(dir ? path.join(worktree, dir) : worktree, { withFileTypes: true });
     } catch {
-      return dir || '.';
+      return `${dir || '.'} cannot be listed`;
     }
     for (const dirent of names) {
       const rel = dir ? `${dir}/${dirent.name}` : dirent.name;
       if (rel === '.git' || tracked.has(rel)) continue;
-      if (folders.has(rel) && dirent.isDirectory()) pending.push(rel);
-      else return rel;
+      if (folders.has(rel)) {
+        if (!dirent.isDirectory()) return `${rel} is not in the index`;
+        pending.push(rel);
+        continue;
+      }
+      if (/[\n\r\0]/.test(rel)) return `${JSON.stringify(rel)} is not in the index`;
+      found.push({ rel, isDir: dirent.isDirectory() });
+      if (found.length > UNLISTED_MAX) return `more than ${UNLISTED_MAX} entries are not in the index`;
     }
   }
-  return undefined;
+  return found;
 }

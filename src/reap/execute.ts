@@ -1,14 +1,17 @@
 // Carrying out the removals decided. Each sandbox is removed under its own lock (a run that holds it, or
 // takes it first, wins: the sandbox is then in use), after one last look at its activity, archived first
 // when asked. A sandbox of a live parent goes the way run mode removes one (`removeSandbox`: its folders
-// or volume, then every record the parent keeps of it); an orphan loses its folders or volume only.
+// or volume, then every record the parent keeps of it); a linked worktree its folder, then its registration
+// in the parent (linked-removal.ts, under the parent's repository lock); an orphan loses its folders or
+// volume only.
 // On disk the reaper removes the folders itself first, carefully (remove.ts): links are never followed,
 // and what cannot be deleted is reported while the rest goes.
 import * as path from 'node:path';
 import type { ContainerEngine } from '../engine/engine.js';
 import type { Git } from '../engine/git.js';
 import type { Sandbox } from '../sandbox/layout.js';
-import { lockSandbox, LockTimeoutError, type Release } from '../sandbox/lock.js';
+import { lockSandbox, LockTimeoutError, withRepositoryLock, type Release } from '../sandbox/lock.js';
+import type { ParentRepository } from '../sandbox/repository.js';
 import { forgetSandboxes, removeEmptyProjectDir, removeSandbox } from '../sandbox/remove.js';
 import { sandboxText } from '../ui/sandbox-text.js';
 import { lastActivity } from './age.js';
@@ -18,8 +21,10 @@ import { inspectInHelpers } from './helper-inspection.js';
 import { inParallel } from './parallel.js';
 import { removeHomeFolder, removeSandboxTree, type RemovalProblem } from './remove.js';
 import { removerFor, type Remover } from './remove-workers.js';
+import { removeRegistration } from './linked-removal.js';
 import { diskActivity } from './sandbox-files.js';
 import { applyVolumeSignals, type ScannedSandbox } from './scan.js';
+import { gitDirOf, type LinkedFacts } from './scanned.js';
 
 export type RemovalStatus = 'removed' | 'partly removed' | 'not removed' | 'skipped';
 
@@ -106,7 +111,10 @@ async function removeDiskSandboxes(
   const finish = (batch: DiskBatch) => {
     finishing = finishing.then(async () => {
       try {
+        // The removed folders' records, a parent at a time; the linked worktrees' registrations; then the
+        // project folders left empty.
         await forgetBatch(batch, deps);
+        await forgetRegistrations(batch.forget.registrations, deps.remover);
         for (const dir of batch.forget.projectDirs) await removeEmptyProjectDir(dir).catch(() => undefined); // an empty folder left is harmless
         batch.removals.forEach((removal, n) => {
           const outcome = batch.done[n] ?? failed('its removal did not finish');
@@ -122,7 +130,7 @@ async function removeDiskSandboxes(
     removals: group,
     locks: [],
     done: [],
-    forget: { sandboxes: [], projectDirs: new Set() },
+    forget: { sandboxes: [], registrations: [], projectDirs: new Set() },
     left: group.length,
   }));
   const items = batches.flatMap((batch) => batch.removals.map((removal, n) => ({ batch, removal, n })));
@@ -133,7 +141,10 @@ async function removeDiskSandboxes(
       if ('refused' in held) batch.done[n] = skipped(held.refused);
       else {
         const { sandbox } = removal;
-        const activity = lastActivity([...diskActivity(sandbox.hostPath!).times, sandbox.createdMs]);
+        const activity = lastActivity([
+          ...diskActivity(sandbox.hostPath!, gitDirOf(sandbox)).times,
+          sandbox.createdMs,
+        ]);
         batch.done[n] = await removeOne(removal, activity, { ...deps, forget: batch.forget });
       }
     } catch (error) {
@@ -201,7 +212,7 @@ async function removeVolumeBatch(
       locked.map((r) => r.sandbox),
       deps,
     );
-    const forget: Forget = { sandboxes: [], projectDirs: new Set() };
+    const forget: Forget = { sandboxes: [], registrations: [], projectDirs: new Set() };
     const done = await inParallel(batch, REMOVALS_IN_FLIGHT, async (removal) => {
       const held = locks[batch.indexOf(removal)];
       if ('refused' in held) return skipped(held.refused);
@@ -227,6 +238,8 @@ type Held = { release?: Release } | { refused: string };
 /** What the removals of one batch leave to do once for all of them. */
 interface Forget {
   sandboxes: Sandbox[];
+  /** Linked worktrees' registrations in their parents, each with the outcome it adds to. */
+  registrations: Array<{ parent: ParentRepository; linked: LinkedFacts; outcome: RemovalOutcome }>;
   projectDirs: Set<string>;
 }
 
@@ -333,6 +346,8 @@ async function removeFolders(
   // project folder goes with its last sandbox.
   const location = sandbox.location && !sandbox.orphan ? sandbox.location : undefined;
   if (location) deps.forget.sandboxes.push(location);
+  if (sandbox.linked?.registered && sandbox.parent && !sandbox.orphan)
+    deps.forget.registrations.push({ parent: sandbox.parent, linked: sandbox.linked, outcome });
   deps.forget.projectDirs.add(path.dirname(sandbox.hostPath!));
   if (tree.problems.length === 0) {
     outcome.status = 'removed';
@@ -340,6 +355,35 @@ async function removeFolders(
   }
   outcome.status = 'partly removed';
   outcome.detail = `${tree.problems.length} entr${tree.problems.length === 1 ? 'y' : 'ies'} could not be deleted`;
+}
+
+/**
+ * The registrations of removed linked worktrees, a parent at a time under its repository lock: each one
+ * only when it still names the worktree as the scan read it (removal-time check, linked-removal.ts).
+ * What could not go is reported on its worktree's outcome.
+ */
+async function forgetRegistrations(registrations: Forget['registrations'], remover: Remover): Promise<void> {
+  const byParent = new Map<string, Forget['registrations']>();
+  for (const r of registrations) byParent.set(r.parent.gitDir, [...(byParent.get(r.parent.gitDir) ?? []), r]);
+  for (const [gitDir, group] of byParent) {
+    try {
+      await withRepositoryLock(gitDir, async () => {
+        for (const { linked, outcome } of group) {
+          const problem = await removeRegistration(gitDir, linked, remover);
+          if (!problem) continue;
+          outcome.problems.push(problem);
+          outcome.status = 'partly removed';
+          outcome.detail = `its registration was left: ${problem.error}`;
+        }
+      });
+    } catch (error) {
+      // The parent's lock could not be had: its registrations stay, the other parents' go on.
+      for (const { outcome } of group) {
+        outcome.status = 'partly removed';
+        outcome.detail = `its registration was left: the parent's lock could not be taken (${(error as Error).message})`;
+      }
+    }
+  }
 }
 
 function describe(decision: Decision, outcome: RemovalOutcome): string {

@@ -44,7 +44,15 @@ export const SANDBOXES_PER_HELPER = 48;
  */
 export const OUTPUT_PER_SANDBOX = MAX_REFS * 41 + 256 * 1024;
 
-export type InspectionTarget = { volume: string; name: string } | { hostPath: string };
+/**
+ * A volume, a disk sandbox (its `.git` folder inside), or a linked worktree: its work tree, its git
+ * folder (the registration in the parent, mounted read-only too) and the commit its HEAD names (the host
+ * resolved the parent's branch; the helper's clean folder is detached there).
+ */
+export type InspectionTarget =
+  | { volume: string; name: string }
+  | { hostPath: string }
+  | { hostPath: string; gitDir: string; headOid: string };
 
 export interface InspectionRequest {
   /** Unique in one call. */
@@ -99,8 +107,10 @@ const SIGNAL_KEYS: Record<string, keyof SignalReport['files'] | 'worktree' | 'gi
   'sig-logs-HEAD': 'logs/HEAD',
 };
 
-// Positional arguments: the token, the parent's object stores (`:`-joined), then quadruples: index,
-// what to do (letters s: signals, w: work, d: du), the folder to measure, the work tree.
+// Positional arguments: the token, the parent's object stores (`:`-joined), then sextuples: index,
+// what to do (letters s: signals, w: work, d: du), the folder to measure, the work tree, its git folder,
+// and the commit HEAD names or \`-\` (a linked worktree: its registration is its git folder, HEAD is given
+// as a commit, its objects are the parent's).
 export const INSPECT_SCRIPT = `set -u
 token="$1"; alts="$2"; shift 2
 tmp=$(mktemp -d)
@@ -128,7 +138,7 @@ signals() {
   fi
 }
 work() {
-  i="$1"; wt="$2"; gd="$2/.git"; g="$tmp/g$i"
+  i="$1"; wt="$2"; gd="$3"; hd="$4"; g="$tmp/g$i"; od="$gd/objects"
   if [ -L "$wt" ] || [ ! -d "$wt" ] || [ -L "$gd" ] || [ ! -d "$gd" ]; then val "$i" work-error "its work tree or .git folder is missing"; return; fi
   if [ "$(find "$gd/refs" 2>/dev/null | head -n ${MAX_REFS + 2} | wc -l)" -gt ${MAX_REFS + 1} ]; then val "$i" work-error "it has more than ${MAX_REFS} refs"; return; fi
   if [ -f "$gd/packed-refs" ] && [ "$(head -c ${PACKED_REFS_MAX + 1} -- "$gd/packed-refs" | wc -c | tr -d ' ')" -gt ${PACKED_REFS_MAX} ]; then val "$i" work-error "its packed-refs is larger than ${PACKED_REFS_MAX} bytes"; return; fi
@@ -138,11 +148,12 @@ work() {
   done
   if [ -d "$gd/refs" ] && [ ! -L "$gd/refs" ]; then cp -RP -- "$gd/refs/." "$g/refs/"; fi
   rm -f -- "$g/${SNAPSHOT_REF}"
+  if [ "$hd" != - ]; then printf '%s\\n' "$hd" > "$g/HEAD"; od="\${alts%%:*}"; fi
   for m in ${OPERATION_MARKS.join(' ')}; do
     if [ -e "$gd/$m" ] || [ -L "$gd/$m" ]; then val "$i" operation "$m"; fi
   done
   (
-    export GIT_DIR="$g" GIT_WORK_TREE="$wt" GIT_INDEX_FILE="$gd/index" GIT_OBJECT_DIRECTORY="$gd/objects" GIT_ALTERNATE_OBJECT_DIRECTORIES="$alts"
+    export GIT_DIR="$g" GIT_WORK_TREE="$wt" GIT_INDEX_FILE="$gd/index" GIT_OBJECT_DIRECTORY="$od" GIT_ALTERNATE_OBJECT_DIRECTORIES="$alts"
     git rev-parse --verify --quiet HEAD > "$tmp/head" 2>/dev/null || : > "$tmp/head"
     git for-each-ref --format='%(objectname)' > "$tmp/refs" 2>/dev/null; echo $? > "$tmp/refs-rc"
     if [ "$(wc -l < "$tmp/refs" | tr -d ' ')" -gt ${MAX_REFS} ]; then exit 3; fi
@@ -156,11 +167,11 @@ work() {
   val "$i" status-count "$(tr -cd '\\000' < "$tmp/status" | wc -c | tr -d ' ')"
   rm -rf -- "$g" "$tmp/status"
 }
-while [ $# -ge 4 ]; do
-  i="$1"; what="$2"; top="$3"; wt="$4"; shift 4
+while [ $# -ge 6 ]; do
+  i="$1"; what="$2"; top="$3"; wt="$4"; gd="$5"; hd="$6"; shift 6
   val "$i" begin ok
   case "$what" in *s*) signals "$i" "$wt" ;; esac
-  case "$what" in *w*) work "$i" "$wt" ;; esac
+  case "$what" in *w*) work "$i" "$wt" "$gd" "$hd" ;; esac
   case "$what" in *d*) val "$i" size "$(du -sk -- "$top" 2>/dev/null | cut -f1)" ;; esac
   val "$i" done ok
 done
@@ -251,11 +262,16 @@ async function inspectChunk(
     if ('volume' in request.target) {
       const top = `/v/${n}`;
       mounts.push({ type: 'volume', source: request.target.volume, target: top, readonly: true });
-      args.push(String(n), what, top, `${top}/${request.target.name}`);
+      const wt = `${top}/${request.target.name}`;
+      args.push(String(n), what, top, wt, `${wt}/.git`, '-');
     } else {
       const dir = request.target.hostPath;
       mounts.push({ type: 'bind', source: dir, target: dir, readonly: true });
-      args.push(String(n), what, dir, dir);
+      if ('gitDir' in request.target) {
+        const { gitDir, headOid } = request.target;
+        mounts.push({ type: 'bind', source: gitDir, target: gitDir, readonly: true });
+        args.push(String(n), what, dir, dir, gitDir, OID.test(headOid) ? headOid : '-');
+      } else args.push(String(n), what, dir, dir, `${dir}/.git`, '-');
     }
   });
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'worktree-sandbox-inspect-'));

@@ -63,6 +63,7 @@ const inside = (child: string, dir: string) => child === dir || child.startsWith
 export async function inUseReason(sandbox: ScannedSandbox, usage: Usage): Promise<string | undefined> {
   if (sandbox.parent && !sandbox.orphan && (await isSandboxLocked(sandbox.parent.gitDir, sandbox.sandbox)))
     return 'a run holds its lock';
+  if (sandbox.linked?.locked) return 'its registration is locked (git worktree lock)';
   if (!usage.containers) return `the container engine could not be asked (${usage.containersError})`;
   if (sandbox.volume) {
     const users = usage.containers.filter((c) => c.volumes.includes(sandbox.volume!));

@@ -15,6 +15,7 @@ import { measureTree } from './remove.js';
 import type { RetentionPolicy } from './retention.js';
 import { scanSandboxes, type ScannedSandbox } from './scan.js';
 import { sandboxText } from '../ui/sandbox-text.js';
+import { isCheckable } from './scanned.js';
 import { decisionTrace } from './trace.js';
 import { inspectInHelpers } from './helper-inspection.js';
 import { checkWork, type WorkReport } from './work.js';
@@ -216,9 +217,9 @@ export async function lookCloser(
     facts.get(s.key)!.inUse = reasons[i];
     return !reasons[i];
   });
-  const checkable = free.filter((s) => !s.orphan && s.recorded);
+  const checkable = free.filter(isCheckable);
   for (const s of free) {
-    if (!s.orphan && !s.recorded)
+    if (!s.orphan && !isCheckable(s))
       facts.get(s.key)!.work = {
         state: 'unknown',
         detail: `unregistered: ${s.unregistered ?? 'its parent holds no record of it'}`,

@@ -102,42 +102,56 @@ export type SandboxGitReading = ({ ok: true } & SandboxGitData) | { ok: false; e
 
 /** HEAD and every ref of a sandbox's git folder (`<work tree>/.git`), as data. */
 export function readSandboxGit(gitDir: string): SandboxGitReading {
-  const fail = (error: string): SandboxGitReading => ({ ok: false, error });
+  const read = readHeadAndRefs(gitDir);
+  if ('error' in read) return { ok: false, error: read.error };
+  const { head, refs, peeled } = read;
+  let headOid: string | undefined;
+  if ('oid' in head) headOid = head.oid;
+  else {
+    headOid = refs.get(head.ref);
+    if (!headOid) return { ok: false, error: `HEAD names ${head.ref}, which does not exist` };
+  }
+  const named = new Set([headOid, ...refs.values(), ...peeled]);
+  return { ok: true, headRef: 'ref' in head ? head.ref : undefined, headOid, named: [...named] };
+}
+
+export interface HeadAndRefs {
+  head: { ref: string } | { oid: string };
+  /** Every ref (loose over packed) and the object it names; symbolic refs name none. */
+  refs: Map<string, string>;
+  /** Objects peeled tags in packed-refs name. */
+  peeled: string[];
+}
+
+/** HEAD, the loose refs under `refs/` and `packed-refs` of a git folder, as data (bounded, no links). */
+export function readHeadAndRefs(gitDir: string): HeadAndRefs | { error: string } {
   const top = lstat(gitDir);
-  if (!top?.isDirectory()) return fail('its .git is not a folder');
+  if (!top?.isDirectory()) return { error: 'its git folder is not a folder' };
   const headFile = readBounded(path.join(gitDir, 'HEAD'), HEAD_MAX);
-  if ('error' in headFile) return fail(headFile.error);
-  if ('absent' in headFile) return fail('it has no HEAD');
+  if ('error' in headFile) return { error: headFile.error };
+  if ('absent' in headFile) return { error: 'it has no HEAD' };
   const head = parseHead(headFile.data.toString('utf8'));
-  if ('error' in head) return fail(head.error);
+  if ('error' in head) return { error: head.error };
 
   const loose = new Map<string, string>();
   const walked = walkRefs(gitDir, loose);
-  if (walked) return fail(walked);
+  if (walked) return { error: walked };
   const packedFile = readBounded(path.join(gitDir, 'packed-refs'), PACKED_REFS_MAX);
-  if ('error' in packedFile) return fail(packedFile.error);
+  if ('error' in packedFile) return { error: packedFile.error };
   let packed = new Map<string, string>();
   const peeled: string[] = [];
   if ('data' in packedFile) {
     const parsed = parsePackedRefs(packedFile.data.toString('utf8'));
-    if ('error' in parsed) return fail(parsed.error);
+    if ('error' in parsed) return { error: parsed.error };
     packed = parsed.refs;
     peeled.push(...parsed.peeled);
   }
-  if (loose.size + packed.size > MAX_REFS) return fail(`it has more than ${MAX_REFS} refs`);
+  if (loose.size + packed.size > MAX_REFS) return { error: `it has more than ${MAX_REFS} refs` };
   // The capture helper's own ref, left by a capture that was killed: the work it names is still in the
   // work tree (checked there), and counting it would keep the sandbox forever.
   loose.delete(SNAPSHOT_REF);
   packed.delete(SNAPSHOT_REF);
-
-  let headOid: string | undefined;
-  if ('oid' in head) headOid = head.oid;
-  else {
-    headOid = loose.get(head.ref) ?? packed.get(head.ref);
-    if (!headOid) return fail(`HEAD names ${head.ref}, which does not exist`);
-  }
-  const named = new Set([headOid, ...loose.values(), ...packed.values(), ...peeled]);
-  return { ok: true, headRef: 'ref' in head ? head.ref : undefined, headOid, named: [...named] };
+  return { head, refs: new Map([...packed, ...loose]), peeled };
 }
 
 /** Loose refs under `refs/` into `found`; returns why they could not be read. */
@@ -184,14 +198,18 @@ export interface ActivityReading {
   suspicious?: string;
 }
 
-/** The mtimes of the work tree folder and of its git folder's index, HEAD and HEAD's reflog (lstat only). */
-export function diskActivity(worktree: string): ActivityReading {
+/**
+ * The mtimes of the work tree folder and of its git folder's index, HEAD and HEAD's reflog (lstat only).
+ * The git folder is `<work tree>/.git`, or a linked worktree's registration in its parent.
+ */
+export function diskActivity(worktree: string, gitDir = path.join(worktree, '.git')): ActivityReading {
   const times: Array<number | undefined> = [lstat(worktree)?.mtimeMs];
   let suspicious: string | undefined;
+  const shown = gitDir === path.join(worktree, '.git') ? '.git' : 'its registration';
   for (const file of ACTIVITY_FILES) {
-    const st = lstat(path.join(worktree, '.git', file));
+    const st = lstat(path.join(gitDir, file));
     if (!st) continue;
-    if (!st.isFile()) suspicious ??= `.git/${file} is not a regular file (a symbolic link?)`;
+    if (!st.isFile()) suspicious ??= `${shown}/${file} is not a regular file (a symbolic link?)`;
     else times.push(st.mtimeMs);
   }
   return { times, suspicious };

@@ -57,6 +57,7 @@ const PARENTS_IN_FLIGHT = 8;
  */
 export class ParentCache {
   private readonly owners = new Map<string, Promise<Owner>>();
+  private readonly linkedOwners = new Map<string, Promise<Owner>>();
   private readonly limited = limiter(PARENTS_IN_FLIGHT);
 
   constructor(private readonly git: Git) {}
@@ -90,6 +91,27 @@ export class ParentCache {
         recordsError: `the records of ${parentPath} could not be read: ${JSON.stringify((error as Error).message)}`,
       }));
       this.owners.set(parentPath, owner);
+    }
+    return owner;
+  }
+
+  /**
+   * The parent a linked worktree's `.git` file names: there, and its object stores (for the helpers). No
+   * git process: a linked worktree's registration is read as data (linked-worktree.ts).
+   */
+  linkedParent(parentPath: string): Promise<Owner> {
+    let owner = this.linkedOwners.get(parentPath);
+    if (!owner) {
+      owner = this.limited(async () => {
+        const problem = parentStatus(parentPath, path.join(parentPath, '.git'));
+        if (problem) return { parentPath, problem };
+        // Real paths: what the helpers mount, and what the worktree's registration is compared with.
+        const real = fs.realpathSync(parentPath);
+        const gitDir = path.join(real, '.git');
+        const objects = await objectStores(path.join(gitDir, 'objects'));
+        return { parentPath: real, parent: { path: real, gitDir, objectStores: objects } };
+      });
+      this.linkedOwners.set(parentPath, owner);
     }
     return owner;
   }

@@ -1,6 +1,9 @@
 // Finding every sandbox on the machine, with the facts the decisions need:
 //  - disk sandboxes are the folders `<root>/<project>/<name>` that hold a `.git` folder, in a project
 //    folder whose `.parent` note names a parent repository whose project name is that folder's name;
+//  - linked worktrees are the folders `<root>/<project>/<name>` whose `.git` is a file naming a parent's
+//    `.git/worktrees/<id>` (the layout of `git worktree add` and of the seed tool's worktree cache), that
+//    the parent registers pointing back (linked-worktree.ts: read as data, no git process);
 //  - volume sandboxes are the volumes labelled `worktree-sandbox.managed=true` whose name is
 //    `<volume-prefix>-<project>-<name>` (the prefix scopes a reaper: other tenants' volumes are not even
 //    looked at), whose labels name their parent;
@@ -9,8 +12,10 @@
 // Entries starting with `.` under a project folder are ours (homes, the note); anything else that is
 // not a sandbox is reported, and never deleted.
 //
-// Activity is read with lstat only: on the host for disk sandboxes, by one helper container per
-// SANDBOXES_PER_HELPER volumes for volume sandboxes. The host reads nothing else in a sandbox here.
+// Activity is read with lstat only: on the host for disk sandboxes (a linked worktree's in its registration,
+// once verified), by one helper container per SANDBOXES_PER_HELPER volumes for volume sandboxes. The host
+// reads nothing else in a sandbox here, but a linked worktree's `.git` file and its registration's
+// `gitdir` (bounded, never through a link).
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { setImmediate } from 'node:timers/promises';
@@ -21,6 +26,7 @@ import { volumeName } from '../sandbox/naming.js';
 import { lastActivity, parseTimestamp } from './age.js';
 import { inspectInHelpers, type Inspection, type Signal } from './helper-inspection.js';
 import { diskActivity, lstat } from './sandbox-files.js';
+import { readGitFile, verifyRegistration } from './linked-worktree.js';
 import { ParentCache, plan, registration, type Owner } from './scan-parents.js';
 import type { ScannedSandbox, ScanOptions, ScanResult } from './scanned.js';
 
@@ -86,11 +92,15 @@ async function scanDisk(root: string, parents: ParentCache, warnings: string[]):
         continue;
       }
       const gitDir = lstat(path.join(hostPath, '.git'));
+      if (gitDir?.isFile() && SANDBOX_NAME.test(child.name)) {
+        found.push(linkedSandbox(hostPath, project.name, child.name, parents));
+        continue;
+      }
       if (!gitDir?.isDirectory()) {
         const why = !gitDir
           ? 'no .git folder'
           : gitDir.isFile()
-            ? '.git is a file (a linked worktree, not a sandbox of its own)'
+            ? 'not a sandbox name'
             : '.git is not a folder';
         found.push(foreign(hostPath, project.name, child.name, why));
         continue;
@@ -156,6 +166,55 @@ function diskSandbox(
       (parent) => locateSandbox(plan(name), parent, 'disk', root, ''),
       hostPath,
     ),
+  };
+}
+
+/**
+ * A linked worktree: its parent and registration come from its `.git` file, verified (linked-worktree.ts).
+ * A parent that is gone, or that no longer registers it, makes an orphan (its HEAD and index went with the
+ * registration: nothing can be checked); a registration that is not its own makes it unregistered (kept).
+ */
+async function linkedSandbox(
+  hostPath: string,
+  project: string,
+  name: string,
+  parents: ParentCache,
+): Promise<ScannedSandbox> {
+  const base: ScannedSandbox = {
+    key: `disk:${hostPath}`,
+    sandbox: name,
+    project,
+    isolation: 'disk',
+    where: hostPath,
+    hostPath,
+  };
+  const target = readGitFile(hostPath);
+  if ('error' in target) return foreign(hostPath, project, name, target.error);
+  const linked = { adminDir: target.adminDir, id: target.id };
+  // Until the registration is verified, only the folder's own time is read: the registration's files
+  // may be another worktree's.
+  const folderOnly = { ...base, linked, lastActivityMs: lastActivity(diskActivity(hostPath).times) };
+  const owner = await parents.linkedParent(target.parentPath);
+  if (owner.problem || !owner.parent)
+    return { ...folderOnly, parentPath: target.parentPath, orphan: owner.problem ?? 'no parent repository' };
+  const registration = verifyRegistration(hostPath, target);
+  if (registration.state === 'missing')
+    return { ...folderOnly, parentPath: owner.parentPath, orphan: registration.why };
+  if (registration.state === 'foreign')
+    return {
+      ...folderOnly,
+      parentPath: owner.parentPath,
+      parent: owner.parent,
+      unregistered: registration.why,
+    };
+  const activity = diskActivity(hostPath, target.adminDir);
+  return {
+    ...base,
+    parentPath: owner.parentPath,
+    parent: owner.parent,
+    linked: { ...linked, registered: { gitdirText: registration.gitdirText }, locked: registration.locked },
+    lastActivityMs: lastActivity(activity.times),
+    suspicious: activity.suspicious,
   };
 }
 

@@ -1,4 +1,5 @@
 // What a scan finds: one record per folder or volume, with the facts the decisions need.
+import * as path from 'node:path';
 import type { ContainerEngine } from '../engine/engine.js';
 import type { Git } from '../engine/git.js';
 import type { Sandbox } from '../sandbox/layout.js';
@@ -27,6 +28,8 @@ export interface ScannedSandbox extends SandboxIdentity {
   broken?: string;
   /** Volume: its `created` label (epoch ms), an activity signal that never moves. */
   createdMs?: number;
+  /** Disk: a linked worktree (its `.git` a file naming its registration in the parent). */
+  linked?: LinkedFacts;
   /** Disk: the folder (a real path under the real root) and the command's home. */
   hostPath?: string;
   homePath?: string;
@@ -36,6 +39,26 @@ export interface ScannedSandbox extends SandboxIdentity {
   branchLabel?: string;
   /** Volume: HEAD as the helper read it (`refs/heads/...`), for display. */
   headRef?: string;
+}
+
+export interface LinkedFacts {
+  /** `<parent>/.git/worktrees/<id>` as its `.git` file names it. */
+  adminDir: string;
+  id: string;
+  /** Set when the parent registers it, pointing back (verified): its registration goes with it. */
+  registered?: { gitdirText: string };
+  /** Its registration is locked (`git worktree lock`): kept, as git's own prune keeps it. */
+  locked?: boolean;
+}
+
+/** The git folder whose HEAD, index and logs are a disk sandbox's: its `.git`, or its registration. */
+export function gitDirOf(s: ScannedSandbox): string {
+  return s.linked?.registered ? s.linked.adminDir : path.join(s.hostPath!, '.git');
+}
+
+/** A sandbox the parent can check: its records (run mode's sandboxes) or its registration (linked). */
+export function isCheckable(s: ScannedSandbox): boolean {
+  return !s.orphan && !!s.parent && (s.recorded !== undefined || s.linked?.registered !== undefined);
 }
 
 export interface ScanResult {

@@ -13,6 +13,7 @@ import { factsOf, lookCloser } from './reap.js';
 import { measureTree } from './remove.js';
 import type { RetentionPolicy } from './retention.js';
 import { scanSandboxes, type ScannedSandbox } from './scan.js';
+import { gitDirOf } from './scanned.js';
 
 export interface SurveyOptions {
   worktreeRoot: string;
@@ -101,7 +102,7 @@ function branchOf(s: ScannedSandbox): string | undefined {
   if (s.notSandbox) return undefined;
   let ref = s.headRef;
   if (s.hostPath) {
-    const file = readBounded(path.join(s.hostPath, '.git', 'HEAD'), 1024);
+    const file = readBounded(path.join(gitDirOf(s), 'HEAD'), 1024);
     const head = 'data' in file ? parseHead(file.data.toString('utf8')) : undefined;
     ref = head && 'ref' in head ? head.ref : undefined;
     if (!ref) return undefined;

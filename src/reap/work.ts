@@ -1,25 +1,36 @@
 // The check for work, for the stale sandboxes only, batched per parent repository. Nothing runs git on
 // the host inside a sandbox, or with anything a container could have written:
-//  - history: HEAD and every ref of a sandbox, read as data (disk: by the host, bounded, lstat only;
-//    volumes: by a helper container), must name objects the parent has saved (src/sandbox/saved.ts:
-//    reachable from its remote-tracking refs or tags; from its branches too when it has no remote),
-//    checked by parent-check.ts, host git on the parent only;
+//  - history: HEAD and every ref of a sandbox, read as data (disk: by the host, bounded, lstat only; a
+//    linked worktree's from its registration in the parent, its branch resolved in the parent; volumes:
+//    by a helper container), must name objects the parent has saved (src/sandbox/saved.ts: reachable
+//    from its remote-tracking refs or tags; from its branches too when it has no remote), checked by
+//    parent-check.ts, host git on the parent only;
 //  - uncommitted changes of a disk sandbox: proved absent from its index and files where possible
-//    (clean-probe.ts, with HEAD's tree from the parent); otherwise, and for every volume, `git status` in
-//    a helper container that never reads the sandbox's own configuration (helper-inspection.ts).
+//    (clean-probe.ts, with HEAD's tree from the parent), untracked entries judged with the ignore rules
+//    of HEAD's tree read from the parent (untracked-check.ts); otherwise, and for every volume, `git
+//    status` in a helper container that never reads the sandbox's own configuration
+//    (helper-inspection.ts).
 // Every check is read-only: sandboxes are mounted read-only, and nothing rewrites an index.
-import * as path from 'node:path';
 import type { ContainerEngine } from '../engine/engine.js';
 import type { Git } from '../engine/git.js';
 import type { ParentRepository } from '../sandbox/repository.js';
+import { sandboxText } from '../ui/sandbox-text.js';
 import { branchOf, type UnsavedCommits } from '../sandbox/saved.js';
 import { proveClean } from './clean-probe.js';
 import type { WorkFinding } from './gates.js';
-import { inspectInHelpers, type Inspection, type InspectionRequest } from './helper-inspection.js';
+import {
+  inspectInHelpers,
+  type Inspection,
+  type InspectionRequest,
+  type InspectionTarget,
+} from './helper-inspection.js';
+import { branchTips, readLinkedGit } from './linked-worktree.js';
 import { inParallel } from './parallel.js';
 import { checkAgainstParent, type NamedObjects, type ParentVerdict } from './parent-check.js';
 import { operationInProgress, readSandboxGit } from './sandbox-files.js';
 import type { ScannedSandbox } from './scan.js';
+import { gitDirOf, isCheckable } from './scanned.js';
+import { judgeUntrackedInParent, type UntrackedQuestion } from './untracked-check.js';
 import { summarizeWork, type CheckResult } from './work-finding.js';
 
 export interface WorkReport {
@@ -51,7 +62,7 @@ export async function checkWork(
   const reports = new Map<string, WorkReport>();
   const byParent = new Map<string, { parent: ParentRepository; sandboxes: ScannedSandbox[] }>();
   for (const s of sandboxes) {
-    if (!s.parent || !s.recorded) continue;
+    if (!s.parent || !isCheckable(s)) continue;
     const early = earlyFinding(s);
     if (early) {
       reports.set(s.key, { work: early });
@@ -116,17 +127,7 @@ async function checkParentGroup(
       )
     : new Map<string, Inspection>();
 
-  const histories = new Map<string, History>();
-  for (const s of disks) {
-    const gitDir = path.join(s.hostPath!, '.git');
-    const read = readGuarded(gitDir);
-    histories.set(
-      s.key,
-      read.ok
-        ? { ...read, headOid: read.headOid!, operation: operationInProgress(gitDir) }
-        : { error: read.error },
-    );
-  }
+  const histories = await diskHistories(disks, parent, deps.git);
   for (const s of volumes) {
     const work = inspected.get(s.key)?.work;
     histories.set(
@@ -143,24 +144,47 @@ async function checkParentGroup(
     if (!('error' in h)) named.push({ key, headOid: h.headOid, named: h.named });
   const verdicts = await checkAgainstParent(deps.git, parent, named);
 
-  // Disk: the filesystem proves clean where it can; the rest goes to one helper.
+  // Disk: the filesystem proves clean where it can; untracked entries are judged with the parent's ignore
+  // rules; the rest goes to one helper.
   const uncommitted = new Map<string, CheckResult<number>>();
   const proved = new Set<string>();
   const unsure: ScannedSandbox[] = [];
+  const questions: UntrackedQuestion[] = [];
   for (const s of disks) {
     const verdict = verdicts.get(s.key);
     if (!verdict || verdict.error || verdict.unsaved) continue; // work found or check failed: no need
-    if (verdict.headTree && provedClean(s.hostPath!, verdict.headTree)) {
+    const proof = verdict.headTree ? proofOf(s.hostPath!, gitDirOf(s), verdict.headTree) : undefined;
+    if (proof?.clean) {
       uncommitted.set(s.key, { value: 0 });
       proved.add(s.key);
-    } else unsure.push(s);
+    } else if (proof?.untracked)
+      questions.push({
+        key: s.key,
+        worktree: s.hostPath!,
+        gitDir: gitDirOf(s),
+        headTree: verdict.headTree!,
+        untracked: proof.untracked,
+      });
+    else unsure.push(s);
+  }
+  if (questions.length) {
+    const judged = await judgeUntrackedInParent(deps.git, parent, questions);
+    for (const s of disks) {
+      const verdict = judged.get(s.key);
+      if (!verdict) continue;
+      if ('unsure' in verdict) unsure.push(s);
+      else {
+        uncommitted.set(s.key, { value: verdict.ignoredOnly ? 0 : verdict.untracked });
+        if (verdict.ignoredOnly) proved.add(s.key);
+      }
+    }
   }
   if (unsure.length) {
     const looked = await inspectInHelpers(
       deps.engine,
       deps.image,
       parent,
-      unsure.map((s) => request(s, {})),
+      unsure.map((s) => request(s, { headOid: (histories.get(s.key) as { headOid: string }).headOid })),
     );
     for (const s of unsure) {
       const work = looked.get(s.key)?.work;
@@ -191,26 +215,86 @@ async function checkParentGroup(
 }
 
 /** A sandbox's git folder read as data; what throws (a trap in its folders) is that sandbox's error. */
-function readGuarded(gitDir: string): ReturnType<typeof readSandboxGit> {
+function readGuarded<T>(read: () => T): T | { ok: false; error: string } {
   try {
-    return readSandboxGit(gitDir);
+    return read();
   } catch (error) {
-    return { ok: false, error: `its .git could not be read: ${JSON.stringify((error as Error).message)}` };
+    return { ok: false, error: `its .git could not be read: ${sandboxText((error as Error).message, 500)}` };
   }
 }
 
 /** The filesystem's proof; a walk that throws proves nothing (the helper looks instead). */
-function provedClean(worktree: string, headTree: string): boolean {
+function proofOf(
+  worktree: string,
+  gitDir: string,
+  headTree: string,
+): ReturnType<typeof proveClean> | undefined {
   try {
-    return proveClean(worktree, path.join(worktree, '.git'), headTree).clean;
+    return proveClean(worktree, gitDir, headTree);
   } catch {
-    return false;
+    return undefined;
   }
 }
 
-function request(s: ScannedSandbox, extra: Partial<InspectionRequest>): InspectionRequest {
-  const target = s.volume ? { volume: s.volume, name: s.sandbox } : { hostPath: s.hostPath! };
-  return { key: s.key, target, work: true, ...extra };
+function request(
+  s: ScannedSandbox,
+  extra: Partial<InspectionRequest> & { headOid?: string },
+): InspectionRequest {
+  const { headOid, ...rest } = extra;
+  const target: InspectionTarget = s.volume
+    ? { volume: s.volume, name: s.sandbox }
+    : s.linked
+      ? { hostPath: s.hostPath!, gitDir: s.linked.adminDir, headOid: headOid! }
+      : { hostPath: s.hostPath! };
+  return { key: s.key, target, work: true, ...rest };
+}
+
+/**
+ * HEAD and refs of disk sandboxes, read as data from their git folders (a linked worktree's from its
+ * registration); a linked worktree's branch is the parent's, resolved there in one git process.
+ */
+async function diskHistories(
+  disks: readonly ScannedSandbox[],
+  parent: ParentRepository,
+  git: Git,
+): Promise<Map<string, History>> {
+  const histories = new Map<string, History>();
+  const reads = disks.map((s) => {
+    const gitDir = gitDirOf(s);
+    return {
+      s,
+      gitDir,
+      read: readGuarded(() => (s.linked ? readLinkedGit(gitDir) : readSandboxGit(gitDir))),
+    };
+  });
+  const branches = reads.flatMap(({ read }) =>
+    read.ok && !read.headOid && read.headRef ? [read.headRef] : [],
+  );
+  const tips = await branchTips(git, parent, [...new Set(branches)]);
+  for (const { s, gitDir, read } of reads) {
+    if (!read.ok) {
+      histories.set(s.key, { error: read.error });
+      continue;
+    }
+    let headOid = read.headOid;
+    if (!headOid && read.headRef) {
+      if ('error' in tips) {
+        histories.set(s.key, { error: tips.error });
+        continue;
+      }
+      headOid = tips.get(read.headRef);
+      if (!headOid) {
+        histories.set(s.key, { error: `HEAD names ${read.headRef}, which the parent does not have` });
+        continue;
+      }
+    }
+    histories.set(s.key, {
+      headOid: headOid!,
+      named: [...new Set([headOid!, ...read.named])],
+      operation: operationInProgress(gitDir),
+    });
+  }
+  return histories;
 }
 
 function finding(

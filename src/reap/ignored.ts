@@ -1,0 +1,156 @@
+// Which untracked entries of a clean work tree git ignores, decided on the host as data, so that a stale
+// sandbox holding only build output (`node_modules/`, `build/`) needs no helper container. Only rules the
+// parent vouches for are used: the `.gitignore` files of the tree of HEAD, read from the PARENT's objects,
+// each checked to be exactly what the index lists (which the fast path checked against the files). Rules
+// a sandbox wrote (an untracked `.gitignore`, its `info/exclude`) could only make the host call ignored
+// what git does not, or the reverse: where they exist, the host does not decide (the helper's git does).
+//
+// The matching is the `ignore` package's (the gitignore rules of git's documentation), for one
+// `.gitignore` (where several apply to an entry, git decides), and only for patterns of a plain form
+// (ignoredRules): anything else, and the host leaves the decision to git. src/reap/ignored.spec.ts compares it with git itself on generated
+// patterns and paths, and must find no path called ignored that git does not ignore.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import ignore from 'ignore';
+
+/** A `.gitignore` larger than this is left to git. */
+export const GITIGNORE_MAX = 64 * 1024;
+/** Untracked entries walked in one sandbox before the host leaves it to git. */
+const WALK_MAX = 5_000;
+
+/**
+ * Lines of the forms git and the `ignore` package read alike (ignored.spec.ts compares them with git): a
+ * comment, a blank line, or a pattern of plain names with `*` and `?` where each path segment also holds
+ * a plain character (a segment of wildcards only, such as `build/*\/`, the package matches differently).
+ */
+const SEGMENT = '[A-Za-z0-9._*?-]*[A-Za-z0-9._-][A-Za-z0-9._*?-]*';
+const PLAIN_LINE = new RegExp(`^(?:#.*|!?/?(?:${SEGMENT}/)*${SEGMENT}/?)?$`);
+
+export interface Rules {
+  /** True when git would ignore `rel` (relative to the work tree; a folder when `isDir`). */
+  ignored(rel: string, isDir: boolean): boolean;
+}
+
+/**
+ * The rules of the trusted `.gitignore` files (folder `''` for the top, `a/b` for `a/b/.gitignore`), or why
+ * the host cannot apply them exactly.
+ */
+export function ignoredRules(files: ReadonlyMap<string, string>): Rules | { unsupported: string } {
+  const levels = [...files].filter(([, text]) => text.split('\n').some((l) => l && !l.startsWith('#')));
+  if (levels.length === 0) return { ignored: () => false };
+  // One file's rules, as the package reads them (a folder it ignores hides what is below it), are git's;
+  // across several files git's precedence (the deeper file first, for the path itself) differs from what
+  // composing the package's answers gives, so several files are left to git.
+  if (levels.length > 1) return { unsupported: 'more than one .gitignore applies' };
+  const [dir, text] = levels[0];
+  for (const line of text.replace(/\n$/, '').split('\n'))
+    if (!PLAIN_LINE.test(line))
+      return { unsupported: `${dir ? `${dir}/` : ''}.gitignore has a pattern of a form left to git` };
+  const ig = ignore({ ignorecase: false }).add(text);
+  return {
+    ignored(rel: string, isDir: boolean): boolean {
+      if (dir && !rel.startsWith(`${dir}/`)) return false;
+      const own = dir ? rel.slice(dir.length + 1) : rel;
+      return ig.test(isDir ? `${own}/` : own).ignored;
+    },
+  };
+}
+
+/** An entry of the work tree that the index does not list (relative path). */
+export interface Unlisted {
+  rel: string;
+  isDir: boolean;
+}
+
+export type UntrackedVerdict =
+  /** Every untracked entry is ignored: not work. */
+  | { ignoredOnly: true }
+  /** Untracked files git would report (counted as `git status --untracked-files=all` lists them). */
+  | { ignoredOnly: false; untracked: number }
+  | { unsure: string };
+
+/**
+ * The untracked entries judged: a folder that is not ignored is walked (lstat only, bounded; links are
+ * entries, never followed). `sandboxRules` says whether the sandbox has rules of its own (its
+ * `info/exclude`): then only "all ignored" can be decided here. A `.gitignore` found among the untracked
+ * entries is the sandbox's own rule: left to git.
+ */
+export function judgeUntracked(
+  worktree: string,
+  unlisted: readonly Unlisted[],
+  rules: Rules,
+  sandboxRules: boolean,
+): UntrackedVerdict {
+  const files = untrackedFiles(worktree, unlisted, rules);
+  if (!Array.isArray(files)) return files;
+  if (files.length === 0) return { ignoredOnly: true };
+  if (sandboxRules) return { unsure: 'its own info/exclude may ignore what is untracked' };
+  return { ignoredOnly: false, untracked: files.length };
+}
+
+/** The untracked files (and nested repositories) git would report, as `git ls-files -o --exclude-standard`. */
+export function untrackedFiles(
+  worktree: string,
+  unlisted: readonly Unlisted[],
+  rules: Rules,
+): string[] | { unsure: string } {
+  const untracked: string[] = [];
+  let seen = 0;
+  const pending = [...unlisted];
+  while (pending.length) {
+    const entry = pending.pop()!;
+    if (++seen > WALK_MAX) return { unsure: `more than ${WALK_MAX} untracked entries` };
+    if (path.posix.basename(entry.rel) === '.gitignore')
+      return { unsure: `${entry.rel} is a .gitignore the parent does not vouch for` };
+    if (rules.ignored(entry.rel, entry.isDir)) continue;
+    if (!entry.isDir) {
+      untracked.push(entry.rel);
+      continue;
+    }
+    // A nested repository is one entry for git, never entered.
+    const dir = path.join(worktree, entry.rel);
+    if (lstatOrUndefined(path.join(dir, '.git'))) {
+      untracked.push(`${entry.rel}/`);
+      continue;
+    }
+    // Read one entry at a time: a folder of a million names is not listed whole.
+    let listing: fs.Dir;
+    try {
+      listing = fs.opendirSync(dir);
+    } catch {
+      return { unsure: `${entry.rel} cannot be listed` };
+    }
+    try {
+      for (let dirent = listing.readSync(); dirent; dirent = listing.readSync()) {
+        if (seen + pending.length > WALK_MAX) return { unsure: `more than ${WALK_MAX} untracked entries` };
+        pending.push({ rel: `${entry.rel}/${dirent.name}`, isDir: dirent.isDirectory() });
+      }
+    } catch {
+      return { unsure: `${entry.rel} cannot be listed` };
+    } finally {
+      listing.closeSync();
+    }
+  }
+  return untracked;
+}
+
+/** The folders whose `.gitignore` rules apply to these entries: each one's ancestors, the top (`''`) too. */
+export function ruleFolders(unlisted: readonly Unlisted[]): string[] {
+  const dirs = new Set<string>(['']);
+  for (const { rel } of unlisted)
+    for (let dir = path.posix.dirname(rel); dir !== '.'; dir = path.posix.dirname(dir)) dirs.add(dir);
+  return [...dirs];
+}
+
+/** Whether `info/exclude` of a sandbox's git folder holds any rule (not only comments and blank lines). */
+export function hasOwnRules(excludeText: string | undefined): boolean {
+  return (excludeText ?? '').split('\n').some((line) => line.trim() !== '' && !line.startsWith('#'));
+}
+
+function lstatOrUndefined(p: string): fs.Stats | undefined {
+  try {
+    return fs.lstatSync(p, { throwIfNoEntry: false });
+  } catch {
+    return undefined;
+  }
+}

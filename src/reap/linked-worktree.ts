@@ -1,0 +1,140 @@
+// Linked worktrees (the layout of `git worktree add`, and of the seed tool's worktree cache) as the
+// reaper sees them: a folder whose `.git` is a file `gitdir: <parent>/.git/worktrees/<id>`, registered
+// in that parent by the folder `<parent>/.git/worktrees/<id>`, whose `gitdir` file points back at the
+// worktree's `.git`. The worktree and its registration (HEAD, index, logs, refs of its own) are written by
+// whoever used the worktree: everything here reads them as data (bounded, never through a link, lstat
+// only for times), and git never runs with them. git runs on the host in the parent only (its branches).
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { Git } from '../engine/git.js';
+import type { ParentRepository } from '../sandbox/repository.js';
+import { lstat, OID, readBounded, readHeadAndRefs, type SandboxGitReading } from './sandbox-files.js';
+
+const GIT_FILE_MAX = 4096;
+/** A registration's `gitdir` names one path. */
+const GITDIR_MAX = 4096;
+
+export interface GitFileTarget {
+  /** The parent's work tree, as the `.git` file names it (absolute, normalized). */
+  parentPath: string;
+  /** `<parent>/.git/worktrees/<id>`: the worktree's own git folder (its HEAD, index, logs). */
+  adminDir: string;
+  id: string;
+}
+
+/** A worktree's `.git` file: one line `gitdir: <parent>/.git/worktrees/<id>`, an absolute, normal path. */
+export function parseGitFile(text: string): GitFileTarget | { error: string } {
+  const match = /^gitdir: ([^\n\r\0]+)\n?$/.exec(text);
+  if (!match) return { error: 'its .git file is not one line `gitdir: <path>`' };
+  const target = match[1];
+  if (!path.isAbsolute(target)) return { error: 'its .git file names a relative path' };
+  if (path.normalize(target) !== target)
+    return { error: 'its .git file names a path that is not in normal form' };
+  const parts = /^(\/.*)\/\.git\/worktrees\/([^/]+)$/.exec(target);
+  if (!parts || parts[2] === '.' || parts[2] === '..')
+    return { error: "its .git file names no registration in a parent's .git/worktrees/" };
+  return { parentPath: parts[1], adminDir: target, id: parts[2] };
+}
+
+/** The worktree's `.git` file, read as data. */
+export function readGitFile(worktree: string): GitFileTarget | { error: string } {
+  const file = readBounded(path.join(worktree, '.git'), GIT_FILE_MAX);
+  if ('error' in file) return { error: `its .git file: ${file.error}` };
+  if ('absent' in file) return { error: 'its .git file is gone' };
+  return parseGitFile(file.data.toString('utf8'));
+}
+
+export type Registration =
+  /** The parent registers it, pointing back: `gitdirText` is the `gitdir` file as read (removal checks it again). */
+  | { state: 'registered'; gitdirText: string; locked: boolean }
+  /** The parent has no registration of that id (pruned): the worktree is an orphan. */
+  | { state: 'missing'; why: string }
+  /** A registration that is not this worktree's, or cannot be read: kept, never removed with it. */
+  | { state: 'foreign'; why: string };
+
+/**
+ * Whether the parent registers this worktree: `<parent>/.git/worktrees/<id>` is a real folder (the real
+ * path of `<parent>/.git` joined with `worktrees/<id>`), and its `gitdir` file names this worktree's `.git`
+ * (real paths compared).
+ */
+export function verifyRegistration(worktree: string, target: GitFileTarget): Registration {
+  const foreign = (why: string): Registration => ({ state: 'foreign', why });
+  const worktrees = path.dirname(target.adminDir);
+  const list = lstat(worktrees);
+  if (!list) return { state: 'missing', why: `${target.parentPath} registers no worktrees any more` };
+  if (!list.isDirectory()) return foreign(`${worktrees} is not a folder`);
+  const admin = lstat(target.adminDir);
+  if (!admin)
+    return { state: 'missing', why: `its registration ${target.id} is gone from ${target.parentPath}` };
+  if (!admin.isDirectory()) return foreign(`its registration ${target.id} is not a folder`);
+  const realAdmin = realPath(target.adminDir);
+  const realGitDir = realPath(path.join(target.parentPath, '.git'));
+  if (!realAdmin || !realGitDir || realAdmin !== path.join(realGitDir, 'worktrees', target.id))
+    return foreign(`its registration ${target.id} is not a folder of ${target.parentPath}/.git/worktrees`);
+  const file = readBounded(path.join(target.adminDir, 'gitdir'), GITDIR_MAX);
+  if (!('data' in file)) return foreign(`its registration ${target.id} has no readable gitdir file`);
+  const gitdirText = file.data.toString('utf8');
+  const named = gitdirText.replace(/\n$/, '');
+  if (!path.isAbsolute(named) || /[\n\r\0]/.test(named))
+    return foreign(`its registration ${target.id} names no absolute path`);
+  const pointed = realPath(named);
+  if (pointed !== path.join(worktree, '.git'))
+    return foreign(`its registration ${target.id} in ${target.parentPath} belongs to another worktree`);
+  return {
+    state: 'registered',
+    gitdirText,
+    locked: lstat(path.join(target.adminDir, 'locked')) !== undefined,
+  };
+}
+
+function realPath(p: string): string | undefined {
+  try {
+    return fs.realpathSync(p);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * HEAD and the worktree's own refs (`refs/bisect`, `refs/worktree`...) from its registration, as data.
+ * A HEAD that names a branch is resolved later, in the parent (`branchTips`): branches are the parent's.
+ */
+export function readLinkedGit(adminDir: string): SandboxGitReading {
+  const read = readHeadAndRefs(adminDir);
+  if ('error' in read) return { ok: false, error: read.error };
+  const { head, refs } = read;
+  const own = [...refs.values()];
+  if ('oid' in head) return { ok: true, headOid: head.oid, named: [...new Set([head.oid, ...own])] };
+  const local = refs.get(head.ref);
+  if (local) return { ok: true, headRef: head.ref, headOid: local, named: [...new Set(own)] };
+  return { ok: true, headRef: head.ref, named: [...new Set(own)] };
+}
+
+/**
+ * The commits these refs name in the parent (the host's own repository), in one git process. The names
+ * come from worktrees' HEAD files: checked to be ref names (parseHead) and matched exactly.
+ */
+export async function branchTips(
+  git: Git,
+  parent: ParentRepository,
+  refs: readonly string[],
+): Promise<Map<string, string> | { error: string }> {
+  const tips = new Map<string, string>();
+  if (refs.length === 0) return tips;
+  const out = await git.exec(parent.path, [
+    'for-each-ref',
+    '--format=%(objectname) %(refname)',
+    '--',
+    ...refs,
+  ]);
+  if (out.exitCode !== 0)
+    return { error: `git for-each-ref failed in the parent: ${out.stderr.trim().split('\n')[0]}` };
+  const wanted = new Set(refs);
+  for (const line of out.stdout.split('\n')) {
+    const space = line.indexOf(' ');
+    const oid = line.slice(0, space);
+    const name = line.slice(space + 1);
+    if (space > 0 && OID.test(oid) && wanted.has(name)) tips.set(name, oid);
+  }
+  return tips;
+}
