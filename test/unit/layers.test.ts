@@ -7,13 +7,14 @@ import * as path from 'node:path';
 
 const SRC = path.resolve('src');
 
-/** Higher imports lower. `ui` and `bundle` sit at the bottom with `engine`; `types` holds declarations. */
+/** Higher imports lower. `ui` and `bundle` sit at the bottom with `engine`; `network` (the allow-list and its proxy) beside `sandbox`, both over the engine; `types` holds declarations. */
 const RANK: Record<string, number> = {
   engine: 0,
   ui: 0,
   bundle: 0,
   types: 0,
   sandbox: 1,
+  network: 1,
   settings: 2,
   run: 3,
   reap: 4,
