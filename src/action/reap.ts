@@ -2,8 +2,15 @@
 // job summary out. The reaper itself (src/reap/) knows nothing of @actions/core.
 import * as core from '@actions/core';
 import { actionUi } from './ui.js';
-import { byInterest, isReaped, jsonWithin, summaryMarkdown, toRecord } from '../reap/report.js';
-import { reap, reapOptionsFrom, type ReapResult } from '../reap/reap.js';
+import {
+  byInterest,
+  isReaped,
+  jsonWithin,
+  type ReapResult,
+  summaryMarkdown,
+  toRecord,
+} from '../reap/report.js';
+import { reap, reapOptionsFrom } from '../reap/reap.js';
 import type { ReapSettings } from '../settings.js';
 
 /** GitHub keeps each output to 1 MiB; leave room for the rest. */

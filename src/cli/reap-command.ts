@@ -1,7 +1,14 @@
 // `worktree-sandbox reap`: the action's reap mode from a terminal or a cron job. The same reaper; its
 // result as a text table (every entry, the most telling first) or as JSON.
-import { reap, reapOptionsFrom, type ReapResult, type ReportedSandbox } from '../reap/reap.js';
-import { byInterest, formatBytes, isReaped, reasonOf } from '../reap/report.js';
+import { reap, reapOptionsFrom } from '../reap/reap.js';
+import {
+  byInterest,
+  formatBytes,
+  isReaped,
+  type ReapResult,
+  reasonOf,
+  type ReportedSandbox,
+} from '../reap/report.js';
 import type { ReapSettings } from '../settings.js';
 import { formatDays, formatTable } from './table.js';
 import { terminalUi } from './terminal-ui.js';

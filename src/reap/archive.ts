@@ -19,7 +19,7 @@ import { sandboxRefs } from '../sandbox/bookkeeping.js';
 import { countUnsaved, savedRefs } from '../sandbox/saved.js';
 import type { Identity } from '../settings.js';
 import { sandboxText } from '../ui/sandbox-text.js';
-import type { ArchiveKind } from './gates.js';
+import type { ArchiveKind } from './decide.js';
 import type { ScannedSandbox } from './scan.js';
 
 export interface ArchiveDeps {

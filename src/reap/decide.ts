@@ -1,16 +1,15 @@
 // Decisions as data: for each entry found, remove or keep, and why. Pure, so that a dry run shows exactly
 // what a real run would do and every rule is testable without a machine.
 import type { Isolation } from '../settings.js';
-import { ageDays, isExpired } from './age.js';
 import {
-  applyGates,
-  type ArchiveKind,
-  type GateFacts,
-  type GateOptions,
-  type HeldWork,
-  type WorkFinding,
-} from './gates.js';
-import { expiryDays, retentionClass, type RetentionClass, type RetentionPolicy } from './retention.js';
+  ageDays,
+  expiryDays,
+  isExpired,
+  retentionClass,
+  type RetentionClass,
+  type RetentionPolicy,
+} from './retention.js';
+import { describeUnsaved, type UnsavedCommits } from '../sandbox/saved.js';
 
 export interface SandboxIdentity {
   /** Unique among everything found: `disk:<path>` or `volume:<name>`. */
@@ -163,4 +162,109 @@ function capRemovals(decisions: Decision[], maxRemovals: number): Decision[] {
         }
       : d,
   );
+}
+
+// The safety gates: what keeps a stale sandbox, and what must happen before one is removed. Pure: the
+// facts come from the checks in work.ts and in-use.ts; every uncertainty arrives here as "keep".
+/** The work a sandbox holds, as data (the finding's detail says it in words). */
+export interface HeldWork {
+  /** A merge, rebase... in progress. */
+  operation?: string;
+  /** Uncommitted files. */
+  uncommitted?: number;
+  /** Commits the parent has not saved. */
+  unsaved?: UnsavedCommits;
+}
+
+/** What the check for work found. */
+export type WorkFinding =
+  | { state: 'clean' }
+  /** Uncommitted changes, commits on no remote, or an operation (merge, rebase...) in progress. */
+  | { state: 'work'; detail: string; held?: HeldWork }
+  /** The parent exists but the check could not run: counted as work, never as clean. */
+  | { state: 'unknown'; detail: string }
+  /** An orphan: without its parent, git can check nothing. */
+  | { state: 'unchecked' };
+
+export interface GateFacts {
+  /** Why the entry is not a sandbox (only `<root>/<project>/<sandbox>` with a `.git` file counts). */
+  notSandbox?: string;
+  /** Why the sandbox is in use: a running container, a process's working directory, a run's lock. */
+  inUse?: string;
+  /** Why git can check nothing (the parent is gone or unreadable); undefined when the parent is there. */
+  orphan?: string;
+  work: WorkFinding;
+}
+
+export interface GateOptions {
+  /** `force: true`: lifts the work gate, never the in-use gate. */
+  force: boolean;
+  /** `archive-dir` is set: save the work (or an orphan's files) there before removal. */
+  archive: boolean;
+}
+
+/** `work`: a patch and a bundle of the work; `files`: an archive of every file (orphans). */
+export type ArchiveKind = 'work' | 'files';
+
+/** `held`: the work the reason speaks of, when a sandbox is kept (or forced) for its work. */
+export type GateVerdict =
+  | { remove: false; reason: string; held?: HeldWork }
+  | { remove: true; reason: string; archive?: ArchiveKind; held?: HeldWork };
+
+export function applyGates(facts: GateFacts, options: GateOptions): GateVerdict {
+  if (facts.notSandbox) return { remove: false, reason: `not a sandbox: ${facts.notSandbox}` };
+  if (facts.inUse) return { remove: false, reason: `in use: ${facts.inUse}` };
+  const { work } = facts;
+  if (work.state === 'unchecked' || facts.orphan) {
+    const why = facts.orphan ?? 'its parent repository is gone';
+    return options.archive
+      ? { remove: true, reason: `orphan (${why}): files archived, then removed`, archive: 'files' }
+      : { remove: true, reason: `orphan (${why}): removed after the orphan expiry` };
+  }
+  if (work.state === 'clean') return { remove: true, reason: 'stale and holds no work' };
+  const why =
+    work.state === 'work'
+      ? `holds work: ${work.detail}`
+      : `the check for work could not run (${work.detail})`;
+  const held = work.state === 'work' && work.held ? { held: work.held } : {};
+  if (!options.force) return { remove: false, reason: why, ...held };
+  return options.archive
+    ? { remove: true, reason: `force: ${why}; work archived, then removed`, archive: 'work', ...held }
+    : { remove: true, reason: `force: ${why}; removed without archive`, ...held };
+}
+
+// What counts as work, from the separate checks: pure, so that "a check that could not run is never
+// clean" is a rule in one place.
+export type CheckResult<T> = { value: T } | { error: string };
+
+export interface WorkChecks {
+  /** A merge, rebase... left half-done in the worktree. */
+  operation?: string;
+  /** Entries of `git status --porcelain` (tracked changes, untracked files that are not ignored). */
+  uncommitted: CheckResult<number>;
+  /** The commits the sandbox names that the parent has not saved (src/sandbox/saved.ts); undefined: none. */
+  unsaved: CheckResult<UnsavedCommits | undefined>;
+}
+
+export function summarizeWork(checks: WorkChecks): WorkFinding {
+  const found: string[] = [];
+  const failed: string[] = [];
+  const held: HeldWork = {};
+  if (checks.operation) {
+    found.push(checks.operation);
+    held.operation = checks.operation;
+  }
+  if ('error' in checks.uncommitted) failed.push(checks.uncommitted.error);
+  else if (checks.uncommitted.value > 0) {
+    found.push(`${checks.uncommitted.value} uncommitted file(s)`);
+    held.uncommitted = checks.uncommitted.value;
+  }
+  if ('error' in checks.unsaved) failed.push(checks.unsaved.error);
+  else if (checks.unsaved.value) {
+    found.push(describeUnsaved(checks.unsaved.value));
+    held.unsaved = checks.unsaved.value;
+  }
+  if (found.length) return { state: 'work', detail: found.join(', '), held };
+  if (failed.length) return { state: 'unknown', detail: [...new Set(failed)].join('; ') };
+  return { state: 'clean' };
 }

@@ -17,7 +17,7 @@ import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { userArg, type Mount } from '../engine/container-args.js';
+import { type Mount, userArg } from '../engine/container-args.js';
 import type { ContainerEngine } from '../engine/engine.js';
 import { gitConfigEnv, helperGitEnv } from '../engine/git.js';
 import { HELPER_LABELS } from '../engine/labels.js';
@@ -26,14 +26,14 @@ import { objectStoreMounts } from '../sandbox/layout.js';
 import type { ParentRepository } from '../sandbox/repository.js';
 import {
   describeOperation,
+  type HeadReading,
+  MAX_REFS,
   OID,
   OPERATION_MARKS,
-  parseHead,
-  MAX_REFS,
   PACKED_REFS_MAX,
-  type HeadReading,
+  parseHead,
 } from './sandbox-files.js';
-import type { CheckResult } from './work-finding.js';
+import type { CheckResult } from './decide.js';
 import { sandboxText } from '../ui/sandbox-text.js';
 
 export const SANDBOXES_PER_HELPER = 48;

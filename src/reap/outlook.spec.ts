@@ -1,23 +1,7 @@
-import { DAY_MS } from './age.js';
-import { decide, type DecisionPolicy, type SandboxFacts } from './decide.js';
+import { DAY_MS } from './retention.js';
+import { decide, type SandboxFacts } from './decide.js';
 import { removalOutlook, sandboxState } from './outlook.js';
-import { DEFAULT_RETENTION } from './retention.js';
-
-const NOW = Date.UTC(2026, 5, 1);
-const policy: DecisionPolicy = { retention: DEFAULT_RETENTION, force: false, archive: false, maxRemovals: 0 };
-
-function facts(sandbox: string, days: number | undefined, extra: Partial<SandboxFacts> = {}): SandboxFacts {
-  return {
-    key: `disk:/root/p/${sandbox}`,
-    sandbox,
-    project: 'p',
-    isolation: 'disk',
-    where: `/root/p/${sandbox}`,
-    lastActivityMs: days === undefined ? undefined : NOW - days * DAY_MS,
-    work: { state: 'clean' },
-    ...extra,
-  };
-}
+import { facts, NOW, policy } from '../../test/support/reap-facts.js';
 
 function outlook(f: SandboxFacts) {
   const [decision] = decide([f], policy, NOW);

@@ -1,14 +1,14 @@
 // What a listing says of each sandbox: its state now, and when the reaper would remove it. Pure: read off
 // the reaper's own facts and decision, and for a fresh sandbox the same gates applied as if it were stale.
-import { DAY_MS } from './age.js';
+import { DAY_MS } from './retention.js';
 import {
+  applyGates,
   assessStaleness,
-  gateFactsOf,
   type Decision,
   type DecisionPolicy,
+  gateFactsOf,
   type SandboxFacts,
 } from './decide.js';
-import { applyGates } from './gates.js';
 
 export type SandboxState = 'clean' | 'holds work' | 'in use' | 'orphan' | 'not a sandbox';
 

@@ -2,23 +2,15 @@
 // use? holding work?), decide, then carry out (or, in a dry run, only report). Independent of
 // @actions/core: the action and a CLI both drive it through a Ui.
 import type { EngineName } from '../engine/engine.js';
-import { ContainerEngine } from '../engine/engine.js';
-import { controlledHelperImage } from '../engine/helper-image.js';
-import { Git } from '../engine/git.js';
 import type { ReapSettings } from '../settings.js';
 import { silentUi, type Ui } from '../ui/ui.js';
 import { assessStaleness, decide, type Decision, type SandboxFacts } from './decide.js';
 import { carryOut, type RemovalOutcome } from './execute.js';
-import { inUseReason, observeUsage } from './in-use.js';
-import { inParallel } from './parallel.js';
 import { measureTree } from './remove.js';
 import type { RetentionPolicy } from './retention.js';
-import { scanSandboxes, type ScannedSandbox } from './scan.js';
 import { sandboxText } from '../ui/sandbox-text.js';
-import { isCheckable } from './scanned.js';
-import { decisionTrace } from './trace.js';
-import { inspectInHelpers } from './helper-inspection.js';
-import { checkWork, type WorkReport } from './work.js';
+import { decisionTrace, type ReapResult, type ReportedSandbox } from './report.js';
+import { factsOf, lookCloser, openReaper } from './look.js';
 
 export interface ReapOptions {
   worktreeRoot: string;
@@ -56,55 +48,9 @@ export function reapOptionsFrom(settings: ReapSettings): ReapOptions {
   };
 }
 
-export type ReapResultKind = 'removed' | 'partly removed' | 'would remove' | 'kept';
-
-export interface ReportedSandbox extends Decision {
-  result: ReapResultKind;
-  /** Why a removal did not happen or went only part of the way. */
-  detail?: string;
-  freedBytes?: number;
-  archived?: string[];
-  problems?: Array<{ path: string; error: string }>;
-  /** Its removal was decided but failed (detail says why): it is kept, and the others went on. */
-  failed?: boolean;
-}
-
-export interface ReapStats {
-  found: number;
-  stale: number;
-  /** Stale disk sandboxes proved clean by the filesystem alone (no git process). */
-  provedByFilesystem: number;
-}
-
-export interface ReapResult {
-  dryRun: boolean;
-  sandboxes: ReportedSandbox[];
-  /** Bytes freed (in a dry run: that a real run would free, as far as measured). */
-  freedBytes: number;
-  warnings: string[];
-  stats: ReapStats;
-}
-
 export async function reap(options: ReapOptions, ui: Ui = silentUi): Promise<ReapResult> {
   const nowMs = options.now ?? Date.now();
-  const engine = new ContainerEngine(options.engine);
-  // The helpers that look into sandboxes run the runner's own programs, never the `image` input's (the
-  // image is found, or made, while git's version is checked).
-  const [git, helperImage] = await Promise.all([Git.create(), controlledHelperImage(engine)]);
-  const scan = await ui.group('Scan', async () => {
-    const started = Date.now();
-    const found = await scanSandboxes({
-      worktreeRoot: options.worktreeRoot,
-      volumePrefix: options.volumePrefix,
-      git,
-      engine,
-      image: helperImage,
-    });
-    ui.info(
-      `Found ${found.sandboxes.length} entries under ${found.root} and in volumes ${options.volumePrefix}-* (${elapsed(started)}).`,
-    );
-    return found;
-  });
+  const { git, engine, helperImage, scan } = await openReaper(options, ui, { tell: true });
   for (const warning of scan.warnings) ui.warning(warning);
 
   const stale = scan.sandboxes.filter((s) => assessStaleness(s, options.retention, nowMs).stale);
@@ -179,75 +125,6 @@ export async function reap(options: ReapOptions, ui: Ui = silentUi): Promise<Rea
 
 function elapsed(started: number): string {
   return `${((Date.now() - started) / 1000).toFixed(2)} s`;
-}
-
-/** The facts a decision needs that the scan already has (in use, work and size come from `lookCloser`). */
-export function factsOf(s: ScannedSandbox): SandboxFacts {
-  return {
-    key: s.key,
-    sandbox: s.sandbox,
-    project: s.project,
-    isolation: s.isolation,
-    where: s.where,
-    notSandbox: s.notSandbox,
-    orphan: s.orphan,
-    lastActivityMs: s.lastActivityMs,
-  };
-}
-
-/**
- * In use? Holding work? How big? Asked in batches; the reaper asks it of the stale sandboxes only, the
- * CLI's `list` of all of them and `rm` of one.
- */
-export async function lookCloser(
-  stale: readonly ScannedSandbox[],
-  facts: Map<string, SandboxFacts>,
-  deps: { git: Git; engine: ContainerEngine; image: string },
-): Promise<Map<string, WorkReport>> {
-  if (stale.length === 0) return new Map();
-  // What runs now first: the work checks start helper containers of their own, which use the volumes.
-  const usage = await observeUsage(deps.engine);
-  // A sandbox whose use cannot be told is taken for in use (kept), and the others go on.
-  const reasons = await inParallel(stale, 16, (s) =>
-    inUseReason(s, usage).catch(
-      (error: unknown) => `its use could not be told: ${JSON.stringify((error as Error).message)}`,
-    ),
-  );
-  const free = stale.filter((s, i) => {
-    facts.get(s.key)!.inUse = reasons[i];
-    return !reasons[i];
-  });
-  const checkable = free.filter(isCheckable);
-  for (const s of free) {
-    if (!s.orphan && !isCheckable(s))
-      facts.get(s.key)!.work = {
-        state: 'unknown',
-        detail: `unregistered: ${s.unregistered ?? 'its parent holds no record of it'}`,
-      };
-  }
-  const reports = await checkWork(checkable, deps);
-  for (const [key, report] of reports) {
-    facts.get(key)!.work = report.work;
-    if (report.sizeBytes !== undefined) facts.get(key)!.sizeBytes = report.sizeBytes;
-  }
-  // Sizes: disk sandboxes that will not be removed now (removal measures the rest); volumes not seen yet.
-  for (const s of stale) {
-    const f = facts.get(s.key)!;
-    if (s.hostPath && (f.inUse || (f.work && f.work.state !== 'clean')))
-      f.sizeBytes = measureTree(s.hostPath);
-  }
-  const unseen = stale.filter((s) => s.volume && facts.get(s.key)!.sizeBytes === undefined);
-  if (unseen.length) {
-    // Sizes are for the report only: a volume that could not be measured stays unmeasured.
-    const sizes = await inspectInHelpers(
-      deps.engine,
-      deps.image,
-      undefined,
-      unseen.map((s) => ({ key: s.key, target: { volume: s.volume!, name: s.sandbox }, size: true })),
-    );
-    for (const s of unseen) facts.get(s.key)!.sizeBytes = sizes.get(s.key)?.sizeBytes;
-  }
-  return reports;
 }
 
 function report(d: Decision, dryRun: boolean, outcome: RemovalOutcome | undefined): ReportedSandbox {

@@ -1,8 +1,8 @@
-import { DAY_MS } from './age.js';
+import { DEFAULT_RETENTION } from './retention.js';
 import { decideOnRequest, type SandboxFacts } from './decide.js';
 import { matchSandbox } from './remove-by-name.js';
-import { DEFAULT_RETENTION } from './retention.js';
 import type { ScannedSandbox } from './scan.js';
+import { facts as sandboxFacts, NOW } from '../../test/support/reap-facts.js';
 
 const disk = (project: string, sandbox: string, extra: Partial<ScannedSandbox> = {}): ScannedSandbox => ({
   key: `disk:/root/${project}/${sandbox}`,
@@ -58,17 +58,7 @@ describe('matchSandbox', () => {
 });
 
 describe('decideOnRequest', () => {
-  const NOW = Date.UTC(2026, 5, 1);
-  const facts = (extra: Partial<SandboxFacts>): SandboxFacts => ({
-    key: 'disk:/root/p/feature-x',
-    sandbox: 'feature-x',
-    project: 'p',
-    isolation: 'disk',
-    where: '/root/p/feature-x',
-    lastActivityMs: NOW - 2 * DAY_MS,
-    work: { state: 'clean' },
-    ...extra,
-  });
+  const facts = (extra: Partial<SandboxFacts>): SandboxFacts => sandboxFacts('feature-x', 2, extra);
   const policy = { retention: DEFAULT_RETENTION, force: false, archive: true };
 
   it('ignores the age: a fresh clean sandbox is removed', () => {

@@ -4,17 +4,15 @@
 // the gates say so, then removed with every record its parent keeps of it. A dry run stops after the
 // judgement.
 import * as path from 'node:path';
-import { ContainerEngine, type EngineName } from '../engine/engine.js';
-import { controlledHelperImage } from '../engine/helper-image.js';
-import { Git } from '../engine/git.js';
+import type { EngineName } from '../engine/engine.js';
 import type { Isolation } from '../settings.js';
 import { silentUi, type Ui } from '../ui/ui.js';
 import { decideOnRequest, type Decision, type SandboxFacts } from './decide.js';
 import { carryOut, type RemovalOutcome } from './execute.js';
-import { factsOf, lookCloser } from './reap.js';
+import { factsOf, lookCloser, openReaper } from './look.js';
 import { measureTree } from './remove.js';
 import type { RetentionPolicy } from './retention.js';
-import { scanSandboxes, type ScannedSandbox } from './scan.js';
+import type { ScannedSandbox } from './scan.js';
 
 export interface SandboxQuery {
   /** A sandbox name, a volume name, or the path of a disk sandbox. */
@@ -96,19 +94,7 @@ export async function removeByName(
   ui: Ui = silentUi,
 ): Promise<RemoveByNameResult> {
   const nowMs = options.now ?? Date.now();
-  const git = await Git.create();
-  const engine = new ContainerEngine(options.engine);
-  // The helpers that look into sandboxes run the runner's own programs, never the `image` input's.
-  const helperImage = await controlledHelperImage(engine);
-  const scan = await ui.group('Scan', () =>
-    scanSandboxes({
-      worktreeRoot: options.worktreeRoot,
-      volumePrefix: options.volumePrefix,
-      git,
-      engine,
-      image: helperImage,
-    }),
-  );
+  const { git, engine, helperImage, scan } = await openReaper(options, ui);
   const warnings = scan.warnings;
   const match = matchSandbox(scan.sandboxes, options);
   if (!match.found)

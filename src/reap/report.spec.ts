@@ -1,13 +1,21 @@
-import type { ReapResult, ReportedSandbox } from './reap.js';
 import {
   byInterest,
+  countOutcomes,
+  decisionTrace,
   formatBytes,
   isReaped,
   jsonWithin,
+  reapChart,
+  type ReapResult,
+  REASON_GROUPS,
+  reasonGroup,
   reasonOf,
+  type ReportedSandbox,
   summaryMarkdown,
   toRecord,
 } from './report.js';
+import { decide, type Decision, type DecisionPolicy, type SandboxFacts, summarizeWork } from './decide.js';
+import { facts, NOW, policy } from '../../test/support/reap-facts.js';
 
 function entry(sandbox: string, extra: Partial<ReportedSandbox>): ReportedSandbox {
   return {
@@ -214,5 +222,259 @@ describe('formatBytes', () => {
     expect(formatBytes(512)).toBe('512 B');
     expect(formatBytes(1536)).toBe('1.5 KiB');
     expect(formatBytes(3 * 1024 ** 3)).toBe('3.0 GiB');
+  });
+});
+
+/** The trace of one entry, decided by the real decide(). */
+function trace(f: SandboxFacts, lookedAt: boolean, p: Partial<DecisionPolicy> = {}, dryRun = false): string {
+  const [decision] = decide([f], { ...policy, ...p }, NOW);
+  return decisionTrace(decision, f, lookedAt, dryRun);
+}
+
+describe('decisionTrace', () => {
+  it('gives a removal with every fact it was made from', () => {
+    const f = facts('exploration-00000001', 40, { work: { state: 'clean' }, sizeBytes: 2048 });
+    expect(trace(f, true)).toBe(
+      'remove p/exploration-00000001 (/root/p/exploration-00000001); class transient, expiry 30 days; ' +
+        '40 day(s) old (last activity 2026-04-22T00:00:00.000Z); in use: no; work: none; size 2.0 KiB; ' +
+        'reason: stale and holds no work',
+    );
+  });
+
+  it('says "would remove" in a dry run', () => {
+    const f = facts('exploration-00000001', 40, { work: { state: 'clean' } });
+    expect(trace(f, true, {}, true)).toMatch(/^would remove p\/exploration-00000001 \(/);
+  });
+
+  it('says what kept a stale sandbox: use, work, or a check that could not run', () => {
+    expect(trace(facts('feature-a', 100, { inUse: 'a run holds its lock' }), true)).toContain(
+      '; in use: a run holds its lock; work: not checked (in use); reason: in use: a run holds its lock',
+    );
+    expect(
+      trace(facts('feature-b', 100, { work: { state: 'work', detail: '2 uncommitted file(s)' } }), true),
+    ).toContain('; in use: no; work: 2 uncommitted file(s); reason: holds work: 2 uncommitted file(s)');
+    expect(
+      trace(facts('feature-c', 100, { work: { state: 'unknown', detail: 'git status failed' } }), true),
+    ).toContain('; work: could not check (git status failed); reason: the check for work could not run');
+  });
+
+  it('says that a fresh sandbox was not looked at closer', () => {
+    expect(trace(facts('exploration-00000002', 3), false)).toBe(
+      'keep p/exploration-00000002 (/root/p/exploration-00000002); class transient, expiry 30 days; ' +
+        '3 day(s) old (last activity 2026-05-29T00:00:00.000Z); not stale: in use and work not checked; ' +
+        'reason: fresh: 3 of 30 days',
+    );
+  });
+
+  it('gives orphans, volumes, archives and entries that are not sandboxes', () => {
+    const orphan = facts('feature-d', 100, { orphan: 'its parent /x is gone' });
+    expect(trace(orphan, true, { archive: true })).toContain(
+      '; in use: no; orphan: its parent /x is gone; work: not checkable (no parent); ' +
+        'reason: orphan (its parent /x is gone): files archived, then removed; archive: every file',
+    );
+    const volume = facts('feature-e', 100, {
+      isolation: 'container',
+      where: 'wts-p-feature-e',
+      work: { state: 'work', detail: 'commits on no remote' },
+    });
+    expect(trace(volume, true, { force: true, archive: true })).toMatch(
+      /^remove p\/feature-e \(volume wts-p-feature-e\); class persistent, expiry 90 days; .*; archive: patch and bundle$/,
+    );
+    const junk = facts('junk', 100, { notSandbox: 'no .git file (not a linked worktree)' });
+    expect(trace(junk, false)).toMatch(
+      /^keep p\/junk \(\/root\/p\/junk\); class not-a-sandbox; not a sandbox: no \.git file \(not a linked worktree\); reason: not a sandbox/,
+    );
+  });
+
+  it('is one line whatever the names hold', () => {
+    const f = facts('a\n::warning::forged', 3, { where: '/root/p/a\r\n::error::x' });
+    const line = trace(f, false);
+    expect(line).not.toMatch(/[\n\r]/);
+    expect(line).toContain('keep p/a\\n::warning::forged (/root/p/a\\r\\n::error::x)');
+  });
+});
+
+/** Decisions made by the real decide(), so that the groups follow the reasons it really writes. */
+const decided = (all: SandboxFacts[], p: Partial<DecisionPolicy> = {}) =>
+  Object.fromEntries(decide(all, { ...policy, ...p }, NOW).map((d) => [d.sandbox, d]));
+
+const carried = (d: Decision, extra: Partial<ReportedSandbox> = {}): ReportedSandbox => ({
+  ...d,
+  result: d.action === 'remove' ? 'removed' : 'kept',
+  ...extra,
+});
+
+const work = (uncommitted: number, unpushed: boolean, operation?: string) =>
+  summarizeWork({
+    uncommitted: { value: uncommitted },
+    // A branch whose name has the word "uncommitted" in it: the group comes from the data, not the words.
+    unsaved: { value: unpushed ? { count: 2, branch: 'uncommitted-fix', hasRemote: true } : undefined },
+    operation,
+  });
+
+describe('reasonGroup', () => {
+  it('groups every reason the decisions write under one of our own words', () => {
+    const d = decided([
+      facts('exploration-00000001', 40),
+      facts('exploration-00000002', 3),
+      facts('exploration-00000003', undefined),
+      facts('feature-a', 100, { inUse: 'running container c1 mounts it' }),
+      facts('feature-b', 100, { work: work(2, true) }),
+      facts('feature-c', 100, { work: work(0, true) }),
+      facts('feature-d', 100, { work: work(0, false, 'a rebase is in progress') }),
+      facts('feature-e', 100, { work: { state: 'unknown', detail: 'git status failed' } }),
+      facts('feature-f', 100, { orphan: 'its parent /x is gone' }),
+      facts('junk', 100, { notSandbox: 'no .git file' }),
+    ]);
+    const groups = Object.fromEntries(Object.entries(d).map(([k, v]) => [k, reasonGroup(carried(v))]));
+    expect(groups).toEqual({
+      'exploration-00000001': 'stale, no work',
+      'exploration-00000002': 'not stale yet',
+      'exploration-00000003': 'age unknown',
+      'feature-a': 'in use',
+      'feature-b': 'uncommitted work',
+      'feature-c': 'unpushed commits',
+      'feature-d': 'operation in progress',
+      'feature-e': 'work not checkable',
+      'feature-f': 'orphan',
+      junk: 'not a sandbox',
+    });
+  });
+
+  it('groups forced removals and removals deferred by max-removals', () => {
+    const forced = decided([facts('feature-b', 100, { work: work(1, false) })], { force: true });
+    expect(reasonGroup(carried(forced['feature-b']))).toBe('forced');
+    const capped = decided([facts('exploration-00000001', 40), facts('exploration-00000002', 50)], {
+      maxRemovals: 1,
+    });
+    expect(reasonGroup(carried(capped['exploration-00000001']))).toBe('max-removals reached');
+    expect(reasonGroup(carried(capped['exploration-00000002']))).toBe('stale, no work');
+  });
+
+  it('groups a removal that did not happen by what stopped it', () => {
+    const d = decided([facts('exploration-00000001', 40)])['exploration-00000001'];
+    const stopped = (detail: string) => reasonGroup(carried(d, { result: 'kept', detail }));
+    expect(stopped('in use: a run holds its lock')).toBe('in use');
+    expect(stopped('activity since the scan')).toBe('active since the scan');
+    expect(stopped('archiving failed (disk full)')).toBe('error');
+    expect(stopped('not attempted')).toBe('error');
+  });
+
+  it('calls a reason it does not know "other", never the text itself', () => {
+    const d = decided([facts('exploration-00000001', 40)])['exploration-00000001'];
+    expect(reasonGroup(carried(d, { reason: 'something new' }))).toBe('other');
+  });
+});
+
+describe('countOutcomes', () => {
+  it('counts each outcome and its reasons, which add up to it, with the bytes freed', () => {
+    const d = decided([
+      facts('exploration-00000001', 40, { sizeBytes: 1024 }),
+      facts('exploration-00000002', 45, { sizeBytes: 1024 }),
+      facts('exploration-00000003', 3),
+      facts('feature-b', 100, { work: work(2, false) }),
+    ]);
+    const counts = countOutcomes([
+      carried(d['exploration-00000001'], { freedBytes: 3072 }),
+      carried(d['exploration-00000002'], { result: 'kept', detail: 'in use: a run holds its lock' }),
+      carried(d['exploration-00000003']),
+      carried(d['feature-b']),
+    ]);
+    expect(counts).toEqual([
+      { outcome: 'removed', count: 1, bytes: 3072, reasons: [{ reason: 'stale, no work', count: 1 }] },
+      {
+        outcome: 'kept',
+        count: 3,
+        bytes: 0,
+        reasons: [
+          { reason: 'in use', count: 1 },
+          { reason: 'uncommitted work', count: 1 },
+          { reason: 'not stale yet', count: 1 },
+        ],
+      },
+    ]);
+  });
+
+  it('sums what a dry run would free from the measured sizes', () => {
+    const d = decided([facts('exploration-00000001', 40, { sizeBytes: 2048 })])['exploration-00000001'];
+    expect(countOutcomes([carried(d, { result: 'would remove' })])).toEqual([
+      { outcome: 'would remove', count: 1, bytes: 2048, reasons: [{ reason: 'stale, no work', count: 1 }] },
+    ]);
+  });
+});
+
+describe('reapChart', () => {
+  const d = decided([
+    facts('exploration-00000001', 40),
+    facts('exploration-00000002', 41),
+    facts('exploration-00000003', 3),
+    facts('feature-b', 100, { work: work(2, false) }),
+  ]);
+  const sandboxes = Object.values(d).map((x) =>
+    carried(x, x.action === 'remove' ? { freedBytes: 1536 } : {}),
+  );
+
+  it('is a Mermaid flowchart: found, then outcomes with counts, then reasons with counts', () => {
+    expect(reapChart({ sandboxes })).toBe(
+      [
+        '```mermaid',
+        '%%{init: {"flowchart": {"wrappingWidth": 400}}}%%',
+        'flowchart LR',
+        '  found["4 found"]',
+        '  found --> o0["2 removed · 3.0 KiB freed"]',
+        '  o0 --> o0r0["2 stale, no work"]',
+        '  found --> o1["2 kept"]',
+        '  o1 --> o1r0["1 uncommitted work"]',
+        '  o1 --> o1r1["1 not stale yet"]',
+        '  classDef total fill:#ddf4ff,stroke:#0969da,color:#1f2328',
+        '  class found total',
+        '  classDef removed fill:#ffebe9,stroke:#cf222e,color:#1f2328',
+        '  class o0,o0r0 removed',
+        '  classDef kept fill:#dafbe1,stroke:#1a7f37,color:#1f2328',
+        '  class o1,o1r0,o1r1 kept',
+        '```',
+      ].join('\n'),
+    );
+  });
+
+  it('has a node for nothing found too', () => {
+    expect(reapChart({ sandboxes: [] })).toBe(
+      [
+        '```mermaid',
+        '%%{init: {"flowchart": {"wrappingWidth": 400}}}%%',
+        'flowchart LR',
+        '  found["0 found"]',
+        '  classDef total fill:#ddf4ff,stroke:#0969da,color:#1f2328',
+        '  class found total',
+        '```',
+      ].join('\n'),
+    );
+  });
+
+  it('never carries text from a sandbox: names, paths, projects and reasons stay out', () => {
+    const hostile = 'x"]\nclick found "javascript:alert(1)"\n%%{init: {}}%%<script>`';
+    const base = decided([facts('exploration-00000001', 40)])['exploration-00000001'];
+    const odd: ReportedSandbox[] = [
+      carried(base, { sandbox: hostile, project: hostile, where: hostile }),
+      carried(base, { result: 'kept', detail: hostile }),
+      carried(base, { reason: `not a sandbox: ${hostile}`, action: 'keep', result: 'kept' }),
+      carried(base, { reason: hostile, action: 'keep', result: 'kept' }),
+    ];
+    const chart = reapChart({ sandboxes: odd });
+    const labels = [...chart.matchAll(/\["([^"]*)"\]/g)].map((m) => m[1]);
+    const words = new Set<string>([...REASON_GROUPS, 'found', 'removed', 'kept']);
+    for (const label of labels) {
+      const [, count, rest] = /^(\d+) (.*?)( · [\d.]+ [KMGT]?i?B (freed|to free))?$/.exec(label)!;
+      expect(Number(count)).toBeGreaterThan(0);
+      expect(words.has(rest)).toBe(true);
+    }
+    for (const fragment of ['click', 'javascript', '<script', 'alert']) expect(chart).not.toContain(fragment);
+    expect(chart.match(/%%/g)).toHaveLength(2);
+    expect(chart.slice(3, -3)).not.toContain('`');
+    // Exactly the lines we write: the fence, the header, nodes and edges, classes.
+    for (const line of chart.split('\n'))
+      expect(line).toMatch(
+        /^(```(mermaid)?|%%\{init: \{"flowchart": \{"wrappingWidth": 400\}\}\}%%|flowchart LR| {2}(found|o\d+)( --> o\d+(r\d+)?)?\["[^"]*"\]| {2}class(Def)? [^"]*)$/,
+      );
   });
 });

@@ -2,11 +2,37 @@
 // summary (a chart of outcomes and reasons, then a table of every sandbox: class, age, decision, reason,
 // size). Pure.
 import type { Isolation } from '../settings.js';
-import { formatBytes } from './bytes.js';
-import { reapChart } from './chart.js';
-import type { ReapResult, ReportedSandbox } from './reap.js';
+import { sandboxText } from '../ui/sandbox-text.js';
+import type { Decision, SandboxFacts } from './decide.js';
 
-export { formatBytes };
+export type ReapResultKind = 'removed' | 'partly removed' | 'would remove' | 'kept';
+
+export interface ReportedSandbox extends Decision {
+  result: ReapResultKind;
+  /** Why a removal did not happen or went only part of the way. */
+  detail?: string;
+  freedBytes?: number;
+  archived?: string[];
+  problems?: Array<{ path: string; error: string }>;
+  /** Its removal was decided but failed (detail says why): it is kept, and the others went on. */
+  failed?: boolean;
+}
+
+export interface ReapStats {
+  found: number;
+  stale: number;
+  /** Stale disk sandboxes proved clean by the filesystem alone (no git process). */
+  provedByFilesystem: number;
+}
+
+export interface ReapResult {
+  dryRun: boolean;
+  sandboxes: ReportedSandbox[];
+  /** Bytes freed (in a dry run: that a real run would free, as far as measured). */
+  freedBytes: number;
+  warnings: string[];
+  stats: ReapStats;
+}
 
 export interface ReapRecord {
   sandbox: string;
@@ -109,4 +135,186 @@ export function summaryMarkdown(result: ReapResult, maxRows = 2000): string {
   if (result.warnings.length) lines.push('', ...result.warnings.map((w) => `> ⚠️ ${cell(w)}`));
   lines.push('', 'Size: disk space taken (measured for stale entries only; – where not measured).');
   return `${lines.join('\n')}\n`;
+}
+
+// The reaper's log lines: each decision with every fact it was made from, for a debug log, and text from
+// the disk made safe to print. Pure.
+/** The longest debug line of one decision (its facts include text from the disk). */
+const TRACE_MAX = 8_000;
+
+/**
+ * One line for the debug log: a decision and every fact it was made from. `lookedAt`: the entry was
+ * stale, so whether it is in use and holds work was checked; `dryRun`: a removal is only reported.
+ */
+export function decisionTrace(d: Decision, facts: SandboxFacts, lookedAt: boolean, dryRun = false): string {
+  const verb = d.action === 'remove' ? (dryRun ? 'would remove' : 'remove') : 'keep';
+  const parts = [
+    `${verb} ${d.project}/${d.sandbox} (${d.isolation === 'disk' ? d.where : `volume ${d.where}`})`,
+    `class ${d.class}${d.expiryDays === undefined ? '' : `, expiry ${d.expiryDays} days`}`,
+    ...checked(d, facts, lookedAt),
+  ];
+  if (facts.sizeBytes !== undefined) parts.push(`size ${formatBytes(facts.sizeBytes)}`);
+  parts.push(`reason: ${d.reason}`);
+  if (d.archive) parts.push(`archive: ${d.archive === 'work' ? 'patch and bundle' : 'every file'}`);
+  // Folder names, helper errors and work details came from the disk: one escaped line, bounded.
+  return sandboxText(parts.join('; '), TRACE_MAX);
+}
+
+/** What was looked at: nothing but sandboxes has an age, and only stale ones are looked at closer. */
+function checked(d: Decision, facts: SandboxFacts, lookedAt: boolean): string[] {
+  if (facts.notSandbox) return [`not a sandbox: ${facts.notSandbox}`];
+  const age =
+    d.ageDays === undefined
+      ? 'age unknown (no activity signal)'
+      : `${d.ageDays} day(s) old (last activity ${new Date(d.lastActivityMs!).toISOString()})`;
+  if (!lookedAt) return [age, 'not stale: in use and work not checked'];
+  return [
+    age,
+    `in use: ${facts.inUse ?? 'no'}`,
+    ...(facts.orphan ? [`orphan: ${facts.orphan}`] : []),
+    `work: ${workText(facts)}`,
+  ];
+}
+
+function workText(facts: SandboxFacts): string {
+  if (facts.inUse) return 'not checked (in use)';
+  if (facts.orphan) return 'not checkable (no parent)';
+  const work = facts.work;
+  if (!work) return 'not checked';
+  if (work.state === 'clean') return 'none';
+  if (work.state === 'work') return work.detail;
+  if (work.state === 'unknown') return `could not check (${work.detail})`;
+  return 'not checkable';
+}
+
+// The reap run at a glance: a Mermaid flowchart (GitHub renders it in the job summary) from everything
+// found, through what became of it, to why. Pure. Its labels are our own words and numbers only: a
+// sandbox's name, branch or path never reaches Mermaid's syntax, so none can break or forge the chart.
+/** Why, in one of our own words: one group per sandbox, so the groups of an outcome add up to it. */
+export const REASON_GROUPS = [
+  'stale, no work',
+  'orphan',
+  'forced',
+  'in use',
+  'uncommitted work',
+  'unpushed commits',
+  'operation in progress',
+  'work not checkable',
+  'max-removals reached',
+  'active since the scan',
+  'error',
+  'not stale yet',
+  'age unknown',
+  'not a sandbox',
+  'other',
+] as const;
+
+export type ReasonGroup = (typeof REASON_GROUPS)[number];
+
+const OUTCOMES: readonly ReapResultKind[] = ['removed', 'partly removed', 'would remove', 'kept'];
+
+/**
+ * The group of a sandbox's reason. A removal decided but not carried out is grouped by what stopped it;
+ * otherwise by the decision's reason (the words decide.ts and gates.ts write).
+ */
+export function reasonGroup(s: ReportedSandbox): ReasonGroup {
+  if (s.result === 'kept' && s.action === 'remove') {
+    if (/^in use\b/.test(s.detail ?? '')) return 'in use';
+    if (/^activity since the scan/.test(s.detail ?? '')) return 'active since the scan';
+    return 'error';
+  }
+  const reason = s.reason;
+  if (reason.startsWith('not a sandbox:')) return 'not a sandbox';
+  if (reason.startsWith('in use:')) return 'in use';
+  if (reason.startsWith('holds work:')) {
+    // From the work as data: the reason's words may quote a branch name.
+    if (s.held?.uncommitted) return 'uncommitted work';
+    if (s.held?.unsaved) return 'unpushed commits';
+    return 'operation in progress';
+  }
+  if (reason.startsWith('the check for work could not run')) return 'work not checkable';
+  if (reason.startsWith('orphan (')) return 'orphan';
+  if (reason.startsWith('force:')) return 'forced';
+  if (reason.startsWith('stale and holds no work')) return 'stale, no work';
+  if (reason.startsWith('stale, but max-removals')) return 'max-removals reached';
+  if (reason.startsWith('fresh:')) return 'not stale yet';
+  if (reason.startsWith('age unknown')) return 'age unknown';
+  return 'other';
+}
+
+export interface OutcomeCount {
+  outcome: ReapResultKind;
+  count: number;
+  /** Freed (removed, partly removed) or that would be freed (would remove), as far as measured. */
+  bytes: number;
+  reasons: Array<{ reason: ReasonGroup; count: number }>;
+}
+
+/** Counts by outcome, then by reason group, in a fixed order; empty ones left out. */
+export function countOutcomes(sandboxes: readonly ReportedSandbox[]): OutcomeCount[] {
+  return OUTCOMES.map((outcome) => {
+    const these = sandboxes.filter((s) => s.result === outcome);
+    const groups = these.map(reasonGroup);
+    return {
+      outcome,
+      count: these.length,
+      bytes: these.reduce(
+        (sum, s) => sum + (outcome === 'would remove' ? (s.sizeBytes ?? 0) : (s.freedBytes ?? 0)),
+        0,
+      ),
+      reasons: REASON_GROUPS.map((reason) => ({
+        reason,
+        count: groups.filter((g) => g === reason).length,
+      })).filter((r) => r.count > 0),
+    };
+  }).filter((o) => o.count > 0);
+}
+
+const STYLE: Record<ReapResultKind, string> = {
+  removed: 'fill:#ffebe9,stroke:#cf222e,color:#1f2328',
+  'partly removed': 'fill:#fff1e5,stroke:#bc4c00,color:#1f2328',
+  'would remove': 'fill:#fff8c5,stroke:#9a6700,color:#1f2328',
+  kept: 'fill:#dafbe1,stroke:#1a7f37,color:#1f2328',
+};
+
+function outcomeLabel(o: OutcomeCount): string {
+  const freed = o.outcome === 'would remove' ? 'to free' : 'freed';
+  return `${o.count} ${o.outcome}${o.bytes > 0 ? ` · ${formatBytes(o.bytes)} ${freed}` : ''}`;
+}
+
+/** Labels on one line: renderers wrap at different widths (GitHub's narrower than Mermaid's own). */
+const CONFIG = '%%{init: {"flowchart": {"wrappingWidth": 400}}}%%';
+
+/** The chart as a fenced Mermaid block: found, then each outcome, then its reasons, with counts. */
+export function reapChart(result: Pick<ReapResult, 'sandboxes'>): string {
+  const outcomes = countOutcomes(result.sandboxes);
+  const lines = ['```mermaid', CONFIG, 'flowchart LR', `  found["${result.sandboxes.length} found"]`];
+  const classes: string[] = [];
+  outcomes.forEach((o, i) => {
+    const id = `o${i}`;
+    lines.push(`  found --> ${id}["${outcomeLabel(o)}"]`);
+    const ids = [id];
+    o.reasons.forEach((r, j) => {
+      lines.push(`  ${id} --> ${id}r${j}["${r.count} ${r.reason}"]`);
+      ids.push(`${id}r${j}`);
+    });
+    const name = o.outcome.replace(/ /g, '_');
+    classes.push(`  classDef ${name} ${STYLE[o.outcome]}`, `  class ${ids.join(',')} ${name}`);
+  });
+  lines.push('  classDef total fill:#ddf4ff,stroke:#0969da,color:#1f2328', '  class found total');
+  lines.push(...classes, '```');
+  return lines.join('\n');
+}
+
+// Sizes as a person reads them, in binary units: the job summary, its chart and the CLI alike.
+export function formatBytes(bytes: number | undefined): string {
+  if (bytes === undefined) return '–';
+  const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit++;
+  }
+  return unit === 0 ? `${value} B` : `${value.toFixed(1)} ${units[unit]}`;
 }

@@ -23,11 +23,11 @@ import { listVolumes } from '../engine/inventory.js';
 import { label, MANAGED_LABEL, VOLUME_LABEL_KEYS } from '../engine/labels.js';
 import { HOME_FOLDER, locateSandbox } from '../sandbox/layout.js';
 import { volumeName } from '../sandbox/naming.js';
-import { lastActivity, parseTimestamp } from './age.js';
+import { lastActivity, parseTimestamp } from './retention.js';
 import { inspectInHelpers, type Inspection, type Signal } from './helper-inspection.js';
 import { diskActivity, lstat } from './sandbox-files.js';
 import { readGitFile, verifyRegistration } from './linked-worktree.js';
-import { ParentCache, plan, registration, type Owner } from './scan-parents.js';
+import { type Owner, ParentCache, plan, registration } from './scan-parents.js';
 import type { ScannedSandbox, ScanOptions, ScanResult } from './scanned.js';
 
 export type { ScannedSandbox, ScanOptions, ScanResult } from './scanned.js';

@@ -3,16 +3,14 @@
 // how big?), not only the stale ones. Nothing is removed and nothing is written: the checks are the
 // reaper's read-only ones, so a listing never moves an activity signal.
 import * as path from 'node:path';
-import { ContainerEngine, type EngineName } from '../engine/engine.js';
-import { controlledHelperImage } from '../engine/helper-image.js';
-import { Git } from '../engine/git.js';
+import type { EngineName } from '../engine/engine.js';
 import { silentUi, type Ui } from '../ui/ui.js';
 import { decide, type Decision, type DecisionPolicy, type SandboxFacts } from './decide.js';
 import { parseHead, readBounded } from './sandbox-files.js';
-import { factsOf, lookCloser } from './reap.js';
+import { factsOf, lookCloser, openReaper } from './look.js';
 import { measureTree } from './remove.js';
 import type { RetentionPolicy } from './retention.js';
-import { scanSandboxes, type ScannedSandbox } from './scan.js';
+import type { ScannedSandbox } from './scan.js';
 import { gitDirOf } from './scanned.js';
 
 export interface SurveyOptions {
@@ -50,19 +48,7 @@ export interface Survey {
 
 export async function survey(options: SurveyOptions, ui: Ui = silentUi): Promise<Survey> {
   const nowMs = options.now ?? Date.now();
-  const git = await Git.create();
-  const engine = new ContainerEngine(options.engine);
-  // The helpers that look into sandboxes run the runner's own programs, never the `image` input's.
-  const helperImage = await controlledHelperImage(engine);
-  const scan = await ui.group('Scan', () =>
-    scanSandboxes({
-      worktreeRoot: options.worktreeRoot,
-      volumePrefix: options.volumePrefix,
-      git,
-      engine,
-      image: helperImage,
-    }),
-  );
+  const { git, engine, helperImage, scan } = await openReaper(options, ui);
   for (const warning of scan.warnings) ui.warning(warning);
 
   const sandboxes = scan.sandboxes.filter((s) => !s.notSandbox);

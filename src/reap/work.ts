@@ -17,7 +17,7 @@ import type { ParentRepository } from '../sandbox/repository.js';
 import { sandboxText } from '../ui/sandbox-text.js';
 import { branchOf, type UnsavedCommits } from '../sandbox/saved.js';
 import { proveClean } from './clean-probe.js';
-import type { WorkFinding } from './gates.js';
+import { type CheckResult, summarizeWork, type WorkFinding } from './decide.js';
 import {
   inspectInHelpers,
   type Inspection,
@@ -30,8 +30,7 @@ import { checkAgainstParent, type NamedObjects, type ParentVerdict } from './par
 import { operationInProgress, readSandboxGit } from './sandbox-files.js';
 import type { ScannedSandbox } from './scan.js';
 import { gitDirOf, isCheckable } from './scanned.js';
-import { judgeUntrackedInParent, type UntrackedQuestion } from './untracked-check.js';
-import { summarizeWork, type CheckResult } from './work-finding.js';
+import { judgeUntrackedInParent, type UntrackedQuestion } from './ignored.js';
 
 export interface WorkReport {
   work: WorkFinding;

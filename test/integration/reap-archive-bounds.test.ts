@@ -5,12 +5,13 @@
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { reap, type ReapOptions, type ReapResult } from '../../src/reap/index.js';
+import { reap, type ReapOptions } from '../../src/reap/reap.js';
+import type { ReapResult } from '../../src/reap/report.js';
 import { DEFAULT_RETENTION } from '../../src/reap/retention.js';
 import { removeVolumes, uniquePrefix, volumesWithPrefix } from '../support/docker.js';
 import { TEST_IMAGE } from '../support/env.js';
 import { makeRepo, tempDir } from '../support/repo.js';
-import { age, inVolumeSandbox, ageVolume, makeDiskSandbox, makeVolumeSandbox } from '../support/sandboxes.js';
+import { age, ageVolume, inVolumeSandbox, makeDiskSandbox, makeVolumeSandbox } from '../support/sandboxes.js';
 
 const prefix = uniquePrefix('reapbound');
 const cleanup: string[] = [];

@@ -9,9 +9,10 @@ import { lockSandbox } from '../../src/sandbox/lock.js';
 import { runSandbox } from '../../src/run/run.js';
 import { silentUi } from '../../src/ui/ui.js';
 import { parseSettings, type RunSettings } from '../../src/settings.js';
-import { reap, type ReapOptions, type ReapResult } from '../../src/reap/index.js';
+import { reap, type ReapOptions } from '../../src/reap/reap.js';
+import type { ReapResult } from '../../src/reap/report.js';
 import { DEFAULT_RETENTION } from '../../src/reap/retention.js';
-import { uniquePrefix, docker, removeVolumes, volumesWithPrefix } from '../support/docker.js';
+import { docker, removeVolumes, uniquePrefix, volumesWithPrefix } from '../support/docker.js';
 import { TEST_IMAGE } from '../support/env.js';
 import { git, makeRepo, tempDir, type TestRepo } from '../support/repo.js';
 import {

@@ -4,7 +4,7 @@
 // reason, and the reap of everything else (the same parent's other sandboxes, another parent's) goes on.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { reap } from '../../src/reap/index.js';
+import { reap } from '../../src/reap/reap.js';
 import { DEFAULT_RETENTION } from '../../src/reap/retention.js';
 import { uniquePrefix } from '../support/docker.js';
 import { TEST_IMAGE } from '../support/env.js';

@@ -5,13 +5,15 @@
 // worktree's registration configured runs on the host.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { reap, survey, type ReapOptions, type ReapResult } from '../../src/reap/index.js';
+import { reap, type ReapOptions } from '../../src/reap/reap.js';
+import { survey } from '../../src/reap/survey.js';
+import type { ReapResult } from '../../src/reap/report.js';
 import { removeByName } from '../../src/reap/remove-by-name.js';
 import { DEFAULT_RETENTION } from '../../src/reap/retention.js';
 import { uniquePrefix } from '../support/docker.js';
 import { TEST_IMAGE } from '../support/env.js';
 import { addLinkedWorktree, ageLinked, linkedSignalTimes, registrationOf } from '../support/linked.js';
-import { git, makeRepo, tempDir, worktreeList, type TestRepo } from '../support/repo.js';
+import { git, makeRepo, tempDir, type TestRepo, worktreeList } from '../support/repo.js';
 
 const cleanup: string[] = [];
 afterAll(() => {

@@ -5,7 +5,8 @@
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { reap, type ReapOptions, type ReapResult } from '../../src/reap/index.js';
+import { reap, type ReapOptions } from '../../src/reap/reap.js';
+import type { ReapResult } from '../../src/reap/report.js';
 import { DEFAULT_RETENTION } from '../../src/reap/retention.js';
 import { assertSandboxPath, removeSandboxTree } from '../../src/reap/remove.js';
 import { uniquePrefix } from '../support/docker.js';

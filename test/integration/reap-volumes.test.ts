@@ -3,12 +3,13 @@
 // the records of every other sandbox, and no file name in a volume can forge another's record.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { reap, type ReapOptions, type ReapResult } from '../../src/reap/index.js';
+import { reap, type ReapOptions } from '../../src/reap/reap.js';
+import type { ReapResult } from '../../src/reap/report.js';
 import { DEFAULT_RETENTION } from '../../src/reap/retention.js';
 import { sandboxRefs } from '../../src/sandbox/bookkeeping.js';
 import { docker, removeVolumes, uniquePrefix, volumesWithPrefix } from '../support/docker.js';
 import { TEST_IMAGE } from '../support/env.js';
-import { makeRepo, tempDir, git } from '../support/repo.js';
+import { git, makeRepo, tempDir } from '../support/repo.js';
 import {
   ageVolume,
   gitInVolume,

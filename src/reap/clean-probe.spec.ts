@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { blobName, parseIndex } from './git-index.js';
+import { blobName, parseIndex } from './clean-probe.js';
 
 interface Spec {
   path: string;

@@ -1,0 +1,119 @@
+// What every reaper command opens with (the reap, `list`, `rm`): git, the engine and the helper image the
+// action controls, one scan of the worktree root and the volumes, the facts the scan already has, and a
+// closer look (in use? holding work? how big?) at the sandboxes the command cares about.
+import { ContainerEngine, type EngineName } from '../engine/engine.js';
+import { controlledHelperImage } from '../engine/helper-image.js';
+import { Git } from '../engine/git.js';
+import type { Ui } from '../ui/ui.js';
+import type { SandboxFacts } from './decide.js';
+import { inspectInHelpers } from './helper-inspection.js';
+import { inUseReason, observeUsage } from './in-use.js';
+import { inParallel } from './parallel.js';
+import { measureTree } from './remove.js';
+import { scanSandboxes, type ScannedSandbox } from './scan.js';
+import { isCheckable, type ScanResult } from './scanned.js';
+import { checkWork, type WorkReport } from './work.js';
+
+export interface Opened {
+  git: Git;
+  engine: ContainerEngine;
+  /** The image of every helper that looks into sandboxes: the runner's own programs, never `image`'s. */
+  helperImage: string;
+  scan: ScanResult;
+}
+
+/** The tools, then the scan in a log group of its own (`tell`: with a line that says what it found). */
+export async function openReaper(
+  options: { worktreeRoot: string; volumePrefix: string; engine: EngineName },
+  ui: Ui,
+  { tell = false }: { tell?: boolean } = {},
+): Promise<Opened> {
+  const engine = new ContainerEngine(options.engine);
+  // The helper image is found, or made, while git's version is checked.
+  const [git, helperImage] = await Promise.all([Git.create(), controlledHelperImage(engine)]);
+  const scan = await ui.group('Scan', async () => {
+    const started = Date.now();
+    const found = await scanSandboxes({
+      worktreeRoot: options.worktreeRoot,
+      volumePrefix: options.volumePrefix,
+      git,
+      engine,
+      image: helperImage,
+    });
+    if (tell)
+      ui.info(
+        `Found ${found.sandboxes.length} entries under ${found.root} and in volumes ${options.volumePrefix}-* (${((Date.now() - started) / 1000).toFixed(2)} s).`,
+      );
+    return found;
+  });
+  return { git, engine, helperImage, scan };
+}
+
+/** The facts a decision needs that the scan already has (in use, work and size come from `lookCloser`). */
+export function factsOf(s: ScannedSandbox): SandboxFacts {
+  return {
+    key: s.key,
+    sandbox: s.sandbox,
+    project: s.project,
+    isolation: s.isolation,
+    where: s.where,
+    notSandbox: s.notSandbox,
+    orphan: s.orphan,
+    lastActivityMs: s.lastActivityMs,
+  };
+}
+
+/**
+ * In use? Holding work? How big? Asked in batches; the reaper asks it of the stale sandboxes only, the
+ * CLI's `list` of all of them and `rm` of one.
+ */
+export async function lookCloser(
+  stale: readonly ScannedSandbox[],
+  facts: Map<string, SandboxFacts>,
+  deps: { git: Git; engine: ContainerEngine; image: string },
+): Promise<Map<string, WorkReport>> {
+  if (stale.length === 0) return new Map();
+  // What runs now first: the work checks start helper containers of their own, which use the volumes.
+  const usage = await observeUsage(deps.engine);
+  // A sandbox whose use cannot be told is taken for in use (kept), and the others go on.
+  const reasons = await inParallel(stale, 16, (s) =>
+    inUseReason(s, usage).catch(
+      (error: unknown) => `its use could not be told: ${JSON.stringify((error as Error).message)}`,
+    ),
+  );
+  const free = stale.filter((s, i) => {
+    facts.get(s.key)!.inUse = reasons[i];
+    return !reasons[i];
+  });
+  const checkable = free.filter(isCheckable);
+  for (const s of free) {
+    if (!s.orphan && !isCheckable(s))
+      facts.get(s.key)!.work = {
+        state: 'unknown',
+        detail: `unregistered: ${s.unregistered ?? 'its parent holds no record of it'}`,
+      };
+  }
+  const reports = await checkWork(checkable, deps);
+  for (const [key, report] of reports) {
+    facts.get(key)!.work = report.work;
+    if (report.sizeBytes !== undefined) facts.get(key)!.sizeBytes = report.sizeBytes;
+  }
+  // Sizes: disk sandboxes that will not be removed now (removal measures the rest); volumes not seen yet.
+  for (const s of stale) {
+    const f = facts.get(s.key)!;
+    if (s.hostPath && (f.inUse || (f.work && f.work.state !== 'clean')))
+      f.sizeBytes = measureTree(s.hostPath);
+  }
+  const unseen = stale.filter((s) => s.volume && facts.get(s.key)!.sizeBytes === undefined);
+  if (unseen.length) {
+    // Sizes are for the report only: a volume that could not be measured stays unmeasured.
+    const sizes = await inspectInHelpers(
+      deps.engine,
+      deps.image,
+      undefined,
+      unseen.map((s) => ({ key: s.key, target: { volume: s.volume!, name: s.sandbox }, size: true })),
+    );
+    for (const s of unseen) facts.get(s.key)!.sizeBytes = sizes.get(s.key)?.sizeBytes;
+  }
+  return reports;
+}
