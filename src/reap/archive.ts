@@ -83,18 +83,22 @@ async function archiveFiles(sandbox: ScannedSandbox, base: string, deps: Archive
     return file;
   }
   const result = await deps.engine.exec(
-    containerRunArgs(deps.engine.name, {
-      remove: true,
-      image: deps.image,
-      user: userArg(),
-      labels: HELPER_LABELS,
-      mounts: [
-        { type: 'volume', source: sandbox.volume!, target: '/v', readonly: true },
-        { type: 'bind', source: path.dirname(file), target: '/archive' },
-      ],
-      entrypoint: 'tar',
-      args: ['-C', '/v', '-czf', `/archive/${path.basename(file)}`, '.'],
-    }),
+    containerRunArgs(
+      deps.engine.name,
+      {
+        remove: true,
+        image: deps.image,
+        user: userArg(),
+        labels: HELPER_LABELS,
+        mounts: [
+          { type: 'volume', source: sandbox.volume!, target: '/v', readonly: true },
+          { type: 'bind', source: path.dirname(file), target: '/archive' },
+        ],
+        entrypoint: 'tar',
+        args: ['-C', '/v', '-czf', `/archive/${path.basename(file)}`, '.'],
+      },
+      await deps.engine.bindSource(),
+    ),
   );
   if (result.exitCode !== 0)
     throw new Error(`tar failed in the helper container: ${result.stderr.trim().split('\n')[0]}`);

@@ -200,26 +200,30 @@ async function inspectChunk(
   const timer = setTimeout(() => void engine.removeContainer(name), HELPER_TIMEOUT_MS);
   try {
     const result = await engine.stream(
-      containerRunArgs(engine.name, {
-        name,
-        remove: true,
-        image,
-        user: userArg(),
-        mounts,
-        labels: HELPER_LABELS,
-        // The files belong to whoever ran the sandbox: git's ownership check would refuse them.
-        env: { ...helperGitEnv(), ...gitConfigEnv([['safe.directory', '*']]) },
-        workdir: '/',
-        entrypoint: 'sh',
-        args: [
-          '-c',
-          INSPECT_SCRIPT,
-          'worktree-sandbox-inspect',
-          token,
-          (parent?.objectStores ?? []).join(':'),
-          ...args,
-        ],
-      }),
+      containerRunArgs(
+        engine.name,
+        {
+          name,
+          remove: true,
+          image,
+          user: userArg(),
+          mounts,
+          labels: HELPER_LABELS,
+          // The files belong to whoever ran the sandbox: git's ownership check would refuse them.
+          env: { ...helperGitEnv(), ...gitConfigEnv([['safe.directory', '*']]) },
+          workdir: '/',
+          entrypoint: 'sh',
+          args: [
+            '-c',
+            INSPECT_SCRIPT,
+            'worktree-sandbox-inspect',
+            token,
+            (parent?.objectStores ?? []).join(':'),
+            ...args,
+          ],
+        },
+        await engine.bindSource(),
+      ),
       { stdoutFile: { path: out, maxBytes: OUTPUT_MAX } },
     );
     const stdout = await fs.readFile(out);

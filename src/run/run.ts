@@ -3,12 +3,15 @@
 // each long step a log group.
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
+import { probeEngineView } from '../engine/engine-probe.js';
 import { ContainerEngine } from '../engine/engine.js';
+import { requireVisible } from '../engine/host-paths.js';
 import { Git } from '../engine/git.js';
 import { commandLabels } from '../engine/labels.js';
 import { resolveBranch } from '../sandbox/branch.js';
 import { prepareSandbox } from '../sandbox/create.js';
 import { pathExists, sandboxRefs } from '../sandbox/bookkeeping.js';
+import { mountedPaths, probedFolders } from '../sandbox/engine-view.js';
 import { locateSandbox, whereIs, type PreparedSandbox, type Sandbox } from '../sandbox/layout.js';
 import { containerNotePath, lockSandbox } from '../sandbox/lock.js';
 import { findParentRepository } from '../sandbox/repository.js';
@@ -60,6 +63,9 @@ export async function runSandbox(settings: RunSettings, deps: RunDeps): Promise<
   // is one.
   const imageReady = engine.ensureImage(settings.image);
   imageReady.catch(() => undefined); // awaited below
+  // Where the engine finds the action's paths: no engine call on a plain host (host-paths.ts).
+  const viewFound = engine.hostView();
+  viewFound.catch(() => undefined); // awaited below
   // git's version check, the branch names and the parent overlap too: one round of processes, not three.
   const { git, checked } = Git.checking();
   const parentFound = findParentRepository(git, settings.repositoryPath);
@@ -81,6 +87,13 @@ export async function runSandbox(settings: RunSettings, deps: RunDeps): Promise<
   ui.debug(
     `Sandbox plan: ${location.name} (${location.kind}, ${location.isolation}) at ${whereIs(location)}; work tree ${location.worktreePath}, home ${location.homePath}; records under ${sandboxRefs(location).prefix}.`,
   );
+  // A path the engine cannot see is refused before anything is created, naming it and the fix; the probe
+  // then proves that the engine sees the folders where the action sees them, before anything is written.
+  requireVisible(await viewFound, mountedPaths(location, worktreeRoot, deps.command?.readOnlyFiles));
+  const seen = imageReady.then(() =>
+    probeEngineView(engine, settings.image, probedFolders(location, worktreeRoot)),
+  );
+  seen.catch(() => undefined); // awaited below
   const originUrl = await originRead;
   if (settings.push && !originUrl && !deps.pushTo)
     throw new Error(`push: true needs a remote named origin in ${parent.path}.`);
@@ -89,9 +102,9 @@ export async function runSandbox(settings: RunSettings, deps: RunDeps): Promise<
     ui.info(m),
   );
   try {
-    // What the post step needs, saved once the engine has the image and before anything is written: a
-    // run that fails its image check leaves the post step nothing to do.
-    const ready = imageReady.then(() =>
+    // What the post step needs, saved once the engine has the image and is known to see the folders, and
+    // before anything is written: a run that fails either check leaves the post step nothing to do.
+    const ready = seen.then(() =>
       deps.save({
         engine: settings.engine,
         image: settings.image,
