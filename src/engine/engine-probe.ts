@@ -18,10 +18,16 @@ import { HELPER_LABELS } from './labels.js';
 export const PROBE_TIMEOUT_MS = 30_000;
 export const PROBE_FILE_PREFIX = '.worktree-sandbox-probe-';
 
-/** Where the engine talks from, for a person: the remote address, or undefined for a local socket. */
+/**
+ * The engine's address when it is on another machine, for a person; undefined for a socket or a loopback
+ * address (a Docker-in-Docker sidecar shares the runner pod's network, and may well share its folders).
+ */
 export function remoteEngine(env: NodeJS.ProcessEnv = process.env): string | undefined {
   const host = env.DOCKER_HOST || env.CONTAINER_HOST || '';
-  return /^(tcp|ssh|https?):\/\//i.test(host) ? host : undefined;
+  const match = /^(tcp|ssh|https?):\/\/(?:[^@/]*@)?(\[[^\]]*\]|[^:/]*)/i.exec(host);
+  if (!match) return undefined;
+  const name = match[2].replace(/^\[|\]$/g, '');
+  return /^(localhost|127\.\d+\.\d+\.\d+|::1)$/i.test(name) ? undefined : host;
 }
 
 /** The folder the engine did not see, from its own words (it names the source it looked for). Pure. */

@@ -243,6 +243,42 @@ maybe('Actions Runner Controller, Docker-in-Docker: a runner container beside a 
     },
     600_000,
   );
+  it('disk isolation with a worktree-root the second engine does not share (the runner’s ~/.cache): the probe refuses it, nothing is left', async () => {
+    const repo = makeRepo();
+    const moved = path.join(shared, path.basename(repo.root));
+    fs.renameSync(repo.root, moved);
+    const arcRepo = {
+      root: moved,
+      parent: path.join(moved, 'work', 'repo'),
+      origin: path.join(moved, 'origin.git'),
+    };
+    repos.push(arcRepo);
+    const container = ActionContainer.start({
+      hostWork: shared,
+      work,
+      network: `container:${dind.name}`,
+      mounts: [`${dind.certs}:/certs/client:ro`],
+      env: dind.tcpEnv('localhost', '/certs/client'),
+    });
+    try {
+      const { parent } = repoIn(container, arcRepo);
+      const refsBefore = git(arcRepo.parent, 'for-each-ref');
+      const step = await container.step({
+        cwd: parent,
+        inputs: { image: TEST_IMAGE, isolation: 'disk', 'worktree-root': '/root/.cache/wt', command: 'true' },
+      });
+      expect(step.code).toBe(1);
+      expect(step.stdout).toContain(
+        '::error::The docker engine does not see the worktree-root /root/.cache/wt where the action sees it. The action runs in a container, and the engine does not share this folder with it. Nothing was created. Use isolation: container, or a worktree-root inside a folder the engine shares',
+      );
+      expect(() => container.exec('test', '-e', '/root/.cache')).toThrow();
+      expect(git(arcRepo.parent, 'for-each-ref')).toBe(refsBefore);
+      expect(probeFiles(arcRepo.root)).toEqual([]);
+      expect(dind.cli('ps', '--all', '--format', '{{.Names}}').trim()).toBe('');
+    } finally {
+      container.stop();
+    }
+  }, 120_000);
 });
 
 maybe('a remote engine (DOCKER_HOST over TCP, sharing none of the runner’s files)', () => {
