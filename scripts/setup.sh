@@ -148,8 +148,9 @@ ensure_rootless_podman() {
   fi
   id "$RUNNER_USER" >/dev/null 2>&1 || return 0
   # newuidmap/newgidmap (uidmap) are required; slirp4netns gives rootless containers a network where
-  # /dev/net/tun exists (else use network: none); fuse-overlayfs is the storage fallback.
-  apt_install uidmap slirp4netns fuse-overlayfs ||
+  # /dev/net/tun exists (else use network: none); fuse-overlayfs is the storage fallback; catatonit is
+  # the init `--init` asks for through the Docker-compatible API (a job container given Podman's socket).
+  apt_install uidmap slirp4netns fuse-overlayfs catatonit ||
     { log "uidmap could not be installed: rootless Podman is not set up"; return 0; }
   ensure_subids /etc/subuid
   ensure_subids /etc/subgid

@@ -10,13 +10,20 @@ import * as path from 'node:path';
 import { runStep } from '../support/action.js';
 import { docker, uniquePrefix } from '../support/docker.js';
 import { TEST_IMAGE } from '../support/env.js';
-import { git, makeRepo, type TestRepo } from '../support/repo.js';
+import { runnerIds } from '../support/env.js';
+import { git, makeRepo, tempDir, type TestRepo } from '../support/repo.js';
 import { age } from '../support/sandboxes.js';
+import { requireRootlessPodman } from '../support/rootless.js';
+import { NODE24_PATH } from '../support/runtimes.js';
 import {
   ActionContainer,
   DIND_IMAGE,
+  engineCli,
   imageExists,
   NODE_IMAGE,
+  PodmanService,
+  readableCopy,
+  runnerPodman,
   SecondEngine,
   type ContainerStep,
 } from '../support/topologies.js';
@@ -180,6 +187,42 @@ maybe('a job container (`container:`): the work folder at /__w, the host engine 
     expect(git(repo.parent, 'for-each-ref')).toBe(refsBefore);
     expect(probeFiles(repo.root)).toEqual([]);
   }, 120_000);
+});
+
+maybe('a job container on rootless Podman (its Docker-compatible socket, uid 1001)', () => {
+  let service: PodmanService;
+  let container: ActionContainer;
+  let repo: TestRepo;
+  beforeAll(async () => {
+    requireRootlessPodman();
+    service = await PodmanService.start();
+    repo = makeRepo({ owner: runnerIds() });
+    repos.push(repo);
+    const tools = tempDir('wts-tools-');
+    repos.push({ root: tools, parent: '', origin: '' });
+    container = ActionContainer.start({
+      hostWork: repo.root,
+      work: '/__w',
+      engine: runnerPodman,
+      image: TEST_IMAGE,
+      rootless: true,
+      mounts: [
+        `${service.socket}:/var/run/docker.sock`,
+        `${readableCopy(NODE24_PATH, tools)}:/usr/local/bin/node:ro`,
+      ],
+    });
+  }, 120_000);
+  afterAll(() => {
+    container?.stop();
+    service?.stop();
+  });
+
+  it('both isolations with push and cleanup: always, then reap', async () => {
+    await runBothIsolationsAndReap(
+      { container, repo, engine: (...args) => engineCli(runnerPodman, ...args).trim() },
+      '/__w/_worktree-sandbox/worktrees',
+    );
+  }, 600_000);
 });
 
 maybe('Actions Runner Controller, Docker-in-Docker: a runner container beside a second engine', () => {

@@ -13,12 +13,30 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { DIST, parseFileCommands } from './action.js';
 import { docker } from './docker.js';
-import { TEST_IMAGE } from './env.js';
+import { PODMAN_CONF } from './engines.js';
+import { runnerIds, TEST_IMAGE } from './env.js';
+import { asRunner, runnerEnv } from './rootless.js';
 
 export const NODE_IMAGE = process.env.WORKTREE_SANDBOX_NODE_IMAGE ?? 'worktree-sandbox-node:24';
 export const DIND_IMAGE = process.env.WORKTREE_SANDBOX_DIND_IMAGE ?? 'worktree-sandbox-dind:bookworm';
 /** The host's Docker CLI (a static binary), given to the job container as the runner's tool cache would. */
 export const DOCKER_CLI = execFileSync('sh', ['-c', 'command -v docker']).toString().trim();
+
+/** How the test reaches the engine that runs the action's container: a command line and its environment. */
+export type EngineCli = (args: readonly string[]) => [string, string[], NodeJS.ProcessEnv];
+
+export const hostDocker: EngineCli = (args) => ['docker', [...args], process.env];
+
+/** The runner user's rootless Podman (uid 1001), as support/rootless.ts runs it. */
+export const runnerPodman: EngineCli = (args) => {
+  const [cmd, cmdArgs] = asRunner('podman', args);
+  return [cmd, cmdArgs, runnerEnv({ rootlessPodman: true, extra: { CONTAINERS_CONF: PODMAN_CONF } })];
+};
+
+function cli(engine: EngineCli, ...args: string[]): string {
+  const [cmd, cmdArgs, env] = engine(args);
+  return execFileSync(cmd, cmdArgs, { env, cwd: '/', stdio: ['ignore', 'pipe', 'pipe'] }).toString();
+}
 
 export function imageExists(image: string): boolean {
   try {
@@ -55,6 +73,9 @@ export class ActionContainer {
     readonly hostWork: string,
     readonly work: string,
     private readonly env: Record<string, string>,
+    private readonly engine: EngineCli,
+    /** Files the test writes for a step belong to this user (the container's root, outside it). */
+    private readonly owner?: { uid: number; gid: number },
   ) {}
 
   static start(options: {
@@ -63,7 +84,13 @@ export class ActionContainer {
     mounts: string[];
     env?: Record<string, string>;
     network?: string;
+    /** Default: the host's Docker, the node image. */
+    engine?: EngineCli;
+    image?: string;
+    /** The container's root is the runner user outside (rootless Podman). */
+    rootless?: boolean;
   }): ActionContainer {
+    const engine = options.engine ?? hostDocker;
     const name = `wts-topology-${randomBytes(4).toString('hex')}`;
     fs.mkdirSync(path.join(options.hostWork, '_temp'), { recursive: true });
     fs.mkdirSync(path.join(options.hostWork, '_actions'), { recursive: true });
@@ -73,7 +100,10 @@ export class ActionContainer {
       `${DOCKER_CLI}:/usr/local/bin/docker:ro`,
       ...options.mounts,
     ].flatMap((v) => ['-v', v]);
-    docker(
+    const owner = options.rootless ? runnerIds() : undefined;
+    if (owner) execFileSync('chown', ['-R', `${owner.uid}:${owner.gid}`, options.hostWork]);
+    cli(
+      engine,
       'run',
       '-d',
       '--name',
@@ -82,11 +112,11 @@ export class ActionContainer {
       ...volumes,
       '--entrypoint',
       'tail',
-      NODE_IMAGE,
+      options.image ?? NODE_IMAGE,
       '-f',
       '/dev/null',
     );
-    return new ActionContainer(name, options.hostWork, options.work, options.env ?? {});
+    return new ActionContainer(name, options.hostWork, options.work, options.env ?? {}, engine, owner);
   }
 
   /** The path inside the container of a path under the host's work folder. */
@@ -101,6 +131,7 @@ export class ActionContainer {
     fs.mkdirSync(files, { recursive: true });
     const names = ['output', 'state', 'summary'].map((n) => `${n}_${id}`);
     for (const n of names) fs.writeFileSync(path.join(files, n), '');
+    if (this.owner) execFileSync('chown', ['-R', `${this.owner.uid}:${this.owner.gid}`, files]);
     const [output, state, summary] = names.map((n) => this.inside(path.join(files, n)));
     const env: Record<string, string> = {
       GITHUB_ACTIONS: 'true',
@@ -118,7 +149,8 @@ export class ActionContainer {
     const args = ['exec', '--workdir', input.cwd];
     for (const [k, v] of Object.entries(env)) args.push('-e', `${k}=${v}`);
     args.push(this.name, 'node', path.join(this.work, '_actions', 'dist', 'index.js'));
-    const child = spawn('docker', args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    const [cmd, cmdArgs, cmdEnv] = this.engine(args);
+    const child = spawn(cmd, cmdArgs, { env: cmdEnv, cwd: '/', stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
     child.stderr.on('data', (d: Buffer) => (stdout += d.toString()));
@@ -131,12 +163,12 @@ export class ActionContainer {
 
   /** Runs a command in the container (not a step): for the test's own looks around. */
   exec(...command: string[]): string {
-    return docker('exec', this.name, ...command);
+    return cli(this.engine, 'exec', this.name, ...command);
   }
 
   stop(): void {
     try {
-      docker('rm', '--force', this.name);
+      cli(this.engine, 'rm', '--force', this.name);
     } catch {
       /* gone already */
     }
@@ -333,3 +365,39 @@ export class SecondEngine {
     fs.rmSync(this.dir, { recursive: true, force: true });
   }
 }
+
+/**
+ * The runner user's rootless Podman serving its Docker-compatible API on a socket of its own (what a
+ * runner gives a job container as `/var/run/docker.sock` when Podman is its engine).
+ */
+export class PodmanService {
+  private constructor(
+    readonly socket: string,
+    private readonly child: ReturnType<typeof spawn>,
+  ) {}
+
+  static async start(): Promise<PodmanService> {
+    const { uid } = runnerIds();
+    const socket = `/run/user/${uid}/wts-podman-${randomBytes(4).toString('hex')}.sock`;
+    const [cmd, args, env] = runnerPodman(['system', 'service', '--time=0', `unix://${socket}`]);
+    const child = spawn(cmd, args, { env, cwd: '/', stdio: 'ignore' });
+    for (let i = 0; i < 40 && !fs.existsSync(socket); i++) await new Promise((r) => setTimeout(r, 250));
+    if (!fs.existsSync(socket)) throw new Error('rootless podman system service did not start');
+    return new PodmanService(socket, child);
+  }
+
+  stop(): void {
+    this.child.kill('SIGTERM');
+    fs.rmSync(this.socket, { force: true });
+  }
+}
+
+/** A copy of a binary every user can read (the runner cannot enter this checkout). */
+export function readableCopy(file: string, dir: string): string {
+  const copy = path.join(dir, path.basename(file));
+  fs.copyFileSync(file, copy);
+  fs.chmodSync(copy, 0o755);
+  return copy;
+}
+
+export { cli as engineCli };
