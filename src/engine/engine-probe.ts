@@ -13,6 +13,7 @@ import { userArg, type Mount } from './container-args.js';
 import { EngineError, type ContainerEngine } from './engine.js';
 import { enginePath, HostPathError, SHARED_ROOT_FIX, type HostView, type MountedPath } from './host-paths.js';
 import { HELPER_LABELS } from './labels.js';
+import type { ProcResult } from './proc.js';
 
 /** How long the engine may take to create the probe's helper before the run stops. */
 export const PROBE_TIMEOUT_MS = 30_000;
@@ -69,20 +70,30 @@ interface Planted {
   made?: string;
 }
 
+/** A finished probe: what it made is being removed (`removed` settles once it is gone). */
+export interface Probe {
+  removed: Promise<void>;
+}
+
 /**
- * Proves that the engine sees each folder where the action sees it; throws a HostPathError naming the
- * folder and the fix when it does not. `image` must be present already (the probe never pulls).
+ * Proves that the engine sees each folder where the action sees it; rejects with a HostPathError naming
+ * the folder and the fix when it does not. The helper is created as soon as the folders are known, while
+ * the image check still runs: when the image turns out to be missing, the probe waits for `imageReady`
+ * (which pulls it) and asks once more (it never pulls itself). What it made is removed off the run's
+ * critical path: the caller awaits `removed` before it returns.
  */
 export async function probeEngineView(
   engine: ContainerEngine,
   image: string,
   folders: readonly MountedPath[],
+  imageReady: Promise<void> = Promise.resolve(),
   timeoutMs = PROBE_TIMEOUT_MS,
-): Promise<void> {
+): Promise<Probe> {
   const planted: Planted[] = [];
   const name = `worktree-sandbox-probe-${randomBytes(4).toString('hex')}`;
-  let timer: NodeJS.Timeout | undefined;
-  let timedOut = false;
+  const removeAll = async () => {
+    await Promise.all([engine.removeContainer(name), ...planted.map((p) => fs.rm(p.file, { force: true }))]);
+  };
   try {
     for (const folder of folders) planted.push(await plant(folder));
     const view = await engine.hostView();
@@ -103,29 +114,50 @@ export async function probeEngineView(
     });
     // The same hardened arguments as every helper, created and never started.
     const args = ['create', '--pull', 'never', ...run.slice(1)];
-    timer = setTimeout(() => {
-      timedOut = true;
-      void engine.removeContainer(name);
-    }, timeoutMs);
-    const result = await engine.exec(args);
-    if (timedOut)
-      throw new EngineError(
-        `The ${engine.name} engine took longer than ${timeoutMs / 1000} s to create the helper that checks what it sees; nothing was created.`,
-      );
-    if (result.exitCode === 0) return;
+    let result = await createWithin(engine, name, args, timeoutMs);
+    if (
+      result.exitCode !== 0 &&
+      /no such image|image not known|not found.*image|unable to find image/i.test(result.stderr)
+    ) {
+      await imageReady;
+      result = await createWithin(engine, name, args, timeoutMs);
+    }
+    if (result.exitCode === 0) return { removed: removeAll() };
     const said = (result.stderr || result.stdout).trim();
     const sources = planted.map((p) => ({ folder: p.folder, source: enginePath(view, p.file) ?? p.file }));
     const unseen = unseenFolder(said, sources);
     if (unseen) throw new HostPathError(notSeenMessage(engine.name, unseen, view, remoteEngine()));
     throw engine.failure(['create', 'probe'], result);
   } catch (error) {
+    await removeAll();
     await Promise.all(
       planted.map((p) => (p.made ? fs.rm(p.made, { recursive: true, force: true }) : undefined)),
     );
     throw error;
+  }
+}
+
+/** `create`, the helper removed and the probe failed when the engine takes longer than `timeoutMs`. */
+async function createWithin(
+  engine: ContainerEngine,
+  name: string,
+  args: readonly string[],
+  timeoutMs: number,
+): Promise<ProcResult> {
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    void engine.removeContainer(name);
+  }, timeoutMs);
+  try {
+    const result = await engine.exec(args);
+    if (timedOut)
+      throw new EngineError(
+        `The ${engine.name} engine took longer than ${timeoutMs / 1000} s to create the helper that checks what it sees; nothing was created.`,
+      );
+    return result;
   } finally {
     clearTimeout(timer);
-    await Promise.all([engine.removeContainer(name), ...planted.map((p) => fs.rm(p.file, { force: true }))]);
   }
 }
 

@@ -14,7 +14,7 @@ import { pathExists, sandboxRefs } from '../sandbox/bookkeeping.js';
 import { mountedPaths, probedFolders } from '../sandbox/engine-view.js';
 import { locateSandbox, whereIs, type PreparedSandbox, type Sandbox } from '../sandbox/layout.js';
 import { containerNotePath, lockSandbox } from '../sandbox/lock.js';
-import { findParentRepository } from '../sandbox/repository.js';
+import { findParentRepository, type FoundParent } from '../sandbox/repository.js';
 import { offerUpstream } from '../sandbox/reuse.js';
 import { validateBranchNames, type RunSettings } from '../settings.js';
 import { collectChanges } from './collect.js';
@@ -77,23 +77,50 @@ export async function runSandbox(settings: RunSettings, deps: RunDeps): Promise<
   const { head, ...parent } = await parentFound;
   if (parent.resolvedFrom)
     ui.info(`${parent.resolvedFrom} is a linked worktree: working from its parent ${parent.path}.`);
+  // A path the engine cannot see is refused before anything is created, naming it and the fix. The probe
+  // then proves that the engine sees the folders where the action sees them; it overlaps the branch plan
+  // and the records, and is awaited before anything is written or run.
+  const worktreeRoot =
+    settings.isolation === 'disk' ? await realRoot(settings.worktreeRoot) : settings.worktreeRoot;
+  const readOnlyFiles = deps.command?.readOnlyFiles;
+  requireVisible(await viewFound, mountedPaths(parent, settings.isolation, worktreeRoot, readOnlyFiles));
+  const probed = probeEngineView(
+    engine,
+    settings.image,
+    probedFolders(parent, settings.isolation, worktreeRoot),
+    imageReady,
+  );
+  probed.catch(() => undefined); // awaited below
+  try {
+    return await runChecked(settings, deps, { engine, git, parent, head, imageReady, probed, worktreeRoot });
+  } finally {
+    // What the probe made goes (it is not on the way to the command).
+    await probed.then((p) => p.removed).catch(() => undefined);
+  }
+}
+
+/** What the checks before the branch plan found, for the rest of the run. */
+interface Checked {
+  engine: ContainerEngine;
+  git: Git;
+  parent: Omit<FoundParent, 'head'>;
+  head: FoundParent['head'];
+  imageReady: Promise<void>;
+  probed: Promise<unknown>;
+  worktreeRoot: string;
+}
+
+async function runChecked(settings: RunSettings, deps: RunDeps, checked: Checked): Promise<RunOutcome> {
+  const { ui } = deps;
+  const { engine, git, parent, head, imageReady, probed, worktreeRoot } = checked;
   const originRead = settings.push ? git.remoteUrl(parent.path, 'origin') : Promise.resolve(undefined);
   originRead.catch(() => undefined); // awaited below
   const plan = await resolveBranch(git, { ...parent, head }, settings.branch, settings.base);
   ui.debug(`Branch plan: ${JSON.stringify(plan)}`);
-  const worktreeRoot =
-    settings.isolation === 'disk' ? await realRoot(settings.worktreeRoot) : settings.worktreeRoot;
   const location = locateSandbox(plan, parent, settings.isolation, worktreeRoot, settings.volumePrefix);
   ui.debug(
     `Sandbox plan: ${location.name} (${location.kind}, ${location.isolation}) at ${whereIs(location)}; work tree ${location.worktreePath}, home ${location.homePath}; records under ${sandboxRefs(location).prefix}.`,
   );
-  // A path the engine cannot see is refused before anything is created, naming it and the fix; the probe
-  // then proves that the engine sees the folders where the action sees them, before anything is written.
-  requireVisible(await viewFound, mountedPaths(location, worktreeRoot, deps.command?.readOnlyFiles));
-  const seen = imageReady.then(() =>
-    probeEngineView(engine, settings.image, probedFolders(location, worktreeRoot)),
-  );
-  seen.catch(() => undefined); // awaited below
   const originUrl = await originRead;
   if (settings.push && !originUrl && !deps.pushTo)
     throw new Error(`push: true needs a remote named origin in ${parent.path}.`);
@@ -104,7 +131,7 @@ export async function runSandbox(settings: RunSettings, deps: RunDeps): Promise<
   try {
     // What the post step needs, saved once the engine has the image and is known to see the folders, and
     // before anything is written: a run that fails either check leaves the post step nothing to do.
-    const ready = seen.then(() =>
+    const ready = Promise.all([imageReady, probed]).then(() =>
       deps.save({
         engine: settings.engine,
         image: settings.image,
