@@ -70,17 +70,17 @@ interface Planted {
   made?: string;
 }
 
-/** A finished probe: what it made is being removed (`removed` settles once it is gone). */
+/** A finished probe: `remove` removes what it made (the helper, the files). */
 export interface Probe {
-  removed: Promise<void>;
+  remove(): Promise<void>;
 }
 
 /**
  * Proves that the engine sees each folder where the action sees it; rejects with a HostPathError naming
  * the folder and the fix when it does not. The helper is created as soon as the folders are known, while
  * the image check still runs: when the image turns out to be missing, the probe waits for `imageReady`
- * (which pulls it) and asks once more (it never pulls itself). What it made is removed off the run's
- * critical path: the caller awaits `removed` before it returns.
+ * (which pulls it) and asks once more (it never pulls itself). Once it succeeded, what it made stays until
+ * the caller calls `remove` (after the run: an engine call then does not compete with the command's start).
  */
 export async function probeEngineView(
   engine: ContainerEngine,
@@ -122,7 +122,7 @@ export async function probeEngineView(
       await imageReady;
       result = await createWithin(engine, name, args, timeoutMs);
     }
-    if (result.exitCode === 0) return { removed: removeAll() };
+    if (result.exitCode === 0) return { remove: removeAll };
     const said = (result.stderr || result.stdout).trim();
     const sources = planted.map((p) => ({ folder: p.folder, source: enginePath(view, p.file) ?? p.file }));
     const unseen = unseenFolder(said, sources);

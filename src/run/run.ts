@@ -94,8 +94,8 @@ export async function runSandbox(settings: RunSettings, deps: RunDeps): Promise<
   try {
     return await runChecked(settings, deps, { engine, git, parent, head, imageReady, probed, worktreeRoot });
   } finally {
-    // What the probe made goes (it is not on the way to the command).
-    await probed.then((p) => p.removed).catch(() => undefined);
+    // What the probe made goes now, not on the way to the command.
+    await probed.then((p) => p.remove()).catch(() => undefined);
   }
 }
 
