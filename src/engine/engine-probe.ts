@@ -70,7 +70,7 @@ interface Planted {
   made?: string;
 }
 
-/** A finished probe: `remove` removes what it made (the helper, the files). */
+/** A finished probe: its files are gone; `remove` removes the helper it created. */
 export interface Probe {
   remove(): Promise<void>;
 }
@@ -79,8 +79,9 @@ export interface Probe {
  * Proves that the engine sees each folder where the action sees it; rejects with a HostPathError naming
  * the folder and the fix when it does not. The helper is created as soon as the folders are known, while
  * the image check still runs: when the image turns out to be missing, the probe waits for `imageReady`
- * (which pulls it) and asks once more (it never pulls itself). Once it succeeded, what it made stays until
- * the caller calls `remove` (after the run: an engine call then does not compete with the command's start).
+ * (which pulls it) and asks once more (it never pulls itself). Once it succeeded, its files are removed and
+ * the helper (created, never started) stays until the caller calls `remove`, after the run: that engine
+ * call then does not compete with the command container's start.
  */
 export async function probeEngineView(
   engine: ContainerEngine,
@@ -91,8 +92,9 @@ export async function probeEngineView(
 ): Promise<Probe> {
   const planted: Planted[] = [];
   const name = `worktree-sandbox-probe-${randomBytes(4).toString('hex')}`;
+  const removeFiles = () => Promise.all(planted.map((p) => fs.rm(p.file, { force: true })));
   const removeAll = async () => {
-    await Promise.all([engine.removeContainer(name), ...planted.map((p) => fs.rm(p.file, { force: true }))]);
+    await Promise.all([engine.removeContainer(name), removeFiles()]);
   };
   try {
     for (const folder of folders) planted.push(await plant(folder));
@@ -122,7 +124,11 @@ export async function probeEngineView(
       await imageReady;
       result = await createWithin(engine, name, args, timeoutMs);
     }
-    if (result.exitCode === 0) return { remove: removeAll };
+    if (result.exitCode === 0) {
+      // The files go at once (a created helper never reads them); the helper after the run.
+      await removeFiles();
+      return { remove: async () => void (await engine.removeContainer(name)) };
+    }
     const said = (result.stderr || result.stdout).trim();
     const sources = planted.map((p) => ({ folder: p.folder, source: enginePath(view, p.file) ?? p.file }));
     const unseen = unseenFolder(said, sources);
