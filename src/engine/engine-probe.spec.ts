@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { notSeenMessage, remoteEngine, unseenFolder } from './engine-probe.js';
+import { notSeenMessage, parseCreatedAt, remoteEngine, unseenFolder } from './engine-probe.js';
 
 describe('remoteEngine', () => {
   it('names an engine on another machine, over TCP or SSH', () => {
@@ -62,5 +62,15 @@ describe('what the probe says', () => {
         undefined,
       ),
     ).toContain('where the action sees it (looked for at /host/w/_sb on its side).');
+  });
+});
+
+describe('parseCreatedAt', () => {
+  it('reads Docker’s and Podman’s CreatedAt', () => {
+    expect(parseCreatedAt('2026-11-26 08:00:00 +0000 UTC')).toBe(Date.parse('2026-11-26T08:00:00Z'));
+    expect(parseCreatedAt('2026-11-26 09:00:00.123456789 +0100 CET')).toBe(
+      Date.parse('2026-11-26T08:00:00Z'),
+    );
+    expect(parseCreatedAt('yesterday')).toBeUndefined();
   });
 });

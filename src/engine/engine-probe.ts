@@ -179,3 +179,48 @@ async function plant(folder: MountedPath): Promise<Planted> {
   }
   return { folder, file, made };
 }
+
+const PROBE_NAME = /^worktree-sandbox-probe-[0-9a-f]{8}$/;
+/** How old a never-started probe helper must be to count as left by a killed run. */
+export const STALE_PROBE_MS = 60 * 60_000;
+
+/** `CreatedAt` as Docker and Podman print it (`2026-11-26 08:00:00[.123] +0000 UTC`), in epoch ms. Pure. */
+export function parseCreatedAt(text: string): number | undefined {
+  const m = /^(\d{4}-\d\d-\d\d) (\d\d:\d\d:\d\d)(?:\.\d+)? ([+-])(\d\d)(\d\d)/.exec(text.trim());
+  if (!m) return undefined;
+  const ms = Date.parse(`${m[1]}T${m[2]}${m[3]}${m[4]}:${m[5]}`);
+  return Number.isNaN(ms) ? undefined : ms;
+}
+
+/**
+ * The probe helpers that runs killed before their end left behind (created, never started, named and
+ * labelled as the probe makes them, older than `olderThanMs`): removed. Returns their names.
+ */
+export async function removeStaleProbes(
+  engine: ContainerEngine,
+  nowMs = Date.now(),
+  olderThanMs = STALE_PROBE_MS,
+): Promise<string[]> {
+  const listed = await engine.exec([
+    'ps',
+    '--all',
+    '--filter',
+    'status=created',
+    '--filter',
+    `label=${Object.keys(HELPER_LABELS)[0]}=${Object.values(HELPER_LABELS)[0]}`,
+    '--format',
+    '{{.Names}}\t{{.CreatedAt}}',
+  ]);
+  if (listed.exitCode !== 0) return [];
+  const stale = listed.stdout
+    .split('\n')
+    .map((line) => line.split('\t'))
+    .filter(([name, created]) => {
+      const at = parseCreatedAt(created ?? '');
+      return PROBE_NAME.test(name ?? '') && at !== undefined && nowMs - at >= olderThanMs;
+    })
+    .map(([name]) => name);
+  const removed: string[] = [];
+  for (const name of stale) if (await engine.removeContainer(name)) removed.push(name);
+  return removed;
+}

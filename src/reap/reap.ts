@@ -2,6 +2,7 @@
 // use? holding work?), decide, then carry out (or, in a dry run, only report). Independent of
 // @actions/core: the action and a CLI both drive it through a Ui.
 import type { EngineName } from '../engine/engine.js';
+import { removeStaleProbes } from '../engine/engine-probe.js';
 import { ContainerEngine } from '../engine/engine.js';
 import { Git } from '../engine/git.js';
 import type { ReapSettings } from '../settings.js';
@@ -96,6 +97,11 @@ export async function reap(options: ReapOptions, ui: Ui = silentUi): Promise<Rea
     return found;
   });
   for (const warning of scan.warnings) ui.warning(warning);
+  if (!options.dryRun) {
+    const probes = await removeStaleProbes(engine);
+    if (probes.length)
+      ui.info(`Removed ${probes.length} helper(s) that killed runs left unstarted: ${probes.join(', ')}.`);
+  }
 
   const stale = scan.sandboxes.filter((s) => assessStaleness(s, options.retention, nowMs).stale);
   const facts = new Map<string, SandboxFacts>(scan.sandboxes.map((s) => [s.key, factsOf(s)]));
