@@ -8,7 +8,7 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { runStep } from '../support/action.js';
-import { docker, uniquePrefix } from '../support/docker.js';
+import { docker, removeVolumes, uniquePrefix } from '../support/docker.js';
 import { TEST_IMAGE } from '../support/env.js';
 import { runnerIds } from '../support/env.js';
 import { git, makeRepo, tempDir, type TestRepo } from '../support/repo.js';
@@ -29,8 +29,11 @@ import {
 } from '../support/topologies.js';
 
 const repos: TestRepo[] = [];
+/** Volume prefixes used on the host's engines (a failed test may leave a sandbox volume there). */
+const prefixes: string[] = [];
 afterAll(() => {
   for (const r of repos) fs.rmSync(r.root, { recursive: true, force: true });
+  for (const p of prefixes) removeVolumes(p);
 });
 
 /** Files the probe leaves behind, anywhere under `dir`: there must be none. */
@@ -67,6 +70,7 @@ async function runBothIsolationsAndReap(layout: Layout, defaultRoot: string): Pr
   const { container, repo, engine } = layout;
   const { parent } = repoIn(container, repo);
   const prefix = uniquePrefix('topo');
+  prefixes.push(prefix);
   const common = { image: TEST_IMAGE, 'volume-prefix': prefix, 'repository-path': parent };
   const steps: ContainerStep[] = [];
   for (const isolation of ['container', 'disk']) {
