@@ -148,8 +148,9 @@ ensure_rootless_podman() {
   fi
   id "$RUNNER_USER" >/dev/null 2>&1 || return 0
   # newuidmap/newgidmap (uidmap) are required; slirp4netns gives rootless containers a network where
-  # /dev/net/tun exists (else use network: none); fuse-overlayfs is the storage fallback.
-  apt_install uidmap slirp4netns fuse-overlayfs ||
+  # /dev/net/tun exists (else use network: none); fuse-overlayfs is the storage fallback; catatonit is
+  # the init `--init` asks for through the Docker-compatible API (a job container given Podman's socket).
+  apt_install uidmap slirp4netns fuse-overlayfs catatonit ||
     { log "uidmap could not be installed: rootless Podman is not set up"; return 0; }
   ensure_subids /etc/subuid
   ensure_subids /etc/subgid
@@ -223,10 +224,32 @@ ensure_node_image() {
   rm -rf "$ctx"
 }
 
+# A second Docker engine for the Actions Runner Controller (Docker-in-Docker) tests: Debian's docker.io in
+# an image built from the test image, from the Debian mirror apt uses. Started privileged by the tests
+# (test/support/topologies.ts); built once, rebuilt when the test image changes.
+DIND_IMAGE="${WORKTREE_SANDBOX_DIND_IMAGE:-worktree-sandbox-dind:bookworm}"
+ensure_dind_image() {
+  [ "${WORKTREE_SANDBOX_DIND:-1}" = 1 ] || return 0
+  local base ctx mirror suite
+  base=$(as_root docker image inspect --format '{{.Id}}' "$IMAGE")
+  if as_root docker image inspect --format '{{index .Config.Labels "base-image"}}' "$DIND_IMAGE" 2>/dev/null | grep -qxF "$base"; then return 0; fi
+  mirror=$(apt_mirror)
+  suite=$(. /etc/os-release && echo "${VERSION_CODENAME:-bookworm}")
+  ctx=$(mktemp -d /tmp/worktree-sandbox-dind-image.XXXXXX)
+  printf '%s\n' "FROM $IMAGE" \
+    "RUN printf 'deb %s %s main\\n' '$mirror' '$suite' >/etc/apt/sources.list && apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends docker.io iptables openssl ca-certificates >/dev/null && rm -rf /var/lib/apt/lists/*" \
+    "LABEL base-image=\"$base\"" >"$ctx/Dockerfile"
+  log "building $DIND_IMAGE (docker.io from $mirror)"
+  as_root docker build -q -t "$DIND_IMAGE" "$ctx" >/tmp/worktree-sandbox-dind-build.log 2>&1 ||
+    { log "building $DIND_IMAGE failed; see /tmp/worktree-sandbox-dind-build.log"; rm -rf "$ctx"; exit 1; }
+  rm -rf "$ctx"
+}
+
 ensure_node_modules
 ensure_docker
 ensure_image
 ensure_node_image
+ensure_dind_image
 ensure_runner_user
 ensure_podman
 ensure_rootless_podman

@@ -1,5 +1,11 @@
 import { describe, expect, it } from '@jest/globals';
-import { InputError, parseSettings, validateBranchNames, type RunSettings } from './settings.js';
+import {
+  defaultWorktreeRoot,
+  InputError,
+  parseSettings,
+  validateBranchNames,
+  type RunSettings,
+} from './settings.js';
 
 const reader = (inputs: Record<string, string>) => (name: string) => inputs[name] ?? '';
 const run = (inputs: Record<string, string>, env: NodeJS.ProcessEnv = {}) =>
@@ -237,5 +243,25 @@ describe('parseSettings: opening a pull request', () => {
     [{ 'pull-request-labels': 'x'.repeat(51) }, /Invalid input 'pull-request-labels'/],
   ])('rejects %j', (inputs, message) => {
     expect(() => run(inputs)).toThrow(message);
+  });
+});
+
+describe('defaultWorktreeRoot', () => {
+  const env = { HOME: '/home/runner', RUNNER_TEMP: '/home/runner/_work/_temp' };
+
+  it('is the cache folder on a plain host', () => {
+    expect(defaultWorktreeRoot(env, false)).toBe('/home/runner/.cache/worktree-sandbox/worktrees');
+    expect(defaultWorktreeRoot({ ...env, XDG_CACHE_HOME: '/c' }, false)).toBe(
+      '/c/worktree-sandbox/worktrees',
+    );
+  });
+
+  it('is beside the workspaces in the runner’s work folder when the action runs in a container', () => {
+    expect(defaultWorktreeRoot(env, true)).toBe('/home/runner/_work/_worktree-sandbox/worktrees');
+    expect(defaultWorktreeRoot({ HOME: '/github/home', RUNNER_TEMP: '/__w/_temp' }, true)).toBe(
+      '/__w/_worktree-sandbox/worktrees',
+    );
+    // Not on a runner (the CLI in a container): the cache folder still.
+    expect(defaultWorktreeRoot({ HOME: '/root' }, true)).toBe('/root/.cache/worktree-sandbox/worktrees');
   });
 });

@@ -4,6 +4,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Limits } from './engine/container-args.js';
 import type { EngineName } from './engine/engine.js';
+import { runsInContainer } from './engine/host-paths.js';
 import { envEntries, type EnvEntry } from './settings/env-input.js';
 import { defaultBotIdentity, parseIdentity, type GitIdentity } from './settings/identity.js';
 import {
@@ -207,7 +208,19 @@ function parseReap(read: InputReader): Omit<ReapSettings, keyof CommonSettings> 
   };
 }
 
-export function defaultWorktreeRoot(env: NodeJS.ProcessEnv): string {
+/**
+ * The default root of disk sandboxes: the user's cache folder; but when the action runs in a container
+ * (a job container, a runner pod beside a Docker-in-Docker engine), that folder is the container's own and
+ * the engine does not see it (or, in a job container, it lies under RUNNER_TEMP, emptied after each job):
+ * then a folder beside the workspaces in the runner's work folder (`<work>/_worktree-sandbox/worktrees`,
+ * RUNNER_TEMP being `<work>/_temp`), which the engine is given and which outlives the job for the reaper.
+ */
+export function defaultWorktreeRoot(
+  env: NodeJS.ProcessEnv,
+  inContainer: boolean = runsInContainer(),
+): string {
+  if (inContainer && env.RUNNER_TEMP && path.isAbsolute(env.RUNNER_TEMP))
+    return path.join(path.dirname(path.resolve(env.RUNNER_TEMP)), '_worktree-sandbox', 'worktrees');
   const cache =
     env.XDG_CACHE_HOME && path.isAbsolute(env.XDG_CACHE_HOME)
       ? env.XDG_CACHE_HOME

@@ -64,10 +64,14 @@ export interface ContainerSpec {
   joinNetworkOf?: string;
 }
 
+/** A bind source as the engine finds it (host-paths.ts `bindSource`): the same path on a plain host. */
+export type BindSource = (file: string) => string;
+
 /** A mount in `--mount` syntax (CSV: a field with a comma or quote is quoted). */
-export function mountArg(engine: EngineName, mount: Mount): string {
+export function mountArg(engine: EngineName, mount: Mount, bindSource: BindSource = (f) => f): string {
   const fields: string[] = [`type=${mount.type}`];
-  if (mount.type !== 'tmpfs') fields.push(`source=${mount.source}`);
+  if (mount.type === 'bind') fields.push(`source=${bindSource(mount.source)}`);
+  else if (mount.type === 'volume') fields.push(`source=${mount.source}`);
   fields.push(`target=${mount.target}`);
   // `ro`, not `readonly`: Podman (4.3) refuses `readonly` on volume mounts; both engines take `ro`.
   if (mount.type !== 'tmpfs' && mount.readonly) fields.push('ro');
@@ -79,7 +83,15 @@ export function mountArg(engine: EngineName, mount: Mount): string {
   return fields.map((f) => (/[",]/.test(f) ? `"${f.replace(/"/g, '""')}"` : f)).join(',');
 }
 
-export function containerRunArgs(engine: EngineName, spec: ContainerSpec): string[] {
+/**
+ * `bindSource` maps each bind source to the engine's side (the action may run in a container of the
+ * engine): this is the one place bind sources are written, whatever builds the mounts.
+ */
+export function containerRunArgs(
+  engine: EngineName,
+  spec: ContainerSpec,
+  bindSource: BindSource = (f) => f,
+): string[] {
   const args = ['run'];
   if (spec.remove) args.push('--rm');
   if (spec.name) args.push('--name', spec.name);
@@ -101,7 +113,7 @@ export function containerRunArgs(engine: EngineName, spec: ContainerSpec): strin
   if (limits.readOnlyRootfs) args.push('--read-only', '--tmpfs', '/tmp:rw,exec,nosuid,size=512m');
   for (const [key, value] of Object.entries({ [MANAGED_LABEL]: 'true', ...spec.labels }))
     args.push('--label', `${key}=${value}`);
-  for (const mount of spec.mounts) args.push('--mount', mountArg(engine, mount));
+  for (const mount of spec.mounts) args.push('--mount', mountArg(engine, mount, bindSource));
   if (spec.workdir) args.push('--workdir', spec.workdir);
   for (const [key, value] of Object.entries(spec.env ?? {})) args.push('-e', `${key}=${value}`);
   if (spec.envFile) args.push('--env-file', spec.envFile);

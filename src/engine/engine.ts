@@ -13,7 +13,8 @@ import {
 } from './proc.js';
 
 import { randomBytes } from 'node:crypto';
-import { containerRunArgs, currentIdentity, type ContainerSpec } from './container-args.js';
+import { containerRunArgs, currentIdentity, type BindSource, type ContainerSpec } from './container-args.js';
+import { bindSource, discoverHostView, type HostView } from './host-paths.js';
 import { detectEngineMode, userNamespaceArgs, type EngineMode } from './mode.js';
 import { TimeLimitError, timeLimitMs, type TimedWork } from './time-limits.js';
 
@@ -73,6 +74,7 @@ const CLI_GRACE_MS = 5_000;
 
 export class ContainerEngine {
   private detected?: Promise<EngineMode>;
+  private view?: Promise<HostView>;
 
   constructor(readonly name: EngineName = 'docker') {}
 
@@ -86,14 +88,45 @@ export class ContainerEngine {
     return this.detected;
   }
 
+  /**
+   * Where the engine finds the action's paths (host-paths.ts), found once: no engine call on a plain host;
+   * in a container of this engine, its mounts.
+   */
+  hostView(): Promise<HostView> {
+    this.view ??= discoverHostView((args, timeoutMs) => this.execWithin(args, timeoutMs));
+    return this.view;
+  }
+
+  /** The engine's path for each bind source, for a caller of `containerRunArgs` itself. */
+  async bindSource(): Promise<BindSource> {
+    return bindSource(await this.hostView());
+  }
+
   /** The `run` arguments of a container: the one builder's, with this engine's user-namespace mapping. */
   async runArgs(spec: ContainerSpec): Promise<string[]> {
-    const mode = await this.mode();
+    const [mode, view] = await Promise.all([this.mode(), this.hostView()]);
     const id = currentIdentity();
-    return containerRunArgs(this.name, {
-      ...spec,
-      userns: mode ? userNamespaceArgs(mode, id.uid, id.gid) : [],
+    return containerRunArgs(
+      this.name,
+      { ...spec, userns: mode ? userNamespaceArgs(mode, id.uid, id.gid) : [] },
+      bindSource(view),
+    );
+  }
+
+  /** `exec`, failing once `timeoutMs` has passed (for calls that create nothing, such as `inspect`). */
+  async execWithin(args: readonly string[], timeoutMs: number): Promise<ProcResult> {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () => reject(new EngineError(`${this.name} ${args[0]} did not answer within ${timeoutMs / 1000} s.`)),
+        timeoutMs,
+      );
     });
+    try {
+      return await Promise.race([this.exec(args), late]);
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   /**
@@ -144,7 +177,7 @@ export class ContainerEngine {
   ): Promise<StreamResult> {
     const name = spec.name ?? `worktree-sandbox-${run.work}-${randomBytes(6).toString('hex')}`;
     const args = run.unmapped
-      ? containerRunArgs(this.name, { ...spec, name })
+      ? containerRunArgs(this.name, { ...spec, name }, await this.bindSource())
       : await this.runArgs({ ...spec, name });
     const limitMs = timeLimitMs(run.work);
     const cli = new AbortController();

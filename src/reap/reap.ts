@@ -2,6 +2,7 @@
 // use? holding work?), decide, then carry out (or, in a dry run, only report). Independent of
 // @actions/core: the action and a CLI both drive it through a Ui.
 import type { EngineName } from '../engine/engine.js';
+import { removeStaleProbes } from '../engine/engine-probe.js';
 import type { ReapSettings } from '../settings.js';
 import { silentUi, type Ui } from '../ui/ui.js';
 import { assessStaleness, decide, type Decision, type SandboxFacts } from './decide.js';
@@ -52,6 +53,11 @@ export async function reap(options: ReapOptions, ui: Ui = silentUi): Promise<Rea
   const nowMs = options.now ?? Date.now();
   const { git, engine, helperImage, scan } = await openReaper(options, ui, { tell: true });
   for (const warning of scan.warnings) ui.warning(warning);
+  if (!options.dryRun) {
+    const probes = await removeStaleProbes(engine);
+    if (probes.length)
+      ui.info(`Removed ${probes.length} helper(s) that killed runs left unstarted: ${probes.join(', ')}.`);
+  }
 
   const stale = scan.sandboxes.filter((s) => assessStaleness(s, options.retention, nowMs).stale);
   const facts = new Map<string, SandboxFacts>(scan.sandboxes.map((s) => [s.key, factsOf(s)]));

@@ -3,15 +3,18 @@
 // each long step a log group.
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
+import { probeEngineView } from '../engine/engine-probe.js';
 import { ContainerEngine } from '../engine/engine.js';
+import { requireVisible } from '../engine/host-paths.js';
 import { Git } from '../engine/git.js';
 import { commandLabels } from '../engine/labels.js';
 import { resolveBranch } from '../sandbox/branch.js';
 import { prepareSandbox } from '../sandbox/create.js';
 import { pathExists, sandboxRefs } from '../sandbox/bookkeeping.js';
+import { mountedPaths, probedFolders } from '../sandbox/engine-view.js';
 import { locateSandbox, whereIs, type PreparedSandbox, type Sandbox } from '../sandbox/layout.js';
 import { containerNotePath, lockSandbox } from '../sandbox/lock.js';
-import { findParentRepository } from '../sandbox/repository.js';
+import { findParentRepository, type FoundParent } from '../sandbox/repository.js';
 import { offerUpstream } from '../sandbox/reuse.js';
 import { validateBranchNames, type RunSettings } from '../settings.js';
 import { collectChanges } from './collect.js';
@@ -77,6 +80,8 @@ export async function runSandbox(settings: RunSettings, deps: RunDeps): Promise<
   // reused sandbox does not wait for it before then. A bad branch name is the error reported whenever it
   // is one.
   const imageReady = startedEarly(engine.ensureImage(settings.image));
+  // Where the engine finds the action's paths: no engine call on a plain host (host-paths.ts).
+  const viewFound = startedEarly(engine.hostView());
   // git's version check, the branch names and the parent overlap too: one round of processes, not three.
   const { git, checked } = Git.checking();
   const parentFound = startedEarly(findParentRepository(git, settings.repositoryPath));
@@ -86,13 +91,48 @@ export async function runSandbox(settings: RunSettings, deps: RunDeps): Promise<
   const { head, ...parent } = await parentFound;
   if (parent.resolvedFrom)
     ui.info(`${parent.resolvedFrom} is a linked worktree: working from its parent ${parent.path}.`);
+  // A path the engine cannot see is refused before anything is created, naming it and the fix. The probe
+  // then proves that the engine sees the folders where the action sees them; it overlaps the branch plan
+  // and the records, and is awaited before anything is written or run.
+  const worktreeRoot =
+    settings.isolation === 'disk' ? await realRoot(settings.worktreeRoot) : settings.worktreeRoot;
+  const readOnlyFiles = deps.command?.readOnlyFiles;
+  requireVisible(await viewFound, mountedPaths(parent, settings.isolation, worktreeRoot, readOnlyFiles));
+  const probed = startedEarly(
+    probeEngineView(
+      engine,
+      settings.image,
+      probedFolders(parent, settings.isolation, worktreeRoot),
+      imageReady,
+    ),
+  );
+  try {
+    return await runChecked(settings, deps, { engine, git, parent, head, imageReady, probed, worktreeRoot });
+  } finally {
+    // What the probe made goes now, not on the way to the command.
+    await probed.then((p) => p.remove()).catch(() => undefined);
+  }
+}
+
+/** What the checks before the branch plan found, for the rest of the run. */
+interface Checked {
+  engine: ContainerEngine;
+  git: Git;
+  parent: Omit<FoundParent, 'head'>;
+  head: FoundParent['head'];
+  imageReady: Promise<void>;
+  probed: Promise<unknown>;
+  worktreeRoot: string;
+}
+
+async function runChecked(settings: RunSettings, deps: RunDeps, checked: Checked): Promise<RunOutcome> {
+  const { ui } = deps;
+  const { engine, git, parent, head, imageReady, probed, worktreeRoot } = checked;
   const originRead = startedEarly(
     settings.push ? git.remoteUrl(parent.path, 'origin') : Promise.resolve(undefined),
   );
   const plan = await resolveBranch(git, { ...parent, head }, settings.branch, settings.base);
   ui.debug(`Branch plan: ${JSON.stringify(plan)}`);
-  const worktreeRoot =
-    settings.isolation === 'disk' ? await realRoot(settings.worktreeRoot) : settings.worktreeRoot;
   const location = locateSandbox(plan, parent, settings.isolation, worktreeRoot, settings.volumePrefix);
   ui.debug(
     `Sandbox plan: ${location.name} (${location.kind}, ${location.isolation}) at ${whereIs(location)}; work tree ${location.worktreePath}, home ${location.homePath}; records under ${sandboxRefs(location).prefix}.`,
@@ -113,10 +153,10 @@ export async function runSandbox(settings: RunSettings, deps: RunDeps): Promise<
     ? startedEarly(imageReady.then(() => startCommandNetwork(engine, policy, location, commandName)))
     : undefined;
   try {
-    // What the post step needs, saved once the engine has the image and before anything is written: a
-    // run that fails its image check leaves the post step nothing to do.
+    // What the post step needs, saved once the engine has the image and is known to see the folders, and
+    // before anything is written: a run that fails either check leaves the post step nothing to do.
     const ready = startedEarly(
-      imageReady.then(() =>
+      Promise.all([imageReady, probed]).then(() =>
         deps.save({
           engine: settings.engine,
           image: settings.image,

@@ -1,0 +1,121 @@
+// What the engine-view checks cost on the plain host layout: the mount lookup (this process's mount
+// table; no engine call on a plain host) and the probe (a random file, a helper the engine creates but
+// never starts, removed). Start → the command's first instruction, the bundle of a base commit (before
+// the checks) against this working copy's dist/, interleaved in the same run, on a small repository where
+// a fixed cost shows most. Per isolation: a new transient sandbox (then its post step, not timed), and a
+// reused persistent one.
+//
+//   node bench/topologies.bench.mjs            BENCH_BASE=<rev> (default dadfe48)  BENCH_ROUNDS=10
+// Target: the checks add at most 20 ms to the median.
+import { execFileSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { parse } from 'yaml';
+import { DIST, IMAGE, ROOT, firstTimestamp, loadAverage, median, runActionStep } from './lib.mjs';
+
+const BASE = process.env.BENCH_BASE ?? 'dadfe48';
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 10);
+const TARGET_MS = 20;
+const log = (msg) => process.stderr.write(`[bench:topologies] ${msg}\n`);
+const sh = (cmd, args, cwd) => execFileSync(cmd, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'] }).toString();
+
+const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'wts-bench-topologies-'));
+const baseDist = path.join(scratch, 'base');
+fs.mkdirSync(baseDist);
+execFileSync('sh', ['-c', `git -C "$1" archive "$2" dist | tar -x -C "$3"`, 'x', ROOT, BASE, baseDist]);
+const dists = { base: path.join(baseDist, 'dist', 'index.js'), new: DIST };
+
+// A small repository: 200 files.
+const repo = path.join(scratch, 'repo');
+sh('git', ['init', '--quiet', '--initial-branch=main', repo]);
+for (let i = 0; i < 200; i++) {
+  fs.mkdirSync(path.join(repo, `d${i % 10}`), { recursive: true });
+  fs.writeFileSync(path.join(repo, `d${i % 10}`, `f${i}.txt`), `file ${i}\n`.repeat(20));
+}
+sh('git', ['add', '-A'], repo);
+sh('git', ['-c', 'user.name=b', '-c', 'user.email=b@e', 'commit', '--quiet', '-m', 'seed'], repo);
+
+const DEFAULTS = Object.fromEntries(
+  Object.entries(parse(fs.readFileSync(path.join(ROOT, 'action.yml'), 'utf8')).inputs).map(
+    ([name, input]) => [name, String(input.default ?? '').includes('${{') ? '' : String(input.default ?? '')],
+  ),
+);
+const prefix = `wtsbench-topo-${process.pid}`;
+const inputs = (isolation, extra = {}) => ({
+  ...DEFAULTS,
+  command: 'date +%s%N',
+  image: IMAGE,
+  isolation,
+  'repository-path': repo,
+  'worktree-root': path.join(scratch, 'worktrees'),
+  'volume-prefix': prefix,
+  ...extra,
+});
+
+async function firstInstructionMs(dist, isolation, extra) {
+  const step = await runActionStep({ inputs: inputs(isolation, extra), cwd: repo, dist });
+  const ms = Number(firstTimestamp(step.stdout) - step.startNs) / 1e6;
+  return { ms, step };
+}
+
+const cases = [];
+for (const isolation of ['disk', 'container'])
+  for (const kind of ['new', 'reuse']) cases.push({ isolation, kind, times: { base: [], new: [] } });
+
+// The reused sandboxes, one per isolation and bundle, made once.
+for (const isolation of ['disk', 'container'])
+  for (const which of Object.keys(dists))
+    await firstInstructionMs(dists[which], isolation, {
+      branch: `reuse-${isolation}-${which}`,
+      cleanup: 'never',
+    });
+
+log(`base ${BASE} vs this dist/, ${ROUNDS} rounds, load ${loadAverage()}`);
+for (let round = 0; round < ROUNDS; round++) {
+  const order = round % 2 ? ['new', 'base'] : ['base', 'new'];
+  for (const c of cases)
+    for (const which of order) {
+      const extra =
+        c.kind === 'reuse'
+          ? { branch: `reuse-${c.isolation}-${which}`, cleanup: 'never' }
+          : { cleanup: 'always' };
+      const { ms, step } = await firstInstructionMs(dists[which], c.isolation, extra);
+      c.times[which].push(ms);
+      // The post step removes a new transient sandbox (not timed).
+      if (c.kind === 'new')
+        await runActionStep({
+          inputs: inputs(c.isolation, extra),
+          state: step.state,
+          cwd: repo,
+          dist: dists[which],
+        });
+    }
+  log(`round ${round + 1}/${ROUNDS} done, load ${loadAverage()}`);
+}
+
+const fmt = (v) => v.toFixed(1);
+const lines = [
+  `| case | base ${BASE}: median (min–max) | this dist/: median (min–max) | difference of medians | target | result |`,
+  '|---|---|---|---|---|---|',
+];
+let pass = true;
+for (const c of cases) {
+  const [b, n] = [c.times.base, c.times.new];
+  const diff = median(n) - median(b);
+  const ok = diff <= TARGET_MS;
+  pass &&= ok;
+  lines.push(
+    `| ${c.isolation}, ${c.kind} sandbox | ${fmt(median(b))} ms (${fmt(Math.min(...b))}–${fmt(Math.max(...b))}) | ${fmt(median(n))} ms (${fmt(Math.min(...n))}–${fmt(Math.max(...n))}) | ${diff >= 0 ? '+' : '−'}${fmt(Math.abs(diff))} ms | ≤ +${TARGET_MS} ms | ${ok ? 'pass' : 'FAIL'} |`,
+  );
+}
+console.log(lines.join('\n'));
+console.log(
+  `\n${ROUNDS} runs per cell, interleaved; load average at the end ${loadAverage()} on ${os.cpus().length} cores.`,
+);
+
+// Nothing left: the reused sandboxes' volumes and folders.
+for (const v of sh('docker', ['volume', 'ls', '--format', '{{.Name}}']).split('\n'))
+  if (v.startsWith(`${prefix}-`)) sh('docker', ['volume', 'rm', v]);
+fs.rmSync(scratch, { recursive: true, force: true });
+process.exitCode = pass || process.env.BENCH_STRICT !== '1' ? 0 : 1;
