@@ -294,8 +294,8 @@ var engine_git = __webpack_require__(2434);
 var lock = __webpack_require__(6856);
 // EXTERNAL MODULE: ./src/sandbox/repository.ts
 var repository = __webpack_require__(1151);
-// EXTERNAL MODULE: ./src/run/run.ts + 5 modules
-var run_run = __webpack_require__(8512);
+// EXTERNAL MODULE: ./src/run/run.ts + 6 modules
+var run_run = __webpack_require__(4890);
 // EXTERNAL MODULE: ./src/github/api.ts + 1 modules
 var github_api = __webpack_require__(6313);
 // EXTERNAL MODULE: ./src/github/context.ts

@@ -2112,6 +2112,7 @@ const ACTION_DEFAULTS = {
     "cpus": "",
     "pids-limit": "4096",
     "network": "bridge",
+    "credentials": "",
     "read-only-rootfs": "false",
     "max-import-size": "1g",
     "headless-expiry-days": "30",
@@ -2135,7 +2136,7 @@ const ACTION_DEFAULTS = {
 /* harmony export */   iZ: () => (/* binding */ saveRunState),
 /* harmony export */   tl: () => (/* binding */ isPost)
 /* harmony export */ });
-/* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9584);
+/* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6058);
 // The action's state between its two phases (GITHUB_STATE), and which of the two is running. As in
 // actions/checkout: the flag is saved when the module first loads in the main step.
 
@@ -2174,7 +2175,7 @@ function loadRunState() {
 /* harmony export */   P: () => (/* binding */ actionIo),
 /* harmony export */   V: () => (/* binding */ actionUi)
 /* harmony export */ });
-/* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9584);
+/* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6058);
 /* harmony import */ var node_crypto__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(7598);
 /* harmony import */ var node_crypto__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__nccwpck_require__.n(node_crypto__WEBPACK_IMPORTED_MODULE_1__);
 /* harmony import */ var node_os__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(8161);
@@ -2315,9 +2316,11 @@ function userArg(id = currentIdentity()) {
     return `${id.uid}:${id.gid}`;
 }
 /** A mount in `--mount` syntax (CSV: a field with a comma or quote is quoted). */
-function mountArg(engine, mount) {
+function mountArg(engine, mount, bindSource = (f) => f) {
     const fields = [`type=${mount.type}`];
-    if (mount.type !== 'tmpfs')
+    if (mount.type === 'bind')
+        fields.push(`source=${bindSource(mount.source)}`);
+    else if (mount.type === 'volume')
         fields.push(`source=${mount.source}`);
     fields.push(`target=${mount.target}`);
     // `ro`, not `readonly`: Podman (4.3) refuses `readonly` on volume mounts; both engines take `ro`.
@@ -2331,7 +2334,11 @@ function mountArg(engine, mount) {
     }
     return fields.map((f) => (/[",]/.test(f) ? `"${f.replace(/"/g, '""')}"` : f)).join(',');
 }
-function containerRunArgs(engine, spec) {
+/**
+ * `bindSource` maps each bind source to the engine's side (the action may run in a container of the
+ * engine): this is the one place bind sources are written, whatever builds the mounts.
+ */
+function containerRunArgs(engine, spec, bindSource = (f) => f) {
     const args = ['run'];
     if (spec.remove)
         args.push('--rm');
@@ -2339,12 +2346,14 @@ function containerRunArgs(engine, spec) {
         args.push('--name', spec.name);
     if (spec.init && engine === 'docker')
         args.push('--init');
-    args.push(...(spec.userns ?? []), '--user', spec.user, '--cap-drop', 'ALL');
+    const joined = spec.joinNetworkOf ? `container:${spec.joinNetworkOf}` : undefined;
+    const userns = joined && engine === 'podman' ? [`--userns=${joined}`] : (spec.userns ?? []);
+    args.push(...userns, '--user', spec.user, '--cap-drop', 'ALL');
     for (const cap of spec.capAdd ?? [])
         args.push('--cap-add', cap);
     args.push('--security-opt', 'no-new-privileges');
     const limits = spec.limits ?? {};
-    args.push('--pids-limit', String(limits.pidsLimit ?? 1024), '--network', limits.network ?? 'none');
+    args.push('--pids-limit', String(limits.pidsLimit ?? 1024), '--network', joined ?? limits.network ?? 'none');
     if (limits.memory)
         args.push('--memory', limits.memory, '--memory-swap', limits.memory);
     if (limits.cpus)
@@ -2354,7 +2363,7 @@ function containerRunArgs(engine, spec) {
     for (const [key, value] of Object.entries({ [_labels_js__WEBPACK_IMPORTED_MODULE_0__/* .MANAGED_LABEL */ .bS]: 'true', ...spec.labels }))
         args.push('--label', `${key}=${value}`);
     for (const mount of spec.mounts)
-        args.push('--mount', mountArg(engine, mount));
+        args.push('--mount', mountArg(engine, mount, bindSource));
     if (spec.workdir)
         args.push('--workdir', spec.workdir);
     for (const [key, value] of Object.entries(spec.env ?? {}))
@@ -2364,6 +2373,209 @@ function containerRunArgs(engine, spec) {
     for (const key of spec.inheritEnv ?? [])
         args.push('-e', key);
     return [...args, '--entrypoint', spec.entrypoint, '--', spec.image, ...spec.args];
+}
+
+
+/***/ }),
+
+/***/ 6269:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Gn: () => (/* binding */ probeEngineView),
+/* harmony export */   Lv: () => (/* binding */ removeStaleProbes)
+/* harmony export */ });
+/* unused harmony exports PROBE_TIMEOUT_MS, PROBE_FILE_PREFIX, remoteEngine, unseenFolder, notSeenMessage, STALE_PROBE_MS, parseCreatedAt */
+/* harmony import */ var node_crypto__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7598);
+/* harmony import */ var node_crypto__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_crypto__WEBPACK_IMPORTED_MODULE_0__);
+/* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(1455);
+/* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__nccwpck_require__.n(node_fs_promises__WEBPACK_IMPORTED_MODULE_1__);
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(6760);
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_2___default = /*#__PURE__*/__nccwpck_require__.n(node_path__WEBPACK_IMPORTED_MODULE_2__);
+/* harmony import */ var _container_args_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(5011);
+/* harmony import */ var _engine_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(8467);
+/* harmony import */ var _host_paths_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(6387);
+/* harmony import */ var _labels_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(9667);
+// Verify, don't assume: before a run makes or uses a sandbox, prove that the engine sees the folders the
+// action mounts where the action sees them. In each folder the action writes a file with a random name;
+// the engine is asked to create (not start) a helper container that binds each file. An engine refuses
+// to create a container whose bind source it does not find, so creation succeeds only when it finds
+// every file on its side: the same folder, not one that merely has the same name (a remote engine, a
+// Docker-in-Docker engine that does not share it, a translation that points elsewhere). Creating costs
+// one short engine call; starting the helper would cost a container start and prove nothing more.
+// Everything the probe made (files, folders it had to make, the helper) is removed, whatever happens.
+
+
+
+
+
+
+
+/** How long the engine may take to create the probe's helper before the run stops. */
+const PROBE_TIMEOUT_MS = 30_000;
+const PROBE_FILE_PREFIX = '.worktree-sandbox-probe-';
+/**
+ * The engine's address when it is on another machine, for a person; undefined for a socket or a loopback
+ * address (a Docker-in-Docker sidecar shares the runner pod's network, and may well share its folders).
+ */
+function remoteEngine(env = process.env) {
+    const host = env.DOCKER_HOST || env.CONTAINER_HOST || '';
+    const match = /^(tcp|ssh|https?):\/\/(?:[^@/]*@)?(\[[^\]]*\]|[^:/]*)/i.exec(host);
+    if (!match)
+        return undefined;
+    const name = match[2].replace(/^\[|\]$/g, '');
+    return /^(localhost|127\.\d+\.\d+\.\d+|::1)$/i.test(name) ? undefined : host;
+}
+/** The folder the engine did not see, from its own words (it names the source it looked for). Pure. */
+function unseenFolder(said, probes) {
+    if (!/bind source path does not exist|no such file or directory|not found|does not exist/i.test(said))
+        return undefined;
+    return (probes.find((p) => said.includes(p.source))?.folder ??
+        (probes.length === 1 ? probes[0].folder : undefined));
+}
+/** What to say when the engine does not see a folder. Pure. */
+function notSeenMessage(engine, folder, view, remote) {
+    const where = `The ${engine} engine does not see the ${folder.what} ${folder.path} where the action sees it`;
+    if (remote)
+        return `${where}: it is a remote engine (${remote}), and a remote engine cannot see this runner's files. Nothing was created. Run the engine on the runner's machine (Docker-in-Docker beside the runner, sharing its work folder at the same path), or give the runner a local engine.`;
+    const translated = view.kind === 'container' ? ` (looked for at ${(0,_host_paths_js__WEBPACK_IMPORTED_MODULE_5__/* .enginePath */ .aE)(view, folder.path)} on its side)` : '';
+    const inContainer = view.kind === 'container' || view.containerized
+        ? ' The action runs in a container, and the engine does not share this folder with it.'
+        : '';
+    return `${where}${translated}.${inContainer} Nothing was created. ${folder.fix ?? _host_paths_js__WEBPACK_IMPORTED_MODULE_5__/* .SHARED_ROOT_FIX */ .jX}.`;
+}
+/**
+ * Proves that the engine sees each folder where the action sees it; rejects with a HostPathError naming
+ * the folder and the fix when it does not. The helper is created as soon as the folders are known, while
+ * the image check still runs: when the image turns out to be missing, the probe waits for `imageReady`
+ * (which pulls it) and asks once more (it never pulls itself). Once it succeeded, its files are removed and
+ * the helper (created, never started) stays until the caller calls `remove`, after the run: that engine
+ * call then does not compete with the command container's start.
+ */
+async function probeEngineView(engine, image, folders, imageReady = Promise.resolve(), timeoutMs = PROBE_TIMEOUT_MS) {
+    const planted = [];
+    const name = `worktree-sandbox-probe-${(0,node_crypto__WEBPACK_IMPORTED_MODULE_0__.randomBytes)(4).toString('hex')}`;
+    const removeFiles = () => Promise.all(planted.map((p) => node_fs_promises__WEBPACK_IMPORTED_MODULE_1__.rm(p.file, { force: true })));
+    const removeAll = async () => {
+        await Promise.all([engine.removeContainer(name), removeFiles()]);
+    };
+    try {
+        for (const folder of folders)
+            planted.push(await plant(folder));
+        const view = await engine.hostView();
+        const mounts = planted.map((p, n) => ({
+            type: 'bind',
+            source: p.file,
+            target: `/probe/${n}`,
+            readonly: true,
+        }));
+        const run = await engine.runArgs({
+            name,
+            image,
+            user: (0,_container_args_js__WEBPACK_IMPORTED_MODULE_3__/* .userArg */ .Q6)(),
+            mounts,
+            labels: _labels_js__WEBPACK_IMPORTED_MODULE_6__/* .HELPER_LABELS */ .vJ,
+            entrypoint: 'true',
+            args: [],
+        });
+        // The same hardened arguments as every helper, created and never started.
+        const args = ['create', '--pull', 'never', ...run.slice(1)];
+        let result = await createWithin(engine, name, args, timeoutMs);
+        if (result.exitCode !== 0 &&
+            /no such image|image not known|not found.*image|unable to find image/i.test(result.stderr)) {
+            await imageReady;
+            result = await createWithin(engine, name, args, timeoutMs);
+        }
+        if (result.exitCode === 0) {
+            // The files go at once (a created helper never reads them); the helper after the run.
+            await removeFiles();
+            return { remove: async () => void (await engine.removeContainer(name)) };
+        }
+        const said = (result.stderr || result.stdout).trim();
+        const sources = planted.map((p) => ({ folder: p.folder, source: (0,_host_paths_js__WEBPACK_IMPORTED_MODULE_5__/* .enginePath */ .aE)(view, p.file) ?? p.file }));
+        const unseen = unseenFolder(said, sources);
+        if (unseen)
+            throw new _host_paths_js__WEBPACK_IMPORTED_MODULE_5__/* .HostPathError */ .mL(notSeenMessage(engine.name, unseen, view, remoteEngine()));
+        throw engine.failure(['create', 'probe'], result);
+    }
+    catch (error) {
+        await removeAll();
+        await Promise.all(planted.map((p) => (p.made ? node_fs_promises__WEBPACK_IMPORTED_MODULE_1__.rm(p.made, { recursive: true, force: true }) : undefined)));
+        throw error;
+    }
+}
+/** `create`, the helper removed and the probe failed when the engine takes longer than `timeoutMs`. */
+async function createWithin(engine, name, args, timeoutMs) {
+    let timedOut = false;
+    const timer = setTimeout(() => {
+        timedOut = true;
+        void engine.removeContainer(name);
+    }, timeoutMs);
+    try {
+        const result = await engine.exec(args);
+        if (timedOut)
+            throw new _engine_js__WEBPACK_IMPORTED_MODULE_4__/* .EngineError */ .NJ(`The ${engine.name} engine took longer than ${timeoutMs / 1000} s to create the helper that checks what it sees; nothing was created.`);
+        return result;
+    }
+    finally {
+        clearTimeout(timer);
+    }
+}
+/** A file with a random name in `folder`, made with the folders above it that are missing. */
+async function plant(folder) {
+    const made = await node_fs_promises__WEBPACK_IMPORTED_MODULE_1__.mkdir(folder.path, { recursive: true });
+    const file = node_path__WEBPACK_IMPORTED_MODULE_2__.join(folder.path, `${PROBE_FILE_PREFIX}${(0,node_crypto__WEBPACK_IMPORTED_MODULE_0__.randomBytes)(16).toString('hex')}`);
+    try {
+        await node_fs_promises__WEBPACK_IMPORTED_MODULE_1__.writeFile(file, '', { flag: 'wx', mode: 0o644 });
+    }
+    catch (error) {
+        if (made)
+            await node_fs_promises__WEBPACK_IMPORTED_MODULE_1__.rm(made, { recursive: true, force: true });
+        throw error;
+    }
+    return { folder, file, made };
+}
+const PROBE_NAME = /^worktree-sandbox-probe-[0-9a-f]{8}$/;
+/** How old a never-started probe helper must be to count as left by a killed run. */
+const STALE_PROBE_MS = 60 * 60_000;
+/** `CreatedAt` as Docker and Podman print it (`2026-11-26 08:00:00[.123] +0000 UTC`), in epoch ms. Pure. */
+function parseCreatedAt(text) {
+    const m = /^(\d{4}-\d\d-\d\d) (\d\d:\d\d:\d\d)(?:\.\d+)? ([+-])(\d\d)(\d\d)/.exec(text.trim());
+    if (!m)
+        return undefined;
+    const ms = Date.parse(`${m[1]}T${m[2]}${m[3]}${m[4]}:${m[5]}`);
+    return Number.isNaN(ms) ? undefined : ms;
+}
+/**
+ * The probe helpers that runs killed before their end left behind (created, never started, named and
+ * labelled as the probe makes them, older than `olderThanMs`): removed. Returns their names.
+ */
+async function removeStaleProbes(engine, nowMs = Date.now(), olderThanMs = STALE_PROBE_MS) {
+    const listed = await engine.exec([
+        'ps',
+        '--all',
+        '--filter',
+        'status=created',
+        '--filter',
+        `label=${Object.keys(_labels_js__WEBPACK_IMPORTED_MODULE_6__/* .HELPER_LABELS */ .vJ)[0]}=${Object.values(_labels_js__WEBPACK_IMPORTED_MODULE_6__/* .HELPER_LABELS */ .vJ)[0]}`,
+        '--format',
+        '{{.Names}}\t{{.CreatedAt}}',
+    ]);
+    if (listed.exitCode !== 0)
+        return [];
+    const stale = listed.stdout
+        .split('\n')
+        .map((line) => line.split('\t'))
+        .filter(([name, created]) => {
+        const at = parseCreatedAt(created ?? '');
+        return PROBE_NAME.test(name ?? '') && at !== undefined && nowMs - at >= olderThanMs;
+    })
+        .map(([name]) => name);
+    const removed = [];
+    for (const name of stale)
+        if (await engine.removeContainer(name))
+            removed.push(name);
+    return removed;
 }
 
 
@@ -2386,6 +2598,8 @@ var proc = __nccwpck_require__(5);
 var external_node_crypto_ = __nccwpck_require__(7598);
 // EXTERNAL MODULE: ./src/engine/container-args.ts
 var container_args = __nccwpck_require__(5011);
+// EXTERNAL MODULE: ./src/engine/host-paths.ts
+var host_paths = __nccwpck_require__(6387);
 // EXTERNAL MODULE: ./src/engine/start-failure.ts
 var start_failure = __nccwpck_require__(8557);
 ;// CONCATENATED MODULE: ./src/engine/mode.ts
@@ -2526,6 +2740,7 @@ var time_limits = __nccwpck_require__(1814);
 
 
 
+
 class EngineError extends Error {
     constructor(message) {
         super(message);
@@ -2551,6 +2766,7 @@ const CLI_GRACE_MS = 5_000;
 class ContainerEngine {
     name;
     detected;
+    view;
     constructor(name = 'docker') {
         this.name = name;
     }
@@ -2564,14 +2780,36 @@ class ContainerEngine {
         this.detected ??= detectEngineMode(this.name, (args) => this.exec(args));
         return this.detected;
     }
+    /**
+     * Where the engine finds the action's paths (host-paths.ts), found once: no engine call on a plain host;
+     * in a container of this engine, its mounts.
+     */
+    hostView() {
+        this.view ??= (0,host_paths/* discoverHostView */.x_)((args, timeoutMs) => this.execWithin(args, timeoutMs));
+        return this.view;
+    }
+    /** The engine's path for each bind source, for a caller of `containerRunArgs` itself. */
+    async bindSource() {
+        return (0,host_paths/* bindSource */.Vx)(await this.hostView());
+    }
     /** The `run` arguments of a container: the one builder's, with this engine's user-namespace mapping. */
     async runArgs(spec) {
-        const mode = await this.mode();
+        const [mode, view] = await Promise.all([this.mode(), this.hostView()]);
         const id = (0,container_args/* currentIdentity */._c)();
-        return (0,container_args/* containerRunArgs */.s$)(this.name, {
-            ...spec,
-            userns: mode ? userNamespaceArgs(mode, id.uid, id.gid) : [],
+        return (0,container_args/* containerRunArgs */.s$)(this.name, { ...spec, userns: mode ? userNamespaceArgs(mode, id.uid, id.gid) : [] }, (0,host_paths/* bindSource */.Vx)(view));
+    }
+    /** `exec`, failing once `timeoutMs` has passed (for calls that create nothing, such as `inspect`). */
+    async execWithin(args, timeoutMs) {
+        let timer;
+        const late = new Promise((_, reject) => {
+            timer = setTimeout(() => reject(new EngineError(`${this.name} ${args[0]} did not answer within ${timeoutMs / 1000} s.`)), timeoutMs);
         });
+        try {
+            return await Promise.race([this.exec(args), late]);
+        }
+        finally {
+            clearTimeout(timer);
+        }
     }
     /**
      * The CLI's environment: the runner's engine variables (HOME, DOCKER_CONFIG, XDG_RUNTIME_DIR...), plus
@@ -2611,7 +2849,7 @@ class ContainerEngine {
     async runHelper(spec, run, options = {}) {
         const name = spec.name ?? `worktree-sandbox-${run.work}-${(0,external_node_crypto_.randomBytes)(6).toString('hex')}`;
         const args = run.unmapped
-            ? (0,container_args/* containerRunArgs */.s$)(this.name, { ...spec, name })
+            ? (0,container_args/* containerRunArgs */.s$)(this.name, { ...spec, name }, await this.bindSource())
             : await this.runArgs({ ...spec, name });
         const limitMs = (0,time_limits/* timeLimitMs */.PI)(run.work);
         const cli = new AbortController();
@@ -3032,6 +3270,199 @@ function compareVersions(a, b) {
             return d;
     }
     return 0;
+}
+
+
+/***/ }),
+
+/***/ 6387:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   NH: () => (/* binding */ runsInContainer),
+/* harmony export */   Qe: () => (/* binding */ requireVisible),
+/* harmony export */   Vx: () => (/* binding */ bindSource),
+/* harmony export */   aE: () => (/* binding */ enginePath),
+/* harmony export */   jX: () => (/* binding */ SHARED_ROOT_FIX),
+/* harmony export */   mL: () => (/* binding */ HostPathError),
+/* harmony export */   x_: () => (/* binding */ discoverHostView)
+/* harmony export */ });
+/* unused harmony exports INSPECT_TIMEOUT_MS, containerIdCandidates, rootIsContainerLayer, parseInspectMounts, unseenMessage */
+/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3024);
+/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_fs__WEBPACK_IMPORTED_MODULE_0__);
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(6760);
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__nccwpck_require__.n(node_path__WEBPACK_IMPORTED_MODULE_1__);
+// The engine's view of the paths the action mounts. On a plain host the engine and the action see one
+// filesystem. When the action itself runs in a container of the same engine (a job container), the
+// engine knows nothing of the paths inside it: every bind source must be the path on the engine's side,
+// found through the container's own mounts, as the runner's container support does. A path under none of
+// them exists only in the container's own layer, and no bind can reach it.
+// Which view applies is read from this process's own mount table (no engine call on a plain host); a
+// container of the engine is then looked up by id with `inspect`. What is read here is not trusted to be
+// complete: the probe (engine-probe.ts) proves that the engine sees a folder where the action sees it.
+
+
+class HostPathError extends Error {
+    constructor(message) {
+        super(message);
+        this.name = 'HostPathError';
+    }
+}
+/** How long the engine may take to say what it knows of the action's own container. */
+const INSPECT_TIMEOUT_MS = 15_000;
+const CONTAINER_ID = /^[0-9a-f]{64}$/;
+/** File systems a container's own root is made of: nothing outside the container sees into them. */
+const LAYER_FILESYSTEMS = new Set(['overlay', 'fuse.fuse-overlayfs', 'aufs']);
+/**
+ * The ids this process's container may have, best first, from its mount table and cgroup. The engine
+ * mounts `/etc/hostname` (and hosts, resolv.conf) from a file in a folder named for the container
+ * (Docker: `.../containers/<id>/hostname`; Podman: `.../overlay-containers/<id>/userdata/hostname`);
+ * a cgroup path may name it too (cgroup v1, or v2 without a cgroup namespace). Pure.
+ */
+function containerIdCandidates(mountinfo, cgroup) {
+    const ids = [];
+    const add = (id) => {
+        if (id && CONTAINER_ID.test(id) && !ids.includes(id))
+            ids.push(id);
+    };
+    for (const line of mountinfo.split('\n')) {
+        const fields = line.split(' ');
+        const [root, mountPoint] = [fields[3] ?? '', fields[4] ?? ''];
+        if (!/^\/etc\/(hostname|hosts|resolv\.conf)$/.test(mountPoint))
+            continue;
+        add(/[/-]containers\/([0-9a-f]{64})\/(?:userdata\/)?[^/]+$/.exec(root)?.[1]);
+    }
+    for (const line of cgroup.split('\n'))
+        add(/(?:docker[-/]|libpod-|crio-|containerd-)?([0-9a-f]{64})(?:\.scope)?$/.exec(line.trim())?.[1]);
+    return ids;
+}
+/** Whether this process's root file system is a container's own layer (overlay...). Pure. */
+function rootIsContainerLayer(mountinfo) {
+    for (const line of mountinfo.split('\n')) {
+        const fields = line.split(' ');
+        if (fields[4] !== '/')
+            continue;
+        const dash = fields.indexOf('-');
+        const fsType = dash >= 0 ? fields[dash + 1] : '';
+        if (LAYER_FILESYSTEMS.has(fsType))
+            return true;
+    }
+    return false;
+}
+let ownFacts;
+/** This process's mount table and cgroup (read once: two small files, well under a millisecond). */
+function readOwnFacts() {
+    const read = (file) => {
+        try {
+            return node_fs__WEBPACK_IMPORTED_MODULE_0__.readFileSync(file, 'utf8');
+        }
+        catch {
+            return '';
+        }
+    };
+    ownFacts ??= { mountinfo: read('/proc/self/mountinfo'), cgroup: read('/proc/self/cgroup') };
+    return ownFacts;
+}
+/**
+ * Whether the action runs in a container of any engine (a job container, a runner pod, a runner in a
+ * container): then its home is the container's own, and no other container sees it. A plain host (even
+ * one whose image left `/.dockerenv` behind) has its own root file system.
+ */
+function runsInContainer(facts = readOwnFacts()) {
+    return (rootIsContainerLayer(facts.mountinfo) || containerIdCandidates(facts.mountinfo, facts.cgroup).length > 0);
+}
+/** The mounts `inspect` printed (`{{json .Mounts}}`): bind and volume mounts, each with its engine path. Pure. */
+function parseInspectMounts(json) {
+    let parsed;
+    try {
+        parsed = JSON.parse(json);
+    }
+    catch {
+        throw new HostPathError(`The engine's description of the action's container is not JSON: ${json.slice(0, 200)}`);
+    }
+    if (!Array.isArray(parsed))
+        return [];
+    const mounts = [];
+    for (const entry of parsed) {
+        const { Type: type, Source: source, Destination: target } = entry ?? {};
+        if (typeof source !== 'string' || typeof target !== 'string')
+            continue;
+        if (type !== 'bind' && type !== 'volume')
+            continue;
+        if (!node_path__WEBPACK_IMPORTED_MODULE_1__.isAbsolute(source) || !node_path__WEBPACK_IMPORTED_MODULE_1__.isAbsolute(target))
+            continue;
+        mounts.push({ source: node_path__WEBPACK_IMPORTED_MODULE_1__.normalize(source), target: node_path__WEBPACK_IMPORTED_MODULE_1__.normalize(target) });
+    }
+    // The deepest mount wins: a mount inside another hides what lies below it.
+    return mounts.sort((a, b) => b.target.length - a.target.length);
+}
+/**
+ * Where the engine finds `file`: the same path, or the source of the mount it lies under (the deepest),
+ * with the rest of the path appended; undefined when it lies under none. Pure.
+ */
+function enginePath(view, file) {
+    if (view.kind === 'same')
+        return file;
+    const normal = node_path__WEBPACK_IMPORTED_MODULE_1__.resolve(file);
+    for (const mount of view.mounts) {
+        if (normal === mount.target)
+            return mount.source;
+        const prefix = mount.target === '/' ? '/' : `${mount.target}/`;
+        if (normal.startsWith(prefix))
+            return node_path__WEBPACK_IMPORTED_MODULE_1__.join(mount.source, normal.slice(prefix.length));
+    }
+    return undefined;
+}
+const SHARED_ROOT_FIX = "Use isolation: container, or a worktree-root inside a folder the engine shares with the action at the same path (with Actions Runner Controller in Docker-in-Docker mode: under the runner's work folder, e.g. /home/runner/_work)";
+/** Why a path cannot be mounted, and what to change. Pure. */
+function unseenMessage(view, unseen) {
+    const shared = view.mounts.map((m) => m.target).join(', ') || 'none';
+    const fix = unseen.fix ??
+        'Use isolation: container, or a worktree-root inside a folder the engine shares with this container';
+    return (`The ${unseen.what} ${unseen.path} is inside the action's own container (${view.id.slice(0, 12)}), under none of its mounts, so the container engine cannot see it and no container can mount it. ` +
+        `Nothing was created. ${fix} (this container's mounts: ${shared}).`);
+}
+/** Throws (naming the first path and the fix) unless the engine sees every path. Pure. */
+function requireVisible(view, paths) {
+    if (view.kind === 'same')
+        return;
+    const unseen = paths.find((p) => enginePath(view, p.path) === undefined);
+    if (unseen)
+        throw new HostPathError(unseenMessage(view, unseen));
+}
+/** The translation the one builder of `run` arguments applies to every bind source. */
+function bindSource(view) {
+    if (view.kind === 'same')
+        return (file) => file;
+    return (file) => {
+        const found = enginePath(view, file);
+        if (found === undefined)
+            throw new HostPathError(unseenMessage(view, { path: file, what: 'folder' }));
+        return found;
+    };
+}
+/**
+ * The engine's view of this process's paths. A plain host: no engine call. In a container: each candidate
+ * id is asked of the engine; one it knows is the action's own container, and its mounts say where each
+ * path is on the engine's side. A container the engine does not know (a runner pod beside a
+ * Docker-in-Docker engine, a container of another engine) shares folders at the same path, if at all:
+ * the probe tells.
+ */
+async function discoverHostView(exec, facts = readOwnFacts()) {
+    const containerized = runsInContainer(facts);
+    if (!containerized)
+        return { kind: 'same', containerized };
+    for (const id of containerIdCandidates(facts.mountinfo, facts.cgroup)) {
+        const result = await exec(['container', 'inspect', '--format', '{{.Id}} {{json .Mounts}}', '--', id], INSPECT_TIMEOUT_MS);
+        if (result.exitCode !== 0)
+            continue;
+        const out = result.stdout.trim();
+        const space = out.indexOf(' ');
+        if (space < 0 || out.slice(0, space) !== id)
+            continue;
+        return { kind: 'container', id, mounts: parseInspectMounts(out.slice(space + 1)) };
+    }
+    return { kind: 'same', containerized };
 }
 
 
@@ -3850,6 +4281,264 @@ function describeRequest(request) {
 
 /***/ }),
 
+/***/ 3977:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  pn: () => (/* binding */ PolicyError),
+  LD: () => (/* binding */ decide),
+  S7: () => (/* binding */ isProxied),
+  cS: () => (/* binding */ normalizeHost),
+  gu: () => (/* binding */ parseCredentials),
+  MO: () => (/* binding */ parseNetwork),
+  yl: () => (/* binding */ proposeAllowList)
+});
+
+// UNUSED EXPORTS: DEFAULT_PORTS, isHostName, parsePattern
+
+// EXTERNAL MODULE: external "node:net"
+var external_node_net_ = __nccwpck_require__(7030);
+;// CONCATENATED MODULE: ./src/network/presets.ts
+// The presets a `network` allow-list may name (`@github`...): the one list of their hosts. docs/network.md
+// lists them for users; a preset's hosts take the default ports (443 and 80) unless written with one.
+const PRESETS = {
+    // git over HTTPS, the API, raw content, release and artifact downloads, the container registry.
+    github: [
+        'github.com',
+        'api.github.com',
+        'codeload.github.com',
+        'raw.githubusercontent.com',
+        'objects.githubusercontent.com',
+        'release-assets.githubusercontent.com',
+        'uploads.github.com',
+        'ghcr.io',
+        'pkg-containers.githubusercontent.com',
+    ],
+    npm: ['registry.npmjs.org', 'registry.yarnpkg.com'],
+    pypi: ['pypi.org', 'files.pythonhosted.org'],
+    debian: ['deb.debian.org', 'security.debian.org'],
+    anthropic: ['api.anthropic.com'],
+    openai: ['api.openai.com'],
+    gemini: ['generativelanguage.googleapis.com'],
+};
+const PRESET_NAMES = Object.keys(PRESETS);
+
+;// CONCATENATED MODULE: ./src/network/policy.ts
+// The network policy: what `network` and `credentials` say, parsed, and the one decision the proxy asks
+// for every CONNECT and every request (`decide`). Pure: no sockets, no DNS.
+
+
+function isProxied(policy) {
+    return policy.mode === 'audit' || policy.mode === 'allow';
+}
+const DEFAULT_PORTS = [443, 80];
+/** Why a value was refused: what the settings layer puts in its InputError. */
+class PolicyError extends Error {
+    input;
+    value;
+    accepted;
+    constructor(input, value, accepted) {
+        super(`${input}: ${JSON.stringify(value)}: ${accepted}`);
+        this.input = input;
+        this.value = value;
+        this.accepted = accepted;
+        this.name = 'PolicyError';
+    }
+}
+// A DNS name: labels of letters, digits and hyphens (not at either end), the last one not all digits (so
+// that `127.1` or `2130706433`, which resolvers read as addresses, are never taken for names).
+const LABEL = '[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?';
+const NAME = new RegExp(`^(?:${LABEL}\\.)*${LABEL}$`);
+function isHostName(host) {
+    if (host.length > 253 || !NAME.test(host))
+        return false;
+    const last = host.slice(host.lastIndexOf('.') + 1);
+    return !/^\d+$/.test(last) && !/^0x[0-9a-f]*$/.test(last);
+}
+/** Lower case, one trailing dot dropped, IPv6 brackets removed: how the proxy compares names. */
+function normalizeHost(host) {
+    let h = host.trim().toLowerCase();
+    if (h.startsWith('[') && h.endsWith(']'))
+        h = h.slice(1, -1);
+    if (h.endsWith('.'))
+        h = h.slice(0, -1);
+    return h;
+}
+const PATTERN_HELP = 'bridge, none, audit, or an allow-list: host names (api.example.com), subdomains (*.example.com), each ' +
+    `with an optional :port (default 443 and 80), and presets (${PRESET_NAMES.map((p) => `@${p}`).join(' ')}), ` +
+    'one per line or separated by commas';
+/** `network`: bridge, none, audit, or an allow-list (without credentials: see parseCredentials). */
+function parseNetwork(raw) {
+    const text = raw.trim();
+    const lower = text.toLowerCase();
+    if (lower === 'bridge' || lower === 'none')
+        return { mode: lower };
+    if (lower === 'audit')
+        return { mode: 'audit', credentials: [] };
+    const entries = text
+        .split(/[\n,]/)
+        .map((e) => e.trim())
+        .filter(Boolean);
+    if (entries.length === 0)
+        throw new PolicyError('network', raw, PATTERN_HELP);
+    const rules = [];
+    for (const entry of entries)
+        rules.push(...parseEntry(entry));
+    return { mode: 'allow', rules: dedupe(rules), credentials: [] };
+}
+function parseEntry(entry) {
+    if (['bridge', 'none', 'audit'].includes(entry.toLowerCase()))
+        throw new PolicyError('network', entry, `${entry} stands alone; it cannot be part of an allow-list`);
+    if (entry.startsWith('@')) {
+        const name = entry.slice(1).toLowerCase();
+        const hosts = PRESETS[name];
+        if (!hosts)
+            throw new PolicyError('network', entry, `an unknown preset; the presets are ${PRESET_NAMES.map((p) => `@${p}`).join(', ')}`);
+        return hosts.map((host) => ({ host, wildcard: false, ports: DEFAULT_PORTS }));
+    }
+    return [parsePattern(entry)];
+}
+function parsePattern(entry) {
+    const bad = (why) => new PolicyError('network', entry, why);
+    if (/\s/.test(entry))
+        throw bad(`one host pattern per entry (no spaces); ${PATTERN_HELP}`);
+    if (/[/@]/.test(entry))
+        throw bad(`a malformed pattern: a host name, not a URL or path; ${PATTERN_HELP}`);
+    let hostPart = entry;
+    let ports = DEFAULT_PORTS;
+    const bracketed = /^\[([0-9a-fA-F:.]+)\](?::(\d+))?$/.exec(entry);
+    if (bracketed) {
+        hostPart = bracketed[1];
+        if (bracketed[2] !== undefined)
+            ports = [port(bracketed[2], entry)];
+    }
+    else if ((entry.match(/:/g) ?? []).length === 1) {
+        const at = entry.lastIndexOf(':');
+        hostPart = entry.slice(0, at);
+        ports = [port(entry.slice(at + 1), entry)];
+    }
+    else if (entry.includes(':') && !external_node_net_.isIPv6(entry)) {
+        throw bad(`a malformed pattern; ${PATTERN_HELP}`);
+    }
+    const host = normalizeHost(hostPart);
+    if (host === '*' || host === '*.')
+        throw bad('a bare * would allow every host: use `network: audit` to record what a run needs, or `bridge`');
+    if (host.startsWith('*.')) {
+        const suffix = host.slice(2);
+        if (!isHostName(suffix) || !suffix.includes('.'))
+            throw bad(`a malformed pattern: * stands only for the leftmost labels of a domain such as *.example.com`);
+        return { host: suffix, wildcard: true, ports };
+    }
+    if (external_node_net_.isIP(host))
+        return { host, wildcard: false, ports };
+    // Docker's own network names: someone who writes them means the engine's network, which this is not.
+    if (['host', 'default', 'private'].includes(host))
+        throw bad(`${host} is one of Docker's network modes, which this action does not offer; ${PATTERN_HELP}`);
+    if (!isHostName(host))
+        throw bad(`a malformed pattern; ${PATTERN_HELP}`);
+    return { host, wildcard: false, ports };
+}
+function port(text, entry) {
+    const value = Number(text);
+    if (!/^\d{1,5}$/.test(text) || value < 1 || value > 65535)
+        throw new PolicyError('network', entry, 'a port from 1 to 65535 after the colon');
+    return value;
+}
+function dedupe(rules) {
+    const seen = new Map();
+    for (const rule of rules) {
+        const key = `${rule.wildcard ? '*.' : ''}${rule.host}`;
+        const had = seen.get(key);
+        seen.set(key, had ? { ...had, ports: [...new Set([...had.ports, ...rule.ports])] } : rule);
+    }
+    return [...seen.values()];
+}
+/**
+ * `credentials`: one `<host> <Header-Name>: <value>` a line. Only with an allow-list or audit (the proxy is
+ * what sets them); each host is allowed implicitly on the default ports.
+ */
+function parseCredentials(raw, policy) {
+    const lines = raw
+        .split(/\r?\n/)
+        .map((l) => l.trim())
+        .filter(Boolean);
+    if (lines.length === 0)
+        return policy;
+    // The value is a secret: errors show the host and header name at most, never the line.
+    if (!isProxied(policy))
+        throw new PolicyError('credentials', `(${lines.length} line(s))`, `credentials need an allow-list or audit in network (it is ${policy.mode}): the proxy is what sets them`);
+    const credentials = [];
+    const implicit = [];
+    for (const [i, line] of lines.entries()) {
+        const m = /^(\S+)\s+([!#$%&'*+.^_`|~0-9A-Za-z-]+):[ \t]*(.*)$/.exec(line);
+        const first = parseCredentialHost(line.split(/\s/)[0]);
+        const host = first?.host ?? '';
+        if (!m || !m[3].trim()) {
+            throw new PolicyError('credentials', `line ${i + 1}${host ? ` (${host})` : ''}`, 'one `<host> <Header-Name>: <value>` a line, such as api.anthropic.com x-api-key: <the key> (from a secret)');
+        }
+        if (!first)
+            throw new PolicyError('credentials', `line ${i + 1}`, 'a host name, with an optional :port (no pattern, no address), first on each line');
+        credentials.push({ host, header: m[2], value: m[3].trim() });
+        implicit.push({ host, wildcard: false, ports: first.ports });
+    }
+    return policy.mode === 'allow'
+        ? { ...policy, rules: dedupe([...policy.rules, ...implicit]), credentials }
+        : { ...policy, credentials };
+}
+/** A credential line's host: a name, with an optional port that is allowed (the header goes on every port). */
+function parseCredentialHost(text) {
+    try {
+        const rule = parsePattern(text);
+        return rule.wildcard || external_node_net_.isIP(rule.host) ? undefined : rule;
+    }
+    catch {
+        return undefined;
+    }
+}
+/** Whether the proxy lets a connection to `host:port` through (`host` as the client wrote it). */
+function decide(policy, rawHost, port) {
+    const host = normalizeHost(rawHost);
+    const literal = external_node_net_.isIP(host) !== 0;
+    if (!literal && !isHostName(host))
+        return { allowed: false, reason: 'not a host name' };
+    if (policy.mode === 'audit')
+        return { allowed: true };
+    const rule = policy.rules.find((r) => r.wildcard ? !literal && host.endsWith(`.${r.host}`) : r.host === host);
+    if (!rule)
+        return { allowed: false, reason: literal ? 'an IP address that is not listed' : 'not in the allow-list' };
+    if (!rule.ports.includes(port))
+        return { allowed: false, reason: `port ${port} is not allowed for this host` };
+    return { allowed: true };
+}
+/** The `network:` value that would have let these hosts through (audit's proposal). */
+function proposeAllowList(reached) {
+    const byHost = new Map();
+    for (const { host, port } of reached) {
+        const h = normalizeHost(host);
+        byHost.set(h, (byHost.get(h) ?? new Set()).add(port));
+    }
+    const presetFor = (host) => PRESET_NAMES.find((p) => PRESETS[p].includes(host));
+    const presets = new Set();
+    const entries = [];
+    for (const [host, ports] of [...byHost].sort(([a], [b]) => a.localeCompare(b))) {
+        const preset = presetFor(host);
+        const defaultOnly = [...ports].every((p) => DEFAULT_PORTS.includes(p));
+        if (preset && defaultOnly)
+            presets.add(`@${preset}`);
+        else if (defaultOnly)
+            entries.push(host.includes(':') ? `[${host}]` : host);
+        else
+            for (const p of [...ports].sort((a, b) => a - b))
+                entries.push(host.includes(':') ? `[${host}]:${p}` : `${host}:${p}`);
+    }
+    return [...[...presets].sort(), ...entries].join(', ');
+}
+
+
+/***/ }),
+
 /***/ 4111:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
@@ -4582,7 +5271,7 @@ function holdsWork(report) {
 
 /***/ }),
 
-/***/ 8512:
+/***/ 4890:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -4597,8 +5286,12 @@ __nccwpck_require__.d(__webpack_exports__, {
 var promises_ = __nccwpck_require__(1455);
 // EXTERNAL MODULE: external "node:path"
 var external_node_path_ = __nccwpck_require__(6760);
+// EXTERNAL MODULE: ./src/engine/engine-probe.ts
+var engine_probe = __nccwpck_require__(6269);
 // EXTERNAL MODULE: ./src/engine/engine.ts + 1 modules
 var engine_engine = __nccwpck_require__(8467);
+// EXTERNAL MODULE: ./src/engine/host-paths.ts
+var host_paths = __nccwpck_require__(6387);
 // EXTERNAL MODULE: ./src/engine/git.ts
 var engine_git = __nccwpck_require__(2434);
 // EXTERNAL MODULE: ./src/engine/labels.ts
@@ -4958,6 +5651,40 @@ async function creationFailure(dir, message) {
     return `Writing the sandbox under ${dir} failed (No space left on device?${free}): the sandbox was not created.`;
 }
 
+;// CONCATENATED MODULE: ./src/sandbox/engine-view.ts
+// What a run mounts from the action's side, for the engine-view checks (engine/host-paths.ts,
+// engine/engine-probe.ts): every bind source layout.ts gives a container, named for a person, with what to
+// change when the engine cannot see it.
+
+
+const WORKSPACE_FIX = 'Check the repository out inside a folder the engine shares with the action (the workspace, $GITHUB_WORKSPACE)';
+/** Every folder and file a run binds into a container: the parent, its object stores, the disk root, extra files. */
+function mountedPaths(parent, isolation, worktreeRoot, readOnlyFiles = []) {
+    const paths = [
+        { path: parent.path, what: 'parent repository', fix: WORKSPACE_FIX },
+        ...parent.objectStores.map((dir) => ({ path: dir, what: 'object store', fix: WORKSPACE_FIX })),
+    ];
+    if (isolation === 'disk')
+        paths.push({ path: worktreeRoot, what: 'worktree-root', fix: host_paths/* SHARED_ROOT_FIX */.jX });
+    for (const file of readOnlyFiles)
+        paths.push({
+            path: file,
+            what: 'file',
+            fix: 'Keep RUNNER_TEMP inside a folder the engine shares with the action',
+        });
+    return paths;
+}
+/**
+ * The folders the probe writes its file in: the parent's git folder (the parent and its object store are
+ * mounted from beside it) and, for a disk sandbox, the root it is made under.
+ */
+function probedFolders(parent, isolation, worktreeRoot) {
+    const folders = [{ path: parent.gitDir, what: 'parent repository', fix: WORKSPACE_FIX }];
+    if (isolation === 'disk')
+        folders.push({ path: external_node_path_.resolve(worktreeRoot), what: 'worktree-root', fix: host_paths/* SHARED_ROOT_FIX */.jX });
+    return folders;
+}
+
 // EXTERNAL MODULE: ./src/sandbox/repository.ts
 var repository = __nccwpck_require__(1151);
 ;// CONCATENATED MODULE: ./src/sandbox/reuse.ts
@@ -4991,10 +5718,12 @@ async function offerUpstream(git, engine, sandbox, image) {
     return upstream;
 }
 
-// EXTERNAL MODULE: ./src/settings.ts + 4 modules
-var src_settings = __nccwpck_require__(7380);
+// EXTERNAL MODULE: ./src/settings.ts + 5 modules
+var src_settings = __nccwpck_require__(3466);
 // EXTERNAL MODULE: ./src/run/collect.ts + 1 modules
 var collect = __nccwpck_require__(527);
+// EXTERNAL MODULE: ./src/network/policy.ts + 1 modules
+var network_policy = __nccwpck_require__(3977);
 // EXTERNAL MODULE: external "node:crypto"
 var external_node_crypto_ = __nccwpck_require__(7598);
 // EXTERNAL MODULE: external "node:os"
@@ -5005,6 +5734,7 @@ var external_node_os_ = __nccwpck_require__(8161);
 // tail is kept for reports); the runner's environment stays out but for the variables named in `env`;
 // the command is stopped when the timeout passes; a container that never started is an error, not exit 0.
 // ADR 0005, ADR 0006, ADR 0007 (docs/adr/).
+
 
 
 
@@ -5081,8 +5811,14 @@ function commandContainer(sandbox, spec, name, env) {
         args: ['-c', spec.command],
     };
 }
+/** The network of the command container `name`: the proxy and its sidecar (src/network/session.ts). */
+async function startCommandNetwork(engine, policy, sandbox, name) {
+    // Loaded on demand (a chunk of its own): the proxy library is no part of a run without an allow-list.
+    const { startNetwork } = await Promise.all(/* import() */[__nccwpck_require__.e(383), __nccwpck_require__.e(715)]).then(__nccwpck_require__.bind(__nccwpck_require__, 8715));
+    return startNetwork(engine, policy, { name, labels: (0,labels/* commandLabels */.nX)(sandbox) });
+}
 async function runCommand(engine, sandbox, spec, hooks = {}) {
-    const name = containerName(sandbox.name);
+    const name = spec.containerName ?? containerName(sandbox.name);
     const env = await userEnv(spec.env);
     hooks.onStart?.(name);
     let timedOut = false;
@@ -5094,11 +5830,23 @@ async function runCommand(engine, sandbox, spec, hooks = {}) {
         : undefined;
     const started = Date.now();
     const note = (0,lock/* containerNotePath */.NJ)(sandbox.parent.gitDir, sandbox.name);
+    let network;
+    let outcome;
     try {
         await promises_.mkdir(external_node_path_.dirname(note), { recursive: true });
         await promises_.writeFile(note, `${name}\n`);
+        let container = commandContainer(sandbox, spec, name, env);
+        if (spec.network && (0,network_policy/* isProxied */.S7)(spec.network)) {
+            network = await (spec.networkReady ?? startCommandNetwork(engine, spec.network, sandbox, name));
+            const joined = {
+                ...spec,
+                extraEnv: { ...spec.extraEnv, ...network.env },
+                readOnlyFiles: [...(spec.readOnlyFiles ?? []), ...network.readOnlyFiles],
+            };
+            container = { ...commandContainer(sandbox, joined, name, env), joinNetworkOf: network.joinNetworkOf };
+        }
         await hooks.ready?.();
-        const result = await engine.stream(await engine.runArgs(commandContainer(sandbox, spec, name, env)), {
+        const result = await engine.stream(await engine.runArgs(container), {
             inherit: env.inherit,
             backpressure: hooks.drained,
             outputFd: hooks.outputFd,
@@ -5126,13 +5874,21 @@ async function runCommand(engine, sandbox, spec, hooks = {}) {
         if (!timedOut && state.exitCode === 127 && engine.name === 'docker' && initFailed)
             throw new engine_engine/* EngineError */.NJ(`The container started but its command did not (${engine.name} exit 127): ${initFailed}${(0,start_failure/* startFailureHint */.E)(initFailed)}`);
         const exitCode = timedOut ? TIMEOUT_EXIT_CODE : state.exitCode;
-        return { exitCode, timedOut, oomKilled: state.oomKilled, durationMs, tail };
+        outcome = { exitCode, timedOut, oomKilled: state.oomKilled, durationMs, tail };
+        return outcome;
     }
     finally {
         if (timer)
             clearTimeout(timer);
         if (await engine.removeContainer(name))
             await promises_.rm(note, { force: true });
+        // The proxy and its sidecar stop with the command, after its container is gone (Podman keeps a
+        // container that another one still joins); what the proxy counted is complete only then.
+        if (network) {
+            const report = await network.stop();
+            if (outcome)
+                outcome.network = report;
+        }
         if (env.dir)
             await promises_.rm(env.dir, { recursive: true, force: true });
     }
@@ -5191,6 +5947,10 @@ var run_report = __nccwpck_require__(7119);
 
 
 
+
+
+
+
 /**
  * A promise started now and awaited further on: marked as handled, so that a rejection before the await
  * is not an unhandled rejection (which ends the process); the await still throws it.
@@ -5203,12 +5963,18 @@ async function runSandbox(settings, deps) {
     const { ui } = deps;
     if (settings.token)
         ui.mask(settings.token);
+    // A credential's value is the proxy's alone: masked in the log before anything could print it.
+    if (settings.network.mode === 'allow' || settings.network.mode === 'audit')
+        for (const { value } of settings.network.credentials)
+            ui.mask(value);
     const engine = new engine_engine/* ContainerEngine */.yz(settings.engine);
     // The image check (also the engine's reachability check) overlaps the git questions and the sandbox's
     // records: it is awaited before anything uses the image or writes anything (prepareSandbox), and a
     // reused sandbox does not wait for it before then. A bad branch name is the error reported whenever it
     // is one.
     const imageReady = startedEarly(engine.ensureImage(settings.image));
+    // Where the engine finds the action's paths: no engine call on a plain host (host-paths.ts).
+    const viewFound = startedEarly(engine.hostView());
     // git's version check, the branch names and the parent overlap too: one round of processes, not three.
     const { git, checked } = engine_git/* Git */.TU.checking();
     const parentFound = startedEarly((0,repository/* findParentRepository */.a)(git, settings.repositoryPath));
@@ -5218,10 +5984,27 @@ async function runSandbox(settings, deps) {
     const { head, ...parent } = await parentFound;
     if (parent.resolvedFrom)
         ui.info(`${parent.resolvedFrom} is a linked worktree: working from its parent ${parent.path}.`);
+    // A path the engine cannot see is refused before anything is created, naming it and the fix. The probe
+    // then proves that the engine sees the folders where the action sees them; it overlaps the branch plan
+    // and the records, and is awaited before anything is written or run.
+    const worktreeRoot = settings.isolation === 'disk' ? await realRoot(settings.worktreeRoot) : settings.worktreeRoot;
+    const readOnlyFiles = deps.command?.readOnlyFiles;
+    (0,host_paths/* requireVisible */.Qe)(await viewFound, mountedPaths(parent, settings.isolation, worktreeRoot, readOnlyFiles));
+    const probed = startedEarly((0,engine_probe/* probeEngineView */.Gn)(engine, settings.image, probedFolders(parent, settings.isolation, worktreeRoot), imageReady));
+    try {
+        return await runChecked(settings, deps, { engine, git, parent, head, imageReady, probed, worktreeRoot });
+    }
+    finally {
+        // What the probe made goes now, not on the way to the command.
+        await probed.then((p) => p.remove()).catch(() => undefined);
+    }
+}
+async function runChecked(settings, deps, checked) {
+    const { ui } = deps;
+    const { engine, git, parent, head, imageReady, probed, worktreeRoot } = checked;
     const originRead = startedEarly(settings.push ? git.remoteUrl(parent.path, 'origin') : Promise.resolve(undefined));
     const plan = await resolveBranch(git, { ...parent, head }, settings.branch, settings.base);
     ui.debug(`Branch plan: ${JSON.stringify(plan)}`);
-    const worktreeRoot = settings.isolation === 'disk' ? await realRoot(settings.worktreeRoot) : settings.worktreeRoot;
     const location = (0,layout/* locateSandbox */.Iw)(plan, parent, settings.isolation, worktreeRoot, settings.volumePrefix);
     ui.debug(`Sandbox plan: ${location.name} (${location.kind}, ${location.isolation}) at ${(0,layout/* whereIs */.ie)(location)}; work tree ${location.worktreePath}, home ${location.homePath}; records under ${(0,bookkeeping/* sandboxRefs */.yB)(location).prefix}.`);
     const originUrl = await originRead;
@@ -5229,10 +6012,17 @@ async function runSandbox(settings, deps) {
         throw new Error(`push: true needs a remote named origin in ${parent.path}.`);
     const release = await (0,lock/* lockSandbox */.rj)(parent.gitDir, location.name, settings.lockTimeoutMinutes * 60_000, (m) => ui.info(m));
     deps.onSandboxLock?.(true);
+    // With an allow-list, the proxy and its sidecar start while the sandbox is prepared; stopped with the
+    // command, or below if the command never ran.
+    const commandName = containerName(location.name);
+    const policy = settings.network;
+    const networkReady = (0,network_policy/* isProxied */.S7)(policy)
+        ? startedEarly(imageReady.then(() => startCommandNetwork(engine, policy, location, commandName)))
+        : undefined;
     try {
-        // What the post step needs, saved once the engine has the image and before anything is written: a
-        // run that fails its image check leaves the post step nothing to do.
-        const ready = startedEarly(imageReady.then(() => deps.save({
+        // What the post step needs, saved once the engine has the image and is known to see the folders, and
+        // before anything is written: a run that fails either check leaves the post step nothing to do.
+        const ready = startedEarly(Promise.all([imageReady, probed]).then(() => deps.save({
             engine: settings.engine,
             image: settings.image,
             cleanup: settings.cleanup,
@@ -5262,6 +6052,8 @@ async function runSandbox(settings, deps) {
             worktreeRoot,
             readOnlyFiles: deps.command?.readOnlyFiles,
             extraEnv: deps.command?.extraEnv,
+            containerName: commandName,
+            networkReady,
         }, {
             onStart: (container) => deps.save({ container }),
             onLine: write,
@@ -5301,6 +6093,7 @@ async function runSandbox(settings, deps) {
     }
     finally {
         deps.onSandboxLock?.(false);
+        await networkReady?.then((session) => session.stop()).catch(() => undefined);
         await release();
     }
 }
@@ -6088,7 +6881,7 @@ function branchOf(headRef) {
 
 /***/ }),
 
-/***/ 7380:
+/***/ 3466:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -6104,6 +6897,8 @@ __nccwpck_require__.d(__webpack_exports__, {
 var external_node_os_ = __nccwpck_require__(8161);
 // EXTERNAL MODULE: external "node:path"
 var external_node_path_ = __nccwpck_require__(6760);
+// EXTERNAL MODULE: ./src/engine/host-paths.ts
+var host_paths = __nccwpck_require__(6387);
 // EXTERNAL MODULE: ./src/engine/engine.ts + 1 modules
 var engine = __nccwpck_require__(8467);
 // EXTERNAL MODULE: ./src/action-defaults.ts
@@ -6312,6 +7107,24 @@ function formatIdentity(identity) {
     return `${identity.name} <${identity.email}>`;
 }
 
+// EXTERNAL MODULE: ./src/network/policy.ts + 1 modules
+var policy = __nccwpck_require__(3977);
+;// CONCATENATED MODULE: ./src/settings/network-input.ts
+// `network` and `credentials`, read together: the allow-list, its presets and the credentials the proxy
+// sets (src/network/policy.ts parses; this turns its refusals into InputErrors naming the input).
+
+
+function networkInput(read) {
+    try {
+        return (0,policy/* parseCredentials */.gu)(read('credentials'), (0,policy/* parseNetwork */.MO)(read('network')));
+    }
+    catch (error) {
+        if (error instanceof policy/* PolicyError */.pn)
+            throw new InputError(error.input, error.value, error.accepted);
+        throw error;
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/settings/pull-request-input.ts
 // The pull-request inputs (`pull-request`, its title, body, draft and labels). Pure.
 
@@ -6352,6 +7165,8 @@ function pullRequestInputs(read) {
 
 
 
+
+
 const ASSOCIATIONS = [
     'OWNER',
     'MEMBER',
@@ -6377,6 +7192,7 @@ function parseRun(read, env) {
     const command = read('command');
     if (!command.trim())
         throw new InputError('command', command, 'a shell command (required in run mode)');
+    const network = networkInput(read);
     return {
         mode: 'run',
         command,
@@ -6396,9 +7212,10 @@ function parseRun(read, env) {
             memory: optionalPattern(read, 'memory', /^\d+(\.\d+)?[bkmg]?$/i, 'a size such as 512m or 2g'),
             cpus: optionalPattern(read, 'cpus', /^(\d+(\.\d+)?|\.\d+)$/, 'a positive number such as 1.5'),
             pidsLimit: number(read, 'pids-limit', { min: 1, integer: true }),
-            network: oneOf(read, 'network', ['bridge', 'none']),
+            network: network.mode === 'bridge' ? 'bridge' : 'none',
             readOnlyRootfs: inputs_boolean(read, 'read-only-rootfs'),
         },
+        network,
         maxImportBytes: size(read, 'max-import-size'),
         author: identity(read, 'author', env),
         committer: identity(read, 'committer', env),
@@ -6445,7 +7262,16 @@ function parseReap(read) {
         image: inputs_image(read),
     };
 }
-function defaultWorktreeRoot(env) {
+/**
+ * The default root of disk sandboxes: the user's cache folder; but when the action runs in a container
+ * (a job container, a runner pod beside a Docker-in-Docker engine), that folder is the container's own and
+ * the engine does not see it (or, in a job container, it lies under RUNNER_TEMP, emptied after each job):
+ * then a folder beside the workspaces in the runner's work folder (`<work>/_worktree-sandbox/worktrees`,
+ * RUNNER_TEMP being `<work>/_temp`), which the engine is given and which outlives the job for the reaper.
+ */
+function defaultWorktreeRoot(env, inContainer = (0,host_paths/* runsInContainer */.NH)()) {
+    if (inContainer && env.RUNNER_TEMP && external_node_path_.isAbsolute(env.RUNNER_TEMP))
+        return external_node_path_.join(external_node_path_.dirname(external_node_path_.resolve(env.RUNNER_TEMP)), '_worktree-sandbox', 'worktrees');
     const cache = env.XDG_CACHE_HOME && external_node_path_.isAbsolute(env.XDG_CACHE_HOME)
         ? env.XDG_CACHE_HOME
         : external_node_path_.join(env.HOME || external_node_os_.homedir(), '.cache');
@@ -6600,10 +7426,31 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("assert");
 
 /***/ }),
 
+/***/ 181:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("buffer");
+
+/***/ }),
+
 /***/ 9140:
 /***/ ((module) => {
 
 module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("constants");
+
+/***/ }),
+
+/***/ 6982:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("crypto");
+
+/***/ }),
+
+/***/ 2250:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("dns");
 
 /***/ }),
 
@@ -6726,6 +7573,13 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:http2")
 
 /***/ }),
 
+/***/ 4708:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:https");
+
+/***/ }),
+
 /***/ 7030:
 /***/ ((module) => {
 
@@ -6765,6 +7619,13 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:queryst
 /***/ ((module) => {
 
 module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:stream");
+
+/***/ }),
+
+/***/ 6466:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:stream/promises");
 
 /***/ }),
 
@@ -6852,6 +7713,20 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("tls");
 
 /***/ }),
 
+/***/ 2018:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("tty");
+
+/***/ }),
+
+/***/ 7016:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("url");
+
+/***/ }),
+
 /***/ 9023:
 /***/ ((module) => {
 
@@ -6859,7 +7734,7 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("util");
 
 /***/ }),
 
-/***/ 9584:
+/***/ 6058:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -7011,8 +7886,8 @@ function escapeProperty(s) {
         .replace(/,/g, '%2C');
 }
 //# sourceMappingURL=command.js.map
-;// CONCATENATED MODULE: external "crypto"
-const external_crypto_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("crypto");
+// EXTERNAL MODULE: external "crypto"
+var external_crypto_ = __nccwpck_require__(6982);
 // EXTERNAL MODULE: external "fs"
 var external_fs_ = __nccwpck_require__(9896);
 ;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/file-command.js
@@ -7036,7 +7911,7 @@ function file_command_issueFileCommand(command, message) {
     });
 }
 function file_command_prepareKeyValueMessage(key, value) {
-    const delimiter = `ghadelimiter_${external_crypto_namespaceObject.randomUUID()}`;
+    const delimiter = `ghadelimiter_${external_crypto_.randomUUID()}`;
     const convertedValue = utils_toCommandValue(value);
     // These should realistically never happen, but just in case someone finds a
     // way to exploit uuid generation let's not allow keys or values that contain
@@ -9290,8 +10165,8 @@ const external_node_v8_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import
 
 external_node_v8_namespaceObject.setFlagsFromString('--semi-space-growth-factor=1');
 
-// EXTERNAL MODULE: ./node_modules/@actions/core/lib/core.js + 9 modules
-var core = __nccwpck_require__(9584);
+// EXTERNAL MODULE: ./node_modules/@actions/core/lib/core.js + 8 modules
+var core = __nccwpck_require__(6058);
 // EXTERNAL MODULE: external "node:os"
 var external_node_os_ = __nccwpck_require__(8161);
 // EXTERNAL MODULE: external "node:fs/promises"
@@ -9350,6 +10225,10 @@ async function cleanupRun(state, ui, tempDir, options = {}) {
     const containerGone = state.container ? await engine.removeContainer(state.container) : false;
     if (containerGone)
         ui.info(`Removed container ${state.container}.`);
+    // A killed run's network sidecar (src/network/session.ts names it after the command's container), after
+    // the command's: Podman keeps a container that another one still joins.
+    if (state.container && (await engine.removeContainer(`${state.container}-net`)))
+        ui.info(`Removed container ${state.container}-net.`);
     const lock = options.lockHeld
         ? { release: async () => undefined }
         : await lockForCleanup(sandbox, options.lockWaitMs ?? POST_LOCK_WAIT_MS);
@@ -9551,12 +10430,12 @@ async function saveUncommitted(git, store, base, work) {
     return bundle;
 }
 
-// EXTERNAL MODULE: ./src/run/run.ts + 5 modules
-var run = __nccwpck_require__(8512);
+// EXTERNAL MODULE: ./src/run/run.ts + 6 modules
+var run = __nccwpck_require__(4890);
 // EXTERNAL MODULE: ./src/github/event.ts
 var github_event = __nccwpck_require__(5015);
-// EXTERNAL MODULE: ./src/settings.ts + 4 modules
-var src_settings = __nccwpck_require__(7380);
+// EXTERNAL MODULE: ./src/settings.ts + 5 modules
+var src_settings = __nccwpck_require__(3466);
 // EXTERNAL MODULE: ./src/action/state.ts
 var action_state = __nccwpck_require__(3175);
 ;// CONCATENATED MODULE: ./src/run/summary.ts
@@ -9618,12 +10497,76 @@ function outcomeText(outcome) {
         .trimEnd();
 }
 
+// EXTERNAL MODULE: ./src/network/policy.ts + 1 modules
+var policy = __nccwpck_require__(3977);
+;// CONCATENATED MODULE: ./src/network/report.ts
+// What the proxy saw, for people and for later steps: a job-summary section, one warning per refused
+// host, the `network-allowed` / `network-denied` outputs, and, in audit, the `network:` value that would
+// have let the run through. Host names come from the sandbox (a CONNECT line is the command's text):
+// printed only JSON-quoted, with the characters Markdown and HTML read replaced.
+
+const MAX_WARNINGS = 20;
+/** A host name as the command gave it, safe in a Markdown table cell or a log line. */
+function shownHost(host) {
+    return JSON.stringify(host).replace(/[|<>`&[\]*_\\]/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+function bytes(n) {
+    if (n < 1024)
+        return `${n} B`;
+    if (n < 1024 ** 2)
+        return `${(n / 1024).toFixed(1)} KiB`;
+    if (n < 1024 ** 3)
+        return `${(n / 1024 ** 2).toFixed(1)} MiB`;
+    return `${(n / 1024 ** 3).toFixed(2)} GiB`;
+}
+function networkOutputs(report) {
+    return {
+        'network-allowed': JSON.stringify(report.allowed),
+        'network-denied': JSON.stringify(report.denied),
+    };
+}
+function networkWarnings(report) {
+    const lines = report.denied
+        .slice(0, MAX_WARNINGS)
+        .map((d) => `Network: the proxy refused ${shownHost(d.host)} port ${d.port} ${d.requests} time(s): ${d.reason}.`);
+    if (report.denied.length > MAX_WARNINGS)
+        lines.push(`Network: ${report.denied.length - MAX_WARNINGS} more refused host(s): see the job summary.`);
+    if (report.uncounted > 0)
+        lines.push(`Network: ${report.uncounted} connection(s) to further hosts were handled but not counted (the report keeps 500 rows).`);
+    return lines;
+}
+/** The `network:` value an audit proposes (empty when nothing was reached). */
+function auditProposal(report) {
+    return (0,policy/* proposeAllowList */.yl)(report.allowed);
+}
+function networkMarkdown(report, policy) {
+    const parts = [`### Network (${policy.mode === 'audit' ? 'audit: every host let through' : 'allow-list'})`];
+    const rows = [
+        ...report.allowed.map((r) => `| ✅ ${shownHost(r.host)} | ${r.port} | ${r.requests} | ${bytes(r.bytesSent)} | ${bytes(r.bytesReceived)} |`),
+        ...report.denied.map((r) => `| ⛔ ${shownHost(r.host)} | ${r.port} | ${r.requests} | refused: ${shownHost(r.reason)} | |`),
+    ];
+    if (rows.length === 0)
+        parts.push('The command reached no host and was refused none.');
+    else
+        parts.push(['| Host | Port | Requests | Sent | Received |', '|---|---|---|---|---|', ...rows].join('\n'));
+    if (report.uncounted > 0)
+        parts.push(`${report.uncounted} connection(s) to further hosts were not counted.`);
+    if (policy.mode === 'audit') {
+        const proposal = auditProposal(report);
+        parts.push(proposal
+            ? `The allow-list this run needed:\n\n\`\`\`yaml\nnetwork: '${proposal}'\n\`\`\``
+            : 'The run reached no host: `network: none` would have let it through.');
+    }
+    return `\n${parts.join('\n\n')}\n`;
+}
+
 // EXTERNAL MODULE: ./src/action/ui.ts
 var action_ui = __nccwpck_require__(6794);
 ;// CONCATENATED MODULE: ./src/action/main.ts
 // The action's two phases on top of the core: inputs in, outputs and a job summary out. `run()` is the main
 // step and `cleanup()` the post step, each ending the step failed on an error: index.ts calls one of them
 // (the bundle), and so can a runner of the source such as @github/local-action (`npm run local-action`).
+
 
 
 
@@ -9653,7 +10596,7 @@ async function failingStep(step) {
 async function mainStep() {
     const settings = (0,src_settings/* parseSettings */.P$)((name) => core/* getInput */.V4(name));
     if (settings.mode === 'reap') {
-        const { reapAction } = await __nccwpck_require__.e(/* import() */ 440).then(__nccwpck_require__.bind(__nccwpck_require__, 4440));
+        const { reapAction } = await Promise.all(/* import() */[__nccwpck_require__.e(298), __nccwpck_require__.e(260)]).then(__nccwpck_require__.bind(__nccwpck_require__, 9260));
         await reapAction(settings);
         return;
     }
@@ -9687,7 +10630,11 @@ async function runAction(settings) {
         const { proposePullRequest } = await Promise.all(/* import() */[__nccwpck_require__.e(251), __nccwpck_require__.e(524)]).then(__nccwpck_require__.bind(__nccwpck_require__, 2524));
         await proposePullRequest(settings, outcome, (0,action_ui/* actionIo */.P)(ui));
     }
-    await core/* summary */.z.addRaw(outcomeMarkdown(outcome)).write();
+    const network = outcome.command.network;
+    for (const line of network ? networkWarnings(network) : [])
+        ui.warning(line);
+    const networkSection = network ? networkMarkdown(network, settings.network) : '';
+    await core/* summary */.z.addRaw(outcomeMarkdown(outcome) + networkSection).write();
     const { exitCode } = outcome.command;
     if (exitCode !== 0 && !settings.allowFailure)
         core/* setFailed */.C1(`The command exited with code ${exitCode}.`);
@@ -9722,6 +10669,8 @@ function setOutputs(outcome) {
         'files-changed': String(report.changedCount),
         'diff-stat': report.diffStat,
     };
+    if (command.network)
+        Object.assign(out, networkOutputs(command.network));
     for (const [k, v] of Object.entries(out))
         core/* setOutput */.uH(k, v);
 }

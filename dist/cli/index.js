@@ -1,7 +1,7 @@
 import { createRequire as __WEBPACK_EXTERNAL_createRequire } from "module";
 /******/ var __webpack_modules__ = ({
 
-/***/ 964:
+/***/ 3964:
 /***/ ((module) => {
 
 
@@ -31,15 +31,15 @@ function clone (obj) {
 
 /***/ }),
 
-/***/ 744:
+/***/ 5744:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
-var fs = __nccwpck_require__(896)
-var polyfills = __nccwpck_require__(501)
-var legacy = __nccwpck_require__(270)
-var clone = __nccwpck_require__(964)
+var fs = __nccwpck_require__(9896)
+var polyfills = __nccwpck_require__(3501)
+var legacy = __nccwpck_require__(2270)
+var clone = __nccwpck_require__(3964)
 
-var util = __nccwpck_require__(23)
+var util = __nccwpck_require__(9023)
 
 /* istanbul ignore next - node 0.x polyfill */
 var gracefulQueue
@@ -120,7 +120,7 @@ if (!fs[gracefulQueue]) {
   if (/\bgfs4\b/i.test(process.env.NODE_DEBUG || '')) {
     process.on('exit', function() {
       debug(fs[gracefulQueue])
-      __nccwpck_require__(613).equal(fs[gracefulQueue].length, 0)
+      __nccwpck_require__(2613).equal(fs[gracefulQueue].length, 0)
     })
   }
 }
@@ -486,10 +486,10 @@ function retry () {
 
 /***/ }),
 
-/***/ 270:
+/***/ 2270:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
-var Stream = (__nccwpck_require__(203).Stream)
+var Stream = (__nccwpck_require__(2203).Stream)
 
 module.exports = legacy
 
@@ -611,10 +611,10 @@ function legacy (fs) {
 
 /***/ }),
 
-/***/ 501:
+/***/ 3501:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
-var constants = __nccwpck_require__(140)
+var constants = __nccwpck_require__(9140)
 
 var origCwd = process.cwd
 var cwd = null
@@ -973,13 +973,1652 @@ function patch (fs) {
 
 /***/ }),
 
-/***/ 648:
+/***/ 298:
+/***/ ((module) => {
+
+// A simple implementation of make-array
+function makeArray (subject) {
+  return Array.isArray(subject)
+    ? subject
+    : [subject]
+}
+
+const UNDEFINED = undefined
+const EMPTY = ''
+const SPACE = ' '
+const ESCAPE = '\\'
+
+// The characters that carry a meaning of their own inside a regular
+//   expression, so a literal one has to be escaped before it is emitted.
+const REGEX_LITERAL_SPECIAL = /[.*+?()[\]{}^$|\\/]/
+const BOM = '\uFEFF'
+// A run of two or more asterisks is a globstar (#175)
+const REGEX_ANCHORED_GLOBSTAR = /^\/\*{2,}$/
+const REGEX_REPLACE_LEADING_EXCAPED_EXCLAMATION = /^\\!/
+const REGEX_REPLACE_LEADING_EXCAPED_HASH = /^\\#/
+const REGEX_SPLITALL_CRLF = /\r?\n/g
+
+// Invalid:
+// - /foo,
+// - ./foo,
+// - ../foo,
+// - .
+// - ..
+// Valid:
+// - .foo
+const DOUBLE_SLASH = '//'
+const SLASH_CODE = 47
+const DOT_CODE = 46
+
+
+const SLASH = '/'
+
+// Do not use ternary expression here, since "istanbul ignore next" is buggy
+let TMP_KEY_IGNORE = 'node-ignore'
+/* istanbul ignore else */
+if (typeof Symbol !== 'undefined') {
+  TMP_KEY_IGNORE = Symbol.for('node-ignore')
+}
+const KEY_IGNORE = TMP_KEY_IGNORE
+
+const define = (object, key, value) => {
+  Object.defineProperty(object, key, {value})
+  return value
+}
+
+const RETURN_FALSE = () => false
+
+// > The range notation, e.g. [a-zA-Z],
+// > can be used to match one of the characters in a range.
+//
+// gitignore(5) defers to fnmatch(3) for this, and git implements it in
+//   `wildmatch.c`.  A bracket expression has a sub-grammar of its own, which
+//   is neither the surrounding pattern grammar nor the JavaScript one:
+//
+//   - a `]` right after `[` or `[!` is a literal member, not the terminator
+//   - `[:alpha:]` names one of twelve POSIX classes
+//   - `\` escapes the next member, `]` included
+//   - `*`, `?` and `.` are plain literal members
+//   - an unterminated expression makes the whole pattern match nothing
+//
+// which means the expression can not be located -- let alone translated -- by
+//   a regular expression.  It is scanned out of the pattern before the
+//   replacers below run, and put back once they are done, so that neither the
+//   metacharacter escaper nor the `?` / `*` replacers ever see its body.
+
+// git classifies with its own ASCII-only ctype macros (`wildmatch.c`), never
+//   with the C library ones, so these must not be mapped onto `\d` / `\w` /
+//   `\s`, which are wider.  `/` is left out of every expansion, because a
+//   bracket expression never matches a path separator.
+const POSIX_CLASSES = {
+  alnum: '0-9A-Za-z',
+  alpha: 'A-Za-z',
+  blank: ' \\t',
+  cntrl: '\\x00-\\x1f\\x7f',
+  digit: '0-9',
+  graph: '!-.0-~',
+  lower: 'a-z',
+  print: ' -.0-~',
+  punct: '!-.:-@\\[-`{-~',
+  // git's `sane-ctype.h` classifies \v and \f as control, not space,
+  //   unlike C's `isspace`
+  space: ' \\t\\n\\r',
+  upper: 'A-Z',
+  xdigit: '0-9A-Fa-f'
+}
+
+const CLASS_MEMBERS_TO_ESCAPE = '\\]^-['
+
+const escapeMember = char => CLASS_MEMBERS_TO_ESCAPE.indexOf(char) < 0
+  ? char
+  : ESCAPE + char
+
+// > if (matched == negated || ((flags & WM_PATHNAME) && text_ch == '/'))
+// >   return WM_ABORT_TO_STARSTAR;                     (git, `wildmatch.c`)
+// A bracket expression never matches a path separator, whatever its members
+//   say, so a negated class gets `/` as one more excluded character, while a
+//   plain one -- where a literal member or a range could still let `/` in --
+//   is guarded with a lookahead, `/` being impossible to subtract from a
+//   JavaScript character class.
+const NON_SLASH = '(?!\\/)'
+
+const classSource = (negated, body) => {
+  if (negated) {
+    return `[^\\/${body}]`
+  }
+
+  const source = `[${body}]`
+
+  return new RegExp(source).test('/')
+    ? NON_SLASH + source
+    : source
+}
+
+// Scan the bracket expression that starts at `pattern[start] === '['`,
+//   mirroring the member loop of git's `wildmatch.c`.
+// @returns {{end: number, source: string} | null} `null` if the expression is
+//   never terminated, which makes the whole pattern match nothing.
+const scanBracket = (pattern, start) => {
+  const {length} = pattern
+  let index = start + 1
+  let negated = EMPTY
+
+  const lead = pattern[index]
+  if (lead === '!' || lead === '^') {
+    negated = '^'
+    index ++
+  }
+
+  let body = EMPTY
+
+  // The member a `-` could start a range from, or EMPTY when the previous
+  //   member can not open one (start of the body, or a range / POSIX class
+  //   that has just closed)
+  let prev = EMPTY
+
+  // git scans the members with a do-while, so the first one is consumed
+  //   unconditionally.  That is the whole reason a leading `]` is a member
+  //   and not the terminator.
+  for (;;) {
+    const char = pattern[index]
+
+    if (char === UNDEFINED) {
+      return null
+    }
+
+    if (char === ESCAPE) {
+      // A pattern can not end on a lone backslash -- `createRule` has
+      //   already thrown it away -- so there is a character to read.
+      const escaped = pattern[++ index]
+      body += escapeMember(escaped)
+      prev = escaped
+    } else if (
+      char === '-'
+      && prev
+      && index + 1 < length
+      && pattern[index + 1] !== ']'
+    ) {
+      index ++
+      let to = pattern[index]
+      if (to === ESCAPE) {
+        to = pattern[index += 1]
+      }
+      // An out-of-order range matches nothing in git but is a syntax error in
+      //   JavaScript, so it is dropped.  Its lower bound stays: git tests it
+      //   as a plain member before it ever looks at the `-`, so `[c-a]` does
+      //   match `c`.
+      if (prev <= to) {
+        body += `-${escapeMember(to)}`
+      }
+      prev = EMPTY
+    } else if (char === '[' && pattern[index + 1] === ':') {
+      const nameStart = index + 2
+      let end = nameStart
+      while (end < length && pattern[end] !== ']') {
+        end ++
+      }
+
+      if (end === length) {
+        return null
+      }
+
+      if (end > nameStart && pattern[end - 1] === ':') {
+        const name = pattern.slice(nameStart, end - 1)
+
+        // An unknown class name makes the whole pattern match nothing
+        if (!Object.prototype.hasOwnProperty.call(POSIX_CLASSES, name)) {
+          return null
+        }
+
+        body += POSIX_CLASSES[name]
+        prev = EMPTY
+        index = end
+      } else {
+        // No `:]` to close it, so the `[` is a plain member and scanning
+        //   resumes right after it.
+        body += escapeMember('[')
+        prev = '['
+        index = nameStart - 2
+      }
+    } else {
+      body += escapeMember(char)
+      prev = char
+    }
+
+    index ++
+
+    if (pattern[index] === ']') {
+      return {
+        end: index,
+        source: classSource(negated, body)
+      }
+    }
+  }
+}
+
+// An empty JavaScript class can never match, which is how a pattern that git
+//   gives up on (`WM_ABORT_ALL`) is expressed here.
+const NEVER_MATCH = '[]'
+
+// A NUL can appear in neither a `.gitignore` line nor a path, which makes it
+//   the one safe placeholder character.  A literal one in the pattern is
+//   held aside all the same, so a collision is impossible by construction.
+const PLACEHOLDER = '\u0000'
+const REGEX_RESTORE_PLACEHOLDER = new RegExp(
+  `${PLACEHOLDER}(\\d+)${PLACEHOLDER}`, 'g'
+)
+
+// The one wildcard the chain does not expand for itself is a trailing `*`. How
+//   it expands depends on the mode (`regex` vs `checkRegex`), so `_make` is
+//   left to do it, and until then the pending wildcard travels as this marker.
+//   That is what keeps it apart from a user-escaped literal `\*`: the unescape
+//   steps collapse the escaped one to the exact `\*` a wildcard would leave
+//   behind, so by the time `_make` runs the two are otherwise the same string
+//   and a literal star gets wrongly rewritten into a wildcard. The marker is a
+//   private-use character, and `extractBrackets` keeps one that came out of the
+//   pattern apart from it, so the only marker `_make` ever turns back into a
+//   real wildcard is the one this chain put there itself.
+const TRAILING_WILDCARD = '\uE000'
+
+// A trailing "/**" is deferred the same way, because `checkRegex` has to tell
+//   it apart from a trailing "/*" (see `checkSourceOf`). For `.ignores()` it
+//   still never matches the folder itself (#21).
+const TRAILING_DOUBLESTAR = '\uE001'
+
+// The three characters above mean something to the chain that builds the
+//   source rather than to the path, so one that came out of the pattern is
+//   held aside like a bracket expression instead of going straight out. Being
+//   held is what makes it safe: the restore runs after the step that anchors
+//   the source, so the character comes back in the middle of the source and
+//   not at its end, which is the one place `_make` and `checkSourceOf` look
+//   for a marker. Without it a pattern's own character lands where a pending
+//   marker sits, and `_make` turns it into a real trailing wildcard.
+//
+// It is held as a one-member class rather than bare, in both of the branches
+//   a reserved character can reach, so that the property can be
+//   read off this function alone -- a reserved character never goes out on
+//   its own -- rather than depending on where in the chain the restore
+//   happens to run. In the expression built here `[x]` matches exactly what
+//   `x` matches, none of the three being special to a regular expression or
+//   inside a class, so no test can tell the two apart: the class is insurance,
+//   and the paragraph above is the reason it is not needed.
+const isReserved = char =>
+  char === PLACEHOLDER
+  || char === TRAILING_WILDCARD
+  || char === TRAILING_DOUBLESTAR
+
+// Replace every bracket expression with a placeholder the replacers below
+//   leave alone, and translate it separately.
+const extractBrackets = pattern => {
+  const sources = []
+  const hold = source =>
+    `${PLACEHOLDER}${sources.push(source) - 1}${PLACEHOLDER}`
+
+  const {length} = pattern
+  let out = EMPTY
+  let index = 0
+
+  while (index < length) {
+    const char = pattern[index]
+
+    if (char === ESCAPE) {
+      // > Put a backslash ("\") in front of ... a character to make it literal.
+      //                                            (gitignore(5) -> fnmatch(3))
+      // A backslash quotes the next character, whatever it is, so `\d` is a
+      //   literal `d`, not the regex digit class, and `\?` is a literal `?`,
+      //   not a wildcard. Held aside as its literal here, the escape never
+      //   reaches the replacers below, which would otherwise let `\d`, `\b`,
+      //   `\1`, `\/` keep their regular-expression meaning, and would turn a
+      //   `\?` into `[^\/]`.
+      //
+      // Three escapes are still left for the chain: `\*` (a literal star,
+      //   told apart from a wildcard by `TRAILING_WILDCARD` and the wildcard
+      //   replacers), `\[` (a literal bracket, the one `[` the bracket
+      //   replacer still expects), and `\ ` (a quoted space, which one pass
+      //   below rewrites in bulk -- holding each one aside instead costs more
+      //   on a pattern built out of them).
+      //
+      // A quoted backslash is not among them. The chain doubles every
+      //   backslash, then takes the doubling back out again, and a quoted one
+      //   standing next to a character the chain also escapes left the two
+      //   counts sharing a run, so one of the escapes was lost. Held here as
+      //   the literal it means, it never joins that run.
+      const escaped = pattern[index + 1]
+
+      if (escaped === SLASH && index + 2 === length) {
+        // Git removes a final directory slash before matching. An escape
+        //   without a character after that removal makes the pattern invalid.
+        out += hold(NEVER_MATCH)
+      } else if (
+        escaped === '*'
+        || escaped === '['
+        || escaped === SPACE
+      ) {
+        out += pattern.slice(index, index + 2)
+      } else {
+        out += hold(
+          REGEX_LITERAL_SPECIAL.test(escaped)
+            ? ESCAPE + escaped
+            : isReserved(escaped)
+              ? `[${escaped}]`
+              : escaped
+        )
+      }
+
+      index += 2
+    } else if (isReserved(char)) {
+      out += hold(`[${char}]`)
+      index ++
+    } else if (char === '[') {
+      const scanned = scanBracket(pattern, index)
+
+      if (scanned === null) {
+        // git gives up on the whole pattern (`WM_ABORT_ALL`), so whatever
+        //   follows can not make it match either.
+        out += hold(NEVER_MATCH)
+        index = length
+      } else {
+        out += hold(scanned.source)
+        index = scanned.end + 1
+      }
+    } else {
+      out += char
+      index ++
+    }
+  }
+
+  return {
+    source: out,
+    sources
+  }
+}
+
+// A step of the chain below is normally a `[matcher, replacer]` pair handed
+//   to `String.replace`. `DIRECT` marks the ones that are plain string work
+//   instead, and take `(source, pattern)`.
+//
+// Anchoring the two ends is exactly that -- a test of one character and a
+//   concatenation -- and putting it through the regular expression engine
+//   cost a third of this chain for nothing: 167ns where 10ns does the same
+//   job. The two are still steps in the same list, in the same places,
+//   because their position in the order is part of what they mean.
+const DIRECT = null
+
+// A separator at the beginning or in the middle of a pattern, as opposed to
+//   one at the very end.
+const REGEX_INNER_SLASH = /\/(?!$)/
+const WILDCARD = '[^\\/]*'
+
+// > If the pattern ends with a slash,
+// > it is removed for the purpose of the following description,
+// > but it would only find a match with a directory.
+// > In other words, foo/ will match a directory foo and paths underneath it,
+// > but will not match a regular file or a symbolic link foo
+// >  (this is consistent with the way how pathspec works in general in Git).
+// '`foo/`' will not match regular file '`foo`' or symbolic link '`foo`'
+// -> ignore-rules will not deal with it, because it costs extra `fs.stat` call
+//      you could use option `mark: true` with `glob`
+
+// '`foo/`' should not continue with the '`..`'
+// The chain that turns one gitignore pattern into a regular expression
+//   source, in order. A step is either
+//
+//   [matcher, replacer]            handed to `String.replace`
+//   [matcher, replacer, required]  the same, but skipped outright unless
+//                                    `required` appears in the string, which
+//                                    the matcher cannot match without
+//   [DIRECT, transform]            plain string work, taking (source, pattern)
+//
+// The `required` character is only ever a shortcut: finding it does not mean
+//   the matcher will match, and not finding it means it cannot. It is there
+//   because scanning for one character costs a fraction of running a matcher
+//   that then finds nothing -- for the wildcard step, whose `[^\\]+`
+//   backtracks its way through the whole string before giving up, 11ns
+//   against 400ns.
+const REPLACERS = [
+
+  // Replace (\ ) with ' '
+  // Only a space: an escaped tab or other whitespace is already a literal by
+  //   the time it reaches here, and a bare tab must be left as one, not turned
+  //   into a space.
+  // (\ ) -> ' '
+  // (\\ ) -> '\\ '
+  // (\\\ ) -> '\\ '
+  [
+    // A run of backslashes is taken whole, from its first one, so no match
+    //   ever starts again inside it -- `(\\+?) ` did, which made a long run
+    //   quadratic.
+    /(\\+)( ?)/g,
+    (_, run, space) => space
+      ? run.slice(0, run.length - run.length % 2) + SPACE
+      : run,
+    ESCAPE + SPACE
+  ],
+
+  // git's wildmatch() reads a run of two or more asterisks as one globstar
+  //   whenever the run fills a path segment: it starts the pattern or follows
+  //   a `/`, and it ends the pattern or comes before a `/`. A run of two is
+  //   already `**`; a longer one is folded into `**` here, so the steps
+  //   below only ever have to know `**`.
+  // `***/foo` -> `**/foo`, `a/***/b` -> `a/**/b`, `a/***` -> `a/**`
+  // git also takes a run beside a literal prefix (`a***/b`) or beside an
+  //   escaped slash (`***\/b`) as a globstar, and this does not; the README
+  //   lists both, under "A run of asterisks".
+  [
+    /(^|\/)\*{3,}(?=\/|$)/g,
+    (_, start) => `${start}**`,
+    '*'
+  ],
+
+  // Escape metacharacters
+  // which is written down by users but means special for regular expressions.
+
+  // > There are 12 characters with special meanings:
+  // > - the backslash \,
+  // > - the caret ^,
+  // > - the dollar sign $,
+  // > - the period or dot .,
+  // > - the vertical bar or pipe symbol |,
+  // > - the question mark ?,
+  // > - the asterisk or star *,
+  // > - the plus sign +,
+  // > - the opening parenthesis (,
+  // > - the closing parenthesis ),
+  // > - and the opening square bracket [,
+  // > - the opening curly brace {,
+  // > These special characters are often called "metacharacters".
+  [
+    /[\\$.|*+(){^]/g,
+    match => `\\${match}`
+  ],
+
+  [
+    // > a question mark (?) matches a single character
+    /(?!\\)\?/g,
+    () => '[^/]',
+    '?'
+  ],
+
+  // leading slash
+  [
+
+    // > A leading slash matches the beginning of the pathname.
+    // > For example, "/*.c" matches "cat-file.c" but not "mozilla-sha1/sha1.c".
+    // A leading slash matches the beginning of the pathname
+    /^\//,
+    () => '^',
+    SLASH
+  ],
+
+  // replace special metacharacter slash after the leading slash
+  [
+    /\//g,
+    () => '\\/',
+    SLASH
+  ],
+
+  [
+    // > A leading "**" followed by a slash means match in all directories.
+    // > For example, "**/foo" matches file or directory "foo" anywhere,
+    // > the same as pattern "foo".
+    // > "**/foo/bar" matches file or directory "bar" anywhere that is directly
+    // >   under directory "foo".
+    // Notice that the '*'s have been replaced as '\\*'
+    /^\^*(?:\\\*\\\*\\\/)+/,
+
+    // '**/foo' <-> 'foo'
+    () => '(?:^|\\/)',
+    '*'
+  ],
+
+  // starting
+  [
+    // there will be no leading '/'
+    //   (which has been replaced by section "leading slash")
+    // If starts with '**', adding a '^' to the regular expression also works
+    DIRECT,
+    (source, pattern) => {
+      // Nothing to anchor to, or already anchored (`^` or `(?:^|\/)`)
+      if (!source || source[0] === '^' || source[0] === '(') {
+        return source
+      }
+
+      // If has a slash `/` at the beginning or middle
+      const anchor = !REGEX_INNER_SLASH.test(pattern)
+        // > Prior to 2.22.1
+        // > If the pattern does not contain a slash /,
+        // >   Git treats it as a shell glob pattern
+        // Actually, if there is only a trailing slash,
+        //   git also treats it as a shell glob pattern
+
+        // After 2.22.1 (compatible but clearer)
+        // > If there is a separator at the beginning or middle (or both)
+        // > of the pattern, then the pattern is relative to the directory
+        // > level of the particular .gitignore file itself.
+        // > Otherwise the pattern may also match at any level below
+        // > the .gitignore level.
+        ? '(?:^|\\/)'
+
+        // > Otherwise, Git treats the pattern as a shell glob suitable for
+        // >   consumption by fnmatch(3)
+        : '^'
+
+      return anchor + source
+    }
+  ],
+
+  // two globstars
+  [
+    // Use lookahead assertions so that we could match more than one `'/**'`
+    /\\\/\\\*\\\*(?=\\\/|$)/g,
+
+    // Zero, one or several directories
+    // should not use '*', or it will be replaced by the next replacer
+
+    // Check if it is not the last `'/**'`
+    (_, index, str) => index + 6 < str.length
+
+      // case: /**/ at the end of the pattern, i.e. a trailing `'/**/'`
+      // > A trailing `"/**/"` (a trailing `"/**"` restricted to directories)
+      // >   matches everything inside, but it should not match the current
+      // >   folder itself, so it requires at least one directory segment.
+      // 'a/**/' matches 'a/b/', 'a/x/y/' but not 'a/'
+      ? str.slice(index + 6) === '\\/'
+        ? '(?:\\/[^\\/]+)+'
+
+        // case: /**/
+        // > A slash followed by two consecutive asterisks then a slash matches
+        // >   zero or more directories.
+        // > For example, "a/**/b" matches "a/b", "a/x/b", "a/x/y/b" and so on.
+        // '/**/'
+        : '(?:\\/[^\\/]+)*'
+
+      // case: /**
+      // > A trailing `"/**"` matches everything inside.
+
+      // #21: everything inside but it should not include the current folder,
+      //   resolved by `_make`
+      : `\\/${TRAILING_DOUBLESTAR}`,
+    '*'
+  ],
+
+  // normal intermediate wildcards
+  [
+    // Never replace escaped '*'
+    // ignore rule '\*' will match the path '*'
+
+    // 'abc.*/' -> go
+    // 'abc.*'  -> skip this rule,
+    //    coz trailing single wildcard will be handed by [trailing wildcard]
+    /(^|[^\\])(?:\\\*)+(?!$)/g,
+
+    // '*.js' matches '.js'
+    // '*.js' doesn't match 'abc'
+    // 1. An asterisk "*" matches anything except a slash.
+    // 2. Other consecutive asterisks are considered regular asterisks
+    //    and collapse into one non-slash wildcard run.
+    (_, p1) => p1 + WILDCARD,
+    '*'
+  ],
+
+  // trailing wildcard, held apart from a literal star
+  [
+    // The step above leaves a trailing `*` alone, so a single `\*` is all that
+    //   can be left at the end here, and what stands in front of it says which
+    //   kind it is. A wildcard arrives as the escaper wrote it, `\*` with
+    //   nothing before it; a literal arrives as the user's own escape, which
+    //   the escaper doubled, and then the star's own -- `\\` and then `\*`.
+    //   There is no third case: every backslash still reaching the chain is
+    //   one `\*`, `\[` or `\ ` carries itself, and each is followed by its
+    //   own character, so a longer run can never form. This runs while the
+    //   two are still distinct, before the unescape steps below collapse the
+    //   literal onto the very `\*` a wildcard leaves behind.
+    /(^|[^\\])((?:\\\\)*)\\\*$/,
+
+    (match, p1, p2) =>
+      p2 === EMPTY
+        // A real wildcard: carry it to `_make` as the marker, so the unescape
+        //   steps and the trailing-wildcard rewrite can never mistake it for a
+        //   literal `\*` (nor the reverse).
+        ? p1 + TRAILING_WILDCARD
+        // A literal star: leave it exactly as it stands for the unescape steps.
+        : match,
+    '*'
+  ],
+
+  [
+    // unescape, revert step 3 except for back slash
+    // For example, if a user escape a '\\*',
+    // after step 3, the result will be '\\\\\\*'
+    /\\\\\\(?=[$.|*+(){^])/g,
+    () => ESCAPE,
+    ESCAPE + ESCAPE
+  ],
+
+  [
+    // '\\\\' -> '\\'
+    /\\\\/g,
+    () => ESCAPE,
+    ESCAPE + ESCAPE
+  ],
+
+  [
+    // Every real bracket expression -- POSIX classes included -- has already
+    //   been held aside by `extractBrackets`, so the only `[` left in the
+    //   pattern is an escaped, literal one.
+
+    // A backslash could only stand at the end of the range if it quoted the
+    //   `]`, and `\]` is held aside long before this.
+    /\\\[([^\]/]*?)($|\])/g,
+
+    // '\\[bar]' -> '\\\\[bar]'
+    (match, range, close) => `\\[${range}${close}`,
+    '['
+  ],
+
+  // ending
+  [
+    // 'js' will not match 'js.'
+    // 'ab' will not match 'abc'
+    DIRECT,
+
+    // WTF!
+    // https://git-scm.com/docs/gitignore
+    // changes in [2.22.1](https://git-scm.com/docs/gitignore/2.22.1)
+    // which re-fixes #24, #38
+
+    // > If there is a separator at the end of the pattern then the pattern
+    // > will only match directories, otherwise the pattern can match both
+    // > files and directories.
+
+    // 'js*' will not match 'a.js'
+    // 'js/' will not match 'a.js'
+    // 'js' will match 'a.js' and 'a.js/'
+    source => {
+      const last = source[source.length - 1]
+
+      // The pattern is empty, or ends in a pending marker `_make` owns --
+      //   the trailing wildcard, or a trailing "/**". A trailing `*` that is
+      //   not the marker is a literal star, which anchors like any other
+      //   final character.
+      if (!last || last === TRAILING_WILDCARD || last === TRAILING_DOUBLESTAR) {
+        return source
+      }
+
+      return last === SLASH
+        // foo/ will not match 'foo'
+        ? `${source}$`
+        // foo matches 'foo' and 'foo/'
+        : `${source}(?=$|\\/$)`
+    }
+  ]
+]
+
+const REGEX_REPLACE_TRAILING_WILDCARD = /(^|\\\/)?\uE000$/
+const MODE_IGNORE = 'regex'
+const MODE_CHECK_IGNORE = 'checkRegex'
+const UNDERSCORE = '_'
+
+const replaceTrailingWildcard = (_, p1) => {
+  const prefix = p1
+    // '\^':
+    // '/*' does not match EMPTY
+    // '/*' does not match everything
+
+    // '\\\/':
+    // 'abc/*' does not match 'abc/'
+    ? `${p1}[^/]+`
+
+    // 'a*' matches 'a'
+    // 'a*' matches 'aa'
+    : '[^/]*'
+
+  return `${prefix}(?=$|\\/$)`
+}
+
+const REGEX_REPLACE_TRAILING_DOUBLESTAR = /\uE001$/
+
+// 'abc/**' matches everything under 'abc', but not 'abc/' itself (#21):
+//   requiring one arbitrary character (line terminators included, #176)
+//   after 'abc/' is necessary and sufficient for `.test(path)`.
+const replaceTrailingDoublestar = () => '[\\s\\S]'
+
+// The fixed piece between the wildcard at `at` and the next wildcard of the
+//   run: the tokens that separate them, joined as they appear in the source.
+//   A run never holds two wildcards in a row, so there is always at least one
+//   token.
+const separatorAfter = (run, at) => {
+  let separator = EMPTY
+
+  for (let index = at + 1; index < run.length && !run[index].wildcard; index ++) {
+    separator += run[index].single
+  }
+
+  return separator
+}
+
+// Where a run of non-slash wildcards is split by fixed pieces --
+//   `[^/]*ab[^/]*cd...` -- the engine has many equivalent ways to lay the
+//   input across the wildcards, and on input that does not match it works
+//   through all of them, so the time grows with the number of wildcards
+//   rather than the length of the path. Every wildcard but the last in such a
+//   run can be pinned to stop where the piece after it begins, which leaves
+//   one way to lay out the input and no rewinding, without changing which
+//   paths match: the fixed pieces still bound the count, and the last
+//   wildcard still absorbs the rest.
+//
+// A wildcard is pinned to the whole piece, never to the piece's first
+//   character. The pin leaves no way back, so a wildcard that stopped at that
+//   first character would hand over wherever the character happens to turn
+//   up, including the places the rest of the piece cannot follow -- which is
+//   how `f*o/*/*` came to miss `foo/b/c`, the first `o` of `foo` not being
+//   the one the `o/` after it needs. Every token of a piece matches exactly
+//   one character, so the first place the whole piece fits is the leftmost
+//   place it can sit, and whatever is left over goes to the wildcards that
+//   follow.
+//
+// The source is read one token at a time -- a wildcard, a single-character
+//   piece (a literal, an escape, a class), or a parenthesised group or anchor
+//   that ends the run -- so only a genuine wildcard is touched.
+const pinWildcards = source => {
+  if (source.indexOf(WILDCARD) < 0) {
+    return source
+  }
+
+  const tokens = []
+  const {length} = source
+  let index = 0
+
+  while (index < length) {
+    const char = source[index]
+
+    if (source.startsWith(WILDCARD, index)) {
+      tokens.push({wildcard: true})
+      index += WILDCARD.length
+    } else if (char === '[') {
+      let end = index + 1
+
+      if (source[end] === '^') {
+        end ++
+      }
+
+      if (source[end] === ']') {
+        end ++
+      }
+
+      while (end < length && source[end] !== ']') {
+        end += source[end] === ESCAPE
+          ? 2
+          : 1
+      }
+
+      end ++
+      tokens.push({single: source.slice(index, end)})
+      index = end
+    } else if (char === ESCAPE) {
+      tokens.push({single: source.slice(index, index + 2)})
+      index += 2
+    } else if (char === '(') {
+      let depth = 0
+      let end = index
+
+      do {
+        if (source[end] === ESCAPE) {
+          end ++
+        } else if (source[end] === '(') {
+          depth ++
+        } else if (source[end] === ')') {
+          depth --
+        }
+
+        end ++
+      } while (end < length && depth > 0)
+
+      if ('*+?'.indexOf(source[end]) >= 0) {
+        end ++
+      }
+
+      tokens.push({boundary: source.slice(index, end)})
+      index = end
+    } else if (char === '^' || char === '$') {
+      tokens.push({boundary: char})
+      index ++
+    } else {
+      tokens.push({single: char})
+      index ++
+    }
+  }
+
+  let out = EMPTY
+  let run = []
+
+  const flush = () => {
+    let lastWildcard
+
+    run.forEach((token, at) => {
+      if (token.wildcard) {
+        lastWildcard = at
+      }
+    })
+
+    run.forEach((token, at) => {
+      if (!token.wildcard) {
+        out += token.single
+        return
+      }
+
+      // Every wildcard but the last is pinned to the whole piece that
+      //   follows it, for the reason set out above this function. The last
+      //   one stays as it is and takes up the rest.
+      out += at === lastWildcard
+        ? WILDCARD
+        : `(?:(?!${separatorAfter(run, at)})[^\\/])*`
+    })
+
+    run = []
+  }
+
+  tokens.forEach(token => {
+    if (token.boundary === undefined) {
+      run.push(token)
+      return
+    }
+
+    flush()
+    out += token.boundary
+  })
+
+  flush()
+
+  return out
+}
+
+// @param {pattern}
+const makeRegexPrefix = pattern => {
+  // `/**` matches every path, as `**` does. The translation below only finds
+  //   a globstar beside a slash it keeps, and the leading one is turned into
+  //   an anchor, so `/**` would come out as `/*` and match one level only.
+  //   Here rather than in `createRule`, so that `checkSourceOf`, which
+  //   compiles `/**/` again without its trailing slash, gets it too.
+  if (REGEX_ANCHORED_GLOBSTAR.test(pattern)) {
+    pattern = '**'
+  }
+
+  const {source, sources} = extractBrackets(pattern)
+
+  const replaced = REPLACERS.reduce(
+    // A pass whose matcher finds nothing hands back the very string it was
+    //   given, so asking first costs a search and saves a rewrite. Ten of the
+    //   fifteen passes never fire for a typical .gitignore line, and between
+    //   them they were 45% of this chain.
+    (prev, [matcher, replacer, required]) => {
+      if (matcher === DIRECT) {
+        return replacer(prev, pattern)
+      }
+
+      if (required !== UNDEFINED && prev.indexOf(required) < 0) {
+        return prev
+      }
+
+      // A pass whose matcher finds nothing hands back the very string it was
+      //   given, so asking first costs a search and saves a rewrite.
+      return matcher.test(prev)
+        ? prev.replace(matcher, replacer.bind(pattern))
+        : prev
+    },
+    source
+  )
+
+  // Most patterns hold no bracket expression at all, and then there is
+  //   nothing to put back.
+  return sources.length
+    ? replaced.replace(
+      REGEX_RESTORE_PLACEHOLDER,
+      (match, index) => sources[index]
+    )
+    : replaced
+}
+
+// `checkRegex` tests a path with a trailing slash, 'abc/', the way
+//   `git check-ignore` matches that literal string once the directory itself
+//   is known not to be excluded (see `checkIgnore`): a trailing '/' of the
+//   pattern is dropped, a basename pattern sees an empty basename, and only a
+//   pattern whose last segment is a pending wildcard can match what is left
+//   after the final slash -- 'abc/*' and 'abc/**' match 'abc/', and 'abc/**'
+//   also matches 'abc/d/' (#77, #169).
+const checkSourceOf = (body, prefix) => {
+  if (body[body.length - 1] === SLASH) {
+    prefix = makeRegexPrefix(body.slice(0, - 1))
+  }
+
+  const head = prefix.slice(0, - 1)
+  const last = prefix[prefix.length - 1]
+
+  return last === TRAILING_WILDCARD
+    ? `${head}$`
+    : last === TRAILING_DOUBLESTAR
+      ? head
+      : NEVER_MATCH
+}
+
+// A trailing slash does not stop a pattern being basename-only: it restricts
+//   the match to a directory, it does not let the pattern reach across one.
+//   Everything else a pattern can hold -- a wildcard, a character class, an
+//   escape -- stays inside a single path segment too, so a pattern with no
+//   separator in it can only ever describe the last one.
+const matchesBasename = body => {
+  const index = body.indexOf(SLASH)
+
+  return index < 0 || index === body.length - 1
+}
+
+// The last segment of a path, keeping a trailing slash, because a pattern that
+//   ends in one matches only a directory.
+// 'a/b/c.js' -> 'c.js';  'a/b/' -> 'b/';  'c.js' -> 'c.js' (no copy made)
+const basenameOf = path => {
+  const end = path.length - 1
+
+  const index = path.lastIndexOf(
+    SLASH,
+    path[end] === SLASH
+      ? end - 1
+      : end
+  )
+
+  return index < 0
+    ? path
+    : path.slice(index + 1)
+}
+
+// The parent directory of a path, with its trailing separator, or EMPTY when
+//   the path has none.
+// 'a/b/c' -> 'a/b/';  'a/b/' -> 'a/';  'a' -> EMPTY;  'a/' -> EMPTY
+//
+// A path holding an empty segment has to be taken apart, because its
+//   ancestors are not prefixes of it: the parent of 'a//b' is 'a/', not
+//   'a//', and the parent of '/a/' is nothing at all. Both shapes reach here
+//   -- 'a//b' is accepted outright, and `checkIgnore` does not put the path
+//   it is given through the relative-path check.
+//
+// Every other path is a prefix of itself, and cutting one costs a fraction of
+//   splitting it into an array and joining that back at every level: 73ns
+//   against 207ns.
+const parentOf = path => {
+  if (
+    path.charCodeAt(0) === SLASH_CODE
+    || path.indexOf(DOUBLE_SLASH) >= 0
+  ) {
+    const slices = path.split(SLASH).filter(Boolean)
+
+    slices.pop()
+
+    return slices.length
+      ? slices.join(SLASH) + SLASH
+      : EMPTY
+  }
+
+  const end = path.length - 1
+
+  // Look back from before a trailing separator, since that one belongs to the
+  //   path itself.
+  //
+  // A negative place to start would be a trap here: `lastIndexOf` clamps one
+  //   to 0 and searches there rather than reporting no match, so '/' would
+  //   come back as its own parent and the walk would never end. It cannot
+  //   happen -- that is the only path short enough to produce one, and the
+  //   test above has already sent it the other way.
+  const cut = path.lastIndexOf(
+    SLASH,
+    path.charCodeAt(end) === SLASH_CODE
+      ? end - 1
+      : end
+  )
+
+  return cut < 0
+    ? EMPTY
+    : path.slice(0, cut + 1)
+}
+
+const isString = subject => typeof subject === 'string'
+
+// Blank lines, comments and trailing lone backslashes are told by
+//   `createRule`, once the pattern is normalized.
+const checkPattern = pattern => pattern
+  && isString(pattern)
+
+// Git drops one CR before each LF, and one at the end of a final line that
+//   has no LF after it.
+const splitPattern = pattern => (
+  pattern[pattern.length - 1] === '\r'
+    ? pattern.slice(0, - 1)
+    : pattern
+)
+.split(REGEX_SPLITALL_CRLF)
+.filter(Boolean)
+
+class IgnoreRule {
+  constructor (
+    pattern,
+    mark,
+    body,
+    ignoreCase,
+    negative,
+    prefix
+  ) {
+    this.pattern = pattern
+    this.mark = mark
+    this.negative = negative
+
+    define(this, 'body', body)
+    define(this, 'ignoreCase', ignoreCase)
+    define(this, 'regexPrefix', prefix)
+  }
+
+  // Worked out on first use and kept behind an own property, the way `regex`
+  //   caches itself in `_regex`. Deciding it in the constructor instead would
+  //   add a fourth `defineProperty` to every rule ever built, which cost 4% of
+  //   every compile -- including the compiles of rules that are never matched
+  //   against anything.
+  get _basenameOnly () {
+    return define(this, '_basenameOnly', matchesBasename(this.body))
+  }
+
+  get regex () {
+    const key = UNDERSCORE + MODE_IGNORE
+
+    if (this[key]) {
+      return this[key]
+    }
+
+    return this._make(MODE_IGNORE, key)
+  }
+
+  get checkRegex () {
+    const key = UNDERSCORE + MODE_CHECK_IGNORE
+
+    if (this[key]) {
+      return this[key]
+    }
+
+    return this._make(MODE_CHECK_IGNORE, key)
+  }
+
+  _make (mode, key) {
+    const str = pinWildcards(
+      mode === MODE_IGNORE
+        ? this.regexPrefix
+        .replace(REGEX_REPLACE_TRAILING_WILDCARD, replaceTrailingWildcard)
+        .replace(REGEX_REPLACE_TRAILING_DOUBLESTAR, replaceTrailingDoublestar)
+        : checkSourceOf(this.body, this.regexPrefix)
+    )
+
+    const regex = this.ignoreCase
+      ? new RegExp(str, 'i')
+      : new RegExp(str)
+
+    return define(this, key, regex)
+  }
+}
+
+const hasTrailingBackslash = str => {
+  let count = 0
+
+  while (str[str.length - count - 1] === ESCAPE) {
+    count ++
+  }
+
+  return count % 2 === 1
+}
+
+// Read a line the way git does: when `stripLineEnd` is set (an unsplit array
+//   or object pattern), drop any trailing blank lines along with the LF
+//   before each and at most one CR at the end of the line; then trim trailing
+//   spaces in the same backward pass. Git trims spaces only, and a space
+//   escaped by an odd run of backslashes stays, unescaped, as the last one.
+// Scanned from the end: a regular expression can only try each start in
+//   turn, which is quadratic over a long run of spaces or backslashes.
+// 'a  ' -> 'a';  'a\ ' -> 'a ';  'a\\ ' -> 'a\\';  'a\t' -> 'a\t'
+// 'a\r\n' -> 'a';  'a\r\r' -> 'a\r';  'a\n\r' -> 'a'
+const trimEnd = (body, stripLineEnd) => {
+  let lineEnd = body.length
+  let end
+
+  for (;;) {
+    if (stripLineEnd && body[lineEnd - 1] === '\r') {
+      lineEnd --
+    }
+
+    end = lineEnd
+
+    while (body[end - 1] === SPACE) {
+      end --
+    }
+
+    if (!stripLineEnd || body[end - 1] !== '\n') {
+      break
+    }
+
+    lineEnd = end - 1
+  }
+
+  if (end === lineEnd) {
+    return body.slice(0, lineEnd)
+  }
+
+  let backslashes = 0
+
+  while (body[end - backslashes - 1] === ESCAPE) {
+    backslashes ++
+  }
+
+  return backslashes % 2
+    ? body.slice(0, end - 1) + SPACE
+    : body.slice(0, end)
+}
+
+const createRule = (
+  pattern,
+  mark,
+  ignoreCase,
+  stripLineEnd,
+  stripBOM
+) => {
+  // Git drops a BOM before it reads the first line, so before anything else.
+  let body = stripBOM && pattern[0] === BOM
+    ? pattern.slice(1)
+    : pattern
+
+  // > A line starting with # serves as a comment.
+  if (body[0] === '#') {
+    return
+  }
+
+  let negative = false
+
+  // > An optional prefix "!" which negates the pattern;
+  if (body[0] === '!') {
+    negative = true
+    body = body.slice(1)
+  }
+
+  // Normalize the body before checking which slashes anchor the pattern.
+  //   Otherwise `bar/ ` is mistaken for a pattern containing an inner slash.
+  //   A line from `splitPattern` has already lost its line ending, so only a
+  //   trailing space remains to trim there.
+  const last = body[body.length - 1]
+
+  if (
+    last === SPACE
+    || stripLineEnd && (last === '\r' || last === '\n')
+  ) {
+    body = trimEnd(body, stripLineEnd)
+  }
+
+  // > A blank line matches no files, so it can serve as a separator for
+  // >   readability.
+  // Nor does a lone "!", a pattern ending on an unpaired backslash, or
+  //   anything else left empty here: an empty pattern would compile to a
+  //   regex matching every path.
+  if (!body || hasTrailingBackslash(body)) {
+    return
+  }
+
+  body = body
+  // > Put a backslash ("\") in front of the first "!" for patterns that
+  // >   begin with a literal "!", for example, `"\!important!.txt"`.
+  .replace(REGEX_REPLACE_LEADING_EXCAPED_EXCLAMATION, '!')
+  // > Put a backslash ("\") in front of the first hash for patterns that
+  // >   begin with a hash.
+  .replace(REGEX_REPLACE_LEADING_EXCAPED_HASH, '#')
+
+  const regexPrefix = makeRegexPrefix(body)
+
+  return new IgnoreRule(
+    pattern,
+    mark,
+    body,
+    ignoreCase,
+    negative,
+    regexPrefix
+  )
+}
+
+class RuleManager {
+  constructor (ignoreCase) {
+    this._ignoreCase = ignoreCase
+    this._rules = []
+
+    // How many of the rules git would tag `EXC_FLAG_NODIR`.
+    //
+    // The scan uses it to decide, once for the whole set, whether handing
+    //   those rules the basename is worth what it costs the others. The
+    //   shortcut saves a full-path scan on every rule it applies to and costs
+    //   a check on every rule it does not, so a set where almost nothing is
+    //   basename-only comes out behind -- a 955 pattern set with 44 of them
+    //   measured 19% slower with the shortcut always on.
+    //
+    // Deciding this by measurement rather than by meaning is safe: a
+    //   basename-only pattern gives the very same answer against the whole
+    //   path, it just takes longer to say so. The choice can only change how
+    //   fast the scan runs, never what it returns.
+    this._basenameCount = 0
+  }
+
+  _add (pattern, index) {
+    // #32
+    if (pattern && pattern[KEY_IGNORE]) {
+      this._rules = this._rules.concat(pattern._rules._rules)
+      this._basenameCount += pattern._rules._basenameCount
+      this._added = true
+      return
+    }
+
+    const isStr = isString(pattern)
+    const raw = isStr
+      ? pattern
+      : pattern.pattern
+
+    const rule = checkPattern(raw)
+      && createRule(
+        raw,
+        isStr ? UNDEFINED : pattern.mark,
+        this._ignoreCase,
+        !this._split,
+        this._stripBOM && !index
+      )
+
+    if (rule) {
+      this._added = true
+      this._rules.push(rule)
+
+      // Deliberately not `rule._basenameOnly`: reading that would materialise
+      //   the rule's own copy, and the whole point of leaving it lazy is that
+      //   a rule which is compiled and never matched never pays for it.
+      if (matchesBasename(rule.body)) {
+        this._basenameCount ++
+      }
+    }
+  }
+
+  // @param {Array<string> | string | Ignore} pattern
+  add (pattern) {
+    this._added = false
+    this._split = isString(pattern)
+    this._stripBOM = !this._split || pattern[0] === BOM
+
+    makeArray(
+      this._split
+        ? splitPattern(pattern)
+        : pattern
+    ).forEach(this._add, this)
+
+    if (this._added) {
+      this._literalRules = UNDEFINED
+    }
+
+    return this._added
+  }
+
+  // Match the literal 'abc/' for `checkIgnore`, last rule wins. Only a rule
+  //   ending in a wildcard can match it (see `checkSourceOf`), so the rest
+  //   are left out once, rather than tested or compiled for every path.
+  testLiteral (path) {
+    const rules = this._literalRules || (
+      this._literalRules = this._rules.filter(
+        ({body}) => body[body.length - (
+          body[body.length - 1] === SLASH ? 2 : 1
+        )] === '*'
+      )
+    )
+
+    let ignored = false
+    let unignored = false
+    let matchedRule
+
+    for (let index = rules.length - 1; index >= 0; index --) {
+      const rule = rules[index]
+
+      if (rule.checkRegex.test(path)) {
+        ignored = !rule.negative
+        unignored = rule.negative
+        matchedRule = rule.negative
+          ? UNDEFINED
+          : rule
+        break
+      }
+    }
+
+    const ret = {
+      ignored,
+      unignored
+    }
+
+    if (matchedRule) {
+      ret.rule = matchedRule
+    }
+
+    return ret
+  }
+
+  // Test one single path without recursively checking parent directories
+  //
+  // - mode `string` either `MODE_IGNORE` or `MODE_CHECK_IGNORE`
+
+  // @returns {TestResult}
+  test (path, mode) {
+    // Most of a .gitignore is patterns with no slash in them, and running
+    //   those against the whole path makes the regular expression engine walk
+    //   every directory name on the way to the only segment that could match.
+    //   Handing them the basename instead is what git does, and it is where
+    //   the time in a directory walk goes: the rule scan was two thirds of it.
+    const rules = this._rules
+    const {length} = rules
+
+    const shortcut = this._basenameCount * 2 >= length
+
+    const basename = shortcut
+      ? basenameOf(path)
+      : path
+
+    // The last rule to match decides, as in git, and it is the rule
+    //   `git check-ignore -v` reports, so the scan runs from the end and stops
+    //   at the first match.
+    // A plain loop rather than `forEach`, so that `path`, `basename` and
+    //   `shortcut` are locals. As a callback they became closure variables,
+    //   and reaching for one of those once per rule cost 10% of a scan over a
+    //   large rule set -- more than the shortcut they were there to serve.
+    for (let index = length - 1; index >= 0; index --) {
+      const rule = rules[index]
+
+      if (rule[mode].test(
+        shortcut && rule._basenameOnly
+          ? basename
+          : path
+      )) {
+        const {negative} = rule
+
+        const ret = {
+          ignored: !negative,
+          unignored: negative
+        }
+
+        if (!negative) {
+          ret.rule = rule
+        }
+
+        return ret
+      }
+    }
+
+    return {
+      ignored: false,
+      unignored: false
+    }
+  }
+}
+
+const throwError = (message, Ctor) => {
+  throw new Ctor(message)
+}
+
+const checkPath = (path, originalPath, doThrow) => {
+  if (!isString(path)) {
+    return doThrow(
+      `path must be a string, but got \`${originalPath}\``,
+      TypeError
+    )
+  }
+
+  // We don't know if we should ignore EMPTY, so throw
+  if (!path) {
+    return doThrow(`path must not be empty`, TypeError)
+  }
+
+  // Check if it is a relative path
+  if (checkPath.isNotRelative(path)) {
+    const r = '`path.relative()`d'
+    return doThrow(
+      `path should be a ${r} string, but got "${originalPath}"`,
+      RangeError
+    )
+  }
+
+  return true
+}
+
+// > pathname should be a `path.relative()`d one
+//
+// The same thing `REGEX_TEST_INVALID_PATH` says, spelled out: a path is not
+//   relative if it begins with a separator, or with `./` or `../`, or is
+//   nothing but `.` or `..`. Every match is decided by the first three
+//   characters, and this runs on every path handed to the library -- where it
+//   was 55% of a cached lookup, more than the cache lookup itself.
+const isNotRelative = path => {
+  const first = path.charCodeAt(0)
+
+  if (first === SLASH_CODE) {
+    return true
+  }
+
+  if (first !== DOT_CODE) {
+    return false
+  }
+
+  // '.'
+  if (path.length === 1) {
+    return true
+  }
+
+  const second = path.charCodeAt(1)
+
+  // './'
+  if (second === SLASH_CODE) {
+    return true
+  }
+
+  if (second !== DOT_CODE) {
+    return false
+  }
+
+  // '..' or '../'
+  return path.length === 2 || path.charCodeAt(2) === SLASH_CODE
+}
+
+checkPath.isNotRelative = isNotRelative
+
+// On windows, the following function will be replaced
+/* istanbul ignore next */
+checkPath.convert = p => p
+
+
+const convertPath = target =>
+  isString(target) && checkPath.convert(target)
+
+
+class Ignore {
+  constructor ({
+    ignorecase = true,
+    ignoreCase = ignorecase,
+    allowRelativePaths = false
+  } = {}) {
+    define(this, KEY_IGNORE, true)
+
+    this._rules = new RuleManager(ignoreCase)
+    this._strictPathCheck = !allowRelativePaths
+    this._initCache()
+  }
+
+  _initCache () {
+    // A cache for the result of `.ignores()`
+    this._ignoreCache = Object.create(null)
+
+    // A cache for the result of `.test()`
+    this._testCache = Object.create(null)
+  }
+
+  add (pattern) {
+    if (this._rules.add(pattern)) {
+      // Some rules have just added to the ignore,
+      //   making the behavior changed,
+      //   so we need to re-initialize the result cache
+      this._initCache()
+    }
+
+    return this
+  }
+
+  // legacy
+  addPattern (pattern) {
+    return this.add(pattern)
+  }
+
+  // @returns {TestResult}
+  _test (originalPath, cache, path) {
+    checkPath(
+      path,
+      originalPath,
+      this._strictPathCheck
+        ? throwError
+        : RETURN_FALSE
+    )
+
+    return path
+      ? this._t(path, cache)
+      : {
+        ignored: false,
+        unignored: false
+      }
+  }
+
+  checkIgnore (target) {
+    // A Windows path is converted first, so that a directory given with a
+    //   trailing separator, `\` or `/`, is told the same way
+    const path = convertPath(target)
+
+    // If the path does not end with a slash, `.ignores()` is much equivalent
+    //   to `git check-ignore`
+    if (!path || path.charCodeAt(path.length - 1) !== SLASH_CODE) {
+      return this._test(target, this._testCache, path)
+    }
+
+    // Like `git check-ignore`: a directory excluded by itself or by an
+    //   ancestor settles it, and only then is the literal 'abc/' matched
+    //   against the rules (see `checkSourceOf`).
+    const dir = this._t(path, this._testCache)
+
+    if (dir.ignored) {
+      return dir
+    }
+
+    const literal = this._rules.testLiteral(path)
+
+    return literal.ignored || literal.unignored
+      ? literal
+      : dir
+  }
+
+  _t (
+    // The path to be tested
+    path,
+
+    // The cache for the result of a certain checking
+    cache
+  ) {
+    if (path in cache) {
+      return cache[path]
+    }
+
+    const parentPath = parentOf(path)
+
+    // If the path contains a parent directory, check the parent first
+    const parent = parentPath
+      ? this._t(parentPath, cache)
+      : UNDEFINED
+
+    return cache[path] = parent && parent.ignored
+      // > It is not possible to re-include a file if a parent directory of
+      // >   that file is excluded.
+      ? parent
+      : this._rules.test(path, MODE_IGNORE)
+  }
+
+  ignores (path) {
+    return this._test(path, this._ignoreCache, convertPath(path)).ignored
+  }
+
+  createFilter () {
+    return path => !this.ignores(path)
+  }
+
+  filter (paths) {
+    return makeArray(paths).filter(this.createFilter())
+  }
+
+  // @returns {TestResult}
+  test (path) {
+    return this._test(path, this._testCache, convertPath(path))
+  }
+}
+
+const factory = options => new Ignore(options)
+
+const isPathValid = path =>
+  checkPath(convertPath(path), path, RETURN_FALSE)
+
+/* istanbul ignore next */
+const setupWindows = () => {
+  /* eslint no-control-regex: "off" */
+  const makePosix = str => /^\\\\\?\\/.test(str)
+  || /["<>|\u0000-\u001F]+/u.test(str)
+    ? str
+    : str.replace(/\\/g, '/')
+
+  checkPath.convert = makePosix
+
+  // 'C:\\foo'     <- 'C:\\foo' has been converted to 'C:/'
+  // 'd:\\foo'
+  const REGEX_TEST_WINDOWS_PATH_ABSOLUTE = /^[a-z]:\//i
+  checkPath.isNotRelative = path =>
+    REGEX_TEST_WINDOWS_PATH_ABSOLUTE.test(path)
+    || isNotRelative(path)
+}
+
+
+// Windows
+// --------------------------------------------------------------
+/* istanbul ignore next */
+if (
+  // Detect `process` so that it can run in browsers.
+  typeof process !== 'undefined'
+  && process.platform === 'win32'
+) {
+  setupWindows()
+}
+
+// COMMONJS_EXPORTS ////////////////////////////////////////////////////////////
+
+module.exports = factory
+
+// Although it is an anti-pattern,
+//   it is still widely misused by a lot of libraries in github
+// Ref: https://github.com/search?q=ignore.default%28%29&type=code
+factory.default = factory
+
+module.exports.isPathValid = isPathValid
+
+// For testing purposes
+define(module.exports, Symbol.for('setupWindows'), setupWindows)
+
+
+/***/ }),
+
+/***/ 3648:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
 const lockfile = __nccwpck_require__(743);
-const { toPromise, toSync, toSyncOptions } = __nccwpck_require__(271);
+const { toPromise, toSync, toSyncOptions } = __nccwpck_require__(3271);
 
 async function lock(file, options) {
     const release = await toPromise(lockfile.lock)(file, options);
@@ -1020,12 +2659,12 @@ module.exports.checkSync = checkSync;
 
 /***/ }),
 
-/***/ 271:
+/***/ 3271:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const fs = __nccwpck_require__(744);
+const fs = __nccwpck_require__(5744);
 
 function createSyncFs(fs) {
     const methods = ['mkdir', 'realpath', 'stat', 'rmdir', 'utimes'];
@@ -1117,11 +2756,11 @@ module.exports = {
 
 
 
-const path = __nccwpck_require__(928);
-const fs = __nccwpck_require__(744);
-const retry = __nccwpck_require__(546);
-const onExit = __nccwpck_require__(627);
-const mtimePrecision = __nccwpck_require__(747);
+const path = __nccwpck_require__(6928);
+const fs = __nccwpck_require__(5744);
+const retry = __nccwpck_require__(5546);
+const onExit = __nccwpck_require__(6627);
+const mtimePrecision = __nccwpck_require__(4747);
 
 const locks = {};
 
@@ -1461,7 +3100,7 @@ module.exports.getLocks = getLocks;
 
 /***/ }),
 
-/***/ 747:
+/***/ 4747:
 /***/ ((module) => {
 
 
@@ -1523,17 +3162,17 @@ module.exports.getMtime = getMtime;
 
 /***/ }),
 
-/***/ 546:
+/***/ 5546:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
-module.exports = __nccwpck_require__(84);
+module.exports = __nccwpck_require__(7084);
 
 /***/ }),
 
-/***/ 84:
+/***/ 7084:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
-var RetryOperation = __nccwpck_require__(538);
+var RetryOperation = __nccwpck_require__(9538);
 
 exports.operation = function(options) {
   var timeouts = exports.timeouts(options);
@@ -1637,7 +3276,7 @@ exports.wrap = function(obj, options, methods) {
 
 /***/ }),
 
-/***/ 538:
+/***/ 9538:
 /***/ ((module) => {
 
 function RetryOperation(timeouts, options) {
@@ -1802,7 +3441,7 @@ RetryOperation.prototype.mainError = function() {
 
 /***/ }),
 
-/***/ 627:
+/***/ 6627:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 // Note: since nyc uses this module to output coverage, any lines
@@ -1830,11 +3469,11 @@ if (!processOk(process)) {
     return function () {}
   }
 } else {
-  var assert = __nccwpck_require__(613)
-  var signals = __nccwpck_require__(430)
+  var assert = __nccwpck_require__(2613)
+  var signals = __nccwpck_require__(1430)
   var isWin = /^win/i.test(process.platform)
 
-  var EE = __nccwpck_require__(434)
+  var EE = __nccwpck_require__(4434)
   /* istanbul ignore if */
   if (typeof EE !== 'function') {
     EE = EE.EventEmitter
@@ -2011,7 +3650,7 @@ if (!processOk(process)) {
 
 /***/ }),
 
-/***/ 430:
+/***/ 1430:
 /***/ ((module) => {
 
 // This is not the set of all possible signals.
@@ -2071,98 +3710,2132 @@ if (process.platform === 'linux') {
 
 /***/ }),
 
-/***/ 613:
+/***/ 5011:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Q6: () => (/* binding */ userArg),
+/* harmony export */   _c: () => (/* binding */ currentIdentity),
+/* harmony export */   s$: () => (/* binding */ containerRunArgs)
+/* harmony export */ });
+/* unused harmony export mountArg */
+/* harmony import */ var _labels_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9667);
+
+/** The runner's uid:gid: containers run as it, so that what they write belongs to the runner. */
+function currentIdentity() {
+    return { uid: process.getuid?.() ?? 0, gid: process.getgid?.() ?? 0 };
+}
+function userArg(id = currentIdentity()) {
+    return `${id.uid}:${id.gid}`;
+}
+/** A mount in `--mount` syntax (CSV: a field with a comma or quote is quoted). */
+function mountArg(engine, mount, bindSource = (f) => f) {
+    const fields = [`type=${mount.type}`];
+    if (mount.type === 'bind')
+        fields.push(`source=${bindSource(mount.source)}`);
+    else if (mount.type === 'volume')
+        fields.push(`source=${mount.source}`);
+    fields.push(`target=${mount.target}`);
+    // `ro`, not `readonly`: Podman (4.3) refuses `readonly` on volume mounts; both engines take `ro`.
+    if (mount.type !== 'tmpfs' && mount.readonly)
+        fields.push('ro');
+    if (mount.type === 'tmpfs') {
+        fields.push('tmpfs-mode=0755');
+        // Podman copies what the folder holds into the tmpfs unless told not to: the very files it must hide.
+        if (engine === 'podman')
+            fields.push('notmpcopyup');
+    }
+    return fields.map((f) => (/[",]/.test(f) ? `"${f.replace(/"/g, '""')}"` : f)).join(',');
+}
+/**
+ * `bindSource` maps each bind source to the engine's side (the action may run in a container of the
+ * engine): this is the one place bind sources are written, whatever builds the mounts.
+ */
+function containerRunArgs(engine, spec, bindSource = (f) => f) {
+    const args = ['run'];
+    if (spec.remove)
+        args.push('--rm');
+    if (spec.name)
+        args.push('--name', spec.name);
+    if (spec.init && engine === 'docker')
+        args.push('--init');
+    const joined = spec.joinNetworkOf ? `container:${spec.joinNetworkOf}` : undefined;
+    const userns = joined && engine === 'podman' ? [`--userns=${joined}`] : (spec.userns ?? []);
+    args.push(...userns, '--user', spec.user, '--cap-drop', 'ALL');
+    for (const cap of spec.capAdd ?? [])
+        args.push('--cap-add', cap);
+    args.push('--security-opt', 'no-new-privileges');
+    const limits = spec.limits ?? {};
+    args.push('--pids-limit', String(limits.pidsLimit ?? 1024), '--network', joined ?? limits.network ?? 'none');
+    if (limits.memory)
+        args.push('--memory', limits.memory, '--memory-swap', limits.memory);
+    if (limits.cpus)
+        args.push('--cpus', limits.cpus);
+    if (limits.readOnlyRootfs)
+        args.push('--read-only', '--tmpfs', '/tmp:rw,exec,nosuid,size=512m');
+    for (const [key, value] of Object.entries({ [_labels_js__WEBPACK_IMPORTED_MODULE_0__/* .MANAGED_LABEL */ .bS]: 'true', ...spec.labels }))
+        args.push('--label', `${key}=${value}`);
+    for (const mount of spec.mounts)
+        args.push('--mount', mountArg(engine, mount, bindSource));
+    if (spec.workdir)
+        args.push('--workdir', spec.workdir);
+    for (const [key, value] of Object.entries(spec.env ?? {}))
+        args.push('-e', `${key}=${value}`);
+    if (spec.envFile)
+        args.push('--env-file', spec.envFile);
+    for (const key of spec.inheritEnv ?? [])
+        args.push('-e', key);
+    return [...args, '--entrypoint', spec.entrypoint, '--', spec.image, ...spec.args];
+}
+
+
+/***/ }),
+
+/***/ 9667:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Pf: () => (/* binding */ label),
+/* harmony export */   bS: () => (/* binding */ MANAGED_LABEL),
+/* harmony export */   bW: () => (/* binding */ VOLUME_LABEL_KEYS),
+/* harmony export */   kV: () => (/* binding */ volumeLabels),
+/* harmony export */   nX: () => (/* binding */ commandLabels),
+/* harmony export */   vJ: () => (/* binding */ HELPER_LABELS),
+/* harmony export */   xN: () => (/* binding */ sandboxHelperLabels)
+/* harmony export */ });
+/* unused harmony export LABEL_PREFIX */
+// The label schema: how everything this project creates in a container engine is named and found again.
+const LABEL_PREFIX = 'worktree-sandbox';
+const MANAGED_LABEL = `${LABEL_PREFIX}.managed`;
+const label = (key) => `${LABEL_PREFIX}.${key}`;
+/** The labels every sandbox volume carries (the reaper reads them back with `volume ls`). */
+const VOLUME_LABEL_KEYS = ['project', 'sandbox', 'kind', 'branch', 'parent', 'created'].map(label);
+function volumeLabels(facts, now = new Date()) {
+    return {
+        [MANAGED_LABEL]: 'true',
+        [label('project')]: facts.project,
+        [label('sandbox')]: facts.name,
+        [label('kind')]: facts.kind,
+        [label('branch')]: facts.branch,
+        [label('parent')]: facts.parentPath,
+        [label('created')]: now.toISOString().replace(/\.\d{3}Z$/, 'Z'),
+    };
+}
+/** Labels of a command container: how a later run finds the container of a run that was killed. */
+function commandLabels(sandbox) {
+    return {
+        [label('role')]: 'command',
+        [label('project')]: sandbox.project,
+        [label('sandbox')]: sandbox.name,
+    };
+}
+const HELPER_LABELS = { [label('role')]: 'helper' };
+/**
+ * Labels of a helper container working on one sandbox: a step that was killed while one ran finds it
+ * again (the post step removes it), and a test can tell that none was left.
+ */
+function sandboxHelperLabels(sandbox) {
+    return { ...HELPER_LABELS, [label('project')]: sandbox.project, [label('sandbox')]: sandbox.name };
+}
+
+
+/***/ }),
+
+/***/ 2897:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  Nm: () => (/* binding */ ProcError),
+  Bh: () => (/* binding */ pickEnv),
+  R3: () => (/* binding */ runProcess),
+  SL: () => (/* binding */ runStreaming),
+  PH: () => (/* binding */ startPiped)
+});
+
+;// CONCATENATED MODULE: external "string_decoder"
+const external_string_decoder_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("string_decoder");
+// EXTERNAL MODULE: external "os"
+var external_os_ = __nccwpck_require__(857);
+// EXTERNAL MODULE: external "events"
+var external_events_ = __nccwpck_require__(4434);
+;// CONCATENATED MODULE: external "child_process"
+const external_child_process_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("child_process");
+// EXTERNAL MODULE: external "path"
+var external_path_ = __nccwpck_require__(6928);
+// EXTERNAL MODULE: external "assert"
+var external_assert_ = __nccwpck_require__(2613);
+// EXTERNAL MODULE: external "fs"
+var external_fs_ = __nccwpck_require__(9896);
+;// CONCATENATED MODULE: ./node_modules/@actions/io/lib/io-util.js
+var __awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
+    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
+    return new (P || (P = Promise))(function (resolve, reject) {
+        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
+        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
+        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
+        step((generator = generator.apply(thisArg, _arguments || [])).next());
+    });
+};
+
+
+const { chmod, copyFile, lstat, mkdir, open: io_util_open, readdir, rename, rm, rmdir, stat, symlink, unlink } = external_fs_.promises;
+// export const {open} = 'fs'
+const IS_WINDOWS = process.platform === 'win32';
+/**
+ * Custom implementation of readlink to ensure Windows junctions
+ * maintain trailing backslash for backward compatibility with Node.js < 24
+ *
+ * In Node.js 20, Windows junctions (directory symlinks) always returned paths
+ * with trailing backslashes. Node.js 24 removed this behavior, which breaks
+ * code that relied on this format for path operations.
+ *
+ * This implementation restores the Node 20 behavior by adding a trailing
+ * backslash to all junction results on Windows.
+ */
+function readlink(fsPath) {
+    return __awaiter(this, void 0, void 0, function* () {
+        const result = yield fs.promises.readlink(fsPath);
+        // On Windows, restore Node 20 behavior: add trailing backslash to all results
+        // since junctions on Windows are always directory links
+        if (IS_WINDOWS && !result.endsWith('\\')) {
+            return `${result}\\`;
+        }
+        return result;
+    });
+}
+// See https://github.com/nodejs/node/blob/d0153aee367422d0858105abec186da4dff0a0c5/deps/uv/include/uv/win.h#L691
+const UV_FS_O_EXLOCK = 0x10000000;
+const READONLY = external_fs_.constants.O_RDONLY;
+function exists(fsPath) {
+    return __awaiter(this, void 0, void 0, function* () {
+        try {
+            yield stat(fsPath);
+        }
+        catch (err) {
+            if (err.code === 'ENOENT') {
+                return false;
+            }
+            throw err;
+        }
+        return true;
+    });
+}
+function isDirectory(fsPath_1) {
+    return __awaiter(this, arguments, void 0, function* (fsPath, useStat = false) {
+        const stats = useStat ? yield stat(fsPath) : yield lstat(fsPath);
+        return stats.isDirectory();
+    });
+}
+/**
+ * On OSX/Linux, true if path starts with '/'. On Windows, true for paths like:
+ * \, \hello, \\hello\share, C:, and C:\hello (and corresponding alternate separator cases).
+ */
+function isRooted(p) {
+    p = normalizeSeparators(p);
+    if (!p) {
+        throw new Error('isRooted() parameter "p" cannot be empty');
+    }
+    if (IS_WINDOWS) {
+        return (p.startsWith('\\') || /^[A-Z]:/i.test(p) // e.g. \ or \hello or \\hello
+        ); // e.g. C: or C:\hello
+    }
+    return p.startsWith('/');
+}
+/**
+ * Best effort attempt to determine whether a file exists and is executable.
+ * @param filePath    file path to check
+ * @param extensions  additional file extensions to try
+ * @return if file exists and is executable, returns the file path. otherwise empty string.
+ */
+function tryGetExecutablePath(filePath, extensions) {
+    return __awaiter(this, void 0, void 0, function* () {
+        let stats = undefined;
+        try {
+            // test file exists
+            stats = yield stat(filePath);
+        }
+        catch (err) {
+            if (err.code !== 'ENOENT') {
+                // eslint-disable-next-line no-console
+                console.log(`Unexpected error attempting to determine if executable file exists '${filePath}': ${err}`);
+            }
+        }
+        if (stats && stats.isFile()) {
+            if (IS_WINDOWS) {
+                // on Windows, test for valid extension
+                const upperExt = external_path_.extname(filePath).toUpperCase();
+                if (extensions.some(validExt => validExt.toUpperCase() === upperExt)) {
+                    return filePath;
+                }
+            }
+            else {
+                if (isUnixExecutable(stats)) {
+                    return filePath;
+                }
+            }
+        }
+        // try each extension
+        const originalFilePath = filePath;
+        for (const extension of extensions) {
+            filePath = originalFilePath + extension;
+            stats = undefined;
+            try {
+                stats = yield stat(filePath);
+            }
+            catch (err) {
+                if (err.code !== 'ENOENT') {
+                    // eslint-disable-next-line no-console
+                    console.log(`Unexpected error attempting to determine if executable file exists '${filePath}': ${err}`);
+                }
+            }
+            if (stats && stats.isFile()) {
+                if (IS_WINDOWS) {
+                    // preserve the case of the actual file (since an extension was appended)
+                    try {
+                        const directory = external_path_.dirname(filePath);
+                        const upperName = external_path_.basename(filePath).toUpperCase();
+                        for (const actualName of yield readdir(directory)) {
+                            if (upperName === actualName.toUpperCase()) {
+                                filePath = external_path_.join(directory, actualName);
+                                break;
+                            }
+                        }
+                    }
+                    catch (err) {
+                        // eslint-disable-next-line no-console
+                        console.log(`Unexpected error attempting to determine the actual case of the file '${filePath}': ${err}`);
+                    }
+                    return filePath;
+                }
+                else {
+                    if (isUnixExecutable(stats)) {
+                        return filePath;
+                    }
+                }
+            }
+        }
+        return '';
+    });
+}
+function normalizeSeparators(p) {
+    p = p || '';
+    if (IS_WINDOWS) {
+        // convert slashes on Windows
+        p = p.replace(/\//g, '\\');
+        // remove redundant slashes
+        return p.replace(/\\\\+/g, '\\');
+    }
+    // remove redundant slashes
+    return p.replace(/\/\/+/g, '/');
+}
+// on Mac/Linux, test the execute bit
+//     R   W  X  R  W X R W X
+//   256 128 64 32 16 8 4 2 1
+function isUnixExecutable(stats) {
+    return ((stats.mode & 1) > 0 ||
+        ((stats.mode & 8) > 0 &&
+            process.getgid !== undefined &&
+            stats.gid === process.getgid()) ||
+        ((stats.mode & 64) > 0 &&
+            process.getuid !== undefined &&
+            stats.uid === process.getuid()));
+}
+// Get the path of cmd.exe in windows
+function getCmdPath() {
+    var _a;
+    return (_a = process.env['COMSPEC']) !== null && _a !== void 0 ? _a : `cmd.exe`;
+}
+//# sourceMappingURL=io-util.js.map
+;// CONCATENATED MODULE: ./node_modules/@actions/io/lib/io.js
+var io_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
+    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
+    return new (P || (P = Promise))(function (resolve, reject) {
+        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
+        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
+        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
+        step((generator = generator.apply(thisArg, _arguments || [])).next());
+    });
+};
+
+
+
+/**
+ * Copies a file or folder.
+ * Based off of shelljs - https://github.com/shelljs/shelljs/blob/9237f66c52e5daa40458f94f9565e18e8132f5a6/src/cp.js
+ *
+ * @param     source    source path
+ * @param     dest      destination path
+ * @param     options   optional. See CopyOptions.
+ */
+function cp(source_1, dest_1) {
+    return io_awaiter(this, arguments, void 0, function* (source, dest, options = {}) {
+        const { force, recursive, copySourceDirectory } = readCopyOptions(options);
+        const destStat = (yield ioUtil.exists(dest)) ? yield ioUtil.stat(dest) : null;
+        // Dest is an existing file, but not forcing
+        if (destStat && destStat.isFile() && !force) {
+            return;
+        }
+        // If dest is an existing directory, should copy inside.
+        const newDest = destStat && destStat.isDirectory() && copySourceDirectory
+            ? path.join(dest, path.basename(source))
+            : dest;
+        if (!(yield ioUtil.exists(source))) {
+            throw new Error(`no such file or directory: ${source}`);
+        }
+        const sourceStat = yield ioUtil.stat(source);
+        if (sourceStat.isDirectory()) {
+            if (!recursive) {
+                throw new Error(`Failed to copy. ${source} is a directory, but tried to copy without recursive flag.`);
+            }
+            else {
+                yield cpDirRecursive(source, newDest, 0, force);
+            }
+        }
+        else {
+            if (path.relative(source, newDest) === '') {
+                // a file cannot be copied to itself
+                throw new Error(`'${newDest}' and '${source}' are the same file`);
+            }
+            yield io_copyFile(source, newDest, force);
+        }
+    });
+}
+/**
+ * Moves a path.
+ *
+ * @param     source    source path
+ * @param     dest      destination path
+ * @param     options   optional. See MoveOptions.
+ */
+function mv(source_1, dest_1) {
+    return io_awaiter(this, arguments, void 0, function* (source, dest, options = {}) {
+        if (yield ioUtil.exists(dest)) {
+            let destExists = true;
+            if (yield ioUtil.isDirectory(dest)) {
+                // If dest is directory copy src into dest
+                dest = path.join(dest, path.basename(source));
+                destExists = yield ioUtil.exists(dest);
+            }
+            if (destExists) {
+                if (options.force == null || options.force) {
+                    yield rmRF(dest);
+                }
+                else {
+                    throw new Error('Destination already exists');
+                }
+            }
+        }
+        yield mkdirP(path.dirname(dest));
+        yield ioUtil.rename(source, dest);
+    });
+}
+/**
+ * Remove a path recursively with force
+ *
+ * @param inputPath path to remove
+ */
+function rmRF(inputPath) {
+    return io_awaiter(this, void 0, void 0, function* () {
+        if (ioUtil.IS_WINDOWS) {
+            // Check for invalid characters
+            // https://docs.microsoft.com/en-us/windows/win32/fileio/naming-a-file
+            if (/[*"<>|]/.test(inputPath)) {
+                throw new Error('File path must not contain `*`, `"`, `<`, `>` or `|` on Windows');
+            }
+        }
+        try {
+            // note if path does not exist, error is silent
+            yield ioUtil.rm(inputPath, {
+                force: true,
+                maxRetries: 3,
+                recursive: true,
+                retryDelay: 300
+            });
+        }
+        catch (err) {
+            throw new Error(`File was unable to be removed ${err}`);
+        }
+    });
+}
+/**
+ * Make a directory.  Creates the full path with folders in between
+ * Will throw if it fails
+ *
+ * @param   fsPath        path to create
+ * @returns Promise<void>
+ */
+function mkdirP(fsPath) {
+    return io_awaiter(this, void 0, void 0, function* () {
+        ok(fsPath, 'a path argument must be provided');
+        yield ioUtil.mkdir(fsPath, { recursive: true });
+    });
+}
+/**
+ * Returns path of a tool had the tool actually been invoked.  Resolves via paths.
+ * If you check and the tool does not exist, it will throw.
+ *
+ * @param     tool              name of the tool
+ * @param     check             whether to check if tool exists
+ * @returns   Promise<string>   path to tool
+ */
+function which(tool, check) {
+    return io_awaiter(this, void 0, void 0, function* () {
+        if (!tool) {
+            throw new Error("parameter 'tool' is required");
+        }
+        // recursive when check=true
+        if (check) {
+            const result = yield which(tool, false);
+            if (!result) {
+                if (IS_WINDOWS) {
+                    throw new Error(`Unable to locate executable file: ${tool}. Please verify either the file path exists or the file can be found within a directory specified by the PATH environment variable. Also verify the file has a valid extension for an executable file.`);
+                }
+                else {
+                    throw new Error(`Unable to locate executable file: ${tool}. Please verify either the file path exists or the file can be found within a directory specified by the PATH environment variable. Also check the file mode to verify the file is executable.`);
+                }
+            }
+            return result;
+        }
+        const matches = yield findInPath(tool);
+        if (matches && matches.length > 0) {
+            return matches[0];
+        }
+        return '';
+    });
+}
+/**
+ * Returns a list of all occurrences of the given tool on the system path.
+ *
+ * @returns   Promise<string[]>  the paths of the tool
+ */
+function findInPath(tool) {
+    return io_awaiter(this, void 0, void 0, function* () {
+        if (!tool) {
+            throw new Error("parameter 'tool' is required");
+        }
+        // build the list of extensions to try
+        const extensions = [];
+        if (IS_WINDOWS && process.env['PATHEXT']) {
+            for (const extension of process.env['PATHEXT'].split(external_path_.delimiter)) {
+                if (extension) {
+                    extensions.push(extension);
+                }
+            }
+        }
+        // if it's rooted, return it if exists. otherwise return empty.
+        if (isRooted(tool)) {
+            const filePath = yield tryGetExecutablePath(tool, extensions);
+            if (filePath) {
+                return [filePath];
+            }
+            return [];
+        }
+        // if any path separators, return empty
+        if (tool.includes(external_path_.sep)) {
+            return [];
+        }
+        // build the list of directories
+        //
+        // Note, technically "where" checks the current directory on Windows. From a toolkit perspective,
+        // it feels like we should not do this. Checking the current directory seems like more of a use
+        // case of a shell, and the which() function exposed by the toolkit should strive for consistency
+        // across platforms.
+        const directories = [];
+        if (process.env.PATH) {
+            for (const p of process.env.PATH.split(external_path_.delimiter)) {
+                if (p) {
+                    directories.push(p);
+                }
+            }
+        }
+        // find all matches
+        const matches = [];
+        for (const directory of directories) {
+            const filePath = yield tryGetExecutablePath(external_path_.join(directory, tool), extensions);
+            if (filePath) {
+                matches.push(filePath);
+            }
+        }
+        return matches;
+    });
+}
+function readCopyOptions(options) {
+    const force = options.force == null ? true : options.force;
+    const recursive = Boolean(options.recursive);
+    const copySourceDirectory = options.copySourceDirectory == null
+        ? true
+        : Boolean(options.copySourceDirectory);
+    return { force, recursive, copySourceDirectory };
+}
+function cpDirRecursive(sourceDir, destDir, currentDepth, force) {
+    return io_awaiter(this, void 0, void 0, function* () {
+        // Ensure there is not a run away recursive copy
+        if (currentDepth >= 255)
+            return;
+        currentDepth++;
+        yield mkdirP(destDir);
+        const files = yield ioUtil.readdir(sourceDir);
+        for (const fileName of files) {
+            const srcFile = `${sourceDir}/${fileName}`;
+            const destFile = `${destDir}/${fileName}`;
+            const srcFileStat = yield ioUtil.lstat(srcFile);
+            if (srcFileStat.isDirectory()) {
+                // Recurse
+                yield cpDirRecursive(srcFile, destFile, currentDepth, force);
+            }
+            else {
+                yield io_copyFile(srcFile, destFile, force);
+            }
+        }
+        // Change the mode for the newly created directory
+        yield ioUtil.chmod(destDir, (yield ioUtil.stat(sourceDir)).mode);
+    });
+}
+// Buffered file copy
+function io_copyFile(srcFile, destFile, force) {
+    return io_awaiter(this, void 0, void 0, function* () {
+        if ((yield ioUtil.lstat(srcFile)).isSymbolicLink()) {
+            // unlink/re-link it
+            try {
+                yield ioUtil.lstat(destFile);
+                yield ioUtil.unlink(destFile);
+            }
+            catch (e) {
+                // Try to override file permission
+                if (e.code === 'EPERM') {
+                    yield ioUtil.chmod(destFile, '0666');
+                    yield ioUtil.unlink(destFile);
+                }
+                // other errors = it doesn't exist, no work to do
+            }
+            // Copy over symlink
+            const symlinkFull = yield ioUtil.readlink(srcFile);
+            yield ioUtil.symlink(symlinkFull, destFile, ioUtil.IS_WINDOWS ? 'junction' : null);
+        }
+        else if (!(yield ioUtil.exists(destFile)) || force) {
+            yield ioUtil.copyFile(srcFile, destFile);
+        }
+    });
+}
+//# sourceMappingURL=io.js.map
+;// CONCATENATED MODULE: external "timers"
+const external_timers_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("timers");
+;// CONCATENATED MODULE: ./node_modules/@actions/exec/lib/toolrunner.js
+var toolrunner_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
+    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
+    return new (P || (P = Promise))(function (resolve, reject) {
+        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
+        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
+        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
+        step((generator = generator.apply(thisArg, _arguments || [])).next());
+    });
+};
+
+
+
+
+
+
+
+/* eslint-disable @typescript-eslint/unbound-method */
+const toolrunner_IS_WINDOWS = process.platform === 'win32';
+/*
+ * Class for running command line tools. Handles quoting and arg parsing in a platform agnostic way.
+ */
+class ToolRunner extends external_events_.EventEmitter {
+    constructor(toolPath, args, options) {
+        super();
+        if (!toolPath) {
+            throw new Error("Parameter 'toolPath' cannot be null or empty.");
+        }
+        this.toolPath = toolPath;
+        this.args = args || [];
+        this.options = options || {};
+    }
+    _debug(message) {
+        if (this.options.listeners && this.options.listeners.debug) {
+            this.options.listeners.debug(message);
+        }
+    }
+    _getCommandString(options, noPrefix) {
+        const toolPath = this._getSpawnFileName();
+        const args = this._getSpawnArgs(options);
+        let cmd = noPrefix ? '' : '[command]'; // omit prefix when piped to a second tool
+        if (toolrunner_IS_WINDOWS) {
+            // Windows + cmd file
+            if (this._isCmdFile()) {
+                cmd += toolPath;
+                for (const a of args) {
+                    cmd += ` ${a}`;
+                }
+            }
+            // Windows + verbatim
+            else if (options.windowsVerbatimArguments) {
+                cmd += `"${toolPath}"`;
+                for (const a of args) {
+                    cmd += ` ${a}`;
+                }
+            }
+            // Windows (regular)
+            else {
+                cmd += this._windowsQuoteCmdArg(toolPath);
+                for (const a of args) {
+                    cmd += ` ${this._windowsQuoteCmdArg(a)}`;
+                }
+            }
+        }
+        else {
+            // OSX/Linux - this can likely be improved with some form of quoting.
+            // creating processes on Unix is fundamentally different than Windows.
+            // on Unix, execvp() takes an arg array.
+            cmd += toolPath;
+            for (const a of args) {
+                cmd += ` ${a}`;
+            }
+        }
+        return cmd;
+    }
+    _processLineBuffer(data, strBuffer, onLine) {
+        try {
+            let s = strBuffer + data.toString();
+            let n = s.indexOf(external_os_.EOL);
+            while (n > -1) {
+                const line = s.substring(0, n);
+                onLine(line);
+                // the rest of the string ...
+                s = s.substring(n + external_os_.EOL.length);
+                n = s.indexOf(external_os_.EOL);
+            }
+            return s;
+        }
+        catch (err) {
+            // streaming lines to console is best effort.  Don't fail a build.
+            this._debug(`error processing line. Failed with error ${err}`);
+            return '';
+        }
+    }
+    _getSpawnFileName() {
+        if (toolrunner_IS_WINDOWS) {
+            if (this._isCmdFile()) {
+                return process.env['COMSPEC'] || 'cmd.exe';
+            }
+        }
+        return this.toolPath;
+    }
+    _getSpawnArgs(options) {
+        if (toolrunner_IS_WINDOWS) {
+            if (this._isCmdFile()) {
+                let argline = `/D /S /C "${this._windowsQuoteCmdArg(this.toolPath)}`;
+                for (const a of this.args) {
+                    argline += ' ';
+                    argline += options.windowsVerbatimArguments
+                        ? a
+                        : this._windowsQuoteCmdArg(a);
+                }
+                argline += '"';
+                return [argline];
+            }
+        }
+        return this.args;
+    }
+    _endsWith(str, end) {
+        return str.endsWith(end);
+    }
+    _isCmdFile() {
+        const upperToolPath = this.toolPath.toUpperCase();
+        return (this._endsWith(upperToolPath, '.CMD') ||
+            this._endsWith(upperToolPath, '.BAT'));
+    }
+    _windowsQuoteCmdArg(arg) {
+        // for .exe, apply the normal quoting rules that libuv applies
+        if (!this._isCmdFile()) {
+            return this._uvQuoteCmdArg(arg);
+        }
+        // otherwise apply quoting rules specific to the cmd.exe command line parser.
+        // the libuv rules are generic and are not designed specifically for cmd.exe
+        // command line parser.
+        //
+        // for a detailed description of the cmd.exe command line parser, refer to
+        // http://stackoverflow.com/questions/4094699/how-does-the-windows-command-interpreter-cmd-exe-parse-scripts/7970912#7970912
+        // need quotes for empty arg
+        if (!arg) {
+            return '""';
+        }
+        // determine whether the arg needs to be quoted
+        const cmdSpecialChars = [
+            ' ',
+            '\t',
+            '&',
+            '(',
+            ')',
+            '[',
+            ']',
+            '{',
+            '}',
+            '^',
+            '=',
+            ';',
+            '!',
+            "'",
+            '+',
+            ',',
+            '`',
+            '~',
+            '|',
+            '<',
+            '>',
+            '"'
+        ];
+        let needsQuotes = false;
+        for (const char of arg) {
+            if (cmdSpecialChars.some(x => x === char)) {
+                needsQuotes = true;
+                break;
+            }
+        }
+        // short-circuit if quotes not needed
+        if (!needsQuotes) {
+            return arg;
+        }
+        // the following quoting rules are very similar to the rules that by libuv applies.
+        //
+        // 1) wrap the string in quotes
+        //
+        // 2) double-up quotes - i.e. " => ""
+        //
+        //    this is different from the libuv quoting rules. libuv replaces " with \", which unfortunately
+        //    doesn't work well with a cmd.exe command line.
+        //
+        //    note, replacing " with "" also works well if the arg is passed to a downstream .NET console app.
+        //    for example, the command line:
+        //          foo.exe "myarg:""my val"""
+        //    is parsed by a .NET console app into an arg array:
+        //          [ "myarg:\"my val\"" ]
+        //    which is the same end result when applying libuv quoting rules. although the actual
+        //    command line from libuv quoting rules would look like:
+        //          foo.exe "myarg:\"my val\""
+        //
+        // 3) double-up slashes that precede a quote,
+        //    e.g.  hello \world    => "hello \world"
+        //          hello\"world    => "hello\\""world"
+        //          hello\\"world   => "hello\\\\""world"
+        //          hello world\    => "hello world\\"
+        //
+        //    technically this is not required for a cmd.exe command line, or the batch argument parser.
+        //    the reasons for including this as a .cmd quoting rule are:
+        //
+        //    a) this is optimized for the scenario where the argument is passed from the .cmd file to an
+        //       external program. many programs (e.g. .NET console apps) rely on the slash-doubling rule.
+        //
+        //    b) it's what we've been doing previously (by deferring to node default behavior) and we
+        //       haven't heard any complaints about that aspect.
+        //
+        // note, a weakness of the quoting rules chosen here, is that % is not escaped. in fact, % cannot be
+        // escaped when used on the command line directly - even though within a .cmd file % can be escaped
+        // by using %%.
+        //
+        // the saving grace is, on the command line, %var% is left as-is if var is not defined. this contrasts
+        // the line parsing rules within a .cmd file, where if var is not defined it is replaced with nothing.
+        //
+        // one option that was explored was replacing % with ^% - i.e. %var% => ^%var^%. this hack would
+        // often work, since it is unlikely that var^ would exist, and the ^ character is removed when the
+        // variable is used. the problem, however, is that ^ is not removed when %* is used to pass the args
+        // to an external program.
+        //
+        // an unexplored potential solution for the % escaping problem, is to create a wrapper .cmd file.
+        // % can be escaped within a .cmd file.
+        let reverse = '"';
+        let quoteHit = true;
+        for (let i = arg.length; i > 0; i--) {
+            // walk the string in reverse
+            reverse += arg[i - 1];
+            if (quoteHit && arg[i - 1] === '\\') {
+                reverse += '\\'; // double the slash
+            }
+            else if (arg[i - 1] === '"') {
+                quoteHit = true;
+                reverse += '"'; // double the quote
+            }
+            else {
+                quoteHit = false;
+            }
+        }
+        reverse += '"';
+        return reverse.split('').reverse().join('');
+    }
+    _uvQuoteCmdArg(arg) {
+        // Tool runner wraps child_process.spawn() and needs to apply the same quoting as
+        // Node in certain cases where the undocumented spawn option windowsVerbatimArguments
+        // is used.
+        //
+        // Since this function is a port of quote_cmd_arg from Node 4.x (technically, lib UV,
+        // see https://github.com/nodejs/node/blob/v4.x/deps/uv/src/win/process.c for details),
+        // pasting copyright notice from Node within this function:
+        //
+        //      Copyright Joyent, Inc. and other Node contributors. All rights reserved.
+        //
+        //      Permission is hereby granted, free of charge, to any person obtaining a copy
+        //      of this software and associated documentation files (the "Software"), to
+        //      deal in the Software without restriction, including without limitation the
+        //      rights to use, copy, modify, merge, publish, distribute, sublicense, and/or
+        //      sell copies of the Software, and to permit persons to whom the Software is
+        //      furnished to do so, subject to the following conditions:
+        //
+        //      The above copyright notice and this permission notice shall be included in
+        //      all copies or substantial portions of the Software.
+        //
+        //      THE SOFTWARE IS PROVIDED "AS IS", WITHOUT WARRANTY OF ANY KIND, EXPRESS OR
+        //      IMPLIED, INCLUDING BUT NOT LIMITED TO THE WARRANTIES OF MERCHANTABILITY,
+        //      FITNESS FOR A PARTICULAR PURPOSE AND NONINFRINGEMENT. IN NO EVENT SHALL THE
+        //      AUTHORS OR COPYRIGHT HOLDERS BE LIABLE FOR ANY CLAIM, DAMAGES OR OTHER
+        //      LIABILITY, WHETHER IN AN ACTION OF CONTRACT, TORT OR OTHERWISE, ARISING
+        //      FROM, OUT OF OR IN CONNECTION WITH THE SOFTWARE OR THE USE OR OTHER DEALINGS
+        //      IN THE SOFTWARE.
+        if (!arg) {
+            // Need double quotation for empty argument
+            return '""';
+        }
+        if (!arg.includes(' ') && !arg.includes('\t') && !arg.includes('"')) {
+            // No quotation needed
+            return arg;
+        }
+        if (!arg.includes('"') && !arg.includes('\\')) {
+            // No embedded double quotes or backslashes, so I can just wrap
+            // quote marks around the whole thing.
+            return `"${arg}"`;
+        }
+        // Expected input/output:
+        //   input : hello"world
+        //   output: "hello\"world"
+        //   input : hello""world
+        //   output: "hello\"\"world"
+        //   input : hello\world
+        //   output: hello\world
+        //   input : hello\\world
+        //   output: hello\\world
+        //   input : hello\"world
+        //   output: "hello\\\"world"
+        //   input : hello\\"world
+        //   output: "hello\\\\\"world"
+        //   input : hello world\
+        //   output: "hello world\\" - note the comment in libuv actually reads "hello world\"
+        //                             but it appears the comment is wrong, it should be "hello world\\"
+        let reverse = '"';
+        let quoteHit = true;
+        for (let i = arg.length; i > 0; i--) {
+            // walk the string in reverse
+            reverse += arg[i - 1];
+            if (quoteHit && arg[i - 1] === '\\') {
+                reverse += '\\';
+            }
+            else if (arg[i - 1] === '"') {
+                quoteHit = true;
+                reverse += '\\';
+            }
+            else {
+                quoteHit = false;
+            }
+        }
+        reverse += '"';
+        return reverse.split('').reverse().join('');
+    }
+    _cloneExecOptions(options) {
+        options = options || {};
+        const result = {
+            cwd: options.cwd || process.cwd(),
+            env: options.env || process.env,
+            silent: options.silent || false,
+            windowsVerbatimArguments: options.windowsVerbatimArguments || false,
+            failOnStdErr: options.failOnStdErr || false,
+            ignoreReturnCode: options.ignoreReturnCode || false,
+            delay: options.delay || 10000
+        };
+        result.outStream = options.outStream || process.stdout;
+        result.errStream = options.errStream || process.stderr;
+        return result;
+    }
+    _getSpawnOptions(options, toolPath) {
+        options = options || {};
+        const result = {};
+        result.cwd = options.cwd;
+        result.env = options.env;
+        result['windowsVerbatimArguments'] =
+            options.windowsVerbatimArguments || this._isCmdFile();
+        if (options.windowsVerbatimArguments) {
+            result.argv0 = `"${toolPath}"`;
+        }
+        return result;
+    }
+    /**
+     * Exec a tool.
+     * Output will be streamed to the live console.
+     * Returns promise with return code
+     *
+     * @param     tool     path to tool to exec
+     * @param     options  optional exec options.  See ExecOptions
+     * @returns   number
+     */
+    exec() {
+        return toolrunner_awaiter(this, void 0, void 0, function* () {
+            // root the tool path if it is unrooted and contains relative pathing
+            if (!isRooted(this.toolPath) &&
+                (this.toolPath.includes('/') ||
+                    (toolrunner_IS_WINDOWS && this.toolPath.includes('\\')))) {
+                // prefer options.cwd if it is specified, however options.cwd may also need to be rooted
+                this.toolPath = external_path_.resolve(process.cwd(), this.options.cwd || process.cwd(), this.toolPath);
+            }
+            // if the tool is only a file name, then resolve it from the PATH
+            // otherwise verify it exists (add extension on Windows if necessary)
+            this.toolPath = yield which(this.toolPath, true);
+            return new Promise((resolve, reject) => toolrunner_awaiter(this, void 0, void 0, function* () {
+                this._debug(`exec tool: ${this.toolPath}`);
+                this._debug('arguments:');
+                for (const arg of this.args) {
+                    this._debug(`   ${arg}`);
+                }
+                const optionsNonNull = this._cloneExecOptions(this.options);
+                if (!optionsNonNull.silent && optionsNonNull.outStream) {
+                    optionsNonNull.outStream.write(this._getCommandString(optionsNonNull) + external_os_.EOL);
+                }
+                const state = new ExecState(optionsNonNull, this.toolPath);
+                state.on('debug', (message) => {
+                    this._debug(message);
+                });
+                if (this.options.cwd && !(yield exists(this.options.cwd))) {
+                    return reject(new Error(`The cwd: ${this.options.cwd} does not exist!`));
+                }
+                const fileName = this._getSpawnFileName();
+                const cp = external_child_process_namespaceObject.spawn(fileName, this._getSpawnArgs(optionsNonNull), this._getSpawnOptions(this.options, fileName));
+                let stdbuffer = '';
+                if (cp.stdout) {
+                    cp.stdout.on('data', (data) => {
+                        if (this.options.listeners && this.options.listeners.stdout) {
+                            this.options.listeners.stdout(data);
+                        }
+                        if (!optionsNonNull.silent && optionsNonNull.outStream) {
+                            optionsNonNull.outStream.write(data);
+                        }
+                        stdbuffer = this._processLineBuffer(data, stdbuffer, (line) => {
+                            if (this.options.listeners && this.options.listeners.stdline) {
+                                this.options.listeners.stdline(line);
+                            }
+                        });
+                    });
+                }
+                let errbuffer = '';
+                if (cp.stderr) {
+                    cp.stderr.on('data', (data) => {
+                        state.processStderr = true;
+                        if (this.options.listeners && this.options.listeners.stderr) {
+                            this.options.listeners.stderr(data);
+                        }
+                        if (!optionsNonNull.silent &&
+                            optionsNonNull.errStream &&
+                            optionsNonNull.outStream) {
+                            const s = optionsNonNull.failOnStdErr
+                                ? optionsNonNull.errStream
+                                : optionsNonNull.outStream;
+                            s.write(data);
+                        }
+                        errbuffer = this._processLineBuffer(data, errbuffer, (line) => {
+                            if (this.options.listeners && this.options.listeners.errline) {
+                                this.options.listeners.errline(line);
+                            }
+                        });
+                    });
+                }
+                cp.on('error', (err) => {
+                    state.processError = err.message;
+                    state.processExited = true;
+                    state.processClosed = true;
+                    state.CheckComplete();
+                });
+                cp.on('exit', (code) => {
+                    state.processExitCode = code;
+                    state.processExited = true;
+                    this._debug(`Exit code ${code} received from tool '${this.toolPath}'`);
+                    state.CheckComplete();
+                });
+                cp.on('close', (code) => {
+                    state.processExitCode = code;
+                    state.processExited = true;
+                    state.processClosed = true;
+                    this._debug(`STDIO streams have closed for tool '${this.toolPath}'`);
+                    state.CheckComplete();
+                });
+                state.on('done', (error, exitCode) => {
+                    if (stdbuffer.length > 0) {
+                        this.emit('stdline', stdbuffer);
+                    }
+                    if (errbuffer.length > 0) {
+                        this.emit('errline', errbuffer);
+                    }
+                    cp.removeAllListeners();
+                    if (error) {
+                        reject(error);
+                    }
+                    else {
+                        resolve(exitCode);
+                    }
+                });
+                if (this.options.input) {
+                    if (!cp.stdin) {
+                        throw new Error('child process missing stdin');
+                    }
+                    cp.stdin.end(this.options.input);
+                }
+            }));
+        });
+    }
+}
+/**
+ * Convert an arg string to an array of args. Handles escaping
+ *
+ * @param    argString   string of arguments
+ * @returns  string[]    array of arguments
+ */
+function argStringToArray(argString) {
+    const args = [];
+    let inQuotes = false;
+    let escaped = false;
+    let arg = '';
+    function append(c) {
+        // we only escape double quotes.
+        if (escaped && c !== '"') {
+            arg += '\\';
+        }
+        arg += c;
+        escaped = false;
+    }
+    for (let i = 0; i < argString.length; i++) {
+        const c = argString.charAt(i);
+        if (c === '"') {
+            if (!escaped) {
+                inQuotes = !inQuotes;
+            }
+            else {
+                append(c);
+            }
+            continue;
+        }
+        if (c === '\\' && escaped) {
+            append(c);
+            continue;
+        }
+        if (c === '\\' && inQuotes) {
+            escaped = true;
+            continue;
+        }
+        if (c === ' ' && !inQuotes) {
+            if (arg.length > 0) {
+                args.push(arg);
+                arg = '';
+            }
+            continue;
+        }
+        append(c);
+    }
+    if (arg.length > 0) {
+        args.push(arg.trim());
+    }
+    return args;
+}
+class ExecState extends external_events_.EventEmitter {
+    constructor(options, toolPath) {
+        super();
+        this.processClosed = false; // tracks whether the process has exited and stdio is closed
+        this.processError = '';
+        this.processExitCode = 0;
+        this.processExited = false; // tracks whether the process has exited
+        this.processStderr = false; // tracks whether stderr was written to
+        this.delay = 10000; // 10 seconds
+        this.done = false;
+        this.timeout = null;
+        if (!toolPath) {
+            throw new Error('toolPath must not be empty');
+        }
+        this.options = options;
+        this.toolPath = toolPath;
+        if (options.delay) {
+            this.delay = options.delay;
+        }
+    }
+    CheckComplete() {
+        if (this.done) {
+            return;
+        }
+        if (this.processClosed) {
+            this._setResult();
+        }
+        else if (this.processExited) {
+            this.timeout = (0,external_timers_namespaceObject.setTimeout)(ExecState.HandleTimeout, this.delay, this);
+        }
+    }
+    _debug(message) {
+        this.emit('debug', message);
+    }
+    _setResult() {
+        // determine whether there is an error
+        let error;
+        if (this.processExited) {
+            if (this.processError) {
+                error = new Error(`There was an error when attempting to execute the process '${this.toolPath}'. This may indicate the process failed to start. Error: ${this.processError}`);
+            }
+            else if (this.processExitCode !== 0 && !this.options.ignoreReturnCode) {
+                error = new Error(`The process '${this.toolPath}' failed with exit code ${this.processExitCode}`);
+            }
+            else if (this.processStderr && this.options.failOnStdErr) {
+                error = new Error(`The process '${this.toolPath}' failed because one or more lines were written to the STDERR stream`);
+            }
+        }
+        // clear the timeout
+        if (this.timeout) {
+            clearTimeout(this.timeout);
+            this.timeout = null;
+        }
+        this.done = true;
+        this.emit('done', error, this.processExitCode);
+    }
+    static HandleTimeout(state) {
+        if (state.done) {
+            return;
+        }
+        if (!state.processClosed && state.processExited) {
+            const message = `The STDIO streams did not close within ${state.delay / 1000} seconds of the exit event from process '${state.toolPath}'. This may indicate a child process inherited the STDIO streams and has not yet exited.`;
+            state._debug(message);
+        }
+        state._setResult();
+    }
+}
+//# sourceMappingURL=toolrunner.js.map
+;// CONCATENATED MODULE: ./node_modules/@actions/exec/lib/exec.js
+var exec_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
+    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
+    return new (P || (P = Promise))(function (resolve, reject) {
+        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
+        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
+        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
+        step((generator = generator.apply(thisArg, _arguments || [])).next());
+    });
+};
+
+
+/**
+ * Exec a command.
+ * Output will be streamed to the live console.
+ * Returns promise with return code
+ *
+ * @param     commandLine        command to execute (can include additional args). Must be correctly escaped.
+ * @param     args               optional arguments for tool. Escaping is handled by the lib.
+ * @param     options            optional exec options.  See ExecOptions
+ * @returns   Promise<number>    exit code
+ */
+function exec(commandLine, args, options) {
+    return exec_awaiter(this, void 0, void 0, function* () {
+        const commandArgs = argStringToArray(commandLine);
+        if (commandArgs.length === 0) {
+            throw new Error(`Parameter 'commandLine' cannot be null or empty.`);
+        }
+        // Path to tool to execute should be first arg
+        const toolPath = commandArgs[0];
+        args = commandArgs.slice(1).concat(args || []);
+        const runner = new ToolRunner(toolPath, args, options);
+        return runner.exec();
+    });
+}
+/**
+ * Exec a command and get the output.
+ * Output will be streamed to the live console.
+ * Returns promise with the exit code and collected stdout and stderr
+ *
+ * @param     commandLine           command to execute (can include additional args). Must be correctly escaped.
+ * @param     args                  optional arguments for tool. Escaping is handled by the lib.
+ * @param     options               optional exec options.  See ExecOptions
+ * @returns   Promise<ExecOutput>   exit code, stdout, and stderr
+ */
+function getExecOutput(commandLine, args, options) {
+    return exec_awaiter(this, void 0, void 0, function* () {
+        var _a, _b;
+        let stdout = '';
+        let stderr = '';
+        //Using string decoder covers the case where a mult-byte character is split
+        const stdoutDecoder = new external_string_decoder_namespaceObject.StringDecoder('utf8');
+        const stderrDecoder = new external_string_decoder_namespaceObject.StringDecoder('utf8');
+        const originalStdoutListener = (_a = options === null || options === void 0 ? void 0 : options.listeners) === null || _a === void 0 ? void 0 : _a.stdout;
+        const originalStdErrListener = (_b = options === null || options === void 0 ? void 0 : options.listeners) === null || _b === void 0 ? void 0 : _b.stderr;
+        const stdErrListener = (data) => {
+            stderr += stderrDecoder.write(data);
+            if (originalStdErrListener) {
+                originalStdErrListener(data);
+            }
+        };
+        const stdOutListener = (data) => {
+            stdout += stdoutDecoder.write(data);
+            if (originalStdoutListener) {
+                originalStdoutListener(data);
+            }
+        };
+        const listeners = Object.assign(Object.assign({}, options === null || options === void 0 ? void 0 : options.listeners), { stdout: stdOutListener, stderr: stdErrListener });
+        const exitCode = yield exec(commandLine, args, Object.assign(Object.assign({}, options), { listeners }));
+        //flush any remaining characters
+        stdout += stdoutDecoder.end();
+        stderr += stderrDecoder.end();
+        return {
+            exitCode,
+            stdout,
+            stderr
+        };
+    });
+}
+//# sourceMappingURL=exec.js.map
+// EXTERNAL MODULE: external "node:child_process"
+var external_node_child_process_ = __nccwpck_require__(1421);
+// EXTERNAL MODULE: external "node:fs"
+var external_node_fs_ = __nccwpck_require__(3024);
+;// CONCATENATED MODULE: ./src/engine/proc.ts
+// The one place where child processes start. Argument arrays only: nothing here goes through a shell.
+// ADR 0007 (docs/adr/0007-streamed-output-bounded-memory.md).
+
+
+
+
+class ProcError extends Error {
+    result;
+    constructor(message, result) {
+        super(message);
+        this.result = result;
+        this.name = 'ProcError';
+    }
+}
+const toolPaths = new Map();
+/**
+ * The tool's absolute path, looked up once per PATH value. Given a bare name, @actions/exec searches every
+ * PATH folder (one stat after another) on every call: a few milliseconds each time, and the action makes a
+ * dozen calls before the user's command starts. A failed lookup is not remembered.
+ */
+function toolPath(tool) {
+    const key = `${process.env.PATH ?? ''}\0${tool}`;
+    let found = toolPaths.get(key);
+    if (!found) {
+        found = which(tool, true);
+        toolPaths.set(key, found);
+        found.catch(() => toolPaths.delete(key));
+    }
+    return found;
+}
+async function runProcess(tool, args, options) {
+    const listeners = {};
+    if (options.onLine) {
+        const onLine = options.onLine;
+        listeners.stdline = (line) => onLine(line, 'stdout');
+        listeners.errline = (line) => onLine(line, 'stderr');
+    }
+    try {
+        const out = await getExecOutput(await toolPath(tool), [...args], {
+            cwd: options.cwd,
+            env: options.env,
+            silent: true,
+            ignoreReturnCode: true,
+            input: options.input,
+            listeners,
+        });
+        return { exitCode: out.exitCode, stdout: out.stdout, stderr: out.stderr };
+    }
+    catch (error) {
+        // @actions/exec throws when the executable cannot be found or started.
+        throw new ProcError(`${tool} could not be started: ${error.message}`, {
+            exitCode: -1,
+            stdout: '',
+            stderr: String(error),
+        });
+    }
+}
+/** Environment variables a CLI tool legitimately needs from the parent process; everything else is dropped. */
+function pickEnv(names, source = process.env) {
+    const env = {};
+    for (const name of names) {
+        const value = source[name];
+        if (value !== undefined)
+            env[name] = value;
+    }
+    return env;
+}
+/** How much of the end of a process's output is kept for messages and reports. */
+const TAIL_BYTES = 64 * 1024;
+/** The last chunks of a stream, at least `bytes` of them when there were that many. */
+class ChunkTail {
+    bytes;
+    chunks = [];
+    size = 0;
+    constructor(bytes) {
+        this.bytes = bytes;
+    }
+    push(chunk) {
+        this.chunks.push(chunk);
+        this.size += chunk.length;
+        while (this.chunks.length > 1 && this.size - this.chunks[0].length >= this.bytes)
+            this.size -= this.chunks.shift().length;
+    }
+    text() {
+        const all = Buffer.concat(this.chunks);
+        return all.subarray(Math.max(0, all.length - this.bytes)).toString('utf8');
+    }
+}
+/**
+ * Runs a process whose output may be huge or hostile: nothing is accumulated but a bounded stderr tail;
+ * lines are handed on as they come (cut at `maxLineBytes`), or stdout is written to a file up to a limit,
+ * past which the process is killed. Memory stays bounded whatever the process prints.
+ */
+async function runStreaming(tool, args, options) {
+    const maxLine = options.maxLineBytes ?? 64 * 1024;
+    const tailLines = options.stderrTailLines ?? 40;
+    let file;
+    if (options.stdoutFile)
+        file = external_node_fs_.openSync(options.stdoutFile.path, 'wx', 0o600);
+    let child;
+    const group = options.processGroup || options.timeLimitMs !== undefined;
+    try {
+        child = (0,external_node_child_process_.spawn)(await toolPath(tool), [...args], {
+            cwd: options.cwd,
+            env: options.env,
+            stdio: ['ignore', options.outputFd ?? 'pipe', 'pipe'],
+            detached: group,
+        });
+    }
+    catch (error) {
+        if (file !== undefined)
+            external_node_fs_.closeSync(file);
+        throw new ProcError(`${tool} could not be started: ${error.message}`, {
+            exitCode: -1,
+            stdout: '',
+            stderr: String(error),
+        });
+    }
+    let stdoutBytes = 0;
+    let overLimit = false;
+    let timedOut = false;
+    const kill = () => {
+        try {
+            if (group && child.pid)
+                process.kill(-child.pid, 'SIGKILL');
+            else
+                child.kill('SIGKILL');
+        }
+        catch {
+            // already gone
+        }
+    };
+    const onAbort = () => kill();
+    if (options.signal?.aborted)
+        kill();
+    options.signal?.addEventListener('abort', onAbort, { once: true });
+    const timer = options.timeLimitMs === undefined
+        ? undefined
+        : setTimeout(() => {
+            timedOut = true;
+            kill();
+        }, options.timeLimitMs);
+    // Tails are the last chunks as they came (kept by reference, never copied or decoded per chunk): lines are
+    // cut out of them once, at the end.
+    const stderrTailChunks = new ChunkTail(TAIL_BYTES);
+    const outputTailChunks = new ChunkTail(TAIL_BYTES);
+    const splitter = (stream) => {
+        let pending = '';
+        return {
+            push(chunk) {
+                outputTailChunks.push(chunk);
+                if (stream === 'stderr')
+                    stderrTailChunks.push(chunk);
+                if (stream === 'stderr' && options.onStderrChunk)
+                    return options.onStderrChunk(chunk);
+                if (!options.onLine)
+                    return;
+                const text = pending + chunk.toString('utf8');
+                let start = 0;
+                let nl;
+                while ((nl = text.indexOf('\n', start)) >= 0) {
+                    const end = nl > start && text.charCodeAt(nl - 1) === 13 ? nl - 1 : nl;
+                    options.onLine(text.slice(start, end), stream);
+                    start = nl + 1;
+                }
+                if (text.length - start > maxLine) {
+                    options.onLine(`${text.slice(start, start + maxLine)} [line cut at ${maxLine} characters]`, stream);
+                    pending = '';
+                }
+                else
+                    pending = text.slice(start);
+            },
+            end() {
+                if (pending)
+                    options.onLine?.(pending, stream);
+                pending = '';
+            },
+        };
+    };
+    const err = splitter('stderr');
+    const out = splitter('stdout');
+    const throttle = () => {
+        const wait = options.backpressure?.();
+        if (!wait)
+            return;
+        child.stdout?.pause();
+        child.stderr.pause();
+        void wait.then(() => {
+            child.stdout?.resume();
+            child.stderr.resume();
+        });
+    };
+    child.stderr?.on('data', (chunk) => {
+        err.push(chunk);
+        throttle();
+    });
+    child.stdout?.on('data', (chunk) => {
+        if (file === undefined) {
+            out.push(chunk);
+            return throttle();
+        }
+        if (overLimit)
+            return;
+        stdoutBytes += chunk.length;
+        if (stdoutBytes > options.stdoutFile.maxBytes) {
+            overLimit = true;
+            kill();
+            return;
+        }
+        external_node_fs_.writeSync(file, chunk);
+    });
+    const exitCode = await new Promise((resolve, reject) => {
+        child.on('error', (error) => reject(new ProcError(`${tool} could not be started: ${error.message}`, {
+            exitCode: -1,
+            stdout: '',
+            stderr: String(error),
+        })));
+        child.on('close', (code, signal) => resolve(code ?? (signal ? 128 : 1)));
+    }).finally(() => {
+        if (timer)
+            clearTimeout(timer);
+        options.signal?.removeEventListener('abort', onAbort);
+        if (file !== undefined)
+            external_node_fs_.closeSync(file);
+    });
+    err.end();
+    out.end();
+    const lastLines = (tail) => tail.text().split(/\r?\n/).filter(Boolean).slice(-tailLines);
+    return {
+        exitCode,
+        stderrTail: lastLines(stderrTailChunks),
+        outputTail: lastLines(outputTailChunks),
+        overLimit: overLimit || undefined,
+        timedOut: timedOut || undefined,
+        stdoutBytes,
+    };
+}
+async function startPiped(tool, args, options) {
+    const child = (0,external_node_child_process_.spawn)(await toolPath(tool), [...args], {
+        cwd: options.cwd,
+        env: options.env,
+        stdio: ['pipe', 'pipe', 'ignore'],
+    });
+    const chunks = [];
+    let buffered = 0;
+    let ended;
+    let wake;
+    const notify = () => {
+        const w = wake;
+        wake = undefined;
+        w?.();
+    };
+    child.stdout.on('data', (chunk) => {
+        chunks.push(chunk);
+        buffered += chunk.length;
+        // Nobody is reading: stop the process until someone does (memory stays at one chunk or so).
+        if (buffered > 1024 * 1024)
+            child.stdout.pause();
+        notify();
+    });
+    child.on('close', (code, signal) => {
+        ended ??= new Error(`${tool} ended (exit ${code ?? signal})`);
+        notify();
+    });
+    // Its own exit (not its pipes' closing, which a grandchild could hold up) ends a wait for it.
+    const exited = new Promise((resolve) => child.on('exit', (code) => resolve(code ?? 128)));
+    child.on('error', (error) => {
+        ended = new ProcError(`${tool} could not be started: ${error.message}`, {
+            exitCode: -1,
+            stdout: '',
+            stderr: String(error),
+        });
+        notify();
+    });
+    child.stdin.on('error', () => undefined); // a killed process: the read says so
+    const timer = setTimeout(() => {
+        ended = new Error(`${tool} took longer than ${options.timeoutMs / 1000} s: stopped`);
+        child.kill('SIGKILL');
+        // A grandchild may hold stdout open after the kill: reads fail now, not when it lets go.
+        notify();
+    }, options.timeoutMs);
+    void exited.then(() => clearTimeout(timer));
+    const waitFor = async (ready) => {
+        while (!ready()) {
+            if (ended && !ready())
+                throw ended;
+            child.stdout.resume();
+            await new Promise((resolve) => (wake = resolve));
+        }
+    };
+    const take = (bytes) => {
+        const out = Buffer.allocUnsafe(bytes);
+        let filled = 0;
+        while (filled < bytes) {
+            const head = chunks[0];
+            const n = Math.min(head.length, bytes - filled);
+            head.copy(out, filled, 0, n);
+            filled += n;
+            if (n === head.length)
+                chunks.shift();
+            else
+                chunks[0] = head.subarray(n);
+        }
+        buffered -= bytes;
+        return out;
+    };
+    const newlineAt = (max) => {
+        let seen = 0;
+        for (const chunk of chunks) {
+            const i = chunk.indexOf(10);
+            if (i >= 0 && seen + i <= max)
+                return seen + i;
+            seen += chunk.length;
+            if (seen > max)
+                break;
+        }
+        return -1;
+    };
+    return {
+        send: (text) => {
+            if (!ended)
+                child.stdin.write(text);
+        },
+        async readLine(maxBytes = 4096) {
+            let at = -1;
+            await waitFor(() => {
+                at = newlineAt(maxBytes);
+                if (at < 0 && buffered > maxBytes)
+                    throw new Error(`${tool} printed a line over ${maxBytes} bytes`);
+                return at >= 0;
+            });
+            const line = take(at + 1);
+            return line.subarray(0, at).toString('utf8');
+        },
+        async read(bytes) {
+            await waitFor(() => buffered >= bytes);
+            return take(bytes);
+        },
+        async close(graceMs = 5_000) {
+            child.stdin.end();
+            const kill = setTimeout(() => child.kill('SIGKILL'), graceMs);
+            const code = await exited;
+            clearTimeout(kill);
+            return code;
+        },
+        kill: () => child.kill('SIGKILL'),
+    };
+}
+
+
+/***/ }),
+
+/***/ 3977:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  pn: () => (/* binding */ PolicyError),
+  LD: () => (/* binding */ decide),
+  S7: () => (/* binding */ isProxied),
+  cS: () => (/* binding */ normalizeHost),
+  gu: () => (/* binding */ parseCredentials),
+  MO: () => (/* binding */ parseNetwork)
+});
+
+// UNUSED EXPORTS: DEFAULT_PORTS, isHostName, parsePattern, proposeAllowList
+
+// EXTERNAL MODULE: external "node:net"
+var external_node_net_ = __nccwpck_require__(7030);
+;// CONCATENATED MODULE: ./src/network/presets.ts
+// The presets a `network` allow-list may name (`@github`...): the one list of their hosts. docs/network.md
+// lists them for users; a preset's hosts take the default ports (443 and 80) unless written with one.
+const presets_PRESETS = {
+    // git over HTTPS, the API, raw content, release and artifact downloads, the container registry.
+    github: [
+        'github.com',
+        'api.github.com',
+        'codeload.github.com',
+        'raw.githubusercontent.com',
+        'objects.githubusercontent.com',
+        'release-assets.githubusercontent.com',
+        'uploads.github.com',
+        'ghcr.io',
+        'pkg-containers.githubusercontent.com',
+    ],
+    npm: ['registry.npmjs.org', 'registry.yarnpkg.com'],
+    pypi: ['pypi.org', 'files.pythonhosted.org'],
+    debian: ['deb.debian.org', 'security.debian.org'],
+    anthropic: ['api.anthropic.com'],
+    openai: ['api.openai.com'],
+    gemini: ['generativelanguage.googleapis.com'],
+};
+const presets_PRESET_NAMES = Object.keys(presets_PRESETS);
+
+;// CONCATENATED MODULE: ./src/network/policy.ts
+// The network policy: what `network` and `credentials` say, parsed, and the one decision the proxy asks
+// for every CONNECT and every request (`decide`). Pure: no sockets, no DNS.
+
+
+function isProxied(policy) {
+    return policy.mode === 'audit' || policy.mode === 'allow';
+}
+const DEFAULT_PORTS = [443, 80];
+/** Why a value was refused: what the settings layer puts in its InputError. */
+class PolicyError extends Error {
+    input;
+    value;
+    accepted;
+    constructor(input, value, accepted) {
+        super(`${input}: ${JSON.stringify(value)}: ${accepted}`);
+        this.input = input;
+        this.value = value;
+        this.accepted = accepted;
+        this.name = 'PolicyError';
+    }
+}
+// A DNS name: labels of letters, digits and hyphens (not at either end), the last one not all digits (so
+// that `127.1` or `2130706433`, which resolvers read as addresses, are never taken for names).
+const LABEL = '[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?';
+const NAME = new RegExp(`^(?:${LABEL}\\.)*${LABEL}$`);
+function isHostName(host) {
+    if (host.length > 253 || !NAME.test(host))
+        return false;
+    const last = host.slice(host.lastIndexOf('.') + 1);
+    return !/^\d+$/.test(last) && !/^0x[0-9a-f]*$/.test(last);
+}
+/** Lower case, one trailing dot dropped, IPv6 brackets removed: how the proxy compares names. */
+function normalizeHost(host) {
+    let h = host.trim().toLowerCase();
+    if (h.startsWith('[') && h.endsWith(']'))
+        h = h.slice(1, -1);
+    if (h.endsWith('.'))
+        h = h.slice(0, -1);
+    return h;
+}
+const PATTERN_HELP = 'bridge, none, audit, or an allow-list: host names (api.example.com), subdomains (*.example.com), each ' +
+    `with an optional :port (default 443 and 80), and presets (${presets_PRESET_NAMES.map((p) => `@${p}`).join(' ')}), ` +
+    'one per line or separated by commas';
+/** `network`: bridge, none, audit, or an allow-list (without credentials: see parseCredentials). */
+function parseNetwork(raw) {
+    const text = raw.trim();
+    const lower = text.toLowerCase();
+    if (lower === 'bridge' || lower === 'none')
+        return { mode: lower };
+    if (lower === 'audit')
+        return { mode: 'audit', credentials: [] };
+    const entries = text
+        .split(/[\n,]/)
+        .map((e) => e.trim())
+        .filter(Boolean);
+    if (entries.length === 0)
+        throw new PolicyError('network', raw, PATTERN_HELP);
+    const rules = [];
+    for (const entry of entries)
+        rules.push(...parseEntry(entry));
+    return { mode: 'allow', rules: dedupe(rules), credentials: [] };
+}
+function parseEntry(entry) {
+    if (['bridge', 'none', 'audit'].includes(entry.toLowerCase()))
+        throw new PolicyError('network', entry, `${entry} stands alone; it cannot be part of an allow-list`);
+    if (entry.startsWith('@')) {
+        const name = entry.slice(1).toLowerCase();
+        const hosts = presets_PRESETS[name];
+        if (!hosts)
+            throw new PolicyError('network', entry, `an unknown preset; the presets are ${presets_PRESET_NAMES.map((p) => `@${p}`).join(', ')}`);
+        return hosts.map((host) => ({ host, wildcard: false, ports: DEFAULT_PORTS }));
+    }
+    return [parsePattern(entry)];
+}
+function parsePattern(entry) {
+    const bad = (why) => new PolicyError('network', entry, why);
+    if (/\s/.test(entry))
+        throw bad(`one host pattern per entry (no spaces); ${PATTERN_HELP}`);
+    if (/[/@]/.test(entry))
+        throw bad(`a malformed pattern: a host name, not a URL or path; ${PATTERN_HELP}`);
+    let hostPart = entry;
+    let ports = DEFAULT_PORTS;
+    const bracketed = /^\[([0-9a-fA-F:.]+)\](?::(\d+))?$/.exec(entry);
+    if (bracketed) {
+        hostPart = bracketed[1];
+        if (bracketed[2] !== undefined)
+            ports = [port(bracketed[2], entry)];
+    }
+    else if ((entry.match(/:/g) ?? []).length === 1) {
+        const at = entry.lastIndexOf(':');
+        hostPart = entry.slice(0, at);
+        ports = [port(entry.slice(at + 1), entry)];
+    }
+    else if (entry.includes(':') && !external_node_net_.isIPv6(entry)) {
+        throw bad(`a malformed pattern; ${PATTERN_HELP}`);
+    }
+    const host = normalizeHost(hostPart);
+    if (host === '*' || host === '*.')
+        throw bad('a bare * would allow every host: use `network: audit` to record what a run needs, or `bridge`');
+    if (host.startsWith('*.')) {
+        const suffix = host.slice(2);
+        if (!isHostName(suffix) || !suffix.includes('.'))
+            throw bad(`a malformed pattern: * stands only for the leftmost labels of a domain such as *.example.com`);
+        return { host: suffix, wildcard: true, ports };
+    }
+    if (external_node_net_.isIP(host))
+        return { host, wildcard: false, ports };
+    // Docker's own network names: someone who writes them means the engine's network, which this is not.
+    if (['host', 'default', 'private'].includes(host))
+        throw bad(`${host} is one of Docker's network modes, which this action does not offer; ${PATTERN_HELP}`);
+    if (!isHostName(host))
+        throw bad(`a malformed pattern; ${PATTERN_HELP}`);
+    return { host, wildcard: false, ports };
+}
+function port(text, entry) {
+    const value = Number(text);
+    if (!/^\d{1,5}$/.test(text) || value < 1 || value > 65535)
+        throw new PolicyError('network', entry, 'a port from 1 to 65535 after the colon');
+    return value;
+}
+function dedupe(rules) {
+    const seen = new Map();
+    for (const rule of rules) {
+        const key = `${rule.wildcard ? '*.' : ''}${rule.host}`;
+        const had = seen.get(key);
+        seen.set(key, had ? { ...had, ports: [...new Set([...had.ports, ...rule.ports])] } : rule);
+    }
+    return [...seen.values()];
+}
+/**
+ * `credentials`: one `<host> <Header-Name>: <value>` a line. Only with an allow-list or audit (the proxy is
+ * what sets them); each host is allowed implicitly on the default ports.
+ */
+function parseCredentials(raw, policy) {
+    const lines = raw
+        .split(/\r?\n/)
+        .map((l) => l.trim())
+        .filter(Boolean);
+    if (lines.length === 0)
+        return policy;
+    // The value is a secret: errors show the host and header name at most, never the line.
+    if (!isProxied(policy))
+        throw new PolicyError('credentials', `(${lines.length} line(s))`, `credentials need an allow-list or audit in network (it is ${policy.mode}): the proxy is what sets them`);
+    const credentials = [];
+    const implicit = [];
+    for (const [i, line] of lines.entries()) {
+        const m = /^(\S+)\s+([!#$%&'*+.^_`|~0-9A-Za-z-]+):[ \t]*(.*)$/.exec(line);
+        const first = parseCredentialHost(line.split(/\s/)[0]);
+        const host = first?.host ?? '';
+        if (!m || !m[3].trim()) {
+            throw new PolicyError('credentials', `line ${i + 1}${host ? ` (${host})` : ''}`, 'one `<host> <Header-Name>: <value>` a line, such as api.anthropic.com x-api-key: <the key> (from a secret)');
+        }
+        if (!first)
+            throw new PolicyError('credentials', `line ${i + 1}`, 'a host name, with an optional :port (no pattern, no address), first on each line');
+        credentials.push({ host, header: m[2], value: m[3].trim() });
+        implicit.push({ host, wildcard: false, ports: first.ports });
+    }
+    return policy.mode === 'allow'
+        ? { ...policy, rules: dedupe([...policy.rules, ...implicit]), credentials }
+        : { ...policy, credentials };
+}
+/** A credential line's host: a name, with an optional port that is allowed (the header goes on every port). */
+function parseCredentialHost(text) {
+    try {
+        const rule = parsePattern(text);
+        return rule.wildcard || external_node_net_.isIP(rule.host) ? undefined : rule;
+    }
+    catch {
+        return undefined;
+    }
+}
+/** Whether the proxy lets a connection to `host:port` through (`host` as the client wrote it). */
+function decide(policy, rawHost, port) {
+    const host = normalizeHost(rawHost);
+    const literal = external_node_net_.isIP(host) !== 0;
+    if (!literal && !isHostName(host))
+        return { allowed: false, reason: 'not a host name' };
+    if (policy.mode === 'audit')
+        return { allowed: true };
+    const rule = policy.rules.find((r) => r.wildcard ? !literal && host.endsWith(`.${r.host}`) : r.host === host);
+    if (!rule)
+        return { allowed: false, reason: literal ? 'an IP address that is not listed' : 'not in the allow-list' };
+    if (!rule.ports.includes(port))
+        return { allowed: false, reason: `port ${port} is not allowed for this host` };
+    return { allowed: true };
+}
+/** The `network:` value that would have let these hosts through (audit's proposal). */
+function proposeAllowList(reached) {
+    const byHost = new Map();
+    for (const { host, port } of reached) {
+        const h = normalizeHost(host);
+        byHost.set(h, (byHost.get(h) ?? new Set()).add(port));
+    }
+    const presetFor = (host) => PRESET_NAMES.find((p) => PRESETS[p].includes(host));
+    const presets = new Set();
+    const entries = [];
+    for (const [host, ports] of [...byHost].sort(([a], [b]) => a.localeCompare(b))) {
+        const preset = presetFor(host);
+        const defaultOnly = [...ports].every((p) => DEFAULT_PORTS.includes(p));
+        if (preset && defaultOnly)
+            presets.add(`@${preset}`);
+        else if (defaultOnly)
+            entries.push(host.includes(':') ? `[${host}]` : host);
+        else
+            for (const p of [...ports].sort((a, b) => a - b))
+                entries.push(host.includes(':') ? `[${host}]:${p}` : `${host}:${p}`);
+    }
+    return [...[...presets].sort(), ...entries].join(', ');
+}
+
+
+/***/ }),
+
+/***/ 2613:
 /***/ ((module) => {
 
 module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("assert");
 
 /***/ }),
 
-/***/ 140:
+/***/ 181:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("buffer");
+
+/***/ }),
+
+/***/ 9140:
 /***/ ((module) => {
 
 module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("constants");
 
 /***/ }),
 
-/***/ 434:
+/***/ 6982:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("crypto");
+
+/***/ }),
+
+/***/ 2250:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("dns");
+
+/***/ }),
+
+/***/ 4434:
 /***/ ((module) => {
 
 module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("events");
 
 /***/ }),
 
-/***/ 896:
+/***/ 9896:
 /***/ ((module) => {
 
 module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("fs");
 
 /***/ }),
 
-/***/ 421:
+/***/ 8611:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("http");
+
+/***/ }),
+
+/***/ 5692:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("https");
+
+/***/ }),
+
+/***/ 9278:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("net");
+
+/***/ }),
+
+/***/ 4573:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:buffer");
+
+/***/ }),
+
+/***/ 1421:
 /***/ ((module) => {
 
 module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:child_process");
 
 /***/ }),
 
-/***/ 474:
+/***/ 7598:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:crypto");
+
+/***/ }),
+
+/***/ 8474:
 /***/ ((module) => {
 
 module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:events");
 
 /***/ }),
 
-/***/ 24:
+/***/ 3024:
 /***/ ((module) => {
 
 module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
 
 /***/ }),
 
-/***/ 760:
+/***/ 1455:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs/promises");
+
+/***/ }),
+
+/***/ 7067:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:http");
+
+/***/ }),
+
+/***/ 4708:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:https");
+
+/***/ }),
+
+/***/ 7030:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:net");
+
+/***/ }),
+
+/***/ 8161:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:os");
+
+/***/ }),
+
+/***/ 6760:
 /***/ ((module) => {
 
 module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
 
 /***/ }),
 
-/***/ 708:
+/***/ 1708:
 /***/ ((module) => {
 
 module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:process");
 
 /***/ }),
 
-/***/ 928:
+/***/ 6466:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:stream/promises");
+
+/***/ }),
+
+/***/ 3136:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:url");
+
+/***/ }),
+
+/***/ 7975:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:util");
+
+/***/ }),
+
+/***/ 857:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("os");
+
+/***/ }),
+
+/***/ 6928:
 /***/ ((module) => {
 
 module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("path");
 
 /***/ }),
 
-/***/ 203:
+/***/ 2203:
 /***/ ((module) => {
 
 module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("stream");
 
 /***/ }),
 
-/***/ 23:
+/***/ 4756:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("tls");
+
+/***/ }),
+
+/***/ 2018:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("tty");
+
+/***/ }),
+
+/***/ 7016:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("url");
+
+/***/ }),
+
+/***/ 9023:
 /***/ ((module) => {
 
 module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("util");
 
 /***/ }),
 
-/***/ 909:
+/***/ 8909:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
-const { Argument } = __nccwpck_require__(154);
-const { Command } = __nccwpck_require__(348);
-const { CommanderError, InvalidArgumentError } = __nccwpck_require__(135);
-const { Help } = __nccwpck_require__(754);
-const { Option } = __nccwpck_require__(240);
+const { Argument } = __nccwpck_require__(9154);
+const { Command } = __nccwpck_require__(4348);
+const { CommanderError, InvalidArgumentError } = __nccwpck_require__(1135);
+const { Help } = __nccwpck_require__(9754);
+const { Option } = __nccwpck_require__(5240);
 
 exports.DM = new Command();
 
@@ -2186,10 +5859,10 @@ exports.a2 = InvalidArgumentError; // Deprecated
 
 /***/ }),
 
-/***/ 154:
+/***/ 9154:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
-const { InvalidArgumentError } = __nccwpck_require__(135);
+const { InvalidArgumentError } = __nccwpck_require__(1135);
 
 class Argument {
   /**
@@ -2343,20 +6016,20 @@ exports.humanReadableArgName = humanReadableArgName;
 
 /***/ }),
 
-/***/ 348:
+/***/ 4348:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
-const EventEmitter = (__nccwpck_require__(474).EventEmitter);
-const childProcess = __nccwpck_require__(421);
-const path = __nccwpck_require__(760);
-const fs = __nccwpck_require__(24);
-const process = __nccwpck_require__(708);
+const EventEmitter = (__nccwpck_require__(8474).EventEmitter);
+const childProcess = __nccwpck_require__(1421);
+const path = __nccwpck_require__(6760);
+const fs = __nccwpck_require__(3024);
+const process = __nccwpck_require__(1708);
 
-const { Argument, humanReadableArgName } = __nccwpck_require__(154);
-const { CommanderError } = __nccwpck_require__(135);
-const { Help, stripColor } = __nccwpck_require__(754);
-const { Option, DualOptions } = __nccwpck_require__(240);
-const { suggestSimilar } = __nccwpck_require__(30);
+const { Argument, humanReadableArgName } = __nccwpck_require__(9154);
+const { CommanderError } = __nccwpck_require__(1135);
+const { Help, stripColor } = __nccwpck_require__(9754);
+const { Option, DualOptions } = __nccwpck_require__(5240);
+const { suggestSimilar } = __nccwpck_require__(5030);
 
 class Command extends EventEmitter {
   /**
@@ -5127,7 +8800,7 @@ exports.useColor = useColor; // exporting for tests
 
 /***/ }),
 
-/***/ 135:
+/***/ 1135:
 /***/ ((__unused_webpack_module, exports) => {
 
 /**
@@ -5173,10 +8846,10 @@ exports.InvalidArgumentError = InvalidArgumentError;
 
 /***/ }),
 
-/***/ 754:
+/***/ 9754:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
-const { humanReadableArgName } = __nccwpck_require__(154);
+const { humanReadableArgName } = __nccwpck_require__(9154);
 
 /**
  * TypeScript import types for JSDoc, used by Visual Studio Code IntelliSense and `npm run typescript-checkJS`
@@ -5927,10 +9600,10 @@ exports.stripColor = stripColor;
 
 /***/ }),
 
-/***/ 240:
+/***/ 5240:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
-const { InvalidArgumentError } = __nccwpck_require__(135);
+const { InvalidArgumentError } = __nccwpck_require__(1135);
 
 class Option {
   /**
@@ -6314,7 +9987,7 @@ exports.DualOptions = DualOptions;
 
 /***/ }),
 
-/***/ 30:
+/***/ 5030:
 /***/ ((__unused_webpack_module, exports) => {
 
 const maxDistance = 3;
@@ -6444,7 +10117,7 @@ exports.suggestSimilar = suggestSimilar;
 /******/ 	// Execute the module function
 /******/ 	var threw = true;
 /******/ 	try {
-/******/ 		__webpack_modules__[moduleId](module, module.exports, __nccwpck_require__);
+/******/ 		__webpack_modules__[moduleId].call(module.exports, module, module.exports, __nccwpck_require__);
 /******/ 		threw = false;
 /******/ 	} finally {
 /******/ 		if(threw) delete __webpack_module_cache__[moduleId];
@@ -6453,6 +10126,9 @@ exports.suggestSimilar = suggestSimilar;
 /******/ 	// Return the exports of the module
 /******/ 	return module.exports;
 /******/ }
+/******/ 
+/******/ // expose the modules object (__webpack_modules__)
+/******/ __nccwpck_require__.m = __webpack_modules__;
 /******/ 
 /************************************************************************/
 /******/ /* webpack/runtime/asset-relocator-loader */
@@ -6482,9 +10158,94 @@ exports.suggestSimilar = suggestSimilar;
 /******/ 	};
 /******/ })();
 /******/ 
+/******/ /* webpack/runtime/ensure chunk */
+/******/ (() => {
+/******/ 	__nccwpck_require__.f = {};
+/******/ 	// This file contains only the entry chunk.
+/******/ 	// The chunk loading function for additional chunks
+/******/ 	__nccwpck_require__.e = (chunkId) => {
+/******/ 		return Promise.all(Object.keys(__nccwpck_require__.f).reduce((promises, key) => {
+/******/ 			__nccwpck_require__.f[key](chunkId, promises);
+/******/ 			return promises;
+/******/ 		}, []));
+/******/ 	};
+/******/ })();
+/******/ 
+/******/ /* webpack/runtime/get javascript chunk filename */
+/******/ (() => {
+/******/ 	// This function allow to reference async chunks
+/******/ 	__nccwpck_require__.u = (chunkId) => {
+/******/ 		// return url for filenames based on template
+/******/ 		return "" + chunkId + ".index.js";
+/******/ 	};
+/******/ })();
+/******/ 
 /******/ /* webpack/runtime/hasOwnProperty shorthand */
 /******/ (() => {
 /******/ 	__nccwpck_require__.o = (obj, prop) => (Object.prototype.hasOwnProperty.call(obj, prop))
+/******/ })();
+/******/ 
+/******/ /* webpack/runtime/import chunk loading */
+/******/ (() => {
+/******/ 	// no baseURI
+/******/ 	
+/******/ 	// object to store loaded and loading chunks
+/******/ 	// undefined = chunk not loaded, null = chunk preloaded/prefetched
+/******/ 	// [resolve, Promise] = chunk loading, 0 = chunk loaded
+/******/ 	var installedChunks = {
+/******/ 		792: 0
+/******/ 	};
+/******/ 	
+/******/ 	var installChunk = (data) => {
+/******/ 		var {ids, modules, runtime} = data;
+/******/ 		// add "modules" to the modules object,
+/******/ 		// then flag all "ids" as loaded and fire callback
+/******/ 		var moduleId, chunkId, i = 0;
+/******/ 		for(moduleId in modules) {
+/******/ 			if(__nccwpck_require__.o(modules, moduleId)) {
+/******/ 				__nccwpck_require__.m[moduleId] = modules[moduleId];
+/******/ 			}
+/******/ 		}
+/******/ 		if(runtime) runtime(__nccwpck_require__);
+/******/ 		for(;i < ids.length; i++) {
+/******/ 			chunkId = ids[i];
+/******/ 			if(__nccwpck_require__.o(installedChunks, chunkId) && installedChunks[chunkId]) {
+/******/ 				installedChunks[chunkId][0]();
+/******/ 			}
+/******/ 			installedChunks[ids[i]] = 0;
+/******/ 		}
+/******/ 	
+/******/ 	}
+/******/ 	
+/******/ 	__nccwpck_require__.f.j = (chunkId, promises) => {
+/******/ 			// import() chunk loading for javascript
+/******/ 			var installedChunkData = __nccwpck_require__.o(installedChunks, chunkId) ? installedChunks[chunkId] : undefined;
+/******/ 			if(installedChunkData !== 0) { // 0 means "already installed".
+/******/ 	
+/******/ 				// a Promise means "currently loading".
+/******/ 				if(installedChunkData) {
+/******/ 					promises.push(installedChunkData[1]);
+/******/ 				} else {
+/******/ 					if(true) { // all chunks have JS
+/******/ 						// setup Promise in chunk cache
+/******/ 						var promise = import("./" + __nccwpck_require__.u(chunkId)).then(installChunk, (e) => {
+/******/ 							if(installedChunks[chunkId] !== 0) installedChunks[chunkId] = undefined;
+/******/ 							throw e;
+/******/ 						});
+/******/ 						var promise = Promise.race([promise, new Promise((resolve) => (installedChunkData = installedChunks[chunkId] = [resolve]))])
+/******/ 						promises.push(installedChunkData[1] = promise);
+/******/ 					}
+/******/ 				}
+/******/ 			}
+/******/ 	};
+/******/ 	
+/******/ 	// no prefetching
+/******/ 	
+/******/ 	// no preloaded
+/******/ 	
+/******/ 	// no external install chunk
+/******/ 	
+/******/ 	// no on chunks loaded
 /******/ })();
 /******/ 
 /************************************************************************/
@@ -6508,7 +10269,7 @@ const external_node_v8_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import
 external_node_v8_namespaceObject.setFlagsFromString('--semi-space-growth-factor=1');
 
 // EXTERNAL MODULE: ./node_modules/commander/index.js
-var commander = __nccwpck_require__(909);
+var commander = __nccwpck_require__(8909);
 ;// CONCATENATED MODULE: ./node_modules/commander/esm.mjs
 
 
@@ -6563,6 +10324,7 @@ const ACTION_DEFAULTS = {
     "cpus": "",
     "pids-limit": "4096",
     "network": "bridge",
+    "credentials": "",
     "read-only-rootfs": "false",
     "max-import-size": "1g",
     "headless-expiry-days": "30",
@@ -6576,10 +10338,10 @@ const ACTION_DEFAULTS = {
 
 ;// CONCATENATED MODULE: ./package.json
 const package_namespaceObject = {"rE":"1.0.0"};
-;// CONCATENATED MODULE: external "node:crypto"
-const external_node_crypto_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:crypto");
+// EXTERNAL MODULE: external "node:crypto"
+var external_node_crypto_ = __nccwpck_require__(7598);
 // EXTERNAL MODULE: external "node:path"
-var external_node_path_ = __nccwpck_require__(760);
+var external_node_path_ = __nccwpck_require__(6760);
 ;// CONCATENATED MODULE: ./src/sandbox/naming.ts
 // Names of sandboxes, projects and volumes. Pure functions: the same branch always maps to the same
 // sandbox, and two different branches never do.
@@ -6588,9 +10350,9 @@ var external_node_path_ = __nccwpck_require__(760);
 const TRANSIENT_PREFIX = 'exploration-';
 const SLUG_MAX = 80;
 function shortHash(text, length = 8) {
-    return (0,external_node_crypto_namespaceObject.createHash)('sha256').update(text).digest('hex').slice(0, length);
+    return (0,external_node_crypto_.createHash)('sha256').update(text).digest('hex').slice(0, length);
 }
-function transientSandboxName(random = () => (0,external_node_crypto_namespaceObject.randomBytes)(4)) {
+function transientSandboxName(random = () => (0,external_node_crypto_.randomBytes)(4)) {
     return TRANSIENT_PREFIX + random().toString('hex').slice(0, 8).padEnd(8, '0');
 }
 /**
@@ -6667,1595 +10429,221 @@ function expiryDays(cls, policy) {
             return Math.max(policy.orphanExpiryDays, policy.branchExpiryDays);
     }
 }
-
-;// CONCATENATED MODULE: external "node:os"
-const external_node_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:os");
-;// CONCATENATED MODULE: external "node:fs/promises"
-const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs/promises");
-;// CONCATENATED MODULE: external "string_decoder"
-const external_string_decoder_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("string_decoder");
-;// CONCATENATED MODULE: external "os"
-const external_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("os");
-// EXTERNAL MODULE: external "events"
-var external_events_ = __nccwpck_require__(434);
-;// CONCATENATED MODULE: external "child_process"
-const external_child_process_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("child_process");
-// EXTERNAL MODULE: external "path"
-var external_path_ = __nccwpck_require__(928);
-// EXTERNAL MODULE: external "assert"
-var external_assert_ = __nccwpck_require__(613);
-// EXTERNAL MODULE: external "fs"
-var external_fs_ = __nccwpck_require__(896);
-;// CONCATENATED MODULE: ./node_modules/@actions/io/lib/io-util.js
-var __awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
-    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
-    return new (P || (P = Promise))(function (resolve, reject) {
-        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
-        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
-        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
-        step((generator = generator.apply(thisArg, _arguments || [])).next());
-    });
-};
-
-
-const { chmod, copyFile, lstat, mkdir, open: io_util_open, readdir, rename, rm, rmdir, stat, symlink, unlink } = external_fs_.promises;
-// export const {open} = 'fs'
-const IS_WINDOWS = process.platform === 'win32';
-/**
- * Custom implementation of readlink to ensure Windows junctions
- * maintain trailing backslash for backward compatibility with Node.js < 24
- *
- * In Node.js 20, Windows junctions (directory symlinks) always returned paths
- * with trailing backslashes. Node.js 24 removed this behavior, which breaks
- * code that relied on this format for path operations.
- *
- * This implementation restores the Node 20 behavior by adding a trailing
- * backslash to all junction results on Windows.
- */
-function readlink(fsPath) {
-    return __awaiter(this, void 0, void 0, function* () {
-        const result = yield fs.promises.readlink(fsPath);
-        // On Windows, restore Node 20 behavior: add trailing backslash to all results
-        // since junctions on Windows are always directory links
-        if (IS_WINDOWS && !result.endsWith('\\')) {
-            return `${result}\\`;
-        }
-        return result;
-    });
-}
-// See https://github.com/nodejs/node/blob/d0153aee367422d0858105abec186da4dff0a0c5/deps/uv/include/uv/win.h#L691
-const UV_FS_O_EXLOCK = 0x10000000;
-const READONLY = external_fs_.constants.O_RDONLY;
-function exists(fsPath) {
-    return __awaiter(this, void 0, void 0, function* () {
-        try {
-            yield stat(fsPath);
-        }
-        catch (err) {
-            if (err.code === 'ENOENT') {
-                return false;
-            }
-            throw err;
-        }
-        return true;
-    });
-}
-function isDirectory(fsPath_1) {
-    return __awaiter(this, arguments, void 0, function* (fsPath, useStat = false) {
-        const stats = useStat ? yield stat(fsPath) : yield lstat(fsPath);
-        return stats.isDirectory();
-    });
-}
-/**
- * On OSX/Linux, true if path starts with '/'. On Windows, true for paths like:
- * \, \hello, \\hello\share, C:, and C:\hello (and corresponding alternate separator cases).
- */
-function isRooted(p) {
-    p = normalizeSeparators(p);
-    if (!p) {
-        throw new Error('isRooted() parameter "p" cannot be empty');
-    }
-    if (IS_WINDOWS) {
-        return (p.startsWith('\\') || /^[A-Z]:/i.test(p) // e.g. \ or \hello or \\hello
-        ); // e.g. C: or C:\hello
-    }
-    return p.startsWith('/');
-}
-/**
- * Best effort attempt to determine whether a file exists and is executable.
- * @param filePath    file path to check
- * @param extensions  additional file extensions to try
- * @return if file exists and is executable, returns the file path. otherwise empty string.
- */
-function tryGetExecutablePath(filePath, extensions) {
-    return __awaiter(this, void 0, void 0, function* () {
-        let stats = undefined;
-        try {
-            // test file exists
-            stats = yield stat(filePath);
-        }
-        catch (err) {
-            if (err.code !== 'ENOENT') {
-                // eslint-disable-next-line no-console
-                console.log(`Unexpected error attempting to determine if executable file exists '${filePath}': ${err}`);
-            }
-        }
-        if (stats && stats.isFile()) {
-            if (IS_WINDOWS) {
-                // on Windows, test for valid extension
-                const upperExt = external_path_.extname(filePath).toUpperCase();
-                if (extensions.some(validExt => validExt.toUpperCase() === upperExt)) {
-                    return filePath;
-                }
-            }
-            else {
-                if (isUnixExecutable(stats)) {
-                    return filePath;
-                }
-            }
-        }
-        // try each extension
-        const originalFilePath = filePath;
-        for (const extension of extensions) {
-            filePath = originalFilePath + extension;
-            stats = undefined;
-            try {
-                stats = yield stat(filePath);
-            }
-            catch (err) {
-                if (err.code !== 'ENOENT') {
-                    // eslint-disable-next-line no-console
-                    console.log(`Unexpected error attempting to determine if executable file exists '${filePath}': ${err}`);
-                }
-            }
-            if (stats && stats.isFile()) {
-                if (IS_WINDOWS) {
-                    // preserve the case of the actual file (since an extension was appended)
-                    try {
-                        const directory = external_path_.dirname(filePath);
-                        const upperName = external_path_.basename(filePath).toUpperCase();
-                        for (const actualName of yield readdir(directory)) {
-                            if (upperName === actualName.toUpperCase()) {
-                                filePath = external_path_.join(directory, actualName);
-                                break;
-                            }
-                        }
-                    }
-                    catch (err) {
-                        // eslint-disable-next-line no-console
-                        console.log(`Unexpected error attempting to determine the actual case of the file '${filePath}': ${err}`);
-                    }
-                    return filePath;
-                }
-                else {
-                    if (isUnixExecutable(stats)) {
-                        return filePath;
-                    }
-                }
-            }
-        }
-        return '';
-    });
-}
-function normalizeSeparators(p) {
-    p = p || '';
-    if (IS_WINDOWS) {
-        // convert slashes on Windows
-        p = p.replace(/\//g, '\\');
-        // remove redundant slashes
-        return p.replace(/\\\\+/g, '\\');
-    }
-    // remove redundant slashes
-    return p.replace(/\/\/+/g, '/');
-}
-// on Mac/Linux, test the execute bit
-//     R   W  X  R  W X R W X
-//   256 128 64 32 16 8 4 2 1
-function isUnixExecutable(stats) {
-    return ((stats.mode & 1) > 0 ||
-        ((stats.mode & 8) > 0 &&
-            process.getgid !== undefined &&
-            stats.gid === process.getgid()) ||
-        ((stats.mode & 64) > 0 &&
-            process.getuid !== undefined &&
-            stats.uid === process.getuid()));
-}
-// Get the path of cmd.exe in windows
-function getCmdPath() {
-    var _a;
-    return (_a = process.env['COMSPEC']) !== null && _a !== void 0 ? _a : `cmd.exe`;
-}
-//# sourceMappingURL=io-util.js.map
-;// CONCATENATED MODULE: ./node_modules/@actions/io/lib/io.js
-var io_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
-    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
-    return new (P || (P = Promise))(function (resolve, reject) {
-        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
-        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
-        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
-        step((generator = generator.apply(thisArg, _arguments || [])).next());
-    });
-};
-
-
-
-/**
- * Copies a file or folder.
- * Based off of shelljs - https://github.com/shelljs/shelljs/blob/9237f66c52e5daa40458f94f9565e18e8132f5a6/src/cp.js
- *
- * @param     source    source path
- * @param     dest      destination path
- * @param     options   optional. See CopyOptions.
- */
-function cp(source_1, dest_1) {
-    return io_awaiter(this, arguments, void 0, function* (source, dest, options = {}) {
-        const { force, recursive, copySourceDirectory } = readCopyOptions(options);
-        const destStat = (yield ioUtil.exists(dest)) ? yield ioUtil.stat(dest) : null;
-        // Dest is an existing file, but not forcing
-        if (destStat && destStat.isFile() && !force) {
-            return;
-        }
-        // If dest is an existing directory, should copy inside.
-        const newDest = destStat && destStat.isDirectory() && copySourceDirectory
-            ? path.join(dest, path.basename(source))
-            : dest;
-        if (!(yield ioUtil.exists(source))) {
-            throw new Error(`no such file or directory: ${source}`);
-        }
-        const sourceStat = yield ioUtil.stat(source);
-        if (sourceStat.isDirectory()) {
-            if (!recursive) {
-                throw new Error(`Failed to copy. ${source} is a directory, but tried to copy without recursive flag.`);
-            }
-            else {
-                yield cpDirRecursive(source, newDest, 0, force);
-            }
-        }
-        else {
-            if (path.relative(source, newDest) === '') {
-                // a file cannot be copied to itself
-                throw new Error(`'${newDest}' and '${source}' are the same file`);
-            }
-            yield io_copyFile(source, newDest, force);
-        }
-    });
-}
-/**
- * Moves a path.
- *
- * @param     source    source path
- * @param     dest      destination path
- * @param     options   optional. See MoveOptions.
- */
-function mv(source_1, dest_1) {
-    return io_awaiter(this, arguments, void 0, function* (source, dest, options = {}) {
-        if (yield ioUtil.exists(dest)) {
-            let destExists = true;
-            if (yield ioUtil.isDirectory(dest)) {
-                // If dest is directory copy src into dest
-                dest = path.join(dest, path.basename(source));
-                destExists = yield ioUtil.exists(dest);
-            }
-            if (destExists) {
-                if (options.force == null || options.force) {
-                    yield rmRF(dest);
-                }
-                else {
-                    throw new Error('Destination already exists');
-                }
-            }
-        }
-        yield mkdirP(path.dirname(dest));
-        yield ioUtil.rename(source, dest);
-    });
-}
-/**
- * Remove a path recursively with force
- *
- * @param inputPath path to remove
- */
-function rmRF(inputPath) {
-    return io_awaiter(this, void 0, void 0, function* () {
-        if (ioUtil.IS_WINDOWS) {
-            // Check for invalid characters
-            // https://docs.microsoft.com/en-us/windows/win32/fileio/naming-a-file
-            if (/[*"<>|]/.test(inputPath)) {
-                throw new Error('File path must not contain `*`, `"`, `<`, `>` or `|` on Windows');
-            }
-        }
-        try {
-            // note if path does not exist, error is silent
-            yield ioUtil.rm(inputPath, {
-                force: true,
-                maxRetries: 3,
-                recursive: true,
-                retryDelay: 300
-            });
-        }
-        catch (err) {
-            throw new Error(`File was unable to be removed ${err}`);
-        }
-    });
-}
-/**
- * Make a directory.  Creates the full path with folders in between
- * Will throw if it fails
- *
- * @param   fsPath        path to create
- * @returns Promise<void>
- */
-function mkdirP(fsPath) {
-    return io_awaiter(this, void 0, void 0, function* () {
-        ok(fsPath, 'a path argument must be provided');
-        yield ioUtil.mkdir(fsPath, { recursive: true });
-    });
-}
-/**
- * Returns path of a tool had the tool actually been invoked.  Resolves via paths.
- * If you check and the tool does not exist, it will throw.
- *
- * @param     tool              name of the tool
- * @param     check             whether to check if tool exists
- * @returns   Promise<string>   path to tool
- */
-function which(tool, check) {
-    return io_awaiter(this, void 0, void 0, function* () {
-        if (!tool) {
-            throw new Error("parameter 'tool' is required");
-        }
-        // recursive when check=true
-        if (check) {
-            const result = yield which(tool, false);
-            if (!result) {
-                if (IS_WINDOWS) {
-                    throw new Error(`Unable to locate executable file: ${tool}. Please verify either the file path exists or the file can be found within a directory specified by the PATH environment variable. Also verify the file has a valid extension for an executable file.`);
-                }
-                else {
-                    throw new Error(`Unable to locate executable file: ${tool}. Please verify either the file path exists or the file can be found within a directory specified by the PATH environment variable. Also check the file mode to verify the file is executable.`);
-                }
-            }
-            return result;
-        }
-        const matches = yield findInPath(tool);
-        if (matches && matches.length > 0) {
-            return matches[0];
-        }
-        return '';
-    });
-}
-/**
- * Returns a list of all occurrences of the given tool on the system path.
- *
- * @returns   Promise<string[]>  the paths of the tool
- */
-function findInPath(tool) {
-    return io_awaiter(this, void 0, void 0, function* () {
-        if (!tool) {
-            throw new Error("parameter 'tool' is required");
-        }
-        // build the list of extensions to try
-        const extensions = [];
-        if (IS_WINDOWS && process.env['PATHEXT']) {
-            for (const extension of process.env['PATHEXT'].split(external_path_.delimiter)) {
-                if (extension) {
-                    extensions.push(extension);
-                }
-            }
-        }
-        // if it's rooted, return it if exists. otherwise return empty.
-        if (isRooted(tool)) {
-            const filePath = yield tryGetExecutablePath(tool, extensions);
-            if (filePath) {
-                return [filePath];
-            }
-            return [];
-        }
-        // if any path separators, return empty
-        if (tool.includes(external_path_.sep)) {
-            return [];
-        }
-        // build the list of directories
-        //
-        // Note, technically "where" checks the current directory on Windows. From a toolkit perspective,
-        // it feels like we should not do this. Checking the current directory seems like more of a use
-        // case of a shell, and the which() function exposed by the toolkit should strive for consistency
-        // across platforms.
-        const directories = [];
-        if (process.env.PATH) {
-            for (const p of process.env.PATH.split(external_path_.delimiter)) {
-                if (p) {
-                    directories.push(p);
-                }
-            }
-        }
-        // find all matches
-        const matches = [];
-        for (const directory of directories) {
-            const filePath = yield tryGetExecutablePath(external_path_.join(directory, tool), extensions);
-            if (filePath) {
-                matches.push(filePath);
-            }
-        }
-        return matches;
-    });
-}
-function readCopyOptions(options) {
-    const force = options.force == null ? true : options.force;
-    const recursive = Boolean(options.recursive);
-    const copySourceDirectory = options.copySourceDirectory == null
-        ? true
-        : Boolean(options.copySourceDirectory);
-    return { force, recursive, copySourceDirectory };
-}
-function cpDirRecursive(sourceDir, destDir, currentDepth, force) {
-    return io_awaiter(this, void 0, void 0, function* () {
-        // Ensure there is not a run away recursive copy
-        if (currentDepth >= 255)
-            return;
-        currentDepth++;
-        yield mkdirP(destDir);
-        const files = yield ioUtil.readdir(sourceDir);
-        for (const fileName of files) {
-            const srcFile = `${sourceDir}/${fileName}`;
-            const destFile = `${destDir}/${fileName}`;
-            const srcFileStat = yield ioUtil.lstat(srcFile);
-            if (srcFileStat.isDirectory()) {
-                // Recurse
-                yield cpDirRecursive(srcFile, destFile, currentDepth, force);
-            }
-            else {
-                yield io_copyFile(srcFile, destFile, force);
-            }
-        }
-        // Change the mode for the newly created directory
-        yield ioUtil.chmod(destDir, (yield ioUtil.stat(sourceDir)).mode);
-    });
-}
-// Buffered file copy
-function io_copyFile(srcFile, destFile, force) {
-    return io_awaiter(this, void 0, void 0, function* () {
-        if ((yield ioUtil.lstat(srcFile)).isSymbolicLink()) {
-            // unlink/re-link it
-            try {
-                yield ioUtil.lstat(destFile);
-                yield ioUtil.unlink(destFile);
-            }
-            catch (e) {
-                // Try to override file permission
-                if (e.code === 'EPERM') {
-                    yield ioUtil.chmod(destFile, '0666');
-                    yield ioUtil.unlink(destFile);
-                }
-                // other errors = it doesn't exist, no work to do
-            }
-            // Copy over symlink
-            const symlinkFull = yield ioUtil.readlink(srcFile);
-            yield ioUtil.symlink(symlinkFull, destFile, ioUtil.IS_WINDOWS ? 'junction' : null);
-        }
-        else if (!(yield ioUtil.exists(destFile)) || force) {
-            yield ioUtil.copyFile(srcFile, destFile);
-        }
-    });
-}
-//# sourceMappingURL=io.js.map
-;// CONCATENATED MODULE: external "timers"
-const external_timers_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("timers");
-;// CONCATENATED MODULE: ./node_modules/@actions/exec/lib/toolrunner.js
-var toolrunner_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
-    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
-    return new (P || (P = Promise))(function (resolve, reject) {
-        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
-        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
-        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
-        step((generator = generator.apply(thisArg, _arguments || [])).next());
-    });
-};
-
-
-
-
-
-
-
-/* eslint-disable @typescript-eslint/unbound-method */
-const toolrunner_IS_WINDOWS = process.platform === 'win32';
-/*
- * Class for running command line tools. Handles quoting and arg parsing in a platform agnostic way.
- */
-class ToolRunner extends external_events_.EventEmitter {
-    constructor(toolPath, args, options) {
-        super();
-        if (!toolPath) {
-            throw new Error("Parameter 'toolPath' cannot be null or empty.");
-        }
-        this.toolPath = toolPath;
-        this.args = args || [];
-        this.options = options || {};
-    }
-    _debug(message) {
-        if (this.options.listeners && this.options.listeners.debug) {
-            this.options.listeners.debug(message);
-        }
-    }
-    _getCommandString(options, noPrefix) {
-        const toolPath = this._getSpawnFileName();
-        const args = this._getSpawnArgs(options);
-        let cmd = noPrefix ? '' : '[command]'; // omit prefix when piped to a second tool
-        if (toolrunner_IS_WINDOWS) {
-            // Windows + cmd file
-            if (this._isCmdFile()) {
-                cmd += toolPath;
-                for (const a of args) {
-                    cmd += ` ${a}`;
-                }
-            }
-            // Windows + verbatim
-            else if (options.windowsVerbatimArguments) {
-                cmd += `"${toolPath}"`;
-                for (const a of args) {
-                    cmd += ` ${a}`;
-                }
-            }
-            // Windows (regular)
-            else {
-                cmd += this._windowsQuoteCmdArg(toolPath);
-                for (const a of args) {
-                    cmd += ` ${this._windowsQuoteCmdArg(a)}`;
-                }
-            }
-        }
-        else {
-            // OSX/Linux - this can likely be improved with some form of quoting.
-            // creating processes on Unix is fundamentally different than Windows.
-            // on Unix, execvp() takes an arg array.
-            cmd += toolPath;
-            for (const a of args) {
-                cmd += ` ${a}`;
-            }
-        }
-        return cmd;
-    }
-    _processLineBuffer(data, strBuffer, onLine) {
-        try {
-            let s = strBuffer + data.toString();
-            let n = s.indexOf(external_os_namespaceObject.EOL);
-            while (n > -1) {
-                const line = s.substring(0, n);
-                onLine(line);
-                // the rest of the string ...
-                s = s.substring(n + external_os_namespaceObject.EOL.length);
-                n = s.indexOf(external_os_namespaceObject.EOL);
-            }
-            return s;
-        }
-        catch (err) {
-            // streaming lines to console is best effort.  Don't fail a build.
-            this._debug(`error processing line. Failed with error ${err}`);
-            return '';
-        }
-    }
-    _getSpawnFileName() {
-        if (toolrunner_IS_WINDOWS) {
-            if (this._isCmdFile()) {
-                return process.env['COMSPEC'] || 'cmd.exe';
-            }
-        }
-        return this.toolPath;
-    }
-    _getSpawnArgs(options) {
-        if (toolrunner_IS_WINDOWS) {
-            if (this._isCmdFile()) {
-                let argline = `/D /S /C "${this._windowsQuoteCmdArg(this.toolPath)}`;
-                for (const a of this.args) {
-                    argline += ' ';
-                    argline += options.windowsVerbatimArguments
-                        ? a
-                        : this._windowsQuoteCmdArg(a);
-                }
-                argline += '"';
-                return [argline];
-            }
-        }
-        return this.args;
-    }
-    _endsWith(str, end) {
-        return str.endsWith(end);
-    }
-    _isCmdFile() {
-        const upperToolPath = this.toolPath.toUpperCase();
-        return (this._endsWith(upperToolPath, '.CMD') ||
-            this._endsWith(upperToolPath, '.BAT'));
-    }
-    _windowsQuoteCmdArg(arg) {
-        // for .exe, apply the normal quoting rules that libuv applies
-        if (!this._isCmdFile()) {
-            return this._uvQuoteCmdArg(arg);
-        }
-        // otherwise apply quoting rules specific to the cmd.exe command line parser.
-        // the libuv rules are generic and are not designed specifically for cmd.exe
-        // command line parser.
-        //
-        // for a detailed description of the cmd.exe command line parser, refer to
-        // http://stackoverflow.com/questions/4094699/how-does-the-windows-command-interpreter-cmd-exe-parse-scripts/7970912#7970912
-        // need quotes for empty arg
-        if (!arg) {
-            return '""';
-        }
-        // determine whether the arg needs to be quoted
-        const cmdSpecialChars = [
-            ' ',
-            '\t',
-            '&',
-            '(',
-            ')',
-            '[',
-            ']',
-            '{',
-            '}',
-            '^',
-            '=',
-            ';',
-            '!',
-            "'",
-            '+',
-            ',',
-            '`',
-            '~',
-            '|',
-            '<',
-            '>',
-            '"'
-        ];
-        let needsQuotes = false;
-        for (const char of arg) {
-            if (cmdSpecialChars.some(x => x === char)) {
-                needsQuotes = true;
-                break;
-            }
-        }
-        // short-circuit if quotes not needed
-        if (!needsQuotes) {
-            return arg;
-        }
-        // the following quoting rules are very similar to the rules that by libuv applies.
-        //
-        // 1) wrap the string in quotes
-        //
-        // 2) double-up quotes - i.e. " => ""
-        //
-        //    this is different from the libuv quoting rules. libuv replaces " with \", which unfortunately
-        //    doesn't work well with a cmd.exe command line.
-        //
-        //    note, replacing " with "" also works well if the arg is passed to a downstream .NET console app.
-        //    for example, the command line:
-        //          foo.exe "myarg:""my val"""
-        //    is parsed by a .NET console app into an arg array:
-        //          [ "myarg:\"my val\"" ]
-        //    which is the same end result when applying libuv quoting rules. although the actual
-        //    command line from libuv quoting rules would look like:
-        //          foo.exe "myarg:\"my val\""
-        //
-        // 3) double-up slashes that precede a quote,
-        //    e.g.  hello \world    => "hello \world"
-        //          hello\"world    => "hello\\""world"
-        //          hello\\"world   => "hello\\\\""world"
-        //          hello world\    => "hello world\\"
-        //
-        //    technically this is not required for a cmd.exe command line, or the batch argument parser.
-        //    the reasons for including this as a .cmd quoting rule are:
-        //
-        //    a) this is optimized for the scenario where the argument is passed from the .cmd file to an
-        //       external program. many programs (e.g. .NET console apps) rely on the slash-doubling rule.
-        //
-        //    b) it's what we've been doing previously (by deferring to node default behavior) and we
-        //       haven't heard any complaints about that aspect.
-        //
-        // note, a weakness of the quoting rules chosen here, is that % is not escaped. in fact, % cannot be
-        // escaped when used on the command line directly - even though within a .cmd file % can be escaped
-        // by using %%.
-        //
-        // the saving grace is, on the command line, %var% is left as-is if var is not defined. this contrasts
-        // the line parsing rules within a .cmd file, where if var is not defined it is replaced with nothing.
-        //
-        // one option that was explored was replacing % with ^% - i.e. %var% => ^%var^%. this hack would
-        // often work, since it is unlikely that var^ would exist, and the ^ character is removed when the
-        // variable is used. the problem, however, is that ^ is not removed when %* is used to pass the args
-        // to an external program.
-        //
-        // an unexplored potential solution for the % escaping problem, is to create a wrapper .cmd file.
-        // % can be escaped within a .cmd file.
-        let reverse = '"';
-        let quoteHit = true;
-        for (let i = arg.length; i > 0; i--) {
-            // walk the string in reverse
-            reverse += arg[i - 1];
-            if (quoteHit && arg[i - 1] === '\\') {
-                reverse += '\\'; // double the slash
-            }
-            else if (arg[i - 1] === '"') {
-                quoteHit = true;
-                reverse += '"'; // double the quote
-            }
-            else {
-                quoteHit = false;
-            }
-        }
-        reverse += '"';
-        return reverse.split('').reverse().join('');
-    }
-    _uvQuoteCmdArg(arg) {
-        // Tool runner wraps child_process.spawn() and needs to apply the same quoting as
-        // Node in certain cases where the undocumented spawn option windowsVerbatimArguments
-        // is used.
-        //
-        // Since this function is a port of quote_cmd_arg from Node 4.x (technically, lib UV,
-        // see https://github.com/nodejs/node/blob/v4.x/deps/uv/src/win/process.c for details),
-        // pasting copyright notice from Node within this function:
-        //
-        //      Copyright Joyent, Inc. and other Node contributors. All rights reserved.
-        //
-        //      Permission is hereby granted, free of charge, to any person obtaining a copy
-        //      of this software and associated documentation files (the "Software"), to
-        //      deal in the Software without restriction, including without limitation the
-        //      rights to use, copy, modify, merge, publish, distribute, sublicense, and/or
-        //      sell copies of the Software, and to permit persons to whom the Software is
-        //      furnished to do so, subject to the following conditions:
-        //
-        //      The above copyright notice and this permission notice shall be included in
-        //      all copies or substantial portions of the Software.
-        //
-        //      THE SOFTWARE IS PROVIDED "AS IS", WITHOUT WARRANTY OF ANY KIND, EXPRESS OR
-        //      IMPLIED, INCLUDING BUT NOT LIMITED TO THE WARRANTIES OF MERCHANTABILITY,
-        //      FITNESS FOR A PARTICULAR PURPOSE AND NONINFRINGEMENT. IN NO EVENT SHALL THE
-        //      AUTHORS OR COPYRIGHT HOLDERS BE LIABLE FOR ANY CLAIM, DAMAGES OR OTHER
-        //      LIABILITY, WHETHER IN AN ACTION OF CONTRACT, TORT OR OTHERWISE, ARISING
-        //      FROM, OUT OF OR IN CONNECTION WITH THE SOFTWARE OR THE USE OR OTHER DEALINGS
-        //      IN THE SOFTWARE.
-        if (!arg) {
-            // Need double quotation for empty argument
-            return '""';
-        }
-        if (!arg.includes(' ') && !arg.includes('\t') && !arg.includes('"')) {
-            // No quotation needed
-            return arg;
-        }
-        if (!arg.includes('"') && !arg.includes('\\')) {
-            // No embedded double quotes or backslashes, so I can just wrap
-            // quote marks around the whole thing.
-            return `"${arg}"`;
-        }
-        // Expected input/output:
-        //   input : hello"world
-        //   output: "hello\"world"
-        //   input : hello""world
-        //   output: "hello\"\"world"
-        //   input : hello\world
-        //   output: hello\world
-        //   input : hello\\world
-        //   output: hello\\world
-        //   input : hello\"world
-        //   output: "hello\\\"world"
-        //   input : hello\\"world
-        //   output: "hello\\\\\"world"
-        //   input : hello world\
-        //   output: "hello world\\" - note the comment in libuv actually reads "hello world\"
-        //                             but it appears the comment is wrong, it should be "hello world\\"
-        let reverse = '"';
-        let quoteHit = true;
-        for (let i = arg.length; i > 0; i--) {
-            // walk the string in reverse
-            reverse += arg[i - 1];
-            if (quoteHit && arg[i - 1] === '\\') {
-                reverse += '\\';
-            }
-            else if (arg[i - 1] === '"') {
-                quoteHit = true;
-                reverse += '\\';
-            }
-            else {
-                quoteHit = false;
-            }
-        }
-        reverse += '"';
-        return reverse.split('').reverse().join('');
-    }
-    _cloneExecOptions(options) {
-        options = options || {};
-        const result = {
-            cwd: options.cwd || process.cwd(),
-            env: options.env || process.env,
-            silent: options.silent || false,
-            windowsVerbatimArguments: options.windowsVerbatimArguments || false,
-            failOnStdErr: options.failOnStdErr || false,
-            ignoreReturnCode: options.ignoreReturnCode || false,
-            delay: options.delay || 10000
-        };
-        result.outStream = options.outStream || process.stdout;
-        result.errStream = options.errStream || process.stderr;
-        return result;
-    }
-    _getSpawnOptions(options, toolPath) {
-        options = options || {};
-        const result = {};
-        result.cwd = options.cwd;
-        result.env = options.env;
-        result['windowsVerbatimArguments'] =
-            options.windowsVerbatimArguments || this._isCmdFile();
-        if (options.windowsVerbatimArguments) {
-            result.argv0 = `"${toolPath}"`;
-        }
-        return result;
-    }
-    /**
-     * Exec a tool.
-     * Output will be streamed to the live console.
-     * Returns promise with return code
-     *
-     * @param     tool     path to tool to exec
-     * @param     options  optional exec options.  See ExecOptions
-     * @returns   number
-     */
-    exec() {
-        return toolrunner_awaiter(this, void 0, void 0, function* () {
-            // root the tool path if it is unrooted and contains relative pathing
-            if (!isRooted(this.toolPath) &&
-                (this.toolPath.includes('/') ||
-                    (toolrunner_IS_WINDOWS && this.toolPath.includes('\\')))) {
-                // prefer options.cwd if it is specified, however options.cwd may also need to be rooted
-                this.toolPath = external_path_.resolve(process.cwd(), this.options.cwd || process.cwd(), this.toolPath);
-            }
-            // if the tool is only a file name, then resolve it from the PATH
-            // otherwise verify it exists (add extension on Windows if necessary)
-            this.toolPath = yield which(this.toolPath, true);
-            return new Promise((resolve, reject) => toolrunner_awaiter(this, void 0, void 0, function* () {
-                this._debug(`exec tool: ${this.toolPath}`);
-                this._debug('arguments:');
-                for (const arg of this.args) {
-                    this._debug(`   ${arg}`);
-                }
-                const optionsNonNull = this._cloneExecOptions(this.options);
-                if (!optionsNonNull.silent && optionsNonNull.outStream) {
-                    optionsNonNull.outStream.write(this._getCommandString(optionsNonNull) + external_os_namespaceObject.EOL);
-                }
-                const state = new ExecState(optionsNonNull, this.toolPath);
-                state.on('debug', (message) => {
-                    this._debug(message);
-                });
-                if (this.options.cwd && !(yield exists(this.options.cwd))) {
-                    return reject(new Error(`The cwd: ${this.options.cwd} does not exist!`));
-                }
-                const fileName = this._getSpawnFileName();
-                const cp = external_child_process_namespaceObject.spawn(fileName, this._getSpawnArgs(optionsNonNull), this._getSpawnOptions(this.options, fileName));
-                let stdbuffer = '';
-                if (cp.stdout) {
-                    cp.stdout.on('data', (data) => {
-                        if (this.options.listeners && this.options.listeners.stdout) {
-                            this.options.listeners.stdout(data);
-                        }
-                        if (!optionsNonNull.silent && optionsNonNull.outStream) {
-                            optionsNonNull.outStream.write(data);
-                        }
-                        stdbuffer = this._processLineBuffer(data, stdbuffer, (line) => {
-                            if (this.options.listeners && this.options.listeners.stdline) {
-                                this.options.listeners.stdline(line);
-                            }
-                        });
-                    });
-                }
-                let errbuffer = '';
-                if (cp.stderr) {
-                    cp.stderr.on('data', (data) => {
-                        state.processStderr = true;
-                        if (this.options.listeners && this.options.listeners.stderr) {
-                            this.options.listeners.stderr(data);
-                        }
-                        if (!optionsNonNull.silent &&
-                            optionsNonNull.errStream &&
-                            optionsNonNull.outStream) {
-                            const s = optionsNonNull.failOnStdErr
-                                ? optionsNonNull.errStream
-                                : optionsNonNull.outStream;
-                            s.write(data);
-                        }
-                        errbuffer = this._processLineBuffer(data, errbuffer, (line) => {
-                            if (this.options.listeners && this.options.listeners.errline) {
-                                this.options.listeners.errline(line);
-                            }
-                        });
-                    });
-                }
-                cp.on('error', (err) => {
-                    state.processError = err.message;
-                    state.processExited = true;
-                    state.processClosed = true;
-                    state.CheckComplete();
-                });
-                cp.on('exit', (code) => {
-                    state.processExitCode = code;
-                    state.processExited = true;
-                    this._debug(`Exit code ${code} received from tool '${this.toolPath}'`);
-                    state.CheckComplete();
-                });
-                cp.on('close', (code) => {
-                    state.processExitCode = code;
-                    state.processExited = true;
-                    state.processClosed = true;
-                    this._debug(`STDIO streams have closed for tool '${this.toolPath}'`);
-                    state.CheckComplete();
-                });
-                state.on('done', (error, exitCode) => {
-                    if (stdbuffer.length > 0) {
-                        this.emit('stdline', stdbuffer);
-                    }
-                    if (errbuffer.length > 0) {
-                        this.emit('errline', errbuffer);
-                    }
-                    cp.removeAllListeners();
-                    if (error) {
-                        reject(error);
-                    }
-                    else {
-                        resolve(exitCode);
-                    }
-                });
-                if (this.options.input) {
-                    if (!cp.stdin) {
-                        throw new Error('child process missing stdin');
-                    }
-                    cp.stdin.end(this.options.input);
-                }
-            }));
-        });
-    }
-}
-/**
- * Convert an arg string to an array of args. Handles escaping
- *
- * @param    argString   string of arguments
- * @returns  string[]    array of arguments
- */
-function argStringToArray(argString) {
-    const args = [];
-    let inQuotes = false;
-    let escaped = false;
-    let arg = '';
-    function append(c) {
-        // we only escape double quotes.
-        if (escaped && c !== '"') {
-            arg += '\\';
-        }
-        arg += c;
-        escaped = false;
-    }
-    for (let i = 0; i < argString.length; i++) {
-        const c = argString.charAt(i);
-        if (c === '"') {
-            if (!escaped) {
-                inQuotes = !inQuotes;
-            }
-            else {
-                append(c);
-            }
+// Age is the time since the last activity. The newest of several signals counts, because a folder's own
+// mtime only moves when its direct children are added, removed or renamed: edits deeper in the tree and
+// git operations are seen through the worktree's index, HEAD and reflog in its admin folder instead.
+const DAY_MS = 86_400_000;
+/** The newest of the signals (epoch ms); undefined when none could be read. */
+function lastActivity(signals) {
+    let newest;
+    for (const signal of signals) {
+        if (signal === undefined || !Number.isFinite(signal))
             continue;
-        }
-        if (c === '\\' && escaped) {
-            append(c);
-            continue;
-        }
-        if (c === '\\' && inQuotes) {
-            escaped = true;
-            continue;
-        }
-        if (c === ' ' && !inQuotes) {
-            if (arg.length > 0) {
-                args.push(arg);
-                arg = '';
-            }
-            continue;
-        }
-        append(c);
+        if (newest === undefined || signal > newest)
+            newest = signal;
     }
-    if (arg.length > 0) {
-        args.push(arg.trim());
-    }
-    return args;
+    return newest;
 }
-class ExecState extends external_events_.EventEmitter {
-    constructor(options, toolPath) {
-        super();
-        this.processClosed = false; // tracks whether the process has exited and stdio is closed
-        this.processError = '';
-        this.processExitCode = 0;
-        this.processExited = false; // tracks whether the process has exited
-        this.processStderr = false; // tracks whether stderr was written to
-        this.delay = 10000; // 10 seconds
-        this.done = false;
-        this.timeout = null;
-        if (!toolPath) {
-            throw new Error('toolPath must not be empty');
-        }
-        this.options = options;
-        this.toolPath = toolPath;
-        if (options.delay) {
-            this.delay = options.delay;
-        }
-    }
-    CheckComplete() {
-        if (this.done) {
-            return;
-        }
-        if (this.processClosed) {
-            this._setResult();
-        }
-        else if (this.processExited) {
-            this.timeout = (0,external_timers_namespaceObject.setTimeout)(ExecState.HandleTimeout, this.delay, this);
-        }
-    }
-    _debug(message) {
-        this.emit('debug', message);
-    }
-    _setResult() {
-        // determine whether there is an error
-        let error;
-        if (this.processExited) {
-            if (this.processError) {
-                error = new Error(`There was an error when attempting to execute the process '${this.toolPath}'. This may indicate the process failed to start. Error: ${this.processError}`);
-            }
-            else if (this.processExitCode !== 0 && !this.options.ignoreReturnCode) {
-                error = new Error(`The process '${this.toolPath}' failed with exit code ${this.processExitCode}`);
-            }
-            else if (this.processStderr && this.options.failOnStdErr) {
-                error = new Error(`The process '${this.toolPath}' failed because one or more lines were written to the STDERR stream`);
-            }
-        }
-        // clear the timeout
-        if (this.timeout) {
-            clearTimeout(this.timeout);
-            this.timeout = null;
-        }
-        this.done = true;
-        this.emit('done', error, this.processExitCode);
-    }
-    static HandleTimeout(state) {
-        if (state.done) {
-            return;
-        }
-        if (!state.processClosed && state.processExited) {
-            const message = `The STDIO streams did not close within ${state.delay / 1000} seconds of the exit event from process '${state.toolPath}'. This may indicate a child process inherited the STDIO streams and has not yet exited.`;
-            state._debug(message);
-        }
-        state._setResult();
-    }
+/** Whole days since `lastMs` (a time in the future counts as 0). */
+function ageDays(lastMs, nowMs) {
+    return Math.max(0, Math.floor((nowMs - lastMs) / DAY_MS));
 }
-//# sourceMappingURL=toolrunner.js.map
-;// CONCATENATED MODULE: ./node_modules/@actions/exec/lib/exec.js
-var exec_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
-    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
-    return new (P || (P = Promise))(function (resolve, reject) {
-        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
-        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
-        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
-        step((generator = generator.apply(thisArg, _arguments || [])).next());
-    });
-};
+/** Stale once unused for longer than `expiryDays`; an unknown age is never stale. */
+function isExpired(lastMs, nowMs, expiryDays) {
+    if (lastMs === undefined)
+        return false;
+    return nowMs - lastMs > expiryDays * DAY_MS;
+}
+/** An ISO-8601 time (e.g. the `created` label of a volume) as epoch ms; undefined when it is not one. */
+function parseTimestamp(text) {
+    if (!text || !/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:?\d{2})$/.test(text))
+        return undefined;
+    const ms = Date.parse(text);
+    return Number.isFinite(ms) ? ms : undefined;
+}
 
-
-/**
- * Exec a command.
- * Output will be streamed to the live console.
- * Returns promise with return code
- *
- * @param     commandLine        command to execute (can include additional args). Must be correctly escaped.
- * @param     args               optional arguments for tool. Escaping is handled by the lib.
- * @param     options            optional exec options.  See ExecOptions
- * @returns   Promise<number>    exit code
- */
-function exec(commandLine, args, options) {
-    return exec_awaiter(this, void 0, void 0, function* () {
-        const commandArgs = argStringToArray(commandLine);
-        if (commandArgs.length === 0) {
-            throw new Error(`Parameter 'commandLine' cannot be null or empty.`);
-        }
-        // Path to tool to execute should be first arg
-        const toolPath = commandArgs[0];
-        args = commandArgs.slice(1).concat(args || []);
-        const runner = new ToolRunner(toolPath, args, options);
-        return runner.exec();
-    });
-}
-/**
- * Exec a command and get the output.
- * Output will be streamed to the live console.
- * Returns promise with the exit code and collected stdout and stderr
- *
- * @param     commandLine           command to execute (can include additional args). Must be correctly escaped.
- * @param     args                  optional arguments for tool. Escaping is handled by the lib.
- * @param     options               optional exec options.  See ExecOptions
- * @returns   Promise<ExecOutput>   exit code, stdout, and stderr
- */
-function getExecOutput(commandLine, args, options) {
-    return exec_awaiter(this, void 0, void 0, function* () {
-        var _a, _b;
-        let stdout = '';
-        let stderr = '';
-        //Using string decoder covers the case where a mult-byte character is split
-        const stdoutDecoder = new external_string_decoder_namespaceObject.StringDecoder('utf8');
-        const stderrDecoder = new external_string_decoder_namespaceObject.StringDecoder('utf8');
-        const originalStdoutListener = (_a = options === null || options === void 0 ? void 0 : options.listeners) === null || _a === void 0 ? void 0 : _a.stdout;
-        const originalStdErrListener = (_b = options === null || options === void 0 ? void 0 : options.listeners) === null || _b === void 0 ? void 0 : _b.stderr;
-        const stdErrListener = (data) => {
-            stderr += stderrDecoder.write(data);
-            if (originalStdErrListener) {
-                originalStdErrListener(data);
-            }
-        };
-        const stdOutListener = (data) => {
-            stdout += stdoutDecoder.write(data);
-            if (originalStdoutListener) {
-                originalStdoutListener(data);
-            }
-        };
-        const listeners = Object.assign(Object.assign({}, options === null || options === void 0 ? void 0 : options.listeners), { stdout: stdOutListener, stderr: stdErrListener });
-        const exitCode = yield exec(commandLine, args, Object.assign(Object.assign({}, options), { listeners }));
-        //flush any remaining characters
-        stdout += stdoutDecoder.end();
-        stderr += stderrDecoder.end();
-        return {
-            exitCode,
-            stdout,
-            stderr
-        };
-    });
-}
-//# sourceMappingURL=exec.js.map
-// EXTERNAL MODULE: external "node:child_process"
-var external_node_child_process_ = __nccwpck_require__(421);
+// EXTERNAL MODULE: external "node:os"
+var external_node_os_ = __nccwpck_require__(8161);
+// EXTERNAL MODULE: external "node:fs/promises"
+var promises_ = __nccwpck_require__(1455);
+// EXTERNAL MODULE: ./src/engine/proc.ts + 7 modules
+var proc = __nccwpck_require__(2897);
+// EXTERNAL MODULE: ./src/engine/container-args.ts
+var container_args = __nccwpck_require__(5011);
 // EXTERNAL MODULE: external "node:fs"
-var external_node_fs_ = __nccwpck_require__(24);
-;// CONCATENATED MODULE: ./src/engine/proc.ts
-// The one place where child processes start. Argument arrays only: nothing here goes through a shell.
-// ADR 0007 (docs/adr/0007-streamed-output-bounded-memory.md).
+var external_node_fs_ = __nccwpck_require__(3024);
+;// CONCATENATED MODULE: ./src/engine/host-paths.ts
+// The engine's view of the paths the action mounts. On a plain host the engine and the action see one
+// filesystem. When the action itself runs in a container of the same engine (a job container), the
+// engine knows nothing of the paths inside it: every bind source must be the path on the engine's side,
+// found through the container's own mounts, as the runner's container support does. A path under none of
+// them exists only in the container's own layer, and no bind can reach it.
+// Which view applies is read from this process's own mount table (no engine call on a plain host); a
+// container of the engine is then looked up by id with `inspect`. What is read here is not trusted to be
+// complete: the probe (engine-probe.ts) proves that the engine sees a folder where the action sees it.
 
 
-
-
-class ProcError extends Error {
-    result;
-    constructor(message, result) {
+class HostPathError extends Error {
+    constructor(message) {
         super(message);
-        this.result = result;
-        this.name = 'ProcError';
+        this.name = 'HostPathError';
     }
 }
-const toolPaths = new Map();
+/** How long the engine may take to say what it knows of the action's own container. */
+const INSPECT_TIMEOUT_MS = 15_000;
+const CONTAINER_ID = /^[0-9a-f]{64}$/;
+/** File systems a container's own root is made of: nothing outside the container sees into them. */
+const LAYER_FILESYSTEMS = new Set(['overlay', 'fuse.fuse-overlayfs', 'aufs']);
 /**
- * The tool's absolute path, looked up once per PATH value. Given a bare name, @actions/exec searches every
- * PATH folder (one stat after another) on every call: a few milliseconds each time, and the action makes a
- * dozen calls before the user's command starts. A failed lookup is not remembered.
+ * The ids this process's container may have, best first, from its mount table and cgroup. The engine
+ * mounts `/etc/hostname` (and hosts, resolv.conf) from a file in a folder named for the container
+ * (Docker: `.../containers/<id>/hostname`; Podman: `.../overlay-containers/<id>/userdata/hostname`);
+ * a cgroup path may name it too (cgroup v1, or v2 without a cgroup namespace). Pure.
  */
-function toolPath(tool) {
-    const key = `${process.env.PATH ?? ''}\0${tool}`;
-    let found = toolPaths.get(key);
-    if (!found) {
-        found = which(tool, true);
-        toolPaths.set(key, found);
-        found.catch(() => toolPaths.delete(key));
+function containerIdCandidates(mountinfo, cgroup) {
+    const ids = [];
+    const add = (id) => {
+        if (id && CONTAINER_ID.test(id) && !ids.includes(id))
+            ids.push(id);
+    };
+    for (const line of mountinfo.split('\n')) {
+        const fields = line.split(' ');
+        const [root, mountPoint] = [fields[3] ?? '', fields[4] ?? ''];
+        if (!/^\/etc\/(hostname|hosts|resolv\.conf)$/.test(mountPoint))
+            continue;
+        add(/[/-]containers\/([0-9a-f]{64})\/(?:userdata\/)?[^/]+$/.exec(root)?.[1]);
     }
-    return found;
+    for (const line of cgroup.split('\n'))
+        add(/(?:docker[-/]|libpod-|crio-|containerd-)?([0-9a-f]{64})(?:\.scope)?$/.exec(line.trim())?.[1]);
+    return ids;
 }
-async function runProcess(tool, args, options) {
-    const listeners = {};
-    if (options.onLine) {
-        const onLine = options.onLine;
-        listeners.stdline = (line) => onLine(line, 'stdout');
-        listeners.errline = (line) => onLine(line, 'stderr');
+/** Whether this process's root file system is a container's own layer (overlay...). Pure. */
+function rootIsContainerLayer(mountinfo) {
+    for (const line of mountinfo.split('\n')) {
+        const fields = line.split(' ');
+        if (fields[4] !== '/')
+            continue;
+        const dash = fields.indexOf('-');
+        const fsType = dash >= 0 ? fields[dash + 1] : '';
+        if (LAYER_FILESYSTEMS.has(fsType))
+            return true;
     }
-    try {
-        const out = await getExecOutput(await toolPath(tool), [...args], {
-            cwd: options.cwd,
-            env: options.env,
-            silent: true,
-            ignoreReturnCode: true,
-            input: options.input,
-            listeners,
-        });
-        return { exitCode: out.exitCode, stdout: out.stdout, stderr: out.stderr };
-    }
-    catch (error) {
-        // @actions/exec throws when the executable cannot be found or started.
-        throw new ProcError(`${tool} could not be started: ${error.message}`, {
-            exitCode: -1,
-            stdout: '',
-            stderr: String(error),
-        });
-    }
+    return false;
 }
-/** Environment variables a CLI tool legitimately needs from the parent process; everything else is dropped. */
-function pickEnv(names, source = process.env) {
-    const env = {};
-    for (const name of names) {
-        const value = source[name];
-        if (value !== undefined)
-            env[name] = value;
-    }
-    return env;
-}
-/** How much of the end of a process's output is kept for messages and reports. */
-const TAIL_BYTES = 64 * 1024;
-/** The last chunks of a stream, at least `bytes` of them when there were that many. */
-class ChunkTail {
-    bytes;
-    chunks = [];
-    size = 0;
-    constructor(bytes) {
-        this.bytes = bytes;
-    }
-    push(chunk) {
-        this.chunks.push(chunk);
-        this.size += chunk.length;
-        while (this.chunks.length > 1 && this.size - this.chunks[0].length >= this.bytes)
-            this.size -= this.chunks.shift().length;
-    }
-    text() {
-        const all = Buffer.concat(this.chunks);
-        return all.subarray(Math.max(0, all.length - this.bytes)).toString('utf8');
-    }
-}
-/**
- * Runs a process whose output may be huge or hostile: nothing is accumulated but a bounded stderr tail;
- * lines are handed on as they come (cut at `maxLineBytes`), or stdout is written to a file up to a limit,
- * past which the process is killed. Memory stays bounded whatever the process prints.
- */
-async function runStreaming(tool, args, options) {
-    const maxLine = options.maxLineBytes ?? 64 * 1024;
-    const tailLines = options.stderrTailLines ?? 40;
-    let file;
-    if (options.stdoutFile)
-        file = external_node_fs_.openSync(options.stdoutFile.path, 'wx', 0o600);
-    let child;
-    const group = options.processGroup || options.timeLimitMs !== undefined;
-    try {
-        child = (0,external_node_child_process_.spawn)(await toolPath(tool), [...args], {
-            cwd: options.cwd,
-            env: options.env,
-            stdio: ['ignore', options.outputFd ?? 'pipe', 'pipe'],
-            detached: group,
-        });
-    }
-    catch (error) {
-        if (file !== undefined)
-            external_node_fs_.closeSync(file);
-        throw new ProcError(`${tool} could not be started: ${error.message}`, {
-            exitCode: -1,
-            stdout: '',
-            stderr: String(error),
-        });
-    }
-    let stdoutBytes = 0;
-    let overLimit = false;
-    let timedOut = false;
-    const kill = () => {
+let ownFacts;
+/** This process's mount table and cgroup (read once: two small files, well under a millisecond). */
+function readOwnFacts() {
+    const read = (file) => {
         try {
-            if (group && child.pid)
-                process.kill(-child.pid, 'SIGKILL');
-            else
-                child.kill('SIGKILL');
+            return external_node_fs_.readFileSync(file, 'utf8');
         }
         catch {
-            // already gone
+            return '';
         }
     };
-    const onAbort = () => kill();
-    if (options.signal?.aborted)
-        kill();
-    options.signal?.addEventListener('abort', onAbort, { once: true });
-    const timer = options.timeLimitMs === undefined
-        ? undefined
-        : setTimeout(() => {
-            timedOut = true;
-            kill();
-        }, options.timeLimitMs);
-    // Tails are the last chunks as they came (kept by reference, never copied or decoded per chunk): lines are
-    // cut out of them once, at the end.
-    const stderrTailChunks = new ChunkTail(TAIL_BYTES);
-    const outputTailChunks = new ChunkTail(TAIL_BYTES);
-    const splitter = (stream) => {
-        let pending = '';
-        return {
-            push(chunk) {
-                outputTailChunks.push(chunk);
-                if (stream === 'stderr')
-                    stderrTailChunks.push(chunk);
-                if (stream === 'stderr' && options.onStderrChunk)
-                    return options.onStderrChunk(chunk);
-                if (!options.onLine)
-                    return;
-                const text = pending + chunk.toString('utf8');
-                let start = 0;
-                let nl;
-                while ((nl = text.indexOf('\n', start)) >= 0) {
-                    const end = nl > start && text.charCodeAt(nl - 1) === 13 ? nl - 1 : nl;
-                    options.onLine(text.slice(start, end), stream);
-                    start = nl + 1;
-                }
-                if (text.length - start > maxLine) {
-                    options.onLine(`${text.slice(start, start + maxLine)} [line cut at ${maxLine} characters]`, stream);
-                    pending = '';
-                }
-                else
-                    pending = text.slice(start);
-            },
-            end() {
-                if (pending)
-                    options.onLine?.(pending, stream);
-                pending = '';
-            },
-        };
-    };
-    const err = splitter('stderr');
-    const out = splitter('stdout');
-    const throttle = () => {
-        const wait = options.backpressure?.();
-        if (!wait)
-            return;
-        child.stdout?.pause();
-        child.stderr.pause();
-        void wait.then(() => {
-            child.stdout?.resume();
-            child.stderr.resume();
-        });
-    };
-    child.stderr?.on('data', (chunk) => {
-        err.push(chunk);
-        throttle();
-    });
-    child.stdout?.on('data', (chunk) => {
-        if (file === undefined) {
-            out.push(chunk);
-            return throttle();
-        }
-        if (overLimit)
-            return;
-        stdoutBytes += chunk.length;
-        if (stdoutBytes > options.stdoutFile.maxBytes) {
-            overLimit = true;
-            kill();
-            return;
-        }
-        external_node_fs_.writeSync(file, chunk);
-    });
-    const exitCode = await new Promise((resolve, reject) => {
-        child.on('error', (error) => reject(new ProcError(`${tool} could not be started: ${error.message}`, {
-            exitCode: -1,
-            stdout: '',
-            stderr: String(error),
-        })));
-        child.on('close', (code, signal) => resolve(code ?? (signal ? 128 : 1)));
-    }).finally(() => {
-        if (timer)
-            clearTimeout(timer);
-        options.signal?.removeEventListener('abort', onAbort);
-        if (file !== undefined)
-            external_node_fs_.closeSync(file);
-    });
-    err.end();
-    out.end();
-    const lastLines = (tail) => tail.text().split(/\r?\n/).filter(Boolean).slice(-tailLines);
-    return {
-        exitCode,
-        stderrTail: lastLines(stderrTailChunks),
-        outputTail: lastLines(outputTailChunks),
-        overLimit: overLimit || undefined,
-        timedOut: timedOut || undefined,
-        stdoutBytes,
-    };
+    ownFacts ??= { mountinfo: read('/proc/self/mountinfo'), cgroup: read('/proc/self/cgroup') };
+    return ownFacts;
 }
-async function startPiped(tool, args, options) {
-    const child = (0,external_node_child_process_.spawn)(await toolPath(tool), [...args], {
-        cwd: options.cwd,
-        env: options.env,
-        stdio: ['pipe', 'pipe', 'ignore'],
-    });
-    const chunks = [];
-    let buffered = 0;
-    let ended;
-    let wake;
-    const notify = () => {
-        const w = wake;
-        wake = undefined;
-        w?.();
-    };
-    child.stdout.on('data', (chunk) => {
-        chunks.push(chunk);
-        buffered += chunk.length;
-        // Nobody is reading: stop the process until someone does (memory stays at one chunk or so).
-        if (buffered > 1024 * 1024)
-            child.stdout.pause();
-        notify();
-    });
-    child.on('close', (code, signal) => {
-        ended ??= new Error(`${tool} ended (exit ${code ?? signal})`);
-        notify();
-    });
-    // Its own exit (not its pipes' closing, which a grandchild could hold up) ends a wait for it.
-    const exited = new Promise((resolve) => child.on('exit', (code) => resolve(code ?? 128)));
-    child.on('error', (error) => {
-        ended = new ProcError(`${tool} could not be started: ${error.message}`, {
-            exitCode: -1,
-            stdout: '',
-            stderr: String(error),
-        });
-        notify();
-    });
-    child.stdin.on('error', () => undefined); // a killed process: the read says so
-    const timer = setTimeout(() => {
-        ended = new Error(`${tool} took longer than ${options.timeoutMs / 1000} s: stopped`);
-        child.kill('SIGKILL');
-        // A grandchild may hold stdout open after the kill: reads fail now, not when it lets go.
-        notify();
-    }, options.timeoutMs);
-    void exited.then(() => clearTimeout(timer));
-    const waitFor = async (ready) => {
-        while (!ready()) {
-            if (ended && !ready())
-                throw ended;
-            child.stdout.resume();
-            await new Promise((resolve) => (wake = resolve));
-        }
-    };
-    const take = (bytes) => {
-        const out = Buffer.allocUnsafe(bytes);
-        let filled = 0;
-        while (filled < bytes) {
-            const head = chunks[0];
-            const n = Math.min(head.length, bytes - filled);
-            head.copy(out, filled, 0, n);
-            filled += n;
-            if (n === head.length)
-                chunks.shift();
-            else
-                chunks[0] = head.subarray(n);
-        }
-        buffered -= bytes;
-        return out;
-    };
-    const newlineAt = (max) => {
-        let seen = 0;
-        for (const chunk of chunks) {
-            const i = chunk.indexOf(10);
-            if (i >= 0 && seen + i <= max)
-                return seen + i;
-            seen += chunk.length;
-            if (seen > max)
-                break;
-        }
-        return -1;
-    };
-    return {
-        send: (text) => {
-            if (!ended)
-                child.stdin.write(text);
-        },
-        async readLine(maxBytes = 4096) {
-            let at = -1;
-            await waitFor(() => {
-                at = newlineAt(maxBytes);
-                if (at < 0 && buffered > maxBytes)
-                    throw new Error(`${tool} printed a line over ${maxBytes} bytes`);
-                return at >= 0;
-            });
-            const line = take(at + 1);
-            return line.subarray(0, at).toString('utf8');
-        },
-        async read(bytes) {
-            await waitFor(() => buffered >= bytes);
-            return take(bytes);
-        },
-        async close(graceMs = 5_000) {
-            child.stdin.end();
-            const kill = setTimeout(() => child.kill('SIGKILL'), graceMs);
-            const code = await exited;
-            clearTimeout(kill);
-            return code;
-        },
-        kill: () => child.kill('SIGKILL'),
-    };
-}
-
-;// CONCATENATED MODULE: ./src/engine/labels.ts
-// The label schema: how everything this project creates in a container engine is named and found again.
-const LABEL_PREFIX = 'worktree-sandbox';
-const MANAGED_LABEL = `${LABEL_PREFIX}.managed`;
-const label = (key) => `${LABEL_PREFIX}.${key}`;
-/** The labels every sandbox volume carries (the reaper reads them back with `volume ls`). */
-const VOLUME_LABEL_KEYS = ['project', 'sandbox', 'kind', 'branch', 'parent', 'created'].map(label);
-function volumeLabels(facts, now = new Date()) {
-    return {
-        [MANAGED_LABEL]: 'true',
-        [label('project')]: facts.project,
-        [label('sandbox')]: facts.name,
-        [label('kind')]: facts.kind,
-        [label('branch')]: facts.branch,
-        [label('parent')]: facts.parentPath,
-        [label('created')]: now.toISOString().replace(/\.\d{3}Z$/, 'Z'),
-    };
-}
-/** Labels of a command container: how a later run finds the container of a run that was killed. */
-function commandLabels(sandbox) {
-    return {
-        [label('role')]: 'command',
-        [label('project')]: sandbox.project,
-        [label('sandbox')]: sandbox.name,
-    };
-}
-const HELPER_LABELS = { [label('role')]: 'helper' };
 /**
- * Labels of a helper container working on one sandbox: a step that was killed while one ran finds it
- * again (the post step removes it), and a test can tell that none was left.
+ * Whether the action runs in a container of any engine (a job container, a runner pod, a runner in a
+ * container): then its home is the container's own, and no other container sees it. A plain host (even
+ * one whose image left `/.dockerenv` behind) has its own root file system.
  */
-function sandboxHelperLabels(sandbox) {
-    return { ...HELPER_LABELS, [label('project')]: sandbox.project, [label('sandbox')]: sandbox.name };
+function runsInContainer(facts = readOwnFacts()) {
+    return (rootIsContainerLayer(facts.mountinfo) || containerIdCandidates(facts.mountinfo, facts.cgroup).length > 0);
 }
-
-;// CONCATENATED MODULE: ./src/engine/container-args.ts
-
-/** The runner's uid:gid: containers run as it, so that what they write belongs to the runner. */
-function currentIdentity() {
-    return { uid: process.getuid?.() ?? 0, gid: process.getgid?.() ?? 0 };
-}
-function userArg(id = currentIdentity()) {
-    return `${id.uid}:${id.gid}`;
-}
-/** A mount in `--mount` syntax (CSV: a field with a comma or quote is quoted). */
-function mountArg(engine, mount) {
-    const fields = [`type=${mount.type}`];
-    if (mount.type !== 'tmpfs')
-        fields.push(`source=${mount.source}`);
-    fields.push(`target=${mount.target}`);
-    // `ro`, not `readonly`: Podman (4.3) refuses `readonly` on volume mounts; both engines take `ro`.
-    if (mount.type !== 'tmpfs' && mount.readonly)
-        fields.push('ro');
-    if (mount.type === 'tmpfs') {
-        fields.push('tmpfs-mode=0755');
-        // Podman copies what the folder holds into the tmpfs unless told not to: the very files it must hide.
-        if (engine === 'podman')
-            fields.push('notmpcopyup');
+/** The mounts `inspect` printed (`{{json .Mounts}}`): bind and volume mounts, each with its engine path. Pure. */
+function parseInspectMounts(json) {
+    let parsed;
+    try {
+        parsed = JSON.parse(json);
     }
-    return fields.map((f) => (/[",]/.test(f) ? `"${f.replace(/"/g, '""')}"` : f)).join(',');
+    catch {
+        throw new HostPathError(`The engine's description of the action's container is not JSON: ${json.slice(0, 200)}`);
+    }
+    if (!Array.isArray(parsed))
+        return [];
+    const mounts = [];
+    for (const entry of parsed) {
+        const { Type: type, Source: source, Destination: target } = entry ?? {};
+        if (typeof source !== 'string' || typeof target !== 'string')
+            continue;
+        if (type !== 'bind' && type !== 'volume')
+            continue;
+        if (!external_node_path_.isAbsolute(source) || !external_node_path_.isAbsolute(target))
+            continue;
+        mounts.push({ source: external_node_path_.normalize(source), target: external_node_path_.normalize(target) });
+    }
+    // The deepest mount wins: a mount inside another hides what lies below it.
+    return mounts.sort((a, b) => b.target.length - a.target.length);
 }
-function containerRunArgs(engine, spec) {
-    const args = ['run'];
-    if (spec.remove)
-        args.push('--rm');
-    if (spec.name)
-        args.push('--name', spec.name);
-    if (spec.init && engine === 'docker')
-        args.push('--init');
-    args.push(...(spec.userns ?? []), '--user', spec.user, '--cap-drop', 'ALL');
-    for (const cap of spec.capAdd ?? [])
-        args.push('--cap-add', cap);
-    args.push('--security-opt', 'no-new-privileges');
-    const limits = spec.limits ?? {};
-    args.push('--pids-limit', String(limits.pidsLimit ?? 1024), '--network', limits.network ?? 'none');
-    if (limits.memory)
-        args.push('--memory', limits.memory, '--memory-swap', limits.memory);
-    if (limits.cpus)
-        args.push('--cpus', limits.cpus);
-    if (limits.readOnlyRootfs)
-        args.push('--read-only', '--tmpfs', '/tmp:rw,exec,nosuid,size=512m');
-    for (const [key, value] of Object.entries({ [MANAGED_LABEL]: 'true', ...spec.labels }))
-        args.push('--label', `${key}=${value}`);
-    for (const mount of spec.mounts)
-        args.push('--mount', mountArg(engine, mount));
-    if (spec.workdir)
-        args.push('--workdir', spec.workdir);
-    for (const [key, value] of Object.entries(spec.env ?? {}))
-        args.push('-e', `${key}=${value}`);
-    if (spec.envFile)
-        args.push('--env-file', spec.envFile);
-    for (const key of spec.inheritEnv ?? [])
-        args.push('-e', key);
-    return [...args, '--entrypoint', spec.entrypoint, '--', spec.image, ...spec.args];
+/**
+ * Where the engine finds `file`: the same path, or the source of the mount it lies under (the deepest),
+ * with the rest of the path appended; undefined when it lies under none. Pure.
+ */
+function enginePath(view, file) {
+    if (view.kind === 'same')
+        return file;
+    const normal = external_node_path_.resolve(file);
+    for (const mount of view.mounts) {
+        if (normal === mount.target)
+            return mount.source;
+        const prefix = mount.target === '/' ? '/' : `${mount.target}/`;
+        if (normal.startsWith(prefix))
+            return external_node_path_.join(mount.source, normal.slice(prefix.length));
+    }
+    return undefined;
+}
+const SHARED_ROOT_FIX = "Use isolation: container, or a worktree-root inside a folder the engine shares with the action at the same path (with Actions Runner Controller in Docker-in-Docker mode: under the runner's work folder, e.g. /home/runner/_work)";
+/** Why a path cannot be mounted, and what to change. Pure. */
+function unseenMessage(view, unseen) {
+    const shared = view.mounts.map((m) => m.target).join(', ') || 'none';
+    const fix = unseen.fix ??
+        'Use isolation: container, or a worktree-root inside a folder the engine shares with this container';
+    return (`The ${unseen.what} ${unseen.path} is inside the action's own container (${view.id.slice(0, 12)}), under none of its mounts, so the container engine cannot see it and no container can mount it. ` +
+        `Nothing was created. ${fix} (this container's mounts: ${shared}).`);
+}
+/** Throws (naming the first path and the fix) unless the engine sees every path. Pure. */
+function requireVisible(view, paths) {
+    if (view.kind === 'same')
+        return;
+    const unseen = paths.find((p) => enginePath(view, p.path) === undefined);
+    if (unseen)
+        throw new HostPathError(unseenMessage(view, unseen));
+}
+/** The translation the one builder of `run` arguments applies to every bind source. */
+function bindSource(view) {
+    if (view.kind === 'same')
+        return (file) => file;
+    return (file) => {
+        const found = enginePath(view, file);
+        if (found === undefined)
+            throw new HostPathError(unseenMessage(view, { path: file, what: 'folder' }));
+        return found;
+    };
+}
+/**
+ * The engine's view of this process's paths. A plain host: no engine call. In a container: each candidate
+ * id is asked of the engine; one it knows is the action's own container, and its mounts say where each
+ * path is on the engine's side. A container the engine does not know (a runner pod beside a
+ * Docker-in-Docker engine, a container of another engine) shares folders at the same path, if at all:
+ * the probe tells.
+ */
+async function discoverHostView(exec, facts = readOwnFacts()) {
+    const containerized = runsInContainer(facts);
+    if (!containerized)
+        return { kind: 'same', containerized };
+    for (const id of containerIdCandidates(facts.mountinfo, facts.cgroup)) {
+        const result = await exec(['container', 'inspect', '--format', '{{.Id}} {{json .Mounts}}', '--', id], INSPECT_TIMEOUT_MS);
+        if (result.exitCode !== 0)
+            continue;
+        const out = result.stdout.trim();
+        const space = out.indexOf(' ');
+        if (space < 0 || out.slice(0, space) !== id)
+            continue;
+        return { kind: 'container', id, mounts: parseInspectMounts(out.slice(space + 1)) };
+    }
+    return { kind: 'same', containerized };
 }
 
 ;// CONCATENATED MODULE: ./src/engine/start-failure.ts
@@ -8575,6 +10963,7 @@ function formatLimit(ms) {
 
 
 
+
 class EngineError extends Error {
     constructor(message) {
         super(message);
@@ -8600,6 +10989,7 @@ const CLI_GRACE_MS = 5_000;
 class ContainerEngine {
     name;
     detected;
+    view;
     constructor(name = 'docker') {
         this.name = name;
     }
@@ -8613,14 +11003,36 @@ class ContainerEngine {
         this.detected ??= detectEngineMode(this.name, (args) => this.exec(args));
         return this.detected;
     }
+    /**
+     * Where the engine finds the action's paths (host-paths.ts), found once: no engine call on a plain host;
+     * in a container of this engine, its mounts.
+     */
+    hostView() {
+        this.view ??= discoverHostView((args, timeoutMs) => this.execWithin(args, timeoutMs));
+        return this.view;
+    }
+    /** The engine's path for each bind source, for a caller of `containerRunArgs` itself. */
+    async bindSource() {
+        return bindSource(await this.hostView());
+    }
     /** The `run` arguments of a container: the one builder's, with this engine's user-namespace mapping. */
     async runArgs(spec) {
-        const mode = await this.mode();
-        const id = currentIdentity();
-        return containerRunArgs(this.name, {
-            ...spec,
-            userns: mode ? userNamespaceArgs(mode, id.uid, id.gid) : [],
+        const [mode, view] = await Promise.all([this.mode(), this.hostView()]);
+        const id = (0,container_args/* currentIdentity */._c)();
+        return (0,container_args/* containerRunArgs */.s$)(this.name, { ...spec, userns: mode ? userNamespaceArgs(mode, id.uid, id.gid) : [] }, bindSource(view));
+    }
+    /** `exec`, failing once `timeoutMs` has passed (for calls that create nothing, such as `inspect`). */
+    async execWithin(args, timeoutMs) {
+        let timer;
+        const late = new Promise((_, reject) => {
+            timer = setTimeout(() => reject(new EngineError(`${this.name} ${args[0]} did not answer within ${timeoutMs / 1000} s.`)), timeoutMs);
         });
+        try {
+            return await Promise.race([this.exec(args), late]);
+        }
+        finally {
+            clearTimeout(timer);
+        }
     }
     /**
      * The CLI's environment: the runner's engine variables (HOME, DOCKER_CONFIG, XDG_RUNTIME_DIR...), plus
@@ -8630,12 +11042,12 @@ class ContainerEngine {
         for (const name of Object.keys(inherit))
             if (ENGINE_ENV.includes(name))
                 throw new Error(`${name} is the ${this.name} CLI's own variable.`);
-        return { ...inherit, ...pickEnv(ENGINE_ENV) };
+        return { ...inherit, ...(0,proc/* pickEnv */.Bh)(ENGINE_ENV) };
     }
     /** Runs the engine CLI; never throws for a non-zero exit. */
     async exec(args, options = {}) {
         try {
-            return await runProcess(this.name, args, { env: this.env(options.inherit) });
+            return await (0,proc/* runProcess */.R3)(this.name, args, { env: this.env(options.inherit) });
         }
         catch (error) {
             throw this.notInstalled(error);
@@ -8644,7 +11056,7 @@ class ContainerEngine {
     /** Runs the engine CLI with its output streamed (bounded memory: see runStreaming). */
     async stream(args, options = {}) {
         try {
-            return await runStreaming(this.name, args, { ...options, env: this.env(options.inherit) });
+            return await (0,proc/* runStreaming */.SL)(this.name, args, { ...options, env: this.env(options.inherit) });
         }
         catch (error) {
             throw this.notInstalled(error);
@@ -8658,9 +11070,9 @@ class ContainerEngine {
      * container whose output went over `stdoutFile.maxBytes` is removed the same way.
      */
     async runHelper(spec, run, options = {}) {
-        const name = spec.name ?? `worktree-sandbox-${run.work}-${(0,external_node_crypto_namespaceObject.randomBytes)(6).toString('hex')}`;
+        const name = spec.name ?? `worktree-sandbox-${run.work}-${(0,external_node_crypto_.randomBytes)(6).toString('hex')}`;
         const args = run.unmapped
-            ? containerRunArgs(this.name, { ...spec, name })
+            ? (0,container_args/* containerRunArgs */.s$)(this.name, { ...spec, name }, await this.bindSource())
             : await this.runArgs({ ...spec, name });
         const limitMs = timeLimitMs(run.work);
         const cli = new AbortController();
@@ -8702,7 +11114,7 @@ class ContainerEngine {
         }
     }
     notInstalled(error) {
-        if (!(error instanceof ProcError))
+        if (!(error instanceof proc/* ProcError */.Nm))
             return error;
         return new EngineError(`${this.name} is not installed or not on PATH: isolation needs a container engine.`);
     }
@@ -8787,7 +11199,7 @@ class ContainerEngine {
     }
     /** The last lines of a container's output as the engine logged it (empty when its log driver keeps none). */
     async logTail(name, lines) {
-        const result = await runStreaming(this.name, ['logs', '--tail', String(lines), '--', name], {
+        const result = await (0,proc/* runStreaming */.SL)(this.name, ['logs', '--tail', String(lines), '--', name], {
             env: this.env(),
             onLine: () => undefined,
         });
@@ -8868,7 +11280,7 @@ function helperGitEnv() {
 }
 function baseGitEnv() {
     return {
-        ...pickEnv(['PATH', 'HOME', 'XDG_CONFIG_HOME', 'SSH_AUTH_SOCK', 'GIT_SSH_COMMAND', 'TMPDIR']),
+        ...(0,proc/* pickEnv */.Bh)(['PATH', 'HOME', 'XDG_CONFIG_HOME', 'SSH_AUTH_SOCK', 'GIT_SSH_COMMAND', 'TMPDIR']),
         GIT_TERMINAL_PROMPT: '0',
         GIT_OPTIONAL_LOCKS: '0',
         GIT_CONFIG_NOSYSTEM: '1',
@@ -8911,10 +11323,10 @@ class Git {
     async checkVersion() {
         let result;
         try {
-            result = await runProcess('git', ['version'], { env: this.env });
+            result = await (0,proc/* runProcess */.R3)('git', ['version'], { env: this.env });
         }
         catch (error) {
-            if (error instanceof ProcError) {
+            if (error instanceof proc/* ProcError */.Nm) {
                 throw new Error('git is not installed or not on PATH: the action needs git 2.31 or newer.', {
                     cause: error,
                 });
@@ -8934,7 +11346,7 @@ class Git {
         const env = { ...this.env, ...options.env };
         if (options.config?.length)
             Object.assign(env, gitConfigEnv(options.config));
-        return runProcess('git', args, { cwd, env, input: options.input });
+        return (0,proc/* runProcess */.R3)('git', args, { cwd, env, input: options.input });
     }
     /** Runs git in `cwd`; throws a GitError naming the command for a non-zero exit. Returns stdout. */
     async run(cwd, args, options = {}) {
@@ -8950,7 +11362,7 @@ class Git {
     async stream(cwd, args, options = {}) {
         const { config, ...rest } = options;
         const env = { ...this.env, ...(config?.length ? gitConfigEnv(config) : {}) };
-        return runStreaming('git', args, { ...rest, cwd, env });
+        return (0,proc/* runStreaming */.SL)('git', args, { ...rest, cwd, env });
     }
     /**
      * Reads objects one at a time through two long-lived `git cat-file` processes: their size first
@@ -8960,8 +11372,8 @@ class Git {
     async objectReader(cwd, timeoutMs) {
         const env = this.env;
         const [check, batch] = await Promise.all([
-            startPiped('git', ['cat-file', '--batch-check'], { cwd, env, timeoutMs }),
-            startPiped('git', ['cat-file', '--batch'], { cwd, env, timeoutMs }),
+            (0,proc/* startPiped */.PH)('git', ['cat-file', '--batch-check'], { cwd, env, timeoutMs }),
+            (0,proc/* startPiped */.PH)('git', ['cat-file', '--batch'], { cwd, env, timeoutMs }),
         ]);
         const header = (line, oid) => {
             const [name, type, size] = line.split(' ');
@@ -9071,6 +11483,8 @@ function compareVersions(a, b) {
     return 0;
 }
 
+// EXTERNAL MODULE: ./src/engine/labels.ts
+var engine_labels = __nccwpck_require__(9667);
 ;// CONCATENATED MODULE: ./src/sandbox/bookkeeping.ts
 // The parent's record of its sandboxes, kept where no container can write (the parent's `.git`, which
 // containers never see but for its object store):
@@ -9116,12 +11530,12 @@ async function ensurePrivateStore(git, parent, store) {
     const alternates = external_node_path_.join(store, 'objects', 'info', 'alternates');
     const wanted = `${parent.objectStores[0]}\n`;
     if (!(await pathExists(external_node_path_.join(store, 'HEAD')))) {
-        await promises_namespaceObject.mkdir(external_node_path_.dirname(store), { recursive: true });
+        await promises_.mkdir(external_node_path_.dirname(store), { recursive: true });
         await git.run(parent.gitDir, ['init', '--quiet', '--bare', '--template=', '--', store]);
     }
-    else if ((await promises_namespaceObject.readFile(alternates, 'utf8').catch(() => '')) === wanted)
+    else if ((await promises_.readFile(alternates, 'utf8').catch(() => '')) === wanted)
         return;
-    await promises_namespaceObject.writeFile(alternates, wanted);
+    await promises_.writeFile(alternates, wanted);
 }
 /** The sandboxes a parent keeps records of: `<disk|volume>/<name>` to the commit of their `head` ref. */
 async function recordedSandboxes(git, parent) {
@@ -9153,13 +11567,13 @@ async function dropRecords(git, parent, refs) {
 const PARENT_NOTE = '.parent';
 async function writeParentNote(projectDir, parent) {
     const file = external_node_path_.join(projectDir, PARENT_NOTE);
-    if ((await promises_namespaceObject.readFile(file, 'utf8').catch(() => '')).trim() === parent.path)
+    if ((await promises_.readFile(file, 'utf8').catch(() => '')).trim() === parent.path)
         return;
-    await promises_namespaceObject.writeFile(file, `${parent.path}\n`);
+    await promises_.writeFile(file, `${parent.path}\n`);
 }
 /** Whether anything (a link too) is at `p`. */
 async function pathExists(p) {
-    return promises_namespaceObject.lstat(p).then(() => true, () => false);
+    return promises_.lstat(p).then(() => true, () => false);
 }
 
 ;// CONCATENATED MODULE: ./src/sandbox/layout.ts
@@ -9249,9 +11663,9 @@ function sandboxHelper(sandbox, image, script, extra = {}) {
     return {
         remove: true,
         image,
-        user: userArg(),
+        user: (0,container_args/* userArg */.Q6)(),
         mounts: helperMounts(sandbox),
-        labels: sandboxHelperLabels(sandbox),
+        labels: (0,engine_labels/* sandboxHelperLabels */.xN)(sandbox),
         entrypoint: 'sh',
         args: ['-c', script.text, script.name, ...script.args],
         ...extra,
@@ -9260,7 +11674,7 @@ function sandboxHelper(sandbox, image, script, extra = {}) {
 }
 
 // EXTERNAL MODULE: ./node_modules/proper-lockfile/index.js
-var proper_lockfile = __nccwpck_require__(648);
+var proper_lockfile = __nccwpck_require__(3648);
 var proper_lockfile_default = /*#__PURE__*/__nccwpck_require__.n(proper_lockfile);
 ;// CONCATENATED MODULE: ./src/sandbox/lock.ts
 // Cross-process locks (proper-lockfile: an atomic mkdir whose mtime the holder refreshes, so a lock whose
@@ -9307,16 +11721,16 @@ async function acquire(file, waitMs, describe, onWait) {
             });
             const owner = {
                 pid: process.pid,
-                host: external_node_os_namespaceObject.hostname(),
+                host: external_node_os_.hostname(),
                 since: new Date().toISOString(),
                 run: process.env.GITHUB_RUN_ID,
                 attempt: process.env.GITHUB_RUN_ATTEMPT,
                 job: process.env.GITHUB_JOB,
                 workflow: process.env.GITHUB_WORKFLOW,
             };
-            await promises_namespaceObject.writeFile(`${file}.owner`, JSON.stringify(owner)).catch(() => undefined);
+            await promises_.writeFile(`${file}.owner`, JSON.stringify(owner)).catch(() => undefined);
             return async () => {
-                await promises_namespaceObject.rm(`${file}.owner`, { force: true }).catch(() => undefined);
+                await promises_.rm(`${file}.owner`, { force: true }).catch(() => undefined);
                 await release().catch(() => undefined);
             };
         }
@@ -9340,16 +11754,16 @@ async function acquire(file, waitMs, describe, onWait) {
  */
 async function makeLockDirectory(dir) {
     const gitDir = external_node_path_.dirname(external_node_path_.dirname(dir));
-    const stat = await promises_namespaceObject.stat(gitDir).catch(() => undefined);
+    const stat = await promises_.stat(gitDir).catch(() => undefined);
     if (!stat?.isDirectory())
         throw Object.assign(new Error(`${gitDir} does not exist: there is no repository to lock`), {
             code: 'ENOENT',
         });
-    await promises_namespaceObject.mkdir(dir, { recursive: true });
+    await promises_.mkdir(dir, { recursive: true });
 }
 async function readOwner(file) {
     try {
-        return JSON.parse(await promises_namespaceObject.readFile(`${file}.owner`, 'utf8'));
+        return JSON.parse(await promises_.readFile(`${file}.owner`, 'utf8'));
     }
     catch {
         return undefined;
@@ -9436,8 +11850,8 @@ async function removeSandbox(git, engine, sandbox) {
 }
 /** A disk sandbox's two folders: its repository and its command's home. */
 async function removeDiskFolders(sandbox) {
-    await promises_namespaceObject.rm(sandbox.hostPath, { recursive: true, force: true });
-    await promises_namespaceObject.rm(sandbox.homePath, { recursive: true, force: true });
+    await promises_.rm(sandbox.hostPath, { recursive: true, force: true });
+    await promises_.rm(sandbox.homePath, { recursive: true, force: true });
 }
 /**
  * The records of many sandboxes whose folders are gone, a parent at a time: one lock, one `for-each-ref`
@@ -9459,27 +11873,27 @@ async function forgetSandboxes(git, sandboxes) {
                 await git.run(parent.path, ['update-ref', '--stdin'], {
                     input: Buffer.from(doomed.map((ref) => `delete ${ref}\n`).join('')),
                 });
-            await Promise.all(group.map((s) => promises_namespaceObject.rm(privateStorePath(parent, s), { recursive: true, force: true })));
+            await Promise.all(group.map((s) => promises_.rm(privateStorePath(parent, s), { recursive: true, force: true })));
         });
     }
 }
 async function dropAllRecords(git, sandbox) {
     await dropRecords(git, sandbox.parent, sandboxRefs(sandbox));
-    await promises_namespaceObject.rm(privateStorePath(sandbox.parent, sandbox), { recursive: true, force: true });
+    await promises_.rm(privateStorePath(sandbox.parent, sandbox), { recursive: true, force: true });
 }
 /** `<root>/<project>` goes with its last sandbox (its note of the parent and empty home folder too). */
 async function removeEmptyProjectDir(projectDir) {
-    const names = await promises_namespaceObject.readdir(projectDir).catch(() => undefined);
+    const names = await promises_.readdir(projectDir).catch(() => undefined);
     if (!names)
         return;
     const homes = external_node_path_.join(projectDir, HOME_FOLDER);
     if (names.some((n) => n !== PARENT_NOTE && n !== HOME_FOLDER))
         return;
-    if ((await promises_namespaceObject.readdir(homes).catch(() => [])).length > 0)
+    if ((await promises_.readdir(homes).catch(() => [])).length > 0)
         return;
-    await promises_namespaceObject.rm(homes, { recursive: true, force: true });
-    await promises_namespaceObject.rm(external_node_path_.join(projectDir, PARENT_NOTE), { force: true });
-    await promises_namespaceObject.rmdir(projectDir).catch(() => undefined);
+    await promises_.rm(homes, { recursive: true, force: true });
+    await promises_.rm(external_node_path_.join(projectDir, PARENT_NOTE), { force: true });
+    await promises_.rmdir(projectDir).catch(() => undefined);
 }
 
 ;// CONCATENATED MODULE: ./src/sandbox/saved.ts
@@ -9644,9 +12058,9 @@ async function captureSandbox(engine, sandbox, options) {
     for (const sha of options.exclude)
         if (!/^[0-9a-f]{40,64}$/.test(sha))
             throw new Error(`Not a commit id: ${sha}`);
-    const token = (0,external_node_crypto_namespaceObject.randomBytes)(16).toString('hex');
-    const name = `worktree-sandbox-capture-${(0,external_node_crypto_namespaceObject.randomBytes)(4).toString('hex')}`;
-    const dir = await promises_namespaceObject.mkdtemp(external_node_path_.join(process.env.RUNNER_TEMP || external_node_os_namespaceObject.tmpdir(), 'worktree-sandbox-import-'));
+    const token = (0,external_node_crypto_.randomBytes)(16).toString('hex');
+    const name = `worktree-sandbox-capture-${(0,external_node_crypto_.randomBytes)(4).toString('hex')}`;
+    const dir = await promises_.mkdtemp(external_node_path_.join(process.env.RUNNER_TEMP || external_node_os_.tmpdir(), 'worktree-sandbox-import-'));
     const bundle = external_node_path_.join(dir, 'sandbox.bundle');
     const framed = new Map();
     const { author, committer } = options;
@@ -9715,7 +12129,7 @@ async function captureSandbox(engine, sandbox, options) {
         };
     }
     catch (error) {
-        await promises_namespaceObject.rm(dir, { recursive: true, force: true });
+        await promises_.rm(dir, { recursive: true, force: true });
         throw error;
     }
 }
@@ -9727,7 +12141,7 @@ async function captureFailure(sandbox, exitCode, said) {
     const failed = `Could not capture the changes of ${sandbox.name} (exit ${exitCode}): ${said}`;
     if (!/no space left|disk quota exceeded|unable to write|short write|write error/i.test(said))
         return failed;
-    const stats = sandbox.isolation === 'disk' ? await promises_namespaceObject.statfs(sandbox.hostPath).catch(() => undefined) : undefined;
+    const stats = sandbox.isolation === 'disk' ? await promises_.statfs(sandbox.hostPath).catch(() => undefined) : undefined;
     const free = stats ? `, ${Math.floor((stats.bavail * stats.bsize) / 1024)} KiB free` : '';
     return `Capturing the changes of ${sandbox.name} needs room in ${whereIs(sandbox)} for a snapshot of its uncommitted work, and writing it failed (No space left on device?${free}): nothing was imported; the sandbox is kept as it is, its commits included. Free some room there and run again. (git, exit ${exitCode}: ${said})`;
 }
@@ -9753,7 +12167,7 @@ const FSCK = [
 ];
 /** Reads a bundle's header (v2 or v3) as data, at most 64 KiB of it, and nothing else of the file. */
 async function readBundleHeader(file) {
-    const handle = await promises_namespaceObject.open(file, 'r');
+    const handle = await promises_.open(file, 'r');
     let text;
     try {
         const buffer = Buffer.alloc(HEADER_MAX);
@@ -10232,7 +12646,7 @@ async function collectChanges(git, engine, sandbox, settings, commitMessage) {
         return await buildReport(git, sandbox.parent.path, sandbox.startSha, imported, captured);
     }
     finally {
-        await promises_namespaceObject.rm(captured.dir, { recursive: true, force: true });
+        await promises_.rm(captured.dir, { recursive: true, force: true });
     }
 }
 
@@ -10266,6 +12680,10 @@ async function cleanupRun(state, ui, tempDir, options = {}) {
     const containerGone = state.container ? await engine.removeContainer(state.container) : false;
     if (containerGone)
         ui.info(`Removed container ${state.container}.`);
+    // A killed run's network sidecar (src/network/session.ts names it after the command's container), after
+    // the command's: Podman keeps a container that another one still joins.
+    if (state.container && (await engine.removeContainer(`${state.container}-net`)))
+        ui.info(`Removed container ${state.container}-net.`);
     const lock = options.lockHeld
         ? { release: async () => undefined }
         : await lockForCleanup(sandbox, options.lockWaitMs ?? POST_LOCK_WAIT_MS);
@@ -10278,7 +12696,7 @@ async function cleanupRun(state, ui, tempDir, options = {}) {
     try {
         // The note says a container of this sandbox may exist: ours is gone, and no other run holds it.
         if (containerGone)
-            await promises_namespaceObject.rm(containerNotePath(sandbox.parent.gitDir, sandbox.name), { force: true });
+            await promises_.rm(containerNotePath(sandbox.parent.gitDir, sandbox.name), { force: true });
         return await cleanupLocked(state, engine, ui, tempDir);
     }
     finally {
@@ -10386,7 +12804,7 @@ async function recoverHalfCreated(git, engine, sandbox, ui) {
         if (!half)
             return keep(ui, sandbox, 'no creation of it was under way when the main step stopped');
         // The create helper the main step started may still be writing the volume: it goes first.
-        await engine.removeContainersLabelled(sandboxHelperLabels(sandbox)).catch(() => undefined);
+        await engine.removeContainersLabelled((0,engine_labels/* sandboxHelperLabels */.xN)(sandbox)).catch(() => undefined);
         await removeSandbox(git, engine, sandbox).catch(() => undefined);
     }
     finally {
@@ -10401,7 +12819,7 @@ async function recoverHalfCreated(git, engine, sandbox, ui) {
  */
 async function saveWork(git, sandbox, report, savedRevs, tempDir, ui) {
     const dir = external_node_path_.join(tempDir, 'worktree-sandbox');
-    await promises_namespaceObject.mkdir(dir, { recursive: true });
+    await promises_.mkdir(dir, { recursive: true });
     const base = external_node_path_.join(dir, `${sandbox.project}-${sandbox.name}`);
     const saved = {};
     if (report.uncommittedCount || !report.uncommittedExact) {
@@ -10437,7 +12855,7 @@ const PATCH_MAX_BYTES = 2 * 1024 ** 3;
 async function saveUncommitted(git, store, base, work) {
     const patch = `${base}.patch`;
     if (work.uncommittedExact && work.uncommittedCount <= PATCH_MAX_PATHS) {
-        await promises_namespaceObject.rm(patch, { force: true });
+        await promises_.rm(patch, { force: true });
         const written = await git.stream(store, [
             'diff',
             '--binary',
@@ -10450,7 +12868,7 @@ async function saveUncommitted(git, store, base, work) {
         ], { stdoutFile: { path: patch, maxBytes: PATCH_MAX_BYTES } });
         if (written.exitCode === 0 && !written.overLimit)
             return patch;
-        await promises_namespaceObject.rm(patch, { force: true });
+        await promises_.rm(patch, { force: true });
         if (!written.overLimit)
             throw new Error(`git diff failed: ${written.stderrTail.slice(-3).join(' ')}`);
     }
@@ -10465,6 +12883,189 @@ async function saveUncommitted(git, store, base, work) {
         'refs/run/head',
     ]);
     return bundle;
+}
+
+;// CONCATENATED MODULE: ./src/engine/engine-probe.ts
+// Verify, don't assume: before a run makes or uses a sandbox, prove that the engine sees the folders the
+// action mounts where the action sees them. In each folder the action writes a file with a random name;
+// the engine is asked to create (not start) a helper container that binds each file. An engine refuses
+// to create a container whose bind source it does not find, so creation succeeds only when it finds
+// every file on its side: the same folder, not one that merely has the same name (a remote engine, a
+// Docker-in-Docker engine that does not share it, a translation that points elsewhere). Creating costs
+// one short engine call; starting the helper would cost a container start and prove nothing more.
+// Everything the probe made (files, folders it had to make, the helper) is removed, whatever happens.
+
+
+
+
+
+
+
+/** How long the engine may take to create the probe's helper before the run stops. */
+const PROBE_TIMEOUT_MS = 30_000;
+const PROBE_FILE_PREFIX = '.worktree-sandbox-probe-';
+/**
+ * The engine's address when it is on another machine, for a person; undefined for a socket or a loopback
+ * address (a Docker-in-Docker sidecar shares the runner pod's network, and may well share its folders).
+ */
+function remoteEngine(env = process.env) {
+    const host = env.DOCKER_HOST || env.CONTAINER_HOST || '';
+    const match = /^(tcp|ssh|https?):\/\/(?:[^@/]*@)?(\[[^\]]*\]|[^:/]*)/i.exec(host);
+    if (!match)
+        return undefined;
+    const name = match[2].replace(/^\[|\]$/g, '');
+    return /^(localhost|127\.\d+\.\d+\.\d+|::1)$/i.test(name) ? undefined : host;
+}
+/** The folder the engine did not see, from its own words (it names the source it looked for). Pure. */
+function unseenFolder(said, probes) {
+    if (!/bind source path does not exist|no such file or directory|not found|does not exist/i.test(said))
+        return undefined;
+    return (probes.find((p) => said.includes(p.source))?.folder ??
+        (probes.length === 1 ? probes[0].folder : undefined));
+}
+/** What to say when the engine does not see a folder. Pure. */
+function notSeenMessage(engine, folder, view, remote) {
+    const where = `The ${engine} engine does not see the ${folder.what} ${folder.path} where the action sees it`;
+    if (remote)
+        return `${where}: it is a remote engine (${remote}), and a remote engine cannot see this runner's files. Nothing was created. Run the engine on the runner's machine (Docker-in-Docker beside the runner, sharing its work folder at the same path), or give the runner a local engine.`;
+    const translated = view.kind === 'container' ? ` (looked for at ${enginePath(view, folder.path)} on its side)` : '';
+    const inContainer = view.kind === 'container' || view.containerized
+        ? ' The action runs in a container, and the engine does not share this folder with it.'
+        : '';
+    return `${where}${translated}.${inContainer} Nothing was created. ${folder.fix ?? SHARED_ROOT_FIX}.`;
+}
+/**
+ * Proves that the engine sees each folder where the action sees it; rejects with a HostPathError naming
+ * the folder and the fix when it does not. The helper is created as soon as the folders are known, while
+ * the image check still runs: when the image turns out to be missing, the probe waits for `imageReady`
+ * (which pulls it) and asks once more (it never pulls itself). Once it succeeded, its files are removed and
+ * the helper (created, never started) stays until the caller calls `remove`, after the run: that engine
+ * call then does not compete with the command container's start.
+ */
+async function probeEngineView(engine, image, folders, imageReady = Promise.resolve(), timeoutMs = PROBE_TIMEOUT_MS) {
+    const planted = [];
+    const name = `worktree-sandbox-probe-${(0,external_node_crypto_.randomBytes)(4).toString('hex')}`;
+    const removeFiles = () => Promise.all(planted.map((p) => promises_.rm(p.file, { force: true })));
+    const removeAll = async () => {
+        await Promise.all([engine.removeContainer(name), removeFiles()]);
+    };
+    try {
+        for (const folder of folders)
+            planted.push(await plant(folder));
+        const view = await engine.hostView();
+        const mounts = planted.map((p, n) => ({
+            type: 'bind',
+            source: p.file,
+            target: `/probe/${n}`,
+            readonly: true,
+        }));
+        const run = await engine.runArgs({
+            name,
+            image,
+            user: (0,container_args/* userArg */.Q6)(),
+            mounts,
+            labels: engine_labels/* HELPER_LABELS */.vJ,
+            entrypoint: 'true',
+            args: [],
+        });
+        // The same hardened arguments as every helper, created and never started.
+        const args = ['create', '--pull', 'never', ...run.slice(1)];
+        let result = await createWithin(engine, name, args, timeoutMs);
+        if (result.exitCode !== 0 &&
+            /no such image|image not known|not found.*image|unable to find image/i.test(result.stderr)) {
+            await imageReady;
+            result = await createWithin(engine, name, args, timeoutMs);
+        }
+        if (result.exitCode === 0) {
+            // The files go at once (a created helper never reads them); the helper after the run.
+            await removeFiles();
+            return { remove: async () => void (await engine.removeContainer(name)) };
+        }
+        const said = (result.stderr || result.stdout).trim();
+        const sources = planted.map((p) => ({ folder: p.folder, source: enginePath(view, p.file) ?? p.file }));
+        const unseen = unseenFolder(said, sources);
+        if (unseen)
+            throw new HostPathError(notSeenMessage(engine.name, unseen, view, remoteEngine()));
+        throw engine.failure(['create', 'probe'], result);
+    }
+    catch (error) {
+        await removeAll();
+        await Promise.all(planted.map((p) => (p.made ? promises_.rm(p.made, { recursive: true, force: true }) : undefined)));
+        throw error;
+    }
+}
+/** `create`, the helper removed and the probe failed when the engine takes longer than `timeoutMs`. */
+async function createWithin(engine, name, args, timeoutMs) {
+    let timedOut = false;
+    const timer = setTimeout(() => {
+        timedOut = true;
+        void engine.removeContainer(name);
+    }, timeoutMs);
+    try {
+        const result = await engine.exec(args);
+        if (timedOut)
+            throw new EngineError(`The ${engine.name} engine took longer than ${timeoutMs / 1000} s to create the helper that checks what it sees; nothing was created.`);
+        return result;
+    }
+    finally {
+        clearTimeout(timer);
+    }
+}
+/** A file with a random name in `folder`, made with the folders above it that are missing. */
+async function plant(folder) {
+    const made = await promises_.mkdir(folder.path, { recursive: true });
+    const file = external_node_path_.join(folder.path, `${PROBE_FILE_PREFIX}${(0,external_node_crypto_.randomBytes)(16).toString('hex')}`);
+    try {
+        await promises_.writeFile(file, '', { flag: 'wx', mode: 0o644 });
+    }
+    catch (error) {
+        if (made)
+            await promises_.rm(made, { recursive: true, force: true });
+        throw error;
+    }
+    return { folder, file, made };
+}
+const PROBE_NAME = /^worktree-sandbox-probe-[0-9a-f]{8}$/;
+/** How old a never-started probe helper must be to count as left by a killed run. */
+const STALE_PROBE_MS = 60 * 60_000;
+/** `CreatedAt` as Docker and Podman print it (`2026-11-26 08:00:00[.123] +0000 UTC`), in epoch ms. Pure. */
+function parseCreatedAt(text) {
+    const m = /^(\d{4}-\d\d-\d\d) (\d\d:\d\d:\d\d)(?:\.\d+)? ([+-])(\d\d)(\d\d)/.exec(text.trim());
+    if (!m)
+        return undefined;
+    const ms = Date.parse(`${m[1]}T${m[2]}${m[3]}${m[4]}:${m[5]}`);
+    return Number.isNaN(ms) ? undefined : ms;
+}
+/**
+ * The probe helpers that runs killed before their end left behind (created, never started, named and
+ * labelled as the probe makes them, older than `olderThanMs`): removed. Returns their names.
+ */
+async function removeStaleProbes(engine, nowMs = Date.now(), olderThanMs = STALE_PROBE_MS) {
+    const listed = await engine.exec([
+        'ps',
+        '--all',
+        '--filter',
+        'status=created',
+        '--filter',
+        `label=${Object.keys(engine_labels/* HELPER_LABELS */.vJ)[0]}=${Object.values(engine_labels/* HELPER_LABELS */.vJ)[0]}`,
+        '--format',
+        '{{.Names}}\t{{.CreatedAt}}',
+    ]);
+    if (listed.exitCode !== 0)
+        return [];
+    const stale = listed.stdout
+        .split('\n')
+        .map((line) => line.split('\t'))
+        .filter(([name, created]) => {
+        const at = parseCreatedAt(created ?? '');
+        return PROBE_NAME.test(name ?? '') && at !== undefined && nowMs - at >= olderThanMs;
+    })
+        .map(([name]) => name);
+    const removed = [];
+    for (const name of stale)
+        if (await engine.removeContainer(name))
+            removed.push(name);
+    return removed;
 }
 
 ;// CONCATENATED MODULE: ./src/sandbox/branch.ts
@@ -10726,19 +13327,19 @@ function initArgs(sandbox, seed) {
 /** The project folder and its note of the parent, then the sandbox's new, empty folder (repository lock held). */
 async function makeDiskFolder(sandbox, recover) {
     const projectDir = external_node_path_.dirname(sandbox.hostPath);
-    await promises_namespaceObject.mkdir(projectDir, { recursive: true });
+    await promises_.mkdir(projectDir, { recursive: true });
     await writeParentNote(projectDir, sandbox.parent);
     if (recover)
         await removeDiskFolders(sandbox);
     // The folder is new (mkdir fails if anything appeared meanwhile, and then nothing is removed): no
     // container has written in it yet. What is made from here on is ours to remove if it fails.
-    await promises_namespaceObject.mkdir(sandbox.hostPath);
+    await promises_.mkdir(sandbox.hostPath);
 }
 /** The init script on the host, in the folder makeDiskFolder made; the caller removes it if this throws. */
 async function createOnDisk(git, sandbox, seed) {
     const projectDir = external_node_path_.dirname(sandbox.hostPath);
     const limitMs = timeLimitMs('create');
-    const result = await runStreaming('sh', ['-c', INIT_SCRIPT, 'init-sandbox', ...initArgs(sandbox, seed)], {
+    const result = await (0,proc/* runStreaming */.SL)('sh', ['-c', INIT_SCRIPT, 'init-sandbox', ...initArgs(sandbox, seed)], {
         cwd: projectDir,
         // The runner's own git configuration stays out too: the checkout applies no filter it defines (a
         // start commit may hold a sandbox's work, .gitattributes and all).
@@ -10773,8 +13374,8 @@ as_user sh -c "$init" init-sandbox "$wt" "$@"
 `;
 async function createInVolume(engine, sandbox, seed, image, recover) {
     if (!(await engine.volumeExists(sandbox.volume)))
-        await engine.createVolume(sandbox.volume, volumeLabels({ ...sandbox, parentPath: sandbox.parent.path }));
-    const id = currentIdentity();
+        await engine.createVolume(sandbox.volume, (0,engine_labels/* volumeLabels */.kV)({ ...sandbox, parentPath: sandbox.parent.path }));
+    const id = (0,container_args/* currentIdentity */._c)();
     const [wt, ...rest] = initArgs(sandbox, seed);
     const result = await engine.runHelper(sandboxHelper(sandbox, image, {
         name: 'create-sandbox',
@@ -10791,17 +13392,51 @@ async function createInVolume(engine, sandbox, seed, image, recover) {
 async function refuseForeignFolder(sandbox) {
     if (!(await pathExists(sandbox.hostPath)))
         return;
-    if ((await promises_namespaceObject.readdir(sandbox.hostPath)).length > 0)
+    if ((await promises_.readdir(sandbox.hostPath)).length > 0)
         throw new SandboxConflictError(`${sandbox.hostPath} exists and holds files, but ${sandbox.parent.path} has no record of a sandbox there: it is not touched. Move it away or remove it, then run again.`);
-    await promises_namespaceObject.rmdir(sandbox.hostPath);
+    await promises_.rmdir(sandbox.hostPath);
 }
 /** git only says it could not write a file: say where, and how much room is left once it cleaned up. */
 async function creationFailure(dir, message) {
     if (!/unable to write|no space left|write error|short write|could not write/i.test(message))
         return `Could not create the sandbox: ${message.trim()}`;
-    const stats = await promises_namespaceObject.statfs(dir).catch(() => undefined);
+    const stats = await promises_.statfs(dir).catch(() => undefined);
     const free = stats ? `, ${Math.floor((stats.bavail * stats.bsize) / 1024)} KiB free now` : '';
     return `Writing the sandbox under ${dir} failed (No space left on device?${free}): the sandbox was not created.`;
+}
+
+;// CONCATENATED MODULE: ./src/sandbox/engine-view.ts
+// What a run mounts from the action's side, for the engine-view checks (engine/host-paths.ts,
+// engine/engine-probe.ts): every bind source layout.ts gives a container, named for a person, with what to
+// change when the engine cannot see it.
+
+
+const WORKSPACE_FIX = 'Check the repository out inside a folder the engine shares with the action (the workspace, $GITHUB_WORKSPACE)';
+/** Every folder and file a run binds into a container: the parent, its object stores, the disk root, extra files. */
+function mountedPaths(parent, isolation, worktreeRoot, readOnlyFiles = []) {
+    const paths = [
+        { path: parent.path, what: 'parent repository', fix: WORKSPACE_FIX },
+        ...parent.objectStores.map((dir) => ({ path: dir, what: 'object store', fix: WORKSPACE_FIX })),
+    ];
+    if (isolation === 'disk')
+        paths.push({ path: worktreeRoot, what: 'worktree-root', fix: SHARED_ROOT_FIX });
+    for (const file of readOnlyFiles)
+        paths.push({
+            path: file,
+            what: 'file',
+            fix: 'Keep RUNNER_TEMP inside a folder the engine shares with the action',
+        });
+    return paths;
+}
+/**
+ * The folders the probe writes its file in: the parent's git folder (the parent and its object store are
+ * mounted from beside it) and, for a disk sandbox, the root it is made under.
+ */
+function probedFolders(parent, isolation, worktreeRoot) {
+    const folders = [{ path: parent.gitDir, what: 'parent repository', fix: WORKSPACE_FIX }];
+    if (isolation === 'disk')
+        folders.push({ path: external_node_path_.resolve(worktreeRoot), what: 'worktree-root', fix: SHARED_ROOT_FIX });
+    return folders;
 }
 
 ;// CONCATENATED MODULE: ./src/sandbox/repository.ts
@@ -10826,7 +13461,7 @@ async function findParentRepository(git, given) {
     if (inside !== 'true' || !commonDir || !toplevel) {
         throw new Error(`repository-path ${given} is not a git work tree (git says: ${found.stderr.trim() || found.stdout.trim()}).`);
     }
-    const gitDir = await promises_namespaceObject.realpath(commonDir);
+    const gitDir = await promises_.realpath(commonDir);
     if (external_node_path_.basename(gitDir) !== '.git') {
         throw new Error(`repository-path ${given} uses a git directory at ${gitDir}: only a normal clone (a work tree with its .git folder) can be a sandbox parent.`);
     }
@@ -10835,7 +13470,7 @@ async function findParentRepository(git, given) {
         throw new Error(`repository-path ${given} has no commits yet: a sandbox needs at least one commit to start from.`);
     }
     const parentPath = external_node_path_.dirname(gitDir);
-    const top = await promises_namespaceObject.realpath(toplevel);
+    const top = await promises_.realpath(toplevel);
     return {
         path: parentPath,
         gitDir,
@@ -10849,12 +13484,12 @@ async function objectStores(store, depth = 0) {
     const stores = [store];
     if (depth >= 5)
         return stores;
-    const text = await promises_namespaceObject.readFile(external_node_path_.join(store, 'info', 'alternates'), 'utf8').catch(() => '');
+    const text = await promises_.readFile(external_node_path_.join(store, 'info', 'alternates'), 'utf8').catch(() => '');
     for (const line of text.split('\n')) {
         const entry = line.trim();
         if (!entry || entry.startsWith('#'))
             continue;
-        const real = await promises_namespaceObject.realpath(external_node_path_.resolve(store, entry)).catch(() => undefined);
+        const real = await promises_.realpath(external_node_path_.resolve(store, entry)).catch(() => undefined);
         if (!real)
             continue;
         for (const found of await objectStores(real, depth + 1))
@@ -10865,8 +13500,8 @@ async function objectStores(store, depth = 0) {
 }
 async function realDirectory(given) {
     try {
-        const real = await promises_namespaceObject.realpath(given);
-        if (!(await promises_namespaceObject.stat(real)).isDirectory())
+        const real = await promises_.realpath(given);
+        if (!(await promises_.stat(real)).isDirectory())
             throw new Error('not a directory');
         return real;
     }
@@ -11110,6 +13745,24 @@ function formatIdentity(identity) {
     return `${identity.name} <${identity.email}>`;
 }
 
+// EXTERNAL MODULE: ./src/network/policy.ts + 1 modules
+var network_policy = __nccwpck_require__(3977);
+;// CONCATENATED MODULE: ./src/settings/network-input.ts
+// `network` and `credentials`, read together: the allow-list, its presets and the credentials the proxy
+// sets (src/network/policy.ts parses; this turns its refusals into InputErrors naming the input).
+
+
+function networkInput(read) {
+    try {
+        return (0,network_policy/* parseCredentials */.gu)(read('credentials'), (0,network_policy/* parseNetwork */.MO)(read('network')));
+    }
+    catch (error) {
+        if (error instanceof network_policy/* PolicyError */.pn)
+            throw new InputError(error.input, error.value, error.accepted);
+        throw error;
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/settings/pull-request-input.ts
 // The pull-request inputs (`pull-request`, its title, body, draft and labels). Pure.
 
@@ -11150,6 +13803,8 @@ function pullRequestInputs(read) {
 
 
 
+
+
 const ASSOCIATIONS = [
     'OWNER',
     'MEMBER',
@@ -11175,6 +13830,7 @@ function parseRun(read, env) {
     const command = read('command');
     if (!command.trim())
         throw new InputError('command', command, 'a shell command (required in run mode)');
+    const network = networkInput(read);
     return {
         mode: 'run',
         command,
@@ -11194,9 +13850,10 @@ function parseRun(read, env) {
             memory: optionalPattern(read, 'memory', /^\d+(\.\d+)?[bkmg]?$/i, 'a size such as 512m or 2g'),
             cpus: optionalPattern(read, 'cpus', /^(\d+(\.\d+)?|\.\d+)$/, 'a positive number such as 1.5'),
             pidsLimit: number(read, 'pids-limit', { min: 1, integer: true }),
-            network: oneOf(read, 'network', ['bridge', 'none']),
+            network: network.mode === 'bridge' ? 'bridge' : 'none',
             readOnlyRootfs: inputs_boolean(read, 'read-only-rootfs'),
         },
+        network,
         maxImportBytes: size(read, 'max-import-size'),
         author: identity(read, 'author', env),
         committer: identity(read, 'committer', env),
@@ -11243,10 +13900,19 @@ function parseReap(read) {
         image: inputs_image(read),
     };
 }
-function defaultWorktreeRoot(env) {
+/**
+ * The default root of disk sandboxes: the user's cache folder; but when the action runs in a container
+ * (a job container, a runner pod beside a Docker-in-Docker engine), that folder is the container's own and
+ * the engine does not see it (or, in a job container, it lies under RUNNER_TEMP, emptied after each job):
+ * then a folder beside the workspaces in the runner's work folder (`<work>/_worktree-sandbox/worktrees`,
+ * RUNNER_TEMP being `<work>/_temp`), which the engine is given and which outlives the job for the reaper.
+ */
+function defaultWorktreeRoot(env, inContainer = runsInContainer()) {
+    if (inContainer && env.RUNNER_TEMP && external_node_path_.isAbsolute(env.RUNNER_TEMP))
+        return external_node_path_.join(external_node_path_.dirname(external_node_path_.resolve(env.RUNNER_TEMP)), '_worktree-sandbox', 'worktrees');
     const cache = env.XDG_CACHE_HOME && external_node_path_.isAbsolute(env.XDG_CACHE_HOME)
         ? env.XDG_CACHE_HOME
-        : external_node_path_.join(env.HOME || external_node_os_namespaceObject.homedir(), '.cache');
+        : external_node_path_.join(env.HOME || external_node_os_.homedir(), '.cache');
     return external_node_path_.join(cache, 'worktree-sandbox', 'worktrees');
 }
 /** The host-only state folder (the git guards' records: guard-ledger.ts). Never mounted into a container. */
@@ -11279,11 +13945,12 @@ async function validateBranchNames(settings, isValid) {
 
 
 
+
 const TIMEOUT_EXIT_CODE = 124;
 const TAIL_LINES = 40;
 const TAIL_LINE_CHARS = 1000;
 function containerName(sandbox) {
-    return `worktree-sandbox-${sandbox.slice(0, 60).replace(/[^A-Za-z0-9_.-]/g, '-')}-${(0,external_node_crypto_namespaceObject.randomBytes)(3).toString('hex')}`;
+    return `worktree-sandbox-${sandbox.slice(0, 60).replace(/[^A-Za-z0-9_.-]/g, '-')}-${(0,external_node_crypto_.randomBytes)(3).toString('hex')}`;
 }
 /** The action's own variables (nothing secret): who commits, where the sandbox and its home are. */
 function actionEnv(sandbox, spec) {
@@ -11317,9 +13984,9 @@ async function userEnv(entries) {
     }
     if (lines.length === 0)
         return { inherit };
-    const dir = await promises_namespaceObject.mkdtemp(external_node_path_.join(process.env.RUNNER_TEMP || external_node_os_namespaceObject.tmpdir(), 'worktree-sandbox-env-'));
+    const dir = await promises_.mkdtemp(external_node_path_.join(process.env.RUNNER_TEMP || external_node_os_.tmpdir(), 'worktree-sandbox-env-'));
     const file = external_node_path_.join(dir, 'env');
-    await promises_namespaceObject.writeFile(file, `${lines.join('\n')}\n`, { mode: 0o600, flag: 'wx' });
+    await promises_.writeFile(file, `${lines.join('\n')}\n`, { mode: 0o600, flag: 'wx' });
     return { file, dir, inherit };
 }
 function commandContainer(sandbox, spec, name, env) {
@@ -11333,9 +14000,9 @@ function commandContainer(sandbox, spec, name, env) {
         name,
         init: true,
         image: spec.image,
-        user: userArg(),
+        user: (0,container_args/* userArg */.Q6)(),
         mounts: [...commandMounts(sandbox, spec.worktreeRoot), ...extra],
-        labels: commandLabels(sandbox),
+        labels: (0,engine_labels/* commandLabels */.nX)(sandbox),
         limits: spec.limits,
         workdir: sandbox.worktreePath,
         env: actionEnv(sandbox, spec),
@@ -11345,8 +14012,14 @@ function commandContainer(sandbox, spec, name, env) {
         args: ['-c', spec.command],
     };
 }
+/** The network of the command container `name`: the proxy and its sidecar (src/network/session.ts). */
+async function startCommandNetwork(engine, policy, sandbox, name) {
+    // Loaded on demand (a chunk of its own): the proxy library is no part of a run without an allow-list.
+    const { startNetwork } = await Promise.all(/* import() */[__nccwpck_require__.e(383), __nccwpck_require__.e(715)]).then(__nccwpck_require__.bind(__nccwpck_require__, 8715));
+    return startNetwork(engine, policy, { name, labels: (0,engine_labels/* commandLabels */.nX)(sandbox) });
+}
 async function runCommand(engine, sandbox, spec, hooks = {}) {
-    const name = containerName(sandbox.name);
+    const name = spec.containerName ?? containerName(sandbox.name);
     const env = await userEnv(spec.env);
     hooks.onStart?.(name);
     let timedOut = false;
@@ -11358,11 +14031,23 @@ async function runCommand(engine, sandbox, spec, hooks = {}) {
         : undefined;
     const started = Date.now();
     const note = containerNotePath(sandbox.parent.gitDir, sandbox.name);
+    let network;
+    let outcome;
     try {
-        await promises_namespaceObject.mkdir(external_node_path_.dirname(note), { recursive: true });
-        await promises_namespaceObject.writeFile(note, `${name}\n`);
+        await promises_.mkdir(external_node_path_.dirname(note), { recursive: true });
+        await promises_.writeFile(note, `${name}\n`);
+        let container = commandContainer(sandbox, spec, name, env);
+        if (spec.network && (0,network_policy/* isProxied */.S7)(spec.network)) {
+            network = await (spec.networkReady ?? startCommandNetwork(engine, spec.network, sandbox, name));
+            const joined = {
+                ...spec,
+                extraEnv: { ...spec.extraEnv, ...network.env },
+                readOnlyFiles: [...(spec.readOnlyFiles ?? []), ...network.readOnlyFiles],
+            };
+            container = { ...commandContainer(sandbox, joined, name, env), joinNetworkOf: network.joinNetworkOf };
+        }
         await hooks.ready?.();
-        const result = await engine.stream(await engine.runArgs(commandContainer(sandbox, spec, name, env)), {
+        const result = await engine.stream(await engine.runArgs(container), {
             inherit: env.inherit,
             backpressure: hooks.drained,
             outputFd: hooks.outputFd,
@@ -11390,15 +14075,23 @@ async function runCommand(engine, sandbox, spec, hooks = {}) {
         if (!timedOut && state.exitCode === 127 && engine.name === 'docker' && initFailed)
             throw new EngineError(`The container started but its command did not (${engine.name} exit 127): ${initFailed}${startFailureHint(initFailed)}`);
         const exitCode = timedOut ? TIMEOUT_EXIT_CODE : state.exitCode;
-        return { exitCode, timedOut, oomKilled: state.oomKilled, durationMs, tail };
+        outcome = { exitCode, timedOut, oomKilled: state.oomKilled, durationMs, tail };
+        return outcome;
     }
     finally {
         if (timer)
             clearTimeout(timer);
         if (await engine.removeContainer(name))
-            await promises_namespaceObject.rm(note, { force: true });
+            await promises_.rm(note, { force: true });
+        // The proxy and its sidecar stop with the command, after its container is gone (Podman keeps a
+        // container that another one still joins); what the proxy counted is complete only then.
+        if (network) {
+            const report = await network.stop();
+            if (outcome)
+                outcome.network = report;
+        }
         if (env.dir)
-            await promises_namespaceObject.rm(env.dir, { recursive: true, force: true });
+            await promises_.rm(env.dir, { recursive: true, force: true });
     }
 }
 
@@ -11453,6 +14146,10 @@ async function pushBranch(git, parent, originUrl, branch, sha, token, options = 
 
 
 
+
+
+
+
 /**
  * A promise started now and awaited further on: marked as handled, so that a rejection before the await
  * is not an unhandled rejection (which ends the process); the await still throws it.
@@ -11465,12 +14162,18 @@ async function runSandbox(settings, deps) {
     const { ui } = deps;
     if (settings.token)
         ui.mask(settings.token);
+    // A credential's value is the proxy's alone: masked in the log before anything could print it.
+    if (settings.network.mode === 'allow' || settings.network.mode === 'audit')
+        for (const { value } of settings.network.credentials)
+            ui.mask(value);
     const engine = new ContainerEngine(settings.engine);
     // The image check (also the engine's reachability check) overlaps the git questions and the sandbox's
     // records: it is awaited before anything uses the image or writes anything (prepareSandbox), and a
     // reused sandbox does not wait for it before then. A bad branch name is the error reported whenever it
     // is one.
     const imageReady = startedEarly(engine.ensureImage(settings.image));
+    // Where the engine finds the action's paths: no engine call on a plain host (host-paths.ts).
+    const viewFound = startedEarly(engine.hostView());
     // git's version check, the branch names and the parent overlap too: one round of processes, not three.
     const { git, checked } = Git.checking();
     const parentFound = startedEarly(findParentRepository(git, settings.repositoryPath));
@@ -11480,10 +14183,27 @@ async function runSandbox(settings, deps) {
     const { head, ...parent } = await parentFound;
     if (parent.resolvedFrom)
         ui.info(`${parent.resolvedFrom} is a linked worktree: working from its parent ${parent.path}.`);
+    // A path the engine cannot see is refused before anything is created, naming it and the fix. The probe
+    // then proves that the engine sees the folders where the action sees them; it overlaps the branch plan
+    // and the records, and is awaited before anything is written or run.
+    const worktreeRoot = settings.isolation === 'disk' ? await realRoot(settings.worktreeRoot) : settings.worktreeRoot;
+    const readOnlyFiles = deps.command?.readOnlyFiles;
+    requireVisible(await viewFound, mountedPaths(parent, settings.isolation, worktreeRoot, readOnlyFiles));
+    const probed = startedEarly(probeEngineView(engine, settings.image, probedFolders(parent, settings.isolation, worktreeRoot), imageReady));
+    try {
+        return await runChecked(settings, deps, { engine, git, parent, head, imageReady, probed, worktreeRoot });
+    }
+    finally {
+        // What the probe made goes now, not on the way to the command.
+        await probed.then((p) => p.remove()).catch(() => undefined);
+    }
+}
+async function runChecked(settings, deps, checked) {
+    const { ui } = deps;
+    const { engine, git, parent, head, imageReady, probed, worktreeRoot } = checked;
     const originRead = startedEarly(settings.push ? git.remoteUrl(parent.path, 'origin') : Promise.resolve(undefined));
     const plan = await resolveBranch(git, { ...parent, head }, settings.branch, settings.base);
     ui.debug(`Branch plan: ${JSON.stringify(plan)}`);
-    const worktreeRoot = settings.isolation === 'disk' ? await realRoot(settings.worktreeRoot) : settings.worktreeRoot;
     const location = locateSandbox(plan, parent, settings.isolation, worktreeRoot, settings.volumePrefix);
     ui.debug(`Sandbox plan: ${location.name} (${location.kind}, ${location.isolation}) at ${whereIs(location)}; work tree ${location.worktreePath}, home ${location.homePath}; records under ${sandboxRefs(location).prefix}.`);
     const originUrl = await originRead;
@@ -11491,10 +14211,17 @@ async function runSandbox(settings, deps) {
         throw new Error(`push: true needs a remote named origin in ${parent.path}.`);
     const release = await lockSandbox(parent.gitDir, location.name, settings.lockTimeoutMinutes * 60_000, (m) => ui.info(m));
     deps.onSandboxLock?.(true);
+    // With an allow-list, the proxy and its sidecar start while the sandbox is prepared; stopped with the
+    // command, or below if the command never ran.
+    const commandName = containerName(location.name);
+    const policy = settings.network;
+    const networkReady = (0,network_policy/* isProxied */.S7)(policy)
+        ? startedEarly(imageReady.then(() => startCommandNetwork(engine, policy, location, commandName)))
+        : undefined;
     try {
-        // What the post step needs, saved once the engine has the image and before anything is written: a
-        // run that fails its image check leaves the post step nothing to do.
-        const ready = startedEarly(imageReady.then(() => deps.save({
+        // What the post step needs, saved once the engine has the image and is known to see the folders, and
+        // before anything is written: a run that fails either check leaves the post step nothing to do.
+        const ready = startedEarly(Promise.all([imageReady, probed]).then(() => deps.save({
             engine: settings.engine,
             image: settings.image,
             cleanup: settings.cleanup,
@@ -11524,6 +14251,8 @@ async function runSandbox(settings, deps) {
             worktreeRoot,
             readOnlyFiles: deps.command?.readOnlyFiles,
             extraEnv: deps.command?.extraEnv,
+            containerName: commandName,
+            networkReady,
         }, {
             onStart: (container) => deps.save({ container }),
             onLine: write,
@@ -11563,6 +14292,7 @@ async function runSandbox(settings, deps) {
     }
     finally {
         deps.onSandboxLock?.(false);
+        await networkReady?.then((session) => session.stop()).catch(() => undefined);
         await release();
     }
 }
@@ -11604,8 +14334,8 @@ async function removeLeftContainers(engine, sandbox) {
     const note = containerNotePath(sandbox.parent.gitDir, sandbox.name);
     if (!(await pathExists(note)))
         return [];
-    const removed = await engine.removeContainersLabelled(commandLabels(sandbox));
-    await promises_namespaceObject.rm(note, { force: true });
+    const removed = await engine.removeContainersLabelled((0,engine_labels/* commandLabels */.nX)(sandbox));
+    await promises_.rm(note, { force: true });
     return removed;
 }
 function describeSandbox(ui, sandbox, source, offered) {
@@ -11631,7 +14361,7 @@ async function realRoot(root) {
     let current = external_node_path_.resolve(root);
     for (;;) {
         try {
-            return external_node_path_.join(await promises_namespaceObject.realpath(current), ...rest.reverse());
+            return external_node_path_.join(await promises_.realpath(current), ...rest.reverse());
         }
         catch {
             const up = external_node_path_.dirname(current);
@@ -11728,23 +14458,145 @@ class CliExit extends Error {
     }
 }
 
-;// CONCATENATED MODULE: ./src/reap/bytes.ts
-// Sizes as a person reads them, in binary units: the job summary, its chart and the CLI alike.
-function bytes_formatBytes(bytes) {
-    if (bytes === undefined)
-        return '–';
-    const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
-    let value = bytes;
-    let unit = 0;
-    while (value >= 1024 && unit < units.length - 1) {
-        value /= 1024;
-        unit++;
-    }
-    return unit === 0 ? `${value} B` : `${value.toFixed(1)} ${units[unit]}`;
+;// CONCATENATED MODULE: ./src/reap/report.ts
+
+function isReaped(s) {
+    return s.result === 'removed' || s.result === 'partly removed' || s.result === 'would remove';
 }
-
-;// CONCATENATED MODULE: ./src/reap/chart.ts
-
+function reasonOf(s) {
+    switch (s.result) {
+        case 'would remove':
+            return `dry run: would remove: ${s.reason}`;
+        case 'partly removed':
+            return `${s.reason}; ${s.detail}: ${s.problems?.map((p) => `${p.path} (${p.error})`).join(', ')}`;
+        case 'removed':
+            return s.archived?.length ? `${s.reason} (${s.archived.join(', ')})` : s.reason;
+        case 'kept':
+            return s.action === 'remove' ? `${s.reason}; not removed: ${s.detail}` : s.reason;
+    }
+}
+function toRecord(s) {
+    return {
+        sandbox: s.sandbox,
+        project: s.project,
+        isolation: s.isolation,
+        kind: s.class,
+        ageDays: s.ageDays ?? null,
+        reason: reasonOf(s),
+    };
+}
+/** The most telling entries first: removals, then stale ones kept, then the rest, oldest first. */
+function byInterest(a, b) {
+    return rank(a) - rank(b) || (b.ageDays ?? -1) - (a.ageDays ?? -1) || a.where.localeCompare(b.where);
+}
+function rank(s) {
+    if (isReaped(s))
+        return 0;
+    if (s.action === 'remove' || !/^fresh|^age unknown/.test(s.reason))
+        return s.class === 'not-a-sandbox' ? 2 : 1;
+    return 3;
+}
+/**
+ * A JSON array of the records that fits in `maxBytes` (GitHub keeps outputs to 1 MiB): the most telling
+ * first; `omitted` says how many did not fit.
+ */
+function jsonWithin(records, maxBytes) {
+    const parts = [];
+    let size = 2;
+    for (const record of records) {
+        const text = JSON.stringify(record);
+        if (size + text.length + 1 > maxBytes)
+            break;
+        parts.push(text);
+        size += text.length + 1;
+    }
+    return { json: `[${parts.join(',')}]`, omitted: records.length - parts.length };
+}
+const cell = (text) => text.replace(/[|<>]/g, (c) => `&#${c.charCodeAt(0)};`).replace(/\s+/g, ' ');
+/** The job summary: the chart (of every entry), then at most `maxRows` rows (the most telling), the rest counted. */
+function summaryMarkdown(result, maxRows = 2000) {
+    const sorted = [...result.sandboxes].sort(byInterest);
+    const reaped = sorted.filter(isReaped);
+    const lines = [
+        `## worktree-sandbox: reap${result.dryRun ? ' (dry run: nothing removed)' : ''}`,
+        '',
+        reapChart(result),
+        '',
+        `${result.stats.found} found, ${result.stats.stale} stale, ` +
+            `${reaped.length} ${result.dryRun ? 'would be removed' : 'removed'}, ${sorted.length - reaped.length} kept; ` +
+            `${formatBytes(result.freedBytes)} ${result.dryRun ? 'would be freed' : 'freed'}.`,
+        '',
+        '| Sandbox | Project | Isolation | Class | Age (days) | Decision | Reason | Size |',
+        '|---|---|---|---|---:|---|---|---:|',
+    ];
+    for (const s of sorted.slice(0, maxRows)) {
+        lines.push(`| ${cell(s.sandbox || s.where)} | ${cell(s.project)} | ${s.isolation === 'disk' ? 'disk' : 'volume'} | ${s.class} | ${s.ageDays ?? '?'} | ${s.result} | ${cell(reasonOf(s))} | ${formatBytes(s.sizeBytes)} |`);
+    }
+    if (sorted.length > maxRows)
+        lines.push('', `…and ${sorted.length - maxRows} more (fresh) entries, in the \`kept\` output and the log.`);
+    if (result.warnings.length)
+        lines.push('', ...result.warnings.map((w) => `> ⚠️ ${cell(w)}`));
+    lines.push('', 'Size: disk space taken (measured for stale entries only; – where not measured).');
+    return `${lines.join('\n')}\n`;
+}
+// The reaper's log lines: each decision with every fact it was made from, for a debug log, and text from
+// the disk made safe to print. Pure.
+/** The longest debug line of one decision (its facts include text from the disk). */
+const TRACE_MAX = 8_000;
+/**
+ * One line for the debug log: a decision and every fact it was made from. `lookedAt`: the entry was
+ * stale, so whether it is in use and holds work was checked; `dryRun`: a removal is only reported.
+ */
+function decisionTrace(d, facts, lookedAt, dryRun = false) {
+    const verb = d.action === 'remove' ? (dryRun ? 'would remove' : 'remove') : 'keep';
+    const parts = [
+        `${verb} ${d.project}/${d.sandbox} (${d.isolation === 'disk' ? d.where : `volume ${d.where}`})`,
+        `class ${d.class}${d.expiryDays === undefined ? '' : `, expiry ${d.expiryDays} days`}`,
+        ...checked(d, facts, lookedAt),
+    ];
+    if (facts.sizeBytes !== undefined)
+        parts.push(`size ${formatBytes(facts.sizeBytes)}`);
+    parts.push(`reason: ${d.reason}`);
+    if (d.archive)
+        parts.push(`archive: ${d.archive === 'work' ? 'patch and bundle' : 'every file'}`);
+    // Folder names, helper errors and work details came from the disk: one escaped line, bounded.
+    return sandboxText(parts.join('; '), TRACE_MAX);
+}
+/** What was looked at: nothing but sandboxes has an age, and only stale ones are looked at closer. */
+function checked(d, facts, lookedAt) {
+    if (facts.notSandbox)
+        return [`not a sandbox: ${facts.notSandbox}`];
+    const age = d.ageDays === undefined
+        ? 'age unknown (no activity signal)'
+        : `${d.ageDays} day(s) old (last activity ${new Date(d.lastActivityMs).toISOString()})`;
+    if (!lookedAt)
+        return [age, 'not stale: in use and work not checked'];
+    return [
+        age,
+        `in use: ${facts.inUse ?? 'no'}`,
+        ...(facts.orphan ? [`orphan: ${facts.orphan}`] : []),
+        `work: ${workText(facts)}`,
+    ];
+}
+function workText(facts) {
+    if (facts.inUse)
+        return 'not checked (in use)';
+    if (facts.orphan)
+        return 'not checkable (no parent)';
+    const work = facts.work;
+    if (!work)
+        return 'not checked';
+    if (work.state === 'clean')
+        return 'none';
+    if (work.state === 'work')
+        return work.detail;
+    if (work.state === 'unknown')
+        return `could not check (${work.detail})`;
+    return 'not checkable';
+}
+// The reap run at a glance: a Mermaid flowchart (GitHub renders it in the job summary) from everything
+// found, through what became of it, to why. Pure. Its labels are our own words and numbers only: a
+// sandbox's name, branch or path never reaches Mermaid's syntax, so none can break or forge the chart.
 /** Why, in one of our own words: one group per sandbox, so the groups of an outcome add up to it. */
 const REASON_GROUPS = (/* unused pure expression or super */ null && ([
     'stale, no work',
@@ -11834,7 +14686,7 @@ function outcomeLabel(o) {
 /** Labels on one line: renderers wrap at different widths (GitHub's narrower than Mermaid's own). */
 const CONFIG = '%%{init: {"flowchart": {"wrappingWidth": 400}}}%%';
 /** The chart as a fenced Mermaid block: found, then each outcome, then its reasons, with counts. */
-function chart_reapChart(result) {
+function reapChart(result) {
     const outcomes = countOutcomes(result.sandboxes);
     const lines = ['```mermaid', CONFIG, 'flowchart LR', `  found["${result.sandboxes.length} found"]`];
     const classes = [];
@@ -11853,155 +14705,21 @@ function chart_reapChart(result) {
     lines.push(...classes, '```');
     return lines.join('\n');
 }
-
-;// CONCATENATED MODULE: ./src/reap/report.ts
-
-
-
-function isReaped(s) {
-    return s.result === 'removed' || s.result === 'partly removed' || s.result === 'would remove';
-}
-function reasonOf(s) {
-    switch (s.result) {
-        case 'would remove':
-            return `dry run: would remove: ${s.reason}`;
-        case 'partly removed':
-            return `${s.reason}; ${s.detail}: ${s.problems?.map((p) => `${p.path} (${p.error})`).join(', ')}`;
-        case 'removed':
-            return s.archived?.length ? `${s.reason} (${s.archived.join(', ')})` : s.reason;
-        case 'kept':
-            return s.action === 'remove' ? `${s.reason}; not removed: ${s.detail}` : s.reason;
+// Sizes as a person reads them, in binary units: the job summary, its chart and the CLI alike.
+function formatBytes(bytes) {
+    if (bytes === undefined)
+        return '–';
+    const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
+    let value = bytes;
+    let unit = 0;
+    while (value >= 1024 && unit < units.length - 1) {
+        value /= 1024;
+        unit++;
     }
-}
-function toRecord(s) {
-    return {
-        sandbox: s.sandbox,
-        project: s.project,
-        isolation: s.isolation,
-        kind: s.class,
-        ageDays: s.ageDays ?? null,
-        reason: reasonOf(s),
-    };
-}
-/** The most telling entries first: removals, then stale ones kept, then the rest, oldest first. */
-function byInterest(a, b) {
-    return rank(a) - rank(b) || (b.ageDays ?? -1) - (a.ageDays ?? -1) || a.where.localeCompare(b.where);
-}
-function rank(s) {
-    if (isReaped(s))
-        return 0;
-    if (s.action === 'remove' || !/^fresh|^age unknown/.test(s.reason))
-        return s.class === 'not-a-sandbox' ? 2 : 1;
-    return 3;
-}
-/**
- * A JSON array of the records that fits in `maxBytes` (GitHub keeps outputs to 1 MiB): the most telling
- * first; `omitted` says how many did not fit.
- */
-function jsonWithin(records, maxBytes) {
-    const parts = [];
-    let size = 2;
-    for (const record of records) {
-        const text = JSON.stringify(record);
-        if (size + text.length + 1 > maxBytes)
-            break;
-        parts.push(text);
-        size += text.length + 1;
-    }
-    return { json: `[${parts.join(',')}]`, omitted: records.length - parts.length };
-}
-const cell = (text) => text.replace(/[|<>]/g, (c) => `&#${c.charCodeAt(0)};`).replace(/\s+/g, ' ');
-/** The job summary: the chart (of every entry), then at most `maxRows` rows (the most telling), the rest counted. */
-function summaryMarkdown(result, maxRows = 2000) {
-    const sorted = [...result.sandboxes].sort(byInterest);
-    const reaped = sorted.filter(isReaped);
-    const lines = [
-        `## worktree-sandbox: reap${result.dryRun ? ' (dry run: nothing removed)' : ''}`,
-        '',
-        reapChart(result),
-        '',
-        `${result.stats.found} found, ${result.stats.stale} stale, ` +
-            `${reaped.length} ${result.dryRun ? 'would be removed' : 'removed'}, ${sorted.length - reaped.length} kept; ` +
-            `${formatBytes(result.freedBytes)} ${result.dryRun ? 'would be freed' : 'freed'}.`,
-        '',
-        '| Sandbox | Project | Isolation | Class | Age (days) | Decision | Reason | Size |',
-        '|---|---|---|---|---:|---|---|---:|',
-    ];
-    for (const s of sorted.slice(0, maxRows)) {
-        lines.push(`| ${cell(s.sandbox || s.where)} | ${cell(s.project)} | ${s.isolation === 'disk' ? 'disk' : 'volume'} | ${s.class} | ${s.ageDays ?? '?'} | ${s.result} | ${cell(reasonOf(s))} | ${formatBytes(s.sizeBytes)} |`);
-    }
-    if (sorted.length > maxRows)
-        lines.push('', `…and ${sorted.length - maxRows} more (fresh) entries, in the \`kept\` output and the log.`);
-    if (result.warnings.length)
-        lines.push('', ...result.warnings.map((w) => `> ⚠️ ${cell(w)}`));
-    lines.push('', 'Size: disk space taken (measured for stale entries only; – where not measured).');
-    return `${lines.join('\n')}\n`;
-}
-
-;// CONCATENATED MODULE: ./src/reap/age.ts
-// Age is the time since the last activity. The newest of several signals counts, because a folder's own
-// mtime only moves when its direct children are added, removed or renamed: edits deeper in the tree and
-// git operations are seen through the worktree's index, HEAD and reflog in its admin folder instead.
-const DAY_MS = 86_400_000;
-/** The newest of the signals (epoch ms); undefined when none could be read. */
-function lastActivity(signals) {
-    let newest;
-    for (const signal of signals) {
-        if (signal === undefined || !Number.isFinite(signal))
-            continue;
-        if (newest === undefined || signal > newest)
-            newest = signal;
-    }
-    return newest;
-}
-/** Whole days since `lastMs` (a time in the future counts as 0). */
-function ageDays(lastMs, nowMs) {
-    return Math.max(0, Math.floor((nowMs - lastMs) / DAY_MS));
-}
-/** Stale once unused for longer than `expiryDays`; an unknown age is never stale. */
-function isExpired(lastMs, nowMs, expiryDays) {
-    if (lastMs === undefined)
-        return false;
-    return nowMs - lastMs > expiryDays * DAY_MS;
-}
-/** An ISO-8601 time (e.g. the `created` label of a volume) as epoch ms; undefined when it is not one. */
-function parseTimestamp(text) {
-    if (!text || !/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:?\d{2})$/.test(text))
-        return undefined;
-    const ms = Date.parse(text);
-    return Number.isFinite(ms) ? ms : undefined;
-}
-
-;// CONCATENATED MODULE: ./src/reap/gates.ts
-// The safety gates: what keeps a stale sandbox, and what must happen before one is removed. Pure: the
-// facts come from the checks in work.ts and in-use.ts; every uncertainty arrives here as "keep".
-function applyGates(facts, options) {
-    if (facts.notSandbox)
-        return { remove: false, reason: `not a sandbox: ${facts.notSandbox}` };
-    if (facts.inUse)
-        return { remove: false, reason: `in use: ${facts.inUse}` };
-    const { work } = facts;
-    if (work.state === 'unchecked' || facts.orphan) {
-        const why = facts.orphan ?? 'its parent repository is gone';
-        return options.archive
-            ? { remove: true, reason: `orphan (${why}): files archived, then removed`, archive: 'files' }
-            : { remove: true, reason: `orphan (${why}): removed after the orphan expiry` };
-    }
-    if (work.state === 'clean')
-        return { remove: true, reason: 'stale and holds no work' };
-    const why = work.state === 'work'
-        ? `holds work: ${work.detail}`
-        : `the check for work could not run (${work.detail})`;
-    const held = work.state === 'work' && work.held ? { held: work.held } : {};
-    if (!options.force)
-        return { remove: false, reason: why, ...held };
-    return options.archive
-        ? { remove: true, reason: `force: ${why}; work archived, then removed`, archive: 'work', ...held }
-        : { remove: true, reason: `force: ${why}; removed without archive`, ...held };
+    return unit === 0 ? `${value} B` : `${value.toFixed(1)} ${units[unit]}`;
 }
 
 ;// CONCATENATED MODULE: ./src/reap/decide.ts
-
 
 
 /** Class, expiry and age of one entry: the first question, asked before any check for work runs. */
@@ -12098,11 +14816,60 @@ function capRemovals(decisions, maxRemovals) {
         }
         : d);
 }
+function applyGates(facts, options) {
+    if (facts.notSandbox)
+        return { remove: false, reason: `not a sandbox: ${facts.notSandbox}` };
+    if (facts.inUse)
+        return { remove: false, reason: `in use: ${facts.inUse}` };
+    const { work } = facts;
+    if (work.state === 'unchecked' || facts.orphan) {
+        const why = facts.orphan ?? 'its parent repository is gone';
+        return options.archive
+            ? { remove: true, reason: `orphan (${why}): files archived, then removed`, archive: 'files' }
+            : { remove: true, reason: `orphan (${why}): removed after the orphan expiry` };
+    }
+    if (work.state === 'clean')
+        return { remove: true, reason: 'stale and holds no work' };
+    const why = work.state === 'work'
+        ? `holds work: ${work.detail}`
+        : `the check for work could not run (${work.detail})`;
+    const held = work.state === 'work' && work.held ? { held: work.held } : {};
+    if (!options.force)
+        return { remove: false, reason: why, ...held };
+    return options.archive
+        ? { remove: true, reason: `force: ${why}; work archived, then removed`, archive: 'work', ...held }
+        : { remove: true, reason: `force: ${why}; removed without archive`, ...held };
+}
+function summarizeWork(checks) {
+    const found = [];
+    const failed = [];
+    const held = {};
+    if (checks.operation) {
+        found.push(checks.operation);
+        held.operation = checks.operation;
+    }
+    if ('error' in checks.uncommitted)
+        failed.push(checks.uncommitted.error);
+    else if (checks.uncommitted.value > 0) {
+        found.push(`${checks.uncommitted.value} uncommitted file(s)`);
+        held.uncommitted = checks.uncommitted.value;
+    }
+    if ('error' in checks.unsaved)
+        failed.push(checks.unsaved.error);
+    else if (checks.unsaved.value) {
+        found.push(describeUnsaved(checks.unsaved.value));
+        held.unsaved = checks.unsaved.value;
+    }
+    if (found.length)
+        return { state: 'work', detail: found.join(', '), held };
+    if (failed.length)
+        return { state: 'unknown', detail: [...new Set(failed)].join('; ') };
+    return { state: 'clean' };
+}
 
 ;// CONCATENATED MODULE: ./src/reap/outlook.ts
 // What a listing says of each sandbox: its state now, and when the reaper would remove it. Pure: read off
 // the reaper's own facts and decision, and for a fresh sandbox the same gates applied as if it were stale.
-
 
 
 /**
@@ -12142,253 +14909,6 @@ function removalOutlook(facts, decision, policy, nowMs) {
             ? `${decision.reason}; removed then unless in use (an orphan's work cannot be checked)`
             : `${decision.reason}; removed then if unused and without work`,
     };
-}
-
-;// CONCATENATED MODULE: ./src/engine/helper-image.ts
-// The image of the reaper's helper containers, made on the spot from the runner's own programs: the host's
-// `sh`, `git` and the few tools the helpers' scripts call, with the shared libraries `ldd` names, as one
-// layer imported into the engine (`docker import`, `podman import`, rootless too). So the reaper's verdict
-// on a sandbox (its activity, its work, its size) never rests on a program from the `image` input, which
-// may lie; that image then only runs run mode's command.
-//
-// The layer is made here, byte for byte the same from the same files (sorted, times and owners zeroed),
-// so its SHA-256 names it: the image is tagged with it and made once per engine and host. An image found
-// under that tag is used only when its one layer is exactly that archive and its configuration sets
-// nothing but PATH; anything else under the tag is replaced.
-
-
-
-
-
-
-/** What the reaper's helper scripts call (inspection, archives, capture for archives). */
-const HELPER_PROGRAMS = [
-    'sh',
-    'git',
-    'cat',
-    'cp',
-    'cut',
-    'du',
-    'find',
-    'gzip',
-    'head',
-    'mkdir',
-    'mktemp',
-    'mv',
-    'printf',
-    'rm',
-    'stat',
-    'tar',
-    'touch',
-    'tr',
-    'wc',
-];
-const HELPER_IMAGE_REPOSITORY = 'localhost/worktree-sandbox-helper';
-const HELPER_IMAGE_LABEL = label('helper-image');
-const CONTAINER_PATH = '/usr/bin:/bin';
-/** Where the programs are looked for on the host, in this order (the system's own folders first). */
-const HOST_DIRS = ['/usr/bin', '/bin', '/usr/sbin', '/sbin'];
-const LDD_TIMEOUT_MS = 30_000;
-const IMPORT_TIMEOUT_MS = 5 * 60_000;
-const made = new Map();
-/**
- * The helper image's name in this engine, made first when missing (once per process and engine; a failure
- * is not remembered). Throws when the host lacks a program or the engine refuses the import: the reaper
- * then decides nothing rather than trust another image.
- */
-function controlledHelperImage(engine) {
-    let image = made.get(engine.name);
-    if (!image) {
-        image = makeHelperImage(engine);
-        made.set(engine.name, image);
-        image.catch(() => made.delete(engine.name));
-    }
-    return image;
-}
-async function makeHelperImage(engine) {
-    const entries = await helperLayerEntries();
-    const layer = tarLayer(entries);
-    const digest = (0,external_node_crypto_namespaceObject.createHash)('sha256').update(layer).digest('hex');
-    const image = `${HELPER_IMAGE_REPOSITORY}:${digest.slice(0, 32)}`;
-    if (await isOurs(engine, image, digest))
-        return image;
-    const dir = external_node_fs_.mkdtempSync(external_node_path_.join(external_node_os_namespaceObject.tmpdir(), 'worktree-sandbox-helper-image-'));
-    try {
-        const file = external_node_path_.join(dir, 'layer.tar');
-        external_node_fs_.writeFileSync(file, layer, { mode: 0o600 });
-        const imported = await withTimeout(engine.exec([
-            'import',
-            '--change',
-            `ENV PATH=${CONTAINER_PATH}`,
-            '--change',
-            `LABEL ${HELPER_IMAGE_LABEL}=${digest}`,
-            '--',
-            file,
-            image,
-        ]), IMPORT_TIMEOUT_MS, `${engine.name} import`);
-        if (imported.exitCode !== 0)
-            throw engine.failure(['import', image], imported);
-    }
-    finally {
-        external_node_fs_.rmSync(dir, { recursive: true, force: true });
-    }
-    if (!(await isOurs(engine, image, digest)))
-        throw new Error(`the helper image ${image} does not hold the layer it was made from`);
-    return image;
-}
-/** The image under `image` is the one made from this layer, configured with nothing but PATH. */
-async function isOurs(engine, image, digest) {
-    const inspect = await engine.exec([
-        'image',
-        'inspect',
-        '--format',
-        '{{json .RootFS.Layers}} {{json .Config.Env}} {{json .Config.Entrypoint}} {{json .Config.Cmd}} {{json .Config.User}}',
-        '--',
-        image,
-    ]);
-    if (inspect.exitCode !== 0)
-        return false;
-    const [layers, env, entrypoint, cmd, user] = inspect.stdout.trim().split(' ');
-    return (layers === JSON.stringify([`sha256:${digest}`]) &&
-        env === JSON.stringify([`PATH=${CONTAINER_PATH}`]) &&
-        entrypoint === 'null' &&
-        (cmd === 'null' || cmd === '[]') &&
-        (user === '""' || user === 'null'));
-}
-/** The layer's entries: each program at /usr/bin/<name>, its libraries where `ldd` found them. */
-async function helperLayerEntries() {
-    const entries = new Map();
-    const addDirs = (p) => {
-        for (let dir = external_node_path_.posix.dirname(p); dir !== '/'; dir = external_node_path_.posix.dirname(dir))
-            if (!entries.has(dir))
-                entries.set(dir, { type: 'dir', path: dir, mode: 0o755 });
-    };
-    const addFile = (p, source) => {
-        addDirs(p);
-        entries.set(p, { type: 'file', path: p, mode: external_node_fs_.statSync(source).mode & 0o755, source });
-    };
-    const found = HELPER_PROGRAMS.map((program) => {
-        const at = hostProgram(program);
-        if (!at)
-            throw new Error(`the helper image needs ${program}, which is not in ${HOST_DIRS.join(':')}`);
-        return at;
-    });
-    HELPER_PROGRAMS.forEach((program, n) => addFile(`/usr/bin/${program}`, found[n]));
-    const gitPath = found[HELPER_PROGRAMS.indexOf('git')];
-    // One ldd for every program: the start-up of every reap pays for it.
-    const libraries = new Set(await sharedLibraries([...new Set(found)]));
-    for (const lib of libraries)
-        addFile(lib, lib);
-    // git runs its own sub-commands (pack-objects for a bundle) from its exec path.
-    const execPath = (await runProcess(gitPath, ['--exec-path'], { env: { PATH: CONTAINER_PATH } })).stdout.trim();
-    if (external_node_path_.isAbsolute(execPath) && execPath !== '/usr/bin') {
-        addDirs(`${execPath}/git`);
-        entries.set(`${execPath}/git`, { type: 'symlink', path: `${execPath}/git`, target: '/usr/bin/git' });
-    }
-    if (!entries.has('/bin'))
-        entries.set('/bin', { type: 'symlink', path: '/bin', target: 'usr/bin' });
-    entries.set('/tmp', { type: 'dir', path: '/tmp', mode: 0o1777 });
-    for (const dir of ['/dev', '/proc', '/sys', '/etc'])
-        entries.set(dir, { type: 'dir', path: dir, mode: 0o755 });
-    return [...entries.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-}
-function hostProgram(name) {
-    for (const dir of HOST_DIRS) {
-        const candidate = external_node_path_.join(dir, name);
-        try {
-            const real = external_node_fs_.realpathSync(candidate);
-            const st = external_node_fs_.statSync(real);
-            if (st.isFile() && st.mode & 0o111)
-                return real;
-        }
-        catch {
-            // not here
-        }
-    }
-    return undefined;
-}
-/** The shared libraries `ldd` says these programs load (none for a static program). */
-async function sharedLibraries(programs) {
-    const result = await withTimeout(runProcess('ldd', ['--', ...programs], { env: { PATH: '/usr/bin:/bin', LC_ALL: 'C' } }), LDD_TIMEOUT_MS, 'ldd');
-    const text = result.stdout + result.stderr;
-    // With several files, ldd exits 1 when any is static ("not a dynamic executable"): that one has none.
-    if (result.exitCode !== 0 && !/not a dynamic executable|statically linked/.test(text))
-        throw new Error(`ldd failed: ${result.stderr.trim().split('\n')[0]}`);
-    const missing = /^\s+(\S+) => not found/m.exec(result.stdout);
-    if (missing)
-        throw new Error(`ldd finds no ${missing[1]} for the helper image`);
-    const libraries = [];
-    for (const line of result.stdout.split('\n')) {
-        const match = /^\s+(?:\S+\s+=>\s*)?(\/\S+)\s+\(0x/.exec(line);
-        if (match)
-            libraries.push(match[1]);
-    }
-    return libraries;
-}
-async function withTimeout(work, ms, what) {
-    let timer;
-    const timeout = new Promise((_, reject) => {
-        timer = setTimeout(() => reject(new Error(`${what} took longer than ${ms / 1000} s`)), ms);
-    });
-    try {
-        return await Promise.race([work, timeout]);
-    }
-    finally {
-        clearTimeout(timer);
-    }
-}
-// ---- the archive --------------------------------------------------------------------------------------
-/** A POSIX (ustar) archive of the entries: the same bytes for the same files, whatever the clock. */
-function tarLayer(entries) {
-    const blocks = [];
-    for (const entry of entries) {
-        const name = entry.path.replace(/^\/+/, '') + (entry.type === 'dir' ? '/' : '');
-        if (entry.type === 'file') {
-            const data = external_node_fs_.readFileSync(entry.source);
-            blocks.push(header(name, '0', entry.mode, data.length, ''), data, padding(data.length));
-        }
-        else if (entry.type === 'dir')
-            blocks.push(header(name, '5', entry.mode, 0, ''));
-        else
-            blocks.push(header(name, '2', 0o777, 0, entry.target));
-    }
-    blocks.push(Buffer.alloc(1024));
-    return Buffer.concat(blocks);
-}
-function padding(size) {
-    return Buffer.alloc((512 - (size % 512)) % 512);
-}
-function header(name, type, mode, size, link) {
-    const block = Buffer.alloc(512);
-    let prefix = '';
-    let base = name;
-    if (Buffer.byteLength(name) > 100) {
-        const cut = name.lastIndexOf('/', name.length - 2);
-        prefix = name.slice(0, cut);
-        base = name.slice(cut + 1);
-        if (Buffer.byteLength(base) > 100 || Buffer.byteLength(prefix) > 155)
-            throw new Error(`${name} is too long a path for the helper image`);
-    }
-    if (Buffer.byteLength(link) > 100)
-        throw new Error(`${link} is too long a link for the helper image`);
-    const octal = (value, width) => value.toString(8).padStart(width - 1, '0') + '\0';
-    block.write(base, 0, 100, 'utf8');
-    block.write(octal(mode, 8), 100, 8, 'ascii');
-    block.write(octal(0, 8), 108, 8, 'ascii'); // uid
-    block.write(octal(0, 8), 116, 8, 'ascii'); // gid
-    block.write(octal(size, 12), 124, 12, 'ascii');
-    block.write(octal(0, 12), 136, 12, 'ascii'); // mtime
-    block.write(' '.repeat(8), 148, 8, 'ascii'); // checksum, counted as spaces
-    block.write(type, 156, 1, 'ascii');
-    block.write(link, 157, 100, 'utf8');
-    block.write('ustar\0', 257, 6, 'ascii');
-    block.write('00', 263, 2, 'ascii');
-    block.write(prefix, 345, 155, 'utf8');
-    let sum = 0;
-    for (const byte of block)
-        sum += byte;
-    block.write(sum.toString(8).padStart(6, '0') + '\0 ', 148, 8, 'ascii');
-    return block;
 }
 
 ;// CONCATENATED MODULE: ./src/ui/ui.ts
@@ -12545,50 +15065,57 @@ function readBounded(file, max) {
 }
 /** HEAD and every ref of a sandbox's git folder (`<work tree>/.git`), as data. */
 function readSandboxGit(gitDir) {
-    const fail = (error) => ({ ok: false, error });
-    const top = sandbox_files_lstat(gitDir);
+    const read = readHeadAndRefs(gitDir);
+    if ('error' in read)
+        return { ok: false, error: read.error };
+    const { head, refs, peeled } = read;
+    let headOid;
+    if ('oid' in head)
+        headOid = head.oid;
+    else {
+        headOid = refs.get(head.ref);
+        if (!headOid)
+            return { ok: false, error: `HEAD names ${head.ref}, which does not exist` };
+    }
+    const named = new Set([headOid, ...refs.values(), ...peeled]);
+    return { ok: true, headRef: 'ref' in head ? head.ref : undefined, headOid, named: [...named] };
+}
+/** HEAD, the loose refs under `refs/` and `packed-refs` of a git folder, as data (bounded, no links). */
+function readHeadAndRefs(gitDir) {
+    const top = lstat(gitDir);
     if (!top?.isDirectory())
-        return fail('its .git is not a folder');
+        return { error: 'its git folder is not a folder' };
     const headFile = readBounded(external_node_path_.join(gitDir, 'HEAD'), HEAD_MAX);
     if ('error' in headFile)
-        return fail(headFile.error);
+        return { error: headFile.error };
     if ('absent' in headFile)
-        return fail('it has no HEAD');
+        return { error: 'it has no HEAD' };
     const head = parseHead(headFile.data.toString('utf8'));
     if ('error' in head)
-        return fail(head.error);
+        return { error: head.error };
     const loose = new Map();
     const walked = walkRefs(gitDir, loose);
     if (walked)
-        return fail(walked);
+        return { error: walked };
     const packedFile = readBounded(external_node_path_.join(gitDir, 'packed-refs'), PACKED_REFS_MAX);
     if ('error' in packedFile)
-        return fail(packedFile.error);
+        return { error: packedFile.error };
     let packed = new Map();
     const peeled = [];
     if ('data' in packedFile) {
         const parsed = parsePackedRefs(packedFile.data.toString('utf8'));
         if ('error' in parsed)
-            return fail(parsed.error);
+            return { error: parsed.error };
         packed = parsed.refs;
         peeled.push(...parsed.peeled);
     }
     if (loose.size + packed.size > MAX_REFS)
-        return fail(`it has more than ${MAX_REFS} refs`);
+        return { error: `it has more than ${MAX_REFS} refs` };
     // The capture helper's own ref, left by a capture that was killed: the work it names is still in the
     // work tree (checked there), and counting it would keep the sandbox forever.
     loose.delete(SNAPSHOT_REF);
     packed.delete(SNAPSHOT_REF);
-    let headOid;
-    if ('oid' in head)
-        headOid = head.oid;
-    else {
-        headOid = loose.get(head.ref) ?? packed.get(head.ref);
-        if (!headOid)
-            return fail(`HEAD names ${head.ref}, which does not exist`);
-    }
-    const named = new Set([headOid, ...loose.values(), ...packed.values(), ...peeled]);
-    return { ok: true, headRef: 'ref' in head ? head.ref : undefined, headOid, named: [...named] };
+    return { head, refs: new Map([...packed, ...loose]), peeled };
 }
 /** Loose refs under `refs/` into `found`; returns why they could not be read. */
 function walkRefs(gitDir, found) {
@@ -12635,16 +15162,20 @@ function walkRefs(gitDir, found) {
 }
 /** Where activity shows in a sandbox's git folder (besides the work tree folder itself). */
 const ACTIVITY_FILES = ['index', 'HEAD', 'logs/HEAD'];
-/** The mtimes of the work tree folder and of its git folder's index, HEAD and HEAD's reflog (lstat only). */
-function diskActivity(worktree) {
-    const times = [sandbox_files_lstat(worktree)?.mtimeMs];
+/**
+ * The mtimes of the work tree folder and of its git folder's index, HEAD and HEAD's reflog (lstat only).
+ * The git folder is `<work tree>/.git`, or a linked worktree's registration in its parent.
+ */
+function diskActivity(worktree, gitDir = external_node_path_.join(worktree, '.git')) {
+    const times = [lstat(worktree)?.mtimeMs];
     let suspicious;
+    const shown = gitDir === external_node_path_.join(worktree, '.git') ? '.git' : 'its registration';
     for (const file of ACTIVITY_FILES) {
-        const st = sandbox_files_lstat(external_node_path_.join(worktree, '.git', file));
+        const st = lstat(external_node_path_.join(gitDir, file));
         if (!st)
             continue;
         if (!st.isFile())
-            suspicious ??= `.git/${file} is not a regular file (a symbolic link?)`;
+            suspicious ??= `${shown}/${file} is not a regular file (a symbolic link?)`;
         else
             times.push(st.mtimeMs);
     }
@@ -12668,11 +15199,11 @@ function describeOperation(mark) {
 /** The operation in progress (merge, rebase...), from the marks it leaves in the git folder (lstat). */
 function operationInProgress(gitDir) {
     for (const [name] of IN_PROGRESS)
-        if (sandbox_files_lstat(external_node_path_.join(gitDir, name)))
+        if (lstat(external_node_path_.join(gitDir, name)))
             return describeOperation(name);
     return undefined;
 }
-function sandbox_files_lstat(p) {
+function lstat(p) {
     try {
         return external_node_fs_.lstatSync(p, { throwIfNoEntry: false });
     }
@@ -12681,202 +15212,251 @@ function sandbox_files_lstat(p) {
     }
 }
 
-;// CONCATENATED MODULE: ./src/reap/archive.ts
-// Saving what a removal would lose, into `archive-dir`, without running git on the host in the sandbox:
-//  - work of a sandbox removed by `force: true`: run mode's capture helper makes a bundle of it in a
-//    helper container (HEAD, its branch, and a snapshot commit of the uncommitted files as
-//    `refs/worktree-sandbox/snapshot`), stopping at the commit the parent recorded for it; the bundle is
-//    saved as it is. What the parent recorded and has not saved (src/sandbox/saved.ts: on no remote or
-//    tag) goes with the records: a second bundle of it is made from the parent (host git, the parent only);
-//  - an orphan (git can check nothing): all its files as a .tar.gz (links stored as links).
-// Files are named `<archive-dir>/<project>/<sandbox>.<isolation>.<UTC time>.<ext>`.
+;// CONCATENATED MODULE: ./src/engine/helper-image.ts
+// The image of the reaper's helper containers, made on the spot from the runner's own programs: the host's
+// `sh`, `git` and the few tools the helpers' scripts call, with the shared libraries `ldd` names, as one
+// layer imported into the engine (`docker import`, `podman import`, rootless too). So the reaper's verdict
+// on a sandbox (its activity, its work, its size) never rests on a program from the `image` input, which
+// may lie; that image then only runs run mode's command.
+//
+// The layer is made here, byte for byte the same from the same files (sorted, times and owners zeroed),
+// so its SHA-256 names it: the image is tagged with it and made once per engine and host. An image found
+// under that tag is used only when its one layer is exactly that archive and its configuration sets
+// nothing but PATH; anything else under the tag is replaced.
 
 
 
 
 
 
-
-
-
-
-/** Who the snapshot commit of uncommitted work is by. */
-const ARCHIVIST = { name: 'worktree-sandbox reaper', email: 'worktree-sandbox@localhost' };
-/** The cap on one archive, bundle or .tar.gz: what the reaper saves must not fill the runner's disk. */
-const ARCHIVE_MAX_BYTES = 8 * 1024 ** 3;
-/** Archives and returns the files written; throws when the work could not be saved (then nothing is removed). */
-async function archiveSandbox(sandbox, kind, deps) {
-    const dir = external_node_path_.join(deps.archiveDir, sandbox.project);
-    await promises_namespaceObject.mkdir(dir, { recursive: true, mode: 0o700 });
-    const stamp = deps.now
-        .toISOString()
-        .replace(/[-:]/g, '')
-        .replace(/\.\d+Z$/, 'Z');
-    const base = external_node_path_.join(dir, `${sandbox.sandbox}.${sandbox.isolation}.${stamp}`);
-    if (kind === 'files')
-        return [await archiveFiles(sandbox, base, deps)];
-    const recorded = await archiveRecorded(sandbox, base, deps);
-    return [await archiveWork(sandbox, base, deps), ...(recorded ? [recorded] : [])];
-}
+/** What the reaper's helper scripts call (inspection, archives, capture for archives). */
+const HELPER_PROGRAMS = [
+    'sh',
+    'git',
+    'cat',
+    'cp',
+    'cut',
+    'du',
+    'find',
+    'gzip',
+    'head',
+    'mkdir',
+    'mktemp',
+    'mv',
+    'printf',
+    'rm',
+    'stat',
+    'tar',
+    'touch',
+    'tr',
+    'wc',
+];
+const HELPER_IMAGE_REPOSITORY = 'localhost/worktree-sandbox-helper';
+const HELPER_IMAGE_LABEL = (0,engine_labels/* label */.Pf)('helper-image');
+const CONTAINER_PATH = '/usr/bin:/bin';
+/** Where the programs are looked for on the host, in this order (the system's own folders first). */
+const HOST_DIRS = ['/usr/bin', '/bin', '/usr/sbin', '/sbin'];
+const LDD_TIMEOUT_MS = 30_000;
+const IMPORT_TIMEOUT_MS = 5 * 60_000;
+const made = new Map();
 /**
- * The commits the parent recorded for the sandbox that it has not saved, as `<base>.recorded.bundle`
- * (undefined when there are none): removing the sandbox drops the record, the only ref some of them have.
+ * The helper image's name in this engine, made first when missing (once per process and engine; a failure
+ * is not remembered). Throws when the host lacks a program or the engine refuses the import: the reaper
+ * then decides nothing rather than trust another image.
  */
-async function archiveRecorded(sandbox, base, deps) {
-    const location = sandbox.location;
-    if (!location)
-        return undefined;
-    const { parent } = location;
-    const head = sandboxRefs(location).head;
-    if (!(await deps.git.refExists(parent.path, head)))
-        return undefined;
-    const saved = await savedRefs(deps.git, parent.path);
-    const count = await countUnsaved(deps.git, parent.path, [head], saved);
-    if (count === 0)
-        return undefined;
-    const file = `${base}.recorded.bundle`;
-    await deps.git.run(parent.path, ['bundle', 'create', '--quiet', file, head, '--not', ...saved.revs]);
-    await promises_namespaceObject.chmod(file, 0o600);
-    return file;
+function controlledHelperImage(engine) {
+    let image = made.get(engine.name);
+    if (!image) {
+        image = makeHelperImage(engine);
+        made.set(engine.name, image);
+        image.catch(() => made.delete(engine.name));
+    }
+    return image;
 }
-async function archiveWork(sandbox, base, deps) {
-    const location = sandbox.location;
-    if (!location)
-        throw new Error('its parent does not place it here: nothing to bundle against');
-    const recorded = await deps.git.resolveCommit(location.parent.path, sandboxRefs(location).head);
-    const captured = await captureSandbox(deps.engine, location, {
-        image: deps.image,
-        author: ARCHIVIST,
-        committer: ARCHIVIST,
-        exclude: recorded ? [recorded] : [],
-        maxBytes: deps.maxBytes ?? ARCHIVE_MAX_BYTES,
-        work: 'archive-capture',
-    });
+async function makeHelperImage(engine) {
+    const entries = await helperLayerEntries();
+    const layer = tarLayer(entries);
+    const digest = (0,external_node_crypto_.createHash)('sha256').update(layer).digest('hex');
+    const image = `${HELPER_IMAGE_REPOSITORY}:${digest.slice(0, 32)}`;
+    if (await isOurs(engine, image, digest))
+        return image;
+    const dir = external_node_fs_.mkdtempSync(external_node_path_.join(external_node_os_.tmpdir(), 'worktree-sandbox-helper-image-'));
     try {
-        const file = `${base}.bundle`;
-        await promises_namespaceObject.copyFile(captured.bundle, file);
-        await promises_namespaceObject.chmod(file, 0o600);
-        return file;
+        const file = external_node_path_.join(dir, 'layer.tar');
+        external_node_fs_.writeFileSync(file, layer, { mode: 0o600 });
+        const imported = await withTimeout(engine.exec([
+            'import',
+            '--change',
+            `ENV PATH=${CONTAINER_PATH}`,
+            '--change',
+            `LABEL ${HELPER_IMAGE_LABEL}=${digest}`,
+            '--',
+            file,
+            image,
+        ]), IMPORT_TIMEOUT_MS, `${engine.name} import`);
+        if (imported.exitCode !== 0)
+            throw engine.failure(['import', image], imported);
     }
     finally {
-        await promises_namespaceObject.rm(captured.dir, { recursive: true, force: true });
+        external_node_fs_.rmSync(dir, { recursive: true, force: true });
     }
+    if (!(await isOurs(engine, image, digest)))
+        throw new Error(`the helper image ${image} does not hold the layer it was made from`);
+    return image;
 }
-async function archiveFiles(sandbox, base, deps) {
-    const file = `${base}.tar.gz`;
-    const maxBytes = deps.maxBytes ?? ARCHIVE_MAX_BYTES;
-    try {
-        if (sandbox.hostPath)
-            await tarOnHost(sandbox.hostPath, file, maxBytes);
-        else
-            await tarInHelper(sandbox, file, maxBytes, deps);
-        await promises_namespaceObject.chmod(file, 0o600);
-        return file;
-    }
-    catch (error) {
-        // Never a partial archive beside the real ones: the orphan is kept, and archived whole next time. A
-        // file that was there already (the archive is created exclusively) is not ours to remove.
-        if (error.code !== 'EEXIST')
-            await promises_namespaceObject.rm(file, { force: true });
-        throw error;
-    }
+/** The image under `image` is the one made from this layer, configured with nothing but PATH. */
+async function isOurs(engine, image, digest) {
+    const inspect = await engine.exec([
+        'image',
+        'inspect',
+        '--format',
+        '{{json .RootFS.Layers}} {{json .Config.Env}} {{json .Config.Entrypoint}} {{json .Config.Cmd}} {{json .Config.User}}',
+        '--',
+        image,
+    ]);
+    if (inspect.exitCode !== 0)
+        return false;
+    const [layers, env, entrypoint, cmd, user] = inspect.stdout.trim().split(' ');
+    return (layers === JSON.stringify([`sha256:${digest}`]) &&
+        env === JSON.stringify([`PATH=${CONTAINER_PATH}`]) &&
+        entrypoint === 'null' &&
+        (cmd === 'null' || cmd === '[]') &&
+        (user === '""' || user === 'null'));
 }
-/** More entries than this in an orphan's folder and it is not archived (kept, with that reason). */
-const ARCHIVE_MAX_ENTRIES = 2_000_000;
-/**
- * Why an orphan's folder cannot be archived within `maxBytes`, read with lstat alone (no link followed,
- * no file opened: a FIFO or a device cannot block the walk): a file whose apparent size is over the cap
- * (a sparse file of terabytes costs no room on disk but tar would read every zero), files that add up to
- * more, or more than `maxEntries` entries. Undefined when it fits. Names come from the sandbox: quoted.
- */
-async function whyNotArchivable(top, maxBytes, maxEntries = ARCHIVE_MAX_ENTRIES) {
-    const name = (p) => `"${sandboxText(external_node_path_.relative(top, p), 200)}"`;
-    const pending = [top];
-    let entries = 0;
-    let total = 0;
-    while (pending.length) {
-        const dir = pending.pop();
-        let current = dir;
+/** The layer's entries: each program at /usr/bin/<name>, its libraries where `ldd` found them. */
+async function helperLayerEntries() {
+    const entries = new Map();
+    const addDirs = (p) => {
+        for (let dir = external_node_path_.posix.dirname(p); dir !== '/'; dir = external_node_path_.posix.dirname(dir))
+            if (!entries.has(dir))
+                entries.set(dir, { type: 'dir', path: dir, mode: 0o755 });
+    };
+    const addFile = (p, source) => {
+        addDirs(p);
+        entries.set(p, { type: 'file', path: p, mode: external_node_fs_.statSync(source).mode & 0o755, source });
+    };
+    const found = HELPER_PROGRAMS.map((program) => {
+        const at = hostProgram(program);
+        if (!at)
+            throw new Error(`the helper image needs ${program}, which is not in ${HOST_DIRS.join(':')}`);
+        return at;
+    });
+    HELPER_PROGRAMS.forEach((program, n) => addFile(`/usr/bin/${program}`, found[n]));
+    const gitPath = found[HELPER_PROGRAMS.indexOf('git')];
+    // One ldd for every program: the start-up of every reap pays for it.
+    const libraries = new Set(await sharedLibraries([...new Set(found)]));
+    for (const lib of libraries)
+        addFile(lib, lib);
+    // git runs its own sub-commands (pack-objects for a bundle) from its exec path.
+    const execPath = (await (0,proc/* runProcess */.R3)(gitPath, ['--exec-path'], { env: { PATH: CONTAINER_PATH } })).stdout.trim();
+    if (external_node_path_.isAbsolute(execPath) && execPath !== '/usr/bin') {
+        addDirs(`${execPath}/git`);
+        entries.set(`${execPath}/git`, { type: 'symlink', path: `${execPath}/git`, target: '/usr/bin/git' });
+    }
+    if (!entries.has('/bin'))
+        entries.set('/bin', { type: 'symlink', path: '/bin', target: 'usr/bin' });
+    entries.set('/tmp', { type: 'dir', path: '/tmp', mode: 0o1777 });
+    for (const dir of ['/dev', '/proc', '/sys', '/etc'])
+        entries.set(dir, { type: 'dir', path: dir, mode: 0o755 });
+    return [...entries.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}
+function hostProgram(name) {
+    for (const dir of HOST_DIRS) {
+        const candidate = external_node_path_.join(dir, name);
         try {
-            // opendir reads the listing a few entries at a time: a folder of millions costs no memory.
-            for await (const entry of await promises_namespaceObject.opendir(dir)) {
-                if (++entries > maxEntries)
-                    return `it holds more than ${maxEntries} entries`;
-                current = external_node_path_.join(dir, entry.name);
-                const st = await promises_namespaceObject.lstat(current);
-                if (st.isDirectory())
-                    pending.push(current);
-                else if (st.isFile()) {
-                    if (st.size > maxBytes)
-                        return `${name(current)} is ${st.size} bytes long (apparent size), more than the archive's cap of ${maxBytes} bytes`;
-                    total += st.size;
-                    if (total > maxBytes)
-                        return `its files add up to more than the archive's cap of ${maxBytes} bytes`;
-                }
-            }
+            const real = external_node_fs_.realpathSync(candidate);
+            const st = external_node_fs_.statSync(real);
+            if (st.isFile() && st.mode & 0o111)
+                return real;
         }
-        catch (error) {
-            return `${name(current)} could not be read (${error.code ?? 'error'})`;
+        catch {
+            // not here
         }
     }
     return undefined;
 }
-/**
- * A disk orphan's folder as a .tar.gz, by GNU tar on the host: after whyNotArchivable, under a time limit
- * (its process group killed: tar's gzip too) and a byte cap on what it writes (it writes to a pipe; the
- * file stops at the cap). `--sparse` stores a sparse file's holes as holes. tar stores links as links and
- * FIFOs, sockets and devices as entries, never opening them. Its environment is ours (no TAR_OPTIONS).
- */
-async function tarOnHost(folder, file, maxBytes) {
-    const refused = await whyNotArchivable(folder, maxBytes);
-    if (refused)
-        throw new Error(refused);
-    const limitMs = timeLimitMs('archive-files');
-    const result = await runStreaming('tar', ['-C', external_node_path_.dirname(folder), '--sparse', '-czf', '-', '--', external_node_path_.basename(folder)], {
-        env: { PATH: process.env.PATH ?? '/usr/bin:/bin', LC_ALL: 'C' },
-        stdoutFile: { path: file, maxBytes },
-        timeLimitMs: limitMs,
+/** The shared libraries `ldd` says these programs load (none for a static program). */
+async function sharedLibraries(programs) {
+    const result = await withTimeout((0,proc/* runProcess */.R3)('ldd', ['--', ...programs], { env: { PATH: '/usr/bin:/bin', LC_ALL: 'C' } }), LDD_TIMEOUT_MS, 'ldd');
+    const text = result.stdout + result.stderr;
+    // With several files, ldd exits 1 when any is static ("not a dynamic executable"): that one has none.
+    if (result.exitCode !== 0 && !/not a dynamic executable|statically linked/.test(text))
+        throw new Error(`ldd failed: ${result.stderr.trim().split('\n')[0]}`);
+    const missing = /^\s+(\S+) => not found/m.exec(result.stdout);
+    if (missing)
+        throw new Error(`ldd finds no ${missing[1]} for the helper image`);
+    const libraries = [];
+    for (const line of result.stdout.split('\n')) {
+        const match = /^\s+(?:\S+\s+=>\s*)?(\/\S+)\s+\(0x/.exec(line);
+        if (match)
+            libraries.push(match[1]);
+    }
+    return libraries;
+}
+async function withTimeout(work, ms, what) {
+    let timer;
+    const timeout = new Promise((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`${what} took longer than ${ms / 1000} s`)), ms);
     });
-    if (result.timedOut)
-        throw new TimeLimitError('archive-files', folder, limitMs, 'nothing was archived; the orphan is kept', true);
-    if (result.overLimit)
-        throw new Error(`its archive grew over the cap of ${maxBytes} bytes`);
-    if (result.exitCode !== 0)
-        throw new Error(`tar failed (exit ${result.exitCode}): ${tarSaid(result.stderrTail.slice(-1)[0] ?? '')}`);
+    try {
+        return await Promise.race([work, timeout]);
+    }
+    finally {
+        clearTimeout(timer);
+    }
 }
-/**
- * A volume orphan's files: the same check in the helper (`find`: a file larger than the cap refuses the
- * volume), then tar writes the archive to its standard output, which the host writes to the file up to
- * the cap; under the helper's time limit. $1: the cap in bytes.
- */
-const TAR_VOLUME_SCRIPT = `set -eu
-big=$(find /v -type f -size +"$1"c | head -n 1)
-if [ -n "$big" ]; then echo "a file is larger than the archive's cap of $1 bytes (apparent size)" >&2; exit 3; fi
-exec tar -C /v -czf - .
-`;
-async function tarInHelper(sandbox, file, maxBytes, deps) {
-    const result = await deps.engine.runHelper({
-        remove: true,
-        image: deps.image,
-        user: userArg(),
-        labels: HELPER_LABELS,
-        mounts: [{ type: 'volume', source: sandbox.volume, target: '/v', readonly: true }],
-        entrypoint: 'sh',
-        args: ['-c', TAR_VOLUME_SCRIPT, 'archive-volume', String(maxBytes)],
-    }, {
-        work: 'archive-volume',
-        where: `volume ${sandbox.volume}`,
-        consequence: 'nothing was archived; the orphan is kept',
-        unmapped: true,
-    }, { stdoutFile: { path: file, maxBytes } });
-    if (result.overLimit)
-        throw new Error(`its archive grew over the cap of ${maxBytes} bytes`);
-    if (result.exitCode !== 0)
-        throw new Error(`tar failed in the helper container (exit ${result.exitCode}): ${tarSaid(result.stderrTail.slice(-1)[0] ?? '')}`);
+// ---- the archive --------------------------------------------------------------------------------------
+/** A POSIX (ustar) archive of the entries: the same bytes for the same files, whatever the clock. */
+function tarLayer(entries) {
+    const blocks = [];
+    for (const entry of entries) {
+        const name = entry.path.replace(/^\/+/, '') + (entry.type === 'dir' ? '/' : '');
+        if (entry.type === 'file') {
+            const data = external_node_fs_.readFileSync(entry.source);
+            blocks.push(header(name, '0', entry.mode, data.length, ''), data, padding(data.length));
+        }
+        else if (entry.type === 'dir')
+            blocks.push(header(name, '5', entry.mode, 0, ''));
+        else
+            blocks.push(header(name, '2', 0o777, 0, entry.target));
+    }
+    blocks.push(Buffer.alloc(1024));
+    return Buffer.concat(blocks);
 }
-/** tar's first line of complaint: it names the sandbox's files, so it is escaped (lone `\r` included). */
-function tarSaid(stderr) {
-    return sandboxText(stderr.trim().split('\n')[0], 1_000);
+function padding(size) {
+    return Buffer.alloc((512 - (size % 512)) % 512);
+}
+function header(name, type, mode, size, link) {
+    const block = Buffer.alloc(512);
+    let prefix = '';
+    let base = name;
+    if (Buffer.byteLength(name) > 100) {
+        const cut = name.lastIndexOf('/', name.length - 2);
+        prefix = name.slice(0, cut);
+        base = name.slice(cut + 1);
+        if (Buffer.byteLength(base) > 100 || Buffer.byteLength(prefix) > 155)
+            throw new Error(`${name} is too long a path for the helper image`);
+    }
+    if (Buffer.byteLength(link) > 100)
+        throw new Error(`${link} is too long a link for the helper image`);
+    const octal = (value, width) => value.toString(8).padStart(width - 1, '0') + '\0';
+    block.write(base, 0, 100, 'utf8');
+    block.write(octal(mode, 8), 100, 8, 'ascii');
+    block.write(octal(0, 8), 108, 8, 'ascii'); // uid
+    block.write(octal(0, 8), 116, 8, 'ascii'); // gid
+    block.write(octal(size, 12), 124, 12, 'ascii');
+    block.write(octal(0, 12), 136, 12, 'ascii'); // mtime
+    block.write(' '.repeat(8), 148, 8, 'ascii'); // checksum, counted as spaces
+    block.write(type, 156, 1, 'ascii');
+    block.write(link, 157, 100, 'utf8');
+    block.write('ustar\0', 257, 6, 'ascii');
+    block.write('00', 263, 2, 'ascii');
+    block.write(prefix, 345, 155, 'utf8');
+    let sum = 0;
+    for (const byte of block)
+        sum += byte;
+    block.write(sum.toString(8).padStart(6, '0') + '\0 ', 148, 8, 'ascii');
+    return block;
 }
 
 ;// CONCATENATED MODULE: ./src/reap/helper-inspection.ts
@@ -12920,8 +15500,10 @@ const SIGNAL_KEYS = {
     'sig-HEAD': 'HEAD',
     'sig-logs-HEAD': 'logs/HEAD',
 };
-// Positional arguments: the token, the parent's object stores (`:`-joined), then quadruples: index,
-// what to do (letters s: signals, w: work, d: du), the folder to measure, the work tree.
+// Positional arguments: the token, the parent's object stores (`:`-joined), then sextuples: index,
+// what to do (letters s: signals, w: work, d: du), the folder to measure, the work tree, its git folder,
+// and the commit HEAD names or \`-\` (a linked worktree: its registration is its git folder, HEAD is given
+// as a commit, its objects are the parent's).
 const INSPECT_SCRIPT = `set -u
 token="$1"; alts="$2"; shift 2
 tmp=$(mktemp -d)
@@ -12949,7 +15531,7 @@ signals() {
   fi
 }
 work() {
-  i="$1"; wt="$2"; gd="$2/.git"; g="$tmp/g$i"
+  i="$1"; wt="$2"; gd="$3"; hd="$4"; g="$tmp/g$i"; od="$gd/objects"
   if [ -L "$wt" ] || [ ! -d "$wt" ] || [ -L "$gd" ] || [ ! -d "$gd" ]; then val "$i" work-error "its work tree or .git folder is missing"; return; fi
   if [ "$(find "$gd/refs" 2>/dev/null | head -n ${MAX_REFS + 2} | wc -l)" -gt ${MAX_REFS + 1} ]; then val "$i" work-error "it has more than ${MAX_REFS} refs"; return; fi
   if [ -f "$gd/packed-refs" ] && [ "$(head -c ${PACKED_REFS_MAX + 1} -- "$gd/packed-refs" | wc -c | tr -d ' ')" -gt ${PACKED_REFS_MAX} ]; then val "$i" work-error "its packed-refs is larger than ${PACKED_REFS_MAX} bytes"; return; fi
@@ -12959,11 +15541,12 @@ work() {
   done
   if [ -d "$gd/refs" ] && [ ! -L "$gd/refs" ]; then cp -RP -- "$gd/refs/." "$g/refs/"; fi
   rm -f -- "$g/${SNAPSHOT_REF}"
+  if [ "$hd" != - ]; then printf '%s\\n' "$hd" > "$g/HEAD"; od="\${alts%%:*}"; fi
   for m in ${OPERATION_MARKS.join(' ')}; do
     if [ -e "$gd/$m" ] || [ -L "$gd/$m" ]; then val "$i" operation "$m"; fi
   done
   (
-    export GIT_DIR="$g" GIT_WORK_TREE="$wt" GIT_INDEX_FILE="$gd/index" GIT_OBJECT_DIRECTORY="$gd/objects" GIT_ALTERNATE_OBJECT_DIRECTORIES="$alts"
+    export GIT_DIR="$g" GIT_WORK_TREE="$wt" GIT_INDEX_FILE="$gd/index" GIT_OBJECT_DIRECTORY="$od" GIT_ALTERNATE_OBJECT_DIRECTORIES="$alts"
     git rev-parse --verify --quiet HEAD > "$tmp/head" 2>/dev/null || : > "$tmp/head"
     git for-each-ref --format='%(objectname)' > "$tmp/refs" 2>/dev/null; echo $? > "$tmp/refs-rc"
     if [ "$(wc -l < "$tmp/refs" | tr -d ' ')" -gt ${MAX_REFS} ]; then exit 3; fi
@@ -12977,11 +15560,11 @@ work() {
   val "$i" status-count "$(tr -cd '\\000' < "$tmp/status" | wc -c | tr -d ' ')"
   rm -rf -- "$g" "$tmp/status"
 }
-while [ $# -ge 4 ]; do
-  i="$1"; what="$2"; top="$3"; wt="$4"; shift 4
+while [ $# -ge 6 ]; do
+  i="$1"; what="$2"; top="$3"; wt="$4"; gd="$5"; hd="$6"; shift 6
   val "$i" begin ok
   case "$what" in *s*) signals "$i" "$wt" ;; esac
-  case "$what" in *w*) work "$i" "$wt" ;; esac
+  case "$what" in *w*) work "$i" "$wt" "$gd" "$hd" ;; esac
   case "$what" in *d*) val "$i" size "$(du -sk -- "$top" 2>/dev/null | cut -f1)" ;; esac
   val "$i" done ok
 done
@@ -13042,7 +15625,7 @@ async function inspectChunkOnce(engine, image, parent, chunk) {
     }
 }
 async function inspectChunk(engine, image, parent, chunk) {
-    const token = (0,external_node_crypto_namespaceObject.randomBytes)(16).toString('hex');
+    const token = (0,external_node_crypto_.randomBytes)(16).toString('hex');
     const mounts = parent ? objectStoreMounts(parent) : [];
     const args = [];
     chunk.forEach((request, n) => {
@@ -13050,15 +15633,22 @@ async function inspectChunk(engine, image, parent, chunk) {
         if ('volume' in request.target) {
             const top = `/v/${n}`;
             mounts.push({ type: 'volume', source: request.target.volume, target: top, readonly: true });
-            args.push(String(n), what, top, `${top}/${request.target.name}`);
+            const wt = `${top}/${request.target.name}`;
+            args.push(String(n), what, top, wt, `${wt}/.git`, '-');
         }
         else {
             const dir = request.target.hostPath;
             mounts.push({ type: 'bind', source: dir, target: dir, readonly: true });
-            args.push(String(n), what, dir, dir);
+            if ('gitDir' in request.target) {
+                const { gitDir, headOid } = request.target;
+                mounts.push({ type: 'bind', source: gitDir, target: gitDir, readonly: true });
+                args.push(String(n), what, dir, dir, gitDir, OID.test(headOid) ? headOid : '-');
+            }
+            else
+                args.push(String(n), what, dir, dir, `${dir}/.git`, '-');
         }
     });
-    const dir = await promises_namespaceObject.mkdtemp(external_node_path_.join(external_node_os_namespaceObject.tmpdir(), 'worktree-sandbox-inspect-'));
+    const dir = await promises_.mkdtemp(external_node_path_.join(external_node_os_.tmpdir(), 'worktree-sandbox-inspect-'));
     const out = external_node_path_.join(dir, 'out');
     try {
         let failure;
@@ -13066,9 +15656,9 @@ async function inspectChunk(engine, image, parent, chunk) {
             const result = await engine.runHelper({
                 remove: true,
                 image,
-                user: userArg(),
+                user: (0,container_args/* userArg */.Q6)(),
                 mounts,
-                labels: HELPER_LABELS,
+                labels: engine_labels/* HELPER_LABELS */.vJ,
                 // The files belong to whoever ran the sandbox: git's ownership check would refuse them.
                 env: { ...helperGitEnv(), ...gitConfigEnv([['safe.directory', '*']]) },
                 workdir: '/',
@@ -13097,13 +15687,13 @@ async function inspectChunk(engine, image, parent, chunk) {
                 throw error;
             failure = error.message;
         }
-        const stdout = await promises_namespaceObject.readFile(out);
+        const stdout = await promises_.readFile(out);
         const frames = parseFrames(stdout, token);
         const began = new Set(frames.filter((f) => f.key === 'begin').map((f) => chunk[Number(f.index)]?.key));
         return { found: readInspections(frames, chunk, failure), began };
     }
     finally {
-        await promises_namespaceObject.rm(dir, { recursive: true, force: true });
+        await promises_.rm(dir, { recursive: true, force: true });
     }
 }
 /**
@@ -13215,6 +15805,166 @@ function readWork(records, text) {
         ? { value: Number(count) }
         : { error: `git status failed in the helper (exit ${statusRc ?? '?'})` };
     return { headOid: head, named: [...new Set([head, ...refs])], operation, uncommitted };
+}
+
+;// CONCATENATED MODULE: ./src/engine/inventory.ts
+/** Every volume carrying `label` (key or key=value), with its labels: one engine call whatever the count. */
+async function listVolumes(engine, label, labelKeys) {
+    // Docker's template has .Label "key" (its .Labels is one "k=v,k=v" string, ambiguous with commas in
+    // values); Podman's has .Labels as a map. Either way: one call, one JSON array per volume.
+    const fields = engine.name === 'podman'
+        ? '{{json .Labels}}'
+        : labelKeys.map((key) => `{{json (.Label ${JSON.stringify(key)})}}`).join(',');
+    const out = await engine.run([
+        'volume',
+        'ls',
+        '--filter',
+        `label=${label}`,
+        '--format',
+        `[{{json .Name}},${fields}]`,
+    ]);
+    return out
+        .split('\n')
+        .filter((line) => line.trim())
+        .map((line) => {
+        const [name, ...values] = JSON.parse(line);
+        const all = typeof values[0] === 'object' && values[0] !== null ? values[0] : undefined;
+        const labels = {};
+        labelKeys.forEach((key, i) => {
+            const value = all ? all[key] : values[i];
+            if (value)
+                labels[key] = value;
+        });
+        return { name, labels };
+    });
+}
+/**
+ * Every container (running or not) with what it mounts: two engine calls whatever the number of
+ * containers and volumes (`ps` for the ids, one `container inspect` for all of them).
+ */
+async function containerMounts(engine) {
+    const ids = (await engine.run(['ps', '--all', '--quiet', '--no-trunc'])).split('\n').filter(Boolean);
+    if (ids.length === 0)
+        return [];
+    const args = [
+        'container',
+        'inspect',
+        '--format',
+        '{{json .Name}} {{json .State.Running}} {{json .Mounts}}',
+        '--',
+        ...ids,
+    ];
+    const result = await engine.exec(args);
+    // A container removed between the two calls is simply gone; any other failure is a failure.
+    const problems = result.stderr
+        .split('\n')
+        .filter((line) => line.trim() && !/no such (object|container)/i.test(line));
+    if (result.exitCode !== 0 && problems.length)
+        throw engine.failure(args, result);
+    return result.stdout
+        .split('\n')
+        .filter((line) => line.trim())
+        .map((line) => parseMounts(line));
+}
+function parseMounts(line) {
+    // `"<name>" <true|false> [<mounts>]`: the name is a JSON string, so the first `" ` after it ends it.
+    const nameEnd = line.indexOf('" ', 1) + 1;
+    const name = JSON.parse(line.slice(0, nameEnd)).replace(/^\//, '');
+    const rest = line.slice(nameEnd + 1);
+    const space = rest.indexOf(' ');
+    const running = rest.slice(0, space) === 'true';
+    const mounts = JSON.parse(rest.slice(space + 1)) ?? [];
+    return {
+        name,
+        running,
+        volumes: mounts.filter((m) => m.Type === 'volume' && m.Name).map((m) => m.Name),
+        binds: mounts.filter((m) => m.Type === 'bind' && m.Source).map((m) => m.Source),
+    };
+}
+
+;// CONCATENATED MODULE: ./src/reap/in-use.ts
+// Is a stale sandbox in use? A running container mounts it, a process has its working directory inside
+// it, or a run holds its lock. Containers and processes are looked at once for all sandboxes.
+
+
+
+
+async function observeUsage(engine) {
+    const usage = { workingDirs: processWorkingDirs() };
+    if (!engine)
+        return { ...usage, containers: [] };
+    try {
+        const containers = await containerMounts(engine);
+        // Bind sources are compared as real paths, like the sandbox paths.
+        for (const c of containers)
+            c.binds = c.binds.map(realOrSelf);
+        return { ...usage, containers };
+    }
+    catch (error) {
+        const message = error.message;
+        // No engine installed: no container can be using anything.
+        if (/not installed or not on PATH/.test(message))
+            return { ...usage, containers: [] };
+        return { ...usage, containersError: message };
+    }
+}
+function processWorkingDirs() {
+    let pids;
+    try {
+        pids = external_node_fs_.readdirSync('/proc').filter((n) => /^\d+$/.test(n));
+    }
+    catch {
+        return undefined;
+    }
+    const dirs = [];
+    for (const pid of pids) {
+        try {
+            dirs.push({ pid: Number(pid), cwd: external_node_fs_.readlinkSync(`/proc/${pid}/cwd`) });
+        }
+        catch {
+            /* gone, or another user's process */
+        }
+    }
+    return dirs;
+}
+function realOrSelf(p) {
+    try {
+        return external_node_fs_.realpathSync(p);
+    }
+    catch {
+        return p;
+    }
+}
+const inside = (child, dir) => child === dir || child.startsWith(`${dir}${external_node_path_.sep}`);
+/** Why the sandbox is in use, or undefined. A usage that could not be observed counts as "in use". */
+async function inUseReason(sandbox, usage) {
+    if (sandbox.parent && !sandbox.orphan && (await isSandboxLocked(sandbox.parent.gitDir, sandbox.sandbox)))
+        return 'a run holds its lock';
+    if (sandbox.linked?.locked)
+        return 'its registration is locked (git worktree lock)';
+    if (!usage.containers)
+        return `the container engine could not be asked (${usage.containersError})`;
+    if (sandbox.volume) {
+        const users = usage.containers.filter((c) => c.volumes.includes(sandbox.volume));
+        const running = users.filter((c) => c.running).map((c) => c.name);
+        if (running.length)
+            return `running container ${running.join(', ')} mounts it`;
+        if (users.length)
+            return `stopped container ${users.map((c) => c.name).join(', ')} still references the volume (remove it to let the volume go)`;
+        return undefined;
+    }
+    // The work tree and the command's home: a container or a process in either is using the sandbox.
+    const dirs = [sandbox.hostPath, ...(sandbox.homePath ? [sandbox.homePath] : [])];
+    const within = (p) => dirs.some((dir) => inside(p, dir));
+    const mounting = usage.containers.filter((c) => c.running && c.binds.some(within));
+    if (mounting.length)
+        return `running container ${mounting.map((c) => c.name).join(', ')} mounts it`;
+    if (!usage.workingDirs)
+        return 'the working directories of processes cannot be read (no /proc)';
+    const process = usage.workingDirs.find((p) => within(p.cwd));
+    if (process)
+        return `process ${process.pid} has its working directory in it`;
+    return undefined;
 }
 
 ;// CONCATENATED MODULE: ./src/reap/parallel.ts
@@ -13535,9 +16285,9 @@ async function removeSandboxTree(root, target, remover = inlineRemover) {
     assertSandboxPath(root, target);
     const result = { gone: false, unlinked: false, freedBytes: 0, problems: [] };
     const gitDir = external_node_path_.join(target, '.git');
-    if (sandbox_files_lstat(gitDir)) {
+    if (lstat(gitDir)) {
         try {
-            await promises_namespaceObject.rename(gitDir, external_node_path_.join(target, `.git-removed-${(0,external_node_crypto_namespaceObject.randomBytes)(6).toString('hex')}`));
+            await promises_.rename(gitDir, external_node_path_.join(target, `.git-removed-${(0,external_node_crypto_.randomBytes)(6).toString('hex')}`));
         }
         catch (error) {
             result.problems.push({ path: gitDir, error: code(error) });
@@ -13546,7 +16296,7 @@ async function removeSandboxTree(root, target, remover = inlineRemover) {
     }
     result.unlinked = true;
     add(result, await remover.remove(target, external_node_fs_.lstatSync(target).dev));
-    result.gone = !sandbox_files_lstat(target);
+    result.gone = !lstat(target);
     return result;
 }
 /** Removes `<root>/<project>/.home/<sandbox>` (real folders only, links never followed); problems are added. */
@@ -13557,7 +16307,7 @@ async function removeHomeFolder(root, home, result, remover = inlineRemover) {
         throw new UnsafeRemovalError(`${home} is not a folder <root>/<project>/${HOME_FOLDER}/<sandbox> under ${realRoot}`);
     let st;
     for (const dir of [external_node_path_.join(realRoot, parts[0]), external_node_path_.join(realRoot, parts[0], parts[1]), home]) {
-        st = sandbox_files_lstat(dir);
+        st = lstat(dir);
         if (!st)
             return;
         if (!st.isDirectory())
@@ -13615,79 +16365,169 @@ function measureTree(top) {
 
 ;// CONCATENATED MODULE: external "node:timers/promises"
 const external_node_timers_promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:timers/promises");
-;// CONCATENATED MODULE: ./src/engine/inventory.ts
-/** Every volume carrying `label` (key or key=value), with its labels: one engine call whatever the count. */
-async function listVolumes(engine, label, labelKeys) {
-    // Docker's template has .Label "key" (its .Labels is one "k=v,k=v" string, ambiguous with commas in
-    // values); Podman's has .Labels as a map. Either way: one call, one JSON array per volume.
-    const fields = engine.name === 'podman'
-        ? '{{json .Labels}}'
-        : labelKeys.map((key) => `{{json (.Label ${JSON.stringify(key)})}}`).join(',');
-    const out = await engine.run([
-        'volume',
-        'ls',
-        '--filter',
-        `label=${label}`,
-        '--format',
-        `[{{json .Name}},${fields}]`,
-    ]);
-    return out
-        .split('\n')
-        .filter((line) => line.trim())
-        .map((line) => {
-        const [name, ...values] = JSON.parse(line);
-        const all = typeof values[0] === 'object' && values[0] !== null ? values[0] : undefined;
-        const labels = {};
-        labelKeys.forEach((key, i) => {
-            const value = all ? all[key] : values[i];
-            if (value)
-                labels[key] = value;
-        });
-        return { name, labels };
-    });
+;// CONCATENATED MODULE: ./src/reap/linked-worktree.ts
+// Linked worktrees (the layout of `git worktree add`, and of the seed tool's worktree cache) as the
+// reaper sees them: a folder whose `.git` is a file `gitdir: <parent>/.git/worktrees/<id>`, registered
+// in that parent by the folder `<parent>/.git/worktrees/<id>`, whose `gitdir` file points back at the
+// worktree's `.git`. The worktree and its registration (HEAD, index, logs, refs of its own) are written by
+// whoever used the worktree: everything here reads them as data (bounded, never through a link, lstat
+// only for times), and git never runs with them. git runs on the host in the parent only (its branches).
+
+
+
+
+const GIT_FILE_MAX = 4096;
+/** A registration's `gitdir` names one path. */
+const GITDIR_MAX = 4096;
+/** A worktree's `.git` file: one line `gitdir: <parent>/.git/worktrees/<id>`, an absolute, normal path. */
+function parseGitFile(text) {
+    const match = /^gitdir: ([^\n\r\0]+)\n?$/.exec(text);
+    if (!match)
+        return { error: 'its .git file is not one line `gitdir: <path>`' };
+    const target = match[1];
+    if (!external_node_path_.isAbsolute(target))
+        return { error: 'its .git file names a relative path' };
+    if (external_node_path_.normalize(target) !== target)
+        return { error: 'its .git file names a path that is not in normal form' };
+    const parts = /^(\/.*)\/\.git\/worktrees\/([^/]+)$/.exec(target);
+    if (!parts || parts[2] === '.' || parts[2] === '..')
+        return { error: "its .git file names no registration in a parent's .git/worktrees/" };
+    return { parentPath: parts[1], adminDir: target, id: parts[2] };
+}
+/** The worktree's `.git` file, read as data. */
+function readGitFile(worktree) {
+    const file = readBounded(external_node_path_.join(worktree, '.git'), GIT_FILE_MAX);
+    if ('error' in file)
+        return { error: `its .git file: ${file.error}` };
+    if ('absent' in file)
+        return { error: 'its .git file is gone' };
+    return parseGitFile(file.data.toString('utf8'));
 }
 /**
- * Every container (running or not) with what it mounts: two engine calls whatever the number of
- * containers and volumes (`ps` for the ids, one `container inspect` for all of them).
+ * Whether the parent registers this worktree: `<parent>/.git/worktrees/<id>` is a real folder (the real
+ * path of `<parent>/.git` joined with `worktrees/<id>`), and its `gitdir` file names this worktree's `.git`
+ * (real paths compared).
  */
-async function containerMounts(engine) {
-    const ids = (await engine.run(['ps', '--all', '--quiet', '--no-trunc'])).split('\n').filter(Boolean);
-    if (ids.length === 0)
-        return [];
-    const args = [
-        'container',
-        'inspect',
-        '--format',
-        '{{json .Name}} {{json .State.Running}} {{json .Mounts}}',
-        '--',
-        ...ids,
-    ];
-    const result = await engine.exec(args);
-    // A container removed between the two calls is simply gone; any other failure is a failure.
-    const problems = result.stderr
-        .split('\n')
-        .filter((line) => line.trim() && !/no such (object|container)/i.test(line));
-    if (result.exitCode !== 0 && problems.length)
-        throw engine.failure(args, result);
-    return result.stdout
-        .split('\n')
-        .filter((line) => line.trim())
-        .map((line) => parseMounts(line));
-}
-function parseMounts(line) {
-    // `"<name>" <true|false> [<mounts>]`: the name is a JSON string, so the first `" ` after it ends it.
-    const nameEnd = line.indexOf('" ', 1) + 1;
-    const name = JSON.parse(line.slice(0, nameEnd)).replace(/^\//, '');
-    const rest = line.slice(nameEnd + 1);
-    const space = rest.indexOf(' ');
-    const running = rest.slice(0, space) === 'true';
-    const mounts = JSON.parse(rest.slice(space + 1)) ?? [];
+function verifyRegistration(worktree, target) {
+    const foreign = (why) => ({ state: 'foreign', why });
+    const worktrees = external_node_path_.dirname(target.adminDir);
+    const list = lstat(worktrees);
+    if (!list)
+        return { state: 'missing', why: `${target.parentPath} registers no worktrees any more` };
+    if (!list.isDirectory())
+        return foreign(`${worktrees} is not a folder`);
+    const admin = lstat(target.adminDir);
+    if (!admin)
+        return { state: 'missing', why: `its registration ${target.id} is gone from ${target.parentPath}` };
+    if (!admin.isDirectory())
+        return foreign(`its registration ${target.id} is not a folder`);
+    const realAdmin = realPath(target.adminDir);
+    const realGitDir = realPath(external_node_path_.join(target.parentPath, '.git'));
+    if (!realAdmin || !realGitDir || realAdmin !== external_node_path_.join(realGitDir, 'worktrees', target.id))
+        return foreign(`its registration ${target.id} is not a folder of ${target.parentPath}/.git/worktrees`);
+    const file = readBounded(external_node_path_.join(target.adminDir, 'gitdir'), GITDIR_MAX);
+    if (!('data' in file))
+        return foreign(`its registration ${target.id} has no readable gitdir file`);
+    const gitdirText = file.data.toString('utf8');
+    const named = gitdirText.replace(/\n$/, '');
+    if (!external_node_path_.isAbsolute(named) || /[\n\r\0]/.test(named))
+        return foreign(`its registration ${target.id} names no absolute path`);
+    const pointed = realPath(named);
+    if (pointed !== external_node_path_.join(worktree, '.git'))
+        return foreign(`its registration ${target.id} in ${target.parentPath} belongs to another worktree`);
     return {
-        name,
-        running,
-        volumes: mounts.filter((m) => m.Type === 'volume' && m.Name).map((m) => m.Name),
-        binds: mounts.filter((m) => m.Type === 'bind' && m.Source).map((m) => m.Source),
+        state: 'registered',
+        gitdirText,
+        locked: lstat(external_node_path_.join(target.adminDir, 'locked')) !== undefined,
     };
+}
+function realPath(p) {
+    try {
+        return external_node_fs_.realpathSync(p);
+    }
+    catch {
+        return undefined;
+    }
+}
+/**
+ * HEAD and the worktree's own refs (`refs/bisect`, `refs/worktree`...) from its registration, as data.
+ * A HEAD that names a branch is resolved later, in the parent (`branchTips`): branches are the parent's.
+ */
+function readLinkedGit(adminDir) {
+    const read = readHeadAndRefs(adminDir);
+    if ('error' in read)
+        return { ok: false, error: read.error };
+    const { head, refs } = read;
+    const own = [...refs.values()];
+    if ('oid' in head)
+        return { ok: true, headOid: head.oid, named: [...new Set([head.oid, ...own])] };
+    const local = refs.get(head.ref);
+    if (local)
+        return { ok: true, headRef: head.ref, headOid: local, named: [...new Set(own)] };
+    return { ok: true, headRef: head.ref, named: [...new Set(own)] };
+}
+/**
+ * The commits these refs name in the parent (the host's own repository), in one git process. The names
+ * come from worktrees' HEAD files: checked to be ref names (parseHead) and matched exactly.
+ */
+async function branchTips(git, parent, refs) {
+    const tips = new Map();
+    if (refs.length === 0)
+        return tips;
+    const out = await git.exec(parent.path, [
+        'for-each-ref',
+        '--format=%(objectname) %(refname)',
+        '--',
+        ...refs,
+    ]);
+    if (out.exitCode !== 0)
+        return { error: `git for-each-ref failed in the parent: ${out.stderr.trim().split('\n')[0]}` };
+    const wanted = new Set(refs);
+    for (const line of out.stdout.split('\n')) {
+        const space = line.indexOf(' ');
+        const oid = line.slice(0, space);
+        const name = line.slice(space + 1);
+        if (space > 0 && OID.test(oid) && wanted.has(name))
+            tips.set(name, oid);
+    }
+    return tips;
+}
+// Removing a linked worktree's registration in its parent (`<parent>/.git/worktrees/<id>`), once its
+// folder is gone: as data, with the removal's own walk (no link followed), and only that registration.
+// Not `git worktree prune`, which would judge and drop every other registration of the parent (those of
+// worktrees it cannot see from here, too), and would read files that whoever used the worktree wrote.
+/**
+ * Removes `<parentGitDir>/worktrees/<id>` when it is still a real folder whose `gitdir` file reads as the
+ * scan read it (it named this worktree then); the caller holds the parent's repository lock. Returns what
+ * was left, and why.
+ */
+async function removeRegistration(parentGitDir, linked, remover = inlineRemover) {
+    const worktrees = external_node_path_.join(parentGitDir, 'worktrees');
+    const admin = external_node_path_.join(worktrees, linked.id);
+    const left = (error) => ({ path: admin, error });
+    if (!linked.registered || linked.id.includes('/') || linked.id === '.' || linked.id === '..')
+        return left('not a verified registration');
+    if (!lstat(worktrees)?.isDirectory())
+        return left('.git/worktrees is not a folder');
+    const st = lstat(admin);
+    if (!st)
+        return undefined; // gone already (a person or git pruned it)
+    if (!st.isDirectory())
+        return left('it is not a folder (a symbolic link is never followed)');
+    const gitdir = readBounded(external_node_path_.join(admin, 'gitdir'), 4096);
+    if (!('data' in gitdir) || gitdir.data.toString('utf8') !== linked.registered.gitdirText)
+        return left('it changed since the scan');
+    const walked = await remover.remove(admin, st.dev);
+    if (walked.problems.length)
+        return walked.problems[0];
+    // As git does when it prunes the last registration: the empty folder goes too.
+    try {
+        external_node_fs_.rmdirSync(worktrees);
+    }
+    catch {
+        /* other registrations are left */
+    }
+    return undefined;
 }
 
 ;// CONCATENATED MODULE: ./src/reap/scan-parents.ts
@@ -13730,6 +16570,7 @@ const PARENTS_IN_FLIGHT = 8;
 class ParentCache {
     git;
     owners = new Map();
+    linkedOwners = new Map();
     limited = limiter(PARENTS_IN_FLIGHT);
     constructor(git) {
         this.git = git;
@@ -13762,6 +16603,27 @@ class ParentCache {
                 recordsError: `the records of ${parentPath} could not be read: ${JSON.stringify(error.message)}`,
             }));
             this.owners.set(parentPath, owner);
+        }
+        return owner;
+    }
+    /**
+     * The parent a linked worktree's `.git` file names: there, and its object stores (for the helpers). No
+     * git process: a linked worktree's registration is read as data (linked-worktree.ts).
+     */
+    linkedParent(parentPath) {
+        let owner = this.linkedOwners.get(parentPath);
+        if (!owner) {
+            owner = this.limited(async () => {
+                const problem = parentStatus(parentPath, external_node_path_.join(parentPath, '.git'));
+                if (problem)
+                    return { parentPath, problem };
+                // Real paths: what the helpers mount, and what the worktree's registration is compared with.
+                const real = external_node_fs_.realpathSync(parentPath);
+                const gitDir = external_node_path_.join(real, '.git');
+                const objects = await objectStores(external_node_path_.join(gitDir, 'objects'));
+                return { parentPath: real, parent: { path: real, gitDir, objectStores: objects } };
+            });
+            this.linkedOwners.set(parentPath, owner);
         }
         return owner;
     }
@@ -13821,6 +16683,9 @@ function parentStatus(parentPath, gitDir) {
 // Finding every sandbox on the machine, with the facts the decisions need:
 //  - disk sandboxes are the folders `<root>/<project>/<name>` that hold a `.git` folder, in a project
 //    folder whose `.parent` note names a parent repository whose project name is that folder's name;
+//  - linked worktrees are the folders `<root>/<project>/<name>` whose `.git` is a file naming a parent's
+//    `.git/worktrees/<id>` (the layout of `git worktree add` and of the seed tool's worktree cache), that
+//    the parent registers pointing back (linked-worktree.ts: read as data, no git process);
 //  - volume sandboxes are the volumes labelled `worktree-sandbox.managed=true` whose name is
 //    `<volume-prefix>-<project>-<name>` (the prefix scopes a reaper: other tenants' volumes are not even
 //    looked at), whose labels name their parent;
@@ -13829,8 +16694,11 @@ function parentStatus(parentPath, gitDir) {
 // Entries starting with `.` under a project folder are ours (homes, the note); anything else that is
 // not a sandbox is reported, and never deleted.
 //
-// Activity is read with lstat only: on the host for disk sandboxes, by one helper container per
-// SANDBOXES_PER_HELPER volumes for volume sandboxes. The host reads nothing else in a sandbox here.
+// Activity is read with lstat only: on the host for disk sandboxes (a linked worktree's in its registration,
+// once verified), by one helper container per SANDBOXES_PER_HELPER volumes for volume sandboxes. The host
+// reads nothing else in a sandbox here, but a linked worktree's `.git` file and its registration's
+// `gitdir` (bounded, never through a link).
+
 
 
 
@@ -13901,12 +16769,16 @@ async function scanDisk(root, parents, warnings) {
                 found.push(foreign(hostPath, project.name, child.name, describeType(child)));
                 continue;
             }
-            const gitDir = sandbox_files_lstat(external_node_path_.join(hostPath, '.git'));
+            const gitDir = lstat(external_node_path_.join(hostPath, '.git'));
+            if (gitDir?.isFile() && SANDBOX_NAME.test(child.name)) {
+                found.push(linkedSandbox(hostPath, project.name, child.name, parents));
+                continue;
+            }
             if (!gitDir?.isDirectory()) {
                 const why = !gitDir
                     ? 'no .git folder'
                     : gitDir.isFile()
-                        ? '.git is a file (a linked worktree, not a sandbox of its own)'
+                        ? 'not a sandbox name'
                         : '.git is not a folder';
                 found.push(foreign(hostPath, project.name, child.name, why));
                 continue;
@@ -13960,16 +16832,60 @@ function diskSandbox(root, hostPath, project, name, owner) {
         ...registration(owner, 'disk', name, project, (parent) => locateSandbox(plan(name), parent, 'disk', root, ''), hostPath),
     };
 }
+/**
+ * A linked worktree: its parent and registration come from its `.git` file, verified (linked-worktree.ts).
+ * A parent that is gone, or that no longer registers it, makes an orphan (its HEAD and index went with the
+ * registration: nothing can be checked); a registration that is not its own makes it unregistered (kept).
+ */
+async function linkedSandbox(hostPath, project, name, parents) {
+    const base = {
+        key: `disk:${hostPath}`,
+        sandbox: name,
+        project,
+        isolation: 'disk',
+        where: hostPath,
+        hostPath,
+    };
+    const target = readGitFile(hostPath);
+    if ('error' in target)
+        return foreign(hostPath, project, name, target.error);
+    const linked = { adminDir: target.adminDir, id: target.id };
+    // Until the registration is verified, only the folder's own time is read: the registration's files
+    // may be another worktree's.
+    const folderOnly = { ...base, linked, lastActivityMs: lastActivity(diskActivity(hostPath).times) };
+    const owner = await parents.linkedParent(target.parentPath);
+    if (owner.problem || !owner.parent)
+        return { ...folderOnly, parentPath: target.parentPath, orphan: owner.problem ?? 'no parent repository' };
+    const registration = verifyRegistration(hostPath, target);
+    if (registration.state === 'missing')
+        return { ...folderOnly, parentPath: owner.parentPath, orphan: registration.why };
+    if (registration.state === 'foreign')
+        return {
+            ...folderOnly,
+            parentPath: owner.parentPath,
+            parent: owner.parent,
+            unregistered: registration.why,
+        };
+    const activity = diskActivity(hostPath, target.adminDir);
+    return {
+        ...base,
+        parentPath: owner.parentPath,
+        parent: owner.parent,
+        linked: { ...linked, registered: { gitdirText: registration.gitdirText }, locked: registration.locked },
+        lastActivityMs: lastActivity(activity.times),
+        suspicious: activity.suspicious,
+    };
+}
 // ---- volumes ------------------------------------------------------------------------------------------
 async function scanVolumes(options, parents, warnings) {
     const { engine, volumePrefix: prefix } = options;
-    const volumes = await listVolumes(engine, `${MANAGED_LABEL}=true`, VOLUME_LABEL_KEYS);
+    const volumes = await listVolumes(engine, `${engine_labels/* MANAGED_LABEL */.bS}=true`, engine_labels/* VOLUME_LABEL_KEYS */.bW);
     const pending = [];
     for (const { name, labels } of volumes) {
         if (!name.startsWith(`${prefix}-`))
             continue;
-        const project = labels[label('project')] ?? '';
-        const sandbox = labels[label('sandbox')] ?? '';
+        const project = labels[(0,engine_labels/* label */.Pf)('project')] ?? '';
+        const sandbox = labels[(0,engine_labels/* label */.Pf)('sandbox')] ?? '';
         const base = {
             key: `volume:${name}`,
             sandbox,
@@ -13977,7 +16893,7 @@ async function scanVolumes(options, parents, warnings) {
             isolation: 'container',
             where: name,
             volume: name,
-            branchLabel: labels[label('branch')],
+            branchLabel: labels[(0,engine_labels/* label */.Pf)('branch')],
         };
         if (!SANDBOX_NAME.test(sandbox) || !project) {
             pending.push({ ...base, notSandbox: 'its labels name no sandbox and project' });
@@ -13986,8 +16902,8 @@ async function scanVolumes(options, parents, warnings) {
         // A longer prefix that starts with ours (another tenant) makes names that do not match their labels.
         if (volumeName(prefix, project, sandbox) !== name)
             continue;
-        base.createdMs = parseTimestamp(labels[label('created')]);
-        const parentPath = labels[label('parent')];
+        base.createdMs = parseTimestamp(labels[(0,engine_labels/* label */.Pf)('created')]);
+        const parentPath = labels[(0,engine_labels/* label */.Pf)('parent')];
         if (!parentPath || !external_node_path_.isAbsolute(parentPath)) {
             pending.push({ ...base, orphan: 'its labels name no parent repository' });
             continue;
@@ -14038,429 +16954,199 @@ function applyVolumeSignals(s, seen) {
         s.headRef = signals.head.ref;
 }
 
-;// CONCATENATED MODULE: ./src/reap/execute.ts
-// Carrying out the removals decided. Each sandbox is removed under its own lock (a run that holds it, or
-// takes it first, wins: the sandbox is then in use), after one last look at its activity, archived first
-// when asked. A sandbox of a live parent goes the way run mode removes one (`removeSandbox`: its folders
-// or volume, then every record the parent keeps of it); an orphan loses its folders or volume only.
-// On disk the reaper removes the folders itself first, carefully (remove.ts): links are never followed,
-// and what cannot be deleted is reported while the rest goes.
+;// CONCATENATED MODULE: ./src/reap/scanned.ts
+// What a scan finds: one record per folder or volume, with the facts the decisions need.
+
+/** The git folder whose HEAD, index and logs are a disk sandbox's: its `.git`, or its registration. */
+function gitDirOf(s) {
+    return s.linked?.registered ? s.linked.adminDir : external_node_path_.join(s.hostPath, '.git');
+}
+/** A sandbox the parent can check: its records (run mode's sandboxes) or its registration (linked). */
+function isCheckable(s) {
+    return !s.orphan && !!s.parent && (s.recorded !== undefined || s.linked?.registered !== undefined);
+}
+/** Sandbox names as this action makes them: no path separators, never starting with a dot. */
+
+;// CONCATENATED MODULE: ./src/reap/clean-probe.ts
+// The filesystem fast path of the check for work: proves that a worktree is clean without starting git,
+// or says why it cannot (then git decides, in a helper container). It proves "clean" only when:
+//  - the index's cache tree is complete and names HEAD's tree (nothing staged);
+//  - every index entry is an ordinary file or link whose stat data still matches what git cached (with
+//    ctime and inode, stricter than git itself), or whose content hashes to the blob in the index;
+//  - no file or folder exists that the index does not list; where some do (and everything listed is
+//    clean), they are returned, for the caller to judge with the parent's ignore rules (ignored.ts).
+// It never writes anything, so it cannot reset the activity clock it is part of.
 
 
 
 
-
-
-
-
-
-
-
-
-/** Removals running at once. */
-const REMOVALS_IN_FLIGHT = 4;
+/** Unlisted entries collected before the fast path leaves the decision to git. */
+const UNLISTED_MAX = 200;
+/** An index larger than this is left to git. */
+const INDEX_MAX = 512 * 1024 * 1024;
+/** Files larger than this are not hashed by the fast path: git decides. */
+const HASH_LIMIT = 8 * 1024 * 1024;
+const NS = 1000000000n;
+const REGULAR = 0o100000;
+const SYMLINK = 0o120000;
 /**
- * Sandboxes of one parent whose records are dropped together (one repository lock, two git processes),
- * and whose locks are held until then; volumes: locked and looked at again together (one helper).
+ * `gitDir` is the sandbox's own `.git` folder: its index is read as data (never through a link), and the
+ * work tree is walked before any file in it is read, so that a folder replaced by a link is caught
+ * before anything is read through it.
  */
-const BATCH = 32;
-async function carryOut(removals, deps) {
-    const outcomes = new Map();
-    const onDisk = removals.filter((r) => !r.sandbox.volume);
-    if (onDisk.length) {
-        const remover = removerFor(onDisk.length, deps.found);
-        try {
-            await removeDiskSandboxes(onDisk, { ...deps, remover }, outcomes);
-        }
-        finally {
-            await remover.close();
+function proveClean(worktree, gitDir, headTree) {
+    const unsure = (why) => ({ clean: false, unsure: why });
+    const indexFile = external_node_path_.join(gitDir, 'index');
+    const read = readBounded(indexFile, INDEX_MAX);
+    if ('absent' in read)
+        return unsure('there is no index');
+    if ('error' in read)
+        return unsure(read.error);
+    const indexMtime = external_node_fs_.lstatSync(indexFile, { bigint: true }).mtimeNs;
+    const hashBytes = headTree.length / 2;
+    const reading = parseIndex(read.data, hashBytes);
+    if (!reading.ok)
+        return unsure(reading.unsupported);
+    const { entries, rootTree } = reading.index;
+    if (rootTree !== headTree)
+        return unsure('the index does not match HEAD as a whole');
+    const tracked = new Set();
+    const folders = new Set();
+    for (const entry of entries) {
+        if (!safeEntryPath(entry.path))
+            return unsure(`the index lists a path git would refuse: ${JSON.stringify(entry.path)}`);
+        tracked.add(entry.path);
+        for (let dir = external_node_path_.posix.dirname(entry.path); dir !== '.'; dir = external_node_path_.posix.dirname(dir)) {
+            if (folders.has(dir))
+                break;
+            folders.add(dir);
         }
     }
-    const volumes = removals.filter((r) => r.sandbox.volume);
-    for (let i = 0; i < volumes.length; i += BATCH)
-        await removeVolumeBatch(volumes.slice(i, i + BATCH), deps, outcomes);
-    return outcomes;
-}
-/**
- * Disk sandboxes, one after the other through a pipeline that holds twice what the remover walks at once:
- * each is locked, its activity read again (lstat only) and, when nothing happened since the scan, removed
- * (its folders emptied by the remover). When the last of a batch is through, the parent forgets the
- * batch's sandboxes, the outcomes are logged and the locks released, while the pipeline goes on with the
- * next ones; batches finish one after the other.
- * One sandbox that fails in any step gets an outcome that says why, and every other goes on: a failure
- * is never the whole run's.
- */
-async function removeDiskSandboxes(removals, deps, outcomes) {
-    let finishing = Promise.resolve();
-    const finish = (batch) => {
-        finishing = finishing.then(async () => {
-            try {
-                await forgetBatch(batch, deps);
-                for (const dir of batch.forget.projectDirs)
-                    await removeEmptyProjectDir(dir).catch(() => undefined); // an empty folder left is harmless
-                batch.removals.forEach((removal, n) => {
-                    const outcome = batch.done[n] ?? failed('its removal did not finish');
-                    outcomes.set(removal.decision.key, outcome);
-                    deps.log(describe(removal.decision, outcome));
-                });
-            }
-            finally {
-                await release(batch.locks);
-            }
-        });
+    for (const dir of folders)
+        if (tracked.has(dir))
+            return unsure(`${dir} is both a file and a folder in the index`);
+    const listing = unlistedEntries(worktree, tracked, folders);
+    if (typeof listing === 'string')
+        return unsure(listing);
+    for (const entry of entries) {
+        const problem = entryProblem(worktree, entry, indexMtime, hashBytes);
+        if (problem)
+            return unsure(`${entry.path}: ${problem}`);
+    }
+    if (listing.length === 0)
+        return { clean: true };
+    const gitignores = new Map();
+    for (const entry of entries)
+        if (external_node_path_.posix.basename(entry.path) === '.gitignore') {
+            const dir = external_node_path_.posix.dirname(entry.path);
+            gitignores.set(dir === '.' ? '' : dir, entry.oid);
+        }
+    return {
+        clean: false,
+        unsure: `${listing[0].rel} is not in the index`,
+        untracked: { unlisted: listing, gitignores },
     };
-    const batches = batchesByParent(removals).map((group) => ({
-        removals: group,
-        locks: [],
-        done: [],
-        forget: { sandboxes: [], projectDirs: new Set() },
-        left: group.length,
-    }));
-    const items = batches.flatMap((batch) => batch.removals.map((removal, n) => ({ batch, removal, n })));
-    // Twice what the remover walks at once: the next ones are locked and looked at again meanwhile.
-    await inParallel(items, 2 * deps.remover.walks, async ({ batch, removal, n }) => {
-        try {
-            const held = (batch.locks[n] = await lock(removal.sandbox));
-            if ('refused' in held)
-                batch.done[n] = skipped(held.refused);
-            else {
-                const { sandbox } = removal;
-                const activity = lastActivity([...diskActivity(sandbox.hostPath).times, sandbox.createdMs]);
-                batch.done[n] = await removeOne(removal, activity, { ...deps, forget: batch.forget });
-            }
-        }
-        catch (error) {
-            batch.done[n] = failed(error.message);
-        }
-        finally {
-            if (--batch.left === 0)
-                finish(batch);
-        }
-    });
-    await finishing;
 }
-/**
- * The parent forgets the batch's removed sandboxes, together; when that fails, one at a time, so that one
- * sandbox whose records cannot be dropped leaves the others' dropped (its own outcome says so).
- */
-async function forgetBatch(batch, deps) {
-    const { sandboxes } = batch.forget;
-    if (!sandboxes.length)
-        return;
+/** A relative path with no empty, `.`, `..` or `.git` component (git refuses such index entries). */
+function safeEntryPath(p) {
+    return p
+        .split('/')
+        .every((part) => part !== '' && part !== '.' && part !== '..' && part.toLowerCase() !== '.git');
+}
+function entryProblem(worktree, entry, indexMtime, hashBytes) {
+    if (entry.stage !== 0)
+        return 'a conflict';
+    if (entry.special)
+        return 'flagged assume-valid, skip-worktree or intent-to-add';
+    const type = entry.mode & 0o170000;
+    if (type !== REGULAR && type !== SYMLINK)
+        return 'not a plain file or link (a submodule?)';
+    const file = external_node_path_.join(worktree, entry.path);
+    let st;
     try {
-        await forgetSandboxes(deps.git, sandboxes);
-        return;
+        st = external_node_fs_.lstatSync(file, { bigint: true });
     }
     catch {
-        // one at a time below
+        return 'missing';
     }
-    for (const sandbox of sandboxes) {
-        try {
-            await forgetSandboxes(deps.git, [sandbox]);
-        }
-        catch (error) {
-            const n = batch.removals.findIndex((r) => r.sandbox.location === sandbox);
-            const outcome = batch.done[n];
-            if (outcome) {
-                outcome.status = 'partly removed';
-                outcome.detail = `its folders went, but its parent's records of it could not be dropped (${error.message})`;
-            }
-        }
-    }
-}
-/** The removals in batches of one parent each (orphans and sandboxes without a parent together). */
-function batchesByParent(removals) {
-    const byParent = new Map();
-    for (const removal of removals) {
-        const { parent, orphan } = removal.sandbox;
-        const key = parent && !orphan ? parent.gitDir : '';
-        const group = byParent.get(key);
-        if (group)
-            group.push(removal);
-        else
-            byParent.set(key, [removal]);
-    }
-    const batches = [];
-    for (const group of byParent.values())
-        for (let i = 0; i < group.length; i += BATCH)
-            batches.push(group.slice(i, i + BATCH));
-    return batches;
-}
-/** Volumes: locked together, looked at again by one helper, then removed (each with its records). */
-async function removeVolumeBatch(batch, deps, outcomes) {
-    const locks = await inParallel(batch, REMOVALS_IN_FLIGHT, (removal) => lock(removal.sandbox));
-    try {
-        const locked = batch.filter((_, n) => !('refused' in locks[n]));
-        const activity = await volumeActivity(locked.map((r) => r.sandbox), deps);
-        const forget = { sandboxes: [], projectDirs: new Set() };
-        const done = await inParallel(batch, REMOVALS_IN_FLIGHT, async (removal) => {
-            const held = locks[batch.indexOf(removal)];
-            if ('refused' in held)
-                return skipped(held.refused);
-            return removeOne(removal, activity.get(removal.sandbox.key), { ...deps, forget }).catch((error) => failed(error.message));
-        });
-        batch.forEach((removal, n) => {
-            outcomes.set(removal.decision.key, done[n]);
-            deps.log(describe(removal.decision, done[n]));
-        });
-    }
-    finally {
-        await release(locks);
-    }
-}
-async function release(locks) {
-    await Promise.all(locks.map((held) => (held && 'release' in held ? held.release?.() : undefined)));
-}
-async function lock(sandbox) {
-    if (!sandbox.parent || sandbox.orphan)
-        return {};
-    try {
-        return { release: await lockSandbox(sandbox.parent.gitDir, sandbox.sandbox, 0) };
-    }
-    catch (error) {
-        return {
-            refused: error instanceof LockTimeoutError
-                ? `in use: a run holds its lock${error.holder ? ` (${error.holder})` : ''}`
-                : `its lock could not be taken: ${error.message}`,
-        };
-    }
-}
-/** The newest activity of each volume now, seen by one helper. */
-async function volumeActivity(volumes, deps) {
-    const now = new Map();
-    if (!volumes.length)
-        return now;
-    const seen = await inspectInHelpers(deps.engine, deps.image, undefined, volumes.map((s) => ({ key: s.key, target: { volume: s.volume, name: s.sandbox }, signals: true })));
-    for (const s of volumes) {
-        const copy = { ...s };
-        applyVolumeSignals(copy, seen.get(s.key));
-        now.set(s.key, copy.lastActivityMs);
-    }
-    return now;
-}
-function skipped(detail) {
-    return { status: 'skipped', detail, freedBytes: 0, archived: [], problems: [] };
-}
-function failed(detail) {
-    return { status: 'not removed', detail, freedBytes: 0, archived: [], problems: [] };
-}
-async function removeOne({ decision, sandbox }, activity, deps) {
-    if (activity === undefined)
-        return skipped('its activity could not be read again');
-    if (decision.lastActivityMs === undefined || activity > decision.lastActivityMs)
-        return skipped('activity since the scan');
-    const outcome = skipped('');
-    delete outcome.detail;
-    if (decision.archive) {
-        try {
-            outcome.archived = await archiveSandbox(sandbox, decision.archive, deps);
-        }
-        catch (error) {
-            outcome.detail = `archiving failed (${error.message})`;
-            return outcome;
-        }
-    }
-    try {
-        if (sandbox.volume)
-            await removeVolume(sandbox, decision, deps, outcome);
-        else
-            await removeFolders(sandbox, deps, outcome);
-    }
-    catch (error) {
-        outcome.status = 'not removed';
-        outcome.detail = error.message;
-    }
-    return outcome;
-}
-async function removeVolume(sandbox, decision, deps, outcome) {
-    // An orphan's records went with its parent: only the volume is left to remove.
-    if (sandbox.location && !sandbox.orphan)
-        await removeSandbox(deps.git, deps.engine, sandbox.location);
-    else
-        await deps.engine.removeVolume(sandbox.volume);
-    outcome.status = 'removed';
-    outcome.freedBytes = decision.sizeBytes ?? 0;
-}
-async function removeFolders(sandbox, deps, outcome) {
-    const tree = await removeSandboxTree(deps.root, sandbox.hostPath, deps.remover);
-    if (tree.unlinked && sandbox.homePath)
-        await removeHomeFolder(deps.root, sandbox.homePath, tree, deps.remover);
-    outcome.freedBytes = tree.freedBytes;
-    outcome.problems = tree.problems;
-    if (!tree.unlinked) {
-        outcome.status = 'not removed';
-        outcome.detail = `its .git folder could not be moved away (${tree.problems[0]?.error}): left intact`;
-        return;
-    }
-    // No sandbox any more (its .git is gone): the parent forgets it (with the batch's others), and its
-    // project folder goes with its last sandbox.
-    const location = sandbox.location && !sandbox.orphan ? sandbox.location : undefined;
-    if (location)
-        deps.forget.sandboxes.push(location);
-    deps.forget.projectDirs.add(external_node_path_.dirname(sandbox.hostPath));
-    if (tree.problems.length === 0) {
-        outcome.status = 'removed';
-        return;
-    }
-    outcome.status = 'partly removed';
-    outcome.detail = `${tree.problems.length} entr${tree.problems.length === 1 ? 'y' : 'ies'} could not be deleted`;
-}
-function describe(decision, outcome) {
-    const what = `${decision.project}/${decision.sandbox} (${decision.isolation === 'disk' ? decision.where : `volume ${decision.where}`})`;
-    const detail = outcome.detail ? `: ${outcome.detail}` : '';
-    const archived = outcome.archived.length ? `; archived to ${outcome.archived.join(', ')}` : '';
-    // Names and details (an archiver's error, a helper's) came from the sandbox: one escaped line.
-    return sandboxText(`${outcome.status} ${what}${detail}${archived}`, 8_000);
-}
-
-;// CONCATENATED MODULE: ./src/reap/in-use.ts
-// Is a stale sandbox in use? A running container mounts it, a process has its working directory inside
-// it, or a run holds its lock. Containers and processes are looked at once for all sandboxes.
-
-
-
-
-async function observeUsage(engine) {
-    const usage = { workingDirs: processWorkingDirs() };
-    if (!engine)
-        return { ...usage, containers: [] };
-    try {
-        const containers = await containerMounts(engine);
-        // Bind sources are compared as real paths, like the sandbox paths.
-        for (const c of containers)
-            c.binds = c.binds.map(realOrSelf);
-        return { ...usage, containers };
-    }
-    catch (error) {
-        const message = error.message;
-        // No engine installed: no container can be using anything.
-        if (/not installed or not on PATH/.test(message))
-            return { ...usage, containers: [] };
-        return { ...usage, containersError: message };
-    }
-}
-function processWorkingDirs() {
-    let pids;
-    try {
-        pids = external_node_fs_.readdirSync('/proc').filter((n) => /^\d+$/.test(n));
-    }
-    catch {
+    if (type === SYMLINK ? !st.isSymbolicLink() : !st.isFile())
+        return 'changed type';
+    if (type === REGULAR && (st.mode & 64n ? 0o100755 : 0o100644) !== entry.mode)
+        return 'mode changed';
+    if (st.size !== BigInt(entry.size))
+        return 'size changed';
+    const racy = at(entry.mtimeSec, entry.mtimeNsec) >= indexMtime;
+    if (!racy && statMatches(st, entry))
         return undefined;
-    }
-    const dirs = [];
-    for (const pid of pids) {
+    // Stat data moved (a copy, a touch) or is too close to the index write to trust: compare content.
+    if (st.size > BigInt(HASH_LIMIT))
+        return 'changed stat data on a large file';
+    // Read as data, never through a link and never blocking: the file may have been swapped for a FIFO
+    // since the lstat above (opening one for reading waits for a writer forever).
+    let content;
+    if (type === SYMLINK) {
         try {
-            dirs.push({ pid: Number(pid), cwd: external_node_fs_.readlinkSync(`/proc/${pid}/cwd`) });
+            content = Buffer.from(external_node_fs_.readlinkSync(file, 'buffer'));
         }
         catch {
-            /* gone, or another user's process */
+            return 'unreadable';
         }
     }
-    return dirs;
-}
-function realOrSelf(p) {
-    try {
-        return external_node_fs_.realpathSync(p);
+    else {
+        const read = readBounded(file, HASH_LIMIT);
+        if (!('data' in read))
+            return 'unreadable';
+        content = read.data;
     }
-    catch {
-        return p;
-    }
+    return blobName(content, hashBytes) === entry.oid ? undefined : 'content changed';
 }
-const inside = (child, dir) => child === dir || child.startsWith(`${dir}${external_node_path_.sep}`);
-/** Why the sandbox is in use, or undefined. A usage that could not be observed counts as "in use". */
-async function inUseReason(sandbox, usage) {
-    if (sandbox.parent && !sandbox.orphan && (await isSandboxLocked(sandbox.parent.gitDir, sandbox.sandbox)))
-        return 'a run holds its lock';
-    if (!usage.containers)
-        return `the container engine could not be asked (${usage.containersError})`;
-    if (sandbox.volume) {
-        const users = usage.containers.filter((c) => c.volumes.includes(sandbox.volume));
-        const running = users.filter((c) => c.running).map((c) => c.name);
-        if (running.length)
-            return `running container ${running.join(', ')} mounts it`;
-        if (users.length)
-            return `stopped container ${users.map((c) => c.name).join(', ')} still references the volume (remove it to let the volume go)`;
-        return undefined;
-    }
-    // The work tree and the command's home: a container or a process in either is using the sandbox.
-    const dirs = [sandbox.hostPath, ...(sandbox.homePath ? [sandbox.homePath] : [])];
-    const within = (p) => dirs.some((dir) => inside(p, dir));
-    const mounting = usage.containers.filter((c) => c.running && c.binds.some(within));
-    if (mounting.length)
-        return `running container ${mounting.map((c) => c.name).join(', ')} mounts it`;
-    if (!usage.workingDirs)
-        return 'the working directories of processes cannot be read (no /proc)';
-    const process = usage.workingDirs.find((p) => within(p.cwd));
-    if (process)
-        return `process ${process.pid} has its working directory in it`;
-    return undefined;
+function at(sec, nsec) {
+    return BigInt(sec) * NS + BigInt(nsec);
 }
-
-;// CONCATENATED MODULE: ./src/reap/trace.ts
-// The reaper's log lines: each decision with every fact it was made from, for a debug log, and text from
-// the disk made safe to print. Pure.
-
-
-/** The longest debug line of one decision (its facts include text from the disk). */
-const TRACE_MAX = 8_000;
+/** Git's own comparison plus ctime and inode; nanoseconds where the index has them. */
+function statMatches(st, entry) {
+    const same = (ns, sec, nsec) => nsec === 0 ? ns / NS === BigInt(sec) : ns === at(sec, nsec);
+    return (same(st.mtimeNs, entry.mtimeSec, entry.mtimeNsec) &&
+        same(st.ctimeNs, entry.ctimeSec, entry.ctimeNsec) &&
+        BigInt.asUintN(32, st.ino) === BigInt(entry.ino) &&
+        Number(st.uid) === entry.uid &&
+        Number(st.gid) === entry.gid);
+}
 /**
- * One line for the debug log: a decision and every fact it was made from. `lookedAt`: the entry was
- * stale, so whether it is in use and holds work was checked; `dryRun`: a removal is only reported.
+ * The files and folders (relative paths) that the index does not account for, walking only the folders
+ * it lists; or why the fast path stops here (a listed folder that is no folder any more, too many).
  */
-function decisionTrace(d, facts, lookedAt, dryRun = false) {
-    const verb = d.action === 'remove' ? (dryRun ? 'would remove' : 'remove') : 'keep';
-    const parts = [
-        `${verb} ${d.project}/${d.sandbox} (${d.isolation === 'disk' ? d.where : `volume ${d.where}`})`,
-        `class ${d.class}${d.expiryDays === undefined ? '' : `, expiry ${d.expiryDays} days`}`,
-        ...checked(d, facts, lookedAt),
-    ];
-    if (facts.sizeBytes !== undefined)
-        parts.push(`size ${bytes_formatBytes(facts.sizeBytes)}`);
-    parts.push(`reason: ${d.reason}`);
-    if (d.archive)
-        parts.push(`archive: ${d.archive === 'work' ? 'patch and bundle' : 'every file'}`);
-    // Folder names, helper errors and work details came from the disk: one escaped line, bounded.
-    return sandboxText(parts.join('; '), TRACE_MAX);
+function unlistedEntries(worktree, tracked, folders) {
+    const found = [];
+    const pending = [''];
+    while (pending.length) {
+        const dir = pending.pop();
+        let names;
+        try {
+            names = external_node_fs_.readdirSync(dir ? external_node_path_.join(worktree, dir) : worktree, { withFileTypes: true });
+        }
+        catch {
+            return `${dir || '.'} cannot be listed`;
+        }
+        for (const dirent of names) {
+            const rel = dir ? `${dir}/${dirent.name}` : dirent.name;
+            if (rel === '.git' || tracked.has(rel))
+                continue;
+            if (folders.has(rel)) {
+                if (!dirent.isDirectory())
+                    return `${rel} is not in the index`;
+                pending.push(rel);
+                continue;
+            }
+            if (/[\n\r\0]/.test(rel))
+                return `${JSON.stringify(rel)} is not in the index`;
+            found.push({ rel, isDir: dirent.isDirectory() });
+            if (found.length > UNLISTED_MAX)
+                return `more than ${UNLISTED_MAX} entries are not in the index`;
+        }
+    }
+    return found;
 }
-/** What was looked at: nothing but sandboxes has an age, and only stale ones are looked at closer. */
-function checked(d, facts, lookedAt) {
-    if (facts.notSandbox)
-        return [`not a sandbox: ${facts.notSandbox}`];
-    const age = d.ageDays === undefined
-        ? 'age unknown (no activity signal)'
-        : `${d.ageDays} day(s) old (last activity ${new Date(d.lastActivityMs).toISOString()})`;
-    if (!lookedAt)
-        return [age, 'not stale: in use and work not checked'];
-    return [
-        age,
-        `in use: ${facts.inUse ?? 'no'}`,
-        ...(facts.orphan ? [`orphan: ${facts.orphan}`] : []),
-        `work: ${workText(facts)}`,
-    ];
-}
-function workText(facts) {
-    if (facts.inUse)
-        return 'not checked (in use)';
-    if (facts.orphan)
-        return 'not checkable (no parent)';
-    const work = facts.work;
-    if (!work)
-        return 'not checked';
-    if (work.state === 'clean')
-        return 'none';
-    if (work.state === 'work')
-        return work.detail;
-    if (work.state === 'unknown')
-        return `could not check (${work.detail})`;
-    return 'not checkable';
-}
-
-;// CONCATENATED MODULE: ./src/reap/git-index.ts
-// A reader for git's index file (versions 2 and 3), enough to tell from the filesystem alone that a
-// worktree is clean: the stat data git cached for each file, and the cache tree's root (the tree the
-// index would write). Anything unusual (version 4, split or sparse index, required extensions, a bad
-// checksum) is reported as unsupported, and the caller asks git instead.
-
 const ASSUME_VALID = 0x8000;
 const EXTENDED = 0x4000;
 const STAGE_MASK = 0x3000;
@@ -14538,7 +17224,7 @@ function checksumOk(buf, end, hashBytes) {
     if (stored.every((b) => b === 0))
         return true; // index.skipHash
     const algorithm = hashBytes === 32 ? 'sha256' : 'sha1';
-    return (0,external_node_crypto_namespaceObject.createHash)(algorithm).update(buf.subarray(0, end)).digest().equals(stored);
+    return (0,external_node_crypto_.createHash)(algorithm).update(buf.subarray(0, end)).digest().equals(stored);
 }
 /** The first cache-tree record is the root: path "", entry count, subtree count, then its tree name. */
 function cacheTreeRoot(data, hashBytes) {
@@ -14553,165 +17239,10 @@ function cacheTreeRoot(data, hashBytes) {
 }
 /** The name git gives a blob with this content. */
 function blobName(content, hashBytes = 20) {
-    const hash = (0,external_node_crypto_namespaceObject.createHash)(hashBytes === 32 ? 'sha256' : 'sha1');
+    const hash = (0,external_node_crypto_.createHash)(hashBytes === 32 ? 'sha256' : 'sha1');
     hash.update(`blob ${content.length}\0`);
     hash.update(content);
     return hash.digest('hex');
-}
-
-;// CONCATENATED MODULE: ./src/reap/clean-probe.ts
-// The filesystem fast path of the check for work: proves that a worktree is clean without starting git,
-// or says why it cannot (then git decides, in a helper container). It proves "clean" only when:
-//  - the index's cache tree is complete and names HEAD's tree (nothing staged);
-//  - every index entry is an ordinary file or link whose stat data still matches what git cached (with
-//    ctime and inode, stricter than git itself), or whose content hashes to the blob in the index;
-//  - no file or folder exists that the index does not list (untracked or ignored: only git knows which).
-// It never writes anything, so it cannot reset the activity clock it is part of.
-
-
-
-
-/** An index larger than this is left to git. */
-const INDEX_MAX = 512 * 1024 * 1024;
-/** Files larger than this are not hashed by the fast path: git decides. */
-const HASH_LIMIT = 8 * 1024 * 1024;
-const NS = 1000000000n;
-const REGULAR = 0o100000;
-const SYMLINK = 0o120000;
-/**
- * `gitDir` is the sandbox's own `.git` folder: its index is read as data (never through a link), and the
- * work tree is walked before any file in it is read, so that a folder replaced by a link is caught
- * before anything is read through it.
- */
-function proveClean(worktree, gitDir, headTree) {
-    const unsure = (why) => ({ clean: false, unsure: why });
-    const indexFile = external_node_path_.join(gitDir, 'index');
-    const read = readBounded(indexFile, INDEX_MAX);
-    if ('absent' in read)
-        return unsure('there is no index');
-    if ('error' in read)
-        return unsure(read.error);
-    const indexMtime = external_node_fs_.lstatSync(indexFile, { bigint: true }).mtimeNs;
-    const hashBytes = headTree.length / 2;
-    const reading = parseIndex(read.data, hashBytes);
-    if (!reading.ok)
-        return unsure(reading.unsupported);
-    const { entries, rootTree } = reading.index;
-    if (rootTree !== headTree)
-        return unsure('the index does not match HEAD as a whole');
-    const tracked = new Set();
-    const folders = new Set();
-    for (const entry of entries) {
-        if (!safeEntryPath(entry.path))
-            return unsure(`the index lists a path git would refuse: ${JSON.stringify(entry.path)}`);
-        tracked.add(entry.path);
-        for (let dir = external_node_path_.posix.dirname(entry.path); dir !== '.'; dir = external_node_path_.posix.dirname(dir)) {
-            if (folders.has(dir))
-                break;
-            folders.add(dir);
-        }
-    }
-    for (const dir of folders)
-        if (tracked.has(dir))
-            return unsure(`${dir} is both a file and a folder in the index`);
-    const extra = firstUnlisted(worktree, tracked, folders);
-    if (extra !== undefined)
-        return unsure(`${extra} is not in the index`);
-    for (const entry of entries) {
-        const problem = entryProblem(worktree, entry, indexMtime, hashBytes);
-        if (problem)
-            return unsure(`${entry.path}: ${problem}`);
-    }
-    return { clean: true };
-}
-/** A relative path with no empty, `.`, `..` or `.git` component (git refuses such index entries). */
-function safeEntryPath(p) {
-    return p
-        .split('/')
-        .every((part) => part !== '' && part !== '.' && part !== '..' && part.toLowerCase() !== '.git');
-}
-function entryProblem(worktree, entry, indexMtime, hashBytes) {
-    if (entry.stage !== 0)
-        return 'a conflict';
-    if (entry.special)
-        return 'flagged assume-valid, skip-worktree or intent-to-add';
-    const type = entry.mode & 0o170000;
-    if (type !== REGULAR && type !== SYMLINK)
-        return 'not a plain file or link (a submodule?)';
-    const file = external_node_path_.join(worktree, entry.path);
-    let st;
-    try {
-        st = external_node_fs_.lstatSync(file, { bigint: true });
-    }
-    catch {
-        return 'missing';
-    }
-    if (type === SYMLINK ? !st.isSymbolicLink() : !st.isFile())
-        return 'changed type';
-    if (type === REGULAR && (st.mode & 64n ? 0o100755 : 0o100644) !== entry.mode)
-        return 'mode changed';
-    if (st.size !== BigInt(entry.size))
-        return 'size changed';
-    const racy = at(entry.mtimeSec, entry.mtimeNsec) >= indexMtime;
-    if (!racy && statMatches(st, entry))
-        return undefined;
-    // Stat data moved (a copy, a touch) or is too close to the index write to trust: compare content.
-    if (st.size > BigInt(HASH_LIMIT))
-        return 'changed stat data on a large file';
-    // Read as data, never through a link and never blocking: the file may have been swapped for a FIFO
-    // since the lstat above (opening one for reading waits for a writer forever).
-    let content;
-    if (type === SYMLINK) {
-        try {
-            content = Buffer.from(external_node_fs_.readlinkSync(file, 'buffer'));
-        }
-        catch {
-            return 'unreadable';
-        }
-    }
-    else {
-        const read = readBounded(file, HASH_LIMIT);
-        if (!('data' in read))
-            return 'unreadable';
-        content = read.data;
-    }
-    return blobName(content, hashBytes) === entry.oid ? undefined : 'content changed';
-}
-function at(sec, nsec) {
-    return BigInt(sec) * NS + BigInt(nsec);
-}
-/** Git's own comparison plus ctime and inode; nanoseconds where the index has them. */
-function statMatches(st, entry) {
-    const same = (ns, sec, nsec) => nsec === 0 ? ns / NS === BigInt(sec) : ns === at(sec, nsec);
-    return (same(st.mtimeNs, entry.mtimeSec, entry.mtimeNsec) &&
-        same(st.ctimeNs, entry.ctimeSec, entry.ctimeNsec) &&
-        BigInt.asUintN(32, st.ino) === BigInt(entry.ino) &&
-        Number(st.uid) === entry.uid &&
-        Number(st.gid) === entry.gid);
-}
-/** The first file or folder (relative path) that the index does not account for, if any. */
-function firstUnlisted(worktree, tracked, folders) {
-    const pending = [''];
-    while (pending.length) {
-        const dir = pending.pop();
-        let names;
-        try {
-            names = external_node_fs_.readdirSync(dir ? external_node_path_.join(worktree, dir) : worktree, { withFileTypes: true });
-        }
-        catch {
-            return dir || '.';
-        }
-        for (const dirent of names) {
-            const rel = dir ? `${dir}/${dirent.name}` : dirent.name;
-            if (rel === '.git' || tracked.has(rel))
-                continue;
-            if (folders.has(rel) && dirent.isDirectory())
-                pending.push(rel);
-            else
-                return rel;
-        }
-    }
-    return undefined;
 }
 
 ;// CONCATENATED MODULE: ./src/reap/parent-check.ts
@@ -14867,48 +17398,216 @@ function parent_check_firstLine(text) {
     return text.trim().split('\n')[0] ?? '';
 }
 
-;// CONCATENATED MODULE: ./src/reap/work-finding.ts
-// What counts as work, from the separate checks: pure, so that "a check that could not run is never
-// clean" is a rule in one place.
+// EXTERNAL MODULE: ./node_modules/ignore/index.js
+var ignore = __nccwpck_require__(298);
+var ignore_default = /*#__PURE__*/__nccwpck_require__.n(ignore);
+;// CONCATENATED MODULE: ./src/reap/ignored.ts
+// Which untracked entries of a clean work tree git ignores, decided on the host as data, so that a stale
+// sandbox holding only build output (`node_modules/`, `build/`) needs no helper container. Only rules the
+// parent vouches for are used: the `.gitignore` files of the tree of HEAD, read from the PARENT's objects,
+// each checked to be exactly what the index lists (which the fast path checked against the files). Rules
+// a sandbox wrote (an untracked `.gitignore`, its `info/exclude`) could only make the host call ignored
+// what git does not, or the reverse: where they exist, the host does not decide (the helper's git does).
+//
+// The matching is the `ignore` package's (the gitignore rules of git's documentation), for one
+// `.gitignore` (where several apply to an entry, git decides), and only for patterns of a plain form
+// (ignoredRules): anything else, and the host leaves the decision to git. src/reap/ignored.spec.ts compares it with git itself on generated
+// patterns and paths, and must find no path called ignored that git does not ignore.
 
-function summarizeWork(checks) {
-    const found = [];
-    const failed = [];
-    const held = {};
-    if (checks.operation) {
-        found.push(checks.operation);
-        held.operation = checks.operation;
+
+
+
+/** A `.gitignore` larger than this is left to git. */
+const GITIGNORE_MAX = 64 * 1024;
+/** Untracked entries walked in one sandbox before the host leaves it to git. */
+const WALK_MAX = 5_000;
+/**
+ * Lines of the forms git and the `ignore` package read alike (ignored.spec.ts compares them with git): a
+ * comment, a blank line, or a pattern of plain names with `*` and `?` where each path segment also holds
+ * a plain character (a segment of wildcards only, such as `build/*\/`, the package matches differently).
+ */
+const SEGMENT = '[A-Za-z0-9._*?-]*[A-Za-z0-9._-][A-Za-z0-9._*?-]*';
+const PLAIN_LINE = new RegExp(`^(?:#.*|!?/?(?:${SEGMENT}/)*${SEGMENT}/?)?$`);
+/**
+ * The rules of the trusted `.gitignore` files (folder `''` for the top, `a/b` for `a/b/.gitignore`), or why
+ * the host cannot apply them exactly.
+ */
+function ignoredRules(files) {
+    const levels = [...files].filter(([, text]) => text.split('\n').some((l) => l && !l.startsWith('#')));
+    if (levels.length === 0)
+        return { ignored: () => false };
+    // One file's rules, as the package reads them (a folder it ignores hides what is below it), are git's;
+    // across several files git's precedence (the deeper file first, for the path itself) differs from what
+    // composing the package's answers gives, so several files are left to git.
+    if (levels.length > 1)
+        return { unsupported: 'more than one .gitignore applies' };
+    const [dir, text] = levels[0];
+    for (const line of text.replace(/\n$/, '').split('\n'))
+        if (!PLAIN_LINE.test(line))
+            return { unsupported: `${dir ? `${dir}/` : ''}.gitignore has a pattern of a form left to git` };
+    const ig = ignore_default()({ ignorecase: false }).add(text);
+    return {
+        ignored(rel, isDir) {
+            if (dir && !rel.startsWith(`${dir}/`))
+                return false;
+            const own = dir ? rel.slice(dir.length + 1) : rel;
+            return ig.test(isDir ? `${own}/` : own).ignored;
+        },
+    };
+}
+/**
+ * The untracked entries judged: a folder that is not ignored is walked (lstat only, bounded; links are
+ * entries, never followed). `sandboxRules` says whether the sandbox has rules of its own (its
+ * `info/exclude`): then only "all ignored" can be decided here. A `.gitignore` found among the untracked
+ * entries is the sandbox's own rule: left to git.
+ */
+function judgeUntracked(worktree, unlisted, rules, sandboxRules) {
+    const files = untrackedFiles(worktree, unlisted, rules);
+    if (!Array.isArray(files))
+        return files;
+    if (files.length === 0)
+        return { ignoredOnly: true };
+    if (sandboxRules)
+        return { unsure: 'its own info/exclude may ignore what is untracked' };
+    return { ignoredOnly: false, untracked: files.length };
+}
+/** The untracked files (and nested repositories) git would report, as `git ls-files -o --exclude-standard`. */
+function untrackedFiles(worktree, unlisted, rules) {
+    const untracked = [];
+    let seen = 0;
+    const pending = [...unlisted];
+    while (pending.length) {
+        const entry = pending.pop();
+        if (++seen > WALK_MAX)
+            return { unsure: `more than ${WALK_MAX} untracked entries` };
+        if (external_node_path_.posix.basename(entry.rel) === '.gitignore')
+            return { unsure: `${entry.rel} is a .gitignore the parent does not vouch for` };
+        if (rules.ignored(entry.rel, entry.isDir))
+            continue;
+        if (!entry.isDir) {
+            untracked.push(entry.rel);
+            continue;
+        }
+        // A nested repository is one entry for git, never entered.
+        const dir = external_node_path_.join(worktree, entry.rel);
+        if (lstatOrUndefined(external_node_path_.join(dir, '.git'))) {
+            untracked.push(`${entry.rel}/`);
+            continue;
+        }
+        // Read one entry at a time: a folder of a million names is not listed whole.
+        let listing;
+        try {
+            listing = external_node_fs_.opendirSync(dir);
+        }
+        catch {
+            return { unsure: `${entry.rel} cannot be listed` };
+        }
+        try {
+            for (let dirent = listing.readSync(); dirent; dirent = listing.readSync()) {
+                if (seen + pending.length > WALK_MAX)
+                    return { unsure: `more than ${WALK_MAX} untracked entries` };
+                pending.push({ rel: `${entry.rel}/${dirent.name}`, isDir: dirent.isDirectory() });
+            }
+        }
+        catch {
+            return { unsure: `${entry.rel} cannot be listed` };
+        }
+        finally {
+            listing.closeSync();
+        }
     }
-    if ('error' in checks.uncommitted)
-        failed.push(checks.uncommitted.error);
-    else if (checks.uncommitted.value > 0) {
-        found.push(`${checks.uncommitted.value} uncommitted file(s)`);
-        held.uncommitted = checks.uncommitted.value;
+    return untracked;
+}
+/** The folders whose `.gitignore` rules apply to these entries: each one's ancestors, the top (`''`) too. */
+function ruleFolders(unlisted) {
+    const dirs = new Set(['']);
+    for (const { rel } of unlisted)
+        for (let dir = external_node_path_.posix.dirname(rel); dir !== '.'; dir = external_node_path_.posix.dirname(dir))
+            dirs.add(dir);
+    return [...dirs];
+}
+/** Whether `info/exclude` of a sandbox's git folder holds any rule (not only comments and blank lines). */
+function hasOwnRules(excludeText) {
+    return (excludeText ?? '').split('\n').some((line) => line.trim() !== '' && !line.startsWith('#'));
+}
+function lstatOrUndefined(p) {
+    try {
+        return external_node_fs_.lstatSync(p, { throwIfNoEntry: false });
     }
-    if ('error' in checks.unsaved)
-        failed.push(checks.unsaved.error);
-    else if (checks.unsaved.value) {
-        found.push(describeUnsaved(checks.unsaved.value));
-        held.unsaved = checks.unsaved.value;
+    catch {
+        return undefined;
     }
-    if (found.length)
-        return { state: 'work', detail: found.join(', '), held };
-    if (failed.length)
-        return { state: 'unknown', detail: [...new Set(failed)].join('; ') };
-    return { state: 'clean' };
+}
+async function judgeUntrackedInParent(git, parent, questions) {
+    const verdicts = new Map();
+    const asked = new Map();
+    const folders = new Map(questions.map((q) => [q.key, ruleFolders(q.untracked.unlisted)]));
+    for (const q of questions)
+        for (const dir of folders.get(q.key))
+            asked.set(objectName(q.headTree, dir), null);
+    const names = [...asked.keys()];
+    const found = await git.exec(parent.path, ['cat-file', '--batch-check=%(objectname) %(objecttype) %(objectsize)'], { input: Buffer.from(`${names.join('\n')}\n`) });
+    const lines = found.stdout.split('\n');
+    if (found.exitCode !== 0 || lines.length < names.length) {
+        for (const q of questions)
+            verdicts.set(q.key, { unsure: 'the parent could not list its .gitignore files' });
+        return verdicts;
+    }
+    names.forEach((name, i) => {
+        const [oid, type, size] = lines[i].split(' ');
+        asked.set(name, OID.test(oid) && type === 'blob' ? { oid, size: Number(size) } : null);
+    });
+    const texts = new Map();
+    for (const blob of new Set([...asked.values()].filter((b) => !!b))) {
+        if (texts.has(blob.oid) || blob.size > GITIGNORE_MAX)
+            continue;
+        const out = await git.exec(parent.path, ['cat-file', 'blob', blob.oid]);
+        if (out.exitCode === 0)
+            texts.set(blob.oid, out.stdout);
+    }
+    for (const q of questions) {
+        const files = new Map();
+        let problem;
+        for (const dir of folders.get(q.key)) {
+            const blob = asked.get(objectName(q.headTree, dir)) ?? null;
+            // What the index lists there must be HEAD's own file (or nothing where HEAD has none).
+            if ((blob?.oid ?? undefined) !== q.untracked.gitignores.get(dir)) {
+                problem = `${dir ? `${dir}/` : ''}.gitignore is not HEAD's`;
+                break;
+            }
+            if (!blob)
+                continue;
+            const text = texts.get(blob.oid);
+            if (text === undefined) {
+                problem = `${dir ? `${dir}/` : ''}.gitignore could not be read from the parent`;
+                break;
+            }
+            files.set(dir, text);
+        }
+        if (problem) {
+            verdicts.set(q.key, { unsure: problem });
+            continue;
+        }
+        const rules = ignoredRules(files);
+        if ('unsupported' in rules) {
+            verdicts.set(q.key, { unsure: rules.unsupported });
+            continue;
+        }
+        const exclude = readBounded(external_node_path_.join(q.gitDir, 'info', 'exclude'), GITIGNORE_MAX);
+        const ownRules = 'error' in exclude || ('data' in exclude && hasOwnRules(exclude.data.toString('utf8')));
+        verdicts.set(q.key, judgeUntracked(q.worktree, q.untracked.unlisted, rules, ownRules));
+    }
+    return verdicts;
+}
+/** `<tree>:<folder>/.gitignore`, as `cat-file` names it. */
+function objectName(tree, dir) {
+    return `${tree}:${dir ? `${dir}/` : ''}.gitignore`;
 }
 
 ;// CONCATENATED MODULE: ./src/reap/work.ts
-// The check for work, for the stale sandboxes only, batched per parent repository. Nothing runs git on
-// the host inside a sandbox, or with anything a container could have written:
-//  - history: HEAD and every ref of a sandbox, read as data (disk: by the host, bounded, lstat only;
-//    volumes: by a helper container), must name objects the parent has saved (src/sandbox/saved.ts:
-//    reachable from its remote-tracking refs or tags; from its branches too when it has no remote),
-//    checked by parent-check.ts, host git on the parent only;
-//  - uncommitted changes of a disk sandbox: proved absent from its index and files where possible
-//    (clean-probe.ts, with HEAD's tree from the parent); otherwise, and for every volume, `git status` in
-//    a helper container that never reads the sandbox's own configuration (helper-inspection.ts).
-// Every check is read-only: sandboxes are mounted read-only, and nothing rewrites an index.
+
+
+
 
 
 
@@ -14924,7 +17623,7 @@ async function checkWork(sandboxes, deps) {
     const reports = new Map();
     const byParent = new Map();
     for (const s of sandboxes) {
-        if (!s.parent || !s.recorded)
+        if (!s.parent || !isCheckable(s))
             continue;
         const early = earlyFinding(s);
         if (early) {
@@ -14978,14 +17677,7 @@ async function checkParentGroup(parent, group, deps) {
     const inspected = volumes.length
         ? await inspectInHelpers(deps.engine, deps.image, parent, volumes.map((s) => request(s, { size: true })))
         : new Map();
-    const histories = new Map();
-    for (const s of disks) {
-        const gitDir = external_node_path_.join(s.hostPath, '.git');
-        const read = readGuarded(gitDir);
-        histories.set(s.key, read.ok
-            ? { ...read, headOid: read.headOid, operation: operationInProgress(gitDir) }
-            : { error: read.error });
-    }
+    const histories = await diskHistories(disks, parent, deps.git);
     for (const s of volumes) {
         const work = inspected.get(s.key)?.work;
         histories.set(s.key, !work
@@ -14999,23 +17691,49 @@ async function checkParentGroup(parent, group, deps) {
         if (!('error' in h))
             named.push({ key, headOid: h.headOid, named: h.named });
     const verdicts = await checkAgainstParent(deps.git, parent, named);
-    // Disk: the filesystem proves clean where it can; the rest goes to one helper.
+    // Disk: the filesystem proves clean where it can; untracked entries are judged with the parent's ignore
+    // rules; the rest goes to one helper.
     const uncommitted = new Map();
     const proved = new Set();
     const unsure = [];
+    const questions = [];
     for (const s of disks) {
         const verdict = verdicts.get(s.key);
         if (!verdict || verdict.error || verdict.unsaved)
             continue; // work found or check failed: no need
-        if (verdict.headTree && provedClean(s.hostPath, verdict.headTree)) {
+        const proof = verdict.headTree ? proofOf(s.hostPath, gitDirOf(s), verdict.headTree) : undefined;
+        if (proof?.clean) {
             uncommitted.set(s.key, { value: 0 });
             proved.add(s.key);
         }
+        else if (proof?.untracked)
+            questions.push({
+                key: s.key,
+                worktree: s.hostPath,
+                gitDir: gitDirOf(s),
+                headTree: verdict.headTree,
+                untracked: proof.untracked,
+            });
         else
             unsure.push(s);
     }
+    if (questions.length) {
+        const judged = await judgeUntrackedInParent(deps.git, parent, questions);
+        for (const s of disks) {
+            const verdict = judged.get(s.key);
+            if (!verdict)
+                continue;
+            if ('unsure' in verdict)
+                unsure.push(s);
+            else {
+                uncommitted.set(s.key, { value: verdict.ignoredOnly ? 0 : verdict.untracked });
+                if (verdict.ignoredOnly)
+                    proved.add(s.key);
+            }
+        }
+    }
     if (unsure.length) {
-        const looked = await inspectInHelpers(deps.engine, deps.image, parent, unsure.map((s) => request(s, {})));
+        const looked = await inspectInHelpers(deps.engine, deps.image, parent, unsure.map((s) => request(s, { headOid: histories.get(s.key).headOid })));
         for (const s of unsure) {
             const work = looked.get(s.key)?.work;
             uncommitted.set(s.key, work && !('error' in work)
@@ -15041,26 +17759,72 @@ async function checkParentGroup(parent, group, deps) {
     return reports;
 }
 /** A sandbox's git folder read as data; what throws (a trap in its folders) is that sandbox's error. */
-function readGuarded(gitDir) {
+function readGuarded(read) {
     try {
-        return readSandboxGit(gitDir);
+        return read();
     }
     catch (error) {
-        return { ok: false, error: `its .git could not be read: ${JSON.stringify(error.message)}` };
+        return { ok: false, error: `its .git could not be read: ${sandboxText(error.message, 500)}` };
     }
 }
 /** The filesystem's proof; a walk that throws proves nothing (the helper looks instead). */
-function provedClean(worktree, headTree) {
+function proofOf(worktree, gitDir, headTree) {
     try {
-        return proveClean(worktree, external_node_path_.join(worktree, '.git'), headTree).clean;
+        return proveClean(worktree, gitDir, headTree);
     }
     catch {
-        return false;
+        return undefined;
     }
 }
 function request(s, extra) {
-    const target = s.volume ? { volume: s.volume, name: s.sandbox } : { hostPath: s.hostPath };
-    return { key: s.key, target, work: true, ...extra };
+    const { headOid, ...rest } = extra;
+    const target = s.volume
+        ? { volume: s.volume, name: s.sandbox }
+        : s.linked
+            ? { hostPath: s.hostPath, gitDir: s.linked.adminDir, headOid: headOid }
+            : { hostPath: s.hostPath };
+    return { key: s.key, target, work: true, ...rest };
+}
+/**
+ * HEAD and refs of disk sandboxes, read as data from their git folders (a linked worktree's from its
+ * registration); a linked worktree's branch is the parent's, resolved there in one git process.
+ */
+async function diskHistories(disks, parent, git) {
+    const histories = new Map();
+    const reads = disks.map((s) => {
+        const gitDir = gitDirOf(s);
+        return {
+            s,
+            gitDir,
+            read: readGuarded(() => (s.linked ? readLinkedGit(gitDir) : readSandboxGit(gitDir))),
+        };
+    });
+    const branches = reads.flatMap(({ read }) => read.ok && !read.headOid && read.headRef ? [read.headRef] : []);
+    const tips = await branchTips(git, parent, [...new Set(branches)]);
+    for (const { s, gitDir, read } of reads) {
+        if (!read.ok) {
+            histories.set(s.key, { error: read.error });
+            continue;
+        }
+        let headOid = read.headOid;
+        if (!headOid && read.headRef) {
+            if ('error' in tips) {
+                histories.set(s.key, { error: tips.error });
+                continue;
+            }
+            headOid = tips.get(read.headRef);
+            if (!headOid) {
+                histories.set(s.key, { error: `HEAD names ${read.headRef}, which the parent does not have` });
+                continue;
+            }
+        }
+        histories.set(s.key, {
+            headOid: headOid,
+            named: [...new Set([headOid, ...read.named])],
+            operation: operationInProgress(gitDir),
+        });
+    }
+    return histories;
 }
 function finding(history, verdict, uncommitted) {
     if ('error' in history)
@@ -15083,7 +17847,10 @@ function finding(history, verdict, uncommitted) {
     });
 }
 
-;// CONCATENATED MODULE: ./src/reap/reap.ts
+;// CONCATENATED MODULE: ./src/reap/look.ts
+// What every reaper command opens with (the reap, `list`, `rm`): git, the engine and the helper image the
+// action controls, one scan of the worktree root and the volumes, the facts the scan already has, and a
+// closer look (in use? holding work? how big?) at the sandboxes the command cares about.
 
 
 
@@ -15094,30 +17861,10 @@ function finding(history, verdict, uncommitted) {
 
 
 
-
-
-
-
-/** The reaper's options from the validated settings (the action and the CLI alike). */
-function reapOptionsFrom(settings) {
-    const { worktreeRoot, volumePrefix, engine, image, dryRun, maxRemovals, force, archiveDir } = settings;
-    return {
-        worktreeRoot,
-        volumePrefix,
-        engine,
-        image,
-        retention: settings,
-        dryRun,
-        maxRemovals,
-        force,
-        archiveDir,
-    };
-}
-async function reap(options, ui = silentUi) {
-    const nowMs = options.now ?? Date.now();
+/** The tools, then the scan in a log group of its own (`tell`: with a line that says what it found). */
+async function openReaper(options, ui, { tell = false } = {}) {
     const engine = new ContainerEngine(options.engine);
-    // The helpers that look into sandboxes run the runner's own programs, never the `image` input's (the
-    // image is found, or made, while git's version is checked).
+    // The helper image is found, or made, while git's version is checked.
     const [git, helperImage] = await Promise.all([Git.create(), controlledHelperImage(engine)]);
     const scan = await ui.group('Scan', async () => {
         const started = Date.now();
@@ -15128,71 +17875,11 @@ async function reap(options, ui = silentUi) {
             engine,
             image: helperImage,
         });
-        ui.info(`Found ${found.sandboxes.length} entries under ${found.root} and in volumes ${options.volumePrefix}-* (${elapsed(started)}).`);
+        if (tell)
+            ui.info(`Found ${found.sandboxes.length} entries under ${found.root} and in volumes ${options.volumePrefix}-* (${((Date.now() - started) / 1000).toFixed(2)} s).`);
         return found;
     });
-    for (const warning of scan.warnings)
-        ui.warning(warning);
-    const stale = scan.sandboxes.filter((s) => assessStaleness(s, options.retention, nowMs).stale);
-    const facts = new Map(scan.sandboxes.map((s) => [s.key, factsOf(s)]));
-    const reports = await ui.group(`Look at ${stale.length} stale sandbox(es)`, async () => {
-        const started = Date.now();
-        const looked = await lookCloser(stale, facts, { git, engine, image: helperImage });
-        const proved = [...looked.values()].filter((r) => r.provedByFilesystem).length;
-        ui.info(`In use, work and size checked (${elapsed(started)}; ${proved} proved clean by the filesystem alone, ${looked.size - proved} looked at by the parent or a helper container).`);
-        return looked;
-    });
-    const decisions = decide([...facts.values()], { ...options, archive: !!options.archiveDir }, nowMs);
-    const lookedAt = new Set(stale.map((s) => s.key));
-    await ui.group('Decisions', async () => {
-        for (const d of decisions) {
-            ui.info(sandboxText(`${d.action === 'remove' ? (options.dryRun ? 'would remove' : 'remove') : 'keep'} ${d.project}/${d.sandbox} [${d.isolation}, ${d.class}]: ${d.reason}`));
-            ui.debug(decisionTrace(d, facts.get(d.key), lookedAt.has(d.key), options.dryRun));
-        }
-    });
-    const byKey = new Map(scan.sandboxes.map((s) => [s.key, s]));
-    const removals = decisions
-        .filter((d) => d.action === 'remove')
-        .map((decision) => ({ decision, sandbox: byKey.get(decision.key) }));
-    let outcomes = new Map();
-    if (!options.dryRun && removals.length) {
-        outcomes = await ui.group(`Remove ${removals.length} sandbox(es)`, async () => {
-            const started = Date.now();
-            const done = await carryOut(removals, {
-                git,
-                engine,
-                image: helperImage,
-                root: scan.root,
-                archiveDir: options.archiveDir,
-                now: new Date(nowMs),
-                log: (line) => ui.info(line),
-                found: scan.sandboxes.length,
-            });
-            ui.info(`Done in ${elapsed(started)}.`);
-            return done;
-        });
-    }
-    else if (options.dryRun) {
-        for (const { decision, sandbox } of removals)
-            if (decision.sizeBytes === undefined && sandbox.hostPath)
-                decision.sizeBytes = measureTree(sandbox.hostPath);
-    }
-    const sandboxes = decisions.map((d) => report(d, options.dryRun, outcomes.get(d.key)));
-    const freedBytes = sandboxes.reduce((sum, s) => sum + (options.dryRun ? (s.result === 'would remove' ? (s.sizeBytes ?? 0) : 0) : (s.freedBytes ?? 0)), 0);
-    return {
-        dryRun: options.dryRun,
-        sandboxes,
-        freedBytes,
-        warnings: scan.warnings,
-        stats: {
-            found: scan.sandboxes.length,
-            stale: stale.length,
-            provedByFilesystem: [...reports.values()].filter((r) => r.provedByFilesystem).length,
-        },
-    };
-}
-function elapsed(started) {
-    return `${((Date.now() - started) / 1000).toFixed(2)} s`;
+    return { git, engine, helperImage, scan };
 }
 /** The facts a decision needs that the scan already has (in use, work and size come from `lookCloser`). */
 function factsOf(s) {
@@ -15222,9 +17909,9 @@ async function lookCloser(stale, facts, deps) {
         facts.get(s.key).inUse = reasons[i];
         return !reasons[i];
     });
-    const checkable = free.filter((s) => !s.orphan && s.recorded);
+    const checkable = free.filter(isCheckable);
     for (const s of free) {
-        if (!s.orphan && !s.recorded)
+        if (!s.orphan && !isCheckable(s))
             facts.get(s.key).work = {
                 state: 'unknown',
                 detail: `unregistered: ${s.unregistered ?? 'its parent holds no record of it'}`,
@@ -15251,29 +17938,6 @@ async function lookCloser(stale, facts, deps) {
     }
     return reports;
 }
-function report(d, dryRun, outcome) {
-    if (d.action !== 'remove')
-        return { ...d, result: 'kept' };
-    if (dryRun)
-        return { ...d, result: 'would remove' };
-    if (!outcome)
-        return { ...d, result: 'kept', detail: 'not attempted' };
-    const base = {
-        ...d,
-        sizeBytes: d.sizeBytes ?? (d.isolation === 'disk' ? outcome.freedBytes : undefined),
-        freedBytes: outcome.freedBytes,
-        archived: outcome.archived,
-        problems: outcome.problems,
-        detail: outcome.detail,
-    };
-    if (outcome.status === 'removed')
-        return { ...base, result: 'removed' };
-    if (outcome.status === 'partly removed')
-        return { ...base, result: 'partly removed' };
-    if (outcome.status === 'not removed')
-        return { ...base, result: 'kept', failed: true };
-    return { ...base, result: 'kept' };
-}
 
 ;// CONCATENATED MODULE: ./src/reap/survey.ts
 // The reaper's view of every sandbox on the machine, for `worktree-sandbox list`: the reaper's own scan,
@@ -15287,22 +17951,9 @@ function report(d, dryRun, outcome) {
 
 
 
-
-
-
 async function survey(options, ui = silentUi) {
     const nowMs = options.now ?? Date.now();
-    const git = await Git.create();
-    const engine = new ContainerEngine(options.engine);
-    // The helpers that look into sandboxes run the runner's own programs, never the `image` input's.
-    const helperImage = await controlledHelperImage(engine);
-    const scan = await ui.group('Scan', () => scanSandboxes({
-        worktreeRoot: options.worktreeRoot,
-        volumePrefix: options.volumePrefix,
-        git,
-        engine,
-        image: helperImage,
-    }));
+    const { git, engine, helperImage, scan } = await openReaper(options, ui);
     for (const warning of scan.warnings)
         ui.warning(warning);
     const sandboxes = scan.sandboxes.filter((s) => !s.notSandbox);
@@ -15342,7 +17993,7 @@ function survey_branchOf(s) {
         return undefined;
     let ref = s.headRef;
     if (s.hostPath) {
-        const file = readBounded(external_node_path_.join(s.hostPath, '.git', 'HEAD'), 1024);
+        const file = readBounded(external_node_path_.join(gitDirOf(s), 'HEAD'), 1024);
         const head = 'data' in file ? parseHead(file.data.toString('utf8')) : undefined;
         ref = head && 'ref' in head ? head.ref : undefined;
         if (!ref)
@@ -15381,9 +18032,9 @@ function formatDate(ms) {
 }
 
 // EXTERNAL MODULE: external "node:process"
-var external_node_process_ = __nccwpck_require__(708);
-;// CONCATENATED MODULE: external "node:util"
-const external_node_util_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:util");
+var external_node_process_ = __nccwpck_require__(1708);
+// EXTERNAL MODULE: external "node:util"
+var external_node_util_ = __nccwpck_require__(7975);
 ;// CONCATENATED MODULE: ./node_modules/ora/node_modules/chalk/source/vendor/ansi-styles/index.js
 const ANSI_BACKGROUND_OFFSET = 10;
 
@@ -15714,7 +18365,7 @@ function _supportsColor(haveStream, {streamIsTTY, sniffFlags = true} = {}) {
 	if (external_node_process_.platform === 'win32') {
 		// Windows 10 build 10586 is the first Windows release that supports 256 colors.
 		// Windows 10 build 14931 is the first release that supports 16m/TrueColor.
-		const osRelease = external_node_os_namespaceObject.release().split('.');
+		const osRelease = external_node_os_.release().split('.');
 		if (
 			Number(osRelease[0]) >= 10
 			&& Number(osRelease[2]) >= 10_586
@@ -17549,7 +20200,7 @@ class Ora {
 
 	#computeLineCountFrom(text, columns) {
 		let count = 0;
-		for (const line of (0,external_node_util_namespaceObject.stripVTControlCharacters)(text).split('\n')) {
+		for (const line of (0,external_node_util_.stripVTControlCharacters)(text).split('\n')) {
 			count += Math.max(1, Math.ceil(stringWidth(line) / columns));
 		}
 
@@ -18077,7 +20728,7 @@ function listText(entries, nowMs) {
         e.class,
         e.branch ?? '–',
         formatDays(e.ageDays),
-        e.sizeBytes === null ? '–' : bytes_formatBytes(e.sizeBytes),
+        e.sizeBytes === null ? '–' : formatBytes(e.sizeBytes),
         e.state,
         removalText(e, nowMs),
         e.removal.reason,
@@ -18096,6 +20747,641 @@ function removalText(e, nowMs) {
             return `after ${formatDate(at)} (${formatDays(Math.max(0, Math.ceil((at - nowMs) / 86_400_000)))})`;
         }
     }
+}
+
+;// CONCATENATED MODULE: ./src/reap/archive.ts
+// Saving what a removal would lose, into `archive-dir`, without running git on the host in the sandbox:
+//  - work of a sandbox removed by `force: true`: run mode's capture helper makes a bundle of it in a
+//    helper container (HEAD, its branch, and a snapshot commit of the uncommitted files as
+//    `refs/worktree-sandbox/snapshot`), stopping at the commit the parent recorded for it; the bundle is
+//    saved as it is. What the parent recorded and has not saved (src/sandbox/saved.ts: on no remote or
+//    tag) goes with the records: a second bundle of it is made from the parent (host git, the parent only);
+//  - an orphan (git can check nothing): all its files as a .tar.gz (links stored as links).
+// Files are named `<archive-dir>/<project>/<sandbox>.<isolation>.<UTC time>.<ext>`.
+
+
+
+
+
+
+
+
+
+
+/** Who the snapshot commit of uncommitted work is by. */
+const ARCHIVIST = { name: 'worktree-sandbox reaper', email: 'worktree-sandbox@localhost' };
+/** The cap on one archive, bundle or .tar.gz: what the reaper saves must not fill the runner's disk. */
+const ARCHIVE_MAX_BYTES = 8 * 1024 ** 3;
+/** Archives and returns the files written; throws when the work could not be saved (then nothing is removed). */
+async function archiveSandbox(sandbox, kind, deps) {
+    const dir = external_node_path_.join(deps.archiveDir, sandbox.project);
+    await promises_.mkdir(dir, { recursive: true, mode: 0o700 });
+    const stamp = deps.now
+        .toISOString()
+        .replace(/[-:]/g, '')
+        .replace(/\.\d+Z$/, 'Z');
+    const base = external_node_path_.join(dir, `${sandbox.sandbox}.${sandbox.isolation}.${stamp}`);
+    if (kind === 'files')
+        return [await archiveFiles(sandbox, base, deps)];
+    const recorded = await archiveRecorded(sandbox, base, deps);
+    return [await archiveWork(sandbox, base, deps), ...(recorded ? [recorded] : [])];
+}
+/**
+ * The commits the parent recorded for the sandbox that it has not saved, as `<base>.recorded.bundle`
+ * (undefined when there are none): removing the sandbox drops the record, the only ref some of them have.
+ */
+async function archiveRecorded(sandbox, base, deps) {
+    const location = sandbox.location;
+    if (!location)
+        return undefined;
+    const { parent } = location;
+    const head = sandboxRefs(location).head;
+    if (!(await deps.git.refExists(parent.path, head)))
+        return undefined;
+    const saved = await savedRefs(deps.git, parent.path);
+    const count = await countUnsaved(deps.git, parent.path, [head], saved);
+    if (count === 0)
+        return undefined;
+    const file = `${base}.recorded.bundle`;
+    await deps.git.run(parent.path, ['bundle', 'create', '--quiet', file, head, '--not', ...saved.revs]);
+    await promises_.chmod(file, 0o600);
+    return file;
+}
+async function archiveWork(sandbox, base, deps) {
+    const location = sandbox.location;
+    if (!location)
+        throw new Error('its parent does not place it here: nothing to bundle against');
+    const recorded = await deps.git.resolveCommit(location.parent.path, sandboxRefs(location).head);
+    const captured = await captureSandbox(deps.engine, location, {
+        image: deps.image,
+        author: ARCHIVIST,
+        committer: ARCHIVIST,
+        exclude: recorded ? [recorded] : [],
+        maxBytes: deps.maxBytes ?? ARCHIVE_MAX_BYTES,
+        work: 'archive-capture',
+    });
+    try {
+        const file = `${base}.bundle`;
+        await promises_.copyFile(captured.bundle, file);
+        await promises_.chmod(file, 0o600);
+        return file;
+    }
+    finally {
+        await promises_.rm(captured.dir, { recursive: true, force: true });
+    }
+}
+async function archiveFiles(sandbox, base, deps) {
+    const file = `${base}.tar.gz`;
+    const maxBytes = deps.maxBytes ?? ARCHIVE_MAX_BYTES;
+    try {
+        if (sandbox.hostPath)
+            await tarOnHost(sandbox.hostPath, file, maxBytes);
+        else
+            await tarInHelper(sandbox, file, maxBytes, deps);
+        await promises_.chmod(file, 0o600);
+        return file;
+    }
+    catch (error) {
+        // Never a partial archive beside the real ones: the orphan is kept, and archived whole next time. A
+        // file that was there already (the archive is created exclusively) is not ours to remove.
+        if (error.code !== 'EEXIST')
+            await promises_.rm(file, { force: true });
+        throw error;
+    }
+}
+/** More entries than this in an orphan's folder and it is not archived (kept, with that reason). */
+const ARCHIVE_MAX_ENTRIES = 2_000_000;
+/**
+ * Why an orphan's folder cannot be archived within `maxBytes`, read with lstat alone (no link followed,
+ * no file opened: a FIFO or a device cannot block the walk): a file whose apparent size is over the cap
+ * (a sparse file of terabytes costs no room on disk but tar would read every zero), files that add up to
+ * more, or more than `maxEntries` entries. Undefined when it fits. Names come from the sandbox: quoted.
+ */
+async function whyNotArchivable(top, maxBytes, maxEntries = ARCHIVE_MAX_ENTRIES) {
+    const name = (p) => `"${sandboxText(external_node_path_.relative(top, p), 200)}"`;
+    const pending = [top];
+    let entries = 0;
+    let total = 0;
+    while (pending.length) {
+        const dir = pending.pop();
+        let current = dir;
+        try {
+            // opendir reads the listing a few entries at a time: a folder of millions costs no memory.
+            for await (const entry of await promises_.opendir(dir)) {
+                if (++entries > maxEntries)
+                    return `it holds more than ${maxEntries} entries`;
+                current = external_node_path_.join(dir, entry.name);
+                const st = await promises_.lstat(current);
+                if (st.isDirectory())
+                    pending.push(current);
+                else if (st.isFile()) {
+                    if (st.size > maxBytes)
+                        return `${name(current)} is ${st.size} bytes long (apparent size), more than the archive's cap of ${maxBytes} bytes`;
+                    total += st.size;
+                    if (total > maxBytes)
+                        return `its files add up to more than the archive's cap of ${maxBytes} bytes`;
+                }
+            }
+        }
+        catch (error) {
+            return `${name(current)} could not be read (${error.code ?? 'error'})`;
+        }
+    }
+    return undefined;
+}
+/**
+ * A disk orphan's folder as a .tar.gz, by GNU tar on the host: after whyNotArchivable, under a time limit
+ * (its process group killed: tar's gzip too) and a byte cap on what it writes (it writes to a pipe; the
+ * file stops at the cap). `--sparse` stores a sparse file's holes as holes. tar stores links as links and
+ * FIFOs, sockets and devices as entries, never opening them. Its environment is ours (no TAR_OPTIONS).
+ */
+async function tarOnHost(folder, file, maxBytes) {
+    const refused = await whyNotArchivable(folder, maxBytes);
+    if (refused)
+        throw new Error(refused);
+    const limitMs = timeLimitMs('archive-files');
+    const result = await (0,proc/* runStreaming */.SL)('tar', ['-C', external_node_path_.dirname(folder), '--sparse', '-czf', '-', '--', external_node_path_.basename(folder)], {
+        env: { PATH: process.env.PATH ?? '/usr/bin:/bin', LC_ALL: 'C' },
+        stdoutFile: { path: file, maxBytes },
+        timeLimitMs: limitMs,
+    });
+    if (result.timedOut)
+        throw new TimeLimitError('archive-files', folder, limitMs, 'nothing was archived; the orphan is kept', true);
+    if (result.overLimit)
+        throw new Error(`its archive grew over the cap of ${maxBytes} bytes`);
+    if (result.exitCode !== 0)
+        throw new Error(`tar failed (exit ${result.exitCode}): ${tarSaid(result.stderrTail.slice(-1)[0] ?? '')}`);
+}
+/**
+ * A volume orphan's files: the same check in the helper (`find`: a file larger than the cap refuses the
+ * volume), then tar writes the archive to its standard output, which the host writes to the file up to
+ * the cap; under the helper's time limit. $1: the cap in bytes.
+ */
+const TAR_VOLUME_SCRIPT = `set -eu
+big=$(find /v -type f -size +"$1"c | head -n 1)
+if [ -n "$big" ]; then echo "a file is larger than the archive's cap of $1 bytes (apparent size)" >&2; exit 3; fi
+exec tar -C /v -czf - .
+`;
+async function tarInHelper(sandbox, file, maxBytes, deps) {
+    const result = await deps.engine.runHelper({
+        remove: true,
+        image: deps.image,
+        user: (0,container_args/* userArg */.Q6)(),
+        labels: engine_labels/* HELPER_LABELS */.vJ,
+        mounts: [{ type: 'volume', source: sandbox.volume, target: '/v', readonly: true }],
+        entrypoint: 'sh',
+        args: ['-c', TAR_VOLUME_SCRIPT, 'archive-volume', String(maxBytes)],
+    }, {
+        work: 'archive-volume',
+        where: `volume ${sandbox.volume}`,
+        consequence: 'nothing was archived; the orphan is kept',
+        unmapped: true,
+    }, { stdoutFile: { path: file, maxBytes } });
+    if (result.overLimit)
+        throw new Error(`its archive grew over the cap of ${maxBytes} bytes`);
+    if (result.exitCode !== 0)
+        throw new Error(`tar failed in the helper container (exit ${result.exitCode}): ${tarSaid(result.stderrTail.slice(-1)[0] ?? '')}`);
+}
+/** tar's first line of complaint: it names the sandbox's files, so it is escaped (lone `\r` included). */
+function tarSaid(stderr) {
+    return sandboxText(stderr.trim().split('\n')[0], 1_000);
+}
+
+;// CONCATENATED MODULE: ./src/reap/execute.ts
+// Carrying out the removals decided. Each sandbox is removed under its own lock (a run that holds it, or
+// takes it first, wins: the sandbox is then in use), after one last look at its activity, archived first
+// when asked. A sandbox of a live parent goes the way run mode removes one (`removeSandbox`: its folders
+// or volume, then every record the parent keeps of it); a linked worktree its folder, then its registration
+// in the parent (linked-removal.ts, under the parent's repository lock); an orphan loses its folders or
+// volume only.
+// On disk the reaper removes the folders itself first, carefully (remove.ts): links are never followed,
+// and what cannot be deleted is reported while the rest goes.
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+/** Removals running at once. */
+const REMOVALS_IN_FLIGHT = 4;
+/**
+ * Sandboxes of one parent whose records are dropped together (one repository lock, two git processes),
+ * and whose locks are held until then; volumes: locked and looked at again together (one helper).
+ */
+const BATCH = 32;
+async function carryOut(removals, deps) {
+    const outcomes = new Map();
+    const onDisk = removals.filter((r) => !r.sandbox.volume);
+    if (onDisk.length) {
+        const remover = removerFor(onDisk.length, deps.found);
+        try {
+            await removeDiskSandboxes(onDisk, { ...deps, remover }, outcomes);
+        }
+        finally {
+            await remover.close();
+        }
+    }
+    const volumes = removals.filter((r) => r.sandbox.volume);
+    for (let i = 0; i < volumes.length; i += BATCH)
+        await removeVolumeBatch(volumes.slice(i, i + BATCH), deps, outcomes);
+    return outcomes;
+}
+/**
+ * Disk sandboxes, one after the other through a pipeline that holds twice what the remover walks at once:
+ * each is locked, its activity read again (lstat only) and, when nothing happened since the scan, removed
+ * (its folders emptied by the remover). When the last of a batch is through, the parent forgets the
+ * batch's sandboxes, the outcomes are logged and the locks released, while the pipeline goes on with the
+ * next ones; batches finish one after the other.
+ * One sandbox that fails in any step gets an outcome that says why, and every other goes on: a failure
+ * is never the whole run's.
+ */
+async function removeDiskSandboxes(removals, deps, outcomes) {
+    let finishing = Promise.resolve();
+    const finish = (batch) => {
+        finishing = finishing.then(async () => {
+            try {
+                // The removed folders' records, a parent at a time; the linked worktrees' registrations; then the
+                // project folders left empty.
+                await forgetBatch(batch, deps);
+                await forgetRegistrations(batch.forget.registrations, deps.remover);
+                for (const dir of batch.forget.projectDirs)
+                    await removeEmptyProjectDir(dir).catch(() => undefined); // an empty folder left is harmless
+                batch.removals.forEach((removal, n) => {
+                    const outcome = batch.done[n] ?? failed('its removal did not finish');
+                    outcomes.set(removal.decision.key, outcome);
+                    deps.log(describe(removal.decision, outcome));
+                });
+            }
+            finally {
+                await release(batch.locks);
+            }
+        });
+    };
+    const batches = batchesByParent(removals).map((group) => ({
+        removals: group,
+        locks: [],
+        done: [],
+        forget: { sandboxes: [], registrations: [], projectDirs: new Set() },
+        left: group.length,
+    }));
+    const items = batches.flatMap((batch) => batch.removals.map((removal, n) => ({ batch, removal, n })));
+    // Twice what the remover walks at once: the next ones are locked and looked at again meanwhile.
+    await inParallel(items, 2 * deps.remover.walks, async ({ batch, removal, n }) => {
+        try {
+            const held = (batch.locks[n] = await lock(removal.sandbox));
+            if ('refused' in held)
+                batch.done[n] = skipped(held.refused);
+            else {
+                const { sandbox } = removal;
+                const activity = lastActivity([
+                    ...diskActivity(sandbox.hostPath, gitDirOf(sandbox)).times,
+                    sandbox.createdMs,
+                ]);
+                batch.done[n] = await removeOne(removal, activity, { ...deps, forget: batch.forget });
+            }
+        }
+        catch (error) {
+            batch.done[n] = failed(error.message);
+        }
+        finally {
+            if (--batch.left === 0)
+                finish(batch);
+        }
+    });
+    await finishing;
+}
+/**
+ * The parent forgets the batch's removed sandboxes, together; when that fails, one at a time, so that one
+ * sandbox whose records cannot be dropped leaves the others' dropped (its own outcome says so).
+ */
+async function forgetBatch(batch, deps) {
+    const { sandboxes } = batch.forget;
+    if (!sandboxes.length)
+        return;
+    try {
+        await forgetSandboxes(deps.git, sandboxes);
+        return;
+    }
+    catch {
+        // one at a time below
+    }
+    for (const sandbox of sandboxes) {
+        try {
+            await forgetSandboxes(deps.git, [sandbox]);
+        }
+        catch (error) {
+            const n = batch.removals.findIndex((r) => r.sandbox.location === sandbox);
+            const outcome = batch.done[n];
+            if (outcome) {
+                outcome.status = 'partly removed';
+                outcome.detail = `its folders went, but its parent's records of it could not be dropped (${error.message})`;
+            }
+        }
+    }
+}
+/** The removals in batches of one parent each (orphans and sandboxes without a parent together). */
+function batchesByParent(removals) {
+    const byParent = new Map();
+    for (const removal of removals) {
+        const { parent, orphan } = removal.sandbox;
+        const key = parent && !orphan ? parent.gitDir : '';
+        const group = byParent.get(key);
+        if (group)
+            group.push(removal);
+        else
+            byParent.set(key, [removal]);
+    }
+    const batches = [];
+    for (const group of byParent.values())
+        for (let i = 0; i < group.length; i += BATCH)
+            batches.push(group.slice(i, i + BATCH));
+    return batches;
+}
+/** Volumes: locked together, looked at again by one helper, then removed (each with its records). */
+async function removeVolumeBatch(batch, deps, outcomes) {
+    const locks = await inParallel(batch, REMOVALS_IN_FLIGHT, (removal) => lock(removal.sandbox));
+    try {
+        const locked = batch.filter((_, n) => !('refused' in locks[n]));
+        const activity = await volumeActivity(locked.map((r) => r.sandbox), deps);
+        const forget = { sandboxes: [], registrations: [], projectDirs: new Set() };
+        const done = await inParallel(batch, REMOVALS_IN_FLIGHT, async (removal) => {
+            const held = locks[batch.indexOf(removal)];
+            if ('refused' in held)
+                return skipped(held.refused);
+            return removeOne(removal, activity.get(removal.sandbox.key), { ...deps, forget }).catch((error) => failed(error.message));
+        });
+        batch.forEach((removal, n) => {
+            outcomes.set(removal.decision.key, done[n]);
+            deps.log(describe(removal.decision, done[n]));
+        });
+    }
+    finally {
+        await release(locks);
+    }
+}
+async function release(locks) {
+    await Promise.all(locks.map((held) => (held && 'release' in held ? held.release?.() : undefined)));
+}
+async function lock(sandbox) {
+    if (!sandbox.parent || sandbox.orphan)
+        return {};
+    try {
+        return { release: await lockSandbox(sandbox.parent.gitDir, sandbox.sandbox, 0) };
+    }
+    catch (error) {
+        return {
+            refused: error instanceof LockTimeoutError
+                ? `in use: a run holds its lock${error.holder ? ` (${error.holder})` : ''}`
+                : `its lock could not be taken: ${error.message}`,
+        };
+    }
+}
+/** The newest activity of each volume now, seen by one helper. */
+async function volumeActivity(volumes, deps) {
+    const now = new Map();
+    if (!volumes.length)
+        return now;
+    const seen = await inspectInHelpers(deps.engine, deps.image, undefined, volumes.map((s) => ({ key: s.key, target: { volume: s.volume, name: s.sandbox }, signals: true })));
+    for (const s of volumes) {
+        const copy = { ...s };
+        applyVolumeSignals(copy, seen.get(s.key));
+        now.set(s.key, copy.lastActivityMs);
+    }
+    return now;
+}
+function skipped(detail) {
+    return { status: 'skipped', detail, freedBytes: 0, archived: [], problems: [] };
+}
+function failed(detail) {
+    return { status: 'not removed', detail, freedBytes: 0, archived: [], problems: [] };
+}
+async function removeOne({ decision, sandbox }, activity, deps) {
+    if (activity === undefined)
+        return skipped('its activity could not be read again');
+    if (decision.lastActivityMs === undefined || activity > decision.lastActivityMs)
+        return skipped('activity since the scan');
+    const outcome = skipped('');
+    delete outcome.detail;
+    if (decision.archive) {
+        try {
+            outcome.archived = await archiveSandbox(sandbox, decision.archive, deps);
+        }
+        catch (error) {
+            outcome.detail = `archiving failed (${error.message})`;
+            return outcome;
+        }
+    }
+    try {
+        if (sandbox.volume)
+            await removeVolume(sandbox, decision, deps, outcome);
+        else
+            await removeFolders(sandbox, deps, outcome);
+    }
+    catch (error) {
+        outcome.status = 'not removed';
+        outcome.detail = error.message;
+    }
+    return outcome;
+}
+async function removeVolume(sandbox, decision, deps, outcome) {
+    // An orphan's records went with its parent: only the volume is left to remove.
+    if (sandbox.location && !sandbox.orphan)
+        await removeSandbox(deps.git, deps.engine, sandbox.location);
+    else
+        await deps.engine.removeVolume(sandbox.volume);
+    outcome.status = 'removed';
+    outcome.freedBytes = decision.sizeBytes ?? 0;
+}
+async function removeFolders(sandbox, deps, outcome) {
+    const tree = await removeSandboxTree(deps.root, sandbox.hostPath, deps.remover);
+    if (tree.unlinked && sandbox.homePath)
+        await removeHomeFolder(deps.root, sandbox.homePath, tree, deps.remover);
+    outcome.freedBytes = tree.freedBytes;
+    outcome.problems = tree.problems;
+    if (!tree.unlinked) {
+        outcome.status = 'not removed';
+        outcome.detail = `its .git folder could not be moved away (${tree.problems[0]?.error}): left intact`;
+        return;
+    }
+    // No sandbox any more (its .git is gone): the parent forgets it (with the batch's others), and its
+    // project folder goes with its last sandbox.
+    const location = sandbox.location && !sandbox.orphan ? sandbox.location : undefined;
+    if (location)
+        deps.forget.sandboxes.push(location);
+    if (sandbox.linked?.registered && sandbox.parent && !sandbox.orphan)
+        deps.forget.registrations.push({ parent: sandbox.parent, linked: sandbox.linked, outcome });
+    deps.forget.projectDirs.add(external_node_path_.dirname(sandbox.hostPath));
+    if (tree.problems.length === 0) {
+        outcome.status = 'removed';
+        return;
+    }
+    outcome.status = 'partly removed';
+    outcome.detail = `${tree.problems.length} entr${tree.problems.length === 1 ? 'y' : 'ies'} could not be deleted`;
+}
+/**
+ * The registrations of removed linked worktrees, a parent at a time under its repository lock: each one
+ * only when it still names the worktree as the scan read it (removal-time check, linked-removal.ts).
+ * What could not go is reported on its worktree's outcome.
+ */
+async function forgetRegistrations(registrations, remover) {
+    const byParent = new Map();
+    for (const r of registrations)
+        byParent.set(r.parent.gitDir, [...(byParent.get(r.parent.gitDir) ?? []), r]);
+    for (const [gitDir, group] of byParent) {
+        try {
+            await withRepositoryLock(gitDir, async () => {
+                for (const { linked, outcome } of group) {
+                    const problem = await removeRegistration(gitDir, linked, remover);
+                    if (!problem)
+                        continue;
+                    outcome.problems.push(problem);
+                    outcome.status = 'partly removed';
+                    outcome.detail = `its registration was left: ${problem.error}`;
+                }
+            });
+        }
+        catch (error) {
+            // The parent's lock could not be had: its registrations stay, the other parents' go on.
+            for (const { outcome } of group) {
+                outcome.status = 'partly removed';
+                outcome.detail = `its registration was left: the parent's lock could not be taken (${error.message})`;
+            }
+        }
+    }
+}
+function describe(decision, outcome) {
+    const what = `${decision.project}/${decision.sandbox} (${decision.isolation === 'disk' ? decision.where : `volume ${decision.where}`})`;
+    const detail = outcome.detail ? `: ${outcome.detail}` : '';
+    const archived = outcome.archived.length ? `; archived to ${outcome.archived.join(', ')}` : '';
+    // Names and details (an archiver's error, a helper's) came from the sandbox: one escaped line.
+    return sandboxText(`${outcome.status} ${what}${detail}${archived}`, 8_000);
+}
+
+;// CONCATENATED MODULE: ./src/reap/reap.ts
+
+
+
+
+
+
+
+
+/** The reaper's options from the validated settings (the action and the CLI alike). */
+function reapOptionsFrom(settings) {
+    const { worktreeRoot, volumePrefix, engine, image, dryRun, maxRemovals, force, archiveDir } = settings;
+    return {
+        worktreeRoot,
+        volumePrefix,
+        engine,
+        image,
+        retention: settings,
+        dryRun,
+        maxRemovals,
+        force,
+        archiveDir,
+    };
+}
+async function reap(options, ui = silentUi) {
+    const nowMs = options.now ?? Date.now();
+    const { git, engine, helperImage, scan } = await openReaper(options, ui, { tell: true });
+    for (const warning of scan.warnings)
+        ui.warning(warning);
+    if (!options.dryRun) {
+        const probes = await removeStaleProbes(engine);
+        if (probes.length)
+            ui.info(`Removed ${probes.length} helper(s) that killed runs left unstarted: ${probes.join(', ')}.`);
+    }
+    const stale = scan.sandboxes.filter((s) => assessStaleness(s, options.retention, nowMs).stale);
+    const facts = new Map(scan.sandboxes.map((s) => [s.key, factsOf(s)]));
+    const reports = await ui.group(`Look at ${stale.length} stale sandbox(es)`, async () => {
+        const started = Date.now();
+        const looked = await lookCloser(stale, facts, { git, engine, image: helperImage });
+        const proved = [...looked.values()].filter((r) => r.provedByFilesystem).length;
+        ui.info(`In use, work and size checked (${elapsed(started)}; ${proved} proved clean by the filesystem alone, ${looked.size - proved} looked at by the parent or a helper container).`);
+        return looked;
+    });
+    const decisions = decide([...facts.values()], { ...options, archive: !!options.archiveDir }, nowMs);
+    const lookedAt = new Set(stale.map((s) => s.key));
+    await ui.group('Decisions', async () => {
+        for (const d of decisions) {
+            ui.info(sandboxText(`${d.action === 'remove' ? (options.dryRun ? 'would remove' : 'remove') : 'keep'} ${d.project}/${d.sandbox} [${d.isolation}, ${d.class}]: ${d.reason}`));
+            ui.debug(decisionTrace(d, facts.get(d.key), lookedAt.has(d.key), options.dryRun));
+        }
+    });
+    const byKey = new Map(scan.sandboxes.map((s) => [s.key, s]));
+    const removals = decisions
+        .filter((d) => d.action === 'remove')
+        .map((decision) => ({ decision, sandbox: byKey.get(decision.key) }));
+    let outcomes = new Map();
+    if (!options.dryRun && removals.length) {
+        outcomes = await ui.group(`Remove ${removals.length} sandbox(es)`, async () => {
+            const started = Date.now();
+            const done = await carryOut(removals, {
+                git,
+                engine,
+                image: helperImage,
+                root: scan.root,
+                archiveDir: options.archiveDir,
+                now: new Date(nowMs),
+                log: (line) => ui.info(line),
+                found: scan.sandboxes.length,
+            });
+            ui.info(`Done in ${elapsed(started)}.`);
+            return done;
+        });
+    }
+    else if (options.dryRun) {
+        for (const { decision, sandbox } of removals)
+            if (decision.sizeBytes === undefined && sandbox.hostPath)
+                decision.sizeBytes = measureTree(sandbox.hostPath);
+    }
+    const sandboxes = decisions.map((d) => report(d, options.dryRun, outcomes.get(d.key)));
+    const freedBytes = sandboxes.reduce((sum, s) => sum + (options.dryRun ? (s.result === 'would remove' ? (s.sizeBytes ?? 0) : 0) : (s.freedBytes ?? 0)), 0);
+    return {
+        dryRun: options.dryRun,
+        sandboxes,
+        freedBytes,
+        warnings: scan.warnings,
+        stats: {
+            found: scan.sandboxes.length,
+            stale: stale.length,
+            provedByFilesystem: [...reports.values()].filter((r) => r.provedByFilesystem).length,
+        },
+    };
+}
+function elapsed(started) {
+    return `${((Date.now() - started) / 1000).toFixed(2)} s`;
+}
+function report(d, dryRun, outcome) {
+    if (d.action !== 'remove')
+        return { ...d, result: 'kept' };
+    if (dryRun)
+        return { ...d, result: 'would remove' };
+    if (!outcome)
+        return { ...d, result: 'kept', detail: 'not attempted' };
+    const base = {
+        ...d,
+        sizeBytes: d.sizeBytes ?? (d.isolation === 'disk' ? outcome.freedBytes : undefined),
+        freedBytes: outcome.freedBytes,
+        archived: outcome.archived,
+        problems: outcome.problems,
+        detail: outcome.detail,
+    };
+    if (outcome.status === 'removed')
+        return { ...base, result: 'removed' };
+    if (outcome.status === 'partly removed')
+        return { ...base, result: 'partly removed' };
+    if (outcome.status === 'not removed')
+        return { ...base, result: 'kept', failed: true };
+    return { ...base, result: 'kept' };
 }
 
 ;// CONCATENATED MODULE: ./src/cli/reap-command.ts
@@ -18142,7 +21428,7 @@ function reapText(result) {
     const reaped = sorted.filter(isReaped).length;
     const headline = `Reap${result.dryRun ? ' (dry run: nothing removed)' : ''}: ${result.stats.found} found, ` +
         `${result.stats.stale} stale, ${reaped} ${result.dryRun ? 'would be removed' : 'removed'}, ` +
-        `${sorted.length - reaped} kept; ${bytes_formatBytes(result.freedBytes)} ${result.dryRun ? 'would be freed' : 'freed'}.`;
+        `${sorted.length - reaped} kept; ${formatBytes(result.freedBytes)} ${result.dryRun ? 'would be freed' : 'freed'}.`;
     if (sorted.length === 0)
         return `${headline}\n`;
     const table = formatTable(['RESULT', 'PROJECT', 'SANDBOX', 'ISOLATION', 'CLASS', 'AGE', 'SIZE', 'REASON'], sorted.map((s) => [
@@ -18152,7 +21438,7 @@ function reapText(result) {
         s.isolation === 'disk' ? 'disk' : 'volume',
         s.class,
         formatDays(s.ageDays),
-        s.sizeBytes === undefined ? '–' : bytes_formatBytes(s.sizeBytes),
+        s.sizeBytes === undefined ? '–' : formatBytes(s.sizeBytes),
         reason(s),
     ]));
     return `${headline}\n\n${table}\n`;
@@ -18168,10 +21454,6 @@ function reason(s) {
 // the reaper's execution: its lock taken, one last look at its activity, the work archived first when
 // the gates say so, then removed with every record its parent keeps of it. A dry run stops after the
 // judgement.
-
-
-
-
 
 
 
@@ -18195,17 +21477,7 @@ function matchSandbox(scanned, query, cwd = process.cwd()) {
 }
 async function removeByName(options, ui = silentUi) {
     const nowMs = options.now ?? Date.now();
-    const git = await Git.create();
-    const engine = new ContainerEngine(options.engine);
-    // The helpers that look into sandboxes run the runner's own programs, never the `image` input's.
-    const helperImage = await controlledHelperImage(engine);
-    const scan = await ui.group('Scan', () => scanSandboxes({
-        worktreeRoot: options.worktreeRoot,
-        volumePrefix: options.volumePrefix,
-        git,
-        engine,
-        image: helperImage,
-    }));
+    const { git, engine, helperImage, scan } = await openReaper(options, ui);
     const warnings = scan.warnings;
     const match = matchSandbox(scan.sandboxes, options);
     if (!match.found)
@@ -18296,7 +21568,7 @@ async function rmCommand(settings, request) {
         case 'would remove':
             if (!request.json)
                 process.stdout.write(`Would remove ${what}: ${decision.reason}` +
-                    (decision.sizeBytes === undefined ? '' : `; ${bytes_formatBytes(decision.sizeBytes)} would be freed`) +
+                    (decision.sizeBytes === undefined ? '' : `; ${formatBytes(decision.sizeBytes)} would be freed`) +
                     '.\n' +
                     (decision.archive
                         ? `Would save first: ${decision.archive === 'work' ? 'its work' : 'its files'} under ${external_node_path_.join(archiveDir, sandbox.project)}\n`
@@ -18305,7 +21577,7 @@ async function rmCommand(settings, request) {
             return;
         case 'removed':
             if (!request.json)
-                process.stdout.write(`Removed ${what}: ${decision.reason}; ${bytes_formatBytes(outcome.freedBytes)} freed.\n` +
+                process.stdout.write(`Removed ${what}: ${decision.reason}; ${formatBytes(outcome.freedBytes)} freed.\n` +
                     (archived.length ? `Saved first: ${archived.join(', ')}\n` : ''));
             return;
         case 'kept':
@@ -18335,7 +21607,7 @@ function hint(result) {
         return ' (--force removes it all the same, the work saved first under --archive-dir)';
     return '';
 }
-const defaultArchivePath = () => external_node_path_.join(external_node_os_namespaceObject.tmpdir(), `worktree-sandbox-archive-${process.getuid?.() ?? 'user'}`);
+const defaultArchivePath = () => external_node_path_.join(external_node_os_.tmpdir(), `worktree-sandbox-archive-${process.getuid?.() ?? 'user'}`);
 /**
  * `<tmp>/worktree-sandbox-archive-<uid>`, made private; refused when it is anything but our own folder
  * (another user could have planted a link there in a shared temp dir).
@@ -18423,7 +21695,7 @@ async function commands_runCommand(settings, json) {
     // run's own lock while it holds it.
     const onSignal = () => {
         ui.warning('interrupted: cleaning up');
-        void (state ? cleanupRun(state, ui, external_node_os_namespaceObject.tmpdir(), { lockHeld }).catch(() => undefined) : Promise.resolve()).then(() => process.exit(130));
+        void (state ? cleanupRun(state, ui, external_node_os_.tmpdir(), { lockHeld }).catch(() => undefined) : Promise.resolve()).then(() => process.exit(130));
     };
     process.once('SIGINT', onSignal);
     process.once('SIGTERM', onSignal);
@@ -18433,7 +21705,7 @@ async function commands_runCommand(settings, json) {
             save,
             onSandboxLock: (held) => (lockHeld = held),
         });
-        const cleanup = await cleanupRun(state, ui, external_node_os_namespaceObject.tmpdir());
+        const cleanup = await cleanupRun(state, ui, external_node_os_.tmpdir());
         if (json)
             process.stdout.write(`${JSON.stringify({ ...outcome, cleanup }, null, 2)}\n`);
         else

@@ -1,0 +1,543 @@
+export const id = 715;
+export const ids = [715];
+export const modules = {
+
+/***/ 8715:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+
+// EXPORTS
+__webpack_require__.d(__webpack_exports__, {
+  startNetwork: () => (/* binding */ startNetwork)
+});
+
+// UNUSED EXPORTS: proxyEnv, sidecarContainer, trustEnv
+
+// EXTERNAL MODULE: external "node:fs/promises"
+var promises_ = __webpack_require__(1455);
+// EXTERNAL MODULE: external "node:os"
+var external_node_os_ = __webpack_require__(8161);
+// EXTERNAL MODULE: external "node:path"
+var external_node_path_ = __webpack_require__(6760);
+// EXTERNAL MODULE: ./src/engine/container-args.ts
+var container_args = __webpack_require__(5011);
+// EXTERNAL MODULE: external "node:crypto"
+var external_node_crypto_ = __webpack_require__(7598);
+// EXTERNAL MODULE: ./node_modules/node-forge/lib/index.js
+var lib = __webpack_require__(8542);
+var lib_default = /*#__PURE__*/__webpack_require__.n(lib);
+;// CONCATENATED MODULE: ./src/network/ca.ts
+// A certificate authority made for one run, so that the proxy can read the requests it must add a
+// credential to. Its private key lives in this process only and is never written anywhere; the container
+// gets its certificate only. Each host with a credential gets a leaf certificate. Keys come from Node's
+// crypto; node-forge builds and signs the certificates.
+
+
+const DAY_MS = 24 * 3600_000;
+function keyPair() {
+    const { privateKey, publicKey } = (0,external_node_crypto_.generateKeyPairSync)('rsa', {
+        modulusLength: 2048,
+        publicKeyEncoding: { type: 'spki', format: 'pem' },
+        privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+    });
+    return {
+        privateKey: lib_default().pki.privateKeyFromPem(privateKey),
+        publicKey: lib_default().pki.publicKeyFromPem(publicKey),
+        pem: privateKey,
+    };
+}
+function serial() {
+    const bytes = (0,external_node_crypto_.randomBytes)(16);
+    bytes[0] &= 0x7f; // positive
+    return bytes.toString('hex');
+}
+function validity(cert) {
+    // From an hour back (a container's clock may differ a little), for a day: a run never needs more.
+    cert.validity.notBefore = new Date(Date.now() - 3600_000);
+    cert.validity.notAfter = new Date(Date.now() + DAY_MS);
+}
+async function createRunCa() {
+    const keys = keyPair();
+    const ca = lib_default().pki.createCertificate();
+    ca.publicKey = keys.publicKey;
+    ca.serialNumber = serial();
+    validity(ca);
+    const name = [{ name: 'commonName', value: `worktree-sandbox proxy CA ${serial().slice(0, 8)}` }];
+    ca.setSubject(name);
+    ca.setIssuer(name);
+    ca.setExtensions([
+        { name: 'basicConstraints', cA: true, pathLenConstraint: 0, critical: true },
+        { name: 'keyUsage', keyCertSign: true, cRLSign: true, critical: true },
+        { name: 'subjectKeyIdentifier' },
+    ]);
+    ca.sign(keys.privateKey, lib_default().md.sha256.create());
+    return {
+        certificate: lib_default().pki.certificateToPem(ca),
+        async leaf(host) {
+            const leafKeys = keyPair();
+            const cert = lib_default().pki.createCertificate();
+            cert.publicKey = leafKeys.publicKey;
+            cert.serialNumber = serial();
+            validity(cert);
+            cert.setSubject([{ name: 'commonName', value: host }]);
+            cert.setIssuer(ca.subject.attributes);
+            cert.setExtensions([
+                { name: 'basicConstraints', cA: false, critical: true },
+                { name: 'keyUsage', digitalSignature: true, keyEncipherment: true, critical: true },
+                { name: 'extKeyUsage', serverAuth: true },
+                { name: 'subjectAltName', altNames: [{ type: 2, value: host }] },
+                { name: 'authorityKeyIdentifier', keyIdentifier: ca.generateSubjectKeyIdentifier().getBytes() },
+            ]);
+            cert.sign(keys.privateKey, lib_default().md.sha256.create());
+            return { key: leafKeys.pem, cert: lib_default().pki.certificateToPem(cert) };
+        },
+    };
+}
+
+// EXTERNAL MODULE: ./src/engine/proc.ts + 7 modules
+var proc = __webpack_require__(2897);
+;// CONCATENATED MODULE: ./src/network/forwarder.ts
+// The forwarder: the one program in the sidecar container, whose network namespace (loopback only) the
+// command's container joins. It copies bytes between TCP connections to 127.0.0.1:PROXY_PORT and the
+// proxy's Unix socket, and parses nothing. It runs on the runner's own Node, in an image made here of
+// the libraries that Node needs (never the `image` input, which is hostile).
+
+
+
+
+
+/** The port the command's proxy variables name, on the loopback of the namespace it shares. */
+const PROXY_PORT = 3128;
+const FORWARDER_DIR = '/forwarder';
+const FORWARDER_NODE = `${FORWARDER_DIR}/node`;
+const FORWARDER_RUN = `${FORWARDER_DIR}/run`;
+const FORWARDER_SCRIPT = `// worktree-sandbox network forwarder: 127.0.0.1:PORT <-> the proxy's Unix socket, bytes only.
+import * as net from 'node:net';
+const [port, socketPath] = process.argv.slice(2);
+const server = net.createServer((client) => {
+  const upstream = net.connect(socketPath);
+  const close = () => { client.destroy(); upstream.destroy(); };
+  for (const s of [client, upstream]) { s.on('error', close); s.on('close', close); }
+  client.pipe(upstream);
+  upstream.pipe(client);
+});
+server.maxConnections = 2048;
+server.on('error', (error) => { process.stderr.write(String(error) + '\\n'); process.exit(1); });
+server.listen(Number(port), '127.0.0.1', () => process.stdout.write('ready\\n'));
+for (const signal of ['SIGTERM', 'SIGINT']) process.on(signal, () => process.exit(0));
+`;
+/** The shared libraries (and loader) a dynamically linked binary needs, as ldd lists them. */
+async function sharedLibraries(binary) {
+    const result = await (0,proc/* runProcess */.R3)('ldd', [binary], { env: { PATH: process.env.PATH ?? '/usr/bin:/bin' } });
+    if (result.exitCode !== 0)
+        return []; // a static binary: "not a dynamic executable"
+    return [...new Set(result.stdout.split('\n').flatMap((line) => /(\/\S+)/.exec(line)?.[1] ?? []))];
+}
+/**
+ * The forwarder's image, `localhost/worktree-sandbox-forwarder:<hash of the libraries>`: made once per
+ * runner (an image of a few MB, imported in well under a second), found by name afterwards.
+ */
+async function ensureForwarderImage(engine, node) {
+    const libraries = await sharedLibraries(node);
+    const hash = (0,external_node_crypto_.createHash)('sha256');
+    for (const lib of libraries) {
+        const st = await promises_.stat(lib);
+        hash.update(`${lib}\0${st.size}\0${st.mtimeMs}\n`);
+    }
+    const tag = `localhost/worktree-sandbox-forwarder:${hash.digest('hex').slice(0, 16)}`;
+    const found = await engine.exec(['image', 'inspect', '--format', '{{.Id}}', '--', tag]);
+    if (found.exitCode === 0)
+        return tag;
+    const work = await promises_.mkdtemp(external_node_path_.join(process.env.RUNNER_TEMP || external_node_os_.tmpdir(), 'worktree-sandbox-forwarder-'));
+    try {
+        const root = external_node_path_.join(work, 'root');
+        for (const dir of [FORWARDER_DIR, '/tmp'])
+            await promises_.mkdir(external_node_path_.join(root, dir), { recursive: true });
+        for (const lib of libraries) {
+            await promises_.mkdir(external_node_path_.join(root, external_node_path_.dirname(lib)), { recursive: true });
+            await promises_.copyFile(await promises_.realpath(lib), external_node_path_.join(root, lib));
+        }
+        const tar = external_node_path_.join(work, 'root.tar');
+        const packed = await (0,proc/* runProcess */.R3)('tar', ['-C', root, '-cf', tar, '.'], {
+            env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
+        });
+        if (packed.exitCode !== 0)
+            throw new Error(`tar could not pack the forwarder's image: ${packed.stderr.trim()}`);
+        await engine.run(['import', '--', tar, tag]);
+        return tag;
+    }
+    finally {
+        await promises_.rm(work, { recursive: true, force: true });
+    }
+}
+
+// EXTERNAL MODULE: external "node:https"
+var external_node_https_ = __webpack_require__(4708);
+// EXTERNAL MODULE: external "node:net"
+var external_node_net_ = __webpack_require__(7030);
+// EXTERNAL MODULE: ./node_modules/proxy-chain/dist/index.js + 23 modules
+var dist = __webpack_require__(9472);
+// EXTERNAL MODULE: ./src/network/policy.ts + 1 modules
+var network_policy = __webpack_require__(3977);
+;// CONCATENATED MODULE: ./src/network/proxy.ts
+// The proxy in the action's own process, behind a Unix socket that only the forwarder (sidecar.ts) can
+// reach: proxy-chain (a maintained forward proxy on Node's own HTTP parser) tunnels CONNECTs and forwards
+// plain requests; this module decides each one (policy.ts), counts what went where, and, for hosts with a
+// credential, ends TLS with a certificate of the run's CA (ca.ts) to set the header on each request.
+// Names resolve as the runner resolves them (getaddrinfo: its /etc/hosts, its resolver).
+
+
+
+
+
+/** Bounds: distinct host:port rows kept, connections open at once, one host name's length in a row. */
+const MAX_ROWS = 500;
+const MAX_CONNECTIONS = 2048;
+const MAX_HOST_CHARS = 253;
+class Tally {
+    allowed = new Map();
+    denied = new Map();
+    uncounted = 0;
+    row(map, host, port, make) {
+        const key = `${host}\n${port}`;
+        const found = map.get(key);
+        if (found)
+            return found;
+        if (this.allowed.size + this.denied.size >= MAX_ROWS) {
+            this.uncounted++;
+            return undefined;
+        }
+        const made = make();
+        map.set(key, made);
+        return made;
+    }
+    allow(host, port) {
+        const row = this.row(this.allowed, host, port, () => ({
+            host,
+            port,
+            requests: 0,
+            bytesSent: 0,
+            bytesReceived: 0,
+        }));
+        if (row)
+            row.requests++;
+        return row;
+    }
+    deny(host, port, reason) {
+        const row = this.row(this.denied, host, port, () => ({ host, port, requests: 0, reason }));
+        if (row)
+            row.requests++;
+    }
+    report() {
+        const order = (a, b) => a.host.localeCompare(b.host) || a.port - b.port;
+        return {
+            allowed: [...this.allowed.values()].sort(order),
+            denied: [...this.denied.values()].sort(order),
+            uncounted: this.uncounted,
+        };
+    }
+}
+/** The host part of a Host header (`name`, `name:port`, `[v6]:port`), normalized. */
+function hostOfHeader(value) {
+    if (!value)
+        return '';
+    const v6 = /^\[([^\]]*)\]/.exec(value);
+    if (v6)
+        return (0,network_policy/* normalizeHost */.cS)(v6[1]);
+    return (0,network_policy/* normalizeHost */.cS)(value.replace(/:\d*$/, ''));
+}
+/** Headers as [name, value, name, value...] without any spelling of `names`, then `credentials` added. */
+function withCredentials(raw, credentials) {
+    const replaced = new Set(credentials.map((c) => c.header.toLowerCase()));
+    const out = [];
+    for (let i = 0; i + 1 < raw.length; i += 2)
+        if (!replaced.has(raw[i].toLowerCase()))
+            out.push(raw[i], raw[i + 1]);
+    for (const c of credentials)
+        out.push(c.header, c.value);
+    return out;
+}
+async function startProxy(options) {
+    const { policy } = options;
+    const tally = new Tally();
+    const rowOf = new Map();
+    const credentialsFor = (host) => policy.credentials.filter((c) => c.host === host);
+    const interceptors = new Map();
+    const refuse = (host, port, reason) => {
+        tally.deny(host.slice(0, MAX_HOST_CHARS), port, reason);
+        throw new dist/* RequestError */.GI(`worktree-sandbox network: ${host.slice(0, MAX_HOST_CHARS)}:${port} refused (${reason})`, 403);
+    };
+    /** TLS ended here for a host with a credential: each request is checked again, then sent on with it. */
+    const interceptor = (host, port) => {
+        const key = `${host}:${port}`;
+        let made = interceptors.get(key);
+        if (!made) {
+            made = (async () => {
+                if (!options.ca)
+                    throw new Error('credentials over HTTPS need the run CA');
+                const { key: pem, cert } = await options.ca.leaf(host);
+                const server = external_node_https_.createServer({ key: pem, cert, minVersion: 'TLSv1.2' });
+                server.on('request', (req, res) => {
+                    const asked = hostOfHeader(req.headers.host);
+                    if (asked && asked !== host) {
+                        tally.deny(asked.slice(0, MAX_HOST_CHARS), port, `a request for another host inside a tunnel to ${host}`);
+                        res.writeHead(421, { 'content-type': 'text/plain', connection: 'close' });
+                        res.end(`worktree-sandbox network: this connection is for ${host} only\n`);
+                        return;
+                    }
+                    tally.allow(host, port);
+                    const upstream = external_node_https_.request({
+                        host,
+                        port,
+                        servername: host,
+                        method: req.method,
+                        path: req.url,
+                        headers: withCredentials(req.rawHeaders, credentialsFor(host)),
+                    }, (response) => {
+                        res.writeHead(response.statusCode ?? 502, response.statusMessage, response.rawHeaders);
+                        response.pipe(res);
+                    });
+                    upstream.on('error', () => {
+                        if (!res.headersSent)
+                            res.writeHead(502, { 'content-type': 'text/plain' });
+                        res.end();
+                    });
+                    res.on('close', () => upstream.destroy());
+                    req.pipe(upstream);
+                });
+                server.on('tlsClientError', (_error, socket) => socket.destroy());
+                return server;
+            })();
+            interceptors.set(key, made);
+        }
+        return made;
+    };
+    const server = new dist/* Server */.gq({
+        port: 0,
+        prepareRequestFunction: async ({ connectionId, request, hostname, port, isHttp }) => {
+            const host = (0,network_policy/* normalizeHost */.cS)(hostname);
+            if (isHttp) {
+                // One request, one host: a Host header naming another host is refused, not sent to the first.
+                const asked = hostOfHeader(request.headers.host);
+                if (asked && asked !== host)
+                    refuse(asked, port, `the Host header differs from the request's host ${host}`);
+            }
+            const decision = (0,network_policy/* decide */.LD)(policy, host, port);
+            if (!decision.allowed)
+                refuse(host, port, decision.reason);
+            const row = tally.allow(host, port);
+            if (row)
+                rowOf.set(connectionId, row);
+            const credentials = credentialsFor(host);
+            if (credentials.length === 0)
+                return {};
+            if (isHttp) {
+                request.rawHeaders.splice(0, request.rawHeaders.length, ...withCredentials(request.rawHeaders, credentials));
+                return {};
+            }
+            return { customConnectServer: await interceptor(host, port) };
+        },
+    });
+    server.on('connectionClosed', ({ connectionId, stats }) => {
+        const row = rowOf.get(connectionId);
+        rowOf.delete(connectionId);
+        if (!row || !stats)
+            return;
+        row.bytesSent += stats.srcRxBytes ?? 0;
+        row.bytesReceived += stats.srcTxBytes ?? 0;
+    });
+    server.on('requestFailed', () => undefined);
+    // proxy-chain serves TCP; its HTTP server is handed the Unix socket's connections instead. It drops a
+    // socket without a peer address, which a Unix socket never has: it is given one that says what it is.
+    const front = external_node_net_.createServer((socket) => {
+        Object.defineProperty(socket, 'remoteAddress', { value: 'sandbox', configurable: true });
+        socket.on('error', () => undefined);
+        server.server.emit('connection', socket);
+    });
+    front.maxConnections = MAX_CONNECTIONS;
+    await promises_.rm(options.socketPath, { force: true });
+    await new Promise((resolve, reject) => {
+        front.once('error', reject);
+        front.listen(options.socketPath, () => {
+            front.off('error', reject);
+            resolve();
+        });
+    });
+    await promises_.chmod(options.socketPath, 0o600);
+    return {
+        report: () => tally.report(),
+        async close() {
+            await new Promise((resolve) => {
+                front.close(() => resolve());
+                server.closeConnections();
+            });
+            for (const made of interceptors.values())
+                (await made.catch(() => undefined))?.close();
+            await promises_.rm(options.socketPath, { force: true });
+        },
+    };
+}
+
+;// CONCATENATED MODULE: ./src/network/session.ts
+// One command's network when `network` is an allow-list or audit: the proxy (proxy.ts) on a Unix socket
+// in a folder of the runner's temp, the sidecar that forwards to it from a namespace with loopback only,
+// and what the command needs to use it. The command's container joins the sidecar's namespace: it has
+// `lo` and nothing else, so a program that ignores the proxy variables reaches nothing. ADR 0009.
+
+
+
+
+
+
+
+const READY_TIMEOUT_MS = 30_000;
+const STOP_TIMEOUT_MS = 15_000;
+/** The standard variables that point clients at a proxy: curl, git, npm, pip, Node (24: NODE_USE_ENV_PROXY). */
+function proxyEnv() {
+    const url = `http://127.0.0.1:${PROXY_PORT}`;
+    const noProxy = 'localhost,127.0.0.1,::1';
+    return {
+        HTTP_PROXY: url,
+        HTTPS_PROXY: url,
+        http_proxy: url,
+        https_proxy: url,
+        NO_PROXY: noProxy,
+        no_proxy: noProxy,
+        npm_config_proxy: url,
+        npm_config_https_proxy: url,
+        NODE_USE_ENV_PROXY: '1',
+    };
+}
+/** The trust variables, each naming `bundle` (the runner's CAs and the run's). */
+function trustEnv(bundle) {
+    return {
+        SSL_CERT_FILE: bundle,
+        NODE_EXTRA_CA_CERTS: bundle,
+        REQUESTS_CA_BUNDLE: bundle,
+        CURL_CA_BUNDLE: bundle,
+        GIT_SSL_CAINFO: bundle,
+        PIP_CERT: bundle,
+    };
+}
+const SYSTEM_BUNDLES = [
+    '/etc/ssl/certs/ca-certificates.crt',
+    '/etc/pki/tls/certs/ca-bundle.crt',
+    '/etc/ssl/cert.pem',
+];
+const MAX_BUNDLE_BYTES = 4 * 1024 * 1024;
+/** The runner's CA bundle (so that hosts the proxy only tunnels still verify), or none. */
+async function systemBundle() {
+    for (const file of SYSTEM_BUNDLES) {
+        try {
+            const st = await promises_.stat(file);
+            if (st.isFile() && st.size <= MAX_BUNDLE_BYTES)
+                return await promises_.readFile(file, 'utf8');
+        }
+        catch {
+            // not this one
+        }
+    }
+    return '';
+}
+function sidecarContainer(name, image, node, runDir, labels) {
+    return {
+        name,
+        image,
+        remove: true,
+        user: (0,container_args/* userArg */.Q6)(),
+        mounts: [
+            { type: 'bind', source: node, target: FORWARDER_NODE, readonly: true },
+            { type: 'bind', source: runDir, target: FORWARDER_RUN, readonly: true },
+        ],
+        labels,
+        limits: { network: 'none', pidsLimit: 64, memory: '256m', readOnlyRootfs: true },
+        entrypoint: FORWARDER_NODE,
+        args: [
+            '--max-old-space-size=96',
+            `${FORWARDER_RUN}/forwarder.mjs`,
+            String(PROXY_PORT),
+            `${FORWARDER_RUN}/proxy.sock`,
+        ],
+    };
+}
+function within(promise, ms, what) {
+    let timer;
+    const late = new Promise((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`${what} took longer than ${ms / 1000}s`)), ms);
+    });
+    return Promise.race([promise, late]).finally(() => clearTimeout(timer));
+}
+async function startNetwork(engine, policy, options) {
+    const node = await promises_.realpath(process.execPath);
+    const imageReady = ensureForwarderImage(engine, node);
+    imageReady.catch(() => undefined); // awaited below
+    const temp = process.env.RUNNER_TEMP || external_node_os_.tmpdir();
+    const runDir = await promises_.mkdtemp(external_node_path_.join(temp, 'worktree-sandbox-net-'));
+    let trustDir;
+    let proxy;
+    let sidecarExited;
+    const sidecar = `${options.name}-net`;
+    const cleanUp = async () => {
+        if (sidecarExited) {
+            await engine.removeContainer(sidecar).catch(() => undefined);
+            await within(sidecarExited, STOP_TIMEOUT_MS, 'stopping the network forwarder').catch(() => undefined);
+        }
+        await proxy?.close();
+        await promises_.rm(runDir, { recursive: true, force: true });
+        if (trustDir)
+            await promises_.rm(trustDir, { recursive: true, force: true });
+    };
+    try {
+        await promises_.writeFile(external_node_path_.join(runDir, 'forwarder.mjs'), FORWARDER_SCRIPT, { mode: 0o644 });
+        const env = proxyEnv();
+        const readOnlyFiles = [];
+        const ca = policy.credentials.length > 0 ? await createRunCa() : undefined;
+        if (ca) {
+            trustDir = await promises_.mkdtemp(external_node_path_.join(temp, 'worktree-sandbox-trust-'));
+            await promises_.chmod(trustDir, 0o755);
+            const bundle = external_node_path_.join(trustDir, 'ca-bundle.pem');
+            await promises_.writeFile(bundle, `${await systemBundle()}\n${ca.certificate}`, { mode: 0o644 });
+            readOnlyFiles.push(bundle);
+            Object.assign(env, trustEnv(bundle));
+        }
+        proxy = await startProxy({ policy, socketPath: external_node_path_.join(runDir, 'proxy.sock'), ca });
+        const image = await imageReady;
+        let ready;
+        const listening = new Promise((resolve) => (ready = resolve));
+        const said = [];
+        const args = await engine.runArgs(sidecarContainer(sidecar, image, node, runDir, options.labels));
+        sidecarExited = engine.stream(args, {
+            onLine: (line) => {
+                if (line.trim() === 'ready')
+                    ready();
+                else if (said.length < 5)
+                    said.push(line.slice(0, 300));
+            },
+        });
+        const exited = sidecarExited.then((r) => {
+            throw new Error(`the network forwarder exited (${engine.name} exit ${r.exitCode}): ${said.join(' ')}`);
+        }, (error) => {
+            throw error;
+        });
+        await within(Promise.race([listening, exited]), READY_TIMEOUT_MS, 'starting the network forwarder');
+        exited.catch(() => undefined); // it exits when stopped
+        const running = proxy;
+        let stopped;
+        return {
+            env,
+            readOnlyFiles,
+            joinNetworkOf: sidecar,
+            // Once: the command's end stops it, and the run's own clean-up again if the command never ran.
+            stop: () => (stopped ??= cleanUp().then(() => running.report())),
+        };
+    }
+    catch (error) {
+        await cleanUp();
+        throw error;
+    }
+}
+
+
+/***/ })
+
+};
