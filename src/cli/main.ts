@@ -14,6 +14,9 @@ export { EXIT } from './exit-codes.js';
 /** The inputs' defaults, from action.yml (written once, there). */
 const D = ACTION_DEFAULTS;
 const DEFAULT_IMAGE = D.image;
+/** `--image` of list, rm and reap: their helpers run the runner's own programs, never an image's. */
+const IGNORED_IMAGE =
+  "ignored: the helpers run the runner's own programs (kept so that scripts that pass it still run)";
 
 const common = (cmd: Command) =>
   cmd
@@ -98,7 +101,7 @@ export function buildProgram(): Command {
         )
         .option('--force', 'remove stale sandboxes that hold work too (never those in use)')
         .option('--archive-dir <dir>', "save the work (with --force) and orphans' files here before removal")
-        .option('--image <image>', 'helper image that looks into volumes (sh, git, du, tar)', DEFAULT_IMAGE)
+        .option('--image <image>', IGNORED_IMAGE, DEFAULT_IMAGE)
         .option('--json', 'print the result as JSON on stdout'),
     ),
   )
@@ -117,7 +120,7 @@ For a cron job on a self-hosted runner, as the runner's user:
         .description(
           'every sandbox on this machine (disk and volume): class, branch, age, size, state, and when reap would remove it',
         )
-        .option('--image <image>', 'helper image that looks into volumes (sh, git, du)', DEFAULT_IMAGE)
+        .option('--image <image>', IGNORED_IMAGE, DEFAULT_IMAGE)
         .option('--json', 'print the list as JSON on stdout'),
     ),
   )
@@ -150,7 +153,7 @@ gone). Give the expiry options of your reap job: the REMOVAL column assumes them
         '--archive-dir <dir>',
         "where the work (or an orphan's files) is saved first (default: <tmp>/worktree-sandbox-archive-<uid>)",
       )
-      .option('--image <image>', 'helper image that looks into volumes (sh, git, du, tar)', DEFAULT_IMAGE)
+      .option('--image <image>', IGNORED_IMAGE, DEFAULT_IMAGE)
       .option('--json', 'print the result as JSON on stdout'),
   )
     .addHelpText('after', '\nExit code 4 when a safety gate keeps the sandbox (the reason is printed).')
