@@ -3901,6 +3901,7 @@ async function diskHistories(disks, parent, git) {
             headOid: headOid,
             named: [...new Set([headOid, ...read.named])],
             operation: operationInProgress(gitDir),
+            headRef: read.headRef,
         });
     }
     return histories;

@@ -17822,6 +17822,7 @@ async function diskHistories(disks, parent, git) {
             headOid: headOid,
             named: [...new Set([headOid, ...read.named])],
             operation: operationInProgress(gitDir),
+            headRef: read.headRef,
         });
     }
     return histories;
@@ -21735,6 +21736,8 @@ async function commands_runCommand(settings, json) {
 /** The inputs' defaults, from action.yml (written once, there). */
 const D = ACTION_DEFAULTS;
 const DEFAULT_IMAGE = D.image;
+/** `--image` of list, rm and reap: their helpers run the runner's own programs, never an image's. */
+const IGNORED_IMAGE = "ignored: the helpers run the runner's own programs (kept so that scripts that pass it still run)";
 const common = (cmd) => cmd
     .addOption(new Option('--engine <engine>', 'container engine').choices(['docker', 'podman']).default(D.engine))
     .option('--worktree-root <dir>', 'root of disk sandboxes (default: $XDG_CACHE_HOME/worktree-sandbox/worktrees)')
@@ -21782,7 +21785,7 @@ function buildProgram() {
         .option('--max-removals <n>', 'remove at most this many, the oldest first (0: no limit)', D['max-removals'])
         .option('--force', 'remove stale sandboxes that hold work too (never those in use)')
         .option('--archive-dir <dir>', "save the work (with --force) and orphans' files here before removal")
-        .option('--image <image>', 'helper image that looks into volumes (sh, git, du, tar)', DEFAULT_IMAGE)
+        .option('--image <image>', IGNORED_IMAGE, DEFAULT_IMAGE)
         .option('--json', 'print the result as JSON on stdout')))
         .addHelpText('after', `
 For a cron job on a self-hosted runner, as the runner's user:
@@ -21791,7 +21794,7 @@ For a cron job on a self-hosted runner, as the runner's user:
     common(retention(program
         .command('list')
         .description('every sandbox on this machine (disk and volume): class, branch, age, size, state, and when reap would remove it')
-        .option('--image <image>', 'helper image that looks into volumes (sh, git, du)', DEFAULT_IMAGE)
+        .option('--image <image>', IGNORED_IMAGE, DEFAULT_IMAGE)
         .option('--json', 'print the list as JSON on stdout')))
         .addHelpText('after', `
 States: clean; holds work (uncommitted changes, commits no remote-tracking ref or tag of the parent
@@ -21812,7 +21815,7 @@ gone). Give the expiry options of your reap job: the REMOVAL column assumes them
         .option('--dry-run', 'say what would be removed (and saved first), remove nothing')
         .option('--force', 'remove it even if it holds work (the work saved first); never when it is in use')
         .option('--archive-dir <dir>', "where the work (or an orphan's files) is saved first (default: <tmp>/worktree-sandbox-archive-<uid>)")
-        .option('--image <image>', 'helper image that looks into volumes (sh, git, du, tar)', DEFAULT_IMAGE)
+        .option('--image <image>', IGNORED_IMAGE, DEFAULT_IMAGE)
         .option('--json', 'print the result as JSON on stdout'))
         .addHelpText('after', '\nExit code 4 when a safety gate keeps the sandbox (the reason is printed).')
         .action((name, opts) => runCli('rm', opts, [name]));

@@ -291,6 +291,7 @@ async function diskHistories(
       headOid: headOid!,
       named: [...new Set([headOid!, ...read.named])],
       operation: operationInProgress(gitDir),
+      headRef: read.headRef,
     });
   }
   return histories;
