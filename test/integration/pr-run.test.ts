@@ -181,8 +181,11 @@ describe('comment-triggered runs', () => {
 
     expect(run.outcome?.command.exitCode).toBe(0);
     expect(run.outcome?.push).toEqual({ pushed: true });
-    // One container (a disk sandbox needs no helper): the command's. The untrusted case counts the same way.
-    expect(containersCreated(since, repos.branch)).toHaveLength(1);
+    // Two containers of this sandbox (a disk sandbox needs no create helper): the command's, and the
+    // capture helper that brings the work back as a bundle. The untrusted case counts the same way.
+    const created = containersCreated(since, repos.branch);
+    expect(created).toHaveLength(2);
+    expect(created.filter((name) => name.startsWith('worktree-sandbox-capture-'))).toHaveLength(1);
     // The commit really is on origin, on top of the pull request's head.
     const pushed = refOf(repos.origin, `refs/heads/${repos.branch}`);
     expect(pushed).toBe(run.outcome?.report.headSha);
