@@ -7,11 +7,10 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { reap, type ReapOptions } from '../../src/reap/reap.js';
 import type { ReapResult } from '../../src/reap/report.js';
-import { DEFAULT_RETENTION } from '../../src/reap/retention.js';
 import { removeVolumes, uniquePrefix, volumesWithPrefix } from '../support/docker.js';
-import { TEST_IMAGE } from '../support/env.js';
 import { makeRepo, tempDir } from '../support/repo.js';
 import { age, ageVolume, inVolumeSandbox, makeDiskSandbox, makeVolumeSandbox } from '../support/sandboxes.js';
+import { reapOptions } from '../support/reap-options.js';
 
 const prefix = uniquePrefix('reapbound');
 const cleanup: string[] = [];
@@ -25,17 +24,7 @@ const TB4 = 4 * 1024 ** 4;
 const REAP_BOUND_MS = 60_000;
 
 function options(root: string, archiveDir: string): ReapOptions {
-  return {
-    worktreeRoot: root,
-    volumePrefix: prefix,
-    engine: 'docker',
-    image: TEST_IMAGE,
-    retention: DEFAULT_RETENTION,
-    dryRun: false,
-    maxRemovals: 0,
-    force: false,
-    archiveDir,
-  };
+  return reapOptions(root, prefix, { archiveDir });
 }
 
 const byWhere = (result: ReapResult) => Object.fromEntries(result.sandboxes.map((s) => [s.where, s]));

@@ -11,7 +11,6 @@ import { silentUi } from '../../src/ui/ui.js';
 import { parseSettings, type RunSettings } from '../../src/settings.js';
 import { reap, type ReapOptions } from '../../src/reap/reap.js';
 import type { ReapResult } from '../../src/reap/report.js';
-import { DEFAULT_RETENTION } from '../../src/reap/retention.js';
 import { docker, removeVolumes, uniquePrefix, volumesWithPrefix } from '../support/docker.js';
 import { TEST_IMAGE } from '../support/env.js';
 import { git, makeRepo, tempDir, type TestRepo } from '../support/repo.js';
@@ -23,6 +22,7 @@ import {
   projectDir,
   signalTimes,
 } from '../support/sandboxes.js';
+import { reapOptions } from '../support/reap-options.js';
 
 const cleanup: string[] = [];
 afterAll(() => {
@@ -42,18 +42,7 @@ function newRoot(): string {
 }
 
 function options(root: string, extra: Partial<ReapOptions> = {}): ReapOptions {
-  return {
-    worktreeRoot: root,
-    volumePrefix: uniquePrefix('reapdisk'),
-    engine: 'docker',
-    image: TEST_IMAGE,
-    retention: DEFAULT_RETENTION,
-    dryRun: false,
-    maxRemovals: 0,
-    force: false,
-    archiveDir: '',
-    ...extra,
-  };
+  return reapOptions(root, uniquePrefix('reapdisk'), extra);
 }
 
 function byName(result: ReapResult) {

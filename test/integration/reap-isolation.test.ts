@@ -5,11 +5,10 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { reap } from '../../src/reap/reap.js';
-import { DEFAULT_RETENTION } from '../../src/reap/retention.js';
 import { uniquePrefix } from '../support/docker.js';
-import { TEST_IMAGE } from '../support/env.js';
 import { git, makeRepo, tempDir } from '../support/repo.js';
 import { makeDiskSandbox } from '../support/sandboxes.js';
+import { reapOptions } from '../support/reap-options.js';
 
 const cleanup: string[] = [];
 afterAll(() => {
@@ -45,17 +44,7 @@ describe('a removal that fails for one sandbox', () => {
     fs.writeFileSync(path.join(a.parent, '.git', `${ref}.lock`), '');
 
     const started = Date.now();
-    const result = await reap({
-      worktreeRoot: root,
-      volumePrefix: uniquePrefix('iso'),
-      engine: 'docker',
-      image: TEST_IMAGE,
-      retention: DEFAULT_RETENTION,
-      dryRun: false,
-      maxRemovals: 0,
-      force: false,
-      archiveDir: '',
-    });
+    const result = await reap(reapOptions(root, uniquePrefix('iso')));
     const by = Object.fromEntries(result.sandboxes.map((s) => [s.sandbox, s]));
     expect(by[names[0]].result).toBe('removed');
     expect(by[names[2]].result).toBe('removed');

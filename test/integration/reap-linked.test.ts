@@ -14,6 +14,7 @@ import { uniquePrefix } from '../support/docker.js';
 import { TEST_IMAGE } from '../support/env.js';
 import { addLinkedWorktree, ageLinked, linkedSignalTimes, registrationOf } from '../support/linked.js';
 import { git, makeRepo, tempDir, type TestRepo, worktreeList } from '../support/repo.js';
+import { reapOptions } from '../support/reap-options.js';
 
 const cleanup: string[] = [];
 afterAll(() => {
@@ -33,18 +34,7 @@ function newRoot(): string {
 }
 
 function options(root: string, extra: Partial<ReapOptions> = {}): ReapOptions {
-  return {
-    worktreeRoot: root,
-    volumePrefix: uniquePrefix('reaplinked'),
-    engine: 'docker',
-    image: TEST_IMAGE,
-    retention: DEFAULT_RETENTION,
-    dryRun: false,
-    maxRemovals: 0,
-    force: false,
-    archiveDir: '',
-    ...extra,
-  };
+  return reapOptions(root, uniquePrefix('reaplinked'), extra);
 }
 
 const byName = (result: ReapResult) => Object.fromEntries(result.sandboxes.map((s) => [s.sandbox, s]));

@@ -7,12 +7,12 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { reap, type ReapOptions } from '../../src/reap/reap.js';
 import type { ReapResult } from '../../src/reap/report.js';
-import { DEFAULT_RETENTION } from '../../src/reap/retention.js';
 import { assertSandboxPath, removeSandboxTree } from '../../src/reap/remove.js';
 import { uniquePrefix } from '../support/docker.js';
-import { isRoot, TEST_IMAGE } from '../support/env.js';
+import { isRoot } from '../support/env.js';
 import { git, makeRepo, tempDir, type TestRepo } from '../support/repo.js';
 import { age, makeDiskSandbox, projectDir } from '../support/sandboxes.js';
+import { reapOptions } from '../support/reap-options.js';
 
 const cleanup: string[] = [];
 const immutable: string[] = [];
@@ -28,17 +28,7 @@ function fresh<T extends string | TestRepo>(make: () => T): T {
 }
 
 function options(root: string): ReapOptions {
-  return {
-    worktreeRoot: root,
-    volumePrefix: uniquePrefix('reaprm'),
-    engine: 'docker',
-    image: TEST_IMAGE,
-    retention: DEFAULT_RETENTION,
-    dryRun: false,
-    maxRemovals: 0,
-    force: false,
-    archiveDir: '',
-  };
+  return reapOptions(root, uniquePrefix('reaprm'));
 }
 
 const byWhere = (result: ReapResult) => Object.fromEntries(result.sandboxes.map((s) => [s.where, s]));

@@ -5,7 +5,6 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { reap, type ReapOptions } from '../../src/reap/reap.js';
 import type { ReapResult } from '../../src/reap/report.js';
-import { DEFAULT_RETENTION } from '../../src/reap/retention.js';
 import { sandboxRefs } from '../../src/sandbox/bookkeeping.js';
 import { docker, removeVolumes, uniquePrefix, volumesWithPrefix } from '../support/docker.js';
 import { TEST_IMAGE } from '../support/env.js';
@@ -18,6 +17,7 @@ import {
   makeVolumeSandbox,
   volumeSignalTimes,
 } from '../support/sandboxes.js';
+import { reapOptions } from '../support/reap-options.js';
 
 const prefix = uniquePrefix('reapvol');
 // Another tenant whose prefix starts with ours and a dash: its volume names start with `<prefix>-` too.
@@ -36,18 +36,7 @@ afterAll(() => {
 });
 
 function options(root: string, extra: Partial<ReapOptions> = {}): ReapOptions {
-  return {
-    worktreeRoot: root,
-    volumePrefix: prefix,
-    engine: 'docker',
-    image: TEST_IMAGE,
-    retention: DEFAULT_RETENTION,
-    dryRun: false,
-    maxRemovals: 0,
-    force: false,
-    archiveDir: '',
-    ...extra,
-  };
+  return reapOptions(root, prefix, extra);
 }
 
 const byWhere = (result: ReapResult) => Object.fromEntries(result.sandboxes.map((s) => [s.where, s]));
