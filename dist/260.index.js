@@ -2241,15 +2241,14 @@ function describeType(dirent) {
         return 'a file, where only sandbox folders belong';
     return 'not a folder';
 }
+/** What every folder sandbox is, whatever its layout: named by its real path. */
+function diskEntry(hostPath, project, name) {
+    return { key: `disk:${hostPath}`, sandbox: name, project, isolation: 'disk', where: hostPath, hostPath };
+}
 function diskSandbox(root, hostPath, project, name, owner) {
     const activity = diskActivity(hostPath);
     const base = {
-        key: `disk:${hostPath}`,
-        sandbox: name,
-        project,
-        isolation: 'disk',
-        where: hostPath,
-        hostPath,
+        ...diskEntry(hostPath, project, name),
         homePath: external_node_path_.join(external_node_path_.dirname(hostPath), layout/* HOME_FOLDER */.Ps, name),
         lastActivityMs: lastActivity(activity.times),
         suspicious: activity.suspicious,
@@ -2265,14 +2264,7 @@ function diskSandbox(root, hostPath, project, name, owner) {
  * registration: nothing can be checked); a registration that is not its own makes it unregistered (kept).
  */
 async function linkedSandbox(hostPath, project, name, parents) {
-    const base = {
-        key: `disk:${hostPath}`,
-        sandbox: name,
-        project,
-        isolation: 'disk',
-        where: hostPath,
-        hostPath,
-    };
+    const base = diskEntry(hostPath, project, name);
     const target = readGitFile(hostPath);
     if ('error' in target)
         return foreign(hostPath, project, name, target.error);

@@ -137,6 +137,11 @@ function describeType(dirent: fs.Dirent): string {
   return 'not a folder';
 }
 
+/** What every folder sandbox is, whatever its layout: named by its real path. */
+function diskEntry(hostPath: string, project: string, name: string): ScannedSandbox {
+  return { key: `disk:${hostPath}`, sandbox: name, project, isolation: 'disk', where: hostPath, hostPath };
+}
+
 function diskSandbox(
   root: string,
   hostPath: string,
@@ -146,12 +151,7 @@ function diskSandbox(
 ): ScannedSandbox {
   const activity = diskActivity(hostPath);
   const base: ScannedSandbox = {
-    key: `disk:${hostPath}`,
-    sandbox: name,
-    project,
-    isolation: 'disk',
-    where: hostPath,
-    hostPath,
+    ...diskEntry(hostPath, project, name),
     homePath: path.join(path.dirname(hostPath), HOME_FOLDER, name),
     lastActivityMs: lastActivity(activity.times),
     suspicious: activity.suspicious,
@@ -180,14 +180,7 @@ async function linkedSandbox(
   name: string,
   parents: ParentCache,
 ): Promise<ScannedSandbox> {
-  const base: ScannedSandbox = {
-    key: `disk:${hostPath}`,
-    sandbox: name,
-    project,
-    isolation: 'disk',
-    where: hostPath,
-    hostPath,
-  };
+  const base = diskEntry(hostPath, project, name);
   const target = readGitFile(hostPath);
   if ('error' in target) return foreign(hostPath, project, name, target.error);
   const linked = { adminDir: target.adminDir, id: target.id };
