@@ -12748,7 +12748,7 @@ async function cleanupLocked(state, engine, ui, tempDir) {
         : {
             count: count ?? 1,
             ...(count === undefined ? { atLeast: true } : {}),
-            branch: cleanup_branchOf(collected) || sandbox.branch || undefined,
+            branch: collected.currentBranch || sandbox.branch || undefined,
             hasRemote: saved.hasRemote,
         };
     const report = { ...collected, unpushedCommits: unsaved?.count ?? 0 };
@@ -12763,10 +12763,6 @@ async function cleanupLocked(state, engine, ui, tempDir) {
     await removeSandbox(git, engine, sandbox);
     ui.info(`Removed sandbox ${sandbox.name} (cleanup: always).`);
     return { removed: true, ...files };
-}
-/** The branch the report names, when the post step has a whole report (the saved state keeps only counts). */
-function cleanup_branchOf(report) {
-    return 'currentBranch' in report && typeof report.currentBranch === 'string' ? report.currentBranch : '';
 }
 function keep(ui, sandbox, why) {
     ui.info(`Kept sandbox ${sandbox.name} (${whereIs(sandbox)}): ${why}.`);
@@ -14276,7 +14272,11 @@ async function runChecked(settings, deps, checked) {
             return r;
         });
         deps.save({
-            report: { uncommittedCount: report.uncommittedCount, uncommittedExact: report.uncommittedExact },
+            report: {
+                uncommittedCount: report.uncommittedCount,
+                uncommittedExact: report.uncommittedExact,
+                currentBranch: report.currentBranch.slice(0, 256),
+            },
         });
         let push;
         if (settings.push) {

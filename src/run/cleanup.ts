@@ -132,7 +132,7 @@ async function cleanupLocked(
       : {
           count: count ?? 1,
           ...(count === undefined ? { atLeast: true } : {}),
-          branch: branchOf(collected) || sandbox.branch || undefined,
+          branch: collected.currentBranch || sandbox.branch || undefined,
           hasRemote: saved.hasRemote,
         };
   const report = { ...collected, unpushedCommits: unsaved?.count ?? 0 };
@@ -146,11 +146,6 @@ async function cleanupLocked(
   await removeSandbox(git, engine, sandbox);
   ui.info(`Removed sandbox ${sandbox.name} (cleanup: always).`);
   return { removed: true, ...files };
-}
-
-/** The branch the report names, when the post step has a whole report (the saved state keeps only counts). */
-function branchOf(report: object): string {
-  return 'currentBranch' in report && typeof report.currentBranch === 'string' ? report.currentBranch : '';
 }
 
 function keep(ui: Ui, sandbox: Sandbox, why: string): CleanupOutcome {

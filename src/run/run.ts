@@ -234,7 +234,11 @@ async function runChecked(settings: RunSettings, deps: RunDeps, checked: Checked
       return r;
     });
     deps.save({
-      report: { uncommittedCount: report.uncommittedCount, uncommittedExact: report.uncommittedExact },
+      report: {
+        uncommittedCount: report.uncommittedCount,
+        uncommittedExact: report.uncommittedExact,
+        currentBranch: report.currentBranch.slice(0, 256),
+      },
     });
 
     let push: PushResult | undefined;

@@ -23,5 +23,8 @@ export interface RunState {
    * so it holds what finds the sandbox and decides its fate, a few hundred bytes whatever the sandbox
    * holds; the post step works out anything else again (commits on no remote, the patch).
    */
-  report?: Omit<WorkFacts, 'unpushedCommits'>;
+  report?: Omit<WorkFacts, 'unpushedCommits'> & {
+    /** The branch the sandbox's HEAD was on (at most 256 characters), for the post step's kept reason. */
+    currentBranch?: string;
+  };
 }

@@ -74,7 +74,7 @@ describe.each(nodeRuntimes())('$name', ({ execPath }) => {
     expect(kept).toEqual({
       'exploration-0000d0e2': 'holds work: 1 uncommitted file(s)',
       'exploration-0000u0e2': 'holds work: 1 uncommitted file(s)',
-      'exploration-0000p0e2': "holds work: commits not in the parent's branches, tags or remotes",
+      'exploration-0000p0e2': 'holds work: 1 commit(s) on a detached HEAD on no remote',
     });
     expect(real.summary).toMatch(
       /\| exploration-0000c0e2 \| cache \| disk \| transient \| 100 \| removed \|/,
