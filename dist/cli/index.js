@@ -12781,31 +12781,16 @@ async function recoverHalfCreated(git, engine, sandbox, ui) {
     const refs = sandboxRefs(sandbox);
     const { parent } = sandbox;
     // Creation writes the sandbox without the repository lock, holding only the sandbox's: a `creating`
-    // record may be another run's creation under way. The sandbox's lock says: the main step's own lock
-    // goes stale LOCK_STALE_MS after it died, so waiting a little longer than that tells a dead holder
-    // from a live one. A live one keeps the sandbox: its run finishes or recovers it.
-    let release;
-    try {
-        release = await lockSandbox(parent.gitDir, sandbox.name, LOCK_STALE_MS + 5_000);
-    }
-    catch (error) {
-        if (!(error instanceof LockTimeoutError))
-            throw error;
-        return keep(ui, sandbox, 'another run holds it now');
-    }
-    try {
-        // Only a `creating` record says that this action made something there; without any record, nothing
-        // of ours is there (what is, is not touched).
-        const half = await withRepositoryLock(parent.gitDir, () => git.refExists(parent.path, refs.creating));
-        if (!half)
-            return keep(ui, sandbox, 'no creation of it was under way when the main step stopped');
-        // The create helper the main step started may still be writing the volume: it goes first.
-        await engine.removeContainersLabelled((0,engine_labels/* sandboxHelperLabels */.xN)(sandbox)).catch(() => undefined);
-        await removeSandbox(git, engine, sandbox).catch(() => undefined);
-    }
-    finally {
-        await release();
-    }
+    // record may be another run's creation under way. cleanupRun holds the sandbox's lock here (it waited
+    // longer than a dead main step's lock stays live), so no live run is creating it now.
+    // Only a `creating` record says that this action made something there; without any record, nothing of
+    // ours is there (what is, is not touched).
+    const half = await withRepositoryLock(parent.gitDir, () => git.refExists(parent.path, refs.creating));
+    if (!half)
+        return keep(ui, sandbox, 'no creation of it was under way when the main step stopped');
+    // The create helper the main step started may still be writing the volume: it goes first.
+    await engine.removeContainersLabelled((0,engine_labels/* sandboxHelperLabels */.xN)(sandbox)).catch(() => undefined);
+    await removeSandbox(git, engine, sandbox).catch(() => undefined);
     ui.info(`The main step stopped before sandbox ${sandbox.name} was ready: removed what it had half-created.`);
     return { removed: true };
 }

@@ -59,7 +59,9 @@ it('the post step keeps a half-made sandbox while a live run holds its lock, and
   } finally {
     await release();
   }
-  expect(kept).toEqual({ removed: false, kept: 'another run holds it now' });
+  // ... and says which run holds it.
+  expect(kept).toMatchObject({ removed: false, heldBy: expect.stringMatching(/^process \d+ on /) });
+  expect(kept!.kept).toMatch(/^another run holds it \(process \d+ on .*\): nothing of it was touched$/);
   expect(fs.existsSync(worktree)).toBe(true);
   expect(git(repo.parent, 'for-each-ref', '--format=%(refname)', `${refs.prefix}/`)).toContain(refs.creating);
 
