@@ -582,6 +582,7 @@ var changed_paths = __webpack_require__(5136);
 
 
 
+
 const SHA = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
 function checkSha(sha) {
     if (!SHA.test(sha))
@@ -656,9 +657,7 @@ async function savePatch(git, parentPath, start, head, dir, name) {
         'format-patch',
         '--stdout',
         '--binary',
-        '--no-ext-diff',
-        '--no-textconv',
-        '--no-renames',
+        ...engine_git/* NO_EXTERNAL_DIFF */.ST,
         '--no-signature',
         `${checkSha(start)}..${checkSha(head)}`,
         '--',

@@ -3013,6 +3013,7 @@ function firstLine(text) {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   QS: () => (/* binding */ helperGitEnv),
+/* harmony export */   ST: () => (/* binding */ NO_EXTERNAL_DIFF),
 /* harmony export */   TU: () => (/* binding */ Git),
 /* harmony export */   W0: () => (/* binding */ gitConfigEnv)
 /* harmony export */ });
@@ -3023,6 +3024,12 @@ function firstLine(text) {
 // host (hooks, fsmonitor, pagers, automatic gc that would prune live sandboxes).
 
 const MIN_GIT_VERSION = [2, 31, 0];
+/**
+ * For every diff-like command (diff, format-patch): no external diff or textconv program that a
+ * repository's attributes could name, and no rename detection (its memory grows with the square of the
+ * paths).
+ */
+const NO_EXTERNAL_DIFF = ['--no-ext-diff', '--no-textconv', '--no-renames'];
 /** Configuration applied to every host-side git command, above the repository's own configuration. */
 const HARDENED_GIT_CONFIG = [
     ['core.hooksPath', '/dev/null'],
@@ -5159,11 +5166,15 @@ async function collectChanges(git, engine, sandbox, settings, commitMessage) {
 /* harmony export */   hy: () => (/* binding */ commitsNotIn)
 /* harmony export */ });
 /* unused harmony exports STAT_MAX_PATHS, STAT_MAX_BYTES, leftOut */
-/* harmony import */ var _changed_paths_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(5136);
-/* harmony import */ var _sandbox_saved_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(7180);
+/* harmony import */ var _engine_git_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2434);
+/* harmony import */ var _changed_paths_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(5136);
+/* harmony import */ var _sandbox_saved_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(7180);
+// What a run changed, computed on the host from repositories only the host configures: the parent (for
+// commits) and the sandbox's private store (for the snapshot of its work tree). Nothing is read from the
+// sandbox itself. File names here came from the sandbox: they are printed fenced or escaped.
 
 
-const NO_EXTERNAL = ['--no-ext-diff', '--no-textconv', '--no-renames'];
+
 /** Up to this many changed paths, the diff stat is git's (with line counts); above, a list of the first. */
 const STAT_MAX_PATHS = 1_000;
 /** The most paths a list in place of a stat names. */
@@ -5179,9 +5190,9 @@ async function buildReport(git, parentPath, startSha, imported, capture) {
     const { store, snapshot, head, tip } = imported;
     const [commits, changed, dirty, unpushed] = await Promise.all([
         git.run(parentPath, ['rev-list', '--count', `${startSha}..${tip}`, '--']),
-        (0,_changed_paths_js__WEBPACK_IMPORTED_MODULE_0__/* .changedPaths */ .vl)(git, store, startSha, snapshot),
-        (0,_changed_paths_js__WEBPACK_IMPORTED_MODULE_0__/* .changedPaths */ .vl)(git, store, head, snapshot),
-        (0,_sandbox_saved_js__WEBPACK_IMPORTED_MODULE_1__/* .savedRefs */ .EY)(git, parentPath).then((saved) => (0,_sandbox_saved_js__WEBPACK_IMPORTED_MODULE_1__/* .countUnsaved */ .C3)(git, parentPath, [tip], saved)),
+        (0,_changed_paths_js__WEBPACK_IMPORTED_MODULE_1__/* .changedPaths */ .vl)(git, store, startSha, snapshot),
+        (0,_changed_paths_js__WEBPACK_IMPORTED_MODULE_1__/* .changedPaths */ .vl)(git, store, head, snapshot),
+        (0,_sandbox_saved_js__WEBPACK_IMPORTED_MODULE_2__/* .savedRefs */ .EY)(git, parentPath).then((saved) => (0,_sandbox_saved_js__WEBPACK_IMPORTED_MODULE_2__/* .countUnsaved */ .C3)(git, parentPath, [tip], saved)),
     ]);
     const stopped = changed.stopped ?? dirty.stopped;
     return {
@@ -5212,7 +5223,7 @@ async function diffStat(git, store, from, to, changed) {
     const lines = [];
     let bytes = 0;
     let cut = 0;
-    const result = await git.stream(store, ['diff', ...NO_EXTERNAL, '--stat=120', from, to, '--'], {
+    const result = await git.stream(store, ['diff', ..._engine_git_js__WEBPACK_IMPORTED_MODULE_0__/* .NO_EXTERNAL_DIFF */ .ST, '--stat=120', from, to, '--'], {
         config: [
             ['diff.renames', 'false'],
             ['core.bigFileThreshold', '1m'],
@@ -10386,16 +10397,7 @@ async function saveUncommitted(git, store, base, work) {
     const patch = `${base}.patch`;
     if (work.uncommittedExact && work.uncommittedCount <= PATCH_MAX_PATHS) {
         await promises_.rm(patch, { force: true });
-        const written = await git.stream(store, [
-            'diff',
-            '--binary',
-            '--no-ext-diff',
-            '--no-textconv',
-            '--no-renames',
-            'refs/run/head',
-            'refs/run/snapshot',
-            '--',
-        ], { stdoutFile: { path: patch, maxBytes: PATCH_MAX_BYTES } });
+        const written = await git.stream(store, ['diff', '--binary', ...engine_git/* NO_EXTERNAL_DIFF */.ST, 'refs/run/head', 'refs/run/snapshot', '--'], { stdoutFile: { path: patch, maxBytes: PATCH_MAX_BYTES } });
         if (written.exitCode === 0 && !written.overLimit)
             return patch;
         await promises_.rm(patch, { force: true });

@@ -11234,6 +11234,12 @@ function firstLine(text) {
 // host (hooks, fsmonitor, pagers, automatic gc that would prune live sandboxes).
 
 const MIN_GIT_VERSION = [2, 31, 0];
+/**
+ * For every diff-like command (diff, format-patch): no external diff or textconv program that a
+ * repository's attributes could name, and no rename detection (its memory grows with the square of the
+ * paths).
+ */
+const NO_EXTERNAL_DIFF = ['--no-ext-diff', '--no-textconv', '--no-renames'];
 /** Configuration applied to every host-side git command, above the repository's own configuration. */
 const HARDENED_GIT_CONFIG = [
     ['core.hooksPath', '/dev/null'],
@@ -12513,9 +12519,12 @@ class Counter {
 }
 
 ;// CONCATENATED MODULE: ./src/run/report.ts
+// What a run changed, computed on the host from repositories only the host configures: the parent (for
+// commits) and the sandbox's private store (for the snapshot of its work tree). Nothing is read from the
+// sandbox itself. File names here came from the sandbox: they are printed fenced or escaped.
 
 
-const NO_EXTERNAL = ['--no-ext-diff', '--no-textconv', '--no-renames'];
+
 /** Up to this many changed paths, the diff stat is git's (with line counts); above, a list of the first. */
 const STAT_MAX_PATHS = 1_000;
 /** The most paths a list in place of a stat names. */
@@ -12564,7 +12573,7 @@ async function diffStat(git, store, from, to, changed) {
     const lines = [];
     let bytes = 0;
     let cut = 0;
-    const result = await git.stream(store, ['diff', ...NO_EXTERNAL, '--stat=120', from, to, '--'], {
+    const result = await git.stream(store, ['diff', ...NO_EXTERNAL_DIFF, '--stat=120', from, to, '--'], {
         config: [
             ['diff.renames', 'false'],
             ['core.bigFileThreshold', '1m'],
@@ -12837,16 +12846,7 @@ async function saveUncommitted(git, store, base, work) {
     const patch = `${base}.patch`;
     if (work.uncommittedExact && work.uncommittedCount <= PATCH_MAX_PATHS) {
         await promises_.rm(patch, { force: true });
-        const written = await git.stream(store, [
-            'diff',
-            '--binary',
-            '--no-ext-diff',
-            '--no-textconv',
-            '--no-renames',
-            'refs/run/head',
-            'refs/run/snapshot',
-            '--',
-        ], { stdoutFile: { path: patch, maxBytes: PATCH_MAX_BYTES } });
+        const written = await git.stream(store, ['diff', '--binary', ...NO_EXTERNAL_DIFF, 'refs/run/head', 'refs/run/snapshot', '--'], { stdoutFile: { path: patch, maxBytes: PATCH_MAX_BYTES } });
         if (written.exitCode === 0 && !written.overLimit)
             return patch;
         await promises_.rm(patch, { force: true });

@@ -14,6 +14,13 @@ import {
 
 export const MIN_GIT_VERSION = [2, 31, 0] as const;
 
+/**
+ * For every diff-like command (diff, format-patch): no external diff or textconv program that a
+ * repository's attributes could name, and no rename detection (its memory grows with the square of the
+ * paths).
+ */
+export const NO_EXTERNAL_DIFF = ['--no-ext-diff', '--no-textconv', '--no-renames'] as const;
+
 /** Configuration applied to every host-side git command, above the repository's own configuration. */
 export const HARDENED_GIT_CONFIG: ReadonlyArray<readonly [string, string]> = [
   ['core.hooksPath', '/dev/null'],

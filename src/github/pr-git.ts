@@ -3,7 +3,7 @@
 // (commit list, patch). Commits live in the parent's object store whatever the isolation.
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
-import type { Git } from '../engine/git.js';
+import { type Git, NO_EXTERNAL_DIFF } from '../engine/git.js';
 import { changedPaths } from '../run/changed-paths.js';
 import type { CommitLine } from './progress.js';
 
@@ -110,9 +110,7 @@ export async function savePatch(
       'format-patch',
       '--stdout',
       '--binary',
-      '--no-ext-diff',
-      '--no-textconv',
-      '--no-renames',
+      ...NO_EXTERNAL_DIFF,
       '--no-signature',
       `${checkSha(start)}..${checkSha(head)}`,
       '--',

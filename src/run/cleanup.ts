@@ -5,17 +5,17 @@
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import { ContainerEngine } from '../engine/engine.js';
-import { Git } from '../engine/git.js';
+import { Git, NO_EXTERNAL_DIFF } from '../engine/git.js';
 import { sandboxHelperLabels } from '../engine/labels.js';
 import { privateStorePath, sandboxRefs } from '../sandbox/bookkeeping.js';
-import { whereIs, type PreparedSandbox, type Sandbox } from '../sandbox/layout.js';
+import { type PreparedSandbox, type Sandbox, whereIs } from '../sandbox/layout.js';
 import {
   containerNotePath,
   LOCK_STALE_MS,
-  LockTimeoutError,
   lockSandbox,
-  withRepositoryLock,
+  LockTimeoutError,
   type Release,
+  withRepositoryLock,
 } from '../sandbox/lock.js';
 import { removeSandbox } from '../sandbox/remove.js';
 import { countUnsaved, describeUnsaved, savedRefs, type UnsavedCommits } from '../sandbox/saved.js';
@@ -242,16 +242,7 @@ async function saveUncommitted(git: Git, store: string, base: string, work: Work
     await fs.rm(patch, { force: true });
     const written = await git.stream(
       store,
-      [
-        'diff',
-        '--binary',
-        '--no-ext-diff',
-        '--no-textconv',
-        '--no-renames',
-        'refs/run/head',
-        'refs/run/snapshot',
-        '--',
-      ],
+      ['diff', '--binary', ...NO_EXTERNAL_DIFF, 'refs/run/head', 'refs/run/snapshot', '--'],
       { stdoutFile: { path: patch, maxBytes: PATCH_MAX_BYTES } },
     );
     if (written.exitCode === 0 && !written.overLimit) return patch;

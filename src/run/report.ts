@@ -1,7 +1,7 @@
 // What a run changed, computed on the host from repositories only the host configures: the parent (for
 // commits) and the sandbox's private store (for the snapshot of its work tree). Nothing is read from the
 // sandbox itself. File names here came from the sandbox: they are printed fenced or escaped.
-import type { Git } from '../engine/git.js';
+import { type Git, NO_EXTERNAL_DIFF } from '../engine/git.js';
 import { changedPaths, type ChangedPaths } from './changed-paths.js';
 import { countUnsaved, savedRefs } from '../sandbox/saved.js';
 import type { Imported } from './import.js';
@@ -41,8 +41,6 @@ export interface WorktreeReport {
 
 /** What deciding whether a sandbox holds work needs of a report (and all the post step keeps of one). */
 export type WorkFacts = Pick<WorktreeReport, 'uncommittedCount' | 'uncommittedExact' | 'unpushedCommits'>;
-
-const NO_EXTERNAL = ['--no-ext-diff', '--no-textconv', '--no-renames'];
 
 /** Up to this many changed paths, the diff stat is git's (with line counts); above, a list of the first. */
 export const STAT_MAX_PATHS = 1_000;
@@ -104,7 +102,7 @@ async function diffStat(
   const lines: string[] = [];
   let bytes = 0;
   let cut = 0;
-  const result = await git.stream(store, ['diff', ...NO_EXTERNAL, '--stat=120', from, to, '--'], {
+  const result = await git.stream(store, ['diff', ...NO_EXTERNAL_DIFF, '--stat=120', from, to, '--'], {
     config: [
       ['diff.renames', 'false'],
       ['core.bigFileThreshold', '1m'],
