@@ -184,6 +184,13 @@ ensure_rootless_podman() {
   fi
   local rootless
   rootless=$(as_runner podman info --format '{{.Host.Security.Rootless}}' 2>&1 || true)
+  if [ "$(tail -n 1 <<<"$rootless")" != true ] && grep -q 'pause process' <<<"$rootless"; then
+    # The runner's processes ended (a new session, a CI run on the same machine) but its runtime folder
+    # still names their pause process: migrate starts a new one and stops containers left running.
+    log "resetting $RUNNER_USER's Podman pause process (its processes ended before this run)"
+    as_runner podman system migrate >/dev/null 2>&1 || true
+    rootless=$(as_runner podman info --format '{{.Host.Security.Rootless}}' 2>&1 || true)
+  fi
   if [ "$(tail -n 1 <<<"$rootless")" != true ]; then
     log "rootless Podman does not work for $RUNNER_USER: $rootless"
     exit 1
