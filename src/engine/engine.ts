@@ -16,7 +16,7 @@ import { randomBytes } from 'node:crypto';
 import { containerRunArgs, currentIdentity, type BindSource, type ContainerSpec } from './container-args.js';
 import { bindSource, discoverHostView, type HostView } from './host-paths.js';
 import { detectEngineMode, userNamespaceArgs, type EngineMode } from './mode.js';
-import { TimeLimitError, timeLimitMs, type TimedWork } from './time-limits.js';
+import { TimeLimitError, timeLimitMs, type HelperWork, type HostWork } from './time-limits.js';
 
 export type { EngineName } from './engine-name.js';
 import type { EngineName } from './engine-name.js';
@@ -57,7 +57,7 @@ export const ENGINE_ENV = [
 
 /** One run of a helper container: what it does (its time limit), where, and what a timeout means. */
 export interface HelperRun {
-  work: TimedWork;
+  work: HelperWork;
   /** The sandbox (or sandboxes) it works on, for the error. */
   where: string;
   /** What running out means for the sandbox, for the error (what is kept, what was not done). */
@@ -113,20 +113,9 @@ export class ContainerEngine {
     );
   }
 
-  /** `exec`, failing once `timeoutMs` has passed (for calls that create nothing, such as `inspect`). */
+  /** `exec` under a shorter limit than its kind's (for calls that create nothing, such as `inspect`). */
   async execWithin(args: readonly string[], timeoutMs: number): Promise<ProcResult> {
-    let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<never>((_, reject) => {
-      timer = setTimeout(
-        () => reject(new EngineError(`${this.name} ${args[0]} did not answer within ${timeoutMs / 1000} s.`)),
-        timeoutMs,
-      );
-    });
-    try {
-      return await Promise.race([this.exec(args), late]);
-    } finally {
-      clearTimeout(timer);
-    }
+    return this.exec(args, { limitMs: timeoutMs });
   }
 
   /**
@@ -139,13 +128,21 @@ export class ContainerEngine {
     return { ...inherit, ...pickEnv(ENGINE_ENV) };
   }
 
-  /** Runs the engine CLI; never throws for a non-zero exit. */
+  /**
+   * Runs the engine CLI under the time limit of its kind of call (`engineWork`), or a shorter one; never
+   * throws for a non-zero exit, but throws a ProcTimeLimitError when the limit runs out (the CLI killed).
+   */
   async exec(
     args: readonly string[],
-    options: { inherit?: Record<string, string> } = {},
+    options: { inherit?: Record<string, string>; limitMs?: number; purpose?: string } = {},
   ): Promise<ProcResult> {
+    const work = engineWork(args);
+    const limit = {
+      ms: Math.min(options.limitMs ?? Infinity, timeLimitMs(work)),
+      purpose: options.purpose ?? `the container engine's ${work.slice('engine-'.length)}`,
+    };
     try {
-      return await runProcess(this.name, args, { env: this.env(options.inherit) });
+      return await runProcess(this.name, args, { env: this.env(options.inherit), limit });
     } catch (error) {
       throw this.notInstalled(error);
     }
@@ -317,6 +314,7 @@ export class ContainerEngine {
     const result = await runStreaming(this.name, ['logs', '--tail', String(lines), '--', name], {
       env: this.env(),
       onLine: () => undefined,
+      timeLimitMs: timeLimitMs('engine-query'),
     });
     return result.exitCode === 0 ? result.outputTail : [];
   }
@@ -340,6 +338,20 @@ export class ContainerEngine {
     for (const name of names) await this.removeContainer(name);
     return names;
   }
+}
+
+/** Which time limit an engine CLI call runs under: what it does decides how long it may honestly take. */
+export function engineWork(args: readonly string[]): Extract<HostWork, `engine-${string}`> {
+  const [command, sub] = args;
+  if (command === 'pull') return 'engine-pull';
+  if (command === 'import') return 'engine-import';
+  if (['kill', 'rm', 'stop', 'create', 'rmi'].includes(command)) return 'engine-change';
+  if (
+    ['volume', 'container', 'image', 'network'].includes(command) &&
+    ['create', 'rm', 'prune', 'kill', 'stop'].includes(sub)
+  )
+    return 'engine-change';
+  return 'engine-query';
 }
 
 function firstLine(text: string): string {

@@ -11,6 +11,8 @@ import {
   type StreamOptions,
   type StreamResult,
 } from './proc.js';
+import { randomBytes } from 'node:crypto';
+import { timeLimitMs, type HostWork } from './time-limits.js';
 
 export const MIN_GIT_VERSION = [2, 31, 0] as const;
 
@@ -44,6 +46,19 @@ export const HARDENED_GIT_CONFIG: ReadonlyArray<readonly [string, string]> = [
   ['advice.detachedHead', 'false'],
   ['init.defaultBranch', 'main'],
 ];
+
+/**
+ * For git talking to a remote (fetch, push): an HTTP transfer that receives nothing at all for two minutes
+ * is abandoned by git itself, with git's own message, before the fetch's time limit runs out. (A server
+ * that is still counting objects sends keep-alive packets, so an honest slow start is not cut.)
+ */
+export const GIT_NETWORK_CONFIG: ReadonlyArray<readonly [string, string]> = [
+  ['http.lowSpeedLimit', '1'],
+  ['http.lowSpeedTime', '120'],
+];
+
+/** Where `fetchCommit` puts what it fetched, for the moment it takes to read its commit. */
+export const FETCH_REF_ROOT = 'refs/worktree-sandbox/fetch';
 
 /** Config as environment variables (GIT_CONFIG_COUNT/KEY_n/VALUE_n): also reaches git run by our scripts. */
 export function gitConfigEnv(extra: ReadonlyArray<readonly [string, string]> = []): Record<string, string> {
@@ -97,6 +112,10 @@ export interface GitExecOptions {
   env?: Record<string, string>;
   /** Written to git's standard input (e.g. object names for `cat-file --batch-check`). */
   input?: Buffer;
+  /** Which time limit applies (time-limits.ts); default `git`, a local command. */
+  work?: Extract<HostWork, 'git' | 'git-fetch' | 'git-push' | 'git-import'>;
+  /** What the command is for, for the error when its time limit runs out; default: where it ran. */
+  purpose?: string;
 }
 
 export interface ObjectReader {
@@ -132,7 +151,10 @@ export class Git {
   private async checkVersion(): Promise<void> {
     let result: ProcResult;
     try {
-      result = await runProcess('git', ['version'], { env: this.env });
+      result = await runProcess('git', ['version'], {
+        env: this.env,
+        limit: { ms: timeLimitMs('git'), purpose: 'checking that git is new enough' },
+      });
     } catch (error) {
       if (error instanceof ProcError) {
         throw new Error('git is not installed or not on PATH: the action needs git 2.31 or newer.', {
@@ -151,11 +173,19 @@ export class Git {
     }
   }
 
-  /** Runs git in `cwd`; never throws for a non-zero exit (see `run`). */
+  /**
+   * Runs git in `cwd` under the time limit of its kind of work; never throws for a non-zero exit (see
+   * `run`), but throws a ProcTimeLimitError when the limit runs out (git and everything it started, a
+   * remote helper or ssh, are killed).
+   */
   async exec(cwd: string, args: readonly string[], options: GitExecOptions = {}): Promise<ProcResult> {
+    const work = options.work ?? 'git';
     const env = { ...this.env, ...options.env };
-    if (options.config?.length) Object.assign(env, gitConfigEnv(options.config));
-    return runProcess('git', args, { cwd, env, input: options.input });
+    const remote = work === 'git-fetch' || work === 'git-push';
+    const config = [...(remote ? GIT_NETWORK_CONFIG : []), ...(options.config ?? [])];
+    if (config.length) Object.assign(env, gitConfigEnv(config));
+    const limit = { ms: timeLimitMs(work), purpose: options.purpose ?? `in ${cwd}` };
+    return runProcess('git', args, { cwd, env, input: options.input, limit });
   }
 
   /** Runs git in `cwd`; throws a GitError naming the command for a non-zero exit. Returns stdout. */
@@ -176,7 +206,9 @@ export class Git {
   ): Promise<StreamResult> {
     const { config, ...rest } = options;
     const env = { ...this.env, ...(config?.length ? gitConfigEnv(config) : {}) };
-    return runStreaming('git', args, { ...rest, cwd, env });
+    // A stream the caller does not stop itself stops at the local-command limit.
+    const limitMs = rest.timeLimitMs ?? (rest.signal ? undefined : timeLimitMs('git'));
+    return runStreaming('git', args, { ...rest, timeLimitMs: limitMs, cwd, env });
   }
 
   /**
@@ -270,16 +302,25 @@ export class Git {
     return result.exitCode === 0 ? result.stdout.trim() : undefined;
   }
 
-  async tryFetchBranch(cwd: string, remote: string, branch: string): Promise<boolean> {
-    const result = await this.exec(cwd, [
-      'fetch',
-      '--no-tags',
-      '--quiet',
-      '--',
-      remote,
-      `+refs/heads/${branch}:refs/remotes/${remote}/${branch}`,
-    ]);
-    return result.exitCode === 0;
+  /**
+   * Fetches one ref of a remote and returns its commit, holding no lock and changing no ref anyone reads:
+   * git writes the objects (safe beside any other git process) and a ref of this call's own under
+   * FETCH_REF_ROOT, removed again once its commit is read; FETCH_HEAD is not written. The caller then
+   * points its own ref at the commit, briefly, under the repository lock. A GitError when the remote
+   * refuses (no such ref, no access); a ProcTimeLimitError when it does not answer within `git-fetch`.
+   */
+  async fetchCommit(cwd: string, remote: string, ref: string, purpose: string): Promise<string> {
+    const own = `${FETCH_REF_ROOT}/${process.pid}-${randomBytes(6).toString('hex')}`;
+    try {
+      await this.run(
+        cwd,
+        ['fetch', '--no-tags', '--quiet', '--no-write-fetch-head', '--', remote, `+${ref}:${own}`],
+        { work: 'git-fetch', purpose },
+      );
+      return (await this.run(cwd, ['rev-parse', '--verify', '--end-of-options', `${own}^{commit}`])).trim();
+    } finally {
+      await this.exec(cwd, ['update-ref', '-d', '--', own]).catch(() => undefined);
+    }
   }
 
   async remoteUrl(cwd: string, remote: string): Promise<string | undefined> {

@@ -1,7 +1,9 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { ProcError, runProcess, runStreaming, startPiped } from './proc.js';
+import { ProcError, ProcTimeLimitError, programName, runProcess, runStreaming, startPiped } from './proc.js';
+
+const limit = { ms: 10_000, purpose: 'a test' };
 
 describe('runProcess', () => {
   const savedPath = process.env.PATH;
@@ -22,22 +24,22 @@ describe('runProcess', () => {
   it('runs a tool found on PATH with the given arguments and environment only', async () => {
     tool('wts-echo', 'printf "%s|%s|%s" "$1" "$2" "${ONLY:-}${HOME:-}"');
     process.env.PATH = `${bin}:${savedPath}`;
-    const result = await runProcess('wts-echo', ['a b', '--'], { env: { ONLY: 'x' } });
+    const result = await runProcess('wts-echo', ['a b', '--'], { env: { ONLY: 'x' }, limit });
     expect(result).toEqual({ exitCode: 0, stdout: 'a b|--|x', stderr: '' });
   });
 
   it('looks the tool up again when PATH changes, and does not remember a failed lookup', async () => {
     process.env.PATH = savedPath;
-    await expect(runProcess('wts-late', [], { env: {} })).rejects.toBeInstanceOf(ProcError);
+    await expect(runProcess('wts-late', [], { env: {}, limit })).rejects.toBeInstanceOf(ProcError);
     tool('wts-late', 'echo first');
     process.env.PATH = `${bin}:${savedPath}`;
-    expect((await runProcess('wts-late', [], { env: {} })).stdout.trim()).toBe('first');
+    expect((await runProcess('wts-late', [], { env: {}, limit })).stdout.trim()).toBe('first');
 
     const other = fs.mkdtempSync(path.join(os.tmpdir(), 'wts-proc-'));
     try {
       fs.writeFileSync(path.join(other, 'wts-late'), '#!/bin/sh\necho second\n', { mode: 0o755 });
       process.env.PATH = `${other}:${savedPath}`;
-      expect((await runProcess('wts-late', [], { env: {} })).stdout.trim()).toBe('second');
+      expect((await runProcess('wts-late', [], { env: {}, limit })).stdout.trim()).toBe('second');
     } finally {
       fs.rmSync(other, { recursive: true, force: true });
     }
@@ -46,12 +48,98 @@ describe('runProcess', () => {
   it('reports a non-zero exit without throwing', async () => {
     tool('wts-fail', 'echo oops >&2; exit 3');
     process.env.PATH = `${bin}:${savedPath}`;
-    expect(await runProcess('wts-fail', [], { env: {} })).toEqual({
+    expect(await runProcess('wts-fail', [], { env: {}, limit })).toEqual({
       exitCode: 3,
       stdout: '',
       stderr: 'oops\n',
     });
   });
+});
+
+/** Whether a process is still running (a zombie nobody reaped yet is not). */
+function running(pid: number): boolean {
+  if (!fs.existsSync(`/proc/${pid}/stat`)) return false;
+  const state = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.[0];
+  return !['Z', 'X'].includes(state ?? 'X');
+}
+
+describe('runProcess time limit', () => {
+  const env = { PATH: process.env.PATH ?? '/usr/bin:/bin' };
+  let dir: string;
+  beforeEach(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'wts-proc-limit-'));
+  });
+  afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  it('kills a program that sleeps past its limit, and every program it started, and says what and why', async () => {
+    const pids = path.join(dir, 'pids');
+    const started = Date.now();
+    // The program starts a child that holds its output open, as git's remote helper or ssh would.
+    const run = runProcess('sh', ['-c', `sleep 60 & echo $$ $! > "${pids}"; wait`], {
+      env,
+      limit: { ms: 400, purpose: 'waiting on a remote that never answers' },
+    });
+    const error = await run.catch((e: unknown) => e);
+    const took = Date.now() - started;
+    expect(error).toBeInstanceOf(ProcTimeLimitError);
+    expect((error as Error).message).toBe(
+      'sh (waiting on a remote that never answers) ran out of its time limit (0.4 s) and was killed, with every program it started.',
+    );
+    expect(took).toBeGreaterThanOrEqual(390);
+    expect(took).toBeLessThan(5_000);
+    const [leader, child] = fs.readFileSync(pids, 'utf8').trim().split(' ').map(Number);
+    expect(running(leader)).toBe(false);
+    expect(running(child)).toBe(false);
+  });
+
+  it('is not a ProcError (which means "not installed"), and names the sub-command', async () => {
+    const error = await runProcess('sh', ['-c', 'sleep 30'], { env, limit: { ms: 200, purpose: 'p' } }).catch(
+      (e: unknown) => e,
+    );
+    expect(error).not.toBeInstanceOf(ProcError);
+    expect(programName('/usr/bin/git', ['fetch', '--quiet'])).toBe('git fetch');
+    expect(programName('ldd', ['--', '/bin/sh'])).toBe('ldd');
+    expect(programName('docker', ['image', 'inspect'])).toBe('docker image');
+  });
+
+  it('returns the output of a program that ends within its limit, with its input, and kills nothing', async () => {
+    const started = Date.now();
+    const result = await runProcess('sh', ['-c', 'cat; echo err >&2; exit 4'], {
+      env,
+      input: Buffer.from('in\n'),
+      limit: { ms: 10_000, purpose: 'p' },
+    });
+    expect(result).toEqual({ exitCode: 4, stdout: 'in\n', stderr: 'err\n' });
+    expect(Date.now() - started).toBeLessThan(5_000);
+  });
+
+  it('leaves a program that ended alone when the limit runs out later, even if what it left runs on', async () => {
+    const pids = path.join(dir, 'pids');
+    // The leader exits at once; its child closes the pipes and lives on (a daemon it meant to start).
+    const result = await runProcess(
+      'sh',
+      ['-c', `sleep 3 </dev/null >/dev/null 2>&1 & echo $! > "${pids}"; echo ok`],
+      { env, limit: { ms: 1_000, purpose: 'p' } },
+    );
+    expect(result.stdout).toBe('ok\n');
+    await new Promise((resolve) => setTimeout(resolve, 1_200));
+    const child = Number(fs.readFileSync(pids, 'utf8'));
+    expect(running(child)).toBe(true);
+    process.kill(child, 'SIGKILL');
+  });
+
+  it('does not wait forever for pipes a program it left behind holds open after it exited', async () => {
+    // git's `fetch` left a helper holding stdout: the output so far is taken once the grace is over (10 s).
+    const started = Date.now();
+    const pids = path.join(dir, 'pids');
+    const result = await runProcess('sh', ['-c', `sleep 30 & echo $! > "${pids}"; echo ok`], {
+      env,
+      limit: { ms: 60_000, purpose: 'p' },
+    });
+    expect(result).toMatchObject({ exitCode: 0, stdout: 'ok\n' });
+    expect(Date.now() - started).toBeLessThan(15_000);
+    process.kill(Number(fs.readFileSync(pids, 'utf8')), 'SIGKILL');
+  }, 20_000);
 });
 
 describe('runStreaming with a time limit', () => {

@@ -1,17 +1,28 @@
 // The one place where child processes start. Argument arrays only: nothing here goes through a shell.
 // ADR 0007 (docs/adr/0007-streamed-output-bounded-memory.md).
-import * as exec from '@actions/exec';
 import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as io from '@actions/io';
+import * as path from 'node:path';
+import { formatLimit } from './time-limits.js';
+
+/** How long a program may run, and what it is for: the error names both when the limit runs out. */
+export interface ProcLimit {
+  ms: number;
+  /** What the program does, as a person reads it: `asking origin for branch "x"`. */
+  purpose: string;
+}
 
 export interface ProcOptions {
   cwd?: string;
   /** The complete environment of the child (nothing is inherited that is not listed). */
   env: Record<string, string>;
-  /** Called for each line of stdout and stderr while the process runs. */
-  onLine?: (line: string, stream: 'stdout' | 'stderr') => void;
   input?: Buffer;
+  /**
+   * Every program has a time limit: when it runs out, the program's whole process group is killed (a
+   * git remote helper, ssh, whatever it started) and `runProcess` throws a ProcTimeLimitError.
+   */
+  limit: ProcLimit;
 }
 
 export interface ProcResult {
@@ -20,6 +31,7 @@ export interface ProcResult {
   stderr: string;
 }
 
+/** The program could not be started (not installed, its folder gone). */
 export class ProcError extends Error {
   constructor(
     message: string,
@@ -30,12 +42,34 @@ export class ProcError extends Error {
   }
 }
 
+/** A program ran out of its time limit; it was killed with every program it started. */
+export class ProcTimeLimitError extends Error {
+  constructor(
+    /** The program and its sub-command, `git fetch`. */
+    readonly program: string,
+    readonly purpose: string,
+    readonly limitMs: number,
+  ) {
+    super(
+      `${program} (${purpose}) ran out of its time limit (${formatLimit(limitMs)}) and was killed, with every program it started.`,
+    );
+    this.name = 'ProcTimeLimitError';
+  }
+}
+
+/** `git fetch` for git's `fetch …`, `ldd` for `ldd -- …`: the program as a person names it. */
+export function programName(tool: string, args: readonly string[]): string {
+  const sub = args[0];
+  const base = path.basename(tool);
+  return sub && /^[a-z][a-z0-9-]{0,30}$/.test(sub) ? `${base} ${sub}` : base;
+}
+
 const toolPaths = new Map<string, Promise<string>>();
 
 /**
- * The tool's absolute path, looked up once per PATH value. Given a bare name, @actions/exec searches every
- * PATH folder (one stat after another) on every call: a few milliseconds each time, and the action makes a
- * dozen calls before the user's command starts. A failed lookup is not remembered.
+ * The tool's absolute path, looked up once per PATH value. Searching every PATH folder (one stat after
+ * another) on every call costs a few milliseconds each time, and the action makes a dozen calls before the
+ * user's command starts. A failed lookup is not remembered.
  */
 function toolPath(tool: string): Promise<string> {
   const key = `${process.env.PATH ?? ''}\0${tool}`;
@@ -48,34 +82,102 @@ function toolPath(tool: string): Promise<string> {
   return found;
 }
 
+/**
+ * How long a program may keep its output pipes open after it exited (a program it left behind holds
+ * them): then its output so far is taken as all of it.
+ */
+const PIPES_GRACE_MS = 10_000;
+
+/** Process groups started here and still running: killed when this process exits, so none outlives it. */
+const liveGroups = new Set<number>();
+let exitHook = false;
+
+function trackGroup(pid: number): void {
+  if (!exitHook) {
+    exitHook = true;
+    process.once('exit', () => {
+      for (const group of liveGroups) killGroup(group);
+    });
+  }
+  liveGroups.add(pid);
+}
+
+function killGroup(pid: number): void {
+  try {
+    process.kill(-pid, 'SIGKILL');
+  } catch {
+    // already gone
+  }
+}
+
+function notStarted(tool: string, error: unknown): ProcError {
+  return new ProcError(`${tool} could not be started: ${(error as Error).message}`, {
+    exitCode: -1,
+    stdout: '',
+    stderr: String(error),
+  });
+}
+
+/**
+ * Runs a program to its end and returns its output. It leads a process group of its own, and when
+ * `limit.ms` runs out the whole group is killed (a remote helper or ssh that git started included) and a
+ * ProcTimeLimitError names the program, what it was for and the limit.
+ */
 export async function runProcess(
   tool: string,
   args: readonly string[],
   options: ProcOptions,
 ): Promise<ProcResult> {
-  const listeners: exec.ExecListeners = {};
-  if (options.onLine) {
-    const onLine = options.onLine;
-    listeners.stdline = (line) => onLine(line, 'stdout');
-    listeners.errline = (line) => onLine(line, 'stderr');
-  }
+  let child: ChildProcess;
   try {
-    const out = await exec.getExecOutput(await toolPath(tool), [...args], {
+    child = spawn(await toolPath(tool), [...args], {
       cwd: options.cwd,
       env: options.env,
-      silent: true,
-      ignoreReturnCode: true,
-      input: options.input,
-      listeners,
+      stdio: [options.input ? 'pipe' : 'ignore', 'pipe', 'pipe'],
+      detached: true,
     });
-    return { exitCode: out.exitCode, stdout: out.stdout, stderr: out.stderr };
   } catch (error) {
-    // @actions/exec throws when the executable cannot be found or started.
-    throw new ProcError(`${tool} could not be started: ${(error as Error).message}`, {
-      exitCode: -1,
-      stdout: '',
-      stderr: String(error),
+    throw notStarted(tool, error);
+  }
+  const pid = child.pid;
+  if (pid) trackGroup(pid);
+  const stdout: Buffer[] = [];
+  const stderr: Buffer[] = [];
+  child.stdout!.on('data', (chunk: Buffer) => stdout.push(chunk));
+  child.stderr!.on('data', (chunk: Buffer) => stderr.push(chunk));
+  if (options.input) {
+    child.stdin!.on('error', () => undefined); // it exited without reading all: its exit code says why
+    child.stdin!.end(options.input);
+  }
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    if (pid) killGroup(pid);
+  }, options.limit.ms);
+  let grace: NodeJS.Timeout | undefined;
+  try {
+    const exitCode = await new Promise<number>((resolve, reject) => {
+      child.on('error', (error) => reject(notStarted(tool, error)));
+      child.on('close', (code, signal) => resolve(code ?? (signal ? 128 : 1)));
+      child.on('exit', (code, signal) => {
+        grace = setTimeout(() => {
+          child.stdout!.destroy();
+          child.stderr!.destroy();
+          resolve(code ?? (signal ? 128 : 1));
+        }, PIPES_GRACE_MS);
+      });
     });
+    if (timedOut)
+      throw new ProcTimeLimitError(programName(tool, args), options.limit.purpose, options.limit.ms);
+    return {
+      exitCode,
+      stdout: Buffer.concat(stdout).toString('utf8'),
+      stderr: Buffer.concat(stderr).toString('utf8'),
+    };
+  } finally {
+    clearTimeout(timer);
+    clearTimeout(grace);
+    if (pid) liveGroups.delete(pid);
   }
 }
 

@@ -9,8 +9,23 @@
 const SECOND = 1000;
 const MINUTE = 60 * SECOND;
 
-export type TimedWork =
+/** The action's helper containers (and the host-side programs that do the same work for disk sandboxes). */
+export type HelperWork =
   'create' | 'offer' | 'capture' | 'archive-capture' | 'inspect' | 'archive-volume' | 'archive-files';
+
+/** Every other program the action starts on the host, by kind (proc.ts's `runProcess` needs one). */
+export type HostWork =
+  | 'git'
+  | 'git-fetch'
+  | 'git-push'
+  | 'git-import'
+  | 'engine-query'
+  | 'engine-change'
+  | 'engine-pull'
+  | 'engine-import'
+  | 'ldd';
+
+export type TimedWork = HelperWork | HostWork;
 
 export const TIME_LIMITS_MS: Readonly<Record<TimedWork, number>> = {
   // Creating a sandbox is `git init` and a checkout of the start commit (in a helper container, or on the
@@ -33,6 +48,32 @@ export const TIME_LIMITS_MS: Readonly<Record<TimedWork, number>> = {
   // capped in bytes too (archive.ts): gzip writes 20-50 MB/s on one core, so 30 minutes covers the cap.
   'archive-volume': 30 * MINUTE,
   'archive-files': 30 * MINUTE,
+
+  // ---- programs on the host (proc.ts kills the program's whole process group: a remote helper, ssh) ----
+  // Local git commands (rev-parse, rev-list, for-each-ref, update-ref, merge-base, cat-file): milliseconds
+  // to seconds; a rev-list or fsck-free walk of a very large history takes a minute on a slow runner.
+  git: 10 * MINUTE,
+  // A fetch from origin (the branch a run asks for, a fork's pull-request head). It runs outside the
+  // repository lock, so it holds up only its own run; git's own low-speed limit (gitNetworkConfig in
+  // git.ts) ends a stalled HTTP transfer after a minute, and this limit ends what that cannot see (ssh, a
+  // slow trickle). A first fetch of a long branch into a shallow checkout can take several minutes.
+  'git-fetch': 10 * MINUTE,
+  // A push of the run's commits (only the new ones travel).
+  'git-push': 15 * MINUTE,
+  // Fetching a sandbox's bundle (at most max-import-size) with fsck into the private store.
+  'git-import': 30 * MINUTE,
+  // The engine CLI asked something (inspect, ps, info, version, logs): a second; tens of seconds on a
+  // loaded rootless Podman that first sets up its user namespace.
+  'engine-query': 2 * MINUTE,
+  // The engine CLI changing something (kill, rm, volume create or rm): removing a volume of a large
+  // sandbox deletes every file in it, minutes for millions of files.
+  'engine-change': 10 * MINUTE,
+  // Pulling the `image` input when it is missing: a large image over a runner's network.
+  'engine-pull': 30 * MINUTE,
+  // Importing an image made of the runner's own binaries (a few to tens of MB): seconds.
+  'engine-import': 5 * MINUTE,
+  // ldd and `git --exec-path` while such an image is made: milliseconds.
+  ldd: 30 * SECOND,
 };
 
 /**

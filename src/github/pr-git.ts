@@ -14,18 +14,27 @@ function checkSha(sha: string): string {
   return sha;
 }
 
-/** Fetches `refs/pull/N/head` from origin (GitHub keeps every pull request's head there); returns its commit. */
-export async function fetchPullHead(
-  git: Git,
-  parentPath: string,
-  fetch: { ref: string; into: string },
-): Promise<string> {
-  await git.run(parentPath, ['fetch', '--no-tags', '--quiet', '--', 'origin', `+${fetch.ref}:${fetch.into}`]);
+/**
+ * Fetches `refs/pull/N/head` from origin (GitHub keeps every pull request's head there) and returns its
+ * commit, holding no lock and changing no ref (git.ts `fetchCommit`): the wait on the network holds up no
+ * other run of the parent. `pointRef` then records it, under the repository lock.
+ */
+export async function fetchPullHead(git: Git, parentPath: string, ref: string): Promise<string> {
   return checkSha(
-    (
-      await git.run(parentPath, ['rev-parse', '--verify', '--end-of-options', `${fetch.into}^{commit}`])
-    ).trim(),
+    await git.fetchCommit(parentPath, 'origin', ref, `fetching the pull request's head ${ref} from origin`),
   );
+}
+
+/** Points `ref` at `sha` (a fork's fetched head at its tracking ref). */
+export async function pointRef(git: Git, parentPath: string, ref: string, sha: string): Promise<void> {
+  await git.run(parentPath, [
+    'update-ref',
+    '-m',
+    'worktree-sandbox: fetched from origin',
+    '--',
+    ref,
+    checkSha(sha),
+  ]);
 }
 
 /**

@@ -23,7 +23,7 @@ import {
 } from './feedback.js';
 import { checkPermission, checkRequester, needsPermissionCheck } from './permissions.js';
 import { describeOutcome, summaryOf } from './pr-outcome.js';
-import { ensureLocalBranch, fetchPullHead } from './pr-git.js';
+import { ensureLocalBranch, fetchPullHead, pointRef } from './pr-git.js';
 import { renderFailed, renderFinished, type ProgressContext } from './progress.js';
 import {
   describeTarget,
@@ -185,8 +185,8 @@ async function findPullRequest(
 }
 
 /**
- * A fork's head is fetched from origin (`refs/pull/N/head`) and given its local branch, once, under the
- * repository lock.
+ * A fork's head is fetched from origin (`refs/pull/N/head`), outside the repository lock (a slow origin
+ * holds up no other run of the parent), then recorded and given its local branch, once, under the lock.
  */
 async function prepareForkBranch(
   git: Git,
@@ -196,10 +196,10 @@ async function prepareForkBranch(
 ): Promise<void> {
   const fetch = target.fetch;
   if (!fetch) return;
-  const { head, created } = await withRepositoryLock(parent.gitDir, async () => {
-    const sha = await fetchPullHead(git, parent.path, fetch);
-    const made = await ensureLocalBranch(git, parent.path, target.branch, sha);
-    return { head: sha, created: made };
+  const head = await fetchPullHead(git, parent.path, fetch.ref);
+  const created = await withRepositoryLock(parent.gitDir, async () => {
+    await pointRef(git, parent.path, fetch.into, head);
+    return ensureLocalBranch(git, parent.path, target.branch, head);
   });
   if (created) ui.info(`Branch ${target.branch} created at the fork's head ${head.slice(0, 12)}.`);
   else ui.info(`Branch ${target.branch} exists (a sandbox kept from an earlier run): reused as it is.`);

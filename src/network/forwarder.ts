@@ -2,12 +2,9 @@
 // command's container joins. It copies bytes between TCP connections to 127.0.0.1:PROXY_PORT and the
 // proxy's Unix socket, and parses nothing. It runs on the runner's own Node, in an image made here of
 // the libraries that Node needs (never the `image` input, which is hostile).
-import { createHash } from 'node:crypto';
-import * as fs from 'node:fs/promises';
-import * as os from 'node:os';
-import * as path from 'node:path';
 import type { ContainerEngine } from '../engine/engine.js';
-import { runProcess } from '../engine/proc.js';
+import { hostImage, LayerEntries, sharedLibraries } from '../engine/host-image.js';
+import { label } from '../engine/labels.js';
 
 /** The port the command's proxy variables name, on the loopback of the namespace it shares. */
 export const PROXY_PORT = 3128;
@@ -32,46 +29,23 @@ server.listen(Number(port), '127.0.0.1', () => process.stdout.write('ready\\n'))
 for (const signal of ['SIGTERM', 'SIGINT']) process.on(signal, () => process.exit(0));
 `;
 
-/** The shared libraries (and loader) a dynamically linked binary needs, as ldd lists them. */
-export async function sharedLibraries(binary: string): Promise<string[]> {
-  const result = await runProcess('ldd', [binary], { env: { PATH: process.env.PATH ?? '/usr/bin:/bin' } });
-  if (result.exitCode !== 0) return []; // a static binary: "not a dynamic executable"
-  return [...new Set(result.stdout.split('\n').flatMap((line) => /(\/\S+)/.exec(line)?.[1] ?? []))];
-}
-
 /**
- * The forwarder's image, `localhost/worktree-sandbox-forwarder:<hash of the libraries>`: made once per
- * runner (an image of a few MB, imported in well under a second), found by name afterwards.
+ * The forwarder's image, `localhost/worktree-sandbox-forwarder:<digest of its layer>`: the libraries
+ * (and loader) the runner's Node loads, made once per runner by the one builder of images from the
+ * runner's own files (engine/host-image.ts), found by its digest afterwards. Node itself is mounted.
  */
-export async function ensureForwarderImage(engine: ContainerEngine, node: string): Promise<string> {
-  const libraries = await sharedLibraries(node);
-  const hash = createHash('sha256');
-  for (const lib of libraries) {
-    const st = await fs.stat(lib);
-    hash.update(`${lib}\0${st.size}\0${st.mtimeMs}\n`);
-  }
-  const tag = `localhost/worktree-sandbox-forwarder:${hash.digest('hex').slice(0, 16)}`;
-  const found = await engine.exec(['image', 'inspect', '--format', '{{.Id}}', '--', tag]);
-  if (found.exitCode === 0) return tag;
-  const work = await fs.mkdtemp(
-    path.join(process.env.RUNNER_TEMP || os.tmpdir(), 'worktree-sandbox-forwarder-'),
-  );
-  try {
-    const root = path.join(work, 'root');
-    for (const dir of [FORWARDER_DIR, '/tmp']) await fs.mkdir(path.join(root, dir), { recursive: true });
-    for (const lib of libraries) {
-      await fs.mkdir(path.join(root, path.dirname(lib)), { recursive: true });
-      await fs.copyFile(await fs.realpath(lib), path.join(root, lib));
-    }
-    const tar = path.join(work, 'root.tar');
-    const packed = await runProcess('tar', ['-C', root, '-cf', tar, '.'], {
-      env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
-    });
-    if (packed.exitCode !== 0)
-      throw new Error(`tar could not pack the forwarder's image: ${packed.stderr.trim()}`);
-    await engine.run(['import', '--', tar, tag]);
-    return tag;
-  } finally {
-    await fs.rm(work, { recursive: true, force: true });
-  }
+export function ensureForwarderImage(engine: ContainerEngine, node: string): Promise<string> {
+  return hostImage(engine, {
+    repository: 'localhost/worktree-sandbox-forwarder',
+    label: label('forwarder-image'),
+    what: "the network forwarder's image",
+    entries: async () => {
+      const entries = new LayerEntries();
+      for (const lib of await sharedLibraries([node], "the network forwarder's image"))
+        entries.file(lib, lib);
+      entries.dir(FORWARDER_DIR);
+      entries.dir('/tmp', 0o1777);
+      return entries.list();
+    },
+  });
 }

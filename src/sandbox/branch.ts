@@ -1,5 +1,5 @@
 // The branch resolution protocol (docs/run-mode.md, step 2): which branch the sandbox checks out and where it comes from.
-import type { Git } from '../engine/git.js';
+import { GitError, type Git } from '../engine/git.js';
 import { persistentSandboxName, transientSandboxName, type SandboxKind } from './naming.js';
 import { withRepositoryLock } from './lock.js';
 import type { ParentRepository } from './repository.js';
@@ -54,8 +54,40 @@ export function planBranch(
 }
 
 /**
- * Gathers the facts from the parent repository (fetching the branch from origin when it is not known yet,
- * under the repository lock). Reading refs needs no lock: git replaces each one in one step, and the
+ * Asks origin for the branch; when it has it, `origin/<branch>` is set to its commit. The wait on the
+ * network holds no lock (git.ts `fetchCommit`), so a slow or hung origin holds up this run only, never
+ * another run of the same parent; only the ref update takes the repository lock, for a moment. False
+ * when origin refuses (no such branch); a remote that does not answer in time fails the run, naming
+ * the fetch, rather than start the branch anew beside one origin may have.
+ */
+async function fetchOriginBranch(git: Git, parent: ParentRepository, branch: string): Promise<boolean> {
+  let commit: string;
+  try {
+    commit = await git.fetchCommit(
+      parent.path,
+      'origin',
+      `refs/heads/${branch}`,
+      `asking origin for branch ${JSON.stringify(branch)}`,
+    );
+  } catch (error) {
+    if (error instanceof GitError) return false;
+    throw error;
+  }
+  await withRepositoryLock(parent.gitDir, () =>
+    git.run(parent.path, [
+      'update-ref',
+      '-m',
+      'worktree-sandbox: fetched from origin',
+      '--',
+      `refs/remotes/origin/${branch}`,
+      commit,
+    ]),
+  );
+  return true;
+}
+
+/**
+ * Gathers the facts from the parent repository (fetching the branch from origin when it is not known yet). Reading refs needs no lock: git replaces each one in one step, and the
  * sandbox is made from what is read again under the lock (create.ts). The parent is the host's alone: no
  * container can write its refs. `head`, when given, is the parent's HEAD commit as just read: the start
  * when `base` is empty.
@@ -82,11 +114,8 @@ export async function resolveBranch(
   if (!localExists) {
     remoteExists = refs.has(remote);
     // actions/checkout fetches one ref only: ask origin whether the branch exists before creating it anew.
-    if (!remoteExists && (await git.remoteUrl(parentPath, 'origin'))) {
-      remoteExists = await withRepositoryLock(parent.gitDir, () =>
-        git.tryFetchBranch(parentPath, 'origin', branch),
-      );
-    }
+    if (!remoteExists && (await git.remoteUrl(parentPath, 'origin')))
+      remoteExists = await fetchOriginBranch(git, parent, branch);
   }
   return planBranch({ branch, localExists, remoteExists, baseCommit });
 }
