@@ -36,19 +36,20 @@ export interface HostImageSpec {
 /** The PATH every such image sets, and the only variable. */
 export const HOST_IMAGE_PATH = '/usr/bin:/bin';
 
-const made = new Map<string, Promise<string>>();
+const made = new WeakMap<ContainerEngine, Map<string, Promise<string>>>();
 
 /**
- * The image's name in this engine, made first when missing (once per process, engine and repository; a
- * failure is not remembered, so the next caller tries again).
+ * The image's name in this engine, made first when missing (once per engine object and repository: a
+ * process has one; a failure is not remembered, so the next caller tries again).
  */
 export function hostImage(engine: ContainerEngine, spec: HostImageSpec): Promise<string> {
-  const key = `${engine.name}\0${spec.repository}`;
-  let image = made.get(key);
+  let images = made.get(engine);
+  if (!images) made.set(engine, (images = new Map()));
+  let image = images.get(spec.repository);
   if (!image) {
     image = makeHostImage(engine, spec);
-    made.set(key, image);
-    image.catch(() => made.delete(key));
+    images.set(spec.repository, image);
+    image.catch(() => images.delete(spec.repository));
   }
   return image;
 }
