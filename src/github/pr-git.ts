@@ -60,31 +60,41 @@ export async function ensureLocalBranch(
   return true;
 }
 
-/** The commits from `start` (excluded) to `head`, oldest first. */
+/** The progress comment lists at most this many commits (the newest), their subjects cut at SUBJECT_MAX. */
+export const MAX_LISTED_COMMITS = 250;
+const SUBJECT_MAX = 200;
+
+/**
+ * The commits from `start` (excluded) to `head`, oldest first: the newest MAX_LISTED_COMMITS of them, each
+ * subject cut at SUBJECT_MAX characters, so that what git prints stays a few tens of kilobytes whatever
+ * the run committed; `more` when older ones were left out.
+ */
 export async function listCommits(
   git: Git,
   parentPath: string,
   start: string,
   head: string,
-): Promise<CommitLine[]> {
-  if (start === head) return [];
+): Promise<{ commits: CommitLine[]; more: boolean }> {
+  if (start === head) return { commits: [], more: false };
   const out = await git.run(parentPath, [
     'log',
-    '--reverse',
+    `--max-count=${MAX_LISTED_COMMITS + 1}`,
     '--no-show-signature',
     '--no-color',
-    '--format=%H%x1f%s',
+    `--format=%H%x1f%<(${SUBJECT_MAX},trunc)%s`,
     '--end-of-options',
     `${checkSha(start)}..${checkSha(head)}`,
     '--',
   ]);
-  return out
-    .split('\n')
-    .filter(Boolean)
+  const lines = out.split('\n').filter(Boolean);
+  const commits = lines
+    .slice(0, MAX_LISTED_COMMITS)
+    .reverse()
     .map((line) => {
       const [sha, subject = ''] = line.split('\x1f');
-      return { sha, subject };
+      return { sha, subject: subject.trimEnd() };
     });
+  return { commits, more: lines.length > MAX_LISTED_COMMITS };
 }
 
 /** Up to this many changed files the commits are saved as a patch (git's diff holds every path it compares). */

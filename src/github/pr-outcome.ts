@@ -24,7 +24,8 @@ export async function describeOutcome(
   const pushed = push?.pushed === true;
   const repoOfCommits =
     target.delivery.kind === 'fork' ? target.delivery.repo : `${ctx.repository.owner}/${ctx.repository.repo}`;
-  const commits = (await listCommits(git, parentPath, sandbox.startSha, report.headSha)).map((c) => ({
+  const listed = await listCommits(git, parentPath, sandbox.startSha, report.headSha);
+  const commits = listed.commits.map((c) => ({
     ...c,
     url: pushed ? `${ctx.serverUrl}/${repoOfCommits}/commit/${c.sha}` : undefined,
   }));
@@ -51,6 +52,7 @@ export async function describeOutcome(
     filesChangedCount: report.changedCount,
     diffStat: report.diffStat,
     commits,
+    ...(listed.more ? { moreCommits: true } : {}),
     pushed,
     pushedTo: pushed ? pushLabel(target) : undefined,
     pushReason: push && !pushed ? push.reason : undefined,

@@ -31,6 +31,8 @@ export interface FinishedRun {
   filesChangedCount: number;
   diffStat: string;
   commits: CommitLine[];
+  /** Older commits than those in `commits` were left out (the list is capped). */
+  moreCommits?: boolean;
   pushed: boolean;
   /** Where the commits went (`origin/feature`), when pushed. */
   pushedTo?: string;
@@ -89,6 +91,8 @@ export function renderFinished(ctx: ProgressContext, run: FinishedRun, secrets: 
   ];
   if (run.commits.length) {
     sections.push('', run.pushed ? '**Commits pushed**' : '**Commits (not pushed)**', '');
+    if (run.moreCommits)
+      sections.push(`- … older commits left out: only the newest ${run.commits.length} are listed`);
     for (const c of run.commits) {
       const sha = c.url ? `[\`${c.sha.slice(0, 7)}\`](${c.url})` : code(c.sha.slice(0, 7));
       sections.push(`- ${sha} ${code(clean(c.subject))}`);
@@ -159,9 +163,9 @@ export function formatDuration(ms: number): string {
 }
 
 function commitsCell(run: FinishedRun): string {
-  const n = run.commits.length;
+  const n = `${run.moreCommits ? 'more than ' : ''}${run.commits.length}`;
   if (run.pushed) return `${n} pushed to ${code(run.pushedTo ?? '')}`;
-  if (!n) return run.pushReason ? `none (${run.pushReason})` : 'none';
+  if (!run.commits.length) return run.pushReason ? `none (${run.pushReason})` : 'none';
   return run.pushReason ? `${n}, not pushed: ${run.pushReason}` : `${n}, not pushed`;
 }
 

@@ -71,7 +71,7 @@ async function archiveRecorded(
   if (!(await deps.git.refExists(parent.path, head))) return undefined;
   const saved = await savedRefs(deps.git, parent.path);
   const count = await countUnsaved(deps.git, parent.path, [head], saved);
-  if (count === 0) return undefined;
+  if (count?.count === 0) return undefined;
   const file = `${base}.recorded.bundle`;
   await deps.git.run(parent.path, ['bundle', 'create', '--quiet', file, head, '--not', ...saved.revs]);
   await fs.chmod(file, 0o600);

@@ -127,11 +127,11 @@ async function cleanupLocked(
   const saved = await savedRefs(git, sandbox.parent.path);
   const count = await countUnsaved(git, sandbox.parent.path, [sandboxRefs(sandbox).head], saved);
   const unsaved: UnsavedCommits | undefined =
-    count === 0
+    count?.count === 0
       ? undefined
       : {
-          count: count ?? 1,
-          ...(count === undefined ? { atLeast: true } : {}),
+          count: count?.count ?? 1,
+          ...(count === undefined || count.atLeast ? { atLeast: true } : {}),
           branch: collected.currentBranch || sandbox.branch || undefined,
           hasRemote: saved.hasRemote,
         };

@@ -3,7 +3,7 @@
 // sandbox itself. File names here came from the sandbox: they are printed fenced or escaped.
 import { type Git, NO_EXTERNAL_DIFF } from '../engine/git.js';
 import { changedPaths, type ChangedPaths } from './changed-paths.js';
-import { countUnsaved, savedRefs } from '../sandbox/saved.js';
+import { countCommits, countUnsaved, savedRefs } from '../sandbox/saved.js';
 import type { Imported } from './import.js';
 
 export interface WorktreeReport {
@@ -14,6 +14,8 @@ export interface WorktreeReport {
   currentBranch: string;
   /** Commits since the run started (on the sandbox's branch, or HEAD for a transient sandbox). */
   commits: number;
+  /** Counting `commits` or `unpushedCommits` stopped at MAX_COUNTED_COMMITS: they are lower bounds. */
+  commitsAtLeast?: boolean;
   /**
    * Files changed since the run started, committed or not (untracked included): the first
    * `REPORT_PATH_BOUNDS.maxPaths` of them, in git's order; `changedCount` counts them all.
@@ -63,17 +65,19 @@ export async function buildReport(
 ): Promise<WorktreeReport> {
   const { store, snapshot, head, tip } = imported;
   const [commits, changed, dirty, unpushed] = await Promise.all([
-    git.run(parentPath, ['rev-list', '--count', `${startSha}..${tip}`, '--']),
+    countCommits(git, parentPath, [`${startSha}..${tip}`]),
     changedPaths(git, store, startSha, snapshot),
     changedPaths(git, store, head, snapshot),
     savedRefs(git, parentPath).then((saved) => countUnsaved(git, parentPath, [tip], saved)),
   ]);
+  if (!commits) throw new Error(`git could not count the commits from ${startSha} to ${tip}`);
   const stopped = changed.stopped ?? dirty.stopped;
   return {
     headSha: head,
     tip,
     currentBranch: capture.headRef.replace(/^refs\/heads\//, ''),
-    commits: Number(commits.trim()) || 0,
+    commits: commits.count,
+    ...(commits.atLeast || unpushed?.atLeast ? { commitsAtLeast: true } : {}),
     changedFiles: changed.paths,
     changedCount: changed.count,
     uncommitted: dirty.paths,
@@ -82,7 +86,7 @@ export async function buildReport(
     ...(stopped ? { countsStopped: stopped } : {}),
     diffStat: await diffStat(git, store, startSha, snapshot, changed),
     // git could not say: counted as one, so that work is never taken for none
-    unpushedCommits: unpushed ?? 1,
+    unpushedCommits: unpushed?.count ?? 1,
     committed: capture.committed,
     staleLocks: capture.staleLocks,
     branchUpdate: imported.branchUpdate,
@@ -144,8 +148,8 @@ export function leftOut(changed: ChangedPaths, shown: number): string {
 }
 
 /**
- * Commits reachable from `tip` and from none of `not` (commits, refs or `--remotes`), in the parent; 1 when
- * git cannot say, so that work is never taken for none.
+ * Commits reachable from `tip` and from none of `not` (commits, refs or `--remotes`), in the parent, up to
+ * MAX_COUNTED_COMMITS; 1 when git cannot say, so that work is never taken for none.
  */
 export async function commitsNotIn(
   git: Git,
@@ -153,8 +157,7 @@ export async function commitsNotIn(
   tip: string,
   not: readonly string[],
 ): Promise<number> {
-  const out = await git.exec(parentPath, ['rev-list', '--count', tip, '--not', ...not, '--']);
-  return out.exitCode === 0 ? Number(out.stdout.trim()) : 1;
+  return (await countCommits(git, parentPath, [tip, '--not', ...not]))?.count ?? 1;
 }
 
 /** Uncommitted files or commits no remote has; a count that stopped at its bounds is taken for work. */

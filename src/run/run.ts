@@ -16,6 +16,7 @@ import { locateSandbox, whereIs, type PreparedSandbox, type Sandbox } from '../s
 import { containerNotePath, lockSandbox } from '../sandbox/lock.js';
 import { findParentRepository, type FoundParent } from '../sandbox/repository.js';
 import { offerUpstream } from '../sandbox/reuse.js';
+import { MAX_COUNTED_COMMITS } from '../sandbox/saved.js';
 import { validateBranchNames, type RunSettings } from '../settings.js';
 import { collectChanges } from './collect.js';
 import { isProxied } from '../network/policy.js';
@@ -290,7 +291,8 @@ async function pushSandbox(
     trackingRef: to.trackingRef,
     label: to.label,
   });
-  if (result.pushed) ui.info(`Pushed ${unpushed} commit(s) to ${to.label}.`);
+  const atLeast = unpushed >= MAX_COUNTED_COMMITS ? 'at least ' : '';
+  if (result.pushed) ui.info(`Pushed ${atLeast}${unpushed} commit(s) to ${to.label}.`);
   else ui.warning(result.reason ?? 'push failed');
   return result;
 }

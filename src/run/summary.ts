@@ -24,7 +24,7 @@ export function outcomeRows(outcome: RunOutcome): Array<[string, string]> {
     ['Branch', sandbox.branch || `detached at ${sandbox.startSha.slice(0, 12)}`],
     ['Where', whereIs(sandbox)],
     ['Files changed', filesChanged(report)],
-    ['New commits', String(report.commits)],
+    ['New commits', `${report.commitsAtLeast ? 'at least ' : ''}${report.commits}`],
     ['HEAD', report.headSha.slice(0, 12)],
   ];
   if (push) rows.push(['Pushed', push.pushed ? 'yes' : `no: ${push.reason}`]);

@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { Git } from '../engine/git.js';
-import { branchOf, countUnsaved, describeUnsaved, savedRefs } from './saved.js';
+import { branchOf, countCommits, countUnsaved, describeUnsaved, savedRefs } from './saved.js';
 
 describe('describeUnsaved', () => {
   it('names the count, the branch and what the commits are missing from', () => {
@@ -56,22 +56,30 @@ describe('savedRefs and countUnsaved on a real repository', () => {
 
     const none = await savedRefs(cli, dir);
     expect(none).toEqual({ revs: ['--remotes', '--tags', '--branches'], hasRemote: false });
-    expect(await countUnsaved(cli, dir, [tip], none)).toBe(0);
+    expect(await countUnsaved(cli, dir, [tip], none)).toEqual({ count: 0, atLeast: false });
 
     git('remote', 'add', 'upstream', 'https://example.invalid/r.git');
     const some = await savedRefs(cli, dir);
     expect(some).toEqual({ revs: ['--remotes', '--tags'], hasRemote: true });
-    expect(await countUnsaved(cli, dir, [tip], some)).toBe(2);
+    expect(await countUnsaved(cli, dir, [tip], some)).toEqual({ count: 2, atLeast: false });
 
     // A remote-tracking ref or a tag saves what it reaches; the sandbox records never do.
     git('update-ref', 'refs/worktree-sandbox/disk/x/head', tip);
-    expect(await countUnsaved(cli, dir, [tip], some)).toBe(2);
+    expect(await countUnsaved(cli, dir, [tip], some)).toEqual({ count: 2, atLeast: false });
     git('update-ref', 'refs/remotes/upstream/main', `${tip}~1`);
-    expect(await countUnsaved(cli, dir, [tip], some)).toBe(1);
+    expect(await countUnsaved(cli, dir, [tip], some)).toEqual({ count: 1, atLeast: false });
     git('tag', 'v1', tip);
-    expect(await countUnsaved(cli, dir, [tip], some)).toBe(0);
+    expect(await countUnsaved(cli, dir, [tip], some)).toEqual({ count: 0, atLeast: false });
 
     // git cannot say: undefined, which the callers count as work
     expect(await countUnsaved(cli, dir, ['f'.repeat(40)], some)).toBeUndefined();
+  });
+
+  it('stops counting at its bound and says so ("at least")', async () => {
+    const tip = git('rev-parse', 'HEAD');
+    const cli = await Git.create();
+    expect(await countCommits(cli, dir, [tip], 1)).toEqual({ count: 1, atLeast: true });
+    expect(await countCommits(cli, dir, [tip], 2)).toEqual({ count: 2, atLeast: true });
+    expect(await countCommits(cli, dir, [tip], 3)).toEqual({ count: 2, atLeast: false });
   });
 });

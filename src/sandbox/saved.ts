@@ -42,19 +42,36 @@ export async function savedRefs(git: Git, parentPath: string): Promise<SavedRefs
 }
 
 /**
+ * Counting commits stops here (`rev-list --count --max-count`): a sandbox's history of millions of commits
+ * costs a walk of this many, not of all; a count that reaches it is said as "at least".
+ */
+export const MAX_COUNTED_COMMITS = 100_000;
+
+/** `rev-list --count` of `revs`, stopped at MAX_COUNTED_COMMITS; undefined when git cannot say. */
+export async function countCommits(
+  git: Git,
+  parentPath: string,
+  revs: readonly string[],
+  max = MAX_COUNTED_COMMITS,
+): Promise<{ count: number; atLeast: boolean } | undefined> {
+  const out = await git.exec(parentPath, ['rev-list', '--count', `--max-count=${max}`, ...revs, '--']);
+  const count = Number(out.stdout.trim());
+  if (out.exitCode !== 0 || !Number.isInteger(count)) return undefined;
+  return { count, atLeast: count >= max };
+}
+
+/**
  * How many commits `tips` reach that the parent has not saved, in one git process; undefined when git
- * cannot say (the caller counts that as work, never as none).
+ * cannot say (the caller counts that as work, never as none); `atLeast` when counting stopped.
  */
 export async function countUnsaved(
   git: Git,
   parentPath: string,
   tips: readonly string[],
   saved: SavedRefs,
-): Promise<number | undefined> {
-  if (tips.length === 0) return 0;
-  const out = await git.exec(parentPath, ['rev-list', '--count', ...tips, '--not', ...saved.revs, '--']);
-  const count = Number(out.stdout.trim());
-  return out.exitCode === 0 && Number.isInteger(count) ? count : undefined;
+): Promise<{ count: number; atLeast: boolean } | undefined> {
+  if (tips.length === 0) return { count: 0, atLeast: false };
+  return countCommits(git, parentPath, [...tips, '--not', ...saved.revs]);
 }
 
 /**
