@@ -1,3 +1,4 @@
+import { engineWork } from './engine.js';
 import { TIME_LIMITS_MS, TIME_LIMITS_OVERRIDE, TimeLimitError, timeLimitMs } from './time-limits.js';
 
 describe('timeLimitMs', () => {
@@ -29,5 +30,32 @@ describe('TimeLimitError', () => {
     expect(host.message).toContain(
       'The archive-files program on /r/p/s ran out of its time limit (2.5 s) and was killed',
     );
+  });
+});
+
+describe('the limits of programs on the host', () => {
+  it('are all finite, and none above GitHub’s six-hour job limit', () => {
+    for (const [work, ms] of Object.entries(TIME_LIMITS_MS)) {
+      expect([work, Number.isFinite(ms) && ms > 0]).toEqual([work, true]);
+      expect(ms).toBeLessThan(6 * 60 * 60_000);
+    }
+  });
+
+  it('an engine call runs under the limit of what it does', () => {
+    expect(engineWork(['image', 'inspect', '--', 'x'])).toBe('engine-query');
+    expect(engineWork(['ps', '--all'])).toBe('engine-query');
+    expect(engineWork(['info'])).toBe('engine-query');
+    expect(engineWork(['pull', '--quiet', '--', 'x'])).toBe('engine-pull');
+    expect(engineWork(['import', '--', 'f', 'x'])).toBe('engine-import');
+    expect(engineWork(['rm', '--force', '--', 'x'])).toBe('engine-change');
+    expect(engineWork(['kill', '--', 'x'])).toBe('engine-change');
+    expect(engineWork(['volume', 'rm', '--', 'x'])).toBe('engine-change');
+    expect(engineWork(['volume', 'inspect', '--', 'x'])).toBe('engine-query');
+    expect(engineWork(['create', '--name', 'x', 'img'])).toBe('engine-change');
+  });
+
+  it('the override shortens a host program’s limit too', () => {
+    expect(timeLimitMs('git-fetch', { [TIME_LIMITS_OVERRIDE]: 'git-fetch=5' })).toBe(5_000);
+    expect(timeLimitMs('git-fetch', {})).toBe(TIME_LIMITS_MS['git-fetch']);
   });
 });

@@ -120,6 +120,8 @@ export async function importBundle(git: Git, sandbox: Sandbox, captured: Capture
       ['fetch', '--quiet', '--no-tags', '--no-write-fetch-head', '--', captured.bundle, ...specs],
       {
         config: FSCK,
+        work: 'git-import',
+        purpose: "fetching the sandbox's bundle, checked, into its private store",
       },
     );
     const pin = [
@@ -145,9 +147,7 @@ export async function importBundle(git: Git, sandbox: Sandbox, captured: Capture
       await git.run(
         parent.path,
         ['fetch', '--quiet', '--no-tags', '--no-write-fetch-head', '--', store, `+${source}:${refs.head}`],
-        {
-          config: FSCK,
-        },
+        { config: FSCK, work: 'git-import', purpose: "fetching the run's commits, checked, into the parent" },
       );
       tip = source === 'refs/run/head' ? head : branchTip;
     } else tip = await resolve(git, parent.path, refs.head);

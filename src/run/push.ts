@@ -35,6 +35,8 @@ export async function pushBranch(
     ['push', '--porcelain', '--no-verify', '--', originUrl, `${sha}:refs/heads/${branch}`],
     {
       config: authConfig(originUrl, token),
+      work: 'git-push',
+      purpose: `pushing the run's commits to ${label}`,
     },
   );
   if (result.exitCode === 0) {

@@ -2,6 +2,10 @@
 // again by its layer's digest, runs the helpers' programs, and an image put under its tag by anyone else
 // is replaced rather than used.
 import { execFileSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { TIME_LIMITS_OVERRIDE } from '../../src/engine/time-limits.js';
+import { tempDir } from '../support/repo.js';
 import { ContainerEngine } from '../../src/engine/engine.js';
 import {
   controlledHelperImage,
@@ -21,6 +25,34 @@ describe('the helper image made from the host’s programs', () => {
     // A plain tar lists it: every program the helpers call, at /usr/bin.
     const listed = execFileSync('tar', ['-t'], { input: a, maxBuffer: 1 << 26 }).toString();
     for (const program of HELPER_PROGRAMS) expect(listed).toContain(`usr/bin/${program}\n`);
+  });
+
+  it('an ldd that hangs is killed, with what it started, at its time limit, and the error says so', async () => {
+    const dir = tempDir('wts-ldd-');
+    const pids = path.join(dir, 'pids');
+    fs.writeFileSync(path.join(dir, 'ldd'), `#!/bin/sh\nsleep 60 &\necho $$ $! > "${pids}"\nwait\n`, {
+      mode: 0o755,
+    });
+    const saved = { PATH: process.env.PATH, override: process.env[TIME_LIMITS_OVERRIDE] };
+    process.env.PATH = `${dir}:${saved.PATH}`;
+    process.env[TIME_LIMITS_OVERRIDE] = 'ldd=1';
+    try {
+      const started = Date.now();
+      await expect(helperLayerEntries()).rejects.toThrow(
+        'ldd (listing the libraries the helper image needs) ran out of its time limit (1 s) and was killed, with every program it started.',
+      );
+      expect(Date.now() - started).toBeLessThan(6_000);
+      for (const pid of fs.readFileSync(pids, 'utf8').trim().split(' ').map(Number)) {
+        const stat = `/proc/${pid}/stat`;
+        const state = fs.existsSync(stat) ? fs.readFileSync(stat, 'utf8').split(') ')[1]?.[0] : 'gone';
+        expect(['gone', 'Z', 'X']).toContain(state);
+      }
+    } finally {
+      process.env.PATH = saved.PATH;
+      if (saved.override === undefined) delete process.env[TIME_LIMITS_OVERRIDE];
+      else process.env[TIME_LIMITS_OVERRIDE] = saved.override;
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   for (const engine of availableEngines()) {
