@@ -299,12 +299,8 @@ export async function runStreaming(
   let overLimit = false;
   let timedOut = false;
   const kill = () => {
-    try {
-      if (group && child.pid) process.kill(-child.pid, 'SIGKILL');
-      else child.kill('SIGKILL');
-    } catch {
-      // already gone
-    }
+    if (group && child.pid) killGroup(child.pid);
+    else child.kill('SIGKILL');
   };
   const onAbort = () => kill();
   if (options.signal?.aborted) kill();
