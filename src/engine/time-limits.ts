@@ -1,6 +1,7 @@
 // How long each of the action's own containers and host-side programs may run: one table, so that every
 // limit is in one place with its reason. A limit that runs out removes the container (or kills the
-// program's process group) and fails the step with a TimeLimitError that names what ran out, where.
+// program's process group) and fails the step with an error that names what ran out, where (a
+// TimeLimitError for a helper's work; proc.ts's ProcTimeLimitError for any other program on the host).
 //
 // The limits are generous on purpose: they exist so that a hostile sandbox or image cannot hang a run or
 // the reaper forever, not to hurry honest work on a big repository. Each one is far above what the
