@@ -20,13 +20,14 @@ import { git, makeRepo, type TestRepo } from '../support/repo.js';
 
 const prefix = uniquePrefix('fetch-hang');
 const repos: TestRepo[] = [];
-const servers: net.Server[] = [];
+/** Each listener's close: its connections ended first (a fetch never stopped would hold one open). */
+const closers: Array<() => void> = [];
 const savedOverride = process.env[TIME_LIMITS_OVERRIDE];
 
-afterAll(async () => {
+afterAll(() => {
   removeVolumes(prefix);
   for (const r of repos) fs.rmSync(r.root, { recursive: true, force: true });
-  for (const s of servers) await new Promise((resolve) => s.close(resolve));
+  for (const close of closers) close();
   if (savedOverride === undefined) delete process.env[TIME_LIMITS_OVERRIDE];
   else process.env[TIME_LIMITS_OVERRIDE] = savedOverride;
 });
@@ -41,9 +42,11 @@ async function silentListener(): Promise<{ port: number; open: () => number; req
     socket.on('error', () => undefined);
     socket.on('close', () => sockets.delete(socket));
   });
-  servers.push(server);
+  closers.push(() => {
+    sockets.forEach((s) => s.destroy());
+    server.close();
+  });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  server.on('close', () => sockets.forEach((s) => s.destroy()));
   const { port } = server.address() as net.AddressInfo;
   return { port, open: () => sockets.size, requests: () => requests };
 }
