@@ -314,7 +314,17 @@ export class Git {
     try {
       await this.run(
         cwd,
-        ['fetch', '--no-tags', '--quiet', '--no-write-fetch-head', '--', remote, `+${ref}:${own}`],
+        // `--refmap=`: the remote's configured refspecs update no remote-tracking ref on the side.
+        [
+          'fetch',
+          '--no-tags',
+          '--quiet',
+          '--no-write-fetch-head',
+          '--refmap=',
+          '--',
+          remote,
+          `+${ref}:${own}`,
+        ],
         { work: 'git-fetch', purpose },
       );
       return (await this.run(cwd, ['rev-parse', '--verify', '--end-of-options', `${own}^{commit}`])).trim();

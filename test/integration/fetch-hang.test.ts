@@ -170,3 +170,19 @@ describe('a fetch from an origin that never answers', () => {
     expect(fs.existsSync(path.join(repo.parent, '.git', 'FETCH_HEAD'))).toBe(false);
   }, 60_000);
 });
+
+describe('a fetch from an origin that answers', () => {
+  it('changes no ref but its own, which it removes: the caller points origin/<branch> at the commit', async () => {
+    const repo = makeRepo();
+    repos.push(repo);
+    git(repo.parent, 'push', '--quiet', 'origin', 'main~1:refs/heads/feature/there');
+    const before = refsOf(repo.parent);
+    const commit = await (
+      await Git.create()
+    ).fetchCommit(repo.parent, 'origin', 'refs/heads/feature/there', 'p');
+    expect(commit).toBe(git(repo.parent, 'rev-parse', 'main~1'));
+    // Not even origin/feature/there, which the remote's configured refspec would have updated on the side.
+    expect(refsOf(repo.parent)).toBe(before);
+    expect(fs.existsSync(path.join(repo.parent, '.git', 'FETCH_HEAD'))).toBe(false);
+  });
+});
