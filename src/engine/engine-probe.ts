@@ -156,7 +156,11 @@ async function createWithin(
     void engine.removeContainer(name);
   }, timeoutMs);
   try {
-    const result = await engine.exec(args);
+    // The CLI itself is killed a few seconds after the helper's removal if it has not returned by then.
+    const result = await engine.exec(args, {
+      limitMs: timeoutMs + 5_000,
+      purpose: 'creating the engine-view probe',
+    });
     if (timedOut)
       throw new EngineError(
         `The ${engine.name} engine took longer than ${timeoutMs / 1000} s to create the helper that checks what it sees; nothing was created.`,
