@@ -1,6 +1,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { processRunning } from '../../test/support/processes.js';
 import { ProcError, ProcTimeLimitError, programName, runProcess, runStreaming, startPiped } from './proc.js';
 
 const limit = { ms: 10_000, purpose: 'a test' };
@@ -56,13 +57,6 @@ describe('runProcess', () => {
   });
 });
 
-/** Whether a process is still running (a zombie nobody reaped yet is not). */
-function running(pid: number): boolean {
-  if (!fs.existsSync(`/proc/${pid}/stat`)) return false;
-  const state = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.[0];
-  return !['Z', 'X'].includes(state ?? 'X');
-}
-
 describe('runProcess time limit', () => {
   const env = { PATH: process.env.PATH ?? '/usr/bin:/bin' };
   let dir: string;
@@ -88,8 +82,8 @@ describe('runProcess time limit', () => {
     expect(took).toBeGreaterThanOrEqual(390);
     expect(took).toBeLessThan(5_000);
     const [leader, child] = fs.readFileSync(pids, 'utf8').trim().split(' ').map(Number);
-    expect(running(leader)).toBe(false);
-    expect(running(child)).toBe(false);
+    expect(processRunning(leader)).toBe(false);
+    expect(processRunning(child)).toBe(false);
   });
 
   it('is not a ProcError (which means "not installed"), and names the sub-command', async () => {
@@ -124,7 +118,7 @@ describe('runProcess time limit', () => {
     expect(result.stdout).toBe('ok\n');
     await new Promise((resolve) => setTimeout(resolve, 1_200));
     const child = Number(fs.readFileSync(pids, 'utf8'));
-    expect(running(child)).toBe(true);
+    expect(processRunning(child)).toBe(true);
     process.kill(child, 'SIGKILL');
   });
 
@@ -156,11 +150,7 @@ describe('runStreaming with a time limit', () => {
       expect(result.timedOut).toBe(true);
       expect(Date.now() - started).toBeLessThan(5_000);
       const child = Number(fs.readFileSync(pidFile, 'utf8'));
-      // Gone, or a zombie nobody has reaped yet (its parent was killed too): not running either way.
-      const state = fs.existsSync(`/proc/${child}/stat`)
-        ? fs.readFileSync(`/proc/${child}/stat`, 'utf8').split(') ')[1]?.[0]
-        : 'gone';
-      expect(['gone', 'Z', 'X']).toContain(state);
+      expect(processRunning(child)).toBe(false);
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
