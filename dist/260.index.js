@@ -11,8 +11,8 @@ __webpack_require__.d(__webpack_exports__, {
   reapAction: () => (/* binding */ reapAction)
 });
 
-// EXTERNAL MODULE: ./node_modules/@actions/core/lib/core.js + 8 modules
-var core = __webpack_require__(6058);
+// EXTERNAL MODULE: ./node_modules/@actions/core/lib/core.js + 12 modules
+var core = __webpack_require__(105);
 // EXTERNAL MODULE: ./src/action/ui.ts
 var action_ui = __webpack_require__(6794);
 // EXTERNAL MODULE: ./src/ui/sandbox-text.ts
@@ -571,7 +571,7 @@ async function archiveRecorded(sandbox, base, deps) {
         return undefined;
     const saved = await (0,sandbox_saved/* savedRefs */.EY)(deps.git, parent.path);
     const count = await (0,sandbox_saved/* countUnsaved */.C3)(deps.git, parent.path, [head], saved);
-    if (count === 0)
+    if (count?.count === 0)
         return undefined;
     const file = `${base}.recorded.bundle`;
     await deps.git.run(parent.path, ['bundle', 'create', '--quiet', file, head, '--not', ...saved.revs]);
@@ -2706,17 +2706,15 @@ function describe(decision, outcome) {
 
 // EXTERNAL MODULE: ./src/engine/engine.ts + 1 modules
 var engine_engine = __webpack_require__(8467);
+// EXTERNAL MODULE: ./src/engine/host-image.ts
+var host_image = __webpack_require__(3858);
 ;// CONCATENATED MODULE: ./src/engine/helper-image.ts
 // The image of the reaper's helper containers, made on the spot from the runner's own programs: the host's
 // `sh`, `git` and the few tools the helpers' scripts call, with the shared libraries `ldd` names, as one
 // layer imported into the engine (`docker import`, `podman import`, rootless too). So the reaper's verdict
 // on a sandbox (its activity, its work, its size) never rests on a program from the `image` input, which
-// may lie; that image then only runs run mode's command.
-//
-// The layer is made here, byte for byte the same from the same files (sorted, times and owners zeroed),
-// so its SHA-256 names it: the image is tagged with it and made once per engine and host. An image found
-// under that tag is used only when its one layer is exactly that archive and its configuration sets
-// nothing but PATH; anything else under the tag is replaced.
+// may lie; that image then only runs run mode's command. host-image.ts makes, checks and caches it.
+
 
 
 
@@ -2747,112 +2745,48 @@ const HELPER_PROGRAMS = [
 ];
 const HELPER_IMAGE_REPOSITORY = 'localhost/worktree-sandbox-helper';
 const HELPER_IMAGE_LABEL = (0,engine_labels/* label */.Pf)('helper-image');
-const CONTAINER_PATH = '/usr/bin:/bin';
 /** Where the programs are looked for on the host, in this order (the system's own folders first). */
 const HOST_DIRS = ['/usr/bin', '/bin', '/usr/sbin', '/sbin'];
-const LDD_TIMEOUT_MS = 30_000;
-const IMPORT_TIMEOUT_MS = 5 * 60_000;
-const made = new Map();
 /**
  * The helper image's name in this engine, made first when missing (once per process and engine; a failure
  * is not remembered). Throws when the host lacks a program or the engine refuses the import: the reaper
  * then decides nothing rather than trust another image.
  */
 function controlledHelperImage(engine) {
-    let image = made.get(engine.name);
-    if (!image) {
-        image = makeHelperImage(engine);
-        made.set(engine.name, image);
-        image.catch(() => made.delete(engine.name));
-    }
-    return image;
-}
-async function makeHelperImage(engine) {
-    const entries = await helperLayerEntries();
-    const layer = tarLayer(entries);
-    const digest = (0,external_node_crypto_.createHash)('sha256').update(layer).digest('hex');
-    const image = `${HELPER_IMAGE_REPOSITORY}:${digest.slice(0, 32)}`;
-    if (await isOurs(engine, image, digest))
-        return image;
-    const dir = external_node_fs_.mkdtempSync(external_node_path_.join(external_node_os_.tmpdir(), 'worktree-sandbox-helper-image-'));
-    try {
-        const file = external_node_path_.join(dir, 'layer.tar');
-        external_node_fs_.writeFileSync(file, layer, { mode: 0o600 });
-        const imported = await withTimeout(engine.exec([
-            'import',
-            '--change',
-            `ENV PATH=${CONTAINER_PATH}`,
-            '--change',
-            `LABEL ${HELPER_IMAGE_LABEL}=${digest}`,
-            '--',
-            file,
-            image,
-        ]), IMPORT_TIMEOUT_MS, `${engine.name} import`);
-        if (imported.exitCode !== 0)
-            throw engine.failure(['import', image], imported);
-    }
-    finally {
-        external_node_fs_.rmSync(dir, { recursive: true, force: true });
-    }
-    if (!(await isOurs(engine, image, digest)))
-        throw new Error(`the helper image ${image} does not hold the layer it was made from`);
-    return image;
-}
-/** The image under `image` is the one made from this layer, configured with nothing but PATH. */
-async function isOurs(engine, image, digest) {
-    const inspect = await engine.exec([
-        'image',
-        'inspect',
-        '--format',
-        '{{json .RootFS.Layers}} {{json .Config.Env}} {{json .Config.Entrypoint}} {{json .Config.Cmd}} {{json .Config.User}}',
-        '--',
-        image,
-    ]);
-    if (inspect.exitCode !== 0)
-        return false;
-    const [layers, env, entrypoint, cmd, user] = inspect.stdout.trim().split(' ');
-    return (layers === JSON.stringify([`sha256:${digest}`]) &&
-        env === JSON.stringify([`PATH=${CONTAINER_PATH}`]) &&
-        entrypoint === 'null' &&
-        (cmd === 'null' || cmd === '[]') &&
-        (user === '""' || user === 'null'));
+    return (0,host_image/* hostImage */.mW)(engine, {
+        repository: HELPER_IMAGE_REPOSITORY,
+        label: HELPER_IMAGE_LABEL,
+        what: 'the helper image',
+        entries: helperLayerEntries,
+    });
 }
 /** The layer's entries: each program at /usr/bin/<name>, its libraries where `ldd` found them. */
 async function helperLayerEntries() {
-    const entries = new Map();
-    const addDirs = (p) => {
-        for (let dir = external_node_path_.posix.dirname(p); dir !== '/'; dir = external_node_path_.posix.dirname(dir))
-            if (!entries.has(dir))
-                entries.set(dir, { type: 'dir', path: dir, mode: 0o755 });
-    };
-    const addFile = (p, source) => {
-        addDirs(p);
-        entries.set(p, { type: 'file', path: p, mode: external_node_fs_.statSync(source).mode & 0o755, source });
-    };
+    const entries = new host_image/* LayerEntries */.cy();
     const found = HELPER_PROGRAMS.map((program) => {
         const at = hostProgram(program);
         if (!at)
             throw new Error(`the helper image needs ${program}, which is not in ${HOST_DIRS.join(':')}`);
         return at;
     });
-    HELPER_PROGRAMS.forEach((program, n) => addFile(`/usr/bin/${program}`, found[n]));
+    HELPER_PROGRAMS.forEach((program, n) => entries.file(`/usr/bin/${program}`, found[n]));
     const gitPath = found[HELPER_PROGRAMS.indexOf('git')];
     // One ldd for every program: the start-up of every reap pays for it.
-    const libraries = new Set(await sharedLibraries([...new Set(found)]));
-    for (const lib of libraries)
-        addFile(lib, lib);
+    for (const lib of await (0,host_image/* sharedLibraries */.Xo)([...new Set(found)], 'the helper image'))
+        entries.file(lib, lib);
     // git runs its own sub-commands (pack-objects for a bundle) from its exec path.
-    const execPath = (await (0,proc/* runProcess */.R3)(gitPath, ['--exec-path'], { env: { PATH: CONTAINER_PATH } })).stdout.trim();
-    if (external_node_path_.isAbsolute(execPath) && execPath !== '/usr/bin') {
-        addDirs(`${execPath}/git`);
-        entries.set(`${execPath}/git`, { type: 'symlink', path: `${execPath}/git`, target: '/usr/bin/git' });
-    }
+    const execPath = (await (0,proc/* runProcess */.R3)(gitPath, ['--exec-path'], {
+        env: { PATH: host_image/* HOST_IMAGE_PATH */.tg },
+        limit: { ms: (0,time_limits/* timeLimitMs */.PI)('ldd'), purpose: "asking where git's sub-commands are, for the helper image" },
+    })).stdout.trim();
+    if (external_node_path_.isAbsolute(execPath) && execPath !== '/usr/bin')
+        entries.symlink(`${execPath}/git`, '/usr/bin/git');
     if (!entries.has('/bin'))
-        entries.set('/bin', { type: 'symlink', path: '/bin', target: 'usr/bin' });
-    entries.set('/tmp', { type: 'dir', path: '/tmp', mode: 0o1777 });
+        entries.symlink('/bin', 'usr/bin');
+    entries.dir('/tmp', 0o1777);
     for (const dir of ['/dev', '/proc', '/sys', '/etc'])
-        entries.set(dir, { type: 'dir', path: dir, mode: 0o755 });
-    return [...entries.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+        entries.dir(dir);
+    return entries.list();
 }
 function hostProgram(name) {
     for (const dir of HOST_DIRS) {
@@ -2868,89 +2802,6 @@ function hostProgram(name) {
         }
     }
     return undefined;
-}
-/** The shared libraries `ldd` says these programs load (none for a static program). */
-async function sharedLibraries(programs) {
-    const result = await withTimeout((0,proc/* runProcess */.R3)('ldd', ['--', ...programs], { env: { PATH: '/usr/bin:/bin', LC_ALL: 'C' } }), LDD_TIMEOUT_MS, 'ldd');
-    const text = result.stdout + result.stderr;
-    // With several files, ldd exits 1 when any is static ("not a dynamic executable"): that one has none.
-    if (result.exitCode !== 0 && !/not a dynamic executable|statically linked/.test(text))
-        throw new Error(`ldd failed: ${result.stderr.trim().split('\n')[0]}`);
-    const missing = /^\s+(\S+) => not found/m.exec(result.stdout);
-    if (missing)
-        throw new Error(`ldd finds no ${missing[1]} for the helper image`);
-    const libraries = [];
-    for (const line of result.stdout.split('\n')) {
-        const match = /^\s+(?:\S+\s+=>\s*)?(\/\S+)\s+\(0x/.exec(line);
-        if (match)
-            libraries.push(match[1]);
-    }
-    return libraries;
-}
-async function withTimeout(work, ms, what) {
-    let timer;
-    const timeout = new Promise((_, reject) => {
-        timer = setTimeout(() => reject(new Error(`${what} took longer than ${ms / 1000} s`)), ms);
-    });
-    try {
-        return await Promise.race([work, timeout]);
-    }
-    finally {
-        clearTimeout(timer);
-    }
-}
-// ---- the archive --------------------------------------------------------------------------------------
-/** A POSIX (ustar) archive of the entries: the same bytes for the same files, whatever the clock. */
-function tarLayer(entries) {
-    const blocks = [];
-    for (const entry of entries) {
-        const name = entry.path.replace(/^\/+/, '') + (entry.type === 'dir' ? '/' : '');
-        if (entry.type === 'file') {
-            const data = external_node_fs_.readFileSync(entry.source);
-            blocks.push(header(name, '0', entry.mode, data.length, ''), data, padding(data.length));
-        }
-        else if (entry.type === 'dir')
-            blocks.push(header(name, '5', entry.mode, 0, ''));
-        else
-            blocks.push(header(name, '2', 0o777, 0, entry.target));
-    }
-    blocks.push(Buffer.alloc(1024));
-    return Buffer.concat(blocks);
-}
-function padding(size) {
-    return Buffer.alloc((512 - (size % 512)) % 512);
-}
-function header(name, type, mode, size, link) {
-    const block = Buffer.alloc(512);
-    let prefix = '';
-    let base = name;
-    if (Buffer.byteLength(name) > 100) {
-        const cut = name.lastIndexOf('/', name.length - 2);
-        prefix = name.slice(0, cut);
-        base = name.slice(cut + 1);
-        if (Buffer.byteLength(base) > 100 || Buffer.byteLength(prefix) > 155)
-            throw new Error(`${name} is too long a path for the helper image`);
-    }
-    if (Buffer.byteLength(link) > 100)
-        throw new Error(`${link} is too long a link for the helper image`);
-    const octal = (value, width) => value.toString(8).padStart(width - 1, '0') + '\0';
-    block.write(base, 0, 100, 'utf8');
-    block.write(octal(mode, 8), 100, 8, 'ascii');
-    block.write(octal(0, 8), 108, 8, 'ascii'); // uid
-    block.write(octal(0, 8), 116, 8, 'ascii'); // gid
-    block.write(octal(size, 12), 124, 12, 'ascii');
-    block.write(octal(0, 12), 136, 12, 'ascii'); // mtime
-    block.write(' '.repeat(8), 148, 8, 'ascii'); // checksum, counted as spaces
-    block.write(type, 156, 1, 'ascii');
-    block.write(link, 157, 100, 'utf8');
-    block.write('ustar\0', 257, 6, 'ascii');
-    block.write('00', 263, 2, 'ascii');
-    block.write(prefix, 345, 155, 'utf8');
-    let sum = 0;
-    for (const byte of block)
-        sum += byte;
-    block.write(sum.toString(8).padStart(6, '0') + '\0 ', 148, 8, 'ascii');
-    return block;
 }
 
 ;// CONCATENATED MODULE: ./src/reap/in-use.ts
@@ -4167,6 +4018,219 @@ async function reapAction(settings) {
     if (notRemoved.length)
         core/* warning */.$e(`${notRemoved.length} sandbox(es) could not be removed and are kept: ${notRemoved.map((s) => `${s.where} (${JSON.stringify(s.detail ?? '')})`).join(', ')}`);
     return result;
+}
+
+
+/***/ }),
+
+/***/ 3858:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   Xo: () => (/* binding */ sharedLibraries),
+/* harmony export */   cy: () => (/* binding */ LayerEntries),
+/* harmony export */   mW: () => (/* binding */ hostImage),
+/* harmony export */   tg: () => (/* binding */ HOST_IMAGE_PATH)
+/* harmony export */ });
+/* unused harmony export tarLayer */
+/* harmony import */ var node_crypto__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(7598);
+/* harmony import */ var node_crypto__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__webpack_require__.n(node_crypto__WEBPACK_IMPORTED_MODULE_0__);
+/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(3024);
+/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__webpack_require__.n(node_fs__WEBPACK_IMPORTED_MODULE_1__);
+/* harmony import */ var node_os__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(8161);
+/* harmony import */ var node_os__WEBPACK_IMPORTED_MODULE_2___default = /*#__PURE__*/__webpack_require__.n(node_os__WEBPACK_IMPORTED_MODULE_2__);
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(6760);
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_3___default = /*#__PURE__*/__webpack_require__.n(node_path__WEBPACK_IMPORTED_MODULE_3__);
+/* harmony import */ var _proc_js__WEBPACK_IMPORTED_MODULE_4__ = __webpack_require__(5);
+/* harmony import */ var _time_limits_js__WEBPACK_IMPORTED_MODULE_5__ = __webpack_require__(1814);
+// Images made on the spot from the runner's own files: the reaper's helper image (helper-image.ts: `sh`,
+// `git` and a few tools) and the network sidecar's image (the libraries the runner's Node loads). Neither
+// ever rests on the `image` input, which may lie.
+//
+// The layer is made here, byte for byte the same from the same files (sorted, times and owners zeroed),
+// so its SHA-256 names it: the image is tagged with it and made once per engine and host. An image found
+// under that tag is used only when its one layer is exactly that archive and its configuration sets
+// nothing but PATH and its label; anything else under the tag is replaced. The programs this runs on the
+// host (`ldd`, the engine's `import`) run under their time limits and are killed when they run out.
+
+
+
+
+
+
+/** The PATH every such image sets, and the only variable. */
+const HOST_IMAGE_PATH = '/usr/bin:/bin';
+const made = new WeakMap();
+/**
+ * The image's name in this engine, made first when missing (once per engine object and repository: a
+ * process has one; a failure is not remembered, so the next caller tries again).
+ */
+function hostImage(engine, spec) {
+    let images = made.get(engine);
+    if (!images)
+        made.set(engine, (images = new Map()));
+    let image = images.get(spec.repository);
+    if (!image) {
+        image = makeHostImage(engine, spec);
+        images.set(spec.repository, image);
+        image.catch(() => images.delete(spec.repository));
+    }
+    return image;
+}
+async function makeHostImage(engine, spec) {
+    const layer = tarLayer(await spec.entries());
+    const digest = (0,node_crypto__WEBPACK_IMPORTED_MODULE_0__.createHash)('sha256').update(layer).digest('hex');
+    const image = `${spec.repository}:${digest.slice(0, 32)}`;
+    if (await isOurs(engine, image, digest))
+        return image;
+    const dir = node_fs__WEBPACK_IMPORTED_MODULE_1__.mkdtempSync(node_path__WEBPACK_IMPORTED_MODULE_3__.join(process.env.RUNNER_TEMP || node_os__WEBPACK_IMPORTED_MODULE_2__.tmpdir(), 'worktree-sandbox-image-'));
+    try {
+        const file = node_path__WEBPACK_IMPORTED_MODULE_3__.join(dir, 'layer.tar');
+        node_fs__WEBPACK_IMPORTED_MODULE_1__.writeFileSync(file, layer, { mode: 0o600 });
+        const imported = await engine.exec([
+            'import',
+            '--change',
+            `ENV PATH=${HOST_IMAGE_PATH}`,
+            '--change',
+            `LABEL ${spec.label}=${digest}`,
+            '--',
+            file,
+            image,
+        ], { purpose: `importing ${spec.what}` });
+        if (imported.exitCode !== 0)
+            throw engine.failure(['import', image], imported);
+    }
+    finally {
+        node_fs__WEBPACK_IMPORTED_MODULE_1__.rmSync(dir, { recursive: true, force: true });
+    }
+    if (!(await isOurs(engine, image, digest)))
+        throw new Error(`${spec.what} ${image} does not hold the layer it was made from`);
+    return image;
+}
+/** The image under `image` is the one made from this layer, configured with nothing but PATH. */
+async function isOurs(engine, image, digest) {
+    const inspect = await engine.exec([
+        'image',
+        'inspect',
+        '--format',
+        '{{json .RootFS.Layers}} {{json .Config.Env}} {{json .Config.Entrypoint}} {{json .Config.Cmd}} {{json .Config.User}}',
+        '--',
+        image,
+    ]);
+    if (inspect.exitCode !== 0)
+        return false;
+    const [layers, env, entrypoint, cmd, user] = inspect.stdout.trim().split(' ');
+    return (layers === JSON.stringify([`sha256:${digest}`]) &&
+        env === JSON.stringify([`PATH=${HOST_IMAGE_PATH}`]) &&
+        entrypoint === 'null' &&
+        (cmd === 'null' || cmd === '[]') &&
+        (user === '""' || user === 'null'));
+}
+/** Builds a layer's entries: files at their paths, with the folders above them. */
+class LayerEntries {
+    entries = new Map();
+    dir(p, mode = 0o755) {
+        this.entries.set(p, { type: 'dir', path: p, mode });
+    }
+    /** The folders above `p` that are not there yet. */
+    parents(p) {
+        for (let dir = node_path__WEBPACK_IMPORTED_MODULE_3__.posix.dirname(p); dir !== '/'; dir = node_path__WEBPACK_IMPORTED_MODULE_3__.posix.dirname(dir))
+            if (!this.entries.has(dir))
+                this.dir(dir);
+    }
+    /** A copy of the host's file `source` (its content, through links) at `p`. */
+    file(p, source) {
+        this.parents(p);
+        this.entries.set(p, { type: 'file', path: p, mode: node_fs__WEBPACK_IMPORTED_MODULE_1__.statSync(source).mode & 0o755, source });
+    }
+    symlink(p, target) {
+        this.parents(p);
+        this.entries.set(p, { type: 'symlink', path: p, target });
+    }
+    has(p) {
+        return this.entries.has(p);
+    }
+    /** Sorted by path, so that the same files make the same archive. */
+    list() {
+        return [...this.entries.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    }
+}
+/**
+ * The shared libraries `ldd` says these programs load, the loader included (none for a static program),
+ * in one ldd under its time limit.
+ */
+async function sharedLibraries(programs, what) {
+    const result = await (0,_proc_js__WEBPACK_IMPORTED_MODULE_4__/* .runProcess */ .R3)('ldd', ['--', ...programs], {
+        env: { PATH: '/usr/bin:/bin', LC_ALL: 'C' },
+        limit: { ms: (0,_time_limits_js__WEBPACK_IMPORTED_MODULE_5__/* .timeLimitMs */ .PI)('ldd'), purpose: `listing the libraries ${what} needs` },
+    });
+    const text = result.stdout + result.stderr;
+    // With several files, ldd exits 1 when any is static ("not a dynamic executable"): that one has none.
+    if (result.exitCode !== 0 && !/not a dynamic executable|statically linked/.test(text))
+        throw new Error(`ldd failed: ${result.stderr.trim().split('\n')[0]}`);
+    const missing = /^\s+(\S+) => not found/m.exec(result.stdout);
+    if (missing)
+        throw new Error(`ldd finds no ${missing[1]} for ${what}`);
+    const libraries = [];
+    for (const line of result.stdout.split('\n')) {
+        const match = /^\s+(?:\S+\s+=>\s*)?(\/\S+)\s+\(0x/.exec(line);
+        if (match)
+            libraries.push(match[1]);
+    }
+    return [...new Set(libraries)];
+}
+// ---- the archive --------------------------------------------------------------------------------------
+/** A POSIX (ustar) archive of the entries: the same bytes for the same files, whatever the clock. */
+function tarLayer(entries) {
+    const blocks = [];
+    for (const entry of entries) {
+        const name = entry.path.replace(/^\/+/, '') + (entry.type === 'dir' ? '/' : '');
+        if (entry.type === 'file') {
+            const data = node_fs__WEBPACK_IMPORTED_MODULE_1__.readFileSync(entry.source);
+            blocks.push(header(name, '0', entry.mode, data.length, ''), data, padding(data.length));
+        }
+        else if (entry.type === 'dir')
+            blocks.push(header(name, '5', entry.mode, 0, ''));
+        else
+            blocks.push(header(name, '2', 0o777, 0, entry.target));
+    }
+    blocks.push(Buffer.alloc(1024));
+    return Buffer.concat(blocks);
+}
+function padding(size) {
+    return Buffer.alloc((512 - (size % 512)) % 512);
+}
+function header(name, type, mode, size, link) {
+    const block = Buffer.alloc(512);
+    let prefix = '';
+    let base = name;
+    if (Buffer.byteLength(name) > 100) {
+        const cut = name.lastIndexOf('/', name.length - 2);
+        prefix = name.slice(0, cut);
+        base = name.slice(cut + 1);
+        if (Buffer.byteLength(base) > 100 || Buffer.byteLength(prefix) > 155)
+            throw new Error(`${name} is too long a path for an image layer`);
+    }
+    if (Buffer.byteLength(link) > 100)
+        throw new Error(`${link} is too long a link for an image layer`);
+    const octal = (value, width) => value.toString(8).padStart(width - 1, '0') + '\0';
+    block.write(base, 0, 100, 'utf8');
+    block.write(octal(mode, 8), 100, 8, 'ascii');
+    block.write(octal(0, 8), 108, 8, 'ascii'); // uid
+    block.write(octal(0, 8), 116, 8, 'ascii'); // gid
+    block.write(octal(size, 12), 124, 12, 'ascii');
+    block.write(octal(0, 12), 136, 12, 'ascii'); // mtime
+    block.write(' '.repeat(8), 148, 8, 'ascii'); // checksum, counted as spaces
+    block.write(type, 156, 1, 'ascii');
+    block.write(link, 157, 100, 'utf8');
+    block.write('ustar\0', 257, 6, 'ascii');
+    block.write('00', 263, 2, 'ascii');
+    block.write(prefix, 345, 155, 'utf8');
+    let sum = 0;
+    for (const byte of block)
+        sum += byte;
+    block.write(sum.toString(8).padStart(6, '0') + '\0 ', 148, 8, 'ascii');
+    return block;
 }
 
 

@@ -354,6 +354,8 @@ function renderFinished(ctx, run, secrets) {
     ];
     if (run.commits.length) {
         sections.push('', run.pushed ? '**Commits pushed**' : '**Commits (not pushed)**', '');
+        if (run.moreCommits)
+            sections.push(`- … older commits left out: only the newest ${run.commits.length} are listed`);
         for (const c of run.commits) {
             const sha = c.url ? `[\`${c.sha.slice(0, 7)}\`](${c.url})` : code(c.sha.slice(0, 7));
             sections.push(`- ${sha} ${code(clean(c.subject))}`);
@@ -422,10 +424,10 @@ function formatDuration(ms) {
     return `${minutes} min ${Math.round(seconds - minutes * 60)} s`;
 }
 function commitsCell(run) {
-    const n = run.commits.length;
+    const n = `${run.moreCommits ? 'more than ' : ''}${run.commits.length}`;
     if (run.pushed)
         return `${n} pushed to ${code(run.pushedTo ?? '')}`;
-    if (!n)
+    if (!run.commits.length)
         return run.pushReason ? `none (${run.pushReason})` : 'none';
     return run.pushReason ? `${n}, not pushed: ${run.pushReason}` : `${n}, not pushed`;
 }
@@ -589,10 +591,24 @@ function checkSha(sha) {
         throw new Error(`Not a commit id: ${JSON.stringify(sha)}.`);
     return sha;
 }
-/** Fetches `refs/pull/N/head` from origin (GitHub keeps every pull request's head there); returns its commit. */
-async function fetchPullHead(git, parentPath, fetch) {
-    await git.run(parentPath, ['fetch', '--no-tags', '--quiet', '--', 'origin', `+${fetch.ref}:${fetch.into}`]);
-    return checkSha((await git.run(parentPath, ['rev-parse', '--verify', '--end-of-options', `${fetch.into}^{commit}`])).trim());
+/**
+ * Fetches `refs/pull/N/head` from origin (GitHub keeps every pull request's head there) and returns its
+ * commit, holding no lock and changing no ref (git.ts `fetchCommit`): the wait on the network holds up no
+ * other run of the parent. `pointRef` then records it, under the repository lock.
+ */
+async function fetchPullHead(git, parentPath, ref) {
+    return checkSha(await git.fetchCommit(parentPath, 'origin', ref, `fetching the pull request's head ${ref} from origin`));
+}
+/** Points `ref` at `sha` (a fork's fetched head at its tracking ref). */
+async function pointRef(git, parentPath, ref, sha) {
+    await git.run(parentPath, [
+        'update-ref',
+        '-m',
+        'worktree-sandbox: fetched from origin',
+        '--',
+        ref,
+        checkSha(sha),
+    ]);
 }
 /**
  * Creates the local branch at `sha` when it does not exist. An existing one is left as it is: it belongs to
@@ -612,27 +628,36 @@ async function ensureLocalBranch(git, parentPath, branch, sha) {
     ]);
     return true;
 }
-/** The commits from `start` (excluded) to `head`, oldest first. */
+/** The progress comment lists at most this many commits (the newest), their subjects cut at SUBJECT_MAX. */
+const MAX_LISTED_COMMITS = 250;
+const SUBJECT_MAX = 200;
+/**
+ * The commits from `start` (excluded) to `head`, oldest first: the newest MAX_LISTED_COMMITS of them, each
+ * subject cut at SUBJECT_MAX characters, so that what git prints stays a few tens of kilobytes whatever
+ * the run committed; `more` when older ones were left out.
+ */
 async function listCommits(git, parentPath, start, head) {
     if (start === head)
-        return [];
+        return { commits: [], more: false };
     const out = await git.run(parentPath, [
         'log',
-        '--reverse',
+        `--max-count=${MAX_LISTED_COMMITS + 1}`,
         '--no-show-signature',
         '--no-color',
-        '--format=%H%x1f%s',
+        `--format=%H%x1f%<(${SUBJECT_MAX},trunc)%s`,
         '--end-of-options',
         `${checkSha(start)}..${checkSha(head)}`,
         '--',
     ]);
-    return out
-        .split('\n')
-        .filter(Boolean)
+    const lines = out.split('\n').filter(Boolean);
+    const commits = lines
+        .slice(0, MAX_LISTED_COMMITS)
+        .reverse()
         .map((line) => {
         const [sha, subject = ''] = line.split('\x1f');
-        return { sha, subject };
+        return { sha, subject: subject.trimEnd() };
     });
+    return { commits, more: lines.length > MAX_LISTED_COMMITS };
 }
 /** Up to this many changed files the commits are saved as a patch (git's diff holds every path it compares). */
 const PATCH_MAX_PATHS = 10_000;
@@ -679,7 +704,8 @@ async function describeOutcome(git, parentPath, settings, ctx, target, pr, outco
     const { command, report, push, sandbox } = outcome;
     const pushed = push?.pushed === true;
     const repoOfCommits = target.delivery.kind === 'fork' ? target.delivery.repo : `${ctx.repository.owner}/${ctx.repository.repo}`;
-    const commits = (await listCommits(git, parentPath, sandbox.startSha, report.headSha)).map((c) => ({
+    const listed = await listCommits(git, parentPath, sandbox.startSha, report.headSha);
+    const commits = listed.commits.map((c) => ({
         ...c,
         url: pushed ? `${ctx.serverUrl}/${repoOfCommits}/commit/${c.sha}` : undefined,
     }));
@@ -699,6 +725,7 @@ async function describeOutcome(git, parentPath, settings, ctx, target, pr, outco
         filesChangedCount: report.changedCount,
         diffStat: report.diffStat,
         commits,
+        ...(listed.more ? { moreCommits: true } : {}),
         pushed,
         pushedTo: pushed ? pushLabel(target) : undefined,
         pushReason: push && !pushed ? push.reason : undefined,
@@ -941,17 +968,17 @@ async function findPullRequest(api, request, ui) {
     return undefined;
 }
 /**
- * A fork's head is fetched from origin (`refs/pull/N/head`) and given its local branch, once, under the
- * repository lock.
+ * A fork's head is fetched from origin (`refs/pull/N/head`), outside the repository lock (a slow origin
+ * holds up no other run of the parent), then recorded and given its local branch, once, under the lock.
  */
 async function prepareForkBranch(git, parent, target, ui) {
     const fetch = target.fetch;
     if (!fetch)
         return;
-    const { head, created } = await (0,lock/* withRepositoryLock */.aZ)(parent.gitDir, async () => {
-        const sha = await fetchPullHead(git, parent.path, fetch);
-        const made = await ensureLocalBranch(git, parent.path, target.branch, sha);
-        return { head: sha, created: made };
+    const head = await fetchPullHead(git, parent.path, fetch.ref);
+    const created = await (0,lock/* withRepositoryLock */.aZ)(parent.gitDir, async () => {
+        await pointRef(git, parent.path, fetch.into, head);
+        return ensureLocalBranch(git, parent.path, target.branch, head);
     });
     if (created)
         ui.info(`Branch ${target.branch} created at the fork's head ${head.slice(0, 12)}.`);

@@ -2,6 +2,219 @@ export const id = 715;
 export const ids = [715];
 export const modules = {
 
+/***/ 3858:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   Xo: () => (/* binding */ sharedLibraries),
+/* harmony export */   cy: () => (/* binding */ LayerEntries),
+/* harmony export */   mW: () => (/* binding */ hostImage),
+/* harmony export */   tg: () => (/* binding */ HOST_IMAGE_PATH)
+/* harmony export */ });
+/* unused harmony export tarLayer */
+/* harmony import */ var node_crypto__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(7598);
+/* harmony import */ var node_crypto__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__webpack_require__.n(node_crypto__WEBPACK_IMPORTED_MODULE_0__);
+/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(3024);
+/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__webpack_require__.n(node_fs__WEBPACK_IMPORTED_MODULE_1__);
+/* harmony import */ var node_os__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(8161);
+/* harmony import */ var node_os__WEBPACK_IMPORTED_MODULE_2___default = /*#__PURE__*/__webpack_require__.n(node_os__WEBPACK_IMPORTED_MODULE_2__);
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(6760);
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_3___default = /*#__PURE__*/__webpack_require__.n(node_path__WEBPACK_IMPORTED_MODULE_3__);
+/* harmony import */ var _proc_js__WEBPACK_IMPORTED_MODULE_4__ = __webpack_require__(5);
+/* harmony import */ var _time_limits_js__WEBPACK_IMPORTED_MODULE_5__ = __webpack_require__(1814);
+// Images made on the spot from the runner's own files: the reaper's helper image (helper-image.ts: `sh`,
+// `git` and a few tools) and the network sidecar's image (the libraries the runner's Node loads). Neither
+// ever rests on the `image` input, which may lie.
+//
+// The layer is made here, byte for byte the same from the same files (sorted, times and owners zeroed),
+// so its SHA-256 names it: the image is tagged with it and made once per engine and host. An image found
+// under that tag is used only when its one layer is exactly that archive and its configuration sets
+// nothing but PATH and its label; anything else under the tag is replaced. The programs this runs on the
+// host (`ldd`, the engine's `import`) run under their time limits and are killed when they run out.
+
+
+
+
+
+
+/** The PATH every such image sets, and the only variable. */
+const HOST_IMAGE_PATH = '/usr/bin:/bin';
+const made = new WeakMap();
+/**
+ * The image's name in this engine, made first when missing (once per engine object and repository: a
+ * process has one; a failure is not remembered, so the next caller tries again).
+ */
+function hostImage(engine, spec) {
+    let images = made.get(engine);
+    if (!images)
+        made.set(engine, (images = new Map()));
+    let image = images.get(spec.repository);
+    if (!image) {
+        image = makeHostImage(engine, spec);
+        images.set(spec.repository, image);
+        image.catch(() => images.delete(spec.repository));
+    }
+    return image;
+}
+async function makeHostImage(engine, spec) {
+    const layer = tarLayer(await spec.entries());
+    const digest = (0,node_crypto__WEBPACK_IMPORTED_MODULE_0__.createHash)('sha256').update(layer).digest('hex');
+    const image = `${spec.repository}:${digest.slice(0, 32)}`;
+    if (await isOurs(engine, image, digest))
+        return image;
+    const dir = node_fs__WEBPACK_IMPORTED_MODULE_1__.mkdtempSync(node_path__WEBPACK_IMPORTED_MODULE_3__.join(process.env.RUNNER_TEMP || node_os__WEBPACK_IMPORTED_MODULE_2__.tmpdir(), 'worktree-sandbox-image-'));
+    try {
+        const file = node_path__WEBPACK_IMPORTED_MODULE_3__.join(dir, 'layer.tar');
+        node_fs__WEBPACK_IMPORTED_MODULE_1__.writeFileSync(file, layer, { mode: 0o600 });
+        const imported = await engine.exec([
+            'import',
+            '--change',
+            `ENV PATH=${HOST_IMAGE_PATH}`,
+            '--change',
+            `LABEL ${spec.label}=${digest}`,
+            '--',
+            file,
+            image,
+        ], { purpose: `importing ${spec.what}` });
+        if (imported.exitCode !== 0)
+            throw engine.failure(['import', image], imported);
+    }
+    finally {
+        node_fs__WEBPACK_IMPORTED_MODULE_1__.rmSync(dir, { recursive: true, force: true });
+    }
+    if (!(await isOurs(engine, image, digest)))
+        throw new Error(`${spec.what} ${image} does not hold the layer it was made from`);
+    return image;
+}
+/** The image under `image` is the one made from this layer, configured with nothing but PATH. */
+async function isOurs(engine, image, digest) {
+    const inspect = await engine.exec([
+        'image',
+        'inspect',
+        '--format',
+        '{{json .RootFS.Layers}} {{json .Config.Env}} {{json .Config.Entrypoint}} {{json .Config.Cmd}} {{json .Config.User}}',
+        '--',
+        image,
+    ]);
+    if (inspect.exitCode !== 0)
+        return false;
+    const [layers, env, entrypoint, cmd, user] = inspect.stdout.trim().split(' ');
+    return (layers === JSON.stringify([`sha256:${digest}`]) &&
+        env === JSON.stringify([`PATH=${HOST_IMAGE_PATH}`]) &&
+        entrypoint === 'null' &&
+        (cmd === 'null' || cmd === '[]') &&
+        (user === '""' || user === 'null'));
+}
+/** Builds a layer's entries: files at their paths, with the folders above them. */
+class LayerEntries {
+    entries = new Map();
+    dir(p, mode = 0o755) {
+        this.entries.set(p, { type: 'dir', path: p, mode });
+    }
+    /** The folders above `p` that are not there yet. */
+    parents(p) {
+        for (let dir = node_path__WEBPACK_IMPORTED_MODULE_3__.posix.dirname(p); dir !== '/'; dir = node_path__WEBPACK_IMPORTED_MODULE_3__.posix.dirname(dir))
+            if (!this.entries.has(dir))
+                this.dir(dir);
+    }
+    /** A copy of the host's file `source` (its content, through links) at `p`. */
+    file(p, source) {
+        this.parents(p);
+        this.entries.set(p, { type: 'file', path: p, mode: node_fs__WEBPACK_IMPORTED_MODULE_1__.statSync(source).mode & 0o755, source });
+    }
+    symlink(p, target) {
+        this.parents(p);
+        this.entries.set(p, { type: 'symlink', path: p, target });
+    }
+    has(p) {
+        return this.entries.has(p);
+    }
+    /** Sorted by path, so that the same files make the same archive. */
+    list() {
+        return [...this.entries.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    }
+}
+/**
+ * The shared libraries `ldd` says these programs load, the loader included (none for a static program),
+ * in one ldd under its time limit.
+ */
+async function sharedLibraries(programs, what) {
+    const result = await (0,_proc_js__WEBPACK_IMPORTED_MODULE_4__/* .runProcess */ .R3)('ldd', ['--', ...programs], {
+        env: { PATH: '/usr/bin:/bin', LC_ALL: 'C' },
+        limit: { ms: (0,_time_limits_js__WEBPACK_IMPORTED_MODULE_5__/* .timeLimitMs */ .PI)('ldd'), purpose: `listing the libraries ${what} needs` },
+    });
+    const text = result.stdout + result.stderr;
+    // With several files, ldd exits 1 when any is static ("not a dynamic executable"): that one has none.
+    if (result.exitCode !== 0 && !/not a dynamic executable|statically linked/.test(text))
+        throw new Error(`ldd failed: ${result.stderr.trim().split('\n')[0]}`);
+    const missing = /^\s+(\S+) => not found/m.exec(result.stdout);
+    if (missing)
+        throw new Error(`ldd finds no ${missing[1]} for ${what}`);
+    const libraries = [];
+    for (const line of result.stdout.split('\n')) {
+        const match = /^\s+(?:\S+\s+=>\s*)?(\/\S+)\s+\(0x/.exec(line);
+        if (match)
+            libraries.push(match[1]);
+    }
+    return [...new Set(libraries)];
+}
+// ---- the archive --------------------------------------------------------------------------------------
+/** A POSIX (ustar) archive of the entries: the same bytes for the same files, whatever the clock. */
+function tarLayer(entries) {
+    const blocks = [];
+    for (const entry of entries) {
+        const name = entry.path.replace(/^\/+/, '') + (entry.type === 'dir' ? '/' : '');
+        if (entry.type === 'file') {
+            const data = node_fs__WEBPACK_IMPORTED_MODULE_1__.readFileSync(entry.source);
+            blocks.push(header(name, '0', entry.mode, data.length, ''), data, padding(data.length));
+        }
+        else if (entry.type === 'dir')
+            blocks.push(header(name, '5', entry.mode, 0, ''));
+        else
+            blocks.push(header(name, '2', 0o777, 0, entry.target));
+    }
+    blocks.push(Buffer.alloc(1024));
+    return Buffer.concat(blocks);
+}
+function padding(size) {
+    return Buffer.alloc((512 - (size % 512)) % 512);
+}
+function header(name, type, mode, size, link) {
+    const block = Buffer.alloc(512);
+    let prefix = '';
+    let base = name;
+    if (Buffer.byteLength(name) > 100) {
+        const cut = name.lastIndexOf('/', name.length - 2);
+        prefix = name.slice(0, cut);
+        base = name.slice(cut + 1);
+        if (Buffer.byteLength(base) > 100 || Buffer.byteLength(prefix) > 155)
+            throw new Error(`${name} is too long a path for an image layer`);
+    }
+    if (Buffer.byteLength(link) > 100)
+        throw new Error(`${link} is too long a link for an image layer`);
+    const octal = (value, width) => value.toString(8).padStart(width - 1, '0') + '\0';
+    block.write(base, 0, 100, 'utf8');
+    block.write(octal(mode, 8), 100, 8, 'ascii');
+    block.write(octal(0, 8), 108, 8, 'ascii'); // uid
+    block.write(octal(0, 8), 116, 8, 'ascii'); // gid
+    block.write(octal(size, 12), 124, 12, 'ascii');
+    block.write(octal(0, 12), 136, 12, 'ascii'); // mtime
+    block.write(' '.repeat(8), 148, 8, 'ascii'); // checksum, counted as spaces
+    block.write(type, 156, 1, 'ascii');
+    block.write(link, 157, 100, 'utf8');
+    block.write('ustar\0', 257, 6, 'ascii');
+    block.write('00', 263, 2, 'ascii');
+    block.write(prefix, 345, 155, 'utf8');
+    let sum = 0;
+    for (const byte of block)
+        sum += byte;
+    block.write(sum.toString(8).padStart(6, '0') + '\0 ', 148, 8, 'ascii');
+    return block;
+}
+
+
+/***/ }),
+
 /***/ 8715:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
@@ -94,16 +307,11 @@ async function createRunCa() {
     };
 }
 
-// EXTERNAL MODULE: ./src/engine/proc.ts + 1 modules
-var proc = __webpack_require__(5);
+// EXTERNAL MODULE: ./src/engine/host-image.ts
+var host_image = __webpack_require__(3858);
+// EXTERNAL MODULE: ./src/engine/labels.ts
+var labels = __webpack_require__(9667);
 ;// CONCATENATED MODULE: ./src/network/forwarder.ts
-// The forwarder: the one program in the sidecar container, whose network namespace (loopback only) the
-// command's container joins. It copies bytes between TCP connections to 127.0.0.1:PROXY_PORT and the
-// proxy's Unix socket, and parses nothing. It runs on the runner's own Node, in an image made here of
-// the libraries that Node needs (never the `image` input, which is hostile).
-
-
-
 
 
 /** The port the command's proxy variables name, on the loopback of the namespace it shares. */
@@ -126,49 +334,25 @@ server.on('error', (error) => { process.stderr.write(String(error) + '\\n'); pro
 server.listen(Number(port), '127.0.0.1', () => process.stdout.write('ready\\n'));
 for (const signal of ['SIGTERM', 'SIGINT']) process.on(signal, () => process.exit(0));
 `;
-/** The shared libraries (and loader) a dynamically linked binary needs, as ldd lists them. */
-async function sharedLibraries(binary) {
-    const result = await (0,proc/* runProcess */.R3)('ldd', [binary], { env: { PATH: process.env.PATH ?? '/usr/bin:/bin' } });
-    if (result.exitCode !== 0)
-        return []; // a static binary: "not a dynamic executable"
-    return [...new Set(result.stdout.split('\n').flatMap((line) => /(\/\S+)/.exec(line)?.[1] ?? []))];
-}
 /**
- * The forwarder's image, `localhost/worktree-sandbox-forwarder:<hash of the libraries>`: made once per
- * runner (an image of a few MB, imported in well under a second), found by name afterwards.
+ * The forwarder's image, `localhost/worktree-sandbox-forwarder:<digest of its layer>`: the libraries
+ * (and loader) the runner's Node loads, made once per runner by the one builder of images from the
+ * runner's own files (engine/host-image.ts), found by its digest afterwards. Node itself is mounted.
  */
-async function ensureForwarderImage(engine, node) {
-    const libraries = await sharedLibraries(node);
-    const hash = (0,external_node_crypto_.createHash)('sha256');
-    for (const lib of libraries) {
-        const st = await promises_.stat(lib);
-        hash.update(`${lib}\0${st.size}\0${st.mtimeMs}\n`);
-    }
-    const tag = `localhost/worktree-sandbox-forwarder:${hash.digest('hex').slice(0, 16)}`;
-    const found = await engine.exec(['image', 'inspect', '--format', '{{.Id}}', '--', tag]);
-    if (found.exitCode === 0)
-        return tag;
-    const work = await promises_.mkdtemp(external_node_path_.join(process.env.RUNNER_TEMP || external_node_os_.tmpdir(), 'worktree-sandbox-forwarder-'));
-    try {
-        const root = external_node_path_.join(work, 'root');
-        for (const dir of [FORWARDER_DIR, '/tmp'])
-            await promises_.mkdir(external_node_path_.join(root, dir), { recursive: true });
-        for (const lib of libraries) {
-            await promises_.mkdir(external_node_path_.join(root, external_node_path_.dirname(lib)), { recursive: true });
-            await promises_.copyFile(await promises_.realpath(lib), external_node_path_.join(root, lib));
-        }
-        const tar = external_node_path_.join(work, 'root.tar');
-        const packed = await (0,proc/* runProcess */.R3)('tar', ['-C', root, '-cf', tar, '.'], {
-            env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
-        });
-        if (packed.exitCode !== 0)
-            throw new Error(`tar could not pack the forwarder's image: ${packed.stderr.trim()}`);
-        await engine.run(['import', '--', tar, tag]);
-        return tag;
-    }
-    finally {
-        await promises_.rm(work, { recursive: true, force: true });
-    }
+function ensureForwarderImage(engine, node) {
+    return (0,host_image/* hostImage */.mW)(engine, {
+        repository: 'localhost/worktree-sandbox-forwarder',
+        label: (0,labels/* label */.Pf)('forwarder-image'),
+        what: "the network forwarder's image",
+        entries: async () => {
+            const entries = new host_image/* LayerEntries */.cy();
+            for (const lib of await (0,host_image/* sharedLibraries */.Xo)([node], "the network forwarder's image"))
+                entries.file(lib, lib);
+            entries.dir(FORWARDER_DIR);
+            entries.dir('/tmp', 0o1777);
+            return entries.list();
+        },
+    });
 }
 
 // EXTERNAL MODULE: external "node:https"

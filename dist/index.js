@@ -2136,7 +2136,7 @@ const ACTION_DEFAULTS = {
 /* harmony export */   iZ: () => (/* binding */ saveRunState),
 /* harmony export */   tl: () => (/* binding */ isPost)
 /* harmony export */ });
-/* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6058);
+/* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(105);
 // The action's state between its two phases (GITHUB_STATE), and which of the two is running. As in
 // actions/checkout: the flag is saved when the module first loads in the main step.
 
@@ -2175,7 +2175,7 @@ function loadRunState() {
 /* harmony export */   P: () => (/* binding */ actionIo),
 /* harmony export */   V: () => (/* binding */ actionUi)
 /* harmony export */ });
-/* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6058);
+/* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(105);
 /* harmony import */ var node_crypto__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(7598);
 /* harmony import */ var node_crypto__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__nccwpck_require__.n(node_crypto__WEBPACK_IMPORTED_MODULE_1__);
 /* harmony import */ var node_os__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(8161);
@@ -2512,7 +2512,11 @@ async function createWithin(engine, name, args, timeoutMs) {
         void engine.removeContainer(name);
     }, timeoutMs);
     try {
-        const result = await engine.exec(args);
+        // The CLI itself is killed a few seconds after the helper's removal if it has not returned by then.
+        const result = await engine.exec(args, {
+            limitMs: timeoutMs + 5_000,
+            purpose: 'creating the engine-view probe',
+        });
         if (timedOut)
             throw new _engine_js__WEBPACK_IMPORTED_MODULE_4__/* .EngineError */ .NJ(`The ${engine.name} engine took longer than ${timeoutMs / 1000} s to create the helper that checks what it sees; nothing was created.`);
         return result;
@@ -2591,6 +2595,8 @@ __nccwpck_require__.d(__webpack_exports__, {
   X4: () => (/* binding */ ENGINE_ENV),
   NJ: () => (/* binding */ EngineError)
 });
+
+// UNUSED EXPORTS: engineWork
 
 // EXTERNAL MODULE: ./src/engine/proc.ts + 1 modules
 var proc = __nccwpck_require__(5);
@@ -2798,18 +2804,9 @@ class ContainerEngine {
         const id = (0,container_args/* currentIdentity */._c)();
         return (0,container_args/* containerRunArgs */.s$)(this.name, { ...spec, userns: mode ? userNamespaceArgs(mode, id.uid, id.gid) : [] }, (0,host_paths/* bindSource */.Vx)(view));
     }
-    /** `exec`, failing once `timeoutMs` has passed (for calls that create nothing, such as `inspect`). */
+    /** `exec` under a shorter limit than its kind's (for calls that create nothing, such as `inspect`). */
     async execWithin(args, timeoutMs) {
-        let timer;
-        const late = new Promise((_, reject) => {
-            timer = setTimeout(() => reject(new EngineError(`${this.name} ${args[0]} did not answer within ${timeoutMs / 1000} s.`)), timeoutMs);
-        });
-        try {
-            return await Promise.race([this.exec(args), late]);
-        }
-        finally {
-            clearTimeout(timer);
-        }
+        return this.exec(args, { limitMs: timeoutMs });
     }
     /**
      * The CLI's environment: the runner's engine variables (HOME, DOCKER_CONFIG, XDG_RUNTIME_DIR...), plus
@@ -2821,10 +2818,18 @@ class ContainerEngine {
                 throw new Error(`${name} is the ${this.name} CLI's own variable.`);
         return { ...inherit, ...(0,proc/* pickEnv */.Bh)(ENGINE_ENV) };
     }
-    /** Runs the engine CLI; never throws for a non-zero exit. */
+    /**
+     * Runs the engine CLI under the time limit of its kind of call (`engineWork`), or a shorter one; never
+     * throws for a non-zero exit, but throws a ProcTimeLimitError when the limit runs out (the CLI killed).
+     */
     async exec(args, options = {}) {
+        const work = engineWork(args);
+        const limit = {
+            ms: Math.min(options.limitMs ?? Infinity, (0,time_limits/* timeLimitMs */.PI)(work)),
+            purpose: options.purpose ?? `the container engine's ${work.slice('engine-'.length)}`,
+        };
         try {
-            return await (0,proc/* runProcess */.R3)(this.name, args, { env: this.env(options.inherit) });
+            return await (0,proc/* runProcess */.R3)(this.name, args, { env: this.env(options.inherit), limit });
         }
         catch (error) {
             throw this.notInstalled(error);
@@ -2979,6 +2984,7 @@ class ContainerEngine {
         const result = await (0,proc/* runStreaming */.SL)(this.name, ['logs', '--tail', String(lines), '--', name], {
             env: this.env(),
             onLine: () => undefined,
+            timeLimitMs: (0,time_limits/* timeLimitMs */.PI)('engine-query'),
         });
         return result.exitCode === 0 ? result.outputTail : [];
     }
@@ -3001,6 +3007,20 @@ class ContainerEngine {
         return names;
     }
 }
+/** Which time limit an engine CLI call runs under: what it does decides how long it may honestly take. */
+function engineWork(args) {
+    const [command, sub] = args;
+    if (command === 'pull')
+        return 'engine-pull';
+    if (command === 'import')
+        return 'engine-import';
+    if (['kill', 'rm', 'stop', 'create', 'rmi'].includes(command))
+        return 'engine-change';
+    if (['volume', 'container', 'image', 'network'].includes(command) &&
+        ['create', 'rm', 'prune', 'kill', 'stop'].includes(sub))
+        return 'engine-change';
+    return 'engine-query';
+}
 function firstLine(text) {
     return text.split('\n')[0] ?? '';
 }
@@ -3015,13 +3035,19 @@ function firstLine(text) {
 /* harmony export */   QS: () => (/* binding */ helperGitEnv),
 /* harmony export */   ST: () => (/* binding */ NO_EXTERNAL_DIFF),
 /* harmony export */   TU: () => (/* binding */ Git),
-/* harmony export */   W0: () => (/* binding */ gitConfigEnv)
+/* harmony export */   W0: () => (/* binding */ gitConfigEnv),
+/* harmony export */   XS: () => (/* binding */ GitError)
 /* harmony export */ });
-/* unused harmony exports MIN_GIT_VERSION, HARDENED_GIT_CONFIG, baseGitEnv, GitError, compareVersions */
+/* unused harmony exports MIN_GIT_VERSION, HARDENED_GIT_CONFIG, GIT_NETWORK_CONFIG, FETCH_REF_ROOT, baseGitEnv, compareVersions */
 /* harmony import */ var _proc_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(5);
+/* harmony import */ var node_crypto__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(7598);
+/* harmony import */ var node_crypto__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__nccwpck_require__.n(node_crypto__WEBPACK_IMPORTED_MODULE_1__);
+/* harmony import */ var _time_limits_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(1814);
 // The git CLI behind one small interface. Every call goes through `exec`: argument arrays, a fixed
 // environment, and configuration that keeps a repository's own settings from running anything on the
 // host (hooks, fsmonitor, pagers, automatic gc that would prune live sandboxes).
+
+
 
 const MIN_GIT_VERSION = [2, 31, 0];
 /**
@@ -3053,6 +3079,17 @@ const HARDENED_GIT_CONFIG = [
     ['advice.detachedHead', 'false'],
     ['init.defaultBranch', 'main'],
 ];
+/**
+ * For git talking to a remote (fetch, push): an HTTP transfer that receives nothing at all for two minutes
+ * is abandoned by git itself, with git's own message, before the fetch's time limit runs out. (A server
+ * that is still counting objects sends keep-alive packets, so an honest slow start is not cut.)
+ */
+const GIT_NETWORK_CONFIG = [
+    ['http.lowSpeedLimit', '1'],
+    ['http.lowSpeedTime', '120'],
+];
+/** Where `fetchCommit` puts what it fetched, for the moment it takes to read its commit. */
+const FETCH_REF_ROOT = 'refs/worktree-sandbox/fetch';
 /** Config as environment variables (GIT_CONFIG_COUNT/KEY_n/VALUE_n): also reaches git run by our scripts. */
 function gitConfigEnv(extra = []) {
     const all = [...HARDENED_GIT_CONFIG, ...extra];
@@ -3119,7 +3156,10 @@ class Git {
     async checkVersion() {
         let result;
         try {
-            result = await (0,_proc_js__WEBPACK_IMPORTED_MODULE_0__/* .runProcess */ .R3)('git', ['version'], { env: this.env });
+            result = await (0,_proc_js__WEBPACK_IMPORTED_MODULE_0__/* .runProcess */ .R3)('git', ['version'], {
+                env: this.env,
+                limit: { ms: (0,_time_limits_js__WEBPACK_IMPORTED_MODULE_2__/* .timeLimitMs */ .PI)('git'), purpose: 'checking that git is new enough' },
+            });
         }
         catch (error) {
             if (error instanceof _proc_js__WEBPACK_IMPORTED_MODULE_0__/* .ProcError */ .Nm) {
@@ -3137,12 +3177,20 @@ class Git {
             throw new Error(`git ${version.join('.')} is too old: worktree-sandbox needs git ${MIN_GIT_VERSION.join('.')} or newer.`);
         }
     }
-    /** Runs git in `cwd`; never throws for a non-zero exit (see `run`). */
+    /**
+     * Runs git in `cwd` under the time limit of its kind of work; never throws for a non-zero exit (see
+     * `run`), but throws a ProcTimeLimitError when the limit runs out (git and everything it started, a
+     * remote helper or ssh, are killed).
+     */
     async exec(cwd, args, options = {}) {
+        const work = options.work ?? 'git';
         const env = { ...this.env, ...options.env };
-        if (options.config?.length)
-            Object.assign(env, gitConfigEnv(options.config));
-        return (0,_proc_js__WEBPACK_IMPORTED_MODULE_0__/* .runProcess */ .R3)('git', args, { cwd, env, input: options.input });
+        const remote = work === 'git-fetch' || work === 'git-push';
+        const config = [...(remote ? GIT_NETWORK_CONFIG : []), ...(options.config ?? [])];
+        if (config.length)
+            Object.assign(env, gitConfigEnv(config));
+        const limit = { ms: (0,_time_limits_js__WEBPACK_IMPORTED_MODULE_2__/* .timeLimitMs */ .PI)(work), purpose: options.purpose ?? `in ${cwd}` };
+        return (0,_proc_js__WEBPACK_IMPORTED_MODULE_0__/* .runProcess */ .R3)('git', args, { cwd, env, input: options.input, limit });
     }
     /** Runs git in `cwd`; throws a GitError naming the command for a non-zero exit. Returns stdout. */
     async run(cwd, args, options = {}) {
@@ -3158,7 +3206,9 @@ class Git {
     async stream(cwd, args, options = {}) {
         const { config, ...rest } = options;
         const env = { ...this.env, ...(config?.length ? gitConfigEnv(config) : {}) };
-        return (0,_proc_js__WEBPACK_IMPORTED_MODULE_0__/* .runStreaming */ .SL)('git', args, { ...rest, cwd, env });
+        // A stream the caller does not stop itself stops at the local-command limit.
+        const limitMs = rest.timeLimitMs ?? (rest.signal ? undefined : (0,_time_limits_js__WEBPACK_IMPORTED_MODULE_2__/* .timeLimitMs */ .PI)('git'));
+        return (0,_proc_js__WEBPACK_IMPORTED_MODULE_0__/* .runStreaming */ .SL)('git', args, { ...rest, timeLimitMs: limitMs, cwd, env });
     }
     /**
      * Reads objects one at a time through two long-lived `git cat-file` processes: their size first
@@ -3254,16 +3304,33 @@ class Git {
         ]);
         return result.exitCode === 0 ? result.stdout.trim() : undefined;
     }
-    async tryFetchBranch(cwd, remote, branch) {
-        const result = await this.exec(cwd, [
-            'fetch',
-            '--no-tags',
-            '--quiet',
-            '--',
-            remote,
-            `+refs/heads/${branch}:refs/remotes/${remote}/${branch}`,
-        ]);
-        return result.exitCode === 0;
+    /**
+     * Fetches one ref of a remote and returns its commit, holding no lock and changing no ref anyone reads:
+     * git writes the objects (safe beside any other git process) and a ref of this call's own under
+     * FETCH_REF_ROOT, removed again once its commit is read; FETCH_HEAD is not written. The caller then
+     * points its own ref at the commit, briefly, under the repository lock. A GitError when the remote
+     * refuses (no such ref, no access); a ProcTimeLimitError when it does not answer within `git-fetch`.
+     */
+    async fetchCommit(cwd, remote, ref, purpose) {
+        const own = `${FETCH_REF_ROOT}/${process.pid}-${(0,node_crypto__WEBPACK_IMPORTED_MODULE_1__.randomBytes)(6).toString('hex')}`;
+        try {
+            await this.run(cwd, 
+            // `--refmap=`: the remote's configured refspecs update no remote-tracking ref on the side.
+            [
+                'fetch',
+                '--no-tags',
+                '--quiet',
+                '--no-write-fetch-head',
+                '--refmap=',
+                '--',
+                remote,
+                `+${ref}:${own}`,
+            ], { work: 'git-fetch', purpose });
+            return (await this.run(cwd, ['rev-parse', '--verify', '--end-of-options', `${own}^{commit}`])).trim();
+        }
+        finally {
+            await this.exec(cwd, ['update-ref', '-d', '--', own]).catch(() => undefined);
+        }
     }
     async remoteUrl(cwd, remote) {
         const result = await this.exec(cwd, ['config', '--get', `remote.${remote}.url`]);
@@ -3538,14 +3605,18 @@ __nccwpck_require__.d(__webpack_exports__, {
   PH: () => (/* binding */ startPiped)
 });
 
-// EXTERNAL MODULE: ./node_modules/@actions/exec/lib/exec.js + 3 modules
-var exec = __nccwpck_require__(7187);
+// UNUSED EXPORTS: ProcTimeLimitError, programName
+
 ;// CONCATENATED MODULE: external "node:child_process"
 const external_node_child_process_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:child_process");
 // EXTERNAL MODULE: external "node:fs"
 var external_node_fs_ = __nccwpck_require__(3024);
 // EXTERNAL MODULE: ./node_modules/@actions/io/lib/io.js
 var io = __nccwpck_require__(8701);
+// EXTERNAL MODULE: external "node:path"
+var external_node_path_ = __nccwpck_require__(6760);
+// EXTERNAL MODULE: ./src/engine/time-limits.ts
+var time_limits = __nccwpck_require__(1814);
 ;// CONCATENATED MODULE: ./src/engine/proc.ts
 // The one place where child processes start. Argument arrays only: nothing here goes through a shell.
 // ADR 0007 (docs/adr/0007-streamed-output-bounded-memory.md).
@@ -3553,6 +3624,8 @@ var io = __nccwpck_require__(8701);
 
 
 
+
+/** The program could not be started (not installed, its folder gone). */
 class ProcError extends Error {
     result;
     constructor(message, result) {
@@ -3561,11 +3634,32 @@ class ProcError extends Error {
         this.name = 'ProcError';
     }
 }
+/** A program ran out of its time limit; it was killed with every program it started. */
+class ProcTimeLimitError extends Error {
+    program;
+    purpose;
+    limitMs;
+    constructor(
+    /** The program and its sub-command, `git fetch`. */
+    program, purpose, limitMs) {
+        super(`${program} (${purpose}) ran out of its time limit (${(0,time_limits/* formatLimit */.tW)(limitMs)}) and was killed, with every program it started.`);
+        this.program = program;
+        this.purpose = purpose;
+        this.limitMs = limitMs;
+        this.name = 'ProcTimeLimitError';
+    }
+}
+/** `git fetch` for git's `fetch …`, `ldd` for `ldd -- …`: the program as a person names it. */
+function programName(tool, args) {
+    const sub = args[0];
+    const base = external_node_path_.basename(tool);
+    return sub && /^[a-z][a-z0-9-]{0,30}$/.test(sub) ? `${base} ${sub}` : base;
+}
 const toolPaths = new Map();
 /**
- * The tool's absolute path, looked up once per PATH value. Given a bare name, @actions/exec searches every
- * PATH folder (one stat after another) on every call: a few milliseconds each time, and the action makes a
- * dozen calls before the user's command starts. A failed lookup is not remembered.
+ * The tool's absolute path, looked up once per PATH value. Searching every PATH folder (one stat after
+ * another) on every call costs a few milliseconds each time, and the action makes a dozen calls before the
+ * user's command starts. A failed lookup is not remembered.
  */
 function toolPath(tool) {
     const key = `${process.env.PATH ?? ''}\0${tool}`;
@@ -3577,31 +3671,100 @@ function toolPath(tool) {
     }
     return found;
 }
-async function runProcess(tool, args, options) {
-    const listeners = {};
-    if (options.onLine) {
-        const onLine = options.onLine;
-        listeners.stdline = (line) => onLine(line, 'stdout');
-        listeners.errline = (line) => onLine(line, 'stderr');
+/**
+ * How long a program may keep its output pipes open after it exited (a program it left behind holds
+ * them): then its output so far is taken as all of it.
+ */
+const PIPES_GRACE_MS = 10_000;
+/** Process groups started here and still running: killed when this process exits, so none outlives it. */
+const liveGroups = new Set();
+let exitHook = false;
+function trackGroup(pid) {
+    if (!exitHook) {
+        exitHook = true;
+        process.once('exit', () => {
+            for (const group of liveGroups)
+                killGroup(group);
+        });
     }
+    liveGroups.add(pid);
+}
+function killGroup(pid) {
     try {
-        const out = await exec/* getExecOutput */.H(await toolPath(tool), [...args], {
+        process.kill(-pid, 'SIGKILL');
+    }
+    catch {
+        // already gone
+    }
+}
+function notStarted(tool, error) {
+    return new ProcError(`${tool} could not be started: ${error.message}`, {
+        exitCode: -1,
+        stdout: '',
+        stderr: String(error),
+    });
+}
+/**
+ * Runs a program to its end and returns its output. It leads a process group of its own, and when
+ * `limit.ms` runs out the whole group is killed (a remote helper or ssh that git started included) and a
+ * ProcTimeLimitError names the program, what it was for and the limit.
+ */
+async function runProcess(tool, args, options) {
+    let child;
+    try {
+        child = (0,external_node_child_process_namespaceObject.spawn)(await toolPath(tool), [...args], {
             cwd: options.cwd,
             env: options.env,
-            silent: true,
-            ignoreReturnCode: true,
-            input: options.input,
-            listeners,
+            stdio: [options.input ? 'pipe' : 'ignore', 'pipe', 'pipe'],
+            detached: true,
         });
-        return { exitCode: out.exitCode, stdout: out.stdout, stderr: out.stderr };
     }
     catch (error) {
-        // @actions/exec throws when the executable cannot be found or started.
-        throw new ProcError(`${tool} could not be started: ${error.message}`, {
-            exitCode: -1,
-            stdout: '',
-            stderr: String(error),
+        throw notStarted(tool, error);
+    }
+    const pid = child.pid;
+    if (pid)
+        trackGroup(pid);
+    const stdout = [];
+    const stderr = [];
+    child.stdout.on('data', (chunk) => stdout.push(chunk));
+    child.stderr.on('data', (chunk) => stderr.push(chunk));
+    if (options.input) {
+        child.stdin.on('error', () => undefined); // it exited without reading all: its exit code says why
+        child.stdin.end(options.input);
+    }
+    let timedOut = false;
+    const timer = setTimeout(() => {
+        timedOut = true;
+        if (pid)
+            killGroup(pid);
+    }, options.limit.ms);
+    let grace;
+    try {
+        const exitCode = await new Promise((resolve, reject) => {
+            child.on('error', (error) => reject(notStarted(tool, error)));
+            child.on('close', (code, signal) => resolve(code ?? (signal ? 128 : 1)));
+            child.on('exit', (code, signal) => {
+                grace = setTimeout(() => {
+                    child.stdout.destroy();
+                    child.stderr.destroy();
+                    resolve(code ?? (signal ? 128 : 1));
+                }, PIPES_GRACE_MS);
+            });
         });
+        if (timedOut)
+            throw new ProcTimeLimitError(programName(tool, args), options.limit.purpose, options.limit.ms);
+        return {
+            exitCode,
+            stdout: Buffer.concat(stdout).toString('utf8'),
+            stderr: Buffer.concat(stderr).toString('utf8'),
+        };
+    }
+    finally {
+        clearTimeout(timer);
+        clearTimeout(grace);
+        if (pid)
+            liveGroups.delete(pid);
     }
 }
 /** Environment variables a CLI tool legitimately needs from the parent process; everything else is dropped. */
@@ -3669,15 +3832,10 @@ async function runStreaming(tool, args, options) {
     let overLimit = false;
     let timedOut = false;
     const kill = () => {
-        try {
-            if (group && child.pid)
-                process.kill(-child.pid, 'SIGKILL');
-            else
-                child.kill('SIGKILL');
-        }
-        catch {
-            // already gone
-        }
+        if (group && child.pid)
+            killGroup(child.pid);
+        else
+            child.kill('SIGKILL');
     };
     const onAbort = () => kill();
     if (options.signal?.aborted)
@@ -4019,12 +4177,14 @@ function startFailureHint(stderr) {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   $q: () => (/* binding */ TimeLimitError),
-/* harmony export */   PI: () => (/* binding */ timeLimitMs)
+/* harmony export */   PI: () => (/* binding */ timeLimitMs),
+/* harmony export */   tW: () => (/* binding */ formatLimit)
 /* harmony export */ });
-/* unused harmony exports TIME_LIMITS_MS, TIME_LIMITS_OVERRIDE, formatLimit */
+/* unused harmony exports TIME_LIMITS_MS, TIME_LIMITS_OVERRIDE */
 // How long each of the action's own containers and host-side programs may run: one table, so that every
 // limit is in one place with its reason. A limit that runs out removes the container (or kills the
-// program's process group) and fails the step with a TimeLimitError that names what ran out, where.
+// program's process group) and fails the step with an error that names what ran out, where (a
+// TimeLimitError for a helper's work; proc.ts's ProcTimeLimitError for any other program on the host).
 //
 // The limits are generous on purpose: they exist so that a hostile sandbox or image cannot hang a run or
 // the reaper forever, not to hurry honest work on a big repository. Each one is far above what the
@@ -4052,6 +4212,31 @@ const TIME_LIMITS_MS = {
     // capped in bytes too (archive.ts): gzip writes 20-50 MB/s on one core, so 30 minutes covers the cap.
     'archive-volume': 30 * MINUTE,
     'archive-files': 30 * MINUTE,
+    // ---- programs on the host (proc.ts kills the program's whole process group: a remote helper, ssh) ----
+    // Local git commands (rev-parse, rev-list, for-each-ref, update-ref, merge-base, cat-file): milliseconds
+    // to seconds; a rev-list or fsck-free walk of a very large history takes a minute on a slow runner.
+    git: 10 * MINUTE,
+    // A fetch from origin (the branch a run asks for, a fork's pull-request head). It runs outside the
+    // repository lock, so it holds up only its own run; git's own low-speed limit (gitNetworkConfig in
+    // git.ts) ends a stalled HTTP transfer after a minute, and this limit ends what that cannot see (ssh, a
+    // slow trickle). A first fetch of a long branch into a shallow checkout can take several minutes.
+    'git-fetch': 10 * MINUTE,
+    // A push of the run's commits (only the new ones travel).
+    'git-push': 15 * MINUTE,
+    // Fetching a sandbox's bundle (at most max-import-size) with fsck into the private store.
+    'git-import': 30 * MINUTE,
+    // The engine CLI asked something (inspect, ps, info, version, logs): a second; tens of seconds on a
+    // loaded rootless Podman that first sets up its user namespace.
+    'engine-query': 2 * MINUTE,
+    // The engine CLI changing something (kill, rm, volume create or rm): removing a volume of a large
+    // sandbox deletes every file in it, minutes for millions of files.
+    'engine-change': 10 * MINUTE,
+    // Pulling the `image` input when it is missing: a large image over a runner's network.
+    'engine-pull': 30 * MINUTE,
+    // Importing an image made of the runner's own binaries (a few to tens of MB): seconds.
+    'engine-import': 5 * MINUTE,
+    // ldd and `git --exec-path` while such an image is made: milliseconds.
+    ldd: 30 * SECOND,
 };
 /**
  * Tests only: `WORKTREE_SANDBOX_TEST_TIME_LIMITS=create=5,offer=3` (seconds) shortens the named limits so
@@ -5037,6 +5222,8 @@ async function importBundle(git, sandbox, captured) {
             specs.push(`+refs/heads/${sandbox.branch}:refs/run/branch`);
         await git.run(store, ['fetch', '--quiet', '--no-tags', '--no-write-fetch-head', '--', captured.bundle, ...specs], {
             config: FSCK,
+            work: 'git-import',
+            purpose: "fetching the sandbox's bundle, checked, into its private store",
         });
         const pin = [
             ...(headOutside ? [`update refs/run/head ${headOutside}`] : []),
@@ -5058,9 +5245,7 @@ async function importBundle(git, sandbox, captured) {
         const [head, snapshot, branchTip] = (await git.run(store, ['rev-parse', ...wanted])).trim().split('\n');
         let tip;
         if (source) {
-            await git.run(parent.path, ['fetch', '--quiet', '--no-tags', '--no-write-fetch-head', '--', store, `+${source}:${refs.head}`], {
-                config: FSCK,
-            });
+            await git.run(parent.path, ['fetch', '--quiet', '--no-tags', '--no-write-fetch-head', '--', store, `+${source}:${refs.head}`], { config: FSCK, work: 'git-import', purpose: "fetching the run's commits, checked, into the parent" });
             tip = source === 'refs/run/head' ? head : branchTip;
         }
         else
@@ -5189,17 +5374,20 @@ const STAT_MAX_BYTES = 64 * 1024;
 async function buildReport(git, parentPath, startSha, imported, capture) {
     const { store, snapshot, head, tip } = imported;
     const [commits, changed, dirty, unpushed] = await Promise.all([
-        git.run(parentPath, ['rev-list', '--count', `${startSha}..${tip}`, '--']),
+        (0,_sandbox_saved_js__WEBPACK_IMPORTED_MODULE_2__/* .countCommits */ .Wt)(git, parentPath, [`${startSha}..${tip}`]),
         (0,_changed_paths_js__WEBPACK_IMPORTED_MODULE_1__/* .changedPaths */ .vl)(git, store, startSha, snapshot),
         (0,_changed_paths_js__WEBPACK_IMPORTED_MODULE_1__/* .changedPaths */ .vl)(git, store, head, snapshot),
         (0,_sandbox_saved_js__WEBPACK_IMPORTED_MODULE_2__/* .savedRefs */ .EY)(git, parentPath).then((saved) => (0,_sandbox_saved_js__WEBPACK_IMPORTED_MODULE_2__/* .countUnsaved */ .C3)(git, parentPath, [tip], saved)),
     ]);
+    if (!commits)
+        throw new Error(`git could not count the commits from ${startSha} to ${tip}`);
     const stopped = changed.stopped ?? dirty.stopped;
     return {
         headSha: head,
         tip,
         currentBranch: capture.headRef.replace(/^refs\/heads\//, ''),
-        commits: Number(commits.trim()) || 0,
+        commits: commits.count,
+        ...(commits.atLeast || unpushed?.atLeast ? { commitsAtLeast: true } : {}),
         changedFiles: changed.paths,
         changedCount: changed.count,
         uncommitted: dirty.paths,
@@ -5208,7 +5396,7 @@ async function buildReport(git, parentPath, startSha, imported, capture) {
         ...(stopped ? { countsStopped: stopped } : {}),
         diffStat: await diffStat(git, store, startSha, snapshot, changed),
         // git could not say: counted as one, so that work is never taken for none
-        unpushedCommits: unpushed ?? 1,
+        unpushedCommits: unpushed?.count ?? 1,
         committed: capture.committed,
         staleLocks: capture.staleLocks,
         branchUpdate: imported.branchUpdate,
@@ -5267,12 +5455,11 @@ function leftOut(changed, shown) {
     return `… and ${changed.exact ? '' : 'at least '}${more.toLocaleString('en-US')} more path(s): ${total} changed${why}; no line counts over ${STAT_MAX_PATHS.toLocaleString('en-US')} paths`;
 }
 /**
- * Commits reachable from `tip` and from none of `not` (commits, refs or `--remotes`), in the parent; 1 when
- * git cannot say, so that work is never taken for none.
+ * Commits reachable from `tip` and from none of `not` (commits, refs or `--remotes`), in the parent, up to
+ * MAX_COUNTED_COMMITS; 1 when git cannot say, so that work is never taken for none.
  */
 async function commitsNotIn(git, parentPath, tip, not) {
-    const out = await git.exec(parentPath, ['rev-list', '--count', tip, '--not', ...not, '--']);
-    return out.exitCode === 0 ? Number(out.stdout.trim()) : 1;
+    return (await (0,_sandbox_saved_js__WEBPACK_IMPORTED_MODULE_2__/* .countCommits */ .Wt)(git, parentPath, [tip, '--not', ...not]))?.count ?? 1;
 }
 /** Uncommitted files or commits no remote has; a count that stopped at its bounds is taken for work. */
 function holdsWork(report) {
@@ -5312,6 +5499,8 @@ var naming = __nccwpck_require__(2375);
 // EXTERNAL MODULE: ./src/sandbox/lock.ts
 var lock = __nccwpck_require__(6856);
 ;// CONCATENATED MODULE: ./src/sandbox/branch.ts
+// The branch resolution protocol (docs/run-mode.md, step 2): which branch the sandbox checks out and where it comes from.
+
 
 
 /** The protocol itself, as a pure decision. */
@@ -5340,8 +5529,34 @@ function planBranch(facts, newTransientName = naming/* transientSandboxName */.j
     return { kind: 'persistent', sandbox, branch: facts.branch, source: 'new', startPoint: facts.baseCommit };
 }
 /**
- * Gathers the facts from the parent repository (fetching the branch from origin when it is not known yet,
- * under the repository lock). Reading refs needs no lock: git replaces each one in one step, and the
+ * Asks origin for the branch; when it has it, `origin/<branch>` is set to its commit. The wait on the
+ * network holds no lock (git.ts `fetchCommit`), so a slow or hung origin holds up this run only, never
+ * another run of the same parent; only the ref update takes the repository lock, for a moment. False
+ * when origin refuses (no such branch); a remote that does not answer in time fails the run, naming
+ * the fetch, rather than start the branch anew beside one origin may have.
+ */
+async function fetchOriginBranch(git, parent, branch) {
+    let commit;
+    try {
+        commit = await git.fetchCommit(parent.path, 'origin', `refs/heads/${branch}`, `asking origin for branch ${JSON.stringify(branch)}`);
+    }
+    catch (error) {
+        if (error instanceof engine_git/* GitError */.XS)
+            return false;
+        throw error;
+    }
+    await (0,lock/* withRepositoryLock */.aZ)(parent.gitDir, () => git.run(parent.path, [
+        'update-ref',
+        '-m',
+        'worktree-sandbox: fetched from origin',
+        '--',
+        `refs/remotes/origin/${branch}`,
+        commit,
+    ]));
+    return true;
+}
+/**
+ * Gathers the facts from the parent repository (fetching the branch from origin when it is not known yet). Reading refs needs no lock: git replaces each one in one step, and the
  * sandbox is made from what is read again under the lock (create.ts). The parent is the host's alone: no
  * container can write its refs. `head`, when given, is the parent's HEAD commit as just read: the start
  * when `base` is empty.
@@ -5364,9 +5579,8 @@ async function resolveBranch(git, parent, branch, base) {
     if (!localExists) {
         remoteExists = refs.has(remote);
         // actions/checkout fetches one ref only: ask origin whether the branch exists before creating it anew.
-        if (!remoteExists && (await git.remoteUrl(parentPath, 'origin'))) {
-            remoteExists = await (0,lock/* withRepositoryLock */.aZ)(parent.gitDir, () => git.tryFetchBranch(parentPath, 'origin', branch));
-        }
+        if (!remoteExists && (await git.remoteUrl(parentPath, 'origin')))
+            remoteExists = await fetchOriginBranch(git, parent, branch);
     }
     return planBranch({ branch, localExists, remoteExists, baseCommit });
 }
@@ -5729,6 +5943,8 @@ async function offerUpstream(git, engine, sandbox, image) {
     return upstream;
 }
 
+// EXTERNAL MODULE: ./src/sandbox/saved.ts
+var saved = __nccwpck_require__(7180);
 // EXTERNAL MODULE: ./src/settings.ts + 5 modules
 var src_settings = __nccwpck_require__(3466);
 // EXTERNAL MODULE: ./src/run/collect.ts + 1 modules
@@ -5919,6 +6135,8 @@ async function pushBranch(git, parent, originUrl, branch, sha, token, options = 
     const label = options.label ?? `origin/${branch}`;
     const result = await git.exec(parent.path, ['push', '--porcelain', '--no-verify', '--', originUrl, `${sha}:refs/heads/${branch}`], {
         config: authConfig(originUrl, token),
+        work: 'git-push',
+        purpose: `pushing the run's commits to ${label}`,
     });
     if (result.exitCode === 0) {
         // The remote-tracking ref now names what origin has, so that the pushed commits count as on a remote.
@@ -5941,6 +6159,7 @@ var run_report = __nccwpck_require__(7119);
 // Run mode, as a story: find the parent, resolve the branch, prepare the sandbox, run the command, bring
 // its work back as data (capture in a helper, import on the host), report, push. Each step is a function;
 // each long step a log group.
+
 
 
 
@@ -6139,8 +6358,9 @@ async function pushSandbox(git, sandbox, report, to, token, ui) {
         trackingRef: to.trackingRef,
         label: to.label,
     });
+    const atLeast = unpushed >= saved/* MAX_COUNTED_COMMITS */.RM ? 'at least ' : '';
     if (result.pushed)
-        ui.info(`Pushed ${unpushed} commit(s) to ${to.label}.`);
+        ui.info(`Pushed ${atLeast}${unpushed} commit(s) to ${to.label}.`);
     else
         ui.warning(result.reason ?? 'push failed');
     return result;
@@ -6851,7 +7071,9 @@ async function realDirectory(given) {
 /* harmony export */   C3: () => (/* binding */ countUnsaved),
 /* harmony export */   EY: () => (/* binding */ savedRefs),
 /* harmony export */   I: () => (/* binding */ describeUnsaved),
-/* harmony export */   W0: () => (/* binding */ branchOf)
+/* harmony export */   RM: () => (/* binding */ MAX_COUNTED_COMMITS),
+/* harmony export */   W0: () => (/* binding */ branchOf),
+/* harmony export */   Wt: () => (/* binding */ countCommits)
 /* harmony export */ });
 /**
  * The parent's saved refs, from its configuration: any `remote.<name>.url` makes it a parent with a
@@ -6868,15 +7090,26 @@ async function savedRefs(git, parentPath) {
     };
 }
 /**
+ * Counting commits stops here (`rev-list --count --max-count`): a sandbox's history of millions of commits
+ * costs a walk of this many, not of all; a count that reaches it is said as "at least".
+ */
+const MAX_COUNTED_COMMITS = 100_000;
+/** `rev-list --count` of `revs`, stopped at MAX_COUNTED_COMMITS; undefined when git cannot say. */
+async function countCommits(git, parentPath, revs, max = MAX_COUNTED_COMMITS) {
+    const out = await git.exec(parentPath, ['rev-list', '--count', `--max-count=${max}`, ...revs, '--']);
+    const count = Number(out.stdout.trim());
+    if (out.exitCode !== 0 || !Number.isInteger(count))
+        return undefined;
+    return { count, atLeast: count >= max };
+}
+/**
  * How many commits `tips` reach that the parent has not saved, in one git process; undefined when git
- * cannot say (the caller counts that as work, never as none).
+ * cannot say (the caller counts that as work, never as none); `atLeast` when counting stopped.
  */
 async function countUnsaved(git, parentPath, tips, saved) {
     if (tips.length === 0)
-        return 0;
-    const out = await git.exec(parentPath, ['rev-list', '--count', ...tips, '--not', ...saved.revs, '--']);
-    const count = Number(out.stdout.trim());
-    return out.exitCode === 0 && Number.isInteger(count) ? count : undefined;
+        return { count: 0, atLeast: false };
+    return countCommits(git, parentPath, [...tips, '--not', ...saved.revs]);
 }
 /**
  * For a person: `3 commit(s) on branch "feature/x" on no remote`. The branch may come from a sandbox: it is
@@ -7749,7 +7982,7 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("util");
 
 /***/ }),
 
-/***/ 6058:
+/***/ 105:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -8409,8 +8642,686 @@ function toPlatformPath(pth) {
     return pth.replace(/[/\\]/g, path.sep);
 }
 //# sourceMappingURL=path-utils.js.map
-// EXTERNAL MODULE: ./node_modules/@actions/exec/lib/exec.js + 3 modules
-var lib_exec = __nccwpck_require__(7187);
+// EXTERNAL MODULE: external "string_decoder"
+var external_string_decoder_ = __nccwpck_require__(3193);
+// EXTERNAL MODULE: external "events"
+var external_events_ = __nccwpck_require__(4434);
+;// CONCATENATED MODULE: external "child_process"
+const external_child_process_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("child_process");
+// EXTERNAL MODULE: ./node_modules/@actions/io/lib/io.js
+var io = __nccwpck_require__(8701);
+// EXTERNAL MODULE: ./node_modules/@actions/io/lib/io-util.js
+var io_util = __nccwpck_require__(90);
+;// CONCATENATED MODULE: external "timers"
+const external_timers_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("timers");
+;// CONCATENATED MODULE: ./node_modules/@actions/exec/lib/toolrunner.js
+var toolrunner_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
+    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
+    return new (P || (P = Promise))(function (resolve, reject) {
+        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
+        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
+        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
+        step((generator = generator.apply(thisArg, _arguments || [])).next());
+    });
+};
+
+
+
+
+
+
+
+/* eslint-disable @typescript-eslint/unbound-method */
+const IS_WINDOWS = process.platform === 'win32';
+/*
+ * Class for running command line tools. Handles quoting and arg parsing in a platform agnostic way.
+ */
+class ToolRunner extends external_events_.EventEmitter {
+    constructor(toolPath, args, options) {
+        super();
+        if (!toolPath) {
+            throw new Error("Parameter 'toolPath' cannot be null or empty.");
+        }
+        this.toolPath = toolPath;
+        this.args = args || [];
+        this.options = options || {};
+    }
+    _debug(message) {
+        if (this.options.listeners && this.options.listeners.debug) {
+            this.options.listeners.debug(message);
+        }
+    }
+    _getCommandString(options, noPrefix) {
+        const toolPath = this._getSpawnFileName();
+        const args = this._getSpawnArgs(options);
+        let cmd = noPrefix ? '' : '[command]'; // omit prefix when piped to a second tool
+        if (IS_WINDOWS) {
+            // Windows + cmd file
+            if (this._isCmdFile()) {
+                cmd += toolPath;
+                for (const a of args) {
+                    cmd += ` ${a}`;
+                }
+            }
+            // Windows + verbatim
+            else if (options.windowsVerbatimArguments) {
+                cmd += `"${toolPath}"`;
+                for (const a of args) {
+                    cmd += ` ${a}`;
+                }
+            }
+            // Windows (regular)
+            else {
+                cmd += this._windowsQuoteCmdArg(toolPath);
+                for (const a of args) {
+                    cmd += ` ${this._windowsQuoteCmdArg(a)}`;
+                }
+            }
+        }
+        else {
+            // OSX/Linux - this can likely be improved with some form of quoting.
+            // creating processes on Unix is fundamentally different than Windows.
+            // on Unix, execvp() takes an arg array.
+            cmd += toolPath;
+            for (const a of args) {
+                cmd += ` ${a}`;
+            }
+        }
+        return cmd;
+    }
+    _processLineBuffer(data, strBuffer, onLine) {
+        try {
+            let s = strBuffer + data.toString();
+            let n = s.indexOf(external_os_.EOL);
+            while (n > -1) {
+                const line = s.substring(0, n);
+                onLine(line);
+                // the rest of the string ...
+                s = s.substring(n + external_os_.EOL.length);
+                n = s.indexOf(external_os_.EOL);
+            }
+            return s;
+        }
+        catch (err) {
+            // streaming lines to console is best effort.  Don't fail a build.
+            this._debug(`error processing line. Failed with error ${err}`);
+            return '';
+        }
+    }
+    _getSpawnFileName() {
+        if (IS_WINDOWS) {
+            if (this._isCmdFile()) {
+                return process.env['COMSPEC'] || 'cmd.exe';
+            }
+        }
+        return this.toolPath;
+    }
+    _getSpawnArgs(options) {
+        if (IS_WINDOWS) {
+            if (this._isCmdFile()) {
+                let argline = `/D /S /C "${this._windowsQuoteCmdArg(this.toolPath)}`;
+                for (const a of this.args) {
+                    argline += ' ';
+                    argline += options.windowsVerbatimArguments
+                        ? a
+                        : this._windowsQuoteCmdArg(a);
+                }
+                argline += '"';
+                return [argline];
+            }
+        }
+        return this.args;
+    }
+    _endsWith(str, end) {
+        return str.endsWith(end);
+    }
+    _isCmdFile() {
+        const upperToolPath = this.toolPath.toUpperCase();
+        return (this._endsWith(upperToolPath, '.CMD') ||
+            this._endsWith(upperToolPath, '.BAT'));
+    }
+    _windowsQuoteCmdArg(arg) {
+        // for .exe, apply the normal quoting rules that libuv applies
+        if (!this._isCmdFile()) {
+            return this._uvQuoteCmdArg(arg);
+        }
+        // otherwise apply quoting rules specific to the cmd.exe command line parser.
+        // the libuv rules are generic and are not designed specifically for cmd.exe
+        // command line parser.
+        //
+        // for a detailed description of the cmd.exe command line parser, refer to
+        // http://stackoverflow.com/questions/4094699/how-does-the-windows-command-interpreter-cmd-exe-parse-scripts/7970912#7970912
+        // need quotes for empty arg
+        if (!arg) {
+            return '""';
+        }
+        // determine whether the arg needs to be quoted
+        const cmdSpecialChars = [
+            ' ',
+            '\t',
+            '&',
+            '(',
+            ')',
+            '[',
+            ']',
+            '{',
+            '}',
+            '^',
+            '=',
+            ';',
+            '!',
+            "'",
+            '+',
+            ',',
+            '`',
+            '~',
+            '|',
+            '<',
+            '>',
+            '"'
+        ];
+        let needsQuotes = false;
+        for (const char of arg) {
+            if (cmdSpecialChars.some(x => x === char)) {
+                needsQuotes = true;
+                break;
+            }
+        }
+        // short-circuit if quotes not needed
+        if (!needsQuotes) {
+            return arg;
+        }
+        // the following quoting rules are very similar to the rules that by libuv applies.
+        //
+        // 1) wrap the string in quotes
+        //
+        // 2) double-up quotes - i.e. " => ""
+        //
+        //    this is different from the libuv quoting rules. libuv replaces " with \", which unfortunately
+        //    doesn't work well with a cmd.exe command line.
+        //
+        //    note, replacing " with "" also works well if the arg is passed to a downstream .NET console app.
+        //    for example, the command line:
+        //          foo.exe "myarg:""my val"""
+        //    is parsed by a .NET console app into an arg array:
+        //          [ "myarg:\"my val\"" ]
+        //    which is the same end result when applying libuv quoting rules. although the actual
+        //    command line from libuv quoting rules would look like:
+        //          foo.exe "myarg:\"my val\""
+        //
+        // 3) double-up slashes that precede a quote,
+        //    e.g.  hello \world    => "hello \world"
+        //          hello\"world    => "hello\\""world"
+        //          hello\\"world   => "hello\\\\""world"
+        //          hello world\    => "hello world\\"
+        //
+        //    technically this is not required for a cmd.exe command line, or the batch argument parser.
+        //    the reasons for including this as a .cmd quoting rule are:
+        //
+        //    a) this is optimized for the scenario where the argument is passed from the .cmd file to an
+        //       external program. many programs (e.g. .NET console apps) rely on the slash-doubling rule.
+        //
+        //    b) it's what we've been doing previously (by deferring to node default behavior) and we
+        //       haven't heard any complaints about that aspect.
+        //
+        // note, a weakness of the quoting rules chosen here, is that % is not escaped. in fact, % cannot be
+        // escaped when used on the command line directly - even though within a .cmd file % can be escaped
+        // by using %%.
+        //
+        // the saving grace is, on the command line, %var% is left as-is if var is not defined. this contrasts
+        // the line parsing rules within a .cmd file, where if var is not defined it is replaced with nothing.
+        //
+        // one option that was explored was replacing % with ^% - i.e. %var% => ^%var^%. this hack would
+        // often work, since it is unlikely that var^ would exist, and the ^ character is removed when the
+        // variable is used. the problem, however, is that ^ is not removed when %* is used to pass the args
+        // to an external program.
+        //
+        // an unexplored potential solution for the % escaping problem, is to create a wrapper .cmd file.
+        // % can be escaped within a .cmd file.
+        let reverse = '"';
+        let quoteHit = true;
+        for (let i = arg.length; i > 0; i--) {
+            // walk the string in reverse
+            reverse += arg[i - 1];
+            if (quoteHit && arg[i - 1] === '\\') {
+                reverse += '\\'; // double the slash
+            }
+            else if (arg[i - 1] === '"') {
+                quoteHit = true;
+                reverse += '"'; // double the quote
+            }
+            else {
+                quoteHit = false;
+            }
+        }
+        reverse += '"';
+        return reverse.split('').reverse().join('');
+    }
+    _uvQuoteCmdArg(arg) {
+        // Tool runner wraps child_process.spawn() and needs to apply the same quoting as
+        // Node in certain cases where the undocumented spawn option windowsVerbatimArguments
+        // is used.
+        //
+        // Since this function is a port of quote_cmd_arg from Node 4.x (technically, lib UV,
+        // see https://github.com/nodejs/node/blob/v4.x/deps/uv/src/win/process.c for details),
+        // pasting copyright notice from Node within this function:
+        //
+        //      Copyright Joyent, Inc. and other Node contributors. All rights reserved.
+        //
+        //      Permission is hereby granted, free of charge, to any person obtaining a copy
+        //      of this software and associated documentation files (the "Software"), to
+        //      deal in the Software without restriction, including without limitation the
+        //      rights to use, copy, modify, merge, publish, distribute, sublicense, and/or
+        //      sell copies of the Software, and to permit persons to whom the Software is
+        //      furnished to do so, subject to the following conditions:
+        //
+        //      The above copyright notice and this permission notice shall be included in
+        //      all copies or substantial portions of the Software.
+        //
+        //      THE SOFTWARE IS PROVIDED "AS IS", WITHOUT WARRANTY OF ANY KIND, EXPRESS OR
+        //      IMPLIED, INCLUDING BUT NOT LIMITED TO THE WARRANTIES OF MERCHANTABILITY,
+        //      FITNESS FOR A PARTICULAR PURPOSE AND NONINFRINGEMENT. IN NO EVENT SHALL THE
+        //      AUTHORS OR COPYRIGHT HOLDERS BE LIABLE FOR ANY CLAIM, DAMAGES OR OTHER
+        //      LIABILITY, WHETHER IN AN ACTION OF CONTRACT, TORT OR OTHERWISE, ARISING
+        //      FROM, OUT OF OR IN CONNECTION WITH THE SOFTWARE OR THE USE OR OTHER DEALINGS
+        //      IN THE SOFTWARE.
+        if (!arg) {
+            // Need double quotation for empty argument
+            return '""';
+        }
+        if (!arg.includes(' ') && !arg.includes('\t') && !arg.includes('"')) {
+            // No quotation needed
+            return arg;
+        }
+        if (!arg.includes('"') && !arg.includes('\\')) {
+            // No embedded double quotes or backslashes, so I can just wrap
+            // quote marks around the whole thing.
+            return `"${arg}"`;
+        }
+        // Expected input/output:
+        //   input : hello"world
+        //   output: "hello\"world"
+        //   input : hello""world
+        //   output: "hello\"\"world"
+        //   input : hello\world
+        //   output: hello\world
+        //   input : hello\\world
+        //   output: hello\\world
+        //   input : hello\"world
+        //   output: "hello\\\"world"
+        //   input : hello\\"world
+        //   output: "hello\\\\\"world"
+        //   input : hello world\
+        //   output: "hello world\\" - note the comment in libuv actually reads "hello world\"
+        //                             but it appears the comment is wrong, it should be "hello world\\"
+        let reverse = '"';
+        let quoteHit = true;
+        for (let i = arg.length; i > 0; i--) {
+            // walk the string in reverse
+            reverse += arg[i - 1];
+            if (quoteHit && arg[i - 1] === '\\') {
+                reverse += '\\';
+            }
+            else if (arg[i - 1] === '"') {
+                quoteHit = true;
+                reverse += '\\';
+            }
+            else {
+                quoteHit = false;
+            }
+        }
+        reverse += '"';
+        return reverse.split('').reverse().join('');
+    }
+    _cloneExecOptions(options) {
+        options = options || {};
+        const result = {
+            cwd: options.cwd || process.cwd(),
+            env: options.env || process.env,
+            silent: options.silent || false,
+            windowsVerbatimArguments: options.windowsVerbatimArguments || false,
+            failOnStdErr: options.failOnStdErr || false,
+            ignoreReturnCode: options.ignoreReturnCode || false,
+            delay: options.delay || 10000
+        };
+        result.outStream = options.outStream || process.stdout;
+        result.errStream = options.errStream || process.stderr;
+        return result;
+    }
+    _getSpawnOptions(options, toolPath) {
+        options = options || {};
+        const result = {};
+        result.cwd = options.cwd;
+        result.env = options.env;
+        result['windowsVerbatimArguments'] =
+            options.windowsVerbatimArguments || this._isCmdFile();
+        if (options.windowsVerbatimArguments) {
+            result.argv0 = `"${toolPath}"`;
+        }
+        return result;
+    }
+    /**
+     * Exec a tool.
+     * Output will be streamed to the live console.
+     * Returns promise with return code
+     *
+     * @param     tool     path to tool to exec
+     * @param     options  optional exec options.  See ExecOptions
+     * @returns   number
+     */
+    exec() {
+        return toolrunner_awaiter(this, void 0, void 0, function* () {
+            // root the tool path if it is unrooted and contains relative pathing
+            if (!io_util/* isRooted */.Qh(this.toolPath) &&
+                (this.toolPath.includes('/') ||
+                    (IS_WINDOWS && this.toolPath.includes('\\')))) {
+                // prefer options.cwd if it is specified, however options.cwd may also need to be rooted
+                this.toolPath = external_path_.resolve(process.cwd(), this.options.cwd || process.cwd(), this.toolPath);
+            }
+            // if the tool is only a file name, then resolve it from the PATH
+            // otherwise verify it exists (add extension on Windows if necessary)
+            this.toolPath = yield io/* which */.K7(this.toolPath, true);
+            return new Promise((resolve, reject) => toolrunner_awaiter(this, void 0, void 0, function* () {
+                this._debug(`exec tool: ${this.toolPath}`);
+                this._debug('arguments:');
+                for (const arg of this.args) {
+                    this._debug(`   ${arg}`);
+                }
+                const optionsNonNull = this._cloneExecOptions(this.options);
+                if (!optionsNonNull.silent && optionsNonNull.outStream) {
+                    optionsNonNull.outStream.write(this._getCommandString(optionsNonNull) + external_os_.EOL);
+                }
+                const state = new ExecState(optionsNonNull, this.toolPath);
+                state.on('debug', (message) => {
+                    this._debug(message);
+                });
+                if (this.options.cwd && !(yield io_util/* exists */.t2(this.options.cwd))) {
+                    return reject(new Error(`The cwd: ${this.options.cwd} does not exist!`));
+                }
+                const fileName = this._getSpawnFileName();
+                const cp = external_child_process_namespaceObject.spawn(fileName, this._getSpawnArgs(optionsNonNull), this._getSpawnOptions(this.options, fileName));
+                let stdbuffer = '';
+                if (cp.stdout) {
+                    cp.stdout.on('data', (data) => {
+                        if (this.options.listeners && this.options.listeners.stdout) {
+                            this.options.listeners.stdout(data);
+                        }
+                        if (!optionsNonNull.silent && optionsNonNull.outStream) {
+                            optionsNonNull.outStream.write(data);
+                        }
+                        stdbuffer = this._processLineBuffer(data, stdbuffer, (line) => {
+                            if (this.options.listeners && this.options.listeners.stdline) {
+                                this.options.listeners.stdline(line);
+                            }
+                        });
+                    });
+                }
+                let errbuffer = '';
+                if (cp.stderr) {
+                    cp.stderr.on('data', (data) => {
+                        state.processStderr = true;
+                        if (this.options.listeners && this.options.listeners.stderr) {
+                            this.options.listeners.stderr(data);
+                        }
+                        if (!optionsNonNull.silent &&
+                            optionsNonNull.errStream &&
+                            optionsNonNull.outStream) {
+                            const s = optionsNonNull.failOnStdErr
+                                ? optionsNonNull.errStream
+                                : optionsNonNull.outStream;
+                            s.write(data);
+                        }
+                        errbuffer = this._processLineBuffer(data, errbuffer, (line) => {
+                            if (this.options.listeners && this.options.listeners.errline) {
+                                this.options.listeners.errline(line);
+                            }
+                        });
+                    });
+                }
+                cp.on('error', (err) => {
+                    state.processError = err.message;
+                    state.processExited = true;
+                    state.processClosed = true;
+                    state.CheckComplete();
+                });
+                cp.on('exit', (code) => {
+                    state.processExitCode = code;
+                    state.processExited = true;
+                    this._debug(`Exit code ${code} received from tool '${this.toolPath}'`);
+                    state.CheckComplete();
+                });
+                cp.on('close', (code) => {
+                    state.processExitCode = code;
+                    state.processExited = true;
+                    state.processClosed = true;
+                    this._debug(`STDIO streams have closed for tool '${this.toolPath}'`);
+                    state.CheckComplete();
+                });
+                state.on('done', (error, exitCode) => {
+                    if (stdbuffer.length > 0) {
+                        this.emit('stdline', stdbuffer);
+                    }
+                    if (errbuffer.length > 0) {
+                        this.emit('errline', errbuffer);
+                    }
+                    cp.removeAllListeners();
+                    if (error) {
+                        reject(error);
+                    }
+                    else {
+                        resolve(exitCode);
+                    }
+                });
+                if (this.options.input) {
+                    if (!cp.stdin) {
+                        throw new Error('child process missing stdin');
+                    }
+                    cp.stdin.end(this.options.input);
+                }
+            }));
+        });
+    }
+}
+/**
+ * Convert an arg string to an array of args. Handles escaping
+ *
+ * @param    argString   string of arguments
+ * @returns  string[]    array of arguments
+ */
+function argStringToArray(argString) {
+    const args = [];
+    let inQuotes = false;
+    let escaped = false;
+    let arg = '';
+    function append(c) {
+        // we only escape double quotes.
+        if (escaped && c !== '"') {
+            arg += '\\';
+        }
+        arg += c;
+        escaped = false;
+    }
+    for (let i = 0; i < argString.length; i++) {
+        const c = argString.charAt(i);
+        if (c === '"') {
+            if (!escaped) {
+                inQuotes = !inQuotes;
+            }
+            else {
+                append(c);
+            }
+            continue;
+        }
+        if (c === '\\' && escaped) {
+            append(c);
+            continue;
+        }
+        if (c === '\\' && inQuotes) {
+            escaped = true;
+            continue;
+        }
+        if (c === ' ' && !inQuotes) {
+            if (arg.length > 0) {
+                args.push(arg);
+                arg = '';
+            }
+            continue;
+        }
+        append(c);
+    }
+    if (arg.length > 0) {
+        args.push(arg.trim());
+    }
+    return args;
+}
+class ExecState extends external_events_.EventEmitter {
+    constructor(options, toolPath) {
+        super();
+        this.processClosed = false; // tracks whether the process has exited and stdio is closed
+        this.processError = '';
+        this.processExitCode = 0;
+        this.processExited = false; // tracks whether the process has exited
+        this.processStderr = false; // tracks whether stderr was written to
+        this.delay = 10000; // 10 seconds
+        this.done = false;
+        this.timeout = null;
+        if (!toolPath) {
+            throw new Error('toolPath must not be empty');
+        }
+        this.options = options;
+        this.toolPath = toolPath;
+        if (options.delay) {
+            this.delay = options.delay;
+        }
+    }
+    CheckComplete() {
+        if (this.done) {
+            return;
+        }
+        if (this.processClosed) {
+            this._setResult();
+        }
+        else if (this.processExited) {
+            this.timeout = (0,external_timers_namespaceObject.setTimeout)(ExecState.HandleTimeout, this.delay, this);
+        }
+    }
+    _debug(message) {
+        this.emit('debug', message);
+    }
+    _setResult() {
+        // determine whether there is an error
+        let error;
+        if (this.processExited) {
+            if (this.processError) {
+                error = new Error(`There was an error when attempting to execute the process '${this.toolPath}'. This may indicate the process failed to start. Error: ${this.processError}`);
+            }
+            else if (this.processExitCode !== 0 && !this.options.ignoreReturnCode) {
+                error = new Error(`The process '${this.toolPath}' failed with exit code ${this.processExitCode}`);
+            }
+            else if (this.processStderr && this.options.failOnStdErr) {
+                error = new Error(`The process '${this.toolPath}' failed because one or more lines were written to the STDERR stream`);
+            }
+        }
+        // clear the timeout
+        if (this.timeout) {
+            clearTimeout(this.timeout);
+            this.timeout = null;
+        }
+        this.done = true;
+        this.emit('done', error, this.processExitCode);
+    }
+    static HandleTimeout(state) {
+        if (state.done) {
+            return;
+        }
+        if (!state.processClosed && state.processExited) {
+            const message = `The STDIO streams did not close within ${state.delay / 1000} seconds of the exit event from process '${state.toolPath}'. This may indicate a child process inherited the STDIO streams and has not yet exited.`;
+            state._debug(message);
+        }
+        state._setResult();
+    }
+}
+//# sourceMappingURL=toolrunner.js.map
+;// CONCATENATED MODULE: ./node_modules/@actions/exec/lib/exec.js
+var exec_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
+    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
+    return new (P || (P = Promise))(function (resolve, reject) {
+        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
+        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
+        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
+        step((generator = generator.apply(thisArg, _arguments || [])).next());
+    });
+};
+
+
+/**
+ * Exec a command.
+ * Output will be streamed to the live console.
+ * Returns promise with return code
+ *
+ * @param     commandLine        command to execute (can include additional args). Must be correctly escaped.
+ * @param     args               optional arguments for tool. Escaping is handled by the lib.
+ * @param     options            optional exec options.  See ExecOptions
+ * @returns   Promise<number>    exit code
+ */
+function exec_exec(commandLine, args, options) {
+    return exec_awaiter(this, void 0, void 0, function* () {
+        const commandArgs = tr.argStringToArray(commandLine);
+        if (commandArgs.length === 0) {
+            throw new Error(`Parameter 'commandLine' cannot be null or empty.`);
+        }
+        // Path to tool to execute should be first arg
+        const toolPath = commandArgs[0];
+        args = commandArgs.slice(1).concat(args || []);
+        const runner = new tr.ToolRunner(toolPath, args, options);
+        return runner.exec();
+    });
+}
+/**
+ * Exec a command and get the output.
+ * Output will be streamed to the live console.
+ * Returns promise with the exit code and collected stdout and stderr
+ *
+ * @param     commandLine           command to execute (can include additional args). Must be correctly escaped.
+ * @param     args                  optional arguments for tool. Escaping is handled by the lib.
+ * @param     options               optional exec options.  See ExecOptions
+ * @returns   Promise<ExecOutput>   exit code, stdout, and stderr
+ */
+function getExecOutput(commandLine, args, options) {
+    return exec_awaiter(this, void 0, void 0, function* () {
+        var _a, _b;
+        let stdout = '';
+        let stderr = '';
+        //Using string decoder covers the case where a mult-byte character is split
+        const stdoutDecoder = new StringDecoder('utf8');
+        const stderrDecoder = new StringDecoder('utf8');
+        const originalStdoutListener = (_a = options === null || options === void 0 ? void 0 : options.listeners) === null || _a === void 0 ? void 0 : _a.stdout;
+        const originalStdErrListener = (_b = options === null || options === void 0 ? void 0 : options.listeners) === null || _b === void 0 ? void 0 : _b.stderr;
+        const stdErrListener = (data) => {
+            stderr += stderrDecoder.write(data);
+            if (originalStdErrListener) {
+                originalStdErrListener(data);
+            }
+        };
+        const stdOutListener = (data) => {
+            stdout += stdoutDecoder.write(data);
+            if (originalStdoutListener) {
+                originalStdoutListener(data);
+            }
+        };
+        const listeners = Object.assign(Object.assign({}, options === null || options === void 0 ? void 0 : options.listeners), { stdout: stdOutListener, stderr: stdErrListener });
+        const exitCode = yield exec_exec(commandLine, args, Object.assign(Object.assign({}, options), { listeners }));
+        //flush any remaining characters
+        stdout += stdoutDecoder.end();
+        stderr += stderrDecoder.end();
+        return {
+            exitCode,
+            stdout,
+            stderr
+        };
+    });
+}
+//# sourceMappingURL=exec.js.map
 ;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/platform.js
 var platform_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
     function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
@@ -8794,704 +9705,6 @@ function getIDToken(aud) {
  */
 
 //# sourceMappingURL=core.js.map
-
-/***/ }),
-
-/***/ 7187:
-/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
-
-
-// EXPORTS
-__nccwpck_require__.d(__webpack_exports__, {
-  H: () => (/* binding */ getExecOutput)
-});
-
-// UNUSED EXPORTS: exec
-
-// EXTERNAL MODULE: external "string_decoder"
-var external_string_decoder_ = __nccwpck_require__(3193);
-// EXTERNAL MODULE: external "os"
-var external_os_ = __nccwpck_require__(857);
-// EXTERNAL MODULE: external "events"
-var external_events_ = __nccwpck_require__(4434);
-;// CONCATENATED MODULE: external "child_process"
-const external_child_process_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("child_process");
-// EXTERNAL MODULE: external "path"
-var external_path_ = __nccwpck_require__(6928);
-// EXTERNAL MODULE: ./node_modules/@actions/io/lib/io.js
-var io = __nccwpck_require__(8701);
-// EXTERNAL MODULE: ./node_modules/@actions/io/lib/io-util.js
-var io_util = __nccwpck_require__(90);
-;// CONCATENATED MODULE: external "timers"
-const external_timers_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("timers");
-;// CONCATENATED MODULE: ./node_modules/@actions/exec/lib/toolrunner.js
-var __awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
-    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
-    return new (P || (P = Promise))(function (resolve, reject) {
-        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
-        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
-        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
-        step((generator = generator.apply(thisArg, _arguments || [])).next());
-    });
-};
-
-
-
-
-
-
-
-/* eslint-disable @typescript-eslint/unbound-method */
-const IS_WINDOWS = process.platform === 'win32';
-/*
- * Class for running command line tools. Handles quoting and arg parsing in a platform agnostic way.
- */
-class ToolRunner extends external_events_.EventEmitter {
-    constructor(toolPath, args, options) {
-        super();
-        if (!toolPath) {
-            throw new Error("Parameter 'toolPath' cannot be null or empty.");
-        }
-        this.toolPath = toolPath;
-        this.args = args || [];
-        this.options = options || {};
-    }
-    _debug(message) {
-        if (this.options.listeners && this.options.listeners.debug) {
-            this.options.listeners.debug(message);
-        }
-    }
-    _getCommandString(options, noPrefix) {
-        const toolPath = this._getSpawnFileName();
-        const args = this._getSpawnArgs(options);
-        let cmd = noPrefix ? '' : '[command]'; // omit prefix when piped to a second tool
-        if (IS_WINDOWS) {
-            // Windows + cmd file
-            if (this._isCmdFile()) {
-                cmd += toolPath;
-                for (const a of args) {
-                    cmd += ` ${a}`;
-                }
-            }
-            // Windows + verbatim
-            else if (options.windowsVerbatimArguments) {
-                cmd += `"${toolPath}"`;
-                for (const a of args) {
-                    cmd += ` ${a}`;
-                }
-            }
-            // Windows (regular)
-            else {
-                cmd += this._windowsQuoteCmdArg(toolPath);
-                for (const a of args) {
-                    cmd += ` ${this._windowsQuoteCmdArg(a)}`;
-                }
-            }
-        }
-        else {
-            // OSX/Linux - this can likely be improved with some form of quoting.
-            // creating processes on Unix is fundamentally different than Windows.
-            // on Unix, execvp() takes an arg array.
-            cmd += toolPath;
-            for (const a of args) {
-                cmd += ` ${a}`;
-            }
-        }
-        return cmd;
-    }
-    _processLineBuffer(data, strBuffer, onLine) {
-        try {
-            let s = strBuffer + data.toString();
-            let n = s.indexOf(external_os_.EOL);
-            while (n > -1) {
-                const line = s.substring(0, n);
-                onLine(line);
-                // the rest of the string ...
-                s = s.substring(n + external_os_.EOL.length);
-                n = s.indexOf(external_os_.EOL);
-            }
-            return s;
-        }
-        catch (err) {
-            // streaming lines to console is best effort.  Don't fail a build.
-            this._debug(`error processing line. Failed with error ${err}`);
-            return '';
-        }
-    }
-    _getSpawnFileName() {
-        if (IS_WINDOWS) {
-            if (this._isCmdFile()) {
-                return process.env['COMSPEC'] || 'cmd.exe';
-            }
-        }
-        return this.toolPath;
-    }
-    _getSpawnArgs(options) {
-        if (IS_WINDOWS) {
-            if (this._isCmdFile()) {
-                let argline = `/D /S /C "${this._windowsQuoteCmdArg(this.toolPath)}`;
-                for (const a of this.args) {
-                    argline += ' ';
-                    argline += options.windowsVerbatimArguments
-                        ? a
-                        : this._windowsQuoteCmdArg(a);
-                }
-                argline += '"';
-                return [argline];
-            }
-        }
-        return this.args;
-    }
-    _endsWith(str, end) {
-        return str.endsWith(end);
-    }
-    _isCmdFile() {
-        const upperToolPath = this.toolPath.toUpperCase();
-        return (this._endsWith(upperToolPath, '.CMD') ||
-            this._endsWith(upperToolPath, '.BAT'));
-    }
-    _windowsQuoteCmdArg(arg) {
-        // for .exe, apply the normal quoting rules that libuv applies
-        if (!this._isCmdFile()) {
-            return this._uvQuoteCmdArg(arg);
-        }
-        // otherwise apply quoting rules specific to the cmd.exe command line parser.
-        // the libuv rules are generic and are not designed specifically for cmd.exe
-        // command line parser.
-        //
-        // for a detailed description of the cmd.exe command line parser, refer to
-        // http://stackoverflow.com/questions/4094699/how-does-the-windows-command-interpreter-cmd-exe-parse-scripts/7970912#7970912
-        // need quotes for empty arg
-        if (!arg) {
-            return '""';
-        }
-        // determine whether the arg needs to be quoted
-        const cmdSpecialChars = [
-            ' ',
-            '\t',
-            '&',
-            '(',
-            ')',
-            '[',
-            ']',
-            '{',
-            '}',
-            '^',
-            '=',
-            ';',
-            '!',
-            "'",
-            '+',
-            ',',
-            '`',
-            '~',
-            '|',
-            '<',
-            '>',
-            '"'
-        ];
-        let needsQuotes = false;
-        for (const char of arg) {
-            if (cmdSpecialChars.some(x => x === char)) {
-                needsQuotes = true;
-                break;
-            }
-        }
-        // short-circuit if quotes not needed
-        if (!needsQuotes) {
-            return arg;
-        }
-        // the following quoting rules are very similar to the rules that by libuv applies.
-        //
-        // 1) wrap the string in quotes
-        //
-        // 2) double-up quotes - i.e. " => ""
-        //
-        //    this is different from the libuv quoting rules. libuv replaces " with \", which unfortunately
-        //    doesn't work well with a cmd.exe command line.
-        //
-        //    note, replacing " with "" also works well if the arg is passed to a downstream .NET console app.
-        //    for example, the command line:
-        //          foo.exe "myarg:""my val"""
-        //    is parsed by a .NET console app into an arg array:
-        //          [ "myarg:\"my val\"" ]
-        //    which is the same end result when applying libuv quoting rules. although the actual
-        //    command line from libuv quoting rules would look like:
-        //          foo.exe "myarg:\"my val\""
-        //
-        // 3) double-up slashes that precede a quote,
-        //    e.g.  hello \world    => "hello \world"
-        //          hello\"world    => "hello\\""world"
-        //          hello\\"world   => "hello\\\\""world"
-        //          hello world\    => "hello world\\"
-        //
-        //    technically this is not required for a cmd.exe command line, or the batch argument parser.
-        //    the reasons for including this as a .cmd quoting rule are:
-        //
-        //    a) this is optimized for the scenario where the argument is passed from the .cmd file to an
-        //       external program. many programs (e.g. .NET console apps) rely on the slash-doubling rule.
-        //
-        //    b) it's what we've been doing previously (by deferring to node default behavior) and we
-        //       haven't heard any complaints about that aspect.
-        //
-        // note, a weakness of the quoting rules chosen here, is that % is not escaped. in fact, % cannot be
-        // escaped when used on the command line directly - even though within a .cmd file % can be escaped
-        // by using %%.
-        //
-        // the saving grace is, on the command line, %var% is left as-is if var is not defined. this contrasts
-        // the line parsing rules within a .cmd file, where if var is not defined it is replaced with nothing.
-        //
-        // one option that was explored was replacing % with ^% - i.e. %var% => ^%var^%. this hack would
-        // often work, since it is unlikely that var^ would exist, and the ^ character is removed when the
-        // variable is used. the problem, however, is that ^ is not removed when %* is used to pass the args
-        // to an external program.
-        //
-        // an unexplored potential solution for the % escaping problem, is to create a wrapper .cmd file.
-        // % can be escaped within a .cmd file.
-        let reverse = '"';
-        let quoteHit = true;
-        for (let i = arg.length; i > 0; i--) {
-            // walk the string in reverse
-            reverse += arg[i - 1];
-            if (quoteHit && arg[i - 1] === '\\') {
-                reverse += '\\'; // double the slash
-            }
-            else if (arg[i - 1] === '"') {
-                quoteHit = true;
-                reverse += '"'; // double the quote
-            }
-            else {
-                quoteHit = false;
-            }
-        }
-        reverse += '"';
-        return reverse.split('').reverse().join('');
-    }
-    _uvQuoteCmdArg(arg) {
-        // Tool runner wraps child_process.spawn() and needs to apply the same quoting as
-        // Node in certain cases where the undocumented spawn option windowsVerbatimArguments
-        // is used.
-        //
-        // Since this function is a port of quote_cmd_arg from Node 4.x (technically, lib UV,
-        // see https://github.com/nodejs/node/blob/v4.x/deps/uv/src/win/process.c for details),
-        // pasting copyright notice from Node within this function:
-        //
-        //      Copyright Joyent, Inc. and other Node contributors. All rights reserved.
-        //
-        //      Permission is hereby granted, free of charge, to any person obtaining a copy
-        //      of this software and associated documentation files (the "Software"), to
-        //      deal in the Software without restriction, including without limitation the
-        //      rights to use, copy, modify, merge, publish, distribute, sublicense, and/or
-        //      sell copies of the Software, and to permit persons to whom the Software is
-        //      furnished to do so, subject to the following conditions:
-        //
-        //      The above copyright notice and this permission notice shall be included in
-        //      all copies or substantial portions of the Software.
-        //
-        //      THE SOFTWARE IS PROVIDED "AS IS", WITHOUT WARRANTY OF ANY KIND, EXPRESS OR
-        //      IMPLIED, INCLUDING BUT NOT LIMITED TO THE WARRANTIES OF MERCHANTABILITY,
-        //      FITNESS FOR A PARTICULAR PURPOSE AND NONINFRINGEMENT. IN NO EVENT SHALL THE
-        //      AUTHORS OR COPYRIGHT HOLDERS BE LIABLE FOR ANY CLAIM, DAMAGES OR OTHER
-        //      LIABILITY, WHETHER IN AN ACTION OF CONTRACT, TORT OR OTHERWISE, ARISING
-        //      FROM, OUT OF OR IN CONNECTION WITH THE SOFTWARE OR THE USE OR OTHER DEALINGS
-        //      IN THE SOFTWARE.
-        if (!arg) {
-            // Need double quotation for empty argument
-            return '""';
-        }
-        if (!arg.includes(' ') && !arg.includes('\t') && !arg.includes('"')) {
-            // No quotation needed
-            return arg;
-        }
-        if (!arg.includes('"') && !arg.includes('\\')) {
-            // No embedded double quotes or backslashes, so I can just wrap
-            // quote marks around the whole thing.
-            return `"${arg}"`;
-        }
-        // Expected input/output:
-        //   input : hello"world
-        //   output: "hello\"world"
-        //   input : hello""world
-        //   output: "hello\"\"world"
-        //   input : hello\world
-        //   output: hello\world
-        //   input : hello\\world
-        //   output: hello\\world
-        //   input : hello\"world
-        //   output: "hello\\\"world"
-        //   input : hello\\"world
-        //   output: "hello\\\\\"world"
-        //   input : hello world\
-        //   output: "hello world\\" - note the comment in libuv actually reads "hello world\"
-        //                             but it appears the comment is wrong, it should be "hello world\\"
-        let reverse = '"';
-        let quoteHit = true;
-        for (let i = arg.length; i > 0; i--) {
-            // walk the string in reverse
-            reverse += arg[i - 1];
-            if (quoteHit && arg[i - 1] === '\\') {
-                reverse += '\\';
-            }
-            else if (arg[i - 1] === '"') {
-                quoteHit = true;
-                reverse += '\\';
-            }
-            else {
-                quoteHit = false;
-            }
-        }
-        reverse += '"';
-        return reverse.split('').reverse().join('');
-    }
-    _cloneExecOptions(options) {
-        options = options || {};
-        const result = {
-            cwd: options.cwd || process.cwd(),
-            env: options.env || process.env,
-            silent: options.silent || false,
-            windowsVerbatimArguments: options.windowsVerbatimArguments || false,
-            failOnStdErr: options.failOnStdErr || false,
-            ignoreReturnCode: options.ignoreReturnCode || false,
-            delay: options.delay || 10000
-        };
-        result.outStream = options.outStream || process.stdout;
-        result.errStream = options.errStream || process.stderr;
-        return result;
-    }
-    _getSpawnOptions(options, toolPath) {
-        options = options || {};
-        const result = {};
-        result.cwd = options.cwd;
-        result.env = options.env;
-        result['windowsVerbatimArguments'] =
-            options.windowsVerbatimArguments || this._isCmdFile();
-        if (options.windowsVerbatimArguments) {
-            result.argv0 = `"${toolPath}"`;
-        }
-        return result;
-    }
-    /**
-     * Exec a tool.
-     * Output will be streamed to the live console.
-     * Returns promise with return code
-     *
-     * @param     tool     path to tool to exec
-     * @param     options  optional exec options.  See ExecOptions
-     * @returns   number
-     */
-    exec() {
-        return __awaiter(this, void 0, void 0, function* () {
-            // root the tool path if it is unrooted and contains relative pathing
-            if (!io_util/* isRooted */.Qh(this.toolPath) &&
-                (this.toolPath.includes('/') ||
-                    (IS_WINDOWS && this.toolPath.includes('\\')))) {
-                // prefer options.cwd if it is specified, however options.cwd may also need to be rooted
-                this.toolPath = external_path_.resolve(process.cwd(), this.options.cwd || process.cwd(), this.toolPath);
-            }
-            // if the tool is only a file name, then resolve it from the PATH
-            // otherwise verify it exists (add extension on Windows if necessary)
-            this.toolPath = yield io/* which */.K7(this.toolPath, true);
-            return new Promise((resolve, reject) => __awaiter(this, void 0, void 0, function* () {
-                this._debug(`exec tool: ${this.toolPath}`);
-                this._debug('arguments:');
-                for (const arg of this.args) {
-                    this._debug(`   ${arg}`);
-                }
-                const optionsNonNull = this._cloneExecOptions(this.options);
-                if (!optionsNonNull.silent && optionsNonNull.outStream) {
-                    optionsNonNull.outStream.write(this._getCommandString(optionsNonNull) + external_os_.EOL);
-                }
-                const state = new ExecState(optionsNonNull, this.toolPath);
-                state.on('debug', (message) => {
-                    this._debug(message);
-                });
-                if (this.options.cwd && !(yield io_util/* exists */.t2(this.options.cwd))) {
-                    return reject(new Error(`The cwd: ${this.options.cwd} does not exist!`));
-                }
-                const fileName = this._getSpawnFileName();
-                const cp = external_child_process_namespaceObject.spawn(fileName, this._getSpawnArgs(optionsNonNull), this._getSpawnOptions(this.options, fileName));
-                let stdbuffer = '';
-                if (cp.stdout) {
-                    cp.stdout.on('data', (data) => {
-                        if (this.options.listeners && this.options.listeners.stdout) {
-                            this.options.listeners.stdout(data);
-                        }
-                        if (!optionsNonNull.silent && optionsNonNull.outStream) {
-                            optionsNonNull.outStream.write(data);
-                        }
-                        stdbuffer = this._processLineBuffer(data, stdbuffer, (line) => {
-                            if (this.options.listeners && this.options.listeners.stdline) {
-                                this.options.listeners.stdline(line);
-                            }
-                        });
-                    });
-                }
-                let errbuffer = '';
-                if (cp.stderr) {
-                    cp.stderr.on('data', (data) => {
-                        state.processStderr = true;
-                        if (this.options.listeners && this.options.listeners.stderr) {
-                            this.options.listeners.stderr(data);
-                        }
-                        if (!optionsNonNull.silent &&
-                            optionsNonNull.errStream &&
-                            optionsNonNull.outStream) {
-                            const s = optionsNonNull.failOnStdErr
-                                ? optionsNonNull.errStream
-                                : optionsNonNull.outStream;
-                            s.write(data);
-                        }
-                        errbuffer = this._processLineBuffer(data, errbuffer, (line) => {
-                            if (this.options.listeners && this.options.listeners.errline) {
-                                this.options.listeners.errline(line);
-                            }
-                        });
-                    });
-                }
-                cp.on('error', (err) => {
-                    state.processError = err.message;
-                    state.processExited = true;
-                    state.processClosed = true;
-                    state.CheckComplete();
-                });
-                cp.on('exit', (code) => {
-                    state.processExitCode = code;
-                    state.processExited = true;
-                    this._debug(`Exit code ${code} received from tool '${this.toolPath}'`);
-                    state.CheckComplete();
-                });
-                cp.on('close', (code) => {
-                    state.processExitCode = code;
-                    state.processExited = true;
-                    state.processClosed = true;
-                    this._debug(`STDIO streams have closed for tool '${this.toolPath}'`);
-                    state.CheckComplete();
-                });
-                state.on('done', (error, exitCode) => {
-                    if (stdbuffer.length > 0) {
-                        this.emit('stdline', stdbuffer);
-                    }
-                    if (errbuffer.length > 0) {
-                        this.emit('errline', errbuffer);
-                    }
-                    cp.removeAllListeners();
-                    if (error) {
-                        reject(error);
-                    }
-                    else {
-                        resolve(exitCode);
-                    }
-                });
-                if (this.options.input) {
-                    if (!cp.stdin) {
-                        throw new Error('child process missing stdin');
-                    }
-                    cp.stdin.end(this.options.input);
-                }
-            }));
-        });
-    }
-}
-/**
- * Convert an arg string to an array of args. Handles escaping
- *
- * @param    argString   string of arguments
- * @returns  string[]    array of arguments
- */
-function argStringToArray(argString) {
-    const args = [];
-    let inQuotes = false;
-    let escaped = false;
-    let arg = '';
-    function append(c) {
-        // we only escape double quotes.
-        if (escaped && c !== '"') {
-            arg += '\\';
-        }
-        arg += c;
-        escaped = false;
-    }
-    for (let i = 0; i < argString.length; i++) {
-        const c = argString.charAt(i);
-        if (c === '"') {
-            if (!escaped) {
-                inQuotes = !inQuotes;
-            }
-            else {
-                append(c);
-            }
-            continue;
-        }
-        if (c === '\\' && escaped) {
-            append(c);
-            continue;
-        }
-        if (c === '\\' && inQuotes) {
-            escaped = true;
-            continue;
-        }
-        if (c === ' ' && !inQuotes) {
-            if (arg.length > 0) {
-                args.push(arg);
-                arg = '';
-            }
-            continue;
-        }
-        append(c);
-    }
-    if (arg.length > 0) {
-        args.push(arg.trim());
-    }
-    return args;
-}
-class ExecState extends external_events_.EventEmitter {
-    constructor(options, toolPath) {
-        super();
-        this.processClosed = false; // tracks whether the process has exited and stdio is closed
-        this.processError = '';
-        this.processExitCode = 0;
-        this.processExited = false; // tracks whether the process has exited
-        this.processStderr = false; // tracks whether stderr was written to
-        this.delay = 10000; // 10 seconds
-        this.done = false;
-        this.timeout = null;
-        if (!toolPath) {
-            throw new Error('toolPath must not be empty');
-        }
-        this.options = options;
-        this.toolPath = toolPath;
-        if (options.delay) {
-            this.delay = options.delay;
-        }
-    }
-    CheckComplete() {
-        if (this.done) {
-            return;
-        }
-        if (this.processClosed) {
-            this._setResult();
-        }
-        else if (this.processExited) {
-            this.timeout = (0,external_timers_namespaceObject.setTimeout)(ExecState.HandleTimeout, this.delay, this);
-        }
-    }
-    _debug(message) {
-        this.emit('debug', message);
-    }
-    _setResult() {
-        // determine whether there is an error
-        let error;
-        if (this.processExited) {
-            if (this.processError) {
-                error = new Error(`There was an error when attempting to execute the process '${this.toolPath}'. This may indicate the process failed to start. Error: ${this.processError}`);
-            }
-            else if (this.processExitCode !== 0 && !this.options.ignoreReturnCode) {
-                error = new Error(`The process '${this.toolPath}' failed with exit code ${this.processExitCode}`);
-            }
-            else if (this.processStderr && this.options.failOnStdErr) {
-                error = new Error(`The process '${this.toolPath}' failed because one or more lines were written to the STDERR stream`);
-            }
-        }
-        // clear the timeout
-        if (this.timeout) {
-            clearTimeout(this.timeout);
-            this.timeout = null;
-        }
-        this.done = true;
-        this.emit('done', error, this.processExitCode);
-    }
-    static HandleTimeout(state) {
-        if (state.done) {
-            return;
-        }
-        if (!state.processClosed && state.processExited) {
-            const message = `The STDIO streams did not close within ${state.delay / 1000} seconds of the exit event from process '${state.toolPath}'. This may indicate a child process inherited the STDIO streams and has not yet exited.`;
-            state._debug(message);
-        }
-        state._setResult();
-    }
-}
-//# sourceMappingURL=toolrunner.js.map
-;// CONCATENATED MODULE: ./node_modules/@actions/exec/lib/exec.js
-var exec_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
-    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
-    return new (P || (P = Promise))(function (resolve, reject) {
-        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
-        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
-        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
-        step((generator = generator.apply(thisArg, _arguments || [])).next());
-    });
-};
-
-
-/**
- * Exec a command.
- * Output will be streamed to the live console.
- * Returns promise with return code
- *
- * @param     commandLine        command to execute (can include additional args). Must be correctly escaped.
- * @param     args               optional arguments for tool. Escaping is handled by the lib.
- * @param     options            optional exec options.  See ExecOptions
- * @returns   Promise<number>    exit code
- */
-function exec(commandLine, args, options) {
-    return exec_awaiter(this, void 0, void 0, function* () {
-        const commandArgs = argStringToArray(commandLine);
-        if (commandArgs.length === 0) {
-            throw new Error(`Parameter 'commandLine' cannot be null or empty.`);
-        }
-        // Path to tool to execute should be first arg
-        const toolPath = commandArgs[0];
-        args = commandArgs.slice(1).concat(args || []);
-        const runner = new ToolRunner(toolPath, args, options);
-        return runner.exec();
-    });
-}
-/**
- * Exec a command and get the output.
- * Output will be streamed to the live console.
- * Returns promise with the exit code and collected stdout and stderr
- *
- * @param     commandLine           command to execute (can include additional args). Must be correctly escaped.
- * @param     args                  optional arguments for tool. Escaping is handled by the lib.
- * @param     options               optional exec options.  See ExecOptions
- * @returns   Promise<ExecOutput>   exit code, stdout, and stderr
- */
-function getExecOutput(commandLine, args, options) {
-    return exec_awaiter(this, void 0, void 0, function* () {
-        var _a, _b;
-        let stdout = '';
-        let stderr = '';
-        //Using string decoder covers the case where a mult-byte character is split
-        const stdoutDecoder = new external_string_decoder_.StringDecoder('utf8');
-        const stderrDecoder = new external_string_decoder_.StringDecoder('utf8');
-        const originalStdoutListener = (_a = options === null || options === void 0 ? void 0 : options.listeners) === null || _a === void 0 ? void 0 : _a.stdout;
-        const originalStdErrListener = (_b = options === null || options === void 0 ? void 0 : options.listeners) === null || _b === void 0 ? void 0 : _b.stderr;
-        const stdErrListener = (data) => {
-            stderr += stderrDecoder.write(data);
-            if (originalStdErrListener) {
-                originalStdErrListener(data);
-            }
-        };
-        const stdOutListener = (data) => {
-            stdout += stdoutDecoder.write(data);
-            if (originalStdoutListener) {
-                originalStdoutListener(data);
-            }
-        };
-        const listeners = Object.assign(Object.assign({}, options === null || options === void 0 ? void 0 : options.listeners), { stdout: stdOutListener, stderr: stdErrListener });
-        const exitCode = yield exec(commandLine, args, Object.assign(Object.assign({}, options), { listeners }));
-        //flush any remaining characters
-        stdout += stdoutDecoder.end();
-        stderr += stderrDecoder.end();
-        return {
-            exitCode,
-            stdout,
-            stderr
-        };
-    });
-}
-//# sourceMappingURL=exec.js.map
 
 /***/ }),
 
@@ -10180,8 +10393,8 @@ const external_node_v8_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import
 
 external_node_v8_namespaceObject.setFlagsFromString('--semi-space-growth-factor=1');
 
-// EXTERNAL MODULE: ./node_modules/@actions/core/lib/core.js + 8 modules
-var core = __nccwpck_require__(6058);
+// EXTERNAL MODULE: ./node_modules/@actions/core/lib/core.js + 12 modules
+var core = __nccwpck_require__(105);
 // EXTERNAL MODULE: external "node:os"
 var external_node_os_ = __nccwpck_require__(8161);
 // EXTERNAL MODULE: external "node:fs/promises"
@@ -10303,11 +10516,11 @@ async function cleanupLocked(state, engine, ui, tempDir) {
     // reaper means (src/sandbox/saved.ts): on a remote or a tag; on a branch only in a parent with no remote.
     const saved = await (0,sandbox_saved/* savedRefs */.EY)(git, sandbox.parent.path);
     const count = await (0,sandbox_saved/* countUnsaved */.C3)(git, sandbox.parent.path, [(0,bookkeeping/* sandboxRefs */.yB)(sandbox).head], saved);
-    const unsaved = count === 0
+    const unsaved = count?.count === 0
         ? undefined
         : {
-            count: count ?? 1,
-            ...(count === undefined ? { atLeast: true } : {}),
+            count: count?.count ?? 1,
+            ...(count === undefined || count.atLeast ? { atLeast: true } : {}),
             branch: collected.currentBranch || sandbox.branch || undefined,
             hasRemote: saved.hasRemote,
         };
@@ -10447,7 +10660,7 @@ function outcomeRows(outcome) {
         ['Branch', sandbox.branch || `detached at ${sandbox.startSha.slice(0, 12)}`],
         ['Where', (0,layout/* whereIs */.ie)(sandbox)],
         ['Files changed', filesChanged(report)],
-        ['New commits', String(report.commits)],
+        ['New commits', `${report.commitsAtLeast ? 'at least ' : ''}${report.commits}`],
         ['HEAD', report.headSha.slice(0, 12)],
     ];
     if (push)

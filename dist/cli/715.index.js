@@ -94,16 +94,11 @@ async function createRunCa() {
     };
 }
 
-// EXTERNAL MODULE: ./src/engine/proc.ts + 7 modules
-var proc = __webpack_require__(2897);
+// EXTERNAL MODULE: ./src/engine/host-image.ts
+var host_image = __webpack_require__(3858);
+// EXTERNAL MODULE: ./src/engine/labels.ts
+var labels = __webpack_require__(9667);
 ;// CONCATENATED MODULE: ./src/network/forwarder.ts
-// The forwarder: the one program in the sidecar container, whose network namespace (loopback only) the
-// command's container joins. It copies bytes between TCP connections to 127.0.0.1:PROXY_PORT and the
-// proxy's Unix socket, and parses nothing. It runs on the runner's own Node, in an image made here of
-// the libraries that Node needs (never the `image` input, which is hostile).
-
-
-
 
 
 /** The port the command's proxy variables name, on the loopback of the namespace it shares. */
@@ -126,49 +121,25 @@ server.on('error', (error) => { process.stderr.write(String(error) + '\\n'); pro
 server.listen(Number(port), '127.0.0.1', () => process.stdout.write('ready\\n'));
 for (const signal of ['SIGTERM', 'SIGINT']) process.on(signal, () => process.exit(0));
 `;
-/** The shared libraries (and loader) a dynamically linked binary needs, as ldd lists them. */
-async function sharedLibraries(binary) {
-    const result = await (0,proc/* runProcess */.R3)('ldd', [binary], { env: { PATH: process.env.PATH ?? '/usr/bin:/bin' } });
-    if (result.exitCode !== 0)
-        return []; // a static binary: "not a dynamic executable"
-    return [...new Set(result.stdout.split('\n').flatMap((line) => /(\/\S+)/.exec(line)?.[1] ?? []))];
-}
 /**
- * The forwarder's image, `localhost/worktree-sandbox-forwarder:<hash of the libraries>`: made once per
- * runner (an image of a few MB, imported in well under a second), found by name afterwards.
+ * The forwarder's image, `localhost/worktree-sandbox-forwarder:<digest of its layer>`: the libraries
+ * (and loader) the runner's Node loads, made once per runner by the one builder of images from the
+ * runner's own files (engine/host-image.ts), found by its digest afterwards. Node itself is mounted.
  */
-async function ensureForwarderImage(engine, node) {
-    const libraries = await sharedLibraries(node);
-    const hash = (0,external_node_crypto_.createHash)('sha256');
-    for (const lib of libraries) {
-        const st = await promises_.stat(lib);
-        hash.update(`${lib}\0${st.size}\0${st.mtimeMs}\n`);
-    }
-    const tag = `localhost/worktree-sandbox-forwarder:${hash.digest('hex').slice(0, 16)}`;
-    const found = await engine.exec(['image', 'inspect', '--format', '{{.Id}}', '--', tag]);
-    if (found.exitCode === 0)
-        return tag;
-    const work = await promises_.mkdtemp(external_node_path_.join(process.env.RUNNER_TEMP || external_node_os_.tmpdir(), 'worktree-sandbox-forwarder-'));
-    try {
-        const root = external_node_path_.join(work, 'root');
-        for (const dir of [FORWARDER_DIR, '/tmp'])
-            await promises_.mkdir(external_node_path_.join(root, dir), { recursive: true });
-        for (const lib of libraries) {
-            await promises_.mkdir(external_node_path_.join(root, external_node_path_.dirname(lib)), { recursive: true });
-            await promises_.copyFile(await promises_.realpath(lib), external_node_path_.join(root, lib));
-        }
-        const tar = external_node_path_.join(work, 'root.tar');
-        const packed = await (0,proc/* runProcess */.R3)('tar', ['-C', root, '-cf', tar, '.'], {
-            env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
-        });
-        if (packed.exitCode !== 0)
-            throw new Error(`tar could not pack the forwarder's image: ${packed.stderr.trim()}`);
-        await engine.run(['import', '--', tar, tag]);
-        return tag;
-    }
-    finally {
-        await promises_.rm(work, { recursive: true, force: true });
-    }
+function ensureForwarderImage(engine, node) {
+    return (0,host_image/* hostImage */.mW)(engine, {
+        repository: 'localhost/worktree-sandbox-forwarder',
+        label: (0,labels/* label */.Pf)('forwarder-image'),
+        what: "the network forwarder's image",
+        entries: async () => {
+            const entries = new host_image/* LayerEntries */.cy();
+            for (const lib of await (0,host_image/* sharedLibraries */.Xo)([node], "the network forwarder's image"))
+                entries.file(lib, lib);
+            entries.dir(FORWARDER_DIR);
+            entries.dir('/tmp', 0o1777);
+            return entries.list();
+        },
+    });
 }
 
 // EXTERNAL MODULE: external "node:https"

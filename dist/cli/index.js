@@ -3791,6 +3791,219 @@ function containerRunArgs(engine, spec, bindSource = (f) => f) {
 
 /***/ }),
 
+/***/ 3858:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Xo: () => (/* binding */ sharedLibraries),
+/* harmony export */   cy: () => (/* binding */ LayerEntries),
+/* harmony export */   mW: () => (/* binding */ hostImage),
+/* harmony export */   tg: () => (/* binding */ HOST_IMAGE_PATH)
+/* harmony export */ });
+/* unused harmony export tarLayer */
+/* harmony import */ var node_crypto__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7598);
+/* harmony import */ var node_crypto__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_crypto__WEBPACK_IMPORTED_MODULE_0__);
+/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(3024);
+/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__nccwpck_require__.n(node_fs__WEBPACK_IMPORTED_MODULE_1__);
+/* harmony import */ var node_os__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(8161);
+/* harmony import */ var node_os__WEBPACK_IMPORTED_MODULE_2___default = /*#__PURE__*/__nccwpck_require__.n(node_os__WEBPACK_IMPORTED_MODULE_2__);
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(6760);
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_3___default = /*#__PURE__*/__nccwpck_require__.n(node_path__WEBPACK_IMPORTED_MODULE_3__);
+/* harmony import */ var _proc_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(2280);
+/* harmony import */ var _time_limits_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(1814);
+// Images made on the spot from the runner's own files: the reaper's helper image (helper-image.ts: `sh`,
+// `git` and a few tools) and the network sidecar's image (the libraries the runner's Node loads). Neither
+// ever rests on the `image` input, which may lie.
+//
+// The layer is made here, byte for byte the same from the same files (sorted, times and owners zeroed),
+// so its SHA-256 names it: the image is tagged with it and made once per engine and host. An image found
+// under that tag is used only when its one layer is exactly that archive and its configuration sets
+// nothing but PATH and its label; anything else under the tag is replaced. The programs this runs on the
+// host (`ldd`, the engine's `import`) run under their time limits and are killed when they run out.
+
+
+
+
+
+
+/** The PATH every such image sets, and the only variable. */
+const HOST_IMAGE_PATH = '/usr/bin:/bin';
+const made = new WeakMap();
+/**
+ * The image's name in this engine, made first when missing (once per engine object and repository: a
+ * process has one; a failure is not remembered, so the next caller tries again).
+ */
+function hostImage(engine, spec) {
+    let images = made.get(engine);
+    if (!images)
+        made.set(engine, (images = new Map()));
+    let image = images.get(spec.repository);
+    if (!image) {
+        image = makeHostImage(engine, spec);
+        images.set(spec.repository, image);
+        image.catch(() => images.delete(spec.repository));
+    }
+    return image;
+}
+async function makeHostImage(engine, spec) {
+    const layer = tarLayer(await spec.entries());
+    const digest = (0,node_crypto__WEBPACK_IMPORTED_MODULE_0__.createHash)('sha256').update(layer).digest('hex');
+    const image = `${spec.repository}:${digest.slice(0, 32)}`;
+    if (await isOurs(engine, image, digest))
+        return image;
+    const dir = node_fs__WEBPACK_IMPORTED_MODULE_1__.mkdtempSync(node_path__WEBPACK_IMPORTED_MODULE_3__.join(process.env.RUNNER_TEMP || node_os__WEBPACK_IMPORTED_MODULE_2__.tmpdir(), 'worktree-sandbox-image-'));
+    try {
+        const file = node_path__WEBPACK_IMPORTED_MODULE_3__.join(dir, 'layer.tar');
+        node_fs__WEBPACK_IMPORTED_MODULE_1__.writeFileSync(file, layer, { mode: 0o600 });
+        const imported = await engine.exec([
+            'import',
+            '--change',
+            `ENV PATH=${HOST_IMAGE_PATH}`,
+            '--change',
+            `LABEL ${spec.label}=${digest}`,
+            '--',
+            file,
+            image,
+        ], { purpose: `importing ${spec.what}` });
+        if (imported.exitCode !== 0)
+            throw engine.failure(['import', image], imported);
+    }
+    finally {
+        node_fs__WEBPACK_IMPORTED_MODULE_1__.rmSync(dir, { recursive: true, force: true });
+    }
+    if (!(await isOurs(engine, image, digest)))
+        throw new Error(`${spec.what} ${image} does not hold the layer it was made from`);
+    return image;
+}
+/** The image under `image` is the one made from this layer, configured with nothing but PATH. */
+async function isOurs(engine, image, digest) {
+    const inspect = await engine.exec([
+        'image',
+        'inspect',
+        '--format',
+        '{{json .RootFS.Layers}} {{json .Config.Env}} {{json .Config.Entrypoint}} {{json .Config.Cmd}} {{json .Config.User}}',
+        '--',
+        image,
+    ]);
+    if (inspect.exitCode !== 0)
+        return false;
+    const [layers, env, entrypoint, cmd, user] = inspect.stdout.trim().split(' ');
+    return (layers === JSON.stringify([`sha256:${digest}`]) &&
+        env === JSON.stringify([`PATH=${HOST_IMAGE_PATH}`]) &&
+        entrypoint === 'null' &&
+        (cmd === 'null' || cmd === '[]') &&
+        (user === '""' || user === 'null'));
+}
+/** Builds a layer's entries: files at their paths, with the folders above them. */
+class LayerEntries {
+    entries = new Map();
+    dir(p, mode = 0o755) {
+        this.entries.set(p, { type: 'dir', path: p, mode });
+    }
+    /** The folders above `p` that are not there yet. */
+    parents(p) {
+        for (let dir = node_path__WEBPACK_IMPORTED_MODULE_3__.posix.dirname(p); dir !== '/'; dir = node_path__WEBPACK_IMPORTED_MODULE_3__.posix.dirname(dir))
+            if (!this.entries.has(dir))
+                this.dir(dir);
+    }
+    /** A copy of the host's file `source` (its content, through links) at `p`. */
+    file(p, source) {
+        this.parents(p);
+        this.entries.set(p, { type: 'file', path: p, mode: node_fs__WEBPACK_IMPORTED_MODULE_1__.statSync(source).mode & 0o755, source });
+    }
+    symlink(p, target) {
+        this.parents(p);
+        this.entries.set(p, { type: 'symlink', path: p, target });
+    }
+    has(p) {
+        return this.entries.has(p);
+    }
+    /** Sorted by path, so that the same files make the same archive. */
+    list() {
+        return [...this.entries.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    }
+}
+/**
+ * The shared libraries `ldd` says these programs load, the loader included (none for a static program),
+ * in one ldd under its time limit.
+ */
+async function sharedLibraries(programs, what) {
+    const result = await (0,_proc_js__WEBPACK_IMPORTED_MODULE_4__/* .runProcess */ .R3)('ldd', ['--', ...programs], {
+        env: { PATH: '/usr/bin:/bin', LC_ALL: 'C' },
+        limit: { ms: (0,_time_limits_js__WEBPACK_IMPORTED_MODULE_5__/* .timeLimitMs */ .PI)('ldd'), purpose: `listing the libraries ${what} needs` },
+    });
+    const text = result.stdout + result.stderr;
+    // With several files, ldd exits 1 when any is static ("not a dynamic executable"): that one has none.
+    if (result.exitCode !== 0 && !/not a dynamic executable|statically linked/.test(text))
+        throw new Error(`ldd failed: ${result.stderr.trim().split('\n')[0]}`);
+    const missing = /^\s+(\S+) => not found/m.exec(result.stdout);
+    if (missing)
+        throw new Error(`ldd finds no ${missing[1]} for ${what}`);
+    const libraries = [];
+    for (const line of result.stdout.split('\n')) {
+        const match = /^\s+(?:\S+\s+=>\s*)?(\/\S+)\s+\(0x/.exec(line);
+        if (match)
+            libraries.push(match[1]);
+    }
+    return [...new Set(libraries)];
+}
+// ---- the archive --------------------------------------------------------------------------------------
+/** A POSIX (ustar) archive of the entries: the same bytes for the same files, whatever the clock. */
+function tarLayer(entries) {
+    const blocks = [];
+    for (const entry of entries) {
+        const name = entry.path.replace(/^\/+/, '') + (entry.type === 'dir' ? '/' : '');
+        if (entry.type === 'file') {
+            const data = node_fs__WEBPACK_IMPORTED_MODULE_1__.readFileSync(entry.source);
+            blocks.push(header(name, '0', entry.mode, data.length, ''), data, padding(data.length));
+        }
+        else if (entry.type === 'dir')
+            blocks.push(header(name, '5', entry.mode, 0, ''));
+        else
+            blocks.push(header(name, '2', 0o777, 0, entry.target));
+    }
+    blocks.push(Buffer.alloc(1024));
+    return Buffer.concat(blocks);
+}
+function padding(size) {
+    return Buffer.alloc((512 - (size % 512)) % 512);
+}
+function header(name, type, mode, size, link) {
+    const block = Buffer.alloc(512);
+    let prefix = '';
+    let base = name;
+    if (Buffer.byteLength(name) > 100) {
+        const cut = name.lastIndexOf('/', name.length - 2);
+        prefix = name.slice(0, cut);
+        base = name.slice(cut + 1);
+        if (Buffer.byteLength(base) > 100 || Buffer.byteLength(prefix) > 155)
+            throw new Error(`${name} is too long a path for an image layer`);
+    }
+    if (Buffer.byteLength(link) > 100)
+        throw new Error(`${link} is too long a link for an image layer`);
+    const octal = (value, width) => value.toString(8).padStart(width - 1, '0') + '\0';
+    block.write(base, 0, 100, 'utf8');
+    block.write(octal(mode, 8), 100, 8, 'ascii');
+    block.write(octal(0, 8), 108, 8, 'ascii'); // uid
+    block.write(octal(0, 8), 116, 8, 'ascii'); // gid
+    block.write(octal(size, 12), 124, 12, 'ascii');
+    block.write(octal(0, 12), 136, 12, 'ascii'); // mtime
+    block.write(' '.repeat(8), 148, 8, 'ascii'); // checksum, counted as spaces
+    block.write(type, 156, 1, 'ascii');
+    block.write(link, 157, 100, 'utf8');
+    block.write('ustar\0', 257, 6, 'ascii');
+    block.write('00', 263, 2, 'ascii');
+    block.write(prefix, 345, 155, 'utf8');
+    let sum = 0;
+    for (const byte of block)
+        sum += byte;
+    block.write(sum.toString(8).padStart(6, '0') + '\0 ', 148, 8, 'ascii');
+    return block;
+}
+
+
+/***/ }),
+
 /***/ 9667:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
@@ -3841,7 +4054,7 @@ function sandboxHelperLabels(sandbox) {
 
 /***/ }),
 
-/***/ 2897:
+/***/ 2280:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -3854,18 +4067,16 @@ __nccwpck_require__.d(__webpack_exports__, {
   PH: () => (/* binding */ startPiped)
 });
 
-;// CONCATENATED MODULE: external "string_decoder"
-const external_string_decoder_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("string_decoder");
-// EXTERNAL MODULE: external "os"
-var external_os_ = __nccwpck_require__(857);
-// EXTERNAL MODULE: external "events"
-var external_events_ = __nccwpck_require__(4434);
-;// CONCATENATED MODULE: external "child_process"
-const external_child_process_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("child_process");
-// EXTERNAL MODULE: external "path"
-var external_path_ = __nccwpck_require__(6928);
+// UNUSED EXPORTS: ProcTimeLimitError, programName
+
+// EXTERNAL MODULE: external "node:child_process"
+var external_node_child_process_ = __nccwpck_require__(1421);
+// EXTERNAL MODULE: external "node:fs"
+var external_node_fs_ = __nccwpck_require__(3024);
 // EXTERNAL MODULE: external "assert"
 var external_assert_ = __nccwpck_require__(2613);
+// EXTERNAL MODULE: external "path"
+var external_path_ = __nccwpck_require__(6928);
 // EXTERNAL MODULE: external "fs"
 var external_fs_ = __nccwpck_require__(9896);
 ;// CONCATENATED MODULE: ./node_modules/@actions/io/lib/io-util.js
@@ -4320,680 +4531,10 @@ function io_copyFile(srcFile, destFile, force) {
     });
 }
 //# sourceMappingURL=io.js.map
-;// CONCATENATED MODULE: external "timers"
-const external_timers_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("timers");
-;// CONCATENATED MODULE: ./node_modules/@actions/exec/lib/toolrunner.js
-var toolrunner_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
-    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
-    return new (P || (P = Promise))(function (resolve, reject) {
-        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
-        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
-        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
-        step((generator = generator.apply(thisArg, _arguments || [])).next());
-    });
-};
-
-
-
-
-
-
-
-/* eslint-disable @typescript-eslint/unbound-method */
-const toolrunner_IS_WINDOWS = process.platform === 'win32';
-/*
- * Class for running command line tools. Handles quoting and arg parsing in a platform agnostic way.
- */
-class ToolRunner extends external_events_.EventEmitter {
-    constructor(toolPath, args, options) {
-        super();
-        if (!toolPath) {
-            throw new Error("Parameter 'toolPath' cannot be null or empty.");
-        }
-        this.toolPath = toolPath;
-        this.args = args || [];
-        this.options = options || {};
-    }
-    _debug(message) {
-        if (this.options.listeners && this.options.listeners.debug) {
-            this.options.listeners.debug(message);
-        }
-    }
-    _getCommandString(options, noPrefix) {
-        const toolPath = this._getSpawnFileName();
-        const args = this._getSpawnArgs(options);
-        let cmd = noPrefix ? '' : '[command]'; // omit prefix when piped to a second tool
-        if (toolrunner_IS_WINDOWS) {
-            // Windows + cmd file
-            if (this._isCmdFile()) {
-                cmd += toolPath;
-                for (const a of args) {
-                    cmd += ` ${a}`;
-                }
-            }
-            // Windows + verbatim
-            else if (options.windowsVerbatimArguments) {
-                cmd += `"${toolPath}"`;
-                for (const a of args) {
-                    cmd += ` ${a}`;
-                }
-            }
-            // Windows (regular)
-            else {
-                cmd += this._windowsQuoteCmdArg(toolPath);
-                for (const a of args) {
-                    cmd += ` ${this._windowsQuoteCmdArg(a)}`;
-                }
-            }
-        }
-        else {
-            // OSX/Linux - this can likely be improved with some form of quoting.
-            // creating processes on Unix is fundamentally different than Windows.
-            // on Unix, execvp() takes an arg array.
-            cmd += toolPath;
-            for (const a of args) {
-                cmd += ` ${a}`;
-            }
-        }
-        return cmd;
-    }
-    _processLineBuffer(data, strBuffer, onLine) {
-        try {
-            let s = strBuffer + data.toString();
-            let n = s.indexOf(external_os_.EOL);
-            while (n > -1) {
-                const line = s.substring(0, n);
-                onLine(line);
-                // the rest of the string ...
-                s = s.substring(n + external_os_.EOL.length);
-                n = s.indexOf(external_os_.EOL);
-            }
-            return s;
-        }
-        catch (err) {
-            // streaming lines to console is best effort.  Don't fail a build.
-            this._debug(`error processing line. Failed with error ${err}`);
-            return '';
-        }
-    }
-    _getSpawnFileName() {
-        if (toolrunner_IS_WINDOWS) {
-            if (this._isCmdFile()) {
-                return process.env['COMSPEC'] || 'cmd.exe';
-            }
-        }
-        return this.toolPath;
-    }
-    _getSpawnArgs(options) {
-        if (toolrunner_IS_WINDOWS) {
-            if (this._isCmdFile()) {
-                let argline = `/D /S /C "${this._windowsQuoteCmdArg(this.toolPath)}`;
-                for (const a of this.args) {
-                    argline += ' ';
-                    argline += options.windowsVerbatimArguments
-                        ? a
-                        : this._windowsQuoteCmdArg(a);
-                }
-                argline += '"';
-                return [argline];
-            }
-        }
-        return this.args;
-    }
-    _endsWith(str, end) {
-        return str.endsWith(end);
-    }
-    _isCmdFile() {
-        const upperToolPath = this.toolPath.toUpperCase();
-        return (this._endsWith(upperToolPath, '.CMD') ||
-            this._endsWith(upperToolPath, '.BAT'));
-    }
-    _windowsQuoteCmdArg(arg) {
-        // for .exe, apply the normal quoting rules that libuv applies
-        if (!this._isCmdFile()) {
-            return this._uvQuoteCmdArg(arg);
-        }
-        // otherwise apply quoting rules specific to the cmd.exe command line parser.
-        // the libuv rules are generic and are not designed specifically for cmd.exe
-        // command line parser.
-        //
-        // for a detailed description of the cmd.exe command line parser, refer to
-        // http://stackoverflow.com/questions/4094699/how-does-the-windows-command-interpreter-cmd-exe-parse-scripts/7970912#7970912
-        // need quotes for empty arg
-        if (!arg) {
-            return '""';
-        }
-        // determine whether the arg needs to be quoted
-        const cmdSpecialChars = [
-            ' ',
-            '\t',
-            '&',
-            '(',
-            ')',
-            '[',
-            ']',
-            '{',
-            '}',
-            '^',
-            '=',
-            ';',
-            '!',
-            "'",
-            '+',
-            ',',
-            '`',
-            '~',
-            '|',
-            '<',
-            '>',
-            '"'
-        ];
-        let needsQuotes = false;
-        for (const char of arg) {
-            if (cmdSpecialChars.some(x => x === char)) {
-                needsQuotes = true;
-                break;
-            }
-        }
-        // short-circuit if quotes not needed
-        if (!needsQuotes) {
-            return arg;
-        }
-        // the following quoting rules are very similar to the rules that by libuv applies.
-        //
-        // 1) wrap the string in quotes
-        //
-        // 2) double-up quotes - i.e. " => ""
-        //
-        //    this is different from the libuv quoting rules. libuv replaces " with \", which unfortunately
-        //    doesn't work well with a cmd.exe command line.
-        //
-        //    note, replacing " with "" also works well if the arg is passed to a downstream .NET console app.
-        //    for example, the command line:
-        //          foo.exe "myarg:""my val"""
-        //    is parsed by a .NET console app into an arg array:
-        //          [ "myarg:\"my val\"" ]
-        //    which is the same end result when applying libuv quoting rules. although the actual
-        //    command line from libuv quoting rules would look like:
-        //          foo.exe "myarg:\"my val\""
-        //
-        // 3) double-up slashes that precede a quote,
-        //    e.g.  hello \world    => "hello \world"
-        //          hello\"world    => "hello\\""world"
-        //          hello\\"world   => "hello\\\\""world"
-        //          hello world\    => "hello world\\"
-        //
-        //    technically this is not required for a cmd.exe command line, or the batch argument parser.
-        //    the reasons for including this as a .cmd quoting rule are:
-        //
-        //    a) this is optimized for the scenario where the argument is passed from the .cmd file to an
-        //       external program. many programs (e.g. .NET console apps) rely on the slash-doubling rule.
-        //
-        //    b) it's what we've been doing previously (by deferring to node default behavior) and we
-        //       haven't heard any complaints about that aspect.
-        //
-        // note, a weakness of the quoting rules chosen here, is that % is not escaped. in fact, % cannot be
-        // escaped when used on the command line directly - even though within a .cmd file % can be escaped
-        // by using %%.
-        //
-        // the saving grace is, on the command line, %var% is left as-is if var is not defined. this contrasts
-        // the line parsing rules within a .cmd file, where if var is not defined it is replaced with nothing.
-        //
-        // one option that was explored was replacing % with ^% - i.e. %var% => ^%var^%. this hack would
-        // often work, since it is unlikely that var^ would exist, and the ^ character is removed when the
-        // variable is used. the problem, however, is that ^ is not removed when %* is used to pass the args
-        // to an external program.
-        //
-        // an unexplored potential solution for the % escaping problem, is to create a wrapper .cmd file.
-        // % can be escaped within a .cmd file.
-        let reverse = '"';
-        let quoteHit = true;
-        for (let i = arg.length; i > 0; i--) {
-            // walk the string in reverse
-            reverse += arg[i - 1];
-            if (quoteHit && arg[i - 1] === '\\') {
-                reverse += '\\'; // double the slash
-            }
-            else if (arg[i - 1] === '"') {
-                quoteHit = true;
-                reverse += '"'; // double the quote
-            }
-            else {
-                quoteHit = false;
-            }
-        }
-        reverse += '"';
-        return reverse.split('').reverse().join('');
-    }
-    _uvQuoteCmdArg(arg) {
-        // Tool runner wraps child_process.spawn() and needs to apply the same quoting as
-        // Node in certain cases where the undocumented spawn option windowsVerbatimArguments
-        // is used.
-        //
-        // Since this function is a port of quote_cmd_arg from Node 4.x (technically, lib UV,
-        // see https://github.com/nodejs/node/blob/v4.x/deps/uv/src/win/process.c for details),
-        // pasting copyright notice from Node within this function:
-        //
-        //      Copyright Joyent, Inc. and other Node contributors. All rights reserved.
-        //
-        //      Permission is hereby granted, free of charge, to any person obtaining a copy
-        //      of this software and associated documentation files (the "Software"), to
-        //      deal in the Software without restriction, including without limitation the
-        //      rights to use, copy, modify, merge, publish, distribute, sublicense, and/or
-        //      sell copies of the Software, and to permit persons to whom the Software is
-        //      furnished to do so, subject to the following conditions:
-        //
-        //      The above copyright notice and this permission notice shall be included in
-        //      all copies or substantial portions of the Software.
-        //
-        //      THE SOFTWARE IS PROVIDED "AS IS", WITHOUT WARRANTY OF ANY KIND, EXPRESS OR
-        //      IMPLIED, INCLUDING BUT NOT LIMITED TO THE WARRANTIES OF MERCHANTABILITY,
-        //      FITNESS FOR A PARTICULAR PURPOSE AND NONINFRINGEMENT. IN NO EVENT SHALL THE
-        //      AUTHORS OR COPYRIGHT HOLDERS BE LIABLE FOR ANY CLAIM, DAMAGES OR OTHER
-        //      LIABILITY, WHETHER IN AN ACTION OF CONTRACT, TORT OR OTHERWISE, ARISING
-        //      FROM, OUT OF OR IN CONNECTION WITH THE SOFTWARE OR THE USE OR OTHER DEALINGS
-        //      IN THE SOFTWARE.
-        if (!arg) {
-            // Need double quotation for empty argument
-            return '""';
-        }
-        if (!arg.includes(' ') && !arg.includes('\t') && !arg.includes('"')) {
-            // No quotation needed
-            return arg;
-        }
-        if (!arg.includes('"') && !arg.includes('\\')) {
-            // No embedded double quotes or backslashes, so I can just wrap
-            // quote marks around the whole thing.
-            return `"${arg}"`;
-        }
-        // Expected input/output:
-        //   input : hello"world
-        //   output: "hello\"world"
-        //   input : hello""world
-        //   output: "hello\"\"world"
-        //   input : hello\world
-        //   output: hello\world
-        //   input : hello\\world
-        //   output: hello\\world
-        //   input : hello\"world
-        //   output: "hello\\\"world"
-        //   input : hello\\"world
-        //   output: "hello\\\\\"world"
-        //   input : hello world\
-        //   output: "hello world\\" - note the comment in libuv actually reads "hello world\"
-        //                             but it appears the comment is wrong, it should be "hello world\\"
-        let reverse = '"';
-        let quoteHit = true;
-        for (let i = arg.length; i > 0; i--) {
-            // walk the string in reverse
-            reverse += arg[i - 1];
-            if (quoteHit && arg[i - 1] === '\\') {
-                reverse += '\\';
-            }
-            else if (arg[i - 1] === '"') {
-                quoteHit = true;
-                reverse += '\\';
-            }
-            else {
-                quoteHit = false;
-            }
-        }
-        reverse += '"';
-        return reverse.split('').reverse().join('');
-    }
-    _cloneExecOptions(options) {
-        options = options || {};
-        const result = {
-            cwd: options.cwd || process.cwd(),
-            env: options.env || process.env,
-            silent: options.silent || false,
-            windowsVerbatimArguments: options.windowsVerbatimArguments || false,
-            failOnStdErr: options.failOnStdErr || false,
-            ignoreReturnCode: options.ignoreReturnCode || false,
-            delay: options.delay || 10000
-        };
-        result.outStream = options.outStream || process.stdout;
-        result.errStream = options.errStream || process.stderr;
-        return result;
-    }
-    _getSpawnOptions(options, toolPath) {
-        options = options || {};
-        const result = {};
-        result.cwd = options.cwd;
-        result.env = options.env;
-        result['windowsVerbatimArguments'] =
-            options.windowsVerbatimArguments || this._isCmdFile();
-        if (options.windowsVerbatimArguments) {
-            result.argv0 = `"${toolPath}"`;
-        }
-        return result;
-    }
-    /**
-     * Exec a tool.
-     * Output will be streamed to the live console.
-     * Returns promise with return code
-     *
-     * @param     tool     path to tool to exec
-     * @param     options  optional exec options.  See ExecOptions
-     * @returns   number
-     */
-    exec() {
-        return toolrunner_awaiter(this, void 0, void 0, function* () {
-            // root the tool path if it is unrooted and contains relative pathing
-            if (!isRooted(this.toolPath) &&
-                (this.toolPath.includes('/') ||
-                    (toolrunner_IS_WINDOWS && this.toolPath.includes('\\')))) {
-                // prefer options.cwd if it is specified, however options.cwd may also need to be rooted
-                this.toolPath = external_path_.resolve(process.cwd(), this.options.cwd || process.cwd(), this.toolPath);
-            }
-            // if the tool is only a file name, then resolve it from the PATH
-            // otherwise verify it exists (add extension on Windows if necessary)
-            this.toolPath = yield which(this.toolPath, true);
-            return new Promise((resolve, reject) => toolrunner_awaiter(this, void 0, void 0, function* () {
-                this._debug(`exec tool: ${this.toolPath}`);
-                this._debug('arguments:');
-                for (const arg of this.args) {
-                    this._debug(`   ${arg}`);
-                }
-                const optionsNonNull = this._cloneExecOptions(this.options);
-                if (!optionsNonNull.silent && optionsNonNull.outStream) {
-                    optionsNonNull.outStream.write(this._getCommandString(optionsNonNull) + external_os_.EOL);
-                }
-                const state = new ExecState(optionsNonNull, this.toolPath);
-                state.on('debug', (message) => {
-                    this._debug(message);
-                });
-                if (this.options.cwd && !(yield exists(this.options.cwd))) {
-                    return reject(new Error(`The cwd: ${this.options.cwd} does not exist!`));
-                }
-                const fileName = this._getSpawnFileName();
-                const cp = external_child_process_namespaceObject.spawn(fileName, this._getSpawnArgs(optionsNonNull), this._getSpawnOptions(this.options, fileName));
-                let stdbuffer = '';
-                if (cp.stdout) {
-                    cp.stdout.on('data', (data) => {
-                        if (this.options.listeners && this.options.listeners.stdout) {
-                            this.options.listeners.stdout(data);
-                        }
-                        if (!optionsNonNull.silent && optionsNonNull.outStream) {
-                            optionsNonNull.outStream.write(data);
-                        }
-                        stdbuffer = this._processLineBuffer(data, stdbuffer, (line) => {
-                            if (this.options.listeners && this.options.listeners.stdline) {
-                                this.options.listeners.stdline(line);
-                            }
-                        });
-                    });
-                }
-                let errbuffer = '';
-                if (cp.stderr) {
-                    cp.stderr.on('data', (data) => {
-                        state.processStderr = true;
-                        if (this.options.listeners && this.options.listeners.stderr) {
-                            this.options.listeners.stderr(data);
-                        }
-                        if (!optionsNonNull.silent &&
-                            optionsNonNull.errStream &&
-                            optionsNonNull.outStream) {
-                            const s = optionsNonNull.failOnStdErr
-                                ? optionsNonNull.errStream
-                                : optionsNonNull.outStream;
-                            s.write(data);
-                        }
-                        errbuffer = this._processLineBuffer(data, errbuffer, (line) => {
-                            if (this.options.listeners && this.options.listeners.errline) {
-                                this.options.listeners.errline(line);
-                            }
-                        });
-                    });
-                }
-                cp.on('error', (err) => {
-                    state.processError = err.message;
-                    state.processExited = true;
-                    state.processClosed = true;
-                    state.CheckComplete();
-                });
-                cp.on('exit', (code) => {
-                    state.processExitCode = code;
-                    state.processExited = true;
-                    this._debug(`Exit code ${code} received from tool '${this.toolPath}'`);
-                    state.CheckComplete();
-                });
-                cp.on('close', (code) => {
-                    state.processExitCode = code;
-                    state.processExited = true;
-                    state.processClosed = true;
-                    this._debug(`STDIO streams have closed for tool '${this.toolPath}'`);
-                    state.CheckComplete();
-                });
-                state.on('done', (error, exitCode) => {
-                    if (stdbuffer.length > 0) {
-                        this.emit('stdline', stdbuffer);
-                    }
-                    if (errbuffer.length > 0) {
-                        this.emit('errline', errbuffer);
-                    }
-                    cp.removeAllListeners();
-                    if (error) {
-                        reject(error);
-                    }
-                    else {
-                        resolve(exitCode);
-                    }
-                });
-                if (this.options.input) {
-                    if (!cp.stdin) {
-                        throw new Error('child process missing stdin');
-                    }
-                    cp.stdin.end(this.options.input);
-                }
-            }));
-        });
-    }
-}
-/**
- * Convert an arg string to an array of args. Handles escaping
- *
- * @param    argString   string of arguments
- * @returns  string[]    array of arguments
- */
-function argStringToArray(argString) {
-    const args = [];
-    let inQuotes = false;
-    let escaped = false;
-    let arg = '';
-    function append(c) {
-        // we only escape double quotes.
-        if (escaped && c !== '"') {
-            arg += '\\';
-        }
-        arg += c;
-        escaped = false;
-    }
-    for (let i = 0; i < argString.length; i++) {
-        const c = argString.charAt(i);
-        if (c === '"') {
-            if (!escaped) {
-                inQuotes = !inQuotes;
-            }
-            else {
-                append(c);
-            }
-            continue;
-        }
-        if (c === '\\' && escaped) {
-            append(c);
-            continue;
-        }
-        if (c === '\\' && inQuotes) {
-            escaped = true;
-            continue;
-        }
-        if (c === ' ' && !inQuotes) {
-            if (arg.length > 0) {
-                args.push(arg);
-                arg = '';
-            }
-            continue;
-        }
-        append(c);
-    }
-    if (arg.length > 0) {
-        args.push(arg.trim());
-    }
-    return args;
-}
-class ExecState extends external_events_.EventEmitter {
-    constructor(options, toolPath) {
-        super();
-        this.processClosed = false; // tracks whether the process has exited and stdio is closed
-        this.processError = '';
-        this.processExitCode = 0;
-        this.processExited = false; // tracks whether the process has exited
-        this.processStderr = false; // tracks whether stderr was written to
-        this.delay = 10000; // 10 seconds
-        this.done = false;
-        this.timeout = null;
-        if (!toolPath) {
-            throw new Error('toolPath must not be empty');
-        }
-        this.options = options;
-        this.toolPath = toolPath;
-        if (options.delay) {
-            this.delay = options.delay;
-        }
-    }
-    CheckComplete() {
-        if (this.done) {
-            return;
-        }
-        if (this.processClosed) {
-            this._setResult();
-        }
-        else if (this.processExited) {
-            this.timeout = (0,external_timers_namespaceObject.setTimeout)(ExecState.HandleTimeout, this.delay, this);
-        }
-    }
-    _debug(message) {
-        this.emit('debug', message);
-    }
-    _setResult() {
-        // determine whether there is an error
-        let error;
-        if (this.processExited) {
-            if (this.processError) {
-                error = new Error(`There was an error when attempting to execute the process '${this.toolPath}'. This may indicate the process failed to start. Error: ${this.processError}`);
-            }
-            else if (this.processExitCode !== 0 && !this.options.ignoreReturnCode) {
-                error = new Error(`The process '${this.toolPath}' failed with exit code ${this.processExitCode}`);
-            }
-            else if (this.processStderr && this.options.failOnStdErr) {
-                error = new Error(`The process '${this.toolPath}' failed because one or more lines were written to the STDERR stream`);
-            }
-        }
-        // clear the timeout
-        if (this.timeout) {
-            clearTimeout(this.timeout);
-            this.timeout = null;
-        }
-        this.done = true;
-        this.emit('done', error, this.processExitCode);
-    }
-    static HandleTimeout(state) {
-        if (state.done) {
-            return;
-        }
-        if (!state.processClosed && state.processExited) {
-            const message = `The STDIO streams did not close within ${state.delay / 1000} seconds of the exit event from process '${state.toolPath}'. This may indicate a child process inherited the STDIO streams and has not yet exited.`;
-            state._debug(message);
-        }
-        state._setResult();
-    }
-}
-//# sourceMappingURL=toolrunner.js.map
-;// CONCATENATED MODULE: ./node_modules/@actions/exec/lib/exec.js
-var exec_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
-    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
-    return new (P || (P = Promise))(function (resolve, reject) {
-        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
-        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
-        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
-        step((generator = generator.apply(thisArg, _arguments || [])).next());
-    });
-};
-
-
-/**
- * Exec a command.
- * Output will be streamed to the live console.
- * Returns promise with return code
- *
- * @param     commandLine        command to execute (can include additional args). Must be correctly escaped.
- * @param     args               optional arguments for tool. Escaping is handled by the lib.
- * @param     options            optional exec options.  See ExecOptions
- * @returns   Promise<number>    exit code
- */
-function exec(commandLine, args, options) {
-    return exec_awaiter(this, void 0, void 0, function* () {
-        const commandArgs = argStringToArray(commandLine);
-        if (commandArgs.length === 0) {
-            throw new Error(`Parameter 'commandLine' cannot be null or empty.`);
-        }
-        // Path to tool to execute should be first arg
-        const toolPath = commandArgs[0];
-        args = commandArgs.slice(1).concat(args || []);
-        const runner = new ToolRunner(toolPath, args, options);
-        return runner.exec();
-    });
-}
-/**
- * Exec a command and get the output.
- * Output will be streamed to the live console.
- * Returns promise with the exit code and collected stdout and stderr
- *
- * @param     commandLine           command to execute (can include additional args). Must be correctly escaped.
- * @param     args                  optional arguments for tool. Escaping is handled by the lib.
- * @param     options               optional exec options.  See ExecOptions
- * @returns   Promise<ExecOutput>   exit code, stdout, and stderr
- */
-function getExecOutput(commandLine, args, options) {
-    return exec_awaiter(this, void 0, void 0, function* () {
-        var _a, _b;
-        let stdout = '';
-        let stderr = '';
-        //Using string decoder covers the case where a mult-byte character is split
-        const stdoutDecoder = new external_string_decoder_namespaceObject.StringDecoder('utf8');
-        const stderrDecoder = new external_string_decoder_namespaceObject.StringDecoder('utf8');
-        const originalStdoutListener = (_a = options === null || options === void 0 ? void 0 : options.listeners) === null || _a === void 0 ? void 0 : _a.stdout;
-        const originalStdErrListener = (_b = options === null || options === void 0 ? void 0 : options.listeners) === null || _b === void 0 ? void 0 : _b.stderr;
-        const stdErrListener = (data) => {
-            stderr += stderrDecoder.write(data);
-            if (originalStdErrListener) {
-                originalStdErrListener(data);
-            }
-        };
-        const stdOutListener = (data) => {
-            stdout += stdoutDecoder.write(data);
-            if (originalStdoutListener) {
-                originalStdoutListener(data);
-            }
-        };
-        const listeners = Object.assign(Object.assign({}, options === null || options === void 0 ? void 0 : options.listeners), { stdout: stdOutListener, stderr: stdErrListener });
-        const exitCode = yield exec(commandLine, args, Object.assign(Object.assign({}, options), { listeners }));
-        //flush any remaining characters
-        stdout += stdoutDecoder.end();
-        stderr += stderrDecoder.end();
-        return {
-            exitCode,
-            stdout,
-            stderr
-        };
-    });
-}
-//# sourceMappingURL=exec.js.map
-// EXTERNAL MODULE: external "node:child_process"
-var external_node_child_process_ = __nccwpck_require__(1421);
-// EXTERNAL MODULE: external "node:fs"
-var external_node_fs_ = __nccwpck_require__(3024);
+// EXTERNAL MODULE: external "node:path"
+var external_node_path_ = __nccwpck_require__(6760);
+// EXTERNAL MODULE: ./src/engine/time-limits.ts
+var time_limits = __nccwpck_require__(1814);
 ;// CONCATENATED MODULE: ./src/engine/proc.ts
 // The one place where child processes start. Argument arrays only: nothing here goes through a shell.
 // ADR 0007 (docs/adr/0007-streamed-output-bounded-memory.md).
@@ -5001,6 +4542,8 @@ var external_node_fs_ = __nccwpck_require__(3024);
 
 
 
+
+/** The program could not be started (not installed, its folder gone). */
 class ProcError extends Error {
     result;
     constructor(message, result) {
@@ -5009,11 +4552,32 @@ class ProcError extends Error {
         this.name = 'ProcError';
     }
 }
+/** A program ran out of its time limit; it was killed with every program it started. */
+class ProcTimeLimitError extends Error {
+    program;
+    purpose;
+    limitMs;
+    constructor(
+    /** The program and its sub-command, `git fetch`. */
+    program, purpose, limitMs) {
+        super(`${program} (${purpose}) ran out of its time limit (${(0,time_limits/* formatLimit */.tW)(limitMs)}) and was killed, with every program it started.`);
+        this.program = program;
+        this.purpose = purpose;
+        this.limitMs = limitMs;
+        this.name = 'ProcTimeLimitError';
+    }
+}
+/** `git fetch` for git's `fetch …`, `ldd` for `ldd -- …`: the program as a person names it. */
+function programName(tool, args) {
+    const sub = args[0];
+    const base = external_node_path_.basename(tool);
+    return sub && /^[a-z][a-z0-9-]{0,30}$/.test(sub) ? `${base} ${sub}` : base;
+}
 const toolPaths = new Map();
 /**
- * The tool's absolute path, looked up once per PATH value. Given a bare name, @actions/exec searches every
- * PATH folder (one stat after another) on every call: a few milliseconds each time, and the action makes a
- * dozen calls before the user's command starts. A failed lookup is not remembered.
+ * The tool's absolute path, looked up once per PATH value. Searching every PATH folder (one stat after
+ * another) on every call costs a few milliseconds each time, and the action makes a dozen calls before the
+ * user's command starts. A failed lookup is not remembered.
  */
 function toolPath(tool) {
     const key = `${process.env.PATH ?? ''}\0${tool}`;
@@ -5025,31 +4589,100 @@ function toolPath(tool) {
     }
     return found;
 }
-async function runProcess(tool, args, options) {
-    const listeners = {};
-    if (options.onLine) {
-        const onLine = options.onLine;
-        listeners.stdline = (line) => onLine(line, 'stdout');
-        listeners.errline = (line) => onLine(line, 'stderr');
+/**
+ * How long a program may keep its output pipes open after it exited (a program it left behind holds
+ * them): then its output so far is taken as all of it.
+ */
+const PIPES_GRACE_MS = 10_000;
+/** Process groups started here and still running: killed when this process exits, so none outlives it. */
+const liveGroups = new Set();
+let exitHook = false;
+function trackGroup(pid) {
+    if (!exitHook) {
+        exitHook = true;
+        process.once('exit', () => {
+            for (const group of liveGroups)
+                killGroup(group);
+        });
     }
+    liveGroups.add(pid);
+}
+function killGroup(pid) {
     try {
-        const out = await getExecOutput(await toolPath(tool), [...args], {
+        process.kill(-pid, 'SIGKILL');
+    }
+    catch {
+        // already gone
+    }
+}
+function notStarted(tool, error) {
+    return new ProcError(`${tool} could not be started: ${error.message}`, {
+        exitCode: -1,
+        stdout: '',
+        stderr: String(error),
+    });
+}
+/**
+ * Runs a program to its end and returns its output. It leads a process group of its own, and when
+ * `limit.ms` runs out the whole group is killed (a remote helper or ssh that git started included) and a
+ * ProcTimeLimitError names the program, what it was for and the limit.
+ */
+async function runProcess(tool, args, options) {
+    let child;
+    try {
+        child = (0,external_node_child_process_.spawn)(await toolPath(tool), [...args], {
             cwd: options.cwd,
             env: options.env,
-            silent: true,
-            ignoreReturnCode: true,
-            input: options.input,
-            listeners,
+            stdio: [options.input ? 'pipe' : 'ignore', 'pipe', 'pipe'],
+            detached: true,
         });
-        return { exitCode: out.exitCode, stdout: out.stdout, stderr: out.stderr };
     }
     catch (error) {
-        // @actions/exec throws when the executable cannot be found or started.
-        throw new ProcError(`${tool} could not be started: ${error.message}`, {
-            exitCode: -1,
-            stdout: '',
-            stderr: String(error),
+        throw notStarted(tool, error);
+    }
+    const pid = child.pid;
+    if (pid)
+        trackGroup(pid);
+    const stdout = [];
+    const stderr = [];
+    child.stdout.on('data', (chunk) => stdout.push(chunk));
+    child.stderr.on('data', (chunk) => stderr.push(chunk));
+    if (options.input) {
+        child.stdin.on('error', () => undefined); // it exited without reading all: its exit code says why
+        child.stdin.end(options.input);
+    }
+    let timedOut = false;
+    const timer = setTimeout(() => {
+        timedOut = true;
+        if (pid)
+            killGroup(pid);
+    }, options.limit.ms);
+    let grace;
+    try {
+        const exitCode = await new Promise((resolve, reject) => {
+            child.on('error', (error) => reject(notStarted(tool, error)));
+            child.on('close', (code, signal) => resolve(code ?? (signal ? 128 : 1)));
+            child.on('exit', (code, signal) => {
+                grace = setTimeout(() => {
+                    child.stdout.destroy();
+                    child.stderr.destroy();
+                    resolve(code ?? (signal ? 128 : 1));
+                }, PIPES_GRACE_MS);
+            });
         });
+        if (timedOut)
+            throw new ProcTimeLimitError(programName(tool, args), options.limit.purpose, options.limit.ms);
+        return {
+            exitCode,
+            stdout: Buffer.concat(stdout).toString('utf8'),
+            stderr: Buffer.concat(stderr).toString('utf8'),
+        };
+    }
+    finally {
+        clearTimeout(timer);
+        clearTimeout(grace);
+        if (pid)
+            liveGroups.delete(pid);
     }
 }
 /** Environment variables a CLI tool legitimately needs from the parent process; everything else is dropped. */
@@ -5117,15 +4750,10 @@ async function runStreaming(tool, args, options) {
     let overLimit = false;
     let timedOut = false;
     const kill = () => {
-        try {
-            if (group && child.pid)
-                process.kill(-child.pid, 'SIGKILL');
-            else
-                child.kill('SIGKILL');
-        }
-        catch {
-            // already gone
-        }
+        if (group && child.pid)
+            killGroup(child.pid);
+        else
+            child.kill('SIGKILL');
     };
     const onAbort = () => kill();
     if (options.signal?.aborted)
@@ -5342,6 +4970,118 @@ async function startPiped(tool, args, options) {
         },
         kill: () => child.kill('SIGKILL'),
     };
+}
+
+
+/***/ }),
+
+/***/ 1814:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   $q: () => (/* binding */ TimeLimitError),
+/* harmony export */   PI: () => (/* binding */ timeLimitMs),
+/* harmony export */   tW: () => (/* binding */ formatLimit)
+/* harmony export */ });
+/* unused harmony exports TIME_LIMITS_MS, TIME_LIMITS_OVERRIDE */
+// How long each of the action's own containers and host-side programs may run: one table, so that every
+// limit is in one place with its reason. A limit that runs out removes the container (or kills the
+// program's process group) and fails the step with an error that names what ran out, where (a
+// TimeLimitError for a helper's work; proc.ts's ProcTimeLimitError for any other program on the host).
+//
+// The limits are generous on purpose: they exist so that a hostile sandbox or image cannot hang a run or
+// the reaper forever, not to hurry honest work on a big repository. Each one is far above what the
+// honest case takes on a slow runner, and far below GitHub's six-hour job limit.
+const SECOND = 1000;
+const MINUTE = 60 * SECOND;
+const TIME_LIMITS_MS = {
+    // Creating a sandbox is `git init` and a checkout of the start commit (in a helper container, or on the
+    // host for disk sandboxes). A checkout of a very large repository (several hundred thousand files) takes
+    // a few minutes on a runner's disk; half an hour leaves room for a busy machine and a cold cache.
+    create: 30 * MINUTE,
+    // Offering origin's branch inside a reused sandbox is one `git update-ref`: well under a second, plus
+    // the container's start (seconds; tens of seconds on a loaded rootless Podman).
+    offer: 2 * MINUTE,
+    // Capturing after the command: `git add -A` of the work tree (hashes every changed file) and a bundle of
+    // the new commits, written out at most max-import-size bytes.
+    capture: 10 * MINUTE,
+    // The reaper's bundle of a forced sandbox's work: the same work as `capture`, but nobody waits on it
+    // interactively and the sandbox may have been left with gigabytes of changes.
+    'archive-capture': 30 * MINUTE,
+    // One inspection helper looks at up to 48 sandboxes (signals, `git status`, `du`); `git status` of a
+    // large work tree with a cold cache takes seconds each.
+    inspect: 5 * MINUTE,
+    // An orphan's files as a .tar.gz (a volume's in a helper container, a folder's with tar on the host),
+    // capped in bytes too (archive.ts): gzip writes 20-50 MB/s on one core, so 30 minutes covers the cap.
+    'archive-volume': 30 * MINUTE,
+    'archive-files': 30 * MINUTE,
+    // ---- programs on the host (proc.ts kills the program's whole process group: a remote helper, ssh) ----
+    // Local git commands (rev-parse, rev-list, for-each-ref, update-ref, merge-base, cat-file): milliseconds
+    // to seconds; a rev-list or fsck-free walk of a very large history takes a minute on a slow runner.
+    git: 10 * MINUTE,
+    // A fetch from origin (the branch a run asks for, a fork's pull-request head). It runs outside the
+    // repository lock, so it holds up only its own run; git's own low-speed limit (gitNetworkConfig in
+    // git.ts) ends a stalled HTTP transfer after a minute, and this limit ends what that cannot see (ssh, a
+    // slow trickle). A first fetch of a long branch into a shallow checkout can take several minutes.
+    'git-fetch': 10 * MINUTE,
+    // A push of the run's commits (only the new ones travel).
+    'git-push': 15 * MINUTE,
+    // Fetching a sandbox's bundle (at most max-import-size) with fsck into the private store.
+    'git-import': 30 * MINUTE,
+    // The engine CLI asked something (inspect, ps, info, version, logs): a second; tens of seconds on a
+    // loaded rootless Podman that first sets up its user namespace.
+    'engine-query': 2 * MINUTE,
+    // The engine CLI changing something (kill, rm, volume create or rm): removing a volume of a large
+    // sandbox deletes every file in it, minutes for millions of files.
+    'engine-change': 10 * MINUTE,
+    // Pulling the `image` input when it is missing: a large image over a runner's network.
+    'engine-pull': 30 * MINUTE,
+    // Importing an image made of the runner's own binaries (a few to tens of MB): seconds.
+    'engine-import': 5 * MINUTE,
+    // ldd and `git --exec-path` while such an image is made: milliseconds.
+    ldd: 30 * SECOND,
+};
+/**
+ * Tests only: `WORKTREE_SANDBOX_TEST_TIME_LIMITS=create=5,offer=3` (seconds) shortens the named limits so
+ * that a test can watch one run out. It can only shorten: a value above the limit, or one that is not a
+ * positive number, is ignored, so no environment can lift a limit.
+ */
+const TIME_LIMITS_OVERRIDE = 'WORKTREE_SANDBOX_TEST_TIME_LIMITS';
+function timeLimitMs(work, env = process.env) {
+    const limit = TIME_LIMITS_MS[work];
+    for (const item of (env[TIME_LIMITS_OVERRIDE] ?? '').split(',')) {
+        const [name, value] = item.split('=');
+        const seconds = Number(value);
+        if (name?.trim() === work && Number.isFinite(seconds) && seconds > 0)
+            return Math.min(limit, seconds * SECOND);
+    }
+    return limit;
+}
+/** What a time limit stopped: which work, on which sandbox(es), after how long. */
+class TimeLimitError extends Error {
+    work;
+    where;
+    limitMs;
+    onHost;
+    constructor(work, 
+    /** Which sandbox (or sandboxes) it worked on, as a person reads it. */
+    where, limitMs, 
+    /** What that means for the sandbox: what was kept, what was not done. */
+    consequence, 
+    /** A program on the host (its process group was killed), not a helper container (removed). */
+    onHost = false) {
+        super(`The ${work} ${onHost ? 'program' : 'helper container'} on ${where} ran out of its time limit (${formatLimit(limitMs)}) and was ${onHost ? 'killed' : 'removed'}: ${consequence}`);
+        this.work = work;
+        this.where = where;
+        this.limitMs = limitMs;
+        this.onHost = onHost;
+        this.name = 'TimeLimitError';
+    }
+}
+function formatLimit(ms) {
+    if (ms % MINUTE === 0)
+        return `${ms / MINUTE} min`;
+    return `${Math.round(ms / 100) / 10} s`;
 }
 
 
@@ -10466,8 +10206,8 @@ function parseTimestamp(text) {
 var external_node_os_ = __nccwpck_require__(8161);
 // EXTERNAL MODULE: external "node:fs/promises"
 var promises_ = __nccwpck_require__(1455);
-// EXTERNAL MODULE: ./src/engine/proc.ts + 7 modules
-var proc = __nccwpck_require__(2897);
+// EXTERNAL MODULE: ./src/engine/proc.ts + 2 modules
+var proc = __nccwpck_require__(2280);
 // EXTERNAL MODULE: ./src/engine/container-args.ts
 var container_args = __nccwpck_require__(5011);
 // EXTERNAL MODULE: external "node:fs"
@@ -10878,81 +10618,8 @@ function lastLine(text) {
     return lines[lines.length - 1] ?? '(no output)';
 }
 
-;// CONCATENATED MODULE: ./src/engine/time-limits.ts
-// How long each of the action's own containers and host-side programs may run: one table, so that every
-// limit is in one place with its reason. A limit that runs out removes the container (or kills the
-// program's process group) and fails the step with a TimeLimitError that names what ran out, where.
-//
-// The limits are generous on purpose: they exist so that a hostile sandbox or image cannot hang a run or
-// the reaper forever, not to hurry honest work on a big repository. Each one is far above what the
-// honest case takes on a slow runner, and far below GitHub's six-hour job limit.
-const SECOND = 1000;
-const MINUTE = 60 * SECOND;
-const TIME_LIMITS_MS = {
-    // Creating a sandbox is `git init` and a checkout of the start commit (in a helper container, or on the
-    // host for disk sandboxes). A checkout of a very large repository (several hundred thousand files) takes
-    // a few minutes on a runner's disk; half an hour leaves room for a busy machine and a cold cache.
-    create: 30 * MINUTE,
-    // Offering origin's branch inside a reused sandbox is one `git update-ref`: well under a second, plus
-    // the container's start (seconds; tens of seconds on a loaded rootless Podman).
-    offer: 2 * MINUTE,
-    // Capturing after the command: `git add -A` of the work tree (hashes every changed file) and a bundle of
-    // the new commits, written out at most max-import-size bytes.
-    capture: 10 * MINUTE,
-    // The reaper's bundle of a forced sandbox's work: the same work as `capture`, but nobody waits on it
-    // interactively and the sandbox may have been left with gigabytes of changes.
-    'archive-capture': 30 * MINUTE,
-    // One inspection helper looks at up to 48 sandboxes (signals, `git status`, `du`); `git status` of a
-    // large work tree with a cold cache takes seconds each.
-    inspect: 5 * MINUTE,
-    // An orphan's files as a .tar.gz (a volume's in a helper container, a folder's with tar on the host),
-    // capped in bytes too (archive.ts): gzip writes 20-50 MB/s on one core, so 30 minutes covers the cap.
-    'archive-volume': 30 * MINUTE,
-    'archive-files': 30 * MINUTE,
-};
-/**
- * Tests only: `WORKTREE_SANDBOX_TEST_TIME_LIMITS=create=5,offer=3` (seconds) shortens the named limits so
- * that a test can watch one run out. It can only shorten: a value above the limit, or one that is not a
- * positive number, is ignored, so no environment can lift a limit.
- */
-const TIME_LIMITS_OVERRIDE = 'WORKTREE_SANDBOX_TEST_TIME_LIMITS';
-function timeLimitMs(work, env = process.env) {
-    const limit = TIME_LIMITS_MS[work];
-    for (const item of (env[TIME_LIMITS_OVERRIDE] ?? '').split(',')) {
-        const [name, value] = item.split('=');
-        const seconds = Number(value);
-        if (name?.trim() === work && Number.isFinite(seconds) && seconds > 0)
-            return Math.min(limit, seconds * SECOND);
-    }
-    return limit;
-}
-/** What a time limit stopped: which work, on which sandbox(es), after how long. */
-class TimeLimitError extends Error {
-    work;
-    where;
-    limitMs;
-    onHost;
-    constructor(work, 
-    /** Which sandbox (or sandboxes) it worked on, as a person reads it. */
-    where, limitMs, 
-    /** What that means for the sandbox: what was kept, what was not done. */
-    consequence, 
-    /** A program on the host (its process group was killed), not a helper container (removed). */
-    onHost = false) {
-        super(`The ${work} ${onHost ? 'program' : 'helper container'} on ${where} ran out of its time limit (${formatLimit(limitMs)}) and was ${onHost ? 'killed' : 'removed'}: ${consequence}`);
-        this.work = work;
-        this.where = where;
-        this.limitMs = limitMs;
-        this.onHost = onHost;
-        this.name = 'TimeLimitError';
-    }
-}
-function formatLimit(ms) {
-    if (ms % MINUTE === 0)
-        return `${ms / MINUTE} min`;
-    return `${Math.round(ms / 100) / 10} s`;
-}
-
+// EXTERNAL MODULE: ./src/engine/time-limits.ts
+var time_limits = __nccwpck_require__(1814);
 ;// CONCATENATED MODULE: ./src/engine/engine.ts
 // The container engine CLI behind one small interface (Docker, or Podman which speaks the same CLI).
 // Argument arrays only; values that could be secrets travel in the child's environment (`-e NAME`),
@@ -11021,18 +10688,9 @@ class ContainerEngine {
         const id = (0,container_args/* currentIdentity */._c)();
         return (0,container_args/* containerRunArgs */.s$)(this.name, { ...spec, userns: mode ? userNamespaceArgs(mode, id.uid, id.gid) : [] }, bindSource(view));
     }
-    /** `exec`, failing once `timeoutMs` has passed (for calls that create nothing, such as `inspect`). */
+    /** `exec` under a shorter limit than its kind's (for calls that create nothing, such as `inspect`). */
     async execWithin(args, timeoutMs) {
-        let timer;
-        const late = new Promise((_, reject) => {
-            timer = setTimeout(() => reject(new EngineError(`${this.name} ${args[0]} did not answer within ${timeoutMs / 1000} s.`)), timeoutMs);
-        });
-        try {
-            return await Promise.race([this.exec(args), late]);
-        }
-        finally {
-            clearTimeout(timer);
-        }
+        return this.exec(args, { limitMs: timeoutMs });
     }
     /**
      * The CLI's environment: the runner's engine variables (HOME, DOCKER_CONFIG, XDG_RUNTIME_DIR...), plus
@@ -11044,10 +10702,18 @@ class ContainerEngine {
                 throw new Error(`${name} is the ${this.name} CLI's own variable.`);
         return { ...inherit, ...(0,proc/* pickEnv */.Bh)(ENGINE_ENV) };
     }
-    /** Runs the engine CLI; never throws for a non-zero exit. */
+    /**
+     * Runs the engine CLI under the time limit of its kind of call (`engineWork`), or a shorter one; never
+     * throws for a non-zero exit, but throws a ProcTimeLimitError when the limit runs out (the CLI killed).
+     */
     async exec(args, options = {}) {
+        const work = engineWork(args);
+        const limit = {
+            ms: Math.min(options.limitMs ?? Infinity, (0,time_limits/* timeLimitMs */.PI)(work)),
+            purpose: options.purpose ?? `the container engine's ${work.slice('engine-'.length)}`,
+        };
         try {
-            return await (0,proc/* runProcess */.R3)(this.name, args, { env: this.env(options.inherit) });
+            return await (0,proc/* runProcess */.R3)(this.name, args, { env: this.env(options.inherit), limit });
         }
         catch (error) {
             throw this.notInstalled(error);
@@ -11074,7 +10740,7 @@ class ContainerEngine {
         const args = run.unmapped
             ? (0,container_args/* containerRunArgs */.s$)(this.name, { ...spec, name }, await this.bindSource())
             : await this.runArgs({ ...spec, name });
-        const limitMs = timeLimitMs(run.work);
+        const limitMs = (0,time_limits/* timeLimitMs */.PI)(run.work);
         const cli = new AbortController();
         let expired = false;
         let grace;
@@ -11086,7 +10752,7 @@ class ContainerEngine {
         try {
             const result = await this.stream(args, { ...options, signal: cli.signal });
             if (expired)
-                throw new TimeLimitError(run.work, run.where, limitMs, run.consequence);
+                throw new time_limits/* TimeLimitError */.$q(run.work, run.where, limitMs, run.consequence);
             // Output over its cap killed the CLI, not the container: it goes too.
             if (result.overLimit)
                 await this.stopContainer(name);
@@ -11202,6 +10868,7 @@ class ContainerEngine {
         const result = await (0,proc/* runStreaming */.SL)(this.name, ['logs', '--tail', String(lines), '--', name], {
             env: this.env(),
             onLine: () => undefined,
+            timeLimitMs: (0,time_limits/* timeLimitMs */.PI)('engine-query'),
         });
         return result.exitCode === 0 ? result.outputTail : [];
     }
@@ -11224,6 +10891,20 @@ class ContainerEngine {
         return names;
     }
 }
+/** Which time limit an engine CLI call runs under: what it does decides how long it may honestly take. */
+function engineWork(args) {
+    const [command, sub] = args;
+    if (command === 'pull')
+        return 'engine-pull';
+    if (command === 'import')
+        return 'engine-import';
+    if (['kill', 'rm', 'stop', 'create', 'rmi'].includes(command))
+        return 'engine-change';
+    if (['volume', 'container', 'image', 'network'].includes(command) &&
+        ['create', 'rm', 'prune', 'kill', 'stop'].includes(sub))
+        return 'engine-change';
+    return 'engine-query';
+}
 function firstLine(text) {
     return text.split('\n')[0] ?? '';
 }
@@ -11232,6 +10913,8 @@ function firstLine(text) {
 // The git CLI behind one small interface. Every call goes through `exec`: argument arrays, a fixed
 // environment, and configuration that keeps a repository's own settings from running anything on the
 // host (hooks, fsmonitor, pagers, automatic gc that would prune live sandboxes).
+
+
 
 const MIN_GIT_VERSION = [2, 31, 0];
 /**
@@ -11263,6 +10946,17 @@ const HARDENED_GIT_CONFIG = [
     ['advice.detachedHead', 'false'],
     ['init.defaultBranch', 'main'],
 ];
+/**
+ * For git talking to a remote (fetch, push): an HTTP transfer that receives nothing at all for two minutes
+ * is abandoned by git itself, with git's own message, before the fetch's time limit runs out. (A server
+ * that is still counting objects sends keep-alive packets, so an honest slow start is not cut.)
+ */
+const GIT_NETWORK_CONFIG = [
+    ['http.lowSpeedLimit', '1'],
+    ['http.lowSpeedTime', '120'],
+];
+/** Where `fetchCommit` puts what it fetched, for the moment it takes to read its commit. */
+const FETCH_REF_ROOT = 'refs/worktree-sandbox/fetch';
 /** Config as environment variables (GIT_CONFIG_COUNT/KEY_n/VALUE_n): also reaches git run by our scripts. */
 function gitConfigEnv(extra = []) {
     const all = [...HARDENED_GIT_CONFIG, ...extra];
@@ -11329,7 +11023,10 @@ class Git {
     async checkVersion() {
         let result;
         try {
-            result = await (0,proc/* runProcess */.R3)('git', ['version'], { env: this.env });
+            result = await (0,proc/* runProcess */.R3)('git', ['version'], {
+                env: this.env,
+                limit: { ms: (0,time_limits/* timeLimitMs */.PI)('git'), purpose: 'checking that git is new enough' },
+            });
         }
         catch (error) {
             if (error instanceof proc/* ProcError */.Nm) {
@@ -11347,12 +11044,20 @@ class Git {
             throw new Error(`git ${version.join('.')} is too old: worktree-sandbox needs git ${MIN_GIT_VERSION.join('.')} or newer.`);
         }
     }
-    /** Runs git in `cwd`; never throws for a non-zero exit (see `run`). */
+    /**
+     * Runs git in `cwd` under the time limit of its kind of work; never throws for a non-zero exit (see
+     * `run`), but throws a ProcTimeLimitError when the limit runs out (git and everything it started, a
+     * remote helper or ssh, are killed).
+     */
     async exec(cwd, args, options = {}) {
+        const work = options.work ?? 'git';
         const env = { ...this.env, ...options.env };
-        if (options.config?.length)
-            Object.assign(env, gitConfigEnv(options.config));
-        return (0,proc/* runProcess */.R3)('git', args, { cwd, env, input: options.input });
+        const remote = work === 'git-fetch' || work === 'git-push';
+        const config = [...(remote ? GIT_NETWORK_CONFIG : []), ...(options.config ?? [])];
+        if (config.length)
+            Object.assign(env, gitConfigEnv(config));
+        const limit = { ms: (0,time_limits/* timeLimitMs */.PI)(work), purpose: options.purpose ?? `in ${cwd}` };
+        return (0,proc/* runProcess */.R3)('git', args, { cwd, env, input: options.input, limit });
     }
     /** Runs git in `cwd`; throws a GitError naming the command for a non-zero exit. Returns stdout. */
     async run(cwd, args, options = {}) {
@@ -11368,7 +11073,9 @@ class Git {
     async stream(cwd, args, options = {}) {
         const { config, ...rest } = options;
         const env = { ...this.env, ...(config?.length ? gitConfigEnv(config) : {}) };
-        return (0,proc/* runStreaming */.SL)('git', args, { ...rest, cwd, env });
+        // A stream the caller does not stop itself stops at the local-command limit.
+        const limitMs = rest.timeLimitMs ?? (rest.signal ? undefined : (0,time_limits/* timeLimitMs */.PI)('git'));
+        return (0,proc/* runStreaming */.SL)('git', args, { ...rest, timeLimitMs: limitMs, cwd, env });
     }
     /**
      * Reads objects one at a time through two long-lived `git cat-file` processes: their size first
@@ -11464,16 +11171,33 @@ class Git {
         ]);
         return result.exitCode === 0 ? result.stdout.trim() : undefined;
     }
-    async tryFetchBranch(cwd, remote, branch) {
-        const result = await this.exec(cwd, [
-            'fetch',
-            '--no-tags',
-            '--quiet',
-            '--',
-            remote,
-            `+refs/heads/${branch}:refs/remotes/${remote}/${branch}`,
-        ]);
-        return result.exitCode === 0;
+    /**
+     * Fetches one ref of a remote and returns its commit, holding no lock and changing no ref anyone reads:
+     * git writes the objects (safe beside any other git process) and a ref of this call's own under
+     * FETCH_REF_ROOT, removed again once its commit is read; FETCH_HEAD is not written. The caller then
+     * points its own ref at the commit, briefly, under the repository lock. A GitError when the remote
+     * refuses (no such ref, no access); a ProcTimeLimitError when it does not answer within `git-fetch`.
+     */
+    async fetchCommit(cwd, remote, ref, purpose) {
+        const own = `${FETCH_REF_ROOT}/${process.pid}-${(0,external_node_crypto_.randomBytes)(6).toString('hex')}`;
+        try {
+            await this.run(cwd, 
+            // `--refmap=`: the remote's configured refspecs update no remote-tracking ref on the side.
+            [
+                'fetch',
+                '--no-tags',
+                '--quiet',
+                '--no-write-fetch-head',
+                '--refmap=',
+                '--',
+                remote,
+                `+${ref}:${own}`,
+            ], { work: 'git-fetch', purpose });
+            return (await this.run(cwd, ['rev-parse', '--verify', '--end-of-options', `${own}^{commit}`])).trim();
+        }
+        finally {
+            await this.exec(cwd, ['update-ref', '-d', '--', own]).catch(() => undefined);
+        }
     }
     async remoteUrl(cwd, remote) {
         const result = await this.exec(cwd, ['config', '--get', `remote.${remote}.url`]);
@@ -11918,15 +11642,26 @@ async function savedRefs(git, parentPath) {
     };
 }
 /**
+ * Counting commits stops here (`rev-list --count --max-count`): a sandbox's history of millions of commits
+ * costs a walk of this many, not of all; a count that reaches it is said as "at least".
+ */
+const MAX_COUNTED_COMMITS = 100_000;
+/** `rev-list --count` of `revs`, stopped at MAX_COUNTED_COMMITS; undefined when git cannot say. */
+async function countCommits(git, parentPath, revs, max = MAX_COUNTED_COMMITS) {
+    const out = await git.exec(parentPath, ['rev-list', '--count', `--max-count=${max}`, ...revs, '--']);
+    const count = Number(out.stdout.trim());
+    if (out.exitCode !== 0 || !Number.isInteger(count))
+        return undefined;
+    return { count, atLeast: count >= max };
+}
+/**
  * How many commits `tips` reach that the parent has not saved, in one git process; undefined when git
- * cannot say (the caller counts that as work, never as none).
+ * cannot say (the caller counts that as work, never as none); `atLeast` when counting stopped.
  */
 async function countUnsaved(git, parentPath, tips, saved) {
     if (tips.length === 0)
-        return 0;
-    const out = await git.exec(parentPath, ['rev-list', '--count', ...tips, '--not', ...saved.revs, '--']);
-    const count = Number(out.stdout.trim());
-    return out.exitCode === 0 && Number.isInteger(count) ? count : undefined;
+        return { count: 0, atLeast: false };
+    return countCommits(git, parentPath, [...tips, '--not', ...saved.revs]);
 }
 /**
  * For a person: `3 commit(s) on branch "feature/x" on no remote`. The branch may come from a sandbox: it is
@@ -12249,6 +11984,8 @@ async function importBundle(git, sandbox, captured) {
             specs.push(`+refs/heads/${sandbox.branch}:refs/run/branch`);
         await git.run(store, ['fetch', '--quiet', '--no-tags', '--no-write-fetch-head', '--', captured.bundle, ...specs], {
             config: FSCK,
+            work: 'git-import',
+            purpose: "fetching the sandbox's bundle, checked, into its private store",
         });
         const pin = [
             ...(headOutside ? [`update refs/run/head ${headOutside}`] : []),
@@ -12270,9 +12007,7 @@ async function importBundle(git, sandbox, captured) {
         const [head, snapshot, branchTip] = (await git.run(store, ['rev-parse', ...wanted])).trim().split('\n');
         let tip;
         if (source) {
-            await git.run(parent.path, ['fetch', '--quiet', '--no-tags', '--no-write-fetch-head', '--', store, `+${source}:${refs.head}`], {
-                config: FSCK,
-            });
+            await git.run(parent.path, ['fetch', '--quiet', '--no-tags', '--no-write-fetch-head', '--', store, `+${source}:${refs.head}`], { config: FSCK, work: 'git-import', purpose: "fetching the run's commits, checked, into the parent" });
             tip = source === 'refs/run/head' ? head : branchTip;
         }
         else
@@ -12539,17 +12274,20 @@ const STAT_MAX_BYTES = 64 * 1024;
 async function buildReport(git, parentPath, startSha, imported, capture) {
     const { store, snapshot, head, tip } = imported;
     const [commits, changed, dirty, unpushed] = await Promise.all([
-        git.run(parentPath, ['rev-list', '--count', `${startSha}..${tip}`, '--']),
+        countCommits(git, parentPath, [`${startSha}..${tip}`]),
         changedPaths(git, store, startSha, snapshot),
         changedPaths(git, store, head, snapshot),
         savedRefs(git, parentPath).then((saved) => countUnsaved(git, parentPath, [tip], saved)),
     ]);
+    if (!commits)
+        throw new Error(`git could not count the commits from ${startSha} to ${tip}`);
     const stopped = changed.stopped ?? dirty.stopped;
     return {
         headSha: head,
         tip,
         currentBranch: capture.headRef.replace(/^refs\/heads\//, ''),
-        commits: Number(commits.trim()) || 0,
+        commits: commits.count,
+        ...(commits.atLeast || unpushed?.atLeast ? { commitsAtLeast: true } : {}),
         changedFiles: changed.paths,
         changedCount: changed.count,
         uncommitted: dirty.paths,
@@ -12558,7 +12296,7 @@ async function buildReport(git, parentPath, startSha, imported, capture) {
         ...(stopped ? { countsStopped: stopped } : {}),
         diffStat: await diffStat(git, store, startSha, snapshot, changed),
         // git could not say: counted as one, so that work is never taken for none
-        unpushedCommits: unpushed ?? 1,
+        unpushedCommits: unpushed?.count ?? 1,
         committed: capture.committed,
         staleLocks: capture.staleLocks,
         branchUpdate: imported.branchUpdate,
@@ -12617,12 +12355,11 @@ function leftOut(changed, shown) {
     return `… and ${changed.exact ? '' : 'at least '}${more.toLocaleString('en-US')} more path(s): ${total} changed${why}; no line counts over ${STAT_MAX_PATHS.toLocaleString('en-US')} paths`;
 }
 /**
- * Commits reachable from `tip` and from none of `not` (commits, refs or `--remotes`), in the parent; 1 when
- * git cannot say, so that work is never taken for none.
+ * Commits reachable from `tip` and from none of `not` (commits, refs or `--remotes`), in the parent, up to
+ * MAX_COUNTED_COMMITS; 1 when git cannot say, so that work is never taken for none.
  */
 async function commitsNotIn(git, parentPath, tip, not) {
-    const out = await git.exec(parentPath, ['rev-list', '--count', tip, '--not', ...not, '--']);
-    return out.exitCode === 0 ? Number(out.stdout.trim()) : 1;
+    return (await countCommits(git, parentPath, [tip, '--not', ...not]))?.count ?? 1;
 }
 /** Uncommitted files or commits no remote has; a count that stopped at its bounds is taken for work. */
 function holdsWork(report) {
@@ -12752,11 +12489,11 @@ async function cleanupLocked(state, engine, ui, tempDir) {
     // reaper means (src/sandbox/saved.ts): on a remote or a tag; on a branch only in a parent with no remote.
     const saved = await savedRefs(git, sandbox.parent.path);
     const count = await countUnsaved(git, sandbox.parent.path, [sandboxRefs(sandbox).head], saved);
-    const unsaved = count === 0
+    const unsaved = count?.count === 0
         ? undefined
         : {
-            count: count ?? 1,
-            ...(count === undefined ? { atLeast: true } : {}),
+            count: count?.count ?? 1,
+            ...(count === undefined || count.atLeast ? { atLeast: true } : {}),
             branch: collected.currentBranch || sandbox.branch || undefined,
             hasRemote: saved.hasRemote,
         };
@@ -12983,7 +12720,11 @@ async function createWithin(engine, name, args, timeoutMs) {
         void engine.removeContainer(name);
     }, timeoutMs);
     try {
-        const result = await engine.exec(args);
+        // The CLI itself is killed a few seconds after the helper's removal if it has not returned by then.
+        const result = await engine.exec(args, {
+            limitMs: timeoutMs + 5_000,
+            purpose: 'creating the engine-view probe',
+        });
         if (timedOut)
             throw new EngineError(`The ${engine.name} engine took longer than ${timeoutMs / 1000} s to create the helper that checks what it sees; nothing was created.`);
         return result;
@@ -13050,6 +12791,8 @@ async function removeStaleProbes(engine, nowMs = Date.now(), olderThanMs = STALE
 }
 
 ;// CONCATENATED MODULE: ./src/sandbox/branch.ts
+// The branch resolution protocol (docs/run-mode.md, step 2): which branch the sandbox checks out and where it comes from.
+
 
 
 /** The protocol itself, as a pure decision. */
@@ -13078,8 +12821,34 @@ function planBranch(facts, newTransientName = transientSandboxName) {
     return { kind: 'persistent', sandbox, branch: facts.branch, source: 'new', startPoint: facts.baseCommit };
 }
 /**
- * Gathers the facts from the parent repository (fetching the branch from origin when it is not known yet,
- * under the repository lock). Reading refs needs no lock: git replaces each one in one step, and the
+ * Asks origin for the branch; when it has it, `origin/<branch>` is set to its commit. The wait on the
+ * network holds no lock (git.ts `fetchCommit`), so a slow or hung origin holds up this run only, never
+ * another run of the same parent; only the ref update takes the repository lock, for a moment. False
+ * when origin refuses (no such branch); a remote that does not answer in time fails the run, naming
+ * the fetch, rather than start the branch anew beside one origin may have.
+ */
+async function fetchOriginBranch(git, parent, branch) {
+    let commit;
+    try {
+        commit = await git.fetchCommit(parent.path, 'origin', `refs/heads/${branch}`, `asking origin for branch ${JSON.stringify(branch)}`);
+    }
+    catch (error) {
+        if (error instanceof GitError)
+            return false;
+        throw error;
+    }
+    await withRepositoryLock(parent.gitDir, () => git.run(parent.path, [
+        'update-ref',
+        '-m',
+        'worktree-sandbox: fetched from origin',
+        '--',
+        `refs/remotes/origin/${branch}`,
+        commit,
+    ]));
+    return true;
+}
+/**
+ * Gathers the facts from the parent repository (fetching the branch from origin when it is not known yet). Reading refs needs no lock: git replaces each one in one step, and the
  * sandbox is made from what is read again under the lock (create.ts). The parent is the host's alone: no
  * container can write its refs. `head`, when given, is the parent's HEAD commit as just read: the start
  * when `base` is empty.
@@ -13102,9 +12871,8 @@ async function resolveBranch(git, parent, branch, base) {
     if (!localExists) {
         remoteExists = refs.has(remote);
         // actions/checkout fetches one ref only: ask origin whether the branch exists before creating it anew.
-        if (!remoteExists && (await git.remoteUrl(parentPath, 'origin'))) {
-            remoteExists = await withRepositoryLock(parent.gitDir, () => git.tryFetchBranch(parentPath, 'origin', branch));
-        }
+        if (!remoteExists && (await git.remoteUrl(parentPath, 'origin')))
+            remoteExists = await fetchOriginBranch(git, parent, branch);
     }
     return planBranch({ branch, localExists, remoteExists, baseCommit });
 }
@@ -13319,7 +13087,7 @@ async function makeDiskFolder(sandbox, recover) {
 /** The init script on the host, in the folder makeDiskFolder made; the caller removes it if this throws. */
 async function createOnDisk(git, sandbox, seed) {
     const projectDir = external_node_path_.dirname(sandbox.hostPath);
-    const limitMs = timeLimitMs('create');
+    const limitMs = (0,time_limits/* timeLimitMs */.PI)('create');
     const result = await (0,proc/* runStreaming */.SL)('sh', ['-c', INIT_SCRIPT, 'init-sandbox', ...initArgs(sandbox, seed)], {
         cwd: projectDir,
         // The runner's own git configuration stays out too: the checkout applies no filter it defines (a
@@ -13328,7 +13096,7 @@ async function createOnDisk(git, sandbox, seed) {
         timeLimitMs: limitMs,
     });
     if (result.timedOut)
-        throw new TimeLimitError('create', whereIs(sandbox), limitMs, NOT_CREATED, true);
+        throw new time_limits/* TimeLimitError */.$q('create', whereIs(sandbox), limitMs, NOT_CREATED, true);
     if (result.exitCode === 0)
         return;
     throw new Error(await creationFailure(projectDir, result.stderrTail.join('\n')));
@@ -14090,6 +13858,8 @@ async function pushBranch(git, parent, originUrl, branch, sha, token, options = 
     const label = options.label ?? `origin/${branch}`;
     const result = await git.exec(parent.path, ['push', '--porcelain', '--no-verify', '--', originUrl, `${sha}:refs/heads/${branch}`], {
         config: authConfig(originUrl, token),
+        work: 'git-push',
+        purpose: `pushing the run's commits to ${label}`,
     });
     if (result.exitCode === 0) {
         // The remote-tracking ref now names what origin has, so that the pushed commits count as on a remote.
@@ -14110,6 +13880,7 @@ async function pushBranch(git, parent, originUrl, branch, sha, token, options = 
 // Run mode, as a story: find the parent, resolve the branch, prepare the sandbox, run the command, bring
 // its work back as data (capture in a helper, import on the host), report, push. Each step is a function;
 // each long step a log group.
+
 
 
 
@@ -14308,8 +14079,9 @@ async function pushSandbox(git, sandbox, report, to, token, ui) {
         trackingRef: to.trackingRef,
         label: to.label,
     });
+    const atLeast = unpushed >= MAX_COUNTED_COMMITS ? 'at least ' : '';
     if (result.pushed)
-        ui.info(`Pushed ${unpushed} commit(s) to ${to.label}.`);
+        ui.info(`Pushed ${atLeast}${unpushed} commit(s) to ${to.label}.`);
     else
         ui.warning(result.reason ?? 'push failed');
     return result;
@@ -14384,7 +14156,7 @@ function outcomeRows(outcome) {
         ['Branch', sandbox.branch || `detached at ${sandbox.startSha.slice(0, 12)}`],
         ['Where', whereIs(sandbox)],
         ['Files changed', filesChanged(report)],
-        ['New commits', String(report.commits)],
+        ['New commits', `${report.commitsAtLeast ? 'at least ' : ''}${report.commits}`],
         ['HEAD', report.headSha.slice(0, 12)],
     ];
     if (push)
@@ -15197,17 +14969,15 @@ function lstat(p) {
     }
 }
 
+// EXTERNAL MODULE: ./src/engine/host-image.ts
+var host_image = __nccwpck_require__(3858);
 ;// CONCATENATED MODULE: ./src/engine/helper-image.ts
 // The image of the reaper's helper containers, made on the spot from the runner's own programs: the host's
 // `sh`, `git` and the few tools the helpers' scripts call, with the shared libraries `ldd` names, as one
 // layer imported into the engine (`docker import`, `podman import`, rootless too). So the reaper's verdict
 // on a sandbox (its activity, its work, its size) never rests on a program from the `image` input, which
-// may lie; that image then only runs run mode's command.
-//
-// The layer is made here, byte for byte the same from the same files (sorted, times and owners zeroed),
-// so its SHA-256 names it: the image is tagged with it and made once per engine and host. An image found
-// under that tag is used only when its one layer is exactly that archive and its configuration sets
-// nothing but PATH; anything else under the tag is replaced.
+// may lie; that image then only runs run mode's command. host-image.ts makes, checks and caches it.
+
 
 
 
@@ -15238,112 +15008,48 @@ const HELPER_PROGRAMS = [
 ];
 const HELPER_IMAGE_REPOSITORY = 'localhost/worktree-sandbox-helper';
 const HELPER_IMAGE_LABEL = (0,engine_labels/* label */.Pf)('helper-image');
-const CONTAINER_PATH = '/usr/bin:/bin';
 /** Where the programs are looked for on the host, in this order (the system's own folders first). */
 const HOST_DIRS = ['/usr/bin', '/bin', '/usr/sbin', '/sbin'];
-const LDD_TIMEOUT_MS = 30_000;
-const IMPORT_TIMEOUT_MS = 5 * 60_000;
-const made = new Map();
 /**
  * The helper image's name in this engine, made first when missing (once per process and engine; a failure
  * is not remembered). Throws when the host lacks a program or the engine refuses the import: the reaper
  * then decides nothing rather than trust another image.
  */
 function controlledHelperImage(engine) {
-    let image = made.get(engine.name);
-    if (!image) {
-        image = makeHelperImage(engine);
-        made.set(engine.name, image);
-        image.catch(() => made.delete(engine.name));
-    }
-    return image;
-}
-async function makeHelperImage(engine) {
-    const entries = await helperLayerEntries();
-    const layer = tarLayer(entries);
-    const digest = (0,external_node_crypto_.createHash)('sha256').update(layer).digest('hex');
-    const image = `${HELPER_IMAGE_REPOSITORY}:${digest.slice(0, 32)}`;
-    if (await isOurs(engine, image, digest))
-        return image;
-    const dir = external_node_fs_.mkdtempSync(external_node_path_.join(external_node_os_.tmpdir(), 'worktree-sandbox-helper-image-'));
-    try {
-        const file = external_node_path_.join(dir, 'layer.tar');
-        external_node_fs_.writeFileSync(file, layer, { mode: 0o600 });
-        const imported = await withTimeout(engine.exec([
-            'import',
-            '--change',
-            `ENV PATH=${CONTAINER_PATH}`,
-            '--change',
-            `LABEL ${HELPER_IMAGE_LABEL}=${digest}`,
-            '--',
-            file,
-            image,
-        ]), IMPORT_TIMEOUT_MS, `${engine.name} import`);
-        if (imported.exitCode !== 0)
-            throw engine.failure(['import', image], imported);
-    }
-    finally {
-        external_node_fs_.rmSync(dir, { recursive: true, force: true });
-    }
-    if (!(await isOurs(engine, image, digest)))
-        throw new Error(`the helper image ${image} does not hold the layer it was made from`);
-    return image;
-}
-/** The image under `image` is the one made from this layer, configured with nothing but PATH. */
-async function isOurs(engine, image, digest) {
-    const inspect = await engine.exec([
-        'image',
-        'inspect',
-        '--format',
-        '{{json .RootFS.Layers}} {{json .Config.Env}} {{json .Config.Entrypoint}} {{json .Config.Cmd}} {{json .Config.User}}',
-        '--',
-        image,
-    ]);
-    if (inspect.exitCode !== 0)
-        return false;
-    const [layers, env, entrypoint, cmd, user] = inspect.stdout.trim().split(' ');
-    return (layers === JSON.stringify([`sha256:${digest}`]) &&
-        env === JSON.stringify([`PATH=${CONTAINER_PATH}`]) &&
-        entrypoint === 'null' &&
-        (cmd === 'null' || cmd === '[]') &&
-        (user === '""' || user === 'null'));
+    return (0,host_image/* hostImage */.mW)(engine, {
+        repository: HELPER_IMAGE_REPOSITORY,
+        label: HELPER_IMAGE_LABEL,
+        what: 'the helper image',
+        entries: helperLayerEntries,
+    });
 }
 /** The layer's entries: each program at /usr/bin/<name>, its libraries where `ldd` found them. */
 async function helperLayerEntries() {
-    const entries = new Map();
-    const addDirs = (p) => {
-        for (let dir = external_node_path_.posix.dirname(p); dir !== '/'; dir = external_node_path_.posix.dirname(dir))
-            if (!entries.has(dir))
-                entries.set(dir, { type: 'dir', path: dir, mode: 0o755 });
-    };
-    const addFile = (p, source) => {
-        addDirs(p);
-        entries.set(p, { type: 'file', path: p, mode: external_node_fs_.statSync(source).mode & 0o755, source });
-    };
+    const entries = new host_image/* LayerEntries */.cy();
     const found = HELPER_PROGRAMS.map((program) => {
         const at = hostProgram(program);
         if (!at)
             throw new Error(`the helper image needs ${program}, which is not in ${HOST_DIRS.join(':')}`);
         return at;
     });
-    HELPER_PROGRAMS.forEach((program, n) => addFile(`/usr/bin/${program}`, found[n]));
+    HELPER_PROGRAMS.forEach((program, n) => entries.file(`/usr/bin/${program}`, found[n]));
     const gitPath = found[HELPER_PROGRAMS.indexOf('git')];
     // One ldd for every program: the start-up of every reap pays for it.
-    const libraries = new Set(await sharedLibraries([...new Set(found)]));
-    for (const lib of libraries)
-        addFile(lib, lib);
+    for (const lib of await (0,host_image/* sharedLibraries */.Xo)([...new Set(found)], 'the helper image'))
+        entries.file(lib, lib);
     // git runs its own sub-commands (pack-objects for a bundle) from its exec path.
-    const execPath = (await (0,proc/* runProcess */.R3)(gitPath, ['--exec-path'], { env: { PATH: CONTAINER_PATH } })).stdout.trim();
-    if (external_node_path_.isAbsolute(execPath) && execPath !== '/usr/bin') {
-        addDirs(`${execPath}/git`);
-        entries.set(`${execPath}/git`, { type: 'symlink', path: `${execPath}/git`, target: '/usr/bin/git' });
-    }
+    const execPath = (await (0,proc/* runProcess */.R3)(gitPath, ['--exec-path'], {
+        env: { PATH: host_image/* HOST_IMAGE_PATH */.tg },
+        limit: { ms: (0,time_limits/* timeLimitMs */.PI)('ldd'), purpose: "asking where git's sub-commands are, for the helper image" },
+    })).stdout.trim();
+    if (external_node_path_.isAbsolute(execPath) && execPath !== '/usr/bin')
+        entries.symlink(`${execPath}/git`, '/usr/bin/git');
     if (!entries.has('/bin'))
-        entries.set('/bin', { type: 'symlink', path: '/bin', target: 'usr/bin' });
-    entries.set('/tmp', { type: 'dir', path: '/tmp', mode: 0o1777 });
+        entries.symlink('/bin', 'usr/bin');
+    entries.dir('/tmp', 0o1777);
     for (const dir of ['/dev', '/proc', '/sys', '/etc'])
-        entries.set(dir, { type: 'dir', path: dir, mode: 0o755 });
-    return [...entries.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+        entries.dir(dir);
+    return entries.list();
 }
 function hostProgram(name) {
     for (const dir of HOST_DIRS) {
@@ -15359,89 +15065,6 @@ function hostProgram(name) {
         }
     }
     return undefined;
-}
-/** The shared libraries `ldd` says these programs load (none for a static program). */
-async function sharedLibraries(programs) {
-    const result = await withTimeout((0,proc/* runProcess */.R3)('ldd', ['--', ...programs], { env: { PATH: '/usr/bin:/bin', LC_ALL: 'C' } }), LDD_TIMEOUT_MS, 'ldd');
-    const text = result.stdout + result.stderr;
-    // With several files, ldd exits 1 when any is static ("not a dynamic executable"): that one has none.
-    if (result.exitCode !== 0 && !/not a dynamic executable|statically linked/.test(text))
-        throw new Error(`ldd failed: ${result.stderr.trim().split('\n')[0]}`);
-    const missing = /^\s+(\S+) => not found/m.exec(result.stdout);
-    if (missing)
-        throw new Error(`ldd finds no ${missing[1]} for the helper image`);
-    const libraries = [];
-    for (const line of result.stdout.split('\n')) {
-        const match = /^\s+(?:\S+\s+=>\s*)?(\/\S+)\s+\(0x/.exec(line);
-        if (match)
-            libraries.push(match[1]);
-    }
-    return libraries;
-}
-async function withTimeout(work, ms, what) {
-    let timer;
-    const timeout = new Promise((_, reject) => {
-        timer = setTimeout(() => reject(new Error(`${what} took longer than ${ms / 1000} s`)), ms);
-    });
-    try {
-        return await Promise.race([work, timeout]);
-    }
-    finally {
-        clearTimeout(timer);
-    }
-}
-// ---- the archive --------------------------------------------------------------------------------------
-/** A POSIX (ustar) archive of the entries: the same bytes for the same files, whatever the clock. */
-function tarLayer(entries) {
-    const blocks = [];
-    for (const entry of entries) {
-        const name = entry.path.replace(/^\/+/, '') + (entry.type === 'dir' ? '/' : '');
-        if (entry.type === 'file') {
-            const data = external_node_fs_.readFileSync(entry.source);
-            blocks.push(header(name, '0', entry.mode, data.length, ''), data, padding(data.length));
-        }
-        else if (entry.type === 'dir')
-            blocks.push(header(name, '5', entry.mode, 0, ''));
-        else
-            blocks.push(header(name, '2', 0o777, 0, entry.target));
-    }
-    blocks.push(Buffer.alloc(1024));
-    return Buffer.concat(blocks);
-}
-function padding(size) {
-    return Buffer.alloc((512 - (size % 512)) % 512);
-}
-function header(name, type, mode, size, link) {
-    const block = Buffer.alloc(512);
-    let prefix = '';
-    let base = name;
-    if (Buffer.byteLength(name) > 100) {
-        const cut = name.lastIndexOf('/', name.length - 2);
-        prefix = name.slice(0, cut);
-        base = name.slice(cut + 1);
-        if (Buffer.byteLength(base) > 100 || Buffer.byteLength(prefix) > 155)
-            throw new Error(`${name} is too long a path for the helper image`);
-    }
-    if (Buffer.byteLength(link) > 100)
-        throw new Error(`${link} is too long a link for the helper image`);
-    const octal = (value, width) => value.toString(8).padStart(width - 1, '0') + '\0';
-    block.write(base, 0, 100, 'utf8');
-    block.write(octal(mode, 8), 100, 8, 'ascii');
-    block.write(octal(0, 8), 108, 8, 'ascii'); // uid
-    block.write(octal(0, 8), 116, 8, 'ascii'); // gid
-    block.write(octal(size, 12), 124, 12, 'ascii');
-    block.write(octal(0, 12), 136, 12, 'ascii'); // mtime
-    block.write(' '.repeat(8), 148, 8, 'ascii'); // checksum, counted as spaces
-    block.write(type, 156, 1, 'ascii');
-    block.write(link, 157, 100, 'utf8');
-    block.write('ustar\0', 257, 6, 'ascii');
-    block.write('00', 263, 2, 'ascii');
-    block.write(prefix, 345, 155, 'utf8');
-    let sum = 0;
-    for (const byte of block)
-        sum += byte;
-    block.write(sum.toString(8).padStart(6, '0') + '\0 ', 148, 8, 'ascii');
-    return block;
 }
 
 ;// CONCATENATED MODULE: ./src/reap/helper-inspection.ts
@@ -15668,7 +15291,7 @@ async function inspectChunk(engine, image, parent, chunk) {
         }
         catch (error) {
             // Out of time: what it said about the sandboxes it finished with still counts.
-            if (!(error instanceof TimeLimitError))
+            if (!(error instanceof time_limits/* TimeLimitError */.$q))
                 throw error;
             failure = error.message;
         }
@@ -20778,7 +20401,7 @@ async function archiveRecorded(sandbox, base, deps) {
         return undefined;
     const saved = await savedRefs(deps.git, parent.path);
     const count = await countUnsaved(deps.git, parent.path, [head], saved);
-    if (count === 0)
+    if (count?.count === 0)
         return undefined;
     const file = `${base}.recorded.bundle`;
     await deps.git.run(parent.path, ['bundle', 'create', '--quiet', file, head, '--not', ...saved.revs]);
@@ -20877,14 +20500,14 @@ async function tarOnHost(folder, file, maxBytes) {
     const refused = await whyNotArchivable(folder, maxBytes);
     if (refused)
         throw new Error(refused);
-    const limitMs = timeLimitMs('archive-files');
+    const limitMs = (0,time_limits/* timeLimitMs */.PI)('archive-files');
     const result = await (0,proc/* runStreaming */.SL)('tar', ['-C', external_node_path_.dirname(folder), '--sparse', '-czf', '-', '--', external_node_path_.basename(folder)], {
         env: { PATH: process.env.PATH ?? '/usr/bin:/bin', LC_ALL: 'C' },
         stdoutFile: { path: file, maxBytes },
         timeLimitMs: limitMs,
     });
     if (result.timedOut)
-        throw new TimeLimitError('archive-files', folder, limitMs, 'nothing was archived; the orphan is kept', true);
+        throw new time_limits/* TimeLimitError */.$q('archive-files', folder, limitMs, 'nothing was archived; the orphan is kept', true);
     if (result.overLimit)
         throw new Error(`its archive grew over the cap of ${maxBytes} bytes`);
     if (result.exitCode !== 0)
