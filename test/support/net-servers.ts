@@ -1,0 +1,401 @@
+// Servers on this machine for clients that nobody here wrote (git, npm, the model SDKs), each behind an
+// HTTPS server of test/support/network.ts (a test-CA certificate, every TCP connection counted):
+//   - git's own smart-HTTP server (`git http-backend`, run as a CGI program per request);
+//   - verdaccio (an npm registry, from npm) on 127.0.0.1, fronted by the counting HTTPS server;
+//   - fakes of the Anthropic and OpenAI APIs that answer only to the right key.
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as http from 'node:http';
+import * as net from 'node:net';
+import * as path from 'node:path';
+import type { AddressInfo } from 'node:net';
+import type { Handler } from './network.js';
+import { tempDir } from './repo.js';
+
+export const GIT_HOST = 'git.ws-net.test';
+export const REGISTRY_HOST = 'registry.ws-net.test';
+export const ANTHROPIC_HOST = 'anthropic.ws-net.test';
+export const OPENAI_HOST = 'openai.ws-net.test';
+
+const CGI_TIMEOUT_MS = 60_000;
+
+/**
+ * `git http-backend` for the bare repositories under `projectRoot`, as a web server runs it (RFC 3875):
+ * the request's body on its stdin, its answer (CGI headers, then the body) on its stdout. `authorization`,
+ * when given, is the one Authorization header it serves; any other request gets 401, as a private host.
+ */
+export function gitHttpBackend(projectRoot: string, authorization?: string): Handler {
+  return (req, res) => {
+    if (authorization !== undefined && req.headers.authorization !== authorization) {
+      res.writeHead(401, { 'www-authenticate': 'Basic realm="test"' });
+      res.end('authorization required\n');
+      return;
+    }
+    const url = new URL(req.url ?? '/', 'https://x');
+    const cgi = spawn('git', ['http-backend'], {
+      env: {
+        PATH: process.env.PATH,
+        GIT_PROJECT_ROOT: projectRoot,
+        GIT_HTTP_EXPORT_ALL: '1',
+        GIT_CONFIG_NOSYSTEM: '1',
+        GIT_CONFIG_GLOBAL: '/dev/null',
+        REQUEST_METHOD: req.method,
+        PATH_INFO: decodeURIComponent(url.pathname),
+        QUERY_STRING: url.search.slice(1),
+        CONTENT_TYPE: req.headers['content-type'] ?? '',
+        // Without CONTENT_LENGTH (a chunked body) it reads its stdin to the end.
+        ...(req.headers['content-length'] ? { CONTENT_LENGTH: req.headers['content-length'] } : {}),
+        ...(req.headers['content-encoding']
+          ? { HTTP_CONTENT_ENCODING: req.headers['content-encoding'] }
+          : {}),
+        ...(req.headers['git-protocol'] ? { GIT_PROTOCOL: String(req.headers['git-protocol']) } : {}),
+        REMOTE_ADDR: req.socket.remoteAddress ?? '',
+        REMOTE_USER: 'tester',
+      },
+      stdio: ['pipe', 'pipe', 'ignore'],
+      timeout: CGI_TIMEOUT_MS,
+    });
+    req.pipe(cgi.stdin);
+    cgi.stdin.on('error', () => undefined);
+    let head = Buffer.alloc(0);
+    let inBody = false;
+    cgi.stdout.on('data', (chunk: Buffer) => {
+      if (inBody) {
+        res.write(chunk);
+        return;
+      }
+      head = Buffer.concat([head, chunk]);
+      const end = head.indexOf('\r\n\r\n');
+      if (end < 0) return;
+      inBody = true;
+      let status = 200;
+      const headers: Record<string, string> = {};
+      for (const line of head.subarray(0, end).toString('latin1').split('\r\n')) {
+        const colon = line.indexOf(':');
+        const name = line.slice(0, colon).trim();
+        const value = line.slice(colon + 1).trim();
+        if (name.toLowerCase() === 'status') status = Number(value.split(' ')[0]);
+        else headers[name] = value;
+      }
+      res.writeHead(status, headers);
+      res.write(head.subarray(end + 4));
+    });
+    cgi.on('close', () => {
+      if (!inBody && !res.headersSent) res.writeHead(502);
+      res.end();
+    });
+  };
+}
+
+/** A bare repository `<root>/<name>.git` holding `source`'s `main`, served by `gitHttpBackend(root)`. */
+export function bareRepoFrom(source: string, name: string): { root: string; url: (base: string) => string } {
+  const root = tempDir('wts-git-http-');
+  execFileSync('git', ['clone', '--quiet', '--bare', source, path.join(root, `${name}.git`)], {
+    env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null' },
+  });
+  return { root, url: (base) => `${base}/${name}.git` };
+}
+
+/** Sends each request on to a server on 127.0.0.1 (verdaccio), saying that the client asked over HTTPS. */
+export function frontFor(port: number): Handler {
+  return (req, res) => {
+    const upstream = http.request(
+      {
+        host: '127.0.0.1',
+        port,
+        method: req.method,
+        path: req.url,
+        headers: { ...req.headers, 'x-forwarded-proto': 'https' },
+        agent: false,
+      },
+      (response) => {
+        res.writeHead(response.statusCode ?? 502, response.headers);
+        response.pipe(res);
+      },
+    );
+    upstream.on('error', () => {
+      if (!res.headersSent) res.writeHead(502);
+      res.end();
+    });
+    req.pipe(upstream);
+  };
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as AddressInfo;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+export interface Verdaccio {
+  port: number;
+  dir: string;
+  close(): Promise<void>;
+}
+
+/**
+ * verdaccio (node_modules) on 127.0.0.1 with its own storage and no uplink: it serves what is published
+ * to it and asks no other registry for anything.
+ */
+export async function startVerdaccio(): Promise<Verdaccio> {
+  const dir = tempDir('wts-verdaccio-');
+  const port = await freePort();
+  const config = path.join(dir, 'config.yaml');
+  fs.writeFileSync(
+    config,
+    [
+      `storage: ${path.join(dir, 'storage')}`,
+      'auth:',
+      '  htpasswd:',
+      `    file: ${path.join(dir, 'htpasswd')}`,
+      'uplinks: {}',
+      'packages:',
+      "  '**':",
+      '    access: $all',
+      '    publish: $authenticated',
+      'logs: { type: stdout, format: json, level: warn }',
+      'publish:',
+      '  allow_offline: true',
+      '',
+    ].join('\n'),
+  );
+  const bin = path.resolve('node_modules/verdaccio/bin/verdaccio');
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [bin, '--config', config, '--listen', `127.0.0.1:${port}`],
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  let said = '';
+  child.stdout!.on('data', (d: Buffer) => (said = (said + d.toString()).slice(-4000)));
+  child.stderr!.on('data', (d: Buffer) => (said = (said + d.toString()).slice(-4000)));
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    try {
+      const r = await fetch(`http://127.0.0.1:${port}/-/ping`);
+      if (r.ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (child.exitCode !== null || Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`verdaccio did not start: ${said}`);
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  return {
+    port,
+    dir,
+    close: async () => {
+      if (child.exitCode === null) {
+        const gone = new Promise((r) => child.once('exit', r));
+        child.kill('SIGTERM');
+        await Promise.race([gone, new Promise((r) => setTimeout(r, 5000))]);
+        if (child.exitCode === null) child.kill('SIGKILL');
+      }
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * Publishes a small package with the host's npm, through `registry` (the HTTPS front), as a user made
+ * for the occasion (on verdaccio's own port): `name@1.0.0`, whose main module exports `says`.
+ */
+export async function publishPackage(
+  verdaccio: Verdaccio,
+  registry: string,
+  caFile: string,
+  name: string,
+  says: string,
+): Promise<void> {
+  const dir = tempDir('wts-npm-publish-');
+  const env = { ...process.env, NODE_EXTRA_CA_CERTS: caFile };
+  const made = await fetch(`http://127.0.0.1:${verdaccio.port}/-/user/org.couchdb.user:tester`, {
+    method: 'PUT',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'tester', password: 'tester-password', email: 't@example.com' }),
+  });
+  const { token } = (await made.json()) as { token?: string };
+  if (!token) throw new Error(`verdaccio made no user (${made.status})`);
+  const pkg = path.join(dir, 'pkg');
+  fs.mkdirSync(pkg);
+  fs.writeFileSync(
+    path.join(pkg, 'package.json'),
+    JSON.stringify({ name, version: '1.0.0', main: 'index.js', license: 'MIT' }),
+  );
+  fs.writeFileSync(path.join(pkg, 'index.js'), `module.exports = ${JSON.stringify(says)};\n`);
+  const npmrc = path.join(dir, 'npmrc');
+  fs.writeFileSync(npmrc, `//${new URL(registry).host}/:_authToken=${token}\n`);
+  // Not a synchronous child: the HTTPS front it talks to runs in this process.
+  const published = await new Promise<{ code: number | null; said: string }>((resolve) => {
+    const npm = spawn(
+      'npm',
+      [
+        'publish',
+        '--registry',
+        registry,
+        '--userconfig',
+        npmrc,
+        '--cafile',
+        caFile,
+        '--cache',
+        path.join(dir, 'cache'),
+      ],
+      { cwd: pkg, env, stdio: ['ignore', 'pipe', 'pipe'], timeout: 120_000 },
+    );
+    let said = '';
+    for (const s of [npm.stdout, npm.stderr])
+      s.on('data', (d: Buffer) => (said = (said + d.toString()).slice(-4000)));
+    npm.on('close', (code) => resolve({ code, said }));
+  });
+  if (published.code !== 0) throw new Error(`npm publish failed: ${published.said}`);
+  fs.rmSync(dir, { recursive: true, force: true });
+}
+
+/** Reads a request's body (bounded) as JSON. */
+function jsonBody(req: http.IncomingMessage): Promise<Record<string, unknown>> {
+  return new Promise((resolve) => {
+    let text = '';
+    req.on('data', (d: Buffer) => {
+      if (text.length < 1_000_000) text += d.toString();
+    });
+    req.on('end', () => {
+      try {
+        resolve(JSON.parse(text) as Record<string, unknown>);
+      } catch {
+        resolve({});
+      }
+    });
+  });
+}
+
+/**
+ * A fake of the Anthropic Messages API (`POST /v1/messages`): answers with a message only when
+ * `x-api-key` is `key`; records every key it was sent.
+ */
+export function fakeAnthropic(key: string, seen: string[]): Handler {
+  return (req, res) => {
+    void jsonBody(req).then((body) => {
+      seen.push(String(req.headers['x-api-key']));
+      res.setHeader('content-type', 'application/json');
+      if (req.headers['x-api-key'] !== key) {
+        res.writeHead(401);
+        res.end(
+          JSON.stringify({
+            type: 'error',
+            error: { type: 'authentication_error', message: 'invalid x-api-key' },
+          }),
+        );
+        return;
+      }
+      if (req.method !== 'POST' || req.url !== '/v1/messages') {
+        res.writeHead(404);
+        res.end(JSON.stringify({ type: 'error', error: { type: 'not_found_error', message: req.url } }));
+        return;
+      }
+      res.end(
+        JSON.stringify({
+          id: 'msg_test',
+          type: 'message',
+          role: 'assistant',
+          model: body.model,
+          content: [{ type: 'text', text: 'hello from the fake Anthropic API' }],
+          stop_reason: 'end_turn',
+          stop_sequence: null,
+          usage: { input_tokens: 1, output_tokens: 7 },
+        }),
+      );
+    });
+  };
+}
+
+/**
+ * A fake of the OpenAI Chat Completions API (`POST /v1/chat/completions`): answers only when the
+ * `Authorization` header is `Bearer <key>`; records every header it was sent.
+ */
+export function fakeOpenAi(key: string, seen: string[]): Handler {
+  return (req, res) => {
+    void jsonBody(req).then((body) => {
+      seen.push(String(req.headers.authorization));
+      res.setHeader('content-type', 'application/json');
+      if (req.headers.authorization !== `Bearer ${key}`) {
+        res.writeHead(401);
+        res.end(
+          JSON.stringify({
+            error: {
+              message: 'Incorrect API key provided',
+              type: 'invalid_request_error',
+              code: 'invalid_api_key',
+            },
+          }),
+        );
+        return;
+      }
+      if (req.method !== 'POST' || req.url !== '/v1/chat/completions') {
+        res.writeHead(404);
+        res.end(JSON.stringify({ error: { message: `no ${req.url}` } }));
+        return;
+      }
+      res.end(
+        JSON.stringify({
+          id: 'chatcmpl-test',
+          object: 'chat.completion',
+          created: Math.floor(Date.now() / 1000),
+          model: body.model,
+          choices: [
+            {
+              index: 0,
+              message: { role: 'assistant', content: 'hello from the fake OpenAI API' },
+              finish_reason: 'stop',
+            },
+          ],
+          usage: { prompt_tokens: 1, completion_tokens: 7, total_tokens: 8 },
+        }),
+      );
+    });
+  };
+}
+
+/**
+ * Copies packages from this project's node_modules, with every package they need at run time, into
+ * `into`/node_modules (what a project that commits its node_modules has): their code only, without type
+ * declarations, source maps and TypeScript sources.
+ */
+export function copyPackages(names: string[], into: string): number {
+  const from = path.resolve('node_modules');
+  const done = new Set<string>();
+  let files = 0;
+  const copyTree = (src: string, dst: string, top: boolean) => {
+    fs.mkdirSync(dst, { recursive: true });
+    for (const entry of fs.readdirSync(src, { withFileTypes: true })) {
+      const s = path.join(src, entry.name);
+      const d = path.join(dst, entry.name);
+      if (entry.isDirectory()) {
+        if (!(top && (entry.name === 'src' || entry.name === 'node_modules'))) copyTree(s, d, false);
+      } else if (entry.isFile() && !/\.d\.[cm]?ts$|\.map$/.test(entry.name)) {
+        fs.copyFileSync(s, d);
+        files++;
+      }
+    }
+  };
+  const queue = [...names];
+  while (queue.length) {
+    const name = queue.shift()!;
+    if (done.has(name)) continue;
+    done.add(name);
+    const dir = path.join(from, name);
+    copyTree(dir, path.join(into, 'node_modules', name), true);
+    const pkg = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8')) as {
+      dependencies?: Record<string, string>;
+    };
+    queue.push(...Object.keys(pkg.dependencies ?? {}));
+  }
+  return files;
+}
