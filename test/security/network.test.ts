@@ -24,7 +24,7 @@ import {
   testCa,
   type Recorder,
 } from '../support/network.js';
-import { makeRepo, chownTree, type TestRepo } from '../support/repo.js';
+import { chownTree, git, makeRepo, type TestRepo } from '../support/repo.js';
 import { asRunner, runnerEnv } from '../support/rootless.js';
 import { runnerIds } from '../support/env.js';
 import { uniquePrefix } from '../support/docker.js';
@@ -173,5 +173,61 @@ describe.each(ENGINES)('network allow-list through the bundle, as the runner (%s
     );
     expect(result.summary).toContain('### Network (allow-list)');
     expect(result.summary).toContain(`| ✅ "${CREDENTIALED}" | ${llm.port} |`);
+  }, 600_000);
+
+  it('holds for a disk sandbox: the allow-list and the key as above, and the work written in the sandbox comes back', async () => {
+    const repo = makeRepo();
+    repos.push(repo);
+    chownTree(repo.root, runnerIds());
+    const before = { allowed: allowed.connections, denied: denied.connections, trap: trap.connections };
+    const seen = keysSeen.length;
+    const result = await runStep({
+      inputs: {
+        mode: 'run',
+        image,
+        engine,
+        isolation: 'disk',
+        'worktree-root': path.join(repo.root, 'disk-sandboxes'),
+        'repository-path': repo.parent,
+        network: `${ALLOWED}:${allowed.port}`,
+        credentials: `${CREDENTIALED}:${llm.port} x-api-key: ${SECRET}`,
+        push: 'false',
+        command: `bash <<'EOF'\n${[
+          `curl -sS -H 'x-api-key: placeholder' https://${CREDENTIALED}:${llm.port}/ > answer.txt`,
+          `curl -sS http://${ALLOWED}:${allowed.port}/ >> answer.txt`,
+          `curl -sS -o /dev/null -w 'denied %{http_code}\\n' http://${DENIED}:${denied.port}/`,
+          `(exec 3<>/dev/tcp/${bridge}/${trap.port}) 2>/dev/null && echo REACHED || echo unreachable`,
+          'id -u; stat -c "owner %u" answer.txt',
+          'git add answer.txt && git -c user.name=bot -c user.email=bot@example.com commit -qm "the answer" && echo committed',
+          ...keySearchLines(SECRET),
+        ].join('\n')}\nEOF`,
+      },
+      env: { GITHUB_WORKSPACE: repo.parent, NODE_EXTRA_CA_CERTS: caFile },
+      asRunner: true,
+      rootlessPodman: engine === 'podman',
+    });
+    const out = result.stdout;
+    expect({ code: result.code, errors: out.match(/::error::.*/g) }).toEqual({ code: 0, errors: null });
+    expect(out).toContain('denied 403');
+    expect(out).toContain('unreachable');
+    expect(out).toContain('committed');
+    // The runner's uid inside, owning what it wrote (rootless Podman: keep-id, also through the sidecar's
+    // user namespace that the command's container joins).
+    expect(out).toMatch(new RegExp(`^${runnerIds().uid}\\nowner ${runnerIds().uid}$`, 'm'));
+    expect(result.outputs.volume).toBe('');
+    expect(result.outputs['worktree-path'].startsWith(path.join(repo.root, 'disk-sandboxes'))).toBe(true);
+    expect(keyNotFound(out, SECRET)).toBe(true);
+    expect(keysSeen.slice(seen)).toEqual([SECRET]);
+    expect({ allowed: allowed.connections, denied: denied.connections, trap: trap.connections }).toEqual({
+      ...before,
+      allowed: before.allowed + 1,
+    });
+    // The command's commit is in the parent now, and its file holds both answers.
+    expect(result.outputs.commits).toBe('1');
+    expect(git(repo.parent, 'show', `${result.outputs['head-sha']}:answer.txt`)).toBe(
+      `key accepted\nhello from ${ALLOWED}:${allowed.port}`,
+    );
+    for (const text of [result.stderr, result.summary, JSON.stringify(result.outputs)])
+      expect(text).not.toContain(SECRET);
   }, 600_000);
 });
