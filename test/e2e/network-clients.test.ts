@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import type { RunCa } from '../../src/network/ca.js';
 import { runStep, type StepResult } from '../support/action.js';
 import { uniquePrefix } from '../support/docker.js';
 import { availableEngines } from '../support/engines.js';
@@ -16,14 +17,20 @@ import {
   ANTHROPIC_HOST,
   bareRepoFrom,
   copyPackages,
+  ensurePipImage,
   fakeAnthropic,
+  FILES_HOST,
   fakeOpenAi,
   frontFor,
   GIT_HOST,
   gitHttpBackend,
+  makeWheel,
   OPENAI_HOST,
+  packageFiles,
   publishPackage,
+  PYPI_HOST,
   REGISTRY_HOST,
+  simpleIndex,
   startVerdaccio,
   type Verdaccio,
 } from '../support/net-servers.js';
@@ -50,6 +57,7 @@ const PACKAGE = 'ws-net-demo';
 
 let image = '';
 let caFile = '';
+let authority: RunCa;
 let gitServer: Recorder;
 let registry: Recorder;
 let verdaccio: Verdaccio;
@@ -66,6 +74,7 @@ beforeAll(async () => {
   addTestHosts(bridgeAddress(), [GIT_HOST, REGISTRY_HOST, ANTHROPIC_HOST, OPENAI_HOST]);
   const test = await testCa();
   caFile = test.file;
+  authority = test.ca;
   cleanup.push(path.dirname(caFile));
   // A private git host: the repository to clone, served only to the token's Authorization header.
   const source = makeRepo({ files: { 'README.md': '# served over HTTPS by git http-backend\n' } });
@@ -272,6 +281,70 @@ describe.each(ENGINES)('real clients through the allow-list, as the runner (%s)'
     }
     expect(hostsOf({ outputs } as StepResult, 'network-allowed')).toEqual(
       [`${ANTHROPIC_HOST}:${anthropic.port}`, `${OPENAI_HOST}:${openai.port}`].sort(),
+    );
+    expect(hostsOf({ outputs } as StepResult, 'network-denied')).toEqual([]);
+  }, 600_000);
+});
+
+// pip needs python3 and pip in the image: Debian's, in an image of their own (built once, Docker only).
+describe('pip through the allow-list, as the runner (docker)', () => {
+  const INDEX_TOKEN = `pypi-wsnet${randomBytes(12).toString('hex')}`;
+  const INDEX_AUTH = `Basic ${Buffer.from(`__token__:${INDEX_TOKEN}`).toString('base64')}`;
+  const indexAuths: string[] = [];
+  let pipImage = '';
+  let index: Recorder;
+  let files: Recorder;
+
+  beforeAll(async () => {
+    pipImage = ensurePipImage(image);
+    addTestHosts(bridgeAddress(), [PYPI_HOST, FILES_HOST]);
+    const wheel = makeWheel('ws_net_pip_demo', 'pip package loaded');
+    files = await httpsServer(authority, FILES_HOST, packageFiles(wheel));
+    index = await httpsServer(
+      authority,
+      PYPI_HOST,
+      simpleIndex(
+        'ws-net-pip-demo',
+        wheel,
+        () => `https://${FILES_HOST}:${files.port}`,
+        INDEX_AUTH,
+        indexAuths,
+      ),
+    );
+  }, 600_000);
+
+  afterAll(async () => {
+    for (const r of [index, files]) await r?.close();
+  });
+
+  it('pip installs from a private index (its token in credentials) whose files are on another host, as PyPI and @pypi; with nothing but what the action sets', async () => {
+    const repo = runnerRepo();
+    const before = { index: index.connections, files: files.connections, auths: indexAuths.length };
+    const { code, out, outputs, summary, stderr } = await step('docker', repo, {
+      image: pipImage,
+      // The two hosts, as @pypi lists pypi.org and files.pythonhosted.org; the index's token as a credential.
+      network: `${PYPI_HOST}:${index.port}, ${FILES_HOST}:${files.port}`,
+      credentials: `${PYPI_HOST}:${index.port} Authorization: ${INDEX_AUTH}`,
+      command: bash([
+        'echo "PIP_CERT=$PIP_CERT"',
+        `python3 -m pip install --quiet --no-cache-dir --break-system-packages --target ./site --index-url https://${PYPI_HOST}:${index.port}/simple ws-net-pip-demo 2>&1 | tail -5`,
+        `PYTHONPATH=./site python3 -c "import ws_net_pip_demo; print(ws_net_pip_demo.SAYS)"`,
+        ...keySearchLines(INDEX_TOKEN, 'raw-token'),
+        ...keySearchLines(INDEX_AUTH.slice('Basic '.length), 'index-token'),
+      ]),
+    });
+    expect(out).toContain('pip package loaded');
+    expect(out).toMatch(/^PIP_CERT=\/\S+ca-bundle\.pem$/m);
+    expect(code).toBe(0);
+    // The index saw the token (set by the proxy: pip sent none), the files host its own request.
+    expect(indexAuths.slice(before.auths)).toEqual([INDEX_AUTH]);
+    expect(index.connections).toBeGreaterThan(before.index);
+    expect(files.connections).toBe(before.files + 1);
+    expect(keyNotFound(out, INDEX_TOKEN, 'raw-token')).toBe(true);
+    expect(keyNotFound(out, INDEX_AUTH.slice('Basic '.length), 'index-token')).toBe(true);
+    for (const text of [stderr, summary, JSON.stringify(outputs)]) expect(text).not.toContain(INDEX_TOKEN);
+    expect(hostsOf({ outputs } as StepResult, 'network-allowed')).toEqual(
+      [`${FILES_HOST}:${files.port}`, `${PYPI_HOST}:${index.port}`].sort(),
     );
     expect(hostsOf({ outputs } as StepResult, 'network-denied')).toEqual([]);
   }, 600_000);

@@ -4,6 +4,7 @@
 //   - verdaccio (an npm registry, from npm) on 127.0.0.1, fronted by the counting HTTPS server;
 //   - fakes of the Anthropic and OpenAI APIs that answer only to the right key.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as http from 'node:http';
 import * as net from 'node:net';
@@ -398,4 +399,121 @@ export function copyPackages(names: string[], into: string): number {
     queue.push(...Object.keys(pkg.dependencies ?? {}));
   }
   return files;
+}
+
+export const PYPI_HOST = 'pypi.ws-net.test';
+export const FILES_HOST = 'files.ws-net.test';
+export const PIP_IMAGE = 'worktree-sandbox-pip-test:bookworm';
+
+/**
+ * The net test image with Debian's python3-pip (from the Debian mirror apt uses here), built once per
+ * net image.
+ */
+export function ensurePipImage(netImage: string): string {
+  const base = execFileSync('docker', ['image', 'inspect', '--format', '{{.Id}}', netImage], {
+    encoding: 'utf8',
+  }).trim();
+  try {
+    const have = execFileSync(
+      'docker',
+      ['image', 'inspect', '--format', '{{index .Config.Labels "base-image"}}', PIP_IMAGE],
+      { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] },
+    ).trim();
+    if (have === base) return PIP_IMAGE;
+  } catch {
+    // not built yet
+  }
+  const sources = fs
+    .readdirSync('/etc/apt/sources.list.d')
+    .filter((f) => f.endsWith('.sources'))
+    .map((f) => fs.readFileSync(path.join('/etc/apt/sources.list.d', f), 'utf8'))
+    .join('\n');
+  const mirror =
+    /^URIs:\s*(\S+)/m.exec(sources.split('\n\n').find((s) => !s.includes('security')) ?? '')?.[1] ??
+    'http://deb.debian.org/debian';
+  const ctx = tempDir('wts-pip-image-');
+  fs.writeFileSync(
+    path.join(ctx, 'Dockerfile'),
+    [
+      `FROM ${netImage}`,
+      `RUN printf 'deb ${mirror} bookworm main\\n' >/etc/apt/sources.list && rm -f /etc/apt/sources.list.d/* && apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends python3-pip >/dev/null && rm -rf /var/lib/apt/lists/*`,
+      `LABEL base-image="${base}"`,
+      '',
+    ].join('\n'),
+  );
+  execFileSync('docker', ['build', '-q', '-t', PIP_IMAGE, ctx], { stdio: 'ignore', timeout: 600_000 });
+  fs.rmSync(ctx, { recursive: true, force: true });
+  return PIP_IMAGE;
+}
+
+/** A pure-Python wheel `<name>-1.0.0-py3-none-any.whl` whose module `<name>` has `SAYS = says` (made by the host's python3). */
+export function makeWheel(name: string, says: string): { file: string; bytes: Buffer; sha256: string } {
+  const dir = tempDir('wts-wheel-');
+  const file = path.join(dir, `${name}-1.0.0-py3-none-any.whl`);
+  const script = `
+import base64, hashlib, sys, zipfile
+name, says, out = sys.argv[1], sys.argv[2], sys.argv[3]
+info = f"{name}-1.0.0.dist-info"
+files = {
+    f"{name}/__init__.py": f"SAYS = {says!r}\\n",
+    f"{info}/METADATA": f"Metadata-Version: 2.1\\nName: {name}\\nVersion: 1.0.0\\n",
+    f"{info}/WHEEL": "Wheel-Version: 1.0\\nGenerator: test\\nRoot-Is-Purelib: true\\nTag: py3-none-any\\n",
+}
+record = []
+with zipfile.ZipFile(out, "w") as z:
+    for path, text in files.items():
+        data = text.encode()
+        digest = base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
+        record.append(f"{path},sha256={digest},{len(data)}")
+        z.writestr(path, data)
+    record.append(f"{info}/RECORD,,")
+    z.writestr(f"{info}/RECORD", "\\n".join(record) + "\\n")
+`;
+  execFileSync('python3', ['-c', script, name, says, file]);
+  const bytes = fs.readFileSync(file);
+  fs.rmSync(dir, { recursive: true, force: true });
+  return { file: path.basename(file), bytes, sha256: createHash('sha256').update(bytes).digest('hex') };
+}
+
+/**
+ * A PEP 503 simple index for one project, answering only to `authorization` (a private index), whose
+ * links point at `filesUrl` (another host, as PyPI's point at files.pythonhosted.org).
+ */
+export function simpleIndex(
+  project: string,
+  wheel: { file: string; sha256: string },
+  filesUrl: () => string,
+  authorization: string,
+  seen: string[],
+): Handler {
+  return (req, res) => {
+    seen.push(String(req.headers.authorization));
+    if (req.headers.authorization !== authorization) {
+      res.writeHead(401, { 'www-authenticate': 'Basic realm="index"' });
+      res.end('authorization required\n');
+      return;
+    }
+    if (req.url !== `/simple/${project}/`) {
+      res.writeHead(404);
+      res.end();
+      return;
+    }
+    res.writeHead(200, { 'content-type': 'text/html' });
+    res.end(
+      `<!DOCTYPE html><html><body><a href="${filesUrl()}/packages/${wheel.file}#sha256=${wheel.sha256}">${wheel.file}</a></body></html>\n`,
+    );
+  };
+}
+
+/** Serves one file under /packages/. */
+export function packageFiles(wheel: { file: string; bytes: Buffer }): Handler {
+  return (req, res) => {
+    if (req.url !== `/packages/${wheel.file}`) {
+      res.writeHead(404);
+      res.end();
+      return;
+    }
+    res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': wheel.bytes.length });
+    res.end(wheel.bytes);
+  };
 }
