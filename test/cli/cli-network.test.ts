@@ -1,7 +1,7 @@
 // `worktree-sandbox run --network <allow-list> --credentials <file or lines>`: the real binary, checked
 // as the action checks its inputs (the errors name the option, never a credential's value, and nothing is
-// made), and a run through the proxy on Docker: listed hosts reached, others refused, the key set by the
-// proxy and not in the container.
+// made), and a run through the proxy on Docker and on rootless Podman as the runner: listed hosts
+// reached, others refused, the key set by the proxy and not in the container.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -19,10 +19,15 @@ import {
   httpsServer,
   keyNotFound,
   keySearchLines,
+  loadNetImageIntoRootlessPodman,
   testCa,
   type Recorder,
 } from '../support/network.js';
+import { availableEngines } from '../support/engines.js';
+import { runnerIds } from '../support/env.js';
 import { makeRepo, tempDir, type TestRepo } from '../support/repo.js';
+import { runAsRunner } from '../support/rootless.js';
+import { PODMAN_ROOTLESS, removeStorageVolumes } from '../support/storage.js';
 
 const BIN = path.resolve('bin/worktree-sandbox.js');
 const SECRET = `sk-wsnet-cli-${randomBytes(12).toString('hex')}`;
@@ -35,6 +40,8 @@ let llm: Recorder;
 let allowed: Recorder;
 let denied: Recorder;
 const keysSeen: string[] = [];
+const cleanupDirs: string[] = [];
+const ENGINES = availableEngines();
 
 beforeAll(async () => {
   repo = makeRepo();
@@ -54,6 +61,8 @@ beforeAll(async () => {
 afterAll(async () => {
   for (const r of [llm, allowed, denied]) await r?.close();
   removeVolumes(prefix);
+  if (ENGINES.includes('podman')) await removeStorageVolumes(PODMAN_ROOTLESS, prefix);
+  for (const d of cleanupDirs) fs.rmSync(d, { recursive: true, force: true });
   for (const d of [repo?.root, dir, caFile && path.dirname(caFile)])
     if (d) fs.rmSync(d, { recursive: true, force: true });
 });
@@ -132,47 +141,73 @@ describe('worktree-sandbox run --network / --credentials', () => {
     expect(help.stdout).toContain('--credentials <file or lines>');
   });
 
-  it('runs through the proxy on Docker: the listed hosts reached, the key set from a credentials file and not in the container, others refused', async () => {
-    const file = path.join(dir, 'credentials');
-    fs.writeFileSync(file, `${CREDENTIALED}:${llm.port} x-api-key: ${SECRET}\n`, { mode: 0o600 });
-    const before = { llm: llm.connections, allowed: allowed.connections, denied: denied.connections };
-    const seen = keysSeen.length;
-    const command = [
-      `curl -sS -H 'x-api-key: placeholder' https://${CREDENTIALED}:${llm.port}/`,
-      `curl -sS http://${ALLOWED}:${allowed.port}/ && echo ok-allowed`,
-      `curl -sS -o /dev/null -w 'denied %{http_code}\\n' http://${DENIED}:${denied.port}/`,
-      ...keySearchLines(SECRET),
-    ];
-    const r = await cli([
-      ...base(),
-      '--json',
-      '--network',
-      `${ALLOWED}:${allowed.port}`,
-      '--credentials',
-      file,
-      '--command',
-      `bash <<'EOF'\n${command.join('\n')}\nEOF`,
-    ]);
-    expect({ code: r.code, stderr: r.code === 0 ? '' : r.stderr }).toEqual({ code: 0, stderr: '' });
-    expect(r.stdout).toContain('key accepted');
-    expect(r.stdout).toContain('ok-allowed');
-    expect(r.stdout).toContain('denied 403');
-    expect(keyNotFound(r.stdout, SECRET)).toBe(true);
-    expect(keysSeen.slice(seen)).toEqual([SECRET]);
-    expect({ llm: llm.connections, allowed: allowed.connections, denied: denied.connections }).toEqual({
-      llm: before.llm + 1,
-      allowed: before.allowed + 1,
-      denied: before.denied,
-    });
-    expect(r.stdout + r.stderr).not.toContain(SECRET);
-    const outcome = JSON.parse(r.stdout.slice(r.stdout.lastIndexOf('\n{'))) as {
-      command: {
-        network: { allowed: Array<{ host: string }>; denied: Array<{ host: string; port: number }> };
+  it.each(ENGINES)(
+    'runs through the proxy on %s (Podman: rootless, as uid 1001): the listed hosts reached, the key set from a credentials file and not in the container, others refused',
+    async (engine) => {
+      const rootless = engine === 'podman';
+      if (rootless) loadNetImageIntoRootlessPodman();
+      const owner = runnerIds();
+      const work = rootless ? makeRepo({ owner }) : repo;
+      if (rootless) cleanupDirs.push(work.root);
+      const file = path.join(dir, `credentials-${engine}`);
+      fs.writeFileSync(file, `${CREDENTIALED}:${llm.port} x-api-key: ${SECRET}\n`, { mode: 0o600 });
+      if (rootless) fs.chownSync(file, owner.uid, owner.gid);
+      const before = { llm: llm.connections, allowed: allowed.connections, denied: denied.connections };
+      const seen = keysSeen.length;
+      const command = [
+        `curl -sS -H 'x-api-key: placeholder' https://${CREDENTIALED}:${llm.port}/`,
+        `curl -sS http://${ALLOWED}:${allowed.port}/ && echo ok-allowed`,
+        `curl -sS -o /dev/null -w 'denied %{http_code}\\n' http://${DENIED}:${denied.port}/`,
+        ...keySearchLines(SECRET),
+      ];
+      const args = [
+        'run',
+        '--engine',
+        engine,
+        '--image',
+        image,
+        '--volume-prefix',
+        prefix,
+        '--repository-path',
+        work.parent,
+        '--json',
+        '--network',
+        `${ALLOWED}:${allowed.port}`,
+        '--credentials',
+        file,
+        '--command',
+        `bash <<'EOF'\n${command.join('\n')}\nEOF`,
+      ];
+      const r = rootless
+        ? await runAsRunner(process.execPath, [BIN, ...args], {
+            rootlessPodman: true,
+            cwd: work.parent,
+            env: { CI: '', NODE_EXTRA_CA_CERTS: caFile },
+            timeoutMs: 300_000,
+          })
+        : await cli(args);
+      expect({ code: r.code, stderr: r.code === 0 ? '' : r.stderr }).toEqual({ code: 0, stderr: '' });
+      expect(r.stdout).toContain('key accepted');
+      expect(r.stdout).toContain('ok-allowed');
+      expect(r.stdout).toContain('denied 403');
+      expect(keyNotFound(r.stdout, SECRET)).toBe(true);
+      expect(keysSeen.slice(seen)).toEqual([SECRET]);
+      expect({ llm: llm.connections, allowed: allowed.connections, denied: denied.connections }).toEqual({
+        llm: before.llm + 1,
+        allowed: before.allowed + 1,
+        denied: before.denied,
+      });
+      expect(r.stdout + r.stderr).not.toContain(SECRET);
+      const outcome = JSON.parse(r.stdout.slice(r.stdout.lastIndexOf('\n{'))) as {
+        command: {
+          network: { allowed: Array<{ host: string }>; denied: Array<{ host: string; port: number }> };
+        };
       };
-    };
-    expect(outcome.command.network.allowed.map((a) => a.host).sort()).toEqual([ALLOWED, CREDENTIALED]);
-    expect(outcome.command.network.denied).toEqual([
-      expect.objectContaining({ host: DENIED, port: denied.port }),
-    ]);
-  }, 300_000);
+      expect(outcome.command.network.allowed.map((a) => a.host).sort()).toEqual([ALLOWED, CREDENTIALED]);
+      expect(outcome.command.network.denied).toEqual([
+        expect.objectContaining({ host: DENIED, port: denied.port }),
+      ]);
+    },
+    300_000,
+  );
 });

@@ -159,7 +159,7 @@ describe.each(ENGINES)('real clients through the allow-list, as the runner (%s)'
       credentials: `${GIT_HOST}:${gitServer.port} Authorization: ${GIT_AUTH}`,
       command: bash([
         // git with nothing but what the action set: HTTPS_PROXY, GIT_SSL_CAINFO (the run's CA).
-        'git config --global --list 2>/dev/null | wc -l',
+        'echo "git-config-lines $(git config --global --list 2>/dev/null | wc -l)"',
         `${gitClone(gitServer.port)} && git -C cloned log --format='cloned %s' -1 && cat cloned/README.md`,
         // The registry is not on this run's list.
         `${npmInstall(registry.port)} >npm.log 2>&1 && echo NPM-INSTALLED || { echo npm-refused; grep -o 'ERR[A-Z_]*\\|403[^"]*' npm.log | head -3; }`,
@@ -168,7 +168,7 @@ describe.each(ENGINES)('real clients through the allow-list, as the runner (%s)'
       ]),
     });
     expect(code).toBe(0);
-    expect(out).toMatch(/^0$/m); // no git configuration of the command's own
+    expect(out).toContain('git-config-lines 0'); // no git configuration of the command's own
     expect(out).toContain('cloned second');
     expect(out).toContain('# served over HTTPS by git http-backend');
     expect(out).toContain('npm-refused');
@@ -211,7 +211,7 @@ describe.each(ENGINES)('real clients through the allow-list, as the runner (%s)'
     expect(out).toContain('npm-installed');
     expect(out).toContain('demo package loaded');
     expect(out).toContain('git-refused');
-    expect(out).toMatch(/CONNECT tunnel failed, response 403|403/);
+    expect(out).toContain('CONNECT tunnel failed, response 403');
     expect(code).toBe(0);
     expect(registry.connections).toBeGreaterThan(before.registry);
     expect(gitServer.connections).toBe(before.git);
