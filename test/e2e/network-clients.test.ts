@@ -41,6 +41,7 @@ import {
   httpsServer,
   keyNotFound,
   keySearchLines,
+  loadIntoRootlessPodman,
   loadNetImageIntoRootlessPodman,
   testCa,
   type Recorder,
@@ -286,8 +287,8 @@ describe.each(ENGINES)('real clients through the allow-list, as the runner (%s)'
   }, 600_000);
 });
 
-// pip needs python3 and pip in the image: Debian's, in an image of their own (built once, Docker only).
-describe('pip through the allow-list, as the runner (docker)', () => {
+// pip needs python3 and pip in the image: Debian's, in an image of their own (built once).
+describe.each(ENGINES)('pip through the allow-list, as the runner (%s)', (engine) => {
   const INDEX_TOKEN = `pypi-wsnet${randomBytes(12).toString('hex')}`;
   const INDEX_AUTH = `Basic ${Buffer.from(`__token__:${INDEX_TOKEN}`).toString('base64')}`;
   const indexAuths: string[] = [];
@@ -297,6 +298,7 @@ describe('pip through the allow-list, as the runner (docker)', () => {
 
   beforeAll(async () => {
     pipImage = ensurePipImage(image);
+    if (engine === 'podman') loadIntoRootlessPodman(pipImage);
     addTestHosts(bridgeAddress(), [PYPI_HOST, FILES_HOST]);
     const wheel = makeWheel('ws_net_pip_demo', 'pip package loaded');
     files = await httpsServer(authority, FILES_HOST, packageFiles(wheel));
@@ -320,7 +322,7 @@ describe('pip through the allow-list, as the runner (docker)', () => {
   it('pip installs from a private index (its token in credentials) whose files are on another host, as PyPI and @pypi; with nothing but what the action sets', async () => {
     const repo = runnerRepo();
     const before = { index: index.connections, files: files.connections, auths: indexAuths.length };
-    const { code, out, outputs, summary, stderr } = await step('docker', repo, {
+    const { code, out, outputs, summary, stderr } = await step(engine, repo, {
       image: pipImage,
       // The two hosts, as @pypi lists pypi.org and files.pythonhosted.org; the index's token as a credential.
       network: `${PYPI_HOST}:${index.port}, ${FILES_HOST}:${files.port}`,

@@ -99,12 +99,17 @@ export function ensureNetImage(): string {
 
 /** The same image in the runner's rootless Podman storage. */
 export function loadNetImageIntoRootlessPodman(): void {
-  const want = execFileSync('docker', ['image', 'inspect', '--format', '{{.Id}}', NET_IMAGE], {
+  loadIntoRootlessPodman(NET_IMAGE);
+}
+
+/** A Docker image in the runner's rootless Podman storage (loaded when its id differs). */
+export function loadIntoRootlessPodman(image: string): void {
+  const want = execFileSync('docker', ['image', 'inspect', '--format', '{{.Id}}', image], {
     encoding: 'utf8',
   })
     .trim()
     .replace(/^sha256:/, '');
-  const [cmd, args] = asRunner('podman', ['image', 'inspect', '--format', '{{.Id}}', NET_IMAGE]);
+  const [cmd, args] = asRunner('podman', ['image', 'inspect', '--format', '{{.Id}}', image]);
   let have = '';
   try {
     have = execFileSync(cmd, args, {
@@ -117,7 +122,7 @@ export function loadNetImageIntoRootlessPodman(): void {
   }
   if (have === want) return;
   const saved = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'ws-net-save-')), 'image.tar');
-  execFileSync('docker', ['save', '-o', saved, NET_IMAGE]);
+  execFileSync('docker', ['save', '-o', saved, image]);
   fs.chmodSync(path.dirname(saved), 0o755);
   fs.chmodSync(saved, 0o644);
   const [lcmd, largs] = asRunner('podman', ['load', '-q', '-i', saved]);
