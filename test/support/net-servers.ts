@@ -133,6 +133,36 @@ function freePort(): Promise<number> {
   });
 }
 
+/** One request to a server on 127.0.0.1, on a connection of its own (none is kept alive after the test). */
+function plainRequest(
+  port: number,
+  method: string,
+  urlPath: string,
+  json?: string,
+): Promise<{ status: number; body: string }> {
+  return new Promise((resolve) => {
+    const req = http.request(
+      {
+        host: '127.0.0.1',
+        port,
+        method,
+        path: urlPath,
+        agent: false,
+        headers: json ? { 'content-type': 'application/json' } : {},
+        timeout: 10_000,
+      },
+      (res) => {
+        let body = '';
+        res.on('data', (d: Buffer) => (body += d.toString()));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      },
+    );
+    req.on('timeout', () => req.destroy());
+    req.on('error', () => resolve({ status: 0, body: '' }));
+    req.end(json);
+  });
+}
+
 export interface Verdaccio {
   port: number;
   dir: string;
@@ -178,12 +208,8 @@ export async function startVerdaccio(): Promise<Verdaccio> {
   child.stderr!.on('data', (d: Buffer) => (said = (said + d.toString()).slice(-4000)));
   const deadline = Date.now() + 60_000;
   for (;;) {
-    try {
-      const r = await fetch(`http://127.0.0.1:${port}/-/ping`);
-      if (r.ok) break;
-    } catch {
-      // not listening yet
-    }
+    // (status 0 while it is not listening yet)
+    if ((await plainRequest(port, 'GET', '/-/ping')).status === 200) break;
     if (child.exitCode !== null || Date.now() > deadline) {
       child.kill('SIGKILL');
       throw new Error(`verdaccio did not start: ${said}`);
@@ -218,12 +244,13 @@ export async function publishPackage(
 ): Promise<void> {
   const dir = tempDir('wts-npm-publish-');
   const env = { ...process.env, NODE_EXTRA_CA_CERTS: caFile };
-  const made = await fetch(`http://127.0.0.1:${verdaccio.port}/-/user/org.couchdb.user:tester`, {
-    method: 'PUT',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ name: 'tester', password: 'tester-password', email: 't@example.com' }),
-  });
-  const { token } = (await made.json()) as { token?: string };
+  const made = await plainRequest(
+    verdaccio.port,
+    'PUT',
+    '/-/user/org.couchdb.user:tester',
+    JSON.stringify({ name: 'tester', password: 'tester-password', email: 't@example.com' }),
+  );
+  const { token } = JSON.parse(made.body || '{}') as { token?: string };
   if (!token) throw new Error(`verdaccio made no user (${made.status})`);
   const pkg = path.join(dir, 'pkg');
   fs.mkdirSync(pkg);
