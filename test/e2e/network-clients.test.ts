@@ -55,6 +55,7 @@ const GIT_AUTH = `Basic ${Buffer.from(`x-access-token:${GIT_TOKEN}`).toString('b
 const ANTHROPIC_KEY = `sk-ant-wsnet-${randomBytes(12).toString('hex')}`;
 const OPENAI_KEY = `sk-proj-wsnet-${randomBytes(12).toString('hex')}`;
 const PACKAGE = 'ws-net-demo';
+const PRIVATE_PACKAGE = '@private/ws-net-secret';
 
 let image = '';
 let caFile = '';
@@ -92,6 +93,13 @@ beforeAll(async () => {
     caFile,
     PACKAGE,
     'demo package loaded',
+  );
+  await publishPackage(
+    verdaccio,
+    `https://${REGISTRY_HOST}:${registry.port}`,
+    caFile,
+    PRIVATE_PACKAGE,
+    'private package loaded',
   );
   anthropic = await httpsServer(test.ca, ANTHROPIC_HOST, fakeAnthropic(ANTHROPIC_KEY, anthropicKeys));
   openai = await httpsServer(test.ca, OPENAI_HOST, fakeOpenAi(OPENAI_KEY, openaiKeys));
@@ -140,8 +148,8 @@ async function step(
   return { ...result, out: result.stdout };
 }
 
-const npmInstall = (port: number) =>
-  `npm install --no-audit --no-fund --fetch-retries=0 --registry https://${REGISTRY_HOST}:${port} ${PACKAGE}`;
+const npmInstall = (port: number, name = PACKAGE) =>
+  `npm install --no-audit --no-fund --fetch-retries=0 --registry https://${REGISTRY_HOST}:${port} ${name}`;
 const gitClone = (port: number) => `git clone --quiet https://${GIT_HOST}:${port}/project.git cloned`;
 
 function hostsOf(result: StepResult, output: 'network-allowed' | 'network-denied'): string[] {
@@ -206,6 +214,8 @@ describe.each(ENGINES)('real clients through the allow-list, as the runner (%s)'
         'export NODE_EXTRA_CA_CERTS="$PWD/test-ca.pem"',
         `${npmInstall(registry.port)} >npm.log 2>&1 && echo npm-installed || { echo NPM-FAILED; tail -20 npm.log; }`,
         `node -e "console.log(require('${PACKAGE}'))"`,
+        // The private scope needs a token, which this run does not have.
+        `${npmInstall(registry.port, PRIVATE_PACKAGE)} >private.log 2>&1 && echo PRIVATE-INSTALLED || grep -o 'E401' private.log | head -1`,
         `GIT_SSL_CAINFO="$PWD/test-ca.pem" ${gitClone(gitServer.port)} 2>&1 | tail -2; [ -d cloned ] && echo GIT-CLONED || echo git-refused`,
       ]),
     });
@@ -213,6 +223,8 @@ describe.each(ENGINES)('real clients through the allow-list, as the runner (%s)'
     expect(out).toContain('demo package loaded');
     expect(out).toContain('git-refused');
     expect(out).toContain('CONNECT tunnel failed, response 403');
+    expect(out).not.toContain('PRIVATE-INSTALLED');
+    expect(out).toMatch(/^E401$/m);
     expect(code).toBe(0);
     expect(registry.connections).toBeGreaterThan(before.registry);
     expect(gitServer.connections).toBe(before.git);
@@ -220,6 +232,39 @@ describe.each(ENGINES)('real clients through the allow-list, as the runner (%s)'
       `${REGISTRY_HOST}:${registry.port}`,
     ]);
     expect(hostsOf({ outputs } as StepResult, 'network-denied')).toEqual([`${GIT_HOST}:${gitServer.port}`]);
+  }, 600_000);
+
+  it('npm installs from a private registry scope with its token in credentials only, with nothing but what the action sets', async () => {
+    const repo = runnerRepo((work) =>
+      fs.writeFileSync(
+        path.join(work, 'package.json'),
+        JSON.stringify({ name: 'consumer', version: '0.0.0', private: true }),
+      ),
+    );
+    const before = registry.connections;
+    const { code, out, outputs, summary, stderr } = await step(engine, repo, {
+      network: 'unrelated.ws-net.test',
+      credentials: `${REGISTRY_HOST}:${registry.port} Authorization: Bearer ${verdaccio.token}`,
+      command: bash([
+        // No .npmrc, no token, no CA of the command's own: npm trusts the run's bundle (NODE_EXTRA_CA_CERTS).
+        'echo "npmrc-files $(ls ~/.npmrc .npmrc 2>/dev/null | wc -l)"',
+        `${npmInstall(registry.port, PRIVATE_PACKAGE)} >npm.log 2>&1 && echo npm-installed || { echo NPM-FAILED; tail -20 npm.log; }`,
+        `node -e "console.log(require('${PRIVATE_PACKAGE}'))"`,
+        ...keySearchLines(verdaccio.token, 'registry-token'),
+      ]),
+    });
+    expect(out).toContain('npmrc-files 0');
+    expect(out).toContain('npm-installed');
+    expect(out).toContain('private package loaded');
+    expect(code).toBe(0);
+    expect(registry.connections).toBeGreaterThan(before);
+    expect(keyNotFound(out, verdaccio.token, 'registry-token')).toBe(true);
+    for (const text of [stderr, summary, JSON.stringify(outputs)])
+      expect(text).not.toContain(verdaccio.token);
+    expect(hostsOf({ outputs } as StepResult, 'network-allowed')).toEqual([
+      `${REGISTRY_HOST}:${registry.port}`,
+    ]);
+    expect(hostsOf({ outputs } as StepResult, 'network-denied')).toEqual([]);
   }, 600_000);
 
   it('the official Anthropic and OpenAI SDKs reach fakes of their APIs with the keys from credentials, which the container never holds', async () => {

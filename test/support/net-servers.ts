@@ -166,6 +166,8 @@ function plainRequest(
 export interface Verdaccio {
   port: number;
   dir: string;
+  /** The token of the one user, made at the start (it publishes, and reads the private scope). */
+  token: string;
   close(): Promise<void>;
 }
 
@@ -186,6 +188,10 @@ export async function startVerdaccio(): Promise<Verdaccio> {
       `    file: ${path.join(dir, 'htpasswd')}`,
       'uplinks: {}',
       'packages:',
+      // A private scope: only a user's token reads it.
+      "  '@private/*':",
+      '    access: $authenticated',
+      '    publish: $authenticated',
       "  '**':",
       '    access: $all',
       '    publish: $authenticated',
@@ -216,9 +222,21 @@ export async function startVerdaccio(): Promise<Verdaccio> {
     }
     await new Promise((r) => setTimeout(r, 250));
   }
+  const made = await plainRequest(
+    port,
+    'PUT',
+    '/-/user/org.couchdb.user:tester',
+    JSON.stringify({ name: 'tester', password: 'tester-password', email: 't@example.com' }),
+  );
+  const { token } = JSON.parse(made.body || '{}') as { token?: string };
+  if (!token) {
+    child.kill('SIGKILL');
+    throw new Error(`verdaccio made no user (${made.status})`);
+  }
   return {
     port,
     dir,
+    token,
     close: async () => {
       if (child.exitCode === null) {
         const gone = new Promise((r) => child.once('exit', r));
@@ -232,8 +250,8 @@ export async function startVerdaccio(): Promise<Verdaccio> {
 }
 
 /**
- * Publishes a small package with the host's npm, through `registry` (the HTTPS front), as a user made
- * for the occasion (on verdaccio's own port): `name@1.0.0`, whose main module exports `says`.
+ * Publishes a small package with the host's npm, through `registry` (the HTTPS front), as verdaccio's
+ * user: `name@1.0.0`, whose main module exports `says`.
  */
 export async function publishPackage(
   verdaccio: Verdaccio,
@@ -244,14 +262,6 @@ export async function publishPackage(
 ): Promise<void> {
   const dir = tempDir('wts-npm-publish-');
   const env = { ...process.env, NODE_EXTRA_CA_CERTS: caFile };
-  const made = await plainRequest(
-    verdaccio.port,
-    'PUT',
-    '/-/user/org.couchdb.user:tester',
-    JSON.stringify({ name: 'tester', password: 'tester-password', email: 't@example.com' }),
-  );
-  const { token } = JSON.parse(made.body || '{}') as { token?: string };
-  if (!token) throw new Error(`verdaccio made no user (${made.status})`);
   const pkg = path.join(dir, 'pkg');
   fs.mkdirSync(pkg);
   fs.writeFileSync(
@@ -260,7 +270,7 @@ export async function publishPackage(
   );
   fs.writeFileSync(path.join(pkg, 'index.js'), `module.exports = ${JSON.stringify(says)};\n`);
   const npmrc = path.join(dir, 'npmrc');
-  fs.writeFileSync(npmrc, `//${new URL(registry).host}/:_authToken=${token}\n`);
+  fs.writeFileSync(npmrc, `//${new URL(registry).host}/:_authToken=${verdaccio.token}\n`);
   // Not a synchronous child: the HTTPS front it talks to runs in this process.
   const published = await new Promise<{ code: number | null; said: string }>((resolve) => {
     const npm = spawn(
