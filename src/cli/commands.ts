@@ -1,4 +1,5 @@
 // The CLI's subcommands on the core. Options arrive under the action's input names.
+import * as fs from 'node:fs';
 import * as os from 'node:os';
 import { cleanupRun } from '../run/cleanup.js';
 import { runSandbox } from '../run/run.js';
@@ -33,8 +34,45 @@ export function optionReader(opts: Record<string, unknown>) {
   };
 }
 
+/** The most a `--credentials` file may hold: a few header lines, not a file given by mistake. */
+export const MAX_CREDENTIALS_FILE_BYTES = 64 * 1024;
+
+/**
+ * `--credentials`: the lines themselves (a credential line always holds a space, between the host and the
+ * header), or else the file that holds them, read here; `network-input.ts` checks them as the action's.
+ * Errors say what went wrong with the file, never what it holds.
+ */
+export function credentialsText(value: string): string {
+  if (!value.trim() || /\s/.test(value.trim())) return value;
+  const usage = (why: string) =>
+    new CliExit(`Invalid option '--credentials': ${JSON.stringify(value)}: ${why}`, EXIT.usage);
+  let fd: number;
+  try {
+    fd = fs.openSync(value, fs.constants.O_RDONLY);
+  } catch (error) {
+    throw usage(
+      `not a credential line (\`<host> <Header-Name>: <value>\`) and no file to read (${(error as NodeJS.ErrnoException).code ?? 'unreadable'})`,
+    );
+  }
+  try {
+    const st = fs.fstatSync(fd);
+    if (!st.isFile()) throw usage('not a file');
+    if (st.size > MAX_CREDENTIALS_FILE_BYTES)
+      throw usage(`a file of more than ${MAX_CREDENTIALS_FILE_BYTES} bytes`);
+    const buffer = Buffer.alloc(MAX_CREDENTIALS_FILE_BYTES + 1);
+    const read = fs.readSync(fd, buffer, 0, buffer.length, 0);
+    if (read > MAX_CREDENTIALS_FILE_BYTES)
+      throw usage(`a file of more than ${MAX_CREDENTIALS_FILE_BYTES} bytes`);
+    return buffer.subarray(0, read).toString('utf8');
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
 export function settingsFrom(mode: 'run' | 'reap', opts: Record<string, unknown>): Settings {
-  const read = optionReader(opts);
+  const options =
+    typeof opts.credentials === 'string' ? { ...opts, credentials: credentialsText(opts.credentials) } : opts;
+  const read = optionReader(options);
   try {
     return parseSettings((name) => (name === 'mode' ? mode : read(name)));
   } catch (error) {

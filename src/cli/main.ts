@@ -79,8 +79,14 @@ export function buildProgram(): Command {
       .option('--memory <size>', 'memory limit, e.g. 2g')
       .option('--cpus <n>', 'CPU limit, e.g. 1.5')
       .option('--pids-limit <n>', 'process limit', D['pids-limit'])
-      .addOption(
-        new Option('--network <mode>', 'container network').choices(['bridge', 'none']).default(D.network),
+      .option(
+        '--network <mode>',
+        'bridge, none, audit, or an allow-list: hosts, *.domains, :ports, @presets, separated by commas (docs/network.md)',
+        D.network,
+      )
+      .option(
+        '--credentials <file or lines>',
+        'headers the proxy sets, one `<host> <Header-Name>: <value>` a line (needs an allow-list or audit): a file that holds them (keeps the values off the command line), or the lines themselves',
       )
       .option('--read-only-rootfs', 'read-only root filesystem (tmpfs /tmp)')
       .option('--json', 'print the outcome as JSON on stdout'),

@@ -68,17 +68,34 @@ const SYSTEM_BUNDLES = [
 ];
 const MAX_BUNDLE_BYTES = 4 * 1024 * 1024;
 
-/** The runner's CA bundle (so that hosts the proxy only tunnels still verify), or none. */
-async function systemBundle(): Promise<string> {
+/** A bundle file's text, if it is a file of at most MAX_BUNDLE_BYTES; else none. */
+async function bundleText(file: string): Promise<string | undefined> {
+  try {
+    const st = await fs.stat(file);
+    if (st.isFile() && st.size <= MAX_BUNDLE_BYTES) return await fs.readFile(file, 'utf8');
+  } catch {
+    // not this one
+  }
+  return undefined;
+}
+
+/**
+ * The CAs the proxy trusts (so that hosts it only tunnels still verify in the container): the runner's
+ * bundle, and the step's NODE_EXTRA_CA_CERTS (an internal CA of a self-hosted runner, which the proxy
+ * trusts too), or none.
+ */
+async function runnerBundle(): Promise<string> {
+  let system = '';
   for (const file of SYSTEM_BUNDLES) {
-    try {
-      const st = await fs.stat(file);
-      if (st.isFile() && st.size <= MAX_BUNDLE_BYTES) return await fs.readFile(file, 'utf8');
-    } catch {
-      // not this one
+    const text = await bundleText(file);
+    if (text !== undefined) {
+      system = text;
+      break;
     }
   }
-  return '';
+  const extraFile = process.env.NODE_EXTRA_CA_CERTS;
+  const extra = extraFile ? await bundleText(extraFile) : undefined;
+  return extra?.includes('-----BEGIN CERTIFICATE-----') ? `${system}\n${extra}` : system;
 }
 
 export function sidecarContainer(
@@ -149,7 +166,7 @@ export async function startNetwork(
       trustDir = await fs.mkdtemp(path.join(temp, 'worktree-sandbox-trust-'));
       await fs.chmod(trustDir, 0o755);
       const bundle = path.join(trustDir, 'ca-bundle.pem');
-      await fs.writeFile(bundle, `${await systemBundle()}\n${ca.certificate}`, { mode: 0o644 });
+      await fs.writeFile(bundle, `${await runnerBundle()}\n${ca.certificate}`, { mode: 0o644 });
       readOnlyFiles.push(bundle);
       Object.assign(env, trustEnv(bundle));
     }

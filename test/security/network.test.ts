@@ -17,21 +17,20 @@ import {
   ensureNetImage,
   httpServer,
   httpsServer,
+  keyNotFound,
+  keySearchLines,
   loadNetImageIntoRootlessPodman,
   tcpTrap,
   testCa,
   type Recorder,
 } from '../support/network.js';
-import { makeRepo, chownTree, type TestRepo } from '../support/repo.js';
+import { chownTree, git, makeRepo, type TestRepo } from '../support/repo.js';
 import { asRunner, runnerEnv } from '../support/rootless.js';
 import { runnerIds } from '../support/env.js';
 import { uniquePrefix } from '../support/docker.js';
 
 const ENGINES = availableEngines();
-// Made of two halves: the command's own text never holds the whole value.
-const HALF_A = `sk-wsnet-${randomBytes(6).toString('hex')}`;
-const HALF_B = randomBytes(6).toString('hex');
-const SECRET = `${HALF_A}${HALF_B}`;
+const SECRET = `sk-wsnet-${randomBytes(12).toString('hex')}`;
 
 let image = '';
 let caFile = '';
@@ -100,12 +99,7 @@ describe.each(ENGINES)('network allow-list through the bundle, as the runner (%s
       'grep CapEff /proc/self/status',
       'echo inspect-now; sleep 3',
       // Everything the command can read: its environment, every process's, the files and mounts.
-      `K="${HALF_A}"; K="\${K}${HALF_B}"; echo "searching for \${#K} characters"`,
-      // The needle goes to grep through a pipe (bash's printf is a builtin): no command line holds it.
-      'env | grep -cFf <(printf %s "$K") || true',
-      'cat /proc/[0-9]*/environ /proc/[0-9]*/cmdline /proc/self/mountinfo 2>/dev/null | grep -caFf <(printf %s "$K") || true',
-      // Every file but the image's own programs and libraries (which come from the image, not from us).
-      'timeout 200 grep -rlaFf <(printf %s "$K") / --exclude-dir=proc --exclude-dir=sys --exclude-dir=usr 2>/dev/null | head -5; echo searched',
+      ...keySearchLines(SECRET),
     ];
     const inspected: string[] = [];
     const [ecmd, eargs, eenv] = engineCli(engine, ['events', '--format', '{{json .}}']);
@@ -147,8 +141,7 @@ describe.each(ENGINES)('network allow-list through the bundle, as the runner (%s
     expect(out).not.toContain('REACHED');
     expect(out).toMatch(/^lo$/m);
     expect(out).toMatch(/CapEff:\s+0000000000000000/);
-    expect(out).toContain(`searching for ${SECRET.length} characters`);
-    expect(out).toMatch(/^0\n0\nsearched$/m);
+    expect(keyNotFound(out, SECRET)).toBe(true);
     expect({ allowed: allowed.connections, denied: denied.connections, trap: trap.connections }).toEqual({
       ...before,
       allowed: before.allowed + 1,
@@ -180,5 +173,61 @@ describe.each(ENGINES)('network allow-list through the bundle, as the runner (%s
     );
     expect(result.summary).toContain('### Network (allow-list)');
     expect(result.summary).toContain(`| ✅ "${CREDENTIALED}" | ${llm.port} |`);
+  }, 600_000);
+
+  it('holds for a disk sandbox: the allow-list and the key as above, and the work written in the sandbox comes back', async () => {
+    const repo = makeRepo();
+    repos.push(repo);
+    chownTree(repo.root, runnerIds());
+    const before = { allowed: allowed.connections, denied: denied.connections, trap: trap.connections };
+    const seen = keysSeen.length;
+    const result = await runStep({
+      inputs: {
+        mode: 'run',
+        image,
+        engine,
+        isolation: 'disk',
+        'worktree-root': path.join(repo.root, 'disk-sandboxes'),
+        'repository-path': repo.parent,
+        network: `${ALLOWED}:${allowed.port}`,
+        credentials: `${CREDENTIALED}:${llm.port} x-api-key: ${SECRET}`,
+        push: 'false',
+        command: `bash <<'EOF'\n${[
+          `curl -sS -H 'x-api-key: placeholder' https://${CREDENTIALED}:${llm.port}/ > answer.txt`,
+          `curl -sS http://${ALLOWED}:${allowed.port}/ >> answer.txt`,
+          `curl -sS -o /dev/null -w 'denied %{http_code}\\n' http://${DENIED}:${denied.port}/`,
+          `(exec 3<>/dev/tcp/${bridge}/${trap.port}) 2>/dev/null && echo REACHED || echo unreachable`,
+          'id -u; stat -c "owner %u" answer.txt',
+          'git add answer.txt && git -c user.name=bot -c user.email=bot@example.com commit -qm "the answer" && echo committed',
+          ...keySearchLines(SECRET),
+        ].join('\n')}\nEOF`,
+      },
+      env: { GITHUB_WORKSPACE: repo.parent, NODE_EXTRA_CA_CERTS: caFile },
+      asRunner: true,
+      rootlessPodman: engine === 'podman',
+    });
+    const out = result.stdout;
+    expect({ code: result.code, errors: out.match(/::error::.*/g) }).toEqual({ code: 0, errors: null });
+    expect(out).toContain('denied 403');
+    expect(out).toContain('unreachable');
+    expect(out).toContain('committed');
+    // The runner's uid inside, owning what it wrote (rootless Podman: keep-id, also through the sidecar's
+    // user namespace that the command's container joins).
+    expect(out).toMatch(new RegExp(`^${runnerIds().uid}\\nowner ${runnerIds().uid}$`, 'm'));
+    expect(result.outputs.volume).toBe('');
+    expect(result.outputs['worktree-path'].startsWith(path.join(repo.root, 'disk-sandboxes'))).toBe(true);
+    expect(keyNotFound(out, SECRET)).toBe(true);
+    expect(keysSeen.slice(seen)).toEqual([SECRET]);
+    expect({ allowed: allowed.connections, denied: denied.connections, trap: trap.connections }).toEqual({
+      ...before,
+      allowed: before.allowed + 1,
+    });
+    // The command's commit is in the parent now, and its file holds both answers.
+    expect(result.outputs.commits).toBe('1');
+    expect(git(repo.parent, 'show', `${result.outputs['head-sha']}:answer.txt`)).toBe(
+      `key accepted\nhello from ${ALLOWED}:${allowed.port}`,
+    );
+    for (const text of [result.stderr, result.summary, JSON.stringify(result.outputs)])
+      expect(text).not.toContain(SECRET);
   }, 600_000);
 });

@@ -99,12 +99,17 @@ export function ensureNetImage(): string {
 
 /** The same image in the runner's rootless Podman storage. */
 export function loadNetImageIntoRootlessPodman(): void {
-  const want = execFileSync('docker', ['image', 'inspect', '--format', '{{.Id}}', NET_IMAGE], {
+  loadIntoRootlessPodman(NET_IMAGE);
+}
+
+/** A Docker image in the runner's rootless Podman storage (loaded when its id differs). */
+export function loadIntoRootlessPodman(image: string): void {
+  const want = execFileSync('docker', ['image', 'inspect', '--format', '{{.Id}}', image], {
     encoding: 'utf8',
   })
     .trim()
     .replace(/^sha256:/, '');
-  const [cmd, args] = asRunner('podman', ['image', 'inspect', '--format', '{{.Id}}', NET_IMAGE]);
+  const [cmd, args] = asRunner('podman', ['image', 'inspect', '--format', '{{.Id}}', image]);
   let have = '';
   try {
     have = execFileSync(cmd, args, {
@@ -117,7 +122,7 @@ export function loadNetImageIntoRootlessPodman(): void {
   }
   if (have === want) return;
   const saved = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'ws-net-save-')), 'image.tar');
-  execFileSync('docker', ['save', '-o', saved, NET_IMAGE]);
+  execFileSync('docker', ['save', '-o', saved, image]);
   fs.chmodSync(path.dirname(saved), 0o755);
   fs.chmodSync(saved, 0o644);
   const [lcmd, largs] = asRunner('podman', ['load', '-q', '-i', saved]);
@@ -209,4 +214,26 @@ export async function testCa(): Promise<{ ca: RunCa; file: string }> {
   const file = path.join(dir, 'test-ca.pem');
   fs.writeFileSync(file, ca.certificate, { mode: 0o644 });
   return { ca, file };
+}
+
+/**
+ * Lines for bash (in the command's container) that search everything the command can read for `secret`:
+ * its environment, every process's environment and command line, the mounts, and every file but the
+ * image's own programs. The needle is put together from two halves (no command line holds it whole) and
+ * given to grep through a pipe. `keyNotFound(out, label)` says whether the search ran and found nothing.
+ */
+export function keySearchLines(secret: string, label = 'key'): string[] {
+  const half = Math.floor(secret.length / 2);
+  return [
+    `K="${secret.slice(0, half)}"; K="\${K}${secret.slice(half)}"; echo "searching ${label} for \${#K} characters"`,
+    'env | grep -cFf <(printf %s "$K") || true',
+    'cat /proc/[0-9]*/environ /proc/[0-9]*/cmdline /proc/self/mountinfo 2>/dev/null | grep -caFf <(printf %s "$K") || true',
+    // Every file but the image's own programs and libraries (which come from the image, not from us).
+    'timeout 200 grep -rlaFf <(printf %s "$K") / --exclude-dir=proc --exclude-dir=sys --exclude-dir=usr 2>/dev/null | head -5',
+    `echo "searched ${label}"`,
+  ];
+}
+
+export function keyNotFound(out: string, secret: string, label = 'key'): boolean {
+  return out.includes(`searching ${label} for ${secret.length} characters\n0\n0\nsearched ${label}\n`);
 }
