@@ -2,7 +2,7 @@
 // takes it first, wins: the sandbox is then in use), after one last look at its activity, archived first
 // when asked. A sandbox of a live parent goes the way run mode removes one (`removeSandbox`: its folders
 // or volume, then every record the parent keeps of it); a linked worktree its folder, then its registration
-// in the parent (linked-removal.ts, under the parent's repository lock); an orphan loses its folders or
+// in the parent (linked-worktree.ts, under the parent's repository lock); an orphan loses its folders or
 // volume only.
 // On disk the reaper removes the folders itself first, carefully (remove.ts): links are never followed,
 // and what cannot be deleted is reported while the rest goes.
@@ -18,10 +18,10 @@ import { lastActivity } from './retention.js';
 import { archiveSandbox } from './archive.js';
 import type { Decision } from './decide.js';
 import { inspectInHelpers } from './helper-inspection.js';
-import { inParallel } from './parallel.js';
+import { inParallel, limiter } from './parallel.js';
 import { type RemovalProblem, removeHomeFolder, removeSandboxTree } from './remove.js';
 import { type Remover, removerFor } from './remove-workers.js';
-import { removeRegistration } from './linked-worktree.js';
+import { removeRegistrations } from './linked-worktree.js';
 import { diskActivity } from './sandbox-files.js';
 import { applyVolumeSignals, type ScannedSandbox } from './scan.js';
 import { gitDirOf, type LinkedFacts } from './scanned.js';
@@ -86,6 +86,8 @@ export async function carryOut(
 
 /** A batch of disk sandboxes of one parent on its way through the pipeline. */
 interface DiskBatch {
+  /** Its parent's git folder ('' for orphans and sandboxes without a parent). */
+  parent: string;
   removals: Removal[];
   locks: Held[];
   done: Array<RemovalOutcome | undefined>;
@@ -94,11 +96,20 @@ interface DiskBatch {
 }
 
 /**
+ * Batches finishing at once (each under its own parent's repository lock). Batches of one parent finish
+ * one after the other: they would only wait for each other's lock.
+ */
+const FINISHING_AT_ONCE = 4;
+
+/**
  * Disk sandboxes, one after the other through a pipeline that holds twice what the remover walks at once:
  * each is locked, its activity read again (lstat only) and, when nothing happened since the scan, removed
- * (its folders emptied by the remover). When the last of a batch is through, the parent forgets the
- * batch's sandboxes, the outcomes are logged and the locks released, while the pipeline goes on with the
- * next ones; batches finish one after the other.
+ * (its folders emptied by the remover). When the last of a batch is through, the batch finishes while the
+ * pipeline goes on with the next ones: the parent forgets the batch's sandboxes (records, registrations),
+ * the project folders left empty go, the locks are released and the outcomes logged (batches in the order
+ * they were through). Finishing does not wait for the batches before it, save those of the same parent: a
+ * finish that waited for every earlier one fell behind the removals, and the last batches' registrations
+ * were all left to remove after the last folder had gone.
  * One sandbox that fails in any step gets an outcome that says why, and every other goes on: a failure
  * is never the whole run's.
  */
@@ -107,26 +118,26 @@ async function removeDiskSandboxes(
   deps: ExecuteDeps & { remover: Remover },
   outcomes: Map<string, RemovalOutcome>,
 ): Promise<void> {
-  let finishing: Promise<void> = Promise.resolve();
+  const finishing = limiter(FINISHING_AT_ONCE);
+  const lastOfParent = new Map<string, Promise<void>>();
+  const finished: Array<Promise<void>> = [];
+  let logged: Promise<void> = Promise.resolve();
   const finish = (batch: DiskBatch) => {
-    finishing = finishing.then(async () => {
-      try {
-        // The removed folders' records, a parent at a time; the linked worktrees' registrations; then the
-        // project folders left empty.
-        await forgetBatch(batch, deps);
-        await forgetRegistrations(batch.forget.registrations, deps.remover);
-        for (const dir of batch.forget.projectDirs) await removeEmptyProjectDir(dir).catch(() => undefined); // an empty folder left is harmless
-        batch.removals.forEach((removal, n) => {
-          const outcome = batch.done[n] ?? failed('its removal did not finish');
-          outcomes.set(removal.decision.key, outcome);
-          deps.log(describe(removal.decision, outcome));
-        });
-      } finally {
-        await release(batch.locks);
-      }
+    const before = lastOfParent.get(batch.parent) ?? Promise.resolve();
+    const forgotten = before.then(() => finishing(() => forgetAll(batch, deps)));
+    lastOfParent.set(batch.parent, forgotten);
+    finished.push(forgotten.then(() => release(batch.locks)));
+    logged = logged.then(async () => {
+      await forgotten;
+      batch.removals.forEach((removal, n) => {
+        const outcome = batch.done[n] ?? failed('its removal did not finish');
+        outcomes.set(removal.decision.key, outcome);
+        deps.log(describe(removal.decision, outcome));
+      });
     });
   };
-  const batches: DiskBatch[] = batchesByParent(removals).map((group) => ({
+  const batches: DiskBatch[] = batchesByParent(removals).map(({ parent, group }) => ({
+    parent,
     removals: group,
     locks: [],
     done: [],
@@ -153,7 +164,27 @@ async function removeDiskSandboxes(
       if (--batch.left === 0) finish(batch);
     }
   });
-  await finishing;
+  await Promise.all(finished);
+  await logged;
+}
+
+/**
+ * What a batch leaves to do once its folders are gone: the removed folders' records, the linked
+ * worktrees' registrations, then the project folders left empty. Never throws: what could not be done
+ * is said on the outcomes of the sandboxes it concerns.
+ */
+async function forgetAll(batch: DiskBatch, deps: ExecuteDeps & { remover: Remover }): Promise<void> {
+  try {
+    await forgetBatch(batch, deps);
+    await forgetRegistrations(batch.forget.registrations, deps.remover);
+  } catch (error) {
+    for (const outcome of batch.done)
+      if (outcome?.status === 'removed') {
+        outcome.status = 'partly removed';
+        outcome.detail = `its folders went, but what its parent keeps of it may be left (${(error as Error).message})`;
+      }
+  }
+  for (const dir of batch.forget.projectDirs) await removeEmptyProjectDir(dir).catch(() => undefined); // an empty folder left is harmless
 }
 
 /**
@@ -183,8 +214,8 @@ async function forgetBatch(batch: DiskBatch, deps: ExecuteDeps): Promise<void> {
   }
 }
 
-/** The removals in batches of one parent each (orphans and sandboxes without a parent together). */
-function batchesByParent(removals: readonly Removal[]): Removal[][] {
+/** The removals in batches of one parent each (orphans and sandboxes without a parent together: ''). */
+function batchesByParent(removals: readonly Removal[]): Array<{ parent: string; group: Removal[] }> {
   const byParent = new Map<string, Removal[]>();
   for (const removal of removals) {
     const { parent, orphan } = removal.sandbox;
@@ -193,9 +224,9 @@ function batchesByParent(removals: readonly Removal[]): Removal[][] {
     if (group) group.push(removal);
     else byParent.set(key, [removal]);
   }
-  const batches: Removal[][] = [];
-  for (const group of byParent.values())
-    for (let i = 0; i < group.length; i += BATCH) batches.push(group.slice(i, i + BATCH));
+  const batches: Array<{ parent: string; group: Removal[] }> = [];
+  for (const [parent, group] of byParent)
+    for (let i = 0; i < group.length; i += BATCH) batches.push({ parent, group: group.slice(i, i + BATCH) });
   return batches;
 }
 
@@ -358,23 +389,28 @@ async function removeFolders(
 }
 
 /**
- * The registrations of removed linked worktrees, a parent at a time under its repository lock: each one
- * only when it still names the worktree as the scan read it (removal-time check, linked-removal.ts).
- * What could not go is reported on its worktree's outcome.
+ * The registrations of removed linked worktrees, a parent at a time: its repository lock taken once for
+ * the batch's registrations, which then go several at once, each only when it still names its worktree as
+ * the scan read it (linked-worktree.ts). What could not go is reported on its worktree's outcome.
  */
 async function forgetRegistrations(registrations: Forget['registrations'], remover: Remover): Promise<void> {
   const byParent = new Map<string, Forget['registrations']>();
   for (const r of registrations) byParent.set(r.parent.gitDir, [...(byParent.get(r.parent.gitDir) ?? []), r]);
   for (const [gitDir, group] of byParent) {
     try {
-      await withRepositoryLock(gitDir, async () => {
-        for (const { linked, outcome } of group) {
-          const problem = await removeRegistration(gitDir, linked, remover);
-          if (!problem) continue;
-          outcome.problems.push(problem);
-          outcome.status = 'partly removed';
-          outcome.detail = `its registration was left: ${problem.error}`;
-        }
+      const problems = await withRepositoryLock(gitDir, () =>
+        removeRegistrations(
+          gitDir,
+          group.map((r) => r.linked),
+          remover,
+        ),
+      );
+      group.forEach(({ outcome }, n) => {
+        const problem = problems[n];
+        if (!problem) return;
+        outcome.problems.push(problem);
+        outcome.status = 'partly removed';
+        outcome.detail = `its registration was left: ${problem.error}`;
       });
     } catch (error) {
       // The parent's lock could not be had: its registrations stay, the other parents' go on.

@@ -1,4 +1,9 @@
-import { parseGitFile } from './linked-worktree.js';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { parseGitFile, removeRegistrations } from './linked-worktree.js';
+import { inlineRemover, type Remover } from './remove-workers.js';
+import type { LinkedFacts } from './scanned.js';
 
 describe('parseGitFile', () => {
   it("names the parent and the registration of a worktree's .git file", () => {
@@ -22,5 +27,150 @@ describe('parseGitFile', () => {
     ['a submodule', 'gitdir: /srv/repo/.git/modules/x\n'],
   ])('refuses %s', (_what, text) => {
     expect(parseGitFile(text)).toHaveProperty('error');
+  });
+});
+
+// Registrations laid out by hand as `git worktree add` writes them (the reaper reads them as data only).
+describe('removeRegistrations', () => {
+  const made: string[] = [];
+  afterAll(() => {
+    for (const dir of made) fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** A parent's `.git` with registrations `ids`, each naming `<cache>/<id>/.git`; their facts as the scan has them. */
+  function parentWith(ids: string[]): { gitDir: string; facts: Map<string, LinkedFacts> } {
+    const base = fs.mkdtempSync(path.join(os.tmpdir(), 'wts-registrations-'));
+    made.push(base);
+    const gitDir = path.join(base, 'repo', '.git');
+    const facts = new Map<string, LinkedFacts>();
+    for (const id of ids) {
+      const admin = path.join(gitDir, 'worktrees', id);
+      fs.mkdirSync(path.join(admin, 'logs'), { recursive: true });
+      const gitdirText = `${path.join(base, 'cache', id, '.git')}\n`;
+      fs.writeFileSync(path.join(admin, 'gitdir'), gitdirText);
+      fs.writeFileSync(path.join(admin, 'HEAD'), `${'a'.repeat(40)}\n`);
+      fs.writeFileSync(path.join(admin, 'commondir'), '../..\n');
+      fs.writeFileSync(path.join(admin, 'index'), 'DIRC');
+      fs.writeFileSync(path.join(admin, 'logs', 'HEAD'), 'reflog\n');
+      facts.set(id, { adminDir: admin, id, registered: { gitdirText } });
+    }
+    return { gitDir, facts };
+  }
+
+  /** Every file under `dir`, with its content: to show a registration was not touched. */
+  function contents(dir: string): Record<string, string> {
+    const out: Record<string, string> = {};
+    for (const entry of fs.readdirSync(dir, { recursive: true, withFileTypes: true }))
+      if (entry.isFile()) {
+        const file = path.join(entry.parentPath, entry.name);
+        out[path.relative(dir, file)] = fs.readFileSync(file, 'utf8');
+      }
+    return out;
+  }
+
+  /** The real walk, in the calling thread, a little slowed down so that walks in flight overlap; it refuses `failing`. */
+  function countingRemover(walks: number, failing = new Set<string>()) {
+    const state = { inFlight: 0, most: 0, calls: [] as string[] };
+    const remover: Remover = {
+      walks,
+      async remove(top, device) {
+        state.calls.push(top);
+        state.inFlight++;
+        state.most = Math.max(state.most, state.inFlight);
+        try {
+          await new Promise((resolve) => setTimeout(resolve, 20));
+          if (failing.has(top))
+            return { freedBytes: 0, problems: [{ path: path.join(top, 'index'), error: 'EPERM' }] };
+          return await inlineRemover.remove(top, device);
+        } finally {
+          state.inFlight--;
+        }
+      },
+      close: async () => undefined,
+    };
+    return { remover, state };
+  }
+
+  it('removes a batch of registrations several at once, and only those of the batch', async () => {
+    const ids = ['w1', 'w2', 'w3', 'w4', 'w5', 'w6', 'kept-dirty', 'kept-fresh'];
+    const { gitDir, facts } = parentWith(ids);
+    const keptBefore = ['kept-dirty', 'kept-fresh'].map((id) => contents(facts.get(id)!.adminDir));
+    const { remover, state } = countingRemover(3);
+
+    const batch = ids.slice(0, 6).map((id) => facts.get(id)!);
+    const problems = await removeRegistrations(gitDir, batch, remover);
+
+    expect(problems).toEqual([undefined, undefined, undefined, undefined, undefined, undefined]);
+    expect(fs.readdirSync(path.join(gitDir, 'worktrees')).sort()).toEqual(['kept-dirty', 'kept-fresh']);
+    expect(['kept-dirty', 'kept-fresh'].map((id) => contents(facts.get(id)!.adminDir))).toEqual(keptBefore);
+    // Several at once, never more than the remover walks at once.
+    expect(state.most).toBeGreaterThan(1);
+    expect(state.most).toBeLessThanOrEqual(3);
+  });
+
+  it('leaves only the registration that cannot be removed, says why, and removes the rest of the batch', async () => {
+    const { gitDir, facts } = parentWith(['w1', 'w2', 'w3', 'w4']);
+    const stuck = facts.get('w3')!.adminDir;
+    const { remover } = countingRemover(4, new Set([stuck]));
+
+    const problems = await removeRegistrations(gitDir, [...facts.values()], remover);
+
+    expect(problems).toEqual([
+      undefined,
+      undefined,
+      { path: path.join(stuck, 'index'), error: 'EPERM' },
+      undefined,
+    ]);
+    expect(fs.readdirSync(path.join(gitDir, 'worktrees'))).toEqual(['w3']);
+    expect(fs.readFileSync(path.join(stuck, 'gitdir'), 'utf8')).toBe(facts.get('w3')!.registered!.gitdirText);
+  });
+
+  it('leaves a registration that changed since the scan, one that is a link, and one never verified', async () => {
+    const { gitDir, facts } = parentWith(['changed', 'link', 'unverified', 'plain']);
+    const changed = facts.get('changed')!;
+    fs.writeFileSync(path.join(changed.adminDir, 'gitdir'), '/elsewhere/other-worktree/.git\n');
+    // A registration swapped for a link to a folder elsewhere: the link may go, never what it points at.
+    const link = facts.get('link')!;
+    const target = path.join(path.dirname(gitDir), 'precious');
+    fs.mkdirSync(target);
+    fs.writeFileSync(path.join(target, 'gitdir'), link.registered!.gitdirText);
+    fs.rmSync(link.adminDir, { recursive: true });
+    fs.symlinkSync(target, link.adminDir);
+    const unverified = { ...facts.get('unverified')!, registered: undefined };
+    const { remover } = countingRemover(4);
+
+    const problems = await removeRegistrations(
+      gitDir,
+      [changed, link, unverified, facts.get('plain')!],
+      remover,
+    );
+
+    expect(problems.map((p) => p?.error)).toEqual([
+      'it changed since the scan',
+      'it is not a folder (a symbolic link is never followed)',
+      'not a verified registration',
+      undefined,
+    ]);
+    expect(fs.readdirSync(path.join(gitDir, 'worktrees')).sort()).toEqual(['changed', 'link', 'unverified']);
+    expect(fs.readFileSync(path.join(target, 'gitdir'), 'utf8')).toBe(link.registered!.gitdirText);
+    expect(fs.readFileSync(path.join(changed.adminDir, 'gitdir'), 'utf8')).toBe(
+      '/elsewhere/other-worktree/.git\n',
+    );
+  });
+
+  it('walks a registration named twice once, and removes .git/worktrees with the last registration, as git does', async () => {
+    const { gitDir, facts } = parentWith(['w1', 'w2']);
+    const { remover, state } = countingRemover(4);
+
+    const problems = await removeRegistrations(
+      gitDir,
+      [facts.get('w1')!, facts.get('w2')!, facts.get('w1')!],
+      remover,
+    );
+
+    expect(problems).toEqual([undefined, undefined, undefined]);
+    expect(state.calls.filter((top) => top === facts.get('w1')!.adminDir)).toHaveLength(1);
+    expect(fs.existsSync(path.join(gitDir, 'worktrees'))).toBe(false);
+    expect(fs.existsSync(gitDir)).toBe(true);
   });
 });

@@ -10,6 +10,7 @@ import type { Git } from '../engine/git.js';
 import type { ParentRepository } from '../sandbox/repository.js';
 import { lstat, OID, readBounded, readHeadAndRefs, type SandboxGitReading } from './sandbox-files.js';
 import type { RemovalProblem } from './remove-walk.js';
+import { inParallel } from './parallel.js';
 import { inlineRemover, type Remover } from './remove-workers.js';
 import type { LinkedFacts } from './scanned.js';
 
@@ -90,9 +91,13 @@ export function verifyRegistration(worktree: string, target: GitFileTarget): Reg
   };
 }
 
+/**
+ * The system's realpath(3): the same answer as Node's own walk for a path that exists, in a fraction of its
+ * time (the scan asks three of every linked worktree); a path it cannot resolve is no path of ours.
+ */
 function realPath(p: string): string | undefined {
   try {
-    return fs.realpathSync(p);
+    return fs.realpathSync.native(p);
   } catch {
     return undefined;
   }
@@ -142,21 +147,54 @@ export async function branchTips(
   return tips;
 }
 
-// Removing a linked worktree's registration in its parent (`<parent>/.git/worktrees/<id>`), once its
-// folder is gone: as data, with the removal's own walk (no link followed), and only that registration.
+// Removing linked worktrees' registrations in their parent (`<parent>/.git/worktrees/<id>`), once their
+// folders are gone: as data, with the removal's own walk (no link followed), and only those registrations.
 // Not `git worktree prune`, which would judge and drop every other registration of the parent (those of
 // worktrees it cannot see from here, too), and would read files that whoever used the worktree wrote.
+
 /**
- * Removes `<parentGitDir>/worktrees/<id>` when it is still a real folder whose `gitdir` file reads as the
- * scan read it (it named this worktree then); the caller holds the parent's repository lock. Returns what
- * was left, and why.
+ * Removes the registrations of a batch of removed linked worktrees of one parent (`parentGitDir`), the
+ * caller holding the parent's repository lock (taken once for the batch). Each goes only when it is still a
+ * real folder whose `gitdir` file reads as the scan read it (it named its worktree then); several are
+ * walked at once by the remover's workers (each registration is a handful of small files, and every
+ * unlink waits for the disk: one after the other, they took longer than the worktrees' own folders).
+ * Returns, in order, what was left of each and why (undefined: it is gone); one that cannot go leaves the
+ * others going.
  */
-export async function removeRegistration(
+export async function removeRegistrations(
   parentGitDir: string,
-  linked: LinkedFacts,
+  batch: readonly LinkedFacts[],
   remover: Remover = inlineRemover,
-): Promise<RemovalProblem | undefined> {
+): Promise<Array<RemovalProblem | undefined>> {
   const worktrees = path.join(parentGitDir, 'worktrees');
+  // One walk per registration: a registration named twice (the scan verifies that it points back at one
+  // worktree only, so this is never expected) is walked once, and both are told what became of it.
+  const walks = new Map<string, Promise<RemovalProblem | undefined>>();
+  const removeOnce = (linked: LinkedFacts): Promise<RemovalProblem | undefined> => {
+    const known = walks.get(linked.id);
+    if (known) return known;
+    const walk = removeChecked(worktrees, linked, remover);
+    walks.set(linked.id, walk);
+    return walk;
+  };
+  const problems = await inParallel(batch, remover.walks, removeOnce);
+  // As git does when it prunes the last registration: the empty folder goes too, once one of ours went
+  // (rmdir removes only an empty folder, never a link: others' registrations are never touched).
+  if (problems.some((problem) => !problem) && lstat(worktrees)?.isDirectory())
+    try {
+      fs.rmdirSync(worktrees);
+    } catch {
+      /* other registrations are left */
+    }
+  return problems;
+}
+
+/** One registration, checked under the parent's lock just before its walk (see removeRegistrations). */
+async function removeChecked(
+  worktrees: string,
+  linked: LinkedFacts,
+  remover: Remover,
+): Promise<RemovalProblem | undefined> {
   const admin = path.join(worktrees, linked.id);
   const left = (error: string): RemovalProblem => ({ path: admin, error });
   if (!linked.registered || linked.id.includes('/') || linked.id === '.' || linked.id === '..')
@@ -165,16 +203,9 @@ export async function removeRegistration(
   const st = lstat(admin);
   if (!st) return undefined; // gone already (a person or git pruned it)
   if (!st.isDirectory()) return left('it is not a folder (a symbolic link is never followed)');
-  const gitdir = readBounded(path.join(admin, 'gitdir'), 4096);
+  const gitdir = readBounded(path.join(admin, 'gitdir'), GITDIR_MAX);
   if (!('data' in gitdir) || gitdir.data.toString('utf8') !== linked.registered.gitdirText)
     return left('it changed since the scan');
   const walked = await remover.remove(admin, st.dev);
-  if (walked.problems.length) return walked.problems[0];
-  // As git does when it prunes the last registration: the empty folder goes too.
-  try {
-    fs.rmdirSync(worktrees);
-  } catch {
-    /* other registrations are left */
-  }
-  return undefined;
+  return walked.problems[0];
 }

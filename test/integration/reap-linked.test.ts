@@ -3,6 +3,7 @@
 // the clean stale ones go with exactly their registration, everything holding work (or that cannot be
 // vouched for) is kept with its reason, the parent's `git worktree list` stays sane, and nothing a
 // worktree's registration configured runs on the host.
+import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { reap, type ReapOptions } from '../../src/reap/reap.js';
@@ -10,6 +11,7 @@ import { survey } from '../../src/reap/survey.js';
 import type { ReapResult } from '../../src/reap/report.js';
 import { removeByName } from '../../src/reap/remove-by-name.js';
 import { DEFAULT_RETENTION } from '../../src/reap/retention.js';
+import { lockSandbox, withRepositoryLock } from '../../src/sandbox/lock.js';
 import { uniquePrefix } from '../support/docker.js';
 import { TEST_IMAGE } from '../support/env.js';
 import { addLinkedWorktree, ageLinked, linkedSignalTimes, registrationOf } from '../support/linked.js';
@@ -43,6 +45,25 @@ const reaped = (result: ReapResult) =>
     .filter((s) => s.result === 'removed' || s.result === 'would remove')
     .map((s) => s.sandbox)
     .sort();
+
+/** Every file under `dir` with its content: to show that a registration was not touched. */
+function contents(dir: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const entry of fs.readdirSync(dir, { recursive: true, withFileTypes: true }))
+    if (entry.isFile()) {
+      const file = path.join(entry.parentPath, entry.name);
+      out[path.relative(dir, file)] = fs.readFileSync(file, 'latin1');
+    }
+  return out;
+}
+
+async function waitUntil(done: () => boolean, ms: number): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!done()) {
+    if (Date.now() > deadline) throw new Error(`not done within ${ms} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
 
 /** The registrations (`.git/worktrees/<id>`) a parent holds. */
 function registrations(parent: string): string[] {
@@ -167,6 +188,118 @@ describe('reap mode on linked worktrees (git worktree add)', () => {
     const again = await reap(options(root));
     expect(reaped(again)).toEqual([]);
     expect(byName(again)['exploration-0000e001'].result).toBe('kept');
+  }, 180_000);
+
+  it("removes a parent's registrations together: the one that cannot go is left and reported, the kept worktrees' are never touched", async () => {
+    const root = newRoot();
+    const repo = newRepo();
+    const parent = fs.realpathSync(repo.parent);
+    const gitDir = path.join(parent, '.git');
+    const add = (name: string) => addLinkedWorktree(parent, root, 'cache', name);
+    const clean = [
+      'exploration-0000b001',
+      'exploration-0000b002',
+      'exploration-0000b003',
+      'exploration-0000b004',
+      'exploration-0000b005',
+    ];
+    const cleanDirs = clean.map(add);
+    const busy = add('exploration-0000b006');
+    const dirty = add('exploration-0000d001');
+    fs.appendFileSync(path.join(dirty, 'README.md'), 'edited\n');
+    const fresh = add('exploration-0000f001');
+    for (const dir of [...cleanDirs, busy, dirty]) ageLinked(dir, 100);
+    ageLinked(fresh, 5);
+    // One registration holds a file nobody may delete (immutable, as root too): its removal fails.
+    const stuck = registrationOf(cleanDirs[2]);
+    execFileSync('chattr', ['+i', path.join(stuck, 'commondir')]);
+    // A run holds the lock of a stale, clean one: it is in use.
+    const releaseBusy = await lockSandbox(gitDir, 'exploration-0000b006', 0);
+    const keptBefore = [busy, dirty, fresh].map((dir) => contents(registrationOf(dir)));
+    const stuckBefore = contents(stuck);
+    try {
+      const d = byName(await reap(options(root)));
+
+      for (const name of [...clean.slice(0, 2), ...clean.slice(3)]) expect(d[name].result).toBe('removed');
+      expect(d['exploration-0000b003']).toMatchObject({
+        result: 'partly removed',
+        detail: 'its registration was left: EPERM',
+        problems: [{ path: path.join(stuck, 'commondir'), error: 'EPERM' }],
+      });
+      expect(d['exploration-0000b006']).toMatchObject({
+        result: 'kept',
+        reason: 'in use: a run holds its lock',
+      });
+      expect(d['exploration-0000d001']).toMatchObject({
+        result: 'kept',
+        reason: 'holds work: 1 uncommitted file(s)',
+      });
+      expect(d['exploration-0000f001'].result).toBe('kept');
+      for (const dir of cleanDirs) expect(fs.existsSync(dir)).toBe(false);
+      // Left: the registration that could not go (its gitdir still names the worktree), and those of the
+      // kept worktrees, byte for byte.
+      expect(registrations(parent)).toEqual([
+        'exploration-0000b003',
+        'exploration-0000b006',
+        'exploration-0000d001',
+        'exploration-0000f001',
+      ]);
+      // Of the stuck one, only what could not be deleted is left (the walk deletes all else, as for folders).
+      expect(Object.keys(stuckBefore)).toContain('gitdir');
+      expect(fs.readdirSync(stuck)).toEqual(['commondir']);
+      expect([busy, dirty, fresh].map((dir) => contents(registrationOf(dir)))).toEqual(keptBefore);
+      expect(fs.readFileSync(path.join(dirty, 'README.md'), 'utf8')).toContain('edited');
+      expect(git(dirty, 'status', '--porcelain')).toBe('M README.md');
+    } finally {
+      await releaseBusy();
+      execFileSync('chattr', ['-i', path.join(stuck, 'commondir')]);
+    }
+    // git still lists the main worktree and the kept ones (what is left of the stuck one names none).
+    expect(worktreeList(parent).sort()).toEqual([parent, busy, dirty, fresh].sort());
+  }, 180_000);
+
+  it("removes registrations only under their parent's repository lock; another parent's go meanwhile", async () => {
+    const root = newRoot();
+    const parent = fs.realpathSync(newRepo().parent);
+    const other = fs.realpathSync(newRepo().parent);
+    const gitDir = path.join(parent, '.git');
+    // The held parent's worktrees come first in the cache, the other parent's after them.
+    const dirs = ['exploration-0000a001', 'exploration-0000a002', 'exploration-0000a003'].map((name) =>
+      addLinkedWorktree(parent, root, 'a-cache', name, { ageDays: 100 }),
+    );
+    const otherDirs = ['exploration-0000b001', 'exploration-0000b002'].map((name) =>
+      addLinkedWorktree(other, root, 'b-cache', name, { ageDays: 100 }),
+    );
+    const before = registrations(parent);
+    let letGo!: () => void;
+    let taken!: () => void;
+    const isTaken = new Promise<void>((resolve) => (taken = resolve));
+    // Another run holds the parent's lock (as run mode does while it changes the parent's metadata).
+    const holding = withRepositoryLock(gitDir, async () => {
+      taken();
+      await new Promise<void>((resolve) => (letGo = resolve));
+    });
+    await isTaken;
+    const reaping = reap(options(root));
+    try {
+      // The other parent's registrations do not wait behind the held one's.
+      await waitUntil(
+        () =>
+          [...dirs, ...otherDirs].every((dir) => !fs.existsSync(dir)) && registrations(other).length === 0,
+        60_000,
+      );
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      // The folders went; the held parent's registrations wait for its lock.
+      expect(registrations(parent)).toEqual(before);
+    } finally {
+      letGo();
+      await holding;
+    }
+    const d = byName(await reaping);
+    for (const dir of [...dirs, ...otherDirs]) expect(d[path.basename(dir)].result).toBe('removed');
+    expect(registrations(parent)).toEqual([]);
+    expect(worktreeList(parent)).toEqual([parent]);
+    expect(worktreeList(other)).toEqual([other]);
   }, 180_000);
 
   it('list sees linked worktrees with their branch; rm NAME removes one with its registration', async () => {
