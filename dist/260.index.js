@@ -1724,6 +1724,7 @@ function measureTree(top) {
 
 
 
+
 const GIT_FILE_MAX = 4096;
 /** A registration's `gitdir` names one path. */
 const GITDIR_MAX = 4096;
@@ -1789,9 +1790,13 @@ function verifyRegistration(worktree, target) {
         locked: lstat(external_node_path_.join(target.adminDir, 'locked')) !== undefined,
     };
 }
+/**
+ * The system's realpath(3): the same answer as Node's own walk for a path that exists, in a fraction of its
+ * time (the scan asks three of every linked worktree); a path it cannot resolve is no path of ours.
+ */
 function realPath(p) {
     try {
-        return external_node_fs_.realpathSync(p);
+        return external_node_fs_.realpathSync.native(p);
     }
     catch {
         return undefined;
@@ -1840,17 +1845,46 @@ async function branchTips(git, parent, refs) {
     }
     return tips;
 }
-// Removing a linked worktree's registration in its parent (`<parent>/.git/worktrees/<id>`), once its
-// folder is gone: as data, with the removal's own walk (no link followed), and only that registration.
+// Removing linked worktrees' registrations in their parent (`<parent>/.git/worktrees/<id>`), once their
+// folders are gone: as data, with the removal's own walk (no link followed), and only those registrations.
 // Not `git worktree prune`, which would judge and drop every other registration of the parent (those of
 // worktrees it cannot see from here, too), and would read files that whoever used the worktree wrote.
 /**
- * Removes `<parentGitDir>/worktrees/<id>` when it is still a real folder whose `gitdir` file reads as the
- * scan read it (it named this worktree then); the caller holds the parent's repository lock. Returns what
- * was left, and why.
+ * Removes the registrations of a batch of removed linked worktrees of one parent (`parentGitDir`), the
+ * caller holding the parent's repository lock (taken once for the batch). Each goes only when it is still a
+ * real folder whose `gitdir` file reads as the scan read it (it named its worktree then); several are
+ * walked at once by the remover's workers (each registration is a handful of small files, and every
+ * unlink waits for the disk: one after the other, they took longer than the worktrees' own folders).
+ * Returns, in order, what was left of each and why (undefined: it is gone); one that cannot go leaves the
+ * others going.
  */
-async function removeRegistration(parentGitDir, linked, remover = inlineRemover) {
+async function removeRegistrations(parentGitDir, batch, remover = inlineRemover) {
     const worktrees = external_node_path_.join(parentGitDir, 'worktrees');
+    // One walk per registration: a registration named twice (the scan verifies that it points back at one
+    // worktree only, so this is never expected) is walked once, and both are told what became of it.
+    const walks = new Map();
+    const removeOnce = (linked) => {
+        const known = walks.get(linked.id);
+        if (known)
+            return known;
+        const walk = removeChecked(worktrees, linked, remover);
+        walks.set(linked.id, walk);
+        return walk;
+    };
+    const problems = await inParallel(batch, remover.walks, removeOnce);
+    // As git does when it prunes the last registration: the empty folder goes too, once one of ours went
+    // (rmdir removes only an empty folder, never a link: others' registrations are never touched).
+    if (problems.some((problem) => !problem) && lstat(worktrees)?.isDirectory())
+        try {
+            external_node_fs_.rmdirSync(worktrees);
+        }
+        catch {
+            /* other registrations are left */
+        }
+    return problems;
+}
+/** One registration, checked under the parent's lock just before its walk (see removeRegistrations). */
+async function removeChecked(worktrees, linked, remover) {
     const admin = external_node_path_.join(worktrees, linked.id);
     const left = (error) => ({ path: admin, error });
     if (!linked.registered || linked.id.includes('/') || linked.id === '.' || linked.id === '..')
@@ -1862,20 +1896,11 @@ async function removeRegistration(parentGitDir, linked, remover = inlineRemover)
         return undefined; // gone already (a person or git pruned it)
     if (!st.isDirectory())
         return left('it is not a folder (a symbolic link is never followed)');
-    const gitdir = readBounded(external_node_path_.join(admin, 'gitdir'), 4096);
+    const gitdir = readBounded(external_node_path_.join(admin, 'gitdir'), GITDIR_MAX);
     if (!('data' in gitdir) || gitdir.data.toString('utf8') !== linked.registered.gitdirText)
         return left('it changed since the scan');
     const walked = await remover.remove(admin, st.dev);
-    if (walked.problems.length)
-        return walked.problems[0];
-    // As git does when it prunes the last registration: the empty folder goes too.
-    try {
-        external_node_fs_.rmdirSync(worktrees);
-    }
-    catch {
-        /* other registrations are left */
-    }
-    return undefined;
+    return walked.problems[0];
 }
 
 // EXTERNAL MODULE: external "node:timers/promises"
@@ -2391,7 +2416,7 @@ function isCheckable(s) {
 // takes it first, wins: the sandbox is then in use), after one last look at its activity, archived first
 // when asked. A sandbox of a live parent goes the way run mode removes one (`removeSandbox`: its folders
 // or volume, then every record the parent keeps of it); a linked worktree its folder, then its registration
-// in the parent (linked-removal.ts, under the parent's repository lock); an orphan loses its folders or
+// in the parent (linked-worktree.ts, under the parent's repository lock); an orphan loses its folders or
 // volume only.
 // On disk the reaper removes the folders itself first, carefully (remove.ts): links are never followed,
 // and what cannot be deleted is reported while the rest goes.
@@ -2434,37 +2459,43 @@ async function carryOut(removals, deps) {
     return outcomes;
 }
 /**
+ * Batches finishing at once (each under its own parent's repository lock). Batches of one parent finish
+ * one after the other: they would only wait for each other's lock.
+ */
+const FINISHING_AT_ONCE = 4;
+/**
  * Disk sandboxes, one after the other through a pipeline that holds twice what the remover walks at once:
  * each is locked, its activity read again (lstat only) and, when nothing happened since the scan, removed
- * (its folders emptied by the remover). When the last of a batch is through, the parent forgets the
- * batch's sandboxes, the outcomes are logged and the locks released, while the pipeline goes on with the
- * next ones; batches finish one after the other.
+ * (its folders emptied by the remover). When the last of a batch is through, the batch finishes while the
+ * pipeline goes on with the next ones: the parent forgets the batch's sandboxes (records, registrations),
+ * the project folders left empty go, the locks are released and the outcomes logged (batches in the order
+ * they were through). Finishing does not wait for the batches before it, save those of the same parent: a
+ * finish that waited for every earlier one fell behind the removals, and the last batches' registrations
+ * were all left to remove after the last folder had gone.
  * One sandbox that fails in any step gets an outcome that says why, and every other goes on: a failure
  * is never the whole run's.
  */
 async function removeDiskSandboxes(removals, deps, outcomes) {
-    let finishing = Promise.resolve();
+    const finishing = limiter(FINISHING_AT_ONCE);
+    const lastOfParent = new Map();
+    const finished = [];
+    let logged = Promise.resolve();
     const finish = (batch) => {
-        finishing = finishing.then(async () => {
-            try {
-                // The removed folders' records, a parent at a time; the linked worktrees' registrations; then the
-                // project folders left empty.
-                await forgetBatch(batch, deps);
-                await forgetRegistrations(batch.forget.registrations, deps.remover);
-                for (const dir of batch.forget.projectDirs)
-                    await (0,remove/* removeEmptyProjectDir */.ih)(dir).catch(() => undefined); // an empty folder left is harmless
-                batch.removals.forEach((removal, n) => {
-                    const outcome = batch.done[n] ?? failed('its removal did not finish');
-                    outcomes.set(removal.decision.key, outcome);
-                    deps.log(describe(removal.decision, outcome));
-                });
-            }
-            finally {
-                await release(batch.locks);
-            }
+        const before = lastOfParent.get(batch.parent) ?? Promise.resolve();
+        const forgotten = before.then(() => finishing(() => forgetAll(batch, deps)));
+        lastOfParent.set(batch.parent, forgotten);
+        finished.push(forgotten.then(() => release(batch.locks)));
+        logged = logged.then(async () => {
+            await forgotten;
+            batch.removals.forEach((removal, n) => {
+                const outcome = batch.done[n] ?? failed('its removal did not finish');
+                outcomes.set(removal.decision.key, outcome);
+                deps.log(describe(removal.decision, outcome));
+            });
         });
     };
-    const batches = batchesByParent(removals).map((group) => ({
+    const batches = batchesByParent(removals).map(({ parent, group }) => ({
+        parent,
         removals: group,
         locks: [],
         done: [],
@@ -2495,7 +2526,28 @@ async function removeDiskSandboxes(removals, deps, outcomes) {
                 finish(batch);
         }
     });
-    await finishing;
+    await Promise.all(finished);
+    await logged;
+}
+/**
+ * What a batch leaves to do once its folders are gone: the removed folders' records, the linked
+ * worktrees' registrations, then the project folders left empty. Never throws: what could not be done
+ * is said on the outcomes of the sandboxes it concerns.
+ */
+async function forgetAll(batch, deps) {
+    try {
+        await forgetBatch(batch, deps);
+        await forgetRegistrations(batch.forget.registrations, deps.remover);
+    }
+    catch (error) {
+        for (const outcome of batch.done)
+            if (outcome?.status === 'removed') {
+                outcome.status = 'partly removed';
+                outcome.detail = `its folders went, but what its parent keeps of it may be left (${error.message})`;
+            }
+    }
+    for (const dir of batch.forget.projectDirs)
+        await (0,remove/* removeEmptyProjectDir */.ih)(dir).catch(() => undefined); // an empty folder left is harmless
 }
 /**
  * The parent forgets the batch's removed sandboxes, together; when that fails, one at a time, so that one
@@ -2526,7 +2578,7 @@ async function forgetBatch(batch, deps) {
         }
     }
 }
-/** The removals in batches of one parent each (orphans and sandboxes without a parent together). */
+/** The removals in batches of one parent each (orphans and sandboxes without a parent together: ''). */
 function batchesByParent(removals) {
     const byParent = new Map();
     for (const removal of removals) {
@@ -2539,9 +2591,9 @@ function batchesByParent(removals) {
             byParent.set(key, [removal]);
     }
     const batches = [];
-    for (const group of byParent.values())
+    for (const [parent, group] of byParent)
         for (let i = 0; i < group.length; i += BATCH)
-            batches.push(group.slice(i, i + BATCH));
+            batches.push({ parent, group: group.slice(i, i + BATCH) });
     return batches;
 }
 /** Volumes: locked together, looked at again by one helper, then removed (each with its records). */
@@ -2666,9 +2718,9 @@ async function removeFolders(sandbox, deps, outcome) {
     outcome.detail = `${tree.problems.length} entr${tree.problems.length === 1 ? 'y' : 'ies'} could not be deleted`;
 }
 /**
- * The registrations of removed linked worktrees, a parent at a time under its repository lock: each one
- * only when it still names the worktree as the scan read it (removal-time check, linked-removal.ts).
- * What could not go is reported on its worktree's outcome.
+ * The registrations of removed linked worktrees, a parent at a time: its repository lock taken once for
+ * the batch's registrations, which then go several at once, each only when it still names its worktree as
+ * the scan read it (linked-worktree.ts). What could not go is reported on its worktree's outcome.
  */
 async function forgetRegistrations(registrations, remover) {
     const byParent = new Map();
@@ -2676,15 +2728,14 @@ async function forgetRegistrations(registrations, remover) {
         byParent.set(r.parent.gitDir, [...(byParent.get(r.parent.gitDir) ?? []), r]);
     for (const [gitDir, group] of byParent) {
         try {
-            await (0,lock/* withRepositoryLock */.aZ)(gitDir, async () => {
-                for (const { linked, outcome } of group) {
-                    const problem = await removeRegistration(gitDir, linked, remover);
-                    if (!problem)
-                        continue;
-                    outcome.problems.push(problem);
-                    outcome.status = 'partly removed';
-                    outcome.detail = `its registration was left: ${problem.error}`;
-                }
+            const problems = await (0,lock/* withRepositoryLock */.aZ)(gitDir, () => removeRegistrations(gitDir, group.map((r) => r.linked), remover));
+            group.forEach(({ outcome }, n) => {
+                const problem = problems[n];
+                if (!problem)
+                    return;
+                outcome.problems.push(problem);
+                outcome.status = 'partly removed';
+                outcome.detail = `its registration was left: ${problem.error}`;
             });
         }
         catch (error) {

@@ -396,19 +396,35 @@ const SYSTEM_BUNDLES = [
     '/etc/ssl/cert.pem',
 ];
 const MAX_BUNDLE_BYTES = 4 * 1024 * 1024;
-/** The runner's CA bundle (so that hosts the proxy only tunnels still verify), or none. */
-async function systemBundle() {
+/** A bundle file's text, if it is a file of at most MAX_BUNDLE_BYTES; else none. */
+async function bundleText(file) {
+    try {
+        const st = await promises_.stat(file);
+        if (st.isFile() && st.size <= MAX_BUNDLE_BYTES)
+            return await promises_.readFile(file, 'utf8');
+    }
+    catch {
+        // not this one
+    }
+    return undefined;
+}
+/**
+ * The CAs the proxy trusts (so that hosts it only tunnels still verify in the container): the runner's
+ * bundle, and the step's NODE_EXTRA_CA_CERTS (an internal CA of a self-hosted runner, which the proxy
+ * trusts too), or none.
+ */
+async function runnerBundle() {
+    let system = '';
     for (const file of SYSTEM_BUNDLES) {
-        try {
-            const st = await promises_.stat(file);
-            if (st.isFile() && st.size <= MAX_BUNDLE_BYTES)
-                return await promises_.readFile(file, 'utf8');
-        }
-        catch {
-            // not this one
+        const text = await bundleText(file);
+        if (text !== undefined) {
+            system = text;
+            break;
         }
     }
-    return '';
+    const extraFile = process.env.NODE_EXTRA_CA_CERTS;
+    const extra = extraFile ? await bundleText(extraFile) : undefined;
+    return extra?.includes('-----BEGIN CERTIFICATE-----') ? `${system}\n${extra}` : system;
 }
 function sidecarContainer(name, image, node, runDir, labels) {
     return {
@@ -467,7 +483,7 @@ async function startNetwork(engine, policy, options) {
             trustDir = await promises_.mkdtemp(external_node_path_.join(temp, 'worktree-sandbox-trust-'));
             await promises_.chmod(trustDir, 0o755);
             const bundle = external_node_path_.join(trustDir, 'ca-bundle.pem');
-            await promises_.writeFile(bundle, `${await systemBundle()}\n${ca.certificate}`, { mode: 0o644 });
+            await promises_.writeFile(bundle, `${await runnerBundle()}\n${ca.certificate}`, { mode: 0o644 });
             readOnlyFiles.push(bundle);
             Object.assign(env, trustEnv(bundle));
         }
