@@ -93,7 +93,7 @@ export class ContainerEngine {
    * in a container of this engine, its mounts.
    */
   hostView(): Promise<HostView> {
-    this.view ??= discoverHostView((args, timeoutMs) => this.execWithin(args, timeoutMs));
+    this.view ??= discoverHostView((args, options) => this.stream(args, options));
     return this.view;
   }
 
@@ -111,22 +111,6 @@ export class ContainerEngine {
       { ...spec, userns: mode ? userNamespaceArgs(mode, id.uid, id.gid) : [] },
       bindSource(view),
     );
-  }
-
-  /** `exec`, failing once `timeoutMs` has passed (for calls that create nothing, such as `inspect`). */
-  async execWithin(args: readonly string[], timeoutMs: number): Promise<ProcResult> {
-    let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<never>((_, reject) => {
-      timer = setTimeout(
-        () => reject(new EngineError(`${this.name} ${args[0]} did not answer within ${timeoutMs / 1000} s.`)),
-        timeoutMs,
-      );
-    });
-    try {
-      return await Promise.race([this.exec(args), late]);
-    } finally {
-      clearTimeout(timer);
-    }
   }
 
   /**
