@@ -97,6 +97,7 @@ export async function looksReused(
  */
 export class EngineViewProof {
   private helper?: Promise<Probe>;
+  private proved?: Promise<void>;
   private planted?: Promise<PlantedProbe>;
 
   constructor(
@@ -108,12 +109,14 @@ export class EngineViewProof {
 
   /** Proves it with a helper, started now unless it already was; rejects naming what the engine does not see. */
   byHelper(): Promise<void> {
-    if (!this.helper) {
+    if (!this.proved) {
       this.helper = probeEngineView(this.engine, this.image, this.folders, this.imageReady);
-      // Awaited by whoever needs it; a rejection before then is not an unhandled one.
-      this.helper.catch(() => undefined);
+      this.proved = this.helper.then(() => undefined);
+      // Awaited by whoever needs it; a rejection before then is not an unhandled one (which would end
+      // the process), and the await still throws it.
+      for (const promise of [this.helper, this.proved]) promise.catch(() => undefined);
     }
-    return this.helper.then(() => undefined);
+    return this.proved;
   }
 
   /** Whether a helper proves it (or is proving it). */

@@ -401,4 +401,88 @@ maybe('a remote engine (DOCKER_HOST over TCP, sharing none of the runner’s fil
     },
     180_000,
   );
+  it('a sandbox the host’s engine made, run again against the remote engine that has folders of the same names: its command’s container is refused on the probe, the command does not run, the post step touches nothing', async () => {
+    const repo = makeRepo();
+    repos.push(repo);
+    const root = path.join(repo.root, 'sandboxes');
+    const inputs = {
+      image: TEST_IMAGE,
+      isolation: 'disk',
+      'worktree-root': root,
+      'repository-path': repo.parent,
+      branch: 'bot/reused',
+      cleanup: 'always',
+    };
+    const made = await runStep({ inputs: { ...inputs, command: 'echo work > work.txt', cleanup: 'never' } });
+    expect(made.code).toBe(0);
+    const worktree = made.outputs['worktree-path'];
+    // The remote engine has every folder the command's container binds, under the same names, empty: only
+    // the probe's random files tell them from the runner's.
+    const home = path.join(path.dirname(worktree), '.home', made.outputs.sandbox);
+    docker('exec', dind.name, 'mkdir', '-p', path.join(repo.parent, '.git', 'objects'), worktree, home);
+    const refsBefore = git(repo.parent, 'for-each-ref');
+    const step = await runStep({
+      inputs: { ...inputs, command: 'echo RAN-$((40 + 2)); rm -f work.txt' },
+      env: dind.tcpEnv(dind.ip, dind.certs),
+    });
+    expect(step.code).toBe(1);
+    expect(step.stdout).toMatch(
+      new RegExp(
+        `::error::The docker engine does not see the parent repository ${repo.parent.replace(/[/.]/g, '\\$&')}/\\.git where the action sees it: it is a remote engine`,
+      ),
+    );
+    expect(step.stdout).not.toContain('RAN-42');
+    expect(dind.cli('ps', '--all', '--format', '{{.Names}}').trim()).toBe('');
+    // cleanup: always, and yet nothing of the sandbox is touched: the engine never showed it sees it.
+    const post = await runStep({ inputs, state: step.state, env: dind.tcpEnv(dind.ip, dind.certs) });
+    expect(post.code).toBe(0);
+    expect(post.stdout).toContain('before the engine was shown to see its folders');
+    expect(fs.readFileSync(path.join(worktree, 'work.txt'), 'utf8')).toBe('work\n');
+    expect(git(repo.parent, 'for-each-ref')).toBe(refsBefore);
+    expect(probeFiles(repo.root)).toEqual([]);
+    expect(dind.cli('ps', '--all', '--format', '{{.Names}}').trim()).toBe('');
+  }, 180_000);
+
+  it('reap against the remote engine: one warning naming the root and the fix; what the filesystem proves clean goes, what only a helper could judge is kept, nothing lost', async () => {
+    const repo = makeRepo();
+    repos.push(repo);
+    const root = path.join(repo.root, 'sandboxes');
+    const common = {
+      image: TEST_IMAGE,
+      isolation: 'disk',
+      'worktree-root': root,
+      'repository-path': repo.parent,
+    };
+    const clean = await runStep({ inputs: { ...common, command: 'true', cleanup: 'never' } });
+    const dirty = await runStep({ inputs: { ...common, command: 'true', cleanup: 'never' } });
+    expect([clean.code, dirty.code]).toEqual([0, 0]);
+    const [cleanDir, dirtyDir] = [clean.outputs['worktree-path'], dirty.outputs['worktree-path']];
+    // Changed after the run: only git (in a helper) can tell what it is.
+    fs.appendFileSync(path.join(dirtyDir, 'README.md'), 'changed outside the run\n');
+    age(cleanDir, 100);
+    age(dirtyDir, 100);
+    const reap = await runStep({
+      inputs: { mode: 'reap', 'worktree-root': root, image: TEST_IMAGE },
+      env: dind.tcpEnv(dind.ip, dind.certs),
+    });
+    expect(reap.code).toBe(0);
+    const warnings = reap.stdout.split('\n').filter((l) => l.startsWith('::warning::'));
+    const rootWarnings = warnings.filter((l) => l.includes('does not see the worktree-root'));
+    expect(rootWarnings).toHaveLength(1);
+    expect(rootWarnings[0]).toContain(
+      `The docker engine does not see the worktree-root ${fs.realpathSync(root)} where the action sees it: it is a remote engine (tcp://${dind.ip}:2376)`,
+    );
+    const reaped = JSON.parse(reap.outputs.reaped) as { sandbox: string }[];
+    const kept = JSON.parse(reap.outputs.kept) as { sandbox: string; reason: string }[];
+    expect(reaped.map((r) => r.sandbox)).toEqual([clean.outputs.sandbox]);
+    expect(kept.map((k) => k.sandbox)).toEqual([dirty.outputs.sandbox]);
+    expect(JSON.stringify(kept[0])).toContain(
+      'not inspected: the docker engine does not see the worktree-root',
+    );
+    expect(fs.existsSync(cleanDir)).toBe(false);
+    expect(fs.readFileSync(path.join(dirtyDir, 'README.md'), 'utf8')).toContain('changed outside the run');
+    expect(probeFiles(repo.root)).toEqual([]);
+    // Nothing ran in the remote engine but the probe's helper (created, never started, removed).
+    expect(dind.cli('ps', '--all', '--format', '{{.Names}}').trim()).toBe('');
+  }, 300_000);
 });
