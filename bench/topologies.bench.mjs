@@ -3,9 +3,10 @@
 // never starts, removed). Start → the command's first instruction, the bundle of a base commit (before
 // the checks) against this working copy's dist/, interleaved in the same run, on a small repository where
 // a fixed cost shows most. Per isolation: a new transient sandbox (then its post step, not timed), and a
-// reused persistent one.
+// reused persistent one. Several bases may be given (`BENCH_BASE=dadfe48,a08106f`): each is compared with
+// this dist/, all interleaved in the same rounds; the first is the one the target is judged against.
 //
-//   node bench/topologies.bench.mjs            BENCH_BASE=<rev> (default dadfe48)  BENCH_ROUNDS=10
+//   node bench/topologies.bench.mjs      BENCH_BASE=<rev>[,<rev>...] (default dadfe48)  BENCH_ROUNDS=10
 // Target: the checks add at most 20 ms to the median.
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -14,17 +15,22 @@ import * as path from 'node:path';
 import { parse } from 'yaml';
 import { DIST, IMAGE, ROOT, firstTimestamp, loadAverage, median, runActionStep } from './lib.mjs';
 
-const BASE = process.env.BENCH_BASE ?? 'dadfe48';
+const BASES = (process.env.BENCH_BASE ?? 'dadfe48').split(',').filter(Boolean);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 10);
 const TARGET_MS = 20;
 const log = (msg) => process.stderr.write(`[bench:topologies] ${msg}\n`);
 const sh = (cmd, args, cwd) => execFileSync(cmd, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'] }).toString();
 
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'wts-bench-topologies-'));
-const baseDist = path.join(scratch, 'base');
-fs.mkdirSync(baseDist);
-execFileSync('sh', ['-c', `git -C "$1" archive "$2" dist | tar -x -C "$3"`, 'x', ROOT, BASE, baseDist]);
-const dists = { base: path.join(baseDist, 'dist', 'index.js'), new: DIST };
+const dists = {};
+for (const base of BASES) {
+  const dir = path.join(scratch, `base-${base}`);
+  fs.mkdirSync(dir);
+  execFileSync('sh', ['-c', `git -C "$1" archive "$2" dist | tar -x -C "$3"`, 'x', ROOT, base, dir]);
+  dists[base] = path.join(dir, 'dist', 'index.js');
+}
+dists.new = DIST;
+const sides = Object.keys(dists);
 
 // A small repository: 200 files.
 const repo = path.join(scratch, 'repo');
@@ -61,7 +67,8 @@ async function firstInstructionMs(dist, isolation, extra) {
 
 const cases = [];
 for (const isolation of ['disk', 'container'])
-  for (const kind of ['new', 'reuse']) cases.push({ isolation, kind, times: { base: [], new: [] } });
+  for (const kind of ['new', 'reuse'])
+    cases.push({ isolation, kind, times: Object.fromEntries(sides.map((w) => [w, []])) });
 
 // The reused sandboxes, one per isolation and bundle, made once.
 for (const isolation of ['disk', 'container'])
@@ -71,9 +78,10 @@ for (const isolation of ['disk', 'container'])
       cleanup: 'never',
     });
 
-log(`base ${BASE} vs this dist/, ${ROUNDS} rounds, load ${loadAverage()}`);
+log(`bases ${BASES.join(', ')} vs this dist/, ${ROUNDS} rounds, load ${loadAverage()}`);
 for (let round = 0; round < ROUNDS; round++) {
-  const order = round % 2 ? ['new', 'base'] : ['base', 'new'];
+  // Each round starts with another side: none always runs first (or last).
+  const order = sides.map((_, i) => sides[(i + round) % sides.length]);
   for (const c of cases)
     for (const which of order) {
       const extra =
@@ -95,18 +103,20 @@ for (let round = 0; round < ROUNDS; round++) {
 }
 
 const fmt = (v) => v.toFixed(1);
+const cell = (v) => `${fmt(median(v))} ms (${fmt(Math.min(...v))}–${fmt(Math.max(...v))})`;
+const signed = (d) => `${d >= 0 ? '+' : '−'}${fmt(Math.abs(d))} ms`;
 const lines = [
-  `| case | base ${BASE}: median (min–max) | this dist/: median (min–max) | difference of medians | target | result |`,
-  '|---|---|---|---|---|---|',
+  `| case | ${BASES.map((b) => `base ${b}: median (min–max)`).join(' | ')} | this dist/: median (min–max) | ${BASES.map((b) => `difference of medians vs ${b}`).join(' | ')} | target (vs ${BASES[0]}) | result |`,
+  `|---|${BASES.map(() => '---|').join('')}---|${BASES.map(() => '---|').join('')}---|---|`,
 ];
 let pass = true;
 for (const c of cases) {
-  const [b, n] = [c.times.base, c.times.new];
-  const diff = median(n) - median(b);
-  const ok = diff <= TARGET_MS;
+  const n = c.times.new;
+  const diffs = BASES.map((b) => median(n) - median(c.times[b]));
+  const ok = diffs[0] <= TARGET_MS;
   pass &&= ok;
   lines.push(
-    `| ${c.isolation}, ${c.kind} sandbox | ${fmt(median(b))} ms (${fmt(Math.min(...b))}–${fmt(Math.max(...b))}) | ${fmt(median(n))} ms (${fmt(Math.min(...n))}–${fmt(Math.max(...n))}) | ${diff >= 0 ? '+' : '−'}${fmt(Math.abs(diff))} ms | ≤ +${TARGET_MS} ms | ${ok ? 'pass' : 'FAIL'} |`,
+    `| ${c.isolation}, ${c.kind} sandbox | ${BASES.map((b) => cell(c.times[b])).join(' | ')} | ${cell(n)} | ${diffs.map(signed).join(' | ')} | ≤ +${TARGET_MS} ms | ${ok ? 'pass' : 'FAIL'} |`,
   );
 }
 console.log(lines.join('\n'));

@@ -18,6 +18,7 @@ import { NODE24_PATH } from '../support/runtimes.js';
 import {
   ActionContainer,
   DIND_IMAGE,
+  podmanClientKit,
   engineCli,
   imageExists,
   NODE_IMAGE,
@@ -59,6 +60,8 @@ interface Layout {
   engine: (...args: string[]) => string;
   /** The work folder as that engine sees it. */
   engineWork: string;
+  /** Inputs and variables every step gets besides the defaults (`engine: podman` and its CONTAINER_HOST). */
+  extra?: { inputs?: Record<string, string>; env?: Record<string, string> };
 }
 
 /**
@@ -71,12 +74,19 @@ async function runBothIsolationsAndReap(layout: Layout, defaultRoot: string): Pr
   const { parent } = repoIn(container, repo);
   const prefix = uniquePrefix('topo');
   prefixes.push(prefix);
-  const common = { image: TEST_IMAGE, 'volume-prefix': prefix, 'repository-path': parent };
+  const common = {
+    image: TEST_IMAGE,
+    'volume-prefix': prefix,
+    'repository-path': parent,
+    ...layout.extra?.inputs,
+  };
+  const env = layout.extra?.env;
   const steps: ContainerStep[] = [];
   for (const isolation of ['container', 'disk']) {
     const branch = `bot/${isolation}`;
     const main = await container.step({
       cwd: parent,
+      env,
       inputs: {
         ...common,
         isolation,
@@ -103,7 +113,12 @@ async function runBothIsolationsAndReap(layout: Layout, defaultRoot: string): Pr
     } else {
       expect(engine('volume', 'ls', '--format', '{{.Name}}').split('\n')).toContain(main.outputs.volume);
     }
-    const post = await container.step({ cwd: parent, inputs: { ...common, isolation }, state: main.state });
+    const post = await container.step({
+      cwd: parent,
+      env,
+      inputs: { ...common, isolation },
+      state: main.state,
+    });
     expect(post.code).toBe(0);
     if (isolation === 'disk')
       expect(
@@ -119,11 +134,13 @@ async function runBothIsolationsAndReap(layout: Layout, defaultRoot: string): Pr
   // is found and kept.
   const disk = await container.step({
     cwd: parent,
+    env,
     inputs: { ...common, isolation: 'disk', command: 'true', cleanup: 'never' },
   });
   expect(disk.code).toBe(0);
   const volume = await container.step({
     cwd: parent,
+    env,
     inputs: { ...common, branch: 'bot/kept', command: 'true', cleanup: 'never' },
   });
   expect(volume.code).toBe(0);
@@ -132,7 +149,7 @@ async function runBothIsolationsAndReap(layout: Layout, defaultRoot: string): Pr
     path.relative(container.work, disk.outputs['worktree-path']),
   );
   age(diskOnHost, 100);
-  const reap = await container.step({ cwd: parent, inputs: { ...common, mode: 'reap' } });
+  const reap = await container.step({ cwd: parent, env, inputs: { ...common, mode: 'reap' } });
   expect(reap.stdout).not.toMatch(/::error::/);
   expect(reap.code).toBe(0);
   const reaped = JSON.parse(reap.outputs.reaped) as { sandbox: string }[];
@@ -212,6 +229,29 @@ maybe('a job container (`container:`): the work folder at /__w, the host engine 
     expect(git(repo.parent, 'for-each-ref')).toBe(refsBefore);
     expect(probeFiles(repo.root)).toEqual([]);
   }, 120_000);
+
+  it('reap with a worktree-root in the job container’s own layer: one warning naming it and the fix, what is there kept', async () => {
+    const { parent } = repoIn(container, repo);
+    // Something there, as a killed older action might have left it: the engine cannot see it.
+    container.exec('mkdir', '-p', '/root/.cache/wt/project/left/.git');
+    try {
+      const reap = await container.step({
+        cwd: parent,
+        inputs: { mode: 'reap', 'worktree-root': '/root/.cache/wt', image: TEST_IMAGE },
+      });
+      expect(reap.code).toBe(0);
+      const warnings = reap.stdout.split('\n').filter((l) => l.startsWith('::warning::'));
+      expect(warnings.filter((l) => l.includes('/root/.cache/wt'))).toEqual([
+        expect.stringMatching(
+          /^::warning::The worktree-root \/root\/\.cache\/wt is inside the action's own container \([0-9a-f]{12}\), under none of its mounts, .*Run the reap job where the runs that made the sandboxes ran, with the same worktree-root/,
+        ),
+      ]);
+      expect(reap.outputs.reaped).toBe('[]');
+      expect(() => container.exec('test', '-d', '/root/.cache/wt/project/left/.git')).not.toThrow();
+    } finally {
+      container.exec('rm', '-rf', '/root/.cache/wt');
+    }
+  }, 120_000);
 });
 
 maybe('a job container on rootless Podman (its Docker-compatible socket, uid 1001)', () => {
@@ -225,6 +265,7 @@ maybe('a job container on rootless Podman (its Docker-compatible socket, uid 100
     repos.push(repo);
     const tools = tempDir('wts-tools-');
     repos.push({ root: tools, parent: '', origin: '' });
+    fs.chmodSync(tools, 0o755);
     container = ActionContainer.start({
       hostWork: repo.root,
       work: '/__w',
@@ -234,6 +275,8 @@ maybe('a job container on rootless Podman (its Docker-compatible socket, uid 100
       mounts: [
         `${service.socket}:/var/run/docker.sock`,
         `${readableCopy(NODE24_PATH, tools)}:/usr/local/bin/node:ro`,
+        // The podman CLI too, for `engine: podman` (a client of the same service).
+        ...podmanClientKit(path.join(tools, 'podman')),
       ],
     });
   }, 120_000);
@@ -253,6 +296,38 @@ maybe('a job container on rootless Podman (its Docker-compatible socket, uid 100
       '/__w/_worktree-sandbox/worktrees',
     );
   }, 600_000);
+
+  it('engine: podman, its CLI a client of the same service (CONTAINER_HOST): both isolations with push and cleanup: always, then reap', async () => {
+    await runBothIsolationsAndReap(
+      {
+        container,
+        repo,
+        engine: (...args) => engineCli(runnerPodman, ...args).trim(),
+        engineWork: repo.root,
+        extra: { inputs: { engine: 'podman' }, env: { CONTAINER_HOST: 'unix:///var/run/docker.sock' } },
+      },
+      '/__w/_worktree-sandbox/worktrees',
+    );
+  }, 600_000);
+
+  it('engine: podman without a service to reach (no CONTAINER_HOST): a clear error, nothing made', async () => {
+    const { parent } = repoIn(container, repo);
+    const refsBefore = git(repo.parent, 'for-each-ref');
+    const step = await container.step({
+      cwd: parent,
+      inputs: { image: TEST_IMAGE, engine: 'podman', isolation: 'disk', command: 'true' },
+    });
+    expect(step.code).toBe(1);
+    expect(step.stdout).toMatch(/::error::.*podman/);
+    expect(git(repo.parent, 'for-each-ref')).toBe(refsBefore);
+    expect(probeFiles(repo.root)).toEqual([]);
+    console.log(
+      step.stdout
+        .split('\n')
+        .filter((l) => l.startsWith('::error::'))
+        .join('\n'),
+    );
+  }, 120_000);
 });
 
 maybe('Actions Runner Controller, Docker-in-Docker: a runner container beside a second engine', () => {
