@@ -310,23 +310,18 @@ maybe('a job container on rootless Podman (its Docker-compatible socket, uid 100
     );
   }, 600_000);
 
-  it('engine: podman without a service to reach (no CONTAINER_HOST): a clear error, nothing made', async () => {
+  it('engine: podman without a service to reach (no CONTAINER_HOST): Podman’s own error, nothing made', async () => {
     const { parent } = repoIn(container, repo);
     const refsBefore = git(repo.parent, 'for-each-ref');
     const step = await container.step({
       cwd: parent,
       inputs: { image: TEST_IMAGE, engine: 'podman', isolation: 'disk', command: 'true' },
     });
+    // A local Podman inside the job container, which cannot run containers there: its own words.
     expect(step.code).toBe(1);
-    expect(step.stdout).toMatch(/::error::.*podman/);
+    expect(step.stdout).toMatch(/::error::Image "[^"]+" is not present and could not be pulled: .*conmon/);
     expect(git(repo.parent, 'for-each-ref')).toBe(refsBefore);
     expect(probeFiles(repo.root)).toEqual([]);
-    console.log(
-      step.stdout
-        .split('\n')
-        .filter((l) => l.startsWith('::error::'))
-        .join('\n'),
-    );
   }, 120_000);
 });
 
