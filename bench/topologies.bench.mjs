@@ -120,6 +120,21 @@ for (const c of cases) {
   );
 }
 console.log(lines.join('\n'));
+// The same rounds paired: each round's runs of one case are minutes apart at most, so the median of the
+// per-round differences is less moved by the machine's load changing over the run than the medians are.
+const paired = [
+  `\n| case | ${BASES.map((b) => `median of per-round differences vs ${b} (min–max)`).join(' | ')} |`,
+  `|---|${BASES.map(() => '---|').join('')}`,
+];
+for (const c of cases) {
+  const cells = BASES.map((b) => {
+    const d = c.times.new.map((n, i) => n - c.times[b][i]);
+    return `${signed(median(d))} (${signed(Math.min(...d))} to ${signed(Math.max(...d))})`;
+  });
+  paired.push(`| ${c.isolation}, ${c.kind} sandbox | ${cells.join(' | ')} |`);
+}
+console.log(paired.join('\n'));
+if (process.env.BENCH_RAW) fs.writeFileSync(process.env.BENCH_RAW, JSON.stringify(cases, null, 1));
 console.log(
   `\n${ROUNDS} runs per cell, interleaved; load average at the end ${loadAverage()} on ${os.cpus().length} cores.`,
 );
