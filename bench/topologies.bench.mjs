@@ -4,7 +4,8 @@
 // the checks) against this working copy's dist/, interleaved in the same run, on a small repository where
 // a fixed cost shows most. Per isolation: a new transient sandbox (then its post step, not timed), and a
 // reused persistent one. Several bases may be given (`BENCH_BASE=dadfe48,a08106f`): each is compared with
-// this dist/, all interleaved in the same rounds; the first is the one the target is judged against.
+// this dist/, all interleaved in the same rounds; the first is the one the target is judged against. A
+// base may be a folder holding a bundle (an absolute path): this source built without what is measured.
 //
 //   node bench/topologies.bench.mjs      BENCH_BASE=<rev>[,<rev>...] (default dadfe48)  BENCH_ROUNDS=10
 // Target: the checks add at most 20 ms to the median.
@@ -24,6 +25,11 @@ const sh = (cmd, args, cwd) => execFileSync(cmd, args, { cwd, stdio: ['ignore', 
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'wts-bench-topologies-'));
 const dists = {};
 for (const base of BASES) {
+  // A revision's committed dist/, or (an absolute path) a bundle built elsewhere: a variant of this source.
+  if (path.isAbsolute(base)) {
+    dists[base] = path.join(base, 'index.js');
+    continue;
+  }
   const dir = path.join(scratch, `base-${base}`);
   fs.mkdirSync(dir);
   execFileSync('sh', ['-c', `git -C "$1" archive "$2" dist | tar -x -C "$3"`, 'x', ROOT, base, dir]);
