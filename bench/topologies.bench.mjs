@@ -8,6 +8,7 @@
 // base may be a folder holding a bundle (an absolute path): this source built without what is measured.
 //
 //   node bench/topologies.bench.mjs      BENCH_BASE=<rev>[,<rev>...] (default dadfe48)  BENCH_ROUNDS=10
+//                                        BENCH_KIND=new,reuse (the default: both kinds of sandbox)
 // Target: the checks add at most 20 ms to the median.
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -73,7 +74,7 @@ async function firstInstructionMs(dist, isolation, extra) {
 
 const cases = [];
 for (const isolation of ['disk', 'container'])
-  for (const kind of ['new', 'reuse'])
+  for (const kind of (process.env.BENCH_KIND ?? 'new,reuse').split(','))
     cases.push({ isolation, kind, times: Object.fromEntries(sides.map((w) => [w, []])) });
 
 // The reused sandboxes, one per isolation and bundle, made once.
