@@ -3,9 +3,12 @@
 // never starts, removed). Start → the command's first instruction, the bundle of a base commit (before
 // the checks) against this working copy's dist/, interleaved in the same run, on a small repository where
 // a fixed cost shows most. Per isolation: a new transient sandbox (then its post step, not timed), and a
-// reused persistent one.
+// reused persistent one. Several bases may be given (`BENCH_BASE=dadfe48,a08106f`): each is compared with
+// this dist/, all interleaved in the same rounds; the first is the one the target is judged against. A
+// base may be a folder holding a bundle (an absolute path): this source built without what is measured.
 //
-//   node bench/topologies.bench.mjs            BENCH_BASE=<rev> (default dadfe48)  BENCH_ROUNDS=10
+//   node bench/topologies.bench.mjs      BENCH_BASE=<rev>[,<rev>...] (default dadfe48)  BENCH_ROUNDS=10
+//                                        BENCH_KIND=new,reuse (the default: both kinds of sandbox)
 // Target: the checks add at most 20 ms to the median.
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -14,17 +17,27 @@ import * as path from 'node:path';
 import { parse } from 'yaml';
 import { DIST, IMAGE, ROOT, firstTimestamp, loadAverage, median, runActionStep } from './lib.mjs';
 
-const BASE = process.env.BENCH_BASE ?? 'dadfe48';
+const BASES = (process.env.BENCH_BASE ?? 'dadfe48').split(',').filter(Boolean);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 10);
 const TARGET_MS = 20;
 const log = (msg) => process.stderr.write(`[bench:topologies] ${msg}\n`);
 const sh = (cmd, args, cwd) => execFileSync(cmd, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'] }).toString();
 
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'wts-bench-topologies-'));
-const baseDist = path.join(scratch, 'base');
-fs.mkdirSync(baseDist);
-execFileSync('sh', ['-c', `git -C "$1" archive "$2" dist | tar -x -C "$3"`, 'x', ROOT, BASE, baseDist]);
-const dists = { base: path.join(baseDist, 'dist', 'index.js'), new: DIST };
+const dists = {};
+for (const base of BASES) {
+  // A revision's committed dist/, or (an absolute path) a bundle built elsewhere: a variant of this source.
+  if (path.isAbsolute(base)) {
+    dists[base] = path.join(base, 'index.js');
+    continue;
+  }
+  const dir = path.join(scratch, `base-${base}`);
+  fs.mkdirSync(dir);
+  execFileSync('sh', ['-c', `git -C "$1" archive "$2" dist | tar -x -C "$3"`, 'x', ROOT, base, dir]);
+  dists[base] = path.join(dir, 'dist', 'index.js');
+}
+dists.new = DIST;
+const sides = Object.keys(dists);
 
 // A small repository: 200 files.
 const repo = path.join(scratch, 'repo');
@@ -61,7 +74,8 @@ async function firstInstructionMs(dist, isolation, extra) {
 
 const cases = [];
 for (const isolation of ['disk', 'container'])
-  for (const kind of ['new', 'reuse']) cases.push({ isolation, kind, times: { base: [], new: [] } });
+  for (const kind of (process.env.BENCH_KIND ?? 'new,reuse').split(','))
+    cases.push({ isolation, kind, times: Object.fromEntries(sides.map((w) => [w, []])) });
 
 // The reused sandboxes, one per isolation and bundle, made once.
 for (const isolation of ['disk', 'container'])
@@ -71,9 +85,10 @@ for (const isolation of ['disk', 'container'])
       cleanup: 'never',
     });
 
-log(`base ${BASE} vs this dist/, ${ROUNDS} rounds, load ${loadAverage()}`);
+log(`bases ${BASES.join(', ')} vs this dist/, ${ROUNDS} rounds, load ${loadAverage()}`);
 for (let round = 0; round < ROUNDS; round++) {
-  const order = round % 2 ? ['new', 'base'] : ['base', 'new'];
+  // Each round starts with another side: none always runs first (or last).
+  const order = sides.map((_, i) => sides[(i + round) % sides.length]);
   for (const c of cases)
     for (const which of order) {
       const extra =
@@ -95,21 +110,38 @@ for (let round = 0; round < ROUNDS; round++) {
 }
 
 const fmt = (v) => v.toFixed(1);
+const cell = (v) => `${fmt(median(v))} ms (${fmt(Math.min(...v))}–${fmt(Math.max(...v))})`;
+const signed = (d) => `${d >= 0 ? '+' : '−'}${fmt(Math.abs(d))} ms`;
 const lines = [
-  `| case | base ${BASE}: median (min–max) | this dist/: median (min–max) | difference of medians | target | result |`,
-  '|---|---|---|---|---|---|',
+  `| case | ${BASES.map((b) => `base ${b}: median (min–max)`).join(' | ')} | this dist/: median (min–max) | ${BASES.map((b) => `difference of medians vs ${b}`).join(' | ')} | target (vs ${BASES[0]}) | result |`,
+  `|---|${BASES.map(() => '---|').join('')}---|${BASES.map(() => '---|').join('')}---|---|`,
 ];
 let pass = true;
 for (const c of cases) {
-  const [b, n] = [c.times.base, c.times.new];
-  const diff = median(n) - median(b);
-  const ok = diff <= TARGET_MS;
+  const n = c.times.new;
+  const diffs = BASES.map((b) => median(n) - median(c.times[b]));
+  const ok = diffs[0] <= TARGET_MS;
   pass &&= ok;
   lines.push(
-    `| ${c.isolation}, ${c.kind} sandbox | ${fmt(median(b))} ms (${fmt(Math.min(...b))}–${fmt(Math.max(...b))}) | ${fmt(median(n))} ms (${fmt(Math.min(...n))}–${fmt(Math.max(...n))}) | ${diff >= 0 ? '+' : '−'}${fmt(Math.abs(diff))} ms | ≤ +${TARGET_MS} ms | ${ok ? 'pass' : 'FAIL'} |`,
+    `| ${c.isolation}, ${c.kind} sandbox | ${BASES.map((b) => cell(c.times[b])).join(' | ')} | ${cell(n)} | ${diffs.map(signed).join(' | ')} | ≤ +${TARGET_MS} ms | ${ok ? 'pass' : 'FAIL'} |`,
   );
 }
 console.log(lines.join('\n'));
+// The same rounds paired: each round's runs of one case are minutes apart at most, so the median of the
+// per-round differences is less moved by the machine's load changing over the run than the medians are.
+const paired = [
+  `\n| case | ${BASES.map((b) => `median of per-round differences vs ${b} (min–max)`).join(' | ')} |`,
+  `|---|${BASES.map(() => '---|').join('')}`,
+];
+for (const c of cases) {
+  const cells = BASES.map((b) => {
+    const d = c.times.new.map((n, i) => n - c.times[b][i]);
+    return `${signed(median(d))} (${signed(Math.min(...d))} to ${signed(Math.max(...d))})`;
+  });
+  paired.push(`| ${c.isolation}, ${c.kind} sandbox | ${cells.join(' | ')} |`);
+}
+console.log(paired.join('\n'));
+if (process.env.BENCH_RAW) fs.writeFileSync(process.env.BENCH_RAW, JSON.stringify(cases, null, 1));
 console.log(
   `\n${ROUNDS} runs per cell, interleaved; load average at the end ${loadAverage()} on ${os.cpus().length} cores.`,
 );

@@ -4,7 +4,9 @@
 // to create a container whose bind source it does not find, so creation succeeds only when it finds
 // every file on its side: the same folder, not one that merely has the same name (a remote engine, a
 // Docker-in-Docker engine that does not share it, a translation that points elsewhere). Creating costs
-// one short engine call; starting the helper would cost a container start and prove nothing more.
+// one short engine call; starting the helper would cost a container start and prove nothing more. A
+// container the run creates anyway can carry the files instead of a helper (plantProbe): the engine then
+// checks them when it creates that container, before anything in it starts, and no helper is needed.
 // Everything the probe made (files, folders it had to make, the helper) is removed, whatever happens.
 import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs/promises';
@@ -75,6 +77,66 @@ export interface Probe {
   remove(): Promise<void>;
 }
 
+/** Where a container sees the probe's files: on its own root file system, beside nothing of the host's. */
+export const PROBE_TARGET = '/.worktree-sandbox-probe';
+
+/**
+ * The probe's files, planted in the folders to prove, for a container that binds them: the engine creates
+ * that container only when it finds every file on its side. Used by the helper `probeEngineView` creates,
+ * or by a container the run starts anyway (a reused sandbox's command container), which then proves it
+ * at no extra cost.
+ */
+export interface PlantedProbe {
+  /** The random files, as the action sees them. */
+  files: string[];
+  /** The files bound read-only: first in a container's mounts, so that the engine names one when it misses it. */
+  mounts: Mount[];
+  /**
+   * The engine's refusal to create a container that binds `mounts`, as a HostPathError naming the folder
+   * and the fix; undefined when it refused for another reason.
+   */
+  unseen(said: string): Promise<HostPathError | undefined>;
+  /** Removes the files (and, when the probe failed, the folders it had to make). */
+  remove(options?: { madeToo?: boolean }): Promise<void>;
+}
+
+/** A file with a random name in each folder (made with the folders above it that are missing). */
+export async function plantProbe(
+  engine: ContainerEngine,
+  folders: readonly MountedPath[],
+): Promise<PlantedProbe> {
+  const planted: Planted[] = [];
+  const remove = async ({ madeToo = false } = {}) => {
+    await Promise.all(planted.map((p) => fs.rm(p.file, { force: true })));
+    if (madeToo)
+      await Promise.all(
+        planted.map((p) => (p.made ? fs.rm(p.made, { recursive: true, force: true }) : undefined)),
+      );
+  };
+  try {
+    for (const folder of folders) planted.push(await plant(folder));
+  } catch (error) {
+    await remove({ madeToo: true });
+    throw error;
+  }
+  return {
+    files: planted.map((p) => p.file),
+    mounts: planted.map((p, n) => ({
+      type: 'bind',
+      source: p.file,
+      target: `${PROBE_TARGET}/${n}`,
+      readonly: true,
+    })),
+    async unseen(said) {
+      const view = await engine.hostView();
+      const sources = planted.map((p) => ({ folder: p.folder, source: enginePath(view, p.file) ?? p.file }));
+      const folder = unseenFolder(said, sources);
+      return folder && new HostPathError(notSeenMessage(engine.name, folder, view, remoteEngine()));
+    },
+    remove,
+  };
+}
+
 /**
  * Proves that the engine sees each folder where the action sees it; rejects with a HostPathError naming
  * the folder and the fix when it does not. The helper is created as soon as the folders are known, while
@@ -90,26 +152,14 @@ export async function probeEngineView(
   imageReady: Promise<void> = Promise.resolve(),
   timeoutMs = PROBE_TIMEOUT_MS,
 ): Promise<Probe> {
-  const planted: Planted[] = [];
   const name = `worktree-sandbox-probe-${randomBytes(4).toString('hex')}`;
-  const removeFiles = () => Promise.all(planted.map((p) => fs.rm(p.file, { force: true })));
-  const removeAll = async () => {
-    await Promise.all([engine.removeContainer(name), removeFiles()]);
-  };
+  const probe = await plantProbe(engine, folders);
   try {
-    for (const folder of folders) planted.push(await plant(folder));
-    const view = await engine.hostView();
-    const mounts: Mount[] = planted.map((p, n) => ({
-      type: 'bind',
-      source: p.file,
-      target: `/probe/${n}`,
-      readonly: true,
-    }));
     const run = await engine.runArgs({
       name,
       image,
       user: userArg(),
-      mounts,
+      mounts: probe.mounts,
       labels: HELPER_LABELS,
       entrypoint: 'true',
       args: [],
@@ -126,19 +176,13 @@ export async function probeEngineView(
     }
     if (result.exitCode === 0) {
       // The files go at once (a created helper never reads them); the helper after the run.
-      await removeFiles();
+      await probe.remove();
       return { remove: async () => void (await engine.removeContainer(name)) };
     }
     const said = (result.stderr || result.stdout).trim();
-    const sources = planted.map((p) => ({ folder: p.folder, source: enginePath(view, p.file) ?? p.file }));
-    const unseen = unseenFolder(said, sources);
-    if (unseen) throw new HostPathError(notSeenMessage(engine.name, unseen, view, remoteEngine()));
-    throw engine.failure(['create', 'probe'], result);
+    throw (await probe.unseen(said)) ?? engine.failure(['create', 'probe'], result);
   } catch (error) {
-    await removeAll();
-    await Promise.all(
-      planted.map((p) => (p.made ? fs.rm(p.made, { recursive: true, force: true }) : undefined)),
-    );
+    await Promise.all([engine.removeContainer(name), probe.remove({ madeToo: true })]);
     throw error;
   }
 }

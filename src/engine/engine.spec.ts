@@ -16,7 +16,7 @@ describe('the engine CLI under its time limit', () => {
     fs.rmSync(bin, { recursive: true, force: true });
   });
 
-  it('a CLI that never answers is killed at the shorter limit asked for (execWithin), and the error says so', async () => {
+  it('a CLI that never answers is killed at the shorter limit asked for (`limitMs`), and the error says so', async () => {
     // A `docker` that hangs, as a CLI whose daemon accepted the request and never answered.
     const pidFile = path.join(bin, 'pid');
     fs.writeFileSync(path.join(bin, 'docker'), `#!/bin/sh\necho $$ > "${pidFile}"\nexec sleep 60\n`, {
@@ -25,7 +25,7 @@ describe('the engine CLI under its time limit', () => {
     process.env.PATH = `${bin}:${savedPath}`;
     const started = Date.now();
     const error = await new ContainerEngine('docker')
-      .execWithin(['container', 'inspect', '--', 'x'], 300)
+      .exec(['container', 'inspect', '--', 'x'], { limitMs: 300 })
       .catch((e: unknown) => e);
     expect(Date.now() - started).toBeLessThan(5_000);
     expect(error).toBeInstanceOf(ProcTimeLimitError);

@@ -93,7 +93,7 @@ export class ContainerEngine {
    * in a container of this engine, its mounts.
    */
   hostView(): Promise<HostView> {
-    this.view ??= discoverHostView((args, timeoutMs) => this.execWithin(args, timeoutMs));
+    this.view ??= discoverHostView((args, options) => this.stream(args, options));
     return this.view;
   }
 
@@ -111,11 +111,6 @@ export class ContainerEngine {
       { ...spec, userns: mode ? userNamespaceArgs(mode, id.uid, id.gid) : [] },
       bindSource(view),
     );
-  }
-
-  /** `exec` under a shorter limit than its kind's (for calls that create nothing, such as `inspect`). */
-  async execWithin(args: readonly string[], timeoutMs: number): Promise<ProcResult> {
-    return this.exec(args, { limitMs: timeoutMs });
   }
 
   /**

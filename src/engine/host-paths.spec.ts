@@ -109,7 +109,7 @@ describe('discoverHostView', () => {
     const view = await discoverHostView(
       async (args) => {
         calls.push([...args]);
-        return { exitCode: 0, stdout: '', stderr: '' };
+        return { exitCode: 0 };
       },
       { mountinfo: HOST_MOUNTINFO, cgroup: HOST_CGROUP },
     );
@@ -120,14 +120,12 @@ describe('discoverHostView', () => {
   it('reads the mounts of the container the engine knows, with a time limit', async () => {
     const limits: number[] = [];
     const view = await discoverHostView(
-      async (args, timeoutMs) => {
-        limits.push(timeoutMs);
+      async (args, options) => {
+        limits.push(options.timeLimitMs);
         expect(args.slice(-2)).toEqual(['--', ID]);
-        return {
-          exitCode: 0,
-          stdout: `${ID} [{"Type":"bind","Source":"/tmp/work","Destination":"/__w"}]\n`,
-          stderr: '',
-        };
+        options.onLine('a warning the CLI printed', 'stderr');
+        options.onLine(`${ID} [{"Type":"bind","Source":"/tmp/work","Destination":"/__w"}]`, 'stdout');
+        return { exitCode: 0 };
       },
       { mountinfo: DOCKER_MOUNTINFO, cgroup: '' },
     );
@@ -135,11 +133,23 @@ describe('discoverHostView', () => {
     expect(limits[0]).toBeGreaterThan(0);
   });
 
-  it('takes a container the engine does not know (a runner pod beside Docker-in-Docker) as sharing paths as they are', async () => {
-    const view = await discoverHostView(
-      async () => ({ exitCode: 1, stdout: '', stderr: 'Error: No such container' }),
-      { mountinfo: DOCKER_MOUNTINFO, cgroup: '' },
+  it('fails, naming the container, when the engine does not answer in time (its CLI is killed by the exec)', async () => {
+    await expect(
+      discoverHostView(
+        async () => ({ exitCode: -1, timedOut: true }),
+        { mountinfo: DOCKER_MOUNTINFO, cgroup: '' },
+        50,
+      ),
+    ).rejects.toThrow(
+      `The container engine did not say within 0.05 s what it knows of the action's own container (${ID.slice(0, 12)}); its CLI was stopped, and nothing was created.`,
     );
+  });
+
+  it('takes a container the engine does not know (a runner pod beside Docker-in-Docker) as sharing paths as they are', async () => {
+    const view = await discoverHostView(async () => ({ exitCode: 1 }), {
+      mountinfo: DOCKER_MOUNTINFO,
+      cgroup: '',
+    });
     expect(view).toEqual({ kind: 'same', containerized: true });
   });
 });

@@ -8,7 +8,6 @@
 // complete: the probe (engine-probe.ts) proves that the engine sees a folder where the action sees it.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { ProcResult } from './proc.js';
 
 /** One mount of the action's own container: `target` as the action sees it, `source` as the engine does. */
 export interface EngineMount {
@@ -31,6 +30,8 @@ export class HostPathError extends Error {
 
 /** How long the engine may take to say what it knows of the action's own container. */
 export const INSPECT_TIMEOUT_MS = 15_000;
+/** The most of `inspect`'s answer read (one line of JSON: a few hundred bytes a mount). */
+const INSPECT_MAX_BYTES = 1024 * 1024;
 
 const CONTAINER_ID = /^[0-9a-f]{64}$/;
 /** File systems a container's own root is made of: nothing outside the container sees into them. */
@@ -70,7 +71,7 @@ export function rootIsContainerLayer(mountinfo: string): boolean {
   return false;
 }
 
-interface OwnFacts {
+export interface OwnFacts {
   mountinfo: string;
   cgroup: string;
 }
@@ -178,7 +179,36 @@ export function bindSource(view: HostView): (file: string) => string {
   };
 }
 
-export type InspectExec = (args: readonly string[], timeoutMs: number) => Promise<ProcResult>;
+/**
+ * The engine CLI run with `args` (engine.ts `stream`): each line handed on as it comes, and the process
+ * killed once `timeLimitMs` has passed (then `timedOut`), so that an engine that does not answer leaves
+ * no CLI behind.
+ */
+export type InspectExec = (
+  args: readonly string[],
+  options: {
+    timeLimitMs: number;
+    maxLineBytes: number;
+    onLine: (line: string, stream: 'stdout' | 'stderr') => void;
+  },
+) => Promise<{ exitCode: number; timedOut?: boolean }>;
+
+/** What the engine says of container `id`: its full id and its mounts as JSON, or undefined when it does not know it. */
+async function inspectOwn(exec: InspectExec, id: string, timeLimitMs: number): Promise<string | undefined> {
+  let out = '';
+  const result = await exec(['container', 'inspect', '--format', '{{.Id}} {{json .Mounts}}', '--', id], {
+    timeLimitMs,
+    maxLineBytes: INSPECT_MAX_BYTES,
+    onLine: (line, stream) => {
+      if (stream === 'stdout' && out.length < INSPECT_MAX_BYTES) out += `${line}\n`;
+    },
+  });
+  if (result.timedOut)
+    throw new HostPathError(
+      `The container engine did not say within ${timeLimitMs / 1000} s what it knows of the action's own container (${id.slice(0, 12)}); its CLI was stopped, and nothing was created.`,
+    );
+  return result.exitCode === 0 ? out.trim() : undefined;
+}
 
 /**
  * The engine's view of this process's paths. A plain host: no engine call. In a container: each candidate
@@ -190,16 +220,13 @@ export type InspectExec = (args: readonly string[], timeoutMs: number) => Promis
 export async function discoverHostView(
   exec: InspectExec,
   facts: OwnFacts = readOwnFacts(),
+  timeLimitMs = INSPECT_TIMEOUT_MS,
 ): Promise<HostView> {
   const containerized = runsInContainer(facts);
   if (!containerized) return { kind: 'same', containerized };
   for (const id of containerIdCandidates(facts.mountinfo, facts.cgroup)) {
-    const result = await exec(
-      ['container', 'inspect', '--format', '{{.Id}} {{json .Mounts}}', '--', id],
-      INSPECT_TIMEOUT_MS,
-    );
-    if (result.exitCode !== 0) continue;
-    const out = result.stdout.trim();
+    const out = await inspectOwn(exec, id, timeLimitMs);
+    if (out === undefined) continue;
     const space = out.indexOf(' ');
     if (space < 0 || out.slice(0, space) !== id) continue;
     return { kind: 'container', id, mounts: parseInspectMounts(out.slice(space + 1)) };

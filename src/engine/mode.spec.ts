@@ -98,6 +98,10 @@ describe('userNamespaceArgs', () => {
     expect(userNamespaceArgs(rootless, 1001, 1001)).toEqual(['--userns=keep-id:uid=1001,gid=1001']);
   });
 
+  it('adds nothing for root with a rootless engine (a job container on it): root is already the engine’s user', () => {
+    expect(userNamespaceArgs(rootless, 0, 0)).toEqual([]);
+  });
+
   it('adds nothing for rootful engines', () => {
     expect(userNamespaceArgs(parseEngineInfo('podman', fixture('podman-rootful.json')), 0, 0)).toEqual([]);
     expect(userNamespaceArgs(parseEngineInfo('docker', fixture('docker.json')), 1001, 1001)).toEqual([]);

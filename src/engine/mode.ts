@@ -127,6 +127,10 @@ export function userNamespaceArgs(mode: EngineMode, uid: number, gid: number): s
     if (!Number.isSafeInteger(id) || id < 0) throw new EngineModeError(`invalid ${name}: ${id}`);
   }
   if (mode.uidMapping !== 'keep-id') return [];
+  // Root, with a rootless engine: the action runs in one of its containers (a job container on rootless
+  // Podman), where root is the user that runs the engine, and so is root inside a container under the
+  // engine's default mapping. keep-id to uid 0 is no mapping at all (Podman 4.3 with runc cannot start it).
+  if (uid === 0 && gid === 0) return [];
   if (mode.keepIdOptions) return [`--userns=keep-id:uid=${uid},gid=${gid}`];
   // Before Podman 4.3 keep-id takes no options: the invoking user keeps its own ids, which must be these.
   const user = mode.uidMap.find((m) => m.containerId === 0)?.hostId;

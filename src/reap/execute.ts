@@ -49,6 +49,8 @@ export interface ExecuteDeps {
   log: (line: string) => void;
   /** Entries the scan found in all (the removal workers' number depends on it: remove-workers.ts). */
   found: number;
+  /** Why no helper binds a disk sandbox (work.ts `WorkDeps`): a disk sandbox is then not archived, so kept. */
+  diskHelpersRefused?: string;
 }
 
 export interface Removal {
@@ -327,6 +329,10 @@ async function removeOne(
     return skipped('activity since the scan');
   const outcome = skipped('');
   delete outcome.detail;
+  if (decision.archive && sandbox.hostPath && deps.diskHelpersRefused) {
+    outcome.detail = `not archived: ${deps.diskHelpersRefused}`;
+    return outcome;
+  }
   if (decision.archive) {
     try {
       outcome.archived = await archiveSandbox(sandbox, decision.archive, deps);

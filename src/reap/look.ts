@@ -1,7 +1,9 @@
 // What every reaper command opens with (the reap, `list`, `rm`): git, the engine and the helper image the
 // action controls, one scan of the worktree root and the volumes, the facts the scan already has, and a
 // closer look (in use? holding work? how big?) at the sandboxes the command cares about.
+import { probeEngineView } from '../engine/engine-probe.js';
 import { ContainerEngine, type EngineName } from '../engine/engine.js';
+import { HostPathError, requireVisible } from '../engine/host-paths.js';
 import { controlledHelperImage } from '../engine/helper-image.js';
 import { Git } from '../engine/git.js';
 import type { Ui } from '../ui/ui.js';
@@ -49,6 +51,33 @@ export async function openReaper(
   return { git, engine, helperImage, scan };
 }
 
+export const REAP_ROOT_FIX =
+  "Run the reap job where the runs that made the sandboxes ran, with the same worktree-root, in a folder the engine shares with the action (a job container: under the runner's work folder, /__w; Actions Runner Controller in Docker-in-Docker mode: under /home/runner/_work)";
+
+/**
+ * Whether the engine sees the worktree root where the reaper does, checked once before any helper binds
+ * a disk sandbox, as a run checks its folders (host-paths.ts, then the probe of engine-probe.ts): in a
+ * job container the root must lie under one of its mounts, and a Docker-in-Docker engine must share it;
+ * a remote engine never does. Undefined when it does, or when the scan found no disk sandbox; else why
+ * not, naming the root and the fix (the engine may not even have been asked: then its words).
+ */
+export async function rootUnseen(
+  engine: ContainerEngine,
+  image: string,
+  scan: ScanResult,
+): Promise<string | undefined> {
+  if (!scan.sandboxes.some((s) => s.hostPath)) return undefined;
+  const root = { path: scan.root, what: 'worktree-root', fix: REAP_ROOT_FIX };
+  try {
+    requireVisible(await engine.hostView(), [root]);
+    await (await probeEngineView(engine, image, [root])).remove();
+    return undefined;
+  } catch (error) {
+    if (error instanceof HostPathError) return error.message;
+    return `The ${engine.name} engine could not be shown to see the worktree-root ${scan.root} (${(error as Error).message}). ${REAP_ROOT_FIX}.`;
+  }
+}
+
 /** The facts a decision needs that the scan already has (in use, work and size come from `lookCloser`). */
 export function factsOf(s: ScannedSandbox): SandboxFacts {
   return {
@@ -70,7 +99,7 @@ export function factsOf(s: ScannedSandbox): SandboxFacts {
 export async function lookCloser(
   stale: readonly ScannedSandbox[],
   facts: Map<string, SandboxFacts>,
-  deps: { git: Git; engine: ContainerEngine; image: string },
+  deps: { git: Git; engine: ContainerEngine; image: string; diskHelpersRefused?: string },
 ): Promise<Map<string, WorkReport>> {
   if (stale.length === 0) return new Map();
   // What runs now first: the work checks start helper containers of their own, which use the volumes.

@@ -11,7 +11,7 @@ import { measureTree } from './remove.js';
 import type { RetentionPolicy } from './retention.js';
 import { sandboxText } from '../ui/sandbox-text.js';
 import { decisionTrace, type ReapResult, type ReportedSandbox } from './report.js';
-import { factsOf, lookCloser, openReaper } from './look.js';
+import { factsOf, lookCloser, openReaper, rootUnseen } from './look.js';
 
 export interface ReapOptions {
   worktreeRoot: string;
@@ -59,11 +59,21 @@ export async function reap(options: ReapOptions, ui: Ui = silentUi): Promise<Rea
       ui.info(`Removed ${probes.length} helper(s) that killed runs left unstarted: ${probes.join(', ')}.`);
   }
 
+  // Once, before any helper binds a disk sandbox: does the engine see the root where the reaper does? If
+  // not, one message says so, and the disk sandboxes only a helper could judge are kept, not inspected.
+  const unseen = await rootUnseen(engine, helperImage, scan);
+  if (unseen)
+    ui.warning(
+      `${unseen} Disk sandboxes that only a helper container could judge are kept, not inspected; the rest is reaped as usual.`,
+    );
+  const diskHelpersRefused = unseen
+    ? `the ${engine.name} engine does not see the worktree-root ${scan.root} (see the warning)`
+    : undefined;
   const stale = scan.sandboxes.filter((s) => assessStaleness(s, options.retention, nowMs).stale);
   const facts = new Map<string, SandboxFacts>(scan.sandboxes.map((s) => [s.key, factsOf(s)]));
   const reports = await ui.group(`Look at ${stale.length} stale sandbox(es)`, async () => {
     const started = Date.now();
-    const looked = await lookCloser(stale, facts, { git, engine, image: helperImage });
+    const looked = await lookCloser(stale, facts, { git, engine, image: helperImage, diskHelpersRefused });
     const proved = [...looked.values()].filter((r) => r.provedByFilesystem).length;
     ui.info(
       `In use, work and size checked (${elapsed(started)}; ${proved} proved clean by the filesystem alone, ${looked.size - proved} looked at by the parent or a helper container).`,
@@ -101,6 +111,7 @@ export async function reap(options: ReapOptions, ui: Ui = silentUi): Promise<Rea
         now: new Date(nowMs),
         log: (line) => ui.info(line),
         found: scan.sandboxes.length,
+        diskHelpersRefused,
       });
       ui.info(`Done in ${elapsed(started)}.`);
       return done;

@@ -44,6 +44,11 @@ export interface WorkDeps {
   git: Git;
   engine: ContainerEngine;
   image: string;
+  /**
+   * Set when the engine does not see the worktree root where the reaper does (look.ts `rootUnseen`): no
+   * helper binds a disk sandbox, and one that only a helper could judge is kept, with this reason.
+   */
+  diskHelpersRefused?: string;
 }
 
 /** Parents checked at once (each: two or three git processes, a helper container when one is needed). */
@@ -178,7 +183,9 @@ async function checkParentGroup(
       }
     }
   }
-  if (unsure.length) {
+  if (unsure.length && deps.diskHelpersRefused) {
+    for (const s of unsure) uncommitted.set(s.key, { error: `not inspected: ${deps.diskHelpersRefused}` });
+  } else if (unsure.length) {
     const looked = await inspectInHelpers(
       deps.engine,
       deps.image,

@@ -4,6 +4,7 @@
 // (another job on the same branch) may be using the sandbox, and then nothing of it is touched.
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
+import { PROBE_FILE_PREFIX } from '../engine/engine-probe.js';
 import { ContainerEngine } from '../engine/engine.js';
 import { Git, NO_EXTERNAL_DIFF } from '../engine/git.js';
 import { sandboxHelperLabels } from '../engine/labels.js';
@@ -58,12 +59,29 @@ export async function cleanupRun(
 ): Promise<CleanupOutcome> {
   const engine = new ContainerEngine(state.engine);
   const sandbox = state.location;
+  // With the engine's view unproven, only a command container the engine created proves it (asked before
+  // it goes: removing a container that never was may succeed too).
+  const proven =
+    !state.viewProof ||
+    state.exitCode !== undefined ||
+    (!!state.container && (await engine.containerExists(state.container)) === true);
   const containerGone = state.container ? await engine.removeContainer(state.container) : false;
   if (containerGone) ui.info(`Removed container ${state.container}.`);
   // A killed run's network sidecar (src/network/session.ts names it after the command's container), after
   // the command's: Podman keeps a container that another one still joins.
   if (state.container && (await engine.removeContainer(`${state.container}-net`)))
     ui.info(`Removed container ${state.container}-net.`);
+  if (state.viewProof) {
+    await removeProbeFiles(state.viewProof.files);
+    // The engine never created the command's container that was to prove it sees the sandbox's folders:
+    // a helper now might find other folders under the same names.
+    if (!proven)
+      return keep(
+        ui,
+        sandbox,
+        "the main step stopped before the engine was shown to see its folders (its command's container was never created): nothing of it was touched",
+      );
+  }
   const lock = options.lockHeld
     ? { release: async () => undefined }
     : await lockForCleanup(sandbox, options.lockWaitMs ?? POST_LOCK_WAIT_MS);
@@ -146,6 +164,15 @@ async function cleanupLocked(
   await removeSandbox(git, engine, sandbox);
   ui.info(`Removed sandbox ${sandbox.name} (cleanup: always).`);
   return { removed: true, ...files };
+}
+
+/** A killed run's probe files (named as the probe names them; anything else named there is left). */
+async function removeProbeFiles(files: readonly string[]): Promise<void> {
+  await Promise.all(
+    files
+      .filter((file) => path.isAbsolute(file) && path.basename(file).startsWith(PROBE_FILE_PREFIX))
+      .map((file) => fs.rm(file, { force: true }).catch(() => undefined)),
+  );
 }
 
 function keep(ui: Ui, sandbox: Sandbox, why: string): CleanupOutcome {

@@ -8,6 +8,7 @@ import * as fs from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { userArg, type ContainerSpec, type Limits, type Mount } from '../engine/container-args.js';
+import type { PlantedProbe } from '../engine/engine-probe.js';
 import { EngineError, type ContainerEngine } from '../engine/engine.js';
 import { commandLabels } from '../engine/labels.js';
 import { startFailureHint } from '../engine/start-failure.js';
@@ -39,6 +40,11 @@ export interface CommandSpec {
    */
   containerName?: string;
   networkReady?: Promise<NetworkSession>;
+  /**
+   * The probe's files (engine-probe.ts), bound first: the engine then creates the container only when it
+   * sees the sandbox's folders where the action sees them, and its refusal is told as such.
+   */
+  viewProof?: PlantedProbe;
 }
 
 export interface CommandResult {
@@ -115,7 +121,7 @@ export function commandContainer(
     init: true,
     image: spec.image,
     user: userArg(),
-    mounts: [...commandMounts(sandbox, spec.worktreeRoot), ...extra],
+    mounts: [...(spec.viewProof?.mounts ?? []), ...commandMounts(sandbox, spec.worktreeRoot), ...extra],
     labels: commandLabels(sandbox),
     limits: spec.limits,
     workdir: sandbox.worktreePath,
@@ -142,6 +148,8 @@ export async function startCommandNetwork(
 export interface CommandHooks {
   /** Called with the container name before it starts (saved for the post step). */
   onStart?: (container: string) => void;
+  /** Called once the container is known to have been created (with `viewProof`: the view is proven). */
+  onCreated?: () => void;
   onLine?: (line: string) => void;
   /** Whether the line sink is full: reading the command's output waits until it drains. */
   drained?: () => Promise<void> | undefined;
@@ -206,7 +214,11 @@ export async function runCommand(
     // the container; an engine error from before the container existed is in the step's log above.
     const engineSaid = [...result.stderrTail, ...(hooks.outputFd === undefined ? [] : lines)];
     const said = engineSaid.slice(-3).join(' ').trim();
+    if (state) hooks.onCreated?.();
     if (!state) {
+      // The engine refused a probe file: it does not see the sandbox's folders where the action does.
+      const unseen = await spec.viewProof?.unseen(engineSaid.join('\n'));
+      if (unseen) throw unseen;
       if ((await engine.containerExists(name)) === undefined)
         throw new EngineError(
           `The ${engine.name} engine became unreachable while the command ran (exit ${result.exitCode}): the sandbox is kept as it is; run again once the engine is back.`,

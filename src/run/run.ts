@@ -3,7 +3,6 @@
 // each long step a log group.
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
-import { probeEngineView } from '../engine/engine-probe.js';
 import { ContainerEngine } from '../engine/engine.js';
 import { requireVisible } from '../engine/host-paths.js';
 import { Git } from '../engine/git.js';
@@ -11,7 +10,7 @@ import { commandLabels } from '../engine/labels.js';
 import { resolveBranch } from '../sandbox/branch.js';
 import { prepareSandbox } from '../sandbox/create.js';
 import { pathExists, sandboxRefs } from '../sandbox/bookkeeping.js';
-import { mountedPaths, probedFolders } from '../sandbox/engine-view.js';
+import { EngineViewProof, looksReused, mountedPaths, probedFolders } from '../sandbox/engine-view.js';
 import { locateSandbox, whereIs, type PreparedSandbox, type Sandbox } from '../sandbox/layout.js';
 import { containerNotePath, lockSandbox } from '../sandbox/lock.js';
 import { findParentRepository, type FoundParent } from '../sandbox/repository.js';
@@ -93,25 +92,26 @@ export async function runSandbox(settings: RunSettings, deps: RunDeps): Promise<
   if (parent.resolvedFrom)
     ui.info(`${parent.resolvedFrom} is a linked worktree: working from its parent ${parent.path}.`);
   // A path the engine cannot see is refused before anything is created, naming it and the fix. The probe
-  // then proves that the engine sees the folders where the action sees them; it overlaps the branch plan
-  // and the records, and is awaited before anything is written or run.
+  // then proves that the engine sees the folders where the action sees them, before anything is written
+  // or run: for a sandbox to be made, by a helper started now (it overlaps the branch plan and the
+  // records); for one that is there, taken as it is, by the command's own container (EngineViewProof).
   const worktreeRoot =
     settings.isolation === 'disk' ? await realRoot(settings.worktreeRoot) : settings.worktreeRoot;
   const readOnlyFiles = deps.command?.readOnlyFiles;
   requireVisible(await viewFound, mountedPaths(parent, settings.isolation, worktreeRoot, readOnlyFiles));
-  const probed = startedEarly(
-    probeEngineView(
-      engine,
-      settings.image,
-      probedFolders(parent, settings.isolation, worktreeRoot),
-      imageReady,
-    ),
+  const proof = new EngineViewProof(
+    engine,
+    settings.image,
+    probedFolders(parent, settings.isolation, worktreeRoot),
+    imageReady,
   );
+  const { isolation, volumePrefix, branch } = settings;
+  if (!(await looksReused(parent, isolation, worktreeRoot, volumePrefix, branch))) void proof.byHelper();
   try {
-    return await runChecked(settings, deps, { engine, git, parent, head, imageReady, probed, worktreeRoot });
+    return await runChecked(settings, deps, { engine, git, parent, head, imageReady, proof, worktreeRoot });
   } finally {
     // What the probe made goes now, not on the way to the command.
-    await probed.then((p) => p.remove()).catch(() => undefined);
+    await proof.remove();
   }
 }
 
@@ -122,13 +122,13 @@ interface Checked {
   parent: Omit<FoundParent, 'head'>;
   head: FoundParent['head'];
   imageReady: Promise<void>;
-  probed: Promise<unknown>;
+  proof: EngineViewProof;
   worktreeRoot: string;
 }
 
 async function runChecked(settings: RunSettings, deps: RunDeps, checked: Checked): Promise<RunOutcome> {
   const { ui } = deps;
-  const { engine, git, parent, head, imageReady, probed, worktreeRoot } = checked;
+  const { engine, git, parent, head, imageReady, proof, worktreeRoot } = checked;
   const originRead = startedEarly(
     settings.push ? git.remoteUrl(parent.path, 'origin') : Promise.resolve(undefined),
   );
@@ -154,23 +154,24 @@ async function runChecked(settings: RunSettings, deps: RunDeps, checked: Checked
     ? startedEarly(imageReady.then(() => startCommandNetwork(engine, policy, location, commandName)))
     : undefined;
   try {
-    // What the post step needs, saved once the engine has the image and is known to see the folders, and
-    // before anything is written: a run that fails either check leaves the post step nothing to do.
-    const ready = startedEarly(
-      Promise.all([imageReady, probed]).then(() =>
-        deps.save({
-          engine: settings.engine,
-          image: settings.image,
-          cleanup: settings.cleanup,
-          location,
-          collect: {
-            author: settings.author,
-            committer: settings.committer,
-            maxImportBytes: settings.maxImportBytes,
-          },
-        }),
-      ),
-    );
+    // What the post step needs, saved once the engine has the image and is known to see the folders (or,
+    // for a sandbox proved by its command's container, is to be shown so: below), and before anything is
+    // written: a run that fails either check leaves the post step nothing to do.
+    const saveForPost = () =>
+      deps.save({
+        engine: settings.engine,
+        image: settings.image,
+        cleanup: settings.cleanup,
+        location,
+        collect: {
+          author: settings.author,
+          committer: settings.committer,
+          maxImportBytes: settings.maxImportBytes,
+        },
+      });
+    let checksDone: Promise<void> | undefined;
+    const ready = () =>
+      (checksDone ??= startedEarly(Promise.all([imageReady, proof.byHelper()]).then(saveForPost)));
     const sandbox = await ui.group(
       `Sandbox ${location.name} (${location.kind}, ${location.isolation})`,
       async () => {
@@ -181,13 +182,25 @@ async function runChecked(settings: RunSettings, deps: RunDeps, checked: Checked
         ]);
         if (orphans.length)
           ui.info(`Removed container(s) left by a run that was killed: ${orphans.join(', ')}.`);
-        await ready;
+        // A sandbox taken as it is, with no helper to run on it first and no helper proof under way, is
+        // proved by its command's container; anything else waits for the helper's proof here.
+        if (prepared.reused && !prepared.upstreamNew && !proof.helperStarted) {
+          await imageReady;
+          saveForPost();
+        } else await ready();
         const offered = await offerUpstream(git, engine, prepared, settings.image);
         describeSandbox(ui, prepared, plan.source, offered);
         return prepared;
       },
     );
-    deps.save({ ready: true, startSha: sandbox.startSha });
+    // The command's container carries the probe's files: until the engine has created it, the post step
+    // knows the engine's view unproven, and touches nothing of the sandbox (RunState.viewProof).
+    const viewProof = proof.helperStarted ? undefined : await proof.forCommand(sandbox);
+    deps.save({
+      ready: true,
+      startSha: sandbox.startSha,
+      ...(viewProof ? { viewProof: { files: viewProof.files } } : {}),
+    });
 
     const command = await ui.group(`Run: ${firstLine(settings.command)}`, () =>
       ui.untrusted((write) =>
@@ -201,9 +214,11 @@ async function runChecked(settings: RunSettings, deps: RunDeps, checked: Checked
             extraEnv: deps.command?.extraEnv,
             containerName: commandName,
             networkReady,
+            viewProof,
           },
           {
             onStart: (container) => deps.save({ container }),
+            onCreated: viewProof ? () => deps.save({ viewProof: undefined }) : undefined,
             onLine: write,
             outputFd: write.fd,
             ready: write.flush,

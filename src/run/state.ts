@@ -15,6 +15,12 @@ export interface RunState {
   ready?: boolean;
   startSha?: string;
   container?: string;
+  /**
+   * Set while the engine's view of a sandbox taken as it is waits for its proof by the command's container
+   * (its probe files, removed by the post step after a killed run): until the engine created that
+   * container, the post step touches nothing of the sandbox.
+   */
+  viewProof?: { files: string[] };
   /** The command's exit code, once it really ran (a container that never started sets none). */
   exitCode?: number;
   /**

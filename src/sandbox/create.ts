@@ -48,12 +48,15 @@ export async function prepareSandbox(
   engine: ContainerEngine,
   sandbox: Sandbox,
   plan: BranchPlan,
-  /** The image helpers run; `ready` settles once the engine has it (a reused sandbox does not wait). */
-  image: string | { name: string; ready: Promise<void> },
+  /**
+   * The image helpers run; `ready` settles once the engine has it and is known to see the folders, and is
+   * called only before something is written (a reused sandbox does not wait for it).
+   */
+  image: string | { name: string; ready: () => Promise<void> },
   log: Log,
 ): Promise<PreparedSandbox> {
-  const { name: imageName, ready: imageReady } =
-    typeof image === 'string' ? { name: image, ready: Promise.resolve() } : image;
+  const { name: imageName, ready: checksDone } =
+    typeof image === 'string' ? { name: image, ready: () => Promise.resolve() } : image;
   const { parent } = sandbox;
   const refs = sandboxRefs(sandbox);
   // A sandbox that is there is taken without the repository lock: only the holder of the sandbox's lock
@@ -61,8 +64,9 @@ export async function prepareSandbox(
   // recorded, under the repository lock.
   const found = await lookUp(git, engine, sandbox, refs);
   if (found.reused) return found.reused;
-  // Nothing is written before the image is known to be there; a pull is never waited for under the lock.
-  await imageReady;
+  // Nothing is written before the image is known to be there and the engine to see the folders; a pull
+  // is never waited for under the lock.
+  await checksDone();
   // The repository lock is held for the parent's bookkeeping only (records, the project folder), never
   // while a sandbox is written: a container or a checkout that hangs must not stop other sandboxes of the
   // same parent. While the sandbox is written, this run's sandbox lock keeps every other run, the reaper

@@ -1,9 +1,13 @@
 // What a run mounts from the action's side, for the engine-view checks (engine/host-paths.ts,
 // engine/engine-probe.ts): every bind source layout.ts gives a container, named for a person, with what to
-// change when the engine cannot see it.
+// change when the engine cannot see it; and how a run proves that the engine sees them.
 import * as path from 'node:path';
+import { plantProbe, probeEngineView, type PlantedProbe, type Probe } from '../engine/engine-probe.js';
+import type { ContainerEngine } from '../engine/engine.js';
 import { SHARED_ROOT_FIX, type MountedPath } from '../engine/host-paths.js';
-import type { Isolation } from './layout.js';
+import { pathExists, privateStorePath } from './bookkeeping.js';
+import { locateSandbox, type Isolation, type Sandbox } from './layout.js';
+import { persistentSandboxName } from './naming.js';
 import type { ParentRepository } from './repository.js';
 
 const WORKSPACE_FIX =
@@ -43,4 +47,94 @@ export function probedFolders(
   if (isolation === 'disk')
     folders.push({ path: path.resolve(worktreeRoot), what: 'worktree-root', fix: SHARED_ROOT_FIX });
   return folders;
+}
+
+/**
+ * The folders the probe writes its file in when a sandbox that is there is proved by its command's
+ * container: the parent's git folder and, for a disk sandbox, its project folder (which holds the
+ * sandbox and its home; the reaper takes what starts with a dot there for the action's own).
+ */
+export function reusedProbeFolders(sandbox: Sandbox): MountedPath[] {
+  const folders: MountedPath[] = [
+    { path: sandbox.parent.gitDir, what: 'parent repository', fix: WORKSPACE_FIX },
+  ];
+  if (sandbox.isolation === 'disk')
+    folders.push({ path: path.dirname(sandbox.hostPath), what: 'sandbox folder', fix: SHARED_ROOT_FIX });
+  return folders;
+}
+
+/**
+ * Whether the sandbox that `branch` names is there already, so that the run will most likely take it as
+ * it is: its folder on disk, or the private store the runs of a volume sandbox fill. A guess made with a
+ * stat, before the branch plan (which names a branch's sandbox the same way): prepareSandbox decides, and
+ * the proof follows what it decides (EngineViewProof).
+ */
+export async function looksReused(
+  parent: ParentRepository,
+  isolation: Isolation,
+  worktreeRoot: string,
+  volumePrefix: string,
+  branch: string,
+): Promise<boolean> {
+  if (!branch) return false;
+  const sandbox = locateSandbox(
+    { sandbox: persistentSandboxName(branch), kind: 'persistent', branch },
+    parent,
+    isolation,
+    worktreeRoot,
+    volumePrefix,
+  );
+  return pathExists(sandbox.isolation === 'disk' ? sandbox.hostPath : privateStorePath(parent, sandbox));
+}
+
+/**
+ * How a run proves that the engine sees its folders where the action sees them (engine/engine-probe.ts),
+ * one of two ways. Before a sandbox is made, or a helper runs on it: a helper the engine creates (never
+ * starts), started as soon as the parent is known when the sandbox is to be made, so that it overlaps the
+ * branch plan and the records. For a sandbox taken as it is, straight to its command: the command's own
+ * container binds the probe's files, and the engine refuses to create it when it does not find them, so
+ * nothing in it starts with an empty or a wrong folder; that costs no engine call of its own.
+ */
+export class EngineViewProof {
+  private helper?: Promise<Probe>;
+  private proved?: Promise<void>;
+  private planted?: Promise<PlantedProbe>;
+
+  constructor(
+    private readonly engine: ContainerEngine,
+    private readonly image: string,
+    private readonly folders: readonly MountedPath[],
+    private readonly imageReady: Promise<void>,
+  ) {}
+
+  /** Proves it with a helper, started now unless it already was; rejects naming what the engine does not see. */
+  byHelper(): Promise<void> {
+    if (!this.proved) {
+      this.helper = probeEngineView(this.engine, this.image, this.folders, this.imageReady);
+      this.proved = this.helper.then(() => undefined);
+      // Awaited by whoever needs it; a rejection before then is not an unhandled one (which would end
+      // the process), and the await still throws it.
+      for (const promise of [this.helper, this.proved]) promise.catch(() => undefined);
+    }
+    return this.proved;
+  }
+
+  /** Whether a helper proves it (or is proving it). */
+  get helperStarted(): boolean {
+    return this.helper !== undefined;
+  }
+
+  /** The probe's files in the folders of `sandbox`, for its command's container to bind. */
+  forCommand(sandbox: Sandbox): Promise<PlantedProbe> {
+    this.planted ??= plantProbe(this.engine, reusedProbeFolders(sandbox));
+    return this.planted;
+  }
+
+  /** What the proof made that is still there (the helper, files) goes. */
+  async remove(): Promise<void> {
+    await Promise.all([
+      this.helper?.then((p) => p.remove()).catch(() => undefined),
+      this.planted?.then((p) => p.remove()).catch(() => undefined),
+    ]);
+  }
 }

@@ -18,6 +18,7 @@ import { NODE24_PATH } from '../support/runtimes.js';
 import {
   ActionContainer,
   DIND_IMAGE,
+  podmanClientKit,
   engineCli,
   imageExists,
   NODE_IMAGE,
@@ -59,6 +60,8 @@ interface Layout {
   engine: (...args: string[]) => string;
   /** The work folder as that engine sees it. */
   engineWork: string;
+  /** Inputs and variables every step gets besides the defaults (`engine: podman` and its CONTAINER_HOST). */
+  extra?: { inputs?: Record<string, string>; env?: Record<string, string> };
 }
 
 /**
@@ -71,12 +74,19 @@ async function runBothIsolationsAndReap(layout: Layout, defaultRoot: string): Pr
   const { parent } = repoIn(container, repo);
   const prefix = uniquePrefix('topo');
   prefixes.push(prefix);
-  const common = { image: TEST_IMAGE, 'volume-prefix': prefix, 'repository-path': parent };
+  const common = {
+    image: TEST_IMAGE,
+    'volume-prefix': prefix,
+    'repository-path': parent,
+    ...layout.extra?.inputs,
+  };
+  const env = layout.extra?.env;
   const steps: ContainerStep[] = [];
   for (const isolation of ['container', 'disk']) {
     const branch = `bot/${isolation}`;
     const main = await container.step({
       cwd: parent,
+      env,
       inputs: {
         ...common,
         isolation,
@@ -103,7 +113,12 @@ async function runBothIsolationsAndReap(layout: Layout, defaultRoot: string): Pr
     } else {
       expect(engine('volume', 'ls', '--format', '{{.Name}}').split('\n')).toContain(main.outputs.volume);
     }
-    const post = await container.step({ cwd: parent, inputs: { ...common, isolation }, state: main.state });
+    const post = await container.step({
+      cwd: parent,
+      env,
+      inputs: { ...common, isolation },
+      state: main.state,
+    });
     expect(post.code).toBe(0);
     if (isolation === 'disk')
       expect(
@@ -119,11 +134,13 @@ async function runBothIsolationsAndReap(layout: Layout, defaultRoot: string): Pr
   // is found and kept.
   const disk = await container.step({
     cwd: parent,
+    env,
     inputs: { ...common, isolation: 'disk', command: 'true', cleanup: 'never' },
   });
   expect(disk.code).toBe(0);
   const volume = await container.step({
     cwd: parent,
+    env,
     inputs: { ...common, branch: 'bot/kept', command: 'true', cleanup: 'never' },
   });
   expect(volume.code).toBe(0);
@@ -132,7 +149,7 @@ async function runBothIsolationsAndReap(layout: Layout, defaultRoot: string): Pr
     path.relative(container.work, disk.outputs['worktree-path']),
   );
   age(diskOnHost, 100);
-  const reap = await container.step({ cwd: parent, inputs: { ...common, mode: 'reap' } });
+  const reap = await container.step({ cwd: parent, env, inputs: { ...common, mode: 'reap' } });
   expect(reap.stdout).not.toMatch(/::error::/);
   expect(reap.code).toBe(0);
   const reaped = JSON.parse(reap.outputs.reaped) as { sandbox: string }[];
@@ -212,6 +229,29 @@ maybe('a job container (`container:`): the work folder at /__w, the host engine 
     expect(git(repo.parent, 'for-each-ref')).toBe(refsBefore);
     expect(probeFiles(repo.root)).toEqual([]);
   }, 120_000);
+
+  it('reap with a worktree-root in the job container’s own layer: one warning naming it and the fix, what is there kept', async () => {
+    const { parent } = repoIn(container, repo);
+    // Something there, as a killed older action might have left it: the engine cannot see it.
+    container.exec('mkdir', '-p', '/root/.cache/wt/project/left/.git');
+    try {
+      const reap = await container.step({
+        cwd: parent,
+        inputs: { mode: 'reap', 'worktree-root': '/root/.cache/wt', image: TEST_IMAGE },
+      });
+      expect(reap.code).toBe(0);
+      const warnings = reap.stdout.split('\n').filter((l) => l.startsWith('::warning::'));
+      expect(warnings.filter((l) => l.includes('/root/.cache/wt'))).toEqual([
+        expect.stringMatching(
+          /^::warning::The worktree-root \/root\/\.cache\/wt is inside the action's own container \([0-9a-f]{12}\), under none of its mounts, .*Run the reap job where the runs that made the sandboxes ran, with the same worktree-root/,
+        ),
+      ]);
+      expect(reap.outputs.reaped).toBe('[]');
+      expect(() => container.exec('test', '-d', '/root/.cache/wt/project/left/.git')).not.toThrow();
+    } finally {
+      container.exec('rm', '-rf', '/root/.cache/wt');
+    }
+  }, 120_000);
 });
 
 maybe('a job container on rootless Podman (its Docker-compatible socket, uid 1001)', () => {
@@ -225,6 +265,7 @@ maybe('a job container on rootless Podman (its Docker-compatible socket, uid 100
     repos.push(repo);
     const tools = tempDir('wts-tools-');
     repos.push({ root: tools, parent: '', origin: '' });
+    fs.chmodSync(tools, 0o755);
     container = ActionContainer.start({
       hostWork: repo.root,
       work: '/__w',
@@ -234,6 +275,8 @@ maybe('a job container on rootless Podman (its Docker-compatible socket, uid 100
       mounts: [
         `${service.socket}:/var/run/docker.sock`,
         `${readableCopy(NODE24_PATH, tools)}:/usr/local/bin/node:ro`,
+        // The podman CLI too, for `engine: podman` (a client of the same service).
+        ...podmanClientKit(path.join(tools, 'podman')),
       ],
     });
   }, 120_000);
@@ -253,6 +296,33 @@ maybe('a job container on rootless Podman (its Docker-compatible socket, uid 100
       '/__w/_worktree-sandbox/worktrees',
     );
   }, 600_000);
+
+  it('engine: podman, its CLI a client of the same service (CONTAINER_HOST): both isolations with push and cleanup: always, then reap', async () => {
+    await runBothIsolationsAndReap(
+      {
+        container,
+        repo,
+        engine: (...args) => engineCli(runnerPodman, ...args).trim(),
+        engineWork: repo.root,
+        extra: { inputs: { engine: 'podman' }, env: { CONTAINER_HOST: 'unix:///var/run/docker.sock' } },
+      },
+      '/__w/_worktree-sandbox/worktrees',
+    );
+  }, 600_000);
+
+  it('engine: podman without a service to reach (no CONTAINER_HOST): Podman’s own error, nothing made', async () => {
+    const { parent } = repoIn(container, repo);
+    const refsBefore = git(repo.parent, 'for-each-ref');
+    const step = await container.step({
+      cwd: parent,
+      inputs: { image: TEST_IMAGE, engine: 'podman', isolation: 'disk', command: 'true' },
+    });
+    // A local Podman inside the job container, which cannot run containers there: its own words.
+    expect(step.code).toBe(1);
+    expect(step.stdout).toMatch(/::error::Image "[^"]+" is not present and could not be pulled: .*conmon/);
+    expect(git(repo.parent, 'for-each-ref')).toBe(refsBefore);
+    expect(probeFiles(repo.root)).toEqual([]);
+  }, 120_000);
 });
 
 maybe('Actions Runner Controller, Docker-in-Docker: a runner container beside a second engine', () => {
@@ -401,4 +471,88 @@ maybe('a remote engine (DOCKER_HOST over TCP, sharing none of the runner’s fil
     },
     180_000,
   );
+  it('a sandbox the host’s engine made, run again against the remote engine that has folders of the same names: its command’s container is refused on the probe, the command does not run, the post step touches nothing', async () => {
+    const repo = makeRepo();
+    repos.push(repo);
+    const root = path.join(repo.root, 'sandboxes');
+    const inputs = {
+      image: TEST_IMAGE,
+      isolation: 'disk',
+      'worktree-root': root,
+      'repository-path': repo.parent,
+      branch: 'bot/reused',
+      cleanup: 'always',
+    };
+    const made = await runStep({ inputs: { ...inputs, command: 'echo work > work.txt', cleanup: 'never' } });
+    expect(made.code).toBe(0);
+    const worktree = made.outputs['worktree-path'];
+    // The remote engine has every folder the command's container binds, under the same names, empty: only
+    // the probe's random files tell them from the runner's.
+    const home = path.join(path.dirname(worktree), '.home', made.outputs.sandbox);
+    docker('exec', dind.name, 'mkdir', '-p', path.join(repo.parent, '.git', 'objects'), worktree, home);
+    const refsBefore = git(repo.parent, 'for-each-ref');
+    const step = await runStep({
+      inputs: { ...inputs, command: 'echo RAN-$((40 + 2)); rm -f work.txt' },
+      env: dind.tcpEnv(dind.ip, dind.certs),
+    });
+    expect(step.code).toBe(1);
+    expect(step.stdout).toMatch(
+      new RegExp(
+        `::error::The docker engine does not see the parent repository ${repo.parent.replace(/[/.]/g, '\\$&')}/\\.git where the action sees it: it is a remote engine`,
+      ),
+    );
+    expect(step.stdout).not.toContain('RAN-42');
+    expect(dind.cli('ps', '--all', '--format', '{{.Names}}').trim()).toBe('');
+    // cleanup: always, and yet nothing of the sandbox is touched: the engine never showed it sees it.
+    const post = await runStep({ inputs, state: step.state, env: dind.tcpEnv(dind.ip, dind.certs) });
+    expect(post.code).toBe(0);
+    expect(post.stdout).toContain('before the engine was shown to see its folders');
+    expect(fs.readFileSync(path.join(worktree, 'work.txt'), 'utf8')).toBe('work\n');
+    expect(git(repo.parent, 'for-each-ref')).toBe(refsBefore);
+    expect(probeFiles(repo.root)).toEqual([]);
+    expect(dind.cli('ps', '--all', '--format', '{{.Names}}').trim()).toBe('');
+  }, 180_000);
+
+  it('reap against the remote engine: one warning naming the root and the fix; what the filesystem proves clean goes, what only a helper could judge is kept, nothing lost', async () => {
+    const repo = makeRepo();
+    repos.push(repo);
+    const root = path.join(repo.root, 'sandboxes');
+    const common = {
+      image: TEST_IMAGE,
+      isolation: 'disk',
+      'worktree-root': root,
+      'repository-path': repo.parent,
+    };
+    const clean = await runStep({ inputs: { ...common, command: 'true', cleanup: 'never' } });
+    const dirty = await runStep({ inputs: { ...common, command: 'true', cleanup: 'never' } });
+    expect([clean.code, dirty.code]).toEqual([0, 0]);
+    const [cleanDir, dirtyDir] = [clean.outputs['worktree-path'], dirty.outputs['worktree-path']];
+    // Changed after the run: only git (in a helper) can tell what it is.
+    fs.appendFileSync(path.join(dirtyDir, 'README.md'), 'changed outside the run\n');
+    age(cleanDir, 100);
+    age(dirtyDir, 100);
+    const reap = await runStep({
+      inputs: { mode: 'reap', 'worktree-root': root, image: TEST_IMAGE },
+      env: dind.tcpEnv(dind.ip, dind.certs),
+    });
+    expect(reap.code).toBe(0);
+    const warnings = reap.stdout.split('\n').filter((l) => l.startsWith('::warning::'));
+    const rootWarnings = warnings.filter((l) => l.includes('does not see the worktree-root'));
+    expect(rootWarnings).toHaveLength(1);
+    expect(rootWarnings[0]).toContain(
+      `The docker engine does not see the worktree-root ${fs.realpathSync(root)} where the action sees it: it is a remote engine (tcp://${dind.ip}:2376)`,
+    );
+    const reaped = JSON.parse(reap.outputs.reaped) as { sandbox: string }[];
+    const kept = JSON.parse(reap.outputs.kept) as { sandbox: string; reason: string }[];
+    expect(reaped.map((r) => r.sandbox)).toEqual([clean.outputs.sandbox]);
+    expect(kept.map((k) => k.sandbox)).toEqual([dirty.outputs.sandbox]);
+    expect(JSON.stringify(kept[0])).toContain(
+      'not inspected: the docker engine does not see the worktree-root',
+    );
+    expect(fs.existsSync(cleanDir)).toBe(false);
+    expect(fs.readFileSync(path.join(dirtyDir, 'README.md'), 'utf8')).toContain('changed outside the run');
+    expect(probeFiles(repo.root)).toEqual([]);
+    // Nothing ran in the remote engine but the probe's helper (created, never started, removed).
+    expect(dind.cli('ps', '--all', '--format', '{{.Names}}').trim()).toBe('');
+  }, 300_000);
 });

@@ -392,9 +392,32 @@ export class PodmanService {
   }
 }
 
+/**
+ * The podman CLI for a job container built from the test image (Debian, as this machine): this machine's
+ * binary and the libraries it needs beyond the C library, copied to `dir` where every user can read them,
+ * and a `podman` that runs it with them. Mounted at /opt/podman, the script on PATH. In a job container it
+ * is a client of the Podman service the runner gives it (CONTAINER_HOST, which makes it remote).
+ */
+export function podmanClientKit(dir: string): string[] {
+  const binary = execFileSync('sh', ['-c', 'command -v podman']).toString().trim();
+  const libs = execFileSync('ldd', [binary])
+    .toString()
+    .split('\n')
+    .map((line) => /=>\s*(\/\S+)/.exec(line)?.[1])
+    .filter((lib): lib is string => !!lib && !/\/(libc|libm|ld-linux[^/]*)\.so/.test(lib));
+  fs.mkdirSync(dir, { recursive: true });
+  for (const file of [binary, ...libs]) readableCopy(fs.realpathSync(file), dir, path.basename(file));
+  const wrapper = path.join(dir, 'podman-wrapper');
+  fs.writeFileSync(wrapper, '#!/bin/sh\nLD_LIBRARY_PATH=/opt/podman exec /opt/podman/podman "$@"\n', {
+    mode: 0o755,
+  });
+  fs.chmodSync(dir, 0o755);
+  return [`${dir}:/opt/podman:ro`, `${wrapper}:/usr/local/bin/podman:ro`];
+}
+
 /** A copy of a binary every user can read (the runner cannot enter this checkout). */
-export function readableCopy(file: string, dir: string): string {
-  const copy = path.join(dir, path.basename(file));
+export function readableCopy(file: string, dir: string, name = path.basename(file)): string {
+  const copy = path.join(dir, name);
   fs.copyFileSync(file, copy);
   fs.chmodSync(copy, 0o755);
   return copy;
