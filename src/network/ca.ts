@@ -1,8 +1,10 @@
 // A certificate authority made for one run, so that the proxy can read the requests it must add a
 // credential to. Its private key lives in this process only and is never written anywhere; the container
-// gets its certificate only. Each host with a credential gets a leaf certificate. Keys come from Node's
-// crypto; node-forge builds and signs the certificates.
-import { generateKeyPairSync, randomBytes } from 'node:crypto';
+// gets its certificate only. Each host with a credential gets a leaf certificate, made once. Keys come
+// from Node's crypto, off the main thread (an RSA key takes tens to hundreds of milliseconds, which the
+// run's start-up spends on other work meanwhile); node-forge builds and signs the certificates.
+import { generateKeyPair, randomBytes } from 'node:crypto';
+import { promisify } from 'node:util';
 import forge from 'node-forge';
 
 const DAY_MS = 24 * 3600_000;
@@ -10,16 +12,18 @@ const DAY_MS = 24 * 3600_000;
 export interface RunCa {
   /** PEM: what the container trusts. */
   certificate: string;
-  /** A key and certificate (PEM) for `host`, signed by this CA. */
+  /** A key and certificate (PEM) for `host`, signed by this CA; made on the first call for that host. */
   leaf(host: string): Promise<{ key: string; cert: string }>;
 }
 
-function keyPair(): {
+const generateRsa = promisify(generateKeyPair);
+
+async function keyPair(): Promise<{
   privateKey: forge.pki.rsa.PrivateKey;
   publicKey: forge.pki.rsa.PublicKey;
   pem: string;
-} {
-  const { privateKey, publicKey } = generateKeyPairSync('rsa', {
+}> {
+  const { privateKey, publicKey } = await generateRsa('rsa', {
     modulusLength: 2048,
     publicKeyEncoding: { type: 'spki', format: 'pem' },
     privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
@@ -44,7 +48,7 @@ function validity(cert: forge.pki.Certificate): void {
 }
 
 export async function createRunCa(): Promise<RunCa> {
-  const keys = keyPair();
+  const keys = await keyPair();
   const ca = forge.pki.createCertificate();
   ca.publicKey = keys.publicKey;
   ca.serialNumber = serial();
@@ -58,25 +62,35 @@ export async function createRunCa(): Promise<RunCa> {
     { name: 'subjectKeyIdentifier' },
   ]);
   ca.sign(keys.privateKey, forge.md.sha256.create());
+  const leaves = new Map<string, Promise<{ key: string; cert: string }>>();
+  const makeLeaf = async (host: string) => {
+    const leafKeys = await keyPair();
+    const cert = forge.pki.createCertificate();
+    cert.publicKey = leafKeys.publicKey;
+    cert.serialNumber = serial();
+    validity(cert);
+    cert.setSubject([{ name: 'commonName', value: host }]);
+    cert.setIssuer(ca.subject.attributes);
+    cert.setExtensions([
+      { name: 'basicConstraints', cA: false, critical: true },
+      { name: 'keyUsage', digitalSignature: true, keyEncipherment: true, critical: true },
+      { name: 'extKeyUsage', serverAuth: true },
+      { name: 'subjectAltName', altNames: [{ type: 2, value: host }] },
+      { name: 'authorityKeyIdentifier', keyIdentifier: ca.generateSubjectKeyIdentifier().getBytes() },
+    ]);
+    cert.sign(keys.privateKey, forge.md.sha256.create());
+    return { key: leafKeys.pem, cert: forge.pki.certificateToPem(cert) };
+  };
   return {
     certificate: forge.pki.certificateToPem(ca),
-    async leaf(host) {
-      const leafKeys = keyPair();
-      const cert = forge.pki.createCertificate();
-      cert.publicKey = leafKeys.publicKey;
-      cert.serialNumber = serial();
-      validity(cert);
-      cert.setSubject([{ name: 'commonName', value: host }]);
-      cert.setIssuer(ca.subject.attributes);
-      cert.setExtensions([
-        { name: 'basicConstraints', cA: false, critical: true },
-        { name: 'keyUsage', digitalSignature: true, keyEncipherment: true, critical: true },
-        { name: 'extKeyUsage', serverAuth: true },
-        { name: 'subjectAltName', altNames: [{ type: 2, value: host }] },
-        { name: 'authorityKeyIdentifier', keyIdentifier: ca.generateSubjectKeyIdentifier().getBytes() },
-      ]);
-      cert.sign(keys.privateKey, forge.md.sha256.create());
-      return { key: leafKeys.pem, cert: forge.pki.certificateToPem(cert) };
+    leaf(host) {
+      let made = leaves.get(host);
+      if (!made) {
+        made = makeLeaf(host);
+        made.catch(() => leaves.delete(host)); // a failure is not kept: the next call tries again
+        leaves.set(host, made);
+      }
+      return made;
     },
   };
 }

@@ -47,8 +47,8 @@ export interface RunningProxy {
 export interface ProxyOptions {
   policy: ProxiedPolicy;
   socketPath: string;
-  /** Needed when the policy has credentials on HTTPS hosts. */
-  ca?: RunCa;
+  /** Needed when the policy has credentials on HTTPS hosts; may still be in the making. */
+  ca?: RunCa | Promise<RunCa>;
 }
 
 class Tally {
@@ -136,8 +136,9 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     let made = interceptors.get(key);
     if (!made) {
       made = (async () => {
-        if (!options.ca) throw new Error('credentials over HTTPS need the run CA');
-        const { key: pem, cert } = await options.ca.leaf(host);
+        const ca = await options.ca;
+        if (!ca) throw new Error('credentials over HTTPS need the run CA');
+        const { key: pem, cert } = await ca.leaf(host);
         const server = https.createServer({ key: pem, cert, minVersion: 'TLSv1.2' });
         server.on('request', (req: http.IncomingMessage, res: http.ServerResponse) => {
           const asked = hostOfHeader(req.headers.host);
@@ -287,6 +288,11 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     server.server.emit('connection', socket);
   });
   front.maxConnections = MAX_CONNECTIONS;
+  // The credential hosts' certificates are made while the command starts, not on its first request.
+  if (options.ca)
+    Promise.resolve(options.ca)
+      .then((ca) => Promise.all(policy.credentials.map((c) => ca.leaf(c.host))))
+      .catch(() => undefined); // made again, and its error reported, on the first request
   await fs.rm(options.socketPath, { force: true });
   await new Promise<void>((resolve, reject) => {
     front.once('error', reject);

@@ -127,6 +127,18 @@ export function commandContainer(
   };
 }
 
+let networkCode: Promise<typeof import('../network/session.js')> | undefined;
+
+/**
+ * The network code, loaded on demand (a chunk of its own: the proxy library is no part of a run without
+ * an allow-list), once. A run with an allow-list starts loading it first thing, while git and the engine
+ * answer the first questions, so that its evaluation is not on the way to the sidecar.
+ */
+export function loadNetworkCode(): Promise<typeof import('../network/session.js')> {
+  networkCode ??= import('../network/session.js');
+  return networkCode;
+}
+
 /** The network of the command container `name`: the proxy and its sidecar (src/network/session.ts). */
 export async function startCommandNetwork(
   engine: ContainerEngine,
@@ -134,8 +146,7 @@ export async function startCommandNetwork(
   sandbox: Sandbox,
   name: string,
 ): Promise<NetworkSession> {
-  // Loaded on demand (a chunk of its own): the proxy library is no part of a run without an allow-list.
-  const { startNetwork } = await import('../network/session.js');
+  const { startNetwork } = await loadNetworkCode();
   return startNetwork(engine, policy, { name, labels: commandLabels(sandbox) });
 }
 

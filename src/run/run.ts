@@ -19,7 +19,13 @@ import { offerUpstream } from '../sandbox/reuse.js';
 import { validateBranchNames, type RunSettings } from '../settings.js';
 import { collectChanges } from './collect.js';
 import { isProxied } from '../network/policy.js';
-import { containerName, runCommand, startCommandNetwork, type CommandResult } from './command.js';
+import {
+  containerName,
+  loadNetworkCode,
+  runCommand,
+  startCommandNetwork,
+  type CommandResult,
+} from './command.js';
 import { pushBranch, type PushResult } from './push.js';
 import { commitsNotIn, type WorktreeReport } from './report.js';
 import type { RunState } from './state.js';
@@ -80,6 +86,7 @@ export async function runSandbox(settings: RunSettings, deps: RunDeps): Promise<
   // reused sandbox does not wait for it before then. A bad branch name is the error reported whenever it
   // is one.
   const imageReady = startedEarly(engine.ensureImage(settings.image));
+  if (isProxied(settings.network)) startedEarly(loadNetworkCode());
   // Where the engine finds the action's paths: no engine call on a plain host (host-paths.ts).
   const viewFound = startedEarly(engine.hostView());
   // git's version check, the branch names and the parent overlap too: one round of processes, not three.
@@ -145,12 +152,19 @@ async function runChecked(settings: RunSettings, deps: RunDeps, checked: Checked
     ui.info(m),
   );
   deps.onSandboxLock?.(true);
+  // We hold the sandbox lock, so a command container still there belongs to a run that was killed. They
+  // go before this run's sidecar starts: it has the same labels.
+  const orphansRemoved = startedEarly(removeLeftContainers(engine, location));
   // With an allow-list, the proxy and its sidecar start while the sandbox is prepared; stopped with the
   // command, or below if the command never ran.
   const commandName = containerName(location.name);
   const policy = settings.network;
   const networkReady = isProxied(policy)
-    ? startedEarly(imageReady.then(() => startCommandNetwork(engine, policy, location, commandName)))
+    ? startedEarly(
+        Promise.all([imageReady, orphansRemoved]).then(() =>
+          startCommandNetwork(engine, policy, location, commandName),
+        ),
+      )
     : undefined;
   try {
     // What the post step needs, saved once the engine has the image and is known to see the folders, and
@@ -173,10 +187,9 @@ async function runChecked(settings: RunSettings, deps: RunDeps, checked: Checked
     const sandbox = await ui.group(
       `Sandbox ${location.name} (${location.kind}, ${location.isolation})`,
       async () => {
-        // We hold the sandbox lock, so a command container still there belongs to a run that was killed.
         const [prepared, orphans] = await Promise.all([
           prepareSandbox(git, engine, location, plan, { name: settings.image, ready }, ui),
-          removeLeftContainers(engine, location),
+          orphansRemoved,
         ]);
         if (orphans.length)
           ui.info(`Removed container(s) left by a run that was killed: ${orphans.join(', ')}.`);
