@@ -8,7 +8,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type { ContainerEngine } from '../engine/engine.js';
 import { runProcess } from '../engine/proc.js';
-import { joinSockets, RELAY_LARGE_BYTES, RELAY_SMALL_BYTES, relayReads } from './relay.js';
+import { joinSockets, RELAY_LARGE_BYTES, RELAY_LARGE_COUNT, RELAY_SMALL_BYTES, relayReads } from './relay.js';
 
 /** The port the command's proxy variables name, on the loopback of the namespace it shares. */
 export const PROXY_PORT = 3128;
@@ -24,11 +24,13 @@ import * as net from 'node:net';
 const relayReads = ${relayReads.toString()};
 const joinSockets = ${joinSockets.toString()};
 const [port, socketPath] = process.argv.slice(2);
+const sizes = { small: ${RELAY_SMALL_BYTES}, large: ${RELAY_LARGE_BYTES} };
+const budget = { large: ${RELAY_LARGE_COUNT} };
 const server = net.createServer((client) => {
   // Towards the command (downloads, the bulk): read into a buffer of the relay's own, written on as is.
   const upstream = net.connect({
     path: socketPath,
-    onread: relayReads(() => client, () => upstream, ${RELAY_SMALL_BYTES}, ${RELAY_LARGE_BYTES}),
+    onread: relayReads(() => client, () => upstream, sizes, budget),
   });
   joinSockets(client, upstream);
 });

@@ -10,7 +10,7 @@ import * as net from 'node:net';
 import { RequestError, Server } from 'proxy-chain';
 import type { RunCa } from './ca.js';
 import { decide, normalizeHost, type Credential, type ProxiedPolicy } from './policy.js';
-import { joinSockets, RELAY_LARGE_BYTES, RELAY_SMALL_BYTES, relayReads } from './relay.js';
+import { joinSockets, RELAY_LARGE_BYTES, RELAY_LARGE_COUNT, RELAY_SMALL_BYTES, relayReads } from './relay.js';
 
 export interface HostCount {
   host: string;
@@ -187,6 +187,8 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
    * and joined to the client's socket with the relay once it has: proxy-chain parses and answers the
    * CONNECT, the relay moves the tunnel's bytes (its own `direct` pipes them with a new buffer per read).
    */
+  const sizes = { small: RELAY_SMALL_BYTES, large: RELAY_LARGE_BYTES };
+  const budget = { large: RELAY_LARGE_COUNT };
   const tunnelEnds = new WeakMap<net.Socket, { far: net.Socket; gone: () => void }>();
   const openEnds = new Set<net.Socket>();
   const openTunnelEnd = (client: net.Socket, host: string, port: number): Promise<void> =>
@@ -197,8 +199,8 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
         onread: relayReads(
           () => client,
           () => far,
-          RELAY_SMALL_BYTES,
-          RELAY_LARGE_BYTES,
+          sizes,
+          budget,
         ),
       });
       far.pause(); // nothing reaches the client before proxy-chain's 200

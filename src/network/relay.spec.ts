@@ -12,15 +12,19 @@ import * as net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { EventEmitter } from 'node:events';
 import { FORWARDER_SCRIPT } from './forwarder.js';
 import { parseNetwork, type ProxiedPolicy } from './policy.js';
 import { startProxy, type RunningProxy } from './proxy.js';
+import { relayReads, RELAY_LARGE_BYTES, RELAY_SMALL_BYTES } from './relay.js';
 
 const MiB = 1024 * 1024;
 /** A download or upload this size must arrive exactly. */
 const BIG = 48 * MiB;
 /** While the reader stalls, the server may have written at most this much (socket buffers and relays). */
 const STALL_BOUND = 24 * MiB;
+/** The forwarder's peak resident memory over all of these transfers (Node itself takes about 45 MiB). */
+const FORWARDER_PEAK = 90 * MiB;
 
 let dir = '';
 let server: http.Server;
@@ -194,6 +198,10 @@ describe('the relay (forwarder script and proxy tunnels)', () => {
     const got = readThrough(socket, BIG);
     socket.resume();
     expect((await got).length).toBe(BIG);
+    const peakKb = Number(
+      /VmHWM:\s+(\d+)/.exec(fs.readFileSync(`/proc/${forwarder.pid}/status`, 'utf8'))?.[1],
+    );
+    expect(peakKb * 1024).toBeLessThan(FORWARDER_PEAK);
   });
 
   it('answers 502 to a tunnel whose host cannot be reached, and goes on', async () => {
@@ -226,5 +234,36 @@ describe('the relay (forwarder script and proxy tunnels)', () => {
     }
     const { status } = await tunnel(`localhost:${serverPort}`);
     expect(status).toBe(200);
+  });
+
+  it('lends the larger buffer to bulk transfers only, at most the budget at once, back when one closes', () => {
+    const sink = { writableLength: 0, write: () => true } as unknown as net.Socket;
+    const budget = { large: 1 };
+    const sizes = { small: RELAY_SMALL_BYTES, large: RELAY_LARGE_BYTES };
+    const relay = () => {
+      const self = Object.assign(new EventEmitter(), { resume: () => undefined }) as unknown as net.Socket;
+      const opts = relayReads(
+        () => sink,
+        () => self,
+        sizes,
+        budget,
+      );
+      const next = opts.buffer as () => Uint8Array;
+      return { self, next, read: (n: number) => opts.callback(n, next()) };
+    };
+    const a = relay();
+    const b = relay();
+    expect(a.next().length).toBe(RELAY_SMALL_BYTES);
+    expect(a.read(100)).toBe(true); // a trickle keeps the small buffer
+    expect(a.next().length).toBe(RELAY_SMALL_BYTES);
+    a.read(RELAY_SMALL_BYTES); // full: a bulk transfer
+    expect(a.next().length).toBe(RELAY_LARGE_BYTES);
+    expect(budget.large).toBe(0);
+    b.read(RELAY_SMALL_BYTES);
+    expect(b.next().length).toBe(RELAY_SMALL_BYTES); // none left
+    a.self.emit('close');
+    expect(budget.large).toBe(1);
+    b.read(RELAY_SMALL_BYTES);
+    expect(b.next().length).toBe(RELAY_LARGE_BYTES);
   });
 });

@@ -5,9 +5,19 @@
 // and direction is in flight.
 import type * as net from 'node:net';
 
-/** Reads of 64 KiB while a connection trickles; 256 KiB, allocated on demand, once a read fills it. */
+/**
+ * Reads of 64 KiB while a connection trickles; 256 KiB once a read fills that (a bulk transfer, where
+ * fewer and larger reads and writes save about a fifth of the CPU: notes/netperf.md), for at most
+ * RELAY_LARGE_COUNT connections of a process at a time (16 MiB), each keeping it until it closes.
+ */
 export const RELAY_SMALL_BYTES = 64 * 1024;
 export const RELAY_LARGE_BYTES = 256 * 1024;
+export const RELAY_LARGE_COUNT = 64;
+
+/** What the relays of one process share: how many more large buffers they may take. */
+export interface RelayBudget {
+  large: number;
+}
 
 /**
  * The `onread` option of a socket whose bytes go to `sink()`. `self()` is that socket (paused and resumed
@@ -17,19 +27,27 @@ export const RELAY_LARGE_BYTES = 256 * 1024;
 export function relayReads(
   sink: () => net.Socket,
   self: () => net.Socket,
-  small: number,
-  large: number,
+  sizes: { small: number; large: number },
+  budget: RelayBudget,
 ): net.OnReadOpts {
-  let buffer = Buffer.allocUnsafe(small);
+  const small = Buffer.allocUnsafe(sizes.small);
+  let buffer = small;
   let full = false;
   const resume = (error?: Error | null) => {
     if (!error) self().resume();
   };
+  const giveBack = () => {
+    buffer = small;
+    budget.large++;
+  };
   return {
-    // Asked for before every read: the larger buffer once the last read filled the smaller one (a bulk
-    // transfer, where fewer, larger reads and writes save the most).
+    // Asked for before every read (after the first, with the socket connected).
     buffer: () => {
-      if (full && buffer.length < large) buffer = Buffer.allocUnsafe(large);
+      if (full && buffer === small && budget.large > 0) {
+        budget.large--;
+        buffer = Buffer.allocUnsafe(sizes.large);
+        self().once('close', giveBack);
+      }
       return buffer;
     },
     callback: (length: number, read: Uint8Array) => {
