@@ -7,7 +7,7 @@
 //      ceiling), and again paced to 1 Gbit/s (125 MB/s, a fast link to a registry);
 //   3. 200 parallel connections through the proxy: the action step's peak memory, and the sidecar's.
 // Rounds alternate the two variants, so that the shared machine's noise falls on both alike.
-// Usage: node bench/network.bench.mjs [rounds=7] [an earlier build's dist/index.js]
+// Usage: node bench/network.bench.mjs [rounds=7] [an earlier build's dist/index.js, or -] [start: that figure only]
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as http from 'node:http';
@@ -27,7 +27,8 @@ import {
 
 const ROUNDS = Number(process.argv[2] ?? 7);
 /** An earlier build's dist/index.js, run as the variant "before" (e.g. the bundle of the last release). */
-const BEFORE = process.argv[3] ? path.resolve(process.argv[3]) : undefined;
+const BEFORE = process.argv[3] && process.argv[3] !== '-' ? path.resolve(process.argv[3]) : undefined;
+const START_ONLY = process.argv[4] === 'start';
 const loadStart = loadAverage();
 const IMAGE = 'worktree-sandbox-net-test:bookworm';
 const NAME = 'bench.ws-net.test';
@@ -129,6 +130,7 @@ for (let i = 0; i < ROUNDS; i++) {
       const extra = { credentials: `${NAME} x-bench-key: not-a-secret` };
       rows.credentials[variant].push(startMs(await step(network, 'date +%s%N', { extra, dist })));
     }
+    if (START_ONLY) continue;
     // The direct download goes to the bridge's address (the name resolves there on the host only).
     const base = variant === 'bridge' ? `http://${bridge}:${port}` : `http://${NAME}:${port}`;
     for (const [row, url] of [
@@ -151,7 +153,7 @@ for (let i = 0; i < ROUNDS; i++) {
     }
   }
 }
-for (let i = 0; i < 3; i++) {
+for (let i = 0; i < (START_ONLY ? 0 : 3); i++) {
   for (const variant of VARIANTS) {
     const base = variant === 'bridge' ? `http://${bridge}:${port}` : `http://${NAME}:${port}`;
     const main = await step(
@@ -184,7 +186,7 @@ const out = [
         `${named(v)} ${seconds(rows.start[v])}, ${plus(rows.start[v])}; with a credential ${seconds(rows.credentials[v])}, ${plus(rows.credentials[v])}`,
     )
     .join('; ')} (median differences to bridge; target ≤ +0.3 s)`,
-  ...['download', 'paced'].map(
+  ...(START_ONLY ? [] : ['download', 'paced']).map(
     (row) =>
       `100 MB download, ${row === 'paced' ? 'server paced to 1 Gbit/s' : 'server unpaced'}: direct ${fmt(rows[row].bridge, 'MiB/s', 1)}; ${proxied
         .map(
@@ -193,6 +195,8 @@ const out = [
         )
         .join('; ')} (target ≥ 80 %)`,
   ),
-  `200 parallel connections, action step peak RSS: ${VARIANTS.map((v) => `${v === 'bridge' ? 'bridge' : named(v)} ${fmt(rows.peak[v], 'MiB', 0)}`).join(', ')}`,
+  START_ONLY
+    ? ''
+    : `200 parallel connections, action step peak RSS: ${VARIANTS.map((v) => `${v === 'bridge' ? 'bridge' : named(v)} ${fmt(rows.peak[v], 'MiB', 0)}`).join(', ')}`,
 ];
 console.log(out.join('\n'));

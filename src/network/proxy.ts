@@ -290,11 +290,6 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     server.server.emit('connection', socket);
   });
   front.maxConnections = MAX_CONNECTIONS;
-  // The credential hosts' certificates are made while the command starts, not on its first request.
-  if (options.ca)
-    Promise.resolve(options.ca)
-      .then((ca) => Promise.all(policy.credentials.map((c) => ca.leaf(c.host))))
-      .catch(() => undefined); // made again, and its error reported, on the first request
   await fs.rm(options.socketPath, { force: true });
   await new Promise<void>((resolve, reject) => {
     front.once('error', reject);

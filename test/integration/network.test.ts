@@ -3,6 +3,7 @@
 // process as root; rootless Podman as the runner is in test/security/network.test.ts (the bundle).
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { execFileSync } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { runSandbox } from '../../src/run/run.js';
@@ -301,5 +302,46 @@ describe('network: an allow-list (Docker)', () => {
       .readdirSync(process.env.RUNNER_TEMP || '/tmp')
       .filter((f) => f.startsWith('worktree-sandbox-net-'));
     expect(sockets).toEqual([]);
+  });
+
+  it('carries 64 MiB byte-exact through the sidecar both ways, as plain HTTP and through a CONNECT tunnel', async () => {
+    const size = 64 * 1024 * 1024;
+    const body = randomBytes(size);
+    const sha = (data: Buffer) => createHash('sha256').update(data).digest('hex');
+    const bulk = await httpServer((req, res) => {
+      if (req.method !== 'POST') return void res.end(body);
+      const hash = createHash('sha256');
+      let length = 0;
+      req.on('data', (d: Buffer) => {
+        hash.update(d);
+        length += d.length;
+      });
+      req.on('end', () => res.end(`received ${length} ${hash.digest('hex')}\n`));
+    });
+    try {
+      const url = `http://${ALLOWED}:${bulk.port}/`;
+      const { outcome, out } = await run({
+        network: `${ALLOWED}:${bulk.port}`,
+        command: [
+          `echo "plain $(curl -sS ${url} | sha256sum)"`,
+          `echo "tunnel $(curl -sS -p ${url} | sha256sum)"`,
+          `head -c ${size} /dev/urandom > "$HOME/upload"`,
+          `echo "sent ${size} $(sha256sum < "$HOME/upload")"`,
+          `curl -sS -p --data-binary @"$HOME/upload" -H 'content-type: application/octet-stream' ${url}`,
+          `rm "$HOME/upload"`,
+        ].join(' && '),
+      });
+      expect(outcome.command.exitCode).toBe(0);
+      expect(out).toContain(`plain ${sha(body)}`);
+      expect(out).toContain(`tunnel ${sha(body)}`);
+      const sent = /^sent (\d+) ([0-9a-f]{64})/m.exec(out);
+      expect(sent).not.toBeNull();
+      expect(out).toContain(`received ${sent![1]} ${sent![2]}`);
+      const row = outcome.command.network!.allowed.find((r) => r.port === bulk.port);
+      expect(row?.bytesReceived).toBeGreaterThanOrEqual(2 * size);
+      expect(row?.bytesSent).toBeGreaterThanOrEqual(size);
+    } finally {
+      await bulk.close();
+    }
   });
 });
