@@ -117,16 +117,21 @@ function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
   return Promise.race([promise, late]).finally(() => clearTimeout(timer));
 }
 
+/** The run's CA, with node-forge loaded for it (a chunk of its own, for runs with credentials only). */
+export function createRunCaOnDemand(): Promise<RunCa> {
+  return import('./ca.js').then((m) => m.createRunCa());
+}
+
 export async function startNetwork(
   engine: ContainerEngine,
   policy: ProxiedPolicy,
-  options: { name: string; labels: Record<string, string> },
+  options: { name: string; labels: Record<string, string>; ca?: Promise<RunCa> },
 ): Promise<NetworkSession> {
   // The run's CA (with credentials: node-forge, loaded only then, and an RSA key made off the main
-  // thread) is made while the forwarder's image is checked and its sidecar starts: the command needs its
-  // certificate, the sidecar does not.
+  // thread), begun by the caller as the run started, or here: the sidecar does not need it, the command
+  // does (its certificate), so it is awaited last.
   const caReady: Promise<RunCa> | undefined =
-    policy.credentials.length > 0 ? import('./ca.js').then((m) => m.createRunCa()) : undefined;
+    options.ca ?? (policy.credentials.length > 0 ? createRunCaOnDemand() : undefined);
   caReady?.catch(() => undefined); // awaited below
   const node = await fs.realpath(process.execPath);
   const imageReady = ensureForwarderImage(engine, node);

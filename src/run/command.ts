@@ -12,6 +12,7 @@ import { EngineError, type ContainerEngine } from '../engine/engine.js';
 import { commandLabels } from '../engine/labels.js';
 import { startFailureHint } from '../engine/start-failure.js';
 import { isProxied, type NetworkPolicy, type ProxiedPolicy } from '../network/policy.js';
+import type { RunCa } from '../network/ca.js';
 import type { NetworkReport } from '../network/proxy.js';
 import type { NetworkSession } from '../network/session.js';
 import { commandMounts, type Sandbox } from '../sandbox/layout.js';
@@ -139,15 +140,30 @@ export function loadNetworkCode(): Promise<typeof import('../network/session.js'
   return networkCode;
 }
 
+/**
+ * What a run with an allow-list can begin as it starts, before its sandbox is known: loading the network
+ * code and, with credentials, making the run's CA (node-forge loaded, RSA keys made off the main thread).
+ * Both overlap the first git and engine questions instead of the sidecar's start.
+ */
+export function beginCommandNetwork(policy: ProxiedPolicy): { ca?: Promise<RunCa> } {
+  const code = loadNetworkCode();
+  code.catch(() => undefined); // awaited by startCommandNetwork
+  if (policy.credentials.length === 0) return {};
+  const ca = code.then((m) => m.createRunCaOnDemand());
+  ca.catch(() => undefined); // awaited by startNetwork
+  return { ca };
+}
+
 /** The network of the command container `name`: the proxy and its sidecar (src/network/session.ts). */
 export async function startCommandNetwork(
   engine: ContainerEngine,
   policy: ProxiedPolicy,
   sandbox: Sandbox,
   name: string,
+  begun: { ca?: Promise<RunCa> } = {},
 ): Promise<NetworkSession> {
   const { startNetwork } = await loadNetworkCode();
-  return startNetwork(engine, policy, { name, labels: commandLabels(sandbox) });
+  return startNetwork(engine, policy, { name, labels: commandLabels(sandbox), ca: begun.ca });
 }
 
 export interface CommandHooks {

@@ -20,8 +20,8 @@ import { validateBranchNames, type RunSettings } from '../settings.js';
 import { collectChanges } from './collect.js';
 import { isProxied } from '../network/policy.js';
 import {
+  beginCommandNetwork,
   containerName,
-  loadNetworkCode,
   runCommand,
   startCommandNetwork,
   type CommandResult,
@@ -86,7 +86,7 @@ export async function runSandbox(settings: RunSettings, deps: RunDeps): Promise<
   // reused sandbox does not wait for it before then. A bad branch name is the error reported whenever it
   // is one.
   const imageReady = startedEarly(engine.ensureImage(settings.image));
-  if (isProxied(settings.network)) startedEarly(loadNetworkCode());
+  const network = isProxied(settings.network) ? beginCommandNetwork(settings.network) : undefined;
   // Where the engine finds the action's paths: no engine call on a plain host (host-paths.ts).
   const viewFound = startedEarly(engine.hostView());
   // git's version check, the branch names and the parent overlap too: one round of processes, not three.
@@ -114,7 +114,16 @@ export async function runSandbox(settings: RunSettings, deps: RunDeps): Promise<
     ),
   );
   try {
-    return await runChecked(settings, deps, { engine, git, parent, head, imageReady, probed, worktreeRoot });
+    return await runChecked(settings, deps, {
+      engine,
+      git,
+      parent,
+      head,
+      imageReady,
+      probed,
+      worktreeRoot,
+      network,
+    });
   } finally {
     // What the probe made goes now, not on the way to the command.
     await probed.then((p) => p.remove()).catch(() => undefined);
@@ -130,11 +139,13 @@ interface Checked {
   imageReady: Promise<void>;
   probed: Promise<unknown>;
   worktreeRoot: string;
+  /** With an allow-list: what began as the run started (beginCommandNetwork). */
+  network?: ReturnType<typeof beginCommandNetwork>;
 }
 
 async function runChecked(settings: RunSettings, deps: RunDeps, checked: Checked): Promise<RunOutcome> {
   const { ui } = deps;
-  const { engine, git, parent, head, imageReady, probed, worktreeRoot } = checked;
+  const { engine, git, parent, head, imageReady, probed, worktreeRoot, network } = checked;
   const originRead = startedEarly(
     settings.push ? git.remoteUrl(parent.path, 'origin') : Promise.resolve(undefined),
   );
@@ -162,7 +173,7 @@ async function runChecked(settings: RunSettings, deps: RunDeps, checked: Checked
   const networkReady = isProxied(policy)
     ? startedEarly(
         Promise.all([imageReady, orphansRemoved]).then(() =>
-          startCommandNetwork(engine, policy, location, commandName),
+          startCommandNetwork(engine, policy, location, commandName, network),
         ),
       )
     : undefined;
