@@ -6,7 +6,9 @@ import { execFileSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { commandLabels } from '../../src/engine/labels.js';
 import { runSandbox } from '../../src/run/run.js';
+import { containerNotePath } from '../../src/sandbox/lock.js';
 import { silentUi } from '../../src/ui/ui.js';
 import { parseSettings, type RunSettings } from '../../src/settings.js';
 import { removeVolumes, uniquePrefix } from '../support/docker.js';
@@ -343,5 +345,30 @@ describe('network: an allow-list (Docker)', () => {
     } finally {
       await bulk.close();
     }
+  });
+
+  it("removes a killed run's containers before its own sidecar starts (they share its labels), and reaches the allowed host", async () => {
+    const branch = `net-orphan-${Date.now()}`;
+    const inputs = { network: allowList(), branch };
+    const first = await run({ ...inputs, command: 'true' });
+    const sandbox = first.outcome.sandbox;
+    // What a killed run leaves: its note, and a container with the sandbox's command labels.
+    const note = containerNotePath(sandbox.parent.gitDir, sandbox.name);
+    fs.mkdirSync(path.dirname(note), { recursive: true });
+    fs.writeFileSync(note, 'killed\n');
+    const left = `${prefix}-left-${Date.now()}`;
+    others.push(left);
+    const labels = Object.entries(commandLabels(sandbox)).flatMap(([k, v]) => ['--label', `${k}=${v}`]);
+    execFileSync('docker', ['run', '-d', '--name', left, ...labels, '--entrypoint', 'sleep', image, '300']);
+    const { outcome, out } = await run({
+      ...inputs,
+      command: `curl -sS http://${ALLOWED}:${allowedHttp.port}/ && echo reached`,
+    });
+    expect(outcome.command.exitCode).toBe(0);
+    expect(out).toContain('reached');
+    const still = execFileSync('docker', ['ps', '-a', '--filter', `name=${left}`, '--format', '{{.Names}}'], {
+      encoding: 'utf8',
+    });
+    expect(still.trim()).toBe('');
   });
 });
