@@ -5,6 +5,7 @@
 import type { ContainerEngine } from '../engine/engine.js';
 import { hostImage, LayerEntries, sharedLibraries } from '../engine/host-image.js';
 import { label } from '../engine/labels.js';
+import { joinSockets, RELAY_LARGE_BYTES, RELAY_LARGE_COUNT, RELAY_SMALL_BYTES, relayReads } from './relay.js';
 
 /** The port the command's proxy variables name, on the loopback of the namespace it shares. */
 export const PROXY_PORT = 3128;
@@ -13,15 +14,22 @@ export const FORWARDER_DIR = '/forwarder';
 export const FORWARDER_NODE = `${FORWARDER_DIR}/node`;
 export const FORWARDER_RUN = `${FORWARDER_DIR}/run`;
 
+// The relay's source text goes into the script: the sidecar runs it on the runner's Node, with no module
+// of the action's bundle to import.
 export const FORWARDER_SCRIPT = `// worktree-sandbox network forwarder: 127.0.0.1:PORT <-> the proxy's Unix socket, bytes only.
 import * as net from 'node:net';
+const relayReads = ${relayReads.toString()};
+const joinSockets = ${joinSockets.toString()};
 const [port, socketPath] = process.argv.slice(2);
+const sizes = { small: ${RELAY_SMALL_BYTES}, large: ${RELAY_LARGE_BYTES} };
+const budget = { large: ${RELAY_LARGE_COUNT} };
 const server = net.createServer((client) => {
-  const upstream = net.connect(socketPath);
-  const close = () => { client.destroy(); upstream.destroy(); };
-  for (const s of [client, upstream]) { s.on('error', close); s.on('close', close); }
-  client.pipe(upstream);
-  upstream.pipe(client);
+  // Towards the command (downloads, the bulk): read into a buffer of the relay's own, written on as is.
+  const upstream = net.connect({
+    path: socketPath,
+    onread: relayReads(() => client, () => upstream, sizes, budget),
+  });
+  joinSockets(client, upstream);
 });
 server.maxConnections = 2048;
 server.on('error', (error) => { process.stderr.write(String(error) + '\\n'); process.exit(1); });

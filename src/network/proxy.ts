@@ -10,6 +10,7 @@ import * as net from 'node:net';
 import { RequestError, Server } from 'proxy-chain';
 import type { RunCa } from './ca.js';
 import { decide, normalizeHost, type Credential, type ProxiedPolicy } from './policy.js';
+import { joinSockets, RELAY_LARGE_BYTES, RELAY_LARGE_COUNT, RELAY_SMALL_BYTES, relayReads } from './relay.js';
 
 export interface HostCount {
   host: string;
@@ -46,8 +47,8 @@ export interface RunningProxy {
 export interface ProxyOptions {
   policy: ProxiedPolicy;
   socketPath: string;
-  /** Needed when the policy has credentials on HTTPS hosts. */
-  ca?: RunCa;
+  /** Needed when the policy has credentials on HTTPS hosts; may still be in the making. */
+  ca?: RunCa | Promise<RunCa>;
 }
 
 class Tally {
@@ -135,8 +136,9 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     let made = interceptors.get(key);
     if (!made) {
       made = (async () => {
-        if (!options.ca) throw new Error('credentials over HTTPS need the run CA');
-        const { key: pem, cert } = await options.ca.leaf(host);
+        const ca = await options.ca;
+        if (!ca) throw new Error('credentials over HTTPS need the run CA');
+        const { key: pem, cert } = await ca.leaf(host);
         const server = https.createServer({ key: pem, cert, minVersion: 'TLSv1.2' });
         server.on('request', (req: http.IncomingMessage, res: http.ServerResponse) => {
           const asked = hostOfHeader(req.headers.host);
@@ -180,6 +182,63 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     return made;
   };
 
+  /**
+   * A CONNECT's far end, opened before proxy-chain answers 200 (a host that cannot be reached gets a 502)
+   * and joined to the client's socket with the relay once it has: proxy-chain parses and answers the
+   * CONNECT, the relay moves the tunnel's bytes (its own `direct` pipes them with a new buffer per read).
+   */
+  const sizes = { small: RELAY_SMALL_BYTES, large: RELAY_LARGE_BYTES };
+  const budget = { large: RELAY_LARGE_COUNT };
+  const tunnelEnds = new WeakMap<net.Socket, { far: net.Socket; gone: () => void }>();
+  const openEnds = new Set<net.Socket>();
+  const openTunnelEnd = (client: net.Socket, host: string, port: number): Promise<void> =>
+    new Promise((resolve, reject) => {
+      const far: net.Socket = net.connect({
+        host,
+        port,
+        onread: relayReads(
+          () => client,
+          () => far,
+          sizes,
+          budget,
+        ),
+      });
+      far.pause(); // nothing reaches the client before proxy-chain's 200
+      openEnds.add(far);
+      const gone = () => far.destroy();
+      client.once('close', gone);
+      far.once('close', () => {
+        openEnds.delete(far);
+        client.off('close', gone);
+      });
+      // Until joined: an error before the connection ends it with a 502, one after it closes the tunnel.
+      const early = (error: NodeJS.ErrnoException) => {
+        far.destroy();
+        reject(
+          new RequestError(
+            `worktree-sandbox network: ${host}:${port} could not be reached (${error.code ?? 'error'})`,
+            502,
+          ),
+        );
+      };
+      far.on('error', early);
+      far.once('connect', () => {
+        tunnelEnds.set(client, { far, gone });
+        resolve();
+      });
+    });
+  const tunnels = net.createServer((client) => {
+    const end = tunnelEnds.get(client);
+    tunnelEnds.delete(client);
+    if (!end || end.far.destroyed) {
+      client.destroy();
+      return;
+    }
+    client.off('close', end.gone);
+    end.far.removeAllListeners('error');
+    joinSockets(client, end.far);
+  });
+
   const server = new Server({
     port: 0,
     prepareRequestFunction: async ({ connectionId, request, hostname, port, isHttp }) => {
@@ -195,6 +254,10 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       const row = tally.allow(host, port);
       if (row) rowOf.set(connectionId as unknown as number, row);
       const credentials = credentialsFor(host);
+      if (credentials.length === 0 && !isHttp) {
+        await openTunnelEnd(request.socket, host, port);
+        return { customConnectServer: tunnels as unknown as http.Server };
+      }
       if (credentials.length === 0) return {};
       if (isHttp) {
         request.rawHeaders.splice(
@@ -243,6 +306,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       await new Promise<void>((resolve) => {
         front.close(() => resolve());
         server.closeConnections();
+        for (const far of openEnds) far.destroy();
       });
       for (const made of interceptors.values()) (await made.catch(() => undefined))?.close();
       await fs.rm(options.socketPath, { force: true });

@@ -7,7 +7,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { userArg, type ContainerSpec } from '../engine/container-args.js';
 import type { ContainerEngine } from '../engine/engine.js';
-import { createRunCa } from './ca.js';
+import type { RunCa } from './ca.js';
 import {
   ensureForwarderImage,
   FORWARDER_NODE,
@@ -134,11 +134,22 @@ function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
   return Promise.race([promise, late]).finally(() => clearTimeout(timer));
 }
 
+/** The run's CA, with node-forge loaded for it (a chunk of its own, for runs with credentials only). */
+export function createRunCaOnDemand(): Promise<RunCa> {
+  return import('./ca.js').then((m) => m.createRunCa());
+}
+
 export async function startNetwork(
   engine: ContainerEngine,
   policy: ProxiedPolicy,
-  options: { name: string; labels: Record<string, string> },
+  options: { name: string; labels: Record<string, string>; ca?: Promise<RunCa> },
 ): Promise<NetworkSession> {
+  // The run's CA (with credentials: node-forge, loaded only then, and an RSA key made off the main
+  // thread), begun by the caller as the run started, or here: the sidecar does not need it, the command
+  // does (its certificate), so it is awaited last.
+  const caReady: Promise<RunCa> | undefined =
+    options.ca ?? (policy.credentials.length > 0 ? createRunCaOnDemand() : undefined);
+  caReady?.catch(() => undefined); // awaited below
   const node = await fs.realpath(process.execPath);
   const imageReady = ensureForwarderImage(engine, node);
   imageReady.catch(() => undefined); // awaited below
@@ -161,16 +172,7 @@ export async function startNetwork(
     await fs.writeFile(path.join(runDir, 'forwarder.mjs'), FORWARDER_SCRIPT, { mode: 0o644 });
     const env = proxyEnv();
     const readOnlyFiles: string[] = [];
-    const ca = policy.credentials.length > 0 ? await createRunCa() : undefined;
-    if (ca) {
-      trustDir = await fs.mkdtemp(path.join(temp, 'worktree-sandbox-trust-'));
-      await fs.chmod(trustDir, 0o755);
-      const bundle = path.join(trustDir, 'ca-bundle.pem');
-      await fs.writeFile(bundle, `${await runnerBundle()}\n${ca.certificate}`, { mode: 0o644 });
-      readOnlyFiles.push(bundle);
-      Object.assign(env, trustEnv(bundle));
-    }
-    proxy = await startProxy({ policy, socketPath: path.join(runDir, 'proxy.sock'), ca });
+    proxy = await startProxy({ policy, socketPath: path.join(runDir, 'proxy.sock'), ca: caReady });
     const image = await imageReady;
     let ready!: () => void;
     const listening = new Promise<void>((resolve) => (ready = resolve));
@@ -194,6 +196,15 @@ export async function startNetwork(
     );
     await within(Promise.race([listening, exited]), READY_TIMEOUT_MS, 'starting the network forwarder');
     exited.catch(() => undefined); // it exits when stopped
+    if (caReady) {
+      const ca = await caReady;
+      trustDir = await fs.mkdtemp(path.join(temp, 'worktree-sandbox-trust-'));
+      await fs.chmod(trustDir, 0o755);
+      const bundle = path.join(trustDir, 'ca-bundle.pem');
+      await fs.writeFile(bundle, `${await runnerBundle()}\n${ca.certificate}`, { mode: 0o644 });
+      readOnlyFiles.push(bundle);
+      Object.assign(env, trustEnv(bundle));
+    }
     const running = proxy;
     let stopped: Promise<NetworkReport> | undefined;
     return {

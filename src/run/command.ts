@@ -13,6 +13,7 @@ import { EngineError, type ContainerEngine } from '../engine/engine.js';
 import { commandLabels } from '../engine/labels.js';
 import { startFailureHint } from '../engine/start-failure.js';
 import { isProxied, type NetworkPolicy, type ProxiedPolicy } from '../network/policy.js';
+import type { RunCa } from '../network/ca.js';
 import type { NetworkReport } from '../network/proxy.js';
 import type { NetworkSession } from '../network/session.js';
 import { commandMounts, type Sandbox } from '../sandbox/layout.js';
@@ -133,16 +134,42 @@ export function commandContainer(
   };
 }
 
+let networkCode: Promise<typeof import('../network/session.js')> | undefined;
+
+/**
+ * The network code, loaded on demand (a chunk of its own: the proxy library is no part of a run without
+ * an allow-list), once. A run with an allow-list starts loading it first thing, while git and the engine
+ * answer the first questions, so that its evaluation is not on the way to the sidecar.
+ */
+export function loadNetworkCode(): Promise<typeof import('../network/session.js')> {
+  networkCode ??= import('../network/session.js');
+  return networkCode;
+}
+
+/**
+ * What a run with an allow-list can begin as it starts, before its sandbox is known: loading the network
+ * code and, with credentials, making the run's CA (node-forge loaded, RSA keys made off the main thread).
+ * Both overlap the first git and engine questions instead of the sidecar's start.
+ */
+export function beginCommandNetwork(policy: ProxiedPolicy): { ca?: Promise<RunCa> } {
+  const code = loadNetworkCode();
+  code.catch(() => undefined); // awaited by startCommandNetwork
+  if (policy.credentials.length === 0) return {};
+  const ca = code.then((m) => m.createRunCaOnDemand());
+  ca.catch(() => undefined); // awaited by startNetwork
+  return { ca };
+}
+
 /** The network of the command container `name`: the proxy and its sidecar (src/network/session.ts). */
 export async function startCommandNetwork(
   engine: ContainerEngine,
   policy: ProxiedPolicy,
   sandbox: Sandbox,
   name: string,
+  begun: { ca?: Promise<RunCa> } = {},
 ): Promise<NetworkSession> {
-  // Loaded on demand (a chunk of its own): the proxy library is no part of a run without an allow-list.
-  const { startNetwork } = await import('../network/session.js');
-  return startNetwork(engine, policy, { name, labels: commandLabels(sandbox) });
+  const { startNetwork } = await loadNetworkCode();
+  return startNetwork(engine, policy, { name, labels: commandLabels(sandbox), ca: begun.ca });
 }
 
 export interface CommandHooks {

@@ -19,7 +19,13 @@ import { MAX_COUNTED_COMMITS } from '../sandbox/saved.js';
 import { validateBranchNames, type RunSettings } from '../settings.js';
 import { collectChanges } from './collect.js';
 import { isProxied } from '../network/policy.js';
-import { containerName, runCommand, startCommandNetwork, type CommandResult } from './command.js';
+import {
+  beginCommandNetwork,
+  containerName,
+  runCommand,
+  startCommandNetwork,
+  type CommandResult,
+} from './command.js';
 import { pushBranch, type PushResult } from './push.js';
 import { commitsNotIn, type WorktreeReport } from './report.js';
 import type { RunState } from './state.js';
@@ -80,6 +86,7 @@ export async function runSandbox(settings: RunSettings, deps: RunDeps): Promise<
   // reused sandbox does not wait for it before then. A bad branch name is the error reported whenever it
   // is one.
   const imageReady = startedEarly(engine.ensureImage(settings.image));
+  const network = isProxied(settings.network) ? beginCommandNetwork(settings.network) : undefined;
   // Where the engine finds the action's paths: no engine call on a plain host (host-paths.ts).
   const viewFound = startedEarly(engine.hostView());
   // git's version check, the branch names and the parent overlap too: one round of processes, not three.
@@ -108,7 +115,16 @@ export async function runSandbox(settings: RunSettings, deps: RunDeps): Promise<
   const { isolation, volumePrefix, branch } = settings;
   if (!(await looksReused(parent, isolation, worktreeRoot, volumePrefix, branch))) void proof.byHelper();
   try {
-    return await runChecked(settings, deps, { engine, git, parent, head, imageReady, proof, worktreeRoot });
+    return await runChecked(settings, deps, {
+      engine,
+      git,
+      parent,
+      head,
+      imageReady,
+      proof,
+      worktreeRoot,
+      network,
+    });
   } finally {
     // What the probe made goes now, not on the way to the command.
     await proof.remove();
@@ -124,11 +140,13 @@ interface Checked {
   imageReady: Promise<void>;
   proof: EngineViewProof;
   worktreeRoot: string;
+  /** With an allow-list: what began as the run started (beginCommandNetwork). */
+  network?: ReturnType<typeof beginCommandNetwork>;
 }
 
 async function runChecked(settings: RunSettings, deps: RunDeps, checked: Checked): Promise<RunOutcome> {
   const { ui } = deps;
-  const { engine, git, parent, head, imageReady, proof, worktreeRoot } = checked;
+  const { engine, git, parent, head, imageReady, proof, worktreeRoot, network } = checked;
   const originRead = startedEarly(
     settings.push ? git.remoteUrl(parent.path, 'origin') : Promise.resolve(undefined),
   );
@@ -146,12 +164,19 @@ async function runChecked(settings: RunSettings, deps: RunDeps, checked: Checked
     ui.info(m),
   );
   deps.onSandboxLock?.(true);
+  // We hold the sandbox lock, so a command container still there belongs to a run that was killed. They
+  // go before this run's sidecar starts: it has the same labels.
+  const orphansRemoved = startedEarly(removeLeftContainers(engine, location));
   // With an allow-list, the proxy and its sidecar start while the sandbox is prepared; stopped with the
   // command, or below if the command never ran.
   const commandName = containerName(location.name);
   const policy = settings.network;
   const networkReady = isProxied(policy)
-    ? startedEarly(imageReady.then(() => startCommandNetwork(engine, policy, location, commandName)))
+    ? startedEarly(
+        Promise.all([imageReady, orphansRemoved]).then(() =>
+          startCommandNetwork(engine, policy, location, commandName, network),
+        ),
+      )
     : undefined;
   try {
     // What the post step needs, saved once the engine has the image and is known to see the folders (or,
@@ -175,10 +200,9 @@ async function runChecked(settings: RunSettings, deps: RunDeps, checked: Checked
     const sandbox = await ui.group(
       `Sandbox ${location.name} (${location.kind}, ${location.isolation})`,
       async () => {
-        // We hold the sandbox lock, so a command container still there belongs to a run that was killed.
         const [prepared, orphans] = await Promise.all([
           prepareSandbox(git, engine, location, plan, { name: settings.image, ready }, ui),
-          removeLeftContainers(engine, location),
+          orphansRemoved,
         ]);
         if (orphans.length)
           ui.info(`Removed container(s) left by a run that was killed: ${orphans.join(', ')}.`);

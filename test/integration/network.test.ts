@@ -3,9 +3,12 @@
 // process as root; rootless Podman as the runner is in test/security/network.test.ts (the bundle).
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { execFileSync } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { commandLabels } from '../../src/engine/labels.js';
 import { runSandbox } from '../../src/run/run.js';
+import { containerNotePath } from '../../src/sandbox/lock.js';
 import { silentUi } from '../../src/ui/ui.js';
 import { parseSettings, type RunSettings } from '../../src/settings.js';
 import { removeVolumes, uniquePrefix } from '../support/docker.js';
@@ -301,5 +304,71 @@ describe('network: an allow-list (Docker)', () => {
       .readdirSync(process.env.RUNNER_TEMP || '/tmp')
       .filter((f) => f.startsWith('worktree-sandbox-net-'));
     expect(sockets).toEqual([]);
+  });
+
+  it('carries 64 MiB byte-exact through the sidecar both ways, as plain HTTP and through a CONNECT tunnel', async () => {
+    const size = 64 * 1024 * 1024;
+    const body = randomBytes(size);
+    const sha = (data: Buffer) => createHash('sha256').update(data).digest('hex');
+    const bulk = await httpServer((req, res) => {
+      if (req.method !== 'POST') return void res.end(body);
+      const hash = createHash('sha256');
+      let length = 0;
+      req.on('data', (d: Buffer) => {
+        hash.update(d);
+        length += d.length;
+      });
+      req.on('end', () => res.end(`received ${length} ${hash.digest('hex')}\n`));
+    });
+    try {
+      const url = `http://${ALLOWED}:${bulk.port}/`;
+      const { outcome, out } = await run({
+        network: `${ALLOWED}:${bulk.port}`,
+        command: [
+          `echo "plain $(curl -sS ${url} | sha256sum)"`,
+          `echo "tunnel $(curl -sS -p ${url} | sha256sum)"`,
+          `head -c ${size} /dev/urandom > "$HOME/upload"`,
+          `echo "sent ${size} $(sha256sum < "$HOME/upload")"`,
+          `curl -sS -p --data-binary @"$HOME/upload" -H 'content-type: application/octet-stream' ${url}`,
+          `rm "$HOME/upload"`,
+        ].join(' && '),
+      });
+      expect(outcome.command.exitCode).toBe(0);
+      expect(out).toContain(`plain ${sha(body)}`);
+      expect(out).toContain(`tunnel ${sha(body)}`);
+      const sent = /^sent (\d+) ([0-9a-f]{64})/m.exec(out);
+      expect(sent).not.toBeNull();
+      expect(out).toContain(`received ${sent![1]} ${sent![2]}`);
+      const row = outcome.command.network!.allowed.find((r) => r.port === bulk.port);
+      expect(row?.bytesReceived).toBeGreaterThanOrEqual(2 * size);
+      expect(row?.bytesSent).toBeGreaterThanOrEqual(size);
+    } finally {
+      await bulk.close();
+    }
+  });
+
+  it("removes a killed run's containers before its own sidecar starts (they share its labels), and reaches the allowed host", async () => {
+    const branch = `net-orphan-${Date.now()}`;
+    const inputs = { network: allowList(), branch };
+    const first = await run({ ...inputs, command: 'true' });
+    const sandbox = first.outcome.sandbox;
+    // What a killed run leaves: its note, and a container with the sandbox's command labels.
+    const note = containerNotePath(sandbox.parent.gitDir, sandbox.name);
+    fs.mkdirSync(path.dirname(note), { recursive: true });
+    fs.writeFileSync(note, 'killed\n');
+    const left = `${prefix}-left-${Date.now()}`;
+    others.push(left);
+    const labels = Object.entries(commandLabels(sandbox)).flatMap(([k, v]) => ['--label', `${k}=${v}`]);
+    execFileSync('docker', ['run', '-d', '--name', left, ...labels, '--entrypoint', 'sleep', image, '300']);
+    const { outcome, out } = await run({
+      ...inputs,
+      command: `curl -sS http://${ALLOWED}:${allowedHttp.port}/ && echo reached`,
+    });
+    expect(outcome.command.exitCode).toBe(0);
+    expect(out).toContain('reached');
+    const still = execFileSync('docker', ['ps', '-a', '--filter', `name=${left}`, '--format', '{{.Names}}'], {
+      encoding: 'utf8',
+    });
+    expect(still.trim()).toBe('');
   });
 });

@@ -1,0 +1,269 @@
+// The byte path of the allow-list without containers: the forwarder's own script (run by Node as the
+// sidecar runs it) on a TCP port, the proxy on its Unix socket, a server on this machine. Large transfers
+// arrive byte-exact both ways, through a CONNECT tunnel and as plain HTTP; a reader that stalls holds the
+// sender back (bytes in flight bounded); a tunnel to a closed port gets a 502. (Containers:
+// test/integration/network.test.ts.)
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as http from 'node:http';
+import * as net from 'node:net';
+import type { AddressInfo } from 'node:net';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { EventEmitter } from 'node:events';
+import { FORWARDER_SCRIPT } from './forwarder.js';
+import { parseNetwork, type ProxiedPolicy } from './policy.js';
+import { startProxy, type RunningProxy } from './proxy.js';
+import { relayReads, RELAY_LARGE_BYTES, RELAY_SMALL_BYTES } from './relay.js';
+
+const MiB = 1024 * 1024;
+/** A download or upload this size must arrive exactly. */
+const BIG = 48 * MiB;
+/** While the reader stalls, the server may have written at most this much (socket buffers and relays). */
+const STALL_BOUND = 24 * MiB;
+/** The forwarder's peak resident memory over all of these transfers (Node itself takes about 45 MiB). */
+const FORWARDER_PEAK = 90 * MiB;
+
+let dir = '';
+let server: http.Server;
+let serverPort = 0;
+let proxy: RunningProxy;
+let forwarder: ChildProcess;
+let forwarderPort = 0;
+/** Bytes the server has written for `/stream` (the stall test reads it while the client waits). */
+let streamed = 0;
+
+/** `bytes` of random data from 1 MiB blocks, written with the server's own backpressure; resolves its hash. */
+function sendRandom(res: http.ServerResponse, bytes: number): Promise<string> {
+  const hash = createHash('sha256');
+  let sent = 0;
+  return new Promise((resolve) => {
+    const more = () => {
+      while (sent < bytes) {
+        const block = randomBytes(Math.min(MiB, bytes - sent));
+        hash.update(block);
+        sent += block.length;
+        streamed += block.length;
+        if (!res.write(block)) return void res.once('drain', more);
+      }
+      res.end();
+      resolve(hash.digest('hex'));
+    };
+    more();
+  });
+}
+
+const served: string[] = [];
+
+beforeAll(async () => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ws-relay-spec-'));
+  server = http.createServer((req, res) => {
+    if (req.method === 'POST') {
+      const hash = createHash('sha256');
+      let length = 0;
+      req.on('data', (d: Buffer) => {
+        hash.update(d);
+        length += d.length;
+      });
+      req.on('end', () => res.end(`${length} ${hash.digest('hex')}`));
+      return;
+    }
+    res.writeHead(200, { 'content-length': String(BIG) });
+    void sendRandom(res, BIG).then((h) => served.push(h));
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  serverPort = (server.address() as AddressInfo).port;
+  const socketPath = path.join(dir, 'proxy.sock');
+  proxy = await startProxy({ policy: parseNetwork(`localhost:${serverPort}`) as ProxiedPolicy, socketPath });
+  // The forwarder listens on 127.0.0.1:3128 in the sidecar; here on a free port of this machine.
+  const free = net.createServer();
+  await new Promise<void>((r) => free.listen(0, '127.0.0.1', r));
+  forwarderPort = (free.address() as AddressInfo).port;
+  await new Promise((r) => free.close(r));
+  const script = path.join(dir, 'forwarder.mjs');
+  fs.writeFileSync(script, FORWARDER_SCRIPT);
+  forwarder = spawn(process.execPath, [script, String(forwarderPort), socketPath], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  await new Promise<void>((resolve, reject) => {
+    forwarder.stdout!.once('data', () => resolve());
+    forwarder.once('exit', (code) => reject(new Error(`forwarder exited ${code}`)));
+  });
+});
+
+afterAll(async () => {
+  forwarder?.kill();
+  await proxy?.close();
+  server?.closeAllConnections();
+  await new Promise((r) => server?.close(r));
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+/** A CONNECT through the forwarder; the tunnel's socket once the proxy said 200. */
+function tunnel(target: string): Promise<{ status: number; socket: net.Socket }> {
+  return new Promise((resolve, reject) => {
+    const req = http.request({
+      host: '127.0.0.1',
+      port: forwarderPort,
+      method: 'CONNECT',
+      path: target,
+      agent: false,
+    });
+    req.on('connect', (res, socket) => resolve({ status: res.statusCode ?? 0, socket }));
+    req.on('response', (res) => {
+      res.resume();
+      resolve({ status: res.statusCode ?? 0, socket: res.socket });
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+/** The body of `GET /` read through `socket` (a raw HTTP/1.1 exchange), hashed, with its length. */
+function readThrough(socket: net.Socket, body: number): Promise<{ length: number; hash: string }> {
+  const hash = createHash('sha256');
+  let head: Buffer | undefined = Buffer.alloc(0);
+  let length = 0;
+  return new Promise((resolve, reject) => {
+    socket.on('data', (chunk: Buffer) => {
+      let d: Uint8Array = chunk;
+      if (head) {
+        head = Buffer.concat([head, chunk]);
+        const end = head.indexOf('\r\n\r\n');
+        if (end < 0) return;
+        d = head.subarray(end + 4);
+        head = undefined;
+      }
+      hash.update(d);
+      length += d.length;
+      if (length >= body) {
+        socket.destroy();
+        resolve({ length, hash: hash.digest('hex') });
+      }
+    });
+    socket.on('error', reject);
+    socket.on('close', () => reject(new Error(`closed after ${length} bytes`)));
+  });
+}
+
+describe('the relay (forwarder script and proxy tunnels)', () => {
+  it('carries a large download byte-exact through a CONNECT tunnel', async () => {
+    const { status, socket } = await tunnel(`localhost:${serverPort}`);
+    expect(status).toBe(200);
+    socket.write(`GET / HTTP/1.1\r\nHost: localhost:${serverPort}\r\n\r\n`);
+    const got = await readThrough(socket, BIG);
+    expect(got.length).toBe(BIG);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(got.hash).toBe(served.at(-1));
+  });
+
+  it('carries a large download byte-exact as plain HTTP', async () => {
+    const socket = net.connect(forwarderPort, '127.0.0.1');
+    socket.write(
+      `GET http://localhost:${serverPort}/ HTTP/1.1\r\nHost: localhost:${serverPort}\r\nConnection: close\r\n\r\n`,
+    );
+    const got = await readThrough(socket, BIG);
+    expect(got.length).toBe(BIG);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(got.hash).toBe(served.at(-1));
+  });
+
+  it('carries a large upload byte-exact through a CONNECT tunnel', async () => {
+    const { socket } = await tunnel(`localhost:${serverPort}`);
+    const body = randomBytes(BIG);
+    const answer = new Promise<string>((resolve) => {
+      let text = '';
+      socket.on('data', (d: Buffer) => {
+        text += d.toString();
+        if (/\r\n\r\n\d+ [0-9a-f]{64}$/.test(text)) resolve(text.slice(text.indexOf('\r\n\r\n') + 4));
+      });
+    });
+    socket.write(`POST / HTTP/1.1\r\nHost: localhost:${serverPort}\r\nContent-Length: ${BIG}\r\n\r\n`);
+    socket.write(body);
+    expect(await answer).toBe(`${BIG} ${createHash('sha256').update(body).digest('hex')}`);
+    socket.destroy();
+  });
+
+  it('holds the sender back while the reader stalls: at most 24 MiB in flight, then all arrives', async () => {
+    const { socket } = await tunnel(`localhost:${serverPort}`);
+    socket.pause();
+    const before = streamed;
+    socket.write(`GET / HTTP/1.1\r\nHost: localhost:${serverPort}\r\n\r\n`);
+    await new Promise((r) => setTimeout(r, 1500));
+    const inFlight = streamed - before;
+    expect(inFlight).toBeGreaterThan(0);
+    expect(inFlight).toBeLessThan(STALL_BOUND);
+    const got = readThrough(socket, BIG);
+    socket.resume();
+    expect((await got).length).toBe(BIG);
+    const peakKb = Number(
+      /VmHWM:\s+(\d+)/.exec(fs.readFileSync(`/proc/${forwarder.pid}/status`, 'utf8'))?.[1],
+    );
+    expect(peakKb * 1024).toBeLessThan(FORWARDER_PEAK);
+  });
+
+  it('answers 502 to a tunnel whose host cannot be reached, and goes on', async () => {
+    const closed = net.createServer();
+    await new Promise<void>((r) => closed.listen(0, '127.0.0.1', r));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise((r) => closed.close(r));
+    const socketPath = path.join(dir, 'unreachable.sock');
+    const other = await startProxy({
+      policy: parseNetwork(`localhost:${port}`) as ProxiedPolicy,
+      socketPath,
+    });
+    try {
+      const status = await new Promise<number>((resolve, reject) => {
+        const req = http.request({ socketPath, method: 'CONNECT', path: `localhost:${port}`, agent: false });
+        req.on('connect', (res, s) => {
+          s.destroy();
+          resolve(res.statusCode ?? 0);
+        });
+        req.on('response', (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        });
+        req.on('error', reject);
+        req.end();
+      });
+      expect(status).toBe(502);
+    } finally {
+      await other.close();
+    }
+    const { status } = await tunnel(`localhost:${serverPort}`);
+    expect(status).toBe(200);
+  });
+
+  it('lends the larger buffer to bulk transfers only, at most the budget at once, back when one closes', () => {
+    const sink = { writableLength: 0, write: () => true } as unknown as net.Socket;
+    const budget = { large: 1 };
+    const sizes = { small: RELAY_SMALL_BYTES, large: RELAY_LARGE_BYTES };
+    const relay = () => {
+      const self = Object.assign(new EventEmitter(), { resume: () => undefined }) as unknown as net.Socket;
+      const opts = relayReads(
+        () => sink,
+        () => self,
+        sizes,
+        budget,
+      );
+      const next = opts.buffer as () => Uint8Array;
+      return { self, next, read: (n: number) => opts.callback(n, next()) };
+    };
+    const a = relay();
+    const b = relay();
+    expect(a.next().length).toBe(RELAY_SMALL_BYTES);
+    expect(a.read(100)).toBe(true); // a trickle keeps the small buffer
+    expect(a.next().length).toBe(RELAY_SMALL_BYTES);
+    a.read(RELAY_SMALL_BYTES); // full: a bulk transfer
+    expect(a.next().length).toBe(RELAY_LARGE_BYTES);
+    expect(budget.large).toBe(0);
+    b.read(RELAY_SMALL_BYTES);
+    expect(b.next().length).toBe(RELAY_SMALL_BYTES); // none left
+    a.self.emit('close');
+    expect(budget.large).toBe(1);
+    b.read(RELAY_SMALL_BYTES);
+    expect(b.next().length).toBe(RELAY_LARGE_BYTES);
+  });
+});
