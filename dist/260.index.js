@@ -2661,6 +2661,10 @@ async function removeOne({ decision, sandbox }, activity, deps) {
         return skipped('activity since the scan');
     const outcome = skipped('');
     delete outcome.detail;
+    if (decision.archive && sandbox.hostPath && deps.diskHelpersRefused) {
+        outcome.detail = `not archived: ${deps.diskHelpersRefused}`;
+        return outcome;
+    }
     if (decision.archive) {
         try {
             outcome.archived = await archiveSandbox(sandbox, decision.archive, deps);
@@ -2757,6 +2761,8 @@ function describe(decision, outcome) {
 
 // EXTERNAL MODULE: ./src/engine/engine.ts + 1 modules
 var engine_engine = __webpack_require__(8467);
+// EXTERNAL MODULE: ./src/engine/host-paths.ts
+var host_paths = __webpack_require__(6387);
 // EXTERNAL MODULE: ./src/engine/host-image.ts
 var host_image = __webpack_require__(3858);
 ;// CONCATENATED MODULE: ./src/engine/helper-image.ts
@@ -3705,7 +3711,11 @@ async function checkParentGroup(parent, group, deps) {
             }
         }
     }
-    if (unsure.length) {
+    if (unsure.length && deps.diskHelpersRefused) {
+        for (const s of unsure)
+            uncommitted.set(s.key, { error: `not inspected: ${deps.diskHelpersRefused}` });
+    }
+    else if (unsure.length) {
         const looked = await inspectInHelpers(deps.engine, deps.image, parent, unsure.map((s) => request(s, { headOid: histories.get(s.key).headOid })));
         for (const s of unsure) {
             const work = looked.get(s.key)?.work;
@@ -3835,6 +3845,8 @@ function finding(history, verdict, uncommitted) {
 
 
 
+
+
 /** The tools, then the scan in a log group of its own (`tell`: with a line that says what it found). */
 async function openReaper(options, ui, { tell = false } = {}) {
     const engine = new engine_engine/* ContainerEngine */.yz(options.engine);
@@ -3854,6 +3866,29 @@ async function openReaper(options, ui, { tell = false } = {}) {
         return found;
     });
     return { git, engine, helperImage, scan };
+}
+const REAP_ROOT_FIX = "Run the reap job where the runs that made the sandboxes ran, with the same worktree-root, in a folder the engine shares with the action (a job container: under the runner's work folder, /__w; Actions Runner Controller in Docker-in-Docker mode: under /home/runner/_work)";
+/**
+ * Whether the engine sees the worktree root where the reaper does, checked once before any helper binds
+ * a disk sandbox, as a run checks its folders (host-paths.ts, then the probe of engine-probe.ts): in a
+ * job container the root must lie under one of its mounts, and a Docker-in-Docker engine must share it;
+ * a remote engine never does. Undefined when it does, or when the scan found no disk sandbox; else why
+ * not, naming the root and the fix (the engine may not even have been asked: then its words).
+ */
+async function rootUnseen(engine, image, scan) {
+    if (!scan.sandboxes.some((s) => s.hostPath))
+        return undefined;
+    const root = { path: scan.root, what: 'worktree-root', fix: REAP_ROOT_FIX };
+    try {
+        (0,host_paths/* requireVisible */.Qe)(await engine.hostView(), [root]);
+        await (await (0,engine_probe/* probeEngineView */.Gn)(engine, image, [root])).remove();
+        return undefined;
+    }
+    catch (error) {
+        if (error instanceof host_paths/* HostPathError */.mL)
+            return error.message;
+        return `The ${engine.name} engine could not be shown to see the worktree-root ${scan.root} (${error.message}). ${REAP_ROOT_FIX}.`;
+    }
 }
 /** The facts a decision needs that the scan already has (in use, work and size come from `lookCloser`). */
 function factsOf(s) {
@@ -3947,11 +3982,19 @@ async function reap(options, ui = ui_ui/* silentUi */.y) {
         if (probes.length)
             ui.info(`Removed ${probes.length} helper(s) that killed runs left unstarted: ${probes.join(', ')}.`);
     }
+    // Once, before any helper binds a disk sandbox: does the engine see the root where the reaper does? If
+    // not, one message says so, and the disk sandboxes only a helper could judge are kept, not inspected.
+    const unseen = await rootUnseen(engine, helperImage, scan);
+    if (unseen)
+        ui.warning(`${unseen} Disk sandboxes that only a helper container could judge are kept, not inspected; the rest is reaped as usual.`);
+    const diskHelpersRefused = unseen
+        ? `the ${engine.name} engine does not see the worktree-root ${scan.root} (see the warning)`
+        : undefined;
     const stale = scan.sandboxes.filter((s) => assessStaleness(s, options.retention, nowMs).stale);
     const facts = new Map(scan.sandboxes.map((s) => [s.key, factsOf(s)]));
     const reports = await ui.group(`Look at ${stale.length} stale sandbox(es)`, async () => {
         const started = Date.now();
-        const looked = await lookCloser(stale, facts, { git, engine, image: helperImage });
+        const looked = await lookCloser(stale, facts, { git, engine, image: helperImage, diskHelpersRefused });
         const proved = [...looked.values()].filter((r) => r.provedByFilesystem).length;
         ui.info(`In use, work and size checked (${elapsed(started)}; ${proved} proved clean by the filesystem alone, ${looked.size - proved} looked at by the parent or a helper container).`);
         return looked;
@@ -3981,6 +4024,7 @@ async function reap(options, ui = ui_ui/* silentUi */.y) {
                 now: new Date(nowMs),
                 log: (line) => ui.info(line),
                 found: scan.sandboxes.length,
+                diskHelpersRefused,
             });
             ui.info(`Done in ${elapsed(started)}.`);
             return done;

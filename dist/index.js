@@ -2382,10 +2382,12 @@ function containerRunArgs(engine, spec, bindSource = (f) => f) {
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   CC: () => (/* binding */ plantProbe),
 /* harmony export */   Gn: () => (/* binding */ probeEngineView),
-/* harmony export */   Lv: () => (/* binding */ removeStaleProbes)
+/* harmony export */   Lv: () => (/* binding */ removeStaleProbes),
+/* harmony export */   d_: () => (/* binding */ PROBE_FILE_PREFIX)
 /* harmony export */ });
-/* unused harmony exports PROBE_TIMEOUT_MS, PROBE_FILE_PREFIX, remoteEngine, unseenFolder, notSeenMessage, STALE_PROBE_MS, parseCreatedAt */
+/* unused harmony exports PROBE_TIMEOUT_MS, remoteEngine, unseenFolder, notSeenMessage, PROBE_TARGET, STALE_PROBE_MS, parseCreatedAt */
 /* harmony import */ var node_crypto__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7598);
 /* harmony import */ var node_crypto__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_crypto__WEBPACK_IMPORTED_MODULE_0__);
 /* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(1455);
@@ -2402,7 +2404,9 @@ function containerRunArgs(engine, spec, bindSource = (f) => f) {
 // to create a container whose bind source it does not find, so creation succeeds only when it finds
 // every file on its side: the same folder, not one that merely has the same name (a remote engine, a
 // Docker-in-Docker engine that does not share it, a translation that points elsewhere). Creating costs
-// one short engine call; starting the helper would cost a container start and prove nothing more.
+// one short engine call; starting the helper would cost a container start and prove nothing more. A
+// container the run creates anyway can carry the files instead of a helper (plantProbe): the engine then
+// checks them when it creates that container, before anything in it starts, and no helper is needed.
 // Everything the probe made (files, folders it had to make, the helper) is removed, whatever happens.
 
 
@@ -2444,6 +2448,41 @@ function notSeenMessage(engine, folder, view, remote) {
         : '';
     return `${where}${translated}.${inContainer} Nothing was created. ${folder.fix ?? _host_paths_js__WEBPACK_IMPORTED_MODULE_5__/* .SHARED_ROOT_FIX */ .jX}.`;
 }
+/** Where a container sees the probe's files: on its own root file system, beside nothing of the host's. */
+const PROBE_TARGET = '/.worktree-sandbox-probe';
+/** A file with a random name in each folder (made with the folders above it that are missing). */
+async function plantProbe(engine, folders) {
+    const planted = [];
+    const remove = async ({ madeToo = false } = {}) => {
+        await Promise.all(planted.map((p) => node_fs_promises__WEBPACK_IMPORTED_MODULE_1__.rm(p.file, { force: true })));
+        if (madeToo)
+            await Promise.all(planted.map((p) => (p.made ? node_fs_promises__WEBPACK_IMPORTED_MODULE_1__.rm(p.made, { recursive: true, force: true }) : undefined)));
+    };
+    try {
+        for (const folder of folders)
+            planted.push(await plant(folder));
+    }
+    catch (error) {
+        await remove({ madeToo: true });
+        throw error;
+    }
+    return {
+        files: planted.map((p) => p.file),
+        mounts: planted.map((p, n) => ({
+            type: 'bind',
+            source: p.file,
+            target: `${PROBE_TARGET}/${n}`,
+            readonly: true,
+        })),
+        async unseen(said) {
+            const view = await engine.hostView();
+            const sources = planted.map((p) => ({ folder: p.folder, source: (0,_host_paths_js__WEBPACK_IMPORTED_MODULE_5__/* .enginePath */ .aE)(view, p.file) ?? p.file }));
+            const folder = unseenFolder(said, sources);
+            return folder && new _host_paths_js__WEBPACK_IMPORTED_MODULE_5__/* .HostPathError */ .mL(notSeenMessage(engine.name, folder, view, remoteEngine()));
+        },
+        remove,
+    };
+}
 /**
  * Proves that the engine sees each folder where the action sees it; rejects with a HostPathError naming
  * the folder and the fix when it does not. The helper is created as soon as the folders are known, while
@@ -2453,27 +2492,14 @@ function notSeenMessage(engine, folder, view, remote) {
  * call then does not compete with the command container's start.
  */
 async function probeEngineView(engine, image, folders, imageReady = Promise.resolve(), timeoutMs = PROBE_TIMEOUT_MS) {
-    const planted = [];
     const name = `worktree-sandbox-probe-${(0,node_crypto__WEBPACK_IMPORTED_MODULE_0__.randomBytes)(4).toString('hex')}`;
-    const removeFiles = () => Promise.all(planted.map((p) => node_fs_promises__WEBPACK_IMPORTED_MODULE_1__.rm(p.file, { force: true })));
-    const removeAll = async () => {
-        await Promise.all([engine.removeContainer(name), removeFiles()]);
-    };
+    const probe = await plantProbe(engine, folders);
     try {
-        for (const folder of folders)
-            planted.push(await plant(folder));
-        const view = await engine.hostView();
-        const mounts = planted.map((p, n) => ({
-            type: 'bind',
-            source: p.file,
-            target: `/probe/${n}`,
-            readonly: true,
-        }));
         const run = await engine.runArgs({
             name,
             image,
             user: (0,_container_args_js__WEBPACK_IMPORTED_MODULE_3__/* .userArg */ .Q6)(),
-            mounts,
+            mounts: probe.mounts,
             labels: _labels_js__WEBPACK_IMPORTED_MODULE_6__/* .HELPER_LABELS */ .vJ,
             entrypoint: 'true',
             args: [],
@@ -2488,19 +2514,14 @@ async function probeEngineView(engine, image, folders, imageReady = Promise.reso
         }
         if (result.exitCode === 0) {
             // The files go at once (a created helper never reads them); the helper after the run.
-            await removeFiles();
+            await probe.remove();
             return { remove: async () => void (await engine.removeContainer(name)) };
         }
         const said = (result.stderr || result.stdout).trim();
-        const sources = planted.map((p) => ({ folder: p.folder, source: (0,_host_paths_js__WEBPACK_IMPORTED_MODULE_5__/* .enginePath */ .aE)(view, p.file) ?? p.file }));
-        const unseen = unseenFolder(said, sources);
-        if (unseen)
-            throw new _host_paths_js__WEBPACK_IMPORTED_MODULE_5__/* .HostPathError */ .mL(notSeenMessage(engine.name, unseen, view, remoteEngine()));
-        throw engine.failure(['create', 'probe'], result);
+        throw (await probe.unseen(said)) ?? engine.failure(['create', 'probe'], result);
     }
     catch (error) {
-        await removeAll();
-        await Promise.all(planted.map((p) => (p.made ? node_fs_promises__WEBPACK_IMPORTED_MODULE_1__.rm(p.made, { recursive: true, force: true }) : undefined)));
+        await Promise.all([engine.removeContainer(name), probe.remove({ madeToo: true })]);
         throw error;
     }
 }
@@ -2692,6 +2713,11 @@ function userNamespaceArgs(mode, uid, gid) {
     }
     if (mode.uidMapping !== 'keep-id')
         return [];
+    // Root, with a rootless engine: the action runs in one of its containers (a job container on rootless
+    // Podman), where root is the user that runs the engine, and so is root inside a container under the
+    // engine's default mapping. keep-id to uid 0 is no mapping at all (Podman 4.3 with runc cannot start it).
+    if (uid === 0 && gid === 0)
+        return [];
     if (mode.keepIdOptions)
         return [`--userns=keep-id:uid=${uid},gid=${gid}`];
     // Before Podman 4.3 keep-id takes no options: the invoking user keeps its own ids, which must be these.
@@ -2791,7 +2817,7 @@ class ContainerEngine {
      * in a container of this engine, its mounts.
      */
     hostView() {
-        this.view ??= (0,host_paths/* discoverHostView */.x_)((args, timeoutMs) => this.execWithin(args, timeoutMs));
+        this.view ??= (0,host_paths/* discoverHostView */.x_)((args, options) => this.stream(args, options));
         return this.view;
     }
     /** The engine's path for each bind source, for a caller of `containerRunArgs` itself. */
@@ -2803,10 +2829,6 @@ class ContainerEngine {
         const [mode, view] = await Promise.all([this.mode(), this.hostView()]);
         const id = (0,container_args/* currentIdentity */._c)();
         return (0,container_args/* containerRunArgs */.s$)(this.name, { ...spec, userns: mode ? userNamespaceArgs(mode, id.uid, id.gid) : [] }, (0,host_paths/* bindSource */.Vx)(view));
-    }
-    /** `exec` under a shorter limit than its kind's (for calls that create nothing, such as `inspect`). */
-    async execWithin(args, timeoutMs) {
-        return this.exec(args, { limitMs: timeoutMs });
     }
     /**
      * The CLI's environment: the runner's engine variables (HOME, DOCKER_CONFIG, XDG_RUNTIME_DIR...), plus
@@ -3384,6 +3406,8 @@ class HostPathError extends Error {
 }
 /** How long the engine may take to say what it knows of the action's own container. */
 const INSPECT_TIMEOUT_MS = 15_000;
+/** The most of `inspect`'s answer read (one line of JSON: a few hundred bytes a mount). */
+const INSPECT_MAX_BYTES = 1024 * 1024;
 const CONTAINER_ID = /^[0-9a-f]{64}$/;
 /** File systems a container's own root is made of: nothing outside the container sees into them. */
 const LAYER_FILESYSTEMS = new Set(['overlay', 'fuse.fuse-overlayfs', 'aufs']);
@@ -3515,6 +3539,21 @@ function bindSource(view) {
         return found;
     };
 }
+/** What the engine says of container `id`: its full id and its mounts as JSON, or undefined when it does not know it. */
+async function inspectOwn(exec, id, timeLimitMs) {
+    let out = '';
+    const result = await exec(['container', 'inspect', '--format', '{{.Id}} {{json .Mounts}}', '--', id], {
+        timeLimitMs,
+        maxLineBytes: INSPECT_MAX_BYTES,
+        onLine: (line, stream) => {
+            if (stream === 'stdout' && out.length < INSPECT_MAX_BYTES)
+                out += `${line}\n`;
+        },
+    });
+    if (result.timedOut)
+        throw new HostPathError(`The container engine did not say within ${timeLimitMs / 1000} s what it knows of the action's own container (${id.slice(0, 12)}); its CLI was stopped, and nothing was created.`);
+    return result.exitCode === 0 ? out.trim() : undefined;
+}
 /**
  * The engine's view of this process's paths. A plain host: no engine call. In a container: each candidate
  * id is asked of the engine; one it knows is the action's own container, and its mounts say where each
@@ -3522,15 +3561,14 @@ function bindSource(view) {
  * Docker-in-Docker engine, a container of another engine) shares folders at the same path, if at all:
  * the probe tells.
  */
-async function discoverHostView(exec, facts = readOwnFacts()) {
+async function discoverHostView(exec, facts = readOwnFacts(), timeLimitMs = INSPECT_TIMEOUT_MS) {
     const containerized = runsInContainer(facts);
     if (!containerized)
         return { kind: 'same', containerized };
     for (const id of containerIdCandidates(facts.mountinfo, facts.cgroup)) {
-        const result = await exec(['container', 'inspect', '--format', '{{.Id}} {{json .Mounts}}', '--', id], INSPECT_TIMEOUT_MS);
-        if (result.exitCode !== 0)
+        const out = await inspectOwn(exec, id, timeLimitMs);
+        if (out === undefined)
             continue;
-        const out = result.stdout.trim();
         const space = out.indexOf(' ');
         if (space < 0 || out.slice(0, space) !== id)
             continue;
@@ -5484,8 +5522,6 @@ __nccwpck_require__.d(__webpack_exports__, {
 var promises_ = __nccwpck_require__(1455);
 // EXTERNAL MODULE: external "node:path"
 var external_node_path_ = __nccwpck_require__(6760);
-// EXTERNAL MODULE: ./src/engine/engine-probe.ts
-var engine_probe = __nccwpck_require__(6269);
 // EXTERNAL MODULE: ./src/engine/engine.ts + 1 modules
 var engine_engine = __nccwpck_require__(8467);
 // EXTERNAL MODULE: ./src/engine/host-paths.ts
@@ -5621,9 +5657,12 @@ var remove = __nccwpck_require__(4299);
 class SandboxConflictError extends Error {
 }
 async function prepareSandbox(git, engine, sandbox, plan, 
-/** The image helpers run; `ready` settles once the engine has it (a reused sandbox does not wait). */
+/**
+ * The image helpers run; `ready` settles once the engine has it and is known to see the folders, and is
+ * called only before something is written (a reused sandbox does not wait for it).
+ */
 image, log) {
-    const { name: imageName, ready: imageReady } = typeof image === 'string' ? { name: image, ready: Promise.resolve() } : image;
+    const { name: imageName, ready: checksDone } = typeof image === 'string' ? { name: image, ready: () => Promise.resolve() } : image;
     const { parent } = sandbox;
     const refs = (0,bookkeeping/* sandboxRefs */.yB)(sandbox);
     // A sandbox that is there is taken without the repository lock: only the holder of the sandbox's lock
@@ -5632,8 +5671,9 @@ image, log) {
     const found = await lookUp(git, engine, sandbox, refs);
     if (found.reused)
         return found.reused;
-    // Nothing is written before the image is known to be there; a pull is never waited for under the lock.
-    await imageReady;
+    // Nothing is written before the image is known to be there and the engine to see the folders; a pull
+    // is never waited for under the lock.
+    await checksDone();
     // The repository lock is held for the parent's bookkeeping only (records, the project folder), never
     // while a sandbox is written: a container or a checkout that hangs must not stop other sandboxes of the
     // same parent. While the sandbox is written, this run's sandbox lock keeps every other run, the reaper
@@ -5876,10 +5916,16 @@ async function creationFailure(dir, message) {
     return `Writing the sandbox under ${dir} failed (No space left on device?${free}): the sandbox was not created.`;
 }
 
+// EXTERNAL MODULE: ./src/engine/engine-probe.ts
+var engine_probe = __nccwpck_require__(6269);
 ;// CONCATENATED MODULE: ./src/sandbox/engine-view.ts
 // What a run mounts from the action's side, for the engine-view checks (engine/host-paths.ts,
 // engine/engine-probe.ts): every bind source layout.ts gives a container, named for a person, with what to
-// change when the engine cannot see it.
+// change when the engine cannot see it; and how a run proves that the engine sees them.
+
+
+
+
 
 
 const WORKSPACE_FIX = 'Check the repository out inside a folder the engine shares with the action (the workspace, $GITHUB_WORKSPACE)';
@@ -5908,6 +5954,82 @@ function probedFolders(parent, isolation, worktreeRoot) {
     if (isolation === 'disk')
         folders.push({ path: external_node_path_.resolve(worktreeRoot), what: 'worktree-root', fix: host_paths/* SHARED_ROOT_FIX */.jX });
     return folders;
+}
+/**
+ * The folders the probe writes its file in when a sandbox that is there is proved by its command's
+ * container: the parent's git folder and, for a disk sandbox, its project folder (which holds the
+ * sandbox and its home; the reaper takes what starts with a dot there for the action's own).
+ */
+function reusedProbeFolders(sandbox) {
+    const folders = [
+        { path: sandbox.parent.gitDir, what: 'parent repository', fix: WORKSPACE_FIX },
+    ];
+    if (sandbox.isolation === 'disk')
+        folders.push({ path: external_node_path_.dirname(sandbox.hostPath), what: 'sandbox folder', fix: host_paths/* SHARED_ROOT_FIX */.jX });
+    return folders;
+}
+/**
+ * Whether the sandbox that `branch` names is there already, so that the run will most likely take it as
+ * it is: its folder on disk, or the private store the runs of a volume sandbox fill. A guess made with a
+ * stat, before the branch plan (which names a branch's sandbox the same way): prepareSandbox decides, and
+ * the proof follows what it decides (EngineViewProof).
+ */
+async function looksReused(parent, isolation, worktreeRoot, volumePrefix, branch) {
+    if (!branch)
+        return false;
+    const sandbox = (0,layout/* locateSandbox */.Iw)({ sandbox: (0,naming/* persistentSandboxName */.ey)(branch), kind: 'persistent', branch }, parent, isolation, worktreeRoot, volumePrefix);
+    return (0,bookkeeping/* pathExists */.s0)(sandbox.isolation === 'disk' ? sandbox.hostPath : (0,bookkeeping/* privateStorePath */.Ay)(parent, sandbox));
+}
+/**
+ * How a run proves that the engine sees its folders where the action sees them (engine/engine-probe.ts),
+ * one of two ways. Before a sandbox is made, or a helper runs on it: a helper the engine creates (never
+ * starts), started as soon as the parent is known when the sandbox is to be made, so that it overlaps the
+ * branch plan and the records. For a sandbox taken as it is, straight to its command: the command's own
+ * container binds the probe's files, and the engine refuses to create it when it does not find them, so
+ * nothing in it starts with an empty or a wrong folder; that costs no engine call of its own.
+ */
+class EngineViewProof {
+    engine;
+    image;
+    folders;
+    imageReady;
+    helper;
+    proved;
+    planted;
+    constructor(engine, image, folders, imageReady) {
+        this.engine = engine;
+        this.image = image;
+        this.folders = folders;
+        this.imageReady = imageReady;
+    }
+    /** Proves it with a helper, started now unless it already was; rejects naming what the engine does not see. */
+    byHelper() {
+        if (!this.proved) {
+            this.helper = (0,engine_probe/* probeEngineView */.Gn)(this.engine, this.image, this.folders, this.imageReady);
+            this.proved = this.helper.then(() => undefined);
+            // Awaited by whoever needs it; a rejection before then is not an unhandled one (which would end
+            // the process), and the await still throws it.
+            for (const promise of [this.helper, this.proved])
+                promise.catch(() => undefined);
+        }
+        return this.proved;
+    }
+    /** Whether a helper proves it (or is proving it). */
+    get helperStarted() {
+        return this.helper !== undefined;
+    }
+    /** The probe's files in the folders of `sandbox`, for its command's container to bind. */
+    forCommand(sandbox) {
+        this.planted ??= (0,engine_probe/* plantProbe */.CC)(this.engine, reusedProbeFolders(sandbox));
+        return this.planted;
+    }
+    /** What the proof made that is still there (the helper, files) goes. */
+    async remove() {
+        await Promise.all([
+            this.helper?.then((p) => p.remove()).catch(() => undefined),
+            this.planted?.then((p) => p.remove()).catch(() => undefined),
+        ]);
+    }
 }
 
 // EXTERNAL MODULE: ./src/sandbox/repository.ts
@@ -6027,7 +6149,7 @@ function commandContainer(sandbox, spec, name, env) {
         init: true,
         image: spec.image,
         user: (0,container_args/* userArg */.Q6)(),
-        mounts: [...(0,layout/* commandMounts */.iu)(sandbox, spec.worktreeRoot), ...extra],
+        mounts: [...(spec.viewProof?.mounts ?? []), ...(0,layout/* commandMounts */.iu)(sandbox, spec.worktreeRoot), ...extra],
         labels: (0,labels/* commandLabels */.nX)(sandbox),
         limits: spec.limits,
         workdir: sandbox.worktreePath,
@@ -6038,11 +6160,34 @@ function commandContainer(sandbox, spec, name, env) {
         args: ['-c', spec.command],
     };
 }
+let networkCode;
+/**
+ * The network code, loaded on demand (a chunk of its own: the proxy library is no part of a run without
+ * an allow-list), once. A run with an allow-list starts loading it first thing, while git and the engine
+ * answer the first questions, so that its evaluation is not on the way to the sidecar.
+ */
+function loadNetworkCode() {
+    networkCode ??= Promise.all(/* import() */[__nccwpck_require__.e(472), __nccwpck_require__.e(687)]).then(__nccwpck_require__.bind(__nccwpck_require__, 5687));
+    return networkCode;
+}
+/**
+ * What a run with an allow-list can begin as it starts, before its sandbox is known: loading the network
+ * code and, with credentials, making the run's CA (node-forge loaded, RSA keys made off the main thread).
+ * Both overlap the first git and engine questions instead of the sidecar's start.
+ */
+function beginCommandNetwork(policy) {
+    const code = loadNetworkCode();
+    code.catch(() => undefined); // awaited by startCommandNetwork
+    if (policy.credentials.length === 0)
+        return {};
+    const ca = code.then((m) => m.createRunCaOnDemand());
+    ca.catch(() => undefined); // awaited by startNetwork
+    return { ca };
+}
 /** The network of the command container `name`: the proxy and its sidecar (src/network/session.ts). */
-async function startCommandNetwork(engine, policy, sandbox, name) {
-    // Loaded on demand (a chunk of its own): the proxy library is no part of a run without an allow-list.
-    const { startNetwork } = await Promise.all(/* import() */[__nccwpck_require__.e(383), __nccwpck_require__.e(715)]).then(__nccwpck_require__.bind(__nccwpck_require__, 8715));
-    return startNetwork(engine, policy, { name, labels: (0,labels/* commandLabels */.nX)(sandbox) });
+async function startCommandNetwork(engine, policy, sandbox, name, begun = {}) {
+    const { startNetwork } = await loadNetworkCode();
+    return startNetwork(engine, policy, { name, labels: (0,labels/* commandLabels */.nX)(sandbox), ca: begun.ca });
 }
 async function runCommand(engine, sandbox, spec, hooks = {}) {
     const name = spec.containerName ?? containerName(sandbox.name);
@@ -6089,7 +6234,13 @@ async function runCommand(engine, sandbox, spec, hooks = {}) {
         // the container; an engine error from before the container existed is in the step's log above.
         const engineSaid = [...result.stderrTail, ...(hooks.outputFd === undefined ? [] : lines)];
         const said = engineSaid.slice(-3).join(' ').trim();
+        if (state)
+            hooks.onCreated?.();
         if (!state) {
+            // The engine refused a probe file: it does not see the sandbox's folders where the action does.
+            const unseen = await spec.viewProof?.unseen(engineSaid.join('\n'));
+            if (unseen)
+                throw unseen;
             if ((await engine.containerExists(name)) === undefined)
                 throw new engine_engine/* EngineError */.NJ(`The ${engine.name} engine became unreachable while the command ran (exit ${result.exitCode}): the sandbox is kept as it is; run again once the engine is back.`);
             throw new engine_engine/* EngineError */.NJ(`The container did not start (${engine.name} exit ${result.exitCode}): ${said}`);
@@ -6180,7 +6331,6 @@ var run_report = __nccwpck_require__(7119);
 
 
 
-
 /**
  * A promise started now and awaited further on: marked as handled, so that a rejection before the await
  * is not an unhandled rejection (which ends the process); the await still throws it.
@@ -6203,6 +6353,7 @@ async function runSandbox(settings, deps) {
     // reused sandbox does not wait for it before then. A bad branch name is the error reported whenever it
     // is one.
     const imageReady = startedEarly(engine.ensureImage(settings.image));
+    const network = (0,network_policy/* isProxied */.S7)(settings.network) ? beginCommandNetwork(settings.network) : undefined;
     // Where the engine finds the action's paths: no engine call on a plain host (host-paths.ts).
     const viewFound = startedEarly(engine.hostView());
     // git's version check, the branch names and the parent overlap too: one round of processes, not three.
@@ -6215,23 +6366,36 @@ async function runSandbox(settings, deps) {
     if (parent.resolvedFrom)
         ui.info(`${parent.resolvedFrom} is a linked worktree: working from its parent ${parent.path}.`);
     // A path the engine cannot see is refused before anything is created, naming it and the fix. The probe
-    // then proves that the engine sees the folders where the action sees them; it overlaps the branch plan
-    // and the records, and is awaited before anything is written or run.
+    // then proves that the engine sees the folders where the action sees them, before anything is written
+    // or run: for a sandbox to be made, by a helper started now (it overlaps the branch plan and the
+    // records); for one that is there, taken as it is, by the command's own container (EngineViewProof).
     const worktreeRoot = settings.isolation === 'disk' ? await realRoot(settings.worktreeRoot) : settings.worktreeRoot;
     const readOnlyFiles = deps.command?.readOnlyFiles;
     (0,host_paths/* requireVisible */.Qe)(await viewFound, mountedPaths(parent, settings.isolation, worktreeRoot, readOnlyFiles));
-    const probed = startedEarly((0,engine_probe/* probeEngineView */.Gn)(engine, settings.image, probedFolders(parent, settings.isolation, worktreeRoot), imageReady));
+    const proof = new EngineViewProof(engine, settings.image, probedFolders(parent, settings.isolation, worktreeRoot), imageReady);
+    const { isolation, volumePrefix, branch } = settings;
+    if (!(await looksReused(parent, isolation, worktreeRoot, volumePrefix, branch)))
+        void proof.byHelper();
     try {
-        return await runChecked(settings, deps, { engine, git, parent, head, imageReady, probed, worktreeRoot });
+        return await runChecked(settings, deps, {
+            engine,
+            git,
+            parent,
+            head,
+            imageReady,
+            proof,
+            worktreeRoot,
+            network,
+        });
     }
     finally {
         // What the probe made goes now, not on the way to the command.
-        await probed.then((p) => p.remove()).catch(() => undefined);
+        await proof.remove();
     }
 }
 async function runChecked(settings, deps, checked) {
     const { ui } = deps;
-    const { engine, git, parent, head, imageReady, probed, worktreeRoot } = checked;
+    const { engine, git, parent, head, imageReady, proof, worktreeRoot, network } = checked;
     const originRead = startedEarly(settings.push ? git.remoteUrl(parent.path, 'origin') : Promise.resolve(undefined));
     const plan = await resolveBranch(git, { ...parent, head }, settings.branch, settings.base);
     ui.debug(`Branch plan: ${JSON.stringify(plan)}`);
@@ -6242,17 +6406,21 @@ async function runChecked(settings, deps, checked) {
         throw new Error(`push: true needs a remote named origin in ${parent.path}.`);
     const release = await (0,lock/* lockSandbox */.rj)(parent.gitDir, location.name, settings.lockTimeoutMinutes * 60_000, (m) => ui.info(m));
     deps.onSandboxLock?.(true);
+    // We hold the sandbox lock, so a command container still there belongs to a run that was killed. They
+    // go before this run's sidecar starts: it has the same labels.
+    const orphansRemoved = startedEarly(removeLeftContainers(engine, location));
     // With an allow-list, the proxy and its sidecar start while the sandbox is prepared; stopped with the
     // command, or below if the command never ran.
     const commandName = containerName(location.name);
     const policy = settings.network;
     const networkReady = (0,network_policy/* isProxied */.S7)(policy)
-        ? startedEarly(imageReady.then(() => startCommandNetwork(engine, policy, location, commandName)))
+        ? startedEarly(Promise.all([imageReady, orphansRemoved]).then(() => startCommandNetwork(engine, policy, location, commandName, network)))
         : undefined;
     try {
-        // What the post step needs, saved once the engine has the image and is known to see the folders, and
-        // before anything is written: a run that fails either check leaves the post step nothing to do.
-        const ready = startedEarly(Promise.all([imageReady, probed]).then(() => deps.save({
+        // What the post step needs, saved once the engine has the image and is known to see the folders (or,
+        // for a sandbox proved by its command's container, is to be shown so: below), and before anything is
+        // written: a run that fails either check leaves the post step nothing to do.
+        const saveForPost = () => deps.save({
             engine: settings.engine,
             image: settings.image,
             cleanup: settings.cleanup,
@@ -6262,21 +6430,36 @@ async function runChecked(settings, deps, checked) {
                 committer: settings.committer,
                 maxImportBytes: settings.maxImportBytes,
             },
-        })));
+        });
+        let checksDone;
+        const ready = () => (checksDone ??= startedEarly(Promise.all([imageReady, proof.byHelper()]).then(saveForPost)));
         const sandbox = await ui.group(`Sandbox ${location.name} (${location.kind}, ${location.isolation})`, async () => {
-            // We hold the sandbox lock, so a command container still there belongs to a run that was killed.
             const [prepared, orphans] = await Promise.all([
                 prepareSandbox(git, engine, location, plan, { name: settings.image, ready }, ui),
-                removeLeftContainers(engine, location),
+                orphansRemoved,
             ]);
             if (orphans.length)
                 ui.info(`Removed container(s) left by a run that was killed: ${orphans.join(', ')}.`);
-            await ready;
+            // A sandbox taken as it is, with no helper to run on it first and no helper proof under way, is
+            // proved by its command's container; anything else waits for the helper's proof here.
+            if (prepared.reused && !prepared.upstreamNew && !proof.helperStarted) {
+                await imageReady;
+                saveForPost();
+            }
+            else
+                await ready();
             const offered = await offerUpstream(git, engine, prepared, settings.image);
             describeSandbox(ui, prepared, plan.source, offered);
             return prepared;
         });
-        deps.save({ ready: true, startSha: sandbox.startSha });
+        // The command's container carries the probe's files: until the engine has created it, the post step
+        // knows the engine's view unproven, and touches nothing of the sandbox (RunState.viewProof).
+        const viewProof = proof.helperStarted ? undefined : await proof.forCommand(sandbox);
+        deps.save({
+            ready: true,
+            startSha: sandbox.startSha,
+            ...(viewProof ? { viewProof: { files: viewProof.files } } : {}),
+        });
         const command = await ui.group(`Run: ${firstLine(settings.command)}`, () => ui.untrusted((write) => runCommand(engine, sandbox, {
             ...settings,
             worktreeRoot,
@@ -6284,8 +6467,10 @@ async function runChecked(settings, deps, checked) {
             extraEnv: deps.command?.extraEnv,
             containerName: commandName,
             networkReady,
+            viewProof,
         }, {
             onStart: (container) => deps.save({ container }),
+            onCreated: viewProof ? () => deps.save({ viewProof: undefined }) : undefined,
             onLine: write,
             outputFd: write.fd,
             ready: write.flush,
@@ -10401,6 +10586,8 @@ var external_node_os_ = __nccwpck_require__(8161);
 var promises_ = __nccwpck_require__(1455);
 // EXTERNAL MODULE: external "node:path"
 var external_node_path_ = __nccwpck_require__(6760);
+// EXTERNAL MODULE: ./src/engine/engine-probe.ts
+var engine_probe = __nccwpck_require__(6269);
 // EXTERNAL MODULE: ./src/engine/engine.ts + 1 modules
 var engine_engine = __nccwpck_require__(8467);
 // EXTERNAL MODULE: ./src/engine/git.ts
@@ -10441,6 +10628,7 @@ var sandbox_text = __nccwpck_require__(9633);
 
 
 
+
 /**
  * How long the post step waits for the sandbox's lock: long enough for the lock of a main step that was
  * killed (on cancel) to go stale, so that its own run's lock never keeps it; a live holder refreshes its
@@ -10450,6 +10638,11 @@ const POST_LOCK_WAIT_MS = sandbox_lock/* LOCK_STALE_MS */.LP + 3_000;
 async function cleanupRun(state, ui, tempDir, options = {}) {
     const engine = new engine_engine/* ContainerEngine */.yz(state.engine);
     const sandbox = state.location;
+    // With the engine's view unproven, only a command container the engine created proves it (asked before
+    // it goes: removing a container that never was may succeed too).
+    const proven = !state.viewProof ||
+        state.exitCode !== undefined ||
+        (!!state.container && (await engine.containerExists(state.container)) === true);
     const containerGone = state.container ? await engine.removeContainer(state.container) : false;
     if (containerGone)
         ui.info(`Removed container ${state.container}.`);
@@ -10457,6 +10650,13 @@ async function cleanupRun(state, ui, tempDir, options = {}) {
     // the command's: Podman keeps a container that another one still joins.
     if (state.container && (await engine.removeContainer(`${state.container}-net`)))
         ui.info(`Removed container ${state.container}-net.`);
+    if (state.viewProof) {
+        await removeProbeFiles(state.viewProof.files);
+        // The engine never created the command's container that was to prove it sees the sandbox's folders:
+        // a helper now might find other folders under the same names.
+        if (!proven)
+            return keep(ui, sandbox, "the main step stopped before the engine was shown to see its folders (its command's container was never created): nothing of it was touched");
+    }
     const lock = options.lockHeld
         ? { release: async () => undefined }
         : await lockForCleanup(sandbox, options.lockWaitMs ?? POST_LOCK_WAIT_MS);
@@ -10536,6 +10736,12 @@ async function cleanupLocked(state, engine, ui, tempDir) {
     await (0,remove/* removeSandbox */.Ur)(git, engine, sandbox);
     ui.info(`Removed sandbox ${sandbox.name} (cleanup: always).`);
     return { removed: true, ...files };
+}
+/** A killed run's probe files (named as the probe names them; anything else named there is left). */
+async function removeProbeFiles(files) {
+    await Promise.all(files
+        .filter((file) => external_node_path_.isAbsolute(file) && external_node_path_.basename(file).startsWith(engine_probe/* PROBE_FILE_PREFIX */.d_))
+        .map((file) => promises_.rm(file, { force: true }).catch(() => undefined)));
 }
 function keep(ui, sandbox, why) {
     ui.info(`Kept sandbox ${sandbox.name} (${(0,layout/* whereIs */.ie)(sandbox)}): ${why}.`);

@@ -9925,6 +9925,17 @@ exports.suggestSimilar = suggestSimilar;
 /******/ 	__nccwpck_require__.o = (obj, prop) => (Object.prototype.hasOwnProperty.call(obj, prop))
 /******/ })();
 /******/ 
+/******/ /* webpack/runtime/make namespace object */
+/******/ (() => {
+/******/ 	// define __esModule on exports
+/******/ 	__nccwpck_require__.r = (exports) => {
+/******/ 		if(typeof Symbol !== 'undefined' && Symbol.toStringTag) {
+/******/ 			Object.defineProperty(exports, Symbol.toStringTag, { value: 'Module' });
+/******/ 		}
+/******/ 		Object.defineProperty(exports, '__esModule', { value: true });
+/******/ 	};
+/******/ })();
+/******/ 
 /******/ /* webpack/runtime/import chunk loading */
 /******/ (() => {
 /******/ 	// no baseURI
@@ -10208,10 +10219,10 @@ var external_node_fs_ = __nccwpck_require__(3024);
 var external_node_os_ = __nccwpck_require__(8161);
 // EXTERNAL MODULE: external "node:fs/promises"
 var promises_ = __nccwpck_require__(1455);
-// EXTERNAL MODULE: ./src/engine/proc.ts + 2 modules
-var proc = __nccwpck_require__(2280);
 // EXTERNAL MODULE: ./src/engine/container-args.ts
 var container_args = __nccwpck_require__(5011);
+// EXTERNAL MODULE: ./src/engine/proc.ts + 2 modules
+var proc = __nccwpck_require__(2280);
 ;// CONCATENATED MODULE: ./src/engine/host-paths.ts
 // The engine's view of the paths the action mounts. On a plain host the engine and the action see one
 // filesystem. When the action itself runs in a container of the same engine (a job container), the
@@ -10231,6 +10242,8 @@ class HostPathError extends Error {
 }
 /** How long the engine may take to say what it knows of the action's own container. */
 const INSPECT_TIMEOUT_MS = 15_000;
+/** The most of `inspect`'s answer read (one line of JSON: a few hundred bytes a mount). */
+const INSPECT_MAX_BYTES = 1024 * 1024;
 const CONTAINER_ID = /^[0-9a-f]{64}$/;
 /** File systems a container's own root is made of: nothing outside the container sees into them. */
 const LAYER_FILESYSTEMS = new Set(['overlay', 'fuse.fuse-overlayfs', 'aufs']);
@@ -10362,6 +10375,21 @@ function bindSource(view) {
         return found;
     };
 }
+/** What the engine says of container `id`: its full id and its mounts as JSON, or undefined when it does not know it. */
+async function inspectOwn(exec, id, timeLimitMs) {
+    let out = '';
+    const result = await exec(['container', 'inspect', '--format', '{{.Id}} {{json .Mounts}}', '--', id], {
+        timeLimitMs,
+        maxLineBytes: INSPECT_MAX_BYTES,
+        onLine: (line, stream) => {
+            if (stream === 'stdout' && out.length < INSPECT_MAX_BYTES)
+                out += `${line}\n`;
+        },
+    });
+    if (result.timedOut)
+        throw new HostPathError(`The container engine did not say within ${timeLimitMs / 1000} s what it knows of the action's own container (${id.slice(0, 12)}); its CLI was stopped, and nothing was created.`);
+    return result.exitCode === 0 ? out.trim() : undefined;
+}
 /**
  * The engine's view of this process's paths. A plain host: no engine call. In a container: each candidate
  * id is asked of the engine; one it knows is the action's own container, and its mounts say where each
@@ -10369,15 +10397,14 @@ function bindSource(view) {
  * Docker-in-Docker engine, a container of another engine) shares folders at the same path, if at all:
  * the probe tells.
  */
-async function discoverHostView(exec, facts = readOwnFacts()) {
+async function discoverHostView(exec, facts = readOwnFacts(), timeLimitMs = INSPECT_TIMEOUT_MS) {
     const containerized = runsInContainer(facts);
     if (!containerized)
         return { kind: 'same', containerized };
     for (const id of containerIdCandidates(facts.mountinfo, facts.cgroup)) {
-        const result = await exec(['container', 'inspect', '--format', '{{.Id}} {{json .Mounts}}', '--', id], INSPECT_TIMEOUT_MS);
-        if (result.exitCode !== 0)
+        const out = await inspectOwn(exec, id, timeLimitMs);
+        if (out === undefined)
             continue;
-        const out = result.stdout.trim();
         const space = out.indexOf(' ');
         if (space < 0 || out.slice(0, space) !== id)
             continue;
@@ -10576,6 +10603,11 @@ function userNamespaceArgs(mode, uid, gid) {
     }
     if (mode.uidMapping !== 'keep-id')
         return [];
+    // Root, with a rootless engine: the action runs in one of its containers (a job container on rootless
+    // Podman), where root is the user that runs the engine, and so is root inside a container under the
+    // engine's default mapping. keep-id to uid 0 is no mapping at all (Podman 4.3 with runc cannot start it).
+    if (uid === 0 && gid === 0)
+        return [];
     if (mode.keepIdOptions)
         return [`--userns=keep-id:uid=${uid},gid=${gid}`];
     // Before Podman 4.3 keep-id takes no options: the invoking user keeps its own ids, which must be these.
@@ -10675,7 +10707,7 @@ class ContainerEngine {
      * in a container of this engine, its mounts.
      */
     hostView() {
-        this.view ??= discoverHostView((args, timeoutMs) => this.execWithin(args, timeoutMs));
+        this.view ??= discoverHostView((args, options) => this.stream(args, options));
         return this.view;
     }
     /** The engine's path for each bind source, for a caller of `containerRunArgs` itself. */
@@ -10687,10 +10719,6 @@ class ContainerEngine {
         const [mode, view] = await Promise.all([this.mode(), this.hostView()]);
         const id = (0,container_args/* currentIdentity */._c)();
         return (0,container_args/* containerRunArgs */.s$)(this.name, { ...spec, userns: mode ? userNamespaceArgs(mode, id.uid, id.gid) : [] }, bindSource(view));
-    }
-    /** `exec` under a shorter limit than its kind's (for calls that create nothing, such as `inspect`). */
-    async execWithin(args, timeoutMs) {
-        return this.exec(args, { limitMs: timeoutMs });
     }
     /**
      * The CLI's environment: the runner's engine variables (HOME, DOCKER_CONFIG, XDG_RUNTIME_DIR...), plus
@@ -10907,6 +10935,214 @@ function engineWork(args) {
 }
 function firstLine(text) {
     return text.split('\n')[0] ?? '';
+}
+
+// EXTERNAL MODULE: ./src/engine/labels.ts
+var engine_labels = __nccwpck_require__(9667);
+;// CONCATENATED MODULE: ./src/engine/engine-probe.ts
+// Verify, don't assume: before a run makes or uses a sandbox, prove that the engine sees the folders the
+// action mounts where the action sees them. In each folder the action writes a file with a random name;
+// the engine is asked to create (not start) a helper container that binds each file. An engine refuses
+// to create a container whose bind source it does not find, so creation succeeds only when it finds
+// every file on its side: the same folder, not one that merely has the same name (a remote engine, a
+// Docker-in-Docker engine that does not share it, a translation that points elsewhere). Creating costs
+// one short engine call; starting the helper would cost a container start and prove nothing more. A
+// container the run creates anyway can carry the files instead of a helper (plantProbe): the engine then
+// checks them when it creates that container, before anything in it starts, and no helper is needed.
+// Everything the probe made (files, folders it had to make, the helper) is removed, whatever happens.
+
+
+
+
+
+
+
+/** How long the engine may take to create the probe's helper before the run stops. */
+const PROBE_TIMEOUT_MS = 30_000;
+const PROBE_FILE_PREFIX = '.worktree-sandbox-probe-';
+/**
+ * The engine's address when it is on another machine, for a person; undefined for a socket or a loopback
+ * address (a Docker-in-Docker sidecar shares the runner pod's network, and may well share its folders).
+ */
+function remoteEngine(env = process.env) {
+    const host = env.DOCKER_HOST || env.CONTAINER_HOST || '';
+    const match = /^(tcp|ssh|https?):\/\/(?:[^@/]*@)?(\[[^\]]*\]|[^:/]*)/i.exec(host);
+    if (!match)
+        return undefined;
+    const name = match[2].replace(/^\[|\]$/g, '');
+    return /^(localhost|127\.\d+\.\d+\.\d+|::1)$/i.test(name) ? undefined : host;
+}
+/** The folder the engine did not see, from its own words (it names the source it looked for). Pure. */
+function unseenFolder(said, probes) {
+    if (!/bind source path does not exist|no such file or directory|not found|does not exist/i.test(said))
+        return undefined;
+    return (probes.find((p) => said.includes(p.source))?.folder ??
+        (probes.length === 1 ? probes[0].folder : undefined));
+}
+/** What to say when the engine does not see a folder. Pure. */
+function notSeenMessage(engine, folder, view, remote) {
+    const where = `The ${engine} engine does not see the ${folder.what} ${folder.path} where the action sees it`;
+    if (remote)
+        return `${where}: it is a remote engine (${remote}), and a remote engine cannot see this runner's files. Nothing was created. Run the engine on the runner's machine (Docker-in-Docker beside the runner, sharing its work folder at the same path), or give the runner a local engine.`;
+    const translated = view.kind === 'container' ? ` (looked for at ${enginePath(view, folder.path)} on its side)` : '';
+    const inContainer = view.kind === 'container' || view.containerized
+        ? ' The action runs in a container, and the engine does not share this folder with it.'
+        : '';
+    return `${where}${translated}.${inContainer} Nothing was created. ${folder.fix ?? SHARED_ROOT_FIX}.`;
+}
+/** Where a container sees the probe's files: on its own root file system, beside nothing of the host's. */
+const PROBE_TARGET = '/.worktree-sandbox-probe';
+/** A file with a random name in each folder (made with the folders above it that are missing). */
+async function plantProbe(engine, folders) {
+    const planted = [];
+    const remove = async ({ madeToo = false } = {}) => {
+        await Promise.all(planted.map((p) => promises_.rm(p.file, { force: true })));
+        if (madeToo)
+            await Promise.all(planted.map((p) => (p.made ? promises_.rm(p.made, { recursive: true, force: true }) : undefined)));
+    };
+    try {
+        for (const folder of folders)
+            planted.push(await plant(folder));
+    }
+    catch (error) {
+        await remove({ madeToo: true });
+        throw error;
+    }
+    return {
+        files: planted.map((p) => p.file),
+        mounts: planted.map((p, n) => ({
+            type: 'bind',
+            source: p.file,
+            target: `${PROBE_TARGET}/${n}`,
+            readonly: true,
+        })),
+        async unseen(said) {
+            const view = await engine.hostView();
+            const sources = planted.map((p) => ({ folder: p.folder, source: enginePath(view, p.file) ?? p.file }));
+            const folder = unseenFolder(said, sources);
+            return folder && new HostPathError(notSeenMessage(engine.name, folder, view, remoteEngine()));
+        },
+        remove,
+    };
+}
+/**
+ * Proves that the engine sees each folder where the action sees it; rejects with a HostPathError naming
+ * the folder and the fix when it does not. The helper is created as soon as the folders are known, while
+ * the image check still runs: when the image turns out to be missing, the probe waits for `imageReady`
+ * (which pulls it) and asks once more (it never pulls itself). Once it succeeded, its files are removed and
+ * the helper (created, never started) stays until the caller calls `remove`, after the run: that engine
+ * call then does not compete with the command container's start.
+ */
+async function probeEngineView(engine, image, folders, imageReady = Promise.resolve(), timeoutMs = PROBE_TIMEOUT_MS) {
+    const name = `worktree-sandbox-probe-${(0,external_node_crypto_.randomBytes)(4).toString('hex')}`;
+    const probe = await plantProbe(engine, folders);
+    try {
+        const run = await engine.runArgs({
+            name,
+            image,
+            user: (0,container_args/* userArg */.Q6)(),
+            mounts: probe.mounts,
+            labels: engine_labels/* HELPER_LABELS */.vJ,
+            entrypoint: 'true',
+            args: [],
+        });
+        // The same hardened arguments as every helper, created and never started.
+        const args = ['create', '--pull', 'never', ...run.slice(1)];
+        let result = await createWithin(engine, name, args, timeoutMs);
+        if (result.exitCode !== 0 &&
+            /no such image|image not known|not found.*image|unable to find image/i.test(result.stderr)) {
+            await imageReady;
+            result = await createWithin(engine, name, args, timeoutMs);
+        }
+        if (result.exitCode === 0) {
+            // The files go at once (a created helper never reads them); the helper after the run.
+            await probe.remove();
+            return { remove: async () => void (await engine.removeContainer(name)) };
+        }
+        const said = (result.stderr || result.stdout).trim();
+        throw (await probe.unseen(said)) ?? engine.failure(['create', 'probe'], result);
+    }
+    catch (error) {
+        await Promise.all([engine.removeContainer(name), probe.remove({ madeToo: true })]);
+        throw error;
+    }
+}
+/** `create`, the helper removed and the probe failed when the engine takes longer than `timeoutMs`. */
+async function createWithin(engine, name, args, timeoutMs) {
+    let timedOut = false;
+    const timer = setTimeout(() => {
+        timedOut = true;
+        void engine.removeContainer(name);
+    }, timeoutMs);
+    try {
+        // The CLI itself is killed a few seconds after the helper's removal if it has not returned by then.
+        const result = await engine.exec(args, {
+            limitMs: timeoutMs + 5_000,
+            purpose: 'creating the engine-view probe',
+        });
+        if (timedOut)
+            throw new EngineError(`The ${engine.name} engine took longer than ${timeoutMs / 1000} s to create the helper that checks what it sees; nothing was created.`);
+        return result;
+    }
+    finally {
+        clearTimeout(timer);
+    }
+}
+/** A file with a random name in `folder`, made with the folders above it that are missing. */
+async function plant(folder) {
+    const made = await promises_.mkdir(folder.path, { recursive: true });
+    const file = external_node_path_.join(folder.path, `${PROBE_FILE_PREFIX}${(0,external_node_crypto_.randomBytes)(16).toString('hex')}`);
+    try {
+        await promises_.writeFile(file, '', { flag: 'wx', mode: 0o644 });
+    }
+    catch (error) {
+        if (made)
+            await promises_.rm(made, { recursive: true, force: true });
+        throw error;
+    }
+    return { folder, file, made };
+}
+const PROBE_NAME = /^worktree-sandbox-probe-[0-9a-f]{8}$/;
+/** How old a never-started probe helper must be to count as left by a killed run. */
+const STALE_PROBE_MS = 60 * 60_000;
+/** `CreatedAt` as Docker and Podman print it (`2026-11-26 08:00:00[.123] +0000 UTC`), in epoch ms. Pure. */
+function parseCreatedAt(text) {
+    const m = /^(\d{4}-\d\d-\d\d) (\d\d:\d\d:\d\d)(?:\.\d+)? ([+-])(\d\d)(\d\d)/.exec(text.trim());
+    if (!m)
+        return undefined;
+    const ms = Date.parse(`${m[1]}T${m[2]}${m[3]}${m[4]}:${m[5]}`);
+    return Number.isNaN(ms) ? undefined : ms;
+}
+/**
+ * The probe helpers that runs killed before their end left behind (created, never started, named and
+ * labelled as the probe makes them, older than `olderThanMs`): removed. Returns their names.
+ */
+async function removeStaleProbes(engine, nowMs = Date.now(), olderThanMs = STALE_PROBE_MS) {
+    const listed = await engine.exec([
+        'ps',
+        '--all',
+        '--filter',
+        'status=created',
+        '--filter',
+        `label=${Object.keys(engine_labels/* HELPER_LABELS */.vJ)[0]}=${Object.values(engine_labels/* HELPER_LABELS */.vJ)[0]}`,
+        '--format',
+        '{{.Names}}\t{{.CreatedAt}}',
+    ]);
+    if (listed.exitCode !== 0)
+        return [];
+    const stale = listed.stdout
+        .split('\n')
+        .map((line) => line.split('\t'))
+        .filter(([name, created]) => {
+        const at = parseCreatedAt(created ?? '');
+        return PROBE_NAME.test(name ?? '') && at !== undefined && nowMs - at >= olderThanMs;
+    })
+        .map(([name]) => name);
+    const removed = [];
+    for (const name of stale)
+        if (await engine.removeContainer(name))
+            removed.push(name);
+    return removed;
 }
 
 ;// CONCATENATED MODULE: ./src/engine/git.ts
@@ -11213,8 +11449,6 @@ function compareVersions(a, b) {
     return 0;
 }
 
-// EXTERNAL MODULE: ./src/engine/labels.ts
-var engine_labels = __nccwpck_require__(9667);
 ;// CONCATENATED MODULE: ./src/sandbox/bookkeeping.ts
 // The parent's record of its sandboxes, kept where no container can write (the parent's `.git`, which
 // containers never see but for its object store):
@@ -12414,6 +12648,7 @@ async function collectChanges(git, engine, sandbox, settings, commitMessage) {
 
 
 
+
 /**
  * How long the post step waits for the sandbox's lock: long enough for the lock of a main step that was
  * killed (on cancel) to go stale, so that its own run's lock never keeps it; a live holder refreshes its
@@ -12423,6 +12658,11 @@ const POST_LOCK_WAIT_MS = LOCK_STALE_MS + 3_000;
 async function cleanupRun(state, ui, tempDir, options = {}) {
     const engine = new ContainerEngine(state.engine);
     const sandbox = state.location;
+    // With the engine's view unproven, only a command container the engine created proves it (asked before
+    // it goes: removing a container that never was may succeed too).
+    const proven = !state.viewProof ||
+        state.exitCode !== undefined ||
+        (!!state.container && (await engine.containerExists(state.container)) === true);
     const containerGone = state.container ? await engine.removeContainer(state.container) : false;
     if (containerGone)
         ui.info(`Removed container ${state.container}.`);
@@ -12430,6 +12670,13 @@ async function cleanupRun(state, ui, tempDir, options = {}) {
     // the command's: Podman keeps a container that another one still joins.
     if (state.container && (await engine.removeContainer(`${state.container}-net`)))
         ui.info(`Removed container ${state.container}-net.`);
+    if (state.viewProof) {
+        await removeProbeFiles(state.viewProof.files);
+        // The engine never created the command's container that was to prove it sees the sandbox's folders:
+        // a helper now might find other folders under the same names.
+        if (!proven)
+            return keep(ui, sandbox, "the main step stopped before the engine was shown to see its folders (its command's container was never created): nothing of it was touched");
+    }
     const lock = options.lockHeld
         ? { release: async () => undefined }
         : await lockForCleanup(sandbox, options.lockWaitMs ?? POST_LOCK_WAIT_MS);
@@ -12509,6 +12756,12 @@ async function cleanupLocked(state, engine, ui, tempDir) {
     await removeSandbox(git, engine, sandbox);
     ui.info(`Removed sandbox ${sandbox.name} (cleanup: always).`);
     return { removed: true, ...files };
+}
+/** A killed run's probe files (named as the probe names them; anything else named there is left). */
+async function removeProbeFiles(files) {
+    await Promise.all(files
+        .filter((file) => external_node_path_.isAbsolute(file) && external_node_path_.basename(file).startsWith(PROBE_FILE_PREFIX))
+        .map((file) => promises_.rm(file, { force: true }).catch(() => undefined)));
 }
 function keep(ui, sandbox, why) {
     ui.info(`Kept sandbox ${sandbox.name} (${whereIs(sandbox)}): ${why}.`);
@@ -12601,193 +12854,6 @@ async function saveUncommitted(git, store, base, work) {
         'refs/run/head',
     ]);
     return bundle;
-}
-
-;// CONCATENATED MODULE: ./src/engine/engine-probe.ts
-// Verify, don't assume: before a run makes or uses a sandbox, prove that the engine sees the folders the
-// action mounts where the action sees them. In each folder the action writes a file with a random name;
-// the engine is asked to create (not start) a helper container that binds each file. An engine refuses
-// to create a container whose bind source it does not find, so creation succeeds only when it finds
-// every file on its side: the same folder, not one that merely has the same name (a remote engine, a
-// Docker-in-Docker engine that does not share it, a translation that points elsewhere). Creating costs
-// one short engine call; starting the helper would cost a container start and prove nothing more.
-// Everything the probe made (files, folders it had to make, the helper) is removed, whatever happens.
-
-
-
-
-
-
-
-/** How long the engine may take to create the probe's helper before the run stops. */
-const PROBE_TIMEOUT_MS = 30_000;
-const PROBE_FILE_PREFIX = '.worktree-sandbox-probe-';
-/**
- * The engine's address when it is on another machine, for a person; undefined for a socket or a loopback
- * address (a Docker-in-Docker sidecar shares the runner pod's network, and may well share its folders).
- */
-function remoteEngine(env = process.env) {
-    const host = env.DOCKER_HOST || env.CONTAINER_HOST || '';
-    const match = /^(tcp|ssh|https?):\/\/(?:[^@/]*@)?(\[[^\]]*\]|[^:/]*)/i.exec(host);
-    if (!match)
-        return undefined;
-    const name = match[2].replace(/^\[|\]$/g, '');
-    return /^(localhost|127\.\d+\.\d+\.\d+|::1)$/i.test(name) ? undefined : host;
-}
-/** The folder the engine did not see, from its own words (it names the source it looked for). Pure. */
-function unseenFolder(said, probes) {
-    if (!/bind source path does not exist|no such file or directory|not found|does not exist/i.test(said))
-        return undefined;
-    return (probes.find((p) => said.includes(p.source))?.folder ??
-        (probes.length === 1 ? probes[0].folder : undefined));
-}
-/** What to say when the engine does not see a folder. Pure. */
-function notSeenMessage(engine, folder, view, remote) {
-    const where = `The ${engine} engine does not see the ${folder.what} ${folder.path} where the action sees it`;
-    if (remote)
-        return `${where}: it is a remote engine (${remote}), and a remote engine cannot see this runner's files. Nothing was created. Run the engine on the runner's machine (Docker-in-Docker beside the runner, sharing its work folder at the same path), or give the runner a local engine.`;
-    const translated = view.kind === 'container' ? ` (looked for at ${enginePath(view, folder.path)} on its side)` : '';
-    const inContainer = view.kind === 'container' || view.containerized
-        ? ' The action runs in a container, and the engine does not share this folder with it.'
-        : '';
-    return `${where}${translated}.${inContainer} Nothing was created. ${folder.fix ?? SHARED_ROOT_FIX}.`;
-}
-/**
- * Proves that the engine sees each folder where the action sees it; rejects with a HostPathError naming
- * the folder and the fix when it does not. The helper is created as soon as the folders are known, while
- * the image check still runs: when the image turns out to be missing, the probe waits for `imageReady`
- * (which pulls it) and asks once more (it never pulls itself). Once it succeeded, its files are removed and
- * the helper (created, never started) stays until the caller calls `remove`, after the run: that engine
- * call then does not compete with the command container's start.
- */
-async function probeEngineView(engine, image, folders, imageReady = Promise.resolve(), timeoutMs = PROBE_TIMEOUT_MS) {
-    const planted = [];
-    const name = `worktree-sandbox-probe-${(0,external_node_crypto_.randomBytes)(4).toString('hex')}`;
-    const removeFiles = () => Promise.all(planted.map((p) => promises_.rm(p.file, { force: true })));
-    const removeAll = async () => {
-        await Promise.all([engine.removeContainer(name), removeFiles()]);
-    };
-    try {
-        for (const folder of folders)
-            planted.push(await plant(folder));
-        const view = await engine.hostView();
-        const mounts = planted.map((p, n) => ({
-            type: 'bind',
-            source: p.file,
-            target: `/probe/${n}`,
-            readonly: true,
-        }));
-        const run = await engine.runArgs({
-            name,
-            image,
-            user: (0,container_args/* userArg */.Q6)(),
-            mounts,
-            labels: engine_labels/* HELPER_LABELS */.vJ,
-            entrypoint: 'true',
-            args: [],
-        });
-        // The same hardened arguments as every helper, created and never started.
-        const args = ['create', '--pull', 'never', ...run.slice(1)];
-        let result = await createWithin(engine, name, args, timeoutMs);
-        if (result.exitCode !== 0 &&
-            /no such image|image not known|not found.*image|unable to find image/i.test(result.stderr)) {
-            await imageReady;
-            result = await createWithin(engine, name, args, timeoutMs);
-        }
-        if (result.exitCode === 0) {
-            // The files go at once (a created helper never reads them); the helper after the run.
-            await removeFiles();
-            return { remove: async () => void (await engine.removeContainer(name)) };
-        }
-        const said = (result.stderr || result.stdout).trim();
-        const sources = planted.map((p) => ({ folder: p.folder, source: enginePath(view, p.file) ?? p.file }));
-        const unseen = unseenFolder(said, sources);
-        if (unseen)
-            throw new HostPathError(notSeenMessage(engine.name, unseen, view, remoteEngine()));
-        throw engine.failure(['create', 'probe'], result);
-    }
-    catch (error) {
-        await removeAll();
-        await Promise.all(planted.map((p) => (p.made ? promises_.rm(p.made, { recursive: true, force: true }) : undefined)));
-        throw error;
-    }
-}
-/** `create`, the helper removed and the probe failed when the engine takes longer than `timeoutMs`. */
-async function createWithin(engine, name, args, timeoutMs) {
-    let timedOut = false;
-    const timer = setTimeout(() => {
-        timedOut = true;
-        void engine.removeContainer(name);
-    }, timeoutMs);
-    try {
-        // The CLI itself is killed a few seconds after the helper's removal if it has not returned by then.
-        const result = await engine.exec(args, {
-            limitMs: timeoutMs + 5_000,
-            purpose: 'creating the engine-view probe',
-        });
-        if (timedOut)
-            throw new EngineError(`The ${engine.name} engine took longer than ${timeoutMs / 1000} s to create the helper that checks what it sees; nothing was created.`);
-        return result;
-    }
-    finally {
-        clearTimeout(timer);
-    }
-}
-/** A file with a random name in `folder`, made with the folders above it that are missing. */
-async function plant(folder) {
-    const made = await promises_.mkdir(folder.path, { recursive: true });
-    const file = external_node_path_.join(folder.path, `${PROBE_FILE_PREFIX}${(0,external_node_crypto_.randomBytes)(16).toString('hex')}`);
-    try {
-        await promises_.writeFile(file, '', { flag: 'wx', mode: 0o644 });
-    }
-    catch (error) {
-        if (made)
-            await promises_.rm(made, { recursive: true, force: true });
-        throw error;
-    }
-    return { folder, file, made };
-}
-const PROBE_NAME = /^worktree-sandbox-probe-[0-9a-f]{8}$/;
-/** How old a never-started probe helper must be to count as left by a killed run. */
-const STALE_PROBE_MS = 60 * 60_000;
-/** `CreatedAt` as Docker and Podman print it (`2026-11-26 08:00:00[.123] +0000 UTC`), in epoch ms. Pure. */
-function parseCreatedAt(text) {
-    const m = /^(\d{4}-\d\d-\d\d) (\d\d:\d\d:\d\d)(?:\.\d+)? ([+-])(\d\d)(\d\d)/.exec(text.trim());
-    if (!m)
-        return undefined;
-    const ms = Date.parse(`${m[1]}T${m[2]}${m[3]}${m[4]}:${m[5]}`);
-    return Number.isNaN(ms) ? undefined : ms;
-}
-/**
- * The probe helpers that runs killed before their end left behind (created, never started, named and
- * labelled as the probe makes them, older than `olderThanMs`): removed. Returns their names.
- */
-async function removeStaleProbes(engine, nowMs = Date.now(), olderThanMs = STALE_PROBE_MS) {
-    const listed = await engine.exec([
-        'ps',
-        '--all',
-        '--filter',
-        'status=created',
-        '--filter',
-        `label=${Object.keys(engine_labels/* HELPER_LABELS */.vJ)[0]}=${Object.values(engine_labels/* HELPER_LABELS */.vJ)[0]}`,
-        '--format',
-        '{{.Names}}\t{{.CreatedAt}}',
-    ]);
-    if (listed.exitCode !== 0)
-        return [];
-    const stale = listed.stdout
-        .split('\n')
-        .map((line) => line.split('\t'))
-        .filter(([name, created]) => {
-        const at = parseCreatedAt(created ?? '');
-        return PROBE_NAME.test(name ?? '') && at !== undefined && nowMs - at >= olderThanMs;
-    })
-        .map(([name]) => name);
-    const removed = [];
-    for (const name of stale)
-        if (await engine.removeContainer(name))
-            removed.push(name);
-    return removed;
 }
 
 ;// CONCATENATED MODULE: ./src/sandbox/branch.ts
@@ -12899,9 +12965,12 @@ async function resolveBranch(git, parent, branch, base) {
 class SandboxConflictError extends Error {
 }
 async function prepareSandbox(git, engine, sandbox, plan, 
-/** The image helpers run; `ready` settles once the engine has it (a reused sandbox does not wait). */
+/**
+ * The image helpers run; `ready` settles once the engine has it and is known to see the folders, and is
+ * called only before something is written (a reused sandbox does not wait for it).
+ */
 image, log) {
-    const { name: imageName, ready: imageReady } = typeof image === 'string' ? { name: image, ready: Promise.resolve() } : image;
+    const { name: imageName, ready: checksDone } = typeof image === 'string' ? { name: image, ready: () => Promise.resolve() } : image;
     const { parent } = sandbox;
     const refs = sandboxRefs(sandbox);
     // A sandbox that is there is taken without the repository lock: only the holder of the sandbox's lock
@@ -12910,8 +12979,9 @@ image, log) {
     const found = await lookUp(git, engine, sandbox, refs);
     if (found.reused)
         return found.reused;
-    // Nothing is written before the image is known to be there; a pull is never waited for under the lock.
-    await imageReady;
+    // Nothing is written before the image is known to be there and the engine to see the folders; a pull
+    // is never waited for under the lock.
+    await checksDone();
     // The repository lock is held for the parent's bookkeeping only (records, the project folder), never
     // while a sandbox is written: a container or a checkout that hangs must not stop other sandboxes of the
     // same parent. While the sandbox is written, this run's sandbox lock keeps every other run, the reaper
@@ -13157,7 +13227,11 @@ async function creationFailure(dir, message) {
 ;// CONCATENATED MODULE: ./src/sandbox/engine-view.ts
 // What a run mounts from the action's side, for the engine-view checks (engine/host-paths.ts,
 // engine/engine-probe.ts): every bind source layout.ts gives a container, named for a person, with what to
-// change when the engine cannot see it.
+// change when the engine cannot see it; and how a run proves that the engine sees them.
+
+
+
+
 
 
 const WORKSPACE_FIX = 'Check the repository out inside a folder the engine shares with the action (the workspace, $GITHUB_WORKSPACE)';
@@ -13186,6 +13260,82 @@ function probedFolders(parent, isolation, worktreeRoot) {
     if (isolation === 'disk')
         folders.push({ path: external_node_path_.resolve(worktreeRoot), what: 'worktree-root', fix: SHARED_ROOT_FIX });
     return folders;
+}
+/**
+ * The folders the probe writes its file in when a sandbox that is there is proved by its command's
+ * container: the parent's git folder and, for a disk sandbox, its project folder (which holds the
+ * sandbox and its home; the reaper takes what starts with a dot there for the action's own).
+ */
+function reusedProbeFolders(sandbox) {
+    const folders = [
+        { path: sandbox.parent.gitDir, what: 'parent repository', fix: WORKSPACE_FIX },
+    ];
+    if (sandbox.isolation === 'disk')
+        folders.push({ path: external_node_path_.dirname(sandbox.hostPath), what: 'sandbox folder', fix: SHARED_ROOT_FIX });
+    return folders;
+}
+/**
+ * Whether the sandbox that `branch` names is there already, so that the run will most likely take it as
+ * it is: its folder on disk, or the private store the runs of a volume sandbox fill. A guess made with a
+ * stat, before the branch plan (which names a branch's sandbox the same way): prepareSandbox decides, and
+ * the proof follows what it decides (EngineViewProof).
+ */
+async function looksReused(parent, isolation, worktreeRoot, volumePrefix, branch) {
+    if (!branch)
+        return false;
+    const sandbox = locateSandbox({ sandbox: persistentSandboxName(branch), kind: 'persistent', branch }, parent, isolation, worktreeRoot, volumePrefix);
+    return pathExists(sandbox.isolation === 'disk' ? sandbox.hostPath : privateStorePath(parent, sandbox));
+}
+/**
+ * How a run proves that the engine sees its folders where the action sees them (engine/engine-probe.ts),
+ * one of two ways. Before a sandbox is made, or a helper runs on it: a helper the engine creates (never
+ * starts), started as soon as the parent is known when the sandbox is to be made, so that it overlaps the
+ * branch plan and the records. For a sandbox taken as it is, straight to its command: the command's own
+ * container binds the probe's files, and the engine refuses to create it when it does not find them, so
+ * nothing in it starts with an empty or a wrong folder; that costs no engine call of its own.
+ */
+class EngineViewProof {
+    engine;
+    image;
+    folders;
+    imageReady;
+    helper;
+    proved;
+    planted;
+    constructor(engine, image, folders, imageReady) {
+        this.engine = engine;
+        this.image = image;
+        this.folders = folders;
+        this.imageReady = imageReady;
+    }
+    /** Proves it with a helper, started now unless it already was; rejects naming what the engine does not see. */
+    byHelper() {
+        if (!this.proved) {
+            this.helper = probeEngineView(this.engine, this.image, this.folders, this.imageReady);
+            this.proved = this.helper.then(() => undefined);
+            // Awaited by whoever needs it; a rejection before then is not an unhandled one (which would end
+            // the process), and the await still throws it.
+            for (const promise of [this.helper, this.proved])
+                promise.catch(() => undefined);
+        }
+        return this.proved;
+    }
+    /** Whether a helper proves it (or is proving it). */
+    get helperStarted() {
+        return this.helper !== undefined;
+    }
+    /** The probe's files in the folders of `sandbox`, for its command's container to bind. */
+    forCommand(sandbox) {
+        this.planted ??= plantProbe(this.engine, reusedProbeFolders(sandbox));
+        return this.planted;
+    }
+    /** What the proof made that is still there (the helper, files) goes. */
+    async remove() {
+        await Promise.all([
+            this.helper?.then((p) => p.remove()).catch(() => undefined),
+            this.planted?.then((p) => p.remove()).catch(() => undefined),
+        ]);
+    }
 }
 
 ;// CONCATENATED MODULE: ./src/sandbox/repository.ts
@@ -13750,7 +13900,7 @@ function commandContainer(sandbox, spec, name, env) {
         init: true,
         image: spec.image,
         user: (0,container_args/* userArg */.Q6)(),
-        mounts: [...commandMounts(sandbox, spec.worktreeRoot), ...extra],
+        mounts: [...(spec.viewProof?.mounts ?? []), ...commandMounts(sandbox, spec.worktreeRoot), ...extra],
         labels: (0,engine_labels/* commandLabels */.nX)(sandbox),
         limits: spec.limits,
         workdir: sandbox.worktreePath,
@@ -13761,11 +13911,34 @@ function commandContainer(sandbox, spec, name, env) {
         args: ['-c', spec.command],
     };
 }
+let networkCode;
+/**
+ * The network code, loaded on demand (a chunk of its own: the proxy library is no part of a run without
+ * an allow-list), once. A run with an allow-list starts loading it first thing, while git and the engine
+ * answer the first questions, so that its evaluation is not on the way to the sidecar.
+ */
+function loadNetworkCode() {
+    networkCode ??= Promise.all(/* import() */[__nccwpck_require__.e(472), __nccwpck_require__.e(687)]).then(__nccwpck_require__.bind(__nccwpck_require__, 5687));
+    return networkCode;
+}
+/**
+ * What a run with an allow-list can begin as it starts, before its sandbox is known: loading the network
+ * code and, with credentials, making the run's CA (node-forge loaded, RSA keys made off the main thread).
+ * Both overlap the first git and engine questions instead of the sidecar's start.
+ */
+function beginCommandNetwork(policy) {
+    const code = loadNetworkCode();
+    code.catch(() => undefined); // awaited by startCommandNetwork
+    if (policy.credentials.length === 0)
+        return {};
+    const ca = code.then((m) => m.createRunCaOnDemand());
+    ca.catch(() => undefined); // awaited by startNetwork
+    return { ca };
+}
 /** The network of the command container `name`: the proxy and its sidecar (src/network/session.ts). */
-async function startCommandNetwork(engine, policy, sandbox, name) {
-    // Loaded on demand (a chunk of its own): the proxy library is no part of a run without an allow-list.
-    const { startNetwork } = await Promise.all(/* import() */[__nccwpck_require__.e(383), __nccwpck_require__.e(715)]).then(__nccwpck_require__.bind(__nccwpck_require__, 8715));
-    return startNetwork(engine, policy, { name, labels: (0,engine_labels/* commandLabels */.nX)(sandbox) });
+async function startCommandNetwork(engine, policy, sandbox, name, begun = {}) {
+    const { startNetwork } = await loadNetworkCode();
+    return startNetwork(engine, policy, { name, labels: (0,engine_labels/* commandLabels */.nX)(sandbox), ca: begun.ca });
 }
 async function runCommand(engine, sandbox, spec, hooks = {}) {
     const name = spec.containerName ?? containerName(sandbox.name);
@@ -13812,7 +13985,13 @@ async function runCommand(engine, sandbox, spec, hooks = {}) {
         // the container; an engine error from before the container existed is in the step's log above.
         const engineSaid = [...result.stderrTail, ...(hooks.outputFd === undefined ? [] : lines)];
         const said = engineSaid.slice(-3).join(' ').trim();
+        if (state)
+            hooks.onCreated?.();
         if (!state) {
+            // The engine refused a probe file: it does not see the sandbox's folders where the action does.
+            const unseen = await spec.viewProof?.unseen(engineSaid.join('\n'));
+            if (unseen)
+                throw unseen;
             if ((await engine.containerExists(name)) === undefined)
                 throw new EngineError(`The ${engine.name} engine became unreachable while the command ran (exit ${result.exitCode}): the sandbox is kept as it is; run again once the engine is back.`);
             throw new EngineError(`The container did not start (${engine.name} exit ${result.exitCode}): ${said}`);
@@ -13901,7 +14080,6 @@ async function pushBranch(git, parent, originUrl, branch, sha, token, options = 
 
 
 
-
 /**
  * A promise started now and awaited further on: marked as handled, so that a rejection before the await
  * is not an unhandled rejection (which ends the process); the await still throws it.
@@ -13924,6 +14102,7 @@ async function runSandbox(settings, deps) {
     // reused sandbox does not wait for it before then. A bad branch name is the error reported whenever it
     // is one.
     const imageReady = startedEarly(engine.ensureImage(settings.image));
+    const network = (0,network_policy/* isProxied */.S7)(settings.network) ? beginCommandNetwork(settings.network) : undefined;
     // Where the engine finds the action's paths: no engine call on a plain host (host-paths.ts).
     const viewFound = startedEarly(engine.hostView());
     // git's version check, the branch names and the parent overlap too: one round of processes, not three.
@@ -13936,23 +14115,36 @@ async function runSandbox(settings, deps) {
     if (parent.resolvedFrom)
         ui.info(`${parent.resolvedFrom} is a linked worktree: working from its parent ${parent.path}.`);
     // A path the engine cannot see is refused before anything is created, naming it and the fix. The probe
-    // then proves that the engine sees the folders where the action sees them; it overlaps the branch plan
-    // and the records, and is awaited before anything is written or run.
+    // then proves that the engine sees the folders where the action sees them, before anything is written
+    // or run: for a sandbox to be made, by a helper started now (it overlaps the branch plan and the
+    // records); for one that is there, taken as it is, by the command's own container (EngineViewProof).
     const worktreeRoot = settings.isolation === 'disk' ? await realRoot(settings.worktreeRoot) : settings.worktreeRoot;
     const readOnlyFiles = deps.command?.readOnlyFiles;
     requireVisible(await viewFound, mountedPaths(parent, settings.isolation, worktreeRoot, readOnlyFiles));
-    const probed = startedEarly(probeEngineView(engine, settings.image, probedFolders(parent, settings.isolation, worktreeRoot), imageReady));
+    const proof = new EngineViewProof(engine, settings.image, probedFolders(parent, settings.isolation, worktreeRoot), imageReady);
+    const { isolation, volumePrefix, branch } = settings;
+    if (!(await looksReused(parent, isolation, worktreeRoot, volumePrefix, branch)))
+        void proof.byHelper();
     try {
-        return await runChecked(settings, deps, { engine, git, parent, head, imageReady, probed, worktreeRoot });
+        return await runChecked(settings, deps, {
+            engine,
+            git,
+            parent,
+            head,
+            imageReady,
+            proof,
+            worktreeRoot,
+            network,
+        });
     }
     finally {
         // What the probe made goes now, not on the way to the command.
-        await probed.then((p) => p.remove()).catch(() => undefined);
+        await proof.remove();
     }
 }
 async function runChecked(settings, deps, checked) {
     const { ui } = deps;
-    const { engine, git, parent, head, imageReady, probed, worktreeRoot } = checked;
+    const { engine, git, parent, head, imageReady, proof, worktreeRoot, network } = checked;
     const originRead = startedEarly(settings.push ? git.remoteUrl(parent.path, 'origin') : Promise.resolve(undefined));
     const plan = await resolveBranch(git, { ...parent, head }, settings.branch, settings.base);
     ui.debug(`Branch plan: ${JSON.stringify(plan)}`);
@@ -13963,17 +14155,21 @@ async function runChecked(settings, deps, checked) {
         throw new Error(`push: true needs a remote named origin in ${parent.path}.`);
     const release = await lockSandbox(parent.gitDir, location.name, settings.lockTimeoutMinutes * 60_000, (m) => ui.info(m));
     deps.onSandboxLock?.(true);
+    // We hold the sandbox lock, so a command container still there belongs to a run that was killed. They
+    // go before this run's sidecar starts: it has the same labels.
+    const orphansRemoved = startedEarly(removeLeftContainers(engine, location));
     // With an allow-list, the proxy and its sidecar start while the sandbox is prepared; stopped with the
     // command, or below if the command never ran.
     const commandName = containerName(location.name);
     const policy = settings.network;
     const networkReady = (0,network_policy/* isProxied */.S7)(policy)
-        ? startedEarly(imageReady.then(() => startCommandNetwork(engine, policy, location, commandName)))
+        ? startedEarly(Promise.all([imageReady, orphansRemoved]).then(() => startCommandNetwork(engine, policy, location, commandName, network)))
         : undefined;
     try {
-        // What the post step needs, saved once the engine has the image and is known to see the folders, and
-        // before anything is written: a run that fails either check leaves the post step nothing to do.
-        const ready = startedEarly(Promise.all([imageReady, probed]).then(() => deps.save({
+        // What the post step needs, saved once the engine has the image and is known to see the folders (or,
+        // for a sandbox proved by its command's container, is to be shown so: below), and before anything is
+        // written: a run that fails either check leaves the post step nothing to do.
+        const saveForPost = () => deps.save({
             engine: settings.engine,
             image: settings.image,
             cleanup: settings.cleanup,
@@ -13983,21 +14179,36 @@ async function runChecked(settings, deps, checked) {
                 committer: settings.committer,
                 maxImportBytes: settings.maxImportBytes,
             },
-        })));
+        });
+        let checksDone;
+        const ready = () => (checksDone ??= startedEarly(Promise.all([imageReady, proof.byHelper()]).then(saveForPost)));
         const sandbox = await ui.group(`Sandbox ${location.name} (${location.kind}, ${location.isolation})`, async () => {
-            // We hold the sandbox lock, so a command container still there belongs to a run that was killed.
             const [prepared, orphans] = await Promise.all([
                 prepareSandbox(git, engine, location, plan, { name: settings.image, ready }, ui),
-                removeLeftContainers(engine, location),
+                orphansRemoved,
             ]);
             if (orphans.length)
                 ui.info(`Removed container(s) left by a run that was killed: ${orphans.join(', ')}.`);
-            await ready;
+            // A sandbox taken as it is, with no helper to run on it first and no helper proof under way, is
+            // proved by its command's container; anything else waits for the helper's proof here.
+            if (prepared.reused && !prepared.upstreamNew && !proof.helperStarted) {
+                await imageReady;
+                saveForPost();
+            }
+            else
+                await ready();
             const offered = await offerUpstream(git, engine, prepared, settings.image);
             describeSandbox(ui, prepared, plan.source, offered);
             return prepared;
         });
-        deps.save({ ready: true, startSha: sandbox.startSha });
+        // The command's container carries the probe's files: until the engine has created it, the post step
+        // knows the engine's view unproven, and touches nothing of the sandbox (RunState.viewProof).
+        const viewProof = proof.helperStarted ? undefined : await proof.forCommand(sandbox);
+        deps.save({
+            ready: true,
+            startSha: sandbox.startSha,
+            ...(viewProof ? { viewProof: { files: viewProof.files } } : {}),
+        });
         const command = await ui.group(`Run: ${run_firstLine(settings.command)}`, () => ui.untrusted((write) => runCommand(engine, sandbox, {
             ...settings,
             worktreeRoot,
@@ -14005,8 +14216,10 @@ async function runChecked(settings, deps, checked) {
             extraEnv: deps.command?.extraEnv,
             containerName: commandName,
             networkReady,
+            viewProof,
         }, {
             onStart: (container) => deps.save({ container }),
+            onCreated: viewProof ? () => deps.save({ viewProof: undefined }) : undefined,
             onLine: write,
             outputFd: write.fd,
             ready: write.flush,
@@ -17357,7 +17570,11 @@ async function checkParentGroup(parent, group, deps) {
             }
         }
     }
-    if (unsure.length) {
+    if (unsure.length && deps.diskHelpersRefused) {
+        for (const s of unsure)
+            uncommitted.set(s.key, { error: `not inspected: ${deps.diskHelpersRefused}` });
+    }
+    else if (unsure.length) {
         const looked = await inspectInHelpers(deps.engine, deps.image, parent, unsure.map((s) => request(s, { headOid: histories.get(s.key).headOid })));
         for (const s of unsure) {
             const work = looked.get(s.key)?.work;
@@ -17487,6 +17704,8 @@ function finding(history, verdict, uncommitted) {
 
 
 
+
+
 /** The tools, then the scan in a log group of its own (`tell`: with a line that says what it found). */
 async function openReaper(options, ui, { tell = false } = {}) {
     const engine = new ContainerEngine(options.engine);
@@ -17506,6 +17725,29 @@ async function openReaper(options, ui, { tell = false } = {}) {
         return found;
     });
     return { git, engine, helperImage, scan };
+}
+const REAP_ROOT_FIX = "Run the reap job where the runs that made the sandboxes ran, with the same worktree-root, in a folder the engine shares with the action (a job container: under the runner's work folder, /__w; Actions Runner Controller in Docker-in-Docker mode: under /home/runner/_work)";
+/**
+ * Whether the engine sees the worktree root where the reaper does, checked once before any helper binds
+ * a disk sandbox, as a run checks its folders (host-paths.ts, then the probe of engine-probe.ts): in a
+ * job container the root must lie under one of its mounts, and a Docker-in-Docker engine must share it;
+ * a remote engine never does. Undefined when it does, or when the scan found no disk sandbox; else why
+ * not, naming the root and the fix (the engine may not even have been asked: then its words).
+ */
+async function rootUnseen(engine, image, scan) {
+    if (!scan.sandboxes.some((s) => s.hostPath))
+        return undefined;
+    const root = { path: scan.root, what: 'worktree-root', fix: REAP_ROOT_FIX };
+    try {
+        requireVisible(await engine.hostView(), [root]);
+        await (await probeEngineView(engine, image, [root])).remove();
+        return undefined;
+    }
+    catch (error) {
+        if (error instanceof HostPathError)
+            return error.message;
+        return `The ${engine.name} engine could not be shown to see the worktree-root ${scan.root} (${error.message}). ${REAP_ROOT_FIX}.`;
+    }
 }
 /** The facts a decision needs that the scan already has (in use, work and size come from `lookCloser`). */
 function factsOf(s) {
@@ -20823,6 +21065,10 @@ async function removeOne({ decision, sandbox }, activity, deps) {
         return skipped('activity since the scan');
     const outcome = skipped('');
     delete outcome.detail;
+    if (decision.archive && sandbox.hostPath && deps.diskHelpersRefused) {
+        outcome.detail = `not archived: ${deps.diskHelpersRefused}`;
+        return outcome;
+    }
     if (decision.archive) {
         try {
             outcome.archived = await archiveSandbox(sandbox, decision.archive, deps);
@@ -20951,11 +21197,19 @@ async function reap(options, ui = silentUi) {
         if (probes.length)
             ui.info(`Removed ${probes.length} helper(s) that killed runs left unstarted: ${probes.join(', ')}.`);
     }
+    // Once, before any helper binds a disk sandbox: does the engine see the root where the reaper does? If
+    // not, one message says so, and the disk sandboxes only a helper could judge are kept, not inspected.
+    const unseen = await rootUnseen(engine, helperImage, scan);
+    if (unseen)
+        ui.warning(`${unseen} Disk sandboxes that only a helper container could judge are kept, not inspected; the rest is reaped as usual.`);
+    const diskHelpersRefused = unseen
+        ? `the ${engine.name} engine does not see the worktree-root ${scan.root} (see the warning)`
+        : undefined;
     const stale = scan.sandboxes.filter((s) => assessStaleness(s, options.retention, nowMs).stale);
     const facts = new Map(scan.sandboxes.map((s) => [s.key, factsOf(s)]));
     const reports = await ui.group(`Look at ${stale.length} stale sandbox(es)`, async () => {
         const started = Date.now();
-        const looked = await lookCloser(stale, facts, { git, engine, image: helperImage });
+        const looked = await lookCloser(stale, facts, { git, engine, image: helperImage, diskHelpersRefused });
         const proved = [...looked.values()].filter((r) => r.provedByFilesystem).length;
         ui.info(`In use, work and size checked (${elapsed(started)}; ${proved} proved clean by the filesystem alone, ${looked.size - proved} looked at by the parent or a helper container).`);
         return looked;
@@ -20985,6 +21239,7 @@ async function reap(options, ui = silentUi) {
                 now: new Date(nowMs),
                 log: (line) => ui.info(line),
                 found: scan.sandboxes.length,
+                diskHelpersRefused,
             });
             ui.info(`Done in ${elapsed(started)}.`);
             return done;
