@@ -8,6 +8,7 @@
 // and what cannot be deleted is reported while the rest goes.
 import * as path from 'node:path';
 import type { ContainerEngine } from '../engine/engine.js';
+import type { HelperImage } from '../engine/helper-image.js';
 import type { Git } from '../engine/git.js';
 import type { Sandbox } from '../sandbox/layout.js';
 import { lockSandbox, LockTimeoutError, type Release, withRepositoryLock } from '../sandbox/lock.js';
@@ -41,7 +42,7 @@ export interface RemovalOutcome {
 export interface ExecuteDeps {
   git: Git;
   engine: ContainerEngine;
-  image: string;
+  image: HelperImage;
   /** The real root of disk sandboxes. */
   root: string;
   archiveDir: string;

@@ -2,7 +2,7 @@
 // action controls, one scan of the worktree root and the volumes, the facts the scan already has, and a
 // closer look (in use? holding work? how big?) at the sandboxes the command cares about.
 import { ContainerEngine, type EngineName } from '../engine/engine.js';
-import { controlledHelperImage } from '../engine/helper-image.js';
+import { helperImageOnDemand, type HelperImage } from '../engine/helper-image.js';
 import { Git } from '../engine/git.js';
 import type { Ui } from '../ui/ui.js';
 import type { SandboxFacts } from './decide.js';
@@ -17,8 +17,11 @@ import { checkWork, type WorkReport } from './work.js';
 export interface Opened {
   git: Git;
   engine: ContainerEngine;
-  /** The image of every helper that looks into sandboxes: the runner's own programs, never `image`'s. */
-  helperImage: string;
+  /**
+   * The image of every helper that looks into sandboxes: the runner's own programs, never `image`'s.
+   * Made when the first helper is about to start, not before: most reaps on disk need none.
+   */
+  helperImage: HelperImage;
   scan: ScanResult;
 }
 
@@ -29,8 +32,8 @@ export async function openReaper(
   { tell = false }: { tell?: boolean } = {},
 ): Promise<Opened> {
   const engine = new ContainerEngine(options.engine);
-  // The helper image is found, or made, while git's version is checked.
-  const [git, helperImage] = await Promise.all([Git.create(), controlledHelperImage(engine)]);
+  const helperImage = helperImageOnDemand(engine);
+  const git = await Git.create();
   const scan = await ui.group('Scan', async () => {
     const started = Date.now();
     const found = await scanSandboxes({
@@ -70,7 +73,7 @@ export function factsOf(s: ScannedSandbox): SandboxFacts {
 export async function lookCloser(
   stale: readonly ScannedSandbox[],
   facts: Map<string, SandboxFacts>,
-  deps: { git: Git; engine: ContainerEngine; image: string },
+  deps: { git: Git; engine: ContainerEngine; image: HelperImage },
 ): Promise<Map<string, WorkReport>> {
   if (stale.length === 0) return new Map();
   // What runs now first: the work checks start helper containers of their own, which use the volumes.

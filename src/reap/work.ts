@@ -12,6 +12,7 @@
 //    (helper-inspection.ts).
 // Every check is read-only: sandboxes are mounted read-only, and nothing rewrites an index.
 import type { ContainerEngine } from '../engine/engine.js';
+import type { HelperImage } from '../engine/helper-image.js';
 import type { Git } from '../engine/git.js';
 import type { ParentRepository } from '../sandbox/repository.js';
 import { sandboxText } from '../ui/sandbox-text.js';
@@ -43,7 +44,7 @@ export interface WorkReport {
 export interface WorkDeps {
   git: Git;
   engine: ContainerEngine;
-  image: string;
+  image: HelperImage;
 }
 
 /** Parents checked at once (each: two or three git processes, a helper container when one is needed). */
