@@ -55,6 +55,19 @@ export function controlledHelperImage(engine: ContainerEngine): Promise<string> 
   });
 }
 
+/**
+ * The helper image, asked for only when a helper container is about to start: a reap whose sandboxes the
+ * filesystem and the parent can judge alone never pays for making it. Asked once per reaper command: the
+ * first answer, a failure too, is every later one's, so a host that cannot make it fails each helper at
+ * once, with the same reason, instead of retrying the build for every batch.
+ */
+export type HelperImage = () => Promise<string>;
+
+export function helperImageOnDemand(engine: ContainerEngine): HelperImage {
+  let image: Promise<string> | undefined;
+  return () => (image ??= controlledHelperImage(engine));
+}
+
 /** The layer's entries: each program at /usr/bin/<name>, its libraries where `ldd` found them. */
 export async function helperLayerEntries(): Promise<LayerEntry[]> {
   const entries = new LayerEntries();

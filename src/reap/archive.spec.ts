@@ -83,7 +83,7 @@ describe('archiveSandbox of a disk orphan: tar on the host is bounded', () => {
       {
         archiveDir: path.join(work, 'archive'),
         now: new Date('2026-01-02T03:04:05Z'),
-        image: 'unused',
+        image: () => Promise.reject(new Error('no helper in this test')),
         maxBytes,
       } as ArchiveDeps,
     );

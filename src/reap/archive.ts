@@ -10,6 +10,7 @@ import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import { userArg } from '../engine/container-args.js';
 import type { ContainerEngine } from '../engine/engine.js';
+import type { HelperImage } from '../engine/helper-image.js';
 import type { Git } from '../engine/git.js';
 import { HELPER_LABELS } from '../engine/labels.js';
 import { runStreaming } from '../engine/proc.js';
@@ -25,7 +26,7 @@ import type { ScannedSandbox } from './scan.js';
 export interface ArchiveDeps {
   git: Git;
   engine: ContainerEngine;
-  image: string;
+  image: HelperImage;
   archiveDir: string;
   now: Date;
   /** The cap on one archive (default ARCHIVE_MAX_BYTES). */
@@ -83,7 +84,7 @@ async function archiveWork(sandbox: ScannedSandbox, base: string, deps: ArchiveD
   if (!location) throw new Error('its parent does not place it here: nothing to bundle against');
   const recorded = await deps.git.resolveCommit(location.parent.path, sandboxRefs(location).head);
   const captured = await captureSandbox(deps.engine, location, {
-    image: deps.image,
+    image: await deps.image(),
     author: ARCHIVIST,
     committer: ARCHIVIST,
     exclude: recorded ? [recorded] : [],
@@ -210,7 +211,7 @@ async function tarInHelper(
   const result = await deps.engine.runHelper(
     {
       remove: true,
-      image: deps.image,
+      image: await deps.image(),
       user: userArg(),
       labels: HELPER_LABELS,
       mounts: [{ type: 'volume', source: sandbox.volume!, target: '/v', readonly: true }],

@@ -8,6 +8,7 @@
 // and what cannot be deleted is reported while the rest goes.
 import * as path from 'node:path';
 import type { ContainerEngine } from '../engine/engine.js';
+import type { HelperImage } from '../engine/helper-image.js';
 import type { Git } from '../engine/git.js';
 import type { Sandbox } from '../sandbox/layout.js';
 import { lockSandbox, LockTimeoutError, type Release, withRepositoryLock } from '../sandbox/lock.js';
@@ -18,6 +19,7 @@ import { lastActivity } from './retention.js';
 import { archiveSandbox } from './archive.js';
 import type { Decision } from './decide.js';
 import { inspectInHelpers } from './helper-inspection.js';
+import type { DiskHelpersRefused } from './work.js';
 import { inParallel, limiter } from './parallel.js';
 import { type RemovalProblem, removeHomeFolder, removeSandboxTree } from './remove.js';
 import { type Remover, removerFor } from './remove-workers.js';
@@ -41,7 +43,7 @@ export interface RemovalOutcome {
 export interface ExecuteDeps {
   git: Git;
   engine: ContainerEngine;
-  image: string;
+  image: HelperImage;
   /** The real root of disk sandboxes. */
   root: string;
   archiveDir: string;
@@ -50,7 +52,7 @@ export interface ExecuteDeps {
   /** Entries the scan found in all (the removal workers' number depends on it: remove-workers.ts). */
   found: number;
   /** Why no helper binds a disk sandbox (work.ts `WorkDeps`): a disk sandbox is then not archived, so kept. */
-  diskHelpersRefused?: string;
+  diskHelpersRefused?: DiskHelpersRefused;
 }
 
 export interface Removal {
@@ -329,8 +331,9 @@ async function removeOne(
     return skipped('activity since the scan');
   const outcome = skipped('');
   delete outcome.detail;
-  if (decision.archive && sandbox.hostPath && deps.diskHelpersRefused) {
-    outcome.detail = `not archived: ${deps.diskHelpersRefused}`;
+  const refused = decision.archive && sandbox.hostPath ? await deps.diskHelpersRefused?.() : undefined;
+  if (refused) {
+    outcome.detail = `not archived: ${refused}`;
     return outcome;
   }
   if (decision.archive) {

@@ -19,6 +19,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { type Mount, userArg } from '../engine/container-args.js';
 import type { ContainerEngine } from '../engine/engine.js';
+import type { HelperImage } from '../engine/helper-image.js';
 import { gitConfigEnv, helperGitEnv } from '../engine/git.js';
 import { HELPER_LABELS } from '../engine/labels.js';
 import { TimeLimitError } from '../engine/time-limits.js';
@@ -178,13 +179,26 @@ done
 val end end end
 `;
 
+/**
+ * Each request's inspection, in helpers of SANDBOXES_PER_HELPER sandboxes. The helper image is asked for
+ * only here, when there is something to inspect; when it cannot be made, every request fails with the
+ * reason (each sandbox is then kept as unknown by its caller), and nothing else is affected.
+ */
 export async function inspectInHelpers(
   engine: ContainerEngine,
-  image: string,
+  helperImage: HelperImage,
   parent: ParentRepository | undefined,
   requests: readonly InspectionRequest[],
 ): Promise<Map<string, Inspection>> {
   const results = new Map<string, Inspection>();
+  if (!requests.length) return results;
+  let image: string;
+  try {
+    image = await helperImage();
+  } catch (error) {
+    const failed = { error: `the helper image could not be made: ${(error as Error).message}` };
+    return new Map(requests.map((r) => [r.key, failed]));
+  }
   for (let i = 0; i < requests.length; i += SANDBOXES_PER_HELPER) {
     const chunk = requests.slice(i, i + SANDBOXES_PER_HELPER);
     const run = (part: readonly InspectionRequest[]) => inspectChunkOnce(engine, image, parent, part);

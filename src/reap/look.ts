@@ -4,7 +4,7 @@
 import { probeEngineView } from '../engine/engine-probe.js';
 import { ContainerEngine, type EngineName } from '../engine/engine.js';
 import { HostPathError, requireVisible } from '../engine/host-paths.js';
-import { controlledHelperImage } from '../engine/helper-image.js';
+import { helperImageOnDemand, type HelperImage } from '../engine/helper-image.js';
 import { Git } from '../engine/git.js';
 import type { Ui } from '../ui/ui.js';
 import type { SandboxFacts } from './decide.js';
@@ -14,13 +14,16 @@ import { inParallel } from './parallel.js';
 import { measureTree } from './remove.js';
 import { scanSandboxes, type ScannedSandbox } from './scan.js';
 import { isCheckable, type ScanResult } from './scanned.js';
-import { checkWork, type WorkReport } from './work.js';
+import { checkWork, type DiskHelpersRefused, type WorkReport } from './work.js';
 
 export interface Opened {
   git: Git;
   engine: ContainerEngine;
-  /** The image of every helper that looks into sandboxes: the runner's own programs, never `image`'s. */
-  helperImage: string;
+  /**
+   * The image of every helper that looks into sandboxes: the runner's own programs, never `image`'s.
+   * Made when the first helper is about to start, not before: most reaps on disk need none.
+   */
+  helperImage: HelperImage;
   scan: ScanResult;
 }
 
@@ -31,8 +34,8 @@ export async function openReaper(
   { tell = false }: { tell?: boolean } = {},
 ): Promise<Opened> {
   const engine = new ContainerEngine(options.engine);
-  // The helper image is found, or made, while git's version is checked.
-  const [git, helperImage] = await Promise.all([Git.create(), controlledHelperImage(engine)]);
+  const helperImage = helperImageOnDemand(engine);
+  const git = await Git.create();
   const scan = await ui.group('Scan', async () => {
     const started = Date.now();
     const found = await scanSandboxes({
@@ -63,14 +66,14 @@ export const REAP_ROOT_FIX =
  */
 export async function rootUnseen(
   engine: ContainerEngine,
-  image: string,
+  image: HelperImage,
   scan: ScanResult,
 ): Promise<string | undefined> {
   if (!scan.sandboxes.some((s) => s.hostPath)) return undefined;
   const root = { path: scan.root, what: 'worktree-root', fix: REAP_ROOT_FIX };
   try {
     requireVisible(await engine.hostView(), [root]);
-    await (await probeEngineView(engine, image, [root])).remove();
+    await (await probeEngineView(engine, await image(), [root])).remove();
     return undefined;
   } catch (error) {
     if (error instanceof HostPathError) return error.message;
@@ -99,7 +102,7 @@ export function factsOf(s: ScannedSandbox): SandboxFacts {
 export async function lookCloser(
   stale: readonly ScannedSandbox[],
   facts: Map<string, SandboxFacts>,
-  deps: { git: Git; engine: ContainerEngine; image: string; diskHelpersRefused?: string },
+  deps: { git: Git; engine: ContainerEngine; image: HelperImage; diskHelpersRefused?: DiskHelpersRefused },
 ): Promise<Map<string, WorkReport>> {
   if (stale.length === 0) return new Map();
   // What runs now first: the work checks start helper containers of their own, which use the volumes.

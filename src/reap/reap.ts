@@ -12,6 +12,7 @@ import type { RetentionPolicy } from './retention.js';
 import { sandboxText } from '../ui/sandbox-text.js';
 import { decisionTrace, type ReapResult, type ReportedSandbox } from './report.js';
 import { factsOf, lookCloser, openReaper, rootUnseen } from './look.js';
+import type { DiskHelpersRefused } from './work.js';
 
 export interface ReapOptions {
   worktreeRoot: string;
@@ -59,16 +60,18 @@ export async function reap(options: ReapOptions, ui: Ui = silentUi): Promise<Rea
       ui.info(`Removed ${probes.length} helper(s) that killed runs left unstarted: ${probes.join(', ')}.`);
   }
 
-  // Once, before any helper binds a disk sandbox: does the engine see the root where the reaper does? If
-  // not, one message says so, and the disk sandboxes only a helper could judge are kept, not inspected.
-  const unseen = await rootUnseen(engine, helperImage, scan);
-  if (unseen)
-    ui.warning(
-      `${unseen} Disk sandboxes that only a helper container could judge are kept, not inspected; the rest is reaped as usual.`,
-    );
-  const diskHelpersRefused = unseen
-    ? `the ${engine.name} engine does not see the worktree-root ${scan.root} (see the warning)`
-    : undefined;
+  // Once, before the first helper binds a disk sandbox (most reaps of disk sandboxes start none): does the
+  // engine see the root where the reaper does? If not, one message says so, and the disk sandboxes only a
+  // helper could judge are kept, not inspected.
+  let refusal: Promise<string | undefined> | undefined;
+  const diskHelpersRefused: DiskHelpersRefused = () =>
+    (refusal ??= rootUnseen(engine, helperImage, scan).then((unseen) => {
+      if (!unseen) return undefined;
+      ui.warning(
+        `${unseen} Disk sandboxes that only a helper container could judge are kept, not inspected; the rest is reaped as usual.`,
+      );
+      return `the ${engine.name} engine does not see the worktree-root ${scan.root} (see the warning)`;
+    }));
   const stale = scan.sandboxes.filter((s) => assessStaleness(s, options.retention, nowMs).stale);
   const facts = new Map<string, SandboxFacts>(scan.sandboxes.map((s) => [s.key, factsOf(s)]));
   const reports = await ui.group(`Look at ${stale.length} stale sandbox(es)`, async () => {

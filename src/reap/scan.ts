@@ -22,6 +22,7 @@ import { setImmediate } from 'node:timers/promises';
 import { listVolumes } from '../engine/inventory.js';
 import { label, MANAGED_LABEL, VOLUME_LABEL_KEYS } from '../engine/labels.js';
 import { HOME_FOLDER, locateSandbox } from '../sandbox/layout.js';
+import { sandboxText } from '../ui/sandbox-text.js';
 import { volumeName } from '../sandbox/naming.js';
 import { lastActivity, parseTimestamp } from './retention.js';
 import { inspectInHelpers, type Inspection, type Signal } from './helper-inspection.js';
@@ -283,11 +284,16 @@ async function readVolumeActivity(
     volumes.map((s) => ({ key: s.key, target: { volume: s.volume!, name: s.sandbox }, signals: true })),
   );
   let failed = 0;
+  let firstError: string | undefined;
   for (const s of volumes) applyVolumeSignals(s, seen.get(s.key));
-  for (const s of volumes) if (!seen.get(s.key)?.signals) failed++;
+  for (const s of volumes)
+    if (!seen.get(s.key)?.signals) {
+      failed++;
+      firstError ??= seen.get(s.key)?.error;
+    }
   if (failed)
     warnings.push(
-      `The activity of ${failed} volume(s) could not be read: their age is unknown, they are kept.`,
+      `The activity of ${failed} volume(s) could not be read: their age is unknown, they are kept.${firstError ? ` The first: ${sandboxText(firstError)}` : ''}`,
     );
 }
 

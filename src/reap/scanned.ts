@@ -1,6 +1,7 @@
 // What a scan finds: one record per folder or volume, with the facts the decisions need.
 import * as path from 'node:path';
 import type { ContainerEngine } from '../engine/engine.js';
+import type { HelperImage } from '../engine/helper-image.js';
 import type { Git } from '../engine/git.js';
 import type { Sandbox } from '../sandbox/layout.js';
 import type { ParentRepository } from '../sandbox/repository.js';
@@ -75,8 +76,8 @@ export interface ScanOptions {
   git: Git;
   /** Undefined: volumes are not scanned. */
   engine?: ContainerEngine;
-  /** Image of the helper containers that read volumes' activity. */
-  image: string;
+  /** Image of the helper containers that read volumes' activity (made when the first one starts). */
+  image: HelperImage;
 }
 
 /** Sandbox names as this action makes them: no path separators, never starting with a dot. */

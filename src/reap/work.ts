@@ -12,6 +12,7 @@
 //    (helper-inspection.ts).
 // Every check is read-only: sandboxes are mounted read-only, and nothing rewrites an index.
 import type { ContainerEngine } from '../engine/engine.js';
+import type { HelperImage } from '../engine/helper-image.js';
 import type { Git } from '../engine/git.js';
 import type { ParentRepository } from '../sandbox/repository.js';
 import { sandboxText } from '../ui/sandbox-text.js';
@@ -40,15 +41,21 @@ export interface WorkReport {
   provedByFilesystem?: boolean;
 }
 
+/**
+ * Why no helper may bind a disk sandbox, asked when the first one is about to (work.ts, execute.ts) and
+ * answered once: undefined when the engine sees the worktree root (look.ts `rootUnseen`).
+ */
+export type DiskHelpersRefused = () => Promise<string | undefined>;
+
 export interface WorkDeps {
   git: Git;
   engine: ContainerEngine;
-  image: string;
+  image: HelperImage;
   /**
    * Set when the engine does not see the worktree root where the reaper does (look.ts `rootUnseen`): no
    * helper binds a disk sandbox, and one that only a helper could judge is kept, with this reason.
    */
-  diskHelpersRefused?: string;
+  diskHelpersRefused?: DiskHelpersRefused;
 }
 
 /** Parents checked at once (each: two or three git processes, a helper container when one is needed). */
@@ -183,8 +190,9 @@ async function checkParentGroup(
       }
     }
   }
-  if (unsure.length && deps.diskHelpersRefused) {
-    for (const s of unsure) uncommitted.set(s.key, { error: `not inspected: ${deps.diskHelpersRefused}` });
+  const refused = unsure.length ? await deps.diskHelpersRefused?.() : undefined;
+  if (refused) {
+    for (const s of unsure) uncommitted.set(s.key, { error: `not inspected: ${refused}` });
   } else if (unsure.length) {
     const looked = await inspectInHelpers(
       deps.engine,

@@ -264,9 +264,12 @@ describe('a lying image given to a reap', () => {
       `for p in "$1" ${SIGNAL_FILES.map((f) => `"$1/.git/${f}"`).join(' ')}; do touch -c -h -d @${Math.floor((Date.now() - 100 * DAY) / 1000)} "$p"; done`,
     );
     // The attack is live: the reaper's own inspection script, run in the lying image, finds nothing.
-    const lied = await inspectInHelpers(new ContainerEngine('docker'), LIAR, victim.location.parent, [
-      { key: 'v', target: { volume: victim.volume, name: victim.location.name }, work: true },
-    ]);
+    const lied = await inspectInHelpers(
+      new ContainerEngine('docker'),
+      async () => LIAR,
+      victim.location.parent,
+      [{ key: 'v', target: { volume: victim.volume, name: victim.location.name }, work: true }],
+    );
     expect(lied.get('v')?.work).toMatchObject({ uncommitted: { value: 0 } });
     chownTree(parent.root, runnerIds());
 
