@@ -15236,6 +15236,10 @@ function controlledHelperImage(engine) {
         entries: helperLayerEntries,
     });
 }
+function helperImageOnDemand(engine) {
+    let image;
+    return () => (image ??= controlledHelperImage(engine));
+}
 /** The layer's entries: each program at /usr/bin/<name>, its libraries where `ldd` found them. */
 async function helperLayerEntries() {
     const entries = new host_image/* LayerEntries */.cy();
@@ -15391,8 +15395,23 @@ while [ $# -ge 6 ]; do
 done
 val end end end
 `;
-async function inspectInHelpers(engine, image, parent, requests) {
+/**
+ * Each request's inspection, in helpers of SANDBOXES_PER_HELPER sandboxes. The helper image is asked for
+ * only here, when there is something to inspect; when it cannot be made, every request fails with the
+ * reason (each sandbox is then kept as unknown by its caller), and nothing else is affected.
+ */
+async function inspectInHelpers(engine, helperImage, parent, requests) {
     const results = new Map();
+    if (!requests.length)
+        return results;
+    let image;
+    try {
+        image = await helperImage();
+    }
+    catch (error) {
+        const failed = { error: `the helper image could not be made: ${error.message}` };
+        return new Map(requests.map((r) => [r.key, failed]));
+    }
     for (let i = 0; i < requests.length; i += SANDBOXES_PER_HELPER) {
         const chunk = requests.slice(i, i + SANDBOXES_PER_HELPER);
         const run = (part) => inspectChunkOnce(engine, image, parent, part);
@@ -16556,6 +16575,7 @@ function parentStatus(parentPath, gitDir) {
 
 
 
+
 const SANDBOX_NAME = /^[A-Za-z0-9_-][A-Za-z0-9._-]*$/;
 async function scanSandboxes(options) {
     const parents = new ParentCache(options.git);
@@ -16761,13 +16781,16 @@ async function readVolumeActivity(options, volumes, warnings) {
         return;
     const seen = await inspectInHelpers(options.engine, options.image, undefined, volumes.map((s) => ({ key: s.key, target: { volume: s.volume, name: s.sandbox }, signals: true })));
     let failed = 0;
+    let firstError;
     for (const s of volumes)
         applyVolumeSignals(s, seen.get(s.key));
     for (const s of volumes)
-        if (!seen.get(s.key)?.signals)
+        if (!seen.get(s.key)?.signals) {
             failed++;
+            firstError ??= seen.get(s.key)?.error;
+        }
     if (failed)
-        warnings.push(`The activity of ${failed} volume(s) could not be read: their age is unknown, they are kept.`);
+        warnings.push(`The activity of ${failed} volume(s) could not be read: their age is unknown, they are kept.${firstError ? ` The first: ${sandboxText(firstError)}` : ''}`);
 }
 function applyVolumeSignals(s, seen) {
     const signals = seen?.signals;
@@ -17570,9 +17593,10 @@ async function checkParentGroup(parent, group, deps) {
             }
         }
     }
-    if (unsure.length && deps.diskHelpersRefused) {
+    const refused = unsure.length ? await deps.diskHelpersRefused?.() : undefined;
+    if (refused) {
         for (const s of unsure)
-            uncommitted.set(s.key, { error: `not inspected: ${deps.diskHelpersRefused}` });
+            uncommitted.set(s.key, { error: `not inspected: ${refused}` });
     }
     else if (unsure.length) {
         const looked = await inspectInHelpers(deps.engine, deps.image, parent, unsure.map((s) => request(s, { headOid: histories.get(s.key).headOid })));
@@ -17709,8 +17733,8 @@ function finding(history, verdict, uncommitted) {
 /** The tools, then the scan in a log group of its own (`tell`: with a line that says what it found). */
 async function openReaper(options, ui, { tell = false } = {}) {
     const engine = new ContainerEngine(options.engine);
-    // The helper image is found, or made, while git's version is checked.
-    const [git, helperImage] = await Promise.all([Git.create(), controlledHelperImage(engine)]);
+    const helperImage = helperImageOnDemand(engine);
+    const git = await Git.create();
     const scan = await ui.group('Scan', async () => {
         const started = Date.now();
         const found = await scanSandboxes({
@@ -17740,7 +17764,7 @@ async function rootUnseen(engine, image, scan) {
     const root = { path: scan.root, what: 'worktree-root', fix: REAP_ROOT_FIX };
     try {
         requireVisible(await engine.hostView(), [root]);
-        await (await probeEngineView(engine, image, [root])).remove();
+        await (await probeEngineView(engine, await image(), [root])).remove();
         return undefined;
     }
     catch (error) {
@@ -20681,7 +20705,7 @@ async function archiveWork(sandbox, base, deps) {
         throw new Error('its parent does not place it here: nothing to bundle against');
     const recorded = await deps.git.resolveCommit(location.parent.path, sandboxRefs(location).head);
     const captured = await captureSandbox(deps.engine, location, {
-        image: deps.image,
+        image: await deps.image(),
         author: ARCHIVIST,
         committer: ARCHIVIST,
         exclude: recorded ? [recorded] : [],
@@ -20793,7 +20817,7 @@ exec tar -C /v -czf - .
 async function tarInHelper(sandbox, file, maxBytes, deps) {
     const result = await deps.engine.runHelper({
         remove: true,
-        image: deps.image,
+        image: await deps.image(),
         user: (0,container_args/* userArg */.Q6)(),
         labels: engine_labels/* HELPER_LABELS */.vJ,
         mounts: [{ type: 'volume', source: sandbox.volume, target: '/v', readonly: true }],
@@ -21065,8 +21089,9 @@ async function removeOne({ decision, sandbox }, activity, deps) {
         return skipped('activity since the scan');
     const outcome = skipped('');
     delete outcome.detail;
-    if (decision.archive && sandbox.hostPath && deps.diskHelpersRefused) {
-        outcome.detail = `not archived: ${deps.diskHelpersRefused}`;
+    const refused = decision.archive && sandbox.hostPath ? await deps.diskHelpersRefused?.() : undefined;
+    if (refused) {
+        outcome.detail = `not archived: ${refused}`;
         return outcome;
     }
     if (decision.archive) {
@@ -21197,14 +21222,16 @@ async function reap(options, ui = silentUi) {
         if (probes.length)
             ui.info(`Removed ${probes.length} helper(s) that killed runs left unstarted: ${probes.join(', ')}.`);
     }
-    // Once, before any helper binds a disk sandbox: does the engine see the root where the reaper does? If
-    // not, one message says so, and the disk sandboxes only a helper could judge are kept, not inspected.
-    const unseen = await rootUnseen(engine, helperImage, scan);
-    if (unseen)
+    // Once, before the first helper binds a disk sandbox (most reaps of disk sandboxes start none): does the
+    // engine see the root where the reaper does? If not, one message says so, and the disk sandboxes only a
+    // helper could judge are kept, not inspected.
+    let refusal;
+    const diskHelpersRefused = () => (refusal ??= rootUnseen(engine, helperImage, scan).then((unseen) => {
+        if (!unseen)
+            return undefined;
         ui.warning(`${unseen} Disk sandboxes that only a helper container could judge are kept, not inspected; the rest is reaped as usual.`);
-    const diskHelpersRefused = unseen
-        ? `the ${engine.name} engine does not see the worktree-root ${scan.root} (see the warning)`
-        : undefined;
+        return `the ${engine.name} engine does not see the worktree-root ${scan.root} (see the warning)`;
+    }));
     const stale = scan.sandboxes.filter((s) => assessStaleness(s, options.retention, nowMs).stale);
     const facts = new Map(scan.sandboxes.map((s) => [s.key, factsOf(s)]));
     const reports = await ui.group(`Look at ${stale.length} stale sandbox(es)`, async () => {
