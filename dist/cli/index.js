@@ -17752,19 +17752,30 @@ async function openReaper(options, ui, { tell = false } = {}) {
 }
 const REAP_ROOT_FIX = "Run the reap job where the runs that made the sandboxes ran, with the same worktree-root, in a folder the engine shares with the action (a job container: under the runner's work folder, /__w; Actions Runner Controller in Docker-in-Docker mode: under /home/runner/_work)";
 /**
- * Whether the engine sees the worktree root where the reaper does, checked once before any helper binds
- * a disk sandbox, as a run checks its folders (host-paths.ts, then the probe of engine-probe.ts): in a
- * job container the root must lie under one of its mounts, and a Docker-in-Docker engine must share it;
- * a remote engine never does. Undefined when it does, or when the scan found no disk sandbox; else why
- * not, naming the root and the fix (the engine may not even have been asked: then its words).
+ * Whether the engine sees the worktree root where the reaper does, as a run checks its folders, in two
+ * steps. `rootOutOfView` first, with no engine call on a plain host (host-paths.ts): in a job container
+ * the root must lie under one of its mounts. `rootUnproven` before the first helper binds a disk sandbox
+ * (the probe of engine-probe.ts: a Docker-in-Docker engine must share the root, a remote engine never
+ * does). Each: undefined when it does, or when the scan found no disk sandbox; else why not, naming the
+ * root and the fix.
  */
-async function rootUnseen(engine, image, scan) {
+async function rootOutOfView(engine, scan) {
     if (!scan.sandboxes.some((s) => s.hostPath))
         return undefined;
-    const root = { path: scan.root, what: 'worktree-root', fix: REAP_ROOT_FIX };
+    return rootCheck(engine, scan, async (root) => requireVisible(await engine.hostView(), [root]));
+}
+async function rootUnproven(engine, image, scan) {
+    if (!scan.sandboxes.some((s) => s.hostPath))
+        return undefined;
+    // An image that cannot be made is no answer about the root: each helper that needs it says why.
+    const made = await image().catch(() => undefined);
+    if (!made)
+        return undefined;
+    return rootCheck(engine, scan, async (root) => (await probeEngineView(engine, made, [root])).remove());
+}
+async function rootCheck(engine, scan, check) {
     try {
-        requireVisible(await engine.hostView(), [root]);
-        await (await probeEngineView(engine, await image(), [root])).remove();
+        await check({ path: scan.root, what: 'worktree-root', fix: REAP_ROOT_FIX });
         return undefined;
     }
     catch (error) {
@@ -21222,16 +21233,21 @@ async function reap(options, ui = silentUi) {
         if (probes.length)
             ui.info(`Removed ${probes.length} helper(s) that killed runs left unstarted: ${probes.join(', ')}.`);
     }
-    // Once, before the first helper binds a disk sandbox (most reaps of disk sandboxes start none): does the
-    // engine see the root where the reaper does? If not, one message says so, and the disk sandboxes only a
-    // helper could judge are kept, not inspected.
-    let refusal;
-    const diskHelpersRefused = () => (refusal ??= rootUnseen(engine, helperImage, scan).then((unseen) => {
+    // Does the engine see the root where the reaper does? Where the action's own mounts say no, at once;
+    // else proved once, before the first helper binds a disk sandbox (most reaps of disk sandboxes start
+    // none). If not, one message says so, and the disk sandboxes only a helper could judge are kept, not
+    // inspected.
+    const warnUnseen = (unseen) => {
         if (!unseen)
             return undefined;
         ui.warning(`${unseen} Disk sandboxes that only a helper container could judge are kept, not inspected; the rest is reaped as usual.`);
         return `the ${engine.name} engine does not see the worktree-root ${scan.root} (see the warning)`;
-    }));
+    };
+    const outOfView = warnUnseen(await rootOutOfView(engine, scan));
+    let refusal;
+    const diskHelpersRefused = () => (refusal ??= outOfView
+        ? Promise.resolve(outOfView)
+        : rootUnproven(engine, helperImage, scan).then(warnUnseen));
     const stale = scan.sandboxes.filter((s) => assessStaleness(s, options.retention, nowMs).stale);
     const facts = new Map(scan.sandboxes.map((s) => [s.key, factsOf(s)]));
     const reports = await ui.group(`Look at ${stale.length} stale sandbox(es)`, async () => {

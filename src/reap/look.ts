@@ -58,22 +58,37 @@ export const REAP_ROOT_FIX =
   "Run the reap job where the runs that made the sandboxes ran, with the same worktree-root, in a folder the engine shares with the action (a job container: under the runner's work folder, /__w; Actions Runner Controller in Docker-in-Docker mode: under /home/runner/_work)";
 
 /**
- * Whether the engine sees the worktree root where the reaper does, checked once before any helper binds
- * a disk sandbox, as a run checks its folders (host-paths.ts, then the probe of engine-probe.ts): in a
- * job container the root must lie under one of its mounts, and a Docker-in-Docker engine must share it;
- * a remote engine never does. Undefined when it does, or when the scan found no disk sandbox; else why
- * not, naming the root and the fix (the engine may not even have been asked: then its words).
+ * Whether the engine sees the worktree root where the reaper does, as a run checks its folders, in two
+ * steps. `rootOutOfView` first, with no engine call on a plain host (host-paths.ts): in a job container
+ * the root must lie under one of its mounts. `rootUnproven` before the first helper binds a disk sandbox
+ * (the probe of engine-probe.ts: a Docker-in-Docker engine must share the root, a remote engine never
+ * does). Each: undefined when it does, or when the scan found no disk sandbox; else why not, naming the
+ * root and the fix.
  */
-export async function rootUnseen(
+export async function rootOutOfView(engine: ContainerEngine, scan: ScanResult): Promise<string | undefined> {
+  if (!scan.sandboxes.some((s) => s.hostPath)) return undefined;
+  return rootCheck(engine, scan, async (root) => requireVisible(await engine.hostView(), [root]));
+}
+
+export async function rootUnproven(
   engine: ContainerEngine,
   image: HelperImage,
   scan: ScanResult,
 ): Promise<string | undefined> {
   if (!scan.sandboxes.some((s) => s.hostPath)) return undefined;
-  const root = { path: scan.root, what: 'worktree-root', fix: REAP_ROOT_FIX };
+  // An image that cannot be made is no answer about the root: each helper that needs it says why.
+  const made = await image().catch(() => undefined);
+  if (!made) return undefined;
+  return rootCheck(engine, scan, async (root) => (await probeEngineView(engine, made, [root])).remove());
+}
+
+async function rootCheck(
+  engine: ContainerEngine,
+  scan: ScanResult,
+  check: (root: { path: string; what: string; fix: string }) => Promise<void>,
+): Promise<string | undefined> {
   try {
-    requireVisible(await engine.hostView(), [root]);
-    await (await probeEngineView(engine, await image(), [root])).remove();
+    await check({ path: scan.root, what: 'worktree-root', fix: REAP_ROOT_FIX });
     return undefined;
   } catch (error) {
     if (error instanceof HostPathError) return error.message;

@@ -11,7 +11,7 @@ import { measureTree } from './remove.js';
 import type { RetentionPolicy } from './retention.js';
 import { sandboxText } from '../ui/sandbox-text.js';
 import { decisionTrace, type ReapResult, type ReportedSandbox } from './report.js';
-import { factsOf, lookCloser, openReaper, rootUnseen } from './look.js';
+import { factsOf, lookCloser, openReaper, rootOutOfView, rootUnproven } from './look.js';
 import type { DiskHelpersRefused } from './work.js';
 
 export interface ReapOptions {
@@ -60,18 +60,23 @@ export async function reap(options: ReapOptions, ui: Ui = silentUi): Promise<Rea
       ui.info(`Removed ${probes.length} helper(s) that killed runs left unstarted: ${probes.join(', ')}.`);
   }
 
-  // Once, before the first helper binds a disk sandbox (most reaps of disk sandboxes start none): does the
-  // engine see the root where the reaper does? If not, one message says so, and the disk sandboxes only a
-  // helper could judge are kept, not inspected.
+  // Does the engine see the root where the reaper does? Where the action's own mounts say no, at once;
+  // else proved once, before the first helper binds a disk sandbox (most reaps of disk sandboxes start
+  // none). If not, one message says so, and the disk sandboxes only a helper could judge are kept, not
+  // inspected.
+  const warnUnseen = (unseen: string | undefined) => {
+    if (!unseen) return undefined;
+    ui.warning(
+      `${unseen} Disk sandboxes that only a helper container could judge are kept, not inspected; the rest is reaped as usual.`,
+    );
+    return `the ${engine.name} engine does not see the worktree-root ${scan.root} (see the warning)`;
+  };
+  const outOfView = warnUnseen(await rootOutOfView(engine, scan));
   let refusal: Promise<string | undefined> | undefined;
   const diskHelpersRefused: DiskHelpersRefused = () =>
-    (refusal ??= rootUnseen(engine, helperImage, scan).then((unseen) => {
-      if (!unseen) return undefined;
-      ui.warning(
-        `${unseen} Disk sandboxes that only a helper container could judge are kept, not inspected; the rest is reaped as usual.`,
-      );
-      return `the ${engine.name} engine does not see the worktree-root ${scan.root} (see the warning)`;
-    }));
+    (refusal ??= outOfView
+      ? Promise.resolve(outOfView)
+      : rootUnproven(engine, helperImage, scan).then(warnUnseen));
   const stale = scan.sandboxes.filter((s) => assessStaleness(s, options.retention, nowMs).stale);
   const facts = new Map<string, SandboxFacts>(scan.sandboxes.map((s) => [s.key, factsOf(s)]));
   const reports = await ui.group(`Look at ${stale.length} stale sandbox(es)`, async () => {
