@@ -1,4 +1,4 @@
-// The network allow-list's cost (notes/network.md): the bundled action as the runner runs it, as root on
+// The network allow-list's cost (docs/network.md): the bundled action as the runner runs it, as root on
 // Docker, with the test image that has curl (test/support/network.ts builds it: run
 // test/integration/network.test.ts once first).
 //   1. start → the command's first instruction: an allow-list vs `network: bridge` (target: ≤ +0.3 s);
