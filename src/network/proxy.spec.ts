@@ -8,6 +8,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { parseCredentials, parseNetwork, type ProxiedPolicy } from './policy.js';
 import { startProxy, type RunningProxy } from './proxy.js';
+import { connectStatus } from '../../test/support/proxy-client.js';
 
 let server: http.Server;
 let port = 0;
@@ -62,22 +63,6 @@ function get(
   });
 }
 
-function connect(socketPath: string, target: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const req = http.request({ socketPath, method: 'CONNECT', path: target, agent: false });
-    req.on('connect', (res, socket) => {
-      socket.destroy();
-      resolve(res.statusCode ?? 0);
-    });
-    req.on('response', (res) => {
-      res.resume();
-      resolve(res.statusCode ?? 0);
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
-
 describe('startProxy', () => {
   it('forwards what the list allows, refuses the rest, and counts requests and bytes', async () => {
     const policy = parseNetwork(`localhost:${port}`) as ProxiedPolicy;
@@ -89,9 +74,9 @@ describe('startProxy', () => {
       const before = seen.length;
       expect((await get(socketPath, `http://localhost:${port}/`, { host: 'evil.invalid' })).status).toBe(403);
       expect(seen.length).toBe(before);
-      expect(await connect(socketPath, `localhost:${port}`)).toBe(200);
-      expect(await connect(socketPath, `127.0.0.1:${port}`)).toBe(403);
-      expect(await connect(socketPath, 'localhost:22')).toBe(403);
+      expect(await connectStatus(socketPath, `localhost:${port}`)).toBe(200);
+      expect(await connectStatus(socketPath, `127.0.0.1:${port}`)).toBe(403);
+      expect(await connectStatus(socketPath, 'localhost:22')).toBe(403);
       await new Promise((r) => setTimeout(r, 50));
       const report = proxy.report();
       expect(report.allowed).toEqual([expect.objectContaining({ host: 'localhost', port, requests: 2 })]);

@@ -16,6 +16,7 @@ import { EventEmitter } from 'node:events';
 import { FORWARDER_SCRIPT } from './forwarder.js';
 import { parseNetwork, type ProxiedPolicy } from './policy.js';
 import { startProxy, type RunningProxy } from './proxy.js';
+import { connectStatus } from '../../test/support/proxy-client.js';
 import { relayReads, RELAY_LARGE_BYTES, RELAY_SMALL_BYTES } from './relay.js';
 
 const MiB = 1024 * 1024;
@@ -215,19 +216,7 @@ describe('the relay (forwarder script and proxy tunnels)', () => {
       socketPath,
     });
     try {
-      const status = await new Promise<number>((resolve, reject) => {
-        const req = http.request({ socketPath, method: 'CONNECT', path: `localhost:${port}`, agent: false });
-        req.on('connect', (res, s) => {
-          s.destroy();
-          resolve(res.statusCode ?? 0);
-        });
-        req.on('response', (res) => {
-          res.resume();
-          resolve(res.statusCode ?? 0);
-        });
-        req.on('error', reject);
-        req.end();
-      });
+      const status = await connectStatus(socketPath, `localhost:${port}`);
       expect(status).toBe(502);
     } finally {
       await other.close();
