@@ -72,20 +72,47 @@ export async function carryOut(
   removals: readonly Removal[],
   deps: ExecuteDeps,
 ): Promise<Map<string, RemovalOutcome>> {
+  const stream = startRemovals(deps, removals.filter((r) => !r.sandbox.volume).length);
+  stream.add(removals);
+  return stream.finish();
+}
+
+/** Removals handed over as they are decided; `finish` once the last is handed over. */
+export interface RemovalStream {
+  add(removals: readonly Removal[]): void;
+  /** Waits for every removal (disk first, then volumes) and ends the removal workers: call it always. */
+  finish(): Promise<Map<string, RemovalOutcome>>;
+}
+
+/**
+ * Removals as they come: disk sandboxes go into the pipeline at once (`expected`: how many disk sandboxes
+ * may come, which sizes the remover), volumes wait for `finish`.
+ */
+export function startRemovals(deps: ExecuteDeps, expected: number): RemovalStream {
   const outcomes = new Map<string, RemovalOutcome>();
-  const onDisk = removals.filter((r) => !r.sandbox.volume);
-  if (onDisk.length) {
-    const remover = removerFor(onDisk.length, deps.found);
-    try {
-      await removeDiskSandboxes(onDisk, { ...deps, remover }, outcomes);
-    } finally {
-      await remover.close();
-    }
-  }
-  const volumes = removals.filter((r) => r.sandbox.volume);
-  for (let i = 0; i < volumes.length; i += BATCH)
-    await removeVolumeBatch(volumes.slice(i, i + BATCH), deps, outcomes);
-  return outcomes;
+  const volumes: Removal[] = [];
+  let disk: DiskPipeline | undefined;
+  return {
+    add(removals) {
+      const onDisk = removals.filter((r) => !r.sandbox.volume);
+      volumes.push(...removals.filter((r) => r.sandbox.volume));
+      if (!onDisk.length) return;
+      disk ??= diskPipeline({ ...deps, remover: removerFor(expected, deps.found) }, outcomes);
+      disk.add(onDisk);
+    },
+    async finish() {
+      if (disk) {
+        try {
+          await disk.finish();
+        } finally {
+          await disk.remover.close();
+        }
+      }
+      for (let i = 0; i < volumes.length; i += BATCH)
+        await removeVolumeBatch(volumes.slice(i, i + BATCH), deps, outcomes);
+      return outcomes;
+    },
+  };
 }
 
 /** A batch of disk sandboxes of one parent on its way through the pipeline. */
@@ -115,22 +142,31 @@ const FINISHING_AT_ONCE = 4;
  * finish that waited for every earlier one fell behind the removals, and the last batches' registrations
  * were all left to remove after the last folder had gone.
  * One sandbox that fails in any step gets an outcome that says why, and every other goes on: a failure
- * is never the whole run's.
+ * is never the whole run's. More removals may be added while earlier ones run (the reaper adds a parent's
+ * as soon as they are decided).
  */
-async function removeDiskSandboxes(
-  removals: readonly Removal[],
+interface DiskPipeline {
+  remover: Remover;
+  add(removals: readonly Removal[]): void;
+  /** Waits for every removal added, its batch finished and its outcome logged. */
+  finish(): Promise<void>;
+}
+
+function diskPipeline(
   deps: ExecuteDeps & { remover: Remover },
   outcomes: Map<string, RemovalOutcome>,
-): Promise<void> {
+): DiskPipeline {
   const finishing = limiter(FINISHING_AT_ONCE);
+  // Twice what the remover walks at once: the next ones are locked and looked at again meanwhile.
+  const inFlight = limiter(2 * deps.remover.walks);
   const lastOfParent = new Map<string, Promise<void>>();
-  const finished: Array<Promise<void>> = [];
+  const pending: Array<Promise<void>> = [];
   let logged: Promise<void> = Promise.resolve();
   const finish = (batch: DiskBatch) => {
     const before = lastOfParent.get(batch.parent) ?? Promise.resolve();
     const forgotten = before.then(() => finishing(() => forgetAll(batch, deps)));
     lastOfParent.set(batch.parent, forgotten);
-    finished.push(forgotten.then(() => release(batch.locks)));
+    pending.push(forgotten.then(() => release(batch.locks)));
     logged = logged.then(async () => {
       await forgotten;
       batch.removals.forEach((removal, n) => {
@@ -140,17 +176,8 @@ async function removeDiskSandboxes(
       });
     });
   };
-  const batches: DiskBatch[] = batchesByParent(removals).map(({ parent, group }) => ({
-    parent,
-    removals: group,
-    locks: [],
-    done: [],
-    forget: { sandboxes: [], registrations: [], projectDirs: new Set() },
-    left: group.length,
-  }));
-  const items = batches.flatMap((batch) => batch.removals.map((removal, n) => ({ batch, removal, n })));
-  // Twice what the remover walks at once: the next ones are locked and looked at again meanwhile.
-  await inParallel(items, 2 * deps.remover.walks, async ({ batch, removal, n }) => {
+  const removeItem = async (batch: DiskBatch, n: number) => {
+    const removal = batch.removals[n];
     try {
       const held = (batch.locks[n] = await lock(removal.sandbox));
       if ('refused' in held) batch.done[n] = skipped(held.refused);
@@ -167,9 +194,32 @@ async function removeDiskSandboxes(
     } finally {
       if (--batch.left === 0) finish(batch);
     }
-  });
-  await Promise.all(finished);
-  await logged;
+  };
+  return {
+    remover: deps.remover,
+    add(removals) {
+      for (const { parent, group } of batchesByParent(removals)) {
+        const batch: DiskBatch = {
+          parent,
+          removals: group,
+          locks: [],
+          done: [],
+          forget: { sandboxes: [], registrations: [], projectDirs: new Set() },
+          left: group.length,
+        };
+        group.forEach((_, n) => pending.push(inFlight(() => removeItem(batch, n))));
+      }
+    },
+    async finish() {
+      // Finishing a batch adds to `pending`: wait until nothing was added meanwhile.
+      for (let seen = 0; seen < pending.length;) {
+        const upTo = pending.length;
+        await Promise.all(pending.slice(seen, upTo));
+        seen = upTo;
+      }
+      await logged;
+    },
+  };
 }
 
 /**

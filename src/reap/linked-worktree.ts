@@ -57,14 +57,38 @@ export type Registration =
   | { state: 'foreign'; why: string };
 
 /**
+ * What every worktree of one parent shares, read once per parent in a scan: whether
+ * `<parent>/.git/worktrees` is a folder, and the real path of `<parent>/.git`. A scan reads thousands of
+ * worktrees of a few parents; removal checks each registration again byte for byte (`removeRegistrations`).
+ */
+export class ParentFacts {
+  private readonly lists = new Map<string, fs.Stats | undefined>();
+  private readonly gitDirs = new Map<string, string | undefined>();
+
+  worktreesFolder(dir: string): fs.Stats | undefined {
+    if (!this.lists.has(dir)) this.lists.set(dir, lstat(dir));
+    return this.lists.get(dir);
+  }
+
+  realGitDir(parentPath: string): string | undefined {
+    if (!this.gitDirs.has(parentPath)) this.gitDirs.set(parentPath, realPath(path.join(parentPath, '.git')));
+    return this.gitDirs.get(parentPath);
+  }
+}
+
+/**
  * Whether the parent registers this worktree: `<parent>/.git/worktrees/<id>` is a real folder (the real
  * path of `<parent>/.git` joined with `worktrees/<id>`), and its `gitdir` file names this worktree's `.git`
- * (real paths compared).
+ * (real paths compared). `parents`: what the scan already read of the parent.
  */
-export function verifyRegistration(worktree: string, target: GitFileTarget): Registration {
+export function verifyRegistration(
+  worktree: string,
+  target: GitFileTarget,
+  parents = new ParentFacts(),
+): Registration {
   const foreign = (why: string): Registration => ({ state: 'foreign', why });
   const worktrees = path.dirname(target.adminDir);
-  const list = lstat(worktrees);
+  const list = parents.worktreesFolder(worktrees);
   if (!list) return { state: 'missing', why: `${target.parentPath} registers no worktrees any more` };
   if (!list.isDirectory()) return foreign(`${worktrees} is not a folder`);
   const admin = lstat(target.adminDir);
@@ -72,7 +96,7 @@ export function verifyRegistration(worktree: string, target: GitFileTarget): Reg
     return { state: 'missing', why: `its registration ${target.id} is gone from ${target.parentPath}` };
   if (!admin.isDirectory()) return foreign(`its registration ${target.id} is not a folder`);
   const realAdmin = realPath(target.adminDir);
-  const realGitDir = realPath(path.join(target.parentPath, '.git'));
+  const realGitDir = parents.realGitDir(target.parentPath);
   if (!realAdmin || !realGitDir || realAdmin !== path.join(realGitDir, 'worktrees', target.id))
     return foreign(`its registration ${target.id} is not a folder of ${target.parentPath}/.git/worktrees`);
   const file = readBounded(path.join(target.adminDir, 'gitdir'), GITDIR_MAX);

@@ -9,7 +9,7 @@ import { Git } from '../engine/git.js';
 import type { Ui } from '../ui/ui.js';
 import type { SandboxFacts } from './decide.js';
 import { inspectInHelpers } from './helper-inspection.js';
-import { inUseReason, observeUsage } from './in-use.js';
+import { inUseReason, observeUsage, type Usage } from './in-use.js';
 import { inParallel } from './parallel.js';
 import { measureTree } from './remove.js';
 import { scanSandboxes, type ScannedSandbox } from './scan.js';
@@ -117,11 +117,23 @@ export function factsOf(s: ScannedSandbox): SandboxFacts {
 export async function lookCloser(
   stale: readonly ScannedSandbox[],
   facts: Map<string, SandboxFacts>,
-  deps: { git: Git; engine: ContainerEngine; image: HelperImage; diskHelpersRefused?: DiskHelpersRefused },
+  deps: {
+    git: Git;
+    engine: ContainerEngine;
+    image: HelperImage;
+    diskHelpersRefused?: DiskHelpersRefused;
+    /** The containers' and processes' use, when the caller asked already (`observeUsage`). */
+    usage?: Promise<Usage>;
+    /**
+     * Told the keys of stale sandboxes whose facts are complete, as soon as they are (a parent's at a
+     * time): the reaper decides and starts removing those while the next are looked at.
+     */
+    onLooked?: (keys: readonly string[]) => void;
+  },
 ): Promise<Map<string, WorkReport>> {
   if (stale.length === 0) return new Map();
-  // What runs now first: the work checks start helper containers of their own, which use the volumes.
-  const usage = await observeUsage(deps.engine);
+  // Before any work check: those start helper containers of their own, which use the volumes.
+  const usage = await (deps.usage ?? observeUsage(deps.engine));
   // A sandbox whose use cannot be told is taken for in use (kept), and the others go on.
   const reasons = await inParallel(stale, 16, (s) =>
     inUseReason(s, usage).catch(
@@ -140,11 +152,16 @@ export async function lookCloser(
         detail: `unregistered: ${s.unregistered ?? 'its parent holds no record of it'}`,
       };
   }
-  const reports = await checkWork(checkable, deps);
-  for (const [key, report] of reports) {
-    facts.get(key)!.work = report.work;
-    if (report.sizeBytes !== undefined) facts.get(key)!.sizeBytes = report.sizeBytes;
-  }
+  const reports = await checkWork(checkable, {
+    ...deps,
+    onReports: (found) => {
+      for (const [key, report] of found) {
+        facts.get(key)!.work = report.work;
+        if (report.sizeBytes !== undefined) facts.get(key)!.sizeBytes = report.sizeBytes;
+      }
+      deps.onLooked?.([...found.keys()]);
+    },
+  });
   // Sizes: disk sandboxes that will not be removed now (removal measures the rest); volumes not seen yet.
   for (const s of stale) {
     const f = facts.get(s.key)!;

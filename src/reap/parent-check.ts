@@ -6,7 +6,7 @@
 // from the sandboxes as data and are checked to be bare hexadecimal names before git sees them.
 import type { Git } from '../engine/git.js';
 import type { ParentRepository } from '../sandbox/repository.js';
-import { savedRefs } from '../sandbox/saved.js';
+import { savedRefs, type SavedRefs } from '../sandbox/saved.js';
 import { OID } from './sandbox-files.js';
 
 /** Unsaved commits counted per sandbox up to this many; past it, the count is a lower bound. */
@@ -33,6 +33,8 @@ export async function checkAgainstParent(
   git: Git,
   parent: ParentRepository,
   sandboxes: readonly NamedObjects[],
+  /** What the parent has saved, when the caller asked already (a question of its configuration only). */
+  savedAsked?: Promise<SavedRefs>,
 ): Promise<Map<string, ParentVerdict>> {
   const verdicts = new Map<string, ParentVerdict>();
   const valid = sandboxes.filter((s) => {
@@ -49,7 +51,7 @@ export async function checkAgainstParent(
   const heads = [...new Set(valid.map((s) => s.headOid))];
   const asked = [...objects, ...heads.map((h) => `${h}^{tree}`)];
   // What the parent has saved is read alongside (a question of its configuration only).
-  const savedRead = savedRefs(git, parent.path);
+  const savedRead = savedAsked ?? savedRefs(git, parent.path);
   savedRead.catch(() => undefined); // awaited below
   const found = await git.exec(parent.path, ['cat-file', '--batch-check'], {
     input: Buffer.from(`${asked.join('\n')}\n`),

@@ -6,13 +6,14 @@ import { removeStaleProbes } from '../engine/engine-probe.js';
 import type { ReapSettings } from '../settings.js';
 import { silentUi, type Ui } from '../ui/ui.js';
 import { assessStaleness, decide, type Decision, type SandboxFacts } from './decide.js';
-import { carryOut, type RemovalOutcome } from './execute.js';
+import { carryOut, type RemovalOutcome, startRemovals } from './execute.js';
 import { measureTree } from './remove.js';
 import type { RetentionPolicy } from './retention.js';
 import { sandboxText } from '../ui/sandbox-text.js';
 import { decisionTrace, type ReapResult, type ReportedSandbox } from './report.js';
 import { factsOf, lookCloser, openReaper, rootOutOfView, rootUnproven } from './look.js';
-import type { DiskHelpersRefused } from './work.js';
+import { observeUsage } from './in-use.js';
+import type { DiskHelpersRefused, WorkReport } from './work.js';
 
 export interface ReapOptions {
   worktreeRoot: string;
@@ -54,6 +55,9 @@ export async function reap(options: ReapOptions, ui: Ui = silentUi): Promise<Rea
   const nowMs = options.now ?? Date.now();
   const { git, engine, helperImage, scan } = await openReaper(options, ui, { tell: true });
   for (const warning of scan.warnings) ui.warning(warning);
+  const stale = scan.sandboxes.filter((s) => assessStaleness(s, options.retention, nowMs).stale);
+  // Which containers use what is asked now, beside the removal of left probes: two engine calls at once.
+  const usage = stale.length ? observeUsage(engine) : undefined;
   if (!options.dryRun) {
     const probes = await removeStaleProbes(engine);
     if (probes.length)
@@ -77,19 +81,83 @@ export async function reap(options: ReapOptions, ui: Ui = silentUi): Promise<Rea
     (refusal ??= outOfView
       ? Promise.resolve(outOfView)
       : rootUnproven(engine, helperImage, scan).then(warnUnseen));
-  const stale = scan.sandboxes.filter((s) => assessStaleness(s, options.retention, nowMs).stale);
   const facts = new Map<string, SandboxFacts>(scan.sandboxes.map((s) => [s.key, factsOf(s)]));
-  const reports = await ui.group(`Look at ${stale.length} stale sandbox(es)`, async () => {
-    const started = Date.now();
-    const looked = await lookCloser(stale, facts, { git, engine, image: helperImage, diskHelpersRefused });
-    const proved = [...looked.values()].filter((r) => r.provedByFilesystem).length;
-    ui.info(
-      `In use, work and size checked (${elapsed(started)}; ${proved} proved clean by the filesystem alone, ${looked.size - proved} looked at by the parent or a helper container).`,
+  const byKey = new Map(scan.sandboxes.map((s) => [s.key, s]));
+  const policy = { ...options, archive: !!options.archiveDir };
+  const removalLog: string[] = [];
+  const removalDeps = {
+    git,
+    engine,
+    image: helperImage,
+    root: scan.root,
+    archiveDir: options.archiveDir,
+    now: new Date(nowMs),
+    log: (line: string) => removalLog.push(line),
+    found: scan.sandboxes.length,
+    diskHelpersRefused,
+  };
+  // Without a cap on removals, each decision stands alone: a parent's sandboxes are removed as soon as
+  // they are looked at, while the next parents are (git and the files of one, the disk's deletes of
+  // another). Their log lines wait for the removal group.
+  const stream =
+    !options.dryRun && options.maxRemovals === 0 && stale.length
+      ? startRemovals(removalDeps, stale.filter((s) => !s.volume).length)
+      : undefined;
+  let removalStarted: number | undefined;
+  let removalEnded = 0;
+  const streamed = new Map<string, Decision>();
+  const onLooked = (keys: readonly string[]) => {
+    const removing = decide(
+      keys.map((key) => facts.get(key)!),
+      policy,
+      nowMs,
+    ).filter((d) => d.action === 'remove');
+    if (!removing.length) return;
+    removalStarted ??= Date.now();
+    for (const d of removing) streamed.set(d.key, d);
+    stream!.add(removing.map((decision) => ({ decision, sandbox: byKey.get(decision.key)! })));
+  };
+  let reports: Map<string, WorkReport>;
+  let decisions: Decision[];
+  let outcomes = new Map<string, RemovalOutcome>();
+  try {
+    reports = await ui.group(`Look at ${stale.length} stale sandbox(es)`, async () => {
+      const started = Date.now();
+      const looked = await lookCloser(stale, facts, {
+        git,
+        engine,
+        image: helperImage,
+        diskHelpersRefused,
+        usage,
+        onLooked: stream && onLooked,
+      });
+      const proved = [...looked.values()].filter((r) => r.provedByFilesystem).length;
+      ui.info(
+        `In use, work and size checked (${elapsed(started)}; ${proved} proved clean by the filesystem alone, ${looked.size - proved} looked at by the parent or a helper container).`,
+      );
+      return looked;
+    });
+    // What was not decided while looking (orphans, sandboxes in use or not checked) is decided now.
+    const rest = decide(
+      [...facts.values()].filter((f) => !streamed.has(f.key)),
+      policy,
+      nowMs,
     );
-    return looked;
-  });
+    const decided = new Map(rest.map((d) => [d.key, d]));
+    decisions = [...facts.keys()].map((key) => streamed.get(key) ?? decided.get(key)!);
+    if (stream) {
+      const late = rest.filter((d) => d.action === 'remove');
+      if (late.length) removalStarted ??= Date.now();
+      stream.add(late.map((decision) => ({ decision, sandbox: byKey.get(decision.key)! })));
+    }
+  } finally {
+    // Always: the removal workers end only here.
+    if (stream) {
+      outcomes = await stream.finish();
+      removalEnded = Date.now();
+    }
+  }
 
-  const decisions = decide([...facts.values()], { ...options, archive: !!options.archiveDir }, nowMs);
   const lookedAt = new Set(stale.map((s) => s.key));
   await ui.group('Decisions', async () => {
     for (const d of decisions) {
@@ -102,25 +170,19 @@ export async function reap(options: ReapOptions, ui: Ui = silentUi): Promise<Rea
     }
   });
 
-  const byKey = new Map(scan.sandboxes.map((s) => [s.key, s]));
   const removals = decisions
     .filter((d) => d.action === 'remove')
     .map((decision) => ({ decision, sandbox: byKey.get(decision.key)! }));
-  let outcomes = new Map<string, RemovalOutcome>();
-  if (!options.dryRun && removals.length) {
+  if (stream && removals.length) {
+    await ui.group(`Remove ${removals.length} sandbox(es)`, async () => {
+      for (const line of removalLog) ui.info(line);
+      // From the first removal, which began while the next parents were still looked at.
+      ui.info(`Done in ${((removalEnded - (removalStarted ?? removalEnded)) / 1000).toFixed(2)} s.`);
+    });
+  } else if (!options.dryRun && removals.length) {
     outcomes = await ui.group(`Remove ${removals.length} sandbox(es)`, async () => {
       const started = Date.now();
-      const done = await carryOut(removals, {
-        git,
-        engine,
-        image: helperImage,
-        root: scan.root,
-        archiveDir: options.archiveDir,
-        now: new Date(nowMs),
-        log: (line) => ui.info(line),
-        found: scan.sandboxes.length,
-        diskHelpersRefused,
-      });
+      const done = await carryOut(removals, { ...removalDeps, log: (line) => ui.info(line) });
       ui.info(`Done in ${elapsed(started)}.`);
       return done;
     });

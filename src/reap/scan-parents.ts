@@ -10,6 +10,7 @@ import { objectStores, type ParentRepository } from '../sandbox/repository.js';
 import { limiter } from './parallel.js';
 import { readBounded } from './sandbox-files.js';
 import type { ScannedSandbox } from './scanned.js';
+import { ParentFacts } from './linked-worktree.js';
 
 /** What a project folder or a volume label says of the parent, and what the parent says of its sandboxes. */
 export interface Owner {
@@ -59,6 +60,8 @@ export class ParentCache {
   private readonly owners = new Map<string, Promise<Owner>>();
   private readonly linkedOwners = new Map<string, Promise<Owner>>();
   private readonly limited = limiter(PARENTS_IN_FLIGHT);
+  /** What the linked worktrees of one parent share (linked-worktree.ts), read once per parent. */
+  readonly linkedFacts = new ParentFacts();
 
   constructor(private readonly git: Git) {}
 

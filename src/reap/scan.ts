@@ -186,17 +186,21 @@ async function linkedSandbox(
   if ('error' in target) return foreign(hostPath, project, name, target.error);
   const linked = { adminDir: target.adminDir, id: target.id };
   // Until the registration is verified, only the folder's own time is read: the registration's files
-  // may be another worktree's.
-  const folderOnly = { ...base, linked, lastActivityMs: lastActivity(diskActivity(hostPath).times) };
+  // may be another worktree's (and the folder's `.git` is a file: nothing in it to read).
+  const folderOnly = () => ({ ...base, linked, lastActivityMs: lstat(hostPath)?.mtimeMs });
   const owner = await parents.linkedParent(target.parentPath);
   if (owner.problem || !owner.parent)
-    return { ...folderOnly, parentPath: target.parentPath, orphan: owner.problem ?? 'no parent repository' };
-  const registration = verifyRegistration(hostPath, target);
+    return {
+      ...folderOnly(),
+      parentPath: target.parentPath,
+      orphan: owner.problem ?? 'no parent repository',
+    };
+  const registration = verifyRegistration(hostPath, target, parents.linkedFacts);
   if (registration.state === 'missing')
-    return { ...folderOnly, parentPath: owner.parentPath, orphan: registration.why };
+    return { ...folderOnly(), parentPath: owner.parentPath, orphan: registration.why };
   if (registration.state === 'foreign')
     return {
-      ...folderOnly,
+      ...folderOnly(),
       parentPath: owner.parentPath,
       parent: owner.parent,
       unregistered: registration.why,

@@ -16,7 +16,7 @@ import type { HelperImage } from '../engine/helper-image.js';
 import type { Git } from '../engine/git.js';
 import type { ParentRepository } from '../sandbox/repository.js';
 import { sandboxText } from '../ui/sandbox-text.js';
-import { branchOf, type UnsavedCommits } from '../sandbox/saved.js';
+import { branchOf, savedRefs, type UnsavedCommits } from '../sandbox/saved.js';
 import { proveClean } from './clean-probe.js';
 import { type CheckResult, summarizeWork, type WorkFinding } from './decide.js';
 import {
@@ -56,6 +56,11 @@ export interface WorkDeps {
    * helper binds a disk sandbox, and one that only a helper could judge is kept, with this reason.
    */
   diskHelpersRefused?: DiskHelpersRefused;
+  /**
+   * Told the reports of each parent's sandboxes as soon as they are known (the reaper starts removing
+   * those while the next parents are checked).
+   */
+  onReports?: (reports: ReadonlyMap<string, WorkReport>) => void;
 }
 
 /** Parents checked at once (each: two or three git processes, a helper container when one is needed). */
@@ -83,9 +88,12 @@ export async function checkWork(
     group.sandboxes.push(s);
     byParent.set(s.parent.gitDir, group);
   }
+  if (reports.size) deps.onReports?.(new Map(reports));
   // A few parents at a time: one's git or helper container runs while another's files are read.
   await inParallel([...byParent.values()], PARENTS_IN_FLIGHT, async ({ parent, sandboxes: group }) => {
-    for (const [key, report] of await checkIsolated(parent, group, deps)) reports.set(key, report);
+    const found = await checkIsolated(parent, group, deps);
+    for (const [key, report] of found) reports.set(key, report);
+    deps.onReports?.(found);
   });
   return reports;
 }
@@ -138,6 +146,10 @@ async function checkParentGroup(
       )
     : new Map<string, Inspection>();
 
+  // The parent's configuration is read while the sandboxes' histories are (a linked worktree's branch is
+  // resolved in the parent).
+  const saved = savedRefs(deps.git, parent.path);
+  saved.catch(() => undefined); // awaited by checkAgainstParent
   const histories = await diskHistories(disks, parent, deps.git);
   for (const s of volumes) {
     const work = inspected.get(s.key)?.work;
@@ -153,7 +165,7 @@ async function checkParentGroup(
   const named: NamedObjects[] = [];
   for (const [key, h] of histories)
     if (!('error' in h)) named.push({ key, headOid: h.headOid, named: h.named });
-  const verdicts = await checkAgainstParent(deps.git, parent, named);
+  const verdicts = await checkAgainstParent(deps.git, parent, named, saved);
 
   // Disk: the filesystem proves clean where it can; untracked entries are judged with the parent's ignore
   // rules; the rest goes to one helper.
