@@ -15,6 +15,7 @@ import { measureTree } from './remove.js';
 import { scanSandboxes, type ScannedSandbox } from './scan.js';
 import { isCheckable, type ScanResult } from './scanned.js';
 import { checkWork, type DiskHelpersRefused, type WorkReport } from './work.js';
+import type { ExecuteDeps } from './execute.js';
 
 export interface Opened {
   git: Git;
@@ -25,6 +26,11 @@ export interface Opened {
    */
   helperImage: HelperImage;
   scan: ScanResult;
+  /**
+   * Why no helper may bind a disk sandbox: the engine does not see the worktree root where the reaper
+   * does (said once, as a warning, when first asked). Undefined when it does.
+   */
+  diskHelpersRefused: DiskHelpersRefused;
 }
 
 /** The tools, then the scan in a log group of its own (`tell`: with a line that says what it found). */
@@ -51,7 +57,55 @@ export async function openReaper(
       );
     return found;
   });
-  return { git, engine, helperImage, scan };
+  return {
+    git,
+    engine,
+    helperImage,
+    scan,
+    diskHelpersRefused: await helpersRefusal(engine, helperImage, scan, ui),
+  };
+}
+
+/**
+ * Does the engine see the root where the reaper does? Where the action's own mounts say no, at once;
+ * else proved once, before the first helper binds a disk sandbox (most reaps of disk sandboxes start
+ * none). If not, one warning says so, and the disk sandboxes only a helper could judge are kept, not
+ * inspected.
+ */
+async function helpersRefusal(
+  engine: ContainerEngine,
+  image: HelperImage,
+  scan: ScanResult,
+  ui: Ui,
+): Promise<DiskHelpersRefused> {
+  const warnUnseen = (unseen: string | undefined) => {
+    if (!unseen) return undefined;
+    ui.warning(
+      `${unseen} Disk sandboxes that only a helper container could judge are kept, not inspected; the rest is handled as usual.`,
+    );
+    return `the ${engine.name} engine does not see the worktree-root ${scan.root} (see the warning)`;
+  };
+  const outOfView = warnUnseen(await rootOutOfView(engine, scan));
+  let refusal: Promise<string | undefined> | undefined;
+  return () =>
+    (refusal ??= outOfView ? Promise.resolve(outOfView) : rootUnproven(engine, image, scan).then(warnUnseen));
+}
+
+/** What carrying out removals needs, from what the reaper opened with. */
+export function removalDeps(
+  opened: Opened,
+  options: { archiveDir: string; now: Date; log: (line: string) => void },
+): ExecuteDeps {
+  const { git, engine, helperImage, scan, diskHelpersRefused } = opened;
+  return {
+    git,
+    engine,
+    image: helperImage,
+    root: scan.root,
+    found: scan.sandboxes.length,
+    diskHelpersRefused,
+    ...options,
+  };
 }
 
 export const REAP_ROOT_FIX =
@@ -65,12 +119,12 @@ export const REAP_ROOT_FIX =
  * does). Each: undefined when it does, or when the scan found no disk sandbox; else why not, naming the
  * root and the fix.
  */
-export async function rootOutOfView(engine: ContainerEngine, scan: ScanResult): Promise<string | undefined> {
+async function rootOutOfView(engine: ContainerEngine, scan: ScanResult): Promise<string | undefined> {
   if (!scan.sandboxes.some((s) => s.hostPath)) return undefined;
   return rootCheck(engine, scan, async (root) => requireVisible(await engine.hostView(), [root]));
 }
 
-export async function rootUnproven(
+async function rootUnproven(
   engine: ContainerEngine,
   image: HelperImage,
   scan: ScanResult,

@@ -11,9 +11,9 @@ import { measureTree } from './remove.js';
 import type { RetentionPolicy } from './retention.js';
 import { sandboxText } from '../ui/sandbox-text.js';
 import { decisionTrace, type ReapResult, type ReportedSandbox } from './report.js';
-import { factsOf, lookCloser, openReaper, rootOutOfView, rootUnproven } from './look.js';
+import { factsOf, lookCloser, openReaper, removalDeps } from './look.js';
 import { observeUsage } from './in-use.js';
-import type { DiskHelpersRefused, WorkReport } from './work.js';
+import type { WorkReport } from './work.js';
 
 export interface ReapOptions {
   worktreeRoot: string;
@@ -53,7 +53,8 @@ export function reapOptionsFrom(settings: ReapSettings): ReapOptions {
 
 export async function reap(options: ReapOptions, ui: Ui = silentUi): Promise<ReapResult> {
   const nowMs = options.now ?? Date.now();
-  const { git, engine, helperImage, scan } = await openReaper(options, ui, { tell: true });
+  const opened = await openReaper(options, ui, { tell: true });
+  const { git, engine, helperImage, scan, diskHelpersRefused } = opened;
   for (const warning of scan.warnings) ui.warning(warning);
   const stale = scan.sandboxes.filter((s) => assessStaleness(s, options.retention, nowMs).stale);
   // Which containers use what is asked now, beside the removal of left probes: two engine calls at once.
@@ -64,44 +65,21 @@ export async function reap(options: ReapOptions, ui: Ui = silentUi): Promise<Rea
       ui.info(`Removed ${probes.length} helper(s) that killed runs left unstarted: ${probes.join(', ')}.`);
   }
 
-  // Does the engine see the root where the reaper does? Where the action's own mounts say no, at once;
-  // else proved once, before the first helper binds a disk sandbox (most reaps of disk sandboxes start
-  // none). If not, one message says so, and the disk sandboxes only a helper could judge are kept, not
-  // inspected.
-  const warnUnseen = (unseen: string | undefined) => {
-    if (!unseen) return undefined;
-    ui.warning(
-      `${unseen} Disk sandboxes that only a helper container could judge are kept, not inspected; the rest is reaped as usual.`,
-    );
-    return `the ${engine.name} engine does not see the worktree-root ${scan.root} (see the warning)`;
-  };
-  const outOfView = warnUnseen(await rootOutOfView(engine, scan));
-  let refusal: Promise<string | undefined> | undefined;
-  const diskHelpersRefused: DiskHelpersRefused = () =>
-    (refusal ??= outOfView
-      ? Promise.resolve(outOfView)
-      : rootUnproven(engine, helperImage, scan).then(warnUnseen));
   const facts = new Map<string, SandboxFacts>(scan.sandboxes.map((s) => [s.key, factsOf(s)]));
   const byKey = new Map(scan.sandboxes.map((s) => [s.key, s]));
   const policy = { ...options, archive: !!options.archiveDir };
   const removalLog: string[] = [];
-  const removalDeps = {
-    git,
-    engine,
-    image: helperImage,
-    root: scan.root,
+  const removing = removalDeps(opened, {
     archiveDir: options.archiveDir,
     now: new Date(nowMs),
     log: (line: string) => removalLog.push(line),
-    found: scan.sandboxes.length,
-    diskHelpersRefused,
-  };
+  });
   // Without a cap on removals, each decision stands alone: a parent's sandboxes are removed as soon as
   // they are looked at, while the next parents are (git and the files of one, the disk's deletes of
   // another). Their log lines wait for the removal group.
   const stream =
     !options.dryRun && options.maxRemovals === 0 && stale.length
-      ? startRemovals(removalDeps, stale.filter((s) => !s.volume).length)
+      ? startRemovals(removing, stale.filter((s) => !s.volume).length)
       : undefined;
   let removalStarted: number | undefined;
   let removalEnded = 0;
@@ -182,7 +160,7 @@ export async function reap(options: ReapOptions, ui: Ui = silentUi): Promise<Rea
   } else if (!options.dryRun && removals.length) {
     outcomes = await ui.group(`Remove ${removals.length} sandbox(es)`, async () => {
       const started = Date.now();
-      const done = await carryOut(removals, { ...removalDeps, log: (line) => ui.info(line) });
+      const done = await carryOut(removals, { ...removing, log: (line) => ui.info(line) });
       ui.info(`Done in ${elapsed(started)}.`);
       return done;
     });

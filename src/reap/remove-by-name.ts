@@ -9,7 +9,7 @@ import type { Isolation } from '../settings.js';
 import { silentUi, type Ui } from '../ui/ui.js';
 import { decideOnRequest, type Decision, type SandboxFacts } from './decide.js';
 import { carryOut, type RemovalOutcome } from './execute.js';
-import { factsOf, lookCloser, openReaper } from './look.js';
+import { factsOf, lookCloser, openReaper, removalDeps } from './look.js';
 import { measureTree } from './remove.js';
 import type { RetentionPolicy } from './retention.js';
 import type { ScannedSandbox } from './scan.js';
@@ -94,7 +94,8 @@ export async function removeByName(
   ui: Ui = silentUi,
 ): Promise<RemoveByNameResult> {
   const nowMs = options.now ?? Date.now();
-  const { git, engine, helperImage, scan } = await openReaper(options, ui);
+  const opened = await openReaper(options, ui);
+  const { git, engine, helperImage, scan, diskHelpersRefused } = opened;
   const warnings = scan.warnings;
   const match = matchSandbox(scan.sandboxes, options);
   if (!match.found)
@@ -108,7 +109,12 @@ export async function removeByName(
   const facts = factsOf(sandbox);
   if (!sandbox.notSandbox)
     await ui.group(`Check ${sandbox.project}/${sandbox.sandbox}`, () =>
-      lookCloser([sandbox], new Map([[sandbox.key, facts]]), { git, engine, image: helperImage }),
+      lookCloser([sandbox], new Map([[sandbox.key, facts]]), {
+        git,
+        engine,
+        image: helperImage,
+        diskHelpersRefused,
+      }),
     );
   const decision = decideOnRequest(
     facts,
@@ -124,16 +130,14 @@ export async function removeByName(
   }
 
   const outcomes = await ui.group(`Remove ${sandbox.project}/${sandbox.sandbox}`, () =>
-    carryOut([{ decision, sandbox }], {
-      git,
-      engine,
-      image: helperImage,
-      root: scan.root,
-      archiveDir: options.archiveDir,
-      now: new Date(nowMs),
-      log: (line) => ui.info(line),
-      found: scan.sandboxes.length,
-    }),
+    carryOut(
+      [{ decision, sandbox }],
+      removalDeps(opened, {
+        archiveDir: options.archiveDir,
+        now: new Date(nowMs),
+        log: (line) => ui.info(line),
+      }),
+    ),
   );
   const outcome = outcomes.get(decision.key)!;
   return { status: outcome.status, sandbox, decision, facts, outcome, warnings };

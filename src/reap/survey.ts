@@ -48,13 +48,13 @@ export interface Survey {
 
 export async function survey(options: SurveyOptions, ui: Ui = silentUi): Promise<Survey> {
   const nowMs = options.now ?? Date.now();
-  const { git, engine, helperImage, scan } = await openReaper(options, ui);
+  const { git, engine, helperImage, scan, diskHelpersRefused } = await openReaper(options, ui);
   for (const warning of scan.warnings) ui.warning(warning);
 
   const sandboxes = scan.sandboxes.filter((s) => !s.notSandbox);
   const facts = new Map<string, SandboxFacts>(scan.sandboxes.map((s) => [s.key, factsOf(s)]));
   await ui.group(`Look at ${sandboxes.length} sandbox(es)`, async () => {
-    await lookCloser(sandboxes, facts, { git, engine, image: helperImage });
+    await lookCloser(sandboxes, facts, { git, engine, image: helperImage, diskHelpersRefused });
     // The reaper leaves clean disk sandboxes unmeasured (removal measures them); a listing shows all.
     for (const s of sandboxes) {
       const f = facts.get(s.key)!;
