@@ -8,6 +8,7 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { runStep } from '../support/action.js';
+import { runCli } from '../support/cli.js';
 import { docker, removeVolumes, uniquePrefix } from '../support/docker.js';
 import { TEST_IMAGE } from '../support/env.js';
 import { runnerIds } from '../support/env.js';
@@ -531,6 +532,22 @@ maybe('a remote engine (DOCKER_HOST over TCP, sharing none of the runner’s fil
     fs.appendFileSync(path.join(dirtyDir, 'README.md'), 'changed outside the run\n');
     age(cleanDir, 100);
     age(dirtyDir, 100);
+    // The CLI's `list` checks the root as reap does: the same warning, and the dirty one not inspected.
+    const listed = await runCli(
+      NODE24_PATH,
+      ['list', '--json', '--worktree-root', root, '--image', TEST_IMAGE],
+      { env: dind.tcpEnv(dind.ip, dind.certs) },
+    );
+    expect(listed.code).toBe(0);
+    expect(listed.stderr).toContain(
+      `The docker engine does not see the worktree-root ${fs.realpathSync(root)} where the action sees it: it is a remote engine (tcp://${dind.ip}:2376)`,
+    );
+    const states = JSON.parse(listed.stdout) as { sandbox: string; state: string; detail?: string }[];
+    const stateOf = (name: string) => states.find((e) => e.sandbox === name);
+    expect(stateOf(clean.outputs.sandbox)).toMatchObject({ state: 'clean' });
+    expect(JSON.stringify(stateOf(dirty.outputs.sandbox))).toContain(
+      'not inspected: the docker engine does not see the worktree-root',
+    );
     const reap = await runStep({
       inputs: { mode: 'reap', 'worktree-root': root, image: TEST_IMAGE },
       env: dind.tcpEnv(dind.ip, dind.certs),

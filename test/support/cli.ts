@@ -24,13 +24,13 @@ const execFileAsync = promisify(execFile);
 export async function runCli(
   node: string,
   args: string[],
-  options: { cwd?: string } = {},
+  options: { cwd?: string; env?: Record<string, string> } = {},
 ): Promise<CliResult> {
   try {
     const { stdout, stderr } = await execFileAsync(node, [BIN, ...args], {
       cwd: options.cwd ?? os.tmpdir(),
       encoding: 'utf8',
-      env: { ...process.env, CI: '' },
+      env: { ...process.env, CI: '', ...options.env },
       maxBuffer: 64 * 1024 * 1024,
     });
     return { code: 0, stdout, stderr };
