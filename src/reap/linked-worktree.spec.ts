@@ -1,7 +1,13 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { parseGitFile, removeRegistrations } from './linked-worktree.js';
+import {
+  ParentFacts,
+  parseGitFile,
+  readGitFile,
+  removeRegistrations,
+  verifyRegistration,
+} from './linked-worktree.js';
 import { inlineRemover, type Remover } from './remove-workers.js';
 import type { LinkedFacts } from './scanned.js';
 
@@ -172,5 +178,84 @@ describe('removeRegistrations', () => {
     expect(state.calls.filter((top) => top === facts.get('w1')!.adminDir)).toHaveLength(1);
     expect(fs.existsSync(path.join(gitDir, 'worktrees'))).toBe(false);
     expect(fs.existsSync(gitDir)).toBe(true);
+  });
+});
+
+// Laid out by hand as `git worktree add` writes them; each case as the scan hands it over (a real path).
+describe('verifyRegistration', () => {
+  const made: string[] = [];
+  afterAll(() => {
+    for (const dir of made) fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** A parent with one registration `wt`, and its worktree `<base>/cache/wt` whose `.git` names it. */
+  function layout() {
+    const base = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'wts-verify-')));
+    made.push(base);
+    const parent = path.join(base, 'parent');
+    const admin = path.join(parent, '.git', 'worktrees', 'wt');
+    const worktree = path.join(base, 'cache', 'wt');
+    fs.mkdirSync(admin, { recursive: true });
+    fs.mkdirSync(worktree, { recursive: true });
+    fs.writeFileSync(path.join(admin, 'gitdir'), `${path.join(worktree, '.git')}\n`);
+    fs.writeFileSync(path.join(worktree, '.git'), `gitdir: ${admin}\n`);
+    const target = () => {
+      const read = readGitFile(worktree);
+      if ('error' in read) throw new Error(read.error);
+      return read;
+    };
+    return { base, parent, admin, worktree, target };
+  }
+
+  it('registered: the registration names the worktree back, through a link or not', () => {
+    const { base, admin, worktree, target } = layout();
+    const facts = new ParentFacts();
+    expect(verifyRegistration(worktree, target(), facts)).toMatchObject({ state: 'registered' });
+    fs.symlinkSync(path.join(base, 'cache'), path.join(base, 'cache-link'));
+    fs.writeFileSync(path.join(admin, 'gitdir'), `${path.join(base, 'cache-link', 'wt', '.git')}\n`);
+    expect(verifyRegistration(worktree, target(), facts)).toMatchObject({ state: 'registered' });
+  });
+
+  it('registered when the .git file reaches the parent through a link (its real .git compared)', () => {
+    const { base, parent, worktree } = layout();
+    const linked = path.join(base, 'parent-link');
+    fs.symlinkSync(parent, linked);
+    fs.writeFileSync(
+      path.join(worktree, '.git'),
+      `gitdir: ${path.join(linked, '.git', 'worktrees', 'wt')}\n`,
+    );
+    const target = readGitFile(worktree);
+    if ('error' in target) throw new Error(target.error);
+    expect(verifyRegistration(worktree, target, new ParentFacts())).toMatchObject({ state: 'registered' });
+  });
+
+  it('foreign: a registration that is a link, a worktrees folder that is a link, one naming another worktree', () => {
+    const swapped = layout();
+    const elsewhere = path.join(swapped.base, 'elsewhere');
+    fs.renameSync(swapped.admin, elsewhere);
+    fs.symlinkSync(elsewhere, swapped.admin);
+    expect(verifyRegistration(swapped.worktree, swapped.target(), new ParentFacts())).toMatchObject({
+      state: 'foreign',
+      why: 'its registration wt is not a folder',
+    });
+
+    const moved = layout();
+    const list = path.dirname(moved.admin);
+    const away = path.join(moved.base, 'worktrees-away');
+    fs.renameSync(list, away);
+    fs.symlinkSync(away, list);
+    expect(verifyRegistration(moved.worktree, moved.target(), new ParentFacts())).toMatchObject({
+      state: 'foreign',
+    });
+
+    const other = layout();
+    fs.writeFileSync(
+      path.join(other.admin, 'gitdir'),
+      `${path.join(other.base, 'cache', 'other', '.git')}\n`,
+    );
+    expect(verifyRegistration(other.worktree, other.target(), new ParentFacts())).toMatchObject({
+      state: 'foreign',
+      why: expect.stringContaining('belongs to another worktree'),
+    });
   });
 });

@@ -79,7 +79,8 @@ export class ParentFacts {
 /**
  * Whether the parent registers this worktree: `<parent>/.git/worktrees/<id>` is a real folder (the real
  * path of `<parent>/.git` joined with `worktrees/<id>`), and its `gitdir` file names this worktree's `.git`
- * (real paths compared). `parents`: what the scan already read of the parent.
+ * (real paths compared). `worktree`: a real path whose `.git` is a file, as the scan finds it; `parents`:
+ * what the scan already read of the parent.
  */
 export function verifyRegistration(
   worktree: string,
@@ -95,8 +96,11 @@ export function verifyRegistration(
   if (!admin)
     return { state: 'missing', why: `its registration ${target.id} is gone from ${target.parentPath}` };
   if (!admin.isDirectory()) return foreign(`its registration ${target.id} is not a folder`);
-  const realAdmin = realPath(target.adminDir);
   const realGitDir = parents.realGitDir(target.parentPath);
+  // Where `<parent>/.git` is a real path, so is its registration: `worktrees` and `<id>` are folders, not
+  // links (lstat above). Only otherwise is the registration's own real path asked for.
+  const realAdmin =
+    realGitDir === path.join(target.parentPath, '.git') ? target.adminDir : realPath(target.adminDir);
   if (!realAdmin || !realGitDir || realAdmin !== path.join(realGitDir, 'worktrees', target.id))
     return foreign(`its registration ${target.id} is not a folder of ${target.parentPath}/.git/worktrees`);
   const file = readBounded(path.join(target.adminDir, 'gitdir'), GITDIR_MAX);
@@ -105,8 +109,10 @@ export function verifyRegistration(
   const named = gitdirText.replace(/\n$/, '');
   if (!path.isAbsolute(named) || /[\n\r\0]/.test(named))
     return foreign(`its registration ${target.id} names no absolute path`);
-  const pointed = realPath(named);
-  if (pointed !== path.join(worktree, '.git'))
+  // The worktree is a real path and its `.git` a file (the scan's lstat): naming it as it is needs no walk.
+  const own = path.join(worktree, '.git');
+  const pointed = named === own ? own : realPath(named);
+  if (pointed !== own)
     return foreign(`its registration ${target.id} in ${target.parentPath} belongs to another worktree`);
   return {
     state: 'registered',
