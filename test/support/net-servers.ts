@@ -241,7 +241,9 @@ export async function startVerdaccio(): Promise<Verdaccio> {
       if (child.exitCode === null) {
         const gone = new Promise((r) => child.once('exit', r));
         child.kill('SIGTERM');
-        await Promise.race([gone, new Promise((r) => setTimeout(r, 5000))]);
+        let timer: NodeJS.Timeout | undefined;
+        await Promise.race([gone, new Promise((r) => (timer = setTimeout(r, 5000)))]);
+        clearTimeout(timer); // not left to keep the test process waiting
         if (child.exitCode === null) child.kill('SIGKILL');
       }
       fs.rmSync(dir, { recursive: true, force: true });
