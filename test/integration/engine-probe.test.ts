@@ -68,7 +68,7 @@ describe('probeEngineView on the plain host', () => {
         engine,
         `wts-no-such-image-${randomBytes(4).toString('hex')}:x`,
         [{ path: path.join(dir, 'made'), what: 'worktree-root' }],
-        Promise.reject(new Error('image could not be pulled')),
+        () => Promise.reject(new Error('image could not be pulled')),
       ),
     ).rejects.toThrow('image could not be pulled');
     expect(fs.readdirSync(dir)).toEqual([]);
