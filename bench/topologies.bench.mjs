@@ -34,17 +34,18 @@ const PATCH = path.join(ROOT, 'bench', 'patches', 'no-engine-view.patch');
 const BASES = (process.env.BENCH_BASE ?? NO_CHECKS).split(',').filter(Boolean);
 const log = (msg) => process.stderr.write(`[bench:topologies] ${msg}\n`);
 const sh = (cmd, args, cwd) => execFileSync(cmd, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'] }).toString();
+/** The commit the no-checks baseline is built from (read once: a commit made while the bench runs is not it). */
+const head = sh('git', ['rev-parse', '--short', 'HEAD'], ROOT).trim();
 
 /**
  * HEAD built without the engine-view checks, in a temporary git worktree (removed again); returns the
  * bundle's path. Throws, naming the patch, when it does not apply to HEAD.
  */
 function buildWithoutChecks(dir) {
-  const head = sh('git', ['rev-parse', '--short', 'HEAD'], ROOT).trim();
   if (sh('git', ['status', '--porcelain', '--', 'src'], ROOT).trim())
     log(`note: src/ has uncommitted changes; the baseline is HEAD (${head}) without the checks, not them`);
   log(`baseline: HEAD (${head}) with ${path.relative(ROOT, PATCH)} applied, building in ${dir}`);
-  sh('git', ['worktree', 'add', '--detach', '--quiet', dir, 'HEAD'], ROOT);
+  sh('git', ['worktree', 'add', '--detach', '--quiet', dir, head], ROOT);
   try {
     try {
       sh('git', ['apply', '--check', PATCH], dir);
@@ -190,7 +191,7 @@ console.log(paired.join('\n'));
 if (process.env.BENCH_RAW) fs.writeFileSync(process.env.BENCH_RAW, JSON.stringify(cases, null, 1));
 if (BASES.includes(NO_CHECKS))
   console.log(
-    `\nBase ${NO_CHECKS}: HEAD (${sh('git', ['rev-parse', '--short', 'HEAD'], ROOT).trim()}) built with ${path.relative(ROOT, PATCH)} applied (the mount lookup and the probe skipped); this dist/ is the bundle with them.`,
+    `\nBase ${NO_CHECKS}: HEAD (${head}) built with ${path.relative(ROOT, PATCH)} applied (the mount lookup and the probe skipped); this dist/ is the bundle with them.`,
   );
 console.log(
   `\n${ROUNDS} runs per cell, interleaved; load average at the end ${loadAverage()} on ${os.cpus().length} cores.`,
