@@ -142,8 +142,8 @@ export async function plantProbe(
  * the folder and the fix when it does not. The helper is created with `--pull never`, so a probe that
  * succeeded also proved the image there: the caller need not ask the engine about the image. When the
  * engine says the image is missing, the probe calls `imageReady` (the image check, which pulls it) and
- * asks once more (it never pulls itself); when it refuses for anything but a missing probe file, the
- * image check's error, if it has one, is the one thrown. Once it succeeded, its files are removed and the
+ * asks once more (it never pulls itself); when the probe fails for anything but a folder the engine does
+ * not see, the image check's error, if it has one, is the one thrown. Once it succeeded, its files are removed and the
  * helper (created, never started) stays until the caller calls `remove`, after the run: that engine call
  * then does not compete with the command container's start.
  */
@@ -181,14 +181,13 @@ export async function probeEngineView(
       await probe.remove();
       return { remove: async () => void (await engine.removeContainer(name)) };
     }
-    const unseen = await probe.unseen((result.stderr || result.stdout).trim());
-    if (unseen) throw unseen;
-    // Any other refusal: the image check's words come first (an image it could not pull, an engine it
-    // cannot reach), as they do when it is asked on its own.
-    await imageReady();
-    throw engine.failure(['create', 'probe'], result);
+    const said = (result.stderr || result.stdout).trim();
+    throw (await probe.unseen(said)) ?? engine.failure(['create', 'probe'], result);
   } catch (error) {
     await Promise.all([engine.removeContainer(name), probe.remove({ madeToo: true })]);
+    // Anything but a folder the engine does not see: the image check's words come first (an image it
+    // could not pull, an engine it cannot reach or that cannot run containers), as when it runs alone.
+    if (!(error instanceof HostPathError)) await imageReady();
     throw error;
   }
 }
