@@ -1,13 +1,23 @@
 // What the engine-view checks cost on the plain host layout: the mount lookup (this process's mount
 // table; no engine call on a plain host) and the probe (a random file, a helper the engine creates but
-// never starts, removed). Start → the command's first instruction, the bundle of a base commit (before
-// the checks) against this working copy's dist/, interleaved in the same run, on a small repository where
-// a fixed cost shows most. Per isolation: a new transient sandbox (then its post step, not timed), and a
-// reused persistent one. Several bases may be given (`BENCH_BASE=dadfe48,a08106f`): each is compared with
-// this dist/, all interleaved in the same rounds; the first is the one the target is judged against. A
-// base may be a folder holding a bundle (an absolute path): this source built without what is measured.
+// never starts, removed; or, for a reused sandbox, the files its command's container binds). Start → the
+// command's first instruction, a baseline bundle against this working copy's dist/, interleaved in the
+// same run, on a small repository where a fixed cost shows most. Per isolation: a new transient sandbox
+// (then its post step, not timed), and a reused persistent one.
 //
-//   node bench/topologies.bench.mjs      BENCH_BASE=<rev>[,<rev>...] (default dadfe48)  BENCH_ROUNDS=10
+// The baseline (the default, `no-checks`) is this very source without the checks: HEAD, checked out in a
+// temporary git worktree, with bench/patches/no-engine-view.patch applied (the mount lookup answers "the
+// same view" without reading the mount table; no `requireVisible`, no probe helper, no probe files in the
+// command's container), then built with `npm run build` (node_modules linked from this clone). Only the
+// checks differ from HEAD's own build, so this dist/ should be HEAD's build too (the bench says when src/
+// has changes HEAD does not have). The bench stops, naming the patch, when it no longer applies to HEAD.
+// Other bases: a revision (its committed dist/, e.g. dadfe48, the commit before the checks existed: that
+// compares whole bundles, everything that changed since counts) or an absolute path to a folder holding a
+// bundle. Several may be given (`BENCH_BASE=no-checks,dadfe48`): each is compared with this dist/, all
+// interleaved in the same rounds; the first is the one the target is judged against.
+//
+//   node bench/topologies.bench.mjs      BENCH_BASE=<no-checks|rev|/abs/dir>[,...] (default no-checks)
+//                                        BENCH_ROUNDS=10
 //                                        BENCH_KIND=new,reuse (the default: both kinds of sandbox)
 // Target: the checks add at most 20 ms to the median.
 import { execFileSync } from 'node:child_process';
@@ -17,15 +27,52 @@ import * as path from 'node:path';
 import { parse } from 'yaml';
 import { DIST, IMAGE, ROOT, firstTimestamp, loadAverage, median, runActionStep } from './lib.mjs';
 
-const BASES = (process.env.BENCH_BASE ?? 'dadfe48').split(',').filter(Boolean);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 10);
 const TARGET_MS = 20;
+const NO_CHECKS = 'no-checks';
+const PATCH = path.join(ROOT, 'bench', 'patches', 'no-engine-view.patch');
+const BASES = (process.env.BENCH_BASE ?? NO_CHECKS).split(',').filter(Boolean);
 const log = (msg) => process.stderr.write(`[bench:topologies] ${msg}\n`);
 const sh = (cmd, args, cwd) => execFileSync(cmd, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'] }).toString();
+/** The commit the no-checks baseline is built from (read once: a commit made while the bench runs is not it). */
+const head = sh('git', ['rev-parse', '--short', 'HEAD'], ROOT).trim();
+
+/**
+ * HEAD built without the engine-view checks, in a temporary git worktree (removed again); returns the
+ * bundle's path. Throws, naming the patch, when it does not apply to HEAD.
+ */
+function buildWithoutChecks(dir) {
+  if (sh('git', ['status', '--porcelain', '--', 'src'], ROOT).trim())
+    log(`note: src/ has uncommitted changes; the baseline is HEAD (${head}) without the checks, not them`);
+  log(`baseline: HEAD (${head}) with ${path.relative(ROOT, PATCH)} applied, building in ${dir}`);
+  sh('git', ['worktree', 'add', '--detach', '--quiet', dir, head], ROOT);
+  try {
+    try {
+      sh('git', ['apply', '--check', PATCH], dir);
+    } catch (error) {
+      throw new Error(
+        `${path.relative(ROOT, PATCH)} no longer applies to HEAD (${head}): make it again (edit src/ to skip the mount lookup and the probe, \`git diff src > ${path.relative(ROOT, PATCH)}\`, restore src/).\n${error.stderr ?? error}`,
+        { cause: error },
+      );
+    }
+    sh('git', ['apply', PATCH], dir);
+    fs.symlinkSync(path.join(ROOT, 'node_modules'), path.join(dir, 'node_modules'));
+    sh('npm', ['run', 'build'], dir);
+    const out = path.join(scratch, 'base-no-checks');
+    fs.cpSync(path.join(dir, 'dist'), out, { recursive: true });
+    return path.join(out, 'index.js');
+  } finally {
+    sh('git', ['worktree', 'remove', '--force', dir], ROOT);
+  }
+}
 
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'wts-bench-topologies-'));
 const dists = {};
 for (const base of BASES) {
+  if (base === NO_CHECKS) {
+    dists[base] = buildWithoutChecks(path.join(scratch, 'no-checks-worktree'));
+    continue;
+  }
   // A revision's committed dist/, or (an absolute path) a bundle built elsewhere: a variant of this source.
   if (path.isAbsolute(base)) {
     dists[base] = path.join(base, 'index.js');
@@ -142,6 +189,10 @@ for (const c of cases) {
 }
 console.log(paired.join('\n'));
 if (process.env.BENCH_RAW) fs.writeFileSync(process.env.BENCH_RAW, JSON.stringify(cases, null, 1));
+if (BASES.includes(NO_CHECKS))
+  console.log(
+    `\nBase ${NO_CHECKS}: HEAD (${head}) built with ${path.relative(ROOT, PATCH)} applied (the mount lookup and the probe skipped); this dist/ is the bundle with them.`,
+  );
 console.log(
   `\n${ROUNDS} runs per cell, interleaved; load average at the end ${loadAverage()} on ${os.cpus().length} cores.`,
 );

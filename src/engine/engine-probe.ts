@@ -139,17 +139,19 @@ export async function plantProbe(
 
 /**
  * Proves that the engine sees each folder where the action sees it; rejects with a HostPathError naming
- * the folder and the fix when it does not. The helper is created as soon as the folders are known, while
- * the image check still runs: when the image turns out to be missing, the probe waits for `imageReady`
- * (which pulls it) and asks once more (it never pulls itself). Once it succeeded, its files are removed and
- * the helper (created, never started) stays until the caller calls `remove`, after the run: that engine
- * call then does not compete with the command container's start.
+ * the folder and the fix when it does not. The helper is created with `--pull never`, so a probe that
+ * succeeded also proved the image there: the caller need not ask the engine about the image. When the
+ * engine says the image is missing, the probe calls `imageReady` (the image check, which pulls it) and
+ * asks once more (it never pulls itself); when the probe fails for anything but a folder the engine does
+ * not see, the image check's error, if it has one, is the one thrown. Once it succeeded, its files are removed and the
+ * helper (created, never started) stays until the caller calls `remove`, after the run: that engine call
+ * then does not compete with the command container's start.
  */
 export async function probeEngineView(
   engine: ContainerEngine,
   image: string,
   folders: readonly MountedPath[],
-  imageReady: Promise<void> = Promise.resolve(),
+  imageReady: () => Promise<void> = () => Promise.resolve(),
   timeoutMs = PROBE_TIMEOUT_MS,
 ): Promise<Probe> {
   const name = `worktree-sandbox-probe-${randomBytes(4).toString('hex')}`;
@@ -171,7 +173,7 @@ export async function probeEngineView(
       result.exitCode !== 0 &&
       /no such image|image not known|not found.*image|unable to find image/i.test(result.stderr)
     ) {
-      await imageReady;
+      await imageReady();
       result = await createWithin(engine, name, args, timeoutMs);
     }
     if (result.exitCode === 0) {
@@ -183,6 +185,9 @@ export async function probeEngineView(
     throw (await probe.unseen(said)) ?? engine.failure(['create', 'probe'], result);
   } catch (error) {
     await Promise.all([engine.removeContainer(name), probe.remove({ madeToo: true })]);
+    // Anything but a folder the engine does not see: the image check's words come first (an image it
+    // could not pull, an engine it cannot reach or that cannot run containers), as when it runs alone.
+    if (!(error instanceof HostPathError)) await imageReady();
     throw error;
   }
 }

@@ -81,11 +81,10 @@ export async function runSandbox(settings: RunSettings, deps: RunDeps): Promise<
   if (settings.network.mode === 'allow' || settings.network.mode === 'audit')
     for (const { value } of settings.network.credentials) ui.mask(value);
   const engine = new ContainerEngine(settings.engine);
-  // The image check (also the engine's reachability check) overlaps the git questions and the sandbox's
-  // records: it is awaited before anything uses the image or writes anything (prepareSandbox), and a
-  // reused sandbox does not wait for it before then. A bad branch name is the error reported whenever it
-  // is one.
-  const imageReady = startedEarly(engine.ensureImage(settings.image));
+  // The image check (also the engine's reachability check), asked at most once: below, once it is known
+  // whether the probe's helper proves the image instead.
+  let imageAsked: Promise<void> | undefined;
+  const askImage = () => (imageAsked ??= startedEarly(engine.ensureImage(settings.image)));
   const network = isProxied(settings.network) ? beginCommandNetwork(settings.network) : undefined;
   // Where the engine finds the action's paths: no engine call on a plain host (host-paths.ts).
   const viewFound = startedEarly(engine.hostView());
@@ -110,10 +109,20 @@ export async function runSandbox(settings: RunSettings, deps: RunDeps): Promise<
     engine,
     settings.image,
     probedFolders(parent, settings.isolation, worktreeRoot),
-    imageReady,
+    askImage,
   );
+  // The image is ready once the engine has it: awaited before anything uses the image or writes anything
+  // (prepareSandbox), overlapping the branch plan and the sandbox's records; a reused sandbox does not
+  // wait for it before then. The probe's helper is created from the image with `--pull never`, so once
+  // created it has proved the image there too: on that path the engine is not asked about the image
+  // again (the probe asks the image check itself, which pulls, only when the engine lacks it). A bad
+  // branch name is the error reported whenever it is one.
   const { isolation, volumePrefix, branch } = settings;
-  if (!(await looksReused(parent, isolation, worktreeRoot, volumePrefix, branch))) void proof.byHelper();
+  const imageReady = startedEarly(
+    (await looksReused(parent, isolation, worktreeRoot, volumePrefix, branch))
+      ? askImage()
+      : proof.byHelper(),
+  );
   try {
     return await runChecked(settings, deps, {
       engine,

@@ -104,10 +104,14 @@ export class EngineViewProof {
     private readonly engine: ContainerEngine,
     private readonly image: string,
     private readonly folders: readonly MountedPath[],
-    private readonly imageReady: Promise<void>,
+    /** The image check (it pulls), asked by the helper's proof only when the engine lacks the image. */
+    private readonly imageReady: () => Promise<void>,
   ) {}
 
-  /** Proves it with a helper, started now unless it already was; rejects naming what the engine does not see. */
+  /**
+   * Proves it with a helper, started now unless it already was; rejects naming what the engine does not
+   * see. Once it resolved, the engine has the image too (the helper is created with `--pull never`).
+   */
   byHelper(): Promise<void> {
     if (!this.proved) {
       this.helper = probeEngineView(this.engine, this.image, this.folders, this.imageReady);

@@ -68,7 +68,7 @@ describe('probeEngineView on the plain host', () => {
         engine,
         `wts-no-such-image-${randomBytes(4).toString('hex')}:x`,
         [{ path: path.join(dir, 'made'), what: 'worktree-root' }],
-        Promise.reject(new Error('image could not be pulled')),
+        () => Promise.reject(new Error('image could not be pulled')),
       ),
     ).rejects.toThrow('image could not be pulled');
     expect(fs.readdirSync(dir)).toEqual([]);
@@ -104,9 +104,15 @@ describe('removeStaleProbes', () => {
   });
 });
 
-/** The `create` calls the engine CLI gets while `work` runs (the probe's helper is the only one). */
-async function createsDuring<T>(work: () => Promise<T>): Promise<{ result: T; creates: string[][] }> {
+/**
+ * The `create` calls the engine CLI gets while `work` runs (the probe's helper is the only one), and its
+ * `image` calls (the image check).
+ */
+async function createsDuring<T>(
+  work: () => Promise<T>,
+): Promise<{ result: T; creates: string[][]; images: string[][] }> {
   const creates: string[][] = [];
+  const images: string[][] = [];
   const exec = ContainerEngine.prototype.exec;
   const spy = jest.spyOn(ContainerEngine.prototype, 'exec').mockImplementation(function (
     this: ContainerEngine,
@@ -114,10 +120,11 @@ async function createsDuring<T>(work: () => Promise<T>): Promise<{ result: T; cr
     options,
   ) {
     if (args[0] === 'create') creates.push([...args]);
+    if (args[0] === 'image') images.push([...args]);
     return exec.call(this, args, options);
   });
   try {
-    return { result: await work(), creates };
+    return { result: await work(), creates, images };
   } finally {
     spy.mockRestore();
   }
@@ -163,10 +170,14 @@ describe('a sandbox taken as it is, proved by its command’s container', () => 
         save: () => undefined,
       }),
     );
-    // A new sandbox: proved by a helper the engine created (and never started).
+    // A new sandbox: proved by a helper the engine created (and never started) from the image, with
+    // `--pull never`: that proved the image there too, and the image check was not asked.
     expect(
       first.creates.map((args) => args.find((a) => a.startsWith('worktree-sandbox-probe-'))),
     ).toHaveLength(1);
+    expect(first.creates[0].slice(0, 3)).toEqual(['create', '--pull', 'never']);
+    expect(first.creates[0]).toContain(TEST_IMAGE);
+    expect(first.images).toEqual([]);
     const lines: string[] = [];
     const ui = {
       ...silentUi,
@@ -174,7 +185,11 @@ describe('a sandbox taken as it is, proved by its command’s container', () => 
     };
     let state: Partial<RunState> = {};
     const saved: Partial<RunState>[] = [];
-    const { result: outcome, creates } = await createsDuring(() =>
+    const {
+      result: outcome,
+      creates,
+      images,
+    } = await createsDuring(() =>
       runSandbox(
         settings({
           ...inputs,
@@ -187,8 +202,9 @@ describe('a sandbox taken as it is, proved by its command’s container', () => 
     expect(outcome.command.exitCode).toBe(0);
     // Two files, read-only: the parent's .git and the sandbox's project folder; the work is the sandbox's own.
     expect(lines).toEqual(['2', 'made']);
-    // No probe helper: the command's container was the proof.
+    // No probe helper: the command's container was the proof; the image check was asked, once.
     expect(creates).toEqual([]);
+    expect(images.map((args) => args.slice(0, 2))).toEqual([['image', 'inspect']]);
     // The post step was told the view was unproven until the engine created the container, then proven.
     expect(saved.some((s) => s.viewProof?.files.length === 2)).toBe(true);
     expect(state.viewProof).toBeUndefined();
