@@ -2,7 +2,6 @@
 // ADR 0007 (docs/adr/0007-streamed-output-bounded-memory.md).
 import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as io from '@actions/io';
 import * as path from 'node:path';
 import { formatLimit } from './time-limits.js';
 
@@ -75,11 +74,37 @@ function toolPath(tool: string): Promise<string> {
   const key = `${process.env.PATH ?? ''}\0${tool}`;
   let found = toolPaths.get(key);
   if (!found) {
-    found = io.which(tool, true);
+    found = findOnPath(tool, process.env.PATH ?? '');
     toolPaths.set(key, found);
     found.catch(() => toolPaths.delete(key));
   }
   return found;
+}
+
+/**
+ * The first executable file named `tool` in PATH's folders, in PATH's order (a name with a slash is taken
+ * as a path). Every folder is asked at once: one round of the file system's thread pool, not one per
+ * folder. (Not @actions/io's `which`: its module, with `assert`, costs the start of every step.)
+ */
+async function findOnPath(tool: string, searchPath: string): Promise<string> {
+  const executable = async (file: string): Promise<boolean> => {
+    try {
+      await fs.promises.access(file, fs.constants.X_OK);
+      return (await fs.promises.stat(file)).isFile();
+    } catch {
+      return false;
+    }
+  };
+  const candidates = tool.includes('/')
+    ? [path.resolve(tool)]
+    : searchPath
+        .split(path.delimiter)
+        .filter((dir) => dir)
+        .map((dir) => path.join(dir, tool));
+  const found = await Promise.all(candidates.map(executable));
+  const first = candidates.find((_, i) => found[i]);
+  if (!first) throw new Error(`Unable to locate executable file: ${tool} (not an executable file on PATH).`);
+  return first;
 }
 
 /**

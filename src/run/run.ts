@@ -7,12 +7,12 @@ import { ContainerEngine } from '../engine/engine.js';
 import { requireVisible } from '../engine/host-paths.js';
 import { Git } from '../engine/git.js';
 import { commandLabels } from '../engine/labels.js';
-import { resolveBranch } from '../sandbox/branch.js';
+import { readBranchRefs, resolveBranch } from '../sandbox/branch.js';
 import { prepareSandbox } from '../sandbox/create.js';
 import { pathExists, sandboxRefs } from '../sandbox/bookkeeping.js';
 import { EngineViewProof, looksReused, mountedPaths, probedFolders } from '../sandbox/engine-view.js';
 import { locateSandbox, whereIs, type PreparedSandbox, type Sandbox } from '../sandbox/layout.js';
-import { containerNotePath, lockSandbox } from '../sandbox/lock.js';
+import { containerNotePath, loadLocking, lockSandbox } from '../sandbox/lock.js';
 import { findParentRepository, type FoundParent } from '../sandbox/repository.js';
 import { offerUpstream } from '../sandbox/reuse.js';
 import { MAX_COUNTED_COMMITS } from '../sandbox/saved.js';
@@ -86,6 +86,8 @@ export async function runSandbox(settings: RunSettings, deps: RunDeps): Promise<
   // reused sandbox does not wait for it before then. A bad branch name is the error reported whenever it
   // is one.
   const imageReady = startedEarly(engine.ensureImage(settings.image));
+  // The lock's code loads while these first processes run (it is needed once the branch plan is made).
+  void startedEarly(loadLocking());
   const network = isProxied(settings.network) ? beginCommandNetwork(settings.network) : undefined;
   // Where the engine finds the action's paths: no engine call on a plain host (host-paths.ts).
   const viewFound = startedEarly(engine.hostView());
@@ -93,6 +95,10 @@ export async function runSandbox(settings: RunSettings, deps: RunDeps): Promise<
   const { git, checked } = Git.checking();
   const parentFound = startedEarly(findParentRepository(git, settings.repositoryPath));
   const namesValid = startedEarly(validateBranchNames(settings, (name) => git.isValidBranchName(name)));
+  // The branch's refs as well, in the same round; used only once the name is known valid (runChecked).
+  const branchRefs = settings.branch
+    ? readBranchRefs(git, settings.repositoryPath, settings.branch)
+    : undefined;
   await checked;
   await namesValid;
   const { head, ...parent } = await parentFound;
@@ -124,6 +130,7 @@ export async function runSandbox(settings: RunSettings, deps: RunDeps): Promise<
       proof,
       worktreeRoot,
       network,
+      branchRefs,
     });
   } finally {
     // What the probe made goes now, not on the way to the command.
@@ -142,15 +149,17 @@ interface Checked {
   worktreeRoot: string;
   /** With an allow-list: what began as the run started (beginCommandNetwork). */
   network?: ReturnType<typeof beginCommandNetwork>;
+  /** The branch's refs, read as the run started (readBranchRefs). */
+  branchRefs?: Promise<Map<string, string> | undefined>;
 }
 
 async function runChecked(settings: RunSettings, deps: RunDeps, checked: Checked): Promise<RunOutcome> {
   const { ui } = deps;
-  const { engine, git, parent, head, imageReady, proof, worktreeRoot, network } = checked;
+  const { engine, git, parent, head, imageReady, proof, worktreeRoot, network, branchRefs } = checked;
   const originRead = startedEarly(
     settings.push ? git.remoteUrl(parent.path, 'origin') : Promise.resolve(undefined),
   );
-  const plan = await resolveBranch(git, { ...parent, head }, settings.branch, settings.base);
+  const plan = await resolveBranch(git, { ...parent, head }, settings.branch, settings.base, branchRefs);
   ui.debug(`Branch plan: ${JSON.stringify(plan)}`);
   const location = locateSandbox(plan, parent, settings.isolation, worktreeRoot, settings.volumePrefix);
   ui.debug(
