@@ -83,28 +83,30 @@ function toolPath(tool: string): Promise<string> {
 
 /**
  * The first executable file named `tool` in PATH's folders, in PATH's order (a name with a slash is taken
- * as a path). Every folder is asked at once: one round of the file system's thread pool, not one per
- * folder. (Not @actions/io's `which`: its module, with `assert`, costs the start of every step.)
+ * as a path). Looked up synchronously: a few stat calls once per tool and PATH value, instead of a round of
+ * the thread pool per folder before the first process can start. (Not @actions/io's `which`: its module,
+ * with `assert`, costs the start of every step.)
  */
-async function findOnPath(tool: string, searchPath: string): Promise<string> {
-  const executable = async (file: string): Promise<boolean> => {
-    try {
-      await fs.promises.access(file, fs.constants.X_OK);
-      return (await fs.promises.stat(file)).isFile();
-    } catch {
-      return false;
-    }
-  };
+function findOnPath(tool: string, searchPath: string): Promise<string> {
   const candidates = tool.includes('/')
     ? [path.resolve(tool)]
     : searchPath
         .split(path.delimiter)
         .filter((dir) => dir)
         .map((dir) => path.join(dir, tool));
-  const found = await Promise.all(candidates.map(executable));
-  const first = candidates.find((_, i) => found[i]);
-  if (!first) throw new Error(`Unable to locate executable file: ${tool} (not an executable file on PATH).`);
-  return first;
+  const first = candidates.find((file) => {
+    try {
+      fs.accessSync(file, fs.constants.X_OK);
+      return fs.statSync(file).isFile();
+    } catch {
+      return false;
+    }
+  });
+  if (!first)
+    return Promise.reject(
+      new Error(`Unable to locate executable file: ${tool} (not an executable file on PATH).`),
+    );
+  return Promise.resolve(first);
 }
 
 /**

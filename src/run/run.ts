@@ -86,8 +86,6 @@ export async function runSandbox(settings: RunSettings, deps: RunDeps): Promise<
   // reused sandbox does not wait for it before then. A bad branch name is the error reported whenever it
   // is one.
   const imageReady = startedEarly(engine.ensureImage(settings.image));
-  // The lock's code loads while these first processes run (it is needed once the branch plan is made).
-  void startedEarly(loadLocking());
   const network = isProxied(settings.network) ? beginCommandNetwork(settings.network) : undefined;
   // Where the engine finds the action's paths: no engine call on a plain host (host-paths.ts).
   const viewFound = startedEarly(engine.hostView());
@@ -95,10 +93,14 @@ export async function runSandbox(settings: RunSettings, deps: RunDeps): Promise<
   const { git, checked } = Git.checking();
   const parentFound = startedEarly(findParentRepository(git, settings.repositoryPath));
   const namesValid = startedEarly(validateBranchNames(settings, (name) => git.isValidBranchName(name)));
-  // The branch's refs as well, in the same round; used only once the name is known valid (runChecked).
-  const branchRefs = settings.branch
-    ? readBranchRefs(git, settings.repositoryPath, settings.branch)
-    : undefined;
+  // Once git answered its version (the first round's processes are out by then): the branch's refs, read
+  // while the parent's answer is checked (used only once the name is known valid: runChecked), and the
+  // lock's code, loaded while the engine's image check runs (it is needed once the branch plan is made).
+  const branchRefs = checked.then(() => {
+    void startedEarly(loadLocking());
+    return settings.branch ? readBranchRefs(git, settings.repositoryPath, settings.branch) : undefined;
+  });
+  branchRefs.catch(() => undefined);
   await checked;
   await namesValid;
   const { head, ...parent } = await parentFound;
