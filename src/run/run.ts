@@ -151,7 +151,7 @@ interface Checked {
   worktreeRoot: string;
   /** With an allow-list: what began as the run started (beginCommandNetwork). */
   network?: ReturnType<typeof beginCommandNetwork>;
-  /** The branch's refs, read as the run started (readBranchRefs). */
+  /** The branch's refs, read while the parent's answer was checked (readBranchRefs). */
   branchRefs?: Promise<Map<string, string> | undefined>;
 }
 

@@ -94,8 +94,7 @@ async function fetchOriginBranch(git: Git, parent: ParentRepository, branch: str
  */
 /**
  * The branch's two refs (local, and origin's), read from `repositoryPath` before its parent is known, so
- * that this git process overlaps the first round (the version check, the parent's rev-parse) instead of
- * following it. Branches and remote-tracking refs are the repository's own, shared by its linked
+ * that this git process overlaps the checks of the parent's answer instead of following them. Branches and remote-tracking refs are the repository's own, shared by its linked
  * worktrees and the same from any folder of it: the answer is the parent's. Undefined when it could not be
  * read (resolveBranch then asks the parent itself, and reports what goes wrong).
  */
@@ -119,7 +118,7 @@ export async function resolveBranch(
   const parentPath = parent.path;
   const local = `refs/heads/${branch}`;
   const remote = `refs/remotes/origin/${branch}`;
-  // One git process for both branch refs (or none: read as the run started, readBranchRefs); the base
+  // One git process for both branch refs (or none: read early, readBranchRefs); the base
   // only costs one more when it is named.
   const [baseCommit, refs] = await Promise.all([
     !base && parent.head ? parent.head : git.resolveCommit(parentPath, base || 'HEAD'),

@@ -11,8 +11,8 @@ let lockfileLoaded: Promise<Lockfile> | undefined;
 
 /**
  * proper-lockfile, loaded on first use rather than at every start: it brings graceful-fs, which patches
- * `fs` as it loads. A run starts loading it (loadLocking) as its first git and engine calls go out, so
- * that it is ready, at no cost, by the time the run takes its sandbox's lock.
+ * `fs` as it loads. A run starts loading it (loadLocking) while it waits for its first git and engine
+ * answers, so that it is ready by the time the run takes its sandbox's lock.
  */
 export function loadLocking(): Promise<Lockfile> {
   lockfileLoaded ??= import('proper-lockfile').then(
