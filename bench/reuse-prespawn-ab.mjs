@@ -54,11 +54,9 @@ try {
     }
   }
 } finally {
-  await runActionStep({
-    inputs: { ...inputs, cleanup: 'always' },
-    cwd: inputs['repository-path'],
-    check: false,
-  });
+  // The sandbox goes in a post step with cleanup: always (a main step alone keeps it).
+  const last = { inputs: { ...inputs, cleanup: 'always' }, cwd: inputs['repository-path'], check: false };
+  await runActionStep({ ...last, state: (await runActionStep(last)).state });
   fs.rmSync(work, { recursive: true, force: true });
 }
 const f = (xs) => `${median(xs).toFixed(1)} (${Math.min(...xs).toFixed(1)}–${Math.max(...xs).toFixed(1)})`;
