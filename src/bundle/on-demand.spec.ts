@@ -66,12 +66,13 @@ function missingNames(uses: { file: string; names: string[] }[], module: object)
   return uses.flatMap((u) => u.names.filter((n) => !(n in module)).map((n) => `${u.file}: ${n}`));
 }
 
-describe('the bundle\'s "undici" and "@actions/http-client" (loaded on demand)', () => {
+describe('the bundle\'s "undici", "@actions/http-client" and "@actions/exec" (loaded on demand)', () => {
   it('are what tsconfig.json maps them to, for ncc', () => {
     const config = ts.readConfigFile(path.join(ROOT, 'tsconfig.json'), ts.sys.readFile).config;
     expect(config.compilerOptions.paths).toEqual({
       undici: ['./src/bundle/undici-on-demand.ts'],
       '@actions/http-client': ['./src/bundle/http-client-on-demand.ts'],
+      '@actions/exec': ['./src/bundle/exec-on-demand.ts'],
     });
   });
 
@@ -96,6 +97,19 @@ describe('the bundle\'s "undici" and "@actions/http-client" (loaded on demand)',
     ]);
     expect(missingNames(uses, await import('./http-client-on-demand.js'))).toEqual([]);
     expect(uses.flatMap((u) => u.names).sort()).toEqual(['HttpClient', 'HttpClient']);
+  });
+
+  it('@actions/exec: every name the bundled toolkit imports is exported, and runs the real one', async () => {
+    const uses = usesOf('@actions/exec');
+    // @actions/core's `platform` (never read here).
+    expect(uses.map((u) => u.file)).toEqual(['node_modules/@actions/core/lib/platform.js']);
+    const onDemandExec = await import('./exec-on-demand.js');
+    expect(missingNames(uses, onDemandExec)).toEqual([]);
+    expect([...new Set(uses.flatMap((u) => u.names))]).toEqual(['getExecOutput']);
+    const { stdout, exitCode } = await onDemandExec.getExecOutput('sh', ['-c', 'echo loaded'], {
+      silent: true,
+    });
+    expect({ stdout, exitCode }).toEqual({ stdout: 'loaded\n', exitCode: 0 });
   });
 
   it('the http-client loaded is the one @actions/github depends on', async () => {

@@ -7,12 +7,12 @@ import { ContainerEngine } from '../engine/engine.js';
 import { requireVisible } from '../engine/host-paths.js';
 import { Git } from '../engine/git.js';
 import { commandLabels } from '../engine/labels.js';
-import { resolveBranch } from '../sandbox/branch.js';
+import { readBranchRefs, resolveBranch } from '../sandbox/branch.js';
 import { prepareSandbox } from '../sandbox/create.js';
 import { pathExists, sandboxRefs } from '../sandbox/bookkeeping.js';
 import { EngineViewProof, looksReused, mountedPaths, probedFolders } from '../sandbox/engine-view.js';
 import { locateSandbox, whereIs, type PreparedSandbox, type Sandbox } from '../sandbox/layout.js';
-import { containerNotePath, lockSandbox } from '../sandbox/lock.js';
+import { containerNotePath, loadLocking, lockSandbox } from '../sandbox/lock.js';
 import { findParentRepository, type FoundParent } from '../sandbox/repository.js';
 import { offerUpstream } from '../sandbox/reuse.js';
 import { MAX_COUNTED_COMMITS } from '../sandbox/saved.js';
@@ -92,6 +92,14 @@ export async function runSandbox(settings: RunSettings, deps: RunDeps): Promise<
   const { git, checked } = Git.checking();
   const parentFound = startedEarly(findParentRepository(git, settings.repositoryPath));
   const namesValid = startedEarly(validateBranchNames(settings, (name) => git.isValidBranchName(name)));
+  // Once git answered its version (the first round's processes are out by then): the branch's refs, read
+  // while the parent's answer is checked (used only once the name is known valid: runChecked), and the
+  // lock's code, loaded while the engine's image check runs (it is needed once the branch plan is made).
+  const branchRefs = checked.then(() => {
+    void startedEarly(loadLocking());
+    return settings.branch ? readBranchRefs(git, settings.repositoryPath, settings.branch) : undefined;
+  });
+  branchRefs.catch(() => undefined);
   await checked;
   await namesValid;
   const { head, ...parent } = await parentFound;
@@ -133,6 +141,7 @@ export async function runSandbox(settings: RunSettings, deps: RunDeps): Promise<
       proof,
       worktreeRoot,
       network,
+      branchRefs,
     });
   } finally {
     // What the probe made goes now, not on the way to the command.
@@ -151,15 +160,17 @@ interface Checked {
   worktreeRoot: string;
   /** With an allow-list: what began as the run started (beginCommandNetwork). */
   network?: ReturnType<typeof beginCommandNetwork>;
+  /** The branch's refs, read while the parent's answer was checked (readBranchRefs). */
+  branchRefs?: Promise<Map<string, string> | undefined>;
 }
 
 async function runChecked(settings: RunSettings, deps: RunDeps, checked: Checked): Promise<RunOutcome> {
   const { ui } = deps;
-  const { engine, git, parent, head, imageReady, proof, worktreeRoot, network } = checked;
+  const { engine, git, parent, head, imageReady, proof, worktreeRoot, network, branchRefs } = checked;
   const originRead = startedEarly(
     settings.push ? git.remoteUrl(parent.path, 'origin') : Promise.resolve(undefined),
   );
-  const plan = await resolveBranch(git, { ...parent, head }, settings.branch, settings.base);
+  const plan = await resolveBranch(git, { ...parent, head }, settings.branch, settings.base, branchRefs);
   ui.debug(`Branch plan: ${JSON.stringify(plan)}`);
   const location = locateSandbox(plan, parent, settings.isolation, worktreeRoot, settings.volumePrefix);
   ui.debug(

@@ -5,7 +5,21 @@
 import * as fs from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import lockfile from 'proper-lockfile';
+
+type Lockfile = typeof import('proper-lockfile');
+let lockfileLoaded: Promise<Lockfile> | undefined;
+
+/**
+ * proper-lockfile, loaded on first use rather than at every start: it brings graceful-fs, which patches
+ * `fs` as it loads. A run starts loading it (loadLocking) while it waits for its first git and engine
+ * answers, so that it is ready by the time the run takes its sandbox's lock.
+ */
+export function loadLocking(): Promise<Lockfile> {
+  lockfileLoaded ??= import('proper-lockfile').then(
+    (loaded) => (loaded as Lockfile & { default?: Lockfile }).default ?? loaded,
+  );
+  return lockfileLoaded;
+}
 
 export const LOCK_STALE_MS = 10_000;
 const LOCK_UPDATE_MS = 2_000;
@@ -53,7 +67,9 @@ async function acquire(
   let announced = false;
   for (;;) {
     try {
-      const release = await lockfile.lock(file, {
+      const release = await (
+        await loadLocking()
+      ).lock(file, {
         realpath: false,
         lockfilePath: file,
         stale: LOCK_STALE_MS,
@@ -195,7 +211,9 @@ export function containerNotePath(gitDir: string, sandbox: string): string {
 export async function isSandboxLocked(gitDir: string, sandbox: string): Promise<boolean> {
   const file = lockPath(gitDir, `sandbox-${sandbox}`);
   try {
-    return await lockfile.check(file, { realpath: false, lockfilePath: file, stale: LOCK_STALE_MS });
+    return await (
+      await loadLocking()
+    ).check(file, { realpath: false, lockfilePath: file, stale: LOCK_STALE_MS });
   } catch {
     return false;
   }
