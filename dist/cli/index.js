@@ -1,978 +1,6 @@
 import { createRequire as __WEBPACK_EXTERNAL_createRequire } from "module";
 /******/ var __webpack_modules__ = ({
 
-/***/ 3964:
-/***/ ((module) => {
-
-
-
-module.exports = clone
-
-var getPrototypeOf = Object.getPrototypeOf || function (obj) {
-  return obj.__proto__
-}
-
-function clone (obj) {
-  if (obj === null || typeof obj !== 'object')
-    return obj
-
-  if (obj instanceof Object)
-    var copy = { __proto__: getPrototypeOf(obj) }
-  else
-    var copy = Object.create(null)
-
-  Object.getOwnPropertyNames(obj).forEach(function (key) {
-    Object.defineProperty(copy, key, Object.getOwnPropertyDescriptor(obj, key))
-  })
-
-  return copy
-}
-
-
-/***/ }),
-
-/***/ 5744:
-/***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
-
-var fs = __nccwpck_require__(9896)
-var polyfills = __nccwpck_require__(3501)
-var legacy = __nccwpck_require__(2270)
-var clone = __nccwpck_require__(3964)
-
-var util = __nccwpck_require__(9023)
-
-/* istanbul ignore next - node 0.x polyfill */
-var gracefulQueue
-var previousSymbol
-
-/* istanbul ignore else - node 0.x polyfill */
-if (typeof Symbol === 'function' && typeof Symbol.for === 'function') {
-  gracefulQueue = Symbol.for('graceful-fs.queue')
-  // This is used in testing by future versions
-  previousSymbol = Symbol.for('graceful-fs.previous')
-} else {
-  gracefulQueue = '___graceful-fs.queue'
-  previousSymbol = '___graceful-fs.previous'
-}
-
-function noop () {}
-
-function publishQueue(context, queue) {
-  Object.defineProperty(context, gracefulQueue, {
-    get: function() {
-      return queue
-    }
-  })
-}
-
-var debug = noop
-if (util.debuglog)
-  debug = util.debuglog('gfs4')
-else if (/\bgfs4\b/i.test(process.env.NODE_DEBUG || ''))
-  debug = function() {
-    var m = util.format.apply(util, arguments)
-    m = 'GFS4: ' + m.split(/\n/).join('\nGFS4: ')
-    console.error(m)
-  }
-
-// Once time initialization
-if (!fs[gracefulQueue]) {
-  // This queue can be shared by multiple loaded instances
-  var queue = global[gracefulQueue] || []
-  publishQueue(fs, queue)
-
-  // Patch fs.close/closeSync to shared queue version, because we need
-  // to retry() whenever a close happens *anywhere* in the program.
-  // This is essential when multiple graceful-fs instances are
-  // in play at the same time.
-  fs.close = (function (fs$close) {
-    function close (fd, cb) {
-      return fs$close.call(fs, fd, function (err) {
-        // This function uses the graceful-fs shared queue
-        if (!err) {
-          resetQueue()
-        }
-
-        if (typeof cb === 'function')
-          cb.apply(this, arguments)
-      })
-    }
-
-    Object.defineProperty(close, previousSymbol, {
-      value: fs$close
-    })
-    return close
-  })(fs.close)
-
-  fs.closeSync = (function (fs$closeSync) {
-    function closeSync (fd) {
-      // This function uses the graceful-fs shared queue
-      fs$closeSync.apply(fs, arguments)
-      resetQueue()
-    }
-
-    Object.defineProperty(closeSync, previousSymbol, {
-      value: fs$closeSync
-    })
-    return closeSync
-  })(fs.closeSync)
-
-  if (/\bgfs4\b/i.test(process.env.NODE_DEBUG || '')) {
-    process.on('exit', function() {
-      debug(fs[gracefulQueue])
-      __nccwpck_require__(2613).equal(fs[gracefulQueue].length, 0)
-    })
-  }
-}
-
-if (!global[gracefulQueue]) {
-  publishQueue(global, fs[gracefulQueue]);
-}
-
-module.exports = patch(clone(fs))
-if (process.env.TEST_GRACEFUL_FS_GLOBAL_PATCH && !fs.__patched) {
-    module.exports = patch(fs)
-    fs.__patched = true;
-}
-
-function patch (fs) {
-  // Everything that references the open() function needs to be in here
-  polyfills(fs)
-  fs.gracefulify = patch
-
-  fs.createReadStream = createReadStream
-  fs.createWriteStream = createWriteStream
-  var fs$readFile = fs.readFile
-  fs.readFile = readFile
-  function readFile (path, options, cb) {
-    if (typeof options === 'function')
-      cb = options, options = null
-
-    return go$readFile(path, options, cb)
-
-    function go$readFile (path, options, cb, startTime) {
-      return fs$readFile(path, options, function (err) {
-        if (err && (err.code === 'EMFILE' || err.code === 'ENFILE'))
-          enqueue([go$readFile, [path, options, cb], err, startTime || Date.now(), Date.now()])
-        else {
-          if (typeof cb === 'function')
-            cb.apply(this, arguments)
-        }
-      })
-    }
-  }
-
-  var fs$writeFile = fs.writeFile
-  fs.writeFile = writeFile
-  function writeFile (path, data, options, cb) {
-    if (typeof options === 'function')
-      cb = options, options = null
-
-    return go$writeFile(path, data, options, cb)
-
-    function go$writeFile (path, data, options, cb, startTime) {
-      return fs$writeFile(path, data, options, function (err) {
-        if (err && (err.code === 'EMFILE' || err.code === 'ENFILE'))
-          enqueue([go$writeFile, [path, data, options, cb], err, startTime || Date.now(), Date.now()])
-        else {
-          if (typeof cb === 'function')
-            cb.apply(this, arguments)
-        }
-      })
-    }
-  }
-
-  var fs$appendFile = fs.appendFile
-  if (fs$appendFile)
-    fs.appendFile = appendFile
-  function appendFile (path, data, options, cb) {
-    if (typeof options === 'function')
-      cb = options, options = null
-
-    return go$appendFile(path, data, options, cb)
-
-    function go$appendFile (path, data, options, cb, startTime) {
-      return fs$appendFile(path, data, options, function (err) {
-        if (err && (err.code === 'EMFILE' || err.code === 'ENFILE'))
-          enqueue([go$appendFile, [path, data, options, cb], err, startTime || Date.now(), Date.now()])
-        else {
-          if (typeof cb === 'function')
-            cb.apply(this, arguments)
-        }
-      })
-    }
-  }
-
-  var fs$copyFile = fs.copyFile
-  if (fs$copyFile)
-    fs.copyFile = copyFile
-  function copyFile (src, dest, flags, cb) {
-    if (typeof flags === 'function') {
-      cb = flags
-      flags = 0
-    }
-    return go$copyFile(src, dest, flags, cb)
-
-    function go$copyFile (src, dest, flags, cb, startTime) {
-      return fs$copyFile(src, dest, flags, function (err) {
-        if (err && (err.code === 'EMFILE' || err.code === 'ENFILE'))
-          enqueue([go$copyFile, [src, dest, flags, cb], err, startTime || Date.now(), Date.now()])
-        else {
-          if (typeof cb === 'function')
-            cb.apply(this, arguments)
-        }
-      })
-    }
-  }
-
-  var fs$readdir = fs.readdir
-  fs.readdir = readdir
-  var noReaddirOptionVersions = /^v[0-5]\./
-  function readdir (path, options, cb) {
-    if (typeof options === 'function')
-      cb = options, options = null
-
-    var go$readdir = noReaddirOptionVersions.test(process.version)
-      ? function go$readdir (path, options, cb, startTime) {
-        return fs$readdir(path, fs$readdirCallback(
-          path, options, cb, startTime
-        ))
-      }
-      : function go$readdir (path, options, cb, startTime) {
-        return fs$readdir(path, options, fs$readdirCallback(
-          path, options, cb, startTime
-        ))
-      }
-
-    return go$readdir(path, options, cb)
-
-    function fs$readdirCallback (path, options, cb, startTime) {
-      return function (err, files) {
-        if (err && (err.code === 'EMFILE' || err.code === 'ENFILE'))
-          enqueue([
-            go$readdir,
-            [path, options, cb],
-            err,
-            startTime || Date.now(),
-            Date.now()
-          ])
-        else {
-          if (files && files.sort)
-            files.sort()
-
-          if (typeof cb === 'function')
-            cb.call(this, err, files)
-        }
-      }
-    }
-  }
-
-  if (process.version.substr(0, 4) === 'v0.8') {
-    var legStreams = legacy(fs)
-    ReadStream = legStreams.ReadStream
-    WriteStream = legStreams.WriteStream
-  }
-
-  var fs$ReadStream = fs.ReadStream
-  if (fs$ReadStream) {
-    ReadStream.prototype = Object.create(fs$ReadStream.prototype)
-    ReadStream.prototype.open = ReadStream$open
-  }
-
-  var fs$WriteStream = fs.WriteStream
-  if (fs$WriteStream) {
-    WriteStream.prototype = Object.create(fs$WriteStream.prototype)
-    WriteStream.prototype.open = WriteStream$open
-  }
-
-  Object.defineProperty(fs, 'ReadStream', {
-    get: function () {
-      return ReadStream
-    },
-    set: function (val) {
-      ReadStream = val
-    },
-    enumerable: true,
-    configurable: true
-  })
-  Object.defineProperty(fs, 'WriteStream', {
-    get: function () {
-      return WriteStream
-    },
-    set: function (val) {
-      WriteStream = val
-    },
-    enumerable: true,
-    configurable: true
-  })
-
-  // legacy names
-  var FileReadStream = ReadStream
-  Object.defineProperty(fs, 'FileReadStream', {
-    get: function () {
-      return FileReadStream
-    },
-    set: function (val) {
-      FileReadStream = val
-    },
-    enumerable: true,
-    configurable: true
-  })
-  var FileWriteStream = WriteStream
-  Object.defineProperty(fs, 'FileWriteStream', {
-    get: function () {
-      return FileWriteStream
-    },
-    set: function (val) {
-      FileWriteStream = val
-    },
-    enumerable: true,
-    configurable: true
-  })
-
-  function ReadStream (path, options) {
-    if (this instanceof ReadStream)
-      return fs$ReadStream.apply(this, arguments), this
-    else
-      return ReadStream.apply(Object.create(ReadStream.prototype), arguments)
-  }
-
-  function ReadStream$open () {
-    var that = this
-    open(that.path, that.flags, that.mode, function (err, fd) {
-      if (err) {
-        if (that.autoClose)
-          that.destroy()
-
-        that.emit('error', err)
-      } else {
-        that.fd = fd
-        that.emit('open', fd)
-        that.read()
-      }
-    })
-  }
-
-  function WriteStream (path, options) {
-    if (this instanceof WriteStream)
-      return fs$WriteStream.apply(this, arguments), this
-    else
-      return WriteStream.apply(Object.create(WriteStream.prototype), arguments)
-  }
-
-  function WriteStream$open () {
-    var that = this
-    open(that.path, that.flags, that.mode, function (err, fd) {
-      if (err) {
-        that.destroy()
-        that.emit('error', err)
-      } else {
-        that.fd = fd
-        that.emit('open', fd)
-      }
-    })
-  }
-
-  function createReadStream (path, options) {
-    return new fs.ReadStream(path, options)
-  }
-
-  function createWriteStream (path, options) {
-    return new fs.WriteStream(path, options)
-  }
-
-  var fs$open = fs.open
-  fs.open = open
-  function open (path, flags, mode, cb) {
-    if (typeof mode === 'function')
-      cb = mode, mode = null
-
-    return go$open(path, flags, mode, cb)
-
-    function go$open (path, flags, mode, cb, startTime) {
-      return fs$open(path, flags, mode, function (err, fd) {
-        if (err && (err.code === 'EMFILE' || err.code === 'ENFILE'))
-          enqueue([go$open, [path, flags, mode, cb], err, startTime || Date.now(), Date.now()])
-        else {
-          if (typeof cb === 'function')
-            cb.apply(this, arguments)
-        }
-      })
-    }
-  }
-
-  return fs
-}
-
-function enqueue (elem) {
-  debug('ENQUEUE', elem[0].name, elem[1])
-  fs[gracefulQueue].push(elem)
-  retry()
-}
-
-// keep track of the timeout between retry() calls
-var retryTimer
-
-// reset the startTime and lastTime to now
-// this resets the start of the 60 second overall timeout as well as the
-// delay between attempts so that we'll retry these jobs sooner
-function resetQueue () {
-  var now = Date.now()
-  for (var i = 0; i < fs[gracefulQueue].length; ++i) {
-    // entries that are only a length of 2 are from an older version, don't
-    // bother modifying those since they'll be retried anyway.
-    if (fs[gracefulQueue][i].length > 2) {
-      fs[gracefulQueue][i][3] = now // startTime
-      fs[gracefulQueue][i][4] = now // lastTime
-    }
-  }
-  // call retry to make sure we're actively processing the queue
-  retry()
-}
-
-function retry () {
-  // clear the timer and remove it to help prevent unintended concurrency
-  clearTimeout(retryTimer)
-  retryTimer = undefined
-
-  if (fs[gracefulQueue].length === 0)
-    return
-
-  var elem = fs[gracefulQueue].shift()
-  var fn = elem[0]
-  var args = elem[1]
-  // these items may be unset if they were added by an older graceful-fs
-  var err = elem[2]
-  var startTime = elem[3]
-  var lastTime = elem[4]
-
-  // if we don't have a startTime we have no way of knowing if we've waited
-  // long enough, so go ahead and retry this item now
-  if (startTime === undefined) {
-    debug('RETRY', fn.name, args)
-    fn.apply(null, args)
-  } else if (Date.now() - startTime >= 60000) {
-    // it's been more than 60 seconds total, bail now
-    debug('TIMEOUT', fn.name, args)
-    var cb = args.pop()
-    if (typeof cb === 'function')
-      cb.call(null, err)
-  } else {
-    // the amount of time between the last attempt and right now
-    var sinceAttempt = Date.now() - lastTime
-    // the amount of time between when we first tried, and when we last tried
-    // rounded up to at least 1
-    var sinceStart = Math.max(lastTime - startTime, 1)
-    // backoff. wait longer than the total time we've been retrying, but only
-    // up to a maximum of 100ms
-    var desiredDelay = Math.min(sinceStart * 1.2, 100)
-    // it's been long enough since the last retry, do it again
-    if (sinceAttempt >= desiredDelay) {
-      debug('RETRY', fn.name, args)
-      fn.apply(null, args.concat([startTime]))
-    } else {
-      // if we can't do this job yet, push it to the end of the queue
-      // and let the next iteration check again
-      fs[gracefulQueue].push(elem)
-    }
-  }
-
-  // schedule our next run if one isn't already scheduled
-  if (retryTimer === undefined) {
-    retryTimer = setTimeout(retry, 0)
-  }
-}
-
-
-/***/ }),
-
-/***/ 2270:
-/***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
-
-var Stream = (__nccwpck_require__(2203).Stream)
-
-module.exports = legacy
-
-function legacy (fs) {
-  return {
-    ReadStream: ReadStream,
-    WriteStream: WriteStream
-  }
-
-  function ReadStream (path, options) {
-    if (!(this instanceof ReadStream)) return new ReadStream(path, options);
-
-    Stream.call(this);
-
-    var self = this;
-
-    this.path = path;
-    this.fd = null;
-    this.readable = true;
-    this.paused = false;
-
-    this.flags = 'r';
-    this.mode = 438; /*=0666*/
-    this.bufferSize = 64 * 1024;
-
-    options = options || {};
-
-    // Mixin options into this
-    var keys = Object.keys(options);
-    for (var index = 0, length = keys.length; index < length; index++) {
-      var key = keys[index];
-      this[key] = options[key];
-    }
-
-    if (this.encoding) this.setEncoding(this.encoding);
-
-    if (this.start !== undefined) {
-      if ('number' !== typeof this.start) {
-        throw TypeError('start must be a Number');
-      }
-      if (this.end === undefined) {
-        this.end = Infinity;
-      } else if ('number' !== typeof this.end) {
-        throw TypeError('end must be a Number');
-      }
-
-      if (this.start > this.end) {
-        throw new Error('start must be <= end');
-      }
-
-      this.pos = this.start;
-    }
-
-    if (this.fd !== null) {
-      process.nextTick(function() {
-        self._read();
-      });
-      return;
-    }
-
-    fs.open(this.path, this.flags, this.mode, function (err, fd) {
-      if (err) {
-        self.emit('error', err);
-        self.readable = false;
-        return;
-      }
-
-      self.fd = fd;
-      self.emit('open', fd);
-      self._read();
-    })
-  }
-
-  function WriteStream (path, options) {
-    if (!(this instanceof WriteStream)) return new WriteStream(path, options);
-
-    Stream.call(this);
-
-    this.path = path;
-    this.fd = null;
-    this.writable = true;
-
-    this.flags = 'w';
-    this.encoding = 'binary';
-    this.mode = 438; /*=0666*/
-    this.bytesWritten = 0;
-
-    options = options || {};
-
-    // Mixin options into this
-    var keys = Object.keys(options);
-    for (var index = 0, length = keys.length; index < length; index++) {
-      var key = keys[index];
-      this[key] = options[key];
-    }
-
-    if (this.start !== undefined) {
-      if ('number' !== typeof this.start) {
-        throw TypeError('start must be a Number');
-      }
-      if (this.start < 0) {
-        throw new Error('start must be >= zero');
-      }
-
-      this.pos = this.start;
-    }
-
-    this.busy = false;
-    this._queue = [];
-
-    if (this.fd === null) {
-      this._open = fs.open;
-      this._queue.push([this._open, this.path, this.flags, this.mode, undefined]);
-      this.flush();
-    }
-  }
-}
-
-
-/***/ }),
-
-/***/ 3501:
-/***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
-
-var constants = __nccwpck_require__(9140)
-
-var origCwd = process.cwd
-var cwd = null
-
-var platform = process.env.GRACEFUL_FS_PLATFORM || process.platform
-
-process.cwd = function() {
-  if (!cwd)
-    cwd = origCwd.call(process)
-  return cwd
-}
-try {
-  process.cwd()
-} catch (er) {}
-
-// This check is needed until node.js 12 is required
-if (typeof process.chdir === 'function') {
-  var chdir = process.chdir
-  process.chdir = function (d) {
-    cwd = null
-    chdir.call(process, d)
-  }
-  if (Object.setPrototypeOf) Object.setPrototypeOf(process.chdir, chdir)
-}
-
-module.exports = patch
-
-function patch (fs) {
-  // (re-)implement some things that are known busted or missing.
-
-  // lchmod, broken prior to 0.6.2
-  // back-port the fix here.
-  if (constants.hasOwnProperty('O_SYMLINK') &&
-      process.version.match(/^v0\.6\.[0-2]|^v0\.5\./)) {
-    patchLchmod(fs)
-  }
-
-  // lutimes implementation, or no-op
-  if (!fs.lutimes) {
-    patchLutimes(fs)
-  }
-
-  // https://github.com/isaacs/node-graceful-fs/issues/4
-  // Chown should not fail on einval or eperm if non-root.
-  // It should not fail on enosys ever, as this just indicates
-  // that a fs doesn't support the intended operation.
-
-  fs.chown = chownFix(fs.chown)
-  fs.fchown = chownFix(fs.fchown)
-  fs.lchown = chownFix(fs.lchown)
-
-  fs.chmod = chmodFix(fs.chmod)
-  fs.fchmod = chmodFix(fs.fchmod)
-  fs.lchmod = chmodFix(fs.lchmod)
-
-  fs.chownSync = chownFixSync(fs.chownSync)
-  fs.fchownSync = chownFixSync(fs.fchownSync)
-  fs.lchownSync = chownFixSync(fs.lchownSync)
-
-  fs.chmodSync = chmodFixSync(fs.chmodSync)
-  fs.fchmodSync = chmodFixSync(fs.fchmodSync)
-  fs.lchmodSync = chmodFixSync(fs.lchmodSync)
-
-  fs.stat = statFix(fs.stat)
-  fs.fstat = statFix(fs.fstat)
-  fs.lstat = statFix(fs.lstat)
-
-  fs.statSync = statFixSync(fs.statSync)
-  fs.fstatSync = statFixSync(fs.fstatSync)
-  fs.lstatSync = statFixSync(fs.lstatSync)
-
-  // if lchmod/lchown do not exist, then make them no-ops
-  if (fs.chmod && !fs.lchmod) {
-    fs.lchmod = function (path, mode, cb) {
-      if (cb) process.nextTick(cb)
-    }
-    fs.lchmodSync = function () {}
-  }
-  if (fs.chown && !fs.lchown) {
-    fs.lchown = function (path, uid, gid, cb) {
-      if (cb) process.nextTick(cb)
-    }
-    fs.lchownSync = function () {}
-  }
-
-  // on Windows, A/V software can lock the directory, causing this
-  // to fail with an EACCES or EPERM if the directory contains newly
-  // created files.  Try again on failure, for up to 60 seconds.
-
-  // Set the timeout this long because some Windows Anti-Virus, such as Parity
-  // bit9, may lock files for up to a minute, causing npm package install
-  // failures. Also, take care to yield the scheduler. Windows scheduling gives
-  // CPU to a busy looping process, which can cause the program causing the lock
-  // contention to be starved of CPU by node, so the contention doesn't resolve.
-  if (platform === "win32") {
-    fs.rename = typeof fs.rename !== 'function' ? fs.rename
-    : (function (fs$rename) {
-      function rename (from, to, cb) {
-        var start = Date.now()
-        var backoff = 0;
-        fs$rename(from, to, function CB (er) {
-          if (er
-              && (er.code === "EACCES" || er.code === "EPERM" || er.code === "EBUSY")
-              && Date.now() - start < 60000) {
-            setTimeout(function() {
-              fs.stat(to, function (stater, st) {
-                if (stater && stater.code === "ENOENT")
-                  fs$rename(from, to, CB);
-                else
-                  cb(er)
-              })
-            }, backoff)
-            if (backoff < 100)
-              backoff += 10;
-            return;
-          }
-          if (cb) cb(er)
-        })
-      }
-      if (Object.setPrototypeOf) Object.setPrototypeOf(rename, fs$rename)
-      return rename
-    })(fs.rename)
-  }
-
-  // if read() returns EAGAIN, then just try it again.
-  fs.read = typeof fs.read !== 'function' ? fs.read
-  : (function (fs$read) {
-    function read (fd, buffer, offset, length, position, callback_) {
-      var callback
-      if (callback_ && typeof callback_ === 'function') {
-        var eagCounter = 0
-        callback = function (er, _, __) {
-          if (er && er.code === 'EAGAIN' && eagCounter < 10) {
-            eagCounter ++
-            return fs$read.call(fs, fd, buffer, offset, length, position, callback)
-          }
-          callback_.apply(this, arguments)
-        }
-      }
-      return fs$read.call(fs, fd, buffer, offset, length, position, callback)
-    }
-
-    // This ensures `util.promisify` works as it does for native `fs.read`.
-    if (Object.setPrototypeOf) Object.setPrototypeOf(read, fs$read)
-    return read
-  })(fs.read)
-
-  fs.readSync = typeof fs.readSync !== 'function' ? fs.readSync
-  : (function (fs$readSync) { return function (fd, buffer, offset, length, position) {
-    var eagCounter = 0
-    while (true) {
-      try {
-        return fs$readSync.call(fs, fd, buffer, offset, length, position)
-      } catch (er) {
-        if (er.code === 'EAGAIN' && eagCounter < 10) {
-          eagCounter ++
-          continue
-        }
-        throw er
-      }
-    }
-  }})(fs.readSync)
-
-  function patchLchmod (fs) {
-    fs.lchmod = function (path, mode, callback) {
-      fs.open( path
-             , constants.O_WRONLY | constants.O_SYMLINK
-             , mode
-             , function (err, fd) {
-        if (err) {
-          if (callback) callback(err)
-          return
-        }
-        // prefer to return the chmod error, if one occurs,
-        // but still try to close, and report closing errors if they occur.
-        fs.fchmod(fd, mode, function (err) {
-          fs.close(fd, function(err2) {
-            if (callback) callback(err || err2)
-          })
-        })
-      })
-    }
-
-    fs.lchmodSync = function (path, mode) {
-      var fd = fs.openSync(path, constants.O_WRONLY | constants.O_SYMLINK, mode)
-
-      // prefer to return the chmod error, if one occurs,
-      // but still try to close, and report closing errors if they occur.
-      var threw = true
-      var ret
-      try {
-        ret = fs.fchmodSync(fd, mode)
-        threw = false
-      } finally {
-        if (threw) {
-          try {
-            fs.closeSync(fd)
-          } catch (er) {}
-        } else {
-          fs.closeSync(fd)
-        }
-      }
-      return ret
-    }
-  }
-
-  function patchLutimes (fs) {
-    if (constants.hasOwnProperty("O_SYMLINK") && fs.futimes) {
-      fs.lutimes = function (path, at, mt, cb) {
-        fs.open(path, constants.O_SYMLINK, function (er, fd) {
-          if (er) {
-            if (cb) cb(er)
-            return
-          }
-          fs.futimes(fd, at, mt, function (er) {
-            fs.close(fd, function (er2) {
-              if (cb) cb(er || er2)
-            })
-          })
-        })
-      }
-
-      fs.lutimesSync = function (path, at, mt) {
-        var fd = fs.openSync(path, constants.O_SYMLINK)
-        var ret
-        var threw = true
-        try {
-          ret = fs.futimesSync(fd, at, mt)
-          threw = false
-        } finally {
-          if (threw) {
-            try {
-              fs.closeSync(fd)
-            } catch (er) {}
-          } else {
-            fs.closeSync(fd)
-          }
-        }
-        return ret
-      }
-
-    } else if (fs.futimes) {
-      fs.lutimes = function (_a, _b, _c, cb) { if (cb) process.nextTick(cb) }
-      fs.lutimesSync = function () {}
-    }
-  }
-
-  function chmodFix (orig) {
-    if (!orig) return orig
-    return function (target, mode, cb) {
-      return orig.call(fs, target, mode, function (er) {
-        if (chownErOk(er)) er = null
-        if (cb) cb.apply(this, arguments)
-      })
-    }
-  }
-
-  function chmodFixSync (orig) {
-    if (!orig) return orig
-    return function (target, mode) {
-      try {
-        return orig.call(fs, target, mode)
-      } catch (er) {
-        if (!chownErOk(er)) throw er
-      }
-    }
-  }
-
-
-  function chownFix (orig) {
-    if (!orig) return orig
-    return function (target, uid, gid, cb) {
-      return orig.call(fs, target, uid, gid, function (er) {
-        if (chownErOk(er)) er = null
-        if (cb) cb.apply(this, arguments)
-      })
-    }
-  }
-
-  function chownFixSync (orig) {
-    if (!orig) return orig
-    return function (target, uid, gid) {
-      try {
-        return orig.call(fs, target, uid, gid)
-      } catch (er) {
-        if (!chownErOk(er)) throw er
-      }
-    }
-  }
-
-  function statFix (orig) {
-    if (!orig) return orig
-    // Older versions of Node erroneously returned signed integers for
-    // uid + gid.
-    return function (target, options, cb) {
-      if (typeof options === 'function') {
-        cb = options
-        options = null
-      }
-      function callback (er, stats) {
-        if (stats) {
-          if (stats.uid < 0) stats.uid += 0x100000000
-          if (stats.gid < 0) stats.gid += 0x100000000
-        }
-        if (cb) cb.apply(this, arguments)
-      }
-      return options ? orig.call(fs, target, options, callback)
-        : orig.call(fs, target, callback)
-    }
-  }
-
-  function statFixSync (orig) {
-    if (!orig) return orig
-    // Older versions of Node erroneously returned signed integers for
-    // uid + gid.
-    return function (target, options) {
-      var stats = options ? orig.call(fs, target, options)
-        : orig.call(fs, target)
-      if (stats) {
-        if (stats.uid < 0) stats.uid += 0x100000000
-        if (stats.gid < 0) stats.gid += 0x100000000
-      }
-      return stats;
-    }
-  }
-
-  // ENOSYS means that the fs doesn't support the op. Just ignore
-  // that, because it doesn't matter.
-  //
-  // if there's no getuid, or if getuid() is something other
-  // than 0, and the error is EINVAL or EPERM, then just ignore
-  // it.
-  //
-  // This specific case is a silent failure in cp, install, tar,
-  // and most other unix tools that manage permissions.
-  //
-  // When running as root, or if other types of errors are
-  // encountered, then it's strict.
-  function chownErOk (er) {
-    if (!er)
-      return true
-
-    if (er.code === "ENOSYS")
-      return true
-
-    var nonroot = !process.getuid || process.getuid() !== 0
-    if (nonroot) {
-      if (er.code === "EINVAL" || er.code === "EPERM")
-        return true
-    }
-
-    return false
-  }
-}
-
-
-/***/ }),
-
 /***/ 298:
 /***/ ((module) => {
 
@@ -2612,1104 +1640,6 @@ define(module.exports, Symbol.for('setupWindows'), setupWindows)
 
 /***/ }),
 
-/***/ 3648:
-/***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
-
-
-
-const lockfile = __nccwpck_require__(743);
-const { toPromise, toSync, toSyncOptions } = __nccwpck_require__(3271);
-
-async function lock(file, options) {
-    const release = await toPromise(lockfile.lock)(file, options);
-
-    return toPromise(release);
-}
-
-function lockSync(file, options) {
-    const release = toSync(lockfile.lock)(file, toSyncOptions(options));
-
-    return toSync(release);
-}
-
-function unlock(file, options) {
-    return toPromise(lockfile.unlock)(file, options);
-}
-
-function unlockSync(file, options) {
-    return toSync(lockfile.unlock)(file, toSyncOptions(options));
-}
-
-function check(file, options) {
-    return toPromise(lockfile.check)(file, options);
-}
-
-function checkSync(file, options) {
-    return toSync(lockfile.check)(file, toSyncOptions(options));
-}
-
-module.exports = lock;
-module.exports.lock = lock;
-module.exports.unlock = unlock;
-module.exports.lockSync = lockSync;
-module.exports.unlockSync = unlockSync;
-module.exports.check = check;
-module.exports.checkSync = checkSync;
-
-
-/***/ }),
-
-/***/ 3271:
-/***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
-
-
-
-const fs = __nccwpck_require__(5744);
-
-function createSyncFs(fs) {
-    const methods = ['mkdir', 'realpath', 'stat', 'rmdir', 'utimes'];
-    const newFs = { ...fs };
-
-    methods.forEach((method) => {
-        newFs[method] = (...args) => {
-            const callback = args.pop();
-            let ret;
-
-            try {
-                ret = fs[`${method}Sync`](...args);
-            } catch (err) {
-                return callback(err);
-            }
-
-            callback(null, ret);
-        };
-    });
-
-    return newFs;
-}
-
-// ----------------------------------------------------------
-
-function toPromise(method) {
-    return (...args) => new Promise((resolve, reject) => {
-        args.push((err, result) => {
-            if (err) {
-                reject(err);
-            } else {
-                resolve(result);
-            }
-        });
-
-        method(...args);
-    });
-}
-
-function toSync(method) {
-    return (...args) => {
-        let err;
-        let result;
-
-        args.push((_err, _result) => {
-            err = _err;
-            result = _result;
-        });
-
-        method(...args);
-
-        if (err) {
-            throw err;
-        }
-
-        return result;
-    };
-}
-
-function toSyncOptions(options) {
-    // Shallow clone options because we are oging to mutate them
-    options = { ...options };
-
-    // Transform fs to use the sync methods instead
-    options.fs = createSyncFs(options.fs || fs);
-
-    // Retries are not allowed because it requires the flow to be sync
-    if (
-        (typeof options.retries === 'number' && options.retries > 0) ||
-        (options.retries && typeof options.retries.retries === 'number' && options.retries.retries > 0)
-    ) {
-        throw Object.assign(new Error('Cannot use retries with the sync api'), { code: 'ESYNC' });
-    }
-
-    return options;
-}
-
-module.exports = {
-    toPromise,
-    toSync,
-    toSyncOptions,
-};
-
-
-/***/ }),
-
-/***/ 743:
-/***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
-
-
-
-const path = __nccwpck_require__(6928);
-const fs = __nccwpck_require__(5744);
-const retry = __nccwpck_require__(5546);
-const onExit = __nccwpck_require__(6627);
-const mtimePrecision = __nccwpck_require__(4747);
-
-const locks = {};
-
-function getLockFile(file, options) {
-    return options.lockfilePath || `${file}.lock`;
-}
-
-function resolveCanonicalPath(file, options, callback) {
-    if (!options.realpath) {
-        return callback(null, path.resolve(file));
-    }
-
-    // Use realpath to resolve symlinks
-    // It also resolves relative paths
-    options.fs.realpath(file, callback);
-}
-
-function acquireLock(file, options, callback) {
-    const lockfilePath = getLockFile(file, options);
-
-    // Use mkdir to create the lockfile (atomic operation)
-    options.fs.mkdir(lockfilePath, (err) => {
-        if (!err) {
-            // At this point, we acquired the lock!
-            // Probe the mtime precision
-            return mtimePrecision.probe(lockfilePath, options.fs, (err, mtime, mtimePrecision) => {
-                // If it failed, try to remove the lock..
-                /* istanbul ignore if */
-                if (err) {
-                    options.fs.rmdir(lockfilePath, () => {});
-
-                    return callback(err);
-                }
-
-                callback(null, mtime, mtimePrecision);
-            });
-        }
-
-        // If error is not EEXIST then some other error occurred while locking
-        if (err.code !== 'EEXIST') {
-            return callback(err);
-        }
-
-        // Otherwise, check if lock is stale by analyzing the file mtime
-        if (options.stale <= 0) {
-            return callback(Object.assign(new Error('Lock file is already being held'), { code: 'ELOCKED', file }));
-        }
-
-        options.fs.stat(lockfilePath, (err, stat) => {
-            if (err) {
-                // Retry if the lockfile has been removed (meanwhile)
-                // Skip stale check to avoid recursiveness
-                if (err.code === 'ENOENT') {
-                    return acquireLock(file, { ...options, stale: 0 }, callback);
-                }
-
-                return callback(err);
-            }
-
-            if (!isLockStale(stat, options)) {
-                return callback(Object.assign(new Error('Lock file is already being held'), { code: 'ELOCKED', file }));
-            }
-
-            // If it's stale, remove it and try again!
-            // Skip stale check to avoid recursiveness
-            removeLock(file, options, (err) => {
-                if (err) {
-                    return callback(err);
-                }
-
-                acquireLock(file, { ...options, stale: 0 }, callback);
-            });
-        });
-    });
-}
-
-function isLockStale(stat, options) {
-    return stat.mtime.getTime() < Date.now() - options.stale;
-}
-
-function removeLock(file, options, callback) {
-    // Remove lockfile, ignoring ENOENT errors
-    options.fs.rmdir(getLockFile(file, options), (err) => {
-        if (err && err.code !== 'ENOENT') {
-            return callback(err);
-        }
-
-        callback();
-    });
-}
-
-function updateLock(file, options) {
-    const lock = locks[file];
-
-    // Just for safety, should never happen
-    /* istanbul ignore if */
-    if (lock.updateTimeout) {
-        return;
-    }
-
-    lock.updateDelay = lock.updateDelay || options.update;
-    lock.updateTimeout = setTimeout(() => {
-        lock.updateTimeout = null;
-
-        // Stat the file to check if mtime is still ours
-        // If it is, we can still recover from a system sleep or a busy event loop
-        options.fs.stat(lock.lockfilePath, (err, stat) => {
-            const isOverThreshold = lock.lastUpdate + options.stale < Date.now();
-
-            // If it failed to update the lockfile, keep trying unless
-            // the lockfile was deleted or we are over the threshold
-            if (err) {
-                if (err.code === 'ENOENT' || isOverThreshold) {
-                    return setLockAsCompromised(file, lock, Object.assign(err, { code: 'ECOMPROMISED' }));
-                }
-
-                lock.updateDelay = 1000;
-
-                return updateLock(file, options);
-            }
-
-            const isMtimeOurs = lock.mtime.getTime() === stat.mtime.getTime();
-
-            if (!isMtimeOurs) {
-                return setLockAsCompromised(
-                    file,
-                    lock,
-                    Object.assign(
-                        new Error('Unable to update lock within the stale threshold'),
-                        { code: 'ECOMPROMISED' }
-                    ));
-            }
-
-            const mtime = mtimePrecision.getMtime(lock.mtimePrecision);
-
-            options.fs.utimes(lock.lockfilePath, mtime, mtime, (err) => {
-                const isOverThreshold = lock.lastUpdate + options.stale < Date.now();
-
-                // Ignore if the lock was released
-                if (lock.released) {
-                    return;
-                }
-
-                // If it failed to update the lockfile, keep trying unless
-                // the lockfile was deleted or we are over the threshold
-                if (err) {
-                    if (err.code === 'ENOENT' || isOverThreshold) {
-                        return setLockAsCompromised(file, lock, Object.assign(err, { code: 'ECOMPROMISED' }));
-                    }
-
-                    lock.updateDelay = 1000;
-
-                    return updateLock(file, options);
-                }
-
-                // All ok, keep updating..
-                lock.mtime = mtime;
-                lock.lastUpdate = Date.now();
-                lock.updateDelay = null;
-                updateLock(file, options);
-            });
-        });
-    }, lock.updateDelay);
-
-    // Unref the timer so that the nodejs process can exit freely
-    // This is safe because all acquired locks will be automatically released
-    // on process exit
-
-    // We first check that `lock.updateTimeout.unref` exists because some users
-    // may be using this module outside of NodeJS (e.g., in an electron app),
-    // and in those cases `setTimeout` return an integer.
-    /* istanbul ignore else */
-    if (lock.updateTimeout.unref) {
-        lock.updateTimeout.unref();
-    }
-}
-
-function setLockAsCompromised(file, lock, err) {
-    // Signal the lock has been released
-    lock.released = true;
-
-    // Cancel lock mtime update
-    // Just for safety, at this point updateTimeout should be null
-    /* istanbul ignore if */
-    if (lock.updateTimeout) {
-        clearTimeout(lock.updateTimeout);
-    }
-
-    if (locks[file] === lock) {
-        delete locks[file];
-    }
-
-    lock.options.onCompromised(err);
-}
-
-// ----------------------------------------------------------
-
-function lock(file, options, callback) {
-    /* istanbul ignore next */
-    options = {
-        stale: 10000,
-        update: null,
-        realpath: true,
-        retries: 0,
-        fs,
-        onCompromised: (err) => { throw err; },
-        ...options,
-    };
-
-    options.retries = options.retries || 0;
-    options.retries = typeof options.retries === 'number' ? { retries: options.retries } : options.retries;
-    options.stale = Math.max(options.stale || 0, 2000);
-    options.update = options.update == null ? options.stale / 2 : options.update || 0;
-    options.update = Math.max(Math.min(options.update, options.stale / 2), 1000);
-
-    // Resolve to a canonical file path
-    resolveCanonicalPath(file, options, (err, file) => {
-        if (err) {
-            return callback(err);
-        }
-
-        // Attempt to acquire the lock
-        const operation = retry.operation(options.retries);
-
-        operation.attempt(() => {
-            acquireLock(file, options, (err, mtime, mtimePrecision) => {
-                if (operation.retry(err)) {
-                    return;
-                }
-
-                if (err) {
-                    return callback(operation.mainError());
-                }
-
-                // We now own the lock
-                const lock = locks[file] = {
-                    lockfilePath: getLockFile(file, options),
-                    mtime,
-                    mtimePrecision,
-                    options,
-                    lastUpdate: Date.now(),
-                };
-
-                // We must keep the lock fresh to avoid staleness
-                updateLock(file, options);
-
-                callback(null, (releasedCallback) => {
-                    if (lock.released) {
-                        return releasedCallback &&
-                            releasedCallback(Object.assign(new Error('Lock is already released'), { code: 'ERELEASED' }));
-                    }
-
-                    // Not necessary to use realpath twice when unlocking
-                    unlock(file, { ...options, realpath: false }, releasedCallback);
-                });
-            });
-        });
-    });
-}
-
-function unlock(file, options, callback) {
-    options = {
-        fs,
-        realpath: true,
-        ...options,
-    };
-
-    // Resolve to a canonical file path
-    resolveCanonicalPath(file, options, (err, file) => {
-        if (err) {
-            return callback(err);
-        }
-
-        // Skip if the lock is not acquired
-        const lock = locks[file];
-
-        if (!lock) {
-            return callback(Object.assign(new Error('Lock is not acquired/owned by you'), { code: 'ENOTACQUIRED' }));
-        }
-
-        lock.updateTimeout && clearTimeout(lock.updateTimeout); // Cancel lock mtime update
-        lock.released = true; // Signal the lock has been released
-        delete locks[file]; // Delete from locks
-
-        removeLock(file, options, callback);
-    });
-}
-
-function check(file, options, callback) {
-    options = {
-        stale: 10000,
-        realpath: true,
-        fs,
-        ...options,
-    };
-
-    options.stale = Math.max(options.stale || 0, 2000);
-
-    // Resolve to a canonical file path
-    resolveCanonicalPath(file, options, (err, file) => {
-        if (err) {
-            return callback(err);
-        }
-
-        // Check if lockfile exists
-        options.fs.stat(getLockFile(file, options), (err, stat) => {
-            if (err) {
-                // If does not exist, file is not locked. Otherwise, callback with error
-                return err.code === 'ENOENT' ? callback(null, false) : callback(err);
-            }
-
-            // Otherwise, check if lock is stale by analyzing the file mtime
-            return callback(null, !isLockStale(stat, options));
-        });
-    });
-}
-
-function getLocks() {
-    return locks;
-}
-
-// Remove acquired locks on exit
-/* istanbul ignore next */
-onExit(() => {
-    for (const file in locks) {
-        const options = locks[file].options;
-
-        try { options.fs.rmdirSync(getLockFile(file, options)); } catch (e) { /* Empty */ }
-    }
-});
-
-module.exports.lock = lock;
-module.exports.unlock = unlock;
-module.exports.check = check;
-module.exports.getLocks = getLocks;
-
-
-/***/ }),
-
-/***/ 4747:
-/***/ ((module) => {
-
-
-
-const cacheSymbol = Symbol();
-
-function probe(file, fs, callback) {
-    const cachedPrecision = fs[cacheSymbol];
-
-    if (cachedPrecision) {
-        return fs.stat(file, (err, stat) => {
-            /* istanbul ignore if */
-            if (err) {
-                return callback(err);
-            }
-
-            callback(null, stat.mtime, cachedPrecision);
-        });
-    }
-
-    // Set mtime by ceiling Date.now() to seconds + 5ms so that it's "not on the second"
-    const mtime = new Date((Math.ceil(Date.now() / 1000) * 1000) + 5);
-
-    fs.utimes(file, mtime, mtime, (err) => {
-        /* istanbul ignore if */
-        if (err) {
-            return callback(err);
-        }
-
-        fs.stat(file, (err, stat) => {
-            /* istanbul ignore if */
-            if (err) {
-                return callback(err);
-            }
-
-            const precision = stat.mtime.getTime() % 1000 === 0 ? 's' : 'ms';
-
-            // Cache the precision in a non-enumerable way
-            Object.defineProperty(fs, cacheSymbol, { value: precision });
-
-            callback(null, stat.mtime, precision);
-        });
-    });
-}
-
-function getMtime(precision) {
-    let now = Date.now();
-
-    if (precision === 's') {
-        now = Math.ceil(now / 1000) * 1000;
-    }
-
-    return new Date(now);
-}
-
-module.exports.probe = probe;
-module.exports.getMtime = getMtime;
-
-
-/***/ }),
-
-/***/ 5546:
-/***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
-
-module.exports = __nccwpck_require__(7084);
-
-/***/ }),
-
-/***/ 7084:
-/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
-
-var RetryOperation = __nccwpck_require__(9538);
-
-exports.operation = function(options) {
-  var timeouts = exports.timeouts(options);
-  return new RetryOperation(timeouts, {
-      forever: options && options.forever,
-      unref: options && options.unref,
-      maxRetryTime: options && options.maxRetryTime
-  });
-};
-
-exports.timeouts = function(options) {
-  if (options instanceof Array) {
-    return [].concat(options);
-  }
-
-  var opts = {
-    retries: 10,
-    factor: 2,
-    minTimeout: 1 * 1000,
-    maxTimeout: Infinity,
-    randomize: false
-  };
-  for (var key in options) {
-    opts[key] = options[key];
-  }
-
-  if (opts.minTimeout > opts.maxTimeout) {
-    throw new Error('minTimeout is greater than maxTimeout');
-  }
-
-  var timeouts = [];
-  for (var i = 0; i < opts.retries; i++) {
-    timeouts.push(this.createTimeout(i, opts));
-  }
-
-  if (options && options.forever && !timeouts.length) {
-    timeouts.push(this.createTimeout(i, opts));
-  }
-
-  // sort the array numerically ascending
-  timeouts.sort(function(a,b) {
-    return a - b;
-  });
-
-  return timeouts;
-};
-
-exports.createTimeout = function(attempt, opts) {
-  var random = (opts.randomize)
-    ? (Math.random() + 1)
-    : 1;
-
-  var timeout = Math.round(random * opts.minTimeout * Math.pow(opts.factor, attempt));
-  timeout = Math.min(timeout, opts.maxTimeout);
-
-  return timeout;
-};
-
-exports.wrap = function(obj, options, methods) {
-  if (options instanceof Array) {
-    methods = options;
-    options = null;
-  }
-
-  if (!methods) {
-    methods = [];
-    for (var key in obj) {
-      if (typeof obj[key] === 'function') {
-        methods.push(key);
-      }
-    }
-  }
-
-  for (var i = 0; i < methods.length; i++) {
-    var method   = methods[i];
-    var original = obj[method];
-
-    obj[method] = function retryWrapper(original) {
-      var op       = exports.operation(options);
-      var args     = Array.prototype.slice.call(arguments, 1);
-      var callback = args.pop();
-
-      args.push(function(err) {
-        if (op.retry(err)) {
-          return;
-        }
-        if (err) {
-          arguments[0] = op.mainError();
-        }
-        callback.apply(this, arguments);
-      });
-
-      op.attempt(function() {
-        original.apply(obj, args);
-      });
-    }.bind(obj, original);
-    obj[method].options = options;
-  }
-};
-
-
-/***/ }),
-
-/***/ 9538:
-/***/ ((module) => {
-
-function RetryOperation(timeouts, options) {
-  // Compatibility for the old (timeouts, retryForever) signature
-  if (typeof options === 'boolean') {
-    options = { forever: options };
-  }
-
-  this._originalTimeouts = JSON.parse(JSON.stringify(timeouts));
-  this._timeouts = timeouts;
-  this._options = options || {};
-  this._maxRetryTime = options && options.maxRetryTime || Infinity;
-  this._fn = null;
-  this._errors = [];
-  this._attempts = 1;
-  this._operationTimeout = null;
-  this._operationTimeoutCb = null;
-  this._timeout = null;
-  this._operationStart = null;
-
-  if (this._options.forever) {
-    this._cachedTimeouts = this._timeouts.slice(0);
-  }
-}
-module.exports = RetryOperation;
-
-RetryOperation.prototype.reset = function() {
-  this._attempts = 1;
-  this._timeouts = this._originalTimeouts;
-}
-
-RetryOperation.prototype.stop = function() {
-  if (this._timeout) {
-    clearTimeout(this._timeout);
-  }
-
-  this._timeouts       = [];
-  this._cachedTimeouts = null;
-};
-
-RetryOperation.prototype.retry = function(err) {
-  if (this._timeout) {
-    clearTimeout(this._timeout);
-  }
-
-  if (!err) {
-    return false;
-  }
-  var currentTime = new Date().getTime();
-  if (err && currentTime - this._operationStart >= this._maxRetryTime) {
-    this._errors.unshift(new Error('RetryOperation timeout occurred'));
-    return false;
-  }
-
-  this._errors.push(err);
-
-  var timeout = this._timeouts.shift();
-  if (timeout === undefined) {
-    if (this._cachedTimeouts) {
-      // retry forever, only keep last error
-      this._errors.splice(this._errors.length - 1, this._errors.length);
-      this._timeouts = this._cachedTimeouts.slice(0);
-      timeout = this._timeouts.shift();
-    } else {
-      return false;
-    }
-  }
-
-  var self = this;
-  var timer = setTimeout(function() {
-    self._attempts++;
-
-    if (self._operationTimeoutCb) {
-      self._timeout = setTimeout(function() {
-        self._operationTimeoutCb(self._attempts);
-      }, self._operationTimeout);
-
-      if (self._options.unref) {
-          self._timeout.unref();
-      }
-    }
-
-    self._fn(self._attempts);
-  }, timeout);
-
-  if (this._options.unref) {
-      timer.unref();
-  }
-
-  return true;
-};
-
-RetryOperation.prototype.attempt = function(fn, timeoutOps) {
-  this._fn = fn;
-
-  if (timeoutOps) {
-    if (timeoutOps.timeout) {
-      this._operationTimeout = timeoutOps.timeout;
-    }
-    if (timeoutOps.cb) {
-      this._operationTimeoutCb = timeoutOps.cb;
-    }
-  }
-
-  var self = this;
-  if (this._operationTimeoutCb) {
-    this._timeout = setTimeout(function() {
-      self._operationTimeoutCb();
-    }, self._operationTimeout);
-  }
-
-  this._operationStart = new Date().getTime();
-
-  this._fn(this._attempts);
-};
-
-RetryOperation.prototype.try = function(fn) {
-  console.log('Using RetryOperation.try() is deprecated');
-  this.attempt(fn);
-};
-
-RetryOperation.prototype.start = function(fn) {
-  console.log('Using RetryOperation.start() is deprecated');
-  this.attempt(fn);
-};
-
-RetryOperation.prototype.start = RetryOperation.prototype.try;
-
-RetryOperation.prototype.errors = function() {
-  return this._errors;
-};
-
-RetryOperation.prototype.attempts = function() {
-  return this._attempts;
-};
-
-RetryOperation.prototype.mainError = function() {
-  if (this._errors.length === 0) {
-    return null;
-  }
-
-  var counts = {};
-  var mainError = null;
-  var mainErrorCount = 0;
-
-  for (var i = 0; i < this._errors.length; i++) {
-    var error = this._errors[i];
-    var message = error.message;
-    var count = (counts[message] || 0) + 1;
-
-    counts[message] = count;
-
-    if (count >= mainErrorCount) {
-      mainError = error;
-      mainErrorCount = count;
-    }
-  }
-
-  return mainError;
-};
-
-
-/***/ }),
-
-/***/ 6627:
-/***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
-
-// Note: since nyc uses this module to output coverage, any lines
-// that are in the direct sync flow of nyc's outputCoverage are
-// ignored, since we can never get coverage for them.
-// grab a reference to node's real process object right away
-var process = global.process
-
-const processOk = function (process) {
-  return process &&
-    typeof process === 'object' &&
-    typeof process.removeListener === 'function' &&
-    typeof process.emit === 'function' &&
-    typeof process.reallyExit === 'function' &&
-    typeof process.listeners === 'function' &&
-    typeof process.kill === 'function' &&
-    typeof process.pid === 'number' &&
-    typeof process.on === 'function'
-}
-
-// some kind of non-node environment, just no-op
-/* istanbul ignore if */
-if (!processOk(process)) {
-  module.exports = function () {
-    return function () {}
-  }
-} else {
-  var assert = __nccwpck_require__(2613)
-  var signals = __nccwpck_require__(1430)
-  var isWin = /^win/i.test(process.platform)
-
-  var EE = __nccwpck_require__(4434)
-  /* istanbul ignore if */
-  if (typeof EE !== 'function') {
-    EE = EE.EventEmitter
-  }
-
-  var emitter
-  if (process.__signal_exit_emitter__) {
-    emitter = process.__signal_exit_emitter__
-  } else {
-    emitter = process.__signal_exit_emitter__ = new EE()
-    emitter.count = 0
-    emitter.emitted = {}
-  }
-
-  // Because this emitter is a global, we have to check to see if a
-  // previous version of this library failed to enable infinite listeners.
-  // I know what you're about to say.  But literally everything about
-  // signal-exit is a compromise with evil.  Get used to it.
-  if (!emitter.infinite) {
-    emitter.setMaxListeners(Infinity)
-    emitter.infinite = true
-  }
-
-  module.exports = function (cb, opts) {
-    /* istanbul ignore if */
-    if (!processOk(global.process)) {
-      return function () {}
-    }
-    assert.equal(typeof cb, 'function', 'a callback must be provided for exit handler')
-
-    if (loaded === false) {
-      load()
-    }
-
-    var ev = 'exit'
-    if (opts && opts.alwaysLast) {
-      ev = 'afterexit'
-    }
-
-    var remove = function () {
-      emitter.removeListener(ev, cb)
-      if (emitter.listeners('exit').length === 0 &&
-          emitter.listeners('afterexit').length === 0) {
-        unload()
-      }
-    }
-    emitter.on(ev, cb)
-
-    return remove
-  }
-
-  var unload = function unload () {
-    if (!loaded || !processOk(global.process)) {
-      return
-    }
-    loaded = false
-
-    signals.forEach(function (sig) {
-      try {
-        process.removeListener(sig, sigListeners[sig])
-      } catch (er) {}
-    })
-    process.emit = originalProcessEmit
-    process.reallyExit = originalProcessReallyExit
-    emitter.count -= 1
-  }
-  module.exports.unload = unload
-
-  var emit = function emit (event, code, signal) {
-    /* istanbul ignore if */
-    if (emitter.emitted[event]) {
-      return
-    }
-    emitter.emitted[event] = true
-    emitter.emit(event, code, signal)
-  }
-
-  // { <signal>: <listener fn>, ... }
-  var sigListeners = {}
-  signals.forEach(function (sig) {
-    sigListeners[sig] = function listener () {
-      /* istanbul ignore if */
-      if (!processOk(global.process)) {
-        return
-      }
-      // If there are no other listeners, an exit is coming!
-      // Simplest way: remove us and then re-send the signal.
-      // We know that this will kill the process, so we can
-      // safely emit now.
-      var listeners = process.listeners(sig)
-      if (listeners.length === emitter.count) {
-        unload()
-        emit('exit', null, sig)
-        /* istanbul ignore next */
-        emit('afterexit', null, sig)
-        /* istanbul ignore next */
-        if (isWin && sig === 'SIGHUP') {
-          // "SIGHUP" throws an `ENOSYS` error on Windows,
-          // so use a supported signal instead
-          sig = 'SIGINT'
-        }
-        /* istanbul ignore next */
-        process.kill(process.pid, sig)
-      }
-    }
-  })
-
-  module.exports.signals = function () {
-    return signals
-  }
-
-  var loaded = false
-
-  var load = function load () {
-    if (loaded || !processOk(global.process)) {
-      return
-    }
-    loaded = true
-
-    // This is the number of onSignalExit's that are in play.
-    // It's important so that we can count the correct number of
-    // listeners on signals, and don't wait for the other one to
-    // handle it instead of us.
-    emitter.count += 1
-
-    signals = signals.filter(function (sig) {
-      try {
-        process.on(sig, sigListeners[sig])
-        return true
-      } catch (er) {
-        return false
-      }
-    })
-
-    process.emit = processEmit
-    process.reallyExit = processReallyExit
-  }
-  module.exports.load = load
-
-  var originalProcessReallyExit = process.reallyExit
-  var processReallyExit = function processReallyExit (code) {
-    /* istanbul ignore if */
-    if (!processOk(global.process)) {
-      return
-    }
-    process.exitCode = code || /* istanbul ignore next */ 0
-    emit('exit', process.exitCode, null)
-    /* istanbul ignore next */
-    emit('afterexit', process.exitCode, null)
-    /* istanbul ignore next */
-    originalProcessReallyExit.call(process, process.exitCode)
-  }
-
-  var originalProcessEmit = process.emit
-  var processEmit = function processEmit (ev, arg) {
-    if (ev === 'exit' && processOk(global.process)) {
-      /* istanbul ignore else */
-      if (arg !== undefined) {
-        process.exitCode = arg
-      }
-      var ret = originalProcessEmit.apply(this, arguments)
-      /* istanbul ignore next */
-      emit('exit', process.exitCode, null)
-      /* istanbul ignore next */
-      emit('afterexit', process.exitCode, null)
-      /* istanbul ignore next */
-      return ret
-    } else {
-      return originalProcessEmit.apply(this, arguments)
-    }
-  }
-}
-
-
-/***/ }),
-
-/***/ 1430:
-/***/ ((module) => {
-
-// This is not the set of all possible signals.
-//
-// It IS, however, the set of all signals that trigger
-// an exit on either Linux or BSD systems.  Linux is a
-// superset of the signal names supported on BSD, and
-// the unknown signals just fail to register, so we can
-// catch that easily enough.
-//
-// Don't bother with SIGKILL.  It's uncatchable, which
-// means that we can't fire any callbacks anyway.
-//
-// If a user does happen to register a handler on a non-
-// fatal signal like SIGWINCH or something, and then
-// exit, it'll end up firing `process.emit('exit')`, so
-// the handler will be fired anyway.
-//
-// SIGBUS, SIGFPE, SIGSEGV and SIGILL, when not raised
-// artificially, inherently leave the process in a
-// state from which it is not safe to try and enter JS
-// listeners.
-module.exports = [
-  'SIGABRT',
-  'SIGALRM',
-  'SIGHUP',
-  'SIGINT',
-  'SIGTERM'
-]
-
-if (process.platform !== 'win32') {
-  module.exports.push(
-    'SIGVTALRM',
-    'SIGXCPU',
-    'SIGXFSZ',
-    'SIGUSR2',
-    'SIGTRAP',
-    'SIGSYS',
-    'SIGQUIT',
-    'SIGIOT'
-    // should detect profiler and enable/disable accordingly.
-    // see #21
-    // 'SIGPROF'
-  )
-}
-
-if (process.platform === 'linux') {
-  module.exports.push(
-    'SIGIO',
-    'SIGPOLL',
-    'SIGPWR',
-    'SIGSTKFLT',
-    'SIGUNUSED'
-  )
-}
-
-
-/***/ }),
-
 /***/ 5011:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
@@ -3809,7 +1739,7 @@ function containerRunArgs(engine, spec, bindSource = (f) => f) {
 /* harmony import */ var node_os__WEBPACK_IMPORTED_MODULE_2___default = /*#__PURE__*/__nccwpck_require__.n(node_os__WEBPACK_IMPORTED_MODULE_2__);
 /* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(6760);
 /* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_3___default = /*#__PURE__*/__nccwpck_require__.n(node_path__WEBPACK_IMPORTED_MODULE_3__);
-/* harmony import */ var _proc_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(2280);
+/* harmony import */ var _proc_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(9896);
 /* harmony import */ var _time_limits_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(1814);
 // Images made on the spot from the runner's own files: the reaper's helper image (helper-image.ts: `sh`,
 // `git` and a few tools) and the network sidecar's image (the libraries the runner's Node loads). Neither
@@ -4054,491 +1984,26 @@ function sandboxHelperLabels(sandbox) {
 
 /***/ }),
 
-/***/ 2280:
+/***/ 9896:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
-
-// EXPORTS
-__nccwpck_require__.d(__webpack_exports__, {
-  Nm: () => (/* binding */ ProcError),
-  Bh: () => (/* binding */ pickEnv),
-  R3: () => (/* binding */ runProcess),
-  SL: () => (/* binding */ runStreaming),
-  PH: () => (/* binding */ startPiped)
-});
-
-// UNUSED EXPORTS: ProcTimeLimitError, programName
-
-// EXTERNAL MODULE: external "node:child_process"
-var external_node_child_process_ = __nccwpck_require__(1421);
-// EXTERNAL MODULE: external "node:fs"
-var external_node_fs_ = __nccwpck_require__(3024);
-// EXTERNAL MODULE: external "assert"
-var external_assert_ = __nccwpck_require__(2613);
-// EXTERNAL MODULE: external "path"
-var external_path_ = __nccwpck_require__(6928);
-// EXTERNAL MODULE: external "fs"
-var external_fs_ = __nccwpck_require__(9896);
-;// CONCATENATED MODULE: ./node_modules/@actions/io/lib/io-util.js
-var __awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
-    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
-    return new (P || (P = Promise))(function (resolve, reject) {
-        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
-        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
-        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
-        step((generator = generator.apply(thisArg, _arguments || [])).next());
-    });
-};
-
-
-const { chmod, copyFile, lstat, mkdir, open: io_util_open, readdir, rename, rm, rmdir, stat, symlink, unlink } = external_fs_.promises;
-// export const {open} = 'fs'
-const IS_WINDOWS = process.platform === 'win32';
-/**
- * Custom implementation of readlink to ensure Windows junctions
- * maintain trailing backslash for backward compatibility with Node.js < 24
- *
- * In Node.js 20, Windows junctions (directory symlinks) always returned paths
- * with trailing backslashes. Node.js 24 removed this behavior, which breaks
- * code that relied on this format for path operations.
- *
- * This implementation restores the Node 20 behavior by adding a trailing
- * backslash to all junction results on Windows.
- */
-function readlink(fsPath) {
-    return __awaiter(this, void 0, void 0, function* () {
-        const result = yield fs.promises.readlink(fsPath);
-        // On Windows, restore Node 20 behavior: add trailing backslash to all results
-        // since junctions on Windows are always directory links
-        if (IS_WINDOWS && !result.endsWith('\\')) {
-            return `${result}\\`;
-        }
-        return result;
-    });
-}
-// See https://github.com/nodejs/node/blob/d0153aee367422d0858105abec186da4dff0a0c5/deps/uv/include/uv/win.h#L691
-const UV_FS_O_EXLOCK = 0x10000000;
-const READONLY = external_fs_.constants.O_RDONLY;
-function exists(fsPath) {
-    return __awaiter(this, void 0, void 0, function* () {
-        try {
-            yield stat(fsPath);
-        }
-        catch (err) {
-            if (err.code === 'ENOENT') {
-                return false;
-            }
-            throw err;
-        }
-        return true;
-    });
-}
-function isDirectory(fsPath_1) {
-    return __awaiter(this, arguments, void 0, function* (fsPath, useStat = false) {
-        const stats = useStat ? yield stat(fsPath) : yield lstat(fsPath);
-        return stats.isDirectory();
-    });
-}
-/**
- * On OSX/Linux, true if path starts with '/'. On Windows, true for paths like:
- * \, \hello, \\hello\share, C:, and C:\hello (and corresponding alternate separator cases).
- */
-function isRooted(p) {
-    p = normalizeSeparators(p);
-    if (!p) {
-        throw new Error('isRooted() parameter "p" cannot be empty');
-    }
-    if (IS_WINDOWS) {
-        return (p.startsWith('\\') || /^[A-Z]:/i.test(p) // e.g. \ or \hello or \\hello
-        ); // e.g. C: or C:\hello
-    }
-    return p.startsWith('/');
-}
-/**
- * Best effort attempt to determine whether a file exists and is executable.
- * @param filePath    file path to check
- * @param extensions  additional file extensions to try
- * @return if file exists and is executable, returns the file path. otherwise empty string.
- */
-function tryGetExecutablePath(filePath, extensions) {
-    return __awaiter(this, void 0, void 0, function* () {
-        let stats = undefined;
-        try {
-            // test file exists
-            stats = yield stat(filePath);
-        }
-        catch (err) {
-            if (err.code !== 'ENOENT') {
-                // eslint-disable-next-line no-console
-                console.log(`Unexpected error attempting to determine if executable file exists '${filePath}': ${err}`);
-            }
-        }
-        if (stats && stats.isFile()) {
-            if (IS_WINDOWS) {
-                // on Windows, test for valid extension
-                const upperExt = external_path_.extname(filePath).toUpperCase();
-                if (extensions.some(validExt => validExt.toUpperCase() === upperExt)) {
-                    return filePath;
-                }
-            }
-            else {
-                if (isUnixExecutable(stats)) {
-                    return filePath;
-                }
-            }
-        }
-        // try each extension
-        const originalFilePath = filePath;
-        for (const extension of extensions) {
-            filePath = originalFilePath + extension;
-            stats = undefined;
-            try {
-                stats = yield stat(filePath);
-            }
-            catch (err) {
-                if (err.code !== 'ENOENT') {
-                    // eslint-disable-next-line no-console
-                    console.log(`Unexpected error attempting to determine if executable file exists '${filePath}': ${err}`);
-                }
-            }
-            if (stats && stats.isFile()) {
-                if (IS_WINDOWS) {
-                    // preserve the case of the actual file (since an extension was appended)
-                    try {
-                        const directory = external_path_.dirname(filePath);
-                        const upperName = external_path_.basename(filePath).toUpperCase();
-                        for (const actualName of yield readdir(directory)) {
-                            if (upperName === actualName.toUpperCase()) {
-                                filePath = external_path_.join(directory, actualName);
-                                break;
-                            }
-                        }
-                    }
-                    catch (err) {
-                        // eslint-disable-next-line no-console
-                        console.log(`Unexpected error attempting to determine the actual case of the file '${filePath}': ${err}`);
-                    }
-                    return filePath;
-                }
-                else {
-                    if (isUnixExecutable(stats)) {
-                        return filePath;
-                    }
-                }
-            }
-        }
-        return '';
-    });
-}
-function normalizeSeparators(p) {
-    p = p || '';
-    if (IS_WINDOWS) {
-        // convert slashes on Windows
-        p = p.replace(/\//g, '\\');
-        // remove redundant slashes
-        return p.replace(/\\\\+/g, '\\');
-    }
-    // remove redundant slashes
-    return p.replace(/\/\/+/g, '/');
-}
-// on Mac/Linux, test the execute bit
-//     R   W  X  R  W X R W X
-//   256 128 64 32 16 8 4 2 1
-function isUnixExecutable(stats) {
-    return ((stats.mode & 1) > 0 ||
-        ((stats.mode & 8) > 0 &&
-            process.getgid !== undefined &&
-            stats.gid === process.getgid()) ||
-        ((stats.mode & 64) > 0 &&
-            process.getuid !== undefined &&
-            stats.uid === process.getuid()));
-}
-// Get the path of cmd.exe in windows
-function getCmdPath() {
-    var _a;
-    return (_a = process.env['COMSPEC']) !== null && _a !== void 0 ? _a : `cmd.exe`;
-}
-//# sourceMappingURL=io-util.js.map
-;// CONCATENATED MODULE: ./node_modules/@actions/io/lib/io.js
-var io_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
-    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
-    return new (P || (P = Promise))(function (resolve, reject) {
-        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
-        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
-        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
-        step((generator = generator.apply(thisArg, _arguments || [])).next());
-    });
-};
-
-
-
-/**
- * Copies a file or folder.
- * Based off of shelljs - https://github.com/shelljs/shelljs/blob/9237f66c52e5daa40458f94f9565e18e8132f5a6/src/cp.js
- *
- * @param     source    source path
- * @param     dest      destination path
- * @param     options   optional. See CopyOptions.
- */
-function cp(source_1, dest_1) {
-    return io_awaiter(this, arguments, void 0, function* (source, dest, options = {}) {
-        const { force, recursive, copySourceDirectory } = readCopyOptions(options);
-        const destStat = (yield ioUtil.exists(dest)) ? yield ioUtil.stat(dest) : null;
-        // Dest is an existing file, but not forcing
-        if (destStat && destStat.isFile() && !force) {
-            return;
-        }
-        // If dest is an existing directory, should copy inside.
-        const newDest = destStat && destStat.isDirectory() && copySourceDirectory
-            ? path.join(dest, path.basename(source))
-            : dest;
-        if (!(yield ioUtil.exists(source))) {
-            throw new Error(`no such file or directory: ${source}`);
-        }
-        const sourceStat = yield ioUtil.stat(source);
-        if (sourceStat.isDirectory()) {
-            if (!recursive) {
-                throw new Error(`Failed to copy. ${source} is a directory, but tried to copy without recursive flag.`);
-            }
-            else {
-                yield cpDirRecursive(source, newDest, 0, force);
-            }
-        }
-        else {
-            if (path.relative(source, newDest) === '') {
-                // a file cannot be copied to itself
-                throw new Error(`'${newDest}' and '${source}' are the same file`);
-            }
-            yield io_copyFile(source, newDest, force);
-        }
-    });
-}
-/**
- * Moves a path.
- *
- * @param     source    source path
- * @param     dest      destination path
- * @param     options   optional. See MoveOptions.
- */
-function mv(source_1, dest_1) {
-    return io_awaiter(this, arguments, void 0, function* (source, dest, options = {}) {
-        if (yield ioUtil.exists(dest)) {
-            let destExists = true;
-            if (yield ioUtil.isDirectory(dest)) {
-                // If dest is directory copy src into dest
-                dest = path.join(dest, path.basename(source));
-                destExists = yield ioUtil.exists(dest);
-            }
-            if (destExists) {
-                if (options.force == null || options.force) {
-                    yield rmRF(dest);
-                }
-                else {
-                    throw new Error('Destination already exists');
-                }
-            }
-        }
-        yield mkdirP(path.dirname(dest));
-        yield ioUtil.rename(source, dest);
-    });
-}
-/**
- * Remove a path recursively with force
- *
- * @param inputPath path to remove
- */
-function rmRF(inputPath) {
-    return io_awaiter(this, void 0, void 0, function* () {
-        if (ioUtil.IS_WINDOWS) {
-            // Check for invalid characters
-            // https://docs.microsoft.com/en-us/windows/win32/fileio/naming-a-file
-            if (/[*"<>|]/.test(inputPath)) {
-                throw new Error('File path must not contain `*`, `"`, `<`, `>` or `|` on Windows');
-            }
-        }
-        try {
-            // note if path does not exist, error is silent
-            yield ioUtil.rm(inputPath, {
-                force: true,
-                maxRetries: 3,
-                recursive: true,
-                retryDelay: 300
-            });
-        }
-        catch (err) {
-            throw new Error(`File was unable to be removed ${err}`);
-        }
-    });
-}
-/**
- * Make a directory.  Creates the full path with folders in between
- * Will throw if it fails
- *
- * @param   fsPath        path to create
- * @returns Promise<void>
- */
-function mkdirP(fsPath) {
-    return io_awaiter(this, void 0, void 0, function* () {
-        ok(fsPath, 'a path argument must be provided');
-        yield ioUtil.mkdir(fsPath, { recursive: true });
-    });
-}
-/**
- * Returns path of a tool had the tool actually been invoked.  Resolves via paths.
- * If you check and the tool does not exist, it will throw.
- *
- * @param     tool              name of the tool
- * @param     check             whether to check if tool exists
- * @returns   Promise<string>   path to tool
- */
-function which(tool, check) {
-    return io_awaiter(this, void 0, void 0, function* () {
-        if (!tool) {
-            throw new Error("parameter 'tool' is required");
-        }
-        // recursive when check=true
-        if (check) {
-            const result = yield which(tool, false);
-            if (!result) {
-                if (IS_WINDOWS) {
-                    throw new Error(`Unable to locate executable file: ${tool}. Please verify either the file path exists or the file can be found within a directory specified by the PATH environment variable. Also verify the file has a valid extension for an executable file.`);
-                }
-                else {
-                    throw new Error(`Unable to locate executable file: ${tool}. Please verify either the file path exists or the file can be found within a directory specified by the PATH environment variable. Also check the file mode to verify the file is executable.`);
-                }
-            }
-            return result;
-        }
-        const matches = yield findInPath(tool);
-        if (matches && matches.length > 0) {
-            return matches[0];
-        }
-        return '';
-    });
-}
-/**
- * Returns a list of all occurrences of the given tool on the system path.
- *
- * @returns   Promise<string[]>  the paths of the tool
- */
-function findInPath(tool) {
-    return io_awaiter(this, void 0, void 0, function* () {
-        if (!tool) {
-            throw new Error("parameter 'tool' is required");
-        }
-        // build the list of extensions to try
-        const extensions = [];
-        if (IS_WINDOWS && process.env['PATHEXT']) {
-            for (const extension of process.env['PATHEXT'].split(external_path_.delimiter)) {
-                if (extension) {
-                    extensions.push(extension);
-                }
-            }
-        }
-        // if it's rooted, return it if exists. otherwise return empty.
-        if (isRooted(tool)) {
-            const filePath = yield tryGetExecutablePath(tool, extensions);
-            if (filePath) {
-                return [filePath];
-            }
-            return [];
-        }
-        // if any path separators, return empty
-        if (tool.includes(external_path_.sep)) {
-            return [];
-        }
-        // build the list of directories
-        //
-        // Note, technically "where" checks the current directory on Windows. From a toolkit perspective,
-        // it feels like we should not do this. Checking the current directory seems like more of a use
-        // case of a shell, and the which() function exposed by the toolkit should strive for consistency
-        // across platforms.
-        const directories = [];
-        if (process.env.PATH) {
-            for (const p of process.env.PATH.split(external_path_.delimiter)) {
-                if (p) {
-                    directories.push(p);
-                }
-            }
-        }
-        // find all matches
-        const matches = [];
-        for (const directory of directories) {
-            const filePath = yield tryGetExecutablePath(external_path_.join(directory, tool), extensions);
-            if (filePath) {
-                matches.push(filePath);
-            }
-        }
-        return matches;
-    });
-}
-function readCopyOptions(options) {
-    const force = options.force == null ? true : options.force;
-    const recursive = Boolean(options.recursive);
-    const copySourceDirectory = options.copySourceDirectory == null
-        ? true
-        : Boolean(options.copySourceDirectory);
-    return { force, recursive, copySourceDirectory };
-}
-function cpDirRecursive(sourceDir, destDir, currentDepth, force) {
-    return io_awaiter(this, void 0, void 0, function* () {
-        // Ensure there is not a run away recursive copy
-        if (currentDepth >= 255)
-            return;
-        currentDepth++;
-        yield mkdirP(destDir);
-        const files = yield ioUtil.readdir(sourceDir);
-        for (const fileName of files) {
-            const srcFile = `${sourceDir}/${fileName}`;
-            const destFile = `${destDir}/${fileName}`;
-            const srcFileStat = yield ioUtil.lstat(srcFile);
-            if (srcFileStat.isDirectory()) {
-                // Recurse
-                yield cpDirRecursive(srcFile, destFile, currentDepth, force);
-            }
-            else {
-                yield io_copyFile(srcFile, destFile, force);
-            }
-        }
-        // Change the mode for the newly created directory
-        yield ioUtil.chmod(destDir, (yield ioUtil.stat(sourceDir)).mode);
-    });
-}
-// Buffered file copy
-function io_copyFile(srcFile, destFile, force) {
-    return io_awaiter(this, void 0, void 0, function* () {
-        if ((yield ioUtil.lstat(srcFile)).isSymbolicLink()) {
-            // unlink/re-link it
-            try {
-                yield ioUtil.lstat(destFile);
-                yield ioUtil.unlink(destFile);
-            }
-            catch (e) {
-                // Try to override file permission
-                if (e.code === 'EPERM') {
-                    yield ioUtil.chmod(destFile, '0666');
-                    yield ioUtil.unlink(destFile);
-                }
-                // other errors = it doesn't exist, no work to do
-            }
-            // Copy over symlink
-            const symlinkFull = yield ioUtil.readlink(srcFile);
-            yield ioUtil.symlink(symlinkFull, destFile, ioUtil.IS_WINDOWS ? 'junction' : null);
-        }
-        else if (!(yield ioUtil.exists(destFile)) || force) {
-            yield ioUtil.copyFile(srcFile, destFile);
-        }
-    });
-}
-//# sourceMappingURL=io.js.map
-// EXTERNAL MODULE: external "node:path"
-var external_node_path_ = __nccwpck_require__(6760);
-// EXTERNAL MODULE: ./src/engine/time-limits.ts
-var time_limits = __nccwpck_require__(1814);
-;// CONCATENATED MODULE: ./src/engine/proc.ts
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Bh: () => (/* binding */ pickEnv),
+/* harmony export */   Nm: () => (/* binding */ ProcError),
+/* harmony export */   PH: () => (/* binding */ startPiped),
+/* harmony export */   R3: () => (/* binding */ runProcess),
+/* harmony export */   SL: () => (/* binding */ runStreaming)
+/* harmony export */ });
+/* unused harmony exports ProcTimeLimitError, programName */
+/* harmony import */ var node_child_process__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1421);
+/* harmony import */ var node_child_process__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_child_process__WEBPACK_IMPORTED_MODULE_0__);
+/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(3024);
+/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__nccwpck_require__.n(node_fs__WEBPACK_IMPORTED_MODULE_1__);
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(6760);
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_2___default = /*#__PURE__*/__nccwpck_require__.n(node_path__WEBPACK_IMPORTED_MODULE_2__);
+/* harmony import */ var _time_limits_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(1814);
 // The one place where child processes start. Argument arrays only: nothing here goes through a shell.
 // ADR 0007 (docs/adr/0007-streamed-output-bounded-memory.md).
-
 
 
 
@@ -4560,7 +2025,7 @@ class ProcTimeLimitError extends Error {
     constructor(
     /** The program and its sub-command, `git fetch`. */
     program, purpose, limitMs) {
-        super(`${program} (${purpose}) ran out of its time limit (${(0,time_limits/* formatLimit */.tW)(limitMs)}) and was killed, with every program it started.`);
+        super(`${program} (${purpose}) ran out of its time limit (${(0,_time_limits_js__WEBPACK_IMPORTED_MODULE_3__/* .formatLimit */ .tW)(limitMs)}) and was killed, with every program it started.`);
         this.program = program;
         this.purpose = purpose;
         this.limitMs = limitMs;
@@ -4570,7 +2035,7 @@ class ProcTimeLimitError extends Error {
 /** `git fetch` for git's `fetch …`, `ldd` for `ldd -- …`: the program as a person names it. */
 function programName(tool, args) {
     const sub = args[0];
-    const base = external_node_path_.basename(tool);
+    const base = node_path__WEBPACK_IMPORTED_MODULE_2__.basename(tool);
     return sub && /^[a-z][a-z0-9-]{0,30}$/.test(sub) ? `${base} ${sub}` : base;
 }
 const toolPaths = new Map();
@@ -4583,11 +2048,37 @@ function toolPath(tool) {
     const key = `${process.env.PATH ?? ''}\0${tool}`;
     let found = toolPaths.get(key);
     if (!found) {
-        found = which(tool, true);
+        found = findOnPath(tool, process.env.PATH ?? '');
         toolPaths.set(key, found);
         found.catch(() => toolPaths.delete(key));
     }
     return found;
+}
+/**
+ * The first executable file named `tool` in PATH's folders, in PATH's order (a name with a slash is taken
+ * as a path). Looked up synchronously: a few stat calls once per tool and PATH value, instead of a round of
+ * the thread pool per folder before the first process can start. (Not @actions/io's `which`: its module,
+ * with `assert`, costs the start of every step.)
+ */
+function findOnPath(tool, searchPath) {
+    const candidates = tool.includes('/')
+        ? [node_path__WEBPACK_IMPORTED_MODULE_2__.resolve(tool)]
+        : searchPath
+            .split(node_path__WEBPACK_IMPORTED_MODULE_2__.delimiter)
+            .filter((dir) => dir)
+            .map((dir) => node_path__WEBPACK_IMPORTED_MODULE_2__.join(dir, tool));
+    const first = candidates.find((file) => {
+        try {
+            node_fs__WEBPACK_IMPORTED_MODULE_1__.accessSync(file, node_fs__WEBPACK_IMPORTED_MODULE_1__.constants.X_OK);
+            return node_fs__WEBPACK_IMPORTED_MODULE_1__.statSync(file).isFile();
+        }
+        catch {
+            return false;
+        }
+    });
+    if (!first)
+        return Promise.reject(new Error(`Unable to locate executable file: ${tool} (not an executable file on PATH).`));
+    return Promise.resolve(first);
 }
 /**
  * How long a program may keep its output pipes open after it exited (a program it left behind holds
@@ -4630,7 +2121,7 @@ function notStarted(tool, error) {
 async function runProcess(tool, args, options) {
     let child;
     try {
-        child = (0,external_node_child_process_.spawn)(await toolPath(tool), [...args], {
+        child = (0,node_child_process__WEBPACK_IMPORTED_MODULE_0__.spawn)(await toolPath(tool), [...args], {
             cwd: options.cwd,
             env: options.env,
             stdio: [options.input ? 'pipe' : 'ignore', 'pipe', 'pipe'],
@@ -4726,11 +2217,11 @@ async function runStreaming(tool, args, options) {
     const tailLines = options.stderrTailLines ?? 40;
     let file;
     if (options.stdoutFile)
-        file = external_node_fs_.openSync(options.stdoutFile.path, 'wx', 0o600);
+        file = node_fs__WEBPACK_IMPORTED_MODULE_1__.openSync(options.stdoutFile.path, 'wx', 0o600);
     let child;
     const group = options.processGroup || options.timeLimitMs !== undefined;
     try {
-        child = (0,external_node_child_process_.spawn)(await toolPath(tool), [...args], {
+        child = (0,node_child_process__WEBPACK_IMPORTED_MODULE_0__.spawn)(await toolPath(tool), [...args], {
             cwd: options.cwd,
             env: options.env,
             stdio: ['ignore', options.outputFd ?? 'pipe', 'pipe'],
@@ -4739,7 +2230,7 @@ async function runStreaming(tool, args, options) {
     }
     catch (error) {
         if (file !== undefined)
-            external_node_fs_.closeSync(file);
+            node_fs__WEBPACK_IMPORTED_MODULE_1__.closeSync(file);
         throw new ProcError(`${tool} could not be started: ${error.message}`, {
             exitCode: -1,
             stdout: '',
@@ -4832,7 +2323,7 @@ async function runStreaming(tool, args, options) {
             kill();
             return;
         }
-        external_node_fs_.writeSync(file, chunk);
+        node_fs__WEBPACK_IMPORTED_MODULE_1__.writeSync(file, chunk);
     });
     const exitCode = await new Promise((resolve, reject) => {
         child.on('error', (error) => reject(new ProcError(`${tool} could not be started: ${error.message}`, {
@@ -4846,7 +2337,7 @@ async function runStreaming(tool, args, options) {
             clearTimeout(timer);
         options.signal?.removeEventListener('abort', onAbort);
         if (file !== undefined)
-            external_node_fs_.closeSync(file);
+            node_fs__WEBPACK_IMPORTED_MODULE_1__.closeSync(file);
     });
     err.end();
     out.end();
@@ -4861,7 +2352,7 @@ async function runStreaming(tool, args, options) {
     };
 }
 async function startPiped(tool, args, options) {
-    const child = (0,external_node_child_process_.spawn)(await toolPath(tool), [...args], {
+    const child = (0,node_child_process__WEBPACK_IMPORTED_MODULE_0__.spawn)(await toolPath(tool), [...args], {
         cwd: options.cwd,
         env: options.env,
         stdio: ['pipe', 'pipe', 'ignore'],
@@ -5386,7 +2877,7 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("events");
 
 /***/ }),
 
-/***/ 9896:
+/***/ 7515:
 /***/ ((module) => {
 
 module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("fs");
@@ -9886,6 +7377,36 @@ exports.suggestSimilar = suggestSimilar;
 /******/ 	};
 /******/ })();
 /******/ 
+/******/ /* webpack/runtime/create fake namespace object */
+/******/ (() => {
+/******/ 	var getProto = Object.getPrototypeOf ? (obj) => (Object.getPrototypeOf(obj)) : (obj) => (obj.__proto__);
+/******/ 	var leafPrototypes;
+/******/ 	// create a fake namespace object
+/******/ 	// mode & 1: value is a module id, require it
+/******/ 	// mode & 2: merge all properties of value into the ns
+/******/ 	// mode & 4: return value when already ns object
+/******/ 	// mode & 16: return value when it's Promise-like
+/******/ 	// mode & 8|1: behave like require
+/******/ 	__nccwpck_require__.t = function(value, mode) {
+/******/ 		if(mode & 1) value = this(value);
+/******/ 		if(mode & 8) return value;
+/******/ 		if(typeof value === 'object' && value) {
+/******/ 			if((mode & 4) && value.__esModule) return value;
+/******/ 			if((mode & 16) && typeof value.then === 'function') return value;
+/******/ 		}
+/******/ 		var ns = Object.create(null);
+/******/ 		__nccwpck_require__.r(ns);
+/******/ 		var def = {};
+/******/ 		leafPrototypes = leafPrototypes || [null, getProto({}), getProto([]), getProto(getProto)];
+/******/ 		for(var current = mode & 2 && value; typeof current == 'object' && !~leafPrototypes.indexOf(current); current = getProto(current)) {
+/******/ 			Object.getOwnPropertyNames(current).forEach((key) => (def[key] = () => (value[key])));
+/******/ 		}
+/******/ 		def['default'] = () => (value);
+/******/ 		__nccwpck_require__.d(ns, def);
+/******/ 		return ns;
+/******/ 	};
+/******/ })();
+/******/ 
 /******/ /* webpack/runtime/define property getters */
 /******/ (() => {
 /******/ 	// define getter functions for harmony exports
@@ -10221,8 +7742,8 @@ var external_node_os_ = __nccwpck_require__(8161);
 var promises_ = __nccwpck_require__(1455);
 // EXTERNAL MODULE: ./src/engine/container-args.ts
 var container_args = __nccwpck_require__(5011);
-// EXTERNAL MODULE: ./src/engine/proc.ts + 2 modules
-var proc = __nccwpck_require__(2280);
+// EXTERNAL MODULE: ./src/engine/proc.ts
+var proc = __nccwpck_require__(9896);
 ;// CONCATENATED MODULE: ./src/engine/host-paths.ts
 // The engine's view of the paths the action mounts. On a plain host the engine and the action see one
 // filesystem. When the action itself runs in a container of the same engine (a job container), the
@@ -11027,13 +8548,15 @@ async function plantProbe(engine, folders) {
 }
 /**
  * Proves that the engine sees each folder where the action sees it; rejects with a HostPathError naming
- * the folder and the fix when it does not. The helper is created as soon as the folders are known, while
- * the image check still runs: when the image turns out to be missing, the probe waits for `imageReady`
- * (which pulls it) and asks once more (it never pulls itself). Once it succeeded, its files are removed and
- * the helper (created, never started) stays until the caller calls `remove`, after the run: that engine
- * call then does not compete with the command container's start.
+ * the folder and the fix when it does not. The helper is created with `--pull never`, so a probe that
+ * succeeded also proved the image there: the caller need not ask the engine about the image. When the
+ * engine says the image is missing, the probe calls `imageReady` (the image check, which pulls it) and
+ * asks once more (it never pulls itself); when the probe fails for anything but a folder the engine does
+ * not see, the image check's error, if it has one, is the one thrown. Once it succeeded, its files are removed and the
+ * helper (created, never started) stays until the caller calls `remove`, after the run: that engine call
+ * then does not compete with the command container's start.
  */
-async function probeEngineView(engine, image, folders, imageReady = Promise.resolve(), timeoutMs = PROBE_TIMEOUT_MS) {
+async function probeEngineView(engine, image, folders, imageReady = () => Promise.resolve(), timeoutMs = PROBE_TIMEOUT_MS) {
     const name = `worktree-sandbox-probe-${(0,external_node_crypto_.randomBytes)(4).toString('hex')}`;
     const probe = await plantProbe(engine, folders);
     try {
@@ -11051,7 +8574,7 @@ async function probeEngineView(engine, image, folders, imageReady = Promise.reso
         let result = await createWithin(engine, name, args, timeoutMs);
         if (result.exitCode !== 0 &&
             /no such image|image not known|not found.*image|unable to find image/i.test(result.stderr)) {
-            await imageReady;
+            await imageReady();
             result = await createWithin(engine, name, args, timeoutMs);
         }
         if (result.exitCode === 0) {
@@ -11064,6 +8587,10 @@ async function probeEngineView(engine, image, folders, imageReady = Promise.reso
     }
     catch (error) {
         await Promise.all([engine.removeContainer(name), probe.remove({ madeToo: true })]);
+        // Anything but a folder the engine does not see: the image check's words come first (an image it
+        // could not pull, an engine it cannot reach or that cannot run containers), as when it runs alone.
+        if (!(error instanceof HostPathError))
+            await imageReady();
         throw error;
     }
 }
@@ -11637,9 +9164,6 @@ function sandboxHelper(sandbox, image, script, extra = {}) {
     };
 }
 
-// EXTERNAL MODULE: ./node_modules/proper-lockfile/index.js
-var proper_lockfile = __nccwpck_require__(3648);
-var proper_lockfile_default = /*#__PURE__*/__nccwpck_require__.n(proper_lockfile);
 ;// CONCATENATED MODULE: ./src/sandbox/lock.ts
 // Cross-process locks (proper-lockfile: an atomic mkdir whose mtime the holder refreshes, so a lock whose
 // holder was killed goes stale and is taken over instead of blocking everyone forever).
@@ -11648,7 +9172,16 @@ var proper_lockfile_default = /*#__PURE__*/__nccwpck_require__.n(proper_lockfile
 
 
 
-
+let lockfileLoaded;
+/**
+ * proper-lockfile, loaded on first use rather than at every start: it brings graceful-fs, which patches
+ * `fs` as it loads. A run starts loading it (loadLocking) while it waits for its first git and engine
+ * answers, so that it is ready by the time the run takes its sandbox's lock.
+ */
+function loadLocking() {
+    lockfileLoaded ??= __nccwpck_require__.e(/* import() */ 648).then(__nccwpck_require__.t.bind(__nccwpck_require__, 3648, 23)).then((loaded) => loaded.default ?? loaded);
+    return lockfileLoaded;
+}
 const LOCK_STALE_MS = 10_000;
 const LOCK_UPDATE_MS = 2_000;
 function lockDirectory(gitDir) {
@@ -11673,7 +9206,7 @@ async function acquire(file, waitMs, describe, onWait) {
     let announced = false;
     for (;;) {
         try {
-            const release = await proper_lockfile_default().lock(file, {
+            const release = await (await loadLocking()).lock(file, {
                 realpath: false,
                 lockfilePath: file,
                 stale: LOCK_STALE_MS,
@@ -11785,7 +9318,7 @@ function containerNotePath(gitDir, sandbox) {
 async function isSandboxLocked(gitDir, sandbox) {
     const file = lockPath(gitDir, `sandbox-${sandbox}`);
     try {
-        return await proper_lockfile_default().check(file, { realpath: false, lockfilePath: file, stale: LOCK_STALE_MS });
+        return await (await loadLocking()).check(file, { realpath: false, lockfilePath: file, stale: LOCK_STALE_MS });
     }
     catch {
         return false;
@@ -12919,14 +10452,29 @@ async function fetchOriginBranch(git, parent, branch) {
  * container can write its refs. `head`, when given, is the parent's HEAD commit as just read: the start
  * when `base` is empty.
  */
-async function resolveBranch(git, parent, branch, base) {
+/**
+ * The branch's two refs (local, and origin's), read from `repositoryPath` before its parent is known, so
+ * that this git process overlaps the checks of the parent's answer instead of following them. Branches and remote-tracking refs are the repository's own, shared by its linked
+ * worktrees and the same from any folder of it: the answer is the parent's. Undefined when it could not be
+ * read (resolveBranch then asks the parent itself, and reports what goes wrong).
+ */
+function readBranchRefs(git, repositoryPath, branch) {
+    return git
+        .readRefs(repositoryPath, [`refs/heads/${branch}`, `refs/remotes/origin/${branch}`])
+        .catch(() => undefined);
+}
+async function resolveBranch(git, parent, branch, base, refsRead) {
     const parentPath = parent.path;
     const local = `refs/heads/${branch}`;
     const remote = `refs/remotes/origin/${branch}`;
-    // One git process for both branch refs; the base only costs one more when it is named.
+    // One git process for both branch refs (or none: read early, readBranchRefs); the base
+    // only costs one more when it is named.
     const [baseCommit, refs] = await Promise.all([
         !base && parent.head ? parent.head : git.resolveCommit(parentPath, base || 'HEAD'),
-        branch ? git.readRefs(parentPath, [local, remote]) : new Map(),
+        branch
+            ? (refsRead?.then((read) => read ?? git.readRefs(parentPath, [local, remote])) ??
+                git.readRefs(parentPath, [local, remote]))
+            : new Map(),
     ]);
     if (!baseCommit)
         throw new Error(`Invalid input 'base': ${JSON.stringify(base)} names no commit in ${parentPath}.`);
@@ -13302,13 +10850,18 @@ class EngineViewProof {
     helper;
     proved;
     planted;
-    constructor(engine, image, folders, imageReady) {
+    constructor(engine, image, folders, 
+    /** The image check (it pulls), asked by the helper's proof only when the engine lacks the image. */
+    imageReady) {
         this.engine = engine;
         this.image = image;
         this.folders = folders;
         this.imageReady = imageReady;
     }
-    /** Proves it with a helper, started now unless it already was; rejects naming what the engine does not see. */
+    /**
+     * Proves it with a helper, started now unless it already was; rejects naming what the engine does not
+     * see. Once it resolved, the engine has the image too (the helper is created with `--pull never`).
+     */
     byHelper() {
         if (!this.proved) {
             this.helper = probeEngineView(this.engine, this.image, this.folders, this.imageReady);
@@ -14097,11 +11650,10 @@ async function runSandbox(settings, deps) {
         for (const { value } of settings.network.credentials)
             ui.mask(value);
     const engine = new ContainerEngine(settings.engine);
-    // The image check (also the engine's reachability check) overlaps the git questions and the sandbox's
-    // records: it is awaited before anything uses the image or writes anything (prepareSandbox), and a
-    // reused sandbox does not wait for it before then. A bad branch name is the error reported whenever it
-    // is one.
-    const imageReady = startedEarly(engine.ensureImage(settings.image));
+    // The image check (also the engine's reachability check), asked at most once: below, once it is known
+    // whether the probe's helper proves the image instead.
+    let imageAsked;
+    const askImage = () => (imageAsked ??= startedEarly(engine.ensureImage(settings.image)));
     const network = (0,network_policy/* isProxied */.S7)(settings.network) ? beginCommandNetwork(settings.network) : undefined;
     // Where the engine finds the action's paths: no engine call on a plain host (host-paths.ts).
     const viewFound = startedEarly(engine.hostView());
@@ -14109,6 +11661,14 @@ async function runSandbox(settings, deps) {
     const { git, checked } = Git.checking();
     const parentFound = startedEarly(findParentRepository(git, settings.repositoryPath));
     const namesValid = startedEarly(validateBranchNames(settings, (name) => git.isValidBranchName(name)));
+    // Once git answered its version (the first round's processes are out by then): the branch's refs, read
+    // while the parent's answer is checked (used only once the name is known valid: runChecked), and the
+    // lock's code, loaded while the engine's image check runs (it is needed once the branch plan is made).
+    const branchRefs = checked.then(() => {
+        void startedEarly(loadLocking());
+        return settings.branch ? readBranchRefs(git, settings.repositoryPath, settings.branch) : undefined;
+    });
+    branchRefs.catch(() => undefined);
     await checked;
     await namesValid;
     const { head, ...parent } = await parentFound;
@@ -14121,10 +11681,17 @@ async function runSandbox(settings, deps) {
     const worktreeRoot = settings.isolation === 'disk' ? await realRoot(settings.worktreeRoot) : settings.worktreeRoot;
     const readOnlyFiles = deps.command?.readOnlyFiles;
     requireVisible(await viewFound, mountedPaths(parent, settings.isolation, worktreeRoot, readOnlyFiles));
-    const proof = new EngineViewProof(engine, settings.image, probedFolders(parent, settings.isolation, worktreeRoot), imageReady);
+    const proof = new EngineViewProof(engine, settings.image, probedFolders(parent, settings.isolation, worktreeRoot), askImage);
+    // The image is ready once the engine has it: awaited before anything uses the image or writes anything
+    // (prepareSandbox), overlapping the branch plan and the sandbox's records; a reused sandbox does not
+    // wait for it before then. The probe's helper is created from the image with `--pull never`, so once
+    // created it has proved the image there too: on that path the engine is not asked about the image
+    // again (the probe asks the image check itself, which pulls, only when the engine lacks it). A bad
+    // branch name is the error reported whenever it is one.
     const { isolation, volumePrefix, branch } = settings;
-    if (!(await looksReused(parent, isolation, worktreeRoot, volumePrefix, branch)))
-        void proof.byHelper();
+    const imageReady = startedEarly((await looksReused(parent, isolation, worktreeRoot, volumePrefix, branch))
+        ? askImage()
+        : proof.byHelper());
     try {
         return await runChecked(settings, deps, {
             engine,
@@ -14135,6 +11702,7 @@ async function runSandbox(settings, deps) {
             proof,
             worktreeRoot,
             network,
+            branchRefs,
         });
     }
     finally {
@@ -14144,9 +11712,9 @@ async function runSandbox(settings, deps) {
 }
 async function runChecked(settings, deps, checked) {
     const { ui } = deps;
-    const { engine, git, parent, head, imageReady, proof, worktreeRoot, network } = checked;
+    const { engine, git, parent, head, imageReady, proof, worktreeRoot, network, branchRefs } = checked;
     const originRead = startedEarly(settings.push ? git.remoteUrl(parent.path, 'origin') : Promise.resolve(undefined));
-    const plan = await resolveBranch(git, { ...parent, head }, settings.branch, settings.base);
+    const plan = await resolveBranch(git, { ...parent, head }, settings.branch, settings.base, branchRefs);
     ui.debug(`Branch plan: ${JSON.stringify(plan)}`);
     const location = locateSandbox(plan, parent, settings.isolation, worktreeRoot, settings.volumePrefix);
     ui.debug(`Sandbox plan: ${location.name} (${location.kind}, ${location.isolation}) at ${whereIs(location)}; work tree ${location.worktreePath}, home ${location.homePath}; records under ${sandboxRefs(location).prefix}.`);
@@ -16245,14 +13813,34 @@ function readGitFile(worktree) {
     return parseGitFile(file.data.toString('utf8'));
 }
 /**
+ * What every worktree of one parent shares, read once per parent in a scan: whether
+ * `<parent>/.git/worktrees` is a folder, and the real path of `<parent>/.git`. A scan reads thousands of
+ * worktrees of a few parents; removal checks each registration again byte for byte (`removeRegistrations`).
+ */
+class ParentFacts {
+    lists = new Map();
+    gitDirs = new Map();
+    worktreesFolder(dir) {
+        if (!this.lists.has(dir))
+            this.lists.set(dir, lstat(dir));
+        return this.lists.get(dir);
+    }
+    realGitDir(parentPath) {
+        if (!this.gitDirs.has(parentPath))
+            this.gitDirs.set(parentPath, realPath(external_node_path_.join(parentPath, '.git')));
+        return this.gitDirs.get(parentPath);
+    }
+}
+/**
  * Whether the parent registers this worktree: `<parent>/.git/worktrees/<id>` is a real folder (the real
  * path of `<parent>/.git` joined with `worktrees/<id>`), and its `gitdir` file names this worktree's `.git`
- * (real paths compared).
+ * (real paths compared). `worktree`: a real path whose `.git` is a file, as the scan finds it; `parents`:
+ * what the scan already read of the parent.
  */
-function verifyRegistration(worktree, target) {
+function verifyRegistration(worktree, target, parents = new ParentFacts()) {
     const foreign = (why) => ({ state: 'foreign', why });
     const worktrees = external_node_path_.dirname(target.adminDir);
-    const list = lstat(worktrees);
+    const list = parents.worktreesFolder(worktrees);
     if (!list)
         return { state: 'missing', why: `${target.parentPath} registers no worktrees any more` };
     if (!list.isDirectory())
@@ -16262,8 +13850,10 @@ function verifyRegistration(worktree, target) {
         return { state: 'missing', why: `its registration ${target.id} is gone from ${target.parentPath}` };
     if (!admin.isDirectory())
         return foreign(`its registration ${target.id} is not a folder`);
-    const realAdmin = realPath(target.adminDir);
-    const realGitDir = realPath(external_node_path_.join(target.parentPath, '.git'));
+    const realGitDir = parents.realGitDir(target.parentPath);
+    // Where `<parent>/.git` is a real path, so is its registration: `worktrees` and `<id>` are folders, not
+    // links (lstat above). Only otherwise is the registration's own real path asked for.
+    const realAdmin = realGitDir === external_node_path_.join(target.parentPath, '.git') ? target.adminDir : realPath(target.adminDir);
     if (!realAdmin || !realGitDir || realAdmin !== external_node_path_.join(realGitDir, 'worktrees', target.id))
         return foreign(`its registration ${target.id} is not a folder of ${target.parentPath}/.git/worktrees`);
     const file = readBounded(external_node_path_.join(target.adminDir, 'gitdir'), GITDIR_MAX);
@@ -16273,8 +13863,10 @@ function verifyRegistration(worktree, target) {
     const named = gitdirText.replace(/\n$/, '');
     if (!external_node_path_.isAbsolute(named) || /[\n\r\0]/.test(named))
         return foreign(`its registration ${target.id} names no absolute path`);
-    const pointed = realPath(named);
-    if (pointed !== external_node_path_.join(worktree, '.git'))
+    // The worktree is a real path and its `.git` a file (the scan's lstat): naming it as it is needs no walk.
+    const own = external_node_path_.join(worktree, '.git');
+    const pointed = named === own ? own : realPath(named);
+    if (pointed !== own)
         return foreign(`its registration ${target.id} in ${target.parentPath} belongs to another worktree`);
     return {
         state: 'registered',
@@ -16405,6 +13997,7 @@ async function removeChecked(worktrees, linked, remover) {
 
 
 
+
 function registration(owner, isolation, name, project, locate, where) {
     if (owner.problem || !owner.parent)
         return { parentPath: owner.parentPath, orphan: owner.problem ?? 'no parent repository' };
@@ -16437,6 +14030,8 @@ class ParentCache {
     owners = new Map();
     linkedOwners = new Map();
     limited = limiter(PARENTS_IN_FLIGHT);
+    /** What the linked worktrees of one parent share (linked-worktree.ts), read once per parent. */
+    linkedFacts = new ParentFacts();
     constructor(git) {
         this.git = git;
     }
@@ -16709,17 +14304,21 @@ async function linkedSandbox(hostPath, project, name, parents) {
         return foreign(hostPath, project, name, target.error);
     const linked = { adminDir: target.adminDir, id: target.id };
     // Until the registration is verified, only the folder's own time is read: the registration's files
-    // may be another worktree's.
-    const folderOnly = { ...base, linked, lastActivityMs: lastActivity(diskActivity(hostPath).times) };
+    // may be another worktree's (and the folder's `.git` is a file: nothing in it to read).
+    const folderOnly = () => ({ ...base, linked, lastActivityMs: lstat(hostPath)?.mtimeMs });
     const owner = await parents.linkedParent(target.parentPath);
     if (owner.problem || !owner.parent)
-        return { ...folderOnly, parentPath: target.parentPath, orphan: owner.problem ?? 'no parent repository' };
-    const registration = verifyRegistration(hostPath, target);
+        return {
+            ...folderOnly(),
+            parentPath: target.parentPath,
+            orphan: owner.problem ?? 'no parent repository',
+        };
+    const registration = verifyRegistration(hostPath, target, parents.linkedFacts);
     if (registration.state === 'missing')
-        return { ...folderOnly, parentPath: owner.parentPath, orphan: registration.why };
+        return { ...folderOnly(), parentPath: owner.parentPath, orphan: registration.why };
     if (registration.state === 'foreign')
         return {
-            ...folderOnly,
+            ...folderOnly(),
             parentPath: owner.parentPath,
             parent: owner.parent,
             unregistered: registration.why,
@@ -17111,7 +14710,9 @@ function blobName(content, hashBytes = 20) {
 
 /** Unsaved commits counted per sandbox up to this many; past it, the count is a lower bound. */
 const MAX_COUNTED = 10_000;
-async function checkAgainstParent(git, parent, sandboxes) {
+async function checkAgainstParent(git, parent, sandboxes, 
+/** What the parent has saved, when the caller asked already (a question of its configuration only). */
+savedAsked) {
     const verdicts = new Map();
     const valid = sandboxes.filter((s) => {
         const bad = [s.headOid, ...s.named].find((oid) => !OID.test(oid));
@@ -17127,7 +14728,7 @@ async function checkAgainstParent(git, parent, sandboxes) {
     const heads = [...new Set(valid.map((s) => s.headOid))];
     const asked = [...objects, ...heads.map((h) => `${h}^{tree}`)];
     // What the parent has saved is read alongside (a question of its configuration only).
-    const savedRead = savedRefs(git, parent.path);
+    const savedRead = savedAsked ?? savedRefs(git, parent.path);
     savedRead.catch(() => undefined); // awaited below
     const found = await git.exec(parent.path, ['cat-file', '--batch-check'], {
         input: Buffer.from(`${asked.join('\n')}\n`),
@@ -17495,10 +15096,14 @@ async function checkWork(sandboxes, deps) {
         group.sandboxes.push(s);
         byParent.set(s.parent.gitDir, group);
     }
+    if (reports.size)
+        deps.onReports?.(new Map(reports));
     // A few parents at a time: one's git or helper container runs while another's files are read.
     await inParallel([...byParent.values()], work_PARENTS_IN_FLIGHT, async ({ parent, sandboxes: group }) => {
-        for (const [key, report] of await checkIsolated(parent, group, deps))
+        const found = await checkIsolated(parent, group, deps);
+        for (const [key, report] of found)
             reports.set(key, report);
+        deps.onReports?.(found);
     });
     return reports;
 }
@@ -17538,6 +15143,10 @@ async function checkParentGroup(parent, group, deps) {
     const inspected = volumes.length
         ? await inspectInHelpers(deps.engine, deps.image, parent, volumes.map((s) => request(s, { size: true })))
         : new Map();
+    // The parent's configuration is read while the sandboxes' histories are (a linked worktree's branch is
+    // resolved in the parent).
+    const saved = savedRefs(deps.git, parent.path);
+    saved.catch(() => undefined); // awaited by checkAgainstParent
     const histories = await diskHistories(disks, parent, deps.git);
     for (const s of volumes) {
         const work = inspected.get(s.key)?.work;
@@ -17551,7 +15160,7 @@ async function checkParentGroup(parent, group, deps) {
     for (const [key, h] of histories)
         if (!('error' in h))
             named.push({ key, headOid: h.headOid, named: h.named });
-    const verdicts = await checkAgainstParent(deps.git, parent, named);
+    const verdicts = await checkAgainstParent(deps.git, parent, named, saved);
     // Disk: the filesystem proves clean where it can; untracked entries are judged with the parent's ignore
     // rules; the rest goes to one helper.
     const uncommitted = new Map();
@@ -17748,7 +15357,43 @@ async function openReaper(options, ui, { tell = false } = {}) {
             ui.info(`Found ${found.sandboxes.length} entries under ${found.root} and in volumes ${options.volumePrefix}-* (${((Date.now() - started) / 1000).toFixed(2)} s).`);
         return found;
     });
-    return { git, engine, helperImage, scan };
+    return {
+        git,
+        engine,
+        helperImage,
+        scan,
+        diskHelpersRefused: await helpersRefusal(engine, helperImage, scan, ui),
+    };
+}
+/**
+ * Does the engine see the root where the reaper does? Where the action's own mounts say no, at once;
+ * else proved once, before the first helper binds a disk sandbox (most reaps of disk sandboxes start
+ * none). If not, one warning says so, and the disk sandboxes only a helper could judge are kept, not
+ * inspected.
+ */
+async function helpersRefusal(engine, image, scan, ui) {
+    const warnUnseen = (unseen) => {
+        if (!unseen)
+            return undefined;
+        ui.warning(`${unseen} Disk sandboxes that only a helper container could judge are kept, not inspected; the rest is handled as usual.`);
+        return `the ${engine.name} engine does not see the worktree-root ${scan.root} (see the warning)`;
+    };
+    const outOfView = warnUnseen(await rootOutOfView(engine, scan));
+    let refusal;
+    return () => (refusal ??= outOfView ? Promise.resolve(outOfView) : rootUnproven(engine, image, scan).then(warnUnseen));
+}
+/** What carrying out removals needs, from what the reaper opened with. */
+function removalDeps(opened, options) {
+    const { git, engine, helperImage, scan, diskHelpersRefused } = opened;
+    return {
+        git,
+        engine,
+        image: helperImage,
+        root: scan.root,
+        found: scan.sandboxes.length,
+        diskHelpersRefused,
+        ...options,
+    };
 }
 const REAP_ROOT_FIX = "Run the reap job where the runs that made the sandboxes ran, with the same worktree-root, in a folder the engine shares with the action (a job container: under the runner's work folder, /__w; Actions Runner Controller in Docker-in-Docker mode: under /home/runner/_work)";
 /**
@@ -17804,8 +15449,8 @@ function factsOf(s) {
 async function lookCloser(stale, facts, deps) {
     if (stale.length === 0)
         return new Map();
-    // What runs now first: the work checks start helper containers of their own, which use the volumes.
-    const usage = await observeUsage(deps.engine);
+    // Before any work check: those start helper containers of their own, which use the volumes.
+    const usage = await (deps.usage ?? observeUsage(deps.engine));
     // A sandbox whose use cannot be told is taken for in use (kept), and the others go on.
     const reasons = await inParallel(stale, 16, (s) => inUseReason(s, usage).catch((error) => `its use could not be told: ${JSON.stringify(error.message)}`));
     const free = stale.filter((s, i) => {
@@ -17820,12 +15465,17 @@ async function lookCloser(stale, facts, deps) {
                 detail: `unregistered: ${s.unregistered ?? 'its parent holds no record of it'}`,
             };
     }
-    const reports = await checkWork(checkable, deps);
-    for (const [key, report] of reports) {
-        facts.get(key).work = report.work;
-        if (report.sizeBytes !== undefined)
-            facts.get(key).sizeBytes = report.sizeBytes;
-    }
+    const reports = await checkWork(checkable, {
+        ...deps,
+        onReports: (found) => {
+            for (const [key, report] of found) {
+                facts.get(key).work = report.work;
+                if (report.sizeBytes !== undefined)
+                    facts.get(key).sizeBytes = report.sizeBytes;
+            }
+            deps.onLooked?.([...found.keys()]);
+        },
+    });
     // Sizes: disk sandboxes that will not be removed now (removal measures the rest); volumes not seen yet.
     for (const s of stale) {
         const f = facts.get(s.key);
@@ -17856,13 +15506,13 @@ async function lookCloser(stale, facts, deps) {
 
 async function survey(options, ui = silentUi) {
     const nowMs = options.now ?? Date.now();
-    const { git, engine, helperImage, scan } = await openReaper(options, ui);
+    const { git, engine, helperImage, scan, diskHelpersRefused } = await openReaper(options, ui);
     for (const warning of scan.warnings)
         ui.warning(warning);
     const sandboxes = scan.sandboxes.filter((s) => !s.notSandbox);
     const facts = new Map(scan.sandboxes.map((s) => [s.key, factsOf(s)]));
     await ui.group(`Look at ${sandboxes.length} sandbox(es)`, async () => {
-        await lookCloser(sandboxes, facts, { git, engine, image: helperImage });
+        await lookCloser(sandboxes, facts, { git, engine, image: helperImage, diskHelpersRefused });
         // The reaper leaves clean disk sandboxes unmeasured (removal measures them); a listing shows all.
         for (const s of sandboxes) {
             const f = facts.get(s.key);
@@ -18776,7 +16426,7 @@ const processOk = (process) => !!process &&
     typeof process.pid === 'number' &&
     typeof process.on === 'function';
 const kExitEmitter = Symbol.for('signal-exit emitter');
-const main_global = globalThis;
+const global = globalThis;
 const ObjectDefineProperty = Object.defineProperty.bind(Object);
 // teeny special purpose ee
 class Emitter {
@@ -18791,10 +16441,10 @@ class Emitter {
     count = 0;
     id = Math.random();
     constructor() {
-        if (main_global[kExitEmitter]) {
-            return main_global[kExitEmitter];
+        if (global[kExitEmitter]) {
+            return global[kExitEmitter];
         }
-        ObjectDefineProperty(main_global, kExitEmitter, {
+        ObjectDefineProperty(global, kExitEmitter, {
             value: this,
             writable: false,
             enumerable: false,
@@ -20881,49 +18531,59 @@ const REMOVALS_IN_FLIGHT = 4;
  */
 const BATCH = 32;
 async function carryOut(removals, deps) {
+    const stream = startRemovals(deps, removals.filter((r) => !r.sandbox.volume).length);
+    stream.add(removals);
+    return stream.finish();
+}
+/**
+ * Removals as they come: disk sandboxes go into the pipeline at once (`expected`: how many disk sandboxes
+ * may come, which sizes the remover), volumes wait for `finish`.
+ */
+function startRemovals(deps, expected) {
     const outcomes = new Map();
-    const onDisk = removals.filter((r) => !r.sandbox.volume);
-    if (onDisk.length) {
-        const remover = removerFor(onDisk.length, deps.found);
-        try {
-            await removeDiskSandboxes(onDisk, { ...deps, remover }, outcomes);
-        }
-        finally {
-            await remover.close();
-        }
-    }
-    const volumes = removals.filter((r) => r.sandbox.volume);
-    for (let i = 0; i < volumes.length; i += BATCH)
-        await removeVolumeBatch(volumes.slice(i, i + BATCH), deps, outcomes);
-    return outcomes;
+    const volumes = [];
+    let disk;
+    return {
+        add(removals) {
+            const onDisk = removals.filter((r) => !r.sandbox.volume);
+            volumes.push(...removals.filter((r) => r.sandbox.volume));
+            if (!onDisk.length)
+                return;
+            disk ??= diskPipeline({ ...deps, remover: removerFor(expected, deps.found) }, outcomes);
+            disk.add(onDisk);
+        },
+        async finish() {
+            if (disk) {
+                try {
+                    await disk.finish();
+                }
+                finally {
+                    await disk.remover.close();
+                }
+            }
+            for (let i = 0; i < volumes.length; i += BATCH)
+                await removeVolumeBatch(volumes.slice(i, i + BATCH), deps, outcomes);
+            return outcomes;
+        },
+    };
 }
 /**
  * Batches finishing at once (each under its own parent's repository lock). Batches of one parent finish
  * one after the other: they would only wait for each other's lock.
  */
 const FINISHING_AT_ONCE = 4;
-/**
- * Disk sandboxes, one after the other through a pipeline that holds twice what the remover walks at once:
- * each is locked, its activity read again (lstat only) and, when nothing happened since the scan, removed
- * (its folders emptied by the remover). When the last of a batch is through, the batch finishes while the
- * pipeline goes on with the next ones: the parent forgets the batch's sandboxes (records, registrations),
- * the project folders left empty go, the locks are released and the outcomes logged (batches in the order
- * they were through). Finishing does not wait for the batches before it, save those of the same parent: a
- * finish that waited for every earlier one fell behind the removals, and the last batches' registrations
- * were all left to remove after the last folder had gone.
- * One sandbox that fails in any step gets an outcome that says why, and every other goes on: a failure
- * is never the whole run's.
- */
-async function removeDiskSandboxes(removals, deps, outcomes) {
+function diskPipeline(deps, outcomes) {
     const finishing = limiter(FINISHING_AT_ONCE);
+    // Twice what the remover walks at once: the next ones are locked and looked at again meanwhile.
+    const inFlight = limiter(2 * deps.remover.walks);
     const lastOfParent = new Map();
-    const finished = [];
+    const pending = [];
     let logged = Promise.resolve();
     const finish = (batch) => {
         const before = lastOfParent.get(batch.parent) ?? Promise.resolve();
         const forgotten = before.then(() => finishing(() => forgetAll(batch, deps)));
         lastOfParent.set(batch.parent, forgotten);
-        finished.push(forgotten.then(() => release(batch.locks)));
+        pending.push(forgotten.then(() => release(batch.locks)));
         logged = logged.then(async () => {
             await forgotten;
             batch.removals.forEach((removal, n) => {
@@ -20933,17 +18593,8 @@ async function removeDiskSandboxes(removals, deps, outcomes) {
             });
         });
     };
-    const batches = batchesByParent(removals).map(({ parent, group }) => ({
-        parent,
-        removals: group,
-        locks: [],
-        done: [],
-        forget: { sandboxes: [], registrations: [], projectDirs: new Set() },
-        left: group.length,
-    }));
-    const items = batches.flatMap((batch) => batch.removals.map((removal, n) => ({ batch, removal, n })));
-    // Twice what the remover walks at once: the next ones are locked and looked at again meanwhile.
-    await inParallel(items, 2 * deps.remover.walks, async ({ batch, removal, n }) => {
+    const removeItem = async (batch, n) => {
+        const removal = batch.removals[n];
         try {
             const held = (batch.locks[n] = await lock(removal.sandbox));
             if ('refused' in held)
@@ -20964,9 +18615,32 @@ async function removeDiskSandboxes(removals, deps, outcomes) {
             if (--batch.left === 0)
                 finish(batch);
         }
-    });
-    await Promise.all(finished);
-    await logged;
+    };
+    return {
+        remover: deps.remover,
+        add(removals) {
+            for (const { parent, group } of batchesByParent(removals)) {
+                const batch = {
+                    parent,
+                    removals: group,
+                    locks: [],
+                    done: [],
+                    forget: { sandboxes: [], registrations: [], projectDirs: new Set() },
+                    left: group.length,
+                };
+                group.forEach((_, n) => pending.push(inFlight(() => removeItem(batch, n))));
+            }
+        },
+        async finish() {
+            // Finishing a batch adds to `pending`: wait until nothing was added meanwhile.
+            for (let seen = 0; seen < pending.length;) {
+                const upTo = pending.length;
+                await Promise.all(pending.slice(seen, upTo));
+                seen = upTo;
+            }
+            await logged;
+        },
+    };
 }
 /**
  * What a batch leaves to do once its folders are gone: the removed folders' records, the linked
@@ -21208,6 +18882,7 @@ function describe(decision, outcome) {
 
 
 
+
 /** The reaper's options from the validated settings (the action and the CLI alike). */
 function reapOptionsFrom(settings) {
     const { worktreeRoot, volumePrefix, engine, image, dryRun, maxRemovals, force, archiveDir } = settings;
@@ -21225,39 +18900,81 @@ function reapOptionsFrom(settings) {
 }
 async function reap(options, ui = silentUi) {
     const nowMs = options.now ?? Date.now();
-    const { git, engine, helperImage, scan } = await openReaper(options, ui, { tell: true });
+    const opened = await openReaper(options, ui, { tell: true });
+    const { git, engine, helperImage, scan, diskHelpersRefused } = opened;
     for (const warning of scan.warnings)
         ui.warning(warning);
+    const stale = scan.sandboxes.filter((s) => assessStaleness(s, options.retention, nowMs).stale);
+    // Which containers use what is asked now, beside the removal of left probes: two engine calls at once.
+    const usage = stale.length ? observeUsage(engine) : undefined;
     if (!options.dryRun) {
         const probes = await removeStaleProbes(engine);
         if (probes.length)
             ui.info(`Removed ${probes.length} helper(s) that killed runs left unstarted: ${probes.join(', ')}.`);
     }
-    // Does the engine see the root where the reaper does? Where the action's own mounts say no, at once;
-    // else proved once, before the first helper binds a disk sandbox (most reaps of disk sandboxes start
-    // none). If not, one message says so, and the disk sandboxes only a helper could judge are kept, not
-    // inspected.
-    const warnUnseen = (unseen) => {
-        if (!unseen)
-            return undefined;
-        ui.warning(`${unseen} Disk sandboxes that only a helper container could judge are kept, not inspected; the rest is reaped as usual.`);
-        return `the ${engine.name} engine does not see the worktree-root ${scan.root} (see the warning)`;
-    };
-    const outOfView = warnUnseen(await rootOutOfView(engine, scan));
-    let refusal;
-    const diskHelpersRefused = () => (refusal ??= outOfView
-        ? Promise.resolve(outOfView)
-        : rootUnproven(engine, helperImage, scan).then(warnUnseen));
-    const stale = scan.sandboxes.filter((s) => assessStaleness(s, options.retention, nowMs).stale);
     const facts = new Map(scan.sandboxes.map((s) => [s.key, factsOf(s)]));
-    const reports = await ui.group(`Look at ${stale.length} stale sandbox(es)`, async () => {
-        const started = Date.now();
-        const looked = await lookCloser(stale, facts, { git, engine, image: helperImage, diskHelpersRefused });
-        const proved = [...looked.values()].filter((r) => r.provedByFilesystem).length;
-        ui.info(`In use, work and size checked (${elapsed(started)}; ${proved} proved clean by the filesystem alone, ${looked.size - proved} looked at by the parent or a helper container).`);
-        return looked;
+    const byKey = new Map(scan.sandboxes.map((s) => [s.key, s]));
+    const policy = { ...options, archive: !!options.archiveDir };
+    const removalLog = [];
+    const removing = removalDeps(opened, {
+        archiveDir: options.archiveDir,
+        now: new Date(nowMs),
+        log: (line) => removalLog.push(line),
     });
-    const decisions = decide([...facts.values()], { ...options, archive: !!options.archiveDir }, nowMs);
+    // Without a cap on removals, each decision stands alone: a parent's sandboxes are removed as soon as
+    // they are looked at, while the next parents are (git and the files of one, the disk's deletes of
+    // another). Their log lines wait for the removal group.
+    const stream = !options.dryRun && options.maxRemovals === 0 && stale.length
+        ? startRemovals(removing, stale.filter((s) => !s.volume).length)
+        : undefined;
+    let removalStarted;
+    let removalEnded = 0;
+    const streamed = new Map();
+    const onLooked = (keys) => {
+        const removing = decide(keys.map((key) => facts.get(key)), policy, nowMs).filter((d) => d.action === 'remove');
+        if (!removing.length)
+            return;
+        removalStarted ??= Date.now();
+        for (const d of removing)
+            streamed.set(d.key, d);
+        stream.add(removing.map((decision) => ({ decision, sandbox: byKey.get(decision.key) })));
+    };
+    let reports;
+    let decisions;
+    let outcomes = new Map();
+    try {
+        reports = await ui.group(`Look at ${stale.length} stale sandbox(es)`, async () => {
+            const started = Date.now();
+            const looked = await lookCloser(stale, facts, {
+                git,
+                engine,
+                image: helperImage,
+                diskHelpersRefused,
+                usage,
+                onLooked: stream && onLooked,
+            });
+            const proved = [...looked.values()].filter((r) => r.provedByFilesystem).length;
+            ui.info(`In use, work and size checked (${elapsed(started)}; ${proved} proved clean by the filesystem alone, ${looked.size - proved} looked at by the parent or a helper container).`);
+            return looked;
+        });
+        // What was not decided while looking (orphans, sandboxes in use or not checked) is decided now.
+        const rest = decide([...facts.values()].filter((f) => !streamed.has(f.key)), policy, nowMs);
+        const decided = new Map(rest.map((d) => [d.key, d]));
+        decisions = [...facts.keys()].map((key) => streamed.get(key) ?? decided.get(key));
+        if (stream) {
+            const late = rest.filter((d) => d.action === 'remove');
+            if (late.length)
+                removalStarted ??= Date.now();
+            stream.add(late.map((decision) => ({ decision, sandbox: byKey.get(decision.key) })));
+        }
+    }
+    finally {
+        // Always: the removal workers end only here.
+        if (stream) {
+            outcomes = await stream.finish();
+            removalEnded = Date.now();
+        }
+    }
     const lookedAt = new Set(stale.map((s) => s.key));
     await ui.group('Decisions', async () => {
         for (const d of decisions) {
@@ -21265,25 +18982,21 @@ async function reap(options, ui = silentUi) {
             ui.debug(decisionTrace(d, facts.get(d.key), lookedAt.has(d.key), options.dryRun));
         }
     });
-    const byKey = new Map(scan.sandboxes.map((s) => [s.key, s]));
     const removals = decisions
         .filter((d) => d.action === 'remove')
         .map((decision) => ({ decision, sandbox: byKey.get(decision.key) }));
-    let outcomes = new Map();
-    if (!options.dryRun && removals.length) {
+    if (stream && removals.length) {
+        await ui.group(`Remove ${removals.length} sandbox(es)`, async () => {
+            for (const line of removalLog)
+                ui.info(line);
+            // From the first removal, which began while the next parents were still looked at.
+            ui.info(`Done in ${((removalEnded - (removalStarted ?? removalEnded)) / 1000).toFixed(2)} s.`);
+        });
+    }
+    else if (!options.dryRun && removals.length) {
         outcomes = await ui.group(`Remove ${removals.length} sandbox(es)`, async () => {
             const started = Date.now();
-            const done = await carryOut(removals, {
-                git,
-                engine,
-                image: helperImage,
-                root: scan.root,
-                archiveDir: options.archiveDir,
-                now: new Date(nowMs),
-                log: (line) => ui.info(line),
-                found: scan.sandboxes.length,
-                diskHelpersRefused,
-            });
+            const done = await carryOut(removals, { ...removing, log: (line) => ui.info(line) });
             ui.info(`Done in ${elapsed(started)}.`);
             return done;
         });
@@ -21427,7 +19140,8 @@ function matchSandbox(scanned, query, cwd = process.cwd()) {
 }
 async function removeByName(options, ui = silentUi) {
     const nowMs = options.now ?? Date.now();
-    const { git, engine, helperImage, scan } = await openReaper(options, ui);
+    const opened = await openReaper(options, ui);
+    const { git, engine, helperImage, scan, diskHelpersRefused } = opened;
     const warnings = scan.warnings;
     const match = matchSandbox(scan.sandboxes, options);
     if (!match.found)
@@ -21439,7 +19153,12 @@ async function removeByName(options, ui = silentUi) {
     const sandbox = match.found;
     const facts = factsOf(sandbox);
     if (!sandbox.notSandbox)
-        await ui.group(`Check ${sandbox.project}/${sandbox.sandbox}`, () => lookCloser([sandbox], new Map([[sandbox.key, facts]]), { git, engine, image: helperImage }));
+        await ui.group(`Check ${sandbox.project}/${sandbox.sandbox}`, () => lookCloser([sandbox], new Map([[sandbox.key, facts]]), {
+            git,
+            engine,
+            image: helperImage,
+            diskHelpersRefused,
+        }));
     const decision = decideOnRequest(facts, { retention: options.retention, force: options.force, archive: true }, nowMs);
     if (decision.action === 'keep')
         return { status: 'kept', sandbox, decision, facts, warnings };
@@ -21449,16 +19168,11 @@ async function removeByName(options, ui = silentUi) {
             decision.sizeBytes = measureTree(sandbox.hostPath);
         return { status: 'would remove', sandbox, decision, facts, warnings };
     }
-    const outcomes = await ui.group(`Remove ${sandbox.project}/${sandbox.sandbox}`, () => carryOut([{ decision, sandbox }], {
-        git,
-        engine,
-        image: helperImage,
-        root: scan.root,
+    const outcomes = await ui.group(`Remove ${sandbox.project}/${sandbox.sandbox}`, () => carryOut([{ decision, sandbox }], removalDeps(opened, {
         archiveDir: options.archiveDir,
         now: new Date(nowMs),
         log: (line) => ui.info(line),
-        found: scan.sandboxes.length,
-    }));
+    })));
     const outcome = outcomes.get(decision.key);
     return { status: outcome.status, sandbox, decision, facts, outcome, warnings };
 }
