@@ -172,3 +172,35 @@ export function machineNote() {
 
 /** The 1-minute load average, rounded: how busy the shared machine was. */
 export const loadAverage = () => os.loadavg()[0].toFixed(1);
+
+/**
+ * The arguments of a bare `docker run` on an existing sandbox, with the mounts the action gives its own
+ * command container (layout.ts, commandMounts): the parent read-only with its .git hidden under a tmpfs, the
+ * parent's object store read-only (the sandbox borrows it), the sandbox read-write (disk: its folder and its
+ * home). What reuse cannot beat. `outputs`: the action's outputs for that sandbox.
+ */
+export function bareRunArgs(repo, outputs, command) {
+  const wt = outputs['worktree-path'];
+  const home = path.join(path.dirname(wt), '.home', path.basename(wt));
+  const objects = path.join(repo, '.git', 'objects');
+  const sandbox = outputs.volume
+    ? ['-v', `${outputs.volume}:/sandbox`]
+    : ['-v', `${wt}:${wt}`, '-v', `${home}:${home}`];
+  return [
+    'run',
+    '--rm',
+    '--user',
+    `${process.getuid()}:${process.getgid()}`,
+    '-v',
+    `${repo}:${repo}:ro`,
+    '--tmpfs',
+    `${repo}/.git`,
+    '-v',
+    `${objects}:${objects}:ro`,
+    ...sandbox,
+    '-w',
+    wt,
+    IMAGE,
+    ...command,
+  ];
+}

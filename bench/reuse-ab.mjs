@@ -14,6 +14,7 @@ import {
   CACHE,
   IMAGE,
   ROOT,
+  bareRunArgs,
   firstTimestamp,
   loadAverage,
   median,
@@ -30,8 +31,6 @@ const log = (msg) => process.stderr.write(`[reuse-ab] ${msg}\n`);
 const tag = randomBytes(3).toString('hex');
 const prefix = `wtsab-${tag}`;
 const scratch = path.join(CACHE, `reuse-ab-${tag}`);
-const uid = process.getuid();
-const gid = process.getgid();
 
 const DEFAULTS = Object.fromEntries(
   Object.entries(parse(fs.readFileSync(path.join(ROOT, 'action.yml'), 'utf8')).inputs).map(
@@ -57,33 +56,9 @@ async function actionRun(dist, repo, isolation, extra) {
   return { ms: Number(firstTimestamp(main.stdout) - main.startNs) / 1e6, outputs: main.outputs };
 }
 
-const homeOf = (wt) => path.join(path.dirname(wt), '.home', path.basename(wt));
 async function bareRun(repo, outputs) {
-  const wt = outputs['worktree-path'];
-  const objects = path.join(repo, '.git', 'objects');
-  const sandbox = outputs.volume
-    ? ['-v', `${outputs.volume}:/sandbox`]
-    : ['-v', `${wt}:${wt}`, '-v', `${homeOf(wt)}:${homeOf(wt)}`];
   const startNs = nowNs();
-  const r = await run('docker', [
-    'run',
-    '--rm',
-    '--user',
-    `${uid}:${gid}`,
-    '-v',
-    `${repo}:${repo}:ro`,
-    '--tmpfs',
-    `${repo}/.git`,
-    '-v',
-    `${objects}:${objects}:ro`,
-    ...sandbox,
-    '-w',
-    wt,
-    IMAGE,
-    'sh',
-    '-c',
-    'date +%s%N',
-  ]);
+  const r = await run('docker', bareRunArgs(repo, outputs, ['sh', '-c', 'date +%s%N']));
   return Number(firstTimestamp(r.stdout) - startNs) / 1e6;
 }
 

@@ -26,6 +26,7 @@ import {
   DIST,
   IMAGE,
   ROOT,
+  bareRunArgs,
   firstTimestamp,
   loadAverage,
   machineNote,
@@ -169,42 +170,10 @@ async function baselineVolume(repo, n) {
   return ms;
 }
 
-/**
- * A bare `docker run` on an existing sandbox, with the mounts the action gives its own command container
- * (layout.ts, commandMounts): the parent read-only with its .git hidden under a tmpfs, the parent's object
- * store read-only (the sandbox borrows it), the sandbox read-write (disk: its folder and its home). What
- * reuse cannot beat.
- */
+/** A bare `docker run` on an existing sandbox, with the action's mounts (lib.mjs `bareRunArgs`). */
 async function bareRun(repo, outputs) {
-  const wt = outputs['worktree-path'];
-  const objects = path.join(repo, '.git', 'objects');
-  const sandbox = outputs.volume
-    ? ['-v', `${outputs.volume}:/sandbox`]
-    : ['-v', `${wt}:${wt}`, '-v', `${homeOf(wt)}:${homeOf(wt)}`];
-  return timedSequence([
-    [
-      'docker',
-      'run',
-      '--rm',
-      '--user',
-      `${uid}:${gid}`,
-      '-v',
-      `${repo}:${repo}:ro`,
-      '--tmpfs',
-      `${repo}/.git`,
-      '-v',
-      `${objects}:${objects}:ro`,
-      ...sandbox,
-      '-w',
-      wt,
-      IMAGE,
-      ...firstInstruction,
-    ],
-  ]);
+  return timedSequence([['docker', ...bareRunArgs(repo, outputs, firstInstruction)]]);
 }
-
-/** A disk sandbox's home: `<root>/<project>/.home/<name>` (layout.ts). */
-const homeOf = (wt) => path.join(path.dirname(wt), '.home', path.basename(wt));
 
 /**
  * Runs `a` and `b` in alternating order (so neither always runs on the other's warm cache), each after a
