@@ -6,7 +6,7 @@ import { removeStaleProbes } from '../engine/engine-probe.js';
 import type { ReapSettings } from '../settings.js';
 import { silentUi, type Ui } from '../ui/ui.js';
 import { assessStaleness, decide, type Decision, type SandboxFacts } from './decide.js';
-import { carryOut, type RemovalOutcome, startRemovals } from './execute.js';
+import { carryOut, type Removal, type RemovalOutcome, startRemovals } from './execute.js';
 import { measureTree } from './remove.js';
 import type { RetentionPolicy } from './retention.js';
 import { sandboxText } from '../ui/sandbox-text.js';
@@ -69,6 +69,10 @@ export async function reap(options: ReapOptions, ui: Ui = silentUi): Promise<Rea
   const byKey = new Map(scan.sandboxes.map((s) => [s.key, s]));
   const policy = { ...options, archive: !!options.archiveDir };
   const removalLog: string[] = [];
+  const removalsOf = (ds: readonly Decision[]) =>
+    ds
+      .filter((d) => d.action === 'remove')
+      .map((decision) => ({ decision, sandbox: byKey.get(decision.key)! }));
   const removing = removalDeps(opened, {
     archiveDir: options.archiveDir,
     now: new Date(nowMs),
@@ -83,17 +87,23 @@ export async function reap(options: ReapOptions, ui: Ui = silentUi): Promise<Rea
       : undefined;
   let removalStarted: number | undefined;
   let removalEnded = 0;
+  const handOver = (removals: Removal[]) => {
+    if (!removals.length) return;
+    removalStarted ??= Date.now();
+    stream!.add(removals);
+  };
+  // The removals decided while looking (the rest, kept ones included, are decided with the final facts).
   const streamed = new Map<string, Decision>();
   const onLooked = (keys: readonly string[]) => {
-    const removing = decide(
-      keys.map((key) => facts.get(key)!),
-      policy,
-      nowMs,
-    ).filter((d) => d.action === 'remove');
-    if (!removing.length) return;
-    removalStarted ??= Date.now();
-    for (const d of removing) streamed.set(d.key, d);
-    stream!.add(removing.map((decision) => ({ decision, sandbox: byKey.get(decision.key)! })));
+    const removals = removalsOf(
+      decide(
+        keys.map((key) => facts.get(key)!),
+        policy,
+        nowMs,
+      ),
+    );
+    for (const { decision } of removals) streamed.set(decision.key, decision);
+    handOver(removals);
   };
   let reports: Map<string, WorkReport>;
   let decisions: Decision[];
@@ -123,11 +133,7 @@ export async function reap(options: ReapOptions, ui: Ui = silentUi): Promise<Rea
     );
     const decided = new Map(rest.map((d) => [d.key, d]));
     decisions = [...facts.keys()].map((key) => streamed.get(key) ?? decided.get(key)!);
-    if (stream) {
-      const late = rest.filter((d) => d.action === 'remove');
-      if (late.length) removalStarted ??= Date.now();
-      stream.add(late.map((decision) => ({ decision, sandbox: byKey.get(decision.key)! })));
-    }
+    if (stream) handOver(removalsOf(rest));
   } finally {
     // Always: the removal workers end only here.
     if (stream) {
@@ -148,14 +154,12 @@ export async function reap(options: ReapOptions, ui: Ui = silentUi): Promise<Rea
     }
   });
 
-  const removals = decisions
-    .filter((d) => d.action === 'remove')
-    .map((decision) => ({ decision, sandbox: byKey.get(decision.key)! }));
+  const removals = removalsOf(decisions);
   if (stream && removals.length) {
     await ui.group(`Remove ${removals.length} sandbox(es)`, async () => {
       for (const line of removalLog) ui.info(line);
       // From the first removal, which began while the next parents were still looked at.
-      ui.info(`Done in ${((removalEnded - (removalStarted ?? removalEnded)) / 1000).toFixed(2)} s.`);
+      ui.info(`Done in ${elapsed(removalStarted ?? removalEnded, removalEnded)}.`);
     });
   } else if (!options.dryRun && removals.length) {
     outcomes = await ui.group(`Remove ${removals.length} sandbox(es)`, async () => {
@@ -188,8 +192,8 @@ export async function reap(options: ReapOptions, ui: Ui = silentUi): Promise<Rea
   };
 }
 
-function elapsed(started: number): string {
-  return `${((Date.now() - started) / 1000).toFixed(2)} s`;
+function elapsed(started: number, ended = Date.now()): string {
+  return `${((ended - started) / 1000).toFixed(2)} s`;
 }
 
 function report(d: Decision, dryRun: boolean, outcome: RemovalOutcome | undefined): ReportedSandbox {
