@@ -143,9 +143,9 @@ export async function plantProbe(
  * succeeded also proved the image there: the caller need not ask the engine about the image. When the
  * engine says the image is missing, the probe calls `imageReady` (the image check, which pulls it) and
  * asks once more (it never pulls itself); when the probe fails for anything but a folder the engine does
- * not see, the image check's error, if it has one, is the one thrown. Once it succeeded, its files are removed and the
- * helper (created, never started) stays until the caller calls `remove`, after the run: that engine call
- * then does not compete with the command container's start.
+ * not see, the image check's error, if it has one, is the one thrown. Once it succeeded, its files are
+ * removed and the helper (created, never started) stays until the caller calls `remove`, after the run:
+ * that engine call then does not compete with the command container's start.
  */
 export async function probeEngineView(
   engine: ContainerEngine,

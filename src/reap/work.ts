@@ -43,7 +43,7 @@ export interface WorkReport {
 
 /**
  * Why no helper may bind a disk sandbox, asked when the first one is about to (work.ts, execute.ts) and
- * answered once: undefined when the engine sees the worktree root (look.ts `rootOutOfView`, `rootUnproven`).
+ * answered once (look.ts `helpersRefusal`): undefined when the engine sees the worktree root.
  */
 export type DiskHelpersRefused = () => Promise<string | undefined>;
 
@@ -52,8 +52,8 @@ export interface WorkDeps {
   engine: ContainerEngine;
   image: HelperImage;
   /**
-   * Set when the engine does not see the worktree root where the reaper does (look.ts `rootOutOfView`, `rootUnproven`): no
-   * helper binds a disk sandbox, and one that only a helper could judge is kept, with this reason.
+   * Says why when the engine does not see the worktree root where the reaper does: no helper binds a disk
+   * sandbox, and one that only a helper could judge is kept, with this reason.
    */
   diskHelpersRefused?: DiskHelpersRefused;
   /**
