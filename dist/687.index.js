@@ -245,8 +245,9 @@ var labels = __webpack_require__(9667);
 ;// CONCATENATED MODULE: ./src/network/relay.ts
 /**
  * Reads of 64 KiB while a connection trickles; 256 KiB once a read fills that (a bulk transfer, where
- * fewer and larger reads and writes save about a fifth of the CPU: docs/session-notes-2026-11-26/network-throughput.md), for at most
- * RELAY_LARGE_COUNT connections of a process at a time (16 MiB), each keeping it until it closes.
+ * fewer and larger reads and writes save about a fifth of the CPU:
+ * docs/session-notes-2026-11-26/network-throughput.md), for at most RELAY_LARGE_COUNT connections of a
+ * process at a time (16 MiB), each keeping it until it closes.
  */
 const RELAY_SMALL_BYTES = 64 * 1024;
 const RELAY_LARGE_BYTES = 256 * 1024;

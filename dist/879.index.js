@@ -4133,6 +4133,9 @@ async function reap(options, ui = ui_ui/* silentUi */.y) {
     const byKey = new Map(scan.sandboxes.map((s) => [s.key, s]));
     const policy = { ...options, archive: !!options.archiveDir };
     const removalLog = [];
+    const removalsOf = (ds) => ds
+        .filter((d) => d.action === 'remove')
+        .map((decision) => ({ decision, sandbox: byKey.get(decision.key) }));
     const removing = removalDeps(opened, {
         archiveDir: options.archiveDir,
         now: new Date(nowMs),
@@ -4146,15 +4149,19 @@ async function reap(options, ui = ui_ui/* silentUi */.y) {
         : undefined;
     let removalStarted;
     let removalEnded = 0;
-    const streamed = new Map();
-    const onLooked = (keys) => {
-        const removing = decide(keys.map((key) => facts.get(key)), policy, nowMs).filter((d) => d.action === 'remove');
-        if (!removing.length)
+    const handOver = (removals) => {
+        if (!removals.length)
             return;
         removalStarted ??= Date.now();
-        for (const d of removing)
-            streamed.set(d.key, d);
-        stream.add(removing.map((decision) => ({ decision, sandbox: byKey.get(decision.key) })));
+        stream.add(removals);
+    };
+    // The removals decided while looking (the rest, kept ones included, are decided with the final facts).
+    const streamed = new Map();
+    const onLooked = (keys) => {
+        const removals = removalsOf(decide(keys.map((key) => facts.get(key)), policy, nowMs));
+        for (const { decision } of removals)
+            streamed.set(decision.key, decision);
+        handOver(removals);
     };
     let reports;
     let decisions;
@@ -4178,12 +4185,8 @@ async function reap(options, ui = ui_ui/* silentUi */.y) {
         const rest = decide([...facts.values()].filter((f) => !streamed.has(f.key)), policy, nowMs);
         const decided = new Map(rest.map((d) => [d.key, d]));
         decisions = [...facts.keys()].map((key) => streamed.get(key) ?? decided.get(key));
-        if (stream) {
-            const late = rest.filter((d) => d.action === 'remove');
-            if (late.length)
-                removalStarted ??= Date.now();
-            stream.add(late.map((decision) => ({ decision, sandbox: byKey.get(decision.key) })));
-        }
+        if (stream)
+            handOver(removalsOf(rest));
     }
     finally {
         // Always: the removal workers end only here.
@@ -4199,15 +4202,13 @@ async function reap(options, ui = ui_ui/* silentUi */.y) {
             ui.debug(decisionTrace(d, facts.get(d.key), lookedAt.has(d.key), options.dryRun));
         }
     });
-    const removals = decisions
-        .filter((d) => d.action === 'remove')
-        .map((decision) => ({ decision, sandbox: byKey.get(decision.key) }));
+    const removals = removalsOf(decisions);
     if (stream && removals.length) {
         await ui.group(`Remove ${removals.length} sandbox(es)`, async () => {
             for (const line of removalLog)
                 ui.info(line);
             // From the first removal, which began while the next parents were still looked at.
-            ui.info(`Done in ${((removalEnded - (removalStarted ?? removalEnded)) / 1000).toFixed(2)} s.`);
+            ui.info(`Done in ${elapsed(removalStarted ?? removalEnded, removalEnded)}.`);
         });
     }
     else if (!options.dryRun && removals.length) {
@@ -4237,8 +4238,8 @@ async function reap(options, ui = ui_ui/* silentUi */.y) {
         },
     };
 }
-function elapsed(started) {
-    return `${((Date.now() - started) / 1000).toFixed(2)} s`;
+function elapsed(started, ended = Date.now()) {
+    return `${((ended - started) / 1000).toFixed(2)} s`;
 }
 function report(d, dryRun, outcome) {
     if (d.action !== 'remove')

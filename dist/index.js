@@ -419,9 +419,9 @@ async function plantProbe(engine, folders) {
  * succeeded also proved the image there: the caller need not ask the engine about the image. When the
  * engine says the image is missing, the probe calls `imageReady` (the image check, which pulls it) and
  * asks once more (it never pulls itself); when the probe fails for anything but a folder the engine does
- * not see, the image check's error, if it has one, is the one thrown. Once it succeeded, its files are removed and the
- * helper (created, never started) stays until the caller calls `remove`, after the run: that engine call
- * then does not compete with the command container's start.
+ * not see, the image check's error, if it has one, is the one thrown. Once it succeeded, its files are
+ * removed and the helper (created, never started) stays until the caller calls `remove`, after the run:
+ * that engine call then does not compete with the command container's start.
  */
 async function probeEngineView(engine, image, folders, imageReady = () => Promise.resolve(), timeoutMs = PROBE_TIMEOUT_MS) {
     const name = `worktree-sandbox-probe-${(0,node_crypto__WEBPACK_IMPORTED_MODULE_0__.randomBytes)(4).toString('hex')}`;
@@ -3550,34 +3550,36 @@ async function fetchOriginBranch(git, parent, branch) {
     ]));
     return true;
 }
-/**
- * Gathers the facts from the parent repository (fetching the branch from origin when it is not known yet). Reading refs needs no lock: git replaces each one in one step, and the
- * sandbox is made from what is read again under the lock (create.ts). The parent is the host's alone: no
- * container can write its refs. `head`, when given, is the parent's HEAD commit as just read: the start
- * when `base` is empty.
- */
+/** A branch's two refs: the local one, and origin's. */
+function branchRefNames(branch) {
+    return [`refs/heads/${branch}`, `refs/remotes/origin/${branch}`];
+}
 /**
  * The branch's two refs (local, and origin's), read from `repositoryPath` before its parent is known, so
- * that this git process overlaps the checks of the parent's answer instead of following them. Branches and remote-tracking refs are the repository's own, shared by its linked
- * worktrees and the same from any folder of it: the answer is the parent's. Undefined when it could not be
- * read (resolveBranch then asks the parent itself, and reports what goes wrong).
+ * that this git process overlaps the checks of the parent's answer instead of following them. Branches
+ * and remote-tracking refs are the repository's own, shared by its linked worktrees and the same from any
+ * folder of it: the answer is the parent's. Undefined when it could not be read (resolveBranch then asks
+ * the parent itself, and reports what goes wrong).
  */
 function readBranchRefs(git, repositoryPath, branch) {
-    return git
-        .readRefs(repositoryPath, [`refs/heads/${branch}`, `refs/remotes/origin/${branch}`])
-        .catch(() => undefined);
+    return git.readRefs(repositoryPath, branchRefNames(branch)).catch(() => undefined);
 }
+/**
+ * Gathers the facts from the parent repository (fetching the branch from origin when it is not known
+ * yet). Reading refs needs no lock: git replaces each one in one step, and the sandbox is made from what
+ * is read again under the lock (create.ts). The parent is the host's alone: no container can write its
+ * refs. `head`, when given, is the parent's HEAD commit as just read: the start when `base` is empty.
+ * `refsRead`, when given, is readBranchRefs's answer.
+ */
 async function resolveBranch(git, parent, branch, base, refsRead) {
     const parentPath = parent.path;
-    const local = `refs/heads/${branch}`;
-    const remote = `refs/remotes/origin/${branch}`;
-    // One git process for both branch refs (or none: read early, readBranchRefs); the base
-    // only costs one more when it is named.
+    const [local, remote] = branchRefNames(branch);
+    // One git process for both branch refs (or none: read early, readBranchRefs); the base only costs one
+    // more when it is named.
     const [baseCommit, refs] = await Promise.all([
         !base && parent.head ? parent.head : git.resolveCommit(parentPath, base || 'HEAD'),
         branch
-            ? (refsRead?.then((read) => read ?? git.readRefs(parentPath, [local, remote])) ??
-                git.readRefs(parentPath, [local, remote]))
+            ? (refsRead ?? Promise.resolve(undefined)).then((read) => read ?? git.readRefs(parentPath, [local, remote]))
             : new Map(),
     ]);
     if (!baseCommit)

@@ -8552,9 +8552,9 @@ async function plantProbe(engine, folders) {
  * succeeded also proved the image there: the caller need not ask the engine about the image. When the
  * engine says the image is missing, the probe calls `imageReady` (the image check, which pulls it) and
  * asks once more (it never pulls itself); when the probe fails for anything but a folder the engine does
- * not see, the image check's error, if it has one, is the one thrown. Once it succeeded, its files are removed and the
- * helper (created, never started) stays until the caller calls `remove`, after the run: that engine call
- * then does not compete with the command container's start.
+ * not see, the image check's error, if it has one, is the one thrown. Once it succeeded, its files are
+ * removed and the helper (created, never started) stays until the caller calls `remove`, after the run:
+ * that engine call then does not compete with the command container's start.
  */
 async function probeEngineView(engine, image, folders, imageReady = () => Promise.resolve(), timeoutMs = PROBE_TIMEOUT_MS) {
     const name = `worktree-sandbox-probe-${(0,external_node_crypto_.randomBytes)(4).toString('hex')}`;
@@ -10446,34 +10446,36 @@ async function fetchOriginBranch(git, parent, branch) {
     ]));
     return true;
 }
-/**
- * Gathers the facts from the parent repository (fetching the branch from origin when it is not known yet). Reading refs needs no lock: git replaces each one in one step, and the
- * sandbox is made from what is read again under the lock (create.ts). The parent is the host's alone: no
- * container can write its refs. `head`, when given, is the parent's HEAD commit as just read: the start
- * when `base` is empty.
- */
+/** A branch's two refs: the local one, and origin's. */
+function branchRefNames(branch) {
+    return [`refs/heads/${branch}`, `refs/remotes/origin/${branch}`];
+}
 /**
  * The branch's two refs (local, and origin's), read from `repositoryPath` before its parent is known, so
- * that this git process overlaps the checks of the parent's answer instead of following them. Branches and remote-tracking refs are the repository's own, shared by its linked
- * worktrees and the same from any folder of it: the answer is the parent's. Undefined when it could not be
- * read (resolveBranch then asks the parent itself, and reports what goes wrong).
+ * that this git process overlaps the checks of the parent's answer instead of following them. Branches
+ * and remote-tracking refs are the repository's own, shared by its linked worktrees and the same from any
+ * folder of it: the answer is the parent's. Undefined when it could not be read (resolveBranch then asks
+ * the parent itself, and reports what goes wrong).
  */
 function readBranchRefs(git, repositoryPath, branch) {
-    return git
-        .readRefs(repositoryPath, [`refs/heads/${branch}`, `refs/remotes/origin/${branch}`])
-        .catch(() => undefined);
+    return git.readRefs(repositoryPath, branchRefNames(branch)).catch(() => undefined);
 }
+/**
+ * Gathers the facts from the parent repository (fetching the branch from origin when it is not known
+ * yet). Reading refs needs no lock: git replaces each one in one step, and the sandbox is made from what
+ * is read again under the lock (create.ts). The parent is the host's alone: no container can write its
+ * refs. `head`, when given, is the parent's HEAD commit as just read: the start when `base` is empty.
+ * `refsRead`, when given, is readBranchRefs's answer.
+ */
 async function resolveBranch(git, parent, branch, base, refsRead) {
     const parentPath = parent.path;
-    const local = `refs/heads/${branch}`;
-    const remote = `refs/remotes/origin/${branch}`;
-    // One git process for both branch refs (or none: read early, readBranchRefs); the base
-    // only costs one more when it is named.
+    const [local, remote] = branchRefNames(branch);
+    // One git process for both branch refs (or none: read early, readBranchRefs); the base only costs one
+    // more when it is named.
     const [baseCommit, refs] = await Promise.all([
         !base && parent.head ? parent.head : git.resolveCommit(parentPath, base || 'HEAD'),
         branch
-            ? (refsRead?.then((read) => read ?? git.readRefs(parentPath, [local, remote])) ??
-                git.readRefs(parentPath, [local, remote]))
+            ? (refsRead ?? Promise.resolve(undefined)).then((read) => read ?? git.readRefs(parentPath, [local, remote]))
             : new Map(),
     ]);
     if (!baseCommit)
@@ -18916,6 +18918,9 @@ async function reap(options, ui = silentUi) {
     const byKey = new Map(scan.sandboxes.map((s) => [s.key, s]));
     const policy = { ...options, archive: !!options.archiveDir };
     const removalLog = [];
+    const removalsOf = (ds) => ds
+        .filter((d) => d.action === 'remove')
+        .map((decision) => ({ decision, sandbox: byKey.get(decision.key) }));
     const removing = removalDeps(opened, {
         archiveDir: options.archiveDir,
         now: new Date(nowMs),
@@ -18929,15 +18934,19 @@ async function reap(options, ui = silentUi) {
         : undefined;
     let removalStarted;
     let removalEnded = 0;
-    const streamed = new Map();
-    const onLooked = (keys) => {
-        const removing = decide(keys.map((key) => facts.get(key)), policy, nowMs).filter((d) => d.action === 'remove');
-        if (!removing.length)
+    const handOver = (removals) => {
+        if (!removals.length)
             return;
         removalStarted ??= Date.now();
-        for (const d of removing)
-            streamed.set(d.key, d);
-        stream.add(removing.map((decision) => ({ decision, sandbox: byKey.get(decision.key) })));
+        stream.add(removals);
+    };
+    // The removals decided while looking (the rest, kept ones included, are decided with the final facts).
+    const streamed = new Map();
+    const onLooked = (keys) => {
+        const removals = removalsOf(decide(keys.map((key) => facts.get(key)), policy, nowMs));
+        for (const { decision } of removals)
+            streamed.set(decision.key, decision);
+        handOver(removals);
     };
     let reports;
     let decisions;
@@ -18961,12 +18970,8 @@ async function reap(options, ui = silentUi) {
         const rest = decide([...facts.values()].filter((f) => !streamed.has(f.key)), policy, nowMs);
         const decided = new Map(rest.map((d) => [d.key, d]));
         decisions = [...facts.keys()].map((key) => streamed.get(key) ?? decided.get(key));
-        if (stream) {
-            const late = rest.filter((d) => d.action === 'remove');
-            if (late.length)
-                removalStarted ??= Date.now();
-            stream.add(late.map((decision) => ({ decision, sandbox: byKey.get(decision.key) })));
-        }
+        if (stream)
+            handOver(removalsOf(rest));
     }
     finally {
         // Always: the removal workers end only here.
@@ -18982,15 +18987,13 @@ async function reap(options, ui = silentUi) {
             ui.debug(decisionTrace(d, facts.get(d.key), lookedAt.has(d.key), options.dryRun));
         }
     });
-    const removals = decisions
-        .filter((d) => d.action === 'remove')
-        .map((decision) => ({ decision, sandbox: byKey.get(decision.key) }));
+    const removals = removalsOf(decisions);
     if (stream && removals.length) {
         await ui.group(`Remove ${removals.length} sandbox(es)`, async () => {
             for (const line of removalLog)
                 ui.info(line);
             // From the first removal, which began while the next parents were still looked at.
-            ui.info(`Done in ${((removalEnded - (removalStarted ?? removalEnded)) / 1000).toFixed(2)} s.`);
+            ui.info(`Done in ${elapsed(removalStarted ?? removalEnded, removalEnded)}.`);
         });
     }
     else if (!options.dryRun && removals.length) {
@@ -19020,8 +19023,8 @@ async function reap(options, ui = silentUi) {
         },
     };
 }
-function elapsed(started) {
-    return `${((Date.now() - started) / 1000).toFixed(2)} s`;
+function elapsed(started, ended = Date.now()) {
+    return `${((ended - started) / 1000).toFixed(2)} s`;
 }
 function report(d, dryRun, outcome) {
     if (d.action !== 'remove')
