@@ -19,7 +19,6 @@
 import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { parse } from 'yaml';
 import { cloneOf, gitShapedRepository, repositoryShape } from './git-shaped-repo.mjs';
 import {
   CACHE,
@@ -35,6 +34,7 @@ import {
   runActionStep,
   seconds,
   writeSection,
+  ACTION_DEFAULTS,
 } from './lib.mjs';
 import { importSource } from './src-modules.mjs';
 
@@ -261,11 +261,6 @@ async function runBuffer(cmd, args) {
 
 // ---- (c) the bundled action, seen from outside ------------------------------------------------------------
 
-const DEFAULTS = Object.fromEntries(
-  Object.entries(parse(fs.readFileSync(path.join(ROOT, 'action.yml'), 'utf8')).inputs).map(
-    ([name, input]) => [name, String(input.default ?? '').includes('${{') ? '' : String(input.default ?? '')],
-  ),
-);
 /** One change, one commit, then the last instruction prints the clock (containers share the host's). */
 const commitCommand = (who) =>
   `echo "${who} $(date +%s%N)" >> bench-import.txt && git add bench-import.txt && ` +
@@ -277,7 +272,7 @@ const lastTimestamp = (text) => {
 };
 
 const actionInputs = (repo, branch, extra) => ({
-  ...DEFAULTS,
+  ...ACTION_DEFAULTS,
   image: IMAGE,
   isolation: 'disk',
   branch,

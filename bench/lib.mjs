@@ -7,6 +7,7 @@ import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { clearInterval, setInterval } from 'node:timers';
 import { fileURLToPath } from 'node:url';
+import { parse } from 'yaml';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const DIST = path.join(ROOT, 'dist', 'index.js');
@@ -204,3 +205,10 @@ export function bareRunArgs(repo, outputs, command) {
     ...command,
   ];
 }
+
+/** The inputs' defaults as action.yml gives them (an expression such as `${{ github.token }}`: empty). */
+export const ACTION_DEFAULTS = Object.fromEntries(
+  Object.entries(parse(fs.readFileSync(path.join(ROOT, 'action.yml'), 'utf8')).inputs).map(
+    ([name, input]) => [name, String(input.default ?? '').includes('${{') ? '' : String(input.default ?? '')],
+  ),
+);

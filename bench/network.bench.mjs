@@ -13,16 +13,15 @@ import * as fs from 'node:fs';
 import * as http from 'node:http';
 import * as path from 'node:path';
 import { setTimeout } from 'node:timers';
-import { parse } from 'yaml';
 import {
   CACHE,
   DIST,
-  ROOT,
   firstTimestamp,
   loadAverage,
   machineNote,
   median,
   runActionStep,
+  ACTION_DEFAULTS,
 } from './lib.mjs';
 
 const ROUNDS = Number(process.argv[2] ?? 7);
@@ -33,12 +32,6 @@ const loadStart = loadAverage();
 const IMAGE = 'worktree-sandbox-net-test:bookworm';
 const NAME = 'bench.ws-net.test';
 const SIZE = 100 * 1024 * 1024;
-
-const DEFAULTS = Object.fromEntries(
-  Object.entries(parse(fs.readFileSync(path.join(ROOT, 'action.yml'), 'utf8')).inputs).map(
-    ([name, input]) => [name, String(input.default ?? '').includes('${{') ? '' : String(input.default ?? '')],
-  ),
-);
 
 const bridge = /inet (\d+\.\d+\.\d+\.\d+)/.exec(
   execFileSync('ip', ['-4', '-o', 'addr', 'show', 'docker0'], { encoding: 'utf8' }),
@@ -89,7 +82,7 @@ const speed = (stdout) => Number(/SPEED (\d+(\.\d+)?)/.exec(stdout)[1]) / 1024 *
 /** `dist` is the bundle to run: this source's, or an earlier build's (the "before" variant). */
 async function step(network, command, { extra = {}, dist = DIST } = {}) {
   const inputs = {
-    ...DEFAULTS,
+    ...ACTION_DEFAULTS,
     ...extra,
     image: IMAGE,
     'repository-path': repo,

@@ -7,13 +7,11 @@
 import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { parse } from 'yaml';
 import { gitShapedRepository, withOrigin } from './git-shaped-repo.mjs';
 import {
   ACTION_NODE,
   CACHE,
   IMAGE,
-  ROOT,
   bareRunArgs,
   firstTimestamp,
   loadAverage,
@@ -21,6 +19,7 @@ import {
   nowNs,
   run,
   runActionStep,
+  ACTION_DEFAULTS,
 } from './lib.mjs';
 
 const [a, b] = process.argv.slice(2).map((p) => path.resolve(p));
@@ -32,13 +31,8 @@ const tag = randomBytes(3).toString('hex');
 const prefix = `wtsab-${tag}`;
 const scratch = path.join(CACHE, `reuse-ab-${tag}`);
 
-const DEFAULTS = Object.fromEntries(
-  Object.entries(parse(fs.readFileSync(path.join(ROOT, 'action.yml'), 'utf8')).inputs).map(
-    ([name, input]) => [name, String(input.default ?? '').includes('${{') ? '' : String(input.default ?? '')],
-  ),
-);
 const inputsFor = (repo, isolation, extra = {}) => ({
-  ...DEFAULTS,
+  ...ACTION_DEFAULTS,
   command: 'date +%s%N',
   image: IMAGE,
   isolation,

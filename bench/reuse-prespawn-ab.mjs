@@ -7,8 +7,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { parse } from 'yaml';
-import { ACTION_NODE, IMAGE, ROOT, median, runActionStep } from './lib.mjs';
+import { ACTION_NODE, IMAGE, ROOT, median, runActionStep, ACTION_DEFAULTS } from './lib.mjs';
 
 const [repo, isolation, runs, ...dists] = process.argv.slice(2);
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'wts-prespawn-'));
@@ -19,13 +18,8 @@ fs.writeFileSync(
   `#!/bin/sh\nREUSE_HOOK_LOG=${hookLog} exec ${ACTION_NODE} --import ${path.join(ROOT, 'bench', 'reuse-spawn-hook.mjs')} "$@"\n`,
   { mode: 0o755 },
 );
-const DEFAULTS = Object.fromEntries(
-  Object.entries(parse(fs.readFileSync(path.join(ROOT, 'action.yml'), 'utf8')).inputs).map(
-    ([name, input]) => [name, String(input.default ?? '').includes('${{') ? '' : String(input.default ?? '')],
-  ),
-);
 const inputs = {
-  ...DEFAULTS,
+  ...ACTION_DEFAULTS,
   command: 'date +%s%N',
   image: IMAGE,
   isolation,

@@ -18,7 +18,6 @@ import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { parse } from 'yaml';
 import { cloneOf, gitShapedRepository, repositoryShape, withOrigin } from './git-shaped-repo.mjs';
 import {
   ACTION_NODE,
@@ -37,6 +36,7 @@ import {
   runActionStep,
   seconds,
   writeSection,
+  ACTION_DEFAULTS,
 } from './lib.mjs';
 
 // Even: each side runs second in a pair as often as first. Measured: the second run of a pair is 0.7–1.2 s
@@ -67,15 +67,10 @@ const reuseBranch = `bench-reuse-${tag}`;
 const peaks = [];
 
 /** action.yml's input defaults, as the runner fills them in (expressions such as the token: empty here). */
-const DEFAULTS = Object.fromEntries(
-  Object.entries(parse(fs.readFileSync(path.join(ROOT, 'action.yml'), 'utf8')).inputs).map(
-    ([name, input]) => [name, String(input.default ?? '').includes('${{') ? '' : String(input.default ?? '')],
-  ),
-);
 
 function actionInputs(repo, isolation, extra = {}) {
   return {
-    ...DEFAULTS,
+    ...ACTION_DEFAULTS,
     command: FIRST_INSTRUCTION,
     image: IMAGE,
     isolation,

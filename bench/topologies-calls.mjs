@@ -8,8 +8,7 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { parse } from 'yaml';
-import { DIST, IMAGE, ROOT, runActionStep } from './lib.mjs';
+import { DIST, IMAGE, ROOT, runActionStep, ACTION_DEFAULTS } from './lib.mjs';
 
 const COMMAND = 'true # the command';
 const BASES = (process.env.BENCH_BASE ?? 'dadfe48,a08106f').split(',').filter(Boolean);
@@ -44,14 +43,9 @@ fs.writeFileSync(path.join(repo, 'README.md'), 'bench\n');
 sh('git', ['add', '-A'], repo);
 sh('git', ['-c', 'user.name=b', '-c', 'user.email=b@e', 'commit', '--quiet', '-m', 'seed'], repo);
 
-const DEFAULTS = Object.fromEntries(
-  Object.entries(parse(fs.readFileSync(path.join(ROOT, 'action.yml'), 'utf8')).inputs).map(
-    ([name, input]) => [name, String(input.default ?? '').includes('${{') ? '' : String(input.default ?? '')],
-  ),
-);
 const prefix = `wtsbench-calls-${process.pid}`;
 const inputs = (isolation, extra) => ({
-  ...DEFAULTS,
+  ...ACTION_DEFAULTS,
   command: COMMAND,
   image: IMAGE,
   isolation,

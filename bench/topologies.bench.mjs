@@ -24,8 +24,16 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { parse } from 'yaml';
-import { DIST, IMAGE, ROOT, firstTimestamp, loadAverage, median, runActionStep } from './lib.mjs';
+import {
+  DIST,
+  IMAGE,
+  ROOT,
+  firstTimestamp,
+  loadAverage,
+  median,
+  runActionStep,
+  ACTION_DEFAULTS,
+} from './lib.mjs';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 10);
 const TARGET_MS = 20;
@@ -96,14 +104,9 @@ for (let i = 0; i < 200; i++) {
 sh('git', ['add', '-A'], repo);
 sh('git', ['-c', 'user.name=b', '-c', 'user.email=b@e', 'commit', '--quiet', '-m', 'seed'], repo);
 
-const DEFAULTS = Object.fromEntries(
-  Object.entries(parse(fs.readFileSync(path.join(ROOT, 'action.yml'), 'utf8')).inputs).map(
-    ([name, input]) => [name, String(input.default ?? '').includes('${{') ? '' : String(input.default ?? '')],
-  ),
-);
 const prefix = `wtsbench-topo-${process.pid}`;
 const inputs = (isolation, extra = {}) => ({
-  ...DEFAULTS,
+  ...ACTION_DEFAULTS,
   command: 'date +%s%N',
   image: IMAGE,
   isolation,
