@@ -1,4 +1,9 @@
-import { countReachable } from './parent-check.js';
+import { execFileSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { Git } from '../engine/git.js';
+import { checkAgainstParent, countReachable } from './parent-check.js';
 
 // c3 -> c2 -> c1 (c1's parent is saved, so not in the graph); d1 -> c2 (a second tip sharing history)
 const graph = new Map<string, string[]>([
@@ -20,5 +25,66 @@ describe('countReachable', () => {
 
   it('stops at the limit and says the count is a lower bound', () => {
     expect(countReachable(graph, ['c3', 'd1'], 2)).toEqual({ count: 2, stopped: true });
+  });
+});
+
+describe('checkAgainstParent on a real parent', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'wts-parent-check-'));
+  const env = {
+    ...process.env,
+    GIT_CONFIG_GLOBAL: '/dev/null',
+    GIT_CONFIG_NOSYSTEM: '1',
+    GIT_AUTHOR_NAME: 't',
+    GIT_AUTHOR_EMAIL: 't@e',
+    GIT_COMMITTER_NAME: 't',
+    GIT_COMMITTER_EMAIL: 't@e',
+  };
+  const git = (...args: string[]) => execFileSync('git', args, { cwd: dir, env, encoding: 'utf8' }).trim();
+  afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  /** The verdicts, and the git commands the check ran (their first word). */
+  async function check(named: string[]) {
+    const cli = await Git.create();
+    const ran: string[] = [];
+    const exec = cli.exec.bind(cli);
+    cli.exec = (cwd, args, options) => {
+      ran.push(args[0]);
+      return exec(cwd, args, options);
+    };
+    const parent = { path: dir, gitDir: path.join(dir, '.git'), objectStores: [] };
+    const verdicts = await checkAgainstParent(cli, parent, [{ key: 's', headOid: named[0], named }]);
+    return { verdict: verdicts.get('s'), ran };
+  }
+
+  it("reads the parent's configuration only when its remote-tracking refs and tags leave a commit unsaved", async () => {
+    git('init', '--quiet', '--initial-branch=main');
+    git('commit', '--quiet', '--allow-empty', '-m', 'one');
+    const one = git('rev-parse', 'HEAD');
+    git('commit', '--quiet', '--allow-empty', '-m', 'two');
+    const two = git('rev-parse', 'HEAD');
+    git('remote', 'add', 'origin', 'https://example.invalid/r.git');
+    git('update-ref', 'refs/remotes/origin/main', one);
+
+    // Saved by origin's ref: two git processes, no configuration read.
+    const saved = await check([one]);
+    expect(saved.verdict).toEqual({ headTree: git('rev-parse', `${one}^{tree}`) });
+    expect(saved.ran).toEqual(['cat-file', 'rev-list']);
+
+    // On the local branch only, with a remote: unsaved, and the configuration says why.
+    const unsaved = await check([two]);
+    expect(unsaved.verdict).toMatchObject({ unsaved: { count: 1 }, hasRemote: true });
+    expect(unsaved.ran).toEqual(['cat-file', 'rev-list', 'config']);
+
+    // With no remote, the parent's branches count: walked again with them, saved.
+    git('remote', 'remove', 'origin');
+    git('update-ref', 'refs/remotes/origin/main', one);
+    const branch = await check([two]);
+    expect(branch.verdict).toEqual({ headTree: git('rev-parse', `${two}^{tree}`), hasRemote: false });
+    expect(branch.ran).toEqual(['cat-file', 'rev-list', 'config', 'rev-list']);
+
+    // A commit the parent lacks is unsaved, and read with what the parent is.
+    const lacking = await check([one, 'f'.repeat(40)]);
+    expect(lacking.verdict).toMatchObject({ unsaved: { count: 1, atLeast: true }, hasRemote: false });
+    expect(lacking.ran).toContain('config');
   });
 });

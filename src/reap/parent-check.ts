@@ -2,11 +2,13 @@
 // reachable from what the parent has saved (src/sandbox/saved.ts: its remote-tracking refs and tags; its
 // branches too only when it has no remote): not merely from the parent's records of its sandboxes
 // (`refs/worktree-sandbox/...`), which go with the sandbox. Asked of the parent only (the host's own
-// repository) in three git processes per parent, whatever the number of sandboxes; the object names come
-// from the sandboxes as data and are checked to be bare hexadecimal names before git sees them.
+// repository) in two git processes per parent, whatever the number of sandboxes: its configuration (has it
+// a remote?) is read, and the walk asked again with its branches, only when the refs that save a commit
+// in every parent leave something unsaved. The object names come from the sandboxes as data and are
+// checked to be bare hexadecimal names before git sees them.
 import type { Git } from '../engine/git.js';
 import type { ParentRepository } from '../sandbox/repository.js';
-import { savedRefs, type SavedRefs } from '../sandbox/saved.js';
+import { ALWAYS_SAVING, savedRefs } from '../sandbox/saved.js';
 import { OID } from './sandbox-files.js';
 
 /** Unsaved commits counted per sandbox up to this many; past it, the count is a lower bound. */
@@ -24,7 +26,10 @@ export interface ParentVerdict {
   headTree?: string;
   /** Set when some commit the sandbox names is not saved in the parent (or the parent lacks it). */
   unsaved?: { count: number; atLeast?: boolean };
-  /** Whether the parent has a remote (its branches then do not save anything). */
+  /**
+   * Whether the parent has a remote (its branches then do not save anything); read only when something
+   * is unsaved.
+   */
   hasRemote?: boolean;
   error?: string;
 }
@@ -33,8 +38,6 @@ export async function checkAgainstParent(
   git: Git,
   parent: ParentRepository,
   sandboxes: readonly NamedObjects[],
-  /** What the parent has saved, when the caller asked already (a question of its configuration only). */
-  savedAsked?: Promise<SavedRefs>,
 ): Promise<Map<string, ParentVerdict>> {
   const verdicts = new Map<string, ParentVerdict>();
   const valid = sandboxes.filter((s) => {
@@ -50,9 +53,6 @@ export async function checkAgainstParent(
   const objects = [...new Set(valid.flatMap((s) => s.named))];
   const heads = [...new Set(valid.map((s) => s.headOid))];
   const asked = [...objects, ...heads.map((h) => `${h}^{tree}`)];
-  // What the parent has saved is read alongside (a question of its configuration only).
-  const savedRead = savedAsked ?? savedRefs(git, parent.path);
-  savedRead.catch(() => undefined); // awaited below
   const found = await git.exec(parent.path, ['cat-file', '--batch-check'], {
     input: Buffer.from(`${asked.join('\n')}\n`),
   });
@@ -73,21 +73,35 @@ export async function checkAgainstParent(
   // Commits and tags the parent has: which commits do they reach that nothing saved reaches? With each
   // such commit's parents, so that every sandbox's own commits can be counted from the one answer.
   const walkable = objects.filter((oid) => types.get(oid) === 'commit' || types.get(oid) === 'tag');
-  const saved = await savedRead;
-  const unsavedGraph = new Map<string, string[]>();
-  if (walkable.length) {
-    const list = await git.exec(parent.path, ['rev-list', '--stdin', '--parents', '--not', ...saved.revs], {
+  const unsavedFrom = async (revs: readonly string[]): Promise<Map<string, string[]> | { error: string }> => {
+    const graph = new Map<string, string[]>();
+    if (!walkable.length) return graph;
+    const list = await git.exec(parent.path, ['rev-list', '--stdin', '--parents', '--not', ...revs], {
       input: Buffer.from(`${walkable.join('\n')}\n`),
     });
-    if (list.exitCode !== 0) {
-      const error = `git rev-list failed in the parent: ${firstLine(list.stderr) || `exit ${list.exitCode}`}`;
-      for (const s of valid) verdicts.set(s.key, { error });
-      return verdicts;
-    }
+    if (list.exitCode !== 0)
+      return {
+        error: `git rev-list failed in the parent: ${firstLine(list.stderr) || `exit ${list.exitCode}`}`,
+      };
     for (const line of list.stdout.split('\n')) {
       const [commit, ...parents] = line.split(' ');
-      if (commit) unsavedGraph.set(commit, parents);
+      if (commit) graph.set(commit, parents);
     }
+    return graph;
+  };
+  // What saves a commit in every parent first. Only when that leaves a commit unsaved (or the parent lacks
+  // one) is the configuration read: a parent with no remote counts its branches too, walked again.
+  let unsavedGraph = await unsavedFrom(ALWAYS_SAVING);
+  let hasRemote: boolean | undefined;
+  const lacking = objects.some((oid) => types.get(oid) === 'missing');
+  if (!('error' in unsavedGraph) && (unsavedGraph.size > 0 || lacking)) {
+    const saved = await savedRefs(git, parent.path);
+    hasRemote = saved.hasRemote;
+    if (!saved.hasRemote) unsavedGraph = await unsavedFrom(saved.revs);
+  }
+  if ('error' in unsavedGraph) {
+    for (const s of valid) verdicts.set(s.key, { error: unsavedGraph.error });
+    return verdicts;
   }
   const peeled = await peelTags(
     git,
@@ -98,7 +112,7 @@ export async function checkAgainstParent(
   for (const s of valid) {
     const verdict: ParentVerdict = {
       headTree: types.get(s.headOid) === 'commit' ? trees.get(s.headOid) : undefined,
-      hasRemote: saved.hasRemote,
+      hasRemote,
     };
     let missing = 0;
     const tips: string[] = [];

@@ -16,7 +16,7 @@ import type { HelperImage } from '../engine/helper-image.js';
 import type { Git } from '../engine/git.js';
 import type { ParentRepository } from '../sandbox/repository.js';
 import { sandboxText } from '../ui/sandbox-text.js';
-import { branchOf, savedRefs, type UnsavedCommits } from '../sandbox/saved.js';
+import { branchOf, type UnsavedCommits } from '../sandbox/saved.js';
 import { proveClean } from './clean-probe.js';
 import { type CheckResult, summarizeWork, type WorkFinding } from './decide.js';
 import {
@@ -146,10 +146,7 @@ async function checkParentGroup(
       )
     : new Map<string, Inspection>();
 
-  // The parent's configuration is read while the sandboxes' histories are (a linked worktree's branch is
-  // resolved in the parent).
-  const saved = savedRefs(deps.git, parent.path);
-  saved.catch(() => undefined); // awaited by checkAgainstParent
+  // A linked worktree's branch is resolved in the parent.
   const histories = await diskHistories(disks, parent, deps.git);
   for (const s of volumes) {
     const work = inspected.get(s.key)?.work;
@@ -165,7 +162,7 @@ async function checkParentGroup(
   const named: NamedObjects[] = [];
   for (const [key, h] of histories)
     if (!('error' in h)) named.push({ key, headOid: h.headOid, named: h.named });
-  const verdicts = await checkAgainstParent(deps.git, parent, named, saved);
+  const verdicts = await checkAgainstParent(deps.git, parent, named);
 
   // Disk: the filesystem proves clean where it can; untracked entries are judged with the parent's ignore
   // rules; the rest goes to one helper.

@@ -27,6 +27,13 @@ export interface UnsavedCommits {
 }
 
 /**
+ * What saves a commit in every parent, with a remote or without: its remote-tracking refs and tags. A
+ * commit these reach is saved whatever the parent's configuration says, so a check may walk from them
+ * first and read the configuration only when something is left unsaved (the reaper does: parent-check.ts).
+ */
+export const ALWAYS_SAVING: readonly string[] = ['--remotes', '--tags'];
+
+/**
  * The parent's saved refs, from its configuration: any `remote.<name>.url` makes it a parent with a
  * remote. The parent is the host's own repository. When its configuration cannot be read, it is taken to
  * have a remote (the stricter answer: its branches do not count).
@@ -35,10 +42,7 @@ export async function savedRefs(git: Git, parentPath: string): Promise<SavedRefs
   const out = await git.exec(parentPath, ['config', '--get-regexp', '^remote\\..+\\.url$']);
   // `git config --get-regexp` exits 1 when nothing matches; anything else is an answer or a failure.
   const hasRemote = out.exitCode !== 1;
-  return {
-    revs: hasRemote ? ['--remotes', '--tags'] : ['--remotes', '--tags', '--branches'],
-    hasRemote,
-  };
+  return { revs: hasRemote ? ALWAYS_SAVING : [...ALWAYS_SAVING, '--branches'], hasRemote };
 }
 
 /**
