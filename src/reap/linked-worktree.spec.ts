@@ -1,12 +1,15 @@
+import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { Git } from '../engine/git.js';
 import {
   ParentFacts,
   parseGitFile,
   readGitFile,
   removeRegistrations,
   verifyRegistration,
+  branchTips,
 } from './linked-worktree.js';
 import { inlineRemover, type Remover } from './remove-workers.js';
 import type { LinkedFacts } from './scanned.js';
@@ -257,5 +260,44 @@ describe('verifyRegistration', () => {
       state: 'foreign',
       why: expect.stringContaining('belongs to another worktree'),
     });
+  });
+});
+
+describe('branchTips', () => {
+  it("reads the parent's branches as data, and asks git only for what that cannot say", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'wts-branch-tips-'));
+    try {
+      const env = { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1' };
+      const git = (...args: string[]) =>
+        execFileSync('git', args, { cwd: dir, env, encoding: 'utf8' }).trim();
+      git('init', '--quiet', '--initial-branch=main');
+      git('-c', 'user.name=t', '-c', 'user.email=t@e', 'commit', '--quiet', '--allow-empty', '-m', 'one');
+      const main = git('rev-parse', 'HEAD');
+      git('symbolic-ref', 'refs/heads/alias', 'refs/heads/main');
+      const cli = await Git.create();
+      const asked: string[][] = [];
+      const exec = cli.exec.bind(cli);
+      cli.exec = (cwd, args, options) => {
+        asked.push([...args]);
+        return exec(cwd, args, options);
+      };
+      const parent = { path: dir, gitDir: path.join(dir, '.git'), objectStores: [] };
+
+      expect(await branchTips(cli, parent, ['refs/heads/main'])).toEqual(
+        new Map([['refs/heads/main', main]]),
+      );
+      expect(asked).toEqual([]);
+      // A symbolic ref is git's to resolve; a branch the parent lacks is left out.
+      const tips = await branchTips(cli, parent, ['refs/heads/main', 'refs/heads/alias', 'refs/heads/gone']);
+      expect(tips).toEqual(
+        new Map([
+          ['refs/heads/main', main],
+          ['refs/heads/alias', main],
+        ]),
+      );
+      expect(asked.map((args) => args.slice(-2))).toEqual([['refs/heads/alias', 'refs/heads/gone']]);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

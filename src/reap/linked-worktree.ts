@@ -8,7 +8,14 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Git } from '../engine/git.js';
 import type { ParentRepository } from '../sandbox/repository.js';
-import { lstat, OID, readBounded, readHeadAndRefs, type SandboxGitReading } from './sandbox-files.js';
+import {
+  lstat,
+  OID,
+  readBounded,
+  readHeadAndRefs,
+  readRefTips,
+  type SandboxGitReading,
+} from './sandbox-files.js';
 import type { RemovalProblem } from './remove-walk.js';
 import { inParallel } from './parallel.js';
 import { inlineRemover, type Remover } from './remove-workers.js';
@@ -149,25 +156,27 @@ export function readLinkedGit(adminDir: string): SandboxGitReading {
 }
 
 /**
- * The commits these refs name in the parent (the host's own repository), in one git process. The names
- * come from worktrees' HEAD files: checked to be ref names (parseHead) and matched exactly.
+ * The commits these refs name in the parent (the host's own repository): read as data from its refs where
+ * that answer is sure (sandbox-files.ts `readRefTips`, what git reads too), the rest in one git process.
+ * The names come from worktrees' HEAD files: checked to be ref names (parseHead) and matched exactly.
  */
 export async function branchTips(
   git: Git,
   parent: ParentRepository,
   refs: readonly string[],
 ): Promise<Map<string, string> | { error: string }> {
-  const tips = new Map<string, string>();
-  if (refs.length === 0) return tips;
+  const tips = readRefTips(parent.gitDir, refs);
+  const asked = refs.filter((ref) => !tips.has(ref));
+  if (asked.length === 0) return tips;
   const out = await git.exec(parent.path, [
     'for-each-ref',
     '--format=%(objectname) %(refname)',
     '--',
-    ...refs,
+    ...asked,
   ]);
   if (out.exitCode !== 0)
     return { error: `git for-each-ref failed in the parent: ${out.stderr.trim().split('\n')[0]}` };
-  const wanted = new Set(refs);
+  const wanted = new Set(asked);
   for (const line of out.stdout.split('\n')) {
     const space = line.indexOf(' ');
     const oid = line.slice(0, space);

@@ -1,4 +1,8 @@
-import { parseHead, parseLooseRef, parsePackedRefs } from './sandbox-files.js';
+import { execFileSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { parseHead, parseLooseRef, parsePackedRefs, readRefTips } from './sandbox-files.js';
 
 const A = 'a'.repeat(40);
 const B = 'b'.repeat(40);
@@ -41,5 +45,49 @@ describe('parsePackedRefs', () => {
   it('refuses a malformed line', () => {
     expect(parsePackedRefs(`${A}refs/heads/main\n`)).toHaveProperty('error');
     expect(parsePackedRefs(`^zz\n`)).toHaveProperty('error');
+  });
+});
+
+describe('readRefTips', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'wts-ref-tips-'));
+  const env = { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1' };
+  const git = (...args: string[]) => execFileSync('git', args, { cwd: dir, env, encoding: 'utf8' }).trim();
+  const gitDir = path.join(dir, '.git');
+  afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  it("answers as git's for-each-ref does where it is sure, and leaves the rest to git", () => {
+    git('init', '--quiet', '--initial-branch=main');
+    git('-c', 'user.name=t', '-c', 'user.email=t@e', 'commit', '--quiet', '--allow-empty', '-m', 'one');
+    const one = git('rev-parse', 'HEAD');
+    git('-c', 'user.name=t', '-c', 'user.email=t@e', 'commit', '--quiet', '--allow-empty', '-m', 'two');
+    const two = git('rev-parse', 'HEAD');
+    git('branch', 'packed', one);
+    git('branch', 'moved', one);
+    git('pack-refs', '--all');
+    git('branch', '--force', 'moved', two); // loose again, over its packed line
+    git('branch', 'loose', two);
+    git('symbolic-ref', 'refs/heads/alias', 'refs/heads/main');
+    fs.symlinkSync(path.join(gitDir, 'refs/heads/loose'), path.join(gitDir, 'refs/heads/linked'));
+    fs.mkdirSync(path.join(gitDir, 'refs/heads/folder/inside'), { recursive: true });
+
+    const asked = ['refs/heads/main', 'refs/heads/packed', 'refs/heads/moved', 'refs/heads/loose'];
+    const odd = [
+      'refs/heads/alias',
+      'refs/heads/linked',
+      'refs/heads/folder',
+      'refs/heads/gone',
+      'refs/../x',
+    ];
+    const tips = readRefTips(gitDir, [...asked, ...odd]);
+    // Every answer is git's own.
+    for (const ref of asked) expect(tips.get(ref)).toBe(git('for-each-ref', '--format=%(objectname)', ref));
+    expect(tips.get('refs/heads/moved')).toBe(two);
+    expect(tips.get('refs/heads/packed')).toBe(one);
+    // A symbolic ref, a link, a folder, a missing or malformed name: git answers those.
+    expect([...tips.keys()].sort()).toEqual([...asked].sort());
+
+    // packed-refs past its bound is not read: the packed branch is left to git.
+    fs.appendFileSync(path.join(gitDir, 'packed-refs'), `# ${'x'.repeat(1024 * 1024)}\n`);
+    expect(readRefTips(gitDir, ['refs/heads/packed']).size).toBe(0);
   });
 });

@@ -154,6 +154,39 @@ export function readHeadAndRefs(gitDir: string): HeadAndRefs | { error: string }
   return { head, refs: new Map([...packed, ...loose]), peeled };
 }
 
+/** `packed-refs` larger than this is not read for a few branches: git answers (linked-worktree.ts). */
+const PACKED_LOOKUP_MAX = 1024 * 1024;
+
+/**
+ * The commits some of a repository's refs name, read as data the way git's files backend keeps them: a
+ * loose ref file over its line in `packed-refs`. Only the answers that are sure: a ref found neither way,
+ * or found as anything but an object name (a symbolic ref, a folder, a link, a malformed line, a
+ * `packed-refs` past PACKED_LOOKUP_MAX, another ref storage) is left out, for git to answer.
+ */
+export function readRefTips(gitDir: string, refs: readonly string[]): Map<string, string> {
+  const tips = new Map<string, string>();
+  const unpacked = new Set<string>();
+  for (const ref of refs) {
+    if (!REF_NAME.test(ref) || ref.split('/').includes('..')) continue;
+    const file = readBounded(path.join(gitDir, ref), LOOSE_REF_MAX);
+    if ('absent' in file) unpacked.add(ref);
+    else if ('data' in file) {
+      const loose = parseLooseRef(file.data.toString('utf8'));
+      if ('oid' in loose) tips.set(ref, loose.oid);
+    }
+  }
+  if (!unpacked.size) return tips;
+  const packed = readBounded(path.join(gitDir, 'packed-refs'), PACKED_LOOKUP_MAX);
+  if (!('data' in packed)) return tips;
+  for (const line of packed.data.toString('utf8').split('\n')) {
+    const space = line.indexOf(' ');
+    const name = line.slice(space + 1);
+    if (space > 0 && unpacked.has(name) && OID.test(line.slice(0, space)))
+      tips.set(name, line.slice(0, space));
+  }
+  return tips;
+}
+
 /** Loose refs under `refs/` into `found`; returns why they could not be read. */
 function walkRefs(gitDir: string, found: Map<string, string>): string | undefined {
   const pending = ['refs'];
