@@ -5258,12 +5258,19 @@ async function realDirectory(given) {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   C3: () => (/* binding */ countUnsaved),
+/* harmony export */   Du: () => (/* binding */ ALWAYS_SAVING),
 /* harmony export */   EY: () => (/* binding */ savedRefs),
 /* harmony export */   I: () => (/* binding */ describeUnsaved),
 /* harmony export */   RM: () => (/* binding */ MAX_COUNTED_COMMITS),
 /* harmony export */   W0: () => (/* binding */ branchOf),
 /* harmony export */   Wt: () => (/* binding */ countCommits)
 /* harmony export */ });
+/**
+ * What saves a commit in every parent, with a remote or without: its remote-tracking refs and tags. A
+ * commit these reach is saved whatever the parent's configuration says, so a check may walk from them
+ * first and read the configuration only when something is left unsaved (the reaper does: parent-check.ts).
+ */
+const ALWAYS_SAVING = ['--remotes', '--tags'];
 /**
  * The parent's saved refs, from its configuration: any `remote.<name>.url` makes it a parent with a
  * remote. The parent is the host's own repository. When its configuration cannot be read, it is taken to
@@ -5273,10 +5280,7 @@ async function savedRefs(git, parentPath) {
     const out = await git.exec(parentPath, ['config', '--get-regexp', '^remote\\..+\\.url$']);
     // `git config --get-regexp` exits 1 when nothing matches; anything else is an answer or a failure.
     const hasRemote = out.exitCode !== 1;
-    return {
-        revs: hasRemote ? ['--remotes', '--tags'] : ['--remotes', '--tags', '--branches'],
-        hasRemote,
-    };
+    return { revs: hasRemote ? ALWAYS_SAVING : [...ALWAYS_SAVING, '--branches'], hasRemote };
 }
 /**
  * Counting commits stops here (`rev-list --count --max-count`): a sandbox's history of millions of commits

@@ -9395,6 +9395,12 @@ async function removeEmptyProjectDir(projectDir) {
 
 ;// CONCATENATED MODULE: ./src/sandbox/saved.ts
 /**
+ * What saves a commit in every parent, with a remote or without: its remote-tracking refs and tags. A
+ * commit these reach is saved whatever the parent's configuration says, so a check may walk from them
+ * first and read the configuration only when something is left unsaved (the reaper does: parent-check.ts).
+ */
+const ALWAYS_SAVING = ['--remotes', '--tags'];
+/**
  * The parent's saved refs, from its configuration: any `remote.<name>.url` makes it a parent with a
  * remote. The parent is the host's own repository. When its configuration cannot be read, it is taken to
  * have a remote (the stricter answer: its branches do not count).
@@ -9403,10 +9409,7 @@ async function savedRefs(git, parentPath) {
     const out = await git.exec(parentPath, ['config', '--get-regexp', '^remote\\..+\\.url$']);
     // `git config --get-regexp` exits 1 when nothing matches; anything else is an answer or a failure.
     const hasRemote = out.exitCode !== 1;
-    return {
-        revs: hasRemote ? ['--remotes', '--tags'] : ['--remotes', '--tags', '--branches'],
-        hasRemote,
-    };
+    return { revs: hasRemote ? ALWAYS_SAVING : [...ALWAYS_SAVING, '--branches'], hasRemote };
 }
 /**
  * Counting commits stops here (`rev-list --count --max-count`): a sandbox's history of millions of commits
@@ -12657,6 +12660,42 @@ function readHeadAndRefs(gitDir) {
     packed.delete(SNAPSHOT_REF);
     return { head, refs: new Map([...packed, ...loose]), peeled };
 }
+/** `packed-refs` larger than this is not read for a few branches: git answers (linked-worktree.ts). */
+const PACKED_LOOKUP_MAX = 1024 * 1024;
+/**
+ * The commits some of a repository's refs name, read as data the way git's files backend keeps them: a
+ * loose ref file over its line in `packed-refs`. Only the answers that are sure: a ref found neither way,
+ * or found as anything but an object name (a symbolic ref, a folder, a link, a malformed line, a
+ * `packed-refs` past PACKED_LOOKUP_MAX, another ref storage) is left out, for git to answer.
+ */
+function readRefTips(gitDir, refs) {
+    const tips = new Map();
+    const unpacked = new Set();
+    for (const ref of refs) {
+        if (!REF_NAME.test(ref) || ref.split('/').includes('..'))
+            continue;
+        const file = readBounded(external_node_path_.join(gitDir, ref), LOOSE_REF_MAX);
+        if ('absent' in file)
+            unpacked.add(ref);
+        else if ('data' in file) {
+            const loose = parseLooseRef(file.data.toString('utf8'));
+            if ('oid' in loose)
+                tips.set(ref, loose.oid);
+        }
+    }
+    if (!unpacked.size)
+        return tips;
+    const packed = readBounded(external_node_path_.join(gitDir, 'packed-refs'), PACKED_LOOKUP_MAX);
+    if (!('data' in packed))
+        return tips;
+    for (const line of packed.data.toString('utf8').split('\n')) {
+        const space = line.indexOf(' ');
+        const name = line.slice(space + 1);
+        if (space > 0 && unpacked.has(name) && OID.test(line.slice(0, space)))
+            tips.set(name, line.slice(0, space));
+    }
+    return tips;
+}
 /** Loose refs under `refs/` into `found`; returns why they could not be read. */
 function walkRefs(gitDir, found) {
     const pending = ['refs'];
@@ -13906,22 +13945,24 @@ function readLinkedGit(adminDir) {
     return { ok: true, headRef: head.ref, named: [...new Set(own)] };
 }
 /**
- * The commits these refs name in the parent (the host's own repository), in one git process. The names
- * come from worktrees' HEAD files: checked to be ref names (parseHead) and matched exactly.
+ * The commits these refs name in the parent (the host's own repository): read as data from its refs where
+ * that answer is sure (sandbox-files.ts `readRefTips`, what git reads too), the rest in one git process.
+ * The names come from worktrees' HEAD files: checked to be ref names (parseHead) and matched exactly.
  */
 async function branchTips(git, parent, refs) {
-    const tips = new Map();
-    if (refs.length === 0)
+    const tips = readRefTips(parent.gitDir, refs);
+    const asked = refs.filter((ref) => !tips.has(ref));
+    if (asked.length === 0)
         return tips;
     const out = await git.exec(parent.path, [
         'for-each-ref',
         '--format=%(objectname) %(refname)',
         '--',
-        ...refs,
+        ...asked,
     ]);
     if (out.exitCode !== 0)
         return { error: `git for-each-ref failed in the parent: ${out.stderr.trim().split('\n')[0]}` };
-    const wanted = new Set(refs);
+    const wanted = new Set(asked);
     for (const line of out.stdout.split('\n')) {
         const space = line.indexOf(' ');
         const oid = line.slice(0, space);
@@ -14712,9 +14753,7 @@ function blobName(content, hashBytes = 20) {
 
 /** Unsaved commits counted per sandbox up to this many; past it, the count is a lower bound. */
 const MAX_COUNTED = 10_000;
-async function checkAgainstParent(git, parent, sandboxes, 
-/** What the parent has saved, when the caller asked already (a question of its configuration only). */
-savedAsked) {
+async function checkAgainstParent(git, parent, sandboxes) {
     const verdicts = new Map();
     const valid = sandboxes.filter((s) => {
         const bad = [s.headOid, ...s.named].find((oid) => !OID.test(oid));
@@ -14729,9 +14768,6 @@ savedAsked) {
     const objects = [...new Set(valid.flatMap((s) => s.named))];
     const heads = [...new Set(valid.map((s) => s.headOid))];
     const asked = [...objects, ...heads.map((h) => `${h}^{tree}`)];
-    // What the parent has saved is read alongside (a question of its configuration only).
-    const savedRead = savedAsked ?? savedRefs(git, parent.path);
-    savedRead.catch(() => undefined); // awaited below
     const found = await git.exec(parent.path, ['cat-file', '--batch-check'], {
         input: Buffer.from(`${asked.join('\n')}\n`),
     });
@@ -14753,29 +14789,45 @@ savedAsked) {
     // Commits and tags the parent has: which commits do they reach that nothing saved reaches? With each
     // such commit's parents, so that every sandbox's own commits can be counted from the one answer.
     const walkable = objects.filter((oid) => types.get(oid) === 'commit' || types.get(oid) === 'tag');
-    const saved = await savedRead;
-    const unsavedGraph = new Map();
-    if (walkable.length) {
-        const list = await git.exec(parent.path, ['rev-list', '--stdin', '--parents', '--not', ...saved.revs], {
+    const unsavedFrom = async (revs) => {
+        const graph = new Map();
+        if (!walkable.length)
+            return graph;
+        const list = await git.exec(parent.path, ['rev-list', '--stdin', '--parents', '--not', ...revs], {
             input: Buffer.from(`${walkable.join('\n')}\n`),
         });
-        if (list.exitCode !== 0) {
-            const error = `git rev-list failed in the parent: ${parent_check_firstLine(list.stderr) || `exit ${list.exitCode}`}`;
-            for (const s of valid)
-                verdicts.set(s.key, { error });
-            return verdicts;
-        }
+        if (list.exitCode !== 0)
+            return {
+                error: `git rev-list failed in the parent: ${parent_check_firstLine(list.stderr) || `exit ${list.exitCode}`}`,
+            };
         for (const line of list.stdout.split('\n')) {
             const [commit, ...parents] = line.split(' ');
             if (commit)
-                unsavedGraph.set(commit, parents);
+                graph.set(commit, parents);
         }
+        return graph;
+    };
+    // What saves a commit in every parent first. Only when that leaves a commit unsaved (or the parent lacks
+    // one) is the configuration read: a parent with no remote counts its branches too, walked again.
+    let unsavedGraph = await unsavedFrom(ALWAYS_SAVING);
+    let hasRemote;
+    const lacking = objects.some((oid) => types.get(oid) === 'missing');
+    if (!('error' in unsavedGraph) && (unsavedGraph.size > 0 || lacking)) {
+        const saved = await savedRefs(git, parent.path);
+        hasRemote = saved.hasRemote;
+        if (!saved.hasRemote)
+            unsavedGraph = await unsavedFrom(saved.revs);
+    }
+    if ('error' in unsavedGraph) {
+        for (const s of valid)
+            verdicts.set(s.key, { error: unsavedGraph.error });
+        return verdicts;
     }
     const peeled = await peelTags(git, parent, walkable.filter((oid) => types.get(oid) === 'tag'));
     for (const s of valid) {
         const verdict = {
             headTree: types.get(s.headOid) === 'commit' ? trees.get(s.headOid) : undefined,
-            hasRemote: saved.hasRemote,
+            hasRemote,
         };
         let missing = 0;
         const tips = [];
@@ -15145,10 +15197,7 @@ async function checkParentGroup(parent, group, deps) {
     const inspected = volumes.length
         ? await inspectInHelpers(deps.engine, deps.image, parent, volumes.map((s) => request(s, { size: true })))
         : new Map();
-    // The parent's configuration is read while the sandboxes' histories are (a linked worktree's branch is
-    // resolved in the parent).
-    const saved = savedRefs(deps.git, parent.path);
-    saved.catch(() => undefined); // awaited by checkAgainstParent
+    // A linked worktree's branch is resolved in the parent.
     const histories = await diskHistories(disks, parent, deps.git);
     for (const s of volumes) {
         const work = inspected.get(s.key)?.work;
@@ -15162,7 +15211,7 @@ async function checkParentGroup(parent, group, deps) {
     for (const [key, h] of histories)
         if (!('error' in h))
             named.push({ key, headOid: h.headOid, named: h.named });
-    const verdicts = await checkAgainstParent(deps.git, parent, named, saved);
+    const verdicts = await checkAgainstParent(deps.git, parent, named);
     // Disk: the filesystem proves clean where it can; untracked entries are judged with the parent's ignore
     // rules; the rest goes to one helper.
     const uncommitted = new Map();
