@@ -32,9 +32,22 @@ export interface TreeRemoval {
 
 export class UnsafeRemovalError extends Error {}
 
-/** Refuses anything that is not a real folder exactly two levels under the real root. */
+/**
+ * The name a removal gives a sandbox's `.git` before the walk: unguessable by the sandbox (a random part
+ * drawn once per process), unique per removal (a count).
+ */
+const renamed = { prefix: '', count: 0 };
+function removedGitName(): string {
+  renamed.prefix ||= randomBytes(6).toString('hex');
+  return `.git-removed-${renamed.prefix}-${++renamed.count}`;
+}
+
+/**
+ * Refuses anything that is not a real folder exactly two levels under the real root. Real paths are the
+ * system's realpath(3), the answer of Node's own walk in one call.
+ */
 export function assertSandboxPath(root: string, target: string): void {
-  const realRoot = fs.realpathSync(root);
+  const realRoot = fs.realpathSync.native(root);
   const relative = path.relative(realRoot, target);
   const parts = relative.split(path.sep);
   if (path.isAbsolute(relative) || parts.length !== 2 || parts.some((p) => !p || p === '.' || p === '..'))
@@ -44,7 +57,7 @@ export function assertSandboxPath(root: string, target: string): void {
     if (!st.isDirectory())
       throw new UnsafeRemovalError(`${dir} is not a folder (a symbolic link is never followed)`);
   }
-  if (fs.realpathSync(target) !== target) throw new UnsafeRemovalError(`${target} is not a real path`);
+  if (fs.realpathSync.native(target) !== target) throw new UnsafeRemovalError(`${target} is not a real path`);
 }
 
 export async function removeSandboxTree(
@@ -57,7 +70,7 @@ export async function removeSandboxTree(
   const gitDir = path.join(target, '.git');
   if (lstat(gitDir)) {
     try {
-      await fsp.rename(gitDir, path.join(target, `.git-removed-${randomBytes(6).toString('hex')}`));
+      await fsp.rename(gitDir, path.join(target, removedGitName()));
     } catch (error) {
       result.problems.push({ path: gitDir, error: code(error) });
       return result;
@@ -76,7 +89,7 @@ export async function removeHomeFolder(
   result: TreeRemoval,
   remover: Remover = inlineRemover,
 ): Promise<void> {
-  const realRoot = fs.realpathSync(root);
+  const realRoot = fs.realpathSync.native(root);
   const parts = path.relative(realRoot, home).split(path.sep);
   if (parts.length !== 3 || parts[1] !== HOME_FOLDER || parts.some((p) => !p || p === '.' || p === '..'))
     throw new UnsafeRemovalError(

@@ -41,3 +41,27 @@ describe('the sandbox lock names its holder', () => {
     )();
   });
 });
+
+describe('the lock folder', () => {
+  it('is made once per process, and again when it went since; never where the repository is gone', async () => {
+    const gitDir = fs.mkdtempSync(path.join(os.tmpdir(), 'wts-lock-dir-'));
+    try {
+      const locks = path.join(gitDir, 'worktree-sandbox', 'locks');
+      await (
+        await lockSandbox(gitDir, 'a', 0)
+      )();
+      expect(fs.existsSync(locks)).toBe(true);
+      // Removed behind the process's back: the next lock makes it again.
+      fs.rmSync(path.join(gitDir, 'worktree-sandbox'), { recursive: true });
+      const release = await lockSandbox(gitDir, 'b', 0);
+      expect(fs.existsSync(path.join(locks, 'sandbox-b.lock'))).toBe(true);
+      await release();
+      // The repository itself gone: refused, and its path is not brought back.
+      fs.rmSync(gitDir, { recursive: true });
+      await expect(lockSandbox(gitDir, 'c', 0)).rejects.toMatchObject({ code: 'ENOENT' });
+      expect(fs.existsSync(gitDir)).toBe(false);
+    } finally {
+      fs.rmSync(gitDir, { recursive: true, force: true });
+    }
+  });
+});

@@ -62,9 +62,11 @@ async function acquire(
   describe: (owner?: LockOwner) => string,
   onWait?: (msg: string) => void,
 ): Promise<Release> {
-  await makeLockDirectory(path.dirname(file));
+  const dir = path.dirname(file);
+  await makeLockDirectory(dir);
   const deadline = Date.now() + waitMs;
   let announced = false;
+  let remade = false;
   for (;;) {
     try {
       const release = await (
@@ -90,10 +92,16 @@ async function acquire(
       };
       await fs.writeFile(`${file}.owner`, JSON.stringify(owner)).catch(() => undefined);
       return async () => {
-        await fs.rm(`${file}.owner`, { force: true }).catch(() => undefined);
+        await fs.unlink(`${file}.owner`).catch(() => undefined);
         await release().catch(() => undefined);
       };
     } catch (error) {
+      // The lock folder went since this process made it: made again, once.
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT' && !remade && lockDirectoriesMade.delete(dir)) {
+        remade = true;
+        await makeLockDirectory(dir);
+        continue;
+      }
       if ((error as NodeJS.ErrnoException).code !== 'ELOCKED') throw error;
       const owner = await readOwner(file);
       if (Date.now() >= deadline) throw new LockTimeoutError(describe(owner), holderText(owner));
@@ -107,10 +115,17 @@ async function acquire(
 }
 
 /**
+ * Lock folders this process made: each is made once (the reaper takes a lock per sandbox, hundreds in one
+ * parent). One that went since is made again: a lock that fails because its folder is gone drops it here.
+ */
+const lockDirectoriesMade = new Set<string>();
+
+/**
  * The lock folder `<gitDir>/worktree-sandbox/locks`, made inside a `.git` that exists: never the repository
  * itself (a post step whose parent was deleted must not bring its path back).
  */
 async function makeLockDirectory(dir: string): Promise<void> {
+  if (lockDirectoriesMade.has(dir)) return;
   const gitDir = path.dirname(path.dirname(dir));
   const stat = await fs.stat(gitDir).catch(() => undefined);
   if (!stat?.isDirectory())
@@ -118,6 +133,7 @@ async function makeLockDirectory(dir: string): Promise<void> {
       code: 'ENOENT',
     });
   await fs.mkdir(dir, { recursive: true });
+  lockDirectoriesMade.add(dir);
 }
 
 async function readOwner(file: string): Promise<LockOwner | undefined> {
