@@ -1667,9 +1667,21 @@ function startRemovers(count, { synchronousOnly = false } = {}) {
 
 class UnsafeRemovalError extends Error {
 }
-/** Refuses anything that is not a real folder exactly two levels under the real root. */
+/**
+ * The name a removal gives a sandbox's `.git` before the walk: unguessable by the sandbox (a random part
+ * drawn once per process), unique per removal (a count).
+ */
+const renamed = { prefix: '', count: 0 };
+function removedGitName() {
+    renamed.prefix ||= (0,external_node_crypto_.randomBytes)(6).toString('hex');
+    return `.git-removed-${renamed.prefix}-${++renamed.count}`;
+}
+/**
+ * Refuses anything that is not a real folder exactly two levels under the real root. Real paths are the
+ * system's realpath(3), the answer of Node's own walk in one call.
+ */
 function assertSandboxPath(root, target) {
-    const realRoot = external_node_fs_.realpathSync(root);
+    const realRoot = external_node_fs_.realpathSync.native(root);
     const relative = external_node_path_.relative(realRoot, target);
     const parts = relative.split(external_node_path_.sep);
     if (external_node_path_.isAbsolute(relative) || parts.length !== 2 || parts.some((p) => !p || p === '.' || p === '..'))
@@ -1679,7 +1691,7 @@ function assertSandboxPath(root, target) {
         if (!st.isDirectory())
             throw new UnsafeRemovalError(`${dir} is not a folder (a symbolic link is never followed)`);
     }
-    if (external_node_fs_.realpathSync(target) !== target)
+    if (external_node_fs_.realpathSync.native(target) !== target)
         throw new UnsafeRemovalError(`${target} is not a real path`);
 }
 async function removeSandboxTree(root, target, remover = inlineRemover) {
@@ -1688,7 +1700,7 @@ async function removeSandboxTree(root, target, remover = inlineRemover) {
     const gitDir = external_node_path_.join(target, '.git');
     if (lstat(gitDir)) {
         try {
-            await promises_.rename(gitDir, external_node_path_.join(target, `.git-removed-${(0,external_node_crypto_.randomBytes)(6).toString('hex')}`));
+            await promises_.rename(gitDir, external_node_path_.join(target, removedGitName()));
         }
         catch (error) {
             result.problems.push({ path: gitDir, error: code(error) });
@@ -1702,7 +1714,7 @@ async function removeSandboxTree(root, target, remover = inlineRemover) {
 }
 /** Removes `<root>/<project>/.home/<sandbox>` (real folders only, links never followed); problems are added. */
 async function removeHomeFolder(root, home, result, remover = inlineRemover) {
-    const realRoot = external_node_fs_.realpathSync(root);
+    const realRoot = external_node_fs_.realpathSync.native(root);
     const parts = external_node_path_.relative(realRoot, home).split(external_node_path_.sep);
     if (parts.length !== 3 || parts[1] !== layout/* HOME_FOLDER */.Ps || parts.some((p) => !p || p === '.' || p === '..'))
         throw new UnsafeRemovalError(`${home} is not a folder <root>/<project>/${layout/* HOME_FOLDER */.Ps}/<sandbox> under ${realRoot}`);

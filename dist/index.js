@@ -4881,9 +4881,11 @@ class LockTimeoutError extends Error {
     }
 }
 async function acquire(file, waitMs, describe, onWait) {
-    await makeLockDirectory(node_path__WEBPACK_IMPORTED_MODULE_2__.dirname(file));
+    const dir = node_path__WEBPACK_IMPORTED_MODULE_2__.dirname(file);
+    await makeLockDirectory(dir);
     const deadline = Date.now() + waitMs;
     let announced = false;
+    let remade = false;
     for (;;) {
         try {
             const release = await (await loadLocking()).lock(file, {
@@ -4907,11 +4909,17 @@ async function acquire(file, waitMs, describe, onWait) {
             };
             await node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.writeFile(`${file}.owner`, JSON.stringify(owner)).catch(() => undefined);
             return async () => {
-                await node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.rm(`${file}.owner`, { force: true }).catch(() => undefined);
+                await node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.unlink(`${file}.owner`).catch(() => undefined);
                 await release().catch(() => undefined);
             };
         }
         catch (error) {
+            // The lock folder went since this process made it: made again, once.
+            if (error.code === 'ENOENT' && !remade && lockDirectoriesMade.delete(dir)) {
+                remade = true;
+                await makeLockDirectory(dir);
+                continue;
+            }
             if (error.code !== 'ELOCKED')
                 throw error;
             const owner = await readOwner(file);
@@ -4926,10 +4934,17 @@ async function acquire(file, waitMs, describe, onWait) {
     }
 }
 /**
+ * Lock folders this process made: each is made once (the reaper takes a lock per sandbox, hundreds in one
+ * parent). One that went since is made again: a lock that fails because its folder is gone drops it here.
+ */
+const lockDirectoriesMade = new Set();
+/**
  * The lock folder `<gitDir>/worktree-sandbox/locks`, made inside a `.git` that exists: never the repository
  * itself (a post step whose parent was deleted must not bring its path back).
  */
 async function makeLockDirectory(dir) {
+    if (lockDirectoriesMade.has(dir))
+        return;
     const gitDir = node_path__WEBPACK_IMPORTED_MODULE_2__.dirname(node_path__WEBPACK_IMPORTED_MODULE_2__.dirname(dir));
     const stat = await node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.stat(gitDir).catch(() => undefined);
     if (!stat?.isDirectory())
@@ -4937,6 +4952,7 @@ async function makeLockDirectory(dir) {
             code: 'ENOENT',
         });
     await node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.mkdir(dir, { recursive: true });
+    lockDirectoriesMade.add(dir);
 }
 async function readOwner(file) {
     try {

@@ -9201,9 +9201,11 @@ class LockTimeoutError extends Error {
     }
 }
 async function acquire(file, waitMs, describe, onWait) {
-    await makeLockDirectory(external_node_path_.dirname(file));
+    const dir = external_node_path_.dirname(file);
+    await makeLockDirectory(dir);
     const deadline = Date.now() + waitMs;
     let announced = false;
+    let remade = false;
     for (;;) {
         try {
             const release = await (await loadLocking()).lock(file, {
@@ -9227,11 +9229,17 @@ async function acquire(file, waitMs, describe, onWait) {
             };
             await promises_.writeFile(`${file}.owner`, JSON.stringify(owner)).catch(() => undefined);
             return async () => {
-                await promises_.rm(`${file}.owner`, { force: true }).catch(() => undefined);
+                await promises_.unlink(`${file}.owner`).catch(() => undefined);
                 await release().catch(() => undefined);
             };
         }
         catch (error) {
+            // The lock folder went since this process made it: made again, once.
+            if (error.code === 'ENOENT' && !remade && lockDirectoriesMade.delete(dir)) {
+                remade = true;
+                await makeLockDirectory(dir);
+                continue;
+            }
             if (error.code !== 'ELOCKED')
                 throw error;
             const owner = await readOwner(file);
@@ -9246,10 +9254,17 @@ async function acquire(file, waitMs, describe, onWait) {
     }
 }
 /**
+ * Lock folders this process made: each is made once (the reaper takes a lock per sandbox, hundreds in one
+ * parent). One that went since is made again: a lock that fails because its folder is gone drops it here.
+ */
+const lockDirectoriesMade = new Set();
+/**
  * The lock folder `<gitDir>/worktree-sandbox/locks`, made inside a `.git` that exists: never the repository
  * itself (a post step whose parent was deleted must not bring its path back).
  */
 async function makeLockDirectory(dir) {
+    if (lockDirectoriesMade.has(dir))
+        return;
     const gitDir = external_node_path_.dirname(external_node_path_.dirname(dir));
     const stat = await promises_.stat(gitDir).catch(() => undefined);
     if (!stat?.isDirectory())
@@ -9257,6 +9272,7 @@ async function makeLockDirectory(dir) {
             code: 'ENOENT',
         });
     await promises_.mkdir(dir, { recursive: true });
+    lockDirectoriesMade.add(dir);
 }
 async function readOwner(file) {
     try {
@@ -13715,9 +13731,21 @@ function startRemovers(count, { synchronousOnly = false } = {}) {
 
 class UnsafeRemovalError extends Error {
 }
-/** Refuses anything that is not a real folder exactly two levels under the real root. */
+/**
+ * The name a removal gives a sandbox's `.git` before the walk: unguessable by the sandbox (a random part
+ * drawn once per process), unique per removal (a count).
+ */
+const renamed = { prefix: '', count: 0 };
+function removedGitName() {
+    renamed.prefix ||= (0,external_node_crypto_.randomBytes)(6).toString('hex');
+    return `.git-removed-${renamed.prefix}-${++renamed.count}`;
+}
+/**
+ * Refuses anything that is not a real folder exactly two levels under the real root. Real paths are the
+ * system's realpath(3), the answer of Node's own walk in one call.
+ */
 function assertSandboxPath(root, target) {
-    const realRoot = external_node_fs_.realpathSync(root);
+    const realRoot = external_node_fs_.realpathSync.native(root);
     const relative = external_node_path_.relative(realRoot, target);
     const parts = relative.split(external_node_path_.sep);
     if (external_node_path_.isAbsolute(relative) || parts.length !== 2 || parts.some((p) => !p || p === '.' || p === '..'))
@@ -13727,7 +13755,7 @@ function assertSandboxPath(root, target) {
         if (!st.isDirectory())
             throw new UnsafeRemovalError(`${dir} is not a folder (a symbolic link is never followed)`);
     }
-    if (external_node_fs_.realpathSync(target) !== target)
+    if (external_node_fs_.realpathSync.native(target) !== target)
         throw new UnsafeRemovalError(`${target} is not a real path`);
 }
 async function removeSandboxTree(root, target, remover = inlineRemover) {
@@ -13736,7 +13764,7 @@ async function removeSandboxTree(root, target, remover = inlineRemover) {
     const gitDir = external_node_path_.join(target, '.git');
     if (lstat(gitDir)) {
         try {
-            await promises_.rename(gitDir, external_node_path_.join(target, `.git-removed-${(0,external_node_crypto_.randomBytes)(6).toString('hex')}`));
+            await promises_.rename(gitDir, external_node_path_.join(target, removedGitName()));
         }
         catch (error) {
             result.problems.push({ path: gitDir, error: code(error) });
@@ -13750,7 +13778,7 @@ async function removeSandboxTree(root, target, remover = inlineRemover) {
 }
 /** Removes `<root>/<project>/.home/<sandbox>` (real folders only, links never followed); problems are added. */
 async function removeHomeFolder(root, home, result, remover = inlineRemover) {
-    const realRoot = external_node_fs_.realpathSync(root);
+    const realRoot = external_node_fs_.realpathSync.native(root);
     const parts = external_node_path_.relative(realRoot, home).split(external_node_path_.sep);
     if (parts.length !== 3 || parts[1] !== HOME_FOLDER || parts.some((p) => !p || p === '.' || p === '..'))
         throw new UnsafeRemovalError(`${home} is not a folder <root>/<project>/${HOME_FOLDER}/<sandbox> under ${realRoot}`);
