@@ -1,7 +1,7 @@
-import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { git as gitIn, tempDir } from '../../test/support/repo.js';
 import { Git } from '../engine/git.js';
 import {
   ParentFacts,
@@ -265,13 +265,11 @@ describe('verifyRegistration', () => {
 
 describe('branchTips', () => {
   it("reads the parent's branches as data, and asks git only for what that cannot say", async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'wts-branch-tips-'));
+    const dir = tempDir('wts-branch-tips-');
     try {
-      const env = { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1' };
-      const git = (...args: string[]) =>
-        execFileSync('git', args, { cwd: dir, env, encoding: 'utf8' }).trim();
+      const git = (...args: string[]) => gitIn(dir, ...args);
       git('init', '--quiet', '--initial-branch=main');
-      git('-c', 'user.name=t', '-c', 'user.email=t@e', 'commit', '--quiet', '--allow-empty', '-m', 'one');
+      git('commit', '--quiet', '--allow-empty', '-m', 'one');
       const main = git('rev-parse', 'HEAD');
       git('symbolic-ref', 'refs/heads/alias', 'refs/heads/main');
       const cli = await Git.create();

@@ -1,7 +1,6 @@
-import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
+import { git as gitIn, tempDir } from '../../test/support/repo.js';
 import { Git } from '../engine/git.js';
 import { checkAgainstParent, countReachable } from './parent-check.js';
 
@@ -29,17 +28,8 @@ describe('countReachable', () => {
 });
 
 describe('checkAgainstParent on a real parent', () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'wts-parent-check-'));
-  const env = {
-    ...process.env,
-    GIT_CONFIG_GLOBAL: '/dev/null',
-    GIT_CONFIG_NOSYSTEM: '1',
-    GIT_AUTHOR_NAME: 't',
-    GIT_AUTHOR_EMAIL: 't@e',
-    GIT_COMMITTER_NAME: 't',
-    GIT_COMMITTER_EMAIL: 't@e',
-  };
-  const git = (...args: string[]) => execFileSync('git', args, { cwd: dir, env, encoding: 'utf8' }).trim();
+  const dir = tempDir('wts-parent-check-');
+  const git = (...args: string[]) => gitIn(dir, ...args);
   afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
   /** The verdicts, and the git commands the check ran (their first word). */

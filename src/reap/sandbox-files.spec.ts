@@ -1,7 +1,6 @@
-import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
+import { git as gitIn, tempDir } from '../../test/support/repo.js';
 import { parseHead, parseLooseRef, parsePackedRefs, readRefTips } from './sandbox-files.js';
 
 const A = 'a'.repeat(40);
@@ -49,17 +48,16 @@ describe('parsePackedRefs', () => {
 });
 
 describe('readRefTips', () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'wts-ref-tips-'));
-  const env = { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1' };
-  const git = (...args: string[]) => execFileSync('git', args, { cwd: dir, env, encoding: 'utf8' }).trim();
+  const dir = tempDir('wts-ref-tips-');
+  const git = (...args: string[]) => gitIn(dir, ...args);
   const gitDir = path.join(dir, '.git');
   afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
   it("answers as git's for-each-ref does where it is sure, and leaves the rest to git", () => {
     git('init', '--quiet', '--initial-branch=main');
-    git('-c', 'user.name=t', '-c', 'user.email=t@e', 'commit', '--quiet', '--allow-empty', '-m', 'one');
+    git('commit', '--quiet', '--allow-empty', '-m', 'one');
     const one = git('rev-parse', 'HEAD');
-    git('-c', 'user.name=t', '-c', 'user.email=t@e', 'commit', '--quiet', '--allow-empty', '-m', 'two');
+    git('commit', '--quiet', '--allow-empty', '-m', 'two');
     const two = git('rev-parse', 'HEAD');
     git('branch', 'packed', one);
     git('branch', 'moved', one);

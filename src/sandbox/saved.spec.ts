@@ -1,7 +1,5 @@
-import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
-import * as path from 'node:path';
+import { git as gitIn, tempDir } from '../../test/support/repo.js';
 import { Git } from '../engine/git.js';
 import { branchOf, countCommits, countUnsaved, describeUnsaved, savedRefs } from './saved.js';
 
@@ -34,17 +32,8 @@ describe('branchOf', () => {
 });
 
 describe('savedRefs and countUnsaved on a real repository', () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'wts-saved-'));
-  const env = {
-    ...process.env,
-    GIT_CONFIG_GLOBAL: '/dev/null',
-    GIT_CONFIG_NOSYSTEM: '1',
-    GIT_AUTHOR_NAME: 't',
-    GIT_AUTHOR_EMAIL: 't@e',
-    GIT_COMMITTER_NAME: 't',
-    GIT_COMMITTER_EMAIL: 't@e',
-  };
-  const git = (...args: string[]) => execFileSync('git', args, { cwd: dir, env, encoding: 'utf8' }).trim();
+  const dir = tempDir('wts-saved-');
+  const git = (...args: string[]) => gitIn(dir, ...args);
   afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
   it('counts a local branch only while the parent has no remote', async () => {
