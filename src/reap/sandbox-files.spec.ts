@@ -84,6 +84,14 @@ describe('readRefTips', () => {
     // A symbolic ref, a link, a folder, a missing or malformed name: git answers those.
     expect([...tips.keys()].sort()).toEqual([...asked].sort());
 
+    // A packed-refs with a line it does not understand is not read: the packed branch is left to git.
+    const packedFile = path.join(gitDir, 'packed-refs');
+    const packed = fs.readFileSync(packedFile, 'utf8');
+    fs.appendFileSync(packedFile, 'not a ref line\n');
+    expect(readRefTips(gitDir, ['refs/heads/packed']).size).toBe(0);
+    fs.writeFileSync(packedFile, packed);
+    expect(readRefTips(gitDir, ['refs/heads/packed']).get('refs/heads/packed')).toBe(one);
+
     // packed-refs past its bound is not read: the packed branch is left to git.
     fs.appendFileSync(path.join(gitDir, 'packed-refs'), `# ${'x'.repeat(1024 * 1024)}\n`);
     expect(readRefTips(gitDir, ['refs/heads/packed']).size).toBe(0);
