@@ -878,9 +878,10 @@ function readHeadAndRefs(gitDir) {
 const PACKED_LOOKUP_MAX = 1024 * 1024;
 /**
  * The commits some of a repository's refs name, read as data the way git's files backend keeps them: a
- * loose ref file over its line in `packed-refs`. Only the answers that are sure: a ref found neither way,
- * or found as anything but an object name (a symbolic ref, a folder, a link, a malformed line, a
- * `packed-refs` past PACKED_LOOKUP_MAX, another ref storage) is left out, for git to answer.
+ * loose ref file over its line in `packed-refs` (parsePackedRefs). Only the answers that are sure: a ref
+ * found neither way, or found as anything but an object name (a symbolic ref, a folder, a link, a
+ * `packed-refs` with a malformed line or past PACKED_LOOKUP_MAX, another ref storage) is left out, for git
+ * to answer.
  */
 function readRefTips(gitDir, refs) {
     const tips = new Map();
@@ -899,14 +900,14 @@ function readRefTips(gitDir, refs) {
     }
     if (!unpacked.size)
         return tips;
-    const packed = readBounded(external_node_path_.join(gitDir, 'packed-refs'), PACKED_LOOKUP_MAX);
-    if (!('data' in packed))
+    const packedFile = readBounded(external_node_path_.join(gitDir, 'packed-refs'), PACKED_LOOKUP_MAX);
+    const packed = 'data' in packedFile ? parsePackedRefs(packedFile.data.toString('utf8')) : undefined;
+    if (!packed || 'error' in packed)
         return tips;
-    for (const line of packed.data.toString('utf8').split('\n')) {
-        const space = line.indexOf(' ');
-        const name = line.slice(space + 1);
-        if (space > 0 && unpacked.has(name) && OID.test(line.slice(0, space)))
-            tips.set(name, line.slice(0, space));
+    for (const ref of unpacked) {
+        const oid = packed.refs.get(ref);
+        if (oid)
+            tips.set(ref, oid);
     }
     return tips;
 }
