@@ -1,7 +1,6 @@
 // The container engine CLI behind one small interface (Docker, or Podman which speaks the same CLI).
 // Argument arrays only; values that could be secrets travel in the child's environment (`-e NAME`),
-// never on its command line. Two presence questions (image, volume) go to Docker's API first where the CLI
-// would use the same socket, and to the CLI for every other answer (engine-api.ts).
+// never on its command line.
 // ADR 0006 (docs/adr/0006-env-never-touches-the-engine-cli.md).
 import {
   ProcError,
@@ -14,7 +13,6 @@ import {
 } from './proc.js';
 
 import { randomBytes } from 'node:crypto';
-import { cliSocket, imageThere, volumeThere } from './engine-api.js';
 import { containerRunArgs, currentIdentity, type BindSource, type ContainerSpec } from './container-args.js';
 import { bindSource, discoverHostView, type HostView } from './host-paths.js';
 import { detectEngineMode, userNamespaceArgs, type EngineMode } from './mode.js';
@@ -77,7 +75,6 @@ const CLI_GRACE_MS = 5_000;
 export class ContainerEngine {
   private detected?: Promise<EngineMode>;
   private view?: Promise<HostView>;
-  private socket?: { path?: string };
 
   constructor(readonly name: EngineName = 'docker') {}
 
@@ -156,15 +153,6 @@ export class ContainerEngine {
     } catch (error) {
       throw this.notInstalled(error);
     }
-  }
-
-  /**
-   * The socket the CLI would talk to, for a question its API answers without a CLI start (engine-api.ts);
-   * undefined when that is not sure. Found once: the engine's variables are the runner's, read at start.
-   */
-  private apiSocket(): string | undefined {
-    this.socket ??= { path: cliSocket(this.name) };
-    return this.socket.path;
   }
 
   /**
@@ -252,7 +240,6 @@ export class ContainerEngine {
    * the fast path, so that start-up stays quick.
    */
   async ensureImage(image: string): Promise<void> {
-    if (await imageThere(this.apiSocket(), image)) return;
     const inspect = await this.exec(['image', 'inspect', '--format', '{{.Id}}', '--', image]);
     if (inspect.exitCode === 0) return;
     const failure = this.failure(['image', 'inspect'], inspect);
@@ -266,7 +253,6 @@ export class ContainerEngine {
   }
 
   async volumeExists(name: string): Promise<boolean> {
-    if (await volumeThere(this.apiSocket(), name)) return true;
     const result = await this.exec(['volume', 'inspect', '--format', '{{.Name}}', '--', name]);
     if (result.exitCode === 0) return true;
     const failure = this.failure(['volume', 'inspect'], result);
