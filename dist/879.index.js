@@ -2885,8 +2885,8 @@ function describe(decision, outcome) {
     return (0,sandbox_text/* sandboxText */.dX)(`${outcome.status} ${what}${detail}${archived}`, 8_000);
 }
 
-// EXTERNAL MODULE: ./src/engine/engine.ts + 2 modules
-var engine_engine = __webpack_require__(4769);
+// EXTERNAL MODULE: ./src/engine/engine.ts + 1 modules
+var engine_engine = __webpack_require__(8467);
 // EXTERNAL MODULE: ./src/engine/host-paths.ts
 var host_paths = __webpack_require__(6387);
 // EXTERNAL MODULE: ./src/engine/host-image.ts

@@ -7744,116 +7744,6 @@ var promises_ = __nccwpck_require__(1455);
 var container_args = __nccwpck_require__(5011);
 // EXTERNAL MODULE: ./src/engine/proc.ts
 var proc = __nccwpck_require__(9896);
-;// CONCATENATED MODULE: ./src/engine/engine-api.ts
-// Two yes-or-no questions put to Docker's own API over its socket, where the CLI would talk to that same
-// socket: is this image there, is this volume there. A CLI start costs 15–40 ms of the reuse path, where
-// these two questions are the last thing the command's container waits for; the socket answers in 1–2 ms.
-//
-// Only a sure "yes" is taken. Anything else (another endpoint than a local socket, a context, Podman, an
-// error, a slow or unexpected answer) returns undefined, and the caller asks the CLI as before: its
-// answers, errors and time limits stay the one source of every "no". Nothing here comes from a sandbox:
-// the names asked are the action's own (an image input already checked, a volume name it made).
-
-
-
-/** How long a question may take before the CLI is asked instead. */
-const API_LIMIT_MS = 1_000;
-/** The most of an answer read: an image's or a volume's description is a few kilobytes. */
-const ANSWER_MAX = 256 * 1024;
-/** Where the Docker CLI talks when nothing says otherwise. */
-const DEFAULT_SOCKET = '/var/run/docker.sock';
-/**
- * The Unix socket the Docker CLI would use with this environment, when that is sure; else undefined.
- * The CLI's order: `DOCKER_HOST`, then `DOCKER_CONTEXT`, then the config's `currentContext`, then the
- * default socket. Any context but `default`, a host that is not `unix://`, or a config it cannot read
- * leaves the question to the CLI.
- */
-function cliSocket(engine, env = process.env) {
-    if (engine !== 'docker')
-        return undefined;
-    if (env.DOCKER_CONTEXT && env.DOCKER_CONTEXT !== 'default')
-        return undefined;
-    const host = env.DOCKER_HOST;
-    if (host) {
-        const socket = host.startsWith('unix://') ? host.slice('unix://'.length) : '';
-        return external_node_path_.isAbsolute(socket) ? socket : undefined;
-    }
-    const configDir = env.DOCKER_CONFIG || external_node_path_.join(env.HOME || external_node_os_.homedir(), '.docker');
-    let config = {};
-    try {
-        const file = external_node_path_.join(configDir, 'config.json');
-        if (external_node_fs_.statSync(file).size > ANSWER_MAX)
-            return undefined;
-        config = JSON.parse(external_node_fs_.readFileSync(file, 'utf8'));
-    }
-    catch (error) {
-        if (error.code !== 'ENOENT')
-            return undefined;
-    }
-    if (typeof config !== 'object' || config === null || Array.isArray(config))
-        return undefined;
-    const current = config.currentContext;
-    return current === undefined || current === '' || current === 'default' ? DEFAULT_SOCKET : undefined;
-}
-/** Names put in an API path: an image reference's characters, a volume name's; no `..` segment. */
-const PATH_SAFE = /^[A-Za-z0-9][A-Za-z0-9._/:@+-]*$/;
-/**
- * GET `apiPath` on the socket: the JSON answer of a 200, or undefined for anything else (another status,
- * no socket, an error, more than `ANSWER_MAX` bytes, no answer within `limitMs`).
- */
-async function apiGet(socket, apiPath, limitMs = API_LIMIT_MS) {
-    const http = await Promise.resolve(/* import() */).then(__nccwpck_require__.t.bind(__nccwpck_require__, 7067, 23));
-    return new Promise((resolve) => {
-        const chunks = [];
-        let size = 0;
-        const request = http.get({ socketPath: socket, path: apiPath, headers: { accept: 'application/json' } });
-        const timer = setTimeout(() => request.destroy(), limitMs);
-        const done = (value) => {
-            clearTimeout(timer);
-            resolve(value);
-        };
-        request.on('error', () => done(undefined));
-        request.on('response', (response) => {
-            if (response.statusCode !== 200) {
-                response.resume();
-                request.destroy();
-                return done(undefined);
-            }
-            response.on('data', (chunk) => {
-                size += chunk.length;
-                if (size > ANSWER_MAX) {
-                    request.destroy();
-                    return done(undefined);
-                }
-                chunks.push(chunk);
-            });
-            response.on('error', () => done(undefined));
-            response.on('end', () => {
-                try {
-                    done(JSON.parse(Buffer.concat(chunks).toString('utf8')));
-                }
-                catch {
-                    done(undefined);
-                }
-            });
-        });
-    });
-}
-/** True when the engine's API says the image is there; undefined when the CLI must be asked. */
-async function imageThere(socket, image) {
-    if (!socket || !PATH_SAFE.test(image) || image.split('/').includes('..'))
-        return undefined;
-    const answer = await apiGet(socket, `/images/${image}/json`);
-    return typeof answer?.Id === 'string' ? true : undefined;
-}
-/** True when the engine's API says the volume is there; undefined when the CLI must be asked. */
-async function volumeThere(socket, name) {
-    if (!socket || !/^[A-Za-z0-9][A-Za-z0-9_.-]*$/.test(name))
-        return undefined;
-    const answer = await apiGet(socket, `/volumes/${name}`);
-    return answer?.Name === name ? true : undefined;
-}
-
 ;// CONCATENATED MODULE: ./src/engine/host-paths.ts
 // The engine's view of the paths the action mounts. On a plain host the engine and the action see one
 // filesystem. When the action itself runs in a container of the same engine (a job container), the
@@ -8286,10 +8176,8 @@ var time_limits = __nccwpck_require__(1814);
 ;// CONCATENATED MODULE: ./src/engine/engine.ts
 // The container engine CLI behind one small interface (Docker, or Podman which speaks the same CLI).
 // Argument arrays only; values that could be secrets travel in the child's environment (`-e NAME`),
-// never on its command line. Two presence questions (image, volume) go to Docker's API first where the CLI
-// would use the same socket, and to the CLI for every other answer (engine-api.ts).
+// never on its command line.
 // ADR 0006 (docs/adr/0006-env-never-touches-the-engine-cli.md).
-
 
 
 
@@ -8322,7 +8210,6 @@ class ContainerEngine {
     name;
     detected;
     view;
-    socket;
     constructor(name = 'docker') {
         this.name = name;
     }
@@ -8389,14 +8276,6 @@ class ContainerEngine {
         catch (error) {
             throw this.notInstalled(error);
         }
-    }
-    /**
-     * The socket the CLI would talk to, for a question its API answers without a CLI start (engine-api.ts);
-     * undefined when that is not sure. Found once: the engine's variables are the runner's, read at start.
-     */
-    apiSocket() {
-        this.socket ??= { path: cliSocket(this.name) };
-        return this.socket.path;
     }
     /**
      * Runs a helper container under its time limit (time-limits.ts). When the limit runs out, the container
@@ -8472,8 +8351,6 @@ class ContainerEngine {
      * the fast path, so that start-up stays quick.
      */
     async ensureImage(image) {
-        if (await imageThere(this.apiSocket(), image))
-            return;
         const inspect = await this.exec(['image', 'inspect', '--format', '{{.Id}}', '--', image]);
         if (inspect.exitCode === 0)
             return;
@@ -8486,8 +8363,6 @@ class ContainerEngine {
         }
     }
     async volumeExists(name) {
-        if (await volumeThere(this.apiSocket(), name))
-            return true;
         const result = await this.exec(['volume', 'inspect', '--format', '{{.Name}}', '--', name]);
         if (result.exitCode === 0)
             return true;
