@@ -7,8 +7,15 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { Git } from '../engine/git.js';
 import { proveClean } from './clean-probe.js';
-import { ignoredRules, judgeUntracked, untrackedFiles } from './ignored.js';
+import {
+  GITIGNORE_MAX,
+  ignoredRules,
+  judgeUntracked,
+  judgeUntrackedInParent,
+  untrackedFiles,
+} from './ignored.js';
 
 const GIT_ENV = {
   ...process.env,
@@ -172,5 +179,82 @@ describe('ignored.ts against git', () => {
     // Patterns of other forms are left to git.
     for (const odd of ['a\\ b\n', '[abc].log\n', 'x \n', 'build\r\n'])
       expect(ignoredRules(new Map([['', odd]]))).toHaveProperty('unsupported');
+  });
+});
+
+describe("judgeUntrackedInParent: HEAD's .gitignore files read from the parent", () => {
+  const made: string[] = [];
+  afterAll(() => {
+    for (const dir of made) fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** A repository with a .gitignore at its top (and in `sub/`), build output and a log untracked. */
+  function sandbox(topRules: string, subRules?: string) {
+    const repo = fs.mkdtempSync(path.join(os.tmpdir(), 'wts-ignored-parent-'));
+    made.push(repo);
+    git(repo, 'init', '--quiet', '--template=', '--initial-branch=main');
+    fs.mkdirSync(path.join(repo, 'sub'));
+    fs.writeFileSync(path.join(repo, '.gitignore'), topRules);
+    if (subRules !== undefined) fs.writeFileSync(path.join(repo, 'sub', '.gitignore'), subRules);
+    fs.writeFileSync(path.join(repo, 'sub', 'kept.txt'), 'tracked\n');
+    git(repo, 'add', '-A');
+    git(repo, 'commit', '--quiet', '-m', 'rules');
+    fs.mkdirSync(path.join(repo, 'sub', 'build'), { recursive: true });
+    fs.writeFileSync(path.join(repo, 'sub', 'build', 'out.js'), 'made\n');
+    fs.writeFileSync(path.join(repo, 'sub', 'x.log'), 'log\n');
+    const headTree = git(repo, 'rev-parse', 'HEAD^{tree}').trim();
+    const proof = proveClean(repo, path.join(repo, '.git'), headTree);
+    if (proof.clean || !proof.untracked)
+      throw new Error(`expected untracked entries: ${JSON.stringify(proof)}`);
+    const parent = { path: repo, gitDir: path.join(repo, '.git'), objectStores: [] };
+    const question = {
+      key: 's',
+      worktree: repo,
+      gitDir: path.join(repo, '.git'),
+      headTree,
+      untracked: proof.untracked,
+    };
+    return { parent, question };
+  }
+
+  /** The verdicts, and the git commands run (with their first option). */
+  async function judge(topRules: string, subRules?: string) {
+    const { parent, question } = sandbox(topRules, subRules);
+    const cli = await Git.create();
+    const ran: string[] = [];
+    const exec = cli.exec.bind(cli);
+    cli.exec = (cwd, args, options) => {
+      ran.push(args.slice(0, 2).join(' '));
+      return exec(cwd, args, options);
+    };
+    const readSmallObjects = cli.readSmallObjects.bind(cli);
+    cli.readSmallObjects = (cwd, names, maxBytes) => {
+      ran.push('cat-file --batch');
+      return readSmallObjects(cwd, names, maxBytes);
+    };
+    return { verdict: (await judgeUntrackedInParent(cli, parent, [question])).get('s'), ran };
+  }
+
+  it('reads them in one git process when each is within GITIGNORE_MAX', async () => {
+    expect(await judge('build/\n*.log\n')).toEqual({
+      verdict: { ignoredOnly: true },
+      ran: ['cat-file --batch'],
+    });
+    expect(await judge('build/\n*.txt\n')).toEqual({
+      verdict: { ignoredOnly: false, untracked: 1 },
+      ran: ['cat-file --batch'],
+    });
+  });
+
+  it('asks sizes first when one is larger, and never reads that one', async () => {
+    const large = `*.log\n${'#'.repeat(GITIGNORE_MAX)}\n`;
+    const { verdict, ran } = await judge('build/\n', large);
+    expect(verdict).toEqual({ unsure: 'sub/.gitignore could not be read from the parent' });
+    // The top folder's file is read on its own; the larger one is not read at all.
+    expect(ran).toEqual([
+      'cat-file --batch',
+      'cat-file --batch-check=%(objectname) %(objecttype) %(objectsize)',
+      'cat-file blob',
+    ]);
   });
 });
