@@ -3667,25 +3667,12 @@ async function judgeUntrackedInParent(git, parent, questions) {
     for (const q of questions)
         for (const dir of folders.get(q.key))
             asked.set(objectName(q.headTree, dir), null);
-    const names = [...asked.keys()];
-    const found = await git.exec(parent.path, ['cat-file', '--batch-check=%(objectname) %(objecttype) %(objectsize)'], { input: Buffer.from(`${names.join('\n')}\n`) });
-    const lines = found.stdout.split('\n');
-    if (found.exitCode !== 0 || lines.length < names.length) {
+    const texts = new Map();
+    const read = await readGitignores(git, parent, asked, texts);
+    if (!read) {
         for (const q of questions)
             verdicts.set(q.key, { unsure: 'the parent could not list its .gitignore files' });
         return verdicts;
-    }
-    names.forEach((name, i) => {
-        const [oid, type, size] = lines[i].split(' ');
-        asked.set(name, OID.test(oid) && type === 'blob' ? { oid, size: Number(size) } : null);
-    });
-    const texts = new Map();
-    for (const blob of new Set([...asked.values()].filter((b) => !!b))) {
-        if (texts.has(blob.oid) || blob.size > GITIGNORE_MAX)
-            continue;
-        const out = await git.exec(parent.path, ['cat-file', 'blob', blob.oid]);
-        if (out.exitCode === 0)
-            texts.set(blob.oid, out.stdout);
     }
     for (const q of questions) {
         const files = new Map();
@@ -3722,6 +3709,41 @@ async function judgeUntrackedInParent(git, parent, questions) {
     return verdicts;
 }
 /** `<tree>:<folder>/.gitignore`, as `cat-file` names it. */
+/**
+ * HEAD's `.gitignore` files that `asked` names (`<tree>:<dir>/.gitignore`), read from the parent: each
+ * name's blob into `asked`, and the text of each blob within GITIGNORE_MAX into `texts`. All in one
+ * `cat-file --batch` when every file is within that size; otherwise in two steps, sizes first, so that a
+ * larger one is never read. False when the parent could not list them.
+ */
+async function readGitignores(git, parent, asked, texts) {
+    const names = [...asked.keys()];
+    const atOnce = await git.readSmallObjects(parent.path, names, GITIGNORE_MAX);
+    if (atOnce) {
+        for (const [name, object] of atOnce) {
+            const blob = object?.type === 'blob' ? object : undefined;
+            asked.set(name, blob ? { oid: blob.oid, size: blob.body.length } : null);
+            if (blob)
+                texts.set(blob.oid, blob.body.toString('utf8'));
+        }
+        return true;
+    }
+    const found = await git.exec(parent.path, ['cat-file', '--batch-check=%(objectname) %(objecttype) %(objectsize)'], { input: Buffer.from(`${names.join('\n')}\n`) });
+    const lines = found.stdout.split('\n');
+    if (found.exitCode !== 0 || lines.length < names.length)
+        return false;
+    names.forEach((name, i) => {
+        const [oid, type, size] = lines[i].split(' ');
+        asked.set(name, OID.test(oid) && type === 'blob' ? { oid, size: Number(size) } : null);
+    });
+    for (const blob of new Set([...asked.values()].filter((b) => !!b))) {
+        if (texts.has(blob.oid) || blob.size > GITIGNORE_MAX)
+            continue;
+        const out = await git.exec(parent.path, ['cat-file', 'blob', blob.oid]);
+        if (out.exitCode === 0)
+            texts.set(blob.oid, out.stdout);
+    }
+    return true;
+}
 function objectName(tree, dir) {
     return `${tree}:${dir ? `${dir}/` : ''}.gitignore`;
 }

@@ -1203,6 +1203,49 @@ class Git {
             },
         };
     }
+    /**
+     * Small objects by name, all in one `git cat-file --batch`: each one's object name, type and content,
+     * or null where git has no such object. Undefined when that cannot be done in one go (an object over
+     * `maxBytes`, an answer it did not expect, git failing or running out of time): the caller then asks
+     * in two steps, sizes first. No more than `maxBytes` of any one object is ever held. Names may not
+     * hold a newline (one per line).
+     */
+    async readSmallObjects(cwd, names, maxBytes) {
+        if (names.some((name) => /[\n\r\0]/.test(name)))
+            return undefined;
+        const batch = await (0,_proc_js__WEBPACK_IMPORTED_MODULE_0__/* .startPiped */ .PH)('git', ['cat-file', '--batch'], {
+            cwd,
+            env: this.env,
+            timeoutMs: (0,_time_limits_js__WEBPACK_IMPORTED_MODULE_2__/* .timeLimitMs */ .PI)('git'),
+        });
+        const found = new Map();
+        try {
+            batch.send(names.map((name) => `${name}\n`).join(''));
+            for (const name of names) {
+                const header = await batch.readLine(name.length + 100);
+                if (header === `${name} missing`) {
+                    found.set(name, null);
+                    continue;
+                }
+                const [oid, type, size, ...rest] = header.split(' ');
+                const bytes = Number(size);
+                if (rest.length ||
+                    !/^[0-9a-f]{40}([0-9a-f]{24})?$/.test(oid) ||
+                    !/^\d+$/.test(size) ||
+                    bytes > maxBytes)
+                    return undefined;
+                const body = await batch.read(bytes + 1); // the content and its newline
+                found.set(name, { oid, type, body: body.subarray(0, bytes) });
+            }
+            return (await batch.close()) === 0 ? found : undefined;
+        }
+        catch {
+            return undefined;
+        }
+        finally {
+            batch.kill();
+        }
+    }
     /** Environment for a script that calls git itself (same hardening as `exec`). */
     scriptEnv(extra = {}) {
         return { ...this.env, ...extra };
