@@ -90,21 +90,14 @@ export async function recordedSandboxes(git: Git, parent: ParentRepository): Pro
   return found;
 }
 
-/**
- * Every ref the parent keeps of a sandbox: nothing else is ever written under its prefix (the three names
- * have been these since the sandbox got a repository of its own). Deleting one that is absent is no error.
- */
-export function recordRefs(refs: SandboxRefs): string[] {
-  return [refs.head, refs.offered, refs.creating];
-}
-
-/**
- * Deletes the records of one or more sandboxes of a parent in one git process, and in one transaction:
- * nothing is listed first, since the names are known (recordRefs).
- */
-export async function dropRecords(git: Git, parent: ParentRepository, ...refs: SandboxRefs[]): Promise<void> {
-  const input = Buffer.from(refs.flatMap((r) => recordRefs(r).map((name) => `delete ${name}\n`)).join(''));
-  if (input.length) await git.run(parent.path, ['update-ref', '--stdin'], { input });
+/** Deletes every bookkeeping ref of a sandbox, in one git process. */
+export async function dropRecords(git: Git, parent: ParentRepository, refs: SandboxRefs): Promise<void> {
+  const names = (await git.run(parent.path, ['for-each-ref', '--format=%(refname)', '--', `${refs.prefix}/`]))
+    .split('\n')
+    .filter(Boolean);
+  if (names.length === 0) return;
+  const input = Buffer.from(names.map((n) => `delete ${n}\n`).join(''));
+  await git.run(parent.path, ['update-ref', '--stdin'], { input });
 }
 
 /** The project folder's note of its parent, for the reaper (`<root>/<project>/.parent`, host-only). */

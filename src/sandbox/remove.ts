@@ -4,7 +4,7 @@ import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import type { ContainerEngine } from '../engine/engine.js';
 import type { Git } from '../engine/git.js';
-import { dropRecords, PARENT_NOTE, privateStorePath, sandboxRefs } from './bookkeeping.js';
+import { dropRecords, PARENT_NOTE, privateStorePath, REF_ROOT, sandboxRefs } from './bookkeeping.js';
 import { HOME_FOLDER, type DiskSandbox, type Sandbox } from './layout.js';
 import { withRepositoryLock } from './lock.js';
 
@@ -27,8 +27,8 @@ export async function removeDiskFolders(sandbox: DiskSandbox): Promise<void> {
 }
 
 /**
- * The records of many sandboxes whose folders are gone, a parent at a time: one lock and one git process
- * (`update-ref --stdin`) per parent, however many sandboxes (the reaper removes thousands).
+ * The records of many sandboxes whose folders are gone, a parent at a time: one lock, one `for-each-ref`
+ * and one `update-ref --stdin` per parent, however many sandboxes (the reaper removes thousands).
  */
 export async function forgetSandboxes(git: Git, sandboxes: readonly Sandbox[]): Promise<void> {
   const byParent = new Map<string, Sandbox[]>();
@@ -36,7 +36,15 @@ export async function forgetSandboxes(git: Git, sandboxes: readonly Sandbox[]): 
   for (const group of byParent.values()) {
     const { parent } = group[0];
     await withRepositoryLock(parent.gitDir, async () => {
-      await dropRecords(git, parent, ...group.map(sandboxRefs));
+      const all = (await git.run(parent.path, ['for-each-ref', '--format=%(refname)', '--', `${REF_ROOT}/`]))
+        .split('\n')
+        .filter(Boolean);
+      const prefixes = group.map((s) => `${sandboxRefs(s).prefix}/`);
+      const doomed = all.filter((ref) => prefixes.some((p) => ref.startsWith(p)));
+      if (doomed.length)
+        await git.run(parent.path, ['update-ref', '--stdin'], {
+          input: Buffer.from(doomed.map((ref) => `delete ${ref}\n`).join('')),
+        });
       await Promise.all(
         group.map((s) => fs.rm(privateStorePath(parent, s), { recursive: true, force: true })),
       );
