@@ -2538,7 +2538,7 @@ function isCheckable(s) {
 /** Removals running at once. */
 const REMOVALS_IN_FLIGHT = 4;
 /**
- * Sandboxes of one parent whose records are dropped together (one repository lock, one git process),
+ * Sandboxes of one parent whose records are dropped together (one repository lock, two git processes),
  * and whose locks are held until then; volumes: locked and looked at again together (one helper).
  */
 const BATCH = 32;

@@ -4654,7 +4654,7 @@ function firstLine(text) {
 /* harmony export */   s0: () => (/* binding */ pathExists),
 /* harmony export */   yB: () => (/* binding */ sandboxRefs)
 /* harmony export */ });
-/* unused harmony exports isolationWord, refComponent, recordedSandboxes, recordRefs */
+/* unused harmony exports isolationWord, refComponent, recordedSandboxes */
 /* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1455);
 /* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_fs_promises__WEBPACK_IMPORTED_MODULE_0__);
 /* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(6760);
@@ -4726,21 +4726,15 @@ async function recordedSandboxes(git, parent) {
     }
     return found;
 }
-/**
- * Every ref the parent keeps of a sandbox: nothing else is ever written under its prefix (the three names
- * have been these since the sandbox got a repository of its own). Deleting one that is absent is no error.
- */
-function recordRefs(refs) {
-    return [refs.head, refs.offered, refs.creating];
-}
-/**
- * Deletes the records of one or more sandboxes of a parent in one git process, and in one transaction:
- * nothing is listed first, since the names are known (recordRefs).
- */
-async function dropRecords(git, parent, ...refs) {
-    const input = Buffer.from(refs.flatMap((r) => recordRefs(r).map((name) => `delete ${name}\n`)).join(''));
-    if (input.length)
-        await git.run(parent.path, ['update-ref', '--stdin'], { input });
+/** Deletes every bookkeeping ref of a sandbox, in one git process. */
+async function dropRecords(git, parent, refs) {
+    const names = (await git.run(parent.path, ['for-each-ref', '--format=%(refname)', '--', `${refs.prefix}/`]))
+        .split('\n')
+        .filter(Boolean);
+    if (names.length === 0)
+        return;
+    const input = Buffer.from(names.map((n) => `delete ${n}\n`).join(''));
+    await git.run(parent.path, ['update-ref', '--stdin'], { input });
 }
 /** The project folder's note of its parent, for the reaper (`<root>/<project>/.parent`, host-only). */
 const PARENT_NOTE = '.parent';
@@ -5189,8 +5183,8 @@ async function removeDiskFolders(sandbox) {
     await node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.rm(sandbox.homePath, { recursive: true, force: true });
 }
 /**
- * The records of many sandboxes whose folders are gone, a parent at a time: one lock and one git process
- * (`update-ref --stdin`) per parent, however many sandboxes (the reaper removes thousands).
+ * The records of many sandboxes whose folders are gone, a parent at a time: one lock, one `for-each-ref`
+ * and one `update-ref --stdin` per parent, however many sandboxes (the reaper removes thousands).
  */
 async function forgetSandboxes(git, sandboxes) {
     const byParent = new Map();
@@ -5199,7 +5193,15 @@ async function forgetSandboxes(git, sandboxes) {
     for (const group of byParent.values()) {
         const { parent } = group[0];
         await (0,_lock_js__WEBPACK_IMPORTED_MODULE_4__/* .withRepositoryLock */ .aZ)(parent.gitDir, async () => {
-            await (0,_bookkeeping_js__WEBPACK_IMPORTED_MODULE_2__/* .dropRecords */ .gE)(git, parent, ...group.map(_bookkeeping_js__WEBPACK_IMPORTED_MODULE_2__/* .sandboxRefs */ .yB));
+            const all = (await git.run(parent.path, ['for-each-ref', '--format=%(refname)', '--', `${_bookkeeping_js__WEBPACK_IMPORTED_MODULE_2__/* .REF_ROOT */ .Dw}/`]))
+                .split('\n')
+                .filter(Boolean);
+            const prefixes = group.map((s) => `${(0,_bookkeeping_js__WEBPACK_IMPORTED_MODULE_2__/* .sandboxRefs */ .yB)(s).prefix}/`);
+            const doomed = all.filter((ref) => prefixes.some((p) => ref.startsWith(p)));
+            if (doomed.length)
+                await git.run(parent.path, ['update-ref', '--stdin'], {
+                    input: Buffer.from(doomed.map((ref) => `delete ${ref}\n`).join('')),
+                });
             await Promise.all(group.map((s) => node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.rm((0,_bookkeeping_js__WEBPACK_IMPORTED_MODULE_2__/* .privateStorePath */ .Ay)(parent, s), { recursive: true, force: true })));
         });
     }

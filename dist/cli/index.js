@@ -9087,21 +9087,15 @@ async function recordedSandboxes(git, parent) {
     }
     return found;
 }
-/**
- * Every ref the parent keeps of a sandbox: nothing else is ever written under its prefix (the three names
- * have been these since the sandbox got a repository of its own). Deleting one that is absent is no error.
- */
-function recordRefs(refs) {
-    return [refs.head, refs.offered, refs.creating];
-}
-/**
- * Deletes the records of one or more sandboxes of a parent in one git process, and in one transaction:
- * nothing is listed first, since the names are known (recordRefs).
- */
-async function dropRecords(git, parent, ...refs) {
-    const input = Buffer.from(refs.flatMap((r) => recordRefs(r).map((name) => `delete ${name}\n`)).join(''));
-    if (input.length)
-        await git.run(parent.path, ['update-ref', '--stdin'], { input });
+/** Deletes every bookkeeping ref of a sandbox, in one git process. */
+async function dropRecords(git, parent, refs) {
+    const names = (await git.run(parent.path, ['for-each-ref', '--format=%(refname)', '--', `${refs.prefix}/`]))
+        .split('\n')
+        .filter(Boolean);
+    if (names.length === 0)
+        return;
+    const input = Buffer.from(names.map((n) => `delete ${n}\n`).join(''));
+    await git.run(parent.path, ['update-ref', '--stdin'], { input });
 }
 /** The project folder's note of its parent, for the reaper (`<root>/<project>/.parent`, host-only). */
 const PARENT_NOTE = '.parent';
@@ -9416,8 +9410,8 @@ async function removeDiskFolders(sandbox) {
     await promises_.rm(sandbox.homePath, { recursive: true, force: true });
 }
 /**
- * The records of many sandboxes whose folders are gone, a parent at a time: one lock and one git process
- * (`update-ref --stdin`) per parent, however many sandboxes (the reaper removes thousands).
+ * The records of many sandboxes whose folders are gone, a parent at a time: one lock, one `for-each-ref`
+ * and one `update-ref --stdin` per parent, however many sandboxes (the reaper removes thousands).
  */
 async function forgetSandboxes(git, sandboxes) {
     const byParent = new Map();
@@ -9426,7 +9420,15 @@ async function forgetSandboxes(git, sandboxes) {
     for (const group of byParent.values()) {
         const { parent } = group[0];
         await withRepositoryLock(parent.gitDir, async () => {
-            await dropRecords(git, parent, ...group.map(sandboxRefs));
+            const all = (await git.run(parent.path, ['for-each-ref', '--format=%(refname)', '--', `${REF_ROOT}/`]))
+                .split('\n')
+                .filter(Boolean);
+            const prefixes = group.map((s) => `${sandboxRefs(s).prefix}/`);
+            const doomed = all.filter((ref) => prefixes.some((p) => ref.startsWith(p)));
+            if (doomed.length)
+                await git.run(parent.path, ['update-ref', '--stdin'], {
+                    input: Buffer.from(doomed.map((ref) => `delete ${ref}\n`).join('')),
+                });
             await Promise.all(group.map((s) => promises_.rm(privateStorePath(parent, s), { recursive: true, force: true })));
         });
     }
@@ -18669,7 +18671,7 @@ function tarSaid(stderr) {
 /** Removals running at once. */
 const REMOVALS_IN_FLIGHT = 4;
 /**
- * Sandboxes of one parent whose records are dropped together (one repository lock, one git process),
+ * Sandboxes of one parent whose records are dropped together (one repository lock, two git processes),
  * and whose locks are held until then; volumes: locked and looked at again together (one helper).
  */
 const BATCH = 32;
