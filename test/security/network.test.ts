@@ -28,6 +28,7 @@ import { chownTree, git, makeRepo, type TestRepo } from '../support/repo.js';
 import { asRunner, runnerEnv } from '../support/rootless.js';
 import { runnerIds } from '../support/env.js';
 import { uniquePrefix } from '../support/docker.js';
+import { DOCKER, PODMAN_ROOTLESS, removeStorageVolumes } from '../support/storage.js';
 
 const ENGINES = availableEngines();
 const SECRET = `sk-wsnet-${randomBytes(12).toString('hex')}`;
@@ -60,8 +61,13 @@ beforeAll(async () => {
   trap = await tcpTrap();
 }, 240_000);
 
+/** The volume prefix of each step, to remove what it left (it runs without its post step). */
+const volumePrefixes: Array<{ engine: string; prefix: string }> = [];
+
 afterAll(async () => {
   for (const r of [llm, allowed, denied, trap]) await r?.close();
+  for (const { engine, prefix } of volumePrefixes)
+    await removeStorageVolumes(engine === 'podman' ? PODMAN_ROOTLESS : DOCKER, prefix);
   for (const r of repos) fs.rmSync(r.root, { recursive: true, force: true });
   if (caFile) fs.rmSync(path.dirname(caFile), { recursive: true, force: true });
 });
@@ -110,13 +116,15 @@ describe.each(ENGINES)('network allow-list through the bundle, as the runner (%s
     });
     let eventText = '';
     events.stdout!.on('data', (d: Buffer) => (eventText += d.toString()));
+    const prefix = uniquePrefix('netsec');
+    volumePrefixes.push({ engine, prefix });
     const result = await runStep({
       inputs: {
         mode: 'run',
         image,
         engine,
         'repository-path': repo.parent,
-        'volume-prefix': uniquePrefix('netsec'),
+        'volume-prefix': prefix,
         network: `${ALLOWED}:${allowed.port}`,
         credentials: `${CREDENTIALED}:${llm.port} x-api-key: ${SECRET}`,
         command: `bash <<'EOF'\n${lines.join('\n')}\nEOF`,
