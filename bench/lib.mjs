@@ -106,6 +106,8 @@ export async function runActionStep({
   check = true,
   dist = DIST,
   node = ACTION_NODE,
+  nodeArgs = [],
+  extraEnv = {},
 }) {
   const files = fs.mkdtempSync(path.join(os.tmpdir(), 'wts-bench-step-'));
   const names = { GITHUB_OUTPUT: 'output', GITHUB_STATE: 'state', GITHUB_STEP_SUMMARY: 'summary' };
@@ -117,6 +119,7 @@ export async function runActionStep({
     RUNNER_OS: 'Linux',
     GITHUB_ACTIONS: 'true',
     GITHUB_WORKSPACE: cwd,
+    ...extraEnv,
   };
   for (const [name, file] of Object.entries(names)) {
     env[name] = path.join(files, file);
@@ -127,7 +130,7 @@ export async function runActionStep({
   for (const [name, value] of Object.entries(state)) env[`STATE_${name}`] = value;
   try {
     const startNs = nowNs();
-    const result = await run(node, [dist], { env, cwd, check: false });
+    const result = await run(node, [...nodeArgs, dist], { env, cwd, check: false });
     if (check && result.code !== 0)
       throw new Error(
         `action step failed (exit ${result.code}):\n${result.stdout.slice(-3000)}${result.stderr}`,

@@ -12,12 +12,13 @@ import { ACTION_NODE, IMAGE, ROOT, median, runActionStep, ACTION_DEFAULTS } from
 const [repo, isolation, runs, ...dists] = process.argv.slice(2);
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'wts-prespawn-'));
 const hookLog = path.join(work, 'hook.log');
-const node = path.join(work, 'node');
-fs.writeFileSync(
-  node,
-  `#!/bin/sh\nREUSE_HOOK_LOG=${hookLog} exec ${ACTION_NODE} --import ${path.join(ROOT, 'bench', 'reuse-spawn-hook.mjs')} "$@"\n`,
-  { mode: 0o755 },
-);
+// The hook goes in as a node option, its log as a variable (a shell wrapper would drop the inputs'
+// variables: `INPUT_REPOSITORY-PATH` is no name a shell keeps).
+const hooked = {
+  node: ACTION_NODE,
+  nodeArgs: ['--import', path.join(ROOT, 'bench', 'reuse-spawn-hook.mjs')],
+  extraEnv: { REUSE_HOOK_LOG: hookLog },
+};
 const inputs = {
   ...ACTION_DEFAULTS,
   command: 'date +%s%N',
@@ -34,7 +35,7 @@ try {
     for (let k = 0; k < dists.length; k++) {
       const j = (i + k) % dists.length;
       fs.rmSync(hookLog, { force: true });
-      const main = await runActionStep({ inputs, cwd: inputs['repository-path'], node, dist: dists[j] });
+      const main = await runActionStep({ inputs, cwd: inputs['repository-path'], ...hooked, dist: dists[j] });
       if (!process.env.NO_POST)
         await runActionStep({ inputs, cwd: inputs['repository-path'], state: main.state, dist: dists[j] });
       if (i === 0) continue;
