@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { Git } from '../engine/git.js';
+import { recordingGit } from '../../test/support/git-calls.js';
 import { proveClean } from './clean-probe.js';
 import {
   GITIGNORE_MAX,
@@ -220,19 +220,9 @@ describe("judgeUntrackedInParent: HEAD's .gitignore files read from the parent",
   /** The verdicts, and the git commands run (with their first option). */
   async function judge(topRules: string, subRules?: string) {
     const { parent, question } = sandbox(topRules, subRules);
-    const cli = await Git.create();
-    const ran: string[] = [];
-    const exec = cli.exec.bind(cli);
-    cli.exec = (cwd, args, options) => {
-      ran.push(args.slice(0, 2).join(' '));
-      return exec(cwd, args, options);
-    };
-    const readSmallObjects = cli.readSmallObjects.bind(cli);
-    cli.readSmallObjects = (cwd, names, maxBytes) => {
-      ran.push('cat-file --batch');
-      return readSmallObjects(cwd, names, maxBytes);
-    };
-    return { verdict: (await judgeUntrackedInParent(cli, parent, [question])).get('s'), ran };
+    const { git: cli, ran } = await recordingGit();
+    const verdict = (await judgeUntrackedInParent(cli, parent, [question])).get('s');
+    return { verdict, ran: ran.map((args) => args.slice(0, 2).join(' ')) };
   }
 
   it('reads them in one git process when each is within GITIGNORE_MAX', async () => {

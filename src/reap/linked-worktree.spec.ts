@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { git as gitIn, tempDir } from '../../test/support/repo.js';
-import { Git } from '../engine/git.js';
+import { recordingGit } from '../../test/support/git-calls.js';
 import {
   ParentFacts,
   parseGitFile,
@@ -272,13 +272,7 @@ describe('branchTips', () => {
       git('commit', '--quiet', '--allow-empty', '-m', 'one');
       const main = git('rev-parse', 'HEAD');
       git('symbolic-ref', 'refs/heads/alias', 'refs/heads/main');
-      const cli = await Git.create();
-      const asked: string[][] = [];
-      const exec = cli.exec.bind(cli);
-      cli.exec = (cwd, args, options) => {
-        asked.push([...args]);
-        return exec(cwd, args, options);
-      };
+      const { git: cli, ran: asked } = await recordingGit();
       const parent = { path: dir, gitDir: path.join(dir, '.git'), objectStores: [] };
 
       expect(await branchTips(cli, parent, ['refs/heads/main'])).toEqual(

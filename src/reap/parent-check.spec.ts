@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { git as gitIn, tempDir } from '../../test/support/repo.js';
-import { Git } from '../engine/git.js';
+import { recordingGit } from '../../test/support/git-calls.js';
 import { checkAgainstParent, countReachable } from './parent-check.js';
 
 // c3 -> c2 -> c1 (c1's parent is saved, so not in the graph); d1 -> c2 (a second tip sharing history)
@@ -34,16 +34,10 @@ describe('checkAgainstParent on a real parent', () => {
 
   /** The verdicts, and the git commands the check ran (their first word). */
   async function check(named: string[]) {
-    const cli = await Git.create();
-    const ran: string[] = [];
-    const exec = cli.exec.bind(cli);
-    cli.exec = (cwd, args, options) => {
-      ran.push(args[0]);
-      return exec(cwd, args, options);
-    };
+    const { git: cli, ran } = await recordingGit();
     const parent = { path: dir, gitDir: path.join(dir, '.git'), objectStores: [] };
     const verdicts = await checkAgainstParent(cli, parent, [{ key: 's', headOid: named[0], named }]);
-    return { verdict: verdicts.get('s'), ran };
+    return { verdict: verdicts.get('s'), ran: ran.map((args) => args[0]) };
   }
 
   it("reads the parent's configuration only when its remote-tracking refs and tags leave a commit unsaved", async () => {

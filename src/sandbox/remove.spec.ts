@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { git as gitIn, tempDir } from '../../test/support/repo.js';
-import { Git } from '../engine/git.js';
+import { recordingGit } from '../../test/support/git-calls.js';
 import { privateStorePath, sandboxRefs } from './bookkeeping.js';
 import type { Sandbox } from './layout.js';
 import { forgetSandboxes } from './remove.js';
@@ -35,13 +35,7 @@ describe("forgetSandboxes on a real parent's records", () => {
     git('update-ref', 'refs/worktree-sandbox/fetch/1-abc', 'HEAD');
     for (const s of [...doomed, ...kept]) fs.mkdirSync(privateStorePath(parent, s), { recursive: true });
 
-    const cli = await Git.create();
-    const ran: string[][] = [];
-    const exec = cli.exec.bind(cli);
-    cli.exec = (cwd, args, options) => {
-      ran.push([...args]);
-      return exec(cwd, args, options);
-    };
+    const { git: cli, ran } = await recordingGit();
     await forgetSandboxes(cli, doomed);
 
     expect(ran.map((args) => args[0])).toEqual(['for-each-ref', 'update-ref']);
