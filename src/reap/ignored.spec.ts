@@ -248,3 +248,34 @@ describe("judgeUntrackedInParent: HEAD's .gitignore files read from the parent",
     ]);
   });
 });
+
+describe('Git.readSmallObjects', () => {
+  it('answers by name, in order: content, null for what git lacks; undefined once an object is too large', async () => {
+    const repo = fs.mkdtempSync(path.join(os.tmpdir(), 'wts-small-objects-'));
+    try {
+      git(repo, 'init', '--quiet', '--template=', '--initial-branch=main');
+      // Names of many bytes per character: git's line for a missing one is longer in bytes than in characters.
+      const folder = Array(5).fill('données-数据'.repeat(8)).join('/');
+      fs.mkdirSync(path.join(repo, folder), { recursive: true });
+      fs.writeFileSync(path.join(repo, folder, '.gitignore'), 'build/\n');
+      fs.writeFileSync(path.join(repo, 'big'), 'x'.repeat(5000));
+      git(repo, 'add', '-A');
+      git(repo, 'commit', '--quiet', '-m', 'files');
+      const tree = git(repo, 'rev-parse', 'HEAD^{tree}').trim();
+      const { git: cli } = await recordingGit();
+      const names = [`${tree}:${folder}/.gitignore`, `${tree}:${folder}/missing`, `${tree}:${folder}`];
+      const found = await cli.readSmallObjects(repo, names, 4096);
+      expect(found?.get(names[0])).toEqual({
+        oid: git(repo, 'rev-parse', `HEAD:${folder}/.gitignore`).trim(),
+        type: 'blob',
+        body: Buffer.from('build/\n'),
+      });
+      expect(found?.get(names[1])).toBeNull();
+      expect(found?.get(names[2])?.type).toBe('tree');
+      expect(await cli.readSmallObjects(repo, [`${tree}:big`, names[0]], 4096)).toBeUndefined();
+      expect(await cli.readSmallObjects(repo, ['a\nb'], 4096)).toBeUndefined();
+    } finally {
+      fs.rmSync(repo, { recursive: true, force: true });
+    }
+  });
+});

@@ -221,7 +221,6 @@ export async function judgeUntrackedInParent(
   return verdicts;
 }
 
-/** `<tree>:<folder>/.gitignore`, as `cat-file` names it. */
 /**
  * HEAD's `.gitignore` files that `asked` names (`<tree>:<dir>/.gitignore`), read from the parent: each
  * name's blob into `asked`, and the text of each blob within GITIGNORE_MAX into `texts`. All in one
@@ -263,6 +262,7 @@ async function readGitignores(
   return true;
 }
 
+/** `<tree>:<folder>/.gitignore`, as `cat-file` names it. */
 function objectName(tree: string, dir: string): string {
   return `${tree}:${dir ? `${dir}/` : ''}.gitignore`;
 }
