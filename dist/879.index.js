@@ -3708,7 +3708,6 @@ async function judgeUntrackedInParent(git, parent, questions) {
     }
     return verdicts;
 }
-/** `<tree>:<folder>/.gitignore`, as `cat-file` names it. */
 /**
  * HEAD's `.gitignore` files that `asked` names (`<tree>:<dir>/.gitignore`), read from the parent: each
  * name's blob into `asked`, and the text of each blob within GITIGNORE_MAX into `texts`. All in one
@@ -3744,6 +3743,7 @@ async function readGitignores(git, parent, asked, texts) {
     }
     return true;
 }
+/** `<tree>:<folder>/.gitignore`, as `cat-file` names it. */
 function objectName(tree, dir) {
     return `${tree}:${dir ? `${dir}/` : ''}.gitignore`;
 }

@@ -1222,7 +1222,7 @@ class Git {
         try {
             batch.send(names.map((name) => `${name}\n`).join(''));
             for (const name of names) {
-                const header = await batch.readLine(name.length + 100);
+                const header = await batch.readLine(Buffer.byteLength(name) + 100);
                 if (header === `${name} missing`) {
                     found.set(name, null);
                     continue;

@@ -8894,7 +8894,7 @@ class Git {
         try {
             batch.send(names.map((name) => `${name}\n`).join(''));
             for (const name of names) {
-                const header = await batch.readLine(name.length + 100);
+                const header = await batch.readLine(Buffer.byteLength(name) + 100);
                 if (header === `${name} missing`) {
                     found.set(name, null);
                     continue;
@@ -15174,7 +15174,6 @@ async function judgeUntrackedInParent(git, parent, questions) {
     }
     return verdicts;
 }
-/** `<tree>:<folder>/.gitignore`, as `cat-file` names it. */
 /**
  * HEAD's `.gitignore` files that `asked` names (`<tree>:<dir>/.gitignore`), read from the parent: each
  * name's blob into `asked`, and the text of each blob within GITIGNORE_MAX into `texts`. All in one
@@ -15210,6 +15209,7 @@ async function readGitignores(git, parent, asked, texts) {
     }
     return true;
 }
+/** `<tree>:<folder>/.gitignore`, as `cat-file` names it. */
 function objectName(tree, dir) {
     return `${tree}:${dir ? `${dir}/` : ''}.gitignore`;
 }
