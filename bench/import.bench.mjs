@@ -25,6 +25,7 @@ import {
   DIST,
   IMAGE,
   ROOT,
+  bareRunArgs,
   loadAverage,
   machineNote,
   markdownTable,
@@ -91,7 +92,7 @@ async function capture(sandbox) {
     committer: IDENTITY,
     exclude: [...new Set([sandbox.startSha, ...(parentBranch ? [parentBranch] : [])])],
     maxBytes: 1024 ** 3,
-    timeoutMs: 600_000,
+    work: 'capture',
   });
 }
 
@@ -298,28 +299,7 @@ async function actionAfterCommand(repo, branch) {
 }
 
 async function bareAfterCommand(repo, outputs) {
-  const wt = outputs['worktree-path'];
-  const objects = path.join(repo, '.git', 'objects');
-  const result = await run('docker', [
-    'run',
-    '--rm',
-    '--user',
-    `${uid}:${gid}`,
-    '-v',
-    `${repo}:${repo}:ro`,
-    '--tmpfs',
-    `${repo}/.git`,
-    '-v',
-    `${objects}:${objects}:ro`,
-    '-v',
-    `${wt}:${wt}`,
-    '-w',
-    wt,
-    IMAGE,
-    'sh',
-    '-c',
-    commitCommand('bare'),
-  ]);
+  const result = await run('docker', bareRunArgs(repo, outputs, ['sh', '-c', commitCommand('bare')]));
   return Number(nowNs() - lastTimestamp(result.stdout)) / 1e6;
 }
 
