@@ -16,6 +16,9 @@ import { timeLimitMs, type HostWork } from './time-limits.js';
 
 export const MIN_GIT_VERSION = [2, 31, 0] as const;
 
+/** An object name as git prints it: SHA-1 (40 hex digits) or SHA-256 (64). */
+export const OID = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
+
 /**
  * For every diff-like command (diff, format-patch): no external diff or textconv program that a
  * repository's attributes could name, and no rename detection (its memory grows with the square of the
@@ -274,13 +277,7 @@ export class Git {
         }
         const [oid, type, size, ...rest] = header.split(' ');
         const bytes = Number(size);
-        if (
-          rest.length ||
-          !/^[0-9a-f]{40}([0-9a-f]{24})?$/.test(oid) ||
-          !/^\d+$/.test(size) ||
-          bytes > maxBytes
-        )
-          return undefined;
+        if (rest.length || !OID.test(oid) || !/^\d+$/.test(size) || bytes > maxBytes) return undefined;
         const body = await batch.read(bytes + 1); // the content and its newline
         found.set(name, { oid, type, body: body.subarray(0, bytes) });
       }

@@ -3,14 +3,12 @@
 // (commit list, patch). Commits live in the parent's object store whatever the isolation.
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
-import { type Git, NO_EXTERNAL_DIFF } from '../engine/git.js';
+import { type Git, NO_EXTERNAL_DIFF, OID } from '../engine/git.js';
 import { changedPaths } from '../run/changed-paths.js';
 import type { CommitLine } from './progress.js';
 
-const SHA = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
-
 function checkSha(sha: string): string {
-  if (!SHA.test(sha)) throw new Error(`Not a commit id: ${JSON.stringify(sha)}.`);
+  if (!OID.test(sha)) throw new Error(`Not a commit id: ${JSON.stringify(sha)}.`);
   return sha;
 }
 

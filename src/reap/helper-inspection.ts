@@ -20,7 +20,7 @@ import * as path from 'node:path';
 import { type Mount, userArg } from '../engine/container-args.js';
 import type { ContainerEngine } from '../engine/engine.js';
 import type { HelperImage } from '../engine/helper-image.js';
-import { gitConfigEnv, helperGitEnv } from '../engine/git.js';
+import { gitConfigEnv, helperGitEnv, OID } from '../engine/git.js';
 import { HELPER_LABELS } from '../engine/labels.js';
 import { TimeLimitError } from '../engine/time-limits.js';
 import { objectStoreMounts } from '../sandbox/layout.js';
@@ -29,7 +29,6 @@ import {
   describeOperation,
   type HeadReading,
   MAX_REFS,
-  OID,
   OPERATION_MARKS,
   PACKED_REFS_MAX,
   parseHead,

@@ -12,10 +12,10 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import ignore from 'ignore';
-import type { Git } from '../engine/git.js';
+import { OID, type Git } from '../engine/git.js';
 import type { ParentRepository } from '../sandbox/repository.js';
 import type { Unlisted, UntrackedEntries } from './clean-probe.js';
-import { OID, readBounded } from './sandbox-files.js';
+import { readBounded } from './sandbox-files.js';
 
 /** A `.gitignore` larger than this is left to git. */
 export const GITIGNORE_MAX = 64 * 1024;

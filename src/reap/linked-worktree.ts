@@ -6,16 +6,9 @@
 // only for times), and git never runs with them. git runs on the host in the parent only (its branches).
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { Git } from '../engine/git.js';
+import { OID, type Git } from '../engine/git.js';
 import type { ParentRepository } from '../sandbox/repository.js';
-import {
-  lstat,
-  OID,
-  readBounded,
-  readHeadAndRefs,
-  readRefTips,
-  type SandboxGitReading,
-} from './sandbox-files.js';
+import { lstat, readBounded, readHeadAndRefs, readRefTips, type SandboxGitReading } from './sandbox-files.js';
 import type { RemovalProblem } from './remove-walk.js';
 import { inParallel } from './parallel.js';
 import { inlineRemover, type Remover } from './remove-workers.js';

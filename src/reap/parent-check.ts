@@ -9,7 +9,7 @@
 import type { Git } from '../engine/git.js';
 import type { ParentRepository } from '../sandbox/repository.js';
 import { ALWAYS_SAVING, savedRefs } from '../sandbox/saved.js';
-import { OID } from './sandbox-files.js';
+import { OID } from '../engine/git.js';
 
 /** Unsaved commits counted per sandbox up to this many; past it, the count is a lower bound. */
 export const MAX_COUNTED = 10_000;

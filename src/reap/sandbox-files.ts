@@ -3,11 +3,11 @@
 // runs git, follows a symbolic link or reads more than a bound: a file is opened with O_NOFOLLOW, checked
 // to be a regular file, and read up to its limit. Anything unexpected is an error, which the checks
 // turn into "keep".
+import { OID } from '../engine/git.js';
 import { SNAPSHOT_REF } from '../run/capture.js';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
-export const OID = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
 /** A ref name as git writes them (no spaces, no control characters, no `..` component). */
 const REF_NAME = /^refs\/(?:[^\s\0\\/:?*[~^]+\/)*[^\s\0\\/:?*[~^]+$/;
 

@@ -11,7 +11,7 @@
 //    and the walk stops after `timeoutMs`: past any of these the count is a lower bound (`exact: false`).
 // Memory: the trees read (at most `maxTreeBytes`, ~3x that once parsed), the listed paths, and one number
 // per pair of trees counted.
-import type { Git, ObjectReader } from '../engine/git.js';
+import { OID, type Git, type ObjectReader } from '../engine/git.js';
 
 export interface PathBounds {
   /** The most paths listed by name. */
@@ -45,8 +45,6 @@ interface Entry {
   tree: boolean;
 }
 
-const HEX = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
-
 class Stop extends Error {}
 
 /** Reads and parses trees within the byte budget and the time limit. */
@@ -61,7 +59,7 @@ class Trees {
 
   async entries(oid: string | undefined): Promise<Entry[]> {
     if (!oid) return [];
-    if (!HEX.test(oid)) throw new Error(`Not an object id: ${JSON.stringify(oid)}`);
+    if (!OID.test(oid)) throw new Error(`Not an object id: ${JSON.stringify(oid)}`);
     if (Date.now() > this.deadline) throw new Stop(`it took longer than ${this.bounds.timeoutMs / 1000} s`);
     const info = await this.reader.info(oid);
     if (!info || info.type !== 'tree') throw new Error(`${oid} is not a tree`);
@@ -156,7 +154,7 @@ export async function changedPaths(
 /** The tree of a commit (or a tree), by id. */
 async function treeOf(reader: ObjectReader, oid: string | undefined): Promise<string | undefined> {
   if (!oid) return undefined;
-  if (!HEX.test(oid)) throw new Error(`Not an object id: ${JSON.stringify(oid)}`);
+  if (!OID.test(oid)) throw new Error(`Not an object id: ${JSON.stringify(oid)}`);
   const info = await reader.info(oid);
   if (info?.type === 'tree') return oid;
   if (info?.type !== 'commit' || info.size > 1024 * 1024) throw new Error(`${oid} is not a commit`);

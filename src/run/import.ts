@@ -6,7 +6,7 @@
 // The parent's branch moves by fast-forward only.
 // ADR 0003, ADR 0004 (docs/adr/).
 import * as fs from 'node:fs/promises';
-import type { Git } from '../engine/git.js';
+import { OID, type Git } from '../engine/git.js';
 import { ensurePrivateStore, privateStorePath, sandboxRefs } from '../sandbox/bookkeeping.js';
 import type { Sandbox } from '../sandbox/layout.js';
 import { withRepositoryLock } from '../sandbox/lock.js';
@@ -14,7 +14,6 @@ import { ImportLimitError, SNAPSHOT_REF, type Captured } from './capture.js';
 
 const HEADER_MAX = 64 * 1024;
 export const MAX_BUNDLE_REFS = 8;
-const SHA = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
 const FSCK = [
   ['transfer.fsckObjects', 'true'],
   ['fetch.fsckObjects', 'true'],
@@ -50,7 +49,7 @@ export async function readBundleHeader(file: string): Promise<BundleHeader> {
     }
     const space = line.indexOf(' ');
     const sha = line.slice(0, space);
-    if (!SHA.test(sha)) throw new Error('The bundle from the sandbox has a malformed header: refused.');
+    if (!OID.test(sha)) throw new Error('The bundle from the sandbox has a malformed header: refused.');
     header.refs.push({ sha, name: line.slice(space + 1) });
   }
   return header;
@@ -152,7 +151,7 @@ export async function importBundle(git: Git, sandbox: Sandbox, captured: Capture
       tip = source === 'refs/run/head' ? head : branchTip;
     } else tip = await resolve(git, parent.path, refs.head);
     for (const sha of [head, snapshot, tip])
-      if (!SHA.test(sha ?? '')) throw new Error('The import named no commit.');
+      if (!OID.test(sha ?? '')) throw new Error('The import named no commit.');
     const branchUpdate = sandbox.branch ? await fastForwardBranch(git, sandbox, tip) : undefined;
     return { tip, head, snapshot, store, branchUpdate };
   });
