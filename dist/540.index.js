@@ -585,9 +585,8 @@ var changed_paths = __webpack_require__(5136);
 
 
 
-const SHA = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
 function checkSha(sha) {
-    if (!SHA.test(sha))
+    if (!engine_git/* OID */.Vx.test(sha))
         throw new Error(`Not a commit id: ${JSON.stringify(sha)}.`);
     return sha;
 }

@@ -737,7 +737,7 @@ var external_node_fs_ = __webpack_require__(3024);
 
 
 
-const OID = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
+
 /** A ref name as git writes them (no spaces, no control characters, no `..` component). */
 const REF_NAME = /^refs\/(?:[^\s\0\\/:?*[~^]+\/)*[^\s\0\\/:?*[~^]+$/;
 const HEAD_MAX = 1024;
@@ -748,7 +748,7 @@ const MAX_REFS = 20_000;
 /** HEAD's content: `ref: refs/...` or a commit name. */
 function parseHead(text) {
     const line = text.replace(/\n$/, '');
-    if (OID.test(line))
+    if (engine_git/* OID */.Vx.test(line))
         return { oid: line };
     const ref = /^ref: (.+)$/.exec(line)?.[1];
     if (ref && REF_NAME.test(ref) && !ref.split('/').includes('..'))
@@ -772,7 +772,7 @@ function parsePackedRefs(text) {
         if (!line || line.startsWith('#'))
             continue;
         if (line.startsWith('^')) {
-            if (!OID.test(line.slice(1)))
+            if (!engine_git/* OID */.Vx.test(line.slice(1)))
                 return { error: 'packed-refs has a malformed line' };
             peeled.push(line.slice(1));
             continue;
@@ -780,7 +780,7 @@ function parsePackedRefs(text) {
         const space = line.indexOf(' ');
         const oid = line.slice(0, space);
         const name = line.slice(space + 1);
-        if (space < 0 || !OID.test(oid) || !REF_NAME.test(name))
+        if (space < 0 || !engine_git/* OID */.Vx.test(oid) || !REF_NAME.test(name))
             return { error: 'packed-refs has a malformed line' };
         refs.set(name, oid);
     }
@@ -1204,7 +1204,7 @@ async function inspectChunk(engine, image, parent, chunk) {
             if ('gitDir' in request.target) {
                 const { gitDir, headOid } = request.target;
                 mounts.push({ type: 'bind', source: gitDir, target: gitDir, readonly: true });
-                args.push(String(n), what, dir, dir, gitDir, OID.test(headOid) ? headOid : '-');
+                args.push(String(n), what, dir, dir, gitDir, engine_git/* OID */.Vx.test(headOid) ? headOid : '-');
             }
             else
                 args.push(String(n), what, dir, dir, `${dir}/.git`, '-');
@@ -1353,9 +1353,9 @@ function readWork(records, text) {
     const head = text('head')?.trim() ?? '';
     const refsRc = text('refs-rc')?.trim();
     const refs = (text('refs') ?? '').split('\n').filter(Boolean);
-    if (refsRc !== '0' || refs.some((r) => !OID.test(r)))
+    if (refsRc !== '0' || refs.some((r) => !engine_git/* OID */.Vx.test(r)))
         return { error: 'its refs could not be read' };
-    if (!OID.test(head))
+    if (!engine_git/* OID */.Vx.test(head))
         return { error: 'its HEAD names no commit' };
     const operation = records
         .filter((r) => r.key === 'operation')
@@ -1789,6 +1789,7 @@ function measureTree(top) {
 
 
 
+
 const GIT_FILE_MAX = 4096;
 /** A registration's `gitdir` names one path. */
 const GITDIR_MAX = 4096;
@@ -1930,7 +1931,7 @@ async function branchTips(git, parent, refs) {
         const space = line.indexOf(' ');
         const oid = line.slice(0, space);
         const name = line.slice(space + 1);
-        if (space > 0 && OID.test(oid) && wanted.has(name))
+        if (space > 0 && engine_git/* OID */.Vx.test(oid) && wanted.has(name))
             tips.set(name, oid);
     }
     return tips;
@@ -3362,7 +3363,7 @@ const MAX_COUNTED = 10_000;
 async function checkAgainstParent(git, parent, sandboxes) {
     const verdicts = new Map();
     const valid = sandboxes.filter((s) => {
-        const bad = [s.headOid, ...s.named].find((oid) => !OID.test(oid));
+        const bad = [s.headOid, ...s.named].find((oid) => !engine_git/* OID */.Vx.test(oid));
         if (bad !== undefined)
             verdicts.set(s.key, {
                 error: `it names an object that is no object name: ${JSON.stringify(bad.slice(0, 80))}`,
@@ -3389,7 +3390,7 @@ async function checkAgainstParent(git, parent, sandboxes) {
     const trees = new Map();
     heads.forEach((head, i) => {
         const [tree, type] = lines[objects.length + i].split(' ');
-        if (type === 'tree' && OID.test(tree))
+        if (type === 'tree' && engine_git/* OID */.Vx.test(tree))
             trees.set(head, tree);
     });
     // Commits and tags the parent has: which commits do they reach that nothing saved reaches? With each
@@ -3511,7 +3512,7 @@ async function peelTags(git, parent, tags) {
         .slice(0, tags.length)
         .forEach((line, i) => {
         const [commit, type] = line.split(' ');
-        if (type === 'commit' && OID.test(commit))
+        if (type === 'commit' && engine_git/* OID */.Vx.test(commit))
             peeled.set(tags[i], commit);
     });
     return peeled;
@@ -3535,6 +3536,7 @@ var ignore_default = /*#__PURE__*/__webpack_require__.n(ignore);
 // `.gitignore` (where several apply to an entry, git decides), and only for patterns of a plain form
 // (ignoredRules): anything else, and the host leaves the decision to git. src/reap/ignored.spec.ts compares it with git itself on generated
 // patterns and paths, and must find no path called ignored that git does not ignore.
+
 
 
 
@@ -3732,7 +3734,7 @@ async function readGitignores(git, parent, asked, texts) {
         return false;
     names.forEach((name, i) => {
         const [oid, type, size] = lines[i].split(' ');
-        asked.set(name, OID.test(oid) && type === 'blob' ? { oid, size: Number(size) } : null);
+        asked.set(name, engine_git/* OID */.Vx.test(oid) && type === 'blob' ? { oid, size: Number(size) } : null);
     });
     for (const blob of new Set([...asked.values()].filter((b) => !!b))) {
         if (texts.has(blob.oid) || blob.size > GITIGNORE_MAX)

@@ -993,6 +993,7 @@ function firstLine(text) {
 /* harmony export */   QS: () => (/* binding */ helperGitEnv),
 /* harmony export */   ST: () => (/* binding */ NO_EXTERNAL_DIFF),
 /* harmony export */   TU: () => (/* binding */ Git),
+/* harmony export */   Vx: () => (/* binding */ OID),
 /* harmony export */   W0: () => (/* binding */ gitConfigEnv),
 /* harmony export */   XS: () => (/* binding */ GitError)
 /* harmony export */ });
@@ -1008,6 +1009,8 @@ function firstLine(text) {
 
 
 const MIN_GIT_VERSION = [2, 31, 0];
+/** An object name as git prints it: SHA-1 (40 hex digits) or SHA-256 (64). */
+const OID = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
 /**
  * For every diff-like command (diff, format-patch): no external diff or textconv program that a
  * repository's attributes could name, and no rename detection (its memory grows with the square of the
@@ -1229,10 +1232,7 @@ class Git {
                 }
                 const [oid, type, size, ...rest] = header.split(' ');
                 const bytes = Number(size);
-                if (rest.length ||
-                    !/^[0-9a-f]{40}([0-9a-f]{24})?$/.test(oid) ||
-                    !/^\d+$/.test(size) ||
-                    bytes > maxBytes)
+                if (rest.length || !OID.test(oid) || !/^\d+$/.test(size) || bytes > maxBytes)
                     return undefined;
                 const body = await batch.read(bytes + 1); // the content and its newline
                 found.set(name, { oid, type, body: body.subarray(0, bytes) });
@@ -2962,13 +2962,27 @@ async function captureFailure(sandbox, exitCode, said) {
 /* harmony export */   vl: () => (/* binding */ changedPaths)
 /* harmony export */ });
 /* unused harmony exports REPORT_PATH_BOUNDS, parseTree */
+/* harmony import */ var _engine_git_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2434);
+// Which files differ between two commits, in bounded memory and time whatever the commits hold.
+//
+// `git diff` queues every changed path before it prints the first one: a commit whose three small trees
+// name 150,000 paths of 600 bytes (a pack of a few kilobytes) makes it hold ~230 MB (`--name-only`), and
+// over 400 MB with `--stat`, before anything can be cut. So the trees are walked here instead, through
+// `git cat-file` (which holds one object at a time):
+//  - the first `maxPaths` changed paths are listed, in git's tree order;
+//  - all of them are counted, each pair of trees once (a tree named 1,600 times is counted once and
+//    multiplied), so that a tree bomb costs its distinct trees, not its paths;
+//  - at most `maxTreeBytes` of tree objects are read, no tree larger than `maxTreeBytes / 4` is read at all,
+//    and the walk stops after `timeoutMs`: past any of these the count is a lower bound (`exact: false`).
+// Memory: the trees read (at most `maxTreeBytes`, ~3x that once parsed), the listed paths, and one number
+// per pair of trees counted.
+
 /** What the report keeps of a run's paths: 1,000 names, 64 MiB of trees, a minute. */
 const REPORT_PATH_BOUNDS = {
     maxPaths: 1_000,
     maxTreeBytes: 64 * 1024 * 1024,
     timeoutMs: 60_000,
 };
-const HEX = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
 class Stop extends Error {
 }
 /** Reads and parses trees within the byte budget and the time limit. */
@@ -2985,7 +2999,7 @@ class Trees {
     async entries(oid) {
         if (!oid)
             return [];
-        if (!HEX.test(oid))
+        if (!_engine_git_js__WEBPACK_IMPORTED_MODULE_0__/* .OID */ .Vx.test(oid))
             throw new Error(`Not an object id: ${JSON.stringify(oid)}`);
         if (Date.now() > this.deadline)
             throw new Stop(`it took longer than ${this.bounds.timeoutMs / 1000} s`);
@@ -3079,7 +3093,7 @@ async function changedPaths(git, cwd, from, to, bounds = REPORT_PATH_BOUNDS) {
 async function treeOf(reader, oid) {
     if (!oid)
         return undefined;
-    if (!HEX.test(oid))
+    if (!_engine_git_js__WEBPACK_IMPORTED_MODULE_0__/* .OID */ .Vx.test(oid))
         throw new Error(`Not an object id: ${JSON.stringify(oid)}`);
     const info = await reader.info(oid);
     if (info?.type === 'tree')
@@ -3161,6 +3175,8 @@ __nccwpck_require__.d(__webpack_exports__, {
 var promises_ = __nccwpck_require__(1455);
 // EXTERNAL MODULE: ./src/run/capture.ts
 var capture = __nccwpck_require__(4111);
+// EXTERNAL MODULE: ./src/engine/git.ts
+var engine_git = __nccwpck_require__(2434);
 // EXTERNAL MODULE: ./src/sandbox/bookkeeping.ts
 var bookkeeping = __nccwpck_require__(9503);
 // EXTERNAL MODULE: ./src/sandbox/lock.ts
@@ -3177,9 +3193,9 @@ var lock = __nccwpck_require__(6856);
 
 
 
+
 const HEADER_MAX = 64 * 1024;
 const MAX_BUNDLE_REFS = 8;
-const SHA = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
 const FSCK = [
     ['transfer.fsckObjects', 'true'],
     ['fetch.fsckObjects', 'true'],
@@ -3212,7 +3228,7 @@ async function readBundleHeader(file) {
         }
         const space = line.indexOf(' ');
         const sha = line.slice(0, space);
-        if (!SHA.test(sha))
+        if (!engine_git/* OID */.Vx.test(sha))
             throw new Error('The bundle from the sandbox has a malformed header: refused.');
         header.refs.push({ sha, name: line.slice(space + 1) });
     }
@@ -3291,7 +3307,7 @@ async function importBundle(git, sandbox, captured) {
         else
             tip = await resolve(git, parent.path, refs.head);
         for (const sha of [head, snapshot, tip])
-            if (!SHA.test(sha ?? ''))
+            if (!engine_git/* OID */.Vx.test(sha ?? ''))
                 throw new Error('The import named no commit.');
         const branchUpdate = sandbox.branch ? await fastForwardBranch(git, sandbox, tip) : undefined;
         return { tip, head, snapshot, store, branchUpdate };

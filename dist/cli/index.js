@@ -8680,6 +8680,8 @@ async function removeStaleProbes(engine, nowMs = Date.now(), olderThanMs = STALE
 
 
 const MIN_GIT_VERSION = [2, 31, 0];
+/** An object name as git prints it: SHA-1 (40 hex digits) or SHA-256 (64). */
+const OID = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
 /**
  * For every diff-like command (diff, format-patch): no external diff or textconv program that a
  * repository's attributes could name, and no rename detection (its memory grows with the square of the
@@ -8901,10 +8903,7 @@ class Git {
                 }
                 const [oid, type, size, ...rest] = header.split(' ');
                 const bytes = Number(size);
-                if (rest.length ||
-                    !/^[0-9a-f]{40}([0-9a-f]{24})?$/.test(oid) ||
-                    !/^\d+$/.test(size) ||
-                    bytes > maxBytes)
+                if (rest.length || !OID.test(oid) || !/^\d+$/.test(size) || bytes > maxBytes)
                     return undefined;
                 const body = await batch.read(bytes + 1); // the content and its newline
                 found.set(name, { oid, type, body: body.subarray(0, bytes) });
@@ -9728,9 +9727,9 @@ async function captureFailure(sandbox, exitCode, said) {
 
 
 
+
 const HEADER_MAX = 64 * 1024;
 const MAX_BUNDLE_REFS = 8;
-const SHA = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
 const FSCK = [
     ['transfer.fsckObjects', 'true'],
     ['fetch.fsckObjects', 'true'],
@@ -9763,7 +9762,7 @@ async function readBundleHeader(file) {
         }
         const space = line.indexOf(' ');
         const sha = line.slice(0, space);
-        if (!SHA.test(sha))
+        if (!OID.test(sha))
             throw new Error('The bundle from the sandbox has a malformed header: refused.');
         header.refs.push({ sha, name: line.slice(space + 1) });
     }
@@ -9842,7 +9841,7 @@ async function importBundle(git, sandbox, captured) {
         else
             tip = await resolve(git, parent.path, refs.head);
         for (const sha of [head, snapshot, tip])
-            if (!SHA.test(sha ?? ''))
+            if (!OID.test(sha ?? ''))
                 throw new Error('The import named no commit.');
         const branchUpdate = sandbox.branch ? await fastForwardBranch(git, sandbox, tip) : undefined;
         return { tip, head, snapshot, store, branchUpdate };
@@ -9899,13 +9898,26 @@ async function resolve(git, cwd, ref) {
 }
 
 ;// CONCATENATED MODULE: ./src/run/changed-paths.ts
+// Which files differ between two commits, in bounded memory and time whatever the commits hold.
+//
+// `git diff` queues every changed path before it prints the first one: a commit whose three small trees
+// name 150,000 paths of 600 bytes (a pack of a few kilobytes) makes it hold ~230 MB (`--name-only`), and
+// over 400 MB with `--stat`, before anything can be cut. So the trees are walked here instead, through
+// `git cat-file` (which holds one object at a time):
+//  - the first `maxPaths` changed paths are listed, in git's tree order;
+//  - all of them are counted, each pair of trees once (a tree named 1,600 times is counted once and
+//    multiplied), so that a tree bomb costs its distinct trees, not its paths;
+//  - at most `maxTreeBytes` of tree objects are read, no tree larger than `maxTreeBytes / 4` is read at all,
+//    and the walk stops after `timeoutMs`: past any of these the count is a lower bound (`exact: false`).
+// Memory: the trees read (at most `maxTreeBytes`, ~3x that once parsed), the listed paths, and one number
+// per pair of trees counted.
+
 /** What the report keeps of a run's paths: 1,000 names, 64 MiB of trees, a minute. */
 const REPORT_PATH_BOUNDS = {
     maxPaths: 1_000,
     maxTreeBytes: 64 * 1024 * 1024,
     timeoutMs: 60_000,
 };
-const HEX = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
 class Stop extends Error {
 }
 /** Reads and parses trees within the byte budget and the time limit. */
@@ -9922,7 +9934,7 @@ class Trees {
     async entries(oid) {
         if (!oid)
             return [];
-        if (!HEX.test(oid))
+        if (!OID.test(oid))
             throw new Error(`Not an object id: ${JSON.stringify(oid)}`);
         if (Date.now() > this.deadline)
             throw new Stop(`it took longer than ${this.bounds.timeoutMs / 1000} s`);
@@ -10016,7 +10028,7 @@ async function changedPaths(git, cwd, from, to, bounds = REPORT_PATH_BOUNDS) {
 async function treeOf(reader, oid) {
     if (!oid)
         return undefined;
-    if (!HEX.test(oid))
+    if (!OID.test(oid))
         throw new Error(`Not an object id: ${JSON.stringify(oid)}`);
     const info = await reader.info(oid);
     if (info?.type === 'tree')
@@ -12582,7 +12594,7 @@ const silentUi = {
 
 
 
-const OID = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
+
 /** A ref name as git writes them (no spaces, no control characters, no `..` component). */
 const REF_NAME = /^refs\/(?:[^\s\0\\/:?*[~^]+\/)*[^\s\0\\/:?*[~^]+$/;
 const HEAD_MAX = 1024;
@@ -13898,6 +13910,7 @@ const external_node_timers_promises_namespaceObject = __WEBPACK_EXTERNAL_createR
 
 
 
+
 const GIT_FILE_MAX = 4096;
 /** A registration's `gitdir` names one path. */
 const GITDIR_MAX = 4096;
@@ -15001,6 +15014,7 @@ var ignore_default = /*#__PURE__*/__nccwpck_require__.n(ignore);
 // `.gitignore` (where several apply to an entry, git decides), and only for patterns of a plain form
 // (ignoredRules): anything else, and the host leaves the decision to git. src/reap/ignored.spec.ts compares it with git itself on generated
 // patterns and paths, and must find no path called ignored that git does not ignore.
+
 
 
 
