@@ -10,7 +10,6 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { RunCa } from '../../src/network/ca.js';
 import { runStep, type StepResult } from '../support/action.js';
-import { uniquePrefix } from '../support/docker.js';
 import { availableEngines } from '../support/engines.js';
 import { runnerIds } from '../support/env.js';
 import {
@@ -47,7 +46,7 @@ import {
   type Recorder,
 } from '../support/network.js';
 import { chownTree, git, makeRepo, type TestRepo } from '../support/repo.js';
-import { DOCKER, PODMAN_ROOTLESS, removeStorageVolumes } from '../support/storage.js';
+import { leftVolumes } from '../support/storage.js';
 
 const ENGINES = availableEngines();
 const GIT_TOKEN = `ghs_wsnet${randomBytes(12).toString('hex')}`;
@@ -108,9 +107,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   for (const r of [gitServer, registry, anthropic, openai]) await r?.close();
-  // Each step runs without its post step, so the run's sandbox volume is left: removed here.
-  for (const { engine, prefix } of volumePrefixes)
-    await removeStorageVolumes(engine === 'podman' ? PODMAN_ROOTLESS : DOCKER, prefix);
+  await volumes.removeAll();
   await verdaccio?.close();
   for (const dir of cleanup) fs.rmSync(dir, { recursive: true, force: true });
 });
@@ -129,23 +126,21 @@ function runnerRepo(extra?: (work: string) => void): TestRepo {
 
 const bash = (lines: string[]) => `bash <<'WS_NET_EOF'\n${lines.join('\n')}\nWS_NET_EOF`;
 
-/** The volume prefix of each step, to remove what it left. */
-const volumePrefixes: Array<{ engine: string; prefix: string }> = [];
+/** Each step runs without its post step, so the run's sandbox volume is left: removed at the end. */
+const volumes = leftVolumes('netcli');
 
 async function step(
   engine: string,
   repo: TestRepo,
   inputs: Record<string, string>,
 ): Promise<StepResult & { out: string }> {
-  const prefix = uniquePrefix('netcli');
-  volumePrefixes.push({ engine, prefix });
   const result = await runStep({
     inputs: {
       mode: 'run',
       image,
       engine,
       'repository-path': repo.parent,
-      'volume-prefix': prefix,
+      'volume-prefix': volumes.prefix(engine),
       ...inputs,
     },
     // The proxy checks the test servers' certificates as the runner would an internal CA's.

@@ -27,8 +27,7 @@ import {
 import { chownTree, git, makeRepo, type TestRepo } from '../support/repo.js';
 import { asRunner, runnerEnv } from '../support/rootless.js';
 import { runnerIds } from '../support/env.js';
-import { uniquePrefix } from '../support/docker.js';
-import { DOCKER, PODMAN_ROOTLESS, removeStorageVolumes } from '../support/storage.js';
+import { leftVolumes } from '../support/storage.js';
 
 const ENGINES = availableEngines();
 const SECRET = `sk-wsnet-${randomBytes(12).toString('hex')}`;
@@ -61,13 +60,12 @@ beforeAll(async () => {
   trap = await tcpTrap();
 }, 240_000);
 
-/** The volume prefix of each step, to remove what it left (it runs without its post step). */
-const volumePrefixes: Array<{ engine: string; prefix: string }> = [];
+/** Each step runs without its post step, so the run's sandbox volume is left: removed at the end. */
+const volumes = leftVolumes('netsec');
 
 afterAll(async () => {
   for (const r of [llm, allowed, denied, trap]) await r?.close();
-  for (const { engine, prefix } of volumePrefixes)
-    await removeStorageVolumes(engine === 'podman' ? PODMAN_ROOTLESS : DOCKER, prefix);
+  await volumes.removeAll();
   for (const r of repos) fs.rmSync(r.root, { recursive: true, force: true });
   if (caFile) fs.rmSync(path.dirname(caFile), { recursive: true, force: true });
 });
@@ -116,15 +114,13 @@ describe.each(ENGINES)('network allow-list through the bundle, as the runner (%s
     });
     let eventText = '';
     events.stdout!.on('data', (d: Buffer) => (eventText += d.toString()));
-    const prefix = uniquePrefix('netsec');
-    volumePrefixes.push({ engine, prefix });
     const result = await runStep({
       inputs: {
         mode: 'run',
         image,
         engine,
         'repository-path': repo.parent,
-        'volume-prefix': prefix,
+        'volume-prefix': volumes.prefix(engine),
         network: `${ALLOWED}:${allowed.port}`,
         credentials: `${CREDENTIALED}:${llm.port} x-api-key: ${SECRET}`,
         command: `bash <<'EOF'\n${lines.join('\n')}\nEOF`,

@@ -2,7 +2,7 @@
 // storage (as root), or the runner user's own rootless Podman storage (under its HOME: only Podman run as
 // the runner sees it). Every helper is asynchronous and never throws for a non-zero exit unless it says so.
 import { execFile } from 'node:child_process';
-import type { Engine } from './docker.js';
+import { uniquePrefix, type Engine } from './docker.js';
 import { TEST_IMAGE } from './env.js';
 import { rootlessPodman } from './rootless.js';
 
@@ -21,6 +21,27 @@ export const PODMAN_ROOTLESS: Storage = {
   engine: 'podman',
   rootless: true,
 };
+
+/**
+ * Volume prefixes for steps run as the runner without their post step (which would remove the sandbox),
+ * in Docker or the runner's rootless Podman; `removeAll` removes what they left.
+ */
+export function leftVolumes(label: string): {
+  prefix: (engine: string) => string;
+  removeAll: () => Promise<void>;
+} {
+  const left: Array<{ storage: Storage; prefix: string }> = [];
+  return {
+    prefix(engine) {
+      const prefix = uniquePrefix(label);
+      left.push({ storage: engine === 'podman' ? PODMAN_ROOTLESS : DOCKER, prefix });
+      return prefix;
+    },
+    async removeAll() {
+      for (const { storage, prefix } of left) await removeStorageVolumes(storage, prefix);
+    },
+  };
+}
 
 export interface CliResult {
   exitCode: number;
