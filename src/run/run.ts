@@ -7,15 +7,23 @@ import { ContainerEngine } from '../engine/engine.js';
 import { requireVisible } from '../engine/host-paths.js';
 import { Git } from '../engine/git.js';
 import { commandLabels } from '../engine/labels.js';
+import type { ProcResult } from '../engine/proc.js';
 import { readBranchRefs, resolveBranch } from '../sandbox/branch.js';
 import { prepareSandbox } from '../sandbox/create.js';
 import { pathExists, sandboxRefs } from '../sandbox/bookkeeping.js';
-import { EngineViewProof, looksReused, mountedPaths, probedFolders } from '../sandbox/engine-view.js';
+import {
+  EngineViewProof,
+  guessReused,
+  looksReused,
+  mountedPaths,
+  probedFolders,
+} from '../sandbox/engine-view.js';
 import { locateSandbox, whereIs, type PreparedSandbox, type Sandbox } from '../sandbox/layout.js';
 import { containerNotePath, loadLocking, lockSandbox } from '../sandbox/lock.js';
 import { findParentRepository, type FoundParent } from '../sandbox/repository.js';
 import { offerUpstream } from '../sandbox/reuse.js';
 import { MAX_COUNTED_COMMITS } from '../sandbox/saved.js';
+import { lookBeforeLock, lookFor, type VolumeLook } from '../sandbox/volume-look.js';
 import { validateBranchNames, type RunSettings } from '../settings.js';
 import { collectChanges } from './collect.js';
 import { isProxied } from '../network/policy.js';
@@ -82,9 +90,31 @@ export async function runSandbox(settings: RunSettings, deps: RunDeps): Promise<
     for (const { value } of settings.network.credentials) ui.mask(value);
   const engine = new ContainerEngine(settings.engine);
   // The image check (also the engine's reachability check), asked at most once: below, once it is known
-  // whether the probe's helper proves the image instead.
+  // whether the probe's helper proves the image instead. When the given path alone shows the branch's
+  // volume sandbox there (guessReused), the two questions its command will wait for go out now: the
+  // look at the volume (used only as lookFor and volumePresent allow: volume-look.ts) and the image
+  // check's first call (`image inspect`, which never pulls); on Docker, both in one CLI start. (Started
+  // this early for a disk sandbox, the image check alone made its command later: measured, it competes
+  // with git's first processes for the cores, and on disk nothing else waits for the engine.)
+  const { isolation, volumePrefix, branch } = settings;
+  const guessed = guessReused(
+    settings.repositoryPath,
+    isolation,
+    settings.worktreeRoot,
+    volumePrefix,
+    branch,
+  );
+  let imageInspected: Promise<ProcResult> | undefined;
+  const guessedLook =
+    guessed?.isolation === 'container'
+      ? lookBeforeLock(engine, guessed, () => {
+          const both = engine.inspectImageAndVolume(settings.image, guessed.volume);
+          imageInspected = startedEarly(both.image);
+          return both.volume;
+        })
+      : undefined;
   let imageAsked: Promise<void> | undefined;
-  const askImage = () => (imageAsked ??= startedEarly(engine.ensureImage(settings.image)));
+  const askImage = () => (imageAsked ??= startedEarly(engine.ensureImage(settings.image, imageInspected)));
   const network = isProxied(settings.network) ? beginCommandNetwork(settings.network) : undefined;
   // Where the engine finds the action's paths: no engine call on a plain host (host-paths.ts).
   const viewFound = startedEarly(engine.hostView());
@@ -125,12 +155,11 @@ export async function runSandbox(settings: RunSettings, deps: RunDeps): Promise<
   // created it has proved the image there too: on that path the engine is not asked about the image
   // again (the probe asks the image check itself, which pulls, only when the engine lacks it). A bad
   // branch name is the error reported whenever it is one.
-  const { isolation, volumePrefix, branch } = settings;
-  const imageReady = startedEarly(
-    (await looksReused(parent, isolation, worktreeRoot, volumePrefix, branch))
-      ? askImage()
-      : proof.byHelper(),
-  );
+  // A volume sandbox that looks reused: the engine is asked about its volume before the sandbox's lock
+  // (unless the guess above did), and the answer is trusted after it only if no removal came between.
+  const reusable = await looksReused(parent, isolation, worktreeRoot, volumePrefix, branch);
+  const volumeLook = reusable?.isolation === 'container' ? lookFor(engine, reusable, guessedLook) : undefined;
+  const imageReady = startedEarly(reusable ? askImage() : proof.byHelper());
   try {
     return await runChecked(settings, deps, {
       engine,
@@ -142,6 +171,7 @@ export async function runSandbox(settings: RunSettings, deps: RunDeps): Promise<
       worktreeRoot,
       network,
       branchRefs,
+      volumeLook,
     });
   } finally {
     // What the probe made goes now, not on the way to the command.
@@ -162,11 +192,14 @@ interface Checked {
   network?: ReturnType<typeof beginCommandNetwork>;
   /** The branch's refs, read while the parent's answer was checked (readBranchRefs). */
   branchRefs?: Promise<Map<string, string> | undefined>;
+  /** A look at the volume of the sandbox that looked reused, taken before its lock. */
+  volumeLook?: VolumeLook;
 }
 
 async function runChecked(settings: RunSettings, deps: RunDeps, checked: Checked): Promise<RunOutcome> {
   const { ui } = deps;
-  const { engine, git, parent, head, imageReady, proof, worktreeRoot, network, branchRefs } = checked;
+  const { engine, git, parent, head, imageReady, proof, worktreeRoot, network, branchRefs, volumeLook } =
+    checked;
   const originRead = startedEarly(
     settings.push ? git.remoteUrl(parent.path, 'origin') : Promise.resolve(undefined),
   );
@@ -221,7 +254,7 @@ async function runChecked(settings: RunSettings, deps: RunDeps, checked: Checked
       `Sandbox ${location.name} (${location.kind}, ${location.isolation})`,
       async () => {
         const [prepared, orphans] = await Promise.all([
-          prepareSandbox(git, engine, location, plan, { name: settings.image, ready }, ui),
+          prepareSandbox(git, engine, location, plan, { name: settings.image, ready }, ui, volumeLook),
           orphansRemoved,
         ]);
         if (orphans.length)

@@ -27,6 +27,7 @@ import {
 import { withRepositoryLock } from './lock.js';
 import { removeDiskFolders } from './remove.js';
 import type { ParentRepository } from './repository.js';
+import { dropRemovalNote, removeNotedVolume, volumePresent, type VolumeLook } from './volume-look.js';
 
 export class SandboxConflictError extends Error {}
 
@@ -54,6 +55,8 @@ export async function prepareSandbox(
    */
   image: string | { name: string; ready: () => Promise<void> },
   log: Log,
+  /** A look at the sandbox's volume taken before its lock (volume-look.ts). */
+  looked?: VolumeLook,
 ): Promise<PreparedSandbox> {
   const { name: imageName, ready: checksDone } =
     typeof image === 'string' ? { name: image, ready: () => Promise.resolve() } : image;
@@ -62,7 +65,7 @@ export async function prepareSandbox(
   // A sandbox that is there is taken without the repository lock: only the holder of the sandbox's lock
   // (this run; the reaper and `rm` take it too) writes its records. Anything else is decided again, and
   // recorded, under the repository lock.
-  const found = await lookUp(git, engine, sandbox, refs);
+  const found = await lookUp(git, engine, sandbox, refs, looked);
   if (found.reused) return found.reused;
   // Nothing is written before the image is known to be there and the engine to see the folders; a pull
   // is never waited for under the lock.
@@ -80,8 +83,11 @@ export async function prepareSandbox(
   } catch (error) {
     // What was made here goes; a volume that was there before is kept.
     if (sandbox.isolation === 'disk') await removeDiskFolders(sandbox).catch(() => undefined);
-    else if (!begun.volumeWasThere) await engine.removeVolume(sandbox.volume).catch(() => undefined);
-    await withRepositoryLock(parent.gitDir, () => dropRecords(git, parent, refs));
+    else if (!begun.volumeWasThere) await removeNotedVolume(engine, sandbox).catch(() => undefined);
+    await withRepositoryLock(parent.gitDir, async () => {
+      await dropRecords(git, parent, refs);
+      if (sandbox.isolation === 'container') await dropRemovalNote(sandbox);
+    });
     throw error;
   }
   const records = [`update ${refs.head} ${seed.start}`, `delete ${refs.creating}`];
@@ -89,6 +95,8 @@ export async function prepareSandbox(
   await withRepositoryLock(parent.gitDir, () =>
     git.run(parent.path, ['update-ref', '--stdin'], { input: Buffer.from(records.join('\n') + '\n') }),
   );
+  // A removal that did not finish noted itself: the sandbox is made again, so its volume may be trusted.
+  if (sandbox.isolation === 'container') await dropRemovalNote(sandbox);
   return { ...sandbox, reused: false, startSha: seed.start };
 }
 
@@ -150,12 +158,13 @@ async function lookUp(
   engine: ContainerEngine,
   sandbox: Sandbox,
   refs: SandboxRefs,
+  looked?: VolumeLook,
 ): Promise<{ head?: string; creating: boolean; present: boolean; reused?: PreparedSandbox }> {
   // The records and what origin has of the branch: one git process (start-up latency counts).
   const upstreamRef = sandbox.branch ? `refs/remotes/origin/${sandbox.branch}` : '';
   const [recorded, present] = await Promise.all([
     git.readRefs(sandbox.parent.path, [refs.head, refs.creating, refs.offered, upstreamRef]),
-    isPresent(engine, sandbox),
+    sandbox.isolation === 'container' ? volumePresent(engine, sandbox, looked) : pathExists(sandbox.hostPath),
   ]);
   const head = recorded.get(refs.head);
   const creating = recorded.has(refs.creating);
@@ -163,11 +172,6 @@ async function lookUp(
   const upstream = recorded.get(upstreamRef);
   const upstreamNew = upstream && upstream !== recorded.get(refs.offered) ? upstream : undefined;
   return { head, creating, present, reused: { ...sandbox, reused: true, startSha: head, upstreamNew } };
-}
-
-async function isPresent(engine: ContainerEngine, sandbox: Sandbox): Promise<boolean> {
-  if (sandbox.isolation === 'container') return engine.volumeExists(sandbox.volume);
-  return pathExists(sandbox.hostPath);
 }
 
 async function readSeed(git: Git, parent: ParentRepository, plan: BranchPlan): Promise<Seed> {

@@ -1,6 +1,7 @@
 // What a run mounts from the action's side, for the engine-view checks (engine/host-paths.ts,
 // engine/engine-probe.ts): every bind source layout.ts gives a container, named for a person, with what to
 // change when the engine cannot see it; and how a run proves that the engine sees them.
+import * as fsSync from 'node:fs';
 import * as path from 'node:path';
 import { plantProbe, probeEngineView, type PlantedProbe, type Probe } from '../engine/engine-probe.js';
 import type { ContainerEngine } from '../engine/engine.js';
@@ -64,7 +65,7 @@ export function reusedProbeFolders(sandbox: Sandbox): MountedPath[] {
 }
 
 /**
- * Whether the sandbox that `branch` names is there already, so that the run will most likely take it as
+ * The sandbox that `branch` names, when it is there already, so that the run will most likely take it as
  * it is: its folder on disk, or the private store the runs of a volume sandbox fill. A guess made with a
  * stat, before the branch plan (which names a branch's sandbox the same way): prepareSandbox decides, and
  * the proof follows what it decides (EngineViewProof).
@@ -75,8 +76,8 @@ export async function looksReused(
   worktreeRoot: string,
   volumePrefix: string,
   branch: string,
-): Promise<boolean> {
-  if (!branch) return false;
+): Promise<Sandbox | undefined> {
+  if (!branch) return undefined;
   const sandbox = locateSandbox(
     { sandbox: persistentSandboxName(branch), kind: 'persistent', branch },
     parent,
@@ -84,7 +85,44 @@ export async function looksReused(
     worktreeRoot,
     volumePrefix,
   );
-  return pathExists(sandbox.isolation === 'disk' ? sandbox.hostPath : privateStorePath(parent, sandbox));
+  const there = await pathExists(
+    sandbox.isolation === 'disk' ? sandbox.hostPath : privateStorePath(parent, sandbox),
+  );
+  return there ? sandbox : undefined;
+}
+
+/**
+ * looksReused before git has named the parent: a guess that `given` is the top of a normal clone (its
+ * `.git` a folder), which is what git then finds in the common case. It only starts questions early:
+ * what they answer is used where it names what the parent git found names too (volume-look.ts, lookFor).
+ * A few stats of the runner's own paths, made synchronously: at start-up the main thread is busy starting
+ * processes, and each answer of the thread pool would wait for it (about 20 ms each, measured).
+ */
+export function guessReused(
+  given: string,
+  isolation: Isolation,
+  worktreeRoot: string,
+  volumePrefix: string,
+  branch: string,
+): Sandbox | undefined {
+  try {
+    if (!branch) return undefined;
+    const top = fsSync.realpathSync(given);
+    const gitDir = path.join(top, '.git');
+    if (!fsSync.lstatSync(gitDir).isDirectory()) return undefined;
+    const parent = { path: top, gitDir, objectStores: [path.join(gitDir, 'objects')] };
+    const sandbox = locateSandbox(
+      { sandbox: persistentSandboxName(branch), kind: 'persistent', branch },
+      parent,
+      isolation,
+      isolation === 'disk' ? fsSync.realpathSync(worktreeRoot) : worktreeRoot,
+      volumePrefix,
+    );
+    fsSync.lstatSync(sandbox.isolation === 'disk' ? sandbox.hostPath : privateStorePath(parent, sandbox));
+    return sandbox;
+  } catch {
+    return undefined;
+  }
 }
 
 /**

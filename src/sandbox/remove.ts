@@ -7,16 +7,18 @@ import type { Git } from '../engine/git.js';
 import { dropRecords, PARENT_NOTE, privateStorePath, REF_ROOT, sandboxRefs } from './bookkeeping.js';
 import { HOME_FOLDER, type DiskSandbox, type Sandbox } from './layout.js';
 import { withRepositoryLock } from './lock.js';
+import { dropRemovalNote, removeNotedVolume } from './volume-look.js';
 
 export async function removeSandbox(git: Git, engine: ContainerEngine, sandbox: Sandbox): Promise<void> {
   const { parent } = sandbox;
   await withRepositoryLock(parent.gitDir, async () => {
-    if (sandbox.isolation === 'container') await engine.removeVolume(sandbox.volume);
+    if (sandbox.isolation === 'container') await removeNotedVolume(engine, sandbox);
     else {
       await removeDiskFolders(sandbox);
       await removeEmptyProjectDir(path.dirname(sandbox.hostPath));
     }
     await dropAllRecords(git, sandbox);
+    if (sandbox.isolation === 'container') await dropRemovalNote(sandbox);
   });
 }
 
