@@ -8346,12 +8346,46 @@ class ContainerEngine {
         }
         return new EngineError(`${this.name} ${args[0]} ${args[1] ?? ''} failed (exit ${result.exitCode}): ${detail}`);
     }
+    /** The engine's answer on `image` (ensureImage's first half: a run starts it before it knows it needs it). */
+    inspectImage(image) {
+        return this.exec(['image', 'inspect', '--format', '{{.Id}}', '--', image]);
+    }
+    /**
+     * inspectImage and volumeExists for a run that will wait for both. On Docker, one CLI start: `docker
+     * inspect` takes names of any kind and prints a line for each object it finds. An answer is taken from
+     * it only where a line shows an object of the kind asked for (a volume by its name and mount point, an
+     * image by an ID and neither); anything else (a container of that name, an engine that failed) asks
+     * again by kind, so the answers are the two calls' own.
+     */
+    inspectImageAndVolume(image, volume) {
+        if (this.name !== 'docker')
+            return { image: this.inspectImage(image), volume: this.volumeExists(volume) };
+        const format = '{{json (index . "Id")}} {{json (index . "Name")}} {{json (index . "Mountpoint")}}';
+        const seen = this.exec(['inspect', '--format', format, '--', image, volume]).then((result) => {
+            const lines = result.stdout.split('\n').map((line) => {
+                try {
+                    return JSON.parse(`[${line.split(' ').join(',')}]`);
+                }
+                catch {
+                    return [];
+                }
+            });
+            return {
+                image: lines.some(([id, name, mount]) => typeof id === 'string' && name === null && mount === null),
+                volume: lines.some(([, name, mount]) => name === volume && typeof mount === 'string'),
+            };
+        }, () => ({ image: false, volume: false }));
+        return {
+            image: seen.then((s) => (s.image ? { exitCode: 0, stdout: '', stderr: '' } : this.inspectImage(image))),
+            volume: seen.then((s) => s.volume || this.volumeExists(volume)),
+        };
+    }
     /**
      * Makes sure `image` is present, pulling it when missing. Also the engine reachability check: one call on
-     * the fast path, so that start-up stays quick.
+     * the fast path, so that start-up stays quick. `inspected`: that call, already made (inspectImage).
      */
-    async ensureImage(image) {
-        const inspect = await this.exec(['image', 'inspect', '--format', '{{.Id}}', '--', image]);
+    async ensureImage(image, inspected) {
+        const inspect = await (inspected ?? this.inspectImage(image));
         if (inspect.exitCode === 0)
             return;
         const failure = this.failure(['image', 'inspect'], inspect);
@@ -9372,6 +9406,15 @@ async function lockSandbox(gitDir, sandbox, waitMs, onWait) {
 function containerNotePath(gitDir, sandbox) {
     return external_node_path_.join(lockDirectory(gitDir), `sandbox-${sandbox}.container`);
 }
+/**
+ * A note beside the sandbox's lock, host-only: its volume is being removed, or was by a removal that
+ * did not finish. Written before the volume goes, removed once its records have gone too (or once the
+ * sandbox is made again); a look at the volume taken before the sandbox's lock is trusted only when this
+ * note was absent before that look and still is once the lock is held (volume-look.ts).
+ */
+function removalNotePath(gitDir, sandbox) {
+    return external_node_path_.join(lockDirectory(gitDir), `sandbox-${sandbox}.removing`);
+}
 /** True while a live run holds the sandbox's lock (a lock whose holder died is not counted). */
 async function isSandboxLocked(gitDir, sandbox) {
     const file = lockPath(gitDir, `sandbox-${sandbox}`);
@@ -9383,9 +9426,72 @@ async function isSandboxLocked(gitDir, sandbox) {
     }
 }
 
+;// CONCATENATED MODULE: ./src/sandbox/volume-look.ts
+// A reused volume sandbox's command waits for the engine's word that its volume is there. That word is
+// asked after the sandbox's lock, because a volume seen before it may be removed by the lock's holder.
+// Asked before the lock instead, it overlaps the branch plan and the lock, and is trusted after the lock
+// only when no removal can have come between: every removal of a sandbox's volume (remove.ts, and a
+// failed creation's) notes itself beside the lock before the volume goes and drops the note once the
+// records are gone. So a removal between the look and the lock leaves either its note (it did not finish:
+// the volume is asked again) or no records (the sandbox is not reused, and the creation asks again).
+
+
+
+/**
+ * Starts the look: the note first, then (only without one) the engine, through `ask` (by default its
+ * volumeExists). Never rejects.
+ */
+function lookBeforeLock(engine, sandbox, ask = () => engine.volumeExists(sandbox.volume)) {
+    const note = removalNotePath(sandbox.parent.gitDir, sandbox.name);
+    const present = noted(note) ? Promise.resolve(undefined) : ask().catch(() => undefined);
+    return { volume: sandbox.volume, note, present };
+}
+/** `early` when it looked at this sandbox's volume (a look from a guess at the parent may not), else a new look. */
+function lookFor(engine, sandbox, early) {
+    const same = early?.volume === sandbox.volume && early.note === removalNotePath(sandbox.parent.gitDir, sandbox.name);
+    return same ? early : lookBeforeLock(engine, sandbox);
+}
+/**
+ * Whether the sandbox's volume is there, asked with the sandbox's lock held: the look before the lock
+ * answers when it saw the volume and no removal was noted before it or since; else the engine is asked.
+ */
+async function volumePresent(engine, sandbox, look) {
+    const note = removalNotePath(sandbox.parent.gitDir, sandbox.name);
+    if (look && look.volume === sandbox.volume && look.note === note) {
+        if ((await look.present) === true && !noted(note))
+            return true;
+    }
+    return engine.volumeExists(sandbox.volume);
+}
+/**
+ * Whether the note is there; a note that cannot be looked at counts as there. One stat of a path of the
+ * parent's `.git`, made synchronously: the look's engine call starts at once, not when the thread pool's
+ * answer gets the main thread (which, at start-up, is busy starting processes).
+ */
+function noted(note) {
+    try {
+        external_node_fs_.lstatSync(note);
+        return true;
+    }
+    catch (error) {
+        return error.code !== 'ENOENT';
+    }
+}
+/** Removes the sandbox's volume, its note written first; the caller drops the records, then the note. */
+async function removeNotedVolume(engine, sandbox) {
+    await promises_.mkdir(lockDirectory(sandbox.parent.gitDir), { recursive: true });
+    await promises_.writeFile(removalNotePath(sandbox.parent.gitDir, sandbox.name), 'removing\n');
+    return engine.removeVolume(sandbox.volume);
+}
+/** Once the records are gone (or the sandbox is made again): a later look may be trusted again. */
+async function dropRemovalNote(sandbox) {
+    await promises_.rm(removalNotePath(sandbox.parent.gitDir, sandbox.name), { force: true });
+}
+
 ;// CONCATENATED MODULE: ./src/sandbox/remove.ts
 // Removing a sandbox: its volume or folders, then every record the parent keeps of it (refs and private
 // store). Nothing else.
+
 
 
 
@@ -9395,12 +9501,14 @@ async function removeSandbox(git, engine, sandbox) {
     const { parent } = sandbox;
     await withRepositoryLock(parent.gitDir, async () => {
         if (sandbox.isolation === 'container')
-            await engine.removeVolume(sandbox.volume);
+            await removeNotedVolume(engine, sandbox);
         else {
             await removeDiskFolders(sandbox);
             await removeEmptyProjectDir(external_node_path_.dirname(sandbox.hostPath));
         }
         await dropAllRecords(git, sandbox);
+        if (sandbox.isolation === 'container')
+            await dropRemovalNote(sandbox);
     });
 }
 /** A disk sandbox's two folders: its repository and its command's home. */
@@ -10586,6 +10694,7 @@ async function resolveBranch(git, parent, branch, base, refsRead) {
 
 
 
+
 class SandboxConflictError extends Error {
 }
 async function prepareSandbox(git, engine, sandbox, plan, 
@@ -10593,14 +10702,16 @@ async function prepareSandbox(git, engine, sandbox, plan,
  * The image helpers run; `ready` settles once the engine has it and is known to see the folders, and is
  * called only before something is written (a reused sandbox does not wait for it).
  */
-image, log) {
+image, log, 
+/** A look at the sandbox's volume taken before its lock (volume-look.ts). */
+looked) {
     const { name: imageName, ready: checksDone } = typeof image === 'string' ? { name: image, ready: () => Promise.resolve() } : image;
     const { parent } = sandbox;
     const refs = sandboxRefs(sandbox);
     // A sandbox that is there is taken without the repository lock: only the holder of the sandbox's lock
     // (this run; the reaper and `rm` take it too) writes its records. Anything else is decided again, and
     // recorded, under the repository lock.
-    const found = await lookUp(git, engine, sandbox, refs);
+    const found = await lookUp(git, engine, sandbox, refs, looked);
     if (found.reused)
         return found.reused;
     // Nothing is written before the image is known to be there and the engine to see the folders; a pull
@@ -10625,14 +10736,21 @@ image, log) {
         if (sandbox.isolation === 'disk')
             await removeDiskFolders(sandbox).catch(() => undefined);
         else if (!begun.volumeWasThere)
-            await engine.removeVolume(sandbox.volume).catch(() => undefined);
-        await withRepositoryLock(parent.gitDir, () => dropRecords(git, parent, refs));
+            await removeNotedVolume(engine, sandbox).catch(() => undefined);
+        await withRepositoryLock(parent.gitDir, async () => {
+            await dropRecords(git, parent, refs);
+            if (sandbox.isolation === 'container')
+                await dropRemovalNote(sandbox);
+        });
         throw error;
     }
     const records = [`update ${refs.head} ${seed.start}`, `delete ${refs.creating}`];
     if (seed.upstream)
         records.push(`update ${refs.offered} ${seed.upstream}`);
     await withRepositoryLock(parent.gitDir, () => git.run(parent.path, ['update-ref', '--stdin'], { input: Buffer.from(records.join('\n') + '\n') }));
+    // A removal that did not finish noted itself: the sandbox is made again, so its volume may be trusted.
+    if (sandbox.isolation === 'container')
+        await dropRemovalNote(sandbox);
     return { ...sandbox, reused: false, startSha: seed.start };
 }
 /**
@@ -10676,12 +10794,12 @@ async function beginCreation(git, engine, sandbox, plan, log) {
     return { seed, recover: creating, volumeWasThere: present && !creating };
 }
 /** The sandbox's records, whether it is there, and so whether it is reused as it is. */
-async function lookUp(git, engine, sandbox, refs) {
+async function lookUp(git, engine, sandbox, refs, looked) {
     // The records and what origin has of the branch: one git process (start-up latency counts).
     const upstreamRef = sandbox.branch ? `refs/remotes/origin/${sandbox.branch}` : '';
     const [recorded, present] = await Promise.all([
         git.readRefs(sandbox.parent.path, [refs.head, refs.creating, refs.offered, upstreamRef]),
-        isPresent(engine, sandbox),
+        sandbox.isolation === 'container' ? volumePresent(engine, sandbox, looked) : pathExists(sandbox.hostPath),
     ]);
     const head = recorded.get(refs.head);
     const creating = recorded.has(refs.creating);
@@ -10690,11 +10808,6 @@ async function lookUp(git, engine, sandbox, refs) {
     const upstream = recorded.get(upstreamRef);
     const upstreamNew = upstream && upstream !== recorded.get(refs.offered) ? upstream : undefined;
     return { head, creating, present, reused: { ...sandbox, reused: true, startSha: head, upstreamNew } };
-}
-async function isPresent(engine, sandbox) {
-    if (sandbox.isolation === 'container')
-        return engine.volumeExists(sandbox.volume);
-    return pathExists(sandbox.hostPath);
 }
 async function readSeed(git, parent, plan) {
     const rev = plan.source === 'local'
@@ -10858,6 +10971,7 @@ async function creationFailure(dir, message) {
 
 
 
+
 const WORKSPACE_FIX = 'Check the repository out inside a folder the engine shares with the action (the workspace, $GITHUB_WORKSPACE)';
 /** Every folder and file a run binds into a container: the parent, its object stores, the disk root, extra files. */
 function mountedPaths(parent, isolation, worktreeRoot, readOnlyFiles = []) {
@@ -10899,16 +11013,41 @@ function reusedProbeFolders(sandbox) {
     return folders;
 }
 /**
- * Whether the sandbox that `branch` names is there already, so that the run will most likely take it as
+ * The sandbox that `branch` names, when it is there already, so that the run will most likely take it as
  * it is: its folder on disk, or the private store the runs of a volume sandbox fill. A guess made with a
  * stat, before the branch plan (which names a branch's sandbox the same way): prepareSandbox decides, and
  * the proof follows what it decides (EngineViewProof).
  */
 async function looksReused(parent, isolation, worktreeRoot, volumePrefix, branch) {
     if (!branch)
-        return false;
+        return undefined;
     const sandbox = locateSandbox({ sandbox: persistentSandboxName(branch), kind: 'persistent', branch }, parent, isolation, worktreeRoot, volumePrefix);
-    return pathExists(sandbox.isolation === 'disk' ? sandbox.hostPath : privateStorePath(parent, sandbox));
+    const there = await pathExists(sandbox.isolation === 'disk' ? sandbox.hostPath : privateStorePath(parent, sandbox));
+    return there ? sandbox : undefined;
+}
+/**
+ * looksReused before git has named the parent: a guess that `given` is the top of a normal clone (its
+ * `.git` a folder), which is what git then finds in the common case. It only starts questions early:
+ * what they answer is used where it names what the parent git found names too (volume-look.ts, lookFor).
+ * A few stats of the runner's own paths, made synchronously: at start-up the main thread is busy starting
+ * processes, and each answer of the thread pool would wait for it (about 20 ms each, measured).
+ */
+function guessReused(given, isolation, worktreeRoot, volumePrefix, branch) {
+    try {
+        if (!branch)
+            return undefined;
+        const top = external_node_fs_.realpathSync(given);
+        const gitDir = external_node_path_.join(top, '.git');
+        if (!external_node_fs_.lstatSync(gitDir).isDirectory())
+            return undefined;
+        const parent = { path: top, gitDir, objectStores: [external_node_path_.join(gitDir, 'objects')] };
+        const sandbox = locateSandbox({ sandbox: persistentSandboxName(branch), kind: 'persistent', branch }, parent, isolation, isolation === 'disk' ? external_node_fs_.realpathSync(worktreeRoot) : worktreeRoot, volumePrefix);
+        external_node_fs_.lstatSync(sandbox.isolation === 'disk' ? sandbox.hostPath : privateStorePath(parent, sandbox));
+        return sandbox;
+    }
+    catch {
+        return undefined;
+    }
 }
 /**
  * How a run proves that the engine sees its folders where the action sees them (engine/engine-probe.ts),
@@ -11709,6 +11848,7 @@ async function pushBranch(git, parent, originUrl, branch, sha, token, options = 
 
 
 
+
 /**
  * A promise started now and awaited further on: marked as handled, so that a rejection before the await
  * is not an unhandled rejection (which ends the process); the await still throws it.
@@ -11727,9 +11867,24 @@ async function runSandbox(settings, deps) {
             ui.mask(value);
     const engine = new ContainerEngine(settings.engine);
     // The image check (also the engine's reachability check), asked at most once: below, once it is known
-    // whether the probe's helper proves the image instead.
+    // whether the probe's helper proves the image instead. When the given path alone shows the branch's
+    // volume sandbox there (guessReused), the two questions its command will wait for go out now: the
+    // look at the volume (used only as lookFor and volumePresent allow: volume-look.ts) and the image
+    // check's first call (`image inspect`, which never pulls); on Docker, both in one CLI start. (Started
+    // this early for a disk sandbox, the image check alone made its command later: measured, it competes
+    // with git's first processes for the cores, and on disk nothing else waits for the engine.)
+    const { isolation, volumePrefix, branch } = settings;
+    const guessed = guessReused(settings.repositoryPath, isolation, settings.worktreeRoot, volumePrefix, branch);
+    let imageInspected;
+    const guessedLook = guessed?.isolation === 'container'
+        ? lookBeforeLock(engine, guessed, () => {
+            const both = engine.inspectImageAndVolume(settings.image, guessed.volume);
+            imageInspected = startedEarly(both.image);
+            return both.volume;
+        })
+        : undefined;
     let imageAsked;
-    const askImage = () => (imageAsked ??= startedEarly(engine.ensureImage(settings.image)));
+    const askImage = () => (imageAsked ??= startedEarly(engine.ensureImage(settings.image, imageInspected)));
     const network = (0,network_policy/* isProxied */.S7)(settings.network) ? beginCommandNetwork(settings.network) : undefined;
     // Where the engine finds the action's paths: no engine call on a plain host (host-paths.ts).
     const viewFound = startedEarly(engine.hostView());
@@ -11764,10 +11919,11 @@ async function runSandbox(settings, deps) {
     // created it has proved the image there too: on that path the engine is not asked about the image
     // again (the probe asks the image check itself, which pulls, only when the engine lacks it). A bad
     // branch name is the error reported whenever it is one.
-    const { isolation, volumePrefix, branch } = settings;
-    const imageReady = startedEarly((await looksReused(parent, isolation, worktreeRoot, volumePrefix, branch))
-        ? askImage()
-        : proof.byHelper());
+    // A volume sandbox that looks reused: the engine is asked about its volume before the sandbox's lock
+    // (unless the guess above did), and the answer is trusted after it only if no removal came between.
+    const reusable = await looksReused(parent, isolation, worktreeRoot, volumePrefix, branch);
+    const volumeLook = reusable?.isolation === 'container' ? lookFor(engine, reusable, guessedLook) : undefined;
+    const imageReady = startedEarly(reusable ? askImage() : proof.byHelper());
     try {
         return await runChecked(settings, deps, {
             engine,
@@ -11779,6 +11935,7 @@ async function runSandbox(settings, deps) {
             worktreeRoot,
             network,
             branchRefs,
+            volumeLook,
         });
     }
     finally {
@@ -11788,7 +11945,7 @@ async function runSandbox(settings, deps) {
 }
 async function runChecked(settings, deps, checked) {
     const { ui } = deps;
-    const { engine, git, parent, head, imageReady, proof, worktreeRoot, network, branchRefs } = checked;
+    const { engine, git, parent, head, imageReady, proof, worktreeRoot, network, branchRefs, volumeLook } = checked;
     const originRead = startedEarly(settings.push ? git.remoteUrl(parent.path, 'origin') : Promise.resolve(undefined));
     const plan = await resolveBranch(git, { ...parent, head }, settings.branch, settings.base, branchRefs);
     ui.debug(`Branch plan: ${JSON.stringify(plan)}`);
@@ -11828,7 +11985,7 @@ async function runChecked(settings, deps, checked) {
         const ready = () => (checksDone ??= startedEarly(Promise.all([imageReady, proof.byHelper()]).then(saveForPost)));
         const sandbox = await ui.group(`Sandbox ${location.name} (${location.kind}, ${location.isolation})`, async () => {
             const [prepared, orphans] = await Promise.all([
-                prepareSandbox(git, engine, location, plan, { name: settings.image, ready }, ui),
+                prepareSandbox(git, engine, location, plan, { name: settings.image, ready }, ui, volumeLook),
                 orphansRemoved,
             ]);
             if (orphans.length)
