@@ -16,7 +16,7 @@ import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { loadAverage, machineNote, median, nowNs, runActionStep } from './lib.mjs';
+import { loadAverage, machineNote, median, nowNs, runActionStep, uncacheNodeBinaries } from './lib.mjs';
 import { makeParents, makeSandboxTree } from './reap-tree.mjs';
 
 const setting = (name, fallback) => Number(process.env[`BENCH_TRAP_${name}`] ?? fallback);
@@ -100,6 +100,7 @@ async function main() {
   // machine that never ran a reap, for making the helper image once).
   makeSandboxTree(ROOT, parents, { perProject, stalePerProject, seed: 7, renew });
   renew = 'stale';
+  uncacheNodeBinaries(); // peak memory: see lib.mjs
   log(`warm-up: ${secs((await reap()).ms)}`);
   const load = [loadAverage()];
   for (let r = 0; r < RUNS; r++) {

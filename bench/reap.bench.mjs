@@ -23,7 +23,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ACTION_NODE, loadAverage, machineNote, median, writeSection } from './lib.mjs';
+import { ACTION_NODE, loadAverage, machineNote, median, uncacheNodeBinaries, writeSection } from './lib.mjs';
 import { makeLinkedTree, withLinkedTemplates } from './reap-linked-tree.mjs';
 import { makeParents, makeSandboxTree } from './reap-tree.mjs';
 
@@ -239,6 +239,7 @@ async function benchDisk(size) {
   let actionDetails;
   fs.rmSync(ROOT, { recursive: true, force: true });
   let renew = 'all';
+  uncacheNodeBinaries(); // peak memory: see lib.mjs
   const load = [loadAverage()];
   for (let r = 0; r < RUNS; r++) {
     for (let k = 0; k < order.length; k++) {

@@ -35,6 +35,7 @@ import {
   run,
   runActionStep,
   seconds,
+  uncacheNodeBinaries,
   writeSection,
   ACTION_DEFAULTS,
 } from './lib.mjs';
@@ -234,6 +235,7 @@ async function main() {
   log(
     `repository ${repo}: ${shape.files} files, ${(shape.bytes / 1e6).toFixed(1)} MB, ${shape.commits} commits`,
   );
+  uncacheNodeBinaries(); // peak memory: see lib.mjs
   const note = machineNote();
   const load = [loadAverage()];
   const times = Object.fromEntries(
