@@ -173,10 +173,10 @@ let uncached = false;
 /**
  * Drops the Node binaries' pages from the page cache (posix_fadvise DONTNEED, through GNU dd), once, before
  * a benchmark that reports peak memory. A process's RSS counts the pages of its binary it has mapped, and
- * on each fault the kernel maps the cached pages around it too: with Node 24's 126 MB binary wholly in the
- * cache (after anything read it through), `node -e 0` peaked at 71.5 MB instead of 42.8 MB here, and every
- * peak of the action rose by about as much whatever its code did. Afterwards the cache holds what the runs
- * themselves read, as on a runner that has just started Node. Pages a running process maps stay.
+ * how many depends on the page cache: measured here, `node -e 0` peaked at 71.5 MB right after its 126 MB
+ * binary had been read through, 42.8 MB after this, and the action's peaks moved by about as much whatever
+ * its code did (docs/benchmarks.md, Peak memory). Afterwards the cache holds what the runs themselves read,
+ * as on a runner that has just started Node. Pages a running process maps stay.
  */
 export function uncacheNodeBinaries() {
   for (const binary of new Set([ACTION_NODE, process.execPath]))
