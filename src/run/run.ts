@@ -13,7 +13,7 @@ import { prepareSandbox } from '../sandbox/create.js';
 import { pathExists, sandboxRefs } from '../sandbox/bookkeeping.js';
 import {
   EngineViewProof,
-  guessReused,
+  guessReusedVolume,
   looksReused,
   mountedPaths,
   probedFolders,
@@ -91,22 +91,17 @@ export async function runSandbox(settings: RunSettings, deps: RunDeps): Promise<
   const engine = new ContainerEngine(settings.engine);
   // The image check (also the engine's reachability check), asked at most once: below, once it is known
   // whether the probe's helper proves the image instead. When the given path alone shows the branch's
-  // volume sandbox there (guessReused), the two questions its command will wait for go out now: the
+  // volume sandbox there (guessReusedVolume), the two questions its command will wait for go out now: the
   // look at the volume (used only as lookFor and volumePresent allow: volume-look.ts) and the image
   // check's first call (`image inspect`, which never pulls); on Docker, both in one CLI start. (Started
   // this early for a disk sandbox, the image check alone made its command later: measured, it competes
   // with git's first processes for the cores, and on disk nothing else waits for the engine.)
   const { isolation, volumePrefix, branch } = settings;
-  const guessed = guessReused(
-    settings.repositoryPath,
-    isolation,
-    settings.worktreeRoot,
-    volumePrefix,
-    branch,
-  );
+  const guessed =
+    isolation === 'container' ? guessReusedVolume(settings.repositoryPath, volumePrefix, branch) : undefined;
   let imageInspected: Promise<ProcResult> | undefined;
   const guessedLook =
-    guessed?.isolation === 'container'
+    guessed !== undefined
       ? lookBeforeLock(engine, guessed, () => {
           const both = engine.inspectImageAndVolume(settings.image, guessed.volume);
           imageInspected = startedEarly(both.image);

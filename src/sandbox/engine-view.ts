@@ -7,7 +7,7 @@ import { plantProbe, probeEngineView, type PlantedProbe, type Probe } from '../e
 import type { ContainerEngine } from '../engine/engine.js';
 import { SHARED_ROOT_FIX, type MountedPath } from '../engine/host-paths.js';
 import { pathExists, privateStorePath } from './bookkeeping.js';
-import { locateSandbox, type Isolation, type Sandbox } from './layout.js';
+import { locateSandbox, type Isolation, type Sandbox, type VolumeSandbox } from './layout.js';
 import { persistentSandboxName } from './naming.js';
 import type { ParentRepository } from './repository.js';
 
@@ -92,33 +92,28 @@ export async function looksReused(
 }
 
 /**
- * looksReused before git has named the parent: a guess that `given` is the top of a normal clone (its
- * `.git` a folder), which is what git then finds in the common case. It only starts questions early:
- * what they answer is used where it names what the parent git found names too (volume-look.ts, lookFor).
- * A few stats of the runner's own paths, made synchronously: at start-up the main thread is busy starting
- * processes, and each answer of the thread pool would wait for it (about 20 ms each, measured).
+ * looksReused for a volume sandbox before git has named the parent: a guess that `given` is the top of a
+ * normal clone (its `.git` a folder), which is what git then finds in the common case. It only starts
+ * questions early: what they answer is used where it names what the parent git found names too
+ * (volume-look.ts, lookFor). Three stats of the runner's own paths, made synchronously: at start-up the
+ * main thread is busy starting processes, and each answer of the thread pool would wait for it (about
+ * 20 ms each, measured).
  */
-export function guessReused(
+export function guessReusedVolume(
   given: string,
-  isolation: Isolation,
-  worktreeRoot: string,
   volumePrefix: string,
   branch: string,
-): Sandbox | undefined {
+): VolumeSandbox | undefined {
   try {
     if (!branch) return undefined;
     const top = fsSync.realpathSync(given);
     const gitDir = path.join(top, '.git');
     if (!fsSync.lstatSync(gitDir).isDirectory()) return undefined;
     const parent = { path: top, gitDir, objectStores: [path.join(gitDir, 'objects')] };
-    const sandbox = locateSandbox(
-      { sandbox: persistentSandboxName(branch), kind: 'persistent', branch },
-      parent,
-      isolation,
-      isolation === 'disk' ? fsSync.realpathSync(worktreeRoot) : worktreeRoot,
-      volumePrefix,
-    );
-    fsSync.lstatSync(sandbox.isolation === 'disk' ? sandbox.hostPath : privateStorePath(parent, sandbox));
+    const plan = { sandbox: persistentSandboxName(branch), kind: 'persistent' as const, branch };
+    const sandbox = locateSandbox(plan, parent, 'container', '', volumePrefix);
+    if (sandbox.isolation !== 'container') return undefined;
+    fsSync.lstatSync(privateStorePath(parent, sandbox));
     return sandbox;
   } catch {
     return undefined;

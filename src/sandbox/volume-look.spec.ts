@@ -4,7 +4,7 @@ import { Git } from '../engine/git.js';
 import type { ContainerEngine } from '../engine/engine.js';
 import { git as gitIn, tempDir } from '../../test/support/repo.js';
 import { privateStorePath, sandboxRefs } from './bookkeeping.js';
-import { guessReused } from './engine-view.js';
+import { guessReusedVolume } from './engine-view.js';
 import { locateSandbox, type VolumeSandbox } from './layout.js';
 import { removalNotePath } from './lock.js';
 import { persistentSandboxName } from './naming.js';
@@ -113,7 +113,7 @@ describe('a look at a volume before the sandbox lock', () => {
 
   it('guesses the sandbox from the given path at the top of a clone, and its look is the one used', async () => {
     const { sandbox, top } = parentWithSandbox();
-    const guessed = guessReused(top, 'container', '', 'wts', sandbox.branch) as VolumeSandbox | undefined;
+    const guessed = guessReusedVolume(top, 'wts', sandbox.branch);
     expect(guessed?.volume).toBe(sandbox.volume);
     const { engine, asked } = fakeEngine(new Set([sandbox.volume]));
     const early = lookBeforeLock(engine, guessed!);
@@ -122,32 +122,13 @@ describe('a look at a volume before the sandbox lock', () => {
     expect(asked).toHaveLength(1);
   });
 
-  it('guesses a disk sandbox by its folder under the worktree root (as the root is found, symlinks resolved)', () => {
-    const { top } = parentWithSandbox();
-    const root = path.join(dir, `root-${n}`);
-    const link = `${root}-link`;
-    fs.mkdirSync(root);
-    fs.symlinkSync(root, link);
-    expect(guessReused(top, 'disk', link, 'wts', 'feature')).toBeUndefined();
-    const gitDir = path.join(top, '.git');
-    const parent = { path: top, gitDir, objectStores: [path.join(gitDir, 'objects')] };
-    const plan = {
-      sandbox: persistentSandboxName('feature'),
-      kind: 'persistent' as const,
-      branch: 'feature',
-    };
-    const disk = locateSandbox(plan, parent, 'disk', root, 'wts');
-    fs.mkdirSync(disk.isolation === 'disk' ? disk.hostPath : '', { recursive: true });
-    expect(guessReused(top, 'disk', link, 'wts', 'feature')).toEqual(disk);
-  });
-
   it('guesses nothing from a subfolder, for a branch without a sandbox, or without a branch', () => {
     const { sandbox, top } = parentWithSandbox();
     fs.mkdirSync(path.join(top, 'sub'));
-    expect(guessReused(path.join(top, 'sub'), 'container', '', 'wts', sandbox.branch)).toBeUndefined();
-    expect(guessReused(top, 'container', '', 'wts', 'no-such-sandbox')).toBeUndefined();
-    expect(guessReused(top, 'container', '', 'wts', '')).toBeUndefined();
-    expect(guessReused(path.join(dir, 'missing'), 'container', '', 'wts', sandbox.branch)).toBeUndefined();
+    expect(guessReusedVolume(path.join(top, 'sub'), 'wts', sandbox.branch)).toBeUndefined();
+    expect(guessReusedVolume(top, 'wts', 'no-such-sandbox')).toBeUndefined();
+    expect(guessReusedVolume(top, 'wts', '')).toBeUndefined();
+    expect(guessReusedVolume(path.join(dir, 'missing'), 'wts', sandbox.branch)).toBeUndefined();
   });
 
   it('takes a new look when the guess named another volume (another prefix, another parent)', async () => {
