@@ -4061,13 +4061,14 @@ async function looksReused(parent, isolation, worktreeRoot, volumePrefix, branch
     return there ? sandbox : undefined;
 }
 /**
- * looksReused before git has named the parent: a guess that `given` is the top of a normal clone (its
- * `.git` a folder), which is what git then finds in the common case. It only starts questions early:
- * what they answer is used where it names what the parent git found names too (volume-look.ts, lookFor).
- * A few stats of the runner's own paths, made synchronously: at start-up the main thread is busy starting
- * processes, and each answer of the thread pool would wait for it (about 20 ms each, measured).
+ * looksReused for a volume sandbox before git has named the parent: a guess that `given` is the top of a
+ * normal clone (its `.git` a folder), which is what git then finds in the common case. It only starts
+ * questions early: what they answer is used where it names what the parent git found names too
+ * (volume-look.ts, lookFor). Three stats of the runner's own paths, made synchronously: at start-up the
+ * main thread is busy starting processes, and each answer of the thread pool would wait for it (about
+ * 20 ms each, measured).
  */
-function guessReused(given, isolation, worktreeRoot, volumePrefix, branch) {
+function guessReusedVolume(given, volumePrefix, branch) {
     try {
         if (!branch)
             return undefined;
@@ -4076,8 +4077,11 @@ function guessReused(given, isolation, worktreeRoot, volumePrefix, branch) {
         if (!external_node_fs_.lstatSync(gitDir).isDirectory())
             return undefined;
         const parent = { path: top, gitDir, objectStores: [external_node_path_.join(gitDir, 'objects')] };
-        const sandbox = (0,layout/* locateSandbox */.Iw)({ sandbox: (0,naming/* persistentSandboxName */.ey)(branch), kind: 'persistent', branch }, parent, isolation, isolation === 'disk' ? external_node_fs_.realpathSync(worktreeRoot) : worktreeRoot, volumePrefix);
-        external_node_fs_.lstatSync(sandbox.isolation === 'disk' ? sandbox.hostPath : (0,bookkeeping/* privateStorePath */.Ay)(parent, sandbox));
+        const plan = { sandbox: (0,naming/* persistentSandboxName */.ey)(branch), kind: 'persistent', branch };
+        const sandbox = (0,layout/* locateSandbox */.Iw)(plan, parent, 'container', '', volumePrefix);
+        if (sandbox.isolation !== 'container')
+            return undefined;
+        external_node_fs_.lstatSync((0,bookkeeping/* privateStorePath */.Ay)(parent, sandbox));
         return sandbox;
     }
     catch {
@@ -4460,15 +4464,15 @@ async function runSandbox(settings, deps) {
     const engine = new engine_engine/* ContainerEngine */.yz(settings.engine);
     // The image check (also the engine's reachability check), asked at most once: below, once it is known
     // whether the probe's helper proves the image instead. When the given path alone shows the branch's
-    // volume sandbox there (guessReused), the two questions its command will wait for go out now: the
+    // volume sandbox there (guessReusedVolume), the two questions its command will wait for go out now: the
     // look at the volume (used only as lookFor and volumePresent allow: volume-look.ts) and the image
     // check's first call (`image inspect`, which never pulls); on Docker, both in one CLI start. (Started
     // this early for a disk sandbox, the image check alone made its command later: measured, it competes
     // with git's first processes for the cores, and on disk nothing else waits for the engine.)
     const { isolation, volumePrefix, branch } = settings;
-    const guessed = guessReused(settings.repositoryPath, isolation, settings.worktreeRoot, volumePrefix, branch);
+    const guessed = isolation === 'container' ? guessReusedVolume(settings.repositoryPath, volumePrefix, branch) : undefined;
     let imageInspected;
-    const guessedLook = guessed?.isolation === 'container'
+    const guessedLook = guessed !== undefined
         ? (0,volume_look/* lookBeforeLock */.Qy)(engine, guessed, () => {
             const both = engine.inspectImageAndVolume(settings.image, guessed.volume);
             imageInspected = startedEarly(both.image);
