@@ -78,17 +78,24 @@ export async function looksReused(
   branch: string,
 ): Promise<Sandbox | undefined> {
   if (!branch) return undefined;
-  const sandbox = locateSandbox(
-    { sandbox: persistentSandboxName(branch), kind: 'persistent', branch },
-    parent,
-    isolation,
-    worktreeRoot,
-    volumePrefix,
-  );
-  const there = await pathExists(
-    sandbox.isolation === 'disk' ? sandbox.hostPath : privateStorePath(parent, sandbox),
-  );
-  return there ? sandbox : undefined;
+  const { sandbox, mark } = branchSandbox(parent, isolation, worktreeRoot, volumePrefix, branch);
+  return (await pathExists(mark)) ? sandbox : undefined;
+}
+
+/** The sandbox `branch` names in `parent`, and the path that is there once it is (looksReused). */
+function branchSandbox(
+  parent: ParentRepository,
+  isolation: Isolation,
+  worktreeRoot: string,
+  volumePrefix: string,
+  branch: string,
+): { sandbox: Sandbox; mark: string } {
+  const plan = { sandbox: persistentSandboxName(branch), kind: 'persistent' as const, branch };
+  const sandbox = locateSandbox(plan, parent, isolation, worktreeRoot, volumePrefix);
+  return {
+    sandbox,
+    mark: sandbox.isolation === 'disk' ? sandbox.hostPath : privateStorePath(parent, sandbox),
+  };
 }
 
 /**
@@ -110,10 +117,9 @@ export function guessReusedVolume(
     const gitDir = path.join(top, '.git');
     if (!fsSync.lstatSync(gitDir).isDirectory()) return undefined;
     const parent = { path: top, gitDir, objectStores: [path.join(gitDir, 'objects')] };
-    const plan = { sandbox: persistentSandboxName(branch), kind: 'persistent' as const, branch };
-    const sandbox = locateSandbox(plan, parent, 'container', '', volumePrefix);
+    const { sandbox, mark } = branchSandbox(parent, 'container', '', volumePrefix, branch);
     if (sandbox.isolation !== 'container') return undefined;
-    fsSync.lstatSync(privateStorePath(parent, sandbox));
+    fsSync.lstatSync(mark);
     return sandbox;
   } catch {
     return undefined;

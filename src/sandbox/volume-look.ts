@@ -34,9 +34,12 @@ export function lookBeforeLock(
 
 /** `early` when it looked at this sandbox's volume (a look from a guess at the parent may not), else a new look. */
 export function lookFor(engine: ContainerEngine, sandbox: VolumeSandbox, early?: VolumeLook): VolumeLook {
-  const same =
-    early?.volume === sandbox.volume && early.note === removalNotePath(sandbox.parent.gitDir, sandbox.name);
-  return same ? early : lookBeforeLock(engine, sandbox);
+  return early && looksAt(early, sandbox) ? early : lookBeforeLock(engine, sandbox);
+}
+
+/** Whether `look` was taken of this sandbox's volume, with this sandbox's note. */
+function looksAt(look: VolumeLook, sandbox: VolumeSandbox): boolean {
+  return look.volume === sandbox.volume && look.note === removalNotePath(sandbox.parent.gitDir, sandbox.name);
 }
 
 /**
@@ -48,10 +51,7 @@ export async function volumePresent(
   sandbox: VolumeSandbox,
   look?: VolumeLook,
 ): Promise<boolean> {
-  const note = removalNotePath(sandbox.parent.gitDir, sandbox.name);
-  if (look && look.volume === sandbox.volume && look.note === note) {
-    if ((await look.present) === true && !noted(note)) return true;
-  }
+  if (look && looksAt(look, sandbox) && (await look.present) === true && !noted(look.note)) return true;
   return engine.volumeExists(sandbox.volume);
 }
 
