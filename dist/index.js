@@ -4056,9 +4056,17 @@ function reusedProbeFolders(sandbox) {
 async function looksReused(parent, isolation, worktreeRoot, volumePrefix, branch) {
     if (!branch)
         return undefined;
-    const sandbox = (0,layout/* locateSandbox */.Iw)({ sandbox: (0,naming/* persistentSandboxName */.ey)(branch), kind: 'persistent', branch }, parent, isolation, worktreeRoot, volumePrefix);
-    const there = await (0,bookkeeping/* pathExists */.s0)(sandbox.isolation === 'disk' ? sandbox.hostPath : (0,bookkeeping/* privateStorePath */.Ay)(parent, sandbox));
-    return there ? sandbox : undefined;
+    const { sandbox, mark } = branchSandbox(parent, isolation, worktreeRoot, volumePrefix, branch);
+    return (await (0,bookkeeping/* pathExists */.s0)(mark)) ? sandbox : undefined;
+}
+/** The sandbox `branch` names in `parent`, and the path that is there once it is (looksReused). */
+function branchSandbox(parent, isolation, worktreeRoot, volumePrefix, branch) {
+    const plan = { sandbox: (0,naming/* persistentSandboxName */.ey)(branch), kind: 'persistent', branch };
+    const sandbox = (0,layout/* locateSandbox */.Iw)(plan, parent, isolation, worktreeRoot, volumePrefix);
+    return {
+        sandbox,
+        mark: sandbox.isolation === 'disk' ? sandbox.hostPath : (0,bookkeeping/* privateStorePath */.Ay)(parent, sandbox),
+    };
 }
 /**
  * looksReused for a volume sandbox before git has named the parent: a guess that `given` is the top of a
@@ -4077,11 +4085,10 @@ function guessReusedVolume(given, volumePrefix, branch) {
         if (!external_node_fs_.lstatSync(gitDir).isDirectory())
             return undefined;
         const parent = { path: top, gitDir, objectStores: [external_node_path_.join(gitDir, 'objects')] };
-        const plan = { sandbox: (0,naming/* persistentSandboxName */.ey)(branch), kind: 'persistent', branch };
-        const sandbox = (0,layout/* locateSandbox */.Iw)(plan, parent, 'container', '', volumePrefix);
+        const { sandbox, mark } = branchSandbox(parent, 'container', '', volumePrefix, branch);
         if (sandbox.isolation !== 'container')
             return undefined;
-        external_node_fs_.lstatSync((0,bookkeeping/* privateStorePath */.Ay)(parent, sandbox));
+        external_node_fs_.lstatSync(mark);
         return sandbox;
     }
     catch {
@@ -5539,19 +5546,19 @@ function lookBeforeLock(engine, sandbox, ask = () => engine.volumeExists(sandbox
 }
 /** `early` when it looked at this sandbox's volume (a look from a guess at the parent may not), else a new look. */
 function lookFor(engine, sandbox, early) {
-    const same = early?.volume === sandbox.volume && early.note === (0,_lock_js__WEBPACK_IMPORTED_MODULE_2__/* .removalNotePath */ .AX)(sandbox.parent.gitDir, sandbox.name);
-    return same ? early : lookBeforeLock(engine, sandbox);
+    return early && looksAt(early, sandbox) ? early : lookBeforeLock(engine, sandbox);
+}
+/** Whether `look` was taken of this sandbox's volume, with this sandbox's note. */
+function looksAt(look, sandbox) {
+    return look.volume === sandbox.volume && look.note === (0,_lock_js__WEBPACK_IMPORTED_MODULE_2__/* .removalNotePath */ .AX)(sandbox.parent.gitDir, sandbox.name);
 }
 /**
  * Whether the sandbox's volume is there, asked with the sandbox's lock held: the look before the lock
  * answers when it saw the volume and no removal was noted before it or since; else the engine is asked.
  */
 async function volumePresent(engine, sandbox, look) {
-    const note = (0,_lock_js__WEBPACK_IMPORTED_MODULE_2__/* .removalNotePath */ .AX)(sandbox.parent.gitDir, sandbox.name);
-    if (look && look.volume === sandbox.volume && look.note === note) {
-        if ((await look.present) === true && !noted(note))
-            return true;
-    }
+    if (look && looksAt(look, sandbox) && (await look.present) === true && !noted(look.note))
+        return true;
     return engine.volumeExists(sandbox.volume);
 }
 /**
