@@ -3,6 +3,9 @@
 //   direct         curl → server
 //   proxy-chain    curl → proxy-chain on TCP, as the library comes (its own `direct` and `forward`) → server
 //   path           curl → the forwarder's script (forwarder.ts) → Unix socket → the proxy (proxy.ts) → server
+//   squid          curl → Debian's squid on TCP (one hop, C++; the proxy the allow-list issue names) → server,
+//                  when /usr/sbin/squid is there (`apt-get install squid`; rows skipped otherwise): what a
+//                  well-kept proxy that sees the bytes reaches on this machine, against the same server
 // each as a CONNECT tunnel (how HTTPS goes) and as plain HTTP, 100 MiB a download, rounds interleaved.
 // Besides MiB/s (noisy on a shared machine), each process's CPU time for the download (from
 // /proc/<pid>/schedstat): what each hop costs, which the load changes much less.
@@ -10,6 +13,7 @@
 // Usage: node bench/network-hops.bench.mjs [rounds=7] [revision]
 import { execFileSync, spawn } from 'node:child_process';
 import * as fs from 'node:fs';
+import * as net from 'node:net';
 import * as path from 'node:path';
 import { build } from 'esbuild';
 import { CACHE, ROOT, loadAverage, machineNote, median } from './lib.mjs';
@@ -17,6 +21,7 @@ import { CACHE, ROOT, loadAverage, machineNote, median } from './lib.mjs';
 const ROUNDS = Number(process.argv[2] ?? 7);
 const BEFORE = process.argv[3];
 const SIZE = 100 * 1024 * 1024;
+const SQUID = '/usr/sbin/squid';
 const work = path.join(CACHE, 'network-hops');
 fs.rmSync(work, { recursive: true, force: true });
 fs.mkdirSync(work, { recursive: true });
@@ -110,6 +115,50 @@ async function startPath(dir) {
 const paths = { path: await startPath('.') };
 if (BEFORE) paths[`path ${BEFORE}`] = await startPath('before');
 const proxyChain = await start('proxyChain.mjs');
+const squid = fs.existsSync(SQUID) ? await startSquid() : undefined;
+if (!squid) console.log(`squid: ${SQUID} is not installed (apt-get install squid): its rows are skipped`);
+
+/**
+ * Debian's squid on a free loopback port: no cache, no access log, every request and CONNECT allowed (the
+ * server is on this machine), one worker, in the foreground, no ICMP pinger. Resolves once it accepts
+ * connections.
+ */
+async function startSquid() {
+  const dir = path.join(work, 'squid');
+  fs.mkdirSync(dir, { recursive: true });
+  const squidPort = freePort();
+  const conf = path.join(dir, 'squid.conf');
+  fs.writeFileSync(
+    conf,
+    [
+      `http_port 127.0.0.1:${squidPort}`,
+      'http_access allow all',
+      'cache deny all',
+      'cache_mem 8 MB',
+      'access_log none',
+      'cache_log /dev/null',
+      'cache_store_log none',
+      `pid_filename ${path.join(dir, 'squid.pid')}`,
+      `coredump_dir ${dir}`,
+      'shutdown_lifetime 0 seconds',
+      'workers 1',
+      'pinger_enable off',
+      '',
+    ].join('\n'),
+  );
+  const child = spawn(SQUID, ['-N', '-f', conf], { stdio: ['ignore', 'ignore', 'inherit'] });
+  children.push(child);
+  for (let i = 0; i < 100; i++) {
+    const open = await new Promise((resolve) => {
+      const socket = net.connect(squidPort, '127.0.0.1');
+      socket.once('connect', () => resolve(socket.end() && true));
+      socket.once('error', () => resolve(false));
+    });
+    if (open) return { pid: child.pid, port: squidPort };
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error('squid did not start listening');
+}
 
 const cpuNs = (pid) => Number(fs.readFileSync(`/proc/${pid}/schedstat`, 'utf8').split(' ')[0]);
 
@@ -143,6 +192,13 @@ const variants = {
       'proxy-chain': proxyChain.pid,
     }),
 };
+if (squid) {
+  const via = ['-x', `http://127.0.0.1:${squid.port}`, target];
+  // In the foreground (-N) the process started is the one that moves the bytes (no kid, no pinger).
+  const pids = { server: server.pid, squid: squid.pid };
+  variants['squid, CONNECT'] = () => download(['-p', ...via], pids);
+  variants['squid, plain HTTP'] = () => download(via, pids);
+}
 for (const [name, { proxy, forwarder, forwarderPort }] of Object.entries(paths)) {
   const pids = { server: server.pid, forwarder: forwarder.pid, proxy: proxy.pid };
   const via = ['-x', `http://127.0.0.1:${forwarderPort}`, target];
