@@ -15,6 +15,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { build } from 'esbuild';
 import { CACHE, ROOT, loadAverage, machineNote, median } from './lib.mjs';
 
@@ -155,7 +156,7 @@ async function startSquid() {
       socket.once('error', () => resolve(false));
     });
     if (open) return { pid: child.pid, port: squidPort };
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await sleep(100);
   }
   throw new Error('squid did not start listening');
 }
