@@ -3,7 +3,7 @@
 // (the bundle), and so can a runner of the source such as @github/local-action (`npm run local-action`).
 import * as core from '@actions/core';
 import * as os from 'node:os';
-import { cleanupRun } from '../run/cleanup.js';
+import { cleanupRun, removeLeftProbe } from '../run/cleanup.js';
 import { runSandbox, type RunOutcome } from '../run/run.js';
 import { chooseRunKind } from '../github/event.js';
 import { parseSettings, type RunSettings } from '../settings.js';
@@ -112,6 +112,7 @@ async function postStep(): Promise<void> {
     const { finishProgressInPost } = await import('../github/pr-run.js');
     await finishProgressInPost(state.progress, postToken(), actionUi());
   }
+  await removeLeftProbe(state, actionUi());
   if (!state?.location) {
     core.info('Nothing to clean up: the main step created nothing.');
     return;

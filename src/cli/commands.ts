@@ -1,7 +1,7 @@
 // The CLI's subcommands on the core. Options arrive under the action's input names.
 import * as fs from 'node:fs';
 import * as os from 'node:os';
-import { cleanupRun } from '../run/cleanup.js';
+import { cleanupRun, removeLeftProbe } from '../run/cleanup.js';
 import { runSandbox } from '../run/run.js';
 import {
   InputError,
@@ -122,9 +122,10 @@ async function runCommand(settings: RunSettings, json: boolean): Promise<void> {
   // run's own lock while it holds it.
   const onSignal = () => {
     ui.warning('interrupted: cleaning up');
-    void (
-      state ? cleanupRun(state, ui, os.tmpdir(), { lockHeld }).catch(() => undefined) : Promise.resolve()
-    ).then(() => process.exit(130));
+    void removeLeftProbe(state, ui)
+      .then(() => (state?.location ? cleanupRun(state, ui, os.tmpdir(), { lockHeld }) : undefined))
+      .catch(() => undefined)
+      .then(() => process.exit(130));
   };
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);

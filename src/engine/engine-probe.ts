@@ -153,8 +153,11 @@ export async function probeEngineView(
   folders: readonly MountedPath[],
   imageReady: () => Promise<void> = () => Promise.resolve(),
   timeoutMs = PROBE_TIMEOUT_MS,
+  /** Told the helper's name before the engine is asked to create it (a run saves it for its post step). */
+  onName?: (name: string) => void,
 ): Promise<Probe> {
   const name = `worktree-sandbox-probe-${randomBytes(4).toString('hex')}`;
+  onName?.(name);
   const probe = await plantProbe(engine, folders);
   try {
     const run = await engine.runArgs({
@@ -233,7 +236,8 @@ async function plant(folder: MountedPath): Promise<Planted> {
   return { folder, file, made };
 }
 
-const PROBE_NAME = /^worktree-sandbox-probe-[0-9a-f]{8}$/;
+/** The names probeEngineView gives its helpers. */
+export const PROBE_NAME = /^worktree-sandbox-probe-[0-9a-f]{8}$/;
 /** How old a never-started probe helper must be to count as left by a killed run. */
 export const STALE_PROBE_MS = 60 * 60_000;
 

@@ -4,7 +4,7 @@
 // (another job on the same branch) may be using the sandbox, and then nothing of it is touched.
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
-import { PROBE_FILE_PREFIX } from '../engine/engine-probe.js';
+import { PROBE_FILE_PREFIX, PROBE_NAME } from '../engine/engine-probe.js';
 import { ContainerEngine } from '../engine/engine.js';
 import { Git, NO_EXTERNAL_DIFF } from '../engine/git.js';
 import { sandboxHelperLabels } from '../engine/labels.js';
@@ -98,6 +98,18 @@ export async function cleanupRun(
   } finally {
     await lock.release();
   }
+}
+
+/**
+ * The engine-view probe's helper that a main step killed before its end left (created, never started):
+ * removed, whatever else the main step got to (it is saved before anything else). Never throws: the helper
+ * is labelled, and the reaper removes such helpers after an hour (engine-probe.ts, removeStaleProbes).
+ */
+export async function removeLeftProbe(state: Partial<RunState> | undefined, ui: Ui): Promise<void> {
+  const probe = state?.probe;
+  if (!probe || !PROBE_NAME.test(probe.name)) return;
+  const removed = await new ContainerEngine(probe.engine).removeContainer(probe.name).catch(() => false);
+  if (removed) ui.info(`Removed the helper ${probe.name} that checked what the engine sees.`);
 }
 
 async function lockForCleanup(

@@ -143,6 +143,9 @@ export async function runSandbox(settings: RunSettings, deps: RunDeps): Promise<
     settings.image,
     probedFolders(parent, settings.isolation, worktreeRoot),
     askImage,
+    // Saved before the engine creates it: a main step killed before `proof.remove` leaves its post step
+    // the name (cleanup.ts, removeLeftProbe).
+    (name) => deps.save({ probe: name ? { engine: settings.engine, name } : undefined }),
   );
   // The image is ready once the engine has it: awaited before anything uses the image or writes anything
   // (prepareSandbox), overlapping the branch plan and the sandbox's records; a reused sandbox does not

@@ -21,6 +21,12 @@ export interface RunState {
    * container, the post step touches nothing of the sandbox.
    */
   viewProof?: { files: string[] };
+  /**
+   * The engine-view probe's helper (created, never started), from just before the engine creates it until
+   * the main step removed it: the post step of a killed main step removes it. Saved before anything else,
+   * so it carries its engine.
+   */
+  probe?: { engine: EngineName; name: string };
   /** The command's exit code, once it really ran (a container that never started sets none). */
   exitCode?: number;
   /**

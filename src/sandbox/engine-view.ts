@@ -145,6 +145,11 @@ export class EngineViewProof {
     private readonly folders: readonly MountedPath[],
     /** The image check (it pulls), asked by the helper's proof only when the engine lacks the image. */
     private readonly imageReady: () => Promise<void>,
+    /**
+     * Told the helper's name before the engine creates it, and undefined once `remove` removed it: a run
+     * saves it for its post step, which removes a helper that a killed main step left.
+     */
+    private readonly onHelper?: (name: string | undefined) => void,
   ) {}
 
   /**
@@ -153,7 +158,14 @@ export class EngineViewProof {
    */
   byHelper(): Promise<void> {
     if (!this.proved) {
-      this.helper = probeEngineView(this.engine, this.image, this.folders, this.imageReady);
+      this.helper = probeEngineView(
+        this.engine,
+        this.image,
+        this.folders,
+        this.imageReady,
+        undefined,
+        this.onHelper,
+      );
       this.proved = this.helper.then(() => undefined);
       // Awaited by whoever needs it; a rejection before then is not an unhandled one (which would end
       // the process), and the await still throws it.
@@ -176,7 +188,13 @@ export class EngineViewProof {
   /** What the proof made that is still there (the helper, files) goes. */
   async remove(): Promise<void> {
     await Promise.all([
-      this.helper?.then((p) => p.remove()).catch(() => undefined),
+      this.helper
+        ?.then(async (p) => {
+          await p.remove();
+          this.onHelper?.(undefined);
+        })
+        // A probe that failed removed its helper itself.
+        .catch(() => this.onHelper?.(undefined)),
       this.planted?.then((p) => p.remove()).catch(() => undefined),
     ]);
   }

@@ -4,13 +4,23 @@ import { afterAll, describe, expect, it } from '@jest/globals';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { runStep, type StepResult } from '../support/action.js';
-import { containersWithLabel, removeVolumes, uniquePrefix, volumesWithPrefix } from '../support/docker.js';
+import {
+  containersWithLabel,
+  probeInState,
+  removeContainers,
+  removeVolumes,
+  uniquePrefix,
+  volumesWithPrefix,
+} from '../support/docker.js';
 import { TEST_IMAGE } from '../support/env.js';
 import { git, makeRepo, tryGit, type TestRepo } from '../support/repo.js';
 
 const prefixes: string[] = [];
 const repos: TestRepo[] = [];
+/** Probe helpers that killed runs left (no post step runs here): removed at the end, as a post step would. */
+const probes: string[] = [];
 afterAll(() => {
+  removeContainers(probes);
   for (const p of prefixes) removeVolumes(p);
   for (const r of repos) fs.rmSync(r.root, { recursive: true, force: true });
 });
@@ -129,6 +139,7 @@ describe('a run killed midway', () => {
       killWhen: /^started$/m,
     });
     expect(killed.signal).toBe('SIGKILL');
+    probes.push(...[probeInState(killed.state)].filter((p): p is string => !!p));
     const project = killed.state.run ? JSON.parse(killed.state.run).location.project : '';
     expect(containersWithLabel(`worktree-sandbox.project=${project}`)).toHaveLength(1);
     // the next run takes the stale lock over, removes the dead run's container, reuses the sandbox as it is

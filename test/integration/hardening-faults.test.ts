@@ -35,6 +35,8 @@ import {
   containersWithLabel,
   docker,
   inVolume,
+  probeInState,
+  removeContainers,
   removeVolumes,
   uniquePrefix,
   volumesWithPrefix,
@@ -115,6 +117,21 @@ function recordedSubject(parent: string, isolation: 'disk' | 'volume', name: str
   return rgit(parent, 'log', '-1', '--format=%s', `refs/worktree-sandbox/${isolation}/${name}/head`);
 }
 
+/**
+ * The engine-view probe's helper a killed main step saved for its post step, if it saved one. A test that
+ * runs no post step removes it afterwards itself, as a post step would (the reaper would, an hour later).
+ */
+function leftProbe(state: Record<string, string>, removeAfterwards = true): string | undefined {
+  const name = probeInState(state);
+  if (name && removeAfterwards) cleanups.push(() => removeContainers([name]));
+  return name;
+}
+
+/** Whether the engine has a container of that name (any state). */
+function containerExists(name: string): boolean {
+  return docker('ps', '--all', '--quiet', '--filter', `name=^${name}$`) !== '';
+}
+
 function privateStores(parent: string): string {
   return path.join(parent, '.git', 'worktree-sandbox', 'stores');
 }
@@ -166,6 +183,7 @@ describe('the action killed (SIGKILL)', () => {
       // with `true`. A kill that lands in the command leaves its container; the next run removes it.
       const killed = await run({ inputs: s.inputs({ command: 'sleep 5', branch: 'created' }), ...kill(s) });
       expect(killed.signal).toBe('SIGKILL');
+      leftProbe(killed.state);
       const after = records(s.repo.parent, 'volume', 'created');
       expect(left).toContainEqual(after);
 
@@ -207,6 +225,7 @@ describe('the action killed (SIGKILL)', () => {
       killWhen: /READY-2/,
     });
     expect(killed.signal).toBe('SIGKILL');
+    leftProbe(killed.state);
     expect(containersWithLabel(`worktree-sandbox.sandbox=${branch}`)).toHaveLength(1);
     // Its note says a container may be left: what makes the next run look for one.
     const note = path.join(s.repo.parent, '.git', 'worktree-sandbox', 'locks', `sandbox-${branch}.container`);
@@ -249,9 +268,16 @@ describe('the action killed (SIGKILL)', () => {
     expect(killed.signal).toBe('SIGKILL');
     const containers = containersWithLabel(`worktree-sandbox.sandbox=${branch}`);
     expect(containers).toHaveLength(1);
+    // The helper that proved what the engine sees (created for the new sandbox, never started) was still
+    // there: the main step removes it only at its end, and saved its name before the engine created it.
+    const probe = leftProbe(killed.state, false);
+    expect(probe).toMatch(/^worktree-sandbox-probe-[0-9a-f]{8}$/);
+    expect(containerExists(probe!)).toBe(true);
     expect(fs.readFileSync(config)).toEqual(configBefore);
     const post = await run({ inputs, state: killed.state });
     expect(post.code).toBe(0);
+    expect(post.log).toContain(`Removed the helper ${probe} that checked what the engine sees.`);
+    expect(containerExists(probe!)).toBe(false);
     expect(post.log).toContain(`Removed container ${containers[0]}.`);
     expect(post.log).toMatch(
       new RegExp(`Kept sandbox ${branch} \\(volume \\S+\\): persistent sandboxes are kept for reuse`),
@@ -271,6 +297,7 @@ describe('the action killed (SIGKILL)', () => {
     const inputs = (command: string) => s.inputs({ branch: 'pushed', push: 'true', command });
     const killed = await run({ inputs: inputs(WORK), killWhen: /::group::Push/ });
     expect(killed.signal).toBe('SIGKILL');
+    leftProbe(killed.state);
     const next = await run({ inputs: inputs('true') });
     expect(next.code).toBe(0);
     expect(next.outputs.pushed).toBe('true');
@@ -290,6 +317,8 @@ describe('the action killed (SIGKILL)', () => {
     const env = { RUNNER_TEMP: runnerTemp };
     const main = await run({ inputs, env });
     expect(main.code).toBe(0);
+    // A main step that ended removed its probe's helper, and the name left its state with it.
+    expect(leftProbe(main.state, false)).toBeUndefined();
     const post = await run({ inputs, env, state: main.state, killWhen: /Saved the uncommitted work/ });
     expect(post.signal).toBe('SIGKILL');
     const next = await run({

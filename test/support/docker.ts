@@ -63,3 +63,23 @@ export function containersWithLabel(label: string, engine: Engine = 'docker'): s
     .split('\n')
     .filter(Boolean);
 }
+
+/**
+ * The engine-view probe's helper that a main step saved in its state for its post step (its name): set
+ * while the helper may be there, so after a main step that was killed before its end.
+ */
+export function probeInState(state: Record<string, string>): string | undefined {
+  if (!state.run) return undefined;
+  return (JSON.parse(state.run) as { probe?: { name: string } }).probe?.name;
+}
+
+/** Removes containers by name, if they are there (a test's leftovers: what a post step would remove). */
+export function removeContainers(names: readonly string[], engine: Engine = 'docker'): void {
+  for (const name of names) {
+    try {
+      engineCli(engine, 'rm', '--force', '--', name);
+    } catch {
+      /* not there */
+    }
+  }
+}
