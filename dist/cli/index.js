@@ -8590,8 +8590,11 @@ async function plantProbe(engine, folders) {
  * removed and the helper (created, never started) stays until the caller calls `remove`, after the run:
  * that engine call then does not compete with the command container's start.
  */
-async function probeEngineView(engine, image, folders, imageReady = () => Promise.resolve(), timeoutMs = PROBE_TIMEOUT_MS) {
+async function probeEngineView(engine, image, folders, imageReady = () => Promise.resolve(), timeoutMs = PROBE_TIMEOUT_MS, 
+/** Told the helper's name before the engine is asked to create it (a run saves it for its post step). */
+onName) {
     const name = `worktree-sandbox-probe-${(0,external_node_crypto_.randomBytes)(4).toString('hex')}`;
+    onName?.(name);
     const probe = await plantProbe(engine, folders);
     try {
         const run = await engine.runArgs({
@@ -8663,6 +8666,7 @@ async function plant(folder) {
     }
     return { folder, file, made };
 }
+/** The names probeEngineView gives its helpers. */
 const PROBE_NAME = /^worktree-sandbox-probe-[0-9a-f]{8}$/;
 /** How old a never-started probe helper must be to count as left by a killed run. */
 const STALE_PROBE_MS = 60 * 60_000;
@@ -10411,6 +10415,19 @@ async function cleanupRun(state, ui, tempDir, options = {}) {
         await lock.release();
     }
 }
+/**
+ * The engine-view probe's helper that a main step killed before its end left (created, never started):
+ * removed, whatever else the main step got to (it is saved before anything else). Never throws: the helper
+ * is labelled, and the reaper removes such helpers after an hour (engine-probe.ts, removeStaleProbes).
+ */
+async function removeLeftProbe(state, ui) {
+    const probe = state?.probe;
+    if (!probe || !PROBE_NAME.test(probe.name))
+        return;
+    const removed = await new ContainerEngine(probe.engine).removeContainer(probe.name).catch(() => false);
+    if (removed)
+        ui.info(`Removed the helper ${probe.name} that checked what the engine sees.`);
+}
 async function lockForCleanup(sandbox, waitMs) {
     try {
         return { release: await lockSandbox(sandbox.parent.gitDir, sandbox.name, waitMs) };
@@ -11073,16 +11090,23 @@ class EngineViewProof {
     image;
     folders;
     imageReady;
+    onHelper;
     helper;
     proved;
     planted;
     constructor(engine, image, folders, 
     /** The image check (it pulls), asked by the helper's proof only when the engine lacks the image. */
-    imageReady) {
+    imageReady, 
+    /**
+     * Told the helper's name before the engine creates it, and undefined once `remove` removed it: a run
+     * saves it for its post step, which removes a helper that a killed main step left.
+     */
+    onHelper) {
         this.engine = engine;
         this.image = image;
         this.folders = folders;
         this.imageReady = imageReady;
+        this.onHelper = onHelper;
     }
     /**
      * Proves it with a helper, started now unless it already was; rejects naming what the engine does not
@@ -11090,7 +11114,7 @@ class EngineViewProof {
      */
     byHelper() {
         if (!this.proved) {
-            this.helper = probeEngineView(this.engine, this.image, this.folders, this.imageReady);
+            this.helper = probeEngineView(this.engine, this.image, this.folders, this.imageReady, undefined, this.onHelper);
             this.proved = this.helper.then(() => undefined);
             // Awaited by whoever needs it; a rejection before then is not an unhandled one (which would end
             // the process), and the await still throws it.
@@ -11111,7 +11135,13 @@ class EngineViewProof {
     /** What the proof made that is still there (the helper, files) goes. */
     async remove() {
         await Promise.all([
-            this.helper?.then((p) => p.remove()).catch(() => undefined),
+            this.helper
+                ?.then(async (p) => {
+                await p.remove();
+                this.onHelper?.(undefined);
+            })
+                // A probe that failed removed its helper itself.
+                .catch(() => this.onHelper?.(undefined)),
             this.planted?.then((p) => p.remove()).catch(() => undefined),
         ]);
     }
@@ -11923,7 +11953,10 @@ async function runSandbox(settings, deps) {
     const worktreeRoot = settings.isolation === 'disk' ? await realRoot(settings.worktreeRoot) : settings.worktreeRoot;
     const readOnlyFiles = deps.command?.readOnlyFiles;
     requireVisible(await viewFound, mountedPaths(parent, settings.isolation, worktreeRoot, readOnlyFiles));
-    const proof = new EngineViewProof(engine, settings.image, probedFolders(parent, settings.isolation, worktreeRoot), askImage);
+    const proof = new EngineViewProof(engine, settings.image, probedFolders(parent, settings.isolation, worktreeRoot), askImage, 
+    // Saved before the engine creates it: a main step killed before `proof.remove` leaves its post step
+    // the name (cleanup.ts, removeLeftProbe).
+    (name) => deps.save({ probe: name ? { engine: settings.engine, name } : undefined }));
     // The image is ready once the engine has it: awaited before anything uses the image or writes anything
     // (prepareSandbox), overlapping the branch plan and the sandbox's records; a reused sandbox does not
     // wait for it before then. The probe's helper is created from the image with `--pull never`, so once
@@ -19723,7 +19756,10 @@ async function commands_runCommand(settings, json) {
     // run's own lock while it holds it.
     const onSignal = () => {
         ui.warning('interrupted: cleaning up');
-        void (state ? cleanupRun(state, ui, external_node_os_.tmpdir(), { lockHeld }).catch(() => undefined) : Promise.resolve()).then(() => process.exit(130));
+        void removeLeftProbe(state, ui)
+            .then(() => (state?.location ? cleanupRun(state, ui, external_node_os_.tmpdir(), { lockHeld }) : undefined))
+            .catch(() => undefined)
+            .then(() => process.exit(130));
     };
     process.once('SIGINT', onSignal);
     process.once('SIGTERM', onSignal);
