@@ -74,7 +74,8 @@ interface Planted {
 
 /** A finished probe: its files are gone; `remove` removes the helper it created. */
 export interface Probe {
-  remove(): Promise<void>;
+  /** Removes the helper; true once the engine said it is gone. */
+  remove(): Promise<boolean>;
 }
 
 /** Where a container sees the probe's files: on its own root file system, beside nothing of the host's. */
@@ -182,7 +183,7 @@ export async function probeEngineView(
     if (result.exitCode === 0) {
       // The files go at once (a created helper never reads them); the helper after the run.
       await probe.remove();
-      return { remove: async () => void (await engine.removeContainer(name)) };
+      return { remove: () => engine.removeContainer(name) };
     }
     const said = (result.stderr || result.stdout).trim();
     throw (await probe.unseen(said)) ?? engine.failure(['create', 'probe'], result);

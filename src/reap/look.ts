@@ -133,7 +133,9 @@ async function rootUnproven(
   // An image that cannot be made is no answer about the root: each helper that needs it says why.
   const made = await image().catch(() => undefined);
   if (!made) return undefined;
-  return rootCheck(engine, scan, async (root) => (await probeEngineView(engine, made, [root])).remove());
+  return rootCheck(engine, scan, async (root) => {
+    await (await probeEngineView(engine, made, [root])).remove();
+  });
 }
 
 async function rootCheck(

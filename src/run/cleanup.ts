@@ -108,8 +108,11 @@ export async function cleanupRun(
 export async function removeLeftProbe(state: Partial<RunState> | undefined, ui: Ui): Promise<void> {
   const probe = state?.probe;
   if (!probe || !PROBE_NAME.test(probe.name)) return;
-  const removed = await new ContainerEngine(probe.engine).removeContainer(probe.name).catch(() => false);
-  if (removed) ui.info(`Removed the helper ${probe.name} that checked what the engine sees.`);
+  const engine = new ContainerEngine(probe.engine);
+  // Asked first: removing a container that is not there succeeds too, with some engines.
+  if ((await engine.containerExists(probe.name).catch(() => undefined)) !== true) return;
+  if (await engine.removeContainer(probe.name).catch(() => false))
+    ui.info(`Removed the helper ${probe.name} that checked what the engine sees.`);
 }
 
 async function lockForCleanup(

@@ -147,7 +147,8 @@ export class EngineViewProof {
     private readonly imageReady: () => Promise<void>,
     /**
      * Told the helper's name before the engine creates it, and undefined once `remove` removed it: a run
-     * saves it for its post step, which removes a helper that a killed main step left.
+     * saves it for its post step, which removes a helper that a killed main step (or an engine that did
+     * not answer) left.
      */
     private readonly onHelper?: (name: string | undefined) => void,
   ) {}
@@ -188,13 +189,13 @@ export class EngineViewProof {
   /** What the proof made that is still there (the helper, files) goes. */
   async remove(): Promise<void> {
     await Promise.all([
+      // A helper the engine did not remove (or that a failed probe could not) stays named for the post
+      // step, which tries again.
       this.helper
         ?.then(async (p) => {
-          await p.remove();
-          this.onHelper?.(undefined);
+          if (await p.remove()) this.onHelper?.(undefined);
         })
-        // A probe that failed removed its helper itself.
-        .catch(() => this.onHelper?.(undefined)),
+        .catch(() => undefined),
       this.planted?.then((p) => p.remove()).catch(() => undefined),
     ]);
   }

@@ -372,6 +372,8 @@ describe('the container engine', () => {
     await stopped;
     expect(main.code).toBe(1);
     expect(main.stdout).toMatch(/::error::The docker engine became unreachable while the command ran/);
+    // Nor could it remove its probe's helper: the name stays in its state, for the post step to try again.
+    expect(leftProbe(main.state)).toMatch(/^worktree-sandbox-probe-[0-9a-f]{8}$/);
     // The engine is still gone: a persistent sandbox is kept as it is (its work is brought back by the
     // next run, not by the post step), and the container the engine could not remove stays for that run.
     const post = await run({ inputs, env, state: main.state });
