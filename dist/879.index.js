@@ -4097,7 +4097,9 @@ async function rootUnproven(engine, image, scan) {
     const made = await image().catch(() => undefined);
     if (!made)
         return undefined;
-    return rootCheck(engine, scan, async (root) => (await (0,engine_probe/* probeEngineView */.Gn)(engine, made, [root])).remove());
+    return rootCheck(engine, scan, async (root) => {
+        await (await (0,engine_probe/* probeEngineView */.Gn)(engine, made, [root])).remove();
+    });
 }
 async function rootCheck(engine, scan, check) {
     try {

@@ -451,7 +451,7 @@ onName) {
         if (result.exitCode === 0) {
             // The files go at once (a created helper never reads them); the helper after the run.
             await probe.remove();
-            return { remove: async () => void (await engine.removeContainer(name)) };
+            return { remove: () => engine.removeContainer(name) };
         }
         const said = (result.stderr || result.stdout).trim();
         throw (await probe.unseen(said)) ?? engine.failure(['create', 'probe'], result);
@@ -4122,7 +4122,8 @@ class EngineViewProof {
     imageReady, 
     /**
      * Told the helper's name before the engine creates it, and undefined once `remove` removed it: a run
-     * saves it for its post step, which removes a helper that a killed main step left.
+     * saves it for its post step, which removes a helper that a killed main step (or an engine that did
+     * not answer) left.
      */
     onHelper) {
         this.engine = engine;
@@ -4158,13 +4159,14 @@ class EngineViewProof {
     /** What the proof made that is still there (the helper, files) goes. */
     async remove() {
         await Promise.all([
+            // A helper the engine did not remove (or that a failed probe could not) stays named for the post
+            // step, which tries again.
             this.helper
                 ?.then(async (p) => {
-                await p.remove();
-                this.onHelper?.(undefined);
+                if (await p.remove())
+                    this.onHelper?.(undefined);
             })
-                // A probe that failed removed its helper itself.
-                .catch(() => this.onHelper?.(undefined)),
+                .catch(() => undefined),
             this.planted?.then((p) => p.remove()).catch(() => undefined),
         ]);
     }
@@ -7850,8 +7852,11 @@ async function removeLeftProbe(state, ui) {
     const probe = state?.probe;
     if (!probe || !engine_probe/* PROBE_NAME */.J4.test(probe.name))
         return;
-    const removed = await new engine_engine/* ContainerEngine */.yz(probe.engine).removeContainer(probe.name).catch(() => false);
-    if (removed)
+    const engine = new engine_engine/* ContainerEngine */.yz(probe.engine);
+    // Asked first: removing a container that is not there succeeds too, with some engines.
+    if ((await engine.containerExists(probe.name).catch(() => undefined)) !== true)
+        return;
+    if (await engine.removeContainer(probe.name).catch(() => false))
         ui.info(`Removed the helper ${probe.name} that checked what the engine sees.`);
 }
 async function lockForCleanup(sandbox, waitMs) {

@@ -8617,7 +8617,7 @@ onName) {
         if (result.exitCode === 0) {
             // The files go at once (a created helper never reads them); the helper after the run.
             await probe.remove();
-            return { remove: async () => void (await engine.removeContainer(name)) };
+            return { remove: () => engine.removeContainer(name) };
         }
         const said = (result.stderr || result.stdout).trim();
         throw (await probe.unseen(said)) ?? engine.failure(['create', 'probe'], result);
@@ -10424,8 +10424,11 @@ async function removeLeftProbe(state, ui) {
     const probe = state?.probe;
     if (!probe || !PROBE_NAME.test(probe.name))
         return;
-    const removed = await new ContainerEngine(probe.engine).removeContainer(probe.name).catch(() => false);
-    if (removed)
+    const engine = new ContainerEngine(probe.engine);
+    // Asked first: removing a container that is not there succeeds too, with some engines.
+    if ((await engine.containerExists(probe.name).catch(() => undefined)) !== true)
+        return;
+    if (await engine.removeContainer(probe.name).catch(() => false))
         ui.info(`Removed the helper ${probe.name} that checked what the engine sees.`);
 }
 async function lockForCleanup(sandbox, waitMs) {
@@ -11099,7 +11102,8 @@ class EngineViewProof {
     imageReady, 
     /**
      * Told the helper's name before the engine creates it, and undefined once `remove` removed it: a run
-     * saves it for its post step, which removes a helper that a killed main step left.
+     * saves it for its post step, which removes a helper that a killed main step (or an engine that did
+     * not answer) left.
      */
     onHelper) {
         this.engine = engine;
@@ -11135,13 +11139,14 @@ class EngineViewProof {
     /** What the proof made that is still there (the helper, files) goes. */
     async remove() {
         await Promise.all([
+            // A helper the engine did not remove (or that a failed probe could not) stays named for the post
+            // step, which tries again.
             this.helper
                 ?.then(async (p) => {
-                await p.remove();
-                this.onHelper?.(undefined);
+                if (await p.remove())
+                    this.onHelper?.(undefined);
             })
-                // A probe that failed removed its helper itself.
-                .catch(() => this.onHelper?.(undefined)),
+                .catch(() => undefined),
             this.planted?.then((p) => p.remove()).catch(() => undefined),
         ]);
     }
@@ -15776,7 +15781,9 @@ async function rootUnproven(engine, image, scan) {
     const made = await image().catch(() => undefined);
     if (!made)
         return undefined;
-    return rootCheck(engine, scan, async (root) => (await probeEngineView(engine, made, [root])).remove());
+    return rootCheck(engine, scan, async (root) => {
+        await (await probeEngineView(engine, made, [root])).remove();
+    });
 }
 async function rootCheck(engine, scan, check) {
     try {
