@@ -24,7 +24,7 @@ import { inParallel, limiter } from './parallel.js';
 import { type RemovalProblem, removeHomeFolder, removeSandboxTree } from './remove.js';
 import { type Remover, removerFor } from './remove-workers.js';
 import { removeRegistrations } from './linked-worktree.js';
-import { diskActivity } from './sandbox-files.js';
+import { diskActivity, readRecordNames } from './sandbox-files.js';
 import { applyVolumeSignals, type ScannedSandbox } from './scan.js';
 import { gitDirOf, type LinkedFacts } from './scanned.js';
 
@@ -249,14 +249,14 @@ async function forgetBatch(batch: DiskBatch, deps: ExecuteDeps): Promise<void> {
   const { sandboxes } = batch.forget;
   if (!sandboxes.length) return;
   try {
-    await forgetSandboxes(deps.git, sandboxes);
+    await forgetSandboxes(deps.git, sandboxes, readRecordNames);
     return;
   } catch {
     // one at a time below
   }
   for (const sandbox of sandboxes) {
     try {
-      await forgetSandboxes(deps.git, [sandbox]);
+      await forgetSandboxes(deps.git, [sandbox], readRecordNames);
     } catch (error) {
       const n = batch.removals.findIndex((r) => r.sandbox.location === sandbox);
       const outcome = batch.done[n];

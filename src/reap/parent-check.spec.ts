@@ -49,15 +49,31 @@ describe('checkAgainstParent on a real parent', () => {
     git('remote', 'add', 'origin', 'https://example.invalid/r.git');
     git('update-ref', 'refs/remotes/origin/main', one);
 
-    // Saved by origin's ref: two git processes, no configuration read.
+    // Saved by origin's ref, which names it: one git process, no walk (the refs read as data), no
+    // configuration read.
     const saved = await check([one]);
     expect(saved.verdict).toEqual({ headTree: git('rev-parse', `${one}^{tree}`) });
-    expect(saved.ran).toEqual(['cat-file', 'rev-list']);
+    expect(saved.ran).toEqual(['cat-file']);
 
     // On the local branch only, with a remote: unsaved, and the configuration says why.
     const unsaved = await check([two]);
     expect(unsaved.verdict).toMatchObject({ unsaved: { count: 1 }, hasRemote: true });
     expect(unsaved.ran).toEqual(['cat-file', 'rev-list', 'config']);
+
+    // Saved by origin's ref, which reaches it without naming it: git walks.
+    git('update-ref', 'refs/remotes/origin/main', two);
+    const reached = await check([one]);
+    expect(reached.verdict).toEqual({ headTree: git('rev-parse', `${one}^{tree}`) });
+    expect(reached.ran).toEqual(['cat-file', 'rev-list']);
+    // Where the refs cannot be read for sure as data (here: a ref that is a symbolic link, which git
+    // follows), git walks too.
+    const link = path.join(dir, '.git', 'refs', 'remotes', 'origin', 'linked');
+    fs.symlinkSync(path.join(dir, '.git', 'refs', 'remotes', 'origin', 'main'), link);
+    const unsure = await check([two]);
+    expect(unsure.verdict).toEqual({ headTree: git('rev-parse', `${two}^{tree}`) });
+    expect(unsure.ran).toEqual(['cat-file', 'rev-list']);
+    fs.unlinkSync(link);
+    git('update-ref', 'refs/remotes/origin/main', one);
 
     // With no remote, the parent's branches count: walked again with them, saved.
     git('remote', 'remove', 'origin');

@@ -2,14 +2,16 @@
 // reachable from what the parent has saved (src/sandbox/saved.ts: its remote-tracking refs and tags; its
 // branches too only when it has no remote): not merely from the parent's records of its sandboxes
 // (`refs/worktree-sandbox/...`), which go with the sandbox. Asked of the parent only (the host's own
-// repository) in two git processes per parent, whatever the number of sandboxes: its configuration (has it
-// a remote?) is read, and the walk asked again with its branches, only when the refs that save a commit
-// in every parent leave something unsaved. The object names come from the sandboxes as data and are
+// repository) in two git processes per parent, whatever the number of sandboxes (one, when every commit
+// named is one that the parent's remote-tracking refs or tags name, read as data: no walk is needed): its
+// configuration (has it a remote?) is read, and the walk asked again with its branches, only when the
+// refs that save a commit in every parent leave something unsaved. The object names come from the sandboxes as data and are
 // checked to be bare hexadecimal names before git sees them.
 import type { Git } from '../engine/git.js';
 import type { ParentRepository } from '../sandbox/repository.js';
 import { ALWAYS_SAVING, savedRefs } from '../sandbox/saved.js';
 import { OID } from '../engine/git.js';
+import { readSavingTips } from './sandbox-files.js';
 
 /** Unsaved commits counted per sandbox up to this many; past it, the count is a lower bound. */
 export const MAX_COUNTED = 10_000;
@@ -90,10 +92,14 @@ export async function checkAgainstParent(
     return graph;
   };
   // What saves a commit in every parent first. Only when that leaves a commit unsaved (or the parent lacks
-  // one) is the configuration read: a parent with no remote counts its branches too, walked again.
-  let unsavedGraph = await unsavedFrom(ALWAYS_SAVING);
-  let hasRemote: boolean | undefined;
+  // one) is the configuration read: a parent with no remote counts its branches too, walked again. Where
+  // every commit named is itself what a remote-tracking ref or tag names (read as data: a stale
+  // sandbox's branch that was pushed as it is, or a HEAD at origin's), nothing is left to walk.
   const lacking = objects.some((oid) => types.get(oid) === 'missing');
+  let unsavedGraph = atSavingTips(parent, walkable, types, lacking)
+    ? new Map<string, string[]>()
+    : await unsavedFrom(ALWAYS_SAVING);
+  let hasRemote: boolean | undefined;
   if (!('error' in unsavedGraph) && (unsavedGraph.size > 0 || lacking)) {
     const saved = await savedRefs(git, parent.path);
     hasRemote = saved.hasRemote;
@@ -138,6 +144,18 @@ export async function checkAgainstParent(
     verdicts.set(s.key, verdict);
   }
   return verdicts;
+}
+
+/** True when every object to walk is a commit that the parent's remote-tracking refs or tags name. */
+function atSavingTips(
+  parent: ParentRepository,
+  walkable: readonly string[],
+  types: ReadonlyMap<string, string>,
+  lacking: boolean,
+): boolean {
+  if (lacking || !walkable.length || walkable.some((oid) => types.get(oid) !== 'commit')) return false;
+  const tips = readSavingTips(parent.gitDir);
+  return !!tips && walkable.every((oid) => tips.has(oid));
 }
 
 /**

@@ -1,7 +1,14 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { git as gitIn, tempDir } from '../../test/support/repo.js';
-import { parseHead, parseLooseRef, parsePackedRefs, readRefTips } from './sandbox-files.js';
+import {
+  parseHead,
+  parseLooseRef,
+  parsePackedRefs,
+  readRecordNames,
+  readRefTips,
+  readSavingTips,
+} from './sandbox-files.js';
 
 const A = 'a'.repeat(40);
 const B = 'b'.repeat(40);
@@ -95,5 +102,117 @@ describe('readRefTips', () => {
     // packed-refs past its bound is not read: the packed branch is left to git.
     fs.appendFileSync(path.join(gitDir, 'packed-refs'), `# ${'x'.repeat(1024 * 1024)}\n`);
     expect(readRefTips(gitDir, ['refs/heads/packed']).size).toBe(0);
+  });
+});
+
+describe('readSavingTips', () => {
+  const dir = tempDir('wts-saving-tips-');
+  const git = (...args: string[]) => gitIn(dir, ...args);
+  const gitDir = path.join(dir, '.git');
+  afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  /** What git says the remote-tracking refs and tags name (`peeled`: annotated tags' commits too). */
+  const gitsAnswer = (peeled = true) =>
+    new Set(
+      git(
+        'for-each-ref',
+        `--format=%(objectname)${peeled ? ' %(*objectname)' : ''}`,
+        'refs/remotes/',
+        'refs/tags/',
+      )
+        .split(/\s+/)
+        .filter(Boolean),
+    );
+  const sorted = (set: Set<string> | undefined) => [...(set ?? ['undefined'])].sort();
+
+  it("names exactly the objects git's remote-tracking refs and tags name, loose or packed", () => {
+    git('init', '--quiet', '--initial-branch=main');
+    const commits: string[] = [];
+    for (const n of [1, 2, 3, 4, 5]) {
+      git('commit', '--quiet', '--allow-empty', '-m', `c${n}`);
+      commits.push(git('rev-parse', 'HEAD'));
+    }
+    const [c1, c2, c3, c4, c5] = commits;
+    // Nothing yet: no remote-tracking ref, no tag, no packed-refs.
+    expect(sorted(readSavingTips(gitDir))).toEqual([]);
+
+    git('update-ref', 'refs/remotes/origin/main', c2);
+    git('update-ref', 'refs/remotes/origin/moved', c1);
+    git('update-ref', 'refs/remotes/origin/dropped', c1);
+    git('symbolic-ref', 'refs/remotes/origin/HEAD', 'refs/remotes/origin/main');
+    git('tag', '-a', '-m', 'annotated', 'v1', c3);
+    git('tag', 'light', c1);
+    git('branch', 'local-only', c5); // a branch saves nothing (the parent has a remote)
+    // Loose: what each ref names (a loose annotated tag's commit is not read: git walks for it).
+    expect(sorted(readSavingTips(gitDir))).toEqual(sorted(gitsAnswer(false)));
+
+    // Packed, with the annotated tag's peeled line; then a loose ref over its packed line, a packed ref
+    // deleted, and a loose tag.
+    git('pack-refs', '--all');
+    expect(fs.existsSync(path.join(gitDir, 'packed-refs'))).toBe(true);
+    expect(sorted(readSavingTips(gitDir))).toEqual(sorted(gitsAnswer()));
+    expect(readSavingTips(gitDir)!.has(c3)).toBe(true); // v1's commit, from the peeled line
+    git('update-ref', 'refs/remotes/origin/moved', c4);
+    git('update-ref', '-d', 'refs/remotes/origin/dropped');
+    git('tag', '-a', '-m', 'loose', 'v2', c4);
+    const tips = readSavingTips(gitDir)!;
+    // Everything each ref names, v1's packed commit, and nothing git would not say: not moved's old
+    // packed value, not dropped's, never a branch's commit.
+    expect(sorted(tips)).toEqual(sorted(new Set([...gitsAnswer(false), c3])));
+    for (const oid of tips) expect(gitsAnswer().has(oid)).toBe(true);
+    expect(tips.has(c5)).toBe(false);
+  });
+
+  it('says nothing where the answer would not be sure', () => {
+    const packedFile = path.join(gitDir, 'packed-refs');
+    const packed = fs.readFileSync(packedFile, 'utf8');
+    // A malformed packed-refs.
+    fs.appendFileSync(packedFile, 'not a ref line\n');
+    expect(readSavingTips(gitDir)).toBeUndefined();
+    fs.writeFileSync(packedFile, packed);
+    // packed-refs past its bound.
+    const big = `${packed}# ${'x'.repeat(32 * 1024 * 1024)}\n`;
+    fs.writeFileSync(packedFile, big);
+    expect(readSavingTips(gitDir)).toBeUndefined();
+    fs.writeFileSync(packedFile, packed);
+    // A ref that is a symbolic link, under a saving prefix.
+    const link = path.join(gitDir, 'refs', 'remotes', 'origin', 'linked');
+    fs.symlinkSync(path.join(gitDir, 'refs', 'remotes', 'origin', 'moved'), link);
+    expect(readSavingTips(gitDir)).toBeUndefined();
+    fs.unlinkSync(link);
+    // Another ref storage, or a git folder that shares another's refs.
+    for (const marker of ['reftable', 'commondir']) {
+      fs.writeFileSync(path.join(gitDir, marker), '');
+      expect(readSavingTips(gitDir)).toBeUndefined();
+      fs.rmSync(path.join(gitDir, marker));
+    }
+    expect(sorted(readSavingTips(gitDir))).toEqual(sorted(gitsAnswer()));
+  });
+});
+
+describe('readRecordNames', () => {
+  const dir = tempDir('wts-record-names-');
+  const git = (...args: string[]) => gitIn(dir, ...args);
+  const gitDir = path.join(dir, '.git');
+  afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+  const gitsList = () =>
+    git('for-each-ref', '--format=%(refname)', '--', 'refs/worktree-sandbox/').split('\n').filter(Boolean);
+
+  it("lists the parent's records as git's for-each-ref does, loose or packed, or leaves it to git", () => {
+    git('init', '--quiet', '--initial-branch=main');
+    git('commit', '--quiet', '--allow-empty', '-m', 'one');
+    expect(readRecordNames(gitDir)).toEqual([]);
+    for (const ref of ['disk/a/head', 'disk/a/offered', 'volume/b/creating', 'disk/c%2Fd/head'])
+      git('update-ref', `refs/worktree-sandbox/${ref}`, 'HEAD');
+    git('update-ref', 'refs/heads/other', 'HEAD'); // not a record
+    expect(readRecordNames(gitDir)).toEqual(gitsList());
+    git('pack-refs', '--all');
+    git('update-ref', 'refs/worktree-sandbox/disk/e/head', 'HEAD'); // loose beside packed ones
+    git('update-ref', '-d', 'refs/worktree-sandbox/disk/a/offered'); // a packed one deleted
+    expect(readRecordNames(gitDir)).toEqual(gitsList());
+    expect(readRecordNames(gitDir)).toHaveLength(4);
+    // A symbolic ref among them: git lists it (by its own name), so git is asked.
+    git('symbolic-ref', 'refs/worktree-sandbox/disk/f/head', 'refs/heads/main');
+    expect(readRecordNames(gitDir)).toBeUndefined();
   });
 });

@@ -5,6 +5,7 @@
 // turn into "keep".
 import { OID } from '../engine/git.js';
 import { SNAPSHOT_REF } from '../run/capture.js';
+import { REF_ROOT } from '../sandbox/bookkeeping.js';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
@@ -187,9 +188,96 @@ export function readRefTips(gitDir: string, refs: readonly string[]): Map<string
   return tips;
 }
 
-/** Loose refs under `refs/` into `found`; returns why they could not be read. */
-function walkRefs(gitDir: string, found: Map<string, string>): string | undefined {
-  const pending = ['refs'];
+/** Where a parent's refs always save what they reach (saved.ts ALWAYS_SAVING: `--remotes`, `--tags`). */
+const SAVING_PREFIXES = ['refs/remotes/', 'refs/tags/'];
+
+/**
+ * The commits a parent's remote-tracking refs and tags name, read as data (readRefsUnder; a packed tag's
+ * peeled commit too; a symbolic ref is left out, as it names another ref). Each is saved whatever the
+ * parent's configuration says, so a sandbox that names nothing else needs no walk (parent-check.ts).
+ * Undefined where the answer would not be sure.
+ */
+export function readSavingTips(gitDir: string): Set<string> | undefined {
+  const read = readRefsUnder(gitDir, SAVING_PREFIXES, 'skip');
+  return read && new Set([...read.refs.values(), ...read.peeled]);
+}
+
+/**
+ * The names of a parent's records of its sandboxes (every ref under `refs/worktree-sandbox/`), read as
+ * data as `git for-each-ref` lists them; undefined where the answer would not be sure (git lists them).
+ */
+export function readRecordNames(gitDir: string): string[] | undefined {
+  const read = readRefsUnder(gitDir, [`${REF_ROOT}/`], 'unsure');
+  return read && [...read.refs.keys()].sort();
+}
+
+/**
+ * The refs of a repository under `prefixes` (each ending in `/`), read as data the way git's files backend
+ * keeps them: a loose ref file over its line in `packed-refs`, and a packed ref's peeled line (`^<oid>`)
+ * for the ref just above it. The repository is the host's own (a parent), but the answer is taken only
+ * when it is sure: undefined for another ref storage (reftable), a git folder that shares another's refs
+ * (`commondir`), a ref that is no plain file, more than MAX_REFS refs, a `packed-refs` that is malformed or
+ * past PACKED_REFS_MAX, and a symbolic ref unless `symbolic` says to skip it.
+ */
+function readRefsUnder(
+  gitDir: string,
+  prefixes: readonly string[],
+  symbolic: 'skip' | 'unsure',
+): { refs: Map<string, string>; peeled: string[] } | undefined {
+  try {
+    return refsUnder(gitDir, prefixes, symbolic);
+  } catch {
+    return undefined; // a read that failed midway (EIO...): git answers
+  }
+}
+
+function refsUnder(
+  gitDir: string,
+  prefixes: readonly string[],
+  symbolic: 'skip' | 'unsure',
+): { refs: Map<string, string>; peeled: string[] } | undefined {
+  if (lstat(path.join(gitDir, 'reftable')) || lstat(path.join(gitDir, 'commondir'))) return undefined;
+  const refs = new Map<string, string>();
+  const looseNames = new Set<string>();
+  for (const prefix of prefixes)
+    if (walkRefs(gitDir, refs, prefix.slice(0, -1), looseNames)) return undefined;
+  if (symbolic === 'unsure' && looseNames.size !== refs.size) return undefined;
+  const peeled: string[] = [];
+  const packedFile = readBounded(path.join(gitDir, 'packed-refs'), PACKED_REFS_MAX);
+  if ('error' in packedFile) return undefined;
+  if ('absent' in packedFile) return { refs, peeled };
+  // A packed line counts only where no loose file of that name says otherwise.
+  let counted = false;
+  let count = looseNames.size;
+  for (const line of packedFile.data.toString('utf8').split('\n')) {
+    if (!line || line.startsWith('#')) continue;
+    if (line.startsWith('^')) {
+      if (!OID.test(line.slice(1))) return undefined;
+      if (counted) peeled.push(line.slice(1));
+      continue;
+    }
+    const space = line.indexOf(' ');
+    const oid = line.slice(0, space);
+    const name = line.slice(space + 1);
+    if (space < 0 || !OID.test(oid) || !REF_NAME.test(name)) return undefined;
+    if (++count > MAX_REFS) return undefined;
+    counted = prefixes.some((prefix) => name.startsWith(prefix)) && !looseNames.has(name);
+    if (counted) refs.set(name, oid);
+  }
+  return { refs, peeled };
+}
+
+/**
+ * Loose refs under `top` (`refs/` unless said) into `found`, and the name of every loose ref file, symbolic
+ * ones too, into `fileNames`; returns why they could not be read.
+ */
+function walkRefs(
+  gitDir: string,
+  found: Map<string, string>,
+  top = 'refs',
+  fileNames?: Set<string>,
+): string | undefined {
+  const pending = [top];
   let seen = 0;
   while (pending.length) {
     const rel = pending.pop()!;
@@ -198,7 +286,7 @@ function walkRefs(gitDir: string, found: Map<string, string>): string | undefine
       names = fs.readdirSync(path.join(gitDir, rel), { withFileTypes: true });
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
-      if (rel === 'refs' && code === 'ENOENT') return undefined;
+      if (rel === top && code === 'ENOENT') return undefined;
       return `cannot list ${rel} (${code})`;
     }
     for (const dirent of names) {
@@ -216,6 +304,7 @@ function walkRefs(gitDir: string, found: Map<string, string>): string | undefine
       if ('absent' in file) continue;
       const ref = parseLooseRef(file.data.toString('utf8'));
       if ('error' in ref) return `${name}: ${ref.error}`;
+      fileNames?.add(name);
       if ('oid' in ref) found.set(name, ref.oid);
     }
   }

@@ -8,7 +8,7 @@ import type { Isolation, Sandbox } from '../sandbox/layout.js';
 import { classifyName, projectName } from '../sandbox/naming.js';
 import { objectStores, type ParentRepository } from '../sandbox/repository.js';
 import { limiter } from './parallel.js';
-import { readBounded } from './sandbox-files.js';
+import { readBounded, readRecordNames } from './sandbox-files.js';
 import type { ScannedSandbox } from './scanned.js';
 import { ParentFacts } from './linked-worktree.js';
 
@@ -128,20 +128,25 @@ export class ParentCache {
       gitDir,
       objectStores: await objectStores(path.join(gitDir, 'objects')),
     };
-    const out = await this.git.exec(parentPath, [
-      'for-each-ref',
-      '--format=%(refname)',
-      '--',
-      `${REF_ROOT}/`,
-    ]);
-    if (out.exitCode !== 0)
-      return {
-        parentPath,
-        parent,
-        recordsError: `the records of ${parentPath} could not be read: ${out.stderr.trim().split('\n')[0]}`,
-      };
+    // Read as data where that is sure (sandbox-files.ts readRecordNames), else git lists them.
+    let names = readRecordNames(gitDir);
+    if (!names) {
+      const out = await this.git.exec(parentPath, [
+        'for-each-ref',
+        '--format=%(refname)',
+        '--',
+        `${REF_ROOT}/`,
+      ]);
+      if (out.exitCode !== 0)
+        return {
+          parentPath,
+          parent,
+          recordsError: `the records of ${parentPath} could not be read: ${out.stderr.trim().split('\n')[0]}`,
+        };
+      names = out.stdout.split('\n');
+    }
     const records = new Map<string, 'head' | 'creating'>();
-    for (const line of out.stdout.split('\n')) {
+    for (const line of names) {
       const match = /^refs\/worktree-sandbox\/(disk|volume)\/(.+)\/(head|creating)$/.exec(line);
       if (!match) continue;
       const key = `${match[1]}/${nameFromComponent(match[2])}`;

@@ -30,17 +30,25 @@ export async function removeDiskFolders(sandbox: DiskSandbox): Promise<void> {
 
 /**
  * The records of many sandboxes whose folders are gone, a parent at a time: one lock, one `for-each-ref`
- * and one `update-ref --stdin` per parent, however many sandboxes (the reaper removes thousands).
+ * (none where `listRecords`, given, reads their names as data) and one `update-ref --stdin` per parent,
+ * however many sandboxes (the reaper removes thousands).
  */
-export async function forgetSandboxes(git: Git, sandboxes: readonly Sandbox[]): Promise<void> {
+export async function forgetSandboxes(
+  git: Git,
+  sandboxes: readonly Sandbox[],
+  /** The names of every ref under REF_ROOT in a parent's git folder; undefined: git lists them. */
+  listRecords?: (gitDir: string) => string[] | undefined,
+): Promise<void> {
   const byParent = new Map<string, Sandbox[]>();
   for (const s of sandboxes) byParent.set(s.parent.gitDir, [...(byParent.get(s.parent.gitDir) ?? []), s]);
   for (const group of byParent.values()) {
     const { parent } = group[0];
     await withRepositoryLock(parent.gitDir, async () => {
-      const all = (await git.run(parent.path, ['for-each-ref', '--format=%(refname)', '--', `${REF_ROOT}/`]))
-        .split('\n')
-        .filter(Boolean);
+      const all =
+        listRecords?.(parent.gitDir) ??
+        (await git.run(parent.path, ['for-each-ref', '--format=%(refname)', '--', `${REF_ROOT}/`]))
+          .split('\n')
+          .filter(Boolean);
       const prefixes = group.map((s) => `${sandboxRefs(s).prefix}/`);
       const doomed = all.filter((ref) => prefixes.some((p) => ref.startsWith(p)));
       if (doomed.length)
