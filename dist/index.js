@@ -5336,18 +5336,22 @@ async function removeDiskFolders(sandbox) {
 }
 /**
  * The records of many sandboxes whose folders are gone, a parent at a time: one lock, one `for-each-ref`
- * and one `update-ref --stdin` per parent, however many sandboxes (the reaper removes thousands).
+ * (none where `listRecords`, given, reads their names as data) and one `update-ref --stdin` per parent,
+ * however many sandboxes (the reaper removes thousands).
  */
-async function forgetSandboxes(git, sandboxes) {
+async function forgetSandboxes(git, sandboxes, 
+/** The names of every ref under REF_ROOT in a parent's git folder; undefined: git lists them. */
+listRecords) {
     const byParent = new Map();
     for (const s of sandboxes)
         byParent.set(s.parent.gitDir, [...(byParent.get(s.parent.gitDir) ?? []), s]);
     for (const group of byParent.values()) {
         const { parent } = group[0];
         await (0,_lock_js__WEBPACK_IMPORTED_MODULE_4__/* .withRepositoryLock */ .aZ)(parent.gitDir, async () => {
-            const all = (await git.run(parent.path, ['for-each-ref', '--format=%(refname)', '--', `${_bookkeeping_js__WEBPACK_IMPORTED_MODULE_2__/* .REF_ROOT */ .Dw}/`]))
-                .split('\n')
-                .filter(Boolean);
+            const all = listRecords?.(parent.gitDir) ??
+                (await git.run(parent.path, ['for-each-ref', '--format=%(refname)', '--', `${_bookkeeping_js__WEBPACK_IMPORTED_MODULE_2__/* .REF_ROOT */ .Dw}/`]))
+                    .split('\n')
+                    .filter(Boolean);
             const prefixes = group.map((s) => `${(0,_bookkeeping_js__WEBPACK_IMPORTED_MODULE_2__/* .sandboxRefs */ .yB)(s).prefix}/`);
             const doomed = all.filter((ref) => prefixes.some((p) => ref.startsWith(p)));
             if (doomed.length)

@@ -9522,18 +9522,22 @@ async function removeDiskFolders(sandbox) {
 }
 /**
  * The records of many sandboxes whose folders are gone, a parent at a time: one lock, one `for-each-ref`
- * and one `update-ref --stdin` per parent, however many sandboxes (the reaper removes thousands).
+ * (none where `listRecords`, given, reads their names as data) and one `update-ref --stdin` per parent,
+ * however many sandboxes (the reaper removes thousands).
  */
-async function forgetSandboxes(git, sandboxes) {
+async function forgetSandboxes(git, sandboxes, 
+/** The names of every ref under REF_ROOT in a parent's git folder; undefined: git lists them. */
+listRecords) {
     const byParent = new Map();
     for (const s of sandboxes)
         byParent.set(s.parent.gitDir, [...(byParent.get(s.parent.gitDir) ?? []), s]);
     for (const group of byParent.values()) {
         const { parent } = group[0];
         await withRepositoryLock(parent.gitDir, async () => {
-            const all = (await git.run(parent.path, ['for-each-ref', '--format=%(refname)', '--', `${REF_ROOT}/`]))
-                .split('\n')
-                .filter(Boolean);
+            const all = listRecords?.(parent.gitDir) ??
+                (await git.run(parent.path, ['for-each-ref', '--format=%(refname)', '--', `${REF_ROOT}/`]))
+                    .split('\n')
+                    .filter(Boolean);
             const prefixes = group.map((s) => `${sandboxRefs(s).prefix}/`);
             const doomed = all.filter((ref) => prefixes.some((p) => ref.startsWith(p)));
             if (doomed.length)
@@ -12801,6 +12805,7 @@ const silentUi = {
 
 
 
+
 /** A ref name as git writes them (no spaces, no control characters, no `..` component). */
 const REF_NAME = /^refs\/(?:[^\s\0\\/:?*[~^]+\/)*[^\s\0\\/:?*[~^]+$/;
 const HEAD_MAX = 1024;
@@ -12974,9 +12979,90 @@ function readRefTips(gitDir, refs) {
     }
     return tips;
 }
-/** Loose refs under `refs/` into `found`; returns why they could not be read. */
-function walkRefs(gitDir, found) {
-    const pending = ['refs'];
+/** Where a parent's refs always save what they reach (saved.ts ALWAYS_SAVING: `--remotes`, `--tags`). */
+const SAVING_PREFIXES = ['refs/remotes/', 'refs/tags/'];
+/**
+ * The commits a parent's remote-tracking refs and tags name, read as data (readRefsUnder; a packed tag's
+ * peeled commit too; a symbolic ref is left out, as it names another ref). Each is saved whatever the
+ * parent's configuration says, so a sandbox that names nothing else needs no walk (parent-check.ts).
+ * Undefined where the answer would not be sure.
+ */
+function readSavingTips(gitDir) {
+    const read = readRefsUnder(gitDir, SAVING_PREFIXES, 'skip');
+    return read && new Set([...read.refs.values(), ...read.peeled]);
+}
+/**
+ * The names of a parent's records of its sandboxes (every ref under `refs/worktree-sandbox/`), read as
+ * data as `git for-each-ref` lists them; undefined where the answer would not be sure (git lists them).
+ */
+function readRecordNames(gitDir) {
+    const read = readRefsUnder(gitDir, [`${REF_ROOT}/`], 'unsure');
+    return read && [...read.refs.keys()].sort();
+}
+/**
+ * The refs of a repository under `prefixes` (each ending in `/`), read as data the way git's files backend
+ * keeps them: a loose ref file over its line in `packed-refs`, and a packed ref's peeled line (`^<oid>`)
+ * for the ref just above it. The repository is the host's own (a parent), but the answer is taken only
+ * when it is sure: undefined for another ref storage (reftable), a git folder that shares another's refs
+ * (`commondir`), a ref that is no plain file, more than MAX_REFS refs, a `packed-refs` that is malformed or
+ * past PACKED_REFS_MAX, and a symbolic ref unless `symbolic` says to skip it.
+ */
+function readRefsUnder(gitDir, prefixes, symbolic) {
+    try {
+        return refsUnder(gitDir, prefixes, symbolic);
+    }
+    catch {
+        return undefined; // a read that failed midway (EIO...): git answers
+    }
+}
+function refsUnder(gitDir, prefixes, symbolic) {
+    if (lstat(external_node_path_.join(gitDir, 'reftable')) || lstat(external_node_path_.join(gitDir, 'commondir')))
+        return undefined;
+    const refs = new Map();
+    const looseNames = new Set();
+    for (const prefix of prefixes)
+        if (walkRefs(gitDir, refs, prefix.slice(0, -1), looseNames))
+            return undefined;
+    if (symbolic === 'unsure' && looseNames.size !== refs.size)
+        return undefined;
+    const peeled = [];
+    const packedFile = readBounded(external_node_path_.join(gitDir, 'packed-refs'), PACKED_REFS_MAX);
+    if ('error' in packedFile)
+        return undefined;
+    if ('absent' in packedFile)
+        return { refs, peeled };
+    // A packed line counts only where no loose file of that name says otherwise.
+    let counted = false;
+    let count = looseNames.size;
+    for (const line of packedFile.data.toString('utf8').split('\n')) {
+        if (!line || line.startsWith('#'))
+            continue;
+        if (line.startsWith('^')) {
+            if (!OID.test(line.slice(1)))
+                return undefined;
+            if (counted)
+                peeled.push(line.slice(1));
+            continue;
+        }
+        const space = line.indexOf(' ');
+        const oid = line.slice(0, space);
+        const name = line.slice(space + 1);
+        if (space < 0 || !OID.test(oid) || !REF_NAME.test(name))
+            return undefined;
+        if (++count > MAX_REFS)
+            return undefined;
+        counted = prefixes.some((prefix) => name.startsWith(prefix)) && !looseNames.has(name);
+        if (counted)
+            refs.set(name, oid);
+    }
+    return { refs, peeled };
+}
+/**
+ * Loose refs under `top` (`refs/` unless said) into `found`, and the name of every loose ref file, symbolic
+ * ones too, into `fileNames`; returns why they could not be read.
+ */
+function walkRefs(gitDir, found, top = 'refs', fileNames) {
+    const pending = [top];
     let seen = 0;
     while (pending.length) {
         const rel = pending.pop();
@@ -12986,7 +13072,7 @@ function walkRefs(gitDir, found) {
         }
         catch (error) {
             const code = error.code;
-            if (rel === 'refs' && code === 'ENOENT')
+            if (rel === top && code === 'ENOENT')
                 return undefined;
             return `cannot list ${rel} (${code})`;
         }
@@ -13011,6 +13097,7 @@ function walkRefs(gitDir, found) {
             const ref = parseLooseRef(file.data.toString('utf8'));
             if ('error' in ref)
                 return `${name}: ${ref.error}`;
+            fileNames?.add(name);
             if ('oid' in ref)
                 found.set(name, ref.oid);
         }
@@ -14431,20 +14518,25 @@ class ParentCache {
             gitDir,
             objectStores: await objectStores(external_node_path_.join(gitDir, 'objects')),
         };
-        const out = await this.git.exec(parentPath, [
-            'for-each-ref',
-            '--format=%(refname)',
-            '--',
-            `${REF_ROOT}/`,
-        ]);
-        if (out.exitCode !== 0)
-            return {
-                parentPath,
-                parent,
-                recordsError: `the records of ${parentPath} could not be read: ${out.stderr.trim().split('\n')[0]}`,
-            };
+        // Read as data where that is sure (sandbox-files.ts readRecordNames), else git lists them.
+        let names = readRecordNames(gitDir);
+        if (!names) {
+            const out = await this.git.exec(parentPath, [
+                'for-each-ref',
+                '--format=%(refname)',
+                '--',
+                `${REF_ROOT}/`,
+            ]);
+            if (out.exitCode !== 0)
+                return {
+                    parentPath,
+                    parent,
+                    recordsError: `the records of ${parentPath} could not be read: ${out.stderr.trim().split('\n')[0]}`,
+                };
+            names = out.stdout.split('\n');
+        }
         const records = new Map();
-        for (const line of out.stdout.split('\n')) {
+        for (const line of names) {
             const match = /^refs\/worktree-sandbox\/(disk|volume)\/(.+)\/(head|creating)$/.exec(line);
             if (!match)
                 continue;
@@ -15042,6 +15134,7 @@ function blobName(content, hashBytes = 20) {
 ;// CONCATENATED MODULE: ./src/reap/parent-check.ts
 
 
+
 /** Unsaved commits counted per sandbox up to this many; past it, the count is a lower bound. */
 const MAX_COUNTED = 10_000;
 async function checkAgainstParent(git, parent, sandboxes) {
@@ -15099,10 +15192,14 @@ async function checkAgainstParent(git, parent, sandboxes) {
         return graph;
     };
     // What saves a commit in every parent first. Only when that leaves a commit unsaved (or the parent lacks
-    // one) is the configuration read: a parent with no remote counts its branches too, walked again.
-    let unsavedGraph = await unsavedFrom(ALWAYS_SAVING);
-    let hasRemote;
+    // one) is the configuration read: a parent with no remote counts its branches too, walked again. Where
+    // every commit named is itself what a remote-tracking ref or tag names (read as data: a stale
+    // sandbox's branch that was pushed as it is, or a HEAD at origin's), nothing is left to walk.
     const lacking = objects.some((oid) => types.get(oid) === 'missing');
+    let unsavedGraph = atSavingTips(parent, walkable, types, lacking)
+        ? new Map()
+        : await unsavedFrom(ALWAYS_SAVING);
+    let hasRemote;
     if (!('error' in unsavedGraph) && (unsavedGraph.size > 0 || lacking)) {
         const saved = await savedRefs(git, parent.path);
         hasRemote = saved.hasRemote;
@@ -15148,6 +15245,13 @@ async function checkAgainstParent(git, parent, sandboxes) {
         verdicts.set(s.key, verdict);
     }
     return verdicts;
+}
+/** True when every object to walk is a commit that the parent's remote-tracking refs or tags name. */
+function atSavingTips(parent, walkable, types, lacking) {
+    if (lacking || !walkable.length || walkable.some((oid) => types.get(oid) !== 'commit'))
+        return false;
+    const tips = readSavingTips(parent.gitDir);
+    return !!tips && walkable.every((oid) => tips.has(oid));
 }
 /**
  * The commits of `graph` (commit to parents: the unsaved commits, closed under their unsaved parents) that
@@ -19038,7 +19142,7 @@ async function forgetBatch(batch, deps) {
     if (!sandboxes.length)
         return;
     try {
-        await forgetSandboxes(deps.git, sandboxes);
+        await forgetSandboxes(deps.git, sandboxes, readRecordNames);
         return;
     }
     catch {
@@ -19046,7 +19150,7 @@ async function forgetBatch(batch, deps) {
     }
     for (const sandbox of sandboxes) {
         try {
-            await forgetSandboxes(deps.git, [sandbox]);
+            await forgetSandboxes(deps.git, [sandbox], readRecordNames);
         }
         catch (error) {
             const n = batch.removals.findIndex((r) => r.sandbox.location === sandbox);
