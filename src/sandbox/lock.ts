@@ -2,6 +2,7 @@
 // holder was killed goes stale and is taken over instead of blocking everyone forever).
 //  - the repository lock serializes every change to a parent's worktree metadata;
 //  - a sandbox lock is held by the run using that sandbox, so two runs never share one silently.
+import * as fsSync from 'node:fs';
 import * as fs from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -90,9 +91,12 @@ async function acquire(
         job: process.env.GITHUB_JOB,
         workflow: process.env.GITHUB_WORKFLOW,
       };
-      await fs.writeFile(`${file}.owner`, JSON.stringify(owner)).catch(() => undefined);
+      // The note, a few bytes, is written and removed synchronously: an answer of the thread pool waits
+      // for the main thread, which a reap keeps busy looking at the next parents while it takes hundreds
+      // of locks. The note only names the holder in messages: one that cannot be written is left out.
+      ignoreError(() => fsSync.writeFileSync(`${file}.owner`, JSON.stringify(owner)));
       return async () => {
-        await fs.unlink(`${file}.owner`).catch(() => undefined);
+        ignoreError(() => fsSync.unlinkSync(`${file}.owner`));
         await release().catch(() => undefined);
       };
     } catch (error) {
@@ -111,6 +115,14 @@ async function acquire(
       }
       await new Promise((resolve) => setTimeout(resolve, 50 + Math.random() * 150));
     }
+  }
+}
+
+function ignoreError(fn: () => void): void {
+  try {
+    fn();
+  } catch {
+    /* see the caller */
   }
 }
 
