@@ -5021,16 +5021,19 @@ function sandboxHelper(sandbox, image, script, extra = {}) {
 /* harmony export */   up: () => (/* binding */ isSandboxLocked)
 /* harmony export */ });
 /* unused harmony export withLockFile */
-/* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1455);
-/* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_fs_promises__WEBPACK_IMPORTED_MODULE_0__);
-/* harmony import */ var node_os__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(8161);
-/* harmony import */ var node_os__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__nccwpck_require__.n(node_os__WEBPACK_IMPORTED_MODULE_1__);
-/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(6760);
-/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_2___default = /*#__PURE__*/__nccwpck_require__.n(node_path__WEBPACK_IMPORTED_MODULE_2__);
+/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3024);
+/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_fs__WEBPACK_IMPORTED_MODULE_0__);
+/* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(1455);
+/* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__nccwpck_require__.n(node_fs_promises__WEBPACK_IMPORTED_MODULE_1__);
+/* harmony import */ var node_os__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(8161);
+/* harmony import */ var node_os__WEBPACK_IMPORTED_MODULE_2___default = /*#__PURE__*/__nccwpck_require__.n(node_os__WEBPACK_IMPORTED_MODULE_2__);
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(6760);
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_3___default = /*#__PURE__*/__nccwpck_require__.n(node_path__WEBPACK_IMPORTED_MODULE_3__);
 // Cross-process locks (proper-lockfile: an atomic mkdir whose mtime the holder refreshes, so a lock whose
 // holder was killed goes stale and is taken over instead of blocking everyone forever).
 //  - the repository lock serializes every change to a parent's worktree metadata;
 //  - a sandbox lock is held by the run using that sandbox, so two runs never share one silently.
+
 
 
 
@@ -5047,10 +5050,10 @@ function loadLocking() {
 const LOCK_STALE_MS = 10_000;
 const LOCK_UPDATE_MS = 2_000;
 function lockDirectory(gitDir) {
-    return node_path__WEBPACK_IMPORTED_MODULE_2__.join(gitDir, 'worktree-sandbox', 'locks');
+    return node_path__WEBPACK_IMPORTED_MODULE_3__.join(gitDir, 'worktree-sandbox', 'locks');
 }
 function lockPath(gitDir, name) {
-    return node_path__WEBPACK_IMPORTED_MODULE_2__.join(lockDirectory(gitDir), `${name}.lock`);
+    return node_path__WEBPACK_IMPORTED_MODULE_3__.join(lockDirectory(gitDir), `${name}.lock`);
 }
 class LockTimeoutError extends Error {
     holder;
@@ -5063,7 +5066,7 @@ class LockTimeoutError extends Error {
     }
 }
 async function acquire(file, waitMs, describe, onWait) {
-    const dir = node_path__WEBPACK_IMPORTED_MODULE_2__.dirname(file);
+    const dir = node_path__WEBPACK_IMPORTED_MODULE_3__.dirname(file);
     await makeLockDirectory(dir);
     const deadline = Date.now() + waitMs;
     let announced = false;
@@ -5082,16 +5085,19 @@ async function acquire(file, waitMs, describe, onWait) {
             });
             const owner = {
                 pid: process.pid,
-                host: node_os__WEBPACK_IMPORTED_MODULE_1__.hostname(),
+                host: node_os__WEBPACK_IMPORTED_MODULE_2__.hostname(),
                 since: new Date().toISOString(),
                 run: process.env.GITHUB_RUN_ID,
                 attempt: process.env.GITHUB_RUN_ATTEMPT,
                 job: process.env.GITHUB_JOB,
                 workflow: process.env.GITHUB_WORKFLOW,
             };
-            await node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.writeFile(`${file}.owner`, JSON.stringify(owner)).catch(() => undefined);
+            // The note, a few bytes, is written and removed synchronously: an answer of the thread pool waits
+            // for the main thread, which a reap keeps busy looking at the next parents while it takes hundreds
+            // of locks. The note only names the holder in messages: one that cannot be written is left out.
+            ignoreError(() => node_fs__WEBPACK_IMPORTED_MODULE_0__.writeFileSync(`${file}.owner`, JSON.stringify(owner)));
             return async () => {
-                await node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.unlink(`${file}.owner`).catch(() => undefined);
+                ignoreError(() => node_fs__WEBPACK_IMPORTED_MODULE_0__.unlinkSync(`${file}.owner`));
                 await release().catch(() => undefined);
             };
         }
@@ -5115,6 +5121,14 @@ async function acquire(file, waitMs, describe, onWait) {
         }
     }
 }
+function ignoreError(fn) {
+    try {
+        fn();
+    }
+    catch {
+        /* see the caller */
+    }
+}
 /**
  * Lock folders this process made: each is made once (the reaper takes a lock per sandbox, hundreds in one
  * parent). One that went since is made again: a lock that fails because its folder is gone drops it here.
@@ -5127,18 +5141,18 @@ const lockDirectoriesMade = new Set();
 async function makeLockDirectory(dir) {
     if (lockDirectoriesMade.has(dir))
         return;
-    const gitDir = node_path__WEBPACK_IMPORTED_MODULE_2__.dirname(node_path__WEBPACK_IMPORTED_MODULE_2__.dirname(dir));
-    const stat = await node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.stat(gitDir).catch(() => undefined);
+    const gitDir = node_path__WEBPACK_IMPORTED_MODULE_3__.dirname(node_path__WEBPACK_IMPORTED_MODULE_3__.dirname(dir));
+    const stat = await node_fs_promises__WEBPACK_IMPORTED_MODULE_1__.stat(gitDir).catch(() => undefined);
     if (!stat?.isDirectory())
         throw Object.assign(new Error(`${gitDir} does not exist: there is no repository to lock`), {
             code: 'ENOENT',
         });
-    await node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.mkdir(dir, { recursive: true });
+    await node_fs_promises__WEBPACK_IMPORTED_MODULE_1__.mkdir(dir, { recursive: true });
     lockDirectoriesMade.add(dir);
 }
 async function readOwner(file) {
     try {
-        return JSON.parse(await node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.readFile(`${file}.owner`, 'utf8'));
+        return JSON.parse(await node_fs_promises__WEBPACK_IMPORTED_MODULE_1__.readFile(`${file}.owner`, 'utf8'));
     }
     catch {
         return undefined;
@@ -5179,7 +5193,7 @@ async function withLockFile(file, what, fn, waitMs = 120_000) {
  * shared metadata (worktree registrations, refs, config) and every check of the git guard happens under it.
  */
 async function withRepositoryLock(gitDir, fn, waitMs = 120_000) {
-    return withLockFile(lockPath(gitDir, 'repository'), `the worktree metadata of ${node_path__WEBPACK_IMPORTED_MODULE_2__.dirname(gitDir)}`, fn, waitMs);
+    return withLockFile(lockPath(gitDir, 'repository'), `the worktree metadata of ${node_path__WEBPACK_IMPORTED_MODULE_3__.dirname(gitDir)}`, fn, waitMs);
 }
 async function lockSandbox(gitDir, sandbox, waitMs, onWait) {
     return acquire(lockPath(gitDir, `sandbox-${sandbox}`), waitMs, (owner) => `sandbox ${sandbox} is in use by another run${ownerText(owner)}; two runs never share a sandbox`, onWait);
@@ -5190,7 +5204,7 @@ async function lockSandbox(gitDir, sandbox, waitMs, onWait) {
  * looks for the containers it left, and only then: asking the engine costs every run start-up time.
  */
 function containerNotePath(gitDir, sandbox) {
-    return node_path__WEBPACK_IMPORTED_MODULE_2__.join(lockDirectory(gitDir), `sandbox-${sandbox}.container`);
+    return node_path__WEBPACK_IMPORTED_MODULE_3__.join(lockDirectory(gitDir), `sandbox-${sandbox}.container`);
 }
 /**
  * A note beside the sandbox's lock, host-only: its volume is being removed, or was by a removal that
@@ -5199,7 +5213,7 @@ function containerNotePath(gitDir, sandbox) {
  * note was absent before that look and still is once the lock is held (volume-look.ts).
  */
 function removalNotePath(gitDir, sandbox) {
-    return node_path__WEBPACK_IMPORTED_MODULE_2__.join(lockDirectory(gitDir), `sandbox-${sandbox}.removing`);
+    return node_path__WEBPACK_IMPORTED_MODULE_3__.join(lockDirectory(gitDir), `sandbox-${sandbox}.removing`);
 }
 /** True while a live run holds the sandbox's lock (a lock whose holder died is not counted). */
 async function isSandboxLocked(gitDir, sandbox) {

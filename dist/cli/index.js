@@ -9252,6 +9252,7 @@ function sandboxHelper(sandbox, image, script, extra = {}) {
 
 
 
+
 let lockfileLoaded;
 /**
  * proper-lockfile, loaded on first use rather than at every start: it brings graceful-fs, which patches
@@ -9307,9 +9308,12 @@ async function acquire(file, waitMs, describe, onWait) {
                 job: process.env.GITHUB_JOB,
                 workflow: process.env.GITHUB_WORKFLOW,
             };
-            await promises_.writeFile(`${file}.owner`, JSON.stringify(owner)).catch(() => undefined);
+            // The note, a few bytes, is written and removed synchronously: an answer of the thread pool waits
+            // for the main thread, which a reap keeps busy looking at the next parents while it takes hundreds
+            // of locks. The note only names the holder in messages: one that cannot be written is left out.
+            ignoreError(() => external_node_fs_.writeFileSync(`${file}.owner`, JSON.stringify(owner)));
             return async () => {
-                await promises_.unlink(`${file}.owner`).catch(() => undefined);
+                ignoreError(() => external_node_fs_.unlinkSync(`${file}.owner`));
                 await release().catch(() => undefined);
             };
         }
@@ -9331,6 +9335,14 @@ async function acquire(file, waitMs, describe, onWait) {
             }
             await new Promise((resolve) => setTimeout(resolve, 50 + Math.random() * 150));
         }
+    }
+}
+function ignoreError(fn) {
+    try {
+        fn();
+    }
+    catch {
+        /* see the caller */
     }
 }
 /**
