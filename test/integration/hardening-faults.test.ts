@@ -414,11 +414,13 @@ test('the command killed by its memory limit is reported as such', async () => {
 describe('a full disk (a small tmpfs as worktree-root)', () => {
   let mount: string;
   beforeEach(() => {
-    mount = tempDir('wts-tmpfs-');
-    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=4m', 'tmpfs', mount]);
+    // Each test's own mount, named in its cleanup (`mount` itself is the next test's by then).
+    const made = tempDir('wts-tmpfs-');
+    mount = made;
+    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=4m', 'tmpfs', made]);
     cleanups.push(() => {
-      execFileSync('umount', ['-l', mount]);
-      fs.rmSync(mount, { recursive: true, force: true });
+      execFileSync('umount', ['-l', made]);
+      fs.rmSync(made, { recursive: true, force: true });
     });
   });
 
