@@ -45,6 +45,7 @@ describe('parsePackedRefs', () => {
         ['refs/tags/v1', B],
       ]),
       peeled: [A],
+      peeledOf: new Map([['refs/tags/v1', A]]),
     });
   });
 

@@ -37,17 +37,23 @@ export function parseLooseRef(text: string): { oid: string } | { symbolic: strin
   return { error: 'a ref file holds neither an object name nor a ref' };
 }
 
-/** `packed-refs`: `<oid> <name>` lines, `^<oid>` for a peeled tag, `#` comments. */
+/**
+ * `packed-refs`: `<oid> <name>` lines, `^<oid>` for a peeled tag (the ref just above it: `peeledOf`),
+ * `#` comments.
+ */
 export function parsePackedRefs(
   text: string,
-): { refs: Map<string, string>; peeled: string[] } | { error: string } {
+): { refs: Map<string, string>; peeled: string[]; peeledOf: Map<string, string> } | { error: string } {
   const refs = new Map<string, string>();
   const peeled: string[] = [];
+  const peeledOf = new Map<string, string>();
+  let last: string | undefined;
   for (const line of text.split('\n')) {
     if (!line || line.startsWith('#')) continue;
     if (line.startsWith('^')) {
       if (!OID.test(line.slice(1))) return { error: 'packed-refs has a malformed line' };
       peeled.push(line.slice(1));
+      if (last !== undefined) peeledOf.set(last, line.slice(1));
       continue;
     }
     const space = line.indexOf(' ');
@@ -56,8 +62,9 @@ export function parsePackedRefs(
     if (space < 0 || !OID.test(oid) || !REF_NAME.test(name))
       return { error: 'packed-refs has a malformed line' };
     refs.set(name, oid);
+    last = name;
   }
-  return { refs, peeled };
+  return { refs, peeled, peeledOf };
 }
 
 export type FileReading = { data: Buffer } | { absent: true } | { error: string };
@@ -246,23 +253,14 @@ function refsUnder(
   const packedFile = readBounded(path.join(gitDir, 'packed-refs'), PACKED_REFS_MAX);
   if ('error' in packedFile) return undefined;
   if ('absent' in packedFile) return { refs, peeled };
+  const packed = parsePackedRefs(packedFile.data.toString('utf8'));
+  if ('error' in packed || looseNames.size + packed.refs.size > MAX_REFS) return undefined;
   // A packed line counts only where no loose file of that name says otherwise.
-  let counted = false;
-  let count = looseNames.size;
-  for (const line of packedFile.data.toString('utf8').split('\n')) {
-    if (!line || line.startsWith('#')) continue;
-    if (line.startsWith('^')) {
-      if (!OID.test(line.slice(1))) return undefined;
-      if (counted) peeled.push(line.slice(1));
-      continue;
-    }
-    const space = line.indexOf(' ');
-    const oid = line.slice(0, space);
-    const name = line.slice(space + 1);
-    if (space < 0 || !OID.test(oid) || !REF_NAME.test(name)) return undefined;
-    if (++count > MAX_REFS) return undefined;
-    counted = prefixes.some((prefix) => name.startsWith(prefix)) && !looseNames.has(name);
-    if (counted) refs.set(name, oid);
+  for (const [name, oid] of packed.refs) {
+    if (looseNames.has(name) || !prefixes.some((prefix) => name.startsWith(prefix))) continue;
+    refs.set(name, oid);
+    const commit = packed.peeledOf.get(name);
+    if (commit) peeled.push(commit);
   }
   return { refs, peeled };
 }
