@@ -12844,10 +12844,15 @@ function parseLooseRef(text) {
         return { symbolic: head.ref };
     return { error: 'a ref file holds neither an object name nor a ref' };
 }
-/** `packed-refs`: `<oid> <name>` lines, `^<oid>` for a peeled tag, `#` comments. */
+/**
+ * `packed-refs`: `<oid> <name>` lines, `^<oid>` for a peeled tag (the ref just above it: `peeledOf`),
+ * `#` comments.
+ */
 function parsePackedRefs(text) {
     const refs = new Map();
     const peeled = [];
+    const peeledOf = new Map();
+    let last;
     for (const line of text.split('\n')) {
         if (!line || line.startsWith('#'))
             continue;
@@ -12855,6 +12860,8 @@ function parsePackedRefs(text) {
             if (!OID.test(line.slice(1)))
                 return { error: 'packed-refs has a malformed line' };
             peeled.push(line.slice(1));
+            if (last !== undefined)
+                peeledOf.set(last, line.slice(1));
             continue;
         }
         const space = line.indexOf(' ');
@@ -12863,8 +12870,9 @@ function parsePackedRefs(text) {
         if (space < 0 || !OID.test(oid) || !REF_NAME.test(name))
             return { error: 'packed-refs has a malformed line' };
         refs.set(name, oid);
+        last = name;
     }
-    return { refs, peeled };
+    return { refs, peeled, peeledOf };
 }
 /** A regular file, never through a symbolic link, at most `max` bytes (more: an error). */
 function readBounded(file, max) {
@@ -13043,29 +13051,17 @@ function refsUnder(gitDir, prefixes, symbolic) {
         return undefined;
     if ('absent' in packedFile)
         return { refs, peeled };
+    const packed = parsePackedRefs(packedFile.data.toString('utf8'));
+    if ('error' in packed || looseNames.size + packed.refs.size > MAX_REFS)
+        return undefined;
     // A packed line counts only where no loose file of that name says otherwise.
-    let counted = false;
-    let count = looseNames.size;
-    for (const line of packedFile.data.toString('utf8').split('\n')) {
-        if (!line || line.startsWith('#'))
+    for (const [name, oid] of packed.refs) {
+        if (looseNames.has(name) || !prefixes.some((prefix) => name.startsWith(prefix)))
             continue;
-        if (line.startsWith('^')) {
-            if (!OID.test(line.slice(1)))
-                return undefined;
-            if (counted)
-                peeled.push(line.slice(1));
-            continue;
-        }
-        const space = line.indexOf(' ');
-        const oid = line.slice(0, space);
-        const name = line.slice(space + 1);
-        if (space < 0 || !OID.test(oid) || !REF_NAME.test(name))
-            return undefined;
-        if (++count > MAX_REFS)
-            return undefined;
-        counted = prefixes.some((prefix) => name.startsWith(prefix)) && !looseNames.has(name);
-        if (counted)
-            refs.set(name, oid);
+        refs.set(name, oid);
+        const commit = packed.peeledOf.get(name);
+        if (commit)
+            peeled.push(commit);
     }
     return { refs, peeled };
 }
