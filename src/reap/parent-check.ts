@@ -5,8 +5,8 @@
 // repository) in two git processes per parent, whatever the number of sandboxes (one, when every commit
 // named is one that the parent's remote-tracking refs or tags name, read as data: no walk is needed): its
 // configuration (has it a remote?) is read, and the walk asked again with its branches, only when the
-// refs that save a commit in every parent leave something unsaved. The object names come from the sandboxes as data and are
-// checked to be bare hexadecimal names before git sees them.
+// refs that save a commit in every parent leave something unsaved. The object names come from the
+// sandboxes as data and are checked to be bare hexadecimal names before git sees them.
 import type { Git } from '../engine/git.js';
 import type { ParentRepository } from '../sandbox/repository.js';
 import { ALWAYS_SAVING, savedRefs } from '../sandbox/saved.js';

@@ -139,7 +139,8 @@ describe('a run killed midway', () => {
       killWhen: /^started$/m,
     });
     expect(killed.signal).toBe('SIGKILL');
-    probes.push(...[probeInState(killed.state)].filter((p): p is string => !!p));
+    const probe = probeInState(killed.state);
+    if (probe) probes.push(probe);
     const project = killed.state.run ? JSON.parse(killed.state.run).location.project : '';
     expect(containersWithLabel(`worktree-sandbox.project=${project}`)).toHaveLength(1);
     // the next run takes the stale lock over, removes the dead run's container, reuses the sandbox as it is
