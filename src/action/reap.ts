@@ -22,7 +22,7 @@ export async function reapAction(settings: ReapSettings): Promise<ReapResult> {
   // The facts behind every decision, in the step's debug log (ACTIONS_STEP_DEBUG).
   const ui = actionUi();
   const result = await reap(reapOptionsFrom(settings), ui);
-  const sorted = [...result.sandboxes].sort(byInterest);
+  const sorted = byInterest(result.sandboxes);
   const reaped = jsonWithin(sorted.filter(isReaped).map(toRecord), OUTPUT_LIMIT);
   const kept = jsonWithin(sorted.filter((s) => !isReaped(s)).map(toRecord), OUTPUT_LIMIT);
   for (const [name, list] of [

@@ -19,6 +19,7 @@ export function actionUi(): Ui {
     debug: (m) => {
       if (core.isDebug()) core.debug(logLines(m));
     },
+    debugging: core.isDebug(),
     warning: (m) => core.warning(logLines(m)),
     group: (title, fn) => core.group(title, fn),
     mask: (s) => core.setSecret(s),

@@ -36,7 +36,7 @@ export function reapJson(result: ReapResult) {
     stale: result.stats.stale,
     freedBytes: result.freedBytes,
     warnings: result.warnings,
-    sandboxes: [...result.sandboxes].sort(byInterest).map((s) => ({
+    sandboxes: byInterest(result.sandboxes).map((s) => ({
       result: s.result,
       project: s.project,
       sandbox: s.sandbox,
@@ -52,7 +52,7 @@ export function reapJson(result: ReapResult) {
 }
 
 export function reapText(result: ReapResult): string {
-  const sorted = [...result.sandboxes].sort(byInterest);
+  const sorted = byInterest(result.sandboxes);
   const reaped = sorted.filter(isReaped).length;
   const headline =
     `Reap${result.dryRun ? ' (dry run: nothing removed)' : ''}: ${result.stats.found} found, ` +

@@ -24,6 +24,7 @@ export function terminalUi(
     debug: (m) => {
       if (options.debug) line(`debug: ${m}`);
     },
+    debugging: !!options.debug && !options.quiet,
     warning: (m) => {
       // Above the spinner, not through it.
       spinner?.clear();

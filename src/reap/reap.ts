@@ -144,14 +144,19 @@ export async function reap(options: ReapOptions, ui: Ui = silentUi): Promise<Rea
 
   const lookedAt = new Set(stale.map((s) => s.key));
   await ui.group('Decisions', async () => {
-    for (const d of decisions) {
-      ui.info(
-        sandboxText(
-          `${d.action === 'remove' ? (options.dryRun ? 'would remove' : 'remove') : 'keep'} ${d.project}/${d.sandbox} [${d.isolation}, ${d.class}]: ${d.reason}`,
-        ),
-      );
-      ui.debug(decisionTrace(d, facts.get(d.key)!, lookedAt.has(d.key), options.dryRun));
-    }
+    const lines = decisions.map((d) =>
+      sandboxText(
+        `${d.action === 'remove' ? (options.dryRun ? 'would remove' : 'remove') : 'keep'} ${d.project}/${d.sandbox} [${d.isolation}, ${d.class}]: ${d.reason}`,
+      ),
+    );
+    // A line per decision, in one write; with the facts of each below it when debug lines are shown.
+    if (!ui.debugging) {
+      if (lines.length) ui.info(lines.join('\n'));
+    } else
+      decisions.forEach((d, i) => {
+        ui.info(lines[i]);
+        ui.debug(decisionTrace(d, facts.get(d.key)!, lookedAt.has(d.key), options.dryRun));
+      });
   });
 
   const removals = removalsOf(decisions);

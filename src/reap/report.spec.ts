@@ -102,7 +102,7 @@ describe('records for the outputs', () => {
   });
 
   it('list the most telling entries first: removals, stale ones kept, other entries, then fresh ones', () => {
-    const order = [...result.sandboxes].sort(byInterest).map((s) => s.sandbox);
+    const order = byInterest(result.sandboxes).map((s) => s.sandbox);
     expect(order).toEqual([
       'exploration-00000001',
       'exploration-00000003',

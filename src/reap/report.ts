@@ -73,9 +73,18 @@ export function toRecord(s: ReportedSandbox): ReapRecord {
   };
 }
 
-/** The most telling entries first: removals, then stale ones kept, then the rest, oldest first. */
-export function byInterest(a: ReportedSandbox, b: ReportedSandbox): number {
-  return rank(a) - rank(b) || (b.ageDays ?? -1) - (a.ageDays ?? -1) || a.where.localeCompare(b.where);
+/** `localeCompare`'s order, with the collator made once. */
+const collator = new Intl.Collator();
+
+/**
+ * The most telling entries first: removals, then stale ones kept, then the rest, oldest first (a copy).
+ * Each entry's rank is worked out once, not at every comparison: a reap lists thousands.
+ */
+export function byInterest(sandboxes: readonly ReportedSandbox[]): ReportedSandbox[] {
+  return sandboxes
+    .map((s) => ({ s, rank: rank(s), age: s.ageDays ?? -1 }))
+    .sort((a, b) => a.rank - b.rank || b.age - a.age || collator.compare(a.s.where, b.s.where))
+    .map(({ s }) => s);
 }
 
 function rank(s: ReportedSandbox): number {
@@ -108,7 +117,7 @@ const cell = (text: string) => text.replace(/[|<>]/g, (c) => `&#${c.charCodeAt(0
 
 /** The job summary: the chart (of every entry), then at most `maxRows` rows (the most telling), the rest counted. */
 export function summaryMarkdown(result: ReapResult, maxRows = 2000): string {
-  const sorted = [...result.sandboxes].sort(byInterest);
+  const sorted = byInterest(result.sandboxes);
   const reaped = sorted.filter(isReaped);
   const lines = [
     `## worktree-sandbox: reap${result.dryRun ? ' (dry run: nothing removed)' : ''}`,

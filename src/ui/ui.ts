@@ -18,6 +18,8 @@ export interface Ui {
   info(message: string): void;
   /** A decision and its reasons, shown only when asked for (ACTIONS_STEP_DEBUG, --debug). */
   debug(message: string): void;
+  /** Whether debug lines are shown: a caller that makes thousands of them may skip the work when not. */
+  readonly debugging: boolean;
   warning(message: string): void;
   group<T>(title: string, fn: () => Promise<T>): Promise<T>;
   /**
@@ -92,6 +94,7 @@ export type StreamWriter = LineWriter & {
 export const silentUi: Ui = {
   info: () => undefined,
   debug: () => undefined,
+  debugging: false,
   warning: () => undefined,
   group: (_title, fn) => fn(),
   untrusted: (fn) => fn(() => undefined),

@@ -157,6 +157,14 @@ describe.each(nodeRuntimes())('$name', ({ execPath }) => {
           `\\| ${volumeSandbox.replace(/\./g, '\\.')} \\| ${project} \\| volume \\| persistent \\| 100 \\| removed \\|`,
         ),
       );
+      // Each decision on a line of the log; without the debug log, no facts behind them.
+      expect(real.stdout.split('\n')).toEqual(
+        expect.arrayContaining([
+          `remove ${project}/${path.basename(diskPath)} [disk, transient]: stale and holds no work`,
+          `remove ${project}/${volumeSandbox} [container, persistent]: stale and holds no work`,
+        ]),
+      );
+      expect(real.stdout).not.toContain('::debug::');
       expect(volumesWithPrefix(prefix)).toEqual([]);
       expect(fs.existsSync(diskPath)).toBe(false);
       // Both sandboxes' records dropped.

@@ -87,6 +87,7 @@ async function runBot(
     ui: {
       info: (m) => recorded.log.push(m),
       debug: () => undefined,
+      debugging: false,
       warning: (m) => recorded.warnings.push(m),
       group: (_t, fn) => fn(),
       untrusted: (fn) => fn((line) => recorded.log.push(line)),
