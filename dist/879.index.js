@@ -44,9 +44,17 @@ function toRecord(s) {
         reason: reasonOf(s),
     };
 }
-/** The most telling entries first: removals, then stale ones kept, then the rest, oldest first. */
-function byInterest(a, b) {
-    return rank(a) - rank(b) || (b.ageDays ?? -1) - (a.ageDays ?? -1) || a.where.localeCompare(b.where);
+/** `localeCompare`'s order, with the collator made once. */
+const collator = new Intl.Collator();
+/**
+ * The most telling entries first: removals, then stale ones kept, then the rest, oldest first (a copy).
+ * Each entry's rank is worked out once, not at every comparison: a reap lists thousands.
+ */
+function byInterest(sandboxes) {
+    return sandboxes
+        .map((s) => ({ s, rank: rank(s), age: s.ageDays ?? -1 }))
+        .sort((a, b) => a.rank - b.rank || b.age - a.age || collator.compare(a.s.where, b.s.where))
+        .map(({ s }) => s);
 }
 function rank(s) {
     if (isReaped(s))
@@ -74,7 +82,7 @@ function jsonWithin(records, maxBytes) {
 const cell = (text) => text.replace(/[|<>]/g, (c) => `&#${c.charCodeAt(0)};`).replace(/\s+/g, ' ');
 /** The job summary: the chart (of every entry), then at most `maxRows` rows (the most telling), the rest counted. */
 function summaryMarkdown(result, maxRows = 2000) {
-    const sorted = [...result.sandboxes].sort(byInterest);
+    const sorted = byInterest(result.sandboxes);
     const reaped = sorted.filter(isReaped);
     const lines = [
         `## worktree-sandbox: reap${result.dryRun ? ' (dry run: nothing removed)' : ''}`,
@@ -4378,10 +4386,17 @@ async function reap(options, ui = ui_ui/* silentUi */.y) {
     }
     const lookedAt = new Set(stale.map((s) => s.key));
     await ui.group('Decisions', async () => {
-        for (const d of decisions) {
-            ui.info((0,sandbox_text/* sandboxText */.dX)(`${d.action === 'remove' ? (options.dryRun ? 'would remove' : 'remove') : 'keep'} ${d.project}/${d.sandbox} [${d.isolation}, ${d.class}]: ${d.reason}`));
-            ui.debug(decisionTrace(d, facts.get(d.key), lookedAt.has(d.key), options.dryRun));
+        const lines = decisions.map((d) => (0,sandbox_text/* sandboxText */.dX)(`${d.action === 'remove' ? (options.dryRun ? 'would remove' : 'remove') : 'keep'} ${d.project}/${d.sandbox} [${d.isolation}, ${d.class}]: ${d.reason}`));
+        // A line per decision, in one write; with the facts of each below it when debug lines are shown.
+        if (!ui.debugging) {
+            if (lines.length)
+                ui.info(lines.join('\n'));
         }
+        else
+            decisions.forEach((d, i) => {
+                ui.info(lines[i]);
+                ui.debug(decisionTrace(d, facts.get(d.key), lookedAt.has(d.key), options.dryRun));
+            });
     });
     const removals = removalsOf(decisions);
     if (stream && removals.length) {
@@ -4461,7 +4476,7 @@ async function reapAction(settings) {
     // The facts behind every decision, in the step's debug log (ACTIONS_STEP_DEBUG).
     const ui = (0,action_ui/* actionUi */.V)();
     const result = await reap(reapOptionsFrom(settings), ui);
-    const sorted = [...result.sandboxes].sort(byInterest);
+    const sorted = byInterest(result.sandboxes);
     const reaped = jsonWithin(sorted.filter(isReaped).map(toRecord), OUTPUT_LIMIT);
     const kept = jsonWithin(sorted.filter((s) => !isReaped(s)).map(toRecord), OUTPUT_LIMIT);
     for (const [name, list] of [

@@ -133,6 +133,7 @@ function actionUi() {
             if (_actions_core__WEBPACK_IMPORTED_MODULE_0__/* .isDebug */ ._o())
                 _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .debug */ .Yz((0,_ui_sandbox_text_js__WEBPACK_IMPORTED_MODULE_4__/* .logLines */ .OG)(m));
         },
+        debugging: _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .isDebug */ ._o(),
         warning: (m) => _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .warning */ .$e((0,_ui_sandbox_text_js__WEBPACK_IMPORTED_MODULE_4__/* .logLines */ .OG)(m)),
         group: (title, fn) => _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .group */ .Os(title, fn),
         mask: (s) => _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .setSecret */ .Pq(s),
@@ -6158,6 +6159,7 @@ function streamLineWriter(stream, format, options = {}) {
 const silentUi = {
     info: () => undefined,
     debug: () => undefined,
+    debugging: false,
     warning: () => undefined,
     group: (_title, fn) => fn(),
     untrusted: (fn) => fn(() => undefined),

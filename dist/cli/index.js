@@ -12321,9 +12321,17 @@ function toRecord(s) {
         reason: reasonOf(s),
     };
 }
-/** The most telling entries first: removals, then stale ones kept, then the rest, oldest first. */
-function byInterest(a, b) {
-    return rank(a) - rank(b) || (b.ageDays ?? -1) - (a.ageDays ?? -1) || a.where.localeCompare(b.where);
+/** `localeCompare`'s order, with the collator made once. */
+const collator = new Intl.Collator();
+/**
+ * The most telling entries first: removals, then stale ones kept, then the rest, oldest first (a copy).
+ * Each entry's rank is worked out once, not at every comparison: a reap lists thousands.
+ */
+function byInterest(sandboxes) {
+    return sandboxes
+        .map((s) => ({ s, rank: rank(s), age: s.ageDays ?? -1 }))
+        .sort((a, b) => a.rank - b.rank || b.age - a.age || collator.compare(a.s.where, b.s.where))
+        .map(({ s }) => s);
 }
 function rank(s) {
     if (isReaped(s))
@@ -12351,7 +12359,7 @@ function jsonWithin(records, maxBytes) {
 const cell = (text) => text.replace(/[|<>]/g, (c) => `&#${c.charCodeAt(0)};`).replace(/\s+/g, ' ');
 /** The job summary: the chart (of every entry), then at most `maxRows` rows (the most telling), the rest counted. */
 function summaryMarkdown(result, maxRows = 2000) {
-    const sorted = [...result.sandboxes].sort(byInterest);
+    const sorted = byInterest(result.sandboxes);
     const reaped = sorted.filter(isReaped);
     const lines = [
         `## worktree-sandbox: reap${result.dryRun ? ' (dry run: nothing removed)' : ''}`,
@@ -12800,6 +12808,7 @@ function streamLineWriter(stream, format, options = {}) {
 const silentUi = {
     info: () => undefined,
     debug: () => undefined,
+    debugging: false,
     warning: () => undefined,
     group: (_title, fn) => fn(),
     untrusted: (fn) => fn(() => undefined),
@@ -18640,6 +18649,7 @@ function terminalUi(options = {}) {
             if (options.debug)
                 line(`debug: ${m}`);
         },
+        debugging: !!options.debug && !options.quiet,
         warning: (m) => {
             // Above the spinner, not through it.
             spinner?.clear();
@@ -19459,10 +19469,17 @@ async function reap(options, ui = silentUi) {
     }
     const lookedAt = new Set(stale.map((s) => s.key));
     await ui.group('Decisions', async () => {
-        for (const d of decisions) {
-            ui.info(sandboxText(`${d.action === 'remove' ? (options.dryRun ? 'would remove' : 'remove') : 'keep'} ${d.project}/${d.sandbox} [${d.isolation}, ${d.class}]: ${d.reason}`));
-            ui.debug(decisionTrace(d, facts.get(d.key), lookedAt.has(d.key), options.dryRun));
+        const lines = decisions.map((d) => sandboxText(`${d.action === 'remove' ? (options.dryRun ? 'would remove' : 'remove') : 'keep'} ${d.project}/${d.sandbox} [${d.isolation}, ${d.class}]: ${d.reason}`));
+        // A line per decision, in one write; with the facts of each below it when debug lines are shown.
+        if (!ui.debugging) {
+            if (lines.length)
+                ui.info(lines.join('\n'));
         }
+        else
+            decisions.forEach((d, i) => {
+                ui.info(lines[i]);
+                ui.debug(decisionTrace(d, facts.get(d.key), lookedAt.has(d.key), options.dryRun));
+            });
     });
     const removals = removalsOf(decisions);
     if (stream && removals.length) {
@@ -19552,7 +19569,7 @@ function reapJson(result) {
         stale: result.stats.stale,
         freedBytes: result.freedBytes,
         warnings: result.warnings,
-        sandboxes: [...result.sandboxes].sort(byInterest).map((s) => ({
+        sandboxes: byInterest(result.sandboxes).map((s) => ({
             result: s.result,
             project: s.project,
             sandbox: s.sandbox,
@@ -19567,7 +19584,7 @@ function reapJson(result) {
     };
 }
 function reapText(result) {
-    const sorted = [...result.sandboxes].sort(byInterest);
+    const sorted = byInterest(result.sandboxes);
     const reaped = sorted.filter(isReaped).length;
     const headline = `Reap${result.dryRun ? ' (dry run: nothing removed)' : ''}: ${result.stats.found} found, ` +
         `${result.stats.stale} stale, ${reaped} ${result.dryRun ? 'would be removed' : 'removed'}, ` +
