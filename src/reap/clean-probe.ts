@@ -44,23 +44,52 @@ const NS = 1_000_000_000n;
 const REGULAR = 0o100000;
 const SYMLINK = 0o120000;
 
+const NOT_HEAD = 'the index does not match HEAD as a whole';
+
+/** A proof made against the index's own tree (`rootTree`), when the index records one. */
+export interface IndexProof {
+  proof: CleanProof;
+  rootTree?: string;
+}
+
 /**
  * `gitDir` is the sandbox's own `.git` folder: its index is read as data (never through a link), and the
  * work tree is walked before any file in it is read, so that a folder replaced by a link is caught
  * before anything is read through it.
  */
 export function proveClean(worktree: string, gitDir: string, headTree: string): CleanProof {
-  const unsure = (why: string): CleanProof => ({ clean: false, unsure: why });
+  const { proof, rootTree } = proveAgainstIndex(worktree, gitDir, headTree.length / 2);
+  if (rootTree !== undefined && rootTree !== headTree) return { clean: false, unsure: NOT_HEAD };
+  return proof;
+}
+
+/**
+ * The same proof before HEAD's tree is known: against the tree the index records for the whole (its
+ * cache tree), returned as `rootTree` when the proof got that far. It proves anything only where the
+ * caller finds `rootTree` to be HEAD's tree (proveClean). This lets a reap walk its sandboxes first, and
+ * ask the parent for HEAD's tree and the `.gitignore` files that the walk found needed in one git process.
+ */
+export function proveAgainstIndex(worktree: string, gitDir: string, hashBytes: number): IndexProof {
+  const unsure = (why: string) => ({ proof: { clean: false as const, unsure: why } });
   const indexFile = path.join(gitDir, 'index');
   const read = readBounded(indexFile, INDEX_MAX);
   if ('absent' in read) return unsure('there is no index');
   if ('error' in read) return unsure(read.error);
   const indexMtime = fs.lstatSync(indexFile, { bigint: true }).mtimeNs;
-  const hashBytes = headTree.length / 2;
   const reading = parseIndex(read.data, hashBytes);
   if (!reading.ok) return unsure(reading.unsupported);
   const { entries, rootTree } = reading.index;
-  if (rootTree !== headTree) return unsure('the index does not match HEAD as a whole');
+  if (rootTree === undefined) return unsure(NOT_HEAD);
+  return { proof: walkAgainstIndex(worktree, entries, indexMtime, hashBytes), rootTree };
+}
+
+function walkAgainstIndex(
+  worktree: string,
+  entries: readonly IndexEntry[],
+  indexMtime: bigint,
+  hashBytes: number,
+): CleanProof {
+  const unsure = (why: string): CleanProof => ({ clean: false, unsure: why });
   const tracked = new Set<string>();
   const folders = new Set<string>();
   for (const entry of entries) {

@@ -169,10 +169,26 @@ export interface UntrackedQuestion {
 
 type Blob = { oid: string; size: number } | null;
 
+/** What the parent's objects answered, by name (null: no such object), as `Git.readSmallObjects` reads them. */
+export type ReadObjects = ReadonlyMap<string, { oid: string; type: string; body: Buffer } | null>;
+
+/**
+ * The `.gitignore` files a question needs, as `cat-file` names them: each folder's in `headTree`. A
+ * caller may have them read beforehand (`known` of judgeUntrackedInParent).
+ */
+export function gitignoreNames(headTree: string, untracked: UntrackedEntries): string[] {
+  return ruleFolders(untracked.unlisted).map((dir) => objectName(headTree, dir));
+}
+
+/**
+ * `known`: the `.gitignore` files already read from the parent (gitignoreNames), within GITIGNORE_MAX;
+ * git is asked only when it lacks one.
+ */
 export async function judgeUntrackedInParent(
   git: Git,
   parent: ParentRepository,
   questions: readonly UntrackedQuestion[],
+  known?: ReadObjects,
 ): Promise<Map<string, UntrackedVerdict>> {
   const verdicts = new Map<string, UntrackedVerdict>();
   const asked = new Map<string, Blob>();
@@ -180,7 +196,7 @@ export async function judgeUntrackedInParent(
   for (const q of questions)
     for (const dir of folders.get(q.key)!) asked.set(objectName(q.headTree, dir), null);
   const texts = new Map<string, string>();
-  const read = await readGitignores(git, parent, asked, texts);
+  const read = await readGitignores(git, parent, asked, texts, known);
   if (!read) {
     for (const q of questions)
       verdicts.set(q.key, { unsure: 'the parent could not list its .gitignore files' });
@@ -232,11 +248,15 @@ async function readGitignores(
   parent: ParentRepository,
   asked: Map<string, Blob>,
   texts: Map<string, string>,
+  known?: ReadObjects,
 ): Promise<boolean> {
   const names = [...asked.keys()];
-  const atOnce = await git.readSmallObjects(parent.path, names, GITIGNORE_MAX);
+  const readBefore =
+    known && names.every((name) => known.has(name) && (known.get(name)?.body.length ?? 0) <= GITIGNORE_MAX);
+  const atOnce = readBefore ? known : await git.readSmallObjects(parent.path, names, GITIGNORE_MAX);
   if (atOnce) {
-    for (const [name, object] of atOnce) {
+    for (const name of names) {
+      const object = atOnce.get(name);
       const blob = object?.type === 'blob' ? object : undefined;
       asked.set(name, blob ? { oid: blob.oid, size: blob.body.length } : null);
       if (blob) texts.set(blob.oid, blob.body.toString('utf8'));

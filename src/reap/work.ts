@@ -17,7 +17,7 @@ import type { Git } from '../engine/git.js';
 import type { ParentRepository } from '../sandbox/repository.js';
 import { sandboxText } from '../ui/sandbox-text.js';
 import { branchOf, type UnsavedCommits } from '../sandbox/saved.js';
-import { proveClean } from './clean-probe.js';
+import { type IndexProof, proveAgainstIndex } from './clean-probe.js';
 import { type CheckResult, summarizeWork, type WorkFinding } from './decide.js';
 import {
   inspectInHelpers,
@@ -31,7 +31,7 @@ import { checkAgainstParent, type NamedObjects, type ParentVerdict } from './par
 import { operationInProgress, readSandboxGit } from './sandbox-files.js';
 import type { ScannedSandbox } from './scan.js';
 import { gitDirOf, isCheckable } from './scanned.js';
-import { judgeUntrackedInParent, type UntrackedQuestion } from './ignored.js';
+import { gitignoreNames, judgeUntrackedInParent, type UntrackedQuestion } from './ignored.js';
 
 export interface WorkReport {
   work: WorkFinding;
@@ -162,10 +162,24 @@ async function checkParentGroup(
   const named: NamedObjects[] = [];
   for (const [key, h] of histories)
     if (!('error' in h)) named.push({ key, headOid: h.headOid, named: h.named });
-  const verdicts = await checkAgainstParent(deps.git, parent, named);
+  // Disk: the filesystem proves clean where it can, against the tree the index records: its untracked
+  // entries say which of HEAD's .gitignore files the parent reads beside its answer (one git process).
+  const proofs = new Map<string, IndexProof>();
+  const gitignores = new Set<string>();
+  for (const s of disks) {
+    const history = histories.get(s.key);
+    if (!history || 'error' in history) continue;
+    const indexed = proofOf(s.hostPath!, gitDirOf(s), history.headOid.length / 2);
+    if (!indexed) continue;
+    proofs.set(s.key, indexed);
+    const { proof, rootTree } = indexed;
+    if (rootTree && !proof.clean && proof.untracked)
+      for (const name of gitignoreNames(rootTree, proof.untracked)) gitignores.add(name);
+  }
+  const { verdicts, read } = await checkAgainstParent(deps.git, parent, named, [...gitignores]);
 
-  // Disk: the filesystem proves clean where it can; untracked entries are judged with the parent's ignore
-  // rules; the rest goes to one helper.
+  // The proofs stand where the index's tree is HEAD's; untracked entries are judged with the parent's
+  // ignore rules; the rest goes to one helper.
   const uncommitted = new Map<string, CheckResult<number>>();
   const proved = new Set<string>();
   const unsure: ScannedSandbox[] = [];
@@ -173,7 +187,8 @@ async function checkParentGroup(
   for (const s of disks) {
     const verdict = verdicts.get(s.key);
     if (!verdict || verdict.error || verdict.unsaved) continue; // work found or check failed: no need
-    const proof = verdict.headTree ? proofOf(s.hostPath!, gitDirOf(s), verdict.headTree) : undefined;
+    const indexed = proofs.get(s.key);
+    const proof = verdict.headTree && indexed?.rootTree === verdict.headTree ? indexed.proof : undefined;
     if (proof?.clean) {
       uncommitted.set(s.key, { value: 0 });
       proved.add(s.key);
@@ -188,7 +203,7 @@ async function checkParentGroup(
     else unsure.push(s);
   }
   if (questions.length) {
-    const judged = await judgeUntrackedInParent(deps.git, parent, questions);
+    const judged = await judgeUntrackedInParent(deps.git, parent, questions, read);
     for (const s of disks) {
       const verdict = judged.get(s.key);
       if (!verdict) continue;
@@ -247,13 +262,9 @@ function readGuarded<T>(read: () => T): T | { ok: false; error: string } {
 }
 
 /** The filesystem's proof; a walk that throws proves nothing (the helper looks instead). */
-function proofOf(
-  worktree: string,
-  gitDir: string,
-  headTree: string,
-): ReturnType<typeof proveClean> | undefined {
+function proofOf(worktree: string, gitDir: string, hashBytes: number): IndexProof | undefined {
   try {
-    return proveClean(worktree, gitDir, headTree);
+    return proveAgainstIndex(worktree, gitDir, hashBytes);
   } catch {
     return undefined;
   }
