@@ -3191,13 +3191,26 @@ const HASH_LIMIT = 8 * 1024 * 1024;
 const NS = 1000000000n;
 const REGULAR = 0o100000;
 const SYMLINK = 0o120000;
+const NOT_HEAD = 'the index does not match HEAD as a whole';
 /**
  * `gitDir` is the sandbox's own `.git` folder: its index is read as data (never through a link), and the
  * work tree is walked before any file in it is read, so that a folder replaced by a link is caught
  * before anything is read through it.
  */
 function proveClean(worktree, gitDir, headTree) {
-    const unsure = (why) => ({ clean: false, unsure: why });
+    const { proof, rootTree } = proveAgainstIndex(worktree, gitDir, headTree.length / 2);
+    if (rootTree !== undefined && rootTree !== headTree)
+        return { clean: false, unsure: NOT_HEAD };
+    return proof;
+}
+/**
+ * The same proof before HEAD's tree is known: against the tree the index records for the whole (its
+ * cache tree), returned as `rootTree` when the proof got that far. It proves anything only where the
+ * caller finds `rootTree` to be HEAD's tree (proveClean). This lets a reap walk its sandboxes first, and
+ * ask the parent for HEAD's tree and the `.gitignore` files that the walk found needed in one git process.
+ */
+function proveAgainstIndex(worktree, gitDir, hashBytes) {
+    const unsure = (why) => ({ proof: { clean: false, unsure: why } });
     const indexFile = external_node_path_.join(gitDir, 'index');
     const read = readBounded(indexFile, INDEX_MAX);
     if ('absent' in read)
@@ -3205,13 +3218,16 @@ function proveClean(worktree, gitDir, headTree) {
     if ('error' in read)
         return unsure(read.error);
     const indexMtime = external_node_fs_.lstatSync(indexFile, { bigint: true }).mtimeNs;
-    const hashBytes = headTree.length / 2;
     const reading = parseIndex(read.data, hashBytes);
     if (!reading.ok)
         return unsure(reading.unsupported);
     const { entries, rootTree } = reading.index;
-    if (rootTree !== headTree)
-        return unsure('the index does not match HEAD as a whole');
+    if (rootTree === undefined)
+        return unsure(NOT_HEAD);
+    return { proof: walkAgainstIndex(worktree, entries, indexMtime, hashBytes), rootTree };
+}
+function walkAgainstIndex(worktree, entries, indexMtime, hashBytes) {
+    const unsure = (why) => ({ clean: false, unsure: why });
     const tracked = new Set();
     const folders = new Set();
     for (const entry of entries) {
@@ -3447,184 +3463,6 @@ function blobName(content, hashBytes = 20) {
     return hash.digest('hex');
 }
 
-;// CONCATENATED MODULE: ./src/reap/parent-check.ts
-
-
-
-/** Unsaved commits counted per sandbox up to this many; past it, the count is a lower bound. */
-const MAX_COUNTED = 10_000;
-async function checkAgainstParent(git, parent, sandboxes) {
-    const verdicts = new Map();
-    const valid = sandboxes.filter((s) => {
-        const bad = [s.headOid, ...s.named].find((oid) => !engine_git/* OID */.Vx.test(oid));
-        if (bad !== undefined)
-            verdicts.set(s.key, {
-                error: `it names an object that is no object name: ${JSON.stringify(bad.slice(0, 80))}`,
-            });
-        return bad === undefined;
-    });
-    if (valid.length === 0)
-        return verdicts;
-    const objects = [...new Set(valid.flatMap((s) => s.named))];
-    const heads = [...new Set(valid.map((s) => s.headOid))];
-    const asked = [...objects, ...heads.map((h) => `${h}^{tree}`)];
-    const found = await git.exec(parent.path, ['cat-file', '--batch-check'], {
-        input: Buffer.from(`${asked.join('\n')}\n`),
-    });
-    const lines = found.stdout.split('\n');
-    if (found.exitCode !== 0 || lines.length < asked.length) {
-        const error = `git cat-file failed in the parent: ${firstLine(found.stderr) || `exit ${found.exitCode}`}`;
-        for (const s of valid)
-            verdicts.set(s.key, { error });
-        return verdicts;
-    }
-    const types = new Map();
-    objects.forEach((oid, i) => types.set(oid, batchType(lines[i], oid)));
-    const trees = new Map();
-    heads.forEach((head, i) => {
-        const [tree, type] = lines[objects.length + i].split(' ');
-        if (type === 'tree' && engine_git/* OID */.Vx.test(tree))
-            trees.set(head, tree);
-    });
-    // Commits and tags the parent has: which commits do they reach that nothing saved reaches? With each
-    // such commit's parents, so that every sandbox's own commits can be counted from the one answer.
-    const walkable = objects.filter((oid) => types.get(oid) === 'commit' || types.get(oid) === 'tag');
-    const unsavedFrom = async (revs) => {
-        const graph = new Map();
-        if (!walkable.length)
-            return graph;
-        const list = await git.exec(parent.path, ['rev-list', '--stdin', '--parents', '--not', ...revs], {
-            input: Buffer.from(`${walkable.join('\n')}\n`),
-        });
-        if (list.exitCode !== 0)
-            return {
-                error: `git rev-list failed in the parent: ${firstLine(list.stderr) || `exit ${list.exitCode}`}`,
-            };
-        for (const line of list.stdout.split('\n')) {
-            const [commit, ...parents] = line.split(' ');
-            if (commit)
-                graph.set(commit, parents);
-        }
-        return graph;
-    };
-    // What saves a commit in every parent first. Only when that leaves a commit unsaved (or the parent lacks
-    // one) is the configuration read: a parent with no remote counts its branches too, walked again. Where
-    // every commit named is itself what a remote-tracking ref or tag names (read as data: a stale
-    // sandbox's branch that was pushed as it is, or a HEAD at origin's), nothing is left to walk.
-    const lacking = objects.some((oid) => types.get(oid) === 'missing');
-    let unsavedGraph = atSavingTips(parent, walkable, types, lacking)
-        ? new Map()
-        : await unsavedFrom(sandbox_saved/* ALWAYS_SAVING */.Du);
-    let hasRemote;
-    if (!('error' in unsavedGraph) && (unsavedGraph.size > 0 || lacking)) {
-        const saved = await (0,sandbox_saved/* savedRefs */.EY)(git, parent.path);
-        hasRemote = saved.hasRemote;
-        if (!saved.hasRemote)
-            unsavedGraph = await unsavedFrom(saved.revs);
-    }
-    if ('error' in unsavedGraph) {
-        for (const s of valid)
-            verdicts.set(s.key, { error: unsavedGraph.error });
-        return verdicts;
-    }
-    const peeled = await peelTags(git, parent, walkable.filter((oid) => types.get(oid) === 'tag'));
-    for (const s of valid) {
-        const verdict = {
-            headTree: types.get(s.headOid) === 'commit' ? trees.get(s.headOid) : undefined,
-            hasRemote,
-        };
-        let missing = 0;
-        const tips = [];
-        for (const oid of s.named) {
-            const type = types.get(oid);
-            if (type === 'missing')
-                missing++;
-            else if (type === 'commit')
-                tips.push(oid);
-            else if (type === 'tag') {
-                const commit = peeled.get(oid);
-                if (commit === undefined)
-                    verdict.error ??= `a tag it names (${oid.slice(0, 12)}) could not be followed`;
-                else
-                    tips.push(commit);
-            }
-            else
-                verdict.error ??= `a ref names ${oid.slice(0, 12)}, which is ${type === 'odd' ? 'not understood' : `a ${type}`}`;
-        }
-        const counted = countReachable(unsavedGraph, tips, MAX_COUNTED);
-        // A commit the parent lacks is unsaved, and what it reaches cannot be counted: a lower bound.
-        if (counted.count + missing > 0)
-            verdict.unsaved = {
-                count: counted.count + missing,
-                ...(counted.stopped || missing > 0 ? { atLeast: true } : {}),
-            };
-        verdicts.set(s.key, verdict);
-    }
-    return verdicts;
-}
-/** True when every object to walk is a commit that the parent's remote-tracking refs or tags name. */
-function atSavingTips(parent, walkable, types, lacking) {
-    if (lacking || !walkable.length || walkable.some((oid) => types.get(oid) !== 'commit'))
-        return false;
-    const tips = readSavingTips(parent.gitDir);
-    return !!tips && walkable.every((oid) => tips.has(oid));
-}
-/**
- * The commits of `graph` (commit to parents: the unsaved commits, closed under their unsaved parents) that
- * `tips` reach, counted up to `limit`.
- */
-function countReachable(graph, tips, limit) {
-    const seen = new Set();
-    const pending = tips.filter((t) => graph.has(t));
-    while (pending.length) {
-        const commit = pending.pop();
-        if (seen.has(commit))
-            continue;
-        if (seen.size >= limit)
-            return { count: seen.size, stopped: true };
-        seen.add(commit);
-        for (const p of graph.get(commit) ?? [])
-            if (graph.has(p) && !seen.has(p))
-                pending.push(p);
-    }
-    return { count: seen.size, stopped: false };
-}
-/** `<oid> <type> <size>` or `<oid> missing`. */
-function batchType(line, oid) {
-    const [name, type] = (line ?? '').split(' ');
-    if (type === 'missing')
-        return 'missing';
-    if (name !== oid || !type)
-        return 'odd';
-    return type;
-}
-/**
- * rev-list peels a tag to its commit and prints the commit: the commits annotated tags point to. A tag
- * that does not end at a commit (a tagged tree or blob) gets no entry.
- */
-async function peelTags(git, parent, tags) {
-    const peeled = new Map();
-    if (tags.length === 0)
-        return peeled;
-    const out = await git.exec(parent.path, ['cat-file', '--batch-check'], {
-        input: Buffer.from(`${tags.map((t) => `${t}^{commit}`).join('\n')}\n`),
-    });
-    if (out.exitCode !== 0)
-        return peeled;
-    out.stdout
-        .split('\n')
-        .slice(0, tags.length)
-        .forEach((line, i) => {
-        const [commit, type] = line.split(' ');
-        if (type === 'commit' && engine_git/* OID */.Vx.test(commit))
-            peeled.set(tags[i], commit);
-    });
-    return peeled;
-}
-function firstLine(text) {
-    return text.trim().split('\n')[0] ?? '';
-}
-
 // EXTERNAL MODULE: ./node_modules/ignore/index.js
 var ignore = __webpack_require__(298);
 var ignore_default = /*#__PURE__*/__webpack_require__.n(ignore);
@@ -3766,7 +3604,18 @@ function lstatOrUndefined(p) {
         return undefined;
     }
 }
-async function judgeUntrackedInParent(git, parent, questions) {
+/**
+ * The `.gitignore` files a question needs, as `cat-file` names them: each folder's in `headTree`. A
+ * caller may have them read beforehand (`known` of judgeUntrackedInParent).
+ */
+function gitignoreNames(headTree, untracked) {
+    return ruleFolders(untracked.unlisted).map((dir) => objectName(headTree, dir));
+}
+/**
+ * `known`: the `.gitignore` files already read from the parent (gitignoreNames), within GITIGNORE_MAX;
+ * git is asked only when it lacks one.
+ */
+async function judgeUntrackedInParent(git, parent, questions, known) {
     const verdicts = new Map();
     const asked = new Map();
     const folders = new Map(questions.map((q) => [q.key, ruleFolders(q.untracked.unlisted)]));
@@ -3774,7 +3623,7 @@ async function judgeUntrackedInParent(git, parent, questions) {
         for (const dir of folders.get(q.key))
             asked.set(objectName(q.headTree, dir), null);
     const texts = new Map();
-    const read = await readGitignores(git, parent, asked, texts);
+    const read = await readGitignores(git, parent, asked, texts, known);
     if (!read) {
         for (const q of questions)
             verdicts.set(q.key, { unsure: 'the parent could not list its .gitignore files' });
@@ -3820,11 +3669,13 @@ async function judgeUntrackedInParent(git, parent, questions) {
  * `cat-file --batch` when every file is within that size; otherwise in two steps, sizes first, so that a
  * larger one is never read. False when the parent could not list them.
  */
-async function readGitignores(git, parent, asked, texts) {
+async function readGitignores(git, parent, asked, texts, known) {
     const names = [...asked.keys()];
-    const atOnce = await git.readSmallObjects(parent.path, names, GITIGNORE_MAX);
+    const readBefore = known && names.every((name) => known.has(name) && (known.get(name)?.body.length ?? 0) <= GITIGNORE_MAX);
+    const atOnce = readBefore ? known : await git.readSmallObjects(parent.path, names, GITIGNORE_MAX);
     if (atOnce) {
-        for (const [name, object] of atOnce) {
+        for (const name of names) {
+            const object = atOnce.get(name);
             const blob = object?.type === 'blob' ? object : undefined;
             asked.set(name, blob ? { oid: blob.oid, size: blob.body.length } : null);
             if (blob)
@@ -3852,6 +3703,222 @@ async function readGitignores(git, parent, asked, texts) {
 /** `<tree>:<folder>/.gitignore`, as `cat-file` names it. */
 function objectName(tree, dir) {
     return `${tree}:${dir ? `${dir}/` : ''}.gitignore`;
+}
+
+;// CONCATENATED MODULE: ./src/reap/parent-check.ts
+
+
+
+
+/**
+ * Objects read with their content in the parent check's one git process: commits and tags are far
+ * smaller; a `.gitignore` is read only within this (ignored.ts).
+ */
+const OBJECT_MAX = GITIGNORE_MAX;
+/** Unsaved commits counted per sandbox up to this many; past it, the count is a lower bound. */
+const MAX_COUNTED = 10_000;
+/**
+ * `alsoRead`: more objects the caller wants read (`<tree>:<path>` names of small files: HEAD's
+ * `.gitignore` files), in the same git process where every object is small.
+ */
+async function checkAgainstParent(git, parent, sandboxes, alsoRead = []) {
+    const verdicts = new Map();
+    const valid = sandboxes.filter((s) => {
+        const bad = [s.headOid, ...s.named].find((oid) => !engine_git/* OID */.Vx.test(oid));
+        if (bad !== undefined)
+            verdicts.set(s.key, {
+                error: `it names an object that is no object name: ${JSON.stringify(bad.slice(0, 80))}`,
+            });
+        return bad === undefined;
+    });
+    if (valid.length === 0)
+        return { verdicts };
+    const objects = [...new Set(valid.flatMap((s) => s.named))];
+    const heads = [...new Set(valid.map((s) => s.headOid))];
+    const facts = await objectFacts(git, parent, objects, heads, alsoRead);
+    if ('error' in facts) {
+        for (const s of valid)
+            verdicts.set(s.key, { error: facts.error });
+        return { verdicts };
+    }
+    const { types, trees, read } = facts;
+    // Commits and tags the parent has: which commits do they reach that nothing saved reaches? With each
+    // such commit's parents, so that every sandbox's own commits can be counted from the one answer.
+    const walkable = objects.filter((oid) => types.get(oid) === 'commit' || types.get(oid) === 'tag');
+    const unsavedFrom = async (revs) => {
+        const graph = new Map();
+        if (!walkable.length)
+            return graph;
+        const list = await git.exec(parent.path, ['rev-list', '--stdin', '--parents', '--not', ...revs], {
+            input: Buffer.from(`${walkable.join('\n')}\n`),
+        });
+        if (list.exitCode !== 0)
+            return {
+                error: `git rev-list failed in the parent: ${firstLine(list.stderr) || `exit ${list.exitCode}`}`,
+            };
+        for (const line of list.stdout.split('\n')) {
+            const [commit, ...parents] = line.split(' ');
+            if (commit)
+                graph.set(commit, parents);
+        }
+        return graph;
+    };
+    // What saves a commit in every parent first. Only when that leaves a commit unsaved (or the parent lacks
+    // one) is the configuration read: a parent with no remote counts its branches too, walked again. Where
+    // every commit named is itself what a remote-tracking ref or tag names (read as data: a stale
+    // sandbox's branch that was pushed as it is, or a HEAD at origin's), nothing is left to walk.
+    const lacking = objects.some((oid) => types.get(oid) === 'missing');
+    let unsavedGraph = atSavingTips(parent, walkable, types, lacking)
+        ? new Map()
+        : await unsavedFrom(sandbox_saved/* ALWAYS_SAVING */.Du);
+    let hasRemote;
+    if (!('error' in unsavedGraph) && (unsavedGraph.size > 0 || lacking)) {
+        const saved = await (0,sandbox_saved/* savedRefs */.EY)(git, parent.path);
+        hasRemote = saved.hasRemote;
+        if (!saved.hasRemote)
+            unsavedGraph = await unsavedFrom(saved.revs);
+    }
+    if ('error' in unsavedGraph) {
+        for (const s of valid)
+            verdicts.set(s.key, { error: unsavedGraph.error });
+        return { verdicts, read };
+    }
+    const peeled = await peelTags(git, parent, walkable.filter((oid) => types.get(oid) === 'tag'));
+    for (const s of valid) {
+        const verdict = {
+            headTree: types.get(s.headOid) === 'commit' ? trees.get(s.headOid) : undefined,
+            hasRemote,
+        };
+        let missing = 0;
+        const tips = [];
+        for (const oid of s.named) {
+            const type = types.get(oid);
+            if (type === 'missing')
+                missing++;
+            else if (type === 'commit')
+                tips.push(oid);
+            else if (type === 'tag') {
+                const commit = peeled.get(oid);
+                if (commit === undefined)
+                    verdict.error ??= `a tag it names (${oid.slice(0, 12)}) could not be followed`;
+                else
+                    tips.push(commit);
+            }
+            else
+                verdict.error ??= `a ref names ${oid.slice(0, 12)}, which is ${type === 'odd' ? 'not understood' : `a ${type}`}`;
+        }
+        const counted = countReachable(unsavedGraph, tips, MAX_COUNTED);
+        // A commit the parent lacks is unsaved, and what it reaches cannot be counted: a lower bound.
+        if (counted.count + missing > 0)
+            verdict.unsaved = {
+                count: counted.count + missing,
+                ...(counted.stopped || missing > 0 ? { atLeast: true } : {}),
+            };
+        verdicts.set(s.key, verdict);
+    }
+    return { verdicts, read };
+}
+/**
+ * The type of each object, and the tree of each head that is a commit. In one `cat-file --batch` when
+ * every object (with `alsoRead`'s) is within OBJECT_MAX: a commit's content names its tree. Otherwise
+ * (a larger object named, git's answer not understood), `--batch-check` answers without content, and
+ * `alsoRead` is left to the caller.
+ */
+async function objectFacts(git, parent, objects, heads, alsoRead) {
+    const types = new Map();
+    const trees = new Map();
+    const oids = [...new Set([...objects, ...heads])];
+    const atOnce = await git.readSmallObjects(parent.path, [...new Set([...oids, ...alsoRead])], OBJECT_MAX);
+    if (atOnce) {
+        for (const oid of oids) {
+            const object = atOnce.get(oid);
+            types.set(oid, object === null ? 'missing' : object?.oid === oid ? object.type : 'odd');
+            if (object?.type !== 'commit')
+                continue;
+            const tree = /^tree ([0-9a-f]+)\n/.exec(object.body.toString('latin1', 0, 100))?.[1];
+            if (tree && engine_git/* OID */.Vx.test(tree))
+                trees.set(oid, tree);
+        }
+        return { types, trees, read: new Map(alsoRead.map((name) => [name, atOnce.get(name) ?? null])) };
+    }
+    const asked = [...objects, ...heads.map((h) => `${h}^{tree}`)];
+    const found = await git.exec(parent.path, ['cat-file', '--batch-check'], {
+        input: Buffer.from(`${asked.join('\n')}\n`),
+    });
+    const lines = found.stdout.split('\n');
+    if (found.exitCode !== 0 || lines.length < asked.length)
+        return {
+            error: `git cat-file failed in the parent: ${firstLine(found.stderr) || `exit ${found.exitCode}`}`,
+        };
+    objects.forEach((oid, i) => types.set(oid, batchType(lines[i], oid)));
+    heads.forEach((head, i) => {
+        const [tree, type] = lines[objects.length + i].split(' ');
+        if (type === 'tree' && engine_git/* OID */.Vx.test(tree))
+            trees.set(head, tree);
+    });
+    return { types, trees };
+}
+/** True when every object to walk is a commit that the parent's remote-tracking refs or tags name. */
+function atSavingTips(parent, walkable, types, lacking) {
+    if (lacking || !walkable.length || walkable.some((oid) => types.get(oid) !== 'commit'))
+        return false;
+    const tips = readSavingTips(parent.gitDir);
+    return !!tips && walkable.every((oid) => tips.has(oid));
+}
+/**
+ * The commits of `graph` (commit to parents: the unsaved commits, closed under their unsaved parents) that
+ * `tips` reach, counted up to `limit`.
+ */
+function countReachable(graph, tips, limit) {
+    const seen = new Set();
+    const pending = tips.filter((t) => graph.has(t));
+    while (pending.length) {
+        const commit = pending.pop();
+        if (seen.has(commit))
+            continue;
+        if (seen.size >= limit)
+            return { count: seen.size, stopped: true };
+        seen.add(commit);
+        for (const p of graph.get(commit) ?? [])
+            if (graph.has(p) && !seen.has(p))
+                pending.push(p);
+    }
+    return { count: seen.size, stopped: false };
+}
+/** `<oid> <type> <size>` or `<oid> missing`. */
+function batchType(line, oid) {
+    const [name, type] = (line ?? '').split(' ');
+    if (type === 'missing')
+        return 'missing';
+    if (name !== oid || !type)
+        return 'odd';
+    return type;
+}
+/**
+ * rev-list peels a tag to its commit and prints the commit: the commits annotated tags point to. A tag
+ * that does not end at a commit (a tagged tree or blob) gets no entry.
+ */
+async function peelTags(git, parent, tags) {
+    const peeled = new Map();
+    if (tags.length === 0)
+        return peeled;
+    const out = await git.exec(parent.path, ['cat-file', '--batch-check'], {
+        input: Buffer.from(`${tags.map((t) => `${t}^{commit}`).join('\n')}\n`),
+    });
+    if (out.exitCode !== 0)
+        return peeled;
+    out.stdout
+        .split('\n')
+        .slice(0, tags.length)
+        .forEach((line, i) => {
+        const [commit, type] = line.split(' ');
+        if (type === 'commit' && engine_git/* OID */.Vx.test(commit))
+            peeled.set(tags[i], commit);
+    });
+    return peeled;
+}
+function firstLine(text) {
+    return text.trim().split('\n')[0] ?? '';
 }
 
 ;// CONCATENATED MODULE: ./src/reap/work.ts
@@ -3945,9 +4012,26 @@ async function checkParentGroup(parent, group, deps) {
     for (const [key, h] of histories)
         if (!('error' in h))
             named.push({ key, headOid: h.headOid, named: h.named });
-    const verdicts = await checkAgainstParent(deps.git, parent, named);
-    // Disk: the filesystem proves clean where it can; untracked entries are judged with the parent's ignore
-    // rules; the rest goes to one helper.
+    // Disk: the filesystem proves clean where it can, against the tree the index records: its untracked
+    // entries say which of HEAD's .gitignore files the parent reads beside its answer (one git process).
+    const proofs = new Map();
+    const gitignores = new Set();
+    for (const s of disks) {
+        const history = histories.get(s.key);
+        if (!history || 'error' in history)
+            continue;
+        const indexed = proofOf(s.hostPath, gitDirOf(s), history.headOid.length / 2);
+        if (!indexed)
+            continue;
+        proofs.set(s.key, indexed);
+        const { proof, rootTree } = indexed;
+        if (rootTree && !proof.clean && proof.untracked)
+            for (const name of gitignoreNames(rootTree, proof.untracked))
+                gitignores.add(name);
+    }
+    const { verdicts, read } = await checkAgainstParent(deps.git, parent, named, [...gitignores]);
+    // The proofs stand where the index's tree is HEAD's; untracked entries are judged with the parent's
+    // ignore rules; the rest goes to one helper.
     const uncommitted = new Map();
     const proved = new Set();
     const unsure = [];
@@ -3956,7 +4040,8 @@ async function checkParentGroup(parent, group, deps) {
         const verdict = verdicts.get(s.key);
         if (!verdict || verdict.error || verdict.unsaved)
             continue; // work found or check failed: no need
-        const proof = verdict.headTree ? proofOf(s.hostPath, gitDirOf(s), verdict.headTree) : undefined;
+        const indexed = proofs.get(s.key);
+        const proof = verdict.headTree && indexed?.rootTree === verdict.headTree ? indexed.proof : undefined;
         if (proof?.clean) {
             uncommitted.set(s.key, { value: 0 });
             proved.add(s.key);
@@ -3973,7 +4058,7 @@ async function checkParentGroup(parent, group, deps) {
             unsure.push(s);
     }
     if (questions.length) {
-        const judged = await judgeUntrackedInParent(deps.git, parent, questions);
+        const judged = await judgeUntrackedInParent(deps.git, parent, questions, read);
         for (const s of disks) {
             const verdict = judged.get(s.key);
             if (!verdict)
@@ -4028,9 +4113,9 @@ function readGuarded(read) {
     }
 }
 /** The filesystem's proof; a walk that throws proves nothing (the helper looks instead). */
-function proofOf(worktree, gitDir, headTree) {
+function proofOf(worktree, gitDir, hashBytes) {
     try {
-        return proveClean(worktree, gitDir, headTree);
+        return proveAgainstIndex(worktree, gitDir, hashBytes);
     }
     catch {
         return undefined;
