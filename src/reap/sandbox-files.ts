@@ -3,99 +3,33 @@
 // runs git, follows a symbolic link or reads more than a bound: a file is opened with O_NOFOLLOW, checked
 // to be a regular file, and read up to its limit. Anything unexpected is an error, which the checks
 // turn into "keep".
-import { OID } from '../engine/git.js';
 import { SNAPSHOT_REF } from '../run/capture.js';
 import { REF_ROOT } from '../sandbox/bookkeeping.js';
+import {
+  LOOSE_REF_MAX,
+  parseHead,
+  parseLooseRef,
+  parsePackedRefs,
+  readBounded,
+} from '../sandbox/ref-files.js';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
-/** A ref name as git writes them (no spaces, no control characters, no `..` component). */
-const REF_NAME = /^refs\/(?:[^\s\0\\/:?*[~^]+\/)*[^\s\0\\/:?*[~^]+$/;
+// The readers of ref files are the sandbox layer's (run mode reads a parent's records with them too).
+export {
+  type FileReading,
+  type HeadReading,
+  parseHead,
+  parseLooseRef,
+  parsePackedRefs,
+  readBounded,
+  readRefTips,
+} from '../sandbox/ref-files.js';
 
 const HEAD_MAX = 1024;
-const LOOSE_REF_MAX = 1024;
 export const PACKED_REFS_MAX = 32 * 1024 * 1024;
 /** More refs than this (a ref bomb) and the sandbox is kept without a closer look. */
 export const MAX_REFS = 20_000;
-
-export type HeadReading = { ref: string } | { oid: string } | { error: string };
-
-/** HEAD's content: `ref: refs/...` or a commit name. */
-export function parseHead(text: string): HeadReading {
-  const line = text.replace(/\n$/, '');
-  if (OID.test(line)) return { oid: line };
-  const ref = /^ref: (.+)$/.exec(line)?.[1];
-  if (ref && REF_NAME.test(ref) && !ref.split('/').includes('..')) return { ref };
-  return { error: `HEAD is neither a commit nor a ref: ${JSON.stringify(line.slice(0, 80))}` };
-}
-
-/** A loose ref file: an object name, or a symbolic ref (`ref: ...`), which names no object itself. */
-export function parseLooseRef(text: string): { oid: string } | { symbolic: string } | { error: string } {
-  const head = parseHead(text);
-  if ('oid' in head) return head;
-  if ('ref' in head) return { symbolic: head.ref };
-  return { error: 'a ref file holds neither an object name nor a ref' };
-}
-
-/**
- * `packed-refs`: `<oid> <name>` lines, `^<oid>` for a peeled tag (the ref just above it: `peeledOf`),
- * `#` comments.
- */
-export function parsePackedRefs(
-  text: string,
-): { refs: Map<string, string>; peeled: string[]; peeledOf: Map<string, string> } | { error: string } {
-  const refs = new Map<string, string>();
-  const peeled: string[] = [];
-  const peeledOf = new Map<string, string>();
-  let last: string | undefined;
-  for (const line of text.split('\n')) {
-    if (!line || line.startsWith('#')) continue;
-    if (line.startsWith('^')) {
-      if (!OID.test(line.slice(1))) return { error: 'packed-refs has a malformed line' };
-      peeled.push(line.slice(1));
-      if (last !== undefined) peeledOf.set(last, line.slice(1));
-      continue;
-    }
-    const space = line.indexOf(' ');
-    const oid = line.slice(0, space);
-    const name = line.slice(space + 1);
-    if (space < 0 || !OID.test(oid) || !REF_NAME.test(name))
-      return { error: 'packed-refs has a malformed line' };
-    refs.set(name, oid);
-    last = name;
-  }
-  return { refs, peeled, peeledOf };
-}
-
-export type FileReading = { data: Buffer } | { absent: true } | { error: string };
-
-/** A regular file, never through a symbolic link, at most `max` bytes (more: an error). */
-export function readBounded(file: string, max: number): FileReading {
-  let fd: number;
-  try {
-    fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') return { absent: true };
-    if (code === 'ELOOP') return { error: `${path.basename(file)} is a symbolic link` };
-    return { error: `cannot read ${path.basename(file)} (${code})` };
-  }
-  try {
-    const st = fs.fstatSync(fd);
-    if (!st.isFile()) return { error: `${path.basename(file)} is not a regular file` };
-    if (st.size > max) return { error: `${path.basename(file)} is larger than ${max} bytes` };
-    const data = Buffer.alloc(st.size);
-    let read = 0;
-    while (read < st.size) {
-      const n = fs.readSync(fd, data, read, st.size - read, read);
-      if (n === 0) break;
-      read += n;
-    }
-    return { data: data.subarray(0, read) };
-  } finally {
-    fs.closeSync(fd);
-  }
-}
 
 export interface SandboxGitData {
   /** HEAD as written: a branch (`refs/heads/...`) or undefined when detached. */
@@ -160,39 +94,6 @@ export function readHeadAndRefs(gitDir: string): HeadAndRefs | { error: string }
   loose.delete(SNAPSHOT_REF);
   packed.delete(SNAPSHOT_REF);
   return { head, refs: new Map([...packed, ...loose]), peeled };
-}
-
-/** `packed-refs` larger than this is not read for a few branches: git answers (linked-worktree.ts). */
-const PACKED_LOOKUP_MAX = 1024 * 1024;
-
-/**
- * The commits some of a repository's refs name, read as data the way git's files backend keeps them: a
- * loose ref file over its line in `packed-refs` (parsePackedRefs). Only the answers that are sure: a ref
- * found neither way, or found as anything but an object name (a symbolic ref, a folder, a link, a
- * `packed-refs` with a malformed line or past PACKED_LOOKUP_MAX, another ref storage) is left out, for git
- * to answer.
- */
-export function readRefTips(gitDir: string, refs: readonly string[]): Map<string, string> {
-  const tips = new Map<string, string>();
-  const unpacked = new Set<string>();
-  for (const ref of refs) {
-    if (!REF_NAME.test(ref) || ref.split('/').includes('..')) continue;
-    const file = readBounded(path.join(gitDir, ref), LOOSE_REF_MAX);
-    if ('absent' in file) unpacked.add(ref);
-    else if ('data' in file) {
-      const loose = parseLooseRef(file.data.toString('utf8'));
-      if ('oid' in loose) tips.set(ref, loose.oid);
-    }
-  }
-  if (!unpacked.size) return tips;
-  const packedFile = readBounded(path.join(gitDir, 'packed-refs'), PACKED_LOOKUP_MAX);
-  const packed = 'data' in packedFile ? parsePackedRefs(packedFile.data.toString('utf8')) : undefined;
-  if (!packed || 'error' in packed) return tips;
-  for (const ref of unpacked) {
-    const oid = packed.refs.get(ref);
-    if (oid) tips.set(ref, oid);
-  }
-  return tips;
 }
 
 /** Where a parent's refs always save what they reach (saved.ts ALWAYS_SAVING: `--remotes`, `--tags`). */

@@ -27,6 +27,7 @@ import {
 import { withRepositoryLock } from './lock.js';
 import { removeDiskFolders } from './remove.js';
 import type { ParentRepository } from './repository.js';
+import { readRefsAsData } from './ref-files.js';
 import { dropRemovalNote, removeNotedVolume, volumePresent, type VolumeLook } from './volume-look.js';
 
 export class SandboxConflictError extends Error {}
@@ -160,10 +161,9 @@ async function lookUp(
   refs: SandboxRefs,
   looked?: VolumeLook,
 ): Promise<{ head?: string; creating: boolean; present: boolean; reused?: PreparedSandbox }> {
-  // The records and what origin has of the branch: one git process (start-up latency counts).
   const upstreamRef = sandbox.branch ? `refs/remotes/origin/${sandbox.branch}` : '';
   const [recorded, present] = await Promise.all([
-    git.readRefs(sandbox.parent.path, [refs.head, refs.creating, refs.offered, upstreamRef]),
+    readRecords(git, sandbox.parent, refs, upstreamRef),
     sandbox.isolation === 'container' ? volumePresent(engine, sandbox, looked) : pathExists(sandbox.hostPath),
   ]);
   const head = recorded.get(refs.head);
@@ -172,6 +172,25 @@ async function lookUp(
   const upstream = recorded.get(upstreamRef);
   const upstreamNew = upstream && upstream !== recorded.get(refs.offered) ? upstream : undefined;
   return { head, creating, present, reused: { ...sandbox, reused: true, startSha: head, upstreamNew } };
+}
+
+/**
+ * The sandbox's records and what origin has of the branch (start-up latency counts). The records are the
+ * action's own refs, each a commit it wrote: read from the parent's files as data where that answer is
+ * sure (ref-files.ts), as long as origin's branch is absent or the one offered last, which is then not
+ * used. Otherwise in one git process, which also checks that each names a commit.
+ */
+async function readRecords(
+  git: Git,
+  parent: ParentRepository,
+  refs: SandboxRefs,
+  upstreamRef: string,
+): Promise<Map<string, string>> {
+  const names = [refs.head, refs.creating, refs.offered, ...(upstreamRef ? [upstreamRef] : [])];
+  const read = readRefsAsData(parent.gitDir, names);
+  const upstream = upstreamRef ? read?.get(upstreamRef) : undefined;
+  if (read && (upstream === undefined || upstream === read.get(refs.offered))) return read;
+  return git.readRefs(parent.path, names);
 }
 
 async function readSeed(git: Git, parent: ParentRepository, plan: BranchPlan): Promise<Seed> {
