@@ -734,6 +734,8 @@ var external_node_os_ = __webpack_require__(8161);
 var engine_git = __webpack_require__(2434);
 // EXTERNAL MODULE: ./src/sandbox/layout.ts
 var layout = __webpack_require__(9601);
+// EXTERNAL MODULE: ./src/sandbox/ref-files.ts
+var ref_files = __webpack_require__(3976);
 // EXTERNAL MODULE: external "node:fs"
 var external_node_fs_ = __webpack_require__(3024);
 ;// CONCATENATED MODULE: ./src/reap/sandbox-files.ts
@@ -747,96 +749,12 @@ var external_node_fs_ = __webpack_require__(3024);
 
 
 
-/** A ref name as git writes them (no spaces, no control characters, no `..` component). */
-const REF_NAME = /^refs\/(?:[^\s\0\\/:?*[~^]+\/)*[^\s\0\\/:?*[~^]+$/;
+// The readers of ref files are the sandbox layer's (run mode reads a parent's records with them too).
+
 const HEAD_MAX = 1024;
-const LOOSE_REF_MAX = 1024;
 const PACKED_REFS_MAX = 32 * 1024 * 1024;
 /** More refs than this (a ref bomb) and the sandbox is kept without a closer look. */
 const MAX_REFS = 20_000;
-/** HEAD's content: `ref: refs/...` or a commit name. */
-function parseHead(text) {
-    const line = text.replace(/\n$/, '');
-    if (engine_git/* OID */.Vx.test(line))
-        return { oid: line };
-    const ref = /^ref: (.+)$/.exec(line)?.[1];
-    if (ref && REF_NAME.test(ref) && !ref.split('/').includes('..'))
-        return { ref };
-    return { error: `HEAD is neither a commit nor a ref: ${JSON.stringify(line.slice(0, 80))}` };
-}
-/** A loose ref file: an object name, or a symbolic ref (`ref: ...`), which names no object itself. */
-function parseLooseRef(text) {
-    const head = parseHead(text);
-    if ('oid' in head)
-        return head;
-    if ('ref' in head)
-        return { symbolic: head.ref };
-    return { error: 'a ref file holds neither an object name nor a ref' };
-}
-/**
- * `packed-refs`: `<oid> <name>` lines, `^<oid>` for a peeled tag (the ref just above it: `peeledOf`),
- * `#` comments.
- */
-function parsePackedRefs(text) {
-    const refs = new Map();
-    const peeled = [];
-    const peeledOf = new Map();
-    let last;
-    for (const line of text.split('\n')) {
-        if (!line || line.startsWith('#'))
-            continue;
-        if (line.startsWith('^')) {
-            if (!engine_git/* OID */.Vx.test(line.slice(1)))
-                return { error: 'packed-refs has a malformed line' };
-            peeled.push(line.slice(1));
-            if (last !== undefined)
-                peeledOf.set(last, line.slice(1));
-            continue;
-        }
-        const space = line.indexOf(' ');
-        const oid = line.slice(0, space);
-        const name = line.slice(space + 1);
-        if (space < 0 || !engine_git/* OID */.Vx.test(oid) || !REF_NAME.test(name))
-            return { error: 'packed-refs has a malformed line' };
-        refs.set(name, oid);
-        last = name;
-    }
-    return { refs, peeled, peeledOf };
-}
-/** A regular file, never through a symbolic link, at most `max` bytes (more: an error). */
-function readBounded(file, max) {
-    let fd;
-    try {
-        fd = external_node_fs_.openSync(file, external_node_fs_.constants.O_RDONLY | external_node_fs_.constants.O_NOFOLLOW | external_node_fs_.constants.O_NONBLOCK);
-    }
-    catch (error) {
-        const code = error.code;
-        if (code === 'ENOENT')
-            return { absent: true };
-        if (code === 'ELOOP')
-            return { error: `${external_node_path_.basename(file)} is a symbolic link` };
-        return { error: `cannot read ${external_node_path_.basename(file)} (${code})` };
-    }
-    try {
-        const st = external_node_fs_.fstatSync(fd);
-        if (!st.isFile())
-            return { error: `${external_node_path_.basename(file)} is not a regular file` };
-        if (st.size > max)
-            return { error: `${external_node_path_.basename(file)} is larger than ${max} bytes` };
-        const data = Buffer.alloc(st.size);
-        let read = 0;
-        while (read < st.size) {
-            const n = external_node_fs_.readSync(fd, data, read, st.size - read, read);
-            if (n === 0)
-                break;
-            read += n;
-        }
-        return { data: data.subarray(0, read) };
-    }
-    finally {
-        external_node_fs_.closeSync(fd);
-    }
-}
 /** HEAD and every ref of a sandbox's git folder (`<work tree>/.git`), as data. */
 function readSandboxGit(gitDir) {
     const read = readHeadAndRefs(gitDir);
@@ -859,25 +777,25 @@ function readHeadAndRefs(gitDir) {
     const top = lstat(gitDir);
     if (!top?.isDirectory())
         return { error: 'its git folder is not a folder' };
-    const headFile = readBounded(external_node_path_.join(gitDir, 'HEAD'), HEAD_MAX);
+    const headFile = (0,ref_files/* readBounded */.CB)(external_node_path_.join(gitDir, 'HEAD'), HEAD_MAX);
     if ('error' in headFile)
         return { error: headFile.error };
     if ('absent' in headFile)
         return { error: 'it has no HEAD' };
-    const head = parseHead(headFile.data.toString('utf8'));
+    const head = (0,ref_files/* parseHead */.ww)(headFile.data.toString('utf8'));
     if ('error' in head)
         return { error: head.error };
     const loose = new Map();
     const walked = walkRefs(gitDir, loose);
     if (walked)
         return { error: walked };
-    const packedFile = readBounded(external_node_path_.join(gitDir, 'packed-refs'), PACKED_REFS_MAX);
+    const packedFile = (0,ref_files/* readBounded */.CB)(external_node_path_.join(gitDir, 'packed-refs'), PACKED_REFS_MAX);
     if ('error' in packedFile)
         return { error: packedFile.error };
     let packed = new Map();
     const peeled = [];
     if ('data' in packedFile) {
-        const parsed = parsePackedRefs(packedFile.data.toString('utf8'));
+        const parsed = (0,ref_files/* parsePackedRefs */._b)(packedFile.data.toString('utf8'));
         if ('error' in parsed)
             return { error: parsed.error };
         packed = parsed.refs;
@@ -890,43 +808,6 @@ function readHeadAndRefs(gitDir) {
     loose.delete(capture/* SNAPSHOT_REF */.fW);
     packed.delete(capture/* SNAPSHOT_REF */.fW);
     return { head, refs: new Map([...packed, ...loose]), peeled };
-}
-/** `packed-refs` larger than this is not read for a few branches: git answers (linked-worktree.ts). */
-const PACKED_LOOKUP_MAX = 1024 * 1024;
-/**
- * The commits some of a repository's refs name, read as data the way git's files backend keeps them: a
- * loose ref file over its line in `packed-refs` (parsePackedRefs). Only the answers that are sure: a ref
- * found neither way, or found as anything but an object name (a symbolic ref, a folder, a link, a
- * `packed-refs` with a malformed line or past PACKED_LOOKUP_MAX, another ref storage) is left out, for git
- * to answer.
- */
-function readRefTips(gitDir, refs) {
-    const tips = new Map();
-    const unpacked = new Set();
-    for (const ref of refs) {
-        if (!REF_NAME.test(ref) || ref.split('/').includes('..'))
-            continue;
-        const file = readBounded(external_node_path_.join(gitDir, ref), LOOSE_REF_MAX);
-        if ('absent' in file)
-            unpacked.add(ref);
-        else if ('data' in file) {
-            const loose = parseLooseRef(file.data.toString('utf8'));
-            if ('oid' in loose)
-                tips.set(ref, loose.oid);
-        }
-    }
-    if (!unpacked.size)
-        return tips;
-    const packedFile = readBounded(external_node_path_.join(gitDir, 'packed-refs'), PACKED_LOOKUP_MAX);
-    const packed = 'data' in packedFile ? parsePackedRefs(packedFile.data.toString('utf8')) : undefined;
-    if (!packed || 'error' in packed)
-        return tips;
-    for (const ref of unpacked) {
-        const oid = packed.refs.get(ref);
-        if (oid)
-            tips.set(ref, oid);
-    }
-    return tips;
 }
 /** Where a parent's refs always save what they reach (saved.ts ALWAYS_SAVING: `--remotes`, `--tags`). */
 const SAVING_PREFIXES = ['refs/remotes/', 'refs/tags/'];
@@ -975,12 +856,12 @@ function refsUnder(gitDir, prefixes, symbolic) {
     if (symbolic === 'unsure' && looseNames.size !== refs.size)
         return undefined;
     const peeled = [];
-    const packedFile = readBounded(external_node_path_.join(gitDir, 'packed-refs'), PACKED_REFS_MAX);
+    const packedFile = (0,ref_files/* readBounded */.CB)(external_node_path_.join(gitDir, 'packed-refs'), PACKED_REFS_MAX);
     if ('error' in packedFile)
         return undefined;
     if ('absent' in packedFile)
         return { refs, peeled };
-    const packed = parsePackedRefs(packedFile.data.toString('utf8'));
+    const packed = (0,ref_files/* parsePackedRefs */._b)(packedFile.data.toString('utf8'));
     if ('error' in packed || looseNames.size + packed.refs.size > MAX_REFS)
         return undefined;
     // A packed line counts only where no loose file of that name says otherwise.
@@ -1026,12 +907,12 @@ function walkRefs(gitDir, found, top = 'refs', fileNames) {
             // git's own lock and temporary files are not refs.
             if (dirent.name.endsWith('.lock'))
                 continue;
-            const file = readBounded(external_node_path_.join(gitDir, name), LOOSE_REF_MAX);
+            const file = (0,ref_files/* readBounded */.CB)(external_node_path_.join(gitDir, name), ref_files/* LOOSE_REF_MAX */.oK);
             if ('error' in file)
                 return file.error;
             if ('absent' in file)
                 continue;
-            const ref = parseLooseRef(file.data.toString('utf8'));
+            const ref = (0,ref_files/* parseLooseRef */.P_)(file.data.toString('utf8'));
             if ('error' in ref)
                 return `${name}: ${ref.error}`;
             fileNames?.add(name);
@@ -1418,7 +1299,7 @@ function readSignals(records, text) {
     }
     const headFile = text('head-file');
     if (headFile !== undefined)
-        report.head = parseHead(headFile);
+        report.head = (0,ref_files/* parseHead */.ww)(headFile);
     return report;
 }
 function parseSignal(value) {
@@ -1897,7 +1778,7 @@ function parseGitFile(text) {
 }
 /** The worktree's `.git` file, read as data. */
 function readGitFile(worktree) {
-    const file = readBounded(external_node_path_.join(worktree, '.git'), GIT_FILE_MAX);
+    const file = (0,ref_files/* readBounded */.CB)(external_node_path_.join(worktree, '.git'), GIT_FILE_MAX);
     if ('error' in file)
         return { error: `its .git file: ${file.error}` };
     if ('absent' in file)
@@ -1948,7 +1829,7 @@ function verifyRegistration(worktree, target, parents = new ParentFacts()) {
     const realAdmin = realGitDir === external_node_path_.join(target.parentPath, '.git') ? target.adminDir : realPath(target.adminDir);
     if (!realAdmin || !realGitDir || realAdmin !== external_node_path_.join(realGitDir, 'worktrees', target.id))
         return foreign(`its registration ${target.id} is not a folder of ${target.parentPath}/.git/worktrees`);
-    const file = readBounded(external_node_path_.join(target.adminDir, 'gitdir'), GITDIR_MAX);
+    const file = (0,ref_files/* readBounded */.CB)(external_node_path_.join(target.adminDir, 'gitdir'), GITDIR_MAX);
     if (!('data' in file))
         return foreign(`its registration ${target.id} has no readable gitdir file`);
     const gitdirText = file.data.toString('utf8');
@@ -2001,7 +1882,7 @@ function readLinkedGit(adminDir) {
  * The names come from worktrees' HEAD files: checked to be ref names (parseHead) and matched exactly.
  */
 async function branchTips(git, parent, refs) {
-    const tips = readRefTips(parent.gitDir, refs);
+    const tips = (0,ref_files/* readRefTips */.Sg)(parent.gitDir, refs);
     const asked = refs.filter((ref) => !tips.has(ref));
     if (asked.length === 0)
         return tips;
@@ -2074,7 +1955,7 @@ async function removeChecked(worktrees, linked, remover) {
         return undefined; // gone already (a person or git pruned it)
     if (!st.isDirectory())
         return left('it is not a folder (a symbolic link is never followed)');
-    const gitdir = readBounded(external_node_path_.join(admin, 'gitdir'), GITDIR_MAX);
+    const gitdir = (0,ref_files/* readBounded */.CB)(external_node_path_.join(admin, 'gitdir'), GITDIR_MAX);
     if (!('data' in gitdir) || gitdir.data.toString('utf8') !== linked.registered.gitdirText)
         return left('it changed since the scan');
     const walked = await remover.remove(admin, st.dev);
@@ -2210,7 +2091,7 @@ class ParentCache {
     }
     /** The parent a project folder's note names; verified: its project name is the folder's name. */
     async ownerOfProject(projectDir, project) {
-        const note = readBounded(external_node_path_.join(projectDir, bookkeeping/* PARENT_NOTE */.o8), 4096);
+        const note = (0,ref_files/* readBounded */.CB)(external_node_path_.join(projectDir, bookkeeping/* PARENT_NOTE */.o8), 4096);
         if (!('data' in note))
             return {
                 problem: `its project folder has no readable note of its parent (${'error' in note ? note.error : 'none'})`,
@@ -3212,7 +3093,7 @@ function proveClean(worktree, gitDir, headTree) {
 function proveAgainstIndex(worktree, gitDir, hashBytes) {
     const unsure = (why) => ({ proof: { clean: false, unsure: why } });
     const indexFile = external_node_path_.join(gitDir, 'index');
-    const read = readBounded(indexFile, INDEX_MAX);
+    const read = (0,ref_files/* readBounded */.CB)(indexFile, INDEX_MAX);
     if ('absent' in read)
         return unsure('there is no index');
     if ('error' in read)
@@ -3311,7 +3192,7 @@ function entryProblem(worktree, entry, indexMtime, hashBytes) {
         }
     }
     else {
-        const read = readBounded(file, HASH_LIMIT);
+        const read = (0,ref_files/* readBounded */.CB)(file, HASH_LIMIT);
         if (!('data' in read))
             return 'unreadable';
         content = read.data;
@@ -3657,7 +3538,7 @@ async function judgeUntrackedInParent(git, parent, questions, known) {
             verdicts.set(q.key, { unsure: rules.unsupported });
             continue;
         }
-        const exclude = readBounded(external_node_path_.join(q.gitDir, 'info', 'exclude'), GITIGNORE_MAX);
+        const exclude = (0,ref_files/* readBounded */.CB)(external_node_path_.join(q.gitDir, 'info', 'exclude'), GITIGNORE_MAX);
         const ownRules = 'error' in exclude || ('data' in exclude && hasOwnRules(exclude.data.toString('utf8')));
         verdicts.set(q.key, judgeUntracked(q.worktree, q.untracked.unlisted, rules, ownRules));
     }

@@ -3710,6 +3710,8 @@ var bookkeeping = __nccwpck_require__(9503);
 var layout = __nccwpck_require__(9601);
 // EXTERNAL MODULE: ./src/sandbox/remove.ts
 var remove = __nccwpck_require__(4299);
+// EXTERNAL MODULE: ./src/sandbox/ref-files.ts
+var ref_files = __nccwpck_require__(3976);
 // EXTERNAL MODULE: ./src/sandbox/volume-look.ts
 var volume_look = __nccwpck_require__(1093);
 ;// CONCATENATED MODULE: ./src/sandbox/create.ts
@@ -3720,6 +3722,7 @@ var volume_look = __nccwpck_require__(1093);
 // inside a fresh volume. The parent's records are written last: a sandbox whose `creating` record is
 // still there was half-made by a killed run, and is made again.
 // ADR 0001 (docs/adr/0001-sandbox-is-a-repository-of-its-own.md).
+
 
 
 
@@ -3832,10 +3835,9 @@ async function beginCreation(git, engine, sandbox, plan, log) {
 }
 /** The sandbox's records, whether it is there, and so whether it is reused as it is. */
 async function lookUp(git, engine, sandbox, refs, looked) {
-    // The records and what origin has of the branch: one git process (start-up latency counts).
     const upstreamRef = sandbox.branch ? `refs/remotes/origin/${sandbox.branch}` : '';
     const [recorded, present] = await Promise.all([
-        git.readRefs(sandbox.parent.path, [refs.head, refs.creating, refs.offered, upstreamRef]),
+        readRecords(git, sandbox.parent, refs, upstreamRef),
         sandbox.isolation === 'container' ? (0,volume_look/* volumePresent */.E2)(engine, sandbox, looked) : (0,bookkeeping/* pathExists */.s0)(sandbox.hostPath),
     ]);
     const head = recorded.get(refs.head);
@@ -3845,6 +3847,20 @@ async function lookUp(git, engine, sandbox, refs, looked) {
     const upstream = recorded.get(upstreamRef);
     const upstreamNew = upstream && upstream !== recorded.get(refs.offered) ? upstream : undefined;
     return { head, creating, present, reused: { ...sandbox, reused: true, startSha: head, upstreamNew } };
+}
+/**
+ * The sandbox's records and what origin has of the branch (start-up latency counts). The records are the
+ * action's own refs, each a commit it wrote: read from the parent's files as data where that answer is
+ * sure (ref-files.ts), as long as origin's branch is absent or the one offered last, which is then not
+ * used. Otherwise in one git process, which also checks that each names a commit.
+ */
+async function readRecords(git, parent, refs, upstreamRef) {
+    const names = [refs.head, refs.creating, refs.offered, ...(upstreamRef ? [upstreamRef] : [])];
+    const read = (0,ref_files/* readRefsAsData */.DC)(parent.gitDir, names);
+    const upstream = upstreamRef ? read?.get(upstreamRef) : undefined;
+    if (read && (upstream === undefined || upstream === read.get(refs.offered)))
+        return read;
+    return git.readRefs(parent.path, names);
 }
 async function readSeed(git, parent, plan) {
     const rev = plan.source === 'local'
@@ -5300,6 +5316,196 @@ function volumeWorktreePath(sandbox) {
 }
 function diskWorktreePath(root, project, sandbox) {
     return node_path__WEBPACK_IMPORTED_MODULE_1__.join(root, project, sandbox);
+}
+
+
+/***/ }),
+
+/***/ 3976:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   CB: () => (/* binding */ readBounded),
+/* harmony export */   DC: () => (/* binding */ readRefsAsData),
+/* harmony export */   P_: () => (/* binding */ parseLooseRef),
+/* harmony export */   Sg: () => (/* binding */ readRefTips),
+/* harmony export */   _b: () => (/* binding */ parsePackedRefs),
+/* harmony export */   oK: () => (/* binding */ LOOSE_REF_MAX),
+/* harmony export */   ww: () => (/* binding */ parseHead)
+/* harmony export */ });
+/* unused harmony export REF_NAME */
+/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3024);
+/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_fs__WEBPACK_IMPORTED_MODULE_0__);
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(6760);
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__nccwpck_require__.n(node_path__WEBPACK_IMPORTED_MODULE_1__);
+/* harmony import */ var _engine_git_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(2434);
+// A repository's refs read from its files as data, the way git's files backend keeps them: a loose ref
+// file (`<git folder>/refs/...`) over its line in `packed-refs`. Bounded, and never through a symbolic
+// link: the reaper reads sandboxes' git folders with these (a container wrote them), and the host reads
+// a parent's own refs with them where the answer is sure, instead of starting git. Anything unexpected
+// (another ref storage, a symbolic ref, a malformed `packed-refs`) leaves the answer to git.
+
+
+
+/** A ref name as git writes them (no spaces, no control characters, no `..` component). */
+const REF_NAME = /^refs\/(?:[^\s\0\\/:?*[~^]+\/)*[^\s\0\\/:?*[~^]+$/;
+const LOOSE_REF_MAX = 1024;
+/** `packed-refs` larger than this is not read to look up a few refs: git answers. */
+const PACKED_LOOKUP_MAX = 1024 * 1024;
+/** HEAD's content: `ref: refs/...` or a commit name. */
+function parseHead(text) {
+    const line = text.replace(/\n$/, '');
+    if (_engine_git_js__WEBPACK_IMPORTED_MODULE_2__/* .OID */ .Vx.test(line))
+        return { oid: line };
+    const ref = /^ref: (.+)$/.exec(line)?.[1];
+    if (ref && REF_NAME.test(ref) && !ref.split('/').includes('..'))
+        return { ref };
+    return { error: `HEAD is neither a commit nor a ref: ${JSON.stringify(line.slice(0, 80))}` };
+}
+/** A loose ref file: an object name, or a symbolic ref (`ref: ...`), which names no object itself. */
+function parseLooseRef(text) {
+    const head = parseHead(text);
+    if ('oid' in head)
+        return head;
+    if ('ref' in head)
+        return { symbolic: head.ref };
+    return { error: 'a ref file holds neither an object name nor a ref' };
+}
+/**
+ * `packed-refs`: `<oid> <name>` lines, `^<oid>` for a peeled tag (the ref just above it: `peeledOf`),
+ * `#` comments.
+ */
+function parsePackedRefs(text) {
+    const refs = new Map();
+    const peeled = [];
+    const peeledOf = new Map();
+    let last;
+    for (const line of text.split('\n')) {
+        if (!line || line.startsWith('#'))
+            continue;
+        if (line.startsWith('^')) {
+            if (!_engine_git_js__WEBPACK_IMPORTED_MODULE_2__/* .OID */ .Vx.test(line.slice(1)))
+                return { error: 'packed-refs has a malformed line' };
+            peeled.push(line.slice(1));
+            if (last !== undefined)
+                peeledOf.set(last, line.slice(1));
+            continue;
+        }
+        const space = line.indexOf(' ');
+        const oid = line.slice(0, space);
+        const name = line.slice(space + 1);
+        if (space < 0 || !_engine_git_js__WEBPACK_IMPORTED_MODULE_2__/* .OID */ .Vx.test(oid) || !REF_NAME.test(name))
+            return { error: 'packed-refs has a malformed line' };
+        refs.set(name, oid);
+        last = name;
+    }
+    return { refs, peeled, peeledOf };
+}
+/** A regular file, never through a symbolic link, at most `max` bytes (more: an error). */
+function readBounded(file, max) {
+    let fd;
+    try {
+        fd = node_fs__WEBPACK_IMPORTED_MODULE_0__.openSync(file, node_fs__WEBPACK_IMPORTED_MODULE_0__.constants.O_RDONLY | node_fs__WEBPACK_IMPORTED_MODULE_0__.constants.O_NOFOLLOW | node_fs__WEBPACK_IMPORTED_MODULE_0__.constants.O_NONBLOCK);
+    }
+    catch (error) {
+        const code = error.code;
+        if (code === 'ENOENT')
+            return { absent: true };
+        if (code === 'ELOOP')
+            return { error: `${node_path__WEBPACK_IMPORTED_MODULE_1__.basename(file)} is a symbolic link` };
+        return { error: `cannot read ${node_path__WEBPACK_IMPORTED_MODULE_1__.basename(file)} (${code})` };
+    }
+    try {
+        const st = node_fs__WEBPACK_IMPORTED_MODULE_0__.fstatSync(fd);
+        if (!st.isFile())
+            return { error: `${node_path__WEBPACK_IMPORTED_MODULE_1__.basename(file)} is not a regular file` };
+        if (st.size > max)
+            return { error: `${node_path__WEBPACK_IMPORTED_MODULE_1__.basename(file)} is larger than ${max} bytes` };
+        const data = Buffer.alloc(st.size);
+        let read = 0;
+        while (read < st.size) {
+            const n = node_fs__WEBPACK_IMPORTED_MODULE_0__.readSync(fd, data, read, st.size - read, read);
+            if (n === 0)
+                break;
+            read += n;
+        }
+        return { data: data.subarray(0, read) };
+    }
+    finally {
+        node_fs__WEBPACK_IMPORTED_MODULE_0__.closeSync(fd);
+    }
+}
+/**
+ * Each of `refs` looked up: a loose ref file over its line in `packed-refs` (read only when some ref has
+ * no loose file, and only within PACKED_LOOKUP_MAX). A ref is surely absent only where the repository
+ * keeps its refs in these files (no reftable, no `commondir` naming another folder's refs).
+ */
+function lookUpRefs(gitDir, refs) {
+    const found = new Map();
+    const other = ['reftable', 'commondir'].find((name) => node_fs__WEBPACK_IMPORTED_MODULE_0__.existsSync(node_path__WEBPACK_IMPORTED_MODULE_1__.join(gitDir, name)));
+    const unpacked = [];
+    for (const ref of refs) {
+        if (!REF_NAME.test(ref) || ref.split('/').includes('..')) {
+            found.set(ref, { unsure: 'not a ref name' });
+            continue;
+        }
+        const file = readBounded(node_path__WEBPACK_IMPORTED_MODULE_1__.join(gitDir, ref), LOOSE_REF_MAX);
+        if ('absent' in file)
+            unpacked.push(ref);
+        else if ('error' in file)
+            found.set(ref, { unsure: file.error });
+        else {
+            const loose = parseLooseRef(file.data.toString('utf8'));
+            found.set(ref, 'oid' in loose ? { oid: loose.oid } : { unsure: 'not an object name' });
+        }
+    }
+    if (!unpacked.length)
+        return found;
+    const packedFile = readBounded(node_path__WEBPACK_IMPORTED_MODULE_1__.join(gitDir, 'packed-refs'), PACKED_LOOKUP_MAX);
+    const packed = 'data' in packedFile ? parsePackedRefs(packedFile.data.toString('utf8')) : undefined;
+    for (const ref of unpacked) {
+        const oid = packed && !('error' in packed) ? packed.refs.get(ref) : undefined;
+        if (oid)
+            found.set(ref, { oid });
+        else if (other)
+            found.set(ref, { unsure: `the repository has a ${other}` });
+        else if ('absent' in packedFile || (packed && !('error' in packed)))
+            found.set(ref, { absent: true });
+        else
+            found.set(ref, { unsure: 'packed-refs cannot be read' });
+    }
+    return found;
+}
+/**
+ * The objects some of a repository's refs name, read as data: only the answers that are sure. A ref found
+ * neither way, or found as anything but an object name (a symbolic ref, a folder, a link, a `packed-refs`
+ * with a malformed line or past PACKED_LOOKUP_MAX, another ref storage) is left out, for git to answer.
+ */
+function readRefTips(gitDir, refs) {
+    const tips = new Map();
+    for (const [ref, found] of lookUpRefs(gitDir, refs))
+        if ('oid' in found)
+            tips.set(ref, found.oid);
+    return tips;
+}
+/**
+ * The objects `refs` name, each ref that exists in the map; undefined unless every answer is sure (the
+ * absence of a ref included): then git answers. The object's type is not known here.
+ */
+function readRefsAsData(gitDir, refs) {
+    const tips = new Map();
+    try {
+        for (const [ref, found] of lookUpRefs(gitDir, refs)) {
+            if ('unsure' in found)
+                return undefined;
+            if ('oid' in found)
+                tips.set(ref, found.oid);
+        }
+    }
+    catch {
+        return undefined; // a read that failed midway (EIO...): git answers
+    }
+    return tips;
 }
 
 
