@@ -13,6 +13,8 @@ import { sandboxText } from '../ui/sandbox-text.js';
 import { decisionTrace, type ReapResult, type ReportedSandbox } from './report.js';
 import { factsOf, lookCloser, openReaper, removalDeps } from './look.js';
 import { observeUsage } from './in-use.js';
+import { FULL_POOL_UP_TO } from './remove-workers.js';
+import { letYoungGenerationGrow } from '../engine/memory.js';
 import type { WorkReport } from './work.js';
 
 export interface ReapOptions {
@@ -55,6 +57,10 @@ export async function reap(options: ReapOptions, ui: Ui = silentUi): Promise<Rea
   const nowMs = options.now ?? Date.now();
   const opened = await openReaper(options, ui, { tell: true });
   const { git, engine, helperImage, scan, diskHelpersRefused } = opened;
+  // What is looked at and removed comes in numbers the scan now knows: up to the size that gets the
+  // whole removal pool, the young generation may grow (fewer collections; the peak stays within the
+  // reap step's memory bound, docs/benchmarks.md), above it the peak is the scan's own.
+  if (scan.sandboxes.length <= FULL_POOL_UP_TO) letYoungGenerationGrow();
   for (const warning of scan.warnings) ui.warning(warning);
   const stale = scan.sandboxes.filter((s) => assessStaleness(s, options.retention, nowMs).stale);
   // Which containers use what is asked now, beside the removal of left probes: two engine calls at once.

@@ -24,6 +24,8 @@ import { removeTree, type WalkResult } from './remove-walk.js';
 /** Removal workers of a pool that removes many sandboxes, while the scan found up to FULL_POOL_UP_TO. */
 export const REMOVAL_WORKERS = 3;
 export const FULL_POOL_UP_TO = 5_000;
+/** A worker's young generation, in MB. */
+const WORKER_YOUNG_MB = 2;
 /** Folders the concurrent worker walks at once. */
 const CONCURRENT_WALKS = 6;
 
@@ -114,7 +116,12 @@ export function startRemovers(count: number, { synchronousOnly = false } = {}): 
   };
   const slots: Slot[] = Array.from({ length: count }, (_, n) => {
     const concurrent = n === 0 && !synchronousOnly;
-    const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { uid, concurrent } });
+    const worker = new Worker(WORKER_SOURCE, {
+      eval: true,
+      workerData: { uid, concurrent },
+      // A walk's garbage is a few `Stats` at a time: a small young generation, whatever the main thread's.
+      resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_MB },
+    });
     const slot: Slot = { worker, capacity: concurrent ? CONCURRENT_WALKS : 1, jobs: new Map(), lost: false };
     worker.on('message', ({ id, result }: { id: number; result: WalkResult }) => {
       const job = slot.jobs.get(id);
