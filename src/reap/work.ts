@@ -17,7 +17,7 @@ import type { Git } from '../engine/git.js';
 import type { ParentRepository } from '../sandbox/repository.js';
 import { sandboxText } from '../ui/sandbox-text.js';
 import { branchOf, type UnsavedCommits } from '../sandbox/saved.js';
-import { type IndexProof, proveAgainstIndex } from './clean-probe.js';
+import { againstHead, type IndexProof, proveAgainstIndex } from './clean-probe.js';
 import { type CheckResult, summarizeWork, type WorkFinding } from './decide.js';
 import {
   inspectInHelpers,
@@ -188,7 +188,7 @@ async function checkParentGroup(
     const verdict = verdicts.get(s.key);
     if (!verdict || verdict.error || verdict.unsaved) continue; // work found or check failed: no need
     const indexed = proofs.get(s.key);
-    const proof = verdict.headTree && indexed?.rootTree === verdict.headTree ? indexed.proof : undefined;
+    const proof = verdict.headTree && indexed ? againstHead(indexed, verdict.headTree) : undefined;
     if (proof?.clean) {
       uncommitted.set(s.key, { value: 0 });
       proved.add(s.key);

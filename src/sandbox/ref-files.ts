@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import { OID } from '../engine/git.js';
 
 /** A ref name as git writes them (no spaces, no control characters, no `..` component). */
-export const REF_NAME = /^refs\/(?:[^\s\0\\/:?*[~^]+\/)*[^\s\0\\/:?*[~^]+$/;
+const REF_NAME = /^refs\/(?:[^\s\0\\/:?*[~^]+\/)*[^\s\0\\/:?*[~^]+$/;
 
 export const LOOSE_REF_MAX = 1024;
 /** `packed-refs` larger than this is not read to look up a few refs: git answers. */
