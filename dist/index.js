@@ -5384,7 +5384,6 @@ function diskWorktreePath(root, project, sandbox) {
 /* harmony export */   oK: () => (/* binding */ LOOSE_REF_MAX),
 /* harmony export */   ww: () => (/* binding */ parseHead)
 /* harmony export */ });
-/* unused harmony export REF_NAME */
 /* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3024);
 /* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_fs__WEBPACK_IMPORTED_MODULE_0__);
 /* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(6760);

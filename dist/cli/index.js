@@ -14996,7 +14996,10 @@ const NOT_HEAD = 'the index does not match HEAD as a whole';
  * before anything is read through it.
  */
 function proveClean(worktree, gitDir, headTree) {
-    const { proof, rootTree } = proveAgainstIndex(worktree, gitDir, headTree.length / 2);
+    return againstHead(proveAgainstIndex(worktree, gitDir, headTree.length / 2), headTree);
+}
+/** A proof made against the index's tree (proveAgainstIndex), as it stands once HEAD's tree is known. */
+function againstHead({ proof, rootTree }, headTree) {
     if (rootTree !== undefined && rootTree !== headTree)
         return { clean: false, unsure: NOT_HEAD };
     return proof;
@@ -15839,7 +15842,7 @@ async function checkParentGroup(parent, group, deps) {
         if (!verdict || verdict.error || verdict.unsaved)
             continue; // work found or check failed: no need
         const indexed = proofs.get(s.key);
-        const proof = verdict.headTree && indexed?.rootTree === verdict.headTree ? indexed.proof : undefined;
+        const proof = verdict.headTree && indexed ? againstHead(indexed, verdict.headTree) : undefined;
         if (proof?.clean) {
             uncommitted.set(s.key, { value: 0 });
             proved.add(s.key);
