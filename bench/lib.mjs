@@ -188,7 +188,7 @@ export function uncacheNodeBinaries() {
 export function machineNote() {
   const cpus = os.cpus();
   const cache = uncached ? '; the Node binaries dropped from the page cache before the first run' : '';
-  return `${cpus.length} × ${cpus[0]?.model.trim() ?? 'CPU'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, shared with other engineers; Node ${process.version}${cache}`;
+  return `${cpus.length} × ${cpus[0]?.model.trim() ?? 'CPU'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB; Node ${process.version}${cache}`;
 }
 
 /** The 1-minute load average, rounded: how busy the shared machine was. */
