@@ -27,6 +27,9 @@ const SECRET = 'SECRET-TOKEN-PERSISTED-IN-PARENT';
 const VICTIM_WORK = 'VICTIM-UNCOMMITTED-WORK';
 
 /** The hostile command. Environment: M (the host's marker folder), VICTIM_PATH (a disk victim, if any). */
+// A write that fails in its redirection is reported by the shell itself, and `cmd > f 2>/dev/null` does not
+// silence that: each such write is braced, so that no message of the shell's lands in the middle of a line
+// the test reads (stdout and stderr reach the log through separate pipes).
 const ATTACK = String.raw`set -u
 G="$SANDBOX_PARENT/.git"
 prog() { printf '#!/bin/sh\ntouch "%s/%s"\n' "$M" "$2" > "$1"; chmod +x "$1"; }
@@ -37,19 +40,19 @@ echo "uncommitted work" >> src/app.js
 # 1. the parent's object store: overwrite the blob every checkout of main reads, add an object
 blob=$(git rev-parse HEAD~1:README.md)
 obj="$G/objects/$(echo "$blob" | cut -c1-2)/$(echo "$blob" | cut -c3-)"
-chmod u+w "$obj" 2>/dev/null; printf 'poisoned' > "$obj" 2>/dev/null && echo "WROTE-object"
+chmod u+w "$obj" 2>/dev/null; { printf 'poisoned' > "$obj"; } 2>/dev/null && echo "WROTE-object"
 echo poison | GIT_OBJECT_DIRECTORY="$G/objects" git hash-object -w --stdin >/dev/null 2>&1 && echo "WROTE-new-object"
 # 2. the parent's metadata: what host-side git would read
 for t in config config.worktree commondir HEAD index packed-refs hooks/pre-push hooks/reference-transaction worktrees/fake/gitdir info/attributes refs/heads/main; do
   mkdir -p "$(dirname "$G/$t")" 2>/dev/null
-  printf '[core]\n\tgitProxy = %s/x\n' "$M" > "$G/$t" 2>/dev/null && echo "WROTE-$t"
+  { printf '[core]\n\tgitProxy = %s/x\n' "$M" > "$G/$t"; } 2>/dev/null && echo "WROTE-$t"
 done
 echo "PARENT-CONFIG:$(cat "$G/config" 2>/dev/null | tr '\n' ' ')"
 echo "PARENT-GIT-DIR:$(ls -A "$G" | tr '\n' ' ')"
 # 3. other sandboxes: their folders, and anything uncommitted they left in a store this one can read
 if [ -n "$VICTIM_PATH" ]; then
   echo "VICTIM-LISTING:$(ls -A "$VICTIM_PATH" 2>&1 | tr '\n' ' ')"
-  echo evil > "$VICTIM_PATH/secret-work.txt" 2>/dev/null && echo "WROTE-victim"
+  { echo evil > "$VICTIM_PATH/secret-work.txt"; } 2>/dev/null && echo "WROTE-victim"
 fi
 echo "NEIGHBOURS:$(ls -A "$(dirname "$SANDBOX_WORKTREE")" | tr '\n' ' ')"
 echo "READABLE-VICTIM-WORK:$(git cat-file --batch-all-objects --batch 2>/dev/null | grep -c "$VICTIM_WORK")"
@@ -296,9 +299,9 @@ describe('racing a concurrent run', () => {
     const hammer = String.raw`G="$SANDBOX_PARENT/.git"; end=$(( $(date +%s) + 20 )); n=0
 while [ $(date +%s) -lt $end ]; do
   for t in config HEAD index packed-refs refs/heads/victim refs/heads/main commondir worktrees/x/gitdir hooks/pre-push; do
-    printf 'x' > "$G/$t" 2>/dev/null && echo "WROTE-$t"
+    { printf 'x' > "$G/$t"; } 2>/dev/null && echo "WROTE-$t"
   done
-  for o in "$G"/objects/??/*; do printf 'x' > "$o" 2>/dev/null && echo "WROTE-object" && break; done
+  for o in "$G"/objects/??/*; do { printf 'x' > "$o"; } 2>/dev/null && echo "WROTE-object" && break; done
   n=$((n+1))
 done
 echo "ATTEMPTS:$n"`;
