@@ -26,10 +26,12 @@ afterAll(async () => {
 const SECRET = 'SECRET-TOKEN-PERSISTED-IN-PARENT';
 const VICTIM_WORK = 'VICTIM-UNCOMMITTED-WORK';
 
-/** The hostile command. Environment: M (the host's marker folder), VICTIM_PATH (a disk victim, if any). */
-// A write that fails in its redirection is reported by the shell itself, and `cmd > f 2>/dev/null` does not
-// silence that: each such write is braced, so that no message of the shell's lands in the middle of a line
-// the test reads (stdout and stderr reach the log through separate pipes).
+/**
+ * The hostile command. Environment: M (the host's marker folder), VICTIM_PATH (a disk victim, if any).
+ * A write that fails in its redirection is reported by the shell itself, which `cmd > f 2>/dev/null` does
+ * not silence: each such write is braced, so that no message of the shell's lands inside a line the test
+ * reads (stdout and stderr reach the log through separate pipes).
+ */
 const ATTACK = String.raw`set -u
 G="$SANDBOX_PARENT/.git"
 prog() { printf '#!/bin/sh\ntouch "%s/%s"\n' "$M" "$2" > "$1"; chmod +x "$1"; }
