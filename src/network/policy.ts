@@ -13,6 +13,14 @@ export interface HostRule {
 
 export interface Credential {
   host: string;
+  /**
+   * `https` (a line without a scheme): the header is set only inside TLS the proxy ends for this host.
+   * `http` (a line that names `http://`): only on plain-HTTP requests, for an internal service on the
+   * runner's network; the one way a header travels in clear.
+   */
+  scheme: 'https' | 'http';
+  /** The ports the line allows: only requests to these carry the header. */
+  ports: readonly number[];
   /** As written (HTTP header names are case-insensitive; the proxy replaces any spelling). */
   header: string;
   value: string;
@@ -160,7 +168,8 @@ function dedupe(rules: HostRule[]): HostRule[] {
 
 /**
  * `credentials`: one `<host> <Header-Name>: <value>` a line. Only with an allow-list or audit (the proxy is
- * what sets them); each host is allowed implicitly on the default ports.
+ * what sets them); each host is allowed implicitly on the default ports. The header is set over TLS only,
+ * unless the line names its scheme as `http://host[:port]` (then on plain HTTP only, port 80 by default).
  */
 export function parseCredentials(raw: string, policy: NetworkPolicy): NetworkPolicy {
   const lines = raw
@@ -185,16 +194,17 @@ export function parseCredentials(raw: string, policy: NetworkPolicy): NetworkPol
       throw new PolicyError(
         'credentials',
         `line ${i + 1}${host ? ` (${host})` : ''}`,
-        'one `<host> <Header-Name>: <value>` a line, such as api.anthropic.com x-api-key: <the key> (from a secret)',
+        'one `<host> <Header-Name>: <value>` a line, such as api.anthropic.com x-api-key: <the key> (from a secret); ' +
+          '`http://<host>[:port] <Header-Name>: <value>` sends it in clear, to an internal service',
       );
     }
     if (!first)
       throw new PolicyError(
         'credentials',
         `line ${i + 1}`,
-        'a host name, with an optional :port (no pattern, no address), first on each line',
+        'a host name, with an optional :port (no pattern, no address) and an optional http:// or https:// before it, first on each line',
       );
-    credentials.push({ host, header: m[2], value: m[3].trim() });
+    credentials.push({ host, scheme: first.scheme, ports: first.ports, header: m[2], value: m[3].trim() });
     implicit.push({ host, wildcard: false, ports: first.ports });
   }
   return policy.mode === 'allow'
@@ -202,11 +212,19 @@ export function parseCredentials(raw: string, policy: NetworkPolicy): NetworkPol
     : { ...policy, credentials };
 }
 
-/** A credential line's host: a name, with an optional port that is allowed (the header goes on every port). */
-function parseCredentialHost(text: string): HostRule | undefined {
+/**
+ * A credential line's host: a name, with an optional port that is allowed, and an optional scheme. Without
+ * one (or with `https://`) the header goes inside TLS, on the line's ports (443 and 80 unless it names one);
+ * `http://` means plain HTTP, on port 80 unless the line names another.
+ */
+function parseCredentialHost(text: string): (HostRule & { scheme: Credential['scheme'] }) | undefined {
+  const scheme = /^(https?):\/\//i.exec(text);
+  const plain = scheme?.[1].toLowerCase() === 'http';
   try {
-    const rule = parsePattern(text);
-    return rule.wildcard || net.isIP(rule.host) ? undefined : rule;
+    const rule = parsePattern(scheme ? text.slice(scheme[0].length) : text);
+    if (rule.wildcard || net.isIP(rule.host)) return undefined;
+    const ports = plain && rule.ports === DEFAULT_PORTS ? [80] : rule.ports;
+    return { ...rule, ports, scheme: plain ? 'http' : 'https' };
   } catch {
     return undefined;
   }

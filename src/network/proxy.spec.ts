@@ -1,5 +1,5 @@
 // The proxy in process, on its Unix socket, with Node's own HTTP client: its decisions, the credential
-// header on plain HTTP, the counts. (Containers and real clients: test/integration/network.test.ts.)
+// header in clear only for an http:// line, the counts. (Containers and real clients: test/integration/network.test.ts.)
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import * as fs from 'node:fs';
 import * as http from 'node:http';
@@ -87,9 +87,9 @@ describe('startProxy', () => {
     });
   });
 
-  it('sets a credential header on its host, replacing the one sent, and on no other host', async () => {
+  it('sets a credential header in clear only for an http:// line, replacing the one sent, and on no other host', async () => {
     const policy = parseCredentials(
-      `localhost:${port} x-api-key: the-real-key`,
+      `http://localhost:${port} x-api-key: the-real-key`,
       parseNetwork(`127.0.0.1:${port}`),
     ) as ProxiedPolicy;
     await withProxy(policy, async (socketPath) => {
@@ -97,6 +97,21 @@ describe('startProxy', () => {
       expect(seen.at(-1)).toEqual({ host: `localhost:${port}`, key: 'the-real-key' });
       await get(socketPath, `http://127.0.0.1:${port}/`, { 'x-api-key': 'placeholder' });
       expect(seen.at(-1)).toEqual({ host: `127.0.0.1:${port}`, key: 'placeholder' });
+    });
+  });
+
+  it('refuses plain HTTP to a host whose credential goes over TLS only, and sends nothing on', async () => {
+    const policy = parseCredentials(
+      `localhost:${port} x-api-key: the-real-key`,
+      parseNetwork('audit'),
+    ) as ProxiedPolicy;
+    await withProxy(policy, async (socketPath, proxy) => {
+      const before = seen.length;
+      const answer = await get(socketPath, `http://localhost:${port}/`, { 'X-Api-Key': 'placeholder' });
+      expect(answer.status).toBe(403);
+      expect(answer.body).toMatch(/sent over TLS only: use https:\/\//);
+      expect(seen.length).toBe(before);
+      expect(proxy.report().denied).toEqual([expect.objectContaining({ host: 'localhost', port })]);
     });
   });
 

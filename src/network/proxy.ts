@@ -1,15 +1,18 @@
 // The proxy in the action's own process, behind a Unix socket that only the forwarder (sidecar.ts) can
 // reach: proxy-chain (a maintained forward proxy on Node's own HTTP parser) tunnels CONNECTs and forwards
 // plain requests; this module decides each one (policy.ts), counts what went where, and, for hosts with a
-// credential, ends TLS with a certificate of the run's CA (ca.ts) to set the header on each request.
+// credential, ends TLS (interceptor.ts) to set the header on each request. Every request it parses passes
+// the rules of request-rules.ts first. A credential goes over TLS only, unless its line named `http://`.
 // Names resolve as the runner resolves them (getaddrinfo: its /etc/hosts, its resolver).
 import * as fs from 'node:fs/promises';
 import type * as http from 'node:http';
-import * as https from 'node:https';
+import type * as https from 'node:https';
 import * as net from 'node:net';
 import { RequestError, Server } from 'proxy-chain';
 import type { RunCa } from './ca.js';
+import { makeInterceptor } from './interceptor.js';
 import { decide, normalizeHost, type Credential, type ProxiedPolicy } from './policy.js';
+import { framingRefusal, splitHostHeader } from './request-rules.js';
 import { joinSockets, RELAY_LARGE_BYTES, RELAY_LARGE_COUNT, RELAY_SMALL_BYTES, relayReads } from './relay.js';
 
 export interface HostCount {
@@ -49,6 +52,8 @@ export interface ProxyOptions {
   socketPath: string;
   /** Needed when the policy has credentials on HTTPS hosts; may still be in the making. */
   ca?: RunCa | Promise<RunCa>;
+  /** PEM certificates to verify credential hosts by, instead of Node's own store (for tests). */
+  trustedCas?: string;
 }
 
 class Tally {
@@ -97,14 +102,6 @@ class Tally {
   }
 }
 
-/** The host part of a Host header (`name`, `name:port`, `[v6]:port`), normalized. */
-function hostOfHeader(value: string | undefined): string {
-  if (!value) return '';
-  const v6 = /^\[([^\]]*)\]/.exec(value);
-  if (v6) return normalizeHost(v6[1]);
-  return normalizeHost(value.replace(/:\d*$/, ''));
-}
-
 /** Headers as [name, value, name, value...] without any spelling of `names`, then `credentials` added. */
 function withCredentials(raw: readonly string[], credentials: readonly Credential[]): string[] {
   const replaced = new Set(credentials.map((c) => c.header.toLowerCase()));
@@ -119,18 +116,20 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   const { policy } = options;
   const tally = new Tally();
   const rowOf = new Map<number, HostCount>();
-  const credentialsFor = (host: string) => policy.credentials.filter((c) => c.host === host);
+  /** The credentials for a host and port: each on the ports its line allows, by its scheme. */
+  const credentialsFor = (host: string, port: number, scheme: Credential['scheme']) =>
+    policy.credentials.filter((c) => c.host === host && c.ports.includes(port) && c.scheme === scheme);
   const interceptors = new Map<string, Promise<https.Server>>();
 
-  const refuse = (host: string, port: number, reason: string): never => {
+  const refuse = (host: string, port: number, reason: string, status = 403): never => {
     tally.deny(host.slice(0, MAX_HOST_CHARS), port, reason);
     throw new RequestError(
       `worktree-sandbox network: ${host.slice(0, MAX_HOST_CHARS)}:${port} refused (${reason})`,
-      403,
+      status,
     );
   };
 
-  /** TLS ended here for a host with a credential: each request is checked again, then sent on with it. */
+  /** TLS ended here for a host with a credential, one server per host and port (interceptor.ts). */
   const interceptor = (host: string, port: number): Promise<https.Server> => {
     const key = `${host}:${port}`;
     let made = interceptors.get(key);
@@ -138,44 +137,15 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       made = (async () => {
         const ca = await options.ca;
         if (!ca) throw new Error('credentials over HTTPS need the run CA');
-        const { key: pem, cert } = await ca.leaf(host);
-        const server = https.createServer({ key: pem, cert, minVersion: 'TLSv1.2' });
-        server.on('request', (req: http.IncomingMessage, res: http.ServerResponse) => {
-          const asked = hostOfHeader(req.headers.host);
-          if (asked && asked !== host) {
-            tally.deny(
-              asked.slice(0, MAX_HOST_CHARS),
-              port,
-              `a request for another host inside a tunnel to ${host}`,
-            );
-            res.writeHead(421, { 'content-type': 'text/plain', connection: 'close' });
-            res.end(`worktree-sandbox network: this connection is for ${host} only\n`);
-            return;
-          }
-          tally.allow(host, port);
-          const upstream = https.request(
-            {
-              host,
-              port,
-              servername: host,
-              method: req.method,
-              path: req.url,
-              headers: withCredentials(req.rawHeaders, credentialsFor(host)),
-            },
-            (response) => {
-              res.writeHead(response.statusCode ?? 502, response.statusMessage, response.rawHeaders);
-              response.pipe(res);
-            },
-          );
-          upstream.on('error', () => {
-            if (!res.headersSent) res.writeHead(502, { 'content-type': 'text/plain' });
-            res.end();
-          });
-          res.on('close', () => upstream.destroy());
-          req.pipe(upstream);
+        return makeInterceptor({
+          host,
+          port,
+          ca,
+          credentials: credentialsFor(host, port, 'https'),
+          trustedCas: options.trustedCas,
+          onAllowed: () => tally.allow(host, port),
+          onRefused: (asked, refusal) => tally.deny(asked.slice(0, MAX_HOST_CHARS), port, refusal.reason),
         });
-        server.on('tlsClientError', (_error, socket) => socket.destroy());
-        return server;
       })();
       interceptors.set(key, made);
     }
@@ -244,30 +214,35 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     prepareRequestFunction: async ({ connectionId, request, hostname, port, isHttp }) => {
       const host = normalizeHost(hostname);
       if (isHttp) {
-        // One request, one host: a Host header naming another host is refused, not sent to the first.
-        const asked = hostOfHeader(request.headers.host);
+        // One request, one host, framed one way: what the server upstream parses is what is checked here.
+        const framing = framingRefusal(request);
+        if (framing) refuse(host, port, framing.reason, framing.status);
+        const asked = request.headers.host === undefined ? '' : splitHostHeader(request.headers.host).host;
         if (asked && asked !== host)
           refuse(asked, port, `the Host header differs from the request's host ${host}`);
       }
       const decision = decide(policy, host, port);
       if (!decision.allowed) refuse(host, port, decision.reason);
+      const overTls = credentialsFor(host, port, 'https');
+      // A key goes over TLS only: in clear, anyone on the way could read it.
+      if (isHttp && overTls.length > 0)
+        refuse(host, port, `${host} has a credential, which is sent over TLS only: use https://`, 403);
       const row = tally.allow(host, port);
       if (row) rowOf.set(connectionId as unknown as number, row);
-      const credentials = credentialsFor(host);
-      if (credentials.length === 0 && !isHttp) {
+      if (!isHttp && overTls.length > 0) return { customConnectServer: await interceptor(host, port) };
+      if (!isHttp) {
         await openTunnelEnd(request.socket, host, port);
         return { customConnectServer: tunnels as unknown as http.Server };
       }
-      if (credentials.length === 0) return {};
-      if (isHttp) {
+      // A credential whose line named http:// (an internal service): on plain HTTP, on its ports only.
+      const inClear = credentialsFor(host, port, 'http');
+      if (inClear.length > 0)
         request.rawHeaders.splice(
           0,
           request.rawHeaders.length,
-          ...withCredentials(request.rawHeaders, credentials),
+          ...withCredentials(request.rawHeaders, inClear),
         );
-        return {};
-      }
-      return { customConnectServer: await interceptor(host, port) };
+      return {};
     },
   });
   server.on(

@@ -64,6 +64,24 @@ describe('network and credentials inputs', () => {
     });
   });
 
+  it("reads a credential line's scheme: over TLS unless it names http://, which goes in clear on its ports", () => {
+    const s = run({
+      network: 'audit',
+      credentials: [
+        'api.example.com x-api-key: a',
+        'https://gw.example.com:8443 x-api-key: b',
+        'http://llm.internal Authorization: Bearer c',
+        'HTTP://cache.internal:8080 X-Token: d',
+      ].join('\n'),
+    });
+    expect(s.network.mode === 'audit' && s.network.credentials).toEqual([
+      { host: 'api.example.com', scheme: 'https', ports: [443, 80], header: 'x-api-key', value: 'a' },
+      { host: 'gw.example.com', scheme: 'https', ports: [8443], header: 'x-api-key', value: 'b' },
+      { host: 'llm.internal', scheme: 'http', ports: [80], header: 'Authorization', value: 'Bearer c' },
+      { host: 'cache.internal', scheme: 'http', ports: [8080], header: 'X-Token', value: 'd' },
+    ]);
+  });
+
   it.each([
     ['network', { network: 'exa mple.com' }, /Invalid input 'network'.*malformed|one host pattern/],
     ['network', { network: 'example..com' }, /Invalid input 'network'.*malformed/],
@@ -101,6 +119,16 @@ describe('network and credentials inputs', () => {
     [
       'credentials',
       { network: 'audit', credentials: '*.x.com x-api-key: v' },
+      /Invalid input 'credentials'.*a host name/,
+    ],
+    [
+      'credentials',
+      { network: 'audit', credentials: 'ftp://x.com x-api-key: v' },
+      /Invalid input 'credentials'.*http:\/\/ or https:\/\//,
+    ],
+    [
+      'credentials',
+      { network: 'audit', credentials: 'http://x.com/path x-api-key: v' },
       /Invalid input 'credentials'.*a host name/,
     ],
   ])('rejects a bad %s naming it (%j)', (_input, inputs, message) => {

@@ -1,0 +1,65 @@
+// The TLS end the proxy makes for a host with a credential: a certificate of the run's CA (ca.ts), each
+// request inside checked again (request-rules.ts), then rebuilt, not passed on: origin form, one Host that
+// is the tunnel's, only headers Node parsed, the credential set. The server upstream therefore parses the
+// one request the proxy checked, for the one host the tunnel is for, over TLS. ADR 0009.
+import type * as http from 'node:http';
+import * as https from 'node:https';
+import type { RunCa } from './ca.js';
+import type { Credential } from './policy.js';
+import { tunnelTarget, upstreamHeaders, type Refusal } from './request-rules.js';
+
+export interface InterceptorOptions {
+  host: string;
+  port: number;
+  credentials: readonly Credential[];
+  ca: RunCa;
+  /** PEM certificates to verify the host by instead of Node's own store. */
+  trustedCas?: string;
+  /** Each request sent on, and each refused. */
+  onAllowed(): void;
+  onRefused(host: string, refusal: Refusal): void;
+}
+
+function answer(res: http.ServerResponse, refusal: Refusal): void {
+  res.writeHead(refusal.status, { 'content-type': 'text/plain', connection: 'close' });
+  res.end(`worktree-sandbox network: ${refusal.reason}\n`);
+}
+
+export async function makeInterceptor(options: InterceptorOptions): Promise<https.Server> {
+  const { host, port } = options;
+  const { key, cert } = await options.ca.leaf(host);
+  const server = https.createServer({ key, cert, minVersion: 'TLSv1.2' });
+  server.on('request', (req: http.IncomingMessage, res: http.ServerResponse) => {
+    const target = tunnelTarget(req, host, port);
+    if ('refusal' in target) {
+      options.onRefused(host, target.refusal);
+      req.resume();
+      answer(res, target.refusal);
+      return;
+    }
+    options.onAllowed();
+    const upstream = https.request(
+      {
+        host,
+        port,
+        servername: host,
+        method: req.method,
+        path: target.path,
+        headers: upstreamHeaders(req.rawHeaders, host, port, options.credentials),
+        ...(options.trustedCas ? { ca: options.trustedCas } : {}),
+      },
+      (response) => {
+        res.writeHead(response.statusCode ?? 502, response.statusMessage, response.rawHeaders);
+        response.pipe(res);
+      },
+    );
+    upstream.on('error', () => {
+      if (!res.headersSent) res.writeHead(502, { 'content-type': 'text/plain' });
+      res.end();
+    });
+    res.on('close', () => upstream.destroy());
+    req.pipe(upstream);
+  });
+  server.on('tlsClientError', (_error, socket) => socket.destroy());
+  return server;
+}
