@@ -235,3 +235,63 @@ describe.each(ENGINES)('network allow-list through the bundle, as the runner (%s
       expect(text).not.toContain(SECRET);
   }, 600_000);
 });
+
+describe('the proxy speaks HTTP strictly, through the bundle (docker)', () => {
+  it('refuses a key in clear, a smuggled request, TRACE and a request for another host inside the key tunnel: the servers parse none of them', async () => {
+    const repo = makeRepo();
+    repos.push(repo);
+    chownTree(repo.root, runnerIds());
+    const before = { keys: keysSeen.length, llm: llm.connections, allowedHosts: allowed.hosts.length };
+    const smuggle = [
+      'exec 3<>/dev/tcp/127.0.0.1/3128',
+      `body=$'GET /smuggled HTTP/1.1\\r\\nHost: ${DENIED}:${denied.port}\\r\\n\\r\\n'`,
+      `printf 'GET http://${ALLOWED}:${allowed.port}/ HTTP/1.1\\r\\nHost: ${ALLOWED}:${allowed.port}\\r\\nTransfer-Encoding: chunked\\r\\n\\r\\n%x\\r\\n%s\\r\\n0\\r\\n\\r\\n' "\${#body}" "$body" >&3`,
+      'echo "smuggle $(head -1 <&3 | tr -d "\\r")"',
+      'exec 3>&-',
+    ];
+    const result = await runStep({
+      inputs: {
+        mode: 'run',
+        image,
+        engine: 'docker',
+        'repository-path': repo.parent,
+        'volume-prefix': volumes.prefix('docker'),
+        network: `${ALLOWED}:${allowed.port}`,
+        credentials: `${CREDENTIALED}:${llm.port} x-api-key: ${SECRET}`,
+        command: `bash <<'EOF'\n${[
+          `curl -sS -o /dev/null -w 'clear %{http_code}\\n' http://${CREDENTIALED}:${llm.port}/`,
+          `curl -sS -o /dev/null -w 'trace %{http_code}\\n' -X TRACE http://${ALLOWED}:${allowed.port}/`,
+          `curl -sS -o /dev/null -w 'elsewhere %{http_code}\\n' --request-target http://${DENIED}/steal https://${CREDENTIALED}:${llm.port}/`,
+          ...smuggle,
+        ].join('\n')}\nEOF`,
+      },
+      env: { GITHUB_WORKSPACE: repo.parent, NODE_EXTRA_CA_CERTS: caFile },
+      asRunner: true,
+    });
+    const out = result.stdout;
+    expect(result.code).toBe(0);
+    expect(out).toContain('clear 403');
+    expect(out).toContain('trace 405');
+    expect(out).toContain('elsewhere 421');
+    expect(out).toContain('smuggle HTTP/1.1 400 Bad Request');
+    // What the servers parsed: the key's host got no connection, the allowed one no smuggled request.
+    expect(keysSeen.length).toBe(before.keys);
+    expect(llm.connections).toBe(before.llm);
+    expect(allowed.hosts.slice(before.allowedHosts)).toEqual([]);
+    // One row per host and port, with the first refusal's reason and every refusal counted.
+    expect(JSON.parse(result.outputs['network-denied'])).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({
+          host: ALLOWED,
+          requests: 2,
+          reason: expect.stringMatching(/^TRACE is refused/),
+        }),
+        expect.objectContaining({
+          host: CREDENTIALED,
+          requests: 2,
+          reason: expect.stringMatching(/sent over TLS only/),
+        }),
+      ]),
+    );
+  }, 600_000);
+});
