@@ -1,7 +1,7 @@
 // Imported first by both entry points (the action, the CLI). A command may print gigabytes: each of its
 // lines is a short-lived string, and V8 would grow its young generation to tens of megabytes to hold
-// them between collections (measured: a 1 GB output peaked at 128 MB on Node 24, 63 MB with this).
-// Keeping the young generation at its start size bounds the step's memory; collections stay cheap.
+// them between collections, about doubling the step's peak (ADR 0007). Keeping the young generation at its
+// start size bounds the step's memory; collections stay cheap.
 import * as v8 from 'node:v8';
 
 v8.setFlagsFromString('--semi-space-growth-factor=1');
@@ -14,9 +14,9 @@ export const GROWN_YOUNG_BYTES = 8 * 1024 * 1024;
  * holds GROWN_YOUNG_BYTES, then stays at that size: looked at after each collection that V8 reports
  * (a step or two past the bound at most, when a long synchronous stretch holds the reports back). For
  * work whose short-lived objects come in bounded numbers and whose collections would otherwise cost much
- * of its time: a reap allocates a `Stats` per file it looks at. Measured on the reap benchmark's linked
- * cache (2,000 worktrees, Node 24): the main thread's collections took 105 ms instead of 186 ms, for 6 MB
- * more at the peak (src/reap/reap.ts says when).
+ * of its time: a reap allocates a `Stats` per file it looks at. Growing to this bound and no further
+ * nearly halves the time such a reap spends collecting, for a few megabytes more at the peak (ADR 0007;
+ * src/reap/reap.ts says when).
  */
 export function letYoungGenerationGrow(): void {
   v8.setFlagsFromString('--semi-space-growth-factor=2');

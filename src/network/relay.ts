@@ -1,15 +1,14 @@
 // The byte pump of the network path (the forwarder in the sidecar and the proxy's tunnels): a socket that
 // reads straight into a buffer of its own (Node's `onread`) instead of a new 64 KiB buffer per read, each
-// read written on as it is, and reading paused while that write is pending: a quarter to a half less CPU
-// per byte than `pipe()` (docs/session-notes-2026-11-26/network-throughput.md), and a slow reader holds
-// the sender back: at most one buffer per connection and direction is in flight.
+// read written on as it is, and reading paused while that write is pending: less CPU per byte than
+// `pipe()` (ADR 0009, "Moving the bytes"), and a slow reader holds the sender back: at most one buffer
+// per connection and direction is in flight.
 import type * as net from 'node:net';
 
 /**
  * Reads of 64 KiB while a connection trickles; 256 KiB once a read fills that (a bulk transfer, where
- * fewer and larger reads and writes save about a fifth of the CPU:
- * docs/session-notes-2026-11-26/network-throughput.md), for at most RELAY_LARGE_COUNT connections of a
- * process at a time (16 MiB), each keeping it until it closes.
+ * fewer and larger reads and writes save CPU), for at most RELAY_LARGE_COUNT connections of a process at
+ * a time (16 MiB), each keeping it until it closes.
  */
 export const RELAY_SMALL_BYTES = 64 * 1024;
 export const RELAY_LARGE_BYTES = 256 * 1024;

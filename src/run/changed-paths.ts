@@ -1,8 +1,8 @@
 // Which files differ between two commits, in bounded memory and time whatever the commits hold.
 //
 // `git diff` queues every changed path before it prints the first one: a commit whose three small trees
-// name 150,000 paths of 600 bytes (a pack of a few kilobytes) makes it hold ~230 MB (`--name-only`), and
-// over 400 MB with `--stat`, before anything can be cut. So the trees are walked here instead, through
+// name 150,000 paths of 600 bytes (a pack of a few kilobytes) makes it hold hundreds of megabytes, more
+// with `--stat`, before anything can be cut. So the trees are walked here instead, through
 // `git cat-file` (which holds one object at a time):
 //  - the first `maxPaths` changed paths are listed, in git's tree order;
 //  - all of them are counted, each pair of trees once (a tree named 1,600 times is counted once and

@@ -94,8 +94,8 @@ export async function runSandbox(settings: RunSettings, deps: RunDeps): Promise<
   // volume sandbox there (guessReusedVolume), the two questions its command will wait for go out now: the
   // look at the volume (used only as lookFor and volumePresent allow: volume-look.ts) and the image
   // check's first call (`image inspect`, which never pulls); on Docker, both in one CLI start. (Started
-  // this early for a disk sandbox, the image check alone made its command later: measured, it competes
-  // with git's first processes for the cores, and on disk nothing else waits for the engine.)
+  // this early for a disk sandbox, the image check alone made its command later: it competes with git's
+  // first processes for the cores, and on disk nothing else waits for the engine.)
   const { isolation, volumePrefix, branch } = settings;
   const guessed =
     isolation === 'container' ? guessReusedVolume(settings.repositoryPath, volumePrefix, branch) : undefined;

@@ -103,8 +103,7 @@ function branchSandbox(
  * normal clone (its `.git` a folder), which is what git then finds in the common case. It only starts
  * questions early: what they answer is used where it names what the parent git found names too
  * (volume-look.ts, lookFor). Three stats of the runner's own paths, made synchronously: at start-up the
- * main thread is busy starting processes, and each answer of the thread pool would wait for it (about
- * 20 ms each, measured).
+ * main thread is busy starting processes, and each answer of the thread pool would wait for it.
  */
 export function guessReusedVolume(
   given: string,

@@ -1,4 +1,4 @@
-// Live attacks on the boundary (docs/security-model.md, "Threats considered"): a hostile command, run through the bundle
+// Live attacks on the boundary (docs/security-model.md, "The boundary"): a hostile command, run through the bundle
 // as the unprivileged runner user on both engines and both isolations, tries everything that gave a
 // container a way out before: poisoning the parent's objects, writing the parent's config, commondir,
 // config.worktree, hooks and worktree registrations, reading persisted credentials, reaching another

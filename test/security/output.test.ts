@@ -1,5 +1,5 @@
-// What a sandbox prints or names reaches the runner's log only as data (docs/security-model.md, "Printing
-// what came from a sandbox"): no file
+// What a sandbox prints or names reaches the runner's log only as data (docs/security-model.md, "What comes
+// back"): no file
 // name, commit subject or output line can act as a workflow command, and a command that prints a
 // gigabyte leaves the step alive in bounded memory, its container gone.
 import { afterAll, describe, expect, it } from '@jest/globals';
