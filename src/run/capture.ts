@@ -9,6 +9,7 @@ import * as fs from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { ContainerEngine } from '../engine/engine.js';
+import { ClearedTraps, TRAP_GUARD, type ClearedTrap } from '../sandbox/git-traps.js';
 import { sandboxHelper, whereIs, type Sandbox } from '../sandbox/layout.js';
 import type { Identity } from '../settings.js';
 import { sandboxText } from '../ui/sandbox-text.js';
@@ -20,8 +21,11 @@ export const SNAPSHOT_REF = 'refs/worktree-sandbox/snapshot';
  * for framed lines on stderr, $6 commits the parent has (hex, space separated). Positional only.
  */
 export const CAPTURE_SCRIPT = `set -eu
+${TRAP_GUARD}
 wt="$1"; branch="$2"; commit="$3"; message="$4"; token="$5"; exclude="$6"
 cd -- "$wt"
+# What git opens to write (and then delete) the snapshot's ref is cleared of traps first (git-traps.ts).
+clear_git_traps "$token" ${SNAPSHOT_REF} ${SNAPSHOT_REF}.lock logs/${SNAPSHOT_REF} packed-refs packed-refs.lock
 git rev-parse --verify --quiet HEAD >/dev/null || { echo "worktree-sandbox: the sandbox has no commit at HEAD" >&2; exit 3; }
 # A run is activity, whether or not it changed anything: the reaper reads the work tree folder's time.
 touch -c -- "$wt" 
@@ -37,6 +41,8 @@ committed=0
 stale=0
 if [ "$commit" = 1 ] && [ -n "$branch" ] && [ "$head_ref" = "refs/heads/$branch" ] &&
    [ "$tree" != "$(git rev-parse --verify HEAD^{tree})" ]; then
+  # So is what moving the branch opens: its lock and log, HEAD's (the branch is HEAD's), the index's copy.
+  clear_git_traps "$token" HEAD.lock logs/HEAD "refs/heads/$branch.lock" "logs/refs/heads/$branch" index.worktree-sandbox
   old=$(git rev-parse --verify HEAD)
   # Moving the branch locks it and HEAD (its reflog). No git can run in the sandbox while the helper does:
   # a lock there now was left by a killed git, and would stop the commit the run was asked for.
@@ -94,6 +100,8 @@ export interface Captured {
   committed: boolean;
   /** Stale git locks (HEAD's, the branch's) removed so that the leftovers could be committed. */
   staleLocks: number;
+  /** What the helper removed from the sandbox's `.git` before its git wrote there (git-traps.ts). */
+  cleared: ClearedTrap[];
   bytes: number;
 }
 
@@ -112,6 +120,7 @@ export async function captureSandbox(
   for (const sha of options.exclude)
     if (!/^[0-9a-f]{40,64}$/.test(sha)) throw new Error(`Not a commit id: ${sha}`);
   const token = randomBytes(16).toString('hex');
+  const traps = new ClearedTraps(options.work === 'capture' ? 'capture' : 'archive', token);
   const name = `worktree-sandbox-capture-${randomBytes(4).toString('hex')}`;
   const dir = await fs.mkdtemp(path.join(process.env.RUNNER_TEMP || os.tmpdir(), 'worktree-sandbox-import-'));
   const bundle = path.join(dir, 'sandbox.bundle');
@@ -157,7 +166,7 @@ export async function captureSandbox(
       {
         stdoutFile: { path: bundle, maxBytes: options.maxBytes },
         onLine: (line, stream) => {
-          if (stream !== 'stderr' || !line.startsWith(`${token} `)) return;
+          if (stream !== 'stderr' || !line.startsWith(`${token} `) || traps.take(line)) return;
           const [key, ...rest] = line.slice(token.length + 1).split(' ');
           if (!framed.has(key)) framed.set(key, rest.join(' '));
         },
@@ -190,6 +199,7 @@ export async function captureSandbox(
       exclude: options.exclude,
       committed: framed.get('committed') === '1',
       staleLocks: Number(framed.get('stale-locks')) || 0,
+      cleared: traps.list,
       bytes: result.stdoutBytes,
     };
   } catch (error) {

@@ -9,6 +9,7 @@ import { ContainerEngine } from '../engine/engine.js';
 import { Git, NO_EXTERNAL_DIFF } from '../engine/git.js';
 import { sandboxHelperLabels } from '../engine/labels.js';
 import { privateStorePath, sandboxRefs } from '../sandbox/bookkeeping.js';
+import { reportCleared } from '../sandbox/git-traps.js';
 import { type PreparedSandbox, type Sandbox, whereIs } from '../sandbox/layout.js';
 import {
   containerNotePath,
@@ -145,7 +146,9 @@ async function cleanupLocked(
   let collected = state.report;
   if (!collected) {
     try {
-      collected = await collectChanges(git, engine, prepared, { ...state.collect, image: state.image });
+      const report = await collectChanges(git, engine, prepared, { ...state.collect, image: state.image });
+      reportCleared(ui, sandbox.name, report.trapsCleared ?? []);
+      collected = report;
     } catch (error) {
       // Work that cannot be brought back (over max-import-size, a capture that fails or runs out) cannot
       // be saved either: the sandbox is kept whatever the policy, so that nothing is lost; the reaper

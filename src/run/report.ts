@@ -3,6 +3,7 @@
 // sandbox itself. File names here came from the sandbox: they are printed fenced or escaped.
 import { type Git, NO_EXTERNAL_DIFF } from '../engine/git.js';
 import { changedPaths, type ChangedPaths } from './changed-paths.js';
+import type { ClearedTrap } from '../sandbox/git-traps.js';
 import { countCommits, countUnsaved, savedRefs } from '../sandbox/saved.js';
 import type { Imported } from './import.js';
 
@@ -37,6 +38,8 @@ export interface WorktreeReport {
   committed: boolean;
   /** Stale git locks removed from the sandbox for that commit. */
   staleLocks?: number;
+  /** What the capture helper removed from the sandbox's `.git` before its git wrote there. */
+  trapsCleared?: ClearedTrap[];
   /** The parent's branch after the import: moved, created, or why not. */
   branchUpdate?: string;
 }
@@ -61,7 +64,7 @@ export async function buildReport(
   parentPath: string,
   startSha: string,
   imported: Imported,
-  capture: { headRef: string; committed: boolean; staleLocks: number },
+  capture: { headRef: string; committed: boolean; staleLocks: number; cleared?: ClearedTrap[] },
 ): Promise<WorktreeReport> {
   const { store, snapshot, head, tip } = imported;
   const [commits, changed, dirty, unpushed] = await Promise.all([
@@ -89,6 +92,7 @@ export async function buildReport(
     unpushedCommits: unpushed?.count ?? 1,
     committed: capture.committed,
     staleLocks: capture.staleLocks,
+    ...(capture.cleared?.length ? { trapsCleared: capture.cleared } : {}),
     branchUpdate: imported.branchUpdate,
   };
 }

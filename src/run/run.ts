@@ -21,6 +21,7 @@ import {
 import { locateSandbox, whereIs, type PreparedSandbox, type Sandbox } from '../sandbox/layout.js';
 import { containerNotePath, loadLocking, lockSandbox } from '../sandbox/lock.js';
 import { findParentRepository, type FoundParent } from '../sandbox/repository.js';
+import { reportCleared, type ClearedTrap } from '../sandbox/git-traps.js';
 import { offerUpstream } from '../sandbox/reuse.js';
 import { MAX_COUNTED_COMMITS } from '../sandbox/saved.js';
 import { lookBeforeLock, lookFor, type VolumeLook } from '../sandbox/volume-look.js';
@@ -44,6 +45,8 @@ export interface RunOutcome {
   command: CommandResult;
   report: WorktreeReport;
   push?: PushResult;
+  /** What helpers removed from the sandbox's `.git` before their git wrote there (git-traps.ts). */
+  trapsCleared?: ClearedTrap[];
 }
 
 export interface RunDeps {
@@ -248,6 +251,7 @@ async function runChecked(settings: RunSettings, deps: RunDeps, checked: Checked
     let checksDone: Promise<void> | undefined;
     const ready = () =>
       (checksDone ??= startedEarly(Promise.all([imageReady, proof.byHelper()]).then(saveForPost)));
+    let offerCleared: ClearedTrap[] = [];
     const sandbox = await ui.group(
       `Sandbox ${location.name} (${location.kind}, ${location.isolation})`,
       async () => {
@@ -263,8 +267,10 @@ async function runChecked(settings: RunSettings, deps: RunDeps, checked: Checked
           await imageReady;
           saveForPost();
         } else await ready();
-        const offered = await offerUpstream(git, engine, prepared, settings.image);
-        describeSandbox(ui, prepared, plan.source, offered);
+        const offer = await offerUpstream(git, engine, prepared, settings.image);
+        describeSandbox(ui, prepared, plan.source, offer.offered);
+        offerCleared = offer.cleared;
+        reportCleared(ui, prepared.name, offerCleared);
         return prepared;
       },
     );
@@ -319,6 +325,7 @@ async function runChecked(settings: RunSettings, deps: RunDeps, checked: Checked
         ui.info(
           `Removed ${r.staleLocks} stale git lock(s) (HEAD's, the branch's) a killed git left in ${sandbox.name}, to commit its leftovers.`,
         );
+      reportCleared(ui, sandbox.name, r.trapsCleared ?? []);
       ui.fenced(r.diffStat || 'No changes.');
       if (r.countsStopped) ui.warning(`The changed files were not all counted: ${r.countsStopped}.`);
       if (r.branchUpdate) ui.info(`The parent's ${sandbox.branch}: ${r.branchUpdate}.`);
@@ -342,7 +349,8 @@ async function runChecked(settings: RunSettings, deps: RunDeps, checked: Checked
       };
       push = await ui.group('Push', () => pushSandbox(git, sandbox, report, to, settings.token, ui));
     }
-    return { sandbox, command, report, push };
+    const trapsCleared = [...offerCleared, ...(report.trapsCleared ?? [])];
+    return { sandbox, command, report, push, ...(trapsCleared.length ? { trapsCleared } : {}) };
   } finally {
     deps.onSandboxLock?.(false);
     await networkReady?.then((session) => session.stop()).catch(() => undefined);

@@ -1,4 +1,5 @@
 // The job summary and the plain-text report: one table a person reads at a glance.
+import { describeCleared } from '../sandbox/git-traps.js';
 import { whereIs } from '../sandbox/layout.js';
 import type { RunOutcome } from './run.js';
 
@@ -29,6 +30,8 @@ export function outcomeRows(outcome: RunOutcome): Array<[string, string]> {
   ];
   if (push) rows.push(['Pushed', push.pushed ? 'yes' : `no: ${push.reason}`]);
   if (report.branchUpdate) rows.push([`Parent's ${sandbox.branch}`, report.branchUpdate]);
+  // Named by the helpers that removed them (git-traps.ts): a few entries, each path escaped and bounded.
+  if (outcome.trapsCleared?.length) rows.push(['Removed from .git', describeCleared(outcome.trapsCleared)]);
   rows.push(['Boundary', BOUNDARY_SENTENCE]);
   return rows;
 }

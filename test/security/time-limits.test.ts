@@ -1,7 +1,9 @@
 // Live attacks on the helpers' time limits, through the bundle as the unprivileged runner user (Docker):
-//  - a reused sandbox whose `.git/logs/refs/remotes/origin/<branch>` is a FIFO: the offer helper's git
-//    blocks opening it. The run ends within its stated bound with an error naming the helper and the
-//    sandbox, the helper container is gone, the sandbox and its work are kept, another branch runs on;
+//  - a reused sandbox whose `.git/HEAD` is a FIFO: the offer helper's git blocks reading it. A trap the
+//    helpers' guard cannot heal (git-traps.ts clears only where git writes, and HEAD names the sandbox's
+//    branch; a FIFO where git writes heals: trapped-sandbox.test.ts). The run ends within its stated bound
+//    with an error naming the helper and the sandbox, the helper container is gone, the sandbox and its
+//    work are kept, another branch runs on;
 //  - an image whose /bin/sh sleeps, in the create helper: it must not hold the parent's repository lock.
 //    Another branch's run on the same parent (normal image) succeeds while the hanging helper still
 //    runs; the hanging run fails within its stated limit; nothing of it is left.
@@ -15,7 +17,8 @@ import { sandboxRefs } from '../../src/sandbox/bookkeeping.js';
 import { runMainAndPost, runStep } from '../support/action.js';
 import { docker, inVolume, removeVolumes, uniquePrefix, volumesWithPrefix } from '../support/docker.js';
 import { runnerIds, TEST_IMAGE } from '../support/env.js';
-import { chownTree, git, makeRepo, tempDir, type TestRepo } from '../support/repo.js';
+import { branchOnOrigin, moveOrigin } from '../support/origin.js';
+import { chownTree, git, makeRepo, tempDir } from '../support/repo.js';
 
 const prefix = uniquePrefix('limits');
 const HANG_IMAGE = `worktree-sandbox-test-hang:${prefix}`;
@@ -77,34 +80,9 @@ function hangingContainers(): string[] {
     .filter(Boolean);
 }
 
-/**
- * A new commit on origin's `branch` (made `from` a commit when the branch is new), fetched into the
- * parent: its origin/<branch> moves. As root, who owns everything while it runs (git's transport refuses
- * a repository of another owner); the runner owns it all again afterwards.
- */
-function moveOrigin(repo: TestRepo, branch: string, owner: { uid: number; gid: number }): void {
-  chownTree(repo.root, { uid: 0, gid: 0 });
-  const clone = path.join(repo.root, `clone-${Date.now()}`);
-  git(repo.root, 'clone', '--quiet', '--branch', branch, repo.origin, clone);
-  fs.writeFileSync(path.join(clone, 'upstream.txt'), 'moved on origin\n');
-  git(clone, 'add', 'upstream.txt');
-  git(clone, 'commit', '--quiet', '-m', 'origin moves');
-  git(clone, 'push', '--quiet', 'origin', branch);
-  git(repo.parent, 'fetch', '--quiet', 'origin');
-  chownTree(repo.root, owner);
-}
-
-/** origin gets `branch` at main, fetched into the parent (as moveOrigin, as root). */
-function branchOnOrigin(repo: TestRepo, branch: string, owner: { uid: number; gid: number }): void {
-  chownTree(repo.root, { uid: 0, gid: 0 });
-  git(repo.parent, 'push', '--quiet', 'origin', `main:refs/heads/${branch}`);
-  git(repo.parent, 'fetch', '--quiet', 'origin');
-  chownTree(repo.root, owner);
-}
-
 describe('helper containers run under time limits', () => {
   it.each(['container', 'disk'] as const)(
-    'a FIFO where the offer helper writes (%s isolation): the reuse ends within its bound, names the helper and the sandbox, leaves no container and keeps the work',
+    'a FIFO the guard cannot heal, as the .git/HEAD the offer helper reads (%s isolation): the reuse ends within its bound, names the helper and the sandbox, leaves no container and keeps the work',
     async (isolation) => {
       const { owner, repo, parent, project, inputs: base, root } = setup();
       const inputs = (more: Record<string, string>) => base({ isolation, ...more });
@@ -120,12 +98,12 @@ describe('helper containers run under time limits', () => {
         asRunner: true,
       });
       expect(first.code).toBe(0);
-      // origin moves on (the next run offers it inside); the sandbox's reflog of origin/<branch> is a
-      // FIFO, as the command could have left it.
+      // origin moves on (the next run offers it inside); the sandbox's HEAD is a FIFO, as the command
+      // could have left it. The guard leaves it: the helper's git only reads HEAD, which names the branch.
       moveOrigin(repo, branch, owner);
-      const log = `.git/logs/refs/remotes/origin/${branch}`;
+      const head = '.git/HEAD';
       const plant = (wt: string) =>
-        `rm -f "${wt}/${log}" && mkfifo "${wt}/${log}" && chown ${owner.uid}:${owner.gid} "${wt}/${log}"`;
+        `rm -f "${wt}/${head}" && mkfifo "${wt}/${head}" && chown ${owner.uid}:${owner.gid} "${wt}/${head}"`;
       if (isolation === 'container') inVolume(TEST_IMAGE, volume, plant(`/sandbox/${sandbox}`));
       else execFileSync('sh', ['-c', plant(hostPath)]);
       const readWork = () =>
@@ -164,7 +142,7 @@ describe('helper containers run under time limits', () => {
       });
       expect(other.code).toBe(0);
       process.stdout.write(
-        `offer with a FIFO (${isolation}): failed after ${elapsed} ms (limit ${OFFER_LIMIT_S} s, bound ${BOUND_MS} ms)\n`,
+        `offer with a FIFO as HEAD (${isolation}): failed after ${elapsed} ms (limit ${OFFER_LIMIT_S} s, bound ${BOUND_MS} ms)\n`,
       );
     },
     240_000,
