@@ -7,8 +7,9 @@ import * as core from '@actions/core';
 import * as fs from 'node:fs/promises';
 
 /**
- * The most bytes a step's summary file holds. The runner refuses a file over 1 MiB (1,048,576 bytes); this
- * keeps a margin below it that no count of ours could miss by (the file is measured as it is, in bytes).
+ * The most bytes a step's summary file holds. The runner drops a file over 1 MiB (1,048,576 bytes), as it
+ * is on disk: counted here the same way (the file's size, then UTF-8 bytes), with a round margin below the
+ * limit for anything else that appends to the step's file.
  */
 export const SUMMARY_MAX_BYTES = 1_000_000;
 /** Room kept for the sentence that says what was cut. */
