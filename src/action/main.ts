@@ -12,6 +12,7 @@ import { currentRunState, loadRunState, saveRunState } from './state.js';
 import { outcomeMarkdown } from '../run/summary.js';
 import { networkMarkdown, networkOutputs, networkWarnings } from '../network/report.js';
 import { actionIo, actionUi } from './ui.js';
+import { writeSummary } from './step-summary.js';
 
 /** The main step (action.yml `main`). */
 export async function run(): Promise<void> {
@@ -67,8 +68,8 @@ async function runAction(settings: RunSettings): Promise<void> {
   }
   const network = outcome.command.network;
   for (const line of network ? networkWarnings(network) : []) ui.warning(line);
-  const networkSection = network ? networkMarkdown(network, settings.network) : '';
-  await core.summary.addRaw(outcomeMarkdown(outcome) + networkSection).write();
+  // The run's own report first: when the summary must be cut, the network table goes before it.
+  await writeSummary(outcomeMarkdown(outcome), network ? networkMarkdown(network, settings.network) : '');
   const { exitCode } = outcome.command;
   if (exitCode !== 0 && !settings.allowFailure) core.setFailed(`The command exited with code ${exitCode}.`);
 }

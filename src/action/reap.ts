@@ -2,6 +2,7 @@
 // job summary out. The reaper itself (src/reap/) knows nothing of @actions/core.
 import * as core from '@actions/core';
 import { actionUi } from './ui.js';
+import { writeSummary } from './step-summary.js';
 import {
   byInterest,
   isReaped,
@@ -15,7 +16,7 @@ import type { ReapSettings } from '../settings.js';
 
 /** GitHub keeps each output to 1 MiB; leave room for the rest. */
 const OUTPUT_LIMIT = 900_000;
-/** The step summary is at most 1 MiB. */
+/** Rows of the summary's table; the summary as a whole is held under GitHub's 1 MiB by writeSummary. */
 const SUMMARY_ROWS = 2500;
 
 export async function reapAction(settings: ReapSettings): Promise<ReapResult> {
@@ -35,7 +36,7 @@ export async function reapAction(settings: ReapSettings): Promise<ReapResult> {
   core.setOutput('reaped', reaped.json);
   core.setOutput('kept', kept.json);
   core.setOutput('freed-bytes', String(result.freedBytes));
-  await core.summary.addRaw(summaryMarkdown({ ...result, sandboxes: sorted }, SUMMARY_ROWS)).write();
+  await writeSummary(summaryMarkdown({ ...result, sandboxes: sorted }, SUMMARY_ROWS));
   const failed = result.sandboxes.filter((s) => s.result === 'partly removed');
   if (failed.length)
     core.warning(

@@ -7,6 +7,7 @@ import type { PrRunIo } from '../github/pr-run.js';
 import { streamLineWriter, type Ui } from '../ui/ui.js';
 import { logLines } from '../ui/sandbox-text.js';
 import { saveRunState } from './state.js';
+import { writeSummary } from './step-summary.js';
 
 export function actionUi(): Ui {
   return {
@@ -51,9 +52,7 @@ export function actionIo(ui: Ui): PrRunIo {
     debug: (message) => core.debug(message),
     env: process.env,
     setOutput: (name, value) => core.setOutput(name, value),
-    summary: async (markdown) => {
-      await core.summary.addRaw(markdown).write();
-    },
+    summary: (markdown) => writeSummary(markdown),
     save: saveRunState,
   };
 }

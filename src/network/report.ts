@@ -1,16 +1,39 @@
 // What the proxy saw, for people and for later steps: a job-summary section, one warning per refused
 // host, the `network-allowed` / `network-denied` outputs, and, in audit, the `network:` value that would
-// have let the run through. Host names come from the sandbox (a CONNECT line is the command's text):
-// printed only JSON-quoted, with the characters Markdown and HTML read replaced.
+// have let the run through. Host names and reasons come from the sandbox (a CONNECT line or a Host header
+// is the command's text): shown only through `shownHost` (markdownText), and within byte bounds, because
+// a command that names hundreds of long hosts would otherwise fill the job summary (GitHub drops a step
+// summary over 1 MiB whole, the run's own report with it) and the outputs.
+import { markdownText } from '../ui/sandbox-text.js';
 import { proposeAllowList, type NetworkPolicy } from './policy.js';
 import type { NetworkReport } from './proxy.js';
 
 const MAX_WARNINGS = 20;
+/** The characters of one host name or reason shown (a DNS name has at most 253); the rest counted. */
+const SHOWN_MAX = 300;
+/**
+ * The network section's share of the job summary. About two hundred rows of the longest host names: more
+ * than anyone reads, and small beside GitHub's 1 MiB for the whole summary, which the run's own report
+ * (up to a 64 KiB diff stat) shares. Rows past it are counted, not shown.
+ */
+export const NETWORK_SECTION_MAX_BYTES = 64 * 1024;
+/** The audit's proposal is shown when it is at most this long; past it, the outputs have the hosts. */
+const PROPOSAL_MAX_BYTES = 16 * 1024;
+/**
+ * Each network output's bound. GitHub holds an output to 1 MB and a job's outputs together to 1 MB: the
+ * two network outputs and the diff stat fit in that. Rows past it are left out, and a warning counts them.
+ */
+export const NETWORK_OUTPUT_MAX_BYTES = 400_000;
 
-/** A host name as the command gave it, safe in a Markdown table cell or a log line. */
+const byteLength = (text: string) => Buffer.byteLength(text, 'utf8');
+
+/** A host name as the command gave it: JSON-quoted, inert in Markdown and in a log line. */
 export function shownHost(host: string): string {
-  return JSON.stringify(host).replace(/[|<>`&[\]*_\\]/g, (c) => `&#${c.charCodeAt(0)};`);
+  return markdownText(host, SHOWN_MAX, true);
 }
+
+/** Why the proxy refused: its own words, but they may name a host the command gave. */
+const shownReason = (reason: string) => markdownText(reason, SHOWN_MAX);
 
 function bytes(n: number): string {
   if (n < 1024) return `${n} B`;
@@ -19,10 +42,27 @@ function bytes(n: number): string {
   return `${(n / 1024 ** 3).toFixed(2)} GiB`;
 }
 
-export function networkOutputs(report: NetworkReport): Record<'network-allowed' | 'network-denied', string> {
+/** A JSON array of the first rows that fit in `maxBytes` (UTF-8); `omitted` counts the others. */
+export function jsonRows(rows: readonly object[], maxBytes: number): { json: string; omitted: number } {
+  const parts: string[] = [];
+  let size = 2;
+  for (const row of rows) {
+    const text = JSON.stringify(row);
+    const n = byteLength(text) + (parts.length ? 1 : 0);
+    if (size + n > maxBytes) break;
+    parts.push(text);
+    size += n;
+  }
+  return { json: `[${parts.join(',')}]`, omitted: rows.length - parts.length };
+}
+
+const OUTPUT_ROWS = { 'network-allowed': 'allowed', 'network-denied': 'denied' } as const;
+type NetworkOutput = keyof typeof OUTPUT_ROWS;
+
+export function networkOutputs(report: NetworkReport): Record<NetworkOutput, string> {
   return {
-    'network-allowed': JSON.stringify(report.allowed),
-    'network-denied': JSON.stringify(report.denied),
+    'network-allowed': jsonRows(report.allowed, NETWORK_OUTPUT_MAX_BYTES).json,
+    'network-denied': jsonRows(report.denied, NETWORK_OUTPUT_MAX_BYTES).json,
   };
 }
 
@@ -31,7 +71,7 @@ export function networkWarnings(report: NetworkReport): string[] {
     .slice(0, MAX_WARNINGS)
     .map(
       (d) =>
-        `Network: the proxy refused ${shownHost(d.host)} port ${d.port} ${d.requests} time(s): ${d.reason}.`,
+        `Network: the proxy refused ${shownHost(d.host)} port ${d.port} ${d.requests} time(s): ${shownReason(d.reason)}.`,
     );
   if (report.denied.length > MAX_WARNINGS)
     lines.push(`Network: ${report.denied.length - MAX_WARNINGS} more refused host(s): see the job summary.`);
@@ -39,6 +79,13 @@ export function networkWarnings(report: NetworkReport): string[] {
     lines.push(
       `Network: ${report.uncounted} connection(s) to further hosts were handled but not counted (the report keeps 500 rows).`,
     );
+  for (const [output, key] of Object.entries(OUTPUT_ROWS)) {
+    const { omitted } = jsonRows(report[key], NETWORK_OUTPUT_MAX_BYTES);
+    if (omitted > 0)
+      lines.push(
+        `Network: the ${output} output lists the first rows only: ${omitted} more did not fit in its ${NETWORK_OUTPUT_MAX_BYTES.toLocaleString('en-US')} bytes.`,
+      );
+  }
   return lines;
 }
 
@@ -47,29 +94,49 @@ export function auditProposal(report: NetworkReport): string {
   return proposeAllowList(report.allowed);
 }
 
+function proposalText(report: NetworkReport): string {
+  const proposal = auditProposal(report);
+  if (!proposal) return 'The run reached no host: `network: none` would have let it through.';
+  const block = `The allow-list this run needed:\n\n\`\`\`yaml\nnetwork: '${proposal}'\n\`\`\``;
+  if (byteLength(block) <= PROPOSAL_MAX_BYTES) return block;
+  const entries = proposal.split(', ').length;
+  return `The allow-list this run needed has ${entries} entries, too long to show here: the \`network-allowed\` output lists the hosts.`;
+}
+
+/** Room kept for the sentence that counts the rows left out. */
+const CUT_NOTE_BYTES = 400;
+
+/** The job summary's network section: at most NETWORK_SECTION_MAX_BYTES, the rows left out counted. */
 export function networkMarkdown(report: NetworkReport, policy: NetworkPolicy): string {
-  const parts = [`### Network (${policy.mode === 'audit' ? 'audit: every host let through' : 'allow-list'})`];
+  const heading = `### Network (${policy.mode === 'audit' ? 'audit: every host let through' : 'allow-list'})`;
   const rows = [
     ...report.allowed.map(
       (r) =>
         `| ✅ ${shownHost(r.host)} | ${r.port} | ${r.requests} | ${bytes(r.bytesSent)} | ${bytes(r.bytesReceived)} |`,
     ),
     ...report.denied.map(
-      (r) => `| ⛔ ${shownHost(r.host)} | ${r.port} | ${r.requests} | refused: ${shownHost(r.reason)} | |`,
+      (r) => `| ⛔ ${shownHost(r.host)} | ${r.port} | ${r.requests} | refused: ${shownReason(r.reason)} | |`,
     ),
   ];
-  if (rows.length === 0) parts.push('The command reached no host and was refused none.');
-  else
-    parts.push(['| Host | Port | Requests | Sent | Received |', '|---|---|---|---|---|', ...rows].join('\n'));
+  const after: string[] = [];
   if (report.uncounted > 0)
-    parts.push(`${report.uncounted} connection(s) to further hosts were not counted.`);
-  if (policy.mode === 'audit') {
-    const proposal = auditProposal(report);
-    parts.push(
-      proposal
-        ? `The allow-list this run needed:\n\n\`\`\`yaml\nnetwork: '${proposal}'\n\`\`\``
-        : 'The run reached no host: `network: none` would have let it through.',
-    );
+    after.push(`${report.uncounted} connection(s) to further hosts were not counted.`);
+  if (policy.mode === 'audit') after.push(proposalText(report));
+  const header = '| Host | Port | Requests | Sent | Received |\n|---|---|---|---|---|';
+  let room =
+    NETWORK_SECTION_MAX_BYTES - byteLength([heading, header, ...after].join('\n\n')) - CUT_NOTE_BYTES;
+  const shown: string[] = [];
+  for (const row of rows) {
+    room -= byteLength(row) + 1;
+    if (room < 0) break;
+    shown.push(row);
   }
-  return `\n${parts.join('\n\n')}\n`;
+  const parts = [heading];
+  if (rows.length === 0) parts.push('The command reached no host and was refused none.');
+  else parts.push([header, ...shown].join('\n'));
+  if (shown.length < rows.length)
+    parts.push(
+      `${rows.length - shown.length} more host(s) not shown: this section keeps to ${NETWORK_SECTION_MAX_BYTES / 1024} KiB of the job summary. The \`network-allowed\` and \`network-denied\` outputs list them.`,
+    );
+  return `\n${[...parts, ...after].join('\n\n')}\n`;
 }

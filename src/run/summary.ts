@@ -1,13 +1,16 @@
 // The job summary and the plain-text report: one table a person reads at a glance.
 import { describeCleared } from '../sandbox/git-traps.js';
 import { whereIs } from '../sandbox/layout.js';
+import { markdownText } from '../ui/sandbox-text.js';
 import type { RunOutcome } from './run.js';
 
 /** Why nothing outside the sandbox can have changed, in one sentence. */
 export const BOUNDARY_SENTENCE =
   "Nothing outside the sandbox could change: the command's container could write only its sandbox (the parent's objects were mounted read-only, its .git hidden), and its work came back as a git bundle that git checked as it fetched it.";
 
-const esc = (text: string) => text.replace(/[|<>]/g, (c) => `&#${c.charCodeAt(0)};`).replace(/\n/g, ' ');
+// A branch, a sandbox's place, git's reason for a refused push: text that may come from the sandbox or a
+// pull request, inert in the table (no cell end, no link, no HTML).
+const esc = (text: string) => markdownText(text);
 
 export function outcomeRows(outcome: RunOutcome): Array<[string, string]> {
   const { sandbox, command, report, push } = outcome;
