@@ -13,14 +13,22 @@ const sidecar = (of: string, status: string): LabelledContainer => ({
 });
 
 describe('what killed runs with an allow-list left', () => {
-  it('removes an ended command whose sidecar ended or is gone, the command first', () => {
+  it('removes a command that ended (or never started) whose sidecar ended or is gone, the commands first', () => {
     expect(
       leftByKilledRuns([
         sidecar('worktree-sandbox-a-0a1b2c', 'exited'),
         command('worktree-sandbox-a-0a1b2c', 'exited'),
         command('worktree-sandbox-b-0a1b2c', 'exited'),
+        command('worktree-sandbox-c-0a1b2c', 'created'),
+        sidecar('worktree-sandbox-c-0a1b2c', 'exited'),
       ]),
-    ).toEqual(['worktree-sandbox-a-0a1b2c', 'worktree-sandbox-b-0a1b2c', 'worktree-sandbox-a-0a1b2c-net']);
+    ).toEqual([
+      'worktree-sandbox-a-0a1b2c',
+      'worktree-sandbox-b-0a1b2c',
+      'worktree-sandbox-c-0a1b2c',
+      'worktree-sandbox-a-0a1b2c-net',
+      'worktree-sandbox-c-0a1b2c-net',
+    ]);
   });
 
   it("leaves a live run's ended command beside its running sidecar, and everything that runs", () => {
@@ -31,6 +39,7 @@ describe('what killed runs with an allow-list left', () => {
         command('worktree-sandbox-b-0a1b2c', 'running'),
         sidecar('worktree-sandbox-c-0a1b2c', 'running'),
         command('worktree-sandbox-d-0a1b2c', 'created'),
+        sidecar('worktree-sandbox-d-0a1b2c', 'running'),
         sidecar('worktree-sandbox-e-0a1b2c', 'created'),
       ]),
     ).toEqual([]);

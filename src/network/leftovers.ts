@@ -27,6 +27,11 @@ export interface LabelledContainer {
 
 /** States in which no process of the container runs, nor is about to. */
 const ENDED = new Set(['exited', 'dead', 'stopped']);
+/**
+ * A command's container in these states with no running sidecar can never run: it joins the sidecar's
+ * network, which the engine needs running to start it (a run killed between `create` and `start`).
+ */
+const NOT_RUNNING = new Set([...ENDED, 'created', 'configured']);
 
 /**
  * The names to remove, in the order they go: the commands' containers first (Podman keeps a sidecar that
@@ -34,13 +39,17 @@ const ENDED = new Set(['exited', 'dead', 'stopped']);
  * gone, or it is being removed by its own run already.
  */
 export function leftByKilledRuns(containers: readonly LabelledContainer[]): string[] {
-  const ended = containers.filter((c) => ENDED.has(c.status));
-  const running = new Set(containers.filter((c) => !ENDED.has(c.status)).map((c) => c.name));
+  const running = new Set(containers.filter((c) => !NOT_RUNNING.has(c.status)).map((c) => c.name));
   const isSidecar = (c: LabelledContainer) => c.name.endsWith(SIDECAR_SUFFIX);
-  const commands = ended.filter(
-    (c) => !isSidecar(c) && c.networkMode.startsWith('container:') && !running.has(sidecarName(c.name)),
+  const commands = containers.filter(
+    (c) =>
+      !isSidecar(c) &&
+      NOT_RUNNING.has(c.status) &&
+      c.networkMode.startsWith('container:') &&
+      !running.has(sidecarName(c.name)),
   );
-  return [...commands, ...ended.filter(isSidecar)].map((c) => c.name);
+  const sidecars = containers.filter((c) => isSidecar(c) && ENDED.has(c.status));
+  return [...commands, ...sidecars].map((c) => c.name);
 }
 
 /** Every container with the command's role label, as the engine shows it: two engine calls, or one. */

@@ -6,7 +6,7 @@
 // removed by the next run on the same engine, whatever its sandbox (network/leftovers.ts).
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import * as fs from 'node:fs';
-import { runStep, type StepResult } from '../support/action.js';
+import { DIST, runStep, type StepResult } from '../support/action.js';
 import { availableEngines } from '../support/engines.js';
 import { runnerIds, TEST_IMAGE } from '../support/env.js';
 import { ALLOWED, loadIntoRootlessPodman } from '../support/network.js';
@@ -57,37 +57,76 @@ async function statesOf(engine: string, names: string[]): Promise<Record<string,
   return Object.fromEntries(names.filter((n) => all.has(n)).map((n) => [n, all.get(n)!]));
 }
 
+/** States in which nothing of a container runs (Podman's `stopping` still runs). */
+const ENDED = ['exited', 'stopped', 'dead', 'created', 'configured'];
+const stillRunning = (states: Record<string, string>) =>
+  Object.entries(states).filter(([, state]) => !ENDED.includes(state));
+
 /** Polls until none of `names` runs, up to `ms`; the states seen last and how long it took. */
 async function untilNoneRuns(engine: string, names: string[], ms: number) {
   const start = Date.now();
   let states = await statesOf(engine, names);
-  while (Object.values(states).includes('running') && Date.now() - start < ms) {
-    await new Promise((resolve) => setTimeout(resolve, 2_000));
+  while (stillRunning(states).length && Date.now() - start < ms) {
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
     states = await statesOf(engine, names);
   }
   return { states, seconds: Math.round((Date.now() - start) / 1000) };
 }
 
+/** A process's children (through every thread's list). */
+function childrenOf(pid: number): number[] {
+  try {
+    return fs
+      .readdirSync(`/proc/${pid}/task`)
+      .flatMap((task) => fs.readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').split(' '))
+      .filter((child) => child.trim())
+      .map(Number);
+  } catch {
+    return [];
+  }
+}
+
+function cmdlineOf(pid: number): string[] {
+  try {
+    return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+  } catch {
+    return [];
+  }
+}
+
 /**
- * The watchdog (its cmdline: node -e <script> <engine> <command> <sidecar>) of the action that runs with
- * `prefix` (its parent's INPUT_VOLUME-PREFIX): its pid, its parent's (the action's) and its names.
+ * Kills (SIGKILL) the action that runs with `prefix` (its INPUT_VOLUME-PREFIX) and every process it
+ * started, as the end of a runner's whole service (its control group) does: the descendants first, so
+ * that none of them sees the action go. Returns the containers its engine CLIs were running (`--name`),
+ * and whether a watchdog was among them (its cmdline: node -e <script> <engine> <command> <sidecar>).
  */
-function watchdogOf(prefix: string): { pid: number; ppid: number; names: string[] } | undefined {
+function killActionTree(prefix: string): { killed: boolean; names: string[]; watchdog: boolean } {
   for (const entry of fs.readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
+    const pid = Number(entry);
     try {
-      const cmdline = fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0');
-      if (!cmdline[2]?.startsWith('// worktree-sandbox watchdog')) continue;
-      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      const env = fs.readFileSync(`/proc/${ppid}/environ`, 'utf8').split('\0');
-      if (env.includes(`INPUT_VOLUME-PREFIX=${prefix}`))
-        return { pid: Number(entry), ppid, names: cmdline.slice(4, 6) };
+      if (!cmdlineOf(pid).includes(DIST)) continue;
+      if (
+        !fs.readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').includes(`INPUT_VOLUME-PREFIX=${prefix}`)
+      )
+        continue;
     } catch {
-      // gone meanwhile
+      continue;
     }
+    const tree: number[] = [];
+    for (let queue = childrenOf(pid); queue.length;) {
+      const next = queue.shift()!;
+      tree.push(next);
+      queue.push(...childrenOf(next));
+    }
+    const cmdlines = tree.map(cmdlineOf);
+    const watchdog = cmdlines.some((c) => c[2]?.startsWith('// worktree-sandbox watchdog'));
+    const names = cmdlines.flatMap((c) => (c.includes('--name') ? [c[c.indexOf('--name') + 1]] : []));
+    for (const p of tree.reverse()) process.kill(p, 'SIGKILL');
+    process.kill(pid, 'SIGKILL');
+    return { killed: true, names: names.sort(), watchdog };
   }
-  return undefined;
+  return { killed: false, names: [], watchdog: false };
 }
 
 function stepOptions(engine: string, repo: TestRepo, inputs: Record<string, string>) {
@@ -131,9 +170,9 @@ describe.each(ENGINES)('a run with an allow-list killed (SIGKILL) during its com
     const killed = await runStep({
       ...stepOptions(engine, repo, {
         network: `${ALLOWED}:80`,
-        command: 'echo COMMAND-RUNNING; sleep 600',
+        command: 'echo COMMAND-RUNNING-$((6*7)); sleep 600',
       }),
-      killWhen: /COMMAND-RUNNING/,
+      killWhen: /COMMAND-RUNNING-42/,
     });
     expect(killed.signal).toBe('SIGKILL');
     const names = containersOf(killed);
@@ -142,7 +181,7 @@ describe.each(ENGINES)('a run with an allow-list killed (SIGKILL) during its com
     process.stdout.write(
       `${engine}: nothing of the killed run runs after ${seconds}s: ${JSON.stringify(states)}\n`,
     );
-    expect(Object.values(states)).not.toContain('running');
+    expect(stillRunning(states)).toEqual([]);
     const next = await nextRun(engine);
     expect(next.stdout).toContain('NEXT-RAN');
     expect(await statesOf(engine, names)).toEqual({});
@@ -152,36 +191,33 @@ describe.each(ENGINES)('a run with an allow-list killed (SIGKILL) during its com
     const repo = newRepo();
     const options = stepOptions(engine, repo, {
       network: `${ALLOWED}:80`,
-      command: 'echo COMMAND-RUNNING; sleep 20',
+      command: 'echo COMMAND-RUNNING-$((6*7)); sleep 20',
     });
-    let watchdog: ReturnType<typeof watchdogOf>;
+    let kill: ReturnType<typeof killActionTree> | undefined;
     let sidecarEnded: ReturnType<typeof untilNoneRuns> | undefined;
-    // As a stopped runner service does (its whole control group): the watchdog first, then the action.
     const killed = await runStep({
       ...options,
       onStdout: (out) => {
-        if (watchdog || !out.includes('COMMAND-RUNNING')) return;
-        watchdog = watchdogOf(options.inputs['volume-prefix']);
-        if (!watchdog) return;
-        process.kill(watchdog.pid, 'SIGKILL');
-        process.kill(watchdog.ppid, 'SIGKILL');
-        sidecarEnded = untilNoneRuns(engine, [watchdog.names[1]], 30_000);
+        if (kill?.killed || !out.includes('COMMAND-RUNNING-42')) return;
+        kill = killActionTree(options.inputs['volume-prefix']);
+        const sidecar = kill.names.find((n) => n.endsWith('-net'));
+        if (sidecar) sidecarEnded = untilNoneRuns(engine, [sidecar], 30_000);
       },
     });
     expect(killed.signal).toBe('SIGKILL');
-    expect(watchdog).toBeDefined();
     const names = containersOf(killed);
-    expect(watchdog!.names).toEqual(names);
+    // The engine CLIs of both containers were killed with the action.
+    expect(kill).toMatchObject({ killed: true, names });
     made.push({ engine, names });
     // The forwarder ends within seconds of the kill, long before the command (20 s) does.
     const sidecar = await sidecarEnded!;
     process.stdout.write(`${engine}: the sidecar ran ${sidecar.seconds}s after the kill\n`);
-    expect(Object.values(sidecar.states)).not.toContain('running');
+    expect(stillRunning(sidecar.states)).toEqual([]);
     expect(sidecar.seconds).toBeLessThan(15);
     const { states } = await untilNoneRuns(engine, names, 60_000);
-    expect(Object.values(states)).not.toContain('running');
+    expect(stillRunning(states)).toEqual([]);
     // What stopped is still there (Docker removed the sidecar itself: --rm)...
-    expect(states[names[0]]).toBe('exited');
+    expect(states[names[0]]).toMatch(/^(exited|stopped)$/);
     // ...until the next run on the engine, in another sandbox, removes it, and says so.
     const next = await nextRun(engine);
     expect(next.stdout).toContain('NEXT-RAN');
@@ -189,5 +225,7 @@ describe.each(ENGINES)('a run with an allow-list killed (SIGKILL) during its com
       new RegExp(`Removed container\\(s\\) left by a run that was killed: .*${names[0]}`),
     );
     expect(await statesOf(engine, names)).toEqual({});
+    // The watchdog was killed too: what was removed, was removed by the forwarder and the next run.
+    expect(kill!.watchdog).toBe(true);
   }, 600_000);
 });
