@@ -10,6 +10,16 @@ import { joinSockets, RELAY_LARGE_BYTES, RELAY_LARGE_COUNT, RELAY_SMALL_BYTES, r
 /** The port the command's proxy variables name, on the loopback of the namespace it shares. */
 export const PROXY_PORT = 3128;
 
+/**
+ * How often the forwarder asks whether the proxy still listens. The proxy lives in the action's process,
+ * so a refused connection to its socket (or the socket gone) proves the action gone, whatever ended it,
+ * including a SIGKILL that no handler sees. This needs nothing but the socket the sidecar already mounts:
+ * no engine access, no process ids (which another PID namespace, a job container or rootless Podman's
+ * user namespace would make meaningless), nothing read from the command. A refusal is final; any other
+ * failure (a full backlog under load) is asked again.
+ */
+export const PROXY_PROBE_MS = 2_000;
+
 export const FORWARDER_DIR = '/forwarder';
 export const FORWARDER_NODE = `${FORWARDER_DIR}/node`;
 export const FORWARDER_RUN = `${FORWARDER_DIR}/run`;
@@ -35,6 +45,17 @@ server.maxConnections = 2048;
 server.on('error', (error) => { process.stderr.write(String(error) + '\\n'); process.exit(1); });
 server.listen(Number(port), '127.0.0.1', () => process.stdout.write('ready\\n'));
 for (const signal of ['SIGTERM', 'SIGINT']) process.on(signal, () => process.exit(0));
+// Once nothing listens on the proxy's socket, the action's process is gone (killed, or its runner died):
+// this sidecar can serve no one again, so it ends (and the engine removes it: --rm).
+const probe = () => {
+  const socket = net.connect(socketPath);
+  socket.once('connect', () => { socket.destroy(); setTimeout(probe, ${PROXY_PROBE_MS}); });
+  socket.once('error', (error) => {
+    if (error.code === 'ECONNREFUSED' || error.code === 'ENOENT') process.exit(0);
+    setTimeout(probe, ${PROXY_PROBE_MS});
+  });
+};
+setTimeout(probe, ${PROXY_PROBE_MS});
 `;
 
 /**

@@ -17,6 +17,8 @@ import {
 } from './forwarder.js';
 import type { ProxiedPolicy } from './policy.js';
 import { startProxy, type NetworkReport } from './proxy.js';
+import { sidecarName } from './leftovers.js';
+import { startWatchdog, type Watchdog } from './watchdog.js';
 
 export interface NetworkSession {
   /** The command's variables: the proxy's address and, with credentials, the trust files. Nothing secret. */
@@ -158,7 +160,8 @@ export async function startNetwork(
   let trustDir: string | undefined;
   let proxy: Awaited<ReturnType<typeof startProxy>> | undefined;
   let sidecarExited: Promise<unknown> | undefined;
-  const sidecar = `${options.name}-net`;
+  let watchdog: Watchdog | undefined;
+  const sidecar = sidecarName(options.name);
   const cleanUp = async () => {
     if (sidecarExited) {
       await engine.removeContainer(sidecar).catch(() => undefined);
@@ -167,6 +170,8 @@ export async function startNetwork(
     await proxy?.close();
     await fs.rm(runDir, { recursive: true, force: true });
     if (trustDir) await fs.rm(trustDir, { recursive: true, force: true });
+    // Last: until here, a kill of the action still leaves the watchdog to remove both containers.
+    watchdog?.dismiss();
   };
   try {
     await fs.writeFile(path.join(runDir, 'forwarder.mjs'), FORWARDER_SCRIPT, { mode: 0o644 });
@@ -178,6 +183,8 @@ export async function startNetwork(
     const listening = new Promise<void>((resolve) => (ready = resolve));
     const said: string[] = [];
     const args = await engine.runArgs(sidecarContainer(sidecar, image, node, runDir, options.labels));
+    // Before either container exists: the command's (which joins the sidecar) goes first.
+    watchdog = startWatchdog(engine, [options.name, sidecar]);
     sidecarExited = engine.stream(args, {
       onLine: (line) => {
         if (line.trim() === 'ready') ready();

@@ -3,6 +3,7 @@
 // @actions/core: the action and a CLI both drive it through a Ui.
 import type { EngineName } from '../engine/engine.js';
 import { removeStaleProbes } from '../engine/engine-probe.js';
+import { reportLeftNetworkContainers } from '../network/leftovers.js';
 import type { ReapSettings } from '../settings.js';
 import { silentUi, type Ui } from '../ui/ui.js';
 import { assessStaleness, decide, type Decision, type SandboxFacts } from './decide.js';
@@ -57,6 +58,7 @@ export async function reap(options: ReapOptions, ui: Ui = silentUi): Promise<Rea
   const nowMs = options.now ?? Date.now();
   const opened = await openReaper(options, ui, { tell: true });
   const { git, engine, helperImage, scan, diskHelpersRefused } = opened;
+  if (!options.dryRun) await reportLeftNetworkContainers(engine, ui);
   // What is looked at and removed comes in numbers the scan now knows: up to the size that gets the
   // whole removal pool, the young generation may grow (fewer collections; the peak stays within the
   // reap step's memory bound, docs/benchmarks.md), above it the peak is the scan's own.

@@ -8,6 +8,7 @@ import { PROBE_FILE_PREFIX, PROBE_NAME } from '../engine/engine-probe.js';
 import { ContainerEngine } from '../engine/engine.js';
 import { Git, NO_EXTERNAL_DIFF } from '../engine/git.js';
 import { sandboxHelperLabels } from '../engine/labels.js';
+import { sidecarName } from '../network/leftovers.js';
 import { privateStorePath, sandboxRefs } from '../sandbox/bookkeeping.js';
 import { reportCleared } from '../sandbox/git-traps.js';
 import { type PreparedSandbox, type Sandbox, whereIs } from '../sandbox/layout.js';
@@ -68,10 +69,10 @@ export async function cleanupRun(
     (!!state.container && (await engine.containerExists(state.container)) === true);
   const containerGone = state.container ? await engine.removeContainer(state.container) : false;
   if (containerGone) ui.info(`Removed container ${state.container}.`);
-  // A killed run's network sidecar (src/network/session.ts names it after the command's container), after
-  // the command's: Podman keeps a container that another one still joins.
-  if (state.container && (await engine.removeContainer(`${state.container}-net`)))
-    ui.info(`Removed container ${state.container}-net.`);
+  // A killed run's network sidecar (named after the command's container), after the command's: Podman
+  // keeps a container that another one still joins.
+  const sidecar = state.container && sidecarName(state.container);
+  if (sidecar && (await engine.removeContainer(sidecar))) ui.info(`Removed container ${sidecar}.`);
   if (state.viewProof) {
     await removeProbeFiles(state.viewProof.files);
     // The engine never created the command's container that was to prove it sees the sandbox's folders:

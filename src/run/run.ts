@@ -27,6 +27,7 @@ import { MAX_COUNTED_COMMITS } from '../sandbox/saved.js';
 import { lookBeforeLock, lookFor, type VolumeLook } from '../sandbox/volume-look.js';
 import { validateBranchNames, type RunSettings } from '../settings.js';
 import { collectChanges } from './collect.js';
+import { removeLeftNetworkContainers } from '../network/leftovers.js';
 import { isProxied } from '../network/policy.js';
 import {
   beginCommandNetwork,
@@ -221,6 +222,8 @@ async function runChecked(settings: RunSettings, deps: RunDeps, checked: Checked
   // We hold the sandbox lock, so a command container still there belongs to a run that was killed. They
   // go before this run's sidecar starts: it has the same labels.
   const orphansRemoved = startedEarly(removeLeftContainers(engine, location));
+  // And, whatever their sandbox, what killed runs with an allow-list left ended on this engine.
+  const leftovers = startedEarly(removeLeftNetworkContainers(engine));
   // With an allow-list, the proxy and its sidecar start while the sandbox is prepared; stopped with the
   // command, or below if the command never ran.
   const commandName = containerName(location.name);
@@ -255,10 +258,12 @@ async function runChecked(settings: RunSettings, deps: RunDeps, checked: Checked
     const sandbox = await ui.group(
       `Sandbox ${location.name} (${location.kind}, ${location.isolation})`,
       async () => {
-        const [prepared, orphans] = await Promise.all([
+        const [prepared, ...left] = await Promise.all([
           prepareSandbox(git, engine, location, plan, { name: settings.image, ready }, ui, volumeLook),
           orphansRemoved,
+          leftovers,
         ]);
+        const orphans = left.flat();
         if (orphans.length)
           ui.info(`Removed container(s) left by a run that was killed: ${orphans.join(', ')}.`);
         // A sandbox taken as it is, with no helper to run on it first and no helper proof under way, is
