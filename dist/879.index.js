@@ -15,6 +15,8 @@ __webpack_require__.d(__webpack_exports__, {
 var core = __webpack_require__(7710);
 // EXTERNAL MODULE: ./src/action/ui.ts
 var action_ui = __webpack_require__(6794);
+// EXTERNAL MODULE: ./src/action/step-summary.ts
+var step_summary = __webpack_require__(2659);
 // EXTERNAL MODULE: ./src/ui/sandbox-text.ts
 var sandbox_text = __webpack_require__(9633);
 ;// CONCATENATED MODULE: ./src/reap/report.ts
@@ -288,6 +290,8 @@ function formatBytes(bytes) {
 
 // EXTERNAL MODULE: ./src/engine/engine-probe.ts
 var engine_probe = __webpack_require__(6269);
+// EXTERNAL MODULE: ./src/network/leftovers.ts
+var leftovers = __webpack_require__(1434);
 // EXTERNAL MODULE: ./src/ui/ui.ts
 var ui_ui = __webpack_require__(5750);
 // EXTERNAL MODULE: ./src/action-defaults.ts
@@ -520,8 +524,8 @@ var promises_ = __webpack_require__(1455);
 var container_args = __webpack_require__(5011);
 // EXTERNAL MODULE: ./src/engine/labels.ts
 var engine_labels = __webpack_require__(9667);
-// EXTERNAL MODULE: ./src/engine/proc.ts + 1 modules
-var proc = __webpack_require__(5);
+// EXTERNAL MODULE: ./src/engine/proc.ts
+var proc = __webpack_require__(7515);
 // EXTERNAL MODULE: ./src/engine/time-limits.ts
 var time_limits = __webpack_require__(1814);
 // EXTERNAL MODULE: ./src/run/capture.ts
@@ -4269,6 +4273,7 @@ var memory = __webpack_require__(1052);
 
 
 
+
 /** The reaper's options from the validated settings (the action and the CLI alike). */
 function reapOptionsFrom(settings) {
     const { worktreeRoot, volumePrefix, engine, image, dryRun, maxRemovals, force, archiveDir } = settings;
@@ -4288,6 +4293,8 @@ async function reap(options, ui = ui_ui/* silentUi */.y) {
     const nowMs = options.now ?? Date.now();
     const opened = await openReaper(options, ui, { tell: true });
     const { git, engine, helperImage, scan, diskHelpersRefused } = opened;
+    if (!options.dryRun)
+        await (0,leftovers/* reportLeftNetworkContainers */.S8)(engine, ui);
     // What is looked at and removed comes in numbers the scan now knows: up to the size that gets the
     // whole removal pool, the young generation may grow (fewer collections; the peak stays within the
     // reap step's memory bound, docs/benchmarks.md), above it the peak is the scan's own.
@@ -4453,9 +4460,10 @@ function report(d, dryRun, outcome) {
 
 
 
+
 /** GitHub keeps each output to 1 MiB; leave room for the rest. */
 const OUTPUT_LIMIT = 900_000;
-/** The step summary is at most 1 MiB. */
+/** Rows of the summary's table; the summary as a whole is held under GitHub's 1 MiB by writeSummary. */
 const SUMMARY_ROWS = 2500;
 async function reapAction(settings) {
     // The facts behind every decision, in the step's debug log (ACTIONS_STEP_DEBUG).
@@ -4474,7 +4482,7 @@ async function reapAction(settings) {
     core/* setOutput */.uH('reaped', reaped.json);
     core/* setOutput */.uH('kept', kept.json);
     core/* setOutput */.uH('freed-bytes', String(result.freedBytes));
-    await core/* summary */.z.addRaw(summaryMarkdown({ ...result, sandboxes: sorted }, SUMMARY_ROWS)).write();
+    await (0,step_summary/* writeSummary */.Sy)(summaryMarkdown({ ...result, sandboxes: sorted }, SUMMARY_ROWS));
     const failed = result.sandboxes.filter((s) => s.result === 'partly removed');
     if (failed.length)
         core/* warning */.$e(`${failed.length} sandbox(es) could only be partly removed; what is left is reported as not a sandbox from now on: ${failed.map((s) => s.where).join(', ')}`);
@@ -4506,7 +4514,7 @@ async function reapAction(settings) {
 /* harmony import */ var node_os__WEBPACK_IMPORTED_MODULE_2___default = /*#__PURE__*/__webpack_require__.n(node_os__WEBPACK_IMPORTED_MODULE_2__);
 /* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(6760);
 /* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_3___default = /*#__PURE__*/__webpack_require__.n(node_path__WEBPACK_IMPORTED_MODULE_3__);
-/* harmony import */ var _proc_js__WEBPACK_IMPORTED_MODULE_4__ = __webpack_require__(5);
+/* harmony import */ var _proc_js__WEBPACK_IMPORTED_MODULE_4__ = __webpack_require__(7515);
 /* harmony import */ var _time_limits_js__WEBPACK_IMPORTED_MODULE_5__ = __webpack_require__(1814);
 // Images made on the spot from the runner's own files: the reaper's helper image (helper-image.ts: `sh`,
 // `git` and a few tools) and the network sidecar's image (the libraries the runner's Node loads). Neither

@@ -98,6 +98,82 @@ function loadRunState() {
 
 /***/ }),
 
+/***/ 2659:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Sy: () => (/* binding */ writeSummary)
+/* harmony export */ });
+/* unused harmony exports SUMMARY_MAX_BYTES, cutAtLine, fitSummary */
+/* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7710);
+/* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(1455);
+/* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__nccwpck_require__.n(node_fs_promises__WEBPACK_IMPORTED_MODULE_1__);
+// The one place the action writes the job summary (run, reap and the pull-request bot alike), under a hard
+// cap: GitHub drops a step summary over 1 MiB whole, so one section grown too long (a report of many
+// sandboxes, a command that named thousands of hosts) would take everything else with it, the run's own
+// report included. Sections come in order of importance; the last ones are cut first, and what was cut
+// is said.
+
+
+/**
+ * The most bytes a step's summary file holds. The runner drops a file over 1 MiB (1,048,576 bytes), as it
+ * is on disk: counted here the same way (the file's size, then UTF-8 bytes), with a round margin below the
+ * limit for anything else that appends to the step's file.
+ */
+const SUMMARY_MAX_BYTES = 1_000_000;
+/** Room kept for the sentence that says what was cut. */
+const CUT_NOTE_BYTES = 300;
+const byteLength = (text) => Buffer.byteLength(text, 'utf8');
+/** `text` cut to at most `maxBytes` of UTF-8, at the end of a line when there is one, never inside a character. */
+function cutAtLine(text, maxBytes) {
+    const buf = Buffer.from(text, 'utf8');
+    if (buf.length <= maxBytes)
+        return text;
+    if (maxBytes <= 0)
+        return '';
+    // A newline byte never occurs inside a multi-byte character.
+    const newline = buf.lastIndexOf(0x0a, maxBytes - 1);
+    let end = newline >= 0 ? newline + 1 : maxBytes;
+    while (end > 0 && (buf[end] & 0xc0) === 0x80)
+        end--;
+    return buf.subarray(0, end).toString('utf8');
+}
+/**
+ * What to append to a summary that holds `used` bytes already: `sections` whole while they fit under
+ * `max`, the first that does not cut at a line and the rest dropped, with a sentence that says how much
+ * was left out. Nothing at all when not even that sentence fits.
+ */
+function fitSummary(sections, used, max = SUMMARY_MAX_BYTES) {
+    const total = sections.reduce((n, s) => n + byteLength(s), 0);
+    if (used + total <= max)
+        return sections.join('');
+    const room = max - used - CUT_NOTE_BYTES;
+    if (room < 0)
+        return '';
+    let kept = '';
+    for (const section of sections) {
+        const fits = cutAtLine(section, room - byteLength(kept));
+        kept += fits;
+        if (fits !== section)
+            break;
+    }
+    const left = total - byteLength(kept);
+    return `${kept}\n\n**${left.toLocaleString('en-US')} bytes of this summary are not shown**: GitHub drops a step summary over 1 MiB whole.\n`;
+}
+/** Appends `sections` (the most important first) to the job summary, within SUMMARY_MAX_BYTES in all. */
+async function writeSummary(...sections) {
+    const file = process.env.GITHUB_STEP_SUMMARY;
+    const used = file
+        ? await node_fs_promises__WEBPACK_IMPORTED_MODULE_1__.stat(file).then((s) => s.size, () => 0)
+        : 0;
+    const text = fitSummary(sections, used);
+    if (text)
+        await _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .summary */ .z.addRaw(text).write();
+}
+
+
+/***/ }),
+
 /***/ 6794:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
@@ -113,8 +189,10 @@ function loadRunState() {
 /* harmony import */ var _ui_ui_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(5750);
 /* harmony import */ var _ui_sandbox_text_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(9633);
 /* harmony import */ var _state_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(3175);
+/* harmony import */ var _step_summary_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(2659);
 // How the core talks to a person in a workflow run: log groups, annotations, masked secrets, and text from
 // a sandbox fenced so that no line of it can act as a workflow command.
+
 
 
 
@@ -165,9 +243,7 @@ function actionIo(ui) {
         debug: (message) => _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .debug */ .Yz(message),
         env: process.env,
         setOutput: (name, value) => _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .setOutput */ .uH(name, value),
-        summary: async (markdown) => {
-            await _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .summary */ .z.addRaw(markdown).write();
-        },
+        summary: (markdown) => (0,_step_summary_js__WEBPACK_IMPORTED_MODULE_6__/* .writeSummary */ .Sy)(markdown),
         save: _state_js__WEBPACK_IMPORTED_MODULE_5__/* .saveRunState */ .iZ,
     };
 }
@@ -561,8 +637,8 @@ __nccwpck_require__.d(__webpack_exports__, {
 
 // UNUSED EXPORTS: engineWork
 
-// EXTERNAL MODULE: ./src/engine/proc.ts + 1 modules
-var proc = __nccwpck_require__(5);
+// EXTERNAL MODULE: ./src/engine/proc.ts
+var proc = __nccwpck_require__(7515);
 // EXTERNAL MODULE: external "node:crypto"
 var external_node_crypto_ = __nccwpck_require__(7598);
 // EXTERNAL MODULE: ./src/engine/container-args.ts
@@ -1038,7 +1114,7 @@ function firstLine(text) {
 /* harmony export */   XS: () => (/* binding */ GitError)
 /* harmony export */ });
 /* unused harmony exports MIN_GIT_VERSION, HARDENED_GIT_CONFIG, GIT_NETWORK_CONFIG, FETCH_REF_ROOT, baseGitEnv, compareVersions */
-/* harmony import */ var _proc_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(5);
+/* harmony import */ var _proc_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7515);
 /* harmony import */ var node_crypto__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(7598);
 /* harmony import */ var node_crypto__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__nccwpck_require__.n(node_crypto__WEBPACK_IMPORTED_MODULE_1__);
 /* harmony import */ var _time_limits_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(1814);
@@ -1665,8 +1741,8 @@ const external_node_v8_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import
 ;// CONCATENATED MODULE: ./src/engine/memory.ts
 // Imported first by both entry points (the action, the CLI). A command may print gigabytes: each of its
 // lines is a short-lived string, and V8 would grow its young generation to tens of megabytes to hold
-// them between collections (measured: a 1 GB output peaked at 128 MB on Node 24, 63 MB with this).
-// Keeping the young generation at its start size bounds the step's memory; collections stay cheap.
+// them between collections, about doubling the step's peak (ADR 0007). Keeping the young generation at its
+// start size bounds the step's memory; collections stay cheap.
 
 external_node_v8_namespaceObject.setFlagsFromString('--semi-space-growth-factor=1');
 /** How far letYoungGenerationGrow lets the young generation grow (V8 doubles it at each step). */
@@ -1676,9 +1752,9 @@ const GROWN_YOUNG_BYTES = 8 * 1024 * 1024;
  * holds GROWN_YOUNG_BYTES, then stays at that size: looked at after each collection that V8 reports
  * (a step or two past the bound at most, when a long synchronous stretch holds the reports back). For
  * work whose short-lived objects come in bounded numbers and whose collections would otherwise cost much
- * of its time: a reap allocates a `Stats` per file it looks at. Measured on the reap benchmark's linked
- * cache (2,000 worktrees, Node 24): the main thread's collections took 105 ms instead of 186 ms, for 6 MB
- * more at the peak (src/reap/reap.ts says when).
+ * of its time: a reap allocates a `Stats` per file it looks at. Growing to this bound and no further
+ * nearly halves the time such a reap spends collecting, for a few megabytes more at the peak (ADR 0007;
+ * src/reap/reap.ts says when).
  */
 function letYoungGenerationGrow() {
     external_node_v8_namespaceObject.setFlagsFromString('--semi-space-growth-factor=2');
@@ -1700,30 +1776,24 @@ function youngGenerationBytes() {
 
 /***/ }),
 
-/***/ 5:
+/***/ 7515:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
-
-// EXPORTS
-__nccwpck_require__.d(__webpack_exports__, {
-  Nm: () => (/* binding */ ProcError),
-  Bh: () => (/* binding */ pickEnv),
-  R3: () => (/* binding */ runProcess),
-  SL: () => (/* binding */ runStreaming),
-  PH: () => (/* binding */ startPiped)
-});
-
-// UNUSED EXPORTS: ProcTimeLimitError, programName
-
-;// CONCATENATED MODULE: external "node:child_process"
-const external_node_child_process_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:child_process");
-// EXTERNAL MODULE: external "node:fs"
-var external_node_fs_ = __nccwpck_require__(3024);
-// EXTERNAL MODULE: external "node:path"
-var external_node_path_ = __nccwpck_require__(6760);
-// EXTERNAL MODULE: ./src/engine/time-limits.ts
-var time_limits = __nccwpck_require__(1814);
-;// CONCATENATED MODULE: ./src/engine/proc.ts
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Bh: () => (/* binding */ pickEnv),
+/* harmony export */   Nm: () => (/* binding */ ProcError),
+/* harmony export */   PH: () => (/* binding */ startPiped),
+/* harmony export */   R3: () => (/* binding */ runProcess),
+/* harmony export */   SL: () => (/* binding */ runStreaming)
+/* harmony export */ });
+/* unused harmony exports ProcTimeLimitError, programName */
+/* harmony import */ var node_child_process__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1421);
+/* harmony import */ var node_child_process__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_child_process__WEBPACK_IMPORTED_MODULE_0__);
+/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(3024);
+/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__nccwpck_require__.n(node_fs__WEBPACK_IMPORTED_MODULE_1__);
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(6760);
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_2___default = /*#__PURE__*/__nccwpck_require__.n(node_path__WEBPACK_IMPORTED_MODULE_2__);
+/* harmony import */ var _time_limits_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(1814);
 // The one place where child processes start. Argument arrays only: nothing here goes through a shell.
 // ADR 0007 (docs/adr/0007-streamed-output-bounded-memory.md).
 
@@ -1747,7 +1817,7 @@ class ProcTimeLimitError extends Error {
     constructor(
     /** The program and its sub-command, `git fetch`. */
     program, purpose, limitMs) {
-        super(`${program} (${purpose}) ran out of its time limit (${(0,time_limits/* formatLimit */.tW)(limitMs)}) and was killed, with every program it started.`);
+        super(`${program} (${purpose}) ran out of its time limit (${(0,_time_limits_js__WEBPACK_IMPORTED_MODULE_3__/* .formatLimit */ .tW)(limitMs)}) and was killed, with every program it started.`);
         this.program = program;
         this.purpose = purpose;
         this.limitMs = limitMs;
@@ -1757,7 +1827,7 @@ class ProcTimeLimitError extends Error {
 /** `git fetch` for git's `fetch …`, `ldd` for `ldd -- …`: the program as a person names it. */
 function programName(tool, args) {
     const sub = args[0];
-    const base = external_node_path_.basename(tool);
+    const base = node_path__WEBPACK_IMPORTED_MODULE_2__.basename(tool);
     return sub && /^[a-z][a-z0-9-]{0,30}$/.test(sub) ? `${base} ${sub}` : base;
 }
 const toolPaths = new Map();
@@ -1784,15 +1854,15 @@ function toolPath(tool) {
  */
 function findOnPath(tool, searchPath) {
     const candidates = tool.includes('/')
-        ? [external_node_path_.resolve(tool)]
+        ? [node_path__WEBPACK_IMPORTED_MODULE_2__.resolve(tool)]
         : searchPath
-            .split(external_node_path_.delimiter)
+            .split(node_path__WEBPACK_IMPORTED_MODULE_2__.delimiter)
             .filter((dir) => dir)
-            .map((dir) => external_node_path_.join(dir, tool));
+            .map((dir) => node_path__WEBPACK_IMPORTED_MODULE_2__.join(dir, tool));
     const first = candidates.find((file) => {
         try {
-            external_node_fs_.accessSync(file, external_node_fs_.constants.X_OK);
-            return external_node_fs_.statSync(file).isFile();
+            node_fs__WEBPACK_IMPORTED_MODULE_1__.accessSync(file, node_fs__WEBPACK_IMPORTED_MODULE_1__.constants.X_OK);
+            return node_fs__WEBPACK_IMPORTED_MODULE_1__.statSync(file).isFile();
         }
         catch {
             return false;
@@ -1843,7 +1913,7 @@ function notStarted(tool, error) {
 async function runProcess(tool, args, options) {
     let child;
     try {
-        child = (0,external_node_child_process_namespaceObject.spawn)(await toolPath(tool), [...args], {
+        child = (0,node_child_process__WEBPACK_IMPORTED_MODULE_0__.spawn)(await toolPath(tool), [...args], {
             cwd: options.cwd,
             env: options.env,
             stdio: [options.input ? 'pipe' : 'ignore', 'pipe', 'pipe'],
@@ -1939,11 +2009,11 @@ async function runStreaming(tool, args, options) {
     const tailLines = options.stderrTailLines ?? 40;
     let file;
     if (options.stdoutFile)
-        file = external_node_fs_.openSync(options.stdoutFile.path, 'wx', 0o600);
+        file = node_fs__WEBPACK_IMPORTED_MODULE_1__.openSync(options.stdoutFile.path, 'wx', 0o600);
     let child;
     const group = options.processGroup || options.timeLimitMs !== undefined;
     try {
-        child = (0,external_node_child_process_namespaceObject.spawn)(await toolPath(tool), [...args], {
+        child = (0,node_child_process__WEBPACK_IMPORTED_MODULE_0__.spawn)(await toolPath(tool), [...args], {
             cwd: options.cwd,
             env: options.env,
             stdio: ['ignore', options.outputFd ?? 'pipe', 'pipe'],
@@ -1952,7 +2022,7 @@ async function runStreaming(tool, args, options) {
     }
     catch (error) {
         if (file !== undefined)
-            external_node_fs_.closeSync(file);
+            node_fs__WEBPACK_IMPORTED_MODULE_1__.closeSync(file);
         throw new ProcError(`${tool} could not be started: ${error.message}`, {
             exitCode: -1,
             stdout: '',
@@ -2045,7 +2115,7 @@ async function runStreaming(tool, args, options) {
             kill();
             return;
         }
-        external_node_fs_.writeSync(file, chunk);
+        node_fs__WEBPACK_IMPORTED_MODULE_1__.writeSync(file, chunk);
     });
     const exitCode = await new Promise((resolve, reject) => {
         child.on('error', (error) => reject(new ProcError(`${tool} could not be started: ${error.message}`, {
@@ -2059,7 +2129,7 @@ async function runStreaming(tool, args, options) {
             clearTimeout(timer);
         options.signal?.removeEventListener('abort', onAbort);
         if (file !== undefined)
-            external_node_fs_.closeSync(file);
+            node_fs__WEBPACK_IMPORTED_MODULE_1__.closeSync(file);
     });
     err.end();
     out.end();
@@ -2074,7 +2144,7 @@ async function runStreaming(tool, args, options) {
     };
 }
 async function startPiped(tool, args, options) {
-    const child = (0,external_node_child_process_namespaceObject.spawn)(await toolPath(tool), [...args], {
+    const child = (0,node_child_process__WEBPACK_IMPORTED_MODULE_0__.spawn)(await toolPath(tool), [...args], {
         cwd: options.cwd,
         env: options.env,
         stdio: ['pipe', 'pipe', 'ignore'],
@@ -2604,6 +2674,102 @@ function describeRequest(request) {
 
 /***/ }),
 
+/***/ 1434:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   S8: () => (/* binding */ reportLeftNetworkContainers),
+/* harmony export */   a9: () => (/* binding */ removeLeftNetworkContainers),
+/* harmony export */   fg: () => (/* binding */ sidecarName)
+/* harmony export */ });
+/* unused harmony export leftByKilledRuns */
+/* harmony import */ var _engine_labels_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9667);
+
+const SIDECAR_SUFFIX = '-net';
+/** The sidecar of the command's container `command` (a command's name ends in hex, never in this). */
+function sidecarName(command) {
+    return `${command}${SIDECAR_SUFFIX}`;
+}
+/** States in which no process of the container runs, nor is about to. */
+const ENDED = new Set(['exited', 'dead', 'stopped']);
+/**
+ * A command's container in these states with no running sidecar can never run: it joins the sidecar's
+ * network, which the engine needs running to start it (a run killed between `create` and `start`).
+ */
+const NOT_RUNNING = new Set([...ENDED, 'created', 'configured']);
+/**
+ * The names to remove, in the order they go: the commands' containers first (Podman keeps a sidecar that
+ * one still joins), then the sidecars. A sidecar that ended is one whose forwarder ended: its proxy was
+ * gone, or it is being removed by its own run already.
+ */
+function leftByKilledRuns(containers) {
+    const running = new Set(containers.filter((c) => !NOT_RUNNING.has(c.status)).map((c) => c.name));
+    const isSidecar = (c) => c.name.endsWith(SIDECAR_SUFFIX);
+    const commands = containers.filter((c) => !isSidecar(c) &&
+        NOT_RUNNING.has(c.status) &&
+        c.networkMode.startsWith('container:') &&
+        !running.has(sidecarName(c.name)));
+    const sidecars = containers.filter((c) => isSidecar(c) && ENDED.has(c.status));
+    return [...commands, ...sidecars].map((c) => c.name);
+}
+/** Every container with the command's role label, as the engine shows it: two engine calls, or one. */
+async function labelledContainers(engine) {
+    const ids = (await engine.run(['ps', '--all', '--quiet', '--no-trunc', '--filter', `label=${(0,_engine_labels_js__WEBPACK_IMPORTED_MODULE_0__/* .label */ .Pf)('role')}=command`]))
+        .split('\n')
+        .filter(Boolean);
+    if (ids.length === 0)
+        return [];
+    const args = [
+        'container',
+        'inspect',
+        '--format',
+        '{{json .Name}} {{json .State.Status}} {{json .HostConfig.NetworkMode}}',
+        '--',
+        ...ids,
+    ];
+    // A container removed between the two calls is simply not listed.
+    const result = await engine.exec(args);
+    return result.stdout
+        .split('\n')
+        .filter((line) => line.trim())
+        .flatMap((line) => {
+        try {
+            const [name, status, networkMode] = JSON.parse(`[${line.trim().split(' ').join(',')}]`);
+            return [
+                { name: String(name).replace(/^\//, ''), status: String(status), networkMode: String(networkMode) },
+            ];
+        }
+        catch {
+            return [];
+        }
+    });
+}
+/**
+ * Removes what killed runs with an allow-list left (leftByKilledRuns); returns the names removed. Never
+ * throws: a run or a reap goes on whatever the engine says here.
+ */
+async function removeLeftNetworkContainers(engine) {
+    try {
+        const removed = [];
+        for (const name of leftByKilledRuns(await labelledContainers(engine)))
+            if (await engine.removeContainer(name))
+                removed.push(name);
+        return removed;
+    }
+    catch {
+        return [];
+    }
+}
+/** removeLeftNetworkContainers, said in one line when it removed anything. */
+async function reportLeftNetworkContainers(engine, ui) {
+    const removed = await removeLeftNetworkContainers(engine);
+    if (removed.length)
+        ui.info(`Removed ${removed.length} container(s) that killed runs with a network allow-list left: ${removed.join(', ')}.`);
+}
+
+
+/***/ }),
+
 /***/ 3977:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
@@ -2780,7 +2946,8 @@ function dedupe(rules) {
 }
 /**
  * `credentials`: one `<host> <Header-Name>: <value>` a line. Only with an allow-list or audit (the proxy is
- * what sets them); each host is allowed implicitly on the default ports.
+ * what sets them); each host is allowed implicitly on the default ports. The header is set over TLS only,
+ * unless the line names its scheme as `http://host[:port]` (then on plain HTTP only, port 80 by default).
  */
 function parseCredentials(raw, policy) {
     const lines = raw
@@ -2799,22 +2966,32 @@ function parseCredentials(raw, policy) {
         const first = parseCredentialHost(line.split(/\s/)[0]);
         const host = first?.host ?? '';
         if (!m || !m[3].trim()) {
-            throw new PolicyError('credentials', `line ${i + 1}${host ? ` (${host})` : ''}`, 'one `<host> <Header-Name>: <value>` a line, such as api.anthropic.com x-api-key: <the key> (from a secret)');
+            throw new PolicyError('credentials', `line ${i + 1}${host ? ` (${host})` : ''}`, 'one `<host> <Header-Name>: <value>` a line, such as api.anthropic.com x-api-key: <the key> (from a secret); ' +
+                '`http://<host>[:port] <Header-Name>: <value>` sends it in clear, to an internal service');
         }
         if (!first)
-            throw new PolicyError('credentials', `line ${i + 1}`, 'a host name, with an optional :port (no pattern, no address), first on each line');
-        credentials.push({ host, header: m[2], value: m[3].trim() });
+            throw new PolicyError('credentials', `line ${i + 1}`, 'a host name, with an optional :port (no pattern, no address) and an optional http:// or https:// before it, first on each line');
+        credentials.push({ host, scheme: first.scheme, ports: first.ports, header: m[2], value: m[3].trim() });
         implicit.push({ host, wildcard: false, ports: first.ports });
     }
     return policy.mode === 'allow'
         ? { ...policy, rules: dedupe([...policy.rules, ...implicit]), credentials }
         : { ...policy, credentials };
 }
-/** A credential line's host: a name, with an optional port that is allowed (the header goes on every port). */
+/**
+ * A credential line's host: a name, with an optional port that is allowed, and an optional scheme. Without
+ * one (or with `https://`) the header goes inside TLS, on the line's ports (443 and 80 unless it names one);
+ * `http://` means plain HTTP, on port 80 unless the line names another.
+ */
 function parseCredentialHost(text) {
+    const scheme = /^(https?):\/\//i.exec(text);
+    const plain = scheme?.[1].toLowerCase() === 'http';
     try {
-        const rule = parsePattern(text);
-        return rule.wildcard || external_node_net_.isIP(rule.host) ? undefined : rule;
+        const rule = parsePattern(scheme ? text.slice(scheme[0].length) : text);
+        if (rule.wildcard || external_node_net_.isIP(rule.host))
+            return undefined;
+        const ports = plain && rule.ports === DEFAULT_PORTS ? [80] : rule.ports;
+        return { ...rule, ports, scheme: plain ? 'http' : 'https' };
     }
     catch {
         return undefined;
@@ -2879,8 +3056,9 @@ function proposeAllowList(reached) {
 /* harmony import */ var node_os__WEBPACK_IMPORTED_MODULE_2___default = /*#__PURE__*/__nccwpck_require__.n(node_os__WEBPACK_IMPORTED_MODULE_2__);
 /* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(6760);
 /* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_3___default = /*#__PURE__*/__nccwpck_require__.n(node_path__WEBPACK_IMPORTED_MODULE_3__);
-/* harmony import */ var _sandbox_layout_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(9601);
-/* harmony import */ var _ui_sandbox_text_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(9633);
+/* harmony import */ var _sandbox_git_traps_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(622);
+/* harmony import */ var _sandbox_layout_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(9601);
+/* harmony import */ var _ui_sandbox_text_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(9633);
 // After the command: inside a helper container (never on the host), what is left uncommitted is captured
 // (a real commit on the sandbox branch with `push: true`, else a snapshot commit that moves no ref), and
 // the sandbox's commits that the parent lacks leave as one git bundle on the helper's standard output.
@@ -2893,14 +3071,18 @@ function proposeAllowList(reached) {
 
 
 
+
 const SNAPSHOT_REF = 'refs/worktree-sandbox/snapshot';
 /**
  * $1 work tree, $2 branch (empty: transient), $3 commit leftovers (1/0), $4 message, $5 this run's token
  * for framed lines on stderr, $6 commits the parent has (hex, space separated). Positional only.
  */
 const CAPTURE_SCRIPT = `set -eu
+${_sandbox_git_traps_js__WEBPACK_IMPORTED_MODULE_4__/* .TRAP_GUARD */ .YV}
 wt="$1"; branch="$2"; commit="$3"; message="$4"; token="$5"; exclude="$6"
 cd -- "$wt"
+# What git opens to write (and then delete) the snapshot's ref is cleared of traps first (git-traps.ts).
+clear_git_traps "$token" ${SNAPSHOT_REF} ${SNAPSHOT_REF}.lock logs/${SNAPSHOT_REF} packed-refs packed-refs.lock
 git rev-parse --verify --quiet HEAD >/dev/null || { echo "worktree-sandbox: the sandbox has no commit at HEAD" >&2; exit 3; }
 # A run is activity, whether or not it changed anything: the reaper reads the work tree folder's time.
 touch -c -- "$wt" 
@@ -2916,6 +3098,8 @@ committed=0
 stale=0
 if [ "$commit" = 1 ] && [ -n "$branch" ] && [ "$head_ref" = "refs/heads/$branch" ] &&
    [ "$tree" != "$(git rev-parse --verify HEAD^{tree})" ]; then
+  # So is what moving the branch opens: its lock and log, HEAD's (the branch is HEAD's), the index's copy.
+  clear_git_traps "$token" HEAD.lock logs/HEAD "refs/heads/$branch.lock" "logs/refs/heads/$branch" index.worktree-sandbox
   old=$(git rev-parse --verify HEAD)
   # Moving the branch locks it and HEAD (its reflog). No git can run in the sandbox while the helper does:
   # a lock there now was left by a killed git, and would stop the commit the run was asked for.
@@ -2956,12 +3140,13 @@ async function captureSandbox(engine, sandbox, options) {
         if (!/^[0-9a-f]{40,64}$/.test(sha))
             throw new Error(`Not a commit id: ${sha}`);
     const token = (0,node_crypto__WEBPACK_IMPORTED_MODULE_0__.randomBytes)(16).toString('hex');
+    const traps = new _sandbox_git_traps_js__WEBPACK_IMPORTED_MODULE_4__/* .ClearedTraps */ .XL(options.work === 'capture' ? 'capture' : 'archive', token);
     const name = `worktree-sandbox-capture-${(0,node_crypto__WEBPACK_IMPORTED_MODULE_0__.randomBytes)(4).toString('hex')}`;
     const dir = await node_fs_promises__WEBPACK_IMPORTED_MODULE_1__.mkdtemp(node_path__WEBPACK_IMPORTED_MODULE_3__.join(process.env.RUNNER_TEMP || node_os__WEBPACK_IMPORTED_MODULE_2__.tmpdir(), 'worktree-sandbox-import-'));
     const bundle = node_path__WEBPACK_IMPORTED_MODULE_3__.join(dir, 'sandbox.bundle');
     const framed = new Map();
     const { author, committer } = options;
-    const spec = (0,_sandbox_layout_js__WEBPACK_IMPORTED_MODULE_4__/* .sandboxHelper */ .Ap)(sandbox, options.image, {
+    const spec = (0,_sandbox_layout_js__WEBPACK_IMPORTED_MODULE_5__/* .sandboxHelper */ .Ap)(sandbox, options.image, {
         name: 'capture',
         text: CAPTURE_SCRIPT,
         args: [
@@ -2985,14 +3170,14 @@ async function captureSandbox(engine, sandbox, options) {
     try {
         const result = await engine.runHelper(spec, {
             work: options.work,
-            where: `${sandbox.name} (${(0,_sandbox_layout_js__WEBPACK_IMPORTED_MODULE_4__/* .whereIs */ .ie)(sandbox)})`,
+            where: `${sandbox.name} (${(0,_sandbox_layout_js__WEBPACK_IMPORTED_MODULE_5__/* .whereIs */ .ie)(sandbox)})`,
             consequence: options.work === 'capture'
                 ? 'nothing was imported; the sandbox is kept as it is'
                 : 'nothing was archived; the sandbox is kept as it is',
         }, {
             stdoutFile: { path: bundle, maxBytes: options.maxBytes },
             onLine: (line, stream) => {
-                if (stream !== 'stderr' || !line.startsWith(`${token} `))
+                if (stream !== 'stderr' || !line.startsWith(`${token} `) || traps.take(line))
                     return;
                 const [key, ...rest] = line.slice(token.length + 1).split(' ');
                 if (!framed.has(key))
@@ -3006,7 +3191,7 @@ async function captureSandbox(engine, sandbox, options) {
         if (result.exitCode !== 0) {
             // The helper's last words: git's, and whatever the sandbox's own filters or hooks printed before
             // them (on the same line when they printed no newline), so escaped and bounded.
-            const said = (0,_ui_sandbox_text_js__WEBPACK_IMPORTED_MODULE_5__/* .sandboxText */ .dX)(result.stderrTail
+            const said = (0,_ui_sandbox_text_js__WEBPACK_IMPORTED_MODULE_6__/* .sandboxText */ .dX)(result.stderrTail
                 .filter((l) => !l.startsWith(token))
                 .slice(-3)
                 .join(' ')
@@ -3022,6 +3207,7 @@ async function captureSandbox(engine, sandbox, options) {
             exclude: options.exclude,
             committed: framed.get('committed') === '1',
             staleLocks: Number(framed.get('stale-locks')) || 0,
+            cleared: traps.list,
             bytes: result.stdoutBytes,
         };
     }
@@ -3040,7 +3226,7 @@ async function captureFailure(sandbox, exitCode, said) {
         return failed;
     const stats = sandbox.isolation === 'disk' ? await node_fs_promises__WEBPACK_IMPORTED_MODULE_1__.statfs(sandbox.hostPath).catch(() => undefined) : undefined;
     const free = stats ? `, ${Math.floor((stats.bavail * stats.bsize) / 1024)} KiB free` : '';
-    return `Capturing the changes of ${sandbox.name} needs room in ${(0,_sandbox_layout_js__WEBPACK_IMPORTED_MODULE_4__/* .whereIs */ .ie)(sandbox)} for a snapshot of its uncommitted work, and writing it failed (No space left on device?${free}): nothing was imported; the sandbox is kept as it is, its commits included. Free some room there and run again. (git, exit ${exitCode}: ${said})`;
+    return `Capturing the changes of ${sandbox.name} needs room in ${(0,_sandbox_layout_js__WEBPACK_IMPORTED_MODULE_5__/* .whereIs */ .ie)(sandbox)} for a snapshot of its uncommitted work, and writing it failed (No space left on device?${free}): nothing was imported; the sandbox is kept as it is, its commits included. Free some room there and run again. (git, exit ${exitCode}: ${said})`;
 }
 
 
@@ -3057,8 +3243,8 @@ async function captureFailure(sandbox, exitCode, said) {
 // Which files differ between two commits, in bounded memory and time whatever the commits hold.
 //
 // `git diff` queues every changed path before it prints the first one: a commit whose three small trees
-// name 150,000 paths of 600 bytes (a pack of a few kilobytes) makes it hold ~230 MB (`--name-only`), and
-// over 400 MB with `--stat`, before anything can be cut. So the trees are walked here instead, through
+// name 150,000 paths of 600 bytes (a pack of a few kilobytes) makes it hold hundreds of megabytes, more
+// with `--stat`, before anything can be cut. So the trees are walked here instead, through
 // `git cat-file` (which holds one object at a time):
 //  - the first `maxPaths` changed paths are listed, in git's tree order;
 //  - all of them are counted, each pair of trees once (a tree named 1,600 times is counted once and
@@ -3546,6 +3732,7 @@ async function buildReport(git, parentPath, startSha, imported, capture) {
         unpushedCommits: unpushed?.count ?? 1,
         committed: capture.committed,
         staleLocks: capture.staleLocks,
+        ...(capture.cleared?.length ? { trapsCleared: capture.cleared } : {}),
         branchUpdate: imported.branchUpdate,
     };
 }
@@ -3751,8 +3938,8 @@ async function resolveBranch(git, parent, branch, base, refsRead) {
 var container_args = __nccwpck_require__(5011);
 // EXTERNAL MODULE: ./src/engine/start-failure.ts
 var start_failure = __nccwpck_require__(8557);
-// EXTERNAL MODULE: ./src/engine/proc.ts + 1 modules
-var proc = __nccwpck_require__(5);
+// EXTERNAL MODULE: ./src/engine/proc.ts
+var proc = __nccwpck_require__(7515);
 // EXTERNAL MODULE: ./src/engine/time-limits.ts
 var time_limits = __nccwpck_require__(1814);
 // EXTERNAL MODULE: ./src/sandbox/bookkeeping.ts
@@ -3946,8 +4133,8 @@ function withoutCredentials(url) {
  * Makes the repository: $1 work tree, $2 home, $3 start commit, $4 branch (empty: detached), $5 upstream
  * commit (may be empty), $6 origin URL (may be empty), $7 the object store to borrow. Positional
  * arguments only: nothing is spliced into the script. The checkout uses git's parallel checkout with as many
- * workers as the machine has cores (`checkout.workers=0`; an unknown key before git 2.32, then sequential):
- * 4,800 files took 4.0–5.0 s sequentially and 2.0–2.3 s with two workers on a 2-core machine.
+ * workers as the machine has cores (`checkout.workers=0`; an unknown key before git 2.32, then sequential),
+ * which about halves a large checkout on two cores.
  */
 const INIT_SCRIPT = `set -eu
 wt="$1"; home="$2"; start="$3"; branch="$4"; upstream="$5"; origin="$6"; store="$7"
@@ -4146,8 +4333,7 @@ function branchSandbox(parent, isolation, worktreeRoot, volumePrefix, branch) {
  * normal clone (its `.git` a folder), which is what git then finds in the common case. It only starts
  * questions early: what they answer is used where it names what the parent git found names too
  * (volume-look.ts, lookFor). Three stats of the runner's own paths, made synchronously: at start-up the
- * main thread is busy starting processes, and each answer of the thread pool would wait for it (about
- * 20 ms each, measured).
+ * main thread is busy starting processes, and each answer of the thread pool would wait for it.
  */
 function guessReusedVolume(given, volumePrefix, branch) {
     try {
@@ -4242,35 +4428,48 @@ class EngineViewProof {
 
 // EXTERNAL MODULE: ./src/sandbox/repository.ts
 var repository = __nccwpck_require__(1151);
+// EXTERNAL MODULE: ./src/sandbox/git-traps.ts
+var git_traps = __nccwpck_require__(622);
 ;// CONCATENATED MODULE: ./src/sandbox/reuse.ts
 
 
+
+/**
+ * $1 work tree, $2 branch, $3 commit, $4 token for the guard's lines. What `update-ref` opens on the way
+ * (the ref, its lock, its log, and packed-refs, read to see that the name is free) is cleared of traps
+ * first (git-traps.ts).
+ */
 const OFFER_SCRIPT = `set -eu
+${git_traps/* TRAP_GUARD */.YV}
 cd -- "$1"
-git update-ref "refs/remotes/origin/$2" "$3"
+ref="refs/remotes/origin/$2"
+clear_git_traps "$4" "$ref" "$ref.lock" "logs/$ref" packed-refs
+git update-ref "$ref" "$3"
 `;
-/** Returns what was offered (a commit), or undefined when origin has nothing new for the branch. */
 async function offerUpstream(git, engine, sandbox, image) {
     const upstream = sandbox.upstreamNew;
     if (!sandbox.reused || !sandbox.branch || !upstream)
-        return undefined;
+        return { cleared: [] };
     const { parent } = sandbox;
     const refs = (0,bookkeeping/* sandboxRefs */.yB)(sandbox);
-    // A hostile sandbox can make the helper's git hang (a FIFO where it writes the ref's log): the helper
-    // runs under its time limit, and running out fails the run with a TimeLimitError naming the sandbox.
+    const traps = new git_traps/* ClearedTraps */.XL('offer');
+    // A FIFO where the helper's git writes is removed before it starts; one where git only reads (HEAD,
+    // config) would still make it hang: the helper runs under its time limit, and running out fails the
+    // run with a TimeLimitError naming the sandbox.
     const result = await engine.runHelper((0,layout/* sandboxHelper */.Ap)(sandbox, image, {
         name: 'offer',
         text: OFFER_SCRIPT,
-        args: [sandbox.worktreePath, sandbox.branch, upstream],
+        args: [sandbox.worktreePath, sandbox.branch, upstream, traps.token],
     }), {
         work: 'offer',
         where: `${sandbox.name} (${(0,layout/* whereIs */.ie)(sandbox)})`,
         consequence: `origin/${sandbox.branch} was not offered inside, and the sandbox is left as it is`,
-    });
+    }, { onLine: (line, stream) => void (stream === 'stderr' && traps.take(line)) });
+    // A failure is the sandbox's own business (its repository may be broken).
     if (result.exitCode !== 0)
-        return undefined; // the sandbox's own business (its repository may be broken)
+        return { cleared: traps.list };
     await git.run(parent.path, ['update-ref', '-m', 'worktree-sandbox: offered', '--', refs.offered, upstream]);
-    return upstream;
+    return { offered: upstream, cleared: traps.list };
 }
 
 // EXTERNAL MODULE: ./src/sandbox/saved.ts
@@ -4279,6 +4478,8 @@ var saved = __nccwpck_require__(7180);
 var src_settings = __nccwpck_require__(3466);
 // EXTERNAL MODULE: ./src/run/collect.ts + 1 modules
 var collect = __nccwpck_require__(527);
+// EXTERNAL MODULE: ./src/network/leftovers.ts
+var network_leftovers = __nccwpck_require__(1434);
 // EXTERNAL MODULE: ./src/network/policy.ts + 1 modules
 var network_policy = __nccwpck_require__(3977);
 // EXTERNAL MODULE: external "node:crypto"
@@ -4375,7 +4576,7 @@ let networkCode;
  * answer the first questions, so that its evaluation is not on the way to the sidecar.
  */
 function loadNetworkCode() {
-    networkCode ??= Promise.all(/* import() */[__nccwpck_require__.e(472), __nccwpck_require__.e(687)]).then(__nccwpck_require__.bind(__nccwpck_require__, 5687));
+    networkCode ??= Promise.all(/* import() */[__nccwpck_require__.e(472), __nccwpck_require__.e(82)]).then(__nccwpck_require__.bind(__nccwpck_require__, 3082));
     return networkCode;
 }
 /**
@@ -4540,6 +4741,8 @@ var run_report = __nccwpck_require__(7119);
 
 
 
+
+
 /**
  * A promise started now and awaited further on: marked as handled, so that a rejection before the await
  * is not an unhandled rejection (which ends the process); the await still throws it.
@@ -4562,8 +4765,8 @@ async function runSandbox(settings, deps) {
     // volume sandbox there (guessReusedVolume), the two questions its command will wait for go out now: the
     // look at the volume (used only as lookFor and volumePresent allow: volume-look.ts) and the image
     // check's first call (`image inspect`, which never pulls); on Docker, both in one CLI start. (Started
-    // this early for a disk sandbox, the image check alone made its command later: measured, it competes
-    // with git's first processes for the cores, and on disk nothing else waits for the engine.)
+    // this early for a disk sandbox, the image check alone made its command later: it competes with git's
+    // first processes for the cores, and on disk nothing else waits for the engine.)
     const { isolation, volumePrefix, branch } = settings;
     const guessed = isolation === 'container' ? guessReusedVolume(settings.repositoryPath, volumePrefix, branch) : undefined;
     let imageInspected;
@@ -4653,6 +4856,8 @@ async function runChecked(settings, deps, checked) {
     // We hold the sandbox lock, so a command container still there belongs to a run that was killed. They
     // go before this run's sidecar starts: it has the same labels.
     const orphansRemoved = startedEarly(removeLeftContainers(engine, location));
+    // And, whatever their sandbox, what killed runs with an allow-list left ended on this engine.
+    const leftovers = startedEarly((0,network_leftovers/* removeLeftNetworkContainers */.a9)(engine));
     // With an allow-list, the proxy and its sidecar start while the sandbox is prepared; stopped with the
     // command, or below if the command never ran.
     const commandName = containerName(location.name);
@@ -4677,11 +4882,14 @@ async function runChecked(settings, deps, checked) {
         });
         let checksDone;
         const ready = () => (checksDone ??= startedEarly(Promise.all([imageReady, proof.byHelper()]).then(saveForPost)));
+        let offerCleared = [];
         const sandbox = await ui.group(`Sandbox ${location.name} (${location.kind}, ${location.isolation})`, async () => {
-            const [prepared, orphans] = await Promise.all([
+            const [prepared, ...left] = await Promise.all([
                 prepareSandbox(git, engine, location, plan, { name: settings.image, ready }, ui, volumeLook),
                 orphansRemoved,
+                leftovers,
             ]);
+            const orphans = left.flat();
             if (orphans.length)
                 ui.info(`Removed container(s) left by a run that was killed: ${orphans.join(', ')}.`);
             // A sandbox taken as it is, with no helper to run on it first and no helper proof under way, is
@@ -4692,8 +4900,10 @@ async function runChecked(settings, deps, checked) {
             }
             else
                 await ready();
-            const offered = await offerUpstream(git, engine, prepared, settings.image);
-            describeSandbox(ui, prepared, plan.source, offered);
+            const offer = await offerUpstream(git, engine, prepared, settings.image);
+            describeSandbox(ui, prepared, plan.source, offer.offered);
+            offerCleared = offer.cleared;
+            (0,git_traps/* reportCleared */.DB)(ui, prepared.name, offerCleared);
             return prepared;
         });
         // The command's container carries the probe's files: until the engine has created it, the post step
@@ -4728,6 +4938,7 @@ async function runChecked(settings, deps, checked) {
             const r = await (0,collect/* collectChanges */.K)(git, engine, sandbox, settings, wantsCommit ? settings.commitMessage : undefined);
             if (r.staleLocks)
                 ui.info(`Removed ${r.staleLocks} stale git lock(s) (HEAD's, the branch's) a killed git left in ${sandbox.name}, to commit its leftovers.`);
+            (0,git_traps/* reportCleared */.DB)(ui, sandbox.name, r.trapsCleared ?? []);
             ui.fenced(r.diffStat || 'No changes.');
             if (r.countsStopped)
                 ui.warning(`The changed files were not all counted: ${r.countsStopped}.`);
@@ -4752,7 +4963,8 @@ async function runChecked(settings, deps, checked) {
             };
             push = await ui.group('Push', () => pushSandbox(git, sandbox, report, to, settings.token, ui));
         }
-        return { sandbox, command, report, push };
+        const trapsCleared = [...offerCleared, ...(report.trapsCleared ?? [])];
+        return { sandbox, command, report, push, ...(trapsCleared.length ? { trapsCleared } : {}) };
     }
     finally {
         deps.onSandboxLock?.(false);
@@ -4952,6 +5164,119 @@ async function writeParentNote(projectDir, parent) {
 /** Whether anything (a link too) is at `p`. */
 async function pathExists(p) {
     return node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.lstat(p).then(() => true, () => false);
+}
+
+
+/***/ }),
+
+/***/ 622:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   DB: () => (/* binding */ reportCleared),
+/* harmony export */   XL: () => (/* binding */ ClearedTraps),
+/* harmony export */   YV: () => (/* binding */ TRAP_GUARD),
+/* harmony export */   e: () => (/* binding */ describeCleared)
+/* harmony export */ });
+/* unused harmony export MAX_CLEARED */
+/* harmony import */ var node_crypto__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7598);
+/* harmony import */ var node_crypto__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_crypto__WEBPACK_IMPORTED_MODULE_0__);
+/* harmony import */ var _ui_sandbox_text_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(9633);
+// Traps in a sandbox's git folder, cleared before a helper's git writes there. The command can leave,
+// where the next helper's git opens a file, something that is not a file: a FIFO (git blocks opening it,
+// and so did every later run of that sandbox until its helper's time limit), a socket or a device, or a
+// symbolic link (git would write through it, or find a lock taken for good). Such an entry holds no work:
+// it is the sandbox's own bookkeeping, in its `.git` folder, and it is removed, never opened or followed.
+//
+// The removal happens where the helper runs, in its container, in the shell before its git starts: for
+// a volume that container is the only one that sees the files, and for a disk sandbox the host never
+// looks (no host-side read could be fooled by a link the container planted). Each helper names the paths
+// its own git writes; the work tree is never touched. What git only reads (HEAD, config, info/exclude)
+// and a branch's own ref (it holds the work's tip) are left as they are: removing them would not heal the
+// sandbox, and the helper's time limit still ends a git that blocks there.
+
+
+/**
+ * `clear_git_traps TOKEN PATH...`, run in the work tree: each PATH is relative to its `.git` folder. Each
+ * component of a path is looked at without following it (`-L` first): a symbolic link, FIFO, socket or
+ * device is removed and named on stderr as `TOKEN trap KIND PATH`, and nothing below it is looked at; a
+ * folder is walked into; a regular file, or nothing, ends the path. A `.git` that is a link or not a
+ * folder is left alone: it is not the folder this action made, and git's own errors speak for it.
+ */
+const TRAP_GUARD = `clear_git_traps() {
+  _gt_token="$1"; shift
+  if [ -L .git ] || [ ! -d .git ]; then return 0; fi
+  for _gt_rel in "$@"; do
+    _gt_path=.git; _gt_rest="$_gt_rel"
+    while [ -n "$_gt_rest" ]; do
+      _gt_path="$_gt_path/\${_gt_rest%%/*}"
+      case "$_gt_rest" in */*) _gt_rest="\${_gt_rest#*/}" ;; *) _gt_rest= ;; esac
+      if [ -L "$_gt_path" ]; then _gt_kind=link
+      elif [ -d "$_gt_path" ]; then continue
+      elif [ ! -e "$_gt_path" ] || [ -f "$_gt_path" ]; then break
+      elif [ -p "$_gt_path" ]; then _gt_kind=fifo
+      elif [ -S "$_gt_path" ]; then _gt_kind=socket
+      elif [ -b "$_gt_path" ] || [ -c "$_gt_path" ]; then _gt_kind=device
+      else _gt_kind=other; fi
+      if rm -f -- "$_gt_path" 2>/dev/null; then
+        printf '%s trap %s %s\\n' "$_gt_token" "$_gt_kind" "\${_gt_path#.git/}" >&2
+      fi
+      break
+    done
+  done
+}
+`;
+const KINDS = new Map([
+    ['fifo', 'FIFO'],
+    ['socket', 'socket'],
+    ['device', 'device'],
+    ['link', 'symbolic link'],
+    ['other', 'special file'],
+]);
+/**
+ * The most entries kept of one helper's report: each helper names a handful of paths, and each path
+ * yields one removal at most, so more than this is not the guard's report.
+ */
+const MAX_CLEARED = 16;
+/** The most characters of one path kept. */
+const PATH_MAX_CHARS = 300;
+/** Collects a helper's `TOKEN trap KIND PATH` lines (stderr), bounded in count and length. */
+class ClearedTraps {
+    helper;
+    token;
+    list = [];
+    constructor(helper, 
+    /** What begins the guard's lines: a fresh random token unless the helper has one for its own lines. */
+    token = (0,node_crypto__WEBPACK_IMPORTED_MODULE_0__.randomBytes)(16).toString('hex')) {
+        this.helper = helper;
+        this.token = token;
+    }
+    /** Takes the line if it is one of the guard's (true), else leaves it to the caller. */
+    take(line) {
+        const prefix = `${this.token} trap `;
+        if (!line.startsWith(prefix))
+            return false;
+        const rest = line.slice(prefix.length);
+        const space = rest.indexOf(' ');
+        const kind = space > 0 ? KINDS.get(rest.slice(0, space)) : undefined;
+        if (!kind)
+            return true;
+        if (this.list.length < MAX_CLEARED)
+            this.list.push({ kind, path: (0,_ui_sandbox_text_js__WEBPACK_IMPORTED_MODULE_1__/* .sandboxText */ .dX)(rest.slice(space + 1), PATH_MAX_CHARS), helper: this.helper });
+        return true;
+    }
+}
+/** The removals in one line of text (escaped already; the job summary escapes its own characters too). */
+function describeCleared(cleared, shown = MAX_CLEARED) {
+    const named = cleared.slice(0, shown).map((t) => `${t.kind} .git/${t.path} (${t.helper})`);
+    const more = cleared.length - named.length;
+    return named.join('; ') + (more > 0 ? `; and ${more} more` : '');
+}
+/** Tells the log what was removed from the sandbox's git folder, and why. */
+function reportCleared(ui, sandboxName, cleared) {
+    if (!cleared.length)
+        return;
+    ui.warning(`Removed from the git folder of ${sandboxName} what its git would have blocked on or written through (left there since the last run, not work): ${describeCleared(cleared)}.`);
 }
 
 
@@ -6305,7 +6630,8 @@ async function validateBranchNames(settings, isValid) {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   OG: () => (/* binding */ logLines),
-/* harmony export */   dX: () => (/* binding */ sandboxText)
+/* harmony export */   dX: () => (/* binding */ sandboxText),
+/* harmony export */   p7: () => (/* binding */ markdownText)
 /* harmony export */ });
 /* unused harmony export SANDBOX_TEXT_MAX */
 // Text that came from a sandbox (file names, ref names, commit subjects, what a helper or git printed about
@@ -6314,6 +6640,8 @@ async function validateBranchNames(settings, isValid) {
 // a lone `\r`; @actions/core escapes line breaks in warnings and errors but not in `core.info`. So such
 // text is printed only through this module (or inside a `::stop-commands::` fence): every control
 // character is written as a visible escape, a line cannot start a command, and the length is bounded.
+// In Markdown (the job summary, a pull-request comment) such text also must not become markup: a link, an
+// image, a table cell's end or a mention (`markdownText`).
 /** The most characters of one piece of sandbox text that a message carries. */
 const SANDBOX_TEXT_MAX = 2_000;
 // C0 controls, DEL, C1 controls (U+0085 NEL breaks lines for some readers) and the Unicode line and
@@ -6351,6 +6679,40 @@ function logLines(message) {
         .split(/\r?\n/)
         .map((line) => disarmStart(escapeControls(line)))
         .join('\n');
+}
+// Bidirectional controls reorder what a reader sees (`moc.elgoog` shown as `google.com`): escaped visibly.
+const BIDI = /[\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+/**
+ * Nothing a reader sees, written between the characters that GitHub's autolinks look for: `https://`,
+ * `www.`, `user@host`, `@mention` and `#123` are no longer those strings, in the Markdown source or in
+ * the text GitHub's renderer decodes from it. A reference, not the character, so that it is visible in a
+ * log line.
+ */
+const BREAK = '&#8203;';
+/** What Markdown or HTML reads as markup (written as character references), and what autolinks start at. */
+const UNSAFE = /[\\`*_~[\]<>|&!$]|[:@#]|www\./gi;
+function inert(c) {
+    if (c === ':')
+        return `:${BREAK}`;
+    if (c === '@' || c === '#')
+        return `${BREAK}&#${c.charCodeAt(0)};${BREAK}`;
+    if (c.length > 1)
+        return `${c[0]}${BREAK}${c.slice(1)}`; // www.
+    return `&#${c.charCodeAt(0)};`;
+}
+/**
+ * Sandbox text inside Markdown (a table cell, a sentence of the job summary or a comment) or a warning:
+ * shown as the same characters and nothing else. Control and bidirectional characters escaped visibly,
+ * markup characters (`|`, `<`, `[`, `` ` ``, `*`, `&`, …) written as character references, and the
+ * autolinks broken, so that no link, image, HTML or mention can come of it; at most `max` characters,
+ * the rest counted. `quote` shows the text JSON-quoted (where it starts and ends, and its escapes).
+ */
+function markdownText(text, max = SANDBOX_TEXT_MAX, quote = false) {
+    const raw = String(text);
+    const cut = raw.length > max ? raw.slice(0, max) : raw;
+    const more = raw.length - cut.length;
+    const shown = escapeControls(quote ? JSON.stringify(cut) : cut).replace(BIDI, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+    return shown.replace(UNSAFE, inert) + (more > 0 ? ` … (${more} more characters)` : '');
 }
 
 
@@ -6521,6 +6883,13 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:async_h
 /***/ ((module) => {
 
 module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:buffer");
+
+/***/ }),
+
+/***/ 1421:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:child_process");
 
 /***/ }),
 
@@ -8029,8 +8398,12 @@ var engine_engine = __nccwpck_require__(8467);
 var engine_git = __nccwpck_require__(2434);
 // EXTERNAL MODULE: ./src/engine/labels.ts
 var labels = __nccwpck_require__(9667);
+// EXTERNAL MODULE: ./src/network/leftovers.ts
+var leftovers = __nccwpck_require__(1434);
 // EXTERNAL MODULE: ./src/sandbox/bookkeeping.ts
 var bookkeeping = __nccwpck_require__(9503);
+// EXTERNAL MODULE: ./src/sandbox/git-traps.ts
+var git_traps = __nccwpck_require__(622);
 // EXTERNAL MODULE: ./src/sandbox/layout.ts
 var layout = __nccwpck_require__(9601);
 // EXTERNAL MODULE: ./src/sandbox/lock.ts
@@ -8064,6 +8437,8 @@ var sandbox_text = __nccwpck_require__(9633);
 
 
 
+
+
 /**
  * How long the post step waits for the sandbox's lock: long enough for the lock of a main step that was
  * killed (on cancel) to go stale, so that its own run's lock never keeps it; a live holder refreshes its
@@ -8081,10 +8456,11 @@ async function cleanupRun(state, ui, tempDir, options = {}) {
     const containerGone = state.container ? await engine.removeContainer(state.container) : false;
     if (containerGone)
         ui.info(`Removed container ${state.container}.`);
-    // A killed run's network sidecar (src/network/session.ts names it after the command's container), after
-    // the command's: Podman keeps a container that another one still joins.
-    if (state.container && (await engine.removeContainer(`${state.container}-net`)))
-        ui.info(`Removed container ${state.container}-net.`);
+    // A killed run's network sidecar (named after the command's container), after the command's: Podman
+    // keeps a container that another one still joins.
+    const sidecar = state.container && (0,leftovers/* sidecarName */.fg)(state.container);
+    if (sidecar && (await engine.removeContainer(sidecar)))
+        ui.info(`Removed container ${sidecar}.`);
     if (state.viewProof) {
         await removeProbeFiles(state.viewProof.files);
         // The engine never created the command's container that was to prove it sees the sandbox's folders:
@@ -8152,7 +8528,9 @@ async function cleanupLocked(state, engine, ui, tempDir) {
     let collected = state.report;
     if (!collected) {
         try {
-            collected = await (0,collect/* collectChanges */.K)(git, engine, prepared, { ...state.collect, image: state.image });
+            const report = await (0,collect/* collectChanges */.K)(git, engine, prepared, { ...state.collect, image: state.image });
+            (0,git_traps/* reportCleared */.DB)(ui, sandbox.name, report.trapsCleared ?? []);
+            collected = report;
         }
         catch (error) {
             // Work that cannot be brought back (over max-import-size, a capture that fails or runs out) cannot
@@ -8298,9 +8676,13 @@ var action_state = __nccwpck_require__(3175);
 ;// CONCATENATED MODULE: ./src/run/summary.ts
 // The job summary and the plain-text report: one table a person reads at a glance.
 
+
+
 /** Why nothing outside the sandbox can have changed, in one sentence. */
 const BOUNDARY_SENTENCE = "Nothing outside the sandbox could change: the command's container could write only its sandbox (the parent's objects were mounted read-only, its .git hidden), and its work came back as a git bundle that git checked as it fetched it.";
-const esc = (text) => text.replace(/[|<>]/g, (c) => `&#${c.charCodeAt(0)};`).replace(/\n/g, ' ');
+// A branch, a sandbox's place, git's reason for a refused push: text that may come from the sandbox or a
+// pull request, inert in the table (no cell end, no link, no HTML).
+const esc = (text) => (0,sandbox_text/* markdownText */.p7)(text);
 function outcomeRows(outcome) {
     const { sandbox, command, report, push } = outcome;
     const status = command.timedOut
@@ -8324,6 +8706,9 @@ function outcomeRows(outcome) {
         rows.push(['Pushed', push.pushed ? 'yes' : `no: ${push.reason}`]);
     if (report.branchUpdate)
         rows.push([`Parent's ${sandbox.branch}`, report.branchUpdate]);
+    // Named by the helpers that removed them (git-traps.ts): a few entries, each path escaped and bounded.
+    if (outcome.trapsCleared?.length)
+        rows.push(['Removed from .git', (0,git_traps/* describeCleared */.e)(outcome.trapsCleared)]);
     rows.push(['Boundary', BOUNDARY_SENTENCE]);
     return rows;
 }
@@ -8359,14 +8744,35 @@ var policy = __nccwpck_require__(3977);
 ;// CONCATENATED MODULE: ./src/network/report.ts
 // What the proxy saw, for people and for later steps: a job-summary section, one warning per refused
 // host, the `network-allowed` / `network-denied` outputs, and, in audit, the `network:` value that would
-// have let the run through. Host names come from the sandbox (a CONNECT line is the command's text):
-// printed only JSON-quoted, with the characters Markdown and HTML read replaced.
+// have let the run through. Host names and reasons come from the sandbox (a CONNECT line or a Host header
+// is the command's text): shown only through `shownHost` (markdownText), and within byte bounds, because
+// a command that names hundreds of long hosts would otherwise fill the job summary (GitHub drops a step
+// summary over 1 MiB whole, the run's own report with it) and the outputs.
+
 
 const MAX_WARNINGS = 20;
-/** A host name as the command gave it, safe in a Markdown table cell or a log line. */
+/** The characters of one host name or reason shown (a DNS name has at most 253); the rest counted. */
+const SHOWN_MAX = 300;
+/**
+ * The network section's share of the job summary. About two hundred rows of the longest host names: more
+ * than anyone reads, and small beside GitHub's 1 MiB for the whole summary, which the run's own report
+ * (up to a 64 KiB diff stat) shares. Rows past it are counted, not shown.
+ */
+const NETWORK_SECTION_MAX_BYTES = 64 * 1024;
+/** The audit's proposal is shown when it is at most this long; past it, the outputs have the hosts. */
+const PROPOSAL_MAX_BYTES = 16 * 1024;
+/**
+ * Each network output's bound. GitHub holds an output to 1 MB and a job's outputs together to 1 MB: the
+ * two network outputs and the diff stat fit in that. Rows past it are left out, and a warning counts them.
+ */
+const NETWORK_OUTPUT_MAX_BYTES = 400_000;
+const byteLength = (text) => Buffer.byteLength(text, 'utf8');
+/** A host name as the command gave it: JSON-quoted, inert in Markdown and in a log line. */
 function shownHost(host) {
-    return JSON.stringify(host).replace(/[|<>`&[\]*_\\]/g, (c) => `&#${c.charCodeAt(0)};`);
+    return (0,sandbox_text/* markdownText */.p7)(host, SHOWN_MAX, true);
 }
+/** Why the proxy refused: its own words, but they may name a host the command gave. */
+const shownReason = (reason) => (0,sandbox_text/* markdownText */.p7)(reason, SHOWN_MAX);
 function bytes(n) {
     if (n < 1024)
         return `${n} B`;
@@ -8376,53 +8782,98 @@ function bytes(n) {
         return `${(n / 1024 ** 2).toFixed(1)} MiB`;
     return `${(n / 1024 ** 3).toFixed(2)} GiB`;
 }
+/** A JSON array of the first rows that fit in `maxBytes` (UTF-8); `omitted` counts the others. */
+function jsonRows(rows, maxBytes) {
+    const parts = [];
+    let size = 2;
+    for (const row of rows) {
+        const text = JSON.stringify(row);
+        const n = byteLength(text) + (parts.length ? 1 : 0);
+        if (size + n > maxBytes)
+            break;
+        parts.push(text);
+        size += n;
+    }
+    return { json: `[${parts.join(',')}]`, omitted: rows.length - parts.length };
+}
+const OUTPUT_ROWS = { 'network-allowed': 'allowed', 'network-denied': 'denied' };
 function networkOutputs(report) {
     return {
-        'network-allowed': JSON.stringify(report.allowed),
-        'network-denied': JSON.stringify(report.denied),
+        'network-allowed': jsonRows(report.allowed, NETWORK_OUTPUT_MAX_BYTES).json,
+        'network-denied': jsonRows(report.denied, NETWORK_OUTPUT_MAX_BYTES).json,
     };
 }
 function networkWarnings(report) {
     const lines = report.denied
         .slice(0, MAX_WARNINGS)
-        .map((d) => `Network: the proxy refused ${shownHost(d.host)} port ${d.port} ${d.requests} time(s): ${d.reason}.`);
+        .map((d) => `Network: the proxy refused ${shownHost(d.host)} port ${d.port} ${d.requests} time(s): ${shownReason(d.reason)}.`);
     if (report.denied.length > MAX_WARNINGS)
         lines.push(`Network: ${report.denied.length - MAX_WARNINGS} more refused host(s): see the job summary.`);
     if (report.uncounted > 0)
         lines.push(`Network: ${report.uncounted} connection(s) to further hosts were handled but not counted (the report keeps 500 rows).`);
+    for (const [output, key] of Object.entries(OUTPUT_ROWS)) {
+        const { omitted } = jsonRows(report[key], NETWORK_OUTPUT_MAX_BYTES);
+        if (omitted > 0)
+            lines.push(`Network: the ${output} output lists the first rows only: ${omitted} more did not fit in its ${NETWORK_OUTPUT_MAX_BYTES.toLocaleString('en-US')} bytes.`);
+    }
     return lines;
 }
 /** The `network:` value an audit proposes (empty when nothing was reached). */
 function auditProposal(report) {
     return (0,policy/* proposeAllowList */.yl)(report.allowed);
 }
+function proposalText(report) {
+    const proposal = auditProposal(report);
+    if (!proposal)
+        return 'The run reached no host: `network: none` would have let it through.';
+    const block = `The allow-list this run needed:\n\n\`\`\`yaml\nnetwork: '${proposal}'\n\`\`\``;
+    if (byteLength(block) <= PROPOSAL_MAX_BYTES)
+        return block;
+    const entries = proposal.split(', ').length;
+    return `The allow-list this run needed has ${entries} entries, too long to show here: the \`network-allowed\` output lists the hosts.`;
+}
+/** Room kept for the sentence that counts the rows left out. */
+const CUT_NOTE_BYTES = 400;
+/** The job summary's network section: at most NETWORK_SECTION_MAX_BYTES, the rows left out counted. */
 function networkMarkdown(report, policy) {
-    const parts = [`### Network (${policy.mode === 'audit' ? 'audit: every host let through' : 'allow-list'})`];
+    const heading = `### Network (${policy.mode === 'audit' ? 'audit: every host let through' : 'allow-list'})`;
     const rows = [
         ...report.allowed.map((r) => `| ✅ ${shownHost(r.host)} | ${r.port} | ${r.requests} | ${bytes(r.bytesSent)} | ${bytes(r.bytesReceived)} |`),
-        ...report.denied.map((r) => `| ⛔ ${shownHost(r.host)} | ${r.port} | ${r.requests} | refused: ${shownHost(r.reason)} | |`),
+        ...report.denied.map((r) => `| ⛔ ${shownHost(r.host)} | ${r.port} | ${r.requests} | refused: ${shownReason(r.reason)} | |`),
     ];
+    const after = [];
+    if (report.uncounted > 0)
+        after.push(`${report.uncounted} connection(s) to further hosts were not counted.`);
+    if (policy.mode === 'audit')
+        after.push(proposalText(report));
+    const header = '| Host | Port | Requests | Sent | Received |\n|---|---|---|---|---|';
+    let room = NETWORK_SECTION_MAX_BYTES - byteLength([heading, header, ...after].join('\n\n')) - CUT_NOTE_BYTES;
+    const shown = [];
+    for (const row of rows) {
+        room -= byteLength(row) + 1;
+        if (room < 0)
+            break;
+        shown.push(row);
+    }
+    const parts = [heading];
     if (rows.length === 0)
         parts.push('The command reached no host and was refused none.');
     else
-        parts.push(['| Host | Port | Requests | Sent | Received |', '|---|---|---|---|---|', ...rows].join('\n'));
-    if (report.uncounted > 0)
-        parts.push(`${report.uncounted} connection(s) to further hosts were not counted.`);
-    if (policy.mode === 'audit') {
-        const proposal = auditProposal(report);
-        parts.push(proposal
-            ? `The allow-list this run needed:\n\n\`\`\`yaml\nnetwork: '${proposal}'\n\`\`\``
-            : 'The run reached no host: `network: none` would have let it through.');
-    }
-    return `\n${parts.join('\n\n')}\n`;
+        parts.push([header, ...shown].join('\n'));
+    if (shown.length < rows.length)
+        parts.push(`${rows.length - shown.length} more host(s) not shown: this section keeps to ${NETWORK_SECTION_MAX_BYTES / 1024} KiB of the job summary. The \`network-allowed\` and \`network-denied\` outputs list them.`);
+    return `\n${[...parts, ...after].join('\n\n')}\n`;
 }
 
 // EXTERNAL MODULE: ./src/action/ui.ts
 var action_ui = __nccwpck_require__(6794);
+// EXTERNAL MODULE: ./src/action/step-summary.ts
+var step_summary = __nccwpck_require__(2659);
 ;// CONCATENATED MODULE: ./src/action/main.ts
 // The action's two phases on top of the core: inputs in, outputs and a job summary out. `run()` is the main
 // step and `cleanup()` the post step, each ending the step failed on an error: index.ts calls one of them
 // (the bundle), and so can a runner of the source such as @github/local-action (`npm run local-action`).
+
 
 
 
@@ -8490,8 +8941,8 @@ async function runAction(settings) {
     const network = outcome.command.network;
     for (const line of network ? networkWarnings(network) : [])
         ui.warning(line);
-    const networkSection = network ? networkMarkdown(network, settings.network) : '';
-    await core/* summary */.z.addRaw(outcomeMarkdown(outcome) + networkSection).write();
+    // The run's own report first: when the summary must be cut, the network table goes before it.
+    await (0,step_summary/* writeSummary */.Sy)(outcomeMarkdown(outcome), network ? networkMarkdown(network, settings.network) : '');
     const { exitCode } = outcome.command;
     if (exitCode !== 0 && !settings.allowFailure)
         core/* setFailed */.C1(`The command exited with code ${exitCode}.`);

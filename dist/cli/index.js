@@ -1721,6 +1721,484 @@ function containerRunArgs(engine, spec, bindSource = (f) => f) {
 
 /***/ }),
 
+/***/ 8467:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  yz: () => (/* binding */ ContainerEngine),
+  X4: () => (/* binding */ ENGINE_ENV),
+  NJ: () => (/* binding */ EngineError)
+});
+
+// UNUSED EXPORTS: engineWork
+
+// EXTERNAL MODULE: ./src/engine/proc.ts
+var proc = __nccwpck_require__(9896);
+// EXTERNAL MODULE: external "node:crypto"
+var external_node_crypto_ = __nccwpck_require__(7598);
+// EXTERNAL MODULE: ./src/engine/container-args.ts
+var container_args = __nccwpck_require__(5011);
+// EXTERNAL MODULE: ./src/engine/host-paths.ts
+var host_paths = __nccwpck_require__(6387);
+// EXTERNAL MODULE: ./src/engine/start-failure.ts
+var start_failure = __nccwpck_require__(8557);
+;// CONCATENATED MODULE: ./src/engine/mode.ts
+
+class EngineModeError extends Error {
+    constructor(message) {
+        super(message);
+        this.name = 'EngineModeError';
+    }
+}
+/** The arguments that make the engine describe itself as one JSON document. */
+function infoArgs(engine) {
+    // Docker 20.10 has no `--format json`; `{{json .}}` works in every version.
+    return engine === 'podman' ? ['info', '--format', 'json'] : ['info', '--format', '{{json .}}'];
+}
+/** Asks the engine once (`info`) and returns its mode. Throws EngineModeError when the engine does not answer. */
+async function detectEngineMode(engine, execFn) {
+    const result = await execFn(infoArgs(engine));
+    if (result.exitCode !== 0) {
+        const detail = (result.stderr || result.stdout).trim();
+        const explained = (0,start_failure/* explainStartFailure */.u)(detail);
+        throw new EngineModeError(`${engine} info failed (exit ${result.exitCode}): ` +
+            (explained ? `${explained.message} ${explained.hint}` : lastLine(detail)));
+    }
+    return parseEngineInfo(engine, result.stdout);
+}
+/** The mode, from the output of `info` (infoArgs). Pure. */
+function parseEngineInfo(engine, stdout) {
+    let info;
+    try {
+        info = JSON.parse(stdout);
+    }
+    catch {
+        throw new EngineModeError(`${engine} info did not print JSON: ${lastLine(stdout.trim())}`);
+    }
+    if (!isObject(info))
+        throw new EngineModeError(`${engine} info printed no JSON object`);
+    return engine === 'podman' ? podmanMode(info) : dockerMode(info);
+}
+function podmanMode(info) {
+    const host = objectAt(info, 'host');
+    const rootless = objectAt(host, 'security').rootless === true;
+    const version = stringAt(objectAt(info, 'version'), 'Version');
+    const idMappings = objectAt(host, 'idMappings');
+    return {
+        engine: 'podman',
+        rootless,
+        uidMapping: rootless ? 'keep-id' : 'none',
+        version,
+        keepIdOptions: versionAtLeast(version, 4, 3),
+        uidMap: rootless ? idMaps(idMappings.uidmap) : [],
+        gidMap: rootless ? idMaps(idMappings.gidmap) : [],
+        storageDriver: stringAt(objectAt(info, 'store'), 'graphDriverName'),
+    };
+}
+function dockerMode(info) {
+    const options = Array.isArray(info.SecurityOptions) ? info.SecurityOptions : [];
+    // Rootless Docker maps container root to the invoking user and has no keep-id: a container that must
+    // write as that user runs as root there. Reported, not handled here.
+    const rootless = options.some((o) => typeof o === 'string' && o.split(',').includes('name=rootless'));
+    return {
+        engine: 'docker',
+        rootless,
+        uidMapping: 'none',
+        version: stringAt(info, 'ServerVersion'),
+        keepIdOptions: false,
+        uidMap: [],
+        gidMap: [],
+        storageDriver: stringAt(info, 'Driver'),
+    };
+}
+/**
+ * The extra `run` arguments of a container whose user must be uid:gid inside and own its files on a bind
+ * mount on the host (uid:gid being the invoking user's: process.getuid()/getgid()). Keep `--user uid:gid`
+ * as well. Empty for rootful engines. Pure.
+ */
+function userNamespaceArgs(mode, uid, gid) {
+    for (const [name, id] of [
+        ['uid', uid],
+        ['gid', gid],
+    ]) {
+        if (!Number.isSafeInteger(id) || id < 0)
+            throw new EngineModeError(`invalid ${name}: ${id}`);
+    }
+    if (mode.uidMapping !== 'keep-id')
+        return [];
+    // Root, with a rootless engine: the action runs in one of its containers (a job container on rootless
+    // Podman), where root is the user that runs the engine, and so is root inside a container under the
+    // engine's default mapping. keep-id to uid 0 is no mapping at all (Podman 4.3 with runc cannot start it).
+    if (uid === 0 && gid === 0)
+        return [];
+    if (mode.keepIdOptions)
+        return [`--userns=keep-id:uid=${uid},gid=${gid}`];
+    // Before Podman 4.3 keep-id takes no options: the invoking user keeps its own ids, which must be these.
+    const user = mode.uidMap.find((m) => m.containerId === 0)?.hostId;
+    const group = mode.gidMap.find((m) => m.containerId === 0)?.hostId;
+    if ((user !== undefined && user !== uid) || (group !== undefined && group !== gid)) {
+        throw new EngineModeError(`podman ${mode.version} maps only the invoking user (${user}:${group}) with keep-id, not ${uid}:${gid}`);
+    }
+    return ['--userns=keep-id'];
+}
+function isObject(value) {
+    return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+function objectAt(value, key) {
+    const found = value[key];
+    return isObject(found) ? found : {};
+}
+function stringAt(value, key) {
+    const found = value[key];
+    return typeof found === 'string' ? found : '';
+}
+function idMaps(value) {
+    if (!Array.isArray(value))
+        return [];
+    return value.filter(isObject).map((m) => ({
+        containerId: Number(m.container_id),
+        hostId: Number(m.host_id),
+        size: Number(m.size),
+    }));
+}
+function versionAtLeast(version, major, minor) {
+    const m = /^(\d+)\.(\d+)/.exec(version);
+    if (!m)
+        return false;
+    const [a, b] = [Number(m[1]), Number(m[2])];
+    return a > major || (a === major && b >= minor);
+}
+function lastLine(text) {
+    const lines = text.split('\n').filter((l) => l.trim() !== '');
+    return lines[lines.length - 1] ?? '(no output)';
+}
+
+// EXTERNAL MODULE: ./src/engine/time-limits.ts
+var time_limits = __nccwpck_require__(1814);
+;// CONCATENATED MODULE: ./src/engine/engine.ts
+// The container engine CLI behind one small interface (Docker, or Podman which speaks the same CLI).
+// Argument arrays only; values that could be secrets travel in the child's environment (`-e NAME`),
+// never on its command line.
+// ADR 0006 (docs/adr/0006-env-never-touches-the-engine-cli.md).
+
+
+
+
+
+
+class EngineError extends Error {
+    constructor(message) {
+        super(message);
+        this.name = 'EngineError';
+    }
+}
+/** The engine CLI's own variables: taken from the runner, never overridden for a container's sake. */
+const ENGINE_ENV = [
+    'PATH',
+    'HOME',
+    'DOCKER_HOST',
+    'DOCKER_CONFIG',
+    'DOCKER_CONTEXT',
+    'DOCKER_CERT_PATH',
+    'DOCKER_TLS_VERIFY',
+    'CONTAINERS_CONF',
+    'CONTAINER_HOST',
+    'XDG_RUNTIME_DIR',
+    'TMPDIR',
+];
+/** How long the engine CLI may take to return once its container was removed, before it is killed. */
+const CLI_GRACE_MS = 5_000;
+class ContainerEngine {
+    name;
+    detected;
+    view;
+    constructor(name = 'docker') {
+        this.name = name;
+    }
+    /**
+     * Rootless or not, from the engine itself (`podman info`), asked once. Docker is not asked: it has no
+     * user-namespace option a container needs here, and start-up latency counts.
+     */
+    mode() {
+        if (this.name !== 'podman')
+            return undefined;
+        this.detected ??= detectEngineMode(this.name, (args) => this.exec(args));
+        return this.detected;
+    }
+    /**
+     * Where the engine finds the action's paths (host-paths.ts), found once: no engine call on a plain host;
+     * in a container of this engine, its mounts.
+     */
+    hostView() {
+        this.view ??= (0,host_paths/* discoverHostView */.x_)((args, options) => this.stream(args, options));
+        return this.view;
+    }
+    /** The engine's path for each bind source, for a caller of `containerRunArgs` itself. */
+    async bindSource() {
+        return (0,host_paths/* bindSource */.Vx)(await this.hostView());
+    }
+    /** The `run` arguments of a container: the one builder's, with this engine's user-namespace mapping. */
+    async runArgs(spec) {
+        const [mode, view] = await Promise.all([this.mode(), this.hostView()]);
+        const id = (0,container_args/* currentIdentity */._c)();
+        return (0,container_args/* containerRunArgs */.s$)(this.name, { ...spec, userns: mode ? userNamespaceArgs(mode, id.uid, id.gid) : [] }, (0,host_paths/* bindSource */.Vx)(view));
+    }
+    /**
+     * The CLI's environment: the runner's engine variables (HOME, DOCKER_CONFIG, XDG_RUNTIME_DIR...), plus
+     * values the CLI passes on to a container by name (`-e NAME`), which may never replace one of its own.
+     */
+    env(inherit = {}) {
+        for (const name of Object.keys(inherit))
+            if (ENGINE_ENV.includes(name))
+                throw new Error(`${name} is the ${this.name} CLI's own variable.`);
+        return { ...inherit, ...(0,proc/* pickEnv */.Bh)(ENGINE_ENV) };
+    }
+    /**
+     * Runs the engine CLI under the time limit of its kind of call (`engineWork`), or a shorter one; never
+     * throws for a non-zero exit, but throws a ProcTimeLimitError when the limit runs out (the CLI killed).
+     */
+    async exec(args, options = {}) {
+        const work = engineWork(args);
+        const limit = {
+            ms: Math.min(options.limitMs ?? Infinity, (0,time_limits/* timeLimitMs */.PI)(work)),
+            purpose: options.purpose ?? `the container engine's ${work.slice('engine-'.length)}`,
+        };
+        try {
+            return await (0,proc/* runProcess */.R3)(this.name, args, { env: this.env(options.inherit), limit });
+        }
+        catch (error) {
+            throw this.notInstalled(error);
+        }
+    }
+    /** Runs the engine CLI with its output streamed (bounded memory: see runStreaming). */
+    async stream(args, options = {}) {
+        try {
+            return await (0,proc/* runStreaming */.SL)(this.name, args, { ...options, env: this.env(options.inherit) });
+        }
+        catch (error) {
+            throw this.notInstalled(error);
+        }
+    }
+    /**
+     * Runs a helper container under its time limit (time-limits.ts). When the limit runs out, the container
+     * itself is killed and removed by its name: killing the CLI alone would leave it running. The CLI is
+     * killed too if it has not returned a few seconds later, and the name is removed once more after the
+     * CLI is gone (the engine may have created the container only then). Throws a TimeLimitError. A
+     * container whose output went over `stdoutFile.maxBytes` is removed the same way.
+     */
+    async runHelper(spec, run, options = {}) {
+        const name = spec.name ?? `worktree-sandbox-${run.work}-${(0,external_node_crypto_.randomBytes)(6).toString('hex')}`;
+        const args = run.unmapped
+            ? (0,container_args/* containerRunArgs */.s$)(this.name, { ...spec, name }, await this.bindSource())
+            : await this.runArgs({ ...spec, name });
+        const limitMs = (0,time_limits/* timeLimitMs */.PI)(run.work);
+        const cli = new AbortController();
+        let expired = false;
+        let grace;
+        const timer = setTimeout(() => {
+            expired = true;
+            grace = setTimeout(() => cli.abort(), CLI_GRACE_MS);
+            void this.stopContainer(name);
+        }, limitMs);
+        try {
+            const result = await this.stream(args, { ...options, signal: cli.signal });
+            if (expired)
+                throw new time_limits/* TimeLimitError */.$q(run.work, run.where, limitMs, run.consequence);
+            // Output over its cap killed the CLI, not the container: it goes too.
+            if (result.overLimit)
+                await this.stopContainer(name);
+            return result;
+        }
+        finally {
+            clearTimeout(timer);
+            clearTimeout(grace);
+            if (expired)
+                await this.removeLateContainer(name);
+        }
+    }
+    /** Kills a container (SIGKILL, not the engine's polite stop) and removes it. */
+    async stopContainer(name) {
+        await this.exec(['kill', '--', name]).catch(() => undefined);
+        await this.exec(['rm', '--force', '--volumes', '--', name]).catch(() => undefined);
+    }
+    /** After a timeout: the container is removed until the engine no longer knows it (a few tries). */
+    async removeLateContainer(name) {
+        for (let attempt = 0; attempt < 5; attempt++) {
+            await this.stopContainer(name);
+            if ((await this.containerExists(name)) === false)
+                return;
+            await new Promise((resolve) => setTimeout(resolve, 1_000));
+        }
+    }
+    notInstalled(error) {
+        if (!(error instanceof proc/* ProcError */.Nm))
+            return error;
+        return new EngineError(`${this.name} is not installed or not on PATH: isolation needs a container engine.`);
+    }
+    async run(args) {
+        const result = await this.exec(args);
+        if (result.exitCode !== 0)
+            throw this.failure(args, result);
+        return result.stdout;
+    }
+    failure(args, result) {
+        const detail = (result.stderr || result.stdout).trim();
+        if (/Cannot connect to the Docker daemon|Is the docker daemon running|connect: (no such file|connection refused|permission denied)|unable to connect to Podman|cannot connect to Podman/i.test(detail)) {
+            return new EngineError(`The ${this.name} engine is unreachable: ${firstLine(detail)}`);
+        }
+        return new EngineError(`${this.name} ${args[0]} ${args[1] ?? ''} failed (exit ${result.exitCode}): ${detail}`);
+    }
+    /** The engine's answer on `image` (ensureImage's first half: a run starts it before it knows it needs it). */
+    inspectImage(image) {
+        return this.exec(['image', 'inspect', '--format', '{{.Id}}', '--', image]);
+    }
+    /**
+     * inspectImage and volumeExists for a run that will wait for both. On Docker, one CLI start: `docker
+     * inspect` takes names of any kind and prints a line for each object it finds. An answer is taken from
+     * it only where a line shows an object of the kind asked for (a volume by its name and mount point, an
+     * image by an ID and neither); anything else (a container of that name, an engine that failed) asks
+     * again by kind, so the answers are the two calls' own.
+     */
+    inspectImageAndVolume(image, volume) {
+        if (this.name !== 'docker')
+            return { image: this.inspectImage(image), volume: this.volumeExists(volume) };
+        const format = '{{json (index . "Id")}} {{json (index . "Name")}} {{json (index . "Mountpoint")}}';
+        const seen = this.exec(['inspect', '--format', format, '--', image, volume]).then((result) => {
+            const lines = result.stdout.split('\n').map((line) => {
+                try {
+                    return JSON.parse(`[${line.split(' ').join(',')}]`);
+                }
+                catch {
+                    return [];
+                }
+            });
+            return {
+                image: lines.some(([id, name, mount]) => typeof id === 'string' && name === null && mount === null),
+                volume: lines.some(([, name, mount]) => name === volume && typeof mount === 'string'),
+            };
+        }, () => ({ image: false, volume: false }));
+        return {
+            image: seen.then((s) => (s.image ? { exitCode: 0, stdout: '', stderr: '' } : this.inspectImage(image))),
+            volume: seen.then((s) => s.volume || this.volumeExists(volume)),
+        };
+    }
+    /**
+     * Makes sure `image` is present, pulling it when missing. Also the engine reachability check: one call on
+     * the fast path, so that start-up stays quick. `inspected`: that call, already made (inspectImage).
+     */
+    async ensureImage(image, inspected) {
+        const inspect = await (inspected ?? this.inspectImage(image));
+        if (inspect.exitCode === 0)
+            return;
+        const failure = this.failure(['image', 'inspect'], inspect);
+        if (failure.message.includes('unreachable'))
+            throw failure;
+        const pull = await this.exec(['pull', '--quiet', '--', image]);
+        if (pull.exitCode !== 0) {
+            throw new EngineError(`Image "${image}" is not present and could not be pulled: ${firstLine((pull.stderr || pull.stdout).trim())}`);
+        }
+    }
+    async volumeExists(name) {
+        const result = await this.exec(['volume', 'inspect', '--format', '{{.Name}}', '--', name]);
+        if (result.exitCode === 0)
+            return true;
+        const failure = this.failure(['volume', 'inspect'], result);
+        if (failure.message.includes('unreachable'))
+            throw failure;
+        return false;
+    }
+    async createVolume(name, labels) {
+        const args = ['volume', 'create'];
+        for (const [key, value] of Object.entries(labels))
+            args.push('--label', `${key}=${value}`);
+        args.push('--', name);
+        await this.run(args);
+    }
+    /** Removes a volume; false when it is absent. Throws when it is in use or the engine fails. */
+    async removeVolume(name) {
+        if (!(await this.volumeExists(name)))
+            return false;
+        await this.run(['volume', 'rm', '--', name]);
+        return true;
+    }
+    /** `--init` (a tiny init as PID 1: signals, zombies) where the engine always ships one. */
+    get initArgs() {
+        return this.name === 'docker' ? ['--init'] : [];
+    }
+    async containerState(name) {
+        const result = await this.exec([
+            'container',
+            'inspect',
+            '--format',
+            '{{json .State.ExitCode}} {{json .State.OOMKilled}} {{json .State.Running}} {{json .State.Status}} {{json .State.StartedAt}} {{json .State.Error}}',
+            '--',
+            name,
+        ]);
+        if (result.exitCode !== 0)
+            return undefined;
+        const [code, oom, running, status, startedAt, error] = JSON.parse(`[${result.stdout.trim().split(' ').join(',')}]`);
+        // A container that never started has StartedAt at the zero time (Docker) or empty (Podman).
+        const started = !!startedAt && !startedAt.startsWith('0001-01-01') && status !== 'created';
+        return { exitCode: code, oomKilled: oom, running, status, started, error: error ?? '' };
+    }
+    /** Whether a container exists: undefined when the engine cannot tell (unreachable). */
+    async containerExists(name) {
+        const result = await this.exec(['container', 'inspect', '--format', '{{.Id}}', '--', name]);
+        if (result.exitCode === 0)
+            return true;
+        return /no such (container|object)/i.test(result.stderr) ? false : undefined;
+    }
+    /** The last lines of a container's output as the engine logged it (empty when its log driver keeps none). */
+    async logTail(name, lines) {
+        const result = await (0,proc/* runStreaming */.SL)(this.name, ['logs', '--tail', String(lines), '--', name], {
+            env: this.env(),
+            onLine: () => undefined,
+            timeLimitMs: (0,time_limits/* timeLimitMs */.PI)('engine-query'),
+        });
+        return result.exitCode === 0 ? result.outputTail : [];
+    }
+    /** Removes a container if it exists (running or not). */
+    async removeContainer(name) {
+        const result = await this.exec(['rm', '--force', '--volumes', '--', name]);
+        return result.exitCode === 0;
+    }
+    async killContainer(name) {
+        await this.exec(['kill', '--', name]);
+    }
+    /** Removes every container (running or not) carrying all the given labels; returns their names. */
+    async removeContainersLabelled(labels) {
+        const filters = Object.entries(labels).flatMap(([k, v]) => ['--filter', `label=${k}=${v}`]);
+        const names = (await this.run(['ps', '--all', ...filters, '--format', '{{.Names}}']))
+            .split('\n')
+            .filter(Boolean);
+        for (const name of names)
+            await this.removeContainer(name);
+        return names;
+    }
+}
+/** Which time limit an engine CLI call runs under: what it does decides how long it may honestly take. */
+function engineWork(args) {
+    const [command, sub] = args;
+    if (command === 'pull')
+        return 'engine-pull';
+    if (command === 'import')
+        return 'engine-import';
+    if (['kill', 'rm', 'stop', 'create', 'rmi'].includes(command))
+        return 'engine-change';
+    if (['volume', 'container', 'image', 'network'].includes(command) &&
+        ['create', 'rm', 'prune', 'kill', 'stop'].includes(sub))
+        return 'engine-change';
+    return 'engine-query';
+}
+function firstLine(text) {
+    return text.split('\n')[0] ?? '';
+}
+
+
+/***/ }),
+
 /***/ 3858:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
@@ -1929,6 +2407,215 @@ function header(name, type, mode, size, link) {
         sum += byte;
     block.write(sum.toString(8).padStart(6, '0') + '\0 ', 148, 8, 'ascii');
     return block;
+}
+
+
+/***/ }),
+
+/***/ 6387:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   NH: () => (/* binding */ runsInContainer),
+/* harmony export */   Qe: () => (/* binding */ requireVisible),
+/* harmony export */   Vx: () => (/* binding */ bindSource),
+/* harmony export */   aE: () => (/* binding */ enginePath),
+/* harmony export */   jX: () => (/* binding */ SHARED_ROOT_FIX),
+/* harmony export */   mL: () => (/* binding */ HostPathError),
+/* harmony export */   x_: () => (/* binding */ discoverHostView)
+/* harmony export */ });
+/* unused harmony exports INSPECT_TIMEOUT_MS, containerIdCandidates, rootIsContainerLayer, parseInspectMounts, unseenMessage */
+/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3024);
+/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_fs__WEBPACK_IMPORTED_MODULE_0__);
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(6760);
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__nccwpck_require__.n(node_path__WEBPACK_IMPORTED_MODULE_1__);
+// The engine's view of the paths the action mounts. On a plain host the engine and the action see one
+// filesystem. When the action itself runs in a container of the same engine (a job container), the
+// engine knows nothing of the paths inside it: every bind source must be the path on the engine's side,
+// found through the container's own mounts, as the runner's container support does. A path under none of
+// them exists only in the container's own layer, and no bind can reach it.
+// Which view applies is read from this process's own mount table (no engine call on a plain host); a
+// container of the engine is then looked up by id with `inspect`. What is read here is not trusted to be
+// complete: the probe (engine-probe.ts) proves that the engine sees a folder where the action sees it.
+
+
+class HostPathError extends Error {
+    constructor(message) {
+        super(message);
+        this.name = 'HostPathError';
+    }
+}
+/** How long the engine may take to say what it knows of the action's own container. */
+const INSPECT_TIMEOUT_MS = 15_000;
+/** The most of `inspect`'s answer read (one line of JSON: a few hundred bytes a mount). */
+const INSPECT_MAX_BYTES = 1024 * 1024;
+const CONTAINER_ID = /^[0-9a-f]{64}$/;
+/** File systems a container's own root is made of: nothing outside the container sees into them. */
+const LAYER_FILESYSTEMS = new Set(['overlay', 'fuse.fuse-overlayfs', 'aufs']);
+/**
+ * The ids this process's container may have, best first, from its mount table and cgroup. The engine
+ * mounts `/etc/hostname` (and hosts, resolv.conf) from a file in a folder named for the container
+ * (Docker: `.../containers/<id>/hostname`; Podman: `.../overlay-containers/<id>/userdata/hostname`);
+ * a cgroup path may name it too (cgroup v1, or v2 without a cgroup namespace). Pure.
+ */
+function containerIdCandidates(mountinfo, cgroup) {
+    const ids = [];
+    const add = (id) => {
+        if (id && CONTAINER_ID.test(id) && !ids.includes(id))
+            ids.push(id);
+    };
+    for (const line of mountinfo.split('\n')) {
+        const fields = line.split(' ');
+        const [root, mountPoint] = [fields[3] ?? '', fields[4] ?? ''];
+        if (!/^\/etc\/(hostname|hosts|resolv\.conf)$/.test(mountPoint))
+            continue;
+        add(/[/-]containers\/([0-9a-f]{64})\/(?:userdata\/)?[^/]+$/.exec(root)?.[1]);
+    }
+    for (const line of cgroup.split('\n'))
+        add(/(?:docker[-/]|libpod-|crio-|containerd-)?([0-9a-f]{64})(?:\.scope)?$/.exec(line.trim())?.[1]);
+    return ids;
+}
+/** Whether this process's root file system is a container's own layer (overlay...). Pure. */
+function rootIsContainerLayer(mountinfo) {
+    for (const line of mountinfo.split('\n')) {
+        const fields = line.split(' ');
+        if (fields[4] !== '/')
+            continue;
+        const dash = fields.indexOf('-');
+        const fsType = dash >= 0 ? fields[dash + 1] : '';
+        if (LAYER_FILESYSTEMS.has(fsType))
+            return true;
+    }
+    return false;
+}
+let ownFacts;
+/** This process's mount table and cgroup (read once: two small files, well under a millisecond). */
+function readOwnFacts() {
+    const read = (file) => {
+        try {
+            return node_fs__WEBPACK_IMPORTED_MODULE_0__.readFileSync(file, 'utf8');
+        }
+        catch {
+            return '';
+        }
+    };
+    ownFacts ??= { mountinfo: read('/proc/self/mountinfo'), cgroup: read('/proc/self/cgroup') };
+    return ownFacts;
+}
+/**
+ * Whether the action runs in a container of any engine (a job container, a runner pod, a runner in a
+ * container): then its home is the container's own, and no other container sees it. A plain host (even
+ * one whose image left `/.dockerenv` behind) has its own root file system.
+ */
+function runsInContainer(facts = readOwnFacts()) {
+    return (rootIsContainerLayer(facts.mountinfo) || containerIdCandidates(facts.mountinfo, facts.cgroup).length > 0);
+}
+/** The mounts `inspect` printed (`{{json .Mounts}}`): bind and volume mounts, each with its engine path. Pure. */
+function parseInspectMounts(json) {
+    let parsed;
+    try {
+        parsed = JSON.parse(json);
+    }
+    catch {
+        throw new HostPathError(`The engine's description of the action's container is not JSON: ${json.slice(0, 200)}`);
+    }
+    if (!Array.isArray(parsed))
+        return [];
+    const mounts = [];
+    for (const entry of parsed) {
+        const { Type: type, Source: source, Destination: target } = entry ?? {};
+        if (typeof source !== 'string' || typeof target !== 'string')
+            continue;
+        if (type !== 'bind' && type !== 'volume')
+            continue;
+        if (!node_path__WEBPACK_IMPORTED_MODULE_1__.isAbsolute(source) || !node_path__WEBPACK_IMPORTED_MODULE_1__.isAbsolute(target))
+            continue;
+        mounts.push({ source: node_path__WEBPACK_IMPORTED_MODULE_1__.normalize(source), target: node_path__WEBPACK_IMPORTED_MODULE_1__.normalize(target) });
+    }
+    // The deepest mount wins: a mount inside another hides what lies below it.
+    return mounts.sort((a, b) => b.target.length - a.target.length);
+}
+/**
+ * Where the engine finds `file`: the same path, or the source of the mount it lies under (the deepest),
+ * with the rest of the path appended; undefined when it lies under none. Pure.
+ */
+function enginePath(view, file) {
+    if (view.kind === 'same')
+        return file;
+    const normal = node_path__WEBPACK_IMPORTED_MODULE_1__.resolve(file);
+    for (const mount of view.mounts) {
+        if (normal === mount.target)
+            return mount.source;
+        const prefix = mount.target === '/' ? '/' : `${mount.target}/`;
+        if (normal.startsWith(prefix))
+            return node_path__WEBPACK_IMPORTED_MODULE_1__.join(mount.source, normal.slice(prefix.length));
+    }
+    return undefined;
+}
+const SHARED_ROOT_FIX = "Use isolation: container, or a worktree-root inside a folder the engine shares with the action at the same path (with Actions Runner Controller in Docker-in-Docker mode: under the runner's work folder, e.g. /home/runner/_work)";
+/** Why a path cannot be mounted, and what to change. Pure. */
+function unseenMessage(view, unseen) {
+    const shared = view.mounts.map((m) => m.target).join(', ') || 'none';
+    const fix = unseen.fix ??
+        'Use isolation: container, or a worktree-root inside a folder the engine shares with this container';
+    return (`The ${unseen.what} ${unseen.path} is inside the action's own container (${view.id.slice(0, 12)}), under none of its mounts, so the container engine cannot see it and no container can mount it. ` +
+        `Nothing was created. ${fix} (this container's mounts: ${shared}).`);
+}
+/** Throws (naming the first path and the fix) unless the engine sees every path. Pure. */
+function requireVisible(view, paths) {
+    if (view.kind === 'same')
+        return;
+    const unseen = paths.find((p) => enginePath(view, p.path) === undefined);
+    if (unseen)
+        throw new HostPathError(unseenMessage(view, unseen));
+}
+/** The translation the one builder of `run` arguments applies to every bind source. */
+function bindSource(view) {
+    if (view.kind === 'same')
+        return (file) => file;
+    return (file) => {
+        const found = enginePath(view, file);
+        if (found === undefined)
+            throw new HostPathError(unseenMessage(view, { path: file, what: 'folder' }));
+        return found;
+    };
+}
+/** What the engine says of container `id`: its full id and its mounts as JSON, or undefined when it does not know it. */
+async function inspectOwn(exec, id, timeLimitMs) {
+    let out = '';
+    const result = await exec(['container', 'inspect', '--format', '{{.Id}} {{json .Mounts}}', '--', id], {
+        timeLimitMs,
+        maxLineBytes: INSPECT_MAX_BYTES,
+        onLine: (line, stream) => {
+            if (stream === 'stdout' && out.length < INSPECT_MAX_BYTES)
+                out += `${line}\n`;
+        },
+    });
+    if (result.timedOut)
+        throw new HostPathError(`The container engine did not say within ${timeLimitMs / 1000} s what it knows of the action's own container (${id.slice(0, 12)}); its CLI was stopped, and nothing was created.`);
+    return result.exitCode === 0 ? out.trim() : undefined;
+}
+/**
+ * The engine's view of this process's paths. A plain host: no engine call. In a container: each candidate
+ * id is asked of the engine; one it knows is the action's own container, and its mounts say where each
+ * path is on the engine's side. A container the engine does not know (a runner pod beside a
+ * Docker-in-Docker engine, a container of another engine) shares folders at the same path, if at all:
+ * the probe tells.
+ */
+async function discoverHostView(exec, facts = readOwnFacts(), timeLimitMs = INSPECT_TIMEOUT_MS) {
+    const containerized = runsInContainer(facts);
+    if (!containerized)
+        return { kind: 'same', containerized };
+    for (const id of containerIdCandidates(facts.mountinfo, facts.cgroup)) {
+        const out = await inspectOwn(exec, id, timeLimitMs);
+        if (out === undefined)
+            continue;
+        const space = out.indexOf(' ');
+        if (space < 0 || out.slice(0, space) !== id)
+            continue;
+        return { kind: 'container', id, mounts: parseInspectMounts(out.slice(space + 1)) };
+    }
+    return { kind: 'same', containerized };
 }
 
 
@@ -2466,6 +3153,121 @@ async function startPiped(tool, args, options) {
 
 /***/ }),
 
+/***/ 8557:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   E: () => (/* binding */ startFailureHint),
+/* harmony export */   u: () => (/* binding */ explainStartFailure)
+/* harmony export */ });
+const NETWORK_NONE = 'Set `network: none` (CLI: `--network none`) if the command needs no network.';
+/**
+ * A message with a hint for the usual reasons a (rootless) container does not start, from the engine's
+ * stderr; undefined when the text is none of them. Pure.
+ */
+function explainStartFailure(stderr) {
+    // Podman's log lines escape the quotes inside msg="..." with a backslash: the patterns take both forms.
+    // Before the OCI patterns: runc reports an unusable runtime folder as "OCI permission denied" (exit 126).
+    let m = /XDG_RUNTIME_DIR directory \\?"([^"\\]*)\\?" is not owned by the current user/.exec(stderr);
+    if (m || /path in \$XDG_RUNTIME_DIR must be writable/.test(stderr)) {
+        return {
+            kind: 'runtime-dir',
+            message: m
+                ? `Rootless Podman's runtime folder ${m[1]} (XDG_RUNTIME_DIR) is not owned by the user.`
+                : `Rootless Podman's runtime folder (XDG_RUNTIME_DIR) is missing or not writable by the user.`,
+            hint: 'Point XDG_RUNTIME_DIR at a folder the user owns with mode 700 (normally /run/user/<uid>, made at login by systemd-logind).',
+        };
+    }
+    m = /\/dev\/net\/tun\\?"?\): ([A-Za-z ]+)/.exec(stderr);
+    if (m) {
+        return {
+            kind: 'no-tun',
+            message: `Rootless networking failed: slirp4netns cannot open /dev/net/tun (${m[1].trim()}).`,
+            hint: `${NETWORK_NONE} Otherwise the host must give the user a readable and writable /dev/net/tun.`,
+        };
+    }
+    m =
+        /could not find (slirp4netns|pasta)/.exec(stderr) ??
+            /unable to find network with name or ID (slirp4netns|pasta)/.exec(stderr);
+    if (m) {
+        return {
+            kind: 'network-helper-missing',
+            message: `Rootless networking needs ${m[1]}, which ${m[0].startsWith('could') ? 'is not installed' : 'this Podman does not know'}.`,
+            hint: `${NETWORK_NONE} Otherwise install slirp4netns (or passt, for Podman 4.4 and later).`,
+        };
+    }
+    m = /no sub([ug]id) ranges found for user \\?"([^"\\]*)\\?"/.exec(stderr);
+    if (m) {
+        return {
+            kind: 'no-subids',
+            message: `The user ${m[2]} has no subordinate ${m[1]}s: rootless Podman maps only that one id, and images with other owners fail.`,
+            hint: `Add ranges to /etc/subuid and /etc/subgid (usermod --add-subuids 100000-165535 --add-subgids 100000-165535 ${m[2]}), then run \`podman system migrate\`.`,
+        };
+    }
+    m = /(newuidmap|newgidmap)\\?": executable file not found/.exec(stderr);
+    if (m) {
+        return {
+            kind: 'newuidmap-missing',
+            message: `Rootless Podman needs ${m[1]}, which is not installed.`,
+            hint: 'Install newuidmap and newgidmap (Debian and Ubuntu: the uidmap package), then run `podman system migrate`.',
+        };
+    }
+    if (/keep-id is only supported in rootless mode/.test(stderr)) {
+        return {
+            kind: 'keep-id-rootful',
+            message: 'Podman runs rootful here, and rootful Podman refuses --userns=keep-id.',
+            hint: 'Derive the user namespace arguments from the detected engine mode (rootful: none).',
+        };
+    }
+    // Docker's `--init` (tini) starts, then cannot exec the command: `[FATAL tini (7)] exec sh failed: No
+    // such file or directory` (exit 127): the same failure, one step later.
+    m =
+        /exec: \\?"([^"\\]*)\\?": executable file not found in \$PATH/.exec(stderr) ??
+            /\[FATAL tini \(\d+\)\] exec (\S+) failed: No such file or directory/.exec(stderr);
+    if (m || /OCI runtime attempted to invoke a command that was not found/.test(stderr)) {
+        const command = m?.[1];
+        return {
+            kind: 'command-not-found',
+            message: command === 'sh'
+                ? 'The image has no `sh`: the container could not start (exit 127).'
+                : `The container could not start: ${command ? `\`${command}\`` : 'its command'} is not in the image (exit 127).`,
+            hint: 'Use an image with `sh` and `git` (input `image`).',
+        };
+    }
+    m = /exec: \\?"([^"\\]*)\\?": permission denied/.exec(stderr);
+    if (m || /OCI permission denied/.test(stderr)) {
+        return {
+            kind: 'command-not-executable',
+            message: `The container could not start: ${m ? `\`${m[1]}\`` : 'its command'} is not executable (exit 126).`,
+            hint: 'Check the image (input `image`): the command and `sh` must be executable files in it.',
+        };
+    }
+    // Less precise words for the same two failures, from engines and versions that say less.
+    if (/\/dev\/net\/tun|slirp4netns|pasta|setting up network|netns/i.test(stderr)) {
+        return {
+            kind: 'network-setup',
+            message: 'The engine could not set up the network.',
+            hint: `With rootless Podman and no /dev/net/tun: ${NETWORK_NONE}`,
+        };
+    }
+    if (/executable file not found|no such file or directory.*sh|"sh": /i.test(stderr)) {
+        return {
+            kind: 'no-shell',
+            message: 'The image has no `sh`.',
+            hint: 'The command runs with `sh -c`: use an image with `sh` and `git` (input `image`).',
+        };
+    }
+    return undefined;
+}
+/** ` (what went wrong. What to do.)` for a known start failure, to follow the engine's words; else ''. */
+function startFailureHint(stderr) {
+    const explained = explainStartFailure(stderr);
+    return explained ? ` (${explained.message} ${explained.hint})` : '';
+}
+
+
+/***/ }),
+
 /***/ 1814:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
@@ -2573,6 +3375,102 @@ function formatLimit(ms) {
     if (ms % MINUTE === 0)
         return `${ms / MINUTE} min`;
     return `${Math.round(ms / 100) / 10} s`;
+}
+
+
+/***/ }),
+
+/***/ 1434:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   S8: () => (/* binding */ reportLeftNetworkContainers),
+/* harmony export */   a9: () => (/* binding */ removeLeftNetworkContainers),
+/* harmony export */   fg: () => (/* binding */ sidecarName)
+/* harmony export */ });
+/* unused harmony export leftByKilledRuns */
+/* harmony import */ var _engine_labels_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9667);
+
+const SIDECAR_SUFFIX = '-net';
+/** The sidecar of the command's container `command` (a command's name ends in hex, never in this). */
+function sidecarName(command) {
+    return `${command}${SIDECAR_SUFFIX}`;
+}
+/** States in which no process of the container runs, nor is about to. */
+const ENDED = new Set(['exited', 'dead', 'stopped']);
+/**
+ * A command's container in these states with no running sidecar can never run: it joins the sidecar's
+ * network, which the engine needs running to start it (a run killed between `create` and `start`).
+ */
+const NOT_RUNNING = new Set([...ENDED, 'created', 'configured']);
+/**
+ * The names to remove, in the order they go: the commands' containers first (Podman keeps a sidecar that
+ * one still joins), then the sidecars. A sidecar that ended is one whose forwarder ended: its proxy was
+ * gone, or it is being removed by its own run already.
+ */
+function leftByKilledRuns(containers) {
+    const running = new Set(containers.filter((c) => !NOT_RUNNING.has(c.status)).map((c) => c.name));
+    const isSidecar = (c) => c.name.endsWith(SIDECAR_SUFFIX);
+    const commands = containers.filter((c) => !isSidecar(c) &&
+        NOT_RUNNING.has(c.status) &&
+        c.networkMode.startsWith('container:') &&
+        !running.has(sidecarName(c.name)));
+    const sidecars = containers.filter((c) => isSidecar(c) && ENDED.has(c.status));
+    return [...commands, ...sidecars].map((c) => c.name);
+}
+/** Every container with the command's role label, as the engine shows it: two engine calls, or one. */
+async function labelledContainers(engine) {
+    const ids = (await engine.run(['ps', '--all', '--quiet', '--no-trunc', '--filter', `label=${(0,_engine_labels_js__WEBPACK_IMPORTED_MODULE_0__/* .label */ .Pf)('role')}=command`]))
+        .split('\n')
+        .filter(Boolean);
+    if (ids.length === 0)
+        return [];
+    const args = [
+        'container',
+        'inspect',
+        '--format',
+        '{{json .Name}} {{json .State.Status}} {{json .HostConfig.NetworkMode}}',
+        '--',
+        ...ids,
+    ];
+    // A container removed between the two calls is simply not listed.
+    const result = await engine.exec(args);
+    return result.stdout
+        .split('\n')
+        .filter((line) => line.trim())
+        .flatMap((line) => {
+        try {
+            const [name, status, networkMode] = JSON.parse(`[${line.trim().split(' ').join(',')}]`);
+            return [
+                { name: String(name).replace(/^\//, ''), status: String(status), networkMode: String(networkMode) },
+            ];
+        }
+        catch {
+            return [];
+        }
+    });
+}
+/**
+ * Removes what killed runs with an allow-list left (leftByKilledRuns); returns the names removed. Never
+ * throws: a run or a reap goes on whatever the engine says here.
+ */
+async function removeLeftNetworkContainers(engine) {
+    try {
+        const removed = [];
+        for (const name of leftByKilledRuns(await labelledContainers(engine)))
+            if (await engine.removeContainer(name))
+                removed.push(name);
+        return removed;
+    }
+    catch {
+        return [];
+    }
+}
+/** removeLeftNetworkContainers, said in one line when it removed anything. */
+async function reportLeftNetworkContainers(engine, ui) {
+    const removed = await removeLeftNetworkContainers(engine);
+    if (removed.length)
+        ui.info(`Removed ${removed.length} container(s) that killed runs with a network allow-list left: ${removed.join(', ')}.`);
 }
 
 
@@ -2753,7 +3651,8 @@ function dedupe(rules) {
 }
 /**
  * `credentials`: one `<host> <Header-Name>: <value>` a line. Only with an allow-list or audit (the proxy is
- * what sets them); each host is allowed implicitly on the default ports.
+ * what sets them); each host is allowed implicitly on the default ports. The header is set over TLS only,
+ * unless the line names its scheme as `http://host[:port]` (then on plain HTTP only, port 80 by default).
  */
 function parseCredentials(raw, policy) {
     const lines = raw
@@ -2772,22 +3671,32 @@ function parseCredentials(raw, policy) {
         const first = parseCredentialHost(line.split(/\s/)[0]);
         const host = first?.host ?? '';
         if (!m || !m[3].trim()) {
-            throw new PolicyError('credentials', `line ${i + 1}${host ? ` (${host})` : ''}`, 'one `<host> <Header-Name>: <value>` a line, such as api.anthropic.com x-api-key: <the key> (from a secret)');
+            throw new PolicyError('credentials', `line ${i + 1}${host ? ` (${host})` : ''}`, 'one `<host> <Header-Name>: <value>` a line, such as api.anthropic.com x-api-key: <the key> (from a secret); ' +
+                '`http://<host>[:port] <Header-Name>: <value>` sends it in clear, to an internal service');
         }
         if (!first)
-            throw new PolicyError('credentials', `line ${i + 1}`, 'a host name, with an optional :port (no pattern, no address), first on each line');
-        credentials.push({ host, header: m[2], value: m[3].trim() });
+            throw new PolicyError('credentials', `line ${i + 1}`, 'a host name, with an optional :port (no pattern, no address) and an optional http:// or https:// before it, first on each line');
+        credentials.push({ host, scheme: first.scheme, ports: first.ports, header: m[2], value: m[3].trim() });
         implicit.push({ host, wildcard: false, ports: first.ports });
     }
     return policy.mode === 'allow'
         ? { ...policy, rules: dedupe([...policy.rules, ...implicit]), credentials }
         : { ...policy, credentials };
 }
-/** A credential line's host: a name, with an optional port that is allowed (the header goes on every port). */
+/**
+ * A credential line's host: a name, with an optional port that is allowed, and an optional scheme. Without
+ * one (or with `https://`) the header goes inside TLS, on the line's ports (443 and 80 unless it names one);
+ * `http://` means plain HTTP, on port 80 unless the line names another.
+ */
 function parseCredentialHost(text) {
+    const scheme = /^(https?):\/\//i.exec(text);
+    const plain = scheme?.[1].toLowerCase() === 'http';
     try {
-        const rule = parsePattern(text);
-        return rule.wildcard || external_node_net_.isIP(rule.host) ? undefined : rule;
+        const rule = parsePattern(scheme ? text.slice(scheme[0].length) : text);
+        if (rule.wildcard || external_node_net_.isIP(rule.host))
+            return undefined;
+        const ports = plain && rule.ports === DEFAULT_PORTS ? [80] : rule.ports;
+        return { ...rule, ports, scheme: plain ? 'http' : 'https' };
     }
     catch {
         return undefined;
@@ -7535,8 +8444,8 @@ const external_node_v8_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import
 ;// CONCATENATED MODULE: ./src/engine/memory.ts
 // Imported first by both entry points (the action, the CLI). A command may print gigabytes: each of its
 // lines is a short-lived string, and V8 would grow its young generation to tens of megabytes to hold
-// them between collections (measured: a 1 GB output peaked at 128 MB on Node 24, 63 MB with this).
-// Keeping the young generation at its start size bounds the step's memory; collections stay cheap.
+// them between collections, about doubling the step's peak (ADR 0007). Keeping the young generation at its
+// start size bounds the step's memory; collections stay cheap.
 
 external_node_v8_namespaceObject.setFlagsFromString('--semi-space-growth-factor=1');
 /** How far letYoungGenerationGrow lets the young generation grow (V8 doubles it at each step). */
@@ -7546,9 +8455,9 @@ const GROWN_YOUNG_BYTES = 8 * 1024 * 1024;
  * holds GROWN_YOUNG_BYTES, then stays at that size: looked at after each collection that V8 reports
  * (a step or two past the bound at most, when a long synchronous stretch holds the reports back). For
  * work whose short-lived objects come in bounded numbers and whose collections would otherwise cost much
- * of its time: a reap allocates a `Stats` per file it looks at. Measured on the reap benchmark's linked
- * cache (2,000 worktrees, Node 24): the main thread's collections took 105 ms instead of 186 ms, for 6 MB
- * more at the peak (src/reap/reap.ts says when).
+ * of its time: a reap allocates a `Stats` per file it looks at. Growing to this bound and no further
+ * nearly halves the time such a reap spends collecting, for a few megabytes more at the peak (ADR 0007;
+ * src/reap/reap.ts says when).
  */
 function letYoungGenerationGrow() {
     external_node_v8_namespaceObject.setFlagsFromString('--semi-space-growth-factor=2');
@@ -7769,756 +8678,10 @@ var external_node_os_ = __nccwpck_require__(8161);
 var promises_ = __nccwpck_require__(1455);
 // EXTERNAL MODULE: ./src/engine/container-args.ts
 var container_args = __nccwpck_require__(5011);
-// EXTERNAL MODULE: ./src/engine/proc.ts
-var proc = __nccwpck_require__(9896);
-;// CONCATENATED MODULE: ./src/engine/host-paths.ts
-// The engine's view of the paths the action mounts. On a plain host the engine and the action see one
-// filesystem. When the action itself runs in a container of the same engine (a job container), the
-// engine knows nothing of the paths inside it: every bind source must be the path on the engine's side,
-// found through the container's own mounts, as the runner's container support does. A path under none of
-// them exists only in the container's own layer, and no bind can reach it.
-// Which view applies is read from this process's own mount table (no engine call on a plain host); a
-// container of the engine is then looked up by id with `inspect`. What is read here is not trusted to be
-// complete: the probe (engine-probe.ts) proves that the engine sees a folder where the action sees it.
-
-
-class HostPathError extends Error {
-    constructor(message) {
-        super(message);
-        this.name = 'HostPathError';
-    }
-}
-/** How long the engine may take to say what it knows of the action's own container. */
-const INSPECT_TIMEOUT_MS = 15_000;
-/** The most of `inspect`'s answer read (one line of JSON: a few hundred bytes a mount). */
-const INSPECT_MAX_BYTES = 1024 * 1024;
-const CONTAINER_ID = /^[0-9a-f]{64}$/;
-/** File systems a container's own root is made of: nothing outside the container sees into them. */
-const LAYER_FILESYSTEMS = new Set(['overlay', 'fuse.fuse-overlayfs', 'aufs']);
-/**
- * The ids this process's container may have, best first, from its mount table and cgroup. The engine
- * mounts `/etc/hostname` (and hosts, resolv.conf) from a file in a folder named for the container
- * (Docker: `.../containers/<id>/hostname`; Podman: `.../overlay-containers/<id>/userdata/hostname`);
- * a cgroup path may name it too (cgroup v1, or v2 without a cgroup namespace). Pure.
- */
-function containerIdCandidates(mountinfo, cgroup) {
-    const ids = [];
-    const add = (id) => {
-        if (id && CONTAINER_ID.test(id) && !ids.includes(id))
-            ids.push(id);
-    };
-    for (const line of mountinfo.split('\n')) {
-        const fields = line.split(' ');
-        const [root, mountPoint] = [fields[3] ?? '', fields[4] ?? ''];
-        if (!/^\/etc\/(hostname|hosts|resolv\.conf)$/.test(mountPoint))
-            continue;
-        add(/[/-]containers\/([0-9a-f]{64})\/(?:userdata\/)?[^/]+$/.exec(root)?.[1]);
-    }
-    for (const line of cgroup.split('\n'))
-        add(/(?:docker[-/]|libpod-|crio-|containerd-)?([0-9a-f]{64})(?:\.scope)?$/.exec(line.trim())?.[1]);
-    return ids;
-}
-/** Whether this process's root file system is a container's own layer (overlay...). Pure. */
-function rootIsContainerLayer(mountinfo) {
-    for (const line of mountinfo.split('\n')) {
-        const fields = line.split(' ');
-        if (fields[4] !== '/')
-            continue;
-        const dash = fields.indexOf('-');
-        const fsType = dash >= 0 ? fields[dash + 1] : '';
-        if (LAYER_FILESYSTEMS.has(fsType))
-            return true;
-    }
-    return false;
-}
-let ownFacts;
-/** This process's mount table and cgroup (read once: two small files, well under a millisecond). */
-function readOwnFacts() {
-    const read = (file) => {
-        try {
-            return external_node_fs_.readFileSync(file, 'utf8');
-        }
-        catch {
-            return '';
-        }
-    };
-    ownFacts ??= { mountinfo: read('/proc/self/mountinfo'), cgroup: read('/proc/self/cgroup') };
-    return ownFacts;
-}
-/**
- * Whether the action runs in a container of any engine (a job container, a runner pod, a runner in a
- * container): then its home is the container's own, and no other container sees it. A plain host (even
- * one whose image left `/.dockerenv` behind) has its own root file system.
- */
-function runsInContainer(facts = readOwnFacts()) {
-    return (rootIsContainerLayer(facts.mountinfo) || containerIdCandidates(facts.mountinfo, facts.cgroup).length > 0);
-}
-/** The mounts `inspect` printed (`{{json .Mounts}}`): bind and volume mounts, each with its engine path. Pure. */
-function parseInspectMounts(json) {
-    let parsed;
-    try {
-        parsed = JSON.parse(json);
-    }
-    catch {
-        throw new HostPathError(`The engine's description of the action's container is not JSON: ${json.slice(0, 200)}`);
-    }
-    if (!Array.isArray(parsed))
-        return [];
-    const mounts = [];
-    for (const entry of parsed) {
-        const { Type: type, Source: source, Destination: target } = entry ?? {};
-        if (typeof source !== 'string' || typeof target !== 'string')
-            continue;
-        if (type !== 'bind' && type !== 'volume')
-            continue;
-        if (!external_node_path_.isAbsolute(source) || !external_node_path_.isAbsolute(target))
-            continue;
-        mounts.push({ source: external_node_path_.normalize(source), target: external_node_path_.normalize(target) });
-    }
-    // The deepest mount wins: a mount inside another hides what lies below it.
-    return mounts.sort((a, b) => b.target.length - a.target.length);
-}
-/**
- * Where the engine finds `file`: the same path, or the source of the mount it lies under (the deepest),
- * with the rest of the path appended; undefined when it lies under none. Pure.
- */
-function enginePath(view, file) {
-    if (view.kind === 'same')
-        return file;
-    const normal = external_node_path_.resolve(file);
-    for (const mount of view.mounts) {
-        if (normal === mount.target)
-            return mount.source;
-        const prefix = mount.target === '/' ? '/' : `${mount.target}/`;
-        if (normal.startsWith(prefix))
-            return external_node_path_.join(mount.source, normal.slice(prefix.length));
-    }
-    return undefined;
-}
-const SHARED_ROOT_FIX = "Use isolation: container, or a worktree-root inside a folder the engine shares with the action at the same path (with Actions Runner Controller in Docker-in-Docker mode: under the runner's work folder, e.g. /home/runner/_work)";
-/** Why a path cannot be mounted, and what to change. Pure. */
-function unseenMessage(view, unseen) {
-    const shared = view.mounts.map((m) => m.target).join(', ') || 'none';
-    const fix = unseen.fix ??
-        'Use isolation: container, or a worktree-root inside a folder the engine shares with this container';
-    return (`The ${unseen.what} ${unseen.path} is inside the action's own container (${view.id.slice(0, 12)}), under none of its mounts, so the container engine cannot see it and no container can mount it. ` +
-        `Nothing was created. ${fix} (this container's mounts: ${shared}).`);
-}
-/** Throws (naming the first path and the fix) unless the engine sees every path. Pure. */
-function requireVisible(view, paths) {
-    if (view.kind === 'same')
-        return;
-    const unseen = paths.find((p) => enginePath(view, p.path) === undefined);
-    if (unseen)
-        throw new HostPathError(unseenMessage(view, unseen));
-}
-/** The translation the one builder of `run` arguments applies to every bind source. */
-function bindSource(view) {
-    if (view.kind === 'same')
-        return (file) => file;
-    return (file) => {
-        const found = enginePath(view, file);
-        if (found === undefined)
-            throw new HostPathError(unseenMessage(view, { path: file, what: 'folder' }));
-        return found;
-    };
-}
-/** What the engine says of container `id`: its full id and its mounts as JSON, or undefined when it does not know it. */
-async function inspectOwn(exec, id, timeLimitMs) {
-    let out = '';
-    const result = await exec(['container', 'inspect', '--format', '{{.Id}} {{json .Mounts}}', '--', id], {
-        timeLimitMs,
-        maxLineBytes: INSPECT_MAX_BYTES,
-        onLine: (line, stream) => {
-            if (stream === 'stdout' && out.length < INSPECT_MAX_BYTES)
-                out += `${line}\n`;
-        },
-    });
-    if (result.timedOut)
-        throw new HostPathError(`The container engine did not say within ${timeLimitMs / 1000} s what it knows of the action's own container (${id.slice(0, 12)}); its CLI was stopped, and nothing was created.`);
-    return result.exitCode === 0 ? out.trim() : undefined;
-}
-/**
- * The engine's view of this process's paths. A plain host: no engine call. In a container: each candidate
- * id is asked of the engine; one it knows is the action's own container, and its mounts say where each
- * path is on the engine's side. A container the engine does not know (a runner pod beside a
- * Docker-in-Docker engine, a container of another engine) shares folders at the same path, if at all:
- * the probe tells.
- */
-async function discoverHostView(exec, facts = readOwnFacts(), timeLimitMs = INSPECT_TIMEOUT_MS) {
-    const containerized = runsInContainer(facts);
-    if (!containerized)
-        return { kind: 'same', containerized };
-    for (const id of containerIdCandidates(facts.mountinfo, facts.cgroup)) {
-        const out = await inspectOwn(exec, id, timeLimitMs);
-        if (out === undefined)
-            continue;
-        const space = out.indexOf(' ');
-        if (space < 0 || out.slice(0, space) !== id)
-            continue;
-        return { kind: 'container', id, mounts: parseInspectMounts(out.slice(space + 1)) };
-    }
-    return { kind: 'same', containerized };
-}
-
-;// CONCATENATED MODULE: ./src/engine/start-failure.ts
-const NETWORK_NONE = 'Set `network: none` (CLI: `--network none`) if the command needs no network.';
-/**
- * A message with a hint for the usual reasons a (rootless) container does not start, from the engine's
- * stderr; undefined when the text is none of them. Pure.
- */
-function explainStartFailure(stderr) {
-    // Podman's log lines escape the quotes inside msg="..." with a backslash: the patterns take both forms.
-    // Before the OCI patterns: runc reports an unusable runtime folder as "OCI permission denied" (exit 126).
-    let m = /XDG_RUNTIME_DIR directory \\?"([^"\\]*)\\?" is not owned by the current user/.exec(stderr);
-    if (m || /path in \$XDG_RUNTIME_DIR must be writable/.test(stderr)) {
-        return {
-            kind: 'runtime-dir',
-            message: m
-                ? `Rootless Podman's runtime folder ${m[1]} (XDG_RUNTIME_DIR) is not owned by the user.`
-                : `Rootless Podman's runtime folder (XDG_RUNTIME_DIR) is missing or not writable by the user.`,
-            hint: 'Point XDG_RUNTIME_DIR at a folder the user owns with mode 700 (normally /run/user/<uid>, made at login by systemd-logind).',
-        };
-    }
-    m = /\/dev\/net\/tun\\?"?\): ([A-Za-z ]+)/.exec(stderr);
-    if (m) {
-        return {
-            kind: 'no-tun',
-            message: `Rootless networking failed: slirp4netns cannot open /dev/net/tun (${m[1].trim()}).`,
-            hint: `${NETWORK_NONE} Otherwise the host must give the user a readable and writable /dev/net/tun.`,
-        };
-    }
-    m =
-        /could not find (slirp4netns|pasta)/.exec(stderr) ??
-            /unable to find network with name or ID (slirp4netns|pasta)/.exec(stderr);
-    if (m) {
-        return {
-            kind: 'network-helper-missing',
-            message: `Rootless networking needs ${m[1]}, which ${m[0].startsWith('could') ? 'is not installed' : 'this Podman does not know'}.`,
-            hint: `${NETWORK_NONE} Otherwise install slirp4netns (or passt, for Podman 4.4 and later).`,
-        };
-    }
-    m = /no sub([ug]id) ranges found for user \\?"([^"\\]*)\\?"/.exec(stderr);
-    if (m) {
-        return {
-            kind: 'no-subids',
-            message: `The user ${m[2]} has no subordinate ${m[1]}s: rootless Podman maps only that one id, and images with other owners fail.`,
-            hint: `Add ranges to /etc/subuid and /etc/subgid (usermod --add-subuids 100000-165535 --add-subgids 100000-165535 ${m[2]}), then run \`podman system migrate\`.`,
-        };
-    }
-    m = /(newuidmap|newgidmap)\\?": executable file not found/.exec(stderr);
-    if (m) {
-        return {
-            kind: 'newuidmap-missing',
-            message: `Rootless Podman needs ${m[1]}, which is not installed.`,
-            hint: 'Install newuidmap and newgidmap (Debian and Ubuntu: the uidmap package), then run `podman system migrate`.',
-        };
-    }
-    if (/keep-id is only supported in rootless mode/.test(stderr)) {
-        return {
-            kind: 'keep-id-rootful',
-            message: 'Podman runs rootful here, and rootful Podman refuses --userns=keep-id.',
-            hint: 'Derive the user namespace arguments from the detected engine mode (rootful: none).',
-        };
-    }
-    // Docker's `--init` (tini) starts, then cannot exec the command: `[FATAL tini (7)] exec sh failed: No
-    // such file or directory` (exit 127): the same failure, one step later.
-    m =
-        /exec: \\?"([^"\\]*)\\?": executable file not found in \$PATH/.exec(stderr) ??
-            /\[FATAL tini \(\d+\)\] exec (\S+) failed: No such file or directory/.exec(stderr);
-    if (m || /OCI runtime attempted to invoke a command that was not found/.test(stderr)) {
-        const command = m?.[1];
-        return {
-            kind: 'command-not-found',
-            message: command === 'sh'
-                ? 'The image has no `sh`: the container could not start (exit 127).'
-                : `The container could not start: ${command ? `\`${command}\`` : 'its command'} is not in the image (exit 127).`,
-            hint: 'Use an image with `sh` and `git` (input `image`).',
-        };
-    }
-    m = /exec: \\?"([^"\\]*)\\?": permission denied/.exec(stderr);
-    if (m || /OCI permission denied/.test(stderr)) {
-        return {
-            kind: 'command-not-executable',
-            message: `The container could not start: ${m ? `\`${m[1]}\`` : 'its command'} is not executable (exit 126).`,
-            hint: 'Check the image (input `image`): the command and `sh` must be executable files in it.',
-        };
-    }
-    // Less precise words for the same two failures, from engines and versions that say less.
-    if (/\/dev\/net\/tun|slirp4netns|pasta|setting up network|netns/i.test(stderr)) {
-        return {
-            kind: 'network-setup',
-            message: 'The engine could not set up the network.',
-            hint: `With rootless Podman and no /dev/net/tun: ${NETWORK_NONE}`,
-        };
-    }
-    if (/executable file not found|no such file or directory.*sh|"sh": /i.test(stderr)) {
-        return {
-            kind: 'no-shell',
-            message: 'The image has no `sh`.',
-            hint: 'The command runs with `sh -c`: use an image with `sh` and `git` (input `image`).',
-        };
-    }
-    return undefined;
-}
-/** ` (what went wrong. What to do.)` for a known start failure, to follow the engine's words; else ''. */
-function startFailureHint(stderr) {
-    const explained = explainStartFailure(stderr);
-    return explained ? ` (${explained.message} ${explained.hint})` : '';
-}
-
-;// CONCATENATED MODULE: ./src/engine/mode.ts
-
-class EngineModeError extends Error {
-    constructor(message) {
-        super(message);
-        this.name = 'EngineModeError';
-    }
-}
-/** The arguments that make the engine describe itself as one JSON document. */
-function infoArgs(engine) {
-    // Docker 20.10 has no `--format json`; `{{json .}}` works in every version.
-    return engine === 'podman' ? ['info', '--format', 'json'] : ['info', '--format', '{{json .}}'];
-}
-/** Asks the engine once (`info`) and returns its mode. Throws EngineModeError when the engine does not answer. */
-async function detectEngineMode(engine, execFn) {
-    const result = await execFn(infoArgs(engine));
-    if (result.exitCode !== 0) {
-        const detail = (result.stderr || result.stdout).trim();
-        const explained = explainStartFailure(detail);
-        throw new EngineModeError(`${engine} info failed (exit ${result.exitCode}): ` +
-            (explained ? `${explained.message} ${explained.hint}` : lastLine(detail)));
-    }
-    return parseEngineInfo(engine, result.stdout);
-}
-/** The mode, from the output of `info` (infoArgs). Pure. */
-function parseEngineInfo(engine, stdout) {
-    let info;
-    try {
-        info = JSON.parse(stdout);
-    }
-    catch {
-        throw new EngineModeError(`${engine} info did not print JSON: ${lastLine(stdout.trim())}`);
-    }
-    if (!isObject(info))
-        throw new EngineModeError(`${engine} info printed no JSON object`);
-    return engine === 'podman' ? podmanMode(info) : dockerMode(info);
-}
-function podmanMode(info) {
-    const host = objectAt(info, 'host');
-    const rootless = objectAt(host, 'security').rootless === true;
-    const version = stringAt(objectAt(info, 'version'), 'Version');
-    const idMappings = objectAt(host, 'idMappings');
-    return {
-        engine: 'podman',
-        rootless,
-        uidMapping: rootless ? 'keep-id' : 'none',
-        version,
-        keepIdOptions: versionAtLeast(version, 4, 3),
-        uidMap: rootless ? idMaps(idMappings.uidmap) : [],
-        gidMap: rootless ? idMaps(idMappings.gidmap) : [],
-        storageDriver: stringAt(objectAt(info, 'store'), 'graphDriverName'),
-    };
-}
-function dockerMode(info) {
-    const options = Array.isArray(info.SecurityOptions) ? info.SecurityOptions : [];
-    // Rootless Docker maps container root to the invoking user and has no keep-id: a container that must
-    // write as that user runs as root there. Reported, not handled here.
-    const rootless = options.some((o) => typeof o === 'string' && o.split(',').includes('name=rootless'));
-    return {
-        engine: 'docker',
-        rootless,
-        uidMapping: 'none',
-        version: stringAt(info, 'ServerVersion'),
-        keepIdOptions: false,
-        uidMap: [],
-        gidMap: [],
-        storageDriver: stringAt(info, 'Driver'),
-    };
-}
-/**
- * The extra `run` arguments of a container whose user must be uid:gid inside and own its files on a bind
- * mount on the host (uid:gid being the invoking user's: process.getuid()/getgid()). Keep `--user uid:gid`
- * as well. Empty for rootful engines. Pure.
- */
-function userNamespaceArgs(mode, uid, gid) {
-    for (const [name, id] of [
-        ['uid', uid],
-        ['gid', gid],
-    ]) {
-        if (!Number.isSafeInteger(id) || id < 0)
-            throw new EngineModeError(`invalid ${name}: ${id}`);
-    }
-    if (mode.uidMapping !== 'keep-id')
-        return [];
-    // Root, with a rootless engine: the action runs in one of its containers (a job container on rootless
-    // Podman), where root is the user that runs the engine, and so is root inside a container under the
-    // engine's default mapping. keep-id to uid 0 is no mapping at all (Podman 4.3 with runc cannot start it).
-    if (uid === 0 && gid === 0)
-        return [];
-    if (mode.keepIdOptions)
-        return [`--userns=keep-id:uid=${uid},gid=${gid}`];
-    // Before Podman 4.3 keep-id takes no options: the invoking user keeps its own ids, which must be these.
-    const user = mode.uidMap.find((m) => m.containerId === 0)?.hostId;
-    const group = mode.gidMap.find((m) => m.containerId === 0)?.hostId;
-    if ((user !== undefined && user !== uid) || (group !== undefined && group !== gid)) {
-        throw new EngineModeError(`podman ${mode.version} maps only the invoking user (${user}:${group}) with keep-id, not ${uid}:${gid}`);
-    }
-    return ['--userns=keep-id'];
-}
-function isObject(value) {
-    return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-function objectAt(value, key) {
-    const found = value[key];
-    return isObject(found) ? found : {};
-}
-function stringAt(value, key) {
-    const found = value[key];
-    return typeof found === 'string' ? found : '';
-}
-function idMaps(value) {
-    if (!Array.isArray(value))
-        return [];
-    return value.filter(isObject).map((m) => ({
-        containerId: Number(m.container_id),
-        hostId: Number(m.host_id),
-        size: Number(m.size),
-    }));
-}
-function versionAtLeast(version, major, minor) {
-    const m = /^(\d+)\.(\d+)/.exec(version);
-    if (!m)
-        return false;
-    const [a, b] = [Number(m[1]), Number(m[2])];
-    return a > major || (a === major && b >= minor);
-}
-function lastLine(text) {
-    const lines = text.split('\n').filter((l) => l.trim() !== '');
-    return lines[lines.length - 1] ?? '(no output)';
-}
-
-// EXTERNAL MODULE: ./src/engine/time-limits.ts
-var time_limits = __nccwpck_require__(1814);
-;// CONCATENATED MODULE: ./src/engine/engine.ts
-// The container engine CLI behind one small interface (Docker, or Podman which speaks the same CLI).
-// Argument arrays only; values that could be secrets travel in the child's environment (`-e NAME`),
-// never on its command line.
-// ADR 0006 (docs/adr/0006-env-never-touches-the-engine-cli.md).
-
-
-
-
-
-
-class EngineError extends Error {
-    constructor(message) {
-        super(message);
-        this.name = 'EngineError';
-    }
-}
-/** The engine CLI's own variables: taken from the runner, never overridden for a container's sake. */
-const ENGINE_ENV = [
-    'PATH',
-    'HOME',
-    'DOCKER_HOST',
-    'DOCKER_CONFIG',
-    'DOCKER_CONTEXT',
-    'DOCKER_CERT_PATH',
-    'DOCKER_TLS_VERIFY',
-    'CONTAINERS_CONF',
-    'CONTAINER_HOST',
-    'XDG_RUNTIME_DIR',
-    'TMPDIR',
-];
-/** How long the engine CLI may take to return once its container was removed, before it is killed. */
-const CLI_GRACE_MS = 5_000;
-class ContainerEngine {
-    name;
-    detected;
-    view;
-    constructor(name = 'docker') {
-        this.name = name;
-    }
-    /**
-     * Rootless or not, from the engine itself (`podman info`), asked once. Docker is not asked: it has no
-     * user-namespace option a container needs here, and start-up latency counts.
-     */
-    mode() {
-        if (this.name !== 'podman')
-            return undefined;
-        this.detected ??= detectEngineMode(this.name, (args) => this.exec(args));
-        return this.detected;
-    }
-    /**
-     * Where the engine finds the action's paths (host-paths.ts), found once: no engine call on a plain host;
-     * in a container of this engine, its mounts.
-     */
-    hostView() {
-        this.view ??= discoverHostView((args, options) => this.stream(args, options));
-        return this.view;
-    }
-    /** The engine's path for each bind source, for a caller of `containerRunArgs` itself. */
-    async bindSource() {
-        return bindSource(await this.hostView());
-    }
-    /** The `run` arguments of a container: the one builder's, with this engine's user-namespace mapping. */
-    async runArgs(spec) {
-        const [mode, view] = await Promise.all([this.mode(), this.hostView()]);
-        const id = (0,container_args/* currentIdentity */._c)();
-        return (0,container_args/* containerRunArgs */.s$)(this.name, { ...spec, userns: mode ? userNamespaceArgs(mode, id.uid, id.gid) : [] }, bindSource(view));
-    }
-    /**
-     * The CLI's environment: the runner's engine variables (HOME, DOCKER_CONFIG, XDG_RUNTIME_DIR...), plus
-     * values the CLI passes on to a container by name (`-e NAME`), which may never replace one of its own.
-     */
-    env(inherit = {}) {
-        for (const name of Object.keys(inherit))
-            if (ENGINE_ENV.includes(name))
-                throw new Error(`${name} is the ${this.name} CLI's own variable.`);
-        return { ...inherit, ...(0,proc/* pickEnv */.Bh)(ENGINE_ENV) };
-    }
-    /**
-     * Runs the engine CLI under the time limit of its kind of call (`engineWork`), or a shorter one; never
-     * throws for a non-zero exit, but throws a ProcTimeLimitError when the limit runs out (the CLI killed).
-     */
-    async exec(args, options = {}) {
-        const work = engineWork(args);
-        const limit = {
-            ms: Math.min(options.limitMs ?? Infinity, (0,time_limits/* timeLimitMs */.PI)(work)),
-            purpose: options.purpose ?? `the container engine's ${work.slice('engine-'.length)}`,
-        };
-        try {
-            return await (0,proc/* runProcess */.R3)(this.name, args, { env: this.env(options.inherit), limit });
-        }
-        catch (error) {
-            throw this.notInstalled(error);
-        }
-    }
-    /** Runs the engine CLI with its output streamed (bounded memory: see runStreaming). */
-    async stream(args, options = {}) {
-        try {
-            return await (0,proc/* runStreaming */.SL)(this.name, args, { ...options, env: this.env(options.inherit) });
-        }
-        catch (error) {
-            throw this.notInstalled(error);
-        }
-    }
-    /**
-     * Runs a helper container under its time limit (time-limits.ts). When the limit runs out, the container
-     * itself is killed and removed by its name: killing the CLI alone would leave it running. The CLI is
-     * killed too if it has not returned a few seconds later, and the name is removed once more after the
-     * CLI is gone (the engine may have created the container only then). Throws a TimeLimitError. A
-     * container whose output went over `stdoutFile.maxBytes` is removed the same way.
-     */
-    async runHelper(spec, run, options = {}) {
-        const name = spec.name ?? `worktree-sandbox-${run.work}-${(0,external_node_crypto_.randomBytes)(6).toString('hex')}`;
-        const args = run.unmapped
-            ? (0,container_args/* containerRunArgs */.s$)(this.name, { ...spec, name }, await this.bindSource())
-            : await this.runArgs({ ...spec, name });
-        const limitMs = (0,time_limits/* timeLimitMs */.PI)(run.work);
-        const cli = new AbortController();
-        let expired = false;
-        let grace;
-        const timer = setTimeout(() => {
-            expired = true;
-            grace = setTimeout(() => cli.abort(), CLI_GRACE_MS);
-            void this.stopContainer(name);
-        }, limitMs);
-        try {
-            const result = await this.stream(args, { ...options, signal: cli.signal });
-            if (expired)
-                throw new time_limits/* TimeLimitError */.$q(run.work, run.where, limitMs, run.consequence);
-            // Output over its cap killed the CLI, not the container: it goes too.
-            if (result.overLimit)
-                await this.stopContainer(name);
-            return result;
-        }
-        finally {
-            clearTimeout(timer);
-            clearTimeout(grace);
-            if (expired)
-                await this.removeLateContainer(name);
-        }
-    }
-    /** Kills a container (SIGKILL, not the engine's polite stop) and removes it. */
-    async stopContainer(name) {
-        await this.exec(['kill', '--', name]).catch(() => undefined);
-        await this.exec(['rm', '--force', '--volumes', '--', name]).catch(() => undefined);
-    }
-    /** After a timeout: the container is removed until the engine no longer knows it (a few tries). */
-    async removeLateContainer(name) {
-        for (let attempt = 0; attempt < 5; attempt++) {
-            await this.stopContainer(name);
-            if ((await this.containerExists(name)) === false)
-                return;
-            await new Promise((resolve) => setTimeout(resolve, 1_000));
-        }
-    }
-    notInstalled(error) {
-        if (!(error instanceof proc/* ProcError */.Nm))
-            return error;
-        return new EngineError(`${this.name} is not installed or not on PATH: isolation needs a container engine.`);
-    }
-    async run(args) {
-        const result = await this.exec(args);
-        if (result.exitCode !== 0)
-            throw this.failure(args, result);
-        return result.stdout;
-    }
-    failure(args, result) {
-        const detail = (result.stderr || result.stdout).trim();
-        if (/Cannot connect to the Docker daemon|Is the docker daemon running|connect: (no such file|connection refused|permission denied)|unable to connect to Podman|cannot connect to Podman/i.test(detail)) {
-            return new EngineError(`The ${this.name} engine is unreachable: ${firstLine(detail)}`);
-        }
-        return new EngineError(`${this.name} ${args[0]} ${args[1] ?? ''} failed (exit ${result.exitCode}): ${detail}`);
-    }
-    /** The engine's answer on `image` (ensureImage's first half: a run starts it before it knows it needs it). */
-    inspectImage(image) {
-        return this.exec(['image', 'inspect', '--format', '{{.Id}}', '--', image]);
-    }
-    /**
-     * inspectImage and volumeExists for a run that will wait for both. On Docker, one CLI start: `docker
-     * inspect` takes names of any kind and prints a line for each object it finds. An answer is taken from
-     * it only where a line shows an object of the kind asked for (a volume by its name and mount point, an
-     * image by an ID and neither); anything else (a container of that name, an engine that failed) asks
-     * again by kind, so the answers are the two calls' own.
-     */
-    inspectImageAndVolume(image, volume) {
-        if (this.name !== 'docker')
-            return { image: this.inspectImage(image), volume: this.volumeExists(volume) };
-        const format = '{{json (index . "Id")}} {{json (index . "Name")}} {{json (index . "Mountpoint")}}';
-        const seen = this.exec(['inspect', '--format', format, '--', image, volume]).then((result) => {
-            const lines = result.stdout.split('\n').map((line) => {
-                try {
-                    return JSON.parse(`[${line.split(' ').join(',')}]`);
-                }
-                catch {
-                    return [];
-                }
-            });
-            return {
-                image: lines.some(([id, name, mount]) => typeof id === 'string' && name === null && mount === null),
-                volume: lines.some(([, name, mount]) => name === volume && typeof mount === 'string'),
-            };
-        }, () => ({ image: false, volume: false }));
-        return {
-            image: seen.then((s) => (s.image ? { exitCode: 0, stdout: '', stderr: '' } : this.inspectImage(image))),
-            volume: seen.then((s) => s.volume || this.volumeExists(volume)),
-        };
-    }
-    /**
-     * Makes sure `image` is present, pulling it when missing. Also the engine reachability check: one call on
-     * the fast path, so that start-up stays quick. `inspected`: that call, already made (inspectImage).
-     */
-    async ensureImage(image, inspected) {
-        const inspect = await (inspected ?? this.inspectImage(image));
-        if (inspect.exitCode === 0)
-            return;
-        const failure = this.failure(['image', 'inspect'], inspect);
-        if (failure.message.includes('unreachable'))
-            throw failure;
-        const pull = await this.exec(['pull', '--quiet', '--', image]);
-        if (pull.exitCode !== 0) {
-            throw new EngineError(`Image "${image}" is not present and could not be pulled: ${firstLine((pull.stderr || pull.stdout).trim())}`);
-        }
-    }
-    async volumeExists(name) {
-        const result = await this.exec(['volume', 'inspect', '--format', '{{.Name}}', '--', name]);
-        if (result.exitCode === 0)
-            return true;
-        const failure = this.failure(['volume', 'inspect'], result);
-        if (failure.message.includes('unreachable'))
-            throw failure;
-        return false;
-    }
-    async createVolume(name, labels) {
-        const args = ['volume', 'create'];
-        for (const [key, value] of Object.entries(labels))
-            args.push('--label', `${key}=${value}`);
-        args.push('--', name);
-        await this.run(args);
-    }
-    /** Removes a volume; false when it is absent. Throws when it is in use or the engine fails. */
-    async removeVolume(name) {
-        if (!(await this.volumeExists(name)))
-            return false;
-        await this.run(['volume', 'rm', '--', name]);
-        return true;
-    }
-    /** `--init` (a tiny init as PID 1: signals, zombies) where the engine always ships one. */
-    get initArgs() {
-        return this.name === 'docker' ? ['--init'] : [];
-    }
-    async containerState(name) {
-        const result = await this.exec([
-            'container',
-            'inspect',
-            '--format',
-            '{{json .State.ExitCode}} {{json .State.OOMKilled}} {{json .State.Running}} {{json .State.Status}} {{json .State.StartedAt}} {{json .State.Error}}',
-            '--',
-            name,
-        ]);
-        if (result.exitCode !== 0)
-            return undefined;
-        const [code, oom, running, status, startedAt, error] = JSON.parse(`[${result.stdout.trim().split(' ').join(',')}]`);
-        // A container that never started has StartedAt at the zero time (Docker) or empty (Podman).
-        const started = !!startedAt && !startedAt.startsWith('0001-01-01') && status !== 'created';
-        return { exitCode: code, oomKilled: oom, running, status, started, error: error ?? '' };
-    }
-    /** Whether a container exists: undefined when the engine cannot tell (unreachable). */
-    async containerExists(name) {
-        const result = await this.exec(['container', 'inspect', '--format', '{{.Id}}', '--', name]);
-        if (result.exitCode === 0)
-            return true;
-        return /no such (container|object)/i.test(result.stderr) ? false : undefined;
-    }
-    /** The last lines of a container's output as the engine logged it (empty when its log driver keeps none). */
-    async logTail(name, lines) {
-        const result = await (0,proc/* runStreaming */.SL)(this.name, ['logs', '--tail', String(lines), '--', name], {
-            env: this.env(),
-            onLine: () => undefined,
-            timeLimitMs: (0,time_limits/* timeLimitMs */.PI)('engine-query'),
-        });
-        return result.exitCode === 0 ? result.outputTail : [];
-    }
-    /** Removes a container if it exists (running or not). */
-    async removeContainer(name) {
-        const result = await this.exec(['rm', '--force', '--volumes', '--', name]);
-        return result.exitCode === 0;
-    }
-    async killContainer(name) {
-        await this.exec(['kill', '--', name]);
-    }
-    /** Removes every container (running or not) carrying all the given labels; returns their names. */
-    async removeContainersLabelled(labels) {
-        const filters = Object.entries(labels).flatMap(([k, v]) => ['--filter', `label=${k}=${v}`]);
-        const names = (await this.run(['ps', '--all', ...filters, '--format', '{{.Names}}']))
-            .split('\n')
-            .filter(Boolean);
-        for (const name of names)
-            await this.removeContainer(name);
-        return names;
-    }
-}
-/** Which time limit an engine CLI call runs under: what it does decides how long it may honestly take. */
-function engineWork(args) {
-    const [command, sub] = args;
-    if (command === 'pull')
-        return 'engine-pull';
-    if (command === 'import')
-        return 'engine-import';
-    if (['kill', 'rm', 'stop', 'create', 'rmi'].includes(command))
-        return 'engine-change';
-    if (['volume', 'container', 'image', 'network'].includes(command) &&
-        ['create', 'rm', 'prune', 'kill', 'stop'].includes(sub))
-        return 'engine-change';
-    return 'engine-query';
-}
-function firstLine(text) {
-    return text.split('\n')[0] ?? '';
-}
-
+// EXTERNAL MODULE: ./src/engine/engine.ts + 1 modules
+var engine_engine = __nccwpck_require__(8467);
+// EXTERNAL MODULE: ./src/engine/host-paths.ts
+var host_paths = __nccwpck_require__(6387);
 // EXTERNAL MODULE: ./src/engine/labels.ts
 var engine_labels = __nccwpck_require__(9667);
 ;// CONCATENATED MODULE: ./src/engine/engine-probe.ts
@@ -8566,11 +8729,11 @@ function notSeenMessage(engine, folder, view, remote) {
     const where = `The ${engine} engine does not see the ${folder.what} ${folder.path} where the action sees it`;
     if (remote)
         return `${where}: it is a remote engine (${remote}), and a remote engine cannot see this runner's files. Nothing was created. Run the engine on the runner's machine (Docker-in-Docker beside the runner, sharing its work folder at the same path), or give the runner a local engine.`;
-    const translated = view.kind === 'container' ? ` (looked for at ${enginePath(view, folder.path)} on its side)` : '';
+    const translated = view.kind === 'container' ? ` (looked for at ${(0,host_paths/* enginePath */.aE)(view, folder.path)} on its side)` : '';
     const inContainer = view.kind === 'container' || view.containerized
         ? ' The action runs in a container, and the engine does not share this folder with it.'
         : '';
-    return `${where}${translated}.${inContainer} Nothing was created. ${folder.fix ?? SHARED_ROOT_FIX}.`;
+    return `${where}${translated}.${inContainer} Nothing was created. ${folder.fix ?? host_paths/* SHARED_ROOT_FIX */.jX}.`;
 }
 /** Where a container sees the probe's files: on its own root file system, beside nothing of the host's. */
 const PROBE_TARGET = '/.worktree-sandbox-probe';
@@ -8600,9 +8763,9 @@ async function plantProbe(engine, folders) {
         })),
         async unseen(said) {
             const view = await engine.hostView();
-            const sources = planted.map((p) => ({ folder: p.folder, source: enginePath(view, p.file) ?? p.file }));
+            const sources = planted.map((p) => ({ folder: p.folder, source: (0,host_paths/* enginePath */.aE)(view, p.file) ?? p.file }));
             const folder = unseenFolder(said, sources);
-            return folder && new HostPathError(notSeenMessage(engine.name, folder, view, remoteEngine()));
+            return folder && new host_paths/* HostPathError */.mL(notSeenMessage(engine.name, folder, view, remoteEngine()));
         },
         remove,
     };
@@ -8653,7 +8816,7 @@ onName) {
         await Promise.all([engine.removeContainer(name), probe.remove({ madeToo: true })]);
         // Anything but a folder the engine does not see: the image check's words come first (an image it
         // could not pull, an engine it cannot reach or that cannot run containers), as when it runs alone.
-        if (!(error instanceof HostPathError))
+        if (!(error instanceof host_paths/* HostPathError */.mL))
             await imageReady();
         throw error;
     }
@@ -8672,7 +8835,7 @@ async function createWithin(engine, name, args, timeoutMs) {
             purpose: 'creating the engine-view probe',
         });
         if (timedOut)
-            throw new EngineError(`The ${engine.name} engine took longer than ${timeoutMs / 1000} s to create the helper that checks what it sees; nothing was created.`);
+            throw new engine_engine/* EngineError */.NJ(`The ${engine.name} engine took longer than ${timeoutMs / 1000} s to create the helper that checks what it sees; nothing was created.`);
         return result;
     }
     finally {
@@ -8737,6 +8900,10 @@ async function removeStaleProbes(engine, nowMs = Date.now(), olderThanMs = STALE
     return removed;
 }
 
+// EXTERNAL MODULE: ./src/engine/proc.ts
+var proc = __nccwpck_require__(9896);
+// EXTERNAL MODULE: ./src/engine/time-limits.ts
+var time_limits = __nccwpck_require__(1814);
 ;// CONCATENATED MODULE: ./src/engine/git.ts
 // The git CLI behind one small interface. Every call goes through `exec`: argument arrays, a fixed
 // environment, and configuration that keeps a repository's own settings from running anything on the
@@ -9083,6 +9250,8 @@ function compareVersions(a, b) {
     return 0;
 }
 
+// EXTERNAL MODULE: ./src/network/leftovers.ts
+var network_leftovers = __nccwpck_require__(1434);
 ;// CONCATENATED MODULE: ./src/sandbox/bookkeeping.ts
 // The parent's record of its sandboxes, kept where no container can write (the parent's `.git`, which
 // containers never see but for its object store):
@@ -9172,6 +9341,186 @@ async function writeParentNote(projectDir, parent) {
 /** Whether anything (a link too) is at `p`. */
 async function pathExists(p) {
     return promises_.lstat(p).then(() => true, () => false);
+}
+
+;// CONCATENATED MODULE: ./src/ui/sandbox-text.ts
+// Text that came from a sandbox (file names, ref names, commit subjects, what a helper or git printed about
+// its data) made safe to print on one log line. The Actions runner reads every line of a step's output
+// for workflow commands (`::error::`, `::set-output …`, `##[…]`), and it breaks lines at `\n`, `\r\n` and
+// a lone `\r`; @actions/core escapes line breaks in warnings and errors but not in `core.info`. So such
+// text is printed only through this module (or inside a `::stop-commands::` fence): every control
+// character is written as a visible escape, a line cannot start a command, and the length is bounded.
+// In Markdown (the job summary, a pull-request comment) such text also must not become markup: a link, an
+// image, a table cell's end or a mention (`markdownText`).
+/** The most characters of one piece of sandbox text that a message carries. */
+const SANDBOX_TEXT_MAX = 2_000;
+// C0 controls, DEL, C1 controls (U+0085 NEL breaks lines for some readers) and the Unicode line and
+// paragraph separators: each becomes a visible escape.
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g;
+const NAMED = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
+/** What opens a workflow command at the start of a line (the runner trims leading blanks first). */
+const COMMAND_START = /^(\s*)(::|##\[)/;
+function escapeControls(text) {
+    return text.replace(CONTROL, (c) => NAMED[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+/** A line that would open a workflow command gets a backslash before it: `\::error::x` is only text. */
+function disarmStart(line) {
+    return line.replace(COMMAND_START, '$1\\$2');
+}
+/**
+ * Sandbox text as one printable line: control characters (`\r`, `\n`, ESC, …) escaped, a leading `::` or
+ * `##[` disarmed, and at most `max` characters of it (the rest counted, not shown).
+ */
+function sandboxText(text, max = SANDBOX_TEXT_MAX) {
+    const raw = String(text);
+    const cut = raw.length > max ? raw.slice(0, max) : raw;
+    const more = raw.length - cut.length;
+    return disarmStart(escapeControls(cut)) + (more > 0 ? `… (${more} more characters)` : '');
+}
+/**
+ * A whole log message, whatever it holds, made safe line by line: it keeps its own `\n` line breaks, but
+ * no line of it can start a workflow command, and every other control character (a lone `\r` above all)
+ * is escaped. The last guard of the action's log functions; sandbox text inside a message still goes
+ * through `sandboxText` where the message is made, so that it stays on one line and bounded.
+ */
+function logLines(message) {
+    return String(message)
+        .split(/\r?\n/)
+        .map((line) => disarmStart(escapeControls(line)))
+        .join('\n');
+}
+// Bidirectional controls reorder what a reader sees (`moc.elgoog` shown as `google.com`): escaped visibly.
+const BIDI = /[\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+/**
+ * Nothing a reader sees, written between the characters that GitHub's autolinks look for: `https://`,
+ * `www.`, `user@host`, `@mention` and `#123` are no longer those strings, in the Markdown source or in
+ * the text GitHub's renderer decodes from it. A reference, not the character, so that it is visible in a
+ * log line.
+ */
+const BREAK = '&#8203;';
+/** What Markdown or HTML reads as markup (written as character references), and what autolinks start at. */
+const UNSAFE = /[\\`*_~[\]<>|&!$]|[:@#]|www\./gi;
+function inert(c) {
+    if (c === ':')
+        return `:${BREAK}`;
+    if (c === '@' || c === '#')
+        return `${BREAK}&#${c.charCodeAt(0)};${BREAK}`;
+    if (c.length > 1)
+        return `${c[0]}${BREAK}${c.slice(1)}`; // www.
+    return `&#${c.charCodeAt(0)};`;
+}
+/**
+ * Sandbox text inside Markdown (a table cell, a sentence of the job summary or a comment) or a warning:
+ * shown as the same characters and nothing else. Control and bidirectional characters escaped visibly,
+ * markup characters (`|`, `<`, `[`, `` ` ``, `*`, `&`, …) written as character references, and the
+ * autolinks broken, so that no link, image, HTML or mention can come of it; at most `max` characters,
+ * the rest counted. `quote` shows the text JSON-quoted (where it starts and ends, and its escapes).
+ */
+function sandbox_text_markdownText(text, max = SANDBOX_TEXT_MAX, quote = false) {
+    const raw = String(text);
+    const cut = raw.length > max ? raw.slice(0, max) : raw;
+    const more = raw.length - cut.length;
+    const shown = escapeControls(quote ? JSON.stringify(cut) : cut).replace(BIDI, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+    return shown.replace(UNSAFE, inert) + (more > 0 ? ` … (${more} more characters)` : '');
+}
+
+;// CONCATENATED MODULE: ./src/sandbox/git-traps.ts
+// Traps in a sandbox's git folder, cleared before a helper's git writes there. The command can leave,
+// where the next helper's git opens a file, something that is not a file: a FIFO (git blocks opening it,
+// and so did every later run of that sandbox until its helper's time limit), a socket or a device, or a
+// symbolic link (git would write through it, or find a lock taken for good). Such an entry holds no work:
+// it is the sandbox's own bookkeeping, in its `.git` folder, and it is removed, never opened or followed.
+//
+// The removal happens where the helper runs, in its container, in the shell before its git starts: for
+// a volume that container is the only one that sees the files, and for a disk sandbox the host never
+// looks (no host-side read could be fooled by a link the container planted). Each helper names the paths
+// its own git writes; the work tree is never touched. What git only reads (HEAD, config, info/exclude)
+// and a branch's own ref (it holds the work's tip) are left as they are: removing them would not heal the
+// sandbox, and the helper's time limit still ends a git that blocks there.
+
+
+/**
+ * `clear_git_traps TOKEN PATH...`, run in the work tree: each PATH is relative to its `.git` folder. Each
+ * component of a path is looked at without following it (`-L` first): a symbolic link, FIFO, socket or
+ * device is removed and named on stderr as `TOKEN trap KIND PATH`, and nothing below it is looked at; a
+ * folder is walked into; a regular file, or nothing, ends the path. A `.git` that is a link or not a
+ * folder is left alone: it is not the folder this action made, and git's own errors speak for it.
+ */
+const TRAP_GUARD = `clear_git_traps() {
+  _gt_token="$1"; shift
+  if [ -L .git ] || [ ! -d .git ]; then return 0; fi
+  for _gt_rel in "$@"; do
+    _gt_path=.git; _gt_rest="$_gt_rel"
+    while [ -n "$_gt_rest" ]; do
+      _gt_path="$_gt_path/\${_gt_rest%%/*}"
+      case "$_gt_rest" in */*) _gt_rest="\${_gt_rest#*/}" ;; *) _gt_rest= ;; esac
+      if [ -L "$_gt_path" ]; then _gt_kind=link
+      elif [ -d "$_gt_path" ]; then continue
+      elif [ ! -e "$_gt_path" ] || [ -f "$_gt_path" ]; then break
+      elif [ -p "$_gt_path" ]; then _gt_kind=fifo
+      elif [ -S "$_gt_path" ]; then _gt_kind=socket
+      elif [ -b "$_gt_path" ] || [ -c "$_gt_path" ]; then _gt_kind=device
+      else _gt_kind=other; fi
+      if rm -f -- "$_gt_path" 2>/dev/null; then
+        printf '%s trap %s %s\\n' "$_gt_token" "$_gt_kind" "\${_gt_path#.git/}" >&2
+      fi
+      break
+    done
+  done
+}
+`;
+const KINDS = new Map([
+    ['fifo', 'FIFO'],
+    ['socket', 'socket'],
+    ['device', 'device'],
+    ['link', 'symbolic link'],
+    ['other', 'special file'],
+]);
+/**
+ * The most entries kept of one helper's report: each helper names a handful of paths, and each path
+ * yields one removal at most, so more than this is not the guard's report.
+ */
+const MAX_CLEARED = 16;
+/** The most characters of one path kept. */
+const PATH_MAX_CHARS = 300;
+/** Collects a helper's `TOKEN trap KIND PATH` lines (stderr), bounded in count and length. */
+class ClearedTraps {
+    helper;
+    token;
+    list = [];
+    constructor(helper, 
+    /** What begins the guard's lines: a fresh random token unless the helper has one for its own lines. */
+    token = (0,external_node_crypto_.randomBytes)(16).toString('hex')) {
+        this.helper = helper;
+        this.token = token;
+    }
+    /** Takes the line if it is one of the guard's (true), else leaves it to the caller. */
+    take(line) {
+        const prefix = `${this.token} trap `;
+        if (!line.startsWith(prefix))
+            return false;
+        const rest = line.slice(prefix.length);
+        const space = rest.indexOf(' ');
+        const kind = space > 0 ? KINDS.get(rest.slice(0, space)) : undefined;
+        if (!kind)
+            return true;
+        if (this.list.length < MAX_CLEARED)
+            this.list.push({ kind, path: sandboxText(rest.slice(space + 1), PATH_MAX_CHARS), helper: this.helper });
+        return true;
+    }
+}
+/** The removals in one line of text (escaped already; the job summary escapes its own characters too). */
+function describeCleared(cleared, shown = MAX_CLEARED) {
+    const named = cleared.slice(0, shown).map((t) => `${t.kind} .git/${t.path} (${t.helper})`);
+    const more = cleared.length - named.length;
+    return named.join('; ') + (more > 0 ? `; and ${more} more` : '');
+}
+/** Tells the log what was removed from the sandbox's git folder, and why. */
+function reportCleared(ui, sandboxName, cleared) {
+    if (!cleared.length)
+        return;
+    ui.warning(`Removed from the git folder of ${sandboxName} what its git would have blocked on or written through (left there since the last run, not work): ${describeCleared(cleared)}.`);
 }
 
 ;// CONCATENATED MODULE: ./src/sandbox/layout.ts
@@ -9661,52 +10010,6 @@ function branchOf(headRef) {
     return headRef?.startsWith('refs/heads/') ? headRef.slice('refs/heads/'.length) : undefined;
 }
 
-;// CONCATENATED MODULE: ./src/ui/sandbox-text.ts
-// Text that came from a sandbox (file names, ref names, commit subjects, what a helper or git printed about
-// its data) made safe to print on one log line. The Actions runner reads every line of a step's output
-// for workflow commands (`::error::`, `::set-output …`, `##[…]`), and it breaks lines at `\n`, `\r\n` and
-// a lone `\r`; @actions/core escapes line breaks in warnings and errors but not in `core.info`. So such
-// text is printed only through this module (or inside a `::stop-commands::` fence): every control
-// character is written as a visible escape, a line cannot start a command, and the length is bounded.
-/** The most characters of one piece of sandbox text that a message carries. */
-const SANDBOX_TEXT_MAX = 2_000;
-// C0 controls, DEL, C1 controls (U+0085 NEL breaks lines for some readers) and the Unicode line and
-// paragraph separators: each becomes a visible escape.
-// eslint-disable-next-line no-control-regex -- matching control characters is the point
-const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g;
-const NAMED = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
-/** What opens a workflow command at the start of a line (the runner trims leading blanks first). */
-const COMMAND_START = /^(\s*)(::|##\[)/;
-function escapeControls(text) {
-    return text.replace(CONTROL, (c) => NAMED[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-}
-/** A line that would open a workflow command gets a backslash before it: `\::error::x` is only text. */
-function disarmStart(line) {
-    return line.replace(COMMAND_START, '$1\\$2');
-}
-/**
- * Sandbox text as one printable line: control characters (`\r`, `\n`, ESC, …) escaped, a leading `::` or
- * `##[` disarmed, and at most `max` characters of it (the rest counted, not shown).
- */
-function sandboxText(text, max = SANDBOX_TEXT_MAX) {
-    const raw = String(text);
-    const cut = raw.length > max ? raw.slice(0, max) : raw;
-    const more = raw.length - cut.length;
-    return disarmStart(escapeControls(cut)) + (more > 0 ? `… (${more} more characters)` : '');
-}
-/**
- * A whole log message, whatever it holds, made safe line by line: it keeps its own `\n` line breaks, but
- * no line of it can start a workflow command, and every other control character (a lone `\r` above all)
- * is escaped. The last guard of the action's log functions; sandbox text inside a message still goes
- * through `sandboxText` where the message is made, so that it stays on one line and bounded.
- */
-function logLines(message) {
-    return String(message)
-        .split(/\r?\n/)
-        .map((line) => disarmStart(escapeControls(line)))
-        .join('\n');
-}
-
 ;// CONCATENATED MODULE: ./src/run/capture.ts
 // After the command: inside a helper container (never on the host), what is left uncommitted is captured
 // (a real commit on the sandbox branch with `push: true`, else a snapshot commit that moves no ref), and
@@ -9720,14 +10023,18 @@ function logLines(message) {
 
 
 
+
 const SNAPSHOT_REF = 'refs/worktree-sandbox/snapshot';
 /**
  * $1 work tree, $2 branch (empty: transient), $3 commit leftovers (1/0), $4 message, $5 this run's token
  * for framed lines on stderr, $6 commits the parent has (hex, space separated). Positional only.
  */
 const CAPTURE_SCRIPT = `set -eu
+${TRAP_GUARD}
 wt="$1"; branch="$2"; commit="$3"; message="$4"; token="$5"; exclude="$6"
 cd -- "$wt"
+# What git opens to write (and then delete) the snapshot's ref is cleared of traps first (git-traps.ts).
+clear_git_traps "$token" ${SNAPSHOT_REF} ${SNAPSHOT_REF}.lock logs/${SNAPSHOT_REF} packed-refs packed-refs.lock
 git rev-parse --verify --quiet HEAD >/dev/null || { echo "worktree-sandbox: the sandbox has no commit at HEAD" >&2; exit 3; }
 # A run is activity, whether or not it changed anything: the reaper reads the work tree folder's time.
 touch -c -- "$wt" 
@@ -9743,6 +10050,8 @@ committed=0
 stale=0
 if [ "$commit" = 1 ] && [ -n "$branch" ] && [ "$head_ref" = "refs/heads/$branch" ] &&
    [ "$tree" != "$(git rev-parse --verify HEAD^{tree})" ]; then
+  # So is what moving the branch opens: its lock and log, HEAD's (the branch is HEAD's), the index's copy.
+  clear_git_traps "$token" HEAD.lock logs/HEAD "refs/heads/$branch.lock" "logs/refs/heads/$branch" index.worktree-sandbox
   old=$(git rev-parse --verify HEAD)
   # Moving the branch locks it and HEAD (its reflog). No git can run in the sandbox while the helper does:
   # a lock there now was left by a killed git, and would stop the commit the run was asked for.
@@ -9783,6 +10092,7 @@ async function captureSandbox(engine, sandbox, options) {
         if (!/^[0-9a-f]{40,64}$/.test(sha))
             throw new Error(`Not a commit id: ${sha}`);
     const token = (0,external_node_crypto_.randomBytes)(16).toString('hex');
+    const traps = new ClearedTraps(options.work === 'capture' ? 'capture' : 'archive', token);
     const name = `worktree-sandbox-capture-${(0,external_node_crypto_.randomBytes)(4).toString('hex')}`;
     const dir = await promises_.mkdtemp(external_node_path_.join(process.env.RUNNER_TEMP || external_node_os_.tmpdir(), 'worktree-sandbox-import-'));
     const bundle = external_node_path_.join(dir, 'sandbox.bundle');
@@ -9819,7 +10129,7 @@ async function captureSandbox(engine, sandbox, options) {
         }, {
             stdoutFile: { path: bundle, maxBytes: options.maxBytes },
             onLine: (line, stream) => {
-                if (stream !== 'stderr' || !line.startsWith(`${token} `))
+                if (stream !== 'stderr' || !line.startsWith(`${token} `) || traps.take(line))
                     return;
                 const [key, ...rest] = line.slice(token.length + 1).split(' ');
                 if (!framed.has(key))
@@ -9849,6 +10159,7 @@ async function captureSandbox(engine, sandbox, options) {
             exclude: options.exclude,
             committed: framed.get('committed') === '1',
             staleLocks: Number(framed.get('stale-locks')) || 0,
+            cleared: traps.list,
             bytes: result.stdoutBytes,
         };
     }
@@ -10056,8 +10367,8 @@ async function resolve(git, cwd, ref) {
 // Which files differ between two commits, in bounded memory and time whatever the commits hold.
 //
 // `git diff` queues every changed path before it prints the first one: a commit whose three small trees
-// name 150,000 paths of 600 bytes (a pack of a few kilobytes) makes it hold ~230 MB (`--name-only`), and
-// over 400 MB with `--stat`, before anything can be cut. So the trees are walked here instead, through
+// name 150,000 paths of 600 bytes (a pack of a few kilobytes) makes it hold hundreds of megabytes, more
+// with `--stat`, before anything can be cut. So the trees are walked here instead, through
 // `git cat-file` (which holds one object at a time):
 //  - the first `maxPaths` changed paths are listed, in git's tree order;
 //  - all of them are counted, each pair of trees once (a tree named 1,600 times is counted once and
@@ -10295,6 +10606,7 @@ async function buildReport(git, parentPath, startSha, imported, capture) {
         unpushedCommits: unpushed?.count ?? 1,
         committed: capture.committed,
         staleLocks: capture.staleLocks,
+        ...(capture.cleared?.length ? { trapsCleared: capture.cleared } : {}),
         branchUpdate: imported.branchUpdate,
     };
 }
@@ -10411,6 +10723,8 @@ async function collectChanges(git, engine, sandbox, settings, commitMessage) {
 
 
 
+
+
 /**
  * How long the post step waits for the sandbox's lock: long enough for the lock of a main step that was
  * killed (on cancel) to go stale, so that its own run's lock never keeps it; a live holder refreshes its
@@ -10418,7 +10732,7 @@ async function collectChanges(git, engine, sandbox, settings, commitMessage) {
  */
 const POST_LOCK_WAIT_MS = LOCK_STALE_MS + 3_000;
 async function cleanupRun(state, ui, tempDir, options = {}) {
-    const engine = new ContainerEngine(state.engine);
+    const engine = new engine_engine/* ContainerEngine */.yz(state.engine);
     const sandbox = state.location;
     // With the engine's view unproven, only a command container the engine created proves it (asked before
     // it goes: removing a container that never was may succeed too).
@@ -10428,10 +10742,11 @@ async function cleanupRun(state, ui, tempDir, options = {}) {
     const containerGone = state.container ? await engine.removeContainer(state.container) : false;
     if (containerGone)
         ui.info(`Removed container ${state.container}.`);
-    // A killed run's network sidecar (src/network/session.ts names it after the command's container), after
-    // the command's: Podman keeps a container that another one still joins.
-    if (state.container && (await engine.removeContainer(`${state.container}-net`)))
-        ui.info(`Removed container ${state.container}-net.`);
+    // A killed run's network sidecar (named after the command's container), after the command's: Podman
+    // keeps a container that another one still joins.
+    const sidecar = state.container && (0,network_leftovers/* sidecarName */.fg)(state.container);
+    if (sidecar && (await engine.removeContainer(sidecar)))
+        ui.info(`Removed container ${sidecar}.`);
     if (state.viewProof) {
         await removeProbeFiles(state.viewProof.files);
         // The engine never created the command's container that was to prove it sees the sandbox's folders:
@@ -10467,7 +10782,7 @@ async function removeLeftProbe(state, ui) {
     const probe = state?.probe;
     if (!probe || !PROBE_NAME.test(probe.name))
         return;
-    const engine = new ContainerEngine(probe.engine);
+    const engine = new engine_engine/* ContainerEngine */.yz(probe.engine);
     // Asked first: removing a container that is not there succeeds too, with some engines.
     if ((await engine.containerExists(probe.name).catch(() => undefined)) !== true)
         return;
@@ -10499,7 +10814,9 @@ async function cleanupLocked(state, engine, ui, tempDir) {
     let collected = state.report;
     if (!collected) {
         try {
-            collected = await collectChanges(git, engine, prepared, { ...state.collect, image: state.image });
+            const report = await collectChanges(git, engine, prepared, { ...state.collect, image: state.image });
+            reportCleared(ui, sandbox.name, report.trapsCleared ?? []);
+            collected = report;
         }
         catch (error) {
             // Work that cannot be brought back (over max-import-size, a capture that fails or runs out) cannot
@@ -10738,6 +11055,8 @@ async function resolveBranch(git, parent, branch, base, refsRead) {
     return planBranch({ branch, localExists, remoteExists, baseCommit });
 }
 
+// EXTERNAL MODULE: ./src/engine/start-failure.ts
+var start_failure = __nccwpck_require__(8557);
 ;// CONCATENATED MODULE: ./src/sandbox/ref-files.ts
 // A repository's refs read from its files as data, the way git's files backend keeps them: a loose ref
 // file (`<git folder>/refs/...`) over its line in `packed-refs`. Bounded, and never through a symbolic
@@ -11089,8 +11408,8 @@ function withoutCredentials(url) {
  * Makes the repository: $1 work tree, $2 home, $3 start commit, $4 branch (empty: detached), $5 upstream
  * commit (may be empty), $6 origin URL (may be empty), $7 the object store to borrow. Positional
  * arguments only: nothing is spliced into the script. The checkout uses git's parallel checkout with as many
- * workers as the machine has cores (`checkout.workers=0`; an unknown key before git 2.32, then sequential):
- * 4,800 files took 4.0–5.0 s sequentially and 2.0–2.3 s with two workers on a 2-core machine.
+ * workers as the machine has cores (`checkout.workers=0`; an unknown key before git 2.32, then sequential),
+ * which about halves a large checkout on two cores.
  */
 const INIT_SCRIPT = `set -eu
 wt="$1"; home="$2"; start="$3"; branch="$4"; upstream="$5"; origin="$6"; store="$7"
@@ -11188,7 +11507,7 @@ async function createInVolume(engine, sandbox, seed, image, recover) {
     if (result.exitCode !== 0) {
         const said = (result.stderrTail.length ? result.stderrTail : result.outputTail).join('\n').trim();
         // A helper that never started (an image without `sh`, ...): the engine's words, then what to do.
-        throw new Error(`Could not create the sandbox in volume ${sandbox.volume}: ${said || `exit ${result.exitCode}`}${startFailureHint(said)}`);
+        throw new Error(`Could not create the sandbox in volume ${sandbox.volume}: ${said || `exit ${result.exitCode}`}${(0,start_failure/* startFailureHint */.E)(said)}`);
     }
 }
 /** An empty folder where the sandbox goes is removed; one holding files nobody recorded is refused. */
@@ -11227,7 +11546,7 @@ function mountedPaths(parent, isolation, worktreeRoot, readOnlyFiles = []) {
         ...parent.objectStores.map((dir) => ({ path: dir, what: 'object store', fix: WORKSPACE_FIX })),
     ];
     if (isolation === 'disk')
-        paths.push({ path: worktreeRoot, what: 'worktree-root', fix: SHARED_ROOT_FIX });
+        paths.push({ path: worktreeRoot, what: 'worktree-root', fix: host_paths/* SHARED_ROOT_FIX */.jX });
     for (const file of readOnlyFiles)
         paths.push({
             path: file,
@@ -11243,7 +11562,7 @@ function mountedPaths(parent, isolation, worktreeRoot, readOnlyFiles = []) {
 function probedFolders(parent, isolation, worktreeRoot) {
     const folders = [{ path: parent.gitDir, what: 'parent repository', fix: WORKSPACE_FIX }];
     if (isolation === 'disk')
-        folders.push({ path: external_node_path_.resolve(worktreeRoot), what: 'worktree-root', fix: SHARED_ROOT_FIX });
+        folders.push({ path: external_node_path_.resolve(worktreeRoot), what: 'worktree-root', fix: host_paths/* SHARED_ROOT_FIX */.jX });
     return folders;
 }
 /**
@@ -11256,7 +11575,7 @@ function reusedProbeFolders(sandbox) {
         { path: sandbox.parent.gitDir, what: 'parent repository', fix: WORKSPACE_FIX },
     ];
     if (sandbox.isolation === 'disk')
-        folders.push({ path: external_node_path_.dirname(sandbox.hostPath), what: 'sandbox folder', fix: SHARED_ROOT_FIX });
+        folders.push({ path: external_node_path_.dirname(sandbox.hostPath), what: 'sandbox folder', fix: host_paths/* SHARED_ROOT_FIX */.jX });
     return folders;
 }
 /**
@@ -11285,8 +11604,7 @@ function branchSandbox(parent, isolation, worktreeRoot, volumePrefix, branch) {
  * normal clone (its `.git` a folder), which is what git then finds in the common case. It only starts
  * questions early: what they answer is used where it names what the parent git found names too
  * (volume-look.ts, lookFor). Three stats of the runner's own paths, made synchronously: at start-up the
- * main thread is busy starting processes, and each answer of the thread pool would wait for it (about
- * 20 ms each, measured).
+ * main thread is busy starting processes, and each answer of the thread pool would wait for it.
  */
 function guessReusedVolume(given, volumePrefix, branch) {
     try {
@@ -11453,32 +11771,43 @@ async function realDirectory(given) {
 ;// CONCATENATED MODULE: ./src/sandbox/reuse.ts
 
 
+
+/**
+ * $1 work tree, $2 branch, $3 commit, $4 token for the guard's lines. What `update-ref` opens on the way
+ * (the ref, its lock, its log, and packed-refs, read to see that the name is free) is cleared of traps
+ * first (git-traps.ts).
+ */
 const OFFER_SCRIPT = `set -eu
+${TRAP_GUARD}
 cd -- "$1"
-git update-ref "refs/remotes/origin/$2" "$3"
+ref="refs/remotes/origin/$2"
+clear_git_traps "$4" "$ref" "$ref.lock" "logs/$ref" packed-refs
+git update-ref "$ref" "$3"
 `;
-/** Returns what was offered (a commit), or undefined when origin has nothing new for the branch. */
 async function offerUpstream(git, engine, sandbox, image) {
     const upstream = sandbox.upstreamNew;
     if (!sandbox.reused || !sandbox.branch || !upstream)
-        return undefined;
+        return { cleared: [] };
     const { parent } = sandbox;
     const refs = sandboxRefs(sandbox);
-    // A hostile sandbox can make the helper's git hang (a FIFO where it writes the ref's log): the helper
-    // runs under its time limit, and running out fails the run with a TimeLimitError naming the sandbox.
+    const traps = new ClearedTraps('offer');
+    // A FIFO where the helper's git writes is removed before it starts; one where git only reads (HEAD,
+    // config) would still make it hang: the helper runs under its time limit, and running out fails the
+    // run with a TimeLimitError naming the sandbox.
     const result = await engine.runHelper(sandboxHelper(sandbox, image, {
         name: 'offer',
         text: OFFER_SCRIPT,
-        args: [sandbox.worktreePath, sandbox.branch, upstream],
+        args: [sandbox.worktreePath, sandbox.branch, upstream, traps.token],
     }), {
         work: 'offer',
         where: `${sandbox.name} (${whereIs(sandbox)})`,
         consequence: `origin/${sandbox.branch} was not offered inside, and the sandbox is left as it is`,
-    });
+    }, { onLine: (line, stream) => void (stream === 'stderr' && traps.take(line)) });
+    // A failure is the sandbox's own business (its repository may be broken).
     if (result.exitCode !== 0)
-        return undefined; // the sandbox's own business (its repository may be broken)
+        return { cleared: traps.list };
     await git.run(parent.path, ['update-ref', '-m', 'worktree-sandbox: offered', '--', refs.offered, upstream]);
-    return upstream;
+    return { offered: upstream, cleared: traps.list };
 }
 
 ;// CONCATENATED MODULE: ./src/settings/inputs.ts
@@ -11641,8 +11970,8 @@ function envEntries(read, env) {
         const value = eq < 0 ? (env[name] ?? '') : line.slice(eq + 1);
         // A value of several lines reaches the container by name through the engine CLI's environment, where
         // it may never stand in for one of the CLI's own variables.
-        if (/[\r\n]/.test(value) && ENGINE_ENV.includes(name))
-            throw new InputError('env', name, `a name other than ${ENGINE_ENV.join(', ')} for a value of several lines`);
+        if (/[\r\n]/.test(value) && engine_engine/* ENGINE_ENV */.X4.includes(name))
+            throw new InputError('env', name, `a name other than ${engine_engine/* ENGINE_ENV */.X4.join(', ')} for a value of several lines`);
         entries.push({ name, value });
     }
     return entries;
@@ -11847,7 +12176,7 @@ function parseReap(read) {
  * then a folder beside the workspaces in the runner's work folder (`<work>/_worktree-sandbox/worktrees`,
  * RUNNER_TEMP being `<work>/_temp`), which the engine is given and which outlives the job for the reaper.
  */
-function defaultWorktreeRoot(env, inContainer = runsInContainer()) {
+function defaultWorktreeRoot(env, inContainer = (0,host_paths/* runsInContainer */.NH)()) {
     if (inContainer && env.RUNNER_TEMP && external_node_path_.isAbsolute(env.RUNNER_TEMP))
         return external_node_path_.join(external_node_path_.dirname(external_node_path_.resolve(env.RUNNER_TEMP)), '_worktree-sandbox', 'worktrees');
     const cache = env.XDG_CACHE_HOME && external_node_path_.isAbsolute(env.XDG_CACHE_HOME)
@@ -11959,7 +12288,7 @@ let networkCode;
  * answer the first questions, so that its evaluation is not on the way to the sidecar.
  */
 function loadNetworkCode() {
-    networkCode ??= Promise.all(/* import() */[__nccwpck_require__.e(472), __nccwpck_require__.e(687)]).then(__nccwpck_require__.bind(__nccwpck_require__, 5687));
+    networkCode ??= Promise.all(/* import() */[__nccwpck_require__.e(472), __nccwpck_require__.e(82)]).then(__nccwpck_require__.bind(__nccwpck_require__, 3082));
     return networkCode;
 }
 /**
@@ -12034,15 +12363,15 @@ async function runCommand(engine, sandbox, spec, hooks = {}) {
             if (unseen)
                 throw unseen;
             if ((await engine.containerExists(name)) === undefined)
-                throw new EngineError(`The ${engine.name} engine became unreachable while the command ran (exit ${result.exitCode}): the sandbox is kept as it is; run again once the engine is back.`);
-            throw new EngineError(`The container did not start (${engine.name} exit ${result.exitCode}): ${said}`);
+                throw new engine_engine/* EngineError */.NJ(`The ${engine.name} engine became unreachable while the command ran (exit ${result.exitCode}): the sandbox is kept as it is; run again once the engine is back.`);
+            throw new engine_engine/* EngineError */.NJ(`The container did not start (${engine.name} exit ${result.exitCode}): ${said}`);
         }
         if (!state.started || state.error)
-            throw new EngineError(`The container was created but did not start (${engine.name} exit ${result.exitCode}): ${state.error || said}${startFailureHint(state.error || said)}`);
+            throw new engine_engine/* EngineError */.NJ(`The container was created but did not start (${engine.name} exit ${result.exitCode}): ${state.error || said}${(0,start_failure/* startFailureHint */.E)(state.error || said)}`);
         // Docker's init (tini) started, but the command itself could not: it never ran.
         const initFailed = engineSaid.find((line) => /^\[FATAL tini \(\d+\)\] exec /.test(line));
         if (!timedOut && state.exitCode === 127 && engine.name === 'docker' && initFailed)
-            throw new EngineError(`The container started but its command did not (${engine.name} exit 127): ${initFailed}${startFailureHint(initFailed)}`);
+            throw new engine_engine/* EngineError */.NJ(`The container started but its command did not (${engine.name} exit 127): ${initFailed}${(0,start_failure/* startFailureHint */.E)(initFailed)}`);
         const exitCode = timedOut ? TIMEOUT_EXIT_CODE : state.exitCode;
         outcome = { exitCode, timedOut, oomKilled: state.oomKilled, durationMs, tail };
         return outcome;
@@ -12122,6 +12451,8 @@ async function pushBranch(git, parent, originUrl, branch, sha, token, options = 
 
 
 
+
+
 /**
  * A promise started now and awaited further on: marked as handled, so that a rejection before the await
  * is not an unhandled rejection (which ends the process); the await still throws it.
@@ -12138,14 +12469,14 @@ async function runSandbox(settings, deps) {
     if (settings.network.mode === 'allow' || settings.network.mode === 'audit')
         for (const { value } of settings.network.credentials)
             ui.mask(value);
-    const engine = new ContainerEngine(settings.engine);
+    const engine = new engine_engine/* ContainerEngine */.yz(settings.engine);
     // The image check (also the engine's reachability check), asked at most once: below, once it is known
     // whether the probe's helper proves the image instead. When the given path alone shows the branch's
     // volume sandbox there (guessReusedVolume), the two questions its command will wait for go out now: the
     // look at the volume (used only as lookFor and volumePresent allow: volume-look.ts) and the image
     // check's first call (`image inspect`, which never pulls); on Docker, both in one CLI start. (Started
-    // this early for a disk sandbox, the image check alone made its command later: measured, it competes
-    // with git's first processes for the cores, and on disk nothing else waits for the engine.)
+    // this early for a disk sandbox, the image check alone made its command later: it competes with git's
+    // first processes for the cores, and on disk nothing else waits for the engine.)
     const { isolation, volumePrefix, branch } = settings;
     const guessed = isolation === 'container' ? guessReusedVolume(settings.repositoryPath, volumePrefix, branch) : undefined;
     let imageInspected;
@@ -12184,7 +12515,7 @@ async function runSandbox(settings, deps) {
     // records); for one that is there, taken as it is, by the command's own container (EngineViewProof).
     const worktreeRoot = settings.isolation === 'disk' ? await realRoot(settings.worktreeRoot) : settings.worktreeRoot;
     const readOnlyFiles = deps.command?.readOnlyFiles;
-    requireVisible(await viewFound, mountedPaths(parent, settings.isolation, worktreeRoot, readOnlyFiles));
+    (0,host_paths/* requireVisible */.Qe)(await viewFound, mountedPaths(parent, settings.isolation, worktreeRoot, readOnlyFiles));
     const proof = new EngineViewProof(engine, settings.image, probedFolders(parent, settings.isolation, worktreeRoot), askImage, 
     // Saved before the engine creates it: a main step killed before `proof.remove` leaves its post step
     // the name (cleanup.ts, removeLeftProbe).
@@ -12235,6 +12566,8 @@ async function runChecked(settings, deps, checked) {
     // We hold the sandbox lock, so a command container still there belongs to a run that was killed. They
     // go before this run's sidecar starts: it has the same labels.
     const orphansRemoved = startedEarly(removeLeftContainers(engine, location));
+    // And, whatever their sandbox, what killed runs with an allow-list left ended on this engine.
+    const leftovers = startedEarly((0,network_leftovers/* removeLeftNetworkContainers */.a9)(engine));
     // With an allow-list, the proxy and its sidecar start while the sandbox is prepared; stopped with the
     // command, or below if the command never ran.
     const commandName = containerName(location.name);
@@ -12259,11 +12592,14 @@ async function runChecked(settings, deps, checked) {
         });
         let checksDone;
         const ready = () => (checksDone ??= startedEarly(Promise.all([imageReady, proof.byHelper()]).then(saveForPost)));
+        let offerCleared = [];
         const sandbox = await ui.group(`Sandbox ${location.name} (${location.kind}, ${location.isolation})`, async () => {
-            const [prepared, orphans] = await Promise.all([
+            const [prepared, ...left] = await Promise.all([
                 prepareSandbox(git, engine, location, plan, { name: settings.image, ready }, ui, volumeLook),
                 orphansRemoved,
+                leftovers,
             ]);
+            const orphans = left.flat();
             if (orphans.length)
                 ui.info(`Removed container(s) left by a run that was killed: ${orphans.join(', ')}.`);
             // A sandbox taken as it is, with no helper to run on it first and no helper proof under way, is
@@ -12274,8 +12610,10 @@ async function runChecked(settings, deps, checked) {
             }
             else
                 await ready();
-            const offered = await offerUpstream(git, engine, prepared, settings.image);
-            describeSandbox(ui, prepared, plan.source, offered);
+            const offer = await offerUpstream(git, engine, prepared, settings.image);
+            describeSandbox(ui, prepared, plan.source, offer.offered);
+            offerCleared = offer.cleared;
+            reportCleared(ui, prepared.name, offerCleared);
             return prepared;
         });
         // The command's container carries the probe's files: until the engine has created it, the post step
@@ -12286,7 +12624,7 @@ async function runChecked(settings, deps, checked) {
             startSha: sandbox.startSha,
             ...(viewProof ? { viewProof: { files: viewProof.files } } : {}),
         });
-        const command = await ui.group(`Run: ${run_firstLine(settings.command)}`, () => ui.untrusted((write) => runCommand(engine, sandbox, {
+        const command = await ui.group(`Run: ${firstLine(settings.command)}`, () => ui.untrusted((write) => runCommand(engine, sandbox, {
             ...settings,
             worktreeRoot,
             readOnlyFiles: deps.command?.readOnlyFiles,
@@ -12310,6 +12648,7 @@ async function runChecked(settings, deps, checked) {
             const r = await collectChanges(git, engine, sandbox, settings, wantsCommit ? settings.commitMessage : undefined);
             if (r.staleLocks)
                 ui.info(`Removed ${r.staleLocks} stale git lock(s) (HEAD's, the branch's) a killed git left in ${sandbox.name}, to commit its leftovers.`);
+            reportCleared(ui, sandbox.name, r.trapsCleared ?? []);
             ui.fenced(r.diffStat || 'No changes.');
             if (r.countsStopped)
                 ui.warning(`The changed files were not all counted: ${r.countsStopped}.`);
@@ -12334,7 +12673,8 @@ async function runChecked(settings, deps, checked) {
             };
             push = await ui.group('Push', () => pushSandbox(git, sandbox, report, to, settings.token, ui));
         }
-        return { sandbox, command, report, push };
+        const trapsCleared = [...offerCleared, ...(report.trapsCleared ?? [])];
+        return { sandbox, command, report, push, ...(trapsCleared.length ? { trapsCleared } : {}) };
     }
     finally {
         deps.onSandboxLock?.(false);
@@ -12419,7 +12759,7 @@ async function realRoot(root) {
         }
     }
 }
-function run_firstLine(text) {
+function firstLine(text) {
     const line = text.trim().split('\n')[0];
     return line.length > 80 ? `${line.slice(0, 77)}...` : line;
 }
@@ -12427,9 +12767,13 @@ function run_firstLine(text) {
 ;// CONCATENATED MODULE: ./src/run/summary.ts
 // The job summary and the plain-text report: one table a person reads at a glance.
 
+
+
 /** Why nothing outside the sandbox can have changed, in one sentence. */
 const BOUNDARY_SENTENCE = "Nothing outside the sandbox could change: the command's container could write only its sandbox (the parent's objects were mounted read-only, its .git hidden), and its work came back as a git bundle that git checked as it fetched it.";
-const esc = (text) => text.replace(/[|<>]/g, (c) => `&#${c.charCodeAt(0)};`).replace(/\n/g, ' ');
+// A branch, a sandbox's place, git's reason for a refused push: text that may come from the sandbox or a
+// pull request, inert in the table (no cell end, no link, no HTML).
+const esc = (text) => markdownText(text);
 function outcomeRows(outcome) {
     const { sandbox, command, report, push } = outcome;
     const status = command.timedOut
@@ -12453,6 +12797,9 @@ function outcomeRows(outcome) {
         rows.push(['Pushed', push.pushed ? 'yes' : `no: ${push.reason}`]);
     if (report.branchUpdate)
         rows.push([`Parent's ${sandbox.branch}`, report.branchUpdate]);
+    // Named by the helpers that removed them (git-traps.ts): a few entries, each path escaped and bounded.
+    if (outcome.trapsCleared?.length)
+        rows.push(['Removed from .git', describeCleared(outcome.trapsCleared)]);
     rows.push(['Boundary', BOUNDARY_SENTENCE]);
     return rows;
 }
@@ -16012,7 +16359,7 @@ function finding(history, verdict, uncommitted) {
 
 /** The tools, then the scan in a log group of its own (`tell`: with a line that says what it found). */
 async function openReaper(options, ui, { tell = false } = {}) {
-    const engine = new ContainerEngine(options.engine);
+    const engine = new engine_engine/* ContainerEngine */.yz(options.engine);
     const helperImage = helperImageOnDemand(engine);
     const git = await Git.create();
     const scan = await ui.group('Scan', async () => {
@@ -16078,7 +16425,7 @@ const REAP_ROOT_FIX = "Run the reap job where the runs that made the sandboxes r
 async function rootOutOfView(engine, scan) {
     if (!scan.sandboxes.some((s) => s.hostPath))
         return undefined;
-    return rootCheck(engine, scan, async (root) => requireVisible(await engine.hostView(), [root]));
+    return rootCheck(engine, scan, async (root) => (0,host_paths/* requireVisible */.Qe)(await engine.hostView(), [root]));
 }
 async function rootUnproven(engine, image, scan) {
     if (!scan.sandboxes.some((s) => s.hostPath))
@@ -16097,7 +16444,7 @@ async function rootCheck(engine, scan, check) {
         return undefined;
     }
     catch (error) {
-        if (error instanceof HostPathError)
+        if (error instanceof host_paths/* HostPathError */.mL)
             return error.message;
         return `The ${engine.name} engine could not be shown to see the worktree-root ${scan.root} (${error.message}). ${REAP_ROOT_FIX}.`;
     }
@@ -19559,6 +19906,7 @@ function describe(decision, outcome) {
 
 
 
+
 /** The reaper's options from the validated settings (the action and the CLI alike). */
 function reapOptionsFrom(settings) {
     const { worktreeRoot, volumePrefix, engine, image, dryRun, maxRemovals, force, archiveDir } = settings;
@@ -19578,6 +19926,8 @@ async function reap(options, ui = silentUi) {
     const nowMs = options.now ?? Date.now();
     const opened = await openReaper(options, ui, { tell: true });
     const { git, engine, helperImage, scan, diskHelpersRefused } = opened;
+    if (!options.dryRun)
+        await (0,network_leftovers/* reportLeftNetworkContainers */.S8)(engine, ui);
     // What is looked at and removed comes in numbers the scan now knows: up to the size that gets the
     // whole removal pool, the young generation may grow (fewer collections; the peak stays within the
     // reap step's memory bound, docs/benchmarks.md), above it the peak is the scan's own.
