@@ -6,12 +6,14 @@ import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { HOSTILE_REPLY, LIVE_MENTION, renderedOutsideCode } from '../../test/support/hostile-reply.js';
+import { silentUi } from '../ui/ui.js';
 import {
   makeReplyFolder,
   offerReplyFolder,
   readReply,
   removeReplyFolder,
   replyMarkdown,
+  reportReply,
   REPLY_CONTAINER_DIR,
   REPLY_FILE_NAME,
   REPLY_MAX_BYTES,
@@ -176,5 +178,25 @@ describe('replyMarkdown', () => {
     expect(markdown).toBe(
       'R\n\n```text\nxxxxxxxxxx\n```\n\n_40 more characters are left out here: see the summary._',
     );
+  });
+});
+
+describe('reportReply', () => {
+  it('logs the reply fenced, no line of it a workflow command, every carriage return escaped', () => {
+    const fenced: string[] = [];
+    const warnings: string[] = [];
+    const ui = {
+      ...silentUi,
+      fenced: (t: string) => fenced.push(t),
+      warning: (m: string) => warnings.push(m),
+    };
+    reportReply(ui, { reply: { text: HOSTILE_REPLY, bytes: 70_000, cut: true } });
+    expect(fenced).toHaveLength(1);
+    expect(fenced[0]).not.toContain('\r');
+    expect(fenced[0].split('\n').filter((line) => /^\s*(::|##\[)/.test(line))).toEqual([]);
+    expect(fenced[0]).toContain('\\::error::wts-pwned-error');
+    expect(warnings).toEqual([
+      'The reply was cut: its file had 70,000 bytes, and only the first 65,536 were read.',
+    ]);
   });
 });
