@@ -102,6 +102,8 @@ function setOutputs(outcome: RunOutcome): void {
     // it left out: a few kilobytes whatever the sandbox holds.
     'files-changed': String(report.changedCount),
     'diff-stat': report.diffStat,
+    // The reply as the command wrote it (at most 64 KiB: reply.ts): an output is data, not a command.
+    reply: command.reply?.reply?.text ?? '',
   };
   if (command.network) Object.assign(out, networkOutputs(command.network));
   for (const [k, v] of Object.entries(out)) core.setOutput(k, v);

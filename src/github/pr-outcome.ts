@@ -59,6 +59,7 @@ export async function describeOutcome(
     pushFailed: deliversByPush(target) && commits.length > 0 && !pushed,
     patch,
     tail: command.tail,
+    reply: command.reply,
   };
 }
 

@@ -2,6 +2,7 @@
 // place when it ends (or by the post step when the job stopped first). Pure rendering.
 // Everything the command produced (log, file names, commit subjects, patch) is untrusted: it goes into
 // code blocks or code spans, where Markdown, HTML and @mentions do nothing, with known secrets redacted.
+import { replyMarkdown, type ReplyRead } from '../run/reply.js';
 import { PROGRESS_MARKER } from './event.js';
 
 export interface ProgressContext {
@@ -42,6 +43,8 @@ export interface FinishedRun {
   pushFailed?: boolean;
   patch?: { path: string; text: string };
   tail: string[];
+  /** What the command wrote to SANDBOX_REPLY_FILE: untrusted text (run/reply.ts). */
+  reply?: ReplyRead;
 }
 
 /** GitHub refuses comments over 65,536 characters. */
@@ -49,6 +52,8 @@ export const MAX_COMMENT = 65_000;
 const MAX_LINE = 300;
 const MAX_FILES = 100;
 const MAX_INLINE_PATCH = 30_000;
+/** The most characters of the command's reply in the comment (the job summary has more). */
+export const MAX_REPLY_IN_COMMENT = 20_000;
 const REDACTED = '***';
 
 export function renderRunning(ctx: ProgressContext): string {
@@ -89,6 +94,13 @@ export function renderFinished(ctx: ProgressContext, run: FinishedRun, secrets: 
     '|---|---|',
     ...rows.map(([k, v]) => `| ${k} | ${v.replace(/\|/g, '\\|')} |`),
   ];
+  const reply = replyMarkdown(run.reply, {
+    heading: "**The command's reply**",
+    maxChars: MAX_REPLY_IN_COMMENT,
+    redact: clean,
+    elsewhere: 'the job summary and the output `reply` have the rest',
+  });
+  if (reply) sections.push('', reply);
   if (run.commits.length) {
     sections.push('', run.pushed ? '**Commits pushed**' : '**Commits (not pushed)**', '');
     if (run.moreCommits)

@@ -18,6 +18,7 @@ import type { NetworkReport } from '../network/proxy.js';
 import type { NetworkSession } from '../network/session.js';
 import { commandMounts, type Sandbox } from '../sandbox/layout.js';
 import { containerNotePath } from '../sandbox/lock.js';
+import { offerReplyFolder, readReply, removeReplyFolder, type ReplyFolder, type ReplyRead } from './reply.js';
 import type { EnvEntry, Identity } from '../settings.js';
 
 export interface CommandSpec {
@@ -33,6 +34,8 @@ export interface CommandSpec {
   /** Extra files or folders to mount read-only (host path = container path). */
   readOnlyFiles?: string[];
   extraEnv?: Record<string, string>;
+  /** The folder of SANDBOX_REPLY_FILE (reply.ts), mounted read-write: made by `runCommand`. */
+  reply?: ReplyFolder;
   /** An allow-list or audit: the command's only way out is the proxy (src/network/session.ts). */
   network?: NetworkPolicy;
   /**
@@ -57,6 +60,8 @@ export interface CommandResult {
   tail: string[];
   /** With an allow-list or audit: the hosts the command reached and was refused. */
   network?: NetworkReport;
+  /** What the command wrote to SANDBOX_REPLY_FILE (untrusted, bounded), or why nothing is shown. */
+  reply?: ReplyRead;
 }
 
 export const TIMEOUT_EXIT_CODE = 124;
@@ -80,6 +85,7 @@ export function actionEnv(sandbox: Sandbox, spec: CommandSpec): Record<string, s
     SANDBOX_BRANCH: sandbox.branch,
     SANDBOX_WORKTREE: sandbox.worktreePath,
     SANDBOX_PARENT: sandbox.parent.path,
+    ...spec.reply?.env,
     ...spec.extraEnv,
   };
 }
@@ -122,7 +128,12 @@ export function commandContainer(
     init: true,
     image: spec.image,
     user: userArg(),
-    mounts: [...(spec.viewProof?.mounts ?? []), ...commandMounts(sandbox, spec.worktreeRoot), ...extra],
+    mounts: [
+      ...(spec.viewProof?.mounts ?? []),
+      ...commandMounts(sandbox, spec.worktreeRoot),
+      ...extra,
+      ...(spec.reply ? [spec.reply.mount] : []),
+    ],
     labels: commandLabels(sandbox),
     limits: spec.limits,
     workdir: sandbox.worktreePath,
@@ -193,11 +204,14 @@ export interface CommandHooks {
 export async function runCommand(
   engine: ContainerEngine,
   sandbox: Sandbox,
-  spec: CommandSpec,
+  given: CommandSpec,
   hooks: CommandHooks = {},
 ): Promise<CommandResult> {
-  const name = spec.containerName ?? containerName(sandbox.name);
-  const env = await userEnv(spec.env);
+  const name = given.containerName ?? containerName(sandbox.name);
+  const env = await userEnv(given.env);
+  const offered = await offerReplyFolder(() => engine.bindSource(), process.env.RUNNER_TEMP || os.tmpdir());
+  const reply = 'hostDir' in offered ? offered : undefined;
+  const spec: CommandSpec = { ...given, reply };
   hooks.onStart?.(name);
   let timedOut = false;
   const timer =
@@ -275,5 +289,12 @@ export async function runCommand(
       if (outcome) outcome.network = report;
     }
     if (env.dir) await fs.rm(env.dir, { recursive: true, force: true });
+    // Read once the container is gone (nothing writes the folder any more), then the folder goes.
+    if (reply) {
+      const read = outcome ? await readReply(reply.hostDir) : {};
+      const left = await removeReplyFolder(reply.hostDir);
+      if (outcome)
+        outcome.reply = left ? { ...read, warning: [read.warning, left].filter(Boolean).join(' ') } : read;
+    } else if (outcome && 'warning' in offered) outcome.reply = offered;
   }
 }

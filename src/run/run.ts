@@ -37,6 +37,7 @@ import {
   type CommandResult,
 } from './command.js';
 import { pushBranch, type PushResult } from './push.js';
+import { reportReply } from './reply.js';
 import { commitsNotIn, type WorktreeReport } from './report.js';
 import type { RunState } from './state.js';
 import type { Ui } from '../ui/ui.js';
@@ -316,6 +317,7 @@ async function runChecked(settings: RunSettings, deps: RunDeps, checked: Checked
     );
     deps.save({ container: undefined, exitCode: command.exitCode });
     reportCommand(ui, command);
+    reportReply(ui, command.reply);
 
     const wantsCommit = settings.push && !!sandbox.branch;
     const report = await ui.group('Import', async () => {

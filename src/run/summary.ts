@@ -2,6 +2,7 @@
 import { describeCleared } from '../sandbox/git-traps.js';
 import { whereIs } from '../sandbox/layout.js';
 import { markdownText } from '../ui/sandbox-text.js';
+import { replyMarkdown, REPLY_MAX_BYTES } from './reply.js';
 import type { RunOutcome } from './run.js';
 
 /** Why nothing outside the sandbox can have changed, in one sentence. */
@@ -46,15 +47,20 @@ export function filesChanged(report: RunOutcome['report']): string {
 }
 
 // Size: the table is a few hundred bytes of the action's own text and names it chose; the diff stat is at
-// most STAT_MAX_BYTES (report.ts: 64 KiB) and says what it left out. The whole stays far below the
-// runner's 1 MiB limit for one step's summary.
+// most STAT_MAX_BYTES (report.ts: 64 KiB) and says what it left out, the reply at most REPLY_MAX_BYTES
+// (reply.ts: 64 KiB, a little more once made safe). The whole stays far below the runner's 1 MiB limit
+// for one step's summary.
 export function outcomeMarkdown(outcome: RunOutcome): string {
   const rows = outcomeRows(outcome);
   const table = ['| | |', '|---|---|', ...rows.map(([k, v]) => `| ${k} | ${esc(v)} |`)].join('\n');
   const stat = outcome.report.diffStat
     ? `\n\n<details><summary>Diff stat</summary>\n\n\`\`\`\n${outcome.report.diffStat.replace(/```/g, "'''")}\n\`\`\`\n</details>`
     : '';
-  return `## worktree-sandbox: run\n\n${table}${stat}\n`;
+  const reply = replyMarkdown(outcome.command.reply, {
+    heading: "### The command's reply",
+    maxChars: 2 * REPLY_MAX_BYTES,
+  });
+  return `## worktree-sandbox: run\n\n${table}${reply ? `\n\n${reply}` : ''}${stat}\n`;
 }
 
 export function outcomeText(outcome: RunOutcome): string {
