@@ -35,6 +35,7 @@ import {
   type CommandResult,
 } from './command.js';
 import { pushBranch, type PushResult } from './push.js';
+import { checkCommits, secretGate, type SecretGate } from './secret-gate.js';
 import { commitsNotIn, type WorktreeReport } from './report.js';
 import type { RunState } from './state.js';
 import type { Ui } from '../ui/ui.js';
@@ -340,7 +341,8 @@ async function runChecked(settings: RunSettings, deps: RunDeps, checked: Checked
         trackingRef: `refs/remotes/origin/${sandbox.branch}`,
         label: `origin/${sandbox.branch}`,
       };
-      push = await ui.group('Push', () => pushSandbox(git, sandbox, report, to, settings.token, ui));
+      const gate = secretGate(settings, ui, () => deps.save({ secretsFound: true }));
+      push = await ui.group('Push', () => pushSandbox(git, sandbox, report, to, settings.token, ui, gate));
     }
     return { sandbox, command, report, push };
   } finally {
@@ -357,6 +359,7 @@ async function pushSandbox(
   to: PushDestination | { withheld: string },
   token: string,
   ui: Ui,
+  gate: SecretGate,
 ): Promise<PushResult> {
   if (!sandbox.branch) return { pushed: false, reason: 'a transient sandbox has no branch to push' };
   // What is pushed is the branch tip the parent recorded from the bundle, and only while HEAD was on it.
@@ -377,6 +380,7 @@ async function pushSandbox(
   const tracking = (await git.refExists(parentPath, to.trackingRef)) ? [to.trackingRef] : ['--remotes'];
   const unpushed = await commitsNotIn(git, parentPath, report.tip, tracking);
   if (unpushed === 0) return { pushed: false, reason: `no commits that ${to.label} does not have` };
+  await checkCommits(git, parentPath, [report.tip, '--not', ...tracking], gate, `the push to ${to.label}`);
   const result = await pushBranch(git, sandbox.parent, to.url, to.branch, report.tip, token, {
     trackingRef: to.trackingRef,
     label: to.label,
