@@ -153,6 +153,36 @@ describe('checkCommits', () => {
       expect(error.message).not.toContain(value);
   });
 
+  it("scans files git would call binary, and files the repository's attributes mark -diff", async () => {
+    fs.writeFileSync(path.join(repo.parent, '.gitattributes'), 'generated/** -diff\n');
+    const blob = Buffer.concat([
+      Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 0, 0, 13]),
+      Buffer.from(`${TOKEN}\n`),
+    ]);
+    const utf16 = Buffer.from(`key=${CREDENTIAL}\n`, 'utf16le');
+    const before = sh(repo.parent, 'rev-parse', 'HEAD');
+    fs.mkdirSync(path.join(repo.parent, 'generated'), { recursive: true });
+    fs.writeFileSync(path.join(repo.parent, 'generated', 'bundle.js'), `x\nconst k = "${CREDENTIAL}";\n`);
+    fs.writeFileSync(path.join(repo.parent, 'image.png'), blob);
+    fs.writeFileSync(path.join(repo.parent, 'notes-utf16.txt'), utf16);
+    sh(repo.parent, 'add', '-A');
+    sh(repo.parent, 'commit', '--quiet', '-m', 'binary');
+    const after = sh(repo.parent, 'rev-parse', 'HEAD');
+    const error = await blocked(
+      checkCommits(git, repo.parent, [after, '--not', before], gateFor('block', silentUi), 'p'),
+    );
+    const places = error.findings.map(
+      (f) => `${f.place.kind === 'file' ? f.place.path : ''}:${f.line} ${f.rule}`,
+    );
+    expect(places).toEqual(
+      expect.arrayContaining([
+        'generated/bundle.js:2 credentials for api.example.com',
+        'image.png:1 token',
+        'notes-utf16.txt:1 credentials for api.example.com',
+      ]),
+    );
+  });
+
   it('finds a secret that a later commit removed again: it still leaves in the first', async () => {
     const first = commit({ 'tmp.txt': `${CREDENTIAL}\n` });
     const second = commit({ 'tmp.txt': null });

@@ -82,7 +82,7 @@ export async function checkCommits(
   const scanner = new SecretScanner(gate.needles, await loadLint());
   const read = await readCommits(git, repo, revs, scanner, gate.maxBytes ?? MAX_SCAN_BYTES);
   await scanner.finish();
-  const scanned = `${read.commits} commit(s), ${read.lines} added line(s)${read.binary ? `; ${read.binary} binary file(s) not scanned` : ''}`;
+  const scanned = `${read.commits} commit(s), ${read.lines} added line(s)`;
   verdict(gate, scanner, what, scanned, read.incomplete);
 }
 
@@ -112,7 +112,6 @@ function sayShort(gate: SecretGate): void {
 interface CommitsRead {
   commits: number;
   lines: number;
-  binary: number;
   /** Why not everything was read: then the scan is a finding of its own. */
   incomplete?: string;
 }
@@ -131,7 +130,7 @@ async function readCommits(
 ): Promise<CommitsRead> {
   const marker = `wts-scan-${randomBytes(12).toString('hex')}`;
   const end = `${marker}-end`;
-  const read: CommitsRead = { commits: 0, lines: 0, binary: 0 };
+  const read: CommitsRead = { commits: 0, lines: 0 };
   let state: 'message' | 'header' | 'hunk' = 'header';
   let commit = '';
   let message: Place = { kind: 'message', commit };
@@ -164,7 +163,6 @@ async function readCommits(
       file = undefined;
     } else if (state === 'header') {
       if (line.startsWith('+++ ')) file = pathOf(line.slice(4), commit);
-      else if (line.startsWith('Binary files ')) read.binary++;
       else if (line.startsWith('@@ ')) {
         newLine = Number(/^@@ -\d+(?:,\d+)? \+(\d+)/.exec(line)?.[1] ?? 1);
         state = 'hunk';
@@ -172,7 +170,9 @@ async function readCommits(
     } else if (line.startsWith('@@ ')) newLine = Number(/^@@ -\d+(?:,\d+)? \+(\d+)/.exec(line)?.[1] ?? 1);
     else if (line.startsWith('+') && file) {
       read.lines++;
-      wait = scanner.add(file, newLine++, line.slice(1)) ?? wait;
+      // NULs out: UTF-16 text then reads as its characters, and a blob's printable runs as text.
+      const text = line.includes('\0') ? line.slice(1).replace(/\0/g, '') : line.slice(1);
+      wait = scanner.add(file, newLine++, text) ?? wait;
     }
   };
   const result = await git.stream(
@@ -184,6 +184,9 @@ async function readCommits(
       '--no-ext-diff',
       '--no-textconv',
       '--no-renames',
+      // Every file as text, whatever git's guess or the repository's attributes (`-diff`, `binary`) say:
+      // a secret in a generated file or a binary blob leaves as surely as one in source.
+      '--text',
       '--diff-merges=first-parent',
       '--patch',
       '--unified=0',
