@@ -36,6 +36,7 @@ import {
 } from './command.js';
 import { pushBranch, type PushResult } from './push.js';
 import { checkCommits, secretGate, type SecretGate } from './secret-gate.js';
+import { knownSecrets } from './secret-values.js';
 import { commitsNotIn, type WorktreeReport } from './report.js';
 import type { RunState } from './state.js';
 import type { Ui } from '../ui/ui.js';
@@ -89,6 +90,8 @@ export async function runSandbox(settings: RunSettings, deps: RunDeps): Promise<
   // A credential's value is the proxy's alone: masked in the log before anything could print it.
   if (settings.network.mode === 'allow' || settings.network.mode === 'audit')
     for (const { value } of settings.network.credentials) ui.mask(value);
+  // And the values of secret-named env entries (secret-values.ts), before the command could print them.
+  for (const { value } of knownSecrets(settings)) if (value) ui.mask(value);
   const engine = new ContainerEngine(settings.engine);
   // The image check (also the engine's reachability check), asked at most once: below, once it is known
   // whether the probe's helper proves the image instead. When the given path alone shows the branch's

@@ -28,6 +28,19 @@ export const MAX_FINDINGS = 200;
 /** The comment filter lets text switch the scan off (`secretlint-disable`): the text here is hostile. */
 const IGNORED_RULES = new Set(['@secretlint/secretlint-rule-filter-comments']);
 
+/**
+ * Lines as one text (built by concatenation, which V8 keeps as a rope and flattens once: many times
+ * cheaper than joining an array of lines), each line's start in it, and where each line is.
+ */
+interface Piece {
+  text: string;
+  starts: number[];
+  places: Place[];
+  numbers: number[];
+}
+
+const emptyPiece = (): Piece => ({ text: '', starts: [], places: [], numbers: [] });
+
 type Lint = (content: string) => Promise<Array<{ ruleId: string; messageId: string; line: number }>>;
 
 let lintLoaded: Promise<Lint> | undefined;
@@ -72,9 +85,7 @@ export class SecretScanner {
   readonly findings: Finding[] = [];
   /** Reports past MAX_FINDINGS, counted only. */
   more = 0;
-  private lines: string[] = [];
-  private where: Array<{ place: Place; line: number }> = [];
-  private chars = 0;
+  private piece = emptyPiece();
   private seen = new Set<string>();
   private placeIds = new Map<Place, number>();
   private busy: Promise<void> | undefined;
@@ -87,17 +98,22 @@ export class SecretScanner {
 
   /** A line of `place`; a promise when the caller should wait before it adds more. */
   add(place: Place, line: number, text: string): Promise<void> | undefined {
-    this.lines.push(text);
-    this.where.push({ place, line });
-    this.chars += text.length + 1;
-    if (this.chars >= PIECE_CHARS && !this.busy) {
-      const lines = this.lines;
-      const where = this.where;
-      const keep = Math.min(OVERLAP_LINES, lines.length);
-      this.lines = lines.slice(-keep);
-      this.where = where.slice(-keep);
-      this.chars = this.lines.reduce((n, l) => n + l.length + 1, 0);
-      this.busy = this.scanPiece(lines, where)
+    const piece = this.piece;
+    piece.starts.push(piece.text.length);
+    piece.text += `${text}\n`;
+    piece.places.push(place);
+    piece.numbers.push(line);
+    if (piece.text.length >= PIECE_CHARS && !this.busy) {
+      // The next piece starts with the last lines of this one.
+      const keep = Math.min(OVERLAP_LINES, piece.starts.length);
+      const from = piece.starts[piece.starts.length - keep];
+      this.piece = {
+        text: piece.text.slice(from),
+        starts: piece.starts.slice(-keep).map((start) => start - from),
+        places: piece.places.slice(-keep),
+        numbers: piece.numbers.slice(-keep),
+      };
+      this.busy = this.scanPiece(piece)
         .catch((error: unknown) => {
           this.failure = error;
         })
@@ -111,32 +127,25 @@ export class SecretScanner {
   /** Scans what is left; throws when a piece could not be scanned. */
   async finish(): Promise<void> {
     await this.busy;
-    if (this.lines.length) await this.scanPiece(this.lines, this.where);
-    this.lines = [];
-    this.where = [];
+    if (this.piece.starts.length) await this.scanPiece(this.piece);
+    this.piece = emptyPiece();
     if (this.failure) throw this.failure;
   }
 
-  private async scanPiece(lines: string[], where: Array<{ place: Place; line: number }>): Promise<void> {
-    const content = lines.join('\n');
-    // Line starts, to turn an offset into a line of the piece.
-    const starts = new Array<number>(lines.length);
-    let offset = 0;
-    for (let i = 0; i < lines.length; i++) {
-      starts[i] = offset;
-      offset += lines[i].length + 1;
-    }
+  private async scanPiece(piece: Piece): Promise<void> {
+    const { text, starts, places, numbers } = piece;
     for (const needle of this.needles) {
-      for (let at = content.indexOf(needle.text); at >= 0; at = content.indexOf(needle.text, at + 1))
-        this.report(where[lineAt(starts, at)], needle.rule);
+      for (let at = text.indexOf(needle.text); at >= 0; at = text.indexOf(needle.text, at + 1))
+        this.report(places, numbers, lineAt(starts, at), needle.rule);
     }
-    for (const message of await this.lint(content)) {
-      const index = Math.min(Math.max(message.line - 1, 0), lines.length - 1);
-      this.report(where[index], `${message.ruleId} (${message.messageId})`);
+    for (const message of await this.lint(text)) {
+      const index = Math.min(Math.max(message.line - 1, 0), starts.length - 1);
+      this.report(places, numbers, index, `${message.ruleId} (${message.messageId})`);
     }
   }
 
-  private report(at: { place: Place; line: number }, rule: string): void {
+  private report(places: readonly Place[], numbers: readonly number[], index: number, rule: string): void {
+    const at = { place: places[index], line: numbers[index] };
     let id = this.placeIds.get(at.place);
     if (id === undefined) this.placeIds.set(at.place, (id = this.placeIds.size));
     // Past the kept findings, only counted (a line of the overlap may then count twice).

@@ -2,6 +2,7 @@
 // token, the values of `credentials`, and the values of `env` entries whose names say they are secret.
 // A value is searched for as written, URL-encoded, JSON-escaped, as hex, and as base64 (standard and URL
 // alphabets, at each of the three alignments it can have inside a longer encoded text). Pure.
+// Not covered: other encodings (upper-case hex, base32, gzip, a value split or reversed).
 import type { RunSettings } from '../settings.js';
 
 /** `env` names that say their value is secret: `*_KEY`, `*_TOKEN`, `*_SECRET`, `*_PASSWORD` (any case). */
@@ -32,11 +33,13 @@ export function knownSecrets(settings: SecretSettings): KnownSecret[] {
   if (settings.token) found.push({ name: 'token', value: settings.token });
   if (settings.network.mode === 'allow' || settings.network.mode === 'audit')
     for (const credential of settings.network.credentials) {
-      const name = `credentials for ${credential.host}`;
-      found.push({ name, value: credential.value });
-      // `Bearer <token>`, `token <token>`: the part after the scheme is the secret on its own.
+      // `Bearer <token>`, `token <token>`: the part after the scheme is the secret, and every form of the
+      // whole value holds a form of that part (base64 at one of its alignments): it alone is searched.
       const scheme = /^[A-Za-z][A-Za-z0-9-]*\s+(\S.*)$/.exec(credential.value);
-      if (scheme) found.push({ name, value: scheme[1] });
+      found.push({
+        name: `credentials for ${credential.host}`,
+        value: scheme ? scheme[1] : credential.value,
+      });
     }
   for (const entry of settings.env)
     if (SECRET_ENV_NAME.test(entry.name)) found.push({ name: `env ${entry.name}`, value: entry.value });
@@ -49,8 +52,18 @@ export function shortSecrets(secrets: readonly KnownSecret[]): string[] {
   return [...new Set(names.map((s) => s.name))];
 }
 
-/** Every form of every secret long enough, each once (the first name that has it). */
+/**
+ * Every form of every secret long enough, each once (the first name that has it), and none that holds
+ * another: text that holds the longer one holds the shorter one too, and each costs a pass over the text.
+ */
 export function needlesOf(secrets: readonly KnownSecret[]): Needle[] {
+  const all = allForms(secrets);
+  return all.filter(
+    (n) => !all.some((m) => m !== n && m.text.length < n.text.length && n.text.includes(m.text)),
+  );
+}
+
+function allForms(secrets: readonly KnownSecret[]): Needle[] {
   const seen = new Set<string>();
   const needles: Needle[] = [];
   const add = (rule: string, text: string) => {
@@ -65,7 +78,6 @@ export function needlesOf(secrets: readonly KnownSecret[]): Needle[] {
     add(`${name} (JSON-escaped)`, JSON.stringify(value).slice(1, -1));
     const bytes = Buffer.from(value, 'utf8');
     add(`${name} (hex)`, bytes.toString('hex'));
-    add(`${name} (hex)`, bytes.toString('hex').toUpperCase());
     for (const text of base64Forms(bytes)) {
       add(`${name} (base64)`, text);
       add(`${name} (base64)`, text.replace(/\+/g, '-').replace(/\//g, '_'));
