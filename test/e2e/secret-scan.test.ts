@@ -8,6 +8,7 @@ import { runMainAndPost } from '../support/action.js';
 import { removeVolumes, uniquePrefix } from '../support/docker.js';
 import { runnerIds, TEST_IMAGE } from '../support/env.js';
 import { chownTree, git, makeRepo, tryGit, type TestRepo } from '../support/repo.js';
+import { nodeRuntimes } from '../support/runtimes.js';
 
 const CREDENTIAL = 'cred-e2e-0123456789abcdef';
 const DEPLOY_KEY = 'deploy-key-e2e-9876543210';
@@ -38,8 +39,12 @@ beforeEach(() => {
   chownTree(repo.root, runnerIds());
 });
 
+/** The Node.js that runs the bundle: each suite runs once per runtime (test/support/runtimes.ts). */
+let node = process.execPath;
+
 async function run(command: string, inputs: Record<string, string> = {}) {
   return runMainAndPost({
+    node,
     asRunner: true,
     inputs: {
       image: TEST_IMAGE,
@@ -83,49 +88,58 @@ function expectBlocked(
   expect(git(repo.parent, 'rev-parse', BRANCH)).not.toBe(originBefore);
 }
 
-describe('secret-scan through the bundle, as uid 1001 (Docker)', () => {
-  it('blocks a credentials value written into a new file: origin does not move, the sandbox is kept', async () => {
-    // (Put together by the shell: the command line shown in the log does not hold the value either.)
-    const [first, rest] = [CREDENTIAL.slice(0, 8), CREDENTIAL.slice(8)];
-    const result = await run(`printf 'A=1\\nKEY=%s%s\\n' ${first} ${rest} > leaked.env`, {
-      network: 'api.example.com',
-      credentials: `api.example.com X-Key: ${CREDENTIAL}`,
+describe.each(nodeRuntimes())(
+  '$name: secret-scan through the bundle, as uid 1001 (Docker)',
+  ({ execPath }) => {
+    beforeEach(() => {
+      node = execPath;
     });
-    expectBlocked(result, {
-      where: /leaked\.env:2 \(commit [0-9a-f]{12}\)/,
-      rule: 'credentials for api.example.com',
-      value: CREDENTIAL,
-    });
-  });
 
-  it('blocks an env secret in a commit message', async () => {
-    const result = await run(
-      `echo x > x.txt && git add x.txt && git commit --quiet -m "add x" -m "with key $DEPLOY_KEY"`,
-    );
-    expectBlocked(result, {
-      where: /commit message of [0-9a-f]{12}, line 3/,
-      rule: 'env DEPLOY_KEY',
-      value: DEPLOY_KEY,
+    it('blocks a credentials value written into a new file: origin does not move, the sandbox is kept', async () => {
+      // (Put together by the shell: the command line shown in the log does not hold the value either.)
+      const [first, rest] = [CREDENTIAL.slice(0, 8), CREDENTIAL.slice(8)];
+      const result = await run(`printf 'A=1\\nKEY=%s%s\\n' ${first} ${rest} > leaked.env`, {
+        network: 'api.example.com',
+        credentials: `api.example.com X-Key: ${CREDENTIAL}`,
+      });
+      expectBlocked(result, {
+        where: /leaked\.env:2 \(commit [0-9a-f]{12}\)/,
+        rule: 'credentials for api.example.com',
+        value: CREDENTIAL,
+      });
     });
-  });
 
-  it('blocks a well-known key format (a GitHub token, found by secretlint)', async () => {
-    const result = await run(`mkdir -p src && ${WRITE_GITHUB_TOKEN}`);
-    expectBlocked(result, {
-      where: /src\/token\.js:1 \(commit [0-9a-f]{12}\)/,
-      rule: '@secretlint/secretlint-rule-github (GITHUB_TOKEN)',
-      value: 'wWPw5k4aXcaT4fNP0UcnZwJUVFk6LO0pINUx',
+    it('blocks an env secret in a commit message', async () => {
+      const result = await run(
+        `echo x > x.txt && git add x.txt && git commit --quiet -m "add x" -m "with key $DEPLOY_KEY"`,
+      );
+      expectBlocked(result, {
+        where: /commit message of [0-9a-f]{12}, line 3/,
+        rule: 'env DEPLOY_KEY',
+        value: DEPLOY_KEY,
+      });
     });
-  });
 
-  it('with warn: the push goes, with the findings as warnings', async () => {
-    const { main, post } = await run(`mkdir -p src && ${WRITE_GITHUB_TOKEN}`, { 'secret-scan': 'warn' });
-    if (main.outputs.pushed !== 'true') process.stdout.write(main.stdout.slice(-4000));
-    expect({ main: main.code, post: post.code }).toEqual({ main: 0, post: 0 });
-    expect(main.outputs.pushed).toBe('true');
-    expect(git(repo.origin, 'rev-parse', `refs/heads/${BRANCH}`)).toBe(git(repo.parent, 'rev-parse', BRANCH));
-    const warning = main.stdout.split('\n').find((l) => l.startsWith('::warning::Secret scan of the push'));
-    expect(warning).toContain('src/token.js:1');
-    expect(warning).toContain('secret-scan: warn lets it go on');
-  });
-});
+    it('blocks a well-known key format (a GitHub token, found by secretlint)', async () => {
+      const result = await run(`mkdir -p src && ${WRITE_GITHUB_TOKEN}`);
+      expectBlocked(result, {
+        where: /src\/token\.js:1 \(commit [0-9a-f]{12}\)/,
+        rule: '@secretlint/secretlint-rule-github (GITHUB_TOKEN)',
+        value: 'wWPw5k4aXcaT4fNP0UcnZwJUVFk6LO0pINUx',
+      });
+    });
+
+    it('with warn: the push goes, with the findings as warnings', async () => {
+      const { main, post } = await run(`mkdir -p src && ${WRITE_GITHUB_TOKEN}`, { 'secret-scan': 'warn' });
+      if (main.outputs.pushed !== 'true') process.stdout.write(main.stdout.slice(-4000));
+      expect({ main: main.code, post: post.code }).toEqual({ main: 0, post: 0 });
+      expect(main.outputs.pushed).toBe('true');
+      expect(git(repo.origin, 'rev-parse', `refs/heads/${BRANCH}`)).toBe(
+        git(repo.parent, 'rev-parse', BRANCH),
+      );
+      const warning = main.stdout.split('\n').find((l) => l.startsWith('::warning::Secret scan of the push'));
+      expect(warning).toContain('src/token.js:1');
+      expect(warning).toContain('secret-scan: warn lets it go on');
+    });
+  },
+);
