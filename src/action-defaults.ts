@@ -17,6 +17,7 @@ export const ACTION_DEFAULTS: Readonly<Record<string, string>> = {
   "allow-failure": "false",
   "push": "false",
   "commit-message": "chore: changes made in worktree-sandbox",
+  "secret-scan": "block",
   "author": "",
   "committer": "",
   "pull-request": "false",

@@ -48,6 +48,7 @@ describe('parseSettings: run mode', () => {
     ['mode', 'fix', /Invalid input 'mode'.*run, reap/],
     ['isolation', 'vm', /Invalid input 'isolation'.*container, disk/],
     ['cleanup', 'sometimes', /Invalid input 'cleanup'.*auto, always, never/],
+    ['secret-scan', 'strict', /Invalid input 'secret-scan'.*block, warn, off/],
     ['allow-failure', 'yes', /Invalid input 'allow-failure'.*true or false/],
     ['timeout-minutes', '-1', /Invalid input 'timeout-minutes'/],
     ['timeout-minutes', '1e3', /Invalid input 'timeout-minutes'/],
@@ -65,6 +66,12 @@ describe('parseSettings: run mode', () => {
   ])('rejects %s=%j naming the input and what it accepts', (input, value, message) => {
     expect(() => run({ [input]: value })).toThrow(InputError);
     expect(() => run({ [input]: value })).toThrow(message);
+  });
+
+  it('reads secret-scan, block by default', () => {
+    expect(run({}).secretScan).toBe('block');
+    expect(run({ 'secret-scan': 'WARN' }).secretScan).toBe('warn');
+    expect(run({ 'secret-scan': 'off' }).secretScan).toBe('off');
   });
 
   it('accepts booleans in the forms the runner passes', () => {

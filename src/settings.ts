@@ -36,6 +36,9 @@ export type { Isolation };
 
 export type CleanupPolicy = 'auto' | 'always' | 'never';
 
+/** `secret-scan`: what a finding in what leaves a run does (src/run/secret-gate.ts). */
+export type SecretScanMode = 'block' | 'warn' | 'off';
+
 export type ContainerLimits = Limits;
 
 /** Who commits: `Name <email>` (settings/identity.ts parses and defaults it). */
@@ -64,6 +67,8 @@ export interface RunSettings extends CommonSettings {
   allowFailure: boolean;
   push: boolean;
   commitMessage: string;
+  /** Before a push, a saved patch or a posted reply: stop it (`block`), warn, or do not scan. */
+  secretScan: SecretScanMode;
   limits: ContainerLimits;
   /**
    * `network` and `credentials`. With an allow-list or audit, `limits.network` is `none`: the command's
@@ -149,6 +154,7 @@ function parseRun(read: InputReader, env: NodeJS.ProcessEnv): Omit<RunSettings, 
     allowFailure: boolean(read, 'allow-failure'),
     push: boolean(read, 'push'),
     commitMessage: read('commit-message').trim(),
+    secretScan: oneOf(read, 'secret-scan', ['block', 'warn', 'off'] as const),
     limits: {
       memory: optionalPattern(read, 'memory', /^\d+(\.\d+)?[bkmg]?$/i, 'a size such as 512m or 2g'),
       cpus: optionalPattern(read, 'cpus', /^(\d+(\.\d+)?|\.\d+)$/, 'a positive number such as 1.5'),

@@ -76,6 +76,14 @@ export function buildProgram(): Command {
       .option('--allow-failure', 'exit 0 even when the command fails')
       .option('--push', 'commit what is left and push the branch to origin (never forced)')
       .option('--commit-message <message>', 'message of that commit')
+      .addOption(
+        new Option(
+          '--secret-scan <mode>',
+          'before the push: scan the added lines and commit messages for known secrets and credential formats; block stops the push (docs/secret-scan.md)',
+        )
+          .choices(['block', 'warn', 'off'])
+          .default(D['secret-scan']),
+      )
       .option('--memory <size>', 'memory limit, e.g. 2g')
       .option('--cpus <n>', 'CPU limit, e.g. 1.5')
       .option('--pids-limit <n>', 'process limit', D['pids-limit'])

@@ -20,6 +20,7 @@ export type HostWork =
   | 'git-fetch'
   | 'git-push'
   | 'git-import'
+  | 'secret-scan'
   | 'engine-query'
   | 'engine-change'
   | 'engine-pull'
@@ -63,6 +64,9 @@ export const TIME_LIMITS_MS: Readonly<Record<TimedWork, number>> = {
   'git-push': 15 * MINUTE,
   // Fetching a sandbox's bundle (at most max-import-size) with fsck into the private store.
   'git-import': 30 * MINUTE,
+  // Reading what a push or a patch carries (git's log of the commits' added lines) while it is scanned
+  // for secrets (secret-gate.ts): at most 256 MiB of git's output, scanned at several MB/s.
+  'secret-scan': 5 * MINUTE,
   // The engine CLI asked something (inspect, ps, info, version, logs): a second; tens of seconds on a
   // loaded rootless Podman that first sets up its user namespace.
   'engine-query': 2 * MINUTE,

@@ -3,6 +3,7 @@
 import * as path from 'node:path';
 import type { Git } from '../engine/git.js';
 import type { RunOutcome } from '../run/run.js';
+import { checkCommits, type SecretGate } from '../run/secret-gate.js';
 import type { RunSettings } from '../settings.js';
 import type { PullRequestInfo } from './api.js';
 import type { ActionContext } from './context.js';
@@ -19,6 +20,7 @@ export async function describeOutcome(
   target: RunTarget,
   pr: PullRequestInfo | undefined,
   outcome: RunOutcome,
+  gate: SecretGate,
 ): Promise<FinishedRun> {
   const { command, report, push, sandbox } = outcome;
   const pushed = push?.pushed === true;
@@ -31,6 +33,8 @@ export async function describeOutcome(
   }));
   let patch: FinishedRun['patch'];
   if (settings.push && !pushed && commits.length) {
+    // The patch is shown on the pull request and offered as a file: scanned as a push would be.
+    await checkCommits(git, parentPath, [report.headSha, '--not', sandbox.startSha], gate, 'the patch');
     const name = pr
       ? `pr-${pr.number}-${report.headSha.slice(0, 12)}`
       : `${sandbox.name}-${report.headSha.slice(0, 12)}`;

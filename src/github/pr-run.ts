@@ -9,6 +9,7 @@ import { Git } from '../engine/git.js';
 import { withRepositoryLock } from '../sandbox/lock.js';
 import { findParentRepository, type ParentRepository } from '../sandbox/repository.js';
 import { runSandbox, type PushDestination, type RunDeps, type RunOutcome } from '../run/run.js';
+import { secretGate } from '../run/secret-gate.js';
 import type { RunSettings } from '../settings.js';
 import type { Ui } from '../ui/ui.js';
 import { apiUrl, connectGitHub, type GitHubApi, type PullRequestInfo } from './api.js';
@@ -151,7 +152,8 @@ async function runTarget(settings: RunSettings, io: PrRunIo, run: PlannedRun): P
       pushTo: pushDestination(target),
     };
     outcome = await runSandbox({ ...settings, branch: target.branch, base: '' }, deps);
-    const finished = await describeOutcome(git, parent.path, settings, ctx, target, pr, outcome);
+    const gate = secretGate(settings, ui, () => io.save({ secretsFound: true }));
+    const finished = await describeOutcome(git, parent.path, settings, ctx, target, pr, outcome, gate);
     // The comment names the commit the sandbox really started from (the branch may have moved since).
     const done: ProgressContext = { ...progress, headSha: outcome.sandbox.startSha };
     if (finished.patch) io.setOutput('patch-path', finished.patch.path);

@@ -139,6 +139,12 @@ async function cleanupLocked(
   const git = await Git.create();
   const sandbox = state.location;
   if (!state.ready) return recoverHalfCreated(git, engine, sandbox, ui);
+  if (state.secretsFound)
+    return keep(
+      ui,
+      sandbox,
+      'the secret scan held its work back: kept for a person to look at, whatever cleanup says',
+    );
   if (state.cleanup === 'never') return keep(ui, sandbox, 'cleanup: never');
   if (state.cleanup === 'auto' && sandbox.kind === 'persistent')
     return keep(ui, sandbox, 'persistent sandboxes are kept for reuse (cleanup: auto)');

@@ -38,6 +38,8 @@ import {
 } from './command.js';
 import { pushBranch, type PushResult } from './push.js';
 import { reportReply } from './reply.js';
+import { checkCommits, checkReply, secretGate, type SecretGate } from './secret-gate.js';
+import { knownSecrets } from './secret-values.js';
 import { commitsNotIn, type WorktreeReport } from './report.js';
 import type { RunState } from './state.js';
 import type { Ui } from '../ui/ui.js';
@@ -93,6 +95,8 @@ export async function runSandbox(settings: RunSettings, deps: RunDeps): Promise<
   // A credential's value is the proxy's alone: masked in the log before anything could print it.
   if (settings.network.mode === 'allow' || settings.network.mode === 'audit')
     for (const { value } of settings.network.credentials) ui.mask(value);
+  // And the values of secret-named env entries (secret-values.ts), before the command could print them.
+  for (const { value } of knownSecrets(settings)) if (value) ui.mask(value);
   const engine = new ContainerEngine(settings.engine);
   // The image check (also the engine's reachability check), asked at most once: below, once it is known
   // whether the probe's helper proves the image instead. When the given path alone shows the branch's
@@ -317,6 +321,11 @@ async function runChecked(settings: RunSettings, deps: RunDeps, checked: Checked
     );
     deps.save({ container: undefined, exitCode: command.exitCode });
     reportCommand(ui, command);
+    // The reply is scanned before it is shown anywhere: with `block`, a secret in it fails the step here,
+    // before the work is imported or pushed, and the sandbox keeps everything for a person to look at.
+    const gate = secretGate(settings, ui, () => deps.save({ secretsFound: true }));
+    const replyText = command.reply?.reply?.text;
+    if (replyText) await ui.group('Secret scan: the reply', () => checkReply(replyText, gate));
     reportReply(ui, command.reply);
 
     const wantsCommit = settings.push && !!sandbox.branch;
@@ -354,7 +363,7 @@ async function runChecked(settings: RunSettings, deps: RunDeps, checked: Checked
         trackingRef: `refs/remotes/origin/${sandbox.branch}`,
         label: `origin/${sandbox.branch}`,
       };
-      push = await ui.group('Push', () => pushSandbox(git, sandbox, report, to, settings.token, ui));
+      push = await ui.group('Push', () => pushSandbox(git, sandbox, report, to, settings.token, ui, gate));
     }
     const trapsCleared = [...offerCleared, ...(report.trapsCleared ?? [])];
     return { sandbox, command, report, push, ...(trapsCleared.length ? { trapsCleared } : {}) };
@@ -372,6 +381,7 @@ async function pushSandbox(
   to: PushDestination | { withheld: string },
   token: string,
   ui: Ui,
+  gate: SecretGate,
 ): Promise<PushResult> {
   if (!sandbox.branch) return { pushed: false, reason: 'a transient sandbox has no branch to push' };
   // What is pushed is the branch tip the parent recorded from the bundle, and only while HEAD was on it.
@@ -392,6 +402,7 @@ async function pushSandbox(
   const tracking = (await git.refExists(parentPath, to.trackingRef)) ? [to.trackingRef] : ['--remotes'];
   const unpushed = await commitsNotIn(git, parentPath, report.tip, tracking);
   if (unpushed === 0) return { pushed: false, reason: `no commits that ${to.label} does not have` };
+  await checkCommits(git, parentPath, [report.tip, '--not', ...tracking], gate, `the push to ${to.label}`);
   const result = await pushBranch(git, sandbox.parent, to.url, to.branch, report.tip, token, {
     trackingRef: to.trackingRef,
     label: to.label,

@@ -27,6 +27,8 @@ export interface RunState {
    * so it carries its engine.
    */
   probe?: { engine: EngineName; name: string };
+  /** The secret scan held the work back (`secret-scan: block`): the sandbox is kept for a person to look at. */
+  secretsFound?: boolean;
   /** The command's exit code, once it really ran (a container that never started sets none). */
   exitCode?: number;
   /**

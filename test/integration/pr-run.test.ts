@@ -426,6 +426,41 @@ describe('fork pull requests', () => {
     expect(fake.reactions.map((r) => r.content)).toEqual(['eyes', 'rocket']);
   });
 
+  it('saves no patch and shows none when the commits hold a secret (secret-scan: block)', async () => {
+    forkPull(false);
+    fake.permissions.set('alice', { permission: 'write', role_name: 'write' });
+    const secret = 'deploy-token-value-0123456789';
+    const event = issueCommentEvent({
+      body: '/fix',
+      author: alice,
+      number: repos.forkNumber,
+      commentId: 1000,
+    });
+    let saved: Partial<PullRequestRunState> = {};
+    const error = await runBot(
+      'issue_comment',
+      event,
+      { command: `printf 'k=%s\\n' "$DEPLOY_TOKEN" >> src/app.js`, env: `DEPLOY_TOKEN=${secret}` },
+      (state) => (saved = state),
+    ).then(
+      () => undefined,
+      (e: Error) => e,
+    );
+    expect(error?.name).toBe('SecretScanBlocked');
+    expect(error?.message).toMatch(/^Secret scan of the patch: 1 finding/);
+    expect(error?.message).toMatch(/src\/app\.js:2 \(commit [0-9a-f]{12}\): env DEPLOY_TOKEN/);
+    expect(error?.message).not.toContain(secret);
+    // No patch file, no output; the post step will keep the sandbox.
+    const dir = path.join(work, 'runner-temp', 'worktree-sandbox');
+    expect(fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => f.endsWith('.patch')) : []).toEqual([]);
+    expect(saved.secretsFound).toBe(true);
+    // The comment says that the run failed and why, and shows neither the patch nor the value.
+    const comment = [...fake.comments.values()][0];
+    expect(comment.body).toContain('Secret scan of the patch');
+    expect(comment.body).not.toContain(secret);
+    expect(comment.body).not.toContain('```diff');
+  });
+
   it("pushes to the fork's head branch with a token that can, leaving origin's same-named branch alone", async () => {
     forkPull(true);
     fake.permissions.set('alice', { permission: 'write', role_name: 'write' });
