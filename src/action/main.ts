@@ -6,11 +6,11 @@ import * as os from 'node:os';
 import { cleanupRun, removeLeftProbe } from '../run/cleanup.js';
 import { runSandbox, type RunOutcome } from '../run/run.js';
 import { chooseRunKind } from '../github/event.js';
-import { parseSettings, type RunSettings } from '../settings.js';
+import { parseSettings, type RunSettings } from '../settings/settings.js';
 import type { PullRequestRunState } from '../github/feedback.js';
-import { currentRunState, loadRunState, saveRunState } from './state.js';
+import { currentRunState, loadRunState, saveRunState } from './step-state.js';
 import { outcomeMarkdown } from '../run/summary.js';
-import { networkMarkdown, networkOutputs, networkWarnings } from '../network/report.js';
+import { networkMarkdown, networkOutputs, networkWarnings } from '../network/network-summary.js';
 import { actionIo, actionUi } from './ui.js';
 
 /** The main step (action.yml `main`). */

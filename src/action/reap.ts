@@ -11,7 +11,7 @@ import {
   toRecord,
 } from '../reap/report.js';
 import { reap, reapOptionsFrom } from '../reap/reap.js';
-import type { ReapSettings } from '../settings.js';
+import type { ReapSettings } from '../settings/settings.js';
 
 /** GitHub keeps each output to 1 MiB; leave room for the rest. */
 const OUTPUT_LIMIT = 900_000;

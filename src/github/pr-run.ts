@@ -9,7 +9,7 @@ import { Git } from '../engine/git.js';
 import { withRepositoryLock } from '../sandbox/lock.js';
 import { findParentRepository, type ParentRepository } from '../sandbox/repository.js';
 import { runSandbox, type PushDestination, type RunDeps, type RunOutcome } from '../run/run.js';
-import type { RunSettings } from '../settings.js';
+import type { RunSettings } from '../settings/settings.js';
 import type { Ui } from '../ui/ui.js';
 import { apiUrl, connectGitHub, type GitHubApi, type PullRequestInfo } from './api.js';
 import type { ApiOptions } from './api-resilience.js';

@@ -3,7 +3,7 @@
 // @actions/core: the action and a CLI both drive it through a Ui.
 import type { EngineName } from '../engine/engine.js';
 import { removeStaleProbes } from '../engine/engine-probe.js';
-import type { ReapSettings } from '../settings.js';
+import type { ReapSettings } from '../settings/settings.js';
 import { silentUi, type Ui } from '../ui/ui.js';
 import { assessStaleness, decide, type Decision, type SandboxFacts } from './decide.js';
 import { carryOut, type Removal, type RemovalOutcome, startRemovals } from './execute.js';

@@ -19,7 +19,7 @@ import type { NetworkReport } from '../network/proxy.js';
 import type { NetworkSession } from '../network/session.js';
 import { commandMounts, type Sandbox } from '../sandbox/layout.js';
 import { containerNotePath } from '../sandbox/lock.js';
-import type { EnvEntry, Identity } from '../settings.js';
+import type { EnvEntry, Identity } from '../settings/settings.js';
 
 export interface CommandSpec {
   command: string;

@@ -24,7 +24,7 @@ import { findParentRepository, type FoundParent } from '../sandbox/repository.js
 import { offerUpstream } from '../sandbox/reuse.js';
 import { MAX_COUNTED_COMMITS } from '../sandbox/saved.js';
 import { lookBeforeLock, lookFor, type VolumeLook } from '../sandbox/volume-look.js';
-import { validateBranchNames, type RunSettings } from '../settings.js';
+import { validateBranchNames, type RunSettings } from '../settings/settings.js';
 import { collectChanges } from './collect.js';
 import { isProxied } from '../network/policy.js';
 import {
@@ -36,7 +36,7 @@ import {
 } from './command.js';
 import { pushBranch, type PushResult } from './push.js';
 import { commitsNotIn, type WorktreeReport } from './report.js';
-import type { RunState } from './state.js';
+import type { RunState } from './run-state.js';
 import type { Ui } from '../ui/ui.js';
 
 export interface RunOutcome {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { parseNetwork } from './policy.js';
 import type { NetworkReport } from './proxy.js';
-import { networkMarkdown, networkOutputs, networkWarnings, shownHost } from './report.js';
+import { networkMarkdown, networkOutputs, networkWarnings, shownHost } from './network-summary.js';
 
 const report: NetworkReport = {
   allowed: [
