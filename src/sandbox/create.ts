@@ -4,8 +4,8 @@
 // run, and is made again.
 // ADR 0001 (docs/adr/0001-sandbox-is-a-repository-of-its-own.md).
 import * as fs from 'node:fs/promises';
-import type { ContainerEngine } from '../engine/engine.js';
-import type { Git } from '../engine/git.js';
+import type { EngineCommands } from '../engine/engine-commands.js';
+import type { GitCommands } from '../engine/git-commands.js';
 import type { BranchPlan } from './branch.js';
 import { dropRecords, pathExists, sandboxRefs, type SandboxRefs } from './bookkeeping.js';
 import { whereIs, type DiskSandbox, type PreparedSandbox, type Sandbox } from './layout.js';
@@ -23,8 +23,8 @@ interface Log {
 }
 
 export async function prepareSandbox(
-  git: Git,
-  engine: ContainerEngine,
+  git: GitCommands,
+  engine: EngineCommands,
   sandbox: Sandbox,
   plan: BranchPlan,
   /**
@@ -95,8 +95,8 @@ type Begun =
  * it by the removal of the project's last other sandbox (which happens under this lock too).
  */
 async function beginCreation(
-  git: Git,
-  engine: ContainerEngine,
+  git: GitCommands,
+  engine: EngineCommands,
   sandbox: Sandbox,
   plan: BranchPlan,
   log: Log,
@@ -132,8 +132,8 @@ async function beginCreation(
 
 /** The sandbox's records, whether it is there, and so whether it is reused as it is. */
 async function lookUp(
-  git: Git,
-  engine: ContainerEngine,
+  git: GitCommands,
+  engine: EngineCommands,
   sandbox: Sandbox,
   refs: SandboxRefs,
   looked?: VolumeLook,
@@ -158,7 +158,7 @@ async function lookUp(
  * used. Otherwise in one git process, which also checks that each names a commit.
  */
 async function readRecords(
-  git: Git,
+  git: GitCommands,
   parent: ParentRepository,
   refs: SandboxRefs,
   upstreamRef: string,
@@ -170,7 +170,7 @@ async function readRecords(
   return git.readRefs(parent.path, names);
 }
 
-async function readSeed(git: Git, parent: ParentRepository, plan: BranchPlan): Promise<Seed> {
+async function readSeed(git: GitCommands, parent: ParentRepository, plan: BranchPlan): Promise<Seed> {
   const rev =
     plan.source === 'local'
       ? `refs/heads/${plan.branch}`

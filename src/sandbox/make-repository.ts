@@ -5,8 +5,8 @@
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import { currentIdentity } from '../engine/container-args.js';
-import type { ContainerEngine } from '../engine/engine.js';
-import type { Git } from '../engine/git.js';
+import type { EngineCommands } from '../engine/engine-commands.js';
+import type { GitCommands } from '../engine/git-commands.js';
 import { volumeLabels } from '../engine/labels.js';
 import { runStreaming } from '../engine/proc.js';
 import { startFailureHint } from '../engine/start-failure.js';
@@ -80,7 +80,7 @@ export async function makeDiskFolder(sandbox: DiskSandbox, recover: boolean): Pr
 }
 
 /** The init script on the host, in the folder makeDiskFolder made; the caller removes it if this throws. */
-export async function createOnDisk(git: Git, sandbox: DiskSandbox, seed: Seed): Promise<void> {
+export async function createOnDisk(git: GitCommands, sandbox: DiskSandbox, seed: Seed): Promise<void> {
   const projectDir = path.dirname(sandbox.hostPath);
   const limitMs = timeLimitMs('create');
   const result = await runStreaming('sh', ['-c', INIT_SCRIPT, 'init-sandbox', ...initArgs(sandbox, seed)], {
@@ -118,7 +118,7 @@ as_user sh -c "$init" init-sandbox "$wt" "$@"
 `;
 
 export async function createInVolume(
-  engine: ContainerEngine,
+  engine: EngineCommands,
   sandbox: VolumeSandbox,
   seed: Seed,
   image: string,
