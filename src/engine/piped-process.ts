@@ -1,5 +1,5 @@
 // A long-lived program that answers one question at a time (git's `cat-file --batch`), read back in exact
-// amounts.
+// amounts. Argument arrays only, as in proc.ts.
 import { spawn } from 'node:child_process';
 import { notStarted } from './proc.js';
 import { toolPath } from './tool-path.js';

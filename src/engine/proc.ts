@@ -1,4 +1,5 @@
-// The one place where child processes start. Argument arrays only: nothing here goes through a shell.
+// Where child processes start (with piped-process.ts, for a long-lived one): run to their end, with their
+// output buffered or streamed. Argument arrays only: nothing here goes through a shell.
 // ADR 0007 (docs/adr/0007-streamed-output-bounded-memory.md).
 import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
