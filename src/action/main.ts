@@ -11,7 +11,7 @@ import type { PullRequestRunState } from '../github/feedback.js';
 import { currentRunState, loadRunState, saveRunState } from './step-state.js';
 import { outcomeMarkdown } from '../run/summary.js';
 import { networkMarkdown, networkOutputs, networkWarnings } from '../network/network-summary.js';
-import { actionIo, actionUi } from './ui.js';
+import { actionIo, actionUi } from './action-ui.js';
 
 /** The main step (action.yml `main`). */
 export async function run(): Promise<void> {
@@ -35,7 +35,7 @@ async function failingStep(step: () => Promise<void>): Promise<void> {
 async function mainStep(): Promise<void> {
   const settings = parseSettings((name) => core.getInput(name));
   if (settings.mode === 'reap') {
-    const { reapAction } = await import('./reap.js');
+    const { reapAction } = await import('./reap-action.js');
     await reapAction(settings);
     return;
   }

@@ -1,7 +1,7 @@
 // Reap mode of the action: settings in, the reaper run, outputs (`reaped`, `kept`, `freed-bytes`) and a
 // job summary out. The reaper itself (src/reap/) knows nothing of @actions/core.
 import * as core from '@actions/core';
-import { actionUi } from './ui.js';
+import { actionUi } from './action-ui.js';
 import {
   byInterest,
   isReaped,
