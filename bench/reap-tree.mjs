@@ -7,9 +7,9 @@
 // through `objects/info/alternates`), with its home `<project>/.home/<name>`; the project folder holds the
 // `.parent` note, and the parent the records `refs/worktree-sandbox/disk/<name>/head`.
 //
-// Two templates per project (detached and on a branch) are made by run mode's own script (INIT_SCRIPT of
-// src/sandbox/create.ts: git init, alternates, git reset --hard); every sandbox is an exact copy of one of
-// them made from here (work files, git folder, and an index whose stat data is the copy's own), so that
+// Two templates per project (detached and on a branch) are made by run mode's own script (INIT_SCRIPT
+// of src/sandbox/make-repository.ts: git init, alternates, git reset --hard); every sandbox is an exact
+// copy of one of them made from here (work files, git folder, and an index whose stat data is the copy's own), so that
 // ten thousand sandboxes take a minute, not an hour, and are what git itself would see as clean.
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -17,7 +17,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { importSource } from './src-modules.mjs';
 
-const { INIT_SCRIPT } = await importSource('sandbox/create');
+const { INIT_SCRIPT } = await importSource('sandbox/make-repository');
 const { projectName } = await importSource('sandbox/naming');
 const { PARENT_NOTE, REF_ROOT, refComponent } = await importSource('sandbox/bookkeeping');
 const { HOME_FOLDER } = await importSource('sandbox/layout');

@@ -115,7 +115,7 @@ const firstInstruction = ['sh', '-c', FIRST_INSTRUCTION];
 
 /**
  * `git worktree add` + `docker run`. `parallel`: with git's parallel checkout (`checkout.workers=0`, as many
- * workers as cores), which the action's own checkout uses (src/sandbox/create.ts): reported beside the
+ * workers as cores), which the action's own checkout uses (src/sandbox/make-repository.ts): reported beside the
  * target's baseline, so that the gain it brings is seen apart from the rest of the action.
  */
 async function baselineDisk(repo, n, parallel = false) {

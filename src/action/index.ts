@@ -2,6 +2,6 @@
 // themselves are in main.ts.
 import '../engine/memory.js';
 import { cleanup, run } from './main.js';
-import { isPost } from './state.js';
+import { isPost } from './step-state.js';
 
 void (isPost ? cleanup() : run());

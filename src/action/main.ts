@@ -6,12 +6,12 @@ import * as os from 'node:os';
 import { cleanupRun, removeLeftProbe } from '../run/cleanup.js';
 import { runSandbox, type RunOutcome } from '../run/run.js';
 import { chooseRunKind } from '../github/event.js';
-import { parseSettings, type RunSettings } from '../settings.js';
+import { parseSettings, type RunSettings } from '../settings/settings.js';
 import type { PullRequestRunState } from '../github/feedback.js';
-import { currentRunState, loadRunState, saveRunState } from './state.js';
+import { currentRunState, loadRunState, saveRunState } from './step-state.js';
 import { outcomeMarkdown } from '../run/summary.js';
-import { networkMarkdown, networkOutputs, networkWarnings } from '../network/report.js';
-import { actionIo, actionUi } from './ui.js';
+import { networkMarkdown, networkOutputs, networkWarnings } from '../network/network-summary.js';
+import { actionIo, actionUi } from './action-ui.js';
 import { writeSummary } from './step-summary.js';
 
 /** The main step (action.yml `main`). */
@@ -36,7 +36,7 @@ async function failingStep(step: () => Promise<void>): Promise<void> {
 async function mainStep(): Promise<void> {
   const settings = parseSettings((name) => core.getInput(name));
   if (settings.mode === 'reap') {
-    const { reapAction } = await import('./reap.js');
+    const { reapAction } = await import('./reap-action.js');
     await reapAction(settings);
     return;
   }

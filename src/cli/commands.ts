@@ -10,8 +10,8 @@ import {
   type ReapSettings,
   type RunSettings,
   type Settings,
-} from '../settings.js';
-import type { RunState } from '../run/state.js';
+} from '../settings/settings.js';
+import type { RunState } from '../run/run-state.js';
 import { outcomeText } from '../run/summary.js';
 import { CliExit, EXIT } from './exit-codes.js';
 import { listCommand } from './list-command.js';

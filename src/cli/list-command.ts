@@ -3,7 +3,7 @@
 import { formatBytes } from '../reap/report.js';
 import { removalOutlook, sandboxState, type RemovalOutlook } from '../reap/outlook.js';
 import { survey, type Survey } from '../reap/survey.js';
-import type { ReapSettings } from '../settings.js';
+import type { ReapSettings } from '../settings/settings.js';
 import { formatDate, formatDays, formatTable } from './table.js';
 import { terminalUi } from './terminal-ui.js';
 

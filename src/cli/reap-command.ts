@@ -9,7 +9,7 @@ import {
   reasonOf,
   type ReportedSandbox,
 } from '../reap/report.js';
-import type { ReapSettings } from '../settings.js';
+import type { ReapSettings } from '../settings/settings.js';
 import { formatDays, formatTable } from './table.js';
 import { terminalUi } from './terminal-ui.js';
 

@@ -12,7 +12,8 @@ import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import { userArg, type Mount } from './container-args.js';
-import { EngineError, type ContainerEngine } from './engine.js';
+import { EngineError } from './engine-error.js';
+import type { EngineCommands } from './engine-commands.js';
 import { enginePath, HostPathError, SHARED_ROOT_FIX, type HostView, type MountedPath } from './host-paths.js';
 import { HELPER_LABELS } from './labels.js';
 import type { ProcResult } from './proc.js';
@@ -103,7 +104,7 @@ export interface PlantedProbe {
 
 /** A file with a random name in each folder (made with the folders above it that are missing). */
 export async function plantProbe(
-  engine: ContainerEngine,
+  engine: EngineCommands,
   folders: readonly MountedPath[],
 ): Promise<PlantedProbe> {
   const planted: Planted[] = [];
@@ -149,7 +150,7 @@ export async function plantProbe(
  * that engine call then does not compete with the command container's start.
  */
 export async function probeEngineView(
-  engine: ContainerEngine,
+  engine: EngineCommands,
   image: string,
   folders: readonly MountedPath[],
   imageReady: () => Promise<void> = () => Promise.resolve(),
@@ -198,7 +199,7 @@ export async function probeEngineView(
 
 /** `create`, the helper removed and the probe failed when the engine takes longer than `timeoutMs`. */
 async function createWithin(
-  engine: ContainerEngine,
+  engine: EngineCommands,
   name: string,
   args: readonly string[],
   timeoutMs: number,
@@ -255,7 +256,7 @@ export function parseCreatedAt(text: string): number | undefined {
  * labelled as the probe makes them, older than `olderThanMs`): removed. Returns their names.
  */
 export async function removeStaleProbes(
-  engine: ContainerEngine,
+  engine: EngineCommands,
   nowMs = Date.now(),
   olderThanMs = STALE_PROBE_MS,
 ): Promise<string[]> {

@@ -1,44 +1,26 @@
-// The container engine CLI behind one small interface (Docker, or Podman which speaks the same CLI).
-// Argument arrays only; values that could be secrets travel in the child's environment (`-e NAME`),
-// never on its command line.
+// The container engine CLI (Docker, or Podman which speaks the same CLI) behind one interface
+// (EngineCommands, engine-commands.ts). Argument arrays only; values that could be secrets travel in the
+// child's environment (`-e NAME`), never on its command line.
 // ADR 0006 (docs/adr/0006-env-never-touches-the-engine-cli.md).
+import { containerRunArgs, currentIdentity, type BindSource, type ContainerSpec } from './container-args.js';
+import type { ContainerState, EngineCommands, HelperRun } from './engine-commands.js';
+import { EngineError, engineFailure, firstLine } from './engine-error.js';
+import { runHelperContainer } from './helper-run.js';
+import { bindSource, discoverHostView, type HostView } from './host-paths.js';
+import { detectEngineMode, userNamespaceArgs, type EngineMode } from './mode.js';
 import {
   ProcError,
-  ProcResult,
   pickEnv,
   runProcess,
   runStreaming,
+  type ProcResult,
   type StreamOptions,
   type StreamResult,
 } from './proc.js';
-
-import { randomBytes } from 'node:crypto';
-import { containerRunArgs, currentIdentity, type BindSource, type ContainerSpec } from './container-args.js';
-import { bindSource, discoverHostView, type HostView } from './host-paths.js';
-import { detectEngineMode, userNamespaceArgs, type EngineMode } from './mode.js';
-import { TimeLimitError, timeLimitMs, type HelperWork, type HostWork } from './time-limits.js';
+import { engineWork, timeLimitMs } from './time-limits.js';
 
 export type { EngineName } from './engine-name.js';
 import type { EngineName } from './engine-name.js';
-
-export class EngineError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'EngineError';
-  }
-}
-
-export interface ContainerState {
-  exitCode: number;
-  oomKilled: boolean;
-  running: boolean;
-  /** `created`, `running`, `exited`, ... */
-  status: string;
-  /** False for a container that was created but never started (its ExitCode then reads 0). */
-  started: boolean;
-  /** The engine's own message when starting it failed. */
-  error: string;
-}
 
 /** The engine CLI's own variables: taken from the runner, never overridden for a container's sake. */
 export const ENGINE_ENV = [
@@ -55,24 +37,7 @@ export const ENGINE_ENV = [
   'TMPDIR',
 ];
 
-/** One run of a helper container: what it does (its time limit), where, and what a timeout means. */
-export interface HelperRun {
-  work: HelperWork;
-  /** The sandbox (or sandboxes) it works on, for the error. */
-  where: string;
-  /** What running out means for the sandbox, for the error (what is kept, what was not done). */
-  consequence: string;
-  /**
-   * The `run` arguments as the one builder makes them, without this engine's user-namespace mapping
-   * (the reaper's read-only helpers run so); default: with it, as `runArgs`.
-   */
-  unmapped?: boolean;
-}
-
-/** How long the engine CLI may take to return once its container was removed, before it is killed. */
-const CLI_GRACE_MS = 5_000;
-
-export class ContainerEngine {
+export class ContainerEngine implements EngineCommands {
   private detected?: Promise<EngineMode>;
   private view?: Promise<HostView>;
 
@@ -155,57 +120,19 @@ export class ContainerEngine {
     }
   }
 
-  /**
-   * Runs a helper container under its time limit (time-limits.ts). When the limit runs out, the container
-   * itself is killed and removed by its name: killing the CLI alone would leave it running. The CLI is
-   * killed too if it has not returned a few seconds later, and the name is removed once more after the
-   * CLI is gone (the engine may have created the container only then). Throws a TimeLimitError. A
-   * container whose output went over `stdoutFile.maxBytes` is removed the same way.
-   */
-  async runHelper(
+  /** Runs a helper container under its time limit (helper-run.ts). */
+  runHelper(
     spec: ContainerSpec,
     run: HelperRun,
     options: Omit<StreamOptions, 'env' | 'cwd' | 'signal'> = {},
   ): Promise<StreamResult> {
-    const name = spec.name ?? `worktree-sandbox-${run.work}-${randomBytes(6).toString('hex')}`;
-    const args = run.unmapped
-      ? containerRunArgs(this.name, { ...spec, name }, await this.bindSource())
-      : await this.runArgs({ ...spec, name });
-    const limitMs = timeLimitMs(run.work);
-    const cli = new AbortController();
-    let expired = false;
-    let grace: NodeJS.Timeout | undefined;
-    const timer = setTimeout(() => {
-      expired = true;
-      grace = setTimeout(() => cli.abort(), CLI_GRACE_MS);
-      void this.stopContainer(name);
-    }, limitMs);
-    try {
-      const result = await this.stream(args, { ...options, signal: cli.signal });
-      if (expired) throw new TimeLimitError(run.work, run.where, limitMs, run.consequence);
-      // Output over its cap killed the CLI, not the container: it goes too.
-      if (result.overLimit) await this.stopContainer(name);
-      return result;
-    } finally {
-      clearTimeout(timer);
-      clearTimeout(grace);
-      if (expired) await this.removeLateContainer(name);
-    }
+    return runHelperContainer(this, spec, run, options);
   }
 
   /** Kills a container (SIGKILL, not the engine's polite stop) and removes it. */
   async stopContainer(name: string): Promise<void> {
     await this.exec(['kill', '--', name]).catch(() => undefined);
     await this.exec(['rm', '--force', '--volumes', '--', name]).catch(() => undefined);
-  }
-
-  /** After a timeout: the container is removed until the engine no longer knows it (a few tries). */
-  private async removeLateContainer(name: string): Promise<void> {
-    for (let attempt = 0; attempt < 5; attempt++) {
-      await this.stopContainer(name);
-      if ((await this.containerExists(name)) === false) return;
-      await new Promise((resolve) => setTimeout(resolve, 1_000));
-    }
   }
 
   private notInstalled(error: unknown): unknown {
@@ -222,17 +149,7 @@ export class ContainerEngine {
   }
 
   failure(args: readonly string[], result: ProcResult): EngineError {
-    const detail = (result.stderr || result.stdout).trim();
-    if (
-      /Cannot connect to the Docker daemon|Is the docker daemon running|connect: (no such file|connection refused|permission denied)|unable to connect to Podman|cannot connect to Podman/i.test(
-        detail,
-      )
-    ) {
-      return new EngineError(`The ${this.name} engine is unreachable: ${firstLine(detail)}`);
-    }
-    return new EngineError(
-      `${this.name} ${args[0]} ${args[1] ?? ''} failed (exit ${result.exitCode}): ${detail}`,
-    );
+    return engineFailure(this.name, args, result);
   }
 
   /** The engine's answer on `image` (ensureImage's first half: a run starts it before it knows it needs it). */
@@ -373,22 +290,4 @@ export class ContainerEngine {
     for (const name of names) await this.removeContainer(name);
     return names;
   }
-}
-
-/** Which time limit an engine CLI call runs under: what it does decides how long it may honestly take. */
-export function engineWork(args: readonly string[]): Extract<HostWork, `engine-${string}`> {
-  const [command, sub] = args;
-  if (command === 'pull') return 'engine-pull';
-  if (command === 'import') return 'engine-import';
-  if (['kill', 'rm', 'stop', 'create', 'rmi'].includes(command)) return 'engine-change';
-  if (
-    ['volume', 'container', 'image', 'network'].includes(command) &&
-    ['create', 'rm', 'prune', 'kill', 'stop'].includes(sub)
-  )
-    return 'engine-change';
-  return 'engine-query';
-}
-
-function firstLine(text: string): string {
-  return text.split('\n')[0] ?? '';
 }

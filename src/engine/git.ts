@@ -1,20 +1,13 @@
-// The git CLI behind one small interface. Every call goes through `exec`: argument arrays, a fixed
-// environment, and configuration that keeps a repository's own settings from running anything on the
-// host (hooks, fsmonitor, pagers, automatic gc that would prune live sandboxes).
-import {
-  ProcError,
-  ProcResult,
-  pickEnv,
-  runProcess,
-  runStreaming,
-  startPiped,
-  type StreamOptions,
-  type StreamResult,
-} from './proc.js';
+// The git CLI behind one interface (GitCommands, git-commands.ts). Every call goes through `exec`:
+// argument arrays, a fixed environment, and the hardened configuration (git-hardening.ts) that keeps a
+// repository's own settings from running anything on the host.
 import { randomBytes } from 'node:crypto';
-import { timeLimitMs, type HostWork } from './time-limits.js';
-
-export const MIN_GIT_VERSION = [2, 31, 0] as const;
+import type { GitCommands, GitExecOptions, ObjectReader, SmallObject } from './git-commands.js';
+import { baseGitEnv, gitConfigEnv, GIT_NETWORK_CONFIG } from './git-hardening.js';
+import { checkGitVersion } from './git-version.js';
+import { startPiped } from './piped-process.js';
+import { runProcess, runStreaming, type ProcResult, type StreamOptions, type StreamResult } from './proc.js';
+import { timeLimitMs } from './time-limits.js';
 
 /** An object name as git prints it: SHA-1 (40 hex digits) or SHA-256 (64). */
 export const OID = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
@@ -26,76 +19,8 @@ export const OID = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
  */
 export const NO_EXTERNAL_DIFF = ['--no-ext-diff', '--no-textconv', '--no-renames'] as const;
 
-/** Configuration applied to every host-side git command, above the repository's own configuration. */
-export const HARDENED_GIT_CONFIG: ReadonlyArray<readonly [string, string]> = [
-  ['core.hooksPath', '/dev/null'],
-  ['core.fsmonitor', 'false'],
-  ['core.untrackedCache', 'false'],
-  ['core.sshCommand', 'ssh'],
-  ['core.pager', 'cat'],
-  ['core.quotePath', 'false'],
-  ['diff.external', ''],
-  // A submodule planted by the container brings its own .git and config: never run git inside one.
-  ['diff.ignoreSubmodules', 'dirty'],
-  ['status.submoduleSummary', 'false'],
-  ['submodule.recurse', 'false'],
-  ['fetch.recurseSubmodules', 'false'],
-  ['push.recurseSubmodules', 'no'],
-  ['protocol.ext.allow', 'never'],
-  ['gc.auto', '0'],
-  ['maintenance.auto', 'false'],
-  ['commit.gpgSign', 'false'],
-  ['tag.gpgSign', 'false'],
-  ['advice.detachedHead', 'false'],
-  ['init.defaultBranch', 'main'],
-];
-
-/**
- * For git talking to a remote (fetch, push): an HTTP transfer that receives nothing at all for two minutes
- * is abandoned by git itself, with git's own message, before the fetch's time limit runs out. (A server
- * that is still counting objects sends keep-alive packets, so an honest slow start is not cut.)
- */
-export const GIT_NETWORK_CONFIG: ReadonlyArray<readonly [string, string]> = [
-  ['http.lowSpeedLimit', '1'],
-  ['http.lowSpeedTime', '120'],
-];
-
 /** Where `fetchCommit` puts what it fetched, for the moment it takes to read its commit. */
 export const FETCH_REF_ROOT = 'refs/worktree-sandbox/fetch';
-
-/** Config as environment variables (GIT_CONFIG_COUNT/KEY_n/VALUE_n): also reaches git run by our scripts. */
-export function gitConfigEnv(extra: ReadonlyArray<readonly [string, string]> = []): Record<string, string> {
-  const all = [...HARDENED_GIT_CONFIG, ...extra];
-  const env: Record<string, string> = { GIT_CONFIG_COUNT: String(all.length) };
-  all.forEach(([key, value], i) => {
-    env[`GIT_CONFIG_KEY_${i}`] = key;
-    env[`GIT_CONFIG_VALUE_${i}`] = value;
-  });
-  return env;
-}
-
-/** The same hardening for git run by the action's scripts inside helper containers (nothing secret). */
-export function helperGitEnv(): Record<string, string> {
-  return {
-    ...gitConfigEnv(),
-    GIT_TERMINAL_PROMPT: '0',
-    GIT_OPTIONAL_LOCKS: '0',
-    GIT_CONFIG_NOSYSTEM: '1',
-    HOME: '/tmp',
-    LC_ALL: 'C',
-  };
-}
-
-export function baseGitEnv(): Record<string, string> {
-  return {
-    ...pickEnv(['PATH', 'HOME', 'XDG_CONFIG_HOME', 'SSH_AUTH_SOCK', 'GIT_SSH_COMMAND', 'TMPDIR']),
-    GIT_TERMINAL_PROMPT: '0',
-    GIT_OPTIONAL_LOCKS: '0',
-    GIT_CONFIG_NOSYSTEM: '1',
-    LC_ALL: 'C',
-    ...gitConfigEnv(),
-  };
-}
 
 export class GitError extends Error {
   constructor(
@@ -109,27 +34,7 @@ export class GitError extends Error {
   }
 }
 
-export interface GitExecOptions {
-  /** Extra config for this call only (e.g. credentials for a push). Never visible on the command line. */
-  config?: ReadonlyArray<readonly [string, string]>;
-  env?: Record<string, string>;
-  /** Written to git's standard input (e.g. object names for `cat-file --batch-check`). */
-  input?: Buffer;
-  /** Which time limit applies (time-limits.ts); default `git`, a local command. */
-  work?: Extract<HostWork, 'git' | 'git-fetch' | 'git-push' | 'git-import'>;
-  /** What the command is for, for the error when its time limit runs out; default: where it ran. */
-  purpose?: string;
-}
-
-export interface ObjectReader {
-  /** An object's type and size (undefined: no such object). */
-  info(oid: string): Promise<{ type: string; size: number } | undefined>;
-  /** An object's type and content (undefined: no such object). Check its size with `info` first. */
-  read(oid: string): Promise<{ type: string; body: Buffer } | undefined>;
-  close(): Promise<void>;
-}
-
-export class Git {
+export class Git implements GitCommands {
   private constructor(private readonly env: Record<string, string>) {}
 
   /** The wrapper, once git is known to be there and new enough. */
@@ -146,34 +51,9 @@ export class Git {
    */
   static checking(): { git: Git; checked: Promise<void> } {
     const git = new Git(baseGitEnv());
-    const checked = git.checkVersion();
+    const checked = checkGitVersion(git.env);
     checked.catch(() => undefined); // awaited by the caller
     return { git, checked };
-  }
-
-  private async checkVersion(): Promise<void> {
-    let result: ProcResult;
-    try {
-      result = await runProcess('git', ['version'], {
-        env: this.env,
-        limit: { ms: timeLimitMs('git'), purpose: 'checking that git is new enough' },
-      });
-    } catch (error) {
-      if (error instanceof ProcError) {
-        throw new Error('git is not installed or not on PATH: the action needs git 2.31 or newer.', {
-          cause: error,
-        });
-      }
-      throw error;
-    }
-    const match = /git version (\d+)\.(\d+)\.(\d+)/.exec(result.stdout);
-    if (!match) throw new Error(`Cannot read the git version from "${result.stdout.trim()}".`);
-    const version = match.slice(1, 4).map(Number);
-    if (compareVersions(version, MIN_GIT_VERSION) < 0) {
-      throw new Error(
-        `git ${version.join('.')} is too old: worktree-sandbox needs git ${MIN_GIT_VERSION.join('.')} or newer.`,
-      );
-    }
   }
 
   /**
@@ -259,14 +139,14 @@ export class Git {
     cwd: string,
     names: readonly string[],
     maxBytes: number,
-  ): Promise<Map<string, { oid: string; type: string; body: Buffer } | null> | undefined> {
+  ): Promise<Map<string, SmallObject | null> | undefined> {
     if (names.some((name) => /[\n\r\0]/.test(name))) return undefined;
     const batch = await startPiped('git', ['cat-file', '--batch'], {
       cwd,
       env: this.env,
       timeoutMs: timeLimitMs('git'),
     });
-    const found = new Map<string, { oid: string; type: string; body: Buffer } | null>();
+    const found = new Map<string, SmallObject | null>();
     try {
       batch.send(names.map((name) => `${name}\n`).join(''));
       for (const name of names) {
@@ -381,12 +261,4 @@ export class Git {
     const result = await this.exec(cwd, ['config', '--get', `remote.${remote}.url`]);
     return result.exitCode === 0 ? result.stdout.trim() : undefined;
   }
-}
-
-export function compareVersions(a: readonly number[], b: readonly number[]): number {
-  for (let i = 0; i < Math.max(a.length, b.length); i++) {
-    const d = (a[i] ?? 0) - (b[i] ?? 0);
-    if (d !== 0) return d;
-  }
-  return 0;
 }

@@ -5,7 +5,7 @@
 // may lie; that image then only runs run mode's command. host-image.ts makes, checks and caches it.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { ContainerEngine } from './engine.js';
+import type { EngineCommands } from './engine-commands.js';
 import { hostImage, HOST_IMAGE_PATH, LayerEntries, sharedLibraries, type LayerEntry } from './host-image.js';
 import { label } from './labels.js';
 import { runProcess } from './proc.js';
@@ -46,7 +46,7 @@ const HOST_DIRS = ['/usr/bin', '/bin', '/usr/sbin', '/sbin'];
  * is not remembered). Throws when the host lacks a program or the engine refuses the import: the reaper
  * then decides nothing rather than trust another image.
  */
-export function controlledHelperImage(engine: ContainerEngine): Promise<string> {
+export function controlledHelperImage(engine: EngineCommands): Promise<string> {
   return hostImage(engine, {
     repository: HELPER_IMAGE_REPOSITORY,
     label: HELPER_IMAGE_LABEL,
@@ -63,7 +63,7 @@ export function controlledHelperImage(engine: ContainerEngine): Promise<string> 
  */
 export type HelperImage = () => Promise<string>;
 
-export function helperImageOnDemand(engine: ContainerEngine): HelperImage {
+export function helperImageOnDemand(engine: EngineCommands): HelperImage {
   let image: Promise<string> | undefined;
   return () => (image ??= controlledHelperImage(engine));
 }

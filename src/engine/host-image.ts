@@ -11,7 +11,7 @@ import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import type { ContainerEngine } from './engine.js';
+import type { EngineCommands } from './engine-commands.js';
 import { runProcess } from './proc.js';
 import { timeLimitMs } from './time-limits.js';
 
@@ -36,13 +36,13 @@ export interface HostImageSpec {
 /** The PATH every such image sets, and the only variable. */
 export const HOST_IMAGE_PATH = '/usr/bin:/bin';
 
-const made = new WeakMap<ContainerEngine, Map<string, Promise<string>>>();
+const made = new WeakMap<EngineCommands, Map<string, Promise<string>>>();
 
 /**
  * The image's name in this engine, made first when missing (once per engine object and repository: a
  * process has one; a failure is not remembered, so the next caller tries again).
  */
-export function hostImage(engine: ContainerEngine, spec: HostImageSpec): Promise<string> {
+export function hostImage(engine: EngineCommands, spec: HostImageSpec): Promise<string> {
   let images = made.get(engine);
   if (!images) made.set(engine, (images = new Map()));
   let image = images.get(spec.repository);
@@ -54,7 +54,7 @@ export function hostImage(engine: ContainerEngine, spec: HostImageSpec): Promise
   return image;
 }
 
-async function makeHostImage(engine: ContainerEngine, spec: HostImageSpec): Promise<string> {
+async function makeHostImage(engine: EngineCommands, spec: HostImageSpec): Promise<string> {
   const layer = tarLayer(await spec.entries());
   const digest = createHash('sha256').update(layer).digest('hex');
   const image = `${spec.repository}:${digest.slice(0, 32)}`;
@@ -86,7 +86,7 @@ async function makeHostImage(engine: ContainerEngine, spec: HostImageSpec): Prom
 }
 
 /** The image under `image` is the one made from this layer, configured with nothing but PATH. */
-async function isOurs(engine: ContainerEngine, image: string, digest: string): Promise<boolean> {
+async function isOurs(engine: EngineCommands, image: string, digest: string): Promise<boolean> {
   const inspect = await engine.exec([
     'image',
     'inspect',

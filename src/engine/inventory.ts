@@ -1,6 +1,6 @@
 // What the engine holds, each list in one or two engine calls whatever its length: labelled volumes
 // (the reaper's volume sandboxes) and every container's mounts (the reaper's in-use check).
-import type { ContainerEngine } from './engine.js';
+import type { EngineCommands } from './engine-commands.js';
 
 export interface VolumeInfo {
   name: string;
@@ -17,7 +17,7 @@ export interface ContainerMounts {
 
 /** Every volume carrying `label` (key or key=value), with its labels: one engine call whatever the count. */
 export async function listVolumes(
-  engine: ContainerEngine,
+  engine: EngineCommands,
   label: string,
   labelKeys: readonly string[],
 ): Promise<VolumeInfo[]> {
@@ -54,7 +54,7 @@ export async function listVolumes(
  * Every container (running or not) with what it mounts: two engine calls whatever the number of
  * containers and volumes (`ps` for the ids, one `container inspect` for all of them).
  */
-export async function containerMounts(engine: ContainerEngine): Promise<ContainerMounts[]> {
+export async function containerMounts(engine: EngineCommands): Promise<ContainerMounts[]> {
   const ids = (await engine.run(['ps', '--all', '--quiet', '--no-trunc'])).split('\n').filter(Boolean);
   if (ids.length === 0) return [];
   const args = [

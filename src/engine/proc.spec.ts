@@ -2,7 +2,8 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { processRunning } from '../../test/support/processes.js';
-import { ProcError, ProcTimeLimitError, programName, runProcess, runStreaming, startPiped } from './proc.js';
+import { startPiped } from './piped-process.js';
+import { ProcError, ProcTimeLimitError, programName, runProcess, runStreaming } from './proc.js';
 
 const limit = { ms: 10_000, purpose: 'a test' };
 

@@ -1,9 +1,13 @@
-// The one place where child processes start. Argument arrays only: nothing here goes through a shell.
+// Where child processes start (with piped-process.ts, for a long-lived one): run to their end, with their
+// output buffered or streamed. Argument arrays only: nothing here goes through a shell.
 // ADR 0007 (docs/adr/0007-streamed-output-bounded-memory.md).
 import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { ChunkTail } from './chunk-tail.js';
+import { killGroup, trackGroup, untrackGroup, waitForGroupEnd } from './process-group.js';
 import { formatLimit } from './time-limits.js';
+import { toolPath } from './tool-path.js';
 
 /** How long a program may run, and what it is for: the error names both when the limit runs out. */
 export interface ProcLimit {
@@ -63,81 +67,14 @@ export function programName(tool: string, args: readonly string[]): string {
   return sub && /^[a-z][a-z0-9-]{0,30}$/.test(sub) ? `${base} ${sub}` : base;
 }
 
-const toolPaths = new Map<string, Promise<string>>();
-
-/**
- * The tool's absolute path, looked up once per PATH value. Searching every PATH folder (one stat after
- * another) on every call costs a few milliseconds each time, and the action makes a dozen calls before the
- * user's command starts. A failed lookup is not remembered.
- */
-function toolPath(tool: string): Promise<string> {
-  const key = `${process.env.PATH ?? ''}\0${tool}`;
-  let found = toolPaths.get(key);
-  if (!found) {
-    found = findOnPath(tool, process.env.PATH ?? '');
-    toolPaths.set(key, found);
-    found.catch(() => toolPaths.delete(key));
-  }
-  return found;
-}
-
-/**
- * The first executable file named `tool` in PATH's folders, in PATH's order (a name with a slash is taken
- * as a path). Looked up synchronously: a few stat calls once per tool and PATH value, instead of a round of
- * the thread pool per folder before the first process can start. (Not @actions/io's `which`: its module,
- * with `assert`, costs the start of every step.)
- */
-function findOnPath(tool: string, searchPath: string): Promise<string> {
-  const candidates = tool.includes('/')
-    ? [path.resolve(tool)]
-    : searchPath
-        .split(path.delimiter)
-        .filter((dir) => dir)
-        .map((dir) => path.join(dir, tool));
-  const first = candidates.find((file) => {
-    try {
-      fs.accessSync(file, fs.constants.X_OK);
-      return fs.statSync(file).isFile();
-    } catch {
-      return false;
-    }
-  });
-  if (!first)
-    return Promise.reject(
-      new Error(`Unable to locate executable file: ${tool} (not an executable file on PATH).`),
-    );
-  return Promise.resolve(first);
-}
-
 /**
  * How long a program may keep its output pipes open after it exited (a program it left behind holds
  * them): then its output so far is taken as all of it.
  */
 const PIPES_GRACE_MS = 10_000;
 
-/** Process groups started here and still running: killed when this process exits, so none outlives it. */
-const liveGroups = new Set<number>();
-let exitHook = false;
-
-function trackGroup(pid: number): void {
-  if (!exitHook) {
-    exitHook = true;
-    process.once('exit', () => {
-      for (const group of liveGroups) killGroup(group);
-    });
-  }
-  liveGroups.add(pid);
-}
-
-function killGroup(pid: number): void {
-  try {
-    process.kill(-pid, 'SIGKILL');
-  } catch {
-    // already gone
-  }
-}
-
-function notStarted(tool: string, error: unknown): ProcError {
+/** The error for a program that could not be started. */
+export function notStarted(tool: string, error: unknown): ProcError {
   return new ProcError(`${tool} could not be started: ${(error as Error).message}`, {
     exitCode: -1,
     stdout: '',
@@ -194,8 +131,10 @@ export async function runProcess(
         }, PIPES_GRACE_MS);
       });
     });
-    if (timedOut)
+    if (timedOut) {
+      if (pid) await waitForGroupEnd(pid);
       throw new ProcTimeLimitError(programName(tool, args), options.limit.purpose, options.limit.ms);
+    }
     return {
       exitCode,
       stdout: Buffer.concat(stdout).toString('utf8'),
@@ -204,7 +143,7 @@ export async function runProcess(
   } finally {
     clearTimeout(timer);
     clearTimeout(grace);
-    if (pid) liveGroups.delete(pid);
+    if (pid) untrackGroup(pid);
   }
 }
 
@@ -223,26 +162,6 @@ export function pickEnv(
 
 /** How much of the end of a process's output is kept for messages and reports. */
 const TAIL_BYTES = 64 * 1024;
-
-/** The last chunks of a stream, at least `bytes` of them when there were that many. */
-class ChunkTail {
-  private chunks: Buffer[] = [];
-  private size = 0;
-
-  constructor(private readonly bytes: number) {}
-
-  push(chunk: Buffer): void {
-    this.chunks.push(chunk);
-    this.size += chunk.length;
-    while (this.chunks.length > 1 && this.size - this.chunks[0].length >= this.bytes)
-      this.size -= this.chunks.shift()!.length;
-  }
-
-  text(): string {
-    const all = Buffer.concat(this.chunks);
-    return all.subarray(Math.max(0, all.length - this.bytes)).toString('utf8');
-  }
-}
 
 export interface StreamOptions {
   cwd?: string;
@@ -316,18 +235,17 @@ export async function runStreaming(
     });
   } catch (error) {
     if (file !== undefined) fs.closeSync(file);
-    throw new ProcError(`${tool} could not be started: ${(error as Error).message}`, {
-      exitCode: -1,
-      stdout: '',
-      stderr: String(error),
-    });
+    throw notStarted(tool, error);
   }
   let stdoutBytes = 0;
   let overLimit = false;
   let timedOut = false;
+  let groupKilled = false;
   const kill = () => {
-    if (group && child.pid) killGroup(child.pid);
-    else child.kill('SIGKILL');
+    if (group && child.pid) {
+      groupKilled = true;
+      killGroup(child.pid);
+    } else child.kill('SIGKILL');
   };
   const onAbort = () => kill();
   if (options.signal?.aborted) kill();
@@ -401,21 +319,15 @@ export async function runStreaming(
     fs.writeSync(file, chunk);
   });
   const exitCode = await new Promise<number>((resolve, reject) => {
-    child.on('error', (error) =>
-      reject(
-        new ProcError(`${tool} could not be started: ${error.message}`, {
-          exitCode: -1,
-          stdout: '',
-          stderr: String(error),
-        }),
-      ),
-    );
+    child.on('error', (error) => reject(notStarted(tool, error)));
     child.on('close', (code, signal) => resolve(code ?? (signal ? 128 : 1)));
   }).finally(() => {
     if (timer) clearTimeout(timer);
     options.signal?.removeEventListener('abort', onAbort);
     if (file !== undefined) fs.closeSync(file);
   });
+  // Its pipes close as the killed programs end, a moment before they are gone: answer once they are.
+  if (groupKilled && child.pid) await waitForGroupEnd(child.pid);
   err.end();
   out.end();
   const lastLines = (tail: ChunkTail) => tail.text().split(/\r?\n/).filter(Boolean).slice(-tailLines);
@@ -426,131 +338,5 @@ export async function runStreaming(
     overLimit: overLimit || undefined,
     timedOut: timedOut || undefined,
     stdoutBytes,
-  };
-}
-
-/**
- * A long-lived process asked one question at a time on its stdin (git's `cat-file --batch`), whose answers
- * are read back in exact amounts: a header line, then a body of the size it states. Only what was asked for
- * is held, and a body can be skipped without keeping it; `timeoutMs` kills the process, and every pending
- * or later read then fails.
- */
-export interface PipedProcess {
-  send(text: string): void;
-  /** The next line of stdout, without its newline; at most `maxBytes` long (a longer one fails). */
-  readLine(maxBytes?: number): Promise<string>;
-  /** The next `bytes` bytes of stdout. */
-  read(bytes: number): Promise<Buffer>;
-  /** Ends stdin and waits for the process to exit; kills it after `graceMs`. */
-  close(graceMs?: number): Promise<number>;
-  kill(): void;
-}
-
-export async function startPiped(
-  tool: string,
-  args: readonly string[],
-  options: { cwd?: string; env: Record<string, string>; timeoutMs: number },
-): Promise<PipedProcess> {
-  const child = spawn(await toolPath(tool), [...args], {
-    cwd: options.cwd,
-    env: options.env,
-    stdio: ['pipe', 'pipe', 'ignore'],
-  });
-  const chunks: Buffer[] = [];
-  let buffered = 0;
-  let ended: Error | undefined;
-  let wake: (() => void) | undefined;
-  const notify = () => {
-    const w = wake;
-    wake = undefined;
-    w?.();
-  };
-  child.stdout!.on('data', (chunk: Buffer) => {
-    chunks.push(chunk);
-    buffered += chunk.length;
-    // Nobody is reading: stop the process until someone does (memory stays at one chunk or so).
-    if (buffered > 1024 * 1024) child.stdout!.pause();
-    notify();
-  });
-  child.on('close', (code, signal) => {
-    ended ??= new Error(`${tool} ended (exit ${code ?? signal})`);
-    notify();
-  });
-  // Its own exit (not its pipes' closing, which a grandchild could hold up) ends a wait for it.
-  const exited = new Promise<number>((resolve) => child.on('exit', (code) => resolve(code ?? 128)));
-  child.on('error', (error) => {
-    ended = new ProcError(`${tool} could not be started: ${error.message}`, {
-      exitCode: -1,
-      stdout: '',
-      stderr: String(error),
-    });
-    notify();
-  });
-  child.stdin!.on('error', () => undefined); // a killed process: the read says so
-  const timer = setTimeout(() => {
-    ended = new Error(`${tool} took longer than ${options.timeoutMs / 1000} s: stopped`);
-    child.kill('SIGKILL');
-    // A grandchild may hold stdout open after the kill: reads fail now, not when it lets go.
-    notify();
-  }, options.timeoutMs);
-  void exited.then(() => clearTimeout(timer));
-
-  const waitFor = async (ready: () => boolean) => {
-    while (!ready()) {
-      if (ended && !ready()) throw ended;
-      child.stdout!.resume();
-      await new Promise<void>((resolve) => (wake = resolve));
-    }
-  };
-  const take = (bytes: number): Buffer => {
-    const out = Buffer.allocUnsafe(bytes);
-    let filled = 0;
-    while (filled < bytes) {
-      const head = chunks[0];
-      const n = Math.min(head.length, bytes - filled);
-      head.copy(out, filled, 0, n);
-      filled += n;
-      if (n === head.length) chunks.shift();
-      else chunks[0] = head.subarray(n);
-    }
-    buffered -= bytes;
-    return out;
-  };
-  const newlineAt = (max: number): number => {
-    let seen = 0;
-    for (const chunk of chunks) {
-      const i = chunk.indexOf(10);
-      if (i >= 0 && seen + i <= max) return seen + i;
-      seen += chunk.length;
-      if (seen > max) break;
-    }
-    return -1;
-  };
-  return {
-    send: (text) => {
-      if (!ended) child.stdin!.write(text);
-    },
-    async readLine(maxBytes = 4096) {
-      let at = -1;
-      await waitFor(() => {
-        at = newlineAt(maxBytes);
-        if (at < 0 && buffered > maxBytes) throw new Error(`${tool} printed a line over ${maxBytes} bytes`);
-        return at >= 0;
-      });
-      const line = take(at + 1);
-      return line.subarray(0, at).toString('utf8');
-    },
-    async read(bytes) {
-      await waitFor(() => buffered >= bytes);
-      return take(bytes);
-    },
-    async close(graceMs = 5_000) {
-      child.stdin!.end();
-      const kill = setTimeout(() => child.kill('SIGKILL'), graceMs);
-      const code = await exited;
-      clearTimeout(kill);
-      return code;
-    },
-    kill: () => child.kill('SIGKILL'),
   };
 }

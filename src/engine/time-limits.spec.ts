@@ -1,4 +1,4 @@
-import { engineWork } from './engine.js';
+import { engineWork } from './time-limits.js';
 import { TIME_LIMITS_MS, TIME_LIMITS_OVERRIDE, TimeLimitError, timeLimitMs } from './time-limits.js';
 
 describe('timeLimitMs', () => {

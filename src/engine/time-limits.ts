@@ -99,6 +99,20 @@ export function timeLimitMs(work: TimedWork, env: NodeJS.ProcessEnv = process.en
   return limit;
 }
 
+/** Which time limit an engine CLI call runs under: what it does decides how long it may honestly take. */
+export function engineWork(args: readonly string[]): Extract<HostWork, `engine-${string}`> {
+  const [command, sub] = args;
+  if (command === 'pull') return 'engine-pull';
+  if (command === 'import') return 'engine-import';
+  if (['kill', 'rm', 'stop', 'create', 'rmi'].includes(command)) return 'engine-change';
+  if (
+    ['volume', 'container', 'image', 'network'].includes(command) &&
+    ['create', 'rm', 'prune', 'kill', 'stop'].includes(sub)
+  )
+    return 'engine-change';
+  return 'engine-query';
+}
+
 /** What a time limit stopped: which work, on which sandbox(es), after how long. */
 export class TimeLimitError extends Error {
   constructor(

@@ -3,7 +3,7 @@
 // event: `trigger` asks for it on comments, `pull-request-bot` on pull_request(_target) and push,
 // `pr-number` on workflow_dispatch; everything else is plain run mode, the same on every event. The payload
 // is read defensively: any field may be missing or of the wrong type, and then the event starts nothing.
-import type { TriggerSettings } from '../settings.js';
+import type { TriggerSettings } from '../settings/settings.js';
 
 /** Starts every progress comment, so that the bot never takes its own comment for a request. */
 export const PROGRESS_MARKER = '<!-- worktree-sandbox:progress -->';

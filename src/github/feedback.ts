@@ -1,7 +1,7 @@
 // What the pull request sees of a run: reactions on the comment that asked for it and one progress
 // comment, created at the start and rewritten at the end. Feedback never decides the run's fate: an API
 // call that fails (a read-only token on a fork's pull_request event) becomes a warning.
-import type { RunState } from '../run/state.js';
+import type { RunState } from '../run/run-state.js';
 import type { Ui } from '../ui/ui.js';
 import type { GitHubApi, Reaction, RepositoryName } from './api.js';
 import { renderRunning, renderStopped, type ProgressContext } from './progress.js';
@@ -18,7 +18,7 @@ export interface ProgressState {
 }
 
 /**
- * What the action saves between its main and post steps: run mode's state (RunState, run/state.ts) plus
+ * What the action saves between its main and post steps: run mode's state (RunState, run/run-state.ts) plus
  * the pull-request bot's progress comment.
  */
 export type PullRequestRunState = RunState & { progress?: ProgressState };

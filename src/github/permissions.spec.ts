@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import type { TriggerSettings } from '../settings.js';
+import type { TriggerSettings } from '../settings/settings.js';
 import type { Requester } from './event.js';
 import { botName, checkPermission, checkRequester, isBot, needsPermissionCheck } from './permissions.js';
 

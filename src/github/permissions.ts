@@ -2,7 +2,7 @@
 // Bots are ignored (the bot's own comments would start it again) unless `allowed-bots` names them;
 // people need an allowed author association and, for every run (a run receives the secrets named in
 // `env`, pushed or not), write access to the repository as the API reports it.
-import type { TriggerSettings } from '../settings.js';
+import type { TriggerSettings } from '../settings/settings.js';
 import type { Requester } from './event.js';
 
 export type Verdict =

@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import type { Git } from '../engine/git.js';
 import type { RunOutcome } from '../run/run.js';
 import { checkCommits, type SecretGate } from '../run/secret-gate.js';
-import type { RunSettings } from '../settings.js';
+import type { RunSettings } from '../settings/settings.js';
 import type { PullRequestInfo } from './api.js';
 import type { ActionContext } from './context.js';
 import type { RunRequest } from './event.js';

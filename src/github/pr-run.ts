@@ -10,7 +10,7 @@ import { withRepositoryLock } from '../sandbox/lock.js';
 import { findParentRepository, type ParentRepository } from '../sandbox/repository.js';
 import { runSandbox, type PushDestination, type RunDeps, type RunOutcome } from '../run/run.js';
 import { secretGate } from '../run/secret-gate.js';
-import type { RunSettings } from '../settings.js';
+import type { RunSettings } from '../settings/settings.js';
 import type { Ui } from '../ui/ui.js';
 import { apiUrl, connectGitHub, type GitHubApi, type PullRequestInfo } from './api.js';
 import type { ApiOptions } from './api-resilience.js';

@@ -4,7 +4,7 @@
 // marker): someone else's pull request is reported, never rewritten. The decision is pure; the effects are
 // a handful of API calls.
 import type { RunOutcome } from '../run/run.js';
-import type { PullRequestSettings, RunSettings } from '../settings.js';
+import type { PullRequestSettings, RunSettings } from '../settings/settings.js';
 import type { GitHubApi, PullRequestSummary } from './api.js';
 import { connectGitHub } from './api.js';
 import { readActionContext } from './context.js';

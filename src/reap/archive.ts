@@ -18,7 +18,7 @@ import { TimeLimitError, timeLimitMs } from '../engine/time-limits.js';
 import { captureSandbox } from '../run/capture.js';
 import { sandboxRefs } from '../sandbox/bookkeeping.js';
 import { countUnsaved, savedRefs } from '../sandbox/saved.js';
-import type { Identity } from '../settings.js';
+import type { Identity } from '../settings/settings.js';
 import { sandboxText } from '../ui/sandbox-text.js';
 import type { ArchiveKind } from './decide.js';
 import type { ScannedSandbox } from './scan.js';

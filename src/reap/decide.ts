@@ -1,6 +1,6 @@
 // Decisions as data: for each entry found, remove or keep, and why. Pure, so that a dry run shows exactly
 // what a real run would do and every rule is testable without a machine.
-import type { Isolation } from '../settings.js';
+import type { Isolation } from '../settings/settings.js';
 import {
   ageDays,
   expiryDays,

@@ -4,7 +4,7 @@
 import type { EngineName } from '../engine/engine.js';
 import { removeStaleProbes } from '../engine/engine-probe.js';
 import { reportLeftNetworkContainers } from '../network/leftovers.js';
-import type { ReapSettings } from '../settings.js';
+import type { ReapSettings } from '../settings/settings.js';
 import { silentUi, type Ui } from '../ui/ui.js';
 import { assessStaleness, decide, type Decision, type SandboxFacts } from './decide.js';
 import { carryOut, type Removal, type RemovalOutcome, startRemovals } from './execute.js';

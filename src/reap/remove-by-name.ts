@@ -5,7 +5,7 @@
 // judgement.
 import * as path from 'node:path';
 import type { EngineName } from '../engine/engine.js';
-import type { Isolation } from '../settings.js';
+import type { Isolation } from '../settings/settings.js';
 import { silentUi, type Ui } from '../ui/ui.js';
 import { decideOnRequest, type Decision, type SandboxFacts } from './decide.js';
 import { carryOut, type RemovalOutcome } from './execute.js';

@@ -1,7 +1,7 @@
 // What a reap run tells: the `reaped` and `kept` outputs (JSON arrays of plain records) and the job
 // summary (a chart of outcomes and reasons, then a table of every sandbox: class, age, decision, reason,
 // size). Pure.
-import type { Isolation } from '../settings.js';
+import type { Isolation } from '../settings/settings.js';
 import { sandboxText } from '../ui/sandbox-text.js';
 import type { Decision, SandboxFacts } from './decide.js';
 

@@ -11,7 +11,7 @@ import * as path from 'node:path';
 import type { ContainerEngine } from '../engine/engine.js';
 import { ClearedTraps, TRAP_GUARD, type ClearedTrap } from '../sandbox/git-traps.js';
 import { sandboxHelper, whereIs, type Sandbox } from '../sandbox/layout.js';
-import type { Identity } from '../settings.js';
+import type { Identity } from '../settings/settings.js';
 import { sandboxText } from '../ui/sandbox-text.js';
 
 export const SNAPSHOT_REF = 'refs/worktree-sandbox/snapshot';

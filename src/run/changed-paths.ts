@@ -11,7 +11,8 @@
 //    and the walk stops after `timeoutMs`: past any of these the count is a lower bound (`exact: false`).
 // Memory: the trees read (at most `maxTreeBytes`, ~3x that once parsed), the listed paths, and one number
 // per pair of trees counted.
-import { OID, type Git, type ObjectReader } from '../engine/git.js';
+import type { ObjectReader } from '../engine/git-commands.js';
+import { OID, type Git } from '../engine/git.js';
 
 export interface PathBounds {
   /** The most paths listed by name. */

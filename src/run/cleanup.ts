@@ -24,7 +24,7 @@ import { removeSandbox } from '../sandbox/remove.js';
 import { countUnsaved, describeUnsaved, savedRefs, type UnsavedCommits } from '../sandbox/saved.js';
 import { collectChanges } from './collect.js';
 import { holdsWork, type WorkFacts } from './report.js';
-import type { RunState } from './state.js';
+import type { RunState } from './run-state.js';
 import type { Ui } from '../ui/ui.js';
 import { sandboxText } from '../ui/sandbox-text.js';
 

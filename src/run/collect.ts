@@ -4,7 +4,7 @@ import * as fs from 'node:fs/promises';
 import type { ContainerEngine } from '../engine/engine.js';
 import type { Git } from '../engine/git.js';
 import type { PreparedSandbox } from '../sandbox/layout.js';
-import type { RunSettings } from '../settings.js';
+import type { RunSettings } from '../settings/settings.js';
 import { captureSandbox } from './capture.js';
 import { importBundle } from './import.js';
 import { buildReport, type WorktreeReport } from './report.js';

@@ -9,7 +9,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { userArg, type ContainerSpec, type Limits, type Mount } from '../engine/container-args.js';
 import type { PlantedProbe } from '../engine/engine-probe.js';
-import { EngineError, type ContainerEngine } from '../engine/engine.js';
+import { EngineError } from '../engine/engine-error.js';
+import type { ContainerEngine } from '../engine/engine.js';
 import { commandLabels } from '../engine/labels.js';
 import { startFailureHint } from '../engine/start-failure.js';
 import { isProxied, type NetworkPolicy, type ProxiedPolicy } from '../network/policy.js';
@@ -19,7 +20,7 @@ import type { NetworkSession } from '../network/session.js';
 import { commandMounts, type Sandbox } from '../sandbox/layout.js';
 import { containerNotePath } from '../sandbox/lock.js';
 import { offerReplyFolder, readReply, removeReplyFolder, type ReplyFolder, type ReplyRead } from './reply.js';
-import type { EnvEntry, Identity } from '../settings.js';
+import type { EnvEntry, Identity } from '../settings/settings.js';
 
 export interface CommandSpec {
   command: string;

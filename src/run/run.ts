@@ -25,7 +25,7 @@ import { reportCleared, type ClearedTrap } from '../sandbox/git-traps.js';
 import { offerUpstream } from '../sandbox/reuse.js';
 import { MAX_COUNTED_COMMITS } from '../sandbox/saved.js';
 import { lookBeforeLock, lookFor, type VolumeLook } from '../sandbox/volume-look.js';
-import { validateBranchNames, type RunSettings } from '../settings.js';
+import { validateBranchNames, type RunSettings } from '../settings/settings.js';
 import { collectChanges } from './collect.js';
 import { removeLeftNetworkContainers } from '../network/leftovers.js';
 import { isProxied } from '../network/policy.js';
@@ -41,7 +41,7 @@ import { reportReply } from './reply.js';
 import { checkCommits, checkReply, secretGate, type SecretGate } from './secret-gate.js';
 import { knownSecrets } from './secret-values.js';
 import { commitsNotIn, type WorktreeReport } from './report.js';
-import type { RunState } from './state.js';
+import type { RunState } from './run-state.js';
 import type { Ui } from '../ui/ui.js';
 
 export interface RunOutcome {

@@ -6,7 +6,7 @@ import { git as sh, makeRepo, type TestRepo } from '../../test/support/repo.js';
 import type { Ui } from '../ui/ui.js';
 import { silentUi } from '../ui/ui.js';
 import { checkCommits, checkReply, SecretScanBlocked, secretGate, type SecretGate } from './secret-gate.js';
-import type { SecretScanMode } from '../settings.js';
+import type { SecretScanMode } from '../settings/settings.js';
 
 // Credential formats are put together at run time, so that this file itself holds none (the scan of this
 // repository's own history must find nothing: test/unit/secret-scan-history.test.ts).

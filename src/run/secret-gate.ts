@@ -8,7 +8,7 @@
 import { randomBytes } from 'node:crypto';
 import { OID, type Git } from '../engine/git.js';
 import { timeLimitMs } from '../engine/time-limits.js';
-import type { SecretScanMode } from '../settings.js';
+import type { SecretScanMode } from '../settings/settings.js';
 import { sandboxText } from '../ui/sandbox-text.js';
 import type { Ui } from '../ui/ui.js';
 import { loadLint, SecretScanner, type Finding, type Place } from './secret-scan.js';

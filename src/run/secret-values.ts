@@ -3,7 +3,7 @@
 // A value is searched for as written, URL-encoded, JSON-escaped, as hex, and as base64 (standard and URL
 // alphabets, at each of the three alignments it can have inside a longer encoded text). Pure.
 // Not covered: other encodings (upper-case hex, base32, gzip, a value split or reversed).
-import type { RunSettings } from '../settings.js';
+import type { RunSettings } from '../settings/settings.js';
 
 /** `env` names that say their value is secret: `*_KEY`, `*_TOKEN`, `*_SECRET`, `*_PASSWORD` (any case). */
 export const SECRET_ENV_NAME = /(^|_)(KEY|TOKEN|SECRET|PASSWORD)$/i;

@@ -10,7 +10,7 @@
 // ADR 0002, ADR 0004 (docs/adr/).
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
-import type { Git } from '../engine/git.js';
+import type { GitCommands } from '../engine/git-commands.js';
 import type { Isolation } from './layout.js';
 import type { ParentRepository } from './repository.js';
 
@@ -64,7 +64,11 @@ export function privateStorePath(
  * alternates name the parent's store by absolute path: when the parent was moved since, they are pointed
  * at where the parent's store is now (else every git command in the store fails).
  */
-export async function ensurePrivateStore(git: Git, parent: ParentRepository, store: string): Promise<void> {
+export async function ensurePrivateStore(
+  git: GitCommands,
+  parent: ParentRepository,
+  store: string,
+): Promise<void> {
   const alternates = path.join(store, 'objects', 'info', 'alternates');
   const wanted = `${parent.objectStores[0]}\n`;
   if (!(await pathExists(path.join(store, 'HEAD')))) {
@@ -75,7 +79,10 @@ export async function ensurePrivateStore(git: Git, parent: ParentRepository, sto
 }
 
 /** The sandboxes a parent keeps records of: `<disk|volume>/<name>` to the commit of their `head` ref. */
-export async function recordedSandboxes(git: Git, parent: ParentRepository): Promise<Map<string, string>> {
+export async function recordedSandboxes(
+  git: GitCommands,
+  parent: ParentRepository,
+): Promise<Map<string, string>> {
   const out = await git.run(parent.path, [
     'for-each-ref',
     '--format=%(objectname) %(refname)',
@@ -91,7 +98,11 @@ export async function recordedSandboxes(git: Git, parent: ParentRepository): Pro
 }
 
 /** Deletes every bookkeeping ref of a sandbox, in one git process. */
-export async function dropRecords(git: Git, parent: ParentRepository, refs: SandboxRefs): Promise<void> {
+export async function dropRecords(
+  git: GitCommands,
+  parent: ParentRepository,
+  refs: SandboxRefs,
+): Promise<void> {
   const names = (await git.run(parent.path, ['for-each-ref', '--format=%(refname)', '--', `${refs.prefix}/`]))
     .split('\n')
     .filter(Boolean);

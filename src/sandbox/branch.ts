@@ -1,5 +1,6 @@
 // The branch resolution protocol (docs/run-mode.md, step 2): which branch the sandbox checks out and where it comes from.
-import { GitError, type Git } from '../engine/git.js';
+import type { GitCommands } from '../engine/git-commands.js';
+import { GitError } from '../engine/git.js';
 import { persistentSandboxName, transientSandboxName, type SandboxKind } from './naming.js';
 import { withRepositoryLock } from './lock.js';
 import type { ParentRepository } from './repository.js';
@@ -53,6 +54,9 @@ export function planBranch(
   return { kind: 'persistent', sandbox, branch: facts.branch, source: 'new', startPoint: facts.baseCommit };
 }
 
+/** What resolving a branch asks of git. */
+type BranchGit = Pick<GitCommands, 'fetchCommit' | 'readRefs' | 'remoteUrl' | 'resolveCommit' | 'run'>;
+
 /**
  * Asks origin for the branch; when it has it, `origin/<branch>` is set to its commit. The wait on the
  * network holds no lock (git.ts `fetchCommit`), so a slow or hung origin holds up this run only, never
@@ -60,7 +64,7 @@ export function planBranch(
  * when origin refuses (no such branch); a remote that does not answer in time fails the run, naming
  * the fetch, rather than start the branch anew beside one origin may have.
  */
-async function fetchOriginBranch(git: Git, parent: ParentRepository, branch: string): Promise<boolean> {
+async function fetchOriginBranch(git: BranchGit, parent: ParentRepository, branch: string): Promise<boolean> {
   let commit: string;
   try {
     commit = await git.fetchCommit(
@@ -99,7 +103,7 @@ function branchRefNames(branch: string): [local: string, remote: string] {
  * the parent itself, and reports what goes wrong).
  */
 export function readBranchRefs(
-  git: Git,
+  git: Pick<GitCommands, 'readRefs'>,
   repositoryPath: string,
   branch: string,
 ): Promise<Map<string, string> | undefined> {
@@ -114,7 +118,7 @@ export function readBranchRefs(
  * `refsRead`, when given, is readBranchRefs's answer.
  */
 export async function resolveBranch(
-  git: Git,
+  git: BranchGit,
   parent: ParentRepository & { head?: string },
   branch: string,
   base: string,

@@ -1,30 +1,16 @@
 // Creating a sandbox, or reusing it exactly as it is (uncommitted files and all). A new sandbox is a
-// repository of its own whose object store borrows the parent's (`objects/info/alternates`): nothing is
-// copied, so it costs what `git worktree add` costs. The same script makes it on both isolations: on the
-// host in a folder it has just created (no container has written there yet), or in a helper container
-// inside a fresh volume. The parent's records are written last: a sandbox whose `creating` record is
-// still there was half-made by a killed run, and is made again.
+// repository of its own whose object store borrows the parent's, made by make-repository.ts. The parent's
+// records are written last: a sandbox whose `creating` record is still there was half-made by a killed
+// run, and is made again.
 // ADR 0001 (docs/adr/0001-sandbox-is-a-repository-of-its-own.md).
 import * as fs from 'node:fs/promises';
-import * as path from 'node:path';
-import { currentIdentity } from '../engine/container-args.js';
-import type { ContainerEngine } from '../engine/engine.js';
-import type { Git } from '../engine/git.js';
-import { volumeLabels } from '../engine/labels.js';
-import { startFailureHint } from '../engine/start-failure.js';
-import { runStreaming } from '../engine/proc.js';
-import { TimeLimitError, timeLimitMs } from '../engine/time-limits.js';
+import type { EngineCommands } from '../engine/engine-commands.js';
+import type { GitCommands } from '../engine/git-commands.js';
 import type { BranchPlan } from './branch.js';
-import { dropRecords, pathExists, sandboxRefs, writeParentNote, type SandboxRefs } from './bookkeeping.js';
-import {
-  sandboxHelper,
-  whereIs,
-  type DiskSandbox,
-  type PreparedSandbox,
-  type Sandbox,
-  type VolumeSandbox,
-} from './layout.js';
+import { dropRecords, pathExists, sandboxRefs, type SandboxRefs } from './bookkeeping.js';
+import { whereIs, type DiskSandbox, type PreparedSandbox, type Sandbox } from './layout.js';
 import { withRepositoryLock } from './lock.js';
+import { createInVolume, createOnDisk, makeDiskFolder, type Seed } from './make-repository.js';
 import { removeDiskFolders } from './remove.js';
 import type { ParentRepository } from './repository.js';
 import { readRefsAsData } from './ref-files.js';
@@ -36,18 +22,9 @@ interface Log {
   info(message: string): void;
 }
 
-/** What a new sandbox starts from, all read from the parent under its lock. */
-interface Seed {
-  start: string;
-  /** origin/<branch> in the parent, offered inside as the sandbox's own origin/<branch>. */
-  upstream?: string;
-  /** The origin URL without credentials, for the sandbox's own `origin` remote. */
-  originUrl: string;
-}
-
 export async function prepareSandbox(
-  git: Git,
-  engine: ContainerEngine,
+  git: GitCommands,
+  engine: EngineCommands,
   sandbox: Sandbox,
   plan: BranchPlan,
   /**
@@ -118,8 +95,8 @@ type Begun =
  * it by the removal of the project's last other sandbox (which happens under this lock too).
  */
 async function beginCreation(
-  git: Git,
-  engine: ContainerEngine,
+  git: GitCommands,
+  engine: EngineCommands,
   sandbox: Sandbox,
   plan: BranchPlan,
   log: Log,
@@ -155,8 +132,8 @@ async function beginCreation(
 
 /** The sandbox's records, whether it is there, and so whether it is reused as it is. */
 async function lookUp(
-  git: Git,
-  engine: ContainerEngine,
+  git: GitCommands,
+  engine: EngineCommands,
   sandbox: Sandbox,
   refs: SandboxRefs,
   looked?: VolumeLook,
@@ -181,7 +158,7 @@ async function lookUp(
  * used. Otherwise in one git process, which also checks that each names a commit.
  */
 async function readRecords(
-  git: Git,
+  git: GitCommands,
   parent: ParentRepository,
   refs: SandboxRefs,
   upstreamRef: string,
@@ -193,7 +170,7 @@ async function readRecords(
   return git.readRefs(parent.path, names);
 }
 
-async function readSeed(git: Git, parent: ParentRepository, plan: BranchPlan): Promise<Seed> {
+async function readSeed(git: GitCommands, parent: ParentRepository, plan: BranchPlan): Promise<Seed> {
   const rev =
     plan.source === 'local'
       ? `refs/heads/${plan.branch}`
@@ -223,132 +200,6 @@ export function withoutCredentials(url: string): string {
   }
 }
 
-/**
- * Makes the repository: $1 work tree, $2 home, $3 start commit, $4 branch (empty: detached), $5 upstream
- * commit (may be empty), $6 origin URL (may be empty), $7 the object store to borrow. Positional
- * arguments only: nothing is spliced into the script. The checkout uses git's parallel checkout with as many
- * workers as the machine has cores (`checkout.workers=0`; an unknown key before git 2.32, then sequential),
- * which about halves a large checkout on two cores.
- */
-export const INIT_SCRIPT = `set -eu
-wt="$1"; home="$2"; start="$3"; branch="$4"; upstream="$5"; origin="$6"; store="$7"
-mkdir -p -- "$home"
-git init --quiet --template= -- "$wt"
-printf '%s\\n' "$store" > "$wt/.git/objects/info/alternates"
-cd -- "$wt"
-git config gc.auto 0
-if [ -n "$origin" ]; then
-  git config remote.origin.url "$origin"
-  git config remote.origin.fetch '+refs/heads/*:refs/remotes/origin/*'
-fi
-if [ -n "$branch" ]; then
-  git update-ref "refs/heads/$branch" "$start"
-  git symbolic-ref HEAD "refs/heads/$branch"
-  if [ -n "$upstream" ]; then
-    git update-ref "refs/remotes/origin/$branch" "$upstream"
-    git config "branch.$branch.remote" origin
-    git config "branch.$branch.merge" "refs/heads/$branch"
-  fi
-else
-  git update-ref --no-deref HEAD "$start"
-fi
-git -c checkout.workers=0 reset --hard --quiet
-`;
-
-function initArgs(sandbox: Sandbox, seed: Seed): string[] {
-  return [
-    sandbox.worktreePath,
-    sandbox.homePath,
-    seed.start,
-    sandbox.branch,
-    seed.upstream ?? '',
-    seed.originUrl,
-    sandbox.parent.objectStores[0],
-  ];
-}
-
-/** The project folder and its note of the parent, then the sandbox's new, empty folder (repository lock held). */
-async function makeDiskFolder(sandbox: DiskSandbox, recover: boolean): Promise<void> {
-  const projectDir = path.dirname(sandbox.hostPath);
-  await fs.mkdir(projectDir, { recursive: true });
-  await writeParentNote(projectDir, sandbox.parent);
-  if (recover) await removeDiskFolders(sandbox);
-  // The folder is new (mkdir fails if anything appeared meanwhile, and then nothing is removed): no
-  // container has written in it yet. What is made from here on is ours to remove if it fails.
-  await fs.mkdir(sandbox.hostPath);
-}
-
-/** The init script on the host, in the folder makeDiskFolder made; the caller removes it if this throws. */
-async function createOnDisk(git: Git, sandbox: DiskSandbox, seed: Seed): Promise<void> {
-  const projectDir = path.dirname(sandbox.hostPath);
-  const limitMs = timeLimitMs('create');
-  const result = await runStreaming('sh', ['-c', INIT_SCRIPT, 'init-sandbox', ...initArgs(sandbox, seed)], {
-    cwd: projectDir,
-    // The runner's own git configuration stays out too: the checkout applies no filter it defines (a
-    // start commit may hold a sandbox's work, .gitattributes and all).
-    env: git.scriptEnv({ GIT_CONFIG_GLOBAL: '/dev/null', XDG_CONFIG_HOME: '/nonexistent' }),
-    timeLimitMs: limitMs,
-  });
-  if (result.timedOut) throw new TimeLimitError('create', whereIs(sandbox), limitMs, NOT_CREATED, true);
-  if (result.exitCode === 0) return;
-  throw new Error(await creationFailure(projectDir, result.stderrTail.join('\n')));
-}
-
-const NOT_CREATED = 'the sandbox was not created, and what was made of it is removed';
-
-/** As root only to hand the fresh volume to the runner's user; then the same script as that user. */
-const VOLUME_SCRIPT = `set -eu
-uid="$1"; gid="$2"; recover="$3"; init="$4"; wt="$5"; shift 5
-as_user() {
-  if [ "$uid" = 0 ]; then "$@"
-  elif command -v setpriv >/dev/null 2>&1; then setpriv --reuid="$uid" --regid="$gid" --clear-groups "$@"
-  else chroot --userspec="$uid:$gid" / "$@"; fi
-}
-chown "$uid:$gid" /sandbox
-if [ -e "$wt" ] || [ -L "$wt" ]; then
-  if [ "$recover" = 1 ] || [ -z "$(ls -A "$wt")" ]; then
-    rm -rf -- "$wt"
-  else
-    echo "worktree-sandbox: $wt holds files but the parent repository has no record of it; refusing to overwrite them" >&2
-    exit 3
-  fi
-fi
-as_user sh -c "$init" init-sandbox "$wt" "$@"
-`;
-
-async function createInVolume(
-  engine: ContainerEngine,
-  sandbox: VolumeSandbox,
-  seed: Seed,
-  image: string,
-  recover: boolean,
-): Promise<void> {
-  if (!(await engine.volumeExists(sandbox.volume)))
-    await engine.createVolume(sandbox.volume, volumeLabels({ ...sandbox, parentPath: sandbox.parent.path }));
-  const id = currentIdentity();
-  const [wt, ...rest] = initArgs(sandbox, seed);
-  const result = await engine.runHelper(
-    sandboxHelper(
-      sandbox,
-      image,
-      {
-        name: 'create-sandbox',
-        text: VOLUME_SCRIPT,
-        args: [String(id.uid), String(id.gid), recover ? '1' : '0', INIT_SCRIPT, wt, ...rest],
-      },
-      { user: '0:0', capAdd: ['CHOWN', 'SETUID', 'SETGID', 'SYS_CHROOT', 'DAC_OVERRIDE', 'FOWNER'] },
-    ),
-    { work: 'create', where: `${sandbox.name} (${whereIs(sandbox)})`, consequence: NOT_CREATED },
-  );
-  if (result.exitCode !== 0) {
-    const said = (result.stderrTail.length ? result.stderrTail : result.outputTail).join('\n').trim();
-    // A helper that never started (an image without `sh`, ...): the engine's words, then what to do.
-    throw new Error(
-      `Could not create the sandbox in volume ${sandbox.volume}: ${said || `exit ${result.exitCode}`}${startFailureHint(said)}`,
-    );
-  }
-}
-
 /** An empty folder where the sandbox goes is removed; one holding files nobody recorded is refused. */
 async function refuseForeignFolder(sandbox: DiskSandbox): Promise<void> {
   if (!(await pathExists(sandbox.hostPath))) return;
@@ -357,13 +208,4 @@ async function refuseForeignFolder(sandbox: DiskSandbox): Promise<void> {
       `${sandbox.hostPath} exists and holds files, but ${sandbox.parent.path} has no record of a sandbox there: it is not touched. Move it away or remove it, then run again.`,
     );
   await fs.rmdir(sandbox.hostPath);
-}
-
-/** git only says it could not write a file: say where, and how much room is left once it cleaned up. */
-async function creationFailure(dir: string, message: string): Promise<string> {
-  if (!/unable to write|no space left|write error|short write|could not write/i.test(message))
-    return `Could not create the sandbox: ${message.trim()}`;
-  const stats = await fs.statfs(dir).catch(() => undefined);
-  const free = stats ? `, ${Math.floor((stats.bavail * stats.bsize) / 1024)} KiB free now` : '';
-  return `Writing the sandbox under ${dir} failed (No space left on device?${free}): the sandbox was not created.`;
 }

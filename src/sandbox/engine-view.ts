@@ -4,7 +4,7 @@
 import * as fsSync from 'node:fs';
 import * as path from 'node:path';
 import { plantProbe, probeEngineView, type PlantedProbe, type Probe } from '../engine/engine-probe.js';
-import type { ContainerEngine } from '../engine/engine.js';
+import type { EngineCommands } from '../engine/engine-commands.js';
 import { SHARED_ROOT_FIX, type MountedPath } from '../engine/host-paths.js';
 import { pathExists, privateStorePath } from './bookkeeping.js';
 import { locateSandbox, type Isolation, type Sandbox, type VolumeSandbox } from './layout.js';
@@ -139,7 +139,7 @@ export class EngineViewProof {
   private planted?: Promise<PlantedProbe>;
 
   constructor(
-    private readonly engine: ContainerEngine,
+    private readonly engine: EngineCommands,
     private readonly image: string,
     private readonly folders: readonly MountedPath[],
     /** The image check (it pulls), asked by the helper's proof only when the engine lacks the image. */

@@ -8,7 +8,7 @@
 // ADR 0001, ADR 0005 (docs/adr/).
 import * as path from 'node:path';
 import { userArg, type ContainerSpec, type Mount } from '../engine/container-args.js';
-import { helperGitEnv } from '../engine/git.js';
+import { helperGitEnv } from '../engine/git-hardening.js';
 import { sandboxHelperLabels } from '../engine/labels.js';
 import type { BranchPlan } from './branch.js';
 import { diskWorktreePath, projectName, volumeName, VOLUME_MOUNT, type SandboxKind } from './naming.js';

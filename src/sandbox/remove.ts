@@ -2,14 +2,18 @@
 // store). Nothing else.
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
-import type { ContainerEngine } from '../engine/engine.js';
-import type { Git } from '../engine/git.js';
+import type { EngineCommands } from '../engine/engine-commands.js';
+import type { GitCommands } from '../engine/git-commands.js';
 import { dropRecords, PARENT_NOTE, privateStorePath, REF_ROOT, sandboxRefs } from './bookkeeping.js';
 import { HOME_FOLDER, type DiskSandbox, type Sandbox } from './layout.js';
 import { withRepositoryLock } from './lock.js';
 import { dropRemovalNote, removeNotedVolume } from './volume-look.js';
 
-export async function removeSandbox(git: Git, engine: ContainerEngine, sandbox: Sandbox): Promise<void> {
+export async function removeSandbox(
+  git: GitCommands,
+  engine: EngineCommands,
+  sandbox: Sandbox,
+): Promise<void> {
   const { parent } = sandbox;
   await withRepositoryLock(parent.gitDir, async () => {
     if (sandbox.isolation === 'container') await removeNotedVolume(engine, sandbox);
@@ -34,7 +38,7 @@ export async function removeDiskFolders(sandbox: DiskSandbox): Promise<void> {
  * however many sandboxes (the reaper removes thousands).
  */
 export async function forgetSandboxes(
-  git: Git,
+  git: GitCommands,
   sandboxes: readonly Sandbox[],
   /** The names of every ref under REF_ROOT in a parent's git folder; undefined: git lists them. */
   listRecords?: (gitDir: string) => string[] | undefined,
@@ -62,7 +66,7 @@ export async function forgetSandboxes(
   }
 }
 
-async function dropAllRecords(git: Git, sandbox: Sandbox): Promise<void> {
+async function dropAllRecords(git: GitCommands, sandbox: Sandbox): Promise<void> {
   await dropRecords(git, sandbox.parent, sandboxRefs(sandbox));
   await fs.rm(privateStorePath(sandbox.parent, sandbox), { recursive: true, force: true });
 }

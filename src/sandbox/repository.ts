@@ -1,7 +1,7 @@
 // The parent repository: the main work tree whose object store and metadata every sandbox shares.
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
-import type { Git } from '../engine/git.js';
+import type { GitCommands } from '../engine/git-commands.js';
 
 export interface ParentRepository {
   /** Real path of the main work tree. */
@@ -22,7 +22,7 @@ export interface FoundParent extends ParentRepository {
   head: string;
 }
 
-export async function findParentRepository(git: Git, given: string): Promise<FoundParent> {
+export async function findParentRepository(git: GitCommands, given: string): Promise<FoundParent> {
   const start = await realDirectory(given);
   // One git call for all four answers (start-up latency counts): outside a work tree it prints `false`
   // or fails, and --show-toplevel fails there in any case; in a repository without commits the first

@@ -2,8 +2,8 @@
 // sandbox was not shown yet is offered inside as its `origin/<branch>` (a remote-tracking ref), never
 // forced into its work tree. The ref is written by a helper container: the host writes nothing into a
 // sandbox once a command has run there.
-import type { ContainerEngine } from '../engine/engine.js';
-import type { Git } from '../engine/git.js';
+import type { EngineCommands } from '../engine/engine-commands.js';
+import type { GitCommands } from '../engine/git-commands.js';
 import { sandboxRefs } from './bookkeeping.js';
 import { ClearedTraps, TRAP_GUARD, type ClearedTrap } from './git-traps.js';
 import { sandboxHelper, whereIs, type PreparedSandbox } from './layout.js';
@@ -29,8 +29,8 @@ export interface Offer {
 }
 
 export async function offerUpstream(
-  git: Git,
-  engine: ContainerEngine,
+  git: GitCommands,
+  engine: EngineCommands,
   sandbox: PreparedSandbox,
   image: string,
 ): Promise<Offer> {

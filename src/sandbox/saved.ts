@@ -6,7 +6,7 @@
 // unreachable and go at the next gc. The sandbox's own records (`refs/worktree-sandbox/...`) never count:
 // they go with the sandbox. A parent with no remote at all has nowhere to push and nobody who deletes its
 // branches: there, its local branches count too.
-import type { Git } from '../engine/git.js';
+import type { GitCommands } from '../engine/git-commands.js';
 
 export interface SavedRefs {
   /** What `rev-list ... --not` takes: the refs whose commits are saved. */
@@ -38,7 +38,7 @@ export const ALWAYS_SAVING: readonly string[] = ['--remotes', '--tags'];
  * remote. The parent is the host's own repository. When its configuration cannot be read, it is taken to
  * have a remote (the stricter answer: its branches do not count).
  */
-export async function savedRefs(git: Git, parentPath: string): Promise<SavedRefs> {
+export async function savedRefs(git: GitCommands, parentPath: string): Promise<SavedRefs> {
   const out = await git.exec(parentPath, ['config', '--get-regexp', '^remote\\..+\\.url$']);
   // `git config --get-regexp` exits 1 when nothing matches; anything else is an answer or a failure.
   const hasRemote = out.exitCode !== 1;
@@ -53,7 +53,7 @@ export const MAX_COUNTED_COMMITS = 100_000;
 
 /** `rev-list --count` of `revs`, stopped at MAX_COUNTED_COMMITS; undefined when git cannot say. */
 export async function countCommits(
-  git: Git,
+  git: GitCommands,
   parentPath: string,
   revs: readonly string[],
   max = MAX_COUNTED_COMMITS,
@@ -69,7 +69,7 @@ export async function countCommits(
  * cannot say (the caller counts that as work, never as none); `atLeast` when counting stopped.
  */
 export async function countUnsaved(
-  git: Git,
+  git: GitCommands,
   parentPath: string,
   tips: readonly string[],
   saved: SavedRefs,

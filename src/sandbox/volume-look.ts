@@ -7,7 +7,7 @@
 // the volume is asked again) or no records (the sandbox is not reused, and the creation asks again).
 import * as fsSync from 'node:fs';
 import * as fs from 'node:fs/promises';
-import type { ContainerEngine } from '../engine/engine.js';
+import type { EngineCommands } from '../engine/engine-commands.js';
 import type { Sandbox, VolumeSandbox } from './layout.js';
 import { lockDirectory, removalNotePath } from './lock.js';
 
@@ -23,7 +23,7 @@ export interface VolumeLook {
  * volumeExists). Never rejects.
  */
 export function lookBeforeLock(
-  engine: ContainerEngine,
+  engine: EngineCommands,
   sandbox: VolumeSandbox,
   ask: () => Promise<boolean> = () => engine.volumeExists(sandbox.volume),
 ): VolumeLook {
@@ -33,7 +33,7 @@ export function lookBeforeLock(
 }
 
 /** `early` when it looked at this sandbox's volume (a look from a guess at the parent may not), else a new look. */
-export function lookFor(engine: ContainerEngine, sandbox: VolumeSandbox, early?: VolumeLook): VolumeLook {
+export function lookFor(engine: EngineCommands, sandbox: VolumeSandbox, early?: VolumeLook): VolumeLook {
   return early && looksAt(early, sandbox) ? early : lookBeforeLock(engine, sandbox);
 }
 
@@ -47,7 +47,7 @@ function looksAt(look: VolumeLook, sandbox: VolumeSandbox): boolean {
  * answers when it saw the volume and no removal was noted before it or since; else the engine is asked.
  */
 export async function volumePresent(
-  engine: ContainerEngine,
+  engine: EngineCommands,
   sandbox: VolumeSandbox,
   look?: VolumeLook,
 ): Promise<boolean> {
@@ -70,7 +70,7 @@ function noted(note: string): boolean {
 }
 
 /** Removes the sandbox's volume, its note written first; the caller drops the records, then the note. */
-export async function removeNotedVolume(engine: ContainerEngine, sandbox: VolumeSandbox): Promise<boolean> {
+export async function removeNotedVolume(engine: EngineCommands, sandbox: VolumeSandbox): Promise<boolean> {
   await fs.mkdir(lockDirectory(sandbox.parent.gitDir), { recursive: true });
   await fs.writeFile(removalNotePath(sandbox.parent.gitDir, sandbox.name), 'removing\n');
   return engine.removeVolume(sandbox.volume);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { InputError, parseSettings, type RunSettings } from '../settings.js';
+import { InputError, parseSettings, type RunSettings } from './settings.js';
 
 const run = (inputs: Record<string, string>) =>
   parseSettings((name) => ({ command: 'true', ...inputs })[name] ?? '', { HOME: '/home/u' }) as RunSettings;

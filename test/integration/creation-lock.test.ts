@@ -3,7 +3,7 @@
 // run creating the same sandbox keeps it; a dead one's half-made sandbox is removed.
 import * as fs from 'node:fs';
 import { cleanupRun } from '../../src/run/cleanup.js';
-import type { RunState } from '../../src/run/state.js';
+import type { RunState } from '../../src/run/run-state.js';
 import { silentUi } from '../../src/ui/ui.js';
 import { Git } from '../../src/engine/git.js';
 import { sandboxRefs } from '../../src/sandbox/bookkeeping.js';

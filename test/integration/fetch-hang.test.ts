@@ -12,7 +12,7 @@ import { Git, FETCH_REF_ROOT } from '../../src/engine/git.js';
 import { TIME_LIMITS_OVERRIDE } from '../../src/engine/time-limits.js';
 import { fetchPullHead } from '../../src/github/pr-git.js';
 import { runSandbox } from '../../src/run/run.js';
-import { parseSettings, type RunSettings } from '../../src/settings.js';
+import { parseSettings, type RunSettings } from '../../src/settings/settings.js';
 import { silentUi } from '../../src/ui/ui.js';
 import { removeVolumes, uniquePrefix } from '../support/docker.js';
 import { TEST_IMAGE } from '../support/env.js';

@@ -10,7 +10,7 @@ import { commandLabels } from '../../src/engine/labels.js';
 import { runSandbox } from '../../src/run/run.js';
 import { containerNotePath } from '../../src/sandbox/lock.js';
 import { silentUi } from '../../src/ui/ui.js';
-import { parseSettings, type RunSettings } from '../../src/settings.js';
+import { parseSettings, type RunSettings } from '../../src/settings/settings.js';
 import { removeVolumes, uniquePrefix } from '../support/docker.js';
 import {
   addTestHosts,

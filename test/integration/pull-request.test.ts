@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { PULL_REQUEST_MARKER, proposePullRequest } from '../../src/github/pull-request.js';
 import { runSandbox } from '../../src/run/run.js';
-import { parseSettings, type RunSettings } from '../../src/settings.js';
+import { parseSettings, type RunSettings } from '../../src/settings/settings.js';
 import { silentUi } from '../../src/ui/ui.js';
 import { TEST_IMAGE } from '../support/env.js';
 import { FakeGitHub } from '../support/fake-github.js';

@@ -8,7 +8,7 @@ import { sandboxRefs } from '../../src/sandbox/bookkeeping.js';
 import { lockSandbox } from '../../src/sandbox/lock.js';
 import { runSandbox } from '../../src/run/run.js';
 import { silentUi } from '../../src/ui/ui.js';
-import { parseSettings, type RunSettings } from '../../src/settings.js';
+import { parseSettings, type RunSettings } from '../../src/settings/settings.js';
 import { reap, type ReapOptions } from '../../src/reap/reap.js';
 import type { ReapResult } from '../../src/reap/report.js';
 import { docker, removeVolumes, uniquePrefix, volumesWithPrefix } from '../support/docker.js';

@@ -3,7 +3,7 @@ import { describe, expect, it } from '@jest/globals';
 import * as fs from 'node:fs';
 import { parse } from 'yaml';
 import { ACTION_DEFAULTS } from '../../src/action-defaults.js';
-import { parseSettings, type ReapSettings, type RunSettings } from '../../src/settings.js';
+import { parseSettings, type ReapSettings, type RunSettings } from '../../src/settings/settings.js';
 
 const action = parse(fs.readFileSync('action.yml', 'utf8')) as {
   inputs: Record<string, { default?: string }>;

@@ -23,11 +23,10 @@ const RANK: Record<string, number> = {
   cli: 5,
 };
 
-/** The layer of a module: its folder under src/, or for src/settings.ts and src/action-defaults.ts, settings. */
+/** The layer of a module: its folder under src/, or for src/action-defaults.ts, settings. */
 function layerOf(file: string): string {
   const relative = path.relative(SRC, file).split(path.sep);
-  if (relative.length === 1)
-    return relative[0] === 'settings.ts' || relative[0] === 'action-defaults.ts' ? 'settings' : relative[0];
+  if (relative.length === 1) return relative[0] === 'action-defaults.ts' ? 'settings' : relative[0];
   return relative[0];
 }
 

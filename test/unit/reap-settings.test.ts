@@ -1,5 +1,5 @@
 // Reap mode's inputs, as parseSettings reads them: whole days ≥ 1, orphans never sooner than branches.
-import { InputError, parseSettings, type ReapSettings } from '../../src/settings.js';
+import { InputError, parseSettings, type ReapSettings } from '../../src/settings/settings.js';
 
 const read = (inputs: Record<string, string>) => (name: string) => inputs[name] ?? '';
 const reap = (inputs: Record<string, string>) =>

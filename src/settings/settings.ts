@@ -2,11 +2,11 @@
 // input. An error names the input and what it accepts, and is raised before anything is created.
 import * as os from 'node:os';
 import * as path from 'node:path';
-import type { Limits } from './engine/container-args.js';
-import type { EngineName } from './engine/engine.js';
-import { runsInContainer } from './engine/host-paths.js';
-import { envEntries, type EnvEntry } from './settings/env-input.js';
-import { defaultBotIdentity, parseIdentity, type GitIdentity } from './settings/identity.js';
+import type { Limits } from '../engine/container-args.js';
+import type { EngineName } from '../engine/engine.js';
+import { runsInContainer } from '../engine/host-paths.js';
+import { envEntries, type EnvEntry } from './env-input.js';
+import { defaultBotIdentity, parseIdentity, type GitIdentity } from './identity.js';
 import {
   boolean,
   branchInput,
@@ -23,14 +23,14 @@ import {
   volumePrefix,
   withDefaults,
   type InputReader,
-} from './settings/inputs.js';
-import type { NetworkPolicy } from './network/policy.js';
-import { networkInput } from './settings/network-input.js';
-import { pullRequestInputs, type PullRequestSettings } from './settings/pull-request-input.js';
+} from './inputs.js';
+import type { NetworkPolicy } from '../network/policy.js';
+import { networkInput } from './network-input.js';
+import { pullRequestInputs, type PullRequestSettings } from './pull-request-input.js';
 
 export { InputError, withDefaults, type EnvEntry, type InputReader, type PullRequestSettings };
-export { RESERVED_ENV } from './settings/env-input.js';
-import type { Isolation } from './sandbox/layout.js';
+export { RESERVED_ENV } from './env-input.js';
+import type { Isolation } from '../sandbox/layout.js';
 
 export type { Isolation };
 

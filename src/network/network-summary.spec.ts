@@ -9,7 +9,7 @@ import {
   networkOutputs,
   networkWarnings,
   shownHost,
-} from './report.js';
+} from './network-summary.js';
 
 const report: NetworkReport = {
   allowed: [

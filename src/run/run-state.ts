@@ -1,7 +1,7 @@
 // What the main step leaves for the post step: the sandbox, how far the run got, what it found.
 import type { EngineName } from '../engine/engine.js';
 import type { Sandbox } from '../sandbox/layout.js';
-import type { CleanupPolicy, Identity } from '../settings.js';
+import type { CleanupPolicy, Identity } from '../settings/settings.js';
 import type { WorkFacts } from './report.js';
 
 export interface RunState {

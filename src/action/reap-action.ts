@@ -1,7 +1,7 @@
 // Reap mode of the action: settings in, the reaper run, outputs (`reaped`, `kept`, `freed-bytes`) and a
 // job summary out. The reaper itself (src/reap/) knows nothing of @actions/core.
 import * as core from '@actions/core';
-import { actionUi } from './ui.js';
+import { actionUi } from './action-ui.js';
 import { writeSummary } from './step-summary.js';
 import {
   byInterest,
@@ -12,7 +12,7 @@ import {
   toRecord,
 } from '../reap/report.js';
 import { reap, reapOptionsFrom } from '../reap/reap.js';
-import type { ReapSettings } from '../settings.js';
+import type { ReapSettings } from '../settings/settings.js';
 
 /** GitHub keeps each output to 1 MiB; leave room for the rest. */
 const OUTPUT_LIMIT = 900_000;

@@ -6,7 +6,7 @@ import * as os from 'node:os';
 import type { PrRunIo } from '../github/pr-run.js';
 import { streamLineWriter, type Ui } from '../ui/ui.js';
 import { logLines } from '../ui/sandbox-text.js';
-import { saveRunState } from './state.js';
+import { saveRunState } from './step-state.js';
 import { writeSummary } from './step-summary.js';
 
 export function actionUi(): Ui {
