@@ -10,7 +10,7 @@ import {
   type ReapResult,
   summaryMarkdown,
   toRecord,
-} from '../reap/report.js';
+} from '../reap/reap-report.js';
 import { reap, reapOptionsFrom } from '../reap/reap.js';
 import type { ReapSettings } from '../settings/settings.js';
 

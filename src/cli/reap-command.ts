@@ -8,7 +8,7 @@ import {
   type ReapResult,
   reasonOf,
   type ReportedSandbox,
-} from '../reap/report.js';
+} from '../reap/reap-report.js';
 import type { ReapSettings } from '../settings/settings.js';
 import { formatDays, formatTable } from './table.js';
 import { terminalUi } from './terminal-ui.js';

@@ -58,11 +58,11 @@ export interface IndexProof {
  * before anything is read through it.
  */
 export function proveClean(worktree: string, gitDir: string, headTree: string): CleanProof {
-  return againstHead(proveAgainstIndex(worktree, gitDir, headTree.length / 2), headTree);
+  return matchHeadTree(proveAgainstIndex(worktree, gitDir, headTree.length / 2), headTree);
 }
 
 /** A proof made against the index's tree (proveAgainstIndex), as it stands once HEAD's tree is known. */
-export function againstHead({ proof, rootTree }: IndexProof, headTree: string): CleanProof {
+export function matchHeadTree({ proof, rootTree }: IndexProof, headTree: string): CleanProof {
   if (rootTree !== undefined && rootTree !== headTree) return { clean: false, unsure: NOT_HEAD };
   return proof;
 }

@@ -21,12 +21,12 @@ import type { Decision } from './decide.js';
 import { inspectInHelpers } from './helper-inspection.js';
 import type { DiskHelpersRefused } from './work.js';
 import { inParallel, limiter } from './parallel.js';
-import { type RemovalProblem, removeHomeFolder, removeSandboxTree } from './remove.js';
+import { type RemovalProblem, removeHomeFolder, removeSandboxTree } from './remove-tree.js';
 import { type Remover, removerFor } from './remove-workers.js';
 import { removeRegistrations } from './linked-worktree.js';
 import { diskActivity, readRecordNames } from './sandbox-files.js';
 import { applyVolumeSignals, type ScannedSandbox } from './scan.js';
-import { gitDirOf, type LinkedFacts } from './scanned.js';
+import { gitDirOf, type LinkedFacts } from './scanned-sandbox.js';
 
 export type RemovalStatus = 'removed' | 'partly removed' | 'not removed' | 'skipped';
 

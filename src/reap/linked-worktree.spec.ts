@@ -12,7 +12,7 @@ import {
   branchTips,
 } from './linked-worktree.js';
 import { inlineRemover, type Remover } from './remove-workers.js';
-import type { LinkedFacts } from './scanned.js';
+import type { LinkedFacts } from './scanned-sandbox.js';
 
 describe('parseGitFile', () => {
   it("names the parent and the registration of a worktree's .git file", () => {

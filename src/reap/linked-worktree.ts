@@ -12,7 +12,7 @@ import { lstat, readBounded, readHeadAndRefs, readRefTips, type SandboxGitReadin
 import type { RemovalProblem } from './remove-walk.js';
 import { inParallel } from './parallel.js';
 import { inlineRemover, type Remover } from './remove-workers.js';
-import type { LinkedFacts } from './scanned.js';
+import type { LinkedFacts } from './scanned-sandbox.js';
 
 const GIT_FILE_MAX = 4096;
 /** A registration's `gitdir` names one path. */

@@ -9,8 +9,8 @@ import type { Isolation } from '../settings/settings.js';
 import { silentUi, type Ui } from '../ui/ui.js';
 import { decideOnRequest, type Decision, type SandboxFacts } from './decide.js';
 import { carryOut, type RemovalOutcome } from './execute.js';
-import { factsOf, lookCloser, openReaper, removalDeps } from './look.js';
-import { measureTree } from './remove.js';
+import { factsOf, lookCloser, openReaper, removalDeps } from './look-closer.js';
+import { measureTree } from './remove-tree.js';
 import type { RetentionPolicy } from './retention.js';
 import type { ScannedSandbox } from './scan.js';
 

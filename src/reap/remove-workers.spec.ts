@@ -4,7 +4,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { measureTree } from './remove.js';
+import { measureTree } from './remove-tree.js';
 import {
   FULL_POOL_UP_TO,
   inlineRemover,

@@ -9,7 +9,7 @@ import { classifyName, projectName } from '../sandbox/naming.js';
 import { objectStores, type ParentRepository } from '../sandbox/repository.js';
 import { limiter } from './parallel.js';
 import { readBounded, readRecordNames } from './sandbox-files.js';
-import type { ScannedSandbox } from './scanned.js';
+import type { ScannedSandbox } from './scanned-sandbox.js';
 import { ParentFacts } from './linked-worktree.js';
 
 /** What a project folder or a volume label says of the parent, and what the parent says of its sandboxes. */

@@ -29,9 +29,9 @@ import { inspectInHelpers, type Inspection, type Signal } from './helper-inspect
 import { diskActivity, lstat } from './sandbox-files.js';
 import { readGitFile, verifyRegistration } from './linked-worktree.js';
 import { type Owner, ParentCache, plan, registration } from './scan-parents.js';
-import type { ScannedSandbox, ScanOptions, ScanResult } from './scanned.js';
+import type { ScannedSandbox, ScanOptions, ScanResult } from './scanned-sandbox.js';
 
-export type { ScannedSandbox, ScanOptions, ScanResult } from './scanned.js';
+export type { ScannedSandbox, ScanOptions, ScanResult } from './scanned-sandbox.js';
 
 const SANDBOX_NAME = /^[A-Za-z0-9_-][A-Za-z0-9._-]*$/;
 

@@ -17,7 +17,7 @@ import type { Git } from '../engine/git.js';
 import type { ParentRepository } from '../sandbox/repository.js';
 import { sandboxText } from '../ui/sandbox-text.js';
 import { branchOf, type UnsavedCommits } from '../sandbox/saved.js';
-import { againstHead, type IndexProof, proveAgainstIndex } from './clean-probe.js';
+import { matchHeadTree, type IndexProof, proveAgainstIndex } from './clean-probe.js';
 import { type CheckResult, summarizeWork, type WorkFinding } from './decide.js';
 import {
   inspectInHelpers,
@@ -30,7 +30,7 @@ import { inParallel } from './parallel.js';
 import { checkAgainstParent, type NamedObjects, type ParentVerdict } from './parent-check.js';
 import { operationInProgress, readSandboxGit } from './sandbox-files.js';
 import type { ScannedSandbox } from './scan.js';
-import { gitDirOf, isCheckable } from './scanned.js';
+import { gitDirOf, isCheckable } from './scanned-sandbox.js';
 import { gitignoreNames, judgeUntrackedInParent, type UntrackedQuestion } from './ignored.js';
 
 export interface WorkReport {
@@ -91,7 +91,7 @@ export async function checkWork(
   if (reports.size) deps.onReports?.(new Map(reports));
   // A few parents at a time: one's git or helper container runs while another's files are read.
   await inParallel([...byParent.values()], PARENTS_IN_FLIGHT, async ({ parent, sandboxes: group }) => {
-    const found = await checkIsolated(parent, group, deps);
+    const found = await checkSplittingFailures(parent, group, deps);
     for (const [key, report] of found) reports.set(key, report);
     deps.onReports?.(found);
   });
@@ -102,7 +102,7 @@ export async function checkWork(
  * A parent's sandboxes checked together; when that fails, each half again, down to the one sandbox that
  * fails alone: it is reported unknown (so kept) with the reason, and every other gets its real verdict.
  */
-async function checkIsolated(
+async function checkSplittingFailures(
   parent: ParentRepository,
   group: readonly ScannedSandbox[],
   deps: WorkDeps,
@@ -115,8 +115,8 @@ async function checkIsolated(
       return new Map([[group[0].key, { work: { state: 'unknown', detail } }]]);
     }
     const half = Math.ceil(group.length / 2);
-    const first = await checkIsolated(parent, group.slice(0, half), deps);
-    const second = await checkIsolated(parent, group.slice(half), deps);
+    const first = await checkSplittingFailures(parent, group.slice(0, half), deps);
+    const second = await checkSplittingFailures(parent, group.slice(half), deps);
     return new Map([...first, ...second]);
   }
 }
@@ -188,7 +188,7 @@ async function checkParentGroup(
     const verdict = verdicts.get(s.key);
     if (!verdict || verdict.error || verdict.unsaved) continue; // work found or check failed: no need
     const indexed = proofs.get(s.key);
-    const proof = verdict.headTree && indexed ? againstHead(indexed, verdict.headTree) : undefined;
+    const proof = verdict.headTree && indexed ? matchHeadTree(indexed, verdict.headTree) : undefined;
     if (proof?.clean) {
       uncommitted.set(s.key, { value: 0 });
       proved.add(s.key);

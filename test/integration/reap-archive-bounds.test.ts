@@ -6,7 +6,7 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { reap, type ReapOptions } from '../../src/reap/reap.js';
-import type { ReapResult } from '../../src/reap/report.js';
+import type { ReapResult } from '../../src/reap/reap-report.js';
 import { removeVolumes, uniquePrefix, volumesWithPrefix } from '../support/docker.js';
 import { makeRepo, tempDir } from '../support/repo.js';
 import { age, ageVolume, inVolumeSandbox, makeDiskSandbox, makeVolumeSandbox } from '../support/sandboxes.js';

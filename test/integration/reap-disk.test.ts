@@ -10,7 +10,7 @@ import { runSandbox } from '../../src/run/run.js';
 import { silentUi } from '../../src/ui/ui.js';
 import { parseSettings, type RunSettings } from '../../src/settings/settings.js';
 import { reap, type ReapOptions } from '../../src/reap/reap.js';
-import type { ReapResult } from '../../src/reap/report.js';
+import type { ReapResult } from '../../src/reap/reap-report.js';
 import { docker, removeVolumes, uniquePrefix, volumesWithPrefix } from '../support/docker.js';
 import { TEST_IMAGE } from '../support/env.js';
 import { git, makeRepo, tempDir, type TestRepo } from '../support/repo.js';

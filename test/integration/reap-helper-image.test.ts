@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { reap } from '../../src/reap/reap.js';
-import type { ReapResult } from '../../src/reap/report.js';
+import type { ReapResult } from '../../src/reap/reap-report.js';
 import { uniquePrefix } from '../support/docker.js';
 import { addLinkedWorktree, ageLinked } from '../support/linked.js';
 import { git, makeRepo, tempDir } from '../support/repo.js';

@@ -4,7 +4,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { reap, type ReapOptions } from '../../src/reap/reap.js';
-import type { ReapResult } from '../../src/reap/report.js';
+import type { ReapResult } from '../../src/reap/reap-report.js';
 import { sandboxRefs } from '../../src/sandbox/bookkeeping.js';
 import { docker, removeVolumes, uniquePrefix, volumesWithPrefix } from '../support/docker.js';
 import { TEST_IMAGE } from '../support/env.js';

@@ -13,7 +13,7 @@ import {
   type ReportedSandbox,
   summaryMarkdown,
   toRecord,
-} from './report.js';
+} from './reap-report.js';
 import { decide, type Decision, type DecisionPolicy, type SandboxFacts, summarizeWork } from './decide.js';
 import { facts, NOW, policy } from '../../test/support/reap-facts.js';
 

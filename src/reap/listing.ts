@@ -7,11 +7,11 @@ import type { EngineName } from '../engine/engine.js';
 import { silentUi, type Ui } from '../ui/ui.js';
 import { decide, type Decision, type DecisionPolicy, type SandboxFacts } from './decide.js';
 import { parseHead, readBounded } from './sandbox-files.js';
-import { factsOf, lookCloser, openReaper } from './look.js';
-import { measureTree } from './remove.js';
+import { factsOf, lookCloser, openReaper } from './look-closer.js';
+import { measureTree } from './remove-tree.js';
 import type { RetentionPolicy } from './retention.js';
 import type { ScannedSandbox } from './scan.js';
-import { gitDirOf } from './scanned.js';
+import { gitDirOf } from './scanned-sandbox.js';
 
 export interface SurveyOptions {
   worktreeRoot: string;

@@ -11,9 +11,9 @@ import type { SandboxFacts } from './decide.js';
 import { inspectInHelpers } from './helper-inspection.js';
 import { inUseReason, observeUsage, type Usage } from './in-use.js';
 import { inParallel } from './parallel.js';
-import { measureTree } from './remove.js';
+import { measureTree } from './remove-tree.js';
 import { scanSandboxes, type ScannedSandbox } from './scan.js';
-import { isCheckable, type ScanResult } from './scanned.js';
+import { isCheckable, type ScanResult } from './scanned-sandbox.js';
 import { checkWork, type DiskHelpersRefused, type WorkReport } from './work.js';
 import type { ExecuteDeps } from './execute.js';
 

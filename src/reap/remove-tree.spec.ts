@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { measureTree, removeHomeFolder, removeSandboxTree, type TreeRemoval } from './remove.js';
+import { measureTree, removeHomeFolder, removeSandboxTree, type TreeRemoval } from './remove-tree.js';
 import { inlineRemover, startRemovers, type Remover } from './remove-workers.js';
 
 const isRoot = process.getuid?.() === 0;
