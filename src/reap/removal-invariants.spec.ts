@@ -1,0 +1,180 @@
+// The rules that keep work safe, proved with fakes for git and the engine (no Docker, no git process) on
+// folders made here: a sandbox whose lock a run holds is skipped; one with activity since the scan is
+// kept; one whose `.git` cannot be moved away is left intact; a check for work that git fails is kept
+// with the reason; `max-removals` takes the oldest.
+import { execFileSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import type { ContainerEngine } from '../engine/engine.js';
+import type { Git } from '../engine/git.js';
+import type { HelperImage } from '../engine/helper-image.js';
+import { lockSandbox } from '../sandbox/lock.js';
+import type { ParentRepository } from '../sandbox/repository.js';
+import { decide, type Decision } from './decide.js';
+import { carryOut, type ExecuteDeps, type Removal } from './execute.js';
+import type { ScannedSandbox } from './scanned-sandbox.js';
+import { checkWork } from './work.js';
+import { facts, NOW, policy } from '../../test/support/reap-facts.js';
+
+const made: string[] = [];
+afterAll(() => {
+  for (const dir of made) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+function tempDir(prefix: string): string {
+  const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), prefix)));
+  made.push(dir);
+  return dir;
+}
+
+/** Fakes that fail the test if the reaper asks them anything, or throw what `fail` says. */
+function failingGit(fail = 'git must not be asked'): Git {
+  return new Proxy({} as Git, {
+    get: (_, name) => (name === 'then' ? undefined : () => Promise.reject(new Error(fail))),
+  });
+}
+const noEngine = failingGit('the engine must not be asked') as unknown as ContainerEngine;
+const noImage: HelperImage = () => Promise.reject(new Error('no helper image may be made'));
+
+/** A disk sandbox `<root>/p/<name>` with a `.git` folder, files, and activity `ageMs` ago. */
+function diskSandbox(root: string, name: string, extra: Partial<ScannedSandbox> = {}): ScannedSandbox {
+  const hostPath = path.join(root, 'p', name);
+  fs.mkdirSync(path.join(hostPath, '.git'), { recursive: true });
+  fs.writeFileSync(path.join(hostPath, '.git', 'HEAD'), `${'a'.repeat(40)}\n`);
+  fs.writeFileSync(path.join(hostPath, 'work.txt'), 'work\n');
+  return {
+    key: `disk:${hostPath}`,
+    sandbox: name,
+    project: 'p',
+    isolation: 'disk',
+    where: hostPath,
+    hostPath,
+    lastActivityMs: fs.lstatSync(hostPath).mtimeMs,
+    ...extra,
+  };
+}
+
+function removal(sandbox: ScannedSandbox, lastActivityMs = sandbox.lastActivityMs): Removal {
+  const decision: Decision = {
+    key: sandbox.key,
+    sandbox: sandbox.sandbox,
+    project: sandbox.project,
+    isolation: sandbox.isolation,
+    where: sandbox.where,
+    class: 'transient',
+    lastActivityMs,
+    action: 'remove',
+    reason: 'stale',
+  };
+  return { decision, sandbox };
+}
+
+function deps(root: string, log: string[] = []): ExecuteDeps {
+  return {
+    git: failingGit(),
+    engine: noEngine,
+    image: noImage,
+    root,
+    archiveDir: '',
+    now: new Date(NOW),
+    found: 1,
+    log: (line) => log.push(line),
+  };
+}
+
+describe('carrying out a removal', () => {
+  it('removes an orphan disk sandbox that nothing changed since the scan (the fakes are never asked)', async () => {
+    const root = tempDir('wts-invariants-');
+    const s = diskSandbox(root, 'exploration-00000001', { orphan: 'its parent is gone' });
+
+    const outcomes = await carryOut([removal(s)], deps(root));
+
+    expect(outcomes.get(s.key)).toMatchObject({ status: 'removed' });
+    expect(fs.existsSync(s.hostPath!)).toBe(false);
+  });
+
+  it('skips a sandbox whose lock a run holds, and touches nothing of it', async () => {
+    const root = tempDir('wts-invariants-');
+    const gitDir = path.join(tempDir('wts-invariants-parent-'), '.git');
+    fs.mkdirSync(gitDir);
+    const parent = { path: path.dirname(gitDir), gitDir } as ParentRepository;
+    const s = diskSandbox(root, 'exploration-00000002', { parent });
+    const release = await lockSandbox(gitDir, s.sandbox, 0);
+    try {
+      const outcomes = await carryOut([removal(s)], deps(root));
+
+      expect(outcomes.get(s.key)).toMatchObject({ status: 'skipped' });
+      expect(outcomes.get(s.key)!.detail).toMatch(/^in use: a run holds its lock/);
+      expect(fs.readFileSync(path.join(s.hostPath!, 'work.txt'), 'utf8')).toBe('work\n');
+    } finally {
+      await release();
+    }
+  });
+
+  it('keeps a sandbox with activity since the scan', async () => {
+    const root = tempDir('wts-invariants-');
+    const s = diskSandbox(root, 'exploration-00000003', { orphan: 'its parent is gone' });
+
+    // The scan saw it a minute before what its files say now.
+    const outcomes = await carryOut([removal(s, s.lastActivityMs! - 60_000)], deps(root));
+
+    expect(outcomes.get(s.key)).toMatchObject({ status: 'skipped', detail: 'activity since the scan' });
+    expect(fs.readFileSync(path.join(s.hostPath!, 'work.txt'), 'utf8')).toBe('work\n');
+  });
+
+  const isRoot = process.getuid?.() === 0;
+  (isRoot ? it : it.skip)('leaves a sandbox intact when its .git cannot be moved away', async () => {
+    const root = tempDir('wts-invariants-');
+    const s = diskSandbox(root, 'exploration-00000004', { orphan: 'its parent is gone' });
+    execFileSync('chattr', ['+i', s.hostPath!]);
+    try {
+      const outcomes = await carryOut([removal(s)], deps(root));
+
+      expect(outcomes.get(s.key)).toMatchObject({ status: 'not removed' });
+      expect(outcomes.get(s.key)!.detail).toMatch(/its \.git folder could not be moved away .*: left intact/);
+      expect(fs.readdirSync(s.hostPath!).sort()).toEqual(['.git', 'work.txt']);
+    } finally {
+      execFileSync('chattr', ['-i', s.hostPath!]);
+    }
+  });
+});
+
+describe('checking for work', () => {
+  it('keeps a sandbox whose check git fails, with the reason', async () => {
+    const root = tempDir('wts-invariants-');
+    const gitDir = path.join(tempDir('wts-invariants-parent-'), '.git');
+    fs.mkdirSync(gitDir);
+    const parent = { path: path.dirname(gitDir), gitDir } as ParentRepository;
+    const s = diskSandbox(root, 'exploration-00000005', { parent, recorded: 'head' });
+
+    const reports = await checkWork([s], {
+      git: failingGit('git broke'),
+      engine: noEngine,
+      image: noImage,
+    });
+
+    const work = reports.get(s.key)!.work;
+    expect(work).toMatchObject({ state: 'unknown' });
+    expect('detail' in work && work.detail).toMatch(/git broke/);
+    const [decision] = decide([{ ...facts(s.sandbox, 400), key: s.key, work }], policy, NOW);
+    expect(decision).toMatchObject({ action: 'keep' });
+    expect(decision.reason).toMatch(/git broke/);
+  });
+});
+
+describe('deciding', () => {
+  it('takes the oldest first under max-removals', () => {
+    const all = [
+      facts('exploration-0000000a', 40),
+      facts('exploration-0000000b', 400),
+      facts('exploration-0000000c', 100),
+    ];
+
+    const decided = decide(all, { ...policy, maxRemovals: 1 }, NOW);
+
+    expect(decided.filter((d) => d.action === 'remove').map((d) => d.sandbox)).toEqual([
+      'exploration-0000000b',
+    ]);
+  });
+});
