@@ -1,12 +1,16 @@
 // The TLS end the proxy makes for a host with a credential: a certificate of the run's CA (ca.ts), each
 // request inside checked again (request-rules.ts), then rebuilt, not passed on: origin form, one Host that
 // is the tunnel's, only headers Node parsed, the credential set. The server upstream therefore parses the
-// one request the proxy checked, for the one host the tunnel is for, over TLS. ADR 0009.
+// one request the proxy checked, for the one host the tunnel is for, over TLS. A request to a model API is
+// metered, and answered here (429) once the run's budget is spent. ADR 0009.
 import type * as http from 'node:http';
 import * as https from 'node:https';
 import type { RunCa } from './ca.js';
+import { budgetAnswer, meteredRequest } from './model-apis.js';
+import type { ModelMeter } from './model-meter.js';
 import type { Credential } from './policy.js';
 import { tunnelTarget, upstreamHeaders, type Refusal } from './request-rules.js';
+import { sendOn } from './send-on.js';
 
 export interface InterceptorOptions {
   host: string;
@@ -15,6 +19,8 @@ export interface InterceptorOptions {
   ca: RunCa;
   /** PEM certificates to verify the host by instead of Node's own store. */
   trustedCas?: string;
+  /** The run's model usage and budget. */
+  meter: ModelMeter;
   /** Each request sent on, and each refused. */
   onAllowed(): void;
   onRefused(host: string, refusal: Refusal): void;
@@ -37,28 +43,28 @@ export async function makeInterceptor(options: InterceptorOptions): Promise<http
       answer(res, target.refusal);
       return;
     }
+    const metered = meteredRequest(req.method, target.path);
+    const overBudget = metered && options.meter.admit();
+    if (metered && overBudget) {
+      req.resume();
+      const refusal = budgetAnswer(metered.api, overBudget);
+      res.writeHead(refusal.statusCode, refusal.headers);
+      res.end(refusal.body);
+      return;
+    }
     options.onAllowed();
-    const upstream = https.request(
-      {
-        host,
-        port,
-        servername: host,
-        method: req.method,
-        path: target.path,
-        headers: upstreamHeaders(req.rawHeaders, host, port, options.credentials),
-        ...(options.trustedCas ? { ca: options.trustedCas } : {}),
+    void sendOn(req, res, {
+      protocol: 'https',
+      host,
+      port,
+      path: target.path,
+      headers: upstreamHeaders(req.rawHeaders, host, port, options.credentials),
+      trustedCas: options.trustedCas,
+      meter: metered && {
+        api: metered.api,
+        done: (answer) => options.meter.record(host, port, metered.api, answer, metered.pathModel),
       },
-      (response) => {
-        res.writeHead(response.statusCode ?? 502, response.statusMessage, response.rawHeaders);
-        response.pipe(res);
-      },
-    );
-    upstream.on('error', () => {
-      if (!res.headersSent) res.writeHead(502, { 'content-type': 'text/plain' });
-      res.end();
     });
-    res.on('close', () => upstream.destroy());
-    req.pipe(upstream);
   });
   server.on('tlsClientError', (_error, socket) => socket.destroy());
   return server;
