@@ -11,6 +11,7 @@ import type { PullRequestRunState } from '../github/feedback.js';
 import { currentRunState, loadRunState, saveRunState } from './state.js';
 import { outcomeMarkdown } from '../run/summary.js';
 import { networkMarkdown, networkOutputs, networkWarnings } from '../network/report.js';
+import { modelUsageMarkdown, modelUsageOutput, modelUsageWarnings } from '../network/usage-report.js';
 import { actionIo, actionUi } from './ui.js';
 
 /** The main step (action.yml `main`). */
@@ -66,8 +67,11 @@ async function runAction(settings: RunSettings): Promise<void> {
     await proposePullRequest(settings, outcome, actionIo(ui));
   }
   const network = outcome.command.network;
+  const models = network?.models;
   for (const line of network ? networkWarnings(network) : []) ui.warning(line);
-  const networkSection = network ? networkMarkdown(network, settings.network) : '';
+  for (const line of models ? modelUsageWarnings(models) : []) ui.warning(line);
+  const networkSection =
+    (network ? networkMarkdown(network, settings.network) : '') + (models ? modelUsageMarkdown(models) : '');
   await core.summary.addRaw(outcomeMarkdown(outcome) + networkSection).write();
   const { exitCode } = outcome.command;
   if (exitCode !== 0 && !settings.allowFailure) core.setFailed(`The command exited with code ${exitCode}.`);
@@ -103,6 +107,7 @@ function setOutputs(outcome: RunOutcome): void {
     'diff-stat': report.diffStat,
   };
   if (command.network) Object.assign(out, networkOutputs(command.network));
+  if (command.network?.models) Object.assign(out, modelUsageOutput(command.network.models));
   for (const [k, v] of Object.entries(out)) core.setOutput(k, v);
 }
 

@@ -2,6 +2,7 @@
 // them), a patch where they could not be pushed, and the job summary's lines.
 import * as path from 'node:path';
 import type { Git } from '../engine/git.js';
+import { modelUsageTotals } from '../network/usage-report.js';
 import type { RunOutcome } from '../run/run.js';
 import type { RunSettings } from '../settings.js';
 import type { PullRequestInfo } from './api.js';
@@ -59,6 +60,9 @@ export async function describeOutcome(
     pushFailed: deliversByPush(target) && commits.length > 0 && !pushed,
     patch,
     tail: command.tail,
+    ...(command.network?.models && modelUsageTotals(command.network.models)
+      ? { modelUsage: modelUsageTotals(command.network.models) }
+      : {}),
   };
 }
 
