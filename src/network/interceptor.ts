@@ -2,8 +2,9 @@
 // request inside checked again (request-rules.ts), then rebuilt, not passed on: origin form, one Host that
 // is the tunnel's, only headers Node parsed, the credential set. The server upstream therefore parses the
 // one request the proxy checked, for the one host the tunnel is for, over TLS. A request to a model API is
-// metered, and answered here (429) once the run's budget is spent. ADR 0009.
-import type * as http from 'node:http';
+// metered, and answered here (429) once the run's budget is spent. A host whose credential line named
+// `http://` gets the same end without TLS: Node's fetch tunnels (CONNECT) even plain-HTTP requests. ADR 0009.
+import * as http from 'node:http';
 import * as https from 'node:https';
 import type { RunCa } from './ca.js';
 import { budgetAnswer, meteredRequest } from './model-apis.js';
@@ -16,7 +17,9 @@ export interface InterceptorOptions {
   host: string;
   port: number;
   credentials: readonly Credential[];
-  ca: RunCa;
+  /** `https`: TLS ended with a certificate of `ca`; `http`: plain HTTP inside the tunnel. */
+  scheme: Credential['scheme'];
+  ca?: RunCa;
   /** PEM certificates to verify the host by instead of Node's own store. */
   trustedCas?: string;
   /** The run's model usage and budget. */
@@ -31,10 +34,15 @@ function answer(res: http.ServerResponse, refusal: Refusal): void {
   res.end(`worktree-sandbox network: ${refusal.reason}\n`);
 }
 
-export async function makeInterceptor(options: InterceptorOptions): Promise<https.Server> {
-  const { host, port } = options;
-  const { key, cert } = await options.ca.leaf(host);
-  const server = https.createServer({ key, cert, minVersion: 'TLSv1.2' });
+export async function makeInterceptor(options: InterceptorOptions): Promise<http.Server | https.Server> {
+  const { host, port, scheme } = options;
+  let server: http.Server | https.Server;
+  if (scheme === 'https') {
+    if (!options.ca) throw new Error('credentials over HTTPS need the run CA');
+    const { key, cert } = await options.ca.leaf(host);
+    server = https.createServer({ key, cert, minVersion: 'TLSv1.2' });
+    server.on('tlsClientError', (_error, socket) => socket.destroy());
+  } else server = http.createServer();
   server.on('request', (req: http.IncomingMessage, res: http.ServerResponse) => {
     const target = tunnelTarget(req, host, port);
     if ('refusal' in target) {
@@ -54,7 +62,7 @@ export async function makeInterceptor(options: InterceptorOptions): Promise<http
     }
     options.onAllowed();
     void sendOn(req, res, {
-      protocol: 'https',
+      protocol: scheme,
       host,
       port,
       path: target.path,
@@ -66,6 +74,5 @@ export async function makeInterceptor(options: InterceptorOptions): Promise<http
       },
     });
   });
-  server.on('tlsClientError', (_error, socket) => socket.destroy());
   return server;
 }

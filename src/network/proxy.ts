@@ -127,7 +127,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   /** The credentials for a host and port: each on the ports its line allows, by its scheme. */
   const credentialsFor = (host: string, port: number, scheme: Credential['scheme']) =>
     policy.credentials.filter((c) => c.host === host && c.ports.includes(port) && c.scheme === scheme);
-  const interceptors = new Map<string, Promise<https.Server>>();
+  const interceptors = new Map<string, Promise<http.Server | https.Server>>();
   const meter = new ModelMeter(policy.modelLimits);
 
   const refuse = (host: string, port: number, reason: string, status = 403): never => {
@@ -138,19 +138,22 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     );
   };
 
-  /** TLS ended here for a host with a credential, one server per host and port (interceptor.ts). */
-  const interceptor = (host: string, port: number): Promise<https.Server> => {
-    const key = `${host}:${port}`;
+  /** A tunnel ended here for a host with a credential, one server per host, port and scheme (interceptor.ts). */
+  const interceptor = (
+    host: string,
+    port: number,
+    scheme: Credential['scheme'],
+  ): Promise<http.Server | https.Server> => {
+    const key = `${scheme}://${host}:${port}`;
     let made = interceptors.get(key);
     if (!made) {
       made = (async () => {
-        const ca = await options.ca;
-        if (!ca) throw new Error('credentials over HTTPS need the run CA');
         return makeInterceptor({
           host,
           port,
-          ca,
-          credentials: credentialsFor(host, port, 'https'),
+          scheme,
+          ca: scheme === 'https' ? await options.ca : undefined,
+          credentials: credentialsFor(host, port, scheme),
           trustedCas: options.trustedCas,
           meter,
           onAllowed: () => tally.allow(host, port),
@@ -244,7 +247,11 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
         return { customResponseFunction: () => budgetAnswer(metered.api, overBudget) };
       const row = tally.allow(host, port);
       if (row) rowOf.set(connectionId as unknown as number, row);
-      if (!isHttp && overTls.length > 0) return { customConnectServer: await interceptor(host, port) };
+      if (!isHttp && overTls.length > 0)
+        return { customConnectServer: (await interceptor(host, port, 'https')) as http.Server };
+      // A tunnel to a host whose line named http:// carries plain HTTP: ended here too, for the header.
+      if (!isHttp && credentialsFor(host, port, 'http').length > 0)
+        return { customConnectServer: (await interceptor(host, port, 'http')) as http.Server };
       if (!isHttp) {
         await openTunnelEnd(request.socket, host, port);
         return { customConnectServer: tunnels as unknown as http.Server };
