@@ -132,6 +132,14 @@ describe('the proxy meters plain-HTTP model APIs and enforces the budget', () =>
       expect(JSON.parse(refused.body)).toMatchObject({ type: 'error', error: { type: 'rate_limit_error' } });
       const openai = await post(socketPath, `${base}/v1/chat/completions`);
       expect(JSON.parse(openai.body)).toMatchObject({ error: { code: 'insufficient_quota' } });
+      // The same API under other spellings of its path, which a server would route alike.
+      for (const variant of [
+        '//v1//messages/',
+        '/V1/Messages?beta=true',
+        '/v1/x/../messages',
+        '/v1/%6Dessages',
+      ])
+        expect((await post(socketPath, `${base}${variant}`)).status).toBe(429);
       // Not metered: still sent.
       expect((await post(socketPath, `${base}/v1/other`)).body).toBe('not metered');
       expect(seen).toBe(before + 1);
@@ -139,7 +147,7 @@ describe('the proxy meters plain-HTTP model APIs and enforces the budget', () =>
       expect(models).toMatchObject({
         totals: { requests: 3, inputTokens: 22, outputTokens: 36, unmetered: 0 },
         stopped: { by: 'max-model-requests', requests: 3 },
-        refused: 2,
+        refused: 6,
       });
       expect(models?.rows.map((r) => [r.model, r.requests, r.inputTokens, r.outputTokens])).toEqual([
         ['claude-fake', 1, 12, 30],
