@@ -2,7 +2,7 @@
 // every byte boundary; usage inside the content is not taken; the bounds hold.
 import { describe, expect, it } from '@jest/globals';
 import { meteredRequest } from './model-apis.js';
-import { MAX_HELD_BYTES, UsageScanner, type ScannedAnswer } from './usage-scanner.js';
+import { MAX_HELD_BYTES, STREAM_TAIL_BYTES, UsageScanner, type ScannedAnswer } from './usage-scanner.js';
 import type { ModelApi } from './model-apis.js';
 
 const sse = (events: Array<[string | undefined, unknown]>) =>
@@ -218,33 +218,30 @@ describe('UsageScanner', () => {
     expect(scanner.end()).toEqual({ usage: undefined, model: undefined, overBound: true });
   });
 
-  it('skips an event line over the bound and still reads the lines after it', () => {
+  it("reads a long stream's first and last events, holding a bounded part of it, a line longer than the head included", () => {
     const text =
       sse([
         [
-          undefined,
-          {
-            type: 'message_start',
-            message: {
-              model: 'm',
-              usage: { input_tokens: 4, output_tokens: 1 },
-              pad: 'y'.repeat(MAX_HELD_BYTES),
-            },
-          },
+          'message_start',
+          { type: 'message_start', message: { model: 'm', usage: { input_tokens: 4, output_tokens: 1 } } },
         ],
-      ]) + sse([[undefined, { type: 'message_delta', usage: { output_tokens: 2 } }]]);
+      ]) +
+      sse([[undefined, { type: 'content_block_delta', delta: { text: 'y'.repeat(200_000) } }]]) +
+      sse([[undefined, { type: 'content_block_delta', delta: { text: 'z' } }]]).repeat(30_000) +
+      sse([[undefined, { type: 'message_delta', usage: { output_tokens: 2 } }]]);
     const scanner = new UsageScanner('anthropic', 'sse');
     const bytes = Buffer.from(text);
+    const state = scanner as unknown as { heldBytes: number; tailBytes: number };
     let most = 0;
     for (let i = 0; i < bytes.length; i += 4096) {
       scanner.write(bytes.subarray(i, i + 4096));
-      most = Math.max(most, (scanner as unknown as { heldBytes: number }).heldBytes);
+      most = Math.max(most, state.heldBytes + state.tailBytes);
     }
-    expect(most).toBeLessThanOrEqual(MAX_HELD_BYTES);
+    expect(most).toBeLessThanOrEqual(STREAM_TAIL_BYTES + 4096);
     expect(scanner.end()).toEqual({
-      usage: { input: 0, output: 2, cacheRead: 0, cacheWrite: 0 },
-      model: undefined,
-      overBound: true,
+      usage: { input: 4, output: 2, cacheRead: 0, cacheWrite: 0 },
+      model: 'm',
+      overBound: false,
     });
   });
 });

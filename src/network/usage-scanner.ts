@@ -1,7 +1,9 @@
 // Reads a model API's usage fields from its answer as the bytes pass, without holding the answer: a JSON
 // answer is kept up to a bound and parsed at its end (over the bound it is not metered, and says so); a
-// streamed one (server-sent events) is read a line at a time, and only the few lines that carry a usage
-// object or the model's name are parsed at all. Fields are read at the top of each event or answer (or in
+// streamed one (server-sent events) is read a line at a time for its first bytes, where the model's name
+// and Anthropic's input tokens are, then only its last bytes are kept, where every API puts its totals,
+// and read when it ends: searching every byte of a long stream would cost more CPU than the proxy spends
+// moving it. Of the lines read, only those that carry a usage object or the model's name are parsed. Fields are read at the top of each event or answer (or in
 // its `message` / `response`), never inside the content, so text or tool input the model wrote is not
 // taken for usage. Pure: bytes in, usage out.
 import type { ModelApi } from './model-apis.js';
@@ -23,6 +25,9 @@ export interface ScannedAnswer {
 
 /** The most of one JSON answer, or of one event line, held to be parsed. */
 export const MAX_HELD_BYTES = 1024 * 1024;
+/** A stream's first bytes, read line by line, and its last bytes, kept to be read at its end. */
+export const STREAM_HEAD_BYTES = 64 * 1024;
+export const STREAM_TAIL_BYTES = 256 * 1024;
 const MAX_MODEL_CHARS = 200;
 const NEWLINE = 0x0a;
 
@@ -43,8 +48,14 @@ const FIELDS = [
   'toolUsePromptTokenCount',
 ];
 
-const KEYS = { usage: Buffer.from('"usage"'), usageMetadata: Buffer.from('"usageMetadata"') };
-const MODEL_KEYS = [Buffer.from('"model"'), Buffer.from('"modelVersion"')];
+/**
+ * The keys looked for, by the word the search is for and the endings after it: `"usage"`,
+ * `"usageMetadata"`, `"model"`, `"modelVersion"`. The search is for the bare word, whose first letter is
+ * rare in JSON (a search that starts at a quote stops at every string), and the quotes are checked after.
+ */
+const USAGE = { word: Buffer.from('usage'), endings: [Buffer.from('"'), Buffer.from('Metadata"')] };
+const MODEL = { word: Buffer.from('model'), endings: [Buffer.from('"'), Buffer.from('Version"')] };
+const QUOTE = 0x22;
 
 const isObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -58,15 +69,44 @@ export class UsageScanner {
   private heldBytes = 0;
   /** SSE: the current line is over the bound and is being skipped to its end. */
   private skipping = false;
+  /** SSE past its head: its last chunks (at least STREAM_TAIL_BYTES), and whether older ones were let go. */
+  private tail: Buffer[] | undefined;
+  private tailBytes = 0;
+  private tailCut = false;
+  private seen = 0;
 
   constructor(
     private readonly api: ModelApi,
     private readonly format: 'json' | 'sse',
   ) {}
 
+  /** The next bytes. A stream's chunks may be kept as they are: they must not change after (Node's do not). */
   write(chunk: Buffer): void {
     if (this.format === 'json') this.hold(chunk);
-    else this.writeEvents(chunk);
+    else if (this.tail) this.keep(chunk);
+    else {
+      this.writeEvents(chunk);
+      this.seen += chunk.length;
+      if (this.seen >= STREAM_HEAD_BYTES) {
+        // The unfinished line goes on in the tail (one over the bound is let go there).
+        this.tail = this.skipping ? [] : this.held;
+        this.tailBytes = this.skipping ? 0 : this.heldBytes;
+        this.tailCut = this.skipping;
+        this.held = [];
+        this.heldBytes = 0;
+        this.skipping = false;
+      }
+    }
+  }
+
+  private keep(chunk: Buffer): void {
+    const tail = this.tail!;
+    tail.push(chunk);
+    this.tailBytes += chunk.length;
+    while (this.tailBytes - tail[0].length >= STREAM_TAIL_BYTES) {
+      this.tailBytes -= tail.shift()!.length;
+      this.tailCut = true;
+    }
   }
 
   end(): ScannedAnswer {
@@ -74,6 +114,13 @@ export class UsageScanner {
       this.absorbText(Buffer.concat(this.held).toString('utf8'));
     if (this.format === 'sse' && this.heldBytes > 0 && !this.skipping)
       this.readLines(Buffer.concat(this.held));
+    if (this.tail) {
+      // The first line kept may have lost its start: read from the next one.
+      const kept = Buffer.concat(this.tail);
+      const from = this.tailCut ? kept.indexOf(NEWLINE) + 1 : 0;
+      if (!this.tailCut || from > 0) this.readLines(kept.subarray(from));
+      this.tail = undefined;
+    }
     this.held = [];
     this.heldBytes = 0;
     return { usage: this.usage(), model: this.model, overBound: this.overBound };
@@ -120,34 +167,20 @@ export class UsageScanner {
 
   /** Lines (newline-separated) of which only those holding a usage object or, once, a model are parsed. */
   private readLines(region: Buffer): void {
-    for (const key of [KEYS.usage, KEYS.usageMetadata, ...MODEL_KEYS]) {
-      const isModel = key !== KEYS.usage && key !== KEYS.usageMetadata;
-      let at = region.indexOf(key);
-      while (at !== -1 && !(isModel && this.model !== undefined)) {
-        if (!this.worthParsing(region, at + key.length, isModel)) {
-          at = region.indexOf(key, at + key.length);
+    for (const key of [USAGE, MODEL]) {
+      let at = region.indexOf(key.word);
+      while (at !== -1 && !(key === MODEL && this.model !== undefined)) {
+        const after = keyEnd(region, at, key);
+        if (after === -1 || !opensValue(region, after, key === MODEL ? QUOTE : 0x7b)) {
+          at = region.indexOf(key.word, at + key.word.length);
           continue;
         }
         const lineEnd = region.indexOf(NEWLINE, at);
-        this.readLine(
-          region.subarray(region.lastIndexOf(NEWLINE, at) + 1, lineEnd === -1 ? region.length : lineEnd),
-        );
-        at = lineEnd === -1 ? -1 : region.indexOf(key, lineEnd);
+        const lineStart = region.lastIndexOf(NEWLINE, at) + 1;
+        this.readLine(region.subarray(lineStart, lineEnd === -1 ? region.length : lineEnd));
+        at = lineEnd === -1 ? -1 : region.indexOf(key.word, lineEnd);
       }
     }
-  }
-
-  /** After a key: `:` and the value's first character, which must open an object (or a model's string). */
-  private worthParsing(region: Buffer, after: number, isModel: boolean): boolean {
-    let i = after;
-    const skip = () => {
-      while (i < region.length && (region[i] === 0x20 || region[i] === 0x09 || region[i] === 0x0d)) i++;
-    };
-    skip();
-    if (region[i] !== 0x3a) return false; // not a key (the text `"usage"` inside a string is escaped)
-    i++;
-    skip();
-    return region[i] === (isModel ? 0x22 : 0x7b);
   }
 
   private readLine(line: Buffer): void {
@@ -225,4 +258,27 @@ export class UsageScanner {
       };
     return undefined;
   }
+}
+
+/** Where a key found by its word ends (after its closing quote), or -1 when the word is not such a key. */
+function keyEnd(region: Buffer, at: number, key: { word: Buffer; endings: readonly Buffer[] }): number {
+  if (at === 0 || region[at - 1] !== QUOTE) return -1;
+  const from = at + key.word.length;
+  for (const ending of key.endings)
+    if (region.subarray(from, from + ending.length).equals(ending)) return from + ending.length;
+  return -1;
+}
+
+/**
+ * After a key: `:` and the value's first byte, which must be `opens` (an object's brace, a string's
+ * quote). The text `"usage":{` inside a JSON string is escaped (`\"usage\":{`), so this holds only for keys.
+ */
+function opensValue(region: Buffer, after: number, opens: number): boolean {
+  let i = after;
+  const blank = (b: number | undefined) => b === 0x20 || b === 0x09 || b === 0x0d;
+  while (blank(region[i])) i++;
+  if (region[i] !== 0x3a) return false;
+  i++;
+  while (blank(region[i])) i++;
+  return region[i] === opens;
 }
