@@ -69,7 +69,10 @@ export class UsageScanner {
   private heldBytes = 0;
   /** SSE: the current line is over the bound and is being skipped to its end. */
   private skipping = false;
-  /** SSE past its head: its last chunks (at least STREAM_TAIL_BYTES), and whether older ones were let go. */
+  /**
+   * SSE past its head: its last chunks (at least STREAM_TAIL_BYTES, less than twice that and a chunk), and
+   * whether older ones were let go.
+   */
   private tail: Buffer[] | undefined;
   private tailBytes = 0;
   private tailCut = false;
@@ -99,12 +102,19 @@ export class UsageScanner {
     }
   }
 
+  /** Per chunk as little as can be: the window is trimmed only once it holds twice what is kept. */
   private keep(chunk: Buffer): void {
-    const tail = this.tail!;
-    tail.push(chunk);
+    this.tail!.push(chunk);
     this.tailBytes += chunk.length;
-    while (this.tailBytes - tail[0].length >= STREAM_TAIL_BYTES) {
-      this.tailBytes -= tail.shift()!.length;
+    if (this.tailBytes >= 2 * STREAM_TAIL_BYTES) this.trimTail();
+  }
+
+  private trimTail(): void {
+    const tail = this.tail!;
+    let drop = 0;
+    while (this.tailBytes - tail[drop].length >= STREAM_TAIL_BYTES) this.tailBytes -= tail[drop++].length;
+    if (drop > 0) {
+      tail.splice(0, drop);
       this.tailCut = true;
     }
   }
