@@ -35,6 +35,8 @@ export const ACTION_DEFAULTS: Readonly<Record<string, string>> = {
   "pids-limit": "4096",
   "network": "bridge",
   "credentials": "",
+  "max-model-requests": "0",
+  "max-model-tokens": "0",
   "read-only-rootfs": "false",
   "max-import-size": "1g",
   "headless-expiry-days": "30",

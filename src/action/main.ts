@@ -11,6 +11,7 @@ import type { PullRequestRunState } from '../github/feedback.js';
 import { currentRunState, loadRunState, saveRunState } from './step-state.js';
 import { outcomeMarkdown } from '../run/summary.js';
 import { networkMarkdown, networkOutputs, networkWarnings } from '../network/network-summary.js';
+import { modelUsageMarkdown, modelUsageOutput, modelUsageWarnings } from '../network/usage-report.js';
 import { actionIo, actionUi } from './action-ui.js';
 import { writeSummary } from './step-summary.js';
 
@@ -67,9 +68,13 @@ async function runAction(settings: RunSettings): Promise<void> {
     await proposePullRequest(settings, outcome, actionIo(ui));
   }
   const network = outcome.command.network;
+  const models = network?.models;
   for (const line of network ? networkWarnings(network) : []) ui.warning(line);
-  // The run's own report first: when the summary must be cut, the network table goes before it.
-  await writeSummary(outcomeMarkdown(outcome), network ? networkMarkdown(network, settings.network) : '');
+  for (const line of models ? modelUsageWarnings(models) : []) ui.warning(line);
+  const networkSection =
+    (network ? networkMarkdown(network, settings.network) : '') + (models ? modelUsageMarkdown(models) : '');
+  // The run's own report first: when the summary must be cut, the network tables go before it.
+  await writeSummary(outcomeMarkdown(outcome), networkSection);
   const { exitCode } = outcome.command;
   if (exitCode !== 0 && !settings.allowFailure) core.setFailed(`The command exited with code ${exitCode}.`);
 }
@@ -106,6 +111,7 @@ function setOutputs(outcome: RunOutcome): void {
     reply: command.reply?.reply?.text ?? '',
   };
   if (command.network) Object.assign(out, networkOutputs(command.network));
+  if (command.network?.models) Object.assign(out, modelUsageOutput(command.network.models));
   for (const [k, v] of Object.entries(out)) core.setOutput(k, v);
 }
 

@@ -59,6 +59,13 @@ describe('progress comment', () => {
     expect(body).toContain('```\nbuilding\ndone\n```');
   });
 
+  it('shows the model usage totals the proxy metered, and none when there were none', () => {
+    const usage =
+      '3 request(s), 1,200 input and 300 output tokens, stopped by `max-model-requests` (2 refused)';
+    expect(renderFinished(ctx, { ...run, modelUsage: usage }, [])).toContain(`| Model usage | ${usage} |`);
+    expect(renderFinished(ctx, run, [])).not.toContain('Model usage');
+  });
+
   it('shows failures, unpushed commits with the reason, and the patch inline', () => {
     const failed: FinishedRun = {
       ...run,

@@ -45,6 +45,8 @@ export interface FinishedRun {
   tail: string[];
   /** What the command wrote to SANDBOX_REPLY_FILE: untrusted text (run/reply.ts). */
   reply?: ReplyRead;
+  /** Model API totals the proxy metered (requests, tokens, the budget's verdict), when there were any. */
+  modelUsage?: string;
 }
 
 /** GitHub refuses comments over 65,536 characters. */
@@ -83,6 +85,7 @@ export function renderFinished(ctx: ProgressContext, run: FinishedRun, secrets: 
     ['Files changed', String(run.filesChangedCount)],
     ['Commits', commitsCell(run)],
   ];
+  if (run.modelUsage) rows.push(['Model usage', run.modelUsage]);
   if (run.patch) rows.push(['Patch', `saved as ${code(run.patch.path)} (output \`patch-path\`)`]);
   const sections = [
     PROGRESS_MARKER,

@@ -1,20 +1,29 @@
 // The TLS end the proxy makes for a host with a credential: a certificate of the run's CA (ca.ts), each
 // request inside checked again (request-rules.ts), then rebuilt, not passed on: origin form, one Host that
 // is the tunnel's, only headers Node parsed, the credential set. The server upstream therefore parses the
-// one request the proxy checked, for the one host the tunnel is for, over TLS. ADR 0009.
-import type * as http from 'node:http';
+// one request the proxy checked, for the one host the tunnel is for, over TLS. A request to a model API is
+// metered, and answered here (429) once the run's budget is spent. A host whose credential line named
+// `http://` gets the same end without TLS: Node's fetch tunnels (CONNECT) even plain-HTTP requests. ADR 0009.
+import * as http from 'node:http';
 import * as https from 'node:https';
 import type { RunCa } from './ca.js';
+import { budgetAnswer, meteredRequest } from './model-apis.js';
+import type { ModelMeter } from './model-meter.js';
 import type { Credential } from './policy.js';
 import { tunnelTarget, upstreamHeaders, type Refusal } from './request-rules.js';
+import { sendOn } from './send-on.js';
 
 export interface InterceptorOptions {
   host: string;
   port: number;
   credentials: readonly Credential[];
-  ca: RunCa;
+  /** `https`: TLS ended with a certificate of `ca`; `http`: plain HTTP inside the tunnel. */
+  scheme: Credential['scheme'];
+  ca?: RunCa;
   /** PEM certificates to verify the host by instead of Node's own store. */
   trustedCas?: string;
+  /** The run's model usage and budget. */
+  meter: ModelMeter;
   /** Each request sent on, and each refused. */
   onAllowed(): void;
   onRefused(host: string, refusal: Refusal): void;
@@ -25,10 +34,15 @@ function answer(res: http.ServerResponse, refusal: Refusal): void {
   res.end(`worktree-sandbox network: ${refusal.reason}\n`);
 }
 
-export async function makeInterceptor(options: InterceptorOptions): Promise<https.Server> {
-  const { host, port } = options;
-  const { key, cert } = await options.ca.leaf(host);
-  const server = https.createServer({ key, cert, minVersion: 'TLSv1.2' });
+export async function makeInterceptor(options: InterceptorOptions): Promise<http.Server | https.Server> {
+  const { host, port, scheme } = options;
+  let server: http.Server | https.Server;
+  if (scheme === 'https') {
+    if (!options.ca) throw new Error('credentials over HTTPS need the run CA');
+    const { key, cert } = await options.ca.leaf(host);
+    server = https.createServer({ key, cert, minVersion: 'TLSv1.2' });
+    server.on('tlsClientError', (_error, socket) => socket.destroy());
+  } else server = http.createServer();
   server.on('request', (req: http.IncomingMessage, res: http.ServerResponse) => {
     const target = tunnelTarget(req, host, port);
     if ('refusal' in target) {
@@ -37,29 +51,28 @@ export async function makeInterceptor(options: InterceptorOptions): Promise<http
       answer(res, target.refusal);
       return;
     }
+    const metered = meteredRequest(req.method, target.path);
+    const overBudget = metered && options.meter.admit();
+    if (metered && overBudget) {
+      req.resume();
+      const refusal = budgetAnswer(metered.api, overBudget);
+      res.writeHead(refusal.statusCode, refusal.headers);
+      res.end(refusal.body);
+      return;
+    }
     options.onAllowed();
-    const upstream = https.request(
-      {
-        host,
-        port,
-        servername: host,
-        method: req.method,
-        path: target.path,
-        headers: upstreamHeaders(req.rawHeaders, host, port, options.credentials),
-        ...(options.trustedCas ? { ca: options.trustedCas } : {}),
+    void sendOn(req, res, {
+      protocol: scheme,
+      host,
+      port,
+      path: target.path,
+      headers: upstreamHeaders(req.rawHeaders, host, port, options.credentials),
+      trustedCas: options.trustedCas,
+      meter: metered && {
+        api: metered.api,
+        done: (answer) => options.meter.record(host, port, metered.api, answer, metered.pathModel),
       },
-      (response) => {
-        res.writeHead(response.statusCode ?? 502, response.statusMessage, response.rawHeaders);
-        response.pipe(res);
-      },
-    );
-    upstream.on('error', () => {
-      if (!res.headersSent) res.writeHead(502, { 'content-type': 'text/plain' });
-      res.end();
     });
-    res.on('close', () => upstream.destroy());
-    req.pipe(upstream);
   });
-  server.on('tlsClientError', (_error, socket) => socket.destroy());
   return server;
 }

@@ -1,6 +1,7 @@
 // The network policy: what `network` and `credentials` say, parsed, and the one decision the proxy asks
 // for every CONNECT and every request (`decide`). Pure: no sockets, no DNS.
 import * as net from 'node:net';
+import type { ModelLimits } from './model-meter.js';
 import { PRESETS, PRESET_NAMES } from './presets.js';
 
 /** One allowed host: an exact name, or (`*.example.com`) every name below it; ports [443, 80] by default. */
@@ -30,8 +31,8 @@ export type NetworkPolicy =
   | { mode: 'bridge' }
   | { mode: 'none' }
   /** Everything through the proxy, every host recorded: the summary proposes the list. */
-  | { mode: 'audit'; credentials: Credential[] }
-  | { mode: 'allow'; rules: HostRule[]; credentials: Credential[] };
+  | { mode: 'audit'; credentials: Credential[]; modelLimits?: ModelLimits }
+  | { mode: 'allow'; rules: HostRule[]; credentials: Credential[]; modelLimits?: ModelLimits };
 
 /** The modes in which the command's only way out is the proxy. */
 export type ProxiedPolicy = Extract<NetworkPolicy, { mode: 'audit' | 'allow' }>;

@@ -3,6 +3,9 @@
 // plain requests; this module decides each one (policy.ts), counts what went where, and, for hosts with a
 // credential, ends TLS (interceptor.ts) to set the header on each request. Every request it parses passes
 // the rules of request-rules.ts first. A credential goes over TLS only, unless its line named `http://`.
+// Requests to model APIs that it sees in clear (in those tunnels, and plain HTTP) are metered against the
+// run's budget (model-meter.ts); plain ones are then sent on by send-on.ts instead of proxy-chain's
+// `forward`, so that their answers pass the usage scanner.
 // Names resolve as the runner resolves them (getaddrinfo: its /etc/hosts, its resolver).
 import * as fs from 'node:fs/promises';
 import type * as http from 'node:http';
@@ -11,9 +14,12 @@ import * as net from 'node:net';
 import { RequestError, Server } from 'proxy-chain';
 import type { RunCa } from './ca.js';
 import { makeInterceptor } from './interceptor.js';
+import { budgetAnswer, meteredRequest } from './model-apis.js';
+import { ModelMeter, type ModelUsageReport } from './model-meter.js';
 import { decide, normalizeHost, type Credential, type ProxiedPolicy } from './policy.js';
-import { framingRefusal, splitHostHeader } from './request-rules.js';
+import { framingRefusal, splitHostHeader, upstreamHeaders } from './request-rules.js';
 import { joinSockets, RELAY_LARGE_BYTES, RELAY_LARGE_COUNT, RELAY_SMALL_BYTES, relayReads } from './relay.js';
+import { plainMeteredSender } from './send-on.js';
 
 export interface HostCount {
   host: string;
@@ -35,6 +41,8 @@ export interface NetworkReport {
   denied: RefusedCount[];
   /** Distinct hosts past the bound that were counted in no row (the command named too many). */
   uncounted: number;
+  /** What the command spent on model APIs the proxy saw in clear, and the budget's verdict. */
+  models?: ModelUsageReport;
 }
 
 /** Bounds: distinct host:port rows kept, connections open at once, one host name's length in a row. */
@@ -91,7 +99,7 @@ class Tally {
     if (row) row.requests++;
   }
 
-  report(): NetworkReport {
+  report(): Omit<NetworkReport, 'models'> {
     const order = (a: { host: string; port: number }, b: { host: string; port: number }) =>
       a.host.localeCompare(b.host) || a.port - b.port;
     return {
@@ -119,7 +127,8 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   /** The credentials for a host and port: each on the ports its line allows, by its scheme. */
   const credentialsFor = (host: string, port: number, scheme: Credential['scheme']) =>
     policy.credentials.filter((c) => c.host === host && c.ports.includes(port) && c.scheme === scheme);
-  const interceptors = new Map<string, Promise<https.Server>>();
+  const interceptors = new Map<string, Promise<http.Server | https.Server>>();
+  const meter = new ModelMeter(policy.modelLimits);
 
   const refuse = (host: string, port: number, reason: string, status = 403): never => {
     tally.deny(host.slice(0, MAX_HOST_CHARS), port, reason);
@@ -129,20 +138,24 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     );
   };
 
-  /** TLS ended here for a host with a credential, one server per host and port (interceptor.ts). */
-  const interceptor = (host: string, port: number): Promise<https.Server> => {
-    const key = `${host}:${port}`;
+  /** A tunnel ended here for a host with a credential, one server per host, port and scheme (interceptor.ts). */
+  const interceptor = (
+    host: string,
+    port: number,
+    scheme: Credential['scheme'],
+  ): Promise<http.Server | https.Server> => {
+    const key = `${scheme}://${host}:${port}`;
     let made = interceptors.get(key);
     if (!made) {
       made = (async () => {
-        const ca = await options.ca;
-        if (!ca) throw new Error('credentials over HTTPS need the run CA');
         return makeInterceptor({
           host,
           port,
-          ca,
-          credentials: credentialsFor(host, port, 'https'),
+          scheme,
+          ca: scheme === 'https' ? await options.ca : undefined,
+          credentials: credentialsFor(host, port, scheme),
           trustedCas: options.trustedCas,
+          meter,
           onAllowed: () => tally.allow(host, port),
           onRefused: (asked, refusal) => tally.deny(asked.slice(0, MAX_HOST_CHARS), port, refusal.reason),
         });
@@ -227,15 +240,35 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       // A key goes over TLS only: in clear, anyone on the way could read it.
       if (isHttp && overTls.length > 0)
         refuse(host, port, `${host} has a credential, which is sent over TLS only: use https://`, 403);
+      // A model API in clear: counted against the budget before anything is sent, or answered here.
+      const metered = isHttp ? meteredRequest(request.method, request.url ?? '') : undefined;
+      const overBudget = metered && meter.admit();
+      if (metered && overBudget)
+        return { customResponseFunction: () => budgetAnswer(metered.api, overBudget) };
       const row = tally.allow(host, port);
       if (row) rowOf.set(connectionId as unknown as number, row);
-      if (!isHttp && overTls.length > 0) return { customConnectServer: await interceptor(host, port) };
+      if (!isHttp && overTls.length > 0)
+        return { customConnectServer: (await interceptor(host, port, 'https')) as http.Server };
+      // A tunnel to a host whose line named http:// carries plain HTTP: ended here too, for the header.
+      if (!isHttp && credentialsFor(host, port, 'http').length > 0)
+        return { customConnectServer: (await interceptor(host, port, 'http')) as http.Server };
       if (!isHttp) {
         await openTunnelEnd(request.socket, host, port);
         return { customConnectServer: tunnels as unknown as http.Server };
       }
       // A credential whose line named http:// (an internal service): on plain HTTP, on its ports only.
       const inClear = credentialsFor(host, port, 'http');
+      if (metered)
+        return {
+          customResponseFunction: () =>
+            sendMetered(
+              request,
+              host,
+              port,
+              metered,
+              upstreamHeaders(request.rawHeaders, host, port, inClear),
+            ),
+        };
       if (inClear.length > 0)
         request.rawHeaders.splice(
           0,
@@ -256,6 +289,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     },
   );
   server.on('requestFailed', () => undefined);
+  const sendMetered = plainMeteredSender(server.server, meter);
 
   // proxy-chain serves TCP; its HTTP server is handed the Unix socket's connections instead. It drops a
   // socket without a peer address, which a Unix socket never has: it is given one that says what it is.
@@ -276,7 +310,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   await fs.chmod(options.socketPath, 0o600);
 
   return {
-    report: () => tally.report(),
+    report: () => ({ ...tally.report(), models: meter.report() }),
     async close() {
       await new Promise<void>((resolve) => {
         front.close(() => resolve());

@@ -149,3 +149,34 @@ describe('network and credentials inputs', () => {
     }
   });
 });
+
+describe('the model budget: max-model-requests and max-model-tokens', () => {
+  it('is no limit by default (0), and a limit with an allow-list or audit', () => {
+    expect(run({ network: 'audit' }).network).toEqual({ mode: 'audit', credentials: [] });
+    expect(run({ network: '@anthropic', 'max-model-requests': '20' }).network).toMatchObject({
+      mode: 'allow',
+      modelLimits: { maxRequests: 20, maxTokens: 0 },
+    });
+    expect(run({ network: 'audit', 'max-model-tokens': ' 500000 ' }).network).toMatchObject({
+      modelLimits: { maxRequests: 0, maxTokens: 500000 },
+    });
+    expect(run({ 'max-model-requests': '0' }).network).toEqual({ mode: 'bridge' });
+  });
+
+  it.each([
+    ['max-model-requests', '-1'],
+    ['max-model-tokens', '10k'],
+    ['max-model-tokens', '1.5'],
+    ['max-model-requests', 'many'],
+  ])('refuses %s %j by name', (name, value) => {
+    expect(() => run({ network: 'audit', [name]: value })).toThrow(InputError);
+    expect(() => run({ network: 'audit', [name]: value })).toThrow(`Invalid input '${name}'`);
+  });
+
+  it.each(['bridge', 'none'])('refuses a limit with network %s by name: nothing would count', (network) => {
+    expect(() => run({ network, 'max-model-tokens': '1000' })).toThrow(
+      /Invalid input 'max-model-tokens'.*allow-list or audit/,
+    );
+    expect(() => run({ network, 'max-model-requests': '5' })).toThrow(/Invalid input 'max-model-requests'/);
+  });
+});

@@ -316,9 +316,41 @@ function jsonBody(req: http.IncomingMessage): Promise<Record<string, unknown>> {
   });
 }
 
+/** The usage each fake reports for one answer (the same streamed or not), for tests of the metering. */
+export const FAKE_USAGE = {
+  anthropic: {
+    input_tokens: 11,
+    output_tokens: 13,
+    cache_read_input_tokens: 5,
+    cache_creation_input_tokens: 0,
+  },
+  openai: { prompt_tokens: 17, completion_tokens: 19, total_tokens: 36 },
+};
+
+/** Writes server-sent events, a few at a time, as an API streams them. */
+function streamEvents(
+  res: http.ServerResponse,
+  events: Array<[string | undefined, unknown]>,
+  done = '',
+): void {
+  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+  const lines = events.map(
+    ([event, data]) => `${event ? `event: ${event}\n` : ''}data: ${JSON.stringify(data)}\n\n`,
+  );
+  let i = 0;
+  const next = () => {
+    if (i < lines.length) {
+      res.write(lines[i++]);
+      setTimeout(next, 5);
+    } else res.end(done);
+  };
+  next();
+}
+
 /**
  * A fake of the Anthropic Messages API (`POST /v1/messages`): answers with a message only when
- * `x-api-key` is `key`; records every key it was sent.
+ * `x-api-key` is `key`, streamed when the request asks (`"stream": true`), with FAKE_USAGE; records every
+ * key it was sent.
  */
 export function fakeAnthropic(key: string, seen: string[]): Handler {
   return (req, res) => {
@@ -335,9 +367,54 @@ export function fakeAnthropic(key: string, seen: string[]): Handler {
         );
         return;
       }
-      if (req.method !== 'POST' || req.url !== '/v1/messages') {
+      if (req.method !== 'POST' || req.url?.split('?')[0] !== '/v1/messages') {
         res.writeHead(404);
         res.end(JSON.stringify({ type: 'error', error: { type: 'not_found_error', message: req.url } }));
+        return;
+      }
+      const usage = FAKE_USAGE.anthropic;
+      if (body.stream === true) {
+        const text = 'hello from the fake Anthropic API, streamed';
+        streamEvents(res, [
+          [
+            'message_start',
+            {
+              type: 'message_start',
+              message: {
+                id: 'msg_test',
+                type: 'message',
+                role: 'assistant',
+                model: body.model,
+                content: [],
+                stop_reason: null,
+                stop_sequence: null,
+                usage: { ...usage, output_tokens: 1 },
+              },
+            },
+          ],
+          [
+            'content_block_start',
+            { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } },
+          ],
+          ...text.split(' ').map((word, i): [string, unknown] => [
+            'content_block_delta',
+            {
+              type: 'content_block_delta',
+              index: 0,
+              delta: { type: 'text_delta', text: i ? ` ${word}` : word },
+            },
+          ]),
+          ['content_block_stop', { type: 'content_block_stop', index: 0 }],
+          [
+            'message_delta',
+            {
+              type: 'message_delta',
+              delta: { stop_reason: 'end_turn', stop_sequence: null },
+              usage: { output_tokens: usage.output_tokens },
+            },
+          ],
+          ['message_stop', { type: 'message_stop' }],
+        ]);
         return;
       }
       res.end(
@@ -349,7 +426,7 @@ export function fakeAnthropic(key: string, seen: string[]): Handler {
           content: [{ type: 'text', text: 'hello from the fake Anthropic API' }],
           stop_reason: 'end_turn',
           stop_sequence: null,
-          usage: { input_tokens: 1, output_tokens: 7 },
+          usage,
         }),
       );
     });
@@ -358,7 +435,8 @@ export function fakeAnthropic(key: string, seen: string[]): Handler {
 
 /**
  * A fake of the OpenAI Chat Completions API (`POST /v1/chat/completions`): answers only when the
- * `Authorization` header is `Bearer <key>`; records every header it was sent.
+ * `Authorization` header is `Bearer <key>`, streamed when the request asks (with the usage in a last chunk
+ * when it asks for that too, as the API does), with FAKE_USAGE; records every header it was sent.
  */
 export function fakeOpenAi(key: string, seen: string[]): Handler {
   return (req, res) => {
@@ -383,6 +461,30 @@ export function fakeOpenAi(key: string, seen: string[]): Handler {
         res.end(JSON.stringify({ error: { message: `no ${req.url}` } }));
         return;
       }
+      if (body.stream === true) {
+        const withUsage =
+          (body.stream_options as { include_usage?: boolean } | undefined)?.include_usage === true;
+        const chunk = (delta: unknown, usage: unknown = null) => ({
+          id: 'chatcmpl-test',
+          object: 'chat.completion.chunk',
+          created: Math.floor(Date.now() / 1000),
+          model: body.model,
+          choices: delta ? [{ index: 0, delta, finish_reason: null }] : [],
+          ...(withUsage ? { usage } : {}),
+        });
+        streamEvents(
+          res,
+          [
+            [undefined, chunk({ role: 'assistant', content: '' })],
+            ...'hello from the fake OpenAI API, streamed'
+              .split(' ')
+              .map((word, i): [undefined, unknown] => [undefined, chunk({ content: i ? ` ${word}` : word })]),
+            ...(withUsage ? [[undefined, chunk(undefined, FAKE_USAGE.openai)] as [undefined, unknown]] : []),
+          ],
+          'data: [DONE]\n\n',
+        );
+        return;
+      }
       res.end(
         JSON.stringify({
           id: 'chatcmpl-test',
@@ -396,7 +498,7 @@ export function fakeOpenAi(key: string, seen: string[]): Handler {
               finish_reason: 'stop',
             },
           ],
-          usage: { prompt_tokens: 1, completion_tokens: 7, total_tokens: 8 },
+          usage: FAKE_USAGE.openai,
         }),
       );
     });

@@ -1,0 +1,185 @@
+// The cost of metering a model API's answer (docs/network.md, "Model usage and budget"): the proxy of this
+// source, in a child process of its own, on its Unix socket; a server in this process streams a 10 MB
+// answer of server-sent events in Anthropic's shape (usage at the start and the end) to a plain-HTTP
+// POST /v1/messages, which the proxy meters. Variants, interleaved round by round:
+//   metered    text/event-stream: the answer passes the usage scanner;
+//   unscanned  the same bytes as text/plain: the same path (send-on.ts), the scanner not used;
+//   forward    the same bytes to POST /v1/other: not a model API, proxy-chain's `forward` as before.
+// Per request: the proxy process's CPU time (process.cpuUsage, user + system, read before and after) and the
+// time to the first byte of the answer's body (the server writes the first event at once, the rest after
+// 50 ms). Medians over the rounds.
+// Usage: node bench/model-usage.bench.mjs [rounds=15]
+import { spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as http from 'node:http';
+import * as path from 'node:path';
+import { setTimeout } from 'node:timers';
+import { build } from 'esbuild';
+import { CACHE, loadAverage, machineNote, median, ROOT } from './lib.mjs';
+
+const ROUNDS = Number(process.argv[2] ?? 15);
+const SIZE = 10 * 1024 * 1024;
+const loadStart = loadAverage();
+
+fs.mkdirSync(CACHE, { recursive: true });
+const work = fs.mkdtempSync(path.join(CACHE, 'model-usage-')); // beside node_modules, which it imports
+await build({
+  stdin: {
+    contents: `export { startProxy } from './src/network/proxy.ts'; export { parseNetwork } from './src/network/policy.ts';`,
+    resolveDir: ROOT,
+    loader: 'ts',
+  },
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  packages: 'external',
+  nodePaths: [path.join(ROOT, 'node_modules')],
+  outfile: path.join(work, 'network.mjs'),
+  logLevel: 'warning',
+});
+fs.writeFileSync(
+  path.join(work, 'proxy.mjs'),
+  `import * as readline from 'node:readline';
+import { startProxy, parseNetwork } from './network.mjs';
+const [socketPath, allow] = process.argv.slice(2);
+await startProxy({ policy: parseNetwork(allow), socketPath });
+console.log('ready');
+// Each line in: this process's CPU time so far (microseconds), one line out.
+for await (const _ of readline.createInterface({ input: process.stdin })) {
+  const { user, system } = process.cpuUsage();
+  console.log(user + system);
+}`,
+);
+
+// The answer: message_start with usage, ~100-byte text deltas to 10 MB, message_delta with usage.
+const event = (name, data) => `event: ${name}\ndata: ${JSON.stringify(data)}\n\n`;
+const first = event('message_start', {
+  type: 'message_start',
+  message: { model: 'bench', content: [], usage: { input_tokens: 1000, output_tokens: 1 } },
+});
+const delta = event('content_block_delta', {
+  type: 'content_block_delta',
+  index: 0,
+  delta: { type: 'text_delta', text: 'The quick brown fox jumps over the lazy dog, again and again, ' },
+});
+const last = event('message_delta', { type: 'message_delta', usage: { output_tokens: 250000 } });
+const rest = Buffer.from(delta.repeat(Math.ceil((SIZE - first.length - last.length) / delta.length)) + last);
+
+const server = http.createServer((req, res) => {
+  req.resume();
+  req.on('end', () => {
+    const plain = req.url.includes('plain');
+    res.writeHead(200, { 'content-type': plain ? 'text/plain' : 'text/event-stream' });
+    res.write(first);
+    setTimeout(() => {
+      let at = 0;
+      const more = () => {
+        while (at < rest.length) {
+          const piece = rest.subarray(at, at + 65536);
+          at += piece.length;
+          if (!res.write(piece)) return void res.once('drain', more);
+        }
+        res.end();
+      };
+      more();
+    }, 50);
+  });
+});
+await new Promise((r) => server.listen(0, '127.0.0.1', r));
+const port = server.address().port;
+
+const socketPath = path.join(work, 'proxy.sock');
+const proxy = spawn(process.execPath, [path.join(work, 'proxy.mjs'), socketPath, `localhost:${port}`], {
+  stdio: ['pipe', 'pipe', 'inherit'],
+});
+const lines = [];
+let waiting;
+let buffered = '';
+proxy.stdout.on('data', (d) => {
+  buffered += d;
+  let nl;
+  while ((nl = buffered.indexOf('\n')) !== -1) {
+    lines.push(buffered.slice(0, nl));
+    buffered = buffered.slice(nl + 1);
+    waiting?.();
+  }
+});
+const nextLine = () =>
+  new Promise((resolve) => {
+    const take = () => {
+      waiting = undefined;
+      if (lines.length) resolve(lines.shift());
+      else waiting = take;
+    };
+    take();
+  });
+await nextLine(); // ready
+const cpu = async () => {
+  proxy.stdin.write('\n');
+  return Number(await nextLine());
+};
+
+/** One POST through the proxy: the proxy's CPU (ms) for it, and the time to the body's first byte (ms). */
+async function once(target) {
+  const before = await cpu();
+  const started = process.hrtime.bigint();
+  let ttfb = 0;
+  let bytes = 0;
+  await new Promise((resolve, reject) => {
+    const req = http.request(
+      {
+        socketPath,
+        method: 'POST',
+        path: `http://localhost:${port}${target}`,
+        headers: { host: `localhost:${port}`, 'content-type': 'application/json' },
+        agent: false,
+      },
+      (res) => {
+        res.on('data', (d) => {
+          if (!ttfb) ttfb = Number(process.hrtime.bigint() - started) / 1e6;
+          bytes += d.length;
+        });
+        res.on('end', resolve);
+      },
+    );
+    req.on('error', reject);
+    req.end('{"model":"bench","stream":true}');
+  });
+  if (bytes !== first.length + rest.length) throw new Error(`${target}: ${bytes} bytes`);
+  // Let the proxy finish its side (the answer recorded) before its CPU is read.
+  await new Promise((r) => setTimeout(r, 20));
+  return { cpu: ((await cpu()) - before) / 1000, ttfb };
+}
+
+const variants = { metered: '/v1/messages', unscanned: '/v1/messages?plain', forward: '/v1/other' };
+const results = Object.fromEntries(Object.keys(variants).map((k) => [k, { cpu: [], ttfb: [] }]));
+for (const target of Object.values(variants)) await once(target); // warm-up
+for (let round = 0; round < ROUNDS; round++) {
+  const order = Object.keys(variants);
+  if (round % 2) order.reverse();
+  for (const name of order) {
+    const r = await once(variants[name]);
+    results[name].cpu.push(r.cpu);
+    results[name].ttfb.push(r.ttfb);
+  }
+}
+proxy.kill();
+server.close();
+fs.rmSync(work, { recursive: true, force: true });
+
+const m = Object.fromEntries(
+  Object.entries(results).map(([k, v]) => [k, { cpu: median(v.cpu), ttfb: median(v.ttfb) }]),
+);
+console.log(
+  `A 10 MB streamed answer through the proxy, ${ROUNDS} rounds, medians (${machineNote()}; load ${loadStart} → ${loadAverage()})`,
+);
+console.log('| Variant | Proxy CPU (ms) | Time to first byte (ms) |');
+console.log('|---|---|---|');
+for (const [k, v] of Object.entries(m)) console.log(`| ${k} | ${v.cpu.toFixed(1)} | ${v.ttfb.toFixed(1)} |`);
+const pct = (a, b) => `${(((a - b) / b) * 100).toFixed(1)} %`;
+console.log(
+  `metering vs the same path unscanned: CPU ${pct(m.metered.cpu, m.unscanned.cpu)}, first byte ${(m.metered.ttfb - m.unscanned.ttfb).toFixed(1)} ms`,
+);
+console.log(
+  `metering vs proxy-chain's forward: CPU ${pct(m.metered.cpu, m.forward.cpu)}, first byte ${(m.metered.ttfb - m.forward.ttfb).toFixed(1)} ms`,
+);

@@ -1,0 +1,160 @@
+// The run's model budget, alone and in the proxy: plain-HTTP requests to a model API are metered as their
+// answers pass (JSON and streamed), and once a limit is reached the proxy answers 429 in the API's own
+// format, without the server upstream seeing the request. (The official SDKs, in a container, through the
+// bundle: test/e2e/model-usage.test.ts.)
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import * as fs from 'node:fs';
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { ModelMeter } from './model-meter.js';
+import { parseNetwork, type ProxiedPolicy } from './policy.js';
+import { startProxy } from './proxy.js';
+
+describe('ModelMeter', () => {
+  const usage = (input: number, output: number) => ({
+    status: 200,
+    scanned: { usage: { input, output, cacheRead: 0, cacheWrite: 0 }, overBound: false, model: 'm' },
+  });
+
+  it('admits max-model-requests requests, then refuses every one and says when it stopped', () => {
+    const meter = new ModelMeter({ maxRequests: 2, maxTokens: 0 });
+    expect(meter.admit()).toBeUndefined();
+    expect(meter.admit()).toBeUndefined();
+    expect(meter.admit()).toMatch(/max-model-requests 2/);
+    expect(meter.admit()).toMatch(/max-model-requests 2/);
+    expect(meter.report()).toMatchObject({ refused: 2, stopped: { by: 'max-model-requests', requests: 2 } });
+  });
+
+  it('refuses once the tokens recorded reach max-model-tokens (input plus output), over every host', () => {
+    const meter = new ModelMeter({ maxRequests: 0, maxTokens: 100 });
+    expect(meter.admit()).toBeUndefined();
+    meter.record('a.test', 443, 'anthropic', usage(40, 20));
+    expect(meter.admit()).toBeUndefined();
+    meter.record('b.test', 80, 'openai', usage(30, 10));
+    expect(meter.admit()).toMatch(/100 tokens used of max-model-tokens 100/);
+    expect(meter.report()).toMatchObject({
+      totals: { requests: 2, inputTokens: 70, outputTokens: 30, unmetered: 0 },
+      stopped: { by: 'max-model-tokens', requests: 2, tokens: 100 },
+      refused: 1,
+    });
+  });
+
+  it('has no limit at 0, and counts a 2xx answer without usage as unmetered', () => {
+    const meter = new ModelMeter();
+    for (let i = 0; i < 1000; i++) expect(meter.admit()).toBeUndefined();
+    meter.record('a.test', 443, 'openai', { status: 200, scanned: { overBound: true } });
+    meter.record('a.test', 443, 'openai', { status: 500 });
+    expect(meter.report().rows).toEqual([expect.objectContaining({ model: '', requests: 2, unmetered: 1 })]);
+  });
+});
+
+describe('the proxy meters plain-HTTP model APIs and enforces the budget', () => {
+  let server: http.Server;
+  let port = 0;
+  let seen = 0;
+  let dir = '';
+  const STREAM = [
+    'event: message_start\ndata: {"type":"message_start","message":{"model":"claude-fake","usage":{"input_tokens":12,"output_tokens":1}}}\n\n',
+    'event: content_block_delta\ndata: {"type":"content_block_delta","delta":{"type":"text_delta","text":"hi"}}\n\n',
+    'event: message_delta\ndata: {"type":"message_delta","usage":{"output_tokens":30}}\n\n',
+  ];
+
+  beforeAll(async () => {
+    server = http.createServer((req, res) => {
+      seen++;
+      req.resume();
+      req.on('end', () => {
+        if (req.url === '/v1/messages' && req.headers['accept-encoding'] === 'identity') {
+          res.writeHead(200, { 'content-type': 'text/event-stream' });
+          // Split mid-line, in separate writes.
+          const all = STREAM.join('');
+          res.write(all.slice(0, 50));
+          setTimeout(() => res.end(all.slice(50)), 20);
+        } else if (req.url === '/v1/chat/completions') {
+          res.writeHead(200, { 'content-type': 'application/json' });
+          res.end(JSON.stringify({ model: 'gpt-fake', usage: { prompt_tokens: 5, completion_tokens: 3 } }));
+        } else res.end('not metered');
+      });
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    port = (server.address() as AddressInfo).port;
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ws-meter-spec-'));
+  });
+
+  afterAll(async () => {
+    server.closeAllConnections();
+    await new Promise((r) => server.close(r));
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  const post = (socketPath: string, url: string): Promise<{ status: number; body: string; retry?: string }> =>
+    new Promise((resolve, reject) => {
+      const req = http.request(
+        {
+          socketPath,
+          method: 'POST',
+          path: url,
+          headers: { host: new URL(url).host, 'content-type': 'application/json', 'accept-encoding': 'gzip' },
+          agent: false,
+        },
+        (res) => {
+          let body = '';
+          res.on('data', (d: Buffer) => (body += d.toString()));
+          res.on('end', () =>
+            resolve({ status: res.statusCode ?? 0, body, retry: res.headers['x-should-retry'] as string }),
+          );
+        },
+      );
+      req.on('error', reject);
+      req.end('{"model":"x"}');
+    });
+
+  it('reports the usage the server sent, then answers 429 itself past max-model-requests', async () => {
+    const policy: ProxiedPolicy = {
+      ...(parseNetwork(`localhost:${port}`) as ProxiedPolicy),
+      modelLimits: { maxRequests: 3, maxTokens: 0 },
+    };
+    const socketPath = path.join(dir, 'p.sock');
+    const proxy = await startProxy({ policy, socketPath });
+    try {
+      const base = `http://localhost:${port}`;
+      const streamed = await post(socketPath, `${base}/v1/messages`);
+      expect(streamed.status).toBe(200);
+      expect(streamed.body).toBe(STREAM.join(''));
+      expect((await post(socketPath, `${base}/v1/chat/completions`)).status).toBe(200);
+      expect((await post(socketPath, `${base}/v1/other`)).body).toBe('not metered');
+      expect((await post(socketPath, `${base}/v1/chat/completions`)).status).toBe(200);
+      const before = seen;
+      const refused = await post(socketPath, `${base}/v1/messages`);
+      expect(refused).toMatchObject({ status: 429, retry: 'false' });
+      expect(JSON.parse(refused.body)).toMatchObject({ type: 'error', error: { type: 'rate_limit_error' } });
+      const openai = await post(socketPath, `${base}/v1/chat/completions`);
+      expect(JSON.parse(openai.body)).toMatchObject({ error: { code: 'insufficient_quota' } });
+      // The same API under other spellings of its path, which a server would route alike.
+      for (const variant of [
+        '//v1//messages/',
+        '/V1/Messages?beta=true',
+        '/v1/x/../messages',
+        '/v1/%6Dessages',
+      ])
+        expect((await post(socketPath, `${base}${variant}`)).status).toBe(429);
+      // Not metered: still sent.
+      expect((await post(socketPath, `${base}/v1/other`)).body).toBe('not metered');
+      expect(seen).toBe(before + 1);
+      const { models } = proxy.report();
+      expect(models).toMatchObject({
+        totals: { requests: 3, inputTokens: 22, outputTokens: 36, unmetered: 0 },
+        stopped: { by: 'max-model-requests', requests: 3 },
+        refused: 6,
+      });
+      expect(models?.rows.map((r) => [r.model, r.requests, r.inputTokens, r.outputTokens])).toEqual([
+        ['claude-fake', 1, 12, 30],
+        ['gpt-fake', 2, 10, 6],
+      ]);
+    } finally {
+      await proxy.close();
+    }
+  });
+});

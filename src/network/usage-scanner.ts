@@ -1,0 +1,294 @@
+// Reads a model API's usage fields from its answer as the bytes pass, without holding the answer: a JSON
+// answer is kept up to a bound and parsed at its end (over the bound it is not metered, and says so); a
+// streamed one (server-sent events) is read a line at a time for its first bytes, where the model's name
+// and Anthropic's input tokens are, then only its last bytes are kept, where every API puts its totals,
+// and read when it ends: searching every byte of a long stream would cost more CPU than the proxy spends
+// moving it. Of the lines read, only those that carry a usage object or the model's name are parsed. Fields are read at the top of each event or answer (or in
+// its `message` / `response`), never inside the content, so text or tool input the model wrote is not
+// taken for usage. Pure: bytes in, usage out.
+import type { ModelApi } from './model-apis.js';
+
+/** Tokens of one answer. `input` counts every input token, cached ones too (the cache columns are parts). */
+export interface Usage {
+  input: number;
+  output: number;
+  cacheRead: number;
+  cacheWrite: number;
+}
+
+export interface ScannedAnswer {
+  usage?: Usage;
+  model?: string;
+  /** The answer (or one of its lines) was over the bound: not read. */
+  overBound: boolean;
+}
+
+/** The most of one JSON answer, or of one event line, held to be parsed. */
+export const MAX_HELD_BYTES = 1024 * 1024;
+/** A stream's first bytes, read line by line, and its last bytes, kept to be read at its end. */
+export const STREAM_HEAD_BYTES = 64 * 1024;
+export const STREAM_TAIL_BYTES = 256 * 1024;
+const MAX_MODEL_CHARS = 200;
+const NEWLINE = 0x0a;
+
+/** Number fields kept, by their path in a usage object (the union of the three families' names). */
+const FIELDS = [
+  'input_tokens',
+  'output_tokens',
+  'cache_creation_input_tokens',
+  'cache_read_input_tokens',
+  'prompt_tokens',
+  'completion_tokens',
+  'prompt_tokens_details.cached_tokens',
+  'input_tokens_details.cached_tokens',
+  'promptTokenCount',
+  'candidatesTokenCount',
+  'cachedContentTokenCount',
+  'thoughtsTokenCount',
+  'toolUsePromptTokenCount',
+];
+
+/**
+ * The keys looked for, by the word the search is for and the endings after it: `"usage"`,
+ * `"usageMetadata"`, `"model"`, `"modelVersion"`. The search is for the bare word, whose first letter is
+ * rare in JSON (a search that starts at a quote stops at every string), and the quotes are checked after.
+ */
+const USAGE = { word: Buffer.from('usage'), endings: [Buffer.from('"'), Buffer.from('Metadata"')] };
+const MODEL = { word: Buffer.from('model'), endings: [Buffer.from('"'), Buffer.from('Version"')] };
+const QUOTE = 0x22;
+
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+
+export class UsageScanner {
+  /** Last value seen of each field: streams repeat them, the later values being the totals. */
+  private readonly fields = new Map<string, number>();
+  private model: string | undefined;
+  private overBound = false;
+  private held: Buffer[] = [];
+  private heldBytes = 0;
+  /** SSE: the current line is over the bound and is being skipped to its end. */
+  private skipping = false;
+  /**
+   * SSE past its head: its last chunks (at least STREAM_TAIL_BYTES, less than twice that and a chunk), and
+   * whether older ones were let go.
+   */
+  private tail: Buffer[] | undefined;
+  private tailBytes = 0;
+  private tailCut = false;
+  private seen = 0;
+
+  constructor(
+    private readonly api: ModelApi,
+    private readonly format: 'json' | 'sse',
+  ) {}
+
+  /** The next bytes. A stream's chunks may be kept as they are: they must not change after (Node's do not). */
+  write(chunk: Buffer): void {
+    if (this.format === 'json') this.hold(chunk);
+    else if (this.tail) this.keep(chunk);
+    else {
+      this.writeEvents(chunk);
+      this.seen += chunk.length;
+      if (this.seen >= STREAM_HEAD_BYTES) {
+        // The unfinished line goes on in the tail (one over the bound is let go there).
+        this.tail = this.skipping ? [] : this.held;
+        this.tailBytes = this.skipping ? 0 : this.heldBytes;
+        this.tailCut = this.skipping;
+        this.held = [];
+        this.heldBytes = 0;
+        this.skipping = false;
+      }
+    }
+  }
+
+  /** Per chunk as little as can be: the window is trimmed only once it holds twice what is kept. */
+  private keep(chunk: Buffer): void {
+    this.tail!.push(chunk);
+    this.tailBytes += chunk.length;
+    if (this.tailBytes >= 2 * STREAM_TAIL_BYTES) this.trimTail();
+  }
+
+  private trimTail(): void {
+    const tail = this.tail!;
+    let drop = 0;
+    while (this.tailBytes - tail[drop].length >= STREAM_TAIL_BYTES) this.tailBytes -= tail[drop++].length;
+    if (drop > 0) {
+      tail.splice(0, drop);
+      this.tailCut = true;
+    }
+  }
+
+  end(): ScannedAnswer {
+    if (this.format === 'json' && !this.overBound && this.heldBytes > 0)
+      this.absorbText(Buffer.concat(this.held).toString('utf8'));
+    if (this.format === 'sse' && this.heldBytes > 0 && !this.skipping)
+      this.readLines(Buffer.concat(this.held));
+    if (this.tail) {
+      // The first line kept may have lost its start: read from the next one.
+      const kept = Buffer.concat(this.tail);
+      const from = this.tailCut ? kept.indexOf(NEWLINE) + 1 : 0;
+      if (!this.tailCut || from > 0) this.readLines(kept.subarray(from));
+      this.tail = undefined;
+    }
+    this.held = [];
+    this.heldBytes = 0;
+    return { usage: this.usage(), model: this.model, overBound: this.overBound };
+  }
+
+  private hold(part: Buffer): void {
+    if (this.overBound && this.format === 'json') return;
+    if (this.skipping || part.length === 0) return;
+    if (this.heldBytes + part.length > MAX_HELD_BYTES) {
+      this.overBound = true;
+      this.skipping = this.format === 'sse';
+      this.held = [];
+      this.heldBytes = 0;
+      return;
+    }
+    // A copy: the caller may reuse its buffer.
+    this.held.push(Buffer.from(part));
+    this.heldBytes += part.length;
+  }
+
+  /** Complete lines are read where they lie in the chunk; only a line's unfinished end is held. */
+  private writeEvents(chunk: Buffer): void {
+    let from = 0;
+    if (this.heldBytes > 0 || this.skipping) {
+      const nl = chunk.indexOf(NEWLINE);
+      if (nl === -1) {
+        this.hold(chunk);
+        return;
+      }
+      this.hold(chunk.subarray(0, nl));
+      if (!this.skipping) this.readLines(Buffer.concat(this.held));
+      this.held = [];
+      this.heldBytes = 0;
+      this.skipping = false;
+      from = nl + 1;
+    }
+    const last = chunk.lastIndexOf(NEWLINE);
+    if (last >= from) {
+      this.readLines(chunk.subarray(from, last));
+      from = last + 1;
+    }
+    if (from < chunk.length) this.hold(chunk.subarray(from));
+  }
+
+  /** Lines (newline-separated) of which only those holding a usage object or, once, a model are parsed. */
+  private readLines(region: Buffer): void {
+    for (const key of [USAGE, MODEL]) {
+      let at = region.indexOf(key.word);
+      while (at !== -1 && !(key === MODEL && this.model !== undefined)) {
+        const after = keyEnd(region, at, key);
+        if (after === -1 || !opensValue(region, after, key === MODEL ? QUOTE : 0x7b)) {
+          at = region.indexOf(key.word, at + key.word.length);
+          continue;
+        }
+        const lineEnd = region.indexOf(NEWLINE, at);
+        const lineStart = region.lastIndexOf(NEWLINE, at) + 1;
+        this.readLine(region.subarray(lineStart, lineEnd === -1 ? region.length : lineEnd));
+        at = lineEnd === -1 ? -1 : region.indexOf(key.word, lineEnd);
+      }
+    }
+  }
+
+  private readLine(line: Buffer): void {
+    let text = line.toString('utf8');
+    if (text.endsWith('\r')) text = text.slice(0, -1);
+    if (!text.startsWith('data:')) return;
+    this.absorbText(text.slice(text.startsWith('data: ') ? 6 : 5));
+  }
+
+  private absorbText(text: string): void {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      return;
+    }
+    // Gemini's streamGenerateContent without `alt=sse` answers a JSON array of the streamed objects.
+    for (const item of Array.isArray(parsed) ? parsed : [parsed]) if (isObject(item)) this.absorb(item);
+  }
+
+  private absorb(event: Record<string, unknown>): void {
+    for (const at of [event, event.message, event.response]) {
+      if (!isObject(at)) continue;
+      for (const usage of [at.usage, at.usageMetadata]) if (isObject(usage)) this.merge(usage);
+      const model = typeof at.model === 'string' ? at.model : at.modelVersion;
+      if (this.model === undefined && typeof model === 'string' && model)
+        this.model = model.slice(0, MAX_MODEL_CHARS);
+    }
+  }
+
+  private merge(usage: Record<string, unknown>): void {
+    for (const field of FIELDS) {
+      const [outer, inner] = field.split('.');
+      const holder = inner === undefined ? usage : usage[outer];
+      const value = isObject(holder) ? holder[inner ?? outer] : undefined;
+      if (typeof value === 'number' && Number.isFinite(value) && value >= 0)
+        this.fields.set(field, Math.floor(value));
+    }
+  }
+
+  private usage(): Usage | undefined {
+    const f = (name: string) => this.fields.get(name) ?? 0;
+    const has = (...names: string[]) => names.some((n) => this.fields.has(n));
+    if (this.api === 'anthropic' && has('input_tokens', 'output_tokens')) {
+      const cacheRead = f('cache_read_input_tokens');
+      const cacheWrite = f('cache_creation_input_tokens');
+      // Anthropic counts cached input apart from input_tokens; the others count it within.
+      return {
+        input: f('input_tokens') + cacheRead + cacheWrite,
+        output: f('output_tokens'),
+        cacheRead,
+        cacheWrite,
+      };
+    }
+    if (this.api === 'openai' && has('prompt_tokens'))
+      return {
+        input: f('prompt_tokens'),
+        output: f('completion_tokens'),
+        cacheRead: f('prompt_tokens_details.cached_tokens'),
+        cacheWrite: 0,
+      };
+    if (this.api === 'openai' && has('input_tokens', 'output_tokens'))
+      return {
+        input: f('input_tokens'),
+        output: f('output_tokens'),
+        cacheRead: f('input_tokens_details.cached_tokens'),
+        cacheWrite: 0,
+      };
+    if (this.api === 'gemini' && has('promptTokenCount', 'candidatesTokenCount'))
+      return {
+        input: f('promptTokenCount') + f('toolUsePromptTokenCount'),
+        output: f('candidatesTokenCount') + f('thoughtsTokenCount'),
+        cacheRead: f('cachedContentTokenCount'),
+        cacheWrite: 0,
+      };
+    return undefined;
+  }
+}
+
+/** Where a key found by its word ends (after its closing quote), or -1 when the word is not such a key. */
+function keyEnd(region: Buffer, at: number, key: { word: Buffer; endings: readonly Buffer[] }): number {
+  if (at === 0 || region[at - 1] !== QUOTE) return -1;
+  const from = at + key.word.length;
+  for (const ending of key.endings)
+    if (region.subarray(from, from + ending.length).equals(ending)) return from + ending.length;
+  return -1;
+}
+
+/**
+ * After a key: `:` and the value's first byte, which must be `opens` (an object's brace, a string's
+ * quote). The text `"usage":{` inside a JSON string is escaped (`\"usage\":{`), so this holds only for keys.
+ */
+function opensValue(region: Buffer, after: number, opens: number): boolean {
+  let i = after;
+  const blank = (b: number | undefined) => b === 0x20 || b === 0x09 || b === 0x0d;
+  while (blank(region[i])) i++;
+  if (region[i] !== 0x3a) return false;
+  i++;
+  while (blank(region[i])) i++;
+  return region[i] === opens;
+}
