@@ -288,31 +288,38 @@ var promises_ = __webpack_require__(1455);
 var external_node_path_ = __webpack_require__(6760);
 // EXTERNAL MODULE: external "node:crypto"
 var external_node_crypto_ = __webpack_require__(7598);
-// EXTERNAL MODULE: ./src/engine/git.ts
-var engine_git = __webpack_require__(2434);
+// EXTERNAL MODULE: ./src/engine/git.ts + 2 modules
+var engine_git = __webpack_require__(1763);
 // EXTERNAL MODULE: ./src/sandbox/lock.ts
 var lock = __webpack_require__(6856);
 // EXTERNAL MODULE: ./src/sandbox/repository.ts
 var repository = __webpack_require__(1151);
-// EXTERNAL MODULE: ./src/run/run.ts + 6 modules
-var run_run = __webpack_require__(4890);
+// EXTERNAL MODULE: ./src/run/run.ts + 7 modules
+var run_run = __webpack_require__(6337);
+// EXTERNAL MODULE: ./src/run/secret-gate.ts + 1 modules
+var secret_gate = __webpack_require__(9702);
 // EXTERNAL MODULE: ./src/github/api.ts + 1 modules
 var github_api = __webpack_require__(6313);
 // EXTERNAL MODULE: ./src/github/context.ts
 var context = __webpack_require__(9556);
 // EXTERNAL MODULE: ./src/github/event.ts
 var github_event = __webpack_require__(5015);
+// EXTERNAL MODULE: ./src/run/reply.ts + 1 modules
+var run_reply = __webpack_require__(5125);
 ;// CONCATENATED MODULE: ./src/github/progress.ts
 // The progress comment on the pull request: one comment, created when the run starts and rewritten in
 // place when it ends (or by the post step when the job stopped first). Pure rendering.
 // Everything the command produced (log, file names, commit subjects, patch) is untrusted: it goes into
 // code blocks or code spans, where Markdown, HTML and @mentions do nothing, with known secrets redacted.
 
+
 /** GitHub refuses comments over 65,536 characters. */
 const MAX_COMMENT = 65_000;
 const MAX_LINE = 300;
 const MAX_FILES = 100;
 const MAX_INLINE_PATCH = 30_000;
+/** The most characters of the command's reply in the comment (the job summary has more). */
+const MAX_REPLY_IN_COMMENT = 20_000;
 const REDACTED = '***';
 function renderRunning(ctx) {
     return [
@@ -340,6 +347,8 @@ function renderFinished(ctx, run, secrets) {
         ['Files changed', String(run.filesChangedCount)],
         ['Commits', commitsCell(run)],
     ];
+    if (run.modelUsage)
+        rows.push(['Model usage', run.modelUsage]);
     if (run.patch)
         rows.push(['Patch', `saved as ${code(run.patch.path)} (output \`patch-path\`)`]);
     const sections = [
@@ -352,6 +361,14 @@ function renderFinished(ctx, run, secrets) {
         '|---|---|',
         ...rows.map(([k, v]) => `| ${k} | ${v.replace(/\|/g, '\\|')} |`),
     ];
+    const reply = (0,run_reply/* replyMarkdown */.iz)(run.reply, {
+        heading: "**The command's reply**",
+        maxChars: MAX_REPLY_IN_COMMENT,
+        redact: clean,
+        elsewhere: 'the job summary and the output `reply` have the rest',
+    });
+    if (reply)
+        sections.push('', reply);
     if (run.commits.length) {
         sections.push('', run.pushed ? '**Commits pushed**' : '**Commits (not pushed)**', '');
         if (run.moreCommits)
@@ -575,6 +592,8 @@ function checkPermission(requester, level) {
     };
 }
 
+// EXTERNAL MODULE: ./src/network/usage-report.ts
+var usage_report = __webpack_require__(4992);
 // EXTERNAL MODULE: ./src/run/changed-paths.ts
 var changed_paths = __webpack_require__(5136);
 ;// CONCATENATED MODULE: ./src/github/pr-git.ts
@@ -699,7 +718,9 @@ async function savePatch(git, parentPath, start, head, dir, name) {
 // them), a patch where they could not be pushed, and the job summary's lines.
 
 
-async function describeOutcome(git, parentPath, settings, ctx, target, pr, outcome) {
+
+
+async function describeOutcome(git, parentPath, settings, ctx, target, pr, outcome, gate) {
     const { command, report, push, sandbox } = outcome;
     const pushed = push?.pushed === true;
     const repoOfCommits = target.delivery.kind === 'fork' ? target.delivery.repo : `${ctx.repository.owner}/${ctx.repository.repo}`;
@@ -710,6 +731,8 @@ async function describeOutcome(git, parentPath, settings, ctx, target, pr, outco
     }));
     let patch;
     if (settings.push && !pushed && commits.length) {
+        // The patch is shown on the pull request and offered as a file: scanned as a push would be.
+        await (0,secret_gate/* checkCommits */.TK)(git, parentPath, [report.headSha, '--not', sandbox.startSha], gate, 'the patch');
         const name = pr
             ? `pr-${pr.number}-${report.headSha.slice(0, 12)}`
             : `${sandbox.name}-${report.headSha.slice(0, 12)}`;
@@ -731,6 +754,10 @@ async function describeOutcome(git, parentPath, settings, ctx, target, pr, outco
         pushFailed: deliversByPush(target) && commits.length > 0 && !pushed,
         patch,
         tail: command.tail,
+        reply: command.reply,
+        ...(command.network?.models && (0,usage_report/* modelUsageTotals */.s6)(command.network.models)
+            ? { modelUsage: (0,usage_report/* modelUsageTotals */.s6)(command.network.models) }
+            : {}),
     };
 }
 /** Whether the delivery is a push (to origin or to a fork), rather than a patch or nothing. */
@@ -851,6 +878,7 @@ function describeTarget(pr, target) {
 
 
 
+
 /** Runs the sandbox for a pull-request event; undefined when the event starts no run (which is no failure). */
 async function runForPullRequest(settings, io) {
     const payload = await readEvent(io.env.GITHUB_EVENT_PATH);
@@ -932,7 +960,8 @@ async function runTarget(settings, io, run) {
             pushTo: pushDestination(target),
         };
         outcome = await (0,run_run/* runSandbox */.F)({ ...settings, branch: target.branch, base: '' }, deps);
-        const finished = await describeOutcome(git, parent.path, settings, ctx, target, pr, outcome);
+        const gate = (0,secret_gate/* secretGate */._D)(settings, ui, () => io.save({ secretsFound: true }));
+        const finished = await describeOutcome(git, parent.path, settings, ctx, target, pr, outcome, gate);
         // The comment names the commit the sandbox really started from (the branch may have moved since).
         const done = { ...progress, headSha: outcome.sandbox.startSha };
         if (finished.patch)

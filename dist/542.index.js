@@ -6140,7 +6140,7 @@ module.exports = {
  * Copyright (c) 2010-2012 Digital Bazaar, Inc. All rights reserved.
  */
 var forge = __webpack_require__(8561);
-__webpack_require__(6777);
+__webpack_require__(9158);
 __webpack_require__(7456);
 
 /* HMAC API */
@@ -8132,7 +8132,7 @@ forge.log.consoleLogger = sConsoleLogger;
  *
  * Copyright 2011-2017 Digital Bazaar, Inc.
  */
-module.exports = __webpack_require__(6777);
+module.exports = __webpack_require__(9158);
 
 __webpack_require__(6138);
 __webpack_require__(6485);
@@ -8142,7 +8142,7 @@ __webpack_require__(2734);
 
 /***/ }),
 
-/***/ 6777:
+/***/ 9158:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 /**
@@ -8171,7 +8171,7 @@ forge.md.algorithms = forge.md.algorithms || {};
  * Copyright (c) 2010-2014 Digital Bazaar, Inc.
  */
 var forge = __webpack_require__(8561);
-__webpack_require__(6777);
+__webpack_require__(9158);
 __webpack_require__(7456);
 
 var md5 = module.exports = forge.md5 = forge.md5 || {};
@@ -8752,7 +8752,7 @@ var forge = __webpack_require__(8561);
 __webpack_require__(9445);
 __webpack_require__(7357);
 __webpack_require__(5918);
-__webpack_require__(6777);
+__webpack_require__(9158);
 __webpack_require__(245);
 __webpack_require__(9429);
 __webpack_require__(492);
@@ -9776,7 +9776,7 @@ function createPbkdf2Params(salt, countBytes, dkLen, prfAlgorithm) {
  */
 var forge = __webpack_require__(8561);
 __webpack_require__(2007);
-__webpack_require__(6777);
+__webpack_require__(9158);
 __webpack_require__(7456);
 
 var pkcs5 = forge.pkcs5 = forge.pkcs5 || {};
@@ -17189,7 +17189,7 @@ function _base64ToBigInt(b64) {
  * Copyright (c) 2010-2015 Digital Bazaar, Inc.
  */
 var forge = __webpack_require__(8561);
-__webpack_require__(6777);
+__webpack_require__(9158);
 __webpack_require__(7456);
 
 var sha1 = module.exports = forge.sha1 = forge.sha1 || {};
@@ -17517,7 +17517,7 @@ function _update(s, w, bytes) {
  * Copyright (c) 2010-2015 Digital Bazaar, Inc.
  */
 var forge = __webpack_require__(8561);
-__webpack_require__(6777);
+__webpack_require__(9158);
 __webpack_require__(7456);
 
 var sha256 = module.exports = forge.sha256 = forge.sha256 || {};
@@ -17854,7 +17854,7 @@ function _update(s, w, bytes) {
  * Copyright (c) 2014-2015 Digital Bazaar, Inc.
  */
 var forge = __webpack_require__(8561);
-__webpack_require__(6777);
+__webpack_require__(9158);
 __webpack_require__(7456);
 
 var sha512 = module.exports = forge.sha512 = forge.sha512 || {};
@@ -25778,7 +25778,7 @@ var forge = __webpack_require__(8561);
 __webpack_require__(9445);
 __webpack_require__(7357);
 __webpack_require__(5918);
-__webpack_require__(6777);
+__webpack_require__(9158);
 __webpack_require__(7220);
 __webpack_require__(245);
 __webpack_require__(492);

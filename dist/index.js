@@ -26,6 +26,7 @@ const ACTION_DEFAULTS = {
     "allow-failure": "false",
     "push": "false",
     "commit-message": "chore: changes made in worktree-sandbox",
+    "secret-scan": "block",
     "author": "",
     "committer": "",
     "pull-request": "false",
@@ -43,6 +44,8 @@ const ACTION_DEFAULTS = {
     "pids-limit": "4096",
     "network": "bridge",
     "credentials": "",
+    "max-model-requests": "0",
+    "max-model-tokens": "0",
     "read-only-rootfs": "false",
     "max-import-size": "1g",
     "headless-expiry-days": "30",
@@ -57,7 +60,84 @@ const ACTION_DEFAULTS = {
 
 /***/ }),
 
-/***/ 3175:
+/***/ 3833:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   P: () => (/* binding */ actionIo),
+/* harmony export */   V: () => (/* binding */ actionUi)
+/* harmony export */ });
+/* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7710);
+/* harmony import */ var node_crypto__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(7598);
+/* harmony import */ var node_crypto__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__nccwpck_require__.n(node_crypto__WEBPACK_IMPORTED_MODULE_1__);
+/* harmony import */ var node_os__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(8161);
+/* harmony import */ var node_os__WEBPACK_IMPORTED_MODULE_2___default = /*#__PURE__*/__nccwpck_require__.n(node_os__WEBPACK_IMPORTED_MODULE_2__);
+/* harmony import */ var _ui_ui_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(5750);
+/* harmony import */ var _ui_sandbox_text_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(9633);
+/* harmony import */ var _step_state_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(4634);
+/* harmony import */ var _step_summary_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(2659);
+// How the core talks to a person in a workflow run: log groups, annotations, masked secrets, and text from
+// a sandbox fenced so that no line of it can act as a workflow command.
+
+
+
+
+
+
+
+function actionUi() {
+    return {
+        // core.info writes the message as it is: a lone carriage return or a line starting with `::` in it
+        // would be read as a workflow command. Sandbox text in a message is escaped where the message is made
+        // (sandboxText); logLines is the last guard for every message, whatever it carries.
+        info: (m) => _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .info */ .pq((0,_ui_sandbox_text_js__WEBPACK_IMPORTED_MODULE_4__/* .logLines */ .OG)(m)),
+        // Only when asked for (ACTIONS_STEP_DEBUG): a reap of thousands of sandboxes logs a line each.
+        // core.debug escapes line breaks: a debug message cannot become a workflow command.
+        debug: (m) => {
+            if (_actions_core__WEBPACK_IMPORTED_MODULE_0__/* .isDebug */ ._o())
+                _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .debug */ .Yz((0,_ui_sandbox_text_js__WEBPACK_IMPORTED_MODULE_4__/* .logLines */ .OG)(m));
+        },
+        debugging: _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .isDebug */ ._o(),
+        warning: (m) => _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .warning */ .$e((0,_ui_sandbox_text_js__WEBPACK_IMPORTED_MODULE_4__/* .logLines */ .OG)(m)),
+        group: (title, fn) => _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .group */ .Os(title, fn),
+        mask: (s) => _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .setSecret */ .Pq(s),
+        // The command's output must not issue workflow commands (::set-output, ::add-mask, ::error ...):
+        // command processing is stopped around it with a token it cannot guess.
+        fenced: (text) => {
+            const token = (0,node_crypto__WEBPACK_IMPORTED_MODULE_1__.randomUUID)();
+            process.stdout.write(`::stop-commands::${token}${node_os__WEBPACK_IMPORTED_MODULE_2__.EOL}${text}${node_os__WEBPACK_IMPORTED_MODULE_2__.EOL}::${token}::${node_os__WEBPACK_IMPORTED_MODULE_2__.EOL}`);
+        },
+        untrusted: async (fn) => {
+            const token = (0,node_crypto__WEBPACK_IMPORTED_MODULE_1__.randomUUID)();
+            process.stdout.write(`::stop-commands::${token}${node_os__WEBPACK_IMPORTED_MODULE_2__.EOL}`);
+            // The command's output goes through as it came (the fence needs no lines), its last line ended.
+            const write = (0,_ui_ui_js__WEBPACK_IMPORTED_MODULE_3__/* .streamLineWriter */ .k)(process.stdout, (line) => `${line}${node_os__WEBPACK_IMPORTED_MODULE_2__.EOL}`, { raw: true });
+            try {
+                return await fn(write);
+            }
+            finally {
+                write.end();
+                process.stdout.write(`::${token}::${node_os__WEBPACK_IMPORTED_MODULE_2__.EOL}`);
+            }
+        },
+    };
+}
+/** Where a pull-request run meets the runner: outputs, the job summary, state for the post step. */
+function actionIo(ui) {
+    return {
+        ui,
+        debug: (message) => _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .debug */ .Yz(message),
+        env: process.env,
+        setOutput: (name, value) => _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .setOutput */ .uH(name, value),
+        summary: (markdown) => (0,_step_summary_js__WEBPACK_IMPORTED_MODULE_6__/* .writeSummary */ .Sy)(markdown),
+        save: _step_state_js__WEBPACK_IMPORTED_MODULE_5__/* .saveRunState */ .iZ,
+    };
+}
+
+
+/***/ }),
+
+/***/ 4634:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -169,83 +249,6 @@ async function writeSummary(...sections) {
     const text = fitSummary(sections, used);
     if (text)
         await _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .summary */ .z.addRaw(text).write();
-}
-
-
-/***/ }),
-
-/***/ 6794:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   P: () => (/* binding */ actionIo),
-/* harmony export */   V: () => (/* binding */ actionUi)
-/* harmony export */ });
-/* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7710);
-/* harmony import */ var node_crypto__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(7598);
-/* harmony import */ var node_crypto__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__nccwpck_require__.n(node_crypto__WEBPACK_IMPORTED_MODULE_1__);
-/* harmony import */ var node_os__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(8161);
-/* harmony import */ var node_os__WEBPACK_IMPORTED_MODULE_2___default = /*#__PURE__*/__nccwpck_require__.n(node_os__WEBPACK_IMPORTED_MODULE_2__);
-/* harmony import */ var _ui_ui_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(5750);
-/* harmony import */ var _ui_sandbox_text_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(9633);
-/* harmony import */ var _state_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(3175);
-/* harmony import */ var _step_summary_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(2659);
-// How the core talks to a person in a workflow run: log groups, annotations, masked secrets, and text from
-// a sandbox fenced so that no line of it can act as a workflow command.
-
-
-
-
-
-
-
-function actionUi() {
-    return {
-        // core.info writes the message as it is: a lone carriage return or a line starting with `::` in it
-        // would be read as a workflow command. Sandbox text in a message is escaped where the message is made
-        // (sandboxText); logLines is the last guard for every message, whatever it carries.
-        info: (m) => _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .info */ .pq((0,_ui_sandbox_text_js__WEBPACK_IMPORTED_MODULE_4__/* .logLines */ .OG)(m)),
-        // Only when asked for (ACTIONS_STEP_DEBUG): a reap of thousands of sandboxes logs a line each.
-        // core.debug escapes line breaks: a debug message cannot become a workflow command.
-        debug: (m) => {
-            if (_actions_core__WEBPACK_IMPORTED_MODULE_0__/* .isDebug */ ._o())
-                _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .debug */ .Yz((0,_ui_sandbox_text_js__WEBPACK_IMPORTED_MODULE_4__/* .logLines */ .OG)(m));
-        },
-        debugging: _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .isDebug */ ._o(),
-        warning: (m) => _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .warning */ .$e((0,_ui_sandbox_text_js__WEBPACK_IMPORTED_MODULE_4__/* .logLines */ .OG)(m)),
-        group: (title, fn) => _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .group */ .Os(title, fn),
-        mask: (s) => _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .setSecret */ .Pq(s),
-        // The command's output must not issue workflow commands (::set-output, ::add-mask, ::error ...):
-        // command processing is stopped around it with a token it cannot guess.
-        fenced: (text) => {
-            const token = (0,node_crypto__WEBPACK_IMPORTED_MODULE_1__.randomUUID)();
-            process.stdout.write(`::stop-commands::${token}${node_os__WEBPACK_IMPORTED_MODULE_2__.EOL}${text}${node_os__WEBPACK_IMPORTED_MODULE_2__.EOL}::${token}::${node_os__WEBPACK_IMPORTED_MODULE_2__.EOL}`);
-        },
-        untrusted: async (fn) => {
-            const token = (0,node_crypto__WEBPACK_IMPORTED_MODULE_1__.randomUUID)();
-            process.stdout.write(`::stop-commands::${token}${node_os__WEBPACK_IMPORTED_MODULE_2__.EOL}`);
-            // The command's output goes through as it came (the fence needs no lines), its last line ended.
-            const write = (0,_ui_ui_js__WEBPACK_IMPORTED_MODULE_3__/* .streamLineWriter */ .k)(process.stdout, (line) => `${line}${node_os__WEBPACK_IMPORTED_MODULE_2__.EOL}`, { raw: true });
-            try {
-                return await fn(write);
-            }
-            finally {
-                write.end();
-                process.stdout.write(`::${token}::${node_os__WEBPACK_IMPORTED_MODULE_2__.EOL}`);
-            }
-        },
-    };
-}
-/** Where a pull-request run meets the runner: outputs, the job summary, state for the post step. */
-function actionIo(ui) {
-    return {
-        ui,
-        debug: (message) => _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .debug */ .Yz(message),
-        env: process.env,
-        setOutput: (name, value) => _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .setOutput */ .uH(name, value),
-        summary: (markdown) => (0,_step_summary_js__WEBPACK_IMPORTED_MODULE_6__/* .writeSummary */ .Sy)(markdown),
-        save: _state_js__WEBPACK_IMPORTED_MODULE_5__/* .saveRunState */ .iZ,
-    };
 }
 
 
@@ -385,6 +388,35 @@ function containerRunArgs(engine, spec, bindSource = (f) => f) {
 
 /***/ }),
 
+/***/ 389:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   FR: () => (/* binding */ engineFailure),
+/* harmony export */   NJ: () => (/* binding */ EngineError),
+/* harmony export */   TM: () => (/* binding */ firstLine)
+/* harmony export */ });
+class EngineError extends Error {
+    constructor(message) {
+        super(message);
+        this.name = 'EngineError';
+    }
+}
+/** A non-zero exit of `<engine> args...`, told as unreachable when the engine's words say so. */
+function engineFailure(engine, args, result) {
+    const detail = (result.stderr || result.stdout).trim();
+    if (/Cannot connect to the Docker daemon|Is the docker daemon running|connect: (no such file|connection refused|permission denied)|unable to connect to Podman|cannot connect to Podman/i.test(detail)) {
+        return new EngineError(`The ${engine} engine is unreachable: ${firstLine(detail)}`);
+    }
+    return new EngineError(`${engine} ${args[0]} ${args[1] ?? ''} failed (exit ${result.exitCode}): ${detail}`);
+}
+function firstLine(text) {
+    return text.split('\n')[0] ?? '';
+}
+
+
+/***/ }),
+
 /***/ 6269:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
@@ -403,7 +435,7 @@ function containerRunArgs(engine, spec, bindSource = (f) => f) {
 /* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(6760);
 /* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_2___default = /*#__PURE__*/__nccwpck_require__.n(node_path__WEBPACK_IMPORTED_MODULE_2__);
 /* harmony import */ var _container_args_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(5011);
-/* harmony import */ var _engine_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(8467);
+/* harmony import */ var _engine_error_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(389);
 /* harmony import */ var _host_paths_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(6387);
 /* harmony import */ var _labels_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(9667);
 // Verify, don't assume: before a run makes or uses a sandbox, prove that the engine sees the folders the
@@ -556,7 +588,7 @@ async function createWithin(engine, name, args, timeoutMs) {
             purpose: 'creating the engine-view probe',
         });
         if (timedOut)
-            throw new _engine_js__WEBPACK_IMPORTED_MODULE_4__/* .EngineError */ .NJ(`The ${engine.name} engine took longer than ${timeoutMs / 1000} s to create the helper that checks what it sees; nothing was created.`);
+            throw new _engine_error_js__WEBPACK_IMPORTED_MODULE_4__/* .EngineError */ .NJ(`The ${engine.name} engine took longer than ${timeoutMs / 1000} s to create the helper that checks what it sees; nothing was created.`);
         return result;
     }
     finally {
@@ -624,25 +656,79 @@ async function removeStaleProbes(engine, nowMs = Date.now(), olderThanMs = STALE
 
 /***/ }),
 
-/***/ 8467:
+/***/ 1665:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
 // EXPORTS
 __nccwpck_require__.d(__webpack_exports__, {
-  yz: () => (/* binding */ ContainerEngine),
-  X4: () => (/* binding */ ENGINE_ENV),
-  NJ: () => (/* binding */ EngineError)
+  y: () => (/* binding */ ContainerEngine),
+  X: () => (/* binding */ ENGINE_ENV)
 });
 
-// UNUSED EXPORTS: engineWork
-
-// EXTERNAL MODULE: ./src/engine/proc.ts
-var proc = __nccwpck_require__(7515);
-// EXTERNAL MODULE: external "node:crypto"
-var external_node_crypto_ = __nccwpck_require__(7598);
 // EXTERNAL MODULE: ./src/engine/container-args.ts
 var container_args = __nccwpck_require__(5011);
+// EXTERNAL MODULE: ./src/engine/engine-error.ts
+var engine_error = __nccwpck_require__(389);
+// EXTERNAL MODULE: external "node:crypto"
+var external_node_crypto_ = __nccwpck_require__(7598);
+// EXTERNAL MODULE: ./src/engine/time-limits.ts
+var time_limits = __nccwpck_require__(1814);
+;// CONCATENATED MODULE: ./src/engine/helper-run.ts
+// A helper container under its time limit: when the limit runs out, the container itself is stopped and
+// removed by its name, since killing the engine CLI alone would leave it running.
+
+
+
+/** How long the engine CLI may take to return once its container was removed, before it is killed. */
+const CLI_GRACE_MS = 5_000;
+/**
+ * Runs a helper container under its time limit (time-limits.ts). When the limit runs out, the container
+ * itself is killed and removed by its name: killing the CLI alone would leave it running. The CLI is
+ * killed too if it has not returned a few seconds later, and the name is removed once more after the
+ * CLI is gone (the engine may have created the container only then). Throws a TimeLimitError. A
+ * container whose output went over `stdoutFile.maxBytes` is removed the same way.
+ */
+async function runHelperContainer(engine, spec, run, options = {}) {
+    const name = spec.name ?? `worktree-sandbox-${run.work}-${(0,external_node_crypto_.randomBytes)(6).toString('hex')}`;
+    const args = run.unmapped
+        ? (0,container_args/* containerRunArgs */.s$)(engine.name, { ...spec, name }, await engine.bindSource())
+        : await engine.runArgs({ ...spec, name });
+    const limitMs = (0,time_limits/* timeLimitMs */.PI)(run.work);
+    const cli = new AbortController();
+    let expired = false;
+    let grace;
+    const timer = setTimeout(() => {
+        expired = true;
+        grace = setTimeout(() => cli.abort(), CLI_GRACE_MS);
+        void engine.stopContainer(name);
+    }, limitMs);
+    try {
+        const result = await engine.stream(args, { ...options, signal: cli.signal });
+        if (expired)
+            throw new time_limits/* TimeLimitError */.$q(run.work, run.where, limitMs, run.consequence);
+        // Output over its cap killed the CLI, not the container: it goes too.
+        if (result.overLimit)
+            await engine.stopContainer(name);
+        return result;
+    }
+    finally {
+        clearTimeout(timer);
+        clearTimeout(grace);
+        if (expired)
+            await removeLateContainer(engine, name);
+    }
+}
+/** After a timeout: the container is removed until the engine no longer knows it (a few tries). */
+async function removeLateContainer(engine, name) {
+    for (let attempt = 0; attempt < 5; attempt++) {
+        await engine.stopContainer(name);
+        if ((await engine.containerExists(name)) === false)
+            return;
+        await new Promise((resolve) => setTimeout(resolve, 1_000));
+    }
+}
+
 // EXTERNAL MODULE: ./src/engine/host-paths.ts
 var host_paths = __nccwpck_require__(6387);
 // EXTERNAL MODULE: ./src/engine/start-failure.ts
@@ -778,12 +864,12 @@ function lastLine(text) {
     return lines[lines.length - 1] ?? '(no output)';
 }
 
-// EXTERNAL MODULE: ./src/engine/time-limits.ts
-var time_limits = __nccwpck_require__(1814);
+// EXTERNAL MODULE: ./src/engine/proc.ts + 2 modules
+var proc = __nccwpck_require__(729);
 ;// CONCATENATED MODULE: ./src/engine/engine.ts
-// The container engine CLI behind one small interface (Docker, or Podman which speaks the same CLI).
-// Argument arrays only; values that could be secrets travel in the child's environment (`-e NAME`),
-// never on its command line.
+// The container engine CLI (Docker, or Podman which speaks the same CLI) behind one interface
+// (EngineCommands, engine-commands.ts). Argument arrays only; values that could be secrets travel in the
+// child's environment (`-e NAME`), never on its command line.
 // ADR 0006 (docs/adr/0006-env-never-touches-the-engine-cli.md).
 
 
@@ -791,12 +877,7 @@ var time_limits = __nccwpck_require__(1814);
 
 
 
-class EngineError extends Error {
-    constructor(message) {
-        super(message);
-        this.name = 'EngineError';
-    }
-}
+
 /** The engine CLI's own variables: taken from the runner, never overridden for a container's sake. */
 const ENGINE_ENV = [
     'PATH',
@@ -811,8 +892,6 @@ const ENGINE_ENV = [
     'XDG_RUNTIME_DIR',
     'TMPDIR',
 ];
-/** How long the engine CLI may take to return once its container was removed, before it is killed. */
-const CLI_GRACE_MS = 5_000;
 class ContainerEngine {
     name;
     detected;
@@ -863,7 +942,7 @@ class ContainerEngine {
      * throws for a non-zero exit, but throws a ProcTimeLimitError when the limit runs out (the CLI killed).
      */
     async exec(args, options = {}) {
-        const work = engineWork(args);
+        const work = (0,time_limits/* engineWork */.Au)(args);
         const limit = {
             ms: Math.min(options.limitMs ?? Infinity, (0,time_limits/* timeLimitMs */.PI)(work)),
             purpose: options.purpose ?? `the container engine's ${work.slice('engine-'.length)}`,
@@ -884,61 +963,19 @@ class ContainerEngine {
             throw this.notInstalled(error);
         }
     }
-    /**
-     * Runs a helper container under its time limit (time-limits.ts). When the limit runs out, the container
-     * itself is killed and removed by its name: killing the CLI alone would leave it running. The CLI is
-     * killed too if it has not returned a few seconds later, and the name is removed once more after the
-     * CLI is gone (the engine may have created the container only then). Throws a TimeLimitError. A
-     * container whose output went over `stdoutFile.maxBytes` is removed the same way.
-     */
-    async runHelper(spec, run, options = {}) {
-        const name = spec.name ?? `worktree-sandbox-${run.work}-${(0,external_node_crypto_.randomBytes)(6).toString('hex')}`;
-        const args = run.unmapped
-            ? (0,container_args/* containerRunArgs */.s$)(this.name, { ...spec, name }, await this.bindSource())
-            : await this.runArgs({ ...spec, name });
-        const limitMs = (0,time_limits/* timeLimitMs */.PI)(run.work);
-        const cli = new AbortController();
-        let expired = false;
-        let grace;
-        const timer = setTimeout(() => {
-            expired = true;
-            grace = setTimeout(() => cli.abort(), CLI_GRACE_MS);
-            void this.stopContainer(name);
-        }, limitMs);
-        try {
-            const result = await this.stream(args, { ...options, signal: cli.signal });
-            if (expired)
-                throw new time_limits/* TimeLimitError */.$q(run.work, run.where, limitMs, run.consequence);
-            // Output over its cap killed the CLI, not the container: it goes too.
-            if (result.overLimit)
-                await this.stopContainer(name);
-            return result;
-        }
-        finally {
-            clearTimeout(timer);
-            clearTimeout(grace);
-            if (expired)
-                await this.removeLateContainer(name);
-        }
+    /** Runs a helper container under its time limit (helper-run.ts). */
+    runHelper(spec, run, options = {}) {
+        return runHelperContainer(this, spec, run, options);
     }
     /** Kills a container (SIGKILL, not the engine's polite stop) and removes it. */
     async stopContainer(name) {
         await this.exec(['kill', '--', name]).catch(() => undefined);
         await this.exec(['rm', '--force', '--volumes', '--', name]).catch(() => undefined);
     }
-    /** After a timeout: the container is removed until the engine no longer knows it (a few tries). */
-    async removeLateContainer(name) {
-        for (let attempt = 0; attempt < 5; attempt++) {
-            await this.stopContainer(name);
-            if ((await this.containerExists(name)) === false)
-                return;
-            await new Promise((resolve) => setTimeout(resolve, 1_000));
-        }
-    }
     notInstalled(error) {
         if (!(error instanceof proc/* ProcError */.Nm))
             return error;
-        return new EngineError(`${this.name} is not installed or not on PATH: isolation needs a container engine.`);
+        return new engine_error/* EngineError */.NJ(`${this.name} is not installed or not on PATH: isolation needs a container engine.`);
     }
     async run(args) {
         const result = await this.exec(args);
@@ -947,11 +984,7 @@ class ContainerEngine {
         return result.stdout;
     }
     failure(args, result) {
-        const detail = (result.stderr || result.stdout).trim();
-        if (/Cannot connect to the Docker daemon|Is the docker daemon running|connect: (no such file|connection refused|permission denied)|unable to connect to Podman|cannot connect to Podman/i.test(detail)) {
-            return new EngineError(`The ${this.name} engine is unreachable: ${firstLine(detail)}`);
-        }
-        return new EngineError(`${this.name} ${args[0]} ${args[1] ?? ''} failed (exit ${result.exitCode}): ${detail}`);
+        return (0,engine_error/* engineFailure */.FR)(this.name, args, result);
     }
     /** The engine's answer on `image` (ensureImage's first half: a run starts it before it knows it needs it). */
     inspectImage(image) {
@@ -1000,7 +1033,7 @@ class ContainerEngine {
             throw failure;
         const pull = await this.exec(['pull', '--quiet', '--', image]);
         if (pull.exitCode !== 0) {
-            throw new EngineError(`Image "${image}" is not present and could not be pulled: ${firstLine((pull.stderr || pull.stdout).trim())}`);
+            throw new engine_error/* EngineError */.NJ(`Image "${image}" is not present and could not be pulled: ${(0,engine_error/* firstLine */.TM)((pull.stderr || pull.stdout).trim())}`);
         }
     }
     async volumeExists(name) {
@@ -1081,58 +1114,26 @@ class ContainerEngine {
         return names;
     }
 }
-/** Which time limit an engine CLI call runs under: what it does decides how long it may honestly take. */
-function engineWork(args) {
-    const [command, sub] = args;
-    if (command === 'pull')
-        return 'engine-pull';
-    if (command === 'import')
-        return 'engine-import';
-    if (['kill', 'rm', 'stop', 'create', 'rmi'].includes(command))
-        return 'engine-change';
-    if (['volume', 'container', 'image', 'network'].includes(command) &&
-        ['create', 'rm', 'prune', 'kill', 'stop'].includes(sub))
-        return 'engine-change';
-    return 'engine-query';
-}
-function firstLine(text) {
-    return text.split('\n')[0] ?? '';
-}
 
 
 /***/ }),
 
-/***/ 2434:
+/***/ 3229:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   QS: () => (/* binding */ helperGitEnv),
-/* harmony export */   ST: () => (/* binding */ NO_EXTERNAL_DIFF),
-/* harmony export */   TU: () => (/* binding */ Git),
-/* harmony export */   Vx: () => (/* binding */ OID),
 /* harmony export */   W0: () => (/* binding */ gitConfigEnv),
-/* harmony export */   XS: () => (/* binding */ GitError)
+/* harmony export */   ZB: () => (/* binding */ baseGitEnv),
+/* harmony export */   zz: () => (/* binding */ GIT_NETWORK_CONFIG)
 /* harmony export */ });
-/* unused harmony exports MIN_GIT_VERSION, HARDENED_GIT_CONFIG, GIT_NETWORK_CONFIG, FETCH_REF_ROOT, baseGitEnv, compareVersions */
-/* harmony import */ var _proc_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7515);
-/* harmony import */ var node_crypto__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(7598);
-/* harmony import */ var node_crypto__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__nccwpck_require__.n(node_crypto__WEBPACK_IMPORTED_MODULE_1__);
-/* harmony import */ var _time_limits_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(1814);
-// The git CLI behind one small interface. Every call goes through `exec`: argument arrays, a fixed
-// environment, and configuration that keeps a repository's own settings from running anything on the
-// host (hooks, fsmonitor, pagers, automatic gc that would prune live sandboxes).
+/* unused harmony export HARDENED_GIT_CONFIG */
+/* harmony import */ var _proc_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(729);
+// git's hardened configuration and environment: what keeps a repository's own settings (which a container
+// may have written) from running anything on the host: hooks, fsmonitor, pagers, external diffs, automatic
+// gc that would prune live sandboxes. Host-side git gets it through Git; git run by the action's scripts
+// inside helper containers through `helperGitEnv`.
 
-
-
-const MIN_GIT_VERSION = [2, 31, 0];
-/** An object name as git prints it: SHA-1 (40 hex digits) or SHA-256 (64). */
-const OID = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
-/**
- * For every diff-like command (diff, format-patch): no external diff or textconv program that a
- * repository's attributes could name, and no rename detection (its memory grows with the square of the
- * paths).
- */
-const NO_EXTERNAL_DIFF = ['--no-ext-diff', '--no-textconv', '--no-renames'];
 /** Configuration applied to every host-side git command, above the repository's own configuration. */
 const HARDENED_GIT_CONFIG = [
     ['core.hooksPath', '/dev/null'],
@@ -1165,8 +1166,6 @@ const GIT_NETWORK_CONFIG = [
     ['http.lowSpeedLimit', '1'],
     ['http.lowSpeedTime', '120'],
 ];
-/** Where `fetchCommit` puts what it fetched, for the moment it takes to read its commit. */
-const FETCH_REF_ROOT = 'refs/worktree-sandbox/fetch';
 /** Config as environment variables (GIT_CONFIG_COUNT/KEY_n/VALUE_n): also reaches git run by our scripts. */
 function gitConfigEnv(extra = []) {
     const all = [...HARDENED_GIT_CONFIG, ...extra];
@@ -1188,6 +1187,10 @@ function helperGitEnv() {
         LC_ALL: 'C',
     };
 }
+/**
+ * The environment of every host-side git command: the runner's few variables git needs, no prompt, no
+ * optional locks (a read must not write), no system configuration, and the hardened configuration.
+ */
 function baseGitEnv() {
     return {
         ...(0,_proc_js__WEBPACK_IMPORTED_MODULE_0__/* .pickEnv */ .Bh)(['PATH', 'HOME', 'XDG_CONFIG_HOME', 'SSH_AUTH_SOCK', 'GIT_SSH_COMMAND', 'TMPDIR']),
@@ -1198,6 +1201,210 @@ function baseGitEnv() {
         ...gitConfigEnv(),
     };
 }
+
+
+/***/ }),
+
+/***/ 1763:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  TU: () => (/* binding */ Git),
+  XS: () => (/* binding */ GitError),
+  ST: () => (/* binding */ NO_EXTERNAL_DIFF),
+  Vx: () => (/* binding */ OID)
+});
+
+// UNUSED EXPORTS: FETCH_REF_ROOT
+
+// EXTERNAL MODULE: external "node:crypto"
+var external_node_crypto_ = __nccwpck_require__(7598);
+// EXTERNAL MODULE: ./src/engine/git-hardening.ts
+var git_hardening = __nccwpck_require__(3229);
+// EXTERNAL MODULE: ./src/engine/proc.ts + 2 modules
+var proc = __nccwpck_require__(729);
+// EXTERNAL MODULE: ./src/engine/time-limits.ts
+var time_limits = __nccwpck_require__(1814);
+;// CONCATENATED MODULE: ./src/engine/git-version.ts
+// Which git the action needs, checked once when the wrapper is made: an older git lacks options the
+// hardening relies on.
+
+
+const MIN_GIT_VERSION = [2, 31, 0];
+/** Throws when git is missing or older than MIN_GIT_VERSION, saying which. */
+async function checkGitVersion(env) {
+    let result;
+    try {
+        result = await (0,proc/* runProcess */.R3)('git', ['version'], {
+            env,
+            limit: { ms: (0,time_limits/* timeLimitMs */.PI)('git'), purpose: 'checking that git is new enough' },
+        });
+    }
+    catch (error) {
+        if (error instanceof proc/* ProcError */.Nm) {
+            throw new Error('git is not installed or not on PATH: the action needs git 2.31 or newer.', {
+                cause: error,
+            });
+        }
+        throw error;
+    }
+    const match = /git version (\d+)\.(\d+)\.(\d+)/.exec(result.stdout);
+    if (!match)
+        throw new Error(`Cannot read the git version from "${result.stdout.trim()}".`);
+    const version = match.slice(1, 4).map(Number);
+    if (compareVersions(version, MIN_GIT_VERSION) < 0) {
+        throw new Error(`git ${version.join('.')} is too old: worktree-sandbox needs git ${MIN_GIT_VERSION.join('.')} or newer.`);
+    }
+}
+function compareVersions(a, b) {
+    for (let i = 0; i < Math.max(a.length, b.length); i++) {
+        const d = (a[i] ?? 0) - (b[i] ?? 0);
+        if (d !== 0)
+            return d;
+    }
+    return 0;
+}
+
+// EXTERNAL MODULE: external "node:child_process"
+var external_node_child_process_ = __nccwpck_require__(1421);
+// EXTERNAL MODULE: ./src/engine/tool-path.ts
+var tool_path = __nccwpck_require__(2428);
+;// CONCATENATED MODULE: ./src/engine/piped-process.ts
+// A long-lived program that answers one question at a time (git's `cat-file --batch`), read back in exact
+// amounts. Argument arrays only, as in proc.ts.
+
+
+
+async function startPiped(tool, args, options) {
+    const child = (0,external_node_child_process_.spawn)(await (0,tool_path/* toolPath */.O)(tool), [...args], {
+        cwd: options.cwd,
+        env: options.env,
+        stdio: ['pipe', 'pipe', 'ignore'],
+    });
+    const chunks = [];
+    let buffered = 0;
+    let ended;
+    let wake;
+    const notify = () => {
+        const w = wake;
+        wake = undefined;
+        w?.();
+    };
+    child.stdout.on('data', (chunk) => {
+        chunks.push(chunk);
+        buffered += chunk.length;
+        // Nobody is reading: stop the process until someone does (memory stays at one chunk or so).
+        if (buffered > 1024 * 1024)
+            child.stdout.pause();
+        notify();
+    });
+    child.on('close', (code, signal) => {
+        ended ??= new Error(`${tool} ended (exit ${code ?? signal})`);
+        notify();
+    });
+    // Its own exit (not its pipes' closing, which a grandchild could hold up) ends a wait for it.
+    const exited = new Promise((resolve) => child.on('exit', (code) => resolve(code ?? 128)));
+    child.on('error', (error) => {
+        ended = (0,proc/* notStarted */.DY)(tool, error);
+        notify();
+    });
+    child.stdin.on('error', () => undefined); // a killed process: the read says so
+    const timer = setTimeout(() => {
+        ended = new Error(`${tool} took longer than ${options.timeoutMs / 1000} s: stopped`);
+        child.kill('SIGKILL');
+        // A grandchild may hold stdout open after the kill: reads fail now, not when it lets go.
+        notify();
+    }, options.timeoutMs);
+    void exited.then(() => clearTimeout(timer));
+    const waitFor = async (ready) => {
+        while (!ready()) {
+            if (ended && !ready())
+                throw ended;
+            child.stdout.resume();
+            await new Promise((resolve) => (wake = resolve));
+        }
+    };
+    const take = (bytes) => {
+        const out = Buffer.allocUnsafe(bytes);
+        let filled = 0;
+        while (filled < bytes) {
+            const head = chunks[0];
+            const n = Math.min(head.length, bytes - filled);
+            head.copy(out, filled, 0, n);
+            filled += n;
+            if (n === head.length)
+                chunks.shift();
+            else
+                chunks[0] = head.subarray(n);
+        }
+        buffered -= bytes;
+        return out;
+    };
+    const newlineAt = (max) => {
+        let seen = 0;
+        for (const chunk of chunks) {
+            const i = chunk.indexOf(10);
+            if (i >= 0 && seen + i <= max)
+                return seen + i;
+            seen += chunk.length;
+            if (seen > max)
+                break;
+        }
+        return -1;
+    };
+    return {
+        send: (text) => {
+            if (!ended)
+                child.stdin.write(text);
+        },
+        async readLine(maxBytes = 4096) {
+            let at = -1;
+            await waitFor(() => {
+                at = newlineAt(maxBytes);
+                if (at < 0 && buffered > maxBytes)
+                    throw new Error(`${tool} printed a line over ${maxBytes} bytes`);
+                return at >= 0;
+            });
+            const line = take(at + 1);
+            return line.subarray(0, at).toString('utf8');
+        },
+        async read(bytes) {
+            await waitFor(() => buffered >= bytes);
+            return take(bytes);
+        },
+        async close(graceMs = 5_000) {
+            child.stdin.end();
+            const kill = setTimeout(() => child.kill('SIGKILL'), graceMs);
+            const code = await exited;
+            clearTimeout(kill);
+            return code;
+        },
+        kill: () => child.kill('SIGKILL'),
+    };
+}
+
+;// CONCATENATED MODULE: ./src/engine/git.ts
+// The git CLI behind one interface (GitCommands, git-commands.ts). Every call goes through `exec`:
+// argument arrays, a fixed environment, and the hardened configuration (git-hardening.ts) that keeps a
+// repository's own settings from running anything on the host.
+
+
+
+
+
+
+/** An object name as git prints it: SHA-1 (40 hex digits) or SHA-256 (64). */
+const OID = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
+/**
+ * For every diff-like command (diff, format-patch): no external diff or textconv program that a
+ * repository's attributes could name, and no rename detection (its memory grows with the square of the
+ * paths).
+ */
+const NO_EXTERNAL_DIFF = ['--no-ext-diff', '--no-textconv', '--no-renames'];
+/** Where `fetchCommit` puts what it fetched, for the moment it takes to read its commit. */
+const FETCH_REF_ROOT = 'refs/worktree-sandbox/fetch';
 class GitError extends Error {
     args;
     result;
@@ -1225,34 +1432,10 @@ class Git {
      * too old, its error is the one to report.
      */
     static checking() {
-        const git = new Git(baseGitEnv());
-        const checked = git.checkVersion();
+        const git = new Git((0,git_hardening/* baseGitEnv */.ZB)());
+        const checked = checkGitVersion(git.env);
         checked.catch(() => undefined); // awaited by the caller
         return { git, checked };
-    }
-    async checkVersion() {
-        let result;
-        try {
-            result = await (0,_proc_js__WEBPACK_IMPORTED_MODULE_0__/* .runProcess */ .R3)('git', ['version'], {
-                env: this.env,
-                limit: { ms: (0,_time_limits_js__WEBPACK_IMPORTED_MODULE_2__/* .timeLimitMs */ .PI)('git'), purpose: 'checking that git is new enough' },
-            });
-        }
-        catch (error) {
-            if (error instanceof _proc_js__WEBPACK_IMPORTED_MODULE_0__/* .ProcError */ .Nm) {
-                throw new Error('git is not installed or not on PATH: the action needs git 2.31 or newer.', {
-                    cause: error,
-                });
-            }
-            throw error;
-        }
-        const match = /git version (\d+)\.(\d+)\.(\d+)/.exec(result.stdout);
-        if (!match)
-            throw new Error(`Cannot read the git version from "${result.stdout.trim()}".`);
-        const version = match.slice(1, 4).map(Number);
-        if (compareVersions(version, MIN_GIT_VERSION) < 0) {
-            throw new Error(`git ${version.join('.')} is too old: worktree-sandbox needs git ${MIN_GIT_VERSION.join('.')} or newer.`);
-        }
     }
     /**
      * Runs git in `cwd` under the time limit of its kind of work; never throws for a non-zero exit (see
@@ -1263,11 +1446,11 @@ class Git {
         const work = options.work ?? 'git';
         const env = { ...this.env, ...options.env };
         const remote = work === 'git-fetch' || work === 'git-push';
-        const config = [...(remote ? GIT_NETWORK_CONFIG : []), ...(options.config ?? [])];
+        const config = [...(remote ? git_hardening/* GIT_NETWORK_CONFIG */.zz : []), ...(options.config ?? [])];
         if (config.length)
-            Object.assign(env, gitConfigEnv(config));
-        const limit = { ms: (0,_time_limits_js__WEBPACK_IMPORTED_MODULE_2__/* .timeLimitMs */ .PI)(work), purpose: options.purpose ?? `in ${cwd}` };
-        return (0,_proc_js__WEBPACK_IMPORTED_MODULE_0__/* .runProcess */ .R3)('git', args, { cwd, env, input: options.input, limit });
+            Object.assign(env, (0,git_hardening/* gitConfigEnv */.W0)(config));
+        const limit = { ms: (0,time_limits/* timeLimitMs */.PI)(work), purpose: options.purpose ?? `in ${cwd}` };
+        return (0,proc/* runProcess */.R3)('git', args, { cwd, env, input: options.input, limit });
     }
     /** Runs git in `cwd`; throws a GitError naming the command for a non-zero exit. Returns stdout. */
     async run(cwd, args, options = {}) {
@@ -1282,10 +1465,10 @@ class Git {
      */
     async stream(cwd, args, options = {}) {
         const { config, ...rest } = options;
-        const env = { ...this.env, ...(config?.length ? gitConfigEnv(config) : {}) };
+        const env = { ...this.env, ...(config?.length ? (0,git_hardening/* gitConfigEnv */.W0)(config) : {}) };
         // A stream the caller does not stop itself stops at the local-command limit.
-        const limitMs = rest.timeLimitMs ?? (rest.signal ? undefined : (0,_time_limits_js__WEBPACK_IMPORTED_MODULE_2__/* .timeLimitMs */ .PI)('git'));
-        return (0,_proc_js__WEBPACK_IMPORTED_MODULE_0__/* .runStreaming */ .SL)('git', args, { ...rest, timeLimitMs: limitMs, cwd, env });
+        const limitMs = rest.timeLimitMs ?? (rest.signal ? undefined : (0,time_limits/* timeLimitMs */.PI)('git'));
+        return (0,proc/* runStreaming */.SL)('git', args, { ...rest, timeLimitMs: limitMs, cwd, env });
     }
     /**
      * Reads objects one at a time through two long-lived `git cat-file` processes: their size first
@@ -1295,8 +1478,8 @@ class Git {
     async objectReader(cwd, timeoutMs) {
         const env = this.env;
         const [check, batch] = await Promise.all([
-            (0,_proc_js__WEBPACK_IMPORTED_MODULE_0__/* .startPiped */ .PH)('git', ['cat-file', '--batch-check'], { cwd, env, timeoutMs }),
-            (0,_proc_js__WEBPACK_IMPORTED_MODULE_0__/* .startPiped */ .PH)('git', ['cat-file', '--batch'], { cwd, env, timeoutMs }),
+            startPiped('git', ['cat-file', '--batch-check'], { cwd, env, timeoutMs }),
+            startPiped('git', ['cat-file', '--batch'], { cwd, env, timeoutMs }),
         ]);
         const header = (line, oid) => {
             const [name, type, size] = line.split(' ');
@@ -1332,10 +1515,10 @@ class Git {
     async readSmallObjects(cwd, names, maxBytes) {
         if (names.some((name) => /[\n\r\0]/.test(name)))
             return undefined;
-        const batch = await (0,_proc_js__WEBPACK_IMPORTED_MODULE_0__/* .startPiped */ .PH)('git', ['cat-file', '--batch'], {
+        const batch = await startPiped('git', ['cat-file', '--batch'], {
             cwd,
             env: this.env,
-            timeoutMs: (0,_time_limits_js__WEBPACK_IMPORTED_MODULE_2__/* .timeLimitMs */ .PI)('git'),
+            timeoutMs: (0,time_limits/* timeLimitMs */.PI)('git'),
         });
         const found = new Map();
         try {
@@ -1429,7 +1612,7 @@ class Git {
      * refuses (no such ref, no access); a ProcTimeLimitError when it does not answer within `git-fetch`.
      */
     async fetchCommit(cwd, remote, ref, purpose) {
-        const own = `${FETCH_REF_ROOT}/${process.pid}-${(0,node_crypto__WEBPACK_IMPORTED_MODULE_1__.randomBytes)(6).toString('hex')}`;
+        const own = `${FETCH_REF_ROOT}/${process.pid}-${(0,external_node_crypto_.randomBytes)(6).toString('hex')}`;
         try {
             await this.run(cwd, 
             // `--refmap=`: the remote's configured refspecs update no remote-tracking ref on the side.
@@ -1453,14 +1636,6 @@ class Git {
         const result = await this.exec(cwd, ['config', '--get', `remote.${remote}.url`]);
         return result.exitCode === 0 ? result.stdout.trim() : undefined;
     }
-}
-function compareVersions(a, b) {
-    for (let i = 0; i < Math.max(a.length, b.length); i++) {
-        const d = (a[i] ?? 0) - (b[i] ?? 0);
-        if (d !== 0)
-            return d;
-    }
-    return 0;
 }
 
 
@@ -1776,26 +1951,136 @@ function youngGenerationBytes() {
 
 /***/ }),
 
-/***/ 7515:
+/***/ 729:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   Bh: () => (/* binding */ pickEnv),
-/* harmony export */   Nm: () => (/* binding */ ProcError),
-/* harmony export */   PH: () => (/* binding */ startPiped),
-/* harmony export */   R3: () => (/* binding */ runProcess),
-/* harmony export */   SL: () => (/* binding */ runStreaming)
-/* harmony export */ });
-/* unused harmony exports ProcTimeLimitError, programName */
-/* harmony import */ var node_child_process__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1421);
-/* harmony import */ var node_child_process__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_child_process__WEBPACK_IMPORTED_MODULE_0__);
-/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(3024);
-/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__nccwpck_require__.n(node_fs__WEBPACK_IMPORTED_MODULE_1__);
-/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(6760);
-/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_2___default = /*#__PURE__*/__nccwpck_require__.n(node_path__WEBPACK_IMPORTED_MODULE_2__);
-/* harmony import */ var _time_limits_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(1814);
-// The one place where child processes start. Argument arrays only: nothing here goes through a shell.
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  Nm: () => (/* binding */ ProcError),
+  DY: () => (/* binding */ notStarted),
+  Bh: () => (/* binding */ pickEnv),
+  R3: () => (/* binding */ runProcess),
+  SL: () => (/* binding */ runStreaming)
+});
+
+// UNUSED EXPORTS: ProcTimeLimitError, programName
+
+// EXTERNAL MODULE: external "node:child_process"
+var external_node_child_process_ = __nccwpck_require__(1421);
+// EXTERNAL MODULE: external "node:fs"
+var external_node_fs_ = __nccwpck_require__(3024);
+// EXTERNAL MODULE: external "node:path"
+var external_node_path_ = __nccwpck_require__(6760);
+;// CONCATENATED MODULE: ./src/engine/chunk-tail.ts
+// A bounded tail of a stream's output: what error messages and reports quote of a program that may print
+// without end.
+/** The last chunks of a stream, at least `bytes` of them when there were that many. */
+class ChunkTail {
+    bytes;
+    chunks = [];
+    size = 0;
+    constructor(bytes) {
+        this.bytes = bytes;
+    }
+    push(chunk) {
+        this.chunks.push(chunk);
+        this.size += chunk.length;
+        while (this.chunks.length > 1 && this.size - this.chunks[0].length >= this.bytes)
+            this.size -= this.chunks.shift().length;
+    }
+    text() {
+        const all = Buffer.concat(this.chunks);
+        return all.subarray(Math.max(0, all.length - this.bytes)).toString('utf8');
+    }
+}
+
+;// CONCATENATED MODULE: ./src/engine/process-group.ts
+// Process groups that proc.ts starts: every program it runs under a time limit leads a group of its own,
+// so that a kill reaches what it started too (git's remote helper, ssh, tar's gzip).
+
+/** Process groups started here and still running: killed when this process exits, so none outlives it. */
+const liveGroups = new Set();
+let exitHook = false;
+function trackGroup(pid) {
+    if (!exitHook) {
+        exitHook = true;
+        process.once('exit', () => {
+            for (const group of liveGroups)
+                killGroup(group);
+        });
+    }
+    liveGroups.add(pid);
+}
+function untrackGroup(pid) {
+    liveGroups.delete(pid);
+}
+function killGroup(pid) {
+    try {
+        process.kill(-pid, 'SIGKILL');
+    }
+    catch {
+        // already gone
+    }
+}
+/**
+ * How long a killed group may take to be gone. A kill is delivered at once, but a program ends only when
+ * it is next scheduled (later still in an uninterruptible wait), and its pipes close before it has ended:
+ * the caller's answer should not come while the programs it says were killed still run.
+ */
+const GROUP_END_MS = 2_000;
+const GROUP_POLL_MS = 10;
+/**
+ * Resolves once no process of the group runs any more, or after the bound. One that has ended but is not
+ * reaped yet does not count: its new parent (PID 1, which may reap late or never) decides when it goes.
+ */
+async function waitForGroupEnd(pid, boundMs = GROUP_END_MS) {
+    const until = Date.now() + boundMs;
+    while (groupRuns(pid) && Date.now() < until)
+        await new Promise((resolve) => setTimeout(resolve, GROUP_POLL_MS));
+}
+function groupRuns(pgid) {
+    try {
+        process.kill(-pgid, 0);
+    }
+    catch (error) {
+        // EPERM: a member runs as another user now (not ours to kill): it is there.
+        if (error.code !== 'EPERM')
+            return false;
+    }
+    let entries;
+    try {
+        entries = external_node_fs_.readdirSync('/proc');
+    }
+    catch {
+        return true; // no /proc to tell a running member from an ended one: the group is there
+    }
+    return entries.some((entry) => /^\d+$/.test(entry) && runsInGroup(entry, pgid));
+}
+/** `/proc/<pid>/stat` is `pid (comm) state ppid pgrp ...`; comm may hold anything, so read past its last `)`. */
+function runsInGroup(pid, pgid) {
+    let stat;
+    try {
+        stat = external_node_fs_.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    }
+    catch {
+        return false; // gone meanwhile
+    }
+    const [state, , group] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return Number(group) === pgid && state !== 'Z' && state !== 'X';
+}
+
+// EXTERNAL MODULE: ./src/engine/time-limits.ts
+var time_limits = __nccwpck_require__(1814);
+// EXTERNAL MODULE: ./src/engine/tool-path.ts
+var tool_path = __nccwpck_require__(2428);
+;// CONCATENATED MODULE: ./src/engine/proc.ts
+// Where child processes start (with piped-process.ts, for a long-lived one): run to their end, with their
+// output buffered or streamed. Argument arrays only: nothing here goes through a shell.
 // ADR 0007 (docs/adr/0007-streamed-output-bounded-memory.md).
+
+
+
 
 
 
@@ -1817,7 +2102,7 @@ class ProcTimeLimitError extends Error {
     constructor(
     /** The program and its sub-command, `git fetch`. */
     program, purpose, limitMs) {
-        super(`${program} (${purpose}) ran out of its time limit (${(0,_time_limits_js__WEBPACK_IMPORTED_MODULE_3__/* .formatLimit */ .tW)(limitMs)}) and was killed, with every program it started.`);
+        super(`${program} (${purpose}) ran out of its time limit (${(0,time_limits/* formatLimit */.tW)(limitMs)}) and was killed, with every program it started.`);
         this.program = program;
         this.purpose = purpose;
         this.limitMs = limitMs;
@@ -1827,77 +2112,15 @@ class ProcTimeLimitError extends Error {
 /** `git fetch` for git's `fetch …`, `ldd` for `ldd -- …`: the program as a person names it. */
 function programName(tool, args) {
     const sub = args[0];
-    const base = node_path__WEBPACK_IMPORTED_MODULE_2__.basename(tool);
+    const base = external_node_path_.basename(tool);
     return sub && /^[a-z][a-z0-9-]{0,30}$/.test(sub) ? `${base} ${sub}` : base;
-}
-const toolPaths = new Map();
-/**
- * The tool's absolute path, looked up once per PATH value. Searching every PATH folder (one stat after
- * another) on every call costs a few milliseconds each time, and the action makes a dozen calls before the
- * user's command starts. A failed lookup is not remembered.
- */
-function toolPath(tool) {
-    const key = `${process.env.PATH ?? ''}\0${tool}`;
-    let found = toolPaths.get(key);
-    if (!found) {
-        found = findOnPath(tool, process.env.PATH ?? '');
-        toolPaths.set(key, found);
-        found.catch(() => toolPaths.delete(key));
-    }
-    return found;
-}
-/**
- * The first executable file named `tool` in PATH's folders, in PATH's order (a name with a slash is taken
- * as a path). Looked up synchronously: a few stat calls once per tool and PATH value, instead of a round of
- * the thread pool per folder before the first process can start. (Not @actions/io's `which`: its module,
- * with `assert`, costs the start of every step.)
- */
-function findOnPath(tool, searchPath) {
-    const candidates = tool.includes('/')
-        ? [node_path__WEBPACK_IMPORTED_MODULE_2__.resolve(tool)]
-        : searchPath
-            .split(node_path__WEBPACK_IMPORTED_MODULE_2__.delimiter)
-            .filter((dir) => dir)
-            .map((dir) => node_path__WEBPACK_IMPORTED_MODULE_2__.join(dir, tool));
-    const first = candidates.find((file) => {
-        try {
-            node_fs__WEBPACK_IMPORTED_MODULE_1__.accessSync(file, node_fs__WEBPACK_IMPORTED_MODULE_1__.constants.X_OK);
-            return node_fs__WEBPACK_IMPORTED_MODULE_1__.statSync(file).isFile();
-        }
-        catch {
-            return false;
-        }
-    });
-    if (!first)
-        return Promise.reject(new Error(`Unable to locate executable file: ${tool} (not an executable file on PATH).`));
-    return Promise.resolve(first);
 }
 /**
  * How long a program may keep its output pipes open after it exited (a program it left behind holds
  * them): then its output so far is taken as all of it.
  */
 const PIPES_GRACE_MS = 10_000;
-/** Process groups started here and still running: killed when this process exits, so none outlives it. */
-const liveGroups = new Set();
-let exitHook = false;
-function trackGroup(pid) {
-    if (!exitHook) {
-        exitHook = true;
-        process.once('exit', () => {
-            for (const group of liveGroups)
-                killGroup(group);
-        });
-    }
-    liveGroups.add(pid);
-}
-function killGroup(pid) {
-    try {
-        process.kill(-pid, 'SIGKILL');
-    }
-    catch {
-        // already gone
-    }
-}
+/** The error for a program that could not be started. */
 function notStarted(tool, error) {
     return new ProcError(`${tool} could not be started: ${error.message}`, {
         exitCode: -1,
@@ -1913,7 +2136,7 @@ function notStarted(tool, error) {
 async function runProcess(tool, args, options) {
     let child;
     try {
-        child = (0,node_child_process__WEBPACK_IMPORTED_MODULE_0__.spawn)(await toolPath(tool), [...args], {
+        child = (0,external_node_child_process_.spawn)(await (0,tool_path/* toolPath */.O)(tool), [...args], {
             cwd: options.cwd,
             env: options.env,
             stdio: [options.input ? 'pipe' : 'ignore', 'pipe', 'pipe'],
@@ -1953,8 +2176,11 @@ async function runProcess(tool, args, options) {
                 }, PIPES_GRACE_MS);
             });
         });
-        if (timedOut)
+        if (timedOut) {
+            if (pid)
+                await waitForGroupEnd(pid);
             throw new ProcTimeLimitError(programName(tool, args), options.limit.purpose, options.limit.ms);
+        }
         return {
             exitCode,
             stdout: Buffer.concat(stdout).toString('utf8'),
@@ -1965,7 +2191,7 @@ async function runProcess(tool, args, options) {
         clearTimeout(timer);
         clearTimeout(grace);
         if (pid)
-            liveGroups.delete(pid);
+            untrackGroup(pid);
     }
 }
 /** Environment variables a CLI tool legitimately needs from the parent process; everything else is dropped. */
@@ -1980,25 +2206,6 @@ function pickEnv(names, source = process.env) {
 }
 /** How much of the end of a process's output is kept for messages and reports. */
 const TAIL_BYTES = 64 * 1024;
-/** The last chunks of a stream, at least `bytes` of them when there were that many. */
-class ChunkTail {
-    bytes;
-    chunks = [];
-    size = 0;
-    constructor(bytes) {
-        this.bytes = bytes;
-    }
-    push(chunk) {
-        this.chunks.push(chunk);
-        this.size += chunk.length;
-        while (this.chunks.length > 1 && this.size - this.chunks[0].length >= this.bytes)
-            this.size -= this.chunks.shift().length;
-    }
-    text() {
-        const all = Buffer.concat(this.chunks);
-        return all.subarray(Math.max(0, all.length - this.bytes)).toString('utf8');
-    }
-}
 /**
  * Runs a process whose output may be huge or hostile: nothing is accumulated but a bounded stderr tail;
  * lines are handed on as they come (cut at `maxLineBytes`), or stdout is written to a file up to a limit,
@@ -2009,11 +2216,11 @@ async function runStreaming(tool, args, options) {
     const tailLines = options.stderrTailLines ?? 40;
     let file;
     if (options.stdoutFile)
-        file = node_fs__WEBPACK_IMPORTED_MODULE_1__.openSync(options.stdoutFile.path, 'wx', 0o600);
+        file = external_node_fs_.openSync(options.stdoutFile.path, 'wx', 0o600);
     let child;
     const group = options.processGroup || options.timeLimitMs !== undefined;
     try {
-        child = (0,node_child_process__WEBPACK_IMPORTED_MODULE_0__.spawn)(await toolPath(tool), [...args], {
+        child = (0,external_node_child_process_.spawn)(await (0,tool_path/* toolPath */.O)(tool), [...args], {
             cwd: options.cwd,
             env: options.env,
             stdio: ['ignore', options.outputFd ?? 'pipe', 'pipe'],
@@ -2022,19 +2229,18 @@ async function runStreaming(tool, args, options) {
     }
     catch (error) {
         if (file !== undefined)
-            node_fs__WEBPACK_IMPORTED_MODULE_1__.closeSync(file);
-        throw new ProcError(`${tool} could not be started: ${error.message}`, {
-            exitCode: -1,
-            stdout: '',
-            stderr: String(error),
-        });
+            external_node_fs_.closeSync(file);
+        throw notStarted(tool, error);
     }
     let stdoutBytes = 0;
     let overLimit = false;
     let timedOut = false;
+    let groupKilled = false;
     const kill = () => {
-        if (group && child.pid)
+        if (group && child.pid) {
+            groupKilled = true;
             killGroup(child.pid);
+        }
         else
             child.kill('SIGKILL');
     };
@@ -2115,22 +2321,21 @@ async function runStreaming(tool, args, options) {
             kill();
             return;
         }
-        node_fs__WEBPACK_IMPORTED_MODULE_1__.writeSync(file, chunk);
+        external_node_fs_.writeSync(file, chunk);
     });
     const exitCode = await new Promise((resolve, reject) => {
-        child.on('error', (error) => reject(new ProcError(`${tool} could not be started: ${error.message}`, {
-            exitCode: -1,
-            stdout: '',
-            stderr: String(error),
-        })));
+        child.on('error', (error) => reject(notStarted(tool, error)));
         child.on('close', (code, signal) => resolve(code ?? (signal ? 128 : 1)));
     }).finally(() => {
         if (timer)
             clearTimeout(timer);
         options.signal?.removeEventListener('abort', onAbort);
         if (file !== undefined)
-            node_fs__WEBPACK_IMPORTED_MODULE_1__.closeSync(file);
+            external_node_fs_.closeSync(file);
     });
+    // Its pipes close as the killed programs end, a moment before they are gone: answer once they are.
+    if (groupKilled && child.pid)
+        await waitForGroupEnd(child.pid);
     err.end();
     out.end();
     const lastLines = (tail) => tail.text().split(/\r?\n/).filter(Boolean).slice(-tailLines);
@@ -2141,117 +2346,6 @@ async function runStreaming(tool, args, options) {
         overLimit: overLimit || undefined,
         timedOut: timedOut || undefined,
         stdoutBytes,
-    };
-}
-async function startPiped(tool, args, options) {
-    const child = (0,node_child_process__WEBPACK_IMPORTED_MODULE_0__.spawn)(await toolPath(tool), [...args], {
-        cwd: options.cwd,
-        env: options.env,
-        stdio: ['pipe', 'pipe', 'ignore'],
-    });
-    const chunks = [];
-    let buffered = 0;
-    let ended;
-    let wake;
-    const notify = () => {
-        const w = wake;
-        wake = undefined;
-        w?.();
-    };
-    child.stdout.on('data', (chunk) => {
-        chunks.push(chunk);
-        buffered += chunk.length;
-        // Nobody is reading: stop the process until someone does (memory stays at one chunk or so).
-        if (buffered > 1024 * 1024)
-            child.stdout.pause();
-        notify();
-    });
-    child.on('close', (code, signal) => {
-        ended ??= new Error(`${tool} ended (exit ${code ?? signal})`);
-        notify();
-    });
-    // Its own exit (not its pipes' closing, which a grandchild could hold up) ends a wait for it.
-    const exited = new Promise((resolve) => child.on('exit', (code) => resolve(code ?? 128)));
-    child.on('error', (error) => {
-        ended = new ProcError(`${tool} could not be started: ${error.message}`, {
-            exitCode: -1,
-            stdout: '',
-            stderr: String(error),
-        });
-        notify();
-    });
-    child.stdin.on('error', () => undefined); // a killed process: the read says so
-    const timer = setTimeout(() => {
-        ended = new Error(`${tool} took longer than ${options.timeoutMs / 1000} s: stopped`);
-        child.kill('SIGKILL');
-        // A grandchild may hold stdout open after the kill: reads fail now, not when it lets go.
-        notify();
-    }, options.timeoutMs);
-    void exited.then(() => clearTimeout(timer));
-    const waitFor = async (ready) => {
-        while (!ready()) {
-            if (ended && !ready())
-                throw ended;
-            child.stdout.resume();
-            await new Promise((resolve) => (wake = resolve));
-        }
-    };
-    const take = (bytes) => {
-        const out = Buffer.allocUnsafe(bytes);
-        let filled = 0;
-        while (filled < bytes) {
-            const head = chunks[0];
-            const n = Math.min(head.length, bytes - filled);
-            head.copy(out, filled, 0, n);
-            filled += n;
-            if (n === head.length)
-                chunks.shift();
-            else
-                chunks[0] = head.subarray(n);
-        }
-        buffered -= bytes;
-        return out;
-    };
-    const newlineAt = (max) => {
-        let seen = 0;
-        for (const chunk of chunks) {
-            const i = chunk.indexOf(10);
-            if (i >= 0 && seen + i <= max)
-                return seen + i;
-            seen += chunk.length;
-            if (seen > max)
-                break;
-        }
-        return -1;
-    };
-    return {
-        send: (text) => {
-            if (!ended)
-                child.stdin.write(text);
-        },
-        async readLine(maxBytes = 4096) {
-            let at = -1;
-            await waitFor(() => {
-                at = newlineAt(maxBytes);
-                if (at < 0 && buffered > maxBytes)
-                    throw new Error(`${tool} printed a line over ${maxBytes} bytes`);
-                return at >= 0;
-            });
-            const line = take(at + 1);
-            return line.subarray(0, at).toString('utf8');
-        },
-        async read(bytes) {
-            await waitFor(() => buffered >= bytes);
-            return take(bytes);
-        },
-        async close(graceMs = 5_000) {
-            child.stdin.end();
-            const kill = setTimeout(() => child.kill('SIGKILL'), graceMs);
-            const code = await exited;
-            clearTimeout(kill);
-            return code;
-        },
-        kill: () => child.kill('SIGKILL'),
     };
 }
 
@@ -2378,6 +2472,7 @@ function startFailureHint(stderr) {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   $q: () => (/* binding */ TimeLimitError),
+/* harmony export */   Au: () => (/* binding */ engineWork),
 /* harmony export */   PI: () => (/* binding */ timeLimitMs),
 /* harmony export */   tW: () => (/* binding */ formatLimit)
 /* harmony export */ });
@@ -2426,6 +2521,9 @@ const TIME_LIMITS_MS = {
     'git-push': 15 * MINUTE,
     // Fetching a sandbox's bundle (at most max-import-size) with fsck into the private store.
     'git-import': 30 * MINUTE,
+    // Reading what a push or a patch carries (git's log of the commits' added lines) while it is scanned
+    // for secrets (secret-gate.ts): at most 256 MiB of git's output, scanned at several MB/s.
+    'secret-scan': 5 * MINUTE,
     // The engine CLI asked something (inspect, ps, info, version, logs): a second; tens of seconds on a
     // loaded rootless Podman that first sets up its user namespace.
     'engine-query': 2 * MINUTE,
@@ -2455,6 +2553,20 @@ function timeLimitMs(work, env = process.env) {
     }
     return limit;
 }
+/** Which time limit an engine CLI call runs under: what it does decides how long it may honestly take. */
+function engineWork(args) {
+    const [command, sub] = args;
+    if (command === 'pull')
+        return 'engine-pull';
+    if (command === 'import')
+        return 'engine-import';
+    if (['kill', 'rm', 'stop', 'create', 'rmi'].includes(command))
+        return 'engine-change';
+    if (['volume', 'container', 'image', 'network'].includes(command) &&
+        ['create', 'rm', 'prune', 'kill', 'stop'].includes(sub))
+        return 'engine-change';
+    return 'engine-query';
+}
 /** What a time limit stopped: which work, on which sandbox(es), after how long. */
 class TimeLimitError extends Error {
     work;
@@ -2480,6 +2592,65 @@ function formatLimit(ms) {
     if (ms % MINUTE === 0)
         return `${ms / MINUTE} min`;
     return `${Math.round(ms / 100) / 10} s`;
+}
+
+
+/***/ }),
+
+/***/ 2428:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   O: () => (/* binding */ toolPath)
+/* harmony export */ });
+/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3024);
+/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_fs__WEBPACK_IMPORTED_MODULE_0__);
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(6760);
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__nccwpck_require__.n(node_path__WEBPACK_IMPORTED_MODULE_1__);
+// Where a program is: its absolute path on PATH, found once per PATH value.
+
+
+const toolPaths = new Map();
+/**
+ * The tool's absolute path, looked up once per PATH value. Searching every PATH folder (one stat after
+ * another) on every call costs a few milliseconds each time, and the action makes a dozen calls before the
+ * user's command starts. A failed lookup is not remembered.
+ */
+function toolPath(tool) {
+    const key = `${process.env.PATH ?? ''}\0${tool}`;
+    let found = toolPaths.get(key);
+    if (!found) {
+        found = findOnPath(tool, process.env.PATH ?? '');
+        toolPaths.set(key, found);
+        found.catch(() => toolPaths.delete(key));
+    }
+    return found;
+}
+/**
+ * The first executable file named `tool` in PATH's folders, in PATH's order (a name with a slash is taken
+ * as a path). Looked up synchronously: a few stat calls once per tool and PATH value, instead of a round of
+ * the thread pool per folder before the first process can start. (Not @actions/io's `which`: its module,
+ * with `assert`, costs the start of every step.)
+ */
+function findOnPath(tool, searchPath) {
+    const candidates = tool.includes('/')
+        ? [node_path__WEBPACK_IMPORTED_MODULE_1__.resolve(tool)]
+        : searchPath
+            .split(node_path__WEBPACK_IMPORTED_MODULE_1__.delimiter)
+            .filter((dir) => dir)
+            .map((dir) => node_path__WEBPACK_IMPORTED_MODULE_1__.join(dir, tool));
+    const first = candidates.find((file) => {
+        try {
+            node_fs__WEBPACK_IMPORTED_MODULE_0__.accessSync(file, node_fs__WEBPACK_IMPORTED_MODULE_0__.constants.X_OK);
+            return node_fs__WEBPACK_IMPORTED_MODULE_0__.statSync(file).isFile();
+        }
+        catch {
+            return false;
+        }
+    });
+    if (!first)
+        return Promise.reject(new Error(`Unable to locate executable file: ${tool} (not an executable file on PATH).`));
+    return Promise.resolve(first);
 }
 
 
@@ -2770,6 +2941,144 @@ async function reportLeftNetworkContainers(engine, ui) {
 
 /***/ }),
 
+/***/ 6777:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   IB: () => (/* binding */ networkMarkdown),
+/* harmony export */   KI: () => (/* binding */ shownHost),
+/* harmony export */   Ow: () => (/* binding */ networkWarnings),
+/* harmony export */   dk: () => (/* binding */ networkOutputs)
+/* harmony export */ });
+/* unused harmony exports NETWORK_SECTION_MAX_BYTES, NETWORK_OUTPUT_MAX_BYTES, jsonRows, auditProposal */
+/* harmony import */ var _ui_sandbox_text_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9633);
+/* harmony import */ var _policy_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(3977);
+// What the proxy saw, for people and for later steps: a job-summary section, one warning per refused
+// host, the `network-allowed` / `network-denied` outputs, and, in audit, the `network:` value that would
+// have let the run through. Host names and reasons come from the sandbox (a CONNECT line or a Host header
+// is the command's text): shown only through `shownHost` (markdownText), and within byte bounds, because
+// a command that names hundreds of long hosts would otherwise fill the job summary (GitHub drops a step
+// summary over 1 MiB whole, the run's own report with it) and the outputs.
+
+
+const MAX_WARNINGS = 20;
+/** The characters of one host name or reason shown (a DNS name has at most 253); the rest counted. */
+const SHOWN_MAX = 300;
+/**
+ * The network section's share of the job summary. About two hundred rows of the longest host names: more
+ * than anyone reads, and small beside GitHub's 1 MiB for the whole summary, which the run's own report
+ * (up to a 64 KiB diff stat) shares. Rows past it are counted, not shown.
+ */
+const NETWORK_SECTION_MAX_BYTES = 64 * 1024;
+/** The audit's proposal is shown when it is at most this long; past it, the outputs have the hosts. */
+const PROPOSAL_MAX_BYTES = 16 * 1024;
+/**
+ * Each network output's bound. GitHub holds an output to 1 MB and a job's outputs together to 1 MB: the
+ * two network outputs and the diff stat fit in that. Rows past it are left out, and a warning counts them.
+ */
+const NETWORK_OUTPUT_MAX_BYTES = 400_000;
+const byteLength = (text) => Buffer.byteLength(text, 'utf8');
+/** A host name as the command gave it: JSON-quoted, inert in Markdown and in a log line. */
+function shownHost(host) {
+    return (0,_ui_sandbox_text_js__WEBPACK_IMPORTED_MODULE_0__/* .markdownText */ .p7)(host, SHOWN_MAX, true);
+}
+/** Why the proxy refused: its own words, but they may name a host the command gave. */
+const shownReason = (reason) => (0,_ui_sandbox_text_js__WEBPACK_IMPORTED_MODULE_0__/* .markdownText */ .p7)(reason, SHOWN_MAX);
+function bytes(n) {
+    if (n < 1024)
+        return `${n} B`;
+    if (n < 1024 ** 2)
+        return `${(n / 1024).toFixed(1)} KiB`;
+    if (n < 1024 ** 3)
+        return `${(n / 1024 ** 2).toFixed(1)} MiB`;
+    return `${(n / 1024 ** 3).toFixed(2)} GiB`;
+}
+/** A JSON array of the first rows that fit in `maxBytes` (UTF-8); `omitted` counts the others. */
+function jsonRows(rows, maxBytes) {
+    const parts = [];
+    let size = 2;
+    for (const row of rows) {
+        const text = JSON.stringify(row);
+        const n = byteLength(text) + (parts.length ? 1 : 0);
+        if (size + n > maxBytes)
+            break;
+        parts.push(text);
+        size += n;
+    }
+    return { json: `[${parts.join(',')}]`, omitted: rows.length - parts.length };
+}
+const OUTPUT_ROWS = { 'network-allowed': 'allowed', 'network-denied': 'denied' };
+function networkOutputs(report) {
+    return {
+        'network-allowed': jsonRows(report.allowed, NETWORK_OUTPUT_MAX_BYTES).json,
+        'network-denied': jsonRows(report.denied, NETWORK_OUTPUT_MAX_BYTES).json,
+    };
+}
+function networkWarnings(report) {
+    const lines = report.denied
+        .slice(0, MAX_WARNINGS)
+        .map((d) => `Network: the proxy refused ${shownHost(d.host)} port ${d.port} ${d.requests} time(s): ${shownReason(d.reason)}.`);
+    if (report.denied.length > MAX_WARNINGS)
+        lines.push(`Network: ${report.denied.length - MAX_WARNINGS} more refused host(s): see the job summary.`);
+    if (report.uncounted > 0)
+        lines.push(`Network: ${report.uncounted} connection(s) to further hosts were handled but not counted (the report keeps 500 rows).`);
+    for (const [output, key] of Object.entries(OUTPUT_ROWS)) {
+        const { omitted } = jsonRows(report[key], NETWORK_OUTPUT_MAX_BYTES);
+        if (omitted > 0)
+            lines.push(`Network: the ${output} output lists the first rows only: ${omitted} more did not fit in its ${NETWORK_OUTPUT_MAX_BYTES.toLocaleString('en-US')} bytes.`);
+    }
+    return lines;
+}
+/** The `network:` value an audit proposes (empty when nothing was reached). */
+function auditProposal(report) {
+    return (0,_policy_js__WEBPACK_IMPORTED_MODULE_1__/* .proposeAllowList */ .yl)(report.allowed);
+}
+function proposalText(report) {
+    const proposal = auditProposal(report);
+    if (!proposal)
+        return 'The run reached no host: `network: none` would have let it through.';
+    const block = `The allow-list this run needed:\n\n\`\`\`yaml\nnetwork: '${proposal}'\n\`\`\``;
+    if (byteLength(block) <= PROPOSAL_MAX_BYTES)
+        return block;
+    const entries = proposal.split(', ').length;
+    return `The allow-list this run needed has ${entries} entries, too long to show here: the \`network-allowed\` output lists the hosts.`;
+}
+/** Room kept for the sentence that counts the rows left out. */
+const CUT_NOTE_BYTES = 400;
+/** The job summary's network section: at most NETWORK_SECTION_MAX_BYTES, the rows left out counted. */
+function networkMarkdown(report, policy) {
+    const heading = `### Network (${policy.mode === 'audit' ? 'audit: every host let through' : 'allow-list'})`;
+    const rows = [
+        ...report.allowed.map((r) => `| ✅ ${shownHost(r.host)} | ${r.port} | ${r.requests} | ${bytes(r.bytesSent)} | ${bytes(r.bytesReceived)} |`),
+        ...report.denied.map((r) => `| ⛔ ${shownHost(r.host)} | ${r.port} | ${r.requests} | refused: ${shownReason(r.reason)} | |`),
+    ];
+    const after = [];
+    if (report.uncounted > 0)
+        after.push(`${report.uncounted} connection(s) to further hosts were not counted.`);
+    if (policy.mode === 'audit')
+        after.push(proposalText(report));
+    const header = '| Host | Port | Requests | Sent | Received |\n|---|---|---|---|---|';
+    let room = NETWORK_SECTION_MAX_BYTES - byteLength([heading, header, ...after].join('\n\n')) - CUT_NOTE_BYTES;
+    const shown = [];
+    for (const row of rows) {
+        room -= byteLength(row) + 1;
+        if (room < 0)
+            break;
+        shown.push(row);
+    }
+    const parts = [heading];
+    if (rows.length === 0)
+        parts.push('The command reached no host and was refused none.');
+    else
+        parts.push([header, ...shown].join('\n'));
+    if (shown.length < rows.length)
+        parts.push(`${rows.length - shown.length} more host(s) not shown: this section keeps to ${NETWORK_SECTION_MAX_BYTES / 1024} KiB of the job summary. The \`network-allowed\` and \`network-denied\` outputs list them.`);
+    return `\n${[...parts, ...after].join('\n\n')}\n`;
+}
+
+
+/***/ }),
+
 /***/ 3977:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
@@ -3039,6 +3348,102 @@ function proposeAllowList(reached) {
 
 /***/ }),
 
+/***/ 4992:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   U5: () => (/* binding */ modelUsageMarkdown),
+/* harmony export */   cx: () => (/* binding */ modelUsageOutput),
+/* harmony export */   mW: () => (/* binding */ modelUsageWarnings),
+/* harmony export */   s6: () => (/* binding */ modelUsageTotals)
+/* harmony export */ });
+/* unused harmony export budgetSentence */
+/* harmony import */ var _network_summary_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6777);
+
+const LIMIT_NAMES = { 'max-model-requests': 'requests', 'max-model-tokens': 'tokens' };
+const n = (value) => value.toLocaleString('en-US');
+function modelUsageOutput(report) {
+    return { 'model-usage': JSON.stringify(report) };
+}
+/** The budget's verdict in one sentence, or '' when no limit refused a request. */
+function budgetSentence(report) {
+    const { stopped, limits } = report;
+    if (!stopped)
+        return '';
+    const limit = stopped.by === 'max-model-requests' ? limits.maxRequests : limits.maxTokens;
+    return (`The model budget stopped the agent: \`${stopped.by}\` ${n(limit)} was reached at ${n(stopped.requests)} ` +
+        `request(s) and ${n(stopped.tokens)} token(s); the proxy answered ${n(report.refused)} further ` +
+        `request(s) itself (429).`);
+}
+/** A line for the pull-request bot's progress comment, or '' when no model API was metered. */
+function modelUsageTotals(report) {
+    const { totals } = report;
+    if (totals.requests === 0 && report.refused === 0)
+        return '';
+    const parts = [
+        `${n(totals.requests)} request(s)`,
+        `${n(totals.inputTokens)} input and ${n(totals.outputTokens)} output tokens`,
+    ];
+    if (report.stopped)
+        parts.push(`stopped by \`${report.stopped.by}\` (${n(report.refused)} refused)`);
+    return parts.join(', ');
+}
+function modelUsageWarnings(report) {
+    const lines = [];
+    const sentence = budgetSentence(report);
+    if (sentence)
+        lines.push(sentence.replace(/`/g, ''));
+    if (report.totals.unmetered > 0)
+        lines.push(`Model usage: ${report.totals.unmetered} answer(s) gave no usage the proxy could read (see the job summary).`);
+    return lines;
+}
+function modelUsageMarkdown(report) {
+    const { rows, totals, limits } = report;
+    if (totals.requests === 0 && report.refused === 0 && !limits.maxRequests && !limits.maxTokens)
+        return '';
+    const parts = ['### Model usage'];
+    if (rows.length === 0)
+        parts.push('The command made no request to a model API the proxy meters.');
+    else {
+        const cache = rows.some((r) => r.cacheReadTokens > 0 || r.cacheWriteTokens > 0);
+        const head = ['Host', 'Model', 'Requests', 'Input tokens', 'Output tokens'];
+        if (cache)
+            head.push('Cache read', 'Cache write');
+        const table = [`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`];
+        for (const r of rows) {
+            const cells = [
+                `${(0,_network_summary_js__WEBPACK_IMPORTED_MODULE_0__/* .shownHost */ .KI)(r.host)}:${r.port}`,
+                r.model ? (0,_network_summary_js__WEBPACK_IMPORTED_MODULE_0__/* .shownHost */ .KI)(r.model) : '(none named)',
+                n(r.requests),
+                n(r.inputTokens),
+                n(r.outputTokens),
+            ];
+            if (cache)
+                cells.push(n(r.cacheReadTokens), n(r.cacheWriteTokens));
+            table.push(`| ${cells.join(' | ')} |`);
+        }
+        const all = ['**Total**', '', n(totals.requests), n(totals.inputTokens), n(totals.outputTokens)];
+        if (cache)
+            all.push('', '');
+        table.push(`| ${all.join(' | ')} |`);
+        parts.push(table.join('\n'));
+    }
+    if (totals.unmetered > 0)
+        parts.push(`${n(totals.unmetered)} answer(s) gave no usage the proxy could read (none in the answer, such as a ` +
+            'stream without `stream_options.include_usage`, or an answer over 1 MiB): their tokens are not counted.');
+    if (report.uncounted > 0)
+        parts.push(`${n(report.uncounted)} answer(s) for further models were counted in the total only.`);
+    const set = ['max-model-requests', 'max-model-tokens'].filter((name) => name === 'max-model-requests' ? limits.maxRequests > 0 : limits.maxTokens > 0);
+    if (set.length)
+        parts.push(`Budget: ${set
+            .map((name) => `\`${name}\` ${n(name === 'max-model-requests' ? limits.maxRequests : limits.maxTokens)} ${LIMIT_NAMES[name]}`)
+            .join(', ')}. ${budgetSentence(report) || 'It refused no request.'}`);
+    return `\n${parts.join('\n\n')}\n`;
+}
+
+
+/***/ }),
+
 /***/ 4111:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
@@ -3239,20 +3644,7 @@ async function captureFailure(sandbox, exitCode, said) {
 /* harmony export */   vl: () => (/* binding */ changedPaths)
 /* harmony export */ });
 /* unused harmony exports REPORT_PATH_BOUNDS, parseTree */
-/* harmony import */ var _engine_git_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2434);
-// Which files differ between two commits, in bounded memory and time whatever the commits hold.
-//
-// `git diff` queues every changed path before it prints the first one: a commit whose three small trees
-// name 150,000 paths of 600 bytes (a pack of a few kilobytes) makes it hold hundreds of megabytes, more
-// with `--stat`, before anything can be cut. So the trees are walked here instead, through
-// `git cat-file` (which holds one object at a time):
-//  - the first `maxPaths` changed paths are listed, in git's tree order;
-//  - all of them are counted, each pair of trees once (a tree named 1,600 times is counted once and
-//    multiplied), so that a tree bomb costs its distinct trees, not its paths;
-//  - at most `maxTreeBytes` of tree objects are read, no tree larger than `maxTreeBytes / 4` is read at all,
-//    and the walk stops after `timeoutMs`: past any of these the count is a lower bound (`exact: false`).
-// Memory: the trees read (at most `maxTreeBytes`, ~3x that once parsed), the listed paths, and one number
-// per pair of trees counted.
+/* harmony import */ var _engine_git_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1763);
 
 /** What the report keeps of a run's paths: 1,000 names, 64 MiB of trees, a minute. */
 const REPORT_PATH_BOUNDS = {
@@ -3452,8 +3844,8 @@ __nccwpck_require__.d(__webpack_exports__, {
 var promises_ = __nccwpck_require__(1455);
 // EXTERNAL MODULE: ./src/run/capture.ts
 var capture = __nccwpck_require__(4111);
-// EXTERNAL MODULE: ./src/engine/git.ts
-var engine_git = __nccwpck_require__(2434);
+// EXTERNAL MODULE: ./src/engine/git.ts + 2 modules
+var engine_git = __nccwpck_require__(1763);
 // EXTERNAL MODULE: ./src/sandbox/bookkeeping.ts
 var bookkeeping = __nccwpck_require__(9503);
 // EXTERNAL MODULE: ./src/sandbox/lock.ts
@@ -3675,6 +4067,266 @@ async function collectChanges(git, engine, sandbox, settings, commitMessage) {
 
 /***/ }),
 
+/***/ 5125:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  qV: () => (/* binding */ REPLY_MAX_BYTES),
+  b4: () => (/* binding */ offerReplyFolder),
+  Xw: () => (/* binding */ readReply),
+  Rz: () => (/* binding */ removeReplyFolder),
+  iz: () => (/* binding */ replyMarkdown),
+  lc: () => (/* binding */ reportReply)
+});
+
+// UNUSED EXPORTS: REPLY_CONTAINER_DIR, REPLY_FILE_NAME, makeReplyFolder
+
+// EXTERNAL MODULE: external "node:crypto"
+var external_node_crypto_ = __nccwpck_require__(7598);
+// EXTERNAL MODULE: external "node:fs"
+var external_node_fs_ = __nccwpck_require__(3024);
+// EXTERNAL MODULE: external "node:fs/promises"
+var promises_ = __nccwpck_require__(1455);
+// EXTERNAL MODULE: external "node:path"
+var external_node_path_ = __nccwpck_require__(6760);
+// EXTERNAL MODULE: ./src/ui/sandbox-text.ts
+var sandbox_text = __nccwpck_require__(9633);
+;// CONCATENATED MODULE: ./src/ui/untrusted-markdown.ts
+// Text a sandbox wrote for people (the command's reply), made safe to put into Markdown that GitHub renders:
+// the job summary and the pull-request bot's comment. The text is shown as it was written, in a fenced code
+// block whose fence is longer than any run of backticks in it, so that nothing in it can close the block or
+// the comment's own structure around it (its `<details>`, its tables): HTML (`</details>`, `<!--` that would
+// hide the rest, `<img>` that would load from anywhere), images, links and issue references are only text
+// there. Mentions are made inert inside it as well (a zero-width joiner after the `@`), so that no
+// renderer, reader or copy of the text pings anyone; control characters become visible escapes, and line
+// breaks are `\n` alone.
+/** After an `@`, so that `@name` and `@org/team` are no mention and link nobody. */
+const MENTION_BREAK = '\u200D';
+// C0 controls but tab and line feed, DEL, C1 controls, and the bidirectional overrides and isolates that
+// would show the text in another order than it is.
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const HIDDEN = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
+/** `@` that starts a user or team name (GitHub's names: letters, digits, hyphens; we take `_` too). */
+const MENTION = /@(?=[A-Za-z0-9_-])/g;
+/** Every `@name` and `@org/team` made inert; nothing else changes. */
+function neutraliseMentions(text) {
+    return text.replace(MENTION, `@${MENTION_BREAK}`);
+}
+/** Line breaks as `\n` alone (a lone `\r` is a line break to Markdown and to the runner), controls escaped. */
+function plainLines(text) {
+    return text
+        .replace(/\r\n?/g, '\n')
+        .replace(HIDDEN, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+/** A fenced code block whose fence is longer than any run of backticks in the text (so none closes it). */
+function fenceOf(text, info = '') {
+    const longest = Math.max(0, ...(text.match(/`+/g) ?? []).map((run) => run.length));
+    const marks = '`'.repeat(Math.max(3, longest + 1));
+    return `${marks}${info}\n${text}\n${marks}`;
+}
+/**
+ * Untrusted text as one fenced code block that nothing in it can escape, with mentions made inert, at most
+ * `maxChars` characters of it (counted after it was made safe; the rest left out and counted).
+ */
+function untrustedBlock(text, maxChars) {
+    const safe = neutraliseMentions(plainLines(text));
+    let shown = safe.length > maxChars ? safe.slice(0, maxChars) : safe;
+    // A cut between the halves of a surrogate pair would leave half a character.
+    if (shown.length < safe.length && /[\uD800-\uDBFF]$/.test(shown))
+        shown = shown.slice(0, -1);
+    return { markdown: fenceOf(shown, 'text'), leftOut: safe.length - shown.length };
+}
+
+;// CONCATENATED MODULE: ./src/run/reply.ts
+// The command's reply: a file it may write (SANDBOX_REPLY_FILE), outside its sandbox so that it is never
+// committed, and read back by the host as data once the container is gone. The folder is the run's own,
+// under RUNNER_TEMP, bind-mounted read-write at a fixed path; the container can plant anything there (a
+// link to the runner's files, a FIFO, a folder, a sparse file of terabytes), so the host opens the file
+// without following links and without blocking, reads on only when the open descriptor is a regular file,
+// and reads at most REPLY_MAX_BYTES of it. Anything else is no reply and a warning, never a hang.
+
+
+
+
+
+
+/** The most bytes of a reply that the host reads; a longer reply is cut, and the cut is said. */
+const REPLY_MAX_BYTES = 64 * 1024;
+/** Where the command finds its reply folder, whatever the isolation. */
+const REPLY_CONTAINER_DIR = '/run/worktree-sandbox/reply';
+const REPLY_FILE_NAME = 'reply.md';
+/**
+ * A fresh folder for the reply, private to the runner's user (the command runs as that user, or is mapped
+ * to it: engine/mode.ts), under `tempRoot/worktree-sandbox`.
+ */
+async function makeReplyFolder(tempRoot) {
+    const base = external_node_path_.join(tempRoot, 'worktree-sandbox');
+    await promises_.mkdir(base, { recursive: true, mode: 0o755 });
+    const hostDir = external_node_path_.join(base, `reply-${(0,external_node_crypto_.randomBytes)(6).toString('hex')}`);
+    await promises_.mkdir(hostDir, { mode: 0o700 });
+    return {
+        hostDir,
+        mount: { type: 'bind', source: hostDir, target: REPLY_CONTAINER_DIR },
+        env: { SANDBOX_REPLY_FILE: `${REPLY_CONTAINER_DIR}/${REPLY_FILE_NAME}` },
+    };
+}
+/**
+ * The reply folder for a command container, or why there is none: the engine must see the folder where
+ * the action made it (in a job container, RUNNER_TEMP is under the job's shared work folder).
+ */
+async function offerReplyFolder(bindSource, tempRoot) {
+    let folder;
+    try {
+        folder = await makeReplyFolder(tempRoot);
+        (await bindSource())(folder.hostDir);
+        return folder;
+    }
+    catch (error) {
+        if (folder)
+            await removeReplyFolder(folder.hostDir);
+        return { warning: `SANDBOX_REPLY_FILE was not offered: ${error.message}` };
+    }
+}
+/** What a non-regular file is, for the warning. */
+function kindOf(stat) {
+    if (stat.isDirectory())
+        return 'a folder';
+    if (stat.isFIFO())
+        return 'a FIFO';
+    if (stat.isSocket())
+        return 'a socket';
+    return 'a device or other special file';
+}
+/** Reads the reply the command left in `hostDir` (call once its container is gone). Never throws. */
+async function readReply(hostDir, maxBytes = REPLY_MAX_BYTES) {
+    const file = external_node_path_.join(hostDir, REPLY_FILE_NAME);
+    let handle;
+    try {
+        // O_NOFOLLOW: a link there is refused (ELOOP), not followed to the runner's files; O_NONBLOCK: a
+        // FIFO with no writer opens at once instead of waiting for one.
+        handle = await promises_.open(file, external_node_fs_.constants.O_RDONLY | external_node_fs_.constants.O_NOFOLLOW | external_node_fs_.constants.O_NONBLOCK | external_node_fs_.constants.O_NOCTTY);
+    }
+    catch (error) {
+        const code = error.code;
+        if (code === 'ENOENT')
+            return {};
+        if (code === 'ELOOP')
+            return { warning: 'The reply file is a symbolic link: not followed, no reply.' };
+        return {
+            warning: `The reply file could not be opened (${(0,sandbox_text/* sandboxText */.dX)(String(code ?? error))}): no reply.`,
+        };
+    }
+    try {
+        const stat = await handle.stat();
+        if (!stat.isFile())
+            return { warning: `The reply file is ${kindOf(stat)}, not a plain file: not read, no reply.` };
+        const buffer = Buffer.alloc(maxBytes + 1);
+        let filled = 0;
+        while (filled < buffer.length) {
+            const { bytesRead } = await handle.read(buffer, filled, buffer.length - filled, filled);
+            if (bytesRead === 0)
+                break;
+            filled += bytesRead;
+        }
+        const cut = filled > maxBytes;
+        return {
+            reply: { text: decode(buffer.subarray(0, Math.min(filled, maxBytes)), cut), bytes: stat.size, cut },
+        };
+    }
+    catch (error) {
+        return {
+            warning: `The reply file could not be read (${(0,sandbox_text/* sandboxText */.dX)(error.message)}): no reply.`,
+        };
+    }
+    finally {
+        await handle.close().catch(() => undefined);
+    }
+}
+/** UTF-8, invalid bytes replaced; a character split by the cut dropped; NUL (refused by the API) replaced. */
+function decode(bytes, cut) {
+    // Streaming: a sequence the cut left incomplete is held back, not replaced.
+    const text = new TextDecoder('utf-8', { fatal: false }).decode(bytes, { stream: cut });
+    return text.replace(/\0/g, '\uFFFD');
+}
+/**
+ * Removes the reply folder, whatever the command left in it: the container may have taken the runner's
+ * permissions away from the folder or from folders it made there. Returns an error message, or undefined.
+ */
+async function removeReplyFolder(hostDir) {
+    try {
+        await promises_.rm(hostDir, { recursive: true, force: true });
+        return undefined;
+    }
+    catch {
+        // Folders made unreadable: made readable again (chmod never follows a link), then removed.
+        try {
+            await makeWritable(hostDir, 0);
+            await promises_.rm(hostDir, { recursive: true, force: true });
+            return undefined;
+        }
+        catch (error) {
+            return `The reply folder ${hostDir} could not be removed: ${(0,sandbox_text/* sandboxText */.dX)(error.message)}`;
+        }
+    }
+}
+/** Bounds of the walk that gives folders back to the runner: deeper or further, RUNNER_TEMP's own clean-up. */
+const MAX_DEPTH = 64;
+const MAX_FOLDERS = 10_000;
+async function makeWritable(dir, depth, budget = { folders: MAX_FOLDERS }) {
+    if (depth > MAX_DEPTH || budget.folders-- <= 0)
+        return;
+    await promises_.chmod(dir, 0o700);
+    for (const entry of await promises_.readdir(dir, { withFileTypes: true }))
+        if (entry.isDirectory())
+            await makeWritable(external_node_path_.join(dir, entry.name), depth + 1, budget);
+}
+/** The log's part: the reply through the escaping of sandbox text and fenced, the cut or the warning. */
+function reportReply(ui, read) {
+    if (read?.warning)
+        ui.warning(read.warning);
+    const reply = read?.reply;
+    if (!reply || !reply.text.trim())
+        return;
+    ui.info(`The command's reply ($SANDBOX_REPLY_FILE, ${reply.bytes.toLocaleString('en-US')} bytes):`);
+    ui.fenced((0,sandbox_text/* logLines */.OG)(reply.text));
+    if (reply.cut)
+        ui.warning(cutSentence(reply));
+}
+function cutSentence(reply) {
+    return `The reply was cut: its file had ${reply.bytes.toLocaleString('en-US')} bytes, and only the first ${REPLY_MAX_BYTES.toLocaleString('en-US')} were read.`;
+}
+/**
+ * The reply as a section of Markdown (the job summary, the progress comment): a heading, the text in a
+ * block nothing in it can escape (untrusted-markdown.ts), and what was cut. Empty when there is no reply.
+ * `redact` takes known secrets out of the text first.
+ */
+function replyMarkdown(read, options) {
+    const reply = read?.reply;
+    if (!reply && read?.warning)
+        return `${options.heading}\n\n${inlineText(read.warning)}`;
+    if (!reply || !reply.text.trim())
+        return '';
+    const text = options.redact ? options.redact(reply.text) : reply.text;
+    const block = untrustedBlock(text, options.maxChars);
+    const notes = [];
+    if (reply.cut)
+        notes.push(cutSentence(reply));
+    if (block.leftOut > 0)
+        notes.push(`${block.leftOut.toLocaleString('en-US')} more characters are left out here${options.elsewhere ? `: ${options.elsewhere}` : ''}.`);
+    const said = notes.length ? `\n\n_${notes.join(' ')}_` : '';
+    return `${options.heading}\n\n${block.markdown}${said}`;
+}
+/** The action's own sentence about a reply (it may quote an error): on one line, no HTML, no mention. */
+function inlineText(text) {
+    const one = plainLines(text).replace(/\n/g, ' ');
+    return neutraliseMentions(one.replace(/[<>&]/g, (c) => `&#${c.charCodeAt(0)};`)).replace(/[\\`*_[\]|]/g, '\\$&');
+}
+
+
+/***/ }),
+
 /***/ 7119:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
@@ -3684,7 +4336,7 @@ async function collectChanges(git, engine, sandbox, settings, commitMessage) {
 /* harmony export */   hy: () => (/* binding */ commitsNotIn)
 /* harmony export */ });
 /* unused harmony exports STAT_MAX_PATHS, STAT_MAX_BYTES, leftOut */
-/* harmony import */ var _engine_git_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2434);
+/* harmony import */ var _engine_git_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1763);
 /* harmony import */ var _changed_paths_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(5136);
 /* harmony import */ var _sandbox_saved_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(7180);
 // What a run changed, computed on the host from repositories only the host configures: the parent (for
@@ -3803,7 +4455,7 @@ function holdsWork(report) {
 
 /***/ }),
 
-/***/ 4890:
+/***/ 6337:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -3818,12 +4470,12 @@ __nccwpck_require__.d(__webpack_exports__, {
 var promises_ = __nccwpck_require__(1455);
 // EXTERNAL MODULE: external "node:path"
 var external_node_path_ = __nccwpck_require__(6760);
-// EXTERNAL MODULE: ./src/engine/engine.ts + 1 modules
-var engine_engine = __nccwpck_require__(8467);
+// EXTERNAL MODULE: ./src/engine/engine.ts + 2 modules
+var engine_engine = __nccwpck_require__(1665);
 // EXTERNAL MODULE: ./src/engine/host-paths.ts
 var host_paths = __nccwpck_require__(6387);
-// EXTERNAL MODULE: ./src/engine/git.ts
-var engine_git = __nccwpck_require__(2434);
+// EXTERNAL MODULE: ./src/engine/git.ts + 2 modules
+var engine_git = __nccwpck_require__(1763);
 // EXTERNAL MODULE: ./src/engine/labels.ts
 var labels = __nccwpck_require__(9667);
 // EXTERNAL MODULE: ./src/sandbox/naming.ts
@@ -3831,7 +4483,6 @@ var naming = __nccwpck_require__(2375);
 // EXTERNAL MODULE: ./src/sandbox/lock.ts
 var lock = __nccwpck_require__(6856);
 ;// CONCATENATED MODULE: ./src/sandbox/branch.ts
-// The branch resolution protocol (docs/run-mode.md, step 2): which branch the sandbox checks out and where it comes from.
 
 
 
@@ -3934,37 +4585,160 @@ async function resolveBranch(git, parent, branch, base, refsRead) {
     return planBranch({ branch, localExists, remoteExists, baseCommit });
 }
 
-// EXTERNAL MODULE: ./src/engine/container-args.ts
-var container_args = __nccwpck_require__(5011);
-// EXTERNAL MODULE: ./src/engine/start-failure.ts
-var start_failure = __nccwpck_require__(8557);
-// EXTERNAL MODULE: ./src/engine/proc.ts
-var proc = __nccwpck_require__(7515);
-// EXTERNAL MODULE: ./src/engine/time-limits.ts
-var time_limits = __nccwpck_require__(1814);
 // EXTERNAL MODULE: ./src/sandbox/bookkeeping.ts
 var bookkeeping = __nccwpck_require__(9503);
 // EXTERNAL MODULE: ./src/sandbox/layout.ts
 var layout = __nccwpck_require__(9601);
+// EXTERNAL MODULE: ./src/engine/container-args.ts
+var container_args = __nccwpck_require__(5011);
+// EXTERNAL MODULE: ./src/engine/proc.ts + 2 modules
+var proc = __nccwpck_require__(729);
+// EXTERNAL MODULE: ./src/engine/start-failure.ts
+var start_failure = __nccwpck_require__(8557);
+// EXTERNAL MODULE: ./src/engine/time-limits.ts
+var time_limits = __nccwpck_require__(1814);
 // EXTERNAL MODULE: ./src/sandbox/remove.ts
 var remove = __nccwpck_require__(4299);
-// EXTERNAL MODULE: ./src/sandbox/ref-files.ts
-var ref_files = __nccwpck_require__(3976);
-// EXTERNAL MODULE: ./src/sandbox/volume-look.ts
-var volume_look = __nccwpck_require__(1093);
-;// CONCATENATED MODULE: ./src/sandbox/create.ts
-// Creating a sandbox, or reusing it exactly as it is (uncommitted files and all). A new sandbox is a
-// repository of its own whose object store borrows the parent's (`objects/info/alternates`): nothing is
-// copied, so it costs what `git worktree add` costs. The same script makes it on both isolations: on the
-// host in a folder it has just created (no container has written there yet), or in a helper container
-// inside a fresh volume. The parent's records are written last: a sandbox whose `creating` record is
-// still there was half-made by a killed run, and is made again.
+;// CONCATENATED MODULE: ./src/sandbox/make-repository.ts
+// Making a sandbox's repository: one script, run on the host in a folder made just for it (no container
+// has written there yet), or in a helper container inside a fresh volume. The new repository borrows the
+// parent's object store (`objects/info/alternates`): nothing is copied.
 // ADR 0001 (docs/adr/0001-sandbox-is-a-repository-of-its-own.md).
 
 
 
 
 
+
+
+
+
+
+/**
+ * Makes the repository: $1 work tree, $2 home, $3 start commit, $4 branch (empty: detached), $5 upstream
+ * commit (may be empty), $6 origin URL (may be empty), $7 the object store to borrow. Positional
+ * arguments only: nothing is spliced into the script. The checkout uses git's parallel checkout with as many
+ * workers as the machine has cores (`checkout.workers=0`; an unknown key before git 2.32, then sequential),
+ * which about halves a large checkout on two cores.
+ */
+const INIT_SCRIPT = `set -eu
+wt="$1"; home="$2"; start="$3"; branch="$4"; upstream="$5"; origin="$6"; store="$7"
+mkdir -p -- "$home"
+git init --quiet --template= -- "$wt"
+printf '%s\\n' "$store" > "$wt/.git/objects/info/alternates"
+cd -- "$wt"
+git config gc.auto 0
+if [ -n "$origin" ]; then
+  git config remote.origin.url "$origin"
+  git config remote.origin.fetch '+refs/heads/*:refs/remotes/origin/*'
+fi
+if [ -n "$branch" ]; then
+  git update-ref "refs/heads/$branch" "$start"
+  git symbolic-ref HEAD "refs/heads/$branch"
+  if [ -n "$upstream" ]; then
+    git update-ref "refs/remotes/origin/$branch" "$upstream"
+    git config "branch.$branch.remote" origin
+    git config "branch.$branch.merge" "refs/heads/$branch"
+  fi
+else
+  git update-ref --no-deref HEAD "$start"
+fi
+git -c checkout.workers=0 reset --hard --quiet
+`;
+function initArgs(sandbox, seed) {
+    return [
+        sandbox.worktreePath,
+        sandbox.homePath,
+        seed.start,
+        sandbox.branch,
+        seed.upstream ?? '',
+        seed.originUrl,
+        sandbox.parent.objectStores[0],
+    ];
+}
+/** The project folder and its note of the parent, then the sandbox's new, empty folder (repository lock held). */
+async function makeDiskFolder(sandbox, recover) {
+    const projectDir = external_node_path_.dirname(sandbox.hostPath);
+    await promises_.mkdir(projectDir, { recursive: true });
+    await (0,bookkeeping/* writeParentNote */.iC)(projectDir, sandbox.parent);
+    if (recover)
+        await (0,remove/* removeDiskFolders */.dG)(sandbox);
+    // The folder is new (mkdir fails if anything appeared meanwhile, and then nothing is removed): no
+    // container has written in it yet. What is made from here on is ours to remove if it fails.
+    await promises_.mkdir(sandbox.hostPath);
+}
+/** The init script on the host, in the folder makeDiskFolder made; the caller removes it if this throws. */
+async function createOnDisk(git, sandbox, seed) {
+    const projectDir = external_node_path_.dirname(sandbox.hostPath);
+    const limitMs = (0,time_limits/* timeLimitMs */.PI)('create');
+    const result = await (0,proc/* runStreaming */.SL)('sh', ['-c', INIT_SCRIPT, 'init-sandbox', ...initArgs(sandbox, seed)], {
+        cwd: projectDir,
+        // The runner's own git configuration stays out too: the checkout applies no filter it defines (a
+        // start commit may hold a sandbox's work, .gitattributes and all).
+        env: git.scriptEnv({ GIT_CONFIG_GLOBAL: '/dev/null', XDG_CONFIG_HOME: '/nonexistent' }),
+        timeLimitMs: limitMs,
+    });
+    if (result.timedOut)
+        throw new time_limits/* TimeLimitError */.$q('create', (0,layout/* whereIs */.ie)(sandbox), limitMs, NOT_CREATED, true);
+    if (result.exitCode === 0)
+        return;
+    throw new Error(await creationFailure(projectDir, result.stderrTail.join('\n')));
+}
+const NOT_CREATED = 'the sandbox was not created, and what was made of it is removed';
+/** As root only to hand the fresh volume to the runner's user; then the same script as that user. */
+const VOLUME_SCRIPT = `set -eu
+uid="$1"; gid="$2"; recover="$3"; init="$4"; wt="$5"; shift 5
+as_user() {
+  if [ "$uid" = 0 ]; then "$@"
+  elif command -v setpriv >/dev/null 2>&1; then setpriv --reuid="$uid" --regid="$gid" --clear-groups "$@"
+  else chroot --userspec="$uid:$gid" / "$@"; fi
+}
+chown "$uid:$gid" /sandbox
+if [ -e "$wt" ] || [ -L "$wt" ]; then
+  if [ "$recover" = 1 ] || [ -z "$(ls -A "$wt")" ]; then
+    rm -rf -- "$wt"
+  else
+    echo "worktree-sandbox: $wt holds files but the parent repository has no record of it; refusing to overwrite them" >&2
+    exit 3
+  fi
+fi
+as_user sh -c "$init" init-sandbox "$wt" "$@"
+`;
+async function createInVolume(engine, sandbox, seed, image, recover) {
+    if (!(await engine.volumeExists(sandbox.volume)))
+        await engine.createVolume(sandbox.volume, (0,labels/* volumeLabels */.kV)({ ...sandbox, parentPath: sandbox.parent.path }));
+    const id = (0,container_args/* currentIdentity */._c)();
+    const [wt, ...rest] = initArgs(sandbox, seed);
+    const result = await engine.runHelper((0,layout/* sandboxHelper */.Ap)(sandbox, image, {
+        name: 'create-sandbox',
+        text: VOLUME_SCRIPT,
+        args: [String(id.uid), String(id.gid), recover ? '1' : '0', INIT_SCRIPT, wt, ...rest],
+    }, { user: '0:0', capAdd: ['CHOWN', 'SETUID', 'SETGID', 'SYS_CHROOT', 'DAC_OVERRIDE', 'FOWNER'] }), { work: 'create', where: `${sandbox.name} (${(0,layout/* whereIs */.ie)(sandbox)})`, consequence: NOT_CREATED });
+    if (result.exitCode !== 0) {
+        const said = (result.stderrTail.length ? result.stderrTail : result.outputTail).join('\n').trim();
+        // A helper that never started (an image without `sh`, ...): the engine's words, then what to do.
+        throw new Error(`Could not create the sandbox in volume ${sandbox.volume}: ${said || `exit ${result.exitCode}`}${(0,start_failure/* startFailureHint */.E)(said)}`);
+    }
+}
+/** git only says it could not write a file: say where, and how much room is left once it cleaned up. */
+async function creationFailure(dir, message) {
+    if (!/unable to write|no space left|write error|short write|could not write/i.test(message))
+        return `Could not create the sandbox: ${message.trim()}`;
+    const stats = await promises_.statfs(dir).catch(() => undefined);
+    const free = stats ? `, ${Math.floor((stats.bavail * stats.bsize) / 1024)} KiB free now` : '';
+    return `Writing the sandbox under ${dir} failed (No space left on device?${free}): the sandbox was not created.`;
+}
+
+// EXTERNAL MODULE: ./src/sandbox/ref-files.ts
+var ref_files = __nccwpck_require__(3976);
+// EXTERNAL MODULE: ./src/sandbox/volume-look.ts
+var volume_look = __nccwpck_require__(1093);
+;// CONCATENATED MODULE: ./src/sandbox/create.ts
+// Creating a sandbox, or reusing it exactly as it is (uncommitted files and all). A new sandbox is a
+// repository of its own whose object store borrows the parent's, made by make-repository.ts. The parent's
+// records are written last: a sandbox whose `creating` record is still there was half-made by a killed
+// run, and is made again.
+// ADR 0001 (docs/adr/0001-sandbox-is-a-repository-of-its-own.md).
 
 
 
@@ -4129,112 +4903,6 @@ function withoutCredentials(url) {
         return '';
     }
 }
-/**
- * Makes the repository: $1 work tree, $2 home, $3 start commit, $4 branch (empty: detached), $5 upstream
- * commit (may be empty), $6 origin URL (may be empty), $7 the object store to borrow. Positional
- * arguments only: nothing is spliced into the script. The checkout uses git's parallel checkout with as many
- * workers as the machine has cores (`checkout.workers=0`; an unknown key before git 2.32, then sequential),
- * which about halves a large checkout on two cores.
- */
-const INIT_SCRIPT = `set -eu
-wt="$1"; home="$2"; start="$3"; branch="$4"; upstream="$5"; origin="$6"; store="$7"
-mkdir -p -- "$home"
-git init --quiet --template= -- "$wt"
-printf '%s\\n' "$store" > "$wt/.git/objects/info/alternates"
-cd -- "$wt"
-git config gc.auto 0
-if [ -n "$origin" ]; then
-  git config remote.origin.url "$origin"
-  git config remote.origin.fetch '+refs/heads/*:refs/remotes/origin/*'
-fi
-if [ -n "$branch" ]; then
-  git update-ref "refs/heads/$branch" "$start"
-  git symbolic-ref HEAD "refs/heads/$branch"
-  if [ -n "$upstream" ]; then
-    git update-ref "refs/remotes/origin/$branch" "$upstream"
-    git config "branch.$branch.remote" origin
-    git config "branch.$branch.merge" "refs/heads/$branch"
-  fi
-else
-  git update-ref --no-deref HEAD "$start"
-fi
-git -c checkout.workers=0 reset --hard --quiet
-`;
-function initArgs(sandbox, seed) {
-    return [
-        sandbox.worktreePath,
-        sandbox.homePath,
-        seed.start,
-        sandbox.branch,
-        seed.upstream ?? '',
-        seed.originUrl,
-        sandbox.parent.objectStores[0],
-    ];
-}
-/** The project folder and its note of the parent, then the sandbox's new, empty folder (repository lock held). */
-async function makeDiskFolder(sandbox, recover) {
-    const projectDir = external_node_path_.dirname(sandbox.hostPath);
-    await promises_.mkdir(projectDir, { recursive: true });
-    await (0,bookkeeping/* writeParentNote */.iC)(projectDir, sandbox.parent);
-    if (recover)
-        await (0,remove/* removeDiskFolders */.dG)(sandbox);
-    // The folder is new (mkdir fails if anything appeared meanwhile, and then nothing is removed): no
-    // container has written in it yet. What is made from here on is ours to remove if it fails.
-    await promises_.mkdir(sandbox.hostPath);
-}
-/** The init script on the host, in the folder makeDiskFolder made; the caller removes it if this throws. */
-async function createOnDisk(git, sandbox, seed) {
-    const projectDir = external_node_path_.dirname(sandbox.hostPath);
-    const limitMs = (0,time_limits/* timeLimitMs */.PI)('create');
-    const result = await (0,proc/* runStreaming */.SL)('sh', ['-c', INIT_SCRIPT, 'init-sandbox', ...initArgs(sandbox, seed)], {
-        cwd: projectDir,
-        // The runner's own git configuration stays out too: the checkout applies no filter it defines (a
-        // start commit may hold a sandbox's work, .gitattributes and all).
-        env: git.scriptEnv({ GIT_CONFIG_GLOBAL: '/dev/null', XDG_CONFIG_HOME: '/nonexistent' }),
-        timeLimitMs: limitMs,
-    });
-    if (result.timedOut)
-        throw new time_limits/* TimeLimitError */.$q('create', (0,layout/* whereIs */.ie)(sandbox), limitMs, NOT_CREATED, true);
-    if (result.exitCode === 0)
-        return;
-    throw new Error(await creationFailure(projectDir, result.stderrTail.join('\n')));
-}
-const NOT_CREATED = 'the sandbox was not created, and what was made of it is removed';
-/** As root only to hand the fresh volume to the runner's user; then the same script as that user. */
-const VOLUME_SCRIPT = `set -eu
-uid="$1"; gid="$2"; recover="$3"; init="$4"; wt="$5"; shift 5
-as_user() {
-  if [ "$uid" = 0 ]; then "$@"
-  elif command -v setpriv >/dev/null 2>&1; then setpriv --reuid="$uid" --regid="$gid" --clear-groups "$@"
-  else chroot --userspec="$uid:$gid" / "$@"; fi
-}
-chown "$uid:$gid" /sandbox
-if [ -e "$wt" ] || [ -L "$wt" ]; then
-  if [ "$recover" = 1 ] || [ -z "$(ls -A "$wt")" ]; then
-    rm -rf -- "$wt"
-  else
-    echo "worktree-sandbox: $wt holds files but the parent repository has no record of it; refusing to overwrite them" >&2
-    exit 3
-  fi
-fi
-as_user sh -c "$init" init-sandbox "$wt" "$@"
-`;
-async function createInVolume(engine, sandbox, seed, image, recover) {
-    if (!(await engine.volumeExists(sandbox.volume)))
-        await engine.createVolume(sandbox.volume, (0,labels/* volumeLabels */.kV)({ ...sandbox, parentPath: sandbox.parent.path }));
-    const id = (0,container_args/* currentIdentity */._c)();
-    const [wt, ...rest] = initArgs(sandbox, seed);
-    const result = await engine.runHelper((0,layout/* sandboxHelper */.Ap)(sandbox, image, {
-        name: 'create-sandbox',
-        text: VOLUME_SCRIPT,
-        args: [String(id.uid), String(id.gid), recover ? '1' : '0', INIT_SCRIPT, wt, ...rest],
-    }, { user: '0:0', capAdd: ['CHOWN', 'SETUID', 'SETGID', 'SYS_CHROOT', 'DAC_OVERRIDE', 'FOWNER'] }), { work: 'create', where: `${sandbox.name} (${(0,layout/* whereIs */.ie)(sandbox)})`, consequence: NOT_CREATED });
-    if (result.exitCode !== 0) {
-        const said = (result.stderrTail.length ? result.stderrTail : result.outputTail).join('\n').trim();
-        // A helper that never started (an image without `sh`, ...): the engine's words, then what to do.
-        throw new Error(`Could not create the sandbox in volume ${sandbox.volume}: ${said || `exit ${result.exitCode}`}${(0,start_failure/* startFailureHint */.E)(said)}`);
-    }
-}
 /** An empty folder where the sandbox goes is removed; one holding files nobody recorded is refused. */
 async function refuseForeignFolder(sandbox) {
     if (!(await (0,bookkeeping/* pathExists */.s0)(sandbox.hostPath)))
@@ -4242,14 +4910,6 @@ async function refuseForeignFolder(sandbox) {
     if ((await promises_.readdir(sandbox.hostPath)).length > 0)
         throw new SandboxConflictError(`${sandbox.hostPath} exists and holds files, but ${sandbox.parent.path} has no record of a sandbox there: it is not touched. Move it away or remove it, then run again.`);
     await promises_.rmdir(sandbox.hostPath);
-}
-/** git only says it could not write a file: say where, and how much room is left once it cleaned up. */
-async function creationFailure(dir, message) {
-    if (!/unable to write|no space left|write error|short write|could not write/i.test(message))
-        return `Could not create the sandbox: ${message.trim()}`;
-    const stats = await promises_.statfs(dir).catch(() => undefined);
-    const free = stats ? `, ${Math.floor((stats.bavail * stats.bsize) / 1024)} KiB free now` : '';
-    return `Writing the sandbox under ${dir} failed (No space left on device?${free}): the sandbox was not created.`;
 }
 
 // EXTERNAL MODULE: external "node:fs"
@@ -4474,8 +5134,8 @@ async function offerUpstream(git, engine, sandbox, image) {
 
 // EXTERNAL MODULE: ./src/sandbox/saved.ts
 var saved = __nccwpck_require__(7180);
-// EXTERNAL MODULE: ./src/settings.ts + 5 modules
-var src_settings = __nccwpck_require__(3466);
+// EXTERNAL MODULE: ./src/settings/settings.ts + 5 modules
+var settings_settings = __nccwpck_require__(9109);
 // EXTERNAL MODULE: ./src/run/collect.ts + 1 modules
 var collect = __nccwpck_require__(527);
 // EXTERNAL MODULE: ./src/network/leftovers.ts
@@ -4486,12 +5146,17 @@ var network_policy = __nccwpck_require__(3977);
 var external_node_crypto_ = __nccwpck_require__(7598);
 // EXTERNAL MODULE: external "node:os"
 var external_node_os_ = __nccwpck_require__(8161);
+// EXTERNAL MODULE: ./src/engine/engine-error.ts
+var engine_error = __nccwpck_require__(389);
+// EXTERNAL MODULE: ./src/run/reply.ts + 1 modules
+var run_reply = __nccwpck_require__(5125);
 ;// CONCATENATED MODULE: ./src/run/command.ts
 // Runs the user's command in a container that sees its sandbox read-write and nothing else writable of
 // the host (layout.ts `commandMounts`). Output is streamed line by line and never accumulated (a bounded
 // tail is kept for reports); the runner's environment stays out but for the variables named in `env`;
 // the command is stopped when the timeout passes; a container that never started is an error, not exit 0.
 // ADR 0005, ADR 0006, ADR 0007 (docs/adr/).
+
 
 
 
@@ -4522,6 +5187,7 @@ function actionEnv(sandbox, spec) {
         SANDBOX_BRANCH: sandbox.branch,
         SANDBOX_WORKTREE: sandbox.worktreePath,
         SANDBOX_PARENT: sandbox.parent.path,
+        ...spec.reply?.env,
         ...spec.extraEnv,
     };
 }
@@ -4558,7 +5224,12 @@ function commandContainer(sandbox, spec, name, env) {
         init: true,
         image: spec.image,
         user: (0,container_args/* userArg */.Q6)(),
-        mounts: [...(spec.viewProof?.mounts ?? []), ...(0,layout/* commandMounts */.iu)(sandbox, spec.worktreeRoot), ...extra],
+        mounts: [
+            ...(spec.viewProof?.mounts ?? []),
+            ...(0,layout/* commandMounts */.iu)(sandbox, spec.worktreeRoot),
+            ...extra,
+            ...(spec.reply ? [spec.reply.mount] : []),
+        ],
         labels: (0,labels/* commandLabels */.nX)(sandbox),
         limits: spec.limits,
         workdir: sandbox.worktreePath,
@@ -4576,7 +5247,7 @@ let networkCode;
  * answer the first questions, so that its evaluation is not on the way to the sidecar.
  */
 function loadNetworkCode() {
-    networkCode ??= Promise.all(/* import() */[__nccwpck_require__.e(472), __nccwpck_require__.e(82)]).then(__nccwpck_require__.bind(__nccwpck_require__, 3082));
+    networkCode ??= Promise.all(/* import() */[__nccwpck_require__.e(830), __nccwpck_require__.e(472), __nccwpck_require__.e(787)]).then(__nccwpck_require__.bind(__nccwpck_require__, 8787));
     return networkCode;
 }
 /**
@@ -4598,9 +5269,12 @@ async function startCommandNetwork(engine, policy, sandbox, name, begun = {}) {
     const { startNetwork } = await loadNetworkCode();
     return startNetwork(engine, policy, { name, labels: (0,labels/* commandLabels */.nX)(sandbox), ca: begun.ca });
 }
-async function runCommand(engine, sandbox, spec, hooks = {}) {
-    const name = spec.containerName ?? containerName(sandbox.name);
-    const env = await userEnv(spec.env);
+async function runCommand(engine, sandbox, given, hooks = {}) {
+    const name = given.containerName ?? containerName(sandbox.name);
+    const env = await userEnv(given.env);
+    const offered = await (0,run_reply/* offerReplyFolder */.b4)(() => engine.bindSource(), process.env.RUNNER_TEMP || external_node_os_.tmpdir());
+    const reply = 'hostDir' in offered ? offered : undefined;
+    const spec = { ...given, reply };
     hooks.onStart?.(name);
     let timedOut = false;
     const timer = spec.timeoutMinutes > 0
@@ -4651,15 +5325,15 @@ async function runCommand(engine, sandbox, spec, hooks = {}) {
             if (unseen)
                 throw unseen;
             if ((await engine.containerExists(name)) === undefined)
-                throw new engine_engine/* EngineError */.NJ(`The ${engine.name} engine became unreachable while the command ran (exit ${result.exitCode}): the sandbox is kept as it is; run again once the engine is back.`);
-            throw new engine_engine/* EngineError */.NJ(`The container did not start (${engine.name} exit ${result.exitCode}): ${said}`);
+                throw new engine_error/* EngineError */.NJ(`The ${engine.name} engine became unreachable while the command ran (exit ${result.exitCode}): the sandbox is kept as it is; run again once the engine is back.`);
+            throw new engine_error/* EngineError */.NJ(`The container did not start (${engine.name} exit ${result.exitCode}): ${said}`);
         }
         if (!state.started || state.error)
-            throw new engine_engine/* EngineError */.NJ(`The container was created but did not start (${engine.name} exit ${result.exitCode}): ${state.error || said}${(0,start_failure/* startFailureHint */.E)(state.error || said)}`);
+            throw new engine_error/* EngineError */.NJ(`The container was created but did not start (${engine.name} exit ${result.exitCode}): ${state.error || said}${(0,start_failure/* startFailureHint */.E)(state.error || said)}`);
         // Docker's init (tini) started, but the command itself could not: it never ran.
         const initFailed = engineSaid.find((line) => /^\[FATAL tini \(\d+\)\] exec /.test(line));
         if (!timedOut && state.exitCode === 127 && engine.name === 'docker' && initFailed)
-            throw new engine_engine/* EngineError */.NJ(`The container started but its command did not (${engine.name} exit 127): ${initFailed}${(0,start_failure/* startFailureHint */.E)(initFailed)}`);
+            throw new engine_error/* EngineError */.NJ(`The container started but its command did not (${engine.name} exit 127): ${initFailed}${(0,start_failure/* startFailureHint */.E)(initFailed)}`);
         const exitCode = timedOut ? TIMEOUT_EXIT_CODE : state.exitCode;
         outcome = { exitCode, timedOut, oomKilled: state.oomKilled, durationMs, tail };
         return outcome;
@@ -4678,6 +5352,15 @@ async function runCommand(engine, sandbox, spec, hooks = {}) {
         }
         if (env.dir)
             await promises_.rm(env.dir, { recursive: true, force: true });
+        // Read once the container is gone (nothing writes the folder any more), then the folder goes.
+        if (reply) {
+            const read = outcome ? await (0,run_reply/* readReply */.Xw)(reply.hostDir) : {};
+            const left = await (0,run_reply/* removeReplyFolder */.Rz)(reply.hostDir);
+            if (outcome)
+                outcome.reply = left ? { ...read, warning: [read.warning, left].filter(Boolean).join(' ') } : read;
+        }
+        else if (outcome && 'warning' in offered)
+            outcome.reply = offered;
     }
 }
 
@@ -4713,12 +5396,19 @@ async function pushBranch(git, parent, originUrl, branch, sha, token, options = 
     return { pushed: false, rejected, reason };
 }
 
+// EXTERNAL MODULE: ./src/run/secret-gate.ts + 1 modules
+var secret_gate = __nccwpck_require__(9702);
+// EXTERNAL MODULE: ./src/run/secret-values.ts
+var secret_values = __nccwpck_require__(8620);
 // EXTERNAL MODULE: ./src/run/report.ts
 var run_report = __nccwpck_require__(7119);
 ;// CONCATENATED MODULE: ./src/run/run.ts
 // Run mode, as a story: find the parent, resolve the branch, prepare the sandbox, run the command, bring
 // its work back as data (capture in a helper, import on the host), report, push. Each step is a function;
 // each long step a log group.
+
+
+
 
 
 
@@ -4759,7 +5449,11 @@ async function runSandbox(settings, deps) {
     if (settings.network.mode === 'allow' || settings.network.mode === 'audit')
         for (const { value } of settings.network.credentials)
             ui.mask(value);
-    const engine = new engine_engine/* ContainerEngine */.yz(settings.engine);
+    // And the values of secret-named env entries (secret-values.ts), before the command could print them.
+    for (const { value } of (0,secret_values/* knownSecrets */.xU)(settings))
+        if (value)
+            ui.mask(value);
+    const engine = new engine_engine/* ContainerEngine */.y(settings.engine);
     // The image check (also the engine's reachability check), asked at most once: below, once it is known
     // whether the probe's helper proves the image instead. When the given path alone shows the branch's
     // volume sandbox there (guessReusedVolume), the two questions its command will wait for go out now: the
@@ -4785,7 +5479,7 @@ async function runSandbox(settings, deps) {
     // git's version check, the branch names and the parent overlap too: one round of processes, not three.
     const { git, checked } = engine_git/* Git */.TU.checking();
     const parentFound = startedEarly((0,repository/* findParentRepository */.a)(git, settings.repositoryPath));
-    const namesValid = startedEarly((0,src_settings/* validateBranchNames */.N6)(settings, (name) => git.isValidBranchName(name)));
+    const namesValid = startedEarly((0,settings_settings/* validateBranchNames */.N6)(settings, (name) => git.isValidBranchName(name)));
     // Once git answered its version (the first round's processes are out by then): the branch's refs, read
     // while the parent's answer is checked (used only once the name is known valid: runChecked), and the
     // lock's code, loaded while the engine's image check runs (it is needed once the branch plan is made).
@@ -4933,6 +5627,13 @@ async function runChecked(settings, deps, checked) {
         })));
         deps.save({ container: undefined, exitCode: command.exitCode });
         reportCommand(ui, command);
+        // The reply is scanned before it is shown anywhere: with `block`, a secret in it fails the step here,
+        // before the work is imported or pushed, and the sandbox keeps everything for a person to look at.
+        const gate = (0,secret_gate/* secretGate */._D)(settings, ui, () => deps.save({ secretsFound: true }));
+        const replyText = command.reply?.reply?.text;
+        if (replyText)
+            await ui.group('Secret scan: the reply', () => (0,secret_gate/* checkReply */.xk)(replyText, gate));
+        (0,run_reply/* reportReply */.lc)(ui, command.reply);
         const wantsCommit = settings.push && !!sandbox.branch;
         const report = await ui.group('Import', async () => {
             const r = await (0,collect/* collectChanges */.K)(git, engine, sandbox, settings, wantsCommit ? settings.commitMessage : undefined);
@@ -4961,7 +5662,7 @@ async function runChecked(settings, deps, checked) {
                 trackingRef: `refs/remotes/origin/${sandbox.branch}`,
                 label: `origin/${sandbox.branch}`,
             };
-            push = await ui.group('Push', () => pushSandbox(git, sandbox, report, to, settings.token, ui));
+            push = await ui.group('Push', () => pushSandbox(git, sandbox, report, to, settings.token, ui, gate));
         }
         const trapsCleared = [...offerCleared, ...(report.trapsCleared ?? [])];
         return { sandbox, command, report, push, ...(trapsCleared.length ? { trapsCleared } : {}) };
@@ -4972,7 +5673,7 @@ async function runChecked(settings, deps, checked) {
         await release();
     }
 }
-async function pushSandbox(git, sandbox, report, to, token, ui) {
+async function pushSandbox(git, sandbox, report, to, token, ui, gate) {
     if (!sandbox.branch)
         return { pushed: false, reason: 'a transient sandbox has no branch to push' };
     // What is pushed is the branch tip the parent recorded from the bundle, and only while HEAD was on it.
@@ -4995,6 +5696,7 @@ async function pushSandbox(git, sandbox, report, to, token, ui) {
     const unpushed = await (0,run_report/* commitsNotIn */.hy)(git, parentPath, report.tip, tracking);
     if (unpushed === 0)
         return { pushed: false, reason: `no commits that ${to.label} does not have` };
+    await (0,secret_gate/* checkCommits */.TK)(git, parentPath, [report.tip, '--not', ...tracking], gate, `the push to ${to.label}`);
     const result = await pushBranch(git, sandbox.parent, to.url, to.branch, report.tip, token, {
         trackingRef: to.trackingRef,
         label: to.label,
@@ -5052,6 +5754,484 @@ async function realRoot(root) {
 function firstLine(text) {
     const line = text.trim().split('\n')[0];
     return line.length > 80 ? `${line.slice(0, 77)}...` : line;
+}
+
+
+/***/ }),
+
+/***/ 9702:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  TK: () => (/* binding */ checkCommits),
+  xk: () => (/* binding */ checkReply),
+  _D: () => (/* binding */ secretGate)
+});
+
+// UNUSED EXPORTS: MAX_SCAN_BYTES, SecretScanBlocked, describeFinding
+
+// EXTERNAL MODULE: external "node:crypto"
+var external_node_crypto_ = __nccwpck_require__(7598);
+// EXTERNAL MODULE: ./src/engine/git.ts + 2 modules
+var engine_git = __nccwpck_require__(1763);
+// EXTERNAL MODULE: ./src/engine/time-limits.ts
+var time_limits = __nccwpck_require__(1814);
+// EXTERNAL MODULE: ./src/ui/sandbox-text.ts
+var sandbox_text = __nccwpck_require__(9633);
+;// CONCATENATED MODULE: ./src/run/secret-scan.ts
+/** Each piece handed to secretlint holds about this many characters (whole lines). */
+const PIECE_CHARS = 1 << 20;
+/** The lines of one piece that the next piece starts with again: a PEM private key is about 50 lines. */
+const OVERLAP_LINES = 100;
+/** Findings kept (the rest are counted): the failure names each one, and a log line has its limits. */
+const MAX_FINDINGS = 200;
+/** The comment filter lets text switch the scan off (`secretlint-disable`): the text here is hostile. */
+const IGNORED_RULES = new Set(['@secretlint/secretlint-rule-filter-comments']);
+const emptyPiece = () => ({ text: '', starts: [], places: [], numbers: [] });
+let lintLoaded;
+/** secretlint and its recommended rules, loaded once, on the first scan (the bundle keeps them apart). */
+function loadLint() {
+    return (lintLoaded ??= (async () => {
+        const [{ lintSource }, { rules }, { secretLintProfiler }] = await Promise.all([
+            Promise.all(/* import() */[__nccwpck_require__.e(830), __nccwpck_require__.e(707)]).then(__nccwpck_require__.bind(__nccwpck_require__, 6707)),
+            __nccwpck_require__.e(/* import() */ 577).then(__nccwpck_require__.bind(__nccwpck_require__, 1577)),
+            __nccwpck_require__.e(/* import() */ 806).then(__nccwpck_require__.bind(__nccwpck_require__, 806)),
+        ]);
+        // Its profiler keeps a performance mark per rule and piece for as long as the process lives.
+        secretLintProfiler.setEnabled(false);
+        const config = {
+            rules: rules
+                .filter((rule) => !IGNORED_RULES.has(rule.meta.id))
+                .map((rule) => ({ id: rule.meta.id, rule })),
+        };
+        return async (content) => {
+            const result = await lintSource({
+                // No file name: no rule reads a file of that name from the disk (the GCP rule reads `.p12`
+                // files), and the npm rules look for their tokens in any text. (secretlint wants a name or an
+                // extension: a neutral one.)
+                source: { content, filePath: '', ext: '.txt', contentType: 'text' },
+                options: { config, maskSecrets: true, noPhysicFilePath: true },
+            });
+            return result.messages.map((m) => ({
+                ruleId: m.ruleId,
+                messageId: m.messageId,
+                line: m.loc.start.line,
+            }));
+        };
+    })());
+}
+/**
+ * Lines in, findings out. `add` returns a promise while a piece is being scanned: the reader waits for it
+ * before it reads on (backpressure), so at most two pieces are held.
+ */
+class SecretScanner {
+    needles;
+    lint;
+    findings = [];
+    /** Reports past MAX_FINDINGS, counted only. */
+    more = 0;
+    piece = emptyPiece();
+    seen = new Set();
+    placeIds = new Map();
+    busy;
+    failure;
+    constructor(needles, lint) {
+        this.needles = needles;
+        this.lint = lint;
+    }
+    /** A line of `place`; a promise when the caller should wait before it adds more. */
+    add(place, line, text) {
+        const piece = this.piece;
+        piece.starts.push(piece.text.length);
+        piece.text += `${text}\n`;
+        piece.places.push(place);
+        piece.numbers.push(line);
+        if (piece.text.length >= PIECE_CHARS && !this.busy) {
+            // The next piece starts with the last lines of this one.
+            const keep = Math.min(OVERLAP_LINES, piece.starts.length);
+            const from = piece.starts[piece.starts.length - keep];
+            this.piece = {
+                text: piece.text.slice(from),
+                starts: piece.starts.slice(-keep).map((start) => start - from),
+                places: piece.places.slice(-keep),
+                numbers: piece.numbers.slice(-keep),
+            };
+            this.busy = this.scanPiece(piece)
+                .catch((error) => {
+                this.failure = error;
+            })
+                .finally(() => {
+                this.busy = undefined;
+            });
+        }
+        return this.busy;
+    }
+    /** Scans what is left; throws when a piece could not be scanned. */
+    async finish() {
+        await this.busy;
+        if (this.piece.starts.length)
+            await this.scanPiece(this.piece);
+        this.piece = emptyPiece();
+        if (this.failure)
+            throw this.failure;
+    }
+    async scanPiece(piece) {
+        const { text, starts, places, numbers } = piece;
+        for (const needle of this.needles) {
+            for (let at = text.indexOf(needle.text); at >= 0; at = text.indexOf(needle.text, at + 1))
+                this.report(places, numbers, lineAt(starts, at), needle.rule);
+        }
+        for (const message of await this.lint(text)) {
+            const index = Math.min(Math.max(message.line - 1, 0), starts.length - 1);
+            this.report(places, numbers, index, `${message.ruleId} (${message.messageId})`);
+        }
+    }
+    report(places, numbers, index, rule) {
+        const at = { place: places[index], line: numbers[index] };
+        let id = this.placeIds.get(at.place);
+        if (id === undefined)
+            this.placeIds.set(at.place, (id = this.placeIds.size));
+        // Past the kept findings, only counted (a line of the overlap may then count twice).
+        if (this.findings.length >= MAX_FINDINGS) {
+            this.more++;
+            return;
+        }
+        // A line in the overlap of two pieces is scanned twice: reported once.
+        const key = `${id}:${at.line}:${rule}`;
+        if (this.seen.has(key))
+            return;
+        this.seen.add(key);
+        this.findings.push({ place: at.place, line: at.line, rule });
+    }
+}
+/** The index of the line that holds `offset`, by binary search over the lines' starts. */
+function lineAt(starts, offset) {
+    let low = 0;
+    let high = starts.length - 1;
+    while (low < high) {
+        const mid = (low + high + 1) >> 1;
+        if (starts[mid] <= offset)
+            low = mid;
+        else
+            high = mid - 1;
+    }
+    return low;
+}
+
+// EXTERNAL MODULE: ./src/run/secret-values.ts
+var secret_values = __nccwpck_require__(8620);
+;// CONCATENATED MODULE: ./src/run/secret-gate.ts
+// `secret-scan`: the check before each way out of a run (a push, a saved patch, a posted reply). What a push
+// or a patch carries is read on the host, from the parent's checked objects, through the hardened git
+// wrapper: every added line of every commit that leaves (a secret added in one commit and removed in the
+// next still leaves in the first) and every commit message, bounded in bytes and time. With `block` a
+// finding stops that way out and fails the step, naming each finding by place and rule, never by value;
+// with `warn` the findings are warnings. A read that could not be finished (too large, out of time, git
+// failing) is a finding of its own: nothing passes unscanned under `block`.
+
+
+
+
+
+
+/** The most of git's output read for one scan (added and removed lines, headers, messages). */
+const MAX_SCAN_BYTES = 256 * 1024 * 1024;
+/** The step fails with this when `block` found something: what was found, where, and what was held back. */
+class SecretScanBlocked extends Error {
+    findings;
+    constructor(message, findings) {
+        super(message);
+        this.findings = findings;
+        this.name = 'SecretScanBlocked';
+    }
+}
+/** The gate of a run: its mode, the known secrets' forms (each masked in the log from now on). */
+function secretGate(settings, ui, onBlocked) {
+    const secrets = (0,secret_values/* knownSecrets */.xU)(settings);
+    const needles = (0,secret_values/* needlesOf */.en)(secrets);
+    for (const { value } of secrets)
+        if (value)
+            ui.mask(value);
+    for (const { text } of needles)
+        ui.mask(text);
+    return { mode: settings.secretScan, needles, short: (0,secret_values/* shortSecrets */._9)(secrets), ui, onBlocked };
+}
+/**
+ * Scans the commits `revs` names (commit ids, then `--not` and refs or `--remotes`, as rev-list takes
+ * them) in `repo`: `what` says where they were going (`the push to origin/feature`). Returns when they may
+ * leave; throws SecretScanBlocked when they may not.
+ */
+async function checkCommits(git, repo, revs, gate, what) {
+    if (gate.mode === 'off')
+        return;
+    for (const rev of revs)
+        if (rev.startsWith('-') ? !['--not', '--remotes'].includes(rev) : !engine_git/* OID */.Vx.test(rev) && !rev.startsWith('refs/'))
+            throw new Error(`Internal error: ${JSON.stringify(rev)} is not a revision the secret scan takes.`);
+    sayShort(gate);
+    const scanner = new SecretScanner(gate.needles, await loadLint());
+    const read = await readCommits(git, repo, revs, scanner, gate.maxBytes ?? MAX_SCAN_BYTES);
+    await scanner.finish();
+    const scanned = `${read.commits} commit(s), ${read.lines} added line(s)`;
+    verdict(gate, scanner, what, scanned, read.incomplete);
+}
+/** Scans a reply before it is posted (`where`: "reply"). Throws SecretScanBlocked when it may not go. */
+async function checkReply(text, gate) {
+    if (gate.mode === 'off')
+        return;
+    sayShort(gate);
+    const scanner = new SecretScanner(gate.needles, await loadLint());
+    const max = gate.maxBytes ?? MAX_SCAN_BYTES;
+    const over = Buffer.byteLength(text) > max;
+    const lines = (over ? text.slice(0, max) : text).split(/\r?\n/);
+    const place = { kind: 'reply' };
+    for (let i = 0; i < lines.length; i++)
+        await scanner.add(place, i + 1, lines[i]);
+    await scanner.finish();
+    const incomplete = over ? `the reply is larger than the scan's bound (${mib(max)})` : undefined;
+    verdict(gate, scanner, 'the reply', `${lines.length} line(s)`, incomplete);
+}
+function sayShort(gate) {
+    if (!gate.short.length)
+        return;
+    gate.ui.warning(`secret-scan: ${gate.short.join(', ')} ${gate.short.length > 1 ? 'are' : 'is'} shorter than ${secret_values/* MIN_SECRET_LENGTH */.vb} characters: not searched for.`);
+    gate.short = [];
+}
+/**
+ * One `git log -p -U0` of the commits, read line by line: each commit's message (between markers of this
+ * call's own, which no commit can know), then its added lines with their file and line number. A merge is
+ * compared with its first parent, so that what it brings in is scanned too.
+ */
+async function readCommits(git, repo, revs, scanner, maxBytes) {
+    const marker = `wts-scan-${(0,external_node_crypto_.randomBytes)(12).toString('hex')}`;
+    const end = `${marker}-end`;
+    const read = { commits: 0, lines: 0 };
+    let state = 'header';
+    let commit = '';
+    let message = { kind: 'message', commit };
+    let file;
+    let messageLine = 0;
+    let newLine = 0;
+    let bytes = 0;
+    let wait;
+    const stop = new AbortController();
+    const limitMs = (0,time_limits/* timeLimitMs */.PI)('secret-scan');
+    const onLine = (line, stream) => {
+        if (stream !== 'stdout' || stop.signal.aborted)
+            return;
+        bytes += line.length + 1;
+        if (bytes > maxBytes) {
+            read.incomplete = `what it carries is larger than the scan's bound (over ${mib(maxBytes)} of diff)`;
+            stop.abort();
+            return;
+        }
+        if (line.startsWith(`${marker} `)) {
+            commit = line.slice(marker.length + 1);
+            message = { kind: 'message', commit };
+            read.commits++;
+            state = 'message';
+            messageLine = 0;
+        }
+        else if (state === 'message') {
+            if (line === end)
+                state = 'header';
+            else
+                wait = scanner.add(message, ++messageLine, line) ?? wait;
+        }
+        else if (line.startsWith('diff --git ')) {
+            state = 'header';
+            file = undefined;
+        }
+        else if (state === 'header') {
+            if (line.startsWith('+++ '))
+                file = pathOf(line.slice(4), commit);
+            else if (line.startsWith('@@ ')) {
+                newLine = Number(/^@@ -\d+(?:,\d+)? \+(\d+)/.exec(line)?.[1] ?? 1);
+                state = 'hunk';
+            }
+        }
+        else if (line.startsWith('@@ '))
+            newLine = Number(/^@@ -\d+(?:,\d+)? \+(\d+)/.exec(line)?.[1] ?? 1);
+        else if (line.startsWith('+') && file) {
+            read.lines++;
+            // NULs out: UTF-16 text then reads as its characters, and a blob's printable runs as text.
+            const text = line.includes('\0') ? line.slice(1).replace(/\0/g, '') : line.slice(1);
+            wait = scanner.add(file, newLine++, text) ?? wait;
+        }
+    };
+    const result = await git.stream(repo, [
+        'log',
+        '--no-color',
+        '--no-show-signature',
+        '--no-ext-diff',
+        '--no-textconv',
+        '--no-renames',
+        // Every file as text, whatever git's guess or the repository's attributes (`-diff`, `binary`) say:
+        // a secret in a generated file or a binary blob leaves as surely as one in source.
+        '--text',
+        '--diff-merges=first-parent',
+        '--patch',
+        '--unified=0',
+        '--src-prefix=a/',
+        '--dst-prefix=b/',
+        `--format=${marker} %H%n%B%n${end}`,
+        ...revs,
+        '--',
+    ], {
+        onLine,
+        // A line is never cut (a secret past the cut would pass): the byte bound above stops a long one.
+        maxLineBytes: maxBytes + 1,
+        // While a piece is scanned, git waits (its output is not read on meanwhile).
+        backpressure: () => {
+            const w = wait;
+            wait = undefined;
+            return w;
+        },
+        signal: stop.signal,
+        timeLimitMs: limitMs,
+    });
+    if (!read.incomplete && result.timedOut)
+        read.incomplete = `reading it ran out of the scan's time limit (${Math.round(limitMs / 1000)} s)`;
+    else if (!read.incomplete && result.exitCode !== 0)
+        read.incomplete = `git could not list it (${(0,sandbox_text/* sandboxText */.dX)(result.stderrTail.slice(-2).join(' '), 300)})`;
+    return read;
+}
+/** A `+++` line's path: `b/name`, `"b/na\tme"` (git's quoting kept, for the eye only), or /dev/null. */
+function pathOf(raw, commit) {
+    const name = raw.endsWith('\t') ? raw.slice(0, -1) : raw;
+    if (name === '/dev/null')
+        return undefined;
+    const quoted = name.startsWith('"') && name.endsWith('"');
+    const inner = quoted ? name.slice(1, -1) : name;
+    return { kind: 'file', path: inner.startsWith('b/') ? inner.slice(2) : inner, commit };
+}
+function verdict(gate, scanner, what, scanned, incomplete) {
+    const { ui } = gate;
+    if (!scanner.findings.length && !incomplete) {
+        ui.info(`Secret scan of ${what}: nothing found (${scanned}).`);
+        return;
+    }
+    const lines = scanner.findings.map(describeFinding);
+    if (scanner.more)
+        lines.push(`… and ${scanner.more} more report(s)`);
+    if (incomplete)
+        lines.push(`not scanned whole: ${incomplete}`);
+    const count = scanner.findings.length + scanner.more;
+    const head = `Secret scan of ${what}: ${count} finding(s)${incomplete ? ', and it could not be scanned whole' : ''} (${scanned})`;
+    if (gate.mode === 'warn') {
+        ui.warning(`${head}; secret-scan: warn lets it go on:\n${lines.map((l) => `  ${l}`).join('\n')}`);
+        return;
+    }
+    gate.onBlocked?.();
+    throw new SecretScanBlocked(`${head}. Nothing of it left (secret-scan: block); the sandbox keeps the work for a person to look at. Values are never shown:\n${lines.map((l) => `  ${l}`).join('\n')}`, scanner.findings);
+}
+/** `src/app.js:12 (commit 0123456789ab): env API_KEY`: the place and the rule; never the value. */
+function describeFinding(finding) {
+    const { place, line, rule } = finding;
+    const where = place.kind === 'file'
+        ? `${(0,sandbox_text/* sandboxText */.dX)(place.path, 300)}:${line} (commit ${place.commit.slice(0, 12)})`
+        : place.kind === 'message'
+            ? `commit message of ${place.commit.slice(0, 12)}, line ${line}`
+            : `reply, line ${line}`;
+    return `${where}: ${rule}`;
+}
+function mib(bytes) {
+    return `${Math.round((bytes / 1024 / 1024) * 10) / 10} MiB`;
+}
+
+
+/***/ }),
+
+/***/ 8620:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   _9: () => (/* binding */ shortSecrets),
+/* harmony export */   en: () => (/* binding */ needlesOf),
+/* harmony export */   vb: () => (/* binding */ MIN_SECRET_LENGTH),
+/* harmony export */   xU: () => (/* binding */ knownSecrets)
+/* harmony export */ });
+/* unused harmony exports SECRET_ENV_NAME, base64Forms */
+/** `env` names that say their value is secret: `*_KEY`, `*_TOKEN`, `*_SECRET`, `*_PASSWORD` (any case). */
+const SECRET_ENV_NAME = /(^|_)(KEY|TOKEN|SECRET|PASSWORD)$/i;
+/**
+ * Values shorter than this are not searched for: a four-letter "secret" is found in every diff, and so
+ * blocks every push. The step says so (`shortSecrets`).
+ */
+const MIN_SECRET_LENGTH = 8;
+function knownSecrets(settings) {
+    const found = [];
+    if (settings.token)
+        found.push({ name: 'token', value: settings.token });
+    if (settings.network.mode === 'allow' || settings.network.mode === 'audit')
+        for (const credential of settings.network.credentials) {
+            // `Bearer <token>`, `token <token>`: the part after the scheme is the secret, and every form of the
+            // whole value holds a form of that part (base64 at one of its alignments): it alone is searched.
+            const scheme = /^[A-Za-z][A-Za-z0-9-]*\s+(\S.*)$/.exec(credential.value);
+            found.push({
+                name: `credentials for ${credential.host}`,
+                value: scheme ? scheme[1] : credential.value,
+            });
+        }
+    for (const entry of settings.env)
+        if (SECRET_ENV_NAME.test(entry.name))
+            found.push({ name: `env ${entry.name}`, value: entry.value });
+    return found;
+}
+/** The secrets too short to be searched for (their names only). */
+function shortSecrets(secrets) {
+    const names = secrets.filter((s) => s.value.length > 0 && s.value.length < MIN_SECRET_LENGTH);
+    return [...new Set(names.map((s) => s.name))];
+}
+/**
+ * Every form of every secret long enough, each once (the first name that has it), and none that holds
+ * another: text that holds the longer one holds the shorter one too, and each costs a pass over the text.
+ */
+function needlesOf(secrets) {
+    const all = allForms(secrets);
+    return all.filter((n) => !all.some((m) => m !== n && m.text.length < n.text.length && n.text.includes(m.text)));
+}
+function allForms(secrets) {
+    const seen = new Set();
+    const needles = [];
+    const add = (rule, text) => {
+        if (text.length < MIN_SECRET_LENGTH || seen.has(text))
+            return;
+        seen.add(text);
+        needles.push({ rule, text });
+    };
+    for (const { name, value } of secrets) {
+        if (value.length < MIN_SECRET_LENGTH)
+            continue;
+        add(name, value);
+        add(`${name} (URL-encoded)`, encodeURIComponent(value));
+        add(`${name} (JSON-escaped)`, JSON.stringify(value).slice(1, -1));
+        const bytes = Buffer.from(value, 'utf8');
+        add(`${name} (hex)`, bytes.toString('hex'));
+        for (const text of base64Forms(bytes)) {
+            add(`${name} (base64)`, text);
+            add(`${name} (base64)`, text.replace(/\+/g, '-').replace(/\//g, '_'));
+        }
+    }
+    return needles;
+}
+/**
+ * The base64 text that `bytes` always produce inside a longer encoded text, at each alignment: encoded
+ * after 0, 1 or 2 other bytes, the characters that mix in a neighbour's bits are left out at both ends.
+ */
+function base64Forms(bytes) {
+    const forms = [];
+    for (const pad of [0, 1, 2]) {
+        const encoded = Buffer.concat([Buffer.alloc(pad), bytes])
+            .toString('base64')
+            .replace(/=+$/, '');
+        const start = Math.ceil((pad * 8) / 6);
+        const end = Math.floor(((pad + bytes.length) * 8) / 6);
+        if (end > start)
+            forms.push(encoded.slice(start, end));
+    }
+    return forms;
 }
 
 
@@ -5297,7 +6477,7 @@ function reportCleared(ui, sandboxName, cleared) {
 /* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6760);
 /* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_path__WEBPACK_IMPORTED_MODULE_0__);
 /* harmony import */ var _engine_container_args_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(5011);
-/* harmony import */ var _engine_git_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(2434);
+/* harmony import */ var _engine_git_hardening_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(3229);
 /* harmony import */ var _engine_labels_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(9667);
 /* harmony import */ var _naming_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(2375);
 // Where a sandbox lives and what a container sees of it. A sandbox is a repository of its own (its own
@@ -5392,7 +6572,7 @@ function sandboxHelper(sandbox, image, script, extra = {}) {
         entrypoint: 'sh',
         args: ['-c', script.text, script.name, ...script.args],
         ...extra,
-        env: { ...(0,_engine_git_js__WEBPACK_IMPORTED_MODULE_2__/* .helperGitEnv */ .QS)(), ...extra.env },
+        env: { ...(0,_engine_git_hardening_js__WEBPACK_IMPORTED_MODULE_2__/* .helperGitEnv */ .QS)(), ...extra.env },
     };
 }
 
@@ -5713,7 +6893,7 @@ function diskWorktreePath(root, project, sandbox) {
 /* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_fs__WEBPACK_IMPORTED_MODULE_0__);
 /* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(6760);
 /* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__nccwpck_require__.n(node_path__WEBPACK_IMPORTED_MODULE_1__);
-/* harmony import */ var _engine_git_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(2434);
+/* harmony import */ var _engine_git_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(1763);
 // A repository's refs read from its files as data, the way git's files backend keeps them: a loose ref
 // file (`<git folder>/refs/...`) over its line in `packed-refs`. Bounded, and never through a symbolic
 // link: the reaper reads sandboxes' git folders with these (a container wrote them), and the host reads
@@ -6212,7 +7392,7 @@ async function dropRemovalNote(sandbox) {
 
 /***/ }),
 
-/***/ 3466:
+/***/ 9109:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -6230,8 +7410,8 @@ var external_node_os_ = __nccwpck_require__(8161);
 var external_node_path_ = __nccwpck_require__(6760);
 // EXTERNAL MODULE: ./src/engine/host-paths.ts
 var host_paths = __nccwpck_require__(6387);
-// EXTERNAL MODULE: ./src/engine/engine.ts + 1 modules
-var engine = __nccwpck_require__(8467);
+// EXTERNAL MODULE: ./src/engine/engine.ts + 2 modules
+var engine = __nccwpck_require__(1665);
 // EXTERNAL MODULE: ./src/action-defaults.ts
 var action_defaults = __nccwpck_require__(7616);
 ;// CONCATENATED MODULE: ./src/settings/inputs.ts
@@ -6394,8 +7574,8 @@ function envEntries(read, env) {
         const value = eq < 0 ? (env[name] ?? '') : line.slice(eq + 1);
         // A value of several lines reaches the container by name through the engine CLI's environment, where
         // it may never stand in for one of the CLI's own variables.
-        if (/[\r\n]/.test(value) && engine/* ENGINE_ENV */.X4.includes(name))
-            throw new InputError('env', name, `a name other than ${engine/* ENGINE_ENV */.X4.join(', ')} for a value of several lines`);
+        if (/[\r\n]/.test(value) && engine/* ENGINE_ENV */.X.includes(name))
+            throw new InputError('env', name, `a name other than ${engine/* ENGINE_ENV */.X.join(', ')} for a value of several lines`);
         entries.push({ name, value });
     }
     return entries;
@@ -6439,21 +7619,32 @@ function formatIdentity(identity) {
 }
 
 // EXTERNAL MODULE: ./src/network/policy.ts + 1 modules
-var policy = __nccwpck_require__(3977);
+var network_policy = __nccwpck_require__(3977);
 ;// CONCATENATED MODULE: ./src/settings/network-input.ts
-// `network` and `credentials`, read together: the allow-list, its presets and the credentials the proxy
-// sets (src/network/policy.ts parses; this turns its refusals into InputErrors naming the input).
+// `network`, `credentials` and the model budget, read together: the allow-list, its presets, the
+// credentials the proxy sets and the limits it enforces (src/network/policy.ts parses; this turns its
+// refusals into InputErrors naming the input). The budget is the proxy's: without one, it is refused.
 
 
+const LIMITS = ['max-model-requests', 'max-model-tokens'];
 function networkInput(read) {
+    let policy;
     try {
-        return (0,policy/* parseCredentials */.gu)(read('credentials'), (0,policy/* parseNetwork */.MO)(read('network')));
+        policy = (0,network_policy/* parseCredentials */.gu)(read('credentials'), (0,network_policy/* parseNetwork */.MO)(read('network')));
     }
     catch (error) {
-        if (error instanceof policy/* PolicyError */.pn)
+        if (error instanceof network_policy/* PolicyError */.pn)
             throw new InputError(error.input, error.value, error.accepted);
         throw error;
     }
+    const [maxRequests, maxTokens] = LIMITS.map((name) => number(read, name, { min: 0, integer: true }));
+    if (maxRequests === 0 && maxTokens === 0)
+        return policy;
+    if (policy.mode === 'bridge' || policy.mode === 'none') {
+        const set = maxRequests > 0 ? LIMITS[0] : LIMITS[1];
+        throw new InputError(set, read(set).trim(), `0 (no limit), or a limit with an allow-list or audit in network (it is ${policy.mode}): the proxy is what counts`);
+    }
+    return { ...policy, modelLimits: { maxRequests, maxTokens } };
 }
 
 ;// CONCATENATED MODULE: ./src/settings/pull-request-input.ts
@@ -6485,7 +7676,7 @@ function pullRequestInputs(read) {
     };
 }
 
-;// CONCATENATED MODULE: ./src/settings.ts
+;// CONCATENATED MODULE: ./src/settings/settings.ts
 // Every input is read and validated here, once, into typed settings. Nothing past this module reads an
 // input. An error names the input and what it accepts, and is raised before anything is created.
 
@@ -6539,6 +7730,7 @@ function parseRun(read, env) {
         allowFailure: inputs_boolean(read, 'allow-failure'),
         push: inputs_boolean(read, 'push'),
         commitMessage: read('commit-message').trim(),
+        secretScan: oneOf(read, 'secret-scan', ['block', 'warn', 'off']),
         limits: {
             memory: optionalPattern(read, 'memory', /^\d+(\.\d+)?[bkmg]?$/i, 'a size such as 512m or 2g'),
             cpus: optionalPattern(read, 'cpus', /^(\d+(\.\d+)?|\.\d+)$/, 'a positive number such as 1.5'),
@@ -8392,10 +9584,10 @@ var promises_ = __nccwpck_require__(1455);
 var external_node_path_ = __nccwpck_require__(6760);
 // EXTERNAL MODULE: ./src/engine/engine-probe.ts
 var engine_probe = __nccwpck_require__(6269);
-// EXTERNAL MODULE: ./src/engine/engine.ts + 1 modules
-var engine_engine = __nccwpck_require__(8467);
-// EXTERNAL MODULE: ./src/engine/git.ts
-var engine_git = __nccwpck_require__(2434);
+// EXTERNAL MODULE: ./src/engine/engine.ts + 2 modules
+var engine_engine = __nccwpck_require__(1665);
+// EXTERNAL MODULE: ./src/engine/git.ts + 2 modules
+var engine_git = __nccwpck_require__(1763);
 // EXTERNAL MODULE: ./src/engine/labels.ts
 var labels = __nccwpck_require__(9667);
 // EXTERNAL MODULE: ./src/network/leftovers.ts
@@ -8446,7 +9638,7 @@ var sandbox_text = __nccwpck_require__(9633);
  */
 const POST_LOCK_WAIT_MS = sandbox_lock/* LOCK_STALE_MS */.LP + 3_000;
 async function cleanupRun(state, ui, tempDir, options = {}) {
-    const engine = new engine_engine/* ContainerEngine */.yz(state.engine);
+    const engine = new engine_engine/* ContainerEngine */.y(state.engine);
     const sandbox = state.location;
     // With the engine's view unproven, only a command container the engine created proves it (asked before
     // it goes: removing a container that never was may succeed too).
@@ -8496,7 +9688,7 @@ async function removeLeftProbe(state, ui) {
     const probe = state?.probe;
     if (!probe || !engine_probe/* PROBE_NAME */.J4.test(probe.name))
         return;
-    const engine = new engine_engine/* ContainerEngine */.yz(probe.engine);
+    const engine = new engine_engine/* ContainerEngine */.y(probe.engine);
     // Asked first: removing a container that is not there succeeds too, with some engines.
     if ((await engine.containerExists(probe.name).catch(() => undefined)) !== true)
         return;
@@ -8519,6 +9711,8 @@ async function cleanupLocked(state, engine, ui, tempDir) {
     const sandbox = state.location;
     if (!state.ready)
         return recoverHalfCreated(git, engine, sandbox, ui);
+    if (state.secretsFound)
+        return keep(ui, sandbox, 'the secret scan held its work back: kept for a person to look at, whatever cleanup says');
     if (state.cleanup === 'never')
         return keep(ui, sandbox, 'cleanup: never');
     if (state.cleanup === 'auto' && sandbox.kind === 'persistent')
@@ -8665,16 +9859,19 @@ async function saveUncommitted(git, store, base, work) {
     return bundle;
 }
 
-// EXTERNAL MODULE: ./src/run/run.ts + 6 modules
-var run = __nccwpck_require__(4890);
+// EXTERNAL MODULE: ./src/run/run.ts + 7 modules
+var run = __nccwpck_require__(6337);
 // EXTERNAL MODULE: ./src/github/event.ts
 var github_event = __nccwpck_require__(5015);
-// EXTERNAL MODULE: ./src/settings.ts + 5 modules
-var src_settings = __nccwpck_require__(3466);
-// EXTERNAL MODULE: ./src/action/state.ts
-var action_state = __nccwpck_require__(3175);
+// EXTERNAL MODULE: ./src/settings/settings.ts + 5 modules
+var settings_settings = __nccwpck_require__(9109);
+// EXTERNAL MODULE: ./src/action/step-state.ts
+var step_state = __nccwpck_require__(4634);
+// EXTERNAL MODULE: ./src/run/reply.ts + 1 modules
+var run_reply = __nccwpck_require__(5125);
 ;// CONCATENATED MODULE: ./src/run/summary.ts
 // The job summary and the plain-text report: one table a person reads at a glance.
+
 
 
 
@@ -8718,15 +9915,20 @@ function filesChanged(report) {
     return report.countsStopped ? `at least ${n} (counting stopped: ${report.countsStopped})` : n;
 }
 // Size: the table is a few hundred bytes of the action's own text and names it chose; the diff stat is at
-// most STAT_MAX_BYTES (report.ts: 64 KiB) and says what it left out. The whole stays far below the
-// runner's 1 MiB limit for one step's summary.
+// most STAT_MAX_BYTES (report.ts: 64 KiB) and says what it left out, the reply at most REPLY_MAX_BYTES
+// (reply.ts: 64 KiB, a little more once made safe). The whole stays far below the runner's 1 MiB limit
+// for one step's summary.
 function outcomeMarkdown(outcome) {
     const rows = outcomeRows(outcome);
     const table = ['| | |', '|---|---|', ...rows.map(([k, v]) => `| ${k} | ${esc(v)} |`)].join('\n');
     const stat = outcome.report.diffStat
         ? `\n\n<details><summary>Diff stat</summary>\n\n\`\`\`\n${outcome.report.diffStat.replace(/```/g, "'''")}\n\`\`\`\n</details>`
         : '';
-    return `## worktree-sandbox: run\n\n${table}${stat}\n`;
+    const reply = (0,run_reply/* replyMarkdown */.iz)(outcome.command.reply, {
+        heading: "### The command's reply",
+        maxChars: 2 * run_reply/* REPLY_MAX_BYTES */.qV,
+    });
+    return `## worktree-sandbox: run\n\n${table}${reply ? `\n\n${reply}` : ''}${stat}\n`;
 }
 function outcomeText(outcome) {
     const rows = outcomeRows(outcome);
@@ -8739,140 +9941,19 @@ function outcomeText(outcome) {
         .trimEnd();
 }
 
-// EXTERNAL MODULE: ./src/network/policy.ts + 1 modules
-var policy = __nccwpck_require__(3977);
-;// CONCATENATED MODULE: ./src/network/report.ts
-// What the proxy saw, for people and for later steps: a job-summary section, one warning per refused
-// host, the `network-allowed` / `network-denied` outputs, and, in audit, the `network:` value that would
-// have let the run through. Host names and reasons come from the sandbox (a CONNECT line or a Host header
-// is the command's text): shown only through `shownHost` (markdownText), and within byte bounds, because
-// a command that names hundreds of long hosts would otherwise fill the job summary (GitHub drops a step
-// summary over 1 MiB whole, the run's own report with it) and the outputs.
-
-
-const MAX_WARNINGS = 20;
-/** The characters of one host name or reason shown (a DNS name has at most 253); the rest counted. */
-const SHOWN_MAX = 300;
-/**
- * The network section's share of the job summary. About two hundred rows of the longest host names: more
- * than anyone reads, and small beside GitHub's 1 MiB for the whole summary, which the run's own report
- * (up to a 64 KiB diff stat) shares. Rows past it are counted, not shown.
- */
-const NETWORK_SECTION_MAX_BYTES = 64 * 1024;
-/** The audit's proposal is shown when it is at most this long; past it, the outputs have the hosts. */
-const PROPOSAL_MAX_BYTES = 16 * 1024;
-/**
- * Each network output's bound. GitHub holds an output to 1 MB and a job's outputs together to 1 MB: the
- * two network outputs and the diff stat fit in that. Rows past it are left out, and a warning counts them.
- */
-const NETWORK_OUTPUT_MAX_BYTES = 400_000;
-const byteLength = (text) => Buffer.byteLength(text, 'utf8');
-/** A host name as the command gave it: JSON-quoted, inert in Markdown and in a log line. */
-function shownHost(host) {
-    return (0,sandbox_text/* markdownText */.p7)(host, SHOWN_MAX, true);
-}
-/** Why the proxy refused: its own words, but they may name a host the command gave. */
-const shownReason = (reason) => (0,sandbox_text/* markdownText */.p7)(reason, SHOWN_MAX);
-function bytes(n) {
-    if (n < 1024)
-        return `${n} B`;
-    if (n < 1024 ** 2)
-        return `${(n / 1024).toFixed(1)} KiB`;
-    if (n < 1024 ** 3)
-        return `${(n / 1024 ** 2).toFixed(1)} MiB`;
-    return `${(n / 1024 ** 3).toFixed(2)} GiB`;
-}
-/** A JSON array of the first rows that fit in `maxBytes` (UTF-8); `omitted` counts the others. */
-function jsonRows(rows, maxBytes) {
-    const parts = [];
-    let size = 2;
-    for (const row of rows) {
-        const text = JSON.stringify(row);
-        const n = byteLength(text) + (parts.length ? 1 : 0);
-        if (size + n > maxBytes)
-            break;
-        parts.push(text);
-        size += n;
-    }
-    return { json: `[${parts.join(',')}]`, omitted: rows.length - parts.length };
-}
-const OUTPUT_ROWS = { 'network-allowed': 'allowed', 'network-denied': 'denied' };
-function networkOutputs(report) {
-    return {
-        'network-allowed': jsonRows(report.allowed, NETWORK_OUTPUT_MAX_BYTES).json,
-        'network-denied': jsonRows(report.denied, NETWORK_OUTPUT_MAX_BYTES).json,
-    };
-}
-function networkWarnings(report) {
-    const lines = report.denied
-        .slice(0, MAX_WARNINGS)
-        .map((d) => `Network: the proxy refused ${shownHost(d.host)} port ${d.port} ${d.requests} time(s): ${shownReason(d.reason)}.`);
-    if (report.denied.length > MAX_WARNINGS)
-        lines.push(`Network: ${report.denied.length - MAX_WARNINGS} more refused host(s): see the job summary.`);
-    if (report.uncounted > 0)
-        lines.push(`Network: ${report.uncounted} connection(s) to further hosts were handled but not counted (the report keeps 500 rows).`);
-    for (const [output, key] of Object.entries(OUTPUT_ROWS)) {
-        const { omitted } = jsonRows(report[key], NETWORK_OUTPUT_MAX_BYTES);
-        if (omitted > 0)
-            lines.push(`Network: the ${output} output lists the first rows only: ${omitted} more did not fit in its ${NETWORK_OUTPUT_MAX_BYTES.toLocaleString('en-US')} bytes.`);
-    }
-    return lines;
-}
-/** The `network:` value an audit proposes (empty when nothing was reached). */
-function auditProposal(report) {
-    return (0,policy/* proposeAllowList */.yl)(report.allowed);
-}
-function proposalText(report) {
-    const proposal = auditProposal(report);
-    if (!proposal)
-        return 'The run reached no host: `network: none` would have let it through.';
-    const block = `The allow-list this run needed:\n\n\`\`\`yaml\nnetwork: '${proposal}'\n\`\`\``;
-    if (byteLength(block) <= PROPOSAL_MAX_BYTES)
-        return block;
-    const entries = proposal.split(', ').length;
-    return `The allow-list this run needed has ${entries} entries, too long to show here: the \`network-allowed\` output lists the hosts.`;
-}
-/** Room kept for the sentence that counts the rows left out. */
-const CUT_NOTE_BYTES = 400;
-/** The job summary's network section: at most NETWORK_SECTION_MAX_BYTES, the rows left out counted. */
-function networkMarkdown(report, policy) {
-    const heading = `### Network (${policy.mode === 'audit' ? 'audit: every host let through' : 'allow-list'})`;
-    const rows = [
-        ...report.allowed.map((r) => `| ✅ ${shownHost(r.host)} | ${r.port} | ${r.requests} | ${bytes(r.bytesSent)} | ${bytes(r.bytesReceived)} |`),
-        ...report.denied.map((r) => `| ⛔ ${shownHost(r.host)} | ${r.port} | ${r.requests} | refused: ${shownReason(r.reason)} | |`),
-    ];
-    const after = [];
-    if (report.uncounted > 0)
-        after.push(`${report.uncounted} connection(s) to further hosts were not counted.`);
-    if (policy.mode === 'audit')
-        after.push(proposalText(report));
-    const header = '| Host | Port | Requests | Sent | Received |\n|---|---|---|---|---|';
-    let room = NETWORK_SECTION_MAX_BYTES - byteLength([heading, header, ...after].join('\n\n')) - CUT_NOTE_BYTES;
-    const shown = [];
-    for (const row of rows) {
-        room -= byteLength(row) + 1;
-        if (room < 0)
-            break;
-        shown.push(row);
-    }
-    const parts = [heading];
-    if (rows.length === 0)
-        parts.push('The command reached no host and was refused none.');
-    else
-        parts.push([header, ...shown].join('\n'));
-    if (shown.length < rows.length)
-        parts.push(`${rows.length - shown.length} more host(s) not shown: this section keeps to ${NETWORK_SECTION_MAX_BYTES / 1024} KiB of the job summary. The \`network-allowed\` and \`network-denied\` outputs list them.`);
-    return `\n${[...parts, ...after].join('\n\n')}\n`;
-}
-
-// EXTERNAL MODULE: ./src/action/ui.ts
-var action_ui = __nccwpck_require__(6794);
+// EXTERNAL MODULE: ./src/network/network-summary.ts
+var network_summary = __nccwpck_require__(6777);
+// EXTERNAL MODULE: ./src/network/usage-report.ts
+var usage_report = __nccwpck_require__(4992);
+// EXTERNAL MODULE: ./src/action/action-ui.ts
+var action_ui = __nccwpck_require__(3833);
 // EXTERNAL MODULE: ./src/action/step-summary.ts
 var step_summary = __nccwpck_require__(2659);
 ;// CONCATENATED MODULE: ./src/action/main.ts
 // The action's two phases on top of the core: inputs in, outputs and a job summary out. `run()` is the main
 // step and `cleanup()` the post step, each ending the step failed on an error: index.ts calls one of them
 // (the bundle), and so can a runner of the source such as @github/local-action (`npm run local-action`).
+
 
 
 
@@ -8902,9 +9983,9 @@ async function failingStep(step) {
     }
 }
 async function mainStep() {
-    const settings = (0,src_settings/* parseSettings */.P$)((name) => core/* getInput */.V4(name));
+    const settings = (0,settings_settings/* parseSettings */.P$)((name) => core/* getInput */.V4(name));
     if (settings.mode === 'reap') {
-        const { reapAction } = await Promise.all(/* import() */[__nccwpck_require__.e(298), __nccwpck_require__.e(879)]).then(__nccwpck_require__.bind(__nccwpck_require__, 9260));
+        const { reapAction } = await Promise.all(/* import() */[__nccwpck_require__.e(298), __nccwpck_require__.e(968)]).then(__nccwpck_require__.bind(__nccwpck_require__, 2968));
         await reapAction(settings);
         return;
     }
@@ -8925,12 +10006,12 @@ async function runAction(settings) {
                 return;
         }
         else
-            outcome = await (0,run/* runSandbox */.F)(settings, { ui, save: action_state/* saveRunState */.iZ });
+            outcome = await (0,run/* runSandbox */.F)(settings, { ui, save: step_state/* saveRunState */.iZ });
     }
     catch (error) {
         // A run that failed after its sandbox was ready still says which sandbox, and the command's exit code
         // when the command really ran.
-        setEarlyOutputs((0,action_state/* currentRunState */.IZ)());
+        setEarlyOutputs((0,step_state/* currentRunState */.IZ)());
         throw error;
     }
     setOutputs(outcome);
@@ -8939,10 +10020,14 @@ async function runAction(settings) {
         await proposePullRequest(settings, outcome, (0,action_ui/* actionIo */.P)(ui));
     }
     const network = outcome.command.network;
-    for (const line of network ? networkWarnings(network) : [])
+    const models = network?.models;
+    for (const line of network ? (0,network_summary/* networkWarnings */.Ow)(network) : [])
         ui.warning(line);
-    // The run's own report first: when the summary must be cut, the network table goes before it.
-    await (0,step_summary/* writeSummary */.Sy)(outcomeMarkdown(outcome), network ? networkMarkdown(network, settings.network) : '');
+    for (const line of models ? (0,usage_report/* modelUsageWarnings */.mW)(models) : [])
+        ui.warning(line);
+    const networkSection = (network ? (0,network_summary/* networkMarkdown */.IB)(network, settings.network) : '') + (models ? (0,usage_report/* modelUsageMarkdown */.U5)(models) : '');
+    // The run's own report first: when the summary must be cut, the network tables go before it.
+    await (0,step_summary/* writeSummary */.Sy)(outcomeMarkdown(outcome), networkSection);
     const { exitCode } = outcome.command;
     if (exitCode !== 0 && !settings.allowFailure)
         core/* setFailed */.C1(`The command exited with code ${exitCode}.`);
@@ -8976,14 +10061,18 @@ function setOutputs(outcome) {
         // it left out: a few kilobytes whatever the sandbox holds.
         'files-changed': String(report.changedCount),
         'diff-stat': report.diffStat,
+        // The reply as the command wrote it (at most 64 KiB: reply.ts): an output is data, not a command.
+        reply: command.reply?.reply?.text ?? '',
     };
     if (command.network)
-        Object.assign(out, networkOutputs(command.network));
+        Object.assign(out, (0,network_summary/* networkOutputs */.dk)(command.network));
+    if (command.network?.models)
+        Object.assign(out, (0,usage_report/* modelUsageOutput */.cx)(command.network.models));
     for (const [k, v] of Object.entries(out))
         core/* setOutput */.uH(k, v);
 }
 async function postStep() {
-    const state = (0,action_state/* loadRunState */.fQ)();
+    const state = (0,step_state/* loadRunState */.fQ)();
     if (state?.progress && !state.progress.finished) {
         const { finishProgressInPost } = await Promise.all(/* import() */[__nccwpck_require__.e(251), __nccwpck_require__.e(540)]).then(__nccwpck_require__.bind(__nccwpck_require__, 6540));
         await finishProgressInPost(state.progress, postToken(), (0,action_ui/* actionUi */.V)());
@@ -9003,7 +10092,7 @@ async function postStep() {
 /** The post step gets the same inputs as main; only the token is needed, to finish a progress comment. */
 function postToken() {
     try {
-        return (0,src_settings/* parseSettings */.P$)((name) => core/* getInput */.V4(name)).token;
+        return (0,settings_settings/* parseSettings */.P$)((name) => core/* getInput */.V4(name)).token;
     }
     catch {
         return ''; // the main step failed on these inputs before it created anything to finish
@@ -9016,5 +10105,5 @@ function postToken() {
 
 
 
-void (action_state/* isPost */.tl ? cleanup() : main_run());
+void (step_state/* isPost */.tl ? cleanup() : main_run());
 

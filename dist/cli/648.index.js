@@ -35,7 +35,7 @@ function clone (obj) {
 /***/ 5744:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
-var fs = __webpack_require__(7515)
+var fs = __webpack_require__(9896)
 var polyfills = __webpack_require__(3501)
 var legacy = __webpack_require__(2270)
 var clone = __webpack_require__(3964)

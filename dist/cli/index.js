@@ -1721,25 +1721,108 @@ function containerRunArgs(engine, spec, bindSource = (f) => f) {
 
 /***/ }),
 
-/***/ 8467:
+/***/ 389:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   FR: () => (/* binding */ engineFailure),
+/* harmony export */   NJ: () => (/* binding */ EngineError),
+/* harmony export */   TM: () => (/* binding */ firstLine)
+/* harmony export */ });
+class EngineError extends Error {
+    constructor(message) {
+        super(message);
+        this.name = 'EngineError';
+    }
+}
+/** A non-zero exit of `<engine> args...`, told as unreachable when the engine's words say so. */
+function engineFailure(engine, args, result) {
+    const detail = (result.stderr || result.stdout).trim();
+    if (/Cannot connect to the Docker daemon|Is the docker daemon running|connect: (no such file|connection refused|permission denied)|unable to connect to Podman|cannot connect to Podman/i.test(detail)) {
+        return new EngineError(`The ${engine} engine is unreachable: ${firstLine(detail)}`);
+    }
+    return new EngineError(`${engine} ${args[0]} ${args[1] ?? ''} failed (exit ${result.exitCode}): ${detail}`);
+}
+function firstLine(text) {
+    return text.split('\n')[0] ?? '';
+}
+
+
+/***/ }),
+
+/***/ 1665:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
 // EXPORTS
 __nccwpck_require__.d(__webpack_exports__, {
-  yz: () => (/* binding */ ContainerEngine),
-  X4: () => (/* binding */ ENGINE_ENV),
-  NJ: () => (/* binding */ EngineError)
+  y: () => (/* binding */ ContainerEngine),
+  X: () => (/* binding */ ENGINE_ENV)
 });
 
-// UNUSED EXPORTS: engineWork
-
-// EXTERNAL MODULE: ./src/engine/proc.ts
-var proc = __nccwpck_require__(9896);
-// EXTERNAL MODULE: external "node:crypto"
-var external_node_crypto_ = __nccwpck_require__(7598);
 // EXTERNAL MODULE: ./src/engine/container-args.ts
 var container_args = __nccwpck_require__(5011);
+// EXTERNAL MODULE: ./src/engine/engine-error.ts
+var engine_error = __nccwpck_require__(389);
+// EXTERNAL MODULE: external "node:crypto"
+var external_node_crypto_ = __nccwpck_require__(7598);
+// EXTERNAL MODULE: ./src/engine/time-limits.ts
+var time_limits = __nccwpck_require__(1814);
+;// CONCATENATED MODULE: ./src/engine/helper-run.ts
+// A helper container under its time limit: when the limit runs out, the container itself is stopped and
+// removed by its name, since killing the engine CLI alone would leave it running.
+
+
+
+/** How long the engine CLI may take to return once its container was removed, before it is killed. */
+const CLI_GRACE_MS = 5_000;
+/**
+ * Runs a helper container under its time limit (time-limits.ts). When the limit runs out, the container
+ * itself is killed and removed by its name: killing the CLI alone would leave it running. The CLI is
+ * killed too if it has not returned a few seconds later, and the name is removed once more after the
+ * CLI is gone (the engine may have created the container only then). Throws a TimeLimitError. A
+ * container whose output went over `stdoutFile.maxBytes` is removed the same way.
+ */
+async function runHelperContainer(engine, spec, run, options = {}) {
+    const name = spec.name ?? `worktree-sandbox-${run.work}-${(0,external_node_crypto_.randomBytes)(6).toString('hex')}`;
+    const args = run.unmapped
+        ? (0,container_args/* containerRunArgs */.s$)(engine.name, { ...spec, name }, await engine.bindSource())
+        : await engine.runArgs({ ...spec, name });
+    const limitMs = (0,time_limits/* timeLimitMs */.PI)(run.work);
+    const cli = new AbortController();
+    let expired = false;
+    let grace;
+    const timer = setTimeout(() => {
+        expired = true;
+        grace = setTimeout(() => cli.abort(), CLI_GRACE_MS);
+        void engine.stopContainer(name);
+    }, limitMs);
+    try {
+        const result = await engine.stream(args, { ...options, signal: cli.signal });
+        if (expired)
+            throw new time_limits/* TimeLimitError */.$q(run.work, run.where, limitMs, run.consequence);
+        // Output over its cap killed the CLI, not the container: it goes too.
+        if (result.overLimit)
+            await engine.stopContainer(name);
+        return result;
+    }
+    finally {
+        clearTimeout(timer);
+        clearTimeout(grace);
+        if (expired)
+            await removeLateContainer(engine, name);
+    }
+}
+/** After a timeout: the container is removed until the engine no longer knows it (a few tries). */
+async function removeLateContainer(engine, name) {
+    for (let attempt = 0; attempt < 5; attempt++) {
+        await engine.stopContainer(name);
+        if ((await engine.containerExists(name)) === false)
+            return;
+        await new Promise((resolve) => setTimeout(resolve, 1_000));
+    }
+}
+
 // EXTERNAL MODULE: ./src/engine/host-paths.ts
 var host_paths = __nccwpck_require__(6387);
 // EXTERNAL MODULE: ./src/engine/start-failure.ts
@@ -1875,12 +1958,12 @@ function lastLine(text) {
     return lines[lines.length - 1] ?? '(no output)';
 }
 
-// EXTERNAL MODULE: ./src/engine/time-limits.ts
-var time_limits = __nccwpck_require__(1814);
+// EXTERNAL MODULE: ./src/engine/proc.ts + 2 modules
+var proc = __nccwpck_require__(729);
 ;// CONCATENATED MODULE: ./src/engine/engine.ts
-// The container engine CLI behind one small interface (Docker, or Podman which speaks the same CLI).
-// Argument arrays only; values that could be secrets travel in the child's environment (`-e NAME`),
-// never on its command line.
+// The container engine CLI (Docker, or Podman which speaks the same CLI) behind one interface
+// (EngineCommands, engine-commands.ts). Argument arrays only; values that could be secrets travel in the
+// child's environment (`-e NAME`), never on its command line.
 // ADR 0006 (docs/adr/0006-env-never-touches-the-engine-cli.md).
 
 
@@ -1888,12 +1971,7 @@ var time_limits = __nccwpck_require__(1814);
 
 
 
-class EngineError extends Error {
-    constructor(message) {
-        super(message);
-        this.name = 'EngineError';
-    }
-}
+
 /** The engine CLI's own variables: taken from the runner, never overridden for a container's sake. */
 const ENGINE_ENV = [
     'PATH',
@@ -1908,8 +1986,6 @@ const ENGINE_ENV = [
     'XDG_RUNTIME_DIR',
     'TMPDIR',
 ];
-/** How long the engine CLI may take to return once its container was removed, before it is killed. */
-const CLI_GRACE_MS = 5_000;
 class ContainerEngine {
     name;
     detected;
@@ -1960,7 +2036,7 @@ class ContainerEngine {
      * throws for a non-zero exit, but throws a ProcTimeLimitError when the limit runs out (the CLI killed).
      */
     async exec(args, options = {}) {
-        const work = engineWork(args);
+        const work = (0,time_limits/* engineWork */.Au)(args);
         const limit = {
             ms: Math.min(options.limitMs ?? Infinity, (0,time_limits/* timeLimitMs */.PI)(work)),
             purpose: options.purpose ?? `the container engine's ${work.slice('engine-'.length)}`,
@@ -1981,61 +2057,19 @@ class ContainerEngine {
             throw this.notInstalled(error);
         }
     }
-    /**
-     * Runs a helper container under its time limit (time-limits.ts). When the limit runs out, the container
-     * itself is killed and removed by its name: killing the CLI alone would leave it running. The CLI is
-     * killed too if it has not returned a few seconds later, and the name is removed once more after the
-     * CLI is gone (the engine may have created the container only then). Throws a TimeLimitError. A
-     * container whose output went over `stdoutFile.maxBytes` is removed the same way.
-     */
-    async runHelper(spec, run, options = {}) {
-        const name = spec.name ?? `worktree-sandbox-${run.work}-${(0,external_node_crypto_.randomBytes)(6).toString('hex')}`;
-        const args = run.unmapped
-            ? (0,container_args/* containerRunArgs */.s$)(this.name, { ...spec, name }, await this.bindSource())
-            : await this.runArgs({ ...spec, name });
-        const limitMs = (0,time_limits/* timeLimitMs */.PI)(run.work);
-        const cli = new AbortController();
-        let expired = false;
-        let grace;
-        const timer = setTimeout(() => {
-            expired = true;
-            grace = setTimeout(() => cli.abort(), CLI_GRACE_MS);
-            void this.stopContainer(name);
-        }, limitMs);
-        try {
-            const result = await this.stream(args, { ...options, signal: cli.signal });
-            if (expired)
-                throw new time_limits/* TimeLimitError */.$q(run.work, run.where, limitMs, run.consequence);
-            // Output over its cap killed the CLI, not the container: it goes too.
-            if (result.overLimit)
-                await this.stopContainer(name);
-            return result;
-        }
-        finally {
-            clearTimeout(timer);
-            clearTimeout(grace);
-            if (expired)
-                await this.removeLateContainer(name);
-        }
+    /** Runs a helper container under its time limit (helper-run.ts). */
+    runHelper(spec, run, options = {}) {
+        return runHelperContainer(this, spec, run, options);
     }
     /** Kills a container (SIGKILL, not the engine's polite stop) and removes it. */
     async stopContainer(name) {
         await this.exec(['kill', '--', name]).catch(() => undefined);
         await this.exec(['rm', '--force', '--volumes', '--', name]).catch(() => undefined);
     }
-    /** After a timeout: the container is removed until the engine no longer knows it (a few tries). */
-    async removeLateContainer(name) {
-        for (let attempt = 0; attempt < 5; attempt++) {
-            await this.stopContainer(name);
-            if ((await this.containerExists(name)) === false)
-                return;
-            await new Promise((resolve) => setTimeout(resolve, 1_000));
-        }
-    }
     notInstalled(error) {
         if (!(error instanceof proc/* ProcError */.Nm))
             return error;
-        return new EngineError(`${this.name} is not installed or not on PATH: isolation needs a container engine.`);
+        return new engine_error/* EngineError */.NJ(`${this.name} is not installed or not on PATH: isolation needs a container engine.`);
     }
     async run(args) {
         const result = await this.exec(args);
@@ -2044,11 +2078,7 @@ class ContainerEngine {
         return result.stdout;
     }
     failure(args, result) {
-        const detail = (result.stderr || result.stdout).trim();
-        if (/Cannot connect to the Docker daemon|Is the docker daemon running|connect: (no such file|connection refused|permission denied)|unable to connect to Podman|cannot connect to Podman/i.test(detail)) {
-            return new EngineError(`The ${this.name} engine is unreachable: ${firstLine(detail)}`);
-        }
-        return new EngineError(`${this.name} ${args[0]} ${args[1] ?? ''} failed (exit ${result.exitCode}): ${detail}`);
+        return (0,engine_error/* engineFailure */.FR)(this.name, args, result);
     }
     /** The engine's answer on `image` (ensureImage's first half: a run starts it before it knows it needs it). */
     inspectImage(image) {
@@ -2097,7 +2127,7 @@ class ContainerEngine {
             throw failure;
         const pull = await this.exec(['pull', '--quiet', '--', image]);
         if (pull.exitCode !== 0) {
-            throw new EngineError(`Image "${image}" is not present and could not be pulled: ${firstLine((pull.stderr || pull.stdout).trim())}`);
+            throw new engine_error/* EngineError */.NJ(`Image "${image}" is not present and could not be pulled: ${(0,engine_error/* firstLine */.TM)((pull.stderr || pull.stdout).trim())}`);
         }
     }
     async volumeExists(name) {
@@ -2178,23 +2208,6 @@ class ContainerEngine {
         return names;
     }
 }
-/** Which time limit an engine CLI call runs under: what it does decides how long it may honestly take. */
-function engineWork(args) {
-    const [command, sub] = args;
-    if (command === 'pull')
-        return 'engine-pull';
-    if (command === 'import')
-        return 'engine-import';
-    if (['kill', 'rm', 'stop', 'create', 'rmi'].includes(command))
-        return 'engine-change';
-    if (['volume', 'container', 'image', 'network'].includes(command) &&
-        ['create', 'rm', 'prune', 'kill', 'stop'].includes(sub))
-        return 'engine-change';
-    return 'engine-query';
-}
-function firstLine(text) {
-    return text.split('\n')[0] ?? '';
-}
 
 
 /***/ }),
@@ -2217,7 +2230,7 @@ function firstLine(text) {
 /* harmony import */ var node_os__WEBPACK_IMPORTED_MODULE_2___default = /*#__PURE__*/__nccwpck_require__.n(node_os__WEBPACK_IMPORTED_MODULE_2__);
 /* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(6760);
 /* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_3___default = /*#__PURE__*/__nccwpck_require__.n(node_path__WEBPACK_IMPORTED_MODULE_3__);
-/* harmony import */ var _proc_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(9896);
+/* harmony import */ var _proc_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(729);
 /* harmony import */ var _time_limits_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(1814);
 // Images made on the spot from the runner's own files: the reaper's helper image (helper-image.ts: `sh`,
 // `git` and a few tools) and the network sidecar's image (the libraries the runner's Node loads). Neither
@@ -2671,26 +2684,136 @@ function sandboxHelperLabels(sandbox) {
 
 /***/ }),
 
-/***/ 9896:
+/***/ 729:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   Bh: () => (/* binding */ pickEnv),
-/* harmony export */   Nm: () => (/* binding */ ProcError),
-/* harmony export */   PH: () => (/* binding */ startPiped),
-/* harmony export */   R3: () => (/* binding */ runProcess),
-/* harmony export */   SL: () => (/* binding */ runStreaming)
-/* harmony export */ });
-/* unused harmony exports ProcTimeLimitError, programName */
-/* harmony import */ var node_child_process__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1421);
-/* harmony import */ var node_child_process__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_child_process__WEBPACK_IMPORTED_MODULE_0__);
-/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(3024);
-/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__nccwpck_require__.n(node_fs__WEBPACK_IMPORTED_MODULE_1__);
-/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(6760);
-/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_2___default = /*#__PURE__*/__nccwpck_require__.n(node_path__WEBPACK_IMPORTED_MODULE_2__);
-/* harmony import */ var _time_limits_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(1814);
-// The one place where child processes start. Argument arrays only: nothing here goes through a shell.
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  Nm: () => (/* binding */ ProcError),
+  DY: () => (/* binding */ notStarted),
+  Bh: () => (/* binding */ pickEnv),
+  R3: () => (/* binding */ runProcess),
+  SL: () => (/* binding */ runStreaming)
+});
+
+// UNUSED EXPORTS: ProcTimeLimitError, programName
+
+// EXTERNAL MODULE: external "node:child_process"
+var external_node_child_process_ = __nccwpck_require__(1421);
+// EXTERNAL MODULE: external "node:fs"
+var external_node_fs_ = __nccwpck_require__(3024);
+// EXTERNAL MODULE: external "node:path"
+var external_node_path_ = __nccwpck_require__(6760);
+;// CONCATENATED MODULE: ./src/engine/chunk-tail.ts
+// A bounded tail of a stream's output: what error messages and reports quote of a program that may print
+// without end.
+/** The last chunks of a stream, at least `bytes` of them when there were that many. */
+class ChunkTail {
+    bytes;
+    chunks = [];
+    size = 0;
+    constructor(bytes) {
+        this.bytes = bytes;
+    }
+    push(chunk) {
+        this.chunks.push(chunk);
+        this.size += chunk.length;
+        while (this.chunks.length > 1 && this.size - this.chunks[0].length >= this.bytes)
+            this.size -= this.chunks.shift().length;
+    }
+    text() {
+        const all = Buffer.concat(this.chunks);
+        return all.subarray(Math.max(0, all.length - this.bytes)).toString('utf8');
+    }
+}
+
+;// CONCATENATED MODULE: ./src/engine/process-group.ts
+// Process groups that proc.ts starts: every program it runs under a time limit leads a group of its own,
+// so that a kill reaches what it started too (git's remote helper, ssh, tar's gzip).
+
+/** Process groups started here and still running: killed when this process exits, so none outlives it. */
+const liveGroups = new Set();
+let exitHook = false;
+function trackGroup(pid) {
+    if (!exitHook) {
+        exitHook = true;
+        process.once('exit', () => {
+            for (const group of liveGroups)
+                killGroup(group);
+        });
+    }
+    liveGroups.add(pid);
+}
+function untrackGroup(pid) {
+    liveGroups.delete(pid);
+}
+function killGroup(pid) {
+    try {
+        process.kill(-pid, 'SIGKILL');
+    }
+    catch {
+        // already gone
+    }
+}
+/**
+ * How long a killed group may take to be gone. A kill is delivered at once, but a program ends only when
+ * it is next scheduled (later still in an uninterruptible wait), and its pipes close before it has ended:
+ * the caller's answer should not come while the programs it says were killed still run.
+ */
+const GROUP_END_MS = 2_000;
+const GROUP_POLL_MS = 10;
+/**
+ * Resolves once no process of the group runs any more, or after the bound. One that has ended but is not
+ * reaped yet does not count: its new parent (PID 1, which may reap late or never) decides when it goes.
+ */
+async function waitForGroupEnd(pid, boundMs = GROUP_END_MS) {
+    const until = Date.now() + boundMs;
+    while (groupRuns(pid) && Date.now() < until)
+        await new Promise((resolve) => setTimeout(resolve, GROUP_POLL_MS));
+}
+function groupRuns(pgid) {
+    try {
+        process.kill(-pgid, 0);
+    }
+    catch (error) {
+        // EPERM: a member runs as another user now (not ours to kill): it is there.
+        if (error.code !== 'EPERM')
+            return false;
+    }
+    let entries;
+    try {
+        entries = external_node_fs_.readdirSync('/proc');
+    }
+    catch {
+        return true; // no /proc to tell a running member from an ended one: the group is there
+    }
+    return entries.some((entry) => /^\d+$/.test(entry) && runsInGroup(entry, pgid));
+}
+/** `/proc/<pid>/stat` is `pid (comm) state ppid pgrp ...`; comm may hold anything, so read past its last `)`. */
+function runsInGroup(pid, pgid) {
+    let stat;
+    try {
+        stat = external_node_fs_.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    }
+    catch {
+        return false; // gone meanwhile
+    }
+    const [state, , group] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return Number(group) === pgid && state !== 'Z' && state !== 'X';
+}
+
+// EXTERNAL MODULE: ./src/engine/time-limits.ts
+var time_limits = __nccwpck_require__(1814);
+// EXTERNAL MODULE: ./src/engine/tool-path.ts
+var tool_path = __nccwpck_require__(2428);
+;// CONCATENATED MODULE: ./src/engine/proc.ts
+// Where child processes start (with piped-process.ts, for a long-lived one): run to their end, with their
+// output buffered or streamed. Argument arrays only: nothing here goes through a shell.
 // ADR 0007 (docs/adr/0007-streamed-output-bounded-memory.md).
+
+
+
 
 
 
@@ -2712,7 +2835,7 @@ class ProcTimeLimitError extends Error {
     constructor(
     /** The program and its sub-command, `git fetch`. */
     program, purpose, limitMs) {
-        super(`${program} (${purpose}) ran out of its time limit (${(0,_time_limits_js__WEBPACK_IMPORTED_MODULE_3__/* .formatLimit */ .tW)(limitMs)}) and was killed, with every program it started.`);
+        super(`${program} (${purpose}) ran out of its time limit (${(0,time_limits/* formatLimit */.tW)(limitMs)}) and was killed, with every program it started.`);
         this.program = program;
         this.purpose = purpose;
         this.limitMs = limitMs;
@@ -2722,77 +2845,15 @@ class ProcTimeLimitError extends Error {
 /** `git fetch` for git's `fetch …`, `ldd` for `ldd -- …`: the program as a person names it. */
 function programName(tool, args) {
     const sub = args[0];
-    const base = node_path__WEBPACK_IMPORTED_MODULE_2__.basename(tool);
+    const base = external_node_path_.basename(tool);
     return sub && /^[a-z][a-z0-9-]{0,30}$/.test(sub) ? `${base} ${sub}` : base;
-}
-const toolPaths = new Map();
-/**
- * The tool's absolute path, looked up once per PATH value. Searching every PATH folder (one stat after
- * another) on every call costs a few milliseconds each time, and the action makes a dozen calls before the
- * user's command starts. A failed lookup is not remembered.
- */
-function toolPath(tool) {
-    const key = `${process.env.PATH ?? ''}\0${tool}`;
-    let found = toolPaths.get(key);
-    if (!found) {
-        found = findOnPath(tool, process.env.PATH ?? '');
-        toolPaths.set(key, found);
-        found.catch(() => toolPaths.delete(key));
-    }
-    return found;
-}
-/**
- * The first executable file named `tool` in PATH's folders, in PATH's order (a name with a slash is taken
- * as a path). Looked up synchronously: a few stat calls once per tool and PATH value, instead of a round of
- * the thread pool per folder before the first process can start. (Not @actions/io's `which`: its module,
- * with `assert`, costs the start of every step.)
- */
-function findOnPath(tool, searchPath) {
-    const candidates = tool.includes('/')
-        ? [node_path__WEBPACK_IMPORTED_MODULE_2__.resolve(tool)]
-        : searchPath
-            .split(node_path__WEBPACK_IMPORTED_MODULE_2__.delimiter)
-            .filter((dir) => dir)
-            .map((dir) => node_path__WEBPACK_IMPORTED_MODULE_2__.join(dir, tool));
-    const first = candidates.find((file) => {
-        try {
-            node_fs__WEBPACK_IMPORTED_MODULE_1__.accessSync(file, node_fs__WEBPACK_IMPORTED_MODULE_1__.constants.X_OK);
-            return node_fs__WEBPACK_IMPORTED_MODULE_1__.statSync(file).isFile();
-        }
-        catch {
-            return false;
-        }
-    });
-    if (!first)
-        return Promise.reject(new Error(`Unable to locate executable file: ${tool} (not an executable file on PATH).`));
-    return Promise.resolve(first);
 }
 /**
  * How long a program may keep its output pipes open after it exited (a program it left behind holds
  * them): then its output so far is taken as all of it.
  */
 const PIPES_GRACE_MS = 10_000;
-/** Process groups started here and still running: killed when this process exits, so none outlives it. */
-const liveGroups = new Set();
-let exitHook = false;
-function trackGroup(pid) {
-    if (!exitHook) {
-        exitHook = true;
-        process.once('exit', () => {
-            for (const group of liveGroups)
-                killGroup(group);
-        });
-    }
-    liveGroups.add(pid);
-}
-function killGroup(pid) {
-    try {
-        process.kill(-pid, 'SIGKILL');
-    }
-    catch {
-        // already gone
-    }
-}
+/** The error for a program that could not be started. */
 function notStarted(tool, error) {
     return new ProcError(`${tool} could not be started: ${error.message}`, {
         exitCode: -1,
@@ -2808,7 +2869,7 @@ function notStarted(tool, error) {
 async function runProcess(tool, args, options) {
     let child;
     try {
-        child = (0,node_child_process__WEBPACK_IMPORTED_MODULE_0__.spawn)(await toolPath(tool), [...args], {
+        child = (0,external_node_child_process_.spawn)(await (0,tool_path/* toolPath */.O)(tool), [...args], {
             cwd: options.cwd,
             env: options.env,
             stdio: [options.input ? 'pipe' : 'ignore', 'pipe', 'pipe'],
@@ -2848,8 +2909,11 @@ async function runProcess(tool, args, options) {
                 }, PIPES_GRACE_MS);
             });
         });
-        if (timedOut)
+        if (timedOut) {
+            if (pid)
+                await waitForGroupEnd(pid);
             throw new ProcTimeLimitError(programName(tool, args), options.limit.purpose, options.limit.ms);
+        }
         return {
             exitCode,
             stdout: Buffer.concat(stdout).toString('utf8'),
@@ -2860,7 +2924,7 @@ async function runProcess(tool, args, options) {
         clearTimeout(timer);
         clearTimeout(grace);
         if (pid)
-            liveGroups.delete(pid);
+            untrackGroup(pid);
     }
 }
 /** Environment variables a CLI tool legitimately needs from the parent process; everything else is dropped. */
@@ -2875,25 +2939,6 @@ function pickEnv(names, source = process.env) {
 }
 /** How much of the end of a process's output is kept for messages and reports. */
 const TAIL_BYTES = 64 * 1024;
-/** The last chunks of a stream, at least `bytes` of them when there were that many. */
-class ChunkTail {
-    bytes;
-    chunks = [];
-    size = 0;
-    constructor(bytes) {
-        this.bytes = bytes;
-    }
-    push(chunk) {
-        this.chunks.push(chunk);
-        this.size += chunk.length;
-        while (this.chunks.length > 1 && this.size - this.chunks[0].length >= this.bytes)
-            this.size -= this.chunks.shift().length;
-    }
-    text() {
-        const all = Buffer.concat(this.chunks);
-        return all.subarray(Math.max(0, all.length - this.bytes)).toString('utf8');
-    }
-}
 /**
  * Runs a process whose output may be huge or hostile: nothing is accumulated but a bounded stderr tail;
  * lines are handed on as they come (cut at `maxLineBytes`), or stdout is written to a file up to a limit,
@@ -2904,11 +2949,11 @@ async function runStreaming(tool, args, options) {
     const tailLines = options.stderrTailLines ?? 40;
     let file;
     if (options.stdoutFile)
-        file = node_fs__WEBPACK_IMPORTED_MODULE_1__.openSync(options.stdoutFile.path, 'wx', 0o600);
+        file = external_node_fs_.openSync(options.stdoutFile.path, 'wx', 0o600);
     let child;
     const group = options.processGroup || options.timeLimitMs !== undefined;
     try {
-        child = (0,node_child_process__WEBPACK_IMPORTED_MODULE_0__.spawn)(await toolPath(tool), [...args], {
+        child = (0,external_node_child_process_.spawn)(await (0,tool_path/* toolPath */.O)(tool), [...args], {
             cwd: options.cwd,
             env: options.env,
             stdio: ['ignore', options.outputFd ?? 'pipe', 'pipe'],
@@ -2917,19 +2962,18 @@ async function runStreaming(tool, args, options) {
     }
     catch (error) {
         if (file !== undefined)
-            node_fs__WEBPACK_IMPORTED_MODULE_1__.closeSync(file);
-        throw new ProcError(`${tool} could not be started: ${error.message}`, {
-            exitCode: -1,
-            stdout: '',
-            stderr: String(error),
-        });
+            external_node_fs_.closeSync(file);
+        throw notStarted(tool, error);
     }
     let stdoutBytes = 0;
     let overLimit = false;
     let timedOut = false;
+    let groupKilled = false;
     const kill = () => {
-        if (group && child.pid)
+        if (group && child.pid) {
+            groupKilled = true;
             killGroup(child.pid);
+        }
         else
             child.kill('SIGKILL');
     };
@@ -3010,22 +3054,21 @@ async function runStreaming(tool, args, options) {
             kill();
             return;
         }
-        node_fs__WEBPACK_IMPORTED_MODULE_1__.writeSync(file, chunk);
+        external_node_fs_.writeSync(file, chunk);
     });
     const exitCode = await new Promise((resolve, reject) => {
-        child.on('error', (error) => reject(new ProcError(`${tool} could not be started: ${error.message}`, {
-            exitCode: -1,
-            stdout: '',
-            stderr: String(error),
-        })));
+        child.on('error', (error) => reject(notStarted(tool, error)));
         child.on('close', (code, signal) => resolve(code ?? (signal ? 128 : 1)));
     }).finally(() => {
         if (timer)
             clearTimeout(timer);
         options.signal?.removeEventListener('abort', onAbort);
         if (file !== undefined)
-            node_fs__WEBPACK_IMPORTED_MODULE_1__.closeSync(file);
+            external_node_fs_.closeSync(file);
     });
+    // Its pipes close as the killed programs end, a moment before they are gone: answer once they are.
+    if (groupKilled && child.pid)
+        await waitForGroupEnd(child.pid);
     err.end();
     out.end();
     const lastLines = (tail) => tail.text().split(/\r?\n/).filter(Boolean).slice(-tailLines);
@@ -3036,117 +3079,6 @@ async function runStreaming(tool, args, options) {
         overLimit: overLimit || undefined,
         timedOut: timedOut || undefined,
         stdoutBytes,
-    };
-}
-async function startPiped(tool, args, options) {
-    const child = (0,node_child_process__WEBPACK_IMPORTED_MODULE_0__.spawn)(await toolPath(tool), [...args], {
-        cwd: options.cwd,
-        env: options.env,
-        stdio: ['pipe', 'pipe', 'ignore'],
-    });
-    const chunks = [];
-    let buffered = 0;
-    let ended;
-    let wake;
-    const notify = () => {
-        const w = wake;
-        wake = undefined;
-        w?.();
-    };
-    child.stdout.on('data', (chunk) => {
-        chunks.push(chunk);
-        buffered += chunk.length;
-        // Nobody is reading: stop the process until someone does (memory stays at one chunk or so).
-        if (buffered > 1024 * 1024)
-            child.stdout.pause();
-        notify();
-    });
-    child.on('close', (code, signal) => {
-        ended ??= new Error(`${tool} ended (exit ${code ?? signal})`);
-        notify();
-    });
-    // Its own exit (not its pipes' closing, which a grandchild could hold up) ends a wait for it.
-    const exited = new Promise((resolve) => child.on('exit', (code) => resolve(code ?? 128)));
-    child.on('error', (error) => {
-        ended = new ProcError(`${tool} could not be started: ${error.message}`, {
-            exitCode: -1,
-            stdout: '',
-            stderr: String(error),
-        });
-        notify();
-    });
-    child.stdin.on('error', () => undefined); // a killed process: the read says so
-    const timer = setTimeout(() => {
-        ended = new Error(`${tool} took longer than ${options.timeoutMs / 1000} s: stopped`);
-        child.kill('SIGKILL');
-        // A grandchild may hold stdout open after the kill: reads fail now, not when it lets go.
-        notify();
-    }, options.timeoutMs);
-    void exited.then(() => clearTimeout(timer));
-    const waitFor = async (ready) => {
-        while (!ready()) {
-            if (ended && !ready())
-                throw ended;
-            child.stdout.resume();
-            await new Promise((resolve) => (wake = resolve));
-        }
-    };
-    const take = (bytes) => {
-        const out = Buffer.allocUnsafe(bytes);
-        let filled = 0;
-        while (filled < bytes) {
-            const head = chunks[0];
-            const n = Math.min(head.length, bytes - filled);
-            head.copy(out, filled, 0, n);
-            filled += n;
-            if (n === head.length)
-                chunks.shift();
-            else
-                chunks[0] = head.subarray(n);
-        }
-        buffered -= bytes;
-        return out;
-    };
-    const newlineAt = (max) => {
-        let seen = 0;
-        for (const chunk of chunks) {
-            const i = chunk.indexOf(10);
-            if (i >= 0 && seen + i <= max)
-                return seen + i;
-            seen += chunk.length;
-            if (seen > max)
-                break;
-        }
-        return -1;
-    };
-    return {
-        send: (text) => {
-            if (!ended)
-                child.stdin.write(text);
-        },
-        async readLine(maxBytes = 4096) {
-            let at = -1;
-            await waitFor(() => {
-                at = newlineAt(maxBytes);
-                if (at < 0 && buffered > maxBytes)
-                    throw new Error(`${tool} printed a line over ${maxBytes} bytes`);
-                return at >= 0;
-            });
-            const line = take(at + 1);
-            return line.subarray(0, at).toString('utf8');
-        },
-        async read(bytes) {
-            await waitFor(() => buffered >= bytes);
-            return take(bytes);
-        },
-        async close(graceMs = 5_000) {
-            child.stdin.end();
-            const kill = setTimeout(() => child.kill('SIGKILL'), graceMs);
-            const code = await exited;
-            clearTimeout(kill);
-            return code;
-        },
-        kill: () => child.kill('SIGKILL'),
     };
 }
 
@@ -3273,6 +3205,7 @@ function startFailureHint(stderr) {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   $q: () => (/* binding */ TimeLimitError),
+/* harmony export */   Au: () => (/* binding */ engineWork),
 /* harmony export */   PI: () => (/* binding */ timeLimitMs),
 /* harmony export */   tW: () => (/* binding */ formatLimit)
 /* harmony export */ });
@@ -3321,6 +3254,9 @@ const TIME_LIMITS_MS = {
     'git-push': 15 * MINUTE,
     // Fetching a sandbox's bundle (at most max-import-size) with fsck into the private store.
     'git-import': 30 * MINUTE,
+    // Reading what a push or a patch carries (git's log of the commits' added lines) while it is scanned
+    // for secrets (secret-gate.ts): at most 256 MiB of git's output, scanned at several MB/s.
+    'secret-scan': 5 * MINUTE,
     // The engine CLI asked something (inspect, ps, info, version, logs): a second; tens of seconds on a
     // loaded rootless Podman that first sets up its user namespace.
     'engine-query': 2 * MINUTE,
@@ -3350,6 +3286,20 @@ function timeLimitMs(work, env = process.env) {
     }
     return limit;
 }
+/** Which time limit an engine CLI call runs under: what it does decides how long it may honestly take. */
+function engineWork(args) {
+    const [command, sub] = args;
+    if (command === 'pull')
+        return 'engine-pull';
+    if (command === 'import')
+        return 'engine-import';
+    if (['kill', 'rm', 'stop', 'create', 'rmi'].includes(command))
+        return 'engine-change';
+    if (['volume', 'container', 'image', 'network'].includes(command) &&
+        ['create', 'rm', 'prune', 'kill', 'stop'].includes(sub))
+        return 'engine-change';
+    return 'engine-query';
+}
 /** What a time limit stopped: which work, on which sandbox(es), after how long. */
 class TimeLimitError extends Error {
     work;
@@ -3375,6 +3325,65 @@ function formatLimit(ms) {
     if (ms % MINUTE === 0)
         return `${ms / MINUTE} min`;
     return `${Math.round(ms / 100) / 10} s`;
+}
+
+
+/***/ }),
+
+/***/ 2428:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   O: () => (/* binding */ toolPath)
+/* harmony export */ });
+/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3024);
+/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_fs__WEBPACK_IMPORTED_MODULE_0__);
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(6760);
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__nccwpck_require__.n(node_path__WEBPACK_IMPORTED_MODULE_1__);
+// Where a program is: its absolute path on PATH, found once per PATH value.
+
+
+const toolPaths = new Map();
+/**
+ * The tool's absolute path, looked up once per PATH value. Searching every PATH folder (one stat after
+ * another) on every call costs a few milliseconds each time, and the action makes a dozen calls before the
+ * user's command starts. A failed lookup is not remembered.
+ */
+function toolPath(tool) {
+    const key = `${process.env.PATH ?? ''}\0${tool}`;
+    let found = toolPaths.get(key);
+    if (!found) {
+        found = findOnPath(tool, process.env.PATH ?? '');
+        toolPaths.set(key, found);
+        found.catch(() => toolPaths.delete(key));
+    }
+    return found;
+}
+/**
+ * The first executable file named `tool` in PATH's folders, in PATH's order (a name with a slash is taken
+ * as a path). Looked up synchronously: a few stat calls once per tool and PATH value, instead of a round of
+ * the thread pool per folder before the first process can start. (Not @actions/io's `which`: its module,
+ * with `assert`, costs the start of every step.)
+ */
+function findOnPath(tool, searchPath) {
+    const candidates = tool.includes('/')
+        ? [node_path__WEBPACK_IMPORTED_MODULE_1__.resolve(tool)]
+        : searchPath
+            .split(node_path__WEBPACK_IMPORTED_MODULE_1__.delimiter)
+            .filter((dir) => dir)
+            .map((dir) => node_path__WEBPACK_IMPORTED_MODULE_1__.join(dir, tool));
+    const first = candidates.find((file) => {
+        try {
+            node_fs__WEBPACK_IMPORTED_MODULE_0__.accessSync(file, node_fs__WEBPACK_IMPORTED_MODULE_0__.constants.X_OK);
+            return node_fs__WEBPACK_IMPORTED_MODULE_0__.statSync(file).isFile();
+        }
+        catch {
+            return false;
+        }
+    });
+    if (!first)
+        return Promise.reject(new Error(`Unable to locate executable file: ${tool} (not an executable file on PATH).`));
+    return Promise.resolve(first);
 }
 
 
@@ -3786,7 +3795,7 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("events");
 
 /***/ }),
 
-/***/ 7515:
+/***/ 9896:
 /***/ ((module) => {
 
 module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("fs");
@@ -3888,6 +3897,13 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:os");
 /***/ ((module) => {
 
 module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
+
+/***/ }),
+
+/***/ 643:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:perf_hooks");
 
 /***/ }),
 
@@ -8516,6 +8532,7 @@ const ACTION_DEFAULTS = {
     "allow-failure": "false",
     "push": "false",
     "commit-message": "chore: changes made in worktree-sandbox",
+    "secret-scan": "block",
     "author": "",
     "committer": "",
     "pull-request": "false",
@@ -8533,6 +8550,8 @@ const ACTION_DEFAULTS = {
     "pids-limit": "4096",
     "network": "bridge",
     "credentials": "",
+    "max-model-requests": "0",
+    "max-model-tokens": "0",
     "read-only-rootfs": "false",
     "max-import-size": "1g",
     "headless-expiry-days": "30",
@@ -8678,8 +8697,8 @@ var external_node_os_ = __nccwpck_require__(8161);
 var promises_ = __nccwpck_require__(1455);
 // EXTERNAL MODULE: ./src/engine/container-args.ts
 var container_args = __nccwpck_require__(5011);
-// EXTERNAL MODULE: ./src/engine/engine.ts + 1 modules
-var engine_engine = __nccwpck_require__(8467);
+// EXTERNAL MODULE: ./src/engine/engine-error.ts
+var engine_error = __nccwpck_require__(389);
 // EXTERNAL MODULE: ./src/engine/host-paths.ts
 var host_paths = __nccwpck_require__(6387);
 // EXTERNAL MODULE: ./src/engine/labels.ts
@@ -8835,7 +8854,7 @@ async function createWithin(engine, name, args, timeoutMs) {
             purpose: 'creating the engine-view probe',
         });
         if (timedOut)
-            throw new engine_engine/* EngineError */.NJ(`The ${engine.name} engine took longer than ${timeoutMs / 1000} s to create the helper that checks what it sees; nothing was created.`);
+            throw new engine_error/* EngineError */.NJ(`The ${engine.name} engine took longer than ${timeoutMs / 1000} s to create the helper that checks what it sees; nothing was created.`);
         return result;
     }
     finally {
@@ -8900,26 +8919,16 @@ async function removeStaleProbes(engine, nowMs = Date.now(), olderThanMs = STALE
     return removed;
 }
 
-// EXTERNAL MODULE: ./src/engine/proc.ts
-var proc = __nccwpck_require__(9896);
-// EXTERNAL MODULE: ./src/engine/time-limits.ts
-var time_limits = __nccwpck_require__(1814);
-;// CONCATENATED MODULE: ./src/engine/git.ts
-// The git CLI behind one small interface. Every call goes through `exec`: argument arrays, a fixed
-// environment, and configuration that keeps a repository's own settings from running anything on the
-// host (hooks, fsmonitor, pagers, automatic gc that would prune live sandboxes).
+// EXTERNAL MODULE: ./src/engine/engine.ts + 2 modules
+var engine_engine = __nccwpck_require__(1665);
+// EXTERNAL MODULE: ./src/engine/proc.ts + 2 modules
+var proc = __nccwpck_require__(729);
+;// CONCATENATED MODULE: ./src/engine/git-hardening.ts
+// git's hardened configuration and environment: what keeps a repository's own settings (which a container
+// may have written) from running anything on the host: hooks, fsmonitor, pagers, external diffs, automatic
+// gc that would prune live sandboxes. Host-side git gets it through Git; git run by the action's scripts
+// inside helper containers through `helperGitEnv`.
 
-
-
-const MIN_GIT_VERSION = [2, 31, 0];
-/** An object name as git prints it: SHA-1 (40 hex digits) or SHA-256 (64). */
-const OID = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
-/**
- * For every diff-like command (diff, format-patch): no external diff or textconv program that a
- * repository's attributes could name, and no rename detection (its memory grows with the square of the
- * paths).
- */
-const NO_EXTERNAL_DIFF = ['--no-ext-diff', '--no-textconv', '--no-renames'];
 /** Configuration applied to every host-side git command, above the repository's own configuration. */
 const HARDENED_GIT_CONFIG = [
     ['core.hooksPath', '/dev/null'],
@@ -8952,8 +8961,6 @@ const GIT_NETWORK_CONFIG = [
     ['http.lowSpeedLimit', '1'],
     ['http.lowSpeedTime', '120'],
 ];
-/** Where `fetchCommit` puts what it fetched, for the moment it takes to read its commit. */
-const FETCH_REF_ROOT = 'refs/worktree-sandbox/fetch';
 /** Config as environment variables (GIT_CONFIG_COUNT/KEY_n/VALUE_n): also reaches git run by our scripts. */
 function gitConfigEnv(extra = []) {
     const all = [...HARDENED_GIT_CONFIG, ...extra];
@@ -8975,6 +8982,10 @@ function helperGitEnv() {
         LC_ALL: 'C',
     };
 }
+/**
+ * The environment of every host-side git command: the runner's few variables git needs, no prompt, no
+ * optional locks (a read must not write), no system configuration, and the hardened configuration.
+ */
 function baseGitEnv() {
     return {
         ...(0,proc/* pickEnv */.Bh)(['PATH', 'HOME', 'XDG_CONFIG_HOME', 'SSH_AUTH_SOCK', 'GIT_SSH_COMMAND', 'TMPDIR']),
@@ -8985,6 +8996,187 @@ function baseGitEnv() {
         ...gitConfigEnv(),
     };
 }
+
+// EXTERNAL MODULE: ./src/engine/time-limits.ts
+var time_limits = __nccwpck_require__(1814);
+;// CONCATENATED MODULE: ./src/engine/git-version.ts
+// Which git the action needs, checked once when the wrapper is made: an older git lacks options the
+// hardening relies on.
+
+
+const MIN_GIT_VERSION = [2, 31, 0];
+/** Throws when git is missing or older than MIN_GIT_VERSION, saying which. */
+async function checkGitVersion(env) {
+    let result;
+    try {
+        result = await (0,proc/* runProcess */.R3)('git', ['version'], {
+            env,
+            limit: { ms: (0,time_limits/* timeLimitMs */.PI)('git'), purpose: 'checking that git is new enough' },
+        });
+    }
+    catch (error) {
+        if (error instanceof proc/* ProcError */.Nm) {
+            throw new Error('git is not installed or not on PATH: the action needs git 2.31 or newer.', {
+                cause: error,
+            });
+        }
+        throw error;
+    }
+    const match = /git version (\d+)\.(\d+)\.(\d+)/.exec(result.stdout);
+    if (!match)
+        throw new Error(`Cannot read the git version from "${result.stdout.trim()}".`);
+    const version = match.slice(1, 4).map(Number);
+    if (compareVersions(version, MIN_GIT_VERSION) < 0) {
+        throw new Error(`git ${version.join('.')} is too old: worktree-sandbox needs git ${MIN_GIT_VERSION.join('.')} or newer.`);
+    }
+}
+function compareVersions(a, b) {
+    for (let i = 0; i < Math.max(a.length, b.length); i++) {
+        const d = (a[i] ?? 0) - (b[i] ?? 0);
+        if (d !== 0)
+            return d;
+    }
+    return 0;
+}
+
+// EXTERNAL MODULE: external "node:child_process"
+var external_node_child_process_ = __nccwpck_require__(1421);
+// EXTERNAL MODULE: ./src/engine/tool-path.ts
+var tool_path = __nccwpck_require__(2428);
+;// CONCATENATED MODULE: ./src/engine/piped-process.ts
+// A long-lived program that answers one question at a time (git's `cat-file --batch`), read back in exact
+// amounts. Argument arrays only, as in proc.ts.
+
+
+
+async function startPiped(tool, args, options) {
+    const child = (0,external_node_child_process_.spawn)(await (0,tool_path/* toolPath */.O)(tool), [...args], {
+        cwd: options.cwd,
+        env: options.env,
+        stdio: ['pipe', 'pipe', 'ignore'],
+    });
+    const chunks = [];
+    let buffered = 0;
+    let ended;
+    let wake;
+    const notify = () => {
+        const w = wake;
+        wake = undefined;
+        w?.();
+    };
+    child.stdout.on('data', (chunk) => {
+        chunks.push(chunk);
+        buffered += chunk.length;
+        // Nobody is reading: stop the process until someone does (memory stays at one chunk or so).
+        if (buffered > 1024 * 1024)
+            child.stdout.pause();
+        notify();
+    });
+    child.on('close', (code, signal) => {
+        ended ??= new Error(`${tool} ended (exit ${code ?? signal})`);
+        notify();
+    });
+    // Its own exit (not its pipes' closing, which a grandchild could hold up) ends a wait for it.
+    const exited = new Promise((resolve) => child.on('exit', (code) => resolve(code ?? 128)));
+    child.on('error', (error) => {
+        ended = (0,proc/* notStarted */.DY)(tool, error);
+        notify();
+    });
+    child.stdin.on('error', () => undefined); // a killed process: the read says so
+    const timer = setTimeout(() => {
+        ended = new Error(`${tool} took longer than ${options.timeoutMs / 1000} s: stopped`);
+        child.kill('SIGKILL');
+        // A grandchild may hold stdout open after the kill: reads fail now, not when it lets go.
+        notify();
+    }, options.timeoutMs);
+    void exited.then(() => clearTimeout(timer));
+    const waitFor = async (ready) => {
+        while (!ready()) {
+            if (ended && !ready())
+                throw ended;
+            child.stdout.resume();
+            await new Promise((resolve) => (wake = resolve));
+        }
+    };
+    const take = (bytes) => {
+        const out = Buffer.allocUnsafe(bytes);
+        let filled = 0;
+        while (filled < bytes) {
+            const head = chunks[0];
+            const n = Math.min(head.length, bytes - filled);
+            head.copy(out, filled, 0, n);
+            filled += n;
+            if (n === head.length)
+                chunks.shift();
+            else
+                chunks[0] = head.subarray(n);
+        }
+        buffered -= bytes;
+        return out;
+    };
+    const newlineAt = (max) => {
+        let seen = 0;
+        for (const chunk of chunks) {
+            const i = chunk.indexOf(10);
+            if (i >= 0 && seen + i <= max)
+                return seen + i;
+            seen += chunk.length;
+            if (seen > max)
+                break;
+        }
+        return -1;
+    };
+    return {
+        send: (text) => {
+            if (!ended)
+                child.stdin.write(text);
+        },
+        async readLine(maxBytes = 4096) {
+            let at = -1;
+            await waitFor(() => {
+                at = newlineAt(maxBytes);
+                if (at < 0 && buffered > maxBytes)
+                    throw new Error(`${tool} printed a line over ${maxBytes} bytes`);
+                return at >= 0;
+            });
+            const line = take(at + 1);
+            return line.subarray(0, at).toString('utf8');
+        },
+        async read(bytes) {
+            await waitFor(() => buffered >= bytes);
+            return take(bytes);
+        },
+        async close(graceMs = 5_000) {
+            child.stdin.end();
+            const kill = setTimeout(() => child.kill('SIGKILL'), graceMs);
+            const code = await exited;
+            clearTimeout(kill);
+            return code;
+        },
+        kill: () => child.kill('SIGKILL'),
+    };
+}
+
+;// CONCATENATED MODULE: ./src/engine/git.ts
+// The git CLI behind one interface (GitCommands, git-commands.ts). Every call goes through `exec`:
+// argument arrays, a fixed environment, and the hardened configuration (git-hardening.ts) that keeps a
+// repository's own settings from running anything on the host.
+
+
+
+
+
+
+/** An object name as git prints it: SHA-1 (40 hex digits) or SHA-256 (64). */
+const OID = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
+/**
+ * For every diff-like command (diff, format-patch): no external diff or textconv program that a
+ * repository's attributes could name, and no rename detection (its memory grows with the square of the
+ * paths).
+ */
+const NO_EXTERNAL_DIFF = ['--no-ext-diff', '--no-textconv', '--no-renames'];
+/** Where `fetchCommit` puts what it fetched, for the moment it takes to read its commit. */
+const FETCH_REF_ROOT = 'refs/worktree-sandbox/fetch';
 class GitError extends Error {
     args;
     result;
@@ -9013,33 +9205,9 @@ class Git {
      */
     static checking() {
         const git = new Git(baseGitEnv());
-        const checked = git.checkVersion();
+        const checked = checkGitVersion(git.env);
         checked.catch(() => undefined); // awaited by the caller
         return { git, checked };
-    }
-    async checkVersion() {
-        let result;
-        try {
-            result = await (0,proc/* runProcess */.R3)('git', ['version'], {
-                env: this.env,
-                limit: { ms: (0,time_limits/* timeLimitMs */.PI)('git'), purpose: 'checking that git is new enough' },
-            });
-        }
-        catch (error) {
-            if (error instanceof proc/* ProcError */.Nm) {
-                throw new Error('git is not installed or not on PATH: the action needs git 2.31 or newer.', {
-                    cause: error,
-                });
-            }
-            throw error;
-        }
-        const match = /git version (\d+)\.(\d+)\.(\d+)/.exec(result.stdout);
-        if (!match)
-            throw new Error(`Cannot read the git version from "${result.stdout.trim()}".`);
-        const version = match.slice(1, 4).map(Number);
-        if (compareVersions(version, MIN_GIT_VERSION) < 0) {
-            throw new Error(`git ${version.join('.')} is too old: worktree-sandbox needs git ${MIN_GIT_VERSION.join('.')} or newer.`);
-        }
     }
     /**
      * Runs git in `cwd` under the time limit of its kind of work; never throws for a non-zero exit (see
@@ -9082,8 +9250,8 @@ class Git {
     async objectReader(cwd, timeoutMs) {
         const env = this.env;
         const [check, batch] = await Promise.all([
-            (0,proc/* startPiped */.PH)('git', ['cat-file', '--batch-check'], { cwd, env, timeoutMs }),
-            (0,proc/* startPiped */.PH)('git', ['cat-file', '--batch'], { cwd, env, timeoutMs }),
+            startPiped('git', ['cat-file', '--batch-check'], { cwd, env, timeoutMs }),
+            startPiped('git', ['cat-file', '--batch'], { cwd, env, timeoutMs }),
         ]);
         const header = (line, oid) => {
             const [name, type, size] = line.split(' ');
@@ -9119,7 +9287,7 @@ class Git {
     async readSmallObjects(cwd, names, maxBytes) {
         if (names.some((name) => /[\n\r\0]/.test(name)))
             return undefined;
-        const batch = await (0,proc/* startPiped */.PH)('git', ['cat-file', '--batch'], {
+        const batch = await startPiped('git', ['cat-file', '--batch'], {
             cwd,
             env: this.env,
             timeoutMs: (0,time_limits/* timeLimitMs */.PI)('git'),
@@ -9240,14 +9408,6 @@ class Git {
         const result = await this.exec(cwd, ['config', '--get', `remote.${remote}.url`]);
         return result.exitCode === 0 ? result.stdout.trim() : undefined;
     }
-}
-function compareVersions(a, b) {
-    for (let i = 0; i < Math.max(a.length, b.length); i++) {
-        const d = (a[i] ?? 0) - (b[i] ?? 0);
-        if (d !== 0)
-            return d;
-    }
-    return 0;
 }
 
 // EXTERNAL MODULE: ./src/network/leftovers.ts
@@ -10364,19 +10524,6 @@ async function resolve(git, cwd, ref) {
 }
 
 ;// CONCATENATED MODULE: ./src/run/changed-paths.ts
-// Which files differ between two commits, in bounded memory and time whatever the commits hold.
-//
-// `git diff` queues every changed path before it prints the first one: a commit whose three small trees
-// name 150,000 paths of 600 bytes (a pack of a few kilobytes) makes it hold hundreds of megabytes, more
-// with `--stat`, before anything can be cut. So the trees are walked here instead, through
-// `git cat-file` (which holds one object at a time):
-//  - the first `maxPaths` changed paths are listed, in git's tree order;
-//  - all of them are counted, each pair of trees once (a tree named 1,600 times is counted once and
-//    multiplied), so that a tree bomb costs its distinct trees, not its paths;
-//  - at most `maxTreeBytes` of tree objects are read, no tree larger than `maxTreeBytes / 4` is read at all,
-//    and the walk stops after `timeoutMs`: past any of these the count is a lower bound (`exact: false`).
-// Memory: the trees read (at most `maxTreeBytes`, ~3x that once parsed), the listed paths, and one number
-// per pair of trees counted.
 
 /** What the report keeps of a run's paths: 1,000 names, 64 MiB of trees, a minute. */
 const REPORT_PATH_BOUNDS = {
@@ -10732,7 +10879,7 @@ async function collectChanges(git, engine, sandbox, settings, commitMessage) {
  */
 const POST_LOCK_WAIT_MS = LOCK_STALE_MS + 3_000;
 async function cleanupRun(state, ui, tempDir, options = {}) {
-    const engine = new engine_engine/* ContainerEngine */.yz(state.engine);
+    const engine = new engine_engine/* ContainerEngine */.y(state.engine);
     const sandbox = state.location;
     // With the engine's view unproven, only a command container the engine created proves it (asked before
     // it goes: removing a container that never was may succeed too).
@@ -10782,7 +10929,7 @@ async function removeLeftProbe(state, ui) {
     const probe = state?.probe;
     if (!probe || !PROBE_NAME.test(probe.name))
         return;
-    const engine = new engine_engine/* ContainerEngine */.yz(probe.engine);
+    const engine = new engine_engine/* ContainerEngine */.y(probe.engine);
     // Asked first: removing a container that is not there succeeds too, with some engines.
     if ((await engine.containerExists(probe.name).catch(() => undefined)) !== true)
         return;
@@ -10805,6 +10952,8 @@ async function cleanupLocked(state, engine, ui, tempDir) {
     const sandbox = state.location;
     if (!state.ready)
         return recoverHalfCreated(git, engine, sandbox, ui);
+    if (state.secretsFound)
+        return keep(ui, sandbox, 'the secret scan held its work back: kept for a person to look at, whatever cleanup says');
     if (state.cleanup === 'never')
         return keep(ui, sandbox, 'cleanup: never');
     if (state.cleanup === 'auto' && sandbox.kind === 'persistent')
@@ -10952,7 +11101,6 @@ async function saveUncommitted(git, store, base, work) {
 }
 
 ;// CONCATENATED MODULE: ./src/sandbox/branch.ts
-// The branch resolution protocol (docs/run-mode.md, step 2): which branch the sandbox checks out and where it comes from.
 
 
 
@@ -11057,6 +11205,136 @@ async function resolveBranch(git, parent, branch, base, refsRead) {
 
 // EXTERNAL MODULE: ./src/engine/start-failure.ts
 var start_failure = __nccwpck_require__(8557);
+;// CONCATENATED MODULE: ./src/sandbox/make-repository.ts
+// Making a sandbox's repository: one script, run on the host in a folder made just for it (no container
+// has written there yet), or in a helper container inside a fresh volume. The new repository borrows the
+// parent's object store (`objects/info/alternates`): nothing is copied.
+// ADR 0001 (docs/adr/0001-sandbox-is-a-repository-of-its-own.md).
+
+
+
+
+
+
+
+
+
+
+/**
+ * Makes the repository: $1 work tree, $2 home, $3 start commit, $4 branch (empty: detached), $5 upstream
+ * commit (may be empty), $6 origin URL (may be empty), $7 the object store to borrow. Positional
+ * arguments only: nothing is spliced into the script. The checkout uses git's parallel checkout with as many
+ * workers as the machine has cores (`checkout.workers=0`; an unknown key before git 2.32, then sequential),
+ * which about halves a large checkout on two cores.
+ */
+const INIT_SCRIPT = `set -eu
+wt="$1"; home="$2"; start="$3"; branch="$4"; upstream="$5"; origin="$6"; store="$7"
+mkdir -p -- "$home"
+git init --quiet --template= -- "$wt"
+printf '%s\\n' "$store" > "$wt/.git/objects/info/alternates"
+cd -- "$wt"
+git config gc.auto 0
+if [ -n "$origin" ]; then
+  git config remote.origin.url "$origin"
+  git config remote.origin.fetch '+refs/heads/*:refs/remotes/origin/*'
+fi
+if [ -n "$branch" ]; then
+  git update-ref "refs/heads/$branch" "$start"
+  git symbolic-ref HEAD "refs/heads/$branch"
+  if [ -n "$upstream" ]; then
+    git update-ref "refs/remotes/origin/$branch" "$upstream"
+    git config "branch.$branch.remote" origin
+    git config "branch.$branch.merge" "refs/heads/$branch"
+  fi
+else
+  git update-ref --no-deref HEAD "$start"
+fi
+git -c checkout.workers=0 reset --hard --quiet
+`;
+function initArgs(sandbox, seed) {
+    return [
+        sandbox.worktreePath,
+        sandbox.homePath,
+        seed.start,
+        sandbox.branch,
+        seed.upstream ?? '',
+        seed.originUrl,
+        sandbox.parent.objectStores[0],
+    ];
+}
+/** The project folder and its note of the parent, then the sandbox's new, empty folder (repository lock held). */
+async function makeDiskFolder(sandbox, recover) {
+    const projectDir = external_node_path_.dirname(sandbox.hostPath);
+    await promises_.mkdir(projectDir, { recursive: true });
+    await writeParentNote(projectDir, sandbox.parent);
+    if (recover)
+        await removeDiskFolders(sandbox);
+    // The folder is new (mkdir fails if anything appeared meanwhile, and then nothing is removed): no
+    // container has written in it yet. What is made from here on is ours to remove if it fails.
+    await promises_.mkdir(sandbox.hostPath);
+}
+/** The init script on the host, in the folder makeDiskFolder made; the caller removes it if this throws. */
+async function createOnDisk(git, sandbox, seed) {
+    const projectDir = external_node_path_.dirname(sandbox.hostPath);
+    const limitMs = (0,time_limits/* timeLimitMs */.PI)('create');
+    const result = await (0,proc/* runStreaming */.SL)('sh', ['-c', INIT_SCRIPT, 'init-sandbox', ...initArgs(sandbox, seed)], {
+        cwd: projectDir,
+        // The runner's own git configuration stays out too: the checkout applies no filter it defines (a
+        // start commit may hold a sandbox's work, .gitattributes and all).
+        env: git.scriptEnv({ GIT_CONFIG_GLOBAL: '/dev/null', XDG_CONFIG_HOME: '/nonexistent' }),
+        timeLimitMs: limitMs,
+    });
+    if (result.timedOut)
+        throw new time_limits/* TimeLimitError */.$q('create', whereIs(sandbox), limitMs, NOT_CREATED, true);
+    if (result.exitCode === 0)
+        return;
+    throw new Error(await creationFailure(projectDir, result.stderrTail.join('\n')));
+}
+const NOT_CREATED = 'the sandbox was not created, and what was made of it is removed';
+/** As root only to hand the fresh volume to the runner's user; then the same script as that user. */
+const VOLUME_SCRIPT = `set -eu
+uid="$1"; gid="$2"; recover="$3"; init="$4"; wt="$5"; shift 5
+as_user() {
+  if [ "$uid" = 0 ]; then "$@"
+  elif command -v setpriv >/dev/null 2>&1; then setpriv --reuid="$uid" --regid="$gid" --clear-groups "$@"
+  else chroot --userspec="$uid:$gid" / "$@"; fi
+}
+chown "$uid:$gid" /sandbox
+if [ -e "$wt" ] || [ -L "$wt" ]; then
+  if [ "$recover" = 1 ] || [ -z "$(ls -A "$wt")" ]; then
+    rm -rf -- "$wt"
+  else
+    echo "worktree-sandbox: $wt holds files but the parent repository has no record of it; refusing to overwrite them" >&2
+    exit 3
+  fi
+fi
+as_user sh -c "$init" init-sandbox "$wt" "$@"
+`;
+async function createInVolume(engine, sandbox, seed, image, recover) {
+    if (!(await engine.volumeExists(sandbox.volume)))
+        await engine.createVolume(sandbox.volume, (0,engine_labels/* volumeLabels */.kV)({ ...sandbox, parentPath: sandbox.parent.path }));
+    const id = (0,container_args/* currentIdentity */._c)();
+    const [wt, ...rest] = initArgs(sandbox, seed);
+    const result = await engine.runHelper(sandboxHelper(sandbox, image, {
+        name: 'create-sandbox',
+        text: VOLUME_SCRIPT,
+        args: [String(id.uid), String(id.gid), recover ? '1' : '0', INIT_SCRIPT, wt, ...rest],
+    }, { user: '0:0', capAdd: ['CHOWN', 'SETUID', 'SETGID', 'SYS_CHROOT', 'DAC_OVERRIDE', 'FOWNER'] }), { work: 'create', where: `${sandbox.name} (${whereIs(sandbox)})`, consequence: NOT_CREATED });
+    if (result.exitCode !== 0) {
+        const said = (result.stderrTail.length ? result.stderrTail : result.outputTail).join('\n').trim();
+        // A helper that never started (an image without `sh`, ...): the engine's words, then what to do.
+        throw new Error(`Could not create the sandbox in volume ${sandbox.volume}: ${said || `exit ${result.exitCode}`}${(0,start_failure/* startFailureHint */.E)(said)}`);
+    }
+}
+/** git only says it could not write a file: say where, and how much room is left once it cleaned up. */
+async function creationFailure(dir, message) {
+    if (!/unable to write|no space left|write error|short write|could not write/i.test(message))
+        return `Could not create the sandbox: ${message.trim()}`;
+    const stats = await promises_.statfs(dir).catch(() => undefined);
+    const free = stats ? `, ${Math.floor((stats.bavail * stats.bsize) / 1024)} KiB free now` : '';
+    return `Writing the sandbox under ${dir} failed (No space left on device?${free}): the sandbox was not created.`;
+}
+
 ;// CONCATENATED MODULE: ./src/sandbox/ref-files.ts
 // A repository's refs read from its files as data, the way git's files backend keeps them: a loose ref
 // file (`<git folder>/refs/...`) over its line in `packed-refs`. Bounded, and never through a symbolic
@@ -11229,17 +11507,10 @@ function readRefsAsData(gitDir, refs) {
 
 ;// CONCATENATED MODULE: ./src/sandbox/create.ts
 // Creating a sandbox, or reusing it exactly as it is (uncommitted files and all). A new sandbox is a
-// repository of its own whose object store borrows the parent's (`objects/info/alternates`): nothing is
-// copied, so it costs what `git worktree add` costs. The same script makes it on both isolations: on the
-// host in a folder it has just created (no container has written there yet), or in a helper container
-// inside a fresh volume. The parent's records are written last: a sandbox whose `creating` record is
-// still there was half-made by a killed run, and is made again.
+// repository of its own whose object store borrows the parent's, made by make-repository.ts. The parent's
+// records are written last: a sandbox whose `creating` record is still there was half-made by a killed
+// run, and is made again.
 // ADR 0001 (docs/adr/0001-sandbox-is-a-repository-of-its-own.md).
-
-
-
-
-
 
 
 
@@ -11404,112 +11675,6 @@ function withoutCredentials(url) {
         return '';
     }
 }
-/**
- * Makes the repository: $1 work tree, $2 home, $3 start commit, $4 branch (empty: detached), $5 upstream
- * commit (may be empty), $6 origin URL (may be empty), $7 the object store to borrow. Positional
- * arguments only: nothing is spliced into the script. The checkout uses git's parallel checkout with as many
- * workers as the machine has cores (`checkout.workers=0`; an unknown key before git 2.32, then sequential),
- * which about halves a large checkout on two cores.
- */
-const INIT_SCRIPT = `set -eu
-wt="$1"; home="$2"; start="$3"; branch="$4"; upstream="$5"; origin="$6"; store="$7"
-mkdir -p -- "$home"
-git init --quiet --template= -- "$wt"
-printf '%s\\n' "$store" > "$wt/.git/objects/info/alternates"
-cd -- "$wt"
-git config gc.auto 0
-if [ -n "$origin" ]; then
-  git config remote.origin.url "$origin"
-  git config remote.origin.fetch '+refs/heads/*:refs/remotes/origin/*'
-fi
-if [ -n "$branch" ]; then
-  git update-ref "refs/heads/$branch" "$start"
-  git symbolic-ref HEAD "refs/heads/$branch"
-  if [ -n "$upstream" ]; then
-    git update-ref "refs/remotes/origin/$branch" "$upstream"
-    git config "branch.$branch.remote" origin
-    git config "branch.$branch.merge" "refs/heads/$branch"
-  fi
-else
-  git update-ref --no-deref HEAD "$start"
-fi
-git -c checkout.workers=0 reset --hard --quiet
-`;
-function initArgs(sandbox, seed) {
-    return [
-        sandbox.worktreePath,
-        sandbox.homePath,
-        seed.start,
-        sandbox.branch,
-        seed.upstream ?? '',
-        seed.originUrl,
-        sandbox.parent.objectStores[0],
-    ];
-}
-/** The project folder and its note of the parent, then the sandbox's new, empty folder (repository lock held). */
-async function makeDiskFolder(sandbox, recover) {
-    const projectDir = external_node_path_.dirname(sandbox.hostPath);
-    await promises_.mkdir(projectDir, { recursive: true });
-    await writeParentNote(projectDir, sandbox.parent);
-    if (recover)
-        await removeDiskFolders(sandbox);
-    // The folder is new (mkdir fails if anything appeared meanwhile, and then nothing is removed): no
-    // container has written in it yet. What is made from here on is ours to remove if it fails.
-    await promises_.mkdir(sandbox.hostPath);
-}
-/** The init script on the host, in the folder makeDiskFolder made; the caller removes it if this throws. */
-async function createOnDisk(git, sandbox, seed) {
-    const projectDir = external_node_path_.dirname(sandbox.hostPath);
-    const limitMs = (0,time_limits/* timeLimitMs */.PI)('create');
-    const result = await (0,proc/* runStreaming */.SL)('sh', ['-c', INIT_SCRIPT, 'init-sandbox', ...initArgs(sandbox, seed)], {
-        cwd: projectDir,
-        // The runner's own git configuration stays out too: the checkout applies no filter it defines (a
-        // start commit may hold a sandbox's work, .gitattributes and all).
-        env: git.scriptEnv({ GIT_CONFIG_GLOBAL: '/dev/null', XDG_CONFIG_HOME: '/nonexistent' }),
-        timeLimitMs: limitMs,
-    });
-    if (result.timedOut)
-        throw new time_limits/* TimeLimitError */.$q('create', whereIs(sandbox), limitMs, NOT_CREATED, true);
-    if (result.exitCode === 0)
-        return;
-    throw new Error(await creationFailure(projectDir, result.stderrTail.join('\n')));
-}
-const NOT_CREATED = 'the sandbox was not created, and what was made of it is removed';
-/** As root only to hand the fresh volume to the runner's user; then the same script as that user. */
-const VOLUME_SCRIPT = `set -eu
-uid="$1"; gid="$2"; recover="$3"; init="$4"; wt="$5"; shift 5
-as_user() {
-  if [ "$uid" = 0 ]; then "$@"
-  elif command -v setpriv >/dev/null 2>&1; then setpriv --reuid="$uid" --regid="$gid" --clear-groups "$@"
-  else chroot --userspec="$uid:$gid" / "$@"; fi
-}
-chown "$uid:$gid" /sandbox
-if [ -e "$wt" ] || [ -L "$wt" ]; then
-  if [ "$recover" = 1 ] || [ -z "$(ls -A "$wt")" ]; then
-    rm -rf -- "$wt"
-  else
-    echo "worktree-sandbox: $wt holds files but the parent repository has no record of it; refusing to overwrite them" >&2
-    exit 3
-  fi
-fi
-as_user sh -c "$init" init-sandbox "$wt" "$@"
-`;
-async function createInVolume(engine, sandbox, seed, image, recover) {
-    if (!(await engine.volumeExists(sandbox.volume)))
-        await engine.createVolume(sandbox.volume, (0,engine_labels/* volumeLabels */.kV)({ ...sandbox, parentPath: sandbox.parent.path }));
-    const id = (0,container_args/* currentIdentity */._c)();
-    const [wt, ...rest] = initArgs(sandbox, seed);
-    const result = await engine.runHelper(sandboxHelper(sandbox, image, {
-        name: 'create-sandbox',
-        text: VOLUME_SCRIPT,
-        args: [String(id.uid), String(id.gid), recover ? '1' : '0', INIT_SCRIPT, wt, ...rest],
-    }, { user: '0:0', capAdd: ['CHOWN', 'SETUID', 'SETGID', 'SYS_CHROOT', 'DAC_OVERRIDE', 'FOWNER'] }), { work: 'create', where: `${sandbox.name} (${whereIs(sandbox)})`, consequence: NOT_CREATED });
-    if (result.exitCode !== 0) {
-        const said = (result.stderrTail.length ? result.stderrTail : result.outputTail).join('\n').trim();
-        // A helper that never started (an image without `sh`, ...): the engine's words, then what to do.
-        throw new Error(`Could not create the sandbox in volume ${sandbox.volume}: ${said || `exit ${result.exitCode}`}${(0,start_failure/* startFailureHint */.E)(said)}`);
-    }
-}
 /** An empty folder where the sandbox goes is removed; one holding files nobody recorded is refused. */
 async function refuseForeignFolder(sandbox) {
     if (!(await pathExists(sandbox.hostPath)))
@@ -11517,14 +11682,6 @@ async function refuseForeignFolder(sandbox) {
     if ((await promises_.readdir(sandbox.hostPath)).length > 0)
         throw new SandboxConflictError(`${sandbox.hostPath} exists and holds files, but ${sandbox.parent.path} has no record of a sandbox there: it is not touched. Move it away or remove it, then run again.`);
     await promises_.rmdir(sandbox.hostPath);
-}
-/** git only says it could not write a file: say where, and how much room is left once it cleaned up. */
-async function creationFailure(dir, message) {
-    if (!/unable to write|no space left|write error|short write|could not write/i.test(message))
-        return `Could not create the sandbox: ${message.trim()}`;
-    const stats = await promises_.statfs(dir).catch(() => undefined);
-    const free = stats ? `, ${Math.floor((stats.bavail * stats.bsize) / 1024)} KiB free now` : '';
-    return `Writing the sandbox under ${dir} failed (No space left on device?${free}): the sandbox was not created.`;
 }
 
 ;// CONCATENATED MODULE: ./src/sandbox/engine-view.ts
@@ -11970,8 +12127,8 @@ function envEntries(read, env) {
         const value = eq < 0 ? (env[name] ?? '') : line.slice(eq + 1);
         // A value of several lines reaches the container by name through the engine CLI's environment, where
         // it may never stand in for one of the CLI's own variables.
-        if (/[\r\n]/.test(value) && engine_engine/* ENGINE_ENV */.X4.includes(name))
-            throw new InputError('env', name, `a name other than ${engine_engine/* ENGINE_ENV */.X4.join(', ')} for a value of several lines`);
+        if (/[\r\n]/.test(value) && engine_engine/* ENGINE_ENV */.X.includes(name))
+            throw new InputError('env', name, `a name other than ${engine_engine/* ENGINE_ENV */.X.join(', ')} for a value of several lines`);
         entries.push({ name, value });
     }
     return entries;
@@ -12017,19 +12174,30 @@ function formatIdentity(identity) {
 // EXTERNAL MODULE: ./src/network/policy.ts + 1 modules
 var network_policy = __nccwpck_require__(3977);
 ;// CONCATENATED MODULE: ./src/settings/network-input.ts
-// `network` and `credentials`, read together: the allow-list, its presets and the credentials the proxy
-// sets (src/network/policy.ts parses; this turns its refusals into InputErrors naming the input).
+// `network`, `credentials` and the model budget, read together: the allow-list, its presets, the
+// credentials the proxy sets and the limits it enforces (src/network/policy.ts parses; this turns its
+// refusals into InputErrors naming the input). The budget is the proxy's: without one, it is refused.
 
 
+const LIMITS = ['max-model-requests', 'max-model-tokens'];
 function networkInput(read) {
+    let policy;
     try {
-        return (0,network_policy/* parseCredentials */.gu)(read('credentials'), (0,network_policy/* parseNetwork */.MO)(read('network')));
+        policy = (0,network_policy/* parseCredentials */.gu)(read('credentials'), (0,network_policy/* parseNetwork */.MO)(read('network')));
     }
     catch (error) {
         if (error instanceof network_policy/* PolicyError */.pn)
             throw new InputError(error.input, error.value, error.accepted);
         throw error;
     }
+    const [maxRequests, maxTokens] = LIMITS.map((name) => number(read, name, { min: 0, integer: true }));
+    if (maxRequests === 0 && maxTokens === 0)
+        return policy;
+    if (policy.mode === 'bridge' || policy.mode === 'none') {
+        const set = maxRequests > 0 ? LIMITS[0] : LIMITS[1];
+        throw new InputError(set, read(set).trim(), `0 (no limit), or a limit with an allow-list or audit in network (it is ${policy.mode}): the proxy is what counts`);
+    }
+    return { ...policy, modelLimits: { maxRequests, maxTokens } };
 }
 
 ;// CONCATENATED MODULE: ./src/settings/pull-request-input.ts
@@ -12061,7 +12229,7 @@ function pullRequestInputs(read) {
     };
 }
 
-;// CONCATENATED MODULE: ./src/settings.ts
+;// CONCATENATED MODULE: ./src/settings/settings.ts
 // Every input is read and validated here, once, into typed settings. Nothing past this module reads an
 // input. An error names the input and what it accepts, and is raised before anything is created.
 
@@ -12115,6 +12283,7 @@ function parseRun(read, env) {
         allowFailure: inputs_boolean(read, 'allow-failure'),
         push: inputs_boolean(read, 'push'),
         commitMessage: read('commit-message').trim(),
+        secretScan: oneOf(read, 'secret-scan', ['block', 'warn', 'off']),
         limits: {
             memory: optionalPattern(read, 'memory', /^\d+(\.\d+)?[bkmg]?$/i, 'a size such as 512m or 2g'),
             cpus: optionalPattern(read, 'cpus', /^(\d+(\.\d+)?|\.\d+)$/, 'a positive number such as 1.5'),
@@ -12198,12 +12367,198 @@ async function validateBranchNames(settings, isValid) {
     }
 }
 
+;// CONCATENATED MODULE: ./src/run/reply.ts
+// The command's reply: a file it may write (SANDBOX_REPLY_FILE), outside its sandbox so that it is never
+// committed, and read back by the host as data once the container is gone. The folder is the run's own,
+// under RUNNER_TEMP, bind-mounted read-write at a fixed path; the container can plant anything there (a
+// link to the runner's files, a FIFO, a folder, a sparse file of terabytes), so the host opens the file
+// without following links and without blocking, reads on only when the open descriptor is a regular file,
+// and reads at most REPLY_MAX_BYTES of it. Anything else is no reply and a warning, never a hang.
+
+
+
+
+
+
+/** The most bytes of a reply that the host reads; a longer reply is cut, and the cut is said. */
+const reply_REPLY_MAX_BYTES = 64 * 1024;
+/** Where the command finds its reply folder, whatever the isolation. */
+const REPLY_CONTAINER_DIR = '/run/worktree-sandbox/reply';
+const REPLY_FILE_NAME = 'reply.md';
+/**
+ * A fresh folder for the reply, private to the runner's user (the command runs as that user, or is mapped
+ * to it: engine/mode.ts), under `tempRoot/worktree-sandbox`.
+ */
+async function makeReplyFolder(tempRoot) {
+    const base = external_node_path_.join(tempRoot, 'worktree-sandbox');
+    await promises_.mkdir(base, { recursive: true, mode: 0o755 });
+    const hostDir = external_node_path_.join(base, `reply-${(0,external_node_crypto_.randomBytes)(6).toString('hex')}`);
+    await promises_.mkdir(hostDir, { mode: 0o700 });
+    return {
+        hostDir,
+        mount: { type: 'bind', source: hostDir, target: REPLY_CONTAINER_DIR },
+        env: { SANDBOX_REPLY_FILE: `${REPLY_CONTAINER_DIR}/${REPLY_FILE_NAME}` },
+    };
+}
+/**
+ * The reply folder for a command container, or why there is none: the engine must see the folder where
+ * the action made it (in a job container, RUNNER_TEMP is under the job's shared work folder).
+ */
+async function offerReplyFolder(bindSource, tempRoot) {
+    let folder;
+    try {
+        folder = await makeReplyFolder(tempRoot);
+        (await bindSource())(folder.hostDir);
+        return folder;
+    }
+    catch (error) {
+        if (folder)
+            await removeReplyFolder(folder.hostDir);
+        return { warning: `SANDBOX_REPLY_FILE was not offered: ${error.message}` };
+    }
+}
+/** What a non-regular file is, for the warning. */
+function kindOf(stat) {
+    if (stat.isDirectory())
+        return 'a folder';
+    if (stat.isFIFO())
+        return 'a FIFO';
+    if (stat.isSocket())
+        return 'a socket';
+    return 'a device or other special file';
+}
+/** Reads the reply the command left in `hostDir` (call once its container is gone). Never throws. */
+async function readReply(hostDir, maxBytes = reply_REPLY_MAX_BYTES) {
+    const file = external_node_path_.join(hostDir, REPLY_FILE_NAME);
+    let handle;
+    try {
+        // O_NOFOLLOW: a link there is refused (ELOOP), not followed to the runner's files; O_NONBLOCK: a
+        // FIFO with no writer opens at once instead of waiting for one.
+        handle = await promises_.open(file, external_node_fs_.constants.O_RDONLY | external_node_fs_.constants.O_NOFOLLOW | external_node_fs_.constants.O_NONBLOCK | external_node_fs_.constants.O_NOCTTY);
+    }
+    catch (error) {
+        const code = error.code;
+        if (code === 'ENOENT')
+            return {};
+        if (code === 'ELOOP')
+            return { warning: 'The reply file is a symbolic link: not followed, no reply.' };
+        return {
+            warning: `The reply file could not be opened (${sandboxText(String(code ?? error))}): no reply.`,
+        };
+    }
+    try {
+        const stat = await handle.stat();
+        if (!stat.isFile())
+            return { warning: `The reply file is ${kindOf(stat)}, not a plain file: not read, no reply.` };
+        const buffer = Buffer.alloc(maxBytes + 1);
+        let filled = 0;
+        while (filled < buffer.length) {
+            const { bytesRead } = await handle.read(buffer, filled, buffer.length - filled, filled);
+            if (bytesRead === 0)
+                break;
+            filled += bytesRead;
+        }
+        const cut = filled > maxBytes;
+        return {
+            reply: { text: decode(buffer.subarray(0, Math.min(filled, maxBytes)), cut), bytes: stat.size, cut },
+        };
+    }
+    catch (error) {
+        return {
+            warning: `The reply file could not be read (${sandboxText(error.message)}): no reply.`,
+        };
+    }
+    finally {
+        await handle.close().catch(() => undefined);
+    }
+}
+/** UTF-8, invalid bytes replaced; a character split by the cut dropped; NUL (refused by the API) replaced. */
+function decode(bytes, cut) {
+    // Streaming: a sequence the cut left incomplete is held back, not replaced.
+    const text = new TextDecoder('utf-8', { fatal: false }).decode(bytes, { stream: cut });
+    return text.replace(/\0/g, '\uFFFD');
+}
+/**
+ * Removes the reply folder, whatever the command left in it: the container may have taken the runner's
+ * permissions away from the folder or from folders it made there. Returns an error message, or undefined.
+ */
+async function removeReplyFolder(hostDir) {
+    try {
+        await promises_.rm(hostDir, { recursive: true, force: true });
+        return undefined;
+    }
+    catch {
+        // Folders made unreadable: made readable again (chmod never follows a link), then removed.
+        try {
+            await makeWritable(hostDir, 0);
+            await promises_.rm(hostDir, { recursive: true, force: true });
+            return undefined;
+        }
+        catch (error) {
+            return `The reply folder ${hostDir} could not be removed: ${sandboxText(error.message)}`;
+        }
+    }
+}
+/** Bounds of the walk that gives folders back to the runner: deeper or further, RUNNER_TEMP's own clean-up. */
+const MAX_DEPTH = 64;
+const MAX_FOLDERS = 10_000;
+async function makeWritable(dir, depth, budget = { folders: MAX_FOLDERS }) {
+    if (depth > MAX_DEPTH || budget.folders-- <= 0)
+        return;
+    await promises_.chmod(dir, 0o700);
+    for (const entry of await promises_.readdir(dir, { withFileTypes: true }))
+        if (entry.isDirectory())
+            await makeWritable(external_node_path_.join(dir, entry.name), depth + 1, budget);
+}
+/** The log's part: the reply through the escaping of sandbox text and fenced, the cut or the warning. */
+function reportReply(ui, read) {
+    if (read?.warning)
+        ui.warning(read.warning);
+    const reply = read?.reply;
+    if (!reply || !reply.text.trim())
+        return;
+    ui.info(`The command's reply ($SANDBOX_REPLY_FILE, ${reply.bytes.toLocaleString('en-US')} bytes):`);
+    ui.fenced(logLines(reply.text));
+    if (reply.cut)
+        ui.warning(cutSentence(reply));
+}
+function cutSentence(reply) {
+    return `The reply was cut: its file had ${reply.bytes.toLocaleString('en-US')} bytes, and only the first ${reply_REPLY_MAX_BYTES.toLocaleString('en-US')} were read.`;
+}
+/**
+ * The reply as a section of Markdown (the job summary, the progress comment): a heading, the text in a
+ * block nothing in it can escape (untrusted-markdown.ts), and what was cut. Empty when there is no reply.
+ * `redact` takes known secrets out of the text first.
+ */
+function reply_replyMarkdown(read, options) {
+    const reply = read?.reply;
+    if (!reply && read?.warning)
+        return `${options.heading}\n\n${inlineText(read.warning)}`;
+    if (!reply || !reply.text.trim())
+        return '';
+    const text = options.redact ? options.redact(reply.text) : reply.text;
+    const block = untrustedBlock(text, options.maxChars);
+    const notes = [];
+    if (reply.cut)
+        notes.push(cutSentence(reply));
+    if (block.leftOut > 0)
+        notes.push(`${block.leftOut.toLocaleString('en-US')} more characters are left out here${options.elsewhere ? `: ${options.elsewhere}` : ''}.`);
+    const said = notes.length ? `\n\n_${notes.join(' ')}_` : '';
+    return `${options.heading}\n\n${block.markdown}${said}`;
+}
+/** The action's own sentence about a reply (it may quote an error): on one line, no HTML, no mention. */
+function inlineText(text) {
+    const one = plainLines(text).replace(/\n/g, ' ');
+    return neutraliseMentions(one.replace(/[<>&]/g, (c) => `&#${c.charCodeAt(0)};`)).replace(/[\\`*_[\]|]/g, '\\$&');
+}
+
 ;// CONCATENATED MODULE: ./src/run/command.ts
 // Runs the user's command in a container that sees its sandbox read-write and nothing else writable of
 // the host (layout.ts `commandMounts`). Output is streamed line by line and never accumulated (a bounded
 // tail is kept for reports); the runner's environment stays out but for the variables named in `env`;
 // the command is stopped when the timeout passes; a container that never started is an error, not exit 0.
 // ADR 0005, ADR 0006, ADR 0007 (docs/adr/).
+
 
 
 
@@ -12234,6 +12589,7 @@ function actionEnv(sandbox, spec) {
         SANDBOX_BRANCH: sandbox.branch,
         SANDBOX_WORKTREE: sandbox.worktreePath,
         SANDBOX_PARENT: sandbox.parent.path,
+        ...spec.reply?.env,
         ...spec.extraEnv,
     };
 }
@@ -12270,7 +12626,12 @@ function commandContainer(sandbox, spec, name, env) {
         init: true,
         image: spec.image,
         user: (0,container_args/* userArg */.Q6)(),
-        mounts: [...(spec.viewProof?.mounts ?? []), ...commandMounts(sandbox, spec.worktreeRoot), ...extra],
+        mounts: [
+            ...(spec.viewProof?.mounts ?? []),
+            ...commandMounts(sandbox, spec.worktreeRoot),
+            ...extra,
+            ...(spec.reply ? [spec.reply.mount] : []),
+        ],
         labels: (0,engine_labels/* commandLabels */.nX)(sandbox),
         limits: spec.limits,
         workdir: sandbox.worktreePath,
@@ -12288,7 +12649,7 @@ let networkCode;
  * answer the first questions, so that its evaluation is not on the way to the sidecar.
  */
 function loadNetworkCode() {
-    networkCode ??= Promise.all(/* import() */[__nccwpck_require__.e(472), __nccwpck_require__.e(82)]).then(__nccwpck_require__.bind(__nccwpck_require__, 3082));
+    networkCode ??= Promise.all(/* import() */[__nccwpck_require__.e(830), __nccwpck_require__.e(472), __nccwpck_require__.e(787)]).then(__nccwpck_require__.bind(__nccwpck_require__, 8787));
     return networkCode;
 }
 /**
@@ -12310,9 +12671,12 @@ async function startCommandNetwork(engine, policy, sandbox, name, begun = {}) {
     const { startNetwork } = await loadNetworkCode();
     return startNetwork(engine, policy, { name, labels: (0,engine_labels/* commandLabels */.nX)(sandbox), ca: begun.ca });
 }
-async function runCommand(engine, sandbox, spec, hooks = {}) {
-    const name = spec.containerName ?? containerName(sandbox.name);
-    const env = await userEnv(spec.env);
+async function runCommand(engine, sandbox, given, hooks = {}) {
+    const name = given.containerName ?? containerName(sandbox.name);
+    const env = await userEnv(given.env);
+    const offered = await offerReplyFolder(() => engine.bindSource(), process.env.RUNNER_TEMP || external_node_os_.tmpdir());
+    const reply = 'hostDir' in offered ? offered : undefined;
+    const spec = { ...given, reply };
     hooks.onStart?.(name);
     let timedOut = false;
     const timer = spec.timeoutMinutes > 0
@@ -12363,15 +12727,15 @@ async function runCommand(engine, sandbox, spec, hooks = {}) {
             if (unseen)
                 throw unseen;
             if ((await engine.containerExists(name)) === undefined)
-                throw new engine_engine/* EngineError */.NJ(`The ${engine.name} engine became unreachable while the command ran (exit ${result.exitCode}): the sandbox is kept as it is; run again once the engine is back.`);
-            throw new engine_engine/* EngineError */.NJ(`The container did not start (${engine.name} exit ${result.exitCode}): ${said}`);
+                throw new engine_error/* EngineError */.NJ(`The ${engine.name} engine became unreachable while the command ran (exit ${result.exitCode}): the sandbox is kept as it is; run again once the engine is back.`);
+            throw new engine_error/* EngineError */.NJ(`The container did not start (${engine.name} exit ${result.exitCode}): ${said}`);
         }
         if (!state.started || state.error)
-            throw new engine_engine/* EngineError */.NJ(`The container was created but did not start (${engine.name} exit ${result.exitCode}): ${state.error || said}${(0,start_failure/* startFailureHint */.E)(state.error || said)}`);
+            throw new engine_error/* EngineError */.NJ(`The container was created but did not start (${engine.name} exit ${result.exitCode}): ${state.error || said}${(0,start_failure/* startFailureHint */.E)(state.error || said)}`);
         // Docker's init (tini) started, but the command itself could not: it never ran.
         const initFailed = engineSaid.find((line) => /^\[FATAL tini \(\d+\)\] exec /.test(line));
         if (!timedOut && state.exitCode === 127 && engine.name === 'docker' && initFailed)
-            throw new engine_engine/* EngineError */.NJ(`The container started but its command did not (${engine.name} exit 127): ${initFailed}${(0,start_failure/* startFailureHint */.E)(initFailed)}`);
+            throw new engine_error/* EngineError */.NJ(`The container started but its command did not (${engine.name} exit 127): ${initFailed}${(0,start_failure/* startFailureHint */.E)(initFailed)}`);
         const exitCode = timedOut ? TIMEOUT_EXIT_CODE : state.exitCode;
         outcome = { exitCode, timedOut, oomKilled: state.oomKilled, durationMs, tail };
         return outcome;
@@ -12390,6 +12754,15 @@ async function runCommand(engine, sandbox, spec, hooks = {}) {
         }
         if (env.dir)
             await promises_.rm(env.dir, { recursive: true, force: true });
+        // Read once the container is gone (nothing writes the folder any more), then the folder goes.
+        if (reply) {
+            const read = outcome ? await readReply(reply.hostDir) : {};
+            const left = await removeReplyFolder(reply.hostDir);
+            if (outcome)
+                outcome.reply = left ? { ...read, warning: [read.warning, left].filter(Boolean).join(' ') } : read;
+        }
+        else if (outcome && 'warning' in offered)
+            outcome.reply = offered;
     }
 }
 
@@ -12425,10 +12798,453 @@ async function pushBranch(git, parent, originUrl, branch, sha, token, options = 
     return { pushed: false, rejected, reason };
 }
 
+;// CONCATENATED MODULE: ./src/run/secret-scan.ts
+/** Each piece handed to secretlint holds about this many characters (whole lines). */
+const PIECE_CHARS = 1 << 20;
+/** The lines of one piece that the next piece starts with again: a PEM private key is about 50 lines. */
+const OVERLAP_LINES = 100;
+/** Findings kept (the rest are counted): the failure names each one, and a log line has its limits. */
+const MAX_FINDINGS = 200;
+/** The comment filter lets text switch the scan off (`secretlint-disable`): the text here is hostile. */
+const IGNORED_RULES = new Set(['@secretlint/secretlint-rule-filter-comments']);
+const emptyPiece = () => ({ text: '', starts: [], places: [], numbers: [] });
+let lintLoaded;
+/** secretlint and its recommended rules, loaded once, on the first scan (the bundle keeps them apart). */
+function loadLint() {
+    return (lintLoaded ??= (async () => {
+        const [{ lintSource }, { rules }, { secretLintProfiler }] = await Promise.all([
+            Promise.all(/* import() */[__nccwpck_require__.e(830), __nccwpck_require__.e(707)]).then(__nccwpck_require__.bind(__nccwpck_require__, 6707)),
+            __nccwpck_require__.e(/* import() */ 577).then(__nccwpck_require__.bind(__nccwpck_require__, 1577)),
+            __nccwpck_require__.e(/* import() */ 806).then(__nccwpck_require__.bind(__nccwpck_require__, 806)),
+        ]);
+        // Its profiler keeps a performance mark per rule and piece for as long as the process lives.
+        secretLintProfiler.setEnabled(false);
+        const config = {
+            rules: rules
+                .filter((rule) => !IGNORED_RULES.has(rule.meta.id))
+                .map((rule) => ({ id: rule.meta.id, rule })),
+        };
+        return async (content) => {
+            const result = await lintSource({
+                // No file name: no rule reads a file of that name from the disk (the GCP rule reads `.p12`
+                // files), and the npm rules look for their tokens in any text. (secretlint wants a name or an
+                // extension: a neutral one.)
+                source: { content, filePath: '', ext: '.txt', contentType: 'text' },
+                options: { config, maskSecrets: true, noPhysicFilePath: true },
+            });
+            return result.messages.map((m) => ({
+                ruleId: m.ruleId,
+                messageId: m.messageId,
+                line: m.loc.start.line,
+            }));
+        };
+    })());
+}
+/**
+ * Lines in, findings out. `add` returns a promise while a piece is being scanned: the reader waits for it
+ * before it reads on (backpressure), so at most two pieces are held.
+ */
+class SecretScanner {
+    needles;
+    lint;
+    findings = [];
+    /** Reports past MAX_FINDINGS, counted only. */
+    more = 0;
+    piece = emptyPiece();
+    seen = new Set();
+    placeIds = new Map();
+    busy;
+    failure;
+    constructor(needles, lint) {
+        this.needles = needles;
+        this.lint = lint;
+    }
+    /** A line of `place`; a promise when the caller should wait before it adds more. */
+    add(place, line, text) {
+        const piece = this.piece;
+        piece.starts.push(piece.text.length);
+        piece.text += `${text}\n`;
+        piece.places.push(place);
+        piece.numbers.push(line);
+        if (piece.text.length >= PIECE_CHARS && !this.busy) {
+            // The next piece starts with the last lines of this one.
+            const keep = Math.min(OVERLAP_LINES, piece.starts.length);
+            const from = piece.starts[piece.starts.length - keep];
+            this.piece = {
+                text: piece.text.slice(from),
+                starts: piece.starts.slice(-keep).map((start) => start - from),
+                places: piece.places.slice(-keep),
+                numbers: piece.numbers.slice(-keep),
+            };
+            this.busy = this.scanPiece(piece)
+                .catch((error) => {
+                this.failure = error;
+            })
+                .finally(() => {
+                this.busy = undefined;
+            });
+        }
+        return this.busy;
+    }
+    /** Scans what is left; throws when a piece could not be scanned. */
+    async finish() {
+        await this.busy;
+        if (this.piece.starts.length)
+            await this.scanPiece(this.piece);
+        this.piece = emptyPiece();
+        if (this.failure)
+            throw this.failure;
+    }
+    async scanPiece(piece) {
+        const { text, starts, places, numbers } = piece;
+        for (const needle of this.needles) {
+            for (let at = text.indexOf(needle.text); at >= 0; at = text.indexOf(needle.text, at + 1))
+                this.report(places, numbers, lineAt(starts, at), needle.rule);
+        }
+        for (const message of await this.lint(text)) {
+            const index = Math.min(Math.max(message.line - 1, 0), starts.length - 1);
+            this.report(places, numbers, index, `${message.ruleId} (${message.messageId})`);
+        }
+    }
+    report(places, numbers, index, rule) {
+        const at = { place: places[index], line: numbers[index] };
+        let id = this.placeIds.get(at.place);
+        if (id === undefined)
+            this.placeIds.set(at.place, (id = this.placeIds.size));
+        // Past the kept findings, only counted (a line of the overlap may then count twice).
+        if (this.findings.length >= MAX_FINDINGS) {
+            this.more++;
+            return;
+        }
+        // A line in the overlap of two pieces is scanned twice: reported once.
+        const key = `${id}:${at.line}:${rule}`;
+        if (this.seen.has(key))
+            return;
+        this.seen.add(key);
+        this.findings.push({ place: at.place, line: at.line, rule });
+    }
+}
+/** The index of the line that holds `offset`, by binary search over the lines' starts. */
+function lineAt(starts, offset) {
+    let low = 0;
+    let high = starts.length - 1;
+    while (low < high) {
+        const mid = (low + high + 1) >> 1;
+        if (starts[mid] <= offset)
+            low = mid;
+        else
+            high = mid - 1;
+    }
+    return low;
+}
+
+;// CONCATENATED MODULE: ./src/run/secret-values.ts
+/** `env` names that say their value is secret: `*_KEY`, `*_TOKEN`, `*_SECRET`, `*_PASSWORD` (any case). */
+const SECRET_ENV_NAME = /(^|_)(KEY|TOKEN|SECRET|PASSWORD)$/i;
+/**
+ * Values shorter than this are not searched for: a four-letter "secret" is found in every diff, and so
+ * blocks every push. The step says so (`shortSecrets`).
+ */
+const MIN_SECRET_LENGTH = 8;
+function knownSecrets(settings) {
+    const found = [];
+    if (settings.token)
+        found.push({ name: 'token', value: settings.token });
+    if (settings.network.mode === 'allow' || settings.network.mode === 'audit')
+        for (const credential of settings.network.credentials) {
+            // `Bearer <token>`, `token <token>`: the part after the scheme is the secret, and every form of the
+            // whole value holds a form of that part (base64 at one of its alignments): it alone is searched.
+            const scheme = /^[A-Za-z][A-Za-z0-9-]*\s+(\S.*)$/.exec(credential.value);
+            found.push({
+                name: `credentials for ${credential.host}`,
+                value: scheme ? scheme[1] : credential.value,
+            });
+        }
+    for (const entry of settings.env)
+        if (SECRET_ENV_NAME.test(entry.name))
+            found.push({ name: `env ${entry.name}`, value: entry.value });
+    return found;
+}
+/** The secrets too short to be searched for (their names only). */
+function shortSecrets(secrets) {
+    const names = secrets.filter((s) => s.value.length > 0 && s.value.length < MIN_SECRET_LENGTH);
+    return [...new Set(names.map((s) => s.name))];
+}
+/**
+ * Every form of every secret long enough, each once (the first name that has it), and none that holds
+ * another: text that holds the longer one holds the shorter one too, and each costs a pass over the text.
+ */
+function needlesOf(secrets) {
+    const all = allForms(secrets);
+    return all.filter((n) => !all.some((m) => m !== n && m.text.length < n.text.length && n.text.includes(m.text)));
+}
+function allForms(secrets) {
+    const seen = new Set();
+    const needles = [];
+    const add = (rule, text) => {
+        if (text.length < MIN_SECRET_LENGTH || seen.has(text))
+            return;
+        seen.add(text);
+        needles.push({ rule, text });
+    };
+    for (const { name, value } of secrets) {
+        if (value.length < MIN_SECRET_LENGTH)
+            continue;
+        add(name, value);
+        add(`${name} (URL-encoded)`, encodeURIComponent(value));
+        add(`${name} (JSON-escaped)`, JSON.stringify(value).slice(1, -1));
+        const bytes = Buffer.from(value, 'utf8');
+        add(`${name} (hex)`, bytes.toString('hex'));
+        for (const text of base64Forms(bytes)) {
+            add(`${name} (base64)`, text);
+            add(`${name} (base64)`, text.replace(/\+/g, '-').replace(/\//g, '_'));
+        }
+    }
+    return needles;
+}
+/**
+ * The base64 text that `bytes` always produce inside a longer encoded text, at each alignment: encoded
+ * after 0, 1 or 2 other bytes, the characters that mix in a neighbour's bits are left out at both ends.
+ */
+function base64Forms(bytes) {
+    const forms = [];
+    for (const pad of [0, 1, 2]) {
+        const encoded = Buffer.concat([Buffer.alloc(pad), bytes])
+            .toString('base64')
+            .replace(/=+$/, '');
+        const start = Math.ceil((pad * 8) / 6);
+        const end = Math.floor(((pad + bytes.length) * 8) / 6);
+        if (end > start)
+            forms.push(encoded.slice(start, end));
+    }
+    return forms;
+}
+
+;// CONCATENATED MODULE: ./src/run/secret-gate.ts
+// `secret-scan`: the check before each way out of a run (a push, a saved patch, a posted reply). What a push
+// or a patch carries is read on the host, from the parent's checked objects, through the hardened git
+// wrapper: every added line of every commit that leaves (a secret added in one commit and removed in the
+// next still leaves in the first) and every commit message, bounded in bytes and time. With `block` a
+// finding stops that way out and fails the step, naming each finding by place and rule, never by value;
+// with `warn` the findings are warnings. A read that could not be finished (too large, out of time, git
+// failing) is a finding of its own: nothing passes unscanned under `block`.
+
+
+
+
+
+
+/** The most of git's output read for one scan (added and removed lines, headers, messages). */
+const MAX_SCAN_BYTES = 256 * 1024 * 1024;
+/** The step fails with this when `block` found something: what was found, where, and what was held back. */
+class SecretScanBlocked extends Error {
+    findings;
+    constructor(message, findings) {
+        super(message);
+        this.findings = findings;
+        this.name = 'SecretScanBlocked';
+    }
+}
+/** The gate of a run: its mode, the known secrets' forms (each masked in the log from now on). */
+function secretGate(settings, ui, onBlocked) {
+    const secrets = knownSecrets(settings);
+    const needles = needlesOf(secrets);
+    for (const { value } of secrets)
+        if (value)
+            ui.mask(value);
+    for (const { text } of needles)
+        ui.mask(text);
+    return { mode: settings.secretScan, needles, short: shortSecrets(secrets), ui, onBlocked };
+}
+/**
+ * Scans the commits `revs` names (commit ids, then `--not` and refs or `--remotes`, as rev-list takes
+ * them) in `repo`: `what` says where they were going (`the push to origin/feature`). Returns when they may
+ * leave; throws SecretScanBlocked when they may not.
+ */
+async function checkCommits(git, repo, revs, gate, what) {
+    if (gate.mode === 'off')
+        return;
+    for (const rev of revs)
+        if (rev.startsWith('-') ? !['--not', '--remotes'].includes(rev) : !OID.test(rev) && !rev.startsWith('refs/'))
+            throw new Error(`Internal error: ${JSON.stringify(rev)} is not a revision the secret scan takes.`);
+    sayShort(gate);
+    const scanner = new SecretScanner(gate.needles, await loadLint());
+    const read = await readCommits(git, repo, revs, scanner, gate.maxBytes ?? MAX_SCAN_BYTES);
+    await scanner.finish();
+    const scanned = `${read.commits} commit(s), ${read.lines} added line(s)`;
+    verdict(gate, scanner, what, scanned, read.incomplete);
+}
+/** Scans a reply before it is posted (`where`: "reply"). Throws SecretScanBlocked when it may not go. */
+async function checkReply(text, gate) {
+    if (gate.mode === 'off')
+        return;
+    sayShort(gate);
+    const scanner = new SecretScanner(gate.needles, await loadLint());
+    const max = gate.maxBytes ?? MAX_SCAN_BYTES;
+    const over = Buffer.byteLength(text) > max;
+    const lines = (over ? text.slice(0, max) : text).split(/\r?\n/);
+    const place = { kind: 'reply' };
+    for (let i = 0; i < lines.length; i++)
+        await scanner.add(place, i + 1, lines[i]);
+    await scanner.finish();
+    const incomplete = over ? `the reply is larger than the scan's bound (${mib(max)})` : undefined;
+    verdict(gate, scanner, 'the reply', `${lines.length} line(s)`, incomplete);
+}
+function sayShort(gate) {
+    if (!gate.short.length)
+        return;
+    gate.ui.warning(`secret-scan: ${gate.short.join(', ')} ${gate.short.length > 1 ? 'are' : 'is'} shorter than ${MIN_SECRET_LENGTH} characters: not searched for.`);
+    gate.short = [];
+}
+/**
+ * One `git log -p -U0` of the commits, read line by line: each commit's message (between markers of this
+ * call's own, which no commit can know), then its added lines with their file and line number. A merge is
+ * compared with its first parent, so that what it brings in is scanned too.
+ */
+async function readCommits(git, repo, revs, scanner, maxBytes) {
+    const marker = `wts-scan-${(0,external_node_crypto_.randomBytes)(12).toString('hex')}`;
+    const end = `${marker}-end`;
+    const read = { commits: 0, lines: 0 };
+    let state = 'header';
+    let commit = '';
+    let message = { kind: 'message', commit };
+    let file;
+    let messageLine = 0;
+    let newLine = 0;
+    let bytes = 0;
+    let wait;
+    const stop = new AbortController();
+    const limitMs = (0,time_limits/* timeLimitMs */.PI)('secret-scan');
+    const onLine = (line, stream) => {
+        if (stream !== 'stdout' || stop.signal.aborted)
+            return;
+        bytes += line.length + 1;
+        if (bytes > maxBytes) {
+            read.incomplete = `what it carries is larger than the scan's bound (over ${mib(maxBytes)} of diff)`;
+            stop.abort();
+            return;
+        }
+        if (line.startsWith(`${marker} `)) {
+            commit = line.slice(marker.length + 1);
+            message = { kind: 'message', commit };
+            read.commits++;
+            state = 'message';
+            messageLine = 0;
+        }
+        else if (state === 'message') {
+            if (line === end)
+                state = 'header';
+            else
+                wait = scanner.add(message, ++messageLine, line) ?? wait;
+        }
+        else if (line.startsWith('diff --git ')) {
+            state = 'header';
+            file = undefined;
+        }
+        else if (state === 'header') {
+            if (line.startsWith('+++ '))
+                file = pathOf(line.slice(4), commit);
+            else if (line.startsWith('@@ ')) {
+                newLine = Number(/^@@ -\d+(?:,\d+)? \+(\d+)/.exec(line)?.[1] ?? 1);
+                state = 'hunk';
+            }
+        }
+        else if (line.startsWith('@@ '))
+            newLine = Number(/^@@ -\d+(?:,\d+)? \+(\d+)/.exec(line)?.[1] ?? 1);
+        else if (line.startsWith('+') && file) {
+            read.lines++;
+            // NULs out: UTF-16 text then reads as its characters, and a blob's printable runs as text.
+            const text = line.includes('\0') ? line.slice(1).replace(/\0/g, '') : line.slice(1);
+            wait = scanner.add(file, newLine++, text) ?? wait;
+        }
+    };
+    const result = await git.stream(repo, [
+        'log',
+        '--no-color',
+        '--no-show-signature',
+        '--no-ext-diff',
+        '--no-textconv',
+        '--no-renames',
+        // Every file as text, whatever git's guess or the repository's attributes (`-diff`, `binary`) say:
+        // a secret in a generated file or a binary blob leaves as surely as one in source.
+        '--text',
+        '--diff-merges=first-parent',
+        '--patch',
+        '--unified=0',
+        '--src-prefix=a/',
+        '--dst-prefix=b/',
+        `--format=${marker} %H%n%B%n${end}`,
+        ...revs,
+        '--',
+    ], {
+        onLine,
+        // A line is never cut (a secret past the cut would pass): the byte bound above stops a long one.
+        maxLineBytes: maxBytes + 1,
+        // While a piece is scanned, git waits (its output is not read on meanwhile).
+        backpressure: () => {
+            const w = wait;
+            wait = undefined;
+            return w;
+        },
+        signal: stop.signal,
+        timeLimitMs: limitMs,
+    });
+    if (!read.incomplete && result.timedOut)
+        read.incomplete = `reading it ran out of the scan's time limit (${Math.round(limitMs / 1000)} s)`;
+    else if (!read.incomplete && result.exitCode !== 0)
+        read.incomplete = `git could not list it (${sandboxText(result.stderrTail.slice(-2).join(' '), 300)})`;
+    return read;
+}
+/** A `+++` line's path: `b/name`, `"b/na\tme"` (git's quoting kept, for the eye only), or /dev/null. */
+function pathOf(raw, commit) {
+    const name = raw.endsWith('\t') ? raw.slice(0, -1) : raw;
+    if (name === '/dev/null')
+        return undefined;
+    const quoted = name.startsWith('"') && name.endsWith('"');
+    const inner = quoted ? name.slice(1, -1) : name;
+    return { kind: 'file', path: inner.startsWith('b/') ? inner.slice(2) : inner, commit };
+}
+function verdict(gate, scanner, what, scanned, incomplete) {
+    const { ui } = gate;
+    if (!scanner.findings.length && !incomplete) {
+        ui.info(`Secret scan of ${what}: nothing found (${scanned}).`);
+        return;
+    }
+    const lines = scanner.findings.map(describeFinding);
+    if (scanner.more)
+        lines.push(`… and ${scanner.more} more report(s)`);
+    if (incomplete)
+        lines.push(`not scanned whole: ${incomplete}`);
+    const count = scanner.findings.length + scanner.more;
+    const head = `Secret scan of ${what}: ${count} finding(s)${incomplete ? ', and it could not be scanned whole' : ''} (${scanned})`;
+    if (gate.mode === 'warn') {
+        ui.warning(`${head}; secret-scan: warn lets it go on:\n${lines.map((l) => `  ${l}`).join('\n')}`);
+        return;
+    }
+    gate.onBlocked?.();
+    throw new SecretScanBlocked(`${head}. Nothing of it left (secret-scan: block); the sandbox keeps the work for a person to look at. Values are never shown:\n${lines.map((l) => `  ${l}`).join('\n')}`, scanner.findings);
+}
+/** `src/app.js:12 (commit 0123456789ab): env API_KEY`: the place and the rule; never the value. */
+function describeFinding(finding) {
+    const { place, line, rule } = finding;
+    const where = place.kind === 'file'
+        ? `${sandboxText(place.path, 300)}:${line} (commit ${place.commit.slice(0, 12)})`
+        : place.kind === 'message'
+            ? `commit message of ${place.commit.slice(0, 12)}, line ${line}`
+            : `reply, line ${line}`;
+    return `${where}: ${rule}`;
+}
+function mib(bytes) {
+    return `${Math.round((bytes / 1024 / 1024) * 10) / 10} MiB`;
+}
+
 ;// CONCATENATED MODULE: ./src/run/run.ts
 // Run mode, as a story: find the parent, resolve the branch, prepare the sandbox, run the command, bring
 // its work back as data (capture in a helper, import on the host), report, push. Each step is a function;
 // each long step a log group.
+
+
+
 
 
 
@@ -12469,7 +13285,11 @@ async function runSandbox(settings, deps) {
     if (settings.network.mode === 'allow' || settings.network.mode === 'audit')
         for (const { value } of settings.network.credentials)
             ui.mask(value);
-    const engine = new engine_engine/* ContainerEngine */.yz(settings.engine);
+    // And the values of secret-named env entries (secret-values.ts), before the command could print them.
+    for (const { value } of knownSecrets(settings))
+        if (value)
+            ui.mask(value);
+    const engine = new engine_engine/* ContainerEngine */.y(settings.engine);
     // The image check (also the engine's reachability check), asked at most once: below, once it is known
     // whether the probe's helper proves the image instead. When the given path alone shows the branch's
     // volume sandbox there (guessReusedVolume), the two questions its command will wait for go out now: the
@@ -12643,6 +13463,13 @@ async function runChecked(settings, deps, checked) {
         })));
         deps.save({ container: undefined, exitCode: command.exitCode });
         reportCommand(ui, command);
+        // The reply is scanned before it is shown anywhere: with `block`, a secret in it fails the step here,
+        // before the work is imported or pushed, and the sandbox keeps everything for a person to look at.
+        const gate = secretGate(settings, ui, () => deps.save({ secretsFound: true }));
+        const replyText = command.reply?.reply?.text;
+        if (replyText)
+            await ui.group('Secret scan: the reply', () => checkReply(replyText, gate));
+        reportReply(ui, command.reply);
         const wantsCommit = settings.push && !!sandbox.branch;
         const report = await ui.group('Import', async () => {
             const r = await collectChanges(git, engine, sandbox, settings, wantsCommit ? settings.commitMessage : undefined);
@@ -12671,7 +13498,7 @@ async function runChecked(settings, deps, checked) {
                 trackingRef: `refs/remotes/origin/${sandbox.branch}`,
                 label: `origin/${sandbox.branch}`,
             };
-            push = await ui.group('Push', () => pushSandbox(git, sandbox, report, to, settings.token, ui));
+            push = await ui.group('Push', () => pushSandbox(git, sandbox, report, to, settings.token, ui, gate));
         }
         const trapsCleared = [...offerCleared, ...(report.trapsCleared ?? [])];
         return { sandbox, command, report, push, ...(trapsCleared.length ? { trapsCleared } : {}) };
@@ -12682,7 +13509,7 @@ async function runChecked(settings, deps, checked) {
         await release();
     }
 }
-async function pushSandbox(git, sandbox, report, to, token, ui) {
+async function pushSandbox(git, sandbox, report, to, token, ui, gate) {
     if (!sandbox.branch)
         return { pushed: false, reason: 'a transient sandbox has no branch to push' };
     // What is pushed is the branch tip the parent recorded from the bundle, and only while HEAD was on it.
@@ -12705,6 +13532,7 @@ async function pushSandbox(git, sandbox, report, to, token, ui) {
     const unpushed = await commitsNotIn(git, parentPath, report.tip, tracking);
     if (unpushed === 0)
         return { pushed: false, reason: `no commits that ${to.label} does not have` };
+    await checkCommits(git, parentPath, [report.tip, '--not', ...tracking], gate, `the push to ${to.label}`);
     const result = await pushBranch(git, sandbox.parent, to.url, to.branch, report.tip, token, {
         trackingRef: to.trackingRef,
         label: to.label,
@@ -12769,6 +13597,7 @@ function firstLine(text) {
 
 
 
+
 /** Why nothing outside the sandbox can have changed, in one sentence. */
 const BOUNDARY_SENTENCE = "Nothing outside the sandbox could change: the command's container could write only its sandbox (the parent's objects were mounted read-only, its .git hidden), and its work came back as a git bundle that git checked as it fetched it.";
 // A branch, a sandbox's place, git's reason for a refused push: text that may come from the sandbox or a
@@ -12809,15 +13638,20 @@ function filesChanged(report) {
     return report.countsStopped ? `at least ${n} (counting stopped: ${report.countsStopped})` : n;
 }
 // Size: the table is a few hundred bytes of the action's own text and names it chose; the diff stat is at
-// most STAT_MAX_BYTES (report.ts: 64 KiB) and says what it left out. The whole stays far below the
-// runner's 1 MiB limit for one step's summary.
+// most STAT_MAX_BYTES (report.ts: 64 KiB) and says what it left out, the reply at most REPLY_MAX_BYTES
+// (reply.ts: 64 KiB, a little more once made safe). The whole stays far below the runner's 1 MiB limit
+// for one step's summary.
 function outcomeMarkdown(outcome) {
     const rows = outcomeRows(outcome);
     const table = ['| | |', '|---|---|', ...rows.map(([k, v]) => `| ${k} | ${esc(v)} |`)].join('\n');
     const stat = outcome.report.diffStat
         ? `\n\n<details><summary>Diff stat</summary>\n\n\`\`\`\n${outcome.report.diffStat.replace(/```/g, "'''")}\n\`\`\`\n</details>`
         : '';
-    return `## worktree-sandbox: run\n\n${table}${stat}\n`;
+    const reply = replyMarkdown(outcome.command.reply, {
+        heading: "### The command's reply",
+        maxChars: 2 * REPLY_MAX_BYTES,
+    });
+    return `## worktree-sandbox: run\n\n${table}${reply ? `\n\n${reply}` : ''}${stat}\n`;
 }
 function outcomeText(outcome) {
     const rows = outcomeRows(outcome);
@@ -12852,7 +13686,7 @@ class CliExit extends Error {
     }
 }
 
-;// CONCATENATED MODULE: ./src/reap/report.ts
+;// CONCATENATED MODULE: ./src/reap/reap-report.ts
 
 function isReaped(s) {
     return s.result === 'removed' || s.result === 'partly removed' || s.result === 'would remove';
@@ -13269,7 +14103,7 @@ function summarizeWork(checks) {
     return { state: 'clean' };
 }
 
-;// CONCATENATED MODULE: ./src/reap/outlook.ts
+;// CONCATENATED MODULE: ./src/reap/listing-outlook.ts
 // What a listing says of each sandbox: its state now, and when the reaper would remove it. Pure: read off
 // the reaper's own facts and decision, and for a fresh sandbox the same gates applied as if it were stale.
 
@@ -13727,6 +14561,7 @@ function hostProgram(name) {
 // exactly <length> bytes and a newline, the token random per run. The host reads records one after the
 // other by their lengths and never searches the data for a header, so no file name or file content can
 // forge a record.
+
 
 
 
@@ -14519,7 +15354,7 @@ function startRemovers(count, { synchronousOnly = false } = {}) {
     };
 }
 
-;// CONCATENATED MODULE: ./src/reap/remove.ts
+;// CONCATENATED MODULE: ./src/reap/remove-tree.ts
 // Removing a disk sandbox safely:
 //  - only a folder exactly at `<root>/<project>/<sandbox>`, itself no symbolic link, under the real root;
 //  - symbolic links are removed as links, never followed (a link to `/` or to another sandbox removes the
@@ -15301,7 +16136,7 @@ function applyVolumeSignals(s, seen) {
         s.headRef = signals.head.ref;
 }
 
-;// CONCATENATED MODULE: ./src/reap/scanned.ts
+;// CONCATENATED MODULE: ./src/reap/scanned-sandbox.ts
 // What a scan finds: one record per folder or volume, with the facts the decisions need.
 
 /** The git folder whose HEAD, index and logs are a disk sandbox's: its `.git`, or its registration. */
@@ -15343,10 +16178,10 @@ const NOT_HEAD = 'the index does not match HEAD as a whole';
  * before anything is read through it.
  */
 function proveClean(worktree, gitDir, headTree) {
-    return againstHead(proveAgainstIndex(worktree, gitDir, headTree.length / 2), headTree);
+    return matchHeadTree(proveAgainstIndex(worktree, gitDir, headTree.length / 2), headTree);
 }
 /** A proof made against the index's tree (proveAgainstIndex), as it stands once HEAD's tree is known. */
-function againstHead({ proof, rootTree }, headTree) {
+function matchHeadTree({ proof, rootTree }, headTree) {
     if (rootTree !== undefined && rootTree !== headTree)
         return { clean: false, unsure: NOT_HEAD };
     return proof;
@@ -16103,7 +16938,7 @@ async function checkWork(sandboxes, deps) {
         deps.onReports?.(new Map(reports));
     // A few parents at a time: one's git or helper container runs while another's files are read.
     await inParallel([...byParent.values()], work_PARENTS_IN_FLIGHT, async ({ parent, sandboxes: group }) => {
-        const found = await checkIsolated(parent, group, deps);
+        const found = await checkSplittingFailures(parent, group, deps);
         for (const [key, report] of found)
             reports.set(key, report);
         deps.onReports?.(found);
@@ -16114,7 +16949,7 @@ async function checkWork(sandboxes, deps) {
  * A parent's sandboxes checked together; when that fails, each half again, down to the one sandbox that
  * fails alone: it is reported unknown (so kept) with the reason, and every other gets its real verdict.
  */
-async function checkIsolated(parent, group, deps) {
+async function checkSplittingFailures(parent, group, deps) {
     try {
         return await checkParentGroup(parent, group, deps);
     }
@@ -16124,8 +16959,8 @@ async function checkIsolated(parent, group, deps) {
             return new Map([[group[0].key, { work: { state: 'unknown', detail } }]]);
         }
         const half = Math.ceil(group.length / 2);
-        const first = await checkIsolated(parent, group.slice(0, half), deps);
-        const second = await checkIsolated(parent, group.slice(half), deps);
+        const first = await checkSplittingFailures(parent, group.slice(0, half), deps);
+        const second = await checkSplittingFailures(parent, group.slice(half), deps);
         return new Map([...first, ...second]);
     }
 }
@@ -16189,7 +17024,7 @@ async function checkParentGroup(parent, group, deps) {
         if (!verdict || verdict.error || verdict.unsaved)
             continue; // work found or check failed: no need
         const indexed = proofs.get(s.key);
-        const proof = verdict.headTree && indexed ? againstHead(indexed, verdict.headTree) : undefined;
+        const proof = verdict.headTree && indexed ? matchHeadTree(indexed, verdict.headTree) : undefined;
         if (proof?.clean) {
             uncommitted.set(s.key, { value: 0 });
             proved.add(s.key);
@@ -16341,7 +17176,7 @@ function finding(history, verdict, uncommitted) {
     });
 }
 
-;// CONCATENATED MODULE: ./src/reap/look.ts
+;// CONCATENATED MODULE: ./src/reap/look-closer.ts
 // What every reaper command opens with (the reap, `list`, `rm`): git, the engine and the helper image the
 // action controls, one scan of the worktree root and the volumes, the facts the scan already has, and a
 // closer look (in use? holding work? how big?) at the sandboxes the command cares about.
@@ -16359,7 +17194,7 @@ function finding(history, verdict, uncommitted) {
 
 /** The tools, then the scan in a log group of its own (`tell`: with a line that says what it found). */
 async function openReaper(options, ui, { tell = false } = {}) {
-    const engine = new engine_engine/* ContainerEngine */.yz(options.engine);
+    const engine = new engine_engine/* ContainerEngine */.y(options.engine);
     const helperImage = helperImageOnDemand(engine);
     const git = await Git.create();
     const scan = await ui.group('Scan', async () => {
@@ -16512,7 +17347,7 @@ async function lookCloser(stale, facts, deps) {
     return reports;
 }
 
-;// CONCATENATED MODULE: ./src/reap/survey.ts
+;// CONCATENATED MODULE: ./src/reap/listing.ts
 // The reaper's view of every sandbox on the machine, for `worktree-sandbox list`: the reaper's own scan,
 // facts and decisions (a dry run), except that every sandbox is looked at closely (in use? holding work?
 // how big?), not only the stale ones. Nothing is removed and nothing is written: the checks are the
@@ -16553,7 +17388,7 @@ async function survey(options, ui = silentUi) {
             scanned: s,
             facts: facts.get(s.key),
             decision: decisions.get(s.key),
-            branch: survey_branchOf(s),
+            branch: listing_branchOf(s),
         })),
         warnings: scan.warnings,
         nowMs,
@@ -16561,7 +17396,7 @@ async function survey(options, ui = silentUi) {
     };
 }
 /** The branch from the sandbox's HEAD (read as data: on the host for disk, by the scan's helper for volumes), else its label. */
-function survey_branchOf(s) {
+function listing_branchOf(s) {
     if (s.notSandbox)
         return undefined;
     let ref = s.headRef;
@@ -20513,6 +21348,9 @@ function buildProgram() {
         .option('--allow-failure', 'exit 0 even when the command fails')
         .option('--push', 'commit what is left and push the branch to origin (never forced)')
         .option('--commit-message <message>', 'message of that commit')
+        .addOption(new Option('--secret-scan <mode>', 'before the push: scan the added lines and commit messages for known secrets and credential formats; block stops the push (docs/secret-scan.md)')
+        .choices(['block', 'warn', 'off'])
+        .default(D['secret-scan']))
         .option('--memory <size>', 'memory limit, e.g. 2g')
         .option('--cpus <n>', 'CPU limit, e.g. 1.5')
         .option('--pids-limit <n>', 'process limit', D['pids-limit'])
