@@ -2,7 +2,7 @@
 // that made one commit, on the run-mode benchmark's large repository, each figure against a hand-written
 // equivalent measured in the same run, interleaved in rotating order.
 //
-//   node bench/import.bench.mjs        BENCH_REPEAT=7 (default)  BENCH_STRICT=1  BENCH_WRITE=0  BENCH_REPO=/path
+//   node bench/import.bench.mjs        BENCH_REPEAT=7 (default)  BENCH_STRICT=1  BENCH_WRITE=1 (append to docs/benchmarks.md)  BENCH_REPO=/path
 //
 // (a) host-side import: the action's own `importBundle` + `buildReport` (src/run/import.ts, report.ts),
 //     called in-process on a bundle the real `captureSandbox` made (the TypeScript transpiled as it is, see
@@ -416,7 +416,7 @@ Samples, in seconds, in the order they ran:
 - (c) action ${list(outside.action)}; bare docker run ${list(outside.bare)}
 `;
   console.log(table);
-  if (process.env.BENCH_WRITE !== '0')
+  if (process.env.BENCH_WRITE === '1')
     await writeSection(path.join(ROOT, 'docs', 'benchmarks.md'), '## Import', body);
   if (!okA && process.env.BENCH_STRICT === '1') process.exitCode = 1;
 }

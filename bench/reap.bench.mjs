@@ -16,7 +16,7 @@
 //
 // Settings (environment): BENCH_SEED_PRUNE (required: the seed's prune.py), BENCH_REAP_SIZES
 // (2000,10000), BENCH_REAP_RUNS (3), BENCH_REAP_PROJECTS (20), BENCH_REAP_VOLUMES (1000; 0 skips the
-// volume part), BENCH_REAP_DIR (a folder under /tmp), BENCH_WRITE=0 (no docs update).
+// volume part), BENCH_REAP_DIR (a folder under /tmp), BENCH_WRITE=1 (append the raw results to docs/benchmarks.md).
 import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
@@ -481,7 +481,7 @@ Peak memory (maxRSS of the action's process): ${disks.map((d) => `${d.peakMb.toF
 `;
   fs.writeFileSync(path.join(BASE, 'results.md'), `${md}\n`);
   console.log(md);
-  if (process.env.BENCH_WRITE !== '0' && LAYOUT === 'own')
+  if (process.env.BENCH_WRITE === '1' && LAYOUT === 'own')
     await writeSection(path.join(REPO, 'docs', 'benchmarks.md'), '## Reap', md);
 }
 

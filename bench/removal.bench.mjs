@@ -11,7 +11,7 @@
 //    FULL_POOL_UP_TO), and REMOVAL_WORKERS with one concurrent (`startRemovers(REMOVAL_WORKERS)`).
 // Each pool gets twice the folders it walks at once in flight, as the reaper gives it.
 // Memory: the resident memory each way adds to the process that runs it (its workers), measured apart.
-// Writes its section of docs/benchmarks.md unless BENCH_WRITE=0.
+// Appends its section to docs/benchmarks.md with BENCH_WRITE=1.
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -147,5 +147,5 @@ const md = [
   markdownTable(['way', 'median', 'vs rm -rf', 'samples (s)', 'memory'], rows),
 ].join('\n');
 process.stdout.write(`${md}\n`);
-if (process.env.BENCH_WRITE !== '0')
+if (process.env.BENCH_WRITE === '1')
   await writeSection(path.join(REPO, 'docs', 'benchmarks.md'), '## The removal walk', md);

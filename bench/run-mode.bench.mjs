@@ -3,7 +3,7 @@
 //
 //   npm run bench                      # generated repository in the shape of git's own (cached in .bench/)
 //   BENCH_REPO=/path npm run bench     # a private clone of any real repository instead
-//   BENCH_REPEAT=8 (default; even)  BENCH_STRICT=1 (exit 1 when a target is missed)  BENCH_WRITE=0 (no docs update)
+//   BENCH_REPEAT=8 (default; even)  BENCH_STRICT=1 (exit 1 when a target is missed)  BENCH_WRITE=1 (append the raw results to docs/benchmarks.md)
 //
 // 1. start → the command's first instruction, new transient sandbox, per isolation. The action makes a
 //    repository of its own borrowing the parent's objects (git init + objects/info/alternates + reset
@@ -416,7 +416,7 @@ Samples, in seconds, in the order they ran:
 ${samples}
 `;
   console.log(table);
-  if (process.env.BENCH_WRITE !== '0')
+  if (process.env.BENCH_WRITE === '1')
     await writeSection(path.join(ROOT, 'docs', 'benchmarks.md'), '## Run mode', body);
   if (!allPass && process.env.BENCH_STRICT === '1') process.exitCode = 1;
 }
