@@ -21356,6 +21356,8 @@ function buildProgram() {
         .option('--pids-limit <n>', 'process limit', D['pids-limit'])
         .option('--network <mode>', 'bridge, none, audit, or an allow-list: hosts, *.domains, :ports, @presets, separated by commas (docs/network.md)', D.network)
         .option('--credentials <file or lines>', 'headers the proxy sets, one `<host> <Header-Name>: <value>` a line (needs an allow-list or audit): a file that holds them (keeps the values off the command line), or the lines themselves')
+        .option('--max-model-requests <n>', 'with an allow-list or audit: model API requests the proxy lets through, then 429 (0: no limit)', D['max-model-requests'])
+        .option('--max-model-tokens <n>', 'with an allow-list or audit: input plus output tokens, then 429 (0: no limit; docs/agents.md)', D['max-model-tokens'])
         .option('--read-only-rootfs', 'read-only root filesystem (tmpfs /tmp)')
         .option('--json', 'print the outcome as JSON on stdout')).action((opts) => runCli('run', opts));
     common(retention(program

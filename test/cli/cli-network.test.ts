@@ -122,6 +122,12 @@ describe('worktree-sandbox run --network / --credentials', () => {
         ['--network', ALLOWED, '--credentials', dir],
         /^worktree-sandbox: Invalid option '--credentials': .*: not a file/,
       ],
+      // a model budget: a whole number, and only where the proxy sees the requests
+      [
+        ['--network', 'audit', '--max-model-tokens', '-1'],
+        /^worktree-sandbox: Invalid option '--max-model-tokens'/,
+      ],
+      [['--max-model-requests', '10'], /^worktree-sandbox: Invalid option '--max-model-requests'/],
     ];
     for (const [args, message] of cases) {
       const r = cliSync([...base(), ...args, '--command', 'echo SHOULD-NOT-RUN']);
