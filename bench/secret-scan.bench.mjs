@@ -23,7 +23,7 @@ const ms = (from) => Number(nowNs() - from) / 1e6;
 const repo = path.join(CACHE, `secret-scan-${randomBytes(3).toString('hex')}`);
 
 const { Git } = await importSource('engine/git');
-const { checkCommits, secretGate } = await importSource('run/secret-gate');
+const { checkCommits, scanLogArgs, secretGate } = await importSource('run/secret-gate');
 const { loadLint } = await importSource('run/secret-scan');
 
 function git(...args) {
@@ -82,32 +82,14 @@ git(
 );
 const head = git('rev-parse', 'HEAD');
 
-// What the scan reads, exactly (secret-gate.ts, readCommits), read to its end and discarded: the baseline.
-const LOG = [
-  'log',
-  '--no-color',
-  '--no-show-signature',
-  '--no-ext-diff',
-  '--no-textconv',
-  '--no-renames',
-  '--text',
-];
-const LOG_TAIL = [
-  '--diff-merges=first-parent',
-  '--patch',
-  '--unified=0',
-  '--format=%H%n%B',
-  head,
-  '--not',
-  base,
-  '--',
-];
-const diffBytes = spawnSync('git', [...LOG, ...LOG_TAIL], { cwd: repo, maxBuffer: 1 << 30 }).stdout.length;
+// What the scan reads, exactly (secret-gate.ts), read to its end and discarded: the baseline.
+const LOG_ARGS = scanLogArgs('--format=%H%n%B', [head, '--not', base]);
+const diffBytes = spawnSync('git', LOG_ARGS, { cwd: repo, maxBuffer: 1 << 30 }).stdout.length;
 log(`diff of ${(diffBytes / 1024 / 1024).toFixed(1)} MiB (${files} files) in ${repo}`);
 
 const baseline = () => {
   const from = nowNs();
-  const result = spawnSync('git', [...LOG, ...LOG_TAIL], { cwd: repo, stdio: ['ignore', 'ignore', 'pipe'] });
+  const result = spawnSync('git', LOG_ARGS, { cwd: repo, stdio: ['ignore', 'ignore', 'pipe'] });
   if (result.status !== 0) throw new Error('git log failed');
   return ms(from);
 };

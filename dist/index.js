@@ -5770,7 +5770,7 @@ __nccwpck_require__.d(__webpack_exports__, {
   _D: () => (/* binding */ secretGate)
 });
 
-// UNUSED EXPORTS: MAX_SCAN_BYTES, SecretScanBlocked, describeFinding
+// UNUSED EXPORTS: MAX_SCAN_BYTES, SecretScanBlocked, describeFinding, scanLogArgs
 
 // EXTERNAL MODULE: external "node:crypto"
 var external_node_crypto_ = __nccwpck_require__(7598);
@@ -5999,6 +5999,30 @@ function sayShort(gate) {
     gate.short = [];
 }
 /**
+ * What the scan reads: each commit's message and its added lines, every file as text whatever git's guess
+ * or the repository's attributes (`-diff`, `binary`) say (a secret in a generated file or a binary blob
+ * leaves as surely as one in source), no external diff or textconv, merges against their first parent.
+ */
+function scanLogArgs(format, revs) {
+    return [
+        'log',
+        '--no-color',
+        '--no-show-signature',
+        '--no-ext-diff',
+        '--no-textconv',
+        '--no-renames',
+        '--text',
+        '--diff-merges=first-parent',
+        '--patch',
+        '--unified=0',
+        '--src-prefix=a/',
+        '--dst-prefix=b/',
+        format,
+        ...revs,
+        '--',
+    ];
+}
+/**
  * One `git log -p -U0` of the commits, read line by line: each commit's message (between markers of this
  * call's own, which no commit can know), then its added lines with their file and line number. A merge is
  * compared with its first parent, so that what it brings in is scanned too.
@@ -6060,25 +6084,7 @@ async function readCommits(git, repo, revs, scanner, maxBytes) {
             wait = scanner.add(file, newLine++, text) ?? wait;
         }
     };
-    const result = await git.stream(repo, [
-        'log',
-        '--no-color',
-        '--no-show-signature',
-        '--no-ext-diff',
-        '--no-textconv',
-        '--no-renames',
-        // Every file as text, whatever git's guess or the repository's attributes (`-diff`, `binary`) say:
-        // a secret in a generated file or a binary blob leaves as surely as one in source.
-        '--text',
-        '--diff-merges=first-parent',
-        '--patch',
-        '--unified=0',
-        '--src-prefix=a/',
-        '--dst-prefix=b/',
-        `--format=${marker} %H%n%B%n${end}`,
-        ...revs,
-        '--',
-    ], {
+    const result = await git.stream(repo, scanLogArgs(`--format=${marker} %H%n%B%n${end}`, revs), {
         onLine,
         // A line is never cut (a secret past the cut would pass): the byte bound above stops a long one.
         maxLineBytes: maxBytes + 1,
