@@ -17,6 +17,7 @@ import { isProxied, type NetworkPolicy, type ProxiedPolicy } from '../network/po
 import type { RunCa } from '../network/ca.js';
 import type { NetworkReport } from '../network/proxy.js';
 import type { NetworkSession } from '../network/session.js';
+import { pathExists } from '../sandbox/bookkeeping.js';
 import { commandMounts, type Sandbox } from '../sandbox/layout.js';
 import { containerNotePath } from '../sandbox/lock.js';
 import { offerReplyFolder, readReply, removeReplyFolder, type ReplyFolder, type ReplyRead } from './reply.js';
@@ -298,4 +299,13 @@ export async function runCommand(
         outcome.reply = left ? { ...read, warning: [read.warning, left].filter(Boolean).join(' ') } : read;
     } else if (outcome && 'warning' in offered) outcome.reply = offered;
   }
+}
+
+/** Containers of the sandbox that a killed run left (its note says there may be some): removed. */
+export async function removeLeftContainers(engine: ContainerEngine, sandbox: Sandbox): Promise<string[]> {
+  const note = containerNotePath(sandbox.parent.gitDir, sandbox.name);
+  if (!(await pathExists(note))) return [];
+  const removed = await engine.removeContainersLabelled(commandLabels(sandbox));
+  await fs.rm(note, { force: true });
+  return removed;
 }

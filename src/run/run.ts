@@ -1,16 +1,13 @@
 // Run mode, as a story: find the parent, resolve the branch, prepare the sandbox, run the command, bring
 // its work back as data (capture in a helper, import on the host), report, push. Each step is a function;
 // each long step a log group.
-import * as fs from 'node:fs/promises';
-import * as path from 'node:path';
 import { ContainerEngine } from '../engine/engine.js';
 import { requireVisible } from '../engine/host-paths.js';
 import { Git } from '../engine/git.js';
-import { commandLabels } from '../engine/labels.js';
 import type { ProcResult } from '../engine/proc.js';
 import { readBranchRefs, resolveBranch } from '../sandbox/branch.js';
 import { prepareSandbox } from '../sandbox/create.js';
-import { pathExists, sandboxRefs } from '../sandbox/bookkeeping.js';
+import { sandboxRefs } from '../sandbox/bookkeeping.js';
 import {
   EngineViewProof,
   guessReusedVolume,
@@ -18,12 +15,11 @@ import {
   mountedPaths,
   probedFolders,
 } from '../sandbox/engine-view.js';
-import { locateSandbox, whereIs, type PreparedSandbox, type Sandbox } from '../sandbox/layout.js';
-import { containerNotePath, loadLocking, lockSandbox } from '../sandbox/lock.js';
+import { locateSandbox, realRoot, whereIs } from '../sandbox/layout.js';
+import { loadLocking, lockSandbox } from '../sandbox/lock.js';
 import { findParentRepository, type FoundParent } from '../sandbox/repository.js';
 import { reportCleared, type ClearedTrap } from '../sandbox/git-traps.js';
 import { offerUpstream } from '../sandbox/reuse.js';
-import { MAX_COUNTED_COMMITS } from '../sandbox/saved.js';
 import { lookBeforeLock, lookFor, type VolumeLook } from '../sandbox/volume-look.js';
 import { validateBranchNames, type RunSettings } from '../settings/settings.js';
 import { collectChanges } from './collect.js';
@@ -32,53 +28,18 @@ import { isProxied } from '../network/policy.js';
 import {
   beginCommandNetwork,
   containerName,
+  removeLeftContainers,
   runCommand,
   startCommandNetwork,
-  type CommandResult,
 } from './command.js';
-import { pushBranch, type PushResult } from './push.js';
+import { pushSandbox, type PushResult } from './push.js';
+import { describeSandbox, firstLine, reportCommand } from './run-log.js';
 import { reportReply } from './reply.js';
-import { checkCommits, checkReply, secretGate, type SecretGate } from './secret-gate.js';
+import { checkReply, secretGate } from './secret-gate.js';
 import { knownSecrets } from './secret-values.js';
-import { commitsNotIn, type WorktreeReport } from './report.js';
-import type { RunState } from './run-state.js';
-import type { Ui } from '../ui/ui.js';
+import type { RunDeps, RunOutcome } from './run-types.js';
 
-export interface RunOutcome {
-  sandbox: PreparedSandbox;
-  command: CommandResult;
-  report: WorktreeReport;
-  push?: PushResult;
-  /** What helpers removed from the sandbox's `.git` before their git wrote there (git-traps.ts). */
-  trapsCleared?: ClearedTrap[];
-}
-
-export interface RunDeps {
-  ui: Ui;
-  /** Persist progress for the post step (or nothing, from the CLI). */
-  save: (state: Partial<RunState>) => void;
-  /** Extra wiring from the PR bot: files to mount, variables to set. */
-  command?: { readOnlyFiles?: string[]; extraEnv?: Record<string, string> };
-  /**
-   * PR bot, with `push: true`: where the sandbox's HEAD goes instead of its own branch on origin (a fork),
-   * or why nothing is pushed (the changes are still committed, for a patch).
-   */
-  pushTo?: PushDestination | { withheld: string };
-  /**
-   * Told when the run takes the sandbox's lock (true) and when it lets it go (false): the CLI's Ctrl-C
-   * cleans up in the same process while the run may still hold it.
-   */
-  onSandboxLock?: (held: boolean) => void;
-}
-
-export interface PushDestination {
-  url: string;
-  branch: string;
-  /** Updated after a push, so that the pushed commits count as on a remote. */
-  trackingRef: string;
-  /** How reports name the destination (`origin/feature`). */
-  label: string;
-}
+export type { RunDeps, RunOutcome } from './run-types.js';
 
 /**
  * A promise started now and awaited further on: marked as handled, so that a rejection before the await
@@ -372,95 +333,4 @@ async function runChecked(settings: RunSettings, deps: RunDeps, checked: Checked
     await networkReady?.then((session) => session.stop()).catch(() => undefined);
     await release();
   }
-}
-
-async function pushSandbox(
-  git: Git,
-  sandbox: PreparedSandbox,
-  report: WorktreeReport,
-  to: PushDestination | { withheld: string },
-  token: string,
-  ui: Ui,
-  gate: SecretGate,
-): Promise<PushResult> {
-  if (!sandbox.branch) return { pushed: false, reason: 'a transient sandbox has no branch to push' };
-  // What is pushed is the branch tip the parent recorded from the bundle, and only while HEAD was on it.
-  if (report.currentBranch !== sandbox.branch || report.headSha !== report.tip) {
-    return {
-      pushed: false,
-      reason: `the sandbox is no longer on its branch (HEAD: ${report.currentBranch ? 'another branch' : 'detached'}); nothing pushed`,
-    };
-  }
-  if ('withheld' in to) {
-    if (report.commits === 0) return { pushed: false, reason: 'no new commits' };
-    ui.info(`Nothing pushed: ${to.withheld}.`);
-    return { pushed: false, reason: to.withheld };
-  }
-  // Counted against the destination, not against this run's start: a run killed before its push
-  // completed left commits that the next run must still push.
-  const parentPath = sandbox.parent.path;
-  const tracking = (await git.refExists(parentPath, to.trackingRef)) ? [to.trackingRef] : ['--remotes'];
-  const unpushed = await commitsNotIn(git, parentPath, report.tip, tracking);
-  if (unpushed === 0) return { pushed: false, reason: `no commits that ${to.label} does not have` };
-  await checkCommits(git, parentPath, [report.tip, '--not', ...tracking], gate, `the push to ${to.label}`);
-  const result = await pushBranch(git, sandbox.parent, to.url, to.branch, report.tip, token, {
-    trackingRef: to.trackingRef,
-    label: to.label,
-  });
-  const atLeast = unpushed >= MAX_COUNTED_COMMITS ? 'at least ' : '';
-  if (result.pushed) ui.info(`Pushed ${atLeast}${unpushed} commit(s) to ${to.label}.`);
-  else ui.warning(result.reason ?? 'push failed');
-  return result;
-}
-
-/** Containers of the sandbox that a killed run left (its note says there may be some): removed. */
-async function removeLeftContainers(engine: ContainerEngine, sandbox: Sandbox): Promise<string[]> {
-  const note = containerNotePath(sandbox.parent.gitDir, sandbox.name);
-  if (!(await pathExists(note))) return [];
-  const removed = await engine.removeContainersLabelled(commandLabels(sandbox));
-  await fs.rm(note, { force: true });
-  return removed;
-}
-
-function describeSandbox(ui: Ui, sandbox: PreparedSandbox, source: string, offered?: string): void {
-  const what = sandbox.branch
-    ? `branch ${sandbox.branch} (${sandbox.reused ? 'reused' : source})`
-    : `detached at ${sandbox.startSha.slice(0, 12)}`;
-  ui.info(`${sandbox.reused ? 'Reusing' : 'Created'} ${sandbox.name}: ${what}; ${whereIs(sandbox)}.`);
-  if (offered)
-    ui.info(
-      `origin/${sandbox.branch} moved to ${offered.slice(0, 12)}: offered inside as origin/${sandbox.branch} (the work tree is left as it is).`,
-    );
-}
-
-function reportCommand(ui: Ui, command: CommandResult): void {
-  const seconds = (command.durationMs / 1000).toFixed(1);
-  if (command.timedOut)
-    ui.warning(
-      `The command was stopped by timeout-minutes after ${seconds}s (exit code ${command.exitCode}).`,
-    );
-  else if (command.oomKilled)
-    ui.warning(`The command was killed by the memory limit (exit code ${command.exitCode}).`);
-  else ui.info(`The command exited with code ${command.exitCode} after ${seconds}s.`);
-}
-
-/** The real path of a folder that may not exist yet (its nearest existing ancestor resolved), creating nothing. */
-export async function realRoot(root: string): Promise<string> {
-  const rest: string[] = [];
-  let current = path.resolve(root);
-  for (;;) {
-    try {
-      return path.join(await fs.realpath(current), ...rest.reverse());
-    } catch {
-      const up = path.dirname(current);
-      if (up === current) return path.resolve(root);
-      rest.push(path.basename(current));
-      current = up;
-    }
-  }
-}
-
-function firstLine(text: string): string {
-  const line = text.trim().split('\n')[0];
-  return line.length > 80 ? `${line.slice(0, 77)}...` : line;
 }

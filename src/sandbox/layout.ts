@@ -6,6 +6,7 @@
 //            <root>/<project>/.home/<name>/  the command's HOME
 //   volume:  <prefix>-<project>-<name>, mounted at /sandbox: /sandbox/<name>/ and /sandbox/.home/
 // ADR 0001, ADR 0005 (docs/adr/).
+import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import { userArg, type ContainerSpec, type Mount } from '../engine/container-args.js';
 import { helperGitEnv } from '../engine/git-hardening.js';
@@ -151,4 +152,20 @@ export function sandboxHelper(
     ...extra,
     env: { ...helperGitEnv(), ...extra.env },
   };
+}
+
+/** The real path of a folder that may not exist yet (its nearest existing ancestor resolved), creating nothing. */
+export async function realRoot(root: string): Promise<string> {
+  const rest: string[] = [];
+  let current = path.resolve(root);
+  for (;;) {
+    try {
+      return path.join(await fs.realpath(current), ...rest.reverse());
+    } catch {
+      const up = path.dirname(current);
+      if (up === current) return path.resolve(root);
+      rest.push(path.basename(current));
+      current = up;
+    }
+  }
 }
