@@ -294,8 +294,8 @@ var engine_git = __webpack_require__(1763);
 var lock = __webpack_require__(6856);
 // EXTERNAL MODULE: ./src/sandbox/repository.ts
 var repository = __webpack_require__(1151);
-// EXTERNAL MODULE: ./src/run/run.ts + 7 modules
-var run_run = __webpack_require__(6337);
+// EXTERNAL MODULE: ./src/run/run.ts + 8 modules
+var run_run = __webpack_require__(8439);
 // EXTERNAL MODULE: ./src/run/secret-gate.ts + 1 modules
 var secret_gate = __webpack_require__(9702);
 // EXTERNAL MODULE: ./src/github/api.ts + 1 modules

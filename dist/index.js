@@ -4455,7 +4455,7 @@ function holdsWork(report) {
 
 /***/ }),
 
-/***/ 6337:
+/***/ 8439:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -4464,20 +4464,12 @@ __nccwpck_require__.d(__webpack_exports__, {
   F: () => (/* binding */ runSandbox)
 });
 
-// UNUSED EXPORTS: realRoot
-
-// EXTERNAL MODULE: external "node:fs/promises"
-var promises_ = __nccwpck_require__(1455);
-// EXTERNAL MODULE: external "node:path"
-var external_node_path_ = __nccwpck_require__(6760);
 // EXTERNAL MODULE: ./src/engine/engine.ts + 2 modules
 var engine_engine = __nccwpck_require__(1665);
 // EXTERNAL MODULE: ./src/engine/host-paths.ts
 var host_paths = __nccwpck_require__(6387);
 // EXTERNAL MODULE: ./src/engine/git.ts + 2 modules
 var engine_git = __nccwpck_require__(1763);
-// EXTERNAL MODULE: ./src/engine/labels.ts
-var labels = __nccwpck_require__(9667);
 // EXTERNAL MODULE: ./src/sandbox/naming.ts
 var naming = __nccwpck_require__(2375);
 // EXTERNAL MODULE: ./src/sandbox/lock.ts
@@ -4585,12 +4577,18 @@ async function resolveBranch(git, parent, branch, base, refsRead) {
     return planBranch({ branch, localExists, remoteExists, baseCommit });
 }
 
+// EXTERNAL MODULE: external "node:fs/promises"
+var promises_ = __nccwpck_require__(1455);
 // EXTERNAL MODULE: ./src/sandbox/bookkeeping.ts
 var bookkeeping = __nccwpck_require__(9503);
 // EXTERNAL MODULE: ./src/sandbox/layout.ts
 var layout = __nccwpck_require__(9601);
+// EXTERNAL MODULE: external "node:path"
+var external_node_path_ = __nccwpck_require__(6760);
 // EXTERNAL MODULE: ./src/engine/container-args.ts
 var container_args = __nccwpck_require__(5011);
+// EXTERNAL MODULE: ./src/engine/labels.ts
+var labels = __nccwpck_require__(9667);
 // EXTERNAL MODULE: ./src/engine/proc.ts + 2 modules
 var proc = __nccwpck_require__(729);
 // EXTERNAL MODULE: ./src/engine/start-failure.ts
@@ -5132,8 +5130,6 @@ async function offerUpstream(git, engine, sandbox, image) {
     return { offered: upstream, cleared: traps.list };
 }
 
-// EXTERNAL MODULE: ./src/sandbox/saved.ts
-var saved = __nccwpck_require__(7180);
 // EXTERNAL MODULE: ./src/settings/settings.ts + 5 modules
 var settings_settings = __nccwpck_require__(9109);
 // EXTERNAL MODULE: ./src/run/collect.ts + 1 modules
@@ -5156,6 +5152,7 @@ var run_reply = __nccwpck_require__(5125);
 // tail is kept for reports); the runner's environment stays out but for the variables named in `env`;
 // the command is stopped when the timeout passes; a container that never started is an error, not exit 0.
 // ADR 0005, ADR 0006, ADR 0007 (docs/adr/).
+
 
 
 
@@ -5363,8 +5360,26 @@ async function runCommand(engine, sandbox, given, hooks = {}) {
             outcome.reply = offered;
     }
 }
+/** Containers of the sandbox that a killed run left (its note says there may be some): removed. */
+async function removeLeftContainers(engine, sandbox) {
+    const note = (0,lock/* containerNotePath */.NJ)(sandbox.parent.gitDir, sandbox.name);
+    if (!(await (0,bookkeeping/* pathExists */.s0)(note)))
+        return [];
+    const removed = await engine.removeContainersLabelled((0,labels/* commandLabels */.nX)(sandbox));
+    await promises_.rm(note, { force: true });
+    return removed;
+}
 
+// EXTERNAL MODULE: ./src/sandbox/saved.ts
+var saved = __nccwpck_require__(7180);
+// EXTERNAL MODULE: ./src/run/report.ts
+var run_report = __nccwpck_require__(7119);
+// EXTERNAL MODULE: ./src/run/secret-gate.ts + 1 modules
+var secret_gate = __nccwpck_require__(9702);
 ;// CONCATENATED MODULE: ./src/run/push.ts
+
+
+
 
 function authConfig(url, token) {
     if (!token || !/^https?:\/\//i.test(url))
@@ -5395,21 +5410,75 @@ async function pushBranch(git, parent, originUrl, branch, sha, token, options = 
         : `git push failed: ${result.stderr.trim().split('\n').slice(-2).join(' ')}`;
     return { pushed: false, rejected, reason };
 }
+/** A run's push: its branch tip, to `to`, once the secret scan lets the commits go. */
+async function pushSandbox(git, sandbox, report, to, token, ui, gate) {
+    if (!sandbox.branch)
+        return { pushed: false, reason: 'a transient sandbox has no branch to push' };
+    // What is pushed is the branch tip the parent recorded from the bundle, and only while HEAD was on it.
+    if (report.currentBranch !== sandbox.branch || report.headSha !== report.tip) {
+        return {
+            pushed: false,
+            reason: `the sandbox is no longer on its branch (HEAD: ${report.currentBranch ? 'another branch' : 'detached'}); nothing pushed`,
+        };
+    }
+    if ('withheld' in to) {
+        if (report.commits === 0)
+            return { pushed: false, reason: 'no new commits' };
+        ui.info(`Nothing pushed: ${to.withheld}.`);
+        return { pushed: false, reason: to.withheld };
+    }
+    // Counted against the destination, not against this run's start: a run killed before its push
+    // completed left commits that the next run must still push.
+    const parentPath = sandbox.parent.path;
+    const tracking = (await git.refExists(parentPath, to.trackingRef)) ? [to.trackingRef] : ['--remotes'];
+    const unpushed = await (0,run_report/* commitsNotIn */.hy)(git, parentPath, report.tip, tracking);
+    if (unpushed === 0)
+        return { pushed: false, reason: `no commits that ${to.label} does not have` };
+    await (0,secret_gate/* checkCommits */.TK)(git, parentPath, [report.tip, '--not', ...tracking], gate, `the push to ${to.label}`);
+    const result = await pushBranch(git, sandbox.parent, to.url, to.branch, report.tip, token, {
+        trackingRef: to.trackingRef,
+        label: to.label,
+    });
+    const atLeast = unpushed >= saved/* MAX_COUNTED_COMMITS */.RM ? 'at least ' : '';
+    if (result.pushed)
+        ui.info(`Pushed ${atLeast}${unpushed} commit(s) to ${to.label}.`);
+    else
+        ui.warning(result.reason ?? 'push failed');
+    return result;
+}
 
-// EXTERNAL MODULE: ./src/run/secret-gate.ts + 1 modules
-var secret_gate = __nccwpck_require__(9702);
+;// CONCATENATED MODULE: ./src/run/run-log.ts
+// What a run says in the log about its sandbox and its command, in words a person reads.
+
+function describeSandbox(ui, sandbox, source, offered) {
+    const what = sandbox.branch
+        ? `branch ${sandbox.branch} (${sandbox.reused ? 'reused' : source})`
+        : `detached at ${sandbox.startSha.slice(0, 12)}`;
+    ui.info(`${sandbox.reused ? 'Reusing' : 'Created'} ${sandbox.name}: ${what}; ${(0,layout/* whereIs */.ie)(sandbox)}.`);
+    if (offered)
+        ui.info(`origin/${sandbox.branch} moved to ${offered.slice(0, 12)}: offered inside as origin/${sandbox.branch} (the work tree is left as it is).`);
+}
+function reportCommand(ui, command) {
+    const seconds = (command.durationMs / 1000).toFixed(1);
+    if (command.timedOut)
+        ui.warning(`The command was stopped by timeout-minutes after ${seconds}s (exit code ${command.exitCode}).`);
+    else if (command.oomKilled)
+        ui.warning(`The command was killed by the memory limit (exit code ${command.exitCode}).`);
+    else
+        ui.info(`The command exited with code ${command.exitCode} after ${seconds}s.`);
+}
+/** A command's first line, at most 80 characters: the title of its log group. */
+function firstLine(text) {
+    const line = text.trim().split('\n')[0];
+    return line.length > 80 ? `${line.slice(0, 77)}...` : line;
+}
+
 // EXTERNAL MODULE: ./src/run/secret-values.ts
 var secret_values = __nccwpck_require__(8620);
-// EXTERNAL MODULE: ./src/run/report.ts
-var run_report = __nccwpck_require__(7119);
 ;// CONCATENATED MODULE: ./src/run/run.ts
 // Run mode, as a story: find the parent, resolve the branch, prepare the sandbox, run the command, bring
 // its work back as data (capture in a helper, import on the host), report, push. Each step is a function;
 // each long step a log group.
-
-
-
-
 
 
 
@@ -5497,7 +5566,7 @@ async function runSandbox(settings, deps) {
     // then proves that the engine sees the folders where the action sees them, before anything is written
     // or run: for a sandbox to be made, by a helper started now (it overlaps the branch plan and the
     // records); for one that is there, taken as it is, by the command's own container (EngineViewProof).
-    const worktreeRoot = settings.isolation === 'disk' ? await realRoot(settings.worktreeRoot) : settings.worktreeRoot;
+    const worktreeRoot = settings.isolation === 'disk' ? await (0,layout/* realRoot */.dU)(settings.worktreeRoot) : settings.worktreeRoot;
     const readOnlyFiles = deps.command?.readOnlyFiles;
     (0,host_paths/* requireVisible */.Qe)(await viewFound, mountedPaths(parent, settings.isolation, worktreeRoot, readOnlyFiles));
     const proof = new EngineViewProof(engine, settings.image, probedFolders(parent, settings.isolation, worktreeRoot), askImage, 
@@ -5672,88 +5741,6 @@ async function runChecked(settings, deps, checked) {
         await networkReady?.then((session) => session.stop()).catch(() => undefined);
         await release();
     }
-}
-async function pushSandbox(git, sandbox, report, to, token, ui, gate) {
-    if (!sandbox.branch)
-        return { pushed: false, reason: 'a transient sandbox has no branch to push' };
-    // What is pushed is the branch tip the parent recorded from the bundle, and only while HEAD was on it.
-    if (report.currentBranch !== sandbox.branch || report.headSha !== report.tip) {
-        return {
-            pushed: false,
-            reason: `the sandbox is no longer on its branch (HEAD: ${report.currentBranch ? 'another branch' : 'detached'}); nothing pushed`,
-        };
-    }
-    if ('withheld' in to) {
-        if (report.commits === 0)
-            return { pushed: false, reason: 'no new commits' };
-        ui.info(`Nothing pushed: ${to.withheld}.`);
-        return { pushed: false, reason: to.withheld };
-    }
-    // Counted against the destination, not against this run's start: a run killed before its push
-    // completed left commits that the next run must still push.
-    const parentPath = sandbox.parent.path;
-    const tracking = (await git.refExists(parentPath, to.trackingRef)) ? [to.trackingRef] : ['--remotes'];
-    const unpushed = await (0,run_report/* commitsNotIn */.hy)(git, parentPath, report.tip, tracking);
-    if (unpushed === 0)
-        return { pushed: false, reason: `no commits that ${to.label} does not have` };
-    await (0,secret_gate/* checkCommits */.TK)(git, parentPath, [report.tip, '--not', ...tracking], gate, `the push to ${to.label}`);
-    const result = await pushBranch(git, sandbox.parent, to.url, to.branch, report.tip, token, {
-        trackingRef: to.trackingRef,
-        label: to.label,
-    });
-    const atLeast = unpushed >= saved/* MAX_COUNTED_COMMITS */.RM ? 'at least ' : '';
-    if (result.pushed)
-        ui.info(`Pushed ${atLeast}${unpushed} commit(s) to ${to.label}.`);
-    else
-        ui.warning(result.reason ?? 'push failed');
-    return result;
-}
-/** Containers of the sandbox that a killed run left (its note says there may be some): removed. */
-async function removeLeftContainers(engine, sandbox) {
-    const note = (0,lock/* containerNotePath */.NJ)(sandbox.parent.gitDir, sandbox.name);
-    if (!(await (0,bookkeeping/* pathExists */.s0)(note)))
-        return [];
-    const removed = await engine.removeContainersLabelled((0,labels/* commandLabels */.nX)(sandbox));
-    await promises_.rm(note, { force: true });
-    return removed;
-}
-function describeSandbox(ui, sandbox, source, offered) {
-    const what = sandbox.branch
-        ? `branch ${sandbox.branch} (${sandbox.reused ? 'reused' : source})`
-        : `detached at ${sandbox.startSha.slice(0, 12)}`;
-    ui.info(`${sandbox.reused ? 'Reusing' : 'Created'} ${sandbox.name}: ${what}; ${(0,layout/* whereIs */.ie)(sandbox)}.`);
-    if (offered)
-        ui.info(`origin/${sandbox.branch} moved to ${offered.slice(0, 12)}: offered inside as origin/${sandbox.branch} (the work tree is left as it is).`);
-}
-function reportCommand(ui, command) {
-    const seconds = (command.durationMs / 1000).toFixed(1);
-    if (command.timedOut)
-        ui.warning(`The command was stopped by timeout-minutes after ${seconds}s (exit code ${command.exitCode}).`);
-    else if (command.oomKilled)
-        ui.warning(`The command was killed by the memory limit (exit code ${command.exitCode}).`);
-    else
-        ui.info(`The command exited with code ${command.exitCode} after ${seconds}s.`);
-}
-/** The real path of a folder that may not exist yet (its nearest existing ancestor resolved), creating nothing. */
-async function realRoot(root) {
-    const rest = [];
-    let current = external_node_path_.resolve(root);
-    for (;;) {
-        try {
-            return external_node_path_.join(await promises_.realpath(current), ...rest.reverse());
-        }
-        catch {
-            const up = external_node_path_.dirname(current);
-            if (up === current)
-                return external_node_path_.resolve(root);
-            rest.push(external_node_path_.basename(current));
-            current = up;
-        }
-    }
-}
-function firstLine(text) {
-    const line = text.trim().split('\n')[0];
-    return line.length > 80 ? `${line.slice(0, 77)}...` : line;
 }
 
 
@@ -6476,16 +6463,19 @@ function reportCleared(ui, sandboxName, cleared) {
 /* harmony export */   Iw: () => (/* binding */ locateSandbox),
 /* harmony export */   Ps: () => (/* binding */ HOME_FOLDER),
 /* harmony export */   Tl: () => (/* binding */ objectStoreMounts),
+/* harmony export */   dU: () => (/* binding */ realRoot),
 /* harmony export */   ie: () => (/* binding */ whereIs),
 /* harmony export */   iu: () => (/* binding */ commandMounts)
 /* harmony export */ });
 /* unused harmony exports sandboxMounts, helperMounts */
-/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6760);
-/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_path__WEBPACK_IMPORTED_MODULE_0__);
-/* harmony import */ var _engine_container_args_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(5011);
-/* harmony import */ var _engine_git_hardening_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(3229);
-/* harmony import */ var _engine_labels_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(9667);
-/* harmony import */ var _naming_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(2375);
+/* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1455);
+/* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_fs_promises__WEBPACK_IMPORTED_MODULE_0__);
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(6760);
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__nccwpck_require__.n(node_path__WEBPACK_IMPORTED_MODULE_1__);
+/* harmony import */ var _engine_container_args_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(5011);
+/* harmony import */ var _engine_git_hardening_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(3229);
+/* harmony import */ var _engine_labels_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(9667);
+/* harmony import */ var _naming_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(2375);
 // Where a sandbox lives and what a container sees of it. A sandbox is a repository of its own (its own
 // `.git` folder) that borrows the parent's objects read-only through `objects/info/alternates`, plus a home
 // for the command. Disk and volume sandboxes are one discriminated union.
@@ -6499,21 +6489,22 @@ function reportCleared(ui, sandboxName, cleared) {
 
 
 
+
 const HOME_FOLDER = '.home';
 function locateSandbox(plan, parent, isolation, worktreeRoot, volumePrefix) {
-    const project = (0,_naming_js__WEBPACK_IMPORTED_MODULE_4__/* .projectName */ .j1)(parent.path);
+    const project = (0,_naming_js__WEBPACK_IMPORTED_MODULE_5__/* .projectName */ .j1)(parent.path);
     const common = { name: plan.sandbox, kind: plan.kind, project, branch: plan.branch, parent };
     if (isolation === 'disk') {
-        const hostPath = (0,_naming_js__WEBPACK_IMPORTED_MODULE_4__/* .diskWorktreePath */ .gG)(worktreeRoot, project, plan.sandbox);
-        const homePath = node_path__WEBPACK_IMPORTED_MODULE_0__.join(node_path__WEBPACK_IMPORTED_MODULE_0__.dirname(hostPath), HOME_FOLDER, plan.sandbox);
+        const hostPath = (0,_naming_js__WEBPACK_IMPORTED_MODULE_5__/* .diskWorktreePath */ .gG)(worktreeRoot, project, plan.sandbox);
+        const homePath = node_path__WEBPACK_IMPORTED_MODULE_1__.join(node_path__WEBPACK_IMPORTED_MODULE_1__.dirname(hostPath), HOME_FOLDER, plan.sandbox);
         return { ...common, isolation, hostPath, worktreePath: hostPath, homePath };
     }
     return {
         ...common,
         isolation,
-        volume: (0,_naming_js__WEBPACK_IMPORTED_MODULE_4__/* .volumeName */ .EH)(volumePrefix, project, plan.sandbox),
-        worktreePath: `${_naming_js__WEBPACK_IMPORTED_MODULE_4__/* .VOLUME_MOUNT */ .f7}/${plan.sandbox}`,
-        homePath: `${_naming_js__WEBPACK_IMPORTED_MODULE_4__/* .VOLUME_MOUNT */ .f7}/${HOME_FOLDER}`,
+        volume: (0,_naming_js__WEBPACK_IMPORTED_MODULE_5__/* .volumeName */ .EH)(volumePrefix, project, plan.sandbox),
+        worktreePath: `${_naming_js__WEBPACK_IMPORTED_MODULE_5__/* .VOLUME_MOUNT */ .f7}/${plan.sandbox}`,
+        homePath: `${_naming_js__WEBPACK_IMPORTED_MODULE_5__/* .VOLUME_MOUNT */ .f7}/${HOME_FOLDER}`,
     };
 }
 /** What the sandbox is, for a person: the volume or the folder. */
@@ -6530,7 +6521,7 @@ function objectStoreMounts(parent) {
 /** The sandbox itself, read-write: its work tree and its home (one volume, or two host folders). */
 function sandboxMounts(sandbox) {
     if (sandbox.isolation === 'container')
-        return [{ type: 'volume', source: sandbox.volume, target: _naming_js__WEBPACK_IMPORTED_MODULE_4__/* .VOLUME_MOUNT */ .f7 }];
+        return [{ type: 'volume', source: sandbox.volume, target: _naming_js__WEBPACK_IMPORTED_MODULE_5__/* .VOLUME_MOUNT */ .f7 }];
     return [
         { type: 'bind', source: sandbox.hostPath, target: sandbox.hostPath },
         { type: 'bind', source: sandbox.homePath, target: sandbox.homePath },
@@ -6549,12 +6540,12 @@ function commandMounts(sandbox, worktreeRoot) {
         ...objectStoreMounts(parent),
     ];
     if (sandbox.isolation === 'disk') {
-        const inside = (dir) => dir.startsWith(parent.path + node_path__WEBPACK_IMPORTED_MODULE_0__.sep);
-        const root = worktreeRoot ?? node_path__WEBPACK_IMPORTED_MODULE_0__.dirname(node_path__WEBPACK_IMPORTED_MODULE_0__.dirname(sandbox.hostPath));
+        const inside = (dir) => dir.startsWith(parent.path + node_path__WEBPACK_IMPORTED_MODULE_1__.sep);
+        const root = worktreeRoot ?? node_path__WEBPACK_IMPORTED_MODULE_1__.dirname(node_path__WEBPACK_IMPORTED_MODULE_1__.dirname(sandbox.hostPath));
         if (inside(root))
             mounts.push({ type: 'tmpfs', target: root });
         else if (inside(sandbox.hostPath))
-            mounts.push({ type: 'tmpfs', target: node_path__WEBPACK_IMPORTED_MODULE_0__.dirname(sandbox.hostPath) });
+            mounts.push({ type: 'tmpfs', target: node_path__WEBPACK_IMPORTED_MODULE_1__.dirname(sandbox.hostPath) });
     }
     return [...mounts, ...sandboxMounts(sandbox)];
 }
@@ -6572,14 +6563,31 @@ function sandboxHelper(sandbox, image, script, extra = {}) {
     return {
         remove: true,
         image,
-        user: (0,_engine_container_args_js__WEBPACK_IMPORTED_MODULE_1__/* .userArg */ .Q6)(),
+        user: (0,_engine_container_args_js__WEBPACK_IMPORTED_MODULE_2__/* .userArg */ .Q6)(),
         mounts: helperMounts(sandbox),
-        labels: (0,_engine_labels_js__WEBPACK_IMPORTED_MODULE_3__/* .sandboxHelperLabels */ .xN)(sandbox),
+        labels: (0,_engine_labels_js__WEBPACK_IMPORTED_MODULE_4__/* .sandboxHelperLabels */ .xN)(sandbox),
         entrypoint: 'sh',
         args: ['-c', script.text, script.name, ...script.args],
         ...extra,
-        env: { ...(0,_engine_git_hardening_js__WEBPACK_IMPORTED_MODULE_2__/* .helperGitEnv */ .QS)(), ...extra.env },
+        env: { ...(0,_engine_git_hardening_js__WEBPACK_IMPORTED_MODULE_3__/* .helperGitEnv */ .QS)(), ...extra.env },
     };
+}
+/** The real path of a folder that may not exist yet (its nearest existing ancestor resolved), creating nothing. */
+async function realRoot(root) {
+    const rest = [];
+    let current = node_path__WEBPACK_IMPORTED_MODULE_1__.resolve(root);
+    for (;;) {
+        try {
+            return node_path__WEBPACK_IMPORTED_MODULE_1__.join(await node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.realpath(current), ...rest.reverse());
+        }
+        catch {
+            const up = node_path__WEBPACK_IMPORTED_MODULE_1__.dirname(current);
+            if (up === current)
+                return node_path__WEBPACK_IMPORTED_MODULE_1__.resolve(root);
+            rest.push(node_path__WEBPACK_IMPORTED_MODULE_1__.basename(current));
+            current = up;
+        }
+    }
 }
 
 
@@ -9865,8 +9873,8 @@ async function saveUncommitted(git, store, base, work) {
     return bundle;
 }
 
-// EXTERNAL MODULE: ./src/run/run.ts + 7 modules
-var run = __nccwpck_require__(6337);
+// EXTERNAL MODULE: ./src/run/run.ts + 8 modules
+var run = __nccwpck_require__(8439);
 // EXTERNAL MODULE: ./src/github/event.ts
 var github_event = __nccwpck_require__(5015);
 // EXTERNAL MODULE: ./src/settings/settings.ts + 5 modules

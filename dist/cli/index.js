@@ -9697,6 +9697,7 @@ function reportCleared(ui, sandboxName, cleared) {
 
 
 
+
 const HOME_FOLDER = '.home';
 function locateSandbox(plan, parent, isolation, worktreeRoot, volumePrefix) {
     const project = projectName(parent.path);
@@ -9778,6 +9779,23 @@ function sandboxHelper(sandbox, image, script, extra = {}) {
         ...extra,
         env: { ...helperGitEnv(), ...extra.env },
     };
+}
+/** The real path of a folder that may not exist yet (its nearest existing ancestor resolved), creating nothing. */
+async function realRoot(root) {
+    const rest = [];
+    let current = external_node_path_.resolve(root);
+    for (;;) {
+        try {
+            return external_node_path_.join(await promises_.realpath(current), ...rest.reverse());
+        }
+        catch {
+            const up = external_node_path_.dirname(current);
+            if (up === current)
+                return external_node_path_.resolve(root);
+            rest.push(external_node_path_.basename(current));
+            current = up;
+        }
+    }
 }
 
 ;// CONCATENATED MODULE: ./src/sandbox/lock.ts
@@ -12570,6 +12588,7 @@ function inlineText(text) {
 
 
 
+
 const TIMEOUT_EXIT_CODE = 124;
 const TAIL_LINES = 40;
 const TAIL_LINE_CHARS = 1000;
@@ -12765,37 +12784,14 @@ async function runCommand(engine, sandbox, given, hooks = {}) {
             outcome.reply = offered;
     }
 }
-
-;// CONCATENATED MODULE: ./src/run/push.ts
-
-function authConfig(url, token) {
-    if (!token || !/^https?:\/\//i.test(url))
+/** Containers of the sandbox that a killed run left (its note says there may be some): removed. */
+async function removeLeftContainers(engine, sandbox) {
+    const note = containerNotePath(sandbox.parent.gitDir, sandbox.name);
+    if (!(await pathExists(note)))
         return [];
-    const basic = Buffer.from(`x-access-token:${token}`, 'utf8').toString('base64');
-    const { protocol, host } = new URL(url);
-    return [[`http.${protocol}//${host}/.extraheader`, `AUTHORIZATION: basic ${basic}`]];
-}
-async function pushBranch(git, parent, originUrl, branch, sha, token, options = {}) {
-    const trackingRef = options.trackingRef ?? `refs/remotes/origin/${branch}`;
-    const label = options.label ?? `origin/${branch}`;
-    const result = await git.exec(parent.path, ['push', '--porcelain', '--no-verify', '--', originUrl, `${sha}:refs/heads/${branch}`], {
-        config: authConfig(originUrl, token),
-        work: 'git-push',
-        purpose: `pushing the run's commits to ${label}`,
-    });
-    if (result.exitCode === 0) {
-        // The remote-tracking ref now names what origin has, so that the pushed commits count as on a remote.
-        await withRepositoryLock(parent.gitDir, async () => {
-            await git.exec(parent.path, ['update-ref', '-m', 'worktree-sandbox: pushed', '--', trackingRef, sha]);
-        });
-        return { pushed: true };
-    }
-    const text = `${result.stdout}\n${result.stderr}`;
-    const rejected = /\[rejected\]|non-fast-forward|fetch first|\[remote rejected\]/.test(text);
-    const reason = rejected
-        ? `${label} has moved on since the sandbox started: the push was rejected (nothing is ever force-pushed). Rebase or rerun.`
-        : `git push failed: ${result.stderr.trim().split('\n').slice(-2).join(' ')}`;
-    return { pushed: false, rejected, reason };
+    const removed = await engine.removeContainersLabelled((0,engine_labels/* commandLabels */.nX)(sandbox));
+    await promises_.rm(note, { force: true });
+    return removed;
 }
 
 ;// CONCATENATED MODULE: ./src/run/secret-scan.ts
@@ -13244,14 +13240,107 @@ function mib(bytes) {
     return `${Math.round((bytes / 1024 / 1024) * 10) / 10} MiB`;
 }
 
+;// CONCATENATED MODULE: ./src/run/push.ts
+
+
+
+
+function authConfig(url, token) {
+    if (!token || !/^https?:\/\//i.test(url))
+        return [];
+    const basic = Buffer.from(`x-access-token:${token}`, 'utf8').toString('base64');
+    const { protocol, host } = new URL(url);
+    return [[`http.${protocol}//${host}/.extraheader`, `AUTHORIZATION: basic ${basic}`]];
+}
+async function pushBranch(git, parent, originUrl, branch, sha, token, options = {}) {
+    const trackingRef = options.trackingRef ?? `refs/remotes/origin/${branch}`;
+    const label = options.label ?? `origin/${branch}`;
+    const result = await git.exec(parent.path, ['push', '--porcelain', '--no-verify', '--', originUrl, `${sha}:refs/heads/${branch}`], {
+        config: authConfig(originUrl, token),
+        work: 'git-push',
+        purpose: `pushing the run's commits to ${label}`,
+    });
+    if (result.exitCode === 0) {
+        // The remote-tracking ref now names what origin has, so that the pushed commits count as on a remote.
+        await withRepositoryLock(parent.gitDir, async () => {
+            await git.exec(parent.path, ['update-ref', '-m', 'worktree-sandbox: pushed', '--', trackingRef, sha]);
+        });
+        return { pushed: true };
+    }
+    const text = `${result.stdout}\n${result.stderr}`;
+    const rejected = /\[rejected\]|non-fast-forward|fetch first|\[remote rejected\]/.test(text);
+    const reason = rejected
+        ? `${label} has moved on since the sandbox started: the push was rejected (nothing is ever force-pushed). Rebase or rerun.`
+        : `git push failed: ${result.stderr.trim().split('\n').slice(-2).join(' ')}`;
+    return { pushed: false, rejected, reason };
+}
+/** A run's push: its branch tip, to `to`, once the secret scan lets the commits go. */
+async function pushSandbox(git, sandbox, report, to, token, ui, gate) {
+    if (!sandbox.branch)
+        return { pushed: false, reason: 'a transient sandbox has no branch to push' };
+    // What is pushed is the branch tip the parent recorded from the bundle, and only while HEAD was on it.
+    if (report.currentBranch !== sandbox.branch || report.headSha !== report.tip) {
+        return {
+            pushed: false,
+            reason: `the sandbox is no longer on its branch (HEAD: ${report.currentBranch ? 'another branch' : 'detached'}); nothing pushed`,
+        };
+    }
+    if ('withheld' in to) {
+        if (report.commits === 0)
+            return { pushed: false, reason: 'no new commits' };
+        ui.info(`Nothing pushed: ${to.withheld}.`);
+        return { pushed: false, reason: to.withheld };
+    }
+    // Counted against the destination, not against this run's start: a run killed before its push
+    // completed left commits that the next run must still push.
+    const parentPath = sandbox.parent.path;
+    const tracking = (await git.refExists(parentPath, to.trackingRef)) ? [to.trackingRef] : ['--remotes'];
+    const unpushed = await commitsNotIn(git, parentPath, report.tip, tracking);
+    if (unpushed === 0)
+        return { pushed: false, reason: `no commits that ${to.label} does not have` };
+    await checkCommits(git, parentPath, [report.tip, '--not', ...tracking], gate, `the push to ${to.label}`);
+    const result = await pushBranch(git, sandbox.parent, to.url, to.branch, report.tip, token, {
+        trackingRef: to.trackingRef,
+        label: to.label,
+    });
+    const atLeast = unpushed >= MAX_COUNTED_COMMITS ? 'at least ' : '';
+    if (result.pushed)
+        ui.info(`Pushed ${atLeast}${unpushed} commit(s) to ${to.label}.`);
+    else
+        ui.warning(result.reason ?? 'push failed');
+    return result;
+}
+
+;// CONCATENATED MODULE: ./src/run/run-log.ts
+// What a run says in the log about its sandbox and its command, in words a person reads.
+
+function describeSandbox(ui, sandbox, source, offered) {
+    const what = sandbox.branch
+        ? `branch ${sandbox.branch} (${sandbox.reused ? 'reused' : source})`
+        : `detached at ${sandbox.startSha.slice(0, 12)}`;
+    ui.info(`${sandbox.reused ? 'Reusing' : 'Created'} ${sandbox.name}: ${what}; ${whereIs(sandbox)}.`);
+    if (offered)
+        ui.info(`origin/${sandbox.branch} moved to ${offered.slice(0, 12)}: offered inside as origin/${sandbox.branch} (the work tree is left as it is).`);
+}
+function reportCommand(ui, command) {
+    const seconds = (command.durationMs / 1000).toFixed(1);
+    if (command.timedOut)
+        ui.warning(`The command was stopped by timeout-minutes after ${seconds}s (exit code ${command.exitCode}).`);
+    else if (command.oomKilled)
+        ui.warning(`The command was killed by the memory limit (exit code ${command.exitCode}).`);
+    else
+        ui.info(`The command exited with code ${command.exitCode} after ${seconds}s.`);
+}
+/** A command's first line, at most 80 characters: the title of its log group. */
+function firstLine(text) {
+    const line = text.trim().split('\n')[0];
+    return line.length > 80 ? `${line.slice(0, 77)}...` : line;
+}
+
 ;// CONCATENATED MODULE: ./src/run/run.ts
 // Run mode, as a story: find the parent, resolve the branch, prepare the sandbox, run the command, bring
 // its work back as data (capture in a helper, import on the host), report, push. Each step is a function;
 // each long step a log group.
-
-
-
-
 
 
 
@@ -13514,88 +13603,6 @@ async function runChecked(settings, deps, checked) {
         await networkReady?.then((session) => session.stop()).catch(() => undefined);
         await release();
     }
-}
-async function pushSandbox(git, sandbox, report, to, token, ui, gate) {
-    if (!sandbox.branch)
-        return { pushed: false, reason: 'a transient sandbox has no branch to push' };
-    // What is pushed is the branch tip the parent recorded from the bundle, and only while HEAD was on it.
-    if (report.currentBranch !== sandbox.branch || report.headSha !== report.tip) {
-        return {
-            pushed: false,
-            reason: `the sandbox is no longer on its branch (HEAD: ${report.currentBranch ? 'another branch' : 'detached'}); nothing pushed`,
-        };
-    }
-    if ('withheld' in to) {
-        if (report.commits === 0)
-            return { pushed: false, reason: 'no new commits' };
-        ui.info(`Nothing pushed: ${to.withheld}.`);
-        return { pushed: false, reason: to.withheld };
-    }
-    // Counted against the destination, not against this run's start: a run killed before its push
-    // completed left commits that the next run must still push.
-    const parentPath = sandbox.parent.path;
-    const tracking = (await git.refExists(parentPath, to.trackingRef)) ? [to.trackingRef] : ['--remotes'];
-    const unpushed = await commitsNotIn(git, parentPath, report.tip, tracking);
-    if (unpushed === 0)
-        return { pushed: false, reason: `no commits that ${to.label} does not have` };
-    await checkCommits(git, parentPath, [report.tip, '--not', ...tracking], gate, `the push to ${to.label}`);
-    const result = await pushBranch(git, sandbox.parent, to.url, to.branch, report.tip, token, {
-        trackingRef: to.trackingRef,
-        label: to.label,
-    });
-    const atLeast = unpushed >= MAX_COUNTED_COMMITS ? 'at least ' : '';
-    if (result.pushed)
-        ui.info(`Pushed ${atLeast}${unpushed} commit(s) to ${to.label}.`);
-    else
-        ui.warning(result.reason ?? 'push failed');
-    return result;
-}
-/** Containers of the sandbox that a killed run left (its note says there may be some): removed. */
-async function removeLeftContainers(engine, sandbox) {
-    const note = containerNotePath(sandbox.parent.gitDir, sandbox.name);
-    if (!(await pathExists(note)))
-        return [];
-    const removed = await engine.removeContainersLabelled((0,engine_labels/* commandLabels */.nX)(sandbox));
-    await promises_.rm(note, { force: true });
-    return removed;
-}
-function describeSandbox(ui, sandbox, source, offered) {
-    const what = sandbox.branch
-        ? `branch ${sandbox.branch} (${sandbox.reused ? 'reused' : source})`
-        : `detached at ${sandbox.startSha.slice(0, 12)}`;
-    ui.info(`${sandbox.reused ? 'Reusing' : 'Created'} ${sandbox.name}: ${what}; ${whereIs(sandbox)}.`);
-    if (offered)
-        ui.info(`origin/${sandbox.branch} moved to ${offered.slice(0, 12)}: offered inside as origin/${sandbox.branch} (the work tree is left as it is).`);
-}
-function reportCommand(ui, command) {
-    const seconds = (command.durationMs / 1000).toFixed(1);
-    if (command.timedOut)
-        ui.warning(`The command was stopped by timeout-minutes after ${seconds}s (exit code ${command.exitCode}).`);
-    else if (command.oomKilled)
-        ui.warning(`The command was killed by the memory limit (exit code ${command.exitCode}).`);
-    else
-        ui.info(`The command exited with code ${command.exitCode} after ${seconds}s.`);
-}
-/** The real path of a folder that may not exist yet (its nearest existing ancestor resolved), creating nothing. */
-async function realRoot(root) {
-    const rest = [];
-    let current = external_node_path_.resolve(root);
-    for (;;) {
-        try {
-            return external_node_path_.join(await promises_.realpath(current), ...rest.reverse());
-        }
-        catch {
-            const up = external_node_path_.dirname(current);
-            if (up === current)
-                return external_node_path_.resolve(root);
-            rest.push(external_node_path_.basename(current));
-            current = up;
-        }
-    }
-}
-function firstLine(text) {
-    const line = text.trim().split('\n')[0];
-    return line.length > 80 ? `${line.slice(0, 77)}...` : line;
 }
 
 ;// CONCATENATED MODULE: ./src/run/summary.ts
