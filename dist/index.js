@@ -85,6 +85,8 @@ const ACTION_DEFAULTS = {
 
 
 
+/** Values registered with the runner for masking, in this process (the runner masks them for the job). */
+const masked = new Set();
 function actionUi() {
     return {
         // core.info writes the message as it is: a lone carriage return or a line starting with `::` in it
@@ -100,7 +102,13 @@ function actionUi() {
         debugging: _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .isDebug */ ._o(),
         warning: (m) => _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .warning */ .$e((0,_ui_sandbox_text_js__WEBPACK_IMPORTED_MODULE_4__/* .logLines */ .OG)(m)),
         group: (title, fn) => _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .group */ .Os(title, fn),
-        mask: (s) => _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .setSecret */ .Pq(s),
+        // Once per value: the run, the secret scan and the proxy's credentials may each register the same one.
+        mask: (s) => {
+            if (masked.has(s))
+                return;
+            masked.add(s);
+            _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .setSecret */ .Pq(s);
+        },
         // The command's output must not issue workflow commands (::set-output, ::add-mask, ::error ...):
         // command processing is stopped around it with a token it cannot guess.
         fenced: (text) => {

@@ -9,6 +9,9 @@ import { logLines } from '../ui/sandbox-text.js';
 import { saveRunState } from './step-state.js';
 import { writeSummary } from './step-summary.js';
 
+/** Values registered with the runner for masking, in this process (the runner masks them for the job). */
+const masked = new Set<string>();
+
 export function actionUi(): Ui {
   return {
     // core.info writes the message as it is: a lone carriage return or a line starting with `::` in it
@@ -23,7 +26,12 @@ export function actionUi(): Ui {
     debugging: core.isDebug(),
     warning: (m) => core.warning(logLines(m)),
     group: (title, fn) => core.group(title, fn),
-    mask: (s) => core.setSecret(s),
+    // Once per value: the run, the secret scan and the proxy's credentials may each register the same one.
+    mask: (s) => {
+      if (masked.has(s)) return;
+      masked.add(s);
+      core.setSecret(s);
+    },
     // The command's output must not issue workflow commands (::set-output, ::add-mask, ::error ...):
     // command processing is stopped around it with a token it cannot guess.
     fenced: (text) => {
