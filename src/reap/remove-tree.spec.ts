@@ -189,7 +189,7 @@ function asRunner(root: string, target: string, kind: string): TreeRemoval {
   const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
   const script = `
 const { importSource } = await import(${JSON.stringify(path.join(repo, 'bench', 'src-modules.mjs'))});
-const { removeSandboxTree } = await importSource('reap/remove');
+const { removeSandboxTree } = await importSource('reap/remove-tree');
 const { inlineRemover, startRemovers } = await importSource('reap/remove-workers');
 const { execFileSync } = await import('node:child_process');
 const id = (flag) => Number(execFileSync('id', [flag, 'runner'], { encoding: 'utf8' }).trim());
