@@ -18,8 +18,15 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 const KNOWN_FIXTURE =
   /^ {2}src\/credentials\.spec\.ts:39 \(commit [0-9a-f]{12}\): @secretlint\/secretlint-rule-basicauth \(BasicAuth\)$/;
 
+/**
+ * And the scanner itself, bundled into dist/: its Shopify rule's comments quote Shopify's own example keys
+ * (`e.g.) shpss_…`), which the rule then finds, in each of the two bundles (the action's and the CLI's).
+ */
+const BUNDLED_RULE_EXAMPLES =
+  /^ {2}dist\/(cli\/)?\d+\.index\.js:\d+ \(commit [0-9a-f]{12}\): @secretlint\/secretlint-rule-shopify \(SHOPIFY_KEY\)$/;
+
 describe("secret-scan over this repository's own history", () => {
-  it('finds nothing in any commit reachable from HEAD but one known fake credential in a test', async () => {
+  it("finds nothing in any commit reachable from HEAD but one known fake credential in a test, and the bundled rules' own examples", async () => {
     const git = await Git.create();
     const head = (await git.run(ROOT, ['rev-parse', 'HEAD'])).trim();
     const infos: string[] = [];
@@ -32,7 +39,8 @@ describe("secret-scan over this repository's own history", () => {
     const said = [...infos, ...warnings].join('\n');
     expect(said).not.toContain('could not be scanned whole');
     const findings = warnings.flatMap((w) => w.split('\n').slice(1));
-    for (const line of findings) expect(line).toMatch(KNOWN_FIXTURE);
+    for (const line of findings)
+      expect(KNOWN_FIXTURE.test(line) || BUNDLED_RULE_EXAMPLES.test(line) ? 'known' : line).toBe('known');
     expect(warnings.length + infos.length).toBe(1);
     process.stdout.write(`${said.split('\n')[0]}\n`);
   }, 600_000);
