@@ -98,8 +98,12 @@ i=0; while [ ! -e go ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i+1)); done`;
     const mounts = (JSON.parse(inspect) as Array<{ Mounts: Array<{ Source: string }> }>)[0].Mounts;
     // The sandbox (work tree and home) read-write; the parent read-only, its .git hidden by an empty tmpfs
     // (no source) but for its object store.
+    // And the run's reply folder (SANDBOX_REPLY_FILE), a fresh one under the runner's temp, outside both.
     const home = path.join(path.dirname(workdir), '.home', path.basename(workdir));
-    expect(mounts.map((m) => m.Source ?? '').sort()).toEqual(
+    const sources = mounts.map((m) => m.Source ?? '');
+    const reply = sources.filter((s) => /\/worktree-sandbox\/reply-[0-9a-f]+$/.test(s));
+    expect(reply).toHaveLength(1);
+    expect(sources.filter((s) => !reply.includes(s)).sort()).toEqual(
       ['', repo.parent, path.join(repo.parent, '.git', 'objects'), home, workdir].sort(),
     );
     const seenWhileRunning = {
