@@ -4,7 +4,7 @@
 // or volume, then every record the parent keeps of it); a linked worktree its folder, then its registration
 // in the parent (linked-worktree.ts, under the parent's repository lock); an orphan loses its folders or
 // volume only.
-// On disk the reaper removes the folders itself first, carefully (remove.ts): links are never followed,
+// On disk the reaper removes the folders itself first, carefully (remove-tree.ts): links are never followed,
 // and what cannot be deleted is reported while the rest goes.
 import * as path from 'node:path';
 import type { ContainerEngine } from '../engine/engine.js';
@@ -20,9 +20,8 @@ import { archiveSandbox } from './archive.js';
 import type { Decision } from './decide.js';
 import { inspectInHelpers } from './helper-inspection.js';
 import type { DiskHelpersRefused } from './work.js';
-import { inParallel, limiter } from './parallel.js';
+import { inParallel } from './parallel.js';
 import { type RemovalProblem, removeHomeFolder, removeSandboxTree } from './remove-tree.js';
-import { type Remover, removerFor } from './remove-workers.js';
 import { removeRegistrations } from './linked-worktree.js';
 import { diskActivity, readRecordNames } from './sandbox-files.js';
 import { applyVolumeSignals, type ScannedSandbox } from './scan.js';
@@ -49,8 +48,6 @@ export interface ExecuteDeps {
   archiveDir: string;
   now: Date;
   log: (line: string) => void;
-  /** Entries the scan found in all (the removal workers' number depends on it: remove-workers.ts). */
-  found: number;
   /** Why no helper binds a disk sandbox (work.ts `WorkDeps`): a disk sandbox is then not archived, so kept. */
   diskHelpersRefused?: DiskHelpersRefused;
 }
@@ -60,166 +57,71 @@ export interface Removal {
   sandbox: ScannedSandbox;
 }
 
-/** Removals running at once. */
+/** Removals running at once, and parents whose batches are removed at once. */
 export const REMOVALS_IN_FLIGHT = 4;
+const PARENTS_AT_ONCE = 4;
 /**
- * Sandboxes of one parent whose records are dropped together (one repository lock, two git processes),
- * and whose locks are held until then; volumes: locked and looked at again together (one helper).
+ * Sandboxes of one parent removed together: locked, looked at again and removed, then their records
+ * dropped together (one repository lock, two git processes) before their locks are released; volumes
+ * are looked at again by one helper per batch.
  */
 const BATCH = 32;
 
+/**
+ * Removes every sandbox decided for removal: disk sandboxes a batch of one parent at a time (a few
+ * parents at once), then volumes. One sandbox that fails in any step gets an outcome that says why, and
+ * every other goes on: a failure is never the whole run's.
+ */
 export async function carryOut(
   removals: readonly Removal[],
   deps: ExecuteDeps,
 ): Promise<Map<string, RemovalOutcome>> {
-  const stream = startRemovals(deps, removals.filter((r) => !r.sandbox.volume).length);
-  stream.add(removals);
-  return stream.finish();
-}
-
-/** Removals handed over as they are decided; `finish` once the last is handed over. */
-export interface RemovalStream {
-  add(removals: readonly Removal[]): void;
-  /** Waits for every removal (disk first, then volumes) and ends the removal workers: call it always. */
-  finish(): Promise<Map<string, RemovalOutcome>>;
-}
-
-/**
- * Removals as they come: disk sandboxes go into the pipeline at once (`expected`: how many disk sandboxes
- * may come, which sizes the remover), volumes wait for `finish`.
- */
-export function startRemovals(deps: ExecuteDeps, expected: number): RemovalStream {
   const outcomes = new Map<string, RemovalOutcome>();
-  const volumes: Removal[] = [];
-  let disk: DiskPipeline | undefined;
-  return {
-    add(removals) {
-      const onDisk = removals.filter((r) => !r.sandbox.volume);
-      volumes.push(...removals.filter((r) => r.sandbox.volume));
-      if (!onDisk.length) return;
-      disk ??= diskPipeline({ ...deps, remover: removerFor(expected, deps.found) }, outcomes);
-      disk.add(onDisk);
-    },
-    async finish() {
-      if (disk) {
-        try {
-          await disk.finish();
-        } finally {
-          await disk.remover.close();
-        }
-      }
-      for (let i = 0; i < volumes.length; i += BATCH)
-        await removeVolumeBatch(volumes.slice(i, i + BATCH), deps, outcomes);
-      return outcomes;
-    },
-  };
-}
-
-/** A batch of disk sandboxes of one parent on its way through the pipeline. */
-interface DiskBatch {
-  /** Its parent's git folder ('' for orphans and sandboxes without a parent). */
-  parent: string;
-  removals: Removal[];
-  locks: Held[];
-  done: Array<RemovalOutcome | undefined>;
-  forget: Forget;
-  left: number;
+  const byParent = batchesByParent(removals.filter((r) => !r.sandbox.volume));
+  await inParallel([...byParent.values()], PARENTS_AT_ONCE, async (batches) => {
+    for (const batch of batches) await removeDiskBatch(batch, deps, outcomes);
+  });
+  const volumes = removals.filter((r) => r.sandbox.volume);
+  for (let i = 0; i < volumes.length; i += BATCH)
+    await removeVolumeBatch(volumes.slice(i, i + BATCH), deps, outcomes);
+  return outcomes;
 }
 
 /**
- * Batches finishing at once (each under its own parent's repository lock). Batches of one parent finish
- * one after the other: they would only wait for each other's lock.
+ * Disk sandboxes of one parent: each locked, its activity read again (lstat only) and, when nothing
+ * happened since the scan, removed; then the parent forgets the removed ones (records, registrations),
+ * the project folders left empty go, the locks are released and the outcomes logged.
  */
-const FINISHING_AT_ONCE = 4;
-
-/**
- * Disk sandboxes, one after the other through a pipeline that holds twice what the remover walks at once:
- * each is locked, its activity read again (lstat only) and, when nothing happened since the scan, removed
- * (its folders emptied by the remover). When the last of a batch is through, the batch finishes while the
- * pipeline goes on with the next ones: the parent forgets the batch's sandboxes (records, registrations),
- * the project folders left empty go, the locks are released and the outcomes logged (batches in the order
- * they were through). Finishing does not wait for the batches before it, save those of the same parent: a
- * finish that waited for every earlier one fell behind the removals, and the last batches' registrations
- * were all left to remove after the last folder had gone.
- * One sandbox that fails in any step gets an outcome that says why, and every other goes on: a failure
- * is never the whole run's. More removals may be added while earlier ones run (the reaper adds a parent's
- * as soon as they are decided).
- */
-interface DiskPipeline {
-  remover: Remover;
-  add(removals: readonly Removal[]): void;
-  /** Waits for every removal added, its batch finished and its outcome logged. */
-  finish(): Promise<void>;
-}
-
-function diskPipeline(
-  deps: ExecuteDeps & { remover: Remover },
+async function removeDiskBatch(
+  batch: readonly Removal[],
+  deps: ExecuteDeps,
   outcomes: Map<string, RemovalOutcome>,
-): DiskPipeline {
-  const finishing = limiter(FINISHING_AT_ONCE);
-  // Twice what the remover walks at once: the next ones are locked and looked at again meanwhile.
-  const inFlight = limiter(2 * deps.remover.walks);
-  const lastOfParent = new Map<string, Promise<void>>();
-  const pending: Array<Promise<void>> = [];
-  let logged: Promise<void> = Promise.resolve();
-  const finish = (batch: DiskBatch) => {
-    const before = lastOfParent.get(batch.parent) ?? Promise.resolve();
-    const forgotten = before.then(() => finishing(() => forgetAll(batch, deps)));
-    lastOfParent.set(batch.parent, forgotten);
-    pending.push(forgotten.then(() => release(batch.locks)));
-    logged = logged.then(async () => {
-      await forgotten;
-      batch.removals.forEach((removal, n) => {
-        const outcome = batch.done[n] ?? failed('its removal did not finish');
-        outcomes.set(removal.decision.key, outcome);
-        deps.log(describe(removal.decision, outcome));
-      });
-    });
-  };
-  const removeItem = async (batch: DiskBatch, n: number) => {
-    const removal = batch.removals[n];
-    try {
-      const held = (batch.locks[n] = await lock(removal.sandbox));
-      if ('refused' in held) batch.done[n] = skipped(held.refused);
-      else {
+): Promise<void> {
+  const locks = await inParallel(batch, REMOVALS_IN_FLIGHT, (removal) => lock(removal.sandbox));
+  try {
+    const forget = forgetNothing();
+    const done = await inParallel(batch, REMOVALS_IN_FLIGHT, async (removal) => {
+      const held = locks[batch.indexOf(removal)];
+      if ('refused' in held) return skipped(held.refused);
+      try {
         const { sandbox } = removal;
         const activity = lastActivity([
           ...diskActivity(sandbox.hostPath!, gitDirOf(sandbox)).times,
           sandbox.createdMs,
         ]);
-        batch.done[n] = await removeOne(removal, activity, { ...deps, forget: batch.forget });
+        return await removeOne(removal, activity, { ...deps, forget });
+      } catch (error) {
+        return failed((error as Error).message);
       }
-    } catch (error) {
-      batch.done[n] = failed((error as Error).message);
-    } finally {
-      if (--batch.left === 0) finish(batch);
-    }
-  };
-  return {
-    remover: deps.remover,
-    add(removals) {
-      for (const { parent, group } of batchesByParent(removals)) {
-        const batch: DiskBatch = {
-          parent,
-          removals: group,
-          locks: [],
-          done: [],
-          forget: { sandboxes: [], registrations: [], projectDirs: new Set() },
-          left: group.length,
-        };
-        group.forEach((_, n) => pending.push(inFlight(() => removeItem(batch, n))));
-      }
-    },
-    async finish() {
-      // Finishing a batch adds to `pending`: wait until nothing was added meanwhile.
-      for (let seen = 0; seen < pending.length;) {
-        const upTo = pending.length;
-        await Promise.all(pending.slice(seen, upTo));
-        seen = upTo;
-      }
-      await logged;
-    },
-  };
+    });
+    await forgetAll(batch, done, forget, deps);
+    batch.forEach((removal, n) => {
+      outcomes.set(removal.decision.key, done[n]);
+      deps.log(describe(removal.decision, done[n]));
+    });
+  } finally {
+    await release(locks);
+  }
 }
 
 /**
@@ -227,26 +129,36 @@ function diskPipeline(
  * worktrees' registrations, then the project folders left empty. Never throws: what could not be done
  * is said on the outcomes of the sandboxes it concerns.
  */
-async function forgetAll(batch: DiskBatch, deps: ExecuteDeps & { remover: Remover }): Promise<void> {
+async function forgetAll(
+  batch: readonly Removal[],
+  done: readonly RemovalOutcome[],
+  forget: Forget,
+  deps: ExecuteDeps,
+): Promise<void> {
   try {
-    await forgetBatch(batch, deps);
-    await forgetRegistrations(batch.forget.registrations, deps.remover);
+    await forgetBatch(batch, done, forget, deps);
+    await forgetRegistrations(forget.registrations);
   } catch (error) {
-    for (const outcome of batch.done)
-      if (outcome?.status === 'removed') {
+    for (const outcome of done)
+      if (outcome.status === 'removed') {
         outcome.status = 'partly removed';
         outcome.detail = `its folders went, but what its parent keeps of it may be left (${(error as Error).message})`;
       }
   }
-  for (const dir of batch.forget.projectDirs) await removeEmptyProjectDir(dir).catch(() => undefined); // an empty folder left is harmless
+  for (const dir of forget.projectDirs) await removeEmptyProjectDir(dir).catch(() => undefined); // an empty folder left is harmless
 }
 
 /**
  * The parent forgets the batch's removed sandboxes, together; when that fails, one at a time, so that one
  * sandbox whose records cannot be dropped leaves the others' dropped (its own outcome says so).
  */
-async function forgetBatch(batch: DiskBatch, deps: ExecuteDeps): Promise<void> {
-  const { sandboxes } = batch.forget;
+async function forgetBatch(
+  batch: readonly Removal[],
+  done: readonly RemovalOutcome[],
+  forget: Forget,
+  deps: ExecuteDeps,
+): Promise<void> {
+  const { sandboxes } = forget;
   if (!sandboxes.length) return;
   try {
     await forgetSandboxes(deps.git, sandboxes, readRecordNames);
@@ -258,8 +170,7 @@ async function forgetBatch(batch: DiskBatch, deps: ExecuteDeps): Promise<void> {
     try {
       await forgetSandboxes(deps.git, [sandbox], readRecordNames);
     } catch (error) {
-      const n = batch.removals.findIndex((r) => r.sandbox.location === sandbox);
-      const outcome = batch.done[n];
+      const outcome = done[batch.findIndex((r) => r.sandbox.location === sandbox)];
       if (outcome) {
         outcome.status = 'partly removed';
         outcome.detail = `its folders went, but its parent's records of it could not be dropped (${(error as Error).message})`;
@@ -268,20 +179,25 @@ async function forgetBatch(batch: DiskBatch, deps: ExecuteDeps): Promise<void> {
   }
 }
 
-/** The removals in batches of one parent each (orphans and sandboxes without a parent together: ''). */
-function batchesByParent(removals: readonly Removal[]): Array<{ parent: string; group: Removal[] }> {
+/** The removals in batches, by parent (orphans and sandboxes without a parent together: ''). */
+function batchesByParent(removals: readonly Removal[]): Map<string, Removal[][]> {
   const byParent = new Map<string, Removal[]>();
   for (const removal of removals) {
     const { parent, orphan } = removal.sandbox;
     const key = parent && !orphan ? parent.gitDir : '';
-    const group = byParent.get(key);
-    if (group) group.push(removal);
-    else byParent.set(key, [removal]);
+    byParent.set(key, [...(byParent.get(key) ?? []), removal]);
   }
-  const batches: Array<{ parent: string; group: Removal[] }> = [];
-  for (const [parent, group] of byParent)
-    for (let i = 0; i < group.length; i += BATCH) batches.push({ parent, group: group.slice(i, i + BATCH) });
+  const batches = new Map<string, Removal[][]>();
+  for (const [parent, group] of byParent) {
+    const cut: Removal[][] = [];
+    for (let i = 0; i < group.length; i += BATCH) cut.push(group.slice(i, i + BATCH));
+    batches.set(parent, cut);
+  }
   return batches;
+}
+
+function forgetNothing(): Forget {
+  return { sandboxes: [], registrations: [], projectDirs: new Set() };
 }
 
 /** Volumes: locked together, looked at again by one helper, then removed (each with its records). */
@@ -297,7 +213,7 @@ async function removeVolumeBatch(
       locked.map((r) => r.sandbox),
       deps,
     );
-    const forget: Forget = { sandboxes: [], registrations: [], projectDirs: new Set() };
+    const forget = forgetNothing();
     const done = await inParallel(batch, REMOVALS_IN_FLIGHT, async (removal) => {
       const held = locks[batch.indexOf(removal)];
       if ('refused' in held) return skipped(held.refused);
@@ -374,7 +290,7 @@ function failed(detail: string): RemovalOutcome {
 async function removeOne(
   { decision, sandbox }: Removal,
   activity: number | undefined,
-  deps: ExecuteDeps & { forget: Forget; remover?: Remover },
+  deps: ExecuteDeps & { forget: Forget },
 ): Promise<RemovalOutcome> {
   if (activity === undefined) return skipped('its activity could not be read again');
   if (decision.lastActivityMs === undefined || activity > decision.lastActivityMs)
@@ -419,12 +335,11 @@ async function removeVolume(
 
 async function removeFolders(
   sandbox: ScannedSandbox,
-  deps: ExecuteDeps & { forget: Forget; remover?: Remover },
+  deps: ExecuteDeps & { forget: Forget },
   outcome: RemovalOutcome,
 ): Promise<void> {
-  const tree = await removeSandboxTree(deps.root, sandbox.hostPath!, deps.remover);
-  if (tree.unlinked && sandbox.homePath)
-    await removeHomeFolder(deps.root, sandbox.homePath, tree, deps.remover);
+  const tree = await removeSandboxTree(deps.root, sandbox.hostPath!);
+  if (tree.unlinked && sandbox.homePath) await removeHomeFolder(deps.root, sandbox.homePath, tree);
   outcome.freedBytes = tree.freedBytes;
   outcome.problems = tree.problems;
   if (!tree.unlinked) {
@@ -452,7 +367,7 @@ async function removeFolders(
  * the batch's registrations, which then go several at once, each only when it still names its worktree as
  * the scan read it (linked-worktree.ts). What could not go is reported on its worktree's outcome.
  */
-async function forgetRegistrations(registrations: Forget['registrations'], remover: Remover): Promise<void> {
+async function forgetRegistrations(registrations: Forget['registrations']): Promise<void> {
   const byParent = new Map<string, Forget['registrations']>();
   for (const r of registrations) byParent.set(r.parent.gitDir, [...(byParent.get(r.parent.gitDir) ?? []), r]);
   for (const [gitDir, group] of byParent) {
@@ -461,7 +376,6 @@ async function forgetRegistrations(registrations: Forget['registrations'], remov
         removeRegistrations(
           gitDir,
           group.map((r) => r.linked),
-          remover,
         ),
       );
       group.forEach(({ outcome }, n) => {

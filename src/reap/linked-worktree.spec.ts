@@ -7,11 +7,12 @@ import {
   ParentFacts,
   parseGitFile,
   readGitFile,
+  REGISTRATIONS_AT_ONCE,
   removeRegistrations,
   verifyRegistration,
   branchTips,
 } from './linked-worktree.js';
-import { inlineRemover, type Remover } from './remove-workers.js';
+import { removeTree } from './remove-tree.js';
 import type { LinkedFacts } from './scanned-sandbox.js';
 
 describe('parseGitFile', () => {
@@ -77,25 +78,21 @@ describe('removeRegistrations', () => {
     return out;
   }
 
-  /** The real walk, in the calling thread, a little slowed down so that walks in flight overlap; it refuses `failing`. */
-  function countingRemover(walks: number, failing = new Set<string>()) {
+  /** The real walk, a little slowed down so that walks in flight overlap; it refuses `failing`. */
+  function countingRemover(failing = new Set<string>()) {
     const state = { inFlight: 0, most: 0, calls: [] as string[] };
-    const remover: Remover = {
-      walks,
-      async remove(top, device) {
-        state.calls.push(top);
-        state.inFlight++;
-        state.most = Math.max(state.most, state.inFlight);
-        try {
-          await new Promise((resolve) => setTimeout(resolve, 20));
-          if (failing.has(top))
-            return { freedBytes: 0, problems: [{ path: path.join(top, 'index'), error: 'EPERM' }] };
-          return await inlineRemover.remove(top, device);
-        } finally {
-          state.inFlight--;
-        }
-      },
-      close: async () => undefined,
+    const remover: typeof removeTree = async (top, device) => {
+      state.calls.push(top);
+      state.inFlight++;
+      state.most = Math.max(state.most, state.inFlight);
+      try {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        if (failing.has(top))
+          return { freedBytes: 0, problems: [{ path: path.join(top, 'index'), error: 'EPERM' }] };
+        return await removeTree(top, device);
+      } finally {
+        state.inFlight--;
+      }
     };
     return { remover, state };
   }
@@ -104,7 +101,7 @@ describe('removeRegistrations', () => {
     const ids = ['w1', 'w2', 'w3', 'w4', 'w5', 'w6', 'kept-dirty', 'kept-fresh'];
     const { gitDir, facts } = parentWith(ids);
     const keptBefore = ['kept-dirty', 'kept-fresh'].map((id) => contents(facts.get(id)!.adminDir));
-    const { remover, state } = countingRemover(3);
+    const { remover, state } = countingRemover();
 
     const batch = ids.slice(0, 6).map((id) => facts.get(id)!);
     const problems = await removeRegistrations(gitDir, batch, remover);
@@ -112,15 +109,15 @@ describe('removeRegistrations', () => {
     expect(problems).toEqual([undefined, undefined, undefined, undefined, undefined, undefined]);
     expect(fs.readdirSync(path.join(gitDir, 'worktrees')).sort()).toEqual(['kept-dirty', 'kept-fresh']);
     expect(['kept-dirty', 'kept-fresh'].map((id) => contents(facts.get(id)!.adminDir))).toEqual(keptBefore);
-    // Several at once, never more than the remover walks at once.
+    // Several at once, never more than REGISTRATIONS_AT_ONCE.
     expect(state.most).toBeGreaterThan(1);
-    expect(state.most).toBeLessThanOrEqual(3);
+    expect(state.most).toBeLessThanOrEqual(REGISTRATIONS_AT_ONCE);
   });
 
   it('leaves only the registration that cannot be removed, says why, and removes the rest of the batch', async () => {
     const { gitDir, facts } = parentWith(['w1', 'w2', 'w3', 'w4']);
     const stuck = facts.get('w3')!.adminDir;
-    const { remover } = countingRemover(4, new Set([stuck]));
+    const { remover } = countingRemover(new Set([stuck]));
 
     const problems = await removeRegistrations(gitDir, [...facts.values()], remover);
 
@@ -146,7 +143,7 @@ describe('removeRegistrations', () => {
     fs.rmSync(link.adminDir, { recursive: true });
     fs.symlinkSync(target, link.adminDir);
     const unverified = { ...facts.get('unverified')!, registered: undefined };
-    const { remover } = countingRemover(4);
+    const { remover } = countingRemover();
 
     const problems = await removeRegistrations(
       gitDir,
@@ -169,7 +166,7 @@ describe('removeRegistrations', () => {
 
   it('walks a registration named twice once, and removes .git/worktrees with the last registration, as git does', async () => {
     const { gitDir, facts } = parentWith(['w1', 'w2']);
-    const { remover, state } = countingRemover(4);
+    const { remover, state } = countingRemover();
 
     const problems = await removeRegistrations(
       gitDir,

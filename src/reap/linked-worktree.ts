@@ -9,9 +9,8 @@ import * as path from 'node:path';
 import { OID, type Git } from '../engine/git.js';
 import type { ParentRepository } from '../sandbox/repository.js';
 import { lstat, readBounded, readHeadAndRefs, readRefTips, type SandboxGitReading } from './sandbox-files.js';
-import type { RemovalProblem } from './remove-walk.js';
+import { type RemovalProblem, removeTree } from './remove-tree.js';
 import { inParallel } from './parallel.js';
-import { inlineRemover, type Remover } from './remove-workers.js';
 import type { LinkedFacts } from './scanned-sandbox.js';
 
 const GIT_FILE_MAX = 4096;
@@ -184,19 +183,21 @@ export async function branchTips(
 // Not `git worktree prune`, which would judge and drop every other registration of the parent (those of
 // worktrees it cannot see from here, too), and would read files that whoever used the worktree wrote.
 
+/** Registrations walked at once. */
+export const REGISTRATIONS_AT_ONCE = 4;
+
 /**
  * Removes the registrations of a batch of removed linked worktrees of one parent (`parentGitDir`), the
  * caller holding the parent's repository lock (taken once for the batch). Each goes only when it is still a
  * real folder whose `gitdir` file reads as the scan read it (it named its worktree then); several are
- * walked at once by the remover's workers (each registration is a handful of small files, and every
- * unlink waits for the disk: one after the other, they took longer than the worktrees' own folders).
+ * walked at once (each is a handful of small files, and every unlink waits for the disk).
  * Returns, in order, what was left of each and why (undefined: it is gone); one that cannot go leaves the
  * others going.
  */
 export async function removeRegistrations(
   parentGitDir: string,
   batch: readonly LinkedFacts[],
-  remover: Remover = inlineRemover,
+  walk: typeof removeTree = removeTree,
 ): Promise<Array<RemovalProblem | undefined>> {
   const worktrees = path.join(parentGitDir, 'worktrees');
   // One walk per registration: a registration named twice (the scan verifies that it points back at one
@@ -205,11 +206,11 @@ export async function removeRegistrations(
   const removeOnce = (linked: LinkedFacts): Promise<RemovalProblem | undefined> => {
     const known = walks.get(linked.id);
     if (known) return known;
-    const walk = removeChecked(worktrees, linked, remover);
-    walks.set(linked.id, walk);
-    return walk;
+    const removal = removeChecked(worktrees, linked, walk);
+    walks.set(linked.id, removal);
+    return removal;
   };
-  const problems = await inParallel(batch, remover.walks, removeOnce);
+  const problems = await inParallel(batch, REGISTRATIONS_AT_ONCE, removeOnce);
   // As git does when it prunes the last registration: the empty folder goes too, once one of ours went
   // (rmdir removes only an empty folder, never a link: others' registrations are never touched).
   if (problems.some((problem) => !problem) && lstat(worktrees)?.isDirectory())
@@ -225,7 +226,7 @@ export async function removeRegistrations(
 async function removeChecked(
   worktrees: string,
   linked: LinkedFacts,
-  remover: Remover,
+  walk: typeof removeTree,
 ): Promise<RemovalProblem | undefined> {
   const admin = path.join(worktrees, linked.id);
   const left = (error: string): RemovalProblem => ({ path: admin, error });
@@ -238,6 +239,6 @@ async function removeChecked(
   const gitdir = readBounded(path.join(admin, 'gitdir'), GITDIR_MAX);
   if (!('data' in gitdir) || gitdir.data.toString('utf8') !== linked.registered.gitdirText)
     return left('it changed since the scan');
-  const walked = await remover.remove(admin, st.dev);
+  const walked = await walk(admin, st.dev);
   return walked.problems[0];
 }

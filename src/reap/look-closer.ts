@@ -102,7 +102,6 @@ export function removalDeps(
     engine,
     image: helperImage,
     root: scan.root,
-    found: scan.sandboxes.length,
     diskHelpersRefused,
     ...options,
   };
@@ -180,11 +179,6 @@ export async function lookCloser(
     diskHelpersRefused?: DiskHelpersRefused;
     /** The containers' and processes' use, when the caller asked already (`observeUsage`). */
     usage?: Promise<Usage>;
-    /**
-     * Told the keys of stale sandboxes whose facts are complete, as soon as they are (a parent's at a
-     * time): the reaper decides and starts removing those while the next are looked at.
-     */
-    onLooked?: (keys: readonly string[]) => void;
   },
 ): Promise<Map<string, WorkReport>> {
   if (stale.length === 0) return new Map();
@@ -208,16 +202,11 @@ export async function lookCloser(
         detail: `unregistered: ${s.unregistered ?? 'its parent holds no record of it'}`,
       };
   }
-  const reports = await checkWork(checkable, {
-    ...deps,
-    onReports: (found) => {
-      for (const [key, report] of found) {
-        facts.get(key)!.work = report.work;
-        if (report.sizeBytes !== undefined) facts.get(key)!.sizeBytes = report.sizeBytes;
-      }
-      deps.onLooked?.([...found.keys()]);
-    },
-  });
+  const reports = await checkWork(checkable, deps);
+  for (const [key, report] of reports) {
+    facts.get(key)!.work = report.work;
+    if (report.sizeBytes !== undefined) facts.get(key)!.sizeBytes = report.sizeBytes;
+  }
   // Sizes: disk sandboxes that will not be removed now (removal measures the rest); volumes not seen yet.
   for (const s of stale) {
     const f = facts.get(s.key)!;

@@ -7,16 +7,13 @@ import { reportLeftNetworkContainers } from '../network/leftovers.js';
 import type { ReapSettings } from '../settings/settings.js';
 import { silentUi, type Ui } from '../ui/ui.js';
 import { assessStaleness, decide, type Decision, type SandboxFacts } from './decide.js';
-import { carryOut, type Removal, type RemovalOutcome, startRemovals } from './execute.js';
+import { carryOut, type RemovalOutcome } from './execute.js';
 import { measureTree } from './remove-tree.js';
 import type { RetentionPolicy } from './retention.js';
 import { sandboxText } from '../ui/sandbox-text.js';
 import { decisionTrace, type ReapResult, type ReportedSandbox } from './reap-report.js';
 import { factsOf, lookCloser, openReaper, removalDeps } from './look-closer.js';
 import { observeUsage } from './in-use.js';
-import { FULL_POOL_UP_TO } from './remove-workers.js';
-import { letYoungGenerationGrow } from '../engine/memory.js';
-import type { WorkReport } from './work.js';
 
 export interface ReapOptions {
   worktreeRoot: string;
@@ -59,10 +56,6 @@ export async function reap(options: ReapOptions, ui: Ui = silentUi): Promise<Rea
   const opened = await openReaper(options, ui, { tell: true });
   const { git, engine, helperImage, scan, diskHelpersRefused } = opened;
   if (!options.dryRun) await reportLeftNetworkContainers(engine, ui);
-  // What is looked at and removed comes in numbers the scan now knows: up to the size that gets the
-  // whole removal pool, the young generation may grow (fewer collections; the peak stays within the
-  // reap step's memory bound, docs/benchmarks.md), above it the peak is the scan's own.
-  if (scan.sandboxes.length <= FULL_POOL_UP_TO) letYoungGenerationGrow();
   for (const warning of scan.warnings) ui.warning(warning);
   const stale = scan.sandboxes.filter((s) => assessStaleness(s, options.retention, nowMs).stale);
   // Which containers use what is asked now, beside the removal of left probes: two engine calls at once.
@@ -75,80 +68,22 @@ export async function reap(options: ReapOptions, ui: Ui = silentUi): Promise<Rea
 
   const facts = new Map<string, SandboxFacts>(scan.sandboxes.map((s) => [s.key, factsOf(s)]));
   const byKey = new Map(scan.sandboxes.map((s) => [s.key, s]));
-  const policy = { ...options, archive: !!options.archiveDir };
-  const removalLog: string[] = [];
-  const removalsOf = (ds: readonly Decision[]) =>
-    ds
-      .filter((d) => d.action === 'remove')
-      .map((decision) => ({ decision, sandbox: byKey.get(decision.key)! }));
-  const removing = removalDeps(opened, {
-    archiveDir: options.archiveDir,
-    now: new Date(nowMs),
-    log: (line: string) => removalLog.push(line),
-  });
-  // Without a cap on removals, each decision stands alone: a parent's sandboxes are removed as soon as
-  // they are looked at, while the next parents are (git and the files of one, the disk's deletes of
-  // another). Their log lines wait for the removal group.
-  const stream =
-    !options.dryRun && options.maxRemovals === 0 && stale.length
-      ? startRemovals(removing, stale.filter((s) => !s.volume).length)
-      : undefined;
-  let removalStarted: number | undefined;
-  let removalEnded = 0;
-  const handOver = (removals: Removal[]) => {
-    if (!removals.length) return;
-    removalStarted ??= Date.now();
-    stream!.add(removals);
-  };
-  // The removals decided while looking (the rest, kept ones included, are decided with the final facts).
-  const streamed = new Map<string, Decision>();
-  const onLooked = (keys: readonly string[]) => {
-    const removals = removalsOf(
-      decide(
-        keys.map((key) => facts.get(key)!),
-        policy,
-        nowMs,
-      ),
-    );
-    for (const { decision } of removals) streamed.set(decision.key, decision);
-    handOver(removals);
-  };
-  let reports: Map<string, WorkReport>;
-  let decisions: Decision[];
-  let outcomes = new Map<string, RemovalOutcome>();
-  try {
-    reports = await ui.group(`Look at ${stale.length} stale sandbox(es)`, async () => {
-      const started = Date.now();
-      const looked = await lookCloser(stale, facts, {
-        git,
-        engine,
-        image: helperImage,
-        diskHelpersRefused,
-        usage,
-        onLooked: stream && onLooked,
-      });
-      const proved = [...looked.values()].filter((r) => r.provedByFilesystem).length;
-      ui.info(
-        `In use, work and size checked (${elapsed(started)}; ${proved} proved clean by the filesystem alone, ${looked.size - proved} looked at by the parent or a helper container).`,
-      );
-      return looked;
+  const reports = await ui.group(`Look at ${stale.length} stale sandbox(es)`, async () => {
+    const started = Date.now();
+    const looked = await lookCloser(stale, facts, {
+      git,
+      engine,
+      image: helperImage,
+      diskHelpersRefused,
+      usage,
     });
-    // What was not decided while looking (orphans, sandboxes in use or not checked) is decided now.
-    const rest = decide(
-      [...facts.values()].filter((f) => !streamed.has(f.key)),
-      policy,
-      nowMs,
+    const proved = [...looked.values()].filter((r) => r.provedByFilesystem).length;
+    ui.info(
+      `In use, work and size checked (${elapsed(started)}; ${proved} proved clean by the filesystem alone, ${looked.size - proved} looked at by the parent or a helper container).`,
     );
-    const decided = new Map(rest.map((d) => [d.key, d]));
-    decisions = [...facts.keys()].map((key) => streamed.get(key) ?? decided.get(key)!);
-    if (stream) handOver(removalsOf(rest));
-  } finally {
-    // Always: the removal workers end only here.
-    if (stream) {
-      outcomes = await stream.finish();
-      removalEnded = Date.now();
-    }
-  }
+    return looked;
+  });
+  const decisions = decide([...facts.values()], { ...options, archive: !!options.archiveDir }, nowMs);
 
   const lookedAt = new Set(stale.map((s) => s.key));
   await ui.group('Decisions', async () => {
@@ -167,17 +102,19 @@ export async function reap(options: ReapOptions, ui: Ui = silentUi): Promise<Rea
       });
   });
 
-  const removals = removalsOf(decisions);
-  if (stream && removals.length) {
-    await ui.group(`Remove ${removals.length} sandbox(es)`, async () => {
-      for (const line of removalLog) ui.info(line);
-      // From the first removal, which began while the next parents were still looked at.
-      ui.info(`Done in ${elapsed(removalStarted ?? removalEnded, removalEnded)}.`);
-    });
-  } else if (!options.dryRun && removals.length) {
+  const removals = decisions
+    .filter((d) => d.action === 'remove')
+    .map((decision) => ({ decision, sandbox: byKey.get(decision.key)! }));
+  let outcomes = new Map<string, RemovalOutcome>();
+  if (!options.dryRun && removals.length) {
     outcomes = await ui.group(`Remove ${removals.length} sandbox(es)`, async () => {
       const started = Date.now();
-      const done = await carryOut(removals, { ...removing, log: (line) => ui.info(line) });
+      const deps = removalDeps(opened, {
+        archiveDir: options.archiveDir,
+        now: new Date(nowMs),
+        log: (line) => ui.info(line),
+      });
+      const done = await carryOut(removals, deps);
       ui.info(`Done in ${elapsed(started)}.`);
       return done;
     });

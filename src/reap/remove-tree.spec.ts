@@ -1,5 +1,4 @@
-// The removal (remove.ts, its walk remove-walk.ts) on folders made here, each case both in the calling
-// thread and in removal workers (remove-workers.ts, what the reaper uses): links removed as links and never
+// The removal (remove.ts and its walk) on folders made here: links removed as links and never
 // followed, another filesystem mounted inside never crossed, the bytes freed the bytes the tree held,
 // folders without write permission emptied, many entries of many folders.
 import { execFileSync } from 'node:child_process';
@@ -8,16 +7,10 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { measureTree, removeHomeFolder, removeSandboxTree, type TreeRemoval } from './remove-tree.js';
-import { inlineRemover, startRemovers, type Remover } from './remove-workers.js';
 
 const isRoot = process.getuid?.() === 0;
 const made: string[] = [];
-let workers: Remover;
-beforeAll(async () => {
-  workers = startRemovers(3);
-});
 afterAll(async () => {
-  await workers.close();
   for (const dir of made) {
     fs.chmodSync(dir, 0o700);
     fs.rmSync(dir, { recursive: true, force: true });
@@ -54,12 +47,7 @@ function outsideFolder(): { dir: string; file: string } {
   return { dir, file };
 }
 
-const removers: Array<[string, () => Remover, string]> = [
-  ['in the calling thread', () => inlineRemover, 'inline'],
-  ['in removal workers', () => workers, 'workers'],
-];
-
-describe.each(removers)('removeSandboxTree %s', (_, remover, kind) => {
+describe('removeSandboxTree', () => {
   it('removes links as links: to a folder outside, to a file outside, to the root, deep down too', async () => {
     const root = tempDir('wts-remove-root-');
     const outside = outsideFolder();
@@ -70,7 +58,7 @@ describe.each(removers)('removeSandboxTree %s', (_, remover, kind) => {
     fs.symlinkSync(root, path.join(target, 'src', 'deep', 'root-link'));
     fs.symlinkSync('/nonexistent/target', path.join(target, '.git', 'dangling'));
 
-    const result = await removeSandboxTree(root, target, remover());
+    const result = await removeSandboxTree(root, target);
     expect(result).toMatchObject({ gone: true, unlinked: true, problems: [] });
     expect(fs.existsSync(target)).toBe(false);
     expect(fs.readFileSync(outside.file, 'utf8')).toBe('must survive\n');
@@ -86,7 +74,7 @@ describe.each(removers)('removeSandboxTree %s', (_, remover, kind) => {
     fs.writeFileSync(linked, Buffer.alloc(20_000, 2));
     fs.linkSync(linked, path.join(target, 'src', 'hard-link.bin'));
 
-    const result = await removeSandboxTree(root, target, remover());
+    const result = await removeSandboxTree(root, target);
     expect(result.problems).toEqual([]);
     expect(result.freedBytes).toBe(expected);
     expect(fs.readFileSync(linked).length).toBe(20_000);
@@ -103,7 +91,7 @@ describe.each(removers)('removeSandboxTree %s', (_, remover, kind) => {
     for (let f = 0; f < 300; f++) fs.writeFileSync(path.join(target, 'many', `top${f}`), String(f));
     const expected = measureTree(target)!;
 
-    const result = await removeSandboxTree(root, target, remover());
+    const result = await removeSandboxTree(root, target);
     expect(result).toMatchObject({ gone: true, unlinked: true, problems: [] });
     expect(result.freedBytes).toBe(expected);
   });
@@ -119,7 +107,7 @@ describe.each(removers)('removeSandboxTree %s', (_, remover, kind) => {
     const immovable = isRoot;
     if (immovable) execFileSync('chattr', ['+i', target]);
     try {
-      const result = await removeSandboxTree(root, target, remover());
+      const result = await removeSandboxTree(root, target);
       if (immovable) {
         expect(result).toMatchObject({ gone: false, unlinked: false });
         expect(result.problems).toEqual([{ path: gitDir, error: 'EPERM' }]);
@@ -141,7 +129,7 @@ describe.each(removers)('removeSandboxTree %s', (_, remover, kind) => {
       fs.mkdirSync(path.join(mount, 'folder'));
       fs.writeFileSync(path.join(mount, 'folder', 'inner.txt'), 'there too\n');
 
-      const result = await removeSandboxTree(root, target, remover());
+      const result = await removeSandboxTree(root, target);
       expect(result.unlinked).toBe(true);
       expect(result.gone).toBe(false);
       expect(result.problems).toEqual([
@@ -175,7 +163,7 @@ describe.each(removers)('removeSandboxTree %s', (_, remover, kind) => {
     fs.chmodSync(readOnly, 0o555);
     fs.chmodSync(path.dirname(readOnly), 0o555);
 
-    const result = isRoot ? asRunner(root, target, kind) : await removeSandboxTree(root, target, remover());
+    const result = isRoot ? asRunner(root, target) : await removeSandboxTree(root, target);
     expect(result).toMatchObject({ gone: true, unlinked: true, problems: [] });
     expect(fs.existsSync(target)).toBe(false);
   });
@@ -185,30 +173,27 @@ describe.each(removers)('removeSandboxTree %s', (_, remover, kind) => {
  * removeSandboxTree in a child process that imports the module (transpiled as bench/src-modules.mjs
  * does, as root), then drops to the runner's user before it touches anything.
  */
-function asRunner(root: string, target: string, kind: string): TreeRemoval {
+function asRunner(root: string, target: string): TreeRemoval {
   const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
   const script = `
 const { importSource } = await import(${JSON.stringify(path.join(repo, 'bench', 'src-modules.mjs'))});
 const { removeSandboxTree } = await importSource('reap/remove-tree');
-const { inlineRemover, startRemovers } = await importSource('reap/remove-workers');
 const { execFileSync } = await import('node:child_process');
 const id = (flag) => Number(execFileSync('id', [flag, 'runner'], { encoding: 'utf8' }).trim());
 process.setgroups([]);
 process.setgid(id('-g'));
 process.setuid(id('-u'));
 if (process.getuid() === 0) throw new Error('still root');
-const remover = process.argv[3] === 'workers' ? startRemovers(2) : inlineRemover;
-process.stdout.write(JSON.stringify(await removeSandboxTree(process.argv[1], process.argv[2], remover)));
-await remover.close();
+process.stdout.write(JSON.stringify(await removeSandboxTree(process.argv[1], process.argv[2])));
 `;
-  const out = execFileSync(process.execPath, ['--input-type=module', '-e', script, root, target, kind], {
+  const out = execFileSync(process.execPath, ['--input-type=module', '-e', script, root, target], {
     cwd: repo,
     encoding: 'utf8',
   });
   return JSON.parse(out) as TreeRemoval;
 }
 
-describe.each(removers)('removeHomeFolder %s', (_, remover) => {
+describe('removeHomeFolder', () => {
   it('removes the home, links in it as links', async () => {
     const root = tempDir('wts-remove-root-');
     const outside = outsideFolder();
@@ -216,7 +201,7 @@ describe.each(removers)('removeHomeFolder %s', (_, remover) => {
     fs.symlinkSync(outside.dir, path.join(home, '.cache', 'outside'));
     const result: TreeRemoval = { gone: false, unlinked: true, freedBytes: 0, problems: [] };
 
-    await removeHomeFolder(root, home, result, remover());
+    await removeHomeFolder(root, home, result);
     expect(result.problems).toEqual([]);
     expect(result.freedBytes).toBeGreaterThan(0);
     expect(fs.existsSync(home)).toBe(false);
@@ -231,8 +216,8 @@ describe.each(removers)('removeHomeFolder %s', (_, remover) => {
     fs.symlinkSync(outside.dir, home);
     const result: TreeRemoval = { gone: false, unlinked: true, freedBytes: 0, problems: [] };
 
-    await expect(removeHomeFolder(root, home, result, remover())).rejects.toThrow(/symbolic link/);
-    await expect(removeHomeFolder(root, outside.dir, result, remover())).rejects.toThrow(/is not a folder/);
+    await expect(removeHomeFolder(root, home, result)).rejects.toThrow(/symbolic link/);
+    await expect(removeHomeFolder(root, outside.dir, result)).rejects.toThrow(/is not a folder/);
     expect(fs.readFileSync(outside.file, 'utf8')).toBe('must survive\n');
   });
 });

@@ -7,19 +7,15 @@
 //    still goes (a folder of ours without write permission, as Go's module cache makes, is made writable
 //    first). What is left of a partly removed sandbox is reported as not a sandbox from then on;
 //  - its home `<root>/<project>/.home/<sandbox>` goes the same way.
-// How: the paths are checked and `.git` moved away here; the walk that empties a folder is remove-walk.ts,
-// run by a Remover (remove-workers.ts): in the calling thread, or in one of several worker threads while
-// other sandboxes are removed at the same time (execute.ts).
+// The walk that empties a folder (removeTree) judges every entry by its own lstat, never by the listing's
+// file type: a link (or a folder swapped for a link after the listing) is unlinked as a link and never
+// followed; the top folder's parent is never changed (no permission of it is touched).
 import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as fsp from 'node:fs/promises';
 import * as path from 'node:path';
 import { HOME_FOLDER } from '../sandbox/layout.js';
-import type { RemovalProblem, WalkResult } from './remove-walk.js';
-import { inlineRemover, type Remover } from './remove-workers.js';
 import { lstat } from './sandbox-files.js';
-
-export type { RemovalProblem } from './remove-walk.js';
 
 export interface TreeRemoval {
   /** The folder is gone entirely. */
@@ -60,11 +56,7 @@ export function assertSandboxPath(root: string, target: string): void {
   if (fs.realpathSync.native(target) !== target) throw new UnsafeRemovalError(`${target} is not a real path`);
 }
 
-export async function removeSandboxTree(
-  root: string,
-  target: string,
-  remover: Remover = inlineRemover,
-): Promise<TreeRemoval> {
+export async function removeSandboxTree(root: string, target: string): Promise<TreeRemoval> {
   assertSandboxPath(root, target);
   const result: TreeRemoval = { gone: false, unlinked: false, freedBytes: 0, problems: [] };
   const gitDir = path.join(target, '.git');
@@ -77,18 +69,13 @@ export async function removeSandboxTree(
     }
   }
   result.unlinked = true;
-  add(result, await remover.remove(target, fs.lstatSync(target).dev));
+  add(result, await removeTree(target, fs.lstatSync(target).dev));
   result.gone = !lstat(target);
   return result;
 }
 
 /** Removes `<root>/<project>/.home/<sandbox>` (real folders only, links never followed); problems are added. */
-export async function removeHomeFolder(
-  root: string,
-  home: string,
-  result: TreeRemoval,
-  remover: Remover = inlineRemover,
-): Promise<void> {
+export async function removeHomeFolder(root: string, home: string, result: TreeRemoval): Promise<void> {
   const realRoot = fs.realpathSync.native(root);
   const parts = path.relative(realRoot, home).split(path.sep);
   if (parts.length !== 3 || parts[1] !== HOME_FOLDER || parts.some((p) => !p || p === '.' || p === '..'))
@@ -102,7 +89,7 @@ export async function removeHomeFolder(
     if (!st.isDirectory())
       throw new UnsafeRemovalError(`${dir} is not a folder (a symbolic link is never followed)`);
   }
-  add(result, await remover.remove(home, st!.dev));
+  add(result, await removeTree(home, st!.dev));
 }
 
 /** Adds what a walk found to the removal's account. */
@@ -148,4 +135,110 @@ export function measureTree(top: string): number | undefined {
     return undefined;
   }
   return total;
+}
+
+/** Files of one folder deleted at once. */
+const UNLINK_WINDOW = 64;
+
+/** An entry that could not be deleted, and why (an errno code). */
+export interface RemovalProblem {
+  path: string;
+  error: string;
+}
+
+export interface WalkResult {
+  /** Allocated bytes of what was deleted (a file with other hard links frees nothing). */
+  freedBytes: number;
+  problems: RemovalProblem[];
+}
+
+/**
+ * Empties and removes `top` (a real folder on `device`, checked by the caller): a folder's files are
+ * deleted together through libuv's thread pool (a window at a time), folders one after the other.
+ */
+export async function removeTree(top: string, device: number): Promise<WalkResult> {
+  const uid = process.getuid?.();
+  const result: WalkResult = { freedBytes: 0, problems: [] };
+  const code = (error: unknown): string => (error as NodeJS.ErrnoException)?.code ?? String(error);
+
+  const unlink = (entry: string) => fsp.unlink(entry);
+  const rmdir = (dir: string) => fsp.rmdir(dir);
+
+  /** A folder we own but may not write or search: made ours to empty; true: try again. */
+  function makeWritable(dir: string, error: unknown): boolean {
+    const c = code(error);
+    if (c !== 'EACCES' && c !== 'EPERM') return false;
+    try {
+      const st = fs.lstatSync(dir);
+      if (!st.isDirectory() || st.uid !== uid) return false;
+      if ((st.mode & 0o700) !== 0o700) fs.chmodSync(dir, (st.mode & 0o7777) | 0o700);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  /** Calls `attempt`, once more after making `dir` writable when that is why it failed; the error code. */
+  async function withRetry(
+    dir: string,
+    attempt: () => Promise<void>,
+    mayFix = true,
+  ): Promise<string | undefined> {
+    try {
+      await attempt();
+      return undefined;
+    } catch (error) {
+      if (code(error) === 'ENOENT') return undefined;
+      if (!mayFix || !makeWritable(dir, error)) return code(error);
+    }
+    try {
+      await attempt();
+      return undefined;
+    } catch (again) {
+      return code(again) === 'ENOENT' ? undefined : code(again);
+    }
+  }
+
+  /** Empties and removes `dir`; true when anything below it could not be deleted. */
+  async function removeFolder(dir: string, isTop: boolean): Promise<boolean> {
+    let failedBelow = false;
+    const fail = (entry: string, error: string) => {
+      result.problems.push({ path: entry, error });
+      failedBelow = true;
+    };
+    let names: string[] = [];
+    const listed = await withRetry(dir, async () => {
+      names = fs.readdirSync(dir);
+    });
+    if (listed) fail(dir, listed);
+    const folders: string[] = [];
+    const others: Array<{ entry: string; st: fs.Stats }> = [];
+    for (const name of names) {
+      const entry = path.join(dir, name);
+      const st = lstat(entry);
+      if (!st) continue;
+      if (!st.isDirectory()) others.push({ entry, st });
+      else if (st.dev !== device) fail(entry, 'another filesystem is mounted here: not crossed');
+      else folders.push(entry);
+    }
+    const unlinkEntry = async ({ entry, st }: (typeof others)[number]) => {
+      const problem = await withRetry(dir, () => unlink(entry));
+      if (problem) fail(entry, problem);
+      else if (st.nlink <= 1) result.freedBytes += st.blocks * 512;
+    };
+    // A window of a folder's files at a time, so that a huge folder queues a bounded number.
+    for (let i = 0; i < others.length; i += UNLINK_WINDOW)
+      await Promise.all(others.slice(i, i + UNLINK_WINDOW).map(unlinkEntry));
+    for (const folder of folders) if (await removeFolder(folder, false)) failedBelow = true;
+    const st = lstat(dir);
+    // The top folder's parent is not ours to make writable.
+    const problem = await withRetry(path.dirname(dir), () => rmdir(dir), !isTop);
+    if (!problem) result.freedBytes += st ? st.blocks * 512 : 0;
+    // A folder that still holds what could not be deleted is already explained by that entry.
+    else if (!(failedBelow && problem === 'ENOTEMPTY')) fail(dir, problem);
+    return failedBelow;
+  }
+
+  await removeFolder(top, true);
+  return result;
 }

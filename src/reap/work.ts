@@ -56,11 +56,6 @@ export interface WorkDeps {
    * sandbox, and one that only a helper could judge is kept, with this reason.
    */
   diskHelpersRefused?: DiskHelpersRefused;
-  /**
-   * Told the reports of each parent's sandboxes as soon as they are known (the reaper starts removing
-   * those while the next parents are checked).
-   */
-  onReports?: (reports: ReadonlyMap<string, WorkReport>) => void;
 }
 
 /** Parents checked at once (each: two or three git processes, a helper container when one is needed). */
@@ -88,12 +83,10 @@ export async function checkWork(
     group.sandboxes.push(s);
     byParent.set(s.parent.gitDir, group);
   }
-  if (reports.size) deps.onReports?.(new Map(reports));
   // A few parents at a time: one's git or helper container runs while another's files are read.
   await inParallel([...byParent.values()], PARENTS_IN_FLIGHT, async ({ parent, sandboxes: group }) => {
     const found = await checkSplittingFailures(parent, group, deps);
     for (const [key, report] of found) reports.set(key, report);
-    deps.onReports?.(found);
   });
   return reports;
 }
