@@ -13,7 +13,7 @@ import type { RetentionPolicy } from './retention.js';
 import { sandboxText } from '../ui/sandbox-text.js';
 import { decisionTrace, type ReapResult, type ReportedSandbox } from './reap-report.js';
 import { factsOf, lookCloser, openReaper, removalDeps } from './look-closer.js';
-import { observeUsage } from './in-use.js';
+import { observeUsage } from './look-closer.js';
 
 export interface ReapOptions {
   worktreeRoot: string;

@@ -1,6 +1,6 @@
 import { DAY_MS } from './retention.js';
 import { decide, type SandboxFacts } from './decide.js';
-import { removalOutlook, sandboxState } from './listing-outlook.js';
+import { removalOutlook, sandboxState } from './listing.js';
 import { facts, NOW, policy } from '../../test/support/reap-facts.js';
 
 function outlook(f: SandboxFacts) {
