@@ -7,9 +7,8 @@
 //    parent-check.ts, host git on the parent only;
 //  - uncommitted changes of a disk sandbox: proved absent from its index and files where possible
 //    (clean-probe.ts, with HEAD's tree from the parent), untracked entries judged with the ignore rules
-//    of HEAD's tree read from the parent (untracked-check.ts); otherwise, and for every volume, `git
-//    status` in a helper container that never reads the sandbox's own configuration
-//    (helper-inspection.ts).
+//    of HEAD's tree read from the parent (ignored.ts); otherwise, and for every volume, `git status`
+//    in a helper container that never reads the sandbox's own configuration (helper-inspection.ts).
 // Every check is read-only: sandboxes are mounted read-only, and nothing rewrites an index.
 import type { ContainerEngine } from '../engine/engine.js';
 import type { HelperImage } from '../engine/helper-image.js';
