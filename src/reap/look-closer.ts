@@ -38,15 +38,21 @@ export interface Opened {
   diskHelpersRefused: DiskHelpersRefused;
 }
 
+/** git and the engine: the reaper makes its own unless given them (a spec gives fakes). */
+export interface ReaperTools {
+  git: Git;
+  engine: ContainerEngine;
+}
+
 /** The tools, then the scan in a log group of its own (`tell`: with a line that says what it found). */
 export async function openReaper(
   options: { worktreeRoot: string; volumePrefix: string; engine: EngineName },
   ui: Ui,
-  { tell = false }: { tell?: boolean } = {},
+  { tell = false, tools }: { tell?: boolean; tools?: ReaperTools } = {},
 ): Promise<Opened> {
-  const engine = new ContainerEngine(options.engine);
+  const engine = tools?.engine ?? new ContainerEngine(options.engine);
   const helperImage = helperImageOnDemand(engine);
-  const git = await Git.create();
+  const git = tools?.git ?? (await Git.create());
   const scan = await ui.group('Scan', async () => {
     const started = Date.now();
     const found = await scanSandboxes({

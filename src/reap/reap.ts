@@ -12,8 +12,14 @@ import { measureTree } from './remove-tree.js';
 import type { RetentionPolicy } from './retention.js';
 import { sandboxText } from '../ui/sandbox-text.js';
 import { decisionTrace, type ReapResult, type ReportedSandbox } from './reap-report.js';
-import { factsOf, lookCloser, openReaper, removalDeps } from './look-closer.js';
-import { observeUsage } from './look-closer.js';
+import {
+  factsOf,
+  lookCloser,
+  observeUsage,
+  openReaper,
+  type ReaperTools,
+  removalDeps,
+} from './look-closer.js';
 
 export interface ReapOptions {
   worktreeRoot: string;
@@ -51,9 +57,13 @@ export function reapOptionsFrom(settings: ReapSettings): ReapOptions {
   };
 }
 
-export async function reap(options: ReapOptions, ui: Ui = silentUi): Promise<ReapResult> {
+export async function reap(
+  options: ReapOptions,
+  ui: Ui = silentUi,
+  tools?: ReaperTools,
+): Promise<ReapResult> {
   const nowMs = options.now ?? Date.now();
-  const opened = await openReaper(options, ui, { tell: true });
+  const opened = await openReaper(options, ui, { tell: true, tools });
   const { git, engine, helperImage, scan, diskHelpersRefused } = opened;
   if (!options.dryRun) await reportLeftNetworkContainers(engine, ui);
   for (const warning of scan.warnings) ui.warning(warning);

@@ -1,7 +1,7 @@
 // The rules that keep work safe, proved with fakes for git and the engine (no Docker, no git process) on
 // folders made here: a sandbox whose lock a run holds is skipped; one with activity since the scan is
 // kept; one whose `.git` cannot be moved away is left intact; a check for work that git fails is kept
-// with the reason; `max-removals` takes the oldest.
+// with the reason; a dry run removes nothing; `max-removals` takes the oldest.
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -12,6 +12,8 @@ import type { HelperImage } from '../engine/helper-image.js';
 import { lockSandbox } from '../sandbox/lock.js';
 import type { ParentRepository } from '../sandbox/repository.js';
 import { decide, type Decision } from './decide.js';
+import { reap } from './reap.js';
+import { DEFAULT_RETENTION } from './retention.js';
 import { carryOut, type ExecuteDeps, type Removal } from './execute.js';
 import type { ScannedSandbox } from './scanned-sandbox.js';
 import { checkWork } from './work.js';
@@ -78,7 +80,6 @@ function deps(root: string, log: string[] = []): ExecuteDeps {
     root,
     archiveDir: '',
     now: new Date(NOW),
-    found: 1,
     log: (line) => log.push(line),
   };
 }
@@ -176,5 +177,61 @@ describe('deciding', () => {
     expect(decided.filter((d) => d.action === 'remove').map((d) => d.sandbox)).toEqual([
       'exploration-0000000b',
     ]);
+  });
+});
+
+describe('a dry run', () => {
+  it('removes nothing, and asks the engine nothing that changes anything', async () => {
+    const root = tempDir('wts-invariants-');
+    const stale = ['exploration-0000000d', 'feature-old'].map((name) => {
+      const s = diskSandbox(root, name);
+      const then = new Date(NOW - 400 * 24 * 3600 * 1000);
+      for (const p of [path.join(s.hostPath!, 'work.txt'), path.join(s.hostPath!, '.git', 'HEAD')])
+        fs.utimesSync(p, then, then);
+      for (const p of [path.join(s.hostPath!, '.git'), s.hostPath!]) fs.utimesSync(p, then, then);
+      return s;
+    });
+    // An engine that knows no container and no volume, and keeps what it was asked.
+    const asked: string[][] = [];
+    const engine = new Proxy({ name: 'docker' } as unknown as ContainerEngine, {
+      get: (target, name) => {
+        if (name === 'name') return 'docker';
+        if (name === 'then') return undefined;
+        return (args?: unknown) => {
+          if (Array.isArray(args)) asked.push(args.map(String));
+          if (name === 'run') return Promise.resolve('');
+          if (name === 'hostView') return Promise.resolve({ kind: 'host' });
+          return Promise.resolve({ exitCode: 0, stdout: '', stderr: '' });
+        };
+      },
+    });
+    const git = failingGit('an orphan needs no git');
+
+    const result = await reap(
+      {
+        worktreeRoot: root,
+        volumePrefix: 'wts-invariants',
+        engine: 'docker',
+        image: 'unused',
+        retention: DEFAULT_RETENTION,
+        dryRun: true,
+        maxRemovals: 0,
+        force: false,
+        archiveDir: '',
+        now: NOW,
+      },
+      undefined,
+      { git, engine },
+    );
+
+    expect(result.sandboxes.map((s) => [s.sandbox, s.result]).sort()).toEqual([
+      ['exploration-0000000d', 'would remove'],
+      ['feature-old', 'would remove'],
+    ]);
+    for (const s of stale) expect(fs.readdirSync(s.hostPath!).sort()).toEqual(['.git', 'work.txt']);
+    const changing = asked.filter(
+      (args) => ['rm', 'volume', 'kill', 'stop', 'run'].includes(args[0]) && args[1] !== 'ls',
+    );
+    expect(changing).toEqual([]);
   });
 });
