@@ -1,13 +1,12 @@
+import { parseFrames } from '../engine/helper-frames.js';
+import { inspectIsolating, type ChunkAnswer } from './helper-inspection.js';
 import {
-  inspectIsolating,
   OUTPUT_PER_SANDBOX,
-  parseFrames,
   parseSignal,
   readInspections,
-  type ChunkAnswer,
   type Inspection,
   type InspectionRequest,
-} from './helper-inspection.js';
+} from './inspection-script.js';
 
 const TOKEN = 'a'.repeat(32);
 const rec = (index: string, key: string, value: string | Buffer) => {

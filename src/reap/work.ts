@@ -18,12 +18,8 @@ import { sandboxText } from '../ui/sandbox-text.js';
 import { branchOf, type UnsavedCommits } from '../sandbox/saved.js';
 import { matchHeadTree, type IndexProof, proveAgainstIndex } from './clean-probe.js';
 import { type CheckResult, summarizeWork, type WorkFinding } from './decide.js';
-import {
-  inspectInHelpers,
-  type Inspection,
-  type InspectionRequest,
-  type InspectionTarget,
-} from './helper-inspection.js';
+import { inspectInHelpers } from './helper-inspection.js';
+import type { Inspection, InspectionRequest, InspectionTarget } from './inspection-script.js';
 import { branchTips, readLinkedGit } from './linked-worktree.js';
 import { inParallel } from './parallel.js';
 import { checkAgainstParent, type NamedObjects, type ParentVerdict } from './parent-check.js';
