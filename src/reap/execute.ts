@@ -11,20 +11,19 @@ import type { ContainerEngine } from '../engine/engine.js';
 import type { HelperImage } from '../engine/helper-image.js';
 import type { Git } from '../engine/git.js';
 import type { Sandbox } from '../sandbox/layout.js';
-import { lockSandbox, LockTimeoutError, type Release, withRepositoryLock } from '../sandbox/lock.js';
+import { type Release, tryLockSandbox } from '../sandbox/lock.js';
 import type { ParentRepository } from '../sandbox/repository.js';
 import { forgetSandboxes, removeEmptyProjectDir, removeSandbox } from '../sandbox/remove.js';
-import { sandboxText } from '../ui/sandbox-text.js';
 import { lastActivity } from './retention.js';
 import { archiveSandbox } from './archive.js';
 import type { Decision } from './decide.js';
-import { inspectInHelpers } from './helper-inspection.js';
+import { removalLine } from './reap-report.js';
 import type { DiskHelpersRefused } from './work.js';
 import { inParallel } from './parallel.js';
 import { type RemovalProblem, removeHomeFolder, removeSandboxTree } from './remove-tree.js';
-import { removeRegistrations } from './linked-worktree.js';
+import { forgetRegistrations } from './linked-worktree.js';
 import { diskActivity, readRecordNames } from './sandbox-files.js';
-import { applyVolumeSignals, type ScannedSandbox } from './scan.js';
+import { lookAtVolumes, type ScannedSandbox } from './scan.js';
 import { gitDirOf, type LinkedFacts } from './scanned-sandbox.js';
 
 export type RemovalStatus = 'removed' | 'partly removed' | 'not removed' | 'skipped';
@@ -117,7 +116,7 @@ async function removeDiskBatch(
     await forgetAll(batch, done, forget, deps);
     batch.forEach((removal, n) => {
       outcomes.set(removal.decision.key, done[n]);
-      deps.log(describe(removal.decision, done[n]));
+      deps.log(removalLine(removal.decision, done[n]));
     });
   } finally {
     await release(locks);
@@ -137,7 +136,14 @@ async function forgetAll(
 ): Promise<void> {
   try {
     await forgetBatch(batch, done, forget, deps);
-    await forgetRegistrations(forget.registrations);
+    const left = await forgetRegistrations(forget.registrations);
+    forget.registrations.forEach(({ outcome }, n) => {
+      const why = left[n];
+      if (!why) return;
+      if (why.problem) outcome.problems.push(why.problem);
+      outcome.status = 'partly removed';
+      outcome.detail = `its registration was left: ${why.reason}`;
+    });
   } catch (error) {
     for (const outcome of done)
       if (outcome.status === 'removed') {
@@ -223,7 +229,7 @@ async function removeVolumeBatch(
     });
     batch.forEach((removal, n) => {
       outcomes.set(removal.decision.key, done[n]);
-      deps.log(describe(removal.decision, done[n]));
+      deps.log(removalLine(removal.decision, done[n]));
     });
   } finally {
     await release(locks);
@@ -244,39 +250,20 @@ interface Forget {
   projectDirs: Set<string>;
 }
 
-async function lock(sandbox: ScannedSandbox): Promise<Held> {
-  if (!sandbox.parent || sandbox.orphan) return {};
-  try {
-    return { release: await lockSandbox(sandbox.parent.gitDir, sandbox.sandbox, 0) };
-  } catch (error) {
-    return {
-      refused:
-        error instanceof LockTimeoutError
-          ? `in use: a run holds its lock${error.holder ? ` (${error.holder})` : ''}`
-          : `its lock could not be taken: ${(error as Error).message}`,
-    };
-  }
+function lock(sandbox: ScannedSandbox): Promise<Held> {
+  return !sandbox.parent || sandbox.orphan
+    ? Promise.resolve({})
+    : tryLockSandbox(sandbox.parent.gitDir, sandbox.sandbox);
 }
 
-/** The newest activity of each volume now, seen by one helper. */
+/** The newest activity of each volume now, seen by helpers. */
 async function volumeActivity(
   volumes: readonly ScannedSandbox[],
   deps: ExecuteDeps,
 ): Promise<Map<string, number | undefined>> {
-  const now = new Map<string, number | undefined>();
-  if (!volumes.length) return now;
-  const seen = await inspectInHelpers(
-    deps.engine,
-    deps.image,
-    undefined,
-    volumes.map((s) => ({ key: s.key, target: { volume: s.volume!, name: s.sandbox }, signals: true })),
-  );
-  for (const s of volumes) {
-    const copy = { ...s };
-    applyVolumeSignals(copy, seen.get(s.key));
-    now.set(s.key, copy.lastActivityMs);
-  }
-  return now;
+  const copies = volumes.map((s) => ({ ...s }));
+  if (copies.length) await lookAtVolumes(deps.engine, deps.image, copies);
+  return new Map(copies.map((s) => [s.key, s.lastActivityMs]));
 }
 
 function skipped(detail: string): RemovalOutcome {
@@ -360,45 +347,4 @@ async function removeFolders(
   }
   outcome.status = 'partly removed';
   outcome.detail = `${tree.problems.length} entr${tree.problems.length === 1 ? 'y' : 'ies'} could not be deleted`;
-}
-
-/**
- * The registrations of removed linked worktrees, a parent at a time: its repository lock taken once for
- * the batch's registrations, which then go several at once, each only when it still names its worktree as
- * the scan read it (linked-worktree.ts). What could not go is reported on its worktree's outcome.
- */
-async function forgetRegistrations(registrations: Forget['registrations']): Promise<void> {
-  const byParent = new Map<string, Forget['registrations']>();
-  for (const r of registrations) byParent.set(r.parent.gitDir, [...(byParent.get(r.parent.gitDir) ?? []), r]);
-  for (const [gitDir, group] of byParent) {
-    try {
-      const problems = await withRepositoryLock(gitDir, () =>
-        removeRegistrations(
-          gitDir,
-          group.map((r) => r.linked),
-        ),
-      );
-      group.forEach(({ outcome }, n) => {
-        const problem = problems[n];
-        if (!problem) return;
-        outcome.problems.push(problem);
-        outcome.status = 'partly removed';
-        outcome.detail = `its registration was left: ${problem.error}`;
-      });
-    } catch (error) {
-      // The parent's lock could not be had: its registrations stay, the other parents' go on.
-      for (const { outcome } of group) {
-        outcome.status = 'partly removed';
-        outcome.detail = `its registration was left: the parent's lock could not be taken (${(error as Error).message})`;
-      }
-    }
-  }
-}
-
-function describe(decision: Decision, outcome: RemovalOutcome): string {
-  const what = `${decision.project}/${decision.sandbox} (${decision.isolation === 'disk' ? decision.where : `volume ${decision.where}`})`;
-  const detail = outcome.detail ? `: ${outcome.detail}` : '';
-  const archived = outcome.archived.length ? `; archived to ${outcome.archived.join(', ')}` : '';
-  // Names and details (an archiver's error, a helper's) came from the sandbox: one escaped line.
-  return sandboxText(`${outcome.status} ${what}${detail}${archived}`, 8_000);
 }

@@ -7,6 +7,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { OID, type Git } from '../engine/git.js';
+import { withRepositoryLock } from '../sandbox/lock.js';
 import type { ParentRepository } from '../sandbox/repository.js';
 import { lstat, readBounded, readHeadAndRefs, readRefTips, type SandboxGitReading } from './sandbox-files.js';
 import { type RemovalProblem, removeTree } from './remove-tree.js';
@@ -185,6 +186,37 @@ export async function branchTips(
 
 /** Registrations walked at once. */
 export const REGISTRATIONS_AT_ONCE = 4;
+
+/**
+ * The registrations of removed linked worktrees, a parent at a time, under its repository lock (taken
+ * once for its batch): in order, why each was left (undefined: it is gone). A parent whose lock cannot be
+ * had keeps its registrations, and the other parents' go on.
+ */
+export async function forgetRegistrations(
+  items: ReadonlyArray<{ parent: ParentRepository; linked: LinkedFacts }>,
+): Promise<Array<{ reason: string; problem?: RemovalProblem } | undefined>> {
+  const left: Array<{ reason: string; problem?: RemovalProblem } | undefined> = items.map(() => undefined);
+  const byParent = new Map<string, number[]>();
+  items.forEach(({ parent }, n) => byParent.set(parent.gitDir, [...(byParent.get(parent.gitDir) ?? []), n]));
+  for (const [gitDir, group] of byParent) {
+    try {
+      const problems = await withRepositoryLock(gitDir, () =>
+        removeRegistrations(
+          gitDir,
+          group.map((n) => items[n].linked),
+        ),
+      );
+      group.forEach((n, i) => {
+        const problem = problems[i];
+        if (problem) left[n] = { reason: problem.error, problem };
+      });
+    } catch (error) {
+      for (const n of group)
+        left[n] = { reason: `the parent's lock could not be taken (${(error as Error).message})` };
+    }
+  }
+  return left;
+}
 
 /**
  * Removes the registrations of a batch of removed linked worktrees of one parent (`parentGitDir`), the

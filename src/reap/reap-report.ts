@@ -4,6 +4,7 @@
 import type { Isolation } from '../settings/settings.js';
 import { sandboxText } from '../ui/sandbox-text.js';
 import type { Decision, SandboxFacts } from './decide.js';
+import type { RemovalOutcome } from './execute.js';
 
 export type ReapResultKind = 'removed' | 'partly removed' | 'would remove' | 'kept';
 
@@ -326,4 +327,13 @@ export function formatBytes(bytes: number | undefined): string {
     unit++;
   }
   return unit === 0 ? `${value} B` : `${value.toFixed(1)} ${units[unit]}`;
+}
+
+/** The log line of one removal carried out. */
+export function removalLine(decision: Decision, outcome: RemovalOutcome): string {
+  const what = `${decision.project}/${decision.sandbox} (${decision.isolation === 'disk' ? decision.where : `volume ${decision.where}`})`;
+  const detail = outcome.detail ? `: ${outcome.detail}` : '';
+  const archived = outcome.archived.length ? `; archived to ${outcome.archived.join(', ')}` : '';
+  // Names and details (an archiver's error, a helper's) came from the sandbox: one escaped line.
+  return sandboxText(`${outcome.status} ${what}${detail}${archived}`, 8_000);
 }

@@ -19,6 +19,8 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { setImmediate } from 'node:timers/promises';
+import type { ContainerEngine } from '../engine/engine.js';
+import type { HelperImage } from '../engine/helper-image.js';
 import { listVolumes } from '../engine/inventory.js';
 import { label, MANAGED_LABEL, VOLUME_LABEL_KEYS } from '../engine/labels.js';
 import { HOME_FOLDER, locateSandbox } from '../sandbox/layout.js';
@@ -282,15 +284,9 @@ async function readVolumeActivity(
   warnings: string[],
 ): Promise<void> {
   if (volumes.length === 0) return;
-  const seen = await inspectInHelpers(
-    options.engine!,
-    options.image,
-    undefined,
-    volumes.map((s) => ({ key: s.key, target: { volume: s.volume!, name: s.sandbox }, signals: true })),
-  );
+  const seen = await lookAtVolumes(options.engine!, options.image, volumes);
   let failed = 0;
   let firstError: string | undefined;
-  for (const s of volumes) applyVolumeSignals(s, seen.get(s.key));
   for (const s of volumes)
     if (!seen.get(s.key)?.signals) {
       failed++;
@@ -302,7 +298,26 @@ async function readVolumeActivity(
     );
 }
 
-export function applyVolumeSignals(s: ScannedSandbox, seen: Inspection | undefined): void {
+/**
+ * What helpers see of these volumes now, applied to each: its last activity (undefined when it could not be
+ * read), its HEAD, and what is wrong with it. The scan asks, and the removal asks again just before.
+ */
+export async function lookAtVolumes(
+  engine: ContainerEngine,
+  image: HelperImage,
+  volumes: readonly ScannedSandbox[],
+): Promise<Map<string, Inspection>> {
+  const seen = await inspectInHelpers(
+    engine,
+    image,
+    undefined,
+    volumes.map((s) => ({ key: s.key, target: { volume: s.volume!, name: s.sandbox }, signals: true })),
+  );
+  for (const s of volumes) applyVolumeSignals(s, seen.get(s.key));
+  return seen;
+}
+
+function applyVolumeSignals(s: ScannedSandbox, seen: Inspection | undefined): void {
   const signals = seen?.signals;
   if (!signals) {
     s.lastActivityMs = undefined;

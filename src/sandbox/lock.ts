@@ -227,6 +227,26 @@ export async function lockSandbox(
 }
 
 /**
+ * The sandbox's lock, when no run holds it now (never waits): its release, or why it could not be had
+ * (a run that holds it, or takes it first, wins: the sandbox is then in use).
+ */
+export async function tryLockSandbox(
+  gitDir: string,
+  sandbox: string,
+): Promise<{ release: Release } | { refused: string }> {
+  try {
+    return { release: await lockSandbox(gitDir, sandbox, 0) };
+  } catch (error) {
+    return {
+      refused:
+        error instanceof LockTimeoutError
+          ? `in use: a run holds its lock${error.holder ? ` (${error.holder})` : ''}`
+          : `its lock could not be taken: ${(error as Error).message}`,
+    };
+  }
+}
+
+/**
  * A note beside the sandbox's lock, host-only: a command container of the sandbox may exist. Written
  * before one is started, removed once it is gone; a run that finds the note (its writer was killed)
  * looks for the containers it left, and only then: asking the engine costs every run start-up time.
