@@ -1,8 +1,7 @@
 // `worktree-sandbox list`: every sandbox on the machine (disk and volume) as the reaper sees it: its
 // state now and when a reap with the same retention would remove it.
 import { formatBytes } from '../reap/reap-report.js';
-import { removalOutlook, sandboxState, type RemovalOutlook } from '../reap/listing.js';
-import { survey, type Survey } from '../reap/listing.js';
+import { removalOutlook, sandboxState, survey, type RemovalOutlook, type Survey } from './listing.js';
 import type { ReapSettings } from '../settings/settings.js';
 import { formatDate, formatDays, formatTable } from './table.js';
 import { terminalUi } from './terminal-ui.js';

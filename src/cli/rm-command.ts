@@ -4,7 +4,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { removeByName, type JudgedSandbox, type UnmatchedName } from '../reap/remove-by-name.js';
+import { removeByName, type JudgedSandbox, type UnmatchedName } from './remove-by-name.js';
 import { formatBytes } from '../reap/reap-report.js';
 import type { ReapSettings, Isolation } from '../settings/settings.js';
 import { CliExit, EXIT } from './exit-codes.js';

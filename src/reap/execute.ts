@@ -17,26 +17,15 @@ import { forgetSandboxes, removeEmptyProjectDir, removeSandbox } from '../sandbo
 import { lastActivity } from './retention.js';
 import { archiveSandbox } from './archive.js';
 import type { Decision } from './decide.js';
-import { removalLine } from './reap-report.js';
+import type { RemovalOutcome } from './reap-report.js';
+import { sandboxText } from '../ui/sandbox-text.js';
 import type { DiskHelpersRefused } from './work.js';
 import { inParallel } from './parallel.js';
-import { type RemovalProblem, removeHomeFolder, removeSandboxTree } from './remove-tree.js';
+import { removeHomeFolder, removeSandboxTree } from './remove-tree.js';
 import { forgetRegistrations } from './linked-worktree.js';
 import { diskActivity, readRecordNames } from './sandbox-files.js';
 import { lookAtVolumes, type ScannedSandbox } from './scan.js';
 import { gitDirOf, type LinkedFacts } from './scanned-sandbox.js';
-
-export type RemovalStatus = 'removed' | 'partly removed' | 'not removed' | 'skipped';
-
-export interface RemovalOutcome {
-  status: RemovalStatus;
-  /** Why it was skipped or not removed. */
-  detail?: string;
-  freedBytes: number;
-  archived: string[];
-  /** Entries that could not be deleted (disk). */
-  problems: RemovalProblem[];
-}
 
 export interface ExecuteDeps {
   git: Git;
@@ -347,4 +336,13 @@ async function removeFolders(
   }
   outcome.status = 'partly removed';
   outcome.detail = `${tree.problems.length} entr${tree.problems.length === 1 ? 'y' : 'ies'} could not be deleted`;
+}
+
+/** The log line of one removal carried out. */
+function removalLine(decision: Decision, outcome: RemovalOutcome): string {
+  const what = `${decision.project}/${decision.sandbox} (${decision.isolation === 'disk' ? decision.where : `volume ${decision.where}`})`;
+  const detail = outcome.detail ? `: ${outcome.detail}` : '';
+  const archived = outcome.archived.length ? `; archived to ${outcome.archived.join(', ')}` : '';
+  // Names and details (an archiver's error, a helper's) came from the sandbox: one escaped line.
+  return sandboxText(`${outcome.status} ${what}${detail}${archived}`, 8_000);
 }

@@ -4,7 +4,19 @@
 import type { Isolation } from '../settings/settings.js';
 import { sandboxText } from '../ui/sandbox-text.js';
 import type { Decision, SandboxFacts } from './decide.js';
-import type { RemovalOutcome } from './execute.js';
+import type { RemovalProblem } from './remove-tree.js';
+
+export type RemovalStatus = 'removed' | 'partly removed' | 'not removed' | 'skipped';
+
+export interface RemovalOutcome {
+  status: RemovalStatus;
+  /** Why it was skipped or not removed. */
+  detail?: string;
+  freedBytes: number;
+  archived: string[];
+  /** Entries that could not be deleted (disk). */
+  problems: RemovalProblem[];
+}
 
 export type ReapResultKind = 'removed' | 'partly removed' | 'would remove' | 'kept';
 
@@ -327,13 +339,4 @@ export function formatBytes(bytes: number | undefined): string {
     unit++;
   }
   return unit === 0 ? `${value} B` : `${value.toFixed(1)} ${units[unit]}`;
-}
-
-/** The log line of one removal carried out. */
-export function removalLine(decision: Decision, outcome: RemovalOutcome): string {
-  const what = `${decision.project}/${decision.sandbox} (${decision.isolation === 'disk' ? decision.where : `volume ${decision.where}`})`;
-  const detail = outcome.detail ? `: ${outcome.detail}` : '';
-  const archived = outcome.archived.length ? `; archived to ${outcome.archived.join(', ')}` : '';
-  // Names and details (an archiver's error, a helper's) came from the sandbox: one escaped line.
-  return sandboxText(`${outcome.status} ${what}${detail}${archived}`, 8_000);
 }

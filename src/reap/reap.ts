@@ -7,11 +7,11 @@ import { reportLeftNetworkContainers } from '../network/leftovers.js';
 import type { ReapSettings } from '../settings/settings.js';
 import { silentUi, type Ui } from '../ui/ui.js';
 import { assessStaleness, decide, type Decision, type SandboxFacts } from './decide.js';
-import { carryOut, type RemovalOutcome } from './execute.js';
+import { carryOut } from './execute.js';
 import { measureTree } from './remove-tree.js';
 import type { RetentionPolicy } from './retention.js';
 import { sandboxText } from '../ui/sandbox-text.js';
-import { decisionTrace, type ReapResult, type ReportedSandbox } from './reap-report.js';
+import { decisionTrace, type ReapResult, type RemovalOutcome, type ReportedSandbox } from './reap-report.js';
 import {
   factsOf,
   lookCloser,

@@ -1,5 +1,5 @@
-import { DAY_MS } from './retention.js';
-import { decide, type SandboxFacts } from './decide.js';
+import { DAY_MS } from '../reap/retention.js';
+import { decide, type SandboxFacts } from '../reap/decide.js';
 import { removalOutlook, sandboxState } from './listing.js';
 import { facts, NOW, policy } from '../../test/support/reap-facts.js';
 

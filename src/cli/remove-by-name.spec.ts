@@ -1,7 +1,7 @@
-import { DEFAULT_RETENTION } from './retention.js';
-import { decideOnRequest, type SandboxFacts } from './decide.js';
+import { DEFAULT_RETENTION } from '../reap/retention.js';
+import { decideOnRequest, type SandboxFacts } from '../reap/decide.js';
 import { matchSandbox } from './remove-by-name.js';
-import type { ScannedSandbox } from './scan.js';
+import type { ScannedSandbox } from '../reap/scan.js';
 import { facts as sandboxFacts, NOW } from '../../test/support/reap-facts.js';
 
 const disk = (project: string, sandbox: string, extra: Partial<ScannedSandbox> = {}): ScannedSandbox => ({

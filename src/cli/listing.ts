@@ -7,12 +7,12 @@
 import * as path from 'node:path';
 import type { EngineName } from '../engine/engine.js';
 import { silentUi, type Ui } from '../ui/ui.js';
-import { parseHead, readBounded } from './sandbox-files.js';
-import { factsOf, lookCloser, openReaper } from './look-closer.js';
-import { measureTree } from './remove-tree.js';
-import type { ScannedSandbox } from './scan.js';
-import { gitDirOf } from './scanned-sandbox.js';
-import { DAY_MS, type RetentionPolicy } from './retention.js';
+import { parseHead, readBounded } from '../reap/sandbox-files.js';
+import { factsOf, lookCloser, openReaper } from '../reap/look-closer.js';
+import { measureTree } from '../reap/remove-tree.js';
+import type { ScannedSandbox } from '../reap/scan.js';
+import { gitDirOf } from '../reap/scanned-sandbox.js';
+import { DAY_MS, type RetentionPolicy } from '../reap/retention.js';
 import {
   applyGates,
   assessStaleness,
@@ -21,7 +21,7 @@ import {
   type DecisionPolicy,
   gateFactsOf,
   type SandboxFacts,
-} from './decide.js';
+} from '../reap/decide.js';
 
 export interface SurveyOptions {
   worktreeRoot: string;

@@ -7,12 +7,13 @@ import * as path from 'node:path';
 import type { EngineName } from '../engine/engine.js';
 import type { Isolation } from '../settings/settings.js';
 import { silentUi, type Ui } from '../ui/ui.js';
-import { decideOnRequest, type Decision, type SandboxFacts } from './decide.js';
-import { carryOut, type RemovalOutcome } from './execute.js';
-import { factsOf, lookCloser, openReaper, removalDeps } from './look-closer.js';
-import { measureTree } from './remove-tree.js';
-import type { RetentionPolicy } from './retention.js';
-import type { ScannedSandbox } from './scan.js';
+import { decideOnRequest, type Decision, type SandboxFacts } from '../reap/decide.js';
+import { carryOut } from '../reap/execute.js';
+import type { RemovalOutcome } from '../reap/reap-report.js';
+import { factsOf, lookCloser, openReaper, removalDeps } from '../reap/look-closer.js';
+import { measureTree } from '../reap/remove-tree.js';
+import type { RetentionPolicy } from '../reap/retention.js';
+import type { ScannedSandbox } from '../reap/scan.js';
 
 export interface SandboxQuery {
   /** A sandbox name, a volume name, or the path of a disk sandbox. */
