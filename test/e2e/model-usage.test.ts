@@ -98,6 +98,8 @@ function sdkRepo(): TestRepo {
   fs.writeFileSync(path.join(repo.parent, 'usage.mjs'), SCRIPT);
   git(repo.parent, 'add', '-A');
   git(repo.parent, 'commit', '--quiet', '-m', 'the SDKs');
+  // Origin has them: what a run pushes is its own commits only.
+  git(repo.parent, 'push', '--quiet', 'origin', 'main');
   chownTree(repo.root, runnerIds());
   return repo;
 }
@@ -184,7 +186,7 @@ const perOpenAi = { input: FAKE_USAGE.openai.prompt_tokens, output: FAKE_USAGE.o
     expect(summary).not.toContain('stopped the agent');
   }, 600_000);
 
-  it('max-model-tokens: once reached, every SDK raises its own rate-limit error at once, the fakes see nothing more, and the earlier commit comes back', async () => {
+  it('max-model-tokens: once reached, every SDK raises its own rate-limit error at once, the fakes see nothing more, and the earlier commit comes back and is pushed', async () => {
     const repo = sdkRepo();
     const seen = { anthropic: anthropicSeen.length, openai: openaiSeen.length };
     // One Anthropic answer stays under the cap; the OpenAI stream after it reaches it, across hosts.
@@ -192,6 +194,7 @@ const perOpenAi = { input: FAKE_USAGE.openai.prompt_tokens, output: FAKE_USAGE.o
     const { code, stdout, outputs, summary } = await step(repo, {
       branch: 'bot/budget',
       'max-model-tokens': String(cap),
+      push: 'true',
       command:
         'echo spent > work.txt && git add work.txt && git commit -qm "work before the budget" && node usage.mjs a os as o a',
     });
@@ -215,5 +218,8 @@ const perOpenAi = { input: FAKE_USAGE.openai.prompt_tokens, output: FAKE_USAGE.o
     expect(summary).toContain('The model budget stopped the agent: `max-model-tokens`');
     expect(outputs).toMatchObject({ commits: '1', changed: 'true' });
     expect(git(repo.parent, 'log', '-1', '--format=%s', 'bot/budget')).toBe('work before the budget');
+    // The run ended as usual: the work done before the budget stopped the agent is on origin.
+    expect(outputs.pushed).toBe('true');
+    expect(git(repo.origin, 'log', '-1', '--format=%s', 'bot/budget')).toBe('work before the budget');
   }, 600_000);
 });
