@@ -3,15 +3,37 @@
 //  - the index's cache tree is complete and names HEAD's tree (nothing staged);
 //  - every index entry is an ordinary file or link whose stat data still matches what git cached (with
 //    ctime and inode, stricter than git itself), or whose content hashes to the blob in the index;
-//  - no file or folder exists that the index does not list (one that git ignores is still left to git:
-//    only git reads its ignore rules).
+//  - no file or folder exists that the index does not list; where some do (and everything listed is
+//    clean), they are returned, for the caller to judge with the parent's ignore rules (ignored.ts).
 // It never writes anything, so it cannot reset the activity clock it is part of.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { readBounded } from './sandbox-files.js';
 import { createHash } from 'node:crypto';
 
-export type CleanProof = { clean: true } | { clean: false; unsure: string };
+export type CleanProof =
+  | { clean: true }
+  | {
+      clean: false;
+      unsure: string;
+      /** Set when everything the index lists is clean, and only these entries are not listed. */
+      untracked?: UntrackedEntries;
+    };
+
+export interface UntrackedEntries {
+  unlisted: Unlisted[];
+  /** The index's `.gitignore` files: folder (`''` for the top) → blob name. */
+  gitignores: Map<string, string>;
+}
+
+/** An entry of the work tree that the index does not list (relative path). */
+export interface Unlisted {
+  rel: string;
+  isDir: boolean;
+}
+
+/** Unlisted entries collected before the fast path leaves the decision to git. */
+const UNLISTED_MAX = 200;
 
 /** An index larger than this is left to git. */
 const INDEX_MAX = 512 * 1024 * 1024;
@@ -49,7 +71,7 @@ export function matchHeadTree({ proof, rootTree }: IndexProof, headTree: string)
  * The same proof before HEAD's tree is known: against the tree the index records for the whole (its
  * cache tree), returned as `rootTree` when the proof got that far. It proves anything only where the
  * caller finds `rootTree` to be HEAD's tree (proveClean). This lets a reap walk its sandboxes first, and
- * ask the parent for every HEAD's tree in one git process.
+ * ask the parent for HEAD's tree and the `.gitignore` files that the walk found needed in one git process.
  */
 export function proveAgainstIndex(worktree: string, gitDir: string, hashBytes: number): IndexProof {
   const unsure = (why: string) => ({ proof: { clean: false as const, unsure: why } });
@@ -85,13 +107,24 @@ function walkAgainstIndex(
   }
   for (const dir of folders)
     if (tracked.has(dir)) return unsure(`${dir} is both a file and a folder in the index`);
-  const unlisted = firstUnlisted(worktree, tracked, folders);
-  if (unlisted) return unsure(unlisted);
+  const listing = unlistedEntries(worktree, tracked, folders);
+  if (typeof listing === 'string') return unsure(listing);
   for (const entry of entries) {
     const problem = entryProblem(worktree, entry, indexMtime, hashBytes);
     if (problem) return unsure(`${entry.path}: ${problem}`);
   }
-  return { clean: true };
+  if (listing.length === 0) return { clean: true };
+  const gitignores = new Map<string, string>();
+  for (const entry of entries)
+    if (path.posix.basename(entry.path) === '.gitignore') {
+      const dir = path.posix.dirname(entry.path);
+      gitignores.set(dir === '.' ? '' : dir, entry.oid);
+    }
+  return {
+    clean: false,
+    unsure: `${listing[0].rel} is not in the index`,
+    untracked: { unlisted: listing, gitignores },
+  };
 }
 
 /** A relative path with no empty, `.`, `..` or `.git` component (git refuses such index entries). */
@@ -155,10 +188,11 @@ function statMatches(st: fs.BigIntStats, entry: IndexEntry): boolean {
 }
 
 /**
- * The first file or folder that the index does not account for, walking only the folders it lists (or
- * a listed folder that is no folder any more), said as why the fast path stops; undefined when none.
+ * The files and folders (relative paths) that the index does not account for, walking only the folders
+ * it lists; or why the fast path stops here (a listed folder that is no folder any more, too many).
  */
-function firstUnlisted(worktree: string, tracked: Set<string>, folders: Set<string>): string | undefined {
+function unlistedEntries(worktree: string, tracked: Set<string>, folders: Set<string>): Unlisted[] | string {
+  const found: Unlisted[] = [];
   const pending = [''];
   while (pending.length) {
     const dir = pending.pop()!;
@@ -176,10 +210,12 @@ function firstUnlisted(worktree: string, tracked: Set<string>, folders: Set<stri
         pending.push(rel);
         continue;
       }
-      return `${/[\n\r\0]/.test(rel) ? JSON.stringify(rel) : rel} is not in the index`;
+      if (/[\n\r\0]/.test(rel)) return `${JSON.stringify(rel)} is not in the index`;
+      found.push({ rel, isDir: dirent.isDirectory() });
+      if (found.length > UNLISTED_MAX) return `more than ${UNLISTED_MAX} entries are not in the index`;
     }
   }
-  return undefined;
+  return found;
 }
 
 // A reader for git's index file (versions 2 and 3), enough to tell from the filesystem alone that a

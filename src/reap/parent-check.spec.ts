@@ -33,11 +33,16 @@ describe('checkAgainstParent on a real parent', () => {
   afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
   /** The verdicts, and the git commands the check ran (their first word). */
-  async function check(named: string[]) {
+  async function check(named: string[], alsoRead: string[] = []) {
     const { git: cli, ran } = await recordingGit();
     const parent = { path: dir, gitDir: path.join(dir, '.git'), objectStores: [] };
-    const verdicts = await checkAgainstParent(cli, parent, [{ key: 's', headOid: named[0], named }]);
-    return { verdict: verdicts.get('s'), ran: ran.map((args) => args[0]), args: ran };
+    const { verdicts, read } = await checkAgainstParent(
+      cli,
+      parent,
+      [{ key: 's', headOid: named[0], named }],
+      alsoRead,
+    );
+    return { verdict: verdicts.get('s'), read, ran: ran.map((args) => args[0]), args: ran };
   }
 
   it("reads the parent's configuration only when its remote-tracking refs and tags leave a commit unsaved", async () => {
@@ -88,29 +93,38 @@ describe('checkAgainstParent on a real parent', () => {
     expect(lacking.ran).toContain('config');
   });
 
-  it('reads the objects in one git process, and falls back to one without content past the bound', async () => {
+  it("reads the caller's small files in the same git process, and falls back to one without content past the bound", async () => {
     fs.writeFileSync(path.join(dir, '.gitignore'), 'node_modules/\n');
     git('add', '.gitignore');
     git('commit', '--quiet', '-m', 'ignore');
     const head = git('rev-parse', 'HEAD');
     const tree = git('rev-parse', `${head}^{tree}`);
     git('update-ref', 'refs/remotes/origin/main', head);
+    const wanted = [`${tree}:.gitignore`, `${tree}:sub/.gitignore`];
 
-    // One `cat-file --batch`: the head's type and tree (from the commit's content).
-    const small = await check([head]);
+    // One `cat-file --batch`: the head's type and tree (from the commit's content), and both files asked
+    // for (the second is not there).
+    const small = await check([head], wanted);
     expect(small.verdict).toEqual({ headTree: tree });
     expect(small.args).toEqual([['cat-file', '--batch']]);
+    expect(small.read?.get(wanted[0])).toMatchObject({
+      oid: git('rev-parse', `${tree}:.gitignore`),
+      type: 'blob',
+      body: Buffer.from('node_modules/\n'),
+    });
+    expect(small.read?.get(wanted[1])).toBeNull();
 
-    // A ref that names an object past the bound (a large blob): its type is asked without content, and
-    // the verdict is the same as it would be otherwise.
+    // A ref that names an object past the bound (a large blob): its type is asked without content, the
+    // files are left to the caller, and the verdict is the same as it would be otherwise.
     fs.writeFileSync(path.join(dir, 'large.bin'), Buffer.alloc(200_000, 7));
     const large = git('hash-object', '-w', 'large.bin');
     fs.rmSync(path.join(dir, 'large.bin'));
-    const odd = await check([head, large]);
+    const odd = await check([head, large], wanted);
     expect(odd.args).toEqual([
       ['cat-file', '--batch'],
       ['cat-file', '--batch-check'],
     ]);
+    expect(odd.read).toBeUndefined();
     expect(odd.verdict).toEqual({
       headTree: tree,
       error: `a ref names ${large.slice(0, 12)}, which is a blob`,

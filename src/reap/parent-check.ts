@@ -2,8 +2,8 @@
 // reachable from what the parent has saved (src/sandbox/saved.ts: its remote-tracking refs and tags; its
 // branches too only when it has no remote): not merely from the parent's records of its sandboxes
 // (`refs/worktree-sandbox/...`), which go with the sandbox. Asked of the parent only (the host's own
-// repository) in two git processes per parent, whatever the number of sandboxes: one reads the objects,
-// one walks. The walk is skipped when every commit
+// repository) in two git processes per parent, whatever the number of sandboxes: one reads the objects
+// (with HEAD's `.gitignore` files the caller needs), one walks. The walk is skipped when every commit
 // named is one that the parent's remote-tracking refs or tags name, read as data. The configuration (has
 // it a remote?) is read, and the walk asked again with its branches, only when the refs that save a
 // commit in every parent leave something unsaved. The object names come from the sandboxes as data and
@@ -13,9 +13,13 @@ import type { ParentRepository } from '../sandbox/repository.js';
 import { ALWAYS_SAVING, savedRefs } from '../sandbox/saved.js';
 import { OID } from '../engine/git.js';
 import { readSavingTips } from './sandbox-files.js';
+import { GITIGNORE_MAX, type ReadObjects } from './ignored.js';
 
-/** Objects read with their content in the parent check's one git process (commits and tags are smaller). */
-const OBJECT_MAX = 64 * 1024;
+/**
+ * Objects read with their content in the parent check's one git process: commits and tags are far
+ * smaller; a `.gitignore` is read only within this (ignored.ts).
+ */
+const OBJECT_MAX = GITIGNORE_MAX;
 
 /** Unsaved commits counted per sandbox up to this many; past it, the count is a lower bound. */
 export const MAX_COUNTED = 10_000;
@@ -40,12 +44,22 @@ export interface ParentVerdict {
   error?: string;
 }
 
-/** Each sandbox's verdict: what the parent has of what it names. */
+export interface ParentAnswers {
+  verdicts: Map<string, ParentVerdict>;
+  /** The objects `alsoRead` named (null: the parent has none of that name), when read with the rest. */
+  read?: ReadObjects;
+}
+
+/**
+ * `alsoRead`: more objects the caller wants read (`<tree>:<path>` names of small files: HEAD's
+ * `.gitignore` files), in the same git process where every object is small.
+ */
 export async function checkAgainstParent(
   git: Git,
   parent: ParentRepository,
   sandboxes: readonly NamedObjects[],
-): Promise<Map<string, ParentVerdict>> {
+  alsoRead: readonly string[] = [],
+): Promise<ParentAnswers> {
   const verdicts = new Map<string, ParentVerdict>();
   const valid = sandboxes.filter((s) => {
     const bad = [s.headOid, ...s.named].find((oid) => !OID.test(oid));
@@ -55,16 +69,16 @@ export async function checkAgainstParent(
       });
     return bad === undefined;
   });
-  if (valid.length === 0) return verdicts;
+  if (valid.length === 0) return { verdicts };
 
   const objects = [...new Set(valid.flatMap((s) => s.named))];
   const heads = [...new Set(valid.map((s) => s.headOid))];
-  const facts = await objectFacts(git, parent, objects, heads);
+  const facts = await objectFacts(git, parent, objects, heads, alsoRead);
   if ('error' in facts) {
     for (const s of valid) verdicts.set(s.key, { error: facts.error });
-    return verdicts;
+    return { verdicts };
   }
-  const { types, trees } = facts;
+  const { types, trees, read } = facts;
 
   // Commits and tags the parent has: which commits do they reach that nothing saved reaches? With each
   // such commit's parents, so that every sandbox's own commits can be counted from the one answer.
@@ -101,7 +115,7 @@ export async function checkAgainstParent(
   }
   if ('error' in unsavedGraph) {
     for (const s of valid) verdicts.set(s.key, { error: unsavedGraph.error });
-    return verdicts;
+    return { verdicts, read };
   }
   const peeled = await peelTags(
     git,
@@ -137,24 +151,28 @@ export async function checkAgainstParent(
       };
     verdicts.set(s.key, verdict);
   }
-  return verdicts;
+  return { verdicts, read };
 }
 
 /**
  * The type of each object, and the tree of each head that is a commit. In one `cat-file --batch` when
- * every object is within OBJECT_MAX: a commit's content names its tree. Otherwise (a larger object
- * named, git's answer not understood), `--batch-check` answers without content.
+ * every object (with `alsoRead`'s) is within OBJECT_MAX: a commit's content names its tree. Otherwise
+ * (a larger object named, git's answer not understood), `--batch-check` answers without content, and
+ * `alsoRead` is left to the caller.
  */
 async function objectFacts(
   git: Git,
   parent: ParentRepository,
   objects: readonly string[],
   heads: readonly string[],
-): Promise<{ types: Map<string, string>; trees: Map<string, string> } | { error: string }> {
+  alsoRead: readonly string[],
+): Promise<
+  { types: Map<string, string>; trees: Map<string, string>; read?: ReadObjects } | { error: string }
+> {
   const types = new Map<string, string>();
   const trees = new Map<string, string>();
   const oids = [...new Set([...objects, ...heads])];
-  const atOnce = await git.readSmallObjects(parent.path, oids, OBJECT_MAX);
+  const atOnce = await git.readSmallObjects(parent.path, [...new Set([...oids, ...alsoRead])], OBJECT_MAX);
   if (atOnce) {
     for (const oid of oids) {
       const object = atOnce.get(oid);
@@ -163,7 +181,7 @@ async function objectFacts(
       const tree = /^tree ([0-9a-f]+)\n/.exec(object.body.toString('latin1', 0, 100))?.[1];
       if (tree && OID.test(tree)) trees.set(oid, tree);
     }
-    return { types, trees };
+    return { types, trees, read: new Map(alsoRead.map((name) => [name, atOnce.get(name) ?? null])) };
   }
   const asked = [...objects, ...heads.map((h) => `${h}^{tree}`)];
   const found = await git.exec(parent.path, ['cat-file', '--batch-check'], {

@@ -6,7 +6,8 @@
 //    from its remote-tracking refs or tags; from its branches too when it has no remote), checked by
 //    parent-check.ts, host git on the parent only;
 //  - uncommitted changes of a disk sandbox: proved absent from its index and files where possible
-//    (clean-probe.ts, with HEAD's tree from the parent); otherwise, and for every volume, `git status`
+//    (clean-probe.ts, with HEAD's tree from the parent), untracked entries judged with the ignore rules
+//    of HEAD's tree read from the parent (ignored.ts); otherwise, and for every volume, `git status`
 //    in a helper container that never reads the sandbox's own configuration (helper-inspection.ts).
 // Every check is read-only: sandboxes are mounted read-only, and nothing rewrites an index.
 import type { ContainerEngine } from '../engine/engine.js';
@@ -25,6 +26,7 @@ import { checkAgainstParent, type NamedObjects, type ParentVerdict } from './par
 import { operationInProgress, readSandboxGit } from './sandbox-files.js';
 import type { ScannedSandbox } from './scan.js';
 import { gitDirOf, isCheckable } from './scanned-sandbox.js';
+import { gitignoreNames, judgeUntrackedInParent, type UntrackedQuestion } from './ignored.js';
 
 export interface WorkReport {
   work: WorkFinding;
@@ -148,20 +150,28 @@ async function checkParentGroup(
   const named: NamedObjects[] = [];
   for (const [key, h] of histories)
     if (!('error' in h)) named.push({ key, headOid: h.headOid, named: h.named });
-  // Disk: the filesystem proves clean where it can, against the tree the index records.
+  // Disk: the filesystem proves clean where it can, against the tree the index records: its untracked
+  // entries say which of HEAD's .gitignore files the parent reads beside its answer (one git process).
   const proofs = new Map<string, IndexProof>();
+  const gitignores = new Set<string>();
   for (const s of disks) {
     const history = histories.get(s.key);
     if (!history || 'error' in history) continue;
     const indexed = proofOf(s.hostPath!, gitDirOf(s), history.headOid.length / 2);
-    if (indexed) proofs.set(s.key, indexed);
+    if (!indexed) continue;
+    proofs.set(s.key, indexed);
+    const { proof, rootTree } = indexed;
+    if (rootTree && !proof.clean && proof.untracked)
+      for (const name of gitignoreNames(rootTree, proof.untracked)) gitignores.add(name);
   }
-  const verdicts = await checkAgainstParent(deps.git, parent, named);
+  const { verdicts, read } = await checkAgainstParent(deps.git, parent, named, [...gitignores]);
 
-  // The proofs stand where the index's tree is HEAD's; the rest goes to one helper.
+  // The proofs stand where the index's tree is HEAD's; untracked entries are judged with the parent's
+  // ignore rules; the rest goes to one helper.
   const uncommitted = new Map<string, CheckResult<number>>();
   const proved = new Set<string>();
   const unsure: ScannedSandbox[] = [];
+  const questions: UntrackedQuestion[] = [];
   for (const s of disks) {
     const verdict = verdicts.get(s.key);
     if (!verdict || verdict.error || verdict.unsaved) continue; // work found or check failed: no need
@@ -170,7 +180,27 @@ async function checkParentGroup(
     if (proof?.clean) {
       uncommitted.set(s.key, { value: 0 });
       proved.add(s.key);
-    } else unsure.push(s);
+    } else if (proof?.untracked)
+      questions.push({
+        key: s.key,
+        worktree: s.hostPath!,
+        gitDir: gitDirOf(s),
+        headTree: verdict.headTree!,
+        untracked: proof.untracked,
+      });
+    else unsure.push(s);
+  }
+  if (questions.length) {
+    const judged = await judgeUntrackedInParent(deps.git, parent, questions, read);
+    for (const s of disks) {
+      const verdict = judged.get(s.key);
+      if (!verdict) continue;
+      if ('unsure' in verdict) unsure.push(s);
+      else {
+        uncommitted.set(s.key, { value: verdict.ignoredOnly ? 0 : verdict.untracked });
+        if (verdict.ignoredOnly) proved.add(s.key);
+      }
+    }
   }
   const refused = unsure.length ? await deps.diskHelpersRefused?.() : undefined;
   if (refused) {
