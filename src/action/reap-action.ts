@@ -3,14 +3,8 @@
 import * as core from '@actions/core';
 import { actionUi } from './action-ui.js';
 import { writeSummary } from './step-summary.js';
-import {
-  byInterest,
-  isReaped,
-  jsonWithin,
-  type ReapResult,
-  summaryMarkdown,
-  toRecord,
-} from '../reap/reap-report.js';
+import { byInterest, isReaped, jsonWithin, type ReapResult, toRecord } from '../reap/reap-report.js';
+import { summaryMarkdown } from './reap-summary.js';
 import { reap, reapOptionsFrom } from '../reap/reap.js';
 import type { ReapSettings } from '../settings/settings.js';
 

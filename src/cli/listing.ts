@@ -7,7 +7,7 @@
 import * as path from 'node:path';
 import type { EngineName } from '../engine/engine.js';
 import { silentUi, type Ui } from '../ui/ui.js';
-import { parseHead, readBounded } from '../reap/sandbox-files.js';
+import { parseHead, readBounded } from '../sandbox/sandbox-files.js';
 import { factsOf, lookCloser, openReaper } from '../reap/look-closer.js';
 import { measureTree } from '../reap/remove-tree.js';
 import type { ScannedSandbox } from '../reap/scan.js';

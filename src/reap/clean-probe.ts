@@ -8,7 +8,7 @@
 // It never writes anything, so it cannot reset the activity clock it is part of.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { readBounded } from './sandbox-files.js';
+import { readBounded } from '../sandbox/sandbox-files.js';
 import { createHash } from 'node:crypto';
 
 export type CleanProof =

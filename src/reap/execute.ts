@@ -23,7 +23,7 @@ import type { DiskHelpersRefused } from './work.js';
 import { inParallel } from './parallel.js';
 import { removeHomeFolder, removeSandboxTree } from './remove-tree.js';
 import { forgetRegistrations } from './linked-worktree.js';
-import { diskActivity, readRecordNames } from './sandbox-files.js';
+import { diskActivity, readRecordNames } from '../sandbox/sandbox-files.js';
 import { lookAtVolumes, type ScannedSandbox } from './scan.js';
 import { gitDirOf, type LinkedFacts } from './scanned-sandbox.js';
 

@@ -15,7 +15,7 @@ import ignore from 'ignore';
 import { OID, type Git } from '../engine/git.js';
 import type { ParentRepository } from '../sandbox/repository.js';
 import type { Unlisted, UntrackedEntries } from './clean-probe.js';
-import { readBounded } from './sandbox-files.js';
+import { readBounded } from '../sandbox/sandbox-files.js';
 
 /** A `.gitignore` larger than this is left to git. */
 export const GITIGNORE_MAX = 64 * 1024;

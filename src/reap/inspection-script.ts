@@ -6,7 +6,7 @@
 // sandbox is looked at through a clean git folder made inside the helper (a copy of its HEAD, refs and
 // excludes; its own object store and index named by GIT_OBJECT_DIRECTORY and GIT_INDEX_FILE). So a
 // hostile sandbox cannot run code in the helper, where it could lie about another sandbox of the batch.
-import { SNAPSHOT_REF } from '../run/capture.js';
+import { SNAPSHOT_REF } from '../sandbox/bookkeeping.js';
 import { OID } from '../engine/git.js';
 import type { Frame } from '../engine/helper-frames.js';
 import {
@@ -16,7 +16,7 @@ import {
   OPERATION_MARKS,
   PACKED_REFS_MAX,
   parseHead,
-} from './sandbox-files.js';
+} from '../sandbox/sandbox-files.js';
 import type { CheckResult } from './decide.js';
 
 export const SANDBOXES_PER_HELPER = 48;

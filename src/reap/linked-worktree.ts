@@ -9,7 +9,13 @@ import * as path from 'node:path';
 import { OID, type Git } from '../engine/git.js';
 import { withRepositoryLock } from '../sandbox/lock.js';
 import type { ParentRepository } from '../sandbox/repository.js';
-import { lstat, readBounded, readHeadAndRefs, readRefTips, type SandboxGitReading } from './sandbox-files.js';
+import {
+  lstat,
+  readBounded,
+  readHeadAndRefs,
+  readRefTips,
+  type SandboxGitReading,
+} from '../sandbox/sandbox-files.js';
 import { type RemovalProblem, removeTree } from './remove-tree.js';
 import { inParallel } from './parallel.js';
 import type { LinkedFacts } from './scanned-sandbox.js';

@@ -12,7 +12,7 @@ import type { Git } from '../engine/git.js';
 import type { ParentRepository } from '../sandbox/repository.js';
 import { ALWAYS_SAVING, savedRefs } from '../sandbox/saved.js';
 import { OID } from '../engine/git.js';
-import { readSavingTips } from './sandbox-files.js';
+import { readSavingTips } from '../sandbox/sandbox-files.js';
 import { GITIGNORE_MAX, type ReadObjects } from './ignored.js';
 
 /**

@@ -15,7 +15,7 @@ import * as fs from 'node:fs';
 import * as fsp from 'node:fs/promises';
 import * as path from 'node:path';
 import { HOME_FOLDER } from '../sandbox/layout.js';
-import { lstat } from './sandbox-files.js';
+import { lstat } from '../sandbox/sandbox-files.js';
 
 export interface TreeRemoval {
   /** The folder is gone entirely. */

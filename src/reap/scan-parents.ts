@@ -8,7 +8,7 @@ import type { Isolation, Sandbox } from '../sandbox/layout.js';
 import { classifyName, projectName } from '../sandbox/naming.js';
 import { objectStores, type ParentRepository } from '../sandbox/repository.js';
 import { limiter } from './parallel.js';
-import { readBounded, readRecordNames } from './sandbox-files.js';
+import { readBounded, readRecordNames } from '../sandbox/sandbox-files.js';
 import type { ScannedSandbox } from './scanned-sandbox.js';
 import { ParentFacts } from './linked-worktree.js';
 

@@ -29,7 +29,7 @@ import { volumeName } from '../sandbox/naming.js';
 import { lastActivity, parseTimestamp } from './retention.js';
 import { inspectInHelpers } from './helper-inspection.js';
 import type { Inspection, Signal } from './inspection-script.js';
-import { diskActivity, lstat } from './sandbox-files.js';
+import { diskActivity, lstat } from '../sandbox/sandbox-files.js';
 import { readGitFile, verifyRegistration } from './linked-worktree.js';
 import { type Owner, ParentCache, plan, registration } from './scan-parents.js';
 import type { ScannedSandbox, ScanOptions, ScanResult } from './scanned-sandbox.js';

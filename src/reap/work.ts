@@ -23,7 +23,7 @@ import type { Inspection, InspectionRequest, InspectionTarget } from './inspecti
 import { branchTips, readLinkedGit } from './linked-worktree.js';
 import { inParallel } from './parallel.js';
 import { checkAgainstParent, type NamedObjects, type ParentVerdict } from './parent-check.js';
-import { operationInProgress, readSandboxGit } from './sandbox-files.js';
+import { operationInProgress, readSandboxGit } from '../sandbox/sandbox-files.js';
 import type { ScannedSandbox } from './scan.js';
 import { gitDirOf, isCheckable } from './scanned-sandbox.js';
 import { gitignoreNames, judgeUntrackedInParent, type UntrackedQuestion } from './ignored.js';

@@ -9,12 +9,11 @@ import * as fs from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { ContainerEngine } from '../engine/engine.js';
+import { SNAPSHOT_REF } from '../sandbox/bookkeeping.js';
 import { ClearedTraps, TRAP_GUARD, type ClearedTrap } from '../sandbox/git-traps.js';
 import { sandboxHelper, whereIs, type Sandbox } from '../sandbox/layout.js';
 import type { Identity } from '../settings/settings.js';
 import { sandboxText } from '../ui/sandbox-text.js';
-
-export const SNAPSHOT_REF = 'refs/worktree-sandbox/snapshot';
 
 /**
  * $1 work tree, $2 branch (empty: transient), $3 commit leftovers (1/0), $4 message, $5 this run's token

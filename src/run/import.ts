@@ -10,7 +10,8 @@ import { OID, type Git } from '../engine/git.js';
 import { ensurePrivateStore, privateStorePath, sandboxRefs } from '../sandbox/bookkeeping.js';
 import type { Sandbox } from '../sandbox/layout.js';
 import { withRepositoryLock } from '../sandbox/lock.js';
-import { ImportLimitError, SNAPSHOT_REF, type Captured } from './capture.js';
+import { SNAPSHOT_REF } from '../sandbox/bookkeeping.js';
+import { ImportLimitError, type Captured } from './capture.js';
 
 const HEADER_MAX = 64 * 1024;
 export const MAX_BUNDLE_REFS = 8;

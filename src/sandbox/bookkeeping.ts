@@ -15,6 +15,8 @@ import type { Isolation } from './layout.js';
 import type { ParentRepository } from './repository.js';
 
 export const REF_ROOT = 'refs/worktree-sandbox';
+/** Where the capture helper names the sandbox's work as a commit, for the bundle (run/capture.ts). */
+export const SNAPSHOT_REF = `${REF_ROOT}/snapshot`;
 
 export interface SandboxRefs {
   prefix: string;

@@ -3,7 +3,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { proveClean } from '../../src/reap/clean-probe.js';
-import { operationInProgress } from '../../src/reap/sandbox-files.js';
+import { operationInProgress } from '../../src/sandbox/sandbox-files.js';
 import { git, makeRepo, tempDir, type TestRepo } from '../support/repo.js';
 import { makeDiskSandbox } from '../support/sandboxes.js';
 

@@ -3,15 +3,8 @@
 // runs git, follows a symbolic link or reads more than a bound: a file is opened with O_NOFOLLOW, checked
 // to be a regular file, and read up to its limit. Anything unexpected is an error, which the checks
 // turn into "keep".
-import { SNAPSHOT_REF } from '../run/capture.js';
-import { REF_ROOT } from '../sandbox/bookkeeping.js';
-import {
-  LOOSE_REF_MAX,
-  parseHead,
-  parseLooseRef,
-  parsePackedRefs,
-  readBounded,
-} from '../sandbox/ref-files.js';
+import { REF_ROOT, SNAPSHOT_REF } from './bookkeeping.js';
+import { LOOSE_REF_MAX, parseHead, parseLooseRef, parsePackedRefs, readBounded } from './ref-files.js';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
@@ -24,7 +17,7 @@ export {
   parsePackedRefs,
   readBounded,
   readRefTips,
-} from '../sandbox/ref-files.js';
+} from './ref-files.js';
 
 const HEAD_MAX = 1024;
 export const PACKED_REFS_MAX = 32 * 1024 * 1024;
