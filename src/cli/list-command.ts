@@ -1,14 +1,20 @@
 // `worktree-sandbox list`: every sandbox on the machine (disk and volume) as the reaper sees it: its
 // state now and when a reap with the same retention would remove it.
 import { formatBytes } from '../reap/reap-report.js';
-import { removalOutlook, sandboxState, survey, type RemovalOutlook, type Survey } from './listing.js';
+import {
+  removalOutlook,
+  sandboxState,
+  listSandboxes,
+  type RemovalOutlook,
+  type SandboxListing,
+} from './listing.js';
 import type { ReapSettings } from '../settings/settings.js';
 import { formatDate, formatDays, formatTable } from './table.js';
 import { terminalUi } from './terminal-ui.js';
 
 export async function listCommand(settings: ReapSettings, json: boolean): Promise<void> {
   const ui = terminalUi({ quiet: true, spinner: true });
-  const found = await survey(
+  const found = await listSandboxes(
     {
       worktreeRoot: settings.worktreeRoot,
       volumePrefix: settings.volumePrefix,
@@ -48,7 +54,7 @@ export interface ListEntry {
   removal: { when: RemovalOutlook['when']; after: string | null; reason: string };
 }
 
-export function listEntries(found: Survey): ListEntry[] {
+export function listEntries(found: SandboxListing): ListEntry[] {
   return found.sandboxes
     .map(({ facts, decision, branch }) => {
       const state = sandboxState(facts);

@@ -23,7 +23,7 @@ import {
   type SandboxFacts,
 } from '../reap/decide.js';
 
-export interface SurveyOptions {
+export interface ListingOptions {
   worktreeRoot: string;
   volumePrefix: string;
   engine: EngineName;
@@ -37,7 +37,7 @@ export interface SurveyOptions {
   now?: number;
 }
 
-export interface SurveyedSandbox {
+export interface ListedSandbox {
   scanned: ScannedSandbox;
   facts: SandboxFacts;
   /** What a reap with the same retention would do now (a dry run without force or archive). */
@@ -46,17 +46,17 @@ export interface SurveyedSandbox {
   branch?: string;
 }
 
-export interface Survey {
+export interface SandboxListing {
   /** The real path of the root of disk sandboxes. */
   root: string;
-  sandboxes: SurveyedSandbox[];
+  sandboxes: ListedSandbox[];
   warnings: string[];
   nowMs: number;
   /** The policy the decisions were made with (a reap without force or archive). */
   policy: DecisionPolicy;
 }
 
-export async function survey(options: SurveyOptions, ui: Ui = silentUi): Promise<Survey> {
+export async function listSandboxes(options: ListingOptions, ui: Ui = silentUi): Promise<SandboxListing> {
   const nowMs = options.now ?? Date.now();
   const { git, engine, helperImage, scan, diskHelpersRefused } = await openReaper(options, ui);
   for (const warning of scan.warnings) ui.warning(warning);

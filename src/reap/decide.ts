@@ -165,7 +165,7 @@ function capRemovals(decisions: Decision[], maxRemovals: number): Decision[] {
 }
 
 // The safety gates: what keeps a stale sandbox, and what must happen before one is removed. Pure: the
-// facts come from the checks in work.ts and in-use.ts; every uncertainty arrives here as "keep".
+// facts come from the checks in work.ts and look-closer.ts; every uncertainty arrives here as "keep".
 /** The work a sandbox holds, as data (the finding's detail says it in words). */
 export interface HeldWork {
   /** A merge, rebase... in progress. */

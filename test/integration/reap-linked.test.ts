@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { reap, type ReapOptions } from '../../src/reap/reap.js';
-import { survey } from '../../src/cli/listing.js';
+import { listSandboxes } from '../../src/cli/listing.js';
 import type { ReapResult } from '../../src/reap/reap-report.js';
 import { removeByName } from '../../src/cli/remove-by-name.js';
 import { DEFAULT_RETENTION } from '../../src/reap/retention.js';
@@ -316,7 +316,7 @@ describe('reap mode on linked worktrees (git worktree add)', () => {
       ageDays: 3,
     });
 
-    const listed = await survey({
+    const listed = await listSandboxes({
       worktreeRoot: root,
       volumePrefix: uniquePrefix('reaplinked'),
       engine: 'docker',
