@@ -16,7 +16,6 @@ import { measureTree } from './remove-tree.js';
 import { scanSandboxes, type ScannedSandbox } from './scan.js';
 import { isCheckable, type ScanResult } from './scanned-sandbox.js';
 import { checkWork, type DiskHelpersRefused, type WorkReport } from './work.js';
-import type { ExecuteDeps } from './execute.js';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { containerMounts, type ContainerMounts } from '../engine/inventory.js';
@@ -100,22 +99,6 @@ async function helpersRefusal(
   let refusal: Promise<string | undefined> | undefined;
   return () =>
     (refusal ??= outOfView ? Promise.resolve(outOfView) : rootUnproven(engine, image, scan).then(warnUnseen));
-}
-
-/** What carrying out removals needs, from what the reaper opened with. */
-export function removalDeps(
-  opened: Opened,
-  options: { archiveDir: string; now: Date; log: (line: string) => void },
-): ExecuteDeps {
-  const { git, engine, helperImage, scan, diskHelpersRefused } = opened;
-  return {
-    git,
-    engine,
-    image: helperImage,
-    root: scan.root,
-    diskHelpersRefused,
-    ...options,
-  };
 }
 
 export const REAP_ROOT_FIX =

@@ -7,7 +7,7 @@ import { reportLeftNetworkContainers } from '../network/leftovers.js';
 import type { ReapSettings } from '../settings/settings.js';
 import { silentUi, type Ui } from '../ui/ui.js';
 import { assessStaleness, decide, type Decision, type SandboxFacts } from './decide.js';
-import { carryOut } from './execute.js';
+import { carryOut, type ExecuteDeps } from './execute.js';
 import { measureTree } from './remove-tree.js';
 import type { RetentionPolicy } from './retention.js';
 import { sandboxText } from '../ui/sandbox-text.js';
@@ -16,9 +16,9 @@ import {
   factsOf,
   lookCloser,
   observeUsage,
+  type Opened,
   openReaper,
   type ReaperTools,
-  removalDeps,
 } from './look-closer.js';
 
 export interface ReapOptions {
@@ -172,4 +172,20 @@ function report(d: Decision, dryRun: boolean, outcome: RemovalOutcome | undefine
   if (outcome.status === 'partly removed') return { ...base, result: 'partly removed' };
   if (outcome.status === 'not removed') return { ...base, result: 'kept', failed: true };
   return { ...base, result: 'kept' };
+}
+
+/** What carrying out removals needs, from what the reaper opened with. */
+export function removalDeps(
+  opened: Opened,
+  options: { archiveDir: string; now: Date; log: (line: string) => void },
+): ExecuteDeps {
+  const { git, engine, helperImage, scan, diskHelpersRefused } = opened;
+  return {
+    git,
+    engine,
+    image: helperImage,
+    root: scan.root,
+    diskHelpersRefused,
+    ...options,
+  };
 }
