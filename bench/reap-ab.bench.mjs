@@ -10,14 +10,13 @@
 //
 // Settings (environment): BENCH_AB_DISTS (required), BENCH_REAP_LAYOUT (own, linked or real: as in
 // bench/reap.bench.mjs), BENCH_REAP_SIZE (10000), BENCH_REAP_RUNS (3), BENCH_REAP_DIR (a folder under /tmp).
-import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { ACTION_NODE, IMAGE, loadAverage, median, uncacheNodeBinaries } from './lib.mjs';
-import { makeLinkedTree, withLinkedTemplates } from './reap-linked-tree.mjs';
-import { makeParents, makeSandboxTree } from './reap-tree.mjs';
+import { ACTION_NODE, IMAGE, loadAverage, median, run, uncacheNodeBinaries } from './lib.mjs';
+import { layOutReapTree, withLinkedTemplates } from './reap-linked-tree.mjs';
+import { makeParents } from './reap-tree.mjs';
 
 if (!process.env.BENCH_AB_DISTS) throw new Error('BENCH_AB_DISTS: name=/path/to/index.js,... (two or more)');
 const DISTS = process.env.BENCH_AB_DISTS.split(',').map((entry) => {
@@ -38,21 +37,6 @@ const ROOT = path.join(BASE, 'root');
 const PRELOAD = path.join(BASE, 'max-rss.cjs');
 const log = (...args) => console.error('[bench:reap-ab]', ...args);
 
-function run(cmd, args, env) {
-  return new Promise((resolve, reject) => {
-    const started = process.hrtime.bigint();
-    const child = spawn(cmd, args, { env, cwd: BASE, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', (code) =>
-      resolve({ code, stdout, stderr, ms: Number(process.hrtime.bigint() - started) / 1e6 }),
-    );
-  });
-}
-
 /** One reap by one build, as the runner runs an action: `node index.js` with INPUT_* variables. */
 async function reapWith(dist) {
   const files = fs.mkdtempSync(path.join(BASE, 'step-'));
@@ -71,13 +55,15 @@ async function reapWith(dist) {
     'INPUT_VOLUME-PREFIX': `wts-ab-${randomBytes(3).toString('hex')}`,
     INPUT_IMAGE: IMAGE,
   };
-  const r = await run(ACTION_NODE, ['--require', PRELOAD, dist], env);
+  const started = process.hrtime.bigint();
+  const r = await run(ACTION_NODE, ['--require', PRELOAD, dist], { env, cwd: BASE, check: false });
+  const ms = Number(process.hrtime.bigint() - started) / 1e6;
   const out = fs.readFileSync(path.join(files, 'output'), 'utf8');
   const peakMb = Number(fs.readFileSync(path.join(files, 'max-rss'), 'utf8')) / 1024;
   fs.rmSync(files, { recursive: true, force: true });
   if (r.code !== 0) throw new Error(`${dist} failed (exit ${r.code}):\n${r.stdout.slice(-2000)}${r.stderr}`);
   const reaped = /^reaped<<(.+)\n([\s\S]*?)\n\1$/m.exec(out);
-  return { ms: r.ms, peakMb, removed: reaped ? JSON.parse(reaped[2]).length : 0 };
+  return { ms, peakMb, removed: reaped ? JSON.parse(reaped[2]).length : 0 };
 }
 
 function countSandboxes() {
@@ -105,16 +91,11 @@ for (let r = 0; r < RUNS; r++) {
   for (let k = 0; k < DISTS.length; k++) {
     const { name, dist } = DISTS[(k + r) % DISTS.length];
     const shape = { perProject, stalePerProject, seed: 7, renew, now: Math.floor(Date.now() / 1000) };
-    const tree =
-      LAYOUT === 'linked'
-        ? makeLinkedTree(ROOT, parents, shape)
-        : makeSandboxTree(ROOT, parents, {
-            ...shape,
-            untrackedPerProject: UNTRACKED,
-            ignoredPerProject: IGNORED,
-          });
+    const tree = layOutReapTree(LAYOUT, ROOT, parents, shape, {
+      untrackedPerProject: UNTRACKED,
+      ignoredPerProject: IGNORED,
+    });
     renew = 'stale';
-    execFileSync('sync');
     const result = await reapWith(dist);
     const removable = tree.stale - PROJECTS * UNTRACKED;
     const left = countSandboxes();

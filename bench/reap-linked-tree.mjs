@@ -11,7 +11,7 @@
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { indexEntries, random, restat } from './reap-tree.mjs';
+import { indexEntries, makeSandboxTree, random, restat } from './reap-tree.mjs';
 
 const DAY = 86_400;
 const GIT_ENV = {
@@ -161,4 +161,24 @@ function copyWorktree({ dir, admin, head, branch, template, when }) {
   fs.utimesSync(path.join(admin, 'index'), when + 60, when + 60);
   for (const folder of made) fs.utimesSync(folder, when, when);
   fs.utimesSync(dir, when, when);
+}
+
+/**
+ * The tree a reap benchmark starts from, in its layout (`linked`: this file's worktrees; `own` and `real`:
+ * bench/reap-tree.mjs's sandboxes, `real` with untracked and ignored entries), written back to disk before
+ * the clock starts, so that no tool pays for the generator's writes.
+ */
+export function layOutReapTree(
+  layout,
+  root,
+  parents,
+  shape,
+  { untrackedPerProject = 0, ignoredPerProject = 0 } = {},
+) {
+  const tree =
+    layout === 'linked'
+      ? makeLinkedTree(root, parents, shape)
+      : makeSandboxTree(root, parents, { ...shape, untrackedPerProject, ignoredPerProject });
+  execFileSync('sync');
+  return tree;
 }

@@ -24,8 +24,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ACTION_NODE, loadAverage, machineNote, median, uncacheNodeBinaries, writeSection } from './lib.mjs';
-import { makeLinkedTree, withLinkedTemplates } from './reap-linked-tree.mjs';
-import { makeParents, makeSandboxTree } from './reap-tree.mjs';
+import { layOutReapTree, withLinkedTemplates } from './reap-linked-tree.mjs';
+import { makeParents } from './reap-tree.mjs';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const DIST = path.join(REPO, 'dist', 'index.js');
@@ -247,17 +247,11 @@ async function benchDisk(size) {
       const t = Date.now();
       const now = Math.floor(Date.now() / 1000);
       const shape = { perProject, stalePerProject, seed: 7, renew, now };
-      const tree =
-        LAYOUT === 'linked'
-          ? makeLinkedTree(ROOT, parents, shape)
-          : makeSandboxTree(ROOT, parents, {
-              ...shape,
-              untrackedPerProject: UNTRACKED_PER_PROJECT,
-              ignoredPerProject: IGNORED_PER_PROJECT,
-            });
+      const tree = layOutReapTree(LAYOUT, ROOT, parents, shape, {
+        untrackedPerProject: UNTRACKED_PER_PROJECT,
+        ignoredPerProject: IGNORED_PER_PROJECT,
+      });
       renew = 'stale';
-      // Written back to disk before the clock starts, so that no tool pays for the generator's writes.
-      execFileSync('sync');
       log(
         `${size}: run ${r + 1}/${RUNS} ${name}: ${tree.count} sandboxes (${tree.stale} stale) ready in ${secs(Date.now() - t)}`,
       );
