@@ -1908,57 +1908,6 @@ function sandboxHelperLabels(sandbox) {
 
 /***/ }),
 
-/***/ 1052:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-
-// EXPORTS
-__nccwpck_require__.d(__webpack_exports__, {
-  dp: () => (/* binding */ letYoungGenerationGrow)
-});
-
-// UNUSED EXPORTS: GROWN_YOUNG_BYTES, youngGenerationBytes
-
-;// CONCATENATED MODULE: external "node:v8"
-const external_node_v8_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:v8");
-;// CONCATENATED MODULE: ./src/engine/memory.ts
-// Imported first by both entry points (the action, the CLI). A command may print gigabytes: each of its
-// lines is a short-lived string, and V8 would grow its young generation to tens of megabytes to hold
-// them between collections, about doubling the step's peak (ADR 0007). Keeping the young generation at its
-// start size bounds the step's memory; collections stay cheap.
-
-external_node_v8_namespaceObject.setFlagsFromString('--semi-space-growth-factor=1');
-/** How far letYoungGenerationGrow lets the young generation grow (V8 doubles it at each step). */
-const GROWN_YOUNG_BYTES = 8 * 1024 * 1024;
-/**
- * The young generation may grow again, twice its size at a time as V8 grows it by default, until it
- * holds GROWN_YOUNG_BYTES, then stays at that size: looked at after each collection that V8 reports
- * (a step or two past the bound at most, when a long synchronous stretch holds the reports back). For
- * work whose short-lived objects come in bounded numbers and whose collections would otherwise cost much
- * of its time: a reap allocates a `Stats` per file it looks at. Growing to this bound and no further
- * nearly halves the time such a reap spends collecting, for a few megabytes more at the peak (ADR 0007;
- * src/reap/reap.ts says when).
- */
-function letYoungGenerationGrow() {
-    external_node_v8_namespaceObject.setFlagsFromString('--semi-space-growth-factor=2');
-    // Loaded here, not at every start (run mode never needs it).
-    const { PerformanceObserver } = process.getBuiltinModule('node:perf_hooks');
-    const watch = new PerformanceObserver(() => {
-        if (youngGenerationBytes() < GROWN_YOUNG_BYTES)
-            return;
-        external_node_v8_namespaceObject.setFlagsFromString('--semi-space-growth-factor=1');
-        watch.disconnect();
-    });
-    watch.observe({ entryTypes: ['gc'] });
-}
-/** The young generation's size now (V8's `new_space`). */
-function youngGenerationBytes() {
-    return external_node_v8_namespaceObject.getHeapSpaceStatistics().find((s) => s.space_name === 'new_space')?.space_size ?? 0;
-}
-
-
-/***/ }),
-
 /***/ 729:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
@@ -3456,7 +3405,6 @@ function modelUsageMarkdown(report) {
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   fW: () => (/* binding */ SNAPSHOT_REF),
 /* harmony export */   im: () => (/* binding */ captureSandbox),
 /* harmony export */   ro: () => (/* binding */ ImportLimitError)
 /* harmony export */ });
@@ -3469,9 +3417,10 @@ function modelUsageMarkdown(report) {
 /* harmony import */ var node_os__WEBPACK_IMPORTED_MODULE_2___default = /*#__PURE__*/__nccwpck_require__.n(node_os__WEBPACK_IMPORTED_MODULE_2__);
 /* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(6760);
 /* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_3___default = /*#__PURE__*/__nccwpck_require__.n(node_path__WEBPACK_IMPORTED_MODULE_3__);
-/* harmony import */ var _sandbox_git_traps_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(622);
-/* harmony import */ var _sandbox_layout_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(9601);
-/* harmony import */ var _ui_sandbox_text_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(9633);
+/* harmony import */ var _sandbox_bookkeeping_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(9503);
+/* harmony import */ var _sandbox_git_traps_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(622);
+/* harmony import */ var _sandbox_layout_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(9601);
+/* harmony import */ var _ui_sandbox_text_js__WEBPACK_IMPORTED_MODULE_7__ = __nccwpck_require__(9633);
 // After the command: inside a helper container (never on the host), what is left uncommitted is captured
 // (a real commit on the sandbox branch with `push: true`, else a snapshot commit that moves no ref), and
 // the sandbox's commits that the parent lacks leave as one git bundle on the helper's standard output.
@@ -3485,17 +3434,17 @@ function modelUsageMarkdown(report) {
 
 
 
-const SNAPSHOT_REF = 'refs/worktree-sandbox/snapshot';
+
 /**
  * $1 work tree, $2 branch (empty: transient), $3 commit leftovers (1/0), $4 message, $5 this run's token
  * for framed lines on stderr, $6 commits the parent has (hex, space separated). Positional only.
  */
 const CAPTURE_SCRIPT = `set -eu
-${_sandbox_git_traps_js__WEBPACK_IMPORTED_MODULE_4__/* .TRAP_GUARD */ .YV}
+${_sandbox_git_traps_js__WEBPACK_IMPORTED_MODULE_5__/* .TRAP_GUARD */ .YV}
 wt="$1"; branch="$2"; commit="$3"; message="$4"; token="$5"; exclude="$6"
 cd -- "$wt"
 # What git opens to write (and then delete) the snapshot's ref is cleared of traps first (git-traps.ts).
-clear_git_traps "$token" ${SNAPSHOT_REF} ${SNAPSHOT_REF}.lock logs/${SNAPSHOT_REF} packed-refs packed-refs.lock
+clear_git_traps "$token" ${_sandbox_bookkeeping_js__WEBPACK_IMPORTED_MODULE_4__/* .SNAPSHOT_REF */ .fW} ${_sandbox_bookkeeping_js__WEBPACK_IMPORTED_MODULE_4__/* .SNAPSHOT_REF */ .fW}.lock logs/${_sandbox_bookkeeping_js__WEBPACK_IMPORTED_MODULE_4__/* .SNAPSHOT_REF */ .fW} packed-refs packed-refs.lock
 git rev-parse --verify --quiet HEAD >/dev/null || { echo "worktree-sandbox: the sandbox has no commit at HEAD" >&2; exit 3; }
 # A run is activity, whether or not it changed anything: the reaper reads the work tree folder's time.
 touch -c -- "$wt" 
@@ -3528,18 +3477,18 @@ if [ "$commit" = 1 ] && [ -n "$branch" ] && [ "$head_ref" = "refs/heads/$branch"
 fi
 rm -f -- "$index"
 snapshot=$(git commit-tree "$tree" -p HEAD -m 'worktree-sandbox: snapshot of uncommitted work')
-git update-ref ${SNAPSHOT_REF} "$snapshot"
+git update-ref ${_sandbox_bookkeeping_js__WEBPACK_IMPORTED_MODULE_4__/* .SNAPSHOT_REF */ .fW} "$snapshot"
 printf '%s head-ref %s\\n' "$token" "$head_ref" >&2
 printf '%s head %s\\n' "$token" "$(git rev-parse --verify HEAD)" >&2
 if [ -n "$branch" ]; then printf '%s branch %s\\n' "$token" "$(git rev-parse --verify --quiet "refs/heads/$branch" || true)" >&2; fi
 printf '%s committed %s\\n' "$token" "$committed" >&2
 printf '%s stale-locks %s\\n' "$token" "$stale" >&2
-set -- HEAD ${SNAPSHOT_REF}
+set -- HEAD ${_sandbox_bookkeeping_js__WEBPACK_IMPORTED_MODULE_4__/* .SNAPSHOT_REF */ .fW}
 if [ -n "$branch" ] && git show-ref --verify --quiet "refs/heads/$branch"; then set -- "$@" "refs/heads/$branch"; fi
 for sha in $exclude; do set -- "$@" "^$sha"; done
 status=0
 git bundle create --quiet - "$@" || status=$?
-git update-ref -d ${SNAPSHOT_REF} || true
+git update-ref -d ${_sandbox_bookkeeping_js__WEBPACK_IMPORTED_MODULE_4__/* .SNAPSHOT_REF */ .fW} || true
 exit $status
 `;
 class ImportLimitError extends Error {
@@ -3553,13 +3502,13 @@ async function captureSandbox(engine, sandbox, options) {
         if (!/^[0-9a-f]{40,64}$/.test(sha))
             throw new Error(`Not a commit id: ${sha}`);
     const token = (0,node_crypto__WEBPACK_IMPORTED_MODULE_0__.randomBytes)(16).toString('hex');
-    const traps = new _sandbox_git_traps_js__WEBPACK_IMPORTED_MODULE_4__/* .ClearedTraps */ .XL(options.work === 'capture' ? 'capture' : 'archive', token);
+    const traps = new _sandbox_git_traps_js__WEBPACK_IMPORTED_MODULE_5__/* .ClearedTraps */ .XL(options.work === 'capture' ? 'capture' : 'archive', token);
     const name = `worktree-sandbox-capture-${(0,node_crypto__WEBPACK_IMPORTED_MODULE_0__.randomBytes)(4).toString('hex')}`;
     const dir = await node_fs_promises__WEBPACK_IMPORTED_MODULE_1__.mkdtemp(node_path__WEBPACK_IMPORTED_MODULE_3__.join(process.env.RUNNER_TEMP || node_os__WEBPACK_IMPORTED_MODULE_2__.tmpdir(), 'worktree-sandbox-import-'));
     const bundle = node_path__WEBPACK_IMPORTED_MODULE_3__.join(dir, 'sandbox.bundle');
     const framed = new Map();
     const { author, committer } = options;
-    const spec = (0,_sandbox_layout_js__WEBPACK_IMPORTED_MODULE_5__/* .sandboxHelper */ .Ap)(sandbox, options.image, {
+    const spec = (0,_sandbox_layout_js__WEBPACK_IMPORTED_MODULE_6__/* .sandboxHelper */ .Ap)(sandbox, options.image, {
         name: 'capture',
         text: CAPTURE_SCRIPT,
         args: [
@@ -3583,7 +3532,7 @@ async function captureSandbox(engine, sandbox, options) {
     try {
         const result = await engine.runHelper(spec, {
             work: options.work,
-            where: `${sandbox.name} (${(0,_sandbox_layout_js__WEBPACK_IMPORTED_MODULE_5__/* .whereIs */ .ie)(sandbox)})`,
+            where: `${sandbox.name} (${(0,_sandbox_layout_js__WEBPACK_IMPORTED_MODULE_6__/* .whereIs */ .ie)(sandbox)})`,
             consequence: options.work === 'capture'
                 ? 'nothing was imported; the sandbox is kept as it is'
                 : 'nothing was archived; the sandbox is kept as it is',
@@ -3604,7 +3553,7 @@ async function captureSandbox(engine, sandbox, options) {
         if (result.exitCode !== 0) {
             // The helper's last words: git's, and whatever the sandbox's own filters or hooks printed before
             // them (on the same line when they printed no newline), so escaped and bounded.
-            const said = (0,_ui_sandbox_text_js__WEBPACK_IMPORTED_MODULE_6__/* .sandboxText */ .dX)(result.stderrTail
+            const said = (0,_ui_sandbox_text_js__WEBPACK_IMPORTED_MODULE_7__/* .sandboxText */ .dX)(result.stderrTail
                 .filter((l) => !l.startsWith(token))
                 .slice(-3)
                 .join(' ')
@@ -3639,7 +3588,7 @@ async function captureFailure(sandbox, exitCode, said) {
         return failed;
     const stats = sandbox.isolation === 'disk' ? await node_fs_promises__WEBPACK_IMPORTED_MODULE_1__.statfs(sandbox.hostPath).catch(() => undefined) : undefined;
     const free = stats ? `, ${Math.floor((stats.bavail * stats.bsize) / 1024)} KiB free` : '';
-    return `Capturing the changes of ${sandbox.name} needs room in ${(0,_sandbox_layout_js__WEBPACK_IMPORTED_MODULE_5__/* .whereIs */ .ie)(sandbox)} for a snapshot of its uncommitted work, and writing it failed (No space left on device?${free}): nothing was imported; the sandbox is kept as it is, its commits included. Free some room there and run again. (git, exit ${exitCode}: ${said})`;
+    return `Capturing the changes of ${sandbox.name} needs room in ${(0,_sandbox_layout_js__WEBPACK_IMPORTED_MODULE_6__/* .whereIs */ .ie)(sandbox)} for a snapshot of its uncommitted work, and writing it failed (No space left on device?${free}): nothing was imported; the sandbox is kept as it is, its commits included. Free some room there and run again. (git, exit ${exitCode}: ${said})`;
 }
 
 
@@ -3871,6 +3820,7 @@ var lock = __nccwpck_require__(6856);
 
 
 
+
 const HEADER_MAX = 64 * 1024;
 const MAX_BUNDLE_REFS = 8;
 const FSCK = [
@@ -3915,11 +3865,11 @@ async function readBundleHeader(file) {
 function checkBundleRefs(header, branch) {
     if (header.refs.length > MAX_BUNDLE_REFS)
         throw new capture/* ImportLimitError */.ro(`The bundle from the sandbox names ${header.refs.length} refs (at most ${MAX_BUNDLE_REFS}): nothing was imported.`);
-    const allowed = new Set(['HEAD', capture/* SNAPSHOT_REF */.fW, ...(branch ? [`refs/heads/${branch}`] : [])]);
+    const allowed = new Set(['HEAD', bookkeeping/* SNAPSHOT_REF */.fW, ...(branch ? [`refs/heads/${branch}`] : [])]);
     for (const ref of header.refs)
         if (!allowed.has(ref.name))
             throw new Error(`The bundle from the sandbox names a ref it may not (${JSON.stringify(ref.name)}): nothing was imported.`);
-    if (!header.refs.some((r) => r.name === capture/* SNAPSHOT_REF */.fW))
+    if (!header.refs.some((r) => r.name === bookkeeping/* SNAPSHOT_REF */.fW))
         throw new Error('The bundle from the sandbox lacks the snapshot: nothing was imported.');
 }
 /**
@@ -3948,7 +3898,7 @@ async function importBundle(git, sandbox, captured) {
         : undefined;
     return (0,lock/* withRepositoryLock */.aZ)(parent.gitDir, async () => {
         await (0,bookkeeping/* ensurePrivateStore */.Vp)(git, parent, store);
-        const specs = [`+${capture/* SNAPSHOT_REF */.fW}:refs/run/snapshot`];
+        const specs = [`+${bookkeeping/* SNAPSHOT_REF */.fW}:refs/run/snapshot`];
         if (!headOutside)
             specs.push('+HEAD:refs/run/head');
         if (hasBranch)
@@ -6246,6 +6196,7 @@ function base64Forms(bytes) {
 /* harmony export */   Dw: () => (/* binding */ REF_ROOT),
 /* harmony export */   Vp: () => (/* binding */ ensurePrivateStore),
 /* harmony export */   dG: () => (/* binding */ nameFromComponent),
+/* harmony export */   fW: () => (/* binding */ SNAPSHOT_REF),
 /* harmony export */   gE: () => (/* binding */ dropRecords),
 /* harmony export */   iC: () => (/* binding */ writeParentNote),
 /* harmony export */   o8: () => (/* binding */ PARENT_NOTE),
@@ -6270,6 +6221,8 @@ function base64Forms(bytes) {
 
 
 const REF_ROOT = 'refs/worktree-sandbox';
+/** Where the capture helper names the sandbox's work as a commit, for the bundle (run/capture.ts). */
+const SNAPSHOT_REF = `${REF_ROOT}/snapshot`;
 function isolationWord(isolation) {
     return isolation === 'disk' ? 'disk' : 'volume';
 }
@@ -6607,6 +6560,7 @@ async function realRoot(root) {
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   AX: () => (/* binding */ removalNotePath),
 /* harmony export */   A_: () => (/* binding */ loadLocking),
+/* harmony export */   Kw: () => (/* binding */ tryLockSandbox),
 /* harmony export */   LP: () => (/* binding */ LOCK_STALE_MS),
 /* harmony export */   NJ: () => (/* binding */ containerNotePath),
 /* harmony export */   XB: () => (/* binding */ LockTimeoutError),
@@ -6792,6 +6746,22 @@ async function withRepositoryLock(gitDir, fn, waitMs = 120_000) {
 }
 async function lockSandbox(gitDir, sandbox, waitMs, onWait) {
     return acquire(lockPath(gitDir, `sandbox-${sandbox}`), waitMs, (owner) => `sandbox ${sandbox} is in use by another run${ownerText(owner)}; two runs never share a sandbox`, onWait);
+}
+/**
+ * The sandbox's lock, when no run holds it now (never waits): its release, or why it could not be had
+ * (a run that holds it, or takes it first, wins: the sandbox is then in use).
+ */
+async function tryLockSandbox(gitDir, sandbox) {
+    try {
+        return { release: await lockSandbox(gitDir, sandbox, 0) };
+    }
+    catch (error) {
+        return {
+            refused: error instanceof LockTimeoutError
+                ? `in use: a run holds its lock${error.holder ? ` (${error.holder})` : ''}`
+                : `its lock could not be taken: ${error.message}`,
+        };
+    }
 }
 /**
  * A note beside the sandbox's lock, host-only: a command container of the sandbox may exist. Written
@@ -9594,8 +9564,20 @@ function getIDToken(aud) {
 /************************************************************************/
 var __webpack_exports__ = {};
 
-// EXTERNAL MODULE: ./src/engine/memory.ts + 1 modules
-var memory = __nccwpck_require__(1052);
+;// CONCATENATED MODULE: external "node:v8"
+const external_node_v8_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:v8");
+;// CONCATENATED MODULE: ./src/engine/memory.ts
+// Imported first by both entry points (the action, the CLI). A command may print gigabytes: each of its
+// lines is a short-lived string, and V8 would grow its young generation to tens of megabytes to hold
+// them between collections, about doubling the step's peak (ADR 0007). Keeping the young generation at its
+// start size bounds the step's memory; collections stay cheap.
+
+external_node_v8_namespaceObject.setFlagsFromString('--semi-space-growth-factor=1');
+/** The young generation's size now (V8's `new_space`). */
+function youngGenerationBytes() {
+    return v8.getHeapSpaceStatistics().find((s) => s.space_name === 'new_space')?.space_size ?? 0;
+}
+
 // EXTERNAL MODULE: ./node_modules/@actions/core/lib/core.js + 9 modules
 var core = __nccwpck_require__(7710);
 // EXTERNAL MODULE: external "node:os"
@@ -10007,7 +9989,7 @@ async function failingStep(step) {
 async function mainStep() {
     const settings = (0,settings_settings/* parseSettings */.P$)((name) => core/* getInput */.V4(name));
     if (settings.mode === 'reap') {
-        const { reapAction } = await Promise.all(/* import() */[__nccwpck_require__.e(298), __nccwpck_require__.e(968)]).then(__nccwpck_require__.bind(__nccwpck_require__, 2968));
+        const { reapAction } = await Promise.all(/* import() */[__nccwpck_require__.e(298), __nccwpck_require__.e(381)]).then(__nccwpck_require__.bind(__nccwpck_require__, 4381));
         await reapAction(settings);
         return;
     }

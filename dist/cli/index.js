@@ -8464,32 +8464,9 @@ const external_node_v8_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import
 // start size bounds the step's memory; collections stay cheap.
 
 external_node_v8_namespaceObject.setFlagsFromString('--semi-space-growth-factor=1');
-/** How far letYoungGenerationGrow lets the young generation grow (V8 doubles it at each step). */
-const GROWN_YOUNG_BYTES = 8 * 1024 * 1024;
-/**
- * The young generation may grow again, twice its size at a time as V8 grows it by default, until it
- * holds GROWN_YOUNG_BYTES, then stays at that size: looked at after each collection that V8 reports
- * (a step or two past the bound at most, when a long synchronous stretch holds the reports back). For
- * work whose short-lived objects come in bounded numbers and whose collections would otherwise cost much
- * of its time: a reap allocates a `Stats` per file it looks at. Growing to this bound and no further
- * nearly halves the time such a reap spends collecting, for a few megabytes more at the peak (ADR 0007;
- * src/reap/reap.ts says when).
- */
-function letYoungGenerationGrow() {
-    external_node_v8_namespaceObject.setFlagsFromString('--semi-space-growth-factor=2');
-    // Loaded here, not at every start (run mode never needs it).
-    const { PerformanceObserver } = process.getBuiltinModule('node:perf_hooks');
-    const watch = new PerformanceObserver(() => {
-        if (youngGenerationBytes() < GROWN_YOUNG_BYTES)
-            return;
-        external_node_v8_namespaceObject.setFlagsFromString('--semi-space-growth-factor=1');
-        watch.disconnect();
-    });
-    watch.observe({ entryTypes: ['gc'] });
-}
 /** The young generation's size now (V8's `new_space`). */
 function youngGenerationBytes() {
-    return external_node_v8_namespaceObject.getHeapSpaceStatistics().find((s) => s.space_name === 'new_space')?.space_size ?? 0;
+    return v8.getHeapSpaceStatistics().find((s) => s.space_name === 'new_space')?.space_size ?? 0;
 }
 
 // EXTERNAL MODULE: ./node_modules/commander/index.js
@@ -9426,6 +9403,8 @@ var network_leftovers = __nccwpck_require__(1434);
 
 
 const REF_ROOT = 'refs/worktree-sandbox';
+/** Where the capture helper names the sandbox's work as a commit, for the bundle (run/capture.ts). */
+const SNAPSHOT_REF = `${REF_ROOT}/snapshot`;
 function isolationWord(isolation) {
     return isolation === 'disk' ? 'disk' : 'volume';
 }
@@ -9969,6 +9948,22 @@ async function lockSandbox(gitDir, sandbox, waitMs, onWait) {
     return acquire(lockPath(gitDir, `sandbox-${sandbox}`), waitMs, (owner) => `sandbox ${sandbox} is in use by another run${ownerText(owner)}; two runs never share a sandbox`, onWait);
 }
 /**
+ * The sandbox's lock, when no run holds it now (never waits): its release, or why it could not be had
+ * (a run that holds it, or takes it first, wins: the sandbox is then in use).
+ */
+async function tryLockSandbox(gitDir, sandbox) {
+    try {
+        return { release: await lockSandbox(gitDir, sandbox, 0) };
+    }
+    catch (error) {
+        return {
+            refused: error instanceof LockTimeoutError
+                ? `in use: a run holds its lock${error.holder ? ` (${error.holder})` : ''}`
+                : `its lock could not be taken: ${error.message}`,
+        };
+    }
+}
+/**
  * A note beside the sandbox's lock, host-only: a command container of the sandbox may exist. Written
  * before one is started, removed once it is gone; a run that finds the note (its writer was killed)
  * looks for the containers it left, and only then: asking the engine costs every run start-up time.
@@ -10202,7 +10197,7 @@ function branchOf(headRef) {
 
 
 
-const SNAPSHOT_REF = 'refs/worktree-sandbox/snapshot';
+
 /**
  * $1 work tree, $2 branch (empty: transient), $3 commit leftovers (1/0), $4 message, $5 this run's token
  * for framed lines on stderr, $6 commits the parent has (hex, space separated). Positional only.
@@ -10367,6 +10362,7 @@ async function captureFailure(sandbox, exitCode, said) {
 // the private store: every sandbox borrows the parent's store, so nothing uncommitted may go there.
 // The parent's branch moves by fast-forward only.
 // ADR 0003, ADR 0004 (docs/adr/).
+
 
 
 
@@ -13761,33 +13757,6 @@ function jsonWithin(records, maxBytes) {
     }
     return { json: `[${parts.join(',')}]`, omitted: records.length - parts.length };
 }
-const cell = (text) => text.replace(/[|<>]/g, (c) => `&#${c.charCodeAt(0)};`).replace(/\s+/g, ' ');
-/** The job summary: the chart (of every entry), then at most `maxRows` rows (the most telling), the rest counted. */
-function summaryMarkdown(result, maxRows = 2000) {
-    const sorted = byInterest(result.sandboxes);
-    const reaped = sorted.filter(isReaped);
-    const lines = [
-        `## worktree-sandbox: reap${result.dryRun ? ' (dry run: nothing removed)' : ''}`,
-        '',
-        reapChart(result),
-        '',
-        `${result.stats.found} found, ${result.stats.stale} stale, ` +
-            `${reaped.length} ${result.dryRun ? 'would be removed' : 'removed'}, ${sorted.length - reaped.length} kept; ` +
-            `${formatBytes(result.freedBytes)} ${result.dryRun ? 'would be freed' : 'freed'}.`,
-        '',
-        '| Sandbox | Project | Isolation | Class | Age (days) | Decision | Reason | Size |',
-        '|---|---|---|---|---:|---|---|---:|',
-    ];
-    for (const s of sorted.slice(0, maxRows)) {
-        lines.push(`| ${cell(s.sandbox || s.where)} | ${cell(s.project)} | ${s.isolation === 'disk' ? 'disk' : 'volume'} | ${s.class} | ${s.ageDays ?? '?'} | ${s.result} | ${cell(reasonOf(s))} | ${formatBytes(s.sizeBytes)} |`);
-    }
-    if (sorted.length > maxRows)
-        lines.push('', `…and ${sorted.length - maxRows} more (fresh) entries, in the \`kept\` output and the log.`);
-    if (result.warnings.length)
-        lines.push('', ...result.warnings.map((w) => `> ⚠️ ${cell(w)}`));
-    lines.push('', 'Size: disk space taken (measured for stale entries only; – where not measured).');
-    return `${lines.join('\n')}\n`;
-}
 // The reaper's log lines: each decision with every fact it was made from, for a debug log, and text from
 // the disk made safe to print. Pure.
 /** The longest debug line of one decision (its facts include text from the disk). */
@@ -13843,117 +13812,6 @@ function workText(facts) {
         return `could not check (${work.detail})`;
     return 'not checkable';
 }
-// The reap run at a glance: a Mermaid flowchart (GitHub renders it in the job summary) from everything
-// found, through what became of it, to why. Pure. Its labels are our own words and numbers only: a
-// sandbox's name, branch or path never reaches Mermaid's syntax, so none can break or forge the chart.
-/** Why, in one of our own words: one group per sandbox, so the groups of an outcome add up to it. */
-const REASON_GROUPS = (/* unused pure expression or super */ null && ([
-    'stale, no work',
-    'orphan',
-    'forced',
-    'in use',
-    'uncommitted work',
-    'unpushed commits',
-    'operation in progress',
-    'work not checkable',
-    'max-removals reached',
-    'active since the scan',
-    'error',
-    'not stale yet',
-    'age unknown',
-    'not a sandbox',
-    'other',
-]));
-const OUTCOMES = (/* unused pure expression or super */ null && (['removed', 'partly removed', 'would remove', 'kept']));
-/**
- * The group of a sandbox's reason. A removal decided but not carried out is grouped by what stopped it;
- * otherwise by the decision's reason (the words decide.ts and gates.ts write).
- */
-function reasonGroup(s) {
-    if (s.result === 'kept' && s.action === 'remove') {
-        if (/^in use\b/.test(s.detail ?? ''))
-            return 'in use';
-        if (/^activity since the scan/.test(s.detail ?? ''))
-            return 'active since the scan';
-        return 'error';
-    }
-    const reason = s.reason;
-    if (reason.startsWith('not a sandbox:'))
-        return 'not a sandbox';
-    if (reason.startsWith('in use:'))
-        return 'in use';
-    if (reason.startsWith('holds work:')) {
-        // From the work as data: the reason's words may quote a branch name.
-        if (s.held?.uncommitted)
-            return 'uncommitted work';
-        if (s.held?.unsaved)
-            return 'unpushed commits';
-        return 'operation in progress';
-    }
-    if (reason.startsWith('the check for work could not run'))
-        return 'work not checkable';
-    if (reason.startsWith('orphan ('))
-        return 'orphan';
-    if (reason.startsWith('force:'))
-        return 'forced';
-    if (reason.startsWith('stale and holds no work'))
-        return 'stale, no work';
-    if (reason.startsWith('stale, but max-removals'))
-        return 'max-removals reached';
-    if (reason.startsWith('fresh:'))
-        return 'not stale yet';
-    if (reason.startsWith('age unknown'))
-        return 'age unknown';
-    return 'other';
-}
-/** Counts by outcome, then by reason group, in a fixed order; empty ones left out. */
-function countOutcomes(sandboxes) {
-    return OUTCOMES.map((outcome) => {
-        const these = sandboxes.filter((s) => s.result === outcome);
-        const groups = these.map(reasonGroup);
-        return {
-            outcome,
-            count: these.length,
-            bytes: these.reduce((sum, s) => sum + (outcome === 'would remove' ? (s.sizeBytes ?? 0) : (s.freedBytes ?? 0)), 0),
-            reasons: REASON_GROUPS.map((reason) => ({
-                reason,
-                count: groups.filter((g) => g === reason).length,
-            })).filter((r) => r.count > 0),
-        };
-    }).filter((o) => o.count > 0);
-}
-const STYLE = {
-    removed: 'fill:#ffebe9,stroke:#cf222e,color:#1f2328',
-    'partly removed': 'fill:#fff1e5,stroke:#bc4c00,color:#1f2328',
-    'would remove': 'fill:#fff8c5,stroke:#9a6700,color:#1f2328',
-    kept: 'fill:#dafbe1,stroke:#1a7f37,color:#1f2328',
-};
-function outcomeLabel(o) {
-    const freed = o.outcome === 'would remove' ? 'to free' : 'freed';
-    return `${o.count} ${o.outcome}${o.bytes > 0 ? ` · ${formatBytes(o.bytes)} ${freed}` : ''}`;
-}
-/** Labels on one line: renderers wrap at different widths (GitHub's narrower than Mermaid's own). */
-const CONFIG = '%%{init: {"flowchart": {"wrappingWidth": 400}}}%%';
-/** The chart as a fenced Mermaid block: found, then each outcome, then its reasons, with counts. */
-function reapChart(result) {
-    const outcomes = countOutcomes(result.sandboxes);
-    const lines = ['```mermaid', CONFIG, 'flowchart LR', `  found["${result.sandboxes.length} found"]`];
-    const classes = [];
-    outcomes.forEach((o, i) => {
-        const id = `o${i}`;
-        lines.push(`  found --> ${id}["${outcomeLabel(o)}"]`);
-        const ids = [id];
-        o.reasons.forEach((r, j) => {
-            lines.push(`  ${id} --> ${id}r${j}["${r.count} ${r.reason}"]`);
-            ids.push(`${id}r${j}`);
-        });
-        const name = o.outcome.replace(/ /g, '_');
-        classes.push(`  classDef ${name} ${STYLE[o.outcome]}`, `  class ${ids.join(',')} ${name}`);
-    });
-    lines.push('  classDef total fill:#ddf4ff,stroke:#0969da,color:#1f2328', '  class found total');
-    lines.push(...classes, '```');
-    return lines.join('\n');
-}
 // Sizes as a person reads them, in binary units: the job summary, its chart and the CLI alike.
 function formatBytes(bytes) {
     if (bytes === undefined)
@@ -13966,198 +13824,6 @@ function formatBytes(bytes) {
         unit++;
     }
     return unit === 0 ? `${value} B` : `${value.toFixed(1)} ${units[unit]}`;
-}
-
-;// CONCATENATED MODULE: ./src/reap/decide.ts
-
-
-/** Class, expiry and age of one entry: the first question, asked before any check for work runs. */
-function assessStaleness(facts, retention, nowMs) {
-    if (facts.notSandbox)
-        return { class: 'not-a-sandbox', stale: false };
-    const cls = retentionClass(facts.sandbox, facts.orphan !== undefined);
-    const expiry = expiryDays(cls, retention);
-    const age = facts.lastActivityMs === undefined ? undefined : ageDays(facts.lastActivityMs, nowMs);
-    return {
-        class: cls,
-        expiryDays: expiry,
-        ageDays: age,
-        stale: isExpired(facts.lastActivityMs, nowMs, expiry),
-    };
-}
-function decide(all, policy, nowMs) {
-    const decisions = all.map((facts) => decideOne(facts, policy, nowMs));
-    return capRemovals(decisions, policy.maxRemovals);
-}
-function decideOne(facts, policy, nowMs) {
-    const staleness = assessStaleness(facts, policy.retention, nowMs);
-    const base = keepDecision(facts, staleness);
-    if (facts.notSandbox)
-        return { ...base, reason: `not a sandbox: ${facts.notSandbox}` };
-    if (!staleness.stale)
-        return { ...base, reason: freshReason(staleness) };
-    const verdict = applyGates(gateFactsOf(facts), policy);
-    const held = verdict.held ? { held: verdict.held } : {};
-    if (!verdict.remove)
-        return { ...base, reason: verdict.reason, ...held };
-    return { ...base, action: 'remove', reason: verdict.reason, archive: verdict.archive, ...held };
-}
-/**
- * A removal asked for by name (the CLI's `rm`): the person asking has judged the age, so only the safety
- * gates apply, exactly as the reaper applies them to a stale sandbox.
- */
-function decideOnRequest(facts, policy, nowMs) {
-    const base = keepDecision(facts, assessStaleness(facts, policy.retention, nowMs));
-    const verdict = applyGates(gateFactsOf(facts), policy);
-    const held = verdict.held ? { held: verdict.held } : {};
-    if (!verdict.remove)
-        return { ...base, reason: verdict.reason, ...held };
-    // The gates speak of a stale sandbox; this one may be fresh.
-    const reason = verdict.reason.replace(/^stale and /, '');
-    return { ...base, action: 'remove', reason, archive: verdict.archive, ...held };
-}
-function keepDecision(facts, staleness) {
-    return {
-        key: facts.key,
-        sandbox: facts.sandbox,
-        project: facts.project,
-        isolation: facts.isolation,
-        where: facts.where,
-        class: staleness.class,
-        ageDays: staleness.ageDays,
-        expiryDays: staleness.expiryDays,
-        lastActivityMs: facts.lastActivityMs,
-        sizeBytes: facts.sizeBytes,
-        action: 'keep',
-        reason: '',
-    };
-}
-/** What the gates look at: an orphan's work is unchecked; work never checked counts as "could not check". */
-function gateFactsOf(facts) {
-    return {
-        notSandbox: facts.notSandbox,
-        inUse: facts.inUse,
-        orphan: facts.orphan,
-        work: facts.orphan
-            ? { state: 'unchecked' }
-            : (facts.work ?? { state: 'unknown', detail: 'it was not checked' }),
-    };
-}
-function freshReason(staleness) {
-    if (staleness.ageDays === undefined)
-        return 'age unknown (no activity signal could be read): kept';
-    return `fresh: ${staleness.ageDays} of ${staleness.expiryDays} days`;
-}
-/** Like actions/stale's operations-per-run: the oldest removals go first, the rest wait for the next run. */
-function capRemovals(decisions, maxRemovals) {
-    if (maxRemovals <= 0)
-        return decisions;
-    const removals = decisions
-        .filter((d) => d.action === 'remove')
-        .sort((a, b) => (a.lastActivityMs ?? 0) - (b.lastActivityMs ?? 0) || a.key.localeCompare(b.key));
-    const deferred = new Set(removals.slice(maxRemovals).map((d) => d.key));
-    return decisions.map((d) => deferred.has(d.key)
-        ? {
-            ...d,
-            action: 'keep',
-            archive: undefined,
-            reason: `stale, but max-removals (${maxRemovals}) is reached: waits for the next run`,
-        }
-        : d);
-}
-function applyGates(facts, options) {
-    if (facts.notSandbox)
-        return { remove: false, reason: `not a sandbox: ${facts.notSandbox}` };
-    if (facts.inUse)
-        return { remove: false, reason: `in use: ${facts.inUse}` };
-    const { work } = facts;
-    if (work.state === 'unchecked' || facts.orphan) {
-        const why = facts.orphan ?? 'its parent repository is gone';
-        return options.archive
-            ? { remove: true, reason: `orphan (${why}): files archived, then removed`, archive: 'files' }
-            : { remove: true, reason: `orphan (${why}): removed after the orphan expiry` };
-    }
-    if (work.state === 'clean')
-        return { remove: true, reason: 'stale and holds no work' };
-    const why = work.state === 'work'
-        ? `holds work: ${work.detail}`
-        : `the check for work could not run (${work.detail})`;
-    const held = work.state === 'work' && work.held ? { held: work.held } : {};
-    if (!options.force)
-        return { remove: false, reason: why, ...held };
-    return options.archive
-        ? { remove: true, reason: `force: ${why}; work archived, then removed`, archive: 'work', ...held }
-        : { remove: true, reason: `force: ${why}; removed without archive`, ...held };
-}
-function summarizeWork(checks) {
-    const found = [];
-    const failed = [];
-    const held = {};
-    if (checks.operation) {
-        found.push(checks.operation);
-        held.operation = checks.operation;
-    }
-    if ('error' in checks.uncommitted)
-        failed.push(checks.uncommitted.error);
-    else if (checks.uncommitted.value > 0) {
-        found.push(`${checks.uncommitted.value} uncommitted file(s)`);
-        held.uncommitted = checks.uncommitted.value;
-    }
-    if ('error' in checks.unsaved)
-        failed.push(checks.unsaved.error);
-    else if (checks.unsaved.value) {
-        found.push(describeUnsaved(checks.unsaved.value));
-        held.unsaved = checks.unsaved.value;
-    }
-    if (found.length)
-        return { state: 'work', detail: found.join(', '), held };
-    if (failed.length)
-        return { state: 'unknown', detail: [...new Set(failed)].join('; ') };
-    return { state: 'clean' };
-}
-
-;// CONCATENATED MODULE: ./src/reap/listing-outlook.ts
-// What a listing says of each sandbox: its state now, and when the reaper would remove it. Pure: read off
-// the reaper's own facts and decision, and for a fresh sandbox the same gates applied as if it were stale.
-
-
-/**
- * In use first (whatever else holds, nothing touches it), then orphan (git can check nothing), then work.
- * A check for work that could not run is shown as holding work, because the reaper treats it so.
- */
-function sandboxState(facts) {
-    if (facts.notSandbox)
-        return { state: 'not a sandbox', detail: facts.notSandbox };
-    if (facts.inUse)
-        return { state: 'in use', detail: facts.inUse };
-    if (facts.orphan)
-        return { state: 'orphan', detail: facts.orphan };
-    const work = facts.work;
-    if (work?.state === 'clean')
-        return { state: 'clean' };
-    if (work?.state === 'work')
-        return { state: 'holds work', detail: work.detail };
-    const why = work && 'detail' in work ? work.detail : 'it was not checked';
-    return { state: 'holds work', detail: `the check for work could not run (${why})` };
-}
-function removalOutlook(facts, decision, policy, nowMs) {
-    if (facts.notSandbox)
-        return { when: 'never', reason: decision.reason };
-    if (decision.action === 'remove')
-        return { when: 'next reap', reason: decision.reason };
-    const staleness = assessStaleness(facts, policy.retention, nowMs);
-    if (staleness.stale || facts.lastActivityMs === undefined || staleness.expiryDays === undefined)
-        return { when: 'kept', reason: decision.reason };
-    const verdict = applyGates(gateFactsOf(facts), { ...policy, force: false });
-    if (!verdict.remove)
-        return { when: 'kept', reason: verdict.reason };
-    return {
-        when: 'after',
-        afterMs: facts.lastActivityMs + staleness.expiryDays * DAY_MS,
-        reason: facts.orphan
-            ? `${decision.reason}; removed then unless in use (an orphan's work cannot be checked)`
-            : `${decision.reason}; removed then if unused and without work`,
-    };
 }
 
 ;// CONCATENATED MODULE: ./src/ui/ui.ts
@@ -14221,13 +13887,12 @@ const silentUi = {
     mask: () => undefined,
 };
 
-;// CONCATENATED MODULE: ./src/reap/sandbox-files.ts
+;// CONCATENATED MODULE: ./src/sandbox/sandbox-files.ts
 // A sandbox's git folder read as data by the host: HEAD, every ref (loose and packed), the activity
 // signals and the marks of an operation left half-done. A container wrote all of it, so nothing here
 // runs git, follows a symbolic link or reads more than a bound: a file is opened with O_NOFOLLOW, checked
 // to be a regular file, and read up to its limit. Anything unexpected is an error, which the checks
 // turn into "keep".
-
 
 
 
@@ -14559,31 +14224,41 @@ function hostProgram(name) {
     return undefined;
 }
 
-;// CONCATENATED MODULE: ./src/reap/helper-inspection.ts
-// What the host does not read itself, a helper container reads: the activity signals of volume
-// sandboxes, the size of a volume, and the check for work where git must look (every volume, and disk
-// sandboxes the filesystem could not prove clean). One helper looks at up to SANDBOXES_PER_HELPER
-// sandboxes of one parent, all mounted read-only with the parent's object stores.
+;// CONCATENATED MODULE: ./src/engine/helper-frames.ts
+/**
+ * The records, read one after the other by their lengths. Reading stops at the first byte that is not
+ * a well-formed header of this run: what follows is never taken for a record.
+ */
+function parseFrames(stdout, token) {
+    const frames = [];
+    const header = new RegExp(`^${token} ([0-9]+|end) ([a-zA-Z-]+) ([0-9]{1,9})$`);
+    let at = 0;
+    while (at < stdout.length) {
+        const nl = stdout.indexOf(0x0a, at);
+        if (nl < 0 || nl - at > 200)
+            break;
+        const match = header.exec(stdout.toString('latin1', at, nl));
+        if (!match)
+            break;
+        const length = Number(match[3]);
+        const start = nl + 1;
+        if (start + length + 1 > stdout.length || stdout[start + length] !== 0x0a)
+            break;
+        frames.push({ index: match[1], key: match[2], value: stdout.subarray(start, start + length) });
+        at = start + length + 1;
+    }
+    return frames;
+}
+
+;// CONCATENATED MODULE: ./src/reap/inspection-script.ts
+// What a helper container runs to look into sandboxes, and what its answer means: the requests, the
+// shell script (its records framed by engine/helper-frames.ts), and the reading of each sandbox's records
+// into data. helper-inspection.ts runs the helpers.
 //
 // git in the helper never reads a sandbox's own configuration, hooks or attributes drivers: each
 // sandbox is looked at through a clean git folder made inside the helper (a copy of its HEAD, refs and
 // excludes; its own object store and index named by GIT_OBJECT_DIRECTORY and GIT_INDEX_FILE). So a
 // hostile sandbox cannot run code in the helper, where it could lie about another sandbox of the batch.
-//
-// The helper's output is framed: each record is a header `<token> <index> <key> <length>\n` followed by
-// exactly <length> bytes and a newline, the token random per run. The host reads records one after the
-// other by their lengths and never searches the data for a header, so no file name or file content can
-// forge a record.
-
-
-
-
-
-
-
-
-
-
 
 
 
@@ -14671,6 +14346,112 @@ while [ $# -ge 6 ]; do
 done
 val end end end
 `;
+/** Each request's records, checked; a sandbox without its `done` record is a failed check. */
+function readInspections(frames, chunk, failure) {
+    const byIndex = new Map();
+    for (const frame of frames)
+        byIndex.set(frame.index, [...(byIndex.get(frame.index) ?? []), frame]);
+    const results = new Map();
+    chunk.forEach((request, n) => {
+        const records = byIndex.get(String(n)) ?? [];
+        const text = (key) => records.find((r) => r.key === key)?.value.toString('utf8');
+        if (text('done') !== 'ok') {
+            results.set(request.key, { error: failure });
+            return;
+        }
+        if (records.reduce((sum, r) => sum + r.value.length, 0) > OUTPUT_PER_SANDBOX) {
+            results.set(request.key, { error: `the helper wrote more than ${OUTPUT_PER_SANDBOX} bytes for it` });
+            return;
+        }
+        const inspection = {};
+        if (request.signals)
+            inspection.signals = readSignals(records, text);
+        if (request.work)
+            inspection.work = readWork(records, text);
+        if (request.size) {
+            const kb = text('size')?.trim() ?? '';
+            if (/^[0-9]+$/.test(kb))
+                inspection.sizeBytes = Number(kb) * 1024;
+        }
+        results.set(request.key, inspection);
+    });
+    return results;
+}
+function readSignals(records, text) {
+    const report = {
+        worktree: { type: 'none' },
+        gitDir: { type: 'none' },
+        files: { index: { type: 'none' }, HEAD: { type: 'none' }, 'logs/HEAD': { type: 'none' } },
+    };
+    for (const record of records) {
+        const slot = SIGNAL_KEYS[record.key];
+        if (!slot)
+            continue;
+        const signal = parseSignal(record.value.toString('latin1'));
+        if (slot === 'worktree' || slot === 'gitDir')
+            report[slot] = signal;
+        else
+            report.files[slot] = signal;
+    }
+    const headFile = text('head-file');
+    if (headFile !== undefined)
+        report.head = parseHead(headFile);
+    return report;
+}
+function parseSignal(value) {
+    const match = /^([fd]) ([0-9]{1,12})(?:\.([0-9]{1,9}))?$/.exec(value);
+    if (match) {
+        const ms = Number(match[2]) * 1000 + Math.floor(Number((match[3] ?? '0').padEnd(9, '0')) / 1e6);
+        return { type: match[1] === 'f' ? 'file' : 'dir', mtimeMs: ms };
+    }
+    if (value === 'l')
+        return { type: 'link' };
+    if (value === 'n')
+        return { type: 'none' };
+    return { type: 'other' };
+}
+function readWork(records, text) {
+    const error = text('work-error');
+    if (error !== undefined)
+        return { error: `the helper says: ${error}` };
+    const head = text('head')?.trim() ?? '';
+    const refsRc = text('refs-rc')?.trim();
+    const refs = (text('refs') ?? '').split('\n').filter(Boolean);
+    if (refsRc !== '0' || refs.some((r) => !OID.test(r)))
+        return { error: 'its refs could not be read' };
+    if (!OID.test(head))
+        return { error: 'its HEAD names no commit' };
+    const operation = records
+        .filter((r) => r.key === 'operation')
+        .map((r) => describeOperation(r.value.toString('utf8')))
+        .find((d) => d !== undefined);
+    const statusRc = text('status-rc')?.trim();
+    const count = text('status-count')?.trim() ?? '';
+    const uncommitted = statusRc === '0' && /^[0-9]+$/.test(count)
+        ? { value: Number(count) }
+        : { error: `git status failed in the helper (exit ${statusRc ?? '?'})` };
+    return { headOid: head, named: [...new Set([head, ...refs])], operation, uncommitted };
+}
+
+;// CONCATENATED MODULE: ./src/reap/helper-inspection.ts
+// What the host does not read itself, a helper container reads: the activity signals of volume
+// sandboxes, the size of a volume, and the check for work where git must look (every volume, and disk
+// sandboxes the filesystem could not prove clean). One helper looks at up to SANDBOXES_PER_HELPER
+// sandboxes of one parent, all mounted read-only with the parent's object stores; what it runs and how
+// its answer reads are inspection-script.ts's.
+
+
+
+
+
+
+
+
+
+
+
+
+
 /**
  * Each request's inspection, in helpers of SANDBOXES_PER_HELPER sandboxes. The helper image is asked for
  * only here, when there is something to inspect; when it cannot be made, every request fails with the
@@ -14812,117 +14593,274 @@ async function inspectChunk(engine, image, parent, chunk) {
         await promises_.rm(dir, { recursive: true, force: true });
     }
 }
+
+;// CONCATENATED MODULE: ./src/reap/parallel.ts
+// Bounded concurrency for the reaper's batches (checks, removals): enough calls in flight to keep a busy
+// disk or the container engine working, few enough not to swamp a shared machine.
+/** Maps with at most `limit` calls in flight, started in input order; results in input order. */
+function inParallel(items, limit, fn) {
+    const limited = limiter(Math.max(1, limit));
+    return Promise.all(items.map((item) => limited(() => fn(item))));
+}
 /**
- * The records, read one after the other by their lengths. Reading stops at the first byte that is not
- * a well-formed header of this run: what follows is never taken for a record.
+ * For calls that come one at a time (not as a list): each call to the returned function waits while
+ * `limit` others are running; a call that ends hands its place to the longest waiting one.
  */
-function parseFrames(stdout, token) {
-    const frames = [];
-    const header = new RegExp(`^${token} ([0-9]+|end) ([a-zA-Z-]+) ([0-9]{1,9})$`);
-    let at = 0;
-    while (at < stdout.length) {
-        const nl = stdout.indexOf(0x0a, at);
-        if (nl < 0 || nl - at > 200)
-            break;
-        const match = header.exec(stdout.toString('latin1', at, nl));
-        if (!match)
-            break;
-        const length = Number(match[3]);
-        const start = nl + 1;
-        if (start + length + 1 > stdout.length || stdout[start + length] !== 0x0a)
-            break;
-        frames.push({ index: match[1], key: match[2], value: stdout.subarray(start, start + length) });
-        at = start + length + 1;
-    }
-    return frames;
-}
-/** Each request's records, checked; a sandbox without its `done` record is a failed check. */
-function readInspections(frames, chunk, failure) {
-    const byIndex = new Map();
-    for (const frame of frames)
-        byIndex.set(frame.index, [...(byIndex.get(frame.index) ?? []), frame]);
-    const results = new Map();
-    chunk.forEach((request, n) => {
-        const records = byIndex.get(String(n)) ?? [];
-        const text = (key) => records.find((r) => r.key === key)?.value.toString('utf8');
-        if (text('done') !== 'ok') {
-            results.set(request.key, { error: failure });
-            return;
-        }
-        if (records.reduce((sum, r) => sum + r.value.length, 0) > OUTPUT_PER_SANDBOX) {
-            results.set(request.key, { error: `the helper wrote more than ${OUTPUT_PER_SANDBOX} bytes for it` });
-            return;
-        }
-        const inspection = {};
-        if (request.signals)
-            inspection.signals = readSignals(records, text);
-        if (request.work)
-            inspection.work = readWork(records, text);
-        if (request.size) {
-            const kb = text('size')?.trim() ?? '';
-            if (/^[0-9]+$/.test(kb))
-                inspection.sizeBytes = Number(kb) * 1024;
-        }
-        results.set(request.key, inspection);
-    });
-    return results;
-}
-function readSignals(records, text) {
-    const report = {
-        worktree: { type: 'none' },
-        gitDir: { type: 'none' },
-        files: { index: { type: 'none' }, HEAD: { type: 'none' }, 'logs/HEAD': { type: 'none' } },
-    };
-    for (const record of records) {
-        const slot = SIGNAL_KEYS[record.key];
-        if (!slot)
-            continue;
-        const signal = parseSignal(record.value.toString('latin1'));
-        if (slot === 'worktree' || slot === 'gitDir')
-            report[slot] = signal;
+function limiter(limit) {
+    let running = 0;
+    const waiting = [];
+    return async (fn) => {
+        if (running < limit)
+            running++;
         else
-            report.files[slot] = signal;
-    }
-    const headFile = text('head-file');
-    if (headFile !== undefined)
-        report.head = parseHead(headFile);
-    return report;
-}
-function parseSignal(value) {
-    const match = /^([fd]) ([0-9]{1,12})(?:\.([0-9]{1,9}))?$/.exec(value);
-    if (match) {
-        const ms = Number(match[2]) * 1000 + Math.floor(Number((match[3] ?? '0').padEnd(9, '0')) / 1e6);
-        return { type: match[1] === 'f' ? 'file' : 'dir', mtimeMs: ms };
-    }
-    if (value === 'l')
-        return { type: 'link' };
-    if (value === 'n')
-        return { type: 'none' };
-    return { type: 'other' };
-}
-function readWork(records, text) {
-    const error = text('work-error');
-    if (error !== undefined)
-        return { error: `the helper says: ${error}` };
-    const head = text('head')?.trim() ?? '';
-    const refsRc = text('refs-rc')?.trim();
-    const refs = (text('refs') ?? '').split('\n').filter(Boolean);
-    if (refsRc !== '0' || refs.some((r) => !OID.test(r)))
-        return { error: 'its refs could not be read' };
-    if (!OID.test(head))
-        return { error: 'its HEAD names no commit' };
-    const operation = records
-        .filter((r) => r.key === 'operation')
-        .map((r) => describeOperation(r.value.toString('utf8')))
-        .find((d) => d !== undefined);
-    const statusRc = text('status-rc')?.trim();
-    const count = text('status-count')?.trim() ?? '';
-    const uncommitted = statusRc === '0' && /^[0-9]+$/.test(count)
-        ? { value: Number(count) }
-        : { error: `git status failed in the helper (exit ${statusRc ?? '?'})` };
-    return { headOid: head, named: [...new Set([head, ...refs])], operation, uncommitted };
+            await new Promise((resolve) => waiting.push(resolve));
+        try {
+            return await fn();
+        }
+        finally {
+            const next = waiting.shift();
+            if (next)
+                next();
+            else
+                running--;
+        }
+    };
 }
 
+;// CONCATENATED MODULE: ./src/reap/remove-tree.ts
+// Removing a disk sandbox safely:
+//  - only a folder exactly at `<root>/<project>/<sandbox>`, itself no symbolic link, under the real root;
+//  - symbolic links are removed as links, never followed (a link to `/` or to another sandbox removes the
+//    link only); other filesystems mounted inside are not crossed;
+//  - its `.git` folder is renamed first, in one step: from then on it is no longer a sandbox, and if that
+//    fails nothing else is touched; after that, entries that cannot be deleted are reported and the rest
+//    still goes (a folder of ours without write permission, as Go's module cache makes, is made writable
+//    first). What is left of a partly removed sandbox is reported as not a sandbox from then on;
+//  - its home `<root>/<project>/.home/<sandbox>` goes the same way.
+// The walk that empties a folder (removeTree) judges every entry by its own lstat, never by the listing's
+// file type: a link (or a folder swapped for a link after the listing) is unlinked as a link and never
+// followed; the top folder's parent is never changed (no permission of it is touched).
+
+
+
+
+
+
+class UnsafeRemovalError extends Error {
+}
+/**
+ * The name a removal gives a sandbox's `.git` before the walk: unguessable by the sandbox (a random part
+ * drawn once per process), unique per removal (a count).
+ */
+const renamed = { prefix: '', count: 0 };
+function removedGitName() {
+    renamed.prefix ||= (0,external_node_crypto_.randomBytes)(6).toString('hex');
+    return `.git-removed-${renamed.prefix}-${++renamed.count}`;
+}
+/**
+ * Refuses anything that is not a real folder exactly two levels under the real root. Real paths are the
+ * system's realpath(3), the answer of Node's own walk in one call.
+ */
+function assertSandboxPath(root, target) {
+    const realRoot = external_node_fs_.realpathSync.native(root);
+    const relative = external_node_path_.relative(realRoot, target);
+    const parts = relative.split(external_node_path_.sep);
+    if (external_node_path_.isAbsolute(relative) || parts.length !== 2 || parts.some((p) => !p || p === '.' || p === '..'))
+        throw new UnsafeRemovalError(`${target} is not a folder <root>/<project>/<sandbox> under ${realRoot}`);
+    for (const dir of [external_node_path_.join(realRoot, parts[0]), target]) {
+        const st = external_node_fs_.lstatSync(dir);
+        if (!st.isDirectory())
+            throw new UnsafeRemovalError(`${dir} is not a folder (a symbolic link is never followed)`);
+    }
+    if (external_node_fs_.realpathSync.native(target) !== target)
+        throw new UnsafeRemovalError(`${target} is not a real path`);
+}
+async function removeSandboxTree(root, target) {
+    assertSandboxPath(root, target);
+    const result = { gone: false, unlinked: false, freedBytes: 0, problems: [] };
+    const gitDir = external_node_path_.join(target, '.git');
+    if (lstat(gitDir)) {
+        try {
+            await promises_.rename(gitDir, external_node_path_.join(target, removedGitName()));
+        }
+        catch (error) {
+            result.problems.push({ path: gitDir, error: code(error) });
+            return result;
+        }
+    }
+    result.unlinked = true;
+    add(result, await removeTree(target, external_node_fs_.lstatSync(target).dev));
+    result.gone = !lstat(target);
+    return result;
+}
+/** Removes `<root>/<project>/.home/<sandbox>` (real folders only, links never followed); problems are added. */
+async function removeHomeFolder(root, home, result) {
+    const realRoot = external_node_fs_.realpathSync.native(root);
+    const parts = external_node_path_.relative(realRoot, home).split(external_node_path_.sep);
+    if (parts.length !== 3 || parts[1] !== HOME_FOLDER || parts.some((p) => !p || p === '.' || p === '..'))
+        throw new UnsafeRemovalError(`${home} is not a folder <root>/<project>/${HOME_FOLDER}/<sandbox> under ${realRoot}`);
+    let st;
+    for (const dir of [external_node_path_.join(realRoot, parts[0]), external_node_path_.join(realRoot, parts[0], parts[1]), home]) {
+        st = lstat(dir);
+        if (!st)
+            return;
+        if (!st.isDirectory())
+            throw new UnsafeRemovalError(`${dir} is not a folder (a symbolic link is never followed)`);
+    }
+    add(result, await removeTree(home, st.dev));
+}
+/** Adds what a walk found to the removal's account. */
+function add(result, walked) {
+    result.freedBytes += walked.freedBytes;
+    result.problems.push(...walked.problems);
+}
+function code(error) {
+    return error.code ?? String(error);
+}
+/**
+ * Bytes a folder takes on disk (allocated blocks), walked like removal: no links followed, one filesystem.
+ * Undefined when any of it could not be read (a folder without search permission, a chain of folders
+ * deeper than PATH_MAX): a size is for the report only, so a sandbox that cannot be measured is reported
+ * unmeasured, never an error that stops the reap.
+ */
+function measureTree(top) {
+    let total = 0;
+    let device;
+    try {
+        const st = external_node_fs_.lstatSync(top);
+        if (!st.isDirectory())
+            return undefined;
+        device = st.dev;
+        total += st.blocks * 512;
+    }
+    catch {
+        return undefined;
+    }
+    const pending = [top];
+    try {
+        while (pending.length) {
+            const dir = pending.pop();
+            for (const name of external_node_fs_.readdirSync(dir)) {
+                const entry = external_node_path_.join(dir, name);
+                const st = external_node_fs_.lstatSync(entry, { throwIfNoEntry: false });
+                if (!st)
+                    continue;
+                total += st.blocks * 512;
+                if (st.isDirectory() && st.dev === device)
+                    pending.push(entry);
+            }
+        }
+    }
+    catch {
+        return undefined;
+    }
+    return total;
+}
+/** Files of one folder deleted at once. */
+const UNLINK_WINDOW = 64;
+/**
+ * Empties and removes `top` (a real folder on `device`, checked by the caller): a folder's files are
+ * deleted together through libuv's thread pool (a window at a time), folders one after the other.
+ */
+async function removeTree(top, device) {
+    const uid = process.getuid?.();
+    const result = { freedBytes: 0, problems: [] };
+    const code = (error) => error?.code ?? String(error);
+    const unlink = (entry) => promises_.unlink(entry);
+    const rmdir = (dir) => promises_.rmdir(dir);
+    /** A folder we own but may not write or search: made ours to empty; true: try again. */
+    function makeWritable(dir, error) {
+        const c = code(error);
+        if (c !== 'EACCES' && c !== 'EPERM')
+            return false;
+        try {
+            const st = external_node_fs_.lstatSync(dir);
+            if (!st.isDirectory() || st.uid !== uid)
+                return false;
+            if ((st.mode & 0o700) !== 0o700)
+                external_node_fs_.chmodSync(dir, (st.mode & 0o7777) | 0o700);
+            return true;
+        }
+        catch {
+            return false;
+        }
+    }
+    /** Calls `attempt`, once more after making `dir` writable when that is why it failed; the error code. */
+    async function withRetry(dir, attempt, mayFix = true) {
+        try {
+            await attempt();
+            return undefined;
+        }
+        catch (error) {
+            if (code(error) === 'ENOENT')
+                return undefined;
+            if (!mayFix || !makeWritable(dir, error))
+                return code(error);
+        }
+        try {
+            await attempt();
+            return undefined;
+        }
+        catch (again) {
+            return code(again) === 'ENOENT' ? undefined : code(again);
+        }
+    }
+    /** Empties and removes `dir`; true when anything below it could not be deleted. */
+    async function removeFolder(dir, isTop) {
+        let failedBelow = false;
+        const fail = (entry, error) => {
+            result.problems.push({ path: entry, error });
+            failedBelow = true;
+        };
+        let names = [];
+        const listed = await withRetry(dir, async () => {
+            names = external_node_fs_.readdirSync(dir);
+        });
+        if (listed)
+            fail(dir, listed);
+        const folders = [];
+        const others = [];
+        for (const name of names) {
+            const entry = external_node_path_.join(dir, name);
+            const st = lstat(entry);
+            if (!st)
+                continue;
+            if (!st.isDirectory())
+                others.push({ entry, st });
+            else if (st.dev !== device)
+                fail(entry, 'another filesystem is mounted here: not crossed');
+            else
+                folders.push(entry);
+        }
+        const unlinkEntry = async ({ entry, st }) => {
+            const problem = await withRetry(dir, () => unlink(entry));
+            if (problem)
+                fail(entry, problem);
+            else if (st.nlink <= 1)
+                result.freedBytes += st.blocks * 512;
+        };
+        // A window of a folder's files at a time, so that a huge folder queues a bounded number.
+        for (let i = 0; i < others.length; i += UNLINK_WINDOW)
+            await Promise.all(others.slice(i, i + UNLINK_WINDOW).map(unlinkEntry));
+        for (const folder of folders)
+            if (await removeFolder(folder, false))
+                failedBelow = true;
+        const st = lstat(dir);
+        // The top folder's parent is not ours to make writable.
+        const problem = await withRetry(external_node_path_.dirname(dir), () => rmdir(dir), !isTop);
+        if (!problem)
+            result.freedBytes += st ? st.blocks * 512 : 0;
+        // A folder that still holds what could not be deleted is already explained by that entry.
+        else if (!(failedBelow && problem === 'ENOTEMPTY'))
+            fail(dir, problem);
+        return failedBelow;
+    }
+    await removeFolder(top, true);
+    return result;
+}
+
+;// CONCATENATED MODULE: external "node:timers/promises"
+const external_node_timers_promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:timers/promises");
 ;// CONCATENATED MODULE: ./src/engine/inventory.ts
 /** Every volume carrying `label` (key or key=value), with its labels: one engine call whatever the count. */
 async function listVolumes(engine, label, labelKeys) {
@@ -14998,508 +14936,6 @@ function parseMounts(line) {
     };
 }
 
-;// CONCATENATED MODULE: ./src/reap/in-use.ts
-// Is a stale sandbox in use? A running container mounts it, a process has its working directory inside
-// it, or a run holds its lock. Containers and processes are looked at once for all sandboxes.
-
-
-
-
-async function observeUsage(engine) {
-    const usage = { workingDirs: processWorkingDirs() };
-    if (!engine)
-        return { ...usage, containers: [] };
-    try {
-        const containers = await containerMounts(engine);
-        // Bind sources are compared as real paths, like the sandbox paths.
-        for (const c of containers)
-            c.binds = c.binds.map(realOrSelf);
-        return { ...usage, containers };
-    }
-    catch (error) {
-        const message = error.message;
-        // No engine installed: no container can be using anything.
-        if (/not installed or not on PATH/.test(message))
-            return { ...usage, containers: [] };
-        return { ...usage, containersError: message };
-    }
-}
-function processWorkingDirs() {
-    let pids;
-    try {
-        pids = external_node_fs_.readdirSync('/proc').filter((n) => /^\d+$/.test(n));
-    }
-    catch {
-        return undefined;
-    }
-    const dirs = [];
-    for (const pid of pids) {
-        try {
-            dirs.push({ pid: Number(pid), cwd: external_node_fs_.readlinkSync(`/proc/${pid}/cwd`) });
-        }
-        catch {
-            /* gone, or another user's process */
-        }
-    }
-    return dirs;
-}
-function realOrSelf(p) {
-    try {
-        return external_node_fs_.realpathSync(p);
-    }
-    catch {
-        return p;
-    }
-}
-const inside = (child, dir) => child === dir || child.startsWith(`${dir}${external_node_path_.sep}`);
-/** Why the sandbox is in use, or undefined. A usage that could not be observed counts as "in use". */
-async function inUseReason(sandbox, usage) {
-    if (sandbox.parent && !sandbox.orphan && (await isSandboxLocked(sandbox.parent.gitDir, sandbox.sandbox)))
-        return 'a run holds its lock';
-    if (sandbox.linked?.locked)
-        return 'its registration is locked (git worktree lock)';
-    if (!usage.containers)
-        return `the container engine could not be asked (${usage.containersError})`;
-    if (sandbox.volume) {
-        const users = usage.containers.filter((c) => c.volumes.includes(sandbox.volume));
-        const running = users.filter((c) => c.running).map((c) => c.name);
-        if (running.length)
-            return `running container ${running.join(', ')} mounts it`;
-        if (users.length)
-            return `stopped container ${users.map((c) => c.name).join(', ')} still references the volume (remove it to let the volume go)`;
-        return undefined;
-    }
-    // The work tree and the command's home: a container or a process in either is using the sandbox.
-    const dirs = [sandbox.hostPath, ...(sandbox.homePath ? [sandbox.homePath] : [])];
-    const within = (p) => dirs.some((dir) => inside(p, dir));
-    const mounting = usage.containers.filter((c) => c.running && c.binds.some(within));
-    if (mounting.length)
-        return `running container ${mounting.map((c) => c.name).join(', ')} mounts it`;
-    if (!usage.workingDirs)
-        return 'the working directories of processes cannot be read (no /proc)';
-    const process = usage.workingDirs.find((p) => within(p.cwd));
-    if (process)
-        return `process ${process.pid} has its working directory in it`;
-    return undefined;
-}
-
-;// CONCATENATED MODULE: ./src/reap/parallel.ts
-// Bounded concurrency for the reaper's batches (checks, removals): enough calls in flight to keep a busy
-// disk or the container engine working, few enough not to swamp a shared machine.
-/** Maps with at most `limit` calls in flight, started in input order; results in input order. */
-function inParallel(items, limit, fn) {
-    const limited = limiter(Math.max(1, limit));
-    return Promise.all(items.map((item) => limited(() => fn(item))));
-}
-/**
- * For calls that come one at a time (not as a list): each call to the returned function waits while
- * `limit` others are running; a call that ends hands its place to the longest waiting one.
- */
-function limiter(limit) {
-    let running = 0;
-    const waiting = [];
-    return async (fn) => {
-        if (running < limit)
-            running++;
-        else
-            await new Promise((resolve) => waiting.push(resolve));
-        try {
-            return await fn();
-        }
-        finally {
-            const next = waiting.shift();
-            if (next)
-                next();
-            else
-                running--;
-        }
-    };
-}
-
-;// CONCATENATED MODULE: ./src/reap/remove-walk.ts
-// The removal walk itself: empties a folder and removes it. It runs in a removal worker (remove-workers.ts)
-// or in the calling thread, in one of two ways: with synchronous calls (`concurrent: false`: exactly one
-// call in the kernel at a time, per thread), or with a folder's files deleted together through libuv's
-// thread pool (`concurrent: true`: up to that pool's size in the kernel at once, at most 64 queued per
-// folder; folders one after the other, and several walks at once in one thread).
-// The function is self-contained on purpose: it uses nothing but its parameters, because the workers run
-// its source text (they load no module of ours). The rules (remove.ts says why):
-//  - every entry is judged by its own lstat, never by the listing's file type: a link (or a folder swapped
-//    for a link after the listing) is unlinked as a link and never followed;
-//  - a folder on another filesystem (a different device) is not entered, and is reported;
-//  - an entry that cannot be deleted is reported and the rest still goes; a folder of ours without write
-//    or search permission (mode 0555, as Go's module cache makes) is made writable first, once;
-//  - the top folder's parent is never changed (no permission of it is touched).
-/**
- * Empties and removes `top` (a real folder on `device`). Self-contained: see the head of this file.
- */
-async function removeTree(fs, path, top, device, { uid, concurrent }) {
-    const result = { freedBytes: 0, problems: [] };
-    const code = (error) => error?.code ?? String(error);
-    const lstat = (entry) => fs.lstatSync(entry, { throwIfNoEntry: false });
-    const pooled = (call) => new Promise((resolve, reject) => call((error) => (error ? reject(error) : resolve())));
-    const unlink = concurrent
-        ? (entry) => pooled((done) => fs.unlink(entry, done))
-        : async (entry) => fs.unlinkSync(entry);
-    const rmdir = concurrent
-        ? (dir) => pooled((done) => fs.rmdir(dir, done))
-        : async (dir) => fs.rmdirSync(dir);
-    /** A folder we own but may not write or search: made ours to empty; true: try again. */
-    function makeWritable(dir, error) {
-        const c = code(error);
-        if (c !== 'EACCES' && c !== 'EPERM')
-            return false;
-        try {
-            const st = fs.lstatSync(dir);
-            if (!st.isDirectory() || st.uid !== uid)
-                return false;
-            if ((st.mode & 0o700) !== 0o700)
-                fs.chmodSync(dir, (st.mode & 0o7777) | 0o700);
-            return true;
-        }
-        catch {
-            return false;
-        }
-    }
-    /** Calls `attempt`, once more after making `dir` writable when that is why it failed; the error code. */
-    async function withRetry(dir, attempt, mayFix = true) {
-        try {
-            await attempt();
-            return undefined;
-        }
-        catch (error) {
-            if (code(error) === 'ENOENT')
-                return undefined;
-            if (!mayFix || !makeWritable(dir, error))
-                return code(error);
-        }
-        try {
-            await attempt();
-            return undefined;
-        }
-        catch (again) {
-            return code(again) === 'ENOENT' ? undefined : code(again);
-        }
-    }
-    /** Empties and removes `dir`; true when anything below it could not be deleted. */
-    async function removeFolder(dir, isTop) {
-        let failedBelow = false;
-        const fail = (entry, error) => {
-            result.problems.push({ path: entry, error });
-            failedBelow = true;
-        };
-        let names = [];
-        const listed = await withRetry(dir, async () => {
-            names = fs.readdirSync(dir);
-        });
-        if (listed)
-            fail(dir, listed);
-        const folders = [];
-        const others = [];
-        for (const name of names) {
-            const entry = path.join(dir, name);
-            const st = lstat(entry);
-            if (!st)
-                continue;
-            if (!st.isDirectory())
-                others.push({ entry, st });
-            else if (st.dev !== device)
-                fail(entry, 'another filesystem is mounted here: not crossed');
-            else
-                folders.push(entry);
-        }
-        const unlinkEntry = async ({ entry, st }) => {
-            const problem = await withRetry(dir, () => unlink(entry));
-            if (problem)
-                fail(entry, problem);
-            else if (st.nlink <= 1)
-                result.freedBytes += st.blocks * 512;
-        };
-        // Concurrent: a window of a folder's files at a time, so that a huge folder queues a bounded number.
-        const window = concurrent ? 64 : 1;
-        for (let i = 0; i < others.length; i += window)
-            await Promise.all(others.slice(i, i + window).map(unlinkEntry));
-        for (const folder of folders)
-            if (await removeFolder(folder, false))
-                failedBelow = true;
-        const st = lstat(dir);
-        // The top folder's parent is not ours to make writable.
-        const problem = await withRetry(path.dirname(dir), () => rmdir(dir), !isTop);
-        if (!problem)
-            result.freedBytes += st ? st.blocks * 512 : 0;
-        // A folder that still holds what could not be deleted is already explained by that entry.
-        else if (!(failedBelow && problem === 'ENOTEMPTY'))
-            fail(dir, problem);
-        return failedBelow;
-    }
-    await removeFolder(top, true);
-    return result;
-}
-
-;// CONCATENATED MODULE: ./src/reap/remove-workers.ts
-// Where removal walks run. Deleting is the kernel's work, and on a busy or journalled disk (ext4 mounted
-// with `discard` on a virtual disk, as on the machines measured in docs/benchmarks.md) each unlink waits
-// for the device more than it uses a core: the more unlinks in flight, the more of them one journal
-// commit carries. A pool of worker threads keeps several in flight and leaves the main thread free for the
-// locks it holds (a lock's holder must keep refreshing it) and the next removals' checks:
-//  - one worker walks several folders at once, each deleting its files through libuv's thread pool (as
-//    many in the kernel as that pool has threads, 4 unless UV_THREADPOOL_SIZE says otherwise);
-//  - the others each walk one folder at a time with synchronous calls: one more in the kernel each.
-// Reap mode only: `node:worker_threads` is loaded when a pool starts, never in run mode
-// (test/e2e/startup.test.ts). A single removal walks in the calling thread.
-//
-// How many: each worker is a JavaScript environment of its own, about 11 MB of memory, and the reap step's
-// peak memory is held under 150 MB (docs/benchmarks.md), while the scan's own memory grows with what it found. So: three workers (one
-// concurrent) while the scan found up to 5,000 entries, one concurrent worker above. Measured
-// (bench/removal.bench.mjs, docs/benchmarks.md "The removal walk"): 400 sandboxes removed alone
-// take about as long with one concurrent worker as with four synchronous ones, and with three (one
-// concurrent) about as long as with eight synchronous ones; the reap benchmark's 10,000 sandboxes peaked
-// at 163-165 MB with three workers.
-
-
-
-/** Removal workers of a pool that removes many sandboxes, while the scan found up to FULL_POOL_UP_TO. */
-const REMOVAL_WORKERS = 3;
-const FULL_POOL_UP_TO = 5_000;
-/** A worker's young generation, in MB. */
-const WORKER_YOUNG_MB = 2;
-/** Folders the concurrent worker walks at once. */
-const CONCURRENT_WALKS = 6;
-/** The remover for `removals` disk sandboxes, when the scan found `found` entries in all. */
-function removerFor(removals, found) {
-    if (removals <= 1)
-        return inlineRemover;
-    return startRemovers(found <= FULL_POOL_UP_TO ? REMOVAL_WORKERS : 1);
-}
-/** Walks in the calling thread, with synchronous calls. */
-const inlineRemover = {
-    walks: 1,
-    remove: (top, device) => removeTree(external_node_fs_, external_node_path_, top, device, { uid: process.getuid?.(), concurrent: false }),
-    close: async () => undefined,
-};
-/**
- * The workers' program: the walk's own source text, and a loop that answers each folder sent (by its
- * number) with what its removal found (an error thrown by the walk itself comes back as a problem of the
- * folder). Written to run as a script or as a module alike (a worker started from code given as text runs
- * it as the main program does, and flags such as `--input-type=module` make that a module).
- */
-const WORKER_SOURCE = `
-const { parentPort, workerData } = process.getBuiltinModule('node:worker_threads');
-const fs = process.getBuiltinModule('node:fs');
-const path = process.getBuiltinModule('node:path');
-const removeTree = ${removeTree.toString()};
-parentPort.on('message', ({ id, top, device }) => {
-  removeTree(fs, path, top, device, workerData).then(
-    (result) => parentPort.postMessage({ id, result }),
-    (error) => parentPort.postMessage({
-      id,
-      result: { freedBytes: 0, problems: [{ path: top, error: String((error && error.message) || error) }] },
-    }),
-  );
-});
-`;
-/**
- * A pool of `count` removal workers (one concurrent, the rest synchronous; `synchronousOnly`: all, as
- * bench/removal.bench.mjs compares), starting in the background.
- */
-function startRemovers(count, { synchronousOnly = false } = {}) {
-    const { Worker } = process.getBuiltinModule('node:worker_threads');
-    const uid = process.getuid?.();
-    const queue = [];
-    let nextId = 0;
-    const problem = (job, error) => ({
-        freedBytes: 0,
-        problems: [{ path: job.top, error }],
-    });
-    const dispatch = () => {
-        for (const slot of slots) {
-            while (!slot.lost && slot.jobs.size < slot.capacity && queue.length) {
-                const job = queue.shift();
-                slot.jobs.set(job.id, job);
-                slot.worker.postMessage({ id: job.id, top: job.top, device: job.device });
-            }
-        }
-        // No worker left: what is still queued is reported as not removed.
-        if (slots.every((slot) => slot.lost))
-            for (const job of queue.splice(0))
-                job.done(problem(job, 'no removal worker left'));
-    };
-    const slots = Array.from({ length: count }, (_, n) => {
-        const concurrent = n === 0 && !synchronousOnly;
-        const worker = new Worker(WORKER_SOURCE, {
-            eval: true,
-            workerData: { uid, concurrent },
-            // A walk's garbage is a few `Stats` at a time: a small young generation, whatever the main thread's.
-            resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_MB },
-        });
-        const slot = { worker, capacity: concurrent ? CONCURRENT_WALKS : 1, jobs: new Map(), lost: false };
-        worker.on('message', ({ id, result }) => {
-            const job = slot.jobs.get(id);
-            slot.jobs.delete(id);
-            job?.done(result);
-            dispatch();
-        });
-        // A worker that dies takes its folders' removals with it (reported), and no more work.
-        const lost = (why) => {
-            if (slot.lost)
-                return;
-            slot.lost = true;
-            for (const job of slot.jobs.values())
-                job.done(problem(job, why));
-            slot.jobs.clear();
-            dispatch();
-        };
-        worker.on('error', (error) => lost(`removal worker failed: ${error.message}`));
-        worker.on('exit', (exitCode) => lost(`removal worker exited (${exitCode})`));
-        return slot;
-    });
-    return {
-        walks: slots.reduce((sum, slot) => sum + slot.capacity, 0),
-        remove: (top, device) => new Promise((done) => {
-            queue.push({ id: nextId++, top, device, done });
-            dispatch();
-        }),
-        close: async () => {
-            for (const slot of slots)
-                slot.lost = true;
-            await Promise.all(slots.map((slot) => slot.worker.terminate()));
-        },
-    };
-}
-
-;// CONCATENATED MODULE: ./src/reap/remove-tree.ts
-// Removing a disk sandbox safely:
-//  - only a folder exactly at `<root>/<project>/<sandbox>`, itself no symbolic link, under the real root;
-//  - symbolic links are removed as links, never followed (a link to `/` or to another sandbox removes the
-//    link only); other filesystems mounted inside are not crossed;
-//  - its `.git` folder is renamed first, in one step: from then on it is no longer a sandbox, and if that
-//    fails nothing else is touched; after that, entries that cannot be deleted are reported and the rest
-//    still goes (a folder of ours without write permission, as Go's module cache makes, is made writable
-//    first). What is left of a partly removed sandbox is reported as not a sandbox from then on;
-//  - its home `<root>/<project>/.home/<sandbox>` goes the same way.
-// How: the paths are checked and `.git` moved away here; the walk that empties a folder is remove-walk.ts,
-// run by a Remover (remove-workers.ts): in the calling thread, or in one of several worker threads while
-// other sandboxes are removed at the same time (execute.ts).
-
-
-
-
-
-
-
-class UnsafeRemovalError extends Error {
-}
-/**
- * The name a removal gives a sandbox's `.git` before the walk: unguessable by the sandbox (a random part
- * drawn once per process), unique per removal (a count).
- */
-const renamed = { prefix: '', count: 0 };
-function removedGitName() {
-    renamed.prefix ||= (0,external_node_crypto_.randomBytes)(6).toString('hex');
-    return `.git-removed-${renamed.prefix}-${++renamed.count}`;
-}
-/**
- * Refuses anything that is not a real folder exactly two levels under the real root. Real paths are the
- * system's realpath(3), the answer of Node's own walk in one call.
- */
-function assertSandboxPath(root, target) {
-    const realRoot = external_node_fs_.realpathSync.native(root);
-    const relative = external_node_path_.relative(realRoot, target);
-    const parts = relative.split(external_node_path_.sep);
-    if (external_node_path_.isAbsolute(relative) || parts.length !== 2 || parts.some((p) => !p || p === '.' || p === '..'))
-        throw new UnsafeRemovalError(`${target} is not a folder <root>/<project>/<sandbox> under ${realRoot}`);
-    for (const dir of [external_node_path_.join(realRoot, parts[0]), target]) {
-        const st = external_node_fs_.lstatSync(dir);
-        if (!st.isDirectory())
-            throw new UnsafeRemovalError(`${dir} is not a folder (a symbolic link is never followed)`);
-    }
-    if (external_node_fs_.realpathSync.native(target) !== target)
-        throw new UnsafeRemovalError(`${target} is not a real path`);
-}
-async function removeSandboxTree(root, target, remover = inlineRemover) {
-    assertSandboxPath(root, target);
-    const result = { gone: false, unlinked: false, freedBytes: 0, problems: [] };
-    const gitDir = external_node_path_.join(target, '.git');
-    if (lstat(gitDir)) {
-        try {
-            await promises_.rename(gitDir, external_node_path_.join(target, removedGitName()));
-        }
-        catch (error) {
-            result.problems.push({ path: gitDir, error: code(error) });
-            return result;
-        }
-    }
-    result.unlinked = true;
-    add(result, await remover.remove(target, external_node_fs_.lstatSync(target).dev));
-    result.gone = !lstat(target);
-    return result;
-}
-/** Removes `<root>/<project>/.home/<sandbox>` (real folders only, links never followed); problems are added. */
-async function removeHomeFolder(root, home, result, remover = inlineRemover) {
-    const realRoot = external_node_fs_.realpathSync.native(root);
-    const parts = external_node_path_.relative(realRoot, home).split(external_node_path_.sep);
-    if (parts.length !== 3 || parts[1] !== HOME_FOLDER || parts.some((p) => !p || p === '.' || p === '..'))
-        throw new UnsafeRemovalError(`${home} is not a folder <root>/<project>/${HOME_FOLDER}/<sandbox> under ${realRoot}`);
-    let st;
-    for (const dir of [external_node_path_.join(realRoot, parts[0]), external_node_path_.join(realRoot, parts[0], parts[1]), home]) {
-        st = lstat(dir);
-        if (!st)
-            return;
-        if (!st.isDirectory())
-            throw new UnsafeRemovalError(`${dir} is not a folder (a symbolic link is never followed)`);
-    }
-    add(result, await remover.remove(home, st.dev));
-}
-/** Adds what a walk found to the removal's account. */
-function add(result, walked) {
-    result.freedBytes += walked.freedBytes;
-    result.problems.push(...walked.problems);
-}
-function code(error) {
-    return error.code ?? String(error);
-}
-/**
- * Bytes a folder takes on disk (allocated blocks), walked like removal: no links followed, one filesystem.
- * Undefined when any of it could not be read (a folder without search permission, a chain of folders
- * deeper than PATH_MAX): a size is for the report only, so a sandbox that cannot be measured is reported
- * unmeasured, never an error that stops the reap.
- */
-function measureTree(top) {
-    let total = 0;
-    let device;
-    try {
-        const st = external_node_fs_.lstatSync(top);
-        if (!st.isDirectory())
-            return undefined;
-        device = st.dev;
-        total += st.blocks * 512;
-    }
-    catch {
-        return undefined;
-    }
-    const pending = [top];
-    try {
-        while (pending.length) {
-            const dir = pending.pop();
-            for (const name of external_node_fs_.readdirSync(dir)) {
-                const entry = external_node_path_.join(dir, name);
-                const st = external_node_fs_.lstatSync(entry, { throwIfNoEntry: false });
-                if (!st)
-                    continue;
-                total += st.blocks * 512;
-                if (st.isDirectory() && st.dev === device)
-                    pending.push(entry);
-            }
-        }
-    }
-    catch {
-        return undefined;
-    }
-    return total;
-}
-
-;// CONCATENATED MODULE: external "node:timers/promises"
-const external_node_timers_promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:timers/promises");
 ;// CONCATENATED MODULE: ./src/reap/linked-worktree.ts
 // Linked worktrees (the layout of `git worktree add`, and of the seed tool's worktree cache) as the
 // reaper sees them: a folder whose `.git` is a file `gitdir: <parent>/.git/worktrees/<id>`, registered
@@ -15507,6 +14943,7 @@ const external_node_timers_promises_namespaceObject = __WEBPACK_EXTERNAL_createR
 // worktree's `.git`. The worktree and its registration (HEAD, index, logs, refs of its own) are written by
 // whoever used the worktree: everything here reads them as data (bounded, never through a link, lstat
 // only for times), and git never runs with them. git runs on the host in the parent only (its branches).
+
 
 
 
@@ -15663,16 +15100,42 @@ async function branchTips(git, parent, refs) {
 // folders are gone: as data, with the removal's own walk (no link followed), and only those registrations.
 // Not `git worktree prune`, which would judge and drop every other registration of the parent (those of
 // worktrees it cannot see from here, too), and would read files that whoever used the worktree wrote.
+/** Registrations walked at once. */
+const REGISTRATIONS_AT_ONCE = 4;
+/**
+ * The registrations of removed linked worktrees, a parent at a time, under its repository lock (taken
+ * once for its batch): in order, why each was left (undefined: it is gone). A parent whose lock cannot be
+ * had keeps its registrations, and the other parents' go on.
+ */
+async function forgetRegistrations(items) {
+    const left = items.map(() => undefined);
+    const byParent = new Map();
+    items.forEach(({ parent }, n) => byParent.set(parent.gitDir, [...(byParent.get(parent.gitDir) ?? []), n]));
+    for (const [gitDir, group] of byParent) {
+        try {
+            const problems = await withRepositoryLock(gitDir, () => removeRegistrations(gitDir, group.map((n) => items[n].linked)));
+            group.forEach((n, i) => {
+                const problem = problems[i];
+                if (problem)
+                    left[n] = { reason: problem.error, problem };
+            });
+        }
+        catch (error) {
+            for (const n of group)
+                left[n] = { reason: `the parent's lock could not be taken (${error.message})` };
+        }
+    }
+    return left;
+}
 /**
  * Removes the registrations of a batch of removed linked worktrees of one parent (`parentGitDir`), the
  * caller holding the parent's repository lock (taken once for the batch). Each goes only when it is still a
  * real folder whose `gitdir` file reads as the scan read it (it named its worktree then); several are
- * walked at once by the remover's workers (each registration is a handful of small files, and every
- * unlink waits for the disk: one after the other, they took longer than the worktrees' own folders).
+ * walked at once (each is a handful of small files, and every unlink waits for the disk).
  * Returns, in order, what was left of each and why (undefined: it is gone); one that cannot go leaves the
  * others going.
  */
-async function removeRegistrations(parentGitDir, batch, remover = inlineRemover) {
+async function removeRegistrations(parentGitDir, batch, walk = removeTree) {
     const worktrees = external_node_path_.join(parentGitDir, 'worktrees');
     // One walk per registration: a registration named twice (the scan verifies that it points back at one
     // worktree only, so this is never expected) is walked once, and both are told what became of it.
@@ -15681,11 +15144,11 @@ async function removeRegistrations(parentGitDir, batch, remover = inlineRemover)
         const known = walks.get(linked.id);
         if (known)
             return known;
-        const walk = removeChecked(worktrees, linked, remover);
-        walks.set(linked.id, walk);
-        return walk;
+        const removal = removeChecked(worktrees, linked, walk);
+        walks.set(linked.id, removal);
+        return removal;
     };
-    const problems = await inParallel(batch, remover.walks, removeOnce);
+    const problems = await inParallel(batch, REGISTRATIONS_AT_ONCE, removeOnce);
     // As git does when it prunes the last registration: the empty folder goes too, once one of ours went
     // (rmdir removes only an empty folder, never a link: others' registrations are never touched).
     if (problems.some((problem) => !problem) && lstat(worktrees)?.isDirectory())
@@ -15698,7 +15161,7 @@ async function removeRegistrations(parentGitDir, batch, remover = inlineRemover)
     return problems;
 }
 /** One registration, checked under the parent's lock just before its walk (see removeRegistrations). */
-async function removeChecked(worktrees, linked, remover) {
+async function removeChecked(worktrees, linked, walk) {
     const admin = external_node_path_.join(worktrees, linked.id);
     const left = (error) => ({ path: admin, error });
     if (!linked.registered || linked.id.includes('/') || linked.id === '.' || linked.id === '..')
@@ -15713,7 +15176,7 @@ async function removeChecked(worktrees, linked, remover) {
     const gitdir = readBounded(external_node_path_.join(admin, 'gitdir'), GITDIR_MAX);
     if (!('data' in gitdir) || gitdir.data.toString('utf8') !== linked.registered.gitdirText)
         return left('it changed since the scan');
-    const walked = await remover.remove(admin, st.dev);
+    const walked = await walk(admin, st.dev);
     return walked.problems[0];
 }
 
@@ -16113,11 +15576,9 @@ async function scanVolumes(options, parents, warnings) {
 async function readVolumeActivity(options, volumes, warnings) {
     if (volumes.length === 0)
         return;
-    const seen = await inspectInHelpers(options.engine, options.image, undefined, volumes.map((s) => ({ key: s.key, target: { volume: s.volume, name: s.sandbox }, signals: true })));
+    const seen = await lookAtVolumes(options.engine, options.image, volumes);
     let failed = 0;
     let firstError;
-    for (const s of volumes)
-        applyVolumeSignals(s, seen.get(s.key));
     for (const s of volumes)
         if (!seen.get(s.key)?.signals) {
             failed++;
@@ -16125,6 +15586,16 @@ async function readVolumeActivity(options, volumes, warnings) {
         }
     if (failed)
         warnings.push(`The activity of ${failed} volume(s) could not be read: their age is unknown, they are kept.${firstError ? ` The first: ${sandboxText(firstError)}` : ''}`);
+}
+/**
+ * What helpers see of these volumes now, applied to each: its last activity (undefined when it could not be
+ * read), its HEAD, and what is wrong with it. The scan asks, and the removal asks again just before.
+ */
+async function lookAtVolumes(engine, image, volumes) {
+    const seen = await inspectInHelpers(engine, image, undefined, volumes.map((s) => ({ key: s.key, target: { volume: s.volume, name: s.sandbox }, signals: true })));
+    for (const s of volumes)
+        applyVolumeSignals(s, seen.get(s.key));
+    return seen;
 }
 function applyVolumeSignals(s, seen) {
     const signals = seen?.signals;
@@ -16457,6 +15928,154 @@ function blobName(content, hashBytes = 20) {
     hash.update(`blob ${content.length}\0`);
     hash.update(content);
     return hash.digest('hex');
+}
+
+;// CONCATENATED MODULE: ./src/reap/decide.ts
+
+
+/** Class, expiry and age of one entry: the first question, asked before any check for work runs. */
+function assessStaleness(facts, retention, nowMs) {
+    if (facts.notSandbox)
+        return { class: 'not-a-sandbox', stale: false };
+    const cls = retentionClass(facts.sandbox, facts.orphan !== undefined);
+    const expiry = expiryDays(cls, retention);
+    const age = facts.lastActivityMs === undefined ? undefined : ageDays(facts.lastActivityMs, nowMs);
+    return {
+        class: cls,
+        expiryDays: expiry,
+        ageDays: age,
+        stale: isExpired(facts.lastActivityMs, nowMs, expiry),
+    };
+}
+function decide(all, policy, nowMs) {
+    const decisions = all.map((facts) => decideOne(facts, policy, nowMs));
+    return capRemovals(decisions, policy.maxRemovals);
+}
+function decideOne(facts, policy, nowMs) {
+    const staleness = assessStaleness(facts, policy.retention, nowMs);
+    const base = keepDecision(facts, staleness);
+    if (facts.notSandbox)
+        return { ...base, reason: `not a sandbox: ${facts.notSandbox}` };
+    if (!staleness.stale)
+        return { ...base, reason: freshReason(staleness) };
+    const verdict = applyGates(gateFactsOf(facts), policy);
+    const held = verdict.held ? { held: verdict.held } : {};
+    if (!verdict.remove)
+        return { ...base, reason: verdict.reason, ...held };
+    return { ...base, action: 'remove', reason: verdict.reason, archive: verdict.archive, ...held };
+}
+/**
+ * A removal asked for by name (the CLI's `rm`): the person asking has judged the age, so only the safety
+ * gates apply, exactly as the reaper applies them to a stale sandbox.
+ */
+function decideOnRequest(facts, policy, nowMs) {
+    const base = keepDecision(facts, assessStaleness(facts, policy.retention, nowMs));
+    const verdict = applyGates(gateFactsOf(facts), policy);
+    const held = verdict.held ? { held: verdict.held } : {};
+    if (!verdict.remove)
+        return { ...base, reason: verdict.reason, ...held };
+    // The gates speak of a stale sandbox; this one may be fresh.
+    const reason = verdict.reason.replace(/^stale and /, '');
+    return { ...base, action: 'remove', reason, archive: verdict.archive, ...held };
+}
+function keepDecision(facts, staleness) {
+    return {
+        key: facts.key,
+        sandbox: facts.sandbox,
+        project: facts.project,
+        isolation: facts.isolation,
+        where: facts.where,
+        class: staleness.class,
+        ageDays: staleness.ageDays,
+        expiryDays: staleness.expiryDays,
+        lastActivityMs: facts.lastActivityMs,
+        sizeBytes: facts.sizeBytes,
+        action: 'keep',
+        reason: '',
+    };
+}
+/** What the gates look at: an orphan's work is unchecked; work never checked counts as "could not check". */
+function gateFactsOf(facts) {
+    return {
+        notSandbox: facts.notSandbox,
+        inUse: facts.inUse,
+        orphan: facts.orphan,
+        work: facts.orphan
+            ? { state: 'unchecked' }
+            : (facts.work ?? { state: 'unknown', detail: 'it was not checked' }),
+    };
+}
+function freshReason(staleness) {
+    if (staleness.ageDays === undefined)
+        return 'age unknown (no activity signal could be read): kept';
+    return `fresh: ${staleness.ageDays} of ${staleness.expiryDays} days`;
+}
+/** Like actions/stale's operations-per-run: the oldest removals go first, the rest wait for the next run. */
+function capRemovals(decisions, maxRemovals) {
+    if (maxRemovals <= 0)
+        return decisions;
+    const removals = decisions
+        .filter((d) => d.action === 'remove')
+        .sort((a, b) => (a.lastActivityMs ?? 0) - (b.lastActivityMs ?? 0) || a.key.localeCompare(b.key));
+    const deferred = new Set(removals.slice(maxRemovals).map((d) => d.key));
+    return decisions.map((d) => deferred.has(d.key)
+        ? {
+            ...d,
+            action: 'keep',
+            archive: undefined,
+            reason: `stale, but max-removals (${maxRemovals}) is reached: waits for the next run`,
+        }
+        : d);
+}
+function applyGates(facts, options) {
+    if (facts.notSandbox)
+        return { remove: false, reason: `not a sandbox: ${facts.notSandbox}` };
+    if (facts.inUse)
+        return { remove: false, reason: `in use: ${facts.inUse}` };
+    const { work } = facts;
+    if (work.state === 'unchecked' || facts.orphan) {
+        const why = facts.orphan ?? 'its parent repository is gone';
+        return options.archive
+            ? { remove: true, reason: `orphan (${why}): files archived, then removed`, archive: 'files' }
+            : { remove: true, reason: `orphan (${why}): removed after the orphan expiry` };
+    }
+    if (work.state === 'clean')
+        return { remove: true, reason: 'stale and holds no work' };
+    const why = work.state === 'work'
+        ? `holds work: ${work.detail}`
+        : `the check for work could not run (${work.detail})`;
+    const held = work.state === 'work' && work.held ? { held: work.held } : {};
+    if (!options.force)
+        return { remove: false, reason: why, ...held };
+    return options.archive
+        ? { remove: true, reason: `force: ${why}; work archived, then removed`, archive: 'work', ...held }
+        : { remove: true, reason: `force: ${why}; removed without archive`, ...held };
+}
+function summarizeWork(checks) {
+    const found = [];
+    const failed = [];
+    const held = {};
+    if (checks.operation) {
+        found.push(checks.operation);
+        held.operation = checks.operation;
+    }
+    if ('error' in checks.uncommitted)
+        failed.push(checks.uncommitted.error);
+    else if (checks.uncommitted.value > 0) {
+        found.push(`${checks.uncommitted.value} uncommitted file(s)`);
+        held.uncommitted = checks.uncommitted.value;
+    }
+    if ('error' in checks.unsaved)
+        failed.push(checks.unsaved.error);
+    else if (checks.unsaved.value) {
+        found.push(describeUnsaved(checks.unsaved.value));
+        held.unsaved = checks.unsaved.value;
+    }
+    if (found.length)
+        return { state: 'work', detail: found.join(', '), held };
+    if (failed.length)
+        return { state: 'unknown', detail: [...new Set(failed)].join('; ') };
+    return { state: 'clean' };
 }
 
 // EXTERNAL MODULE: ./node_modules/ignore/index.js
@@ -16947,14 +16566,11 @@ async function checkWork(sandboxes, deps) {
         group.sandboxes.push(s);
         byParent.set(s.parent.gitDir, group);
     }
-    if (reports.size)
-        deps.onReports?.(new Map(reports));
     // A few parents at a time: one's git or helper container runs while another's files are read.
     await inParallel([...byParent.values()], work_PARENTS_IN_FLIGHT, async ({ parent, sandboxes: group }) => {
         const found = await checkSplittingFailures(parent, group, deps);
         for (const [key, report] of found)
             reports.set(key, report);
-        deps.onReports?.(found);
     });
     return reports;
 }
@@ -17192,7 +16808,12 @@ function finding(history, verdict, uncommitted) {
 ;// CONCATENATED MODULE: ./src/reap/look-closer.ts
 // What every reaper command opens with (the reap, `list`, `rm`): git, the engine and the helper image the
 // action controls, one scan of the worktree root and the volumes, the facts the scan already has, and a
-// closer look (in use? holding work? how big?) at the sandboxes the command cares about.
+// closer look (in use? holding work? how big?) at the sandboxes the command cares about. In use: a
+// running container mounts it, a process has its working directory inside it, or a run holds its lock;
+// containers and processes are looked at once for all sandboxes.
+
+
+
 
 
 
@@ -17206,10 +16827,10 @@ function finding(history, verdict, uncommitted) {
 
 
 /** The tools, then the scan in a log group of its own (`tell`: with a line that says what it found). */
-async function openReaper(options, ui, { tell = false } = {}) {
-    const engine = new engine_engine/* ContainerEngine */.y(options.engine);
+async function openReaper(options, ui, { tell = false, tools } = {}) {
+    const engine = tools?.engine ?? new engine_engine/* ContainerEngine */.y(options.engine);
     const helperImage = helperImageOnDemand(engine);
-    const git = await Git.create();
+    const git = tools?.git ?? (await Git.create());
     const scan = await ui.group('Scan', async () => {
         const started = Date.now();
         const found = await scanSandboxes({
@@ -17247,19 +16868,6 @@ async function helpersRefusal(engine, image, scan, ui) {
     const outOfView = warnUnseen(await rootOutOfView(engine, scan));
     let refusal;
     return () => (refusal ??= outOfView ? Promise.resolve(outOfView) : rootUnproven(engine, image, scan).then(warnUnseen));
-}
-/** What carrying out removals needs, from what the reaper opened with. */
-function removalDeps(opened, options) {
-    const { git, engine, helperImage, scan, diskHelpersRefused } = opened;
-    return {
-        git,
-        engine,
-        image: helperImage,
-        root: scan.root,
-        found: scan.sandboxes.length,
-        diskHelpersRefused,
-        ...options,
-    };
 }
 const REAP_ROOT_FIX = "Run the reap job where the runs that made the sandboxes ran, with the same worktree-root, in a folder the engine shares with the action (a job container: under the runner's work folder, /__w; Actions Runner Controller in Docker-in-Docker mode: under /home/runner/_work)";
 /**
@@ -17333,17 +16941,12 @@ async function lookCloser(stale, facts, deps) {
                 detail: `unregistered: ${s.unregistered ?? 'its parent holds no record of it'}`,
             };
     }
-    const reports = await checkWork(checkable, {
-        ...deps,
-        onReports: (found) => {
-            for (const [key, report] of found) {
-                facts.get(key).work = report.work;
-                if (report.sizeBytes !== undefined)
-                    facts.get(key).sizeBytes = report.sizeBytes;
-            }
-            deps.onLooked?.([...found.keys()]);
-        },
-    });
+    const reports = await checkWork(checkable, deps);
+    for (const [key, report] of reports) {
+        facts.get(key).work = report.work;
+        if (report.sizeBytes !== undefined)
+            facts.get(key).sizeBytes = report.sizeBytes;
+    }
     // Sizes: disk sandboxes that will not be removed now (removal measures the rest); volumes not seen yet.
     for (const s of stale) {
         const f = facts.get(s.key);
@@ -17359,12 +16962,91 @@ async function lookCloser(stale, facts, deps) {
     }
     return reports;
 }
+async function observeUsage(engine) {
+    const usage = { workingDirs: processWorkingDirs() };
+    if (!engine)
+        return { ...usage, containers: [] };
+    try {
+        const containers = await containerMounts(engine);
+        // Bind sources are compared as real paths, like the sandbox paths.
+        for (const c of containers)
+            c.binds = c.binds.map(realOrSelf);
+        return { ...usage, containers };
+    }
+    catch (error) {
+        const message = error.message;
+        // No engine installed: no container can be using anything.
+        if (/not installed or not on PATH/.test(message))
+            return { ...usage, containers: [] };
+        return { ...usage, containersError: message };
+    }
+}
+function processWorkingDirs() {
+    let pids;
+    try {
+        pids = external_node_fs_.readdirSync('/proc').filter((n) => /^\d+$/.test(n));
+    }
+    catch {
+        return undefined;
+    }
+    const dirs = [];
+    for (const pid of pids) {
+        try {
+            dirs.push({ pid: Number(pid), cwd: external_node_fs_.readlinkSync(`/proc/${pid}/cwd`) });
+        }
+        catch {
+            /* gone, or another user's process */
+        }
+    }
+    return dirs;
+}
+function realOrSelf(p) {
+    try {
+        return external_node_fs_.realpathSync(p);
+    }
+    catch {
+        return p;
+    }
+}
+const inside = (child, dir) => child === dir || child.startsWith(`${dir}${external_node_path_.sep}`);
+/** Why the sandbox is in use, or undefined. A usage that could not be observed counts as "in use". */
+async function inUseReason(sandbox, usage) {
+    if (sandbox.parent && !sandbox.orphan && (await isSandboxLocked(sandbox.parent.gitDir, sandbox.sandbox)))
+        return 'a run holds its lock';
+    if (sandbox.linked?.locked)
+        return 'its registration is locked (git worktree lock)';
+    if (!usage.containers)
+        return `the container engine could not be asked (${usage.containersError})`;
+    if (sandbox.volume) {
+        const users = usage.containers.filter((c) => c.volumes.includes(sandbox.volume));
+        const running = users.filter((c) => c.running).map((c) => c.name);
+        if (running.length)
+            return `running container ${running.join(', ')} mounts it`;
+        if (users.length)
+            return `stopped container ${users.map((c) => c.name).join(', ')} still references the volume (remove it to let the volume go)`;
+        return undefined;
+    }
+    // The work tree and the command's home: a container or a process in either is using the sandbox.
+    const dirs = [sandbox.hostPath, ...(sandbox.homePath ? [sandbox.homePath] : [])];
+    const within = (p) => dirs.some((dir) => inside(p, dir));
+    const mounting = usage.containers.filter((c) => c.running && c.binds.some(within));
+    if (mounting.length)
+        return `running container ${mounting.map((c) => c.name).join(', ')} mounts it`;
+    if (!usage.workingDirs)
+        return 'the working directories of processes cannot be read (no /proc)';
+    const process = usage.workingDirs.find((p) => within(p.cwd));
+    if (process)
+        return `process ${process.pid} has its working directory in it`;
+    return undefined;
+}
 
-;// CONCATENATED MODULE: ./src/reap/listing.ts
+;// CONCATENATED MODULE: ./src/cli/listing.ts
 // The reaper's view of every sandbox on the machine, for `worktree-sandbox list`: the reaper's own scan,
 // facts and decisions (a dry run), except that every sandbox is looked at closely (in use? holding work?
 // how big?), not only the stale ones. Nothing is removed and nothing is written: the checks are the
 // reaper's read-only ones, so a listing never moves an activity signal.
+// What it says of each sandbox (sandboxState, removalOutlook) is pure: read off the reaper's own facts
+// and decision, and for a fresh sandbox the same gates applied as if it were stale.
 
 
 
@@ -17372,7 +17054,8 @@ async function lookCloser(stale, facts, deps) {
 
 
 
-async function survey(options, ui = silentUi) {
+
+async function listSandboxes(options, ui = silentUi) {
     const nowMs = options.now ?? Date.now();
     const { git, engine, helperImage, scan, diskHelpersRefused } = await openReaper(options, ui);
     for (const warning of scan.warnings)
@@ -17423,6 +17106,44 @@ function listing_branchOf(s) {
     if (ref)
         return ref.startsWith('refs/heads/') ? ref.slice(11) : undefined;
     return s.branchLabel || undefined;
+}
+/**
+ * In use first (whatever else holds, nothing touches it), then orphan (git can check nothing), then work.
+ * A check for work that could not run is shown as holding work, because the reaper treats it so.
+ */
+function sandboxState(facts) {
+    if (facts.notSandbox)
+        return { state: 'not a sandbox', detail: facts.notSandbox };
+    if (facts.inUse)
+        return { state: 'in use', detail: facts.inUse };
+    if (facts.orphan)
+        return { state: 'orphan', detail: facts.orphan };
+    const work = facts.work;
+    if (work?.state === 'clean')
+        return { state: 'clean' };
+    if (work?.state === 'work')
+        return { state: 'holds work', detail: work.detail };
+    const why = work && 'detail' in work ? work.detail : 'it was not checked';
+    return { state: 'holds work', detail: `the check for work could not run (${why})` };
+}
+function removalOutlook(facts, decision, policy, nowMs) {
+    if (facts.notSandbox)
+        return { when: 'never', reason: decision.reason };
+    if (decision.action === 'remove')
+        return { when: 'next reap', reason: decision.reason };
+    const staleness = assessStaleness(facts, policy.retention, nowMs);
+    if (staleness.stale || facts.lastActivityMs === undefined || staleness.expiryDays === undefined)
+        return { when: 'kept', reason: decision.reason };
+    const verdict = applyGates(gateFactsOf(facts), { ...policy, force: false });
+    if (!verdict.remove)
+        return { when: 'kept', reason: verdict.reason };
+    return {
+        when: 'after',
+        afterMs: facts.lastActivityMs + staleness.expiryDays * DAY_MS,
+        reason: facts.orphan
+            ? `${decision.reason}; removed then unless in use (an orphan's work cannot be checked)`
+            : `${decision.reason}; removed then if unused and without work`,
+    };
 }
 
 ;// CONCATENATED MODULE: ./src/cli/table.ts
@@ -20094,10 +19815,9 @@ function terminalUi(options = {}) {
 
 
 
-
 async function listCommand(settings, json) {
     const ui = terminalUi({ quiet: true, spinner: true });
-    const found = await survey({
+    const found = await listSandboxes({
         worktreeRoot: settings.worktreeRoot,
         volumePrefix: settings.volumePrefix,
         engine: settings.engine,
@@ -20376,7 +20096,7 @@ function tarSaid(stderr) {
 // or volume, then every record the parent keeps of it); a linked worktree its folder, then its registration
 // in the parent (linked-worktree.ts, under the parent's repository lock); an orphan loses its folders or
 // volume only.
-// On disk the reaper removes the folders itself first, carefully (remove.ts): links are never followed,
+// On disk the reaper removes the folders itself first, carefully (remove-tree.ts): links are never followed,
 // and what cannot be deleted is reported while the rest goes.
 
 
@@ -20390,153 +20110,102 @@ function tarSaid(stderr) {
 
 
 
-
-
-/** Removals running at once. */
+/** Removals running at once, and parents whose batches are removed at once. */
 const REMOVALS_IN_FLIGHT = 4;
+const PARENTS_AT_ONCE = 4;
 /**
- * Sandboxes of one parent whose records are dropped together (one repository lock, two git processes),
- * and whose locks are held until then; volumes: locked and looked at again together (one helper).
+ * Sandboxes of one parent removed together: locked, looked at again and removed, then their records
+ * dropped together (one repository lock, two git processes) before their locks are released; volumes
+ * are looked at again by one helper per batch.
  */
 const BATCH = 32;
+/**
+ * Removes every sandbox decided for removal: disk sandboxes a batch of one parent at a time (a few
+ * parents at once), then volumes. One sandbox that fails in any step gets an outcome that says why, and
+ * every other goes on: a failure is never the whole run's.
+ */
 async function carryOut(removals, deps) {
-    const stream = startRemovals(deps, removals.filter((r) => !r.sandbox.volume).length);
-    stream.add(removals);
-    return stream.finish();
-}
-/**
- * Removals as they come: disk sandboxes go into the pipeline at once (`expected`: how many disk sandboxes
- * may come, which sizes the remover), volumes wait for `finish`.
- */
-function startRemovals(deps, expected) {
     const outcomes = new Map();
-    const volumes = [];
-    let disk;
-    return {
-        add(removals) {
-            const onDisk = removals.filter((r) => !r.sandbox.volume);
-            volumes.push(...removals.filter((r) => r.sandbox.volume));
-            if (!onDisk.length)
-                return;
-            disk ??= diskPipeline({ ...deps, remover: removerFor(expected, deps.found) }, outcomes);
-            disk.add(onDisk);
-        },
-        async finish() {
-            if (disk) {
-                try {
-                    await disk.finish();
-                }
-                finally {
-                    await disk.remover.close();
-                }
-            }
-            for (let i = 0; i < volumes.length; i += BATCH)
-                await removeVolumeBatch(volumes.slice(i, i + BATCH), deps, outcomes);
-            return outcomes;
-        },
-    };
+    const byParent = batchesByParent(removals.filter((r) => !r.sandbox.volume));
+    await inParallel([...byParent.values()], PARENTS_AT_ONCE, async (batches) => {
+        for (const batch of batches)
+            await removeDiskBatch(batch, deps, outcomes);
+    });
+    const volumes = removals.filter((r) => r.sandbox.volume);
+    for (let i = 0; i < volumes.length; i += BATCH)
+        await removeVolumeBatch(volumes.slice(i, i + BATCH), deps, outcomes);
+    return outcomes;
 }
 /**
- * Batches finishing at once (each under its own parent's repository lock). Batches of one parent finish
- * one after the other: they would only wait for each other's lock.
+ * Disk sandboxes of one parent: each locked, its activity read again (lstat only) and, when nothing
+ * happened since the scan, removed; then the parent forgets the removed ones (records, registrations),
+ * the project folders left empty go, the locks are released and the outcomes logged.
  */
-const FINISHING_AT_ONCE = 4;
-function diskPipeline(deps, outcomes) {
-    const finishing = limiter(FINISHING_AT_ONCE);
-    // Twice what the remover walks at once: the next ones are locked and looked at again meanwhile.
-    const inFlight = limiter(2 * deps.remover.walks);
-    const lastOfParent = new Map();
-    const pending = [];
-    let logged = Promise.resolve();
-    const finish = (batch) => {
-        const before = lastOfParent.get(batch.parent) ?? Promise.resolve();
-        const forgotten = before.then(() => finishing(() => forgetAll(batch, deps)));
-        lastOfParent.set(batch.parent, forgotten);
-        pending.push(forgotten.then(() => release(batch.locks)));
-        logged = logged.then(async () => {
-            await forgotten;
-            batch.removals.forEach((removal, n) => {
-                const outcome = batch.done[n] ?? failed('its removal did not finish');
-                outcomes.set(removal.decision.key, outcome);
-                deps.log(describe(removal.decision, outcome));
-            });
-        });
-    };
-    const removeItem = async (batch, n) => {
-        const removal = batch.removals[n];
-        try {
-            const held = (batch.locks[n] = await lock(removal.sandbox));
+async function removeDiskBatch(batch, deps, outcomes) {
+    const locks = await inParallel(batch, REMOVALS_IN_FLIGHT, (removal) => lock(removal.sandbox));
+    try {
+        const forget = forgetNothing();
+        const done = await inParallel(batch, REMOVALS_IN_FLIGHT, async (removal) => {
+            const held = locks[batch.indexOf(removal)];
             if ('refused' in held)
-                batch.done[n] = skipped(held.refused);
-            else {
+                return skipped(held.refused);
+            try {
                 const { sandbox } = removal;
                 const activity = lastActivity([
                     ...diskActivity(sandbox.hostPath, gitDirOf(sandbox)).times,
                     sandbox.createdMs,
                 ]);
-                batch.done[n] = await removeOne(removal, activity, { ...deps, forget: batch.forget });
+                return await removeOne(removal, activity, { ...deps, forget });
             }
-        }
-        catch (error) {
-            batch.done[n] = failed(error.message);
-        }
-        finally {
-            if (--batch.left === 0)
-                finish(batch);
-        }
-    };
-    return {
-        remover: deps.remover,
-        add(removals) {
-            for (const { parent, group } of batchesByParent(removals)) {
-                const batch = {
-                    parent,
-                    removals: group,
-                    locks: [],
-                    done: [],
-                    forget: { sandboxes: [], registrations: [], projectDirs: new Set() },
-                    left: group.length,
-                };
-                group.forEach((_, n) => pending.push(inFlight(() => removeItem(batch, n))));
+            catch (error) {
+                return failed(error.message);
             }
-        },
-        async finish() {
-            // Finishing a batch adds to `pending`: wait until nothing was added meanwhile.
-            for (let seen = 0; seen < pending.length;) {
-                const upTo = pending.length;
-                await Promise.all(pending.slice(seen, upTo));
-                seen = upTo;
-            }
-            await logged;
-        },
-    };
+        });
+        await forgetAll(batch, done, forget, deps);
+        batch.forEach((removal, n) => {
+            outcomes.set(removal.decision.key, done[n]);
+            deps.log(removalLine(removal.decision, done[n]));
+        });
+    }
+    finally {
+        await release(locks);
+    }
 }
 /**
  * What a batch leaves to do once its folders are gone: the removed folders' records, the linked
  * worktrees' registrations, then the project folders left empty. Never throws: what could not be done
  * is said on the outcomes of the sandboxes it concerns.
  */
-async function forgetAll(batch, deps) {
+async function forgetAll(batch, done, forget, deps) {
     try {
-        await forgetBatch(batch, deps);
-        await forgetRegistrations(batch.forget.registrations, deps.remover);
+        await forgetBatch(batch, done, forget, deps);
+        const left = await forgetRegistrations(forget.registrations);
+        forget.registrations.forEach(({ outcome }, n) => {
+            const why = left[n];
+            if (!why)
+                return;
+            if (why.problem)
+                outcome.problems.push(why.problem);
+            outcome.status = 'partly removed';
+            outcome.detail = `its registration was left: ${why.reason}`;
+        });
     }
     catch (error) {
-        for (const outcome of batch.done)
-            if (outcome?.status === 'removed') {
+        for (const outcome of done)
+            if (outcome.status === 'removed') {
                 outcome.status = 'partly removed';
                 outcome.detail = `its folders went, but what its parent keeps of it may be left (${error.message})`;
             }
     }
-    for (const dir of batch.forget.projectDirs)
+    for (const dir of forget.projectDirs)
         await removeEmptyProjectDir(dir).catch(() => undefined); // an empty folder left is harmless
 }
 /**
  * The parent forgets the batch's removed sandboxes, together; when that fails, one at a time, so that one
  * sandbox whose records cannot be dropped leaves the others' dropped (its own outcome says so).
  */
-async function forgetBatch(batch, deps) {
-    const { sandboxes } = batch.forget;
+async function forgetBatch(batch, done, forget, deps) {
+    const { sandboxes } = forget;
     if (!sandboxes.length)
         return;
     try {
@@ -20551,8 +20220,7 @@ async function forgetBatch(batch, deps) {
             await forgetSandboxes(deps.git, [sandbox], readRecordNames);
         }
         catch (error) {
-            const n = batch.removals.findIndex((r) => r.sandbox.location === sandbox);
-            const outcome = batch.done[n];
+            const outcome = done[batch.findIndex((r) => r.sandbox.location === sandbox)];
             if (outcome) {
                 outcome.status = 'partly removed';
                 outcome.detail = `its folders went, but its parent's records of it could not be dropped (${error.message})`;
@@ -20560,23 +20228,25 @@ async function forgetBatch(batch, deps) {
         }
     }
 }
-/** The removals in batches of one parent each (orphans and sandboxes without a parent together: ''). */
+/** The removals in batches, by parent (orphans and sandboxes without a parent together: ''). */
 function batchesByParent(removals) {
     const byParent = new Map();
     for (const removal of removals) {
         const { parent, orphan } = removal.sandbox;
         const key = parent && !orphan ? parent.gitDir : '';
-        const group = byParent.get(key);
-        if (group)
-            group.push(removal);
-        else
-            byParent.set(key, [removal]);
+        byParent.set(key, [...(byParent.get(key) ?? []), removal]);
     }
-    const batches = [];
-    for (const [parent, group] of byParent)
+    const batches = new Map();
+    for (const [parent, group] of byParent) {
+        const cut = [];
         for (let i = 0; i < group.length; i += BATCH)
-            batches.push({ parent, group: group.slice(i, i + BATCH) });
+            cut.push(group.slice(i, i + BATCH));
+        batches.set(parent, cut);
+    }
     return batches;
+}
+function forgetNothing() {
+    return { sandboxes: [], registrations: [], projectDirs: new Set() };
 }
 /** Volumes: locked together, looked at again by one helper, then removed (each with its records). */
 async function removeVolumeBatch(batch, deps, outcomes) {
@@ -20584,7 +20254,7 @@ async function removeVolumeBatch(batch, deps, outcomes) {
     try {
         const locked = batch.filter((_, n) => !('refused' in locks[n]));
         const activity = await volumeActivity(locked.map((r) => r.sandbox), deps);
-        const forget = { sandboxes: [], registrations: [], projectDirs: new Set() };
+        const forget = forgetNothing();
         const done = await inParallel(batch, REMOVALS_IN_FLIGHT, async (removal) => {
             const held = locks[batch.indexOf(removal)];
             if ('refused' in held)
@@ -20593,7 +20263,7 @@ async function removeVolumeBatch(batch, deps, outcomes) {
         });
         batch.forEach((removal, n) => {
             outcomes.set(removal.decision.key, done[n]);
-            deps.log(describe(removal.decision, done[n]));
+            deps.log(removalLine(removal.decision, done[n]));
         });
     }
     finally {
@@ -20603,32 +20273,17 @@ async function removeVolumeBatch(batch, deps, outcomes) {
 async function release(locks) {
     await Promise.all(locks.map((held) => (held && 'release' in held ? held.release?.() : undefined)));
 }
-async function lock(sandbox) {
-    if (!sandbox.parent || sandbox.orphan)
-        return {};
-    try {
-        return { release: await lockSandbox(sandbox.parent.gitDir, sandbox.sandbox, 0) };
-    }
-    catch (error) {
-        return {
-            refused: error instanceof LockTimeoutError
-                ? `in use: a run holds its lock${error.holder ? ` (${error.holder})` : ''}`
-                : `its lock could not be taken: ${error.message}`,
-        };
-    }
+function lock(sandbox) {
+    return !sandbox.parent || sandbox.orphan
+        ? Promise.resolve({})
+        : tryLockSandbox(sandbox.parent.gitDir, sandbox.sandbox);
 }
-/** The newest activity of each volume now, seen by one helper. */
+/** The newest activity of each volume now, seen by helpers. */
 async function volumeActivity(volumes, deps) {
-    const now = new Map();
-    if (!volumes.length)
-        return now;
-    const seen = await inspectInHelpers(deps.engine, deps.image, undefined, volumes.map((s) => ({ key: s.key, target: { volume: s.volume, name: s.sandbox }, signals: true })));
-    for (const s of volumes) {
-        const copy = { ...s };
-        applyVolumeSignals(copy, seen.get(s.key));
-        now.set(s.key, copy.lastActivityMs);
-    }
-    return now;
+    const copies = volumes.map((s) => ({ ...s }));
+    if (copies.length)
+        await lookAtVolumes(deps.engine, deps.image, copies);
+    return new Map(copies.map((s) => [s.key, s.lastActivityMs]));
 }
 function skipped(detail) {
     return { status: 'skipped', detail, freedBytes: 0, archived: [], problems: [] };
@@ -20679,9 +20334,9 @@ async function removeVolume(sandbox, decision, deps, outcome) {
     outcome.freedBytes = decision.sizeBytes ?? 0;
 }
 async function removeFolders(sandbox, deps, outcome) {
-    const tree = await removeSandboxTree(deps.root, sandbox.hostPath, deps.remover);
+    const tree = await removeSandboxTree(deps.root, sandbox.hostPath);
     if (tree.unlinked && sandbox.homePath)
-        await removeHomeFolder(deps.root, sandbox.homePath, tree, deps.remover);
+        await removeHomeFolder(deps.root, sandbox.homePath, tree);
     outcome.freedBytes = tree.freedBytes;
     outcome.problems = tree.problems;
     if (!tree.unlinked) {
@@ -20704,37 +20359,8 @@ async function removeFolders(sandbox, deps, outcome) {
     outcome.status = 'partly removed';
     outcome.detail = `${tree.problems.length} entr${tree.problems.length === 1 ? 'y' : 'ies'} could not be deleted`;
 }
-/**
- * The registrations of removed linked worktrees, a parent at a time: its repository lock taken once for
- * the batch's registrations, which then go several at once, each only when it still names its worktree as
- * the scan read it (linked-worktree.ts). What could not go is reported on its worktree's outcome.
- */
-async function forgetRegistrations(registrations, remover) {
-    const byParent = new Map();
-    for (const r of registrations)
-        byParent.set(r.parent.gitDir, [...(byParent.get(r.parent.gitDir) ?? []), r]);
-    for (const [gitDir, group] of byParent) {
-        try {
-            const problems = await withRepositoryLock(gitDir, () => removeRegistrations(gitDir, group.map((r) => r.linked), remover));
-            group.forEach(({ outcome }, n) => {
-                const problem = problems[n];
-                if (!problem)
-                    return;
-                outcome.problems.push(problem);
-                outcome.status = 'partly removed';
-                outcome.detail = `its registration was left: ${problem.error}`;
-            });
-        }
-        catch (error) {
-            // The parent's lock could not be had: its registrations stay, the other parents' go on.
-            for (const { outcome } of group) {
-                outcome.status = 'partly removed';
-                outcome.detail = `its registration was left: the parent's lock could not be taken (${error.message})`;
-            }
-        }
-    }
-}
-function describe(decision, outcome) {
+/** The log line of one removal carried out. */
+function removalLine(decision, outcome) {
     const what = `${decision.project}/${decision.sandbox} (${decision.isolation === 'disk' ? decision.where : `volume ${decision.where}`})`;
     const detail = outcome.detail ? `: ${outcome.detail}` : '';
     const archived = outcome.archived.length ? `; archived to ${outcome.archived.join(', ')}` : '';
@@ -20743,9 +20369,6 @@ function describe(decision, outcome) {
 }
 
 ;// CONCATENATED MODULE: ./src/reap/reap.ts
-
-
-
 
 
 
@@ -20770,17 +20393,12 @@ function reapOptionsFrom(settings) {
         archiveDir,
     };
 }
-async function reap(options, ui = silentUi) {
+async function reap(options, ui = silentUi, tools) {
     const nowMs = options.now ?? Date.now();
-    const opened = await openReaper(options, ui, { tell: true });
+    const opened = await openReaper(options, ui, { tell: true, tools });
     const { git, engine, helperImage, scan, diskHelpersRefused } = opened;
     if (!options.dryRun)
         await (0,network_leftovers/* reportLeftNetworkContainers */.S8)(engine, ui);
-    // What is looked at and removed comes in numbers the scan now knows: up to the size that gets the
-    // whole removal pool, the young generation may grow (fewer collections; the peak stays within the
-    // reap step's memory bound, docs/benchmarks.md), above it the peak is the scan's own.
-    if (scan.sandboxes.length <= FULL_POOL_UP_TO)
-        letYoungGenerationGrow();
     for (const warning of scan.warnings)
         ui.warning(warning);
     const stale = scan.sandboxes.filter((s) => assessStaleness(s, options.retention, nowMs).stale);
@@ -20793,70 +20411,20 @@ async function reap(options, ui = silentUi) {
     }
     const facts = new Map(scan.sandboxes.map((s) => [s.key, factsOf(s)]));
     const byKey = new Map(scan.sandboxes.map((s) => [s.key, s]));
-    const policy = { ...options, archive: !!options.archiveDir };
-    const removalLog = [];
-    const removalsOf = (ds) => ds
-        .filter((d) => d.action === 'remove')
-        .map((decision) => ({ decision, sandbox: byKey.get(decision.key) }));
-    const removing = removalDeps(opened, {
-        archiveDir: options.archiveDir,
-        now: new Date(nowMs),
-        log: (line) => removalLog.push(line),
-    });
-    // Without a cap on removals, each decision stands alone: a parent's sandboxes are removed as soon as
-    // they are looked at, while the next parents are (git and the files of one, the disk's deletes of
-    // another). Their log lines wait for the removal group.
-    const stream = !options.dryRun && options.maxRemovals === 0 && stale.length
-        ? startRemovals(removing, stale.filter((s) => !s.volume).length)
-        : undefined;
-    let removalStarted;
-    let removalEnded = 0;
-    const handOver = (removals) => {
-        if (!removals.length)
-            return;
-        removalStarted ??= Date.now();
-        stream.add(removals);
-    };
-    // The removals decided while looking (the rest, kept ones included, are decided with the final facts).
-    const streamed = new Map();
-    const onLooked = (keys) => {
-        const removals = removalsOf(decide(keys.map((key) => facts.get(key)), policy, nowMs));
-        for (const { decision } of removals)
-            streamed.set(decision.key, decision);
-        handOver(removals);
-    };
-    let reports;
-    let decisions;
-    let outcomes = new Map();
-    try {
-        reports = await ui.group(`Look at ${stale.length} stale sandbox(es)`, async () => {
-            const started = Date.now();
-            const looked = await lookCloser(stale, facts, {
-                git,
-                engine,
-                image: helperImage,
-                diskHelpersRefused,
-                usage,
-                onLooked: stream && onLooked,
-            });
-            const proved = [...looked.values()].filter((r) => r.provedByFilesystem).length;
-            ui.info(`In use, work and size checked (${elapsed(started)}; ${proved} proved clean by the filesystem alone, ${looked.size - proved} looked at by the parent or a helper container).`);
-            return looked;
+    const reports = await ui.group(`Look at ${stale.length} stale sandbox(es)`, async () => {
+        const started = Date.now();
+        const looked = await lookCloser(stale, facts, {
+            git,
+            engine,
+            image: helperImage,
+            diskHelpersRefused,
+            usage,
         });
-        // What was not decided while looking (orphans, sandboxes in use or not checked) is decided now.
-        const rest = decide([...facts.values()].filter((f) => !streamed.has(f.key)), policy, nowMs);
-        const decided = new Map(rest.map((d) => [d.key, d]));
-        decisions = [...facts.keys()].map((key) => streamed.get(key) ?? decided.get(key));
-        if (stream)
-            handOver(removalsOf(rest));
-    }
-    finally {
-        // Always: the removal workers end only here.
-        if (stream) {
-            outcomes = await stream.finish();
-            removalEnded = Date.now();
-        }
-    }
+        const proved = [...looked.values()].filter((r) => r.provedByFilesystem).length;
+        ui.info(`In use, work and size checked (${elapsed(started)}; ${proved} proved clean by the filesystem alone, ${looked.size - proved} looked at by the parent or a helper container).`);
+        return looked;
+    });
+    const decisions = decide([...facts.values()], { ...options, archive: !!options.archiveDir }, nowMs);
     const lookedAt = new Set(stale.map((s) => s.key));
     await ui.group('Decisions', async () => {
         const lines = decisions.map((d) => sandboxText(`${d.action === 'remove' ? (options.dryRun ? 'would remove' : 'remove') : 'keep'} ${d.project}/${d.sandbox} [${d.isolation}, ${d.class}]: ${d.reason}`));
@@ -20871,19 +20439,19 @@ async function reap(options, ui = silentUi) {
                 ui.debug(decisionTrace(d, facts.get(d.key), lookedAt.has(d.key), options.dryRun));
             });
     });
-    const removals = removalsOf(decisions);
-    if (stream && removals.length) {
-        await ui.group(`Remove ${removals.length} sandbox(es)`, async () => {
-            for (const line of removalLog)
-                ui.info(line);
-            // From the first removal, which began while the next parents were still looked at.
-            ui.info(`Done in ${elapsed(removalStarted ?? removalEnded, removalEnded)}.`);
-        });
-    }
-    else if (!options.dryRun && removals.length) {
+    const removals = decisions
+        .filter((d) => d.action === 'remove')
+        .map((decision) => ({ decision, sandbox: byKey.get(decision.key) }));
+    let outcomes = new Map();
+    if (!options.dryRun && removals.length) {
         outcomes = await ui.group(`Remove ${removals.length} sandbox(es)`, async () => {
             const started = Date.now();
-            const done = await carryOut(removals, { ...removing, log: (line) => ui.info(line) });
+            const deps = removalDeps(opened, {
+                archiveDir: options.archiveDir,
+                now: new Date(nowMs),
+                log: (line) => ui.info(line),
+            });
+            const done = await carryOut(removals, deps);
             ui.info(`Done in ${elapsed(started)}.`);
             return done;
         });
@@ -20932,6 +20500,18 @@ function report(d, dryRun, outcome) {
     if (outcome.status === 'not removed')
         return { ...base, result: 'kept', failed: true };
     return { ...base, result: 'kept' };
+}
+/** What carrying out removals needs, from what the reaper opened with. */
+function removalDeps(opened, options) {
+    const { git, engine, helperImage, scan, diskHelpersRefused } = opened;
+    return {
+        git,
+        engine,
+        image: helperImage,
+        root: scan.root,
+        diskHelpersRefused,
+        ...options,
+    };
 }
 
 ;// CONCATENATED MODULE: ./src/cli/reap-command.ts
@@ -20998,12 +20578,13 @@ function reason(s) {
     return s.result === 'would remove' ? s.reason : reasonOf(s);
 }
 
-;// CONCATENATED MODULE: ./src/reap/remove-by-name.ts
+;// CONCATENATED MODULE: ./src/cli/remove-by-name.ts
 // One sandbox removed because a person asked (the CLI's `rm NAME`): found by the reaper's scan, looked at
 // by the reaper's checks, judged by the reaper's gates (the age aside: the person judged it), removed by
 // the reaper's execution: its lock taken, one last look at its activity, the work archived first when
 // the gates say so, then removed with every record its parent keeps of it. A dry run stops after the
 // judgement.
+
 
 
 
