@@ -5461,10 +5461,10 @@ var secret_values = __nccwpck_require__(8620);
 
 
 /**
- * A promise started now and awaited further on: marked as handled, so that a rejection before the await
- * is not an unhandled rejection (which ends the process); the await still throws it.
+ * A promise the run awaits further on: marked as handled now, so that a rejection before the await is not
+ * an unhandled rejection (which ends the process); the await still throws it.
  */
-function startedEarly(promise) {
+function awaitedLater(promise) {
     promise.catch(() => undefined);
     return promise;
 }
@@ -5494,24 +5494,24 @@ async function runSandbox(settings, deps) {
     const guessedLook = guessed !== undefined
         ? (0,volume_look/* lookBeforeLock */.Qy)(engine, guessed, () => {
             const both = engine.inspectImageAndVolume(settings.image, guessed.volume);
-            imageInspected = startedEarly(both.image);
+            imageInspected = awaitedLater(both.image);
             return both.volume;
         })
         : undefined;
     let imageAsked;
-    const askImage = () => (imageAsked ??= startedEarly(engine.ensureImage(settings.image, imageInspected)));
+    const askImage = () => (imageAsked ??= awaitedLater(engine.ensureImage(settings.image, imageInspected)));
     const network = (0,network_policy/* isProxied */.S7)(settings.network) ? beginCommandNetwork(settings.network) : undefined;
     // Where the engine finds the action's paths: no engine call on a plain host (host-paths.ts).
-    const viewFound = startedEarly(engine.hostView());
+    const viewFound = awaitedLater(engine.hostView());
     // git's version check, the branch names and the parent overlap too: one round of processes, not three.
     const { git, checked } = engine_git/* Git */.TU.checking();
-    const parentFound = startedEarly((0,repository/* findParentRepository */.a)(git, settings.repositoryPath));
-    const namesValid = startedEarly((0,settings_settings/* validateBranchNames */.N6)(settings, (name) => git.isValidBranchName(name)));
+    const parentFound = awaitedLater((0,repository/* findParentRepository */.a)(git, settings.repositoryPath));
+    const namesValid = awaitedLater((0,settings_settings/* validateBranchNames */.N6)(settings, (name) => git.isValidBranchName(name)));
     // Once git answered its version (the first round's processes are out by then): the branch's refs, read
     // while the parent's answer is checked (used only once the name is known valid: runChecked), and the
     // lock's code, loaded while the engine's image check runs (it is needed once the branch plan is made).
     const branchRefs = checked.then(() => {
-        void startedEarly((0,lock/* loadLocking */.A_)());
+        void awaitedLater((0,lock/* loadLocking */.A_)());
         return settings.branch ? readBranchRefs(git, settings.repositoryPath, settings.branch) : undefined;
     });
     branchRefs.catch(() => undefined);
@@ -5541,7 +5541,7 @@ async function runSandbox(settings, deps) {
     // (unless the guess above did), and the answer is trusted after it only if no removal came between.
     const reusable = await looksReused(parent, isolation, worktreeRoot, volumePrefix, branch);
     const volumeLook = reusable?.isolation === 'container' ? (0,volume_look/* lookFor */.xy)(engine, reusable, guessedLook) : undefined;
-    const imageReady = startedEarly(reusable ? askImage() : proof.byHelper());
+    const imageReady = awaitedLater(reusable ? askImage() : proof.byHelper());
     try {
         return await runChecked(settings, deps, {
             engine,
@@ -5564,7 +5564,7 @@ async function runSandbox(settings, deps) {
 async function runChecked(settings, deps, checked) {
     const { ui } = deps;
     const { engine, git, parent, head, imageReady, proof, worktreeRoot, network, branchRefs, volumeLook } = checked;
-    const originRead = startedEarly(settings.push ? git.remoteUrl(parent.path, 'origin') : Promise.resolve(undefined));
+    const originRead = awaitedLater(settings.push ? git.remoteUrl(parent.path, 'origin') : Promise.resolve(undefined));
     const plan = await resolveBranch(git, { ...parent, head }, settings.branch, settings.base, branchRefs);
     ui.debug(`Branch plan: ${JSON.stringify(plan)}`);
     const location = (0,layout/* locateSandbox */.Iw)(plan, parent, settings.isolation, worktreeRoot, settings.volumePrefix);
@@ -5576,15 +5576,15 @@ async function runChecked(settings, deps, checked) {
     deps.onSandboxLock?.(true);
     // We hold the sandbox lock, so a command container still there belongs to a run that was killed. They
     // go before this run's sidecar starts: it has the same labels.
-    const orphansRemoved = startedEarly(removeLeftContainers(engine, location));
+    const orphansRemoved = awaitedLater(removeLeftContainers(engine, location));
     // And, whatever their sandbox, what killed runs with an allow-list left ended on this engine.
-    const leftovers = startedEarly((0,network_leftovers/* removeLeftNetworkContainers */.a9)(engine));
+    const leftovers = awaitedLater((0,network_leftovers/* removeLeftNetworkContainers */.a9)(engine));
     // With an allow-list, the proxy and its sidecar start while the sandbox is prepared; stopped with the
     // command, or below if the command never ran.
     const commandName = containerName(location.name);
     const policy = settings.network;
     const networkReady = (0,network_policy/* isProxied */.S7)(policy)
-        ? startedEarly(Promise.all([imageReady, orphansRemoved]).then(() => startCommandNetwork(engine, policy, location, commandName, network)))
+        ? awaitedLater(Promise.all([imageReady, orphansRemoved]).then(() => startCommandNetwork(engine, policy, location, commandName, network)))
         : undefined;
     try {
         // What the post step needs, saved once the engine has the image and is known to see the folders (or,
@@ -5602,7 +5602,7 @@ async function runChecked(settings, deps, checked) {
             },
         });
         let checksDone;
-        const ready = () => (checksDone ??= startedEarly(Promise.all([imageReady, proof.byHelper()]).then(saveForPost)));
+        const ready = () => (checksDone ??= awaitedLater(Promise.all([imageReady, proof.byHelper()]).then(saveForPost)));
         let offerCleared = [];
         const sandbox = await ui.group(`Sandbox ${location.name} (${location.kind}, ${location.isolation})`, async () => {
             const [prepared, ...left] = await Promise.all([
