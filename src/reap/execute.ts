@@ -67,37 +67,52 @@ export async function carryOut(
   const outcomes = new Map<string, RemovalOutcome>();
   const byParent = batchesByParent(removals.filter((r) => !r.sandbox.volume));
   await inParallel([...byParent.values()], PARENTS_AT_ONCE, async (batches) => {
-    for (const batch of batches) await removeDiskBatch(batch, deps, outcomes);
+    for (const batch of batches) await removeBatch(batch, deps, outcomes, diskActivityNow);
   });
   const volumes = removals.filter((r) => r.sandbox.volume);
   for (let i = 0; i < volumes.length; i += BATCH)
-    await removeVolumeBatch(volumes.slice(i, i + BATCH), deps, outcomes);
+    await removeBatch(volumes.slice(i, i + BATCH), deps, outcomes, volumeActivityNow(deps));
   return outcomes;
 }
 
 /**
- * Disk sandboxes of one parent: each locked, its activity read again (lstat only) and, when nothing
- * happened since the scan, removed; then the parent forgets the removed ones (records, registrations),
- * the project folders left empty go, the locks are released and the outcomes logged.
+ * When a locked sandbox of the batch was last active, read again: for a disk sandbox just before its
+ * removal (lstat only), for volumes by one helper for the whole batch, asked once they are locked.
  */
-async function removeDiskBatch(
+type ActivityNow = (locked: readonly Removal[]) => Promise<(removal: Removal) => number | undefined>;
+
+const diskActivityNow: ActivityNow = async () => (removal) => {
+  const { sandbox } = removal;
+  return lastActivity([...diskActivity(sandbox.hostPath!, gitDirOf(sandbox)).times, sandbox.createdMs]);
+};
+
+const volumeActivityNow =
+  (deps: ExecuteDeps): ActivityNow =>
+  async (locked) => {
+    const seen = await volumeActivity(locked, deps);
+    return (removal) => seen.get(removal.sandbox.key);
+  };
+
+/**
+ * One batch (disk sandboxes of one parent, or volumes): each locked, its activity read again and, when
+ * nothing happened since the scan, removed; then the parent forgets the removed ones (records,
+ * registrations), the project folders left empty go, the locks are released and the outcomes logged.
+ */
+async function removeBatch(
   batch: readonly Removal[],
   deps: ExecuteDeps,
   outcomes: Map<string, RemovalOutcome>,
+  activityNow: ActivityNow,
 ): Promise<void> {
   const locks = await inParallel(batch, REMOVALS_IN_FLIGHT, (removal) => lock(removal.sandbox));
   try {
+    const activityOf = await activityNow(batch.filter((_, n) => !('refused' in locks[n])));
     const forget = forgetNothing();
     const done = await inParallel(batch, REMOVALS_IN_FLIGHT, async (removal) => {
       const held = locks[batch.indexOf(removal)];
       if ('refused' in held) return skipped(held.refused);
       try {
-        const { sandbox } = removal;
-        const activity = lastActivity([
-          ...diskActivity(sandbox.hostPath!, gitDirOf(sandbox)).times,
-          sandbox.createdMs,
-        ]);
-        return await removeOne(removal, activity, { ...deps, forget });
+        return await removeOne(removal, activityOf(removal), { ...deps, forget });
       } catch (error) {
         return failed((error as Error).message);
       }
@@ -180,7 +195,9 @@ function batchesByParent(removals: readonly Removal[]): Map<string, Removal[][]>
   for (const removal of removals) {
     const { parent, orphan } = removal.sandbox;
     const key = parent && !orphan ? parent.gitDir : '';
-    byParent.set(key, [...(byParent.get(key) ?? []), removal]);
+    const group = byParent.get(key);
+    if (group) group.push(removal);
+    else byParent.set(key, [removal]);
   }
   const batches = new Map<string, Removal[][]>();
   for (const [parent, group] of byParent) {
@@ -193,36 +210,6 @@ function batchesByParent(removals: readonly Removal[]): Map<string, Removal[][]>
 
 function forgetNothing(): Forget {
   return { sandboxes: [], registrations: [], projectDirs: new Set() };
-}
-
-/** Volumes: locked together, looked at again by one helper, then removed (each with its records). */
-async function removeVolumeBatch(
-  batch: readonly Removal[],
-  deps: ExecuteDeps,
-  outcomes: Map<string, RemovalOutcome>,
-): Promise<void> {
-  const locks = await inParallel(batch, REMOVALS_IN_FLIGHT, (removal) => lock(removal.sandbox));
-  try {
-    const locked = batch.filter((_, n) => !('refused' in locks[n]));
-    const activity = await volumeActivity(
-      locked.map((r) => r.sandbox),
-      deps,
-    );
-    const forget = forgetNothing();
-    const done = await inParallel(batch, REMOVALS_IN_FLIGHT, async (removal) => {
-      const held = locks[batch.indexOf(removal)];
-      if ('refused' in held) return skipped(held.refused);
-      return removeOne(removal, activity.get(removal.sandbox.key), { ...deps, forget }).catch(
-        (error: unknown) => failed((error as Error).message),
-      );
-    });
-    batch.forEach((removal, n) => {
-      outcomes.set(removal.decision.key, done[n]);
-      deps.log(removalLine(removal.decision, done[n]));
-    });
-  } finally {
-    await release(locks);
-  }
 }
 
 async function release(locks: ReadonlyArray<Held | undefined>): Promise<void> {
@@ -247,10 +234,10 @@ function lock(sandbox: ScannedSandbox): Promise<Held> {
 
 /** The newest activity of each volume now, seen by helpers. */
 async function volumeActivity(
-  volumes: readonly ScannedSandbox[],
+  volumes: readonly Removal[],
   deps: ExecuteDeps,
 ): Promise<Map<string, number | undefined>> {
-  const copies = volumes.map((s) => ({ ...s }));
+  const copies = volumes.map(({ sandbox }) => ({ ...sandbox }));
   if (copies.length) await lookAtVolumes(deps.engine, deps.image, copies);
   return new Map(copies.map((s) => [s.key, s.lastActivityMs]));
 }

@@ -203,7 +203,11 @@ export async function forgetRegistrations(
 ): Promise<Array<{ reason: string; problem?: RemovalProblem } | undefined>> {
   const left: Array<{ reason: string; problem?: RemovalProblem } | undefined> = items.map(() => undefined);
   const byParent = new Map<string, number[]>();
-  items.forEach(({ parent }, n) => byParent.set(parent.gitDir, [...(byParent.get(parent.gitDir) ?? []), n]));
+  items.forEach(({ parent }, n) => {
+    const group = byParent.get(parent.gitDir);
+    if (group) group.push(n);
+    else byParent.set(parent.gitDir, [n]);
+  });
   for (const [gitDir, group] of byParent) {
     try {
       const problems = await withRepositoryLock(gitDir, () =>
