@@ -15110,7 +15110,13 @@ const REGISTRATIONS_AT_ONCE = 4;
 async function forgetRegistrations(items) {
     const left = items.map(() => undefined);
     const byParent = new Map();
-    items.forEach(({ parent }, n) => byParent.set(parent.gitDir, [...(byParent.get(parent.gitDir) ?? []), n]));
+    items.forEach(({ parent }, n) => {
+        const group = byParent.get(parent.gitDir);
+        if (group)
+            group.push(n);
+        else
+            byParent.set(parent.gitDir, [n]);
+    });
     for (const [gitDir, group] of byParent) {
         try {
             const problems = await withRepositoryLock(gitDir, () => removeRegistrations(gitDir, group.map((n) => items[n].linked)));
@@ -20129,33 +20135,37 @@ async function carryOut(removals, deps) {
     const byParent = batchesByParent(removals.filter((r) => !r.sandbox.volume));
     await inParallel([...byParent.values()], PARENTS_AT_ONCE, async (batches) => {
         for (const batch of batches)
-            await removeDiskBatch(batch, deps, outcomes);
+            await removeBatch(batch, deps, outcomes, diskActivityNow);
     });
     const volumes = removals.filter((r) => r.sandbox.volume);
     for (let i = 0; i < volumes.length; i += BATCH)
-        await removeVolumeBatch(volumes.slice(i, i + BATCH), deps, outcomes);
+        await removeBatch(volumes.slice(i, i + BATCH), deps, outcomes, volumeActivityNow(deps));
     return outcomes;
 }
+const diskActivityNow = async () => (removal) => {
+    const { sandbox } = removal;
+    return lastActivity([...diskActivity(sandbox.hostPath, gitDirOf(sandbox)).times, sandbox.createdMs]);
+};
+const volumeActivityNow = (deps) => async (locked) => {
+    const seen = await volumeActivity(locked, deps);
+    return (removal) => seen.get(removal.sandbox.key);
+};
 /**
- * Disk sandboxes of one parent: each locked, its activity read again (lstat only) and, when nothing
- * happened since the scan, removed; then the parent forgets the removed ones (records, registrations),
- * the project folders left empty go, the locks are released and the outcomes logged.
+ * One batch (disk sandboxes of one parent, or volumes): each locked, its activity read again and, when
+ * nothing happened since the scan, removed; then the parent forgets the removed ones (records,
+ * registrations), the project folders left empty go, the locks are released and the outcomes logged.
  */
-async function removeDiskBatch(batch, deps, outcomes) {
+async function removeBatch(batch, deps, outcomes, activityNow) {
     const locks = await inParallel(batch, REMOVALS_IN_FLIGHT, (removal) => lock(removal.sandbox));
     try {
+        const activityOf = await activityNow(batch.filter((_, n) => !('refused' in locks[n])));
         const forget = forgetNothing();
         const done = await inParallel(batch, REMOVALS_IN_FLIGHT, async (removal) => {
             const held = locks[batch.indexOf(removal)];
             if ('refused' in held)
                 return skipped(held.refused);
             try {
-                const { sandbox } = removal;
-                const activity = lastActivity([
-                    ...diskActivity(sandbox.hostPath, gitDirOf(sandbox)).times,
-                    sandbox.createdMs,
-                ]);
-                return await removeOne(removal, activity, { ...deps, forget });
+                return await removeOne(removal, activityOf(removal), { ...deps, forget });
             }
             catch (error) {
                 return failed(error.message);
@@ -20234,7 +20244,11 @@ function batchesByParent(removals) {
     for (const removal of removals) {
         const { parent, orphan } = removal.sandbox;
         const key = parent && !orphan ? parent.gitDir : '';
-        byParent.set(key, [...(byParent.get(key) ?? []), removal]);
+        const group = byParent.get(key);
+        if (group)
+            group.push(removal);
+        else
+            byParent.set(key, [removal]);
     }
     const batches = new Map();
     for (const [parent, group] of byParent) {
@@ -20248,28 +20262,6 @@ function batchesByParent(removals) {
 function forgetNothing() {
     return { sandboxes: [], registrations: [], projectDirs: new Set() };
 }
-/** Volumes: locked together, looked at again by one helper, then removed (each with its records). */
-async function removeVolumeBatch(batch, deps, outcomes) {
-    const locks = await inParallel(batch, REMOVALS_IN_FLIGHT, (removal) => lock(removal.sandbox));
-    try {
-        const locked = batch.filter((_, n) => !('refused' in locks[n]));
-        const activity = await volumeActivity(locked.map((r) => r.sandbox), deps);
-        const forget = forgetNothing();
-        const done = await inParallel(batch, REMOVALS_IN_FLIGHT, async (removal) => {
-            const held = locks[batch.indexOf(removal)];
-            if ('refused' in held)
-                return skipped(held.refused);
-            return removeOne(removal, activity.get(removal.sandbox.key), { ...deps, forget }).catch((error) => failed(error.message));
-        });
-        batch.forEach((removal, n) => {
-            outcomes.set(removal.decision.key, done[n]);
-            deps.log(removalLine(removal.decision, done[n]));
-        });
-    }
-    finally {
-        await release(locks);
-    }
-}
 async function release(locks) {
     await Promise.all(locks.map((held) => (held && 'release' in held ? held.release?.() : undefined)));
 }
@@ -20280,7 +20272,7 @@ function lock(sandbox) {
 }
 /** The newest activity of each volume now, seen by helpers. */
 async function volumeActivity(volumes, deps) {
-    const copies = volumes.map((s) => ({ ...s }));
+    const copies = volumes.map(({ sandbox }) => ({ ...sandbox }));
     if (copies.length)
         await lookAtVolumes(deps.engine, deps.image, copies);
     return new Map(copies.map((s) => [s.key, s.lastActivityMs]));
