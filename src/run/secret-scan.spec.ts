@@ -1,5 +1,12 @@
 import { describe, expect, it } from '@jest/globals';
-import { loadLint, MAX_FINDINGS, PIECE_CHARS, SecretScanner, type Place } from './secret-scan.js';
+import {
+  loadLint,
+  MAX_FINDINGS,
+  PIECE_CHARS,
+  RULE_ALLOWS,
+  SecretScanner,
+  type Place,
+} from './secret-scan.js';
 
 // Put together at run time: this file holds no credential itself.
 const BEGIN = ['-----BEGIN', 'OPENSSH PRIVATE KEY-----'].join(' ');
@@ -54,5 +61,33 @@ describe('SecretScanner', () => {
     await feed(scanner, lines);
     expect(scanner.findings).toHaveLength(MAX_FINDINGS);
     expect(scanner.more).toBe(5);
+  });
+
+  it("lets the vendors' documented example keys and placeholder passwords pass, and finds their real-shaped neighbours", async () => {
+    const place: Place = { kind: 'reply' };
+    const examples = RULE_ALLOWS['@secretlint/secretlint-rule-shopify'];
+    // A key of the same shape that is not one of the examples: one letter changed.
+    const real = `${examples[1].slice(0, -3)}Zex`;
+    const url = (user: string, password: string) => `git clone https://${user}:${password}@git.example.com/r`;
+    const lines = [
+      ...examples.map((key) => `e.g.) ${key}`),
+      `token: ${real}`,
+      url('deploy', 'pa55word'),
+      url('deploy', 'P4ssw0rd-2024'),
+      url('pa55word', 'q8Lr2vXz'),
+      url('deploy', 'q8Lr2vXz'),
+    ];
+    const scanner = new SecretScanner([], await loadLint());
+    await feed(
+      scanner,
+      lines.map((text, i): [Place, number, string] => [place, i + 1, text]),
+    );
+    const shopify = '@secretlint/secretlint-rule-shopify (SHOPIFY_KEY)';
+    const basic = '@secretlint/secretlint-rule-basicauth (BasicAuth)';
+    expect(scanner.findings).toEqual([
+      { place, line: 5, rule: shopify },
+      { place, line: 8, rule: basic },
+      { place, line: 9, rule: basic },
+    ]);
   });
 });

@@ -29,6 +29,27 @@ export const MAX_FINDINGS = 200;
 const IGNORED_RULES = new Set(['@secretlint/secretlint-rule-filter-comments']);
 
 /**
+ * Text that a rule of the preset matches but that is no secret, passed to the rule as its own `allows`
+ * option (strings match literally; `/…/` are patterns). secretlint already does the same for AWS's
+ * documented example keys and for placeholder passwords; these two follow the same two ideas where its
+ * lists stop short.
+ */
+export const RULE_ALLOWS: Readonly<Record<string, readonly string[]>> = {
+  // The example keys of Shopify's changelog, which the Shopify rule's own source quotes (and so every
+  // bundle that carries secretlint carries them too), like AWS's AKIAIOSFODNN7EXAMPLE.
+  '@secretlint/secretlint-rule-shopify': [
+    ['shpss', 'QlRSJy5AXX1cILNjVatTsEIhFxuPF5ex'].join('_'),
+    ['shpat', 'r8TRc9ZXAvcVvcrmtr7qoVw69WeeY1ex'].join('_'),
+    ['shpca', '7jqbg9cupMkZRxJKXWz3v8BvS8QBa7hMdJfAex'].join('_'),
+    ['shppa', '7jqbg9cupMkZRxJKXWz3v8BvS8QBa7hMdJfAex'].join('_'),
+  ],
+  // The basic-auth rule takes a password containing "password" for a placeholder; so is the word spelt
+  // with digits for letters (pa55word, passw0rd, p4ssw0rd). The pattern reads only the password: the
+  // part between the user's colon and the `@` (the URL's scheme is followed by `//`, not a name).
+  '@secretlint/secretlint-rule-basicauth': ['/:[-\\w]*p[a4][s5][s5]w[o0]rd[-\\w]*@/i'],
+};
+
+/**
  * Lines as one text (built by concatenation, which V8 keeps as a rope and flattens once: many times
  * cheaper than joining an array of lines), each line's start in it, and where each line is.
  */
@@ -58,7 +79,12 @@ export function loadLint(): Promise<Lint> {
     const config = {
       rules: rules
         .filter((rule) => !IGNORED_RULES.has(rule.meta.id))
-        .map((rule) => ({ id: rule.meta.id, rule })),
+        .map((rule) => {
+          const allows = RULE_ALLOWS[rule.meta.id];
+          return allows
+            ? { id: rule.meta.id, rule, options: { allows: [...allows] } }
+            : { id: rule.meta.id, rule };
+        }),
     };
     return async (content: string) => {
       const result = await lintSource({
