@@ -12799,6 +12799,26 @@ const OVERLAP_LINES = 100;
 const MAX_FINDINGS = 200;
 /** The comment filter lets text switch the scan off (`secretlint-disable`): the text here is hostile. */
 const IGNORED_RULES = new Set(['@secretlint/secretlint-rule-filter-comments']);
+/**
+ * Text that a rule of the preset matches but that is no secret, passed to the rule as its own `allows`
+ * option (strings match literally; `/…/` are patterns). secretlint already does the same for AWS's
+ * documented example keys and for placeholder passwords; these two follow the same two ideas where its
+ * lists stop short.
+ */
+const RULE_ALLOWS = {
+    // The example keys of Shopify's changelog, which the Shopify rule's own source quotes (and so every
+    // bundle that carries secretlint carries them too), like AWS's AKIAIOSFODNN7EXAMPLE.
+    '@secretlint/secretlint-rule-shopify': [
+        ['shpss', 'QlRSJy5AXX1cILNjVatTsEIhFxuPF5ex'].join('_'),
+        ['shpat', 'r8TRc9ZXAvcVvcrmtr7qoVw69WeeY1ex'].join('_'),
+        ['shpca', '7jqbg9cupMkZRxJKXWz3v8BvS8QBa7hMdJfAex'].join('_'),
+        ['shppa', '7jqbg9cupMkZRxJKXWz3v8BvS8QBa7hMdJfAex'].join('_'),
+    ],
+    // The basic-auth rule takes a password containing "password" for a placeholder; so is the word spelt
+    // with digits for letters (pa55word, passw0rd, p4ssw0rd). The pattern reads only the password: the
+    // part between the user's colon and the `@` (the URL's scheme is followed by `//`, not a name).
+    '@secretlint/secretlint-rule-basicauth': ['/:[-\\w]*p[a4][s5][s5]w[o0]rd[-\\w]*@/i'],
+};
 const emptyPiece = () => ({ text: '', starts: [], places: [], numbers: [] });
 let lintLoaded;
 /** secretlint and its recommended rules, loaded once, on the first scan (the bundle keeps them apart). */
@@ -12814,7 +12834,12 @@ function loadLint() {
         const config = {
             rules: rules
                 .filter((rule) => !IGNORED_RULES.has(rule.meta.id))
-                .map((rule) => ({ id: rule.meta.id, rule })),
+                .map((rule) => {
+                const allows = RULE_ALLOWS[rule.meta.id];
+                return allows
+                    ? { id: rule.meta.id, rule, options: { allows: [...allows] } }
+                    : { id: rule.meta.id, rule };
+            }),
         };
         return async (content) => {
             const result = await lintSource({
