@@ -6,6 +6,8 @@
 // removed by the next run on the same engine, whatever its sandbox (network/leftovers.ts).
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
 import { DIST, runStep, type StepResult } from '../support/action.js';
 import { availableEngines } from '../support/engines.js';
 import { runnerIds, TEST_IMAGE } from '../support/env.js';
@@ -16,6 +18,7 @@ import { DOCKER, leftVolumes, PODMAN_ROOTLESS, storageCli } from '../support/sto
 const ENGINES = availableEngines();
 const volumes = leftVolumes('netkill');
 const repos: TestRepo[] = [];
+const dirs: string[] = [];
 const made: Array<{ engine: string; names: string[] }> = [];
 
 beforeAll(() => {
@@ -27,6 +30,7 @@ afterAll(async () => {
     for (const name of names) await cli(engine, ['rm', '--force', '--', name]);
   await volumes.removeAll();
   for (const r of repos) fs.rmSync(r.root, { recursive: true, force: true });
+  for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });
 });
 
 function cli(engine: string, args: string[]) {
@@ -187,7 +191,11 @@ describe.each(ENGINES)('a run with an allow-list killed (SIGKILL) during its com
     expect(await statesOf(engine, names)).toEqual({});
   }, 600_000);
 
-  it('with its watchdog killed too: the forwarder ends by itself, and the next run removes what stopped', async () => {
+  /**
+   * A run killed with its watchdog (the runner's whole service stopped): the forwarder ends by itself within
+   * seconds, and the command's container stays, stopped. Returns the two containers' names.
+   */
+  async function killedWithItsWatchdog(): Promise<string[]> {
     const repo = newRepo();
     const options = stepOptions(engine, repo, {
       network: `${ALLOWED}:80`,
@@ -206,8 +214,9 @@ describe.each(ENGINES)('a run with an allow-list killed (SIGKILL) during its com
     });
     expect(killed.signal).toBe('SIGKILL');
     const names = containersOf(killed);
-    // The engine CLIs of both containers were killed with the action.
-    expect(kill).toMatchObject({ killed: true, names });
+    // The engine CLIs of both containers were killed with the action, and so was the watchdog: what is
+    // removed below is removed by the forwarder and by the next run or reap.
+    expect(kill).toMatchObject({ killed: true, names, watchdog: true });
     made.push({ engine, names });
     // The forwarder ends within seconds of the kill, long before the command (20 s) does.
     const sidecar = await sidecarEnded!;
@@ -216,16 +225,50 @@ describe.each(ENGINES)('a run with an allow-list killed (SIGKILL) during its com
     expect(sidecar.seconds).toBeLessThan(15);
     const { states } = await untilNoneRuns(engine, names, 60_000);
     expect(stillRunning(states)).toEqual([]);
-    // What stopped is still there (Docker removed the sidecar itself: --rm)...
+    // What stopped is still there (Docker removed the sidecar itself: --rm).
     expect(states[names[0]]).toMatch(/^(exited|stopped)$/);
-    // ...until the next run on the engine, in another sandbox, removes it, and says so.
+    return names;
+  }
+
+  it('with its watchdog killed too: the forwarder ends by itself, and the next run removes what stopped', async () => {
+    const names = await killedWithItsWatchdog();
+    // The next run on the engine, in another sandbox, removes it, and says so.
     const next = await nextRun(engine);
     expect(next.stdout).toContain('NEXT-RAN');
     expect(next.stdout).toMatch(
       new RegExp(`Removed container\\(s\\) left by a run that was killed: .*${names[0]}`),
     );
     expect(await statesOf(engine, names)).toEqual({});
-    // The watchdog was killed too: what was removed, was removed by the forwarder and the next run.
-    expect(kill!.watchdog).toBe(true);
+  }, 600_000);
+
+  it('with its watchdog killed too: a dry reap leaves what stopped, and the next reap removes it', async () => {
+    const names = await killedWithItsWatchdog();
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'wts-netkill-reap-'));
+    dirs.push(root);
+    chownTree(root, runnerIds());
+    const reap = (dryRun: boolean) =>
+      runStep({
+        inputs: {
+          mode: 'reap',
+          engine,
+          'worktree-root': root,
+          'volume-prefix': volumes.prefix(engine),
+          'dry-run': String(dryRun),
+        },
+        asRunner: true,
+        rootlessPodman: engine === 'podman',
+      });
+    const dry = await reap(true);
+    expect({ code: dry.code, stderr: dry.stderr }).toEqual({ code: 0, stderr: '' });
+    expect(dry.stdout).not.toContain('killed runs with a network allow-list left');
+    expect(Object.keys(await statesOf(engine, names))).toContain(names[0]);
+    const real = await reap(false);
+    expect({ code: real.code, stderr: real.stderr }).toEqual({ code: 0, stderr: '' });
+    expect(real.stdout).toMatch(
+      new RegExp(
+        `Removed \\d+ container\\(s\\) that killed runs with a network allow-list left: .*${names[0]}`,
+      ),
+    );
+    expect(await statesOf(engine, names)).toEqual({});
   }, 600_000);
 });
