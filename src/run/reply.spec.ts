@@ -167,7 +167,12 @@ describe('replyMarkdown', () => {
       'The reply was cut: its file had 10,000,000 bytes, and only the first 65,536 were read.',
     );
     const html = renderedOutsideCode(markdown);
-    expect(html).not.toMatch(/<img|<details|<!--|evil\.example|wts-pwned/);
+    expect(html).not.toMatch(/<img|<details|<!--|wts-pwned/);
+    // Its two images are links, in the one line that lists them, and nothing else of it is.
+    expect(html.match(/evil\.example/g)).toHaveLength(2);
+    expect(html).toContain(
+      '<p>Images in the reply, not shown here: <a href="https://evil.example/pixel.png">image</a>, <a href="https://evil.example/p.png">pixel</a>.</p>',
+    );
   });
 
   it('says what the comment left out, and where the rest is', () => {

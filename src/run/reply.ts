@@ -11,7 +11,7 @@ import * as path from 'node:path';
 import type { Mount } from '../engine/container-args.js';
 import { logLines, sandboxText } from '../ui/sandbox-text.js';
 import type { Ui } from '../ui/ui.js';
-import { neutraliseMentions, plainLines, untrustedBlock } from '../ui/untrusted-markdown.js';
+import { imageLinks, inlineText, untrustedBlock } from '../ui/untrusted-markdown.js';
 
 /** The most bytes of a reply that the host reads; a longer reply is cut, and the cut is said. */
 export const REPLY_MAX_BYTES = 64 * 1024;
@@ -179,7 +179,7 @@ function cutSentence(reply: Reply): string {
 
 /**
  * The reply as a section of Markdown (the job summary, the progress comment): a heading, the text in a
- * block nothing in it can escape (untrusted-markdown.ts), and what was cut. Empty when there is no reply.
+ * block nothing in it can escape (untrusted-markdown.ts), the images it shows as links, and what was cut. Empty when there is no reply.
  * `redact` takes known secrets out of the text first.
  */
 export function replyMarkdown(
@@ -198,14 +198,6 @@ export function replyMarkdown(
       `${block.leftOut.toLocaleString('en-US')} more characters are left out here${options.elsewhere ? `: ${options.elsewhere}` : ''}.`,
     );
   const said = notes.length ? `\n\n_${notes.join(' ')}_` : '';
-  return `${options.heading}\n\n${block.markdown}${said}`;
-}
-
-/** The action's own sentence about a reply (it may quote an error): on one line, no HTML, no mention. */
-function inlineText(text: string): string {
-  const one = plainLines(text).replace(/\n/g, ' ');
-  return neutraliseMentions(one.replace(/[<>&]/g, (c) => `&#${c.charCodeAt(0)};`)).replace(
-    /[\\`*_[\]|]/g,
-    '\\$&',
-  );
+  const images = imageLinks(text);
+  return `${options.heading}\n\n${block.markdown}${images ? `\n\n${images}` : ''}${said}`;
 }

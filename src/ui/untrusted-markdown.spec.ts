@@ -1,6 +1,13 @@
 import { describe, expect, it } from '@jest/globals';
 import { countTag, HOSTILE_REPLY, renderedOutsideCode } from '../../test/support/hostile-reply.js';
-import { fenceOf, neutraliseMentions, plainLines, untrustedBlock } from './untrusted-markdown.js';
+import {
+  fenceOf,
+  imageLinks,
+  MAX_IMAGE_LINKS,
+  neutraliseMentions,
+  plainLines,
+  untrustedBlock,
+} from './untrusted-markdown.js';
 
 describe('neutraliseMentions', () => {
   it('breaks user and team mentions with a zero-width joiner, and nothing else', () => {
@@ -47,5 +54,41 @@ describe('untrustedBlock', () => {
     const { markdown, leftOut } = untrustedBlock(`ab${'😀'.repeat(10)}`, 5);
     expect(markdown).toBe('```text\nab😀\n```');
     expect(leftOut).toBe(18);
+  });
+});
+
+describe('imageLinks', () => {
+  it('lists the images of the text as links, in order, that load nothing and ping nobody', () => {
+    const text = [
+      'See <img width="10" src="https://evil.example/a.png?x=1&y=2"> and',
+      '![shot @bob](https://evil.example/b.png "title") then ![](http://evil.example/c.gif)',
+      '![bad](javascript:alert(1)) ![rel](./d.png) ![x](https://evil.example/e.png)"><img src=x>)',
+    ].join('\n');
+    const line = imageLinks(text);
+    const html = renderedOutsideCode(line);
+    expect(html).not.toMatch(/<img|javascript:|d\.png/);
+    expect([...html.matchAll(/<a href="([^"]+)">([^<]*)<\/a>/g)].map((m) => [m[1], m[2]])).toEqual([
+      ['https://evil.example/a.png?x=1&amp;y=2', 'image'],
+      ['https://evil.example/b.png', 'shot @\u200Dbob'],
+      ['http://evil.example/c.gif', 'image'],
+      ['https://evil.example/e.png', 'x'],
+    ]);
+    expect(line.split('\n')).toHaveLength(1);
+  });
+
+  it(`lists at most ${MAX_IMAGE_LINKS}, and counts the rest; none, nothing`, () => {
+    const text = Array.from({ length: 25 }, (_, i) => `![i${i}](https://x.example/${i}.png)`).join(' ');
+    const line = imageLinks(text);
+    expect(line.match(/\]\(/g)).toHaveLength(MAX_IMAGE_LINKS);
+    expect(line).toMatch(/, and 15 more\.$/);
+    expect(imageLinks('no images, only [a link](https://x.example) and ![broken](')).toBe('');
+  });
+
+  it('reads 64 KiB of near-misses in well under a second', () => {
+    for (const text of ['<img '.repeat(13_107), '!['.repeat(32_768), `![${'a'.repeat(199)}](`.repeat(320)]) {
+      const start = performance.now();
+      expect(imageLinks(text)).toBe('');
+      expect(performance.now() - start).toBeLessThan(1_000);
+    }
   });
 });

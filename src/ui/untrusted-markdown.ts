@@ -55,3 +55,40 @@ export function untrustedBlock(text: string, maxChars: number): UntrustedBlock {
   if (shown.length < safe.length && /[\uD800-\uDBFF]$/.test(shown)) shown = shown.slice(0, -1);
   return { markdown: fenceOf(shown, 'text'), leftOut: safe.length - shown.length };
 }
+
+/** The action's own sentence (it may quote untrusted text): on one line, no HTML, no mention, no markup. */
+export function inlineText(text: string): string {
+  const one = plainLines(text).replace(/\n/g, ' ');
+  return neutraliseMentions(one.replace(/[<>&]/g, (c) => `&#${c.charCodeAt(0)};`)).replace(
+    /[\\`*_[\]|]/g,
+    '\\$&',
+  );
+}
+
+/** Images listed as links, at most. */
+export const MAX_IMAGE_LINKS = 10;
+
+/** An image's address: http(s), and nothing that could end the link or the line around it. */
+const IMAGE_URL = String.raw`https?:\/\/[^\s<>()"'\x60\\]{1,2000}`;
+/** `![alt](url "title")`, and `<img … src="url" …>`: bounded at every repetition, read in one pass each. */
+const MARKDOWN_IMAGE = new RegExp(String.raw`!\[([^\]\n]{0,200})\]\(\s{0,10}<?(${IMAGE_URL})`, 'g');
+const HTML_IMAGE = new RegExp(String.raw`<img\b[^>]{0,500}?\bsrc\s{0,10}=\s{0,10}["']?(${IMAGE_URL})`, 'gi');
+
+/**
+ * The images that untrusted text would show, as one line of links (the image is never loaded: a reader
+ * opens it if they choose), in the order of the text; empty when there are none. Every host is an outside
+ * host here: the text is shown as code, so none of its images is rendered anyway.
+ */
+export function imageLinks(text: string): string {
+  const found: Array<{ at: number; alt: string; url: string }> = [];
+  for (const match of text.matchAll(MARKDOWN_IMAGE))
+    found.push({ at: match.index, alt: match[1].trim(), url: match[2] });
+  for (const match of text.matchAll(HTML_IMAGE)) found.push({ at: match.index, alt: '', url: match[1] });
+  if (!found.length) return '';
+  found.sort((a, b) => a.at - b.at);
+  const links = found
+    .slice(0, MAX_IMAGE_LINKS)
+    .map(({ alt, url }) => `[${inlineText(alt || 'image')}](${url})`);
+  const more = found.length > MAX_IMAGE_LINKS ? `, and ${found.length - MAX_IMAGE_LINKS} more` : '';
+  return `Images in the reply, not shown here: ${links.join(', ')}${more}.`;
+}

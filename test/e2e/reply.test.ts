@@ -30,6 +30,10 @@ function writeReply(text: string): string {
 }
 
 /** The progress comment, rendered, with code taken away: what remains must be the action's own. */
+/** HOSTILE_REPLY's two images, rendered: links, never images. */
+const IMAGE_LINKS =
+  'Images in the reply, not shown here: <a href="https://evil.example/pixel.png">image</a>, <a href="https://evil.example/p.png">pixel</a>.';
+
 function ownStructure(body: string): string {
   expect(body.startsWith(`${MARKER}\n`)).toBe(true);
   return renderedOutsideCode(body.slice(MARKER.length));
@@ -102,14 +106,17 @@ describe('the command’s reply, pull-request bot (Docker, volume sandbox)', () 
     return { main, body: comments[0].body };
   }
 
-  it('posts a hostile reply that pings nobody, breaks no structure, loads no image and issues no command', async () => {
+  it('posts a hostile reply that pings nobody, breaks no structure, loads no image (each a link) and issues no command', async () => {
     const { main, body } = await botRun(`${writeReply(HOSTILE_REPLY)}; echo wts-last-log-line`, 9101);
 
     // The comment pings nobody; rendered, what lies outside code is the action's own: its one <details>
     // (the log's last lines, after the reply), no image, no HTML comment, nothing of the hostile lines.
     expect(body).not.toMatch(/@(wts-victim|octo-org\/|ghost)/);
     const html = ownStructure(body);
-    expect(html).not.toMatch(/<img|<!--|evil\.example|wts-pwned|fake<\/summary>/);
+    expect(html).not.toMatch(/<img|<!--|wts-pwned|fake<\/summary>/);
+    // Its images load nothing: each is a link, in the one line that lists them.
+    expect(html.match(/evil\.example/g)).toHaveLength(2);
+    expect(html).toContain(IMAGE_LINKS);
     expect(countTag(html, 'details')).toBe(1);
     expect(html).toContain('<summary>Last lines of the log</summary>');
     // The reply is there, under its heading, every mention broken.
@@ -119,7 +126,9 @@ describe('the command’s reply, pull-request bot (Docker, volume sandbox)', () 
     // The job summary: the same, under its own heading; the log obeys none of its lines.
     expect(main.summary).not.toMatch(/@(wts-victim|octo-org\/|ghost)/);
     const summary = renderedOutsideCode(main.summary);
-    expect(summary).not.toMatch(/<img|<!--|<details|evil\.example|wts-pwned/);
+    expect(summary).not.toMatch(/<img|<!--|<details|wts-pwned/);
+    expect(summary.match(/evil\.example/g)).toHaveLength(2);
+    expect(summary).toContain(IMAGE_LINKS);
     expect(injectedCommands(main.stdout, 'wts-pwned')).toEqual([]);
     expect(main.summary).toContain("### The command's reply");
     expect(main.stdout).toContain('wts-pwned-error');
