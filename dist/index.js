@@ -4096,6 +4096,38 @@ function untrustedBlock(text, maxChars) {
         shown = shown.slice(0, -1);
     return { markdown: fenceOf(shown, 'text'), leftOut: safe.length - shown.length };
 }
+/** The action's own sentence (it may quote untrusted text): on one line, no HTML, no mention, no markup. */
+function inlineText(text) {
+    const one = plainLines(text).replace(/\n/g, ' ');
+    return neutraliseMentions(one.replace(/[<>&]/g, (c) => `&#${c.charCodeAt(0)};`)).replace(/[\\`*_[\]|]/g, '\\$&');
+}
+/** Images listed as links, at most. */
+const MAX_IMAGE_LINKS = 10;
+/** An image's address: http(s), and nothing that could end the link or the line around it. */
+const IMAGE_URL = String.raw `https?:\/\/[^\s<>()"'\x60\\]{1,2000}`;
+/** `![alt](url "title")`, and `<img … src="url" …>`: bounded at every repetition, read in one pass each. */
+const MARKDOWN_IMAGE = new RegExp(String.raw `!\[([^\]\n]{0,200})\]\(\s{0,10}<?(${IMAGE_URL})`, 'g');
+const HTML_IMAGE = new RegExp(String.raw `<img\b[^>]{0,500}?\bsrc\s{0,10}=\s{0,10}["']?(${IMAGE_URL})`, 'gi');
+/**
+ * The images that untrusted text would show, as one line of links (the image is never loaded: a reader
+ * opens it if they choose), in the order of the text; empty when there are none. Every host is an outside
+ * host here: the text is shown as code, so none of its images is rendered anyway.
+ */
+function imageLinks(text) {
+    const found = [];
+    for (const match of text.matchAll(MARKDOWN_IMAGE))
+        found.push({ at: match.index, alt: match[1].trim(), url: match[2] });
+    for (const match of text.matchAll(HTML_IMAGE))
+        found.push({ at: match.index, alt: '', url: match[1] });
+    if (!found.length)
+        return '';
+    found.sort((a, b) => a.at - b.at);
+    const links = found
+        .slice(0, MAX_IMAGE_LINKS)
+        .map(({ alt, url }) => `[${inlineText(alt || 'image')}](${url})`);
+    const more = found.length > MAX_IMAGE_LINKS ? `, and ${found.length - MAX_IMAGE_LINKS} more` : '';
+    return `Images in the reply, not shown here: ${links.join(', ')}${more}.`;
+}
 
 ;// CONCATENATED MODULE: ./src/run/reply.ts
 // The command's reply: a file it may write (SANDBOX_REPLY_FILE), outside its sandbox so that it is never
@@ -4257,7 +4289,7 @@ function cutSentence(reply) {
 }
 /**
  * The reply as a section of Markdown (the job summary, the progress comment): a heading, the text in a
- * block nothing in it can escape (untrusted-markdown.ts), and what was cut. Empty when there is no reply.
+ * block nothing in it can escape (untrusted-markdown.ts), the images it shows as links, and what was cut. Empty when there is no reply.
  * `redact` takes known secrets out of the text first.
  */
 function replyMarkdown(read, options) {
@@ -4274,12 +4306,8 @@ function replyMarkdown(read, options) {
     if (block.leftOut > 0)
         notes.push(`${block.leftOut.toLocaleString('en-US')} more characters are left out here${options.elsewhere ? `: ${options.elsewhere}` : ''}.`);
     const said = notes.length ? `\n\n_${notes.join(' ')}_` : '';
-    return `${options.heading}\n\n${block.markdown}${said}`;
-}
-/** The action's own sentence about a reply (it may quote an error): on one line, no HTML, no mention. */
-function inlineText(text) {
-    const one = plainLines(text).replace(/\n/g, ' ');
-    return neutraliseMentions(one.replace(/[<>&]/g, (c) => `&#${c.charCodeAt(0)};`)).replace(/[\\`*_[\]|]/g, '\\$&');
+    const images = imageLinks(text);
+    return `${options.heading}\n\n${block.markdown}${images ? `\n\n${images}` : ''}${said}`;
 }
 
 

@@ -12381,6 +12381,84 @@ async function validateBranchNames(settings, isValid) {
     }
 }
 
+;// CONCATENATED MODULE: ./src/ui/untrusted-markdown.ts
+// Text a sandbox wrote for people (the command's reply), made safe to put into Markdown that GitHub renders:
+// the job summary and the pull-request bot's comment. The text is shown as it was written, in a fenced code
+// block whose fence is longer than any run of backticks in it, so that nothing in it can close the block or
+// the comment's own structure around it (its `<details>`, its tables): HTML (`</details>`, `<!--` that would
+// hide the rest, `<img>` that would load from anywhere), images, links and issue references are only text
+// there. Mentions are made inert inside it as well (a zero-width joiner after the `@`), so that no
+// renderer, reader or copy of the text pings anyone; control characters become visible escapes, and line
+// breaks are `\n` alone.
+/** After an `@`, so that `@name` and `@org/team` are no mention and link nobody. */
+const MENTION_BREAK = '\u200D';
+// C0 controls but tab and line feed, DEL, C1 controls, and the bidirectional overrides and isolates that
+// would show the text in another order than it is.
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const HIDDEN = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
+/** `@` that starts a user or team name (GitHub's names: letters, digits, hyphens; we take `_` too). */
+const MENTION = /@(?=[A-Za-z0-9_-])/g;
+/** Every `@name` and `@org/team` made inert; nothing else changes. */
+function neutraliseMentions(text) {
+    return text.replace(MENTION, `@${MENTION_BREAK}`);
+}
+/** Line breaks as `\n` alone (a lone `\r` is a line break to Markdown and to the runner), controls escaped. */
+function plainLines(text) {
+    return text
+        .replace(/\r\n?/g, '\n')
+        .replace(HIDDEN, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+/** A fenced code block whose fence is longer than any run of backticks in the text (so none closes it). */
+function fenceOf(text, info = '') {
+    const longest = Math.max(0, ...(text.match(/`+/g) ?? []).map((run) => run.length));
+    const marks = '`'.repeat(Math.max(3, longest + 1));
+    return `${marks}${info}\n${text}\n${marks}`;
+}
+/**
+ * Untrusted text as one fenced code block that nothing in it can escape, with mentions made inert, at most
+ * `maxChars` characters of it (counted after it was made safe; the rest left out and counted).
+ */
+function untrusted_markdown_untrustedBlock(text, maxChars) {
+    const safe = neutraliseMentions(plainLines(text));
+    let shown = safe.length > maxChars ? safe.slice(0, maxChars) : safe;
+    // A cut between the halves of a surrogate pair would leave half a character.
+    if (shown.length < safe.length && /[\uD800-\uDBFF]$/.test(shown))
+        shown = shown.slice(0, -1);
+    return { markdown: fenceOf(shown, 'text'), leftOut: safe.length - shown.length };
+}
+/** The action's own sentence (it may quote untrusted text): on one line, no HTML, no mention, no markup. */
+function untrusted_markdown_inlineText(text) {
+    const one = plainLines(text).replace(/\n/g, ' ');
+    return neutraliseMentions(one.replace(/[<>&]/g, (c) => `&#${c.charCodeAt(0)};`)).replace(/[\\`*_[\]|]/g, '\\$&');
+}
+/** Images listed as links, at most. */
+const MAX_IMAGE_LINKS = 10;
+/** An image's address: http(s), and nothing that could end the link or the line around it. */
+const IMAGE_URL = String.raw `https?:\/\/[^\s<>()"'\x60\\]{1,2000}`;
+/** `![alt](url "title")`, and `<img … src="url" …>`: bounded at every repetition, read in one pass each. */
+const MARKDOWN_IMAGE = new RegExp(String.raw `!\[([^\]\n]{0,200})\]\(\s{0,10}<?(${IMAGE_URL})`, 'g');
+const HTML_IMAGE = new RegExp(String.raw `<img\b[^>]{0,500}?\bsrc\s{0,10}=\s{0,10}["']?(${IMAGE_URL})`, 'gi');
+/**
+ * The images that untrusted text would show, as one line of links (the image is never loaded: a reader
+ * opens it if they choose), in the order of the text; empty when there are none. Every host is an outside
+ * host here: the text is shown as code, so none of its images is rendered anyway.
+ */
+function untrusted_markdown_imageLinks(text) {
+    const found = [];
+    for (const match of text.matchAll(MARKDOWN_IMAGE))
+        found.push({ at: match.index, alt: match[1].trim(), url: match[2] });
+    for (const match of text.matchAll(HTML_IMAGE))
+        found.push({ at: match.index, alt: '', url: match[1] });
+    if (!found.length)
+        return '';
+    found.sort((a, b) => a.at - b.at);
+    const links = found
+        .slice(0, MAX_IMAGE_LINKS)
+        .map(({ alt, url }) => `[${untrusted_markdown_inlineText(alt || 'image')}](${url})`);
+    const more = found.length > MAX_IMAGE_LINKS ? `, and ${found.length - MAX_IMAGE_LINKS} more` : '';
+    return `Images in the reply, not shown here: ${links.join(', ')}${more}.`;
+}
+
 ;// CONCATENATED MODULE: ./src/run/reply.ts
 // The command's reply: a file it may write (SANDBOX_REPLY_FILE), outside its sandbox so that it is never
 // committed, and read back by the host as data once the container is gone. The folder is the run's own,
@@ -12541,7 +12619,7 @@ function cutSentence(reply) {
 }
 /**
  * The reply as a section of Markdown (the job summary, the progress comment): a heading, the text in a
- * block nothing in it can escape (untrusted-markdown.ts), and what was cut. Empty when there is no reply.
+ * block nothing in it can escape (untrusted-markdown.ts), the images it shows as links, and what was cut. Empty when there is no reply.
  * `redact` takes known secrets out of the text first.
  */
 function reply_replyMarkdown(read, options) {
@@ -12558,12 +12636,8 @@ function reply_replyMarkdown(read, options) {
     if (block.leftOut > 0)
         notes.push(`${block.leftOut.toLocaleString('en-US')} more characters are left out here${options.elsewhere ? `: ${options.elsewhere}` : ''}.`);
     const said = notes.length ? `\n\n_${notes.join(' ')}_` : '';
-    return `${options.heading}\n\n${block.markdown}${said}`;
-}
-/** The action's own sentence about a reply (it may quote an error): on one line, no HTML, no mention. */
-function inlineText(text) {
-    const one = plainLines(text).replace(/\n/g, ' ');
-    return neutraliseMentions(one.replace(/[<>&]/g, (c) => `&#${c.charCodeAt(0)};`)).replace(/[\\`*_[\]|]/g, '\\$&');
+    const images = imageLinks(text);
+    return `${options.heading}\n\n${block.markdown}${images ? `\n\n${images}` : ''}${said}`;
 }
 
 ;// CONCATENATED MODULE: ./src/run/command.ts
