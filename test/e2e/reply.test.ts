@@ -216,7 +216,9 @@ describe.each([DOCKER, PODMAN_ROOTLESS])(
         expect(main.outputs.changed).toBe('false');
         expect(main.summary).not.toMatch(/@(wts-victim|octo-org\/|ghost)/);
         const html = renderedOutsideCode(main.summary);
-        expect(html).not.toMatch(/<img|<!--|evil\.example|wts-pwned/);
+        expect(html).not.toMatch(/<img|<!--|wts-pwned/);
+        expect(html.match(/evil\.example/g)).toHaveLength(2);
+        expect(html).toContain(IMAGE_LINKS);
         expect(countTag(html, 'details')).toBe(0);
         expect(injectedCommands(main.stdout, 'wts-pwned')).toEqual([]);
         expect(main.outputs.reply).toBe(HOSTILE_REPLY);
