@@ -5,10 +5,12 @@
 //   metered    text/event-stream: the answer passes the usage scanner;
 //   unscanned  the same bytes as text/plain: the same path (send-on.ts), the scanner not used;
 //   forward    the same bytes to POST /v1/other: not a model API, proxy-chain's `forward` as before.
-// Per request: the proxy process's CPU time (process.cpuUsage, user + system, read before and after) and the
-// time to the first byte of the answer's body (the server writes the first event at once, the rest after
-// 50 ms). Medians over the rounds.
-// Usage: node bench/model-usage.bench.mjs [rounds=15]
+// Per sample (BENCH_BATCH requests of one variant): the proxy process's CPU time per request
+// (process.cpuUsage, user + system, read before and after the batch) and the median time to the first
+// byte of the answer's body (the server writes the first event at once, the rest after 50 ms). Medians
+// over the rounds, and the median of each round's own difference between metered and unscanned. Then the
+// usage scanner alone on the same bytes, in this process: its own share of the metered path's CPU.
+// Usage: node bench/model-usage.bench.mjs [rounds=15]      BENCH_BATCH=5 (requests per sample)
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as http from 'node:http';
@@ -18,6 +20,8 @@ import { build } from 'esbuild';
 import { CACHE, loadAverage, machineNote, median, ROOT } from './lib.mjs';
 
 const ROUNDS = Number(process.argv[2] ?? 15);
+/** Requests per sample, each variant in turn (BENCH_BATCH). */
+const BATCH = Number(process.env.BENCH_BATCH ?? 5);
 const SIZE = 10 * 1024 * 1024;
 const loadStart = loadAverage();
 
@@ -25,7 +29,7 @@ fs.mkdirSync(CACHE, { recursive: true });
 const work = fs.mkdtempSync(path.join(CACHE, 'model-usage-')); // beside node_modules, which it imports
 await build({
   stdin: {
-    contents: `export { startProxy } from './src/network/proxy.ts'; export { parseNetwork } from './src/network/policy.ts';`,
+    contents: `export { startProxy } from './src/network/proxy.ts'; export { parseNetwork } from './src/network/policy.ts'; export { UsageScanner } from './src/network/usage-scanner.ts';`,
     resolveDir: ROOT,
     loader: 'ts',
   },
@@ -119,9 +123,8 @@ const cpu = async () => {
   return Number(await nextLine());
 };
 
-/** One POST through the proxy: the proxy's CPU (ms) for it, and the time to the body's first byte (ms). */
-async function once(target) {
-  const before = await cpu();
+/** One POST through the proxy: the time to the first byte of its body (ms). */
+async function post(target) {
   const started = process.hrtime.bigint();
   let ttfb = 0;
   let bytes = 0;
@@ -146,32 +149,65 @@ async function once(target) {
     req.end('{"model":"bench","stream":true}');
   });
   if (bytes !== first.length + rest.length) throw new Error(`${target}: ${bytes} bytes`);
+  return ttfb;
+}
+
+/**
+ * BATCH POSTs in a row: the proxy's CPU (ms) per request, read around the batch (one request's 17 ms or so
+ * moves by a millisecond between two reads, a batch's share of it by less), and their median time to the
+ * first byte (ms).
+ */
+async function once(target) {
+  const before = await cpu();
+  const ttfbs = [];
+  for (let i = 0; i < BATCH; i++) ttfbs.push(await post(target));
   // Let the proxy finish its side (the answer recorded) before its CPU is read.
   await new Promise((r) => setTimeout(r, 20));
-  return { cpu: ((await cpu()) - before) / 1000, ttfb };
+  return { cpu: ((await cpu()) - before) / 1000 / BATCH, ttfb: median(ttfbs) };
 }
 
 const variants = { metered: '/v1/messages', unscanned: '/v1/messages?plain', forward: '/v1/other' };
 const results = Object.fromEntries(Object.keys(variants).map((k) => [k, { cpu: [], ttfb: [] }]));
 for (const target of Object.values(variants)) await once(target); // warm-up
+/** Per round: metering's CPU against the unscanned path's in the same round, in percent. */
+const paired = [];
 for (let round = 0; round < ROUNDS; round++) {
   const order = Object.keys(variants);
   if (round % 2) order.reverse();
+  const inRound = {};
   for (const name of order) {
     const r = await once(variants[name]);
     results[name].cpu.push(r.cpu);
     results[name].ttfb.push(r.ttfb);
+    inRound[name] = r.cpu;
   }
+  paired.push(((inRound.metered - inRound.unscanned) / inRound.unscanned) * 100);
 }
 proxy.kill();
 server.close();
+
+// The scanner alone, in this process, on the same bytes in fresh 64 KiB chunks (as a socket hands them on):
+// the part of the metered path's CPU that is the scanner's own work.
+const { UsageScanner } = await import(path.join(work, 'network.mjs'));
+const answer = Buffer.concat([Buffer.from(first), rest]);
+const scannerOnly = [];
+for (let round = 0; round < ROUNDS * BATCH; round++) {
+  const chunks = [];
+  for (let at = 0; at < answer.length; at += 65536) chunks.push(Buffer.from(answer.subarray(at, at + 65536)));
+  const before = process.cpuUsage();
+  const scanner = new UsageScanner('anthropic', 'sse');
+  for (const chunk of chunks) scanner.write(chunk);
+  if (scanner.end().usage?.output !== 250000) throw new Error('the scanner did not read the usage');
+  const used = process.cpuUsage(before);
+  scannerOnly.push((used.user + used.system) / 1000);
+}
 fs.rmSync(work, { recursive: true, force: true });
 
 const m = Object.fromEntries(
   Object.entries(results).map(([k, v]) => [k, { cpu: median(v.cpu), ttfb: median(v.ttfb) }]),
 );
 console.log(
-  `A 10 MB streamed answer through the proxy, ${ROUNDS} rounds, medians (${machineNote()}; load ${loadStart} → ${loadAverage()})`,
+  `A 10 MB streamed answer through the proxy, ${ROUNDS} rounds of ${BATCH} requests per variant, medians (${machineNote()}; load ${loadStart} → ${loadAverage()})`,
 );
 console.log('| Variant | Proxy CPU (ms) | Time to first byte (ms) |');
 console.log('|---|---|---|');
@@ -179,6 +215,12 @@ for (const [k, v] of Object.entries(m)) console.log(`| ${k} | ${v.cpu.toFixed(1)
 const pct = (a, b) => `${(((a - b) / b) * 100).toFixed(1)} %`;
 console.log(
   `metering vs the same path unscanned: CPU ${pct(m.metered.cpu, m.unscanned.cpu)}, first byte ${(m.metered.ttfb - m.unscanned.ttfb).toFixed(1)} ms`,
+);
+console.log(
+  `metering vs the same path unscanned, the median of the rounds' own differences: CPU ${median(paired).toFixed(1)} %`,
+);
+console.log(
+  `the scanner alone: ${median(scannerOnly).toFixed(2)} ms per answer, ${((median(scannerOnly) / m.unscanned.cpu) * 100).toFixed(1)} % of the unscanned path's CPU`,
 );
 console.log(
   `metering vs proxy-chain's forward: CPU ${pct(m.metered.cpu, m.forward.cpu)}, first byte ${(m.metered.ttfb - m.forward.ttfb).toFixed(1)} ms`,
