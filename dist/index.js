@@ -4289,8 +4289,8 @@ function cutSentence(reply) {
 }
 /**
  * The reply as a section of Markdown (the job summary, the progress comment): a heading, the text in a
- * block nothing in it can escape (untrusted-markdown.ts), the images it shows as links, and what was cut. Empty when there is no reply.
- * `redact` takes known secrets out of the text first.
+ * block nothing in it can escape (untrusted-markdown.ts), the images it would show as links, and what was
+ * cut. Empty when there is no reply. `redact` takes known secrets out of the text first.
  */
 function replyMarkdown(read, options) {
     const reply = read?.reply;
