@@ -6,13 +6,11 @@
 // removed by the next run on the same engine, whatever its sandbox (network/leftovers.ts).
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
-import * as path from 'node:path';
 import { DIST, runStep, type StepResult } from '../support/action.js';
 import { availableEngines } from '../support/engines.js';
 import { runnerIds, TEST_IMAGE } from '../support/env.js';
 import { ALLOWED, loadIntoRootlessPodman } from '../support/network.js';
-import { chownTree, makeRepo, type TestRepo } from '../support/repo.js';
+import { chownTree, makeRepo, tempDir, type TestRepo } from '../support/repo.js';
 import { DOCKER, leftVolumes, PODMAN_ROOTLESS, storageCli } from '../support/storage.js';
 
 const ENGINES = availableEngines();
@@ -243,7 +241,7 @@ describe.each(ENGINES)('a run with an allow-list killed (SIGKILL) during its com
 
   it('with its watchdog killed too: a dry reap leaves what stopped, and the next reap removes it', async () => {
     const names = await killedWithItsWatchdog();
-    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'wts-netkill-reap-'));
+    const root = tempDir('wts-netkill-reap-');
     dirs.push(root);
     chownTree(root, runnerIds());
     const reap = (dryRun: boolean) =>
