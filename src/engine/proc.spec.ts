@@ -1,3 +1,4 @@
+import { jest } from '@jest/globals';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -6,6 +7,8 @@ import { startPiped } from './piped-process.js';
 import { ProcError, ProcTimeLimitError, programName, runProcess, runStreaming } from './proc.js';
 
 const limit = { ms: 10_000, purpose: 'a test' };
+/** The clock's own setTimeout, for real pauses while Jest's fake timers stand in for it. */
+const realSetTimeout = setTimeout;
 
 describe('runProcess', () => {
   const savedPath = process.env.PATH;
@@ -125,15 +128,35 @@ describe('runProcess time limit', () => {
 
   it('does not wait forever for pipes a program it left behind holds open after it exited', async () => {
     // git's `fetch` left a helper holding stdout: the output so far is taken once the grace is over (10 s).
-    const started = Date.now();
+    // The program, what it left behind and the pipes are real; the grace runs on a fake clock.
     const pids = path.join(dir, 'pids');
-    const result = await runProcess('sh', ['-c', `sleep 30 & echo $! > "${pids}"; echo ok`], {
-      env,
-      limit: { ms: 60_000, purpose: 'p' },
+    const pause = (ms: number) => new Promise((resolve) => realSetTimeout(resolve, ms));
+    jest.useFakeTimers({
+      doNotFake: ['nextTick', 'setImmediate', 'queueMicrotask', 'hrtime', 'performance'],
     });
-    expect(result).toMatchObject({ exitCode: 0, stdout: 'ok\n' });
-    expect(Date.now() - started).toBeLessThan(15_000);
-    process.kill(Number(fs.readFileSync(pids, 'utf8')), 'SIGKILL');
+    try {
+      let settled = false;
+      const result = runProcess('sh', ['-c', `sleep 30 & echo $! > "${pids}"; echo ok`], {
+        env,
+        limit: { ms: 60_000, purpose: 'p' },
+      });
+      const done = result.then(
+        () => (settled = true),
+        () => (settled = true),
+      );
+      // The leader has exited once the grace's timer is set beside the limit's; its output is read meanwhile.
+      for (let i = 0; i < 500 && jest.getTimerCount() < 2; i++) await pause(20);
+      expect(jest.getTimerCount()).toBe(2);
+      await pause(200);
+      await jest.advanceTimersByTimeAsync(9_900);
+      expect(settled).toBe(false);
+      await jest.advanceTimersByTimeAsync(200);
+      await done;
+      expect(await result).toMatchObject({ exitCode: 0, stdout: 'ok\n' });
+    } finally {
+      jest.useRealTimers();
+      process.kill(Number(fs.readFileSync(pids, 'utf8')), 'SIGKILL');
+    }
   }, 20_000);
 });
 
