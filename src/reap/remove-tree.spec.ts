@@ -147,7 +147,8 @@ describe('removeSandboxTree', () => {
   });
 
   // As root every folder is writable anyway: there the removal runs in a child process that has dropped
-  // to the runner's user (the GitHub-hosted runner's situation), on a tree that user owns. As anyone else
+  // to an unprivileged user (`nobody`, on every Linux: the runner's situation, without the set-up's
+  // runner user), on a tree that user owns. As anyone else
   // a folder of ours without write permission (Go's module cache) is made writable, once, whichever of
   // its many unlinks meets it first.
   it('empties folders of ours that have no write permission', async () => {
@@ -157,7 +158,7 @@ describe('removeSandboxTree', () => {
     fs.mkdirSync(readOnly, { recursive: true });
     for (let f = 0; f < 40; f++) fs.writeFileSync(path.join(readOnly, `f${f}.go`), `package x // ${f}\n`);
     if (isRoot) {
-      const id = (flag: string) => Number(execFileSync('id', [flag, 'runner'], { encoding: 'utf8' }).trim());
+      const id = (flag: string) => Number(execFileSync('id', [flag, 'nobody'], { encoding: 'utf8' }).trim());
       execFileSync('chown', ['-R', `${id('-u')}:${id('-g')}`, root]);
     }
     fs.chmodSync(readOnly, 0o555);
@@ -171,7 +172,7 @@ describe('removeSandboxTree', () => {
 
 /**
  * removeSandboxTree in a child process that imports the module (transpiled as bench/src-modules.mjs
- * does, as root), then drops to the runner's user before it touches anything.
+ * does, as root), then drops to `nobody` before it touches anything.
  */
 function asRunner(root: string, target: string): TreeRemoval {
   const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -179,7 +180,7 @@ function asRunner(root: string, target: string): TreeRemoval {
 const { importSource } = await import(${JSON.stringify(path.join(repo, 'bench', 'src-modules.mjs'))});
 const { removeSandboxTree } = await importSource('reap/remove-tree');
 const { execFileSync } = await import('node:child_process');
-const id = (flag) => Number(execFileSync('id', [flag, 'runner'], { encoding: 'utf8' }).trim());
+const id = (flag) => Number(execFileSync('id', [flag, 'nobody'], { encoding: 'utf8' }).trim());
 process.setgroups([]);
 process.setgid(id('-g'));
 process.setuid(id('-u'));
