@@ -38,11 +38,60 @@ export function hostAddresses(): string[] {
     .map((a) => a!.address);
 }
 
-/** Test names in /etc/hosts, pointing at `address` (idempotent; the proxy resolves them as the runner does). */
+/**
+ * Test names in /etc/hosts, pointing at `address`, one line each (idempotent). Suites that run at once
+ * share the file: a name already there is left alone (nothing is written once all are), another suite's
+ * names are never dropped, writers take turns, and a new file replaces the old in one rename, so that a
+ * proxy resolving meanwhile never reads it half written.
+ */
 export function addTestHosts(address: string, names = [ALLOWED, DENIED, CREDENTIALED]): void {
-  const lines = fs.readFileSync('/etc/hosts', 'utf8').split('\n');
-  const kept = lines.filter((l) => !names.some((n) => l.split(/\s+/).slice(1).includes(n)));
-  fs.writeFileSync('/etc/hosts', `${kept.join('\n').trimEnd()}\n${address} ${names.join(' ')}\n`);
+  const namesOf = (line: string) => (line.trim().startsWith('#') ? [] : line.trim().split(/\s+/).slice(1));
+  const pointed = (lines: string[], name: string) =>
+    lines.some((l) => l.trim().split(/\s+/)[0] === address && namesOf(l).includes(name));
+  if (names.every((n) => pointed(fs.readFileSync('/etc/hosts', 'utf8').split('\n'), n))) return;
+  withHostsLock(() => {
+    const lines = fs.readFileSync('/etc/hosts', 'utf8').split('\n');
+    const missing = names.filter((n) => !pointed(lines, n));
+    if (!missing.length) return;
+    // The missing names' old lines (another address) lose those names only.
+    const kept = lines.flatMap((line) => {
+      const listed = namesOf(line);
+      if (!listed.some((n) => missing.includes(n))) return [line];
+      const left = listed.filter((n) => !missing.includes(n));
+      return left.length ? [`${line.trim().split(/\s+/)[0]} ${left.join(' ')}`] : [];
+    });
+    const text = `${[...kept.join('\n').trimEnd().split('\n'), ...missing.map((n) => `${address} ${n}`)].join('\n')}\n`;
+    const next = `/etc/hosts.wts-${process.pid}`;
+    try {
+      fs.writeFileSync(next, text, { mode: 0o644 });
+      fs.renameSync(next, '/etc/hosts');
+    } catch {
+      // /etc/hosts mounted over (a container's): written in place.
+      fs.rmSync(next, { force: true });
+      fs.writeFileSync('/etc/hosts', text);
+    }
+  });
+}
+
+/** Runs `fn` holding a lock on /etc/hosts among the test processes (a folder; one left by a killed test expires). */
+function withHostsLock(fn: () => void): void {
+  const lock = path.join(os.tmpdir(), 'worktree-sandbox-etc-hosts.lock');
+  const sleep = new Int32Array(new SharedArrayBuffer(4));
+  for (const started = Date.now(); ;) {
+    try {
+      fs.mkdirSync(lock);
+      break;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+    if (Date.now() - started > 10_000) fs.rmSync(lock, { recursive: true, force: true });
+    else Atomics.wait(sleep, 0, 0, 50);
+  }
+  try {
+    fn();
+  } finally {
+    fs.rmSync(lock, { recursive: true, force: true });
+  }
 }
 
 /** Image with curl (the host's binary and the one library the test image lacks), node and bash. */
