@@ -26,12 +26,41 @@ apt_install() {
   DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq "${missing[@]}" >/dev/null
 }
 
+# Whether $1/node_modules holds what $1/package-lock.json names: npm's own record of what it installed
+# (node_modules/.package-lock.json) gives each package the lock file's version (optional ones for other
+# platforms are left out). Content, not file times: a fresh checkout's lock file is newer than any install.
+installed_as_locked() {
+  node -e '
+    const fs = require("fs");
+    const path = require("path");
+    const read = (f) => JSON.parse(fs.readFileSync(path.join(process.argv[1], f), "utf8")).packages;
+    try {
+      const want = read("package-lock.json");
+      const have = read("node_modules/.package-lock.json");
+      const off = Object.entries(want).filter(
+        ([name, p]) => name && (have[name] ? have[name].version !== p.version : !p.optional),
+      );
+      process.exit(off.length ? 1 : 0);
+    } catch {
+      process.exit(1);
+    }
+  ' "$1"
+}
+
 ensure_node_modules() {
-  if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ] ||
-    [ test/node24/package-lock.json -nt test/node24/node_modules/.package-lock.json ]; then
-    log "installing node_modules"
-    bash scripts/install-deps.sh >/dev/null
-  fi
+  local stale=() dir
+  for dir in . test/node24; do installed_as_locked "$dir" || stale+=("$dir"); done
+  [ ${#stale[@]} -eq 0 ] && return 0
+  # A node_modules that is a link (worktrees sharing one install) is never installed again through the
+  # link: `npm ci` would empty the folder every other worktree uses.
+  for dir in "${stale[@]}"; do
+    if [ -L "$dir/node_modules" ]; then
+      log "$dir/node_modules links to $(readlink -f "$dir/node_modules"), which does not hold what $dir/package-lock.json names: install it there"
+      exit 1
+    fi
+  done
+  log "installing node_modules"
+  bash scripts/install-deps.sh >/dev/null
 }
 
 ensure_docker() {
