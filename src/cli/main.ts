@@ -79,7 +79,7 @@ export function buildProgram(): Command {
       .addOption(
         new Option(
           '--secret-scan <mode>',
-          'before the push: scan the added lines and commit messages for known secrets and credential formats; block stops the push (docs/secret-scan.md)',
+          'before the push: scan the added lines, the commits as stored and the path names for known secrets and credential formats; block stops the push (docs/secret-scan.md)',
         )
           .choices(['block', 'warn', 'off'])
           .default(D['secret-scan']),

@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import type { Git } from '../engine/git.js';
 import { modelUsageTotals } from '../network/usage-report.js';
 import type { RunOutcome } from '../run/run.js';
-import { checkCommits, type SecretGate } from '../run/secret-gate.js';
+import { checkCommits, type SecretGate, type SecretScanBlocked } from '../run/secret-gate.js';
 import type { RunSettings } from '../settings/settings.js';
 import type { PullRequestInfo } from './api.js';
 import type { ActionContext } from './context.js';
@@ -34,7 +34,8 @@ export async function describeOutcome(
   }));
   let patch: FinishedRun['patch'];
   if (settings.push && !pushed && commits.length) {
-    // The patch is shown on the pull request and offered as a file: scanned as a push would be.
+    // The patch is shown on the pull request and offered as a file: scanned as a push would be (the commits
+    // raw, their path names, their added lines). Under block a finding throws here: no file is written.
     await checkCommits(git, parentPath, [report.headSha, '--not', sandbox.startSha], gate, 'the patch');
     const name = pr
       ? `pr-${pr.number}-${report.headSha.slice(0, 12)}`
@@ -82,18 +83,46 @@ function pushLabel(target: RunTarget): string {
     : `origin/${target.branch}`;
 }
 
+function summaryHead(
+  request: RunRequest,
+  pr: PullRequestInfo | undefined,
+  progress: ProgressContext,
+): string[] {
+  const on = pr ? `pull request #${pr.number}` : `branch \`${progress.branch}\``;
+  return [
+    `## worktree-sandbox: ${on}`,
+    '',
+    `Started by @${request.requester.login} (${request.comment ? `comment ${request.comment.trigger}` : request.event}).`,
+  ];
+}
+
+/**
+ * The summary of a run whose push or patch the secret scan held back (`block`): why nothing left. The
+ * places are in the step's error (escaped there); the summary gives only counts, no sandbox text.
+ */
+export function blockedSummaryOf(
+  request: RunRequest,
+  pr: PullRequestInfo | undefined,
+  progress: ProgressContext,
+  blocked: SecretScanBlocked,
+): string {
+  const found = blocked.findings.length
+    ? `found ${blocked.findings.length} finding(s) in`
+    : 'could not scan the whole of';
+  const lines = [
+    ...summaryHead(request, pr, progress),
+    `Nothing pushed and no patch saved: the secret scan ${found} what would have left (secret-scan: block). The step's error names each place (never a value); the sandbox keeps the work for a person to look at.`,
+  ];
+  return `${lines.join('\n')}\n\n`;
+}
+
 export function summaryOf(
   request: RunRequest,
   pr: PullRequestInfo | undefined,
   progress: ProgressContext,
   run: FinishedRun,
 ): string {
-  const on = pr ? `pull request #${pr.number}` : `branch \`${progress.branch}\``;
-  const lines = [
-    `## worktree-sandbox: ${on}`,
-    '',
-    `Started by @${request.requester.login} (${request.comment ? `comment ${request.comment.trigger}` : request.event}).`,
-  ];
+  const lines = summaryHead(request, pr, progress);
   if (run.pushed) lines.push(`Pushed ${run.commits.length} commit(s) to \`${run.pushedTo}\`.`);
   else if (run.pushReason) lines.push(`Not pushed: ${run.pushReason}.`);
   if (run.patch) lines.push(`Patch saved as \`${run.patch.path}\` (output \`patch-path\`).`);

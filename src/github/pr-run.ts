@@ -10,7 +10,7 @@ import { withRepositoryLock } from '../sandbox/lock.js';
 import { findParentRepository, type ParentRepository } from '../sandbox/repository.js';
 import type { PushDestination } from '../run/push.js';
 import { runSandbox, type RunDeps, type RunOutcome } from '../run/run.js';
-import { secretGate } from '../run/secret-gate.js';
+import { SecretScanBlocked, secretGate } from '../run/secret-gate.js';
 import type { RunSettings } from '../settings/settings.js';
 import type { Ui } from '../ui/ui.js';
 import { apiUrl, connectGitHub, type GitHubApi, type PullRequestInfo } from './api.js';
@@ -24,7 +24,7 @@ import {
   type ProgressState,
 } from './feedback.js';
 import { checkPermission, checkRequester, needsPermissionCheck } from './permissions.js';
-import { describeOutcome, summaryOf } from './pr-outcome.js';
+import { blockedSummaryOf, describeOutcome, summaryOf } from './pr-outcome.js';
 import { ensureLocalBranch, fetchPullHead, pointRef } from './pr-git.js';
 import { renderFailed, renderFinished, type ProgressContext } from './progress.js';
 import {
@@ -163,6 +163,7 @@ async function runTarget(settings: RunSettings, io: PrRunIo, run: PlannedRun): P
     await io.summary(summaryOf(request, pr, done, finished));
   } catch (error) {
     await feedback.finish(progress, renderFailed(progress, (error as Error).message, secrets), 'confused');
+    if (error instanceof SecretScanBlocked) await io.summary(blockedSummaryOf(request, pr, progress, error));
     throw error;
   } finally {
     if (promptFile) await fs.rm(path.dirname(promptFile), { recursive: true, force: true });

@@ -111,7 +111,7 @@ describe('checkCommits', () => {
     const gate = gateFor('block', r.ui);
     const error = await blocked(checkCommits(git, repo.parent, range(span), gate, 'the push to origin/x'));
     expect(error.message).toContain(
-      `config/new.env:3 (commit ${span[1].slice(0, 12)}): credentials for api.example.com`,
+      `added line in config/new.env:3 of ${span[1].slice(0, 12)}: credentials for api.example.com`,
     );
     expect(error.message).toContain('the push to origin/x');
     expect(error.message).not.toContain(CREDENTIAL);
@@ -128,7 +128,7 @@ describe('checkCommits', () => {
     expect(error.findings.map((f) => f.rule)).toEqual(
       expect.arrayContaining(['token', 'env SERVICE_PASSWORD (base64)']),
     );
-    expect(error.message).toContain(`commit message of ${span[1].slice(0, 12)}, line 3: token`);
+    expect(error.message).toContain(`message of ${span[1].slice(0, 12)}, line 3: token`);
     expect(error.message).toContain('notes.txt:1');
   });
 
@@ -198,7 +198,7 @@ describe('checkCommits', () => {
     const r = recordingUi();
     await checkCommits(git, repo.parent, range(span), gateFor('block', r.ui), 'the push to origin/x');
     expect(r.infos).toEqual([
-      'Secret scan of the push to origin/x: nothing found (1 commit(s), 2 added line(s)).',
+      'Secret scan of the push to origin/x: nothing found (1 commit(s) with their headers, 1 path name(s), 2 added line(s)).',
     ]);
   });
 
@@ -208,7 +208,7 @@ describe('checkCommits', () => {
     const gate = gateFor('warn', r.ui);
     await checkCommits(git, repo.parent, range(span), gate, 'the push to origin/x');
     expect(r.warnings).toHaveLength(1);
-    expect(r.warnings[0]).toContain(`w.txt:1 (commit ${span[1].slice(0, 12)}): token`);
+    expect(r.warnings[0]).toContain(`added line in w.txt:1 of ${span[1].slice(0, 12)}: token`);
     expect(r.warnings[0]).toContain('secret-scan: warn lets it go on');
     expect(r.warnings[0]).not.toContain(TOKEN);
     expect(gate.blocked).toBe(0);
@@ -227,6 +227,61 @@ describe('checkCommits', () => {
     expect(error.message).not.toMatch(/\n::error::x/);
     // git quotes the name (`\n`, two characters); sandboxText escapes what git leaves as it is.
     expect(error.message).toContain('evil\\n::error::x.txt:1');
+  });
+
+  it('reads the commit as stored: author, committer, extra headers, gpgsig, a message in another encoding', async () => {
+    const before = sh(repo.parent, 'rev-parse', 'HEAD');
+    const tree = sh(repo.parent, 'rev-parse', 'HEAD^{tree}');
+    const object = Buffer.concat([
+      Buffer.from(
+        [
+          `tree ${tree}`,
+          `parent ${before}`,
+          `author A ${TOKEN} <a@example.com> 1700000000 +0000`,
+          `committer C <${CREDENTIAL}@example.com> 1700000000 +0000`,
+          'encoding ISO-2022-JP',
+          `x-${'correct-horse-battery'} note`,
+          'gpgsig -----BEGIN PGP SIGNATURE-----',
+          ` ${GITHUB_TOKEN}`,
+          ' -----END PGP SIGNATURE-----',
+          '',
+          '\x1b$Bsubject ',
+        ].join('\n'),
+      ),
+      Buffer.from(`${CREDENTIAL}\n`, 'ascii'),
+    ]);
+    const file = path.join(repo.root, 'raw-commit');
+    fs.writeFileSync(file, object);
+    const oid = sh(repo.parent, 'hash-object', '-w', '-t', 'commit', '--literally', file);
+    const error = await blocked(
+      checkCommits(git, repo.parent, [oid, '--not', before], gateFor('block', silentUi), 'p'),
+    );
+    const of = oid.slice(0, 12);
+    for (const place of [
+      `author of ${of}: token`,
+      `committer of ${of}: credentials for api.example.com`,
+      `an extra header of ${of}, line 1: env SERVICE_PASSWORD`,
+      `header gpgsig of ${of}, line 2: @secretlint/secretlint-rule-github (GITHUB_TOKEN)`,
+      `message of ${of}, line 1: credentials for api.example.com`,
+    ])
+      expect(error.message).toContain(place);
+    for (const value of [TOKEN, CREDENTIAL, GITHUB_TOKEN, 'correct-horse-battery'])
+      expect(error.message).not.toContain(value);
+  });
+
+  it('reads every path name a commit adds, folders too, and then shows no path', async () => {
+    const span = commit({
+      [`dir-${CREDENTIAL}/empty.txt`]: '',
+      [`${TOKEN}.txt`]: 'x\n',
+      'k.txt': `${TOKEN}\n`,
+    });
+    const error = await blocked(checkCommits(git, repo.parent, range(span), gateFor('block', silentUi), 'p'));
+    const of = span[1].slice(0, 12);
+    expect(error.message).toContain(`path name in ${of}: credentials for api.example.com`);
+    expect(error.message).toContain(`path name in ${of}: token`);
+    expect(error.message).toContain(`added line 1 of ${of}, in a file whose path is not shown`);
+    expect(error.message).not.toContain('k.txt');
+    expect(error.message).not.toContain(CREDENTIAL);
   });
 
   it('blocks what is larger than its bound under block (not a silent pass); warns under warn', async () => {

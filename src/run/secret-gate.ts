@@ -1,16 +1,19 @@
 // `secret-scan`: the check before each way out of a run (a push, a saved patch, a posted reply). What a push
 // or a patch carries is read on the host, from the parent's checked objects, through the hardened git
 // wrapper: every added line of every commit that leaves (a secret added in one commit and removed in the
-// next still leaves in the first) and every commit message, bounded in bytes and time. With `block` a
-// finding stops that way out and fails the step, naming each finding by place and rule, never by value;
-// with `warn` the findings are warnings. A read that could not be finished (too large, out of time, git
-// failing) is a finding of its own: nothing passes unscanned under `block`.
+// next still leaves in the first), every path name those commits add, and every commit object as git
+// stores it (secret-objects.ts: headers, `gpgsig`, the message's bytes), bounded in bytes and time. With
+// `block` a finding stops that way out and fails the step, naming each finding by place and rule, never by
+// value; with `warn` the findings are warnings. A read that could not be finished (too large, out of time,
+// git failing) is a finding of its own: nothing passes unscanned under `block`.
 import { randomBytes } from 'node:crypto';
 import { OID, type Git } from '../engine/git.js';
 import { timeLimitMs } from '../engine/time-limits.js';
 import type { SecretScanMode } from '../settings/settings.js';
 import { sandboxText } from '../ui/sandbox-text.js';
 import type { Ui } from '../ui/ui.js';
+import { rawDiffPath } from './raw-commit.js';
+import { readRawCommits, type ScanBudget } from './secret-objects.js';
 import { loadLint, SecretScanner, type Finding, type Place } from './secret-scan.js';
 import {
   knownSecrets,
@@ -21,7 +24,7 @@ import {
   type SecretSettings,
 } from './secret-values.js';
 
-/** The most of git's output read for one scan (added and removed lines, headers, messages). */
+/** The most of git's output read for one scan (the diff with its added and removed lines, raw commits). */
 export const MAX_SCAN_BYTES = 256 * 1024 * 1024;
 
 export interface SecretGate {
@@ -80,9 +83,18 @@ export async function checkCommits(
       throw new Error(`Internal error: ${JSON.stringify(rev)} is not a revision the secret scan takes.`);
   sayShort(gate);
   const scanner = new SecretScanner(gate.needles, await loadLint());
-  const read = await readCommits(git, repo, revs, scanner, gate.maxBytes ?? MAX_SCAN_BYTES);
+  const limitMs = timeLimitMs('secret-scan');
+  const budget: ScanBudget = {
+    maxBytes: gate.maxBytes ?? MAX_SCAN_BYTES,
+    bytes: 0,
+    deadline: Date.now() + limitMs,
+    limitMs,
+  };
+  const read = await readCommits(git, repo, revs, scanner, budget);
+  // The commits themselves, as stored: after the diff, so that no piece mixes the two.
+  if (!read.incomplete) read.incomplete = await readRawCommits(git, repo, read.oids, scanner, budget);
   await scanner.finish();
-  const scanned = `${read.commits} commit(s), ${read.lines} added line(s)`;
+  const scanned = `${read.oids.length} commit(s) with their headers, ${read.paths} path name(s), ${read.lines} added line(s)`;
   verdict(gate, scanner, what, scanned, read.incomplete);
 }
 
@@ -110,16 +122,20 @@ function sayShort(gate: SecretGate): void {
 }
 
 interface CommitsRead {
-  commits: number;
+  /** The commits the log listed, in its order. */
+  oids: string[];
+  paths: number;
   lines: number;
   /** Why not everything was read: then the scan is a finding of its own. */
   incomplete?: string;
 }
 
 /**
- * What the scan reads: each commit's message and its added lines, every file as text whatever git's guess
- * or the repository's attributes (`-diff`, `binary`) say (a secret in a generated file or a binary blob
- * leaves as surely as one in source), no external diff or textconv, merges against their first parent.
+ * What the scan reads of the diff: each commit's changed paths (`--raw`, folders too: `-t`) and its added
+ * lines, every file as text whatever git's guess or the repository's attributes (`-diff`, `binary`) say
+ * (a secret in a generated file or a binary blob leaves as surely as one in source), no external diff or
+ * textconv, merges against their first parent. A path a commit adds is new to its first parent, so every
+ * name of every new tree is listed by the commit that brought it in (or is on origin already).
  */
 export function scanLogArgs(format: string, revs: readonly string[]): string[] {
   return [
@@ -131,6 +147,8 @@ export function scanLogArgs(format: string, revs: readonly string[]): string[] {
     '--no-renames',
     '--text',
     '--diff-merges=first-parent',
+    '--raw',
+    '-t',
     '--patch',
     '--unified=0',
     '--src-prefix=a/',
@@ -142,47 +160,53 @@ export function scanLogArgs(format: string, revs: readonly string[]): string[] {
 }
 
 /**
- * One `git log -p -U0` of the commits, read line by line: each commit's message (between markers of this
- * call's own, which no commit can know), then its added lines with their file and line number. A merge is
- * compared with its first parent, so that what it brings in is scanned too.
+ * One `git log -p -U0 --raw -t` of the commits, read line by line: each commit's id (after a marker of this
+ * call's own, which no commit can know), the paths it changes (every name it adds, folders too), then its
+ * added lines with their file and line number. A merge is compared with its first parent, so that what it
+ * brings in is scanned too.
  */
 async function readCommits(
   git: Git,
   repo: string,
   revs: readonly string[],
   scanner: SecretScanner,
-  maxBytes: number,
+  budget: ScanBudget,
 ): Promise<CommitsRead> {
   const marker = `wts-scan-${randomBytes(12).toString('hex')}`;
-  const end = `${marker}-end`;
-  const read: CommitsRead = { commits: 0, lines: 0 };
-  let state: 'message' | 'header' | 'hunk' = 'header';
+  const read: CommitsRead = { oids: [], paths: 0, lines: 0 };
+  let state: 'raw' | 'header' | 'hunk' = 'header';
   let commit = '';
-  let message: Place = { kind: 'message', commit };
+  let names: Place = { kind: 'path', commit };
   let file: Place | undefined;
-  let messageLine = 0;
   let newLine = 0;
-  let bytes = 0;
   let wait: Promise<void> | undefined;
   const stop = new AbortController();
-  const limitMs = timeLimitMs('secret-scan');
+  const { maxBytes } = budget;
   const onLine = (line: string, stream: 'stdout' | 'stderr') => {
     if (stream !== 'stdout' || stop.signal.aborted) return;
-    bytes += line.length + 1;
-    if (bytes > maxBytes) {
+    budget.bytes += line.length + 1;
+    if (budget.bytes > maxBytes) {
       read.incomplete = `what it carries is larger than the scan's bound (over ${mib(maxBytes)} of diff)`;
       stop.abort();
       return;
     }
     if (line.startsWith(`${marker} `)) {
       commit = line.slice(marker.length + 1);
-      message = { kind: 'message', commit };
-      read.commits++;
-      state = 'message';
-      messageLine = 0;
-    } else if (state === 'message') {
-      if (line === end) state = 'header';
-      else wait = scanner.add(message, ++messageLine, line) ?? wait;
+      if (!OID.test(commit)) {
+        read.incomplete = 'git listed a commit id it should not';
+        stop.abort();
+        return;
+      }
+      read.oids.push(commit);
+      names = { kind: 'path', commit };
+      file = undefined;
+      state = 'raw';
+    } else if (state === 'raw' && line.startsWith(':')) {
+      const name = rawDiffPath(line);
+      if (name === undefined) return;
+      read.paths++;
+      // One place for all of a commit's names, line 0: a finding names the commit, never the path.
+      wait = scanner.add(names, 0, name) ?? wait;
     } else if (line.startsWith('diff --git ')) {
       state = 'header';
       file = undefined;
@@ -200,7 +224,8 @@ async function readCommits(
       wait = scanner.add(file, newLine++, text) ?? wait;
     }
   };
-  const result = await git.stream(repo, scanLogArgs(`--format=${marker} %H%n%B%n${end}`, revs), {
+  const limitMs = Math.max(1, budget.deadline - Date.now());
+  const result = await git.stream(repo, scanLogArgs(`--format=${marker} %H`, revs), {
     onLine,
     // A line is never cut (a secret past the cut would pass): the byte bound above stops a long one.
     maxLineBytes: maxBytes + 1,
@@ -214,7 +239,7 @@ async function readCommits(
     timeLimitMs: limitMs,
   });
   if (!read.incomplete && result.timedOut)
-    read.incomplete = `reading it ran out of the scan's time limit (${Math.round(limitMs / 1000)} s)`;
+    read.incomplete = `reading it ran out of the scan's time limit (${Math.round(budget.limitMs / 1000)} s)`;
   else if (!read.incomplete && result.exitCode !== 0)
     read.incomplete = `git could not list it (${sandboxText(result.stderrTail.slice(-2).join(' '), 300)})`;
   return read;
@@ -241,7 +266,9 @@ function verdict(
     ui.info(`Secret scan of ${what}: nothing found (${scanned}).`);
     return;
   }
-  const lines = scanner.findings.map(describeFinding);
+  // A path name with a finding holds the secret, and any later commit may touch that file: no path shown.
+  const hidePaths = scanner.findings.some((f) => f.place.kind === 'path');
+  const lines = scanner.findings.map((finding) => describeFinding(finding, hidePaths));
   if (scanner.more) lines.push(`… and ${scanner.more} more report(s)`);
   if (incomplete) lines.push(`not scanned whole: ${incomplete}`);
   const count = scanner.findings.length + scanner.more;
@@ -257,15 +284,36 @@ function verdict(
   );
 }
 
-/** `src/app.js:12 (commit 0123456789ab): env API_KEY`: the place and the rule; never the value. */
-export function describeFinding(finding: Finding): string {
+/**
+ * `added line in src/app.js:12 of 0123456789ab: env API_KEY`, `author of 0123456789ab: token`: the place
+ * and the rule, never the value. A path is sandbox text (escaped); a path name with a finding is not shown
+ * (it holds the secret), and with `hidePaths` (some path name had a finding) no path is.
+ */
+export function describeFinding(finding: Finding, hidePaths = false): string {
   const { place, line, rule } = finding;
-  const where =
-    place.kind === 'file'
-      ? `${sandboxText(place.path, 300)}:${line} (commit ${place.commit.slice(0, 12)})`
-      : place.kind === 'message'
-        ? `commit message of ${place.commit.slice(0, 12)}, line ${line}`
-        : `reply, line ${line}`;
+  if (place.kind === 'reply') return `reply, line ${line}: ${rule}`;
+  const of = place.commit.slice(0, 12);
+  let where: string;
+  switch (place.kind) {
+    case 'file':
+      where = hidePaths
+        ? `added line ${line} of ${of}, in a file whose path is not shown (a path name has a finding)`
+        : `added line in ${sandboxText(place.path, 300)}:${line} of ${of}`;
+      break;
+    case 'message':
+      where = `message of ${of}, line ${line}`;
+      break;
+    case 'author':
+    case 'committer':
+      where = `${place.kind} of ${of}`;
+      break;
+    case 'header':
+      where = `${place.name ? `header ${place.name}` : 'an extra header'} of ${of}, line ${line}`;
+      break;
+    case 'path':
+      where = `path name in ${of}`;
+      break;
+  }
   return `${where}: ${rule}`;
 }
 

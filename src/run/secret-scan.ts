@@ -1,18 +1,24 @@
-// The scan of text that is about to leave a run (added lines, commit messages, a reply): the values the
-// step knows to be secret (secret-values.ts), searched for literally, and well-known credential formats,
-// found by secretlint with the rules of its recommended preset. Lines are fed in as they are read and
-// scanned in pieces of about a megabyte, each piece overlapping the last by a few lines (a private key
-// spans lines), so that memory stays bounded whatever the size of what is scanned. secretlint is loaded
-// only when a scan runs.
+// The scan of text that is about to leave a run (added lines, commit objects and path names, a reply):
+// the values the step knows to be secret (secret-values.ts), searched for literally, and well-known
+// credential formats, found by secretlint with the rules of its recommended preset. Lines are fed in as
+// they are read and scanned in pieces of about a megabyte, each piece overlapping the last by a few lines
+// (a private key spans lines), so that memory stays bounded whatever the size of what is scanned.
+// secretlint is loaded only when a scan runs.
 import type { Needle } from './secret-values.js';
 
-/** Where a line is: a file a commit adds it to, a commit's message, or the reply. */
+/**
+ * Where a line is: a file a commit adds it to, a commit's message, author, committer or other header (its
+ * name when it is one git defines), the path names a commit adds, or the reply.
+ */
 export type Place =
-  { kind: 'file'; path: string; commit: string } | { kind: 'message'; commit: string } | { kind: 'reply' };
+  | { kind: 'file'; path: string; commit: string }
+  | { kind: 'message' | 'author' | 'committer' | 'path'; commit: string }
+  | { kind: 'header'; name: string | undefined; commit: string }
+  | { kind: 'reply' };
 
 export interface Finding {
   place: Place;
-  /** The line's number in its file (as the commit leaves it), message or reply: 1 for the first. */
+  /** The line's number in its file (as the commit leaves it), message, header or reply: 1 for the first. */
   line: number;
   /** What was found: the secret's name and form (never its value), or secretlint's rule and message id. */
   rule: string;

@@ -103,7 +103,7 @@ describe.each(nodeRuntimes())(
         credentials: `api.example.com X-Key: ${CREDENTIAL}`,
       });
       expectBlocked(result, {
-        where: /leaked\.env:2 \(commit [0-9a-f]{12}\)/,
+        where: /added line in leaked\.env:2 of [0-9a-f]{12}/,
         rule: 'credentials for api.example.com',
         value: CREDENTIAL,
       });
@@ -114,7 +114,7 @@ describe.each(nodeRuntimes())(
         `echo x > x.txt && git add x.txt && git commit --quiet -m "add x" -m "with key $DEPLOY_KEY"`,
       );
       expectBlocked(result, {
-        where: /commit message of [0-9a-f]{12}, line 3/,
+        where: /message of [0-9a-f]{12}, line 3/,
         rule: 'env DEPLOY_KEY',
         value: DEPLOY_KEY,
       });
@@ -123,7 +123,7 @@ describe.each(nodeRuntimes())(
     it('blocks a well-known key format (a GitHub token, found by secretlint)', async () => {
       const result = await run(`mkdir -p src && ${WRITE_GITHUB_TOKEN}`);
       expectBlocked(result, {
-        where: /src\/token\.js:1 \(commit [0-9a-f]{12}\)/,
+        where: /added line in src\/token\.js:1 of [0-9a-f]{12}/,
         rule: '@secretlint/secretlint-rule-github (GITHUB_TOKEN)',
         value: 'wWPw5k4aXcaT4fNP0UcnZwJUVFk6LO0pINUx',
       });

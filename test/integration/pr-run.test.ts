@@ -448,7 +448,7 @@ describe('fork pull requests', () => {
     );
     expect(error?.name).toBe('SecretScanBlocked');
     expect(error?.message).toMatch(/^Secret scan of the patch: 1 finding/);
-    expect(error?.message).toMatch(/src\/app\.js:2 \(commit [0-9a-f]{12}\): env DEPLOY_TOKEN/);
+    expect(error?.message).toMatch(/added line in src\/app\.js:2 of [0-9a-f]{12}: env DEPLOY_TOKEN/);
     expect(error?.message).not.toContain(secret);
     // No patch file, no output; the post step will keep the sandbox.
     const dir = path.join(work, 'runner-temp', 'worktree-sandbox');

@@ -1,5 +1,6 @@
 // False positives of `secret-scan`: the scan, as a push runs it (every added line of every commit, every
-// commit message, secretlint's recommended rules), over this repository's own history must find nothing.
+// commit object as stored, every path name, secretlint's recommended rules), over this repository's own
+// history must find nothing.
 // A project's ordinary code, tests, lock files, bundles and docs are what a push carries every day.
 import { describe, expect, it } from '@jest/globals';
 import * as path from 'node:path';
@@ -24,7 +25,7 @@ describe("secret-scan over this repository's own history", () => {
     expect(warnings).toEqual([]);
     expect(infos).toHaveLength(1);
     expect(infos[0]).toMatch(
-      /^Secret scan of this repository's history: nothing found \(\d+ commit\(s\), \d+ added line\(s\)\)\.$/,
+      /^Secret scan of this repository's history: nothing found \(\d+ commit\(s\) with their headers, \d+ path name\(s\), \d+ added line\(s\)\)\.$/,
     );
     process.stdout.write(`${infos[0]}\n`);
   }, 600_000);
