@@ -124,8 +124,7 @@ async function postStep(): Promise<void> {
   const state = loadRunState();
   if (state?.progress && !state.progress.finished) {
     const { finishProgressInPost } = await import('../github/pr-run.js');
-    const token = postToken();
-    const redaction = token ? Redaction.of([{ name: 'token', value: token }]) : Redaction.none;
+    const { token, redaction } = postSecrets();
     await finishProgressInPost(state.progress, token, redaction, actionUi());
   }
   await removeLeftProbe(state, actionUi());
@@ -140,11 +139,19 @@ async function postStep(): Promise<void> {
   }
 }
 
-/** The post step gets the same inputs as main; only the token is needed, to finish a progress comment. */
-function postToken(): string {
+/** The post step gets the same inputs as main: the token, to finish a progress comment, and its redaction. */
+function postSecrets(): { token: string; redaction: Redaction } {
   try {
-    return parseSettings((name) => core.getInput(name)).token;
+    const settings = parseSettings((name) => core.getInput(name));
+    return {
+      token: settings.token,
+      redaction:
+        settings.mode === 'run'
+          ? redactionFor(settings)
+          : Redaction.of([{ name: 'token', value: settings.token }]),
+    };
   } catch {
-    return ''; // the main step failed on these inputs before it created anything to finish
+    // the main step failed on these inputs before it created anything to finish
+    return { token: '', redaction: Redaction.none };
   }
 }
