@@ -4,6 +4,7 @@ import * as core from '@actions/core';
 import { randomUUID } from 'node:crypto';
 import * as os from 'node:os';
 import type { PrRunIo } from '../github/pr-run.js';
+import type { Redaction } from '../run/redaction.js';
 import { streamLineWriter, type Ui } from '../ui/ui.js';
 import { logLines } from '../ui/sandbox-text.js';
 import { saveRunState } from './step-state.js';
@@ -53,14 +54,18 @@ export function actionUi(): Ui {
   };
 }
 
-/** Where a pull-request run meets the runner: outputs, the job summary, state for the post step. */
-export function actionIo(ui: Ui): PrRunIo {
+/**
+ * Where a run meets the runner: outputs and the job summary, each through the run's one redaction (GitHub
+ * masks neither), state for the post step.
+ */
+export function actionIo(ui: Ui, redaction: Redaction): PrRunIo {
   return {
     ui,
     debug: (message) => core.debug(message),
     env: process.env,
-    setOutput: (name, value) => core.setOutput(name, value),
-    summary: (markdown) => writeSummary(markdown),
+    setOutput: (name, value) => core.setOutput(name, redaction.redact(value)),
+    summary: (markdown) => writeSummary(redaction, markdown),
     save: saveRunState,
+    redaction,
   };
 }

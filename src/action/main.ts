@@ -4,6 +4,7 @@
 import * as core from '@actions/core';
 import * as os from 'node:os';
 import { cleanupRun, removeLeftProbe } from '../run/cleanup.js';
+import { Redaction, redactionFor } from '../run/redaction.js';
 import { runSandbox, type RunOutcome } from '../run/run.js';
 import { chooseRunKind } from '../github/event.js';
 import { parseSettings, type RunSettings } from '../settings/settings.js';
@@ -46,6 +47,8 @@ async function mainStep(): Promise<void> {
 
 async function runAction(settings: RunSettings): Promise<void> {
   const ui = actionUi();
+  // One list of the run's secrets, one redaction: every output, the job summary and every API call.
+  const io = actionIo(ui, redactionFor(settings));
   const kind = chooseRunKind(process.env.GITHUB_EVENT_NAME, settings.trigger);
   core.debug(`Run kind: ${kind.bot ? 'pull-request bot' : 'plain run mode'} (${kind.why}).`);
   if (kind.warning) ui.warning(kind.warning);
@@ -53,19 +56,19 @@ async function runAction(settings: RunSettings): Promise<void> {
   try {
     if (kind.bot) {
       const { runForPullRequest } = await import('../github/pr-run.js');
-      outcome = await runForPullRequest(settings, actionIo(ui));
+      outcome = await runForPullRequest(settings, io);
       if (!outcome) return;
     } else outcome = await runSandbox(settings, { ui, save: saveRunState });
   } catch (error) {
     // A run that failed after its sandbox was ready still says which sandbox, and the command's exit code
     // when the command really ran.
-    setEarlyOutputs(currentRunState());
+    setEarlyOutputs(currentRunState(), io.setOutput);
     throw error;
   }
-  setOutputs(outcome);
+  setOutputs(outcome, io.setOutput);
   if (settings.pullRequest.open) {
     const { proposePullRequest } = await import('../github/pull-request.js');
-    await proposePullRequest(settings, outcome, actionIo(ui));
+    await proposePullRequest(settings, outcome, io);
   }
   const network = outcome.command.network;
   const models = network?.models;
@@ -74,23 +77,25 @@ async function runAction(settings: RunSettings): Promise<void> {
   const networkSection =
     (network ? networkMarkdown(network, settings.network) : '') + (models ? modelUsageMarkdown(models) : '');
   // The run's own report first: when the summary must be cut, the network tables go before it.
-  await writeSummary(outcomeMarkdown(outcome), networkSection);
+  await writeSummary(io.redaction, outcomeMarkdown(outcome), networkSection);
   const { exitCode } = outcome.command;
   if (exitCode !== 0 && !settings.allowFailure) core.setFailed(`The command exited with code ${exitCode}.`);
 }
 
-function setEarlyOutputs(state: PullRequestRunState | undefined): void {
+type SetOutput = (name: string, value: string) => void;
+
+function setEarlyOutputs(state: PullRequestRunState | undefined, setOutput: SetOutput): void {
   if (!state?.location) return;
   const sandbox = state.location;
-  core.setOutput('sandbox', sandbox.name);
-  core.setOutput('kind', sandbox.kind);
-  core.setOutput('branch', sandbox.branch);
-  core.setOutput('volume', sandbox.isolation === 'container' ? sandbox.volume : '');
-  core.setOutput('worktree-path', sandbox.worktreePath);
-  if (state.exitCode !== undefined) core.setOutput('exit-code', String(state.exitCode));
+  setOutput('sandbox', sandbox.name);
+  setOutput('kind', sandbox.kind);
+  setOutput('branch', sandbox.branch);
+  setOutput('volume', sandbox.isolation === 'container' ? sandbox.volume : '');
+  setOutput('worktree-path', sandbox.worktreePath);
+  if (state.exitCode !== undefined) setOutput('exit-code', String(state.exitCode));
 }
 
-function setOutputs(outcome: RunOutcome): void {
+function setOutputs(outcome: RunOutcome, setOutput: SetOutput): void {
   const { sandbox, command, report, push } = outcome;
   const out: Record<string, string> = {
     sandbox: sandbox.name,
@@ -112,14 +117,15 @@ function setOutputs(outcome: RunOutcome): void {
   };
   if (command.network) Object.assign(out, networkOutputs(command.network));
   if (command.network?.models) Object.assign(out, modelUsageOutput(command.network.models));
-  for (const [k, v] of Object.entries(out)) core.setOutput(k, v);
+  for (const [k, v] of Object.entries(out)) setOutput(k, v);
 }
 
 async function postStep(): Promise<void> {
   const state = loadRunState();
   if (state?.progress && !state.progress.finished) {
     const { finishProgressInPost } = await import('../github/pr-run.js');
-    await finishProgressInPost(state.progress, postToken(), actionUi());
+    const { token, redaction } = postSecrets();
+    await finishProgressInPost(state.progress, token, redaction, actionUi());
   }
   await removeLeftProbe(state, actionUi());
   if (!state?.location) {
@@ -133,11 +139,19 @@ async function postStep(): Promise<void> {
   }
 }
 
-/** The post step gets the same inputs as main; only the token is needed, to finish a progress comment. */
-function postToken(): string {
+/** The post step gets the same inputs as main: the token, to finish a progress comment, and its redaction. */
+function postSecrets(): { token: string; redaction: Redaction } {
   try {
-    return parseSettings((name) => core.getInput(name)).token;
+    const settings = parseSettings((name) => core.getInput(name));
+    return {
+      token: settings.token,
+      redaction:
+        settings.mode === 'run'
+          ? redactionFor(settings)
+          : Redaction.of([{ name: 'token', value: settings.token }]),
+    };
   } catch {
-    return ''; // the main step failed on these inputs before it created anything to finish
+    // the main step failed on these inputs before it created anything to finish
+    return { token: '', redaction: Redaction.none };
   }
 }

@@ -2,6 +2,7 @@
 // job summary out. The reaper itself (src/reap/) knows nothing of @actions/core.
 import * as core from '@actions/core';
 import { actionUi } from './action-ui.js';
+import { Redaction } from '../run/redaction.js';
 import { writeSummary } from './step-summary.js';
 import { byInterest, isReaped, jsonWithin, type ReapResult, toRecord } from '../reap/reap-report.js';
 import { summaryMarkdown } from './reap-summary.js';
@@ -30,7 +31,8 @@ export async function reapAction(settings: ReapSettings): Promise<ReapResult> {
   core.setOutput('reaped', reaped.json);
   core.setOutput('kept', kept.json);
   core.setOutput('freed-bytes', String(result.freedBytes));
-  await writeSummary(summaryMarkdown({ ...result, sandboxes: sorted }, SUMMARY_ROWS));
+  const redaction = Redaction.of([{ name: 'token', value: settings.token }]);
+  await writeSummary(redaction, summaryMarkdown({ ...result, sandboxes: sorted }, SUMMARY_ROWS));
   const failed = result.sandboxes.filter((s) => s.result === 'partly removed');
   if (failed.length)
     core.warning(

@@ -2,6 +2,7 @@ import { afterAll, describe, expect, it } from '@jest/globals';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { Redaction } from '../run/redaction.js';
 import { cutAtLine, fitSummary, SUMMARY_MAX_BYTES, writeSummary } from './step-summary.js';
 
 const bytes = (text: string) => Buffer.byteLength(text);
@@ -54,9 +55,9 @@ describe('writeSummary', () => {
     const before = process.env.GITHUB_STEP_SUMMARY;
     process.env.GITHUB_STEP_SUMMARY = file;
     try {
-      await writeSummary('## worktree-sandbox: pull request #7\n\n');
-      await writeSummary(report, table(2_000));
-      await writeSummary(report, table(2_000));
+      await writeSummary(Redaction.none, '## worktree-sandbox: pull request #7\n\n');
+      await writeSummary(Redaction.none, report, table(2_000));
+      await writeSummary(Redaction.none, report, table(2_000));
     } finally {
       if (before === undefined) delete process.env.GITHUB_STEP_SUMMARY;
       else process.env.GITHUB_STEP_SUMMARY = before;

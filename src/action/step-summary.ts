@@ -2,9 +2,11 @@
 // cap: GitHub drops a step summary over 1 MiB whole, so one section grown too long (a report of many
 // sandboxes, a command that named thousands of hosts) would take everything else with it, the run's own
 // report included. Sections come in order of importance; the last ones are cut first, and what was cut
-// is said.
+// is said. GitHub masks nothing in a summary: every section passes the run's one redaction
+// (run/redaction.ts) before it is cut and written.
 import * as core from '@actions/core';
 import * as fs from 'node:fs/promises';
+import type { Redaction } from '../run/redaction.js';
 
 /**
  * The most bytes a step's summary file holds. The runner drops a file over 1 MiB (1,048,576 bytes), as it
@@ -49,8 +51,8 @@ export function fitSummary(sections: readonly string[], used: number, max = SUMM
   return `${kept}\n\n**${left.toLocaleString('en-US')} bytes of this summary are not shown**: GitHub drops a step summary over 1 MiB whole.\n`;
 }
 
-/** Appends `sections` (the most important first) to the job summary, within SUMMARY_MAX_BYTES in all. */
-export async function writeSummary(...sections: string[]): Promise<void> {
+/** Appends `sections` (the most important first), redacted, within SUMMARY_MAX_BYTES in all. */
+export async function writeSummary(redaction: Redaction, ...sections: string[]): Promise<void> {
   const file = process.env.GITHUB_STEP_SUMMARY;
   const used = file
     ? await fs.stat(file).then(
@@ -58,6 +60,6 @@ export async function writeSummary(...sections: string[]): Promise<void> {
         () => 0,
       )
     : 0;
-  const text = fitSummary(sections, used);
+  const text = fitSummary(sections.map(redaction.redact), used);
   if (text) await core.summary.addRaw(text).write();
 }

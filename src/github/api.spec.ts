@@ -2,6 +2,7 @@
 // not retried. Pauses are scaled down through the client's `delayScale` option, not slept for real.
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { FakeGitHub } from '../../test/support/fake-github.js';
+import { Redaction } from '../run/redaction.js';
 import { connectGitHub, isHeadOf, type GitHubApi } from './api.js';
 
 const TOKEN = 'ghs_fakeTokenForApiTests012345';
@@ -20,6 +21,7 @@ beforeEach(async () => {
     TOKEN,
     fake.url,
     { owner: 'octo-org', repo: 'hello-world' },
+    Redaction.of([{ name: 'token', value: TOKEN }]),
     { delayScale: 0.001, warn: (m) => warnings.push(m) },
   );
 });
@@ -139,5 +141,29 @@ describe('a pull request GitHub lists is checked before it is used', () => {
     expect(isHeadOf({ ref: 'Fix', repo: FULL }, 'fix', FULL)).toBe(false);
     expect(isHeadOf({ ref: 'fix', repo: undefined }, 'fix', FULL)).toBe(false);
     expect(isHeadOf({ ref: ['fix'], repo: FULL }, 'fix', FULL)).toBe(false);
+  });
+});
+
+describe('every request passes the redaction', () => {
+  it('masks the token and known secrets in whatever a call sends, bodies and titles alike', async () => {
+    const id = await api.createComment(7, `log: ${TOKEN} and ${Buffer.from(TOKEN).toString('base64')}`);
+    await api.updateComment(id, `again ${TOKEN}`);
+    await api.createPullRequest({
+      head: 'other',
+      base: 'main',
+      title: `t ${TOKEN}`,
+      body: TOKEN,
+      draft: false,
+    });
+    const sent = fake.calls.filter((c) => c.method !== 'GET').map((c) => JSON.stringify(c.body));
+    expect(sent).toHaveLength(3);
+    for (const body of sent) {
+      expect(body).not.toContain(TOKEN);
+      expect(body).not.toContain(Buffer.from(TOKEN).toString('base64').slice(4, 30));
+      expect(body).toContain('***');
+    }
+    expect(fake.comments.get(id)?.history).toEqual(['log: *** and ***', 'again ***']);
+    // The token still authorises the calls: the headers are the client's own.
+    expect(fake.calls.every((c) => c.authorization === `token ${TOKEN}`)).toBe(true);
   });
 });

@@ -1,10 +1,13 @@
 // The few GitHub REST calls the pull-request bot makes, behind one small interface. Octokit is loaded
 // only when a run needs it; the API root comes from GITHUB_API_URL, so GitHub Enterprise Server
 // (https://HOST/api/v3) works as github.com does. Calls survive transient faults (api-resilience.ts).
+// Every request passes the run's one redaction (run/redaction.ts) as its last step: whatever a call sends
+// (a comment, a pull request's body, a reply in a review thread, one added later), no known secret goes.
 import type { RepositoryPermission } from './permissions.js';
 import { resilienceOptions, type ApiOptions } from './api-resilience.js';
 import { loadHttpClient } from '../bundle/http-client-on-demand.js';
 import { loadUndici } from '../bundle/undici-on-demand.js';
+import type { Redaction } from '../run/redaction.js';
 
 export interface RepositoryName {
   owner: string;
@@ -86,6 +89,7 @@ export async function connectGitHub(
   token: string,
   baseUrl: string,
   repo: RepositoryName,
+  redaction: Redaction,
   options: ApiOptions = {},
 ): Promise<GitHubApi> {
   if (!token) throw new Error("The pull-request bot needs the 'token' input to call the GitHub API.");
@@ -102,6 +106,7 @@ export async function connectGitHub(
     retry,
     throttling,
   );
+  octokit.hook.before('request', (request) => redactParameters(request, redaction));
   const { owner, repo: name } = repo;
   return {
     async pullRequest(number) {
@@ -197,6 +202,21 @@ export async function connectGitHub(
       });
     },
   };
+}
+
+/** What the client itself sets (the token is in the headers): everything else a call sends is redacted. */
+const OWN_PARAMETERS = new Set(['method', 'url', 'baseUrl', 'headers', 'request', 'mediaType']);
+
+/** Redacts, in place, every text a request carries: its parameters, and the texts in their lists. */
+export function redactParameters(parameters: Record<string, unknown>, redaction: Redaction): void {
+  const clean = (value: unknown, depth: number): unknown => {
+    if (typeof value === 'string') return redaction.redact(value);
+    if (depth > 4 || value === null || typeof value !== 'object') return value;
+    if (Array.isArray(value)) return value.map((v) => clean(v, depth + 1));
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, clean(v, depth + 1)]));
+  };
+  for (const [key, value] of Object.entries(parameters))
+    if (!OWN_PARAMETERS.has(key)) parameters[key] = clean(value, 0);
 }
 
 function status(error: unknown): number | undefined {

@@ -126,5 +126,9 @@ export function summaryOf(
   if (run.pushed) lines.push(`Pushed ${run.commits.length} commit(s) to \`${run.pushedTo}\`.`);
   else if (run.pushReason) lines.push(`Not pushed: ${run.pushReason}.`);
   if (run.patch) lines.push(`Patch saved as \`${run.patch.path}\` (output \`patch-path\`).`);
+  if (run.tailFound?.length)
+    lines.push(
+      `The log tail held a secret (${run.tailFound.map((f) => `\`${f.replace(/`/g, "'")}\``).join(', ')}): masked in the comment.`,
+    );
   return `${lines.join('\n')}\n\n`;
 }

@@ -10,7 +10,9 @@ import { withRepositoryLock } from '../sandbox/lock.js';
 import { findParentRepository, type ParentRepository } from '../sandbox/repository.js';
 import type { PushDestination } from '../run/push.js';
 import { runSandbox, type RunDeps, type RunOutcome } from '../run/run.js';
+import type { Redaction } from '../run/redaction.js';
 import { SecretScanBlocked, secretGate } from '../run/secret-gate.js';
+import { scanLogTail } from '../run/tail-scan.js';
 import type { RunSettings } from '../settings/settings.js';
 import type { Ui } from '../ui/ui.js';
 import { apiUrl, connectGitHub, type GitHubApi, type PullRequestInfo } from './api.js';
@@ -47,6 +49,8 @@ export interface PrRunIo {
   /** Appends Markdown to the job summary. */
   summary(markdown: string): Promise<void>;
   save: (state: Partial<PullRequestRunState>) => void;
+  /** The run's one redaction: every API call passes it (api.ts), the comment's parts before their cuts. */
+  redaction: Redaction;
 }
 
 /** A bot run's outcome, with the pull request it worked on (none: a push whose branch has none). */
@@ -71,7 +75,7 @@ export async function runForPullRequest(
   const first = checkRequester(request.requester, settings.trigger);
   io.debug(`Gate, who asked: ${first.allowed ? `allowed: ${first.why}` : `refused: ${first.reason}`}.`);
   if (!first.allowed && first.silent) return notTriggered(io, first.reason, known);
-  const api = await connectGitHub(settings.token, ctx.apiUrl, ctx.repository, {
+  const api = await connectGitHub(settings.token, ctx.apiUrl, ctx.repository, io.redaction, {
     warn: (m) => io.ui.warning(m),
     ...io.api,
   });
@@ -113,7 +117,7 @@ interface PlannedRun {
 async function runTarget(settings: RunSettings, io: PrRunIo, run: PlannedRun): Promise<RunOutcome> {
   const { ctx, api, request, pr, target } = run;
   const { ui } = io;
-  const secrets = [settings.token, ...settings.env.map((e) => e.value)];
+  const { redact } = io.redaction;
   const progress: ProgressContext = {
     what: request.comment?.trigger ?? request.event,
     requester: request.requester.login,
@@ -154,15 +158,17 @@ async function runTarget(settings: RunSettings, io: PrRunIo, run: PlannedRun): P
     };
     outcome = await runSandbox({ ...settings, branch: target.branch, base: '' }, deps);
     const gate = secretGate(settings, ui, () => io.save({ secretsFound: true }));
-    const finished = await describeOutcome(git, parent.path, settings, ctx, target, pr, outcome, gate);
+    const described = await describeOutcome(git, parent.path, settings, ctx, target, pr, outcome, gate);
+    const tail = await scanLogTail(outcome.command.tail, settings.secretScan, io.redaction, ui);
+    const finished = { ...described, tail: tail.lines, tailFound: tail.found };
     // The comment names the commit the sandbox really started from (the branch may have moved since).
     const done: ProgressContext = { ...progress, headSha: outcome.sandbox.startSha };
     if (finished.patch) io.setOutput('patch-path', finished.patch.path);
     const succeeded = outcome.command.exitCode === 0 && !finished.pushFailed;
-    await feedback.finish(done, renderFinished(done, finished, secrets), succeeded ? 'rocket' : 'confused');
+    await feedback.finish(done, renderFinished(done, finished, redact), succeeded ? 'rocket' : 'confused');
     await io.summary(summaryOf(request, pr, done, finished));
   } catch (error) {
-    await feedback.finish(progress, renderFailed(progress, (error as Error).message, secrets), 'confused');
+    await feedback.finish(progress, renderFailed(progress, (error as Error).message, redact), 'confused');
     if (error instanceof SecretScanBlocked) await io.summary(blockedSummaryOf(request, pr, progress, error));
     throw error;
   } finally {
@@ -294,6 +300,7 @@ async function readEvent(eventPath: string | undefined): Promise<unknown> {
 export async function finishProgressInPost(
   progress: ProgressState,
   token: string,
+  redaction: Redaction,
   ui: Ui,
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<void> {
@@ -302,6 +309,7 @@ export async function finishProgressInPost(
       token,
       apiUrl(env),
       { owner: progress.owner, repo: progress.repo },
+      redaction,
       { warn: (m) => ui.warning(m) },
     );
     await finishStoppedProgress(api, progress, ui);

@@ -1,10 +1,10 @@
 import { describe, expect, it } from '@jest/globals';
+import { Redaction } from '../run/redaction.js';
 import { PROGRESS_MARKER } from './event.js';
 import {
   fence,
   formatDuration,
   MAX_COMMENT,
-  redact,
   renderFailed,
   renderFinished,
   renderRunning,
@@ -12,6 +12,9 @@ import {
   type FinishedRun,
   type ProgressContext,
 } from './progress.js';
+
+const none = Redaction.none.redact;
+const redactionOf = (value: string) => Redaction.of([{ name: 'secret', value }]).redact;
 
 const ctx: ProgressContext = {
   what: '/fix',
@@ -47,7 +50,7 @@ describe('progress comment', () => {
   });
 
   it('reports exit code, duration, files, commits with links and the log tail when finished', () => {
-    const body = renderFinished(ctx, run, []);
+    const body = renderFinished(ctx, run, none);
     expect(body.startsWith(PROGRESS_MARKER)).toBe(true);
     expect(body).toContain('### ✅ `/fix` finished');
     expect(body).toContain('| Exit code | 0 |');
@@ -62,8 +65,8 @@ describe('progress comment', () => {
   it('shows the model usage totals the proxy metered, and none when there were none', () => {
     const usage =
       '3 request(s), 1,200 input and 300 output tokens, stopped by `max-model-requests` (2 refused)';
-    expect(renderFinished(ctx, { ...run, modelUsage: usage }, [])).toContain(`| Model usage | ${usage} |`);
-    expect(renderFinished(ctx, run, [])).not.toContain('Model usage');
+    expect(renderFinished(ctx, { ...run, modelUsage: usage }, none)).toContain(`| Model usage | ${usage} |`);
+    expect(renderFinished(ctx, run, none)).not.toContain('Model usage');
   });
 
   it('shows failures, unpushed commits with the reason, and the patch inline', () => {
@@ -76,14 +79,14 @@ describe('progress comment', () => {
       commits: [{ sha: '2222222bbbbbbb', subject: 'wip' }],
       patch: { path: '/tmp/x/pr-7.patch', text: 'From 2222 Mon Sep 17\nSubject: [PATCH] wip\n' },
     };
-    const body = renderFinished(ctx, failed, []);
+    const body = renderFinished(ctx, failed, none);
     expect(body).toContain('### ❌ `/fix` failed');
     expect(body).toContain('| Commits | 1, not pushed: origin/feature has moved on |');
     expect(body).toContain('**Commits (not pushed)**');
     expect(body).toContain('- `2222222` `wip`');
     expect(body).toContain('| Patch | saved as `/tmp/x/pr-7.patch` (output `patch-path`) |');
     expect(body).toContain('```diff\nFrom 2222 Mon Sep 17\nSubject: [PATCH] wip\n\n```');
-    expect(renderFinished(ctx, { ...run, exitCode: 124, timedOut: true }, [])).toContain(
+    expect(renderFinished(ctx, { ...run, exitCode: 124, timedOut: true }, none)).toContain(
       '⏱ `/fix` timed out',
     );
   });
@@ -94,7 +97,7 @@ describe('progress comment', () => {
       commits: [{ sha: '3333333', subject: '@everyone `pwn` | x' }],
       tail: ['```', '</details><img src=x onerror=alert(1)>', 'token=s3cr3t-value'],
     };
-    const body = renderFinished(ctx, hostile, ['s3cr3t-value']);
+    const body = renderFinished(ctx, hostile, redactionOf('s3cr3t-value'));
     expect(body).not.toContain('s3cr3t-value');
     expect(body).toContain('token=***');
     expect(body).toContain('````\n```\n</details><img src=x onerror=alert(1)>\ntoken=***\n````');
@@ -111,13 +114,13 @@ describe('progress comment', () => {
       tail: Array.from({ length: 40 }, () => 'x'.repeat(10_000)),
       patch: { path: '/p', text: 'y'.repeat(29_000) },
     };
-    const body = renderFinished(ctx, huge, []);
+    const body = renderFinished(ctx, huge, none);
     expect(body.length).toBeLessThanOrEqual(MAX_COMMENT);
     expect(body).toContain('… and 4900 more');
   });
 
   it('says when the run could not start or was stopped', () => {
-    expect(renderFailed(ctx, 'image missing; token abcd1234', ['abcd1234'])).toContain(
+    expect(renderFailed(ctx, 'image missing; token abcd1234abcd', redactionOf('abcd1234abcd'))).toContain(
       '```\nimage missing; token ***\n```',
     );
     const stopped = renderStopped(ctx);
@@ -131,10 +134,6 @@ describe('helpers', () => {
   it('fences with more backticks than the text holds', () => {
     expect(fence('a ```` b')).toBe('`````\na ```` b\n`````');
     expect(fence('plain')).toBe('```\nplain\n```');
-  });
-
-  it('redacts only secrets long enough to be secrets', () => {
-    expect(redact('abc abcd', ['abc', 'abcd'])).toBe('abc ***');
   });
 
   it('formats durations for people', () => {

@@ -1,7 +1,8 @@
 // The progress comment on the pull request: one comment, created when the run starts and rewritten in
 // place when it ends (or by the post step when the job stopped first). Pure rendering.
 // Everything the command produced (log, file names, commit subjects, patch) is untrusted: it goes into
-// code blocks or code spans, where Markdown, HTML and @mentions do nothing, with known secrets redacted.
+// code blocks or code spans, where Markdown, HTML and @mentions do nothing, with known secrets redacted
+// (the run's one redaction, run/redaction.ts: here before each part is cut, and again as the API sends it).
 import { replyMarkdown, type ReplyRead } from '../run/reply.js';
 import { PROGRESS_MARKER } from './event.js';
 
@@ -43,6 +44,8 @@ export interface FinishedRun {
   pushFailed?: boolean;
   patch?: { path: string; text: string };
   tail: string[];
+  /** What the secret scan found in the tail and masked (run/tail-scan.ts), by rule: for the job summary. */
+  tailFound?: string[];
   /** What the command wrote to SANDBOX_REPLY_FILE: untrusted text (run/reply.ts). */
   reply?: ReplyRead;
   /** Model API totals the proxy metered (requests, tokens, the budget's verdict), when there were any. */
@@ -56,7 +59,6 @@ const MAX_FILES = 100;
 const MAX_INLINE_PATCH = 30_000;
 /** The most characters of the command's reply in the comment (the job summary has more). */
 export const MAX_REPLY_IN_COMMENT = 20_000;
-const REDACTED = '***';
 
 export function renderRunning(ctx: ProgressContext): string {
   return [
@@ -67,8 +69,12 @@ export function renderRunning(ctx: ProgressContext): string {
   ].join('\n');
 }
 
-export function renderFinished(ctx: ProgressContext, run: FinishedRun, secrets: readonly string[]): string {
-  const clean = (text: string) => redact(text, secrets);
+/** `clean` is the run's redaction (run/redaction.ts), applied to each part before it is cut. */
+export function renderFinished(
+  ctx: ProgressContext,
+  run: FinishedRun,
+  clean: (text: string) => string,
+): string {
   const ok = run.exitCode === 0;
   const status = run.timedOut
     ? `⏱ \`${ctx.what}\` timed out`
@@ -120,7 +126,8 @@ export function renderFinished(ctx: ProgressContext, run: FinishedRun, secrets: 
     const stat = run.diffStat ? clean(run.diffStat) : shown.join('\n');
     sections.push('', details('Files changed', fence(stat)));
   }
-  if (run.tail.length) sections.push('', details('Last lines of the log', fence(clean(tailText(run.tail)))));
+  if (run.tail.length)
+    sections.push('', details('Last lines of the log', fence(tailText(run.tail.map(clean)))));
   const body = sections.join('\n');
   if (run.patch && run.patch.text.length <= MAX_INLINE_PATCH) {
     const withPatch = `${body}\n\n${details('Patch (apply with `git am`)', fence(clean(run.patch.text), 'diff'))}`;
@@ -130,14 +137,14 @@ export function renderFinished(ctx: ProgressContext, run: FinishedRun, secrets: 
 }
 
 /** The main step failed before the run could end (an error, not the command's exit code). */
-export function renderFailed(ctx: ProgressContext, message: string, secrets: readonly string[]): string {
+export function renderFailed(ctx: ProgressContext, message: string, clean: (text: string) => string): string {
   return [
     PROGRESS_MARKER,
     `### ❌ \`${ctx.what}\` could not run`,
     '',
     `${requestLine(ctx)} Branch: ${branchLine(ctx)}.`,
     '',
-    fence(redact(message, secrets).slice(0, 4_000)),
+    fence(clean(message).slice(0, 4_000)),
   ].join('\n');
 }
 
@@ -152,15 +159,6 @@ export function renderStopped(ctx: ProgressContext | undefined): string {
     'The job was cancelled, timed out or failed while the run was in progress: nothing more was pushed.' +
       (ctx ? ` The [workflow run](${ctx.runUrl}) has the details.` : ''),
   ].join('\n');
-}
-
-/** Replaces every occurrence of each secret (4 characters or more: shorter ones would blank out text). */
-export function redact(text: string, secrets: readonly string[]): string {
-  let out = text;
-  for (const secret of secrets) {
-    if (secret.length >= 4) out = out.split(secret).join(REDACTED);
-  }
-  return out;
 }
 
 /** A fenced code block whose fence is longer than any run of backticks in the text. */

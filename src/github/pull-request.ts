@@ -109,7 +109,7 @@ export async function ensurePullRequest(
   return { operation: 'created', pr };
 }
 
-type ProposeIo = Pick<PrRunIo, 'ui' | 'debug' | 'env' | 'setOutput' | 'summary' | 'api'>;
+type ProposeIo = Pick<PrRunIo, 'ui' | 'debug' | 'env' | 'setOutput' | 'summary' | 'api' | 'redaction'>;
 
 /**
  * The action's one step after a run with `pull-request: true`: sets `pull-request-number`,
@@ -137,7 +137,7 @@ export async function proposePullRequest(
   } else if (plan.action === 'report') result = { operation: 'unchanged', pr: plan.pr };
   else {
     const ctx = readActionContext(io.env);
-    const api = await connectGitHub(settings.token, ctx.apiUrl, ctx.repository, {
+    const api = await connectGitHub(settings.token, ctx.apiUrl, ctx.repository, io.redaction, {
       warn: (m) => io.ui.warning(m),
       ...io.api,
     });

@@ -68,7 +68,10 @@ interface Piece {
 
 const emptyPiece = (): Piece => ({ text: '', starts: [], places: [], numbers: [] });
 
-type Lint = (content: string) => Promise<Array<{ ruleId: string; messageId: string; line: number }>>;
+/** secretlint's findings in a text: the rule, the line, and where the secret is (offsets: the log tail masks it). */
+type Lint = (
+  content: string,
+) => Promise<Array<{ ruleId: string; messageId: string; line: number; range: readonly [number, number] }>>;
 
 let lintLoaded: Promise<Lint> | undefined;
 
@@ -104,6 +107,7 @@ export function loadLint(): Promise<Lint> {
         ruleId: m.ruleId,
         messageId: m.messageId,
         line: m.loc.start.line,
+        range: m.range,
       }));
     };
   })());

@@ -63,7 +63,8 @@ export function needlesOf(secrets: readonly KnownSecret[]): Needle[] {
   );
 }
 
-function allForms(secrets: readonly KnownSecret[]): Needle[] {
+/** Every form of every secret long enough, each once: what the redaction (redaction.ts) masks. */
+export function allForms(secrets: readonly KnownSecret[]): Needle[] {
   const seen = new Set<string>();
   const needles: Needle[] = [];
   const add = (rule: string, text: string) => {

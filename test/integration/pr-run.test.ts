@@ -5,6 +5,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { runForPullRequest, type PrRunIo } from '../../src/github/pr-run.js';
 import { PROGRESS_MARKER } from '../../src/github/event.js';
+import { redactionFor } from '../../src/run/redaction.js';
 import { parseSettings, type RunSettings } from '../../src/settings/settings.js';
 import type { PullRequestRunState } from '../../src/github/feedback.js';
 import { docker } from '../support/docker.js';
@@ -83,7 +84,7 @@ async function runBot(
     state: {},
     saves: 0,
   };
-  const io: PrRunIo = {
+  const io: Omit<PrRunIo, 'redaction'> = {
     ui: {
       info: (m) => recorded.log.push(m),
       debug: () => undefined,
@@ -116,7 +117,8 @@ async function runBot(
       onSave(recorded.state);
     },
   };
-  const outcome = await runForPullRequest(settingsFor(inputs), io);
+  const settings = settingsFor(inputs);
+  const outcome = await runForPullRequest(settings, { ...io, redaction: redactionFor(settings) });
   return { outcome, ...recorded };
 }
 

@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { PULL_REQUEST_MARKER, proposePullRequest } from '../../src/github/pull-request.js';
+import { redactionFor } from '../../src/run/redaction.js';
 import { runSandbox } from '../../src/run/run.js';
 import { parseSettings, type RunSettings } from '../../src/settings/settings.js';
 import { silentUi } from '../../src/ui/ui.js';
@@ -63,6 +64,7 @@ async function runAndPropose(inputs: Record<string, string>) {
     setOutput: (name, value) => (outputs[name] = value),
     summary: async () => undefined,
     api: { delayScale: 0.001 },
+    redaction: redactionFor(settings),
   });
   return { outcome, outputs, result, debug };
 }
