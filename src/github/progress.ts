@@ -122,7 +122,7 @@ export function renderFinished(ctx: ProgressContext, run: FinishedRun, secrets: 
   if (run.patch && run.patch.text.length <= MAX_INLINE_PATCH) {
     // Whole or not at all: half a patch is no patch to apply.
     const patch = untrustedBlock(clean(run.patch.text), 2 * MAX_INLINE_PATCH, 'diff');
-    const withPatch = `${body}\n\n${details('Patch (apply with `git am`)', patch.markdown)}`;
+    const withPatch = `${body}\n\n${details('Patch (apply with <code>git am</code>)', patch.markdown)}`;
     if (!patch.leftOut && withPatch.length <= MAX_COMMENT) return withPatch;
   }
   return body;

@@ -91,7 +91,8 @@ export function untrustedBlock(text: string, maxChars: number, lang = ''): Untru
 }
 
 // What Markdown or HTML reads as markup (written as character references), and what autolinks start at.
-const INLINE_PIECE = /www\.|[\s\S]/giu;
+// A colon before a space starts no link: it stays as it is (`holds work: 2 files`).
+const INLINE_PIECE = /www\.|: |[\s\S]/giu;
 const MARKUP = /^[\\`*_~[\]<>|&!$]$/;
 /**
  * Nothing a reader sees, written between the characters that GitHub's autolinks look for: `https://`,
@@ -102,6 +103,7 @@ const MARKUP = /^[\\`*_~[\]<>|&!$]$/;
 const BREAK = '&#8203;';
 
 function inlinePiece(piece: string): string {
+  if (piece === ': ') return piece;
   if (piece.length > 1 && piece.toLowerCase() === 'www.') return `${piece[0]}${BREAK}${piece.slice(1)}`;
   if (piece === ':') return `:${BREAK}`;
   if (piece === '@' || piece === '#') return `${BREAK}&#${piece.charCodeAt(0)};${BREAK}`;

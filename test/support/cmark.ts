@@ -50,10 +50,17 @@ export const LIVE_MENTION = /(^|[^\w`])@[A-Za-z0-9][A-Za-z0-9-]*/m;
  */
 export function expectOwnStructure(
   html: string,
-  own: { details?: number; links?: number; pre?: number; headings?: number; mentions?: string[] },
+  own: {
+    details?: number;
+    links?: number;
+    pre?: number;
+    headings?: number;
+    mentions?: string[];
+    comments?: number;
+  },
 ): void {
   expect(html).not.toMatch(/<img/i);
-  expect(html).not.toContain('<!--');
+  expect(html.split('<!--').length - 1).toBe(own.comments ?? 0);
   expect(tagCount(html, 'details')).toBe(own.details ?? 0);
   expect(tagCount(html, 'details', true)).toBe(own.details ?? 0);
   if (own.pre !== undefined) {
