@@ -61,7 +61,7 @@ const MAX_INLINE_PATCH = 30_000;
 const MAX_FILES_CHARS = 8_000;
 const MAX_TAIL_CHARS = 8_000;
 const MAX_COMMITS_CHARS = 12_000;
-const MAX_SUBJECT_CHARS = 400;
+const MAX_SUBJECT_CHARS = 2_000;
 const MAX_FAILURE_CHARS = 4_000;
 /** The most characters of the command's reply in the comment (the job summary has more). */
 export const MAX_REPLY_IN_COMMENT = 20_000;
@@ -121,7 +121,7 @@ export function renderFinished(ctx: ProgressContext, run: FinishedRun, secrets: 
   const body = fitComment(sections);
   if (run.patch && run.patch.text.length <= MAX_INLINE_PATCH) {
     // Whole or not at all: half a patch is no patch to apply.
-    const patch = untrustedBlock(clean(run.patch.text), 2 * MAX_INLINE_PATCH, 'diff');
+    const patch = untrustedBlock(clean(run.patch.text), 2 * MAX_INLINE_PATCH, { lang: 'diff' });
     const withPatch = `${body}\n\n${details('Patch (apply with <code>git am</code>)', patch.markdown)}`;
     if (!patch.leftOut && withPatch.length <= MAX_COMMENT) return withPatch;
   }

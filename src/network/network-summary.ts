@@ -4,7 +4,7 @@
 // is the command's text): shown only through `shownHost` (untrustedInline), and within byte bounds, because
 // a command that names hundreds of long hosts would otherwise fill the job summary (GitHub drops a step
 // summary over 1 MiB whole, the run's own report with it) and the outputs.
-import { untrustedInline } from '../ui/untrusted-markdown.js';
+import { untrustedBlock, untrustedInline } from '../ui/untrusted-markdown.js';
 import { proposeAllowList, type NetworkPolicy } from './policy.js';
 import type { NetworkReport } from './proxy.js';
 
@@ -100,8 +100,15 @@ export function auditProposal(report: NetworkReport): string {
 function proposalText(report: NetworkReport): string {
   const proposal = auditProposal(report);
   if (!proposal) return 'The run reached no host: `network: none` would have let it through.';
-  const block = `The allow-list this run needed:\n\n\`\`\`yaml\nnetwork: '${proposal}'\n\`\`\``;
-  if (byteLength(block) <= PROPOSAL_MAX_BYTES) return block;
+  // Its hosts are the command's (in audit, whatever it reached): in a block nothing in them can leave.
+  const shown = untrustedBlock(`network: '${proposal}'`, PROPOSAL_MAX_BYTES, {
+    lang: 'yaml',
+    // Presets (`@npm`) to copy as they are; a host name holds no `@`.
+    keepMentions: true,
+  });
+  const block = `The allow-list this run needed:\n\n${shown.markdown}`;
+  // Whole or not at all: part of an allow-list is a wrong one.
+  if (!shown.leftOut && byteLength(block) <= PROPOSAL_MAX_BYTES) return block;
   const entries = proposal.split(', ').length;
   return `The allow-list this run needed has ${entries} entries, too long to show here: the \`network-allowed\` output lists the hosts.`;
 }

@@ -98,8 +98,10 @@ describe('untrustedBlock under cmark-gfm', () => {
   });
 
   it('names a language for highlighting, and only a name', () => {
-    expect(untrustedBlock('+a', 10, 'diff').markdown).toBe('<pre lang="diff">\n+a\n</pre>');
-    expect(untrustedBlock('+a', 10, 'd"><x').markdown).toBe('<pre lang="dx">\n+a\n</pre>');
+    expect(untrustedBlock('+a', 10, { lang: 'diff' }).markdown).toBe('<pre lang="diff">\n+a\n</pre>');
+    expect(untrustedBlock('+a @x', 10, { lang: 'd"><x', keepMentions: true }).markdown).toBe(
+      '<pre lang="dx">\n+a @x\n</pre>',
+    );
   });
 });
 

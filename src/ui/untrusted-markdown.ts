@@ -80,10 +80,17 @@ export interface UntrustedBlock {
  * Untrusted text as one `<pre>` block that nothing in it can end or escape, shown as written (line breaks,
  * indentation, blank lines), mentions inert, at most `maxChars` characters between the tags (counted as
  * written, entities included; the rest left out and counted). `lang` (`diff`) only names the language for
- * GitHub's highlighting. The block starts and ends a line; put a blank line before and after it.
+ * GitHub's highlighting; `keepMentions` is for text to copy whose `@` are the action's own (`@npm`), and
+ * safe anyway: GitHub links no mention inside `<pre>`. The block starts and ends a line; put a blank line
+ * before and after it.
  */
-export function untrustedBlock(text: string, maxChars: number, lang = ''): UntrustedBlock {
-  const safe = neutraliseMentions(plainLines(text));
+export function untrustedBlock(
+  text: string,
+  maxChars: number,
+  options: { lang?: string; keepMentions?: boolean } = {},
+): UntrustedBlock {
+  const { lang = '' } = options;
+  const safe = options.keepMentions ? plainLines(text) : neutraliseMentions(plainLines(text));
   const { shown, leftOut } = fit(Array.from(safe), (c) => HTML_ENTITY[c] ?? c, Math.max(0, maxChars));
   const open = lang ? `<pre lang="${lang.replace(/[^a-z0-9+-]/gi, '')}">` : '<pre>';
   // HTML drops one line break right after `<pre>`: the text's first line is its own.

@@ -113,6 +113,7 @@ describe('untrusted text under cmark-gfm, through the bundle (pull-request bot)'
         'volume-prefix': prefix,
         trigger: '/fix',
         token: TOKEN,
+        push: 'true',
         cleanup: 'always',
         command,
       },
@@ -132,6 +133,8 @@ describe('untrusted text under cmark-gfm, through the bundle (pull-request bot)'
       stderr: '',
     });
     const comments = [...fake.comments.values()];
+    if (process.env.WTS_RENDER_DUMP)
+      fs.writeFileSync(`${process.env.WTS_RENDER_DUMP}-${commentId}.md`, comments[0]?.body ?? '');
     expect(comments).toHaveLength(1);
     const body = comments[0].body;
     expect(body.startsWith(`${MARKER}\n`)).toBe(true);
@@ -164,7 +167,7 @@ describe('untrusted text under cmark-gfm, through the bundle (pull-request bot)'
     expect(html).toMatch(/<li><a href="[^"]+">.*<\/a> <code>`{81} !\[x\]/);
 
     // The job summary: the run's table, the reply, the diff stat, the bot's lines.
-    judge(main.summary, { summaries: ['Diff stat'], headings: 3 });
+    judge(main.summary, { summaries: ['Diff stat'], headings: 3, mentions: ['@alice'] });
   });
 
   it("a fork's inline patch whose commit message has a line of 255 backticks stays in its block", async () => {
@@ -183,7 +186,7 @@ describe('untrusted text under cmark-gfm, through the bundle (pull-request bot)'
       mentions: ['@alice'],
     });
     expect(html).toMatch(/<pre lang="diff">\n[\s\S]*`{255}\n!\[x\]/);
-    judge(main.summary, { summaries: ['Diff stat'], headings: 2 });
+    judge(main.summary, { summaries: ['Diff stat'], headings: 2, mentions: ['@alice'] });
   });
 
   it('70,000 backticks of reply leave the comment whole: Files changed, the log and the cut notes', async () => {
@@ -205,7 +208,7 @@ describe('untrusted text under cmark-gfm, through the bundle (pull-request bot)'
     expect(outside).toContain(cut);
     expect(outside).toMatch(/more characters are left out here/);
     expect(html).toMatch(/<pre>\nwts-last-log-line\n<\/pre>/);
-    const summary = judge(main.summary, { summaries: ['Diff stat'], headings: 3 });
+    const summary = judge(main.summary, { summaries: ['Diff stat'], headings: 3, mentions: ['@alice'] });
     expect(outsidePre(summary)).toContain(cut);
   });
 });
