@@ -38,8 +38,8 @@ const writeFile = (text: string, file: string) =>
 
 /**
  * `markdown` rendered by cmark-gfm holds the action's own structure and nothing else: exactly the details
- * blocks it wrote (by their summaries), its marker, its one mention, its links, no image; no outside host
- * but in the one line that lists the reply's images as links.
+ * blocks it wrote (by their summaries), its marker, its one mention, its links, no image; no link to an
+ * outside host but in the one line that lists the reply's images as links.
  */
 function judge(
   markdown: string,
@@ -55,7 +55,8 @@ function judge(
   });
   expect([...html.matchAll(/<summary>(.*?)<\/summary>/g)].map((m) => m[1])).toEqual(own.summaries);
   const outside = outsidePre(html).replace(/<p>Images in the reply, not shown here: .*<\/p>/, '');
-  expect(outside).not.toMatch(/evil\.example|hides the rest/);
+  // Outside hosts only as text (an inline subject is inert text), never in an attribute.
+  expect(outside).not.toMatch(/="[^"]*evil\.example/);
   return html;
 }
 
