@@ -48,8 +48,8 @@ export function filesChanged(report: RunOutcome['report']): string {
 
 // Size: the table is a few hundred bytes of the action's own text and names it chose; the diff stat is at
 // most STAT_MAX_BYTES (report.ts: 64 KiB) and says what it left out, and at most STAT_MAX_CHARS once
-// escaped; the reply at most REPLY_MAX_BYTES (reply.ts: 64 KiB), and twice that once escaped. The whole stays far below the runner's 1 MiB limit
-// for one step's summary.
+// escaped; the reply at most REPLY_MAX_BYTES (reply.ts: 64 KiB), and twice that once escaped. The whole
+// stays below the runner's 1 MiB limit for one step's summary (step-summary.ts holds it there).
 export function outcomeMarkdown(outcome: RunOutcome): string {
   const rows = outcomeRows(outcome);
   const table = ['| | |', '|---|---|', ...rows.map(([k, v]) => `| ${k} | ${esc(v)} |`)].join('\n');
