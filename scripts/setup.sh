@@ -3,7 +3,7 @@
 #   1. a Docker engine that answers (Debian's docker.io, dockerd started when none answers),
 #   2. a local image with sh and git (no registry here: debootstrap minbase + docker import),
 #   3. an unprivileged user in the docker group (uid 1001), as on GitHub-hosted runners,
-#   4. node_modules,
+#   4. node_modules, and cmark-gfm (GitHub's Markdown renderer, which the tests judge with),
 #   5. Podman where it can be installed: rootful (root's storage), and rootless for the runner user
 #      (subordinate ids, a runtime folder, its own storage with the test image), as GitHub-hosted
 #      Ubuntu runners run it.
@@ -61,6 +61,11 @@ ensure_node_modules() {
   done
   log "installing node_modules"
   bash scripts/install-deps.sh >/dev/null
+}
+
+# GitHub's Markdown renderer (cmark-gfm): the tests judge what the summary and the comments render to.
+ensure_cmark_gfm() {
+  command -v cmark-gfm >/dev/null 2>&1 || apt_install cmark-gfm
 }
 
 ensure_docker() {
@@ -282,6 +287,7 @@ ensure_dind_image() {
 }
 
 ensure_node_modules
+ensure_cmark_gfm
 ensure_docker
 ensure_image
 ensure_node_image

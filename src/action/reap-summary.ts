@@ -9,8 +9,10 @@ import {
   reasonOf,
   type ReportedSandbox,
 } from '../reap/reap-report.js';
+import { untrustedInline } from '../ui/untrusted-markdown.js';
 
-const cell = (text: string) => text.replace(/[|<>]/g, (c) => `&#${c.charCodeAt(0)};`).replace(/\s+/g, ' ');
+/** A sandbox's name, project, reason or a warning: may quote a path or a branch from a sandbox. */
+const cell = (text: string) => untrustedInline(text, 1_000);
 
 /** The job summary: the chart (of every entry), then at most `maxRows` rows (the most telling), the rest counted. */
 export function summaryMarkdown(result: ReapResult, maxRows = 2000): string {

@@ -2,7 +2,9 @@ import { afterAll, describe, expect, it } from '@jest/globals';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { expectOwnStructure, renderGfm } from '../../test/support/cmark.js';
 import { Redaction } from '../run/redaction.js';
+import { untrustedBlock } from '../ui/untrusted-markdown.js';
 import { cutAtLine, fitSummary, SUMMARY_MAX_BYTES, writeSummary } from './step-summary.js';
 
 const bytes = (text: string) => Buffer.byteLength(text);
@@ -21,6 +23,18 @@ describe('cutAtLine', () => {
 });
 
 describe('fitSummary', () => {
+  it('closes a block it cut, so that the sentence that says so renders outside it', () => {
+    const text = Array.from({ length: 5_000 }, (_, i) => `line ${i} </pre> <details> \`\`\``).join('\n');
+    const section = `<details><summary>Reply</summary>\n\n${untrustedBlock(text, 1_000_000).markdown}\n</details>\n`;
+    const out = fitSummary([report, section], 0, 100_000);
+    expect(bytes(out)).toBeLessThanOrEqual(100_000);
+    const html = renderGfm(out);
+    expectOwnStructure(html, { details: 1, pre: 1, headings: 1 });
+    expect(html).toMatch(
+      /<\/pre>\n<\/details>\n<p><strong>[\d,]+ bytes of this summary are not shown<\/strong>/,
+    );
+  });
+
   it('keeps everything that fits, as it is', () => {
     expect(fitSummary([report, 'net\n'], 0)).toBe(`${report}net\n`);
   });

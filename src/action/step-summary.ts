@@ -31,6 +31,20 @@ export function cutAtLine(text: string, maxBytes: number): string {
   return buf.subarray(0, end).toString('utf8');
 }
 
+const opened = (text: string, tag: string) =>
+  (text.match(new RegExp(`<${tag}[\\s>]`, 'g')) ?? []).length -
+  (text.match(new RegExp(`</${tag}>`, 'g')) ?? []).length;
+
+/**
+ * A cut section's `<pre>` block and `<details>` closed, so that the sentence after it is not swallowed by
+ * them. Only the action writes these tags: untrusted text in the summary has its `<` as an entity
+ * (ui/untrusted-markdown.ts), so counting them is exact.
+ */
+export function closeBlocks(text: string): string {
+  const pre = opened(text, 'pre') > 0 ? '\n</pre>' : '';
+  return `${text}${pre}${'\n</details>'.repeat(Math.max(0, opened(text, 'details')))}`;
+}
+
 /**
  * What to append to a summary that holds `used` bytes already: `sections` whole while they fit under
  * `max`, the first that does not cut at a line and the rest dropped, with a sentence that says how much
@@ -48,7 +62,7 @@ export function fitSummary(sections: readonly string[], used: number, max = SUMM
     if (fits !== section) break;
   }
   const left = total - byteLength(kept);
-  return `${kept}\n\n**${left.toLocaleString('en-US')} bytes of this summary are not shown**: GitHub drops a step summary over 1 MiB whole.\n`;
+  return `${closeBlocks(kept)}\n\n**${left.toLocaleString('en-US')} bytes of this summary are not shown**: GitHub drops a step summary over 1 MiB whole.\n`;
 }
 
 /** Appends `sections` (the most important first), redacted, within SUMMARY_MAX_BYTES in all. */

@@ -6,6 +6,7 @@ import { modelUsageTotals } from '../network/usage-report.js';
 import type { RunOutcome } from '../run/run.js';
 import { checkCommits, type SecretGate, type SecretScanBlocked } from '../run/secret-gate.js';
 import type { RunSettings } from '../settings/settings.js';
+import { untrustedCode, untrustedInline } from '../ui/untrusted-markdown.js';
 import type { PullRequestInfo } from './api.js';
 import type { ActionContext } from './context.js';
 import type { RunRequest } from './event.js';
@@ -88,7 +89,7 @@ function summaryHead(
   pr: PullRequestInfo | undefined,
   progress: ProgressContext,
 ): string[] {
-  const on = pr ? `pull request #${pr.number}` : `branch \`${progress.branch}\``;
+  const on = pr ? `pull request #${pr.number}` : `branch ${untrustedCode(progress.branch, 500)}`;
   return [
     `## worktree-sandbox: ${on}`,
     '',
@@ -123,9 +124,11 @@ export function summaryOf(
   run: FinishedRun,
 ): string {
   const lines = summaryHead(request, pr, progress);
-  if (run.pushed) lines.push(`Pushed ${run.commits.length} commit(s) to \`${run.pushedTo}\`.`);
-  else if (run.pushReason) lines.push(`Not pushed: ${run.pushReason}.`);
-  if (run.patch) lines.push(`Patch saved as \`${run.patch.path}\` (output \`patch-path\`).`);
+  // The branch, the fork and git's reason may be text a pull request chose: shown inert.
+  if (run.pushed)
+    lines.push(`Pushed ${run.commits.length} commit(s) to ${untrustedCode(run.pushedTo ?? '', 500)}.`);
+  else if (run.pushReason) lines.push(`Not pushed: ${untrustedInline(run.pushReason, 1_000)}.`);
+  if (run.patch) lines.push(`Patch saved as ${untrustedCode(run.patch.path)} (output \`patch-path\`).`);
   if (run.tailFound?.length)
     lines.push(
       `The log tail held a secret (${run.tailFound.map((f) => `\`${f.replace(/`/g, "'")}\``).join(', ')}): masked in the comment.`,

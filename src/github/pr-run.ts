@@ -15,6 +15,7 @@ import { SecretScanBlocked, secretGate } from '../run/secret-gate.js';
 import { scanLogTail } from '../run/tail-scan.js';
 import type { RunSettings } from '../settings/settings.js';
 import type { Ui } from '../ui/ui.js';
+import { untrustedInline } from '../ui/untrusted-markdown.js';
 import { apiUrl, connectGitHub, type GitHubApi, type PullRequestInfo } from './api.js';
 import type { ApiOptions } from './api-resilience.js';
 import { readActionContext, type ActionContext } from './context.js';
@@ -267,7 +268,7 @@ async function notTriggered(
 ): Promise<undefined> {
   io.ui.info(`No run: ${reason}.`);
   setOutputs(io, { triggered: 'false', ...known });
-  await io.summary(`## worktree-sandbox: no run\n\n${escapeMarkdown(reason)}.\n`);
+  await io.summary(`## worktree-sandbox: no run\n\n${untrustedInline(reason)}.\n`);
   return undefined;
 }
 
@@ -279,10 +280,6 @@ function setOutputs(
   io.setOutput('pr-number', values.prNumber ? String(values.prNumber) : '');
   io.setOutput('comment-id', values.commentId ? String(values.commentId) : '');
   io.setOutput('args', values.args ?? '');
-}
-
-function escapeMarkdown(text: string): string {
-  return text.replace(/[<>]/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
 async function readEvent(eventPath: string | undefined): Promise<unknown> {

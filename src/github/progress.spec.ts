@@ -1,8 +1,10 @@
 import { describe, expect, it } from '@jest/globals';
 import { Redaction } from '../run/redaction.js';
+import { expectOwnStructure, renderGfm, tagCount } from '../../test/support/cmark.js';
+import { HOSTILE_REPLY } from '../../test/support/hostile-reply.js';
 import { PROGRESS_MARKER } from './event.js';
 import {
-  fence,
+  fitComment,
   formatDuration,
   MAX_COMMENT,
   renderFailed,
@@ -15,7 +17,6 @@ import {
 
 const none = Redaction.none.redact;
 const redactionOf = (value: string) => Redaction.of([{ name: 'secret', value }]).redact;
-
 const ctx: ProgressContext = {
   what: '/fix',
   requester: 'alice',
@@ -46,7 +47,7 @@ describe('progress comment', () => {
     expect(body).toContain('⏳ `/fix` is running');
     expect(body).toContain('@alice');
     expect(body).toContain('[workflow run](https://github.com/o/r/actions/runs/42)');
-    expect(body).toContain('`feature` at `abcdef012345`');
+    expect(body).toContain('<code>feature</code> at <code>abcdef012345</code>');
   });
 
   it('reports exit code, duration, files, commits with links and the log tail when finished', () => {
@@ -56,10 +57,12 @@ describe('progress comment', () => {
     expect(body).toContain('| Exit code | 0 |');
     expect(body).toContain('| Duration | 12.3 s |');
     expect(body).toContain('| Files changed | 2 |');
-    expect(body).toContain('| Commits | 1 pushed to `origin/feature` |');
-    expect(body).toContain('- [`1111111`](https://github.com/o/r/commit/1111111aaaaaaa) `fix: the typo`');
-    expect(body).toContain('```\n README.md  | 1 +\n src/app.js | 2 +-\n```');
-    expect(body).toContain('```\nbuilding\ndone\n```');
+    expect(body).toContain('| Commits | 1 pushed to <code>origin/feature</code> |');
+    expect(body).toContain(
+      '- [`1111111`](https://github.com/o/r/commit/1111111aaaaaaa) <code>fix: the typo</code>',
+    );
+    expect(body).toContain('<pre>\n README.md  | 1 +\n src/app.js | 2 +-\n</pre>');
+    expect(body).toContain('<pre>\nbuilding\ndone\n</pre>');
   });
 
   it('shows the model usage totals the proxy metered, and none when there were none', () => {
@@ -83,15 +86,15 @@ describe('progress comment', () => {
     expect(body).toContain('### ❌ `/fix` failed');
     expect(body).toContain('| Commits | 1, not pushed: origin/feature has moved on |');
     expect(body).toContain('**Commits (not pushed)**');
-    expect(body).toContain('- `2222222` `wip`');
-    expect(body).toContain('| Patch | saved as `/tmp/x/pr-7.patch` (output `patch-path`) |');
-    expect(body).toContain('```diff\nFrom 2222 Mon Sep 17\nSubject: [PATCH] wip\n\n```');
+    expect(body).toContain('- <code>2222222</code> <code>wip</code>');
+    expect(body).toContain('| Patch | saved as <code>/tmp/x/pr-7.patch</code> (output `patch-path`) |');
+    expect(body).toContain('<pre lang="diff">\nFrom 2222 Mon Sep 17\nSubject: [PATCH] wip\n\n</pre>');
     expect(renderFinished(ctx, { ...run, exitCode: 124, timedOut: true }, none)).toContain(
       '⏱ `/fix` timed out',
     );
   });
 
-  it('keeps what the command wrote inert: code blocks, no mentions, no early fence end, secrets redacted', () => {
+  it('keeps what the command wrote inert: <pre> blocks, no mentions, nothing closed early, secrets redacted', () => {
     const hostile: FinishedRun = {
       ...run,
       commits: [{ sha: '3333333', subject: '@everyone `pwn` | x' }],
@@ -100,8 +103,81 @@ describe('progress comment', () => {
     const body = renderFinished(ctx, hostile, redactionOf('s3cr3t-value'));
     expect(body).not.toContain('s3cr3t-value');
     expect(body).toContain('token=***');
-    expect(body).toContain('````\n```\n</details><img src=x onerror=alert(1)>\ntoken=***\n````');
-    expect(body).toContain('- `3333333` ``@everyone `pwn` | x``');
+    expect(body).toContain(
+      '<pre>\n```\n&lt;/details&gt;&lt;img src=x onerror=alert(1)&gt;\ntoken=***\n</pre>',
+    );
+    expect(body).toContain(
+      '- <code>3333333</code> <code>&#8203;&#64;&#8203;everyone &#96;pwn&#96; &#124; x</code>',
+    );
+  });
+
+  it('holds what escaped GitHub’s renderer before: 255 backticks in the log and the patch, 81 in a subject', () => {
+    const b255 = '`'.repeat(255);
+    const markup = ['![x](https://evil.example/x.png)', '<!--', '</details>', '@someone @org/team'];
+    const hostile: FinishedRun = {
+      ...run,
+      pushed: false,
+      pushedTo: undefined,
+      pushReason: `${'`'.repeat(81)} <!-- @someone`,
+      commits: [{ sha: '4444444', subject: `${'`'.repeat(81)} ${markup.join(' ')} ${'`'.repeat(81)}` }],
+      filesChanged: [`${b255}.txt`, `</details><!--@x.txt`],
+      filesChangedCount: 2,
+      diffStat: '',
+      tail: [b255, ...markup],
+      reply: { reply: { text: [b255, ...markup].join('\n'), bytes: 400, cut: false } },
+      patch: { path: '/p', text: ['Subject: [PATCH] x', '', b255, ...markup, '---'].join('\n') },
+    };
+    const branch = `${'`'.repeat(81)}@someone`;
+    const html = renderGfm(renderFinished({ ...ctx, branch }, hostile, none));
+    // The action's own: the heading, the table, the reply block, Files changed, the log, the patch.
+    expectOwnStructure(html, {
+      details: 3,
+      pre: 4,
+      headings: 1,
+      links: 2,
+      mentions: ['@alice'],
+      comments: 1,
+    });
+    expect(html).toContain('<summary>Files changed</summary>');
+    expect(html).toContain('<summary>Last lines of the log</summary>');
+    expect(html).toContain('<summary>Patch (apply with <code>git am</code>)</summary>');
+    expect(tagCount(html, 'table')).toBe(1);
+    // The reply's image, a link in the action's own line; the run link; nothing else.
+    expect(html).toContain('not shown here: <a href="https://evil.example/x.png">x</a>.');
+  });
+
+  it('cuts only between whole sections, and says so', () => {
+    const sections = ['# head', 'a'.repeat(50), '<pre>\nb\n</pre>', 'c'.repeat(500)];
+    expect(fitComment(sections, 1_000)).toBe(sections.join('\n\n'));
+    const cut = fitComment(sections, 200);
+    expect(cut).toMatch(/^# head\n\na{50}\n\n<pre>\nb\n<\/pre>\n\n… \(cut: too long/);
+    expect(cut.length).toBeLessThanOrEqual(200);
+  });
+
+  it('keeps its structure under 70,000 backticks of reply, within the size limit', () => {
+    const text = '`'.repeat(70_000);
+    const body = renderFinished(ctx, { ...run, reply: { reply: { text, bytes: 70_000, cut: false } } }, none);
+    expect(body.length).toBeLessThanOrEqual(MAX_COMMENT);
+    const html = renderGfm(body);
+    expectOwnStructure(html, { details: 2, pre: 3, headings: 1, mentions: ['@alice'], comments: 1 });
+    expect(html).toContain('<summary>Files changed</summary>');
+    expect(html).toContain('<summary>Last lines of the log</summary>');
+    expect(html).toMatch(/50,000 more characters are left out here/);
+  });
+
+  it('keeps a hostile reply inside its block', () => {
+    const body = renderFinished(
+      ctx,
+      { ...run, reply: { reply: { text: HOSTILE_REPLY, bytes: 1, cut: false } } },
+      none,
+    );
+    expectOwnStructure(renderGfm(body), {
+      details: 2,
+      pre: 3,
+      headings: 1,
+      mentions: ['@alice'],
+      comments: 1,
+    });
   });
 
   it('stays under the comment size limit', () => {
@@ -121,7 +197,7 @@ describe('progress comment', () => {
 
   it('says when the run could not start or was stopped', () => {
     expect(renderFailed(ctx, 'image missing; token abcd1234abcd', redactionOf('abcd1234abcd'))).toContain(
-      '```\nimage missing; token ***\n```',
+      '<pre>\nimage missing; token ***\n</pre>',
     );
     const stopped = renderStopped(ctx);
     expect(stopped.startsWith(PROGRESS_MARKER)).toBe(true);
@@ -131,11 +207,6 @@ describe('progress comment', () => {
 });
 
 describe('helpers', () => {
-  it('fences with more backticks than the text holds', () => {
-    expect(fence('a ```` b')).toBe('`````\na ```` b\n`````');
-    expect(fence('plain')).toBe('```\nplain\n```');
-  });
-
   it('formats durations for people', () => {
     expect(formatDuration(950)).toBe('0.9 s');
     expect(formatDuration(125_000)).toBe('2 min 5 s');

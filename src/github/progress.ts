@@ -1,9 +1,12 @@
 // The progress comment on the pull request: one comment, created when the run starts and rewritten in
 // place when it ends (or by the post step when the job stopped first). Pure rendering.
-// Everything the command produced (log, file names, commit subjects, patch) is untrusted: it goes into
-// code blocks or code spans, where Markdown, HTML and @mentions do nothing, with known secrets redacted
-// (the run's one redaction, run/redaction.ts: here before each part is cut, and again as the API sends it).
+// Everything the command produced (log, file names, commit subjects, patch, branch and push reason) is
+// untrusted: it goes through the one renderer of such text (ui/untrusted-markdown.ts), where Markdown,
+// HTML and @mentions do nothing, with known secrets redacted (the run's one redaction, run/redaction.ts:
+// here before each part is cut, and again as the API sends it). The comment is made of whole sections, each
+// bounded, and cut only between them, so that no cut leaves a block open.
 import { replyMarkdown, type ReplyRead } from '../run/reply.js';
+import { untrustedBlock, untrustedCode, untrustedInline } from '../ui/untrusted-markdown.js';
 import { PROGRESS_MARKER } from './event.js';
 
 export interface ProgressContext {
@@ -57,6 +60,12 @@ export const MAX_COMMENT = 65_000;
 const MAX_LINE = 300;
 const MAX_FILES = 100;
 const MAX_INLINE_PATCH = 30_000;
+// The characters each section of untrusted text takes at most, as written (entities included).
+const MAX_FILES_CHARS = 8_000;
+const MAX_TAIL_CHARS = 8_000;
+const MAX_COMMITS_CHARS = 12_000;
+const MAX_SUBJECT_CHARS = 2_000;
+const MAX_FAILURE_CHARS = 4_000;
 /** The most characters of the command's reply in the comment (the job summary has more). */
 export const MAX_REPLY_IN_COMMENT = 20_000;
 
@@ -92,16 +101,11 @@ export function renderFinished(
     ['Commits', commitsCell(run)],
   ];
   if (run.modelUsage) rows.push(['Model usage', run.modelUsage]);
-  if (run.patch) rows.push(['Patch', `saved as ${code(run.patch.path)} (output \`patch-path\`)`]);
+  if (run.patch) rows.push(['Patch', `saved as ${untrustedCode(run.patch.path)} (output \`patch-path\`)`]);
   const sections = [
-    PROGRESS_MARKER,
-    `### ${status}`,
-    '',
+    `${PROGRESS_MARKER}\n### ${status}`,
     `${requestLine(ctx)} Branch: ${branchLine(ctx)}.`,
-    '',
-    '| | |',
-    '|---|---|',
-    ...rows.map(([k, v]) => `| ${k} | ${v.replace(/\|/g, '\\|')} |`),
+    ['| | |', '|---|---|', ...rows.map(([k, v]) => `| ${k} | ${v.replace(/\|/g, '\\|')} |`)].join('\n'),
   ];
   const reply = replyMarkdown(run.reply, {
     heading: "**The command's reply**",
@@ -109,31 +113,66 @@ export function renderFinished(
     redact: clean,
     elsewhere: 'the job summary and the output `reply` have the rest',
   });
-  if (reply) sections.push('', reply);
-  if (run.commits.length) {
-    sections.push('', run.pushed ? '**Commits pushed**' : '**Commits (not pushed)**', '');
-    if (run.moreCommits)
-      sections.push(`- … older commits left out: only the newest ${run.commits.length} are listed`);
-    for (const c of run.commits) {
-      const sha = c.url ? `[\`${c.sha.slice(0, 7)}\`](${c.url})` : code(c.sha.slice(0, 7));
-      sections.push(`- ${sha} ${code(clean(c.subject))}`);
-    }
-  }
+  if (reply) sections.push(reply);
+  if (run.commits.length) sections.push(commitsList(run, clean));
   if (run.filesChanged.length) {
     const shown = run.filesChanged.slice(0, MAX_FILES).map(clean);
     if (run.filesChangedCount > shown.length)
       shown.push(`… and ${run.filesChangedCount - shown.length} more`);
     const stat = run.diffStat ? clean(run.diffStat) : shown.join('\n');
-    sections.push('', details('Files changed', fence(stat)));
+    sections.push(details('Files changed', block(stat, MAX_FILES_CHARS)));
   }
   if (run.tail.length)
-    sections.push('', details('Last lines of the log', fence(tailText(run.tail.map(clean)))));
-  const body = sections.join('\n');
+    sections.push(details('Last lines of the log', block(tailText(run.tail.map(clean)), MAX_TAIL_CHARS)));
+  const body = fitComment(sections);
   if (run.patch && run.patch.text.length <= MAX_INLINE_PATCH) {
-    const withPatch = `${body}\n\n${details('Patch (apply with `git am`)', fence(clean(run.patch.text), 'diff'))}`;
-    if (withPatch.length <= MAX_COMMENT) return withPatch;
+    // Whole or not at all: half a patch is no patch to apply.
+    const patch = untrustedBlock(clean(run.patch.text), 2 * MAX_INLINE_PATCH, { lang: 'diff' });
+    const withPatch = `${body}\n\n${details('Patch (apply with <code>git am</code>)', patch.markdown)}`;
+    if (!patch.leftOut && withPatch.length <= MAX_COMMENT) return withPatch;
   }
-  return body.length <= MAX_COMMENT ? body : `${body.slice(0, MAX_COMMENT - 40)}\n\n… (cut: too long)`;
+  return body;
+}
+
+const CUT_NOTE = '… (cut: too long for a comment; the job summary and the workflow run have the rest)';
+
+/** The sections joined, as many whole ones as fit in MAX_COMMENT; a note says when any were left out. */
+export function fitComment(sections: readonly string[], max = MAX_COMMENT): string {
+  const all = sections.join('\n\n');
+  if (all.length <= max) return all;
+  let kept = sections[0];
+  for (const section of sections.slice(1)) {
+    if (kept.length + section.length + CUT_NOTE.length + 4 > max) break;
+    kept += `\n\n${section}`;
+  }
+  return `${kept}\n\n${CUT_NOTE}`;
+}
+
+/** The commits, newest last, each subject inert; as many as fit in MAX_COMMITS_CHARS, the rest counted. */
+function commitsList(run: FinishedRun, clean: (text: string) => string): string {
+  const lines = [run.pushed ? '**Commits pushed**' : '**Commits (not pushed)**', ''];
+  if (run.moreCommits)
+    lines.push(`- … older commits left out: only the newest ${run.commits.length} are listed`);
+  let size = 0;
+  for (const [i, c] of run.commits.entries()) {
+    const sha = c.url ? `[\`${c.sha.slice(0, 7)}\`](${c.url})` : untrustedCode(c.sha.slice(0, 7));
+    const line = `- ${sha} ${untrustedCode(clean(c.subject), MAX_SUBJECT_CHARS)}`;
+    size += line.length + 1;
+    if (size > MAX_COMMITS_CHARS) {
+      lines.push(`- … ${run.commits.length - i} more not listed here`);
+      break;
+    }
+    lines.push(line);
+  }
+  return lines.join('\n');
+}
+
+/** Untrusted text as a `<pre>` block of at most `max` characters, the cut said after it. */
+function block(text: string, max: number): string {
+  const { markdown, leftOut } = untrustedBlock(text, max);
+  return leftOut
+    ? `${markdown}\n\n… ${leftOut.toLocaleString('en-US')} more characters not shown here.`
+    : markdown;
 }
 
 /** The main step failed before the run could end (an error, not the command's exit code). */
@@ -144,7 +183,7 @@ export function renderFailed(ctx: ProgressContext, message: string, clean: (text
     '',
     `${requestLine(ctx)} Branch: ${branchLine(ctx)}.`,
     '',
-    fence(clean(message).slice(0, 4_000)),
+    block(clean(message), MAX_FAILURE_CHARS),
   ].join('\n');
 }
 
@@ -161,13 +200,6 @@ export function renderStopped(ctx: ProgressContext | undefined): string {
   ].join('\n');
 }
 
-/** A fenced code block whose fence is longer than any run of backticks in the text. */
-export function fence(text: string, lang = ''): string {
-  const longest = Math.max(0, ...(text.match(/`+/g) ?? []).map((run) => run.length));
-  const marks = '`'.repeat(Math.max(3, longest + 1));
-  return `${marks}${lang}\n${text}\n${marks}`;
-}
-
 export function formatDuration(ms: number): string {
   const seconds = ms / 1000;
   if (seconds < 60) return `${seconds.toFixed(1)} s`;
@@ -177,9 +209,11 @@ export function formatDuration(ms: number): string {
 
 function commitsCell(run: FinishedRun): string {
   const n = `${run.moreCommits ? 'more than ' : ''}${run.commits.length}`;
-  if (run.pushed) return `${n} pushed to ${code(run.pushedTo ?? '')}`;
-  if (!run.commits.length) return run.pushReason ? `none (${run.pushReason})` : 'none';
-  return run.pushReason ? `${n}, not pushed: ${run.pushReason}` : `${n}, not pushed`;
+  if (run.pushed) return `${n} pushed to ${untrustedCode(run.pushedTo ?? '', 500)}`;
+  // git's reason may quote a branch name the pull request chose.
+  const reason = run.pushReason && untrustedInline(run.pushReason, 1_000);
+  if (!run.commits.length) return reason ? `none (${reason})` : 'none';
+  return reason ? `${n}, not pushed: ${reason}` : `${n}, not pushed`;
 }
 
 function requestLine(ctx: ProgressContext): string {
@@ -187,16 +221,9 @@ function requestLine(ctx: ProgressContext): string {
 }
 
 function branchLine(ctx: ProgressContext): string {
-  return ctx.headSha ? `${code(ctx.branch)} at ${code(ctx.headSha.slice(0, 12))}` : code(ctx.branch);
-}
-
-/** An inline code span that holds any text on one line (backticks cannot close it early). */
-function code(text: string): string {
-  const one = text.replace(/[\r\n]+/g, ' ');
-  const longest = Math.max(0, ...(one.match(/`+/g) ?? []).map((run) => run.length));
-  const ticks = '`'.repeat(longest + 1);
-  const pad = one.startsWith('`') || one.endsWith('`') ? ' ' : '';
-  return `${ticks}${pad}${one}${pad}${ticks}`;
+  // The branch is the pull request's (a fork's may be named anything git allows, backticks included).
+  const branch = untrustedCode(ctx.branch, 500);
+  return ctx.headSha ? `${branch} at ${untrustedCode(ctx.headSha.slice(0, 12))}` : branch;
 }
 
 function details(summary: string, body: string): string {
@@ -204,5 +231,8 @@ function details(summary: string, body: string): string {
 }
 
 function tailText(lines: readonly string[]): string {
-  return lines.map((l) => (l.length > MAX_LINE ? `${l.slice(0, MAX_LINE)}…` : l)).join('\n');
+  // Cut between characters (a code point each), never inside a surrogate pair.
+  return lines
+    .map((l) => (l.length > MAX_LINE ? `${Array.from(l).slice(0, MAX_LINE).join('')}…` : l))
+    .join('\n');
 }

@@ -1,16 +1,19 @@
 // What the proxy saw, for people and for later steps: a job-summary section, one warning per refused
 // host, the `network-allowed` / `network-denied` outputs, and, in audit, the `network:` value that would
 // have let the run through. Host names and reasons come from the sandbox (a CONNECT line or a Host header
-// is the command's text): shown only through `shownHost` (markdownText), and within byte bounds, because
+// is the command's text): shown only through `shownHost` (untrustedInline), and within byte bounds, because
 // a command that names hundreds of long hosts would otherwise fill the job summary (GitHub drops a step
 // summary over 1 MiB whole, the run's own report with it) and the outputs.
-import { markdownText } from '../ui/sandbox-text.js';
+import { untrustedBlock, untrustedInline } from '../ui/untrusted-markdown.js';
 import { proposeAllowList, type NetworkPolicy } from './policy.js';
 import type { NetworkReport } from './proxy.js';
 
 const MAX_WARNINGS = 20;
-/** The characters of one host name or reason shown (a DNS name has at most 253); the rest counted. */
-const SHOWN_MAX = 300;
+/**
+ * The characters, as written (entities included), of one host name or reason shown: a DNS name has at most
+ * 253, and a few take 7 more each where autolinks are broken. The rest is counted.
+ */
+const SHOWN_MAX = 1_000;
 /**
  * The network section's share of the job summary. About two hundred rows of the longest host names: more
  * than anyone reads, and small beside GitHub's 1 MiB for the whole summary, which the run's own report
@@ -29,11 +32,11 @@ const byteLength = (text: string) => Buffer.byteLength(text, 'utf8');
 
 /** A host name as the command gave it: JSON-quoted, inert in Markdown and in a log line. */
 export function shownHost(host: string): string {
-  return markdownText(host, SHOWN_MAX, true);
+  return untrustedInline(host, SHOWN_MAX, true);
 }
 
 /** Why the proxy refused: its own words, but they may name a host the command gave. */
-const shownReason = (reason: string) => markdownText(reason, SHOWN_MAX);
+const shownReason = (reason: string) => untrustedInline(reason, SHOWN_MAX);
 
 function bytes(n: number): string {
   if (n < 1024) return `${n} B`;
@@ -97,8 +100,15 @@ export function auditProposal(report: NetworkReport): string {
 function proposalText(report: NetworkReport): string {
   const proposal = auditProposal(report);
   if (!proposal) return 'The run reached no host: `network: none` would have let it through.';
-  const block = `The allow-list this run needed:\n\n\`\`\`yaml\nnetwork: '${proposal}'\n\`\`\``;
-  if (byteLength(block) <= PROPOSAL_MAX_BYTES) return block;
+  // Its hosts are the command's (in audit, whatever it reached): in a block nothing in them can leave.
+  const shown = untrustedBlock(`network: '${proposal}'`, PROPOSAL_MAX_BYTES, {
+    lang: 'yaml',
+    // Presets (`@npm`) to copy as they are; a host name holds no `@`.
+    keepMentions: true,
+  });
+  const block = `The allow-list this run needed:\n\n${shown.markdown}`;
+  // Whole or not at all: part of an allow-list is a wrong one.
+  if (!shown.leftOut && byteLength(block) <= PROPOSAL_MAX_BYTES) return block;
   const entries = proposal.split(', ').length;
   return `The allow-list this run needed has ${entries} entries, too long to show here: the \`network-allowed\` output lists the hosts.`;
 }

@@ -152,7 +152,7 @@ describe('replyMarkdown', () => {
     expect(replyMarkdown(undefined, options)).toBe('');
     expect(replyMarkdown({ reply: { text: ' \n', bytes: 2, cut: false } }, options)).toBe('');
     expect(replyMarkdown({ warning: 'The reply file is a FIFO <x> @bob: no reply.' }, options)).toBe(
-      '### Reply\n\nThe reply file is a FIFO &#60;x&#62; @\u200Dbob: no reply.',
+      '### Reply\n\nThe reply file is a FIFO &#60;x&#62; &#8203;&#64;&#8203;bob: no reply.',
     );
   });
 
@@ -181,7 +181,7 @@ describe('replyMarkdown', () => {
       { heading: 'R', maxChars: 10, elsewhere: 'see the summary' },
     );
     expect(markdown).toBe(
-      'R\n\n```text\nxxxxxxxxxx\n```\n\n_40 more characters are left out here: see the summary._',
+      'R\n\n<pre>\nxxxxxxxxxx\n</pre>\n\n_40 more characters are left out here: see the summary._',
     );
   });
 });

@@ -1,7 +1,7 @@
 // The job summary and the plain-text report: one table a person reads at a glance.
 import { describeCleared } from '../sandbox/git-traps.js';
 import { whereIs } from '../sandbox/layout.js';
-import { markdownText } from '../ui/sandbox-text.js';
+import { untrustedBlock, untrustedInline } from '../ui/untrusted-markdown.js';
 import { replyMarkdown, REPLY_MAX_BYTES } from './reply.js';
 import type { RunOutcome } from './run.js';
 
@@ -11,7 +11,7 @@ export const BOUNDARY_SENTENCE =
 
 // A branch, a sandbox's place, git's reason for a refused push: text that may come from the sandbox or a
 // pull request, inert in the table (no cell end, no link, no HTML).
-const esc = (text: string) => markdownText(text);
+const esc = (text: string) => untrustedInline(text);
 
 export function outcomeRows(outcome: RunOutcome): Array<[string, string]> {
   const { sandbox, command, report, push } = outcome;
@@ -47,14 +47,14 @@ export function filesChanged(report: RunOutcome['report']): string {
 }
 
 // Size: the table is a few hundred bytes of the action's own text and names it chose; the diff stat is at
-// most STAT_MAX_BYTES (report.ts: 64 KiB) and says what it left out, the reply at most REPLY_MAX_BYTES
-// (reply.ts: 64 KiB, a little more once made safe). The whole stays far below the runner's 1 MiB limit
-// for one step's summary.
+// most STAT_MAX_BYTES (report.ts: 64 KiB) and says what it left out, and at most STAT_MAX_CHARS once
+// escaped; the reply at most REPLY_MAX_BYTES (reply.ts: 64 KiB), and twice that once escaped. The whole
+// stays below the runner's 1 MiB limit for one step's summary (step-summary.ts holds it there).
 export function outcomeMarkdown(outcome: RunOutcome): string {
   const rows = outcomeRows(outcome);
   const table = ['| | |', '|---|---|', ...rows.map(([k, v]) => `| ${k} | ${esc(v)} |`)].join('\n');
   const stat = outcome.report.diffStat
-    ? `\n\n<details><summary>Diff stat</summary>\n\n\`\`\`\n${outcome.report.diffStat.replace(/```/g, "'''")}\n\`\`\`\n</details>`
+    ? `\n\n<details><summary>Diff stat</summary>\n\n${statBlock(outcome.report.diffStat)}\n</details>`
     : '';
   const reply = replyMarkdown(outcome.command.reply, {
     heading: "### The command's reply",
@@ -62,6 +62,18 @@ export function outcomeMarkdown(outcome: RunOutcome): string {
   });
   return `## worktree-sandbox: run\n\n${table}${reply ? `\n\n${reply}` : ''}${stat}\n`;
 }
+
+/** The diff stat (file names from the sandbox) in a block nothing in it can leave, its cut said. */
+function statBlock(stat: string): string {
+  const block = untrustedBlock(stat, STAT_MAX_CHARS);
+  const cut = block.leftOut
+    ? `\n\n${block.leftOut.toLocaleString('en-US')} more characters of the diff stat are not shown.`
+    : '';
+  return `${block.markdown}${cut}`;
+}
+
+/** The diff stat's characters as written (64 KiB of names, some written as entities). */
+const STAT_MAX_CHARS = 200_000;
 
 export function outcomeText(outcome: RunOutcome): string {
   const rows = outcomeRows(outcome);

@@ -4,8 +4,7 @@
 // a lone `\r`; @actions/core escapes line breaks in warnings and errors but not in `core.info`. So such
 // text is printed only through this module (or inside a `::stop-commands::` fence): every control
 // character is written as a visible escape, a line cannot start a command, and the length is bounded.
-// In Markdown (the job summary, a pull-request comment) such text also must not become markup: a link, an
-// image, a table cell's end or a mention (`markdownText`).
+// In Markdown (the job summary, a pull-request comment) such text goes through untrusted-markdown.ts.
 
 /** The most characters of one piece of sandbox text that a message carries. */
 export const SANDBOX_TEXT_MAX = 2_000;
@@ -50,41 +49,4 @@ export function logLines(message: string): string {
     .split(/\r?\n/)
     .map((line) => disarmStart(escapeControls(line)))
     .join('\n');
-}
-
-// Bidirectional controls reorder what a reader sees (`moc.elgoog` shown as `google.com`): escaped visibly.
-const BIDI = /[\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
-/**
- * Nothing a reader sees, written between the characters that GitHub's autolinks look for: `https://`,
- * `www.`, `user@host`, `@mention` and `#123` are no longer those strings, in the Markdown source or in
- * the text GitHub's renderer decodes from it. A reference, not the character, so that it is visible in a
- * log line.
- */
-const BREAK = '&#8203;';
-/** What Markdown or HTML reads as markup (written as character references), and what autolinks start at. */
-const UNSAFE = /[\\`*_~[\]<>|&!$]|[:@#]|www\./gi;
-
-function inert(c: string): string {
-  if (c === ':') return `:${BREAK}`;
-  if (c === '@' || c === '#') return `${BREAK}&#${c.charCodeAt(0)};${BREAK}`;
-  if (c.length > 1) return `${c[0]}${BREAK}${c.slice(1)}`; // www.
-  return `&#${c.charCodeAt(0)};`;
-}
-
-/**
- * Sandbox text inside Markdown (a table cell, a sentence of the job summary or a comment) or a warning:
- * shown as the same characters and nothing else. Control and bidirectional characters escaped visibly,
- * markup characters (`|`, `<`, `[`, `` ` ``, `*`, `&`, …) written as character references, and the
- * autolinks broken, so that no link, image, HTML or mention can come of it; at most `max` characters,
- * the rest counted. `quote` shows the text JSON-quoted (where it starts and ends, and its escapes).
- */
-export function markdownText(text: string, max = SANDBOX_TEXT_MAX, quote = false): string {
-  const raw = String(text);
-  const cut = raw.length > max ? raw.slice(0, max) : raw;
-  const more = raw.length - cut.length;
-  const shown = escapeControls(quote ? JSON.stringify(cut) : cut).replace(
-    BIDI,
-    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
-  );
-  return shown.replace(UNSAFE, inert) + (more > 0 ? ` … (${more} more characters)` : '');
 }

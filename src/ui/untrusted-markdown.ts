@@ -1,19 +1,29 @@
-// Text a sandbox wrote for people (the command's reply), made safe to put into Markdown that GitHub renders:
-// the job summary and the pull-request bot's comment. The text is shown as it was written, in a fenced code
-// block whose fence is longer than any run of backticks in it, so that nothing in it can close the block or
-// the comment's own structure around it (its `<details>`, its tables): HTML (`</details>`, `<!--` that would
-// hide the rest, `<img>` that would load from anywhere), images, links and issue references are only text
-// there. Mentions are made inert inside it as well (a zero-width joiner after the `@`), so that no
-// renderer, reader or copy of the text pings anyone; control characters become visible escapes, and line
-// breaks are `\n` alone.
+// The one renderer of text the action did not write (a reply, a log tail, file names, commit subjects, a
+// patch, host and model names) into Markdown that GitHub renders: the job summary and the pull-request
+// bot's comments. GitHub renders with cmark-gfm, which takes at most 255 backticks as a fence and makes
+// no code span longer than 80, so neither a fence "longer than any in the text" nor a code span can hold
+// any text (docs/adr/0012-untrusted-text-in-pre-blocks.md). Here nothing depends on what the text holds:
+// - a block is an HTML `<pre>` block with `&`, `<` and `>` written as entities. cmark-gfm ends such a
+//   block only at a line that holds `</pre>`, which the text can no longer spell; blank lines, fences,
+//   `<!--`, `</details>` and images inside it are only characters;
+// - inline text (a table cell, a list item, a sentence) has every character Markdown or HTML reads as
+//   markup written as a character reference, which cmark-gfm decodes to a literal character and never to
+//   markup, and the places GitHub's autolinks start at (`https:`, `www.`, `@`, `#`) broken.
+// Both make mentions inert, show control and bidirectional characters as visible escapes, take `\r` as a
+// line break (as Markdown and the runner do), replace half a surrogate pair, and are bounded in the
+// characters they write: the text is cut between characters before it is escaped, counted after, and what
+// was left out is counted (a cut never falls inside a character, nor inside an entity made here).
 
 /** After an `@`, so that `@name` and `@org/team` are no mention and link nobody. */
 const MENTION_BREAK = '\u200D';
 
-// C0 controls but tab and line feed, DEL, C1 controls, and the bidirectional overrides and isolates that
-// would show the text in another order than it is.
+// C0 controls but tab and line feed, DEL, C1 controls, the line and paragraph separators, and the
+// bidirectional marks, overrides and isolates that would show the text in another order than it is.
 // eslint-disable-next-line no-control-regex -- matching control characters is the point
-const HIDDEN = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
+const HIDDEN = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
+const NAMED: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
+/** Half of a surrogate pair with no other half: shown as U+FFFD, as a decoder shows a broken sequence. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
 /** `@` that starts a user or team name (GitHub's names: letters, digits, hyphens; we take `_` too). */
 const MENTION = /@(?=[A-Za-z0-9_-])/g;
@@ -23,46 +33,122 @@ export function neutraliseMentions(text: string): string {
   return text.replace(MENTION, `@${MENTION_BREAK}`);
 }
 
+const visible = (c: string) => NAMED[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
+
 /** Line breaks as `\n` alone (a lone `\r` is a line break to Markdown and to the runner), controls escaped. */
 export function plainLines(text: string): string {
-  return text
+  return String(text)
+    .replace(LONE_SURROGATE, '\uFFFD')
     .replace(/\r\n?/g, '\n')
-    .replace(HIDDEN, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+    .replace(new RegExp(HIDDEN.source, 'g'), visible);
 }
 
-/** A fenced code block whose fence is longer than any run of backticks in the text (so none closes it). */
-export function fenceOf(text: string, info = ''): string {
-  const longest = Math.max(0, ...(text.match(/`+/g) ?? []).map((run) => run.length));
-  const marks = '`'.repeat(Math.max(3, longest + 1));
-  return `${marks}${info}\n${text}\n${marks}`;
-}
-
-export interface UntrustedBlock {
-  /** The Markdown: one fenced code block. */
-  markdown: string;
-  /** Characters of the (made safe) text left out to keep within `maxChars`. */
+export interface Fitted {
+  /** The escaped text, at most the characters asked for. */
+  shown: string;
+  /** Characters (code points) of the text left out. */
   leftOut: number;
 }
 
 /**
- * Untrusted text as one fenced code block that nothing in it can escape, with mentions made inert, at most
- * `maxChars` characters of it (counted after it was made safe; the rest left out and counted).
+ * The escaped forms of `pieces` (whole characters, or a few that escape together), as many from the start
+ * as fit in `max` characters of output: the cut falls between pieces, never inside one or its escape.
  */
-export function untrustedBlock(text: string, maxChars: number): UntrustedBlock {
-  const safe = neutraliseMentions(plainLines(text));
-  let shown = safe.length > maxChars ? safe.slice(0, maxChars) : safe;
-  // A cut between the halves of a surrogate pair would leave half a character.
-  if (shown.length < safe.length && /[\uD800-\uDBFF]$/.test(shown)) shown = shown.slice(0, -1);
-  return { markdown: fenceOf(shown, 'text'), leftOut: safe.length - shown.length };
+function fit(pieces: readonly string[], escape: (piece: string) => string, max: number): Fitted {
+  let shown = '';
+  let i = 0;
+  for (; i < pieces.length; i++) {
+    const out = escape(pieces[i]);
+    if (shown.length + out.length > max) break;
+    shown += out;
+  }
+  let leftOut = 0;
+  for (let j = i; j < pieces.length; j++) leftOut += [...pieces[j]].length;
+  return { shown, leftOut };
 }
 
-/** The action's own sentence (it may quote untrusted text): on one line, no HTML, no mention, no markup. */
-export function inlineText(text: string): string {
-  const one = plainLines(text).replace(/\n/g, ' ');
-  return neutraliseMentions(one.replace(/[<>&]/g, (c) => `&#${c.charCodeAt(0)};`)).replace(
-    /[\\`*_[\]|]/g,
-    '\\$&',
+const HTML_ENTITY: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;' };
+
+export interface UntrustedBlock {
+  /** The Markdown: one `<pre>` block, on lines of its own. */
+  markdown: string;
+  /** Characters of the text left out to keep within `maxChars`. */
+  leftOut: number;
+}
+
+/**
+ * Untrusted text as one `<pre>` block that nothing in it can end or escape, shown as written (line breaks,
+ * indentation, blank lines), mentions inert, at most `maxChars` characters between the tags (counted as
+ * written, entities included; the rest left out and counted). `lang` (`diff`) only names the language for
+ * GitHub's highlighting; `keepMentions` is for text to copy whose `@` are the action's own (`@npm`), and
+ * safe anyway: GitHub links no mention inside `<pre>`. The block starts and ends a line; put a blank line
+ * before and after it.
+ */
+export function untrustedBlock(
+  text: string,
+  maxChars: number,
+  options: { lang?: string; keepMentions?: boolean } = {},
+): UntrustedBlock {
+  const { lang = '' } = options;
+  const safe = options.keepMentions ? plainLines(text) : neutraliseMentions(plainLines(text));
+  const { shown, leftOut } = fit(Array.from(safe), (c) => HTML_ENTITY[c] ?? c, Math.max(0, maxChars));
+  const open = lang ? `<pre lang="${lang.replace(/[^a-z0-9+-]/gi, '')}">` : '<pre>';
+  // HTML drops one line break right after `<pre>`: the text's first line is its own.
+  return { markdown: `${open}\n${shown}\n</pre>`, leftOut };
+}
+
+// What Markdown or HTML reads as markup (written as character references), and what autolinks start at.
+// A colon before a space starts no link: it stays as it is (`holds work: 2 files`).
+const INLINE_PIECE = /www\.|: |[\s\S]/giu;
+const MARKUP = /^[\\`*_~[\]<>|&!$]$/;
+/**
+ * Nothing a reader sees, written between the characters that GitHub's autolinks look for: `https://`,
+ * `www.`, `user@host`, `@mention` and `#123` are no longer those strings, in the Markdown source or in
+ * the text GitHub's renderer decodes from it. A reference, not the character, so that it is visible in a
+ * log line.
+ */
+const BREAK = '&#8203;';
+
+function inlinePiece(piece: string): string {
+  if (piece === ': ') return piece;
+  if (piece.length > 1 && piece.toLowerCase() === 'www.') return `${piece[0]}${BREAK}${piece.slice(1)}`;
+  if (piece === ':') return `:${BREAK}`;
+  if (piece === '@' || piece === '#') return `${BREAK}&#${piece.charCodeAt(0)};${BREAK}`;
+  if (HIDDEN.test(piece) || piece === '\n' || piece === '\r' || piece === '\t')
+    return `&#92;${visible(piece).slice(1)}`;
+  if (MARKUP.test(piece)) return `&#${piece.charCodeAt(0)};`;
+  return piece;
+}
+
+/**
+ * Untrusted text inside Markdown (a table cell, a list item, a sentence) or a warning: shown as the same
+ * characters and nothing else, on one line. Control and bidirectional characters shown as escapes, every
+ * markup character (`|`, `<`, `[`, `` ` ``, `*`, `&`, …) a character reference, autolinks and mentions
+ * broken, so that no link, image, HTML, code span, table cell or mention can come of it. At most `max`
+ * characters as written (entities included), then how many characters were left out. `quote` shows the
+ * text JSON-quoted (where it starts and ends, and its escapes).
+ */
+export function untrustedInline(text: string, max = INLINE_MAX, quote = false): string {
+  const raw = String(text).replace(LONE_SURROGATE, '\uFFFD');
+  const { shown, leftOut } = fit(
+    (quote ? JSON.stringify(raw) : raw).match(INLINE_PIECE) ?? [],
+    inlinePiece,
+    max,
   );
+  return shown + (leftOut > 0 ? ` … (${leftOut} more characters)` : '');
+}
+
+/** The most characters of one piece of inline text, as written. */
+export const INLINE_MAX = 2_000;
+
+/** Untrusted inline text shown as code (monospace): `untrustedInline` inside `<code>` tags. */
+export function untrustedCode(text: string, max = INLINE_MAX): string {
+  return `<code>${untrustedInline(text, max)}</code>`;
+}
+
+/** The action's own sentence that may quote untrusted text: one line, inert (untrustedInline). */
+export function inlineText(text: string): string {
+  return untrustedInline(text, 4 * INLINE_MAX);
 }
 
 /** Images listed as links, at most. */
@@ -77,7 +163,7 @@ const HTML_IMAGE = new RegExp(String.raw`<img\b[^>]{0,500}?\bsrc\s{0,10}=\s{0,10
 /**
  * The images that untrusted text would show, as one line of links (the image is never loaded: a reader
  * opens it if they choose), in the order of the text; empty when there are none. Every host is an outside
- * host here: the text is shown as code, so none of its images is rendered anyway.
+ * host here: the text is shown in a `<pre>` block, so none of its images is rendered anyway.
  */
 export function imageLinks(text: string): string {
   const found: Array<{ at: number; alt: string; url: string }> = [];
@@ -88,7 +174,7 @@ export function imageLinks(text: string): string {
   found.sort((a, b) => a.at - b.at);
   const links = found
     .slice(0, MAX_IMAGE_LINKS)
-    .map(({ alt, url }) => `[${inlineText(alt || 'image')}](${url})`);
+    .map(({ alt, url }) => `[${untrustedInline(alt || 'image', 1_000)}](${url})`);
   const more = found.length > MAX_IMAGE_LINKS ? `, and ${found.length - MAX_IMAGE_LINKS} more` : '';
   return `Images in the reply, not shown here: ${links.join(', ')}${more}.`;
 }

@@ -1,7 +1,7 @@
 // A reply a hostile command writes to $SANDBOX_REPLY_FILE, and how a test judges the Markdown it ends up
-// in: rendered with `marked` (raw HTML passed through, as a renderer that trusts its input would), then
-// everything inside code blocks and code spans taken away: what is left must be the action's own.
-import { marked } from 'marked';
+// in: rendered with cmark-gfm as GitHub runs it (raw HTML passed through), then everything inside `<pre>`
+// blocks and code taken away: what is left must be the action's own.
+import { renderGfm } from './cmark.js';
 
 /** Every way such text has broken a comment: mentions, HTML that closes or hides, fences, images, commands. */
 export const HOSTILE_REPLY = [
@@ -19,10 +19,10 @@ export const HOSTILE_REPLY = [
   '````unclosed fence',
 ].join('\n');
 
-/** The HTML of `markdown` as a CommonMark + GFM renderer makes it, with all code (blocks and spans) taken away. */
+/** The HTML of `markdown` as GitHub's cmark-gfm makes it, with all `<pre>` blocks and code taken away. */
 export function renderedOutsideCode(markdown: string): string {
-  const html = marked.parse(markdown, { async: false, gfm: true });
-  return html.replace(/<pre><code[^>]*>[\s\S]*?<\/code><\/pre>/g, '').replace(/<code>[\s\S]*?<\/code>/g, '');
+  const html = renderGfm(markdown);
+  return html.replace(/<pre\b[^>]*>[\s\S]*?<\/pre>/g, '').replace(/<code>[\s\S]*?<\/code>/g, '');
 }
 
 /** How often `tag` opens in rendered HTML. */
