@@ -34,6 +34,18 @@ export interface PullRequestSummary {
   body: string;
 }
 
+/** A comment of a review thread on a line of the diff, as the list of a pull request's review comments gives it. */
+export interface ReviewThreadComment {
+  id: number;
+  author: string;
+  body: string;
+  /** The thread's first comment (absent on the first comment itself). */
+  inReplyTo?: number;
+}
+
+/** Pages of 100 review comments read at most when a thread is looked for (a bound in count and time). */
+export const MAX_REVIEW_COMMENT_PAGES = 10;
+
 export interface NewPullRequest {
   head: string;
   base: string;
@@ -76,6 +88,12 @@ export interface GitHubApi {
   createComment(issueNumber: number, body: string): Promise<number>;
   updateComment(commentId: number, body: string): Promise<void>;
   react(commentId: number, content: Reaction): Promise<void>;
+  /** A reply in the review thread that `threadId` starts (comments on a line of the diff). */
+  replyInReviewThread(prNumber: number, threadId: number, body: string): Promise<number>;
+  updateReviewComment(commentId: number, body: string): Promise<void>;
+  reactToReviewComment(commentId: number, content: Reaction): Promise<void>;
+  /** The comments of thread `threadId`, oldest first (at most MAX_REVIEW_COMMENT_PAGES pages are read). */
+  reviewThread(prNumber: number, threadId: number): Promise<ReviewThreadComment[]>;
 }
 
 export function apiUrl(env: NodeJS.ProcessEnv): string {
@@ -195,6 +213,49 @@ export async function connectGitHub(
         comment_id: commentId,
         content,
       });
+    },
+    async replyInReviewThread(prNumber, threadId, body) {
+      const { data } = await octokit.rest.pulls.createReplyForReviewComment({
+        owner,
+        repo: name,
+        pull_number: prNumber,
+        comment_id: threadId,
+        body,
+      });
+      return data.id;
+    },
+    async updateReviewComment(commentId, body) {
+      await octokit.rest.pulls.updateReviewComment({ owner, repo: name, comment_id: commentId, body });
+    },
+    async reactToReviewComment(commentId, content) {
+      await octokit.rest.reactions.createForPullRequestReviewComment({
+        owner,
+        repo: name,
+        comment_id: commentId,
+        content,
+      });
+    },
+    async reviewThread(prNumber, threadId) {
+      const thread: ReviewThreadComment[] = [];
+      for (let page = 1; page <= MAX_REVIEW_COMMENT_PAGES; page++) {
+        const { data } = await octokit.rest.pulls.listReviewComments({
+          owner,
+          repo: name,
+          pull_number: prNumber,
+          per_page: 100,
+          page,
+        });
+        for (const c of data)
+          if (c.id === threadId || c.in_reply_to_id === threadId)
+            thread.push({
+              id: c.id,
+              author: c.user?.login ?? '',
+              body: c.body ?? '',
+              inReplyTo: c.in_reply_to_id ?? undefined,
+            });
+        if (data.length < 100) break;
+      }
+      return thread.sort((a, b) => a.id - b.id);
     },
   };
 }

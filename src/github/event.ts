@@ -9,6 +9,8 @@ import type { TriggerSettings } from '../settings/settings.js';
 export const PROGRESS_MARKER = '<!-- worktree-sandbox:progress -->';
 
 const BOT_EVENTS = ['pull_request', 'pull_request_target', 'push'];
+/** Events whose comment starts a run with the `trigger` input. */
+const COMMENT_EVENTS = ['issue_comment', 'pull_request_review_comment'];
 const PULL_REQUEST_ACTIONS = ['opened', 'synchronize', 'reopened', 'ready_for_review'];
 
 export interface Requester {
@@ -31,6 +33,24 @@ export interface TriggerComment {
   args: string;
 }
 
+/**
+ * A comment on a line of a pull request's diff (`pull_request_review_comment`): where it sits, as the
+ * payload says. Untrusted text (path, hunk) reaches the command only through the context file.
+ */
+export interface ReviewCommentRequest {
+  id: number;
+  /** The thread's first comment: replies go under it (GitHub answers no reply to a reply). */
+  threadId: number;
+  path: string;
+  line: number | null;
+  startLine: number | null;
+  side: string | null;
+  commitId: string;
+  /** Its line is no longer in the diff (GitHub gives it no position). */
+  outdated: boolean;
+  diffHunk: string;
+}
+
 export interface RunRequest {
   event: string;
   /** The pull request to work on; for a push it is looked up from the branch. */
@@ -40,6 +60,8 @@ export interface RunRequest {
   requester: Requester;
   /** Set when a comment asked for the run. */
   comment?: TriggerComment;
+  /** Set when the comment is on a line of the diff. */
+  reviewComment?: ReviewCommentRequest;
 }
 
 export type EventDecision = { run: true; request: RunRequest } | { run: false; reason: string };
@@ -63,13 +85,13 @@ export function chooseRunKind(
   trigger: Pick<TriggerSettings, 'command' | 'prNumber' | 'pullRequestBot'>,
 ): RunKind {
   const event = eventName || 'this event';
-  if (eventName === 'issue_comment') {
-    if (trigger.command) return { bot: true, why: `issue_comment with trigger ${trigger.command}` };
+  if (COMMENT_EVENTS.includes(event)) {
+    if (trigger.command) return { bot: true, why: `${event} with trigger ${trigger.command}` };
     if (trigger.pullRequestBot)
       throw new Error(
-        "pull-request-bot: true on an issue_comment event needs the 'trigger' input (such as /fix): the comment's first word that starts a run.",
+        `pull-request-bot: true on an ${event} event needs the 'trigger' input (such as /fix): the comment's first word that starts a run.`,
       );
-    return { bot: false, why: 'issue_comment without trigger: plain run mode' };
+    return { bot: false, why: `${event} without trigger: plain run mode` };
   }
   if (eventName === 'workflow_dispatch') {
     if (trigger.prNumber) return { bot: true, why: `workflow_dispatch with pr-number ${trigger.prNumber}` };
@@ -85,13 +107,13 @@ export function chooseRunKind(
       bot: false,
       why: `${event} without pull-request-bot: plain run mode`,
       warning: trigger.command
-        ? `'trigger' is read on issue_comment events only: this ${event} event is plain run mode (pull-request-bot: true asks for the bot).`
+        ? `'trigger' is read on ${COMMENT_EVENTS.join(' and ')} events only: this ${event} event is plain run mode (pull-request-bot: true asks for the bot).`
         : undefined,
     };
   }
   if (trigger.pullRequestBot)
     throw new Error(
-      `pull-request-bot: true on ${event}: the pull-request bot serves ${BOT_EVENTS.join(', ')} (issue_comment with 'trigger', workflow_dispatch with 'pr-number'). Set it only for those events, e.g. pull-request-bot: \${{ github.event_name == 'push' }}.`,
+      `pull-request-bot: true on ${event}: the pull-request bot serves ${BOT_EVENTS.join(', ')} (${COMMENT_EVENTS.join(' and ')} with 'trigger', workflow_dispatch with 'pr-number'). Set it only for those events, e.g. pull-request-bot: \${{ github.event_name == 'push' }}.`,
     );
   return { bot: false, why: `${event}: plain run mode` };
 }
@@ -120,6 +142,8 @@ export function decideEvent(
   switch (eventName) {
     case 'issue_comment':
       return decideComment(event, trigger);
+    case 'pull_request_review_comment':
+      return decideReviewComment(event, trigger);
     case 'pull_request':
     case 'pull_request_target':
       return decidePullRequest(eventName, event);
@@ -129,7 +153,7 @@ export function decideEvent(
       return decidePush(event, ownCommitterEmail);
     default:
       return ignore(
-        `${eventName || 'this event'} is not a pull-request event (issue_comment, pull_request, pull_request_target, workflow_dispatch with pr-number, push)`,
+        `${eventName || 'this event'} is not a pull-request event (issue_comment, pull_request_review_comment, pull_request, pull_request_target, workflow_dispatch with pr-number, push)`,
       );
   }
 }
@@ -158,6 +182,45 @@ function decideComment(event: Obj, trigger: TriggerSettings): EventDecision {
       prNumber: number,
       requester,
       comment: { id, trigger: trigger.command, args: parsed.args },
+    },
+  };
+}
+
+function decideReviewComment(event: Obj, trigger: TriggerSettings): EventDecision {
+  if (event.action !== 'created')
+    return ignore(`the review comment was ${text(event.action) || 'changed'}, not created`);
+  const comment = record(event.comment);
+  const body = text(comment.body);
+  if (!trigger.command) return ignore("comment events need the 'trigger' input (such as /fix)");
+  if (body.trimStart().startsWith(PROGRESS_MARKER))
+    return ignore('the comment is a progress reply of this action');
+  const parsed = parseTrigger(body, trigger.command);
+  if (!parsed) return ignore(`the review comment does not start with ${trigger.command}`);
+  const number = positive(record(event.pull_request).number);
+  const id = positive(comment.id);
+  const requester = user(comment.user, comment.author_association);
+  if (!number || !id || !requester)
+    return ignore('the review comment payload lacks the pull request number, comment id or author');
+  const line = positive(comment.line) ?? null;
+  return {
+    run: true,
+    request: {
+      event: 'pull_request_review_comment',
+      prNumber: number,
+      requester,
+      comment: { id, trigger: trigger.command, args: parsed.args },
+      reviewComment: {
+        id,
+        threadId: positive(comment.in_reply_to_id) ?? id,
+        path: text(comment.path),
+        line,
+        startLine: positive(comment.start_line) ?? null,
+        side: text(comment.side) || null,
+        commitId: text(comment.commit_id),
+        // GitHub drops the position (and the line) of a comment whose line left the diff.
+        outdated: comment.position === null || comment.position === undefined || line === null,
+        diffHunk: text(comment.diff_hunk),
+      },
     },
   };
 }
@@ -234,5 +297,9 @@ export function describeRequest(request: RunRequest): string {
   if (request.prNumber) parts.push(`pull request #${request.prNumber}`);
   if (request.pushedBranch) parts.push(`pushed branch ${request.pushedBranch}`);
   if (request.comment) parts.push(`comment ${request.comment.id} with ${request.comment.trigger}`);
+  if (request.reviewComment)
+    parts.push(
+      `on a line of the diff${request.reviewComment.outdated ? ' (outdated)' : ''}, thread ${request.reviewComment.threadId}`,
+    );
   return parts.join(', ');
 }

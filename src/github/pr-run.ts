@@ -1,10 +1,9 @@
 // The pull-request bot, as a story around the run mode: decide from the event, check who asked, look the
 // pull request up, say on it that the run started, run the sandbox on its head, deliver the changes (push,
 // or a patch for a fork), and rewrite the progress comment with the outcome.
-// The comment's text reaches the command only as data: a read-only file named by $SANDBOX_PROMPT_FILE.
+// The comment's text reaches the command only as data: read-only files named by $SANDBOX_PROMPT_FILE and,
+// for a comment on a line of the diff, $SANDBOX_CONTEXT_FILE (run-files.ts).
 import * as fs from 'node:fs/promises';
-import * as path from 'node:path';
-import { randomBytes } from 'node:crypto';
 import { Git } from '../engine/git.js';
 import { withRepositoryLock } from '../sandbox/lock.js';
 import { findParentRepository, type ParentRepository } from '../sandbox/repository.js';
@@ -27,6 +26,13 @@ import { checkPermission, checkRequester, needsPermissionCheck } from './permiss
 import { describeOutcome, summaryOf } from './pr-outcome.js';
 import { ensureLocalBranch, fetchPullHead, pointRef } from './pr-git.js';
 import { renderFailed, renderFinished, type ProgressContext } from './progress.js';
+import { reviewCommentContext } from './review-context.js';
+import {
+  removeRequestFiles,
+  requestFilesForCommand,
+  writeRequestFiles,
+  type RequestFiles,
+} from './run-files.js';
 import {
   describeTarget,
   needsForkAccessCheck,
@@ -124,7 +130,12 @@ async function runTarget(settings: RunSettings, io: PrRunIo, run: PlannedRun): P
   const feedback = new PullRequestFeedback(
     api,
     ui,
-    { repository: ctx.repository, issueNumber: pr?.number, triggerCommentId: request.comment?.id },
+    {
+      repository: ctx.repository,
+      issueNumber: pr?.number,
+      triggerCommentId: request.comment?.id,
+      reviewThreadId: request.reviewComment?.threadId,
+    },
     io.save,
   );
   setOutputs(io, {
@@ -134,22 +145,22 @@ async function runTarget(settings: RunSettings, io: PrRunIo, run: PlannedRun): P
     args: request.comment?.args,
   });
   await feedback.react('eyes');
+  // Read before the progress reply is made, which would otherwise be part of the thread.
+  const context = await requestContext(api, request, io);
   await feedback.start(progress);
 
-  let promptFile: string | undefined;
+  let files: RequestFiles | undefined;
   let outcome: RunOutcome;
   try {
     const git = await Git.create();
     const parent = await findParentRepository(git, settings.repositoryPath);
     await prepareForkBranch(git, parent, target, ui);
     if (request.comment)
-      promptFile = await writePromptFile(ctx.runnerTemp, request.comment.id, request.comment.args);
+      files = await writeRequestFiles(ctx.runnerTemp, request.comment.id, request.comment.args, context);
     const deps: RunDeps = {
       ui,
       save: io.save,
-      command: promptFile
-        ? { readOnlyFiles: [promptFile], extraEnv: { SANDBOX_PROMPT_FILE: promptFile } }
-        : undefined,
+      command: files ? requestFilesForCommand(files) : undefined,
       pushTo: pushDestination(target),
     };
     outcome = await runSandbox({ ...settings, branch: target.branch, base: '' }, deps);
@@ -165,9 +176,23 @@ async function runTarget(settings: RunSettings, io: PrRunIo, run: PlannedRun): P
     await feedback.finish(progress, renderFailed(progress, (error as Error).message, secrets), 'confused');
     throw error;
   } finally {
-    if (promptFile) await fs.rm(path.dirname(promptFile), { recursive: true, force: true });
+    await removeRequestFiles(files);
   }
   return outcome;
+}
+
+/** The context file's data: for a comment on a line of the diff, where it sits and its thread. */
+async function requestContext(api: GitHubApi, request: RunRequest, io: PrRunIo): Promise<unknown> {
+  const rc = request.reviewComment;
+  if (!rc) return undefined;
+  // A thread's first comment has nothing before it: no call needed.
+  if (rc.threadId === rc.id) return reviewCommentContext(request, []);
+  try {
+    return reviewCommentContext(request, await api.reviewThread(request.prNumber!, rc.threadId));
+  } catch (error) {
+    io.ui.warning(`Could not read the review thread: ${(error as Error).message}`);
+    return reviewCommentContext(request, { error: (error as Error).message });
+  }
 }
 
 async function findPullRequest(
@@ -221,19 +246,6 @@ function pushDestination(target: RunTarget): RunDeps['pushTo'] {
   return to;
 }
 
-/** The comment's text, for the command to read: a private folder, a file the container may only read. */
-async function writePromptFile(runnerTemp: string, commentId: number, args: string): Promise<string> {
-  const dir = path.join(
-    runnerTemp,
-    'worktree-sandbox',
-    `prompt-${commentId}-${randomBytes(4).toString('hex')}`,
-  );
-  await fs.mkdir(dir, { recursive: true, mode: 0o755 });
-  const file = path.join(dir, 'prompt.txt');
-  await fs.writeFile(file, args, { mode: 0o644 });
-  return file;
-}
-
 /** A request that starts no run (someone not allowed, a closed pull request): a reaction says so; the step succeeds. */
 async function refuse(
   io: PrRunIo,
@@ -243,9 +255,10 @@ async function refuse(
   reaction: '-1' | 'confused' = '-1',
 ): Promise<undefined> {
   if (request.comment) {
-    await api
-      .react(request.comment.id, reaction)
-      .catch((error: Error) => io.ui.warning(`Could not add a reaction to the comment: ${error.message}`));
+    const id = request.comment.id;
+    await (request.reviewComment ? api.reactToReviewComment(id, reaction) : api.react(id, reaction)).catch(
+      (error: Error) => io.ui.warning(`Could not add a reaction to the comment: ${error.message}`),
+    );
   }
   return notTriggered(io, reason, {
     prNumber: request.prNumber,

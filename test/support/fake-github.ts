@@ -51,6 +51,11 @@ export interface FakeComment {
   history: string[];
 }
 
+export interface FakeReviewComment extends FakeComment {
+  author: string;
+  inReplyTo?: number;
+}
+
 export class FakeGitHub {
   readonly calls: RecordedCall[] = [];
   readonly pulls = new Map<number, FakePull>();
@@ -60,6 +65,9 @@ export class FakeGitHub {
   readonly pushAccess = new Map<string, boolean>();
   readonly comments = new Map<number, FakeComment>();
   readonly reactions: Array<{ commentId: number; content: string }> = [];
+  /** Comments on lines of the diff, per id (replies made through the API land here too). */
+  readonly reviewComments = new Map<number, FakeReviewComment>();
+  readonly reviewReactions: Array<{ commentId: number; content: string }> = [];
   /** Answered first, in order, each once, by the first request that matches. */
   readonly faults: Fault[] = [];
   defaultBranch = 'main';
@@ -175,6 +183,8 @@ export class FakeGitHub {
       this.reactions.push({ commentId: Number(m[1]), content });
       return [201, { id: this.nextId++, content }];
     }
+    const review = this.routeReview(call);
+    if (review) return review;
     if (method === 'POST' && path === `${repo}/pulls`) return this.createPull(call.body ?? {});
     if (method === 'PATCH' && (m = new RegExp(`^${repo}/pulls/(\\d+)$`).exec(path))) {
       const pull = this.pulls.get(Number(m[1]));
@@ -206,6 +216,58 @@ export class FakeGitHub {
         : [200, { full_name: m[1], permissions: { admin: false, push, pull: true } }];
     }
     return [404, { message: `The fake GitHub does not serve ${method} ${path}` }];
+  }
+
+  /** Review comments (comments on lines of the diff): their list, replies, edits and reactions. */
+  private routeReview(call: RecordedCall): [number, unknown] | undefined {
+    const repo = `/repos/${this.repository}`;
+    const { method, path } = call;
+    let m: RegExpExecArray | null;
+    if (method === 'GET' && (m = new RegExp(`^${repo}/pulls/(\\d+)/comments$`).exec(path))) {
+      const page = Number(call.query.page ?? 1);
+      const size = Number(call.query.per_page ?? 30);
+      const all = [...this.reviewComments.values()].filter((c) => c.issue === Number(m![1]));
+      return [
+        200,
+        all.slice((page - 1) * size, page * size).map((c) => ({
+          id: c.id,
+          body: c.body,
+          user: { login: c.author },
+          in_reply_to_id: c.inReplyTo,
+        })),
+      ];
+    }
+    if (method === 'POST' && (m = new RegExp(`^${repo}/pulls/(\\d+)/comments/(\\d+)/replies$`).exec(path))) {
+      const parent = this.reviewComments.get(Number(m[2]));
+      if (!parent || parent.issue !== Number(m[1])) return [404, { message: 'Not Found' }];
+      // GitHub answers no reply to a reply.
+      if (parent.inReplyTo) return [422, { message: 'Validation Failed: in_reply_to_id is a reply' }];
+      const id = this.nextId++;
+      const body = String(call.body?.body ?? '');
+      const reply = {
+        id,
+        issue: parent.issue,
+        body,
+        history: [body],
+        author: 'github-actions[bot]',
+        inReplyTo: parent.id,
+      };
+      this.reviewComments.set(id, reply);
+      return [201, { id, body, in_reply_to_id: parent.id }];
+    }
+    if (method === 'PATCH' && (m = new RegExp(`^${repo}/pulls/comments/(\\d+)$`).exec(path))) {
+      const comment = this.reviewComments.get(Number(m[1]));
+      if (!comment) return [404, { message: 'Not Found' }];
+      comment.body = String(call.body?.body ?? '');
+      comment.history.push(comment.body);
+      return [200, { id: comment.id, body: comment.body }];
+    }
+    if (method === 'POST' && (m = new RegExp(`^${repo}/pulls/comments/(\\d+)/reactions$`).exec(path))) {
+      const content = String(call.body?.content ?? '');
+      this.reviewReactions.push({ commentId: Number(m[1]), content });
+      return [201, { id: this.nextId++, content }];
+    }
+    return undefined;
   }
 
   private createPull(body: Record<string, unknown>): [number, unknown] {
