@@ -17,6 +17,9 @@ const trigger: TriggerSettings = {
   allowedBots: [],
   prNumber: 0,
   pullRequestBot: false,
+  labelTrigger: '',
+  assigneeTrigger: '',
+  issueBranchPrefix: 'worktree-sandbox/issue-',
 };
 const alice = { login: 'alice', association: 'MEMBER' as const };
 
@@ -60,9 +63,12 @@ describe('decideEvent: issue_comment', () => {
     ['an edited comment', issueCommentEvent({ body: '/fix', author: alice, action: 'edited' }), /edited/],
     ['a deleted comment', issueCommentEvent({ body: '/fix', author: alice, action: 'deleted' }), /deleted/],
     [
-      'a plain issue',
-      issueCommentEvent({ body: '/fix', author: alice, onPullRequest: false }),
-      /not on a pull/,
+      'a closed plain issue',
+      {
+        ...issueCommentEvent({ body: '/fix', author: alice, onPullRequest: false, number: 12 }),
+        issue: { number: 12, state: 'closed' },
+      },
+      /issue #12 is closed/,
     ],
     ['/fixed', issueCommentEvent({ body: '/fixed it', author: alice }), /does not start with \/fix/],
     [

@@ -7,6 +7,8 @@ import type { WebhookDefinition } from '@octokit/webhooks-examples';
 import type {
   AuthorAssociation,
   IssueCommentEvent,
+  IssuesAssignedEvent,
+  IssuesLabeledEvent,
   PullRequestEvent,
   PullRequestReviewCommentEvent,
   PushEvent,
@@ -132,6 +134,60 @@ export function reviewCommentEvent(options: {
     c.position = null;
     c.line = null;
   }
+  return event;
+}
+
+/**
+ * An issue labelled (`label`) or assigned (`assignee`) by `sender`; `state`/`locked` make it closed or
+ * locked; `title` and `body` replace the example's.
+ */
+export function issuesEvent(options: {
+  action: 'labeled' | 'assigned';
+  sender: Person;
+  label?: string;
+  assignee?: string;
+  number?: number;
+  title?: string;
+  body?: string;
+  state?: 'open' | 'closed';
+  locked?: boolean;
+  repo?: Repo;
+}): IssuesLabeledEvent | IssuesAssignedEvent {
+  const event = example<IssuesLabeledEvent | IssuesAssignedEvent>(
+    'issues',
+    (e) => e.action === options.action,
+  );
+  applyRepository(event, options.repo ?? REPO);
+  const issue = event.issue as unknown as Record<string, unknown>;
+  issue.number = options.number ?? 12;
+  if (options.title !== undefined) issue.title = options.title;
+  if (options.body !== undefined) issue.body = options.body;
+  issue.state = options.state ?? 'open';
+  issue.locked = options.locked ?? false;
+  applyUser(event.sender, options.sender);
+  const e = event as unknown as Record<string, { name?: string; login?: string }>;
+  if (options.action === 'labeled') e.label.name = options.label ?? 'fix-me';
+  else e.assignee.login = options.assignee ?? 'fix-bot';
+  return event;
+}
+
+/** A comment on plain issue `number` (open unless `state` says otherwise). */
+export function plainIssueCommentEvent(options: {
+  body: string;
+  author: Person;
+  number?: number;
+  commentId?: number;
+  title?: string;
+  issueBody?: string;
+  state?: 'open' | 'closed';
+  locked?: boolean;
+}): IssueCommentEvent {
+  const event = issueCommentEvent({ ...options, number: options.number ?? 12, onPullRequest: false });
+  const issue = event.issue as unknown as Record<string, unknown>;
+  if (options.title !== undefined) issue.title = options.title;
+  if (options.issueBody !== undefined) issue.body = options.issueBody;
+  issue.state = options.state ?? 'open';
+  issue.locked = options.locked ?? false;
   return event;
 }
 
