@@ -43,6 +43,18 @@ export interface ReviewThreadComment {
   inReplyTo?: number;
 }
 
+/** A comment on the conversation of an issue or a pull request. */
+export interface IssueCommentInfo {
+  id: number;
+  author: string;
+  /** `User`, `Bot`, ... as GitHub reports the author's account. */
+  authorType: string;
+  body: string;
+}
+
+/** Pages of 100 comments read at most from an issue's conversation (a bound in count and time). */
+export const MAX_ISSUE_COMMENT_PAGES = 10;
+
 /** Pages of 100 review comments read at most when a thread is looked for (a bound in count and time). */
 export const MAX_REVIEW_COMMENT_PAGES = 10;
 
@@ -92,6 +104,9 @@ export interface GitHubApi {
   replyInReviewThread(prNumber: number, threadId: number, body: string): Promise<number>;
   updateReviewComment(commentId: number, body: string): Promise<void>;
   reactToReviewComment(commentId: number, content: Reaction): Promise<void>;
+  /** The conversation's comments, oldest first (at most MAX_ISSUE_COMMENT_PAGES pages are read). */
+  issueComments(issueNumber: number): Promise<IssueCommentInfo[]>;
+  removeLabel(issueNumber: number, label: string): Promise<void>;
   /** The comments of thread `threadId`, oldest first (at most MAX_REVIEW_COMMENT_PAGES pages are read). */
   reviewThread(prNumber: number, threadId: number): Promise<ReviewThreadComment[]>;
 }
@@ -234,6 +249,30 @@ export async function connectGitHub(
         comment_id: commentId,
         content,
       });
+    },
+    async issueComments(issueNumber) {
+      const comments: IssueCommentInfo[] = [];
+      for (let page = 1; page <= MAX_ISSUE_COMMENT_PAGES; page++) {
+        const { data } = await octokit.rest.issues.listComments({
+          owner,
+          repo: name,
+          issue_number: issueNumber,
+          per_page: 100,
+          page,
+        });
+        for (const c of data)
+          comments.push({
+            id: c.id,
+            author: c.user?.login ?? '',
+            authorType: c.user?.type ?? '',
+            body: c.body ?? '',
+          });
+        if (data.length < 100) break;
+      }
+      return comments;
+    },
+    async removeLabel(issueNumber, label) {
+      await octokit.rest.issues.removeLabel({ owner, repo: name, issue_number: issueNumber, name: label });
     },
     async reviewThread(prNumber, threadId) {
       const thread: ReviewThreadComment[] = [];

@@ -46,6 +46,7 @@ describe('issues that become pull requests', () => {
           body: 'steps',
           labels: payload.issue.labels!.map((l) => l.name),
           how: 'comment',
+          commentBody: '/fix please',
         },
       },
     });

@@ -34,6 +34,7 @@ export function decideIssueComment(event: Obj, trigger: TriggerSettings): EventD
   if (!parsed) return ignore(`the comment does not start with ${trigger.command}`);
   const issue = readIssue(event, 'comment');
   if ('reason' in issue) return ignore(issue.reason);
+  issue.commentBody = body;
   const id = positive(comment.id);
   const requester = user(comment.user, comment.author_association);
   if (!id || !requester) return ignore('the comment payload lacks the comment id or author');

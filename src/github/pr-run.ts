@@ -13,7 +13,7 @@ import { secretGate } from '../run/secret-gate.js';
 import type { RunSettings } from '../settings/settings.js';
 import type { Ui } from '../ui/ui.js';
 import { apiUrl, connectGitHub, type GitHubApi, type PullRequestInfo } from './api.js';
-import type { ApiOptions } from './api-resilience.js';
+import { setBotOutputs, type PrRunIo, type PrRunOutcome } from './bot-io.js';
 import { readActionContext, type ActionContext } from './context.js';
 import { decideEvent, describeRequest, type RunRequest } from './event.js';
 import {
@@ -41,22 +41,7 @@ import {
   type RunTarget,
 } from './target.js';
 
-/** Where a pull-request run meets the outside: the action maps it onto @actions/core; tests record it. */
-export interface PrRunIo {
-  ui: Ui;
-  /** Every decision, for the debug log (ACTIONS_STEP_DEBUG). */
-  debug: (message: string) => void;
-  env: NodeJS.ProcessEnv;
-  /** How the API client retries and paces its calls (tests make the pauses short). */
-  api?: ApiOptions;
-  setOutput(name: string, value: string): void;
-  /** Appends Markdown to the job summary. */
-  summary(markdown: string): Promise<void>;
-  save: (state: Partial<PullRequestRunState>) => void;
-}
-
-/** A bot run's outcome, with the pull request it worked on (none: a push whose branch has none). */
-export type PrRunOutcome = RunOutcome & { pullRequest?: PullRequestInfo };
+export type { PrRunIo, PrRunOutcome } from './bot-io.js';
 
 /** Runs the sandbox for a pull-request event; undefined when the event starts no run (which is no failure). */
 export async function runForPullRequest(
@@ -92,6 +77,10 @@ export async function runForPullRequest(
     io.ui.info(`Requested by @${request.requester.login}: ${first.why}; ${verdict.why}.`);
   } else io.ui.info(`Requested by @${request.requester.login}: ${first.why}.`);
 
+  if (request.issue) {
+    const { runForIssue } = await import('./issue-run.js');
+    return runForIssue(settings, io, { ctx, api, request });
+  }
   const pr = await findPullRequest(api, request, io.ui);
   if (pr && pr.state !== 'open')
     return refuse(io, api, request, `pull request #${pr.number} is ${pr.state}`, 'confused');
@@ -138,7 +127,7 @@ async function runTarget(settings: RunSettings, io: PrRunIo, run: PlannedRun): P
     },
     io.save,
   );
-  setOutputs(io, {
+  setBotOutputs(io, {
     triggered: 'true',
     prNumber: pr?.number,
     commentId: request.comment?.id,
@@ -272,19 +261,9 @@ async function notTriggered(
   known: { prNumber?: number; commentId?: number } = {},
 ): Promise<undefined> {
   io.ui.info(`No run: ${reason}.`);
-  setOutputs(io, { triggered: 'false', ...known });
+  setBotOutputs(io, { triggered: 'false', ...known });
   await io.summary(`## worktree-sandbox: no run\n\n${escapeMarkdown(reason)}.\n`);
   return undefined;
-}
-
-function setOutputs(
-  io: PrRunIo,
-  values: { triggered: string; prNumber?: number; commentId?: number; args?: string },
-): void {
-  io.setOutput('triggered', values.triggered);
-  io.setOutput('pr-number', values.prNumber ? String(values.prNumber) : '');
-  io.setOutput('comment-id', values.commentId ? String(values.commentId) : '');
-  io.setOutput('args', values.args ?? '');
 }
 
 function escapeMarkdown(text: string): string {

@@ -53,6 +53,8 @@ export interface IssueRequest {
   how: 'comment' | 'label' | 'assignment';
   /** `label`: the label to remove when the run ends. */
   label?: string;
+  /** `comment`: the whole comment that asked (the trigger too). */
+  commentBody?: string;
 }
 
 export interface RunRequest {

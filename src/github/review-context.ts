@@ -2,7 +2,7 @@
 // the comment sits, the diff hunk and the earlier comments of its thread. Pure. Every text in it is
 // untrusted and of any size: the file stays within fixed bounds and says what it left out.
 import type { ReviewThreadComment } from './api.js';
-import type { RunRequest } from './event.js';
+import type { RunRequest } from './request.js';
 
 /** The most earlier comments of a thread the file holds, and their authors and bodies in bytes. */
 export const MAX_THREAD_COMMENTS = 20;

@@ -49,6 +49,9 @@ export interface FakeComment {
   body: string;
   /** Every body the comment had, first to last. */
   history: string[];
+  /** Who wrote it (default: the token's bot, as for comments made through this API). */
+  author?: string;
+  authorType?: string;
 }
 
 export interface FakeReviewComment extends FakeComment {
@@ -65,6 +68,8 @@ export class FakeGitHub {
   readonly pushAccess = new Map<string, boolean>();
   readonly comments = new Map<number, FakeComment>();
   readonly reactions: Array<{ commentId: number; content: string }> = [];
+  /** Labels per issue number (plain issues; pull requests keep theirs in `pulls`). */
+  readonly issueLabels = new Map<number, string[]>();
   /** Comments on lines of the diff, per id (replies made through the API land here too). */
   readonly reviewComments = new Map<number, FakeReviewComment>();
   readonly reviewReactions: Array<{ commentId: number; content: string }> = [];
@@ -170,6 +175,29 @@ export class FakeGitHub {
       const body = String(call.body?.body ?? '');
       this.comments.set(id, { id, issue: Number(m[1]), body, history: [body] });
       return [201, { id, body }];
+    }
+    if (method === 'GET' && (m = new RegExp(`^${repo}/issues/(\\d+)/comments$`).exec(path))) {
+      const page = Number(call.query.page ?? 1);
+      const size = Number(call.query.per_page ?? 30);
+      const all = [...this.comments.values()].filter((c) => c.issue === Number(m![1]));
+      return [
+        200,
+        all.slice((page - 1) * size, page * size).map((c) => ({
+          id: c.id,
+          body: c.body,
+          user: { login: c.author ?? 'github-actions[bot]', type: c.authorType ?? 'Bot' },
+        })),
+      ];
+    }
+    if (method === 'DELETE' && (m = new RegExp(`^${repo}/issues/(\\d+)/labels/([^/]+)$`).exec(path))) {
+      const labels = this.issueLabels.get(Number(m[1])) ?? [];
+      const name = decodeURIComponent(m[2]);
+      if (!labels.includes(name)) return [404, { message: 'Label does not exist' }];
+      this.issueLabels.set(
+        Number(m[1]),
+        labels.filter((l) => l !== name),
+      );
+      return [200, []];
     }
     if (method === 'PATCH' && (m = new RegExp(`^${repo}/issues/comments/(\\d+)$`).exec(path))) {
       const comment = this.comments.get(Number(m[1]));
