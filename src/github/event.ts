@@ -29,6 +29,11 @@ export {
 } from './request.js';
 
 const BOT_EVENTS = ['pull_request', 'pull_request_target', 'push'];
+/**
+ * Events a bot workflow subscribes to that this bot does not serve: with a trigger input set, the step
+ * fails naming the event, rather than running the command in plain run mode on the default branch.
+ */
+const UNSERVED_BOT_EVENTS = ['pull_request_review', 'discussion', 'discussion_comment', 'commit_comment'];
 /** Events whose comment starts a run with the `trigger` input. */
 const COMMENT_EVENTS = ['issue_comment', 'pull_request_review_comment'];
 const PULL_REQUEST_ACTIONS = ['opened', 'synchronize', 'reopened', 'ready_for_review'];
@@ -61,6 +66,10 @@ export function chooseRunKind(
       );
     return { bot: false, why: `${event} without trigger: plain run mode` };
   }
+  if (UNSERVED_BOT_EVENTS.includes(event) && (trigger.command || trigger.pullRequestBot))
+    throw new Error(
+      `The pull-request bot does not serve ${event} events (it serves ${COMMENT_EVENTS.join(', ')} with 'trigger', issues with 'label-trigger' or 'assignee-trigger', ${BOT_EVENTS.join(', ')} with 'pull-request-bot', workflow_dispatch with 'pr-number'): remove ${event} from the workflow's 'on:'.`,
+    );
   if (eventName === 'issues') {
     const actions = issueTriggers(trigger);
     if (actions.length) return { bot: true, why: `issues with ${actions.join(' and ')} triggers` };

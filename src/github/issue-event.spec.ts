@@ -26,6 +26,13 @@ describe('issues that become pull requests', () => {
     ).toThrow(/issues event needs 'label-trigger' or 'assignee-trigger'/);
   });
 
+  it('fails by name on a bot event it does not serve, rather than run in plain run mode', () => {
+    expect(() => chooseRunKind('pull_request_review', trigger)).toThrow(
+      /does not serve pull_request_review events.*remove pull_request_review from the workflow's 'on:'/,
+    );
+    expect(chooseRunKind('pull_request_review', { ...trigger, command: '' }).bot).toBe(false);
+  });
+
   it('reads a trigger comment on an open issue: the text after it, the title, body and labels', () => {
     const payload = plainIssueCommentEvent({
       body: '/fix please',

@@ -16,12 +16,7 @@ import { apiUrl, connectGitHub, type GitHubApi, type PullRequestInfo } from './a
 import { setBotOutputs, type PrRunIo, type PrRunOutcome } from './bot-io.js';
 import { readActionContext, type ActionContext } from './context.js';
 import { decideEvent, describeRequest, type RunRequest } from './event.js';
-import {
-  finishStoppedProgress,
-  PullRequestFeedback,
-  type PullRequestRunState,
-  type ProgressState,
-} from './feedback.js';
+import { finishStoppedProgress, PullRequestFeedback, type ProgressState } from './feedback.js';
 import { checkPermission, checkRequester, needsPermissionCheck } from './permissions.js';
 import { describeOutcome, summaryOf } from './pr-outcome.js';
 import { ensureLocalBranch, fetchPullHead, pointRef } from './pr-git.js';

@@ -174,7 +174,8 @@ export function issueBranchPrefix(read: InputReader): string {
     raw.length > 200 ||
     raw.startsWith('-') ||
     raw.startsWith('/') ||
-    /[\x00-\x20\x7f~^:?*[\\]|\.\.|@\{|\/\/|\.lock\//.test(raw)
+    CONTROL.test(raw) ||
+    /[\s~^:?*[\\]|\.\.|@\{|\/\/|\.lock\//.test(raw)
   )
     throw new InputError(
       'issue-branch-prefix',
