@@ -37,6 +37,30 @@ export interface PullRequestSummary {
   body: string;
 }
 
+/** A comment of a review thread on a line of the diff, as the list of a pull request's review comments gives it. */
+export interface ReviewThreadComment {
+  id: number;
+  author: string;
+  body: string;
+  /** The thread's first comment (absent on the first comment itself). */
+  inReplyTo?: number;
+}
+
+/** A comment on the conversation of an issue or a pull request. */
+export interface IssueCommentInfo {
+  id: number;
+  author: string;
+  /** `User`, `Bot`, ... as GitHub reports the author's account. */
+  authorType: string;
+  body: string;
+}
+
+/** Pages of 100 comments read at most from an issue's conversation (a bound in count and time). */
+export const MAX_ISSUE_COMMENT_PAGES = 10;
+
+/** Pages of 100 review comments read at most when a thread is looked for (a bound in count and time). */
+export const MAX_REVIEW_COMMENT_PAGES = 10;
+
 export interface NewPullRequest {
   head: string;
   base: string;
@@ -79,6 +103,15 @@ export interface GitHubApi {
   createComment(issueNumber: number, body: string): Promise<number>;
   updateComment(commentId: number, body: string): Promise<void>;
   react(commentId: number, content: Reaction): Promise<void>;
+  /** A reply in the review thread that `threadId` starts (comments on a line of the diff). */
+  replyInReviewThread(prNumber: number, threadId: number, body: string): Promise<number>;
+  updateReviewComment(commentId: number, body: string): Promise<void>;
+  reactToReviewComment(commentId: number, content: Reaction): Promise<void>;
+  /** The conversation's comments, oldest first (at most MAX_ISSUE_COMMENT_PAGES pages are read). */
+  issueComments(issueNumber: number): Promise<IssueCommentInfo[]>;
+  removeLabel(issueNumber: number, label: string): Promise<void>;
+  /** The comments of thread `threadId`, oldest first (at most MAX_REVIEW_COMMENT_PAGES pages are read). */
+  reviewThread(prNumber: number, threadId: number): Promise<ReviewThreadComment[]>;
 }
 
 export function apiUrl(env: NodeJS.ProcessEnv): string {
@@ -200,6 +233,73 @@ export async function connectGitHub(
         comment_id: commentId,
         content,
       });
+    },
+    async replyInReviewThread(prNumber, threadId, body) {
+      const { data } = await octokit.rest.pulls.createReplyForReviewComment({
+        owner,
+        repo: name,
+        pull_number: prNumber,
+        comment_id: threadId,
+        body,
+      });
+      return data.id;
+    },
+    async updateReviewComment(commentId, body) {
+      await octokit.rest.pulls.updateReviewComment({ owner, repo: name, comment_id: commentId, body });
+    },
+    async reactToReviewComment(commentId, content) {
+      await octokit.rest.reactions.createForPullRequestReviewComment({
+        owner,
+        repo: name,
+        comment_id: commentId,
+        content,
+      });
+    },
+    async issueComments(issueNumber) {
+      const comments: IssueCommentInfo[] = [];
+      for (let page = 1; page <= MAX_ISSUE_COMMENT_PAGES; page++) {
+        const { data } = await octokit.rest.issues.listComments({
+          owner,
+          repo: name,
+          issue_number: issueNumber,
+          per_page: 100,
+          page,
+        });
+        for (const c of data)
+          comments.push({
+            id: c.id,
+            author: c.user?.login ?? '',
+            authorType: c.user?.type ?? '',
+            body: c.body ?? '',
+          });
+        if (data.length < 100) break;
+      }
+      return comments;
+    },
+    async removeLabel(issueNumber, label) {
+      await octokit.rest.issues.removeLabel({ owner, repo: name, issue_number: issueNumber, name: label });
+    },
+    async reviewThread(prNumber, threadId) {
+      const thread: ReviewThreadComment[] = [];
+      for (let page = 1; page <= MAX_REVIEW_COMMENT_PAGES; page++) {
+        const { data } = await octokit.rest.pulls.listReviewComments({
+          owner,
+          repo: name,
+          pull_number: prNumber,
+          per_page: 100,
+          page,
+        });
+        for (const c of data)
+          if (c.id === threadId || c.in_reply_to_id === threadId)
+            thread.push({
+              id: c.id,
+              author: c.user?.login ?? '',
+              body: c.body ?? '',
+              inReplyTo: c.in_reply_to_id ?? undefined,
+            });
+        if (data.length < 100) break;
+      }
+      return thread.sort((a, b) => a.id - b.id);
     },
   };
 }

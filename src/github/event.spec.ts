@@ -4,6 +4,7 @@ import {
   issueCommentEvent,
   pullRequestEvent,
   pushEvent,
+  reviewCommentEvent,
   workflowDispatchEvent,
 } from '../../test/support/webhooks.js';
 import { chooseRunKind, decideEvent, parseTrigger, PROGRESS_MARKER } from './event.js';
@@ -16,6 +17,9 @@ const trigger: TriggerSettings = {
   allowedBots: [],
   prNumber: 0,
   pullRequestBot: false,
+  labelTrigger: '',
+  assigneeTrigger: '',
+  issueBranchPrefix: 'worktree-sandbox/issue-',
 };
 const alice = { login: 'alice', association: 'MEMBER' as const };
 
@@ -59,9 +63,12 @@ describe('decideEvent: issue_comment', () => {
     ['an edited comment', issueCommentEvent({ body: '/fix', author: alice, action: 'edited' }), /edited/],
     ['a deleted comment', issueCommentEvent({ body: '/fix', author: alice, action: 'deleted' }), /deleted/],
     [
-      'a plain issue',
-      issueCommentEvent({ body: '/fix', author: alice, onPullRequest: false }),
-      /not on a pull/,
+      'a closed plain issue',
+      {
+        ...issueCommentEvent({ body: '/fix', author: alice, onPullRequest: false, number: 12 }),
+        issue: { number: 12, state: 'closed' },
+      },
+      /issue #12 is closed/,
     ],
     ['/fixed', issueCommentEvent({ body: '/fixed it', author: alice }), /does not start with \/fix/],
     [
@@ -190,5 +197,79 @@ describe('chooseRunKind: the bot is asked for, never guessed', () => {
     expect(() => kind('schedule', { pullRequestBot: true })).toThrow(/pull-request-bot: true on schedule/);
     expect(() => kind('issue_comment', { pullRequestBot: true })).toThrow(/needs the 'trigger' input/);
     expect(() => kind('workflow_dispatch', { pullRequestBot: true })).toThrow(/needs the 'pr-number' input/);
+  });
+});
+
+describe('a comment on a line of the diff (pull_request_review_comment)', () => {
+  const decide = (payload: unknown, t: TriggerSettings = trigger) =>
+    decideEvent('pull_request_review_comment', payload, t, OWN);
+
+  it('is the bot with a trigger, plain run mode without one, and refuses pull-request-bot without one', () => {
+    expect(chooseRunKind('pull_request_review_comment', trigger).bot).toBe(true);
+    expect(chooseRunKind('pull_request_review_comment', { ...trigger, command: '' }).bot).toBe(false);
+    expect(() =>
+      chooseRunKind('pull_request_review_comment', { ...trigger, command: '', pullRequestBot: true }),
+    ).toThrow(/pull_request_review_comment event needs the 'trigger' input/);
+  });
+
+  it('reads where a one-line comment sits, its hunk and the text after the trigger', () => {
+    const payload = reviewCommentEvent({
+      body: '/fix use a const here',
+      author: alice,
+      commentId: 31,
+      path: 'src/a.ts',
+      line: 12,
+      diffHunk: '@@ -1,2 +1,2 @@\n-let a\n+let b',
+    });
+    const decision = decide(payload);
+    expect(decision).toEqual({
+      run: true,
+      request: {
+        event: 'pull_request_review_comment',
+        prNumber: 7,
+        requester: { login: 'alice', type: 'User', association: 'MEMBER', eventNeedsWrite: false },
+        comment: { id: 31, trigger: '/fix', args: 'use a const here' },
+        reviewComment: {
+          id: 31,
+          threadId: 31,
+          path: 'src/a.ts',
+          line: 12,
+          startLine: null,
+          side: 'RIGHT',
+          commitId: payload.comment.commit_id,
+          outdated: false,
+          diffHunk: '@@ -1,2 +1,2 @@\n-let a\n+let b',
+        },
+      },
+    });
+  });
+
+  it('reads a multi-line comment, a reply in a thread and an outdated comment (which still runs)', () => {
+    const multi = decide(reviewCommentEvent({ body: '/fix', author: alice, line: 9, startLine: 4 }));
+    expect(multi.run && multi.request.reviewComment).toMatchObject({
+      line: 9,
+      startLine: 4,
+      outdated: false,
+    });
+    const reply = decide(reviewCommentEvent({ body: '/fix', author: alice, commentId: 40, inReplyTo: 39 }));
+    expect(reply.run && reply.request.reviewComment).toMatchObject({ id: 40, threadId: 39 });
+    const old = decide(reviewCommentEvent({ body: '/fix', author: alice, outdated: true }));
+    expect(old.run && old.request.reviewComment).toMatchObject({ line: null, outdated: true });
+  });
+
+  it.each(['edited', 'deleted'] as const)('ignores an %s comment', (action) => {
+    expect(decide(reviewCommentEvent({ body: '/fix', author: alice, action }))).toEqual({
+      run: false,
+      reason: `the review comment was ${action}, not created`,
+    });
+  });
+
+  it('ignores comments that do not start with the trigger, and its own progress replies', () => {
+    expect(decide(reviewCommentEvent({ body: 'looks /fix', author: alice })).run).toBe(false);
+    expect(decide(reviewCommentEvent({ body: '> /fix quoted', author: alice })).run).toBe(false);
+    expect(decide(reviewCommentEvent({ body: `${PROGRESS_MARKER}\n/fix`, author: alice })).run).toBe(false);
+    expect(decide(reviewCommentEvent({ body: '/fix', author: alice }), { ...trigger, command: '' }).run).toBe(
+      false,
+    );
   });
 });

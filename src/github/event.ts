@@ -4,45 +4,39 @@
 // `pr-number` on workflow_dispatch; everything else is plain run mode, the same on every event. The payload
 // is read defensively: any field may be missing or of the wrong type, and then the event starts nothing.
 import type { TriggerSettings } from '../settings/settings.js';
+import {
+  ignore,
+  parseTrigger,
+  positive,
+  PROGRESS_MARKER,
+  record,
+  text,
+  user,
+  type EventDecision,
+  type Obj,
+  type RunRequest,
+} from './request.js';
+import { decideIssueComment, decideIssues, issueTriggers } from './issue-event.js';
 
-/** Starts every progress comment, so that the bot never takes its own comment for a request. */
-export const PROGRESS_MARKER = '<!-- worktree-sandbox:progress -->';
+export {
+  parseTrigger,
+  PROGRESS_MARKER,
+  type EventDecision,
+  type Requester,
+  type ReviewCommentRequest,
+  type RunRequest,
+  type TriggerComment,
+} from './request.js';
 
 const BOT_EVENTS = ['pull_request', 'pull_request_target', 'push'];
+/**
+ * Events a bot workflow subscribes to that this bot does not serve: with a trigger input set, the step
+ * fails naming the event, rather than running the command in plain run mode on the default branch.
+ */
+const UNSERVED_BOT_EVENTS = ['pull_request_review', 'discussion', 'discussion_comment', 'commit_comment'];
+/** Events whose comment starts a run with the `trigger` input. */
+const COMMENT_EVENTS = ['issue_comment', 'pull_request_review_comment'];
 const PULL_REQUEST_ACTIONS = ['opened', 'synchronize', 'reopened', 'ready_for_review'];
-
-export interface Requester {
-  login: string;
-  /** The account type GitHub reports: `User`, `Bot`, `Organization`, `Mannequin`. */
-  type: string;
-  /** The author association, when the event carries one. */
-  association?: string;
-  /**
-   * The event happens only for people with write access (push, workflow_dispatch) and carries no author
-   * association: the association gate does not apply. The API's permission is still asked.
-   */
-  eventNeedsWrite: boolean;
-}
-
-export interface TriggerComment {
-  id: number;
-  trigger: string;
-  /** The rest of the comment: data for the command, never part of a command line. */
-  args: string;
-}
-
-export interface RunRequest {
-  event: string;
-  /** The pull request to work on; for a push it is looked up from the branch. */
-  prNumber?: number;
-  /** push: the branch that was pushed. */
-  pushedBranch?: string;
-  requester: Requester;
-  /** Set when a comment asked for the run. */
-  comment?: TriggerComment;
-}
-
-export type EventDecision = { run: true; request: RunRequest } | { run: false; reason: string };
 
 export interface RunKind {
   /** true: the pull-request bot; false: plain run mode. */
@@ -60,16 +54,30 @@ export interface RunKind {
  */
 export function chooseRunKind(
   eventName: string | undefined,
-  trigger: Pick<TriggerSettings, 'command' | 'prNumber' | 'pullRequestBot'>,
+  trigger: Pick<TriggerSettings, 'command' | 'prNumber' | 'pullRequestBot'> &
+    Partial<Pick<TriggerSettings, 'labelTrigger' | 'assigneeTrigger'>>,
 ): RunKind {
   const event = eventName || 'this event';
-  if (eventName === 'issue_comment') {
-    if (trigger.command) return { bot: true, why: `issue_comment with trigger ${trigger.command}` };
+  if (COMMENT_EVENTS.includes(event)) {
+    if (trigger.command) return { bot: true, why: `${event} with trigger ${trigger.command}` };
     if (trigger.pullRequestBot)
       throw new Error(
-        "pull-request-bot: true on an issue_comment event needs the 'trigger' input (such as /fix): the comment's first word that starts a run.",
+        `pull-request-bot: true on an ${event} event needs the 'trigger' input (such as /fix): the comment's first word that starts a run.`,
       );
-    return { bot: false, why: 'issue_comment without trigger: plain run mode' };
+    return { bot: false, why: `${event} without trigger: plain run mode` };
+  }
+  if (UNSERVED_BOT_EVENTS.includes(event) && (trigger.command || trigger.pullRequestBot))
+    throw new Error(
+      `The pull-request bot does not serve ${event} events (it serves ${COMMENT_EVENTS.join(', ')} with 'trigger', issues with 'label-trigger' or 'assignee-trigger', ${BOT_EVENTS.join(', ')} with 'pull-request-bot', workflow_dispatch with 'pr-number'): remove ${event} from the workflow's 'on:'.`,
+    );
+  if (eventName === 'issues') {
+    const actions = issueTriggers(trigger);
+    if (actions.length) return { bot: true, why: `issues with ${actions.join(' and ')} triggers` };
+    if (trigger.pullRequestBot)
+      throw new Error(
+        "pull-request-bot: true on an issues event needs 'label-trigger' or 'assignee-trigger': the label or the login that starts a run.",
+      );
+    return { bot: false, why: 'issues without label-trigger or assignee-trigger: plain run mode' };
   }
   if (eventName === 'workflow_dispatch') {
     if (trigger.prNumber) return { bot: true, why: `workflow_dispatch with pr-number ${trigger.prNumber}` };
@@ -85,28 +93,15 @@ export function chooseRunKind(
       bot: false,
       why: `${event} without pull-request-bot: plain run mode`,
       warning: trigger.command
-        ? `'trigger' is read on issue_comment events only: this ${event} event is plain run mode (pull-request-bot: true asks for the bot).`
+        ? `'trigger' is read on ${COMMENT_EVENTS.join(' and ')} events only: this ${event} event is plain run mode (pull-request-bot: true asks for the bot).`
         : undefined,
     };
   }
   if (trigger.pullRequestBot)
     throw new Error(
-      `pull-request-bot: true on ${event}: the pull-request bot serves ${BOT_EVENTS.join(', ')} (issue_comment with 'trigger', workflow_dispatch with 'pr-number'). Set it only for those events, e.g. pull-request-bot: \${{ github.event_name == 'push' }}.`,
+      `pull-request-bot: true on ${event}: the pull-request bot serves ${BOT_EVENTS.join(', ')} (${COMMENT_EVENTS.join(' and ')} with 'trigger', issues with 'label-trigger' or 'assignee-trigger', workflow_dispatch with 'pr-number'). Set it only for those events, e.g. pull-request-bot: \${{ github.event_name == 'push' }}.`,
     );
   return { bot: false, why: `${event}: plain run mode` };
-}
-
-/**
- * The trigger must be the comment's first word, whole (`/fixed` is not `/fix`; case is ignored). The
- * rest of the comment, without the blank space that separates it, is the argument text (CRLF read as LF).
- */
-export function parseTrigger(body: string, trigger: string): { args: string } | undefined {
-  if (!trigger) return undefined;
-  const text = body.replace(/\r\n/g, '\n').replace(/^\s+/, '');
-  const end = text.search(/\s/);
-  const word = end < 0 ? text : text.slice(0, end);
-  if (word.toLowerCase() !== trigger.toLowerCase()) return undefined;
-  return { args: end < 0 ? '' : text.slice(end).trim() };
 }
 
 /** `ownCommitterEmail`: the committer of this action's own commits (`committer`); pushes of them start nothing. */
@@ -120,6 +115,10 @@ export function decideEvent(
   switch (eventName) {
     case 'issue_comment':
       return decideComment(event, trigger);
+    case 'pull_request_review_comment':
+      return decideReviewComment(event, trigger);
+    case 'issues':
+      return decideIssues(event, trigger);
     case 'pull_request':
     case 'pull_request_target':
       return decidePullRequest(eventName, event);
@@ -129,7 +128,7 @@ export function decideEvent(
       return decidePush(event, ownCommitterEmail);
     default:
       return ignore(
-        `${eventName || 'this event'} is not a pull-request event (issue_comment, pull_request, pull_request_target, workflow_dispatch with pr-number, push)`,
+        `${eventName || 'this event'} is not a pull-request event (issue_comment, pull_request_review_comment, issues, pull_request, pull_request_target, workflow_dispatch with pr-number, push)`,
       );
   }
 }
@@ -138,10 +137,10 @@ function decideComment(event: Obj, trigger: TriggerSettings): EventDecision {
   if (event.action !== 'created')
     return ignore(`the comment was ${text(event.action) || 'changed'}, not created`);
   const issue = record(event.issue);
-  if (!issue.pull_request) return ignore('the comment is on an issue, not on a pull request');
   const comment = record(event.comment);
   const body = text(comment.body);
   if (!trigger.command) return ignore("comment events need the 'trigger' input (such as /fix)");
+  if (!issue.pull_request) return decideIssueComment(event, trigger);
   if (body.trimStart().startsWith(PROGRESS_MARKER))
     return ignore('the comment is a progress comment of this action');
   const parsed = parseTrigger(body, trigger.command);
@@ -158,6 +157,45 @@ function decideComment(event: Obj, trigger: TriggerSettings): EventDecision {
       prNumber: number,
       requester,
       comment: { id, trigger: trigger.command, args: parsed.args },
+    },
+  };
+}
+
+function decideReviewComment(event: Obj, trigger: TriggerSettings): EventDecision {
+  if (event.action !== 'created')
+    return ignore(`the review comment was ${text(event.action) || 'changed'}, not created`);
+  const comment = record(event.comment);
+  const body = text(comment.body);
+  if (!trigger.command) return ignore("comment events need the 'trigger' input (such as /fix)");
+  if (body.trimStart().startsWith(PROGRESS_MARKER))
+    return ignore('the comment is a progress reply of this action');
+  const parsed = parseTrigger(body, trigger.command);
+  if (!parsed) return ignore(`the review comment does not start with ${trigger.command}`);
+  const number = positive(record(event.pull_request).number);
+  const id = positive(comment.id);
+  const requester = user(comment.user, comment.author_association);
+  if (!number || !id || !requester)
+    return ignore('the review comment payload lacks the pull request number, comment id or author');
+  const line = positive(comment.line) ?? null;
+  return {
+    run: true,
+    request: {
+      event: 'pull_request_review_comment',
+      prNumber: number,
+      requester,
+      comment: { id, trigger: trigger.command, args: parsed.args },
+      reviewComment: {
+        id,
+        threadId: positive(comment.in_reply_to_id) ?? id,
+        path: text(comment.path),
+        line,
+        startLine: positive(comment.start_line) ?? null,
+        side: text(comment.side) || null,
+        commitId: text(comment.commit_id),
+        // GitHub drops the position (and the line) of a comment whose line left the diff.
+        outdated: comment.position === null || comment.position === undefined || line === null,
+        diffHunk: text(comment.diff_hunk),
+      },
     },
   };
 }
@@ -197,42 +235,17 @@ function decidePush(event: Obj, ownCommitterEmail: string): EventDecision {
   };
 }
 
-type Obj = Record<string, unknown>;
-
-function record(value: unknown): Obj {
-  return value && typeof value === 'object' ? (value as Obj) : {};
-}
-
-function text(value: unknown): string {
-  return typeof value === 'string' ? value : '';
-}
-
-function positive(value: unknown): number | undefined {
-  return typeof value === 'number' && Number.isInteger(value) && value > 0 ? value : undefined;
-}
-
-function user(value: unknown, association: unknown, eventNeedsWrite = false): Requester | undefined {
-  const u = record(value);
-  const login = text(u.login);
-  if (!login) return undefined;
-  return {
-    login,
-    type: text(u.type) || 'User',
-    association: text(association) || undefined,
-    eventNeedsWrite,
-  };
-}
-
-function ignore(reason: string): EventDecision {
-  return { run: false, reason };
-}
-
 /** One line for the debug log: who asked, about what. */
 export function describeRequest(request: RunRequest): string {
   const { login, type, association } = request.requester;
   const parts = [`requester @${login} (${type}, association ${association ?? 'none in this event'})`];
   if (request.prNumber) parts.push(`pull request #${request.prNumber}`);
+  if (request.issue) parts.push(`issue #${request.issue.number} by ${request.issue.how}`);
   if (request.pushedBranch) parts.push(`pushed branch ${request.pushedBranch}`);
   if (request.comment) parts.push(`comment ${request.comment.id} with ${request.comment.trigger}`);
+  if (request.reviewComment)
+    parts.push(
+      `on a line of the diff${request.reviewComment.outdated ? ' (outdated)' : ''}, thread ${request.reviewComment.threadId}`,
+    );
   return parts.join(', ');
 }

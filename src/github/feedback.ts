@@ -1,5 +1,6 @@
 // What the pull request sees of a run: reactions on the comment that asked for it and one progress
-// comment, created at the start and rewritten at the end. Feedback never decides the run's fate: an API
+// comment, created at the start and rewritten at the end; for a comment on a line of the diff, that
+// progress comment is a reply in the same review thread, where the reviewer looks. Feedback never decides the run's fate: an API
 // call that fails (a read-only token on a fork's pull_request event) becomes a warning.
 import type { RunState } from '../run/run-state.js';
 import type { Ui } from '../ui/ui.js';
@@ -12,6 +13,8 @@ export interface ProgressState {
   owner: string;
   repo: string;
   triggerCommentId?: number;
+  /** The progress comment is a reply in a review thread, and the trigger a review comment. */
+  inReviewThread?: boolean;
   finished?: boolean;
   /** What the comment says about the run, for the post step to finish it. */
   context?: ProgressContext;
@@ -29,6 +32,8 @@ export interface FeedbackTarget {
   issueNumber?: number;
   /** The comment that asked for the run. */
   triggerCommentId?: number;
+  /** The trigger is a comment on a line of the diff: the progress comment is a reply in its thread. */
+  reviewThreadId?: number;
 }
 
 export class PullRequestFeedback {
@@ -43,15 +48,21 @@ export class PullRequestFeedback {
 
   async react(content: Reaction): Promise<void> {
     const id = this.target.triggerCommentId;
-    if (id) await this.attempt(`add a ${content} reaction`, () => this.api.react(id, content));
+    if (id)
+      await this.attempt(`add a ${content} reaction`, () =>
+        this.target.reviewThreadId ? this.api.reactToReviewComment(id, content) : this.api.react(id, content),
+      );
   }
 
   /** Creates the progress comment and records it for the post step. */
   async start(ctx: ProgressContext): Promise<void> {
     const issue = this.target.issueNumber;
     if (!issue) return;
+    const thread = this.target.reviewThreadId;
     const id = await this.attempt('create the progress comment', () =>
-      this.api.createComment(issue, renderRunning(ctx)),
+      thread
+        ? this.api.replyInReviewThread(issue, thread, renderRunning(ctx))
+        : this.api.createComment(issue, renderRunning(ctx)),
     );
     if (id === undefined) return;
     this.commentId = id;
@@ -63,7 +74,11 @@ export class PullRequestFeedback {
   async finish(ctx: ProgressContext, body: string, reaction: Reaction): Promise<void> {
     const id = this.commentId;
     if (id !== undefined) {
-      await this.attempt('update the progress comment', () => this.api.updateComment(id, body));
+      await this.attempt('update the progress comment', () =>
+        this.target.reviewThreadId
+          ? this.api.updateReviewComment(id, body)
+          : this.api.updateComment(id, body),
+      );
       this.save({ progress: this.progressState(ctx, true) });
     }
     await this.react(reaction);
@@ -79,6 +94,7 @@ export class PullRequestFeedback {
       owner: this.target.repository.owner,
       repo: this.target.repository.repo,
       triggerCommentId: this.target.triggerCommentId,
+      inReviewThread: this.target.reviewThreadId ? true : undefined,
       finished,
       context: ctx,
     };
@@ -96,11 +112,14 @@ export class PullRequestFeedback {
 
 /** Post step: the main step ended without finishing the progress comment (cancelled, killed, failed). */
 export async function finishStoppedProgress(api: GitHubApi, progress: ProgressState, ui: Ui): Promise<void> {
-  await api.updateComment(progress.commentId, renderStopped(progress.context));
+  const body = renderStopped(progress.context);
+  if (progress.inReviewThread) await api.updateReviewComment(progress.commentId, body);
+  else await api.updateComment(progress.commentId, body);
   ui.info(`Progress comment ${progress.commentId} marked as stopped.`);
-  if (progress.triggerCommentId) {
-    await api
-      .react(progress.triggerCommentId, 'confused')
-      .catch((error: Error) => ui.warning(`Could not add a reaction: ${error.message}`));
+  const trigger = progress.triggerCommentId;
+  if (trigger) {
+    await (
+      progress.inReviewThread ? api.reactToReviewComment(trigger, 'confused') : api.react(trigger, 'confused')
+    ).catch((error: Error) => ui.warning(`Could not add a reaction: ${error.message}`));
   }
 }

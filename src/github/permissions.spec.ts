@@ -9,6 +9,9 @@ const rules: TriggerSettings = {
   allowedBots: [],
   prNumber: 0,
   pullRequestBot: false,
+  labelTrigger: '',
+  assigneeTrigger: '',
+  issueBranchPrefix: 'worktree-sandbox/issue-',
 };
 const person = (association: string, login = 'alice'): Requester => ({
   login,

@@ -3,7 +3,7 @@
 // people need an allowed author association and, for every run (a run receives the secrets named in
 // `env`, pushed or not), write access to the repository as the API reports it.
 import type { TriggerSettings } from '../settings/settings.js';
-import type { Requester } from './event.js';
+import type { Requester } from './request.js';
 
 export type Verdict =
   | { allowed: true; why: string }

@@ -1,10 +1,9 @@
 // The pull-request bot, as a story around the run mode: decide from the event, check who asked, look the
 // pull request up, say on it that the run started, run the sandbox on its head, deliver the changes (push,
 // or a patch for a fork), and rewrite the progress comment with the outcome.
-// The comment's text reaches the command only as data: a read-only file named by $SANDBOX_PROMPT_FILE.
+// The comment's text reaches the command only as data: read-only files named by $SANDBOX_PROMPT_FILE and,
+// for a comment on a line of the diff, $SANDBOX_CONTEXT_FILE (run-files.ts).
 import * as fs from 'node:fs/promises';
-import * as path from 'node:path';
-import { randomBytes } from 'node:crypto';
 import { Git } from '../engine/git.js';
 import { withRepositoryLock } from '../sandbox/lock.js';
 import { findParentRepository, type ParentRepository } from '../sandbox/repository.js';
@@ -17,19 +16,21 @@ import type { RunSettings } from '../settings/settings.js';
 import type { Ui } from '../ui/ui.js';
 import { untrustedInline } from '../ui/untrusted-markdown.js';
 import { apiUrl, connectGitHub, type GitHubApi, type PullRequestInfo } from './api.js';
-import type { ApiOptions } from './api-resilience.js';
+import { setBotOutputs, type PrRunIo, type PrRunOutcome } from './bot-io.js';
 import { readActionContext, type ActionContext } from './context.js';
 import { decideEvent, describeRequest, type RunRequest } from './event.js';
-import {
-  finishStoppedProgress,
-  PullRequestFeedback,
-  type PullRequestRunState,
-  type ProgressState,
-} from './feedback.js';
+import { finishStoppedProgress, PullRequestFeedback, type ProgressState } from './feedback.js';
 import { checkPermission, checkRequester, needsPermissionCheck } from './permissions.js';
 import { blockedSummaryOf, describeOutcome, summaryOf } from './pr-outcome.js';
 import { ensureLocalBranch, fetchPullHead, pointRef } from './pr-git.js';
 import { renderFailed, renderFinished, type ProgressContext } from './progress.js';
+import { reviewCommentContext } from './review-context.js';
+import {
+  removeRequestFiles,
+  requestFilesForCommand,
+  writeRequestFiles,
+  type RequestFiles,
+} from './run-files.js';
 import {
   describeTarget,
   needsForkAccessCheck,
@@ -38,24 +39,7 @@ import {
   type RunTarget,
 } from './target.js';
 
-/** Where a pull-request run meets the outside: the action maps it onto @actions/core; tests record it. */
-export interface PrRunIo {
-  ui: Ui;
-  /** Every decision, for the debug log (ACTIONS_STEP_DEBUG). */
-  debug: (message: string) => void;
-  env: NodeJS.ProcessEnv;
-  /** How the API client retries and paces its calls (tests make the pauses short). */
-  api?: ApiOptions;
-  setOutput(name: string, value: string): void;
-  /** Appends Markdown to the job summary. */
-  summary(markdown: string): Promise<void>;
-  save: (state: Partial<PullRequestRunState>) => void;
-  /** The run's one redaction: every API call passes it (api.ts), the comment's parts before their cuts. */
-  redaction: Redaction;
-}
-
-/** A bot run's outcome, with the pull request it worked on (none: a push whose branch has none). */
-export type PrRunOutcome = RunOutcome & { pullRequest?: PullRequestInfo };
+export type { PrRunIo, PrRunOutcome } from './bot-io.js';
 
 /** Runs the sandbox for a pull-request event; undefined when the event starts no run (which is no failure). */
 export async function runForPullRequest(
@@ -91,6 +75,10 @@ export async function runForPullRequest(
     io.ui.info(`Requested by @${request.requester.login}: ${first.why}; ${verdict.why}.`);
   } else io.ui.info(`Requested by @${request.requester.login}: ${first.why}.`);
 
+  if (request.issue) {
+    const { runForIssue } = await import('./issue-run.js');
+    return runForIssue(settings, io, { ctx, api, request });
+  }
   const pr = await findPullRequest(api, request, io.ui);
   if (pr && pr.state !== 'open')
     return refuse(io, api, request, `pull request #${pr.number} is ${pr.state}`, 'confused');
@@ -129,32 +117,37 @@ async function runTarget(settings: RunSettings, io: PrRunIo, run: PlannedRun): P
   const feedback = new PullRequestFeedback(
     api,
     ui,
-    { repository: ctx.repository, issueNumber: pr?.number, triggerCommentId: request.comment?.id },
+    {
+      repository: ctx.repository,
+      issueNumber: pr?.number,
+      triggerCommentId: request.comment?.id,
+      reviewThreadId: request.reviewComment?.threadId,
+    },
     io.save,
   );
-  setOutputs(io, {
+  setBotOutputs(io, {
     triggered: 'true',
     prNumber: pr?.number,
     commentId: request.comment?.id,
     args: request.comment?.args,
   });
   await feedback.react('eyes');
+  // Read before the progress reply is made, which would otherwise be part of the thread.
+  const context = await requestContext(api, request, io);
   await feedback.start(progress);
 
-  let promptFile: string | undefined;
+  let files: RequestFiles | undefined;
   let outcome: RunOutcome;
   try {
     const git = await Git.create();
     const parent = await findParentRepository(git, settings.repositoryPath);
     await prepareForkBranch(git, parent, target, ui);
     if (request.comment)
-      promptFile = await writePromptFile(ctx.runnerTemp, request.comment.id, request.comment.args);
+      files = await writeRequestFiles(ctx.runnerTemp, request.comment.id, request.comment.args, context);
     const deps: RunDeps = {
       ui,
       save: io.save,
-      command: promptFile
-        ? { readOnlyFiles: [promptFile], extraEnv: { SANDBOX_PROMPT_FILE: promptFile } }
-        : undefined,
+      command: files ? requestFilesForCommand(files) : undefined,
       pushTo: pushDestination(target),
     };
     outcome = await runSandbox({ ...settings, branch: target.branch, base: '' }, deps);
@@ -173,9 +166,23 @@ async function runTarget(settings: RunSettings, io: PrRunIo, run: PlannedRun): P
     if (error instanceof SecretScanBlocked) await io.summary(blockedSummaryOf(request, pr, progress, error));
     throw error;
   } finally {
-    if (promptFile) await fs.rm(path.dirname(promptFile), { recursive: true, force: true });
+    await removeRequestFiles(files);
   }
   return outcome;
+}
+
+/** The context file's data: for a comment on a line of the diff, where it sits and its thread. */
+async function requestContext(api: GitHubApi, request: RunRequest, io: PrRunIo): Promise<unknown> {
+  const rc = request.reviewComment;
+  if (!rc) return undefined;
+  // A thread's first comment has nothing before it: no call needed.
+  if (rc.threadId === rc.id) return reviewCommentContext(request, []);
+  try {
+    return reviewCommentContext(request, await api.reviewThread(request.prNumber!, rc.threadId));
+  } catch (error) {
+    io.ui.warning(`Could not read the review thread: ${(error as Error).message}`);
+    return reviewCommentContext(request, { error: (error as Error).message });
+  }
 }
 
 async function findPullRequest(
@@ -229,19 +236,6 @@ function pushDestination(target: RunTarget): RunDeps['pushTo'] {
   return to;
 }
 
-/** The comment's text, for the command to read: a private folder, a file the container may only read. */
-async function writePromptFile(runnerTemp: string, commentId: number, args: string): Promise<string> {
-  const dir = path.join(
-    runnerTemp,
-    'worktree-sandbox',
-    `prompt-${commentId}-${randomBytes(4).toString('hex')}`,
-  );
-  await fs.mkdir(dir, { recursive: true, mode: 0o755 });
-  const file = path.join(dir, 'prompt.txt');
-  await fs.writeFile(file, args, { mode: 0o644 });
-  return file;
-}
-
 /** A request that starts no run (someone not allowed, a closed pull request): a reaction says so; the step succeeds. */
 async function refuse(
   io: PrRunIo,
@@ -251,9 +245,10 @@ async function refuse(
   reaction: '-1' | 'confused' = '-1',
 ): Promise<undefined> {
   if (request.comment) {
-    await api
-      .react(request.comment.id, reaction)
-      .catch((error: Error) => io.ui.warning(`Could not add a reaction to the comment: ${error.message}`));
+    const id = request.comment.id;
+    await (request.reviewComment ? api.reactToReviewComment(id, reaction) : api.react(id, reaction)).catch(
+      (error: Error) => io.ui.warning(`Could not add a reaction to the comment: ${error.message}`),
+    );
   }
   return notTriggered(io, reason, {
     prNumber: request.prNumber,
@@ -267,19 +262,12 @@ async function notTriggered(
   known: { prNumber?: number; commentId?: number } = {},
 ): Promise<undefined> {
   io.ui.info(`No run: ${reason}.`);
-  setOutputs(io, { triggered: 'false', ...known });
-  await io.summary(`## worktree-sandbox: no run\n\n${untrustedInline(reason)}.\n`);
-  return undefined;
-}
+  setBotOutputs(io, { triggered: 'false', ...known });
+  await io.summary(`## worktree-sandbox: no run
 
-function setOutputs(
-  io: PrRunIo,
-  values: { triggered: string; prNumber?: number; commentId?: number; args?: string },
-): void {
-  io.setOutput('triggered', values.triggered);
-  io.setOutput('pr-number', values.prNumber ? String(values.prNumber) : '');
-  io.setOutput('comment-id', values.commentId ? String(values.commentId) : '');
-  io.setOutput('args', values.args ?? '');
+${untrustedInline(reason)}.
+`);
+  return undefined;
 }
 
 async function readEvent(eventPath: string | undefined): Promise<unknown> {

@@ -8,7 +8,7 @@ import type { PullRequestSettings, RunSettings } from '../settings/settings.js';
 import type { GitHubApi, PullRequestSummary } from './api.js';
 import { connectGitHub } from './api.js';
 import { readActionContext } from './context.js';
-import type { PrRunIo } from './pr-run.js';
+import type { PrRunIo } from './bot-io.js';
 
 /** Ends the body of every pull request this action opens: what later runs recognise it by. */
 export const PULL_REQUEST_MARKER = '<!-- worktree-sandbox:pull-request -->';

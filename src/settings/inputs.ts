@@ -149,3 +149,38 @@ export function triggerCommand(read: InputReader): string {
     throw new InputError('trigger', raw, 'one word such as /fix');
   return raw;
 }
+
+/** `label-trigger`: a label's name as GitHub allows it (one line, at most 50 characters). */
+export function labelTrigger(read: InputReader): string {
+  const raw = read('label-trigger').trim();
+  if (raw && (CONTROL.test(raw) || raw.length > 50))
+    throw new InputError('label-trigger', raw, 'a label name of at most 50 characters, such as fix-me');
+  return raw;
+}
+
+/** `assignee-trigger`: a GitHub login (a bot's with or without `[bot]`). */
+export function assigneeTrigger(read: InputReader): string {
+  const raw = read('assignee-trigger').trim();
+  if (raw && !/^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})(?:\[bot\])?$/.test(raw))
+    throw new InputError('assignee-trigger', raw, 'a GitHub login such as fix-bot');
+  return raw;
+}
+
+/** `issue-branch-prefix`: the start of a branch name (the issue's number completes it). */
+export function issueBranchPrefix(read: InputReader): string {
+  const raw = read('issue-branch-prefix').trim();
+  if (
+    !raw ||
+    raw.length > 200 ||
+    raw.startsWith('-') ||
+    raw.startsWith('/') ||
+    CONTROL.test(raw) ||
+    /[\s~^:?*[\\]|\.\.|@\{|\/\/|\.lock\//.test(raw)
+  )
+    throw new InputError(
+      'issue-branch-prefix',
+      raw,
+      'the start of a branch name (at most 200 characters, no spaces, no ~ ^ : ? * [ \\ or ..), such as worktree-sandbox/issue-',
+    );
+  return raw;
+}

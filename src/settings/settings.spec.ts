@@ -146,6 +146,9 @@ describe('parseSettings: pull-request bot inputs', () => {
       allowedBots: [],
       prNumber: 0,
       pullRequestBot: false,
+      labelTrigger: '',
+      assigneeTrigger: '',
+      issueBranchPrefix: 'worktree-sandbox/issue-',
     });
   });
 
@@ -156,6 +159,9 @@ describe('parseSettings: pull-request bot inputs', () => {
       'allowed-bots': 'dependabot renovate[bot]',
       'pr-number': '42',
       'pull-request-bot': 'true',
+      'label-trigger': ' fix-me ',
+      'assignee-trigger': 'fix-bot[bot]',
+      'issue-branch-prefix': 'bot/issue-',
     });
     expect(s.trigger).toEqual({
       command: '/fix',
@@ -163,6 +169,9 @@ describe('parseSettings: pull-request bot inputs', () => {
       allowedBots: ['dependabot', 'renovate[bot]'],
       prNumber: 42,
       pullRequestBot: true,
+      labelTrigger: 'fix-me',
+      assigneeTrigger: 'fix-bot[bot]',
+      issueBranchPrefix: 'bot/issue-',
     });
   });
 
@@ -171,6 +180,14 @@ describe('parseSettings: pull-request bot inputs', () => {
     ['trigger', '$(id)'],
     ['allowed-associations', 'OWNER,ADMIN'],
     ['pr-number', '0'],
+    ['label-trigger', 'a'.repeat(51)],
+    ['label-trigger', 'fix\nme'],
+    ['assignee-trigger', 'two words'],
+    ['assignee-trigger', '$(id)'],
+    ['issue-branch-prefix', 'has space/'],
+    ['issue-branch-prefix', 'a..b/'],
+    ['issue-branch-prefix', '-x/'],
+    ['issue-branch-prefix', 'x~1/'],
     ['pr-number', '#7'],
     ['pr-number', '7.5'],
     ['pull-request-bot', 'yes'],

@@ -20,6 +20,9 @@ import {
   revisionInput,
   size,
   triggerCommand,
+  labelTrigger,
+  assigneeTrigger,
+  issueBranchPrefix,
   volumePrefix,
   withDefaults,
   type InputReader,
@@ -95,6 +98,11 @@ export interface TriggerSettings {
   prNumber: number;
   /** `pull-request-bot: true`: pull_request, pull_request_target and push events start the bot. */
   pullRequestBot: boolean;
+  /** `issues` events: the label (`labeled`) and the login (`assigned`) that start a run; empty: none. */
+  labelTrigger: string;
+  assigneeTrigger: string;
+  /** An issue's branch: this prefix and the issue's number. */
+  issueBranchPrefix: string;
 }
 
 export interface ReapSettings extends CommonSettings {
@@ -177,6 +185,9 @@ function parseRun(read: InputReader, env: NodeJS.ProcessEnv): Omit<RunSettings, 
       allowedBots: list(read, 'allowed-bots'),
       prNumber: number(read, 'pr-number', { min: 1, integer: true }),
       pullRequestBot: boolean(read, 'pull-request-bot'),
+      labelTrigger: labelTrigger(read),
+      assigneeTrigger: assigneeTrigger(read),
+      issueBranchPrefix: issueBranchPrefix(read),
     },
     pullRequest: pullRequestInputs(read),
   };

@@ -49,6 +49,14 @@ export interface FakeComment {
   body: string;
   /** Every body the comment had, first to last. */
   history: string[];
+  /** Who wrote it (default: the token's bot, as for comments made through this API). */
+  author?: string;
+  authorType?: string;
+}
+
+export interface FakeReviewComment extends FakeComment {
+  author: string;
+  inReplyTo?: number;
 }
 
 export class FakeGitHub {
@@ -60,6 +68,11 @@ export class FakeGitHub {
   readonly pushAccess = new Map<string, boolean>();
   readonly comments = new Map<number, FakeComment>();
   readonly reactions: Array<{ commentId: number; content: string }> = [];
+  /** Labels per issue number (plain issues; pull requests keep theirs in `pulls`). */
+  readonly issueLabels = new Map<number, string[]>();
+  /** Comments on lines of the diff, per id (replies made through the API land here too). */
+  readonly reviewComments = new Map<number, FakeReviewComment>();
+  readonly reviewReactions: Array<{ commentId: number; content: string }> = [];
   /** Answered first, in order, each once, by the first request that matches. */
   readonly faults: Fault[] = [];
   defaultBranch = 'main';
@@ -163,6 +176,29 @@ export class FakeGitHub {
       this.comments.set(id, { id, issue: Number(m[1]), body, history: [body] });
       return [201, { id, body }];
     }
+    if (method === 'GET' && (m = new RegExp(`^${repo}/issues/(\\d+)/comments$`).exec(path))) {
+      const page = Number(call.query.page ?? 1);
+      const size = Number(call.query.per_page ?? 30);
+      const all = [...this.comments.values()].filter((c) => c.issue === Number(m![1]));
+      return [
+        200,
+        all.slice((page - 1) * size, page * size).map((c) => ({
+          id: c.id,
+          body: c.body,
+          user: { login: c.author ?? 'github-actions[bot]', type: c.authorType ?? 'Bot' },
+        })),
+      ];
+    }
+    if (method === 'DELETE' && (m = new RegExp(`^${repo}/issues/(\\d+)/labels/([^/]+)$`).exec(path))) {
+      const labels = this.issueLabels.get(Number(m[1])) ?? [];
+      const name = decodeURIComponent(m[2]);
+      if (!labels.includes(name)) return [404, { message: 'Label does not exist' }];
+      this.issueLabels.set(
+        Number(m[1]),
+        labels.filter((l) => l !== name),
+      );
+      return [200, []];
+    }
     if (method === 'PATCH' && (m = new RegExp(`^${repo}/issues/comments/(\\d+)$`).exec(path))) {
       const comment = this.comments.get(Number(m[1]));
       if (!comment) return [404, { message: 'Not Found' }];
@@ -175,6 +211,8 @@ export class FakeGitHub {
       this.reactions.push({ commentId: Number(m[1]), content });
       return [201, { id: this.nextId++, content }];
     }
+    const review = this.routeReview(call);
+    if (review) return review;
     if (method === 'POST' && path === `${repo}/pulls`) return this.createPull(call.body ?? {});
     if (method === 'PATCH' && (m = new RegExp(`^${repo}/pulls/(\\d+)$`).exec(path))) {
       const pull = this.pulls.get(Number(m[1]));
@@ -206,6 +244,58 @@ export class FakeGitHub {
         : [200, { full_name: m[1], permissions: { admin: false, push, pull: true } }];
     }
     return [404, { message: `The fake GitHub does not serve ${method} ${path}` }];
+  }
+
+  /** Review comments (comments on lines of the diff): their list, replies, edits and reactions. */
+  private routeReview(call: RecordedCall): [number, unknown] | undefined {
+    const repo = `/repos/${this.repository}`;
+    const { method, path } = call;
+    let m: RegExpExecArray | null;
+    if (method === 'GET' && (m = new RegExp(`^${repo}/pulls/(\\d+)/comments$`).exec(path))) {
+      const page = Number(call.query.page ?? 1);
+      const size = Number(call.query.per_page ?? 30);
+      const all = [...this.reviewComments.values()].filter((c) => c.issue === Number(m![1]));
+      return [
+        200,
+        all.slice((page - 1) * size, page * size).map((c) => ({
+          id: c.id,
+          body: c.body,
+          user: { login: c.author },
+          in_reply_to_id: c.inReplyTo,
+        })),
+      ];
+    }
+    if (method === 'POST' && (m = new RegExp(`^${repo}/pulls/(\\d+)/comments/(\\d+)/replies$`).exec(path))) {
+      const parent = this.reviewComments.get(Number(m[2]));
+      if (!parent || parent.issue !== Number(m[1])) return [404, { message: 'Not Found' }];
+      // GitHub answers no reply to a reply.
+      if (parent.inReplyTo) return [422, { message: 'Validation Failed: in_reply_to_id is a reply' }];
+      const id = this.nextId++;
+      const body = String(call.body?.body ?? '');
+      const reply = {
+        id,
+        issue: parent.issue,
+        body,
+        history: [body],
+        author: 'github-actions[bot]',
+        inReplyTo: parent.id,
+      };
+      this.reviewComments.set(id, reply);
+      return [201, { id, body, in_reply_to_id: parent.id }];
+    }
+    if (method === 'PATCH' && (m = new RegExp(`^${repo}/pulls/comments/(\\d+)$`).exec(path))) {
+      const comment = this.reviewComments.get(Number(m[1]));
+      if (!comment) return [404, { message: 'Not Found' }];
+      comment.body = String(call.body?.body ?? '');
+      comment.history.push(comment.body);
+      return [200, { id: comment.id, body: comment.body }];
+    }
+    if (method === 'POST' && (m = new RegExp(`^${repo}/pulls/comments/(\\d+)/reactions$`).exec(path))) {
+      const content = String(call.body?.content ?? '');
+      this.reviewReactions.push({ commentId: Number(m[1]), content });
+      return [201, { id: this.nextId++, content }];
+    }
+    return undefined;
   }
 
   private createPull(body: Record<string, unknown>): [number, unknown] {

@@ -7,7 +7,10 @@ import type { WebhookDefinition } from '@octokit/webhooks-examples';
 import type {
   AuthorAssociation,
   IssueCommentEvent,
+  IssuesAssignedEvent,
+  IssuesLabeledEvent,
   PullRequestEvent,
+  PullRequestReviewCommentEvent,
   PushEvent,
   WorkflowDispatchEvent,
 } from '@octokit/webhooks-types';
@@ -78,6 +81,113 @@ export function issueCommentEvent(options: {
   event.comment.body = options.body;
   applyUser(event.comment.user, options.author);
   event.comment.author_association = options.author.association ?? 'NONE';
+  return event;
+}
+
+/**
+ * A comment on a line of pull request `number`'s diff. `startLine` makes it a multi-line comment,
+ * `outdated` drops its position and line as GitHub does once the line has left the diff, `inReplyTo`
+ * makes it a reply in a thread, `headRepo` a pull request from a fork.
+ */
+export function reviewCommentEvent(options: {
+  body: string;
+  author: Person;
+  number?: number;
+  commentId?: number;
+  action?: 'created' | 'edited' | 'deleted';
+  path?: string;
+  line?: number;
+  startLine?: number;
+  diffHunk?: string;
+  outdated?: boolean;
+  inReplyTo?: number;
+  headRepo?: string;
+  repo?: Repo;
+}): PullRequestReviewCommentEvent {
+  const action = options.action ?? 'created';
+  const event = example<PullRequestReviewCommentEvent>(
+    'pull_request_review_comment',
+    (e) =>
+      e.action === action && (action !== 'created' || (e.comment as { line?: unknown }).line !== undefined),
+  );
+  const repo = options.repo ?? REPO;
+  applyRepository(event, repo);
+  const number = options.number ?? 7;
+  event.pull_request.number = number;
+  event.pull_request.base.repo.full_name = `${repo.owner}/${repo.name}`;
+  if (event.pull_request.head.repo)
+    event.pull_request.head.repo.full_name = options.headRepo ?? `${repo.owner}/${repo.name}`;
+  const c = event.comment as PullRequestReviewCommentEvent['comment'] & Record<string, unknown>;
+  c.id = options.commentId ?? 2_000_000 + number;
+  c.body = options.body;
+  applyUser(c.user, options.author);
+  c.author_association = options.author.association ?? 'NONE';
+  if (options.path !== undefined) c.path = options.path;
+  if (options.diffHunk !== undefined) c.diff_hunk = options.diffHunk;
+  if (options.line !== undefined) c.line = options.line;
+  if (options.startLine !== undefined) {
+    c.start_line = options.startLine;
+    c.start_side = 'RIGHT';
+  }
+  if (options.inReplyTo !== undefined) c.in_reply_to_id = options.inReplyTo;
+  if (options.outdated) {
+    c.position = null;
+    c.line = null;
+  }
+  return event;
+}
+
+/**
+ * An issue labelled (`label`) or assigned (`assignee`) by `sender`; `state`/`locked` make it closed or
+ * locked; `title` and `body` replace the example's.
+ */
+export function issuesEvent(options: {
+  action: 'labeled' | 'assigned';
+  sender: Person;
+  label?: string;
+  assignee?: string;
+  number?: number;
+  title?: string;
+  body?: string;
+  state?: 'open' | 'closed';
+  locked?: boolean;
+  repo?: Repo;
+}): IssuesLabeledEvent | IssuesAssignedEvent {
+  const event = example<IssuesLabeledEvent | IssuesAssignedEvent>(
+    'issues',
+    (e) => e.action === options.action,
+  );
+  applyRepository(event, options.repo ?? REPO);
+  const issue = event.issue as unknown as Record<string, unknown>;
+  issue.number = options.number ?? 12;
+  if (options.title !== undefined) issue.title = options.title;
+  if (options.body !== undefined) issue.body = options.body;
+  issue.state = options.state ?? 'open';
+  issue.locked = options.locked ?? false;
+  applyUser(event.sender, options.sender);
+  const e = event as unknown as Record<string, { name?: string; login?: string }>;
+  if (options.action === 'labeled') e.label.name = options.label ?? 'fix-me';
+  else e.assignee.login = options.assignee ?? 'fix-bot';
+  return event;
+}
+
+/** A comment on plain issue `number` (open unless `state` says otherwise). */
+export function plainIssueCommentEvent(options: {
+  body: string;
+  author: Person;
+  number?: number;
+  commentId?: number;
+  title?: string;
+  issueBody?: string;
+  state?: 'open' | 'closed';
+  locked?: boolean;
+}): IssueCommentEvent {
+  const event = issueCommentEvent({ ...options, number: options.number ?? 12, onPullRequest: false });
+  const issue = event.issue as unknown as Record<string, unknown>;
+  if (options.title !== undefined) issue.title = options.title;
+  if (options.issueBody !== undefined) issue.body = options.issueBody;
+  issue.state = options.state ?? 'open';
+  issue.locked = options.locked ?? false;
   return event;
 }
 

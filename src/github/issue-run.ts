@@ -1,0 +1,177 @@
+// An issue made into a pull request: the run works in the issue's own branch (`issue-branch-prefix` and
+// its number: continued when origin has it, else made from `base` or the checked-out HEAD), tells its
+// progress in one comment on the issue, pushes, and opens or updates the pull request that closes the
+// issue. A later request on the same issue finds the same branch and sandbox (its HOME kept), and the
+// context file tells the command which run this is and what the bot replied before.
+import { Git } from '../engine/git.js';
+import { findParentRepository } from '../sandbox/repository.js';
+import { replyMarkdown } from '../run/reply.js';
+import { runSandbox, type RunOutcome } from '../run/run.js';
+import { SecretScanBlocked, secretGate } from '../run/secret-gate.js';
+import { scanLogTail } from '../run/tail-scan.js';
+import type { RunSettings } from '../settings/settings.js';
+import type { GitHubApi, IssueCommentInfo, PullRequestSummary } from './api.js';
+import { setBotOutputs, type PrRunIo, type PrRunOutcome } from './bot-io.js';
+import type { ActionContext } from './context.js';
+import { PullRequestFeedback } from './feedback.js';
+import { issueContext, issuePrompt } from './issue-context.js';
+import { blockedSummaryOf, describeOutcome, summaryOf } from './pr-outcome.js';
+import {
+  MAX_REPLY_IN_COMMENT,
+  renderFailed,
+  renderFinished,
+  type FinishedRun,
+  type ProgressContext,
+} from './progress.js';
+import { baseBranch, ensurePullRequest } from './pull-request.js';
+import type { RunRequest } from './request.js';
+import {
+  removeRequestFiles,
+  requestFilesForCommand,
+  writeRequestFiles,
+  type RequestFiles,
+} from './run-files.js';
+import { planBranchTarget } from './target.js';
+
+export function issueBranch(prefix: string, issueNumber: number): string {
+  return `${prefix}${issueNumber}`;
+}
+
+/** The body of the pull request: it closes the issue and holds the command's reply as untrusted text. */
+export function issuePullRequestBody(
+  issueNumber: number,
+  run: Pick<FinishedRun, 'reply'>,
+  clean: (text: string) => string,
+): string {
+  const reply = replyMarkdown(run.reply, {
+    heading: "**The command's reply**",
+    maxChars: MAX_REPLY_IN_COMMENT,
+    redact: clean,
+  });
+  return [`Closes #${issueNumber}`, ...(reply ? ['', reply] : [])].join('\n');
+}
+
+export async function runForIssue(
+  settings: RunSettings,
+  io: PrRunIo,
+  planned: { ctx: ActionContext; api: GitHubApi; request: RunRequest },
+): Promise<PrRunOutcome> {
+  const { ctx, api, request } = planned;
+  const issue = request.issue!;
+  const { ui } = io;
+  const branch = issueBranch(settings.trigger.issueBranchPrefix, issue.number);
+  if (settings.branch) ui.warning(`The 'branch' input is not used on an issue: the run works on ${branch}.`);
+  const { redact } = io.redaction;
+  const progress: ProgressContext = {
+    what: request.comment?.trigger ?? (issue.how === 'label' ? `label ${issue.label}` : 'assignment'),
+    requester: request.requester.login,
+    runUrl: ctx.runUrl,
+    branch,
+  };
+  const feedback = new PullRequestFeedback(
+    api,
+    ui,
+    { repository: ctx.repository, issueNumber: issue.number, triggerCommentId: request.comment?.id },
+    io.save,
+  );
+  setBotOutputs(io, { triggered: 'true', commentId: request.comment?.id, args: request.comment?.args });
+  await feedback.react('eyes');
+  // Read before this run's progress comment exists: the earlier runs' replies, and so this run's number.
+  const comments = await api.issueComments(issue.number).catch((error: Error) => {
+    ui.warning(`Could not read the issue's comments: ${error.message}`);
+    return { error: error.message };
+  });
+  const context = issueContext(request, comments as IssueCommentInfo[] | { error: string });
+  io.debug(`Issue #${issue.number}: run ${context.run} on ${branch}.`);
+  await feedback.start(progress);
+
+  let files: RequestFiles | undefined;
+  let opened: PullRequestSummary | undefined;
+  let outcome: RunOutcome;
+  try {
+    const git = await Git.create();
+    const parent = await findParentRepository(git, settings.repositoryPath);
+    files = await writeRequestFiles(
+      ctx.runnerTemp,
+      request.comment?.id ?? issue.number,
+      issuePrompt(request),
+      context,
+    );
+    outcome = await runSandbox(
+      { ...settings, branch },
+      { ui, save: io.save, command: requestFilesForCommand(files) },
+    );
+    const target = planBranchTarget(branch, settings.push);
+    const gate = secretGate(settings, ui, () => io.save({ secretsFound: true }));
+    const described = await describeOutcome(
+      git,
+      parent.path,
+      settings,
+      ctx,
+      target,
+      undefined,
+      outcome,
+      gate,
+    );
+    const tail = await scanLogTail(outcome.command.tail, settings.secretScan, io.redaction, ui);
+    const finished = { ...described, tail: tail.lines, tailFound: tail.found };
+    const done: ProgressContext = { ...progress, headSha: outcome.sandbox.startSha };
+    if (finished.patch) io.setOutput('patch-path', finished.patch.path);
+    if (finished.pushed)
+      opened = await openPullRequest(settings, io, api, issue.number, branch, finished, redact);
+    const link = opened ? `\n\nPull request: [#${opened.number}](${opened.htmlUrl}).` : '';
+    const succeeded = outcome.command.exitCode === 0 && !finished.pushFailed;
+    await feedback.finish(
+      done,
+      renderFinished(done, finished, redact) + link,
+      succeeded ? 'rocket' : 'confused',
+    );
+    await io.summary(`${summaryOf(request, undefined, done, finished)}${link.trim()}\n\n`);
+  } catch (error) {
+    await feedback.finish(progress, renderFailed(progress, (error as Error).message, redact), 'confused');
+    if (error instanceof SecretScanBlocked)
+      await io.summary(blockedSummaryOf(request, undefined, progress, error));
+    throw error;
+  } finally {
+    await removeRequestFiles(files);
+    if (issue.how === 'label' && issue.label) await removeTriggerLabel(api, io, issue.number, issue.label);
+  }
+  return { ...outcome, pullRequest: opened };
+}
+
+async function openPullRequest(
+  settings: RunSettings,
+  io: PrRunIo,
+  api: GitHubApi,
+  issueNumber: number,
+  branch: string,
+  finished: FinishedRun,
+  clean: (text: string) => string,
+): Promise<PullRequestSummary | undefined> {
+  const plan = { action: 'ensure' as const, head: branch, base: baseBranch(settings.base) };
+  const body = issuePullRequestBody(issueNumber, finished, clean);
+  const result = await ensurePullRequest(
+    api,
+    plan,
+    { ...settings.pullRequest, title: `Resolve #${issueNumber}`, body },
+    io.debug,
+  );
+  const pr = result.pr!;
+  io.ui.info(`Pull request #${pr.number} ${result.operation}: ${pr.htmlUrl}`);
+  io.setOutput('pull-request-number', String(pr.number));
+  io.setOutput('pull-request-url', pr.htmlUrl);
+  io.setOutput('pull-request-operation', result.operation);
+  return pr;
+}
+
+/** So that labelling again starts another run. Best effort: a failure is a warning. */
+async function removeTriggerLabel(api: GitHubApi, io: PrRunIo, issueNumber: number, label: string) {
+  try {
+    await api.removeLabel(issueNumber, label);
+    io.ui.info(`Label removed from issue #${issueNumber}, so that adding it again starts another run.`);
+  } catch (error) {
+    io.ui.warning(
+      `Could not remove the trigger label from issue #${issueNumber}: ${(error as Error).message}`,
+    );
+  }
+}

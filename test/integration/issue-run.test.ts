@@ -1,0 +1,280 @@
+// An issue made into a pull request, in process, against a fake GitHub, real git (a bare origin) and the
+// real container engine: a trigger comment, then a label on the same issue (the follow-up: the branch
+// exists on origin, the sandbox and its HOME are kept), and an assignment. The command copies the files it
+// was given into its work, so that origin holds what it saw.
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { runForPullRequest } from '../../src/github/pr-run.js';
+import { PROGRESS_MARKER } from '../../src/github/event.js';
+import { parseSettings, type RunSettings } from '../../src/settings/settings.js';
+import { everythingShown, recordingIo } from '../support/bot-io.js';
+import { TEST_IMAGE } from '../support/env.js';
+import { FakeGitHub } from '../support/fake-github.js';
+import { makeRepo, type TestRepo } from '../support/repo.js';
+import { refOf } from '../support/pull-requests.js';
+import { git, tempDir } from '../support/repo.js';
+import { issuesEvent, plainIssueCommentEvent, REPO } from '../support/webhooks.js';
+
+const TOKEN = 'ghs_fakeTokenForIssueTests01234';
+const FULL = `${REPO.owner}/${REPO.name}`;
+const SERVER = 'https://github.example';
+const api = (p: string) => `/repos/${FULL}${p}`;
+const alice = { login: 'alice', association: 'MEMBER' as const };
+
+const HOSTILE_TITLE = 'Crash in `$(touch /tmp/wts-issue-pwned)` ::error::title @admin </details>';
+const HOSTILE_BODY = 'Steps:\r\n::warning::cr @octocat\n```\n$(touch /tmp/wts-issue-pwned)\n</details>';
+const SEE = [
+  'cp "$SANDBOX_CONTEXT_FILE" context-seen.json',
+  'cp "$SANDBOX_PROMPT_FILE" prompt-seen.txt',
+  'if [ -f "$HOME/.wts-session" ]; then cp "$HOME/.wts-session" home-seen.txt; fi',
+  'echo "session of run $(grep -c . "$HOME/.wts-session" 2>/dev/null || echo 0)" >> "$HOME/.wts-session"',
+  'printf "reply of this run @octocat </details>" > "$SANDBOX_REPLY_FILE"',
+].join('\n');
+
+let fake: FakeGitHub;
+let repo: TestRepo;
+let work: string;
+
+// One origin and one parent for the file: the follow-up needs the first run's branch and sandbox.
+beforeAll(() => {
+  repo = makeRepo();
+  work = tempDir('wts-issue-');
+});
+
+afterAll(() => {
+  fs.rmSync(repo.root, { recursive: true, force: true });
+  fs.rmSync(work, { recursive: true, force: true });
+});
+
+beforeEach(async () => {
+  await fake?.close();
+  fake = await FakeGitHub.start(FULL, TOKEN);
+  fake.origin = repo.origin;
+  fake.permissions.set('alice', { permission: 'write', role_name: 'write' });
+  fake.permissions.set('maint', { permission: 'admin', role_name: 'admin' });
+});
+
+afterAll(async () => {
+  await fake.close();
+});
+
+function settingsFor(inputs: Record<string, string>): RunSettings {
+  const all: Record<string, string> = {
+    command: SEE,
+    image: TEST_IMAGE,
+    isolation: 'disk',
+    'worktree-root': path.join(work, 'sandboxes'),
+    'repository-path': repo.parent,
+    trigger: '/fix',
+    'label-trigger': 'fix-me',
+    'assignee-trigger': 'fix-bot',
+    'issue-branch-prefix': 'worktree-sandbox/issue-',
+    'pull-request-draft': 'true',
+    push: 'true',
+    token: TOKEN,
+    ...inputs,
+  };
+  return parseSettings((name) => all[name] ?? '', {
+    ...process.env,
+    GITHUB_SERVER_URL: SERVER,
+  }) as RunSettings;
+}
+
+async function runBot(eventName: string, payload: unknown, inputs: Record<string, string> = {}) {
+  const { io, recorded } = recordingIo({
+    eventName,
+    payload,
+    work,
+    repository: FULL,
+    apiUrl: fake.url,
+    serverUrl: SERVER,
+  });
+  const outcome = await runForPullRequest(settingsFor(inputs), io);
+  return { outcome, ...recorded, shown: everythingShown(recorded) };
+}
+
+const show = (ref: string, file: string) => git(repo.origin, 'show', `${ref}:${file}`);
+
+describe('an issue becomes a pull request', () => {
+  it('from a trigger comment, then goes on from a label in the same branch, sandbox and HOME', async () => {
+    const branch = 'worktree-sandbox/issue-12';
+    const main = refOf(repo.origin, 'refs/heads/main');
+    const comment = plainIssueCommentEvent({
+      body: '/fix the crash, $(touch /tmp/wts-issue-pwned)',
+      author: alice,
+      commentId: 700,
+      title: HOSTILE_TITLE,
+      issueBody: HOSTILE_BODY,
+    });
+    const first = await runBot('issue_comment', comment);
+
+    expect(first.outcome?.command.exitCode).toBe(0);
+    const pushed = refOf(repo.origin, `refs/heads/${branch}`);
+    expect(refOf(repo.origin, `${pushed}^`)).toBe(main);
+    expect(show(pushed, 'prompt-seen.txt')).toBe('the crash, $(touch /tmp/wts-issue-pwned)');
+    const context = JSON.parse(git(repo.origin, 'cat-file', 'blob', `${pushed}:context-seen.json`)) as Record<
+      string,
+      unknown
+    >;
+    expect(context).toEqual({
+      event: 'issue_comment',
+      trigger: 'comment',
+      run: 1,
+      issue: {
+        number: 12,
+        title: HOSTILE_TITLE,
+        body: HOSTILE_BODY,
+        labels: comment.issue.labels!.map((l) => l.name),
+      },
+      comment: { author: 'alice', body: comment.comment.body },
+      earlier_replies: [],
+      cut: { issue_body: false, comment_body: false, earlier_replies_left_out: 0, earlier_replies_cut: 0 },
+    });
+    expect(fs.existsSync('/tmp/wts-issue-pwned')).toBe(false);
+
+    // A draft pull request that closes the issue, its reply as untrusted text; progress on the issue.
+    const pr = [...fake.pulls.values()][0];
+    expect(pr).toMatchObject({ headRef: branch, base: 'main', title: 'Resolve #12', draft: true });
+    expect(pr.body).toMatch(/^Closes #12\n/);
+    expect(pr.body).toContain('reply of this run @\u200Doctocat </details>');
+    expect(pr.body).toMatch(/```+text\nreply of this run/);
+    const progress = [...fake.comments.values()].find((c) => c.issue === 12)!;
+    expect(progress.body.startsWith(PROGRESS_MARKER)).toBe(true);
+    expect(progress.body).toContain('✅ `/fix` finished');
+    expect(progress.body).toContain(
+      `Pull request: [#${pr.number}](https://github.com/${FULL}/pull/${pr.number}).`,
+    );
+    expect(fake.reactions).toEqual([
+      { commentId: 700, content: 'eyes' },
+      { commentId: 700, content: 'rocket' },
+    ]);
+    expect(fake.log).toEqual([
+      `GET ${api('/collaborators/alice/permission')}`,
+      `POST ${api('/issues/comments/700/reactions')}`,
+      `GET ${api('/issues/12/comments')}`,
+      `POST ${api('/issues/12/comments')}`,
+      `GET ${api('/pulls')}`,
+      // The default branch, as the pull request's base.
+      `GET ${api('')}`,
+      `POST ${api('/pulls')}`,
+      `PATCH ${api(`/issues/comments/${progress.id}`)}`,
+      `POST ${api('/issues/comments/700/reactions')}`,
+    ]);
+    expect(first.outputs['pull-request-operation']).toBe('created');
+    // The title and body reached the command through its files and went nowhere else.
+    const sent = JSON.stringify(fake.calls.map((c) => c.body ?? {}));
+    for (const text of [first.shown, sent]) {
+      expect(text).not.toContain('wts-issue-pwned');
+      expect(text).not.toContain('::error::');
+      expect(text).not.toContain('::warning::');
+    }
+
+    // The follow-up: the label, on the same issue. The branch exists on origin; the sandbox is the first's.
+    fake.calls.length = 0;
+    fake.issueLabels.set(12, ['bug', 'fix-me']);
+    const labeled = issuesEvent({
+      action: 'labeled',
+      sender: { login: 'maint' },
+      label: 'fix-me',
+      title: HOSTILE_TITLE,
+      body: HOSTILE_BODY,
+    });
+    const second = await runBot('issues', labeled);
+
+    expect(second.outcome?.command.exitCode).toBe(0);
+    const again = refOf(repo.origin, `refs/heads/${branch}`);
+    expect(refOf(repo.origin, `${again}^`)).toBe(pushed);
+    expect(show(again, 'home-seen.txt')).toBe('session of run 0');
+    expect(show(again, 'prompt-seen.txt')).toBe(`${HOSTILE_TITLE}\n\n${HOSTILE_BODY}`);
+    const followUp = JSON.parse(show(again, 'context-seen.json')) as {
+      run: number;
+      trigger: string;
+      comment: unknown;
+      earlier_replies: Array<{ body: string }>;
+    };
+    expect(followUp).toMatchObject({ run: 2, trigger: 'label', comment: null });
+    expect(followUp.earlier_replies).toHaveLength(1);
+    expect(followUp.earlier_replies[0].body).toBe(progress.body);
+    expect(followUp.earlier_replies[0].body).toContain('reply of this run');
+
+    // The same pull request, updated; the label removed so that labelling again starts another run.
+    expect(fake.pulls.size).toBe(1);
+    expect(second.outputs['pull-request-operation']).toBe('updated');
+    expect(fake.log).toContain(`DELETE ${api('/issues/12/labels/fix-me')}`);
+    expect(fake.issueLabels.get(12)).toEqual(['bug']);
+    expect(fake.log).toContain(`GET ${api('/collaborators/maint/permission')}`);
+    expect([...fake.comments.values()].filter((c) => c.issue === 12)).toHaveLength(2);
+  });
+
+  it('from an assignment: a branch of its own from the default branch, the title and body as the prompt', async () => {
+    const main = refOf(repo.origin, 'refs/heads/main');
+    const assigned = issuesEvent({
+      action: 'assigned',
+      sender: { login: 'maint' },
+      assignee: 'fix-bot',
+      number: 13,
+      title: 'Add a README line',
+      body: 'Please.',
+    });
+    const run = await runBot('issues', assigned);
+
+    expect(run.outcome?.command.exitCode).toBe(0);
+    const pushed = refOf(repo.origin, 'refs/heads/worktree-sandbox/issue-13');
+    expect(refOf(repo.origin, `${pushed}^`)).toBe(main);
+    expect(show(pushed, 'prompt-seen.txt')).toBe('Add a README line\n\nPlease.');
+    expect(JSON.parse(show(pushed, 'context-seen.json'))).toMatchObject({
+      event: 'issues',
+      trigger: 'assignment',
+      run: 1,
+      comment: null,
+    });
+    const pr = [...fake.pulls.values()].find((p) => p.headRef === 'worktree-sandbox/issue-13')!;
+    expect(pr.body).toMatch(/^Closes #13/);
+    expect(fake.reactions).toEqual([]);
+    expect(fake.log.some((c) => c.startsWith('DELETE'))).toBe(false);
+  });
+});
+
+describe('who may make a pull request of an issue', () => {
+  it('gives an untrusted commenter a -1 and nothing else', async () => {
+    const mallory = { login: 'mallory', association: 'CONTRIBUTOR' as const };
+    const run = await runBot(
+      'issue_comment',
+      plainIssueCommentEvent({ body: '/fix', author: mallory, commentId: 801 }),
+    );
+    expect(run.outcome).toBeUndefined();
+    expect(fake.log).toEqual([`POST ${api('/issues/comments/801/reactions')}`]);
+    expect(fake.reactions).toEqual([{ commentId: 801, content: '-1' }]);
+  });
+
+  it('refuses a labeller with read access after asking the API for theirs, not the author’s', async () => {
+    fake.permissions.set('reader', { permission: 'read', role_name: 'triage' });
+    const run = await runBot(
+      'issues',
+      issuesEvent({ action: 'labeled', sender: { login: 'reader' }, number: 14 }),
+    );
+    expect(run.outcome).toBeUndefined();
+    expect(fake.log).toEqual([`GET ${api('/collaborators/reader/permission')}`]);
+    expect(run.summary).toContain('@reader has triage permission on the repository');
+  });
+
+  it.each([
+    [
+      'a bot that assigns',
+      issuesEvent({ action: 'assigned', sender: { login: 'renovate[bot]', type: 'Bot' } }),
+    ],
+    ['a closed issue', issuesEvent({ action: 'labeled', sender: { login: 'maint' }, state: 'closed' })],
+    ['a locked issue', plainIssueCommentEvent({ body: '/fix', author: alice, locked: true })],
+    ['another label', issuesEvent({ action: 'labeled', sender: { login: 'maint' }, label: 'bug' })],
+  ])('starts nothing for %s, without a word to GitHub', async (name, payload) => {
+    const run = await runBot(
+      'label' in payload || 'assignee' in payload ? 'issues' : 'issue_comment',
+      payload,
+    );
+    expect(run.outcome).toBeUndefined();
+    expect(fake.calls).toEqual([]);
+    expect(run.outputs.triggered).toBe('false');
+    if (name.includes('closed')) expect(run.log.join('\n')).toContain('No run: issue #12 is closed.');
+  });
+});
