@@ -19,14 +19,17 @@ export interface Billed {
 
 export interface ScriptedFake {
   handler: Handler;
-  /** The key header of every request that reached the fake, in order. */
+  /** The key of every request that reached the fake (its header, without `Bearer `), in order. */
   keys: string[];
   /** Method and path of every request. */
   paths: string[];
+  /** The body of every request (the first 200,000 characters). */
+  requests: string[];
   /** The usage of every answer the fake gave with a usage, summed per model. */
   billed: Map<string, Billed>;
-  /** When the first request arrived (ms since the epoch), 0 before. */
+  /** When the first and the last request arrived (ms since the epoch), 0 before. */
   firstAt: number;
+  lastAt: number;
 }
 
 /** What the script writes: a file in the work tree, and the reply. */
@@ -38,10 +41,19 @@ export const FINAL_TEXT = 'Done: one file written, and the reply.';
 const REPLY_PATH = /(\/[^\s"'\\]*\/reply\.md)/;
 
 function newFake(header: string): ScriptedFake {
-  const fake: ScriptedFake = { handler: () => undefined, keys: [], paths: [], billed: new Map(), firstAt: 0 };
+  const fake: ScriptedFake = {
+    handler: () => undefined,
+    keys: [],
+    paths: [],
+    requests: [],
+    billed: new Map(),
+    firstAt: 0,
+    lastAt: 0,
+  };
   fake.handler = (req) => {
-    if (!fake.firstAt) fake.firstAt = Date.now();
-    fake.keys.push(String(req.headers[header]));
+    fake.lastAt = Date.now();
+    if (!fake.firstAt) fake.firstAt = fake.lastAt;
+    fake.keys.push(String(req.headers[header]).replace(/^Bearer /, ''));
     fake.paths.push(`${req.method} ${req.url}`);
   };
   return fake;
@@ -94,6 +106,7 @@ export function claudeFake(key: string): ScriptedFake {
   fake.handler = (req, res) => {
     record(req, res);
     void body(req).then((text) => {
+      fake.requests.push(text.slice(0, 200_000));
       if (req.headers['x-api-key'] !== key) return refuse(res, 401, 'invalid x-api-key');
       if (req.method !== 'POST' || !req.url?.startsWith('/v1/messages')) return refuse(res, 404, 'not here');
       const request = JSON.parse(text) as { model: string; tools?: unknown[]; messages: unknown[] };

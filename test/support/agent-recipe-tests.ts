@@ -38,7 +38,15 @@ interface UsageRow {
 /** How long a CLI may take, once its budget is spent, to stop. */
 const STOP_WITHIN_MS = 20_000;
 
-export function describeRecipe(name: Agent['name'], makeFake: (key: string) => ScriptedFake): void {
+/**
+ * `requestsForOneEdit`: the budget under which the CLI makes its edit and no more (Gemini CLI first asks a
+ * small model to route the task: one request more).
+ */
+export function describeRecipe(
+  name: Agent['name'],
+  makeFake: (key: string) => ScriptedFake,
+  requestsForOneEdit = 1,
+): void {
   const agent = AGENTS[name];
   const key = `sk-wsagent-${name}-${randomBytes(12).toString('hex')}`;
   const have = availableEngines().includes('docker');
@@ -94,7 +102,7 @@ export function describeRecipe(name: Agent['name'], makeFake: (key: string) => S
       });
       console.log(
         `${agent.label} ${version}: first model request ${fake.firstAt - run.startedAt} ms after the command started; ` +
-          `requests ${fake.paths.length}; denied ${main.outputs['network-denied']}`,
+          `requests ${fake.paths.join(', ')}; denied ${main.outputs['network-denied']}`,
       );
       // The edit, made with the CLI's own file tool, is on the pull request's branch.
       const pushed = refOf(repos.origin, `refs/heads/${repos.branch}`);
@@ -124,12 +132,13 @@ export function describeRecipe(name: Agent['name'], makeFake: (key: string) => S
         cacheReadTokens: b.cacheRead,
         cacheWriteTokens: b.cacheWrite,
       }));
-      expect(usage.rows.map((r) => ({ ...r, unmetered: undefined }))).toEqual(
-        billed.map((b) => expect.objectContaining(b)),
+      const byModel = (a: { model: string }, b: { model: string }) => a.model.localeCompare(b.model);
+      expect([...usage.rows].sort(byModel)).toEqual(
+        billed.sort(byModel).map((b) => expect.objectContaining(b)),
       );
     }, 900_000);
 
-    it('max-model-requests: 1 stops the CLI within seconds, and what it wrote before comes back', async () => {
+    it(`max-model-requests: ${requestsForOneEdit} stops the CLI within seconds, and what it wrote before comes back`, async () => {
       await start();
       const run = await runRecipe({
         agent,
@@ -138,17 +147,18 @@ export function describeRecipe(name: Agent['name'], makeFake: (key: string) => S
         key,
         caFile,
         cleanup,
-        inputs: { 'max-model-requests': '1' },
+        inputs: { 'max-model-requests': String(requestsForOneEdit) },
       });
       const { main, github, repos } = run;
       await github.close();
       const usage = JSON.parse(main.outputs['model-usage']) as { stopped?: { by: string }; refused: number };
       expect(usage.stopped?.by).toBe('max-model-requests');
       expect(usage.refused).toBeGreaterThan(0);
-      expect(fake.paths.length).toBe(1);
-      const stoppedAfter = run.endedAt - fake.firstAt;
+      // The budget's model requests reached the fake, no more (a WebSocket's GET is no model request).
+      expect(fake.paths.filter((p) => p.startsWith('POST')).length).toBe(requestsForOneEdit);
+      const stoppedAfter = run.endedAt - fake.lastAt;
       console.log(
-        `${agent.label} ${version}: ended ${stoppedAfter} ms after its one request; refused ${usage.refused}`,
+        `${agent.label} ${version}: ended ${stoppedAfter} ms after its last request; refused ${usage.refused}`,
       );
       expect(stoppedAfter).toBeLessThan(STOP_WITHIN_MS);
       const pushed = refOf(repos.origin, `refs/heads/${repos.branch}`);
@@ -156,5 +166,27 @@ export function describeRecipe(name: Agent['name'], makeFake: (key: string) => S
         EDIT_TEXT.trim(),
       );
     }, 900_000);
+
+    if (name === 'claude-code')
+      it('without --permission-mode (the README line before), it asks, nobody answers, and it ends with no change', async () => {
+        await start();
+        const run = await runRecipe({
+          agent,
+          image,
+          port: server.port,
+          key,
+          caFile,
+          cleanup,
+          edit: (command) => command.replace('--permission-mode bypassPermissions', ''),
+        });
+        await run.github.close();
+        expect(run.main.code).toBe(0);
+        expect(run.main.outputs.changed).toBe('false');
+        expect(run.main.outputs.reply ?? '').toBe('');
+        // It did ask for the write, and got no answer: its tool call came back refused.
+        expect(fake.requests.some((body) => /"is_error":true/.test(body) && /permission/i.test(body))).toBe(
+          true,
+        );
+      }, 900_000);
   });
 }

@@ -128,24 +128,19 @@ export function agentImage(agent: Agent, version: string): string {
     // not built yet
   }
   const prefix = installAgent(agent, version);
-  const ctx = tempDir('wts-agent-image-');
-  fs.writeFileSync(
-    path.join(ctx, 'Dockerfile'),
-    [
-      `FROM ${NODE_IMAGE}`,
-      'COPY agent/ /usr/local/lib/agent/',
-      'RUN for b in /usr/local/lib/agent/node_modules/.bin/*; do ln -s "$b" /usr/local/bin/; done',
-      `LABEL agent="${agent.pkg}@${version}"`,
-      '',
-    ].join('\n'),
-  );
-  fs.symlinkSync(prefix, path.join(ctx, 'agent'));
-  // A symlink in the context is not followed: send the context as a tar that dereferences it.
-  execFileSync('sh', ['-c', `tar -C "$1" -ch . | docker build -q -t "$2" -`, 'sh', ctx, tag], {
-    stdio: 'ignore',
+  const dockerfile = [
+    `FROM ${NODE_IMAGE}`,
+    'COPY . /usr/local/lib/agent/',
+    'RUN for b in /usr/local/lib/agent/node_modules/.bin/*; do ln -s "$b" /usr/local/bin/; done',
+    `LABEL agent="${agent.pkg}@${version}"`,
+    '',
+  ].join('\n');
+  // The install folder is the context (its links kept as links); the Dockerfile comes on standard input.
+  execFileSync('docker', ['build', '-q', '-t', tag, '-f', '-', prefix], {
+    input: dockerfile,
+    stdio: ['pipe', 'ignore', 'ignore'],
     timeout: INSTALL_TIMEOUT_MS,
   });
-  fs.rmSync(ctx, { recursive: true, force: true });
   return tag;
 }
 
@@ -173,6 +168,8 @@ export async function runRecipe(options: {
   key: string;
   caFile: string;
   inputs?: Record<string, string>;
+  /** A change to the recipe's command, to show what goes wrong without one of its parts. */
+  edit?: (command: string) => string;
   cleanup: string[];
 }): Promise<RecipeRun> {
   const { agent, key } = options;
@@ -200,7 +197,7 @@ export async function runRecipe(options: {
   });
   const command = [
     'echo "agent started $(date +%s%3N)"',
-    recipe.command,
+    options.edit ? options.edit(recipe.command) : recipe.command,
     'status=$?',
     'echo "agent ended $(date +%s%3N) status $status"',
     `bash <<'WS_KEY_EOF'\n${keySearchLines(key).join('\n')}\nWS_KEY_EOF`,

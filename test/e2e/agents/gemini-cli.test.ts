@@ -4,4 +4,5 @@
 import { describeRecipe } from '../../support/agent-recipe-tests.js';
 import { geminiFake } from '../../support/agent-fakes.js';
 
-describeRecipe('gemini-cli', geminiFake);
+// Its first request asks a small model to route the task: the edit needs two.
+describeRecipe('gemini-cli', geminiFake, 2);
