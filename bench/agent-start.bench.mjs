@@ -115,7 +115,8 @@ async function actionRun(variant) {
       command: v.command,
       network: v.network,
       credentials: `http://${NAME}:${port} x-api-key: bench-key`,
-      env: `ANTHROPIC_API_KEY=placeholder\nANTHROPIC_BASE_URL=${base}\nCLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1`,
+      // This bench runs the step as root, so the container runs as root: Claude Code then wants IS_SANDBOX=1.
+      env: `ANTHROPIC_API_KEY=placeholder\nANTHROPIC_BASE_URL=${base}\nCLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1\nIS_SANDBOX=1`,
       'repository-path': repo,
       cleanup: 'always',
     },
