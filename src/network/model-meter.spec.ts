@@ -50,6 +50,51 @@ describe('ModelMeter', () => {
   });
 });
 
+describe('ModelMeter fails closed', () => {
+  const tokens = (input: number, output: number) => ({ input, output, cacheRead: 0, cacheWrite: 0 });
+
+  it('counts an answer still streaming: its usage so far refuses the next request, and is not counted twice', () => {
+    const meter = new ModelMeter({ maxRequests: 0, maxTokens: 100 });
+    expect(meter.admit()).toBeUndefined();
+    const open = meter.open('a.test', 443, 'anthropic');
+    open.update(tokens(60, 1));
+    expect(meter.admit()).toBeUndefined();
+    open.update(tokens(99, 1));
+    expect(meter.admit()).toMatch(/100 tokens used of max-model-tokens 100/);
+    open.done({ status: 200, scanned: { usage: tokens(99, 5), overBound: false } });
+    open.update(tokens(1000, 1000));
+    expect(meter.report()).toMatchObject({
+      totals: { requests: 1, inputTokens: 99, outputTokens: 5 },
+      stopped: { by: 'max-model-tokens', requests: 2, tokens: 100 },
+      refused: 1,
+    });
+  });
+
+  it('under max-model-tokens, refuses a request whose usage cannot be read, and counts it apart', () => {
+    const meter = new ModelMeter({ maxRequests: 0, maxTokens: 100 });
+    expect(meter.admit('a message batch reports no usage')).toMatch(
+      /refused under max-model-tokens 100: a message batch reports no usage/,
+    );
+    expect(meter.admit()).toBeUndefined();
+    expect(meter.report()).toMatchObject({ refused: 1, refusedUnreadable: 1 });
+    expect(meter.report().stopped).toBeUndefined();
+    // Without a token cap, it is counted against the requests and sent.
+    const counting = new ModelMeter({ maxRequests: 1, maxTokens: 0 });
+    expect(counting.admit('why')).toBeUndefined();
+    expect(counting.admit('why')).toMatch(/max-model-requests 1/);
+  });
+
+  it('under max-model-tokens, refuses every request once an answer could not be read (none, or past the bound)', () => {
+    for (const scanned of [undefined, { overBound: true, usage: tokens(1, 1) }]) {
+      const meter = new ModelMeter({ maxRequests: 0, maxTokens: 1000 });
+      expect(meter.admit()).toBeUndefined();
+      meter.open('a.test', 443, 'openai').done({ status: 200, scanned });
+      expect(meter.admit()).toMatch(/token count is unknown: 1 answer\(s\)/);
+      expect(meter.report()).toMatchObject({ totals: { unmetered: 1 }, stopped: { by: 'max-model-tokens' } });
+    }
+  });
+});
+
 describe('the proxy meters plain-HTTP model APIs and enforces the budget', () => {
   let server: http.Server;
   let port = 0;
