@@ -189,7 +189,11 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       }
       end.far.destroy();
       interceptor(end.host, end.port, 'clear').then(
-        (server) => server.emit('connection', client),
+        (server) => {
+          // Its parser reads the socket's data events (proxy-chain's own took the socket's handle).
+          server.emit('connection', client);
+          client.resume();
+        },
         () => client.destroy(),
       );
     });
