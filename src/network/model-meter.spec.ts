@@ -111,7 +111,11 @@ describe('the proxy meters plain-HTTP model APIs and enforces the budget', () =>
       seen++;
       req.resume();
       req.on('end', () => {
-        if (req.url === '/v1/messages' && req.headers['accept-encoding'] === 'identity') {
+        if (req.url === '/slow/v1/messages') {
+          res.writeHead(200, { 'content-type': 'text/event-stream' });
+          res.write(STREAM[0]);
+          setTimeout(() => res.end(STREAM.slice(1).join('')), 1500);
+        } else if (req.url === '/v1/messages' && req.headers['accept-encoding'] === 'identity') {
           res.writeHead(200, { 'content-type': 'text/event-stream' });
           // Split mid-line, in separate writes.
           const all = STREAM.join('');
@@ -155,6 +159,30 @@ describe('the proxy meters plain-HTTP model APIs and enforces the budget', () =>
       req.on('error', reject);
       req.end('{"model":"x"}');
     });
+
+  it('counts a stream as it reports: its message_start past max-model-tokens refuses a request while it is open', async () => {
+    const policy: ProxiedPolicy = {
+      ...(parseNetwork(`localhost:${port}`) as ProxiedPolicy),
+      modelLimits: { maxRequests: 0, maxTokens: 10 },
+    };
+    const socketPath = path.join(dir, 'slow.sock');
+    const proxy = await startProxy({ policy, socketPath });
+    try {
+      const base = `http://localhost:${port}`;
+      const slow = post(socketPath, `${base}/slow/v1/messages`);
+      await new Promise((r) => setTimeout(r, 500));
+      const before = seen;
+      expect((await post(socketPath, `${base}/v1/chat/completions`)).status).toBe(429);
+      expect(seen).toBe(before);
+      expect((await slow).body).toBe(STREAM.join(''));
+      expect(proxy.report().models).toMatchObject({
+        totals: { requests: 1, inputTokens: 12, outputTokens: 30 },
+        stopped: { by: 'max-model-tokens', tokens: 13 },
+      });
+    } finally {
+      await proxy.close();
+    }
+  });
 
   it('reports the usage the server sent, then answers 429 itself past max-model-requests', async () => {
     const policy: ProxiedPolicy = {

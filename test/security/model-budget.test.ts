@@ -97,10 +97,15 @@ const plans = {
   },
   // max-model-tokens below the slow stream's input tokens: 8 requests 2 s into it, while it is open.
   streaming: async () => {
-    const slow = post('/v1/messages', { ...msg, stream: true });
+    const slow = await post('/v1/messages', { ...msg, stream: true });
+    const reader = slow.body.getReader();
+    const decode = new TextDecoder();
+    console.log('slowstart: ' + decode.decode((await reader.read()).value).slice(0, 60));
     await new Promise((r) => setTimeout(r, 2000));
     await Promise.all(Array.from({ length: 8 }, (_, i) => show('late' + i, post('/v1/messages', msg))));
-    await show('slow', slow);
+    let text = '';
+    for (let part = await reader.read(); !part.done; part = await reader.read()) text += decode.decode(part.value);
+    console.log('slow: ' + slow.status + ' ' + text.slice(-300).replace(/\\n/g, ' '));
   },
   // A large max-model-tokens: what the proxy makes readable, what it reads, what it refuses.
   readable: async () => {
@@ -215,8 +220,9 @@ async function attack(plan: string, limits: Record<string, string>) {
 
   it('max-model-tokens: a stream whose message_start crosses the cap stops the 8 requests sent while it is open, and is not cut', async () => {
     const run = await attack('streaming', { 'max-model-tokens': String(SLOW_INPUT_TOKENS - 1) });
+    expect(run.stdout).toMatch(/^slowstart: event: message_start/m);
     for (let i = 0; i < 8; i++) expect(run.lines.get(`late${i}`)).toMatch(/^429 .*max-model-tokens/);
-    expect(run.lines.get('slow')).toMatch(/^200 .*"output_tokens":2/);
+    expect(run.lines.get('slow')).toMatch(/^200 .*"output_tokens":2.*message_stop/);
     expect(run.billed.metered).toEqual(['POST /v1/messages']);
     expect(run.usage).toMatchObject({
       totals: { requests: 1, inputTokens: SLOW_INPUT_TOKENS, outputTokens: 2 },
