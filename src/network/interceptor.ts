@@ -7,7 +7,8 @@
 import * as http from 'node:http';
 import * as https from 'node:https';
 import type { RunCa } from './ca.js';
-import { budgetAnswer, meteredRequest } from './model-apis.js';
+import { classifyRequest } from './model-apis.js';
+import { serveModelRequest } from './metered-request.js';
 import type { ModelMeter } from './model-meter.js';
 import type { Credential } from './policy.js';
 import { tunnelTarget, upstreamHeaders, type Refusal } from './request-rules.js';
@@ -51,28 +52,19 @@ export async function makeInterceptor(options: InterceptorOptions): Promise<http
       answer(res, target.refusal);
       return;
     }
-    const metered = meteredRequest(req.method, target.path);
-    const overBudget = metered && options.meter.admit();
-    if (metered && overBudget) {
-      req.resume();
-      const refusal = budgetAnswer(metered.api, overBudget);
-      res.writeHead(refusal.statusCode, refusal.headers);
-      res.end(refusal.body);
-      return;
-    }
-    options.onAllowed();
-    void sendOn(req, res, {
+    const send = {
       protocol: scheme,
       host,
       port,
-      path: target.path,
       headers: upstreamHeaders(req.rawHeaders, host, port, options.credentials),
       trustedCas: options.trustedCas,
-      meter: metered && {
-        api: metered.api,
-        done: (answer) => options.meter.record(host, port, metered.api, answer, metered.pathModel),
-      },
-    });
+    };
+    // On a host with a credential every POST is a model request: counted, and refused if unreadable.
+    const call = classifyRequest(req.method, target.path, req.rawHeaders, options.credentials.length > 0);
+    options.onAllowed();
+    if (call)
+      void serveModelRequest(req, res, call, { meter: options.meter, host, port, path: target.path, send });
+    else void sendOn(req, res, { ...send, path: target.path });
   });
   return server;
 }

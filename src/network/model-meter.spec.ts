@@ -50,6 +50,51 @@ describe('ModelMeter', () => {
   });
 });
 
+describe('ModelMeter fails closed', () => {
+  const tokens = (input: number, output: number) => ({ input, output, cacheRead: 0, cacheWrite: 0 });
+
+  it('counts an answer still streaming: its usage so far refuses the next request, and is not counted twice', () => {
+    const meter = new ModelMeter({ maxRequests: 0, maxTokens: 100 });
+    expect(meter.admit()).toBeUndefined();
+    const open = meter.open('a.test', 443, 'anthropic');
+    open.update(tokens(60, 1));
+    expect(meter.admit()).toBeUndefined();
+    open.update(tokens(99, 1));
+    expect(meter.admit()).toMatch(/100 tokens used of max-model-tokens 100/);
+    open.done({ status: 200, scanned: { usage: tokens(99, 5), overBound: false } });
+    open.update(tokens(1000, 1000));
+    expect(meter.report()).toMatchObject({
+      totals: { requests: 1, inputTokens: 99, outputTokens: 5 },
+      stopped: { by: 'max-model-tokens', requests: 2, tokens: 100 },
+      refused: 1,
+    });
+  });
+
+  it('under max-model-tokens, refuses a request whose usage cannot be read, and counts it apart', () => {
+    const meter = new ModelMeter({ maxRequests: 0, maxTokens: 100 });
+    expect(meter.admit('a message batch reports no usage')).toMatch(
+      /refused under max-model-tokens 100: a message batch reports no usage/,
+    );
+    expect(meter.admit()).toBeUndefined();
+    expect(meter.report()).toMatchObject({ refused: 1, refusedUnreadable: 1 });
+    expect(meter.report().stopped).toBeUndefined();
+    // Without a token cap, it is counted against the requests and sent.
+    const counting = new ModelMeter({ maxRequests: 1, maxTokens: 0 });
+    expect(counting.admit('why')).toBeUndefined();
+    expect(counting.admit('why')).toMatch(/max-model-requests 1/);
+  });
+
+  it('under max-model-tokens, refuses every request once an answer could not be read (none, or past the bound)', () => {
+    for (const scanned of [undefined, { overBound: true, usage: tokens(1, 1) }]) {
+      const meter = new ModelMeter({ maxRequests: 0, maxTokens: 1000 });
+      expect(meter.admit()).toBeUndefined();
+      meter.open('a.test', 443, 'openai').done({ status: 200, scanned });
+      expect(meter.admit()).toMatch(/token count is unknown: 1 answer\(s\)/);
+      expect(meter.report()).toMatchObject({ totals: { unmetered: 1 }, stopped: { by: 'max-model-tokens' } });
+    }
+  });
+});
+
 describe('the proxy meters plain-HTTP model APIs and enforces the budget', () => {
   let server: http.Server;
   let port = 0;
@@ -66,7 +111,11 @@ describe('the proxy meters plain-HTTP model APIs and enforces the budget', () =>
       seen++;
       req.resume();
       req.on('end', () => {
-        if (req.url === '/v1/messages' && req.headers['accept-encoding'] === 'identity') {
+        if (req.url === '/slow/v1/messages') {
+          res.writeHead(200, { 'content-type': 'text/event-stream' });
+          res.write(STREAM[0]);
+          setTimeout(() => res.end(STREAM.slice(1).join('')), 1500);
+        } else if (req.url === '/v1/messages' && req.headers['accept-encoding'] === 'identity') {
           res.writeHead(200, { 'content-type': 'text/event-stream' });
           // Split mid-line, in separate writes.
           const all = STREAM.join('');
@@ -110,6 +159,30 @@ describe('the proxy meters plain-HTTP model APIs and enforces the budget', () =>
       req.on('error', reject);
       req.end('{"model":"x"}');
     });
+
+  it('counts a stream as it reports: its message_start past max-model-tokens refuses a request while it is open', async () => {
+    const policy: ProxiedPolicy = {
+      ...(parseNetwork(`localhost:${port}`) as ProxiedPolicy),
+      modelLimits: { maxRequests: 0, maxTokens: 10 },
+    };
+    const socketPath = path.join(dir, 'slow.sock');
+    const proxy = await startProxy({ policy, socketPath });
+    try {
+      const base = `http://localhost:${port}`;
+      const slow = post(socketPath, `${base}/slow/v1/messages`);
+      await new Promise((r) => setTimeout(r, 500));
+      const before = seen;
+      expect((await post(socketPath, `${base}/v1/chat/completions`)).status).toBe(429);
+      expect(seen).toBe(before);
+      expect((await slow).body).toBe(STREAM.join(''));
+      expect(proxy.report().models).toMatchObject({
+        totals: { requests: 1, inputTokens: 12, outputTokens: 30 },
+        stopped: { by: 'max-model-tokens', tokens: 13 },
+      });
+    } finally {
+      await proxy.close();
+    }
+  });
 
   it('reports the usage the server sent, then answers 429 itself past max-model-requests', async () => {
     const policy: ProxiedPolicy = {

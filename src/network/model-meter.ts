@@ -1,9 +1,11 @@
 // What the run spent on model APIs, and the budget that stops it: one object per run, shared by every
-// connection and host the proxy serves. Requests are decided before they are sent (`admit`), tokens are
-// added as the answers end (`record`): a limit, once reached, refuses every later request of the run.
-// Pure: no sockets. ADR 0009.
+// connection and host the proxy serves. Requests are decided before they are sent (`admit`); tokens are
+// counted as each answer reports them, while it streams (`open`), and recorded when it ends (`record`): a
+// limit, once reached by the answers ended and those still streaming, refuses every later request of the
+// run. It fails closed: under `max-model-tokens`, a request whose usage cannot be read is refused, and once
+// an answer's usage could not be read, every later request is. Pure: no sockets. ADR 0009.
 import type { ModelApi } from './model-apis.js';
-import type { ScannedAnswer } from './usage-scanner.js';
+import type { ScannedAnswer, Usage } from './usage-scanner.js';
 
 /** `max-model-requests` and `max-model-tokens` (input plus output); 0 is no limit. */
 export interface ModelLimits {
@@ -26,6 +28,12 @@ export interface ModelUsageRow {
   unmetered: number;
 }
 
+/** An answer still coming: its usage so far (`update`), then its end (`done`). */
+export interface OpenAnswer {
+  update(usage: Usage): void;
+  done(answer: MeteredAnswer): void;
+}
+
 export interface ModelUsageReport {
   rows: ModelUsageRow[];
   /** Over every row, and over requests past the row bound. */
@@ -37,6 +45,8 @@ export interface ModelUsageReport {
   refused: number;
   /** Host and model pairs past the row bound, counted in the totals only. */
   uncounted: number;
+  /** Of `refused`, requests refused under `max-model-tokens` because their usage could not be read. */
+  refusedUnreadable: number;
 }
 
 /** One answer as it ended: its status, and what the scanner read (none when it was not read). */
@@ -52,40 +62,72 @@ export class ModelMeter {
   private readonly totals = { requests: 0, inputTokens: 0, outputTokens: 0, unmetered: 0 };
   private admitted = 0;
   private refused = 0;
+  private refusedUnreadable = 0;
   private uncounted = 0;
+  /** Tokens reported so far by answers still coming. */
+  private streaming = 0;
   private stopped: ModelUsageReport['stopped'];
 
   constructor(private readonly limits: ModelLimits = { maxRequests: 0, maxTokens: 0 }) {}
 
+  /** The answers ended and those still streaming. */
   private get tokens(): number {
-    return this.totals.inputTokens + this.totals.outputTokens;
+    return this.totals.inputTokens + this.totals.outputTokens + this.streaming;
   }
 
-  /** Before a metered request is sent: undefined (counted, send it) or why the budget refuses it. */
-  admit(): string | undefined {
+  /**
+   * Before a metered request is sent: undefined (counted, send it) or why the budget refuses it.
+   * `unreadable` says why its usage could not be read, when it cannot.
+   */
+  admit(unreadable?: string): string | undefined {
     const { maxRequests, maxTokens } = this.limits;
-    const by =
-      maxRequests > 0 && this.admitted >= maxRequests
-        ? 'max-model-requests'
-        : maxTokens > 0 && this.tokens >= maxTokens
-          ? 'max-model-tokens'
-          : undefined;
-    if (!by) {
-      this.admitted++;
-      return undefined;
+    let why: string | undefined;
+    if (maxRequests > 0 && this.admitted >= maxRequests) {
+      this.stopped ??= { by: 'max-model-requests', requests: this.admitted, tokens: this.tokens };
+      why = `the run's model budget is spent: ${this.admitted} of max-model-requests ${maxRequests} requests made`;
+    } else if (maxTokens > 0 && this.tokens >= maxTokens) {
+      this.stopped ??= { by: 'max-model-tokens', requests: this.admitted, tokens: this.tokens };
+      why = `the run's model budget is spent: ${this.tokens} tokens used of max-model-tokens ${maxTokens}`;
+    } else if (maxTokens > 0 && this.totals.unmetered > 0) {
+      this.stopped ??= { by: 'max-model-tokens', requests: this.admitted, tokens: this.tokens };
+      why =
+        `the run's token count is unknown: ${this.totals.unmetered} answer(s) gave no usage the proxy ` +
+        `could read, so max-model-tokens ${maxTokens} cannot be kept`;
+    } else if (maxTokens > 0 && unreadable) {
+      this.refusedUnreadable++;
+      why = `refused under max-model-tokens ${maxTokens}: ${unreadable}`;
     }
-    this.refused++;
-    this.stopped ??= { by, requests: this.admitted, tokens: this.tokens };
-    return by === 'max-model-requests'
-      ? `the run's model budget is spent: ${this.admitted} of max-model-requests ${maxRequests} requests made`
-      : `the run's model budget is spent: ${this.tokens} tokens used of max-model-tokens ${maxTokens}`;
+    if (why === undefined) this.admitted++;
+    else this.refused++;
+    return why;
+  }
+
+  /** An admitted request's answer, counted as it reports its usage; `done` records it (once). */
+  open(host: string, port: number, api: ModelApi, pathModel = ''): OpenAnswer {
+    let counted = 0;
+    let ended = false;
+    return {
+      update: (usage) => {
+        if (ended) return;
+        const now = usage.input + usage.output;
+        this.streaming += now - counted;
+        counted = now;
+      },
+      done: (answer) => {
+        if (ended) return;
+        ended = true;
+        this.streaming -= counted;
+        this.record(host, port, api, answer, pathModel);
+      },
+    };
   }
 
   /** After an admitted request's answer ended (or failed): its tokens, in its host and model's row. */
   record(host: string, port: number, api: ModelApi, answer: MeteredAnswer, pathModel = ''): void {
     const usage = answer.scanned?.usage;
     const ok = answer.status !== undefined && answer.status >= 200 && answer.status < 300;
-    const unmetered = ok && !usage ? 1 : 0;
+    // A line past the bound may have held the totals: what was read of it is counted, and it is unreadable.
+    const unmetered = ok && (!usage || answer.scanned?.overBound) ? 1 : 0;
     this.totals.requests++;
     this.totals.inputTokens += usage?.input ?? 0;
     this.totals.outputTokens += usage?.output ?? 0;
@@ -131,6 +173,7 @@ export class ModelMeter {
       ...(this.stopped ? { stopped: { ...this.stopped } } : {}),
       refused: this.refused,
       uncounted: this.uncounted,
+      refusedUnreadable: this.refusedUnreadable,
     };
   }
 }

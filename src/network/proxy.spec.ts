@@ -123,3 +123,47 @@ describe('startProxy', () => {
     expect(fs.existsSync(socketPath)).toBe(false);
   });
 });
+
+describe('a tunnel that is not TLS', () => {
+  /** CONNECT, then `bytes` inside the tunnel; what came back within `ms`. */
+  function throughTunnel(socketPath: string, bytes: string, ms = 1500): Promise<string> {
+    return new Promise((resolve, reject) => {
+      const req = http.request({ socketPath, method: 'CONNECT', path: `localhost:${port}`, agent: false });
+      req.on('connect', (_res, socket) => {
+        let out = '';
+        socket.on('data', (d: Buffer) => (out += d.toString('latin1')));
+        const done = () => {
+          socket.destroy();
+          resolve(out);
+        };
+        setTimeout(done, ms);
+        socket.on('close', done);
+        socket.write(bytes);
+      });
+      req.on('error', reject);
+      req.end();
+    });
+  }
+
+  it('is read as HTTP: its model requests are metered, past the budget refused, an upgrade sent on as a plain GET', async () => {
+    const policy = { ...parseNetwork(`localhost:${port}`), modelLimits: { maxRequests: 1, maxTokens: 0 } };
+    await withProxy(policy as ProxiedPolicy, async (socketPath, proxy) => {
+      const before = seen.length;
+      const post = `POST /v1/messages HTTP/1.1\r\nHost: localhost:${port}\r\nContent-Length: 2\r\n\r\n{}`;
+      const first = await throughTunnel(socketPath, post);
+      expect(first).toMatch(/^HTTP\/1\.1 200 /);
+      expect(first).toContain('hello');
+      const past = await throughTunnel(socketPath, post.repeat(4));
+      expect(past).toMatch(/^HTTP\/1\.1 429 /);
+      const upgrade = await throughTunnel(
+        socketPath,
+        `GET /ws HTTP/1.1\r\nHost: localhost:${port}\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n\r\n`,
+      );
+      expect(upgrade).toMatch(/^HTTP\/1\.1 200 /);
+      expect(upgrade).not.toMatch(/upgrade/i);
+      // The first POST and the GET, without its Upgrade: nothing past the budget.
+      expect(seen.length - before).toBe(2);
+      expect(proxy.report().models).toMatchObject({ totals: { requests: 1 }, refused: 4 });
+    });
+  });
+});

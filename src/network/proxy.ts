@@ -14,27 +14,16 @@ import * as net from 'node:net';
 import { RequestError, Server } from 'proxy-chain';
 import type { RunCa } from './ca.js';
 import { makeInterceptor } from './interceptor.js';
-import { budgetAnswer, meteredRequest } from './model-apis.js';
+import { classifyRequest } from './model-apis.js';
+import { serveModelRequest } from './metered-request.js';
 import { ModelMeter, type ModelUsageReport } from './model-meter.js';
 import { decide, normalizeHost, type Credential, type ProxiedPolicy } from './policy.js';
 import { framingRefusal, splitHostHeader, upstreamHeaders } from './request-rules.js';
 import { joinSockets, RELAY_LARGE_BYTES, RELAY_LARGE_COUNT, RELAY_SMALL_BYTES, relayReads } from './relay.js';
-import { plainMeteredSender } from './send-on.js';
+import { plainResponses } from './send-on.js';
+import { Tally, type HostCount, type RefusedCount } from './tally.js';
 
-export interface HostCount {
-  host: string;
-  port: number;
-  requests: number;
-  bytesSent: number;
-  bytesReceived: number;
-}
-
-export interface RefusedCount {
-  host: string;
-  port: number;
-  requests: number;
-  reason: string;
-}
+export type { HostCount, RefusedCount };
 
 export interface NetworkReport {
   allowed: HostCount[];
@@ -45,8 +34,7 @@ export interface NetworkReport {
   models?: ModelUsageReport;
 }
 
-/** Bounds: distinct host:port rows kept, connections open at once, one host name's length in a row. */
-export const MAX_ROWS = 500;
+/** Bounds: connections open at once, one host name's length in a row. */
 const MAX_CONNECTIONS = 2048;
 const MAX_HOST_CHARS = 253;
 
@@ -62,52 +50,6 @@ export interface ProxyOptions {
   ca?: RunCa | Promise<RunCa>;
   /** PEM certificates to verify credential hosts by, instead of Node's own store (for tests). */
   trustedCas?: string;
-}
-
-class Tally {
-  readonly allowed = new Map<string, HostCount>();
-  readonly denied = new Map<string, RefusedCount>();
-  uncounted = 0;
-
-  private row<T>(map: Map<string, T>, host: string, port: number, make: () => T): T | undefined {
-    const key = `${host}\n${port}`;
-    const found = map.get(key);
-    if (found) return found;
-    if (this.allowed.size + this.denied.size >= MAX_ROWS) {
-      this.uncounted++;
-      return undefined;
-    }
-    const made = make();
-    map.set(key, made);
-    return made;
-  }
-
-  allow(host: string, port: number): HostCount | undefined {
-    const row = this.row(this.allowed, host, port, () => ({
-      host,
-      port,
-      requests: 0,
-      bytesSent: 0,
-      bytesReceived: 0,
-    }));
-    if (row) row.requests++;
-    return row;
-  }
-
-  deny(host: string, port: number, reason: string): void {
-    const row = this.row(this.denied, host, port, () => ({ host, port, requests: 0, reason }));
-    if (row) row.requests++;
-  }
-
-  report(): Omit<NetworkReport, 'models'> {
-    const order = (a: { host: string; port: number }, b: { host: string; port: number }) =>
-      a.host.localeCompare(b.host) || a.port - b.port;
-    return {
-      allowed: [...this.allowed.values()].sort(order),
-      denied: [...this.denied.values()].sort(order),
-      uncounted: this.uncounted,
-    };
-  }
 }
 
 /** Headers as [name, value, name, value...] without any spelling of `names`, then `credentials` added. */
@@ -138,11 +80,14 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     );
   };
 
-  /** A tunnel ended here for a host with a credential, one server per host, port and scheme (interceptor.ts). */
+  /**
+   * A tunnel ended here, one server per host, port and scheme (interceptor.ts): for a host with a
+   * credential, and (`clear`) for a tunnel whose bytes are plain HTTP, read as HTTP with no credential.
+   */
   const interceptor = (
     host: string,
     port: number,
-    scheme: Credential['scheme'],
+    scheme: Credential['scheme'] | 'clear',
   ): Promise<http.Server | https.Server> => {
     const key = `${scheme}://${host}:${port}`;
     let made = interceptors.get(key);
@@ -151,9 +96,9 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
         return makeInterceptor({
           host,
           port,
-          scheme,
+          scheme: scheme === 'clear' ? 'http' : scheme,
           ca: scheme === 'https' ? await options.ca : undefined,
-          credentials: credentialsFor(host, port, scheme),
+          credentials: scheme === 'clear' ? [] : credentialsFor(host, port, scheme),
           trustedCas: options.trustedCas,
           meter,
           onAllowed: () => tally.allow(host, port),
@@ -172,7 +117,10 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
    */
   const sizes = { small: RELAY_SMALL_BYTES, large: RELAY_LARGE_BYTES };
   const budget = { large: RELAY_LARGE_COUNT };
-  const tunnelEnds = new WeakMap<net.Socket, { far: net.Socket; gone: () => void }>();
+  const tunnelEnds = new WeakMap<
+    net.Socket,
+    { far: net.Socket; gone: () => void; host: string; port: number }
+  >();
   const openEnds = new Set<net.Socket>();
   const openTunnelEnd = (client: net.Socket, host: string, port: number): Promise<void> =>
     new Promise((resolve, reject) => {
@@ -206,10 +154,15 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       };
       far.on('error', early);
       far.once('connect', () => {
-        tunnelEnds.set(client, { far, gone });
+        tunnelEnds.set(client, { far, gone, host, port });
         resolve();
       });
     });
+  /**
+   * A tunnel's first bytes decide what it is: a TLS handshake (its first byte, 0x16) is relayed as it is;
+   * anything else is read as HTTP by an interceptor with no credential, so that a request the proxy could
+   * read in clear (a plain-HTTP model API behind a CONNECT) is checked and metered, never tunneled raw.
+   */
   const tunnels = net.createServer((client) => {
     const end = tunnelEnds.get(client);
     tunnelEnds.delete(client);
@@ -219,7 +172,31 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     }
     client.off('close', end.gone);
     end.far.removeAllListeners('error');
-    joinSockets(client, end.far);
+    const fail = () => {
+      client.destroy();
+      end.far.destroy();
+    };
+    client.on('error', fail);
+    client.once('close', fail);
+    client.once('data', (first: Buffer) => {
+      client.pause();
+      client.unshift(first);
+      client.off('error', fail);
+      client.off('close', fail);
+      if (first[0] === 0x16) {
+        joinSockets(client, end.far);
+        return;
+      }
+      end.far.destroy();
+      interceptor(end.host, end.port, 'clear').then(
+        (server) => {
+          // Its parser reads the socket's data events (proxy-chain's own took the socket's handle).
+          server.emit('connection', client);
+          client.resume();
+        },
+        () => client.destroy(),
+      );
+    });
   });
 
   const server = new Server({
@@ -240,11 +217,6 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       // A key goes over TLS only: in clear, anyone on the way could read it.
       if (isHttp && overTls.length > 0)
         refuse(host, port, `${host} has a credential, which is sent over TLS only: use https://`, 403);
-      // A model API in clear: counted against the budget before anything is sent, or answered here.
-      const metered = isHttp ? meteredRequest(request.method, request.url ?? '') : undefined;
-      const overBudget = metered && meter.admit();
-      if (metered && overBudget)
-        return { customResponseFunction: () => budgetAnswer(metered.api, overBudget) };
       const row = tally.allow(host, port);
       if (row) rowOf.set(connectionId as unknown as number, row);
       if (!isHttp && overTls.length > 0)
@@ -258,17 +230,24 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       }
       // A credential whose line named http:// (an internal service): on plain HTTP, on its ports only.
       const inClear = credentialsFor(host, port, 'http');
-      if (metered)
+      // A model API in clear: decided against the budget before anything is sent, or answered here.
+      const call = classifyRequest(request.method, request.url ?? '', request.rawHeaders, inClear.length > 0);
+      if (call) {
+        const target = new URL(request.url ?? '/', `http://${host}`);
+        const send = {
+          protocol: 'http' as const,
+          host,
+          port,
+          headers: upstreamHeaders(request.rawHeaders, host, port, inClear),
+        };
+        const path = `${target.pathname}${target.search}`;
         return {
           customResponseFunction: () =>
-            sendMetered(
-              request,
-              host,
-              port,
-              metered,
-              upstreamHeaders(request.rawHeaders, host, port, inClear),
+            servePlain(request, (res) =>
+              serveModelRequest(request, res, call, { meter, host, port, path, send }),
             ),
         };
+      }
       if (inClear.length > 0)
         request.rawHeaders.splice(
           0,
@@ -289,7 +268,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     },
   );
   server.on('requestFailed', () => undefined);
-  const sendMetered = plainMeteredSender(server.server, meter);
+  const servePlain = plainResponses(server.server);
 
   // proxy-chain serves TCP; its HTTP server is handed the Unix socket's connections instead. It drops a
   // socket without a peer address, which a Unix socket never has: it is given one that says what it is.

@@ -1,17 +1,20 @@
 // The byte path of the allow-list without containers: the forwarder's own script (run by Node as the
 // sidecar runs it) on a TCP port, the proxy on its Unix socket, a server on this machine. Large transfers
-// arrive byte-exact both ways, through a CONNECT tunnel and as plain HTTP; a reader that stalls holds the
-// sender back (bytes in flight bounded); a tunnel to a closed port gets a 502. (Containers:
-// test/integration/network.test.ts.)
+// arrive byte-exact both ways, through a CONNECT tunnel (TLS, which the relay carries as it is) and as
+// plain HTTP; a reader that stalls holds the sender back (bytes in flight bounded); a tunnel to a closed
+// port gets a 502. (Containers: test/integration/network.test.ts.)
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as http from 'node:http';
+import * as https from 'node:https';
 import * as net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import * as tls from 'node:tls';
+import { createRunCa, type RunCa } from './ca.js';
 import { EventEmitter } from 'node:events';
 import { FORWARDER_SCRIPT } from './forwarder.js';
 import { parseNetwork, type ProxiedPolicy } from './policy.js';
@@ -30,6 +33,10 @@ const FORWARDER_PEAK = 90 * MiB;
 let dir = '';
 let server: http.Server;
 let serverPort = 0;
+/** The same server over TLS, for the tunnels: a tunnel that is not TLS is read as HTTP by the proxy. */
+let secure: https.Server;
+let securePort = 0;
+let ca: RunCa;
 let proxy: RunningProxy;
 let forwarder: ChildProcess;
 let forwarderPort = 0;
@@ -60,7 +67,7 @@ const served: string[] = [];
 
 beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ws-relay-spec-'));
-  server = http.createServer((req, res) => {
+  const handler = (req: http.IncomingMessage, res: http.ServerResponse) => {
     if (req.method === 'POST') {
       const hash = createHash('sha256');
       let length = 0;
@@ -73,11 +80,19 @@ beforeAll(async () => {
     }
     res.writeHead(200, { 'content-length': String(BIG) });
     void sendRandom(res, BIG).then((h) => served.push(h));
-  });
+  };
+  server = http.createServer(handler);
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   serverPort = (server.address() as AddressInfo).port;
+  ca = await createRunCa();
+  secure = https.createServer(await ca.leaf('localhost'), handler);
+  await new Promise<void>((r) => secure.listen(0, '127.0.0.1', r));
+  securePort = (secure.address() as AddressInfo).port;
   const socketPath = path.join(dir, 'proxy.sock');
-  proxy = await startProxy({ policy: parseNetwork(`localhost:${serverPort}`) as ProxiedPolicy, socketPath });
+  proxy = await startProxy({
+    policy: parseNetwork(`localhost:${serverPort}, localhost:${securePort}`) as ProxiedPolicy,
+    socketPath,
+  });
   // The forwarder listens on 127.0.0.1:3128 in the sidecar; here on a free port of this machine.
   const free = net.createServer();
   await new Promise<void>((r) => free.listen(0, '127.0.0.1', r));
@@ -97,10 +112,24 @@ beforeAll(async () => {
 afterAll(async () => {
   forwarder?.kill();
   await proxy?.close();
-  server?.closeAllConnections();
-  await new Promise((r) => server?.close(r));
+  for (const s of [server, secure]) {
+    s?.closeAllConnections();
+    await new Promise((r) => s?.close(r));
+  }
   fs.rmSync(dir, { recursive: true, force: true });
 });
+
+/** A CONNECT through the forwarder to the TLS server; TLS over the tunnel once the proxy said 200. */
+async function tlsTunnel(): Promise<tls.TLSSocket> {
+  const { status, socket } = await tunnel(`localhost:${securePort}`);
+  expect(status).toBe(200);
+  const secured = tls.connect({ socket, servername: 'localhost', ca: ca.certificate });
+  await new Promise<void>((resolve, reject) => {
+    secured.once('secureConnect', () => resolve());
+    secured.once('error', reject);
+  });
+  return secured;
+}
 
 /** A CONNECT through the forwarder; the tunnel's socket once the proxy said 200. */
 function tunnel(target: string): Promise<{ status: number; socket: net.Socket }> {
@@ -123,7 +152,10 @@ function tunnel(target: string): Promise<{ status: number; socket: net.Socket }>
 }
 
 /** The body of `GET /` read through `socket` (a raw HTTP/1.1 exchange), hashed, with its length. */
-function readThrough(socket: net.Socket, body: number): Promise<{ length: number; hash: string }> {
+function readThrough(
+  socket: net.Socket | tls.TLSSocket,
+  body: number,
+): Promise<{ length: number; hash: string }> {
   const hash = createHash('sha256');
   let head: Buffer | undefined = Buffer.alloc(0);
   let length = 0;
@@ -151,9 +183,8 @@ function readThrough(socket: net.Socket, body: number): Promise<{ length: number
 
 describe('the relay (forwarder script and proxy tunnels)', () => {
   it('carries a large download byte-exact through a CONNECT tunnel', async () => {
-    const { status, socket } = await tunnel(`localhost:${serverPort}`);
-    expect(status).toBe(200);
-    socket.write(`GET / HTTP/1.1\r\nHost: localhost:${serverPort}\r\n\r\n`);
+    const socket = await tlsTunnel();
+    socket.write(`GET / HTTP/1.1\r\nHost: localhost:${securePort}\r\n\r\n`);
     const got = await readThrough(socket, BIG);
     expect(got.length).toBe(BIG);
     await new Promise((r) => setTimeout(r, 50));
@@ -172,7 +203,7 @@ describe('the relay (forwarder script and proxy tunnels)', () => {
   });
 
   it('carries a large upload byte-exact through a CONNECT tunnel', async () => {
-    const { socket } = await tunnel(`localhost:${serverPort}`);
+    const socket = await tlsTunnel();
     const body = randomBytes(BIG);
     const answer = new Promise<string>((resolve) => {
       let text = '';
@@ -181,17 +212,17 @@ describe('the relay (forwarder script and proxy tunnels)', () => {
         if (/\r\n\r\n\d+ [0-9a-f]{64}$/.test(text)) resolve(text.slice(text.indexOf('\r\n\r\n') + 4));
       });
     });
-    socket.write(`POST / HTTP/1.1\r\nHost: localhost:${serverPort}\r\nContent-Length: ${BIG}\r\n\r\n`);
+    socket.write(`POST / HTTP/1.1\r\nHost: localhost:${securePort}\r\nContent-Length: ${BIG}\r\n\r\n`);
     socket.write(body);
     expect(await answer).toBe(`${BIG} ${createHash('sha256').update(body).digest('hex')}`);
     socket.destroy();
   });
 
   it('holds the sender back while the reader stalls: at most 24 MiB in flight, then all arrives', async () => {
-    const { socket } = await tunnel(`localhost:${serverPort}`);
+    const socket = await tlsTunnel();
     socket.pause();
     const before = streamed;
-    socket.write(`GET / HTTP/1.1\r\nHost: localhost:${serverPort}\r\n\r\n`);
+    socket.write(`GET / HTTP/1.1\r\nHost: localhost:${securePort}\r\n\r\n`);
     await new Promise((r) => setTimeout(r, 1500));
     const inFlight = streamed - before;
     expect(inFlight).toBeGreaterThan(0);

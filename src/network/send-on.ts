@@ -1,14 +1,14 @@
 // Sending one checked request on, rebuilt (Node's client: the target in origin form, the headers the
-// caller built with request-rules.ts), and its answer back, as the bytes come: for requests inside a TLS
+// caller built with request-rules.ts), and its answer back, as the bytes come: for requests inside a
 // tunnel the proxy ends (interceptor.ts) and for plain-HTTP requests to a model API (proxy.ts). A metered
-// request's answer passes through the usage scanner on the way, and is asked for without compression so
-// that the scanner can read it. ADR 0009.
+// request's answer passes through the usage scanner on the way, which reports its usage as it comes, and
+// is asked for without compression so that the scanner can read it. ADR 0009.
 import * as http from 'node:http';
 import * as https from 'node:https';
 import { RequestError } from 'proxy-chain';
-import type { MeteredRequest, ModelApi } from './model-apis.js';
-import type { MeteredAnswer, ModelMeter } from './model-meter.js';
-import { UsageScanner } from './usage-scanner.js';
+import type { ModelApi } from './model-apis.js';
+import type { MeteredAnswer } from './model-meter.js';
+import { UsageScanner, type Usage } from './usage-scanner.js';
 
 export interface SendOnOptions {
   protocol: 'http' | 'https';
@@ -20,8 +20,15 @@ export interface SendOnOptions {
   headers: string[];
   /** PEM certificates to verify an HTTPS host by instead of Node's own store. */
   trustedCas?: string;
-  /** Metered: the answer's usage is read, and `done` called once when it has ended or failed. */
-  meter?: { api: ModelApi; done(answer: MeteredAnswer): void };
+  /** The body to send instead of the request's own (which has been read), with its length. */
+  body?: Buffer;
+  /** The body's first bytes, already read from the request; the rest is still to come from it. */
+  head?: Buffer[];
+  /**
+   * Metered: the answer's usage is read, `update` called each time a streamed answer reports its usage so
+   * far, and `done` once when it has ended or failed.
+   */
+  meter?: { api: ModelApi; update(usage: Usage): void; done(answer: MeteredAnswer): void };
 }
 
 /** The answer's format, when the scanner can read it: not encoded, JSON or server-sent events. */
@@ -34,13 +41,12 @@ function readable(response: http.IncomingMessage): 'json' | 'sse' | undefined {
   return undefined;
 }
 
-/** Headers without any Accept-Encoding, then `identity`: the answer comes as the scanner reads it. */
-function plainEncoding(headers: readonly string[]): string[] {
+/** Headers without any of `names`, then `added`. */
+function replaced(headers: readonly string[], names: readonly string[], added: string[]): string[] {
   const out: string[] = [];
   for (let i = 0; i + 1 < headers.length; i += 2)
-    if (headers[i].toLowerCase() !== 'accept-encoding') out.push(headers[i], headers[i + 1]);
-  out.push('Accept-Encoding', 'identity');
-  return out;
+    if (!names.includes(headers[i].toLowerCase())) out.push(headers[i], headers[i + 1]);
+  return [...out, ...added];
 }
 
 /** Sends `req` on as `options` say and pipes the answer into `res`; settles when `res` is done. */
@@ -58,6 +64,11 @@ export function sendOn(
     meter?.done(answer);
   };
   let scanner: UsageScanner | undefined;
+  let headers = options.headers;
+  // Without Accept-Encoding but `identity`: the answer comes as the scanner reads it.
+  if (meter) headers = replaced(headers, ['accept-encoding'], ['Accept-Encoding', 'identity']);
+  if (options.body)
+    headers = replaced(headers, ['content-length'], ['Content-Length', String(options.body.length)]);
   const client = options.protocol === 'https' ? https : http;
   const upstream = client.request(
     {
@@ -65,7 +76,7 @@ export function sendOn(
       port: options.port,
       method: req.method,
       path: options.path,
-      headers: meter ? plainEncoding(options.headers) : options.headers,
+      headers,
       ...(options.protocol === 'https'
         ? { servername: options.host, ...(options.trustedCas ? { ca: options.trustedCas } : {}) }
         : {}),
@@ -74,7 +85,7 @@ export function sendOn(
       answer.status = response.statusCode;
       const format = meter ? readable(response) : undefined;
       if (meter && format) {
-        scanner = new UsageScanner(meter.api, format);
+        scanner = new UsageScanner(meter.api, format, meter.update);
         const reading = scanner;
         response.on('data', (chunk: Buffer) => reading.write(chunk));
         response.once('end', () => {
@@ -98,42 +109,32 @@ export function sendOn(
       finish();
       resolve();
     });
-    req.pipe(upstream);
+    if (options.body) upstream.end(options.body);
+    else {
+      for (const part of options.head ?? []) upstream.write(part);
+      req.pipe(upstream);
+    }
   });
 }
 
 /**
  * For plain requests to a model API, which proxy-chain's `forward` would pipe past any hook: a function for
- * its `customResponseFunction` that sends the request on with `sendOn`, metered. proxy-chain hands that
+ * its `customResponseFunction` that hands the request and its response to `serve`. proxy-chain hands that
  * function nothing but the request, so each request's response is kept as it arrives; proxy-chain ends the
  * response after the function settles, by which time it is done.
  */
-export function plainMeteredSender(server: http.Server, meter: ModelMeter) {
+export function plainResponses(server: http.Server) {
   const responses = new WeakMap<http.IncomingMessage, http.ServerResponse>();
   server.prependListener('request', (req: http.IncomingMessage, res: http.ServerResponse) =>
     responses.set(req, res),
   );
   return async (
     request: http.IncomingMessage,
-    host: string,
-    port: number,
-    metered: MeteredRequest,
-    headers: string[],
+    serve: (res: http.ServerResponse) => Promise<void>,
   ): Promise<{ statusCode?: number }> => {
     const res = responses.get(request);
     if (!res) throw new RequestError('worktree-sandbox network: the request has no response', 500);
-    const target = new URL(request.url ?? '/', `http://${host}`);
-    await sendOn(request, res, {
-      protocol: 'http',
-      host,
-      port,
-      path: `${target.pathname}${target.search}`,
-      headers,
-      meter: {
-        api: metered.api,
-        done: (answer) => meter.record(host, port, metered.api, answer, metered.pathModel),
-      },
-    });
+    await serve(res);
     return { statusCode: res.statusCode };
   };
 }

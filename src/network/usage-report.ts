@@ -42,6 +42,10 @@ export function modelUsageWarnings(report: ModelUsageReport): string[] {
   const lines: string[] = [];
   const sentence = budgetSentence(report);
   if (sentence) lines.push(sentence.replace(/`/g, ''));
+  if (report.refusedUnreadable > 0)
+    lines.push(
+      `Model usage: ${report.refusedUnreadable} request(s) were refused because their usage could not be read (see the job summary).`,
+    );
   if (report.totals.unmetered > 0)
     lines.push(
       `Model usage: ${report.totals.unmetered} answer(s) gave no usage the proxy could read (see the job summary).`,
@@ -78,7 +82,12 @@ export function modelUsageMarkdown(report: ModelUsageReport): string {
   if (totals.unmetered > 0)
     parts.push(
       `${n(totals.unmetered)} answer(s) gave no usage the proxy could read (none in the answer, such as a ` +
-        'stream without `stream_options.include_usage`, or an answer over 1 MiB): their tokens are not counted.',
+        'batch or a stream cut short, or an answer or event over 16 MiB): their tokens are not counted.',
+    );
+  if (report.refusedUnreadable > 0)
+    parts.push(
+      `${n(report.refusedUnreadable)} request(s) were refused because their usage could not be read ` +
+        '(under `max-model-tokens`, a request whose tokens the proxy cannot count is not sent).',
     );
   if (report.uncounted > 0)
     parts.push(`${n(report.uncounted)} answer(s) for further models were counted in the total only.`);
@@ -92,7 +101,7 @@ export function modelUsageMarkdown(report: ModelUsageReport): string {
           (name) =>
             `\`${name}\` ${n(name === 'max-model-requests' ? limits.maxRequests : limits.maxTokens)} ${LIMIT_NAMES[name]}`,
         )
-        .join(', ')}. ${budgetSentence(report) || 'It refused no request.'}`,
+        .join(', ')}. ${budgetSentence(report) || (report.refused > 0 ? '' : 'It refused no request.')}`,
     );
   return `\n${parts.join('\n\n')}\n`;
 }

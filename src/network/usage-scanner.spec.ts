@@ -1,8 +1,7 @@
 // The usage scanner: each family's answers, JSON and streamed, fed whole, a byte at a time and split at
 // every byte boundary; usage inside the content is not taken; the bounds hold.
 import { describe, expect, it } from '@jest/globals';
-import { meteredRequest } from './model-apis.js';
-import { MAX_HELD_BYTES, STREAM_TAIL_BYTES, UsageScanner, type ScannedAnswer } from './usage-scanner.js';
+import { MAX_HELD_BYTES, UsageScanner, type ScannedAnswer, type Usage } from './usage-scanner.js';
 import type { ModelApi } from './model-apis.js';
 
 const sse = (events: Array<[string | undefined, unknown]>) =>
@@ -218,7 +217,7 @@ describe('UsageScanner', () => {
     expect(scanner.end()).toEqual({ usage: undefined, model: undefined, overBound: true });
   });
 
-  it("reads a long stream's first and last events, holding a bounded part of it, a line longer than the head included", () => {
+  it('reads a long stream line by line as it comes, holding only the unfinished line, and hands on each usage at once', () => {
     const text =
       sse([
         [
@@ -229,49 +228,74 @@ describe('UsageScanner', () => {
       sse([[undefined, { type: 'content_block_delta', delta: { text: 'y'.repeat(200_000) } }]]) +
       sse([[undefined, { type: 'content_block_delta', delta: { text: 'z' } }]]).repeat(30_000) +
       sse([[undefined, { type: 'message_delta', usage: { output_tokens: 2 } }]]);
-    const scanner = new UsageScanner('anthropic', 'sse');
+    const reported: Array<[number, Usage]> = [];
     const bytes = Buffer.from(text);
-    const state = scanner as unknown as { heldBytes: number; tailBytes: number };
+    let at = 0;
+    const scanner = new UsageScanner('anthropic', 'sse', (usage) => reported.push([at, usage]));
+    const state = scanner as unknown as { heldBytes: number };
     let most = 0;
-    for (let i = 0; i < bytes.length; i += 4096) {
-      scanner.write(bytes.subarray(i, i + 4096));
-      most = Math.max(most, state.heldBytes + state.tailBytes);
+    for (; at < bytes.length; at += 4096) {
+      scanner.write(bytes.subarray(at, at + 4096));
+      most = Math.max(most, state.heldBytes);
     }
-    expect(most).toBeLessThanOrEqual(2 * STREAM_TAIL_BYTES + 4096);
+    // The longest line (200 KB) is the most held.
+    expect(most).toBeLessThan(210_000);
+    // message_start's input tokens in the first chunk, not at the end.
+    expect(reported[0]).toEqual([0, { input: 4, output: 1, cacheRead: 0, cacheWrite: 0 }]);
+    expect(reported.at(-1)![1]).toEqual({ input: 4, output: 2, cacheRead: 0, cacheWrite: 0 });
     expect(scanner.end()).toEqual({
       usage: { input: 4, output: 2, cacheRead: 0, cacheWrite: 0 },
       model: 'm',
       overBound: false,
     });
   });
-});
 
-describe('meteredRequest', () => {
-  it.each([
-    ['/v1/messages', { api: 'anthropic' }],
-    ['/v1/messages?beta=true', { api: 'anthropic' }],
-    ['/gateway/anthropic/v1/messages', { api: 'anthropic' }],
-    ['//v1//Messages/', { api: 'anthropic' }],
-    ['/v1/x/../messages', { api: 'anthropic' }],
-    ['/v1/%6Dessages', { api: 'anthropic' }],
-    ['http://llm.internal:8080/v1/chat/completions', { api: 'openai' }],
-    ['/openai/v1/responses', { api: 'openai' }],
-    ['/v1/embeddings', { api: 'openai' }],
-    [
-      '/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse',
-      { api: 'gemini', pathModel: 'gemini-2.5-flash' },
-    ],
-    ['/v1beta/models/gemini-2.5-flash:generateContent', { api: 'gemini', pathModel: 'gemini-2.5-flash' }],
-  ])('meters POST %s', (target, expected) => {
-    expect(meteredRequest('POST', target)).toEqual(expected);
+  it("reads a Responses stream's final event of 600 KB, and says when a line is past the bound", () => {
+    const final = sse([
+      [
+        'response.completed',
+        {
+          type: 'response.completed',
+          response: {
+            model: 'gpt-x',
+            output: [{ type: 'message', content: [{ type: 'output_text', text: 'w'.repeat(600_000) }] }],
+            usage: { input_tokens: 11, output_tokens: 150_000 },
+          },
+        },
+      ],
+    ]);
+    expect(scan('openai', 'sse', final)).toEqual({
+      usage: { input: 11, output: 150_000, cacheRead: 0, cacheWrite: 0 },
+      model: 'gpt-x',
+      overBound: false,
+    });
+    const past = `data: {"type":"x","text":"${'v'.repeat(MAX_HELD_BYTES)}"}\n\n`;
+    // As a socket hands it on, in 64 KiB reads.
+    const text = past + final;
+    const cuts = Array.from(
+      { length: Math.floor(Buffer.byteLength(text) / 65536) },
+      (_, i) => (i + 1) * 65536,
+    );
+    expect(scan('openai', 'sse', text, cuts)).toMatchObject({ overBound: true, usage: { output: 150_000 } });
   });
 
-  it.each([
-    ['GET', '/v1/messages'],
-    ['POST', '/v1/messages/count_tokens'],
-    ['POST', '/v1/models'],
-    ['POST', '/v1beta/models/gemini:countTokens'],
-  ])('does not meter %s %s', (method, target) => {
-    expect(meteredRequest(method, target)).toBeUndefined();
+  it('reads an Embeddings answer of 3.5 MB whole', () => {
+    const vector = Array.from({ length: 3072 }, (_, i) => -0.012345678 + i / 1e6);
+    const answer = JSON.stringify({
+      object: 'list',
+      data: Array.from({ length: 16 }, (_, index) => ({ object: 'embedding', index, embedding: vector })),
+      model: 'text-embedding-3-large',
+      usage: { prompt_tokens: 64, total_tokens: 64 },
+    });
+    const big = answer.replace(
+      '"object":"list"',
+      `"object":"list","pad":"${'p'.repeat(3_500_000 - answer.length)}"`,
+    );
+    expect(big.length).toBeGreaterThanOrEqual(3_500_000);
+    expect(scan('openai', 'json', big)).toEqual({
+      usage: { input: 64, output: 0, cacheRead: 0, cacheWrite: 0 },
+      model: 'text-embedding-3-large',
+      overBound: false,
+    });
   });
 });

@@ -1,11 +1,12 @@
 // Reads a model API's usage fields from its answer as the bytes pass, without holding the answer: a JSON
-// answer is kept up to a bound and parsed at its end (over the bound it is not metered, and says so); a
-// streamed one (server-sent events) is read a line at a time for its first bytes, where the model's name
-// and Anthropic's input tokens are, then only its last bytes are kept, where every API puts its totals,
-// and read when it ends: searching every byte of a long stream would cost more CPU than the proxy spends
-// moving it. Of the lines read, only those that carry a usage object or the model's name are parsed. Fields are read at the top of each event or answer (or in
-// its `message` / `response`), never inside the content, so text or tool input the model wrote is not
-// taken for usage. Pure: bytes in, usage out.
+// answer is kept up to a bound and parsed at its end; a streamed one (server-sent events) is read a line
+// at a time as it comes, and each usage it reports is handed on at once (`onUsage`), so that the budget
+// counts the tokens of an answer still streaming (Anthropic's input tokens in `message_start`, each
+// `message_delta`, OpenAI's and Gemini's usage as it comes). Of the lines, only those that carry a usage
+// object or, once, the model's name are parsed: the search for the key's word is all most bytes cost.
+// Fields are read at the top of each event or answer (or in its `message` / `response`), never inside the
+// content, so text or tool input the model wrote is not taken for usage. An answer or a line past the
+// bound is not read, and says so: the meter treats it as unreadable. Pure: bytes in, usage out.
 import type { ModelApi } from './model-apis.js';
 
 /** Tokens of one answer. `input` counts every input token, cached ones too (the cache columns are parts). */
@@ -23,11 +24,11 @@ export interface ScannedAnswer {
   overBound: boolean;
 }
 
-/** The most of one JSON answer, or of one event line, held to be parsed. */
-export const MAX_HELD_BYTES = 1024 * 1024;
-/** A stream's first bytes, read line by line, and its last bytes, kept to be read at its end. */
-export const STREAM_HEAD_BYTES = 64 * 1024;
-export const STREAM_TAIL_BYTES = 256 * 1024;
+/**
+ * The most of one JSON answer, or of one event line, held to be parsed. What the APIs send: an Embeddings
+ * answer of a few MB, a Responses stream's final event (the whole response again) of hundreds of KB.
+ */
+export const MAX_HELD_BYTES = 16 * 1024 * 1024;
 const MAX_MODEL_CHARS = 200;
 const NEWLINE = 0x0a;
 
@@ -69,54 +70,18 @@ export class UsageScanner {
   private heldBytes = 0;
   /** SSE: the current line is over the bound and is being skipped to its end. */
   private skipping = false;
-  /**
-   * SSE past its head: its last chunks (at least STREAM_TAIL_BYTES, less than twice that and a chunk), and
-   * whether older ones were let go.
-   */
-  private tail: Buffer[] | undefined;
-  private tailBytes = 0;
-  private tailCut = false;
-  private seen = 0;
 
+  /** `onUsage`: called with the usage so far each time a line changes it (streams only). */
   constructor(
     private readonly api: ModelApi,
     private readonly format: 'json' | 'sse',
+    private readonly onUsage?: (usage: Usage) => void,
   ) {}
 
-  /** The next bytes. A stream's chunks may be kept as they are: they must not change after (Node's do not). */
+  /** The next bytes (not kept: the caller may reuse its buffer). */
   write(chunk: Buffer): void {
     if (this.format === 'json') this.hold(chunk);
-    else if (this.tail) this.keep(chunk);
-    else {
-      this.writeEvents(chunk);
-      this.seen += chunk.length;
-      if (this.seen >= STREAM_HEAD_BYTES) {
-        // The unfinished line goes on in the tail (one over the bound is let go there).
-        this.tail = this.skipping ? [] : this.held;
-        this.tailBytes = this.skipping ? 0 : this.heldBytes;
-        this.tailCut = this.skipping;
-        this.held = [];
-        this.heldBytes = 0;
-        this.skipping = false;
-      }
-    }
-  }
-
-  /** Per chunk as little as can be: the window is trimmed only once it holds twice what is kept. */
-  private keep(chunk: Buffer): void {
-    this.tail!.push(chunk);
-    this.tailBytes += chunk.length;
-    if (this.tailBytes >= 2 * STREAM_TAIL_BYTES) this.trimTail();
-  }
-
-  private trimTail(): void {
-    const tail = this.tail!;
-    let drop = 0;
-    while (this.tailBytes - tail[drop].length >= STREAM_TAIL_BYTES) this.tailBytes -= tail[drop++].length;
-    if (drop > 0) {
-      tail.splice(0, drop);
-      this.tailCut = true;
-    }
+    else this.writeEvents(chunk);
   }
 
   end(): ScannedAnswer {
@@ -124,13 +89,6 @@ export class UsageScanner {
       this.absorbText(Buffer.concat(this.held).toString('utf8'));
     if (this.format === 'sse' && this.heldBytes > 0 && !this.skipping)
       this.readLines(Buffer.concat(this.held));
-    if (this.tail) {
-      // The first line kept may have lost its start: read from the next one.
-      const kept = Buffer.concat(this.tail);
-      const from = this.tailCut ? kept.indexOf(NEWLINE) + 1 : 0;
-      if (!this.tailCut || from > 0) this.readLines(kept.subarray(from));
-      this.tail = undefined;
-    }
     this.held = [];
     this.heldBytes = 0;
     return { usage: this.usage(), model: this.model, overBound: this.overBound };
@@ -177,7 +135,7 @@ export class UsageScanner {
 
   /** Lines (newline-separated) of which only those holding a usage object or, once, a model are parsed. */
   private readLines(region: Buffer): void {
-    for (const key of [USAGE, MODEL]) {
+    for (const key of this.model === undefined ? [USAGE, MODEL] : [USAGE]) {
       let at = region.indexOf(key.word);
       while (at !== -1 && !(key === MODEL && this.model !== undefined)) {
         const after = keyEnd(region, at, key);
@@ -212,23 +170,35 @@ export class UsageScanner {
   }
 
   private absorb(event: Record<string, unknown>): void {
+    let changed = false;
     for (const at of [event, event.message, event.response]) {
       if (!isObject(at)) continue;
-      for (const usage of [at.usage, at.usageMetadata]) if (isObject(usage)) this.merge(usage);
+      for (const usage of [at.usage, at.usageMetadata])
+        if (isObject(usage) && this.merge(usage)) changed = true;
       const model = typeof at.model === 'string' ? at.model : at.modelVersion;
       if (this.model === undefined && typeof model === 'string' && model)
         this.model = model.slice(0, MAX_MODEL_CHARS);
     }
+    if (changed && this.onUsage) {
+      const usage = this.usage();
+      if (usage) this.onUsage(usage);
+    }
   }
 
-  private merge(usage: Record<string, unknown>): void {
+  /** Whether a field changed. */
+  private merge(usage: Record<string, unknown>): boolean {
+    let changed = false;
     for (const field of FIELDS) {
       const [outer, inner] = field.split('.');
       const holder = inner === undefined ? usage : usage[outer];
       const value = isObject(holder) ? holder[inner ?? outer] : undefined;
-      if (typeof value === 'number' && Number.isFinite(value) && value >= 0)
+      if (typeof value === 'number' && Number.isFinite(value) && value >= 0) {
+        const was = this.fields.get(field);
         this.fields.set(field, Math.floor(value));
+        changed ||= was !== Math.floor(value);
+      }
     }
+    return changed;
   }
 
   private usage(): Usage | undefined {
