@@ -1,7 +1,7 @@
 import { createRequire as __WEBPACK_EXTERNAL_createRequire } from "module";
 /******/ var __webpack_modules__ = ({
 
-/***/ 7616:
+/***/ 6934:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -35,6 +35,9 @@ const ACTION_DEFAULTS = {
     "pull-request-draft": "false",
     "pull-request-labels": "",
     "trigger": "",
+    "label-trigger": "",
+    "assignee-trigger": "",
+    "issue-branch-prefix": "worktree-sandbox/issue-",
     "allowed-associations": "OWNER,MEMBER,COLLABORATOR",
     "allowed-bots": "",
     "pr-number": "",
@@ -60,22 +63,22 @@ const ACTION_DEFAULTS = {
 
 /***/ }),
 
-/***/ 3833:
+/***/ 7467:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   P: () => (/* binding */ actionIo),
 /* harmony export */   V: () => (/* binding */ actionUi)
 /* harmony export */ });
-/* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7710);
+/* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6924);
 /* harmony import */ var node_crypto__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(7598);
 /* harmony import */ var node_crypto__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__nccwpck_require__.n(node_crypto__WEBPACK_IMPORTED_MODULE_1__);
 /* harmony import */ var node_os__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(8161);
 /* harmony import */ var node_os__WEBPACK_IMPORTED_MODULE_2___default = /*#__PURE__*/__nccwpck_require__.n(node_os__WEBPACK_IMPORTED_MODULE_2__);
-/* harmony import */ var _ui_ui_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(5750);
-/* harmony import */ var _ui_sandbox_text_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(9633);
-/* harmony import */ var _step_state_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(4634);
-/* harmony import */ var _step_summary_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(2659);
+/* harmony import */ var _ui_ui_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(6508);
+/* harmony import */ var _ui_sandbox_text_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(8143);
+/* harmony import */ var _step_state_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(2516);
+/* harmony import */ var _step_summary_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(7553);
 // How the core talks to a person in a workflow run: log groups, annotations, masked secrets, and text from
 // a sandbox fenced so that no line of it can act as a workflow command.
 
@@ -130,22 +133,26 @@ function actionUi() {
         },
     };
 }
-/** Where a pull-request run meets the runner: outputs, the job summary, state for the post step. */
-function actionIo(ui) {
+/**
+ * Where a run meets the runner: outputs and the job summary, each through the run's one redaction (GitHub
+ * masks neither), state for the post step.
+ */
+function actionIo(ui, redaction) {
     return {
         ui,
         debug: (message) => _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .debug */ .Yz(message),
         env: process.env,
-        setOutput: (name, value) => _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .setOutput */ .uH(name, value),
-        summary: (markdown) => (0,_step_summary_js__WEBPACK_IMPORTED_MODULE_6__/* .writeSummary */ .Sy)(markdown),
+        setOutput: (name, value) => _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .setOutput */ .uH(name, redaction.redact(value)),
+        summary: (markdown) => (0,_step_summary_js__WEBPACK_IMPORTED_MODULE_6__/* .writeSummary */ .Sy)(redaction, markdown),
         save: _step_state_js__WEBPACK_IMPORTED_MODULE_5__/* .saveRunState */ .iZ,
+        redaction,
     };
 }
 
 
 /***/ }),
 
-/***/ 4634:
+/***/ 2516:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -154,7 +161,7 @@ function actionIo(ui) {
 /* harmony export */   iZ: () => (/* binding */ saveRunState),
 /* harmony export */   tl: () => (/* binding */ isPost)
 /* harmony export */ });
-/* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7710);
+/* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6924);
 // The action's state between its two phases (GITHUB_STATE), and which of the two is running. As in
 // actions/checkout: the flag is saved when the module first loads in the main step.
 
@@ -186,21 +193,22 @@ function loadRunState() {
 
 /***/ }),
 
-/***/ 2659:
+/***/ 7553:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   Sy: () => (/* binding */ writeSummary)
 /* harmony export */ });
-/* unused harmony exports SUMMARY_MAX_BYTES, cutAtLine, fitSummary */
-/* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7710);
+/* unused harmony exports SUMMARY_MAX_BYTES, cutAtLine, closeBlocks, fitSummary */
+/* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6924);
 /* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(1455);
 /* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__nccwpck_require__.n(node_fs_promises__WEBPACK_IMPORTED_MODULE_1__);
 // The one place the action writes the job summary (run, reap and the pull-request bot alike), under a hard
 // cap: GitHub drops a step summary over 1 MiB whole, so one section grown too long (a report of many
 // sandboxes, a command that named thousands of hosts) would take everything else with it, the run's own
 // report included. Sections come in order of importance; the last ones are cut first, and what was cut
-// is said.
+// is said. GitHub masks nothing in a summary: every section passes the run's one redaction
+// (run/redaction.ts) before it is cut and written.
 
 
 /**
@@ -226,6 +234,17 @@ function cutAtLine(text, maxBytes) {
         end--;
     return buf.subarray(0, end).toString('utf8');
 }
+const opened = (text, tag) => (text.match(new RegExp(`<${tag}[\\s>]`, 'g')) ?? []).length -
+    (text.match(new RegExp(`</${tag}>`, 'g')) ?? []).length;
+/**
+ * A cut section's `<pre>` block and `<details>` closed, so that the sentence after it is not swallowed by
+ * them. Only the action writes these tags: untrusted text in the summary has its `<` as an entity
+ * (ui/untrusted-markdown.ts), so counting them is exact.
+ */
+function closeBlocks(text) {
+    const pre = opened(text, 'pre') > 0 ? '\n</pre>' : '';
+    return `${text}${pre}${'\n</details>'.repeat(Math.max(0, opened(text, 'details')))}`;
+}
 /**
  * What to append to a summary that holds `used` bytes already: `sections` whole while they fit under
  * `max`, the first that does not cut at a line and the rest dropped, with a sentence that says how much
@@ -246,15 +265,15 @@ function fitSummary(sections, used, max = SUMMARY_MAX_BYTES) {
             break;
     }
     const left = total - byteLength(kept);
-    return `${kept}\n\n**${left.toLocaleString('en-US')} bytes of this summary are not shown**: GitHub drops a step summary over 1 MiB whole.\n`;
+    return `${closeBlocks(kept)}\n\n**${left.toLocaleString('en-US')} bytes of this summary are not shown**: GitHub drops a step summary over 1 MiB whole.\n`;
 }
-/** Appends `sections` (the most important first) to the job summary, within SUMMARY_MAX_BYTES in all. */
-async function writeSummary(...sections) {
+/** Appends `sections` (the most important first), redacted, within SUMMARY_MAX_BYTES in all. */
+async function writeSummary(redaction, ...sections) {
     const file = process.env.GITHUB_STEP_SUMMARY;
     const used = file
         ? await node_fs_promises__WEBPACK_IMPORTED_MODULE_1__.stat(file).then((s) => s.size, () => 0)
         : 0;
-    const text = fitSummary(sections, used);
+    const text = fitSummary(sections.map(redaction.redact), used);
     if (text)
         await _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .summary */ .z.addRaw(text).write();
 }
@@ -262,14 +281,14 @@ async function writeSummary(...sections) {
 
 /***/ }),
 
-/***/ 5126:
+/***/ 132:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   Q: () => (/* binding */ HttpClient),
 /* harmony export */   w: () => (/* binding */ loadHttpClient)
 /* harmony export */ });
-/* harmony import */ var _on_demand_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7575);
+/* harmony import */ var _on_demand_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3093);
 // What the bundle gets for `import … from '@actions/http-client'` (tsconfig.json `paths`, which ncc's
 // resolver follows; docs/adr/0008-undici-on-demand.md). @actions/core imports its OIDC client, and with
 // it @actions/http-client, Node's http, https and tls, and tunnel (net, assert), the moment it is
@@ -279,7 +298,7 @@ async function writeSummary(...sections) {
 // the only one that runs. The names are the ones the bundled toolkit imports (checked by
 // on-demand.spec.ts).
 
-const client = (0,_on_demand_js__WEBPACK_IMPORTED_MODULE_0__/* .onDemand */ .h)('@actions/http-client', 'loadHttpClient', () => __nccwpck_require__.e(/* import() */ 659).then(__nccwpck_require__.t.bind(__nccwpck_require__, 9659, 23)));
+const client = (0,_on_demand_js__WEBPACK_IMPORTED_MODULE_0__/* .onDemand */ .h)('@actions/http-client', 'loadHttpClient', () => __nccwpck_require__.e(/* import() */ 947).then(__nccwpck_require__.t.bind(__nccwpck_require__, 1947, 23)));
 const loaded = client.loaded;
 /** Loads @actions/http-client (once); the GitHub API client awaits this before it loads @actions/github. */
 const loadHttpClient = client.load;
@@ -291,7 +310,7 @@ const HttpClient = function HttpClient(...args) {
 
 /***/ }),
 
-/***/ 7575:
+/***/ 3093:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -315,7 +334,7 @@ function onDemand(name, loaderName, importModule) {
 
 /***/ }),
 
-/***/ 5011:
+/***/ 5453:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -324,7 +343,7 @@ function onDemand(name, loaderName, importModule) {
 /* harmony export */   s$: () => (/* binding */ containerRunArgs)
 /* harmony export */ });
 /* unused harmony export mountArg */
-/* harmony import */ var _labels_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9667);
+/* harmony import */ var _labels_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1933);
 
 /** The runner's uid:gid: containers run as it, so that what they write belongs to the runner. */
 function currentIdentity() {
@@ -396,7 +415,7 @@ function containerRunArgs(engine, spec, bindSource = (f) => f) {
 
 /***/ }),
 
-/***/ 389:
+/***/ 299:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -425,7 +444,7 @@ function firstLine(text) {
 
 /***/ }),
 
-/***/ 6269:
+/***/ 4879:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -442,10 +461,10 @@ function firstLine(text) {
 /* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__nccwpck_require__.n(node_fs_promises__WEBPACK_IMPORTED_MODULE_1__);
 /* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(6760);
 /* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_2___default = /*#__PURE__*/__nccwpck_require__.n(node_path__WEBPACK_IMPORTED_MODULE_2__);
-/* harmony import */ var _container_args_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(5011);
-/* harmony import */ var _engine_error_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(389);
-/* harmony import */ var _host_paths_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(6387);
-/* harmony import */ var _labels_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(9667);
+/* harmony import */ var _container_args_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(5453);
+/* harmony import */ var _engine_error_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(299);
+/* harmony import */ var _host_paths_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(681);
+/* harmony import */ var _labels_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(1933);
 // Verify, don't assume: before a run makes or uses a sandbox, prove that the engine sees the folders the
 // action mounts where the action sees them. In each folder the action writes a file with a random name;
 // the engine is asked to create (not start) a helper container that binds each file. An engine refuses
@@ -664,7 +683,7 @@ async function removeStaleProbes(engine, nowMs = Date.now(), olderThanMs = STALE
 
 /***/ }),
 
-/***/ 1665:
+/***/ 6595:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -675,13 +694,13 @@ __nccwpck_require__.d(__webpack_exports__, {
 });
 
 // EXTERNAL MODULE: ./src/engine/container-args.ts
-var container_args = __nccwpck_require__(5011);
+var container_args = __nccwpck_require__(5453);
 // EXTERNAL MODULE: ./src/engine/engine-error.ts
-var engine_error = __nccwpck_require__(389);
+var engine_error = __nccwpck_require__(299);
 // EXTERNAL MODULE: external "node:crypto"
 var external_node_crypto_ = __nccwpck_require__(7598);
 // EXTERNAL MODULE: ./src/engine/time-limits.ts
-var time_limits = __nccwpck_require__(1814);
+var time_limits = __nccwpck_require__(2760);
 ;// CONCATENATED MODULE: ./src/engine/helper-run.ts
 // A helper container under its time limit: when the limit runs out, the container itself is stopped and
 // removed by its name, since killing the engine CLI alone would leave it running.
@@ -738,9 +757,9 @@ async function removeLateContainer(engine, name) {
 }
 
 // EXTERNAL MODULE: ./src/engine/host-paths.ts
-var host_paths = __nccwpck_require__(6387);
+var host_paths = __nccwpck_require__(681);
 // EXTERNAL MODULE: ./src/engine/start-failure.ts
-var start_failure = __nccwpck_require__(8557);
+var start_failure = __nccwpck_require__(6627);
 ;// CONCATENATED MODULE: ./src/engine/mode.ts
 
 class EngineModeError extends Error {
@@ -873,7 +892,7 @@ function lastLine(text) {
 }
 
 // EXTERNAL MODULE: ./src/engine/proc.ts + 2 modules
-var proc = __nccwpck_require__(729);
+var proc = __nccwpck_require__(8243);
 ;// CONCATENATED MODULE: ./src/engine/engine.ts
 // The container engine CLI (Docker, or Podman which speaks the same CLI) behind one interface
 // (EngineCommands, engine-commands.ts). Argument arrays only; values that could be secrets travel in the
@@ -1126,7 +1145,7 @@ class ContainerEngine {
 
 /***/ }),
 
-/***/ 3229:
+/***/ 2975:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -1136,7 +1155,7 @@ class ContainerEngine {
 /* harmony export */   zz: () => (/* binding */ GIT_NETWORK_CONFIG)
 /* harmony export */ });
 /* unused harmony export HARDENED_GIT_CONFIG */
-/* harmony import */ var _proc_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(729);
+/* harmony import */ var _proc_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8243);
 // git's hardened configuration and environment: what keeps a repository's own settings (which a container
 // may have written) from running anything on the host: hooks, fsmonitor, pagers, external diffs, automatic
 // gc that would prune live sandboxes. Host-side git gets it through Git; git run by the action's scripts
@@ -1213,7 +1232,7 @@ function baseGitEnv() {
 
 /***/ }),
 
-/***/ 1763:
+/***/ 4589:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -1230,11 +1249,11 @@ __nccwpck_require__.d(__webpack_exports__, {
 // EXTERNAL MODULE: external "node:crypto"
 var external_node_crypto_ = __nccwpck_require__(7598);
 // EXTERNAL MODULE: ./src/engine/git-hardening.ts
-var git_hardening = __nccwpck_require__(3229);
+var git_hardening = __nccwpck_require__(2975);
 // EXTERNAL MODULE: ./src/engine/proc.ts + 2 modules
-var proc = __nccwpck_require__(729);
+var proc = __nccwpck_require__(8243);
 // EXTERNAL MODULE: ./src/engine/time-limits.ts
-var time_limits = __nccwpck_require__(1814);
+var time_limits = __nccwpck_require__(2760);
 ;// CONCATENATED MODULE: ./src/engine/git-version.ts
 // Which git the action needs, checked once when the wrapper is made: an older git lacks options the
 // hardening relies on.
@@ -1278,7 +1297,7 @@ function compareVersions(a, b) {
 // EXTERNAL MODULE: external "node:child_process"
 var external_node_child_process_ = __nccwpck_require__(1421);
 // EXTERNAL MODULE: ./src/engine/tool-path.ts
-var tool_path = __nccwpck_require__(2428);
+var tool_path = __nccwpck_require__(9874);
 ;// CONCATENATED MODULE: ./src/engine/piped-process.ts
 // A long-lived program that answers one question at a time (git's `cat-file --batch`), read back in exact
 // amounts. Argument arrays only, as in proc.ts.
@@ -1649,7 +1668,7 @@ class Git {
 
 /***/ }),
 
-/***/ 6387:
+/***/ 681:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -1858,7 +1877,7 @@ async function discoverHostView(exec, facts = readOwnFacts(), timeLimitMs = INSP
 
 /***/ }),
 
-/***/ 9667:
+/***/ 1933:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -1908,7 +1927,7 @@ function sandboxHelperLabels(sandbox) {
 
 /***/ }),
 
-/***/ 729:
+/***/ 8243:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -2028,9 +2047,9 @@ function runsInGroup(pid, pgid) {
 }
 
 // EXTERNAL MODULE: ./src/engine/time-limits.ts
-var time_limits = __nccwpck_require__(1814);
+var time_limits = __nccwpck_require__(2760);
 // EXTERNAL MODULE: ./src/engine/tool-path.ts
-var tool_path = __nccwpck_require__(2428);
+var tool_path = __nccwpck_require__(9874);
 ;// CONCATENATED MODULE: ./src/engine/proc.ts
 // Where child processes start (with piped-process.ts, for a long-lived one): run to their end, with their
 // output buffered or streamed. Argument arrays only: nothing here goes through a shell.
@@ -2309,7 +2328,7 @@ async function runStreaming(tool, args, options) {
 
 /***/ }),
 
-/***/ 8557:
+/***/ 6627:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -2424,7 +2443,7 @@ function startFailureHint(stderr) {
 
 /***/ }),
 
-/***/ 1814:
+/***/ 2760:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -2554,7 +2573,7 @@ function formatLimit(ms) {
 
 /***/ }),
 
-/***/ 2428:
+/***/ 9874:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -2613,19 +2632,117 @@ function findOnPath(tool, searchPath) {
 
 /***/ }),
 
-/***/ 5015:
+/***/ 3925:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   D_: () => (/* binding */ decideEvent),
-/* harmony export */   Ng: () => (/* binding */ describeRequest),
-/* harmony export */   b$: () => (/* binding */ PROGRESS_MARKER),
-/* harmony export */   pV: () => (/* binding */ chooseRunKind)
-/* harmony export */ });
-/* unused harmony export parseTrigger */
-/** Starts every progress comment, so that the bot never takes its own comment for a request. */
-const PROGRESS_MARKER = '<!-- worktree-sandbox:progress -->';
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  pV: () => (/* binding */ chooseRunKind),
+  D_: () => (/* binding */ decideEvent),
+  Ng: () => (/* binding */ describeRequest)
+});
+
+// UNUSED EXPORTS: PROGRESS_MARKER, parseTrigger
+
+// EXTERNAL MODULE: ./src/github/request.ts
+var request = __nccwpck_require__(3328);
+// EXTERNAL MODULE: ./src/github/permissions.ts
+var permissions = __nccwpck_require__(933);
+;// CONCATENATED MODULE: ./src/github/issue-event.ts
+
+
+/** What `issues` events may start a run: only with the input that names their label or login. */
+function issueTriggers(trigger) {
+    return [...(trigger.labelTrigger ? ['labeled'] : []), ...(trigger.assigneeTrigger ? ['assigned'] : [])];
+}
+/** `issue_comment` on an issue that is not a pull request. */
+function decideIssueComment(event, trigger) {
+    const comment = (0,request/* record */.g1)(event.comment);
+    const body = (0,request/* text */.Qq)(comment.body);
+    if (body.trimStart().startsWith(request/* PROGRESS_MARKER */.b$))
+        return (0,request/* ignore */.Xe)('the comment is a progress comment of this action');
+    const parsed = (0,request/* parseTrigger */.uc)(body, trigger.command);
+    if (!parsed)
+        return (0,request/* ignore */.Xe)(`the comment does not start with ${trigger.command}`);
+    const issue = readIssue(event, 'comment');
+    if ('reason' in issue)
+        return (0,request/* ignore */.Xe)(issue.reason);
+    issue.commentBody = body;
+    const id = (0,request/* positive */.yj)(comment.id);
+    const requester = (0,request/* user */.kQ)(comment.user, comment.author_association);
+    if (!id || !requester)
+        return (0,request/* ignore */.Xe)('the comment payload lacks the comment id or author');
+    return {
+        run: true,
+        request: {
+            event: 'issue_comment',
+            requester,
+            comment: { id, trigger: trigger.command, args: parsed.args },
+            issue,
+        },
+    };
+}
+/** `issues`: `labeled` with `label-trigger`, `assigned` with `assignee-trigger`; nothing else. */
+function decideIssues(event, trigger) {
+    const action = (0,request/* text */.Qq)(event.action);
+    let issueRequest;
+    if (action === 'labeled' && trigger.labelTrigger) {
+        const label = (0,request/* text */.Qq)((0,request/* record */.g1)(event.label).name);
+        if (label !== trigger.labelTrigger)
+            return (0,request/* ignore */.Xe)(`the label added is not ${trigger.labelTrigger} (label-trigger)`);
+        issueRequest = readIssue(event, 'label');
+        if (!('reason' in issueRequest))
+            issueRequest.label = label;
+    }
+    else if (action === 'assigned' && trigger.assigneeTrigger) {
+        const login = (0,request/* text */.Qq)((0,request/* record */.g1)(event.assignee).login);
+        if ((0,permissions/* botName */.hO)(login) !== (0,permissions/* botName */.hO)(trigger.assigneeTrigger))
+            return (0,request/* ignore */.Xe)(`the issue was not assigned to ${trigger.assigneeTrigger} (assignee-trigger)`);
+        issueRequest = readIssue(event, 'assignment');
+    }
+    else {
+        const served = issueTriggers(trigger);
+        return (0,request/* ignore */.Xe)(`issues action '${action}' starts no run (${served.length ? served.join(' and ') : 'none'} do, with label-trigger and assignee-trigger)`);
+    }
+    if ('reason' in issueRequest)
+        return (0,request/* ignore */.Xe)(issueRequest.reason);
+    // The payload carries no association for the sender: labelling and assigning need triage access at
+    // least, and the run asks the API for the sender's write access as for everyone.
+    const requester = (0,request/* user */.kQ)(event.sender, undefined, true);
+    if (!requester)
+        return (0,request/* ignore */.Xe)('the issues payload lacks its sender');
+    return { run: true, request: { event: 'issues', requester, issue: issueRequest } };
+}
+function readIssue(event, how) {
+    const issue = (0,request/* record */.g1)(event.issue);
+    const number = (0,request/* positive */.yj)(issue.number);
+    if (!number)
+        return { reason: 'the payload lacks the issue number' };
+    if (issue.pull_request)
+        return { reason: `#${number} is a pull request, not an issue` };
+    if (issue.locked === true)
+        return { reason: `issue #${number} is locked` };
+    if ((0,request/* text */.Qq)(issue.state) !== 'open')
+        return { reason: `issue #${number} is ${(0,request/* text */.Qq)(issue.state) || 'not open'}` };
+    const labels = Array.isArray(issue.labels)
+        ? issue.labels.map((l) => (0,request/* text */.Qq)((0,request/* record */.g1)(l).name)).filter(Boolean)
+        : [];
+    return { number, title: (0,request/* text */.Qq)(issue.title), body: (0,request/* text */.Qq)(issue.body), labels, how };
+}
+
+;// CONCATENATED MODULE: ./src/github/event.ts
+
+
+
 const BOT_EVENTS = ['pull_request', 'pull_request_target', 'push'];
+/**
+ * Events a bot workflow subscribes to that this bot does not serve: with a trigger input set, the step
+ * fails naming the event, rather than running the command in plain run mode on the default branch.
+ */
+const UNSERVED_BOT_EVENTS = ['pull_request_review', 'discussion', 'discussion_comment', 'commit_comment'];
+/** Events whose comment starts a run with the `trigger` input. */
+const COMMENT_EVENTS = ['issue_comment', 'pull_request_review_comment'];
 const PULL_REQUEST_ACTIONS = ['opened', 'synchronize', 'reopened', 'ready_for_review'];
 /**
  * Plain run mode or the pull-request bot, from what the workflow asked for (cheap: no payload, no API).
@@ -2634,12 +2751,22 @@ const PULL_REQUEST_ACTIONS = ['opened', 'synchronize', 'reopened', 'ready_for_re
  */
 function chooseRunKind(eventName, trigger) {
     const event = eventName || 'this event';
-    if (eventName === 'issue_comment') {
+    if (COMMENT_EVENTS.includes(event)) {
         if (trigger.command)
-            return { bot: true, why: `issue_comment with trigger ${trigger.command}` };
+            return { bot: true, why: `${event} with trigger ${trigger.command}` };
         if (trigger.pullRequestBot)
-            throw new Error("pull-request-bot: true on an issue_comment event needs the 'trigger' input (such as /fix): the comment's first word that starts a run.");
-        return { bot: false, why: 'issue_comment without trigger: plain run mode' };
+            throw new Error(`pull-request-bot: true on an ${event} event needs the 'trigger' input (such as /fix): the comment's first word that starts a run.`);
+        return { bot: false, why: `${event} without trigger: plain run mode` };
+    }
+    if (UNSERVED_BOT_EVENTS.includes(event) && (trigger.command || trigger.pullRequestBot))
+        throw new Error(`The pull-request bot does not serve ${event} events (it serves ${COMMENT_EVENTS.join(', ')} with 'trigger', issues with 'label-trigger' or 'assignee-trigger', ${BOT_EVENTS.join(', ')} with 'pull-request-bot', workflow_dispatch with 'pr-number'): remove ${event} from the workflow's 'on:'.`);
+    if (eventName === 'issues') {
+        const actions = issueTriggers(trigger);
+        if (actions.length)
+            return { bot: true, why: `issues with ${actions.join(' and ')} triggers` };
+        if (trigger.pullRequestBot)
+            throw new Error("pull-request-bot: true on an issues event needs 'label-trigger' or 'assignee-trigger': the label or the login that starts a run.");
+        return { bot: false, why: 'issues without label-trigger or assignee-trigger: plain run mode' };
     }
     if (eventName === 'workflow_dispatch') {
         if (trigger.prNumber)
@@ -2655,14 +2782,241 @@ function chooseRunKind(eventName, trigger) {
             bot: false,
             why: `${event} without pull-request-bot: plain run mode`,
             warning: trigger.command
-                ? `'trigger' is read on issue_comment events only: this ${event} event is plain run mode (pull-request-bot: true asks for the bot).`
+                ? `'trigger' is read on ${COMMENT_EVENTS.join(' and ')} events only: this ${event} event is plain run mode (pull-request-bot: true asks for the bot).`
                 : undefined,
         };
     }
     if (trigger.pullRequestBot)
-        throw new Error(`pull-request-bot: true on ${event}: the pull-request bot serves ${BOT_EVENTS.join(', ')} (issue_comment with 'trigger', workflow_dispatch with 'pr-number'). Set it only for those events, e.g. pull-request-bot: \${{ github.event_name == 'push' }}.`);
+        throw new Error(`pull-request-bot: true on ${event}: the pull-request bot serves ${BOT_EVENTS.join(', ')} (${COMMENT_EVENTS.join(' and ')} with 'trigger', issues with 'label-trigger' or 'assignee-trigger', workflow_dispatch with 'pr-number'). Set it only for those events, e.g. pull-request-bot: \${{ github.event_name == 'push' }}.`);
     return { bot: false, why: `${event}: plain run mode` };
 }
+/** `ownCommitterEmail`: the committer of this action's own commits (`committer`); pushes of them start nothing. */
+function decideEvent(eventName, payload, trigger, ownCommitterEmail) {
+    const event = (0,request/* record */.g1)(payload);
+    switch (eventName) {
+        case 'issue_comment':
+            return decideComment(event, trigger);
+        case 'pull_request_review_comment':
+            return decideReviewComment(event, trigger);
+        case 'issues':
+            return decideIssues(event, trigger);
+        case 'pull_request':
+        case 'pull_request_target':
+            return decidePullRequest(eventName, event);
+        case 'workflow_dispatch':
+            return decideDispatch(event, trigger);
+        case 'push':
+            return decidePush(event, ownCommitterEmail);
+        default:
+            return (0,request/* ignore */.Xe)(`${eventName || 'this event'} is not a pull-request event (issue_comment, pull_request_review_comment, issues, pull_request, pull_request_target, workflow_dispatch with pr-number, push)`);
+    }
+}
+function decideComment(event, trigger) {
+    if (event.action !== 'created')
+        return (0,request/* ignore */.Xe)(`the comment was ${(0,request/* text */.Qq)(event.action) || 'changed'}, not created`);
+    const issue = (0,request/* record */.g1)(event.issue);
+    const comment = (0,request/* record */.g1)(event.comment);
+    const body = (0,request/* text */.Qq)(comment.body);
+    if (!trigger.command)
+        return (0,request/* ignore */.Xe)("comment events need the 'trigger' input (such as /fix)");
+    if (!issue.pull_request)
+        return decideIssueComment(event, trigger);
+    if (body.trimStart().startsWith(request/* PROGRESS_MARKER */.b$))
+        return (0,request/* ignore */.Xe)('the comment is a progress comment of this action');
+    const parsed = (0,request/* parseTrigger */.uc)(body, trigger.command);
+    if (!parsed)
+        return (0,request/* ignore */.Xe)(`the comment does not start with ${trigger.command}`);
+    const number = (0,request/* positive */.yj)(issue.number);
+    const id = (0,request/* positive */.yj)(comment.id);
+    const requester = (0,request/* user */.kQ)(comment.user, comment.author_association);
+    if (!number || !id || !requester)
+        return (0,request/* ignore */.Xe)('the comment payload lacks the issue number, comment id or author');
+    return {
+        run: true,
+        request: {
+            event: 'issue_comment',
+            prNumber: number,
+            requester,
+            comment: { id, trigger: trigger.command, args: parsed.args },
+        },
+    };
+}
+function decideReviewComment(event, trigger) {
+    if (event.action !== 'created')
+        return (0,request/* ignore */.Xe)(`the review comment was ${(0,request/* text */.Qq)(event.action) || 'changed'}, not created`);
+    const comment = (0,request/* record */.g1)(event.comment);
+    const body = (0,request/* text */.Qq)(comment.body);
+    if (!trigger.command)
+        return (0,request/* ignore */.Xe)("comment events need the 'trigger' input (such as /fix)");
+    if (body.trimStart().startsWith(request/* PROGRESS_MARKER */.b$))
+        return (0,request/* ignore */.Xe)('the comment is a progress reply of this action');
+    const parsed = (0,request/* parseTrigger */.uc)(body, trigger.command);
+    if (!parsed)
+        return (0,request/* ignore */.Xe)(`the review comment does not start with ${trigger.command}`);
+    const number = (0,request/* positive */.yj)((0,request/* record */.g1)(event.pull_request).number);
+    const id = (0,request/* positive */.yj)(comment.id);
+    const requester = (0,request/* user */.kQ)(comment.user, comment.author_association);
+    if (!number || !id || !requester)
+        return (0,request/* ignore */.Xe)('the review comment payload lacks the pull request number, comment id or author');
+    const line = (0,request/* positive */.yj)(comment.line) ?? null;
+    return {
+        run: true,
+        request: {
+            event: 'pull_request_review_comment',
+            prNumber: number,
+            requester,
+            comment: { id, trigger: trigger.command, args: parsed.args },
+            reviewComment: {
+                id,
+                threadId: (0,request/* positive */.yj)(comment.in_reply_to_id) ?? id,
+                path: (0,request/* text */.Qq)(comment.path),
+                line,
+                startLine: (0,request/* positive */.yj)(comment.start_line) ?? null,
+                side: (0,request/* text */.Qq)(comment.side) || null,
+                commitId: (0,request/* text */.Qq)(comment.commit_id),
+                // GitHub drops the position (and the line) of a comment whose line left the diff.
+                outdated: comment.position === null || comment.position === undefined || line === null,
+                diffHunk: (0,request/* text */.Qq)(comment.diff_hunk),
+            },
+        },
+    };
+}
+function decidePullRequest(eventName, event) {
+    const action = (0,request/* text */.Qq)(event.action);
+    if (!PULL_REQUEST_ACTIONS.includes(action))
+        return (0,request/* ignore */.Xe)(`pull request action '${action}' starts no run (${PULL_REQUEST_ACTIONS.join(', ')} do)`);
+    const pr = (0,request/* record */.g1)(event.pull_request);
+    const number = (0,request/* positive */.yj)(pr.number) ?? (0,request/* positive */.yj)(event.number);
+    // Whose code runs in the sandbox: the pull request's author.
+    const requester = (0,request/* user */.kQ)(pr.user, pr.author_association);
+    if (!number || !requester)
+        return (0,request/* ignore */.Xe)('the pull request payload lacks its number or author');
+    return { run: true, request: { event: eventName, prNumber: number, requester } };
+}
+function decideDispatch(event, trigger) {
+    if (!trigger.prNumber)
+        return (0,request/* ignore */.Xe)('workflow_dispatch needs the pr-number input');
+    const requester = (0,request/* user */.kQ)(event.sender, undefined, true);
+    if (!requester)
+        return (0,request/* ignore */.Xe)('the workflow_dispatch payload lacks its sender');
+    return { run: true, request: { event: 'workflow_dispatch', prNumber: trigger.prNumber, requester } };
+}
+function decidePush(event, ownCommitterEmail) {
+    const ref = (0,request/* text */.Qq)(event.ref);
+    if (!ref.startsWith('refs/heads/'))
+        return (0,request/* ignore */.Xe)(`${ref || 'the pushed ref'} is not a branch`);
+    if (event.deleted === true || /^0+$/.test((0,request/* text */.Qq)(event.after)))
+        return (0,request/* ignore */.Xe)(`${ref} was deleted`);
+    // Our own commits pushed with a token that does start workflows (PAT, App) must not start us again.
+    const committer = (0,request/* record */.g1)((0,request/* record */.g1)(event.head_commit).committer);
+    if (ownCommitterEmail && (0,request/* text */.Qq)(committer.email).toLowerCase() === ownCommitterEmail.toLowerCase())
+        return (0,request/* ignore */.Xe)('the pushed commit was made by worktree-sandbox itself');
+    const requester = (0,request/* user */.kQ)(event.sender, undefined, true);
+    if (!requester)
+        return (0,request/* ignore */.Xe)('the push payload lacks its sender');
+    return {
+        run: true,
+        request: { event: 'push', pushedBranch: ref.slice('refs/heads/'.length), requester },
+    };
+}
+/** One line for the debug log: who asked, about what. */
+function describeRequest(request) {
+    const { login, type, association } = request.requester;
+    const parts = [`requester @${login} (${type}, association ${association ?? 'none in this event'})`];
+    if (request.prNumber)
+        parts.push(`pull request #${request.prNumber}`);
+    if (request.issue)
+        parts.push(`issue #${request.issue.number} by ${request.issue.how}`);
+    if (request.pushedBranch)
+        parts.push(`pushed branch ${request.pushedBranch}`);
+    if (request.comment)
+        parts.push(`comment ${request.comment.id} with ${request.comment.trigger}`);
+    if (request.reviewComment)
+        parts.push(`on a line of the diff${request.reviewComment.outdated ? ' (outdated)' : ''}, thread ${request.reviewComment.threadId}`);
+    return parts.join(', ');
+}
+
+
+/***/ }),
+
+/***/ 933:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Yj: () => (/* binding */ checkPermission),
+/* harmony export */   dF: () => (/* binding */ needsPermissionCheck),
+/* harmony export */   hO: () => (/* binding */ botName),
+/* harmony export */   lJ: () => (/* binding */ checkRequester)
+/* harmony export */ });
+/* unused harmony exports WRITE_ROLES, isBot */
+/** Repository roles that can push (GitHub's `permission` is `write` for maintainers too). */
+const WRITE_ROLES = ['admin', 'maintain', 'write'];
+function isBot(requester) {
+    return requester.type === 'Bot' || /\[bot\]$/i.test(requester.login);
+}
+/** `dependabot[bot]`, `Dependabot` and `dependabot` all name the same bot. */
+function botName(login) {
+    return login.replace(/\[bot\]$/i, '').toLowerCase();
+}
+function checkRequester(requester, rules) {
+    const who = `@${requester.login}`;
+    if (isBot(requester)) {
+        if (rules.allowedBots.some((b) => botName(b) === botName(requester.login)))
+            return { allowed: true, why: `${who} is named in allowed-bots` };
+        return {
+            allowed: false,
+            silent: true,
+            reason: `${who} is a bot: bots (this action's own account included) start no run unless allowed-bots names them`,
+        };
+    }
+    if (requester.eventNeedsWrite)
+        return { allowed: true, why: `${who} started an event that carries no author association` };
+    const association = requester.association ?? 'NONE';
+    if (rules.allowedAssociations.includes(association))
+        return { allowed: true, why: `${who} is ${association} of the repository` };
+    return {
+        allowed: false,
+        silent: false,
+        reason: `${who} is ${association} of the repository; allowed-associations is ${rules.allowedAssociations.join(', ') || 'empty'}`,
+    };
+}
+/** Every run a person starts needs their repository permission; bots are let in by `allowed-bots` alone. */
+function needsPermissionCheck(requester) {
+    return !isBot(requester);
+}
+function checkPermission(requester, level) {
+    const who = `@${requester.login}`;
+    const roles = [level.permission, level.roleName ?? ''].map((r) => r.toLowerCase());
+    if (roles.some((r) => WRITE_ROLES.includes(r)))
+        return { allowed: true, why: `${who} has ${level.roleName || level.permission} permission` };
+    const role = level.roleName || (level.permission === 'none' ? '' : level.permission);
+    return {
+        allowed: false,
+        silent: false,
+        reason: `${who} has ${role ? `${role} permission` : 'no permission'} on the repository: a run needs write, maintain or admin (it receives the secrets named in env)`,
+    };
+}
+
+
+/***/ }),
+
+/***/ 3328:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Qq: () => (/* binding */ text),
+/* harmony export */   Xe: () => (/* binding */ ignore),
+/* harmony export */   b$: () => (/* binding */ PROGRESS_MARKER),
+/* harmony export */   g1: () => (/* binding */ record),
+/* harmony export */   kQ: () => (/* binding */ user),
+/* harmony export */   uc: () => (/* binding */ parseTrigger),
+/* harmony export */   yj: () => (/* binding */ positive)
+/* harmony export */ });
+// What the pull-request bot reads from an event and the request it makes of it: the shared types and
+// the defensive payload readers of event.ts and issue-event.ts (any field may be missing or of the wrong
+// type, and then the event starts nothing). Pure.
+/** Starts every progress comment, so that the bot never takes its own comment for a request. */
+const PROGRESS_MARKER = '<!-- worktree-sandbox:progress -->';
 /**
  * The trigger must be the comment's first word, whole (`/fixed` is not `/fix`; case is ignored). The
  * rest of the comment, without the blank space that separates it, is the argument text (CRLF read as LF).
@@ -2676,91 +3030,6 @@ function parseTrigger(body, trigger) {
     if (word.toLowerCase() !== trigger.toLowerCase())
         return undefined;
     return { args: end < 0 ? '' : text.slice(end).trim() };
-}
-/** `ownCommitterEmail`: the committer of this action's own commits (`committer`); pushes of them start nothing. */
-function decideEvent(eventName, payload, trigger, ownCommitterEmail) {
-    const event = record(payload);
-    switch (eventName) {
-        case 'issue_comment':
-            return decideComment(event, trigger);
-        case 'pull_request':
-        case 'pull_request_target':
-            return decidePullRequest(eventName, event);
-        case 'workflow_dispatch':
-            return decideDispatch(event, trigger);
-        case 'push':
-            return decidePush(event, ownCommitterEmail);
-        default:
-            return ignore(`${eventName || 'this event'} is not a pull-request event (issue_comment, pull_request, pull_request_target, workflow_dispatch with pr-number, push)`);
-    }
-}
-function decideComment(event, trigger) {
-    if (event.action !== 'created')
-        return ignore(`the comment was ${text(event.action) || 'changed'}, not created`);
-    const issue = record(event.issue);
-    if (!issue.pull_request)
-        return ignore('the comment is on an issue, not on a pull request');
-    const comment = record(event.comment);
-    const body = text(comment.body);
-    if (!trigger.command)
-        return ignore("comment events need the 'trigger' input (such as /fix)");
-    if (body.trimStart().startsWith(PROGRESS_MARKER))
-        return ignore('the comment is a progress comment of this action');
-    const parsed = parseTrigger(body, trigger.command);
-    if (!parsed)
-        return ignore(`the comment does not start with ${trigger.command}`);
-    const number = positive(issue.number);
-    const id = positive(comment.id);
-    const requester = user(comment.user, comment.author_association);
-    if (!number || !id || !requester)
-        return ignore('the comment payload lacks the issue number, comment id or author');
-    return {
-        run: true,
-        request: {
-            event: 'issue_comment',
-            prNumber: number,
-            requester,
-            comment: { id, trigger: trigger.command, args: parsed.args },
-        },
-    };
-}
-function decidePullRequest(eventName, event) {
-    const action = text(event.action);
-    if (!PULL_REQUEST_ACTIONS.includes(action))
-        return ignore(`pull request action '${action}' starts no run (${PULL_REQUEST_ACTIONS.join(', ')} do)`);
-    const pr = record(event.pull_request);
-    const number = positive(pr.number) ?? positive(event.number);
-    // Whose code runs in the sandbox: the pull request's author.
-    const requester = user(pr.user, pr.author_association);
-    if (!number || !requester)
-        return ignore('the pull request payload lacks its number or author');
-    return { run: true, request: { event: eventName, prNumber: number, requester } };
-}
-function decideDispatch(event, trigger) {
-    if (!trigger.prNumber)
-        return ignore('workflow_dispatch needs the pr-number input');
-    const requester = user(event.sender, undefined, true);
-    if (!requester)
-        return ignore('the workflow_dispatch payload lacks its sender');
-    return { run: true, request: { event: 'workflow_dispatch', prNumber: trigger.prNumber, requester } };
-}
-function decidePush(event, ownCommitterEmail) {
-    const ref = text(event.ref);
-    if (!ref.startsWith('refs/heads/'))
-        return ignore(`${ref || 'the pushed ref'} is not a branch`);
-    if (event.deleted === true || /^0+$/.test(text(event.after)))
-        return ignore(`${ref} was deleted`);
-    // Our own commits pushed with a token that does start workflows (PAT, App) must not start us again.
-    const committer = record(record(event.head_commit).committer);
-    if (ownCommitterEmail && text(committer.email).toLowerCase() === ownCommitterEmail.toLowerCase())
-        return ignore('the pushed commit was made by worktree-sandbox itself');
-    const requester = user(event.sender, undefined, true);
-    if (!requester)
-        return ignore('the push payload lacks its sender');
-    return {
-        run: true,
-        request: { event: 'push', pushedBranch: ref.slice('refs/heads/'.length), requester },
-    };
 }
 function record(value) {
     return value && typeof value === 'object' ? value : {};
@@ -2786,23 +3055,11 @@ function user(value, association, eventNeedsWrite = false) {
 function ignore(reason) {
     return { run: false, reason };
 }
-/** One line for the debug log: who asked, about what. */
-function describeRequest(request) {
-    const { login, type, association } = request.requester;
-    const parts = [`requester @${login} (${type}, association ${association ?? 'none in this event'})`];
-    if (request.prNumber)
-        parts.push(`pull request #${request.prNumber}`);
-    if (request.pushedBranch)
-        parts.push(`pushed branch ${request.pushedBranch}`);
-    if (request.comment)
-        parts.push(`comment ${request.comment.id} with ${request.comment.trigger}`);
-    return parts.join(', ');
-}
 
 
 /***/ }),
 
-/***/ 1434:
+/***/ 520:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -2811,7 +3068,7 @@ function describeRequest(request) {
 /* harmony export */   fg: () => (/* binding */ sidecarName)
 /* harmony export */ });
 /* unused harmony export leftByKilledRuns */
-/* harmony import */ var _engine_labels_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9667);
+/* harmony import */ var _engine_labels_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1933);
 
 const SIDECAR_SUFFIX = '-net';
 /** The sidecar of the command's container `command` (a command's name ends in hex, never in this). */
@@ -2898,7 +3155,7 @@ async function reportLeftNetworkContainers(engine, ui) {
 
 /***/ }),
 
-/***/ 6777:
+/***/ 4439:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -2908,19 +3165,22 @@ async function reportLeftNetworkContainers(engine, ui) {
 /* harmony export */   dk: () => (/* binding */ networkOutputs)
 /* harmony export */ });
 /* unused harmony exports NETWORK_SECTION_MAX_BYTES, NETWORK_OUTPUT_MAX_BYTES, jsonRows, auditProposal */
-/* harmony import */ var _ui_sandbox_text_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9633);
-/* harmony import */ var _policy_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(3977);
+/* harmony import */ var _ui_untrusted_markdown_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4574);
+/* harmony import */ var _policy_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(7125);
 // What the proxy saw, for people and for later steps: a job-summary section, one warning per refused
 // host, the `network-allowed` / `network-denied` outputs, and, in audit, the `network:` value that would
 // have let the run through. Host names and reasons come from the sandbox (a CONNECT line or a Host header
-// is the command's text): shown only through `shownHost` (markdownText), and within byte bounds, because
+// is the command's text): shown only through `shownHost` (untrustedInline), and within byte bounds, because
 // a command that names hundreds of long hosts would otherwise fill the job summary (GitHub drops a step
 // summary over 1 MiB whole, the run's own report with it) and the outputs.
 
 
 const MAX_WARNINGS = 20;
-/** The characters of one host name or reason shown (a DNS name has at most 253); the rest counted. */
-const SHOWN_MAX = 300;
+/**
+ * The characters, as written (entities included), of one host name or reason shown: a DNS name has at most
+ * 253, and a few take 7 more each where autolinks are broken. The rest is counted.
+ */
+const SHOWN_MAX = 1_000;
 /**
  * The network section's share of the job summary. About two hundred rows of the longest host names: more
  * than anyone reads, and small beside GitHub's 1 MiB for the whole summary, which the run's own report
@@ -2937,10 +3197,10 @@ const NETWORK_OUTPUT_MAX_BYTES = 400_000;
 const byteLength = (text) => Buffer.byteLength(text, 'utf8');
 /** A host name as the command gave it: JSON-quoted, inert in Markdown and in a log line. */
 function shownHost(host) {
-    return (0,_ui_sandbox_text_js__WEBPACK_IMPORTED_MODULE_0__/* .markdownText */ .p7)(host, SHOWN_MAX, true);
+    return (0,_ui_untrusted_markdown_js__WEBPACK_IMPORTED_MODULE_0__/* .untrustedInline */ .qm)(host, SHOWN_MAX, true);
 }
 /** Why the proxy refused: its own words, but they may name a host the command gave. */
-const shownReason = (reason) => (0,_ui_sandbox_text_js__WEBPACK_IMPORTED_MODULE_0__/* .markdownText */ .p7)(reason, SHOWN_MAX);
+const shownReason = (reason) => (0,_ui_untrusted_markdown_js__WEBPACK_IMPORTED_MODULE_0__/* .untrustedInline */ .qm)(reason, SHOWN_MAX);
 function bytes(n) {
     if (n < 1024)
         return `${n} B`;
@@ -2994,8 +3254,15 @@ function proposalText(report) {
     const proposal = auditProposal(report);
     if (!proposal)
         return 'The run reached no host: `network: none` would have let it through.';
-    const block = `The allow-list this run needed:\n\n\`\`\`yaml\nnetwork: '${proposal}'\n\`\`\``;
-    if (byteLength(block) <= PROPOSAL_MAX_BYTES)
+    // Its hosts are the command's (in audit, whatever it reached): in a block nothing in them can leave.
+    const shown = (0,_ui_untrusted_markdown_js__WEBPACK_IMPORTED_MODULE_0__/* .untrustedBlock */ .C9)(`network: '${proposal}'`, PROPOSAL_MAX_BYTES, {
+        lang: 'yaml',
+        // Presets (`@npm`) to copy as they are; a host name holds no `@`.
+        keepMentions: true,
+    });
+    const block = `The allow-list this run needed:\n\n${shown.markdown}`;
+    // Whole or not at all: part of an allow-list is a wrong one.
+    if (!shown.leftOut && byteLength(block) <= PROPOSAL_MAX_BYTES)
         return block;
     const entries = proposal.split(', ').length;
     return `The allow-list this run needed has ${entries} entries, too long to show here: the \`network-allowed\` output lists the hosts.`;
@@ -3036,7 +3303,7 @@ function networkMarkdown(report, policy) {
 
 /***/ }),
 
-/***/ 3977:
+/***/ 7125:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -3305,7 +3572,7 @@ function proposeAllowList(reached) {
 
 /***/ }),
 
-/***/ 4992:
+/***/ 9114:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -3315,7 +3582,7 @@ function proposeAllowList(reached) {
 /* harmony export */   s6: () => (/* binding */ modelUsageTotals)
 /* harmony export */ });
 /* unused harmony export budgetSentence */
-/* harmony import */ var _network_summary_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6777);
+/* harmony import */ var _network_summary_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4439);
 
 const LIMIT_NAMES = { 'max-model-requests': 'requests', 'max-model-tokens': 'tokens' };
 const n = (value) => value.toLocaleString('en-US');
@@ -3350,6 +3617,8 @@ function modelUsageWarnings(report) {
     const sentence = budgetSentence(report);
     if (sentence)
         lines.push(sentence.replace(/`/g, ''));
+    if (report.refusedUnreadable > 0)
+        lines.push(`Model usage: ${report.refusedUnreadable} request(s) were refused because their usage could not be read (see the job summary).`);
     if (report.totals.unmetered > 0)
         lines.push(`Model usage: ${report.totals.unmetered} answer(s) gave no usage the proxy could read (see the job summary).`);
     return lines;
@@ -3387,21 +3656,24 @@ function modelUsageMarkdown(report) {
     }
     if (totals.unmetered > 0)
         parts.push(`${n(totals.unmetered)} answer(s) gave no usage the proxy could read (none in the answer, such as a ` +
-            'stream without `stream_options.include_usage`, or an answer over 1 MiB): their tokens are not counted.');
+            'batch or a stream cut short, or an answer or event over 16 MiB): their tokens are not counted.');
+    if (report.refusedUnreadable > 0)
+        parts.push(`${n(report.refusedUnreadable)} request(s) were refused because their usage could not be read ` +
+            '(under `max-model-tokens`, a request whose tokens the proxy cannot count is not sent).');
     if (report.uncounted > 0)
         parts.push(`${n(report.uncounted)} answer(s) for further models were counted in the total only.`);
     const set = ['max-model-requests', 'max-model-tokens'].filter((name) => name === 'max-model-requests' ? limits.maxRequests > 0 : limits.maxTokens > 0);
     if (set.length)
         parts.push(`Budget: ${set
             .map((name) => `\`${name}\` ${n(name === 'max-model-requests' ? limits.maxRequests : limits.maxTokens)} ${LIMIT_NAMES[name]}`)
-            .join(', ')}. ${budgetSentence(report) || 'It refused no request.'}`);
+            .join(', ')}. ${budgetSentence(report) || (report.refused > 0 ? '' : 'It refused no request.')}`);
     return `\n${parts.join('\n\n')}\n`;
 }
 
 
 /***/ }),
 
-/***/ 4111:
+/***/ 6165:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -3417,10 +3689,10 @@ function modelUsageMarkdown(report) {
 /* harmony import */ var node_os__WEBPACK_IMPORTED_MODULE_2___default = /*#__PURE__*/__nccwpck_require__.n(node_os__WEBPACK_IMPORTED_MODULE_2__);
 /* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(6760);
 /* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_3___default = /*#__PURE__*/__nccwpck_require__.n(node_path__WEBPACK_IMPORTED_MODULE_3__);
-/* harmony import */ var _sandbox_bookkeeping_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(9503);
-/* harmony import */ var _sandbox_git_traps_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(622);
-/* harmony import */ var _sandbox_layout_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(9601);
-/* harmony import */ var _ui_sandbox_text_js__WEBPACK_IMPORTED_MODULE_7__ = __nccwpck_require__(9633);
+/* harmony import */ var _sandbox_bookkeeping_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(5001);
+/* harmony import */ var _sandbox_git_traps_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(8632);
+/* harmony import */ var _sandbox_layout_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(4215);
+/* harmony import */ var _ui_sandbox_text_js__WEBPACK_IMPORTED_MODULE_7__ = __nccwpck_require__(8143);
 // After the command: inside a helper container (never on the host), what is left uncommitted is captured
 // (a real commit on the sandbox branch with `push: true`, else a snapshot commit that moves no ref), and
 // the sandbox's commits that the parent lacks leave as one git bundle on the helper's standard output.
@@ -3594,14 +3866,14 @@ async function captureFailure(sandbox, exitCode, said) {
 
 /***/ }),
 
-/***/ 5136:
+/***/ 4606:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   vl: () => (/* binding */ changedPaths)
 /* harmony export */ });
 /* unused harmony exports REPORT_PATH_BOUNDS, parseTree */
-/* harmony import */ var _engine_git_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1763);
+/* harmony import */ var _engine_git_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4589);
 
 /** What the report keeps of a run's paths: 1,000 names, 64 MiB of trees, a minute. */
 const REPORT_PATH_BOUNDS = {
@@ -3788,7 +4060,7 @@ class Counter {
 
 /***/ }),
 
-/***/ 527:
+/***/ 5071:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -3800,13 +4072,13 @@ __nccwpck_require__.d(__webpack_exports__, {
 // EXTERNAL MODULE: external "node:fs/promises"
 var promises_ = __nccwpck_require__(1455);
 // EXTERNAL MODULE: ./src/run/capture.ts
-var capture = __nccwpck_require__(4111);
+var capture = __nccwpck_require__(6165);
 // EXTERNAL MODULE: ./src/engine/git.ts + 2 modules
-var engine_git = __nccwpck_require__(1763);
+var engine_git = __nccwpck_require__(4589);
 // EXTERNAL MODULE: ./src/sandbox/bookkeeping.ts
-var bookkeeping = __nccwpck_require__(9503);
+var bookkeeping = __nccwpck_require__(5001);
 // EXTERNAL MODULE: ./src/sandbox/lock.ts
-var lock = __nccwpck_require__(6856);
+var lock = __nccwpck_require__(9894);
 ;// CONCATENATED MODULE: ./src/run/import.ts
 // The host's side of the crossing: a bundle is data. Its header is read here, bounded, and must name only
 // the refs the capture script writes; git then fetches it with `transfer.fsckObjects` into the sandbox's
@@ -3991,7 +4263,7 @@ async function resolve(git, cwd, ref) {
 }
 
 // EXTERNAL MODULE: ./src/run/report.ts
-var report = __nccwpck_require__(7119);
+var report = __nccwpck_require__(4885);
 ;// CONCATENATED MODULE: ./src/run/collect.ts
 // After the command: the one way work comes back. Capture in a helper container, import on the host,
 // report from the parent (ADR 0003).
@@ -4025,111 +4297,173 @@ async function collectChanges(git, engine, sandbox, settings, commitMessage) {
 
 /***/ }),
 
-/***/ 5125:
+/***/ 3214:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   X9: () => (/* binding */ redactionFor),
+/* harmony export */   ki: () => (/* binding */ Redaction),
+/* harmony export */   v5: () => (/* binding */ MASK)
+/* harmony export */ });
+/* unused harmony export MIN_PIECE */
+/* harmony import */ var _secret_values_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9526);
+// One list of the step's known secrets and one redaction for everything the action writes where GitHub masks
+// nothing: comments and pull-request bodies (every API call, github/api.ts), the job summary and the
+// outputs. GitHub masks registered values in the log only. The list is the scan's (secret-values.ts): the
+// token, the values of `credentials`, secret-named `env` values, each in every form the scan knows.
+// One pass over the text (Aho-Corasick over all forms at once): its cost grows with the text, not with the
+// number of forms. Where two forms overlap, all of both goes. A cut (`…`, or the end of the text: a
+// line or a reply cut short) that leaves the start of a form, 4 characters or more, masks that start too.
+// Not covered: the end of a form at the start of a text; forms the scan does not know. Pure.
 
-// EXPORTS
-__nccwpck_require__.d(__webpack_exports__, {
-  qV: () => (/* binding */ REPLY_MAX_BYTES),
-  b4: () => (/* binding */ offerReplyFolder),
-  Xw: () => (/* binding */ readReply),
-  Rz: () => (/* binding */ removeReplyFolder),
-  iz: () => (/* binding */ replyMarkdown),
-  lc: () => (/* binding */ reportReply)
-});
+const MASK = '***';
+/** The character the action's cuts end with: what stands before it may be the start of a secret. */
+const CUT = '…'.charCodeAt(0);
+/** The shortest start of a form masked at a cut: shorter ones tell nothing and would blank out text. */
+const MIN_PIECE = 4;
+class Redaction {
+    static none = new Redaction([]);
+    /** The known secrets of a run's settings, in every form. */
+    static of(secrets) {
+        return new Redaction((0,_secret_values_js__WEBPACK_IMPORTED_MODULE_0__/* .allForms */ .Hm)(secrets));
+    }
+    // The automaton: node 0 is the root; a node is the prefix of a form that leads to it.
+    next = [new Map()];
+    fail = [0];
+    depth = [0];
+    /** The longest form that ends at the node (its own, or one its fail links reach); 0: none. */
+    longest = [0];
+    /** That form's name (`env API_KEY (base64)`). */
+    rule = [''];
+    constructor(needles) {
+        for (const { text, rule } of needles) {
+            let node = 0;
+            for (let i = 0; i < text.length; i++) {
+                const c = text.charCodeAt(i);
+                let child = this.next[node].get(c);
+                if (child === undefined) {
+                    child = this.next.length;
+                    this.next.push(new Map());
+                    this.fail.push(0);
+                    this.depth.push(this.depth[node] + 1);
+                    this.longest.push(0);
+                    this.rule.push('');
+                    this.next[node].set(c, child);
+                }
+                node = child;
+            }
+            if (text.length > this.longest[node])
+                [this.longest[node], this.rule[node]] = [text.length, rule];
+        }
+        // Fail links, breadth first: a node's link is the longest proper suffix of its prefix that is a node.
+        const queue = [...this.next[0].values()];
+        for (let q = 0; q < queue.length; q++) {
+            const node = queue[q];
+            for (const [c, child] of this.next[node]) {
+                let f = this.fail[node];
+                while (f !== 0 && !this.next[f].has(c))
+                    f = this.fail[f];
+                const to = this.next[f].get(c);
+                this.fail[child] = to !== undefined && to !== child ? to : 0;
+                if (this.longest[this.fail[child]] > this.longest[child])
+                    [this.longest[child], this.rule[child]] = [
+                        this.longest[this.fail[child]],
+                        this.rule[this.fail[child]],
+                    ];
+                queue.push(child);
+            }
+        }
+    }
+    /** How many forms' characters the automaton holds (0: nothing to redact). */
+    get size() {
+        return this.next.length - 1;
+    }
+    /** `text` with every known form of every secret, and every start of one at a cut, replaced by `***`. */
+    redact = (text) => {
+        if (this.size === 0 || !text)
+            return text;
+        const { starts, ends } = this.scan(text);
+        if (!starts.length)
+            return text;
+        let out = '';
+        let at = 0;
+        for (let i = 0; i < starts.length; i++) {
+            out += text.slice(at, starts[i]) + MASK;
+            at = ends[i];
+        }
+        return out + text.slice(at);
+    };
+    /** The names of the forms found whole in `text` (`credentials for api.example.com (base64)`), each once. */
+    namesIn(text) {
+        return this.size === 0 || !text ? [] : [...this.scan(text).names];
+    }
+    /** The spans to mask, in order and apart (overlapping and touching ones merged), and the forms found. */
+    scan(text) {
+        const starts = [];
+        const ends = [];
+        const names = new Set();
+        // Spans come in order of their ends; a new one swallows those it covers and joins one it touches.
+        const add = (start, end) => {
+            while (starts.length && starts[starts.length - 1] >= start) {
+                starts.pop();
+                end = Math.max(end, ends.pop());
+            }
+            if (ends.length && ends[ends.length - 1] >= start)
+                ends[ends.length - 1] = Math.max(ends[ends.length - 1], end);
+            else {
+                starts.push(start);
+                ends.push(end);
+            }
+        };
+        let node = 0;
+        for (let i = 0; i < text.length; i++) {
+            const c = text.charCodeAt(i);
+            if (c === CUT && this.depth[node] >= MIN_PIECE)
+                add(i - this.depth[node], i);
+            while (node !== 0 && !this.next[node].has(c))
+                node = this.fail[node];
+            node = this.next[node].get(c) ?? 0;
+            const length = this.longest[node];
+            if (length) {
+                add(i + 1 - length, i + 1);
+                names.add(this.rule[node]);
+            }
+        }
+        if (this.depth[node] >= MIN_PIECE)
+            add(text.length - this.depth[node], text.length);
+        return { starts, ends, names };
+    }
+}
+/** The redaction of a run: its token, its credentials' values and its secret-named env values. */
+function redactionFor(settings) {
+    return Redaction.of((0,_secret_values_js__WEBPACK_IMPORTED_MODULE_0__/* .knownSecrets */ .xU)(settings));
+}
 
-// UNUSED EXPORTS: REPLY_CONTAINER_DIR, REPLY_FILE_NAME, makeReplyFolder
 
-// EXTERNAL MODULE: external "node:crypto"
-var external_node_crypto_ = __nccwpck_require__(7598);
-// EXTERNAL MODULE: external "node:fs"
-var external_node_fs_ = __nccwpck_require__(3024);
-// EXTERNAL MODULE: external "node:fs/promises"
-var promises_ = __nccwpck_require__(1455);
-// EXTERNAL MODULE: external "node:path"
-var external_node_path_ = __nccwpck_require__(6760);
-// EXTERNAL MODULE: ./src/ui/sandbox-text.ts
-var sandbox_text = __nccwpck_require__(9633);
-;// CONCATENATED MODULE: ./src/ui/untrusted-markdown.ts
-// Text a sandbox wrote for people (the command's reply), made safe to put into Markdown that GitHub renders:
-// the job summary and the pull-request bot's comment. The text is shown as it was written, in a fenced code
-// block whose fence is longer than any run of backticks in it, so that nothing in it can close the block or
-// the comment's own structure around it (its `<details>`, its tables): HTML (`</details>`, `<!--` that would
-// hide the rest, `<img>` that would load from anywhere), images, links and issue references are only text
-// there. Mentions are made inert inside it as well (a zero-width joiner after the `@`), so that no
-// renderer, reader or copy of the text pings anyone; control characters become visible escapes, and line
-// breaks are `\n` alone.
-/** After an `@`, so that `@name` and `@org/team` are no mention and link nobody. */
-const MENTION_BREAK = '\u200D';
-// C0 controls but tab and line feed, DEL, C1 controls, and the bidirectional overrides and isolates that
-// would show the text in another order than it is.
-// eslint-disable-next-line no-control-regex -- matching control characters is the point
-const HIDDEN = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
-/** `@` that starts a user or team name (GitHub's names: letters, digits, hyphens; we take `_` too). */
-const MENTION = /@(?=[A-Za-z0-9_-])/g;
-/** Every `@name` and `@org/team` made inert; nothing else changes. */
-function neutraliseMentions(text) {
-    return text.replace(MENTION, `@${MENTION_BREAK}`);
-}
-/** Line breaks as `\n` alone (a lone `\r` is a line break to Markdown and to the runner), controls escaped. */
-function plainLines(text) {
-    return text
-        .replace(/\r\n?/g, '\n')
-        .replace(HIDDEN, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-}
-/** A fenced code block whose fence is longer than any run of backticks in the text (so none closes it). */
-function fenceOf(text, info = '') {
-    const longest = Math.max(0, ...(text.match(/`+/g) ?? []).map((run) => run.length));
-    const marks = '`'.repeat(Math.max(3, longest + 1));
-    return `${marks}${info}\n${text}\n${marks}`;
-}
-/**
- * Untrusted text as one fenced code block that nothing in it can escape, with mentions made inert, at most
- * `maxChars` characters of it (counted after it was made safe; the rest left out and counted).
- */
-function untrustedBlock(text, maxChars) {
-    const safe = neutraliseMentions(plainLines(text));
-    let shown = safe.length > maxChars ? safe.slice(0, maxChars) : safe;
-    // A cut between the halves of a surrogate pair would leave half a character.
-    if (shown.length < safe.length && /[\uD800-\uDBFF]$/.test(shown))
-        shown = shown.slice(0, -1);
-    return { markdown: fenceOf(shown, 'text'), leftOut: safe.length - shown.length };
-}
-/** The action's own sentence (it may quote untrusted text): on one line, no HTML, no mention, no markup. */
-function inlineText(text) {
-    const one = plainLines(text).replace(/\n/g, ' ');
-    return neutraliseMentions(one.replace(/[<>&]/g, (c) => `&#${c.charCodeAt(0)};`)).replace(/[\\`*_[\]|]/g, '\\$&');
-}
-/** Images listed as links, at most. */
-const MAX_IMAGE_LINKS = 10;
-/** An image's address: http(s), and nothing that could end the link or the line around it. */
-const IMAGE_URL = String.raw `https?:\/\/[^\s<>()"'\x60\\]{1,2000}`;
-/** `![alt](url "title")`, and `<img … src="url" …>`: bounded at every repetition, read in one pass each. */
-const MARKDOWN_IMAGE = new RegExp(String.raw `!\[([^\]\n]{0,200})\]\(\s{0,10}<?(${IMAGE_URL})`, 'g');
-const HTML_IMAGE = new RegExp(String.raw `<img\b[^>]{0,500}?\bsrc\s{0,10}=\s{0,10}["']?(${IMAGE_URL})`, 'gi');
-/**
- * The images that untrusted text would show, as one line of links (the image is never loaded: a reader
- * opens it if they choose), in the order of the text; empty when there are none. Every host is an outside
- * host here: the text is shown as code, so none of its images is rendered anyway.
- */
-function imageLinks(text) {
-    const found = [];
-    for (const match of text.matchAll(MARKDOWN_IMAGE))
-        found.push({ at: match.index, alt: match[1].trim(), url: match[2] });
-    for (const match of text.matchAll(HTML_IMAGE))
-        found.push({ at: match.index, alt: '', url: match[1] });
-    if (!found.length)
-        return '';
-    found.sort((a, b) => a.at - b.at);
-    const links = found
-        .slice(0, MAX_IMAGE_LINKS)
-        .map(({ alt, url }) => `[${inlineText(alt || 'image')}](${url})`);
-    const more = found.length > MAX_IMAGE_LINKS ? `, and ${found.length - MAX_IMAGE_LINKS} more` : '';
-    return `Images in the reply, not shown here: ${links.join(', ')}${more}.`;
-}
+/***/ }),
 
-;// CONCATENATED MODULE: ./src/run/reply.ts
+/***/ 3587:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Rz: () => (/* binding */ removeReplyFolder),
+/* harmony export */   Xw: () => (/* binding */ readReply),
+/* harmony export */   b4: () => (/* binding */ offerReplyFolder),
+/* harmony export */   iz: () => (/* binding */ replyMarkdown),
+/* harmony export */   lc: () => (/* binding */ reportReply),
+/* harmony export */   qV: () => (/* binding */ REPLY_MAX_BYTES)
+/* harmony export */ });
+/* unused harmony exports REPLY_CONTAINER_DIR, REPLY_FILE_NAME, makeReplyFolder */
+/* harmony import */ var node_crypto__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7598);
+/* harmony import */ var node_crypto__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_crypto__WEBPACK_IMPORTED_MODULE_0__);
+/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(3024);
+/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__nccwpck_require__.n(node_fs__WEBPACK_IMPORTED_MODULE_1__);
+/* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(1455);
+/* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_2___default = /*#__PURE__*/__nccwpck_require__.n(node_fs_promises__WEBPACK_IMPORTED_MODULE_2__);
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(6760);
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_3___default = /*#__PURE__*/__nccwpck_require__.n(node_path__WEBPACK_IMPORTED_MODULE_3__);
+/* harmony import */ var _ui_sandbox_text_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(8143);
+/* harmony import */ var _ui_untrusted_markdown_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(4574);
 // The command's reply: a file it may write (SANDBOX_REPLY_FILE), outside its sandbox so that it is never
 // committed, and read back by the host as data once the container is gone. The folder is the run's own,
 // under RUNNER_TEMP, bind-mounted read-write at a fixed path; the container can plant anything there (a
@@ -4152,10 +4486,10 @@ const REPLY_FILE_NAME = 'reply.md';
  * to it: engine/mode.ts), under `tempRoot/worktree-sandbox`.
  */
 async function makeReplyFolder(tempRoot) {
-    const base = external_node_path_.join(tempRoot, 'worktree-sandbox');
-    await promises_.mkdir(base, { recursive: true, mode: 0o755 });
-    const hostDir = external_node_path_.join(base, `reply-${(0,external_node_crypto_.randomBytes)(6).toString('hex')}`);
-    await promises_.mkdir(hostDir, { mode: 0o700 });
+    const base = node_path__WEBPACK_IMPORTED_MODULE_3__.join(tempRoot, 'worktree-sandbox');
+    await node_fs_promises__WEBPACK_IMPORTED_MODULE_2__.mkdir(base, { recursive: true, mode: 0o755 });
+    const hostDir = node_path__WEBPACK_IMPORTED_MODULE_3__.join(base, `reply-${(0,node_crypto__WEBPACK_IMPORTED_MODULE_0__.randomBytes)(6).toString('hex')}`);
+    await node_fs_promises__WEBPACK_IMPORTED_MODULE_2__.mkdir(hostDir, { mode: 0o700 });
     return {
         hostDir,
         mount: { type: 'bind', source: hostDir, target: REPLY_CONTAINER_DIR },
@@ -4191,12 +4525,12 @@ function kindOf(stat) {
 }
 /** Reads the reply the command left in `hostDir` (call once its container is gone). Never throws. */
 async function readReply(hostDir, maxBytes = REPLY_MAX_BYTES) {
-    const file = external_node_path_.join(hostDir, REPLY_FILE_NAME);
+    const file = node_path__WEBPACK_IMPORTED_MODULE_3__.join(hostDir, REPLY_FILE_NAME);
     let handle;
     try {
         // O_NOFOLLOW: a link there is refused (ELOOP), not followed to the runner's files; O_NONBLOCK: a
         // FIFO with no writer opens at once instead of waiting for one.
-        handle = await promises_.open(file, external_node_fs_.constants.O_RDONLY | external_node_fs_.constants.O_NOFOLLOW | external_node_fs_.constants.O_NONBLOCK | external_node_fs_.constants.O_NOCTTY);
+        handle = await node_fs_promises__WEBPACK_IMPORTED_MODULE_2__.open(file, node_fs__WEBPACK_IMPORTED_MODULE_1__.constants.O_RDONLY | node_fs__WEBPACK_IMPORTED_MODULE_1__.constants.O_NOFOLLOW | node_fs__WEBPACK_IMPORTED_MODULE_1__.constants.O_NONBLOCK | node_fs__WEBPACK_IMPORTED_MODULE_1__.constants.O_NOCTTY);
     }
     catch (error) {
         const code = error.code;
@@ -4205,7 +4539,7 @@ async function readReply(hostDir, maxBytes = REPLY_MAX_BYTES) {
         if (code === 'ELOOP')
             return { warning: 'The reply file is a symbolic link: not followed, no reply.' };
         return {
-            warning: `The reply file could not be opened (${(0,sandbox_text/* sandboxText */.dX)(String(code ?? error))}): no reply.`,
+            warning: `The reply file could not be opened (${(0,_ui_sandbox_text_js__WEBPACK_IMPORTED_MODULE_4__/* .sandboxText */ .dX)(String(code ?? error))}): no reply.`,
         };
     }
     try {
@@ -4227,7 +4561,7 @@ async function readReply(hostDir, maxBytes = REPLY_MAX_BYTES) {
     }
     catch (error) {
         return {
-            warning: `The reply file could not be read (${(0,sandbox_text/* sandboxText */.dX)(error.message)}): no reply.`,
+            warning: `The reply file could not be read (${(0,_ui_sandbox_text_js__WEBPACK_IMPORTED_MODULE_4__/* .sandboxText */ .dX)(error.message)}): no reply.`,
         };
     }
     finally {
@@ -4246,18 +4580,18 @@ function decode(bytes, cut) {
  */
 async function removeReplyFolder(hostDir) {
     try {
-        await promises_.rm(hostDir, { recursive: true, force: true });
+        await node_fs_promises__WEBPACK_IMPORTED_MODULE_2__.rm(hostDir, { recursive: true, force: true });
         return undefined;
     }
     catch {
         // Folders made unreadable: made readable again (chmod never follows a link), then removed.
         try {
             await makeWritable(hostDir, 0);
-            await promises_.rm(hostDir, { recursive: true, force: true });
+            await node_fs_promises__WEBPACK_IMPORTED_MODULE_2__.rm(hostDir, { recursive: true, force: true });
             return undefined;
         }
         catch (error) {
-            return `The reply folder ${hostDir} could not be removed: ${(0,sandbox_text/* sandboxText */.dX)(error.message)}`;
+            return `The reply folder ${hostDir} could not be removed: ${(0,_ui_sandbox_text_js__WEBPACK_IMPORTED_MODULE_4__/* .sandboxText */ .dX)(error.message)}`;
         }
     }
 }
@@ -4267,10 +4601,10 @@ const MAX_FOLDERS = 10_000;
 async function makeWritable(dir, depth, budget = { folders: MAX_FOLDERS }) {
     if (depth > MAX_DEPTH || budget.folders-- <= 0)
         return;
-    await promises_.chmod(dir, 0o700);
-    for (const entry of await promises_.readdir(dir, { withFileTypes: true }))
+    await node_fs_promises__WEBPACK_IMPORTED_MODULE_2__.chmod(dir, 0o700);
+    for (const entry of await node_fs_promises__WEBPACK_IMPORTED_MODULE_2__.readdir(dir, { withFileTypes: true }))
         if (entry.isDirectory())
-            await makeWritable(external_node_path_.join(dir, entry.name), depth + 1, budget);
+            await makeWritable(node_path__WEBPACK_IMPORTED_MODULE_3__.join(dir, entry.name), depth + 1, budget);
 }
 /** The log's part: the reply through the escaping of sandbox text and fenced, the cut or the warning. */
 function reportReply(ui, read) {
@@ -4280,7 +4614,7 @@ function reportReply(ui, read) {
     if (!reply || !reply.text.trim())
         return;
     ui.info(`The command's reply ($SANDBOX_REPLY_FILE, ${reply.bytes.toLocaleString('en-US')} bytes):`);
-    ui.fenced((0,sandbox_text/* logLines */.OG)(reply.text));
+    ui.fenced((0,_ui_sandbox_text_js__WEBPACK_IMPORTED_MODULE_4__/* .logLines */ .OG)(reply.text));
     if (reply.cut)
         ui.warning(cutSentence(reply));
 }
@@ -4295,25 +4629,25 @@ function cutSentence(reply) {
 function replyMarkdown(read, options) {
     const reply = read?.reply;
     if (!reply && read?.warning)
-        return `${options.heading}\n\n${inlineText(read.warning)}`;
+        return `${options.heading}\n\n${(0,_ui_untrusted_markdown_js__WEBPACK_IMPORTED_MODULE_5__/* .inlineText */ .ln)(read.warning)}`;
     if (!reply || !reply.text.trim())
         return '';
     const text = options.redact ? options.redact(reply.text) : reply.text;
-    const block = untrustedBlock(text, options.maxChars);
+    const block = (0,_ui_untrusted_markdown_js__WEBPACK_IMPORTED_MODULE_5__/* .untrustedBlock */ .C9)(text, options.maxChars);
     const notes = [];
     if (reply.cut)
         notes.push(cutSentence(reply));
     if (block.leftOut > 0)
         notes.push(`${block.leftOut.toLocaleString('en-US')} more characters are left out here${options.elsewhere ? `: ${options.elsewhere}` : ''}.`);
     const said = notes.length ? `\n\n_${notes.join(' ')}_` : '';
-    const images = imageLinks(text);
+    const images = (0,_ui_untrusted_markdown_js__WEBPACK_IMPORTED_MODULE_5__/* .imageLinks */ .XS)(text);
     return `${options.heading}\n\n${block.markdown}${images ? `\n\n${images}` : ''}${said}`;
 }
 
 
 /***/ }),
 
-/***/ 7119:
+/***/ 4885:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -4322,9 +4656,9 @@ function replyMarkdown(read, options) {
 /* harmony export */   hy: () => (/* binding */ commitsNotIn)
 /* harmony export */ });
 /* unused harmony exports STAT_MAX_PATHS, STAT_MAX_BYTES, leftOut */
-/* harmony import */ var _engine_git_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1763);
-/* harmony import */ var _changed_paths_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(5136);
-/* harmony import */ var _sandbox_saved_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(7180);
+/* harmony import */ var _engine_git_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4589);
+/* harmony import */ var _changed_paths_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(4606);
+/* harmony import */ var _sandbox_saved_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(154);
 // What a run changed, computed on the host from repositories only the host configures: the parent (for
 // commits) and the sandbox's private store (for the snapshot of its work tree). Nothing is read from the
 // sandbox itself. File names here came from the sandbox: they are printed fenced or escaped.
@@ -4441,7 +4775,7 @@ function holdsWork(report) {
 
 /***/ }),
 
-/***/ 8439:
+/***/ 4401:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -4451,15 +4785,15 @@ __nccwpck_require__.d(__webpack_exports__, {
 });
 
 // EXTERNAL MODULE: ./src/engine/engine.ts + 2 modules
-var engine_engine = __nccwpck_require__(1665);
+var engine_engine = __nccwpck_require__(6595);
 // EXTERNAL MODULE: ./src/engine/host-paths.ts
-var host_paths = __nccwpck_require__(6387);
+var host_paths = __nccwpck_require__(681);
 // EXTERNAL MODULE: ./src/engine/git.ts + 2 modules
-var engine_git = __nccwpck_require__(1763);
+var engine_git = __nccwpck_require__(4589);
 // EXTERNAL MODULE: ./src/sandbox/naming.ts
-var naming = __nccwpck_require__(2375);
+var naming = __nccwpck_require__(5421);
 // EXTERNAL MODULE: ./src/sandbox/lock.ts
-var lock = __nccwpck_require__(6856);
+var lock = __nccwpck_require__(9894);
 ;// CONCATENATED MODULE: ./src/sandbox/branch.ts
 
 
@@ -4566,23 +4900,23 @@ async function resolveBranch(git, parent, branch, base, refsRead) {
 // EXTERNAL MODULE: external "node:fs/promises"
 var promises_ = __nccwpck_require__(1455);
 // EXTERNAL MODULE: ./src/sandbox/bookkeeping.ts
-var bookkeeping = __nccwpck_require__(9503);
+var bookkeeping = __nccwpck_require__(5001);
 // EXTERNAL MODULE: ./src/sandbox/layout.ts
-var layout = __nccwpck_require__(9601);
+var layout = __nccwpck_require__(4215);
 // EXTERNAL MODULE: external "node:path"
 var external_node_path_ = __nccwpck_require__(6760);
 // EXTERNAL MODULE: ./src/engine/container-args.ts
-var container_args = __nccwpck_require__(5011);
+var container_args = __nccwpck_require__(5453);
 // EXTERNAL MODULE: ./src/engine/labels.ts
-var labels = __nccwpck_require__(9667);
+var labels = __nccwpck_require__(1933);
 // EXTERNAL MODULE: ./src/engine/proc.ts + 2 modules
-var proc = __nccwpck_require__(729);
+var proc = __nccwpck_require__(8243);
 // EXTERNAL MODULE: ./src/engine/start-failure.ts
-var start_failure = __nccwpck_require__(8557);
+var start_failure = __nccwpck_require__(6627);
 // EXTERNAL MODULE: ./src/engine/time-limits.ts
-var time_limits = __nccwpck_require__(1814);
+var time_limits = __nccwpck_require__(2760);
 // EXTERNAL MODULE: ./src/sandbox/remove.ts
-var remove = __nccwpck_require__(4299);
+var remove = __nccwpck_require__(4657);
 ;// CONCATENATED MODULE: ./src/sandbox/make-repository.ts
 // Making a sandbox's repository: one script, run on the host in a folder made just for it (no container
 // has written there yet), or in a helper container inside a fresh volume. The new repository borrows the
@@ -4714,9 +5048,9 @@ async function creationFailure(dir, message) {
 }
 
 // EXTERNAL MODULE: ./src/sandbox/ref-files.ts
-var ref_files = __nccwpck_require__(3976);
+var ref_files = __nccwpck_require__(6654);
 // EXTERNAL MODULE: ./src/sandbox/volume-look.ts
-var volume_look = __nccwpck_require__(1093);
+var volume_look = __nccwpck_require__(5039);
 ;// CONCATENATED MODULE: ./src/sandbox/create.ts
 // Creating a sandbox, or reusing it exactly as it is (uncommitted files and all). A new sandbox is a
 // repository of its own whose object store borrows the parent's, made by make-repository.ts. The parent's
@@ -4899,7 +5233,7 @@ async function refuseForeignFolder(sandbox) {
 // EXTERNAL MODULE: external "node:fs"
 var external_node_fs_ = __nccwpck_require__(3024);
 // EXTERNAL MODULE: ./src/engine/engine-probe.ts
-var engine_probe = __nccwpck_require__(6269);
+var engine_probe = __nccwpck_require__(4879);
 ;// CONCATENATED MODULE: ./src/sandbox/engine-view.ts
 // What a run mounts from the action's side, for the engine-view checks (engine/host-paths.ts,
 // engine/engine-probe.ts): every bind source layout.ts gives a container, named for a person, with what to
@@ -5071,9 +5405,9 @@ class EngineViewProof {
 }
 
 // EXTERNAL MODULE: ./src/sandbox/repository.ts
-var repository = __nccwpck_require__(1151);
+var repository = __nccwpck_require__(2733);
 // EXTERNAL MODULE: ./src/sandbox/git-traps.ts
-var git_traps = __nccwpck_require__(622);
+var git_traps = __nccwpck_require__(8632);
 ;// CONCATENATED MODULE: ./src/sandbox/reuse.ts
 
 
@@ -5117,21 +5451,21 @@ async function offerUpstream(git, engine, sandbox, image) {
 }
 
 // EXTERNAL MODULE: ./src/settings/settings.ts + 5 modules
-var settings_settings = __nccwpck_require__(9109);
+var settings_settings = __nccwpck_require__(6807);
 // EXTERNAL MODULE: ./src/run/collect.ts + 1 modules
-var collect = __nccwpck_require__(527);
+var collect = __nccwpck_require__(5071);
 // EXTERNAL MODULE: ./src/network/leftovers.ts
-var network_leftovers = __nccwpck_require__(1434);
+var network_leftovers = __nccwpck_require__(520);
 // EXTERNAL MODULE: ./src/network/policy.ts + 1 modules
-var network_policy = __nccwpck_require__(3977);
+var network_policy = __nccwpck_require__(7125);
 // EXTERNAL MODULE: external "node:crypto"
 var external_node_crypto_ = __nccwpck_require__(7598);
 // EXTERNAL MODULE: external "node:os"
 var external_node_os_ = __nccwpck_require__(8161);
 // EXTERNAL MODULE: ./src/engine/engine-error.ts
-var engine_error = __nccwpck_require__(389);
-// EXTERNAL MODULE: ./src/run/reply.ts + 1 modules
-var run_reply = __nccwpck_require__(5125);
+var engine_error = __nccwpck_require__(299);
+// EXTERNAL MODULE: ./src/run/reply.ts
+var run_reply = __nccwpck_require__(3587);
 ;// CONCATENATED MODULE: ./src/run/command.ts
 // Runs the user's command in a container that sees its sandbox read-write and nothing else writable of
 // the host (layout.ts `commandMounts`). Output is streamed line by line and never accumulated (a bounded
@@ -5230,7 +5564,7 @@ let networkCode;
  * answer the first questions, so that its evaluation is not on the way to the sidecar.
  */
 function loadNetworkCode() {
-    networkCode ??= Promise.all(/* import() */[__nccwpck_require__.e(830), __nccwpck_require__.e(472), __nccwpck_require__.e(787)]).then(__nccwpck_require__.bind(__nccwpck_require__, 8787));
+    networkCode ??= Promise.all(/* import() */[__nccwpck_require__.e(710), __nccwpck_require__.e(568), __nccwpck_require__.e(727)]).then(__nccwpck_require__.bind(__nccwpck_require__, 2727));
     return networkCode;
 }
 /**
@@ -5357,11 +5691,11 @@ async function removeLeftContainers(engine, sandbox) {
 }
 
 // EXTERNAL MODULE: ./src/sandbox/saved.ts
-var saved = __nccwpck_require__(7180);
+var saved = __nccwpck_require__(154);
 // EXTERNAL MODULE: ./src/run/report.ts
-var run_report = __nccwpck_require__(7119);
-// EXTERNAL MODULE: ./src/run/secret-gate.ts + 1 modules
-var secret_gate = __nccwpck_require__(9702);
+var run_report = __nccwpck_require__(4885);
+// EXTERNAL MODULE: ./src/run/secret-gate.ts + 2 modules
+var secret_gate = __nccwpck_require__(2658);
 ;// CONCATENATED MODULE: ./src/run/push.ts
 
 
@@ -5460,7 +5794,7 @@ function firstLine(text) {
 }
 
 // EXTERNAL MODULE: ./src/run/secret-values.ts
-var secret_values = __nccwpck_require__(8620);
+var secret_values = __nccwpck_require__(9526);
 ;// CONCATENATED MODULE: ./src/run/run.ts
 // Run mode, as a story: find the parent, resolve the branch, prepare the sandbox, run the command, bring
 // its work back as data (capture in a helper, import on the host), report, push. Each step is a function;
@@ -5732,28 +6066,469 @@ async function runChecked(settings, deps, checked) {
 
 /***/ }),
 
-/***/ 9702:
+/***/ 2658:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
 // EXPORTS
 __nccwpck_require__.d(__webpack_exports__, {
+  aM: () => (/* binding */ SecretScanBlocked),
   TK: () => (/* binding */ checkCommits),
   xk: () => (/* binding */ checkReply),
   _D: () => (/* binding */ secretGate)
 });
 
-// UNUSED EXPORTS: MAX_SCAN_BYTES, SecretScanBlocked, describeFinding, scanLogArgs
+// UNUSED EXPORTS: MAX_SCAN_BYTES, describeFinding, scanLogArgs
 
 // EXTERNAL MODULE: external "node:crypto"
 var external_node_crypto_ = __nccwpck_require__(7598);
 // EXTERNAL MODULE: ./src/engine/git.ts + 2 modules
-var engine_git = __nccwpck_require__(1763);
+var engine_git = __nccwpck_require__(4589);
 // EXTERNAL MODULE: ./src/engine/time-limits.ts
-var time_limits = __nccwpck_require__(1814);
+var time_limits = __nccwpck_require__(2760);
 // EXTERNAL MODULE: ./src/ui/sandbox-text.ts
-var sandbox_text = __nccwpck_require__(9633);
-;// CONCATENATED MODULE: ./src/run/secret-scan.ts
+var sandbox_text = __nccwpck_require__(8143);
+;// CONCATENATED MODULE: ./src/run/raw-commit.ts
+/** Header names shown as they are in a finding; any other header's name is sandbox text, not shown. */
+const KNOWN_HEADERS = new Set(['tree', 'parent', 'encoding', 'gpgsig', 'gpgsig-sha256', 'mergetag']);
+/** The place of a header named `name` (as the object spells it) in `commit`. */
+function headerPlace(name, commit) {
+    if (name === 'author' || name === 'committer')
+        return { kind: name, commit };
+    return { kind: 'header', name: KNOWN_HEADERS.has(name) ? name : undefined, commit };
+}
+/**
+ * The lines of commit `commit`'s raw object: each header line (a continuation line, which starts with a
+ * space, counts in the header it continues), then the message: its bytes read as UTF-8 with NULs taken
+ * out (UTF-16 text then reads as its characters, as an added line's does), and, when an `encoding` header
+ * names another encoding that the runtime can decode, the message decoded that way too (what `git log`
+ * shows).
+ */
+function rawCommitLines(commit, body) {
+    const out = [];
+    const blank = body.indexOf('\n\n');
+    const headEnd = blank < 0 ? body.length : blank;
+    let place;
+    let line = 0;
+    let encoding;
+    for (const text of body.subarray(0, headEnd).toString('utf8').split('\n')) {
+        if (text.startsWith(' ') && place) {
+            out.push({ place, line: ++line, text: text.slice(1) });
+            continue;
+        }
+        const space = text.indexOf(' ');
+        const name = space < 0 ? text : text.slice(0, space);
+        if (name === 'encoding')
+            encoding = text.slice(space + 1).trim();
+        place = headerPlace(name, commit);
+        line = 1;
+        out.push({ place, line, text });
+    }
+    if (blank < 0)
+        return out;
+    const message = body.subarray(blank + 2);
+    const messagePlace = { kind: 'message', commit };
+    const stored = withoutNuls(message).toString('utf8').split('\n');
+    stored.forEach((text, i) => out.push({ place: messagePlace, line: i + 1, text }));
+    const decoded = decodeAs(encoding, message);
+    if (decoded !== undefined)
+        decoded.split('\n').forEach((text, i) => {
+            if (text !== stored[i])
+                out.push({ place: messagePlace, line: i + 1, text });
+        });
+    return out;
+}
+function withoutNuls(bytes) {
+    return bytes.includes(0) ? Buffer.from(bytes.filter((b) => b !== 0)) : bytes;
+}
+/** The message decoded as its `encoding` header says, when that is not UTF-8 and the runtime knows it. */
+function decodeAs(encoding, bytes) {
+    if (!encoding || /^utf-?8$/i.test(encoding))
+        return undefined;
+    try {
+        return new TextDecoder(encoding).decode(bytes);
+    }
+    catch {
+        return undefined; // a name the runtime does not know: the bytes as stored were read above
+    }
+}
+const ESCAPES = { a: 7, b: 8, t: 9, n: 10, v: 11, f: 12, r: 13, '"': 34, '\\': 92 };
+/**
+ * A path as git's diff output prints it, back to the name git stores: `"…"` with C escapes (`\t`, `\"`,
+ * `\\`, octal bytes) is unquoted and its bytes read as UTF-8; a path git did not quote is as it is.
+ */
+function unquotePath(printed) {
+    if (!(printed.length >= 2 && printed.startsWith('"') && printed.endsWith('"')))
+        return printed;
+    const inner = printed.slice(1, -1);
+    const bytes = [];
+    for (let i = 0; i < inner.length; i++) {
+        const c = inner[i];
+        if (c !== '\\') {
+            bytes.push(...Buffer.from(c, 'utf8'));
+            continue;
+        }
+        const next = inner[i + 1] ?? '';
+        const octal = /^[0-7]{3}/.exec(inner.slice(i + 1, i + 4));
+        if (octal) {
+            bytes.push(parseInt(octal[0], 8) & 0xff);
+            i += 3;
+        }
+        else if (next in ESCAPES) {
+            bytes.push(ESCAPES[next]);
+            i += 1;
+        }
+        else
+            bytes.push(92); // not an escape git writes: kept as it reads
+    }
+    return Buffer.from(bytes).toString('utf8');
+}
+/**
+ * The path a `--raw` line of `git log` names (`:100644 100644 <old> <new> M\t<path>`), or undefined for
+ * a line that is not one, or one whose path is deleted (its name is in the parent already).
+ */
+function rawDiffPath(line) {
+    if (!line.startsWith(':'))
+        return undefined;
+    const tab = line.indexOf('\t');
+    if (tab < 0)
+        return undefined;
+    const status = line.slice(0, tab).split(' ').pop() ?? '';
+    if (status.startsWith('D'))
+        return undefined;
+    return unquotePath(line.slice(tab + 1));
+}
+
+;// CONCATENATED MODULE: ./src/run/secret-objects.ts
+
+/**
+ * Feeds the lines of each commit in `commits` to `scanner`, raw. Returns why it could not read them all
+ * (then the scan is a finding of its own), or undefined when it did.
+ */
+async function readRawCommits(git, repo, commits, scanner, budget) {
+    if (!commits.length)
+        return undefined;
+    const outOfTime = `reading it ran out of the scan's time limit (${Math.round(budget.limitMs / 1000)} s)`;
+    const left = budget.deadline - Date.now();
+    if (left <= 0)
+        return outOfTime;
+    const reader = await git.objectReader(repo, left);
+    try {
+        for (const commit of commits) {
+            const info = await reader.info(commit);
+            if (info?.type !== 'commit')
+                return `git has no commit ${commit.slice(0, 12)} to read raw`;
+            budget.bytes += info.size;
+            if (budget.bytes > budget.maxBytes)
+                return `what it carries is larger than the scan's bound (commit ${commit.slice(0, 12)} goes past ${budget.maxBytes} bytes)`;
+            const object = await reader.read(commit);
+            if (!object)
+                return `git has no commit ${commit.slice(0, 12)} to read raw`;
+            for (const { place, line, text } of rawCommitLines(commit, object.body)) {
+                const wait = scanner.add(place, line, text);
+                if (wait)
+                    await wait;
+            }
+        }
+        return undefined;
+    }
+    catch (error) {
+        if (Date.now() >= budget.deadline)
+            return outOfTime;
+        return `git could not read the commits raw (${error.message.slice(0, 200)})`;
+    }
+    finally {
+        await reader.close().catch(() => undefined);
+    }
+}
+
+// EXTERNAL MODULE: ./src/run/secret-scan.ts
+var secret_scan = __nccwpck_require__(3285);
+// EXTERNAL MODULE: ./src/run/secret-values.ts
+var secret_values = __nccwpck_require__(9526);
+;// CONCATENATED MODULE: ./src/run/secret-gate.ts
+// `secret-scan`: the check before each way out of a run (a push, a saved patch, a posted reply). What a push
+// or a patch carries is read on the host, from the parent's checked objects, through the hardened git
+// wrapper: every added line of every commit that leaves (a secret added in one commit and removed in the
+// next still leaves in the first), every path name those commits add, and every commit object as git
+// stores it (secret-objects.ts: headers, `gpgsig`, the message's bytes), bounded in bytes and time. With
+// `block` a finding stops that way out and fails the step, naming each finding by place and rule, never by
+// value; with `warn` the findings are warnings. A read that could not be finished (too large, out of time,
+// git failing) is a finding of its own: nothing passes unscanned under `block`.
+
+
+
+
+
+
+
+
+/** The most of git's output read for one scan (the diff with its added and removed lines, raw commits). */
+const MAX_SCAN_BYTES = 256 * 1024 * 1024;
+/** The step fails with this when `block` found something: what was found, where, and what was held back. */
+class SecretScanBlocked extends Error {
+    findings;
+    constructor(message, findings) {
+        super(message);
+        this.findings = findings;
+        this.name = 'SecretScanBlocked';
+    }
+}
+/** The gate of a run: its mode, the known secrets' forms (each masked in the log from now on). */
+function secretGate(settings, ui, onBlocked) {
+    const secrets = (0,secret_values/* knownSecrets */.xU)(settings);
+    const needles = (0,secret_values/* needlesOf */.en)(secrets);
+    for (const { value } of secrets)
+        if (value)
+            ui.mask(value);
+    for (const { text } of needles)
+        ui.mask(text);
+    return { mode: settings.secretScan, needles, short: (0,secret_values/* shortSecrets */._9)(secrets), ui, onBlocked };
+}
+/**
+ * Scans the commits `revs` names (commit ids, then `--not` and refs or `--remotes`, as rev-list takes
+ * them) in `repo`: `what` says where they were going (`the push to origin/feature`). Returns when they may
+ * leave; throws SecretScanBlocked when they may not.
+ */
+async function checkCommits(git, repo, revs, gate, what) {
+    if (gate.mode === 'off')
+        return;
+    for (const rev of revs)
+        if (rev.startsWith('-') ? !['--not', '--remotes'].includes(rev) : !engine_git/* OID */.Vx.test(rev) && !rev.startsWith('refs/'))
+            throw new Error(`Internal error: ${JSON.stringify(rev)} is not a revision the secret scan takes.`);
+    sayShort(gate);
+    const scanner = new secret_scan/* SecretScanner */.Jq(gate.needles, await (0,secret_scan/* loadLint */.o7)());
+    const limitMs = (0,time_limits/* timeLimitMs */.PI)('secret-scan');
+    const budget = {
+        maxBytes: gate.maxBytes ?? MAX_SCAN_BYTES,
+        bytes: 0,
+        deadline: Date.now() + limitMs,
+        limitMs,
+    };
+    const read = await readCommits(git, repo, revs, scanner, budget);
+    // The commits themselves, as stored: after the diff, so that no piece mixes the two.
+    if (!read.incomplete)
+        read.incomplete = await readRawCommits(git, repo, read.oids, scanner, budget);
+    await scanner.finish();
+    const scanned = `${read.oids.length} commit(s) with their headers, ${read.paths} path name(s), ${read.lines} added line(s)`;
+    verdict(gate, scanner, what, scanned, read.incomplete);
+}
+/** Scans a reply before it is posted (`where`: "reply"). Throws SecretScanBlocked when it may not go. */
+async function checkReply(text, gate) {
+    if (gate.mode === 'off')
+        return;
+    sayShort(gate);
+    const scanner = new secret_scan/* SecretScanner */.Jq(gate.needles, await (0,secret_scan/* loadLint */.o7)());
+    const max = gate.maxBytes ?? MAX_SCAN_BYTES;
+    const over = Buffer.byteLength(text) > max;
+    const lines = (over ? text.slice(0, max) : text).split(/\r?\n/);
+    const place = { kind: 'reply' };
+    for (let i = 0; i < lines.length; i++)
+        await scanner.add(place, i + 1, lines[i]);
+    await scanner.finish();
+    const incomplete = over ? `the reply is larger than the scan's bound (${mib(max)})` : undefined;
+    verdict(gate, scanner, 'the reply', `${lines.length} line(s)`, incomplete);
+}
+function sayShort(gate) {
+    if (!gate.short.length)
+        return;
+    gate.ui.warning(`secret-scan: ${gate.short.join(', ')} ${gate.short.length > 1 ? 'are' : 'is'} shorter than ${secret_values/* MIN_SECRET_LENGTH */.vb} characters: not searched for.`);
+    gate.short = [];
+}
+/**
+ * What the scan reads of the diff: each commit's changed paths (`--raw`, folders too: `-t`) and its added
+ * lines, every file as text whatever git's guess or the repository's attributes (`-diff`, `binary`) say
+ * (a secret in a generated file or a binary blob leaves as surely as one in source), no external diff or
+ * textconv, merges against their first parent. A path a commit adds is new to its first parent, so every
+ * name of every new tree is listed by the commit that brought it in (or is on origin already).
+ */
+function scanLogArgs(format, revs) {
+    return [
+        'log',
+        '--no-color',
+        '--no-show-signature',
+        '--no-ext-diff',
+        '--no-textconv',
+        '--no-renames',
+        '--text',
+        '--diff-merges=first-parent',
+        '--raw',
+        '-t',
+        '--patch',
+        '--unified=0',
+        '--src-prefix=a/',
+        '--dst-prefix=b/',
+        format,
+        ...revs,
+        '--',
+    ];
+}
+/**
+ * One `git log -p -U0 --raw -t` of the commits, read line by line: each commit's id (after a marker of this
+ * call's own, which no commit can know), the paths it changes (every name it adds, folders too), then its
+ * added lines with their file and line number. A merge is compared with its first parent, so that what it
+ * brings in is scanned too.
+ */
+async function readCommits(git, repo, revs, scanner, budget) {
+    const marker = `wts-scan-${(0,external_node_crypto_.randomBytes)(12).toString('hex')}`;
+    const read = { oids: [], paths: 0, lines: 0 };
+    let state = 'header';
+    let commit = '';
+    let names = { kind: 'path', commit };
+    let file;
+    let newLine = 0;
+    let wait;
+    const stop = new AbortController();
+    const { maxBytes } = budget;
+    const onLine = (line, stream) => {
+        if (stream !== 'stdout' || stop.signal.aborted)
+            return;
+        budget.bytes += line.length + 1;
+        if (budget.bytes > maxBytes) {
+            read.incomplete = `what it carries is larger than the scan's bound (over ${mib(maxBytes)} of diff)`;
+            stop.abort();
+            return;
+        }
+        if (line.startsWith(`${marker} `)) {
+            commit = line.slice(marker.length + 1);
+            if (!engine_git/* OID */.Vx.test(commit)) {
+                read.incomplete = 'git listed a commit id it should not';
+                stop.abort();
+                return;
+            }
+            read.oids.push(commit);
+            names = { kind: 'path', commit };
+            file = undefined;
+            state = 'raw';
+        }
+        else if (state === 'raw' && line.startsWith(':')) {
+            const name = rawDiffPath(line);
+            if (name === undefined)
+                return;
+            read.paths++;
+            // One place for all of a commit's names, line 0: a finding names the commit, never the path.
+            wait = scanner.add(names, 0, name) ?? wait;
+        }
+        else if (line.startsWith('diff --git ')) {
+            state = 'header';
+            file = undefined;
+        }
+        else if (state === 'header') {
+            if (line.startsWith('+++ '))
+                file = pathOf(line.slice(4), commit);
+            else if (line.startsWith('@@ ')) {
+                newLine = Number(/^@@ -\d+(?:,\d+)? \+(\d+)/.exec(line)?.[1] ?? 1);
+                state = 'hunk';
+            }
+        }
+        else if (line.startsWith('@@ '))
+            newLine = Number(/^@@ -\d+(?:,\d+)? \+(\d+)/.exec(line)?.[1] ?? 1);
+        else if (line.startsWith('+') && file) {
+            read.lines++;
+            // NULs out: UTF-16 text then reads as its characters, and a blob's printable runs as text.
+            const text = line.includes('\0') ? line.slice(1).replace(/\0/g, '') : line.slice(1);
+            wait = scanner.add(file, newLine++, text) ?? wait;
+        }
+    };
+    const limitMs = Math.max(1, budget.deadline - Date.now());
+    const result = await git.stream(repo, scanLogArgs(`--format=${marker} %H`, revs), {
+        onLine,
+        // A line is never cut (a secret past the cut would pass): the byte bound above stops a long one.
+        maxLineBytes: maxBytes + 1,
+        // While a piece is scanned, git waits (its output is not read on meanwhile).
+        backpressure: () => {
+            const w = wait;
+            wait = undefined;
+            return w;
+        },
+        signal: stop.signal,
+        timeLimitMs: limitMs,
+    });
+    if (!read.incomplete && result.timedOut)
+        read.incomplete = `reading it ran out of the scan's time limit (${Math.round(budget.limitMs / 1000)} s)`;
+    else if (!read.incomplete && result.exitCode !== 0)
+        read.incomplete = `git could not list it (${(0,sandbox_text/* sandboxText */.dX)(result.stderrTail.slice(-2).join(' '), 300)})`;
+    return read;
+}
+/** A `+++` line's path: `b/name`, `"b/na\tme"` (git's quoting kept, for the eye only), or /dev/null. */
+function pathOf(raw, commit) {
+    const name = raw.endsWith('\t') ? raw.slice(0, -1) : raw;
+    if (name === '/dev/null')
+        return undefined;
+    const quoted = name.startsWith('"') && name.endsWith('"');
+    const inner = quoted ? name.slice(1, -1) : name;
+    return { kind: 'file', path: inner.startsWith('b/') ? inner.slice(2) : inner, commit };
+}
+function verdict(gate, scanner, what, scanned, incomplete) {
+    const { ui } = gate;
+    if (!scanner.findings.length && !incomplete) {
+        ui.info(`Secret scan of ${what}: nothing found (${scanned}).`);
+        return;
+    }
+    // A path name with a finding holds the secret, and any later commit may touch that file: no path shown.
+    const hidePaths = scanner.findings.some((f) => f.place.kind === 'path');
+    const lines = scanner.findings.map((finding) => describeFinding(finding, hidePaths));
+    if (scanner.more)
+        lines.push(`… and ${scanner.more} more report(s)`);
+    if (incomplete)
+        lines.push(`not scanned whole: ${incomplete}`);
+    const count = scanner.findings.length + scanner.more;
+    const head = `Secret scan of ${what}: ${count} finding(s)${incomplete ? ', and it could not be scanned whole' : ''} (${scanned})`;
+    if (gate.mode === 'warn') {
+        ui.warning(`${head}; secret-scan: warn lets it go on:\n${lines.map((l) => `  ${l}`).join('\n')}`);
+        return;
+    }
+    gate.onBlocked?.();
+    throw new SecretScanBlocked(`${head}. Nothing of it left (secret-scan: block); the sandbox keeps the work for a person to look at. Values are never shown:\n${lines.map((l) => `  ${l}`).join('\n')}`, scanner.findings);
+}
+/**
+ * `added line in src/app.js:12 of 0123456789ab: env API_KEY`, `author of 0123456789ab: token`: the place
+ * and the rule, never the value. A path is sandbox text (escaped); a path name with a finding is not shown
+ * (it holds the secret), and with `hidePaths` (some path name had a finding) no path is.
+ */
+function describeFinding(finding, hidePaths = false) {
+    const { place, line, rule } = finding;
+    if (place.kind === 'reply')
+        return `reply, line ${line}: ${rule}`;
+    const of = place.commit.slice(0, 12);
+    let where;
+    switch (place.kind) {
+        case 'file':
+            where = hidePaths
+                ? `added line ${line} of ${of}, in a file whose path is not shown (a path name has a finding)`
+                : `added line in ${(0,sandbox_text/* sandboxText */.dX)(place.path, 300)}:${line} of ${of}`;
+            break;
+        case 'message':
+            where = `message of ${of}, line ${line}`;
+            break;
+        case 'author':
+        case 'committer':
+            where = `${place.kind} of ${of}`;
+            break;
+        case 'header':
+            where = `${place.name ? `header ${place.name}` : 'an extra header'} of ${of}, line ${line}`;
+            break;
+        case 'path':
+            where = `path name in ${of}`;
+            break;
+    }
+    return `${where}: ${rule}`;
+}
+function mib(bytes) {
+    return `${Math.round((bytes / 1024 / 1024) * 10) / 10} MiB`;
+}
+
+
+/***/ }),
+
+/***/ 3285:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Jq: () => (/* binding */ SecretScanner),
+/* harmony export */   o7: () => (/* binding */ loadLint)
+/* harmony export */ });
+/* unused harmony exports PIECE_CHARS, MAX_FINDINGS, RULE_ALLOWS */
 /** Each piece handed to secretlint holds about this many characters (whole lines). */
 const PIECE_CHARS = 1 << 20;
 /** The lines of one piece that the next piece starts with again: a PEM private key is about 50 lines. */
@@ -5788,9 +6563,9 @@ let lintLoaded;
 function loadLint() {
     return (lintLoaded ??= (async () => {
         const [{ lintSource }, { rules }, { secretLintProfiler }] = await Promise.all([
-            Promise.all(/* import() */[__nccwpck_require__.e(830), __nccwpck_require__.e(707)]).then(__nccwpck_require__.bind(__nccwpck_require__, 6707)),
-            __nccwpck_require__.e(/* import() */ 577).then(__nccwpck_require__.bind(__nccwpck_require__, 1577)),
-            __nccwpck_require__.e(/* import() */ 806).then(__nccwpck_require__.bind(__nccwpck_require__, 806)),
+            Promise.all(/* import() */[__nccwpck_require__.e(710), __nccwpck_require__.e(347)]).then(__nccwpck_require__.bind(__nccwpck_require__, 9347)),
+            __nccwpck_require__.e(/* import() */ 393).then(__nccwpck_require__.bind(__nccwpck_require__, 4393)),
+            __nccwpck_require__.e(/* import() */ 694).then(__nccwpck_require__.bind(__nccwpck_require__, 4694)),
         ]);
         // Its profiler keeps a performance mark per rule and piece for as long as the process lives.
         secretLintProfiler.setEnabled(false);
@@ -5816,6 +6591,7 @@ function loadLint() {
                 ruleId: m.ruleId,
                 messageId: m.messageId,
                 line: m.loc.start.line,
+                range: m.range,
             }));
         };
     })());
@@ -5918,239 +6694,14 @@ function lineAt(starts, offset) {
     return low;
 }
 
-// EXTERNAL MODULE: ./src/run/secret-values.ts
-var secret_values = __nccwpck_require__(8620);
-;// CONCATENATED MODULE: ./src/run/secret-gate.ts
-// `secret-scan`: the check before each way out of a run (a push, a saved patch, a posted reply). What a push
-// or a patch carries is read on the host, from the parent's checked objects, through the hardened git
-// wrapper: every added line of every commit that leaves (a secret added in one commit and removed in the
-// next still leaves in the first) and every commit message, bounded in bytes and time. With `block` a
-// finding stops that way out and fails the step, naming each finding by place and rule, never by value;
-// with `warn` the findings are warnings. A read that could not be finished (too large, out of time, git
-// failing) is a finding of its own: nothing passes unscanned under `block`.
-
-
-
-
-
-
-/** The most of git's output read for one scan (added and removed lines, headers, messages). */
-const MAX_SCAN_BYTES = 256 * 1024 * 1024;
-/** The step fails with this when `block` found something: what was found, where, and what was held back. */
-class SecretScanBlocked extends Error {
-    findings;
-    constructor(message, findings) {
-        super(message);
-        this.findings = findings;
-        this.name = 'SecretScanBlocked';
-    }
-}
-/** The gate of a run: its mode, the known secrets' forms (each masked in the log from now on). */
-function secretGate(settings, ui, onBlocked) {
-    const secrets = (0,secret_values/* knownSecrets */.xU)(settings);
-    const needles = (0,secret_values/* needlesOf */.en)(secrets);
-    for (const { value } of secrets)
-        if (value)
-            ui.mask(value);
-    for (const { text } of needles)
-        ui.mask(text);
-    return { mode: settings.secretScan, needles, short: (0,secret_values/* shortSecrets */._9)(secrets), ui, onBlocked };
-}
-/**
- * Scans the commits `revs` names (commit ids, then `--not` and refs or `--remotes`, as rev-list takes
- * them) in `repo`: `what` says where they were going (`the push to origin/feature`). Returns when they may
- * leave; throws SecretScanBlocked when they may not.
- */
-async function checkCommits(git, repo, revs, gate, what) {
-    if (gate.mode === 'off')
-        return;
-    for (const rev of revs)
-        if (rev.startsWith('-') ? !['--not', '--remotes'].includes(rev) : !engine_git/* OID */.Vx.test(rev) && !rev.startsWith('refs/'))
-            throw new Error(`Internal error: ${JSON.stringify(rev)} is not a revision the secret scan takes.`);
-    sayShort(gate);
-    const scanner = new SecretScanner(gate.needles, await loadLint());
-    const read = await readCommits(git, repo, revs, scanner, gate.maxBytes ?? MAX_SCAN_BYTES);
-    await scanner.finish();
-    const scanned = `${read.commits} commit(s), ${read.lines} added line(s)`;
-    verdict(gate, scanner, what, scanned, read.incomplete);
-}
-/** Scans a reply before it is posted (`where`: "reply"). Throws SecretScanBlocked when it may not go. */
-async function checkReply(text, gate) {
-    if (gate.mode === 'off')
-        return;
-    sayShort(gate);
-    const scanner = new SecretScanner(gate.needles, await loadLint());
-    const max = gate.maxBytes ?? MAX_SCAN_BYTES;
-    const over = Buffer.byteLength(text) > max;
-    const lines = (over ? text.slice(0, max) : text).split(/\r?\n/);
-    const place = { kind: 'reply' };
-    for (let i = 0; i < lines.length; i++)
-        await scanner.add(place, i + 1, lines[i]);
-    await scanner.finish();
-    const incomplete = over ? `the reply is larger than the scan's bound (${mib(max)})` : undefined;
-    verdict(gate, scanner, 'the reply', `${lines.length} line(s)`, incomplete);
-}
-function sayShort(gate) {
-    if (!gate.short.length)
-        return;
-    gate.ui.warning(`secret-scan: ${gate.short.join(', ')} ${gate.short.length > 1 ? 'are' : 'is'} shorter than ${secret_values/* MIN_SECRET_LENGTH */.vb} characters: not searched for.`);
-    gate.short = [];
-}
-/**
- * What the scan reads: each commit's message and its added lines, every file as text whatever git's guess
- * or the repository's attributes (`-diff`, `binary`) say (a secret in a generated file or a binary blob
- * leaves as surely as one in source), no external diff or textconv, merges against their first parent.
- */
-function scanLogArgs(format, revs) {
-    return [
-        'log',
-        '--no-color',
-        '--no-show-signature',
-        '--no-ext-diff',
-        '--no-textconv',
-        '--no-renames',
-        '--text',
-        '--diff-merges=first-parent',
-        '--patch',
-        '--unified=0',
-        '--src-prefix=a/',
-        '--dst-prefix=b/',
-        format,
-        ...revs,
-        '--',
-    ];
-}
-/**
- * One `git log -p -U0` of the commits, read line by line: each commit's message (between markers of this
- * call's own, which no commit can know), then its added lines with their file and line number. A merge is
- * compared with its first parent, so that what it brings in is scanned too.
- */
-async function readCommits(git, repo, revs, scanner, maxBytes) {
-    const marker = `wts-scan-${(0,external_node_crypto_.randomBytes)(12).toString('hex')}`;
-    const end = `${marker}-end`;
-    const read = { commits: 0, lines: 0 };
-    let state = 'header';
-    let commit = '';
-    let message = { kind: 'message', commit };
-    let file;
-    let messageLine = 0;
-    let newLine = 0;
-    let bytes = 0;
-    let wait;
-    const stop = new AbortController();
-    const limitMs = (0,time_limits/* timeLimitMs */.PI)('secret-scan');
-    const onLine = (line, stream) => {
-        if (stream !== 'stdout' || stop.signal.aborted)
-            return;
-        bytes += line.length + 1;
-        if (bytes > maxBytes) {
-            read.incomplete = `what it carries is larger than the scan's bound (over ${mib(maxBytes)} of diff)`;
-            stop.abort();
-            return;
-        }
-        if (line.startsWith(`${marker} `)) {
-            commit = line.slice(marker.length + 1);
-            message = { kind: 'message', commit };
-            read.commits++;
-            state = 'message';
-            messageLine = 0;
-        }
-        else if (state === 'message') {
-            if (line === end)
-                state = 'header';
-            else
-                wait = scanner.add(message, ++messageLine, line) ?? wait;
-        }
-        else if (line.startsWith('diff --git ')) {
-            state = 'header';
-            file = undefined;
-        }
-        else if (state === 'header') {
-            if (line.startsWith('+++ '))
-                file = pathOf(line.slice(4), commit);
-            else if (line.startsWith('@@ ')) {
-                newLine = Number(/^@@ -\d+(?:,\d+)? \+(\d+)/.exec(line)?.[1] ?? 1);
-                state = 'hunk';
-            }
-        }
-        else if (line.startsWith('@@ '))
-            newLine = Number(/^@@ -\d+(?:,\d+)? \+(\d+)/.exec(line)?.[1] ?? 1);
-        else if (line.startsWith('+') && file) {
-            read.lines++;
-            // NULs out: UTF-16 text then reads as its characters, and a blob's printable runs as text.
-            const text = line.includes('\0') ? line.slice(1).replace(/\0/g, '') : line.slice(1);
-            wait = scanner.add(file, newLine++, text) ?? wait;
-        }
-    };
-    const result = await git.stream(repo, scanLogArgs(`--format=${marker} %H%n%B%n${end}`, revs), {
-        onLine,
-        // A line is never cut (a secret past the cut would pass): the byte bound above stops a long one.
-        maxLineBytes: maxBytes + 1,
-        // While a piece is scanned, git waits (its output is not read on meanwhile).
-        backpressure: () => {
-            const w = wait;
-            wait = undefined;
-            return w;
-        },
-        signal: stop.signal,
-        timeLimitMs: limitMs,
-    });
-    if (!read.incomplete && result.timedOut)
-        read.incomplete = `reading it ran out of the scan's time limit (${Math.round(limitMs / 1000)} s)`;
-    else if (!read.incomplete && result.exitCode !== 0)
-        read.incomplete = `git could not list it (${(0,sandbox_text/* sandboxText */.dX)(result.stderrTail.slice(-2).join(' '), 300)})`;
-    return read;
-}
-/** A `+++` line's path: `b/name`, `"b/na\tme"` (git's quoting kept, for the eye only), or /dev/null. */
-function pathOf(raw, commit) {
-    const name = raw.endsWith('\t') ? raw.slice(0, -1) : raw;
-    if (name === '/dev/null')
-        return undefined;
-    const quoted = name.startsWith('"') && name.endsWith('"');
-    const inner = quoted ? name.slice(1, -1) : name;
-    return { kind: 'file', path: inner.startsWith('b/') ? inner.slice(2) : inner, commit };
-}
-function verdict(gate, scanner, what, scanned, incomplete) {
-    const { ui } = gate;
-    if (!scanner.findings.length && !incomplete) {
-        ui.info(`Secret scan of ${what}: nothing found (${scanned}).`);
-        return;
-    }
-    const lines = scanner.findings.map(describeFinding);
-    if (scanner.more)
-        lines.push(`… and ${scanner.more} more report(s)`);
-    if (incomplete)
-        lines.push(`not scanned whole: ${incomplete}`);
-    const count = scanner.findings.length + scanner.more;
-    const head = `Secret scan of ${what}: ${count} finding(s)${incomplete ? ', and it could not be scanned whole' : ''} (${scanned})`;
-    if (gate.mode === 'warn') {
-        ui.warning(`${head}; secret-scan: warn lets it go on:\n${lines.map((l) => `  ${l}`).join('\n')}`);
-        return;
-    }
-    gate.onBlocked?.();
-    throw new SecretScanBlocked(`${head}. Nothing of it left (secret-scan: block); the sandbox keeps the work for a person to look at. Values are never shown:\n${lines.map((l) => `  ${l}`).join('\n')}`, scanner.findings);
-}
-/** `src/app.js:12 (commit 0123456789ab): env API_KEY`: the place and the rule; never the value. */
-function describeFinding(finding) {
-    const { place, line, rule } = finding;
-    const where = place.kind === 'file'
-        ? `${(0,sandbox_text/* sandboxText */.dX)(place.path, 300)}:${line} (commit ${place.commit.slice(0, 12)})`
-        : place.kind === 'message'
-            ? `commit message of ${place.commit.slice(0, 12)}, line ${line}`
-            : `reply, line ${line}`;
-    return `${where}: ${rule}`;
-}
-function mib(bytes) {
-    return `${Math.round((bytes / 1024 / 1024) * 10) / 10} MiB`;
-}
-
 
 /***/ }),
 
-/***/ 8620:
+/***/ 9526:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Hm: () => (/* binding */ allForms),
 /* harmony export */   _9: () => (/* binding */ shortSecrets),
 /* harmony export */   en: () => (/* binding */ needlesOf),
 /* harmony export */   vb: () => (/* binding */ MIN_SECRET_LENGTH),
@@ -6196,6 +6747,7 @@ function needlesOf(secrets) {
     const all = allForms(secrets);
     return all.filter((n) => !all.some((m) => m !== n && m.text.length < n.text.length && n.text.includes(m.text)));
 }
+/** Every form of every secret long enough, each once: what the redaction (redaction.ts) masks. */
 function allForms(secrets) {
     const seen = new Set();
     const needles = [];
@@ -6241,7 +6793,7 @@ function base64Forms(bytes) {
 
 /***/ }),
 
-/***/ 9503:
+/***/ 5001:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -6356,7 +6908,7 @@ async function pathExists(p) {
 
 /***/ }),
 
-/***/ 622:
+/***/ 8632:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -6368,7 +6920,7 @@ async function pathExists(p) {
 /* unused harmony export MAX_CLEARED */
 /* harmony import */ var node_crypto__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7598);
 /* harmony import */ var node_crypto__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_crypto__WEBPACK_IMPORTED_MODULE_0__);
-/* harmony import */ var _ui_sandbox_text_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(9633);
+/* harmony import */ var _ui_sandbox_text_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(8143);
 // Traps in a sandbox's git folder, cleared before a helper's git writes there. The command can leave,
 // where the next helper's git opens a file, something that is not a file: a FIFO (git blocks opening it,
 // and so did every later run of that sandbox until its helper's time limit), a socket or a device, or a
@@ -6469,7 +7021,7 @@ function reportCleared(ui, sandboxName, cleared) {
 
 /***/ }),
 
-/***/ 9601:
+/***/ 4215:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -6486,10 +7038,10 @@ function reportCleared(ui, sandboxName, cleared) {
 /* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_fs_promises__WEBPACK_IMPORTED_MODULE_0__);
 /* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(6760);
 /* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__nccwpck_require__.n(node_path__WEBPACK_IMPORTED_MODULE_1__);
-/* harmony import */ var _engine_container_args_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(5011);
-/* harmony import */ var _engine_git_hardening_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(3229);
-/* harmony import */ var _engine_labels_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(9667);
-/* harmony import */ var _naming_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(2375);
+/* harmony import */ var _engine_container_args_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(5453);
+/* harmony import */ var _engine_git_hardening_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(2975);
+/* harmony import */ var _engine_labels_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(1933);
+/* harmony import */ var _naming_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(5421);
 // Where a sandbox lives and what a container sees of it. A sandbox is a repository of its own (its own
 // `.git` folder) that borrows the parent's objects read-only through `objects/info/alternates`, plus a home
 // for the command. Disk and volume sandboxes are one discriminated union.
@@ -6607,7 +7159,7 @@ async function realRoot(root) {
 
 /***/ }),
 
-/***/ 6856:
+/***/ 9894:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -6646,7 +7198,7 @@ let lockfileLoaded;
  * answers, so that it is ready by the time the run takes its sandbox's lock.
  */
 function loadLocking() {
-    lockfileLoaded ??= __nccwpck_require__.e(/* import() */ 648).then(__nccwpck_require__.t.bind(__nccwpck_require__, 3648, 23)).then((loaded) => loaded.default ?? loaded);
+    lockfileLoaded ??= __nccwpck_require__.e(/* import() */ 712).then(__nccwpck_require__.t.bind(__nccwpck_require__, 5712, 23)).then((loaded) => loaded.default ?? loaded);
     return lockfileLoaded;
 }
 const LOCK_STALE_MS = 10_000;
@@ -6847,7 +7399,7 @@ async function isSandboxLocked(gitDir, sandbox) {
 
 /***/ }),
 
-/***/ 2375:
+/***/ 5421:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -6922,7 +7474,7 @@ function diskWorktreePath(root, project, sandbox) {
 
 /***/ }),
 
-/***/ 3976:
+/***/ 6654:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -6938,7 +7490,7 @@ function diskWorktreePath(root, project, sandbox) {
 /* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_fs__WEBPACK_IMPORTED_MODULE_0__);
 /* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(6760);
 /* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__nccwpck_require__.n(node_path__WEBPACK_IMPORTED_MODULE_1__);
-/* harmony import */ var _engine_git_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(1763);
+/* harmony import */ var _engine_git_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(4589);
 // A repository's refs read from its files as data, the way git's files backend keeps them: a loose ref
 // file (`<git folder>/refs/...`) over its line in `packed-refs`. Bounded, and never through a symbolic
 // link: the reaper reads sandboxes' git folders with these (a container wrote them), and the host reads
@@ -7111,7 +7663,7 @@ function readRefsAsData(gitDir, refs) {
 
 /***/ }),
 
-/***/ 4299:
+/***/ 4657:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -7124,10 +7676,10 @@ function readRefsAsData(gitDir, refs) {
 /* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_fs_promises__WEBPACK_IMPORTED_MODULE_0__);
 /* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(6760);
 /* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__nccwpck_require__.n(node_path__WEBPACK_IMPORTED_MODULE_1__);
-/* harmony import */ var _bookkeeping_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(9503);
-/* harmony import */ var _layout_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(9601);
-/* harmony import */ var _lock_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(6856);
-/* harmony import */ var _volume_look_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(1093);
+/* harmony import */ var _bookkeeping_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(5001);
+/* harmony import */ var _layout_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(4215);
+/* harmony import */ var _lock_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(9894);
+/* harmony import */ var _volume_look_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(5039);
 // Removing a sandbox: its volume or folders, then every record the parent keeps of it (refs and private
 // store). Nothing else.
 
@@ -7205,7 +7757,7 @@ async function removeEmptyProjectDir(projectDir) {
 
 /***/ }),
 
-/***/ 1151:
+/***/ 2733:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -7289,7 +7841,7 @@ async function realDirectory(given) {
 
 /***/ }),
 
-/***/ 7180:
+/***/ 154:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -7358,7 +7910,7 @@ function branchOf(headRef) {
 
 /***/ }),
 
-/***/ 1093:
+/***/ 5039:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -7372,7 +7924,7 @@ function branchOf(headRef) {
 /* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_fs__WEBPACK_IMPORTED_MODULE_0__);
 /* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(1455);
 /* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__nccwpck_require__.n(node_fs_promises__WEBPACK_IMPORTED_MODULE_1__);
-/* harmony import */ var _lock_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(6856);
+/* harmony import */ var _lock_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(9894);
 // A reused volume sandbox's command waits for the engine's word that its volume is there. That word is
 // asked after the sandbox's lock, because a volume seen before it may be removed by the lock's holder.
 // Asked before the lock instead, it overlaps the branch plan and the lock, and is trusted after the lock
@@ -7437,7 +7989,7 @@ async function dropRemovalNote(sandbox) {
 
 /***/ }),
 
-/***/ 9109:
+/***/ 6807:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -7454,11 +8006,11 @@ var external_node_os_ = __nccwpck_require__(8161);
 // EXTERNAL MODULE: external "node:path"
 var external_node_path_ = __nccwpck_require__(6760);
 // EXTERNAL MODULE: ./src/engine/host-paths.ts
-var host_paths = __nccwpck_require__(6387);
+var host_paths = __nccwpck_require__(681);
 // EXTERNAL MODULE: ./src/engine/engine.ts + 2 modules
-var engine = __nccwpck_require__(1665);
+var engine = __nccwpck_require__(6595);
 // EXTERNAL MODULE: ./src/action-defaults.ts
-var action_defaults = __nccwpck_require__(7616);
+var action_defaults = __nccwpck_require__(6934);
 ;// CONCATENATED MODULE: ./src/settings/inputs.ts
 // Reading one input: the runner's text (or action.yml's default) into a typed value, or an InputError that
 // names the input and what it accepts. Pure.
@@ -7588,6 +8140,32 @@ function triggerCommand(read) {
         throw new InputError('trigger', raw, 'one word such as /fix');
     return raw;
 }
+/** `label-trigger`: a label's name as GitHub allows it (one line, at most 50 characters). */
+function labelTrigger(read) {
+    const raw = read('label-trigger').trim();
+    if (raw && (CONTROL.test(raw) || raw.length > 50))
+        throw new InputError('label-trigger', raw, 'a label name of at most 50 characters, such as fix-me');
+    return raw;
+}
+/** `assignee-trigger`: a GitHub login (a bot's with or without `[bot]`). */
+function assigneeTrigger(read) {
+    const raw = read('assignee-trigger').trim();
+    if (raw && !/^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})(?:\[bot\])?$/.test(raw))
+        throw new InputError('assignee-trigger', raw, 'a GitHub login such as fix-bot');
+    return raw;
+}
+/** `issue-branch-prefix`: the start of a branch name (the issue's number completes it). */
+function issueBranchPrefix(read) {
+    const raw = read('issue-branch-prefix').trim();
+    if (!raw ||
+        raw.length > 200 ||
+        raw.startsWith('-') ||
+        raw.startsWith('/') ||
+        CONTROL.test(raw) ||
+        /[\s~^:?*[\\]|\.\.|@\{|\/\/|\.lock\//.test(raw))
+        throw new InputError('issue-branch-prefix', raw, 'the start of a branch name (at most 200 characters, no spaces, no ~ ^ : ? * [ \\ or ..), such as worktree-sandbox/issue-');
+    return raw;
+}
 
 ;// CONCATENATED MODULE: ./src/settings/env-input.ts
 // The `env` input: the variables the command's container gets from the step, and nothing else. Pure.
@@ -7664,7 +8242,7 @@ function formatIdentity(identity) {
 }
 
 // EXTERNAL MODULE: ./src/network/policy.ts + 1 modules
-var network_policy = __nccwpck_require__(3977);
+var network_policy = __nccwpck_require__(7125);
 ;// CONCATENATED MODULE: ./src/settings/network-input.ts
 // `network`, `credentials` and the model budget, read together: the allow-list, its presets, the
 // credentials the proxy sets and the limits it enforces (src/network/policy.ts parses; this turns its
@@ -7798,6 +8376,9 @@ function parseRun(read, env) {
             allowedBots: list(read, 'allowed-bots'),
             prNumber: number(read, 'pr-number', { min: 1, integer: true }),
             pullRequestBot: inputs_boolean(read, 'pull-request-bot'),
+            labelTrigger: labelTrigger(read),
+            assigneeTrigger: assigneeTrigger(read),
+            issueBranchPrefix: issueBranchPrefix(read),
         },
         pullRequest: pullRequestInputs(read),
     };
@@ -7862,13 +8443,12 @@ async function validateBranchNames(settings, isValid) {
 
 /***/ }),
 
-/***/ 9633:
+/***/ 8143:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   OG: () => (/* binding */ logLines),
-/* harmony export */   dX: () => (/* binding */ sandboxText),
-/* harmony export */   p7: () => (/* binding */ markdownText)
+/* harmony export */   dX: () => (/* binding */ sandboxText)
 /* harmony export */ });
 /* unused harmony export SANDBOX_TEXT_MAX */
 // Text that came from a sandbox (file names, ref names, commit subjects, what a helper or git printed about
@@ -7877,8 +8457,7 @@ async function validateBranchNames(settings, isValid) {
 // a lone `\r`; @actions/core escapes line breaks in warnings and errors but not in `core.info`. So such
 // text is printed only through this module (or inside a `::stop-commands::` fence): every control
 // character is written as a visible escape, a line cannot start a command, and the length is bounded.
-// In Markdown (the job summary, a pull-request comment) such text also must not become markup: a link, an
-// image, a table cell's end or a mention (`markdownText`).
+// In Markdown (the job summary, a pull-request comment) such text goes through untrusted-markdown.ts.
 /** The most characters of one piece of sandbox text that a message carries. */
 const SANDBOX_TEXT_MAX = 2_000;
 // C0 controls, DEL, C1 controls (U+0085 NEL breaks lines for some readers) and the Unicode line and
@@ -7917,45 +8496,11 @@ function logLines(message) {
         .map((line) => disarmStart(escapeControls(line)))
         .join('\n');
 }
-// Bidirectional controls reorder what a reader sees (`moc.elgoog` shown as `google.com`): escaped visibly.
-const BIDI = /[\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
-/**
- * Nothing a reader sees, written between the characters that GitHub's autolinks look for: `https://`,
- * `www.`, `user@host`, `@mention` and `#123` are no longer those strings, in the Markdown source or in
- * the text GitHub's renderer decodes from it. A reference, not the character, so that it is visible in a
- * log line.
- */
-const BREAK = '&#8203;';
-/** What Markdown or HTML reads as markup (written as character references), and what autolinks start at. */
-const UNSAFE = /[\\`*_~[\]<>|&!$]|[:@#]|www\./gi;
-function inert(c) {
-    if (c === ':')
-        return `:${BREAK}`;
-    if (c === '@' || c === '#')
-        return `${BREAK}&#${c.charCodeAt(0)};${BREAK}`;
-    if (c.length > 1)
-        return `${c[0]}${BREAK}${c.slice(1)}`; // www.
-    return `&#${c.charCodeAt(0)};`;
-}
-/**
- * Sandbox text inside Markdown (a table cell, a sentence of the job summary or a comment) or a warning:
- * shown as the same characters and nothing else. Control and bidirectional characters escaped visibly,
- * markup characters (`|`, `<`, `[`, `` ` ``, `*`, `&`, …) written as character references, and the
- * autolinks broken, so that no link, image, HTML or mention can come of it; at most `max` characters,
- * the rest counted. `quote` shows the text JSON-quoted (where it starts and ends, and its escapes).
- */
-function markdownText(text, max = SANDBOX_TEXT_MAX, quote = false) {
-    const raw = String(text);
-    const cut = raw.length > max ? raw.slice(0, max) : raw;
-    const more = raw.length - cut.length;
-    const shown = escapeControls(quote ? JSON.stringify(cut) : cut).replace(BIDI, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-    return shown.replace(UNSAFE, inert) + (more > 0 ? ` … (${more} more characters)` : '');
-}
 
 
 /***/ }),
 
-/***/ 5750:
+/***/ 6508:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -8021,6 +8566,170 @@ const silentUi = {
     fenced: () => undefined,
     mask: () => undefined,
 };
+
+
+/***/ }),
+
+/***/ 4574:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   C2: () => (/* binding */ untrustedCode),
+/* harmony export */   C9: () => (/* binding */ untrustedBlock),
+/* harmony export */   XS: () => (/* binding */ imageLinks),
+/* harmony export */   ln: () => (/* binding */ inlineText),
+/* harmony export */   qm: () => (/* binding */ untrustedInline)
+/* harmony export */ });
+/* unused harmony exports neutraliseMentions, plainLines, INLINE_MAX, MAX_IMAGE_LINKS */
+// The one renderer of text the action did not write (a reply, a log tail, file names, commit subjects, a
+// patch, host and model names) into Markdown that GitHub renders: the job summary and the pull-request
+// bot's comments. GitHub renders with cmark-gfm, which takes at most 255 backticks as a fence and makes
+// no code span longer than 80, so neither a fence "longer than any in the text" nor a code span can hold
+// any text (docs/adr/0012-untrusted-text-in-pre-blocks.md). Here nothing depends on what the text holds:
+// - a block is an HTML `<pre>` block with `&`, `<` and `>` written as entities. cmark-gfm ends such a
+//   block only at a line that holds `</pre>`, which the text can no longer spell; blank lines, fences,
+//   `<!--`, `</details>` and images inside it are only characters;
+// - inline text (a table cell, a list item, a sentence) has every character Markdown or HTML reads as
+//   markup written as a character reference, which cmark-gfm decodes to a literal character and never to
+//   markup, and the places GitHub's autolinks start at (`https:`, `www.`, `@`, `#`) broken.
+// Both make mentions inert, show control and bidirectional characters as visible escapes, take `\r` as a
+// line break (as Markdown and the runner do), replace half a surrogate pair, and are bounded in the
+// characters they write: the text is cut between characters before it is escaped, counted after, and what
+// was left out is counted (a cut never falls inside a character, nor inside an entity made here).
+/** After an `@`, so that `@name` and `@org/team` are no mention and link nobody. */
+const MENTION_BREAK = '\u200D';
+// C0 controls but tab and line feed, DEL, C1 controls, the line and paragraph separators, and the
+// bidirectional marks, overrides and isolates that would show the text in another order than it is.
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const HIDDEN = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
+const NAMED = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
+/** Half of a surrogate pair with no other half: shown as U+FFFD, as a decoder shows a broken sequence. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+/** `@` that starts a user or team name (GitHub's names: letters, digits, hyphens; we take `_` too). */
+const MENTION = /@(?=[A-Za-z0-9_-])/g;
+/** Every `@name` and `@org/team` made inert; nothing else changes. */
+function neutraliseMentions(text) {
+    return text.replace(MENTION, `@${MENTION_BREAK}`);
+}
+const visible = (c) => NAMED[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
+/** Line breaks as `\n` alone (a lone `\r` is a line break to Markdown and to the runner), controls escaped. */
+function plainLines(text) {
+    return String(text)
+        .replace(LONE_SURROGATE, '\uFFFD')
+        .replace(/\r\n?/g, '\n')
+        .replace(new RegExp(HIDDEN.source, 'g'), visible);
+}
+/**
+ * The escaped forms of `pieces` (whole characters, or a few that escape together), as many from the start
+ * as fit in `max` characters of output: the cut falls between pieces, never inside one or its escape.
+ */
+function fit(pieces, escape, max) {
+    let shown = '';
+    let i = 0;
+    for (; i < pieces.length; i++) {
+        const out = escape(pieces[i]);
+        if (shown.length + out.length > max)
+            break;
+        shown += out;
+    }
+    let leftOut = 0;
+    for (let j = i; j < pieces.length; j++)
+        leftOut += [...pieces[j]].length;
+    return { shown, leftOut };
+}
+const HTML_ENTITY = { '&': '&amp;', '<': '&lt;', '>': '&gt;' };
+/**
+ * Untrusted text as one `<pre>` block that nothing in it can end or escape, shown as written (line breaks,
+ * indentation, blank lines), mentions inert, at most `maxChars` characters between the tags (counted as
+ * written, entities included; the rest left out and counted). `lang` (`diff`) only names the language for
+ * GitHub's highlighting; `keepMentions` is for text to copy whose `@` are the action's own (`@npm`), and
+ * safe anyway: GitHub links no mention inside `<pre>`. The block starts and ends a line; put a blank line
+ * before and after it.
+ */
+function untrustedBlock(text, maxChars, options = {}) {
+    const { lang = '' } = options;
+    const safe = options.keepMentions ? plainLines(text) : neutraliseMentions(plainLines(text));
+    const { shown, leftOut } = fit(Array.from(safe), (c) => HTML_ENTITY[c] ?? c, Math.max(0, maxChars));
+    const open = lang ? `<pre lang="${lang.replace(/[^a-z0-9+-]/gi, '')}">` : '<pre>';
+    // HTML drops one line break right after `<pre>`: the text's first line is its own.
+    return { markdown: `${open}\n${shown}\n</pre>`, leftOut };
+}
+// What Markdown or HTML reads as markup (written as character references), and what autolinks start at.
+// A colon before a space starts no link: it stays as it is (`holds work: 2 files`).
+const INLINE_PIECE = /www\.|: |[\s\S]/giu;
+const MARKUP = /^[\\`*_~[\]<>|&!$]$/;
+/**
+ * Nothing a reader sees, written between the characters that GitHub's autolinks look for: `https://`,
+ * `www.`, `user@host`, `@mention` and `#123` are no longer those strings, in the Markdown source or in
+ * the text GitHub's renderer decodes from it. A reference, not the character, so that it is visible in a
+ * log line.
+ */
+const BREAK = '&#8203;';
+function inlinePiece(piece) {
+    if (piece === ': ')
+        return piece;
+    if (piece.length > 1 && piece.toLowerCase() === 'www.')
+        return `${piece[0]}${BREAK}${piece.slice(1)}`;
+    if (piece === ':')
+        return `:${BREAK}`;
+    if (piece === '@' || piece === '#')
+        return `${BREAK}&#${piece.charCodeAt(0)};${BREAK}`;
+    if (HIDDEN.test(piece) || piece === '\n' || piece === '\r' || piece === '\t')
+        return `&#92;${visible(piece).slice(1)}`;
+    if (MARKUP.test(piece))
+        return `&#${piece.charCodeAt(0)};`;
+    return piece;
+}
+/**
+ * Untrusted text inside Markdown (a table cell, a list item, a sentence) or a warning: shown as the same
+ * characters and nothing else, on one line. Control and bidirectional characters shown as escapes, every
+ * markup character (`|`, `<`, `[`, `` ` ``, `*`, `&`, …) a character reference, autolinks and mentions
+ * broken, so that no link, image, HTML, code span, table cell or mention can come of it. At most `max`
+ * characters as written (entities included), then how many characters were left out. `quote` shows the
+ * text JSON-quoted (where it starts and ends, and its escapes).
+ */
+function untrustedInline(text, max = INLINE_MAX, quote = false) {
+    const raw = String(text).replace(LONE_SURROGATE, '\uFFFD');
+    const { shown, leftOut } = fit((quote ? JSON.stringify(raw) : raw).match(INLINE_PIECE) ?? [], inlinePiece, max);
+    return shown + (leftOut > 0 ? ` … (${leftOut} more characters)` : '');
+}
+/** The most characters of one piece of inline text, as written. */
+const INLINE_MAX = 2_000;
+/** Untrusted inline text shown as code (monospace): `untrustedInline` inside `<code>` tags. */
+function untrustedCode(text, max = INLINE_MAX) {
+    return `<code>${untrustedInline(text, max)}</code>`;
+}
+/** The action's own sentence that may quote untrusted text: one line, inert (untrustedInline). */
+function inlineText(text) {
+    return untrustedInline(text, 4 * INLINE_MAX);
+}
+/** Images listed as links, at most. */
+const MAX_IMAGE_LINKS = 10;
+/** An image's address: http(s), and nothing that could end the link or the line around it. */
+const IMAGE_URL = String.raw `https?:\/\/[^\s<>()"'\x60\\]{1,2000}`;
+/** `![alt](url "title")`, and `<img … src="url" …>`: bounded at every repetition, read in one pass each. */
+const MARKDOWN_IMAGE = new RegExp(String.raw `!\[([^\]\n]{0,200})\]\(\s{0,10}<?(${IMAGE_URL})`, 'g');
+const HTML_IMAGE = new RegExp(String.raw `<img\b[^>]{0,500}?\bsrc\s{0,10}=\s{0,10}["']?(${IMAGE_URL})`, 'gi');
+/**
+ * The images that untrusted text would show, as one line of links (the image is never loaded: a reader
+ * opens it if they choose), in the order of the text; empty when there are none. Every host is an outside
+ * host here: the text is shown in a `<pre>` block, so none of its images is rendered anyway.
+ */
+function imageLinks(text) {
+    const found = [];
+    for (const match of text.matchAll(MARKDOWN_IMAGE))
+        found.push({ at: match.index, alt: match[1].trim(), url: match[2] });
+    for (const match of text.matchAll(HTML_IMAGE))
+        found.push({ at: match.index, alt: '', url: match[1] });
+    if (!found.length)
+        return '';
+    found.sort((a, b) => a.at - b.at);
+    const links = found
+        .slice(0, MAX_IMAGE_LINKS)
+        .map(({ alt, url }) => `[${untrustedInline(alt || 'image', 1_000)}](${url})`);
+    const more = found.length > MAX_IMAGE_LINKS ? `, and ${found.length - MAX_IMAGE_LINKS} more` : '';
+    return `Images in the reply, not shown here: ${links.join(', ')}${more}.`;
+}
 
 
 /***/ }),
@@ -8102,7 +8811,7 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("net");
 
 /***/ }),
 
-/***/ 4589:
+/***/ 6970:
 /***/ ((module) => {
 
 module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:assert");
@@ -8361,7 +9070,7 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("util");
 
 /***/ }),
 
-/***/ 7710:
+/***/ 6924:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -8385,7 +9094,7 @@ __nccwpck_require__.d(__webpack_exports__, {
 
 // EXTERNAL MODULE: external "os"
 var external_os_ = __nccwpck_require__(857);
-;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/utils.js
+;// CONCATENATED MODULE: ../main/node_modules/@actions/core/lib/utils.js
 // We use any as a valid input type
 /* eslint-disable @typescript-eslint/no-explicit-any */
 /**
@@ -8421,7 +9130,7 @@ function utils_toCommandProperties(annotationProperties) {
     };
 }
 //# sourceMappingURL=utils.js.map
-;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/command.js
+;// CONCATENATED MODULE: ../main/node_modules/@actions/core/lib/command.js
 
 
 /**
@@ -8517,7 +9226,7 @@ function escapeProperty(s) {
 var external_crypto_ = __nccwpck_require__(6982);
 // EXTERNAL MODULE: external "fs"
 var external_fs_ = __nccwpck_require__(9896);
-;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/file-command.js
+;// CONCATENATED MODULE: ../main/node_modules/@actions/core/lib/file-command.js
 // For internal use, subject to change.
 // We use any as a valid input type
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -8555,8 +9264,8 @@ function file_command_prepareKeyValueMessage(key, value) {
 // EXTERNAL MODULE: external "path"
 var external_path_ = __nccwpck_require__(6928);
 // EXTERNAL MODULE: ./src/bundle/http-client-on-demand.ts
-var http_client_on_demand = __nccwpck_require__(5126);
-;// CONCATENATED MODULE: ./node_modules/@actions/http-client/lib/auth.js
+var http_client_on_demand = __nccwpck_require__(132);
+;// CONCATENATED MODULE: ../main/node_modules/@actions/http-client/lib/auth.js
 var __awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
     function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
     return new (P || (P = Promise))(function (resolve, reject) {
@@ -8632,7 +9341,7 @@ class PersonalAccessTokenCredentialHandler {
     }
 }
 //# sourceMappingURL=auth.js.map
-;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/oidc-utils.js
+;// CONCATENATED MODULE: ../main/node_modules/@actions/core/lib/oidc-utils.js
 var oidc_utils_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
     function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
     return new (P || (P = Promise))(function (resolve, reject) {
@@ -8706,7 +9415,7 @@ class oidc_utils_OidcClient {
     }
 }
 //# sourceMappingURL=oidc-utils.js.map
-;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/summary.js
+;// CONCATENATED MODULE: ../main/node_modules/@actions/core/lib/summary.js
 var summary_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
     function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
     return new (P || (P = Promise))(function (resolve, reject) {
@@ -8987,7 +9696,7 @@ const _summary = new Summary();
 const markdownSummary = (/* unused pure expression or super */ null && (_summary));
 const summary = _summary;
 //# sourceMappingURL=summary.js.map
-;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/path-utils.js
+;// CONCATENATED MODULE: ../main/node_modules/@actions/core/lib/path-utils.js
 
 /**
  * toPosixPath converts the given path to the posix form. On Windows, \\ will be
@@ -9022,7 +9731,7 @@ function toPlatformPath(pth) {
 }
 //# sourceMappingURL=path-utils.js.map
 // EXTERNAL MODULE: ./src/bundle/on-demand.ts
-var on_demand = __nccwpck_require__(7575);
+var on_demand = __nccwpck_require__(3093);
 ;// CONCATENATED MODULE: ./src/bundle/exec-on-demand.ts
 // What the bundle gets for `import … from '@actions/exec'` (tsconfig.json `paths`, which ncc's resolver
 // follows; docs/adr/0008-undici-on-demand.md). @actions/core imports it for `platform` (the runner's OS
@@ -9030,11 +9739,11 @@ var on_demand = __nccwpck_require__(7575);
 // start of every step. Here it is a chunk of its own, loaded by the first call (none, today). The names are
 // the ones the bundled toolkit imports (checked by on-demand.spec.ts).
 
-const exec_on_demand_exec = (0,on_demand/* onDemand */.h)('@actions/exec', 'getExecOutput', () => __nccwpck_require__.e(/* import() */ 260).then(__nccwpck_require__.bind(__nccwpck_require__, 1260)));
+const exec_on_demand_exec = (0,on_demand/* onDemand */.h)('@actions/exec', 'getExecOutput', () => __nccwpck_require__.e(/* import() */ 980).then(__nccwpck_require__.bind(__nccwpck_require__, 7980)));
 /** @actions/exec's getExecOutput, loaded on its first call. */
 const getExecOutput = async (...args) => (await exec_on_demand_exec.load()).getExecOutput(...args);
 
-;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/platform.js
+;// CONCATENATED MODULE: ../main/node_modules/@actions/core/lib/platform.js
 var platform_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
     function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
     return new (P || (P = Promise))(function (resolve, reject) {
@@ -9099,7 +9808,7 @@ function getDetails() {
     });
 }
 //# sourceMappingURL=platform.js.map
-;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/core.js
+;// CONCATENATED MODULE: ../main/node_modules/@actions/core/lib/core.js
 var core_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
     function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
     return new (P || (P = Promise))(function (resolve, reject) {
@@ -9631,8 +10340,8 @@ function youngGenerationBytes() {
     return v8.getHeapSpaceStatistics().find((s) => s.space_name === 'new_space')?.space_size ?? 0;
 }
 
-// EXTERNAL MODULE: ./node_modules/@actions/core/lib/core.js + 9 modules
-var core = __nccwpck_require__(7710);
+// EXTERNAL MODULE: ../main/node_modules/@actions/core/lib/core.js + 9 modules
+var core = __nccwpck_require__(6924);
 // EXTERNAL MODULE: external "node:os"
 var external_node_os_ = __nccwpck_require__(8161);
 // EXTERNAL MODULE: external "node:fs/promises"
@@ -9640,33 +10349,33 @@ var promises_ = __nccwpck_require__(1455);
 // EXTERNAL MODULE: external "node:path"
 var external_node_path_ = __nccwpck_require__(6760);
 // EXTERNAL MODULE: ./src/engine/engine-probe.ts
-var engine_probe = __nccwpck_require__(6269);
+var engine_probe = __nccwpck_require__(4879);
 // EXTERNAL MODULE: ./src/engine/engine.ts + 2 modules
-var engine_engine = __nccwpck_require__(1665);
+var engine_engine = __nccwpck_require__(6595);
 // EXTERNAL MODULE: ./src/engine/git.ts + 2 modules
-var engine_git = __nccwpck_require__(1763);
+var engine_git = __nccwpck_require__(4589);
 // EXTERNAL MODULE: ./src/engine/labels.ts
-var labels = __nccwpck_require__(9667);
+var labels = __nccwpck_require__(1933);
 // EXTERNAL MODULE: ./src/network/leftovers.ts
-var leftovers = __nccwpck_require__(1434);
+var leftovers = __nccwpck_require__(520);
 // EXTERNAL MODULE: ./src/sandbox/bookkeeping.ts
-var bookkeeping = __nccwpck_require__(9503);
+var bookkeeping = __nccwpck_require__(5001);
 // EXTERNAL MODULE: ./src/sandbox/git-traps.ts
-var git_traps = __nccwpck_require__(622);
+var git_traps = __nccwpck_require__(8632);
 // EXTERNAL MODULE: ./src/sandbox/layout.ts
-var layout = __nccwpck_require__(9601);
+var layout = __nccwpck_require__(4215);
 // EXTERNAL MODULE: ./src/sandbox/lock.ts
-var sandbox_lock = __nccwpck_require__(6856);
+var sandbox_lock = __nccwpck_require__(9894);
 // EXTERNAL MODULE: ./src/sandbox/remove.ts
-var remove = __nccwpck_require__(4299);
+var remove = __nccwpck_require__(4657);
 // EXTERNAL MODULE: ./src/sandbox/saved.ts
-var sandbox_saved = __nccwpck_require__(7180);
+var sandbox_saved = __nccwpck_require__(154);
 // EXTERNAL MODULE: ./src/run/collect.ts + 1 modules
-var collect = __nccwpck_require__(527);
+var collect = __nccwpck_require__(5071);
 // EXTERNAL MODULE: ./src/run/report.ts
-var run_report = __nccwpck_require__(7119);
+var run_report = __nccwpck_require__(4885);
 // EXTERNAL MODULE: ./src/ui/sandbox-text.ts
-var sandbox_text = __nccwpck_require__(9633);
+var sandbox_text = __nccwpck_require__(8143);
 ;// CONCATENATED MODULE: ./src/run/cleanup.ts
 // The post step: runs after success, failure and cancel. Removes the command's container if it is still
 // there, then applies the cleanup policy. It never fails the job: problems become warnings.
@@ -9916,16 +10625,20 @@ async function saveUncommitted(git, store, base, work) {
     return bundle;
 }
 
+// EXTERNAL MODULE: ./src/run/redaction.ts
+var redaction = __nccwpck_require__(3214);
 // EXTERNAL MODULE: ./src/run/run.ts + 8 modules
-var run = __nccwpck_require__(8439);
-// EXTERNAL MODULE: ./src/github/event.ts
-var github_event = __nccwpck_require__(5015);
+var run = __nccwpck_require__(4401);
+// EXTERNAL MODULE: ./src/github/event.ts + 1 modules
+var github_event = __nccwpck_require__(3925);
 // EXTERNAL MODULE: ./src/settings/settings.ts + 5 modules
-var settings_settings = __nccwpck_require__(9109);
+var settings_settings = __nccwpck_require__(6807);
 // EXTERNAL MODULE: ./src/action/step-state.ts
-var step_state = __nccwpck_require__(4634);
-// EXTERNAL MODULE: ./src/run/reply.ts + 1 modules
-var run_reply = __nccwpck_require__(5125);
+var step_state = __nccwpck_require__(2516);
+// EXTERNAL MODULE: ./src/ui/untrusted-markdown.ts
+var untrusted_markdown = __nccwpck_require__(4574);
+// EXTERNAL MODULE: ./src/run/reply.ts
+var run_reply = __nccwpck_require__(3587);
 ;// CONCATENATED MODULE: ./src/run/summary.ts
 // The job summary and the plain-text report: one table a person reads at a glance.
 
@@ -9936,7 +10649,7 @@ var run_reply = __nccwpck_require__(5125);
 const BOUNDARY_SENTENCE = "Nothing outside the sandbox could change: the command's container could write only its sandbox (the parent's objects were mounted read-only, its .git hidden), and its work came back as a git bundle that git checked as it fetched it.";
 // A branch, a sandbox's place, git's reason for a refused push: text that may come from the sandbox or a
 // pull request, inert in the table (no cell end, no link, no HTML).
-const esc = (text) => (0,sandbox_text/* markdownText */.p7)(text);
+const esc = (text) => (0,untrusted_markdown/* untrustedInline */.qm)(text);
 function outcomeRows(outcome) {
     const { sandbox, command, report, push } = outcome;
     const status = command.timedOut
@@ -9972,14 +10685,14 @@ function filesChanged(report) {
     return report.countsStopped ? `at least ${n} (counting stopped: ${report.countsStopped})` : n;
 }
 // Size: the table is a few hundred bytes of the action's own text and names it chose; the diff stat is at
-// most STAT_MAX_BYTES (report.ts: 64 KiB) and says what it left out, the reply at most REPLY_MAX_BYTES
-// (reply.ts: 64 KiB, a little more once made safe). The whole stays far below the runner's 1 MiB limit
-// for one step's summary.
+// most STAT_MAX_BYTES (report.ts: 64 KiB) and says what it left out, and at most STAT_MAX_CHARS once
+// escaped; the reply at most REPLY_MAX_BYTES (reply.ts: 64 KiB), and twice that once escaped. The whole
+// stays below the runner's 1 MiB limit for one step's summary (step-summary.ts holds it there).
 function outcomeMarkdown(outcome) {
     const rows = outcomeRows(outcome);
     const table = ['| | |', '|---|---|', ...rows.map(([k, v]) => `| ${k} | ${esc(v)} |`)].join('\n');
     const stat = outcome.report.diffStat
-        ? `\n\n<details><summary>Diff stat</summary>\n\n\`\`\`\n${outcome.report.diffStat.replace(/```/g, "'''")}\n\`\`\`\n</details>`
+        ? `\n\n<details><summary>Diff stat</summary>\n\n${statBlock(outcome.report.diffStat)}\n</details>`
         : '';
     const reply = (0,run_reply/* replyMarkdown */.iz)(outcome.command.reply, {
         heading: "### The command's reply",
@@ -9987,6 +10700,16 @@ function outcomeMarkdown(outcome) {
     });
     return `## worktree-sandbox: run\n\n${table}${reply ? `\n\n${reply}` : ''}${stat}\n`;
 }
+/** The diff stat (file names from the sandbox) in a block nothing in it can leave, its cut said. */
+function statBlock(stat) {
+    const block = (0,untrusted_markdown/* untrustedBlock */.C9)(stat, STAT_MAX_CHARS);
+    const cut = block.leftOut
+        ? `\n\n${block.leftOut.toLocaleString('en-US')} more characters of the diff stat are not shown.`
+        : '';
+    return `${block.markdown}${cut}`;
+}
+/** The diff stat's characters as written (64 KiB of names, some written as entities). */
+const STAT_MAX_CHARS = 200_000;
 function outcomeText(outcome) {
     const rows = outcomeRows(outcome);
     const width = Math.max(...rows.map(([k]) => k.length));
@@ -9999,17 +10722,18 @@ function outcomeText(outcome) {
 }
 
 // EXTERNAL MODULE: ./src/network/network-summary.ts
-var network_summary = __nccwpck_require__(6777);
+var network_summary = __nccwpck_require__(4439);
 // EXTERNAL MODULE: ./src/network/usage-report.ts
-var usage_report = __nccwpck_require__(4992);
+var usage_report = __nccwpck_require__(9114);
 // EXTERNAL MODULE: ./src/action/action-ui.ts
-var action_ui = __nccwpck_require__(3833);
+var action_ui = __nccwpck_require__(7467);
 // EXTERNAL MODULE: ./src/action/step-summary.ts
-var step_summary = __nccwpck_require__(2659);
+var step_summary = __nccwpck_require__(7553);
 ;// CONCATENATED MODULE: ./src/action/main.ts
 // The action's two phases on top of the core: inputs in, outputs and a job summary out. `run()` is the main
 // step and `cleanup()` the post step, each ending the step failed on an error: index.ts calls one of them
 // (the bundle), and so can a runner of the source such as @github/local-action (`npm run local-action`).
+
 
 
 
@@ -10042,7 +10766,7 @@ async function failingStep(step) {
 async function mainStep() {
     const settings = (0,settings_settings/* parseSettings */.P$)((name) => core/* getInput */.V4(name));
     if (settings.mode === 'reap') {
-        const { reapAction } = await Promise.all(/* import() */[__nccwpck_require__.e(298), __nccwpck_require__.e(381)]).then(__nccwpck_require__.bind(__nccwpck_require__, 4381));
+        const { reapAction } = await Promise.all(/* import() */[__nccwpck_require__.e(882), __nccwpck_require__.e(273)]).then(__nccwpck_require__.bind(__nccwpck_require__, 9273));
         await reapAction(settings);
         return;
     }
@@ -10050,6 +10774,8 @@ async function mainStep() {
 }
 async function runAction(settings) {
     const ui = (0,action_ui/* actionUi */.V)();
+    // One list of the run's secrets, one redaction: every output, the job summary and every API call.
+    const io = (0,action_ui/* actionIo */.P)(ui, (0,redaction/* redactionFor */.X9)(settings));
     const kind = (0,github_event/* chooseRunKind */.pV)(process.env.GITHUB_EVENT_NAME, settings.trigger);
     core/* debug */.Yz(`Run kind: ${kind.bot ? 'pull-request bot' : 'plain run mode'} (${kind.why}).`);
     if (kind.warning)
@@ -10057,8 +10783,8 @@ async function runAction(settings) {
     let outcome;
     try {
         if (kind.bot) {
-            const { runForPullRequest } = await Promise.all(/* import() */[__nccwpck_require__.e(251), __nccwpck_require__.e(540)]).then(__nccwpck_require__.bind(__nccwpck_require__, 6540));
-            outcome = await runForPullRequest(settings, (0,action_ui/* actionIo */.P)(ui));
+            const { runForPullRequest } = await Promise.all(/* import() */[__nccwpck_require__.e(115), __nccwpck_require__.e(679)]).then(__nccwpck_require__.bind(__nccwpck_require__, 9679));
+            outcome = await runForPullRequest(settings, io);
             if (!outcome)
                 return;
         }
@@ -10068,13 +10794,13 @@ async function runAction(settings) {
     catch (error) {
         // A run that failed after its sandbox was ready still says which sandbox, and the command's exit code
         // when the command really ran.
-        setEarlyOutputs((0,step_state/* currentRunState */.IZ)());
+        setEarlyOutputs((0,step_state/* currentRunState */.IZ)(), io.setOutput);
         throw error;
     }
-    setOutputs(outcome);
+    setOutputs(outcome, io.setOutput);
     if (settings.pullRequest.open) {
-        const { proposePullRequest } = await Promise.all(/* import() */[__nccwpck_require__.e(251), __nccwpck_require__.e(524)]).then(__nccwpck_require__.bind(__nccwpck_require__, 2524));
-        await proposePullRequest(settings, outcome, (0,action_ui/* actionIo */.P)(ui));
+        const { proposePullRequest } = await Promise.all(/* import() */[__nccwpck_require__.e(115), __nccwpck_require__.e(562)]).then(__nccwpck_require__.bind(__nccwpck_require__, 3562));
+        await proposePullRequest(settings, outcome, io);
     }
     const network = outcome.command.network;
     const models = network?.models;
@@ -10084,24 +10810,24 @@ async function runAction(settings) {
         ui.warning(line);
     const networkSection = (network ? (0,network_summary/* networkMarkdown */.IB)(network, settings.network) : '') + (models ? (0,usage_report/* modelUsageMarkdown */.U5)(models) : '');
     // The run's own report first: when the summary must be cut, the network tables go before it.
-    await (0,step_summary/* writeSummary */.Sy)(outcomeMarkdown(outcome), networkSection);
+    await (0,step_summary/* writeSummary */.Sy)(io.redaction, outcomeMarkdown(outcome), networkSection);
     const { exitCode } = outcome.command;
     if (exitCode !== 0 && !settings.allowFailure)
         core/* setFailed */.C1(`The command exited with code ${exitCode}.`);
 }
-function setEarlyOutputs(state) {
+function setEarlyOutputs(state, setOutput) {
     if (!state?.location)
         return;
     const sandbox = state.location;
-    core/* setOutput */.uH('sandbox', sandbox.name);
-    core/* setOutput */.uH('kind', sandbox.kind);
-    core/* setOutput */.uH('branch', sandbox.branch);
-    core/* setOutput */.uH('volume', sandbox.isolation === 'container' ? sandbox.volume : '');
-    core/* setOutput */.uH('worktree-path', sandbox.worktreePath);
+    setOutput('sandbox', sandbox.name);
+    setOutput('kind', sandbox.kind);
+    setOutput('branch', sandbox.branch);
+    setOutput('volume', sandbox.isolation === 'container' ? sandbox.volume : '');
+    setOutput('worktree-path', sandbox.worktreePath);
     if (state.exitCode !== undefined)
-        core/* setOutput */.uH('exit-code', String(state.exitCode));
+        setOutput('exit-code', String(state.exitCode));
 }
-function setOutputs(outcome) {
+function setOutputs(outcome, setOutput) {
     const { sandbox, command, report, push } = outcome;
     const out = {
         sandbox: sandbox.name,
@@ -10126,13 +10852,14 @@ function setOutputs(outcome) {
     if (command.network?.models)
         Object.assign(out, (0,usage_report/* modelUsageOutput */.cx)(command.network.models));
     for (const [k, v] of Object.entries(out))
-        core/* setOutput */.uH(k, v);
+        setOutput(k, v);
 }
 async function postStep() {
     const state = (0,step_state/* loadRunState */.fQ)();
     if (state?.progress && !state.progress.finished) {
-        const { finishProgressInPost } = await Promise.all(/* import() */[__nccwpck_require__.e(251), __nccwpck_require__.e(540)]).then(__nccwpck_require__.bind(__nccwpck_require__, 6540));
-        await finishProgressInPost(state.progress, postToken(), (0,action_ui/* actionUi */.V)());
+        const { finishProgressInPost } = await Promise.all(/* import() */[__nccwpck_require__.e(115), __nccwpck_require__.e(679)]).then(__nccwpck_require__.bind(__nccwpck_require__, 9679));
+        const { token, redaction } = postSecrets();
+        await finishProgressInPost(state.progress, token, redaction, (0,action_ui/* actionUi */.V)());
     }
     await removeLeftProbe(state, (0,action_ui/* actionUi */.V)());
     if (!state?.location) {
@@ -10146,13 +10873,20 @@ async function postStep() {
         core/* warning */.$e(`Cleanup did not complete: ${error.message}`);
     }
 }
-/** The post step gets the same inputs as main; only the token is needed, to finish a progress comment. */
-function postToken() {
+/** The post step gets the same inputs as main: the token, to finish a progress comment, and its redaction. */
+function postSecrets() {
     try {
-        return (0,settings_settings/* parseSettings */.P$)((name) => core/* getInput */.V4(name)).token;
+        const settings = (0,settings_settings/* parseSettings */.P$)((name) => core/* getInput */.V4(name));
+        return {
+            token: settings.token,
+            redaction: settings.mode === 'run'
+                ? (0,redaction/* redactionFor */.X9)(settings)
+                : redaction/* Redaction */.ki.of([{ name: 'token', value: settings.token }]),
+        };
     }
     catch {
-        return ''; // the main step failed on these inputs before it created anything to finish
+        // the main step failed on these inputs before it created anything to finish
+        return { token: '', redaction: redaction/* Redaction */.ki.none };
     }
 }
 

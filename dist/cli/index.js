@@ -1,7 +1,7 @@
 import { createRequire as __WEBPACK_EXTERNAL_createRequire } from "module";
 /******/ var __webpack_modules__ = ({
 
-/***/ 298:
+/***/ 5882:
 /***/ ((module) => {
 
 // A simple implementation of make-array
@@ -1640,7 +1640,7 @@ define(module.exports, Symbol.for('setupWindows'), setupWindows)
 
 /***/ }),
 
-/***/ 5011:
+/***/ 5453:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -1649,7 +1649,7 @@ define(module.exports, Symbol.for('setupWindows'), setupWindows)
 /* harmony export */   s$: () => (/* binding */ containerRunArgs)
 /* harmony export */ });
 /* unused harmony export mountArg */
-/* harmony import */ var _labels_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9667);
+/* harmony import */ var _labels_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1933);
 
 /** The runner's uid:gid: containers run as it, so that what they write belongs to the runner. */
 function currentIdentity() {
@@ -1721,7 +1721,7 @@ function containerRunArgs(engine, spec, bindSource = (f) => f) {
 
 /***/ }),
 
-/***/ 389:
+/***/ 299:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -1750,7 +1750,7 @@ function firstLine(text) {
 
 /***/ }),
 
-/***/ 1665:
+/***/ 6595:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -1761,13 +1761,13 @@ __nccwpck_require__.d(__webpack_exports__, {
 });
 
 // EXTERNAL MODULE: ./src/engine/container-args.ts
-var container_args = __nccwpck_require__(5011);
+var container_args = __nccwpck_require__(5453);
 // EXTERNAL MODULE: ./src/engine/engine-error.ts
-var engine_error = __nccwpck_require__(389);
+var engine_error = __nccwpck_require__(299);
 // EXTERNAL MODULE: external "node:crypto"
 var external_node_crypto_ = __nccwpck_require__(7598);
 // EXTERNAL MODULE: ./src/engine/time-limits.ts
-var time_limits = __nccwpck_require__(1814);
+var time_limits = __nccwpck_require__(2760);
 ;// CONCATENATED MODULE: ./src/engine/helper-run.ts
 // A helper container under its time limit: when the limit runs out, the container itself is stopped and
 // removed by its name, since killing the engine CLI alone would leave it running.
@@ -1824,9 +1824,9 @@ async function removeLateContainer(engine, name) {
 }
 
 // EXTERNAL MODULE: ./src/engine/host-paths.ts
-var host_paths = __nccwpck_require__(6387);
+var host_paths = __nccwpck_require__(681);
 // EXTERNAL MODULE: ./src/engine/start-failure.ts
-var start_failure = __nccwpck_require__(8557);
+var start_failure = __nccwpck_require__(6627);
 ;// CONCATENATED MODULE: ./src/engine/mode.ts
 
 class EngineModeError extends Error {
@@ -1959,7 +1959,7 @@ function lastLine(text) {
 }
 
 // EXTERNAL MODULE: ./src/engine/proc.ts + 2 modules
-var proc = __nccwpck_require__(729);
+var proc = __nccwpck_require__(8243);
 ;// CONCATENATED MODULE: ./src/engine/engine.ts
 // The container engine CLI (Docker, or Podman which speaks the same CLI) behind one interface
 // (EngineCommands, engine-commands.ts). Argument arrays only; values that could be secrets travel in the
@@ -2212,7 +2212,7 @@ class ContainerEngine {
 
 /***/ }),
 
-/***/ 3858:
+/***/ 2576:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -2230,8 +2230,8 @@ class ContainerEngine {
 /* harmony import */ var node_os__WEBPACK_IMPORTED_MODULE_2___default = /*#__PURE__*/__nccwpck_require__.n(node_os__WEBPACK_IMPORTED_MODULE_2__);
 /* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(6760);
 /* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_3___default = /*#__PURE__*/__nccwpck_require__.n(node_path__WEBPACK_IMPORTED_MODULE_3__);
-/* harmony import */ var _proc_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(729);
-/* harmony import */ var _time_limits_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(1814);
+/* harmony import */ var _proc_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(8243);
+/* harmony import */ var _time_limits_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(2760);
 // Images made on the spot from the runner's own files: the reaper's helper image (helper-image.ts: `sh`,
 // `git` and a few tools) and the network sidecar's image (the libraries the runner's Node loads). Neither
 // ever rests on the `image` input, which may lie.
@@ -2425,7 +2425,7 @@ function header(name, type, mode, size, link) {
 
 /***/ }),
 
-/***/ 6387:
+/***/ 681:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -2634,7 +2634,7 @@ async function discoverHostView(exec, facts = readOwnFacts(), timeLimitMs = INSP
 
 /***/ }),
 
-/***/ 9667:
+/***/ 1933:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -2684,7 +2684,7 @@ function sandboxHelperLabels(sandbox) {
 
 /***/ }),
 
-/***/ 729:
+/***/ 8243:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -2804,9 +2804,9 @@ function runsInGroup(pid, pgid) {
 }
 
 // EXTERNAL MODULE: ./src/engine/time-limits.ts
-var time_limits = __nccwpck_require__(1814);
+var time_limits = __nccwpck_require__(2760);
 // EXTERNAL MODULE: ./src/engine/tool-path.ts
-var tool_path = __nccwpck_require__(2428);
+var tool_path = __nccwpck_require__(9874);
 ;// CONCATENATED MODULE: ./src/engine/proc.ts
 // Where child processes start (with piped-process.ts, for a long-lived one): run to their end, with their
 // output buffered or streamed. Argument arrays only: nothing here goes through a shell.
@@ -3085,7 +3085,7 @@ async function runStreaming(tool, args, options) {
 
 /***/ }),
 
-/***/ 8557:
+/***/ 6627:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -3200,7 +3200,7 @@ function startFailureHint(stderr) {
 
 /***/ }),
 
-/***/ 1814:
+/***/ 2760:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -3330,7 +3330,7 @@ function formatLimit(ms) {
 
 /***/ }),
 
-/***/ 2428:
+/***/ 9874:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -3389,7 +3389,7 @@ function findOnPath(tool, searchPath) {
 
 /***/ }),
 
-/***/ 1434:
+/***/ 520:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -3398,7 +3398,7 @@ function findOnPath(tool, searchPath) {
 /* harmony export */   fg: () => (/* binding */ sidecarName)
 /* harmony export */ });
 /* unused harmony export leftByKilledRuns */
-/* harmony import */ var _engine_labels_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9667);
+/* harmony import */ var _engine_labels_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1933);
 
 const SIDECAR_SUFFIX = '-net';
 /** The sidecar of the command's container `command` (a command's name ends in hex, never in this). */
@@ -3485,7 +3485,7 @@ async function reportLeftNetworkContainers(engine, ui) {
 
 /***/ }),
 
-/***/ 3977:
+/***/ 7125:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -3984,14 +3984,14 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("util");
 
 /***/ }),
 
-/***/ 8909:
+/***/ 3917:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
-const { Argument } = __nccwpck_require__(9154);
-const { Command } = __nccwpck_require__(4348);
-const { CommanderError, InvalidArgumentError } = __nccwpck_require__(1135);
-const { Help } = __nccwpck_require__(9754);
-const { Option } = __nccwpck_require__(5240);
+const { Argument } = __nccwpck_require__(2562);
+const { Command } = __nccwpck_require__(4604);
+const { CommanderError, InvalidArgumentError } = __nccwpck_require__(4063);
+const { Help } = __nccwpck_require__(3914);
+const { Option } = __nccwpck_require__(3864);
 
 exports.DM = new Command();
 
@@ -4015,10 +4015,10 @@ exports.a2 = InvalidArgumentError; // Deprecated
 
 /***/ }),
 
-/***/ 9154:
+/***/ 2562:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
-const { InvalidArgumentError } = __nccwpck_require__(1135);
+const { InvalidArgumentError } = __nccwpck_require__(4063);
 
 class Argument {
   /**
@@ -4172,7 +4172,7 @@ exports.humanReadableArgName = humanReadableArgName;
 
 /***/ }),
 
-/***/ 4348:
+/***/ 4604:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 const EventEmitter = (__nccwpck_require__(8474).EventEmitter);
@@ -4181,11 +4181,11 @@ const path = __nccwpck_require__(6760);
 const fs = __nccwpck_require__(3024);
 const process = __nccwpck_require__(1708);
 
-const { Argument, humanReadableArgName } = __nccwpck_require__(9154);
-const { CommanderError } = __nccwpck_require__(1135);
-const { Help, stripColor } = __nccwpck_require__(9754);
-const { Option, DualOptions } = __nccwpck_require__(5240);
-const { suggestSimilar } = __nccwpck_require__(5030);
+const { Argument, humanReadableArgName } = __nccwpck_require__(2562);
+const { CommanderError } = __nccwpck_require__(4063);
+const { Help, stripColor } = __nccwpck_require__(3914);
+const { Option, DualOptions } = __nccwpck_require__(3864);
+const { suggestSimilar } = __nccwpck_require__(6726);
 
 class Command extends EventEmitter {
   /**
@@ -6956,7 +6956,7 @@ exports.useColor = useColor; // exporting for tests
 
 /***/ }),
 
-/***/ 1135:
+/***/ 4063:
 /***/ ((__unused_webpack_module, exports) => {
 
 /**
@@ -7002,10 +7002,10 @@ exports.InvalidArgumentError = InvalidArgumentError;
 
 /***/ }),
 
-/***/ 9754:
+/***/ 3914:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
-const { humanReadableArgName } = __nccwpck_require__(9154);
+const { humanReadableArgName } = __nccwpck_require__(2562);
 
 /**
  * TypeScript import types for JSDoc, used by Visual Studio Code IntelliSense and `npm run typescript-checkJS`
@@ -7756,10 +7756,10 @@ exports.stripColor = stripColor;
 
 /***/ }),
 
-/***/ 5240:
+/***/ 3864:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
-const { InvalidArgumentError } = __nccwpck_require__(1135);
+const { InvalidArgumentError } = __nccwpck_require__(4063);
 
 class Option {
   /**
@@ -8143,7 +8143,7 @@ exports.DualOptions = DualOptions;
 
 /***/ }),
 
-/***/ 5030:
+/***/ 6726:
 /***/ ((__unused_webpack_module, exports) => {
 
 const maxDistance = 3;
@@ -8469,9 +8469,9 @@ function youngGenerationBytes() {
     return v8.getHeapSpaceStatistics().find((s) => s.space_name === 'new_space')?.space_size ?? 0;
 }
 
-// EXTERNAL MODULE: ./node_modules/commander/index.js
-var commander = __nccwpck_require__(8909);
-;// CONCATENATED MODULE: ./node_modules/commander/esm.mjs
+// EXTERNAL MODULE: ../main/node_modules/commander/index.js
+var commander = __nccwpck_require__(3917);
+;// CONCATENATED MODULE: ../main/node_modules/commander/esm.mjs
 
 
 // wrapper to provide named exports for ESM.
@@ -8518,6 +8518,9 @@ const ACTION_DEFAULTS = {
     "pull-request-draft": "false",
     "pull-request-labels": "",
     "trigger": "",
+    "label-trigger": "",
+    "assignee-trigger": "",
+    "issue-branch-prefix": "worktree-sandbox/issue-",
     "allowed-associations": "OWNER,MEMBER,COLLABORATOR",
     "allowed-bots": "",
     "pr-number": "",
@@ -8673,13 +8676,13 @@ var external_node_os_ = __nccwpck_require__(8161);
 // EXTERNAL MODULE: external "node:fs/promises"
 var promises_ = __nccwpck_require__(1455);
 // EXTERNAL MODULE: ./src/engine/container-args.ts
-var container_args = __nccwpck_require__(5011);
+var container_args = __nccwpck_require__(5453);
 // EXTERNAL MODULE: ./src/engine/engine-error.ts
-var engine_error = __nccwpck_require__(389);
+var engine_error = __nccwpck_require__(299);
 // EXTERNAL MODULE: ./src/engine/host-paths.ts
-var host_paths = __nccwpck_require__(6387);
+var host_paths = __nccwpck_require__(681);
 // EXTERNAL MODULE: ./src/engine/labels.ts
-var engine_labels = __nccwpck_require__(9667);
+var engine_labels = __nccwpck_require__(1933);
 ;// CONCATENATED MODULE: ./src/engine/engine-probe.ts
 // Verify, don't assume: before a run makes or uses a sandbox, prove that the engine sees the folders the
 // action mounts where the action sees them. In each folder the action writes a file with a random name;
@@ -8897,9 +8900,9 @@ async function removeStaleProbes(engine, nowMs = Date.now(), olderThanMs = STALE
 }
 
 // EXTERNAL MODULE: ./src/engine/engine.ts + 2 modules
-var engine_engine = __nccwpck_require__(1665);
+var engine_engine = __nccwpck_require__(6595);
 // EXTERNAL MODULE: ./src/engine/proc.ts + 2 modules
-var proc = __nccwpck_require__(729);
+var proc = __nccwpck_require__(8243);
 ;// CONCATENATED MODULE: ./src/engine/git-hardening.ts
 // git's hardened configuration and environment: what keeps a repository's own settings (which a container
 // may have written) from running anything on the host: hooks, fsmonitor, pagers, external diffs, automatic
@@ -8975,7 +8978,7 @@ function baseGitEnv() {
 }
 
 // EXTERNAL MODULE: ./src/engine/time-limits.ts
-var time_limits = __nccwpck_require__(1814);
+var time_limits = __nccwpck_require__(2760);
 ;// CONCATENATED MODULE: ./src/engine/git-version.ts
 // Which git the action needs, checked once when the wrapper is made: an older git lacks options the
 // hardening relies on.
@@ -9019,7 +9022,7 @@ function compareVersions(a, b) {
 // EXTERNAL MODULE: external "node:child_process"
 var external_node_child_process_ = __nccwpck_require__(1421);
 // EXTERNAL MODULE: ./src/engine/tool-path.ts
-var tool_path = __nccwpck_require__(2428);
+var tool_path = __nccwpck_require__(9874);
 ;// CONCATENATED MODULE: ./src/engine/piped-process.ts
 // A long-lived program that answers one question at a time (git's `cat-file --batch`), read back in exact
 // amounts. Argument arrays only, as in proc.ts.
@@ -9388,7 +9391,7 @@ class Git {
 }
 
 // EXTERNAL MODULE: ./src/network/leftovers.ts
-var network_leftovers = __nccwpck_require__(1434);
+var network_leftovers = __nccwpck_require__(520);
 ;// CONCATENATED MODULE: ./src/sandbox/bookkeeping.ts
 // The parent's record of its sandboxes, kept where no container can write (the parent's `.git`, which
 // containers never see but for its object store):
@@ -9489,8 +9492,7 @@ async function pathExists(p) {
 // a lone `\r`; @actions/core escapes line breaks in warnings and errors but not in `core.info`. So such
 // text is printed only through this module (or inside a `::stop-commands::` fence): every control
 // character is written as a visible escape, a line cannot start a command, and the length is bounded.
-// In Markdown (the job summary, a pull-request comment) such text also must not become markup: a link, an
-// image, a table cell's end or a mention (`markdownText`).
+// In Markdown (the job summary, a pull-request comment) such text goes through untrusted-markdown.ts.
 /** The most characters of one piece of sandbox text that a message carries. */
 const SANDBOX_TEXT_MAX = 2_000;
 // C0 controls, DEL, C1 controls (U+0085 NEL breaks lines for some readers) and the Unicode line and
@@ -9528,40 +9530,6 @@ function logLines(message) {
         .split(/\r?\n/)
         .map((line) => disarmStart(escapeControls(line)))
         .join('\n');
-}
-// Bidirectional controls reorder what a reader sees (`moc.elgoog` shown as `google.com`): escaped visibly.
-const BIDI = /[\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
-/**
- * Nothing a reader sees, written between the characters that GitHub's autolinks look for: `https://`,
- * `www.`, `user@host`, `@mention` and `#123` are no longer those strings, in the Markdown source or in
- * the text GitHub's renderer decodes from it. A reference, not the character, so that it is visible in a
- * log line.
- */
-const BREAK = '&#8203;';
-/** What Markdown or HTML reads as markup (written as character references), and what autolinks start at. */
-const UNSAFE = /[\\`*_~[\]<>|&!$]|[:@#]|www\./gi;
-function inert(c) {
-    if (c === ':')
-        return `:${BREAK}`;
-    if (c === '@' || c === '#')
-        return `${BREAK}&#${c.charCodeAt(0)};${BREAK}`;
-    if (c.length > 1)
-        return `${c[0]}${BREAK}${c.slice(1)}`; // www.
-    return `&#${c.charCodeAt(0)};`;
-}
-/**
- * Sandbox text inside Markdown (a table cell, a sentence of the job summary or a comment) or a warning:
- * shown as the same characters and nothing else. Control and bidirectional characters escaped visibly,
- * markup characters (`|`, `<`, `[`, `` ` ``, `*`, `&`, …) written as character references, and the
- * autolinks broken, so that no link, image, HTML or mention can come of it; at most `max` characters,
- * the rest counted. `quote` shows the text JSON-quoted (where it starts and ends, and its escapes).
- */
-function sandbox_text_markdownText(text, max = SANDBOX_TEXT_MAX, quote = false) {
-    const raw = String(text);
-    const cut = raw.length > max ? raw.slice(0, max) : raw;
-    const more = raw.length - cut.length;
-    const shown = escapeControls(quote ? JSON.stringify(cut) : cut).replace(BIDI, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-    return shown.replace(UNSAFE, inert) + (more > 0 ? ` … (${more} more characters)` : '');
 }
 
 ;// CONCATENATED MODULE: ./src/sandbox/git-traps.ts
@@ -9793,7 +9761,7 @@ let lockfileLoaded;
  * answers, so that it is ready by the time the run takes its sandbox's lock.
  */
 function loadLocking() {
-    lockfileLoaded ??= __nccwpck_require__.e(/* import() */ 648).then(__nccwpck_require__.t.bind(__nccwpck_require__, 3648, 23)).then((loaded) => loaded.default ?? loaded);
+    lockfileLoaded ??= __nccwpck_require__.e(/* import() */ 712).then(__nccwpck_require__.t.bind(__nccwpck_require__, 5712, 23)).then((loaded) => loaded.default ?? loaded);
     return lockfileLoaded;
 }
 const LOCK_STALE_MS = 10_000;
@@ -11218,7 +11186,7 @@ async function resolveBranch(git, parent, branch, base, refsRead) {
 }
 
 // EXTERNAL MODULE: ./src/engine/start-failure.ts
-var start_failure = __nccwpck_require__(8557);
+var start_failure = __nccwpck_require__(6627);
 ;// CONCATENATED MODULE: ./src/sandbox/make-repository.ts
 // Making a sandbox's repository: one script, run on the host in a folder made just for it (no container
 // has written there yet), or in a helper container inside a fresh volume. The new repository borrows the
@@ -12110,6 +12078,32 @@ function triggerCommand(read) {
         throw new InputError('trigger', raw, 'one word such as /fix');
     return raw;
 }
+/** `label-trigger`: a label's name as GitHub allows it (one line, at most 50 characters). */
+function labelTrigger(read) {
+    const raw = read('label-trigger').trim();
+    if (raw && (inputs_CONTROL.test(raw) || raw.length > 50))
+        throw new InputError('label-trigger', raw, 'a label name of at most 50 characters, such as fix-me');
+    return raw;
+}
+/** `assignee-trigger`: a GitHub login (a bot's with or without `[bot]`). */
+function assigneeTrigger(read) {
+    const raw = read('assignee-trigger').trim();
+    if (raw && !/^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})(?:\[bot\])?$/.test(raw))
+        throw new InputError('assignee-trigger', raw, 'a GitHub login such as fix-bot');
+    return raw;
+}
+/** `issue-branch-prefix`: the start of a branch name (the issue's number completes it). */
+function issueBranchPrefix(read) {
+    const raw = read('issue-branch-prefix').trim();
+    if (!raw ||
+        raw.length > 200 ||
+        raw.startsWith('-') ||
+        raw.startsWith('/') ||
+        inputs_CONTROL.test(raw) ||
+        /[\s~^:?*[\\]|\.\.|@\{|\/\/|\.lock\//.test(raw))
+        throw new InputError('issue-branch-prefix', raw, 'the start of a branch name (at most 200 characters, no spaces, no ~ ^ : ? * [ \\ or ..), such as worktree-sandbox/issue-');
+    return raw;
+}
 
 ;// CONCATENATED MODULE: ./src/settings/env-input.ts
 // The `env` input: the variables the command's container gets from the step, and nothing else. Pure.
@@ -12186,7 +12180,7 @@ function formatIdentity(identity) {
 }
 
 // EXTERNAL MODULE: ./src/network/policy.ts + 1 modules
-var network_policy = __nccwpck_require__(3977);
+var network_policy = __nccwpck_require__(7125);
 ;// CONCATENATED MODULE: ./src/settings/network-input.ts
 // `network`, `credentials` and the model budget, read together: the allow-list, its presets, the
 // credentials the proxy sets and the limits it enforces (src/network/policy.ts parses; this turns its
@@ -12320,6 +12314,9 @@ function parseRun(read, env) {
             allowedBots: inputs_list(read, 'allowed-bots'),
             prNumber: number(read, 'pr-number', { min: 1, integer: true }),
             pullRequestBot: inputs_boolean(read, 'pull-request-bot'),
+            labelTrigger: labelTrigger(read),
+            assigneeTrigger: assigneeTrigger(read),
+            issueBranchPrefix: issueBranchPrefix(read),
         },
         pullRequest: pullRequestInputs(read),
     };
@@ -12382,54 +12379,127 @@ async function validateBranchNames(settings, isValid) {
 }
 
 ;// CONCATENATED MODULE: ./src/ui/untrusted-markdown.ts
-// Text a sandbox wrote for people (the command's reply), made safe to put into Markdown that GitHub renders:
-// the job summary and the pull-request bot's comment. The text is shown as it was written, in a fenced code
-// block whose fence is longer than any run of backticks in it, so that nothing in it can close the block or
-// the comment's own structure around it (its `<details>`, its tables): HTML (`</details>`, `<!--` that would
-// hide the rest, `<img>` that would load from anywhere), images, links and issue references are only text
-// there. Mentions are made inert inside it as well (a zero-width joiner after the `@`), so that no
-// renderer, reader or copy of the text pings anyone; control characters become visible escapes, and line
-// breaks are `\n` alone.
+// The one renderer of text the action did not write (a reply, a log tail, file names, commit subjects, a
+// patch, host and model names) into Markdown that GitHub renders: the job summary and the pull-request
+// bot's comments. GitHub renders with cmark-gfm, which takes at most 255 backticks as a fence and makes
+// no code span longer than 80, so neither a fence "longer than any in the text" nor a code span can hold
+// any text (docs/adr/0012-untrusted-text-in-pre-blocks.md). Here nothing depends on what the text holds:
+// - a block is an HTML `<pre>` block with `&`, `<` and `>` written as entities. cmark-gfm ends such a
+//   block only at a line that holds `</pre>`, which the text can no longer spell; blank lines, fences,
+//   `<!--`, `</details>` and images inside it are only characters;
+// - inline text (a table cell, a list item, a sentence) has every character Markdown or HTML reads as
+//   markup written as a character reference, which cmark-gfm decodes to a literal character and never to
+//   markup, and the places GitHub's autolinks start at (`https:`, `www.`, `@`, `#`) broken.
+// Both make mentions inert, show control and bidirectional characters as visible escapes, take `\r` as a
+// line break (as Markdown and the runner do), replace half a surrogate pair, and are bounded in the
+// characters they write: the text is cut between characters before it is escaped, counted after, and what
+// was left out is counted (a cut never falls inside a character, nor inside an entity made here).
 /** After an `@`, so that `@name` and `@org/team` are no mention and link nobody. */
 const MENTION_BREAK = '\u200D';
-// C0 controls but tab and line feed, DEL, C1 controls, and the bidirectional overrides and isolates that
-// would show the text in another order than it is.
+// C0 controls but tab and line feed, DEL, C1 controls, the line and paragraph separators, and the
+// bidirectional marks, overrides and isolates that would show the text in another order than it is.
 // eslint-disable-next-line no-control-regex -- matching control characters is the point
-const HIDDEN = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
+const HIDDEN = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
+const untrusted_markdown_NAMED = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
+/** Half of a surrogate pair with no other half: shown as U+FFFD, as a decoder shows a broken sequence. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 /** `@` that starts a user or team name (GitHub's names: letters, digits, hyphens; we take `_` too). */
 const MENTION = /@(?=[A-Za-z0-9_-])/g;
 /** Every `@name` and `@org/team` made inert; nothing else changes. */
 function neutraliseMentions(text) {
     return text.replace(MENTION, `@${MENTION_BREAK}`);
 }
+const visible = (c) => untrusted_markdown_NAMED[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
 /** Line breaks as `\n` alone (a lone `\r` is a line break to Markdown and to the runner), controls escaped. */
 function plainLines(text) {
-    return text
+    return String(text)
+        .replace(LONE_SURROGATE, '\uFFFD')
         .replace(/\r\n?/g, '\n')
-        .replace(HIDDEN, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-}
-/** A fenced code block whose fence is longer than any run of backticks in the text (so none closes it). */
-function fenceOf(text, info = '') {
-    const longest = Math.max(0, ...(text.match(/`+/g) ?? []).map((run) => run.length));
-    const marks = '`'.repeat(Math.max(3, longest + 1));
-    return `${marks}${info}\n${text}\n${marks}`;
+        .replace(new RegExp(HIDDEN.source, 'g'), visible);
 }
 /**
- * Untrusted text as one fenced code block that nothing in it can escape, with mentions made inert, at most
- * `maxChars` characters of it (counted after it was made safe; the rest left out and counted).
+ * The escaped forms of `pieces` (whole characters, or a few that escape together), as many from the start
+ * as fit in `max` characters of output: the cut falls between pieces, never inside one or its escape.
  */
-function untrusted_markdown_untrustedBlock(text, maxChars) {
-    const safe = neutraliseMentions(plainLines(text));
-    let shown = safe.length > maxChars ? safe.slice(0, maxChars) : safe;
-    // A cut between the halves of a surrogate pair would leave half a character.
-    if (shown.length < safe.length && /[\uD800-\uDBFF]$/.test(shown))
-        shown = shown.slice(0, -1);
-    return { markdown: fenceOf(shown, 'text'), leftOut: safe.length - shown.length };
+function fit(pieces, escape, max) {
+    let shown = '';
+    let i = 0;
+    for (; i < pieces.length; i++) {
+        const out = escape(pieces[i]);
+        if (shown.length + out.length > max)
+            break;
+        shown += out;
+    }
+    let leftOut = 0;
+    for (let j = i; j < pieces.length; j++)
+        leftOut += [...pieces[j]].length;
+    return { shown, leftOut };
 }
-/** The action's own sentence (it may quote untrusted text): on one line, no HTML, no mention, no markup. */
+const HTML_ENTITY = { '&': '&amp;', '<': '&lt;', '>': '&gt;' };
+/**
+ * Untrusted text as one `<pre>` block that nothing in it can end or escape, shown as written (line breaks,
+ * indentation, blank lines), mentions inert, at most `maxChars` characters between the tags (counted as
+ * written, entities included; the rest left out and counted). `lang` (`diff`) only names the language for
+ * GitHub's highlighting; `keepMentions` is for text to copy whose `@` are the action's own (`@npm`), and
+ * safe anyway: GitHub links no mention inside `<pre>`. The block starts and ends a line; put a blank line
+ * before and after it.
+ */
+function untrusted_markdown_untrustedBlock(text, maxChars, options = {}) {
+    const { lang = '' } = options;
+    const safe = options.keepMentions ? plainLines(text) : neutraliseMentions(plainLines(text));
+    const { shown, leftOut } = fit(Array.from(safe), (c) => HTML_ENTITY[c] ?? c, Math.max(0, maxChars));
+    const open = lang ? `<pre lang="${lang.replace(/[^a-z0-9+-]/gi, '')}">` : '<pre>';
+    // HTML drops one line break right after `<pre>`: the text's first line is its own.
+    return { markdown: `${open}\n${shown}\n</pre>`, leftOut };
+}
+// What Markdown or HTML reads as markup (written as character references), and what autolinks start at.
+// A colon before a space starts no link: it stays as it is (`holds work: 2 files`).
+const INLINE_PIECE = /www\.|: |[\s\S]/giu;
+const MARKUP = /^[\\`*_~[\]<>|&!$]$/;
+/**
+ * Nothing a reader sees, written between the characters that GitHub's autolinks look for: `https://`,
+ * `www.`, `user@host`, `@mention` and `#123` are no longer those strings, in the Markdown source or in
+ * the text GitHub's renderer decodes from it. A reference, not the character, so that it is visible in a
+ * log line.
+ */
+const BREAK = '&#8203;';
+function inlinePiece(piece) {
+    if (piece === ': ')
+        return piece;
+    if (piece.length > 1 && piece.toLowerCase() === 'www.')
+        return `${piece[0]}${BREAK}${piece.slice(1)}`;
+    if (piece === ':')
+        return `:${BREAK}`;
+    if (piece === '@' || piece === '#')
+        return `${BREAK}&#${piece.charCodeAt(0)};${BREAK}`;
+    if (HIDDEN.test(piece) || piece === '\n' || piece === '\r' || piece === '\t')
+        return `&#92;${visible(piece).slice(1)}`;
+    if (MARKUP.test(piece))
+        return `&#${piece.charCodeAt(0)};`;
+    return piece;
+}
+/**
+ * Untrusted text inside Markdown (a table cell, a list item, a sentence) or a warning: shown as the same
+ * characters and nothing else, on one line. Control and bidirectional characters shown as escapes, every
+ * markup character (`|`, `<`, `[`, `` ` ``, `*`, `&`, …) a character reference, autolinks and mentions
+ * broken, so that no link, image, HTML, code span, table cell or mention can come of it. At most `max`
+ * characters as written (entities included), then how many characters were left out. `quote` shows the
+ * text JSON-quoted (where it starts and ends, and its escapes).
+ */
+function untrusted_markdown_untrustedInline(text, max = INLINE_MAX, quote = false) {
+    const raw = String(text).replace(LONE_SURROGATE, '\uFFFD');
+    const { shown, leftOut } = fit((quote ? JSON.stringify(raw) : raw).match(INLINE_PIECE) ?? [], inlinePiece, max);
+    return shown + (leftOut > 0 ? ` … (${leftOut} more characters)` : '');
+}
+/** The most characters of one piece of inline text, as written. */
+const INLINE_MAX = 2_000;
+/** Untrusted inline text shown as code (monospace): `untrustedInline` inside `<code>` tags. */
+function untrustedCode(text, max = INLINE_MAX) {
+    return `<code>${untrusted_markdown_untrustedInline(text, max)}</code>`;
+}
+/** The action's own sentence that may quote untrusted text: one line, inert (untrustedInline). */
 function untrusted_markdown_inlineText(text) {
-    const one = plainLines(text).replace(/\n/g, ' ');
-    return neutraliseMentions(one.replace(/[<>&]/g, (c) => `&#${c.charCodeAt(0)};`)).replace(/[\\`*_[\]|]/g, '\\$&');
+    return untrusted_markdown_untrustedInline(text, 4 * INLINE_MAX);
 }
 /** Images listed as links, at most. */
 const MAX_IMAGE_LINKS = 10;
@@ -12441,7 +12511,7 @@ const HTML_IMAGE = new RegExp(String.raw `<img\b[^>]{0,500}?\bsrc\s{0,10}=\s{0,1
 /**
  * The images that untrusted text would show, as one line of links (the image is never loaded: a reader
  * opens it if they choose), in the order of the text; empty when there are none. Every host is an outside
- * host here: the text is shown as code, so none of its images is rendered anyway.
+ * host here: the text is shown in a `<pre>` block, so none of its images is rendered anyway.
  */
 function untrusted_markdown_imageLinks(text) {
     const found = [];
@@ -12454,7 +12524,7 @@ function untrusted_markdown_imageLinks(text) {
     found.sort((a, b) => a.at - b.at);
     const links = found
         .slice(0, MAX_IMAGE_LINKS)
-        .map(({ alt, url }) => `[${untrusted_markdown_inlineText(alt || 'image')}](${url})`);
+        .map(({ alt, url }) => `[${untrusted_markdown_untrustedInline(alt || 'image', 1_000)}](${url})`);
     const more = found.length > MAX_IMAGE_LINKS ? `, and ${found.length - MAX_IMAGE_LINKS} more` : '';
     return `Images in the reply, not shown here: ${links.join(', ')}${more}.`;
 }
@@ -12738,7 +12808,7 @@ let networkCode;
  * answer the first questions, so that its evaluation is not on the way to the sidecar.
  */
 function loadNetworkCode() {
-    networkCode ??= Promise.all(/* import() */[__nccwpck_require__.e(830), __nccwpck_require__.e(472), __nccwpck_require__.e(787)]).then(__nccwpck_require__.bind(__nccwpck_require__, 8787));
+    networkCode ??= Promise.all(/* import() */[__nccwpck_require__.e(710), __nccwpck_require__.e(568), __nccwpck_require__.e(727)]).then(__nccwpck_require__.bind(__nccwpck_require__, 2727));
     return networkCode;
 }
 /**
@@ -12864,6 +12934,160 @@ async function removeLeftContainers(engine, sandbox) {
     return removed;
 }
 
+;// CONCATENATED MODULE: ./src/run/raw-commit.ts
+/** Header names shown as they are in a finding; any other header's name is sandbox text, not shown. */
+const KNOWN_HEADERS = new Set(['tree', 'parent', 'encoding', 'gpgsig', 'gpgsig-sha256', 'mergetag']);
+/** The place of a header named `name` (as the object spells it) in `commit`. */
+function headerPlace(name, commit) {
+    if (name === 'author' || name === 'committer')
+        return { kind: name, commit };
+    return { kind: 'header', name: KNOWN_HEADERS.has(name) ? name : undefined, commit };
+}
+/**
+ * The lines of commit `commit`'s raw object: each header line (a continuation line, which starts with a
+ * space, counts in the header it continues), then the message: its bytes read as UTF-8 with NULs taken
+ * out (UTF-16 text then reads as its characters, as an added line's does), and, when an `encoding` header
+ * names another encoding that the runtime can decode, the message decoded that way too (what `git log`
+ * shows).
+ */
+function rawCommitLines(commit, body) {
+    const out = [];
+    const blank = body.indexOf('\n\n');
+    const headEnd = blank < 0 ? body.length : blank;
+    let place;
+    let line = 0;
+    let encoding;
+    for (const text of body.subarray(0, headEnd).toString('utf8').split('\n')) {
+        if (text.startsWith(' ') && place) {
+            out.push({ place, line: ++line, text: text.slice(1) });
+            continue;
+        }
+        const space = text.indexOf(' ');
+        const name = space < 0 ? text : text.slice(0, space);
+        if (name === 'encoding')
+            encoding = text.slice(space + 1).trim();
+        place = headerPlace(name, commit);
+        line = 1;
+        out.push({ place, line, text });
+    }
+    if (blank < 0)
+        return out;
+    const message = body.subarray(blank + 2);
+    const messagePlace = { kind: 'message', commit };
+    const stored = withoutNuls(message).toString('utf8').split('\n');
+    stored.forEach((text, i) => out.push({ place: messagePlace, line: i + 1, text }));
+    const decoded = decodeAs(encoding, message);
+    if (decoded !== undefined)
+        decoded.split('\n').forEach((text, i) => {
+            if (text !== stored[i])
+                out.push({ place: messagePlace, line: i + 1, text });
+        });
+    return out;
+}
+function withoutNuls(bytes) {
+    return bytes.includes(0) ? Buffer.from(bytes.filter((b) => b !== 0)) : bytes;
+}
+/** The message decoded as its `encoding` header says, when that is not UTF-8 and the runtime knows it. */
+function decodeAs(encoding, bytes) {
+    if (!encoding || /^utf-?8$/i.test(encoding))
+        return undefined;
+    try {
+        return new TextDecoder(encoding).decode(bytes);
+    }
+    catch {
+        return undefined; // a name the runtime does not know: the bytes as stored were read above
+    }
+}
+const ESCAPES = { a: 7, b: 8, t: 9, n: 10, v: 11, f: 12, r: 13, '"': 34, '\\': 92 };
+/**
+ * A path as git's diff output prints it, back to the name git stores: `"…"` with C escapes (`\t`, `\"`,
+ * `\\`, octal bytes) is unquoted and its bytes read as UTF-8; a path git did not quote is as it is.
+ */
+function unquotePath(printed) {
+    if (!(printed.length >= 2 && printed.startsWith('"') && printed.endsWith('"')))
+        return printed;
+    const inner = printed.slice(1, -1);
+    const bytes = [];
+    for (let i = 0; i < inner.length; i++) {
+        const c = inner[i];
+        if (c !== '\\') {
+            bytes.push(...Buffer.from(c, 'utf8'));
+            continue;
+        }
+        const next = inner[i + 1] ?? '';
+        const octal = /^[0-7]{3}/.exec(inner.slice(i + 1, i + 4));
+        if (octal) {
+            bytes.push(parseInt(octal[0], 8) & 0xff);
+            i += 3;
+        }
+        else if (next in ESCAPES) {
+            bytes.push(ESCAPES[next]);
+            i += 1;
+        }
+        else
+            bytes.push(92); // not an escape git writes: kept as it reads
+    }
+    return Buffer.from(bytes).toString('utf8');
+}
+/**
+ * The path a `--raw` line of `git log` names (`:100644 100644 <old> <new> M\t<path>`), or undefined for
+ * a line that is not one, or one whose path is deleted (its name is in the parent already).
+ */
+function rawDiffPath(line) {
+    if (!line.startsWith(':'))
+        return undefined;
+    const tab = line.indexOf('\t');
+    if (tab < 0)
+        return undefined;
+    const status = line.slice(0, tab).split(' ').pop() ?? '';
+    if (status.startsWith('D'))
+        return undefined;
+    return unquotePath(line.slice(tab + 1));
+}
+
+;// CONCATENATED MODULE: ./src/run/secret-objects.ts
+
+/**
+ * Feeds the lines of each commit in `commits` to `scanner`, raw. Returns why it could not read them all
+ * (then the scan is a finding of its own), or undefined when it did.
+ */
+async function readRawCommits(git, repo, commits, scanner, budget) {
+    if (!commits.length)
+        return undefined;
+    const outOfTime = `reading it ran out of the scan's time limit (${Math.round(budget.limitMs / 1000)} s)`;
+    const left = budget.deadline - Date.now();
+    if (left <= 0)
+        return outOfTime;
+    const reader = await git.objectReader(repo, left);
+    try {
+        for (const commit of commits) {
+            const info = await reader.info(commit);
+            if (info?.type !== 'commit')
+                return `git has no commit ${commit.slice(0, 12)} to read raw`;
+            budget.bytes += info.size;
+            if (budget.bytes > budget.maxBytes)
+                return `what it carries is larger than the scan's bound (commit ${commit.slice(0, 12)} goes past ${budget.maxBytes} bytes)`;
+            const object = await reader.read(commit);
+            if (!object)
+                return `git has no commit ${commit.slice(0, 12)} to read raw`;
+            for (const { place, line, text } of rawCommitLines(commit, object.body)) {
+                const wait = scanner.add(place, line, text);
+                if (wait)
+                    await wait;
+            }
+        }
+        return undefined;
+    }
+    catch (error) {
+        if (Date.now() >= budget.deadline)
+            return outOfTime;
+        return `git could not read the commits raw (${error.message.slice(0, 200)})`;
+    }
+    finally {
+        await reader.close().catch(() => undefined);
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/run/secret-scan.ts
 /** Each piece handed to secretlint holds about this many characters (whole lines). */
 const PIECE_CHARS = 1 << 20;
@@ -12899,9 +13123,9 @@ let lintLoaded;
 function loadLint() {
     return (lintLoaded ??= (async () => {
         const [{ lintSource }, { rules }, { secretLintProfiler }] = await Promise.all([
-            Promise.all(/* import() */[__nccwpck_require__.e(830), __nccwpck_require__.e(707)]).then(__nccwpck_require__.bind(__nccwpck_require__, 6707)),
-            __nccwpck_require__.e(/* import() */ 577).then(__nccwpck_require__.bind(__nccwpck_require__, 1577)),
-            __nccwpck_require__.e(/* import() */ 806).then(__nccwpck_require__.bind(__nccwpck_require__, 806)),
+            Promise.all(/* import() */[__nccwpck_require__.e(710), __nccwpck_require__.e(347)]).then(__nccwpck_require__.bind(__nccwpck_require__, 9347)),
+            __nccwpck_require__.e(/* import() */ 393).then(__nccwpck_require__.bind(__nccwpck_require__, 4393)),
+            __nccwpck_require__.e(/* import() */ 694).then(__nccwpck_require__.bind(__nccwpck_require__, 4694)),
         ]);
         // Its profiler keeps a performance mark per rule and piece for as long as the process lives.
         secretLintProfiler.setEnabled(false);
@@ -12927,6 +13151,7 @@ function loadLint() {
                 ruleId: m.ruleId,
                 messageId: m.messageId,
                 line: m.loc.start.line,
+                range: m.range,
             }));
         };
     })());
@@ -13069,6 +13294,7 @@ function needlesOf(secrets) {
     const all = allForms(secrets);
     return all.filter((n) => !all.some((m) => m !== n && m.text.length < n.text.length && n.text.includes(m.text)));
 }
+/** Every form of every secret long enough, each once: what the redaction (redaction.ts) masks. */
 function allForms(secrets) {
     const seen = new Set();
     const needles = [];
@@ -13115,17 +13341,20 @@ function base64Forms(bytes) {
 // `secret-scan`: the check before each way out of a run (a push, a saved patch, a posted reply). What a push
 // or a patch carries is read on the host, from the parent's checked objects, through the hardened git
 // wrapper: every added line of every commit that leaves (a secret added in one commit and removed in the
-// next still leaves in the first) and every commit message, bounded in bytes and time. With `block` a
-// finding stops that way out and fails the step, naming each finding by place and rule, never by value;
-// with `warn` the findings are warnings. A read that could not be finished (too large, out of time, git
-// failing) is a finding of its own: nothing passes unscanned under `block`.
+// next still leaves in the first), every path name those commits add, and every commit object as git
+// stores it (secret-objects.ts: headers, `gpgsig`, the message's bytes), bounded in bytes and time. With
+// `block` a finding stops that way out and fails the step, naming each finding by place and rule, never by
+// value; with `warn` the findings are warnings. A read that could not be finished (too large, out of time,
+// git failing) is a finding of its own: nothing passes unscanned under `block`.
 
 
 
 
 
 
-/** The most of git's output read for one scan (added and removed lines, headers, messages). */
+
+
+/** The most of git's output read for one scan (the diff with its added and removed lines, raw commits). */
 const MAX_SCAN_BYTES = 256 * 1024 * 1024;
 /** The step fails with this when `block` found something: what was found, where, and what was held back. */
 class SecretScanBlocked extends Error {
@@ -13160,9 +13389,19 @@ async function checkCommits(git, repo, revs, gate, what) {
             throw new Error(`Internal error: ${JSON.stringify(rev)} is not a revision the secret scan takes.`);
     sayShort(gate);
     const scanner = new SecretScanner(gate.needles, await loadLint());
-    const read = await readCommits(git, repo, revs, scanner, gate.maxBytes ?? MAX_SCAN_BYTES);
+    const limitMs = (0,time_limits/* timeLimitMs */.PI)('secret-scan');
+    const budget = {
+        maxBytes: gate.maxBytes ?? MAX_SCAN_BYTES,
+        bytes: 0,
+        deadline: Date.now() + limitMs,
+        limitMs,
+    };
+    const read = await readCommits(git, repo, revs, scanner, budget);
+    // The commits themselves, as stored: after the diff, so that no piece mixes the two.
+    if (!read.incomplete)
+        read.incomplete = await readRawCommits(git, repo, read.oids, scanner, budget);
     await scanner.finish();
-    const scanned = `${read.commits} commit(s), ${read.lines} added line(s)`;
+    const scanned = `${read.oids.length} commit(s) with their headers, ${read.paths} path name(s), ${read.lines} added line(s)`;
     verdict(gate, scanner, what, scanned, read.incomplete);
 }
 /** Scans a reply before it is posted (`where`: "reply"). Throws SecretScanBlocked when it may not go. */
@@ -13188,9 +13427,11 @@ function sayShort(gate) {
     gate.short = [];
 }
 /**
- * What the scan reads: each commit's message and its added lines, every file as text whatever git's guess
- * or the repository's attributes (`-diff`, `binary`) say (a secret in a generated file or a binary blob
- * leaves as surely as one in source), no external diff or textconv, merges against their first parent.
+ * What the scan reads of the diff: each commit's changed paths (`--raw`, folders too: `-t`) and its added
+ * lines, every file as text whatever git's guess or the repository's attributes (`-diff`, `binary`) say
+ * (a secret in a generated file or a binary blob leaves as surely as one in source), no external diff or
+ * textconv, merges against their first parent. A path a commit adds is new to its first parent, so every
+ * name of every new tree is listed by the commit that brought it in (or is on origin already).
  */
 function scanLogArgs(format, revs) {
     return [
@@ -13202,6 +13443,8 @@ function scanLogArgs(format, revs) {
         '--no-renames',
         '--text',
         '--diff-merges=first-parent',
+        '--raw',
+        '-t',
         '--patch',
         '--unified=0',
         '--src-prefix=a/',
@@ -13212,45 +13455,50 @@ function scanLogArgs(format, revs) {
     ];
 }
 /**
- * One `git log -p -U0` of the commits, read line by line: each commit's message (between markers of this
- * call's own, which no commit can know), then its added lines with their file and line number. A merge is
- * compared with its first parent, so that what it brings in is scanned too.
+ * One `git log -p -U0 --raw -t` of the commits, read line by line: each commit's id (after a marker of this
+ * call's own, which no commit can know), the paths it changes (every name it adds, folders too), then its
+ * added lines with their file and line number. A merge is compared with its first parent, so that what it
+ * brings in is scanned too.
  */
-async function readCommits(git, repo, revs, scanner, maxBytes) {
+async function readCommits(git, repo, revs, scanner, budget) {
     const marker = `wts-scan-${(0,external_node_crypto_.randomBytes)(12).toString('hex')}`;
-    const end = `${marker}-end`;
-    const read = { commits: 0, lines: 0 };
+    const read = { oids: [], paths: 0, lines: 0 };
     let state = 'header';
     let commit = '';
-    let message = { kind: 'message', commit };
+    let names = { kind: 'path', commit };
     let file;
-    let messageLine = 0;
     let newLine = 0;
-    let bytes = 0;
     let wait;
     const stop = new AbortController();
-    const limitMs = (0,time_limits/* timeLimitMs */.PI)('secret-scan');
+    const { maxBytes } = budget;
     const onLine = (line, stream) => {
         if (stream !== 'stdout' || stop.signal.aborted)
             return;
-        bytes += line.length + 1;
-        if (bytes > maxBytes) {
+        budget.bytes += line.length + 1;
+        if (budget.bytes > maxBytes) {
             read.incomplete = `what it carries is larger than the scan's bound (over ${mib(maxBytes)} of diff)`;
             stop.abort();
             return;
         }
         if (line.startsWith(`${marker} `)) {
             commit = line.slice(marker.length + 1);
-            message = { kind: 'message', commit };
-            read.commits++;
-            state = 'message';
-            messageLine = 0;
+            if (!OID.test(commit)) {
+                read.incomplete = 'git listed a commit id it should not';
+                stop.abort();
+                return;
+            }
+            read.oids.push(commit);
+            names = { kind: 'path', commit };
+            file = undefined;
+            state = 'raw';
         }
-        else if (state === 'message') {
-            if (line === end)
-                state = 'header';
-            else
-                wait = scanner.add(message, ++messageLine, line) ?? wait;
+        else if (state === 'raw' && line.startsWith(':')) {
+            const name = rawDiffPath(line);
+            if (name === undefined)
+                return;
+            read.paths++;
+            // One place for all of a commit's names, line 0: a finding names the commit, never the path.
+            wait = scanner.add(names, 0, name) ?? wait;
         }
         else if (line.startsWith('diff --git ')) {
             state = 'header';
@@ -13273,7 +13521,8 @@ async function readCommits(git, repo, revs, scanner, maxBytes) {
             wait = scanner.add(file, newLine++, text) ?? wait;
         }
     };
-    const result = await git.stream(repo, scanLogArgs(`--format=${marker} %H%n%B%n${end}`, revs), {
+    const limitMs = Math.max(1, budget.deadline - Date.now());
+    const result = await git.stream(repo, scanLogArgs(`--format=${marker} %H`, revs), {
         onLine,
         // A line is never cut (a secret past the cut would pass): the byte bound above stops a long one.
         maxLineBytes: maxBytes + 1,
@@ -13287,7 +13536,7 @@ async function readCommits(git, repo, revs, scanner, maxBytes) {
         timeLimitMs: limitMs,
     });
     if (!read.incomplete && result.timedOut)
-        read.incomplete = `reading it ran out of the scan's time limit (${Math.round(limitMs / 1000)} s)`;
+        read.incomplete = `reading it ran out of the scan's time limit (${Math.round(budget.limitMs / 1000)} s)`;
     else if (!read.incomplete && result.exitCode !== 0)
         read.incomplete = `git could not list it (${sandboxText(result.stderrTail.slice(-2).join(' '), 300)})`;
     return read;
@@ -13307,7 +13556,9 @@ function verdict(gate, scanner, what, scanned, incomplete) {
         ui.info(`Secret scan of ${what}: nothing found (${scanned}).`);
         return;
     }
-    const lines = scanner.findings.map(describeFinding);
+    // A path name with a finding holds the secret, and any later commit may touch that file: no path shown.
+    const hidePaths = scanner.findings.some((f) => f.place.kind === 'path');
+    const lines = scanner.findings.map((finding) => describeFinding(finding, hidePaths));
     if (scanner.more)
         lines.push(`… and ${scanner.more} more report(s)`);
     if (incomplete)
@@ -13321,14 +13572,37 @@ function verdict(gate, scanner, what, scanned, incomplete) {
     gate.onBlocked?.();
     throw new SecretScanBlocked(`${head}. Nothing of it left (secret-scan: block); the sandbox keeps the work for a person to look at. Values are never shown:\n${lines.map((l) => `  ${l}`).join('\n')}`, scanner.findings);
 }
-/** `src/app.js:12 (commit 0123456789ab): env API_KEY`: the place and the rule; never the value. */
-function describeFinding(finding) {
+/**
+ * `added line in src/app.js:12 of 0123456789ab: env API_KEY`, `author of 0123456789ab: token`: the place
+ * and the rule, never the value. A path is sandbox text (escaped); a path name with a finding is not shown
+ * (it holds the secret), and with `hidePaths` (some path name had a finding) no path is.
+ */
+function describeFinding(finding, hidePaths = false) {
     const { place, line, rule } = finding;
-    const where = place.kind === 'file'
-        ? `${sandboxText(place.path, 300)}:${line} (commit ${place.commit.slice(0, 12)})`
-        : place.kind === 'message'
-            ? `commit message of ${place.commit.slice(0, 12)}, line ${line}`
-            : `reply, line ${line}`;
+    if (place.kind === 'reply')
+        return `reply, line ${line}: ${rule}`;
+    const of = place.commit.slice(0, 12);
+    let where;
+    switch (place.kind) {
+        case 'file':
+            where = hidePaths
+                ? `added line ${line} of ${of}, in a file whose path is not shown (a path name has a finding)`
+                : `added line in ${sandboxText(place.path, 300)}:${line} of ${of}`;
+            break;
+        case 'message':
+            where = `message of ${of}, line ${line}`;
+            break;
+        case 'author':
+        case 'committer':
+            where = `${place.kind} of ${of}`;
+            break;
+        case 'header':
+            where = `${place.name ? `header ${place.name}` : 'an extra header'} of ${of}, line ${line}`;
+            break;
+        case 'path':
+            where = `path name in ${of}`;
+            break;
+    }
     return `${where}: ${rule}`;
 }
 function mib(bytes) {
@@ -13710,7 +13984,7 @@ async function runChecked(settings, deps, checked) {
 const BOUNDARY_SENTENCE = "Nothing outside the sandbox could change: the command's container could write only its sandbox (the parent's objects were mounted read-only, its .git hidden), and its work came back as a git bundle that git checked as it fetched it.";
 // A branch, a sandbox's place, git's reason for a refused push: text that may come from the sandbox or a
 // pull request, inert in the table (no cell end, no link, no HTML).
-const esc = (text) => markdownText(text);
+const esc = (text) => untrustedInline(text);
 function outcomeRows(outcome) {
     const { sandbox, command, report, push } = outcome;
     const status = command.timedOut
@@ -13746,14 +14020,14 @@ function filesChanged(report) {
     return report.countsStopped ? `at least ${n} (counting stopped: ${report.countsStopped})` : n;
 }
 // Size: the table is a few hundred bytes of the action's own text and names it chose; the diff stat is at
-// most STAT_MAX_BYTES (report.ts: 64 KiB) and says what it left out, the reply at most REPLY_MAX_BYTES
-// (reply.ts: 64 KiB, a little more once made safe). The whole stays far below the runner's 1 MiB limit
-// for one step's summary.
+// most STAT_MAX_BYTES (report.ts: 64 KiB) and says what it left out, and at most STAT_MAX_CHARS once
+// escaped; the reply at most REPLY_MAX_BYTES (reply.ts: 64 KiB), and twice that once escaped. The whole
+// stays below the runner's 1 MiB limit for one step's summary (step-summary.ts holds it there).
 function outcomeMarkdown(outcome) {
     const rows = outcomeRows(outcome);
     const table = ['| | |', '|---|---|', ...rows.map(([k, v]) => `| ${k} | ${esc(v)} |`)].join('\n');
     const stat = outcome.report.diffStat
-        ? `\n\n<details><summary>Diff stat</summary>\n\n\`\`\`\n${outcome.report.diffStat.replace(/```/g, "'''")}\n\`\`\`\n</details>`
+        ? `\n\n<details><summary>Diff stat</summary>\n\n${statBlock(outcome.report.diffStat)}\n</details>`
         : '';
     const reply = replyMarkdown(outcome.command.reply, {
         heading: "### The command's reply",
@@ -13761,6 +14035,16 @@ function outcomeMarkdown(outcome) {
     });
     return `## worktree-sandbox: run\n\n${table}${reply ? `\n\n${reply}` : ''}${stat}\n`;
 }
+/** The diff stat (file names from the sandbox) in a block nothing in it can leave, its cut said. */
+function statBlock(stat) {
+    const block = untrustedBlock(stat, STAT_MAX_CHARS);
+    const cut = block.leftOut
+        ? `\n\n${block.leftOut.toLocaleString('en-US')} more characters of the diff stat are not shown.`
+        : '';
+    return `${block.markdown}${cut}`;
+}
+/** The diff stat's characters as written (64 KiB of names, some written as entities). */
+const STAT_MAX_CHARS = 200_000;
 function outcomeText(outcome) {
     const rows = outcomeRows(outcome);
     const width = Math.max(...rows.map(([k]) => k.length));
@@ -14222,7 +14506,7 @@ function lstat(p) {
 }
 
 // EXTERNAL MODULE: ./src/engine/host-image.ts
-var host_image = __nccwpck_require__(3858);
+var host_image = __nccwpck_require__(2576);
 ;// CONCATENATED MODULE: ./src/engine/helper-image.ts
 // The image of the reaper's helper containers, made on the spot from the runner's own programs: the host's
 // `sh`, `git` and the few tools the helpers' scripts call, with the shared libraries `ldd` names, as one
@@ -16183,8 +16467,8 @@ function summarizeWork(checks) {
     return { state: 'clean' };
 }
 
-// EXTERNAL MODULE: ./node_modules/ignore/index.js
-var ignore = __nccwpck_require__(298);
+// EXTERNAL MODULE: ../main/node_modules/ignore/index.js
+var ignore = __nccwpck_require__(5882);
 var ignore_default = /*#__PURE__*/__nccwpck_require__.n(ignore);
 ;// CONCATENATED MODULE: ./src/reap/ignored.ts
 // Which untracked entries of a clean work tree git ignores, decided on the host as data, so that a stale
@@ -17282,7 +17566,7 @@ function formatDate(ms) {
 var external_node_process_ = __nccwpck_require__(1708);
 // EXTERNAL MODULE: external "node:util"
 var external_node_util_ = __nccwpck_require__(7975);
-;// CONCATENATED MODULE: ./node_modules/ora/node_modules/chalk/source/vendor/ansi-styles/index.js
+;// CONCATENATED MODULE: ../main/node_modules/ora/node_modules/chalk/source/vendor/ansi-styles/index.js
 const ANSI_BACKGROUND_OFFSET = 10;
 
 const wrapAnsi16 = (offset = 0) => code => `\u001B[${code + offset}m`;
@@ -17509,7 +17793,7 @@ const ansiStyles = assembleStyles();
 
 ;// CONCATENATED MODULE: external "node:tty"
 const external_node_tty_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:tty");
-;// CONCATENATED MODULE: ./node_modules/ora/node_modules/chalk/source/vendor/supports-color/index.js
+;// CONCATENATED MODULE: ../main/node_modules/ora/node_modules/chalk/source/vendor/supports-color/index.js
 
 
 
@@ -17701,7 +17985,7 @@ const supportsColor = {
 
 /* harmony default export */ const supports_color = (supportsColor);
 
-;// CONCATENATED MODULE: ./node_modules/ora/node_modules/chalk/source/utilities.js
+;// CONCATENATED MODULE: ../main/node_modules/ora/node_modules/chalk/source/utilities.js
 // TODO: When targeting Node.js 16, use `String.prototype.replaceAll`.
 function stringReplaceAll(string, substring, replacer) {
 	let index = string.indexOf(substring);
@@ -17736,7 +18020,7 @@ function stringEncaseCRLFWithFirstIndex(string, prefix, postfix, index) {
 	return returnValue;
 }
 
-;// CONCATENATED MODULE: ./node_modules/ora/node_modules/chalk/source/index.js
+;// CONCATENATED MODULE: ../main/node_modules/ora/node_modules/chalk/source/index.js
 
 
 
@@ -17946,7 +18230,7 @@ const chalkStderr = createChalk({level: stderrColor ? stderrColor.level : 0});
 
 /* harmony default export */ const source = (chalk);
 
-;// CONCATENATED MODULE: ./node_modules/mimic-function/index.js
+;// CONCATENATED MODULE: ../main/node_modules/mimic-function/index.js
 const copyProperty = (to, from, property, ignoreNonConfigurable) => {
 	// `Function#length` should reflect the parameters of `to` not `from` since we keep its body.
 	// `Function#prototype` is non-writable and non-configurable so can never be modified.
@@ -18020,7 +18304,7 @@ function mimicFunction(to, from, {ignoreNonConfigurable = false} = {}) {
 	return to;
 }
 
-;// CONCATENATED MODULE: ./node_modules/restore-cursor/node_modules/onetime/index.js
+;// CONCATENATED MODULE: ../main/node_modules/restore-cursor/node_modules/onetime/index.js
 
 
 const calledFunctions = new WeakMap();
@@ -18063,7 +18347,7 @@ onetime.callCount = function_ => {
 
 /* harmony default export */ const node_modules_onetime = (onetime);
 
-;// CONCATENATED MODULE: ./node_modules/restore-cursor/node_modules/signal-exit/dist/mjs/signals.js
+;// CONCATENATED MODULE: ../main/node_modules/restore-cursor/node_modules/signal-exit/dist/mjs/signals.js
 /**
  * This is not the set of all possible signals.
  *
@@ -18103,7 +18387,7 @@ if (process.platform === 'linux') {
     signals.push('SIGIO', 'SIGPOLL', 'SIGPWR', 'SIGSTKFLT');
 }
 //# sourceMappingURL=signals.js.map
-;// CONCATENATED MODULE: ./node_modules/restore-cursor/node_modules/signal-exit/dist/mjs/index.js
+;// CONCATENATED MODULE: ../main/node_modules/restore-cursor/node_modules/signal-exit/dist/mjs/index.js
 // Note: since nyc uses this module to output coverage, any lines
 // that are in the direct sync flow of nyc's outputCoverage are
 // ignored, since we can never get coverage for them.
@@ -18379,7 +18663,7 @@ load,
  */
 unload, } = signalExitWrap(processOk(mjs_process) ? new SignalExit(mjs_process) : new SignalExitFallback());
 //# sourceMappingURL=index.js.map
-;// CONCATENATED MODULE: ./node_modules/restore-cursor/index.js
+;// CONCATENATED MODULE: ../main/node_modules/restore-cursor/index.js
 
 
 
@@ -18396,7 +18680,7 @@ const restoreCursor = terminal ? node_modules_onetime(() => {
 
 /* harmony default export */ const restore_cursor = (restoreCursor);
 
-;// CONCATENATED MODULE: ./node_modules/cli-cursor/index.js
+;// CONCATENATED MODULE: ../main/node_modules/cli-cursor/index.js
 
 
 
@@ -18437,9 +18721,9 @@ cliCursor.toggle = (force, writableStream) => {
 
 /* harmony default export */ const cli_cursor = (cliCursor);
 
-;// CONCATENATED MODULE: ./node_modules/cli-spinners/spinners.json
+;// CONCATENATED MODULE: ../main/node_modules/cli-spinners/spinners.json
 const spinners_namespaceObject = /*#__PURE__*/JSON.parse('{"dots":{"interval":80,"frames":["⠋","⠙","⠹","⠸","⠼","⠴","⠦","⠧","⠇","⠏"]},"dots2":{"interval":80,"frames":["⣾","⣽","⣻","⢿","⡿","⣟","⣯","⣷"]},"dots3":{"interval":80,"frames":["⠋","⠙","⠚","⠞","⠖","⠦","⠴","⠲","⠳","⠓"]},"dots4":{"interval":80,"frames":["⠄","⠆","⠇","⠋","⠙","⠸","⠰","⠠","⠰","⠸","⠙","⠋","⠇","⠆"]},"dots5":{"interval":80,"frames":["⠋","⠙","⠚","⠒","⠂","⠂","⠒","⠲","⠴","⠦","⠖","⠒","⠐","⠐","⠒","⠓","⠋"]},"dots6":{"interval":80,"frames":["⠁","⠉","⠙","⠚","⠒","⠂","⠂","⠒","⠲","⠴","⠤","⠄","⠄","⠤","⠴","⠲","⠒","⠂","⠂","⠒","⠚","⠙","⠉","⠁"]},"dots7":{"interval":80,"frames":["⠈","⠉","⠋","⠓","⠒","⠐","⠐","⠒","⠖","⠦","⠤","⠠","⠠","⠤","⠦","⠖","⠒","⠐","⠐","⠒","⠓","⠋","⠉","⠈"]},"dots8":{"interval":80,"frames":["⠁","⠁","⠉","⠙","⠚","⠒","⠂","⠂","⠒","⠲","⠴","⠤","⠄","⠄","⠤","⠠","⠠","⠤","⠦","⠖","⠒","⠐","⠐","⠒","⠓","⠋","⠉","⠈","⠈"]},"dots9":{"interval":80,"frames":["⢹","⢺","⢼","⣸","⣇","⡧","⡗","⡏"]},"dots10":{"interval":80,"frames":["⢄","⢂","⢁","⡁","⡈","⡐","⡠"]},"dots11":{"interval":100,"frames":["⠁","⠂","⠄","⡀","⢀","⠠","⠐","⠈"]},"dots12":{"interval":80,"frames":["⢀⠀","⡀⠀","⠄⠀","⢂⠀","⡂⠀","⠅⠀","⢃⠀","⡃⠀","⠍⠀","⢋⠀","⡋⠀","⠍⠁","⢋⠁","⡋⠁","⠍⠉","⠋⠉","⠋⠉","⠉⠙","⠉⠙","⠉⠩","⠈⢙","⠈⡙","⢈⠩","⡀⢙","⠄⡙","⢂⠩","⡂⢘","⠅⡘","⢃⠨","⡃⢐","⠍⡐","⢋⠠","⡋⢀","⠍⡁","⢋⠁","⡋⠁","⠍⠉","⠋⠉","⠋⠉","⠉⠙","⠉⠙","⠉⠩","⠈⢙","⠈⡙","⠈⠩","⠀⢙","⠀⡙","⠀⠩","⠀⢘","⠀⡘","⠀⠨","⠀⢐","⠀⡐","⠀⠠","⠀⢀","⠀⡀"]},"dots13":{"interval":80,"frames":["⣼","⣹","⢻","⠿","⡟","⣏","⣧","⣶"]},"dots14":{"interval":80,"frames":["⠉⠉","⠈⠙","⠀⠹","⠀⢸","⠀⣰","⢀⣠","⣀⣀","⣄⡀","⣆⠀","⡇⠀","⠏⠀","⠋⠁"]},"dots8Bit":{"interval":80,"frames":["⠀","⠁","⠂","⠃","⠄","⠅","⠆","⠇","⡀","⡁","⡂","⡃","⡄","⡅","⡆","⡇","⠈","⠉","⠊","⠋","⠌","⠍","⠎","⠏","⡈","⡉","⡊","⡋","⡌","⡍","⡎","⡏","⠐","⠑","⠒","⠓","⠔","⠕","⠖","⠗","⡐","⡑","⡒","⡓","⡔","⡕","⡖","⡗","⠘","⠙","⠚","⠛","⠜","⠝","⠞","⠟","⡘","⡙","⡚","⡛","⡜","⡝","⡞","⡟","⠠","⠡","⠢","⠣","⠤","⠥","⠦","⠧","⡠","⡡","⡢","⡣","⡤","⡥","⡦","⡧","⠨","⠩","⠪","⠫","⠬","⠭","⠮","⠯","⡨","⡩","⡪","⡫","⡬","⡭","⡮","⡯","⠰","⠱","⠲","⠳","⠴","⠵","⠶","⠷","⡰","⡱","⡲","⡳","⡴","⡵","⡶","⡷","⠸","⠹","⠺","⠻","⠼","⠽","⠾","⠿","⡸","⡹","⡺","⡻","⡼","⡽","⡾","⡿","⢀","⢁","⢂","⢃","⢄","⢅","⢆","⢇","⣀","⣁","⣂","⣃","⣄","⣅","⣆","⣇","⢈","⢉","⢊","⢋","⢌","⢍","⢎","⢏","⣈","⣉","⣊","⣋","⣌","⣍","⣎","⣏","⢐","⢑","⢒","⢓","⢔","⢕","⢖","⢗","⣐","⣑","⣒","⣓","⣔","⣕","⣖","⣗","⢘","⢙","⢚","⢛","⢜","⢝","⢞","⢟","⣘","⣙","⣚","⣛","⣜","⣝","⣞","⣟","⢠","⢡","⢢","⢣","⢤","⢥","⢦","⢧","⣠","⣡","⣢","⣣","⣤","⣥","⣦","⣧","⢨","⢩","⢪","⢫","⢬","⢭","⢮","⢯","⣨","⣩","⣪","⣫","⣬","⣭","⣮","⣯","⢰","⢱","⢲","⢳","⢴","⢵","⢶","⢷","⣰","⣱","⣲","⣳","⣴","⣵","⣶","⣷","⢸","⢹","⢺","⢻","⢼","⢽","⢾","⢿","⣸","⣹","⣺","⣻","⣼","⣽","⣾","⣿"]},"dotsCircle":{"interval":80,"frames":["⢎ ","⠎⠁","⠊⠑","⠈⠱"," ⡱","⢀⡰","⢄⡠","⢆⡀"]},"sand":{"interval":80,"frames":["⠁","⠂","⠄","⡀","⡈","⡐","⡠","⣀","⣁","⣂","⣄","⣌","⣔","⣤","⣥","⣦","⣮","⣶","⣷","⣿","⡿","⠿","⢟","⠟","⡛","⠛","⠫","⢋","⠋","⠍","⡉","⠉","⠑","⠡","⢁"]},"line":{"interval":130,"frames":["-","\\\\","|","/"]},"line2":{"interval":100,"frames":["⠂","-","–","—","–","-"]},"rollingLine":{"interval":80,"frames":["/  "," - "," \\\\ ","  |","  |"," \\\\ "," - ","/  "]},"pipe":{"interval":100,"frames":["┤","┘","┴","└","├","┌","┬","┐"]},"simpleDots":{"interval":400,"frames":[".  ",".. ","...","   "]},"simpleDotsScrolling":{"interval":200,"frames":[".  ",".. ","..."," ..","  .","   "]},"star":{"interval":70,"frames":["✶","✸","✹","✺","✹","✷"]},"star2":{"interval":80,"frames":["+","x","*"]},"flip":{"interval":70,"frames":["_","_","_","-","`","`","\'","´","-","_","_","_"]},"hamburger":{"interval":100,"frames":["☱","☲","☴"]},"growVertical":{"interval":120,"frames":["▁","▃","▄","▅","▆","▇","▆","▅","▄","▃"]},"growHorizontal":{"interval":120,"frames":["▏","▎","▍","▌","▋","▊","▉","▊","▋","▌","▍","▎"]},"balloon":{"interval":140,"frames":[" ",".","o","O","@","*"," "]},"balloon2":{"interval":120,"frames":[".","o","O","°","O","o","."]},"noise":{"interval":100,"frames":["▓","▒","░"]},"bounce":{"interval":120,"frames":["⠁","⠂","⠄","⠂"]},"boxBounce":{"interval":120,"frames":["▖","▘","▝","▗"]},"boxBounce2":{"interval":100,"frames":["▌","▀","▐","▄"]},"triangle":{"interval":50,"frames":["◢","◣","◤","◥"]},"binary":{"interval":80,"frames":["010010","001100","100101","111010","111101","010111","101011","111000","110011","110101"]},"arc":{"interval":100,"frames":["◜","◠","◝","◞","◡","◟"]},"circle":{"interval":120,"frames":["◡","⊙","◠"]},"squareCorners":{"interval":180,"frames":["◰","◳","◲","◱"]},"circleQuarters":{"interval":120,"frames":["◴","◷","◶","◵"]},"circleHalves":{"interval":50,"frames":["◐","◓","◑","◒"]},"squish":{"interval":100,"frames":["╫","╪"]},"toggle":{"interval":250,"frames":["⊶","⊷"]},"toggle2":{"interval":80,"frames":["▫","▪"]},"toggle3":{"interval":120,"frames":["□","■"]},"toggle4":{"interval":100,"frames":["■","□","▪","▫"]},"toggle5":{"interval":100,"frames":["▮","▯"]},"toggle6":{"interval":300,"frames":["ဝ","၀"]},"toggle7":{"interval":80,"frames":["⦾","⦿"]},"toggle8":{"interval":100,"frames":["◍","◌"]},"toggle9":{"interval":100,"frames":["◉","◎"]},"toggle10":{"interval":100,"frames":["㊂","㊀","㊁"]},"toggle11":{"interval":50,"frames":["⧇","⧆"]},"toggle12":{"interval":120,"frames":["☗","☖"]},"toggle13":{"interval":80,"frames":["=","*","-"]},"arrow":{"interval":100,"frames":["←","↖","↑","↗","→","↘","↓","↙"]},"arrow2":{"interval":80,"frames":["⬆️ ","↗️ ","➡️ ","↘️ ","⬇️ ","↙️ ","⬅️ ","↖️ "]},"arrow3":{"interval":120,"frames":["▹▹▹▹▹","▸▹▹▹▹","▹▸▹▹▹","▹▹▸▹▹","▹▹▹▸▹","▹▹▹▹▸"]},"bouncingBar":{"interval":80,"frames":["[    ]","[=   ]","[==  ]","[=== ]","[====]","[ ===]","[  ==]","[   =]","[    ]","[   =]","[  ==]","[ ===]","[====]","[=== ]","[==  ]","[=   ]"]},"bouncingBall":{"interval":80,"frames":["( ●    )","(  ●   )","(   ●  )","(    ● )","(     ●)","(    ● )","(   ●  )","(  ●   )","( ●    )","(●     )"]},"smiley":{"interval":200,"frames":["😄 ","😝 "]},"monkey":{"interval":300,"frames":["🙈 ","🙈 ","🙉 ","🙊 "]},"hearts":{"interval":100,"frames":["💛 ","💙 ","💜 ","💚 ","💗 "]},"clock":{"interval":100,"frames":["🕛 ","🕐 ","🕑 ","🕒 ","🕓 ","🕔 ","🕕 ","🕖 ","🕗 ","🕘 ","🕙 ","🕚 "]},"earth":{"interval":180,"frames":["🌍 ","🌎 ","🌏 "]},"material":{"interval":17,"frames":["█▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁","██▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁","███▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁","████▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁","██████▁▁▁▁▁▁▁▁▁▁▁▁▁▁","██████▁▁▁▁▁▁▁▁▁▁▁▁▁▁","███████▁▁▁▁▁▁▁▁▁▁▁▁▁","████████▁▁▁▁▁▁▁▁▁▁▁▁","█████████▁▁▁▁▁▁▁▁▁▁▁","█████████▁▁▁▁▁▁▁▁▁▁▁","██████████▁▁▁▁▁▁▁▁▁▁","███████████▁▁▁▁▁▁▁▁▁","█████████████▁▁▁▁▁▁▁","██████████████▁▁▁▁▁▁","██████████████▁▁▁▁▁▁","▁██████████████▁▁▁▁▁","▁██████████████▁▁▁▁▁","▁██████████████▁▁▁▁▁","▁▁██████████████▁▁▁▁","▁▁▁██████████████▁▁▁","▁▁▁▁█████████████▁▁▁","▁▁▁▁██████████████▁▁","▁▁▁▁██████████████▁▁","▁▁▁▁▁██████████████▁","▁▁▁▁▁██████████████▁","▁▁▁▁▁██████████████▁","▁▁▁▁▁▁██████████████","▁▁▁▁▁▁██████████████","▁▁▁▁▁▁▁█████████████","▁▁▁▁▁▁▁█████████████","▁▁▁▁▁▁▁▁████████████","▁▁▁▁▁▁▁▁████████████","▁▁▁▁▁▁▁▁▁███████████","▁▁▁▁▁▁▁▁▁███████████","▁▁▁▁▁▁▁▁▁▁██████████","▁▁▁▁▁▁▁▁▁▁██████████","▁▁▁▁▁▁▁▁▁▁▁▁████████","▁▁▁▁▁▁▁▁▁▁▁▁▁███████","▁▁▁▁▁▁▁▁▁▁▁▁▁▁██████","▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁█████","▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁█████","█▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁████","██▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁███","██▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁███","███▁▁▁▁▁▁▁▁▁▁▁▁▁▁███","████▁▁▁▁▁▁▁▁▁▁▁▁▁▁██","█████▁▁▁▁▁▁▁▁▁▁▁▁▁▁█","█████▁▁▁▁▁▁▁▁▁▁▁▁▁▁█","██████▁▁▁▁▁▁▁▁▁▁▁▁▁█","████████▁▁▁▁▁▁▁▁▁▁▁▁","█████████▁▁▁▁▁▁▁▁▁▁▁","█████████▁▁▁▁▁▁▁▁▁▁▁","█████████▁▁▁▁▁▁▁▁▁▁▁","█████████▁▁▁▁▁▁▁▁▁▁▁","███████████▁▁▁▁▁▁▁▁▁","████████████▁▁▁▁▁▁▁▁","████████████▁▁▁▁▁▁▁▁","██████████████▁▁▁▁▁▁","██████████████▁▁▁▁▁▁","▁██████████████▁▁▁▁▁","▁██████████████▁▁▁▁▁","▁▁▁█████████████▁▁▁▁","▁▁▁▁▁████████████▁▁▁","▁▁▁▁▁████████████▁▁▁","▁▁▁▁▁▁███████████▁▁▁","▁▁▁▁▁▁▁▁█████████▁▁▁","▁▁▁▁▁▁▁▁█████████▁▁▁","▁▁▁▁▁▁▁▁▁█████████▁▁","▁▁▁▁▁▁▁▁▁█████████▁▁","▁▁▁▁▁▁▁▁▁▁█████████▁","▁▁▁▁▁▁▁▁▁▁▁████████▁","▁▁▁▁▁▁▁▁▁▁▁████████▁","▁▁▁▁▁▁▁▁▁▁▁▁███████▁","▁▁▁▁▁▁▁▁▁▁▁▁███████▁","▁▁▁▁▁▁▁▁▁▁▁▁▁███████","▁▁▁▁▁▁▁▁▁▁▁▁▁███████","▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁█████","▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁████","▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁████","▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁████","▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁███","▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁███","▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁██","▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁██","▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁██","▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁█","▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁█","▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁█","▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁","▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁","▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁","▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁"]},"moon":{"interval":80,"frames":["🌑 ","🌒 ","🌓 ","🌔 ","🌕 ","🌖 ","🌗 ","🌘 "]},"runner":{"interval":140,"frames":["🚶 ","🏃 "]},"pong":{"interval":80,"frames":["▐⠂       ▌","▐⠈       ▌","▐ ⠂      ▌","▐ ⠠      ▌","▐  ⡀     ▌","▐  ⠠     ▌","▐   ⠂    ▌","▐   ⠈    ▌","▐    ⠂   ▌","▐    ⠠   ▌","▐     ⡀  ▌","▐     ⠠  ▌","▐      ⠂ ▌","▐      ⠈ ▌","▐       ⠂▌","▐       ⠠▌","▐       ⡀▌","▐      ⠠ ▌","▐      ⠂ ▌","▐     ⠈  ▌","▐     ⠂  ▌","▐    ⠠   ▌","▐    ⡀   ▌","▐   ⠠    ▌","▐   ⠂    ▌","▐  ⠈     ▌","▐  ⠂     ▌","▐ ⠠      ▌","▐ ⡀      ▌","▐⠠       ▌"]},"shark":{"interval":120,"frames":["▐|\\\\____________▌","▐_|\\\\___________▌","▐__|\\\\__________▌","▐___|\\\\_________▌","▐____|\\\\________▌","▐_____|\\\\_______▌","▐______|\\\\______▌","▐_______|\\\\_____▌","▐________|\\\\____▌","▐_________|\\\\___▌","▐__________|\\\\__▌","▐___________|\\\\_▌","▐____________|\\\\▌","▐____________/|▌","▐___________/|_▌","▐__________/|__▌","▐_________/|___▌","▐________/|____▌","▐_______/|_____▌","▐______/|______▌","▐_____/|_______▌","▐____/|________▌","▐___/|_________▌","▐__/|__________▌","▐_/|___________▌","▐/|____________▌"]},"dqpb":{"interval":100,"frames":["d","q","p","b"]},"weather":{"interval":100,"frames":["☀️ ","☀️ ","☀️ ","🌤 ","⛅️ ","🌥 ","☁️ ","🌧 ","🌨 ","🌧 ","🌨 ","🌧 ","🌨 ","⛈ ","🌨 ","🌧 ","🌨 ","☁️ ","🌥 ","⛅️ ","🌤 ","☀️ ","☀️ "]},"christmas":{"interval":400,"frames":["🌲","🎄"]},"grenade":{"interval":80,"frames":["،  ","′  "," ´ "," ‾ ","  ⸌","  ⸊","  |","  ⁎","  ⁕"," ෴ ","  ⁓","   ","   ","   "]},"point":{"interval":125,"frames":["∙∙∙","●∙∙","∙●∙","∙∙●","∙∙∙"]},"layer":{"interval":150,"frames":["-","=","≡"]},"betaWave":{"interval":80,"frames":["ρββββββ","βρβββββ","ββρββββ","βββρβββ","ββββρββ","βββββρβ","ββββββρ"]},"fingerDance":{"interval":160,"frames":["🤘 ","🤟 ","🖖 ","✋ ","🤚 ","👆 "]},"fistBump":{"interval":80,"frames":["🤜　　　　🤛 ","🤜　　　　🤛 ","🤜　　　　🤛 ","　🤜　　🤛　 ","　　🤜🤛　　 ","　🤜✨🤛　　 ","🤜　✨　🤛　 "]},"soccerHeader":{"interval":80,"frames":[" 🧑⚽️       🧑 ","🧑  ⚽️      🧑 ","🧑   ⚽️     🧑 ","🧑    ⚽️    🧑 ","🧑     ⚽️   🧑 ","🧑      ⚽️  🧑 ","🧑       ⚽️🧑  ","🧑      ⚽️  🧑 ","🧑     ⚽️   🧑 ","🧑    ⚽️    🧑 ","🧑   ⚽️     🧑 ","🧑  ⚽️      🧑 "]},"mindblown":{"interval":160,"frames":["😐 ","😐 ","😮 ","😮 ","😦 ","😦 ","😧 ","😧 ","🤯 ","💥 ","✨ ","　 ","　 ","　 "]},"speaker":{"interval":160,"frames":["🔈 ","🔉 ","🔊 ","🔉 "]},"orangePulse":{"interval":100,"frames":["🔸 ","🔶 ","🟠 ","🟠 ","🔶 "]},"bluePulse":{"interval":100,"frames":["🔹 ","🔷 ","🔵 ","🔵 ","🔷 "]},"orangeBluePulse":{"interval":100,"frames":["🔸 ","🔶 ","🟠 ","🟠 ","🔶 ","🔹 ","🔷 ","🔵 ","🔵 ","🔷 "]},"timeTravel":{"interval":100,"frames":["🕛 ","🕚 ","🕙 ","🕘 ","🕗 ","🕖 ","🕕 ","🕔 ","🕓 ","🕒 ","🕑 ","🕐 "]},"aesthetic":{"interval":80,"frames":["▰▱▱▱▱▱▱","▰▰▱▱▱▱▱","▰▰▰▱▱▱▱","▰▰▰▰▱▱▱","▰▰▰▰▰▱▱","▰▰▰▰▰▰▱","▰▰▰▰▰▰▰","▰▱▱▱▱▱▱"]},"dwarfFortress":{"interval":80,"frames":[" ██████£££  ","☺██████£££  ","☺██████£££  ","☺▓█████£££  ","☺▓█████£££  ","☺▒█████£££  ","☺▒█████£££  ","☺░█████£££  ","☺░█████£££  ","☺ █████£££  "," ☺█████£££  "," ☺█████£££  "," ☺▓████£££  "," ☺▓████£££  "," ☺▒████£££  "," ☺▒████£££  "," ☺░████£££  "," ☺░████£££  "," ☺ ████£££  ","  ☺████£££  ","  ☺████£££  ","  ☺▓███£££  ","  ☺▓███£££  ","  ☺▒███£££  ","  ☺▒███£££  ","  ☺░███£££  ","  ☺░███£££  ","  ☺ ███£££  ","   ☺███£££  ","   ☺███£££  ","   ☺▓██£££  ","   ☺▓██£££  ","   ☺▒██£££  ","   ☺▒██£££  ","   ☺░██£££  ","   ☺░██£££  ","   ☺ ██£££  ","    ☺██£££  ","    ☺██£££  ","    ☺▓█£££  ","    ☺▓█£££  ","    ☺▒█£££  ","    ☺▒█£££  ","    ☺░█£££  ","    ☺░█£££  ","    ☺ █£££  ","     ☺█£££  ","     ☺█£££  ","     ☺▓£££  ","     ☺▓£££  ","     ☺▒£££  ","     ☺▒£££  ","     ☺░£££  ","     ☺░£££  ","     ☺ £££  ","      ☺£££  ","      ☺£££  ","      ☺▓££  ","      ☺▓££  ","      ☺▒££  ","      ☺▒££  ","      ☺░££  ","      ☺░££  ","      ☺ ££  ","       ☺££  ","       ☺££  ","       ☺▓£  ","       ☺▓£  ","       ☺▒£  ","       ☺▒£  ","       ☺░£  ","       ☺░£  ","       ☺ £  ","        ☺£  ","        ☺£  ","        ☺▓  ","        ☺▓  ","        ☺▒  ","        ☺▒  ","        ☺░  ","        ☺░  ","        ☺   ","        ☺  &","        ☺ ☼&","       ☺ ☼ &","       ☺☼  &","      ☺☼  & ","      ‼   & ","     ☺   &  ","    ‼    &  ","   ☺    &   ","  ‼     &   "," ☺     &    ","‼      &    ","      &     ","      &     ","     &   ░  ","     &   ▒  ","    &    ▓  ","    &    £  ","   &    ░£  ","   &    ▒£  ","  &     ▓£  ","  &     ££  "," &     ░££  "," &     ▒££  ","&      ▓££  ","&      £££  ","      ░£££  ","      ▒£££  ","      ▓£££  ","      █£££  ","     ░█£££  ","     ▒█£££  ","     ▓█£££  ","     ██£££  ","    ░██£££  ","    ▒██£££  ","    ▓██£££  ","    ███£££  ","   ░███£££  ","   ▒███£££  ","   ▓███£££  ","   ████£££  ","  ░████£££  ","  ▒████£££  ","  ▓████£££  ","  █████£££  "," ░█████£££  "," ▒█████£££  "," ▓█████£££  "," ██████£££  "," ██████£££  "]},"fish":{"interval":80,"frames":["~~~~~~~~~~~~~~~~~~~~","> ~~~~~~~~~~~~~~~~~~","º> ~~~~~~~~~~~~~~~~~","(º> ~~~~~~~~~~~~~~~~","((º> ~~~~~~~~~~~~~~~","<((º> ~~~~~~~~~~~~~~","><((º> ~~~~~~~~~~~~~"," ><((º> ~~~~~~~~~~~~","~ ><((º> ~~~~~~~~~~~","~~ <>((º> ~~~~~~~~~~","~~~ ><((º> ~~~~~~~~~","~~~~ <>((º> ~~~~~~~~","~~~~~ ><((º> ~~~~~~~","~~~~~~ <>((º> ~~~~~~","~~~~~~~ ><((º> ~~~~~","~~~~~~~~ <>((º> ~~~~","~~~~~~~~~ ><((º> ~~~","~~~~~~~~~~ <>((º> ~~","~~~~~~~~~~~ ><((º> ~","~~~~~~~~~~~~ <>((º> ","~~~~~~~~~~~~~ ><((º>","~~~~~~~~~~~~~~ <>((º","~~~~~~~~~~~~~~~ ><((","~~~~~~~~~~~~~~~~ <>(","~~~~~~~~~~~~~~~~~ ><","~~~~~~~~~~~~~~~~~~ <","~~~~~~~~~~~~~~~~~~~~"]}}');
-;// CONCATENATED MODULE: ./node_modules/cli-spinners/index.js
+;// CONCATENATED MODULE: ../main/node_modules/cli-spinners/index.js
 
 
 /* harmony default export */ const cli_spinners = (spinners_namespaceObject);
@@ -18452,7 +18736,7 @@ function randomSpinner() {
 	return spinners[spinnerName];
 }
 
-;// CONCATENATED MODULE: ./node_modules/yoctocolors/base.js
+;// CONCATENATED MODULE: ../main/node_modules/yoctocolors/base.js
 
 
 // eslint-disable-next-line no-warning-comments
@@ -18572,7 +18856,7 @@ const underlineMagentaBright = format('58;5;13', 59);
 const underlineCyanBright = format('58;5;14', 59);
 const underlineWhiteBright = format('58;5;15', 59);
 
-;// CONCATENATED MODULE: ./node_modules/is-unicode-supported/index.js
+;// CONCATENATED MODULE: ../main/node_modules/is-unicode-supported/index.js
 
 
 function isUnicodeSupported() {
@@ -18595,7 +18879,7 @@ function isUnicodeSupported() {
 		|| env.TERMINAL_EMULATOR === 'JetBrains-JediTerm';
 }
 
-;// CONCATENATED MODULE: ./node_modules/log-symbols/symbols.js
+;// CONCATENATED MODULE: ../main/node_modules/log-symbols/symbols.js
 
 
 
@@ -18606,7 +18890,7 @@ const success = green(_isUnicodeSupported ? '✔' : '√');
 const warning = yellow(_isUnicodeSupported ? '⚠' : '‼');
 const error = red(_isUnicodeSupported ? '✖' : '×');
 
-;// CONCATENATED MODULE: ./node_modules/ora/node_modules/ansi-regex/index.js
+;// CONCATENATED MODULE: ../main/node_modules/ora/node_modules/ansi-regex/index.js
 // Valid string terminator sequences are ESC\ and 0x9c; OSC also accepts BEL.
 const ST = String.raw`(?:\u001B\u005C|\u009C)`;
 
@@ -18637,7 +18921,7 @@ function ansiRegex({onlyFirst = false} = {}) {
 	return new RegExp(pattern, onlyFirst ? undefined : 'g');
 }
 
-;// CONCATENATED MODULE: ./node_modules/ora/node_modules/strip-ansi/index.js
+;// CONCATENATED MODULE: ../main/node_modules/ora/node_modules/strip-ansi/index.js
 
 
 const regex = ansiRegex();
@@ -18658,7 +18942,7 @@ function stripAnsi(string) {
 	return string.replace(regex, '');
 }
 
-;// CONCATENATED MODULE: ./node_modules/get-east-asian-width/lookup-data.js
+;// CONCATENATED MODULE: ../main/node_modules/get-east-asian-width/lookup-data.js
 // Generated by scripts/build.js
 
 const ambiguousMinimalCodePoint = 161;
@@ -18681,7 +18965,7 @@ const wideMinimalCodePoint = 4352;
 const wideMaximumCodePoint = 262141;
 const wideRanges = [4352, 4447, 8986, 8987, 9001, 9002, 9193, 9196, 9200, 9200, 9203, 9203, 9725, 9726, 9748, 9749, 9776, 9783, 9800, 9811, 9855, 9855, 9866, 9871, 9875, 9875, 9889, 9889, 9898, 9899, 9917, 9918, 9924, 9925, 9934, 9934, 9940, 9940, 9962, 9962, 9970, 9971, 9973, 9973, 9978, 9978, 9981, 9981, 9989, 9989, 9994, 9995, 10024, 10024, 10060, 10060, 10062, 10062, 10067, 10069, 10071, 10071, 10133, 10135, 10160, 10160, 10175, 10175, 11035, 11036, 11088, 11088, 11093, 11093, 11904, 11929, 11931, 12019, 12032, 12245, 12272, 12287, 12289, 12350, 12353, 12438, 12441, 12543, 12549, 12591, 12593, 12686, 12688, 12773, 12783, 12830, 12832, 12871, 12880, 42124, 42128, 42182, 43360, 43388, 44032, 55203, 63744, 64255, 65040, 65049, 65072, 65106, 65108, 65126, 65128, 65131, 94176, 94180, 94192, 94198, 94208, 101594, 101631, 101664, 101760, 101874, 101888, 102801, 102816, 102866, 110576, 110579, 110581, 110587, 110589, 110590, 110592, 110888, 110898, 110898, 110928, 110930, 110933, 110933, 110948, 110952, 110960, 111355, 119552, 119638, 119648, 119670, 126980, 126980, 127183, 127183, 127374, 127374, 127377, 127386, 127406, 127406, 127488, 127490, 127504, 127547, 127552, 127560, 127568, 127569, 127584, 127589, 127744, 127776, 127789, 127797, 127799, 127868, 127870, 127891, 127904, 127946, 127951, 127955, 127968, 127984, 127988, 127988, 127992, 128062, 128064, 128064, 128066, 128252, 128255, 128317, 128331, 128334, 128336, 128359, 128378, 128378, 128405, 128406, 128420, 128420, 128507, 128591, 128640, 128709, 128716, 128716, 128720, 128722, 128725, 128729, 128732, 128735, 128747, 128748, 128756, 128764, 128986, 128986, 128992, 129003, 129008, 129008, 129292, 129338, 129340, 129349, 129351, 129535, 129648, 129660, 129664, 129734, 129736, 129736, 129740, 129757, 129759, 129771, 129775, 129786, 131072, 196605, 196608, 262141];
 
-;// CONCATENATED MODULE: ./node_modules/get-east-asian-width/utilities.js
+;// CONCATENATED MODULE: ../main/node_modules/get-east-asian-width/utilities.js
 /**
 Binary search on a sorted flat array of [start, end] pairs.
 
@@ -18707,7 +18991,7 @@ const utilities_isInRange = (ranges, codePoint) => {
 	return false;
 };
 
-;// CONCATENATED MODULE: ./node_modules/get-east-asian-width/lookup.js
+;// CONCATENATED MODULE: ../main/node_modules/get-east-asian-width/lookup.js
 
 
 
@@ -18827,7 +19111,7 @@ function lookup_getCategory(codePoint) {
 	return 'neutral';
 }
 
-;// CONCATENATED MODULE: ./node_modules/get-east-asian-width/index.js
+;// CONCATENATED MODULE: ../main/node_modules/get-east-asian-width/index.js
 
 
 function validate(codePoint) {
@@ -18859,7 +19143,7 @@ function eastAsianWidth(codePoint, {ambiguousAsWide = false} = {}) {
 // Private exports for https://github.com/sindresorhus/is-fullwidth-code-point
 
 
-;// CONCATENATED MODULE: ./node_modules/ora/node_modules/string-width/index.js
+;// CONCATENATED MODULE: ../main/node_modules/ora/node_modules/string-width/index.js
 
 
 
@@ -19064,7 +19348,7 @@ function stringWidth(input, options = {}) {
 	return width;
 }
 
-;// CONCATENATED MODULE: ./node_modules/is-interactive/index.js
+;// CONCATENATED MODULE: ../main/node_modules/is-interactive/index.js
 function isInteractive({stream = process.stdout} = {}) {
 	return Boolean(
 		stream && stream.isTTY &&
@@ -19073,7 +19357,7 @@ function isInteractive({stream = process.stdout} = {}) {
 	);
 }
 
-;// CONCATENATED MODULE: ./node_modules/stdin-discarder/index.js
+;// CONCATENATED MODULE: ../main/node_modules/stdin-discarder/index.js
 
 
 const ASCII_ETX_CODE = 0x03; // Ctrl+C
@@ -19159,7 +19443,7 @@ const stdinDiscarder = new StdinDiscarder();
 
 /* harmony default export */ const stdin_discarder = (Object.freeze(stdinDiscarder));
 
-;// CONCATENATED MODULE: ./node_modules/ora/index.js
+;// CONCATENATED MODULE: ../main/node_modules/ora/index.js
 
 
 
@@ -21033,7 +21317,7 @@ function buildProgram() {
         .option('--allow-failure', 'exit 0 even when the command fails')
         .option('--push', 'commit what is left and push the branch to origin (never forced)')
         .option('--commit-message <message>', 'message of that commit')
-        .addOption(new Option('--secret-scan <mode>', 'before the push: scan the added lines and commit messages for known secrets and credential formats; block stops the push (docs/secret-scan.md)')
+        .addOption(new Option('--secret-scan <mode>', 'before the push: scan the added lines, the commits as stored and the path names for known secrets and credential formats; block stops the push (docs/secret-scan.md)')
         .choices(['block', 'warn', 'off'])
         .default(D['secret-scan']))
         .option('--memory <size>', 'memory limit, e.g. 2g')
