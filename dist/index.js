@@ -1,7 +1,7 @@
 import { createRequire as __WEBPACK_EXTERNAL_createRequire } from "module";
 /******/ var __webpack_modules__ = ({
 
-/***/ 6934:
+/***/ 7616:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -63,22 +63,22 @@ const ACTION_DEFAULTS = {
 
 /***/ }),
 
-/***/ 7467:
+/***/ 3833:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   P: () => (/* binding */ actionIo),
 /* harmony export */   V: () => (/* binding */ actionUi)
 /* harmony export */ });
-/* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6924);
+/* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7710);
 /* harmony import */ var node_crypto__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(7598);
 /* harmony import */ var node_crypto__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__nccwpck_require__.n(node_crypto__WEBPACK_IMPORTED_MODULE_1__);
 /* harmony import */ var node_os__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(8161);
 /* harmony import */ var node_os__WEBPACK_IMPORTED_MODULE_2___default = /*#__PURE__*/__nccwpck_require__.n(node_os__WEBPACK_IMPORTED_MODULE_2__);
-/* harmony import */ var _ui_ui_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(6508);
-/* harmony import */ var _ui_sandbox_text_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(8143);
-/* harmony import */ var _step_state_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(2516);
-/* harmony import */ var _step_summary_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(7553);
+/* harmony import */ var _ui_ui_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(5750);
+/* harmony import */ var _ui_sandbox_text_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(9633);
+/* harmony import */ var _step_state_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(4634);
+/* harmony import */ var _step_summary_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(2659);
 // How the core talks to a person in a workflow run: log groups, annotations, masked secrets, and text from
 // a sandbox fenced so that no line of it can act as a workflow command.
 
@@ -152,7 +152,7 @@ function actionIo(ui, redaction) {
 
 /***/ }),
 
-/***/ 2516:
+/***/ 4634:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -161,7 +161,7 @@ function actionIo(ui, redaction) {
 /* harmony export */   iZ: () => (/* binding */ saveRunState),
 /* harmony export */   tl: () => (/* binding */ isPost)
 /* harmony export */ });
-/* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6924);
+/* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7710);
 // The action's state between its two phases (GITHUB_STATE), and which of the two is running. As in
 // actions/checkout: the flag is saved when the module first loads in the main step.
 
@@ -193,14 +193,14 @@ function loadRunState() {
 
 /***/ }),
 
-/***/ 7553:
+/***/ 2659:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   Sy: () => (/* binding */ writeSummary)
 /* harmony export */ });
 /* unused harmony exports SUMMARY_MAX_BYTES, cutAtLine, closeBlocks, fitSummary */
-/* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6924);
+/* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7710);
 /* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(1455);
 /* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__nccwpck_require__.n(node_fs_promises__WEBPACK_IMPORTED_MODULE_1__);
 // The one place the action writes the job summary (run, reap and the pull-request bot alike), under a hard
@@ -281,14 +281,14 @@ async function writeSummary(redaction, ...sections) {
 
 /***/ }),
 
-/***/ 132:
+/***/ 5126:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   Q: () => (/* binding */ HttpClient),
 /* harmony export */   w: () => (/* binding */ loadHttpClient)
 /* harmony export */ });
-/* harmony import */ var _on_demand_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3093);
+/* harmony import */ var _on_demand_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7575);
 // What the bundle gets for `import … from '@actions/http-client'` (tsconfig.json `paths`, which ncc's
 // resolver follows; docs/adr/0008-undici-on-demand.md). @actions/core imports its OIDC client, and with
 // it @actions/http-client, Node's http, https and tls, and tunnel (net, assert), the moment it is
@@ -298,7 +298,7 @@ async function writeSummary(redaction, ...sections) {
 // the only one that runs. The names are the ones the bundled toolkit imports (checked by
 // on-demand.spec.ts).
 
-const client = (0,_on_demand_js__WEBPACK_IMPORTED_MODULE_0__/* .onDemand */ .h)('@actions/http-client', 'loadHttpClient', () => __nccwpck_require__.e(/* import() */ 947).then(__nccwpck_require__.t.bind(__nccwpck_require__, 1947, 23)));
+const client = (0,_on_demand_js__WEBPACK_IMPORTED_MODULE_0__/* .onDemand */ .h)('@actions/http-client', 'loadHttpClient', () => __nccwpck_require__.e(/* import() */ 659).then(__nccwpck_require__.t.bind(__nccwpck_require__, 9659, 23)));
 const loaded = client.loaded;
 /** Loads @actions/http-client (once); the GitHub API client awaits this before it loads @actions/github. */
 const loadHttpClient = client.load;
@@ -310,7 +310,7 @@ const HttpClient = function HttpClient(...args) {
 
 /***/ }),
 
-/***/ 3093:
+/***/ 7575:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -334,7 +334,7 @@ function onDemand(name, loaderName, importModule) {
 
 /***/ }),
 
-/***/ 5453:
+/***/ 5011:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -343,7 +343,7 @@ function onDemand(name, loaderName, importModule) {
 /* harmony export */   s$: () => (/* binding */ containerRunArgs)
 /* harmony export */ });
 /* unused harmony export mountArg */
-/* harmony import */ var _labels_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1933);
+/* harmony import */ var _labels_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9667);
 
 /** The runner's uid:gid: containers run as it, so that what they write belongs to the runner. */
 function currentIdentity() {
@@ -415,7 +415,7 @@ function containerRunArgs(engine, spec, bindSource = (f) => f) {
 
 /***/ }),
 
-/***/ 299:
+/***/ 389:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -444,7 +444,7 @@ function firstLine(text) {
 
 /***/ }),
 
-/***/ 4879:
+/***/ 6269:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -461,10 +461,10 @@ function firstLine(text) {
 /* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__nccwpck_require__.n(node_fs_promises__WEBPACK_IMPORTED_MODULE_1__);
 /* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(6760);
 /* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_2___default = /*#__PURE__*/__nccwpck_require__.n(node_path__WEBPACK_IMPORTED_MODULE_2__);
-/* harmony import */ var _container_args_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(5453);
-/* harmony import */ var _engine_error_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(299);
-/* harmony import */ var _host_paths_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(681);
-/* harmony import */ var _labels_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(1933);
+/* harmony import */ var _container_args_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(5011);
+/* harmony import */ var _engine_error_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(389);
+/* harmony import */ var _host_paths_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(6387);
+/* harmony import */ var _labels_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(9667);
 // Verify, don't assume: before a run makes or uses a sandbox, prove that the engine sees the folders the
 // action mounts where the action sees them. In each folder the action writes a file with a random name;
 // the engine is asked to create (not start) a helper container that binds each file. An engine refuses
@@ -683,7 +683,7 @@ async function removeStaleProbes(engine, nowMs = Date.now(), olderThanMs = STALE
 
 /***/ }),
 
-/***/ 6595:
+/***/ 1665:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -694,13 +694,13 @@ __nccwpck_require__.d(__webpack_exports__, {
 });
 
 // EXTERNAL MODULE: ./src/engine/container-args.ts
-var container_args = __nccwpck_require__(5453);
+var container_args = __nccwpck_require__(5011);
 // EXTERNAL MODULE: ./src/engine/engine-error.ts
-var engine_error = __nccwpck_require__(299);
+var engine_error = __nccwpck_require__(389);
 // EXTERNAL MODULE: external "node:crypto"
 var external_node_crypto_ = __nccwpck_require__(7598);
 // EXTERNAL MODULE: ./src/engine/time-limits.ts
-var time_limits = __nccwpck_require__(2760);
+var time_limits = __nccwpck_require__(1814);
 ;// CONCATENATED MODULE: ./src/engine/helper-run.ts
 // A helper container under its time limit: when the limit runs out, the container itself is stopped and
 // removed by its name, since killing the engine CLI alone would leave it running.
@@ -757,9 +757,9 @@ async function removeLateContainer(engine, name) {
 }
 
 // EXTERNAL MODULE: ./src/engine/host-paths.ts
-var host_paths = __nccwpck_require__(681);
+var host_paths = __nccwpck_require__(6387);
 // EXTERNAL MODULE: ./src/engine/start-failure.ts
-var start_failure = __nccwpck_require__(6627);
+var start_failure = __nccwpck_require__(8557);
 ;// CONCATENATED MODULE: ./src/engine/mode.ts
 
 class EngineModeError extends Error {
@@ -892,7 +892,7 @@ function lastLine(text) {
 }
 
 // EXTERNAL MODULE: ./src/engine/proc.ts + 2 modules
-var proc = __nccwpck_require__(8243);
+var proc = __nccwpck_require__(729);
 ;// CONCATENATED MODULE: ./src/engine/engine.ts
 // The container engine CLI (Docker, or Podman which speaks the same CLI) behind one interface
 // (EngineCommands, engine-commands.ts). Argument arrays only; values that could be secrets travel in the
@@ -1145,7 +1145,7 @@ class ContainerEngine {
 
 /***/ }),
 
-/***/ 2975:
+/***/ 3229:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -1155,7 +1155,7 @@ class ContainerEngine {
 /* harmony export */   zz: () => (/* binding */ GIT_NETWORK_CONFIG)
 /* harmony export */ });
 /* unused harmony export HARDENED_GIT_CONFIG */
-/* harmony import */ var _proc_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8243);
+/* harmony import */ var _proc_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(729);
 // git's hardened configuration and environment: what keeps a repository's own settings (which a container
 // may have written) from running anything on the host: hooks, fsmonitor, pagers, external diffs, automatic
 // gc that would prune live sandboxes. Host-side git gets it through Git; git run by the action's scripts
@@ -1232,7 +1232,7 @@ function baseGitEnv() {
 
 /***/ }),
 
-/***/ 4589:
+/***/ 1763:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -1249,11 +1249,11 @@ __nccwpck_require__.d(__webpack_exports__, {
 // EXTERNAL MODULE: external "node:crypto"
 var external_node_crypto_ = __nccwpck_require__(7598);
 // EXTERNAL MODULE: ./src/engine/git-hardening.ts
-var git_hardening = __nccwpck_require__(2975);
+var git_hardening = __nccwpck_require__(3229);
 // EXTERNAL MODULE: ./src/engine/proc.ts + 2 modules
-var proc = __nccwpck_require__(8243);
+var proc = __nccwpck_require__(729);
 // EXTERNAL MODULE: ./src/engine/time-limits.ts
-var time_limits = __nccwpck_require__(2760);
+var time_limits = __nccwpck_require__(1814);
 ;// CONCATENATED MODULE: ./src/engine/git-version.ts
 // Which git the action needs, checked once when the wrapper is made: an older git lacks options the
 // hardening relies on.
@@ -1297,7 +1297,7 @@ function compareVersions(a, b) {
 // EXTERNAL MODULE: external "node:child_process"
 var external_node_child_process_ = __nccwpck_require__(1421);
 // EXTERNAL MODULE: ./src/engine/tool-path.ts
-var tool_path = __nccwpck_require__(9874);
+var tool_path = __nccwpck_require__(2428);
 ;// CONCATENATED MODULE: ./src/engine/piped-process.ts
 // A long-lived program that answers one question at a time (git's `cat-file --batch`), read back in exact
 // amounts. Argument arrays only, as in proc.ts.
@@ -1668,7 +1668,7 @@ class Git {
 
 /***/ }),
 
-/***/ 681:
+/***/ 6387:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -1877,7 +1877,7 @@ async function discoverHostView(exec, facts = readOwnFacts(), timeLimitMs = INSP
 
 /***/ }),
 
-/***/ 1933:
+/***/ 9667:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -1927,7 +1927,7 @@ function sandboxHelperLabels(sandbox) {
 
 /***/ }),
 
-/***/ 8243:
+/***/ 729:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -2047,9 +2047,9 @@ function runsInGroup(pid, pgid) {
 }
 
 // EXTERNAL MODULE: ./src/engine/time-limits.ts
-var time_limits = __nccwpck_require__(2760);
+var time_limits = __nccwpck_require__(1814);
 // EXTERNAL MODULE: ./src/engine/tool-path.ts
-var tool_path = __nccwpck_require__(9874);
+var tool_path = __nccwpck_require__(2428);
 ;// CONCATENATED MODULE: ./src/engine/proc.ts
 // Where child processes start (with piped-process.ts, for a long-lived one): run to their end, with their
 // output buffered or streamed. Argument arrays only: nothing here goes through a shell.
@@ -2328,7 +2328,7 @@ async function runStreaming(tool, args, options) {
 
 /***/ }),
 
-/***/ 6627:
+/***/ 8557:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -2443,7 +2443,7 @@ function startFailureHint(stderr) {
 
 /***/ }),
 
-/***/ 2760:
+/***/ 1814:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -2573,7 +2573,7 @@ function formatLimit(ms) {
 
 /***/ }),
 
-/***/ 9874:
+/***/ 2428:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -2632,7 +2632,7 @@ function findOnPath(tool, searchPath) {
 
 /***/ }),
 
-/***/ 3925:
+/***/ 4607:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -2646,9 +2646,9 @@ __nccwpck_require__.d(__webpack_exports__, {
 // UNUSED EXPORTS: PROGRESS_MARKER, parseTrigger
 
 // EXTERNAL MODULE: ./src/github/request.ts
-var request = __nccwpck_require__(3328);
+var request = __nccwpck_require__(7398);
 // EXTERNAL MODULE: ./src/github/permissions.ts
-var permissions = __nccwpck_require__(933);
+var permissions = __nccwpck_require__(5435);
 ;// CONCATENATED MODULE: ./src/github/issue-event.ts
 
 
@@ -2939,7 +2939,7 @@ function describeRequest(request) {
 
 /***/ }),
 
-/***/ 933:
+/***/ 5435:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -3000,7 +3000,7 @@ function checkPermission(requester, level) {
 
 /***/ }),
 
-/***/ 3328:
+/***/ 7398:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -3059,7 +3059,7 @@ function ignore(reason) {
 
 /***/ }),
 
-/***/ 520:
+/***/ 1434:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -3068,7 +3068,7 @@ function ignore(reason) {
 /* harmony export */   fg: () => (/* binding */ sidecarName)
 /* harmony export */ });
 /* unused harmony export leftByKilledRuns */
-/* harmony import */ var _engine_labels_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1933);
+/* harmony import */ var _engine_labels_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9667);
 
 const SIDECAR_SUFFIX = '-net';
 /** The sidecar of the command's container `command` (a command's name ends in hex, never in this). */
@@ -3155,7 +3155,7 @@ async function reportLeftNetworkContainers(engine, ui) {
 
 /***/ }),
 
-/***/ 4439:
+/***/ 6777:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -3165,8 +3165,8 @@ async function reportLeftNetworkContainers(engine, ui) {
 /* harmony export */   dk: () => (/* binding */ networkOutputs)
 /* harmony export */ });
 /* unused harmony exports NETWORK_SECTION_MAX_BYTES, NETWORK_OUTPUT_MAX_BYTES, jsonRows, auditProposal */
-/* harmony import */ var _ui_untrusted_markdown_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4574);
-/* harmony import */ var _policy_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(7125);
+/* harmony import */ var _ui_untrusted_markdown_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8912);
+/* harmony import */ var _policy_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(3977);
 // What the proxy saw, for people and for later steps: a job-summary section, one warning per refused
 // host, the `network-allowed` / `network-denied` outputs, and, in audit, the `network:` value that would
 // have let the run through. Host names and reasons come from the sandbox (a CONNECT line or a Host header
@@ -3303,7 +3303,7 @@ function networkMarkdown(report, policy) {
 
 /***/ }),
 
-/***/ 7125:
+/***/ 3977:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -3572,7 +3572,7 @@ function proposeAllowList(reached) {
 
 /***/ }),
 
-/***/ 9114:
+/***/ 4992:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -3582,7 +3582,7 @@ function proposeAllowList(reached) {
 /* harmony export */   s6: () => (/* binding */ modelUsageTotals)
 /* harmony export */ });
 /* unused harmony export budgetSentence */
-/* harmony import */ var _network_summary_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4439);
+/* harmony import */ var _network_summary_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6777);
 
 const LIMIT_NAMES = { 'max-model-requests': 'requests', 'max-model-tokens': 'tokens' };
 const n = (value) => value.toLocaleString('en-US');
@@ -3673,7 +3673,7 @@ function modelUsageMarkdown(report) {
 
 /***/ }),
 
-/***/ 6165:
+/***/ 4111:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -3689,10 +3689,10 @@ function modelUsageMarkdown(report) {
 /* harmony import */ var node_os__WEBPACK_IMPORTED_MODULE_2___default = /*#__PURE__*/__nccwpck_require__.n(node_os__WEBPACK_IMPORTED_MODULE_2__);
 /* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(6760);
 /* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_3___default = /*#__PURE__*/__nccwpck_require__.n(node_path__WEBPACK_IMPORTED_MODULE_3__);
-/* harmony import */ var _sandbox_bookkeeping_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(5001);
-/* harmony import */ var _sandbox_git_traps_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(8632);
-/* harmony import */ var _sandbox_layout_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(4215);
-/* harmony import */ var _ui_sandbox_text_js__WEBPACK_IMPORTED_MODULE_7__ = __nccwpck_require__(8143);
+/* harmony import */ var _sandbox_bookkeeping_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(9503);
+/* harmony import */ var _sandbox_git_traps_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(622);
+/* harmony import */ var _sandbox_layout_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(9601);
+/* harmony import */ var _ui_sandbox_text_js__WEBPACK_IMPORTED_MODULE_7__ = __nccwpck_require__(9633);
 // After the command: inside a helper container (never on the host), what is left uncommitted is captured
 // (a real commit on the sandbox branch with `push: true`, else a snapshot commit that moves no ref), and
 // the sandbox's commits that the parent lacks leave as one git bundle on the helper's standard output.
@@ -3866,14 +3866,14 @@ async function captureFailure(sandbox, exitCode, said) {
 
 /***/ }),
 
-/***/ 4606:
+/***/ 5136:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   vl: () => (/* binding */ changedPaths)
 /* harmony export */ });
 /* unused harmony exports REPORT_PATH_BOUNDS, parseTree */
-/* harmony import */ var _engine_git_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4589);
+/* harmony import */ var _engine_git_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1763);
 
 /** What the report keeps of a run's paths: 1,000 names, 64 MiB of trees, a minute. */
 const REPORT_PATH_BOUNDS = {
@@ -4060,7 +4060,7 @@ class Counter {
 
 /***/ }),
 
-/***/ 5071:
+/***/ 527:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -4072,13 +4072,13 @@ __nccwpck_require__.d(__webpack_exports__, {
 // EXTERNAL MODULE: external "node:fs/promises"
 var promises_ = __nccwpck_require__(1455);
 // EXTERNAL MODULE: ./src/run/capture.ts
-var capture = __nccwpck_require__(6165);
+var capture = __nccwpck_require__(4111);
 // EXTERNAL MODULE: ./src/engine/git.ts + 2 modules
-var engine_git = __nccwpck_require__(4589);
+var engine_git = __nccwpck_require__(1763);
 // EXTERNAL MODULE: ./src/sandbox/bookkeeping.ts
-var bookkeeping = __nccwpck_require__(5001);
+var bookkeeping = __nccwpck_require__(9503);
 // EXTERNAL MODULE: ./src/sandbox/lock.ts
-var lock = __nccwpck_require__(9894);
+var lock = __nccwpck_require__(6856);
 ;// CONCATENATED MODULE: ./src/run/import.ts
 // The host's side of the crossing: a bundle is data. Its header is read here, bounded, and must name only
 // the refs the capture script writes; git then fetches it with `transfer.fsckObjects` into the sandbox's
@@ -4263,7 +4263,7 @@ async function resolve(git, cwd, ref) {
 }
 
 // EXTERNAL MODULE: ./src/run/report.ts
-var report = __nccwpck_require__(4885);
+var report = __nccwpck_require__(7119);
 ;// CONCATENATED MODULE: ./src/run/collect.ts
 // After the command: the one way work comes back. Capture in a helper container, import on the host,
 // report from the parent (ADR 0003).
@@ -4297,7 +4297,7 @@ async function collectChanges(git, engine, sandbox, settings, commitMessage) {
 
 /***/ }),
 
-/***/ 3214:
+/***/ 7064:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -4306,7 +4306,7 @@ async function collectChanges(git, engine, sandbox, settings, commitMessage) {
 /* harmony export */   v5: () => (/* binding */ MASK)
 /* harmony export */ });
 /* unused harmony export MIN_PIECE */
-/* harmony import */ var _secret_values_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9526);
+/* harmony import */ var _secret_values_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8620);
 // One list of the step's known secrets and one redaction for everything the action writes where GitHub masks
 // nothing: comments and pull-request bodies (every API call, github/api.ts), the job summary and the
 // outputs. GitHub masks registered values in the log only. The list is the scan's (secret-values.ts): the
@@ -4442,7 +4442,7 @@ function redactionFor(settings) {
 
 /***/ }),
 
-/***/ 3587:
+/***/ 5489:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -4462,8 +4462,8 @@ function redactionFor(settings) {
 /* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_2___default = /*#__PURE__*/__nccwpck_require__.n(node_fs_promises__WEBPACK_IMPORTED_MODULE_2__);
 /* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(6760);
 /* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_3___default = /*#__PURE__*/__nccwpck_require__.n(node_path__WEBPACK_IMPORTED_MODULE_3__);
-/* harmony import */ var _ui_sandbox_text_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(8143);
-/* harmony import */ var _ui_untrusted_markdown_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(4574);
+/* harmony import */ var _ui_sandbox_text_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(9633);
+/* harmony import */ var _ui_untrusted_markdown_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(8912);
 // The command's reply: a file it may write (SANDBOX_REPLY_FILE), outside its sandbox so that it is never
 // committed, and read back by the host as data once the container is gone. The folder is the run's own,
 // under RUNNER_TEMP, bind-mounted read-write at a fixed path; the container can plant anything there (a
@@ -4647,7 +4647,7 @@ function replyMarkdown(read, options) {
 
 /***/ }),
 
-/***/ 4885:
+/***/ 7119:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -4656,9 +4656,9 @@ function replyMarkdown(read, options) {
 /* harmony export */   hy: () => (/* binding */ commitsNotIn)
 /* harmony export */ });
 /* unused harmony exports STAT_MAX_PATHS, STAT_MAX_BYTES, leftOut */
-/* harmony import */ var _engine_git_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4589);
-/* harmony import */ var _changed_paths_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(4606);
-/* harmony import */ var _sandbox_saved_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(154);
+/* harmony import */ var _engine_git_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1763);
+/* harmony import */ var _changed_paths_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(5136);
+/* harmony import */ var _sandbox_saved_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(7180);
 // What a run changed, computed on the host from repositories only the host configures: the parent (for
 // commits) and the sandbox's private store (for the snapshot of its work tree). Nothing is read from the
 // sandbox itself. File names here came from the sandbox: they are printed fenced or escaped.
@@ -4775,7 +4775,7 @@ function holdsWork(report) {
 
 /***/ }),
 
-/***/ 4401:
+/***/ 8439:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -4785,15 +4785,15 @@ __nccwpck_require__.d(__webpack_exports__, {
 });
 
 // EXTERNAL MODULE: ./src/engine/engine.ts + 2 modules
-var engine_engine = __nccwpck_require__(6595);
+var engine_engine = __nccwpck_require__(1665);
 // EXTERNAL MODULE: ./src/engine/host-paths.ts
-var host_paths = __nccwpck_require__(681);
+var host_paths = __nccwpck_require__(6387);
 // EXTERNAL MODULE: ./src/engine/git.ts + 2 modules
-var engine_git = __nccwpck_require__(4589);
+var engine_git = __nccwpck_require__(1763);
 // EXTERNAL MODULE: ./src/sandbox/naming.ts
-var naming = __nccwpck_require__(5421);
+var naming = __nccwpck_require__(2375);
 // EXTERNAL MODULE: ./src/sandbox/lock.ts
-var lock = __nccwpck_require__(9894);
+var lock = __nccwpck_require__(6856);
 ;// CONCATENATED MODULE: ./src/sandbox/branch.ts
 
 
@@ -4900,23 +4900,23 @@ async function resolveBranch(git, parent, branch, base, refsRead) {
 // EXTERNAL MODULE: external "node:fs/promises"
 var promises_ = __nccwpck_require__(1455);
 // EXTERNAL MODULE: ./src/sandbox/bookkeeping.ts
-var bookkeeping = __nccwpck_require__(5001);
+var bookkeeping = __nccwpck_require__(9503);
 // EXTERNAL MODULE: ./src/sandbox/layout.ts
-var layout = __nccwpck_require__(4215);
+var layout = __nccwpck_require__(9601);
 // EXTERNAL MODULE: external "node:path"
 var external_node_path_ = __nccwpck_require__(6760);
 // EXTERNAL MODULE: ./src/engine/container-args.ts
-var container_args = __nccwpck_require__(5453);
+var container_args = __nccwpck_require__(5011);
 // EXTERNAL MODULE: ./src/engine/labels.ts
-var labels = __nccwpck_require__(1933);
+var labels = __nccwpck_require__(9667);
 // EXTERNAL MODULE: ./src/engine/proc.ts + 2 modules
-var proc = __nccwpck_require__(8243);
+var proc = __nccwpck_require__(729);
 // EXTERNAL MODULE: ./src/engine/start-failure.ts
-var start_failure = __nccwpck_require__(6627);
+var start_failure = __nccwpck_require__(8557);
 // EXTERNAL MODULE: ./src/engine/time-limits.ts
-var time_limits = __nccwpck_require__(2760);
+var time_limits = __nccwpck_require__(1814);
 // EXTERNAL MODULE: ./src/sandbox/remove.ts
-var remove = __nccwpck_require__(4657);
+var remove = __nccwpck_require__(4299);
 ;// CONCATENATED MODULE: ./src/sandbox/make-repository.ts
 // Making a sandbox's repository: one script, run on the host in a folder made just for it (no container
 // has written there yet), or in a helper container inside a fresh volume. The new repository borrows the
@@ -5048,9 +5048,9 @@ async function creationFailure(dir, message) {
 }
 
 // EXTERNAL MODULE: ./src/sandbox/ref-files.ts
-var ref_files = __nccwpck_require__(6654);
+var ref_files = __nccwpck_require__(3976);
 // EXTERNAL MODULE: ./src/sandbox/volume-look.ts
-var volume_look = __nccwpck_require__(5039);
+var volume_look = __nccwpck_require__(1093);
 ;// CONCATENATED MODULE: ./src/sandbox/create.ts
 // Creating a sandbox, or reusing it exactly as it is (uncommitted files and all). A new sandbox is a
 // repository of its own whose object store borrows the parent's, made by make-repository.ts. The parent's
@@ -5233,7 +5233,7 @@ async function refuseForeignFolder(sandbox) {
 // EXTERNAL MODULE: external "node:fs"
 var external_node_fs_ = __nccwpck_require__(3024);
 // EXTERNAL MODULE: ./src/engine/engine-probe.ts
-var engine_probe = __nccwpck_require__(4879);
+var engine_probe = __nccwpck_require__(6269);
 ;// CONCATENATED MODULE: ./src/sandbox/engine-view.ts
 // What a run mounts from the action's side, for the engine-view checks (engine/host-paths.ts,
 // engine/engine-probe.ts): every bind source layout.ts gives a container, named for a person, with what to
@@ -5405,9 +5405,9 @@ class EngineViewProof {
 }
 
 // EXTERNAL MODULE: ./src/sandbox/repository.ts
-var repository = __nccwpck_require__(2733);
+var repository = __nccwpck_require__(1151);
 // EXTERNAL MODULE: ./src/sandbox/git-traps.ts
-var git_traps = __nccwpck_require__(8632);
+var git_traps = __nccwpck_require__(622);
 ;// CONCATENATED MODULE: ./src/sandbox/reuse.ts
 
 
@@ -5451,21 +5451,21 @@ async function offerUpstream(git, engine, sandbox, image) {
 }
 
 // EXTERNAL MODULE: ./src/settings/settings.ts + 5 modules
-var settings_settings = __nccwpck_require__(6807);
+var settings_settings = __nccwpck_require__(9109);
 // EXTERNAL MODULE: ./src/run/collect.ts + 1 modules
-var collect = __nccwpck_require__(5071);
+var collect = __nccwpck_require__(527);
 // EXTERNAL MODULE: ./src/network/leftovers.ts
-var network_leftovers = __nccwpck_require__(520);
+var network_leftovers = __nccwpck_require__(1434);
 // EXTERNAL MODULE: ./src/network/policy.ts + 1 modules
-var network_policy = __nccwpck_require__(7125);
+var network_policy = __nccwpck_require__(3977);
 // EXTERNAL MODULE: external "node:crypto"
 var external_node_crypto_ = __nccwpck_require__(7598);
 // EXTERNAL MODULE: external "node:os"
 var external_node_os_ = __nccwpck_require__(8161);
 // EXTERNAL MODULE: ./src/engine/engine-error.ts
-var engine_error = __nccwpck_require__(299);
+var engine_error = __nccwpck_require__(389);
 // EXTERNAL MODULE: ./src/run/reply.ts
-var run_reply = __nccwpck_require__(3587);
+var run_reply = __nccwpck_require__(5489);
 ;// CONCATENATED MODULE: ./src/run/command.ts
 // Runs the user's command in a container that sees its sandbox read-write and nothing else writable of
 // the host (layout.ts `commandMounts`). Output is streamed line by line and never accumulated (a bounded
@@ -5564,7 +5564,7 @@ let networkCode;
  * answer the first questions, so that its evaluation is not on the way to the sidecar.
  */
 function loadNetworkCode() {
-    networkCode ??= Promise.all(/* import() */[__nccwpck_require__.e(710), __nccwpck_require__.e(568), __nccwpck_require__.e(727)]).then(__nccwpck_require__.bind(__nccwpck_require__, 2727));
+    networkCode ??= Promise.all(/* import() */[__nccwpck_require__.e(830), __nccwpck_require__.e(472), __nccwpck_require__.e(195)]).then(__nccwpck_require__.bind(__nccwpck_require__, 1195));
     return networkCode;
 }
 /**
@@ -5691,11 +5691,11 @@ async function removeLeftContainers(engine, sandbox) {
 }
 
 // EXTERNAL MODULE: ./src/sandbox/saved.ts
-var saved = __nccwpck_require__(154);
+var saved = __nccwpck_require__(7180);
 // EXTERNAL MODULE: ./src/run/report.ts
-var run_report = __nccwpck_require__(4885);
+var run_report = __nccwpck_require__(7119);
 // EXTERNAL MODULE: ./src/run/secret-gate.ts + 2 modules
-var secret_gate = __nccwpck_require__(2658);
+var secret_gate = __nccwpck_require__(2735);
 ;// CONCATENATED MODULE: ./src/run/push.ts
 
 
@@ -5794,7 +5794,7 @@ function firstLine(text) {
 }
 
 // EXTERNAL MODULE: ./src/run/secret-values.ts
-var secret_values = __nccwpck_require__(9526);
+var secret_values = __nccwpck_require__(8620);
 ;// CONCATENATED MODULE: ./src/run/run.ts
 // Run mode, as a story: find the parent, resolve the branch, prepare the sandbox, run the command, bring
 // its work back as data (capture in a helper, import on the host), report, push. Each step is a function;
@@ -6066,7 +6066,7 @@ async function runChecked(settings, deps, checked) {
 
 /***/ }),
 
-/***/ 2658:
+/***/ 2735:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -6083,11 +6083,11 @@ __nccwpck_require__.d(__webpack_exports__, {
 // EXTERNAL MODULE: external "node:crypto"
 var external_node_crypto_ = __nccwpck_require__(7598);
 // EXTERNAL MODULE: ./src/engine/git.ts + 2 modules
-var engine_git = __nccwpck_require__(4589);
+var engine_git = __nccwpck_require__(1763);
 // EXTERNAL MODULE: ./src/engine/time-limits.ts
-var time_limits = __nccwpck_require__(2760);
+var time_limits = __nccwpck_require__(1814);
 // EXTERNAL MODULE: ./src/ui/sandbox-text.ts
-var sandbox_text = __nccwpck_require__(8143);
+var sandbox_text = __nccwpck_require__(9633);
 ;// CONCATENATED MODULE: ./src/run/raw-commit.ts
 /** Header names shown as they are in a finding; any other header's name is sandbox text, not shown. */
 const KNOWN_HEADERS = new Set(['tree', 'parent', 'encoding', 'gpgsig', 'gpgsig-sha256', 'mergetag']);
@@ -6243,9 +6243,9 @@ async function readRawCommits(git, repo, commits, scanner, budget) {
 }
 
 // EXTERNAL MODULE: ./src/run/secret-scan.ts
-var secret_scan = __nccwpck_require__(3285);
+var secret_scan = __nccwpck_require__(4415);
 // EXTERNAL MODULE: ./src/run/secret-values.ts
-var secret_values = __nccwpck_require__(9526);
+var secret_values = __nccwpck_require__(8620);
 ;// CONCATENATED MODULE: ./src/run/secret-gate.ts
 // `secret-scan`: the check before each way out of a run (a push, a saved patch, a posted reply). What a push
 // or a patch carries is read on the host, from the parent's checked objects, through the hardened git
@@ -6521,7 +6521,7 @@ function mib(bytes) {
 
 /***/ }),
 
-/***/ 3285:
+/***/ 4415:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -6563,9 +6563,9 @@ let lintLoaded;
 function loadLint() {
     return (lintLoaded ??= (async () => {
         const [{ lintSource }, { rules }, { secretLintProfiler }] = await Promise.all([
-            Promise.all(/* import() */[__nccwpck_require__.e(710), __nccwpck_require__.e(347)]).then(__nccwpck_require__.bind(__nccwpck_require__, 9347)),
-            __nccwpck_require__.e(/* import() */ 393).then(__nccwpck_require__.bind(__nccwpck_require__, 4393)),
-            __nccwpck_require__.e(/* import() */ 694).then(__nccwpck_require__.bind(__nccwpck_require__, 4694)),
+            Promise.all(/* import() */[__nccwpck_require__.e(830), __nccwpck_require__.e(707)]).then(__nccwpck_require__.bind(__nccwpck_require__, 6707)),
+            __nccwpck_require__.e(/* import() */ 577).then(__nccwpck_require__.bind(__nccwpck_require__, 1577)),
+            __nccwpck_require__.e(/* import() */ 806).then(__nccwpck_require__.bind(__nccwpck_require__, 806)),
         ]);
         // Its profiler keeps a performance mark per rule and piece for as long as the process lives.
         secretLintProfiler.setEnabled(false);
@@ -6697,7 +6697,7 @@ function lineAt(starts, offset) {
 
 /***/ }),
 
-/***/ 9526:
+/***/ 8620:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -6793,7 +6793,7 @@ function base64Forms(bytes) {
 
 /***/ }),
 
-/***/ 5001:
+/***/ 9503:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -6908,7 +6908,7 @@ async function pathExists(p) {
 
 /***/ }),
 
-/***/ 8632:
+/***/ 622:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -6920,7 +6920,7 @@ async function pathExists(p) {
 /* unused harmony export MAX_CLEARED */
 /* harmony import */ var node_crypto__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7598);
 /* harmony import */ var node_crypto__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_crypto__WEBPACK_IMPORTED_MODULE_0__);
-/* harmony import */ var _ui_sandbox_text_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(8143);
+/* harmony import */ var _ui_sandbox_text_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(9633);
 // Traps in a sandbox's git folder, cleared before a helper's git writes there. The command can leave,
 // where the next helper's git opens a file, something that is not a file: a FIFO (git blocks opening it,
 // and so did every later run of that sandbox until its helper's time limit), a socket or a device, or a
@@ -7021,7 +7021,7 @@ function reportCleared(ui, sandboxName, cleared) {
 
 /***/ }),
 
-/***/ 4215:
+/***/ 9601:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -7038,10 +7038,10 @@ function reportCleared(ui, sandboxName, cleared) {
 /* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_fs_promises__WEBPACK_IMPORTED_MODULE_0__);
 /* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(6760);
 /* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__nccwpck_require__.n(node_path__WEBPACK_IMPORTED_MODULE_1__);
-/* harmony import */ var _engine_container_args_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(5453);
-/* harmony import */ var _engine_git_hardening_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(2975);
-/* harmony import */ var _engine_labels_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(1933);
-/* harmony import */ var _naming_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(5421);
+/* harmony import */ var _engine_container_args_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(5011);
+/* harmony import */ var _engine_git_hardening_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(3229);
+/* harmony import */ var _engine_labels_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(9667);
+/* harmony import */ var _naming_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(2375);
 // Where a sandbox lives and what a container sees of it. A sandbox is a repository of its own (its own
 // `.git` folder) that borrows the parent's objects read-only through `objects/info/alternates`, plus a home
 // for the command. Disk and volume sandboxes are one discriminated union.
@@ -7159,7 +7159,7 @@ async function realRoot(root) {
 
 /***/ }),
 
-/***/ 9894:
+/***/ 6856:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -7198,7 +7198,7 @@ let lockfileLoaded;
  * answers, so that it is ready by the time the run takes its sandbox's lock.
  */
 function loadLocking() {
-    lockfileLoaded ??= __nccwpck_require__.e(/* import() */ 712).then(__nccwpck_require__.t.bind(__nccwpck_require__, 5712, 23)).then((loaded) => loaded.default ?? loaded);
+    lockfileLoaded ??= __nccwpck_require__.e(/* import() */ 648).then(__nccwpck_require__.t.bind(__nccwpck_require__, 3648, 23)).then((loaded) => loaded.default ?? loaded);
     return lockfileLoaded;
 }
 const LOCK_STALE_MS = 10_000;
@@ -7399,7 +7399,7 @@ async function isSandboxLocked(gitDir, sandbox) {
 
 /***/ }),
 
-/***/ 5421:
+/***/ 2375:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -7474,7 +7474,7 @@ function diskWorktreePath(root, project, sandbox) {
 
 /***/ }),
 
-/***/ 6654:
+/***/ 3976:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -7490,7 +7490,7 @@ function diskWorktreePath(root, project, sandbox) {
 /* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_fs__WEBPACK_IMPORTED_MODULE_0__);
 /* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(6760);
 /* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__nccwpck_require__.n(node_path__WEBPACK_IMPORTED_MODULE_1__);
-/* harmony import */ var _engine_git_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(4589);
+/* harmony import */ var _engine_git_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(1763);
 // A repository's refs read from its files as data, the way git's files backend keeps them: a loose ref
 // file (`<git folder>/refs/...`) over its line in `packed-refs`. Bounded, and never through a symbolic
 // link: the reaper reads sandboxes' git folders with these (a container wrote them), and the host reads
@@ -7663,7 +7663,7 @@ function readRefsAsData(gitDir, refs) {
 
 /***/ }),
 
-/***/ 4657:
+/***/ 4299:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -7676,10 +7676,10 @@ function readRefsAsData(gitDir, refs) {
 /* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_fs_promises__WEBPACK_IMPORTED_MODULE_0__);
 /* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(6760);
 /* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__nccwpck_require__.n(node_path__WEBPACK_IMPORTED_MODULE_1__);
-/* harmony import */ var _bookkeeping_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(5001);
-/* harmony import */ var _layout_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(4215);
-/* harmony import */ var _lock_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(9894);
-/* harmony import */ var _volume_look_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(5039);
+/* harmony import */ var _bookkeeping_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(9503);
+/* harmony import */ var _layout_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(9601);
+/* harmony import */ var _lock_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(6856);
+/* harmony import */ var _volume_look_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(1093);
 // Removing a sandbox: its volume or folders, then every record the parent keeps of it (refs and private
 // store). Nothing else.
 
@@ -7757,7 +7757,7 @@ async function removeEmptyProjectDir(projectDir) {
 
 /***/ }),
 
-/***/ 2733:
+/***/ 1151:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -7841,7 +7841,7 @@ async function realDirectory(given) {
 
 /***/ }),
 
-/***/ 154:
+/***/ 7180:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -7910,7 +7910,7 @@ function branchOf(headRef) {
 
 /***/ }),
 
-/***/ 5039:
+/***/ 1093:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -7924,7 +7924,7 @@ function branchOf(headRef) {
 /* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_fs__WEBPACK_IMPORTED_MODULE_0__);
 /* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(1455);
 /* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__nccwpck_require__.n(node_fs_promises__WEBPACK_IMPORTED_MODULE_1__);
-/* harmony import */ var _lock_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(9894);
+/* harmony import */ var _lock_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(6856);
 // A reused volume sandbox's command waits for the engine's word that its volume is there. That word is
 // asked after the sandbox's lock, because a volume seen before it may be removed by the lock's holder.
 // Asked before the lock instead, it overlaps the branch plan and the lock, and is trusted after the lock
@@ -7989,7 +7989,7 @@ async function dropRemovalNote(sandbox) {
 
 /***/ }),
 
-/***/ 6807:
+/***/ 9109:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -8006,11 +8006,11 @@ var external_node_os_ = __nccwpck_require__(8161);
 // EXTERNAL MODULE: external "node:path"
 var external_node_path_ = __nccwpck_require__(6760);
 // EXTERNAL MODULE: ./src/engine/host-paths.ts
-var host_paths = __nccwpck_require__(681);
+var host_paths = __nccwpck_require__(6387);
 // EXTERNAL MODULE: ./src/engine/engine.ts + 2 modules
-var engine = __nccwpck_require__(6595);
+var engine = __nccwpck_require__(1665);
 // EXTERNAL MODULE: ./src/action-defaults.ts
-var action_defaults = __nccwpck_require__(6934);
+var action_defaults = __nccwpck_require__(7616);
 ;// CONCATENATED MODULE: ./src/settings/inputs.ts
 // Reading one input: the runner's text (or action.yml's default) into a typed value, or an InputError that
 // names the input and what it accepts. Pure.
@@ -8242,7 +8242,7 @@ function formatIdentity(identity) {
 }
 
 // EXTERNAL MODULE: ./src/network/policy.ts + 1 modules
-var network_policy = __nccwpck_require__(7125);
+var network_policy = __nccwpck_require__(3977);
 ;// CONCATENATED MODULE: ./src/settings/network-input.ts
 // `network`, `credentials` and the model budget, read together: the allow-list, its presets, the
 // credentials the proxy sets and the limits it enforces (src/network/policy.ts parses; this turns its
@@ -8443,7 +8443,7 @@ async function validateBranchNames(settings, isValid) {
 
 /***/ }),
 
-/***/ 8143:
+/***/ 9633:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -8500,7 +8500,7 @@ function logLines(message) {
 
 /***/ }),
 
-/***/ 6508:
+/***/ 5750:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -8570,7 +8570,7 @@ const silentUi = {
 
 /***/ }),
 
-/***/ 4574:
+/***/ 8912:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -8811,7 +8811,7 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("net");
 
 /***/ }),
 
-/***/ 6970:
+/***/ 4589:
 /***/ ((module) => {
 
 module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:assert");
@@ -9070,7 +9070,7 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("util");
 
 /***/ }),
 
-/***/ 6924:
+/***/ 7710:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -9094,7 +9094,7 @@ __nccwpck_require__.d(__webpack_exports__, {
 
 // EXTERNAL MODULE: external "os"
 var external_os_ = __nccwpck_require__(857);
-;// CONCATENATED MODULE: ../main/node_modules/@actions/core/lib/utils.js
+;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/utils.js
 // We use any as a valid input type
 /* eslint-disable @typescript-eslint/no-explicit-any */
 /**
@@ -9130,7 +9130,7 @@ function utils_toCommandProperties(annotationProperties) {
     };
 }
 //# sourceMappingURL=utils.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@actions/core/lib/command.js
+;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/command.js
 
 
 /**
@@ -9226,7 +9226,7 @@ function escapeProperty(s) {
 var external_crypto_ = __nccwpck_require__(6982);
 // EXTERNAL MODULE: external "fs"
 var external_fs_ = __nccwpck_require__(9896);
-;// CONCATENATED MODULE: ../main/node_modules/@actions/core/lib/file-command.js
+;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/file-command.js
 // For internal use, subject to change.
 // We use any as a valid input type
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -9264,8 +9264,8 @@ function file_command_prepareKeyValueMessage(key, value) {
 // EXTERNAL MODULE: external "path"
 var external_path_ = __nccwpck_require__(6928);
 // EXTERNAL MODULE: ./src/bundle/http-client-on-demand.ts
-var http_client_on_demand = __nccwpck_require__(132);
-;// CONCATENATED MODULE: ../main/node_modules/@actions/http-client/lib/auth.js
+var http_client_on_demand = __nccwpck_require__(5126);
+;// CONCATENATED MODULE: ./node_modules/@actions/http-client/lib/auth.js
 var __awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
     function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
     return new (P || (P = Promise))(function (resolve, reject) {
@@ -9341,7 +9341,7 @@ class PersonalAccessTokenCredentialHandler {
     }
 }
 //# sourceMappingURL=auth.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@actions/core/lib/oidc-utils.js
+;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/oidc-utils.js
 var oidc_utils_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
     function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
     return new (P || (P = Promise))(function (resolve, reject) {
@@ -9415,7 +9415,7 @@ class oidc_utils_OidcClient {
     }
 }
 //# sourceMappingURL=oidc-utils.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@actions/core/lib/summary.js
+;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/summary.js
 var summary_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
     function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
     return new (P || (P = Promise))(function (resolve, reject) {
@@ -9696,7 +9696,7 @@ const _summary = new Summary();
 const markdownSummary = (/* unused pure expression or super */ null && (_summary));
 const summary = _summary;
 //# sourceMappingURL=summary.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@actions/core/lib/path-utils.js
+;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/path-utils.js
 
 /**
  * toPosixPath converts the given path to the posix form. On Windows, \\ will be
@@ -9731,7 +9731,7 @@ function toPlatformPath(pth) {
 }
 //# sourceMappingURL=path-utils.js.map
 // EXTERNAL MODULE: ./src/bundle/on-demand.ts
-var on_demand = __nccwpck_require__(3093);
+var on_demand = __nccwpck_require__(7575);
 ;// CONCATENATED MODULE: ./src/bundle/exec-on-demand.ts
 // What the bundle gets for `import … from '@actions/exec'` (tsconfig.json `paths`, which ncc's resolver
 // follows; docs/adr/0008-undici-on-demand.md). @actions/core imports it for `platform` (the runner's OS
@@ -9739,11 +9739,11 @@ var on_demand = __nccwpck_require__(3093);
 // start of every step. Here it is a chunk of its own, loaded by the first call (none, today). The names are
 // the ones the bundled toolkit imports (checked by on-demand.spec.ts).
 
-const exec_on_demand_exec = (0,on_demand/* onDemand */.h)('@actions/exec', 'getExecOutput', () => __nccwpck_require__.e(/* import() */ 980).then(__nccwpck_require__.bind(__nccwpck_require__, 7980)));
+const exec_on_demand_exec = (0,on_demand/* onDemand */.h)('@actions/exec', 'getExecOutput', () => __nccwpck_require__.e(/* import() */ 260).then(__nccwpck_require__.bind(__nccwpck_require__, 1260)));
 /** @actions/exec's getExecOutput, loaded on its first call. */
 const getExecOutput = async (...args) => (await exec_on_demand_exec.load()).getExecOutput(...args);
 
-;// CONCATENATED MODULE: ../main/node_modules/@actions/core/lib/platform.js
+;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/platform.js
 var platform_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
     function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
     return new (P || (P = Promise))(function (resolve, reject) {
@@ -9808,7 +9808,7 @@ function getDetails() {
     });
 }
 //# sourceMappingURL=platform.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@actions/core/lib/core.js
+;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/core.js
 var core_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
     function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
     return new (P || (P = Promise))(function (resolve, reject) {
@@ -10340,8 +10340,8 @@ function youngGenerationBytes() {
     return v8.getHeapSpaceStatistics().find((s) => s.space_name === 'new_space')?.space_size ?? 0;
 }
 
-// EXTERNAL MODULE: ../main/node_modules/@actions/core/lib/core.js + 9 modules
-var core = __nccwpck_require__(6924);
+// EXTERNAL MODULE: ./node_modules/@actions/core/lib/core.js + 9 modules
+var core = __nccwpck_require__(7710);
 // EXTERNAL MODULE: external "node:os"
 var external_node_os_ = __nccwpck_require__(8161);
 // EXTERNAL MODULE: external "node:fs/promises"
@@ -10349,33 +10349,33 @@ var promises_ = __nccwpck_require__(1455);
 // EXTERNAL MODULE: external "node:path"
 var external_node_path_ = __nccwpck_require__(6760);
 // EXTERNAL MODULE: ./src/engine/engine-probe.ts
-var engine_probe = __nccwpck_require__(4879);
+var engine_probe = __nccwpck_require__(6269);
 // EXTERNAL MODULE: ./src/engine/engine.ts + 2 modules
-var engine_engine = __nccwpck_require__(6595);
+var engine_engine = __nccwpck_require__(1665);
 // EXTERNAL MODULE: ./src/engine/git.ts + 2 modules
-var engine_git = __nccwpck_require__(4589);
+var engine_git = __nccwpck_require__(1763);
 // EXTERNAL MODULE: ./src/engine/labels.ts
-var labels = __nccwpck_require__(1933);
+var labels = __nccwpck_require__(9667);
 // EXTERNAL MODULE: ./src/network/leftovers.ts
-var leftovers = __nccwpck_require__(520);
+var leftovers = __nccwpck_require__(1434);
 // EXTERNAL MODULE: ./src/sandbox/bookkeeping.ts
-var bookkeeping = __nccwpck_require__(5001);
+var bookkeeping = __nccwpck_require__(9503);
 // EXTERNAL MODULE: ./src/sandbox/git-traps.ts
-var git_traps = __nccwpck_require__(8632);
+var git_traps = __nccwpck_require__(622);
 // EXTERNAL MODULE: ./src/sandbox/layout.ts
-var layout = __nccwpck_require__(4215);
+var layout = __nccwpck_require__(9601);
 // EXTERNAL MODULE: ./src/sandbox/lock.ts
-var sandbox_lock = __nccwpck_require__(9894);
+var sandbox_lock = __nccwpck_require__(6856);
 // EXTERNAL MODULE: ./src/sandbox/remove.ts
-var remove = __nccwpck_require__(4657);
+var remove = __nccwpck_require__(4299);
 // EXTERNAL MODULE: ./src/sandbox/saved.ts
-var sandbox_saved = __nccwpck_require__(154);
+var sandbox_saved = __nccwpck_require__(7180);
 // EXTERNAL MODULE: ./src/run/collect.ts + 1 modules
-var collect = __nccwpck_require__(5071);
+var collect = __nccwpck_require__(527);
 // EXTERNAL MODULE: ./src/run/report.ts
-var run_report = __nccwpck_require__(4885);
+var run_report = __nccwpck_require__(7119);
 // EXTERNAL MODULE: ./src/ui/sandbox-text.ts
-var sandbox_text = __nccwpck_require__(8143);
+var sandbox_text = __nccwpck_require__(9633);
 ;// CONCATENATED MODULE: ./src/run/cleanup.ts
 // The post step: runs after success, failure and cancel. Removes the command's container if it is still
 // there, then applies the cleanup policy. It never fails the job: problems become warnings.
@@ -10626,19 +10626,19 @@ async function saveUncommitted(git, store, base, work) {
 }
 
 // EXTERNAL MODULE: ./src/run/redaction.ts
-var redaction = __nccwpck_require__(3214);
+var redaction = __nccwpck_require__(7064);
 // EXTERNAL MODULE: ./src/run/run.ts + 8 modules
-var run = __nccwpck_require__(4401);
+var run = __nccwpck_require__(8439);
 // EXTERNAL MODULE: ./src/github/event.ts + 1 modules
-var github_event = __nccwpck_require__(3925);
+var github_event = __nccwpck_require__(4607);
 // EXTERNAL MODULE: ./src/settings/settings.ts + 5 modules
-var settings_settings = __nccwpck_require__(6807);
+var settings_settings = __nccwpck_require__(9109);
 // EXTERNAL MODULE: ./src/action/step-state.ts
-var step_state = __nccwpck_require__(2516);
+var step_state = __nccwpck_require__(4634);
 // EXTERNAL MODULE: ./src/ui/untrusted-markdown.ts
-var untrusted_markdown = __nccwpck_require__(4574);
+var untrusted_markdown = __nccwpck_require__(8912);
 // EXTERNAL MODULE: ./src/run/reply.ts
-var run_reply = __nccwpck_require__(3587);
+var run_reply = __nccwpck_require__(5489);
 ;// CONCATENATED MODULE: ./src/run/summary.ts
 // The job summary and the plain-text report: one table a person reads at a glance.
 
@@ -10722,13 +10722,13 @@ function outcomeText(outcome) {
 }
 
 // EXTERNAL MODULE: ./src/network/network-summary.ts
-var network_summary = __nccwpck_require__(4439);
+var network_summary = __nccwpck_require__(6777);
 // EXTERNAL MODULE: ./src/network/usage-report.ts
-var usage_report = __nccwpck_require__(9114);
+var usage_report = __nccwpck_require__(4992);
 // EXTERNAL MODULE: ./src/action/action-ui.ts
-var action_ui = __nccwpck_require__(7467);
+var action_ui = __nccwpck_require__(3833);
 // EXTERNAL MODULE: ./src/action/step-summary.ts
-var step_summary = __nccwpck_require__(7553);
+var step_summary = __nccwpck_require__(2659);
 ;// CONCATENATED MODULE: ./src/action/main.ts
 // The action's two phases on top of the core: inputs in, outputs and a job summary out. `run()` is the main
 // step and `cleanup()` the post step, each ending the step failed on an error: index.ts calls one of them
@@ -10766,7 +10766,7 @@ async function failingStep(step) {
 async function mainStep() {
     const settings = (0,settings_settings/* parseSettings */.P$)((name) => core/* getInput */.V4(name));
     if (settings.mode === 'reap') {
-        const { reapAction } = await Promise.all(/* import() */[__nccwpck_require__.e(882), __nccwpck_require__.e(273)]).then(__nccwpck_require__.bind(__nccwpck_require__, 9273));
+        const { reapAction } = await Promise.all(/* import() */[__nccwpck_require__.e(298), __nccwpck_require__.e(381)]).then(__nccwpck_require__.bind(__nccwpck_require__, 4381));
         await reapAction(settings);
         return;
     }
@@ -10783,7 +10783,7 @@ async function runAction(settings) {
     let outcome;
     try {
         if (kind.bot) {
-            const { runForPullRequest } = await Promise.all(/* import() */[__nccwpck_require__.e(115), __nccwpck_require__.e(679)]).then(__nccwpck_require__.bind(__nccwpck_require__, 9679));
+            const { runForPullRequest } = await Promise.all(/* import() */[__nccwpck_require__.e(251), __nccwpck_require__.e(709)]).then(__nccwpck_require__.bind(__nccwpck_require__, 2709));
             outcome = await runForPullRequest(settings, io);
             if (!outcome)
                 return;
@@ -10799,7 +10799,7 @@ async function runAction(settings) {
     }
     setOutputs(outcome, io.setOutput);
     if (settings.pullRequest.open) {
-        const { proposePullRequest } = await Promise.all(/* import() */[__nccwpck_require__.e(115), __nccwpck_require__.e(562)]).then(__nccwpck_require__.bind(__nccwpck_require__, 3562));
+        const { proposePullRequest } = await Promise.all(/* import() */[__nccwpck_require__.e(251), __nccwpck_require__.e(524)]).then(__nccwpck_require__.bind(__nccwpck_require__, 2524));
         await proposePullRequest(settings, outcome, io);
     }
     const network = outcome.command.network;
@@ -10857,7 +10857,7 @@ function setOutputs(outcome, setOutput) {
 async function postStep() {
     const state = (0,step_state/* loadRunState */.fQ)();
     if (state?.progress && !state.progress.finished) {
-        const { finishProgressInPost } = await Promise.all(/* import() */[__nccwpck_require__.e(115), __nccwpck_require__.e(679)]).then(__nccwpck_require__.bind(__nccwpck_require__, 9679));
+        const { finishProgressInPost } = await Promise.all(/* import() */[__nccwpck_require__.e(251), __nccwpck_require__.e(709)]).then(__nccwpck_require__.bind(__nccwpck_require__, 2709));
         const { token, redaction } = postSecrets();
         await finishProgressInPost(state.progress, token, redaction, (0,action_ui/* actionUi */.V)());
     }

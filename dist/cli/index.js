@@ -1,7 +1,7 @@
 import { createRequire as __WEBPACK_EXTERNAL_createRequire } from "module";
 /******/ var __webpack_modules__ = ({
 
-/***/ 5882:
+/***/ 298:
 /***/ ((module) => {
 
 // A simple implementation of make-array
@@ -1640,7 +1640,7 @@ define(module.exports, Symbol.for('setupWindows'), setupWindows)
 
 /***/ }),
 
-/***/ 5453:
+/***/ 5011:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -1649,7 +1649,7 @@ define(module.exports, Symbol.for('setupWindows'), setupWindows)
 /* harmony export */   s$: () => (/* binding */ containerRunArgs)
 /* harmony export */ });
 /* unused harmony export mountArg */
-/* harmony import */ var _labels_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1933);
+/* harmony import */ var _labels_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9667);
 
 /** The runner's uid:gid: containers run as it, so that what they write belongs to the runner. */
 function currentIdentity() {
@@ -1721,7 +1721,7 @@ function containerRunArgs(engine, spec, bindSource = (f) => f) {
 
 /***/ }),
 
-/***/ 299:
+/***/ 389:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -1750,7 +1750,7 @@ function firstLine(text) {
 
 /***/ }),
 
-/***/ 6595:
+/***/ 1665:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -1761,13 +1761,13 @@ __nccwpck_require__.d(__webpack_exports__, {
 });
 
 // EXTERNAL MODULE: ./src/engine/container-args.ts
-var container_args = __nccwpck_require__(5453);
+var container_args = __nccwpck_require__(5011);
 // EXTERNAL MODULE: ./src/engine/engine-error.ts
-var engine_error = __nccwpck_require__(299);
+var engine_error = __nccwpck_require__(389);
 // EXTERNAL MODULE: external "node:crypto"
 var external_node_crypto_ = __nccwpck_require__(7598);
 // EXTERNAL MODULE: ./src/engine/time-limits.ts
-var time_limits = __nccwpck_require__(2760);
+var time_limits = __nccwpck_require__(1814);
 ;// CONCATENATED MODULE: ./src/engine/helper-run.ts
 // A helper container under its time limit: when the limit runs out, the container itself is stopped and
 // removed by its name, since killing the engine CLI alone would leave it running.
@@ -1824,9 +1824,9 @@ async function removeLateContainer(engine, name) {
 }
 
 // EXTERNAL MODULE: ./src/engine/host-paths.ts
-var host_paths = __nccwpck_require__(681);
+var host_paths = __nccwpck_require__(6387);
 // EXTERNAL MODULE: ./src/engine/start-failure.ts
-var start_failure = __nccwpck_require__(6627);
+var start_failure = __nccwpck_require__(8557);
 ;// CONCATENATED MODULE: ./src/engine/mode.ts
 
 class EngineModeError extends Error {
@@ -1959,7 +1959,7 @@ function lastLine(text) {
 }
 
 // EXTERNAL MODULE: ./src/engine/proc.ts + 2 modules
-var proc = __nccwpck_require__(8243);
+var proc = __nccwpck_require__(729);
 ;// CONCATENATED MODULE: ./src/engine/engine.ts
 // The container engine CLI (Docker, or Podman which speaks the same CLI) behind one interface
 // (EngineCommands, engine-commands.ts). Argument arrays only; values that could be secrets travel in the
@@ -2212,7 +2212,7 @@ class ContainerEngine {
 
 /***/ }),
 
-/***/ 2576:
+/***/ 3858:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -2230,8 +2230,8 @@ class ContainerEngine {
 /* harmony import */ var node_os__WEBPACK_IMPORTED_MODULE_2___default = /*#__PURE__*/__nccwpck_require__.n(node_os__WEBPACK_IMPORTED_MODULE_2__);
 /* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(6760);
 /* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_3___default = /*#__PURE__*/__nccwpck_require__.n(node_path__WEBPACK_IMPORTED_MODULE_3__);
-/* harmony import */ var _proc_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(8243);
-/* harmony import */ var _time_limits_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(2760);
+/* harmony import */ var _proc_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(729);
+/* harmony import */ var _time_limits_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(1814);
 // Images made on the spot from the runner's own files: the reaper's helper image (helper-image.ts: `sh`,
 // `git` and a few tools) and the network sidecar's image (the libraries the runner's Node loads). Neither
 // ever rests on the `image` input, which may lie.
@@ -2425,7 +2425,7 @@ function header(name, type, mode, size, link) {
 
 /***/ }),
 
-/***/ 681:
+/***/ 6387:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -2634,7 +2634,7 @@ async function discoverHostView(exec, facts = readOwnFacts(), timeLimitMs = INSP
 
 /***/ }),
 
-/***/ 1933:
+/***/ 9667:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -2684,7 +2684,7 @@ function sandboxHelperLabels(sandbox) {
 
 /***/ }),
 
-/***/ 8243:
+/***/ 729:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -2804,9 +2804,9 @@ function runsInGroup(pid, pgid) {
 }
 
 // EXTERNAL MODULE: ./src/engine/time-limits.ts
-var time_limits = __nccwpck_require__(2760);
+var time_limits = __nccwpck_require__(1814);
 // EXTERNAL MODULE: ./src/engine/tool-path.ts
-var tool_path = __nccwpck_require__(9874);
+var tool_path = __nccwpck_require__(2428);
 ;// CONCATENATED MODULE: ./src/engine/proc.ts
 // Where child processes start (with piped-process.ts, for a long-lived one): run to their end, with their
 // output buffered or streamed. Argument arrays only: nothing here goes through a shell.
@@ -3085,7 +3085,7 @@ async function runStreaming(tool, args, options) {
 
 /***/ }),
 
-/***/ 6627:
+/***/ 8557:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -3200,7 +3200,7 @@ function startFailureHint(stderr) {
 
 /***/ }),
 
-/***/ 2760:
+/***/ 1814:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -3330,7 +3330,7 @@ function formatLimit(ms) {
 
 /***/ }),
 
-/***/ 9874:
+/***/ 2428:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -3389,7 +3389,7 @@ function findOnPath(tool, searchPath) {
 
 /***/ }),
 
-/***/ 520:
+/***/ 1434:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -3398,7 +3398,7 @@ function findOnPath(tool, searchPath) {
 /* harmony export */   fg: () => (/* binding */ sidecarName)
 /* harmony export */ });
 /* unused harmony export leftByKilledRuns */
-/* harmony import */ var _engine_labels_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1933);
+/* harmony import */ var _engine_labels_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9667);
 
 const SIDECAR_SUFFIX = '-net';
 /** The sidecar of the command's container `command` (a command's name ends in hex, never in this). */
@@ -3485,7 +3485,7 @@ async function reportLeftNetworkContainers(engine, ui) {
 
 /***/ }),
 
-/***/ 7125:
+/***/ 3977:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -3984,14 +3984,14 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("util");
 
 /***/ }),
 
-/***/ 3917:
+/***/ 8909:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
-const { Argument } = __nccwpck_require__(2562);
-const { Command } = __nccwpck_require__(4604);
-const { CommanderError, InvalidArgumentError } = __nccwpck_require__(4063);
-const { Help } = __nccwpck_require__(3914);
-const { Option } = __nccwpck_require__(3864);
+const { Argument } = __nccwpck_require__(9154);
+const { Command } = __nccwpck_require__(4348);
+const { CommanderError, InvalidArgumentError } = __nccwpck_require__(1135);
+const { Help } = __nccwpck_require__(9754);
+const { Option } = __nccwpck_require__(5240);
 
 exports.DM = new Command();
 
@@ -4015,10 +4015,10 @@ exports.a2 = InvalidArgumentError; // Deprecated
 
 /***/ }),
 
-/***/ 2562:
+/***/ 9154:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
-const { InvalidArgumentError } = __nccwpck_require__(4063);
+const { InvalidArgumentError } = __nccwpck_require__(1135);
 
 class Argument {
   /**
@@ -4172,7 +4172,7 @@ exports.humanReadableArgName = humanReadableArgName;
 
 /***/ }),
 
-/***/ 4604:
+/***/ 4348:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 const EventEmitter = (__nccwpck_require__(8474).EventEmitter);
@@ -4181,11 +4181,11 @@ const path = __nccwpck_require__(6760);
 const fs = __nccwpck_require__(3024);
 const process = __nccwpck_require__(1708);
 
-const { Argument, humanReadableArgName } = __nccwpck_require__(2562);
-const { CommanderError } = __nccwpck_require__(4063);
-const { Help, stripColor } = __nccwpck_require__(3914);
-const { Option, DualOptions } = __nccwpck_require__(3864);
-const { suggestSimilar } = __nccwpck_require__(6726);
+const { Argument, humanReadableArgName } = __nccwpck_require__(9154);
+const { CommanderError } = __nccwpck_require__(1135);
+const { Help, stripColor } = __nccwpck_require__(9754);
+const { Option, DualOptions } = __nccwpck_require__(5240);
+const { suggestSimilar } = __nccwpck_require__(5030);
 
 class Command extends EventEmitter {
   /**
@@ -6956,7 +6956,7 @@ exports.useColor = useColor; // exporting for tests
 
 /***/ }),
 
-/***/ 4063:
+/***/ 1135:
 /***/ ((__unused_webpack_module, exports) => {
 
 /**
@@ -7002,10 +7002,10 @@ exports.InvalidArgumentError = InvalidArgumentError;
 
 /***/ }),
 
-/***/ 3914:
+/***/ 9754:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
-const { humanReadableArgName } = __nccwpck_require__(2562);
+const { humanReadableArgName } = __nccwpck_require__(9154);
 
 /**
  * TypeScript import types for JSDoc, used by Visual Studio Code IntelliSense and `npm run typescript-checkJS`
@@ -7756,10 +7756,10 @@ exports.stripColor = stripColor;
 
 /***/ }),
 
-/***/ 3864:
+/***/ 5240:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
-const { InvalidArgumentError } = __nccwpck_require__(4063);
+const { InvalidArgumentError } = __nccwpck_require__(1135);
 
 class Option {
   /**
@@ -8143,7 +8143,7 @@ exports.DualOptions = DualOptions;
 
 /***/ }),
 
-/***/ 6726:
+/***/ 5030:
 /***/ ((__unused_webpack_module, exports) => {
 
 const maxDistance = 3;
@@ -8469,9 +8469,9 @@ function youngGenerationBytes() {
     return v8.getHeapSpaceStatistics().find((s) => s.space_name === 'new_space')?.space_size ?? 0;
 }
 
-// EXTERNAL MODULE: ../main/node_modules/commander/index.js
-var commander = __nccwpck_require__(3917);
-;// CONCATENATED MODULE: ../main/node_modules/commander/esm.mjs
+// EXTERNAL MODULE: ./node_modules/commander/index.js
+var commander = __nccwpck_require__(8909);
+;// CONCATENATED MODULE: ./node_modules/commander/esm.mjs
 
 
 // wrapper to provide named exports for ESM.
@@ -8676,13 +8676,13 @@ var external_node_os_ = __nccwpck_require__(8161);
 // EXTERNAL MODULE: external "node:fs/promises"
 var promises_ = __nccwpck_require__(1455);
 // EXTERNAL MODULE: ./src/engine/container-args.ts
-var container_args = __nccwpck_require__(5453);
+var container_args = __nccwpck_require__(5011);
 // EXTERNAL MODULE: ./src/engine/engine-error.ts
-var engine_error = __nccwpck_require__(299);
+var engine_error = __nccwpck_require__(389);
 // EXTERNAL MODULE: ./src/engine/host-paths.ts
-var host_paths = __nccwpck_require__(681);
+var host_paths = __nccwpck_require__(6387);
 // EXTERNAL MODULE: ./src/engine/labels.ts
-var engine_labels = __nccwpck_require__(1933);
+var engine_labels = __nccwpck_require__(9667);
 ;// CONCATENATED MODULE: ./src/engine/engine-probe.ts
 // Verify, don't assume: before a run makes or uses a sandbox, prove that the engine sees the folders the
 // action mounts where the action sees them. In each folder the action writes a file with a random name;
@@ -8900,9 +8900,9 @@ async function removeStaleProbes(engine, nowMs = Date.now(), olderThanMs = STALE
 }
 
 // EXTERNAL MODULE: ./src/engine/engine.ts + 2 modules
-var engine_engine = __nccwpck_require__(6595);
+var engine_engine = __nccwpck_require__(1665);
 // EXTERNAL MODULE: ./src/engine/proc.ts + 2 modules
-var proc = __nccwpck_require__(8243);
+var proc = __nccwpck_require__(729);
 ;// CONCATENATED MODULE: ./src/engine/git-hardening.ts
 // git's hardened configuration and environment: what keeps a repository's own settings (which a container
 // may have written) from running anything on the host: hooks, fsmonitor, pagers, external diffs, automatic
@@ -8978,7 +8978,7 @@ function baseGitEnv() {
 }
 
 // EXTERNAL MODULE: ./src/engine/time-limits.ts
-var time_limits = __nccwpck_require__(2760);
+var time_limits = __nccwpck_require__(1814);
 ;// CONCATENATED MODULE: ./src/engine/git-version.ts
 // Which git the action needs, checked once when the wrapper is made: an older git lacks options the
 // hardening relies on.
@@ -9022,7 +9022,7 @@ function compareVersions(a, b) {
 // EXTERNAL MODULE: external "node:child_process"
 var external_node_child_process_ = __nccwpck_require__(1421);
 // EXTERNAL MODULE: ./src/engine/tool-path.ts
-var tool_path = __nccwpck_require__(9874);
+var tool_path = __nccwpck_require__(2428);
 ;// CONCATENATED MODULE: ./src/engine/piped-process.ts
 // A long-lived program that answers one question at a time (git's `cat-file --batch`), read back in exact
 // amounts. Argument arrays only, as in proc.ts.
@@ -9391,7 +9391,7 @@ class Git {
 }
 
 // EXTERNAL MODULE: ./src/network/leftovers.ts
-var network_leftovers = __nccwpck_require__(520);
+var network_leftovers = __nccwpck_require__(1434);
 ;// CONCATENATED MODULE: ./src/sandbox/bookkeeping.ts
 // The parent's record of its sandboxes, kept where no container can write (the parent's `.git`, which
 // containers never see but for its object store):
@@ -9761,7 +9761,7 @@ let lockfileLoaded;
  * answers, so that it is ready by the time the run takes its sandbox's lock.
  */
 function loadLocking() {
-    lockfileLoaded ??= __nccwpck_require__.e(/* import() */ 712).then(__nccwpck_require__.t.bind(__nccwpck_require__, 5712, 23)).then((loaded) => loaded.default ?? loaded);
+    lockfileLoaded ??= __nccwpck_require__.e(/* import() */ 648).then(__nccwpck_require__.t.bind(__nccwpck_require__, 3648, 23)).then((loaded) => loaded.default ?? loaded);
     return lockfileLoaded;
 }
 const LOCK_STALE_MS = 10_000;
@@ -11186,7 +11186,7 @@ async function resolveBranch(git, parent, branch, base, refsRead) {
 }
 
 // EXTERNAL MODULE: ./src/engine/start-failure.ts
-var start_failure = __nccwpck_require__(6627);
+var start_failure = __nccwpck_require__(8557);
 ;// CONCATENATED MODULE: ./src/sandbox/make-repository.ts
 // Making a sandbox's repository: one script, run on the host in a folder made just for it (no container
 // has written there yet), or in a helper container inside a fresh volume. The new repository borrows the
@@ -12180,7 +12180,7 @@ function formatIdentity(identity) {
 }
 
 // EXTERNAL MODULE: ./src/network/policy.ts + 1 modules
-var network_policy = __nccwpck_require__(7125);
+var network_policy = __nccwpck_require__(3977);
 ;// CONCATENATED MODULE: ./src/settings/network-input.ts
 // `network`, `credentials` and the model budget, read together: the allow-list, its presets, the
 // credentials the proxy sets and the limits it enforces (src/network/policy.ts parses; this turns its
@@ -12808,7 +12808,7 @@ let networkCode;
  * answer the first questions, so that its evaluation is not on the way to the sidecar.
  */
 function loadNetworkCode() {
-    networkCode ??= Promise.all(/* import() */[__nccwpck_require__.e(710), __nccwpck_require__.e(568), __nccwpck_require__.e(727)]).then(__nccwpck_require__.bind(__nccwpck_require__, 2727));
+    networkCode ??= Promise.all(/* import() */[__nccwpck_require__.e(830), __nccwpck_require__.e(472), __nccwpck_require__.e(195)]).then(__nccwpck_require__.bind(__nccwpck_require__, 1195));
     return networkCode;
 }
 /**
@@ -13123,9 +13123,9 @@ let lintLoaded;
 function loadLint() {
     return (lintLoaded ??= (async () => {
         const [{ lintSource }, { rules }, { secretLintProfiler }] = await Promise.all([
-            Promise.all(/* import() */[__nccwpck_require__.e(710), __nccwpck_require__.e(347)]).then(__nccwpck_require__.bind(__nccwpck_require__, 9347)),
-            __nccwpck_require__.e(/* import() */ 393).then(__nccwpck_require__.bind(__nccwpck_require__, 4393)),
-            __nccwpck_require__.e(/* import() */ 694).then(__nccwpck_require__.bind(__nccwpck_require__, 4694)),
+            Promise.all(/* import() */[__nccwpck_require__.e(830), __nccwpck_require__.e(707)]).then(__nccwpck_require__.bind(__nccwpck_require__, 6707)),
+            __nccwpck_require__.e(/* import() */ 577).then(__nccwpck_require__.bind(__nccwpck_require__, 1577)),
+            __nccwpck_require__.e(/* import() */ 806).then(__nccwpck_require__.bind(__nccwpck_require__, 806)),
         ]);
         // Its profiler keeps a performance mark per rule and piece for as long as the process lives.
         secretLintProfiler.setEnabled(false);
@@ -14506,7 +14506,7 @@ function lstat(p) {
 }
 
 // EXTERNAL MODULE: ./src/engine/host-image.ts
-var host_image = __nccwpck_require__(2576);
+var host_image = __nccwpck_require__(3858);
 ;// CONCATENATED MODULE: ./src/engine/helper-image.ts
 // The image of the reaper's helper containers, made on the spot from the runner's own programs: the host's
 // `sh`, `git` and the few tools the helpers' scripts call, with the shared libraries `ldd` names, as one
@@ -16467,8 +16467,8 @@ function summarizeWork(checks) {
     return { state: 'clean' };
 }
 
-// EXTERNAL MODULE: ../main/node_modules/ignore/index.js
-var ignore = __nccwpck_require__(5882);
+// EXTERNAL MODULE: ./node_modules/ignore/index.js
+var ignore = __nccwpck_require__(298);
 var ignore_default = /*#__PURE__*/__nccwpck_require__.n(ignore);
 ;// CONCATENATED MODULE: ./src/reap/ignored.ts
 // Which untracked entries of a clean work tree git ignores, decided on the host as data, so that a stale
@@ -17566,7 +17566,7 @@ function formatDate(ms) {
 var external_node_process_ = __nccwpck_require__(1708);
 // EXTERNAL MODULE: external "node:util"
 var external_node_util_ = __nccwpck_require__(7975);
-;// CONCATENATED MODULE: ../main/node_modules/ora/node_modules/chalk/source/vendor/ansi-styles/index.js
+;// CONCATENATED MODULE: ./node_modules/ora/node_modules/chalk/source/vendor/ansi-styles/index.js
 const ANSI_BACKGROUND_OFFSET = 10;
 
 const wrapAnsi16 = (offset = 0) => code => `\u001B[${code + offset}m`;
@@ -17793,7 +17793,7 @@ const ansiStyles = assembleStyles();
 
 ;// CONCATENATED MODULE: external "node:tty"
 const external_node_tty_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:tty");
-;// CONCATENATED MODULE: ../main/node_modules/ora/node_modules/chalk/source/vendor/supports-color/index.js
+;// CONCATENATED MODULE: ./node_modules/ora/node_modules/chalk/source/vendor/supports-color/index.js
 
 
 
@@ -17985,7 +17985,7 @@ const supportsColor = {
 
 /* harmony default export */ const supports_color = (supportsColor);
 
-;// CONCATENATED MODULE: ../main/node_modules/ora/node_modules/chalk/source/utilities.js
+;// CONCATENATED MODULE: ./node_modules/ora/node_modules/chalk/source/utilities.js
 // TODO: When targeting Node.js 16, use `String.prototype.replaceAll`.
 function stringReplaceAll(string, substring, replacer) {
 	let index = string.indexOf(substring);
@@ -18020,7 +18020,7 @@ function stringEncaseCRLFWithFirstIndex(string, prefix, postfix, index) {
 	return returnValue;
 }
 
-;// CONCATENATED MODULE: ../main/node_modules/ora/node_modules/chalk/source/index.js
+;// CONCATENATED MODULE: ./node_modules/ora/node_modules/chalk/source/index.js
 
 
 
@@ -18230,7 +18230,7 @@ const chalkStderr = createChalk({level: stderrColor ? stderrColor.level : 0});
 
 /* harmony default export */ const source = (chalk);
 
-;// CONCATENATED MODULE: ../main/node_modules/mimic-function/index.js
+;// CONCATENATED MODULE: ./node_modules/mimic-function/index.js
 const copyProperty = (to, from, property, ignoreNonConfigurable) => {
 	// `Function#length` should reflect the parameters of `to` not `from` since we keep its body.
 	// `Function#prototype` is non-writable and non-configurable so can never be modified.
@@ -18304,7 +18304,7 @@ function mimicFunction(to, from, {ignoreNonConfigurable = false} = {}) {
 	return to;
 }
 
-;// CONCATENATED MODULE: ../main/node_modules/restore-cursor/node_modules/onetime/index.js
+;// CONCATENATED MODULE: ./node_modules/restore-cursor/node_modules/onetime/index.js
 
 
 const calledFunctions = new WeakMap();
@@ -18347,7 +18347,7 @@ onetime.callCount = function_ => {
 
 /* harmony default export */ const node_modules_onetime = (onetime);
 
-;// CONCATENATED MODULE: ../main/node_modules/restore-cursor/node_modules/signal-exit/dist/mjs/signals.js
+;// CONCATENATED MODULE: ./node_modules/restore-cursor/node_modules/signal-exit/dist/mjs/signals.js
 /**
  * This is not the set of all possible signals.
  *
@@ -18387,7 +18387,7 @@ if (process.platform === 'linux') {
     signals.push('SIGIO', 'SIGPOLL', 'SIGPWR', 'SIGSTKFLT');
 }
 //# sourceMappingURL=signals.js.map
-;// CONCATENATED MODULE: ../main/node_modules/restore-cursor/node_modules/signal-exit/dist/mjs/index.js
+;// CONCATENATED MODULE: ./node_modules/restore-cursor/node_modules/signal-exit/dist/mjs/index.js
 // Note: since nyc uses this module to output coverage, any lines
 // that are in the direct sync flow of nyc's outputCoverage are
 // ignored, since we can never get coverage for them.
@@ -18663,7 +18663,7 @@ load,
  */
 unload, } = signalExitWrap(processOk(mjs_process) ? new SignalExit(mjs_process) : new SignalExitFallback());
 //# sourceMappingURL=index.js.map
-;// CONCATENATED MODULE: ../main/node_modules/restore-cursor/index.js
+;// CONCATENATED MODULE: ./node_modules/restore-cursor/index.js
 
 
 
@@ -18680,7 +18680,7 @@ const restoreCursor = terminal ? node_modules_onetime(() => {
 
 /* harmony default export */ const restore_cursor = (restoreCursor);
 
-;// CONCATENATED MODULE: ../main/node_modules/cli-cursor/index.js
+;// CONCATENATED MODULE: ./node_modules/cli-cursor/index.js
 
 
 
@@ -18721,9 +18721,9 @@ cliCursor.toggle = (force, writableStream) => {
 
 /* harmony default export */ const cli_cursor = (cliCursor);
 
-;// CONCATENATED MODULE: ../main/node_modules/cli-spinners/spinners.json
+;// CONCATENATED MODULE: ./node_modules/cli-spinners/spinners.json
 const spinners_namespaceObject = /*#__PURE__*/JSON.parse('{"dots":{"interval":80,"frames":["⠋","⠙","⠹","⠸","⠼","⠴","⠦","⠧","⠇","⠏"]},"dots2":{"interval":80,"frames":["⣾","⣽","⣻","⢿","⡿","⣟","⣯","⣷"]},"dots3":{"interval":80,"frames":["⠋","⠙","⠚","⠞","⠖","⠦","⠴","⠲","⠳","⠓"]},"dots4":{"interval":80,"frames":["⠄","⠆","⠇","⠋","⠙","⠸","⠰","⠠","⠰","⠸","⠙","⠋","⠇","⠆"]},"dots5":{"interval":80,"frames":["⠋","⠙","⠚","⠒","⠂","⠂","⠒","⠲","⠴","⠦","⠖","⠒","⠐","⠐","⠒","⠓","⠋"]},"dots6":{"interval":80,"frames":["⠁","⠉","⠙","⠚","⠒","⠂","⠂","⠒","⠲","⠴","⠤","⠄","⠄","⠤","⠴","⠲","⠒","⠂","⠂","⠒","⠚","⠙","⠉","⠁"]},"dots7":{"interval":80,"frames":["⠈","⠉","⠋","⠓","⠒","⠐","⠐","⠒","⠖","⠦","⠤","⠠","⠠","⠤","⠦","⠖","⠒","⠐","⠐","⠒","⠓","⠋","⠉","⠈"]},"dots8":{"interval":80,"frames":["⠁","⠁","⠉","⠙","⠚","⠒","⠂","⠂","⠒","⠲","⠴","⠤","⠄","⠄","⠤","⠠","⠠","⠤","⠦","⠖","⠒","⠐","⠐","⠒","⠓","⠋","⠉","⠈","⠈"]},"dots9":{"interval":80,"frames":["⢹","⢺","⢼","⣸","⣇","⡧","⡗","⡏"]},"dots10":{"interval":80,"frames":["⢄","⢂","⢁","⡁","⡈","⡐","⡠"]},"dots11":{"interval":100,"frames":["⠁","⠂","⠄","⡀","⢀","⠠","⠐","⠈"]},"dots12":{"interval":80,"frames":["⢀⠀","⡀⠀","⠄⠀","⢂⠀","⡂⠀","⠅⠀","⢃⠀","⡃⠀","⠍⠀","⢋⠀","⡋⠀","⠍⠁","⢋⠁","⡋⠁","⠍⠉","⠋⠉","⠋⠉","⠉⠙","⠉⠙","⠉⠩","⠈⢙","⠈⡙","⢈⠩","⡀⢙","⠄⡙","⢂⠩","⡂⢘","⠅⡘","⢃⠨","⡃⢐","⠍⡐","⢋⠠","⡋⢀","⠍⡁","⢋⠁","⡋⠁","⠍⠉","⠋⠉","⠋⠉","⠉⠙","⠉⠙","⠉⠩","⠈⢙","⠈⡙","⠈⠩","⠀⢙","⠀⡙","⠀⠩","⠀⢘","⠀⡘","⠀⠨","⠀⢐","⠀⡐","⠀⠠","⠀⢀","⠀⡀"]},"dots13":{"interval":80,"frames":["⣼","⣹","⢻","⠿","⡟","⣏","⣧","⣶"]},"dots14":{"interval":80,"frames":["⠉⠉","⠈⠙","⠀⠹","⠀⢸","⠀⣰","⢀⣠","⣀⣀","⣄⡀","⣆⠀","⡇⠀","⠏⠀","⠋⠁"]},"dots8Bit":{"interval":80,"frames":["⠀","⠁","⠂","⠃","⠄","⠅","⠆","⠇","⡀","⡁","⡂","⡃","⡄","⡅","⡆","⡇","⠈","⠉","⠊","⠋","⠌","⠍","⠎","⠏","⡈","⡉","⡊","⡋","⡌","⡍","⡎","⡏","⠐","⠑","⠒","⠓","⠔","⠕","⠖","⠗","⡐","⡑","⡒","⡓","⡔","⡕","⡖","⡗","⠘","⠙","⠚","⠛","⠜","⠝","⠞","⠟","⡘","⡙","⡚","⡛","⡜","⡝","⡞","⡟","⠠","⠡","⠢","⠣","⠤","⠥","⠦","⠧","⡠","⡡","⡢","⡣","⡤","⡥","⡦","⡧","⠨","⠩","⠪","⠫","⠬","⠭","⠮","⠯","⡨","⡩","⡪","⡫","⡬","⡭","⡮","⡯","⠰","⠱","⠲","⠳","⠴","⠵","⠶","⠷","⡰","⡱","⡲","⡳","⡴","⡵","⡶","⡷","⠸","⠹","⠺","⠻","⠼","⠽","⠾","⠿","⡸","⡹","⡺","⡻","⡼","⡽","⡾","⡿","⢀","⢁","⢂","⢃","⢄","⢅","⢆","⢇","⣀","⣁","⣂","⣃","⣄","⣅","⣆","⣇","⢈","⢉","⢊","⢋","⢌","⢍","⢎","⢏","⣈","⣉","⣊","⣋","⣌","⣍","⣎","⣏","⢐","⢑","⢒","⢓","⢔","⢕","⢖","⢗","⣐","⣑","⣒","⣓","⣔","⣕","⣖","⣗","⢘","⢙","⢚","⢛","⢜","⢝","⢞","⢟","⣘","⣙","⣚","⣛","⣜","⣝","⣞","⣟","⢠","⢡","⢢","⢣","⢤","⢥","⢦","⢧","⣠","⣡","⣢","⣣","⣤","⣥","⣦","⣧","⢨","⢩","⢪","⢫","⢬","⢭","⢮","⢯","⣨","⣩","⣪","⣫","⣬","⣭","⣮","⣯","⢰","⢱","⢲","⢳","⢴","⢵","⢶","⢷","⣰","⣱","⣲","⣳","⣴","⣵","⣶","⣷","⢸","⢹","⢺","⢻","⢼","⢽","⢾","⢿","⣸","⣹","⣺","⣻","⣼","⣽","⣾","⣿"]},"dotsCircle":{"interval":80,"frames":["⢎ ","⠎⠁","⠊⠑","⠈⠱"," ⡱","⢀⡰","⢄⡠","⢆⡀"]},"sand":{"interval":80,"frames":["⠁","⠂","⠄","⡀","⡈","⡐","⡠","⣀","⣁","⣂","⣄","⣌","⣔","⣤","⣥","⣦","⣮","⣶","⣷","⣿","⡿","⠿","⢟","⠟","⡛","⠛","⠫","⢋","⠋","⠍","⡉","⠉","⠑","⠡","⢁"]},"line":{"interval":130,"frames":["-","\\\\","|","/"]},"line2":{"interval":100,"frames":["⠂","-","–","—","–","-"]},"rollingLine":{"interval":80,"frames":["/  "," - "," \\\\ ","  |","  |"," \\\\ "," - ","/  "]},"pipe":{"interval":100,"frames":["┤","┘","┴","└","├","┌","┬","┐"]},"simpleDots":{"interval":400,"frames":[".  ",".. ","...","   "]},"simpleDotsScrolling":{"interval":200,"frames":[".  ",".. ","..."," ..","  .","   "]},"star":{"interval":70,"frames":["✶","✸","✹","✺","✹","✷"]},"star2":{"interval":80,"frames":["+","x","*"]},"flip":{"interval":70,"frames":["_","_","_","-","`","`","\'","´","-","_","_","_"]},"hamburger":{"interval":100,"frames":["☱","☲","☴"]},"growVertical":{"interval":120,"frames":["▁","▃","▄","▅","▆","▇","▆","▅","▄","▃"]},"growHorizontal":{"interval":120,"frames":["▏","▎","▍","▌","▋","▊","▉","▊","▋","▌","▍","▎"]},"balloon":{"interval":140,"frames":[" ",".","o","O","@","*"," "]},"balloon2":{"interval":120,"frames":[".","o","O","°","O","o","."]},"noise":{"interval":100,"frames":["▓","▒","░"]},"bounce":{"interval":120,"frames":["⠁","⠂","⠄","⠂"]},"boxBounce":{"interval":120,"frames":["▖","▘","▝","▗"]},"boxBounce2":{"interval":100,"frames":["▌","▀","▐","▄"]},"triangle":{"interval":50,"frames":["◢","◣","◤","◥"]},"binary":{"interval":80,"frames":["010010","001100","100101","111010","111101","010111","101011","111000","110011","110101"]},"arc":{"interval":100,"frames":["◜","◠","◝","◞","◡","◟"]},"circle":{"interval":120,"frames":["◡","⊙","◠"]},"squareCorners":{"interval":180,"frames":["◰","◳","◲","◱"]},"circleQuarters":{"interval":120,"frames":["◴","◷","◶","◵"]},"circleHalves":{"interval":50,"frames":["◐","◓","◑","◒"]},"squish":{"interval":100,"frames":["╫","╪"]},"toggle":{"interval":250,"frames":["⊶","⊷"]},"toggle2":{"interval":80,"frames":["▫","▪"]},"toggle3":{"interval":120,"frames":["□","■"]},"toggle4":{"interval":100,"frames":["■","□","▪","▫"]},"toggle5":{"interval":100,"frames":["▮","▯"]},"toggle6":{"interval":300,"frames":["ဝ","၀"]},"toggle7":{"interval":80,"frames":["⦾","⦿"]},"toggle8":{"interval":100,"frames":["◍","◌"]},"toggle9":{"interval":100,"frames":["◉","◎"]},"toggle10":{"interval":100,"frames":["㊂","㊀","㊁"]},"toggle11":{"interval":50,"frames":["⧇","⧆"]},"toggle12":{"interval":120,"frames":["☗","☖"]},"toggle13":{"interval":80,"frames":["=","*","-"]},"arrow":{"interval":100,"frames":["←","↖","↑","↗","→","↘","↓","↙"]},"arrow2":{"interval":80,"frames":["⬆️ ","↗️ ","➡️ ","↘️ ","⬇️ ","↙️ ","⬅️ ","↖️ "]},"arrow3":{"interval":120,"frames":["▹▹▹▹▹","▸▹▹▹▹","▹▸▹▹▹","▹▹▸▹▹","▹▹▹▸▹","▹▹▹▹▸"]},"bouncingBar":{"interval":80,"frames":["[    ]","[=   ]","[==  ]","[=== ]","[====]","[ ===]","[  ==]","[   =]","[    ]","[   =]","[  ==]","[ ===]","[====]","[=== ]","[==  ]","[=   ]"]},"bouncingBall":{"interval":80,"frames":["( ●    )","(  ●   )","(   ●  )","(    ● )","(     ●)","(    ● )","(   ●  )","(  ●   )","( ●    )","(●     )"]},"smiley":{"interval":200,"frames":["😄 ","😝 "]},"monkey":{"interval":300,"frames":["🙈 ","🙈 ","🙉 ","🙊 "]},"hearts":{"interval":100,"frames":["💛 ","💙 ","💜 ","💚 ","💗 "]},"clock":{"interval":100,"frames":["🕛 ","🕐 ","🕑 ","🕒 ","🕓 ","🕔 ","🕕 ","🕖 ","🕗 ","🕘 ","🕙 ","🕚 "]},"earth":{"interval":180,"frames":["🌍 ","🌎 ","🌏 "]},"material":{"interval":17,"frames":["█▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁","██▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁","███▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁","████▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁","██████▁▁▁▁▁▁▁▁▁▁▁▁▁▁","██████▁▁▁▁▁▁▁▁▁▁▁▁▁▁","███████▁▁▁▁▁▁▁▁▁▁▁▁▁","████████▁▁▁▁▁▁▁▁▁▁▁▁","█████████▁▁▁▁▁▁▁▁▁▁▁","█████████▁▁▁▁▁▁▁▁▁▁▁","██████████▁▁▁▁▁▁▁▁▁▁","███████████▁▁▁▁▁▁▁▁▁","█████████████▁▁▁▁▁▁▁","██████████████▁▁▁▁▁▁","██████████████▁▁▁▁▁▁","▁██████████████▁▁▁▁▁","▁██████████████▁▁▁▁▁","▁██████████████▁▁▁▁▁","▁▁██████████████▁▁▁▁","▁▁▁██████████████▁▁▁","▁▁▁▁█████████████▁▁▁","▁▁▁▁██████████████▁▁","▁▁▁▁██████████████▁▁","▁▁▁▁▁██████████████▁","▁▁▁▁▁██████████████▁","▁▁▁▁▁██████████████▁","▁▁▁▁▁▁██████████████","▁▁▁▁▁▁██████████████","▁▁▁▁▁▁▁█████████████","▁▁▁▁▁▁▁█████████████","▁▁▁▁▁▁▁▁████████████","▁▁▁▁▁▁▁▁████████████","▁▁▁▁▁▁▁▁▁███████████","▁▁▁▁▁▁▁▁▁███████████","▁▁▁▁▁▁▁▁▁▁██████████","▁▁▁▁▁▁▁▁▁▁██████████","▁▁▁▁▁▁▁▁▁▁▁▁████████","▁▁▁▁▁▁▁▁▁▁▁▁▁███████","▁▁▁▁▁▁▁▁▁▁▁▁▁▁██████","▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁█████","▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁█████","█▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁████","██▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁███","██▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁███","███▁▁▁▁▁▁▁▁▁▁▁▁▁▁███","████▁▁▁▁▁▁▁▁▁▁▁▁▁▁██","█████▁▁▁▁▁▁▁▁▁▁▁▁▁▁█","█████▁▁▁▁▁▁▁▁▁▁▁▁▁▁█","██████▁▁▁▁▁▁▁▁▁▁▁▁▁█","████████▁▁▁▁▁▁▁▁▁▁▁▁","█████████▁▁▁▁▁▁▁▁▁▁▁","█████████▁▁▁▁▁▁▁▁▁▁▁","█████████▁▁▁▁▁▁▁▁▁▁▁","█████████▁▁▁▁▁▁▁▁▁▁▁","███████████▁▁▁▁▁▁▁▁▁","████████████▁▁▁▁▁▁▁▁","████████████▁▁▁▁▁▁▁▁","██████████████▁▁▁▁▁▁","██████████████▁▁▁▁▁▁","▁██████████████▁▁▁▁▁","▁██████████████▁▁▁▁▁","▁▁▁█████████████▁▁▁▁","▁▁▁▁▁████████████▁▁▁","▁▁▁▁▁████████████▁▁▁","▁▁▁▁▁▁███████████▁▁▁","▁▁▁▁▁▁▁▁█████████▁▁▁","▁▁▁▁▁▁▁▁█████████▁▁▁","▁▁▁▁▁▁▁▁▁█████████▁▁","▁▁▁▁▁▁▁▁▁█████████▁▁","▁▁▁▁▁▁▁▁▁▁█████████▁","▁▁▁▁▁▁▁▁▁▁▁████████▁","▁▁▁▁▁▁▁▁▁▁▁████████▁","▁▁▁▁▁▁▁▁▁▁▁▁███████▁","▁▁▁▁▁▁▁▁▁▁▁▁███████▁","▁▁▁▁▁▁▁▁▁▁▁▁▁███████","▁▁▁▁▁▁▁▁▁▁▁▁▁███████","▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁█████","▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁████","▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁████","▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁████","▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁███","▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁███","▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁██","▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁██","▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁██","▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁█","▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁█","▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁█","▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁","▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁","▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁","▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁"]},"moon":{"interval":80,"frames":["🌑 ","🌒 ","🌓 ","🌔 ","🌕 ","🌖 ","🌗 ","🌘 "]},"runner":{"interval":140,"frames":["🚶 ","🏃 "]},"pong":{"interval":80,"frames":["▐⠂       ▌","▐⠈       ▌","▐ ⠂      ▌","▐ ⠠      ▌","▐  ⡀     ▌","▐  ⠠     ▌","▐   ⠂    ▌","▐   ⠈    ▌","▐    ⠂   ▌","▐    ⠠   ▌","▐     ⡀  ▌","▐     ⠠  ▌","▐      ⠂ ▌","▐      ⠈ ▌","▐       ⠂▌","▐       ⠠▌","▐       ⡀▌","▐      ⠠ ▌","▐      ⠂ ▌","▐     ⠈  ▌","▐     ⠂  ▌","▐    ⠠   ▌","▐    ⡀   ▌","▐   ⠠    ▌","▐   ⠂    ▌","▐  ⠈     ▌","▐  ⠂     ▌","▐ ⠠      ▌","▐ ⡀      ▌","▐⠠       ▌"]},"shark":{"interval":120,"frames":["▐|\\\\____________▌","▐_|\\\\___________▌","▐__|\\\\__________▌","▐___|\\\\_________▌","▐____|\\\\________▌","▐_____|\\\\_______▌","▐______|\\\\______▌","▐_______|\\\\_____▌","▐________|\\\\____▌","▐_________|\\\\___▌","▐__________|\\\\__▌","▐___________|\\\\_▌","▐____________|\\\\▌","▐____________/|▌","▐___________/|_▌","▐__________/|__▌","▐_________/|___▌","▐________/|____▌","▐_______/|_____▌","▐______/|______▌","▐_____/|_______▌","▐____/|________▌","▐___/|_________▌","▐__/|__________▌","▐_/|___________▌","▐/|____________▌"]},"dqpb":{"interval":100,"frames":["d","q","p","b"]},"weather":{"interval":100,"frames":["☀️ ","☀️ ","☀️ ","🌤 ","⛅️ ","🌥 ","☁️ ","🌧 ","🌨 ","🌧 ","🌨 ","🌧 ","🌨 ","⛈ ","🌨 ","🌧 ","🌨 ","☁️ ","🌥 ","⛅️ ","🌤 ","☀️ ","☀️ "]},"christmas":{"interval":400,"frames":["🌲","🎄"]},"grenade":{"interval":80,"frames":["،  ","′  "," ´ "," ‾ ","  ⸌","  ⸊","  |","  ⁎","  ⁕"," ෴ ","  ⁓","   ","   ","   "]},"point":{"interval":125,"frames":["∙∙∙","●∙∙","∙●∙","∙∙●","∙∙∙"]},"layer":{"interval":150,"frames":["-","=","≡"]},"betaWave":{"interval":80,"frames":["ρββββββ","βρβββββ","ββρββββ","βββρβββ","ββββρββ","βββββρβ","ββββββρ"]},"fingerDance":{"interval":160,"frames":["🤘 ","🤟 ","🖖 ","✋ ","🤚 ","👆 "]},"fistBump":{"interval":80,"frames":["🤜　　　　🤛 ","🤜　　　　🤛 ","🤜　　　　🤛 ","　🤜　　🤛　 ","　　🤜🤛　　 ","　🤜✨🤛　　 ","🤜　✨　🤛　 "]},"soccerHeader":{"interval":80,"frames":[" 🧑⚽️       🧑 ","🧑  ⚽️      🧑 ","🧑   ⚽️     🧑 ","🧑    ⚽️    🧑 ","🧑     ⚽️   🧑 ","🧑      ⚽️  🧑 ","🧑       ⚽️🧑  ","🧑      ⚽️  🧑 ","🧑     ⚽️   🧑 ","🧑    ⚽️    🧑 ","🧑   ⚽️     🧑 ","🧑  ⚽️      🧑 "]},"mindblown":{"interval":160,"frames":["😐 ","😐 ","😮 ","😮 ","😦 ","😦 ","😧 ","😧 ","🤯 ","💥 ","✨ ","　 ","　 ","　 "]},"speaker":{"interval":160,"frames":["🔈 ","🔉 ","🔊 ","🔉 "]},"orangePulse":{"interval":100,"frames":["🔸 ","🔶 ","🟠 ","🟠 ","🔶 "]},"bluePulse":{"interval":100,"frames":["🔹 ","🔷 ","🔵 ","🔵 ","🔷 "]},"orangeBluePulse":{"interval":100,"frames":["🔸 ","🔶 ","🟠 ","🟠 ","🔶 ","🔹 ","🔷 ","🔵 ","🔵 ","🔷 "]},"timeTravel":{"interval":100,"frames":["🕛 ","🕚 ","🕙 ","🕘 ","🕗 ","🕖 ","🕕 ","🕔 ","🕓 ","🕒 ","🕑 ","🕐 "]},"aesthetic":{"interval":80,"frames":["▰▱▱▱▱▱▱","▰▰▱▱▱▱▱","▰▰▰▱▱▱▱","▰▰▰▰▱▱▱","▰▰▰▰▰▱▱","▰▰▰▰▰▰▱","▰▰▰▰▰▰▰","▰▱▱▱▱▱▱"]},"dwarfFortress":{"interval":80,"frames":[" ██████£££  ","☺██████£££  ","☺██████£££  ","☺▓█████£££  ","☺▓█████£££  ","☺▒█████£££  ","☺▒█████£££  ","☺░█████£££  ","☺░█████£££  ","☺ █████£££  "," ☺█████£££  "," ☺█████£££  "," ☺▓████£££  "," ☺▓████£££  "," ☺▒████£££  "," ☺▒████£££  "," ☺░████£££  "," ☺░████£££  "," ☺ ████£££  ","  ☺████£££  ","  ☺████£££  ","  ☺▓███£££  ","  ☺▓███£££  ","  ☺▒███£££  ","  ☺▒███£££  ","  ☺░███£££  ","  ☺░███£££  ","  ☺ ███£££  ","   ☺███£££  ","   ☺███£££  ","   ☺▓██£££  ","   ☺▓██£££  ","   ☺▒██£££  ","   ☺▒██£££  ","   ☺░██£££  ","   ☺░██£££  ","   ☺ ██£££  ","    ☺██£££  ","    ☺██£££  ","    ☺▓█£££  ","    ☺▓█£££  ","    ☺▒█£££  ","    ☺▒█£££  ","    ☺░█£££  ","    ☺░█£££  ","    ☺ █£££  ","     ☺█£££  ","     ☺█£££  ","     ☺▓£££  ","     ☺▓£££  ","     ☺▒£££  ","     ☺▒£££  ","     ☺░£££  ","     ☺░£££  ","     ☺ £££  ","      ☺£££  ","      ☺£££  ","      ☺▓££  ","      ☺▓££  ","      ☺▒££  ","      ☺▒££  ","      ☺░££  ","      ☺░££  ","      ☺ ££  ","       ☺££  ","       ☺££  ","       ☺▓£  ","       ☺▓£  ","       ☺▒£  ","       ☺▒£  ","       ☺░£  ","       ☺░£  ","       ☺ £  ","        ☺£  ","        ☺£  ","        ☺▓  ","        ☺▓  ","        ☺▒  ","        ☺▒  ","        ☺░  ","        ☺░  ","        ☺   ","        ☺  &","        ☺ ☼&","       ☺ ☼ &","       ☺☼  &","      ☺☼  & ","      ‼   & ","     ☺   &  ","    ‼    &  ","   ☺    &   ","  ‼     &   "," ☺     &    ","‼      &    ","      &     ","      &     ","     &   ░  ","     &   ▒  ","    &    ▓  ","    &    £  ","   &    ░£  ","   &    ▒£  ","  &     ▓£  ","  &     ££  "," &     ░££  "," &     ▒££  ","&      ▓££  ","&      £££  ","      ░£££  ","      ▒£££  ","      ▓£££  ","      █£££  ","     ░█£££  ","     ▒█£££  ","     ▓█£££  ","     ██£££  ","    ░██£££  ","    ▒██£££  ","    ▓██£££  ","    ███£££  ","   ░███£££  ","   ▒███£££  ","   ▓███£££  ","   ████£££  ","  ░████£££  ","  ▒████£££  ","  ▓████£££  ","  █████£££  "," ░█████£££  "," ▒█████£££  "," ▓█████£££  "," ██████£££  "," ██████£££  "]},"fish":{"interval":80,"frames":["~~~~~~~~~~~~~~~~~~~~","> ~~~~~~~~~~~~~~~~~~","º> ~~~~~~~~~~~~~~~~~","(º> ~~~~~~~~~~~~~~~~","((º> ~~~~~~~~~~~~~~~","<((º> ~~~~~~~~~~~~~~","><((º> ~~~~~~~~~~~~~"," ><((º> ~~~~~~~~~~~~","~ ><((º> ~~~~~~~~~~~","~~ <>((º> ~~~~~~~~~~","~~~ ><((º> ~~~~~~~~~","~~~~ <>((º> ~~~~~~~~","~~~~~ ><((º> ~~~~~~~","~~~~~~ <>((º> ~~~~~~","~~~~~~~ ><((º> ~~~~~","~~~~~~~~ <>((º> ~~~~","~~~~~~~~~ ><((º> ~~~","~~~~~~~~~~ <>((º> ~~","~~~~~~~~~~~ ><((º> ~","~~~~~~~~~~~~ <>((º> ","~~~~~~~~~~~~~ ><((º>","~~~~~~~~~~~~~~ <>((º","~~~~~~~~~~~~~~~ ><((","~~~~~~~~~~~~~~~~ <>(","~~~~~~~~~~~~~~~~~ ><","~~~~~~~~~~~~~~~~~~ <","~~~~~~~~~~~~~~~~~~~~"]}}');
-;// CONCATENATED MODULE: ../main/node_modules/cli-spinners/index.js
+;// CONCATENATED MODULE: ./node_modules/cli-spinners/index.js
 
 
 /* harmony default export */ const cli_spinners = (spinners_namespaceObject);
@@ -18736,7 +18736,7 @@ function randomSpinner() {
 	return spinners[spinnerName];
 }
 
-;// CONCATENATED MODULE: ../main/node_modules/yoctocolors/base.js
+;// CONCATENATED MODULE: ./node_modules/yoctocolors/base.js
 
 
 // eslint-disable-next-line no-warning-comments
@@ -18856,7 +18856,7 @@ const underlineMagentaBright = format('58;5;13', 59);
 const underlineCyanBright = format('58;5;14', 59);
 const underlineWhiteBright = format('58;5;15', 59);
 
-;// CONCATENATED MODULE: ../main/node_modules/is-unicode-supported/index.js
+;// CONCATENATED MODULE: ./node_modules/is-unicode-supported/index.js
 
 
 function isUnicodeSupported() {
@@ -18879,7 +18879,7 @@ function isUnicodeSupported() {
 		|| env.TERMINAL_EMULATOR === 'JetBrains-JediTerm';
 }
 
-;// CONCATENATED MODULE: ../main/node_modules/log-symbols/symbols.js
+;// CONCATENATED MODULE: ./node_modules/log-symbols/symbols.js
 
 
 
@@ -18890,7 +18890,7 @@ const success = green(_isUnicodeSupported ? '✔' : '√');
 const warning = yellow(_isUnicodeSupported ? '⚠' : '‼');
 const error = red(_isUnicodeSupported ? '✖' : '×');
 
-;// CONCATENATED MODULE: ../main/node_modules/ora/node_modules/ansi-regex/index.js
+;// CONCATENATED MODULE: ./node_modules/ora/node_modules/ansi-regex/index.js
 // Valid string terminator sequences are ESC\ and 0x9c; OSC also accepts BEL.
 const ST = String.raw`(?:\u001B\u005C|\u009C)`;
 
@@ -18921,7 +18921,7 @@ function ansiRegex({onlyFirst = false} = {}) {
 	return new RegExp(pattern, onlyFirst ? undefined : 'g');
 }
 
-;// CONCATENATED MODULE: ../main/node_modules/ora/node_modules/strip-ansi/index.js
+;// CONCATENATED MODULE: ./node_modules/ora/node_modules/strip-ansi/index.js
 
 
 const regex = ansiRegex();
@@ -18942,7 +18942,7 @@ function stripAnsi(string) {
 	return string.replace(regex, '');
 }
 
-;// CONCATENATED MODULE: ../main/node_modules/get-east-asian-width/lookup-data.js
+;// CONCATENATED MODULE: ./node_modules/get-east-asian-width/lookup-data.js
 // Generated by scripts/build.js
 
 const ambiguousMinimalCodePoint = 161;
@@ -18965,7 +18965,7 @@ const wideMinimalCodePoint = 4352;
 const wideMaximumCodePoint = 262141;
 const wideRanges = [4352, 4447, 8986, 8987, 9001, 9002, 9193, 9196, 9200, 9200, 9203, 9203, 9725, 9726, 9748, 9749, 9776, 9783, 9800, 9811, 9855, 9855, 9866, 9871, 9875, 9875, 9889, 9889, 9898, 9899, 9917, 9918, 9924, 9925, 9934, 9934, 9940, 9940, 9962, 9962, 9970, 9971, 9973, 9973, 9978, 9978, 9981, 9981, 9989, 9989, 9994, 9995, 10024, 10024, 10060, 10060, 10062, 10062, 10067, 10069, 10071, 10071, 10133, 10135, 10160, 10160, 10175, 10175, 11035, 11036, 11088, 11088, 11093, 11093, 11904, 11929, 11931, 12019, 12032, 12245, 12272, 12287, 12289, 12350, 12353, 12438, 12441, 12543, 12549, 12591, 12593, 12686, 12688, 12773, 12783, 12830, 12832, 12871, 12880, 42124, 42128, 42182, 43360, 43388, 44032, 55203, 63744, 64255, 65040, 65049, 65072, 65106, 65108, 65126, 65128, 65131, 94176, 94180, 94192, 94198, 94208, 101594, 101631, 101664, 101760, 101874, 101888, 102801, 102816, 102866, 110576, 110579, 110581, 110587, 110589, 110590, 110592, 110888, 110898, 110898, 110928, 110930, 110933, 110933, 110948, 110952, 110960, 111355, 119552, 119638, 119648, 119670, 126980, 126980, 127183, 127183, 127374, 127374, 127377, 127386, 127406, 127406, 127488, 127490, 127504, 127547, 127552, 127560, 127568, 127569, 127584, 127589, 127744, 127776, 127789, 127797, 127799, 127868, 127870, 127891, 127904, 127946, 127951, 127955, 127968, 127984, 127988, 127988, 127992, 128062, 128064, 128064, 128066, 128252, 128255, 128317, 128331, 128334, 128336, 128359, 128378, 128378, 128405, 128406, 128420, 128420, 128507, 128591, 128640, 128709, 128716, 128716, 128720, 128722, 128725, 128729, 128732, 128735, 128747, 128748, 128756, 128764, 128986, 128986, 128992, 129003, 129008, 129008, 129292, 129338, 129340, 129349, 129351, 129535, 129648, 129660, 129664, 129734, 129736, 129736, 129740, 129757, 129759, 129771, 129775, 129786, 131072, 196605, 196608, 262141];
 
-;// CONCATENATED MODULE: ../main/node_modules/get-east-asian-width/utilities.js
+;// CONCATENATED MODULE: ./node_modules/get-east-asian-width/utilities.js
 /**
 Binary search on a sorted flat array of [start, end] pairs.
 
@@ -18991,7 +18991,7 @@ const utilities_isInRange = (ranges, codePoint) => {
 	return false;
 };
 
-;// CONCATENATED MODULE: ../main/node_modules/get-east-asian-width/lookup.js
+;// CONCATENATED MODULE: ./node_modules/get-east-asian-width/lookup.js
 
 
 
@@ -19111,7 +19111,7 @@ function lookup_getCategory(codePoint) {
 	return 'neutral';
 }
 
-;// CONCATENATED MODULE: ../main/node_modules/get-east-asian-width/index.js
+;// CONCATENATED MODULE: ./node_modules/get-east-asian-width/index.js
 
 
 function validate(codePoint) {
@@ -19143,7 +19143,7 @@ function eastAsianWidth(codePoint, {ambiguousAsWide = false} = {}) {
 // Private exports for https://github.com/sindresorhus/is-fullwidth-code-point
 
 
-;// CONCATENATED MODULE: ../main/node_modules/ora/node_modules/string-width/index.js
+;// CONCATENATED MODULE: ./node_modules/ora/node_modules/string-width/index.js
 
 
 
@@ -19348,7 +19348,7 @@ function stringWidth(input, options = {}) {
 	return width;
 }
 
-;// CONCATENATED MODULE: ../main/node_modules/is-interactive/index.js
+;// CONCATENATED MODULE: ./node_modules/is-interactive/index.js
 function isInteractive({stream = process.stdout} = {}) {
 	return Boolean(
 		stream && stream.isTTY &&
@@ -19357,7 +19357,7 @@ function isInteractive({stream = process.stdout} = {}) {
 	);
 }
 
-;// CONCATENATED MODULE: ../main/node_modules/stdin-discarder/index.js
+;// CONCATENATED MODULE: ./node_modules/stdin-discarder/index.js
 
 
 const ASCII_ETX_CODE = 0x03; // Ctrl+C
@@ -19443,7 +19443,7 @@ const stdinDiscarder = new StdinDiscarder();
 
 /* harmony default export */ const stdin_discarder = (Object.freeze(stdinDiscarder));
 
-;// CONCATENATED MODULE: ../main/node_modules/ora/index.js
+;// CONCATENATED MODULE: ./node_modules/ora/index.js
 
 
 
