@@ -3,8 +3,10 @@
 // as written with the real CLI, through the bundle as the runner runs it, against a scripted fake of its
 // API over TLS with the key in `credentials`; the edit is pushed, the reply posted, the key seen only by
 // the fake, the usage reported as the fake billed it; under `max-model-requests: 1` the CLI stops within
-// seconds and what it wrote comes back.
+// seconds and what it wrote comes back; and a command that waits on a question nobody answers ends at
+// its `timeout-minutes` with a clear log, its container gone and its earlier commits kept.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -34,6 +36,12 @@ interface UsageRow {
   cacheReadTokens: number;
   cacheWriteTokens: number;
 }
+
+/** A short `timeout-minutes` (the input takes fractions), and what the run may take past it. */
+const HANG_LIMIT_MS = 15_000;
+const HANG_MARGIN_MS = 30_000;
+const HANG_FILE = 'BEFORE_THE_QUESTION.md';
+const HANG_TEXT = 'committed before the command asked';
 
 /** How long a CLI may take, once its budget is spent, to stop. */
 const STOP_WITHIN_MS = 20_000;
@@ -194,6 +202,68 @@ export function describeRecipe(
         expect(fake.requests.some((body) => /"is_error":true/.test(body) && /permission/i.test(body))).toBe(
           true,
         );
+      }, 900_000);
+
+    if (name === 'claude-code')
+      it('a command that waits on a question nobody answers ends at timeout-minutes: exit 124, said in the log, container gone, earlier commit pushed', async () => {
+        await start();
+        // What a CLI stuck on a login or trust dialog does: it asks, then waits for an answer that never
+        // comes (a pipe nobody writes to; the container has no terminal, so /dev/tty would fail at once).
+        const asks = [
+          'echo "agent container $(hostname)"',
+          `printf '%s\\n' '${HANG_TEXT}' > ${HANG_FILE}`,
+          `git add ${HANG_FILE} && git commit -q -m 'work before the question'`,
+          'mkfifo "$HOME/answer"',
+          'printf "Trust this folder? [y/N] "',
+          'read -r answer < "$HOME/answer"',
+        ].join('\n');
+        const began = Date.now();
+        const run = await runRecipe({
+          agent,
+          image,
+          port: server.port,
+          key,
+          caFile,
+          cleanup,
+          edit: () => asks,
+          inputs: { 'timeout-minutes': String(HANG_LIMIT_MS / 60_000) },
+        });
+        const hostEnded = Date.now();
+        const { main, github, repos } = run;
+        await github.close();
+        const log = `${main.stdout}\n${main.stderr}`;
+        const said = /The command was stopped by timeout-minutes after (\d+\.\d)s \(exit code 124\)/.exec(
+          log,
+        );
+        const container = /^agent container ([0-9a-f]{12})$/m.exec(main.stdout)?.[1] ?? '';
+        console.log(
+          `hung command: stopped after ${said?.[1]} s (limit ${HANG_LIMIT_MS / 1000} s); both steps ended ` +
+            `${hostEnded - run.startedAt} ms after the command started, ${hostEnded - began} ms after the run began`,
+        );
+        expect({
+          exitCode: main.outputs['exit-code'],
+          saidInLog: said !== null,
+          // The question was asked, and the command never got past it.
+          asked: main.stdout.includes('Trust this folder?'),
+          endedOnItsOwn: Number.isFinite(run.endedAt),
+        }).toEqual({ exitCode: '124', saidInLog: true, asked: true, endedOnItsOwn: false });
+        const seconds = Number(said?.[1]);
+        expect(seconds).toBeGreaterThanOrEqual(HANG_LIMIT_MS / 1000);
+        expect(seconds).toBeLessThan(HANG_LIMIT_MS / 1000 + 5);
+        // Judged on the host: the run (main and post steps) ended within the limit plus a margin.
+        expect(hostEnded - run.startedAt).toBeLessThan(HANG_LIMIT_MS + HANG_MARGIN_MS);
+        // The container this run made is gone (by its id, not by the engine's whole list).
+        expect(container).not.toBe('');
+        expect(
+          execFileSync('docker', ['ps', '-aq', '--no-trunc', '--filter', `id=${container}`], {
+            encoding: 'utf8',
+            timeout: 30_000,
+          }).trim(),
+        ).toBe('');
+        // What was committed before the question came back and was pushed.
+        const pushed = refOf(repos.origin, `refs/heads/${repos.branch}`);
+        expect(pushed).toBe(main.outputs['head-sha']);
+        expect(git(repos.origin, '-c', 'safe.directory=*', 'show', `${pushed}:${HANG_FILE}`)).toBe(HANG_TEXT);
       }, 900_000);
   });
 }
