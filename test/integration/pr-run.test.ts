@@ -8,6 +8,7 @@ import { PROGRESS_MARKER } from '../../src/github/event.js';
 import { redactionFor } from '../../src/run/redaction.js';
 import { parseSettings, type RunSettings } from '../../src/settings/settings.js';
 import type { PullRequestRunState } from '../../src/github/feedback.js';
+import { decodedText } from '../support/cmark.js';
 import { docker } from '../support/docker.js';
 import { TEST_IMAGE } from '../support/env.js';
 import { FakeGitHub } from '../support/fake-github.js';
@@ -20,6 +21,8 @@ import {
 import { git, tempDir, worktreeList } from '../support/repo.js';
 import { issueCommentEvent, pullRequestEvent, pushEvent, REPO, writeEvent } from '../support/webhooks.js';
 
+/** What a reader sees of text the action rendered inert (character references, zero-width breaks). */
+const readAs = (text: string) => decodedText(text).replace(/[\u200b\u200d]/g, '');
 const TOKEN = 'ghs_fakeTokenForTests0123456789';
 const FULL = `${REPO.owner}/${REPO.name}`;
 const SERVER = 'https://github.example';
@@ -213,7 +216,7 @@ describe('comment-triggered runs', () => {
     expect(comment.history[0]).toContain('⏳ `/fix` is running');
     expect(comment.body.startsWith(PROGRESS_MARKER)).toBe(true);
     expect(comment.body).toContain('✅ `/fix` finished');
-    expect(comment.body).toContain(`| Commits | 1 pushed to \`origin/${repos.branch}\` |`);
+    expect(comment.body).toContain(`| Commits | 1 pushed to <code>origin/${repos.branch}</code> |`);
     expect(comment.body).toContain(`(${SERVER}/${FULL}/commit/${pushed})`);
     expect(comment.body).toContain(`[workflow run](${SERVER}/${FULL}/actions/runs/4242)`);
     expect(comment.body).toContain('prompt: the typo in README.md');
@@ -262,7 +265,7 @@ describe('comment-triggered runs', () => {
     expect(fake.reactions).toEqual([{ commentId: 666, content: '-1' }]);
     expect(fake.comments.size).toBe(0);
     expect(run.outputs).toEqual({ triggered: 'false', 'pr-number': '7', 'comment-id': '666', args: '' });
-    expect(run.summary).toContain('not allowed: @mallory is CONTRIBUTOR of the repository');
+    expect(readAs(run.summary)).toContain('not allowed: @mallory is CONTRIBUTOR of the repository');
     expect(run.log.join('\n')).toContain('No run: not allowed: @mallory is CONTRIBUTOR');
     expect(run.saves).toBe(0);
     expect(worktreeList(repos.parent)).toHaveLength(1);
@@ -283,7 +286,7 @@ describe('comment-triggered runs', () => {
       `POST ${api('/issues/comments/777/reactions')}`,
     ]);
     expect(fake.reactions).toEqual([{ commentId: 777, content: '-1' }]);
-    expect(run.summary).toContain('@alice has triage permission on the repository');
+    expect(readAs(run.summary)).toContain('@alice has triage permission on the repository');
     expect(run.saves).toBe(0);
   });
 
@@ -297,7 +300,7 @@ describe('comment-triggered runs', () => {
     expect(run.outcome).toBeUndefined();
     // A 404 is an answer, not a fault: asked once, never retried.
     expect(fake.calls.filter((c) => c.path.endsWith('/permission')).map((c) => c.status)).toEqual([404]);
-    expect(run.summary).toContain('@outsider-member has no permission on the repository');
+    expect(readAs(run.summary)).toContain('@outsider-member has no permission on the repository');
     expect(fake.reactions.map((r) => r.content)).toEqual(['-1']);
   });
 
@@ -378,7 +381,7 @@ describe('runs that stop early', () => {
       `POST ${api('/issues/comments/322/reactions')}`,
     ]);
     expect(fake.reactions).toEqual([{ commentId: 322, content: 'confused' }]);
-    expect(run.summary).toContain('pull request #7 is closed');
+    expect(readAs(run.summary)).toContain('pull request #7 is closed');
     expect(run.outputs.triggered).toBe('false');
   });
 });
@@ -421,9 +424,9 @@ describe('fork pull requests', () => {
 
     const comment = [...fake.comments.values()][0];
     expect(comment.body).toContain('✅ `/fix` finished');
-    expect(comment.body).toContain('`someone/hello-world:main`');
+    expect(comment.body).toContain('<code>someone/hello-world:&#8203;main</code>');
     expect(comment.body).toContain('not pushed: the pull request comes from the fork someone/hello-world');
-    expect(comment.body).toContain('```diff\nFrom ');
+    expect(comment.body).toContain('<pre lang="diff">\nFrom ');
     expect(comment.body).toContain('+// reviewed');
     expect(fake.reactions.map((r) => r.content)).toEqual(['eyes', 'rocket']);
   });
@@ -460,7 +463,7 @@ describe('fork pull requests', () => {
     const comment = [...fake.comments.values()][0];
     expect(comment.body).toContain('Secret scan of the patch');
     expect(comment.body).not.toContain(secret);
-    expect(comment.body).not.toContain('```diff');
+    expect(comment.body).not.toContain('<pre lang="diff">');
   });
 
   it("pushes to the fork's head branch with a token that can, leaving origin's same-named branch alone", async () => {
@@ -482,7 +485,7 @@ describe('fork pull requests', () => {
     expect(refOf(repos.origin, 'refs/heads/main')).toBe(originMain);
     expect(run.outputs['patch-path']).toBeUndefined();
     const comment = [...fake.comments.values()][0];
-    expect(comment.body).toContain('1 pushed to `someone/hello-world:main`');
+    expect(comment.body).toContain('1 pushed to <code>someone/hello-world:&#8203;main</code>');
     expect(comment.body).toContain(`(${SERVER}/someone/hello-world/commit/${forkMain})`);
   });
 });
@@ -494,7 +497,7 @@ describe('other events', () => {
     expect(run.outcome).toBeUndefined();
     expect(fake.calls).toEqual([]);
     expect(run.outputs).toEqual({ triggered: 'false', 'pr-number': '7', 'comment-id': '', args: '' });
-    expect(run.summary).toContain('@mallory is NONE');
+    expect(readAs(run.summary)).toContain('@mallory is NONE');
   });
 
   it('works on a pushed branch and reports on its open pull request', async () => {
@@ -529,7 +532,7 @@ describe('other events', () => {
     const run = await runBot('push', event, { trigger: '', 'pull-request-bot': 'true' });
     expect(run.outcome).toBeUndefined();
     expect(fake.log).toEqual([`GET ${api('/collaborators/erin/permission')}`]);
-    expect(run.summary).toContain('@erin has read permission on the repository');
+    expect(readAs(run.summary)).toContain('@erin has read permission on the repository');
     expect(run.saves).toBe(0);
   });
 });
@@ -556,7 +559,7 @@ describe('every run a person starts needs write access', () => {
       `POST ${api('/issues/comments/4040/reactions')}`,
     ]);
     expect(fake.reactions).toEqual([{ commentId: 4040, content: '-1' }]);
-    expect(run.summary).toContain(
+    expect(readAs(run.summary)).toContain(
       '@carl has read permission on the repository: a run needs write, maintain or admin',
     );
     expect(run.debug).toContain(
