@@ -227,7 +227,7 @@ describe('one redaction on every way out (Docker, uid 1001)', () => {
     expect({ main: main.code, post: post.code }).toEqual({ main: 0, post: 0 });
     expect(main.outputs['patch-path']).toBeTruthy();
     const comment = [...fake.comments.values()][0];
-    expect(comment.body).toContain('```diff\nFrom ');
+    expect(comment.body).toContain('<pre lang="diff">\nFrom ');
     expect(comment.body).toContain('+key=***');
     expect(comment.body).toContain('+deploy=***');
     expect(comment.body).toContain('Subject: [PATCH] add the key ***');

@@ -244,7 +244,7 @@ describe("a fork's patch holding a secret in its author is not saved (secret-sca
       const comment = [...fake.comments.values()][0];
       expect(comment.body).toContain('Secret scan of the patch');
       expect(comment.body).not.toContain(DEPLOY_KEY);
-      expect(comment.body).not.toContain('```diff');
+      expect(comment.body).not.toContain('<pre lang="diff">');
     } finally {
       await fake.close();
     }
