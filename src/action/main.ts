@@ -10,11 +10,11 @@ import { chooseRunKind } from '../github/event.js';
 import { parseSettings, type RunSettings } from '../settings/settings.js';
 import type { PullRequestRunState } from '../github/feedback.js';
 import { currentRunState, loadRunState, saveRunState } from './step-state.js';
-import { outcomeMarkdown } from '../run/summary.js';
-import { networkMarkdown, networkOutputs, networkWarnings } from '../network/network-summary.js';
-import { modelUsageMarkdown, modelUsageOutput, modelUsageWarnings } from '../network/usage-report.js';
+import { outcomeMarkdown } from '../present/run-summary.js';
+import { networkMarkdown, networkOutputs, networkWarnings } from '../present/network-summary.js';
+import { modelUsageMarkdown, modelUsageOutput, modelUsageWarnings } from '../present/usage-report.js';
 import { actionIo, actionUi } from './action-ui.js';
-import { writeSummary } from './step-summary.js';
+import { writeSummary } from '../present/step-summary.js';
 
 /** The main step (action.yml `main`). */
 export async function run(): Promise<void> {

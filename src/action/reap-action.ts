@@ -3,9 +3,9 @@
 import * as core from '@actions/core';
 import { actionUi } from './action-ui.js';
 import { Redaction } from '../run/redaction.js';
-import { writeSummary } from './step-summary.js';
+import { writeSummary } from '../present/step-summary.js';
 import { byInterest, isReaped, jsonWithin, type ReapResult, toRecord } from '../reap/reap-report.js';
-import { summaryMarkdown } from './reap-summary.js';
+import { summaryMarkdown } from '../present/reap-summary.js';
 import { reap, reapOptionsFrom } from '../reap/reap.js';
 import type { ReapSettings } from '../settings/settings.js';
 

@@ -12,7 +12,7 @@ import {
   type Settings,
 } from '../settings/settings.js';
 import type { RunState } from '../run/run-state.js';
-import { outcomeText } from '../run/summary.js';
+import { outcomeText } from '../present/run-summary.js';
 import { CliExit, EXIT } from './exit-codes.js';
 import { listCommand } from './list-command.js';
 import { reapCommand } from './reap-command.js';

@@ -2,7 +2,6 @@
 // them), a patch where they could not be pushed, and the job summary's lines.
 import * as path from 'node:path';
 import type { Git } from '../engine/git.js';
-import { modelUsageTotals } from '../network/usage-report.js';
 import type { RunOutcome } from '../run/run.js';
 import { checkCommits, type SecretGate, type SecretScanBlocked } from '../run/secret-gate.js';
 import type { RunSettings } from '../settings/settings.js';
@@ -67,9 +66,7 @@ export async function describeOutcome(
     patch,
     tail: command.tail,
     reply: command.reply,
-    ...(command.network?.models && modelUsageTotals(command.network.models)
-      ? { modelUsage: modelUsageTotals(command.network.models) }
-      : {}),
+    ...(command.network?.models ? { modelUsage: command.network.models } : {}),
   };
 }
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
+import { ModelMeter } from '../network/model-meter.js';
 import { Redaction } from '../run/redaction.js';
 import { expectOwnStructure, renderGfm, tagCount } from '../../test/support/cmark.js';
 import { HOSTILE_REPLY } from '../../test/support/hostile-reply.js';
@@ -66,10 +67,29 @@ describe('progress comment', () => {
   });
 
   it('shows the model usage totals the proxy metered, and none when there were none', () => {
+    const meter = new ModelMeter({ maxRequests: 3, maxTokens: 0 });
+    for (let i = 0; i < 3; i++) {
+      meter.admit();
+      meter.record('a.test', 443, 'anthropic', {
+        status: 200,
+        scanned: {
+          usage: { input: 400, output: 100, cacheRead: 0, cacheWrite: 0 },
+          model: 'm',
+          overBound: false,
+        },
+      });
+    }
+    meter.admit();
+    meter.admit();
     const usage =
       '3 request(s), 1,200 input and 300 output tokens, stopped by `max-model-requests` (2 refused)';
-    expect(renderFinished(ctx, { ...run, modelUsage: usage }, none)).toContain(`| Model usage | ${usage} |`);
+    expect(renderFinished(ctx, { ...run, modelUsage: meter.report() }, none)).toContain(
+      `| Model usage | ${usage} |`,
+    );
     expect(renderFinished(ctx, run, none)).not.toContain('Model usage');
+    expect(renderFinished(ctx, { ...run, modelUsage: new ModelMeter().report() }, none)).not.toContain(
+      'Model usage',
+    );
   });
 
   it('shows failures, unpushed commits with the reason, and the patch inline', () => {

@@ -5,6 +5,7 @@
 // HTML and @mentions do nothing, with known secrets redacted (the run's one redaction, run/redaction.ts:
 // here before each part is cut, and again as the API sends it). The comment is made of whole sections, each
 // bounded, and cut only between them, so that no cut leaves a block open.
+import type { ModelUsageReport } from '../network/model-meter.js';
 import { replyMarkdown, type ReplyRead } from '../run/reply.js';
 import { untrustedBlock, untrustedCode, untrustedInline } from '../ui/untrusted-markdown.js';
 import { PROGRESS_MARKER } from './event.js';
@@ -51,8 +52,8 @@ export interface FinishedRun {
   tailFound?: string[];
   /** What the command wrote to SANDBOX_REPLY_FILE: untrusted text (run/reply.ts). */
   reply?: ReplyRead;
-  /** Model API totals the proxy metered (requests, tokens, the budget's verdict), when there were any. */
-  modelUsage?: string;
+  /** What the proxy metered of model APIs (its totals and the budget's verdict are shown). */
+  modelUsage?: ModelUsageReport;
 }
 
 /** GitHub refuses comments over 65,536 characters. */
@@ -100,7 +101,8 @@ export function renderFinished(
     ['Files changed', String(run.filesChangedCount)],
     ['Commits', commitsCell(run)],
   ];
-  if (run.modelUsage) rows.push(['Model usage', run.modelUsage]);
+  const usage = run.modelUsage && modelUsageTotals(run.modelUsage);
+  if (usage) rows.push(['Model usage', usage]);
   if (run.patch) rows.push(['Patch', `saved as ${untrustedCode(run.patch.path)} (output \`patch-path\`)`]);
   const sections = [
     `${PROGRESS_MARKER}\n### ${status}`,
@@ -198,6 +200,20 @@ export function renderStopped(ctx: ProgressContext | undefined): string {
     'The job was cancelled, timed out or failed while the run was in progress: nothing more was pushed.' +
       (ctx ? ` The [workflow run](${ctx.runUrl}) has the details.` : ''),
   ].join('\n');
+}
+
+const n = (value: number) => value.toLocaleString('en-US');
+
+/** The model usage row: requests, tokens, the budget's verdict; '' when no model API was metered. */
+export function modelUsageTotals(report: ModelUsageReport): string {
+  const { totals } = report;
+  if (totals.requests === 0 && report.refused === 0) return '';
+  const parts = [
+    `${n(totals.requests)} request(s)`,
+    `${n(totals.inputTokens)} input and ${n(totals.outputTokens)} output tokens`,
+  ];
+  if (report.stopped) parts.push(`stopped by \`${report.stopped.by}\` (${n(report.refused)} refused)`);
+  return parts.join(', ');
 }
 
 export function formatDuration(ms: number): string {

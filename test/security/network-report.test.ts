@@ -15,7 +15,7 @@ import { leftVolumes } from '../support/storage.js';
 
 /** GitHub drops a step summary over this many bytes, whole. */
 const GITHUB_SUMMARY_LIMIT = 1024 * 1024;
-/** The action's own cap for the summary (src/action/step-summary.ts). */
+/** The action's own cap for the summary (src/present/step-summary.ts). */
 const SUMMARY_CAP = 1_000_000;
 /** The rows the proxy keeps (src/network/proxy.ts MAX_ROWS). */
 const PROXY_ROWS = 500;

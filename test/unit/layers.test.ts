@@ -7,7 +7,7 @@ import * as path from 'node:path';
 
 const SRC = path.resolve('src');
 
-/** Higher imports lower. `ui` and `bundle` sit at the bottom with `engine`; `network` (the allow-list and its proxy) beside `sandbox`, both over the engine; `types` holds declarations. */
+/** Higher imports lower. `ui` and `bundle` sit at the bottom with `engine`; `network` (the allow-list and its proxy) beside `sandbox`, both over the engine; `present` (what the action shows: the job summary, warnings, outputs, log lines) over everything it shows, under `action` and `cli`; `types` holds declarations. */
 const RANK: Record<string, number> = {
   engine: 0,
   ui: 0,
@@ -19,6 +19,7 @@ const RANK: Record<string, number> = {
   run: 3,
   reap: 4,
   github: 4,
+  present: 4.5,
   action: 5,
   cli: 5,
 };

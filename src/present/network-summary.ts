@@ -5,8 +5,8 @@
 // a command that names hundreds of long hosts would otherwise fill the job summary (GitHub drops a step
 // summary over 1 MiB whole, the run's own report with it) and the outputs.
 import { untrustedBlock, untrustedInline } from '../ui/untrusted-markdown.js';
-import { proposeAllowList, type NetworkPolicy } from './policy.js';
-import type { NetworkReport } from './proxy.js';
+import { proposeAllowList, type NetworkPolicy } from '../network/policy.js';
+import type { NetworkReport } from '../network/proxy.js';
 
 const MAX_WARNINGS = 20;
 /**

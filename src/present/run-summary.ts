@@ -2,8 +2,8 @@
 import { describeCleared } from '../sandbox/git-traps.js';
 import { whereIs } from '../sandbox/layout.js';
 import { untrustedBlock, untrustedInline } from '../ui/untrusted-markdown.js';
-import { replyMarkdown, REPLY_MAX_BYTES } from './reply.js';
-import type { RunOutcome } from './run.js';
+import { replyMarkdown, REPLY_MAX_BYTES } from '../run/reply.js';
+import type { RunOutcome } from '../run/run.js';
 
 /** Why nothing outside the sandbox can have changed, in one sentence. */
 export const BOUNDARY_SENTENCE =

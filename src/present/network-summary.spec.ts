@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { marked } from 'marked';
-import { parseNetwork } from './policy.js';
-import type { NetworkReport } from './proxy.js';
+import { parseNetwork } from '../network/policy.js';
+import type { NetworkReport } from '../network/proxy.js';
 import {
   NETWORK_OUTPUT_MAX_BYTES,
   NETWORK_SECTION_MAX_BYTES,

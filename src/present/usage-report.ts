@@ -1,9 +1,9 @@
 // What the command spent on model APIs, for people and later steps: a job-summary section beside the
-// network's, the `model-usage` output, a line for the pull-request bot's comment, and, when the budget
-// stopped the agent, a warning that says so and at what count. Model names come from the servers' answers
-// (and a host from the sandbox): printed only JSON-quoted, with the characters Markdown and HTML read
-// replaced.
-import type { ModelUsageReport } from './model-meter.js';
+// network's, the `model-usage` output, and, when the budget stopped the agent, a warning that says so and
+// at what count (the bot's comment has its own line: github/progress.ts). Model names come from the
+// servers' answers (and a host from the sandbox): printed only JSON-quoted, with the characters Markdown
+// and HTML read replaced.
+import type { ModelUsageReport } from '../network/model-meter.js';
 import { shownHost } from './network-summary.js';
 
 const LIMIT_NAMES = { 'max-model-requests': 'requests', 'max-model-tokens': 'tokens' } as const;
@@ -24,18 +24,6 @@ export function budgetSentence(report: ModelUsageReport): string {
     `request(s) and ${n(stopped.tokens)} token(s); the proxy answered ${n(report.refused)} further ` +
     `request(s) itself (429).`
   );
-}
-
-/** A line for the pull-request bot's progress comment, or '' when no model API was metered. */
-export function modelUsageTotals(report: ModelUsageReport): string {
-  const { totals } = report;
-  if (totals.requests === 0 && report.refused === 0) return '';
-  const parts = [
-    `${n(totals.requests)} request(s)`,
-    `${n(totals.inputTokens)} input and ${n(totals.outputTokens)} output tokens`,
-  ];
-  if (report.stopped) parts.push(`stopped by \`${report.stopped.by}\` (${n(report.refused)} refused)`);
-  return parts.join(', ');
 }
 
 export function modelUsageWarnings(report: ModelUsageReport): string[] {
