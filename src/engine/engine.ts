@@ -291,3 +291,6 @@ export class ContainerEngine implements EngineCommands {
     return names;
   }
 }
+
+/** The engine as the layers above engine/ hold it, the interface; a spec holds a fake. */
+export const createEngine = (name: EngineName): EngineCommands => new ContainerEngine(name);
