@@ -170,7 +170,7 @@ export interface UntrackedQuestion {
 
 type Blob = { oid: string; size: number } | null;
 
-/** What the parent's objects answered, by name (null: no such object), as `Git.readSmallObjects` reads them. */
+/** What the parent's objects answered, by name (null: no such object), as `GitCommands.readSmallObjects` reads them. */
 export type ReadObjects = ReadonlyMap<string, { oid: string; type: string; body: Buffer } | null>;
 
 /**
