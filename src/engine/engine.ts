@@ -3,9 +3,10 @@
 // child's environment (`-e NAME`), never on its command line.
 // ADR 0006 (docs/adr/0006-env-never-touches-the-engine-cli.md).
 import { containerRunArgs, currentIdentity, type BindSource, type ContainerSpec } from './container-args.js';
-import type { ContainerState, EngineCommands, HelperRun } from './engine-commands.js';
+import type { ContainerInfo, ContainerState, EngineCommands, HelperRun } from './engine-commands.js';
 import { EngineError, engineFailure, firstLine } from './engine-error.js';
 import { runHelperContainer } from './helper-run.js';
+import { listContainers } from './inventory.js';
 import { bindSource, discoverHostView, type HostView } from './host-paths.js';
 import { detectEngineMode, userNamespaceArgs, type EngineMode } from './mode.js';
 import {
@@ -259,6 +260,10 @@ export class ContainerEngine implements EngineCommands {
     const result = await this.exec(['container', 'inspect', '--format', '{{.Id}}', '--', name]);
     if (result.exitCode === 0) return true;
     return /no such (container|object)/i.test(result.stderr) ? false : undefined;
+  }
+
+  listContainers(label?: string): Promise<ContainerInfo[]> {
+    return listContainers(this, label);
   }
 
   /** The last lines of a container's output as the engine logged it (empty when its log driver keeps none). */

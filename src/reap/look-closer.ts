@@ -3,7 +3,7 @@
 // closer look (in use? holding work? how big?) at the sandboxes the command cares about. In use: a
 // running container mounts it, a process has its working directory inside it, or a run holds its lock;
 // containers and processes are looked at once for all sandboxes.
-import type { EngineCommands } from '../engine/engine-commands.js';
+import type { ContainerInfo, EngineCommands } from '../engine/engine-commands.js';
 import type { GitCommands } from '../engine/git-commands.js';
 import { probeEngineView } from '../engine/engine-probe.js';
 import { createEngine, type EngineName } from '../engine/engine.js';
@@ -20,7 +20,6 @@ import { isCheckable, type ScanResult } from './scanned-sandbox.js';
 import { checkWork, type DiskHelpersRefused, type WorkReport } from './work.js';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { containerMounts, type ContainerMounts } from '../engine/inventory.js';
 import { isSandboxLocked } from '../sandbox/lock.js';
 
 export interface Opened {
@@ -227,7 +226,7 @@ export async function lookCloser(
 // it, or a run holds its lock. Containers and processes are looked at once for all sandboxes.
 export interface Usage {
   /** Undefined when the engine could not be asked (then `containersError` says why). */
-  containers?: ContainerMounts[];
+  containers?: ContainerInfo[];
   containersError?: string;
   /** Working directories of the processes this user may see; undefined without /proc. */
   workingDirs?: Array<{ pid: number; cwd: string }>;
@@ -237,7 +236,7 @@ export async function observeUsage(engine: EngineCommands | undefined): Promise<
   const usage: Usage = { workingDirs: processWorkingDirs() };
   if (!engine) return { ...usage, containers: [] };
   try {
-    const containers = await containerMounts(engine);
+    const containers = await engine.listContainers();
     // Bind sources are compared as real paths, like the sandbox paths.
     for (const c of containers) c.binds = c.binds.map(realOrSelf);
     return { ...usage, containers };
