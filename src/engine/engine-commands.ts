@@ -21,6 +21,19 @@ export interface ContainerState {
   error: string;
 }
 
+/** One container as `listContainers` shows it. */
+export interface ContainerInfo {
+  name: string;
+  /** `.State.Status`: `running`, `exited`, `created`, ... */
+  status: string;
+  running: boolean;
+  /** `.HostConfig.NetworkMode`: `container:<id>` for one that joined another's network. */
+  networkMode: string;
+  /** What it mounts: volumes by name, bind mounts by host path. */
+  volumes: string[];
+  binds: string[];
+}
+
 /** One run of a helper container: what it does (its time limit), where, and what a timeout means. */
 export interface HelperRun {
   work: HelperWork;
@@ -77,6 +90,8 @@ export interface EngineCommands {
   readonly initArgs: string[];
   containerState(name: string): Promise<ContainerState | undefined>;
   containerExists(name: string): Promise<boolean | undefined>;
+  /** Every container, running or not (with `label`, key or key=value: those carrying it); inventory.ts. */
+  listContainers(label?: string): Promise<ContainerInfo[]>;
   logTail(name: string, lines: number): Promise<string[]>;
   removeContainer(name: string): Promise<boolean>;
   killContainer(name: string): Promise<void>;

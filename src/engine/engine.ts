@@ -3,9 +3,10 @@
 // child's environment (`-e NAME`), never on its command line.
 // ADR 0006 (docs/adr/0006-env-never-touches-the-engine-cli.md).
 import { containerRunArgs, currentIdentity, type BindSource, type ContainerSpec } from './container-args.js';
-import type { ContainerState, EngineCommands, HelperRun } from './engine-commands.js';
+import type { ContainerInfo, ContainerState, EngineCommands, HelperRun } from './engine-commands.js';
 import { EngineError, engineFailure, firstLine } from './engine-error.js';
 import { runHelperContainer } from './helper-run.js';
+import { listContainers } from './inventory.js';
 import { bindSource, discoverHostView, type HostView } from './host-paths.js';
 import { detectEngineMode, userNamespaceArgs, type EngineMode } from './mode.js';
 import {
@@ -261,6 +262,10 @@ export class ContainerEngine implements EngineCommands {
     return /no such (container|object)/i.test(result.stderr) ? false : undefined;
   }
 
+  listContainers(label?: string): Promise<ContainerInfo[]> {
+    return listContainers(this, label);
+  }
+
   /** The last lines of a container's output as the engine logged it (empty when its log driver keeps none). */
   async logTail(name: string, lines: number): Promise<string[]> {
     const result = await runStreaming(this.name, ['logs', '--tail', String(lines), '--', name], {
@@ -291,3 +296,6 @@ export class ContainerEngine implements EngineCommands {
     return names;
   }
 }
+
+/** The engine as the layers above engine/ hold it, the interface; a spec holds a fake. */
+export const createEngine = (name: EngineName): EngineCommands => new ContainerEngine(name);

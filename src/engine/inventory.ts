@@ -1,18 +1,10 @@
 // What the engine holds, each list in one or two engine calls whatever its length: labelled volumes
-// (the reaper's volume sandboxes) and every container's mounts (the reaper's in-use check).
-import type { EngineCommands } from './engine-commands.js';
+// (the reaper's volume sandboxes) and containers (the reaper's in-use check, what killed runs left).
+import type { ContainerInfo, EngineCommands } from './engine-commands.js';
 
 export interface VolumeInfo {
   name: string;
   labels: Record<string, string>;
-}
-
-/** What one container mounts: volumes by name, bind mounts by host path. */
-export interface ContainerMounts {
-  name: string;
-  running: boolean;
-  volumes: string[];
-  binds: string[];
 }
 
 /** Every volume carrying `label` (key or key=value), with its labels: one engine call whatever the count. */
@@ -51,22 +43,25 @@ export async function listVolumes(
 }
 
 /**
- * Every container (running or not) with what it mounts: two engine calls whatever the number of
- * containers and volumes (`ps` for the ids, one `container inspect` for all of them).
+ * Every container (running or not; with `label`, key or key=value, only those carrying it), as
+ * EngineCommands.listContainers shows them: two engine calls whatever their number (`ps` for the ids, one
+ * `container inspect` for all). A container removed between the two is simply not listed; any other
+ * failure, or an answer that cannot be read, throws (the reaper's in-use check must not miss one).
  */
-export async function containerMounts(engine: EngineCommands): Promise<ContainerMounts[]> {
-  const ids = (await engine.run(['ps', '--all', '--quiet', '--no-trunc'])).split('\n').filter(Boolean);
+export async function listContainers(
+  engine: Pick<EngineCommands, 'run' | 'exec' | 'failure'>,
+  label?: string,
+): Promise<ContainerInfo[]> {
+  const filter = label ? ['--filter', `label=${label}`] : [];
+  const ids = (await engine.run(['ps', '--all', '--quiet', '--no-trunc', ...filter]))
+    .split('\n')
+    .filter(Boolean);
   if (ids.length === 0) return [];
-  const args = [
-    'container',
-    'inspect',
-    '--format',
-    '{{json .Name}} {{json .State.Running}} {{json .Mounts}}',
-    '--',
-    ...ids,
-  ];
+  // One JSON array a line, whatever a name or a mount's path holds.
+  const format =
+    '[{{json .Name}},{{json .State.Status}},{{json .State.Running}},{{json .HostConfig.NetworkMode}},{{json .Mounts}}]';
+  const args = ['container', 'inspect', '--format', format, '--', ...ids];
   const result = await engine.exec(args);
-  // A container removed between the two calls is simply gone; any other failure is a failure.
   const problems = result.stderr
     .split('\n')
     .filter((line) => line.trim() && !/no such (object|container)/i.test(line));
@@ -74,27 +69,21 @@ export async function containerMounts(engine: EngineCommands): Promise<Container
   return result.stdout
     .split('\n')
     .filter((line) => line.trim())
-    .map((line) => parseMounts(line));
-}
-
-interface MountJson {
-  Type?: string;
-  Name?: string;
-  Source?: string;
-}
-
-function parseMounts(line: string): ContainerMounts {
-  // `"<name>" <true|false> [<mounts>]`: the name is a JSON string, so the first `" ` after it ends it.
-  const nameEnd = line.indexOf('" ', 1) + 1;
-  const name = (JSON.parse(line.slice(0, nameEnd)) as string).replace(/^\//, '');
-  const rest = line.slice(nameEnd + 1);
-  const space = rest.indexOf(' ');
-  const running = rest.slice(0, space) === 'true';
-  const mounts = (JSON.parse(rest.slice(space + 1)) as MountJson[] | null) ?? [];
-  return {
-    name,
-    running,
-    volumes: mounts.filter((m) => m.Type === 'volume' && m.Name).map((m) => m.Name!),
-    binds: mounts.filter((m) => m.Type === 'bind' && m.Source).map((m) => m.Source!),
-  };
+    .map((line) => {
+      const [name, status, running, networkMode, mounts] = JSON.parse(line) as [
+        string,
+        string,
+        boolean,
+        string,
+        Array<{ Type?: string; Name?: string; Source?: string }> | null,
+      ];
+      return {
+        name: String(name).replace(/^\//, ''),
+        status: String(status),
+        running: running === true,
+        networkMode: String(networkMode),
+        volumes: (mounts ?? []).filter((m) => m.Type === 'volume' && m.Name).map((m) => m.Name!),
+        binds: (mounts ?? []).filter((m) => m.Type === 'bind' && m.Source).map((m) => m.Source!),
+      };
+    });
 }

@@ -3,7 +3,7 @@
 // progress in one comment on the issue, pushes, and opens or updates the pull request that closes the
 // issue. A later request on the same issue finds the same branch and sandbox (its HOME kept), and the
 // context file tells the command which run this is and what the bot replied before.
-import { Git } from '../engine/git.js';
+import { createGit } from '../engine/git.js';
 import { findParentRepository } from '../sandbox/repository.js';
 import { replyMarkdown } from '../run/reply.js';
 import { runSandbox, type RunOutcome } from '../run/run.js';
@@ -89,7 +89,7 @@ export async function runForIssue(
   let opened: PullRequestSummary | undefined;
   let outcome: RunOutcome;
   try {
-    const git = await Git.create();
+    const git = await createGit();
     const parent = await findParentRepository(git, settings.repositoryPath);
     files = await writeRequestFiles(
       ctx.runnerTemp,

@@ -3,7 +3,8 @@
 // (commit list, patch). Commits live in the parent's object store whatever the isolation.
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
-import { type Git, NO_EXTERNAL_DIFF, OID } from '../engine/git.js';
+import type { GitCommands } from '../engine/git-commands.js';
+import { NO_EXTERNAL_DIFF, OID } from '../engine/git.js';
 import { changedPaths } from '../run/changed-paths.js';
 import type { CommitLine } from './progress.js';
 
@@ -17,14 +18,19 @@ function checkSha(sha: string): string {
  * commit, holding no lock and changing no ref (git.ts `fetchCommit`): the wait on the network holds up no
  * other run of the parent. `pointRef` then records it, under the repository lock.
  */
-export async function fetchPullHead(git: Git, parentPath: string, ref: string): Promise<string> {
+export async function fetchPullHead(git: GitCommands, parentPath: string, ref: string): Promise<string> {
   return checkSha(
     await git.fetchCommit(parentPath, 'origin', ref, `fetching the pull request's head ${ref} from origin`),
   );
 }
 
 /** Points `ref` at `sha` (a fork's fetched head at its tracking ref). */
-export async function pointRef(git: Git, parentPath: string, ref: string, sha: string): Promise<void> {
+export async function pointRef(
+  git: GitCommands,
+  parentPath: string,
+  ref: string,
+  sha: string,
+): Promise<void> {
   await git.run(parentPath, [
     'update-ref',
     '-m',
@@ -40,7 +46,7 @@ export async function pointRef(git: Git, parentPath: string, ref: string, sha: s
  * a sandbox kept from an earlier run, which is reused as it is.
  */
 export async function ensureLocalBranch(
-  git: Git,
+  git: GitCommands,
   parentPath: string,
   branch: string,
   sha: string,
@@ -68,7 +74,7 @@ const SUBJECT_MAX = 200;
  * the run committed; `more` when older ones were left out.
  */
 export async function listCommits(
-  git: Git,
+  git: GitCommands,
   parentPath: string,
   start: string,
   head: string,
@@ -109,7 +115,7 @@ const PATCH_TEXT_MAX_BYTES = 64 * 1024;
  * PATCH_MAX_BYTES (then no file is left): the commits stay in the parent repository.
  */
 export async function savePatch(
-  git: Git,
+  git: GitCommands,
   parentPath: string,
   start: string,
   head: string,

@@ -1,7 +1,7 @@
 // What a pull-request run reports when it is done: its commits (from the parent, where the import put
 // them), a patch where they could not be pushed, and the job summary's lines.
+import type { GitCommands } from '../engine/git-commands.js';
 import * as path from 'node:path';
-import type { Git } from '../engine/git.js';
 import type { RunOutcome } from '../run/run.js';
 import { checkCommits, type SecretGate, type SecretScanBlocked } from '../run/secret-gate.js';
 import type { RunSettings } from '../settings/settings.js';
@@ -14,7 +14,7 @@ import type { FinishedRun, ProgressContext } from './progress.js';
 import type { RunTarget } from './target.js';
 
 export async function describeOutcome(
-  git: Git,
+  git: GitCommands,
   parentPath: string,
   settings: RunSettings,
   ctx: ActionContext,

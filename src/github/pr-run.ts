@@ -4,7 +4,8 @@
 // The comment's text reaches the command only as data: read-only files named by $SANDBOX_PROMPT_FILE and,
 // for a comment on a line of the diff, $SANDBOX_CONTEXT_FILE (run-files.ts).
 import * as fs from 'node:fs/promises';
-import { Git } from '../engine/git.js';
+import type { GitCommands } from '../engine/git-commands.js';
+import { createGit } from '../engine/git.js';
 import { withRepositoryLock } from '../sandbox/lock.js';
 import { findParentRepository, type ParentRepository } from '../sandbox/repository.js';
 import type { PushDestination } from '../run/push.js';
@@ -139,7 +140,7 @@ async function runTarget(settings: RunSettings, io: PrRunIo, run: PlannedRun): P
   let files: RequestFiles | undefined;
   let outcome: RunOutcome;
   try {
-    const git = await Git.create();
+    const git = await createGit();
     const parent = await findParentRepository(git, settings.repositoryPath);
     await prepareForkBranch(git, parent, target, ui);
     if (request.comment)
@@ -207,7 +208,7 @@ async function findPullRequest(
  * holds up no other run of the parent), then recorded and given its local branch, once, under the lock.
  */
 async function prepareForkBranch(
-  git: Git,
+  git: GitCommands,
   parent: ParentRepository,
   target: RunTarget,
   ui: Ui,

@@ -5,7 +5,7 @@
 // command's container only when the sidecar it joined is no longer running. A live run removes its
 // command's container before it stops its sidecar (run/command.ts, session.ts), so an ended command's
 // container beside a running sidecar is a live run's, about to be read and removed by it.
-import type { ContainerEngine } from '../engine/engine.js';
+import type { ContainerInfo, EngineCommands } from '../engine/engine-commands.js';
 import { label } from '../engine/labels.js';
 import type { Ui } from '../ui/ui.js';
 
@@ -17,13 +17,7 @@ export function sidecarName(command: string): string {
 }
 
 /** A container with the command's labels (commands and sidecars carry the same), as the engine shows it. */
-export interface LabelledContainer {
-  name: string;
-  /** The engine's `.State.Status`: `running`, `exited`, `created`, ... */
-  status: string;
-  /** `.HostConfig.NetworkMode`: `container:<id>` for a command that joined a sidecar. */
-  networkMode: string;
-}
+export type LabelledContainer = Pick<ContainerInfo, 'name' | 'status' | 'networkMode'>;
 
 /** States in which no process of the container runs, nor is about to. */
 const ENDED = new Set(['exited', 'dead', 'stopped']);
@@ -52,47 +46,17 @@ export function leftByKilledRuns(containers: readonly LabelledContainer[]): stri
   return [...commands, ...sidecars].map((c) => c.name);
 }
 
-/** Every container with the command's role label, as the engine shows it: two engine calls, or one. */
-async function labelledContainers(engine: ContainerEngine): Promise<LabelledContainer[]> {
-  const ids = (
-    await engine.run(['ps', '--all', '--quiet', '--no-trunc', '--filter', `label=${label('role')}=command`])
-  )
-    .split('\n')
-    .filter(Boolean);
-  if (ids.length === 0) return [];
-  const args = [
-    'container',
-    'inspect',
-    '--format',
-    '{{json .Name}} {{json .State.Status}} {{json .HostConfig.NetworkMode}}',
-    '--',
-    ...ids,
-  ];
-  // A container removed between the two calls is simply not listed.
-  const result = await engine.exec(args);
-  return result.stdout
-    .split('\n')
-    .filter((line) => line.trim())
-    .flatMap((line) => {
-      try {
-        const [name, status, networkMode] = JSON.parse(`[${line.trim().split(' ').join(',')}]`) as string[];
-        return [
-          { name: String(name).replace(/^\//, ''), status: String(status), networkMode: String(networkMode) },
-        ];
-      } catch {
-        return [];
-      }
-    });
-}
+/** What removing them asks of the engine. */
+type LeftoverEngine = Pick<EngineCommands, 'listContainers' | 'removeContainer'>;
 
 /**
  * Removes what killed runs with an allow-list left (leftByKilledRuns); returns the names removed. Never
  * throws: a run or a reap goes on whatever the engine says here.
  */
-export async function removeLeftNetworkContainers(engine: ContainerEngine): Promise<string[]> {
+export async function removeLeftNetworkContainers(engine: LeftoverEngine): Promise<string[]> {
   try {
     const removed: string[] = [];
-    for (const name of leftByKilledRuns(await labelledContainers(engine)))
+    for (const name of leftByKilledRuns(await engine.listContainers(`${label('role')}=command`)))
       if (await engine.removeContainer(name)) removed.push(name);
     return removed;
   } catch {
@@ -101,7 +65,10 @@ export async function removeLeftNetworkContainers(engine: ContainerEngine): Prom
 }
 
 /** removeLeftNetworkContainers, said in one line when it removed anything. */
-export async function reportLeftNetworkContainers(engine: ContainerEngine, ui: Ui): Promise<void> {
+export async function reportLeftNetworkContainers(
+  engine: LeftoverEngine,
+  ui: Pick<Ui, 'info'>,
+): Promise<void> {
   const removed = await removeLeftNetworkContainers(engine);
   if (removed.length)
     ui.info(

@@ -8,10 +8,10 @@
 // Files are named `<archive-dir>/<project>/<sandbox>.<isolation>.<UTC time>.<ext>`.
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
+import type { EngineCommands } from '../engine/engine-commands.js';
+import type { GitCommands } from '../engine/git-commands.js';
 import { userArg } from '../engine/container-args.js';
-import type { ContainerEngine } from '../engine/engine.js';
 import type { HelperImage } from '../engine/helper-image.js';
-import type { Git } from '../engine/git.js';
 import { HELPER_LABELS } from '../engine/labels.js';
 import { runStreaming } from '../engine/proc.js';
 import { TimeLimitError, timeLimitMs } from '../engine/time-limits.js';
@@ -24,8 +24,8 @@ import type { ArchiveKind } from './decide.js';
 import type { ScannedSandbox } from './scan.js';
 
 export interface ArchiveDeps {
-  git: Git;
-  engine: ContainerEngine;
+  git: GitCommands;
+  engine: EngineCommands;
   image: HelperImage;
   archiveDir: string;
   now: Date;

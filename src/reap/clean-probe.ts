@@ -174,7 +174,7 @@ function at(sec: number, nsec: number): bigint {
   return BigInt(sec) * NS + BigInt(nsec);
 }
 
-/** Git's own comparison plus ctime and inode; nanoseconds where the index has them. */
+/** git's own comparison plus ctime and inode; nanoseconds where the index has them. */
 function statMatches(st: fs.BigIntStats, entry: IndexEntry): boolean {
   const same = (ns: bigint, sec: number, nsec: number) =>
     nsec === 0 ? ns / NS === BigInt(sec) : ns === at(sec, nsec);

@@ -7,9 +7,9 @@
 // On disk the reaper removes the folders itself first, carefully (remove-tree.ts): links are never followed,
 // and what cannot be deleted is reported while the rest goes.
 import * as path from 'node:path';
-import type { ContainerEngine } from '../engine/engine.js';
+import type { EngineCommands } from '../engine/engine-commands.js';
+import type { GitCommands } from '../engine/git-commands.js';
 import type { HelperImage } from '../engine/helper-image.js';
-import type { Git } from '../engine/git.js';
 import type { Sandbox } from '../sandbox/layout.js';
 import { type Release, tryLockSandbox } from '../sandbox/lock.js';
 import type { ParentRepository } from '../sandbox/repository.js';
@@ -28,8 +28,8 @@ import { lookAtVolumes, type ScannedSandbox } from './scan.js';
 import { gitDirOf, type LinkedFacts } from './scanned-sandbox.js';
 
 export interface ExecuteDeps {
-  git: Git;
-  engine: ContainerEngine;
+  git: GitCommands;
+  engine: EngineCommands;
   image: HelperImage;
   /** The real root of disk sandboxes. */
   root: string;

@@ -7,8 +7,8 @@ import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import type { EngineCommands } from '../engine/engine-commands.js';
 import { type Mount, userArg } from '../engine/container-args.js';
-import type { ContainerEngine } from '../engine/engine.js';
 import type { HelperImage } from '../engine/helper-image.js';
 import { OID } from '../engine/git.js';
 import { gitConfigEnv, helperGitEnv } from '../engine/git-hardening.js';
@@ -33,7 +33,7 @@ import {
  * reason (each sandbox is then kept as unknown by its caller), and nothing else is affected.
  */
 export async function inspectInHelpers(
-  engine: ContainerEngine,
+  engine: EngineCommands,
   helperImage: HelperImage,
   parent: ParentRepository | undefined,
   requests: readonly InspectionRequest[],
@@ -97,7 +97,7 @@ export async function inspectIsolating(
 
 /** One helper for `chunk`; a helper that could not even be started fails every request in it. */
 async function inspectChunkOnce(
-  engine: ContainerEngine,
+  engine: EngineCommands,
   image: string,
   parent: ParentRepository | undefined,
   chunk: readonly InspectionRequest[],
@@ -111,7 +111,7 @@ async function inspectChunkOnce(
 }
 
 async function inspectChunk(
-  engine: ContainerEngine,
+  engine: EngineCommands,
   image: string,
   parent: ParentRepository | undefined,
   chunk: readonly InspectionRequest[],

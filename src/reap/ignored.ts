@@ -12,7 +12,8 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import ignore from 'ignore';
-import { OID, type Git } from '../engine/git.js';
+import type { GitCommands } from '../engine/git-commands.js';
+import { OID } from '../engine/git.js';
 import type { ParentRepository } from '../sandbox/repository.js';
 import type { Unlisted, UntrackedEntries } from './clean-probe.js';
 import { readBounded } from '../sandbox/sandbox-files.js';
@@ -169,7 +170,7 @@ export interface UntrackedQuestion {
 
 type Blob = { oid: string; size: number } | null;
 
-/** What the parent's objects answered, by name (null: no such object), as `Git.readSmallObjects` reads them. */
+/** What the parent's objects answered, by name (null: no such object), as `GitCommands.readSmallObjects` reads them. */
 export type ReadObjects = ReadonlyMap<string, { oid: string; type: string; body: Buffer } | null>;
 
 /**
@@ -185,7 +186,7 @@ export function gitignoreNames(headTree: string, untracked: UntrackedEntries): s
  * git is asked only when it lacks one.
  */
 export async function judgeUntrackedInParent(
-  git: Git,
+  git: GitCommands,
   parent: ParentRepository,
   questions: readonly UntrackedQuestion[],
   known?: ReadObjects,
@@ -244,7 +245,7 @@ export async function judgeUntrackedInParent(
  * larger one is never read. False when the parent could not list them.
  */
 async function readGitignores(
-  git: Git,
+  git: GitCommands,
   parent: ParentRepository,
   asked: Map<string, Blob>,
   texts: Map<string, string>,

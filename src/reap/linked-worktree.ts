@@ -6,7 +6,8 @@
 // only for times), and git never runs with them. git runs on the host in the parent only (its branches).
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { OID, type Git } from '../engine/git.js';
+import type { GitCommands } from '../engine/git-commands.js';
+import { OID } from '../engine/git.js';
 import { withRepositoryLock } from '../sandbox/lock.js';
 import type { ParentRepository } from '../sandbox/repository.js';
 import {
@@ -160,7 +161,7 @@ export function readLinkedGit(adminDir: string): SandboxGitReading {
  * The names come from worktrees' HEAD files: checked to be ref names (parseHead) and matched exactly.
  */
 export async function branchTips(
-  git: Git,
+  git: GitCommands,
   parent: ParentRepository,
   refs: readonly string[],
 ): Promise<Map<string, string> | { error: string }> {

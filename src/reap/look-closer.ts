@@ -3,11 +3,13 @@
 // closer look (in use? holding work? how big?) at the sandboxes the command cares about. In use: a
 // running container mounts it, a process has its working directory inside it, or a run holds its lock;
 // containers and processes are looked at once for all sandboxes.
+import type { ContainerInfo, EngineCommands } from '../engine/engine-commands.js';
+import type { GitCommands } from '../engine/git-commands.js';
 import { probeEngineView } from '../engine/engine-probe.js';
-import { ContainerEngine, type EngineName } from '../engine/engine.js';
+import { createEngine, type EngineName } from '../engine/engine.js';
 import { HostPathError, requireVisible } from '../engine/host-paths.js';
 import { helperImageOnDemand, type HelperImage } from '../engine/helper-image.js';
-import { Git } from '../engine/git.js';
+import { createGit } from '../engine/git.js';
 import type { Ui } from '../ui/ui.js';
 import type { SandboxFacts } from './decide.js';
 import { inspectInHelpers } from './helper-inspection.js';
@@ -18,12 +20,11 @@ import { isCheckable, type ScanResult } from './scanned-sandbox.js';
 import { checkWork, type DiskHelpersRefused, type WorkReport } from './work.js';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { containerMounts, type ContainerMounts } from '../engine/inventory.js';
 import { isSandboxLocked } from '../sandbox/lock.js';
 
 export interface Opened {
-  git: Git;
-  engine: ContainerEngine;
+  git: GitCommands;
+  engine: EngineCommands;
   /**
    * The image of every helper that looks into sandboxes: the runner's own programs, never `image`'s.
    * Made when the first helper is about to start, not before: most reaps on disk need none.
@@ -39,8 +40,8 @@ export interface Opened {
 
 /** git and the engine: the reaper makes its own unless given them (a spec gives fakes). */
 export interface ReaperTools {
-  git: Git;
-  engine: ContainerEngine;
+  git: GitCommands;
+  engine: EngineCommands;
 }
 
 /** The tools, then the scan in a log group of its own (`tell`: with a line that says what it found). */
@@ -49,9 +50,9 @@ export async function openReaper(
   ui: Ui,
   { tell = false, tools }: { tell?: boolean; tools?: ReaperTools } = {},
 ): Promise<Opened> {
-  const engine = tools?.engine ?? new ContainerEngine(options.engine);
+  const engine = tools?.engine ?? createEngine(options.engine);
   const helperImage = helperImageOnDemand(engine);
-  const git = tools?.git ?? (await Git.create());
+  const git = tools?.git ?? (await createGit());
   const scan = await ui.group('Scan', async () => {
     const started = Date.now();
     const found = await scanSandboxes({
@@ -83,7 +84,7 @@ export async function openReaper(
  * inspected.
  */
 async function helpersRefusal(
-  engine: ContainerEngine,
+  engine: EngineCommands,
   image: HelperImage,
   scan: ScanResult,
   ui: Ui,
@@ -112,13 +113,13 @@ export const REAP_ROOT_FIX =
  * does). Each: undefined when it does, or when the scan found no disk sandbox; else why not, naming the
  * root and the fix.
  */
-async function rootOutOfView(engine: ContainerEngine, scan: ScanResult): Promise<string | undefined> {
+async function rootOutOfView(engine: EngineCommands, scan: ScanResult): Promise<string | undefined> {
   if (!scan.sandboxes.some((s) => s.hostPath)) return undefined;
   return rootCheck(engine, scan, async (root) => requireVisible(await engine.hostView(), [root]));
 }
 
 async function rootUnproven(
-  engine: ContainerEngine,
+  engine: EngineCommands,
   image: HelperImage,
   scan: ScanResult,
 ): Promise<string | undefined> {
@@ -132,7 +133,7 @@ async function rootUnproven(
 }
 
 async function rootCheck(
-  engine: ContainerEngine,
+  engine: EngineCommands,
   scan: ScanResult,
   check: (root: { path: string; what: string; fix: string }) => Promise<void>,
 ): Promise<string | undefined> {
@@ -167,8 +168,8 @@ export async function lookCloser(
   stale: readonly ScannedSandbox[],
   facts: Map<string, SandboxFacts>,
   deps: {
-    git: Git;
-    engine: ContainerEngine;
+    git: GitCommands;
+    engine: EngineCommands;
     image: HelperImage;
     diskHelpersRefused?: DiskHelpersRefused;
     /** The containers' and processes' use, when the caller asked already (`observeUsage`). */
@@ -225,17 +226,17 @@ export async function lookCloser(
 // it, or a run holds its lock. Containers and processes are looked at once for all sandboxes.
 export interface Usage {
   /** Undefined when the engine could not be asked (then `containersError` says why). */
-  containers?: ContainerMounts[];
+  containers?: ContainerInfo[];
   containersError?: string;
   /** Working directories of the processes this user may see; undefined without /proc. */
   workingDirs?: Array<{ pid: number; cwd: string }>;
 }
 
-export async function observeUsage(engine: ContainerEngine | undefined): Promise<Usage> {
+export async function observeUsage(engine: EngineCommands | undefined): Promise<Usage> {
   const usage: Usage = { workingDirs: processWorkingDirs() };
   if (!engine) return { ...usage, containers: [] };
   try {
-    const containers = await containerMounts(engine);
+    const containers = await engine.listContainers();
     // Bind sources are compared as real paths, like the sandbox paths.
     for (const c of containers) c.binds = c.binds.map(realOrSelf);
     return { ...usage, containers };

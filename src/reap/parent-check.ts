@@ -8,9 +8,9 @@
 // it a remote?) is read, and the walk asked again with its branches, only when the refs that save a
 // commit in every parent leave something unsaved. The object names come from the sandboxes as data and
 // are checked to be bare hexadecimal names before git sees them.
-import type { Git } from '../engine/git.js';
 import type { ParentRepository } from '../sandbox/repository.js';
 import { ALWAYS_SAVING, savedRefs } from '../sandbox/saved.js';
+import type { GitCommands } from '../engine/git-commands.js';
 import { OID } from '../engine/git.js';
 import { readSavingTips } from '../sandbox/sandbox-files.js';
 import { GITIGNORE_MAX, type ReadObjects } from './ignored.js';
@@ -55,7 +55,7 @@ export interface ParentAnswers {
  * `.gitignore` files), in the same git process where every object is small.
  */
 export async function checkAgainstParent(
-  git: Git,
+  git: GitCommands,
   parent: ParentRepository,
   sandboxes: readonly NamedObjects[],
   alsoRead: readonly string[] = [],
@@ -161,7 +161,7 @@ export async function checkAgainstParent(
  * `alsoRead` is left to the caller.
  */
 async function objectFacts(
-  git: Git,
+  git: GitCommands,
   parent: ParentRepository,
   objects: readonly string[],
   heads: readonly string[],
@@ -246,7 +246,7 @@ function batchType(line: string | undefined, oid: string): string {
  * that does not end at a commit (a tagged tree or blob) gets no entry.
  */
 async function peelTags(
-  git: Git,
+  git: GitCommands,
   parent: ParentRepository,
   tags: readonly string[],
 ): Promise<Map<string, string>> {

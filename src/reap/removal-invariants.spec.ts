@@ -2,12 +2,11 @@
 // folders made here: a sandbox whose lock a run holds is skipped; one with activity since the scan is
 // kept; one whose `.git` cannot be moved away is left intact; a check for work that git fails is kept
 // with the reason; a dry run removes nothing; `max-removals` takes the oldest.
+import { jest } from '@jest/globals';
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import type { ContainerEngine } from '../engine/engine.js';
-import type { Git } from '../engine/git.js';
 import type { HelperImage } from '../engine/helper-image.js';
 import { lockSandbox } from '../sandbox/lock.js';
 import type { ParentRepository } from '../sandbox/repository.js';
@@ -17,6 +16,7 @@ import { DEFAULT_RETENTION } from './retention.js';
 import { carryOut, type ExecuteDeps, type Removal } from './execute.js';
 import type { ScannedSandbox } from './scanned-sandbox.js';
 import { checkWork } from './work.js';
+import { fakeEngine, fakeGit } from '../../test/support/fakes.js';
 import { facts, NOW, policy } from '../../test/support/reap-facts.js';
 
 const made: string[] = [];
@@ -30,13 +30,7 @@ function tempDir(prefix: string): string {
   return dir;
 }
 
-/** Fakes that fail the test if the reaper asks them anything, or throw what `fail` says. */
-function failingGit(fail = 'git must not be asked'): Git {
-  return new Proxy({} as Git, {
-    get: (_, name) => (name === 'then' ? undefined : () => Promise.reject(new Error(fail))),
-  });
-}
-const noEngine = failingGit('the engine must not be asked') as unknown as ContainerEngine;
+/** Fakes that fail the test if the reaper asks them anything. */
 const noImage: HelperImage = () => Promise.reject(new Error('no helper image may be made'));
 
 /** A disk sandbox `<root>/p/<name>` with a `.git` folder, files, and activity `ageMs` ago. */
@@ -57,6 +51,10 @@ function diskSandbox(root: string, name: string, extra: Partial<ScannedSandbox> 
   };
 }
 
+function fakes() {
+  return { git: fakeGit(), engine: fakeEngine() };
+}
+
 function removal(sandbox: ScannedSandbox, lastActivityMs = sandbox.lastActivityMs): Removal {
   const decision: Decision = {
     key: sandbox.key,
@@ -72,10 +70,9 @@ function removal(sandbox: ScannedSandbox, lastActivityMs = sandbox.lastActivityM
   return { decision, sandbox };
 }
 
-function deps(root: string, log: string[] = []): ExecuteDeps {
+function deps(root: string, log: string[] = []): ExecuteDeps & ReturnType<typeof fakes> {
   return {
-    git: failingGit(),
-    engine: noEngine,
+    ...fakes(),
     image: noImage,
     root,
     archiveDir: '',
@@ -89,10 +86,14 @@ describe('carrying out a removal', () => {
     const root = tempDir('wts-invariants-');
     const s = diskSandbox(root, 'exploration-00000001', { orphan: 'its parent is gone' });
 
-    const outcomes = await carryOut([removal(s)], deps(root));
+    const tools = deps(root);
+    const outcomes = await carryOut([removal(s)], tools);
 
     expect(outcomes.get(s.key)).toMatchObject({ status: 'removed' });
     expect(fs.existsSync(s.hostPath!)).toBe(false);
+    for (const fake of [tools.git, tools.engine])
+      for (const method of Object.values(fake))
+        if (jest.isMockFunction(method)) expect(method).not.toHaveBeenCalled();
   });
 
   it('skips a sandbox whose lock a run holds, and touches nothing of it', async () => {
@@ -149,11 +150,10 @@ describe('checking for work', () => {
     const parent = { path: path.dirname(gitDir), gitDir } as ParentRepository;
     const s = diskSandbox(root, 'exploration-00000005', { parent, recorded: 'head' });
 
-    const reports = await checkWork([s], {
-      git: failingGit('git broke'),
-      engine: noEngine,
-      image: noImage,
-    });
+    const git = fakeGit();
+    for (const method of [git.exec, git.run, git.readSmallObjects, git.objectReader, git.stream])
+      method.mockRejectedValue(new Error('git broke'));
+    const reports = await checkWork([s], { git, engine: fakeEngine(), image: noImage });
 
     const work = reports.get(s.key)!.work;
     expect(work).toMatchObject({ state: 'unknown' });
@@ -191,21 +191,13 @@ describe('a dry run', () => {
       for (const p of [path.join(s.hostPath!, '.git'), s.hostPath!]) fs.utimesSync(p, then, then);
       return s;
     });
-    // An engine that knows no container and no volume, and keeps what it was asked.
-    const asked: string[][] = [];
-    const engine = new Proxy({ name: 'docker' } as unknown as ContainerEngine, {
-      get: (target, name) => {
-        if (name === 'name') return 'docker';
-        if (name === 'then') return undefined;
-        return (args?: unknown) => {
-          if (Array.isArray(args)) asked.push(args.map(String));
-          if (name === 'run') return Promise.resolve('');
-          if (name === 'hostView') return Promise.resolve({ kind: 'host' });
-          return Promise.resolve({ exitCode: 0, stdout: '', stderr: '' });
-        };
-      },
-    });
-    const git = failingGit('an orphan needs no git');
+    // An engine that knows no container and no volume.
+    const engine = fakeEngine();
+    engine.run.mockResolvedValue('');
+    engine.exec.mockResolvedValue({ exitCode: 0, stdout: '', stderr: '' });
+    engine.hostView.mockResolvedValue({ kind: 'same', containerized: false });
+    engine.listContainers.mockResolvedValue([]);
+    const git = fakeGit('an orphan needs no git: git');
 
     const result = await reap(
       {
@@ -229,9 +221,19 @@ describe('a dry run', () => {
       ['feature-old', 'would remove'],
     ]);
     for (const s of stale) expect(fs.readdirSync(s.hostPath!).sort()).toEqual(['.git', 'work.txt']);
+    const asked = [...engine.run.mock.calls, ...engine.exec.mock.calls].map(([args]) => args);
     const changing = asked.filter(
       (args) => ['rm', 'volume', 'kill', 'stop', 'run'].includes(args[0]) && args[1] !== 'ls',
     );
     expect(changing).toEqual([]);
+    for (const method of [
+      engine.removeContainer,
+      engine.removeContainersLabelled,
+      engine.removeVolume,
+      engine.killContainer,
+      engine.stopContainer,
+      engine.runHelper,
+    ])
+      expect(method).not.toHaveBeenCalled();
   });
 });

@@ -1,8 +1,8 @@
 // The parents of the sandboxes a scan finds: each looked at once (one git process for its records),
 // and what its records say of each sandbox (registered, half-made, unregistered, orphan).
+import type { GitCommands } from '../engine/git-commands.js';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { Git } from '../engine/git.js';
 import { nameFromComponent, PARENT_NOTE, REF_ROOT } from '../sandbox/bookkeeping.js';
 import type { Isolation, Sandbox } from '../sandbox/layout.js';
 import { classifyName, projectName } from '../sandbox/naming.js';
@@ -63,7 +63,7 @@ export class ParentCache {
   /** What the linked worktrees of one parent share (linked-worktree.ts), read once per parent. */
   readonly linkedFacts = new ParentFacts();
 
-  constructor(private readonly git: Git) {}
+  constructor(private readonly git: GitCommands) {}
 
   /** The parent a project folder's note names; verified: its project name is the folder's name. */
   async ownerOfProject(projectDir: string, project: string): Promise<Owner> {

@@ -19,7 +19,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { setImmediate } from 'node:timers/promises';
-import type { ContainerEngine } from '../engine/engine.js';
+import type { EngineCommands } from '../engine/engine-commands.js';
 import type { HelperImage } from '../engine/helper-image.js';
 import { listVolumes } from '../engine/inventory.js';
 import { label, MANAGED_LABEL, VOLUME_LABEL_KEYS } from '../engine/labels.js';
@@ -303,7 +303,7 @@ async function readVolumeActivity(
  * read), its HEAD, and what is wrong with it. The scan asks, and the removal asks again just before.
  */
 export async function lookAtVolumes(
-  engine: ContainerEngine,
+  engine: EngineCommands,
   image: HelperImage,
   volumes: readonly ScannedSandbox[],
 ): Promise<Map<string, Inspection>> {

@@ -1,8 +1,8 @@
 // What a scan finds: one record per folder or volume, with the facts the decisions need.
 import * as path from 'node:path';
-import type { ContainerEngine } from '../engine/engine.js';
+import type { EngineCommands } from '../engine/engine-commands.js';
+import type { GitCommands } from '../engine/git-commands.js';
 import type { HelperImage } from '../engine/helper-image.js';
-import type { Git } from '../engine/git.js';
 import type { Sandbox } from '../sandbox/layout.js';
 import type { ParentRepository } from '../sandbox/repository.js';
 import type { SandboxIdentity } from './decide.js';
@@ -73,9 +73,9 @@ export interface ScanResult {
 export interface ScanOptions {
   worktreeRoot: string;
   volumePrefix: string;
-  git: Git;
+  git: GitCommands;
   /** Undefined: volumes are not scanned. */
-  engine?: ContainerEngine;
+  engine?: EngineCommands;
   /** Image of the helper containers that read volumes' activity (made when the first one starts). */
   image: HelperImage;
 }

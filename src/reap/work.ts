@@ -10,9 +10,9 @@
 //    of HEAD's tree read from the parent (ignored.ts); otherwise, and for every volume, `git status`
 //    in a helper container that never reads the sandbox's own configuration (helper-inspection.ts).
 // Every check is read-only: sandboxes are mounted read-only, and nothing rewrites an index.
-import type { ContainerEngine } from '../engine/engine.js';
+import type { EngineCommands } from '../engine/engine-commands.js';
+import type { GitCommands } from '../engine/git-commands.js';
 import type { HelperImage } from '../engine/helper-image.js';
-import type { Git } from '../engine/git.js';
 import type { ParentRepository } from '../sandbox/repository.js';
 import { sandboxText } from '../ui/sandbox-text.js';
 import { branchOf, type UnsavedCommits } from '../sandbox/saved.js';
@@ -43,8 +43,8 @@ export interface WorkReport {
 export type DiskHelpersRefused = () => Promise<string | undefined>;
 
 export interface WorkDeps {
-  git: Git;
-  engine: ContainerEngine;
+  git: GitCommands;
+  engine: EngineCommands;
   image: HelperImage;
   /**
    * Says why when the engine does not see the worktree root where the reaper does: no helper binds a disk
@@ -278,7 +278,7 @@ function request(
 async function diskHistories(
   disks: readonly ScannedSandbox[],
   parent: ParentRepository,
-  git: Git,
+  git: GitCommands,
 ): Promise<Map<string, History>> {
   const histories = new Map<string, History>();
   const reads = disks.map((s) => {

@@ -4,9 +4,11 @@
 // (another job on the same branch) may be using the sandbox, and then nothing of it is touched.
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
+import type { EngineCommands } from '../engine/engine-commands.js';
+import type { GitCommands } from '../engine/git-commands.js';
 import { PROBE_FILE_PREFIX, PROBE_NAME } from '../engine/engine-probe.js';
-import { ContainerEngine } from '../engine/engine.js';
-import { Git, NO_EXTERNAL_DIFF } from '../engine/git.js';
+import { createEngine } from '../engine/engine.js';
+import { createGit, NO_EXTERNAL_DIFF } from '../engine/git.js';
 import { sandboxHelperLabels } from '../engine/labels.js';
 import { sidecarName } from '../network/leftovers.js';
 import { privateStorePath, sandboxRefs } from '../sandbox/bookkeeping.js';
@@ -59,7 +61,7 @@ export async function cleanupRun(
   tempDir: string,
   options: CleanupOptions = {},
 ): Promise<CleanupOutcome> {
-  const engine = new ContainerEngine(state.engine);
+  const engine = createEngine(state.engine);
   const sandbox = state.location;
   // With the engine's view unproven, only a command container the engine created proves it (asked before
   // it goes: removing a container that never was may succeed too).
@@ -110,7 +112,7 @@ export async function cleanupRun(
 export async function removeLeftProbe(state: Partial<RunState> | undefined, ui: Ui): Promise<void> {
   const probe = state?.probe;
   if (!probe || !PROBE_NAME.test(probe.name)) return;
-  const engine = new ContainerEngine(probe.engine);
+  const engine = createEngine(probe.engine);
   // Asked first: removing a container that is not there succeeds too, with some engines.
   if ((await engine.containerExists(probe.name).catch(() => undefined)) !== true) return;
   if (await engine.removeContainer(probe.name).catch(() => false))
@@ -132,11 +134,11 @@ async function lockForCleanup(
 
 async function cleanupLocked(
   state: RunState,
-  engine: ContainerEngine,
+  engine: EngineCommands,
   ui: Ui,
   tempDir: string,
 ): Promise<CleanupOutcome> {
-  const git = await Git.create();
+  const git = await createGit();
   const sandbox = state.location;
   if (!state.ready) return recoverHalfCreated(git, engine, sandbox, ui);
   if (state.secretsFound)
@@ -215,8 +217,8 @@ function describeWork(report: WorkFacts, unsaved: UnsavedCommits | undefined): s
 
 /** The main step stopped while creating the sandbox: undo what it half-created, keep anything whole. */
 async function recoverHalfCreated(
-  git: Git,
-  engine: ContainerEngine,
+  git: GitCommands,
+  engine: EngineCommands,
   sandbox: Sandbox,
   ui: Ui,
 ): Promise<CleanupOutcome> {
@@ -243,7 +245,7 @@ async function recoverHalfCreated(
  * snapshot) and the commits the parent has not saved as a bundle (from the parent), both under RUNNER_TEMP.
  */
 async function saveWork(
-  git: Git,
+  git: GitCommands,
   sandbox: PreparedSandbox,
   report: WorkFacts,
   savedRevs: readonly string[],
@@ -288,7 +290,12 @@ const PATCH_MAX_BYTES = 2 * 1024 ** 3;
  * PATCH_MAX_BYTES, as a bundle of the snapshot commit instead (`git fetch <bundle>` then `git checkout`
  * it): a bundle stores each object once, however many paths name it.
  */
-async function saveUncommitted(git: Git, store: string, base: string, work: WorkFacts): Promise<string> {
+async function saveUncommitted(
+  git: GitCommands,
+  store: string,
+  base: string,
+  work: WorkFacts,
+): Promise<string> {
   const patch = `${base}.patch`;
   if (work.uncommittedExact && work.uncommittedCount <= PATCH_MAX_PATHS) {
     await fs.rm(patch, { force: true });

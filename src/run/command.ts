@@ -7,10 +7,10 @@ import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import type { EngineCommands } from '../engine/engine-commands.js';
 import { userArg, type ContainerSpec, type Limits, type Mount } from '../engine/container-args.js';
 import type { PlantedProbe } from '../engine/engine-probe.js';
 import { EngineError } from '../engine/engine-error.js';
-import type { ContainerEngine } from '../engine/engine.js';
 import { commandLabels } from '../engine/labels.js';
 import { startFailureHint } from '../engine/start-failure.js';
 import { isProxied, type NetworkPolicy, type ProxiedPolicy } from '../network/policy.js';
@@ -175,7 +175,7 @@ export function beginCommandNetwork(policy: ProxiedPolicy): { ca?: Promise<RunCa
 
 /** The network of the command container `name`: the proxy and its sidecar (src/network/session.ts). */
 export async function startCommandNetwork(
-  engine: ContainerEngine,
+  engine: EngineCommands,
   policy: ProxiedPolicy,
   sandbox: Sandbox,
   name: string,
@@ -204,7 +204,7 @@ export interface CommandHooks {
 }
 
 export async function runCommand(
-  engine: ContainerEngine,
+  engine: EngineCommands,
   sandbox: Sandbox,
   given: CommandSpec,
   hooks: CommandHooks = {},
@@ -302,7 +302,7 @@ export async function runCommand(
 }
 
 /** Containers of the sandbox that a killed run left (its note says there may be some): removed. */
-export async function removeLeftContainers(engine: ContainerEngine, sandbox: Sandbox): Promise<string[]> {
+export async function removeLeftContainers(engine: EngineCommands, sandbox: Sandbox): Promise<string[]> {
   const note = containerNotePath(sandbox.parent.gitDir, sandbox.name);
   if (!(await pathExists(note))) return [];
   const removed = await engine.removeContainersLabelled(commandLabels(sandbox));

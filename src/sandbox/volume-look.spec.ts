@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { Git } from '../engine/git.js';
-import type { ContainerEngine } from '../engine/engine.js';
+import { createGit } from '../engine/git.js';
+import { fakeEngine } from '../../test/support/fakes.js';
 import { git as gitIn, tempDir } from '../../test/support/repo.js';
 import { privateStorePath, sandboxRefs } from './bookkeeping.js';
 import { guessReusedVolume } from './engine-view.js';
@@ -12,18 +12,17 @@ import { removeSandbox } from './remove.js';
 import { lookBeforeLock, lookFor, removeNotedVolume, volumePresent } from './volume-look.js';
 
 /** An engine that knows one set of volumes, and counts how often it is asked. */
-function fakeEngine(volumes: Set<string>, onRemove: (name: string) => void = () => undefined) {
+function volumeEngine(volumes: Set<string>, onRemove: (name: string) => void = () => undefined) {
   const asked: string[] = [];
-  const engine = {
-    volumeExists: async (name: string) => {
-      asked.push(name);
-      return volumes.has(name);
-    },
-    removeVolume: async (name: string) => {
-      onRemove(name);
-      return volumes.delete(name);
-    },
-  } as unknown as ContainerEngine;
+  const engine = fakeEngine();
+  engine.volumeExists.mockImplementation(async (name) => {
+    asked.push(name);
+    return volumes.has(name);
+  });
+  engine.removeVolume.mockImplementation(async (name) => {
+    onRemove(name);
+    return volumes.delete(name);
+  });
   return { engine, asked };
 }
 
@@ -57,7 +56,7 @@ describe('a look at a volume before the sandbox lock', () => {
 
   it('is trusted after the lock when no removal was noted: the engine is asked once, before the lock', async () => {
     const { sandbox } = parentWithSandbox();
-    const { engine, asked } = fakeEngine(new Set([sandbox.volume]));
+    const { engine, asked } = volumeEngine(new Set([sandbox.volume]));
     const look = lookBeforeLock(engine, sandbox);
     expect(await volumePresent(engine, sandbox, look)).toBe(true);
     expect(asked).toEqual([sandbox.volume]);
@@ -65,7 +64,7 @@ describe('a look at a volume before the sandbox lock', () => {
 
   it('asks again after the lock when a removal began between the look and the lock and did not finish', async () => {
     const { sandbox } = parentWithSandbox();
-    const { engine, asked } = fakeEngine(new Set([sandbox.volume]));
+    const { engine, asked } = volumeEngine(new Set([sandbox.volume]));
     const look = lookBeforeLock(engine, sandbox);
     await look.present; // the look saw the volume ...
     await removeNotedVolume(engine, sandbox); // ... then a removal took it, and died before the records went
@@ -78,7 +77,7 @@ describe('a look at a volume before the sandbox lock', () => {
     const { sandbox } = parentWithSandbox();
     fs.mkdirSync(path.dirname(removalNotePath(sandbox.parent.gitDir, sandbox.name)), { recursive: true });
     fs.writeFileSync(removalNotePath(sandbox.parent.gitDir, sandbox.name), 'removing\n');
-    const { engine, asked } = fakeEngine(new Set([sandbox.volume]));
+    const { engine, asked } = volumeEngine(new Set([sandbox.volume]));
     const look = lookBeforeLock(engine, sandbox);
     expect(await look.present).toBeUndefined();
     expect(asked).toEqual([]);
@@ -89,7 +88,7 @@ describe('a look at a volume before the sandbox lock', () => {
   it('does not trust a look that saw no volume', async () => {
     const { sandbox } = parentWithSandbox();
     const volumes = new Set<string>();
-    const { engine, asked } = fakeEngine(volumes);
+    const { engine, asked } = volumeEngine(volumes);
     const look = lookBeforeLock(engine, sandbox);
     await look.present;
     volumes.add(sandbox.volume); // made meanwhile (under the lock, by its holder)
@@ -101,13 +100,15 @@ describe('a look at a volume before the sandbox lock', () => {
     const { sandbox, top } = parentWithSandbox();
     const note = removalNotePath(sandbox.parent.gitDir, sandbox.name);
     const notedAtRemoval: boolean[] = [];
-    const { engine } = fakeEngine(new Set([sandbox.volume]), () => notedAtRemoval.push(fs.existsSync(note)));
-    await removeSandbox(await Git.create(), engine, sandbox);
+    const { engine } = volumeEngine(new Set([sandbox.volume]), () =>
+      notedAtRemoval.push(fs.existsSync(note)),
+    );
+    await removeSandbox(await createGit(), engine, sandbox);
     expect(notedAtRemoval).toEqual([true]);
     expect(fs.existsSync(note)).toBe(false);
     expect(gitIn(top, 'for-each-ref', '--format=%(refname)', 'refs/worktree-sandbox/')).toBe('');
     // A later run's look is trusted again (no volume: it says so, and the engine is asked once more).
-    const after = fakeEngine(new Set());
+    const after = volumeEngine(new Set());
     expect(await volumePresent(after.engine, sandbox, lookBeforeLock(after.engine, sandbox))).toBe(false);
   });
 
@@ -115,7 +116,7 @@ describe('a look at a volume before the sandbox lock', () => {
     const { sandbox, top } = parentWithSandbox();
     const guessed = guessReusedVolume(top, 'wts', sandbox.branch);
     expect(guessed?.volume).toBe(sandbox.volume);
-    const { engine, asked } = fakeEngine(new Set([sandbox.volume]));
+    const { engine, asked } = volumeEngine(new Set([sandbox.volume]));
     const early = lookBeforeLock(engine, guessed!);
     expect(lookFor(engine, sandbox, early)).toBe(early);
     expect(await volumePresent(engine, sandbox, early)).toBe(true);
@@ -133,7 +134,7 @@ describe('a look at a volume before the sandbox lock', () => {
 
   it('takes a new look when the guess named another volume (another prefix, another parent)', async () => {
     const { sandbox, top } = parentWithSandbox();
-    const { engine, asked } = fakeEngine(new Set([sandbox.volume]));
+    const { engine, asked } = volumeEngine(new Set([sandbox.volume]));
     const wrong = lookBeforeLock(engine, { ...sandbox, volume: 'other-volume' });
     const look = lookFor(engine, sandbox, wrong);
     expect(look).not.toBe(wrong);
