@@ -8,6 +8,9 @@ import { resilienceOptions, type ApiOptions } from './api-resilience.js';
 import { loadHttpClient } from '../bundle/http-client-on-demand.js';
 import { loadUndici } from '../bundle/undici-on-demand.js';
 import type { Redaction } from '../run/redaction.js';
+import { listIssueComments, listReviewComments, type IssueCommentInfo } from './api-comments.js';
+
+export { MAX_COMMENT_PAGES, type IssueCommentInfo } from './api-comments.js';
 
 export interface RepositoryName {
   owner: string;
@@ -45,18 +48,6 @@ export interface ReviewThreadComment {
   /** The thread's first comment (absent on the first comment itself). */
   inReplyTo?: number;
 }
-
-/** A comment on the conversation of an issue or a pull request. */
-export interface IssueCommentInfo {
-  id: number;
-  author: string;
-  /** `User`, `Bot`, ... as GitHub reports the author's account. */
-  authorType: string;
-  body: string;
-}
-
-/** Pages of 100 comments read at most from an issue's conversation (a bound in count and time). */
-export const MAX_ISSUE_COMMENT_PAGES = 10;
 
 /** Pages of 100 review comments read at most when a thread is looked for (a bound in count and time). */
 export const MAX_REVIEW_COMMENT_PAGES = 10;
@@ -107,8 +98,10 @@ export interface GitHubApi {
   replyInReviewThread(prNumber: number, threadId: number, body: string): Promise<number>;
   updateReviewComment(commentId: number, body: string): Promise<void>;
   reactToReviewComment(commentId: number, content: Reaction): Promise<void>;
-  /** The conversation's comments, oldest first (at most MAX_ISSUE_COMMENT_PAGES pages are read). */
+  /** The conversation's newest comments, oldest first (at most MAX_COMMENT_PAGES pages are read). */
   issueComments(issueNumber: number): Promise<IssueCommentInfo[]>;
+  /** The newest review comments on the pull request's diff, oldest first (MAX_COMMENT_PAGES pages). */
+  reviewComments(prNumber: number): Promise<IssueCommentInfo[]>;
   removeLabel(issueNumber: number, label: string): Promise<void>;
   /** The comments of thread `threadId`, oldest first (at most MAX_REVIEW_COMMENT_PAGES pages are read). */
   reviewThread(prNumber: number, threadId: number): Promise<ReviewThreadComment[]>;
@@ -255,27 +248,8 @@ export async function connectGitHub(
         content,
       });
     },
-    async issueComments(issueNumber) {
-      const comments: IssueCommentInfo[] = [];
-      for (let page = 1; page <= MAX_ISSUE_COMMENT_PAGES; page++) {
-        const { data } = await octokit.rest.issues.listComments({
-          owner,
-          repo: name,
-          issue_number: issueNumber,
-          per_page: 100,
-          page,
-        });
-        for (const c of data)
-          comments.push({
-            id: c.id,
-            author: c.user?.login ?? '',
-            authorType: c.user?.type ?? '',
-            body: c.body ?? '',
-          });
-        if (data.length < 100) break;
-      }
-      return comments;
-    },
+    issueComments: (issueNumber) => listIssueComments(octokit, owner, name, issueNumber),
+    reviewComments: (prNumber) => listReviewComments(octokit, owner, name, prNumber),
     async removeLabel(issueNumber, label) {
       await octokit.rest.issues.removeLabel({ owner, repo: name, issue_number: issueNumber, name: label });
     },

@@ -27,10 +27,11 @@ export type PrRunOutcome = RunOutcome & { pullRequest?: { number: number; htmlUr
 
 export function setBotOutputs(
   io: PrRunIo,
-  values: { triggered: string; prNumber?: number; commentId?: number; args?: string },
+  values: { triggered: string; prNumber?: number; issueNumber?: number; commentId?: number; args?: string },
 ): void {
   io.setOutput('triggered', values.triggered);
   io.setOutput('pr-number', values.prNumber ? String(values.prNumber) : '');
+  io.setOutput('issue-number', values.issueNumber ? String(values.issueNumber) : '');
   io.setOutput('comment-id', values.commentId ? String(values.commentId) : '');
   io.setOutput('args', values.args ?? '');
 }

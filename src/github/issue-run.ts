@@ -1,5 +1,6 @@
 // An issue made into a pull request: the run works in the issue's own branch (`issue-branch-prefix` and
-// its number: continued when origin has it, else made from `base` or the checked-out HEAD), tells its
+// its number: continued when origin has it, else made from `base` or the repository's default branch as
+// the API names it, fetched from origin), tells its
 // progress in one comment on the issue, pushes, and opens or updates the pull request that closes the
 // issue. A later request on the same issue finds the same branch and sandbox (its HOME kept), and the
 // context file tells the command which run this is and what the bot replied before.
@@ -10,9 +11,10 @@ import { runSandbox, type RunOutcome } from '../run/run.js';
 import { SecretScanBlocked, secretGate } from '../run/secret-gate.js';
 import { scanLogTail } from '../run/tail-scan.js';
 import type { RunSettings } from '../settings/settings.js';
-import type { GitHubApi, IssueCommentInfo, PullRequestSummary } from './api.js';
+import type { GitHubApi, PullRequestSummary } from './api.js';
 import { setBotOutputs, type PrRunIo, type PrRunOutcome } from './bot-io.js';
 import type { ActionContext } from './context.js';
+import { ownComment, readConversation, withConversation } from './conversation.js';
 import { PullRequestFeedback } from './feedback.js';
 import { issueContext, issuePrompt } from './issue-context.js';
 import { blockedSummaryOf, describeOutcome, summaryOf } from './pr-outcome.js';
@@ -74,16 +76,21 @@ export async function runForIssue(
     { repository: ctx.repository, issueNumber: issue.number, triggerCommentId: request.comment?.id },
     io.save,
   );
-  setBotOutputs(io, { triggered: 'true', commentId: request.comment?.id, args: request.comment?.args });
-  await feedback.react('eyes');
-  // Read before this run's progress comment exists: the earlier runs' replies, and so this run's number.
-  const comments = await api.issueComments(issue.number).catch((error: Error) => {
-    ui.warning(`Could not read the issue's comments: ${error.message}`);
-    return { error: error.message };
+  setBotOutputs(io, {
+    triggered: 'true',
+    issueNumber: issue.number,
+    commentId: request.comment?.id,
+    args: request.comment?.args,
   });
-  const context = issueContext(request, comments as IssueCommentInfo[] | { error: string });
-  io.debug(`Issue #${issue.number}: run ${context.run} on ${branch}.`);
+  await feedback.react('eyes');
   await feedback.start(progress);
+  // Read once this run's progress comment exists: its author is the account the bot's replies are by.
+  const own = feedback.progressCommentId;
+  const conversation = await readConversation(api, issue.number, false, ownComment(own, false), (m) =>
+    ui.warning(m),
+  );
+  const context = withConversation(issueContext(request), conversation);
+  io.debug(`Issue #${issue.number}: run ${context.run} on ${branch}.`);
 
   let files: RequestFiles | undefined;
   let opened: PullRequestSummary | undefined;
@@ -91,6 +98,7 @@ export async function runForIssue(
   try {
     const git = await createGit();
     const parent = await findParentRepository(git, settings.repositoryPath);
+    const base = await issueBase(settings, api, git, parent.path, io);
     files = await writeRequestFiles(
       ctx.runnerTemp,
       request.comment?.id ?? issue.number,
@@ -98,7 +106,7 @@ export async function runForIssue(
       context,
     );
     outcome = await runSandbox(
-      { ...settings, branch },
+      { ...settings, branch, base: base.commit },
       { ui, save: io.save, command: requestFilesForCommand(files) },
     );
     const target = planBranchTarget(branch, settings.push);
@@ -118,7 +126,14 @@ export async function runForIssue(
     const done: ProgressContext = { ...progress, headSha: outcome.sandbox.startSha };
     if (finished.patch) io.setOutput('patch-path', finished.patch.path);
     if (finished.pushed)
-      opened = await openPullRequest(settings, io, api, issue.number, branch, finished, redact);
+      opened = await openPullRequest(
+        settings,
+        io,
+        api,
+        { issueNumber: issue.number, branch, base: base.branch },
+        finished,
+        redact,
+      );
     const link = opened ? `\n\nPull request: [#${opened.number}](${opened.htmlUrl}).` : '';
     const succeeded = outcome.command.exitCode === 0 && !finished.pushFailed;
     await feedback.finish(
@@ -139,16 +154,54 @@ export async function runForIssue(
   return { ...outcome, pullRequest: opened };
 }
 
+/**
+ * Where a new issue branch starts: `base` when given; else the repository's default branch as the API
+ * names it (GET /repos/{owner}/{repo} `default_branch`), fetched from origin, since the checked-out HEAD
+ * may be any commit the workflow chose. Also the pull request's base.
+ */
+async function issueBase(
+  settings: RunSettings,
+  api: GitHubApi,
+  git: Git,
+  parentPath: string,
+  io: PrRunIo,
+): Promise<{ commit: string; branch?: string }> {
+  if (settings.base) return { commit: settings.base, branch: baseBranch(settings.base) };
+  const branch = checkedBranchName(await api.defaultBranch());
+  const commit = await git.fetchCommit(
+    parentPath,
+    'origin',
+    `refs/heads/${branch}`,
+    `fetching the default branch ${branch} from origin`,
+  );
+  io.debug(`Base: the default branch ${branch}, at ${commit.slice(0, 12)} on origin.`);
+  return { commit, branch };
+}
+
+/** A branch name as the API gave it, used in a refspec and a ref: only the plain characters git allows. */
+export function checkedBranchName(name: unknown): string {
+  const ok =
+    typeof name === 'string' &&
+    name.length <= 255 &&
+    /^[A-Za-z0-9_][A-Za-z0-9._/-]*$/.test(name) &&
+    !/\.\.|\/\/|\/\.|\.lock$|[./]$/.test(name);
+  if (!ok)
+    throw new Error(
+      `The repository's default branch, as the API names it (${JSON.stringify(String(name).slice(0, 200))}), is not a branch name this action uses: set 'base'.`,
+    );
+  return name;
+}
+
 async function openPullRequest(
   settings: RunSettings,
   io: PrRunIo,
   api: GitHubApi,
-  issueNumber: number,
-  branch: string,
+  on: { issueNumber: number; branch: string; base?: string },
   finished: FinishedRun,
   clean: (text: string) => string,
 ): Promise<PullRequestSummary | undefined> {
-  const plan = { action: 'ensure' as const, head: branch, base: baseBranch(settings.base) };
+  const { issueNumber, branch } = on;
+  const plan = { action: 'ensure' as const, head: branch, base: on.base };
   const body = issuePullRequestBody(issueNumber, finished, clean);
   const result = await ensurePullRequest(
     api,
@@ -159,6 +212,7 @@ async function openPullRequest(
   const pr = result.pr!;
   io.ui.info(`Pull request #${pr.number} ${result.operation}: ${pr.htmlUrl}`);
   io.setOutput('pull-request-number', String(pr.number));
+  io.setOutput('pr-number', String(pr.number));
   io.setOutput('pull-request-url', pr.htmlUrl);
   io.setOutput('pull-request-operation', result.operation);
   return pr;

@@ -20,6 +20,7 @@ import { apiUrl, connectGitHub, type GitHubApi, type PullRequestInfo } from './a
 import { setBotOutputs, type PrRunIo, type PrRunOutcome } from './bot-io.js';
 import { readActionContext, type ActionContext } from './context.js';
 import { decideEvent, describeRequest, type RunRequest } from './event.js';
+import { commentContext, ownComment, readConversation, withConversation } from './conversation.js';
 import { finishStoppedProgress, PullRequestFeedback, type ProgressState } from './feedback.js';
 import { checkPermission, checkRequester, needsPermissionCheck } from './permissions.js';
 import { blockedSummaryOf, describeOutcome, summaryOf } from './pr-outcome.js';
@@ -56,7 +57,11 @@ export async function runForPullRequest(
   );
   if (!decision.run) return notTriggered(io, decision.reason);
   const { request } = decision;
-  const known = { prNumber: request.prNumber, commentId: request.comment?.id };
+  const known = {
+    prNumber: request.prNumber,
+    issueNumber: request.issue?.number,
+    commentId: request.comment?.id,
+  };
 
   const first = checkRequester(request.requester, settings.trigger);
   io.debug(`Gate, who asked: ${first.allowed ? `allowed: ${first.why}` : `refused: ${first.reason}`}.`);
@@ -136,6 +141,12 @@ async function runTarget(settings: RunSettings, io: PrRunIo, run: PlannedRun): P
   // Read before the progress reply is made, which would otherwise be part of the thread.
   const context = await requestContext(api, request, io);
   await feedback.start(progress);
+  // Read once this run's progress comment exists: its author is the account the bot's replies are by.
+  const own = ownComment(feedback.progressCommentId, request.reviewComment !== undefined);
+  const conversation =
+    pr && request.comment
+      ? await readConversation(api, pr.number, true, own, (m) => ui.warning(m))
+      : undefined;
 
   let files: RequestFiles | undefined;
   let outcome: RunOutcome;
@@ -144,7 +155,12 @@ async function runTarget(settings: RunSettings, io: PrRunIo, run: PlannedRun): P
     const parent = await findParentRepository(git, settings.repositoryPath);
     await prepareForkBranch(git, parent, target, ui);
     if (request.comment)
-      files = await writeRequestFiles(ctx.runnerTemp, request.comment.id, request.comment.args, context);
+      files = await writeRequestFiles(
+        ctx.runnerTemp,
+        request.comment.id,
+        request.comment.args,
+        conversation ? withConversation(context ?? commentContext(request), conversation) : context,
+      );
     const deps: RunDeps = {
       ui,
       save: io.save,
@@ -173,7 +189,11 @@ async function runTarget(settings: RunSettings, io: PrRunIo, run: PlannedRun): P
 }
 
 /** The context file's data: for a comment on a line of the diff, where it sits and its thread. */
-async function requestContext(api: GitHubApi, request: RunRequest, io: PrRunIo): Promise<unknown> {
+async function requestContext(
+  api: GitHubApi,
+  request: RunRequest,
+  io: PrRunIo,
+): Promise<ReturnType<typeof reviewCommentContext> | undefined> {
   const rc = request.reviewComment;
   if (!rc) return undefined;
   // A thread's first comment has nothing before it: no call needed.
@@ -253,6 +273,7 @@ async function refuse(
   }
   return notTriggered(io, reason, {
     prNumber: request.prNumber,
+    issueNumber: request.issue?.number,
     commentId: request.comment?.id,
   });
 }
@@ -260,7 +281,7 @@ async function refuse(
 async function notTriggered(
   io: PrRunIo,
   reason: string,
-  known: { prNumber?: number; commentId?: number } = {},
+  known: { prNumber?: number; issueNumber?: number; commentId?: number } = {},
 ): Promise<undefined> {
   io.ui.info(`No run: ${reason}.`);
   setBotOutputs(io, { triggered: 'false', ...known });

@@ -204,6 +204,9 @@ describe('comment-triggered runs', () => {
       `GET ${api(`/pulls/${repos.number}`)}`,
       `POST ${api('/issues/comments/555/reactions')}`,
       `POST ${api(`/issues/${repos.number}/comments`)}`,
+      // The bot's earlier replies on the pull request, read once its progress comment names its account.
+      `GET ${api(`/issues/${repos.number}/comments`)}`,
+      `GET ${api(`/pulls/${repos.number}/comments`)}`,
       `PATCH ${api(`/issues/comments/${comment.id}`)}`,
       `POST ${api('/issues/comments/555/reactions')}`,
     ]);
@@ -226,6 +229,7 @@ describe('comment-triggered runs', () => {
     expect(run.outputs).toEqual({
       triggered: 'true',
       'pr-number': '7',
+      'issue-number': '',
       'comment-id': '555',
       args: 'the typo in README.md',
     });
@@ -264,7 +268,13 @@ describe('comment-triggered runs', () => {
     expect(fake.log).toEqual([`POST ${api('/issues/comments/666/reactions')}`]);
     expect(fake.reactions).toEqual([{ commentId: 666, content: '-1' }]);
     expect(fake.comments.size).toBe(0);
-    expect(run.outputs).toEqual({ triggered: 'false', 'pr-number': '7', 'comment-id': '666', args: '' });
+    expect(run.outputs).toEqual({
+      triggered: 'false',
+      'pr-number': '7',
+      'issue-number': '',
+      'comment-id': '666',
+      args: '',
+    });
     expect(readAs(run.summary)).toContain('not allowed: @mallory is CONTRIBUTOR of the repository');
     expect(run.log.join('\n')).toContain('No run: not allowed: @mallory is CONTRIBUTOR');
     expect(run.saves).toBe(0);
@@ -496,7 +506,13 @@ describe('other events', () => {
     const run = await runBot('pull_request_target', event, { 'pull-request-bot': 'true' });
     expect(run.outcome).toBeUndefined();
     expect(fake.calls).toEqual([]);
-    expect(run.outputs).toEqual({ triggered: 'false', 'pr-number': '7', 'comment-id': '', args: '' });
+    expect(run.outputs).toEqual({
+      triggered: 'false',
+      'pr-number': '7',
+      'issue-number': '',
+      'comment-id': '',
+      args: '',
+    });
     expect(readAs(run.summary)).toContain('@mallory is NONE');
   });
 
@@ -522,7 +538,13 @@ describe('other events', () => {
     expect(comment.issue).toBe(repos.number);
     expect(comment.body).toContain('✅ `push` finished');
     expect(fake.reactions).toEqual([]);
-    expect(run.outputs).toEqual({ triggered: 'true', 'pr-number': '7', 'comment-id': '', args: '' });
+    expect(run.outputs).toEqual({
+      triggered: 'true',
+      'pr-number': '7',
+      'issue-number': '',
+      'comment-id': '',
+      args: '',
+    });
     expect(run.outcome?.pullRequest?.number).toBe(7);
   });
 

@@ -124,7 +124,15 @@ describe('a /fix on a line of the diff', () => {
       outdated: false,
       diff_hunk: HOSTILE_HUNK,
       thread: [],
-      cut: { diff_hunk: false, thread_comments_left_out: 0, thread_bodies_cut: 0 },
+      run: 1,
+      earlier_replies: [],
+      cut: {
+        diff_hunk: false,
+        thread_comments_left_out: 0,
+        thread_bodies_cut: 0,
+        earlier_replies_left_out: 0,
+        earlier_replies_cut: 0,
+      },
     });
     expect(fs.existsSync('/tmp/wts-rc-pwned')).toBe(false);
 
@@ -135,6 +143,9 @@ describe('a /fix on a line of the diff', () => {
       `GET ${api(`/pulls/${repos.number}`)}`,
       `POST ${api('/pulls/comments/31/reactions')}`,
       `POST ${api(`/pulls/${repos.number}/comments/31/replies`)}`,
+      // The bot's earlier replies on the pull request: the conversation's and the diff's.
+      `GET ${api(`/issues/${repos.number}/comments`)}`,
+      `GET ${api(`/pulls/${repos.number}/comments`)}`,
       `PATCH ${api(`/pulls/comments/${reply.id}`)}`,
       `POST ${api('/pulls/comments/31/reactions')}`,
     ]);
@@ -186,10 +197,13 @@ describe('a /fix on a line of the diff', () => {
         { author: 'bob', body: 'why `let`? @carol' },
         { author: 'carol', body: 'agreed </details>' },
       ],
+      run: 1,
       cut: { diff_hunk: false, thread_comments_left_out: 0, thread_bodies_cut: 0 },
     });
-    // One call for the thread; the reply goes under its first comment (GitHub answers no reply to a reply).
-    expect(fake.calls.filter((c) => c.path === api(`/pulls/${repos.number}/comments`))).toHaveLength(1);
+    // One call for the thread (one more, newest first, for the bot's earlier replies); the reply goes
+    // under its first comment (GitHub answers no reply to a reply).
+    const lists = fake.calls.filter((c) => c.path === api(`/pulls/${repos.number}/comments`));
+    expect(lists.map((c) => c.query.direction ?? 'asc')).toEqual(['asc', 'desc']);
     expect(fake.log).toContain(`POST ${api(`/pulls/${repos.number}/comments/40/replies`)}`);
     expect(fake.reviewReactions.map((r) => r.content)).toEqual(['eyes', 'rocket']);
   });

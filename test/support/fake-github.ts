@@ -59,6 +59,11 @@ export interface FakeReviewComment extends FakeComment {
   inReplyTo?: number;
 }
 
+/** When a comment was made, as GitHub writes it: one second per id, so that ids and times agree. */
+function createdAt(id: number): string {
+  return new Date(Date.UTC(2026, 0, 1) + id * 1000).toISOString().replace('.000Z', 'Z');
+}
+
 export class FakeGitHub {
   readonly calls: RecordedCall[] = [];
   readonly pulls = new Map<number, FakePull>();
@@ -127,13 +132,17 @@ export class FakeGitHub {
       req.socket.destroy();
       return;
     }
-    const [status, data] = fault
+    const [status, data, headers] = fault
       ? [fault.status ?? 500, fault.body ?? { message: 'fault' }]
       : !url.pathname.startsWith(root) || req.headers.authorization !== `token ${this.token}`
         ? [401, { message: 'Bad credentials' }]
         : this.route(call);
     call.status = status;
-    res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', ...fault?.headers });
+    res.writeHead(status, {
+      'content-type': 'application/json; charset=utf-8',
+      ...headers,
+      ...fault?.headers,
+    });
     res.end(JSON.stringify(data));
   }
 
@@ -146,7 +155,7 @@ export class FakeGitHub {
     return i < 0 ? undefined : this.faults.splice(i, 1)[0];
   }
 
-  private route(call: RecordedCall): [number, unknown] {
+  private route(call: RecordedCall): [number, unknown, Record<string, string>?] {
     const repo = `/repos/${this.repository}`;
     const { method, path } = call;
     let m: RegExpExecArray | null;
@@ -174,19 +183,27 @@ export class FakeGitHub {
       const id = this.nextId++;
       const body = String(call.body?.body ?? '');
       this.comments.set(id, { id, issue: Number(m[1]), body, history: [body] });
-      return [201, { id, body }];
+      return [201, { id, body, user: { login: 'github-actions[bot]', type: 'Bot' } }];
     }
     if (method === 'GET' && (m = new RegExp(`^${repo}/issues/(\\d+)/comments$`).exec(path))) {
       const page = Number(call.query.page ?? 1);
       const size = Number(call.query.per_page ?? 30);
-      const all = [...this.comments.values()].filter((c) => c.issue === Number(m![1]));
+      const all = [...this.comments.values()]
+        .filter((c) => c.issue === Number(m![1]))
+        .sort((a, b) => a.id - b.id);
+      // GitHub's `Link` header names the last page when there is more than one.
+      const last = Math.ceil(all.length / size);
+      const link =
+        last > 1 ? { link: `<${this.url}${path}?per_page=${size}&page=${last}>; rel="last"` } : undefined;
       return [
         200,
         all.slice((page - 1) * size, page * size).map((c) => ({
           id: c.id,
           body: c.body,
+          created_at: createdAt(c.id),
           user: { login: c.author ?? 'github-actions[bot]', type: c.authorType ?? 'Bot' },
         })),
+        link,
       ];
     }
     if (method === 'DELETE' && (m = new RegExp(`^${repo}/issues/(\\d+)/labels/([^/]+)$`).exec(path))) {
@@ -254,13 +271,17 @@ export class FakeGitHub {
     if (method === 'GET' && (m = new RegExp(`^${repo}/pulls/(\\d+)/comments$`).exec(path))) {
       const page = Number(call.query.page ?? 1);
       const size = Number(call.query.per_page ?? 30);
-      const all = [...this.reviewComments.values()].filter((c) => c.issue === Number(m![1]));
+      const all = [...this.reviewComments.values()]
+        .filter((c) => c.issue === Number(m![1]))
+        .sort((a, b) => a.id - b.id);
+      if (call.query.sort === 'created' && call.query.direction === 'desc') all.reverse();
       return [
         200,
         all.slice((page - 1) * size, page * size).map((c) => ({
           id: c.id,
           body: c.body,
-          user: { login: c.author },
+          created_at: createdAt(c.id),
+          user: { login: c.author, type: c.authorType ?? (c.author.endsWith('[bot]') ? 'Bot' : 'User') },
           in_reply_to_id: c.inReplyTo,
         })),
       ];
