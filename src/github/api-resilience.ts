@@ -2,7 +2,8 @@
 // dropped connection (ECONNRESET reaches the client as status 500) is retried with a growing pause; a
 // rate limit is waited out, a secondary one as long as GitHub's retry-after says. Answers that cannot get
 // better by asking again (400, 401, 403 without a limit, 404, 410, 422, 451) fail at once. Writes are
-// spaced as GitHub asks of integrations (one at a time, a second apart).
+// spaced as GitHub asks of integrations (one at a time, a second apart). Lists are read a bounded number of
+// pages, so that a pull request with thousands of comments costs a known number of calls.
 import Bottleneck from 'bottleneck/light.js';
 
 export interface ApiOptions {
@@ -61,4 +62,18 @@ export function resilienceOptions(options: ApiOptions) {
       onSecondaryRateLimit: onLimit('secondary'),
     },
   };
+}
+
+/** Reads pages of 100 until one is short or `maxPages` are read: a bound in count and time. */
+export async function readPages<T>(
+  maxPages: number,
+  list: (page: { per_page: number; page: number }) => Promise<{ data: T[] }>,
+): Promise<T[]> {
+  const all: T[] = [];
+  for (let page = 1; page <= maxPages; page++) {
+    const { data } = await list({ per_page: 100, page });
+    all.push(...data);
+    if (data.length < 100) break;
+  }
+  return all;
 }

@@ -4,7 +4,7 @@
 // Every request passes the run's one redaction (run/redaction.ts) as its last step: whatever a call sends
 // (a comment, a pull request's body, a reply in a review thread, one added later), no known secret goes.
 import type { RepositoryPermission } from './permissions.js';
-import { resilienceOptions, type ApiOptions } from './api-resilience.js';
+import { readPages, resilienceOptions, type ApiOptions } from './api-resilience.js';
 import { loadHttpClient } from '../bundle/http-client-on-demand.js';
 import { loadUndici } from '../bundle/undici-on-demand.js';
 import type { Redaction } from '../run/redaction.js';
@@ -47,6 +47,16 @@ export interface ReviewThreadComment {
   body: string;
   /** The thread's first comment (absent on the first comment itself). */
   inReplyTo?: number;
+}
+
+/** A comment of a submitted review, on a line of the diff, as the review's list of comments gives it. */
+export interface ReviewComment extends ReviewThreadComment {
+  path: string;
+  /** The line (the last of a multi-line comment); null once the line has left the diff. */
+  line: number | null;
+  startLine: number | null;
+  side: string | null;
+  diffHunk: string;
 }
 
 /** Pages of 100 review comments read at most when a thread is looked for (a bound in count and time). */
@@ -105,6 +115,8 @@ export interface GitHubApi {
   removeLabel(issueNumber: number, label: string): Promise<void>;
   /** The comments of thread `threadId`, oldest first (at most MAX_REVIEW_COMMENT_PAGES pages are read). */
   reviewThread(prNumber: number, threadId: number): Promise<ReviewThreadComment[]>;
+  /** The comments of review `reviewId`, as GitHub lists them (at most MAX_REVIEW_COMMENT_PAGES pages are read). */
+  commentsOfReview(prNumber: number, reviewId: number): Promise<ReviewComment[]>;
 }
 
 export function apiUrl(env: NodeJS.ProcessEnv): string {
@@ -254,26 +266,39 @@ export async function connectGitHub(
       await octokit.rest.issues.removeLabel({ owner, repo: name, issue_number: issueNumber, name: label });
     },
     async reviewThread(prNumber, threadId) {
-      const thread: ReviewThreadComment[] = [];
-      for (let page = 1; page <= MAX_REVIEW_COMMENT_PAGES; page++) {
-        const { data } = await octokit.rest.pulls.listReviewComments({
+      const data = await readPages(MAX_REVIEW_COMMENT_PAGES, (page) =>
+        octokit.rest.pulls.listReviewComments({ owner, repo: name, pull_number: prNumber, ...page }),
+      );
+      return data
+        .filter((c) => c.id === threadId || c.in_reply_to_id === threadId)
+        .map((c) => ({
+          id: c.id,
+          author: c.user?.login ?? '',
+          body: c.body ?? '',
+          inReplyTo: c.in_reply_to_id ?? undefined,
+        }))
+        .sort((a, b) => a.id - b.id);
+    },
+    async commentsOfReview(prNumber, reviewId) {
+      const data = await readPages(MAX_REVIEW_COMMENT_PAGES, (page) =>
+        octokit.rest.pulls.listCommentsForReview({
           owner,
           repo: name,
           pull_number: prNumber,
-          per_page: 100,
-          page,
-        });
-        for (const c of data)
-          if (c.id === threadId || c.in_reply_to_id === threadId)
-            thread.push({
-              id: c.id,
-              author: c.user?.login ?? '',
-              body: c.body ?? '',
-              inReplyTo: c.in_reply_to_id ?? undefined,
-            });
-        if (data.length < 100) break;
-      }
-      return thread.sort((a, b) => a.id - b.id);
+          review_id: reviewId,
+          ...page,
+        }),
+      );
+      return data.map((c) => ({
+        id: c.id,
+        author: c.user?.login ?? '',
+        path: c.path,
+        line: c.line ?? null,
+        startLine: c.start_line ?? null,
+        side: c.side ?? null,
+        diffHunk: c.diff_hunk,
+        body: c.body,
+      }));
     },
   };
 }

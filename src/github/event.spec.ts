@@ -30,6 +30,11 @@ describe('parseTrigger', () => {
     expect(parseTrigger('/fix-all', '/fix')).toBeUndefined();
     expect(parseTrigger('please /fix this', '/fix')).toBeUndefined();
     expect(parseTrigger('> /fix quoted', '/fix')).toBeUndefined();
+    // A code block: fenced, or indented (a tab, or four spaces, on the first line with text).
+    expect(parseTrigger('```\n/fix\n```', '/fix')).toBeUndefined();
+    expect(parseTrigger('    /fix', '/fix')).toBeUndefined();
+    expect(parseTrigger('\n  \t/fix', '/fix')).toBeUndefined();
+    expect(parseTrigger('   /fix three spaces', '/fix')).toEqual({ args: 'three spaces' });
     expect(parseTrigger('/FIX it', '/fix')).toEqual({ args: 'it' });
   });
 

@@ -17,6 +17,7 @@ import {
   type RunRequest,
 } from './request.js';
 import { decideIssueComment, decideIssues, issueTriggers } from './issue-event.js';
+import { decideReview } from './review-event.js';
 
 export {
   parseTrigger,
@@ -33,9 +34,9 @@ const BOT_EVENTS = ['pull_request', 'pull_request_target', 'push'];
  * Events a bot workflow subscribes to that this bot does not serve: with a trigger input set, the step
  * fails naming the event, rather than running the command in plain run mode on the default branch.
  */
-const UNSERVED_BOT_EVENTS = ['pull_request_review', 'discussion', 'discussion_comment', 'commit_comment'];
-/** Events whose comment starts a run with the `trigger` input. */
-const COMMENT_EVENTS = ['issue_comment', 'pull_request_review_comment'];
+const UNSERVED_BOT_EVENTS = ['discussion', 'discussion_comment', 'commit_comment'];
+/** Events whose comment (or review's body) starts a run with the `trigger` input. */
+const COMMENT_EVENTS = ['issue_comment', 'pull_request_review_comment', 'pull_request_review'];
 const PULL_REQUEST_ACTIONS = ['opened', 'synchronize', 'reopened', 'ready_for_review'];
 
 export interface RunKind {
@@ -117,6 +118,8 @@ export function decideEvent(
       return decideComment(event, trigger);
     case 'pull_request_review_comment':
       return decideReviewComment(event, trigger);
+    case 'pull_request_review':
+      return decideReview(event, trigger);
     case 'issues':
       return decideIssues(event, trigger);
     case 'pull_request':
@@ -128,7 +131,7 @@ export function decideEvent(
       return decidePush(event, ownCommitterEmail);
     default:
       return ignore(
-        `${eventName || 'this event'} is not a pull-request event (issue_comment, pull_request_review_comment, issues, pull_request, pull_request_target, workflow_dispatch with pr-number, push)`,
+        `${eventName || 'this event'} is not a pull-request event (issue_comment, pull_request_review_comment, pull_request_review, issues, pull_request, pull_request_target, workflow_dispatch with pr-number, push)`,
       );
   }
 }
@@ -243,6 +246,7 @@ export function describeRequest(request: RunRequest): string {
   if (request.issue) parts.push(`issue #${request.issue.number} by ${request.issue.how}`);
   if (request.pushedBranch) parts.push(`pushed branch ${request.pushedBranch}`);
   if (request.comment) parts.push(`comment ${request.comment.id} with ${request.comment.trigger}`);
+  if (request.review) parts.push(`a review (${request.review.state || 'no state'})`);
   if (request.reviewComment)
     parts.push(
       `on a line of the diff${request.reviewComment.outdated ? ' (outdated)' : ''}, thread ${request.reviewComment.threadId}`,

@@ -27,10 +27,10 @@ describe('issues that become pull requests', () => {
   });
 
   it('fails by name on a bot event it does not serve, rather than run in plain run mode', () => {
-    expect(() => chooseRunKind('pull_request_review', trigger)).toThrow(
-      /does not serve pull_request_review events.*remove pull_request_review from the workflow's 'on:'/,
+    expect(() => chooseRunKind('discussion_comment', trigger)).toThrow(
+      /does not serve discussion_comment events.*remove discussion_comment from the workflow's 'on:'/,
     );
-    expect(chooseRunKind('pull_request_review', { ...trigger, command: '' }).bot).toBe(false);
+    expect(chooseRunKind('discussion_comment', { ...trigger, command: '' }).bot).toBe(false);
   });
 
   it('reads a trigger comment on an open issue: the text after it, the title, body and labels', () => {

@@ -5,6 +5,7 @@
 // issue. A later request on the same issue finds the same branch and sandbox (its HOME kept), and the
 // context file tells the command which run this is and what the bot replied before.
 import { createGit } from '../engine/git.js';
+import type { GitCommands } from '../engine/git-commands.js';
 import { findParentRepository } from '../sandbox/repository.js';
 import { replyMarkdown } from '../run/reply.js';
 import { runSandbox, type RunOutcome } from '../run/run.js';
@@ -162,7 +163,7 @@ export async function runForIssue(
 async function issueBase(
   settings: RunSettings,
   api: GitHubApi,
-  git: Git,
+  git: GitCommands,
   parentPath: string,
   io: PrRunIo,
 ): Promise<{ commit: string; branch?: string }> {

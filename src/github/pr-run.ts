@@ -2,7 +2,7 @@
 // pull request up, say on it that the run started, run the sandbox on its head, deliver the changes (push,
 // or a patch for a fork), and rewrite the progress comment with the outcome.
 // The comment's text reaches the command only as data: read-only files named by $SANDBOX_PROMPT_FILE and,
-// for a comment on a line of the diff, $SANDBOX_CONTEXT_FILE (run-files.ts).
+// for a comment on a line of the diff or a review, $SANDBOX_CONTEXT_FILE (run-files.ts).
 import * as fs from 'node:fs/promises';
 import type { GitCommands } from '../engine/git-commands.js';
 import { createGit } from '../engine/git.js';
@@ -26,6 +26,7 @@ import { checkPermission, checkRequester, needsPermissionCheck } from './permiss
 import { blockedSummaryOf, describeOutcome, summaryOf } from './pr-outcome.js';
 import { ensureLocalBranch, fetchPullHead, pointRef } from './pr-git.js';
 import { renderFailed, renderFinished, type ProgressContext } from './progress.js';
+import { readReviewContext, type ReviewContext } from './review-body-context.js';
 import { reviewCommentContext } from './review-context.js';
 import {
   removeRequestFiles,
@@ -126,7 +127,8 @@ async function runTarget(settings: RunSettings, io: PrRunIo, run: PlannedRun): P
     {
       repository: ctx.repository,
       issueNumber: pr?.number,
-      triggerCommentId: request.comment?.id,
+      // A review has no reactions API: its feedback is the progress comment alone.
+      triggerCommentId: request.review ? undefined : request.comment?.id,
       reviewThreadId: request.reviewComment?.threadId,
     },
     io.save,
@@ -188,12 +190,13 @@ async function runTarget(settings: RunSettings, io: PrRunIo, run: PlannedRun): P
   return outcome;
 }
 
-/** The context file's data: for a comment on a line of the diff, where it sits and its thread. */
+/** The context file's data: a diff comment's place and thread, or a review's comments. */
 async function requestContext(
   api: GitHubApi,
   request: RunRequest,
   io: PrRunIo,
-): Promise<ReturnType<typeof reviewCommentContext> | undefined> {
+): Promise<ReviewContext | ReturnType<typeof reviewCommentContext> | undefined> {
+  if (request.review) return readReviewContext(api, request, io.ui);
   const rc = request.reviewComment;
   if (!rc) return undefined;
   // A thread's first comment has nothing before it: no call needed.
@@ -265,7 +268,7 @@ async function refuse(
   reason: string,
   reaction: '-1' | 'confused' = '-1',
 ): Promise<undefined> {
-  if (request.comment) {
+  if (request.comment && !request.review) {
     const id = request.comment.id;
     await (request.reviewComment ? api.reactToReviewComment(id, reaction) : api.react(id, reaction)).catch(
       (error: Error) => io.ui.warning(`Could not add a reaction to the comment: ${error.message}`),

@@ -43,6 +43,18 @@ export interface ReviewCommentRequest {
   diffHunk: string;
 }
 
+/**
+ * A review submitted with the trigger as the first word of its body (`pull_request_review`). Its body is
+ * untrusted text, for the context file only; its comments are read through the API.
+ */
+export interface ReviewRequest {
+  id: number;
+  body: string;
+  /** `commented`, `changes_requested` or `approved`, as the payload says (lower case). */
+  state: string;
+  commitId: string;
+}
+
 /** An issue to make a pull request of: what the payload says of it (untrusted text, for the files only). */
 export interface IssueRequest {
   number: number;
@@ -64,8 +76,10 @@ export interface RunRequest {
   /** push: the branch that was pushed. */
   pushedBranch?: string;
   requester: Requester;
-  /** Set when a comment asked for the run. */
+  /** Set when a comment asked for the run (for a review: its body, and the review's id, which takes no reaction). */
   comment?: TriggerComment;
+  /** Set when a review asked for the run. */
+  review?: ReviewRequest;
   /** Set when the comment is on a line of the diff. */
   reviewComment?: ReviewCommentRequest;
   /** Set when the run makes a pull request of an issue. */
@@ -77,10 +91,13 @@ export type EventDecision = { run: true; request: RunRequest } | { run: false; r
 /**
  * The trigger must be the comment's first word, whole (`/fixed` is not `/fix`; case is ignored). The
  * rest of the comment, without the blank space that separates it, is the argument text (CRLF read as LF).
+ * A first line indented as a Markdown code block (a tab, or four spaces) is code, not a request.
  */
 export function parseTrigger(body: string, trigger: string): { args: string } | undefined {
   if (!trigger) return undefined;
-  const text = body.replace(/\r\n/g, '\n').replace(/^\s+/, '');
+  const unixBody = body.replace(/\r\n/g, '\n');
+  if (/^(?:[ \t]*\n)*(?: {0,3}\t| {4})/.test(unixBody)) return undefined;
+  const text = unixBody.replace(/^\s+/, '');
   const end = text.search(/\s/);
   const word = end < 0 ? text : text.slice(0, end);
   if (word.toLowerCase() !== trigger.toLowerCase()) return undefined;

@@ -57,6 +57,13 @@ export interface FakeComment {
 export interface FakeReviewComment extends FakeComment {
   author: string;
   inReplyTo?: number;
+  /** The submitted review it belongs to (its list: `GET /pulls/{n}/reviews/{id}/comments`). */
+  reviewId?: number;
+  path?: string;
+  line?: number | null;
+  startLine?: number | null;
+  side?: string;
+  diffHunk?: string;
 }
 
 /** When a comment was made, as GitHub writes it: one second per id, so that ids and times agree. */
@@ -263,11 +270,31 @@ export class FakeGitHub {
     return [404, { message: `The fake GitHub does not serve ${method} ${path}` }];
   }
 
-  /** Review comments (comments on lines of the diff): their list, replies, edits and reactions. */
+  /** Review comments (comments on lines of the diff): their lists, replies, edits and reactions. */
   private routeReview(call: RecordedCall): [number, unknown] | undefined {
     const repo = `/repos/${this.repository}`;
     const { method, path } = call;
     let m: RegExpExecArray | null;
+    if (method === 'GET' && (m = new RegExp(`^${repo}/pulls/(\\d+)/reviews/(\\d+)/comments$`).exec(path))) {
+      const page = Number(call.query.page ?? 1);
+      const size = Number(call.query.per_page ?? 30);
+      const [pull, review] = [Number(m[1]), Number(m[2])];
+      const all = [...this.reviewComments.values()].filter((c) => c.issue === pull && c.reviewId === review);
+      return [
+        200,
+        all.slice((page - 1) * size, page * size).map((c) => ({
+          id: c.id,
+          pull_request_review_id: review,
+          body: c.body,
+          user: { login: c.author },
+          path: c.path ?? 'README.md',
+          diff_hunk: c.diffHunk ?? '@@ -1 +1 @@',
+          line: c.line === undefined ? 1 : c.line,
+          start_line: c.startLine ?? null,
+          side: c.side ?? 'RIGHT',
+        })),
+      ];
+    }
     if (method === 'GET' && (m = new RegExp(`^${repo}/pulls/(\\d+)/comments$`).exec(path))) {
       const page = Number(call.query.page ?? 1);
       const size = Number(call.query.per_page ?? 30);

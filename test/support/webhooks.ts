@@ -11,6 +11,7 @@ import type {
   IssuesLabeledEvent,
   PullRequestEvent,
   PullRequestReviewCommentEvent,
+  PullRequestReviewEvent,
   PushEvent,
   WorkflowDispatchEvent,
 } from '@octokit/webhooks-types';
@@ -134,6 +135,42 @@ export function reviewCommentEvent(options: {
     c.position = null;
     c.line = null;
   }
+  return event;
+}
+
+/**
+ * A review of pull request `number` submitted (or `edited`, `dismissed`) with `body`; `headRepo` makes the
+ * pull request a fork's.
+ */
+export function reviewEvent(options: {
+  body: string | null;
+  author: Person;
+  number?: number;
+  reviewId?: number;
+  state?: 'commented' | 'changes_requested' | 'approved';
+  action?: 'submitted' | 'edited' | 'dismissed';
+  headRepo?: string;
+  repo?: Repo;
+}): PullRequestReviewEvent {
+  const action = options.action ?? 'submitted';
+  // The examples hold submitted and dismissed reviews; an edit has the shape of a submission.
+  const event = example<PullRequestReviewEvent>('pull_request_review', (e) =>
+    action === 'dismissed' ? e.action === 'dismissed' : e.action === 'submitted',
+  );
+  (event as { action: string }).action = action;
+  const repo = options.repo ?? REPO;
+  applyRepository(event, repo);
+  const number = options.number ?? 7;
+  event.pull_request.number = number;
+  event.pull_request.base.repo.full_name = `${repo.owner}/${repo.name}`;
+  if (event.pull_request.head.repo)
+    event.pull_request.head.repo.full_name = options.headRepo ?? `${repo.owner}/${repo.name}`;
+  const review = event.review as PullRequestReviewEvent['review'] & Record<string, unknown>;
+  review.id = options.reviewId ?? 3_000_000 + number;
+  review.body = options.body;
+  if (options.state) review.state = options.state;
+  applyUser(review.user, options.author);
+  review.author_association = options.author.association ?? 'NONE';
   return event;
 }
 
