@@ -76,7 +76,10 @@ export interface RunRequest {
   /** push: the branch that was pushed. */
   pushedBranch?: string;
   requester: Requester;
-  /** Set when a comment asked for the run (for a review: its body, and the review's id, which takes no reaction). */
+  /**
+   * Set when a comment asked for the run; for a review, its body asked (the id is the review's, which takes
+   * no reaction).
+   */
   comment?: TriggerComment;
   /** Set when a review asked for the run. */
   review?: ReviewRequest;
