@@ -4,7 +4,8 @@ import * as core from '@actions/core';
 import { actionUi } from './action-ui.js';
 import { Redaction } from '../run/redaction.js';
 import { writeSummary } from '../present/step-summary.js';
-import { byInterest, isReaped, jsonWithin, type ReapResult, toRecord } from '../reap/reap-report.js';
+import { byInterest, isReaped, type ReapResult, toRecord } from '../reap/reap-report.js';
+import { jsonRows } from '../ui/markdown.js';
 import { summaryMarkdown } from '../present/reap-summary.js';
 import { reap, reapOptionsFrom } from '../reap/reap.js';
 import type { ReapSettings } from '../settings/settings.js';
@@ -19,8 +20,8 @@ export async function reapAction(settings: ReapSettings): Promise<ReapResult> {
   const ui = actionUi();
   const result = await reap(reapOptionsFrom(settings), ui);
   const sorted = byInterest(result.sandboxes);
-  const reaped = jsonWithin(sorted.filter(isReaped).map(toRecord), OUTPUT_LIMIT);
-  const kept = jsonWithin(sorted.filter((s) => !isReaped(s)).map(toRecord), OUTPUT_LIMIT);
+  const reaped = jsonRows(sorted.filter(isReaped).map(toRecord), OUTPUT_LIMIT);
+  const kept = jsonRows(sorted.filter((s) => !isReaped(s)).map(toRecord), OUTPUT_LIMIT);
   for (const [name, list] of [
     ['reaped', reaped],
     ['kept', kept],

@@ -7,6 +7,7 @@
 // bounded, and cut only between them, so that no cut leaves a block open.
 import type { ModelUsageReport } from '../network/model-meter.js';
 import { replyMarkdown, type ReplyRead } from '../run/reply.js';
+import { blockWithCut, details, table } from '../ui/markdown.js';
 import { untrustedBlock, untrustedCode, untrustedInline } from '../ui/untrusted-markdown.js';
 import { PROGRESS_MARKER } from './event.js';
 
@@ -107,7 +108,8 @@ export function renderFinished(
   const sections = [
     `${PROGRESS_MARKER}\n### ${status}`,
     `${requestLine(ctx)} Branch: ${branchLine(ctx)}.`,
-    ['| | |', '|---|---|', ...rows.map(([k, v]) => `| ${k} | ${v.replace(/\|/g, '\\|')} |`)].join('\n'),
+    // Every cell is the action's own words, or untrusted text made inert (a `|` is `&#124;`).
+    table(['', ''], rows),
   ];
   const reply = replyMarkdown(run.reply, {
     heading: "**The command's reply**",
@@ -170,12 +172,8 @@ function commitsList(run: FinishedRun, clean: (text: string) => string): string 
 }
 
 /** Untrusted text as a `<pre>` block of at most `max` characters, the cut said after it. */
-function block(text: string, max: number): string {
-  const { markdown, leftOut } = untrustedBlock(text, max);
-  return leftOut
-    ? `${markdown}\n\n… ${leftOut.toLocaleString('en-US')} more characters not shown here.`
-    : markdown;
-}
+const block = (text: string, max: number) =>
+  blockWithCut(text, max, (n) => `… ${n} more characters not shown here.`);
 
 /** The main step failed before the run could end (an error, not the command's exit code). */
 export function renderFailed(ctx: ProgressContext, message: string, clean: (text: string) => string): string {
@@ -240,10 +238,6 @@ function branchLine(ctx: ProgressContext): string {
   // The branch is the pull request's (a fork's may be named anything git allows, backticks included).
   const branch = untrustedCode(ctx.branch, 500);
   return ctx.headSha ? `${branch} at ${untrustedCode(ctx.headSha.slice(0, 12))}` : branch;
-}
-
-function details(summary: string, body: string): string {
-  return `<details><summary>${summary}</summary>\n\n${body}\n</details>`;
 }
 
 function tailText(lines: readonly string[]): string {

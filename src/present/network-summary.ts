@@ -4,6 +4,7 @@
 // is the command's text): shown only through `shownHost` (untrustedInline), and within byte bounds, because
 // a command that names hundreds of long hosts would otherwise fill the job summary (GitHub drops a step
 // summary over 1 MiB whole, the run's own report with it) and the outputs.
+import { byteLength, jsonRows, tableHead, tableRow } from '../ui/markdown.js';
 import { untrustedBlock, untrustedInline } from '../ui/untrusted-markdown.js';
 import { proposeAllowList, type NetworkPolicy } from '../network/policy.js';
 import type { NetworkReport } from '../network/proxy.js';
@@ -28,8 +29,6 @@ const PROPOSAL_MAX_BYTES = 16 * 1024;
  */
 export const NETWORK_OUTPUT_MAX_BYTES = 400_000;
 
-const byteLength = (text: string) => Buffer.byteLength(text, 'utf8');
-
 /** A host name as the command gave it: JSON-quoted, inert in Markdown and in a log line. */
 export function shownHost(host: string): string {
   return untrustedInline(host, SHOWN_MAX, true);
@@ -43,20 +42,6 @@ function bytes(n: number): string {
   if (n < 1024 ** 2) return `${(n / 1024).toFixed(1)} KiB`;
   if (n < 1024 ** 3) return `${(n / 1024 ** 2).toFixed(1)} MiB`;
   return `${(n / 1024 ** 3).toFixed(2)} GiB`;
-}
-
-/** A JSON array of the first rows that fit in `maxBytes` (UTF-8); `omitted` counts the others. */
-export function jsonRows(rows: readonly object[], maxBytes: number): { json: string; omitted: number } {
-  const parts: string[] = [];
-  let size = 2;
-  for (const row of rows) {
-    const text = JSON.stringify(row);
-    const n = byteLength(text) + (parts.length ? 1 : 0);
-    if (size + n > maxBytes) break;
-    parts.push(text);
-    size += n;
-  }
-  return { json: `[${parts.join(',')}]`, omitted: rows.length - parts.length };
 }
 
 const OUTPUT_ROWS = { 'network-allowed': 'allowed', 'network-denied': 'denied' } as const;
@@ -119,20 +104,17 @@ const CUT_NOTE_BYTES = 400;
 /** The job summary's network section: at most NETWORK_SECTION_MAX_BYTES, the rows left out counted. */
 export function networkMarkdown(report: NetworkReport, policy: NetworkPolicy): string {
   const heading = `### Network (${policy.mode === 'audit' ? 'audit: every host let through' : 'allow-list'})`;
+  const row = (r: { host: string; port: number; requests: number }, mark: string, ...rest: string[]) =>
+    tableRow([`${mark} ${shownHost(r.host)}`, String(r.port), String(r.requests), ...rest]);
   const rows = [
-    ...report.allowed.map(
-      (r) =>
-        `| ✅ ${shownHost(r.host)} | ${r.port} | ${r.requests} | ${bytes(r.bytesSent)} | ${bytes(r.bytesReceived)} |`,
-    ),
-    ...report.denied.map(
-      (r) => `| ⛔ ${shownHost(r.host)} | ${r.port} | ${r.requests} | refused: ${shownReason(r.reason)} | |`,
-    ),
+    ...report.allowed.map((r) => row(r, '✅', bytes(r.bytesSent), bytes(r.bytesReceived))),
+    ...report.denied.map((r) => row(r, '⛔', `refused: ${shownReason(r.reason)}`, '')),
   ];
   const after: string[] = [];
   if (report.uncounted > 0)
     after.push(`${report.uncounted} connection(s) to further hosts were not counted.`);
   if (policy.mode === 'audit') after.push(proposalText(report));
-  const header = '| Host | Port | Requests | Sent | Received |\n|---|---|---|---|---|';
+  const header = tableHead(['Host', 'Port', 'Requests', 'Sent', 'Received']);
   let room =
     NETWORK_SECTION_MAX_BYTES - byteLength([heading, header, ...after].join('\n\n')) - CUT_NOTE_BYTES;
   const shown: string[] = [];

@@ -9,10 +9,23 @@ import {
   reasonOf,
   type ReportedSandbox,
 } from '../reap/reap-report.js';
+import { tableHead, tableRow } from '../ui/markdown.js';
 import { untrustedInline } from '../ui/untrusted-markdown.js';
 
 /** A sandbox's name, project, reason or a warning: may quote a path or a branch from a sandbox. */
 const cell = (text: string) => untrustedInline(text, 1_000);
+
+/** One row of the table; the cells that come from a sandbox go through `cell`. */
+const row = (s: ReportedSandbox) => [
+  cell(s.sandbox || s.where),
+  cell(s.project),
+  s.isolation === 'disk' ? 'disk' : 'volume',
+  s.class,
+  `${s.ageDays ?? '?'}`,
+  s.result,
+  cell(reasonOf(s)),
+  formatBytes(s.sizeBytes),
+];
 
 /** The job summary: the chart (of every entry), then at most `maxRows` rows (the most telling), the rest counted. */
 export function summaryMarkdown(result: ReapResult, maxRows = 2000): string {
@@ -27,14 +40,12 @@ export function summaryMarkdown(result: ReapResult, maxRows = 2000): string {
       `${reaped.length} ${result.dryRun ? 'would be removed' : 'removed'}, ${sorted.length - reaped.length} kept; ` +
       `${formatBytes(result.freedBytes)} ${result.dryRun ? 'would be freed' : 'freed'}.`,
     '',
-    '| Sandbox | Project | Isolation | Class | Age (days) | Decision | Reason | Size |',
-    '|---|---|---|---|---:|---|---|---:|',
+    tableHead(
+      ['Sandbox', 'Project', 'Isolation', 'Class', 'Age (days)', 'Decision', 'Reason', 'Size'],
+      [4, 7],
+    ),
+    ...sorted.slice(0, maxRows).map((s) => tableRow(row(s))),
   ];
-  for (const s of sorted.slice(0, maxRows)) {
-    lines.push(
-      `| ${cell(s.sandbox || s.where)} | ${cell(s.project)} | ${s.isolation === 'disk' ? 'disk' : 'volume'} | ${s.class} | ${s.ageDays ?? '?'} | ${s.result} | ${cell(reasonOf(s))} | ${formatBytes(s.sizeBytes)} |`,
-    );
-  }
   if (sorted.length > maxRows)
     lines.push(
       '',

@@ -1,7 +1,8 @@
 // The job summary and the plain-text report: one table a person reads at a glance.
 import { describeCleared } from '../sandbox/git-traps.js';
 import { whereIs } from '../sandbox/layout.js';
-import { untrustedBlock, untrustedInline } from '../ui/untrusted-markdown.js';
+import { blockWithCut, details, table } from '../ui/markdown.js';
+import { untrustedInline } from '../ui/untrusted-markdown.js';
 import { replyMarkdown, REPLY_MAX_BYTES } from '../run/reply.js';
 import type { RunOutcome } from '../run/run.js';
 
@@ -9,8 +10,9 @@ import type { RunOutcome } from '../run/run.js';
 export const BOUNDARY_SENTENCE =
   "Nothing outside the sandbox could change: the command's container could write only its sandbox (the parent's objects were mounted read-only, its .git hidden), and its work came back as a git bundle that git checked as it fetched it.";
 
-// A branch, a sandbox's place, git's reason for a refused push: text that may come from the sandbox or a
-// pull request, inert in the table (no cell end, no link, no HTML).
+// A branch (in a value, and in the key of the parent's branch), a sandbox's place, git's reason for a
+// refused push: text that may come from the sandbox or a pull request, inert in the table (no cell end,
+// no link, no HTML).
 const esc = (text: string) => untrustedInline(text);
 
 export function outcomeRows(outcome: RunOutcome): Array<[string, string]> {
@@ -51,25 +53,16 @@ export function filesChanged(report: RunOutcome['report']): string {
 // escaped; the reply at most REPLY_MAX_BYTES (reply.ts: 64 KiB), and twice that once escaped. The whole
 // stays below the runner's 1 MiB limit for one step's summary (step-summary.ts holds it there).
 export function outcomeMarkdown(outcome: RunOutcome): string {
-  const rows = outcomeRows(outcome);
-  const table = ['| | |', '|---|---|', ...rows.map(([k, v]) => `| ${k} | ${esc(v)} |`)].join('\n');
-  const stat = outcome.report.diffStat
-    ? `\n\n<details><summary>Diff stat</summary>\n\n${statBlock(outcome.report.diffStat)}\n</details>`
-    : '';
+  const rows = outcomeRows(outcome).map(([k, v]) => [esc(k), esc(v)]);
+  // The diff stat (file names from the sandbox) in a block nothing in it can leave, its cut said.
+  const { diffStat } = outcome.report;
+  const cut = (n: string) => `${n} more characters of the diff stat are not shown.`;
+  const stat = diffStat ? `\n\n${details('Diff stat', blockWithCut(diffStat, STAT_MAX_CHARS, cut))}` : '';
   const reply = replyMarkdown(outcome.command.reply, {
     heading: "### The command's reply",
     maxChars: 2 * REPLY_MAX_BYTES,
   });
-  return `## worktree-sandbox: run\n\n${table}${reply ? `\n\n${reply}` : ''}${stat}\n`;
-}
-
-/** The diff stat (file names from the sandbox) in a block nothing in it can leave, its cut said. */
-function statBlock(stat: string): string {
-  const block = untrustedBlock(stat, STAT_MAX_CHARS);
-  const cut = block.leftOut
-    ? `\n\n${block.leftOut.toLocaleString('en-US')} more characters of the diff stat are not shown.`
-    : '';
-  return `${block.markdown}${cut}`;
+  return `## worktree-sandbox: run\n\n${table(['', ''], rows)}${reply ? `\n\n${reply}` : ''}${stat}\n`;
 }
 
 /** The diff stat's characters as written (64 KiB of names, some written as entities). */

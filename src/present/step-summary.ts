@@ -7,6 +7,7 @@
 import * as core from '@actions/core';
 import * as fs from 'node:fs/promises';
 import type { Redaction } from '../run/redaction.js';
+import { byteLength } from '../ui/markdown.js';
 
 /**
  * The most bytes a step's summary file holds. The runner drops a file over 1 MiB (1,048,576 bytes), as it
@@ -16,8 +17,6 @@ import type { Redaction } from '../run/redaction.js';
 export const SUMMARY_MAX_BYTES = 1_000_000;
 /** Room kept for the sentence that says what was cut. */
 const CUT_NOTE_BYTES = 300;
-
-const byteLength = (text: string) => Buffer.byteLength(text, 'utf8');
 
 /** `text` cut to at most `maxBytes` of UTF-8, at the end of a line when there is one, never inside a character. */
 export function cutAtLine(text: string, maxBytes: number): string {

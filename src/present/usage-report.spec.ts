@@ -23,7 +23,7 @@ describe('model usage report', () => {
       '| Host | Model | Requests | Input tokens | Output tokens | Cache read | Cache write |',
     );
     expect(md).toContain('| "api.anthropic.com":443 | "claude-x" | 1 | 1,200 | 300 | 1,000 | 0 |');
-    expect(md).toContain('| **Total** |  | 2 | 1,210 | 305 |  |  |');
+    expect(md).toContain('| **Total** | | 2 | 1,210 | 305 | | |');
     expect(JSON.parse(modelUsageOutput(meter.report())['model-usage'])).toMatchObject({
       totals: { requests: 2, inputTokens: 1210, outputTokens: 305 },
     });

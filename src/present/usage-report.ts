@@ -4,9 +4,8 @@
 // servers' answers (and a host from the sandbox): printed only JSON-quoted, with the characters Markdown
 // and HTML read replaced.
 import type { ModelUsageReport } from '../network/model-meter.js';
+import { table } from '../ui/markdown.js';
 import { shownHost } from './network-summary.js';
-
-const LIMIT_NAMES = { 'max-model-requests': 'requests', 'max-model-tokens': 'tokens' } as const;
 
 const n = (value: number) => value.toLocaleString('en-US');
 
@@ -50,22 +49,17 @@ export function modelUsageMarkdown(report: ModelUsageReport): string {
     const cache = rows.some((r) => r.cacheReadTokens > 0 || r.cacheWriteTokens > 0);
     const head = ['Host', 'Model', 'Requests', 'Input tokens', 'Output tokens'];
     if (cache) head.push('Cache read', 'Cache write');
-    const table = [`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`];
-    for (const r of rows) {
-      const cells = [
-        `${shownHost(r.host)}:${r.port}`,
-        r.model ? shownHost(r.model) : '(none named)',
-        n(r.requests),
-        n(r.inputTokens),
-        n(r.outputTokens),
-      ];
-      if (cache) cells.push(n(r.cacheReadTokens), n(r.cacheWriteTokens));
-      table.push(`| ${cells.join(' | ')} |`);
-    }
-    const all = ['**Total**', '', n(totals.requests), n(totals.inputTokens), n(totals.outputTokens)];
-    if (cache) all.push('', '');
-    table.push(`| ${all.join(' | ')} |`);
-    parts.push(table.join('\n'));
+    const cells = rows.map((r) => [
+      `${shownHost(r.host)}:${r.port}`,
+      r.model ? shownHost(r.model) : '(none named)',
+      n(r.requests),
+      n(r.inputTokens),
+      n(r.outputTokens),
+      ...(cache ? [n(r.cacheReadTokens), n(r.cacheWriteTokens)] : []),
+    ]);
+    cells.push(['**Total**', '', n(totals.requests), n(totals.inputTokens), n(totals.outputTokens)]);
+    if (cache) cells[cells.length - 1].push('', '');
+    parts.push(table(head, cells));
   }
   if (totals.unmetered > 0)
     parts.push(
@@ -79,17 +73,11 @@ export function modelUsageMarkdown(report: ModelUsageReport): string {
     );
   if (report.uncounted > 0)
     parts.push(`${n(report.uncounted)} answer(s) for further models were counted in the total only.`);
-  const set = (['max-model-requests', 'max-model-tokens'] as const).filter((name) =>
-    name === 'max-model-requests' ? limits.maxRequests > 0 : limits.maxTokens > 0,
-  );
-  if (set.length)
-    parts.push(
-      `Budget: ${set
-        .map(
-          (name) =>
-            `\`${name}\` ${n(name === 'max-model-requests' ? limits.maxRequests : limits.maxTokens)} ${LIMIT_NAMES[name]}`,
-        )
-        .join(', ')}. ${budgetSentence(report) || (report.refused > 0 ? '' : 'It refused no request.')}`,
-    );
+  const set = [
+    `\`max-model-requests\` ${n(limits.maxRequests)} requests`,
+    `\`max-model-tokens\` ${n(limits.maxTokens)} tokens`,
+  ].filter((_, i) => (i === 0 ? limits.maxRequests : limits.maxTokens) > 0);
+  const verdict = budgetSentence(report) || (report.refused > 0 ? '' : 'It refused no request.');
+  if (set.length) parts.push(`Budget: ${set.join(', ')}. ${verdict}`);
   return `\n${parts.join('\n\n')}\n`;
 }

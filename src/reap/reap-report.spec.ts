@@ -1,12 +1,4 @@
-import {
-  byInterest,
-  decisionTrace,
-  formatBytes,
-  isReaped,
-  jsonWithin,
-  reasonOf,
-  toRecord,
-} from './reap-report.js';
+import { byInterest, decisionTrace, formatBytes, isReaped, reasonOf, toRecord } from './reap-report.js';
 import { decide, type DecisionPolicy, type SandboxFacts } from './decide.js';
 import { facts, NOW, policy } from '../../test/support/reap-facts.js';
 import { dirty, entry, foreign, partly, removed, result, skipped } from '../../test/support/reap-results.js';
@@ -48,18 +40,6 @@ describe('records for the outputs', () => {
       'junk',
       'exploration-00000002',
     ]);
-  });
-
-  it('fit the output size limit, dropping from the end and counting what was dropped', () => {
-    const records = Array.from({ length: 100 }, (_, i) => toRecord(entry(`exploration-${i}`, {})));
-    const all = jsonWithin(records, 1_000_000);
-    expect(all.omitted).toBe(0);
-    expect(JSON.parse(all.json)).toEqual(records);
-    const some = jsonWithin(records, 2_000);
-    expect(some.json.length).toBeLessThanOrEqual(2_000);
-    expect(JSON.parse(some.json)).toEqual(records.slice(0, 100 - some.omitted));
-    expect(some.omitted).toBeGreaterThan(0);
-    expect(jsonWithin([], 10)).toEqual({ json: '[]', omitted: 0 });
   });
 });
 

@@ -1,6 +1,5 @@
-// What a reap run tells: the `reaped` and `kept` outputs (JSON arrays of plain records) and the job
-// summary (a chart of outcomes and reasons, then a table of every sandbox: class, age, decision, reason,
-// size). Pure.
+// What a reap run tells: the records of the `reaped` and `kept` outputs, and what the job summary
+// (present/reap-summary.ts) reads: the order of interest, each entry's reason, sizes. Pure.
 import type { Isolation } from '../settings/settings.js';
 import { sandboxText } from '../ui/sandbox-text.js';
 import type { Decision, SandboxFacts } from './decide.js';
@@ -105,25 +104,6 @@ function rank(s: ReportedSandbox): number {
   if (s.action === 'remove' || !/^fresh|^age unknown/.test(s.reason))
     return s.class === 'not-a-sandbox' ? 2 : 1;
   return 3;
-}
-
-/**
- * A JSON array of the records that fits in `maxBytes` (GitHub keeps outputs to 1 MiB): the most telling
- * first; `omitted` says how many did not fit.
- */
-export function jsonWithin(
-  records: readonly ReapRecord[],
-  maxBytes: number,
-): { json: string; omitted: number } {
-  const parts: string[] = [];
-  let size = 2;
-  for (const record of records) {
-    const text = JSON.stringify(record);
-    if (size + text.length + 1 > maxBytes) break;
-    parts.push(text);
-    size += text.length + 1;
-  }
-  return { json: `[${parts.join(',')}]`, omitted: records.length - parts.length };
 }
 
 // The reaper's log lines: each decision with every fact it was made from, for a debug log, and text from
