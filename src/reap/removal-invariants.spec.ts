@@ -1,7 +1,8 @@
 // The rules that keep work safe, proved with fakes for git and the engine (no Docker, no git process) on
 // folders made here: a sandbox whose lock a run holds is skipped; one with activity since the scan is
 // kept; one whose `.git` cannot be moved away is left intact; a check for work that git fails is kept
-// with the reason; a dry run removes nothing; `max-removals` takes the oldest.
+// with the reason; a dry run removes nothing, and is bounded by `max-removals` as a real run is, which
+// takes the oldest first, the rest in later runs.
 import { jest } from '@jest/globals';
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -180,46 +181,64 @@ describe('deciding', () => {
   });
 });
 
+/** Orphan disk sandboxes under a new root, each last active `days` days ago (none needs git to decide). */
+function orphans(ages: Record<string, number>): { root: string; stale: ScannedSandbox[] } {
+  const root = tempDir('wts-invariants-');
+  const stale = Object.entries(ages).map(([name, days]) => {
+    const s = diskSandbox(root, name);
+    const then = new Date(NOW - days * 24 * 3600 * 1000);
+    for (const p of [path.join(s.hostPath!, 'work.txt'), path.join(s.hostPath!, '.git', 'HEAD')])
+      fs.utimesSync(p, then, then);
+    for (const p of [path.join(s.hostPath!, '.git'), s.hostPath!]) fs.utimesSync(p, then, then);
+    return s;
+  });
+  return { root, stale };
+}
+
+/** An engine that knows no container and no volume, and git that is never asked. */
+function emptyEngine() {
+  const engine = fakeEngine();
+  engine.run.mockResolvedValue('');
+  engine.exec.mockResolvedValue({ exitCode: 0, stdout: '', stderr: '' });
+  engine.hostView.mockResolvedValue({ kind: 'same', containerized: false });
+  engine.listContainers.mockResolvedValue([]);
+  return { engine, git: fakeGit('an orphan needs no git: git') };
+}
+
+function reapIn(
+  root: string,
+  tools: ReturnType<typeof emptyEngine>,
+  run: { dryRun: boolean; maxRemovals: number },
+) {
+  return reap(
+    {
+      worktreeRoot: root,
+      volumePrefix: 'wts-invariants',
+      engine: 'docker',
+      image: 'unused',
+      retention: DEFAULT_RETENTION,
+      force: false,
+      archiveDir: '',
+      now: NOW,
+      ...run,
+    },
+    undefined,
+    tools,
+  );
+}
+
 describe('a dry run', () => {
   it('removes nothing, and asks the engine nothing that changes anything', async () => {
-    const root = tempDir('wts-invariants-');
-    const stale = ['exploration-0000000d', 'feature-old'].map((name) => {
-      const s = diskSandbox(root, name);
-      const then = new Date(NOW - 400 * 24 * 3600 * 1000);
-      for (const p of [path.join(s.hostPath!, 'work.txt'), path.join(s.hostPath!, '.git', 'HEAD')])
-        fs.utimesSync(p, then, then);
-      for (const p of [path.join(s.hostPath!, '.git'), s.hostPath!]) fs.utimesSync(p, then, then);
-      return s;
-    });
-    // An engine that knows no container and no volume.
-    const engine = fakeEngine();
-    engine.run.mockResolvedValue('');
-    engine.exec.mockResolvedValue({ exitCode: 0, stdout: '', stderr: '' });
-    engine.hostView.mockResolvedValue({ kind: 'same', containerized: false });
-    engine.listContainers.mockResolvedValue([]);
-    const git = fakeGit('an orphan needs no git: git');
+    const { root, stale } = orphans({ 'exploration-0000000d': 400, 'feature-old': 400 });
+    const { engine, git } = emptyEngine();
 
-    const result = await reap(
-      {
-        worktreeRoot: root,
-        volumePrefix: 'wts-invariants',
-        engine: 'docker',
-        image: 'unused',
-        retention: DEFAULT_RETENTION,
-        dryRun: true,
-        maxRemovals: 0,
-        force: false,
-        archiveDir: '',
-        now: NOW,
-      },
-      undefined,
-      { git, engine },
-    );
+    const result = await reapIn(root, { engine, git }, { dryRun: true, maxRemovals: 0 });
 
     expect(result.sandboxes.map((s) => [s.sandbox, s.result]).sort()).toEqual([
       ['exploration-0000000d', 'would remove'],
       ['feature-old', 'would remove'],
     ]);
+    expect(result.freedBytes).toBeGreaterThan(0);
     for (const s of stale) expect(fs.readdirSync(s.hostPath!).sort()).toEqual(['.git', 'work.txt']);
     const asked = [...engine.run.mock.calls, ...engine.exec.mock.calls].map(([args]) => args);
     const changing = asked.filter(
@@ -235,5 +254,35 @@ describe('a dry run', () => {
       engine.runHelper,
     ])
       expect(method).not.toHaveBeenCalled();
+  });
+
+  it('is bounded by max-removals as a real run is; each real run then takes the oldest that are left', async () => {
+    const { root } = orphans({
+      'exploration-0000a100': 100,
+      'exploration-0000a200': 200,
+      'exploration-0000a300': 300,
+      'exploration-0000a001': 1,
+    });
+    const tools = emptyEngine();
+    const removed = (r: Awaited<ReturnType<typeof reap>>, as: string) =>
+      r.sandboxes
+        .filter((s) => s.result === as)
+        .map((s) => s.sandbox)
+        .sort();
+
+    const dry = await reapIn(root, tools, { dryRun: true, maxRemovals: 2 });
+    expect(removed(dry, 'would remove')).toEqual(['exploration-0000a200', 'exploration-0000a300']);
+    expect(fs.readdirSync(path.join(root, 'p'))).toHaveLength(4);
+
+    const first = await reapIn(root, tools, { dryRun: false, maxRemovals: 2 });
+    expect(removed(first, 'removed')).toEqual(['exploration-0000a200', 'exploration-0000a300']);
+    expect(first.sandboxes.find((s) => s.sandbox === 'exploration-0000a100')!.reason).toContain(
+      'max-removals (2) is reached',
+    );
+    const second = await reapIn(root, tools, { dryRun: false, maxRemovals: 2 });
+    expect(removed(second, 'removed')).toEqual(['exploration-0000a100']);
+    const third = await reapIn(root, tools, { dryRun: false, maxRemovals: 2 });
+    expect(removed(third, 'removed')).toEqual([]);
+    expect(fs.readdirSync(path.join(root, 'p'))).toEqual(['exploration-0000a001']);
   });
 });

@@ -1,6 +1,7 @@
 // The reaper on real disk sandboxes made by run mode's own code: the retention matrix, the work gate, the
-// in-use gate, dry run, max-removals, force with archive-dir, a second run that finds nothing to do, and
-// a hostile sandbox config that never runs on the host.
+// in-use gate, dry run, force with archive-dir, a second run that finds nothing to do, and a hostile
+// sandbox config that never runs on the host. (max-removals, a rule of the decision alone, is proved with
+// fakes in src/reap/removal-invariants.spec.ts.)
 import { execFileSync, spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -231,27 +232,6 @@ describe('reap mode on disk sandboxes', () => {
     }
     const after = await reap(options(root));
     expect(reaped(after)).toHaveLength(3);
-  }, 120_000);
-
-  it('bounds one run with max-removals (oldest first) and removes nothing in a dry run', async () => {
-    const root = newRoot();
-    const repo = newRepo();
-    await makeDiskSandbox(repo, root, 'exploration-0000a100', { ageDays: 100 });
-    await makeDiskSandbox(repo, root, 'exploration-0000a200', { ageDays: 200 });
-    await makeDiskSandbox(repo, root, 'exploration-0000a300', { ageDays: 300 });
-    await makeDiskSandbox(repo, root, 'exploration-0000a001', { ageDays: 1 });
-
-    const dry = await reap(options(root, { dryRun: true, maxRemovals: 2 }));
-    expect(reaped(dry)).toEqual(['exploration-0000a200', 'exploration-0000a300']);
-    expect(dry.freedBytes).toBeGreaterThan(0);
-    expect(fs.readdirSync(projectDir(root, repo.parent))).toHaveLength(6);
-
-    const first = await reap(options(root, { maxRemovals: 2 }));
-    expect(reaped(first)).toEqual(['exploration-0000a200', 'exploration-0000a300']);
-    expect(byName(first)['exploration-0000a100'].reason).toContain('max-removals (2) is reached');
-    const second = await reap(options(root, { maxRemovals: 2 }));
-    expect(reaped(second)).toEqual(['exploration-0000a100']);
-    expect(reaped(await reap(options(root, { maxRemovals: 2 })))).toEqual([]);
   }, 120_000);
 
   it('with force and archive-dir, saves the work (patch, bundle) or the orphan files, then removes', async () => {
