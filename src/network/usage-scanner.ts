@@ -7,15 +7,10 @@
 // Fields are read at the top of each event or answer (or in its `message` / `response`), never inside the
 // content, so text or tool input the model wrote is not taken for usage. An answer or a line past the
 // bound is not read, and says so: the meter treats it as unreadable. Pure: bytes in, usage out.
-import type { ModelApi } from './model-apis.js';
+import type { Usage } from './apis/api.js';
+import { MODEL_APIS, modelApi, type ModelApi } from './model-apis.js';
 
-/** Tokens of one answer. `input` counts every input token, cached ones too (the cache columns are parts). */
-export interface Usage {
-  input: number;
-  output: number;
-  cacheRead: number;
-  cacheWrite: number;
-}
+export type { Usage };
 
 export interface ScannedAnswer {
   usage?: Usage;
@@ -32,22 +27,8 @@ export const MAX_HELD_BYTES = 16 * 1024 * 1024;
 const MAX_MODEL_CHARS = 200;
 const NEWLINE = 0x0a;
 
-/** Number fields kept, by their path in a usage object (the union of the three families' names). */
-const FIELDS = [
-  'input_tokens',
-  'output_tokens',
-  'cache_creation_input_tokens',
-  'cache_read_input_tokens',
-  'prompt_tokens',
-  'completion_tokens',
-  'prompt_tokens_details.cached_tokens',
-  'input_tokens_details.cached_tokens',
-  'promptTokenCount',
-  'candidatesTokenCount',
-  'cachedContentTokenCount',
-  'thoughtsTokenCount',
-  'toolUsePromptTokenCount',
-];
+/** Number fields kept, by their path in a usage object: every API's, whichever the answer is for. */
+const FIELDS = [...new Set(MODEL_APIS.flatMap((api) => api.fields))];
 
 /**
  * The keys looked for, by the word the search is for and the endings after it: `"usage"`,
@@ -256,41 +237,10 @@ export class UsageScanner {
   }
 
   private usage(): Usage | undefined {
-    const f = (name: string) => this.fields.get(name) ?? 0;
-    const has = (...names: string[]) => names.some((n) => this.fields.has(n));
-    if (this.api === 'anthropic' && has('input_tokens', 'output_tokens')) {
-      const cacheRead = f('cache_read_input_tokens');
-      const cacheWrite = f('cache_creation_input_tokens');
-      // Anthropic counts cached input apart from input_tokens; the others count it within.
-      return {
-        input: f('input_tokens') + cacheRead + cacheWrite,
-        output: f('output_tokens'),
-        cacheRead,
-        cacheWrite,
-      };
-    }
-    if (this.api === 'openai' && has('prompt_tokens'))
-      return {
-        input: f('prompt_tokens'),
-        output: f('completion_tokens'),
-        cacheRead: f('prompt_tokens_details.cached_tokens'),
-        cacheWrite: 0,
-      };
-    if (this.api === 'openai' && has('input_tokens', 'output_tokens'))
-      return {
-        input: f('input_tokens'),
-        output: f('output_tokens'),
-        cacheRead: f('input_tokens_details.cached_tokens'),
-        cacheWrite: 0,
-      };
-    if (this.api === 'gemini' && has('promptTokenCount', 'candidatesTokenCount'))
-      return {
-        input: f('promptTokenCount') + f('toolUsePromptTokenCount'),
-        output: f('candidatesTokenCount') + f('thoughtsTokenCount'),
-        cacheRead: f('cachedContentTokenCount'),
-        cacheWrite: 0,
-      };
-    return undefined;
+    return modelApi(this.api).usage({
+      get: (name) => this.fields.get(name) ?? 0,
+      has: (...names) => names.some((n) => this.fields.has(n)),
+    });
   }
 }
 
