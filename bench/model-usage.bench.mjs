@@ -9,7 +9,8 @@
 // (process.cpuUsage, user + system, read before and after the batch) and the median time to the first
 // byte of the answer's body (the server writes the first event at once, the rest after 50 ms). Medians
 // over the rounds, and the median of each round's own difference between metered and unscanned. Then the
-// usage scanner alone on the same bytes, in this process: its own share of the metered path's CPU.
+// usage scanner alone on the same bytes, in this process: its own share of the metered path's CPU, and its
+// floor.
 // Usage: node bench/model-usage.bench.mjs [rounds=15]      BENCH_BATCH=5 (requests per sample)
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -186,21 +187,41 @@ for (let round = 0; round < ROUNDS; round++) {
 proxy.kill();
 server.close();
 
-// The scanner alone, in this process, on the same bytes in fresh 64 KiB chunks (as a socket hands them on):
-// the part of the metered path's CPU that is the scanner's own work.
+// The scanner alone, in this process, on the same bytes in fresh 32 KiB chunks (the proxy's HTTP client
+// hands on about that much per 'data' event here): the part of the metered path's CPU that is the
+// scanner's own work. Beside it, on the same chunks, its floor: the search for the key's word alone
+// (Buffer.indexOf('usage'), which stops at every 'u'), and a read of every byte that stops nowhere (the
+// search for a byte the answer does not hold), the least any scanner that reads every byte could cost.
 const { UsageScanner } = await import(path.join(work, 'network.mjs'));
 const answer = Buffer.concat([Buffer.from(first), rest]);
-const scannerOnly = [];
+const CHUNK = 32 * 1024;
+const floor = { scanner: [], word: [], read: [] };
+const cpuOf = (work) => {
+  const before = process.cpuUsage();
+  work();
+  const used = process.cpuUsage(before);
+  return (used.user + used.system) / 1000;
+};
+const WORD = Buffer.from('usage');
 for (let round = 0; round < ROUNDS * BATCH; round++) {
   const chunks = [];
-  for (let at = 0; at < answer.length; at += 65536) chunks.push(Buffer.from(answer.subarray(at, at + 65536)));
-  const before = process.cpuUsage();
-  const scanner = new UsageScanner('anthropic', 'sse');
-  for (const chunk of chunks) scanner.write(chunk);
-  if (scanner.end().usage?.output !== 250000) throw new Error('the scanner did not read the usage');
-  const used = process.cpuUsage(before);
-  scannerOnly.push((used.user + used.system) / 1000);
+  for (let at = 0; at < answer.length; at += CHUNK) chunks.push(Buffer.from(answer.subarray(at, at + CHUNK)));
+  floor.scanner.push(
+    cpuOf(() => {
+      const scanner = new UsageScanner('anthropic', 'sse');
+      for (const chunk of chunks) scanner.write(chunk);
+      if (scanner.end().usage?.output !== 250000) throw new Error('the scanner did not read the usage');
+    }),
+  );
+  floor.word.push(
+    cpuOf(() => {
+      for (const chunk of chunks)
+        for (let at = chunk.indexOf(WORD); at !== -1; at = chunk.indexOf(WORD, at + 1));
+    }),
+  );
+  floor.read.push(cpuOf(() => chunks.forEach((chunk) => chunk.indexOf(0x01))));
 }
+const scannerOnly = floor.scanner;
 fs.rmSync(work, { recursive: true, force: true });
 
 const m = Object.fromEntries(
@@ -221,6 +242,10 @@ console.log(
 );
 console.log(
   `the scanner alone: ${median(scannerOnly).toFixed(2)} ms per answer, ${((median(scannerOnly) / m.unscanned.cpu) * 100).toFixed(1)} % of the unscanned path's CPU`,
+);
+const share = (ms) => `${ms.toFixed(2)} ms, ${((ms / m.unscanned.cpu) * 100).toFixed(1)} %`;
+console.log(
+  `its floor: the key's word searched alone ${share(median(floor.word))}; every byte read, stopping nowhere ${share(median(floor.read))}`,
 );
 console.log(
   `metering vs proxy-chain's forward: CPU ${pct(m.metered.cpu, m.forward.cpu)}, first byte ${(m.metered.ttfb - m.forward.ttfb).toFixed(1)} ms`,

@@ -7,6 +7,7 @@
 import * as http from 'node:http';
 import * as https from 'node:https';
 import type { RunCa } from './ca.js';
+import { MAX_HOST_CHARS } from './chain.js';
 import { classifyRequest } from './model-apis.js';
 import { serveModelRequest } from './metered-request.js';
 import type { ModelMeter } from './model-meter.js';
@@ -28,6 +29,59 @@ export interface InterceptorOptions {
   /** Each request sent on, and each refused. */
   onAllowed(): void;
   onRefused(host: string, refusal: Refusal): void;
+}
+
+/** What every interceptor of a run shares; each is made the first time its host, port and scheme are asked. */
+export interface InterceptorsOptions {
+  /** Needed when the policy has credentials on HTTPS hosts; may still be in the making. */
+  ca?: RunCa | Promise<RunCa>;
+  trustedCas?: string;
+  meter: ModelMeter;
+  credentialsFor(host: string, port: number, scheme: Credential['scheme']): Credential[];
+  /** Each request inside sent on, and each refused (its host cut to `MAX_HOST_CHARS`). */
+  allowed(host: string, port: number): void;
+  refused(host: string, port: number, reason: string): void;
+}
+
+/**
+ * The TLS ends of a run, one server per host, port and scheme: for a host with a credential, and (`clear`)
+ * for a tunnel whose bytes are plain HTTP, read as HTTP with no credential.
+ */
+export class Interceptors {
+  private readonly made = new Map<string, Promise<http.Server | https.Server>>();
+
+  constructor(private readonly options: InterceptorsOptions) {}
+
+  get(
+    host: string,
+    port: number,
+    scheme: Credential['scheme'] | 'clear',
+  ): Promise<http.Server | https.Server> {
+    const key = `${scheme}://${host}:${port}`;
+    let made = this.made.get(key);
+    if (!made) {
+      const { options } = this;
+      made = (async () =>
+        makeInterceptor({
+          host,
+          port,
+          scheme: scheme === 'clear' ? 'http' : scheme,
+          ca: scheme === 'https' ? await options.ca : undefined,
+          credentials: scheme === 'clear' ? [] : options.credentialsFor(host, port, scheme),
+          trustedCas: options.trustedCas,
+          meter: options.meter,
+          onAllowed: () => options.allowed(host, port),
+          onRefused: (asked, refusal) =>
+            options.refused(asked.slice(0, MAX_HOST_CHARS), port, refusal.reason),
+        }))();
+      this.made.set(key, made);
+    }
+    return made;
+  }
+
+  async close(): Promise<void> {
+    for (const made of this.made.values()) (await made.catch(() => undefined))?.close();
+  }
 }
 
 function answer(res: http.ServerResponse, refusal: Refusal): void {

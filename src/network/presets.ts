@@ -1,5 +1,8 @@
 // The presets a `network` allow-list may name (`@github`...): the one list of their hosts. docs/network.md
-// lists them for users; a preset's hosts take the default ports (443 and 80) unless written with one.
+// lists them for users; a preset's hosts take the default ports (443 and 80) unless written with one. Each
+// model API's preset is in its record (apis/).
+import { MODEL_APIS } from './model-apis.js';
+
 export const PRESETS: Readonly<Record<string, readonly string[]>> = {
   // git over HTTPS, the API, raw content, release and artifact downloads, the container registry.
   github: [
@@ -16,9 +19,7 @@ export const PRESETS: Readonly<Record<string, readonly string[]>> = {
   npm: ['registry.npmjs.org', 'registry.yarnpkg.com'],
   pypi: ['pypi.org', 'files.pythonhosted.org'],
   debian: ['deb.debian.org', 'security.debian.org'],
-  anthropic: ['api.anthropic.com'],
-  openai: ['api.openai.com'],
-  gemini: ['generativelanguage.googleapis.com'],
+  ...Object.fromEntries(MODEL_APIS.map((api) => [api.name, api.presetHosts])),
 };
 
 export const PRESET_NAMES = Object.keys(PRESETS);

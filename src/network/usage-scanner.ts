@@ -7,15 +7,10 @@
 // Fields are read at the top of each event or answer (or in its `message` / `response`), never inside the
 // content, so text or tool input the model wrote is not taken for usage. An answer or a line past the
 // bound is not read, and says so: the meter treats it as unreadable. Pure: bytes in, usage out.
-import type { ModelApi } from './model-apis.js';
+import type { Usage } from './apis/api.js';
+import { MODEL_APIS, modelApi, type ModelApi } from './model-apis.js';
 
-/** Tokens of one answer. `input` counts every input token, cached ones too (the cache columns are parts). */
-export interface Usage {
-  input: number;
-  output: number;
-  cacheRead: number;
-  cacheWrite: number;
-}
+export type { Usage };
 
 export interface ScannedAnswer {
   usage?: Usage;
@@ -32,22 +27,8 @@ export const MAX_HELD_BYTES = 16 * 1024 * 1024;
 const MAX_MODEL_CHARS = 200;
 const NEWLINE = 0x0a;
 
-/** Number fields kept, by their path in a usage object (the union of the three families' names). */
-const FIELDS = [
-  'input_tokens',
-  'output_tokens',
-  'cache_creation_input_tokens',
-  'cache_read_input_tokens',
-  'prompt_tokens',
-  'completion_tokens',
-  'prompt_tokens_details.cached_tokens',
-  'input_tokens_details.cached_tokens',
-  'promptTokenCount',
-  'candidatesTokenCount',
-  'cachedContentTokenCount',
-  'thoughtsTokenCount',
-  'toolUsePromptTokenCount',
-];
+/** Number fields kept, by their path in a usage object: every API's, whichever the answer is for. */
+const FIELDS = [...new Set(MODEL_APIS.flatMap((api) => api.fields))];
 
 /**
  * The keys looked for, by the word the search is for and the endings after it: `"usage"`,
@@ -57,6 +38,8 @@ const FIELDS = [
 const USAGE = { word: Buffer.from('usage'), endings: [Buffer.from('"'), Buffer.from('Metadata"')] };
 const MODEL = { word: Buffer.from('model'), endings: [Buffer.from('"'), Buffer.from('Version"')] };
 const QUOTE = 0x22;
+const BOTH = [USAGE, MODEL];
+const ONLY_USAGE = [USAGE];
 
 const isObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -66,10 +49,18 @@ export class UsageScanner {
   private readonly fields = new Map<string, number>();
   private model: string | undefined;
   private overBound = false;
+  /** JSON: the answer so far. */
   private held: Buffer[] = [];
   private heldBytes = 0;
+  /** SSE: the unfinished line's bytes so far, in a buffer reused from line to line. */
+  private carry = Buffer.allocUnsafe(1024);
+  private carried = 0;
+  /** SSE: the unfinished line holds a key's word, so it is read when it ends (else it is not). */
+  private pending = false;
   /** SSE: the current line is over the bound and is being skipped to its end. */
   private skipping = false;
+  /** SSE: each key word's first place in the chunk being read (reused). */
+  private readonly firstHits: number[] = [];
 
   /** `onUsage`: called with the usage so far each time a line changes it (streams only). */
   constructor(
@@ -81,25 +72,24 @@ export class UsageScanner {
   /** The next bytes (not kept: the caller may reuse its buffer). */
   write(chunk: Buffer): void {
     if (this.format === 'json') this.hold(chunk);
-    else this.writeEvents(chunk);
+    else if (chunk.length > 0) this.writeEvents(chunk);
   }
 
   end(): ScannedAnswer {
     if (this.format === 'json' && !this.overBound && this.heldBytes > 0)
       this.absorbText(Buffer.concat(this.held).toString('utf8'));
-    if (this.format === 'sse' && this.heldBytes > 0 && !this.skipping)
-      this.readLines(Buffer.concat(this.held));
+    if (this.format === 'sse' && this.carried > 0 && !this.skipping)
+      this.readLines(this.carry.subarray(0, this.carried), 0, this.carried);
     this.held = [];
     this.heldBytes = 0;
+    this.carried = 0;
     return { usage: this.usage(), model: this.model, overBound: this.overBound };
   }
 
   private hold(part: Buffer): void {
-    if (this.overBound && this.format === 'json') return;
-    if (this.skipping || part.length === 0) return;
+    if (this.overBound || part.length === 0) return;
     if (this.heldBytes + part.length > MAX_HELD_BYTES) {
       this.overBound = true;
-      this.skipping = this.format === 'sse';
       this.held = [];
       this.heldBytes = 0;
       return;
@@ -109,46 +99,91 @@ export class UsageScanner {
     this.heldBytes += part.length;
   }
 
-  /** Complete lines are read where they lie in the chunk; only a line's unfinished end is held. */
+  /**
+   * One search per key word over each chunk, whose hits are sorted by where they lie: in the end of a line
+   * begun in an earlier chunk (that line is then read when it ends), in the complete lines (read where they
+   * lie, by offsets), or in the chunk's unfinished last line (read when it ends). A word cut by the chunk's
+   * edge is caught by comparing the bytes on either side. Lines with no hit are never copied whole: only
+   * the unfinished end is kept, in a buffer reused from line to line, so most chunks cost a search and
+   * no allocation.
+   */
   private writeEvents(chunk: Buffer): void {
+    const keys = this.model === undefined ? BOTH : ONLY_USAGE;
+    const open = this.carried > 0 || this.skipping;
+    const firstHits = this.firstHits;
+    for (let k = 0; k < keys.length; k++) {
+      if (this.carried > 0 && cutByEdge(this.carry, this.carried, chunk, keys[k].word)) this.pending = true;
+      firstHits[k] = chunk.indexOf(keys[k].word);
+    }
+    firstHits.length = keys.length;
     let from = 0;
-    if (this.heldBytes > 0 || this.skipping) {
-      const nl = chunk.indexOf(NEWLINE);
-      if (nl === -1) {
-        this.hold(chunk);
-        return;
-      }
-      this.hold(chunk.subarray(0, nl));
-      if (!this.skipping) this.readLines(Buffer.concat(this.held));
-      this.held = [];
-      this.heldBytes = 0;
+    if (open) {
+      const lineEnd = chunk.indexOf(NEWLINE);
+      const ends = lineEnd === -1 ? chunk.length : lineEnd;
+      if (firstHits.some((at) => at !== -1 && at < ends)) this.pending = true;
+      this.carryOn(chunk, 0, ends);
+      if (lineEnd === -1) return;
+      if (this.pending && !this.skipping)
+        this.readLines(this.carry.subarray(0, this.carried), 0, this.carried);
+      this.carried = 0;
+      this.pending = false;
       this.skipping = false;
-      from = nl + 1;
+      from = lineEnd + 1;
     }
     const last = chunk.lastIndexOf(NEWLINE);
-    if (last >= from) {
-      this.readLines(chunk.subarray(from, last));
-      from = last + 1;
-    }
-    if (from < chunk.length) this.hold(chunk.subarray(from));
+    const end = last >= from ? last : from;
+    if (this.readLines(chunk, from, end, firstHits)) this.pending = true;
+    const rest = last >= from ? last + 1 : from;
+    if (rest < chunk.length) this.carryOn(chunk, rest, chunk.length);
   }
 
-  /** Lines (newline-separated) of which only those holding a usage object or, once, a model are parsed. */
-  private readLines(region: Buffer): void {
-    for (const key of this.model === undefined ? [USAGE, MODEL] : [USAGE]) {
-      let at = region.indexOf(key.word);
-      while (at !== -1 && !(key === MODEL && this.model !== undefined)) {
-        const after = keyEnd(region, at, key);
-        if (after === -1 || !opensValue(region, after, key === MODEL ? QUOTE : 0x7b)) {
-          at = region.indexOf(key.word, at + key.word.length);
+  /** Keeps a copy of `part` from `from` to `to` at the end of the unfinished line, within the bound. */
+  private carryOn(part: Buffer, from: number, to: number): void {
+    const length = to - from;
+    if (this.skipping || length <= 0) return;
+    if (this.carried + length > MAX_HELD_BYTES) {
+      this.overBound = true;
+      this.skipping = true;
+      this.carried = 0;
+      this.pending = false;
+      return;
+    }
+    if (this.carried + length > this.carry.length) {
+      const bigger = Buffer.allocUnsafe(Math.min(MAX_HELD_BYTES, 2 * (this.carried + length)));
+      this.carry.copy(bigger, 0, 0, this.carried);
+      this.carry = bigger;
+    }
+    if (length <= 64) for (let i = 0; i < length; i++) this.carry[this.carried + i] = part[from + i];
+    else part.copy(this.carry, this.carried, from, to);
+    this.carried += length;
+  }
+
+  /**
+   * The lines of `buffer` from `start` to `end` (a newline, or the end of a whole line): only those holding
+   * a usage object or, once, a model are parsed. `firstHits`: each key word's first place in `buffer`, when
+   * the caller has searched already. Whether a word lies past `end`, in the unfinished line after it.
+   */
+  private readLines(buffer: Buffer, start: number, end: number, firstHits?: number[]): boolean {
+    let past = false;
+    const keys = this.model === undefined ? BOTH : ONLY_USAGE;
+    for (let k = 0; k < keys.length; k++) {
+      const key = keys[k];
+      let at = firstHits?.[k] ?? buffer.indexOf(key.word, start);
+      if (at !== -1 && at < start) at = buffer.indexOf(key.word, start);
+      while (at !== -1 && at < end && !(key === MODEL && this.model !== undefined)) {
+        const after = keyEnd(buffer, at, key);
+        if (after === -1 || !opensValue(buffer, after, key === MODEL ? QUOTE : 0x7b)) {
+          at = buffer.indexOf(key.word, at + key.word.length);
           continue;
         }
-        const lineEnd = region.indexOf(NEWLINE, at);
-        const lineStart = region.lastIndexOf(NEWLINE, at) + 1;
-        this.readLine(region.subarray(lineStart, lineEnd === -1 ? region.length : lineEnd));
-        at = lineEnd === -1 ? -1 : region.indexOf(key.word, lineEnd);
+        const newline = buffer.indexOf(NEWLINE, at);
+        const lineEnd = newline === -1 || newline > end ? end : newline;
+        this.readLine(buffer.subarray(Math.max(start, buffer.lastIndexOf(NEWLINE, at) + 1), lineEnd));
+        at = lineEnd >= end ? buffer.indexOf(key.word, end) : buffer.indexOf(key.word, lineEnd);
       }
+      if (at !== -1 && at >= end) past = true;
     }
+    return past;
   }
 
   private readLine(line: Buffer): void {
@@ -202,47 +237,27 @@ export class UsageScanner {
   }
 
   private usage(): Usage | undefined {
-    const f = (name: string) => this.fields.get(name) ?? 0;
-    const has = (...names: string[]) => names.some((n) => this.fields.has(n));
-    if (this.api === 'anthropic' && has('input_tokens', 'output_tokens')) {
-      const cacheRead = f('cache_read_input_tokens');
-      const cacheWrite = f('cache_creation_input_tokens');
-      // Anthropic counts cached input apart from input_tokens; the others count it within.
-      return {
-        input: f('input_tokens') + cacheRead + cacheWrite,
-        output: f('output_tokens'),
-        cacheRead,
-        cacheWrite,
-      };
-    }
-    if (this.api === 'openai' && has('prompt_tokens'))
-      return {
-        input: f('prompt_tokens'),
-        output: f('completion_tokens'),
-        cacheRead: f('prompt_tokens_details.cached_tokens'),
-        cacheWrite: 0,
-      };
-    if (this.api === 'openai' && has('input_tokens', 'output_tokens'))
-      return {
-        input: f('input_tokens'),
-        output: f('output_tokens'),
-        cacheRead: f('input_tokens_details.cached_tokens'),
-        cacheWrite: 0,
-      };
-    if (this.api === 'gemini' && has('promptTokenCount', 'candidatesTokenCount'))
-      return {
-        input: f('promptTokenCount') + f('toolUsePromptTokenCount'),
-        output: f('candidatesTokenCount') + f('thoughtsTokenCount'),
-        cacheRead: f('cachedContentTokenCount'),
-        cacheWrite: 0,
-      };
-    return undefined;
+    return modelApi(this.api).usage({
+      get: (name) => this.fields.get(name) ?? 0,
+      has: (...names) => names.some((n) => this.fields.has(n)),
+    });
   }
+}
+
+/** Whether `word` lies across the edge between the first `carried` bytes of `carry` and `chunk`. */
+function cutByEdge(carry: Buffer, carried: number, chunk: Buffer, word: Buffer): boolean {
+  for (let before = 1; before < word.length; before++) {
+    if (before > carried || word.length - before > chunk.length) continue;
+    let i = 0;
+    while (i < word.length && word[i] === (i < before ? carry[carried - before + i] : chunk[i - before])) i++;
+    if (i === word.length) return true;
+  }
+  return false;
 }
 
 /** Where a key found by its word ends (after its closing quote), or -1 when the word is not such a key. */
 function keyEnd(region: Buffer, at: number, key: { word: Buffer; endings: readonly Buffer[] }): number {
-  if (at === 0 || region[at - 1] !== QUOTE) return -1;
+  if (region[at - 1] !== QUOTE) return -1;
   const from = at + key.word.length;
   for (const ending of key.endings)
     if (region.subarray(from, from + ending.length).equals(ending)) return from + ending.length;
