@@ -25,6 +25,8 @@ export interface ScriptedFake {
   paths: string[];
   /** The body of every request (the first 200,000 characters). */
   requests: string[];
+  /** The body of every request that is a turn of the conversation (not a side question), in order. */
+  turns: string[];
   /** The usage of every answer the fake gave with a usage, summed per model. */
   billed: Map<string, Billed>;
   /** When the first and the last request arrived (ms since the epoch), 0 before. */
@@ -46,6 +48,7 @@ function newFake(header: string): ScriptedFake {
     keys: [],
     paths: [],
     requests: [],
+    turns: [],
     billed: new Map(),
     firstAt: 0,
     lastAt: 0,
@@ -111,6 +114,7 @@ export function claudeFake(key: string): ScriptedFake {
       if (req.method !== 'POST' || !req.url?.startsWith('/v1/messages')) return refuse(res, 404, 'not here');
       const request = JSON.parse(text) as { model: string; tools?: unknown[]; messages: unknown[] };
       const all = JSON.stringify(request);
+      if (request.tools?.length) fake.turns.push(all.slice(0, 200_000));
       const turn = (all.match(/"type":"tool_result"/g) ?? []).length;
       const cwd = /Primary working directory: ([^\s\\]+)/.exec(all)?.[1] ?? '/tmp';
       const call = (input: Record<string, string>) => ({
@@ -205,10 +209,12 @@ export function codexFake(key: string): ScriptedFake {
   fake.handler = (req, res) => {
     record(req, res);
     void body(req).then((text) => {
+      fake.requests.push(text.slice(0, 200_000));
       if (req.headers.authorization !== `Bearer ${key}`) return refuse(res, 401, 'invalid key');
       if (req.method !== 'POST' || !req.url?.startsWith('/v1/responses')) return refuse(res, 404, 'not here');
       const request = JSON.parse(text) as { model: string };
       const all = JSON.stringify(request);
+      fake.turns.push(all.slice(0, 200_000));
       const turn = (all.match(/"type":"custom_tool_call_output"/g) ?? []).length;
       const patch = (file: string, content: string) =>
         `await tools.apply_patch(${JSON.stringify(`*** Begin Patch\n*** Add File: ${file}\n+${content.trimEnd()}\n*** End Patch\n`)});`;
@@ -294,11 +300,13 @@ export function geminiFake(key: string): ScriptedFake {
   fake.handler = (req, res) => {
     record(req, res);
     void body(req).then((text) => {
+      fake.requests.push(text.slice(0, 200_000));
       if (req.headers['x-goog-api-key'] !== key) return refuse(res, 401, 'API key not valid');
       const route = /^\/v1beta\/models\/([^:/]+):(generateContent|streamGenerateContent)/.exec(req.url ?? '');
       if (req.method !== 'POST' || !route) return refuse(res, 404, 'not here');
       const [, model, method] = route;
       const all = text;
+      if (method === 'streamGenerateContent') fake.turns.push(all.slice(0, 200_000));
       const turn = (all.match(/"functionResponse"/g) ?? []).length;
       const cwd = /Workspace Directories:\*\*\\n\s*- ([^\s\\]+)/.exec(all)?.[1] ?? '/tmp';
       const write = (file_path: string, content: string) => ({

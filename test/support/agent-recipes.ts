@@ -3,7 +3,8 @@
 // from the npm registry at the version the page names (or at WORKTREE_SANDBOX_AGENT_VERSION, `latest` for
 // the scheduled drift check) into a cache reused across runs, and put in an image built from the Node
 // image; and a `/fix` comment runs the recipe through the bundle as the runner runs it, with the API's
-// host swapped for a local fake's.
+// host swapped for a local fake's; a second `/fix` on the same pull request can follow it, in the same
+// sandbox and HOME, to run the page's resume recipe (`<!-- recipe: NAME-resume -->`, a `command` only).
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -15,13 +16,15 @@ import { uniquePrefix } from './docker.js';
 import { runnerIds } from './env.js';
 import { FakeGitHub } from './fake-github.js';
 import { keySearchLines, NODE_IMAGE } from './network.js';
-import { makePullRequestRepos, type PullRequestRepos } from './pull-requests.js';
+import { makePullRequestRepos, refOf, type PullRequestRepos } from './pull-requests.js';
 import { tempDir } from './repo.js';
 import { issueCommentEvent, REPO, writeEvent } from './webhooks.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const AGENTS_DOC = path.join(ROOT, 'docs/agents.md');
 const CACHE = process.env.WORKTREE_SANDBOX_AGENT_CACHE ?? path.join(os.tmpdir(), 'worktree-sandbox-agents');
+/** Where each CLI's tests record the version and date they passed with (scripts/agent-tested.mjs reads it). */
+export const TESTED_DIR = path.join(CACHE, 'tested');
 const INSTALL_TIMEOUT_MS = 600_000;
 
 export interface Agent {
@@ -65,18 +68,41 @@ export interface Recipe {
   inputs: { image: string; network: string; credentials: string; env: string; command: string };
 }
 
+/** "Tested with <version> on <date>." as the page writes it (and scripts/agent-tested.mjs rewrites it). */
+const TESTED_LINE = /Tested\s+with\s+(\d+\.\d+\.\d+(?:-[\w.]+)?)\s+on\s+\d{4}-\d\d-\d\d/;
+
 /** The recipe named `name` on docs/agents.md, and the "Tested with" version of its paragraph. */
 export function readRecipe(name: Agent['name'], doc = fs.readFileSync(AGENTS_DOC, 'utf8')): Recipe {
   const marker = doc.indexOf(`<!-- recipe: ${name} -->`);
   if (marker < 0) throw new Error(`docs/agents.md has no recipe ${name}`);
   const block = /```yaml\n([\s\S]*?)\n```/.exec(doc.slice(marker))?.[1];
   const paragraph = doc.slice(doc.lastIndexOf('\n\n', marker - 3), marker);
-  const testedWith = /Tested\s+with\s+(\d+\.\d+\.\d+)\s+on\s+\d{4}-\d\d-\d\d/.exec(paragraph)?.[1];
+  const testedWith = TESTED_LINE.exec(paragraph)?.[1];
   if (!block || !testedWith) throw new Error(`recipe ${name}: no YAML block or no "Tested with" line`);
   const inputs = parse(block) as Recipe['inputs'];
   for (const key of ['image', 'network', 'credentials', 'env', 'command'] as const)
     if (typeof inputs[key] !== 'string') throw new Error(`recipe ${name}: no ${key}`);
   return { testedWith, inputs };
+}
+
+/** The command of the resume recipe of `name` (`<!-- recipe: NAME-resume -->`): its other inputs are the recipe's. */
+export function readResumeCommand(name: Agent['name'], doc = fs.readFileSync(AGENTS_DOC, 'utf8')): string {
+  const marker = doc.indexOf(`<!-- recipe: ${name}-resume -->`);
+  const block = marker < 0 ? undefined : /```yaml\n([\s\S]*?)\n```/.exec(doc.slice(marker))?.[1];
+  const command = block ? (parse(block) as { command?: unknown }).command : undefined;
+  if (typeof command !== 'string')
+    throw new Error(`docs/agents.md has no resume recipe ${name} with a command`);
+  return command;
+}
+
+/** What a CLI's tests record once every check passed: the version and the day (UTC). */
+export function recordTested(agent: Agent, version: string): void {
+  fs.mkdirSync(TESTED_DIR, { recursive: true });
+  const date = new Date().toISOString().slice(0, 10);
+  fs.writeFileSync(
+    path.join(TESTED_DIR, `${agent.name}.json`),
+    `${JSON.stringify({ cli: agent.name, package: agent.pkg, version, date })}\n`,
+  );
 }
 
 /** The version to test: the page's, or WORKTREE_SANDBOX_AGENT_VERSION (`latest` asks the registry). */
@@ -149,6 +175,8 @@ export interface RecipeRun {
   post: StepResult;
   github: FakeGitHub;
   repos: PullRequestRepos;
+  /** The `volume-prefix` of its sandbox, which a follow-up run reuses. */
+  prefix: string;
   /** When the command started and ended, by the container's clock (ms since the epoch). */
   startedAt: number;
   endedAt: number;
@@ -170,6 +198,10 @@ export async function runRecipe(options: {
   inputs?: Record<string, string>;
   /** A change to the recipe's command, to show what goes wrong without one of its parts. */
   edit?: (command: string) => string;
+  /** The comment's text after `/fix`. */
+  comment?: string;
+  /** An earlier run whose pull request (its head now what that run pushed) and sandbox this one takes up. */
+  followUp?: RecipeRun;
   cleanup: string[];
 }): Promise<RecipeRun> {
   const { agent, key } = options;
@@ -179,21 +211,23 @@ export async function runRecipe(options: {
       .replace(/\$\{\{ secrets\.\w+ \}\}/g, key);
   const recipe = readRecipe(agent.name).inputs;
   const github = await FakeGitHub.start(FULL, TOKEN);
-  const repos = makePullRequestRepos({ owner: runnerIds() });
+  const earlier = options.followUp;
+  const repos = earlier?.repos ?? makePullRequestRepos({ owner: runnerIds() });
+  const prefix = earlier?.prefix ?? uniquePrefix(`ag${agent.name.slice(0, 3)}`);
   const events = tempDir('wts-agent-event-');
   options.cleanup.push(repos.root, events);
   github.pulls.set(repos.number, {
     number: repos.number,
     state: 'open',
     headRef: repos.branch,
-    headSha: repos.headSha,
+    headSha: earlier ? refOf(repos.origin, `refs/heads/${repos.branch}`) : repos.headSha,
     headRepo: FULL,
   });
   github.permissions.set('alice', { permission: 'write', role_name: 'maintain' });
   const event = issueCommentEvent({
-    body: '/fix write FIXED_BY_AGENT.md',
+    body: `/fix ${options.comment ?? 'write FIXED_BY_AGENT.md'}`,
     author: { login: 'alice', association: 'MEMBER' },
-    commentId: 4242,
+    commentId: earlier ? 4243 : 4242,
   });
   const command = [
     'echo "agent started $(date +%s%3N)"',
@@ -208,7 +242,7 @@ export async function runRecipe(options: {
     inputs: {
       engine: 'docker',
       'repository-path': repos.parent,
-      'volume-prefix': uniquePrefix(`ag${agent.name.slice(0, 3)}`),
+      'volume-prefix': prefix,
       trigger: '/fix',
       token: TOKEN,
       push: 'true',
@@ -228,12 +262,12 @@ export async function runRecipe(options: {
       GITHUB_REPOSITORY: FULL,
       GITHUB_API_URL: github.url,
       GITHUB_SERVER_URL: 'https://ghes.example',
-      GITHUB_RUN_ID: '41',
+      GITHUB_RUN_ID: earlier ? '42' : '41',
       GITHUB_WORKSPACE: repos.parent,
       NODE_EXTRA_CA_CERTS: options.caFile,
     },
     timeoutMs: 540_000,
   });
   const at = (word: string) => Number(new RegExp(`^agent ${word} (\\d+)`, 'm').exec(main.stdout)?.[1] ?? NaN);
-  return { main, post, github, repos, startedAt: at('started'), endedAt: at('ended') };
+  return { main, post, github, repos, prefix, startedAt: at('started'), endedAt: at('ended') };
 }
