@@ -4,6 +4,16 @@
 import type { ProcResult, StreamOptions, StreamResult } from './proc.js';
 import type { HostWork } from './time-limits.js';
 
+/** An object name as git prints it: SHA-1 (40 hex digits) or SHA-256 (64). */
+export const OID = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
+
+/**
+ * For every diff-like command (diff, format-patch): no external diff or textconv program that a
+ * repository's attributes could name, and no rename detection (its memory grows with the square of the
+ * paths).
+ */
+export const NO_EXTERNAL_DIFF = ['--no-ext-diff', '--no-textconv', '--no-renames'] as const;
+
 export interface GitExecOptions {
   /** Extra config for this call only (e.g. credentials for a push). Never visible on the command line. */
   config?: ReadonlyArray<readonly [string, string]>;

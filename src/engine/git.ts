@@ -3,21 +3,14 @@
 // repository's own settings from running anything on the host.
 import { randomBytes } from 'node:crypto';
 import type { GitCommands, GitExecOptions, ObjectReader, SmallObject } from './git-commands.js';
+import { OID } from './git-commands.js';
+// The interface's constants, also where callers of the wrapper have always found them.
+export { NO_EXTERNAL_DIFF, OID } from './git-commands.js';
 import { baseGitEnv, gitConfigEnv, GIT_NETWORK_CONFIG } from './git-hardening.js';
 import { checkGitVersion } from './git-version.js';
 import { startPiped } from './piped-process.js';
 import { runProcess, runStreaming, type ProcResult, type StreamOptions, type StreamResult } from './proc.js';
 import { timeLimitMs } from './time-limits.js';
-
-/** An object name as git prints it: SHA-1 (40 hex digits) or SHA-256 (64). */
-export const OID = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
-
-/**
- * For every diff-like command (diff, format-patch): no external diff or textconv program that a
- * repository's attributes could name, and no rename detection (its memory grows with the square of the
- * paths).
- */
-export const NO_EXTERNAL_DIFF = ['--no-ext-diff', '--no-textconv', '--no-renames'] as const;
 
 /** Where `fetchCommit` puts what it fetched, for the moment it takes to read its commit. */
 export const FETCH_REF_ROOT = 'refs/worktree-sandbox/fetch';

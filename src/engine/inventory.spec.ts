@@ -89,6 +89,13 @@ describe('listing containers', () => {
     });
     await expect(listContainers(engine)).rejects.toThrow('failed: container');
 
+    engine.exec.mockResolvedValueOnce({
+      exitCode: 1,
+      stderr: 'Error: No such object: id0\nCannot connect to the Docker daemon\n',
+      stdout: '',
+    });
+    await expect(listContainers(engine)).rejects.toThrow('failed: container');
+
     engine.exec.mockResolvedValueOnce({ exitCode: 0, stderr: '', stdout: '"/a" running\n' });
     await expect(listContainers(engine)).rejects.toThrow(SyntaxError);
   });

@@ -42,48 +42,44 @@ export async function listVolumes(
     });
 }
 
+type Mount = { Type?: string; Name?: string; Source?: string };
+type Row = [name: string, status: string, running: boolean, networkMode: string, mounts: Mount[] | null];
+
 /**
  * Every container (running or not; with `label`, key or key=value, only those carrying it), as
  * EngineCommands.listContainers shows them: two engine calls whatever their number (`ps` for the ids, one
- * `container inspect` for all). A container removed between the two is simply not listed; any other
- * failure, or an answer that cannot be read, throws (the reaper's in-use check must not miss one).
+ * `container inspect` for all). A container removed between the two is not listed; any other failure,
+ * or an answer that cannot be read, throws (the reaper's in-use check must not miss one).
  */
 export async function listContainers(
   engine: Pick<EngineCommands, 'run' | 'exec' | 'failure'>,
   label?: string,
 ): Promise<ContainerInfo[]> {
-  const filter = label ? ['--filter', `label=${label}`] : [];
-  const ids = (await engine.run(['ps', '--all', '--quiet', '--no-trunc', ...filter]))
-    .split('\n')
-    .filter(Boolean);
+  const ps = ['ps', '--all', '--quiet', '--no-trunc', ...(label ? ['--filter', `label=${label}`] : [])];
+  const ids = (await engine.run(ps)).split('\n').filter(Boolean);
   if (ids.length === 0) return [];
   // One JSON array a line, whatever a name or a mount's path holds.
   const format =
     '[{{json .Name}},{{json .State.Status}},{{json .State.Running}},{{json .HostConfig.NetworkMode}},{{json .Mounts}}]';
   const args = ['container', 'inspect', '--format', format, '--', ...ids];
   const result = await engine.exec(args);
-  const problems = result.stderr
-    .split('\n')
-    .filter((line) => line.trim() && !/no such (object|container)/i.test(line));
-  if (result.exitCode !== 0 && problems.length) throw engine.failure(args, result);
+  // A failure is any line of stderr but "no such container" (one removed between the two calls).
+  const failed = /^(?!.*no such (object|container)).*\S/im.test(result.stderr);
+  if (result.exitCode !== 0 && failed) throw engine.failure(args, result);
   return result.stdout
     .split('\n')
     .filter((line) => line.trim())
     .map((line) => {
-      const [name, status, running, networkMode, mounts] = JSON.parse(line) as [
-        string,
-        string,
-        boolean,
-        string,
-        Array<{ Type?: string; Name?: string; Source?: string }> | null,
-      ];
+      const [name, status, running, networkMode, mounts] = JSON.parse(line) as Row;
+      const of = (type: string, key: 'Name' | 'Source') =>
+        (mounts ?? []).filter((m) => m.Type === type && m[key]).map((m) => m[key]!);
       return {
         name: String(name).replace(/^\//, ''),
         status: String(status),
         running: running === true,
         networkMode: String(networkMode),
-        volumes: (mounts ?? []).filter((m) => m.Type === 'volume' && m.Name).map((m) => m.Name!),
-        binds: (mounts ?? []).filter((m) => m.Type === 'bind' && m.Source).map((m) => m.Source!),
+        volumes: of('volume', 'Name'),
+        binds: of('bind', 'Source'),
       };
     });
 }

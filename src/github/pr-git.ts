@@ -3,8 +3,7 @@
 // (commit list, patch). Commits live in the parent's object store whatever the isolation.
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
-import type { GitCommands } from '../engine/git-commands.js';
-import { NO_EXTERNAL_DIFF, OID } from '../engine/git.js';
+import { NO_EXTERNAL_DIFF, OID, type GitCommands } from '../engine/git-commands.js';
 import { changedPaths } from '../run/changed-paths.js';
 import type { CommitLine } from './progress.js';
 

@@ -12,8 +12,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import ignore from 'ignore';
-import type { GitCommands } from '../engine/git-commands.js';
-import { OID } from '../engine/git.js';
+import { OID, type GitCommands } from '../engine/git-commands.js';
 import type { ParentRepository } from '../sandbox/repository.js';
 import type { Unlisted, UntrackedEntries } from './clean-probe.js';
 import { readBounded } from '../sandbox/sandbox-files.js';

@@ -6,8 +6,7 @@
 // only for times), and git never runs with them. git runs on the host in the parent only (its branches).
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { GitCommands } from '../engine/git-commands.js';
-import { OID } from '../engine/git.js';
+import { OID, type GitCommands } from '../engine/git-commands.js';
 import { withRepositoryLock } from '../sandbox/lock.js';
 import type { ParentRepository } from '../sandbox/repository.js';
 import {

@@ -10,8 +10,7 @@
 // are checked to be bare hexadecimal names before git sees them.
 import type { ParentRepository } from '../sandbox/repository.js';
 import { ALWAYS_SAVING, savedRefs } from '../sandbox/saved.js';
-import type { GitCommands } from '../engine/git-commands.js';
-import { OID } from '../engine/git.js';
+import { OID, type GitCommands } from '../engine/git-commands.js';
 import { readSavingTips } from '../sandbox/sandbox-files.js';
 import { GITIGNORE_MAX, type ReadObjects } from './ignored.js';
 

@@ -11,8 +11,7 @@
 //    and the walk stops after `timeoutMs`: past any of these the count is a lower bound (`exact: false`).
 // Memory: the trees read (at most `maxTreeBytes`, ~3x that once parsed), the listed paths, and one number
 // per pair of trees counted.
-import type { GitCommands, ObjectReader } from '../engine/git-commands.js';
-import { OID } from '../engine/git.js';
+import { OID, type GitCommands, type ObjectReader } from '../engine/git-commands.js';
 
 export interface PathBounds {
   /** The most paths listed by name. */

@@ -5,10 +5,10 @@
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import type { EngineCommands } from '../engine/engine-commands.js';
-import type { GitCommands } from '../engine/git-commands.js';
+import { NO_EXTERNAL_DIFF, type GitCommands } from '../engine/git-commands.js';
 import { PROBE_FILE_PREFIX, PROBE_NAME } from '../engine/engine-probe.js';
 import { createEngine } from '../engine/engine.js';
-import { createGit, NO_EXTERNAL_DIFF } from '../engine/git.js';
+import { createGit } from '../engine/git.js';
 import { sandboxHelperLabels } from '../engine/labels.js';
 import { sidecarName } from '../network/leftovers.js';
 import { privateStorePath, sandboxRefs } from '../sandbox/bookkeeping.js';

@@ -6,8 +6,7 @@
 // The parent's branch moves by fast-forward only.
 // ADR 0003, ADR 0004 (docs/adr/).
 import * as fs from 'node:fs/promises';
-import type { GitCommands } from '../engine/git-commands.js';
-import { OID } from '../engine/git.js';
+import { OID, type GitCommands } from '../engine/git-commands.js';
 import { ensurePrivateStore, privateStorePath, sandboxRefs } from '../sandbox/bookkeeping.js';
 import type { Sandbox } from '../sandbox/layout.js';
 import { withRepositoryLock } from '../sandbox/lock.js';

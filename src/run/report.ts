@@ -1,8 +1,7 @@
 // What a run changed, computed on the host from repositories only the host configures: the parent (for
 // commits) and the sandbox's private store (for the snapshot of its work tree). Nothing is read from the
 // sandbox itself. File names here came from the sandbox: they are printed fenced or escaped.
-import type { GitCommands } from '../engine/git-commands.js';
-import { NO_EXTERNAL_DIFF } from '../engine/git.js';
+import { NO_EXTERNAL_DIFF, type GitCommands } from '../engine/git-commands.js';
 import { changedPaths, type ChangedPaths } from './changed-paths.js';
 import type { ClearedTrap } from '../sandbox/git-traps.js';
 import { countCommits, countUnsaved, savedRefs } from '../sandbox/saved.js';

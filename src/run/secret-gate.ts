@@ -7,8 +7,7 @@
 // value; with `warn` the findings are warnings. A read that could not be finished (too large, out of time,
 // git failing) is a finding of its own: nothing passes unscanned under `block`.
 import { randomBytes } from 'node:crypto';
-import type { GitCommands } from '../engine/git-commands.js';
-import { OID } from '../engine/git.js';
+import { OID, type GitCommands } from '../engine/git-commands.js';
 import { timeLimitMs } from '../engine/time-limits.js';
 import type { SecretScanMode } from '../settings/settings.js';
 import { sandboxText } from '../ui/sandbox-text.js';
