@@ -8,12 +8,12 @@
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import * as fs from 'node:fs';
 import { runMainAndPost } from '../support/action.js';
-import { expectOwnStructure, outsidePre, renderGfm, tagCount } from '../support/cmark.js';
+import { decodedText, expectOwnStructure, outsidePre, renderGfm, tagCount } from '../support/cmark.js';
 import { removeVolumes, uniquePrefix } from '../support/docker.js';
 import { runnerIds, TEST_IMAGE } from '../support/env.js';
 import { FakeGitHub } from '../support/fake-github.js';
 import { makePullRequestRepos, type PullRequestRepos } from '../support/pull-requests.js';
-import { tempDir } from '../support/repo.js';
+import { makeRepo, tempDir } from '../support/repo.js';
 import { nodeRuntimes } from '../support/runtimes.js';
 import { issueCommentEvent, REPO, writeEvent } from '../support/webhooks.js';
 
@@ -211,5 +211,49 @@ describe('untrusted text under cmark-gfm, through the bundle (pull-request bot)'
     expect(html).toMatch(/<pre>\nwts-last-log-line\n<\/pre>/);
     const summary = judge(main.summary, { summaries: ['Diff stat'], headings: 3, mentions: ['@alice'] });
     expect(outsidePre(summary)).toContain(cut);
+  });
+});
+
+describe("the run's job summary, through the bundle (run mode)", () => {
+  // A branch name is whoever pushed it's text: git allows `|`, `<`, `>`, `` ` `` and `@` in one. The
+  // run's table names the parent's branch in a row's key as well as in its value.
+  it("a branch named as markup stays text in the parent's row: no image, no cell of its own", async () => {
+    const repo = makeRepo({ owner: runnerIds() });
+    const prefix = uniquePrefix('render-run');
+    const branch = 'bot/a|b<img/src=https.evil.example/x.png>`@someone';
+    const root = fs.mkdtempSync(`${repo.root}/wt-`);
+    fs.chownSync(root, runnerIds().uid, runnerIds().gid);
+    try {
+      const { main } = await runMainAndPost({
+        node,
+        asRunner: true,
+        inputs: {
+          mode: 'run',
+          image: TEST_IMAGE,
+          isolation: 'disk',
+          branch,
+          'repository-path': repo.parent,
+          'worktree-root': root,
+          'volume-prefix': prefix,
+          cleanup: 'always',
+          command: 'echo fixed >> README.md && git commit -qam fix',
+        },
+        env: { GITHUB_WORKSPACE: repo.parent },
+      });
+      expect({ code: main.code, stderr: main.stderr }).toEqual({ code: 0, stderr: '' });
+      const html = renderGfm(main.summary);
+      expectOwnStructure(html, { headings: 1, details: 1, mentions: [] });
+      const row = /<tr>\n<td>Parent's (.*)<\/td>\n<td>(.*)<\/td>\n<\/tr>/.exec(html);
+      expect(row).not.toBeNull();
+      // The whole name in the key's one cell, as characters (the renderer's entities read back).
+      expect(
+        decodedText(row![1])
+          .replace(/\u200b/g, '')
+          .replace(/@\u200d/g, '@'),
+      ).toBe(branch);
+    } finally {
+      removeVolumes(prefix);
+      fs.rmSync(repo.root, { recursive: true, force: true });
+    }
   });
 });
