@@ -9,6 +9,14 @@ const common = {
   // test/node24 holds a Node.js installation (headers, docs): nothing for Jest to crawl.
   modulePathIgnorePatterns: ['<rootDir>/.bench/', '<rootDir>/test/node24/'],
 };
+// Specs that judge output with what only the set-up installs (cmark-gfm, GitHub's Markdown renderer): they
+// run in the integration lane, so that `npm run test:unit` needs nothing but node_modules and git
+// (test/unit/unit-lane.test.ts keeps every other spec free of it).
+export const NEEDS_SETUP = [
+  'src/ui/untrusted-markdown.spec.ts',
+  'src/action/step-summary.spec.ts',
+  'src/github/progress.spec.ts',
+];
 export default {
   // Integration and end-to-end tests start real containers; unit tests finish far below this.
   testTimeout: 240000,
@@ -17,11 +25,15 @@ export default {
       ...common,
       displayName: 'unit',
       testMatch: ['<rootDir>/src/**/*.spec.ts', '<rootDir>/test/unit/**/*.test.ts'],
+      testPathIgnorePatterns: ['/node_modules/', ...NEEDS_SETUP.map((file) => `<rootDir>/${file}`)],
     },
     {
       ...common,
       displayName: 'integration',
-      testMatch: ['<rootDir>/test/integration/**/*.test.ts'],
+      testMatch: [
+        '<rootDir>/test/integration/**/*.test.ts',
+        ...NEEDS_SETUP.map((file) => `<rootDir>/${file}`),
+      ],
     },
     { ...common, displayName: 'e2e', testMatch: ['<rootDir>/test/e2e/**/*.test.ts'] },
     // Live attacks on the sandbox boundary (docs/security-model.md), through the bundle as the runner user.

@@ -112,7 +112,7 @@ export async function plantProbe(
     await Promise.all(planted.map((p) => fs.rm(p.file, { force: true })));
     if (madeToo)
       await Promise.all(
-        planted.map((p) => (p.made ? fs.rm(p.made, { recursive: true, force: true }) : undefined)),
+        planted.flatMap((p) => (p.made ? [fs.rm(p.made, { recursive: true, force: true })] : [])),
       );
   };
   try {

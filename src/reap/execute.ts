@@ -213,7 +213,9 @@ function forgetNothing(): Forget {
 }
 
 async function release(locks: ReadonlyArray<Held | undefined>): Promise<void> {
-  await Promise.all(locks.map((held) => (held && 'release' in held ? held.release?.() : undefined)));
+  await Promise.all(
+    locks.flatMap((held) => (held && 'release' in held && held.release ? [held.release()] : [])),
+  );
 }
 
 type Held = { release?: Release } | { refused: string };

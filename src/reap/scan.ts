@@ -71,7 +71,7 @@ function realRootOrSelf(root: string): string {
 
 async function scanDisk(root: string, parents: ParentCache, warnings: string[]): Promise<ScannedSandbox[]> {
   // In the order found; a sandbox waits for its parent's records, which are read for several parents at once.
-  const found: Array<ScannedSandbox | Promise<ScannedSandbox>> = [];
+  const found: Array<Promise<ScannedSandbox>> = [];
   const listed = (dir: string) => {
     try {
       return fs.readdirSync(dir, { withFileTypes: true });
@@ -84,7 +84,7 @@ async function scanDisk(root: string, parents: ParentCache, warnings: string[]):
   for (const project of listed(root)) {
     const projectDir = path.join(root, project.name);
     if (!project.isDirectory()) {
-      found.push(foreign(projectDir, project.name, '', describeType(project)));
+      found.push(Promise.resolve(foreign(projectDir, project.name, '', describeType(project))));
       continue;
     }
     let owner: Promise<Owner> | undefined;
@@ -92,7 +92,7 @@ async function scanDisk(root: string, parents: ParentCache, warnings: string[]):
       if (child.name.startsWith('.')) continue; // ours: homes, the note of the parent
       const hostPath = path.join(projectDir, child.name);
       if (!child.isDirectory()) {
-        found.push(foreign(hostPath, project.name, child.name, describeType(child)));
+        found.push(Promise.resolve(foreign(hostPath, project.name, child.name, describeType(child))));
         continue;
       }
       const gitDir = lstat(path.join(hostPath, '.git'));
@@ -106,11 +106,11 @@ async function scanDisk(root: string, parents: ParentCache, warnings: string[]):
           : gitDir.isFile()
             ? 'not a sandbox name'
             : '.git is not a folder';
-        found.push(foreign(hostPath, project.name, child.name, why));
+        found.push(Promise.resolve(foreign(hostPath, project.name, child.name, why)));
         continue;
       }
       if (!SANDBOX_NAME.test(child.name)) {
-        found.push(foreign(hostPath, project.name, child.name, 'not a sandbox name'));
+        found.push(Promise.resolve(foreign(hostPath, project.name, child.name, 'not a sandbox name')));
         continue;
       }
       owner ??= parents.ownerOfProject(projectDir, project.name);
@@ -228,7 +228,7 @@ async function scanVolumes(
 ): Promise<ScannedSandbox[]> {
   const { engine, volumePrefix: prefix } = options;
   const volumes = await listVolumes(engine!, `${MANAGED_LABEL}=true`, VOLUME_LABEL_KEYS);
-  const pending: Array<ScannedSandbox | Promise<ScannedSandbox>> = [];
+  const pending: Array<Promise<ScannedSandbox>> = [];
   for (const { name, labels } of volumes) {
     if (!name.startsWith(`${prefix}-`)) continue;
     const project = labels[label('project')] ?? '';
@@ -243,7 +243,7 @@ async function scanVolumes(
       branchLabel: labels[label('branch')],
     };
     if (!SANDBOX_NAME.test(sandbox) || !project) {
-      pending.push({ ...base, notSandbox: 'its labels name no sandbox and project' });
+      pending.push(Promise.resolve({ ...base, notSandbox: 'its labels name no sandbox and project' }));
       continue;
     }
     // A longer prefix that starts with ours (another tenant) makes names that do not match their labels.
@@ -251,7 +251,7 @@ async function scanVolumes(
     base.createdMs = parseTimestamp(labels[label('created')]);
     const parentPath = labels[label('parent')];
     if (!parentPath || !path.isAbsolute(parentPath)) {
-      pending.push({ ...base, orphan: 'its labels name no parent repository' });
+      pending.push(Promise.resolve({ ...base, orphan: 'its labels name no parent repository' }));
       continue;
     }
     pending.push(

@@ -23,10 +23,21 @@ export function withDefaults(read: InputReader): InputReader {
   };
 }
 
-export function oneOf<T extends string>(read: InputReader, name: string, values: readonly T[]): T {
+/** The inputs that take one of a few words, written once: the settings check them, the CLI offers them. */
+export const CHOICES = {
+  mode: ['run', 'reap'],
+  engine: ['docker', 'podman'],
+  isolation: ['container', 'disk'],
+  cleanup: ['auto', 'always', 'never'],
+  'secret-scan': ['block', 'warn', 'off'],
+} as const;
+
+export type Choice<K extends keyof typeof CHOICES> = (typeof CHOICES)[K][number];
+
+export function oneOf<K extends keyof typeof CHOICES>(read: InputReader, name: K): Choice<K> {
   const raw = read(name).trim();
-  const found = values.find((v) => v === raw.toLowerCase());
-  if (!found) throw new InputError(name, raw, values.join(', '));
+  const found = CHOICES[name].find((v) => v === raw.toLowerCase());
+  if (!found) throw new InputError(name, raw, CHOICES[name].join(', '));
   return found;
 }
 

@@ -10,6 +10,7 @@ import { defaultBotIdentity, parseIdentity, type GitIdentity } from './identity.
 import {
   boolean,
   branchInput,
+  CHOICES,
   image,
   InputError,
   list,
@@ -25,22 +26,23 @@ import {
   issueBranchPrefix,
   volumePrefix,
   withDefaults,
+  type Choice,
   type InputReader,
 } from './inputs.js';
 import type { NetworkPolicy } from '../network/policy.js';
 import { networkInput } from './network-input.js';
 import { pullRequestInputs, type PullRequestSettings } from './pull-request-input.js';
 
-export { InputError, withDefaults, type EnvEntry, type InputReader, type PullRequestSettings };
+export { CHOICES, InputError, withDefaults, type EnvEntry, type InputReader, type PullRequestSettings };
 export { RESERVED_ENV } from './env-input.js';
 import type { Isolation } from '../sandbox/layout.js';
 
 export type { Isolation };
 
-export type CleanupPolicy = 'auto' | 'always' | 'never';
+export type CleanupPolicy = Choice<'cleanup'>;
 
 /** `secret-scan`: what a finding in what leaves a run does (src/run/secret-gate.ts). */
-export type SecretScanMode = 'block' | 'warn' | 'off';
+export type SecretScanMode = Choice<'secret-scan'>;
 
 export type ContainerLimits = Limits;
 
@@ -133,9 +135,9 @@ export const ASSOCIATIONS = [
 
 export function parseSettings(given: InputReader, env: NodeJS.ProcessEnv = process.env): Settings {
   const read = withDefaults(given);
-  const mode = oneOf(read, 'mode', ['run', 'reap'] as const);
+  const mode = oneOf(read, 'mode');
   const common: CommonSettings = {
-    engine: oneOf(read, 'engine', ['docker', 'podman'] as const),
+    engine: oneOf(read, 'engine'),
     worktreeRoot: pathInput(read, 'worktree-root') ?? defaultWorktreeRoot(env),
     volumePrefix: volumePrefix(read),
     token: read('token').trim(),
@@ -151,18 +153,18 @@ function parseRun(read: InputReader, env: NodeJS.ProcessEnv): Omit<RunSettings, 
     mode: 'run',
     command,
     image: image(read),
-    isolation: oneOf(read, 'isolation', ['container', 'disk'] as const),
+    isolation: oneOf(read, 'isolation'),
     branch: branchInput(read, 'branch'),
     base: revisionInput(read, 'base'),
     repositoryPath: pathInput(read, 'repository-path') ?? path.resolve(env.GITHUB_WORKSPACE || process.cwd()),
-    cleanup: oneOf(read, 'cleanup', ['auto', 'always', 'never'] as const),
+    cleanup: oneOf(read, 'cleanup'),
     env: envEntries(read, env),
     timeoutMinutes: number(read, 'timeout-minutes', { min: 0, integer: false }),
     lockTimeoutMinutes: number(read, 'lock-timeout-minutes', { min: 0, integer: false }),
     allowFailure: boolean(read, 'allow-failure'),
     push: boolean(read, 'push'),
     commitMessage: read('commit-message').trim(),
-    secretScan: oneOf(read, 'secret-scan', ['block', 'warn', 'off'] as const),
+    secretScan: oneOf(read, 'secret-scan'),
     limits: {
       memory: optionalPattern(read, 'memory', /^\d+(\.\d+)?[bkmg]?$/i, 'a size such as 512m or 2g'),
       cpus: optionalPattern(read, 'cpus', /^(\d+(\.\d+)?|\.\d+)$/, 'a positive number such as 1.5'),

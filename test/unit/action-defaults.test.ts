@@ -3,10 +3,10 @@ import { describe, expect, it } from '@jest/globals';
 import * as fs from 'node:fs';
 import { parse } from 'yaml';
 import { ACTION_DEFAULTS } from '../../src/action-defaults.js';
-import { parseSettings, type ReapSettings, type RunSettings } from '../../src/settings/settings.js';
+import { CHOICES, parseSettings, type ReapSettings, type RunSettings } from '../../src/settings/settings.js';
 
 const action = parse(fs.readFileSync('action.yml', 'utf8')) as {
-  inputs: Record<string, { default?: string }>;
+  inputs: Record<string, { default?: string; description: string }>;
 };
 
 describe('action.yml defaults', () => {
@@ -29,5 +29,13 @@ describe('action.yml defaults', () => {
     const reap = parseSettings((name) => (name === 'mode' ? 'reap' : ''), {}) as ReapSettings;
     expect(reap.headlessExpiryDays).toBe(Number(action.inputs['headless-expiry-days'].default));
     expect(reap.branchExpiryDays).toBe(Number(action.inputs['branch-expiry-days'].default));
+  });
+
+  it('each input with choices (the settings check them, the CLI offers them) names them all in action.yml', () => {
+    for (const [name, values] of Object.entries(CHOICES)) {
+      const { description, default: fallback } = action.inputs[name];
+      for (const value of values) expect(description).toContain(`\`${value}\``);
+      expect(values).toContain(fallback);
+    }
   });
 });
