@@ -9,7 +9,6 @@
 // When every check of a CLI passed, its version and the day are recorded for the page's "Tested with" line
 // (scripts/agent-tested.mjs writes it).
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -27,6 +26,7 @@ import {
   type RecipeRun,
 } from './agent-recipes.js';
 import { hangCheck } from './agent-hang-check.js';
+import { removeVolumes } from './docker.js';
 import { EDIT_FILE, EDIT_TEXT, FINAL_TEXT, REPLY_TEXT, type ScriptedFake } from './agent-fakes.js';
 import { availableEngines } from './engines.js';
 import { addTestHosts, bridgeAddress, httpsServer, keyNotFound, testCa, type Recorder } from './network.js';
@@ -105,16 +105,7 @@ export function describeRecipe(
     await server?.close();
     if (have && version && passed.size === declared) recordTested(agent, version);
     // The kept sandbox, if the follow-up did not remove it: only the volumes of that run's own prefix.
-    if (first) {
-      const prefix = first.prefix;
-      const left = execFileSync('docker', ['volume', 'ls', '-q', '--filter', `name=${prefix}`], {
-        encoding: 'utf8',
-        timeout: 30_000,
-      })
-        .split('\n')
-        .filter((v) => v.startsWith(prefix));
-      if (left.length) execFileSync('docker', ['volume', 'rm', '-f', ...left], { timeout: 60_000 });
-    }
+    if (first) removeVolumes(first.prefix);
     for (const dir of cleanup) fs.rmSync(dir, { recursive: true, force: true });
   });
 
