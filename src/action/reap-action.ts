@@ -6,7 +6,7 @@ import { Redaction } from '../run/redaction.js';
 import { writeSummary } from '../present/step-summary.js';
 import { byInterest, isReaped, type ReapResult, toRecord } from '../reap/reap-report.js';
 import { jsonRows } from '../ui/markdown.js';
-import { summaryMarkdown } from '../present/reap-summary.js';
+import { summaryMarkdown } from './reap-summary.js';
 import { reap, reapOptionsFrom } from '../reap/reap.js';
 import type { ReapSettings } from '../settings/settings.js';
 

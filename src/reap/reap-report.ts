@@ -1,5 +1,5 @@
 // What a reap run tells: the records of the `reaped` and `kept` outputs, and what the job summary
-// (present/reap-summary.ts) reads: the order of interest, each entry's reason, sizes. Pure.
+// (action/reap-summary.ts) reads: the order of interest, each entry's reason, sizes. Pure.
 import type { Isolation } from '../settings/settings.js';
 import { sandboxText } from '../ui/sandbox-text.js';
 import type { Decision, SandboxFacts } from './decide.js';

@@ -7,7 +7,7 @@ import * as path from 'node:path';
 
 const SRC = path.resolve('src');
 
-/** Higher imports lower. `ui` and `bundle` sit at the bottom with `engine`; `network` (the allow-list and its proxy) beside `sandbox`, both over the engine; `present` (what the action shows: the job summary, warnings, outputs, log lines) over everything it shows, under `action` and `cli`; `types` holds declarations. */
+/** Higher imports lower. `ui` and `bundle` sit at the bottom with `engine`; `network` (the allow-list and its proxy) beside `sandbox`, both over the engine; `present` (what a run shows: the job summary, warnings, outputs, log lines) beside `reap` and `github`, over the run it shows, under `action` and `cli` (the reap's summary is `action/reap-summary.ts`: the reaper is shown by the action alone); `types` holds declarations. */
 const RANK: Record<string, number> = {
   engine: 0,
   ui: 0,
@@ -19,7 +19,7 @@ const RANK: Record<string, number> = {
   run: 3,
   reap: 4,
   github: 4,
-  present: 4.5,
+  present: 4,
   action: 5,
   cli: 5,
 };
