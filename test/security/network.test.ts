@@ -2,7 +2,7 @@
 // 1001): Docker, and rootless Podman. The command has only the proxy; a credential's value reaches the
 // server it is for and is nowhere the command, the engine or the job's outputs could show it.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -82,7 +82,12 @@ function inspectManaged(engine: string): string {
   const ids = execFileSync(cmd, args, { encoding: 'utf8', env, cwd: '/' }).split('\n').filter(Boolean);
   if (ids.length === 0) return '';
   const [icmd, iargs, ienv] = engineCli(engine, ['inspect', ...ids]);
-  return execFileSync(icmd, iargs, { encoding: 'utf8', env: ienv, cwd: '/' });
+  // Another suite on the same engine may remove its containers between the two calls: those are not ours.
+  const r = spawnSync(icmd, iargs, { encoding: 'utf8', env: ienv, cwd: '/' });
+  const failures = r.stderr.split('\n').filter((l) => l.trim() && !/no such (object|container)/i.test(l));
+  if (r.status !== 0 && (failures.length > 0 || !r.stdout.trim()))
+    throw new Error(`inspect failed: ${r.stderr}`);
+  return r.stdout;
 }
 
 describe.each(ENGINES)('network allow-list through the bundle, as the runner (%s)', (engine) => {
