@@ -262,3 +262,7 @@ export class Git implements GitCommands {
     return result.exitCode === 0 ? result.stdout.trim() : undefined;
   }
 }
+
+/** git as the layers above engine/ hold it, the interface (Git.create, Git.checking); a spec holds a fake. */
+export const createGit = (): Promise<GitCommands> => Git.create();
+export const checkingGit = (): { git: GitCommands; checked: Promise<void> } => Git.checking();

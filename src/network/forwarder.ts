@@ -2,7 +2,7 @@
 // command's container joins. It copies bytes between TCP connections to 127.0.0.1:PROXY_PORT and the
 // proxy's Unix socket, and parses nothing. It runs on the runner's own Node, in an image made here of
 // the libraries that Node needs (never the `image` input, which is hostile).
-import type { ContainerEngine } from '../engine/engine.js';
+import type { EngineCommands } from '../engine/engine-commands.js';
 import { hostImage, LayerEntries, sharedLibraries } from '../engine/host-image.js';
 import { label } from '../engine/labels.js';
 import { joinSockets, RELAY_LARGE_BYTES, RELAY_LARGE_COUNT, RELAY_SMALL_BYTES, relayReads } from './relay.js';
@@ -63,7 +63,7 @@ setTimeout(probe, ${PROXY_PROBE_MS});
  * (and loader) the runner's Node loads, made once per runner by the one builder of images from the
  * runner's own files (engine/host-image.ts), found by its digest afterwards. Node itself is mounted.
  */
-export function ensureForwarderImage(engine: ContainerEngine, node: string): Promise<string> {
+export function ensureForwarderImage(engine: EngineCommands, node: string): Promise<string> {
   return hostImage(engine, {
     repository: 'localhost/worktree-sandbox-forwarder',
     label: label('forwarder-image'),

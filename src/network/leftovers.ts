@@ -5,7 +5,7 @@
 // command's container only when the sidecar it joined is no longer running. A live run removes its
 // command's container before it stops its sidecar (run/command.ts, session.ts), so an ended command's
 // container beside a running sidecar is a live run's, about to be read and removed by it.
-import type { ContainerEngine } from '../engine/engine.js';
+import type { EngineCommands } from '../engine/engine-commands.js';
 import { label } from '../engine/labels.js';
 import type { Ui } from '../ui/ui.js';
 
@@ -53,7 +53,7 @@ export function leftByKilledRuns(containers: readonly LabelledContainer[]): stri
 }
 
 /** Every container with the command's role label, as the engine shows it: two engine calls, or one. */
-async function labelledContainers(engine: ContainerEngine): Promise<LabelledContainer[]> {
+async function labelledContainers(engine: EngineCommands): Promise<LabelledContainer[]> {
   const ids = (
     await engine.run(['ps', '--all', '--quiet', '--no-trunc', '--filter', `label=${label('role')}=command`])
   )
@@ -89,7 +89,7 @@ async function labelledContainers(engine: ContainerEngine): Promise<LabelledCont
  * Removes what killed runs with an allow-list left (leftByKilledRuns); returns the names removed. Never
  * throws: a run or a reap goes on whatever the engine says here.
  */
-export async function removeLeftNetworkContainers(engine: ContainerEngine): Promise<string[]> {
+export async function removeLeftNetworkContainers(engine: EngineCommands): Promise<string[]> {
   try {
     const removed: string[] = [];
     for (const name of leftByKilledRuns(await labelledContainers(engine)))
@@ -101,7 +101,7 @@ export async function removeLeftNetworkContainers(engine: ContainerEngine): Prom
 }
 
 /** removeLeftNetworkContainers, said in one line when it removed anything. */
-export async function reportLeftNetworkContainers(engine: ContainerEngine, ui: Ui): Promise<void> {
+export async function reportLeftNetworkContainers(engine: EngineCommands, ui: Ui): Promise<void> {
   const removed = await removeLeftNetworkContainers(engine);
   if (removed.length)
     ui.info(

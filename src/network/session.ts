@@ -5,8 +5,8 @@
 import * as fs from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import type { EngineCommands } from '../engine/engine-commands.js';
 import { userArg, type ContainerSpec } from '../engine/container-args.js';
-import type { ContainerEngine } from '../engine/engine.js';
 import type { RunCa } from './ca.js';
 import {
   ensureForwarderImage,
@@ -142,7 +142,7 @@ export function createRunCaOnDemand(): Promise<RunCa> {
 }
 
 export async function startNetwork(
-  engine: ContainerEngine,
+  engine: EngineCommands,
   policy: ProxiedPolicy,
   options: { name: string; labels: Record<string, string>; ca?: Promise<RunCa> },
 ): Promise<NetworkSession> {

@@ -12,7 +12,8 @@
 // It reads nothing but that pipe, runs nothing but `<engine> rm --force` on the two names the action made,
 // each under a time limit, and the action kills it once it has stopped both itself.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { ENGINE_ENV, type ContainerEngine } from '../engine/engine.js';
+import type { EngineCommands } from '../engine/engine-commands.js';
+import { ENGINE_ENV } from '../engine/engine.js';
 import { pickEnv } from '../engine/proc.js';
 
 /** Time limit of one `rm` (an engine under load takes seconds); the rounds a killed CLI may need. */
@@ -49,7 +50,7 @@ export interface Watchdog {
 }
 
 /** Watches over `names` (in the order they are to go) until dismissed, or until the action is gone. */
-export function startWatchdog(engine: ContainerEngine, names: readonly string[]): Watchdog {
+export function startWatchdog(engine: EngineCommands, names: readonly string[]): Watchdog {
   let child: ChildProcess | undefined;
   try {
     child = spawn(process.execPath, ['-e', WATCHDOG_SCRIPT, engine.name, ...names], {

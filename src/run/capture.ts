@@ -4,11 +4,11 @@
 // The host writes at most `maxBytes` of it to a private file, then stops the helper: a command that wrote
 // gigabytes cannot fill the runner's disk.
 // ADR 0003 (docs/adr/0003-only-a-bundle-crosses-back.md).
+import type { EngineCommands } from '../engine/engine-commands.js';
 import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import type { ContainerEngine } from '../engine/engine.js';
 import { SNAPSHOT_REF } from '../sandbox/bookkeeping.js';
 import { ClearedTraps, TRAP_GUARD, type ClearedTrap } from '../sandbox/git-traps.js';
 import { sandboxHelper, whereIs, type Sandbox } from '../sandbox/layout.js';
@@ -112,7 +112,7 @@ export class ImportLimitError extends Error {
 }
 
 export async function captureSandbox(
-  engine: ContainerEngine,
+  engine: EngineCommands,
   sandbox: Sandbox,
   options: CaptureOptions,
 ): Promise<Captured> {

@@ -11,8 +11,8 @@
 //    and the walk stops after `timeoutMs`: past any of these the count is a lower bound (`exact: false`).
 // Memory: the trees read (at most `maxTreeBytes`, ~3x that once parsed), the listed paths, and one number
 // per pair of trees counted.
-import type { ObjectReader } from '../engine/git-commands.js';
-import { OID, type Git } from '../engine/git.js';
+import type { GitCommands, ObjectReader } from '../engine/git-commands.js';
+import { OID } from '../engine/git.js';
 
 export interface PathBounds {
   /** The most paths listed by name. */
@@ -119,7 +119,7 @@ function pair(a: Entry[], b: Entry[]): Side[] {
 
 /** The changed paths between two trees (undefined: the empty tree), listed and counted within `bounds`. */
 export async function changedPaths(
-  git: Git,
+  git: GitCommands,
   cwd: string,
   from: string | undefined,
   to: string | undefined,

@@ -1,8 +1,8 @@
 // After the command: the one way work comes back. Capture in a helper container, import on the host,
 // report from the parent (ADR 0003).
+import type { EngineCommands } from '../engine/engine-commands.js';
+import type { GitCommands } from '../engine/git-commands.js';
 import * as fs from 'node:fs/promises';
-import type { ContainerEngine } from '../engine/engine.js';
-import type { Git } from '../engine/git.js';
 import type { PreparedSandbox } from '../sandbox/layout.js';
 import type { RunSettings } from '../settings/settings.js';
 import { captureSandbox } from './capture.js';
@@ -18,8 +18,8 @@ export interface CollectSettings {
 
 /** Capture in a helper, import on the host, report from the parent. */
 export async function collectChanges(
-  git: Git,
-  engine: ContainerEngine,
+  git: GitCommands,
+  engine: EngineCommands,
   sandbox: PreparedSandbox,
   settings: CollectSettings,
   commitMessage?: string,

@@ -6,7 +6,8 @@
 // The parent's branch moves by fast-forward only.
 // ADR 0003, ADR 0004 (docs/adr/).
 import * as fs from 'node:fs/promises';
-import { OID, type Git } from '../engine/git.js';
+import type { GitCommands } from '../engine/git-commands.js';
+import { OID } from '../engine/git.js';
 import { ensurePrivateStore, privateStorePath, sandboxRefs } from '../sandbox/bookkeeping.js';
 import type { Sandbox } from '../sandbox/layout.js';
 import { withRepositoryLock } from '../sandbox/lock.js';
@@ -96,7 +97,11 @@ export interface Imported {
   branchUpdate?: string;
 }
 
-export async function importBundle(git: Git, sandbox: Sandbox, captured: Captured): Promise<Imported> {
+export async function importBundle(
+  git: GitCommands,
+  sandbox: Sandbox,
+  captured: Captured,
+): Promise<Imported> {
   const { parent } = sandbox;
   const header = await readBundleHeader(captured.bundle);
   checkBundleRefs(header, sandbox.branch);
@@ -159,7 +164,7 @@ export async function importBundle(git: Git, sandbox: Sandbox, captured: Capture
 }
 
 /** The parent's branch follows the sandbox's by fast-forward only; never when the parent has it checked out. */
-async function fastForwardBranch(git: Git, sandbox: Sandbox, tip: string): Promise<string> {
+async function fastForwardBranch(git: GitCommands, sandbox: Sandbox, tip: string): Promise<string> {
   const { parent, branch } = sandbox;
   const ref = `refs/heads/${branch}`;
   const [current, holder] = await Promise.all([
@@ -188,7 +193,7 @@ async function fastForwardBranch(git: Git, sandbox: Sandbox, tip: string): Promi
 }
 
 /** The work tree of the parent (its own, or a linked one) that has `ref` checked out, if any. */
-async function checkedOutIn(git: Git, parentPath: string, ref: string): Promise<string | undefined> {
+async function checkedOutIn(git: GitCommands, parentPath: string, ref: string): Promise<string | undefined> {
   // Without -z (git 2.36): the action supports git 2.31.
   const list = await git.run(parentPath, ['worktree', 'list', '--porcelain']);
   let current = '';
@@ -199,7 +204,7 @@ async function checkedOutIn(git: Git, parentPath: string, ref: string): Promise<
   return undefined;
 }
 
-async function resolve(git: Git, cwd: string, ref: string): Promise<string> {
+async function resolve(git: GitCommands, cwd: string, ref: string): Promise<string> {
   const sha = await git.resolveCommit(cwd, ref);
   if (!sha) throw new Error(`${ref} is missing in ${cwd} after the import.`);
   return sha;

@@ -1,7 +1,7 @@
 // Pushing the sandbox branch from the host: never forced, only that branch, to the origin URL read
 // before the command ran (so a container that rewrote .git/config cannot redirect it). The token travels
 // as git configuration in the environment, never on a command line and never into the container.
-import type { Git } from '../engine/git.js';
+import type { GitCommands } from '../engine/git-commands.js';
 import type { PreparedSandbox } from '../sandbox/layout.js';
 import { withRepositoryLock } from '../sandbox/lock.js';
 import type { ParentRepository } from '../sandbox/repository.js';
@@ -25,7 +25,7 @@ export function authConfig(url: string, token: string): Array<[string, string]> 
 }
 
 export async function pushBranch(
-  git: Git,
+  git: GitCommands,
   parent: ParentRepository,
   originUrl: string,
   branch: string,
@@ -70,7 +70,7 @@ export interface PushDestination {
 
 /** A run's push: its branch tip, to `to`, once the secret scan lets the commits go. */
 export async function pushSandbox(
-  git: Git,
+  git: GitCommands,
   sandbox: PreparedSandbox,
   report: WorktreeReport,
   to: PushDestination | { withheld: string },

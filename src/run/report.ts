@@ -1,7 +1,8 @@
 // What a run changed, computed on the host from repositories only the host configures: the parent (for
 // commits) and the sandbox's private store (for the snapshot of its work tree). Nothing is read from the
 // sandbox itself. File names here came from the sandbox: they are printed fenced or escaped.
-import { type Git, NO_EXTERNAL_DIFF } from '../engine/git.js';
+import type { GitCommands } from '../engine/git-commands.js';
+import { NO_EXTERNAL_DIFF } from '../engine/git.js';
 import { changedPaths, type ChangedPaths } from './changed-paths.js';
 import type { ClearedTrap } from '../sandbox/git-traps.js';
 import { countCommits, countUnsaved, savedRefs } from '../sandbox/saved.js';
@@ -60,7 +61,7 @@ export const STAT_MAX_BYTES = 64 * 1024;
 // when at most STAT_MAX_PATHS paths changed, without rename detection (quadratic) and with files over
 // 1 MiB taken as binary (never loaded whole); its output is streamed and cut at STAT_MAX_BYTES.
 export async function buildReport(
-  git: Git,
+  git: GitCommands,
   parentPath: string,
   startSha: string,
   imported: Imported,
@@ -99,7 +100,7 @@ export async function buildReport(
 
 /** git's `--stat` for a bounded number of paths; otherwise the first paths and how many were left out. */
 async function diffStat(
-  git: Git,
+  git: GitCommands,
   store: string,
   from: string,
   to: string,
@@ -156,7 +157,7 @@ export function leftOut(changed: ChangedPaths, shown: number): string {
  * MAX_COUNTED_COMMITS; 1 when git cannot say, so that work is never taken for none.
  */
 export async function commitsNotIn(
-  git: Git,
+  git: GitCommands,
   parentPath: string,
   tip: string,
   not: readonly string[],

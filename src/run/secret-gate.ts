@@ -7,7 +7,8 @@
 // value; with `warn` the findings are warnings. A read that could not be finished (too large, out of time,
 // git failing) is a finding of its own: nothing passes unscanned under `block`.
 import { randomBytes } from 'node:crypto';
-import { OID, type Git } from '../engine/git.js';
+import type { GitCommands } from '../engine/git-commands.js';
+import { OID } from '../engine/git.js';
 import { timeLimitMs } from '../engine/time-limits.js';
 import type { SecretScanMode } from '../settings/settings.js';
 import { sandboxText } from '../ui/sandbox-text.js';
@@ -69,7 +70,7 @@ export function secretGate(
  * leave; throws SecretScanBlocked when they may not.
  */
 export async function checkCommits(
-  git: Git,
+  git: GitCommands,
   repo: string,
   revs: readonly string[],
   gate: SecretGate,
@@ -166,7 +167,7 @@ export function scanLogArgs(format: string, revs: readonly string[]): string[] {
  * brings in is scanned too.
  */
 async function readCommits(
-  git: Git,
+  git: GitCommands,
   repo: string,
   revs: readonly string[],
   scanner: SecretScanner,
