@@ -12,8 +12,12 @@
 //    a helper container doing `git worktree add` into the volume + `docker run` (volume);
 // 2. reuse: a second run on the same branch vs a bare `docker run` with the mounts the action's own
 //    command container gets (parent read-only, its .git hidden, its object store read-only, the sandbox);
-// 3. peak memory (VmHWM) of every action process (main and post steps).
+// 3. the whole main step, against the same hand-written steps followed by a helper container that looks for
+//    changes (`git status --porcelain`), as the action's import does;
+// 4. peak memory (VmHWM) of every action process (main and post steps).
 // The command prints `date +%s%N` first: containers share the host's clock.
+//   BENCH_DISTS="before=/tmp/before/index.js,after=dist/index.js": several builds, interleaved with the
+//   baseline and with each other in rotating order (a device measured with and without it, ADR 0011).
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
@@ -48,9 +52,9 @@ if (!Number.isInteger(REPEAT) || REPEAT < 2 || REPEAT % 2)
   throw new Error(`BENCH_REPEAT must be an even number (each side runs first as often as second): ${REPEAT}`);
 const FIRST_INSTRUCTION = 'date +%s%N';
 // Targets: ≤ 1.1× (disk) and ≤ 1.3× (volume) the hand-written `git worktree add` + `docker run`, so that
-// the boundary costs little over the old design; reuse ≤ +0.15 s over a bare `docker run`; peak memory
-// ≤ 100 MB.
-const TARGETS = { diskRatio: 1.1, volumeRatio: 1.3, reuseExtraMs: 150, peakMb: 100 };
+// the boundary costs little over the old design; the whole main step ≤ 1.1× the same steps followed by a
+// helper that looks for changes; reuse ≤ +0.15 s over a bare `docker run`; peak memory ≤ 100 MB.
+const TARGETS = { diskRatio: 1.1, volumeRatio: 1.3, stepRatio: 1.1, reuseExtraMs: 150, peakMb: 100 };
 const ISOLATIONS = [
   { isolation: 'disk', label: 'disk', ratio: TARGETS.diskRatio },
   { isolation: 'container', label: 'container (volume)', ratio: TARGETS.volumeRatio },
@@ -66,6 +70,12 @@ const scratch = path.join(CACHE, `run-mode-${tag}`);
 const worktreeRoot = path.join(scratch, 'worktrees');
 const reuseBranch = `bench-reuse-${tag}`;
 const peaks = [];
+const VARIANTS = (process.env.BENCH_DISTS ?? `action=${DIST}`).split(',').map((entry) => {
+  const [name, dist] = entry.split('=');
+  if (!name || !dist || !fs.existsSync(dist)) throw new Error(`BENCH_DISTS: no build at ${entry}`);
+  return { name, dist: path.resolve(dist) };
+});
+const ab = VARIANTS.length > 1;
 
 /** action.yml's input defaults, as the runner fills them in (expressions such as the token: empty here). */
 
@@ -82,15 +92,16 @@ function actionInputs(repo, isolation, extra = {}) {
   };
 }
 
-/** Main then post; returns ms from the main step's start to the command's first instruction. */
-async function actionRun(repo, isolation, extra, node = ACTION_NODE) {
+/** Main then post; ms from the main step's start to the command's first instruction (`ms`) and to its end. */
+async function actionRun(repo, isolation, extra, node = ACTION_NODE, dist = VARIANTS[0].dist) {
   const inputs = actionInputs(repo, isolation, extra);
-  const main = await runActionStep({ inputs, cwd: repo, node });
-  const post = await runActionStep({ inputs, cwd: repo, state: main.state, node });
+  const main = await runActionStep({ inputs, cwd: repo, node, dist });
+  const stepMs = Number(nowNs() - main.startNs) / 1e6;
+  const post = await runActionStep({ inputs, cwd: repo, state: main.state, node, dist });
   peaks.push(main.peakKb, post.peakKb);
   if (main.outputs.kind === 'transient' && (await sandboxExists(main.outputs)))
     throw new Error(`the post step left the transient sandbox ${main.outputs.sandbox} behind`);
-  return { ms: Number(firstTimestamp(main.stdout) - main.startNs) / 1e6, outputs: main.outputs };
+  return { ms: Number(firstTimestamp(main.stdout) - main.startNs) / 1e6, stepMs, outputs: main.outputs };
 }
 
 async function sandboxExists(outputs) {
@@ -103,15 +114,30 @@ function handMounts(repo, worktreeMount) {
   return ['-v', `${repo}:${repo}:ro`, '-v', `${repo}/.git:${repo}/.git`, '-v', worktreeMount];
 }
 
-/** Runs the commands one after the other, as a script would; returns ms to the first instruction of the last. */
+/** Runs the commands one after the other, as a script would: ms to the command's first instruction and to the end. */
 async function timedSequence(commands) {
   const startNs = nowNs();
-  let result;
-  for (const [cmd, ...args] of commands) result = await run(cmd, args);
-  return Number(firstTimestamp(result.stdout) - startNs) / 1e6;
+  let stdout = '';
+  for (const [cmd, ...args] of commands) stdout += (await run(cmd, args)).stdout;
+  return { ms: Number(firstTimestamp(stdout) - startNs) / 1e6, stepMs: Number(nowNs() - startNs) / 1e6 };
 }
 
 const firstInstruction = ['sh', '-c', FIRST_INSTRUCTION];
+/** The helper that looks for changes after the command, as the action's import does. */
+const lookForChanges = (mounts, wt) => [
+  'docker',
+  'run',
+  '--rm',
+  '--user',
+  `${uid}:${gid}`,
+  ...mounts,
+  '-w',
+  wt,
+  IMAGE,
+  'git',
+  'status',
+  '--porcelain',
+];
 
 /**
  * `git worktree add` + `docker run`. `parallel`: with git's parallel checkout (`checkout.workers=0`, as many
@@ -121,7 +147,7 @@ const firstInstruction = ['sh', '-c', FIRST_INSTRUCTION];
 async function baselineDisk(repo, n, parallel = false) {
   const wt = path.join(worktreeRoot, 'baseline', `hand-${n}`);
   const workers = parallel ? ['-c', 'checkout.workers=0'] : [];
-  const ms = await timedSequence([
+  const times = await timedSequence([
     ['git', '-C', repo, ...workers, 'worktree', 'add', '--quiet', '--detach', wt, 'HEAD'],
     [
       'docker',
@@ -135,9 +161,10 @@ async function baselineDisk(repo, n, parallel = false) {
       IMAGE,
       ...firstInstruction,
     ],
+    lookForChanges(handMounts(repo, `${wt}:${wt}`), wt),
   ]);
   await run('git', ['-C', repo, 'worktree', 'remove', '--force', '--', wt]);
-  return ms;
+  return times;
 }
 
 async function baselineVolume(repo, n) {
@@ -156,37 +183,40 @@ async function baselineVolume(repo, n) {
           'helper',
           ...add,
         ];
-  const ms = await timedSequence([
+  const times = await timedSequence([
     ['docker', 'volume', 'create', volume],
     ['docker', 'run', '--rm', ...mounts, IMAGE, ...helper],
     ['docker', 'run', '--rm', '--user', `${uid}:${gid}`, ...mounts, '-w', wt, IMAGE, ...firstInstruction],
+    lookForChanges(mounts, wt),
   ]);
   await run('docker', ['volume', 'rm', '--', volume]);
   fs.rmSync(path.join(repo, '.git', 'worktrees', `hand-${n}`), { recursive: true, force: true });
-  return ms;
+  return times;
 }
 
 /** A bare `docker run` on an existing sandbox, with the action's mounts (lib.mjs `bareRunArgs`). */
 async function bareRun(repo, outputs) {
-  return timedSequence([['docker', ...bareRunArgs(repo, outputs, firstInstruction)]]);
+  return timedSequence([
+    ['docker', ...bareRunArgs(repo, outputs, firstInstruction)],
+    ['docker', ...bareRunArgs(repo, outputs, ['git', 'status', '--porcelain'])],
+  ]);
 }
 
 /**
- * Runs `a` and `b` in alternating order (so neither always runs on the other's warm cache), each after a
- * `sync`, so that neither pays for writing back what the run before it wrote (60 MB per new sandbox).
+ * Runs `sides` in rotating order (so none always runs on another's warm cache, and each runs first as
+ * often as the others when `i` covers a multiple of their count), each after a `sync`, so that none pays
+ * for writing back what the run before it wrote (60 MB per new sandbox). Results in the order given.
  */
-async function pair(i, a, b) {
-  const synced = async (fn) => {
+async function interleaved(i, sides) {
+  const results = new Array(sides.length);
+  for (let k = 0; k < sides.length; k++) {
+    const j = (i + k) % sides.length;
     await run('sync', []);
-    return fn();
-  };
-  if (i % 2) {
-    const y = await synced(b);
-    return [await synced(a), y];
+    results[j] = await sides[j]();
   }
-  const x = await synced(a);
-  return [x, await synced(b)];
+  return results;
 }
+const pair = (i, a, b) => interleaved(i, [a, b]);
 
 async function benchRepository() {
   if (process.env.BENCH_REPO)
@@ -215,7 +245,10 @@ async function cleanUp(repo) {
       fs.rmSync(path.join(admin, entry), { recursive: true, force: true });
   }
   for (const { isolation } of ISOLATIONS)
-    await run('git', ['-C', repo, 'branch', '-D', '--', `${reuseBranch}-${isolation}`], { check: false });
+    for (const { name } of VARIANTS)
+      await run('git', ['-C', repo, 'branch', '-D', '--', `${reuseBranch}-${isolation}-${name}`], {
+        check: false,
+      });
   // The parent's records of sandboxes a failed run left (the repository is the benchmark's own copy).
   const records = (
     await run('git', ['-C', repo, 'for-each-ref', '--format=delete %(refname)', 'refs/worktree-sandbox/'])
@@ -238,65 +271,107 @@ async function main() {
   uncacheNodeBinaries(); // peak memory: see lib.mjs
   const note = machineNote();
   const load = [loadAverage()];
+  // Per isolation: each build's series (start → first instruction, whole main step; new and reused
+  // sandboxes), the baselines' beside them.
+  const series = () => ({ action: [], step: [], reuse: [], reuseStep: [], reuseHere: [], actionP: [] });
   const times = Object.fromEntries(
     ISOLATIONS.map(({ isolation }) => [
       isolation,
-      { action: [], hand: [], reuse: [], bare: [], reuseHere: [], actionP: [], handP: [] },
+      {
+        ...Object.fromEntries(VARIANTS.map(({ name }) => [name, series()])),
+        hand: [],
+        handStep: [],
+        bare: [],
+        bareStep: [],
+        handP: [],
+      },
     ]),
   );
   try {
     log('warm-up (not counted)');
     for (const { isolation } of ISOLATIONS) {
-      await actionRun(repo, isolation);
+      for (const { dist } of VARIANTS) await actionRun(repo, isolation, {}, ACTION_NODE, dist);
       await (isolation === 'disk' ? baselineDisk(repo, 0) : baselineVolume(repo, 0));
     }
     for (let i = 1; i <= REPEAT; i++) {
       for (const { isolation } of ISOLATIONS) {
         const hand = isolation === 'disk' ? baselineDisk : baselineVolume;
-        const [a, h] = await pair(
-          i,
-          async () => (await actionRun(repo, isolation)).ms,
+        const [h, ...actions] = await interleaved(i, [
           () => hand(repo, i),
+          ...VARIANTS.map(
+            ({ dist }) =>
+              () =>
+                actionRun(repo, isolation, {}, ACTION_NODE, dist),
+          ),
+        ]);
+        const t = times[isolation];
+        t.hand.push(h.ms);
+        t.handStep.push(h.stepMs);
+        VARIANTS.forEach(({ name }, k) => {
+          t[name].action.push(actions[k].ms);
+          t[name].step.push(actions[k].stepMs);
+        });
+        const each = VARIANTS.map(
+          ({ name }, k) => `${name} ${seconds(actions[k].ms)} / ${seconds(actions[k].stepMs)}`,
         );
-        times[isolation].action.push(a);
-        times[isolation].hand.push(h);
-        log(`${i}/${REPEAT} ${isolation}: action ${seconds(a)}, hand-written ${seconds(h)}`);
+        log(
+          `${i}/${REPEAT} ${isolation} (first instruction / step): ${each.join(', ')}, hand-written ${seconds(h.ms)} / ${seconds(h.stepMs)}`,
+        );
       }
     }
     // Reported: the action against the same hand-written steps with git's parallel checkout, as its own.
-    for (let i = 1; i <= REPEAT; i++) {
+    for (let i = 1; !ab && i <= REPEAT; i++) {
       const [a, h] = await pair(
         i,
         async () => (await actionRun(repo, 'disk')).ms,
-        () => baselineDisk(repo, i, true),
+        async () => (await baselineDisk(repo, i, true)).ms,
       );
-      times.disk.actionP.push(a);
+      times.disk[VARIANTS[0].name].actionP.push(a);
       times.disk.handP.push(h);
       log(`${i}/${REPEAT} disk: action ${seconds(a)}, hand-written with parallel checkout ${seconds(h)}`);
     }
     for (const { isolation } of ISOLATIONS) {
-      const branch = `${reuseBranch}-${isolation}`;
-      const { outputs } = await actionRun(repo, isolation, { branch });
+      const branch = (name) => `${reuseBranch}-${isolation}-${name}`;
+      let outputs;
+      for (const { name, dist } of VARIANTS)
+        ({ outputs } = await actionRun(repo, isolation, { branch: branch(name) }, ACTION_NODE, dist));
+      const t = times[isolation];
       for (let i = 1; i <= REPEAT; i++) {
-        const [r, b] = await pair(
-          i,
-          async () => (await actionRun(repo, isolation, { branch })).ms,
+        const [b, ...reuses] = await interleaved(i, [
           () => bareRun(repo, outputs),
+          ...VARIANTS.map(
+            ({ name, dist }) =>
+              () =>
+                actionRun(repo, isolation, { branch: branch(name) }, ACTION_NODE, dist),
+          ),
+        ]);
+        t.bare.push(b.ms);
+        t.bareStep.push(b.stepMs);
+        VARIANTS.forEach(({ name }, k) => {
+          t[name].reuse.push(reuses[k].ms);
+          t[name].reuseStep.push(reuses[k].stepMs);
+        });
+        const each = VARIANTS.map(
+          ({ name }, k) => `${name} ${seconds(reuses[k].ms)} / ${seconds(reuses[k].stepMs)}`,
         );
-        times[isolation].reuse.push(r);
-        times[isolation].bare.push(b);
-        log(`${i}/${REPEAT} ${isolation} reuse: action ${seconds(r)}, bare docker run ${seconds(b)}`);
-        if (ACTION_NODE !== process.execPath) {
+        log(
+          `${i}/${REPEAT} ${isolation} reuse (first instruction / step): ${each.join(', ')}, bare docker run ${seconds(b.ms)} / ${seconds(b.stepMs)}`,
+        );
+        if (!ab && ACTION_NODE !== process.execPath) {
           // The same on this machine's own Node (reported, not the target: GitHub runs Node 24).
           await run('sync', []);
-          const here = (await actionRun(repo, isolation, { branch }, process.execPath)).ms;
-          times[isolation].reuseHere.push(here);
+          const here = (
+            await actionRun(repo, isolation, { branch: branch(VARIANTS[0].name) }, process.execPath)
+          ).ms;
+          t[VARIANTS[0].name].reuseHere.push(here);
           log(`${i}/${REPEAT} ${isolation} reuse on Node ${process.versions.node}: ${seconds(here)}`);
         }
       }
-      // The action removes its own persistent sandbox (cleanup: always), then the branch goes.
-      await actionRun(repo, isolation, { branch, cleanup: 'always' });
-      await run('git', ['-C', repo, 'branch', '-D', '--', branch]);
+      // The action removes its own persistent sandboxes (cleanup: always), then the branches go.
+      for (const { name, dist } of VARIANTS) {
+        await actionRun(repo, isolation, { branch: branch(name), cleanup: 'always' }, ACTION_NODE, dist);
+        await run('git', ['-C', repo, 'branch', '-D', '--', branch(name)]);
+      }
     }
   } finally {
     await cleanUp(repo);
@@ -309,60 +384,82 @@ async function report({ source, shape, note, load, times }) {
   const verdict = (ok) => (ok ? 'pass' : '**FAIL**');
   const rows = [];
   let allPass = true;
+  const ratioRow = (measure, xs, ys, baseline, target) => {
+    const ok = target === undefined || median(xs) / median(ys) <= target;
+    if (target !== undefined) allPass &&= ok;
+    rows.push([
+      measure,
+      seconds(median(xs)),
+      `${seconds(median(ys))} (${baseline})`,
+      `× ${(median(xs) / median(ys)).toFixed(2)}`,
+      `× ${median(xs.map((x, i) => x / ys[i])).toFixed(2)}`,
+      target === undefined ? 'none' : `≤ × ${target}`,
+      target === undefined ? '' : verdict(ok),
+    ]);
+  };
+  const of = (name) => (ab ? `${name}: ` : '');
   for (const { isolation, label, ratio } of ISOLATIONS) {
     const t = times[isolation];
-    const action = median(t.action);
-    const hand = median(t.hand);
-    const ok = action / hand <= ratio;
-    allPass &&= ok;
-    rows.push([
-      `start → first instruction, ${label}, new transient sandbox`,
-      seconds(action),
-      `${seconds(hand)} (hand-written)`,
-      `× ${(action / hand).toFixed(2)}`,
-      `× ${median(t.action.map((a, i) => a / t.hand[i])).toFixed(2)}`,
-      `≤ × ${ratio}`,
-      verdict(ok),
-    ]);
-    if (t.handP.length) {
-      const [a, h] = [median(t.actionP), median(t.handP)];
-      rows.push([
-        `the same, ${label}, against the hand-written steps with git's parallel checkout (reported)`,
-        seconds(a),
-        `${seconds(h)} (\`git -c checkout.workers=0 worktree add\` + \`docker run\`)`,
-        `× ${(a / h).toFixed(2)}`,
-        `× ${median(t.actionP.map((x, i) => x / t.handP[i])).toFixed(2)}`,
-        'none',
-        '',
-      ]);
+    for (const { name } of VARIANTS) {
+      const v = t[name];
+      ratioRow(
+        `${of(name)}start → first instruction, ${label}, new transient sandbox`,
+        v.action,
+        t.hand,
+        'hand-written',
+        ratio,
+      );
+      ratioRow(
+        `${of(name)}whole main step, ${label}, new transient sandbox`,
+        v.step,
+        t.handStep,
+        'hand-written, then a helper looks for changes',
+        TARGETS.stepRatio,
+      );
+      if (t.handP.length)
+        ratioRow(
+          `the same, ${label}, against the hand-written steps with git's parallel checkout (reported)`,
+          v.actionP,
+          t.handP,
+          '`git -c checkout.workers=0 worktree add` + `docker run`',
+        );
     }
   }
   for (const { isolation, label } of ISOLATIONS) {
     const t = times[isolation];
-    const reuse = median(t.reuse);
-    const bare = median(t.bare);
-    const ok = reuse - bare <= TARGETS.reuseExtraMs;
-    allPass &&= ok;
-    rows.push([
-      `reuse (second run on one branch), ${label}`,
-      seconds(reuse),
-      `${seconds(bare)} (bare docker run)`,
-      signed(reuse - bare),
-      signed(median(t.reuse.map((r, i) => r - t.bare[i]))),
-      `≤ + ${seconds(TARGETS.reuseExtraMs)}`,
-      verdict(ok),
-    ]);
-    if (t.reuseHere.length) {
-      const here = median(t.reuseHere);
+    for (const { name } of VARIANTS) {
+      const v = t[name];
+      const reuse = median(v.reuse);
+      const bare = median(t.bare);
+      const ok = reuse - bare <= TARGETS.reuseExtraMs;
+      allPass &&= ok;
       rows.push([
-        `reuse, ${label}, the action on Node ${process.versions.node} (this machine's; reported)`,
-        seconds(here),
+        `${of(name)}reuse (second run on one branch), ${label}`,
+        seconds(reuse),
         `${seconds(bare)} (bare docker run)`,
-        signed(here - bare),
-        signed(median(t.reuseHere.map((r, i) => r - t.bare[i]))),
-        'none',
-        '',
+        signed(reuse - bare),
+        signed(median(v.reuse.map((r, i) => r - t.bare[i]))),
+        `≤ + ${seconds(TARGETS.reuseExtraMs)}`,
+        verdict(ok),
       ]);
+      ratioRow(
+        `${of(name)}whole main step, reuse, ${label}`,
+        v.reuseStep,
+        t.bareStep,
+        'bare docker run, then a helper looks for changes',
+      );
+      if (v.reuseHere.length) {
+        const here = median(v.reuseHere);
+        rows.push([
+          `reuse, ${label}, the action on Node ${process.versions.node} (this machine's; reported)`,
+          seconds(here),
+          `${seconds(bare)} (bare docker run)`,
+          signed(here - bare),
+          signed(median(v.reuseHere.map((r, i) => r - t.bare[i]))),
+          'none',
+          '',
+        ]);
+      }
     }
   }
   const peakMb = Math.max(...peaks) / 1024;
@@ -389,14 +486,18 @@ async function report({ source, shape, note, load, times }) {
     ],
     rows,
   );
+  const list = (xs) => xs.map((x) => (x / 1000).toFixed(2)).join(', ');
   const samples = ISOLATIONS.map(({ isolation, label }) => {
     const t = times[isolation];
-    const list = (xs) => xs.map((x) => (x / 1000).toFixed(2)).join(', ');
-    const here = t.reuseHere.length ? `; reuse on Node ${process.versions.node} ${list(t.reuseHere)}` : '';
-    const parallel = t.handP.length
-      ? `; action ${list(t.actionP)} against hand-written with parallel checkout ${list(t.handP)}`
-      : '';
-    return `- ${label}: action ${list(t.action)}; hand-written ${list(t.hand)}${parallel}; reuse ${list(t.reuse)}; bare ${list(t.bare)}${here}`;
+    const builds = VARIANTS.map(({ name }) => {
+      const v = t[name];
+      const here = v.reuseHere.length ? `; reuse on Node ${process.versions.node} ${list(v.reuseHere)}` : '';
+      const parallel = v.actionP.length
+        ? `; action ${list(v.actionP)} against hand-written with parallel checkout ${list(t.handP)}`
+        : '';
+      return `${name} ${list(v.action)} (step ${list(v.step)})${parallel}; reuse ${list(v.reuse)} (step ${list(v.reuseStep)})${here}`;
+    });
+    return `- ${label}: ${builds.join('; ')}; hand-written ${list(t.hand)} (step ${list(t.handStep)}); bare ${list(t.bare)} (step ${list(t.bareStep)})`;
   }).join('\n');
   const command = `${process.env.BENCH_REPO ? `BENCH_REPO=${process.env.BENCH_REPO} ` : ''}${REPEAT === 8 ? '' : `BENCH_REPEAT=${REPEAT} `}node bench/run-mode.bench.mjs`;
   const body = `
@@ -406,7 +507,7 @@ Produced by \`${command}\` on ${new Date().toISOString().slice(0, 10)}, from com
 - Repository: ${source}: ${shape.files} files, ${(shape.bytes / 1e6).toFixed(1)} MB checked out, ${shape.commits} commits.
 - ${REPEAT} repetitions after one warm-up; action and baseline interleaved in alternating order, each first in half of the pairs (the second run of a pair was measured 0.7–1.2 s slower: it follows the removal of the first one's 60 MB sandbox), each after a \`sync\`; medians. Times run from spawning the process (\`node dist/index.js\` with INPUT_* variables, action.yml's defaults and per-step GITHUB_OUTPUT/GITHUB_STATE files, as the runner does; or the hand-written equivalent's first command) to the \`date +%s%N\` the command prints first in the container. Every transient sandbox is new and removed afterwards (the action's post step; checked).
 - What the action does: a repository of its own per sandbox (\`git init\`, \`objects/info/alternates\` to the parent's store, \`git reset --hard\` with git's parallel checkout, \`checkout.workers=0\`: as many workers as cores; in a helper container for a volume), the parent's records as refs, then the command in a container that sees the parent read-only with its \`.git\` hidden and only its object store mounted (read-only).
-- Hand-written equivalents (the old design by hand): disk: \`git worktree add --detach\` + \`docker run --rm -v\` (parent read-only, its .git and the worktree read-write); volume: \`docker volume create\` + a helper \`docker run\` doing \`git worktree add\` into the volume + \`docker run\`. Reported beside them (disk, a second series of pairs): the same hand-written steps with the parallel checkout the action uses, so that its gain is seen apart. Reuse: a bare \`docker run\` with the mounts the action's command container gets (parent read-only, a tmpfs over its .git, its object store read-only, the sandbox; a disk sandbox's home too).
+- Hand-written equivalents (the old design by hand): disk: \`git worktree add --detach\` + \`docker run --rm -v\` (parent read-only, its .git and the worktree read-write); volume: \`docker volume create\` + a helper \`docker run\` doing \`git worktree add\` into the volume + \`docker run\`; for the whole step, each then followed by a helper \`docker run\` doing \`git status --porcelain\` (and a bare run by the same). Reported beside them (disk, a second series of pairs): the same hand-written steps with the parallel checkout the action uses, so that its gain is seen apart. Reuse: a bare \`docker run\` with the mounts the action's command container gets (parent read-only, a tmpfs over its .git, its object store read-only, the sandbox; a disk sandbox's home too).
 - Peak memory: VmHWM of each action process (main and post steps), polled from /proc every 5 ms.
 - The verdict is on the ratio (or difference) of the medians. The paired column compares each action run with the baseline run next to it, which is steadier while other work on the machine comes and goes.
 

@@ -78,11 +78,7 @@ export interface EngineCommands {
   run(args: readonly string[]): Promise<string>;
   failure(args: readonly string[], result: ProcResult): EngineError;
   inspectImage(image: string): Promise<ProcResult>;
-  inspectImageAndVolume(
-    image: string,
-    volume: string,
-  ): { image: Promise<ProcResult>; volume: Promise<boolean> };
-  ensureImage(image: string, inspected?: Promise<ProcResult>): Promise<void>;
+  ensureImage(image: string): Promise<void>;
   volumeExists(name: string): Promise<boolean>;
   createVolume(name: string, labels: Record<string, string>): Promise<void>;
   removeVolume(name: string): Promise<boolean>;

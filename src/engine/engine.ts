@@ -153,52 +153,17 @@ export class ContainerEngine implements EngineCommands {
     return engineFailure(this.name, args, result);
   }
 
-  /** The engine's answer on `image` (ensureImage's first half: a run starts it before it knows it needs it). */
+  /** The engine's answer on `image` (ensureImage's first half). */
   inspectImage(image: string): Promise<ProcResult> {
     return this.exec(['image', 'inspect', '--format', '{{.Id}}', '--', image]);
   }
 
   /**
-   * inspectImage and volumeExists for a run that will wait for both. On Docker, one CLI start: `docker
-   * inspect` takes names of any kind and prints a line for each object it finds. An answer is taken from
-   * it only where a line shows an object of the kind asked for (a volume by its name and mount point, an
-   * image by an ID and neither); anything else (a container of that name, an engine that failed) asks
-   * again by kind, so the answers are the two calls' own.
-   */
-  inspectImageAndVolume(
-    image: string,
-    volume: string,
-  ): { image: Promise<ProcResult>; volume: Promise<boolean> } {
-    if (this.name !== 'docker') return { image: this.inspectImage(image), volume: this.volumeExists(volume) };
-    const format = '{{json (index . "Id")}} {{json (index . "Name")}} {{json (index . "Mountpoint")}}';
-    const seen = this.exec(['inspect', '--format', format, '--', image, volume]).then(
-      (result) => {
-        const lines = result.stdout.split('\n').map((line) => {
-          try {
-            return JSON.parse(`[${line.split(' ').join(',')}]`) as unknown[];
-          } catch {
-            return [];
-          }
-        });
-        return {
-          image: lines.some(([id, name, mount]) => typeof id === 'string' && name === null && mount === null),
-          volume: lines.some(([, name, mount]) => name === volume && typeof mount === 'string'),
-        };
-      },
-      () => ({ image: false, volume: false }),
-    );
-    return {
-      image: seen.then((s) => (s.image ? { exitCode: 0, stdout: '', stderr: '' } : this.inspectImage(image))),
-      volume: seen.then((s) => s.volume || this.volumeExists(volume)),
-    };
-  }
-
-  /**
    * Makes sure `image` is present, pulling it when missing. Also the engine reachability check: one call on
-   * the fast path, so that start-up stays quick. `inspected`: that call, already made (inspectImage).
+   * the fast path, so that start-up stays quick.
    */
-  async ensureImage(image: string, inspected?: Promise<ProcResult>): Promise<void> {
-    const inspect = await (inspected ?? this.inspectImage(image));
+  async ensureImage(image: string): Promise<void> {
+    const inspect = await this.inspectImage(image);
     if (inspect.exitCode === 0) return;
     const failure = this.failure(['image', 'inspect'], inspect);
     if (failure.message.includes('unreachable')) throw failure;

@@ -13,8 +13,7 @@ import type { PlantedProbe } from '../engine/engine-probe.js';
 import { EngineError } from '../engine/engine-error.js';
 import { commandLabels } from '../engine/labels.js';
 import { startFailureHint } from '../engine/start-failure.js';
-import { isProxied, type NetworkPolicy, type ProxiedPolicy } from '../network/policy.js';
-import type { RunCa } from '../network/ca.js';
+import type { ProxiedPolicy } from '../network/policy.js';
 import type { NetworkReport } from '../network/proxy.js';
 import type { NetworkSession } from '../network/session.js';
 import { pathExists } from '../sandbox/bookkeeping.js';
@@ -38,14 +37,13 @@ export interface CommandSpec {
   extraEnv?: Record<string, string>;
   /** The folder of SANDBOX_REPLY_FILE (reply.ts), mounted read-write: made by `runCommand`. */
   reply?: ReplyFolder;
-  /** An allow-list or audit: the command's only way out is the proxy (src/network/session.ts). */
-  network?: NetworkPolicy;
   /**
-   * The command container's name and its network, started by the caller while the sandbox was being
-   * prepared (start-up time); without them, they are made here.
+   * With an allow-list or audit, the proxy and its sidecar the caller started (startCommandNetwork): the
+   * command's only way out. Stopped here, after the container. No credential's value passes here.
    */
+  network?: NetworkSession;
+  /** The command container's name (the network's, when there is one); without it, one is made here. */
   containerName?: string;
-  networkReady?: Promise<NetworkSession>;
   /**
    * The probe's files (engine-probe.ts), bound first: the engine then creates the container only when it
    * sees the sandbox's folders where the action sees them, and its refusal is told as such.
@@ -147,42 +145,18 @@ export function commandContainer(
   };
 }
 
-let networkCode: Promise<typeof import('../network/session.js')> | undefined;
-
 /**
- * The network code, loaded on demand (a chunk of its own: the proxy library is no part of a run without
- * an allow-list), once. A run with an allow-list starts loading it first thing, while git and the engine
- * answer the first questions, so that its evaluation is not on the way to the sidecar.
+ * The network of the command container `name`: the proxy and its sidecar (src/network/session.ts). Its
+ * code is loaded on demand, a chunk of its own: the proxy library is no part of a run without one.
  */
-export function loadNetworkCode(): Promise<typeof import('../network/session.js')> {
-  networkCode ??= import('../network/session.js');
-  return networkCode;
-}
-
-/**
- * What a run with an allow-list can begin as it starts, before its sandbox is known: loading the network
- * code and, with credentials, making the run's CA (node-forge loaded, RSA keys made off the main thread).
- * Both overlap the first git and engine questions instead of the sidecar's start.
- */
-export function beginCommandNetwork(policy: ProxiedPolicy): { ca?: Promise<RunCa> } {
-  const code = loadNetworkCode();
-  code.catch(() => undefined); // awaited by startCommandNetwork
-  if (policy.credentials.length === 0) return {};
-  const ca = code.then((m) => m.createRunCaOnDemand());
-  ca.catch(() => undefined); // awaited by startNetwork
-  return { ca };
-}
-
-/** The network of the command container `name`: the proxy and its sidecar (src/network/session.ts). */
 export async function startCommandNetwork(
   engine: EngineCommands,
   policy: ProxiedPolicy,
   sandbox: Sandbox,
   name: string,
-  begun: { ca?: Promise<RunCa> } = {},
 ): Promise<NetworkSession> {
-  const { startNetwork } = await loadNetworkCode();
-  return startNetwork(engine, policy, { name, labels: commandLabels(sandbox), ca: begun.ca });
+  const { startNetwork } = await import('../network/session.js');
+  return startNetwork(engine, policy, { name, labels: commandLabels(sandbox) });
 }
 
 export interface CommandHooks {
@@ -225,14 +199,13 @@ export async function runCommand(
       : undefined;
   const started = Date.now();
   const note = containerNotePath(sandbox.parent.gitDir, sandbox.name);
-  let network: NetworkSession | undefined;
+  const network = spec.network;
   let outcome: CommandResult | undefined;
   try {
     await fs.mkdir(path.dirname(note), { recursive: true });
     await fs.writeFile(note, `${name}\n`);
     let container = commandContainer(sandbox, spec, name, env);
-    if (spec.network && isProxied(spec.network)) {
-      network = await (spec.networkReady ?? startCommandNetwork(engine, spec.network, sandbox, name));
+    if (network) {
       const joined = {
         ...spec,
         extraEnv: { ...spec.extraEnv, ...network.env },

@@ -96,45 +96,23 @@ function branchRefNames(branch: string): [local: string, remote: string] {
 }
 
 /**
- * The branch's two refs (local, and origin's), read from `repositoryPath` before its parent is known, so
- * that this git process overlaps the checks of the parent's answer instead of following them. Branches
- * and remote-tracking refs are the repository's own, shared by its linked worktrees and the same from any
- * folder of it: the answer is the parent's. Undefined when it could not be read (resolveBranch then asks
- * the parent itself, and reports what goes wrong).
- */
-export function readBranchRefs(
-  git: Pick<GitCommands, 'readRefs'>,
-  repositoryPath: string,
-  branch: string,
-): Promise<Map<string, string> | undefined> {
-  return git.readRefs(repositoryPath, branchRefNames(branch)).catch(() => undefined);
-}
-
-/**
  * Gathers the facts from the parent repository (fetching the branch from origin when it is not known
  * yet). Reading refs needs no lock: git replaces each one in one step, and the sandbox is made from what
  * is read again under the lock (create.ts). The parent is the host's alone: no container can write its
  * refs. `head`, when given, is the parent's HEAD commit as just read: the start when `base` is empty.
- * `refsRead`, when given, is readBranchRefs's answer.
  */
 export async function resolveBranch(
   git: BranchGit,
   parent: ParentRepository & { head?: string },
   branch: string,
   base: string,
-  refsRead?: Promise<Map<string, string> | undefined>,
 ): Promise<BranchPlan> {
   const parentPath = parent.path;
   const [local, remote] = branchRefNames(branch);
-  // One git process for both branch refs (or none: read early, readBranchRefs); the base only costs one
-  // more when it is named.
+  // One git process for both branch refs; the base only costs one more when it is named.
   const [baseCommit, refs] = await Promise.all([
     !base && parent.head ? parent.head : git.resolveCommit(parentPath, base || 'HEAD'),
-    branch
-      ? (refsRead ?? Promise.resolve(undefined)).then(
-          (read) => read ?? git.readRefs(parentPath, [local, remote]),
-        )
-      : new Map<string, string>(),
+    branch ? git.readRefs(parentPath, [local, remote]) : new Map<string, string>(),
   ]);
   if (!baseCommit)
     throw new Error(`Invalid input 'base': ${JSON.stringify(base)} names no commit in ${parentPath}.`);

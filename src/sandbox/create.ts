@@ -14,7 +14,6 @@ import { createInVolume, createOnDisk, makeDiskFolder, type Seed } from './make-
 import { removeDiskFolders } from './remove.js';
 import type { ParentRepository } from './repository.js';
 import { readRefsAsData } from './ref-files.js';
-import { dropRemovalNote, removeNotedVolume, volumePresent, type VolumeLook } from './volume-look.js';
 
 export class SandboxConflictError extends Error {}
 
@@ -33,8 +32,6 @@ export async function prepareSandbox(
    */
   image: string | { name: string; ready: () => Promise<void> },
   log: Log,
-  /** A look at the sandbox's volume taken before its lock (volume-look.ts). */
-  looked?: VolumeLook,
 ): Promise<PreparedSandbox> {
   const { name: imageName, ready: checksDone } =
     typeof image === 'string' ? { name: image, ready: () => Promise.resolve() } : image;
@@ -43,7 +40,7 @@ export async function prepareSandbox(
   // A sandbox that is there is taken without the repository lock: only the holder of the sandbox's lock
   // (this run; the reaper and `rm` take it too) writes its records. Anything else is decided again, and
   // recorded, under the repository lock.
-  const found = await lookUp(git, engine, sandbox, refs, looked);
+  const found = await lookUp(git, engine, sandbox, refs);
   if (found.reused) return found.reused;
   // Nothing is written before the image is known to be there and the engine to see the folders; a pull
   // is never waited for under the lock.
@@ -61,11 +58,8 @@ export async function prepareSandbox(
   } catch (error) {
     // What was made here goes; a volume that was there before is kept.
     if (sandbox.isolation === 'disk') await removeDiskFolders(sandbox).catch(() => undefined);
-    else if (!begun.volumeWasThere) await removeNotedVolume(engine, sandbox).catch(() => undefined);
-    await withRepositoryLock(parent.gitDir, async () => {
-      await dropRecords(git, parent, refs);
-      if (sandbox.isolation === 'container') await dropRemovalNote(sandbox);
-    });
+    else if (!begun.volumeWasThere) await engine.removeVolume(sandbox.volume).catch(() => undefined);
+    await withRepositoryLock(parent.gitDir, () => dropRecords(git, parent, refs));
     throw error;
   }
   const records = [`update ${refs.head} ${seed.start}`, `delete ${refs.creating}`];
@@ -73,8 +67,6 @@ export async function prepareSandbox(
   await withRepositoryLock(parent.gitDir, () =>
     git.run(parent.path, ['update-ref', '--stdin'], { input: Buffer.from(records.join('\n') + '\n') }),
   );
-  // A removal that did not finish noted itself: the sandbox is made again, so its volume may be trusted.
-  if (sandbox.isolation === 'container') await dropRemovalNote(sandbox);
   return { ...sandbox, reused: false, startSha: seed.start };
 }
 
@@ -136,12 +128,11 @@ async function lookUp(
   engine: EngineCommands,
   sandbox: Sandbox,
   refs: SandboxRefs,
-  looked?: VolumeLook,
 ): Promise<{ head?: string; creating: boolean; present: boolean; reused?: PreparedSandbox }> {
   const upstreamRef = sandbox.branch ? `refs/remotes/origin/${sandbox.branch}` : '';
   const [recorded, present] = await Promise.all([
     readRecords(git, sandbox.parent, refs, upstreamRef),
-    sandbox.isolation === 'container' ? volumePresent(engine, sandbox, looked) : pathExists(sandbox.hostPath),
+    sandbox.isolation === 'container' ? engine.volumeExists(sandbox.volume) : pathExists(sandbox.hostPath),
   ]);
   const head = recorded.get(refs.head);
   const creating = recorded.has(refs.creating);

@@ -1,14 +1,11 @@
 // What a run mounts from the action's side, for the engine-view checks (engine/host-paths.ts,
 // engine/engine-probe.ts): every bind source layout.ts gives a container, named for a person, with what to
 // change when the engine cannot see it; and how a run proves that the engine sees them.
-import * as fsSync from 'node:fs';
 import * as path from 'node:path';
 import { plantProbe, probeEngineView, type PlantedProbe, type Probe } from '../engine/engine-probe.js';
 import type { EngineCommands } from '../engine/engine-commands.js';
 import { SHARED_ROOT_FIX, type MountedPath } from '../engine/host-paths.js';
-import { pathExists, privateStorePath } from './bookkeeping.js';
-import { locateSandbox, type Isolation, type Sandbox, type VolumeSandbox } from './layout.js';
-import { persistentSandboxName } from './naming.js';
+import type { Isolation, Sandbox } from './layout.js';
 import type { ParentRepository } from './repository.js';
 
 const WORKSPACE_FIX =
@@ -65,71 +62,9 @@ export function reusedProbeFolders(sandbox: Sandbox): MountedPath[] {
 }
 
 /**
- * The sandbox that `branch` names, when it is there already, so that the run will most likely take it as
- * it is: its folder on disk, or the private store the runs of a volume sandbox fill. A guess made with a
- * stat, before the branch plan (which names a branch's sandbox the same way): prepareSandbox decides, and
- * the proof follows what it decides (EngineViewProof).
- */
-export async function looksReused(
-  parent: ParentRepository,
-  isolation: Isolation,
-  worktreeRoot: string,
-  volumePrefix: string,
-  branch: string,
-): Promise<Sandbox | undefined> {
-  if (!branch) return undefined;
-  const { sandbox, mark } = branchSandbox(parent, isolation, worktreeRoot, volumePrefix, branch);
-  return (await pathExists(mark)) ? sandbox : undefined;
-}
-
-/** The sandbox `branch` names in `parent`, and the path that is there once it is (looksReused). */
-function branchSandbox(
-  parent: ParentRepository,
-  isolation: Isolation,
-  worktreeRoot: string,
-  volumePrefix: string,
-  branch: string,
-): { sandbox: Sandbox; mark: string } {
-  const plan = { sandbox: persistentSandboxName(branch), kind: 'persistent' as const, branch };
-  const sandbox = locateSandbox(plan, parent, isolation, worktreeRoot, volumePrefix);
-  return {
-    sandbox,
-    mark: sandbox.isolation === 'disk' ? sandbox.hostPath : privateStorePath(parent, sandbox),
-  };
-}
-
-/**
- * looksReused for a volume sandbox before git has named the parent: a guess that `given` is the top of a
- * normal clone (its `.git` a folder), which is what git then finds in the common case. It only starts
- * questions early: what they answer is used where it names what the parent git found names too
- * (volume-look.ts, lookFor). Three stats of the runner's own paths, made synchronously: at start-up the
- * main thread is busy starting processes, and each answer of the thread pool would wait for it.
- */
-export function guessReusedVolume(
-  given: string,
-  volumePrefix: string,
-  branch: string,
-): VolumeSandbox | undefined {
-  try {
-    if (!branch) return undefined;
-    const top = fsSync.realpathSync(given);
-    const gitDir = path.join(top, '.git');
-    if (!fsSync.lstatSync(gitDir).isDirectory()) return undefined;
-    const parent = { path: top, gitDir, objectStores: [path.join(gitDir, 'objects')] };
-    const { sandbox, mark } = branchSandbox(parent, 'container', '', volumePrefix, branch);
-    if (sandbox.isolation !== 'container') return undefined;
-    fsSync.lstatSync(mark);
-    return sandbox;
-  } catch {
-    return undefined;
-  }
-}
-
-/**
  * How a run proves that the engine sees its folders where the action sees them (engine/engine-probe.ts),
  * one of two ways. Before a sandbox is made, or a helper runs on it: a helper the engine creates (never
- * starts), started as soon as the parent is known when the sandbox is to be made, so that it overlaps the
- * branch plan and the records. For a sandbox taken as it is, straight to its command: the command's own
+ * starts). For a sandbox taken as it is, straight to its command: the command's own
  * container binds the probe's files, and the engine refuses to create it when it does not find them, so
  * nothing in it starts with an empty or a wrong folder; that costs no engine call of its own.
  */

@@ -255,16 +255,6 @@ export function containerNotePath(gitDir: string, sandbox: string): string {
   return path.join(lockDirectory(gitDir), `sandbox-${sandbox}.container`);
 }
 
-/**
- * A note beside the sandbox's lock, host-only: its volume is being removed, or was by a removal that
- * did not finish. Written before the volume goes, removed once its records have gone too (or once the
- * sandbox is made again); a look at the volume taken before the sandbox's lock is trusted only when this
- * note was absent before that look and still is once the lock is held (volume-look.ts).
- */
-export function removalNotePath(gitDir: string, sandbox: string): string {
-  return path.join(lockDirectory(gitDir), `sandbox-${sandbox}.removing`);
-}
-
 /** True while a live run holds the sandbox's lock (a lock whose holder died is not counted). */
 export async function isSandboxLocked(gitDir: string, sandbox: string): Promise<boolean> {
   const file = lockPath(gitDir, `sandbox-${sandbox}`);

@@ -7,7 +7,6 @@ import type { GitCommands } from '../engine/git-commands.js';
 import { dropRecords, PARENT_NOTE, privateStorePath, REF_ROOT, sandboxRefs } from './bookkeeping.js';
 import { HOME_FOLDER, type DiskSandbox, type Sandbox } from './layout.js';
 import { withRepositoryLock } from './lock.js';
-import { dropRemovalNote, removeNotedVolume } from './volume-look.js';
 
 export async function removeSandbox(
   git: GitCommands,
@@ -16,13 +15,12 @@ export async function removeSandbox(
 ): Promise<void> {
   const { parent } = sandbox;
   await withRepositoryLock(parent.gitDir, async () => {
-    if (sandbox.isolation === 'container') await removeNotedVolume(engine, sandbox);
+    if (sandbox.isolation === 'container') await engine.removeVolume(sandbox.volume);
     else {
       await removeDiskFolders(sandbox);
       await removeEmptyProjectDir(path.dirname(sandbox.hostPath));
     }
     await dropAllRecords(git, sandbox);
-    if (sandbox.isolation === 'container') await dropRemovalNote(sandbox);
   });
 }
 

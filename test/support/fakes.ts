@@ -32,9 +32,6 @@ export function fakeEngine(name: EngineName = 'docker', what = 'the engine'): je
     run: jest.fn<EngineCommands['run']>(no('run')),
     failure: jest.fn<EngineCommands['failure']>(refuseNow(`${what}'s failure`)),
     inspectImage: jest.fn<EngineCommands['inspectImage']>(no('inspectImage')),
-    inspectImageAndVolume: jest.fn<EngineCommands['inspectImageAndVolume']>(
-      refuseNow(`${what}'s inspectImageAndVolume`),
-    ),
     ensureImage: jest.fn<EngineCommands['ensureImage']>(no('ensureImage')),
     volumeExists: jest.fn<EngineCommands['volumeExists']>(no('volumeExists')),
     createVolume: jest.fn<EngineCommands['createVolume']>(no('createVolume')),
