@@ -14,7 +14,8 @@ const common = {
 // (test/unit/unit-lane.test.ts keeps every other spec free of it).
 export const NEEDS_SETUP = [
   'src/ui/untrusted-markdown.spec.ts',
-  'src/action/step-summary.spec.ts',
+  'src/present/step-summary.spec.ts',
+  'src/ui/markdown.spec.ts',
   'src/github/progress.spec.ts',
 ];
 export default {

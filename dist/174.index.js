@@ -11,7 +11,7 @@ __webpack_require__.d(__webpack_exports__, {
   runForIssue: () => (/* binding */ runForIssue)
 });
 
-// UNUSED EXPORTS: issueBranch, issuePullRequestBody
+// UNUSED EXPORTS: checkedBranchName, issueBranch, issuePullRequestBody
 
 // EXTERNAL MODULE: ./src/engine/git.ts + 2 modules
 var engine_git = __webpack_require__(1763);
@@ -27,48 +27,22 @@ var secret_gate = __webpack_require__(2735);
 var tail_scan = __webpack_require__(5341);
 // EXTERNAL MODULE: ./src/github/bot-io.ts
 var bot_io = __webpack_require__(3539);
+// EXTERNAL MODULE: ./src/github/conversation.ts
+var github_conversation = __webpack_require__(6536);
 // EXTERNAL MODULE: ./src/github/feedback.ts
 var github_feedback = __webpack_require__(9712);
-// EXTERNAL MODULE: ./src/github/request.ts
-var request = __webpack_require__(7398);
 // EXTERNAL MODULE: ./src/github/review-context.ts
 var review_context = __webpack_require__(5213);
 ;// CONCATENATED MODULE: ./src/github/issue-context.ts
 
-
 const MAX_ISSUE_TEXT_BYTES = 64 * 1024;
-const MAX_EARLIER_REPLIES = 10;
-const MAX_EARLIER_REPLY_BYTES = 32 * 1024;
-/** The bot's own progress comments: they start with the marker and were written by a bot account. */
-function botReplies(comments) {
-    return comments.filter((c) => c.authorType === 'Bot' && c.body.trimStart().startsWith(request/* PROGRESS_MARKER */.b$));
-}
-/** The newest replies first, at most `maxCount`, within `maxBytes` in all (the last one kept may be cut). */
-function boundReplies(replies, maxCount = MAX_EARLIER_REPLIES, maxBytes = MAX_EARLIER_REPLY_BYTES) {
-    const kept = [];
-    let budget = maxBytes;
-    let cut = 0;
-    for (let i = replies.length - 1; i >= 0 && kept.length < maxCount && budget > 0; i--) {
-        const body = (0,review_context/* cutToBytes */.zP)(replies[i].body, budget);
-        kept.push({ body: body.text });
-        budget -= Buffer.byteLength(body.text, 'utf8');
-        if (body.cut) {
-            cut++;
-            break;
-        }
-    }
-    return { kept, leftOut: replies.length - kept.length, cut };
-}
-function issueContext(request, comments) {
+function issueContext(request) {
     const issue = request.issue;
-    const replies = 'error' in comments ? [] : botReplies(comments);
-    const bounded = boundReplies(replies);
     const body = (0,review_context/* cutToBytes */.zP)(issue.body, MAX_ISSUE_TEXT_BYTES);
     const said = (0,review_context/* cutToBytes */.zP)(issue.commentBody ?? '', MAX_ISSUE_TEXT_BYTES);
     const context = {
         event: request.event,
         trigger: issue.how,
-        run: replies.length + 1,
         issue: {
             number: issue.number,
             title: (0,review_context/* cutToBytes */.zP)(issue.title, 1024).text,
@@ -76,16 +50,8 @@ function issueContext(request, comments) {
             labels: issue.labels.slice(0, 100).map((l) => (0,review_context/* cutToBytes */.zP)(l, 100).text),
         },
         comment: request.comment ? { author: request.requester.login, body: said.text } : null,
-        earlier_replies: bounded.kept,
-        cut: {
-            issue_body: body.cut,
-            comment_body: said.cut,
-            earlier_replies_left_out: bounded.leftOut,
-            earlier_replies_cut: bounded.cut,
-        },
+        cut: { issue_body: body.cut, comment_body: said.cut },
     };
-    if ('error' in comments)
-        context.comments_error = (0,review_context/* cutToBytes */.zP)(comments.error, 1000).text;
     return context;
 }
 /** The prompt file: the text after the trigger, or for a label or an assignment the title and the body. */
@@ -108,10 +74,12 @@ var run_files = __webpack_require__(8372);
 var github_target = __webpack_require__(3738);
 ;// CONCATENATED MODULE: ./src/github/issue-run.ts
 // An issue made into a pull request: the run works in the issue's own branch (`issue-branch-prefix` and
-// its number: continued when origin has it, else made from `base` or the checked-out HEAD), tells its
+// its number: continued when origin has it, else made from `base` or the repository's default branch as
+// the API names it, fetched from origin), tells its
 // progress in one comment on the issue, pushes, and opens or updates the pull request that closes the
 // issue. A later request on the same issue finds the same branch and sandbox (its HOME kept), and the
 // context file tells the command which run this is and what the bot replied before.
+
 
 
 
@@ -153,24 +121,28 @@ async function runForIssue(settings, io, planned) {
         branch,
     };
     const feedback = new github_feedback/* PullRequestFeedback */.a(api, ui, { repository: ctx.repository, issueNumber: issue.number, triggerCommentId: request.comment?.id }, io.save);
-    (0,bot_io/* setBotOutputs */.Y)(io, { triggered: 'true', commentId: request.comment?.id, args: request.comment?.args });
-    await feedback.react('eyes');
-    // Read before this run's progress comment exists: the earlier runs' replies, and so this run's number.
-    const comments = await api.issueComments(issue.number).catch((error) => {
-        ui.warning(`Could not read the issue's comments: ${error.message}`);
-        return { error: error.message };
+    (0,bot_io/* setBotOutputs */.Y)(io, {
+        triggered: 'true',
+        issueNumber: issue.number,
+        commentId: request.comment?.id,
+        args: request.comment?.args,
     });
-    const context = issueContext(request, comments);
-    io.debug(`Issue #${issue.number}: run ${context.run} on ${branch}.`);
+    await feedback.react('eyes');
     await feedback.start(progress);
+    // Read once this run's progress comment exists: its author is the account the bot's replies are by.
+    const own = feedback.progressCommentId;
+    const conversation = await (0,github_conversation/* readConversation */.Gt)(api, issue.number, false, (0,github_conversation/* ownComment */.w7)(own, false), (m) => ui.warning(m));
+    const context = (0,github_conversation/* withConversation */.sM)(issueContext(request), conversation);
+    io.debug(`Issue #${issue.number}: run ${context.run} on ${branch}.`);
     let files;
     let opened;
     let outcome;
     try {
-        const git = await engine_git/* Git */.TU.create();
+        const git = await (0,engine_git/* createGit */.lD)();
         const parent = await (0,repository/* findParentRepository */.a)(git, settings.repositoryPath);
+        const base = await issueBase(settings, api, git, parent.path, io);
         files = await (0,run_files/* writeRequestFiles */.wV)(ctx.runnerTemp, request.comment?.id ?? issue.number, issuePrompt(request), context);
-        outcome = await (0,run/* runSandbox */.F)({ ...settings, branch }, { ui, save: io.save, command: (0,run_files/* requestFilesForCommand */.xo)(files) });
+        outcome = await (0,run/* runSandbox */.F)({ ...settings, branch, base: base.commit }, { ui, save: io.save, command: (0,run_files/* requestFilesForCommand */.xo)(files) });
         const target = (0,github_target/* planBranchTarget */.Hi)(branch, settings.push);
         const gate = (0,secret_gate/* secretGate */._D)(settings, ui, () => io.save({ secretsFound: true }));
         const described = await (0,pr_outcome/* describeOutcome */.SS)(git, parent.path, settings, ctx, target, undefined, outcome, gate);
@@ -180,7 +152,7 @@ async function runForIssue(settings, io, planned) {
         if (finished.patch)
             io.setOutput('patch-path', finished.patch.path);
         if (finished.pushed)
-            opened = await openPullRequest(settings, io, api, issue.number, branch, finished, redact);
+            opened = await openPullRequest(settings, io, api, { issueNumber: issue.number, branch, base: base.branch }, finished, redact);
         const link = opened ? `\n\nPull request: [#${opened.number}](${opened.htmlUrl}).` : '';
         const succeeded = outcome.command.exitCode === 0 && !finished.pushFailed;
         await feedback.finish(done, (0,github_progress/* renderFinished */.JT)(done, finished, redact) + link, succeeded ? 'rocket' : 'confused');
@@ -199,13 +171,38 @@ async function runForIssue(settings, io, planned) {
     }
     return { ...outcome, pullRequest: opened };
 }
-async function openPullRequest(settings, io, api, issueNumber, branch, finished, clean) {
-    const plan = { action: 'ensure', head: branch, base: (0,pull_request/* baseBranch */.sH)(settings.base) };
+/**
+ * Where a new issue branch starts: `base` when given; else the repository's default branch as the API
+ * names it (GET /repos/{owner}/{repo} `default_branch`), fetched from origin, since the checked-out HEAD
+ * may be any commit the workflow chose. Also the pull request's base.
+ */
+async function issueBase(settings, api, git, parentPath, io) {
+    if (settings.base)
+        return { commit: settings.base, branch: (0,pull_request/* baseBranch */.sH)(settings.base) };
+    const branch = checkedBranchName(await api.defaultBranch());
+    const commit = await git.fetchCommit(parentPath, 'origin', `refs/heads/${branch}`, `fetching the default branch ${branch} from origin`);
+    io.debug(`Base: the default branch ${branch}, at ${commit.slice(0, 12)} on origin.`);
+    return { commit, branch };
+}
+/** A branch name as the API gave it, used in a refspec and a ref: only the plain characters git allows. */
+function checkedBranchName(name) {
+    const ok = typeof name === 'string' &&
+        name.length <= 255 &&
+        /^[A-Za-z0-9_][A-Za-z0-9._/-]*$/.test(name) &&
+        !/\.\.|\/\/|\/\.|\.lock$|[./]$/.test(name);
+    if (!ok)
+        throw new Error(`The repository's default branch, as the API names it (${JSON.stringify(String(name).slice(0, 200))}), is not a branch name this action uses: set 'base'.`);
+    return name;
+}
+async function openPullRequest(settings, io, api, on, finished, clean) {
+    const { issueNumber, branch } = on;
+    const plan = { action: 'ensure', head: branch, base: on.base };
     const body = issuePullRequestBody(issueNumber, finished, clean);
     const result = await (0,pull_request/* ensurePullRequest */.pk)(api, plan, { ...settings.pullRequest, title: `Resolve #${issueNumber}`, body }, io.debug);
     const pr = result.pr;
     io.ui.info(`Pull request #${pr.number} ${result.operation}: ${pr.htmlUrl}`);
     io.setOutput('pull-request-number', String(pr.number));
+    io.setOutput('pr-number', String(pr.number));
     io.setOutput('pull-request-url', pr.htmlUrl);
     io.setOutput('pull-request-operation', result.operation);
     return pr;
@@ -233,7 +230,7 @@ async function removeTriggerLabel(api, io, issueNumber, label) {
 /* harmony export */   sH: () => (/* binding */ baseBranch)
 /* harmony export */ });
 /* unused harmony exports PULL_REQUEST_MARKER, planPullRequest, bodyWithMarker, openedByThisAction */
-/* harmony import */ var _api_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(6313);
+/* harmony import */ var _api_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(2422);
 /* harmony import */ var _context_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(9556);
 
 

@@ -36,7 +36,7 @@ const fetch = async (...args) => (await loadUndici()).fetch(...args);
 
 /***/ }),
 
-/***/ 6313:
+/***/ 2422:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 
@@ -46,7 +46,7 @@ __webpack_require__.d(__webpack_exports__, {
   UY: () => (/* binding */ connectGitHub)
 });
 
-// UNUSED EXPORTS: MAX_ISSUE_COMMENT_PAGES, MAX_REVIEW_COMMENT_PAGES, isHeadOf, redactParameters
+// UNUSED EXPORTS: MAX_COMMENT_PAGES, MAX_REVIEW_COMMENT_PAGES, isHeadOf, redactParameters
 
 // EXTERNAL MODULE: ./node_modules/bottleneck/light.js
 var light = __webpack_require__(3251);
@@ -56,7 +56,8 @@ var light_default = /*#__PURE__*/__webpack_require__.n(light);
 // dropped connection (ECONNRESET reaches the client as status 500) is retried with a growing pause; a
 // rate limit is waited out, a secondary one as long as GitHub's retry-after says. Answers that cannot get
 // better by asking again (400, 401, 403 without a limit, 404, 410, 422, 451) fail at once. Writes are
-// spaced as GitHub asks of integrations (one at a time, a second apart).
+// spaced as GitHub asks of integrations (one at a time, a second apart). Lists are read a bounded number of
+// pages, so that a pull request with thousands of comments costs a known number of calls.
 
 const DO_NOT_RETRY = [400, 401, 403, 404, 410, 422, 429, 451];
 /** The `retry` and `throttle` options of an Octokit that has both plugins. */
@@ -90,17 +91,100 @@ function resilienceOptions(options) {
         },
     };
 }
+/** Reads pages of 100 until one is short or `maxPages` are read: a bound in count and time. */
+async function readPages(maxPages, list) {
+    const all = [];
+    for (let page = 1; page <= maxPages; page++) {
+        const { data } = await list({ per_page: 100, page });
+        all.push(...data);
+        if (data.length < 100)
+            break;
+    }
+    return all;
+}
 
 // EXTERNAL MODULE: ./src/bundle/http-client-on-demand.ts
 var http_client_on_demand = __webpack_require__(5126);
 // EXTERNAL MODULE: ./src/bundle/undici-on-demand.ts
 var undici_on_demand = __webpack_require__(6956);
+;// CONCATENATED MODULE: ./src/github/api-comments.ts
+/** Pages of 100 comments read at most from one list (a bound in count and time). */
+const MAX_COMMENT_PAGES = 10;
+const PER_PAGE = 100;
+function info(c) {
+    return {
+        id: c.id,
+        author: c.user?.login ?? '',
+        authorType: c.user?.type ?? '',
+        body: c.body ?? '',
+        createdAt: c.created_at ?? '',
+    };
+}
+/** The number of the last page a `Link` header names, if it names one. */
+function lastPage(link) {
+    const match = /<[^>]*[?&]page=(\d+)[^>]*>;\s*rel="last"/.exec(link ?? '');
+    const n = match ? Number(match[1]) : NaN;
+    return Number.isSafeInteger(n) && n > 0 ? n : undefined;
+}
+/** The conversation's newest MAX_COMMENT_PAGES pages, oldest first. */
+async function listIssueComments(octokit, owner, repo, issueNumber) {
+    const page = async (n) => {
+        const response = await octokit.rest.issues.listComments({
+            owner,
+            repo,
+            issue_number: issueNumber,
+            per_page: PER_PAGE,
+            page: n,
+        });
+        return { data: response.data, link: response.headers.link };
+    };
+    const first = await page(1);
+    const last = lastPage(first.link);
+    const comments = [];
+    if (last === undefined) {
+        // No `Link` to go by: page after page from the first, as long as pages are full.
+        comments.push(...first.data);
+        for (let n = 2, full = first.data.length === PER_PAGE; full && n <= MAX_COMMENT_PAGES; n++) {
+            const next = await page(n);
+            comments.push(...next.data);
+            full = next.data.length === PER_PAGE;
+        }
+    }
+    else {
+        const from = Math.max(1, last - MAX_COMMENT_PAGES + 1);
+        if (from === 1)
+            comments.push(...first.data);
+        for (let n = Math.max(2, from); n <= last; n++)
+            comments.push(...(await page(n)).data);
+    }
+    return comments.map(info);
+}
+/** The review comments on the pull request's diff: the newest MAX_COMMENT_PAGES pages, oldest first. */
+async function listReviewComments(octokit, owner, repo, prNumber) {
+    const comments = [];
+    for (let n = 1; n <= MAX_COMMENT_PAGES; n++) {
+        const { data } = await octokit.rest.pulls.listReviewComments({
+            owner,
+            repo,
+            pull_number: prNumber,
+            sort: 'created',
+            direction: 'desc',
+            per_page: PER_PAGE,
+            page: n,
+        });
+        comments.push(...data);
+        if (data.length < PER_PAGE)
+            break;
+    }
+    return comments.reverse().map(info);
+}
+
 ;// CONCATENATED MODULE: ./src/github/api.ts
 
 
 
-/** Pages of 100 comments read at most from an issue's conversation (a bound in count and time). */
-const MAX_ISSUE_COMMENT_PAGES = 10;
+
+
 /** Pages of 100 review comments read at most when a thread is looked for (a bound in count and time). */
 const MAX_REVIEW_COMMENT_PAGES = 10;
 /**
@@ -246,53 +330,41 @@ async function connectGitHub(token, baseUrl, repo, redaction, options = {}) {
                 content,
             });
         },
-        async issueComments(issueNumber) {
-            const comments = [];
-            for (let page = 1; page <= MAX_ISSUE_COMMENT_PAGES; page++) {
-                const { data } = await octokit.rest.issues.listComments({
-                    owner,
-                    repo: name,
-                    issue_number: issueNumber,
-                    per_page: 100,
-                    page,
-                });
-                for (const c of data)
-                    comments.push({
-                        id: c.id,
-                        author: c.user?.login ?? '',
-                        authorType: c.user?.type ?? '',
-                        body: c.body ?? '',
-                    });
-                if (data.length < 100)
-                    break;
-            }
-            return comments;
-        },
+        issueComments: (issueNumber) => listIssueComments(octokit, owner, name, issueNumber),
+        reviewComments: (prNumber) => listReviewComments(octokit, owner, name, prNumber),
         async removeLabel(issueNumber, label) {
             await octokit.rest.issues.removeLabel({ owner, repo: name, issue_number: issueNumber, name: label });
         },
         async reviewThread(prNumber, threadId) {
-            const thread = [];
-            for (let page = 1; page <= MAX_REVIEW_COMMENT_PAGES; page++) {
-                const { data } = await octokit.rest.pulls.listReviewComments({
-                    owner,
-                    repo: name,
-                    pull_number: prNumber,
-                    per_page: 100,
-                    page,
-                });
-                for (const c of data)
-                    if (c.id === threadId || c.in_reply_to_id === threadId)
-                        thread.push({
-                            id: c.id,
-                            author: c.user?.login ?? '',
-                            body: c.body ?? '',
-                            inReplyTo: c.in_reply_to_id ?? undefined,
-                        });
-                if (data.length < 100)
-                    break;
-            }
-            return thread.sort((a, b) => a.id - b.id);
+            const data = await readPages(MAX_REVIEW_COMMENT_PAGES, (page) => octokit.rest.pulls.listReviewComments({ owner, repo: name, pull_number: prNumber, ...page }));
+            return data
+                .filter((c) => c.id === threadId || c.in_reply_to_id === threadId)
+                .map((c) => ({
+                id: c.id,
+                author: c.user?.login ?? '',
+                body: c.body ?? '',
+                inReplyTo: c.in_reply_to_id ?? undefined,
+            }))
+                .sort((a, b) => a.id - b.id);
+        },
+        async commentsOfReview(prNumber, reviewId) {
+            const data = await readPages(MAX_REVIEW_COMMENT_PAGES, (page) => octokit.rest.pulls.listCommentsForReview({
+                owner,
+                repo: name,
+                pull_number: prNumber,
+                review_id: reviewId,
+                ...page,
+            }));
+            return data.map((c) => ({
+                id: c.id,
+                author: c.user?.login ?? '',
+                path: c.path,
+                line: c.line ?? null,
+                startLine: c.start_line ?? null,
+                side: c.side ?? null,
+                diffHunk: c.diff_hunk,
+                body: c.body,
+            }));
         },
     };
 }
@@ -329,7 +401,7 @@ function api_status(error) {
 /* harmony export */ });
 /* harmony import */ var node_os__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(8161);
 /* harmony import */ var node_os__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__webpack_require__.n(node_os__WEBPACK_IMPORTED_MODULE_0__);
-/* harmony import */ var _api_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(6313);
+/* harmony import */ var _api_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(2422);
 // The workflow run's context as the runner passes it (GITHUB_* variables and the event payload file): read
 // once from the environment into plain data. Pure.
 
@@ -372,7 +444,7 @@ function repositoryName(value, payload) {
 /* harmony export */   sH: () => (/* binding */ baseBranch)
 /* harmony export */ });
 /* unused harmony exports PULL_REQUEST_MARKER, planPullRequest, bodyWithMarker, openedByThisAction */
-/* harmony import */ var _api_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(6313);
+/* harmony import */ var _api_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(2422);
 /* harmony import */ var _context_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(9556);
 
 

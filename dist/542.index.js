@@ -22,7 +22,7 @@ export const modules = {
  *
  * Copyright (c) 2010-2014 Digital Bazaar, Inc.
  */
-var forge = __webpack_require__(8561);
+var forge = __webpack_require__(942);
 __webpack_require__(4723);
 __webpack_require__(1203);
 __webpack_require__(7456);
@@ -1111,7 +1111,7 @@ function _createCipher(options) {
  * Copyright (c) 2009-2015 Digital Bazaar, Inc.
  *
  */
-var forge = __webpack_require__(8561);
+var forge = __webpack_require__(942);
 __webpack_require__(9445);
 __webpack_require__(4275);
 
@@ -1396,7 +1396,7 @@ function compareMacs(key, mac1, mac2) {
  * Copyright (c) 2019 Digital Bazaar, Inc.
  */
 
-var forge = __webpack_require__(8561);
+var forge = __webpack_require__(942);
 __webpack_require__(7357);
 var asn1 = forge.asn1;
 
@@ -1625,7 +1625,7 @@ exports.publicKeyValidator = {
  * The full OID (including ASN.1 tag and length of 6 bytes) is:
  * 0x06062A864886F70D
  */
-var forge = __webpack_require__(8561);
+var forge = __webpack_require__(942);
 __webpack_require__(7456);
 __webpack_require__(245);
 
@@ -3219,7 +3219,7 @@ function _encodeWithByteBuffer(input, alphabet) {
  *
  * Copyright (c) 2010-2014 Digital Bazaar, Inc.
  */
-var forge = __webpack_require__(8561);
+var forge = __webpack_require__(942);
 __webpack_require__(7456);
 
 module.exports = forge.cipher = forge.cipher || {};
@@ -3456,7 +3456,7 @@ BlockCipher.prototype.finish = function(pad) {
  *
  * Copyright (c) 2010-2014 Digital Bazaar, Inc.
  */
-var forge = __webpack_require__(8561);
+var forge = __webpack_require__(942);
 __webpack_require__(7456);
 
 forge.cipher = forge.cipher || {};
@@ -4514,7 +4514,7 @@ function from64To32(num) {
  * Copyright (c) 2012 Stefan Siegl <stesie@brokenpipe.de>
  * Copyright (c) 2012-2014 Digital Bazaar, Inc.
  */
-var forge = __webpack_require__(8561);
+var forge = __webpack_require__(942);
 __webpack_require__(4723);
 __webpack_require__(1203);
 __webpack_require__(7456);
@@ -4996,7 +4996,7 @@ function _createCipher(options) {
  *
  * https://github.com/dchest/tweetnacl-js
  */
-var forge = __webpack_require__(8561);
+var forge = __webpack_require__(942);
 __webpack_require__(7211);
 __webpack_require__(2055);
 __webpack_require__(2734);
@@ -6107,7 +6107,7 @@ function M(o, a, b) {
 
 /***/ }),
 
-/***/ 8561:
+/***/ 942:
 /***/ ((module) => {
 
 /**
@@ -6139,8 +6139,8 @@ module.exports = {
  *
  * Copyright (c) 2010-2012 Digital Bazaar, Inc. All rights reserved.
  */
-var forge = __webpack_require__(8561);
-__webpack_require__(9158);
+var forge = __webpack_require__(942);
+__webpack_require__(6777);
 __webpack_require__(7456);
 
 /* HMAC API */
@@ -6290,7 +6290,7 @@ hmac.create = function() {
  *
  * Copyright 2011-2016 Digital Bazaar, Inc.
  */
-module.exports = __webpack_require__(8561);
+module.exports = __webpack_require__(942);
 __webpack_require__(9445);
 __webpack_require__(6087);
 __webpack_require__(7357);
@@ -6371,7 +6371,7 @@ Address all questions regarding this license to:
   Tom Wu
   tjw@cs.Stanford.EDU
 */
-var forge = __webpack_require__(8561);
+var forge = __webpack_require__(942);
 
 module.exports = forge.jsbn = forge.jsbn || {};
 
@@ -7633,7 +7633,7 @@ BigInteger.prototype.square = bnSquare;
  * Copyright (c) 2014 Lautaro Cozzani <lautaro.cozzani@scytl.com>
  * Copyright (c) 2014 Digital Bazaar, Inc.
  */
-var forge = __webpack_require__(8561);
+var forge = __webpack_require__(942);
 __webpack_require__(7456);
 __webpack_require__(2055);
 __webpack_require__(7211);
@@ -7806,7 +7806,7 @@ function _createKDF(kdf, md, counterStart, digestLength) {
  *
  * Copyright (c) 2008-2013 Digital Bazaar, Inc.
  */
-var forge = __webpack_require__(8561);
+var forge = __webpack_require__(942);
 __webpack_require__(7456);
 
 /* LOG API */
@@ -8132,7 +8132,7 @@ forge.log.consoleLogger = sConsoleLogger;
  *
  * Copyright 2011-2017 Digital Bazaar, Inc.
  */
-module.exports = __webpack_require__(9158);
+module.exports = __webpack_require__(6777);
 
 __webpack_require__(6138);
 __webpack_require__(6485);
@@ -8142,7 +8142,7 @@ __webpack_require__(2734);
 
 /***/ }),
 
-/***/ 9158:
+/***/ 6777:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 /**
@@ -8152,7 +8152,7 @@ __webpack_require__(2734);
  *
  * Copyright 2011-2017 Digital Bazaar, Inc.
  */
-var forge = __webpack_require__(8561);
+var forge = __webpack_require__(942);
 
 module.exports = forge.md = forge.md || {};
 forge.md.algorithms = forge.md.algorithms || {};
@@ -8170,8 +8170,8 @@ forge.md.algorithms = forge.md.algorithms || {};
  *
  * Copyright (c) 2010-2014 Digital Bazaar, Inc.
  */
-var forge = __webpack_require__(8561);
-__webpack_require__(9158);
+var forge = __webpack_require__(942);
+__webpack_require__(6777);
 __webpack_require__(7456);
 
 var md5 = module.exports = forge.md5 = forge.md5 || {};
@@ -8466,7 +8466,7 @@ function _update(s, w, bytes) {
  *
  * Copyright 2012 Stefan Siegl <stesie@brokenpipe.de>
  */
-var forge = __webpack_require__(8561);
+var forge = __webpack_require__(942);
 __webpack_require__(2893);
 
 module.exports = forge.mgf = forge.mgf || {};
@@ -8487,7 +8487,7 @@ forge.mgf.mgf1 = forge.mgf1;
  * Copyright (c) 2012 Stefan Siegl <stesie@brokenpipe.de>
  * Copyright (c) 2014 Digital Bazaar, Inc.
  */
-var forge = __webpack_require__(8561);
+var forge = __webpack_require__(942);
 __webpack_require__(7456);
 
 forge.mgf = forge.mgf || {};
@@ -8549,7 +8549,7 @@ mgf1.create = function(md) {
  *
  * Copyright (c) 2010-2013 Digital Bazaar, Inc.
  */
-var forge = __webpack_require__(8561);
+var forge = __webpack_require__(942);
 
 forge.pki = forge.pki || {};
 var oids = module.exports = forge.pki.oids = forge.oids = forge.oids || {};
@@ -8748,11 +8748,11 @@ _IN('1.3.6.1.5.5.7.3.8', 'timeStamping');
  *
  * EncryptedData ::= OCTET STRING
  */
-var forge = __webpack_require__(8561);
+var forge = __webpack_require__(942);
 __webpack_require__(9445);
 __webpack_require__(7357);
 __webpack_require__(5918);
-__webpack_require__(9158);
+__webpack_require__(6777);
 __webpack_require__(245);
 __webpack_require__(9429);
 __webpack_require__(492);
@@ -9774,9 +9774,9 @@ function createPbkdf2Params(salt, countBytes, dkLen, prfAlgorithm) {
  *
  * Copyright (c) 2010-2013 Digital Bazaar, Inc.
  */
-var forge = __webpack_require__(8561);
+var forge = __webpack_require__(942);
 __webpack_require__(2007);
-__webpack_require__(9158);
+__webpack_require__(6777);
 __webpack_require__(7456);
 
 var pkcs5 = forge.pkcs5 = forge.pkcs5 || {};
@@ -10011,7 +10011,7 @@ module.exports = forge.pbkdf2 = pkcs5.pbkdf2 = function(
  *
  * body: the binary-encoded body.
  */
-var forge = __webpack_require__(8561);
+var forge = __webpack_require__(942);
 __webpack_require__(7456);
 
 // shortcut for pem API
@@ -10448,7 +10448,7 @@ function _pemMessageScanner(str) {
  *
  * Copyright (c) 2013-2014 Digital Bazaar, Inc.
  */
-var forge = __webpack_require__(8561);
+var forge = __webpack_require__(942);
 __webpack_require__(7456);
 __webpack_require__(2055);
 __webpack_require__(6485);
@@ -10781,7 +10781,7 @@ function rsa_mgf1(seed, maskLength, hash) {
  *   ... -- For future extensions
  * }
  */
-var forge = __webpack_require__(8561);
+var forge = __webpack_require__(942);
 __webpack_require__(7357);
 __webpack_require__(2007);
 __webpack_require__(245);
@@ -11792,7 +11792,7 @@ p12.generateKey = forge.pbe.generatePkcs12Key;
  * a separate file pkcs7asn1.js, since those are referenced from other
  * PKCS standards like PKCS #12.
  */
-var forge = __webpack_require__(8561);
+var forge = __webpack_require__(942);
 __webpack_require__(9445);
 __webpack_require__(7357);
 __webpack_require__(5918);
@@ -13150,7 +13150,7 @@ function _decryptContent(msg) {
  *
  * EncryptedKey ::= OCTET STRING
  */
-var forge = __webpack_require__(8561);
+var forge = __webpack_require__(942);
 __webpack_require__(7357);
 __webpack_require__(7456);
 
@@ -13466,7 +13466,7 @@ p7v.recipientInfoValidator = {
  *
  * Copyright (c) 2010-2013 Digital Bazaar, Inc.
  */
-var forge = __webpack_require__(8561);
+var forge = __webpack_require__(942);
 __webpack_require__(7357);
 __webpack_require__(245);
 __webpack_require__(6959);
@@ -13574,7 +13574,7 @@ pki.privateKeyInfoToPem = function(pki, maxline) {
  *
  * Copyright (c) 2014 Digital Bazaar, Inc.
  */
-var forge = __webpack_require__(8561);
+var forge = __webpack_require__(942);
 __webpack_require__(7456);
 __webpack_require__(7211);
 __webpack_require__(2055);
@@ -13882,7 +13882,7 @@ function getMillerRabinTests(bits) {
  *
  * Copyright (c) 2010-2014 Digital Bazaar, Inc.
  */
-var forge = __webpack_require__(8561);
+var forge = __webpack_require__(942);
 __webpack_require__(7456);
 
 var _crypto = null;
@@ -14304,7 +14304,7 @@ prng.create = function(plugin) {
  *
  * Copyright (c) 2012 Stefan Siegl <stesie@brokenpipe.de>
  */
-var forge = __webpack_require__(8561);
+var forge = __webpack_require__(942);
 __webpack_require__(2055);
 __webpack_require__(7456);
 
@@ -14560,7 +14560,7 @@ pss.create = function(options) {
  *
  * Copyright (c) 2009-2014 Digital Bazaar, Inc.
  */
-var forge = __webpack_require__(8561);
+var forge = __webpack_require__(942);
 __webpack_require__(9445);
 __webpack_require__(855);
 __webpack_require__(5189);
@@ -14753,7 +14753,7 @@ module.exports = forge.random;
  * Information on the RC2 cipher is available from RFC #2268,
  * http://www.ietf.org/rfc/rfc2268.txt
  */
-var forge = __webpack_require__(8561);
+var forge = __webpack_require__(942);
 __webpack_require__(7456);
 
 var piTable = [
@@ -15223,7 +15223,7 @@ forge.rc2.createDecryptionCipher = function(key, bits) {
  *
  * The OID for the RSA key algorithm is: 1.2.840.113549.1.1.1
  */
-var forge = __webpack_require__(8561);
+var forge = __webpack_require__(942);
 __webpack_require__(7357);
 __webpack_require__(7211);
 __webpack_require__(245);
@@ -17188,8 +17188,8 @@ function _base64ToBigInt(b64) {
  *
  * Copyright (c) 2010-2015 Digital Bazaar, Inc.
  */
-var forge = __webpack_require__(8561);
-__webpack_require__(9158);
+var forge = __webpack_require__(942);
+__webpack_require__(6777);
 __webpack_require__(7456);
 
 var sha1 = module.exports = forge.sha1 = forge.sha1 || {};
@@ -17516,8 +17516,8 @@ function _update(s, w, bytes) {
  *
  * Copyright (c) 2010-2015 Digital Bazaar, Inc.
  */
-var forge = __webpack_require__(8561);
-__webpack_require__(9158);
+var forge = __webpack_require__(942);
+__webpack_require__(6777);
 __webpack_require__(7456);
 
 var sha256 = module.exports = forge.sha256 = forge.sha256 || {};
@@ -17853,8 +17853,8 @@ function _update(s, w, bytes) {
  *
  * Copyright (c) 2014-2015 Digital Bazaar, Inc.
  */
-var forge = __webpack_require__(8561);
-__webpack_require__(9158);
+var forge = __webpack_require__(942);
+__webpack_require__(6777);
 __webpack_require__(7456);
 
 var sha512 = module.exports = forge.sha512 = forge.sha512 || {};
@@ -18419,7 +18419,7 @@ function _update(s, w, bytes) {
  *
  * @author https://github.com/shellac
  */
-var forge = __webpack_require__(8561);
+var forge = __webpack_require__(942);
 __webpack_require__(9445);
 __webpack_require__(2007);
 __webpack_require__(6138);
@@ -18884,7 +18884,7 @@ function _sha1() {
  * due to the large block size of existing MACs and the small size of the
  * timing signal.
  */
-var forge = __webpack_require__(8561);
+var forge = __webpack_require__(942);
 __webpack_require__(7357);
 __webpack_require__(2007);
 __webpack_require__(6138);
@@ -23013,7 +23013,7 @@ forge.tls.createConnection = tls.createConnection;
  *
  * Copyright (c) 2010-2018 Digital Bazaar, Inc.
  */
-var forge = __webpack_require__(8561);
+var forge = __webpack_require__(942);
 var baseN = __webpack_require__(763);
 
 /* Utilities API */
@@ -25774,11 +25774,11 @@ util.estimateCores = function(options, callback) {
  *   signature          BIT STRING
  * }
  */
-var forge = __webpack_require__(8561);
+var forge = __webpack_require__(942);
 __webpack_require__(9445);
 __webpack_require__(7357);
 __webpack_require__(5918);
-__webpack_require__(9158);
+__webpack_require__(6777);
 __webpack_require__(7220);
 __webpack_require__(245);
 __webpack_require__(492);

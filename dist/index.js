@@ -78,7 +78,7 @@ const ACTION_DEFAULTS = {
 /* harmony import */ var _ui_ui_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(5750);
 /* harmony import */ var _ui_sandbox_text_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(9633);
 /* harmony import */ var _step_state_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(4634);
-/* harmony import */ var _step_summary_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(2659);
+/* harmony import */ var _present_step_summary_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(2700);
 // How the core talks to a person in a workflow run: log groups, annotations, masked secrets, and text from
 // a sandbox fenced so that no line of it can act as a workflow command.
 
@@ -143,7 +143,7 @@ function actionIo(ui, redaction) {
         debug: (message) => _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .debug */ .Yz(message),
         env: process.env,
         setOutput: (name, value) => _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .setOutput */ .uH(name, redaction.redact(value)),
-        summary: (markdown) => (0,_step_summary_js__WEBPACK_IMPORTED_MODULE_6__/* .writeSummary */ .Sy)(redaction, markdown),
+        summary: (markdown) => (0,_present_step_summary_js__WEBPACK_IMPORTED_MODULE_6__/* .writeSummary */ .Sy)(redaction, markdown),
         save: _step_state_js__WEBPACK_IMPORTED_MODULE_5__/* .saveRunState */ .iZ,
         redaction,
     };
@@ -188,94 +188,6 @@ function loadRunState() {
     catch {
         return undefined;
     }
-}
-
-
-/***/ }),
-
-/***/ 2659:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   Sy: () => (/* binding */ writeSummary)
-/* harmony export */ });
-/* unused harmony exports SUMMARY_MAX_BYTES, cutAtLine, closeBlocks, fitSummary */
-/* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7710);
-/* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(1455);
-/* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__nccwpck_require__.n(node_fs_promises__WEBPACK_IMPORTED_MODULE_1__);
-// The one place the action writes the job summary (run, reap and the pull-request bot alike), under a hard
-// cap: GitHub drops a step summary over 1 MiB whole, so one section grown too long (a report of many
-// sandboxes, a command that named thousands of hosts) would take everything else with it, the run's own
-// report included. Sections come in order of importance; the last ones are cut first, and what was cut
-// is said. GitHub masks nothing in a summary: every section passes the run's one redaction
-// (run/redaction.ts) before it is cut and written.
-
-
-/**
- * The most bytes a step's summary file holds. The runner drops a file over 1 MiB (1,048,576 bytes), as it
- * is on disk: counted here the same way (the file's size, then UTF-8 bytes), with a round margin below the
- * limit for anything else that appends to the step's file.
- */
-const SUMMARY_MAX_BYTES = 1_000_000;
-/** Room kept for the sentence that says what was cut. */
-const CUT_NOTE_BYTES = 300;
-const byteLength = (text) => Buffer.byteLength(text, 'utf8');
-/** `text` cut to at most `maxBytes` of UTF-8, at the end of a line when there is one, never inside a character. */
-function cutAtLine(text, maxBytes) {
-    const buf = Buffer.from(text, 'utf8');
-    if (buf.length <= maxBytes)
-        return text;
-    if (maxBytes <= 0)
-        return '';
-    // A newline byte never occurs inside a multi-byte character.
-    const newline = buf.lastIndexOf(0x0a, maxBytes - 1);
-    let end = newline >= 0 ? newline + 1 : maxBytes;
-    while (end > 0 && (buf[end] & 0xc0) === 0x80)
-        end--;
-    return buf.subarray(0, end).toString('utf8');
-}
-const opened = (text, tag) => (text.match(new RegExp(`<${tag}[\\s>]`, 'g')) ?? []).length -
-    (text.match(new RegExp(`</${tag}>`, 'g')) ?? []).length;
-/**
- * A cut section's `<pre>` block and `<details>` closed, so that the sentence after it is not swallowed by
- * them. Only the action writes these tags: untrusted text in the summary has its `<` as an entity
- * (ui/untrusted-markdown.ts), so counting them is exact.
- */
-function closeBlocks(text) {
-    const pre = opened(text, 'pre') > 0 ? '\n</pre>' : '';
-    return `${text}${pre}${'\n</details>'.repeat(Math.max(0, opened(text, 'details')))}`;
-}
-/**
- * What to append to a summary that holds `used` bytes already: `sections` whole while they fit under
- * `max`, the first that does not cut at a line and the rest dropped, with a sentence that says how much
- * was left out. Nothing at all when not even that sentence fits.
- */
-function fitSummary(sections, used, max = SUMMARY_MAX_BYTES) {
-    const total = sections.reduce((n, s) => n + byteLength(s), 0);
-    if (used + total <= max)
-        return sections.join('');
-    const room = max - used - CUT_NOTE_BYTES;
-    if (room < 0)
-        return '';
-    let kept = '';
-    for (const section of sections) {
-        const fits = cutAtLine(section, room - byteLength(kept));
-        kept += fits;
-        if (fits !== section)
-            break;
-    }
-    const left = total - byteLength(kept);
-    return `${closeBlocks(kept)}\n\n**${left.toLocaleString('en-US')} bytes of this summary are not shown**: GitHub drops a step summary over 1 MiB whole.\n`;
-}
-/** Appends `sections` (the most important first), redacted, within SUMMARY_MAX_BYTES in all. */
-async function writeSummary(redaction, ...sections) {
-    const file = process.env.GITHUB_STEP_SUMMARY;
-    const used = file
-        ? await node_fs_promises__WEBPACK_IMPORTED_MODULE_1__.stat(file).then((s) => s.size, () => 0)
-        : 0;
-    const text = fitSummary(sections.map(redaction.redact), used);
-    if (text)
-        await _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .summary */ .z.addRaw(text).write();
 }
 
 
@@ -523,7 +435,7 @@ async function plantProbe(engine, folders) {
     const remove = async ({ madeToo = false } = {}) => {
         await Promise.all(planted.map((p) => node_fs_promises__WEBPACK_IMPORTED_MODULE_1__.rm(p.file, { force: true })));
         if (madeToo)
-            await Promise.all(planted.map((p) => (p.made ? node_fs_promises__WEBPACK_IMPORTED_MODULE_1__.rm(p.made, { recursive: true, force: true }) : undefined)));
+            await Promise.all(planted.flatMap((p) => (p.made ? [node_fs_promises__WEBPACK_IMPORTED_MODULE_1__.rm(p.made, { recursive: true, force: true })] : [])));
     };
     try {
         for (const folder of folders)
@@ -689,9 +601,11 @@ async function removeStaleProbes(engine, nowMs = Date.now(), olderThanMs = STALE
 
 // EXPORTS
 __nccwpck_require__.d(__webpack_exports__, {
-  y: () => (/* binding */ ContainerEngine),
-  X: () => (/* binding */ ENGINE_ENV)
+  X4: () => (/* binding */ ENGINE_ENV),
+  P: () => (/* binding */ createEngine)
 });
+
+// UNUSED EXPORTS: ContainerEngine
 
 // EXTERNAL MODULE: ./src/engine/container-args.ts
 var container_args = __nccwpck_require__(5011);
@@ -756,6 +670,8 @@ async function removeLateContainer(engine, name) {
     }
 }
 
+// EXTERNAL MODULE: ./src/engine/inventory.ts
+var inventory = __nccwpck_require__(3190);
 // EXTERNAL MODULE: ./src/engine/host-paths.ts
 var host_paths = __nccwpck_require__(6387);
 // EXTERNAL MODULE: ./src/engine/start-failure.ts
@@ -905,6 +821,7 @@ var proc = __nccwpck_require__(729);
 
 
 
+
 /** The engine CLI's own variables: taken from the runner, never overridden for a container's sake. */
 const ENGINE_ENV = [
     'PATH',
@@ -1013,46 +930,16 @@ class ContainerEngine {
     failure(args, result) {
         return (0,engine_error/* engineFailure */.FR)(this.name, args, result);
     }
-    /** The engine's answer on `image` (ensureImage's first half: a run starts it before it knows it needs it). */
+    /** The engine's answer on `image` (ensureImage's first half). */
     inspectImage(image) {
         return this.exec(['image', 'inspect', '--format', '{{.Id}}', '--', image]);
     }
     /**
-     * inspectImage and volumeExists for a run that will wait for both. On Docker, one CLI start: `docker
-     * inspect` takes names of any kind and prints a line for each object it finds. An answer is taken from
-     * it only where a line shows an object of the kind asked for (a volume by its name and mount point, an
-     * image by an ID and neither); anything else (a container of that name, an engine that failed) asks
-     * again by kind, so the answers are the two calls' own.
-     */
-    inspectImageAndVolume(image, volume) {
-        if (this.name !== 'docker')
-            return { image: this.inspectImage(image), volume: this.volumeExists(volume) };
-        const format = '{{json (index . "Id")}} {{json (index . "Name")}} {{json (index . "Mountpoint")}}';
-        const seen = this.exec(['inspect', '--format', format, '--', image, volume]).then((result) => {
-            const lines = result.stdout.split('\n').map((line) => {
-                try {
-                    return JSON.parse(`[${line.split(' ').join(',')}]`);
-                }
-                catch {
-                    return [];
-                }
-            });
-            return {
-                image: lines.some(([id, name, mount]) => typeof id === 'string' && name === null && mount === null),
-                volume: lines.some(([, name, mount]) => name === volume && typeof mount === 'string'),
-            };
-        }, () => ({ image: false, volume: false }));
-        return {
-            image: seen.then((s) => (s.image ? { exitCode: 0, stdout: '', stderr: '' } : this.inspectImage(image))),
-            volume: seen.then((s) => s.volume || this.volumeExists(volume)),
-        };
-    }
-    /**
      * Makes sure `image` is present, pulling it when missing. Also the engine reachability check: one call on
-     * the fast path, so that start-up stays quick. `inspected`: that call, already made (inspectImage).
+     * the fast path, so that start-up stays quick.
      */
-    async ensureImage(image, inspected) {
-        const inspect = await (inspected ?? this.inspectImage(image));
+    async ensureImage(image) {
+        const inspect = await this.inspectImage(image);
         if (inspect.exitCode === 0)
             return;
         const failure = this.failure(['image', 'inspect'], inspect);
@@ -1113,6 +1000,9 @@ class ContainerEngine {
             return true;
         return /no such (container|object)/i.test(result.stderr) ? false : undefined;
     }
+    listContainers(label) {
+        return (0,inventory/* listContainers */.t)(this, label);
+    }
     /** The last lines of a container's output as the engine logged it (empty when its log driver keeps none). */
     async logTail(name, lines) {
         const result = await (0,proc/* runStreaming */.SL)(this.name, ['logs', '--tail', String(lines), '--', name], {
@@ -1141,6 +1031,27 @@ class ContainerEngine {
         return names;
     }
 }
+/** The engine as the layers above engine/ hold it, the interface; a spec holds a fake. */
+const createEngine = (name) => new ContainerEngine(name);
+
+
+/***/ }),
+
+/***/ 8657:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   S: () => (/* binding */ NO_EXTERNAL_DIFF),
+/* harmony export */   V: () => (/* binding */ OID)
+/* harmony export */ });
+/** An object name as git prints it: SHA-1 (40 hex digits) or SHA-256 (64). */
+const OID = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
+/**
+ * For every diff-like command (diff, format-patch): no external diff or textconv program that a
+ * repository's attributes could name, and no rename detection (its memory grows with the square of the
+ * paths).
+ */
+const NO_EXTERNAL_DIFF = ['--no-ext-diff', '--no-textconv', '--no-renames'];
 
 
 /***/ }),
@@ -1238,16 +1149,17 @@ function baseGitEnv() {
 
 // EXPORTS
 __nccwpck_require__.d(__webpack_exports__, {
-  TU: () => (/* binding */ Git),
   XS: () => (/* binding */ GitError),
-  ST: () => (/* binding */ NO_EXTERNAL_DIFF),
-  Vx: () => (/* binding */ OID)
+  Vx: () => (/* reexport */ git_commands/* OID */.V),
+  lD: () => (/* binding */ createGit)
 });
 
-// UNUSED EXPORTS: FETCH_REF_ROOT
+// UNUSED EXPORTS: FETCH_REF_ROOT, Git, NO_EXTERNAL_DIFF, checkingGit
 
 // EXTERNAL MODULE: external "node:crypto"
 var external_node_crypto_ = __nccwpck_require__(7598);
+// EXTERNAL MODULE: ./src/engine/git-commands.ts
+var git_commands = __nccwpck_require__(8657);
 // EXTERNAL MODULE: ./src/engine/git-hardening.ts
 var git_hardening = __nccwpck_require__(3229);
 // EXTERNAL MODULE: ./src/engine/proc.ts + 2 modules
@@ -1418,18 +1330,13 @@ async function startPiped(tool, args, options) {
 // repository's own settings from running anything on the host.
 
 
+// The interface's constants, also where callers of the wrapper have always found them.
 
 
 
 
-/** An object name as git prints it: SHA-1 (40 hex digits) or SHA-256 (64). */
-const OID = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
-/**
- * For every diff-like command (diff, format-patch): no external diff or textconv program that a
- * repository's attributes could name, and no rename detection (its memory grows with the square of the
- * paths).
- */
-const NO_EXTERNAL_DIFF = ['--no-ext-diff', '--no-textconv', '--no-renames'];
+
+
 /** Where `fetchCommit` puts what it fetched, for the moment it takes to read its commit. */
 const FETCH_REF_ROOT = 'refs/worktree-sandbox/fetch';
 class GitError extends Error {
@@ -1558,7 +1465,7 @@ class Git {
                 }
                 const [oid, type, size, ...rest] = header.split(' ');
                 const bytes = Number(size);
-                if (rest.length || !OID.test(oid) || !/^\d+$/.test(size) || bytes > maxBytes)
+                if (rest.length || !git_commands/* OID */.V.test(oid) || !/^\d+$/.test(size) || bytes > maxBytes)
                     return undefined;
                 const body = await batch.read(bytes + 1); // the content and its newline
                 found.set(name, { oid, type, body: body.subarray(0, bytes) });
@@ -1664,6 +1571,9 @@ class Git {
         return result.exitCode === 0 ? result.stdout.trim() : undefined;
     }
 }
+/** git as the layers above engine/ hold it, the interface (Git.create, Git.checking); a spec holds a fake. */
+const createGit = () => Git.create();
+const checkingGit = () => Git.checking();
 
 
 /***/ }),
@@ -1872,6 +1782,82 @@ async function discoverHostView(exec, facts = readOwnFacts(), timeLimitMs = INSP
         return { kind: 'container', id, mounts: parseInspectMounts(out.slice(space + 1)) };
     }
     return { kind: 'same', containerized };
+}
+
+
+/***/ }),
+
+/***/ 3190:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   t: () => (/* binding */ listContainers),
+/* harmony export */   y: () => (/* binding */ listVolumes)
+/* harmony export */ });
+/** Every volume carrying `label` (key or key=value), with its labels: one engine call whatever the count. */
+async function listVolumes(engine, label, labelKeys) {
+    // Docker's template has .Label "key" (its .Labels is one "k=v,k=v" string, ambiguous with commas in
+    // values); Podman's has .Labels as a map. Either way: one call, one JSON array per volume.
+    const fields = engine.name === 'podman'
+        ? '{{json .Labels}}'
+        : labelKeys.map((key) => `{{json (.Label ${JSON.stringify(key)})}}`).join(',');
+    const out = await engine.run([
+        'volume',
+        'ls',
+        '--filter',
+        `label=${label}`,
+        '--format',
+        `[{{json .Name}},${fields}]`,
+    ]);
+    return out
+        .split('\n')
+        .filter((line) => line.trim())
+        .map((line) => {
+        const [name, ...values] = JSON.parse(line);
+        const all = typeof values[0] === 'object' && values[0] !== null ? values[0] : undefined;
+        const labels = {};
+        labelKeys.forEach((key, i) => {
+            const value = all ? all[key] : values[i];
+            if (value)
+                labels[key] = value;
+        });
+        return { name, labels };
+    });
+}
+/**
+ * Every container (running or not; with `label`, key or key=value, only those carrying it), as
+ * EngineCommands.listContainers shows them: two engine calls whatever their number (`ps` for the ids, one
+ * `container inspect` for all). A container removed between the two is not listed; any other failure,
+ * or an answer that cannot be read, throws (the reaper's in-use check must not miss one).
+ */
+async function listContainers(engine, label) {
+    const ps = ['ps', '--all', '--quiet', '--no-trunc', ...(label ? ['--filter', `label=${label}`] : [])];
+    const ids = (await engine.run(ps)).split('\n').filter(Boolean);
+    if (ids.length === 0)
+        return [];
+    // One JSON array a line, whatever a name or a mount's path holds.
+    const format = '[{{json .Name}},{{json .State.Status}},{{json .State.Running}},{{json .HostConfig.NetworkMode}},{{json .Mounts}}]';
+    const args = ['container', 'inspect', '--format', format, '--', ...ids];
+    const result = await engine.exec(args);
+    // A failure is any line of stderr but "no such container" (one removed between the two calls).
+    const failed = /^(?!.*no such (object|container)).*\S/im.test(result.stderr);
+    if (result.exitCode !== 0 && failed)
+        throw engine.failure(args, result);
+    return result.stdout
+        .split('\n')
+        .filter((line) => line.trim())
+        .map((line) => {
+        const [name, status, running, networkMode, mounts] = JSON.parse(line);
+        const of = (type, key) => (mounts ?? []).filter((m) => m.Type === type && m[key]).map((m) => m[key]);
+        return {
+            name: String(name).replace(/^\//, ''),
+            status: String(status),
+            running: running === true,
+            networkMode: String(networkMode),
+            volumes: of('volume', 'Name'),
+            binds: of('bind', 'Source'),
+        };
+    });
 }
 
 
@@ -2632,7 +2618,7 @@ function findOnPath(tool, searchPath) {
 
 /***/ }),
 
-/***/ 4607:
+/***/ 118:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -2731,7 +2717,39 @@ function readIssue(event, how) {
     return { number, title: (0,request/* text */.Qq)(issue.title), body: (0,request/* text */.Qq)(issue.body), labels, how };
 }
 
+;// CONCATENATED MODULE: ./src/github/review-event.ts
+
+function decideReview(event, trigger) {
+    if (event.action !== 'submitted')
+        return (0,request/* ignore */.Xe)(`the review was ${(0,request/* text */.Qq)(event.action) || 'changed'}, not submitted`);
+    if (!trigger.command)
+        return (0,request/* ignore */.Xe)("review events need the 'trigger' input (such as /fix)");
+    const review = (0,request/* record */.g1)(event.review);
+    const body = (0,request/* text */.Qq)(review.body);
+    if (body.trimStart().startsWith(request/* PROGRESS_MARKER */.b$))
+        return (0,request/* ignore */.Xe)('the review is a progress note of this action');
+    const parsed = (0,request/* parseTrigger */.uc)(body, trigger.command);
+    if (!parsed)
+        return (0,request/* ignore */.Xe)(`the review's body does not start with ${trigger.command}`);
+    const number = (0,request/* positive */.yj)((0,request/* record */.g1)(event.pull_request).number);
+    const id = (0,request/* positive */.yj)(review.id);
+    const requester = (0,request/* user */.kQ)(review.user, review.author_association);
+    if (!number || !id || !requester)
+        return (0,request/* ignore */.Xe)('the review payload lacks the pull request number, review id or author');
+    return {
+        run: true,
+        request: {
+            event: 'pull_request_review',
+            prNumber: number,
+            requester,
+            comment: { id, trigger: trigger.command, args: parsed.args },
+            review: { id, body, state: (0,request/* text */.Qq)(review.state).toLowerCase(), commitId: (0,request/* text */.Qq)(review.commit_id) },
+        },
+    };
+}
+
 ;// CONCATENATED MODULE: ./src/github/event.ts
+
 
 
 
@@ -2740,9 +2758,9 @@ const BOT_EVENTS = ['pull_request', 'pull_request_target', 'push'];
  * Events a bot workflow subscribes to that this bot does not serve: with a trigger input set, the step
  * fails naming the event, rather than running the command in plain run mode on the default branch.
  */
-const UNSERVED_BOT_EVENTS = ['pull_request_review', 'discussion', 'discussion_comment', 'commit_comment'];
-/** Events whose comment starts a run with the `trigger` input. */
-const COMMENT_EVENTS = ['issue_comment', 'pull_request_review_comment'];
+const UNSERVED_BOT_EVENTS = ['discussion', 'discussion_comment', 'commit_comment'];
+/** Events whose comment (or review's body) starts a run with the `trigger` input. */
+const COMMENT_EVENTS = ['issue_comment', 'pull_request_review_comment', 'pull_request_review'];
 const PULL_REQUEST_ACTIONS = ['opened', 'synchronize', 'reopened', 'ready_for_review'];
 /**
  * Plain run mode or the pull-request bot, from what the workflow asked for (cheap: no payload, no API).
@@ -2798,6 +2816,8 @@ function decideEvent(eventName, payload, trigger, ownCommitterEmail) {
             return decideComment(event, trigger);
         case 'pull_request_review_comment':
             return decideReviewComment(event, trigger);
+        case 'pull_request_review':
+            return decideReview(event, trigger);
         case 'issues':
             return decideIssues(event, trigger);
         case 'pull_request':
@@ -2808,7 +2828,7 @@ function decideEvent(eventName, payload, trigger, ownCommitterEmail) {
         case 'push':
             return decidePush(event, ownCommitterEmail);
         default:
-            return (0,request/* ignore */.Xe)(`${eventName || 'this event'} is not a pull-request event (issue_comment, pull_request_review_comment, issues, pull_request, pull_request_target, workflow_dispatch with pr-number, push)`);
+            return (0,request/* ignore */.Xe)(`${eventName || 'this event'} is not a pull-request event (issue_comment, pull_request_review_comment, pull_request_review, issues, pull_request, pull_request_target, workflow_dispatch with pr-number, push)`);
     }
 }
 function decideComment(event, trigger) {
@@ -2931,6 +2951,8 @@ function describeRequest(request) {
         parts.push(`pushed branch ${request.pushedBranch}`);
     if (request.comment)
         parts.push(`comment ${request.comment.id} with ${request.comment.trigger}`);
+    if (request.review)
+        parts.push(`a review (${request.review.state || 'no state'})`);
     if (request.reviewComment)
         parts.push(`on a line of the diff${request.reviewComment.outdated ? ' (outdated)' : ''}, thread ${request.reviewComment.threadId}`);
     return parts.join(', ');
@@ -3020,11 +3042,15 @@ const PROGRESS_MARKER = '<!-- worktree-sandbox:progress -->';
 /**
  * The trigger must be the comment's first word, whole (`/fixed` is not `/fix`; case is ignored). The
  * rest of the comment, without the blank space that separates it, is the argument text (CRLF read as LF).
+ * A first line indented as a Markdown code block (a tab, or four spaces) is code, not a request.
  */
 function parseTrigger(body, trigger) {
     if (!trigger)
         return undefined;
-    const text = body.replace(/\r\n/g, '\n').replace(/^\s+/, '');
+    const unixBody = body.replace(/\r\n/g, '\n');
+    if (/^(?:[ \t]*\n)*(?: {0,3}\t| {4})/.test(unixBody))
+        return undefined;
+    const text = unixBody.replace(/^\s+/, '');
     const end = text.search(/\s/);
     const word = end < 0 ? text : text.slice(0, end);
     if (word.toLowerCase() !== trigger.toLowerCase())
@@ -3097,38 +3123,6 @@ function leftByKilledRuns(containers) {
     const sidecars = containers.filter((c) => isSidecar(c) && ENDED.has(c.status));
     return [...commands, ...sidecars].map((c) => c.name);
 }
-/** Every container with the command's role label, as the engine shows it: two engine calls, or one. */
-async function labelledContainers(engine) {
-    const ids = (await engine.run(['ps', '--all', '--quiet', '--no-trunc', '--filter', `label=${(0,_engine_labels_js__WEBPACK_IMPORTED_MODULE_0__/* .label */ .Pf)('role')}=command`]))
-        .split('\n')
-        .filter(Boolean);
-    if (ids.length === 0)
-        return [];
-    const args = [
-        'container',
-        'inspect',
-        '--format',
-        '{{json .Name}} {{json .State.Status}} {{json .HostConfig.NetworkMode}}',
-        '--',
-        ...ids,
-    ];
-    // A container removed between the two calls is simply not listed.
-    const result = await engine.exec(args);
-    return result.stdout
-        .split('\n')
-        .filter((line) => line.trim())
-        .flatMap((line) => {
-        try {
-            const [name, status, networkMode] = JSON.parse(`[${line.trim().split(' ').join(',')}]`);
-            return [
-                { name: String(name).replace(/^\//, ''), status: String(status), networkMode: String(networkMode) },
-            ];
-        }
-        catch {
-            return [];
-        }
-    });
-}
 /**
  * Removes what killed runs with an allow-list left (leftByKilledRuns); returns the names removed. Never
  * throws: a run or a reap goes on whatever the engine says here.
@@ -3136,7 +3130,7 @@ async function labelledContainers(engine) {
 async function removeLeftNetworkContainers(engine) {
     try {
         const removed = [];
-        for (const name of leftByKilledRuns(await labelledContainers(engine)))
+        for (const name of leftByKilledRuns(await engine.listContainers(`${(0,_engine_labels_js__WEBPACK_IMPORTED_MODULE_0__/* .label */ .Pf)('role')}=command`)))
             if (await engine.removeContainer(name))
                 removed.push(name);
         return removed;
@@ -3155,149 +3149,271 @@ async function reportLeftNetworkContainers(engine, ui) {
 
 /***/ }),
 
-/***/ 6777:
+/***/ 7936:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   IB: () => (/* binding */ networkMarkdown),
-/* harmony export */   KI: () => (/* binding */ shownHost),
-/* harmony export */   Ow: () => (/* binding */ networkWarnings),
-/* harmony export */   dk: () => (/* binding */ networkOutputs)
-/* harmony export */ });
-/* unused harmony exports NETWORK_SECTION_MAX_BYTES, NETWORK_OUTPUT_MAX_BYTES, jsonRows, auditProposal */
-/* harmony import */ var _ui_untrusted_markdown_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8912);
-/* harmony import */ var _policy_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(3977);
-// What the proxy saw, for people and for later steps: a job-summary section, one warning per refused
-// host, the `network-allowed` / `network-denied` outputs, and, in audit, the `network:` value that would
-// have let the run through. Host names and reasons come from the sandbox (a CONNECT line or a Host header
-// is the command's text): shown only through `shownHost` (untrustedInline), and within byte bounds, because
-// a command that names hundreds of long hosts would otherwise fill the job summary (GitHub drops a step
-// summary over 1 MiB whole, the run's own report with it) and the outputs.
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  Q6: () => (/* binding */ MODEL_APIS),
+  SF: () => (/* binding */ budgetAnswer),
+  mE: () => (/* binding */ classifyRequest),
+  k: () => (/* binding */ modelApi)
+});
+
+// UNUSED EXPORTS: routedPath
+
+;// CONCATENATED MODULE: ./src/network/apis/api.ts
+// What the proxy knows of one model API, as one record (anthropic.ts, openai.ts, gemini.ts): how its
+// requests are recognised, where its answers report their usage, what the proxy answers once the budget is
+// spent, and the hosts of its preset. model-apis.ts lists the records and holds what they share; adding
+// an API is one record and its spec. ADR 0009, docs/network.md.
+/** Why a path spends tokens unread, from a list of [routed path, what it is]. */
+function unreadableBy(paths, path) {
+    const found = paths.find(([re]) => re.test(path));
+    return found && `${found[1]} reports no usage the proxy can read`;
+}
+
+;// CONCATENATED MODULE: ./src/network/apis/anthropic.ts
+// Anthropic's Messages API (`/v1/messages`, under any gateway prefix): usage at `message_start` and in each
+// `message_delta` of a stream, cache reads and writes counted apart from `input_tokens`. Its batches and
+// the legacy Text Completions API report no usage the proxy can read.
+
+const UNREADABLE = [
+    [/\/v1\/messages\/batches$/, 'a message batch'],
+    [/\/v1\/complete$/, 'the legacy Text Completions API'],
+];
+const anthropic = {
+    name: 'anthropic',
+    presetHosts: ['api.anthropic.com'],
+    free: [/\/v1\/messages\/count_tokens$/],
+    readable: (path, origin) => (path.endsWith('/v1/messages') ? { path: origin } : undefined),
+    unreadable: (path) => unreadableBy(UNREADABLE, path),
+    namedBy: (header) => header === 'anthropic-version' || header === 'x-api-key',
+    fields: ['input_tokens', 'output_tokens', 'cache_creation_input_tokens', 'cache_read_input_tokens'],
+    usage(f) {
+        if (!f.has('input_tokens', 'output_tokens'))
+            return undefined;
+        const cacheRead = f.get('cache_read_input_tokens');
+        const cacheWrite = f.get('cache_creation_input_tokens');
+        // Anthropic counts cached input apart from input_tokens; the others count it within.
+        return {
+            input: f.get('input_tokens') + cacheRead + cacheWrite,
+            output: f.get('output_tokens'),
+            cacheRead,
+            cacheWrite,
+        };
+    },
+    budgetError: (message) => ({ type: 'error', error: { type: 'rate_limit_error', message } }),
+};
+
+;// CONCATENATED MODULE: ./src/network/apis/gemini.ts
+const GENERATE = /\/(?:tuned)?models\/([^/:]+):(stream)?generatecontent$/;
+const ACTION = /\/(?:tuned)?models\/[^/:]+:([a-z]+)$/;
+const RETRY_INFO = { '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: '86400s' };
+/** The target with `alt` (or `$alt`) set to `sse` for a stream and `json` otherwise, unless it is one. */
+function readableTarget(target, stream) {
+    const q = target.indexOf('?');
+    if (q === -1)
+        return target;
+    const params = new URLSearchParams(target.slice(q + 1));
+    const alts = [...params.getAll('alt'), ...params.getAll('$alt')].map((a) => a.toLowerCase());
+    if (alts.every((a) => a === 'json' || a === 'sse'))
+        return target;
+    params.delete('alt');
+    params.delete('$alt');
+    params.set('alt', stream ? 'sse' : 'json');
+    return `${target.slice(0, q)}?${params.toString()}`;
+}
+const gemini = {
+    name: 'gemini',
+    presetHosts: ['generativelanguage.googleapis.com'],
+    free: [/:counttokens$/],
+    readable(path, origin) {
+        const generate = GENERATE.exec(path);
+        if (!generate)
+            return undefined;
+        return { pathModel: generate[1].slice(0, 200), path: readableTarget(origin, generate[2] !== undefined) };
+    },
+    unreadable(path) {
+        const action = ACTION.exec(path);
+        return action ? `Gemini's :${action[1]} reports no usage the proxy can read` : undefined;
+    },
+    namedBy: (header) => header === 'x-goog-api-key',
+    fields: [
+        'promptTokenCount',
+        'candidatesTokenCount',
+        'cachedContentTokenCount',
+        'thoughtsTokenCount',
+        'toolUsePromptTokenCount',
+    ],
+    usage(f) {
+        if (!f.has('promptTokenCount', 'candidatesTokenCount'))
+            return undefined;
+        return {
+            input: f.get('promptTokenCount') + f.get('toolUsePromptTokenCount'),
+            output: f.get('candidatesTokenCount') + f.get('thoughtsTokenCount'),
+            cacheRead: f.get('cachedContentTokenCount'),
+            cacheWrite: 0,
+        };
+    },
+    budgetError: (message) => ({
+        error: { code: 429, message, status: 'RESOURCE_EXHAUSTED', details: [RETRY_INFO] },
+    }),
+};
+
+;// CONCATENATED MODULE: ./src/network/apis/openai.ts
+// OpenAI's Chat Completions, Completions, Responses and Embeddings (and Azure's and gateways' paths to
+// them): usage as `prompt_tokens`/`completion_tokens` or `input_tokens`/`output_tokens`. A (chat)
+// completions stream reports it only when asked (`stream_options.include_usage`), which the proxy adds.
+// Assistants runs, images, batches and audio report no usage the proxy can read. Its error format is the
+// one gateways speak, so a request no record recognises is refused in it.
+
+const openai_UNREADABLE = [
+    [/\/(?:threads\/runs|threads\/[^/]+\/runs)$/, 'an Assistants run'],
+    [/\/images\/(?:generations|edits|variations)$/, 'the Images API'],
+    [/\/batches$/, 'a batch'],
+    [/\/audio\/(?:speech|transcriptions|translations)$/, 'the Audio API'],
+];
+const openai = {
+    name: 'openai',
+    presetHosts: ['api.openai.com'],
+    free: [/\/responses\/input_tokens$/],
+    readable(path, origin) {
+        if (/\/(?:chat\/completions|completions)$/.test(path))
+            return { path: origin, rewrite: 'include-usage' };
+        return /\/(?:responses|embeddings)$/.test(path) ? { path: origin } : undefined;
+    },
+    unreadable: (path) => unreadableBy(openai_UNREADABLE, path),
+    namedBy: () => false,
+    fields: [
+        'prompt_tokens',
+        'completion_tokens',
+        'prompt_tokens_details.cached_tokens',
+        'input_tokens',
+        'output_tokens',
+        'input_tokens_details.cached_tokens',
+    ],
+    usage(f) {
+        if (f.has('prompt_tokens'))
+            return {
+                input: f.get('prompt_tokens'),
+                output: f.get('completion_tokens'),
+                cacheRead: f.get('prompt_tokens_details.cached_tokens'),
+                cacheWrite: 0,
+            };
+        if (f.has('input_tokens', 'output_tokens'))
+            return {
+                input: f.get('input_tokens'),
+                output: f.get('output_tokens'),
+                cacheRead: f.get('input_tokens_details.cached_tokens'),
+                cacheWrite: 0,
+            };
+        return undefined;
+    },
+    budgetError: (message) => ({
+        error: { message, type: 'insufficient_quota', param: null, code: 'insufficient_quota' },
+    }),
+};
+
+;// CONCATENATED MODULE: ./src/network/model-apis.ts
+// What a request to a model API is, for the budget: free (it spends no tokens), metered with a usage the
+// meter can read (and, where the proxy must change the request to make it readable, how), or metered with
+// a usage it cannot read. Known by the request's method and path, so that gateways (a prefix before the
+// path) and test fakes on any host work; on a host the proxy meters (one with a credential), every other
+// POST counts too, whatever its path, and its usage is unreadable. Each API is one record (apis/); this
+// module lists them and asks them in turn. Pure. ADR 0009, docs/network.md.
 
 
-const MAX_WARNINGS = 20;
-/**
- * The characters, as written (entities included), of one host name or reason shown: a DNS name has at most
- * 253, and a few take 7 more each where autolinks are broken. The rest is counted.
- */
-const SHOWN_MAX = 1_000;
-/**
- * The network section's share of the job summary. About two hundred rows of the longest host names: more
- * than anyone reads, and small beside GitHub's 1 MiB for the whole summary, which the run's own report
- * (up to a 64 KiB diff stat) shares. Rows past it are counted, not shown.
- */
-const NETWORK_SECTION_MAX_BYTES = 64 * 1024;
-/** The audit's proposal is shown when it is at most this long; past it, the outputs have the hosts. */
-const PROPOSAL_MAX_BYTES = 16 * 1024;
-/**
- * Each network output's bound. GitHub holds an output to 1 MB and a job's outputs together to 1 MB: the
- * two network outputs and the diff stat fit in that. Rows past it are left out, and a warning counts them.
- */
-const NETWORK_OUTPUT_MAX_BYTES = 400_000;
-const byteLength = (text) => Buffer.byteLength(text, 'utf8');
-/** A host name as the command gave it: JSON-quoted, inert in Markdown and in a log line. */
-function shownHost(host) {
-    return (0,_ui_untrusted_markdown_js__WEBPACK_IMPORTED_MODULE_0__/* .untrustedInline */ .qm)(host, SHOWN_MAX, true);
-}
-/** Why the proxy refused: its own words, but they may name a host the command gave. */
-const shownReason = (reason) => (0,_ui_untrusted_markdown_js__WEBPACK_IMPORTED_MODULE_0__/* .untrustedInline */ .qm)(reason, SHOWN_MAX);
-function bytes(n) {
-    if (n < 1024)
-        return `${n} B`;
-    if (n < 1024 ** 2)
-        return `${(n / 1024).toFixed(1)} KiB`;
-    if (n < 1024 ** 3)
-        return `${(n / 1024 ** 2).toFixed(1)} MiB`;
-    return `${(n / 1024 ** 3).toFixed(2)} GiB`;
-}
-/** A JSON array of the first rows that fit in `maxBytes` (UTF-8); `omitted` counts the others. */
-function jsonRows(rows, maxBytes) {
-    const parts = [];
-    let size = 2;
-    for (const row of rows) {
-        const text = JSON.stringify(row);
-        const n = byteLength(text) + (parts.length ? 1 : 0);
-        if (size + n > maxBytes)
-            break;
-        parts.push(text);
-        size += n;
+
+/** The model APIs the proxy knows, in the order they are asked. */
+const MODEL_APIS = [anthropic, openai, gemini];
+/** Each API's record by its name. */
+const modelApi = (name) => MODEL_APIS.find((api) => api.name === name) ?? openai;
+/** A request target's path as a server routes it: dot segments resolved, escapes decoded, `//` and case folded. */
+function routedPath(target) {
+    let url;
+    try {
+        // Origin form is joined by hand: `//x/...` would otherwise be read as a host.
+        url = new URL(target.startsWith('/') ? `http://path.invalid${target}` : target);
     }
-    return { json: `[${parts.join(',')}]`, omitted: rows.length - parts.length };
-}
-const OUTPUT_ROWS = { 'network-allowed': 'allowed', 'network-denied': 'denied' };
-function networkOutputs(report) {
-    return {
-        'network-allowed': jsonRows(report.allowed, NETWORK_OUTPUT_MAX_BYTES).json,
-        'network-denied': jsonRows(report.denied, NETWORK_OUTPUT_MAX_BYTES).json,
-    };
-}
-function networkWarnings(report) {
-    const lines = report.denied
-        .slice(0, MAX_WARNINGS)
-        .map((d) => `Network: the proxy refused ${shownHost(d.host)} port ${d.port} ${d.requests} time(s): ${shownReason(d.reason)}.`);
-    if (report.denied.length > MAX_WARNINGS)
-        lines.push(`Network: ${report.denied.length - MAX_WARNINGS} more refused host(s): see the job summary.`);
-    if (report.uncounted > 0)
-        lines.push(`Network: ${report.uncounted} connection(s) to further hosts were handled but not counted (the report keeps 500 rows).`);
-    for (const [output, key] of Object.entries(OUTPUT_ROWS)) {
-        const { omitted } = jsonRows(report[key], NETWORK_OUTPUT_MAX_BYTES);
-        if (omitted > 0)
-            lines.push(`Network: the ${output} output lists the first rows only: ${omitted} more did not fit in its ${NETWORK_OUTPUT_MAX_BYTES.toLocaleString('en-US')} bytes.`);
+    catch {
+        return undefined;
     }
-    return lines;
+    let pathname = url.pathname;
+    try {
+        pathname = decodeURIComponent(pathname);
+    }
+    catch {
+        // an escape that does not decode: matched as written
+    }
+    const path = pathname
+        .replace(/\/{2,}/g, '/')
+        .replace(/\/+$/, '')
+        .toLowerCase();
+    return { path, search: url.search };
 }
-/** The `network:` value an audit proposes (empty when nothing was reached). */
-function auditProposal(report) {
-    return (0,_policy_js__WEBPACK_IMPORTED_MODULE_1__/* .proposeAllowList */ .yl)(report.allowed);
+/** The family a request of an unknown path is for, by its headers (else OpenAI's), for the refusal's format. */
+function apiByHeaders(headers) {
+    for (let i = 0; i < headers.length; i += 2) {
+        const name = headers[i].toLowerCase();
+        const api = MODEL_APIS.find((a) => a.namedBy(name));
+        if (api)
+            return api.name;
+    }
+    return openai.name;
 }
-function proposalText(report) {
-    const proposal = auditProposal(report);
-    if (!proposal)
-        return 'The run reached no host: `network: none` would have let it through.';
-    // Its hosts are the command's (in audit, whatever it reached): in a block nothing in them can leave.
-    const shown = (0,_ui_untrusted_markdown_js__WEBPACK_IMPORTED_MODULE_0__/* .untrustedBlock */ .C9)(`network: '${proposal}'`, PROPOSAL_MAX_BYTES, {
-        lang: 'yaml',
-        // Presets (`@npm`) to copy as they are; a host name holds no `@`.
-        keepMentions: true,
+/**
+ * What a request is for the budget, or undefined when it is not a model API's: every method but POST, and
+ * the records' free paths, are free; a POST a record reads is metered and read; one a record names
+ * unreadable, and with `everyPost` (a host the proxy meters) every other POST, is metered but unreadable.
+ * `target` is the request target as sent (origin form or absolute); `headers` raw, for the family.
+ */
+function classifyRequest(method, target, headers = [], everyPost = false) {
+    const routed = routedPath(target);
+    const post = (method ?? '').toUpperCase() === 'POST';
+    if (!post)
+        return everyPost ? { kind: 'free' } : undefined;
+    const origin = target.startsWith('/') ? target : routed ? new URL(target).pathname + routed.search : target;
+    const unreadable = (api, why) => ({
+        kind: 'unreadable',
+        api,
+        path: origin,
+        why,
     });
-    const block = `The allow-list this run needed:\n\n${shown.markdown}`;
-    // Whole or not at all: part of an allow-list is a wrong one.
-    if (!shown.leftOut && byteLength(block) <= PROPOSAL_MAX_BYTES)
-        return block;
-    const entries = proposal.split(', ').length;
-    return `The allow-list this run needed has ${entries} entries, too long to show here: the \`network-allowed\` output lists the hosts.`;
-}
-/** Room kept for the sentence that counts the rows left out. */
-const CUT_NOTE_BYTES = 400;
-/** The job summary's network section: at most NETWORK_SECTION_MAX_BYTES, the rows left out counted. */
-function networkMarkdown(report, policy) {
-    const heading = `### Network (${policy.mode === 'audit' ? 'audit: every host let through' : 'allow-list'})`;
-    const rows = [
-        ...report.allowed.map((r) => `| ✅ ${shownHost(r.host)} | ${r.port} | ${r.requests} | ${bytes(r.bytesSent)} | ${bytes(r.bytesReceived)} |`),
-        ...report.denied.map((r) => `| ⛔ ${shownHost(r.host)} | ${r.port} | ${r.requests} | refused: ${shownReason(r.reason)} | |`),
-    ];
-    const after = [];
-    if (report.uncounted > 0)
-        after.push(`${report.uncounted} connection(s) to further hosts were not counted.`);
-    if (policy.mode === 'audit')
-        after.push(proposalText(report));
-    const header = '| Host | Port | Requests | Sent | Received |\n|---|---|---|---|---|';
-    let room = NETWORK_SECTION_MAX_BYTES - byteLength([heading, header, ...after].join('\n\n')) - CUT_NOTE_BYTES;
-    const shown = [];
-    for (const row of rows) {
-        room -= byteLength(row) + 1;
-        if (room < 0)
-            break;
-        shown.push(row);
+    if (!routed)
+        return everyPost
+            ? unreadable(apiByHeaders(headers), 'a request target the proxy cannot read')
+            : undefined;
+    const p = routed.path;
+    if (MODEL_APIS.some((api) => api.free.some((re) => re.test(p))))
+        return { kind: 'free' };
+    for (const api of MODEL_APIS) {
+        const call = api.readable(p, origin);
+        if (call)
+            return { kind: 'metered', api: api.name, ...call };
     }
-    const parts = [heading];
-    if (rows.length === 0)
-        parts.push('The command reached no host and was refused none.');
-    else
-        parts.push([header, ...shown].join('\n'));
-    if (shown.length < rows.length)
-        parts.push(`${rows.length - shown.length} more host(s) not shown: this section keeps to ${NETWORK_SECTION_MAX_BYTES / 1024} KiB of the job summary. The \`network-allowed\` and \`network-denied\` outputs list them.`);
-    return `\n${[...parts, ...after].join('\n\n')}\n`;
+    for (const api of MODEL_APIS) {
+        const why = api.unreadable(p);
+        if (why)
+            return unreadable(api.name, why);
+    }
+    return everyPost
+        ? unreadable(apiByHeaders(headers), 'a POST to a path whose usage the proxy cannot read')
+        : undefined;
+}
+/**
+ * The proxy's own answer to a metered request it refuses: status 429 with an error body in that API's own
+ * format, so that its official SDK raises its usual rate-limit error. `x-should-retry: false` is the header
+ * the Anthropic and OpenAI SDKs obey before their own retry rule for 429; Gemini CLI ignores it and obeys
+ * Google's RetryInfo instead. The budget does not come back within the run: a retry would be refused again.
+ */
+function budgetAnswer(api, message) {
+    return {
+        statusCode: 429,
+        headers: { 'content-type': 'application/json', 'x-should-retry': 'false', connection: 'close' },
+        body: JSON.stringify(modelApi(api).budgetError(`worktree-sandbox: ${message}`)),
+    };
 }
 
 
@@ -3322,9 +3438,13 @@ __nccwpck_require__.d(__webpack_exports__, {
 
 // EXTERNAL MODULE: external "node:net"
 var external_node_net_ = __nccwpck_require__(7030);
+// EXTERNAL MODULE: ./src/network/model-apis.ts + 4 modules
+var model_apis = __nccwpck_require__(7936);
 ;// CONCATENATED MODULE: ./src/network/presets.ts
 // The presets a `network` allow-list may name (`@github`...): the one list of their hosts. docs/network.md
-// lists them for users; a preset's hosts take the default ports (443 and 80) unless written with one.
+// lists them for users; a preset's hosts take the default ports (443 and 80) unless written with one. Each
+// model API's preset is in its record (apis/).
+
 const PRESETS = {
     // git over HTTPS, the API, raw content, release and artifact downloads, the container registry.
     github: [
@@ -3341,9 +3461,7 @@ const PRESETS = {
     npm: ['registry.npmjs.org', 'registry.yarnpkg.com'],
     pypi: ['pypi.org', 'files.pythonhosted.org'],
     debian: ['deb.debian.org', 'security.debian.org'],
-    anthropic: ['api.anthropic.com'],
-    openai: ['api.openai.com'],
-    gemini: ['generativelanguage.googleapis.com'],
+    ...Object.fromEntries(model_apis/* MODEL_APIS */.Q6.map((api) => [api.name, api.presetHosts])),
 };
 const PRESET_NAMES = Object.keys(PRESETS);
 
@@ -3572,102 +3690,90 @@ function proposeAllowList(reached) {
 
 /***/ }),
 
-/***/ 4992:
+/***/ 2700:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   U5: () => (/* binding */ modelUsageMarkdown),
-/* harmony export */   cx: () => (/* binding */ modelUsageOutput),
-/* harmony export */   mW: () => (/* binding */ modelUsageWarnings),
-/* harmony export */   s6: () => (/* binding */ modelUsageTotals)
+/* harmony export */   Sy: () => (/* binding */ writeSummary)
 /* harmony export */ });
-/* unused harmony export budgetSentence */
-/* harmony import */ var _network_summary_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6777);
+/* unused harmony exports SUMMARY_MAX_BYTES, cutAtLine, closeBlocks, fitSummary */
+/* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7710);
+/* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(1455);
+/* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__nccwpck_require__.n(node_fs_promises__WEBPACK_IMPORTED_MODULE_1__);
+/* harmony import */ var _ui_markdown_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(8561);
+// The one place the action writes the job summary (run, reap and the pull-request bot alike), under a hard
+// cap: GitHub drops a step summary over 1 MiB whole, so one section grown too long (a report of many
+// sandboxes, a command that named thousands of hosts) would take everything else with it, the run's own
+// report included. Sections come in order of importance; the last ones are cut first, and what was cut
+// is said. GitHub masks nothing in a summary: every section passes the run's one redaction
+// (run/redaction.ts) before it is cut and written.
 
-const LIMIT_NAMES = { 'max-model-requests': 'requests', 'max-model-tokens': 'tokens' };
-const n = (value) => value.toLocaleString('en-US');
-function modelUsageOutput(report) {
-    return { 'model-usage': JSON.stringify(report) };
-}
-/** The budget's verdict in one sentence, or '' when no limit refused a request. */
-function budgetSentence(report) {
-    const { stopped, limits } = report;
-    if (!stopped)
+
+
+/**
+ * The most bytes a step's summary file holds. The runner drops a file over 1 MiB (1,048,576 bytes), as it
+ * is on disk: counted here the same way (the file's size, then UTF-8 bytes), with a round margin below the
+ * limit for anything else that appends to the step's file.
+ */
+const SUMMARY_MAX_BYTES = 1_000_000;
+/** Room kept for the sentence that says what was cut. */
+const CUT_NOTE_BYTES = 300;
+/** `text` cut to at most `maxBytes` of UTF-8, at the end of a line when there is one, never inside a character. */
+function cutAtLine(text, maxBytes) {
+    const buf = Buffer.from(text, 'utf8');
+    if (buf.length <= maxBytes)
+        return text;
+    if (maxBytes <= 0)
         return '';
-    const limit = stopped.by === 'max-model-requests' ? limits.maxRequests : limits.maxTokens;
-    return (`The model budget stopped the agent: \`${stopped.by}\` ${n(limit)} was reached at ${n(stopped.requests)} ` +
-        `request(s) and ${n(stopped.tokens)} token(s); the proxy answered ${n(report.refused)} further ` +
-        `request(s) itself (429).`);
+    // A newline byte never occurs inside a multi-byte character.
+    const newline = buf.lastIndexOf(0x0a, maxBytes - 1);
+    let end = newline >= 0 ? newline + 1 : maxBytes;
+    while (end > 0 && (buf[end] & 0xc0) === 0x80)
+        end--;
+    return buf.subarray(0, end).toString('utf8');
 }
-/** A line for the pull-request bot's progress comment, or '' when no model API was metered. */
-function modelUsageTotals(report) {
-    const { totals } = report;
-    if (totals.requests === 0 && report.refused === 0)
+const opened = (text, tag) => (text.match(new RegExp(`<${tag}[\\s>]`, 'g')) ?? []).length -
+    (text.match(new RegExp(`</${tag}>`, 'g')) ?? []).length;
+/**
+ * A cut section's `<pre>` block and `<details>` closed, so that the sentence after it is not swallowed by
+ * them. Only the action writes these tags: untrusted text in the summary has its `<` as an entity
+ * (ui/untrusted-markdown.ts), so counting them is exact.
+ */
+function closeBlocks(text) {
+    const pre = opened(text, 'pre') > 0 ? '\n</pre>' : '';
+    return `${text}${pre}${'\n</details>'.repeat(Math.max(0, opened(text, 'details')))}`;
+}
+/**
+ * What to append to a summary that holds `used` bytes already: `sections` whole while they fit under
+ * `max`, the first that does not cut at a line and the rest dropped, with a sentence that says how much
+ * was left out. Nothing at all when not even that sentence fits.
+ */
+function fitSummary(sections, used, max = SUMMARY_MAX_BYTES) {
+    const total = sections.reduce((n, s) => n + (0,_ui_markdown_js__WEBPACK_IMPORTED_MODULE_2__/* .byteLength */ .dp)(s), 0);
+    if (used + total <= max)
+        return sections.join('');
+    const room = max - used - CUT_NOTE_BYTES;
+    if (room < 0)
         return '';
-    const parts = [
-        `${n(totals.requests)} request(s)`,
-        `${n(totals.inputTokens)} input and ${n(totals.outputTokens)} output tokens`,
-    ];
-    if (report.stopped)
-        parts.push(`stopped by \`${report.stopped.by}\` (${n(report.refused)} refused)`);
-    return parts.join(', ');
-}
-function modelUsageWarnings(report) {
-    const lines = [];
-    const sentence = budgetSentence(report);
-    if (sentence)
-        lines.push(sentence.replace(/`/g, ''));
-    if (report.refusedUnreadable > 0)
-        lines.push(`Model usage: ${report.refusedUnreadable} request(s) were refused because their usage could not be read (see the job summary).`);
-    if (report.totals.unmetered > 0)
-        lines.push(`Model usage: ${report.totals.unmetered} answer(s) gave no usage the proxy could read (see the job summary).`);
-    return lines;
-}
-function modelUsageMarkdown(report) {
-    const { rows, totals, limits } = report;
-    if (totals.requests === 0 && report.refused === 0 && !limits.maxRequests && !limits.maxTokens)
-        return '';
-    const parts = ['### Model usage'];
-    if (rows.length === 0)
-        parts.push('The command made no request to a model API the proxy meters.');
-    else {
-        const cache = rows.some((r) => r.cacheReadTokens > 0 || r.cacheWriteTokens > 0);
-        const head = ['Host', 'Model', 'Requests', 'Input tokens', 'Output tokens'];
-        if (cache)
-            head.push('Cache read', 'Cache write');
-        const table = [`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`];
-        for (const r of rows) {
-            const cells = [
-                `${(0,_network_summary_js__WEBPACK_IMPORTED_MODULE_0__/* .shownHost */ .KI)(r.host)}:${r.port}`,
-                r.model ? (0,_network_summary_js__WEBPACK_IMPORTED_MODULE_0__/* .shownHost */ .KI)(r.model) : '(none named)',
-                n(r.requests),
-                n(r.inputTokens),
-                n(r.outputTokens),
-            ];
-            if (cache)
-                cells.push(n(r.cacheReadTokens), n(r.cacheWriteTokens));
-            table.push(`| ${cells.join(' | ')} |`);
-        }
-        const all = ['**Total**', '', n(totals.requests), n(totals.inputTokens), n(totals.outputTokens)];
-        if (cache)
-            all.push('', '');
-        table.push(`| ${all.join(' | ')} |`);
-        parts.push(table.join('\n'));
+    let kept = '';
+    for (const section of sections) {
+        const fits = cutAtLine(section, room - (0,_ui_markdown_js__WEBPACK_IMPORTED_MODULE_2__/* .byteLength */ .dp)(kept));
+        kept += fits;
+        if (fits !== section)
+            break;
     }
-    if (totals.unmetered > 0)
-        parts.push(`${n(totals.unmetered)} answer(s) gave no usage the proxy could read (none in the answer, such as a ` +
-            'batch or a stream cut short, or an answer or event over 16 MiB): their tokens are not counted.');
-    if (report.refusedUnreadable > 0)
-        parts.push(`${n(report.refusedUnreadable)} request(s) were refused because their usage could not be read ` +
-            '(under `max-model-tokens`, a request whose tokens the proxy cannot count is not sent).');
-    if (report.uncounted > 0)
-        parts.push(`${n(report.uncounted)} answer(s) for further models were counted in the total only.`);
-    const set = ['max-model-requests', 'max-model-tokens'].filter((name) => name === 'max-model-requests' ? limits.maxRequests > 0 : limits.maxTokens > 0);
-    if (set.length)
-        parts.push(`Budget: ${set
-            .map((name) => `\`${name}\` ${n(name === 'max-model-requests' ? limits.maxRequests : limits.maxTokens)} ${LIMIT_NAMES[name]}`)
-            .join(', ')}. ${budgetSentence(report) || (report.refused > 0 ? '' : 'It refused no request.')}`);
-    return `\n${parts.join('\n\n')}\n`;
+    const left = total - (0,_ui_markdown_js__WEBPACK_IMPORTED_MODULE_2__/* .byteLength */ .dp)(kept);
+    return `${closeBlocks(kept)}\n\n**${left.toLocaleString('en-US')} bytes of this summary are not shown**: GitHub drops a step summary over 1 MiB whole.\n`;
+}
+/** Appends `sections` (the most important first), redacted, within SUMMARY_MAX_BYTES in all. */
+async function writeSummary(redaction, ...sections) {
+    const file = process.env.GITHUB_STEP_SUMMARY;
+    const used = file
+        ? await node_fs_promises__WEBPACK_IMPORTED_MODULE_1__.stat(file).then((s) => s.size, () => 0)
+        : 0;
+    const text = fitSummary(sections.map(redaction.redact), used);
+    if (text)
+        await _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .summary */ .z.addRaw(text).write();
 }
 
 
@@ -3693,12 +3799,6 @@ function modelUsageMarkdown(report) {
 /* harmony import */ var _sandbox_git_traps_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(622);
 /* harmony import */ var _sandbox_layout_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(9601);
 /* harmony import */ var _ui_sandbox_text_js__WEBPACK_IMPORTED_MODULE_7__ = __nccwpck_require__(9633);
-// After the command: inside a helper container (never on the host), what is left uncommitted is captured
-// (a real commit on the sandbox branch with `push: true`, else a snapshot commit that moves no ref), and
-// the sandbox's commits that the parent lacks leave as one git bundle on the helper's standard output.
-// The host writes at most `maxBytes` of it to a private file, then stops the helper: a command that wrote
-// gigabytes cannot fill the runner's disk.
-// ADR 0003 (docs/adr/0003-only-a-bundle-crosses-back.md).
 
 
 
@@ -3873,7 +3973,20 @@ async function captureFailure(sandbox, exitCode, said) {
 /* harmony export */   vl: () => (/* binding */ changedPaths)
 /* harmony export */ });
 /* unused harmony exports REPORT_PATH_BOUNDS, parseTree */
-/* harmony import */ var _engine_git_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1763);
+/* harmony import */ var _engine_git_commands_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8657);
+// Which files differ between two commits, in bounded memory and time whatever the commits hold.
+//
+// `git diff` queues every changed path before it prints the first one: a commit whose three small trees
+// name 150,000 paths of 600 bytes (a pack of a few kilobytes) makes it hold hundreds of megabytes, more
+// with `--stat`, before anything can be cut. So the trees are walked here instead, through
+// `git cat-file` (which holds one object at a time):
+//  - the first `maxPaths` changed paths are listed, in git's tree order;
+//  - all of them are counted, each pair of trees once (a tree named 1,600 times is counted once and
+//    multiplied), so that a tree bomb costs its distinct trees, not its paths;
+//  - at most `maxTreeBytes` of tree objects are read, no tree larger than `maxTreeBytes / 4` is read at all,
+//    and the walk stops after `timeoutMs`: past any of these the count is a lower bound (`exact: false`).
+// Memory: the trees read (at most `maxTreeBytes`, ~3x that once parsed), the listed paths, and one number
+// per pair of trees counted.
 
 /** What the report keeps of a run's paths: 1,000 names, 64 MiB of trees, a minute. */
 const REPORT_PATH_BOUNDS = {
@@ -3897,7 +4010,7 @@ class Trees {
     async entries(oid) {
         if (!oid)
             return [];
-        if (!_engine_git_js__WEBPACK_IMPORTED_MODULE_0__/* .OID */ .Vx.test(oid))
+        if (!_engine_git_commands_js__WEBPACK_IMPORTED_MODULE_0__/* .OID */ .V.test(oid))
             throw new Error(`Not an object id: ${JSON.stringify(oid)}`);
         if (Date.now() > this.deadline)
             throw new Stop(`it took longer than ${this.bounds.timeoutMs / 1000} s`);
@@ -3991,7 +4104,7 @@ async function changedPaths(git, cwd, from, to, bounds = REPORT_PATH_BOUNDS) {
 async function treeOf(reader, oid) {
     if (!oid)
         return undefined;
-    if (!_engine_git_js__WEBPACK_IMPORTED_MODULE_0__/* .OID */ .Vx.test(oid))
+    if (!_engine_git_commands_js__WEBPACK_IMPORTED_MODULE_0__/* .OID */ .V.test(oid))
         throw new Error(`Not an object id: ${JSON.stringify(oid)}`);
     const info = await reader.info(oid);
     if (info?.type === 'tree')
@@ -4073,8 +4186,8 @@ __nccwpck_require__.d(__webpack_exports__, {
 var promises_ = __nccwpck_require__(1455);
 // EXTERNAL MODULE: ./src/run/capture.ts
 var capture = __nccwpck_require__(4111);
-// EXTERNAL MODULE: ./src/engine/git.ts + 2 modules
-var engine_git = __nccwpck_require__(1763);
+// EXTERNAL MODULE: ./src/engine/git-commands.ts
+var git_commands = __nccwpck_require__(8657);
 // EXTERNAL MODULE: ./src/sandbox/bookkeeping.ts
 var bookkeeping = __nccwpck_require__(9503);
 // EXTERNAL MODULE: ./src/sandbox/lock.ts
@@ -4127,7 +4240,7 @@ async function readBundleHeader(file) {
         }
         const space = line.indexOf(' ');
         const sha = line.slice(0, space);
-        if (!engine_git/* OID */.Vx.test(sha))
+        if (!git_commands/* OID */.V.test(sha))
             throw new Error('The bundle from the sandbox has a malformed header: refused.');
         header.refs.push({ sha, name: line.slice(space + 1) });
     }
@@ -4206,7 +4319,7 @@ async function importBundle(git, sandbox, captured) {
         else
             tip = await resolve(git, parent.path, refs.head);
         for (const sha of [head, snapshot, tip])
-            if (!engine_git/* OID */.Vx.test(sha ?? ''))
+            if (!git_commands/* OID */.V.test(sha ?? ''))
                 throw new Error('The import named no commit.');
         const branchUpdate = sandbox.branch ? await fastForwardBranch(git, sandbox, tip) : undefined;
         return { tip, head, snapshot, store, branchUpdate };
@@ -4265,8 +4378,6 @@ async function resolve(git, cwd, ref) {
 // EXTERNAL MODULE: ./src/run/report.ts
 var report = __nccwpck_require__(7119);
 ;// CONCATENATED MODULE: ./src/run/collect.ts
-// After the command: the one way work comes back. Capture in a helper container, import on the host,
-// report from the parent (ADR 0003).
 
 
 
@@ -4656,9 +4767,9 @@ function replyMarkdown(read, options) {
 /* harmony export */   hy: () => (/* binding */ commitsNotIn)
 /* harmony export */ });
 /* unused harmony exports STAT_MAX_PATHS, STAT_MAX_BYTES, leftOut */
-/* harmony import */ var _engine_git_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1763);
-/* harmony import */ var _changed_paths_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(5136);
-/* harmony import */ var _sandbox_saved_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(7180);
+/* harmony import */ var _engine_git_commands_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(8657);
+/* harmony import */ var _changed_paths_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(5136);
+/* harmony import */ var _sandbox_saved_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(7180);
 // What a run changed, computed on the host from repositories only the host configures: the parent (for
 // commits) and the sandbox's private store (for the snapshot of its work tree). Nothing is read from the
 // sandbox itself. File names here came from the sandbox: they are printed fenced or escaped.
@@ -4679,10 +4790,10 @@ const STAT_MAX_BYTES = 64 * 1024;
 async function buildReport(git, parentPath, startSha, imported, capture) {
     const { store, snapshot, head, tip } = imported;
     const [commits, changed, dirty, unpushed] = await Promise.all([
-        (0,_sandbox_saved_js__WEBPACK_IMPORTED_MODULE_2__/* .countCommits */ .Wt)(git, parentPath, [`${startSha}..${tip}`]),
-        (0,_changed_paths_js__WEBPACK_IMPORTED_MODULE_1__/* .changedPaths */ .vl)(git, store, startSha, snapshot),
-        (0,_changed_paths_js__WEBPACK_IMPORTED_MODULE_1__/* .changedPaths */ .vl)(git, store, head, snapshot),
-        (0,_sandbox_saved_js__WEBPACK_IMPORTED_MODULE_2__/* .savedRefs */ .EY)(git, parentPath).then((saved) => (0,_sandbox_saved_js__WEBPACK_IMPORTED_MODULE_2__/* .countUnsaved */ .C3)(git, parentPath, [tip], saved)),
+        (0,_sandbox_saved_js__WEBPACK_IMPORTED_MODULE_1__/* .countCommits */ .Wt)(git, parentPath, [`${startSha}..${tip}`]),
+        (0,_changed_paths_js__WEBPACK_IMPORTED_MODULE_0__/* .changedPaths */ .vl)(git, store, startSha, snapshot),
+        (0,_changed_paths_js__WEBPACK_IMPORTED_MODULE_0__/* .changedPaths */ .vl)(git, store, head, snapshot),
+        (0,_sandbox_saved_js__WEBPACK_IMPORTED_MODULE_1__/* .savedRefs */ .EY)(git, parentPath).then((saved) => (0,_sandbox_saved_js__WEBPACK_IMPORTED_MODULE_1__/* .countUnsaved */ .C3)(git, parentPath, [tip], saved)),
     ]);
     if (!commits)
         throw new Error(`git could not count the commits from ${startSha} to ${tip}`);
@@ -4717,7 +4828,7 @@ async function diffStat(git, store, from, to, changed) {
     const lines = [];
     let bytes = 0;
     let cut = 0;
-    const result = await git.stream(store, ['diff', ..._engine_git_js__WEBPACK_IMPORTED_MODULE_0__/* .NO_EXTERNAL_DIFF */ .ST, '--stat=120', from, to, '--'], {
+    const result = await git.stream(store, ['diff', ..._engine_git_commands_js__WEBPACK_IMPORTED_MODULE_2__/* .NO_EXTERNAL_DIFF */ .S, '--stat=120', from, to, '--'], {
         config: [
             ['diff.renames', 'false'],
             ['core.bigFileThreshold', '1m'],
@@ -4765,7 +4876,7 @@ function leftOut(changed, shown) {
  * MAX_COUNTED_COMMITS; 1 when git cannot say, so that work is never taken for none.
  */
 async function commitsNotIn(git, parentPath, tip, not) {
-    return (await (0,_sandbox_saved_js__WEBPACK_IMPORTED_MODULE_2__/* .countCommits */ .Wt)(git, parentPath, [tip, '--not', ...not]))?.count ?? 1;
+    return (await (0,_sandbox_saved_js__WEBPACK_IMPORTED_MODULE_1__/* .countCommits */ .Wt)(git, parentPath, [tip, '--not', ...not]))?.count ?? 1;
 }
 /** Uncommitted files or commits no remote has; a count that stopped at its bounds is taken for work. */
 function holdsWork(report) {
@@ -4855,32 +4966,18 @@ function branchRefNames(branch) {
     return [`refs/heads/${branch}`, `refs/remotes/origin/${branch}`];
 }
 /**
- * The branch's two refs (local, and origin's), read from `repositoryPath` before its parent is known, so
- * that this git process overlaps the checks of the parent's answer instead of following them. Branches
- * and remote-tracking refs are the repository's own, shared by its linked worktrees and the same from any
- * folder of it: the answer is the parent's. Undefined when it could not be read (resolveBranch then asks
- * the parent itself, and reports what goes wrong).
- */
-function readBranchRefs(git, repositoryPath, branch) {
-    return git.readRefs(repositoryPath, branchRefNames(branch)).catch(() => undefined);
-}
-/**
  * Gathers the facts from the parent repository (fetching the branch from origin when it is not known
  * yet). Reading refs needs no lock: git replaces each one in one step, and the sandbox is made from what
  * is read again under the lock (create.ts). The parent is the host's alone: no container can write its
  * refs. `head`, when given, is the parent's HEAD commit as just read: the start when `base` is empty.
- * `refsRead`, when given, is readBranchRefs's answer.
  */
-async function resolveBranch(git, parent, branch, base, refsRead) {
+async function resolveBranch(git, parent, branch, base) {
     const parentPath = parent.path;
     const [local, remote] = branchRefNames(branch);
-    // One git process for both branch refs (or none: read early, readBranchRefs); the base only costs one
-    // more when it is named.
+    // One git process for both branch refs; the base only costs one more when it is named.
     const [baseCommit, refs] = await Promise.all([
         !base && parent.head ? parent.head : git.resolveCommit(parentPath, base || 'HEAD'),
-        branch
-            ? (refsRead ?? Promise.resolve(undefined)).then((read) => read ?? git.readRefs(parentPath, [local, remote]))
-            : new Map(),
+        branch ? git.readRefs(parentPath, [local, remote]) : new Map(),
     ]);
     if (!baseCommit)
         throw new Error(`Invalid input 'base': ${JSON.stringify(base)} names no commit in ${parentPath}.`);
@@ -5049,15 +5146,12 @@ async function creationFailure(dir, message) {
 
 // EXTERNAL MODULE: ./src/sandbox/ref-files.ts
 var ref_files = __nccwpck_require__(3976);
-// EXTERNAL MODULE: ./src/sandbox/volume-look.ts
-var volume_look = __nccwpck_require__(1093);
 ;// CONCATENATED MODULE: ./src/sandbox/create.ts
 // Creating a sandbox, or reusing it exactly as it is (uncommitted files and all). A new sandbox is a
 // repository of its own whose object store borrows the parent's, made by make-repository.ts. The parent's
 // records are written last: a sandbox whose `creating` record is still there was half-made by a killed
 // run, and is made again.
 // ADR 0001 (docs/adr/0001-sandbox-is-a-repository-of-its-own.md).
-
 
 
 
@@ -5072,16 +5166,14 @@ async function prepareSandbox(git, engine, sandbox, plan,
  * The image helpers run; `ready` settles once the engine has it and is known to see the folders, and is
  * called only before something is written (a reused sandbox does not wait for it).
  */
-image, log, 
-/** A look at the sandbox's volume taken before its lock (volume-look.ts). */
-looked) {
+image, log) {
     const { name: imageName, ready: checksDone } = typeof image === 'string' ? { name: image, ready: () => Promise.resolve() } : image;
     const { parent } = sandbox;
     const refs = (0,bookkeeping/* sandboxRefs */.yB)(sandbox);
     // A sandbox that is there is taken without the repository lock: only the holder of the sandbox's lock
     // (this run; the reaper and `rm` take it too) writes its records. Anything else is decided again, and
     // recorded, under the repository lock.
-    const found = await lookUp(git, engine, sandbox, refs, looked);
+    const found = await lookUp(git, engine, sandbox, refs);
     if (found.reused)
         return found.reused;
     // Nothing is written before the image is known to be there and the engine to see the folders; a pull
@@ -5106,21 +5198,14 @@ looked) {
         if (sandbox.isolation === 'disk')
             await (0,remove/* removeDiskFolders */.dG)(sandbox).catch(() => undefined);
         else if (!begun.volumeWasThere)
-            await (0,volume_look/* removeNotedVolume */.rj)(engine, sandbox).catch(() => undefined);
-        await (0,lock/* withRepositoryLock */.aZ)(parent.gitDir, async () => {
-            await (0,bookkeeping/* dropRecords */.gE)(git, parent, refs);
-            if (sandbox.isolation === 'container')
-                await (0,volume_look/* dropRemovalNote */.Ab)(sandbox);
-        });
+            await engine.removeVolume(sandbox.volume).catch(() => undefined);
+        await (0,lock/* withRepositoryLock */.aZ)(parent.gitDir, () => (0,bookkeeping/* dropRecords */.gE)(git, parent, refs));
         throw error;
     }
     const records = [`update ${refs.head} ${seed.start}`, `delete ${refs.creating}`];
     if (seed.upstream)
         records.push(`update ${refs.offered} ${seed.upstream}`);
     await (0,lock/* withRepositoryLock */.aZ)(parent.gitDir, () => git.run(parent.path, ['update-ref', '--stdin'], { input: Buffer.from(records.join('\n') + '\n') }));
-    // A removal that did not finish noted itself: the sandbox is made again, so its volume may be trusted.
-    if (sandbox.isolation === 'container')
-        await (0,volume_look/* dropRemovalNote */.Ab)(sandbox);
     return { ...sandbox, reused: false, startSha: seed.start };
 }
 /**
@@ -5164,11 +5249,11 @@ async function beginCreation(git, engine, sandbox, plan, log) {
     return { seed, recover: creating, volumeWasThere: present && !creating };
 }
 /** The sandbox's records, whether it is there, and so whether it is reused as it is. */
-async function lookUp(git, engine, sandbox, refs, looked) {
+async function lookUp(git, engine, sandbox, refs) {
     const upstreamRef = sandbox.branch ? `refs/remotes/origin/${sandbox.branch}` : '';
     const [recorded, present] = await Promise.all([
         readRecords(git, sandbox.parent, refs, upstreamRef),
-        sandbox.isolation === 'container' ? (0,volume_look/* volumePresent */.E2)(engine, sandbox, looked) : (0,bookkeeping/* pathExists */.s0)(sandbox.hostPath),
+        sandbox.isolation === 'container' ? engine.volumeExists(sandbox.volume) : (0,bookkeeping/* pathExists */.s0)(sandbox.hostPath),
     ]);
     const head = recorded.get(refs.head);
     const creating = recorded.has(refs.creating);
@@ -5230,18 +5315,12 @@ async function refuseForeignFolder(sandbox) {
     await promises_.rmdir(sandbox.hostPath);
 }
 
-// EXTERNAL MODULE: external "node:fs"
-var external_node_fs_ = __nccwpck_require__(3024);
 // EXTERNAL MODULE: ./src/engine/engine-probe.ts
 var engine_probe = __nccwpck_require__(6269);
 ;// CONCATENATED MODULE: ./src/sandbox/engine-view.ts
 // What a run mounts from the action's side, for the engine-view checks (engine/host-paths.ts,
 // engine/engine-probe.ts): every bind source layout.ts gives a container, named for a person, with what to
 // change when the engine cannot see it; and how a run proves that the engine sees them.
-
-
-
-
 
 
 
@@ -5286,57 +5365,9 @@ function reusedProbeFolders(sandbox) {
     return folders;
 }
 /**
- * The sandbox that `branch` names, when it is there already, so that the run will most likely take it as
- * it is: its folder on disk, or the private store the runs of a volume sandbox fill. A guess made with a
- * stat, before the branch plan (which names a branch's sandbox the same way): prepareSandbox decides, and
- * the proof follows what it decides (EngineViewProof).
- */
-async function looksReused(parent, isolation, worktreeRoot, volumePrefix, branch) {
-    if (!branch)
-        return undefined;
-    const { sandbox, mark } = branchSandbox(parent, isolation, worktreeRoot, volumePrefix, branch);
-    return (await (0,bookkeeping/* pathExists */.s0)(mark)) ? sandbox : undefined;
-}
-/** The sandbox `branch` names in `parent`, and the path that is there once it is (looksReused). */
-function branchSandbox(parent, isolation, worktreeRoot, volumePrefix, branch) {
-    const plan = { sandbox: (0,naming/* persistentSandboxName */.ey)(branch), kind: 'persistent', branch };
-    const sandbox = (0,layout/* locateSandbox */.Iw)(plan, parent, isolation, worktreeRoot, volumePrefix);
-    return {
-        sandbox,
-        mark: sandbox.isolation === 'disk' ? sandbox.hostPath : (0,bookkeeping/* privateStorePath */.Ay)(parent, sandbox),
-    };
-}
-/**
- * looksReused for a volume sandbox before git has named the parent: a guess that `given` is the top of a
- * normal clone (its `.git` a folder), which is what git then finds in the common case. It only starts
- * questions early: what they answer is used where it names what the parent git found names too
- * (volume-look.ts, lookFor). Three stats of the runner's own paths, made synchronously: at start-up the
- * main thread is busy starting processes, and each answer of the thread pool would wait for it.
- */
-function guessReusedVolume(given, volumePrefix, branch) {
-    try {
-        if (!branch)
-            return undefined;
-        const top = external_node_fs_.realpathSync(given);
-        const gitDir = external_node_path_.join(top, '.git');
-        if (!external_node_fs_.lstatSync(gitDir).isDirectory())
-            return undefined;
-        const parent = { path: top, gitDir, objectStores: [external_node_path_.join(gitDir, 'objects')] };
-        const { sandbox, mark } = branchSandbox(parent, 'container', '', volumePrefix, branch);
-        if (sandbox.isolation !== 'container')
-            return undefined;
-        external_node_fs_.lstatSync(mark);
-        return sandbox;
-    }
-    catch {
-        return undefined;
-    }
-}
-/**
  * How a run proves that the engine sees its folders where the action sees them (engine/engine-probe.ts),
  * one of two ways. Before a sandbox is made, or a helper runs on it: a helper the engine creates (never
- * starts), started as soon as the parent is known when the sandbox is to be made, so that it overlaps the
- * branch plan and the records. For a sandbox taken as it is, straight to its command: the command's own
+ * starts). For a sandbox taken as it is, straight to its command: the command's own
  * container binds the probe's files, and the engine refuses to create it when it does not find them, so
  * nothing in it starts with an empty or a wrong folder; that costs no engine call of its own.
  */
@@ -5455,7 +5486,7 @@ var settings_settings = __nccwpck_require__(9109);
 // EXTERNAL MODULE: ./src/run/collect.ts + 1 modules
 var collect = __nccwpck_require__(527);
 // EXTERNAL MODULE: ./src/network/leftovers.ts
-var network_leftovers = __nccwpck_require__(1434);
+var leftovers = __nccwpck_require__(1434);
 // EXTERNAL MODULE: ./src/network/policy.ts + 1 modules
 var network_policy = __nccwpck_require__(3977);
 // EXTERNAL MODULE: external "node:crypto"
@@ -5472,7 +5503,6 @@ var run_reply = __nccwpck_require__(5489);
 // tail is kept for reports); the runner's environment stays out but for the variables named in `env`;
 // the command is stopped when the timeout passes; a container that never started is an error, not exit 0.
 // ADR 0005, ADR 0006, ADR 0007 (docs/adr/).
-
 
 
 
@@ -5557,34 +5587,13 @@ function commandContainer(sandbox, spec, name, env) {
         args: ['-c', spec.command],
     };
 }
-let networkCode;
 /**
- * The network code, loaded on demand (a chunk of its own: the proxy library is no part of a run without
- * an allow-list), once. A run with an allow-list starts loading it first thing, while git and the engine
- * answer the first questions, so that its evaluation is not on the way to the sidecar.
+ * The network of the command container `name`: the proxy and its sidecar (src/network/session.ts). Its
+ * code is loaded on demand, a chunk of its own: the proxy library is no part of a run without one.
  */
-function loadNetworkCode() {
-    networkCode ??= Promise.all(/* import() */[__nccwpck_require__.e(830), __nccwpck_require__.e(472), __nccwpck_require__.e(195)]).then(__nccwpck_require__.bind(__nccwpck_require__, 1195));
-    return networkCode;
-}
-/**
- * What a run with an allow-list can begin as it starts, before its sandbox is known: loading the network
- * code and, with credentials, making the run's CA (node-forge loaded, RSA keys made off the main thread).
- * Both overlap the first git and engine questions instead of the sidecar's start.
- */
-function beginCommandNetwork(policy) {
-    const code = loadNetworkCode();
-    code.catch(() => undefined); // awaited by startCommandNetwork
-    if (policy.credentials.length === 0)
-        return {};
-    const ca = code.then((m) => m.createRunCaOnDemand());
-    ca.catch(() => undefined); // awaited by startNetwork
-    return { ca };
-}
-/** The network of the command container `name`: the proxy and its sidecar (src/network/session.ts). */
-async function startCommandNetwork(engine, policy, sandbox, name, begun = {}) {
-    const { startNetwork } = await loadNetworkCode();
-    return startNetwork(engine, policy, { name, labels: (0,labels/* commandLabels */.nX)(sandbox), ca: begun.ca });
+async function startCommandNetwork(engine, policy, sandbox, name) {
+    const { startNetwork } = await Promise.all(/* import() */[__nccwpck_require__.e(830), __nccwpck_require__.e(472), __nccwpck_require__.e(54)]).then(__nccwpck_require__.bind(__nccwpck_require__, 6054));
+    return startNetwork(engine, policy, { name, labels: (0,labels/* commandLabels */.nX)(sandbox) });
 }
 async function runCommand(engine, sandbox, given, hooks = {}) {
     const name = given.containerName ?? containerName(sandbox.name);
@@ -5602,14 +5611,13 @@ async function runCommand(engine, sandbox, given, hooks = {}) {
         : undefined;
     const started = Date.now();
     const note = (0,lock/* containerNotePath */.NJ)(sandbox.parent.gitDir, sandbox.name);
-    let network;
+    const network = spec.network;
     let outcome;
     try {
         await promises_.mkdir(external_node_path_.dirname(note), { recursive: true });
         await promises_.writeFile(note, `${name}\n`);
         let container = commandContainer(sandbox, spec, name, env);
-        if (spec.network && (0,network_policy/* isProxied */.S7)(spec.network)) {
-            network = await (spec.networkReady ?? startCommandNetwork(engine, spec.network, sandbox, name));
+        if (network) {
             const joined = {
                 ...spec,
                 extraEnv: { ...spec.extraEnv, ...network.env },
@@ -5796,9 +5804,10 @@ function firstLine(text) {
 // EXTERNAL MODULE: ./src/run/secret-values.ts
 var secret_values = __nccwpck_require__(8620);
 ;// CONCATENATED MODULE: ./src/run/run.ts
-// Run mode, as a story: find the parent, resolve the branch, prepare the sandbox, run the command, bring
-// its work back as data (capture in a helper, import on the host), report, push. Each step is a function;
-// each long step a log group.
+// Run mode, as the steps of docs/run-mode.md, each awaited in order: the parent repository, the branch,
+// the sandbox's name and place, the sandbox (under its lock), the run, the import and the report, the
+// push. Each long step is a log group. Start-up devices (questions asked early, guesses at reuse) went
+// where they did not measurably pay (ADR 0011; docs/benchmarks.md).
 
 
 
@@ -5821,174 +5830,78 @@ var secret_values = __nccwpck_require__(8620);
 
 
 
-
-/**
- * A promise the run awaits further on: marked as handled now, so that a rejection before the await is not
- * an unhandled rejection (which ends the process); the await still throws it.
- */
-function awaitedLater(promise) {
-    promise.catch(() => undefined);
-    return promise;
-}
 async function runSandbox(settings, deps) {
     const { ui } = deps;
-    if (settings.token)
-        ui.mask(settings.token);
-    // A credential's value is the proxy's alone: masked in the log before anything could print it.
-    if (settings.network.mode === 'allow' || settings.network.mode === 'audit')
-        for (const { value } of settings.network.credentials)
-            ui.mask(value);
-    // And the values of secret-named env entries (secret-values.ts), before the command could print them.
-    for (const { value } of (0,secret_values/* knownSecrets */.xU)(settings))
-        if (value)
-            ui.mask(value);
-    const engine = new engine_engine/* ContainerEngine */.y(settings.engine);
-    // The image check (also the engine's reachability check), asked at most once: below, once it is known
-    // whether the probe's helper proves the image instead. When the given path alone shows the branch's
-    // volume sandbox there (guessReusedVolume), the two questions its command will wait for go out now: the
-    // look at the volume (used only as lookFor and volumePresent allow: volume-look.ts) and the image
-    // check's first call (`image inspect`, which never pulls); on Docker, both in one CLI start. (Started
-    // this early for a disk sandbox, the image check alone made its command later: it competes with git's
-    // first processes for the cores, and on disk nothing else waits for the engine.)
-    const { isolation, volumePrefix, branch } = settings;
-    const guessed = isolation === 'container' ? guessReusedVolume(settings.repositoryPath, volumePrefix, branch) : undefined;
-    let imageInspected;
-    const guessedLook = guessed !== undefined
-        ? (0,volume_look/* lookBeforeLock */.Qy)(engine, guessed, () => {
-            const both = engine.inspectImageAndVolume(settings.image, guessed.volume);
-            imageInspected = awaitedLater(both.image);
-            return both.volume;
-        })
-        : undefined;
-    let imageAsked;
-    const askImage = () => (imageAsked ??= awaitedLater(engine.ensureImage(settings.image, imageInspected)));
-    const network = (0,network_policy/* isProxied */.S7)(settings.network) ? beginCommandNetwork(settings.network) : undefined;
-    // Where the engine finds the action's paths: no engine call on a plain host (host-paths.ts).
-    const viewFound = awaitedLater(engine.hostView());
-    // git's version check, the branch names and the parent overlap too: one round of processes, not three.
-    const { git, checked } = engine_git/* Git */.TU.checking();
-    const parentFound = awaitedLater((0,repository/* findParentRepository */.a)(git, settings.repositoryPath));
-    const namesValid = awaitedLater((0,settings_settings/* validateBranchNames */.N6)(settings, (name) => git.isValidBranchName(name)));
-    // Once git answered its version (the first round's processes are out by then): the branch's refs, read
-    // while the parent's answer is checked (used only once the name is known valid: runChecked), and the
-    // lock's code, loaded while the engine's image check runs (it is needed once the branch plan is made).
-    const branchRefs = checked.then(() => {
-        void awaitedLater((0,lock/* loadLocking */.A_)());
-        return settings.branch ? readBranchRefs(git, settings.repositoryPath, settings.branch) : undefined;
-    });
-    branchRefs.catch(() => undefined);
-    await checked;
-    await namesValid;
-    const { head, ...parent } = await parentFound;
+    maskSecrets(settings, ui);
+    const engine = (0,engine_engine/* createEngine */.P)(settings.engine);
+    const git = await (0,engine_git/* createGit */.lD)();
+    // 1. The parent repository (a bad branch name is the error reported whenever it is one).
+    await (0,settings_settings/* validateBranchNames */.N6)(settings, (name) => git.isValidBranchName(name));
+    const { head, ...parent } = await (0,repository/* findParentRepository */.a)(git, settings.repositoryPath);
     if (parent.resolvedFrom)
         ui.info(`${parent.resolvedFrom} is a linked worktree: working from its parent ${parent.path}.`);
-    // A path the engine cannot see is refused before anything is created, naming it and the fix. The probe
-    // then proves that the engine sees the folders where the action sees them, before anything is written
-    // or run: for a sandbox to be made, by a helper started now (it overlaps the branch plan and the
-    // records); for one that is there, taken as it is, by the command's own container (EngineViewProof).
+    // A path the engine cannot see is refused before anything is created, naming it and the fix.
     const worktreeRoot = settings.isolation === 'disk' ? await (0,layout/* realRoot */.dU)(settings.worktreeRoot) : settings.worktreeRoot;
     const readOnlyFiles = deps.command?.readOnlyFiles;
-    (0,host_paths/* requireVisible */.Qe)(await viewFound, mountedPaths(parent, settings.isolation, worktreeRoot, readOnlyFiles));
-    const proof = new EngineViewProof(engine, settings.image, probedFolders(parent, settings.isolation, worktreeRoot), askImage, 
+    (0,host_paths/* requireVisible */.Qe)(await engine.hostView(), mountedPaths(parent, settings.isolation, worktreeRoot, readOnlyFiles));
+    // 2. The branch; 3. the sandbox's name and place.
+    const plan = await resolveBranch(git, { ...parent, head }, settings.branch, settings.base);
+    ui.debug(`Branch plan: ${JSON.stringify(plan)}`);
+    const location = (0,layout/* locateSandbox */.Iw)(plan, parent, settings.isolation, worktreeRoot, settings.volumePrefix);
+    ui.debug(`Sandbox plan: ${location.name} (${location.kind}, ${location.isolation}) at ${(0,layout/* whereIs */.ie)(location)}; work tree ${location.worktreePath}, home ${location.homePath}; records under ${(0,bookkeeping/* sandboxRefs */.yB)(location).prefix}.`);
+    const originUrl = settings.push ? await git.remoteUrl(parent.path, 'origin') : undefined;
+    if (settings.push && !originUrl && !deps.pushTo)
+        throw new Error(`push: true needs a remote named origin in ${parent.path}.`);
+    // The proof that the engine sees the folders where the action sees them, before anything is written or
+    // run: by a helper the engine creates (it also proves the image there), or, for a sandbox taken as it
+    // is, by its command's own container (EngineViewProof).
+    const proof = new EngineViewProof(engine, settings.image, probedFolders(parent, settings.isolation, worktreeRoot), () => engine.ensureImage(settings.image), 
     // Saved before the engine creates it: a main step killed before `proof.remove` leaves its post step
     // the name (cleanup.ts, removeLeftProbe).
     (name) => deps.save({ probe: name ? { engine: settings.engine, name } : undefined }));
-    // The image is ready once the engine has it: awaited before anything uses the image or writes anything
-    // (prepareSandbox), overlapping the branch plan and the sandbox's records; a reused sandbox does not
-    // wait for it before then. The probe's helper is created from the image with `--pull never`, so once
-    // created it has proved the image there too: on that path the engine is not asked about the image
-    // again (the probe asks the image check itself, which pulls, only when the engine lacks it). A bad
-    // branch name is the error reported whenever it is one.
-    // A volume sandbox that looks reused: the engine is asked about its volume before the sandbox's lock
-    // (unless the guess above did), and the answer is trusted after it only if no removal came between.
-    const reusable = await looksReused(parent, isolation, worktreeRoot, volumePrefix, branch);
-    const volumeLook = reusable?.isolation === 'container' ? (0,volume_look/* lookFor */.xy)(engine, reusable, guessedLook) : undefined;
-    const imageReady = awaitedLater(reusable ? askImage() : proof.byHelper());
     try {
-        return await runChecked(settings, deps, {
-            engine,
-            git,
-            parent,
-            head,
-            imageReady,
-            proof,
-            worktreeRoot,
-            network,
-            branchRefs,
-            volumeLook,
-        });
+        const wait = settings.lockTimeoutMinutes * 60_000;
+        const release = await (0,lock/* lockSandbox */.rj)(parent.gitDir, location.name, wait, (m) => ui.info(m));
+        deps.onSandboxLock?.(true);
+        try {
+            return await runLocked(settings, deps, { engine, git, plan, location, proof, worktreeRoot, originUrl });
+        }
+        finally {
+            deps.onSandboxLock?.(false);
+            await release();
+        }
     }
     finally {
         // What the probe made goes now, not on the way to the command.
         await proof.remove();
     }
 }
-async function runChecked(settings, deps, checked) {
+/** The token, the credentials' values and secret-named env values are masked before anything could print them. */
+function maskSecrets(settings, ui) {
+    if (settings.token)
+        ui.mask(settings.token);
+    // A credential's value is the proxy's alone.
+    if (settings.network.mode === 'allow' || settings.network.mode === 'audit')
+        for (const { value } of settings.network.credentials)
+            ui.mask(value);
+    for (const { value } of (0,secret_values/* knownSecrets */.xU)(settings))
+        if (value)
+            ui.mask(value);
+}
+/** 4. to 6., with the sandbox's lock held: the sandbox, the run, the import and the report, the push. */
+async function runLocked(settings, deps, planned) {
     const { ui } = deps;
-    const { engine, git, parent, head, imageReady, proof, worktreeRoot, network, branchRefs, volumeLook } = checked;
-    const originRead = awaitedLater(settings.push ? git.remoteUrl(parent.path, 'origin') : Promise.resolve(undefined));
-    const plan = await resolveBranch(git, { ...parent, head }, settings.branch, settings.base, branchRefs);
-    ui.debug(`Branch plan: ${JSON.stringify(plan)}`);
-    const location = (0,layout/* locateSandbox */.Iw)(plan, parent, settings.isolation, worktreeRoot, settings.volumePrefix);
-    ui.debug(`Sandbox plan: ${location.name} (${location.kind}, ${location.isolation}) at ${(0,layout/* whereIs */.ie)(location)}; work tree ${location.worktreePath}, home ${location.homePath}; records under ${(0,bookkeeping/* sandboxRefs */.yB)(location).prefix}.`);
-    const originUrl = await originRead;
-    if (settings.push && !originUrl && !deps.pushTo)
-        throw new Error(`push: true needs a remote named origin in ${parent.path}.`);
-    const release = await (0,lock/* lockSandbox */.rj)(parent.gitDir, location.name, settings.lockTimeoutMinutes * 60_000, (m) => ui.info(m));
-    deps.onSandboxLock?.(true);
-    // We hold the sandbox lock, so a command container still there belongs to a run that was killed. They
-    // go before this run's sidecar starts: it has the same labels.
-    const orphansRemoved = awaitedLater(removeLeftContainers(engine, location));
-    // And, whatever their sandbox, what killed runs with an allow-list left ended on this engine.
-    const leftovers = awaitedLater((0,network_leftovers/* removeLeftNetworkContainers */.a9)(engine));
-    // With an allow-list, the proxy and its sidecar start while the sandbox is prepared; stopped with the
-    // command, or below if the command never ran.
-    const commandName = containerName(location.name);
+    const { engine, git, location, proof, originUrl } = planned;
+    const prepared = await ui.group(`Sandbox ${location.name} (${location.kind}, ${location.isolation})`, () => sandboxReady(settings, deps, planned));
+    const { sandbox, offerCleared } = prepared;
+    const commandName = containerName(sandbox.name);
+    // With an allow-list or audit, the proxy and its sidecar: stopped with the command, or below if the
+    // command never ran.
     const policy = settings.network;
-    const networkReady = (0,network_policy/* isProxied */.S7)(policy)
-        ? awaitedLater(Promise.all([imageReady, orphansRemoved]).then(() => startCommandNetwork(engine, policy, location, commandName, network)))
+    const network = (0,network_policy/* isProxied */.S7)(policy)
+        ? await startCommandNetwork(engine, policy, sandbox, commandName)
         : undefined;
     try {
-        // What the post step needs, saved once the engine has the image and is known to see the folders (or,
-        // for a sandbox proved by its command's container, is to be shown so: below), and before anything is
-        // written: a run that fails either check leaves the post step nothing to do.
-        const saveForPost = () => deps.save({
-            engine: settings.engine,
-            image: settings.image,
-            cleanup: settings.cleanup,
-            location,
-            collect: {
-                author: settings.author,
-                committer: settings.committer,
-                maxImportBytes: settings.maxImportBytes,
-            },
-        });
-        let checksDone;
-        const ready = () => (checksDone ??= awaitedLater(Promise.all([imageReady, proof.byHelper()]).then(saveForPost)));
-        let offerCleared = [];
-        const sandbox = await ui.group(`Sandbox ${location.name} (${location.kind}, ${location.isolation})`, async () => {
-            const [prepared, ...left] = await Promise.all([
-                prepareSandbox(git, engine, location, plan, { name: settings.image, ready }, ui, volumeLook),
-                orphansRemoved,
-                leftovers,
-            ]);
-            const orphans = left.flat();
-            if (orphans.length)
-                ui.info(`Removed container(s) left by a run that was killed: ${orphans.join(', ')}.`);
-            // A sandbox taken as it is, with no helper to run on it first and no helper proof under way, is
-            // proved by its command's container; anything else waits for the helper's proof here.
-            if (prepared.reused && !prepared.upstreamNew && !proof.helperStarted) {
-                await imageReady;
-                saveForPost();
-            }
-            else
-                await ready();
-            const offer = await offerUpstream(git, engine, prepared, settings.image);
-            describeSandbox(ui, prepared, plan.source, offer.offered);
-            offerCleared = offer.cleared;
-            (0,git_traps/* reportCleared */.DB)(ui, prepared.name, offerCleared);
-            return prepared;
-        });
         // The command's container carries the probe's files: until the engine has created it, the post step
         // knows the engine's view unproven, and touches nothing of the sandbox (RunState.viewProof).
         const viewProof = proof.helperStarted ? undefined : await proof.forCommand(sandbox);
@@ -5998,12 +5911,18 @@ async function runChecked(settings, deps, checked) {
             ...(viewProof ? { viewProof: { files: viewProof.files } } : {}),
         });
         const command = await ui.group(`Run: ${firstLine(settings.command)}`, () => ui.untrusted((write) => runCommand(engine, sandbox, {
-            ...settings,
-            worktreeRoot,
+            command: settings.command,
+            image: settings.image,
+            env: settings.env,
+            limits: settings.limits,
+            timeoutMinutes: settings.timeoutMinutes,
+            author: settings.author,
+            committer: settings.committer,
+            worktreeRoot: planned.worktreeRoot,
             readOnlyFiles: deps.command?.readOnlyFiles,
             extraEnv: deps.command?.extraEnv,
             containerName: commandName,
-            networkReady,
+            network,
             viewProof,
         }, {
             onStart: (container) => deps.save({ container }),
@@ -6057,10 +5976,52 @@ async function runChecked(settings, deps, checked) {
         return { sandbox, command, report, push, ...(trapsCleared.length ? { trapsCleared } : {}) };
     }
     finally {
-        deps.onSandboxLock?.(false);
-        await networkReady?.then((session) => session.stop()).catch(() => undefined);
-        await release();
+        await network?.stop().catch(() => undefined);
     }
+}
+/**
+ * 4. The sandbox: what killed runs left goes, the sandbox is made or taken as it is, and a reused one is
+ * offered origin's new commits. What the post step needs is saved once the engine has the image and is
+ * known to see the folders (or, for a sandbox proved by its command's container, is to be shown so), and
+ * before anything is written: a run that fails either check leaves the post step nothing to do.
+ */
+async function sandboxReady(settings, deps, { engine, git, plan, location, proof }) {
+    const { ui } = deps;
+    const saveForPost = () => deps.save({
+        engine: settings.engine,
+        image: settings.image,
+        cleanup: settings.cleanup,
+        location,
+        collect: {
+            author: settings.author,
+            committer: settings.committer,
+            maxImportBytes: settings.maxImportBytes,
+        },
+    });
+    let checked;
+    const checks = () => (checked ??= proof.byHelper().then(saveForPost));
+    // We hold the sandbox lock, so a command container still there belongs to a run that was killed; and,
+    // whatever their sandbox, what killed runs with an allow-list left ended on this engine. One engine
+    // question each, overlapping the sandbox's records (docs/benchmarks.md).
+    const [sandbox, ...left] = await Promise.all([
+        prepareSandbox(git, engine, location, plan, { name: settings.image, ready: checks }, ui),
+        removeLeftContainers(engine, location),
+        (0,leftovers/* removeLeftNetworkContainers */.a9)(engine),
+    ]);
+    const orphans = left.flat();
+    if (orphans.length)
+        ui.info(`Removed container(s) left by a run that was killed: ${orphans.join(', ')}.`);
+    // A sandbox taken as it is, with no helper to run on it first, is proved by its command's container.
+    if (sandbox.reused && !sandbox.upstreamNew && !proof.helperStarted) {
+        await engine.ensureImage(settings.image);
+        saveForPost();
+    }
+    else
+        await checks();
+    const offer = await offerUpstream(git, engine, sandbox, settings.image);
+    describeSandbox(ui, sandbox, plan.source, offer.offered);
+    (0,git_traps/* reportCleared */.DB)(ui, sandbox.name, offer.cleared);
+    return { sandbox, offerCleared: offer.cleared };
 }
 
 
@@ -6082,8 +6043,8 @@ __nccwpck_require__.d(__webpack_exports__, {
 
 // EXTERNAL MODULE: external "node:crypto"
 var external_node_crypto_ = __nccwpck_require__(7598);
-// EXTERNAL MODULE: ./src/engine/git.ts + 2 modules
-var engine_git = __nccwpck_require__(1763);
+// EXTERNAL MODULE: ./src/engine/git-commands.ts
+var git_commands = __nccwpck_require__(8657);
 // EXTERNAL MODULE: ./src/engine/time-limits.ts
 var time_limits = __nccwpck_require__(1814);
 // EXTERNAL MODULE: ./src/ui/sandbox-text.ts
@@ -6294,7 +6255,7 @@ async function checkCommits(git, repo, revs, gate, what) {
     if (gate.mode === 'off')
         return;
     for (const rev of revs)
-        if (rev.startsWith('-') ? !['--not', '--remotes'].includes(rev) : !engine_git/* OID */.Vx.test(rev) && !rev.startsWith('refs/'))
+        if (rev.startsWith('-') ? !['--not', '--remotes'].includes(rev) : !git_commands/* OID */.V.test(rev) && !rev.startsWith('refs/'))
             throw new Error(`Internal error: ${JSON.stringify(rev)} is not a revision the secret scan takes.`);
     sayShort(gate);
     const scanner = new secret_scan/* SecretScanner */.Jq(gate.needles, await (0,secret_scan/* loadLint */.o7)());
@@ -6391,7 +6352,7 @@ async function readCommits(git, repo, revs, scanner, budget) {
         }
         if (line.startsWith(`${marker} `)) {
             commit = line.slice(marker.length + 1);
-            if (!engine_git/* OID */.Vx.test(commit)) {
+            if (!git_commands/* OID */.V.test(commit)) {
                 read.incomplete = 'git listed a commit id it should not';
                 stop.abort();
                 return;
@@ -7163,18 +7124,15 @@ async function realRoot(root) {
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   AX: () => (/* binding */ removalNotePath),
-/* harmony export */   A_: () => (/* binding */ loadLocking),
 /* harmony export */   Kw: () => (/* binding */ tryLockSandbox),
 /* harmony export */   LP: () => (/* binding */ LOCK_STALE_MS),
 /* harmony export */   NJ: () => (/* binding */ containerNotePath),
 /* harmony export */   XB: () => (/* binding */ LockTimeoutError),
-/* harmony export */   Z4: () => (/* binding */ lockDirectory),
 /* harmony export */   aZ: () => (/* binding */ withRepositoryLock),
 /* harmony export */   rj: () => (/* binding */ lockSandbox),
 /* harmony export */   up: () => (/* binding */ isSandboxLocked)
 /* harmony export */ });
-/* unused harmony export withLockFile */
+/* unused harmony exports loadLocking, lockDirectory, withLockFile */
 /* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3024);
 /* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_fs__WEBPACK_IMPORTED_MODULE_0__);
 /* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(1455);
@@ -7375,15 +7333,6 @@ async function tryLockSandbox(gitDir, sandbox) {
  */
 function containerNotePath(gitDir, sandbox) {
     return node_path__WEBPACK_IMPORTED_MODULE_3__.join(lockDirectory(gitDir), `sandbox-${sandbox}.container`);
-}
-/**
- * A note beside the sandbox's lock, host-only: its volume is being removed, or was by a removal that
- * did not finish. Written before the volume goes, removed once its records have gone too (or once the
- * sandbox is made again); a look at the volume taken before the sandbox's lock is trusted only when this
- * note was absent before that look and still is once the lock is held (volume-look.ts).
- */
-function removalNotePath(gitDir, sandbox) {
-    return node_path__WEBPACK_IMPORTED_MODULE_3__.join(lockDirectory(gitDir), `sandbox-${sandbox}.removing`);
 }
 /** True while a live run holds the sandbox's lock (a lock whose holder died is not counted). */
 async function isSandboxLocked(gitDir, sandbox) {
@@ -7679,10 +7628,8 @@ function readRefsAsData(gitDir, refs) {
 /* harmony import */ var _bookkeeping_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(9503);
 /* harmony import */ var _layout_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(9601);
 /* harmony import */ var _lock_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(6856);
-/* harmony import */ var _volume_look_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(1093);
 // Removing a sandbox: its volume or folders, then every record the parent keeps of it (refs and private
 // store). Nothing else.
-
 
 
 
@@ -7692,14 +7639,12 @@ async function removeSandbox(git, engine, sandbox) {
     const { parent } = sandbox;
     await (0,_lock_js__WEBPACK_IMPORTED_MODULE_4__/* .withRepositoryLock */ .aZ)(parent.gitDir, async () => {
         if (sandbox.isolation === 'container')
-            await (0,_volume_look_js__WEBPACK_IMPORTED_MODULE_5__/* .removeNotedVolume */ .rj)(engine, sandbox);
+            await engine.removeVolume(sandbox.volume);
         else {
             await removeDiskFolders(sandbox);
             await removeEmptyProjectDir(node_path__WEBPACK_IMPORTED_MODULE_1__.dirname(sandbox.hostPath));
         }
         await dropAllRecords(git, sandbox);
-        if (sandbox.isolation === 'container')
-            await (0,_volume_look_js__WEBPACK_IMPORTED_MODULE_5__/* .dropRemovalNote */ .Ab)(sandbox);
     });
 }
 /** A disk sandbox's two folders: its repository and its command's home. */
@@ -7910,85 +7855,6 @@ function branchOf(headRef) {
 
 /***/ }),
 
-/***/ 1093:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   Ab: () => (/* binding */ dropRemovalNote),
-/* harmony export */   E2: () => (/* binding */ volumePresent),
-/* harmony export */   Qy: () => (/* binding */ lookBeforeLock),
-/* harmony export */   rj: () => (/* binding */ removeNotedVolume),
-/* harmony export */   xy: () => (/* binding */ lookFor)
-/* harmony export */ });
-/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3024);
-/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_fs__WEBPACK_IMPORTED_MODULE_0__);
-/* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(1455);
-/* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__nccwpck_require__.n(node_fs_promises__WEBPACK_IMPORTED_MODULE_1__);
-/* harmony import */ var _lock_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(6856);
-// A reused volume sandbox's command waits for the engine's word that its volume is there. That word is
-// asked after the sandbox's lock, because a volume seen before it may be removed by the lock's holder.
-// Asked before the lock instead, it overlaps the branch plan and the lock, and is trusted after the lock
-// only when no removal can have come between: every removal of a sandbox's volume (remove.ts, and a
-// failed creation's) notes itself beside the lock before the volume goes and drops the note once the
-// records are gone. So a removal between the look and the lock leaves either its note (it did not finish:
-// the volume is asked again) or no records (the sandbox is not reused, and the creation asks again).
-
-
-
-/**
- * Starts the look: the note first, then (only without one) the engine, through `ask` (by default its
- * volumeExists). Never rejects.
- */
-function lookBeforeLock(engine, sandbox, ask = () => engine.volumeExists(sandbox.volume)) {
-    const note = (0,_lock_js__WEBPACK_IMPORTED_MODULE_2__/* .removalNotePath */ .AX)(sandbox.parent.gitDir, sandbox.name);
-    const present = noted(note) ? Promise.resolve(undefined) : ask().catch(() => undefined);
-    return { volume: sandbox.volume, note, present };
-}
-/** `early` when it looked at this sandbox's volume (a look from a guess at the parent may not), else a new look. */
-function lookFor(engine, sandbox, early) {
-    return early && looksAt(early, sandbox) ? early : lookBeforeLock(engine, sandbox);
-}
-/** Whether `look` was taken of this sandbox's volume, with this sandbox's note. */
-function looksAt(look, sandbox) {
-    return look.volume === sandbox.volume && look.note === (0,_lock_js__WEBPACK_IMPORTED_MODULE_2__/* .removalNotePath */ .AX)(sandbox.parent.gitDir, sandbox.name);
-}
-/**
- * Whether the sandbox's volume is there, asked with the sandbox's lock held: the look before the lock
- * answers when it saw the volume and no removal was noted before it or since; else the engine is asked.
- */
-async function volumePresent(engine, sandbox, look) {
-    if (look && looksAt(look, sandbox) && (await look.present) === true && !noted(look.note))
-        return true;
-    return engine.volumeExists(sandbox.volume);
-}
-/**
- * Whether the note is there; a note that cannot be looked at counts as there. One stat of a path of the
- * parent's `.git`, made synchronously: the look's engine call starts at once, not when the thread pool's
- * answer gets the main thread (which, at start-up, is busy starting processes).
- */
-function noted(note) {
-    try {
-        node_fs__WEBPACK_IMPORTED_MODULE_0__.lstatSync(note);
-        return true;
-    }
-    catch (error) {
-        return error.code !== 'ENOENT';
-    }
-}
-/** Removes the sandbox's volume, its note written first; the caller drops the records, then the note. */
-async function removeNotedVolume(engine, sandbox) {
-    await node_fs_promises__WEBPACK_IMPORTED_MODULE_1__.mkdir((0,_lock_js__WEBPACK_IMPORTED_MODULE_2__/* .lockDirectory */ .Z4)(sandbox.parent.gitDir), { recursive: true });
-    await node_fs_promises__WEBPACK_IMPORTED_MODULE_1__.writeFile((0,_lock_js__WEBPACK_IMPORTED_MODULE_2__/* .removalNotePath */ .AX)(sandbox.parent.gitDir, sandbox.name), 'removing\n');
-    return engine.removeVolume(sandbox.volume);
-}
-/** Once the records are gone (or the sandbox is made again): a later look may be trusted again. */
-async function dropRemovalNote(sandbox) {
-    await node_fs_promises__WEBPACK_IMPORTED_MODULE_1__.rm((0,_lock_js__WEBPACK_IMPORTED_MODULE_2__/* .removalNotePath */ .AX)(sandbox.parent.gitDir, sandbox.name), { force: true });
-}
-
-
-/***/ }),
-
 /***/ 9109:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
@@ -7999,7 +7865,7 @@ __nccwpck_require__.d(__webpack_exports__, {
   N6: () => (/* binding */ validateBranchNames)
 });
 
-// UNUSED EXPORTS: ASSOCIATIONS, InputError, RESERVED_ENV, defaultStateDir, defaultWorktreeRoot, withDefaults
+// UNUSED EXPORTS: ASSOCIATIONS, CHOICES, InputError, RESERVED_ENV, defaultStateDir, defaultWorktreeRoot, withDefaults
 
 // EXTERNAL MODULE: external "node:os"
 var external_node_os_ = __nccwpck_require__(8161);
@@ -8032,11 +7898,19 @@ function withDefaults(read) {
         return raw.trim() ? raw : (action_defaults/* ACTION_DEFAULTS */.O[name] ?? '');
     };
 }
-function oneOf(read, name, values) {
+/** The inputs that take one of a few words, written once: the settings check them, the CLI offers them. */
+const CHOICES = {
+    mode: ['run', 'reap'],
+    engine: ['docker', 'podman'],
+    isolation: ['container', 'disk'],
+    cleanup: ['auto', 'always', 'never'],
+    'secret-scan': ['block', 'warn', 'off'],
+};
+function oneOf(read, name) {
     const raw = read(name).trim();
-    const found = values.find((v) => v === raw.toLowerCase());
+    const found = CHOICES[name].find((v) => v === raw.toLowerCase());
     if (!found)
-        throw new InputError(name, raw, values.join(', '));
+        throw new InputError(name, raw, CHOICES[name].join(', '));
     return found;
 }
 function inputs_boolean(read, name) {
@@ -8197,8 +8071,8 @@ function envEntries(read, env) {
         const value = eq < 0 ? (env[name] ?? '') : line.slice(eq + 1);
         // A value of several lines reaches the container by name through the engine CLI's environment, where
         // it may never stand in for one of the CLI's own variables.
-        if (/[\r\n]/.test(value) && engine/* ENGINE_ENV */.X.includes(name))
-            throw new InputError('env', name, `a name other than ${engine/* ENGINE_ENV */.X.join(', ')} for a value of several lines`);
+        if (/[\r\n]/.test(value) && engine/* ENGINE_ENV */.X4.includes(name))
+            throw new InputError('env', name, `a name other than ${engine/* ENGINE_ENV */.X4.join(', ')} for a value of several lines`);
         entries.push({ name, value });
     }
     return entries;
@@ -8324,9 +8198,9 @@ const ASSOCIATIONS = [
 ];
 function parseSettings(given, env = process.env) {
     const read = withDefaults(given);
-    const mode = oneOf(read, 'mode', ['run', 'reap']);
+    const mode = oneOf(read, 'mode');
     const common = {
-        engine: oneOf(read, 'engine', ['docker', 'podman']),
+        engine: oneOf(read, 'engine'),
         worktreeRoot: pathInput(read, 'worktree-root') ?? defaultWorktreeRoot(env),
         volumePrefix: volumePrefix(read),
         token: read('token').trim(),
@@ -8342,18 +8216,18 @@ function parseRun(read, env) {
         mode: 'run',
         command,
         image: inputs_image(read),
-        isolation: oneOf(read, 'isolation', ['container', 'disk']),
+        isolation: oneOf(read, 'isolation'),
         branch: branchInput(read, 'branch'),
         base: revisionInput(read, 'base'),
         repositoryPath: pathInput(read, 'repository-path') ?? external_node_path_.resolve(env.GITHUB_WORKSPACE || process.cwd()),
-        cleanup: oneOf(read, 'cleanup', ['auto', 'always', 'never']),
+        cleanup: oneOf(read, 'cleanup'),
         env: envEntries(read, env),
         timeoutMinutes: number(read, 'timeout-minutes', { min: 0, integer: false }),
         lockTimeoutMinutes: number(read, 'lock-timeout-minutes', { min: 0, integer: false }),
         allowFailure: inputs_boolean(read, 'allow-failure'),
         push: inputs_boolean(read, 'push'),
         commitMessage: read('commit-message').trim(),
-        secretScan: oneOf(read, 'secret-scan', ['block', 'warn', 'off']),
+        secretScan: oneOf(read, 'secret-scan'),
         limits: {
             memory: optionalPattern(read, 'memory', /^\d+(\.\d+)?[bkmg]?$/i, 'a size such as 512m or 2g'),
             cpus: optionalPattern(read, 'cpus', /^(\d+(\.\d+)?|\.\d+)$/, 'a positive number such as 1.5'),
@@ -8438,6 +8312,61 @@ async function validateBranchNames(settings, isValid) {
     if (settings.branch && !(await isValid(settings.branch))) {
         throw new InputError('branch', settings.branch, "a branch name valid for 'git check-ref-format --branch'");
     }
+}
+
+
+/***/ }),
+
+/***/ 8561:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   GN: () => (/* binding */ jsonRows),
+/* harmony export */   PP: () => (/* binding */ tableHead),
+/* harmony export */   aB: () => (/* binding */ blockWithCut),
+/* harmony export */   dp: () => (/* binding */ byteLength),
+/* harmony export */   jD: () => (/* binding */ tableRow),
+/* harmony export */   tp: () => (/* binding */ table),
+/* harmony export */   zH: () => (/* binding */ details)
+/* harmony export */ });
+/* harmony import */ var _untrusted_markdown_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8912);
+// The action's own structure around what it shows (the job summary, the bot's comments, the outputs):
+// tables, collapsed sections, cut notes, bounded JSON. Its inputs come inert (untrusted-markdown.ts). Not
+// `core.summary.addTable`/`addDetails`: under cmark-gfm they render otherwise (see the spec).
+
+/** One table line; an empty cell is one space. */
+const tableRow = (cells) => `|${cells.map((c) => (c ? ` ${c} ` : ' ')).join('|')}|`;
+/** A table's head: its cells, then the delimiter row (columns in `right` aligned right). */
+function tableHead(head, right = []) {
+    return `${tableRow(head)}\n|${head.map((_, i) => (right.includes(i) ? '---:' : '---')).join('|')}|`;
+}
+/** A whole table, one line a row. */
+function table(head, rows) {
+    return [tableHead(head), ...rows.map(tableRow)].join('\n');
+}
+/** A collapsed section: the body (a `<pre>` block too) starts a block of its own after a blank line. */
+function details(summary, body) {
+    return `<details><summary>${summary}</summary>\n\n${body}\n</details>`;
+}
+/** Untrusted text as a `<pre>` block of at most `max` characters; `cut` says, after it, how many were left out. */
+function blockWithCut(text, max, cut) {
+    const { markdown, leftOut } = (0,_untrusted_markdown_js__WEBPACK_IMPORTED_MODULE_0__/* .untrustedBlock */ .C9)(text, max);
+    return leftOut ? `${markdown}\n\n${cut(leftOut.toLocaleString('en-US'))}` : markdown;
+}
+const byteLength = (text) => Buffer.byteLength(text, 'utf8');
+/** A JSON array of the first rows that fit in `maxBytes` (UTF-8, as GitHub bounds an output); `omitted` counts the others. */
+function jsonRows(rows, maxBytes) {
+    const parts = [];
+    let size = 2;
+    for (const row of rows) {
+        const text = JSON.stringify(row);
+        const n = byteLength(text) + (parts.length ? 1 : 0);
+        if (size + n > maxBytes)
+            break;
+        parts.push(text);
+        size += n;
+    }
+    return { json: `[${parts.join(',')}]`, omitted: rows.length - parts.length };
 }
 
 
@@ -10348,6 +10277,8 @@ var external_node_os_ = __nccwpck_require__(8161);
 var promises_ = __nccwpck_require__(1455);
 // EXTERNAL MODULE: external "node:path"
 var external_node_path_ = __nccwpck_require__(6760);
+// EXTERNAL MODULE: ./src/engine/git-commands.ts
+var git_commands = __nccwpck_require__(8657);
 // EXTERNAL MODULE: ./src/engine/engine-probe.ts
 var engine_probe = __nccwpck_require__(6269);
 // EXTERNAL MODULE: ./src/engine/engine.ts + 2 modules
@@ -10397,6 +10328,7 @@ var sandbox_text = __nccwpck_require__(9633);
 
 
 
+
 /**
  * How long the post step waits for the sandbox's lock: long enough for the lock of a main step that was
  * killed (on cancel) to go stale, so that its own run's lock never keeps it; a live holder refreshes its
@@ -10404,7 +10336,7 @@ var sandbox_text = __nccwpck_require__(9633);
  */
 const POST_LOCK_WAIT_MS = sandbox_lock/* LOCK_STALE_MS */.LP + 3_000;
 async function cleanupRun(state, ui, tempDir, options = {}) {
-    const engine = new engine_engine/* ContainerEngine */.y(state.engine);
+    const engine = (0,engine_engine/* createEngine */.P)(state.engine);
     const sandbox = state.location;
     // With the engine's view unproven, only a command container the engine created proves it (asked before
     // it goes: removing a container that never was may succeed too).
@@ -10454,7 +10386,7 @@ async function removeLeftProbe(state, ui) {
     const probe = state?.probe;
     if (!probe || !engine_probe/* PROBE_NAME */.J4.test(probe.name))
         return;
-    const engine = new engine_engine/* ContainerEngine */.y(probe.engine);
+    const engine = (0,engine_engine/* createEngine */.P)(probe.engine);
     // Asked first: removing a container that is not there succeeds too, with some engines.
     if ((await engine.containerExists(probe.name).catch(() => undefined)) !== true)
         return;
@@ -10473,7 +10405,7 @@ async function lockForCleanup(sandbox, waitMs) {
     }
 }
 async function cleanupLocked(state, engine, ui, tempDir) {
-    const git = await engine_git/* Git */.TU.create();
+    const git = await (0,engine_git/* createGit */.lD)();
     const sandbox = state.location;
     if (!state.ready)
         return recoverHalfCreated(git, engine, sandbox, ui);
@@ -10605,7 +10537,7 @@ async function saveUncommitted(git, store, base, work) {
     const patch = `${base}.patch`;
     if (work.uncommittedExact && work.uncommittedCount <= PATCH_MAX_PATHS) {
         await promises_.rm(patch, { force: true });
-        const written = await git.stream(store, ['diff', '--binary', ...engine_git/* NO_EXTERNAL_DIFF */.ST, 'refs/run/head', 'refs/run/snapshot', '--'], { stdoutFile: { path: patch, maxBytes: PATCH_MAX_BYTES } });
+        const written = await git.stream(store, ['diff', '--binary', ...git_commands/* NO_EXTERNAL_DIFF */.S, 'refs/run/head', 'refs/run/snapshot', '--'], { stdoutFile: { path: patch, maxBytes: PATCH_MAX_BYTES } });
         if (written.exitCode === 0 && !written.overLimit)
             return patch;
         await promises_.rm(patch, { force: true });
@@ -10629,26 +10561,30 @@ async function saveUncommitted(git, store, base, work) {
 var redaction = __nccwpck_require__(7064);
 // EXTERNAL MODULE: ./src/run/run.ts + 8 modules
 var run = __nccwpck_require__(8439);
-// EXTERNAL MODULE: ./src/github/event.ts + 1 modules
-var github_event = __nccwpck_require__(4607);
+// EXTERNAL MODULE: ./src/github/event.ts + 2 modules
+var github_event = __nccwpck_require__(118);
 // EXTERNAL MODULE: ./src/settings/settings.ts + 5 modules
 var settings_settings = __nccwpck_require__(9109);
 // EXTERNAL MODULE: ./src/action/step-state.ts
 var step_state = __nccwpck_require__(4634);
+// EXTERNAL MODULE: ./src/ui/markdown.ts
+var markdown = __nccwpck_require__(8561);
 // EXTERNAL MODULE: ./src/ui/untrusted-markdown.ts
 var untrusted_markdown = __nccwpck_require__(8912);
 // EXTERNAL MODULE: ./src/run/reply.ts
 var run_reply = __nccwpck_require__(5489);
-;// CONCATENATED MODULE: ./src/run/summary.ts
+;// CONCATENATED MODULE: ./src/present/run-summary.ts
 // The job summary and the plain-text report: one table a person reads at a glance.
+
 
 
 
 
 /** Why nothing outside the sandbox can have changed, in one sentence. */
 const BOUNDARY_SENTENCE = "Nothing outside the sandbox could change: the command's container could write only its sandbox (the parent's objects were mounted read-only, its .git hidden), and its work came back as a git bundle that git checked as it fetched it.";
-// A branch, a sandbox's place, git's reason for a refused push: text that may come from the sandbox or a
-// pull request, inert in the table (no cell end, no link, no HTML).
+// A branch (in a value, and in the key of the parent's branch), a sandbox's place, git's reason for a
+// refused push: text that may come from the sandbox or a pull request, inert in the table (no cell end,
+// no link, no HTML).
 const esc = (text) => (0,untrusted_markdown/* untrustedInline */.qm)(text);
 function outcomeRows(outcome) {
     const { sandbox, command, report, push } = outcome;
@@ -10689,24 +10625,16 @@ function filesChanged(report) {
 // escaped; the reply at most REPLY_MAX_BYTES (reply.ts: 64 KiB), and twice that once escaped. The whole
 // stays below the runner's 1 MiB limit for one step's summary (step-summary.ts holds it there).
 function outcomeMarkdown(outcome) {
-    const rows = outcomeRows(outcome);
-    const table = ['| | |', '|---|---|', ...rows.map(([k, v]) => `| ${k} | ${esc(v)} |`)].join('\n');
-    const stat = outcome.report.diffStat
-        ? `\n\n<details><summary>Diff stat</summary>\n\n${statBlock(outcome.report.diffStat)}\n</details>`
-        : '';
+    const rows = outcomeRows(outcome).map(([k, v]) => [esc(k), esc(v)]);
+    // The diff stat (file names from the sandbox) in a block nothing in it can leave, its cut said.
+    const { diffStat } = outcome.report;
+    const cut = (n) => `${n} more characters of the diff stat are not shown.`;
+    const stat = diffStat ? `\n\n${(0,markdown/* details */.zH)('Diff stat', (0,markdown/* blockWithCut */.aB)(diffStat, STAT_MAX_CHARS, cut))}` : '';
     const reply = (0,run_reply/* replyMarkdown */.iz)(outcome.command.reply, {
         heading: "### The command's reply",
         maxChars: 2 * run_reply/* REPLY_MAX_BYTES */.qV,
     });
-    return `## worktree-sandbox: run\n\n${table}${reply ? `\n\n${reply}` : ''}${stat}\n`;
-}
-/** The diff stat (file names from the sandbox) in a block nothing in it can leave, its cut said. */
-function statBlock(stat) {
-    const block = (0,untrusted_markdown/* untrustedBlock */.C9)(stat, STAT_MAX_CHARS);
-    const cut = block.leftOut
-        ? `\n\n${block.leftOut.toLocaleString('en-US')} more characters of the diff stat are not shown.`
-        : '';
-    return `${block.markdown}${cut}`;
+    return `## worktree-sandbox: run\n\n${(0,markdown/* table */.tp)(['', ''], rows)}${reply ? `\n\n${reply}` : ''}${stat}\n`;
 }
 /** The diff stat's characters as written (64 KiB of names, some written as entities). */
 const STAT_MAX_CHARS = 200_000;
@@ -10721,14 +10649,204 @@ function outcomeText(outcome) {
         .trimEnd();
 }
 
-// EXTERNAL MODULE: ./src/network/network-summary.ts
-var network_summary = __nccwpck_require__(6777);
-// EXTERNAL MODULE: ./src/network/usage-report.ts
-var usage_report = __nccwpck_require__(4992);
+// EXTERNAL MODULE: ./src/network/policy.ts + 1 modules
+var policy = __nccwpck_require__(3977);
+;// CONCATENATED MODULE: ./src/present/network-summary.ts
+// What the proxy saw, for people and for later steps: a job-summary section, one warning per refused
+// host, the `network-allowed` / `network-denied` outputs, and, in audit, the `network:` value that would
+// have let the run through. Host names and reasons come from the sandbox (a CONNECT line or a Host header
+// is the command's text): shown only through `shownHost` (untrustedInline), and within byte bounds, because
+// a command that names hundreds of long hosts would otherwise fill the job summary (GitHub drops a step
+// summary over 1 MiB whole, the run's own report with it) and the outputs.
+
+
+
+const MAX_WARNINGS = 20;
+/**
+ * The characters, as written (entities included), of one host name or reason shown: a DNS name has at most
+ * 253, and a few take 7 more each where autolinks are broken. The rest is counted.
+ */
+const SHOWN_MAX = 1_000;
+/**
+ * The network section's share of the job summary. About two hundred rows of the longest host names: more
+ * than anyone reads, and small beside GitHub's 1 MiB for the whole summary, which the run's own report
+ * (up to a 64 KiB diff stat) shares. Rows past it are counted, not shown.
+ */
+const NETWORK_SECTION_MAX_BYTES = 64 * 1024;
+/** The audit's proposal is shown when it is at most this long; past it, the outputs have the hosts. */
+const PROPOSAL_MAX_BYTES = 16 * 1024;
+/**
+ * Each network output's bound. GitHub holds an output to 1 MB and a job's outputs together to 1 MB: the
+ * two network outputs and the diff stat fit in that. Rows past it are left out, and a warning counts them.
+ */
+const NETWORK_OUTPUT_MAX_BYTES = 400_000;
+/** A host name as the command gave it: JSON-quoted, inert in Markdown and in a log line. */
+function shownHost(host) {
+    return (0,untrusted_markdown/* untrustedInline */.qm)(host, SHOWN_MAX, true);
+}
+/** Why the proxy refused: its own words, but they may name a host the command gave. */
+const shownReason = (reason) => (0,untrusted_markdown/* untrustedInline */.qm)(reason, SHOWN_MAX);
+function bytes(n) {
+    if (n < 1024)
+        return `${n} B`;
+    if (n < 1024 ** 2)
+        return `${(n / 1024).toFixed(1)} KiB`;
+    if (n < 1024 ** 3)
+        return `${(n / 1024 ** 2).toFixed(1)} MiB`;
+    return `${(n / 1024 ** 3).toFixed(2)} GiB`;
+}
+const OUTPUT_ROWS = { 'network-allowed': 'allowed', 'network-denied': 'denied' };
+function networkOutputs(report) {
+    return {
+        'network-allowed': (0,markdown/* jsonRows */.GN)(report.allowed, NETWORK_OUTPUT_MAX_BYTES).json,
+        'network-denied': (0,markdown/* jsonRows */.GN)(report.denied, NETWORK_OUTPUT_MAX_BYTES).json,
+    };
+}
+function networkWarnings(report) {
+    const lines = report.denied
+        .slice(0, MAX_WARNINGS)
+        .map((d) => `Network: the proxy refused ${shownHost(d.host)} port ${d.port} ${d.requests} time(s): ${shownReason(d.reason)}.`);
+    if (report.denied.length > MAX_WARNINGS)
+        lines.push(`Network: ${report.denied.length - MAX_WARNINGS} more refused host(s): see the job summary.`);
+    if (report.uncounted > 0)
+        lines.push(`Network: ${report.uncounted} connection(s) to further hosts were handled but not counted (the report keeps 500 rows).`);
+    for (const [output, key] of Object.entries(OUTPUT_ROWS)) {
+        const { omitted } = (0,markdown/* jsonRows */.GN)(report[key], NETWORK_OUTPUT_MAX_BYTES);
+        if (omitted > 0)
+            lines.push(`Network: the ${output} output lists the first rows only: ${omitted} more did not fit in its ${NETWORK_OUTPUT_MAX_BYTES.toLocaleString('en-US')} bytes.`);
+    }
+    return lines;
+}
+/** The `network:` value an audit proposes (empty when nothing was reached). */
+function auditProposal(report) {
+    return (0,policy/* proposeAllowList */.yl)(report.allowed);
+}
+function proposalText(report) {
+    const proposal = auditProposal(report);
+    if (!proposal)
+        return 'The run reached no host: `network: none` would have let it through.';
+    // Its hosts are the command's (in audit, whatever it reached): in a block nothing in them can leave.
+    const shown = (0,untrusted_markdown/* untrustedBlock */.C9)(`network: '${proposal}'`, PROPOSAL_MAX_BYTES, {
+        lang: 'yaml',
+        // Presets (`@npm`) to copy as they are; a host name holds no `@`.
+        keepMentions: true,
+    });
+    const block = `The allow-list this run needed:\n\n${shown.markdown}`;
+    // Whole or not at all: part of an allow-list is a wrong one.
+    if (!shown.leftOut && (0,markdown/* byteLength */.dp)(block) <= PROPOSAL_MAX_BYTES)
+        return block;
+    const entries = proposal.split(', ').length;
+    return `The allow-list this run needed has ${entries} entries, too long to show here: the \`network-allowed\` output lists the hosts.`;
+}
+/** Room kept for the sentence that counts the rows left out. */
+const CUT_NOTE_BYTES = 400;
+/** The job summary's network section: at most NETWORK_SECTION_MAX_BYTES, the rows left out counted. */
+function networkMarkdown(report, policy) {
+    const heading = `### Network (${policy.mode === 'audit' ? 'audit: every host let through' : 'allow-list'})`;
+    const row = (r, mark, ...rest) => (0,markdown/* tableRow */.jD)([`${mark} ${shownHost(r.host)}`, String(r.port), String(r.requests), ...rest]);
+    const rows = [
+        ...report.allowed.map((r) => row(r, '✅', bytes(r.bytesSent), bytes(r.bytesReceived))),
+        ...report.denied.map((r) => row(r, '⛔', `refused: ${shownReason(r.reason)}`, '')),
+    ];
+    const after = [];
+    if (report.uncounted > 0)
+        after.push(`${report.uncounted} connection(s) to further hosts were not counted.`);
+    if (policy.mode === 'audit')
+        after.push(proposalText(report));
+    const header = (0,markdown/* tableHead */.PP)(['Host', 'Port', 'Requests', 'Sent', 'Received']);
+    let room = NETWORK_SECTION_MAX_BYTES - (0,markdown/* byteLength */.dp)([heading, header, ...after].join('\n\n')) - CUT_NOTE_BYTES;
+    const shown = [];
+    for (const row of rows) {
+        room -= (0,markdown/* byteLength */.dp)(row) + 1;
+        if (room < 0)
+            break;
+        shown.push(row);
+    }
+    const parts = [heading];
+    if (rows.length === 0)
+        parts.push('The command reached no host and was refused none.');
+    else
+        parts.push([header, ...shown].join('\n'));
+    if (shown.length < rows.length)
+        parts.push(`${rows.length - shown.length} more host(s) not shown: this section keeps to ${NETWORK_SECTION_MAX_BYTES / 1024} KiB of the job summary. The \`network-allowed\` and \`network-denied\` outputs list them.`);
+    return `\n${[...parts, ...after].join('\n\n')}\n`;
+}
+
+;// CONCATENATED MODULE: ./src/present/usage-report.ts
+
+
+const n = (value) => value.toLocaleString('en-US');
+function modelUsageOutput(report) {
+    return { 'model-usage': JSON.stringify(report) };
+}
+/** The budget's verdict in one sentence, or '' when no limit refused a request. */
+function budgetSentence(report) {
+    const { stopped, limits } = report;
+    if (!stopped)
+        return '';
+    const limit = stopped.by === 'max-model-requests' ? limits.maxRequests : limits.maxTokens;
+    return (`The model budget stopped the agent: \`${stopped.by}\` ${n(limit)} was reached at ${n(stopped.requests)} ` +
+        `request(s) and ${n(stopped.tokens)} token(s); the proxy answered ${n(report.refused)} further ` +
+        `request(s) itself (429).`);
+}
+function modelUsageWarnings(report) {
+    const lines = [];
+    const sentence = budgetSentence(report);
+    if (sentence)
+        lines.push(sentence.replace(/`/g, ''));
+    if (report.refusedUnreadable > 0)
+        lines.push(`Model usage: ${report.refusedUnreadable} request(s) were refused because their usage could not be read (see the job summary).`);
+    if (report.totals.unmetered > 0)
+        lines.push(`Model usage: ${report.totals.unmetered} answer(s) gave no usage the proxy could read (see the job summary).`);
+    return lines;
+}
+function modelUsageMarkdown(report) {
+    const { rows, totals, limits } = report;
+    if (totals.requests === 0 && report.refused === 0 && !limits.maxRequests && !limits.maxTokens)
+        return '';
+    const parts = ['### Model usage'];
+    if (rows.length === 0)
+        parts.push('The command made no request to a model API the proxy meters.');
+    else {
+        const cache = rows.some((r) => r.cacheReadTokens > 0 || r.cacheWriteTokens > 0);
+        const head = ['Host', 'Model', 'Requests', 'Input tokens', 'Output tokens'];
+        if (cache)
+            head.push('Cache read', 'Cache write');
+        const cells = rows.map((r) => [
+            `${shownHost(r.host)}:${r.port}`,
+            r.model ? shownHost(r.model) : '(none named)',
+            n(r.requests),
+            n(r.inputTokens),
+            n(r.outputTokens),
+            ...(cache ? [n(r.cacheReadTokens), n(r.cacheWriteTokens)] : []),
+        ]);
+        cells.push(['**Total**', '', n(totals.requests), n(totals.inputTokens), n(totals.outputTokens)]);
+        if (cache)
+            cells[cells.length - 1].push('', '');
+        parts.push((0,markdown/* table */.tp)(head, cells));
+    }
+    if (totals.unmetered > 0)
+        parts.push(`${n(totals.unmetered)} answer(s) gave no usage the proxy could read (none in the answer, such as a ` +
+            'batch or a stream cut short, or an answer or event over 16 MiB): their tokens are not counted.');
+    if (report.refusedUnreadable > 0)
+        parts.push(`${n(report.refusedUnreadable)} request(s) were refused because their usage could not be read ` +
+            '(under `max-model-tokens`, a request whose tokens the proxy cannot count is not sent).');
+    if (report.uncounted > 0)
+        parts.push(`${n(report.uncounted)} answer(s) for further models were counted in the total only.`);
+    const set = [
+        `\`max-model-requests\` ${n(limits.maxRequests)} requests`,
+        `\`max-model-tokens\` ${n(limits.maxTokens)} tokens`,
+    ].filter((_, i) => (i === 0 ? limits.maxRequests : limits.maxTokens) > 0);
+    const verdict = budgetSentence(report) || (report.refused > 0 ? '' : 'It refused no request.');
+    if (set.length)
+        parts.push(`Budget: ${set.join(', ')}. ${verdict}`);
+    return `\n${parts.join('\n\n')}\n`;
+}
+
 // EXTERNAL MODULE: ./src/action/action-ui.ts
 var action_ui = __nccwpck_require__(3833);
-// EXTERNAL MODULE: ./src/action/step-summary.ts
-var step_summary = __nccwpck_require__(2659);
+// EXTERNAL MODULE: ./src/present/step-summary.ts
+var step_summary = __nccwpck_require__(2700);
 ;// CONCATENATED MODULE: ./src/action/main.ts
 // The action's two phases on top of the core: inputs in, outputs and a job summary out. `run()` is the main
 // step and `cleanup()` the post step, each ending the step failed on an error: index.ts calls one of them
@@ -10766,7 +10884,7 @@ async function failingStep(step) {
 async function mainStep() {
     const settings = (0,settings_settings/* parseSettings */.P$)((name) => core/* getInput */.V4(name));
     if (settings.mode === 'reap') {
-        const { reapAction } = await Promise.all(/* import() */[__nccwpck_require__.e(298), __nccwpck_require__.e(381)]).then(__nccwpck_require__.bind(__nccwpck_require__, 4381));
+        const { reapAction } = await Promise.all(/* import() */[__nccwpck_require__.e(298), __nccwpck_require__.e(595)]).then(__nccwpck_require__.bind(__nccwpck_require__, 6595));
         await reapAction(settings);
         return;
     }
@@ -10783,7 +10901,7 @@ async function runAction(settings) {
     let outcome;
     try {
         if (kind.bot) {
-            const { runForPullRequest } = await Promise.all(/* import() */[__nccwpck_require__.e(251), __nccwpck_require__.e(709)]).then(__nccwpck_require__.bind(__nccwpck_require__, 2709));
+            const { runForPullRequest } = await Promise.all(/* import() */[__nccwpck_require__.e(251), __nccwpck_require__.e(949)]).then(__nccwpck_require__.bind(__nccwpck_require__, 2949));
             outcome = await runForPullRequest(settings, io);
             if (!outcome)
                 return;
@@ -10804,11 +10922,11 @@ async function runAction(settings) {
     }
     const network = outcome.command.network;
     const models = network?.models;
-    for (const line of network ? (0,network_summary/* networkWarnings */.Ow)(network) : [])
+    for (const line of network ? networkWarnings(network) : [])
         ui.warning(line);
-    for (const line of models ? (0,usage_report/* modelUsageWarnings */.mW)(models) : [])
+    for (const line of models ? modelUsageWarnings(models) : [])
         ui.warning(line);
-    const networkSection = (network ? (0,network_summary/* networkMarkdown */.IB)(network, settings.network) : '') + (models ? (0,usage_report/* modelUsageMarkdown */.U5)(models) : '');
+    const networkSection = (network ? networkMarkdown(network, settings.network) : '') + (models ? modelUsageMarkdown(models) : '');
     // The run's own report first: when the summary must be cut, the network tables go before it.
     await (0,step_summary/* writeSummary */.Sy)(io.redaction, outcomeMarkdown(outcome), networkSection);
     const { exitCode } = outcome.command;
@@ -10848,16 +10966,16 @@ function setOutputs(outcome, setOutput) {
         reply: command.reply?.reply?.text ?? '',
     };
     if (command.network)
-        Object.assign(out, (0,network_summary/* networkOutputs */.dk)(command.network));
+        Object.assign(out, networkOutputs(command.network));
     if (command.network?.models)
-        Object.assign(out, (0,usage_report/* modelUsageOutput */.cx)(command.network.models));
+        Object.assign(out, modelUsageOutput(command.network.models));
     for (const [k, v] of Object.entries(out))
         setOutput(k, v);
 }
 async function postStep() {
     const state = (0,step_state/* loadRunState */.fQ)();
     if (state?.progress && !state.progress.finished) {
-        const { finishProgressInPost } = await Promise.all(/* import() */[__nccwpck_require__.e(251), __nccwpck_require__.e(709)]).then(__nccwpck_require__.bind(__nccwpck_require__, 2709));
+        const { finishProgressInPost } = await Promise.all(/* import() */[__nccwpck_require__.e(251), __nccwpck_require__.e(949)]).then(__nccwpck_require__.bind(__nccwpck_require__, 2949));
         const { token, redaction } = postSecrets();
         await finishProgressInPost(state.progress, token, redaction, (0,action_ui/* actionUi */.V)());
     }

@@ -1756,9 +1756,11 @@ function firstLine(text) {
 
 // EXPORTS
 __nccwpck_require__.d(__webpack_exports__, {
-  y: () => (/* binding */ ContainerEngine),
-  X: () => (/* binding */ ENGINE_ENV)
+  X4: () => (/* binding */ ENGINE_ENV),
+  P: () => (/* binding */ createEngine)
 });
+
+// UNUSED EXPORTS: ContainerEngine
 
 // EXTERNAL MODULE: ./src/engine/container-args.ts
 var container_args = __nccwpck_require__(5011);
@@ -1823,6 +1825,8 @@ async function removeLateContainer(engine, name) {
     }
 }
 
+// EXTERNAL MODULE: ./src/engine/inventory.ts
+var inventory = __nccwpck_require__(3190);
 // EXTERNAL MODULE: ./src/engine/host-paths.ts
 var host_paths = __nccwpck_require__(6387);
 // EXTERNAL MODULE: ./src/engine/start-failure.ts
@@ -1972,6 +1976,7 @@ var proc = __nccwpck_require__(729);
 
 
 
+
 /** The engine CLI's own variables: taken from the runner, never overridden for a container's sake. */
 const ENGINE_ENV = [
     'PATH',
@@ -2080,46 +2085,16 @@ class ContainerEngine {
     failure(args, result) {
         return (0,engine_error/* engineFailure */.FR)(this.name, args, result);
     }
-    /** The engine's answer on `image` (ensureImage's first half: a run starts it before it knows it needs it). */
+    /** The engine's answer on `image` (ensureImage's first half). */
     inspectImage(image) {
         return this.exec(['image', 'inspect', '--format', '{{.Id}}', '--', image]);
     }
     /**
-     * inspectImage and volumeExists for a run that will wait for both. On Docker, one CLI start: `docker
-     * inspect` takes names of any kind and prints a line for each object it finds. An answer is taken from
-     * it only where a line shows an object of the kind asked for (a volume by its name and mount point, an
-     * image by an ID and neither); anything else (a container of that name, an engine that failed) asks
-     * again by kind, so the answers are the two calls' own.
-     */
-    inspectImageAndVolume(image, volume) {
-        if (this.name !== 'docker')
-            return { image: this.inspectImage(image), volume: this.volumeExists(volume) };
-        const format = '{{json (index . "Id")}} {{json (index . "Name")}} {{json (index . "Mountpoint")}}';
-        const seen = this.exec(['inspect', '--format', format, '--', image, volume]).then((result) => {
-            const lines = result.stdout.split('\n').map((line) => {
-                try {
-                    return JSON.parse(`[${line.split(' ').join(',')}]`);
-                }
-                catch {
-                    return [];
-                }
-            });
-            return {
-                image: lines.some(([id, name, mount]) => typeof id === 'string' && name === null && mount === null),
-                volume: lines.some(([, name, mount]) => name === volume && typeof mount === 'string'),
-            };
-        }, () => ({ image: false, volume: false }));
-        return {
-            image: seen.then((s) => (s.image ? { exitCode: 0, stdout: '', stderr: '' } : this.inspectImage(image))),
-            volume: seen.then((s) => s.volume || this.volumeExists(volume)),
-        };
-    }
-    /**
      * Makes sure `image` is present, pulling it when missing. Also the engine reachability check: one call on
-     * the fast path, so that start-up stays quick. `inspected`: that call, already made (inspectImage).
+     * the fast path, so that start-up stays quick.
      */
-    async ensureImage(image, inspected) {
-        const inspect = await (inspected ?? this.inspectImage(image));
+    async ensureImage(image) {
+        const inspect = await this.inspectImage(image);
         if (inspect.exitCode === 0)
             return;
         const failure = this.failure(['image', 'inspect'], inspect);
@@ -2180,6 +2155,9 @@ class ContainerEngine {
             return true;
         return /no such (container|object)/i.test(result.stderr) ? false : undefined;
     }
+    listContainers(label) {
+        return (0,inventory/* listContainers */.t)(this, label);
+    }
     /** The last lines of a container's output as the engine logged it (empty when its log driver keeps none). */
     async logTail(name, lines) {
         const result = await (0,proc/* runStreaming */.SL)(this.name, ['logs', '--tail', String(lines), '--', name], {
@@ -2208,6 +2186,8 @@ class ContainerEngine {
         return names;
     }
 }
+/** The engine as the layers above engine/ hold it, the interface; a spec holds a fake. */
+const createEngine = (name) => new ContainerEngine(name);
 
 
 /***/ }),
@@ -2629,6 +2609,82 @@ async function discoverHostView(exec, facts = readOwnFacts(), timeLimitMs = INSP
         return { kind: 'container', id, mounts: parseInspectMounts(out.slice(space + 1)) };
     }
     return { kind: 'same', containerized };
+}
+
+
+/***/ }),
+
+/***/ 3190:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   t: () => (/* binding */ listContainers),
+/* harmony export */   y: () => (/* binding */ listVolumes)
+/* harmony export */ });
+/** Every volume carrying `label` (key or key=value), with its labels: one engine call whatever the count. */
+async function listVolumes(engine, label, labelKeys) {
+    // Docker's template has .Label "key" (its .Labels is one "k=v,k=v" string, ambiguous with commas in
+    // values); Podman's has .Labels as a map. Either way: one call, one JSON array per volume.
+    const fields = engine.name === 'podman'
+        ? '{{json .Labels}}'
+        : labelKeys.map((key) => `{{json (.Label ${JSON.stringify(key)})}}`).join(',');
+    const out = await engine.run([
+        'volume',
+        'ls',
+        '--filter',
+        `label=${label}`,
+        '--format',
+        `[{{json .Name}},${fields}]`,
+    ]);
+    return out
+        .split('\n')
+        .filter((line) => line.trim())
+        .map((line) => {
+        const [name, ...values] = JSON.parse(line);
+        const all = typeof values[0] === 'object' && values[0] !== null ? values[0] : undefined;
+        const labels = {};
+        labelKeys.forEach((key, i) => {
+            const value = all ? all[key] : values[i];
+            if (value)
+                labels[key] = value;
+        });
+        return { name, labels };
+    });
+}
+/**
+ * Every container (running or not; with `label`, key or key=value, only those carrying it), as
+ * EngineCommands.listContainers shows them: two engine calls whatever their number (`ps` for the ids, one
+ * `container inspect` for all). A container removed between the two is not listed; any other failure,
+ * or an answer that cannot be read, throws (the reaper's in-use check must not miss one).
+ */
+async function listContainers(engine, label) {
+    const ps = ['ps', '--all', '--quiet', '--no-trunc', ...(label ? ['--filter', `label=${label}`] : [])];
+    const ids = (await engine.run(ps)).split('\n').filter(Boolean);
+    if (ids.length === 0)
+        return [];
+    // One JSON array a line, whatever a name or a mount's path holds.
+    const format = '[{{json .Name}},{{json .State.Status}},{{json .State.Running}},{{json .HostConfig.NetworkMode}},{{json .Mounts}}]';
+    const args = ['container', 'inspect', '--format', format, '--', ...ids];
+    const result = await engine.exec(args);
+    // A failure is any line of stderr but "no such container" (one removed between the two calls).
+    const failed = /^(?!.*no such (object|container)).*\S/im.test(result.stderr);
+    if (result.exitCode !== 0 && failed)
+        throw engine.failure(args, result);
+    return result.stdout
+        .split('\n')
+        .filter((line) => line.trim())
+        .map((line) => {
+        const [name, status, running, networkMode, mounts] = JSON.parse(line);
+        const of = (type, key) => (mounts ?? []).filter((m) => m.Type === type && m[key]).map((m) => m[key]);
+        return {
+            name: String(name).replace(/^\//, ''),
+            status: String(status),
+            running: running === true,
+            networkMode: String(networkMode),
+            volumes: of('volume', 'Name'),
+            binds: of('bind', 'Source'),
+        };
+    });
 }
 
 
@@ -3427,38 +3483,6 @@ function leftByKilledRuns(containers) {
     const sidecars = containers.filter((c) => isSidecar(c) && ENDED.has(c.status));
     return [...commands, ...sidecars].map((c) => c.name);
 }
-/** Every container with the command's role label, as the engine shows it: two engine calls, or one. */
-async function labelledContainers(engine) {
-    const ids = (await engine.run(['ps', '--all', '--quiet', '--no-trunc', '--filter', `label=${(0,_engine_labels_js__WEBPACK_IMPORTED_MODULE_0__/* .label */ .Pf)('role')}=command`]))
-        .split('\n')
-        .filter(Boolean);
-    if (ids.length === 0)
-        return [];
-    const args = [
-        'container',
-        'inspect',
-        '--format',
-        '{{json .Name}} {{json .State.Status}} {{json .HostConfig.NetworkMode}}',
-        '--',
-        ...ids,
-    ];
-    // A container removed between the two calls is simply not listed.
-    const result = await engine.exec(args);
-    return result.stdout
-        .split('\n')
-        .filter((line) => line.trim())
-        .flatMap((line) => {
-        try {
-            const [name, status, networkMode] = JSON.parse(`[${line.trim().split(' ').join(',')}]`);
-            return [
-                { name: String(name).replace(/^\//, ''), status: String(status), networkMode: String(networkMode) },
-            ];
-        }
-        catch {
-            return [];
-        }
-    });
-}
 /**
  * Removes what killed runs with an allow-list left (leftByKilledRuns); returns the names removed. Never
  * throws: a run or a reap goes on whatever the engine says here.
@@ -3466,7 +3490,7 @@ async function labelledContainers(engine) {
 async function removeLeftNetworkContainers(engine) {
     try {
         const removed = [];
-        for (const name of leftByKilledRuns(await labelledContainers(engine)))
+        for (const name of leftByKilledRuns(await engine.listContainers(`${(0,_engine_labels_js__WEBPACK_IMPORTED_MODULE_0__/* .label */ .Pf)('role')}=command`)))
             if (await engine.removeContainer(name))
                 removed.push(name);
         return removed;
@@ -3480,6 +3504,276 @@ async function reportLeftNetworkContainers(engine, ui) {
     const removed = await removeLeftNetworkContainers(engine);
     if (removed.length)
         ui.info(`Removed ${removed.length} container(s) that killed runs with a network allow-list left: ${removed.join(', ')}.`);
+}
+
+
+/***/ }),
+
+/***/ 7936:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  Q6: () => (/* binding */ MODEL_APIS),
+  SF: () => (/* binding */ budgetAnswer),
+  mE: () => (/* binding */ classifyRequest),
+  k: () => (/* binding */ modelApi)
+});
+
+// UNUSED EXPORTS: routedPath
+
+;// CONCATENATED MODULE: ./src/network/apis/api.ts
+// What the proxy knows of one model API, as one record (anthropic.ts, openai.ts, gemini.ts): how its
+// requests are recognised, where its answers report their usage, what the proxy answers once the budget is
+// spent, and the hosts of its preset. model-apis.ts lists the records and holds what they share; adding
+// an API is one record and its spec. ADR 0009, docs/network.md.
+/** Why a path spends tokens unread, from a list of [routed path, what it is]. */
+function unreadableBy(paths, path) {
+    const found = paths.find(([re]) => re.test(path));
+    return found && `${found[1]} reports no usage the proxy can read`;
+}
+
+;// CONCATENATED MODULE: ./src/network/apis/anthropic.ts
+// Anthropic's Messages API (`/v1/messages`, under any gateway prefix): usage at `message_start` and in each
+// `message_delta` of a stream, cache reads and writes counted apart from `input_tokens`. Its batches and
+// the legacy Text Completions API report no usage the proxy can read.
+
+const UNREADABLE = [
+    [/\/v1\/messages\/batches$/, 'a message batch'],
+    [/\/v1\/complete$/, 'the legacy Text Completions API'],
+];
+const anthropic = {
+    name: 'anthropic',
+    presetHosts: ['api.anthropic.com'],
+    free: [/\/v1\/messages\/count_tokens$/],
+    readable: (path, origin) => (path.endsWith('/v1/messages') ? { path: origin } : undefined),
+    unreadable: (path) => unreadableBy(UNREADABLE, path),
+    namedBy: (header) => header === 'anthropic-version' || header === 'x-api-key',
+    fields: ['input_tokens', 'output_tokens', 'cache_creation_input_tokens', 'cache_read_input_tokens'],
+    usage(f) {
+        if (!f.has('input_tokens', 'output_tokens'))
+            return undefined;
+        const cacheRead = f.get('cache_read_input_tokens');
+        const cacheWrite = f.get('cache_creation_input_tokens');
+        // Anthropic counts cached input apart from input_tokens; the others count it within.
+        return {
+            input: f.get('input_tokens') + cacheRead + cacheWrite,
+            output: f.get('output_tokens'),
+            cacheRead,
+            cacheWrite,
+        };
+    },
+    budgetError: (message) => ({ type: 'error', error: { type: 'rate_limit_error', message } }),
+};
+
+;// CONCATENATED MODULE: ./src/network/apis/gemini.ts
+const GENERATE = /\/(?:tuned)?models\/([^/:]+):(stream)?generatecontent$/;
+const ACTION = /\/(?:tuned)?models\/[^/:]+:([a-z]+)$/;
+const RETRY_INFO = { '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: '86400s' };
+/** The target with `alt` (or `$alt`) set to `sse` for a stream and `json` otherwise, unless it is one. */
+function readableTarget(target, stream) {
+    const q = target.indexOf('?');
+    if (q === -1)
+        return target;
+    const params = new URLSearchParams(target.slice(q + 1));
+    const alts = [...params.getAll('alt'), ...params.getAll('$alt')].map((a) => a.toLowerCase());
+    if (alts.every((a) => a === 'json' || a === 'sse'))
+        return target;
+    params.delete('alt');
+    params.delete('$alt');
+    params.set('alt', stream ? 'sse' : 'json');
+    return `${target.slice(0, q)}?${params.toString()}`;
+}
+const gemini = {
+    name: 'gemini',
+    presetHosts: ['generativelanguage.googleapis.com'],
+    free: [/:counttokens$/],
+    readable(path, origin) {
+        const generate = GENERATE.exec(path);
+        if (!generate)
+            return undefined;
+        return { pathModel: generate[1].slice(0, 200), path: readableTarget(origin, generate[2] !== undefined) };
+    },
+    unreadable(path) {
+        const action = ACTION.exec(path);
+        return action ? `Gemini's :${action[1]} reports no usage the proxy can read` : undefined;
+    },
+    namedBy: (header) => header === 'x-goog-api-key',
+    fields: [
+        'promptTokenCount',
+        'candidatesTokenCount',
+        'cachedContentTokenCount',
+        'thoughtsTokenCount',
+        'toolUsePromptTokenCount',
+    ],
+    usage(f) {
+        if (!f.has('promptTokenCount', 'candidatesTokenCount'))
+            return undefined;
+        return {
+            input: f.get('promptTokenCount') + f.get('toolUsePromptTokenCount'),
+            output: f.get('candidatesTokenCount') + f.get('thoughtsTokenCount'),
+            cacheRead: f.get('cachedContentTokenCount'),
+            cacheWrite: 0,
+        };
+    },
+    budgetError: (message) => ({
+        error: { code: 429, message, status: 'RESOURCE_EXHAUSTED', details: [RETRY_INFO] },
+    }),
+};
+
+;// CONCATENATED MODULE: ./src/network/apis/openai.ts
+// OpenAI's Chat Completions, Completions, Responses and Embeddings (and Azure's and gateways' paths to
+// them): usage as `prompt_tokens`/`completion_tokens` or `input_tokens`/`output_tokens`. A (chat)
+// completions stream reports it only when asked (`stream_options.include_usage`), which the proxy adds.
+// Assistants runs, images, batches and audio report no usage the proxy can read. Its error format is the
+// one gateways speak, so a request no record recognises is refused in it.
+
+const openai_UNREADABLE = [
+    [/\/(?:threads\/runs|threads\/[^/]+\/runs)$/, 'an Assistants run'],
+    [/\/images\/(?:generations|edits|variations)$/, 'the Images API'],
+    [/\/batches$/, 'a batch'],
+    [/\/audio\/(?:speech|transcriptions|translations)$/, 'the Audio API'],
+];
+const openai = {
+    name: 'openai',
+    presetHosts: ['api.openai.com'],
+    free: [/\/responses\/input_tokens$/],
+    readable(path, origin) {
+        if (/\/(?:chat\/completions|completions)$/.test(path))
+            return { path: origin, rewrite: 'include-usage' };
+        return /\/(?:responses|embeddings)$/.test(path) ? { path: origin } : undefined;
+    },
+    unreadable: (path) => unreadableBy(openai_UNREADABLE, path),
+    namedBy: () => false,
+    fields: [
+        'prompt_tokens',
+        'completion_tokens',
+        'prompt_tokens_details.cached_tokens',
+        'input_tokens',
+        'output_tokens',
+        'input_tokens_details.cached_tokens',
+    ],
+    usage(f) {
+        if (f.has('prompt_tokens'))
+            return {
+                input: f.get('prompt_tokens'),
+                output: f.get('completion_tokens'),
+                cacheRead: f.get('prompt_tokens_details.cached_tokens'),
+                cacheWrite: 0,
+            };
+        if (f.has('input_tokens', 'output_tokens'))
+            return {
+                input: f.get('input_tokens'),
+                output: f.get('output_tokens'),
+                cacheRead: f.get('input_tokens_details.cached_tokens'),
+                cacheWrite: 0,
+            };
+        return undefined;
+    },
+    budgetError: (message) => ({
+        error: { message, type: 'insufficient_quota', param: null, code: 'insufficient_quota' },
+    }),
+};
+
+;// CONCATENATED MODULE: ./src/network/model-apis.ts
+// What a request to a model API is, for the budget: free (it spends no tokens), metered with a usage the
+// meter can read (and, where the proxy must change the request to make it readable, how), or metered with
+// a usage it cannot read. Known by the request's method and path, so that gateways (a prefix before the
+// path) and test fakes on any host work; on a host the proxy meters (one with a credential), every other
+// POST counts too, whatever its path, and its usage is unreadable. Each API is one record (apis/); this
+// module lists them and asks them in turn. Pure. ADR 0009, docs/network.md.
+
+
+
+/** The model APIs the proxy knows, in the order they are asked. */
+const MODEL_APIS = [anthropic, openai, gemini];
+/** Each API's record by its name. */
+const modelApi = (name) => MODEL_APIS.find((api) => api.name === name) ?? openai;
+/** A request target's path as a server routes it: dot segments resolved, escapes decoded, `//` and case folded. */
+function routedPath(target) {
+    let url;
+    try {
+        // Origin form is joined by hand: `//x/...` would otherwise be read as a host.
+        url = new URL(target.startsWith('/') ? `http://path.invalid${target}` : target);
+    }
+    catch {
+        return undefined;
+    }
+    let pathname = url.pathname;
+    try {
+        pathname = decodeURIComponent(pathname);
+    }
+    catch {
+        // an escape that does not decode: matched as written
+    }
+    const path = pathname
+        .replace(/\/{2,}/g, '/')
+        .replace(/\/+$/, '')
+        .toLowerCase();
+    return { path, search: url.search };
+}
+/** The family a request of an unknown path is for, by its headers (else OpenAI's), for the refusal's format. */
+function apiByHeaders(headers) {
+    for (let i = 0; i < headers.length; i += 2) {
+        const name = headers[i].toLowerCase();
+        const api = MODEL_APIS.find((a) => a.namedBy(name));
+        if (api)
+            return api.name;
+    }
+    return openai.name;
+}
+/**
+ * What a request is for the budget, or undefined when it is not a model API's: every method but POST, and
+ * the records' free paths, are free; a POST a record reads is metered and read; one a record names
+ * unreadable, and with `everyPost` (a host the proxy meters) every other POST, is metered but unreadable.
+ * `target` is the request target as sent (origin form or absolute); `headers` raw, for the family.
+ */
+function classifyRequest(method, target, headers = [], everyPost = false) {
+    const routed = routedPath(target);
+    const post = (method ?? '').toUpperCase() === 'POST';
+    if (!post)
+        return everyPost ? { kind: 'free' } : undefined;
+    const origin = target.startsWith('/') ? target : routed ? new URL(target).pathname + routed.search : target;
+    const unreadable = (api, why) => ({
+        kind: 'unreadable',
+        api,
+        path: origin,
+        why,
+    });
+    if (!routed)
+        return everyPost
+            ? unreadable(apiByHeaders(headers), 'a request target the proxy cannot read')
+            : undefined;
+    const p = routed.path;
+    if (MODEL_APIS.some((api) => api.free.some((re) => re.test(p))))
+        return { kind: 'free' };
+    for (const api of MODEL_APIS) {
+        const call = api.readable(p, origin);
+        if (call)
+            return { kind: 'metered', api: api.name, ...call };
+    }
+    for (const api of MODEL_APIS) {
+        const why = api.unreadable(p);
+        if (why)
+            return unreadable(api.name, why);
+    }
+    return everyPost
+        ? unreadable(apiByHeaders(headers), 'a POST to a path whose usage the proxy cannot read')
+        : undefined;
+}
+/**
+ * The proxy's own answer to a metered request it refuses: status 429 with an error body in that API's own
+ * format, so that its official SDK raises its usual rate-limit error. `x-should-retry: false` is the header
+ * the Anthropic and OpenAI SDKs obey before their own retry rule for 429; Gemini CLI ignores it and obeys
+ * Google's RetryInfo instead. The budget does not come back within the run: a retry would be refused again.
+ */
+function budgetAnswer(api, message) {
+    return {
+        statusCode: 429,
+        headers: { 'content-type': 'application/json', 'x-should-retry': 'false', connection: 'close' },
+        body: JSON.stringify(modelApi(api).budgetError(`worktree-sandbox: ${message}`)),
+    };
 }
 
 
@@ -3503,9 +3797,13 @@ __nccwpck_require__.d(__webpack_exports__, {
 
 // EXTERNAL MODULE: external "node:net"
 var external_node_net_ = __nccwpck_require__(7030);
+// EXTERNAL MODULE: ./src/network/model-apis.ts + 4 modules
+var model_apis = __nccwpck_require__(7936);
 ;// CONCATENATED MODULE: ./src/network/presets.ts
 // The presets a `network` allow-list may name (`@github`...): the one list of their hosts. docs/network.md
-// lists them for users; a preset's hosts take the default ports (443 and 80) unless written with one.
+// lists them for users; a preset's hosts take the default ports (443 and 80) unless written with one. Each
+// model API's preset is in its record (apis/).
+
 const presets_PRESETS = {
     // git over HTTPS, the API, raw content, release and artifact downloads, the container registry.
     github: [
@@ -3522,9 +3820,7 @@ const presets_PRESETS = {
     npm: ['registry.npmjs.org', 'registry.yarnpkg.com'],
     pypi: ['pypi.org', 'files.pythonhosted.org'],
     debian: ['deb.debian.org', 'security.debian.org'],
-    anthropic: ['api.anthropic.com'],
-    openai: ['api.openai.com'],
-    gemini: ['generativelanguage.googleapis.com'],
+    ...Object.fromEntries(model_apis/* MODEL_APIS */.Q6.map((api) => [api.name, api.presetHosts])),
 };
 const presets_PRESET_NAMES = Object.keys(presets_PRESETS);
 
@@ -8545,142 +8841,471 @@ const ACTION_DEFAULTS = {
 
 ;// CONCATENATED MODULE: ./package.json
 const package_namespaceObject = {"rE":"1.0.0"};
-// EXTERNAL MODULE: external "node:crypto"
-var external_node_crypto_ = __nccwpck_require__(7598);
+// EXTERNAL MODULE: external "node:os"
+var external_node_os_ = __nccwpck_require__(8161);
 // EXTERNAL MODULE: external "node:path"
 var external_node_path_ = __nccwpck_require__(6760);
-;// CONCATENATED MODULE: ./src/sandbox/naming.ts
-// Names of sandboxes, projects and volumes. Pure functions: the same branch always maps to the same
-// sandbox, and two different branches never do.
+// EXTERNAL MODULE: ./src/engine/host-paths.ts
+var host_paths = __nccwpck_require__(6387);
+// EXTERNAL MODULE: ./src/engine/engine.ts + 2 modules
+var engine_engine = __nccwpck_require__(1665);
+;// CONCATENATED MODULE: ./src/settings/inputs.ts
+// Reading one input: the runner's text (or action.yml's default) into a typed value, or an InputError that
+// names the input and what it accepts. Pure.
 
 
-const TRANSIENT_PREFIX = 'exploration-';
-const SLUG_MAX = 80;
-function shortHash(text, length = 8) {
-    return (0,external_node_crypto_.createHash)('sha256').update(text).digest('hex').slice(0, length);
-}
-function transientSandboxName(random = () => (0,external_node_crypto_.randomBytes)(4)) {
-    return TRANSIENT_PREFIX + random().toString('hex').slice(0, 8).padEnd(8, '0');
+class InputError extends Error {
+    constructor(input, value, accepted) {
+        super(`Invalid input '${input}': ${JSON.stringify(value)}. Accepted: ${accepted}.`);
+        this.name = 'InputError';
+    }
 }
 /**
- * The folder-safe slug of a branch: `/` and anything outside [A-Za-z0-9._-] become `-`. When that loses
- * information (or the name could pass for a transient sandbox, or is too long) a hash of the full branch
- * name is appended after `..`, which git forbids in branch names: so a lossy slug can never equal the
- * slug of another branch, lossy or not.
+ * An input as the runner hands it over: empty means action.yml's default (the runner fills defaults in
+ * for the action; the CLI and tests get them here, from the one place they are written).
  */
-function persistentSandboxName(branch) {
-    let slug = branch.replace(/[^A-Za-z0-9._-]/g, '-');
-    let lossy = slug !== branch;
-    if (slug.toLowerCase().startsWith(TRANSIENT_PREFIX)) {
-        slug = `b-${slug}`;
-        lossy = true;
-    }
-    if (slug.length > SLUG_MAX) {
-        slug = slug.slice(0, SLUG_MAX);
-        lossy = true;
-    }
-    slug = slug.replace(/^[.-]+/, '');
-    return lossy ? `${slug}..${shortHash(branch)}` : slug;
+function withDefaults(read) {
+    return (name) => {
+        const raw = read(name);
+        return raw.trim() ? raw : (ACTION_DEFAULTS[name] ?? '');
+    };
 }
-function classifyName(sandbox) {
-    return sandbox.startsWith(TRANSIENT_PREFIX) ? 'transient' : 'persistent';
-}
-/** A project is the parent repository: its folder name, plus a hash of its path so two clones never share. */
-function projectName(parentPath) {
-    const base = external_node_path_.basename(parentPath)
-        .replace(/[^A-Za-z0-9._-]/g, '-')
-        .replace(/^[.-]+/, '')
-        .slice(0, 40) || 'repo';
-    return `${base}-${shortHash(parentPath, 6)}`;
-}
-function volumeName(prefix, project, sandbox) {
-    return `${prefix}-${project}-${sandbox}`;
-}
-/** Where a volume sandbox's worktree is, inside every container that mounts it. */
-const VOLUME_MOUNT = '/sandbox';
-function volumeWorktreePath(sandbox) {
-    return `${VOLUME_MOUNT}/${sandbox}`;
-}
-function diskWorktreePath(root, project, sandbox) {
-    return external_node_path_.join(root, project, sandbox);
-}
-
-;// CONCATENATED MODULE: ./src/reap/retention.ts
-// The retention matrix (docs/reap.md, "The retention matrix"): how long a sandbox may sit unused, decided by its name alone,
-// because the name is the one signal that survives where git cannot resolve a worktree's paths.
-
-
-/** action.yml's defaults (written once, there). */
-const DEFAULT_RETENTION = {
-    headlessExpiryDays: Number(ACTION_DEFAULTS['headless-expiry-days']),
-    branchExpiryDays: Number(ACTION_DEFAULTS['branch-expiry-days']),
-    orphanExpiryDays: Number(ACTION_DEFAULTS['orphan-expiry-days']),
+/** The inputs that take one of a few words, written once: the settings check them, the CLI offers them. */
+const CHOICES = {
+    mode: ['run', 'reap'],
+    engine: ['docker', 'podman'],
+    isolation: ['container', 'disk'],
+    cleanup: ['auto', 'always', 'never'],
+    'secret-scan': ['block', 'warn', 'off'],
 };
-function retentionClass(sandbox, orphan) {
-    if (orphan)
-        return 'orphan';
-    return classifyName(sandbox);
+function oneOf(read, name) {
+    const raw = read(name).trim();
+    const found = CHOICES[name].find((v) => v === raw.toLowerCase());
+    if (!found)
+        throw new InputError(name, raw, CHOICES[name].join(', '));
+    return found;
+}
+function inputs_boolean(read, name) {
+    const raw = read(name).trim();
+    if (!raw)
+        return false;
+    if (/^true$/i.test(raw))
+        return true;
+    if (/^false$/i.test(raw))
+        return false;
+    throw new InputError(name, raw, 'true or false');
+}
+function number(read, name, rule) {
+    const raw = read(name).trim();
+    if (!raw)
+        return 0; // an input whose default is empty: none
+    const pattern = rule.integer ? /^\d+$/ : /^(\d+(\.\d+)?|\.\d+)$/;
+    const value = Number(raw);
+    if (!pattern.test(raw) || !Number.isFinite(value) || value < rule.min || value > 1e9) {
+        const kind = rule.integer ? 'a whole number' : 'a number';
+        throw new InputError(name, raw, `${kind} ≥ ${rule.min}`);
+    }
+    return value;
+}
+const UNITS = { '': 1, b: 1, k: 1024, m: 1024 ** 2, g: 1024 ** 3 };
+function size(read, name) {
+    const raw = read(name).trim();
+    const match = /^(\d+(?:\.\d+)?)([bkmg]?)$/i.exec(raw);
+    const value = match ? Math.floor(Number(match[1]) * UNITS[match[2].toLowerCase()]) : NaN;
+    if (!match || !Number.isFinite(value) || value < 1024)
+        throw new InputError(name, raw, 'a size of at least 1k, such as 512m or 2g');
+    return value;
+}
+function optionalPattern(read, name, pattern, accepted) {
+    const raw = read(name).trim();
+    if (!raw)
+        return undefined;
+    if (!pattern.test(raw))
+        throw new InputError(name, raw, accepted);
+    return raw;
+}
+function list(read, name) {
+    const raw = read(name).trim();
+    if (!raw)
+        return [];
+    return raw
+        .split(/[\s,]+/)
+        .map((s) => s.trim())
+        .filter(Boolean);
+}
+// eslint-disable-next-line no-control-regex -- control characters are exactly what this rejects
+const CONTROL = /[\u0000-\u001f\u007f]/;
+function pathInput(read, name) {
+    const raw = read(name);
+    if (!raw.trim())
+        return undefined;
+    if (CONTROL.test(raw))
+        throw new InputError(name, raw, 'a path without control characters (newlines, tabs, NUL)');
+    return external_node_path_.resolve(raw.trim());
+}
+function inputs_image(read) {
+    const raw = read('image').trim();
+    if (!/^[A-Za-z0-9][A-Za-z0-9._\-/:@]*$/.test(raw) || raw.length > 512) {
+        throw new InputError('image', raw, 'an image reference such as debian:bookworm or ghcr.io/owner/image:tag');
+    }
+    return raw;
+}
+function volumePrefix(read) {
+    const raw = read('volume-prefix').trim();
+    if (!/^[A-Za-z0-9][A-Za-z0-9_.-]{0,62}$/.test(raw)) {
+        throw new InputError('volume-prefix', raw, 'letters, digits, _ . - (starting with a letter or digit, at most 63 characters)');
+    }
+    return raw;
+}
+/** A first, pure check of a branch name; git's own rules are applied by `validateBranchNames`. */
+function branchInput(read, name) {
+    const raw = read(name);
+    const value = raw.trim();
+    if (!value)
+        return '';
+    if (CONTROL.test(raw) || value.startsWith('-') || value.length > 255 || value.includes('\ufffd')) {
+        throw new InputError(name, raw, "a branch name valid for 'git check-ref-format --branch' (at most 255 characters)");
+    }
+    return value.replace(/^refs\/heads\//, '');
+}
+function revisionInput(read, name) {
+    const raw = read(name);
+    const value = raw.trim();
+    if (!value)
+        return '';
+    if (CONTROL.test(raw) || value.startsWith('-') || value.length > 255) {
+        throw new InputError(name, raw, 'a commit, branch or tag name');
+    }
+    return value;
+}
+function triggerCommand(read) {
+    const raw = read('trigger').trim();
+    if (!raw)
+        return '';
+    if (!/^\/?[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/.test(raw))
+        throw new InputError('trigger', raw, 'one word such as /fix');
+    return raw;
+}
+/** `label-trigger`: a label's name as GitHub allows it (one line, at most 50 characters). */
+function labelTrigger(read) {
+    const raw = read('label-trigger').trim();
+    if (raw && (CONTROL.test(raw) || raw.length > 50))
+        throw new InputError('label-trigger', raw, 'a label name of at most 50 characters, such as fix-me');
+    return raw;
+}
+/** `assignee-trigger`: a GitHub login (a bot's with or without `[bot]`). */
+function assigneeTrigger(read) {
+    const raw = read('assignee-trigger').trim();
+    if (raw && !/^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})(?:\[bot\])?$/.test(raw))
+        throw new InputError('assignee-trigger', raw, 'a GitHub login such as fix-bot');
+    return raw;
+}
+/** `issue-branch-prefix`: the start of a branch name (the issue's number completes it). */
+function issueBranchPrefix(read) {
+    const raw = read('issue-branch-prefix').trim();
+    if (!raw ||
+        raw.length > 200 ||
+        raw.startsWith('-') ||
+        raw.startsWith('/') ||
+        CONTROL.test(raw) ||
+        /[\s~^:?*[\\]|\.\.|@\{|\/\/|\.lock\//.test(raw))
+        throw new InputError('issue-branch-prefix', raw, 'the start of a branch name (at most 200 characters, no spaces, no ~ ^ : ? * [ \\ or ..), such as worktree-sandbox/issue-');
+    return raw;
+}
+
+;// CONCATENATED MODULE: ./src/settings/env-input.ts
+// The `env` input: the variables the command's container gets from the step, and nothing else. Pure.
+
+
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+/** Variables the action sets itself in the container; a user entry may not override them. */
+const RESERVED_ENV = [
+    'SANDBOX_NAME',
+    'SANDBOX_KIND',
+    'SANDBOX_BRANCH',
+    'SANDBOX_WORKTREE',
+    'SANDBOX_PARENT',
+    'SANDBOX_PROMPT_FILE',
+];
+function envEntries(read, env) {
+    const entries = [];
+    for (const line of read('env').split(/\r?\n/)) {
+        if (!line.trim() || line.trim().startsWith('#'))
+            continue;
+        const eq = line.indexOf('=');
+        const name = (eq < 0 ? line : line.slice(0, eq)).trim();
+        if (!ENV_NAME.test(name))
+            throw new InputError('env', line, 'lines of NAME or NAME=value, NAME made of letters, digits and _');
+        if (RESERVED_ENV.includes(name))
+            throw new InputError('env', line, `a name other than ${RESERVED_ENV.join(', ')} (set by the action)`);
+        if (entries.some((e) => e.name === name))
+            throw new InputError('env', line, 'each NAME at most once');
+        const value = eq < 0 ? (env[name] ?? '') : line.slice(eq + 1);
+        // A value of several lines reaches the container by name through the engine CLI's environment, where
+        // it may never stand in for one of the CLI's own variables.
+        if (/[\r\n]/.test(value) && engine_engine/* ENGINE_ENV */.X4.includes(name))
+            throw new InputError('env', name, `a name other than ${engine_engine/* ENGINE_ENV */.X4.join(', ')} for a value of several lines`);
+        entries.push({ name, value });
+    }
+    return entries;
+}
+
+;// CONCATENATED MODULE: ./src/settings/identity.ts
+// Who commits: a git identity written `Name <email>`, as git and create-pull-request write it. Pure.
+// The default is the Actions bot. Its no-reply address lives on the server's own `users.noreply` domain,
+// so it is derived from GITHUB_SERVER_URL; the numeric id prefix is the bot's account id on github.com
+// only, and is left out elsewhere (an address without it is still the bot's).
+const BOT_LOGIN = 'github-actions[bot]';
+const BOT_ID_ON_GITHUB_COM = 41898282;
+function defaultBotIdentity(serverUrl) {
+    const host = hostOf(serverUrl);
+    const local = host === 'github.com' ? `${BOT_ID_ON_GITHUB_COM}+${BOT_LOGIN}` : BOT_LOGIN;
+    return { name: BOT_LOGIN, email: `${local}@users.noreply.${host}` };
+}
+function hostOf(serverUrl) {
+    try {
+        const host = new URL(serverUrl || 'https://github.com').hostname.toLowerCase();
+        return host || 'github.com';
+    }
+    catch {
+        return 'github.com';
+    }
+}
+// eslint-disable-next-line no-control-regex -- control characters are exactly what this rejects
+const identity_CONTROL = /[\u0000-\u001f\u007f]/;
+/** `Name <email>`; undefined when the text is not one (no name, no address, stray brackets, newlines). */
+function parseIdentity(text) {
+    const match = /^([^<>]+?)\s*<([^<>\s]+)>$/.exec(text.trim());
+    if (!match || identity_CONTROL.test(text))
+        return undefined;
+    const [, name, email] = match;
+    if (!/^[^@]+@[^@]+$/.test(email) || name.length > 200 || email.length > 254)
+        return undefined;
+    return { name: name.trim(), email };
+}
+function formatIdentity(identity) {
+    return `${identity.name} <${identity.email}>`;
+}
+
+// EXTERNAL MODULE: ./src/network/policy.ts + 1 modules
+var network_policy = __nccwpck_require__(3977);
+;// CONCATENATED MODULE: ./src/settings/network-input.ts
+// `network`, `credentials` and the model budget, read together: the allow-list, its presets, the
+// credentials the proxy sets and the limits it enforces (src/network/policy.ts parses; this turns its
+// refusals into InputErrors naming the input). The budget is the proxy's: without one, it is refused.
+
+
+const LIMITS = ['max-model-requests', 'max-model-tokens'];
+function networkInput(read) {
+    let policy;
+    try {
+        policy = (0,network_policy/* parseCredentials */.gu)(read('credentials'), (0,network_policy/* parseNetwork */.MO)(read('network')));
+    }
+    catch (error) {
+        if (error instanceof network_policy/* PolicyError */.pn)
+            throw new InputError(error.input, error.value, error.accepted);
+        throw error;
+    }
+    const [maxRequests, maxTokens] = LIMITS.map((name) => number(read, name, { min: 0, integer: true }));
+    if (maxRequests === 0 && maxTokens === 0)
+        return policy;
+    if (policy.mode === 'bridge' || policy.mode === 'none') {
+        const set = maxRequests > 0 ? LIMITS[0] : LIMITS[1];
+        throw new InputError(set, read(set).trim(), `0 (no limit), or a limit with an allow-list or audit in network (it is ${policy.mode}): the proxy is what counts`);
+    }
+    return { ...policy, modelLimits: { maxRequests, maxTokens } };
+}
+
+;// CONCATENATED MODULE: ./src/settings/pull-request-input.ts
+// The pull-request inputs (`pull-request`, its title, body, draft and labels). Pure.
+
+function pullRequestInputs(read) {
+    const open = inputs_boolean(read, 'pull-request');
+    if (open && !inputs_boolean(read, 'push'))
+        throw new InputError('pull-request', 'true', 'true only with push: true (a pull request needs a pushed branch)');
+    const title = read('pull-request-title').trim();
+    if (CONTROL.test(title) || title.length > 256)
+        throw new InputError('pull-request-title', title, 'one line of at most 256 characters');
+    const body = read('pull-request-body');
+    if (body.length > 60000)
+        throw new InputError('pull-request-body', `${body.slice(0, 40)}...`, 'at most 60000 characters');
+    const labels = read('pull-request-labels')
+        .split(/[,\n]/)
+        .map((l) => l.trim())
+        .filter(Boolean);
+    for (const label of labels)
+        if (CONTROL.test(label) || label.length > 50)
+            throw new InputError('pull-request-labels', label, 'label names of at most 50 characters, separated by commas or newlines');
+    return {
+        open,
+        title,
+        body,
+        draft: inputs_boolean(read, 'pull-request-draft'),
+        labels: [...new Set(labels)],
+    };
+}
+
+;// CONCATENATED MODULE: ./src/settings/settings.ts
+// Every input is read and validated here, once, into typed settings. Nothing past this module reads an
+// input. An error names the input and what it accepts, and is raised before anything is created.
+
+
+
+
+
+
+
+
+
+
+const ASSOCIATIONS = [
+    'OWNER',
+    'MEMBER',
+    'COLLABORATOR',
+    'CONTRIBUTOR',
+    'FIRST_TIMER',
+    'FIRST_TIME_CONTRIBUTOR',
+    'MANNEQUIN',
+    'NONE',
+];
+function parseSettings(given, env = process.env) {
+    const read = withDefaults(given);
+    const mode = oneOf(read, 'mode');
+    const common = {
+        engine: oneOf(read, 'engine'),
+        worktreeRoot: pathInput(read, 'worktree-root') ?? defaultWorktreeRoot(env),
+        volumePrefix: volumePrefix(read),
+        token: read('token').trim(),
+    };
+    return mode === 'run' ? { ...common, ...parseRun(read, env) } : { ...common, ...parseReap(read) };
+}
+function parseRun(read, env) {
+    const command = read('command');
+    if (!command.trim())
+        throw new InputError('command', command, 'a shell command (required in run mode)');
+    const network = networkInput(read);
+    return {
+        mode: 'run',
+        command,
+        image: inputs_image(read),
+        isolation: oneOf(read, 'isolation'),
+        branch: branchInput(read, 'branch'),
+        base: revisionInput(read, 'base'),
+        repositoryPath: pathInput(read, 'repository-path') ?? external_node_path_.resolve(env.GITHUB_WORKSPACE || process.cwd()),
+        cleanup: oneOf(read, 'cleanup'),
+        env: envEntries(read, env),
+        timeoutMinutes: number(read, 'timeout-minutes', { min: 0, integer: false }),
+        lockTimeoutMinutes: number(read, 'lock-timeout-minutes', { min: 0, integer: false }),
+        allowFailure: inputs_boolean(read, 'allow-failure'),
+        push: inputs_boolean(read, 'push'),
+        commitMessage: read('commit-message').trim(),
+        secretScan: oneOf(read, 'secret-scan'),
+        limits: {
+            memory: optionalPattern(read, 'memory', /^\d+(\.\d+)?[bkmg]?$/i, 'a size such as 512m or 2g'),
+            cpus: optionalPattern(read, 'cpus', /^(\d+(\.\d+)?|\.\d+)$/, 'a positive number such as 1.5'),
+            pidsLimit: number(read, 'pids-limit', { min: 1, integer: true }),
+            network: network.mode === 'bridge' ? 'bridge' : 'none',
+            readOnlyRootfs: inputs_boolean(read, 'read-only-rootfs'),
+        },
+        network,
+        maxImportBytes: size(read, 'max-import-size'),
+        author: identity(read, 'author', env),
+        committer: identity(read, 'committer', env),
+        trigger: {
+            command: triggerCommand(read),
+            allowedAssociations: list(read, 'allowed-associations').map((a) => {
+                const upper = a.toUpperCase();
+                if (!ASSOCIATIONS.includes(upper))
+                    throw new InputError('allowed-associations', a, ASSOCIATIONS.join(', '));
+                return upper;
+            }),
+            allowedBots: list(read, 'allowed-bots'),
+            prNumber: number(read, 'pr-number', { min: 1, integer: true }),
+            pullRequestBot: inputs_boolean(read, 'pull-request-bot'),
+            labelTrigger: labelTrigger(read),
+            assigneeTrigger: assigneeTrigger(read),
+            issueBranchPrefix: issueBranchPrefix(read),
+        },
+        pullRequest: pullRequestInputs(read),
+    };
+}
+function identity(read, name, env) {
+    const raw = read(name);
+    if (!raw.trim())
+        return defaultBotIdentity(env.GITHUB_SERVER_URL);
+    const parsed = parseIdentity(raw);
+    if (!parsed)
+        throw new InputError(name, raw, 'Name <email>, such as Fix Bot <fix-bot@example.com>');
+    return parsed;
+}
+function parseReap(read) {
+    const days = (name) => number(read, name, { min: 1, integer: true });
+    const branchExpiryDays = days('branch-expiry-days');
+    const orphanExpiryDays = days('orphan-expiry-days');
+    if (orphanExpiryDays < branchExpiryDays) {
+        throw new InputError('orphan-expiry-days', String(orphanExpiryDays), `whole days ≥ branch-expiry-days (${branchExpiryDays}): orphans are never removed sooner than persistent sandboxes`);
+    }
+    return {
+        mode: 'reap',
+        headlessExpiryDays: days('headless-expiry-days'),
+        branchExpiryDays,
+        orphanExpiryDays,
+        dryRun: inputs_boolean(read, 'dry-run'),
+        maxRemovals: number(read, 'max-removals', { min: 0, integer: true }),
+        force: inputs_boolean(read, 'force'),
+        archiveDir: pathInput(read, 'archive-dir') ?? '',
+        image: inputs_image(read),
+    };
 }
 /**
- * Days of inactivity after which a sandbox of this class is stale. An orphan is treated as persistent and
- * never expires sooner than a persistent sandbox: its expiry is its only safety margin, since no check
- * for work can run without the parent.
+ * The default root of disk sandboxes: the user's cache folder; but when the action runs in a container
+ * (a job container, a runner pod beside a Docker-in-Docker engine), that folder is the container's own and
+ * the engine does not see it (or, in a job container, it lies under RUNNER_TEMP, emptied after each job):
+ * then a folder beside the workspaces in the runner's work folder (`<work>/_worktree-sandbox/worktrees`,
+ * RUNNER_TEMP being `<work>/_temp`), which the engine is given and which outlives the job for the reaper.
  */
-function expiryDays(cls, policy) {
-    switch (cls) {
-        case 'transient':
-            return policy.headlessExpiryDays;
-        case 'persistent':
-            return policy.branchExpiryDays;
-        case 'orphan':
-            return Math.max(policy.orphanExpiryDays, policy.branchExpiryDays);
+function defaultWorktreeRoot(env, inContainer = (0,host_paths/* runsInContainer */.NH)()) {
+    if (inContainer && env.RUNNER_TEMP && external_node_path_.isAbsolute(env.RUNNER_TEMP))
+        return external_node_path_.join(external_node_path_.dirname(external_node_path_.resolve(env.RUNNER_TEMP)), '_worktree-sandbox', 'worktrees');
+    const cache = env.XDG_CACHE_HOME && external_node_path_.isAbsolute(env.XDG_CACHE_HOME)
+        ? env.XDG_CACHE_HOME
+        : external_node_path_.join(env.HOME || external_node_os_.homedir(), '.cache');
+    return external_node_path_.join(cache, 'worktree-sandbox', 'worktrees');
+}
+/** The host-only state folder (the git guards' records: guard-ledger.ts). Never mounted into a container. */
+function defaultStateDir(env) {
+    const state = env.XDG_STATE_HOME && path.isAbsolute(env.XDG_STATE_HOME)
+        ? env.XDG_STATE_HOME
+        : path.join(env.HOME || os.homedir(), '.local', 'state');
+    return path.join(state, 'worktree-sandbox');
+}
+/** Applies git's own branch-name rules (`git check-ref-format --branch`) once git is at hand. */
+async function validateBranchNames(settings, isValid) {
+    if (settings.branch && !(await isValid(settings.branch))) {
+        throw new InputError('branch', settings.branch, "a branch name valid for 'git check-ref-format --branch'");
     }
-}
-// Age is the time since the last activity. The newest of several signals counts, because a folder's own
-// mtime only moves when its direct children are added, removed or renamed: edits deeper in the tree and
-// git operations are seen through the worktree's index, HEAD and reflog in its admin folder instead.
-const DAY_MS = 86_400_000;
-/** The newest of the signals (epoch ms); undefined when none could be read. */
-function lastActivity(signals) {
-    let newest;
-    for (const signal of signals) {
-        if (signal === undefined || !Number.isFinite(signal))
-            continue;
-        if (newest === undefined || signal > newest)
-            newest = signal;
-    }
-    return newest;
-}
-/** Whole days since `lastMs` (a time in the future counts as 0). */
-function ageDays(lastMs, nowMs) {
-    return Math.max(0, Math.floor((nowMs - lastMs) / DAY_MS));
-}
-/** Stale once unused for longer than `expiryDays`; an unknown age is never stale. */
-function isExpired(lastMs, nowMs, expiryDays) {
-    if (lastMs === undefined)
-        return false;
-    return nowMs - lastMs > expiryDays * DAY_MS;
-}
-/** An ISO-8601 time (e.g. the `created` label of a volume) as epoch ms; undefined when it is not one. */
-function parseTimestamp(text) {
-    if (!text || !/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:?\d{2})$/.test(text))
-        return undefined;
-    const ms = Date.parse(text);
-    return Number.isFinite(ms) ? ms : undefined;
 }
 
 // EXTERNAL MODULE: external "node:fs"
 var external_node_fs_ = __nccwpck_require__(3024);
-// EXTERNAL MODULE: external "node:os"
-var external_node_os_ = __nccwpck_require__(8161);
 // EXTERNAL MODULE: external "node:fs/promises"
 var promises_ = __nccwpck_require__(1455);
+;// CONCATENATED MODULE: ./src/engine/git-commands.ts
+/** An object name as git prints it: SHA-1 (40 hex digits) or SHA-256 (64). */
+const OID = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
+/**
+ * For every diff-like command (diff, format-patch): no external diff or textconv program that a
+ * repository's attributes could name, and no rename detection (its memory grows with the square of the
+ * paths).
+ */
+const NO_EXTERNAL_DIFF = ['--no-ext-diff', '--no-textconv', '--no-renames'];
+
+// EXTERNAL MODULE: external "node:crypto"
+var external_node_crypto_ = __nccwpck_require__(7598);
 // EXTERNAL MODULE: ./src/engine/container-args.ts
 var container_args = __nccwpck_require__(5011);
 // EXTERNAL MODULE: ./src/engine/engine-error.ts
 var engine_error = __nccwpck_require__(389);
-// EXTERNAL MODULE: ./src/engine/host-paths.ts
-var host_paths = __nccwpck_require__(6387);
 // EXTERNAL MODULE: ./src/engine/labels.ts
 var engine_labels = __nccwpck_require__(9667);
 ;// CONCATENATED MODULE: ./src/engine/engine-probe.ts
@@ -8742,7 +9367,7 @@ async function plantProbe(engine, folders) {
     const remove = async ({ madeToo = false } = {}) => {
         await Promise.all(planted.map((p) => promises_.rm(p.file, { force: true })));
         if (madeToo)
-            await Promise.all(planted.map((p) => (p.made ? promises_.rm(p.made, { recursive: true, force: true }) : undefined)));
+            await Promise.all(planted.flatMap((p) => (p.made ? [promises_.rm(p.made, { recursive: true, force: true })] : [])));
     };
     try {
         for (const folder of folders)
@@ -8899,8 +9524,6 @@ async function removeStaleProbes(engine, nowMs = Date.now(), olderThanMs = STALE
     return removed;
 }
 
-// EXTERNAL MODULE: ./src/engine/engine.ts + 2 modules
-var engine_engine = __nccwpck_require__(1665);
 // EXTERNAL MODULE: ./src/engine/proc.ts + 2 modules
 var proc = __nccwpck_require__(729);
 ;// CONCATENATED MODULE: ./src/engine/git-hardening.ts
@@ -9143,18 +9766,13 @@ async function startPiped(tool, args, options) {
 // repository's own settings from running anything on the host.
 
 
+// The interface's constants, also where callers of the wrapper have always found them.
 
 
 
 
-/** An object name as git prints it: SHA-1 (40 hex digits) or SHA-256 (64). */
-const OID = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
-/**
- * For every diff-like command (diff, format-patch): no external diff or textconv program that a
- * repository's attributes could name, and no rename detection (its memory grows with the square of the
- * paths).
- */
-const NO_EXTERNAL_DIFF = ['--no-ext-diff', '--no-textconv', '--no-renames'];
+
+
 /** Where `fetchCommit` puts what it fetched, for the moment it takes to read its commit. */
 const FETCH_REF_ROOT = 'refs/worktree-sandbox/fetch';
 class GitError extends Error {
@@ -9389,9 +10007,12 @@ class Git {
         return result.exitCode === 0 ? result.stdout.trim() : undefined;
     }
 }
+/** git as the layers above engine/ hold it, the interface (Git.create, Git.checking); a spec holds a fake. */
+const createGit = () => Git.create();
+const checkingGit = () => Git.checking();
 
 // EXTERNAL MODULE: ./src/network/leftovers.ts
-var network_leftovers = __nccwpck_require__(1434);
+var leftovers = __nccwpck_require__(1434);
 ;// CONCATENATED MODULE: ./src/sandbox/bookkeeping.ts
 // The parent's record of its sandboxes, kept where no container can write (the parent's `.git`, which
 // containers never see but for its object store):
@@ -9498,12 +10119,12 @@ const SANDBOX_TEXT_MAX = 2_000;
 // C0 controls, DEL, C1 controls (U+0085 NEL breaks lines for some readers) and the Unicode line and
 // paragraph separators: each becomes a visible escape.
 // eslint-disable-next-line no-control-regex -- matching control characters is the point
-const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g;
+const sandbox_text_CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g;
 const NAMED = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
 /** What opens a workflow command at the start of a line (the runner trims leading blanks first). */
 const COMMAND_START = /^(\s*)(::|##\[)/;
 function escapeControls(text) {
-    return text.replace(CONTROL, (c) => NAMED[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+    return text.replace(sandbox_text_CONTROL, (c) => NAMED[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 /** A line that would open a workflow command gets a backslash before it: `\::error::x` is only text. */
 function disarmStart(line) {
@@ -9628,6 +10249,62 @@ function reportCleared(ui, sandboxName, cleared) {
     if (!cleared.length)
         return;
     ui.warning(`Removed from the git folder of ${sandboxName} what its git would have blocked on or written through (left there since the last run, not work): ${describeCleared(cleared)}.`);
+}
+
+;// CONCATENATED MODULE: ./src/sandbox/naming.ts
+// Names of sandboxes, projects and volumes. Pure functions: the same branch always maps to the same
+// sandbox, and two different branches never do.
+
+
+const TRANSIENT_PREFIX = 'exploration-';
+const SLUG_MAX = 80;
+function shortHash(text, length = 8) {
+    return (0,external_node_crypto_.createHash)('sha256').update(text).digest('hex').slice(0, length);
+}
+function transientSandboxName(random = () => (0,external_node_crypto_.randomBytes)(4)) {
+    return TRANSIENT_PREFIX + random().toString('hex').slice(0, 8).padEnd(8, '0');
+}
+/**
+ * The folder-safe slug of a branch: `/` and anything outside [A-Za-z0-9._-] become `-`. When that loses
+ * information (or the name could pass for a transient sandbox, or is too long) a hash of the full branch
+ * name is appended after `..`, which git forbids in branch names: so a lossy slug can never equal the
+ * slug of another branch, lossy or not.
+ */
+function persistentSandboxName(branch) {
+    let slug = branch.replace(/[^A-Za-z0-9._-]/g, '-');
+    let lossy = slug !== branch;
+    if (slug.toLowerCase().startsWith(TRANSIENT_PREFIX)) {
+        slug = `b-${slug}`;
+        lossy = true;
+    }
+    if (slug.length > SLUG_MAX) {
+        slug = slug.slice(0, SLUG_MAX);
+        lossy = true;
+    }
+    slug = slug.replace(/^[.-]+/, '');
+    return lossy ? `${slug}..${shortHash(branch)}` : slug;
+}
+function classifyName(sandbox) {
+    return sandbox.startsWith(TRANSIENT_PREFIX) ? 'transient' : 'persistent';
+}
+/** A project is the parent repository: its folder name, plus a hash of its path so two clones never share. */
+function projectName(parentPath) {
+    const base = external_node_path_.basename(parentPath)
+        .replace(/[^A-Za-z0-9._-]/g, '-')
+        .replace(/^[.-]+/, '')
+        .slice(0, 40) || 'repo';
+    return `${base}-${shortHash(parentPath, 6)}`;
+}
+function volumeName(prefix, project, sandbox) {
+    return `${prefix}-${project}-${sandbox}`;
+}
+/** Where a volume sandbox's worktree is, inside every container that mounts it. */
+const VOLUME_MOUNT = '/sandbox';
+function volumeWorktreePath(sandbox) {
+    return `${VOLUME_MOUNT}/${sandbox}`;
+}
+function diskWorktreePath(root, project, sandbox) {
+    return external_node_path_.join(root, project, sandbox);
 }
 
 ;// CONCATENATED MODULE: ./src/sandbox/layout.ts
@@ -9939,15 +10616,6 @@ async function tryLockSandbox(gitDir, sandbox) {
 function containerNotePath(gitDir, sandbox) {
     return external_node_path_.join(lockDirectory(gitDir), `sandbox-${sandbox}.container`);
 }
-/**
- * A note beside the sandbox's lock, host-only: its volume is being removed, or was by a removal that
- * did not finish. Written before the volume goes, removed once its records have gone too (or once the
- * sandbox is made again); a look at the volume taken before the sandbox's lock is trusted only when this
- * note was absent before that look and still is once the lock is held (volume-look.ts).
- */
-function removalNotePath(gitDir, sandbox) {
-    return external_node_path_.join(lockDirectory(gitDir), `sandbox-${sandbox}.removing`);
-}
 /** True while a live run holds the sandbox's lock (a lock whose holder died is not counted). */
 async function isSandboxLocked(gitDir, sandbox) {
     const file = lockPath(gitDir, `sandbox-${sandbox}`);
@@ -9959,72 +10627,9 @@ async function isSandboxLocked(gitDir, sandbox) {
     }
 }
 
-;// CONCATENATED MODULE: ./src/sandbox/volume-look.ts
-// A reused volume sandbox's command waits for the engine's word that its volume is there. That word is
-// asked after the sandbox's lock, because a volume seen before it may be removed by the lock's holder.
-// Asked before the lock instead, it overlaps the branch plan and the lock, and is trusted after the lock
-// only when no removal can have come between: every removal of a sandbox's volume (remove.ts, and a
-// failed creation's) notes itself beside the lock before the volume goes and drops the note once the
-// records are gone. So a removal between the look and the lock leaves either its note (it did not finish:
-// the volume is asked again) or no records (the sandbox is not reused, and the creation asks again).
-
-
-
-/**
- * Starts the look: the note first, then (only without one) the engine, through `ask` (by default its
- * volumeExists). Never rejects.
- */
-function lookBeforeLock(engine, sandbox, ask = () => engine.volumeExists(sandbox.volume)) {
-    const note = removalNotePath(sandbox.parent.gitDir, sandbox.name);
-    const present = noted(note) ? Promise.resolve(undefined) : ask().catch(() => undefined);
-    return { volume: sandbox.volume, note, present };
-}
-/** `early` when it looked at this sandbox's volume (a look from a guess at the parent may not), else a new look. */
-function lookFor(engine, sandbox, early) {
-    return early && looksAt(early, sandbox) ? early : lookBeforeLock(engine, sandbox);
-}
-/** Whether `look` was taken of this sandbox's volume, with this sandbox's note. */
-function looksAt(look, sandbox) {
-    return look.volume === sandbox.volume && look.note === removalNotePath(sandbox.parent.gitDir, sandbox.name);
-}
-/**
- * Whether the sandbox's volume is there, asked with the sandbox's lock held: the look before the lock
- * answers when it saw the volume and no removal was noted before it or since; else the engine is asked.
- */
-async function volumePresent(engine, sandbox, look) {
-    if (look && looksAt(look, sandbox) && (await look.present) === true && !noted(look.note))
-        return true;
-    return engine.volumeExists(sandbox.volume);
-}
-/**
- * Whether the note is there; a note that cannot be looked at counts as there. One stat of a path of the
- * parent's `.git`, made synchronously: the look's engine call starts at once, not when the thread pool's
- * answer gets the main thread (which, at start-up, is busy starting processes).
- */
-function noted(note) {
-    try {
-        external_node_fs_.lstatSync(note);
-        return true;
-    }
-    catch (error) {
-        return error.code !== 'ENOENT';
-    }
-}
-/** Removes the sandbox's volume, its note written first; the caller drops the records, then the note. */
-async function removeNotedVolume(engine, sandbox) {
-    await promises_.mkdir(lockDirectory(sandbox.parent.gitDir), { recursive: true });
-    await promises_.writeFile(removalNotePath(sandbox.parent.gitDir, sandbox.name), 'removing\n');
-    return engine.removeVolume(sandbox.volume);
-}
-/** Once the records are gone (or the sandbox is made again): a later look may be trusted again. */
-async function dropRemovalNote(sandbox) {
-    await promises_.rm(removalNotePath(sandbox.parent.gitDir, sandbox.name), { force: true });
-}
-
 ;// CONCATENATED MODULE: ./src/sandbox/remove.ts
 // Removing a sandbox: its volume or folders, then every record the parent keeps of it (refs and private
 // store). Nothing else.
-
 
 
 
@@ -10034,14 +10639,12 @@ async function removeSandbox(git, engine, sandbox) {
     const { parent } = sandbox;
     await withRepositoryLock(parent.gitDir, async () => {
         if (sandbox.isolation === 'container')
-            await removeNotedVolume(engine, sandbox);
+            await engine.removeVolume(sandbox.volume);
         else {
             await removeDiskFolders(sandbox);
             await removeEmptyProjectDir(external_node_path_.dirname(sandbox.hostPath));
         }
         await dropAllRecords(git, sandbox);
-        if (sandbox.isolation === 'container')
-            await dropRemovalNote(sandbox);
     });
 }
 /** A disk sandbox's two folders: its repository and its command's home. */
@@ -10152,12 +10755,6 @@ function branchOf(headRef) {
 }
 
 ;// CONCATENATED MODULE: ./src/run/capture.ts
-// After the command: inside a helper container (never on the host), what is left uncommitted is captured
-// (a real commit on the sandbox branch with `push: true`, else a snapshot commit that moves no ref), and
-// the sandbox's commits that the parent lacks leave as one git bundle on the helper's standard output.
-// The host writes at most `maxBytes` of it to a private file, then stops the helper: a command that wrote
-// gigabytes cannot fill the runner's disk.
-// ADR 0003 (docs/adr/0003-only-a-bundle-crosses-back.md).
 
 
 
@@ -10506,6 +11103,19 @@ async function resolve(git, cwd, ref) {
 }
 
 ;// CONCATENATED MODULE: ./src/run/changed-paths.ts
+// Which files differ between two commits, in bounded memory and time whatever the commits hold.
+//
+// `git diff` queues every changed path before it prints the first one: a commit whose three small trees
+// name 150,000 paths of 600 bytes (a pack of a few kilobytes) makes it hold hundreds of megabytes, more
+// with `--stat`, before anything can be cut. So the trees are walked here instead, through
+// `git cat-file` (which holds one object at a time):
+//  - the first `maxPaths` changed paths are listed, in git's tree order;
+//  - all of them are counted, each pair of trees once (a tree named 1,600 times is counted once and
+//    multiplied), so that a tree bomb costs its distinct trees, not its paths;
+//  - at most `maxTreeBytes` of tree objects are read, no tree larger than `maxTreeBytes / 4` is read at all,
+//    and the walk stops after `timeoutMs`: past any of these the count is a lower bound (`exact: false`).
+// Memory: the trees read (at most `maxTreeBytes`, ~3x that once parsed), the listed paths, and one number
+// per pair of trees counted.
 
 /** What the report keeps of a run's paths: 1,000 names, 64 MiB of trees, a minute. */
 const REPORT_PATH_BOUNDS = {
@@ -10596,7 +11206,7 @@ async function changedPaths(git, cwd, from, to, bounds = REPORT_PATH_BOUNDS) {
         const paths = [];
         let listedAll = true;
         try {
-            listedAll = await list(trees, fromTree, toTree, '', paths, bounds.maxPaths);
+            listedAll = await changed_paths_list(trees, fromTree, toTree, '', paths, bounds.maxPaths);
         }
         catch (error) {
             if (!(error instanceof Stop))
@@ -10637,7 +11247,7 @@ async function treeOf(reader, oid) {
     return tree;
 }
 /** Lists changed paths in order until `max` are listed; true when there were no more. */
-async function list(trees, a, b, prefix, out, max) {
+async function changed_paths_list(trees, a, b, prefix, out, max) {
     const ea = await trees.entries(a);
     const eb = await trees.entries(b);
     for (const { a: x, b: y } of pair(ea, eb)) {
@@ -10650,7 +11260,7 @@ async function list(trees, a, b, prefix, out, max) {
         }
         const subA = x?.tree ? x.oid : undefined;
         const subB = y?.tree ? y.oid : undefined;
-        if ((subA || subB) && !(await list(trees, subA, subB, `${name}/`, out, max)))
+        if ((subA || subB) && !(await changed_paths_list(trees, subA, subB, `${name}/`, out, max)))
             return false;
     }
     return true;
@@ -10804,8 +11414,6 @@ function holdsWork(report) {
 }
 
 ;// CONCATENATED MODULE: ./src/run/collect.ts
-// After the command: the one way work comes back. Capture in a helper container, import on the host,
-// report from the parent (ADR 0003).
 
 
 
@@ -10854,6 +11462,7 @@ async function collectChanges(git, engine, sandbox, settings, commitMessage) {
 
 
 
+
 /**
  * How long the post step waits for the sandbox's lock: long enough for the lock of a main step that was
  * killed (on cancel) to go stale, so that its own run's lock never keeps it; a live holder refreshes its
@@ -10861,7 +11470,7 @@ async function collectChanges(git, engine, sandbox, settings, commitMessage) {
  */
 const POST_LOCK_WAIT_MS = LOCK_STALE_MS + 3_000;
 async function cleanupRun(state, ui, tempDir, options = {}) {
-    const engine = new engine_engine/* ContainerEngine */.y(state.engine);
+    const engine = (0,engine_engine/* createEngine */.P)(state.engine);
     const sandbox = state.location;
     // With the engine's view unproven, only a command container the engine created proves it (asked before
     // it goes: removing a container that never was may succeed too).
@@ -10873,7 +11482,7 @@ async function cleanupRun(state, ui, tempDir, options = {}) {
         ui.info(`Removed container ${state.container}.`);
     // A killed run's network sidecar (named after the command's container), after the command's: Podman
     // keeps a container that another one still joins.
-    const sidecar = state.container && (0,network_leftovers/* sidecarName */.fg)(state.container);
+    const sidecar = state.container && (0,leftovers/* sidecarName */.fg)(state.container);
     if (sidecar && (await engine.removeContainer(sidecar)))
         ui.info(`Removed container ${sidecar}.`);
     if (state.viewProof) {
@@ -10911,7 +11520,7 @@ async function removeLeftProbe(state, ui) {
     const probe = state?.probe;
     if (!probe || !PROBE_NAME.test(probe.name))
         return;
-    const engine = new engine_engine/* ContainerEngine */.y(probe.engine);
+    const engine = (0,engine_engine/* createEngine */.P)(probe.engine);
     // Asked first: removing a container that is not there succeeds too, with some engines.
     if ((await engine.containerExists(probe.name).catch(() => undefined)) !== true)
         return;
@@ -10930,7 +11539,7 @@ async function lockForCleanup(sandbox, waitMs) {
     }
 }
 async function cleanupLocked(state, engine, ui, tempDir) {
-    const git = await Git.create();
+    const git = await createGit();
     const sandbox = state.location;
     if (!state.ready)
         return recoverHalfCreated(git, engine, sandbox, ui);
@@ -11143,32 +11752,18 @@ function branchRefNames(branch) {
     return [`refs/heads/${branch}`, `refs/remotes/origin/${branch}`];
 }
 /**
- * The branch's two refs (local, and origin's), read from `repositoryPath` before its parent is known, so
- * that this git process overlaps the checks of the parent's answer instead of following them. Branches
- * and remote-tracking refs are the repository's own, shared by its linked worktrees and the same from any
- * folder of it: the answer is the parent's. Undefined when it could not be read (resolveBranch then asks
- * the parent itself, and reports what goes wrong).
- */
-function readBranchRefs(git, repositoryPath, branch) {
-    return git.readRefs(repositoryPath, branchRefNames(branch)).catch(() => undefined);
-}
-/**
  * Gathers the facts from the parent repository (fetching the branch from origin when it is not known
  * yet). Reading refs needs no lock: git replaces each one in one step, and the sandbox is made from what
  * is read again under the lock (create.ts). The parent is the host's alone: no container can write its
  * refs. `head`, when given, is the parent's HEAD commit as just read: the start when `base` is empty.
- * `refsRead`, when given, is readBranchRefs's answer.
  */
-async function resolveBranch(git, parent, branch, base, refsRead) {
+async function resolveBranch(git, parent, branch, base) {
     const parentPath = parent.path;
     const [local, remote] = branchRefNames(branch);
-    // One git process for both branch refs (or none: read early, readBranchRefs); the base only costs one
-    // more when it is named.
+    // One git process for both branch refs; the base only costs one more when it is named.
     const [baseCommit, refs] = await Promise.all([
         !base && parent.head ? parent.head : git.resolveCommit(parentPath, base || 'HEAD'),
-        branch
-            ? (refsRead ?? Promise.resolve(undefined)).then((read) => read ?? git.readRefs(parentPath, [local, remote]))
-            : new Map(),
+        branch ? git.readRefs(parentPath, [local, remote]) : new Map(),
     ]);
     if (!baseCommit)
         throw new Error(`Invalid input 'base': ${JSON.stringify(base)} names no commit in ${parentPath}.`);
@@ -11500,7 +12095,6 @@ function readRefsAsData(gitDir, refs) {
 
 
 
-
 class SandboxConflictError extends Error {
 }
 async function prepareSandbox(git, engine, sandbox, plan, 
@@ -11508,16 +12102,14 @@ async function prepareSandbox(git, engine, sandbox, plan,
  * The image helpers run; `ready` settles once the engine has it and is known to see the folders, and is
  * called only before something is written (a reused sandbox does not wait for it).
  */
-image, log, 
-/** A look at the sandbox's volume taken before its lock (volume-look.ts). */
-looked) {
+image, log) {
     const { name: imageName, ready: checksDone } = typeof image === 'string' ? { name: image, ready: () => Promise.resolve() } : image;
     const { parent } = sandbox;
     const refs = sandboxRefs(sandbox);
     // A sandbox that is there is taken without the repository lock: only the holder of the sandbox's lock
     // (this run; the reaper and `rm` take it too) writes its records. Anything else is decided again, and
     // recorded, under the repository lock.
-    const found = await lookUp(git, engine, sandbox, refs, looked);
+    const found = await lookUp(git, engine, sandbox, refs);
     if (found.reused)
         return found.reused;
     // Nothing is written before the image is known to be there and the engine to see the folders; a pull
@@ -11542,21 +12134,14 @@ looked) {
         if (sandbox.isolation === 'disk')
             await removeDiskFolders(sandbox).catch(() => undefined);
         else if (!begun.volumeWasThere)
-            await removeNotedVolume(engine, sandbox).catch(() => undefined);
-        await withRepositoryLock(parent.gitDir, async () => {
-            await dropRecords(git, parent, refs);
-            if (sandbox.isolation === 'container')
-                await dropRemovalNote(sandbox);
-        });
+            await engine.removeVolume(sandbox.volume).catch(() => undefined);
+        await withRepositoryLock(parent.gitDir, () => dropRecords(git, parent, refs));
         throw error;
     }
     const records = [`update ${refs.head} ${seed.start}`, `delete ${refs.creating}`];
     if (seed.upstream)
         records.push(`update ${refs.offered} ${seed.upstream}`);
     await withRepositoryLock(parent.gitDir, () => git.run(parent.path, ['update-ref', '--stdin'], { input: Buffer.from(records.join('\n') + '\n') }));
-    // A removal that did not finish noted itself: the sandbox is made again, so its volume may be trusted.
-    if (sandbox.isolation === 'container')
-        await dropRemovalNote(sandbox);
     return { ...sandbox, reused: false, startSha: seed.start };
 }
 /**
@@ -11600,11 +12185,11 @@ async function beginCreation(git, engine, sandbox, plan, log) {
     return { seed, recover: creating, volumeWasThere: present && !creating };
 }
 /** The sandbox's records, whether it is there, and so whether it is reused as it is. */
-async function lookUp(git, engine, sandbox, refs, looked) {
+async function lookUp(git, engine, sandbox, refs) {
     const upstreamRef = sandbox.branch ? `refs/remotes/origin/${sandbox.branch}` : '';
     const [recorded, present] = await Promise.all([
         readRecords(git, sandbox.parent, refs, upstreamRef),
-        sandbox.isolation === 'container' ? volumePresent(engine, sandbox, looked) : pathExists(sandbox.hostPath),
+        sandbox.isolation === 'container' ? engine.volumeExists(sandbox.volume) : pathExists(sandbox.hostPath),
     ]);
     const head = recorded.get(refs.head);
     const creating = recorded.has(refs.creating);
@@ -11673,10 +12258,6 @@ async function refuseForeignFolder(sandbox) {
 
 
 
-
-
-
-
 const WORKSPACE_FIX = 'Check the repository out inside a folder the engine shares with the action (the workspace, $GITHUB_WORKSPACE)';
 /** Every folder and file a run binds into a container: the parent, its object stores, the disk root, extra files. */
 function mountedPaths(parent, isolation, worktreeRoot, readOnlyFiles = []) {
@@ -11718,57 +12299,9 @@ function reusedProbeFolders(sandbox) {
     return folders;
 }
 /**
- * The sandbox that `branch` names, when it is there already, so that the run will most likely take it as
- * it is: its folder on disk, or the private store the runs of a volume sandbox fill. A guess made with a
- * stat, before the branch plan (which names a branch's sandbox the same way): prepareSandbox decides, and
- * the proof follows what it decides (EngineViewProof).
- */
-async function looksReused(parent, isolation, worktreeRoot, volumePrefix, branch) {
-    if (!branch)
-        return undefined;
-    const { sandbox, mark } = branchSandbox(parent, isolation, worktreeRoot, volumePrefix, branch);
-    return (await pathExists(mark)) ? sandbox : undefined;
-}
-/** The sandbox `branch` names in `parent`, and the path that is there once it is (looksReused). */
-function branchSandbox(parent, isolation, worktreeRoot, volumePrefix, branch) {
-    const plan = { sandbox: persistentSandboxName(branch), kind: 'persistent', branch };
-    const sandbox = locateSandbox(plan, parent, isolation, worktreeRoot, volumePrefix);
-    return {
-        sandbox,
-        mark: sandbox.isolation === 'disk' ? sandbox.hostPath : privateStorePath(parent, sandbox),
-    };
-}
-/**
- * looksReused for a volume sandbox before git has named the parent: a guess that `given` is the top of a
- * normal clone (its `.git` a folder), which is what git then finds in the common case. It only starts
- * questions early: what they answer is used where it names what the parent git found names too
- * (volume-look.ts, lookFor). Three stats of the runner's own paths, made synchronously: at start-up the
- * main thread is busy starting processes, and each answer of the thread pool would wait for it.
- */
-function guessReusedVolume(given, volumePrefix, branch) {
-    try {
-        if (!branch)
-            return undefined;
-        const top = external_node_fs_.realpathSync(given);
-        const gitDir = external_node_path_.join(top, '.git');
-        if (!external_node_fs_.lstatSync(gitDir).isDirectory())
-            return undefined;
-        const parent = { path: top, gitDir, objectStores: [external_node_path_.join(gitDir, 'objects')] };
-        const { sandbox, mark } = branchSandbox(parent, 'container', '', volumePrefix, branch);
-        if (sandbox.isolation !== 'container')
-            return undefined;
-        external_node_fs_.lstatSync(mark);
-        return sandbox;
-    }
-    catch {
-        return undefined;
-    }
-}
-/**
  * How a run proves that the engine sees its folders where the action sees them (engine/engine-probe.ts),
  * one of two ways. Before a sandbox is made, or a helper runs on it: a helper the engine creates (never
- * starts), started as soon as the parent is known when the sandbox is to be made, so that it overlaps the
- * branch plan and the records. For a sandbox taken as it is, straight to its command: the command's own
+ * starts). For a sandbox taken as it is, straight to its command: the command's own
  * container binds the probe's files, and the engine refuses to create it when it does not find them, so
  * nothing in it starts with an empty or a wrong folder; that costs no engine call of its own.
  */
@@ -11947,435 +12480,6 @@ async function offerUpstream(git, engine, sandbox, image) {
         return { cleared: traps.list };
     await git.run(parent.path, ['update-ref', '-m', 'worktree-sandbox: offered', '--', refs.offered, upstream]);
     return { offered: upstream, cleared: traps.list };
-}
-
-;// CONCATENATED MODULE: ./src/settings/inputs.ts
-// Reading one input: the runner's text (or action.yml's default) into a typed value, or an InputError that
-// names the input and what it accepts. Pure.
-
-
-class InputError extends Error {
-    constructor(input, value, accepted) {
-        super(`Invalid input '${input}': ${JSON.stringify(value)}. Accepted: ${accepted}.`);
-        this.name = 'InputError';
-    }
-}
-/**
- * An input as the runner hands it over: empty means action.yml's default (the runner fills defaults in
- * for the action; the CLI and tests get them here, from the one place they are written).
- */
-function withDefaults(read) {
-    return (name) => {
-        const raw = read(name);
-        return raw.trim() ? raw : (ACTION_DEFAULTS[name] ?? '');
-    };
-}
-function oneOf(read, name, values) {
-    const raw = read(name).trim();
-    const found = values.find((v) => v === raw.toLowerCase());
-    if (!found)
-        throw new InputError(name, raw, values.join(', '));
-    return found;
-}
-function inputs_boolean(read, name) {
-    const raw = read(name).trim();
-    if (!raw)
-        return false;
-    if (/^true$/i.test(raw))
-        return true;
-    if (/^false$/i.test(raw))
-        return false;
-    throw new InputError(name, raw, 'true or false');
-}
-function number(read, name, rule) {
-    const raw = read(name).trim();
-    if (!raw)
-        return 0; // an input whose default is empty: none
-    const pattern = rule.integer ? /^\d+$/ : /^(\d+(\.\d+)?|\.\d+)$/;
-    const value = Number(raw);
-    if (!pattern.test(raw) || !Number.isFinite(value) || value < rule.min || value > 1e9) {
-        const kind = rule.integer ? 'a whole number' : 'a number';
-        throw new InputError(name, raw, `${kind} ≥ ${rule.min}`);
-    }
-    return value;
-}
-const UNITS = { '': 1, b: 1, k: 1024, m: 1024 ** 2, g: 1024 ** 3 };
-function size(read, name) {
-    const raw = read(name).trim();
-    const match = /^(\d+(?:\.\d+)?)([bkmg]?)$/i.exec(raw);
-    const value = match ? Math.floor(Number(match[1]) * UNITS[match[2].toLowerCase()]) : NaN;
-    if (!match || !Number.isFinite(value) || value < 1024)
-        throw new InputError(name, raw, 'a size of at least 1k, such as 512m or 2g');
-    return value;
-}
-function optionalPattern(read, name, pattern, accepted) {
-    const raw = read(name).trim();
-    if (!raw)
-        return undefined;
-    if (!pattern.test(raw))
-        throw new InputError(name, raw, accepted);
-    return raw;
-}
-function inputs_list(read, name) {
-    const raw = read(name).trim();
-    if (!raw)
-        return [];
-    return raw
-        .split(/[\s,]+/)
-        .map((s) => s.trim())
-        .filter(Boolean);
-}
-// eslint-disable-next-line no-control-regex -- control characters are exactly what this rejects
-const inputs_CONTROL = /[\u0000-\u001f\u007f]/;
-function pathInput(read, name) {
-    const raw = read(name);
-    if (!raw.trim())
-        return undefined;
-    if (inputs_CONTROL.test(raw))
-        throw new InputError(name, raw, 'a path without control characters (newlines, tabs, NUL)');
-    return external_node_path_.resolve(raw.trim());
-}
-function inputs_image(read) {
-    const raw = read('image').trim();
-    if (!/^[A-Za-z0-9][A-Za-z0-9._\-/:@]*$/.test(raw) || raw.length > 512) {
-        throw new InputError('image', raw, 'an image reference such as debian:bookworm or ghcr.io/owner/image:tag');
-    }
-    return raw;
-}
-function volumePrefix(read) {
-    const raw = read('volume-prefix').trim();
-    if (!/^[A-Za-z0-9][A-Za-z0-9_.-]{0,62}$/.test(raw)) {
-        throw new InputError('volume-prefix', raw, 'letters, digits, _ . - (starting with a letter or digit, at most 63 characters)');
-    }
-    return raw;
-}
-/** A first, pure check of a branch name; git's own rules are applied by `validateBranchNames`. */
-function branchInput(read, name) {
-    const raw = read(name);
-    const value = raw.trim();
-    if (!value)
-        return '';
-    if (inputs_CONTROL.test(raw) || value.startsWith('-') || value.length > 255 || value.includes('\ufffd')) {
-        throw new InputError(name, raw, "a branch name valid for 'git check-ref-format --branch' (at most 255 characters)");
-    }
-    return value.replace(/^refs\/heads\//, '');
-}
-function revisionInput(read, name) {
-    const raw = read(name);
-    const value = raw.trim();
-    if (!value)
-        return '';
-    if (inputs_CONTROL.test(raw) || value.startsWith('-') || value.length > 255) {
-        throw new InputError(name, raw, 'a commit, branch or tag name');
-    }
-    return value;
-}
-function triggerCommand(read) {
-    const raw = read('trigger').trim();
-    if (!raw)
-        return '';
-    if (!/^\/?[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/.test(raw))
-        throw new InputError('trigger', raw, 'one word such as /fix');
-    return raw;
-}
-/** `label-trigger`: a label's name as GitHub allows it (one line, at most 50 characters). */
-function labelTrigger(read) {
-    const raw = read('label-trigger').trim();
-    if (raw && (inputs_CONTROL.test(raw) || raw.length > 50))
-        throw new InputError('label-trigger', raw, 'a label name of at most 50 characters, such as fix-me');
-    return raw;
-}
-/** `assignee-trigger`: a GitHub login (a bot's with or without `[bot]`). */
-function assigneeTrigger(read) {
-    const raw = read('assignee-trigger').trim();
-    if (raw && !/^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})(?:\[bot\])?$/.test(raw))
-        throw new InputError('assignee-trigger', raw, 'a GitHub login such as fix-bot');
-    return raw;
-}
-/** `issue-branch-prefix`: the start of a branch name (the issue's number completes it). */
-function issueBranchPrefix(read) {
-    const raw = read('issue-branch-prefix').trim();
-    if (!raw ||
-        raw.length > 200 ||
-        raw.startsWith('-') ||
-        raw.startsWith('/') ||
-        inputs_CONTROL.test(raw) ||
-        /[\s~^:?*[\\]|\.\.|@\{|\/\/|\.lock\//.test(raw))
-        throw new InputError('issue-branch-prefix', raw, 'the start of a branch name (at most 200 characters, no spaces, no ~ ^ : ? * [ \\ or ..), such as worktree-sandbox/issue-');
-    return raw;
-}
-
-;// CONCATENATED MODULE: ./src/settings/env-input.ts
-// The `env` input: the variables the command's container gets from the step, and nothing else. Pure.
-
-
-const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
-/** Variables the action sets itself in the container; a user entry may not override them. */
-const RESERVED_ENV = [
-    'SANDBOX_NAME',
-    'SANDBOX_KIND',
-    'SANDBOX_BRANCH',
-    'SANDBOX_WORKTREE',
-    'SANDBOX_PARENT',
-    'SANDBOX_PROMPT_FILE',
-];
-function envEntries(read, env) {
-    const entries = [];
-    for (const line of read('env').split(/\r?\n/)) {
-        if (!line.trim() || line.trim().startsWith('#'))
-            continue;
-        const eq = line.indexOf('=');
-        const name = (eq < 0 ? line : line.slice(0, eq)).trim();
-        if (!ENV_NAME.test(name))
-            throw new InputError('env', line, 'lines of NAME or NAME=value, NAME made of letters, digits and _');
-        if (RESERVED_ENV.includes(name))
-            throw new InputError('env', line, `a name other than ${RESERVED_ENV.join(', ')} (set by the action)`);
-        if (entries.some((e) => e.name === name))
-            throw new InputError('env', line, 'each NAME at most once');
-        const value = eq < 0 ? (env[name] ?? '') : line.slice(eq + 1);
-        // A value of several lines reaches the container by name through the engine CLI's environment, where
-        // it may never stand in for one of the CLI's own variables.
-        if (/[\r\n]/.test(value) && engine_engine/* ENGINE_ENV */.X.includes(name))
-            throw new InputError('env', name, `a name other than ${engine_engine/* ENGINE_ENV */.X.join(', ')} for a value of several lines`);
-        entries.push({ name, value });
-    }
-    return entries;
-}
-
-;// CONCATENATED MODULE: ./src/settings/identity.ts
-// Who commits: a git identity written `Name <email>`, as git and create-pull-request write it. Pure.
-// The default is the Actions bot. Its no-reply address lives on the server's own `users.noreply` domain,
-// so it is derived from GITHUB_SERVER_URL; the numeric id prefix is the bot's account id on github.com
-// only, and is left out elsewhere (an address without it is still the bot's).
-const BOT_LOGIN = 'github-actions[bot]';
-const BOT_ID_ON_GITHUB_COM = 41898282;
-function defaultBotIdentity(serverUrl) {
-    const host = hostOf(serverUrl);
-    const local = host === 'github.com' ? `${BOT_ID_ON_GITHUB_COM}+${BOT_LOGIN}` : BOT_LOGIN;
-    return { name: BOT_LOGIN, email: `${local}@users.noreply.${host}` };
-}
-function hostOf(serverUrl) {
-    try {
-        const host = new URL(serverUrl || 'https://github.com').hostname.toLowerCase();
-        return host || 'github.com';
-    }
-    catch {
-        return 'github.com';
-    }
-}
-// eslint-disable-next-line no-control-regex -- control characters are exactly what this rejects
-const identity_CONTROL = /[\u0000-\u001f\u007f]/;
-/** `Name <email>`; undefined when the text is not one (no name, no address, stray brackets, newlines). */
-function parseIdentity(text) {
-    const match = /^([^<>]+?)\s*<([^<>\s]+)>$/.exec(text.trim());
-    if (!match || identity_CONTROL.test(text))
-        return undefined;
-    const [, name, email] = match;
-    if (!/^[^@]+@[^@]+$/.test(email) || name.length > 200 || email.length > 254)
-        return undefined;
-    return { name: name.trim(), email };
-}
-function formatIdentity(identity) {
-    return `${identity.name} <${identity.email}>`;
-}
-
-// EXTERNAL MODULE: ./src/network/policy.ts + 1 modules
-var network_policy = __nccwpck_require__(3977);
-;// CONCATENATED MODULE: ./src/settings/network-input.ts
-// `network`, `credentials` and the model budget, read together: the allow-list, its presets, the
-// credentials the proxy sets and the limits it enforces (src/network/policy.ts parses; this turns its
-// refusals into InputErrors naming the input). The budget is the proxy's: without one, it is refused.
-
-
-const LIMITS = ['max-model-requests', 'max-model-tokens'];
-function networkInput(read) {
-    let policy;
-    try {
-        policy = (0,network_policy/* parseCredentials */.gu)(read('credentials'), (0,network_policy/* parseNetwork */.MO)(read('network')));
-    }
-    catch (error) {
-        if (error instanceof network_policy/* PolicyError */.pn)
-            throw new InputError(error.input, error.value, error.accepted);
-        throw error;
-    }
-    const [maxRequests, maxTokens] = LIMITS.map((name) => number(read, name, { min: 0, integer: true }));
-    if (maxRequests === 0 && maxTokens === 0)
-        return policy;
-    if (policy.mode === 'bridge' || policy.mode === 'none') {
-        const set = maxRequests > 0 ? LIMITS[0] : LIMITS[1];
-        throw new InputError(set, read(set).trim(), `0 (no limit), or a limit with an allow-list or audit in network (it is ${policy.mode}): the proxy is what counts`);
-    }
-    return { ...policy, modelLimits: { maxRequests, maxTokens } };
-}
-
-;// CONCATENATED MODULE: ./src/settings/pull-request-input.ts
-// The pull-request inputs (`pull-request`, its title, body, draft and labels). Pure.
-
-function pullRequestInputs(read) {
-    const open = inputs_boolean(read, 'pull-request');
-    if (open && !inputs_boolean(read, 'push'))
-        throw new InputError('pull-request', 'true', 'true only with push: true (a pull request needs a pushed branch)');
-    const title = read('pull-request-title').trim();
-    if (inputs_CONTROL.test(title) || title.length > 256)
-        throw new InputError('pull-request-title', title, 'one line of at most 256 characters');
-    const body = read('pull-request-body');
-    if (body.length > 60000)
-        throw new InputError('pull-request-body', `${body.slice(0, 40)}...`, 'at most 60000 characters');
-    const labels = read('pull-request-labels')
-        .split(/[,\n]/)
-        .map((l) => l.trim())
-        .filter(Boolean);
-    for (const label of labels)
-        if (inputs_CONTROL.test(label) || label.length > 50)
-            throw new InputError('pull-request-labels', label, 'label names of at most 50 characters, separated by commas or newlines');
-    return {
-        open,
-        title,
-        body,
-        draft: inputs_boolean(read, 'pull-request-draft'),
-        labels: [...new Set(labels)],
-    };
-}
-
-;// CONCATENATED MODULE: ./src/settings/settings.ts
-// Every input is read and validated here, once, into typed settings. Nothing past this module reads an
-// input. An error names the input and what it accepts, and is raised before anything is created.
-
-
-
-
-
-
-
-
-
-
-const ASSOCIATIONS = [
-    'OWNER',
-    'MEMBER',
-    'COLLABORATOR',
-    'CONTRIBUTOR',
-    'FIRST_TIMER',
-    'FIRST_TIME_CONTRIBUTOR',
-    'MANNEQUIN',
-    'NONE',
-];
-function parseSettings(given, env = process.env) {
-    const read = withDefaults(given);
-    const mode = oneOf(read, 'mode', ['run', 'reap']);
-    const common = {
-        engine: oneOf(read, 'engine', ['docker', 'podman']),
-        worktreeRoot: pathInput(read, 'worktree-root') ?? defaultWorktreeRoot(env),
-        volumePrefix: volumePrefix(read),
-        token: read('token').trim(),
-    };
-    return mode === 'run' ? { ...common, ...parseRun(read, env) } : { ...common, ...parseReap(read) };
-}
-function parseRun(read, env) {
-    const command = read('command');
-    if (!command.trim())
-        throw new InputError('command', command, 'a shell command (required in run mode)');
-    const network = networkInput(read);
-    return {
-        mode: 'run',
-        command,
-        image: inputs_image(read),
-        isolation: oneOf(read, 'isolation', ['container', 'disk']),
-        branch: branchInput(read, 'branch'),
-        base: revisionInput(read, 'base'),
-        repositoryPath: pathInput(read, 'repository-path') ?? external_node_path_.resolve(env.GITHUB_WORKSPACE || process.cwd()),
-        cleanup: oneOf(read, 'cleanup', ['auto', 'always', 'never']),
-        env: envEntries(read, env),
-        timeoutMinutes: number(read, 'timeout-minutes', { min: 0, integer: false }),
-        lockTimeoutMinutes: number(read, 'lock-timeout-minutes', { min: 0, integer: false }),
-        allowFailure: inputs_boolean(read, 'allow-failure'),
-        push: inputs_boolean(read, 'push'),
-        commitMessage: read('commit-message').trim(),
-        secretScan: oneOf(read, 'secret-scan', ['block', 'warn', 'off']),
-        limits: {
-            memory: optionalPattern(read, 'memory', /^\d+(\.\d+)?[bkmg]?$/i, 'a size such as 512m or 2g'),
-            cpus: optionalPattern(read, 'cpus', /^(\d+(\.\d+)?|\.\d+)$/, 'a positive number such as 1.5'),
-            pidsLimit: number(read, 'pids-limit', { min: 1, integer: true }),
-            network: network.mode === 'bridge' ? 'bridge' : 'none',
-            readOnlyRootfs: inputs_boolean(read, 'read-only-rootfs'),
-        },
-        network,
-        maxImportBytes: size(read, 'max-import-size'),
-        author: identity(read, 'author', env),
-        committer: identity(read, 'committer', env),
-        trigger: {
-            command: triggerCommand(read),
-            allowedAssociations: inputs_list(read, 'allowed-associations').map((a) => {
-                const upper = a.toUpperCase();
-                if (!ASSOCIATIONS.includes(upper))
-                    throw new InputError('allowed-associations', a, ASSOCIATIONS.join(', '));
-                return upper;
-            }),
-            allowedBots: inputs_list(read, 'allowed-bots'),
-            prNumber: number(read, 'pr-number', { min: 1, integer: true }),
-            pullRequestBot: inputs_boolean(read, 'pull-request-bot'),
-            labelTrigger: labelTrigger(read),
-            assigneeTrigger: assigneeTrigger(read),
-            issueBranchPrefix: issueBranchPrefix(read),
-        },
-        pullRequest: pullRequestInputs(read),
-    };
-}
-function identity(read, name, env) {
-    const raw = read(name);
-    if (!raw.trim())
-        return defaultBotIdentity(env.GITHUB_SERVER_URL);
-    const parsed = parseIdentity(raw);
-    if (!parsed)
-        throw new InputError(name, raw, 'Name <email>, such as Fix Bot <fix-bot@example.com>');
-    return parsed;
-}
-function parseReap(read) {
-    const days = (name) => number(read, name, { min: 1, integer: true });
-    const branchExpiryDays = days('branch-expiry-days');
-    const orphanExpiryDays = days('orphan-expiry-days');
-    if (orphanExpiryDays < branchExpiryDays) {
-        throw new InputError('orphan-expiry-days', String(orphanExpiryDays), `whole days ≥ branch-expiry-days (${branchExpiryDays}): orphans are never removed sooner than persistent sandboxes`);
-    }
-    return {
-        mode: 'reap',
-        headlessExpiryDays: days('headless-expiry-days'),
-        branchExpiryDays,
-        orphanExpiryDays,
-        dryRun: inputs_boolean(read, 'dry-run'),
-        maxRemovals: number(read, 'max-removals', { min: 0, integer: true }),
-        force: inputs_boolean(read, 'force'),
-        archiveDir: pathInput(read, 'archive-dir') ?? '',
-        image: inputs_image(read),
-    };
-}
-/**
- * The default root of disk sandboxes: the user's cache folder; but when the action runs in a container
- * (a job container, a runner pod beside a Docker-in-Docker engine), that folder is the container's own and
- * the engine does not see it (or, in a job container, it lies under RUNNER_TEMP, emptied after each job):
- * then a folder beside the workspaces in the runner's work folder (`<work>/_worktree-sandbox/worktrees`,
- * RUNNER_TEMP being `<work>/_temp`), which the engine is given and which outlives the job for the reaper.
- */
-function defaultWorktreeRoot(env, inContainer = (0,host_paths/* runsInContainer */.NH)()) {
-    if (inContainer && env.RUNNER_TEMP && external_node_path_.isAbsolute(env.RUNNER_TEMP))
-        return external_node_path_.join(external_node_path_.dirname(external_node_path_.resolve(env.RUNNER_TEMP)), '_worktree-sandbox', 'worktrees');
-    const cache = env.XDG_CACHE_HOME && external_node_path_.isAbsolute(env.XDG_CACHE_HOME)
-        ? env.XDG_CACHE_HOME
-        : external_node_path_.join(env.HOME || external_node_os_.homedir(), '.cache');
-    return external_node_path_.join(cache, 'worktree-sandbox', 'worktrees');
-}
-/** The host-only state folder (the git guards' records: guard-ledger.ts). Never mounted into a container. */
-function defaultStateDir(env) {
-    const state = env.XDG_STATE_HOME && path.isAbsolute(env.XDG_STATE_HOME)
-        ? env.XDG_STATE_HOME
-        : path.join(env.HOME || os.homedir(), '.local', 'state');
-    return path.join(state, 'worktree-sandbox');
-}
-/** Applies git's own branch-name rules (`git check-ref-format --branch`) once git is at hand. */
-async function validateBranchNames(settings, isValid) {
-    if (settings.branch && !(await isValid(settings.branch))) {
-        throw new InputError('branch', settings.branch, "a branch name valid for 'git check-ref-format --branch'");
-    }
 }
 
 ;// CONCATENATED MODULE: ./src/ui/untrusted-markdown.ts
@@ -12728,7 +12832,6 @@ function reply_replyMarkdown(read, options) {
 
 
 
-
 const TIMEOUT_EXIT_CODE = 124;
 const TAIL_LINES = 40;
 const TAIL_LINE_CHARS = 1000;
@@ -12801,34 +12904,13 @@ function commandContainer(sandbox, spec, name, env) {
         args: ['-c', spec.command],
     };
 }
-let networkCode;
 /**
- * The network code, loaded on demand (a chunk of its own: the proxy library is no part of a run without
- * an allow-list), once. A run with an allow-list starts loading it first thing, while git and the engine
- * answer the first questions, so that its evaluation is not on the way to the sidecar.
+ * The network of the command container `name`: the proxy and its sidecar (src/network/session.ts). Its
+ * code is loaded on demand, a chunk of its own: the proxy library is no part of a run without one.
  */
-function loadNetworkCode() {
-    networkCode ??= Promise.all(/* import() */[__nccwpck_require__.e(830), __nccwpck_require__.e(472), __nccwpck_require__.e(195)]).then(__nccwpck_require__.bind(__nccwpck_require__, 1195));
-    return networkCode;
-}
-/**
- * What a run with an allow-list can begin as it starts, before its sandbox is known: loading the network
- * code and, with credentials, making the run's CA (node-forge loaded, RSA keys made off the main thread).
- * Both overlap the first git and engine questions instead of the sidecar's start.
- */
-function beginCommandNetwork(policy) {
-    const code = loadNetworkCode();
-    code.catch(() => undefined); // awaited by startCommandNetwork
-    if (policy.credentials.length === 0)
-        return {};
-    const ca = code.then((m) => m.createRunCaOnDemand());
-    ca.catch(() => undefined); // awaited by startNetwork
-    return { ca };
-}
-/** The network of the command container `name`: the proxy and its sidecar (src/network/session.ts). */
-async function startCommandNetwork(engine, policy, sandbox, name, begun = {}) {
-    const { startNetwork } = await loadNetworkCode();
-    return startNetwork(engine, policy, { name, labels: (0,engine_labels/* commandLabels */.nX)(sandbox), ca: begun.ca });
+async function startCommandNetwork(engine, policy, sandbox, name) {
+    const { startNetwork } = await Promise.all(/* import() */[__nccwpck_require__.e(830), __nccwpck_require__.e(472), __nccwpck_require__.e(54)]).then(__nccwpck_require__.bind(__nccwpck_require__, 6054));
+    return startNetwork(engine, policy, { name, labels: (0,engine_labels/* commandLabels */.nX)(sandbox) });
 }
 async function runCommand(engine, sandbox, given, hooks = {}) {
     const name = given.containerName ?? containerName(sandbox.name);
@@ -12846,14 +12928,13 @@ async function runCommand(engine, sandbox, given, hooks = {}) {
         : undefined;
     const started = Date.now();
     const note = containerNotePath(sandbox.parent.gitDir, sandbox.name);
-    let network;
+    const network = spec.network;
     let outcome;
     try {
         await promises_.mkdir(external_node_path_.dirname(note), { recursive: true });
         await promises_.writeFile(note, `${name}\n`);
         let container = commandContainer(sandbox, spec, name, env);
-        if (spec.network && (0,network_policy/* isProxied */.S7)(spec.network)) {
-            network = await (spec.networkReady ?? startCommandNetwork(engine, spec.network, sandbox, name));
+        if (network) {
             const joined = {
                 ...spec,
                 extraEnv: { ...spec.extraEnv, ...network.env },
@@ -13707,9 +13788,10 @@ function firstLine(text) {
 }
 
 ;// CONCATENATED MODULE: ./src/run/run.ts
-// Run mode, as a story: find the parent, resolve the branch, prepare the sandbox, run the command, bring
-// its work back as data (capture in a helper, import on the host), report, push. Each step is a function;
-// each long step a log group.
+// Run mode, as the steps of docs/run-mode.md, each awaited in order: the parent repository, the branch,
+// the sandbox's name and place, the sandbox (under its lock), the run, the import and the report, the
+// push. Each long step is a log group. Start-up devices (questions asked early, guesses at reuse) went
+// where they did not measurably pay (ADR 0011; docs/benchmarks.md).
 
 
 
@@ -13732,174 +13814,78 @@ function firstLine(text) {
 
 
 
-
-/**
- * A promise the run awaits further on: marked as handled now, so that a rejection before the await is not
- * an unhandled rejection (which ends the process); the await still throws it.
- */
-function awaitedLater(promise) {
-    promise.catch(() => undefined);
-    return promise;
-}
 async function runSandbox(settings, deps) {
     const { ui } = deps;
-    if (settings.token)
-        ui.mask(settings.token);
-    // A credential's value is the proxy's alone: masked in the log before anything could print it.
-    if (settings.network.mode === 'allow' || settings.network.mode === 'audit')
-        for (const { value } of settings.network.credentials)
-            ui.mask(value);
-    // And the values of secret-named env entries (secret-values.ts), before the command could print them.
-    for (const { value } of knownSecrets(settings))
-        if (value)
-            ui.mask(value);
-    const engine = new engine_engine/* ContainerEngine */.y(settings.engine);
-    // The image check (also the engine's reachability check), asked at most once: below, once it is known
-    // whether the probe's helper proves the image instead. When the given path alone shows the branch's
-    // volume sandbox there (guessReusedVolume), the two questions its command will wait for go out now: the
-    // look at the volume (used only as lookFor and volumePresent allow: volume-look.ts) and the image
-    // check's first call (`image inspect`, which never pulls); on Docker, both in one CLI start. (Started
-    // this early for a disk sandbox, the image check alone made its command later: it competes with git's
-    // first processes for the cores, and on disk nothing else waits for the engine.)
-    const { isolation, volumePrefix, branch } = settings;
-    const guessed = isolation === 'container' ? guessReusedVolume(settings.repositoryPath, volumePrefix, branch) : undefined;
-    let imageInspected;
-    const guessedLook = guessed !== undefined
-        ? lookBeforeLock(engine, guessed, () => {
-            const both = engine.inspectImageAndVolume(settings.image, guessed.volume);
-            imageInspected = awaitedLater(both.image);
-            return both.volume;
-        })
-        : undefined;
-    let imageAsked;
-    const askImage = () => (imageAsked ??= awaitedLater(engine.ensureImage(settings.image, imageInspected)));
-    const network = (0,network_policy/* isProxied */.S7)(settings.network) ? beginCommandNetwork(settings.network) : undefined;
-    // Where the engine finds the action's paths: no engine call on a plain host (host-paths.ts).
-    const viewFound = awaitedLater(engine.hostView());
-    // git's version check, the branch names and the parent overlap too: one round of processes, not three.
-    const { git, checked } = Git.checking();
-    const parentFound = awaitedLater(findParentRepository(git, settings.repositoryPath));
-    const namesValid = awaitedLater(validateBranchNames(settings, (name) => git.isValidBranchName(name)));
-    // Once git answered its version (the first round's processes are out by then): the branch's refs, read
-    // while the parent's answer is checked (used only once the name is known valid: runChecked), and the
-    // lock's code, loaded while the engine's image check runs (it is needed once the branch plan is made).
-    const branchRefs = checked.then(() => {
-        void awaitedLater(loadLocking());
-        return settings.branch ? readBranchRefs(git, settings.repositoryPath, settings.branch) : undefined;
-    });
-    branchRefs.catch(() => undefined);
-    await checked;
-    await namesValid;
-    const { head, ...parent } = await parentFound;
+    maskSecrets(settings, ui);
+    const engine = (0,engine_engine/* createEngine */.P)(settings.engine);
+    const git = await createGit();
+    // 1. The parent repository (a bad branch name is the error reported whenever it is one).
+    await validateBranchNames(settings, (name) => git.isValidBranchName(name));
+    const { head, ...parent } = await findParentRepository(git, settings.repositoryPath);
     if (parent.resolvedFrom)
         ui.info(`${parent.resolvedFrom} is a linked worktree: working from its parent ${parent.path}.`);
-    // A path the engine cannot see is refused before anything is created, naming it and the fix. The probe
-    // then proves that the engine sees the folders where the action sees them, before anything is written
-    // or run: for a sandbox to be made, by a helper started now (it overlaps the branch plan and the
-    // records); for one that is there, taken as it is, by the command's own container (EngineViewProof).
+    // A path the engine cannot see is refused before anything is created, naming it and the fix.
     const worktreeRoot = settings.isolation === 'disk' ? await realRoot(settings.worktreeRoot) : settings.worktreeRoot;
     const readOnlyFiles = deps.command?.readOnlyFiles;
-    (0,host_paths/* requireVisible */.Qe)(await viewFound, mountedPaths(parent, settings.isolation, worktreeRoot, readOnlyFiles));
-    const proof = new EngineViewProof(engine, settings.image, probedFolders(parent, settings.isolation, worktreeRoot), askImage, 
+    (0,host_paths/* requireVisible */.Qe)(await engine.hostView(), mountedPaths(parent, settings.isolation, worktreeRoot, readOnlyFiles));
+    // 2. The branch; 3. the sandbox's name and place.
+    const plan = await resolveBranch(git, { ...parent, head }, settings.branch, settings.base);
+    ui.debug(`Branch plan: ${JSON.stringify(plan)}`);
+    const location = locateSandbox(plan, parent, settings.isolation, worktreeRoot, settings.volumePrefix);
+    ui.debug(`Sandbox plan: ${location.name} (${location.kind}, ${location.isolation}) at ${whereIs(location)}; work tree ${location.worktreePath}, home ${location.homePath}; records under ${sandboxRefs(location).prefix}.`);
+    const originUrl = settings.push ? await git.remoteUrl(parent.path, 'origin') : undefined;
+    if (settings.push && !originUrl && !deps.pushTo)
+        throw new Error(`push: true needs a remote named origin in ${parent.path}.`);
+    // The proof that the engine sees the folders where the action sees them, before anything is written or
+    // run: by a helper the engine creates (it also proves the image there), or, for a sandbox taken as it
+    // is, by its command's own container (EngineViewProof).
+    const proof = new EngineViewProof(engine, settings.image, probedFolders(parent, settings.isolation, worktreeRoot), () => engine.ensureImage(settings.image), 
     // Saved before the engine creates it: a main step killed before `proof.remove` leaves its post step
     // the name (cleanup.ts, removeLeftProbe).
     (name) => deps.save({ probe: name ? { engine: settings.engine, name } : undefined }));
-    // The image is ready once the engine has it: awaited before anything uses the image or writes anything
-    // (prepareSandbox), overlapping the branch plan and the sandbox's records; a reused sandbox does not
-    // wait for it before then. The probe's helper is created from the image with `--pull never`, so once
-    // created it has proved the image there too: on that path the engine is not asked about the image
-    // again (the probe asks the image check itself, which pulls, only when the engine lacks it). A bad
-    // branch name is the error reported whenever it is one.
-    // A volume sandbox that looks reused: the engine is asked about its volume before the sandbox's lock
-    // (unless the guess above did), and the answer is trusted after it only if no removal came between.
-    const reusable = await looksReused(parent, isolation, worktreeRoot, volumePrefix, branch);
-    const volumeLook = reusable?.isolation === 'container' ? lookFor(engine, reusable, guessedLook) : undefined;
-    const imageReady = awaitedLater(reusable ? askImage() : proof.byHelper());
     try {
-        return await runChecked(settings, deps, {
-            engine,
-            git,
-            parent,
-            head,
-            imageReady,
-            proof,
-            worktreeRoot,
-            network,
-            branchRefs,
-            volumeLook,
-        });
+        const wait = settings.lockTimeoutMinutes * 60_000;
+        const release = await lockSandbox(parent.gitDir, location.name, wait, (m) => ui.info(m));
+        deps.onSandboxLock?.(true);
+        try {
+            return await runLocked(settings, deps, { engine, git, plan, location, proof, worktreeRoot, originUrl });
+        }
+        finally {
+            deps.onSandboxLock?.(false);
+            await release();
+        }
     }
     finally {
         // What the probe made goes now, not on the way to the command.
         await proof.remove();
     }
 }
-async function runChecked(settings, deps, checked) {
+/** The token, the credentials' values and secret-named env values are masked before anything could print them. */
+function maskSecrets(settings, ui) {
+    if (settings.token)
+        ui.mask(settings.token);
+    // A credential's value is the proxy's alone.
+    if (settings.network.mode === 'allow' || settings.network.mode === 'audit')
+        for (const { value } of settings.network.credentials)
+            ui.mask(value);
+    for (const { value } of knownSecrets(settings))
+        if (value)
+            ui.mask(value);
+}
+/** 4. to 6., with the sandbox's lock held: the sandbox, the run, the import and the report, the push. */
+async function runLocked(settings, deps, planned) {
     const { ui } = deps;
-    const { engine, git, parent, head, imageReady, proof, worktreeRoot, network, branchRefs, volumeLook } = checked;
-    const originRead = awaitedLater(settings.push ? git.remoteUrl(parent.path, 'origin') : Promise.resolve(undefined));
-    const plan = await resolveBranch(git, { ...parent, head }, settings.branch, settings.base, branchRefs);
-    ui.debug(`Branch plan: ${JSON.stringify(plan)}`);
-    const location = locateSandbox(plan, parent, settings.isolation, worktreeRoot, settings.volumePrefix);
-    ui.debug(`Sandbox plan: ${location.name} (${location.kind}, ${location.isolation}) at ${whereIs(location)}; work tree ${location.worktreePath}, home ${location.homePath}; records under ${sandboxRefs(location).prefix}.`);
-    const originUrl = await originRead;
-    if (settings.push && !originUrl && !deps.pushTo)
-        throw new Error(`push: true needs a remote named origin in ${parent.path}.`);
-    const release = await lockSandbox(parent.gitDir, location.name, settings.lockTimeoutMinutes * 60_000, (m) => ui.info(m));
-    deps.onSandboxLock?.(true);
-    // We hold the sandbox lock, so a command container still there belongs to a run that was killed. They
-    // go before this run's sidecar starts: it has the same labels.
-    const orphansRemoved = awaitedLater(removeLeftContainers(engine, location));
-    // And, whatever their sandbox, what killed runs with an allow-list left ended on this engine.
-    const leftovers = awaitedLater((0,network_leftovers/* removeLeftNetworkContainers */.a9)(engine));
-    // With an allow-list, the proxy and its sidecar start while the sandbox is prepared; stopped with the
-    // command, or below if the command never ran.
-    const commandName = containerName(location.name);
+    const { engine, git, location, proof, originUrl } = planned;
+    const prepared = await ui.group(`Sandbox ${location.name} (${location.kind}, ${location.isolation})`, () => sandboxReady(settings, deps, planned));
+    const { sandbox, offerCleared } = prepared;
+    const commandName = containerName(sandbox.name);
+    // With an allow-list or audit, the proxy and its sidecar: stopped with the command, or below if the
+    // command never ran.
     const policy = settings.network;
-    const networkReady = (0,network_policy/* isProxied */.S7)(policy)
-        ? awaitedLater(Promise.all([imageReady, orphansRemoved]).then(() => startCommandNetwork(engine, policy, location, commandName, network)))
+    const network = (0,network_policy/* isProxied */.S7)(policy)
+        ? await startCommandNetwork(engine, policy, sandbox, commandName)
         : undefined;
     try {
-        // What the post step needs, saved once the engine has the image and is known to see the folders (or,
-        // for a sandbox proved by its command's container, is to be shown so: below), and before anything is
-        // written: a run that fails either check leaves the post step nothing to do.
-        const saveForPost = () => deps.save({
-            engine: settings.engine,
-            image: settings.image,
-            cleanup: settings.cleanup,
-            location,
-            collect: {
-                author: settings.author,
-                committer: settings.committer,
-                maxImportBytes: settings.maxImportBytes,
-            },
-        });
-        let checksDone;
-        const ready = () => (checksDone ??= awaitedLater(Promise.all([imageReady, proof.byHelper()]).then(saveForPost)));
-        let offerCleared = [];
-        const sandbox = await ui.group(`Sandbox ${location.name} (${location.kind}, ${location.isolation})`, async () => {
-            const [prepared, ...left] = await Promise.all([
-                prepareSandbox(git, engine, location, plan, { name: settings.image, ready }, ui, volumeLook),
-                orphansRemoved,
-                leftovers,
-            ]);
-            const orphans = left.flat();
-            if (orphans.length)
-                ui.info(`Removed container(s) left by a run that was killed: ${orphans.join(', ')}.`);
-            // A sandbox taken as it is, with no helper to run on it first and no helper proof under way, is
-            // proved by its command's container; anything else waits for the helper's proof here.
-            if (prepared.reused && !prepared.upstreamNew && !proof.helperStarted) {
-                await imageReady;
-                saveForPost();
-            }
-            else
-                await ready();
-            const offer = await offerUpstream(git, engine, prepared, settings.image);
-            describeSandbox(ui, prepared, plan.source, offer.offered);
-            offerCleared = offer.cleared;
-            reportCleared(ui, prepared.name, offerCleared);
-            return prepared;
-        });
         // The command's container carries the probe's files: until the engine has created it, the post step
         // knows the engine's view unproven, and touches nothing of the sandbox (RunState.viewProof).
         const viewProof = proof.helperStarted ? undefined : await proof.forCommand(sandbox);
@@ -13909,12 +13895,18 @@ async function runChecked(settings, deps, checked) {
             ...(viewProof ? { viewProof: { files: viewProof.files } } : {}),
         });
         const command = await ui.group(`Run: ${firstLine(settings.command)}`, () => ui.untrusted((write) => runCommand(engine, sandbox, {
-            ...settings,
-            worktreeRoot,
+            command: settings.command,
+            image: settings.image,
+            env: settings.env,
+            limits: settings.limits,
+            timeoutMinutes: settings.timeoutMinutes,
+            author: settings.author,
+            committer: settings.committer,
+            worktreeRoot: planned.worktreeRoot,
             readOnlyFiles: deps.command?.readOnlyFiles,
             extraEnv: deps.command?.extraEnv,
             containerName: commandName,
-            networkReady,
+            network,
             viewProof,
         }, {
             onStart: (container) => deps.save({ container }),
@@ -13968,22 +13960,106 @@ async function runChecked(settings, deps, checked) {
         return { sandbox, command, report, push, ...(trapsCleared.length ? { trapsCleared } : {}) };
     }
     finally {
-        deps.onSandboxLock?.(false);
-        await networkReady?.then((session) => session.stop()).catch(() => undefined);
-        await release();
+        await network?.stop().catch(() => undefined);
     }
 }
+/**
+ * 4. The sandbox: what killed runs left goes, the sandbox is made or taken as it is, and a reused one is
+ * offered origin's new commits. What the post step needs is saved once the engine has the image and is
+ * known to see the folders (or, for a sandbox proved by its command's container, is to be shown so), and
+ * before anything is written: a run that fails either check leaves the post step nothing to do.
+ */
+async function sandboxReady(settings, deps, { engine, git, plan, location, proof }) {
+    const { ui } = deps;
+    const saveForPost = () => deps.save({
+        engine: settings.engine,
+        image: settings.image,
+        cleanup: settings.cleanup,
+        location,
+        collect: {
+            author: settings.author,
+            committer: settings.committer,
+            maxImportBytes: settings.maxImportBytes,
+        },
+    });
+    let checked;
+    const checks = () => (checked ??= proof.byHelper().then(saveForPost));
+    // We hold the sandbox lock, so a command container still there belongs to a run that was killed; and,
+    // whatever their sandbox, what killed runs with an allow-list left ended on this engine. One engine
+    // question each, overlapping the sandbox's records (docs/benchmarks.md).
+    const [sandbox, ...left] = await Promise.all([
+        prepareSandbox(git, engine, location, plan, { name: settings.image, ready: checks }, ui),
+        removeLeftContainers(engine, location),
+        (0,leftovers/* removeLeftNetworkContainers */.a9)(engine),
+    ]);
+    const orphans = left.flat();
+    if (orphans.length)
+        ui.info(`Removed container(s) left by a run that was killed: ${orphans.join(', ')}.`);
+    // A sandbox taken as it is, with no helper to run on it first, is proved by its command's container.
+    if (sandbox.reused && !sandbox.upstreamNew && !proof.helperStarted) {
+        await engine.ensureImage(settings.image);
+        saveForPost();
+    }
+    else
+        await checks();
+    const offer = await offerUpstream(git, engine, sandbox, settings.image);
+    describeSandbox(ui, sandbox, plan.source, offer.offered);
+    reportCleared(ui, sandbox.name, offer.cleared);
+    return { sandbox, offerCleared: offer.cleared };
+}
 
-;// CONCATENATED MODULE: ./src/run/summary.ts
+;// CONCATENATED MODULE: ./src/ui/markdown.ts
+// The action's own structure around what it shows (the job summary, the bot's comments, the outputs):
+// tables, collapsed sections, cut notes, bounded JSON. Its inputs come inert (untrusted-markdown.ts). Not
+// `core.summary.addTable`/`addDetails`: under cmark-gfm they render otherwise (see the spec).
+
+/** One table line; an empty cell is one space. */
+const tableRow = (cells) => `|${cells.map((c) => (c ? ` ${c} ` : ' ')).join('|')}|`;
+/** A table's head: its cells, then the delimiter row (columns in `right` aligned right). */
+function tableHead(head, right = []) {
+    return `${tableRow(head)}\n|${head.map((_, i) => (right.includes(i) ? '---:' : '---')).join('|')}|`;
+}
+/** A whole table, one line a row. */
+function markdown_table(head, rows) {
+    return [tableHead(head), ...rows.map(tableRow)].join('\n');
+}
+/** A collapsed section: the body (a `<pre>` block too) starts a block of its own after a blank line. */
+function markdown_details(summary, body) {
+    return `<details><summary>${summary}</summary>\n\n${body}\n</details>`;
+}
+/** Untrusted text as a `<pre>` block of at most `max` characters; `cut` says, after it, how many were left out. */
+function markdown_blockWithCut(text, max, cut) {
+    const { markdown, leftOut } = untrustedBlock(text, max);
+    return leftOut ? `${markdown}\n\n${cut(leftOut.toLocaleString('en-US'))}` : markdown;
+}
+const byteLength = (text) => Buffer.byteLength(text, 'utf8');
+/** A JSON array of the first rows that fit in `maxBytes` (UTF-8, as GitHub bounds an output); `omitted` counts the others. */
+function jsonRows(rows, maxBytes) {
+    const parts = [];
+    let size = 2;
+    for (const row of rows) {
+        const text = JSON.stringify(row);
+        const n = byteLength(text) + (parts.length ? 1 : 0);
+        if (size + n > maxBytes)
+            break;
+        parts.push(text);
+        size += n;
+    }
+    return { json: `[${parts.join(',')}]`, omitted: rows.length - parts.length };
+}
+
+;// CONCATENATED MODULE: ./src/present/run-summary.ts
 // The job summary and the plain-text report: one table a person reads at a glance.
+
 
 
 
 
 /** Why nothing outside the sandbox can have changed, in one sentence. */
 const BOUNDARY_SENTENCE = "Nothing outside the sandbox could change: the command's container could write only its sandbox (the parent's objects were mounted read-only, its .git hidden), and its work came back as a git bundle that git checked as it fetched it.";
-// A branch, a sandbox's place, git's reason for a refused push: text that may come from the sandbox or a
-// pull request, inert in the table (no cell end, no link, no HTML).
+// A branch (in a value, and in the key of the parent's branch), a sandbox's place, git's reason for a
+// refused push: text that may come from the sandbox or a pull request, inert in the table (no cell end,
+// no link, no HTML).
 const esc = (text) => untrustedInline(text);
 function outcomeRows(outcome) {
     const { sandbox, command, report, push } = outcome;
@@ -14024,24 +14100,16 @@ function filesChanged(report) {
 // escaped; the reply at most REPLY_MAX_BYTES (reply.ts: 64 KiB), and twice that once escaped. The whole
 // stays below the runner's 1 MiB limit for one step's summary (step-summary.ts holds it there).
 function outcomeMarkdown(outcome) {
-    const rows = outcomeRows(outcome);
-    const table = ['| | |', '|---|---|', ...rows.map(([k, v]) => `| ${k} | ${esc(v)} |`)].join('\n');
-    const stat = outcome.report.diffStat
-        ? `\n\n<details><summary>Diff stat</summary>\n\n${statBlock(outcome.report.diffStat)}\n</details>`
-        : '';
+    const rows = outcomeRows(outcome).map(([k, v]) => [esc(k), esc(v)]);
+    // The diff stat (file names from the sandbox) in a block nothing in it can leave, its cut said.
+    const { diffStat } = outcome.report;
+    const cut = (n) => `${n} more characters of the diff stat are not shown.`;
+    const stat = diffStat ? `\n\n${details('Diff stat', blockWithCut(diffStat, STAT_MAX_CHARS, cut))}` : '';
     const reply = replyMarkdown(outcome.command.reply, {
         heading: "### The command's reply",
         maxChars: 2 * REPLY_MAX_BYTES,
     });
-    return `## worktree-sandbox: run\n\n${table}${reply ? `\n\n${reply}` : ''}${stat}\n`;
-}
-/** The diff stat (file names from the sandbox) in a block nothing in it can leave, its cut said. */
-function statBlock(stat) {
-    const block = untrustedBlock(stat, STAT_MAX_CHARS);
-    const cut = block.leftOut
-        ? `\n\n${block.leftOut.toLocaleString('en-US')} more characters of the diff stat are not shown.`
-        : '';
-    return `${block.markdown}${cut}`;
+    return `## worktree-sandbox: run\n\n${table(['', ''], rows)}${reply ? `\n\n${reply}` : ''}${stat}\n`;
 }
 /** The diff stat's characters as written (64 KiB of names, some written as entities). */
 const STAT_MAX_CHARS = 200_000;
@@ -14123,22 +14191,6 @@ function rank(s) {
     if (s.action === 'remove' || !/^fresh|^age unknown/.test(s.reason))
         return s.class === 'not-a-sandbox' ? 2 : 1;
     return 3;
-}
-/**
- * A JSON array of the records that fits in `maxBytes` (GitHub keeps outputs to 1 MiB): the most telling
- * first; `omitted` says how many did not fit.
- */
-function jsonWithin(records, maxBytes) {
-    const parts = [];
-    let size = 2;
-    for (const record of records) {
-        const text = JSON.stringify(record);
-        if (size + text.length + 1 > maxBytes)
-            break;
-        parts.push(text);
-        size += text.length + 1;
-    }
-    return { json: `[${parts.join(',')}]`, omitted: records.length - parts.length };
 }
 // The reaper's log lines: each decision with every fact it was made from, for a debug log, and text from
 // the disk made safe to print. Pure.
@@ -15244,79 +15296,70 @@ async function removeTree(top, device) {
 
 ;// CONCATENATED MODULE: external "node:timers/promises"
 const external_node_timers_promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:timers/promises");
-;// CONCATENATED MODULE: ./src/engine/inventory.ts
-/** Every volume carrying `label` (key or key=value), with its labels: one engine call whatever the count. */
-async function listVolumes(engine, label, labelKeys) {
-    // Docker's template has .Label "key" (its .Labels is one "k=v,k=v" string, ambiguous with commas in
-    // values); Podman's has .Labels as a map. Either way: one call, one JSON array per volume.
-    const fields = engine.name === 'podman'
-        ? '{{json .Labels}}'
-        : labelKeys.map((key) => `{{json (.Label ${JSON.stringify(key)})}}`).join(',');
-    const out = await engine.run([
-        'volume',
-        'ls',
-        '--filter',
-        `label=${label}`,
-        '--format',
-        `[{{json .Name}},${fields}]`,
-    ]);
-    return out
-        .split('\n')
-        .filter((line) => line.trim())
-        .map((line) => {
-        const [name, ...values] = JSON.parse(line);
-        const all = typeof values[0] === 'object' && values[0] !== null ? values[0] : undefined;
-        const labels = {};
-        labelKeys.forEach((key, i) => {
-            const value = all ? all[key] : values[i];
-            if (value)
-                labels[key] = value;
-        });
-        return { name, labels };
-    });
+// EXTERNAL MODULE: ./src/engine/inventory.ts
+var inventory = __nccwpck_require__(3190);
+;// CONCATENATED MODULE: ./src/reap/retention.ts
+// The retention matrix (docs/reap.md, "The retention matrix"): how long a sandbox may sit unused, decided by its name alone,
+// because the name is the one signal that survives where git cannot resolve a worktree's paths.
+
+
+/** action.yml's defaults (written once, there). */
+const DEFAULT_RETENTION = {
+    headlessExpiryDays: Number(ACTION_DEFAULTS['headless-expiry-days']),
+    branchExpiryDays: Number(ACTION_DEFAULTS['branch-expiry-days']),
+    orphanExpiryDays: Number(ACTION_DEFAULTS['orphan-expiry-days']),
+};
+function retentionClass(sandbox, orphan) {
+    if (orphan)
+        return 'orphan';
+    return classifyName(sandbox);
 }
 /**
- * Every container (running or not) with what it mounts: two engine calls whatever the number of
- * containers and volumes (`ps` for the ids, one `container inspect` for all of them).
+ * Days of inactivity after which a sandbox of this class is stale. An orphan is treated as persistent and
+ * never expires sooner than a persistent sandbox: its expiry is its only safety margin, since no check
+ * for work can run without the parent.
  */
-async function containerMounts(engine) {
-    const ids = (await engine.run(['ps', '--all', '--quiet', '--no-trunc'])).split('\n').filter(Boolean);
-    if (ids.length === 0)
-        return [];
-    const args = [
-        'container',
-        'inspect',
-        '--format',
-        '{{json .Name}} {{json .State.Running}} {{json .Mounts}}',
-        '--',
-        ...ids,
-    ];
-    const result = await engine.exec(args);
-    // A container removed between the two calls is simply gone; any other failure is a failure.
-    const problems = result.stderr
-        .split('\n')
-        .filter((line) => line.trim() && !/no such (object|container)/i.test(line));
-    if (result.exitCode !== 0 && problems.length)
-        throw engine.failure(args, result);
-    return result.stdout
-        .split('\n')
-        .filter((line) => line.trim())
-        .map((line) => parseMounts(line));
+function expiryDays(cls, policy) {
+    switch (cls) {
+        case 'transient':
+            return policy.headlessExpiryDays;
+        case 'persistent':
+            return policy.branchExpiryDays;
+        case 'orphan':
+            return Math.max(policy.orphanExpiryDays, policy.branchExpiryDays);
+    }
 }
-function parseMounts(line) {
-    // `"<name>" <true|false> [<mounts>]`: the name is a JSON string, so the first `" ` after it ends it.
-    const nameEnd = line.indexOf('" ', 1) + 1;
-    const name = JSON.parse(line.slice(0, nameEnd)).replace(/^\//, '');
-    const rest = line.slice(nameEnd + 1);
-    const space = rest.indexOf(' ');
-    const running = rest.slice(0, space) === 'true';
-    const mounts = JSON.parse(rest.slice(space + 1)) ?? [];
-    return {
-        name,
-        running,
-        volumes: mounts.filter((m) => m.Type === 'volume' && m.Name).map((m) => m.Name),
-        binds: mounts.filter((m) => m.Type === 'bind' && m.Source).map((m) => m.Source),
-    };
+// Age is the time since the last activity. The newest of several signals counts, because a folder's own
+// mtime only moves when its direct children are added, removed or renamed: edits deeper in the tree and
+// git operations are seen through the worktree's index, HEAD and reflog in its admin folder instead.
+const DAY_MS = 86_400_000;
+/** The newest of the signals (epoch ms); undefined when none could be read. */
+function lastActivity(signals) {
+    let newest;
+    for (const signal of signals) {
+        if (signal === undefined || !Number.isFinite(signal))
+            continue;
+        if (newest === undefined || signal > newest)
+            newest = signal;
+    }
+    return newest;
+}
+/** Whole days since `lastMs` (a time in the future counts as 0). */
+function ageDays(lastMs, nowMs) {
+    return Math.max(0, Math.floor((nowMs - lastMs) / DAY_MS));
+}
+/** Stale once unused for longer than `expiryDays`; an unknown age is never stale. */
+function isExpired(lastMs, nowMs, expiryDays) {
+    if (lastMs === undefined)
+        return false;
+    return nowMs - lastMs > expiryDays * DAY_MS;
+}
+/** An ISO-8601 time (e.g. the `created` label of a volume) as epoch ms; undefined when it is not one. */
+function parseTimestamp(text) {
+    if (!text || !/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:?\d{2})$/.test(text))
+        return undefined;
+    const ms = Date.parse(text);
+    return Number.isFinite(ms) ? ms : undefined;
 }
 
 ;// CONCATENATED MODULE: ./src/reap/linked-worktree.ts
@@ -15570,8 +15613,6 @@ async function removeChecked(worktrees, linked, walk) {
 }
 
 ;// CONCATENATED MODULE: ./src/reap/scan-parents.ts
-// The parents of the sandboxes a scan finds: each looked at once (one git process for its records),
-// and what its records say of each sandbox (registered, half-made, unregistered, orphan).
 
 
 
@@ -15805,7 +15846,7 @@ async function scanDisk(root, parents, warnings) {
     for (const project of listed(root)) {
         const projectDir = external_node_path_.join(root, project.name);
         if (!project.isDirectory()) {
-            found.push(foreign(projectDir, project.name, '', describeType(project)));
+            found.push(Promise.resolve(foreign(projectDir, project.name, '', describeType(project))));
             continue;
         }
         let owner;
@@ -15814,7 +15855,7 @@ async function scanDisk(root, parents, warnings) {
                 continue; // ours: homes, the note of the parent
             const hostPath = external_node_path_.join(projectDir, child.name);
             if (!child.isDirectory()) {
-                found.push(foreign(hostPath, project.name, child.name, describeType(child)));
+                found.push(Promise.resolve(foreign(hostPath, project.name, child.name, describeType(child))));
                 continue;
             }
             const gitDir = lstat(external_node_path_.join(hostPath, '.git'));
@@ -15828,11 +15869,11 @@ async function scanDisk(root, parents, warnings) {
                     : gitDir.isFile()
                         ? 'not a sandbox name'
                         : '.git is not a folder';
-                found.push(foreign(hostPath, project.name, child.name, why));
+                found.push(Promise.resolve(foreign(hostPath, project.name, child.name, why)));
                 continue;
             }
             if (!SANDBOX_NAME.test(child.name)) {
-                found.push(foreign(hostPath, project.name, child.name, 'not a sandbox name'));
+                found.push(Promise.resolve(foreign(hostPath, project.name, child.name, 'not a sandbox name')));
                 continue;
             }
             owner ??= parents.ownerOfProject(projectDir, project.name);
@@ -15923,7 +15964,7 @@ async function linkedSandbox(hostPath, project, name, parents) {
 // ---- volumes ------------------------------------------------------------------------------------------
 async function scanVolumes(options, parents, warnings) {
     const { engine, volumePrefix: prefix } = options;
-    const volumes = await listVolumes(engine, `${engine_labels/* MANAGED_LABEL */.bS}=true`, engine_labels/* VOLUME_LABEL_KEYS */.bW);
+    const volumes = await (0,inventory/* listVolumes */.y)(engine, `${engine_labels/* MANAGED_LABEL */.bS}=true`, engine_labels/* VOLUME_LABEL_KEYS */.bW);
     const pending = [];
     for (const { name, labels } of volumes) {
         if (!name.startsWith(`${prefix}-`))
@@ -15940,7 +15981,7 @@ async function scanVolumes(options, parents, warnings) {
             branchLabel: labels[(0,engine_labels/* label */.Pf)('branch')],
         };
         if (!SANDBOX_NAME.test(sandbox) || !project) {
-            pending.push({ ...base, notSandbox: 'its labels name no sandbox and project' });
+            pending.push(Promise.resolve({ ...base, notSandbox: 'its labels name no sandbox and project' }));
             continue;
         }
         // A longer prefix that starts with ours (another tenant) makes names that do not match their labels.
@@ -15949,7 +15990,7 @@ async function scanVolumes(options, parents, warnings) {
         base.createdMs = parseTimestamp(labels[(0,engine_labels/* label */.Pf)('created')]);
         const parentPath = labels[(0,engine_labels/* label */.Pf)('parent')];
         if (!parentPath || !external_node_path_.isAbsolute(parentPath)) {
-            pending.push({ ...base, orphan: 'its labels name no parent repository' });
+            pending.push(Promise.resolve({ ...base, orphan: 'its labels name no parent repository' }));
             continue;
         }
         pending.push(parents.ownerOf(parentPath, project).then((owner) => ({
@@ -16177,7 +16218,7 @@ function entryProblem(worktree, entry, indexMtime, hashBytes) {
 function at(sec, nsec) {
     return BigInt(sec) * NS + BigInt(nsec);
 }
-/** Git's own comparison plus ctime and inode; nanoseconds where the index has them. */
+/** git's own comparison plus ctime and inode; nanoseconds where the index has them. */
 function statMatches(st, entry) {
     const same = (ns, sec, nsec) => nsec === 0 ? ns / NS === BigInt(sec) : ns === at(sec, nsec);
     return (same(st.mtimeNs, entry.mtimeSec, entry.mtimeNsec) &&
@@ -17195,12 +17236,6 @@ function finding(history, verdict, uncommitted) {
 }
 
 ;// CONCATENATED MODULE: ./src/reap/look-closer.ts
-// What every reaper command opens with (the reap, `list`, `rm`): git, the engine and the helper image the
-// action controls, one scan of the worktree root and the volumes, the facts the scan already has, and a
-// closer look (in use? holding work? how big?) at the sandboxes the command cares about. In use: a
-// running container mounts it, a process has its working directory inside it, or a run holds its lock;
-// containers and processes are looked at once for all sandboxes.
-
 
 
 
@@ -17217,9 +17252,9 @@ function finding(history, verdict, uncommitted) {
 
 /** The tools, then the scan in a log group of its own (`tell`: with a line that says what it found). */
 async function openReaper(options, ui, { tell = false, tools } = {}) {
-    const engine = tools?.engine ?? new engine_engine/* ContainerEngine */.y(options.engine);
+    const engine = tools?.engine ?? (0,engine_engine/* createEngine */.P)(options.engine);
     const helperImage = helperImageOnDemand(engine);
-    const git = tools?.git ?? (await Git.create());
+    const git = tools?.git ?? (await createGit());
     const scan = await ui.group('Scan', async () => {
         const started = Date.now();
         const found = await scanSandboxes({
@@ -17356,7 +17391,7 @@ async function observeUsage(engine) {
     if (!engine)
         return { ...usage, containers: [] };
     try {
-        const containers = await containerMounts(engine);
+        const containers = await engine.listContainers();
         // Bind sources are compared as real paths, like the sandbox paths.
         for (const c of containers)
             c.binds = c.binds.map(realOrSelf);
@@ -20646,7 +20681,7 @@ function forgetNothing() {
     return { sandboxes: [], registrations: [], projectDirs: new Set() };
 }
 async function release(locks) {
-    await Promise.all(locks.map((held) => (held && 'release' in held ? held.release?.() : undefined)));
+    await Promise.all(locks.flatMap((held) => (held && 'release' in held && held.release ? [held.release()] : [])));
 }
 function lock(sandbox) {
     return !sandbox.parent || sandbox.orphan
@@ -20773,7 +20808,7 @@ async function reap(options, ui = silentUi, tools) {
     const opened = await openReaper(options, ui, { tell: true, tools });
     const { git, engine, helperImage, scan, diskHelpersRefused } = opened;
     if (!options.dryRun)
-        await (0,network_leftovers/* reportLeftNetworkContainers */.S8)(engine, ui);
+        await (0,leftovers/* reportLeftNetworkContainers */.S8)(engine, ui);
     for (const warning of scan.warnings)
         ui.warning(warning);
     const stale = scan.sandboxes.filter((s) => assessStaleness(s, options.retention, nowMs).stale);
@@ -21269,7 +21304,8 @@ async function commands_runCommand(settings, json) {
 ;// CONCATENATED MODULE: ./src/cli/main.ts
 // The `worktree-sandbox` command: the action's core from a terminal or a cron job.
 // Options carry the action's input names (`--worktree-root` is the input `worktree-root`), so one
-// validation serves both.
+// validation serves both; their defaults come from action.yml and their choices from the settings, so
+// this file holds only what the command line adds: which options each command has, and their help.
 
 
 
@@ -21278,15 +21314,109 @@ async function commands_runCommand(settings, json) {
 
 
 
-/** The inputs' defaults, from action.yml (written once, there). */
-const D = ACTION_DEFAULTS;
-const DEFAULT_IMAGE = D.image;
+function main_option([flags, help, fallback]) {
+    const option = new Option(flags, help);
+    const name = option.name();
+    if (CHOICES[name])
+        option.choices(CHOICES[name]);
+    if (Array.isArray(fallback))
+        option.argParser((v, acc) => [...acc, v]);
+    const value = fallback ?? (option.required ? ACTION_DEFAULTS[name] : undefined);
+    if (value)
+        option.default(value);
+    return option;
+}
 /** `--image` of list, rm and reap: their helpers run the runner's own programs, never an image's. */
-const IGNORED_IMAGE = "ignored: the helpers run the runner's own programs (kept so that scripts that pass it still run)";
-const common = (cmd) => cmd
-    .addOption(new Option('--engine <engine>', 'container engine').choices(['docker', 'podman']).default(D.engine))
-    .option('--worktree-root <dir>', 'root of disk sandboxes (default: $XDG_CACHE_HOME/worktree-sandbox/worktrees)')
-    .option('--volume-prefix <prefix>', 'prefix of sandbox volume names', D['volume-prefix']);
+const IGNORED_IMAGE = [
+    '--image <image>',
+    "ignored: the helpers run the runner's own programs (kept so that scripts that pass it still run)",
+];
+const COMMON = [
+    ['--engine <engine>', 'container engine'],
+    ['--worktree-root <dir>', 'root of disk sandboxes (default: $XDG_CACHE_HOME/worktree-sandbox/worktrees)'],
+    ['--volume-prefix <prefix>', 'prefix of sandbox volume names'],
+];
+const RETENTION = [
+    ['--headless-expiry-days <n>', 'days unused before an exploration-* sandbox is stale'],
+    ['--branch-expiry-days <n>', 'days unused before a branch sandbox is stale'],
+    [
+        '--orphan-expiry-days <n>',
+        'days unused before an orphan (parent repository gone) is stale; at least --branch-expiry-days',
+    ],
+];
+const RUN = [
+    // Checked with the other settings (a required option would hide an unknown one: commander reports a
+    // missing mandatory option first).
+    ['--command <command>', 'command to run with sh -c in the worktree (required)'],
+    ['--image <image>', 'image with sh and git'],
+    ['--isolation <isolation>', 'where the worktree lives'],
+    ['--branch <branch>', 'branch to check out or create (default: a transient sandbox)'],
+    ['--base <rev>', 'start point of a new branch or transient sandbox (default: HEAD)'],
+    ['--repository-path <dir>', 'parent repository (default: the current folder)', process.cwd()],
+    ['--cleanup <policy>', 'after the run'],
+    ['--env <line>', 'NAME or NAME=value for the container (repeatable)', []],
+    ['--timeout-minutes <n>', 'stop the command after this long (0: no limit)'],
+    ['--lock-timeout-minutes <n>', 'wait this long for another run on the same sandbox'],
+    ['--allow-failure', 'exit 0 even when the command fails'],
+    ['--push', 'commit what is left and push the branch to origin (never forced)'],
+    ['--commit-message <message>', 'message of that commit', false],
+    [
+        '--secret-scan <mode>',
+        'before the push: scan the added lines, the commits as stored and the path names for known secrets and credential formats; block stops the push (docs/secret-scan.md)',
+    ],
+    ['--memory <size>', 'memory limit, e.g. 2g'],
+    ['--cpus <n>', 'CPU limit, e.g. 1.5'],
+    ['--pids-limit <n>', 'process limit'],
+    [
+        '--network <mode>',
+        'bridge, none, audit, or an allow-list: hosts, *.domains, :ports, @presets, separated by commas (docs/network.md)',
+    ],
+    [
+        '--credentials <file or lines>',
+        'headers the proxy sets, one `<host> <Header-Name>: <value>` a line (needs an allow-list or audit): a file that holds them (keeps the values off the command line), or the lines themselves',
+    ],
+    [
+        '--max-model-requests <n>',
+        'with an allow-list or audit: model API requests the proxy lets through, then 429 (0: no limit)',
+    ],
+    [
+        '--max-model-tokens <n>',
+        'with an allow-list or audit: input plus output tokens, then 429 (0: no limit; docs/agents.md)',
+    ],
+    ['--read-only-rootfs', 'read-only root filesystem (tmpfs /tmp)'],
+    ['--json', 'print the outcome as JSON on stdout'],
+];
+const REAP = [
+    ['--dry-run', 'decide and report, remove nothing'],
+    ['--max-removals <n>', 'remove at most this many, the oldest first (0: no limit)'],
+    ['--force', 'remove stale sandboxes that hold work too (never those in use)'],
+    ['--archive-dir <dir>', "save the work (with --force) and orphans' files here before removal"],
+    IGNORED_IMAGE,
+    ['--json', 'print the result as JSON on stdout'],
+    ...RETENTION,
+];
+const LIST = [IGNORED_IMAGE, ['--json', 'print the list as JSON on stdout'], ...RETENTION];
+const RM = [
+    ['--project <project>', 'the project of the sandbox, when NAME is in several'],
+    ['--isolation <isolation>', 'disk or volume (container), when NAME is both', false],
+    ['--dry-run', 'say what would be removed (and saved first), remove nothing'],
+    ['--force', 'remove it even if it holds work (the work saved first); never when it is in use'],
+    [
+        '--archive-dir <dir>',
+        "where the work (or an orphan's files) is saved first (default: <tmp>/worktree-sandbox-archive-<uid>)",
+    ],
+    IGNORED_IMAGE,
+    ['--json', 'print the result as JSON on stdout'],
+];
+const REAP_HELP = `
+For a cron job on a self-hosted runner, as the runner's user:
+  17 3 * * *  npx --prefix /opt/worktree-sandbox worktree-sandbox reap --archive-dir /var/lib/wts-archive`;
+const LIST_HELP = `
+States: clean; holds work (uncommitted changes, commits no remote-tracking ref or tag of the parent
+reaches (its local branches count only when it has no remote), a merge or rebase in progress, or the
+check could not run); in use (a running container, a
+process working in it, a run holding its lock); orphan (its parent repository is
+gone). Give the expiry options of your reap job: the REMOVAL column assumes them.`;
 function buildProgram() {
     const program = new Command('worktree-sandbox')
         .description('A git worktree sandbox per job, the command run in a container; stale sandboxes reaped without losing work.')
@@ -21295,87 +21425,20 @@ function buildProgram() {
         .exitOverride()
         .configureOutput({ outputError: (text, write) => write(text) })
         .addHelpText('after', `\n${exitCodesHelp()}`);
-    common(program
-        .command('run')
-        .description("run a command in a sandbox worktree (the action's run mode), then clean up by --cleanup")
-        // Checked with the other settings (a required option would hide an unknown one: commander
-        // reports a missing mandatory option first).
-        .option('--command <command>', 'command to run with sh -c in the worktree (required)')
-        .option('--image <image>', 'image with sh and git', DEFAULT_IMAGE)
-        .addOption(new Option('--isolation <isolation>', 'where the worktree lives')
-        .choices(['container', 'disk'])
-        .default(D.isolation))
-        .option('--branch <branch>', 'branch to check out or create (default: a transient sandbox)')
-        .option('--base <rev>', 'start point of a new branch or transient sandbox (default: HEAD)')
-        .option('--repository-path <dir>', 'parent repository (default: the current folder)', process.cwd())
-        .addOption(new Option('--cleanup <policy>', 'after the run')
-        .choices(['auto', 'always', 'never'])
-        .default(D.cleanup))
-        .option('--env <line>', 'NAME or NAME=value for the container (repeatable)', (v, acc) => [...acc, v], [])
-        .option('--timeout-minutes <n>', 'stop the command after this long (0: no limit)', D['timeout-minutes'])
-        .option('--lock-timeout-minutes <n>', 'wait this long for another run on the same sandbox', D['lock-timeout-minutes'])
-        .option('--allow-failure', 'exit 0 even when the command fails')
-        .option('--push', 'commit what is left and push the branch to origin (never forced)')
-        .option('--commit-message <message>', 'message of that commit')
-        .addOption(new Option('--secret-scan <mode>', 'before the push: scan the added lines, the commits as stored and the path names for known secrets and credential formats; block stops the push (docs/secret-scan.md)')
-        .choices(['block', 'warn', 'off'])
-        .default(D['secret-scan']))
-        .option('--memory <size>', 'memory limit, e.g. 2g')
-        .option('--cpus <n>', 'CPU limit, e.g. 1.5')
-        .option('--pids-limit <n>', 'process limit', D['pids-limit'])
-        .option('--network <mode>', 'bridge, none, audit, or an allow-list: hosts, *.domains, :ports, @presets, separated by commas (docs/network.md)', D.network)
-        .option('--credentials <file or lines>', 'headers the proxy sets, one `<host> <Header-Name>: <value>` a line (needs an allow-list or audit): a file that holds them (keeps the values off the command line), or the lines themselves')
-        .option('--max-model-requests <n>', 'with an allow-list or audit: model API requests the proxy lets through, then 429 (0: no limit)', D['max-model-requests'])
-        .option('--max-model-tokens <n>', 'with an allow-list or audit: input plus output tokens, then 429 (0: no limit; docs/agents.md)', D['max-model-tokens'])
-        .option('--read-only-rootfs', 'read-only root filesystem (tmpfs /tmp)')
-        .option('--json', 'print the outcome as JSON on stdout')).action((opts) => runCli('run', opts));
-    common(retention(program
-        .command('reap')
-        .description('remove stale sandboxes (disk and volume) by the retention matrix, keeping any that hold work or are in use')
-        .option('--dry-run', 'decide and report, remove nothing')
-        .option('--max-removals <n>', 'remove at most this many, the oldest first (0: no limit)', D['max-removals'])
-        .option('--force', 'remove stale sandboxes that hold work too (never those in use)')
-        .option('--archive-dir <dir>', "save the work (with --force) and orphans' files here before removal")
-        .option('--image <image>', IGNORED_IMAGE, DEFAULT_IMAGE)
-        .option('--json', 'print the result as JSON on stdout')))
-        .addHelpText('after', `
-For a cron job on a self-hosted runner, as the runner's user:
-  17 3 * * *  npx --prefix /opt/worktree-sandbox worktree-sandbox reap --archive-dir /var/lib/wts-archive`)
-        .action((opts) => runCli('reap', opts));
-    common(retention(program
-        .command('list')
-        .description('every sandbox on this machine (disk and volume): class, branch, age, size, state, and when reap would remove it')
-        .option('--image <image>', IGNORED_IMAGE, DEFAULT_IMAGE)
-        .option('--json', 'print the list as JSON on stdout')))
-        .addHelpText('after', `
-States: clean; holds work (uncommitted changes, commits no remote-tracking ref or tag of the parent
-reaches (its local branches count only when it has no remote), a merge or rebase in progress, or the
-check could not run); in use (a running container, a
-process working in it, a run holding its lock); orphan (its parent repository is
-gone). Give the expiry options of your reap job: the REMOVAL column assumes them.`)
-        .action((opts) => runCli('list', opts));
-    common(program
-        .command('rm')
-        .description("remove one sandbox, with the reaper's safety gates (whatever its age)")
+    const command = (name, description, specs, after) => {
+        const cmd = program.command(name).description(description);
+        for (const spec of [...specs, ...COMMON])
+            cmd.addOption(main_option(spec));
+        return after ? cmd.addHelpText('after', after) : cmd;
+    };
+    command('run', "run a command in a sandbox worktree (the action's run mode), then clean up by --cleanup", RUN, '').action((opts) => runCli('run', opts));
+    command('reap', 'remove stale sandboxes (disk and volume) by the retention matrix, keeping any that hold work or are in use', REAP, REAP_HELP).action((opts) => runCli('reap', opts));
+    command('list', 'every sandbox on this machine (disk and volume): class, branch, age, size, state, and when reap would remove it', LIST, LIST_HELP).action((opts) => runCli('list', opts));
+    command('rm', "remove one sandbox, with the reaper's safety gates (whatever its age)", RM, '\nExit code 4 when a safety gate keeps the sandbox (the reason is printed).')
         .argument('<name>', 'sandbox name (as in `list`), volume name, or path of a disk sandbox')
-        .option('--project <project>', 'the project of the sandbox, when NAME is in several')
-        .addOption(new Option('--isolation <isolation>', 'disk or volume (container), when NAME is both').choices([
-        'container',
-        'disk',
-    ]))
-        .option('--dry-run', 'say what would be removed (and saved first), remove nothing')
-        .option('--force', 'remove it even if it holds work (the work saved first); never when it is in use')
-        .option('--archive-dir <dir>', "where the work (or an orphan's files) is saved first (default: <tmp>/worktree-sandbox-archive-<uid>)")
-        .option('--image <image>', IGNORED_IMAGE, DEFAULT_IMAGE)
-        .option('--json', 'print the result as JSON on stdout'))
-        .addHelpText('after', '\nExit code 4 when a safety gate keeps the sandbox (the reason is printed).')
         .action((name, opts) => runCli('rm', opts, [name]));
     return program;
 }
-const retention = (cmd) => cmd
-    .option('--headless-expiry-days <n>', 'days unused before an exploration-* sandbox is stale', String(DEFAULT_RETENTION.headlessExpiryDays))
-    .option('--branch-expiry-days <n>', 'days unused before a branch sandbox is stale', String(DEFAULT_RETENTION.branchExpiryDays))
-    .option('--orphan-expiry-days <n>', 'days unused before an orphan (parent repository gone) is stale; at least --branch-expiry-days', String(DEFAULT_RETENTION.orphanExpiryDays));
 async function main(argv) {
     const program = buildProgram();
     const debug = argv.includes('--debug');
