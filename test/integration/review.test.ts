@@ -172,11 +172,21 @@ describe('a review whose body starts with /fix', () => {
           body: 'outdated one',
         },
       ],
-      cut: { body: false, comments_left_out: 0, comments_cut: 0 },
+      // A review is a comment run: the first on this pull request, with no earlier reply of the bot.
+      run: 1,
+      earlier_replies: [],
+      cut: {
+        body: false,
+        comments_left_out: 0,
+        comments_cut: 0,
+        earlier_replies_left_out: 0,
+        earlier_replies_cut: 0,
+      },
     });
     expect(fs.existsSync('/tmp/wts-rv-pwned')).toBe(false);
 
-    // One call for the comments; no reaction (a review takes none); one progress comment on the pull request.
+    // One call for the comments; no reaction (a review takes none); one progress comment on the pull request;
+    // the bot's earlier replies read from both lists of the pull request once that comment exists.
     const progress = [...fake.comments.values()];
     expect(progress).toHaveLength(1);
     expect(fake.log).toEqual([
@@ -184,6 +194,8 @@ describe('a review whose body starts with /fix', () => {
       `GET ${api(`/pulls/${repos.number}`)}`,
       `GET ${api(`/pulls/${repos.number}/reviews/71/comments`)}`,
       `POST ${api(`/issues/${repos.number}/comments`)}`,
+      `GET ${api(`/issues/${repos.number}/comments`)}`,
+      `GET ${api(`/pulls/${repos.number}/comments`)}`,
       `PATCH ${api(`/issues/comments/${progress[0].id}`)}`,
     ]);
     expect(fake.calls[2].query).toMatchObject({ per_page: '100', page: '1' });
@@ -224,7 +236,13 @@ describe('a review whose body starts with /fix', () => {
     expect(seen.comments.length).toBeLessThanOrEqual(50);
     expect(seen.comments.map((c) => c.path).slice(0, 3)).toEqual(['f1.ts', 'f2.ts', 'f3.ts']);
     expect(Buffer.byteLength(seen.body)).toBe(64 * 1024);
-    expect(seen.cut).toEqual({ body: true, comments_left_out: 130 - seen.comments.length, comments_cut: 1 });
+    expect(seen.cut).toEqual({
+      body: true,
+      comments_left_out: 130 - seen.comments.length,
+      comments_cut: 1,
+      earlier_replies_left_out: 0,
+      earlier_replies_cut: 0,
+    });
     // Read in pages of 100, and no further than the list goes.
     const reads = fake.calls.filter((c) => c.path === api(`/pulls/${repos.number}/reviews/81/comments`));
     expect(reads.map((c) => c.query.page)).toEqual(['1', '2']);
