@@ -108,6 +108,7 @@ var http_client_on_demand = __webpack_require__(5126);
 // EXTERNAL MODULE: ./src/bundle/undici-on-demand.ts
 var undici_on_demand = __webpack_require__(6956);
 ;// CONCATENATED MODULE: ./src/github/api-comments.ts
+
 /** Pages of 100 comments read at most from one list (a bound in count and time). */
 const MAX_COMMENT_PAGES = 10;
 const PER_PAGE = 100;
@@ -161,21 +162,14 @@ async function listIssueComments(octokit, owner, repo, issueNumber) {
 }
 /** The review comments on the pull request's diff: the newest MAX_COMMENT_PAGES pages, oldest first. */
 async function listReviewComments(octokit, owner, repo, prNumber) {
-    const comments = [];
-    for (let n = 1; n <= MAX_COMMENT_PAGES; n++) {
-        const { data } = await octokit.rest.pulls.listReviewComments({
-            owner,
-            repo,
-            pull_number: prNumber,
-            sort: 'created',
-            direction: 'desc',
-            per_page: PER_PAGE,
-            page: n,
-        });
-        comments.push(...data);
-        if (data.length < PER_PAGE)
-            break;
-    }
+    const comments = await readPages(MAX_COMMENT_PAGES, (page) => octokit.rest.pulls.listReviewComments({
+        owner,
+        repo,
+        pull_number: prNumber,
+        sort: 'created',
+        direction: 'desc',
+        ...page,
+    }));
     return comments.reverse().map(info);
 }
 

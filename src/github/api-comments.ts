@@ -4,6 +4,7 @@
 // parameter, so its `Link` header tells which page is the last; the review comments are asked newest
 // first. Both are returned oldest first, with when each comment was made, so that they can be merged.
 import type { getOctokit } from '@actions/github';
+import { readPages } from './api-resilience.js';
 
 type Octokit = ReturnType<typeof getOctokit>;
 
@@ -89,19 +90,15 @@ export async function listReviewComments(
   repo: string,
   prNumber: number,
 ): Promise<IssueCommentInfo[]> {
-  const comments: Listed[] = [];
-  for (let n = 1; n <= MAX_COMMENT_PAGES; n++) {
-    const { data } = await octokit.rest.pulls.listReviewComments({
+  const comments = await readPages<Listed>(MAX_COMMENT_PAGES, (page) =>
+    octokit.rest.pulls.listReviewComments({
       owner,
       repo,
       pull_number: prNumber,
       sort: 'created',
       direction: 'desc',
-      per_page: PER_PAGE,
-      page: n,
-    });
-    comments.push(...(data as Listed[]));
-    if (data.length < PER_PAGE) break;
-  }
+      ...page,
+    }),
+  );
   return comments.reverse().map(info);
 }
