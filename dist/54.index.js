@@ -411,7 +411,125 @@ async function runChain(handlers, flow) {
     return undefined;
 }
 
+// EXTERNAL MODULE: ./src/network/policy.ts + 1 modules
+var network_policy = __webpack_require__(3977);
+;// CONCATENATED MODULE: ./src/network/request-rules.ts
+// What the proxy accepts of one HTTP request from the command, and how a request it ends TLS for is sent
+// on. The command writes the bytes, so each rule closes a way to make the server upstream parse something
+// other than what the proxy checked (a second request, another host) or hand a credential back. Node's
+// own parser, in its default strict mode, already refuses Content-Length beside Transfer-Encoding, a
+// Transfer-Encoding that does not end in chunked, repeated Content-Length and obsolete line folds; these
+// rules are for what it lets through. Pure: no sockets. ADR 0009.
+
+/** Methods that echo the request back (the credential with it), refused on every path. */
+const ECHO_METHODS = new Set(['TRACE', 'TRACK']);
+/**
+ * Methods whose body Node's client sends as is, without chunked framing, when no Content-Length is given:
+ * a Transfer-Encoding the proxy strips (it is hop-by-hop) would leave the chunks to be read upstream as a
+ * second request.
+ */
+const UNFRAMED_METHODS = new Set(['GET', 'HEAD', 'DELETE', 'OPTIONS', 'CONNECT', 'TRACE']);
+/** Hop-by-hop headers (RFC 9110 7.6.1) and the proxy's own: never sent upstream. */
+const HOP_BY_HOP = new Set([
+    'connection',
+    'keep-alive',
+    'proxy-authenticate',
+    'proxy-authorization',
+    'proxy-connection',
+    'te',
+    'trailer',
+    'transfer-encoding',
+    'upgrade',
+]);
+/** The values of header `name` (lower case) in raw headers (name, value, name, value...). */
+function valuesOf(raw, name) {
+    const out = [];
+    for (let i = 0; i + 1 < raw.length; i += 2)
+        if (raw[i].toLowerCase() === name)
+            out.push(raw[i + 1]);
+    return out;
+}
+/** Raw headers less every one whose name (lower case) is in `dropped`, then `added` (name, value pairs). */
+function headersWithout(raw, dropped, added = []) {
+    const out = [];
+    for (let i = 0; i + 1 < raw.length; i += 2)
+        if (!dropped.has(raw[i].toLowerCase()))
+            out.push(raw[i], raw[i + 1]);
+    return [...out, ...added];
+}
+/** Host and port of a Host header (`name`, `name:port`, `[v6]:port`); the host normalized. */
+function splitHostHeader(value) {
+    const v6 = /^\[([^\]]*)\](?::(\d+))?$/.exec(value);
+    if (v6)
+        return { host: (0,network_policy/* normalizeHost */.cS)(v6[1]), port: v6[2] ? Number(v6[2]) : undefined };
+    const m = /^(.*?)(?::(\d*))?$/.exec(value.trim());
+    return { host: (0,network_policy/* normalizeHost */.cS)(m[1]), port: m[2] ? Number(m[2]) : undefined };
+}
+/**
+ * Rules for every request the proxy parses, plain or inside a tunnel it ends: the echo methods, a
+ * Transfer-Encoding on a method that would lose it, and more than one Host.
+ */
+function framingRefusal(req) {
+    const method = (req.method ?? '').toUpperCase();
+    if (ECHO_METHODS.has(method))
+        return { status: 405, reason: `${method} is refused: it would echo the request, headers included` };
+    const encodings = valuesOf(req.rawHeaders, 'transfer-encoding');
+    if (encodings.length > 0 && UNFRAMED_METHODS.has(method))
+        return { status: 400, reason: `Transfer-Encoding on ${method} is ambiguous framing` };
+    if (encodings.length > 0 && valuesOf(req.rawHeaders, 'content-length').length > 0)
+        return { status: 400, reason: 'Content-Length with Transfer-Encoding is ambiguous framing' };
+    if (valuesOf(req.rawHeaders, 'host').length > 1)
+        return { status: 400, reason: 'more than one Host header' };
+    return undefined;
+}
+/**
+ * Inside a tunnel the proxy ends (a host with a credential): the request must name exactly that host and
+ * port, once, over HTTP/1.1. Returns the origin-form path to send upstream, or the refusal.
+ */
+function tunnelTarget(req, host, port) {
+    const framing = framingRefusal(req);
+    if (framing)
+        return { refusal: framing };
+    if (req.httpVersion !== '1.1')
+        return { refusal: { status: 400, reason: `HTTP/${req.httpVersion} is refused here: HTTP/1.1 only` } };
+    const hosts = valuesOf(req.rawHeaders, 'host');
+    if (hosts.length !== 1)
+        return { refusal: { status: 400, reason: 'a request without a Host header' } };
+    const named = splitHostHeader(hosts[0]);
+    const elsewhere = { status: 421, reason: `a request for another host inside a tunnel to ${host}` };
+    if (named.host !== host || (named.port !== undefined && named.port !== port))
+        return { refusal: elsewhere };
+    const url = req.url ?? '';
+    if (url.startsWith('/') || (url === '*' && req.method === 'OPTIONS'))
+        return { path: url };
+    let target;
+    try {
+        target = new URL(url);
+    }
+    catch {
+        return { refusal: { status: 400, reason: 'a request target that is not a path or a URL' } };
+    }
+    const targetPort = target.port ? Number(target.port) : target.protocol === 'http:' ? 80 : 443;
+    if ((0,network_policy/* normalizeHost */.cS)(target.hostname) !== host || targetPort !== port)
+        return { refusal: elsewhere };
+    return { path: `${target.pathname}${target.search}` };
+}
+/**
+ * The headers sent upstream from inside a tunnel: those Node parsed, less the hop-by-hop ones (and any the
+ * Connection header names), the Host and every spelling of the credentials' names; then one Host for the
+ * tunnel's host and the credentials.
+ */
+function upstreamHeaders(raw, host, port, credentials) {
+    const dropped = new Set([...HOP_BY_HOP, 'host', ...credentials.map((c) => c.header.toLowerCase())]);
+    for (const value of valuesOf(raw, 'connection'))
+        for (const name of value.split(','))
+            dropped.add(name.trim().toLowerCase());
+    const added = credentials.flatMap((c) => [c.header, c.value]);
+    return ['Host', port === 443 ? host : `${host}:${port}`, ...headersWithout(raw, dropped, added)];
+}
+
 ;// CONCATENATED MODULE: ./src/network/handlers/credentials.ts
+
 /** The credentials for a host and port: each on the ports its line allows, by its scheme. */
 function credentialsFor(credentials, host, port, scheme) {
     return credentials.filter((c) => c.host === host && c.ports.includes(port) && c.scheme === scheme);
@@ -445,14 +563,9 @@ function setCredentials(flow) {
     if (flow.credentials.length === 0)
         return;
     const raw = flow.request.rawHeaders;
-    const replaced = new Set(flow.credentials.map((c) => c.header.toLowerCase()));
-    const out = [];
-    for (let i = 0; i + 1 < raw.length; i += 2)
-        if (!replaced.has(raw[i].toLowerCase()))
-            out.push(raw[i], raw[i + 1]);
-    for (const c of flow.credentials)
-        out.push(c.header, c.value);
-    raw.splice(0, raw.length, ...out);
+    const names = new Set(flow.credentials.map((c) => c.header.toLowerCase()));
+    const added = flow.credentials.flatMap((c) => [c.header, c.value]);
+    raw.splice(0, raw.length, ...headersWithout(raw, names, added));
 }
 
 // EXTERNAL MODULE: ./src/network/model-apis.ts + 4 modules
@@ -745,6 +858,7 @@ function opensValue(region, after, opens) {
 
 
 
+
 /** The answer's format, when the scanner can read it: not encoded, JSON or server-sent events. */
 function readable(response) {
     const encoding = String(response.headers['content-encoding'] ?? 'identity').toLowerCase();
@@ -756,14 +870,6 @@ function readable(response) {
     if (type.includes('json'))
         return 'json';
     return undefined;
-}
-/** Headers without any of `names`, then `added`. */
-function replaced(headers, names, added) {
-    const out = [];
-    for (let i = 0; i + 1 < headers.length; i += 2)
-        if (!names.includes(headers[i].toLowerCase()))
-            out.push(headers[i], headers[i + 1]);
-    return [...out, ...added];
 }
 /** Sends `req` on as `options` say and pipes the answer into `res`; settles when `res` is done. */
 function sendOn(req, res, options) {
@@ -780,9 +886,12 @@ function sendOn(req, res, options) {
     let headers = options.headers;
     // Without Accept-Encoding but `identity`: the answer comes as the scanner reads it.
     if (meter)
-        headers = replaced(headers, ['accept-encoding'], ['Accept-Encoding', 'identity']);
+        headers = headersWithout(headers, new Set(['accept-encoding']), ['Accept-Encoding', 'identity']);
     if (options.body)
-        headers = replaced(headers, ['content-length'], ['Content-Length', String(options.body.length)]);
+        headers = headersWithout(headers, new Set(['content-length']), [
+            'Content-Length',
+            String(options.body.length),
+        ]);
     const client = options.protocol === 'https' ? external_node_https_ : external_node_http_;
     const upstream = client.request({
         host: options.host,
@@ -854,6 +963,7 @@ function plainResponses(server) {
 ;// CONCATENATED MODULE: ./src/network/metered-request.ts
 
 
+
 /** The most of a request body held to add `include_usage`; past it the body is sent on as it is. */
 const MAX_REWRITE_BYTES = 32 * 1024 * 1024;
 /** The request's body, whole, or the part read when it is past the bound (the rest still to come). */
@@ -906,10 +1016,7 @@ function withIncludeUsage(body) {
 }
 /** Whether the request's body is encoded (gzip...): then it cannot be read, nor changed. */
 function encodedBody(headers) {
-    for (let i = 0; i + 1 < headers.length; i += 2)
-        if (headers[i].toLowerCase() === 'content-encoding' && headers[i + 1].trim().toLowerCase() !== 'identity')
-            return true;
-    return false;
+    return valuesOf(headers, 'content-encoding').some((v) => v.trim().toLowerCase() !== 'identity');
 }
 /** Decides `req` (classified as `call`) against the budget, and refuses it or sends it on; settles when done. */
 async function serveModelRequest(req, res, call, target) {
@@ -955,119 +1062,6 @@ async function serveModelRequest(req, res, call, target) {
         head,
         meter: { api: call.api, update: open.update, done: open.done },
     });
-}
-
-// EXTERNAL MODULE: ./src/network/policy.ts + 1 modules
-var network_policy = __webpack_require__(3977);
-;// CONCATENATED MODULE: ./src/network/request-rules.ts
-// What the proxy accepts of one HTTP request from the command, and how a request it ends TLS for is sent
-// on. The command writes the bytes, so each rule closes a way to make the server upstream parse something
-// other than what the proxy checked (a second request, another host) or hand a credential back. Node's
-// own parser, in its default strict mode, already refuses Content-Length beside Transfer-Encoding, a
-// Transfer-Encoding that does not end in chunked, repeated Content-Length and obsolete line folds; these
-// rules are for what it lets through. Pure: no sockets. ADR 0009.
-
-/** Methods that echo the request back (the credential with it), refused on every path. */
-const ECHO_METHODS = new Set(['TRACE', 'TRACK']);
-/**
- * Methods whose body Node's client sends as is, without chunked framing, when no Content-Length is given:
- * a Transfer-Encoding the proxy strips (it is hop-by-hop) would leave the chunks to be read upstream as a
- * second request.
- */
-const UNFRAMED_METHODS = new Set(['GET', 'HEAD', 'DELETE', 'OPTIONS', 'CONNECT', 'TRACE']);
-/** Hop-by-hop headers (RFC 9110 7.6.1) and the proxy's own: never sent upstream. */
-const HOP_BY_HOP = new Set([
-    'connection',
-    'keep-alive',
-    'proxy-authenticate',
-    'proxy-authorization',
-    'proxy-connection',
-    'te',
-    'trailer',
-    'transfer-encoding',
-    'upgrade',
-]);
-function valuesOf(raw, name) {
-    const out = [];
-    for (let i = 0; i + 1 < raw.length; i += 2)
-        if (raw[i].toLowerCase() === name)
-            out.push(raw[i + 1]);
-    return out;
-}
-/** Host and port of a Host header (`name`, `name:port`, `[v6]:port`); the host normalized. */
-function splitHostHeader(value) {
-    const v6 = /^\[([^\]]*)\](?::(\d+))?$/.exec(value);
-    if (v6)
-        return { host: (0,network_policy/* normalizeHost */.cS)(v6[1]), port: v6[2] ? Number(v6[2]) : undefined };
-    const m = /^(.*?)(?::(\d*))?$/.exec(value.trim());
-    return { host: (0,network_policy/* normalizeHost */.cS)(m[1]), port: m[2] ? Number(m[2]) : undefined };
-}
-/**
- * Rules for every request the proxy parses, plain or inside a tunnel it ends: the echo methods, a
- * Transfer-Encoding on a method that would lose it, and more than one Host.
- */
-function framingRefusal(req) {
-    const method = (req.method ?? '').toUpperCase();
-    if (ECHO_METHODS.has(method))
-        return { status: 405, reason: `${method} is refused: it would echo the request, headers included` };
-    const encodings = valuesOf(req.rawHeaders, 'transfer-encoding');
-    if (encodings.length > 0 && UNFRAMED_METHODS.has(method))
-        return { status: 400, reason: `Transfer-Encoding on ${method} is ambiguous framing` };
-    if (encodings.length > 0 && valuesOf(req.rawHeaders, 'content-length').length > 0)
-        return { status: 400, reason: 'Content-Length with Transfer-Encoding is ambiguous framing' };
-    if (valuesOf(req.rawHeaders, 'host').length > 1)
-        return { status: 400, reason: 'more than one Host header' };
-    return undefined;
-}
-/**
- * Inside a tunnel the proxy ends (a host with a credential): the request must name exactly that host and
- * port, once, over HTTP/1.1. Returns the origin-form path to send upstream, or the refusal.
- */
-function tunnelTarget(req, host, port) {
-    const framing = framingRefusal(req);
-    if (framing)
-        return { refusal: framing };
-    if (req.httpVersion !== '1.1')
-        return { refusal: { status: 400, reason: `HTTP/${req.httpVersion} is refused here: HTTP/1.1 only` } };
-    const hosts = valuesOf(req.rawHeaders, 'host');
-    if (hosts.length !== 1)
-        return { refusal: { status: 400, reason: 'a request without a Host header' } };
-    const named = splitHostHeader(hosts[0]);
-    const elsewhere = { status: 421, reason: `a request for another host inside a tunnel to ${host}` };
-    if (named.host !== host || (named.port !== undefined && named.port !== port))
-        return { refusal: elsewhere };
-    const url = req.url ?? '';
-    if (url.startsWith('/') || (url === '*' && req.method === 'OPTIONS'))
-        return { path: url };
-    let target;
-    try {
-        target = new URL(url);
-    }
-    catch {
-        return { refusal: { status: 400, reason: 'a request target that is not a path or a URL' } };
-    }
-    const targetPort = target.port ? Number(target.port) : target.protocol === 'http:' ? 80 : 443;
-    if ((0,network_policy/* normalizeHost */.cS)(target.hostname) !== host || targetPort !== port)
-        return { refusal: elsewhere };
-    return { path: `${target.pathname}${target.search}` };
-}
-/**
- * The headers sent upstream from inside a tunnel: those Node parsed, less the hop-by-hop ones (and any the
- * Connection header names), the Host and every spelling of the credentials' names; then one Host for the
- * tunnel's host and the credentials.
- */
-function upstreamHeaders(raw, host, port, credentials) {
-    const dropped = new Set([...HOP_BY_HOP, 'host', ...credentials.map((c) => c.header.toLowerCase())]);
-    for (const value of valuesOf(raw, 'connection'))
-        for (const name of value.split(','))
-            dropped.add(name.trim().toLowerCase());
-    const out = ['Host', port === 443 ? host : `${host}:${port}`];
-    for (let i = 0; i + 1 < raw.length; i += 2)
-        if (!dropped.has(raw[i].toLowerCase()))
-            out.push(raw[i], raw[i + 1]);
-    for (const c of credentials)
-        out.push(c.header, c.value);
-    return out;
 }
 
 ;// CONCATENATED MODULE: ./src/network/handlers/meter.ts

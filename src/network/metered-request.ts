@@ -8,6 +8,7 @@ import type * as http from 'node:http';
 import { budgetAnswer, type ModelRequest } from './model-apis.js';
 import type { ModelMeter } from './model-meter.js';
 import { sendOn, type SendOnOptions } from './send-on.js';
+import { valuesOf } from './request-rules.js';
 
 /** The most of a request body held to add `include_usage`; past it the body is sent on as it is. */
 export const MAX_REWRITE_BYTES = 32 * 1024 * 1024;
@@ -61,10 +62,7 @@ export function withIncludeUsage(body: Buffer): { body: Buffer } | { why: string
 
 /** Whether the request's body is encoded (gzip...): then it cannot be read, nor changed. */
 function encodedBody(headers: readonly string[]): boolean {
-  for (let i = 0; i + 1 < headers.length; i += 2)
-    if (headers[i].toLowerCase() === 'content-encoding' && headers[i + 1].trim().toLowerCase() !== 'identity')
-      return true;
-  return false;
+  return valuesOf(headers, 'content-encoding').some((v) => v.trim().toLowerCase() !== 'identity');
 }
 
 export interface MeteredTarget {

@@ -43,10 +43,23 @@ const HOP_BY_HOP = new Set([
   'upgrade',
 ]);
 
-function valuesOf(raw: readonly string[], name: string): string[] {
+/** The values of header `name` (lower case) in raw headers (name, value, name, value...). */
+export function valuesOf(raw: readonly string[], name: string): string[] {
   const out: string[] = [];
   for (let i = 0; i + 1 < raw.length; i += 2) if (raw[i].toLowerCase() === name) out.push(raw[i + 1]);
   return out;
+}
+
+/** Raw headers less every one whose name (lower case) is in `dropped`, then `added` (name, value pairs). */
+export function headersWithout(
+  raw: readonly string[],
+  dropped: ReadonlySet<string>,
+  added: readonly string[] = [],
+): string[] {
+  const out: string[] = [];
+  for (let i = 0; i + 1 < raw.length; i += 2)
+    if (!dropped.has(raw[i].toLowerCase())) out.push(raw[i], raw[i + 1]);
+  return [...out, ...added];
 }
 
 /** Host and port of a Host header (`name`, `name:port`, `[v6]:port`); the host normalized. */
@@ -120,9 +133,6 @@ export function upstreamHeaders(
   const dropped = new Set([...HOP_BY_HOP, 'host', ...credentials.map((c) => c.header.toLowerCase())]);
   for (const value of valuesOf(raw, 'connection'))
     for (const name of value.split(',')) dropped.add(name.trim().toLowerCase());
-  const out = ['Host', port === 443 ? host : `${host}:${port}`];
-  for (let i = 0; i + 1 < raw.length; i += 2)
-    if (!dropped.has(raw[i].toLowerCase())) out.push(raw[i], raw[i + 1]);
-  for (const c of credentials) out.push(c.header, c.value);
-  return out;
+  const added = credentials.flatMap((c) => [c.header, c.value]);
+  return ['Host', port === 443 ? host : `${host}:${port}`, ...headersWithout(raw, dropped, added)];
 }

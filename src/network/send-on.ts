@@ -8,6 +8,7 @@ import * as https from 'node:https';
 import { RequestError } from 'proxy-chain';
 import type { ModelApi } from './model-apis.js';
 import type { MeteredAnswer } from './model-meter.js';
+import { headersWithout } from './request-rules.js';
 import { UsageScanner, type Usage } from './usage-scanner.js';
 
 export interface SendOnOptions {
@@ -41,14 +42,6 @@ function readable(response: http.IncomingMessage): 'json' | 'sse' | undefined {
   return undefined;
 }
 
-/** Headers without any of `names`, then `added`. */
-function replaced(headers: readonly string[], names: readonly string[], added: string[]): string[] {
-  const out: string[] = [];
-  for (let i = 0; i + 1 < headers.length; i += 2)
-    if (!names.includes(headers[i].toLowerCase())) out.push(headers[i], headers[i + 1]);
-  return [...out, ...added];
-}
-
 /** Sends `req` on as `options` say and pipes the answer into `res`; settles when `res` is done. */
 export function sendOn(
   req: http.IncomingMessage,
@@ -66,9 +59,12 @@ export function sendOn(
   let scanner: UsageScanner | undefined;
   let headers = options.headers;
   // Without Accept-Encoding but `identity`: the answer comes as the scanner reads it.
-  if (meter) headers = replaced(headers, ['accept-encoding'], ['Accept-Encoding', 'identity']);
+  if (meter) headers = headersWithout(headers, new Set(['accept-encoding']), ['Accept-Encoding', 'identity']);
   if (options.body)
-    headers = replaced(headers, ['content-length'], ['Content-Length', String(options.body.length)]);
+    headers = headersWithout(headers, new Set(['content-length']), [
+      'Content-Length',
+      String(options.body.length),
+    ]);
   const client = options.protocol === 'https' ? https : http;
   const upstream = client.request(
     {

@@ -7,6 +7,7 @@ import type * as http from 'node:http';
 import type { Flow, Handler } from '../chain.js';
 import type { Interceptors } from '../interceptor.js';
 import type { Credential } from '../policy.js';
+import { headersWithout } from '../request-rules.js';
 
 /** The credentials for a host and port: each on the ports its line allows, by its scheme. */
 export function credentialsFor(
@@ -47,10 +48,7 @@ export function credentialsHandler(credentials: readonly Credential[], intercept
 export function setCredentials(flow: Flow): void {
   if (flow.credentials.length === 0) return;
   const raw = flow.request.rawHeaders;
-  const replaced = new Set(flow.credentials.map((c) => c.header.toLowerCase()));
-  const out: string[] = [];
-  for (let i = 0; i + 1 < raw.length; i += 2)
-    if (!replaced.has(raw[i].toLowerCase())) out.push(raw[i], raw[i + 1]);
-  for (const c of flow.credentials) out.push(c.header, c.value);
-  raw.splice(0, raw.length, ...out);
+  const names = new Set(flow.credentials.map((c) => c.header.toLowerCase()));
+  const added = flow.credentials.flatMap((c) => [c.header, c.value]);
+  raw.splice(0, raw.length, ...headersWithout(raw, names, added));
 }
