@@ -1,10 +1,14 @@
 // The cost of metering a model API's answer (docs/network.md, "Model usage and budget"): the proxy of this
 // source, in a child process of its own, on its Unix socket; a server in this process streams a 10 MB
 // answer of server-sent events in Anthropic's shape (usage at the start and the end) to a plain-HTTP
-// POST /v1/messages, which the proxy meters. Variants, interleaved round by round:
-//   metered    text/event-stream: the answer passes the usage scanner;
-//   unscanned  the same bytes as text/plain: the same path (send-on.ts), the scanner not used;
-//   forward    the same bytes to POST /v1/other: not a model API, proxy-chain's `forward` as before.
+// POST /v1/messages, which the proxy meters, and from an HTTPS server to the same POST on a host in
+// `credentials`, whose TLS the proxy ends (the path of every hosted model API: TLS from the command, the
+// key set, TLS to the API). Variants, interleaved round by round:
+//   metered        plain HTTP, text/event-stream: the answer passes the usage scanner;
+//   unscanned      the same bytes as text/plain: the same path (send-on.ts), the scanner not used;
+//   forward        the same bytes to POST /v1/other: not a model API, proxy-chain's `forward` as before;
+//   tls-metered    the credential host, through one kept-alive CONNECT tunnel per sample;
+//   tls-unscanned  the same, as text/plain.
 // Per sample (BENCH_BATCH requests of one variant): the proxy process's CPU time per request
 // (process.cpuUsage, user + system, read before and after the batch) and the median time to the first
 // byte of the answer's body (the server writes the first event at once, the rest after 50 ms). Medians
@@ -15,7 +19,9 @@
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as http from 'node:http';
+import * as https from 'node:https';
 import * as path from 'node:path';
+import * as tls from 'node:tls';
 import { setTimeout } from 'node:timers';
 import { build } from 'esbuild';
 import { CACHE, loadAverage, machineNote, median, ROOT } from './lib.mjs';
@@ -30,7 +36,7 @@ fs.mkdirSync(CACHE, { recursive: true });
 const work = fs.mkdtempSync(path.join(CACHE, 'model-usage-')); // beside node_modules, which it imports
 await build({
   stdin: {
-    contents: `export { startProxy } from './src/network/proxy.ts'; export { parseNetwork } from './src/network/policy.ts'; export { UsageScanner } from './src/network/usage-scanner.ts';`,
+    contents: `export { startProxy } from './src/network/proxy.ts'; export { parseNetwork, parseCredentials } from './src/network/policy.ts'; export { createRunCa } from './src/network/ca.ts'; export { UsageScanner } from './src/network/usage-scanner.ts';`,
     resolveDir: ROOT,
     loader: 'ts',
   },
@@ -45,9 +51,15 @@ await build({
 fs.writeFileSync(
   path.join(work, 'proxy.mjs'),
   `import * as readline from 'node:readline';
-import { startProxy, parseNetwork } from './network.mjs';
-const [socketPath, allow] = process.argv.slice(2);
-await startProxy({ policy: parseNetwork(allow), socketPath });
+import * as fs from 'node:fs';
+import { startProxy, parseNetwork, parseCredentials, createRunCa } from './network.mjs';
+const [socketPath, allow, credential, serverCaFile] = process.argv.slice(2);
+await startProxy({
+  policy: parseCredentials(credential, parseNetwork(allow)),
+  socketPath,
+  ca: await createRunCa(),
+  trustedCas: fs.readFileSync(serverCaFile, 'utf8'),
+});
 console.log('ready');
 // Each line in: this process's CPU time so far (microseconds), one line out.
 for await (const _ of readline.createInterface({ input: process.stdin })) {
@@ -70,7 +82,7 @@ const delta = event('content_block_delta', {
 const last = event('message_delta', { type: 'message_delta', usage: { output_tokens: 250000 } });
 const rest = Buffer.from(delta.repeat(Math.ceil((SIZE - first.length - last.length) / delta.length)) + last);
 
-const server = http.createServer((req, res) => {
+const answerWith = (req, res) => {
   req.resume();
   req.on('end', () => {
     const plain = req.url.includes('plain');
@@ -89,14 +101,31 @@ const server = http.createServer((req, res) => {
       more();
     }, 50);
   });
-});
+};
+const server = http.createServer(answerWith);
 await new Promise((r) => server.listen(0, '127.0.0.1', r));
 const port = server.address().port;
+// The API over HTTPS, by a certificate of a CA of its own that the proxy is told to trust.
+const { createRunCa } = await import(path.join(work, 'network.mjs'));
+const serverCa = await createRunCa();
+const serverCaFile = path.join(work, 'server-ca.pem');
+fs.writeFileSync(serverCaFile, serverCa.certificate);
+const secureServer = https.createServer(await serverCa.leaf('localhost'), answerWith);
+await new Promise((r) => secureServer.listen(0, '127.0.0.1', r));
+const securePort = secureServer.address().port;
 
 const socketPath = path.join(work, 'proxy.sock');
-const proxy = spawn(process.execPath, [path.join(work, 'proxy.mjs'), socketPath, `localhost:${port}`], {
-  stdio: ['pipe', 'pipe', 'inherit'],
-});
+const proxy = spawn(
+  process.execPath,
+  [
+    path.join(work, 'proxy.mjs'),
+    socketPath,
+    `localhost:${port}, localhost:${securePort}`,
+    `localhost:${securePort} x-api-key: bench-key`,
+    serverCaFile,
+  ],
+  { stdio: ['pipe', 'pipe', 'inherit'] },
+);
 const lines = [];
 let waiting;
 let buffered = '';
@@ -124,19 +153,39 @@ const cpu = async () => {
   return Number(await nextLine());
 };
 
-/** One POST through the proxy: the time to the first byte of its body (ms). */
-async function post(target) {
+/**
+ * An agent for the credential host: one CONNECT tunnel through the proxy, TLS inside it (the proxy's
+ * certificate, made for the run, is not checked here), kept alive for the requests of a sample.
+ */
+function tunnelAgent() {
+  const agent = new https.Agent({ keepAlive: true, maxSockets: 1 });
+  agent.createConnection = (_options, done) => {
+    http
+      .request({ socketPath, method: 'CONNECT', path: `localhost:${securePort}`, agent: false })
+      .once('connect', (res, socket) => {
+        if (res.statusCode !== 200) return done(new Error(`CONNECT: ${res.statusCode}`));
+        const secure = tls.connect({ socket, servername: 'localhost', rejectUnauthorized: false });
+        secure.once('secureConnect', () => done(null, secure)).once('error', done);
+      })
+      .once('error', done)
+      .end();
+  };
+  return agent;
+}
+
+/** One POST through the proxy (by `agent`: to the credential host): the time to the first byte of its body (ms). */
+async function post(target, agent) {
   const started = process.hrtime.bigint();
   let ttfb = 0;
   let bytes = 0;
   await new Promise((resolve, reject) => {
-    const req = http.request(
+    const req = (agent ? https : http).request(
       {
-        socketPath,
+        ...(agent
+          ? { agent, host: 'localhost', port: securePort, path: target }
+          : { agent: false, socketPath, path: `http://localhost:${port}${target}` }),
         method: 'POST',
-        path: `http://localhost:${port}${target}`,
-        headers: { host: `localhost:${port}`, 'content-type': 'application/json' },
-        agent: false,
+        headers: { host: `localhost:${agent ? securePort : port}`, 'content-type': 'application/json' },
       },
       (res) => {
         res.on('data', (d) => {
@@ -158,20 +207,29 @@ async function post(target) {
  * moves by a millisecond between two reads, a batch's share of it by less), and their median time to the
  * first byte (ms).
  */
-async function once(target) {
+async function once({ target, secure }) {
+  const agent = secure ? tunnelAgent() : undefined;
   const before = await cpu();
   const ttfbs = [];
-  for (let i = 0; i < BATCH; i++) ttfbs.push(await post(target));
-  // Let the proxy finish its side (the answer recorded) before its CPU is read.
+  for (let i = 0; i < BATCH; i++) ttfbs.push(await post(target, agent));
+  agent?.destroy();
+  // Let the proxy finish its side (the answer recorded, the tunnel closed) before its CPU is read.
   await new Promise((r) => setTimeout(r, 20));
   return { cpu: ((await cpu()) - before) / 1000 / BATCH, ttfb: median(ttfbs) };
 }
 
-const variants = { metered: '/v1/messages', unscanned: '/v1/messages?plain', forward: '/v1/other' };
+const variants = {
+  metered: { target: '/v1/messages' },
+  unscanned: { target: '/v1/messages?plain' },
+  forward: { target: '/v1/other' },
+  'tls-metered': { target: '/v1/messages', secure: true },
+  'tls-unscanned': { target: '/v1/messages?plain', secure: true },
+};
 const results = Object.fromEntries(Object.keys(variants).map((k) => [k, { cpu: [], ttfb: [] }]));
 for (const target of Object.values(variants)) await once(target); // warm-up
 /** Per round: metering's CPU against the unscanned path's in the same round, in percent. */
 const paired = [];
+const pairedTls = [];
 for (let round = 0; round < ROUNDS; round++) {
   const order = Object.keys(variants);
   if (round % 2) order.reverse();
@@ -183,9 +241,11 @@ for (let round = 0; round < ROUNDS; round++) {
     inRound[name] = r.cpu;
   }
   paired.push(((inRound.metered - inRound.unscanned) / inRound.unscanned) * 100);
+  pairedTls.push(((inRound['tls-metered'] - inRound['tls-unscanned']) / inRound['tls-unscanned']) * 100);
 }
 proxy.kill();
 server.close();
+secureServer.close();
 
 // The scanner alone, in this process, on the same bytes in fresh 32 KiB chunks (the proxy's HTTP client
 // hands on about that much per 'data' event here): the part of the metered path's CPU that is the
@@ -239,6 +299,9 @@ console.log(
 );
 console.log(
   `metering vs the same path unscanned, the median of the rounds' own differences: CPU ${median(paired).toFixed(1)} %`,
+);
+console.log(
+  `on the credential host (TLS both sides), metering vs unscanned: CPU ${pct(m['tls-metered'].cpu, m['tls-unscanned'].cpu)}; the median of the rounds' own differences ${median(pairedTls).toFixed(1)} %; the scanner alone ${((median(scannerOnly) / m['tls-unscanned'].cpu) * 100).toFixed(1)} % of it`,
 );
 console.log(
   `the scanner alone: ${median(scannerOnly).toFixed(2)} ms per answer, ${((median(scannerOnly) / m.unscanned.cpu) * 100).toFixed(1)} % of the unscanned path's CPU`,
