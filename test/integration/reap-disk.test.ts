@@ -1,7 +1,9 @@
 // The reaper on real disk sandboxes made by run mode's own code: the retention matrix, the work gate, the
 // in-use gate, dry run, force with archive-dir, a second run that finds nothing to do, and a hostile
-// sandbox config that never runs on the host. (max-removals, a rule of the decision alone, is proved with
-// fakes in src/reap/removal-invariants.spec.ts.)
+// sandbox config that never runs on the host; what counts as saved, end to end once (a remote-tracking
+// ref). Rules of the decision alone are proved without Docker: max-removals with fakes in
+// src/reap/removal-invariants.spec.ts; a tag that saves, and a parent with no remote whose branches save,
+// in src/reap/parent-check.spec.ts (the reaper's own check, on a real parent).
 import { execFileSync, spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -338,7 +340,7 @@ async function runCommittingThree(repo: TestRepo, inputs: Record<string, string>
   return outcome;
 }
 
-describe('what counts as saved: remote-tracking refs and tags, a local branch only in a parent with no remote', () => {
+describe('what counts as saved: a remote-tracking ref, never a local branch of a parent with a remote', () => {
   const THREE_UNPUSHED = 'holds work: 3 commit(s) on branch "feature/x" on no remote';
 
   it('keeps a stale sandbox whose commits are on a local branch of the parent only, and removes it once origin has them', async () => {
@@ -404,37 +406,6 @@ describe('what counts as saved: remote-tracking refs and tags, a local branch on
     git(clone, 'fetch', '--quiet', bundle, `${sandboxRefs(sandbox).head}:refs/heads/back`);
     expect(git(clone, 'rev-parse', 'back')).toBe(report.tip);
     expect(git(clone, 'rev-list', '--count', 'back', '^origin/main')).toBe('3');
-  }, 180_000);
-
-  it('counts a tag of the parent as saving the commits it reaches', async () => {
-    const root = newRoot();
-    const repo = newRepo();
-    const { sandbox, report } = await runCommittingThree(repo, {
-      isolation: 'disk',
-      'worktree-root': root,
-      branch: 'feature/x',
-    });
-    git(repo.parent, 'tag', 'v1', report.tip);
-    age(path.join(projectDir(root, repo.parent), sandbox.name), 100);
-    expect(byName(await reap(options(root)))[sandbox.name]).toMatchObject({ result: 'removed' });
-  }, 180_000);
-
-  it('removes a stale sandbox whose commits are on a local branch of a parent with no remote', async () => {
-    const root = newRoot();
-    const repo = newRepo();
-    git(repo.parent, 'remote', 'remove', 'origin');
-    const { sandbox, report } = await runCommittingThree(repo, {
-      isolation: 'disk',
-      'worktree-root': root,
-      branch: 'feature/x',
-    });
-    const hostPath = path.join(projectDir(root, repo.parent), sandbox.name);
-    age(hostPath, 100);
-    const d = byName(await reap(options(root)));
-    expect(d[sandbox.name]).toMatchObject({ result: 'removed', reason: 'stale and holds no work' });
-    expect(fs.existsSync(hostPath)).toBe(false);
-    // The branch keeps the commits: nowhere to push them, and nobody deletes it.
-    expect(git(repo.parent, 'rev-parse', 'refs/heads/feature/x')).toBe(report.tip);
   }, 180_000);
 
   it('keeps a volume sandbox whose commits are on a local branch of the parent only, through the same check', async () => {
