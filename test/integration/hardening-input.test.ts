@@ -69,6 +69,8 @@ interface Case {
   named?: string;
   extra?: Record<string, string>;
   printf?: boolean;
+  /** Reaches git in the parent, which the runner owns (the other cases alternate root and the runner). */
+  asRunner?: true;
 }
 
 const cases: Case[] = [
@@ -81,7 +83,7 @@ const cases: Case[] = [
   { input: 'branch', value: () => `x$(touch ${M()}/branch-subst)` },
   // Start points.
   { input: 'base', value: () => `--upload-pack=touch ${M()}/base` },
-  { input: 'base', value: 'no-such-revision' },
+  { input: 'base', value: 'no-such-revision', asRunner: true },
   { input: 'base', value: 'main\n--exec=x' },
   // Paths.
   { input: 'repository-path', value: () => `${repo.root}/../../../etc` },
@@ -125,7 +127,7 @@ describe('hostile inputs end in a clear error, nothing created, changed or execu
       branch: 'hostile-input',
       ...c.extra,
     };
-    const options: StepOptions = { asRunner: i % 2 === 0, inputs };
+    const options: StepOptions = { asRunner: c.asRunner ?? i % 2 === 0, inputs };
     if (c.printf) options.printfEnv = { [`INPUT_${c.input.toUpperCase()}`]: value };
     else inputs[c.input] = value;
     const step = await runStep(options);
