@@ -131,3 +131,38 @@ describe('checkAgainstParent on a real parent', () => {
     });
   });
 });
+
+describe('a tag of the parent saves what it reaches, as a remote-tracking ref does', () => {
+  const dir = tempDir('wts-parent-tags-');
+  const git = (...args: string[]) => gitIn(dir, ...args);
+  afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  async function verdict(named: string[]) {
+    const { git: cli } = await recordingGit();
+    const parent = { path: dir, gitDir: path.join(dir, '.git'), objectStores: [] };
+    const { verdicts } = await checkAgainstParent(cli, parent, [{ key: 's', headOid: named[0], named }]);
+    return verdicts.get('s');
+  }
+
+  it('naming the commit or reaching it, light or annotated, loose or packed; the sandbox records never do', async () => {
+    git('init', '--quiet', '--initial-branch=main');
+    git('remote', 'add', 'origin', 'https://example.invalid/r.git');
+    for (const n of ['one', 'two', 'three']) git('commit', '--quiet', '--allow-empty', '-m', n);
+    const three = git('rev-parse', 'HEAD');
+    const tree = git('rev-parse', `${three}^{tree}`);
+    // Three commits on a local branch of a parent with a remote, and the sandbox's own record: unsaved.
+    git('update-ref', 'refs/worktree-sandbox/disk/x/head', three);
+    expect(await verdict([three])).toMatchObject({ unsaved: { count: 3 }, hasRemote: true });
+
+    git('tag', 'light', three);
+    expect(await verdict([three])).toEqual({ headTree: tree });
+    git('tag', '-d', 'light');
+    git('tag', '-a', '-m', 'annotated', 'v1', `${three}~1`);
+    expect(await verdict([three])).toMatchObject({ unsaved: { count: 1 }, hasRemote: true });
+    git('pack-refs', '--all');
+    git('tag', '-a', '-m', 'annotated', 'v2', three);
+    expect(await verdict([three])).toEqual({ headTree: tree });
+    git('pack-refs', '--all');
+    expect(await verdict([three])).toEqual({ headTree: tree });
+  });
+});

@@ -2,6 +2,8 @@
 // a clear error naming the input, and nothing is created, changed or executed (no volume with the test's
 // prefix, no worktree entry, no branch or tag, nothing under the worktree root, no marker file, the
 // command never ran); or, for text that is only data, it is carried verbatim and nothing is executed.
+// One value of each kind runs here, with every value that tries to run or smuggle something; the other
+// values of each rule are proved in src/settings/input-errors.spec.ts, without the bundle.
 import { jest } from '@jest/globals';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -67,6 +69,8 @@ interface Case {
   named?: string;
   extra?: Record<string, string>;
   printf?: boolean;
+  /** Reaches git in the parent, which the runner owns (the other cases alternate root and the runner). */
+  asRunner?: true;
 }
 
 const cases: Case[] = [
@@ -74,19 +78,12 @@ const cases: Case[] = [
   { input: 'branch', value: '-x' },
   { input: 'branch', value: () => `--upload-pack=touch ${M()}/upload-pack` },
   { input: 'branch', value: 'a..b' },
-  { input: 'branch', value: 'a b' },
-  { input: 'branch', value: '@{-1}' },
-  { input: 'branch', value: '@' },
-  { input: 'branch', value: 'HEAD' },
-  { input: 'branch', value: 'refs/../x' },
-  { input: 'branch', value: 'main.lock' },
-  { input: 'branch', value: 'x'.repeat(300) },
   { input: 'branch', value: 'a\nb' },
   { input: 'branch', value: 'bad\\377\\376name', printf: true },
   { input: 'branch', value: () => `x$(touch ${M()}/branch-subst)` },
   // Start points.
   { input: 'base', value: () => `--upload-pack=touch ${M()}/base` },
-  { input: 'base', value: 'no-such-revision' },
+  { input: 'base', value: 'no-such-revision', asRunner: true },
   { input: 'base', value: 'main\n--exec=x' },
   // Paths.
   { input: 'repository-path', value: () => `${repo.root}/../../../etc` },
@@ -94,49 +91,24 @@ const cases: Case[] = [
   { input: 'repository-path', value: () => path.join(repo.root, 'no such folder') },
   { input: 'worktree-root', value: () => `${root}/a\nb`, extra: { isolation: 'disk' } },
   { input: 'worktree-root', value: () => `${root}/tab\there`, extra: { isolation: 'disk' } },
-  // Volume prefixes Docker would reject (or that would change the meaning of an argument).
-  { input: 'volume-prefix', value: 'bad/prefix' },
+  // Volume prefixes that would change the meaning of an argument, or run something.
   { input: 'volume-prefix', value: '-x' },
-  { input: 'volume-prefix', value: 'a b' },
-  { input: 'volume-prefix', value: 'ümlaut' },
   { input: 'volume-prefix', value: () => `x;touch ${M()}/prefix` },
-  { input: 'volume-prefix', value: '.hidden' },
-  { input: 'volume-prefix', value: 'a'.repeat(64) },
-  // Numbers.
+  // Numbers (and a size that carries an engine option).
   { input: 'timeout-minutes', value: '-1' },
-  { input: 'timeout-minutes', value: '1e3' },
-  { input: 'timeout-minutes', value: '0x10' },
-  { input: 'timeout-minutes', value: 'NaN' },
-  { input: 'timeout-minutes', value: 'Infinity' },
-  { input: 'pids-limit', value: '-5' },
-  { input: 'pids-limit', value: '1.5' },
-  { input: 'pids-limit', value: '0' },
-  { input: 'memory', value: '-1g' },
-  { input: 'memory', value: '1.5.5g' },
   { input: 'memory', value: '2g --privileged' },
-  { input: 'cpus', value: '-1' },
-  { input: 'cpus', value: '1,5' },
   // Enumerations.
   { input: 'mode', value: 'delete' },
-  { input: 'isolation', value: 'vm' },
-  { input: 'cleanup', value: 'sometimes' },
   { input: 'network', value: 'host' },
   { input: 'network', value: 'container:other' },
-  { input: 'allow-failure', value: 'yes' },
-  { input: 'read-only-rootfs', value: '1' },
   { input: 'push', value: 'true; rm -rf /' },
-  { input: 'max-import-size', value: '12 parsecs' },
-  { input: 'engine', value: 'kubectl' },
   // Environment lines that try to smuggle another variable or an engine option.
   { input: 'env', value: 'A=1\nB C=2' },
   { input: 'env', value: '-e FOO=1' },
   { input: 'env', value: '--privileged' },
-  { input: 'env', value: 'FOO BAR=1' },
   { input: 'env', value: 'SANDBOX_PARENT=/' },
-  { input: 'env', value: 'A=1\nA=2' },
   // Images that would be read as options or several words.
   { input: 'image', value: '--privileged' },
-  { input: 'image', value: 'a b' },
   { input: 'image', value: () => `x;touch ${M()}/image` },
   // The command itself is required.
   { input: 'command', value: '   ' },
@@ -155,7 +127,7 @@ describe('hostile inputs end in a clear error, nothing created, changed or execu
       branch: 'hostile-input',
       ...c.extra,
     };
-    const options: StepOptions = { asRunner: i % 2 === 0, inputs };
+    const options: StepOptions = { asRunner: c.asRunner ?? i % 2 === 0, inputs };
     if (c.printf) options.printfEnv = { [`INPUT_${c.input.toUpperCase()}`]: value };
     else inputs[c.input] = value;
     const step = await runStep(options);

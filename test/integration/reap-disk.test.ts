@@ -1,7 +1,10 @@
 // The reaper on real disk sandboxes made by run mode's own code: the retention matrix, the work gate, the
 // in-use gate, dry run, force with archive-dir, a second run that finds nothing to do, and a hostile
-// sandbox config that never runs on the host. (max-removals, a rule of the decision alone, is proved with
-// fakes in src/reap/removal-invariants.spec.ts.)
+// sandbox config that never runs on the host; what counts as saved, end to end once (a remote-tracking
+// ref). Rules of the decision alone are proved without Docker: max-removals with fakes in
+// src/reap/removal-invariants.spec.ts; a tag that saves, and a parent with no remote whose branches save,
+// in src/reap/parent-check.spec.ts (the reaper's own check, on a real parent); a volume sandbox's history
+// through that same check in src/reap/work-volume.spec.ts.
 import { execFileSync, spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -12,17 +15,10 @@ import { silentUi } from '../../src/ui/ui.js';
 import { parseSettings, type RunSettings } from '../../src/settings/settings.js';
 import { reap, type ReapOptions } from '../../src/reap/reap.js';
 import type { ReapResult } from '../../src/reap/reap-report.js';
-import { docker, removeVolumes, uniquePrefix, volumesWithPrefix } from '../support/docker.js';
+import { docker, uniquePrefix } from '../support/docker.js';
 import { TEST_IMAGE } from '../support/env.js';
 import { git, makeRepo, tempDir, type TestRepo } from '../support/repo.js';
-import {
-  age,
-  ageVolume,
-  makeDiskSandbox,
-  makeVolumeSandbox,
-  projectDir,
-  signalTimes,
-} from '../support/sandboxes.js';
+import { age, makeDiskSandbox, projectDir, signalTimes } from '../support/sandboxes.js';
 import { reapOptions } from '../support/reap-options.js';
 
 const cleanup: string[] = [];
@@ -338,7 +334,7 @@ async function runCommittingThree(repo: TestRepo, inputs: Record<string, string>
   return outcome;
 }
 
-describe('what counts as saved: remote-tracking refs and tags, a local branch only in a parent with no remote', () => {
+describe('what counts as saved: a remote-tracking ref, never a local branch of a parent with a remote', () => {
   const THREE_UNPUSHED = 'holds work: 3 commit(s) on branch "feature/x" on no remote';
 
   it('keeps a stale sandbox whose commits are on a local branch of the parent only, and removes it once origin has them', async () => {
@@ -405,64 +401,4 @@ describe('what counts as saved: remote-tracking refs and tags, a local branch on
     expect(git(clone, 'rev-parse', 'back')).toBe(report.tip);
     expect(git(clone, 'rev-list', '--count', 'back', '^origin/main')).toBe('3');
   }, 180_000);
-
-  it('counts a tag of the parent as saving the commits it reaches', async () => {
-    const root = newRoot();
-    const repo = newRepo();
-    const { sandbox, report } = await runCommittingThree(repo, {
-      isolation: 'disk',
-      'worktree-root': root,
-      branch: 'feature/x',
-    });
-    git(repo.parent, 'tag', 'v1', report.tip);
-    age(path.join(projectDir(root, repo.parent), sandbox.name), 100);
-    expect(byName(await reap(options(root)))[sandbox.name]).toMatchObject({ result: 'removed' });
-  }, 180_000);
-
-  it('removes a stale sandbox whose commits are on a local branch of a parent with no remote', async () => {
-    const root = newRoot();
-    const repo = newRepo();
-    git(repo.parent, 'remote', 'remove', 'origin');
-    const { sandbox, report } = await runCommittingThree(repo, {
-      isolation: 'disk',
-      'worktree-root': root,
-      branch: 'feature/x',
-    });
-    const hostPath = path.join(projectDir(root, repo.parent), sandbox.name);
-    age(hostPath, 100);
-    const d = byName(await reap(options(root)));
-    expect(d[sandbox.name]).toMatchObject({ result: 'removed', reason: 'stale and holds no work' });
-    expect(fs.existsSync(hostPath)).toBe(false);
-    // The branch keeps the commits: nowhere to push them, and nobody deletes it.
-    expect(git(repo.parent, 'rev-parse', 'refs/heads/feature/x')).toBe(report.tip);
-  }, 180_000);
-
-  it('keeps a volume sandbox whose commits are on a local branch of the parent only, through the same check', async () => {
-    const prefix = uniquePrefix('reapsaved');
-    const root = newRoot();
-    const repo = newRepo();
-    try {
-      // Made aged (its `created` label too), then a real run on it makes the commits.
-      const made = await makeVolumeSandbox(repo, prefix, { branch: 'feature/x', ageDays: 100 });
-      const { sandbox, report } = await runCommittingThree(repo, {
-        'volume-prefix': prefix,
-        branch: 'feature/x',
-      });
-      expect(sandbox).toMatchObject({ reused: true, volume: made.volume });
-      ageVolume(made, 100);
-      const reapVolumes = () => reap(options(root, { volumePrefix: prefix }));
-      const kept = (await reapVolumes()).sandboxes.find((s) => s.where === made.volume);
-      expect(kept).toMatchObject({ result: 'kept', reason: THREE_UNPUSHED });
-      expect(volumesWithPrefix(prefix)).toEqual([made.volume]);
-
-      git(repo.parent, 'push', '--quiet', 'origin', `${report.tip}:refs/heads/feature/x`);
-      git(repo.parent, 'fetch', '--quiet', 'origin');
-      ageVolume(made, 100);
-      const removed = (await reapVolumes()).sandboxes.find((s) => s.where === made.volume);
-      expect(removed).toMatchObject({ result: 'removed' });
-      expect(volumesWithPrefix(prefix)).toEqual([]);
-    } finally {
-      removeVolumes(prefix);
-    }
-  }, 240_000);
 });

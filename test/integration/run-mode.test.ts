@@ -1,4 +1,7 @@
-// Run mode with real git and a real Docker engine, through the core (in-process, as root).
+// Run mode with real git and a real Docker engine, through the core (in-process, as root). What depends on
+// the engine runs on each engine under test; what git and the host's files decide runs once, on Docker.
+// (A parent with no remote, whose branches save a transient sandbox's commits for auto cleanup, is end to
+// end in test/integration/post-step.test.ts and proved in src/sandbox/saved.spec.ts.)
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -235,20 +238,118 @@ describe.each(ENGINES)('engine %s', (name) => {
     },
   );
 
-  it('auto cleanup removes a transient sandbox that holds no work in a parent with no remote', async () => {
-    const { repo, root } = setup();
-    git(repo.parent, 'remote', 'remove', 'origin');
-    const { state } = await run({
-      'repository-path': repo.parent,
-      isolation: 'disk',
-      'worktree-root': root,
-      command: 'true',
+  describe('disk isolation', () => {
+    it('creates the worktree under <root>/<project>/<sandbox> and bind-mounts it at the same path', async () => {
+      const { repo, prefix, root } = setup();
+      const lines: string[] = [];
+      const { outcome } = await run(
+        {
+          'repository-path': repo.parent,
+          'volume-prefix': prefix,
+          isolation: 'disk',
+          'worktree-root': root,
+          branch: 'fix-lint',
+          command: 'pwd; echo fixed > src/app.js; git add -A; git commit -qm fix',
+        },
+        lines,
+      );
+      const { sandbox } = outcome;
+      expect(hostPathOf(sandbox)).toBe(path.join(root, sandbox.project, 'fix-lint'));
+      expect(sandbox.worktreePath).toBe(hostPathOf(sandbox));
+      expect(lines[0]).toBe(hostPathOf(sandbox));
+      expect(outcome.report).toMatchObject({
+        commits: 1,
+        changedFiles: ['src/app.js'],
+        currentBranch: 'fix-lint',
+      });
+      expect(git(repo.parent, 'log', '-1', '--format=%s', 'fix-lint')).toBe('fix');
+      expect(git(repo.parent, 'log', '-1', '--format=%an', 'fix-lint')).toBe('github-actions[bot]');
+      expect(volumesWithPrefix(prefix, engine)).toEqual([]);
+      // the commit came back into the parent: under the sandbox's record, and its branch fast-forwarded
+      expect(git(repo.parent, 'rev-parse', 'refs/worktree-sandbox/disk/fix-lint/head')).toBe(
+        outcome.report.headSha,
+      );
+      expect(outcome.report.branchUpdate).toBe('created');
+      expect(fs.statSync(path.join(hostPathOf(sandbox), '.git')).isDirectory()).toBe(true);
+      expect(worktreeList(repo.parent)).toEqual([repo.parent]);
     });
-    const removed = await cleanupRun(state, silentUi, tempDir());
-    expect(removed).toEqual({ removed: true });
-    expect(records(repo.parent)).toEqual([]);
-  });
 
+    it('checks out a branch that exists only on origin as a branch tracking origin/<branch> inside', async () => {
+      const { repo, root } = setup();
+      const other = path.join(repo.root, 'other');
+      git(repo.root, 'clone', '--quiet', repo.origin, other);
+      git(other, 'switch', '--quiet', '-c', 'remote-only');
+      fs.writeFileSync(path.join(other, 'r.txt'), 'r\n');
+      git(other, 'add', '-A');
+      git(other, 'commit', '--quiet', '-m', 'remote work');
+      git(other, 'push', '--quiet', 'origin', 'remote-only');
+      // the parent has never fetched it: the action asks origin
+      const lines: string[] = [];
+      const { outcome } = await run(
+        {
+          'repository-path': repo.parent,
+          isolation: 'disk',
+          'worktree-root': root,
+          branch: 'remote-only',
+          command: 'cat r.txt && git rev-parse --abbrev-ref "remote-only@{upstream}"',
+        },
+        lines,
+      );
+      expect(outcome.command.exitCode).toBe(0);
+      expect(lines).toEqual(['r', 'origin/remote-only']);
+    });
+
+    it('passes only the variables named in env into the container', async () => {
+      const { repo, root } = setup();
+      process.env.WTS_PASSED = 'from runner';
+      process.env.WTS_SECRET_NOT_PASSED = 'hunter2';
+      const lines: string[] = [];
+      try {
+        await run(
+          {
+            'repository-path': repo.parent,
+            isolation: 'disk',
+            'worktree-root': root,
+            env: 'WTS_PASSED\nLITERAL=a $(b) "c"',
+            command: 'env | sort',
+          },
+          lines,
+        );
+      } finally {
+        delete process.env.WTS_PASSED;
+        delete process.env.WTS_SECRET_NOT_PASSED;
+      }
+      expect(lines).toContain('WTS_PASSED=from runner');
+      expect(lines).toContain('LITERAL=a $(b) "c"');
+      expect(lines.join('\n')).not.toContain('hunter2');
+      expect(lines.filter((l) => /^(GITHUB_|RUNNER_|INPUT_|ACTIONS_)/.test(l))).toEqual([]);
+    });
+
+    it('reports a failing command and a timeout', async () => {
+      const { repo, root } = setup();
+      const failed = await run({
+        'repository-path': repo.parent,
+        isolation: 'disk',
+        'worktree-root': root,
+        command: 'exit 3',
+      });
+      expect(failed.outcome.command).toMatchObject({ exitCode: 3, timedOut: false });
+      const slow = await run({
+        'repository-path': repo.parent,
+        isolation: 'disk',
+        'worktree-root': root,
+        'timeout-minutes': '0.02',
+        command: 'sleep 30',
+      });
+      expect(slow.outcome.command).toMatchObject({ exitCode: 124, timedOut: true });
+      expect(slow.outcome.command.durationMs).toBeLessThan(15_000);
+    });
+  });
+});
+
+describe('on Docker only: what does not depend on the engine', () => {
+  // Git and the host's files decide these (their rules: sandbox/branch.spec.ts, sandbox/repository.spec.ts,
+  // sandbox/create.ts's refusal, the parent's records); one engine runs each end to end.
   it('refuses a folder holding files where a disk sandbox goes, nobody having recorded it, and never touches it', async () => {
     const { repo, root } = setup();
     const folder = path.join(root, projectName(fs.realpathSync(repo.parent)), 'someones-work');
@@ -356,140 +457,32 @@ describe.each(ENGINES)('engine %s', (name) => {
     ).toBe(false);
   });
 
-  describe('disk isolation', () => {
-    it('creates the worktree under <root>/<project>/<sandbox> and bind-mounts it at the same path', async () => {
-      const { repo, prefix, root } = setup();
-      const lines: string[] = [];
-      const { outcome } = await run(
-        {
-          'repository-path': repo.parent,
-          'volume-prefix': prefix,
-          isolation: 'disk',
-          'worktree-root': root,
-          branch: 'fix-lint',
-          command: 'pwd; echo fixed > src/app.js; git add -A; git commit -qm fix',
-        },
-        lines,
-      );
-      const { sandbox } = outcome;
-      expect(hostPathOf(sandbox)).toBe(path.join(root, sandbox.project, 'fix-lint'));
-      expect(sandbox.worktreePath).toBe(hostPathOf(sandbox));
-      expect(lines[0]).toBe(hostPathOf(sandbox));
-      expect(outcome.report).toMatchObject({
-        commits: 1,
-        changedFiles: ['src/app.js'],
-        currentBranch: 'fix-lint',
-      });
-      expect(git(repo.parent, 'log', '-1', '--format=%s', 'fix-lint')).toBe('fix');
-      expect(git(repo.parent, 'log', '-1', '--format=%an', 'fix-lint')).toBe('github-actions[bot]');
-      expect(volumesWithPrefix(prefix, engine)).toEqual([]);
-      // the commit came back into the parent: under the sandbox's record, and its branch fast-forwarded
-      expect(git(repo.parent, 'rev-parse', 'refs/worktree-sandbox/disk/fix-lint/head')).toBe(
-        outcome.report.headSha,
-      );
-      expect(outcome.report.branchUpdate).toBe('created');
-      expect(fs.statSync(path.join(hostPathOf(sandbox), '.git')).isDirectory()).toBe(true);
-      expect(worktreeList(repo.parent)).toEqual([repo.parent]);
+  it('creates a new branch from base', async () => {
+    const { repo, root } = setup();
+    const first = git(repo.parent, 'rev-parse', 'HEAD~1');
+    const { outcome } = await run({
+      'repository-path': repo.parent,
+      isolation: 'disk',
+      'worktree-root': root,
+      branch: 'from-base',
+      base: 'HEAD~1',
+      command: 'true',
     });
+    expect(outcome.sandbox.startSha).toBe(first);
+    expect(git(repo.parent, 'rev-parse', 'from-base')).toBe(first);
+  });
 
-    it('checks out a branch that exists only on origin as a branch tracking origin/<branch> inside', async () => {
-      const { repo, root } = setup();
-      const other = path.join(repo.root, 'other');
-      git(repo.root, 'clone', '--quiet', repo.origin, other);
-      git(other, 'switch', '--quiet', '-c', 'remote-only');
-      fs.writeFileSync(path.join(other, 'r.txt'), 'r\n');
-      git(other, 'add', '-A');
-      git(other, 'commit', '--quiet', '-m', 'remote work');
-      git(other, 'push', '--quiet', 'origin', 'remote-only');
-      // the parent has never fetched it: the action asks origin
-      const lines: string[] = [];
-      const { outcome } = await run(
-        {
-          'repository-path': repo.parent,
-          isolation: 'disk',
-          'worktree-root': root,
-          branch: 'remote-only',
-          command: 'cat r.txt && git rev-parse --abbrev-ref "remote-only@{upstream}"',
-        },
-        lines,
-      );
-      expect(outcome.command.exitCode).toBe(0);
-      expect(lines).toEqual(['r', 'origin/remote-only']);
+  it('works from a linked worktree given as repository-path, detecting its parent', async () => {
+    const { repo, root } = setup();
+    const linked = path.join(repo.root, 'linked');
+    git(repo.parent, 'worktree', 'add', '--quiet', '--detach', linked);
+    const { outcome } = await run({
+      'repository-path': linked,
+      isolation: 'disk',
+      'worktree-root': root,
+      command: 'git log --oneline -1',
     });
-
-    it('creates a new branch from base', async () => {
-      const { repo, root } = setup();
-      const first = git(repo.parent, 'rev-parse', 'HEAD~1');
-      const { outcome } = await run({
-        'repository-path': repo.parent,
-        isolation: 'disk',
-        'worktree-root': root,
-        branch: 'from-base',
-        base: 'HEAD~1',
-        command: 'true',
-      });
-      expect(outcome.sandbox.startSha).toBe(first);
-      expect(git(repo.parent, 'rev-parse', 'from-base')).toBe(first);
-    });
-
-    it('works from a linked worktree given as repository-path, detecting its parent', async () => {
-      const { repo, root } = setup();
-      const linked = path.join(repo.root, 'linked');
-      git(repo.parent, 'worktree', 'add', '--quiet', '--detach', linked);
-      const { outcome } = await run({
-        'repository-path': linked,
-        isolation: 'disk',
-        'worktree-root': root,
-        command: 'git log --oneline -1',
-      });
-      expect(outcome.sandbox.parent.path).toBe(repo.parent);
-    });
-
-    it('passes only the variables named in env into the container', async () => {
-      const { repo, root } = setup();
-      process.env.WTS_PASSED = 'from runner';
-      process.env.WTS_SECRET_NOT_PASSED = 'hunter2';
-      const lines: string[] = [];
-      try {
-        await run(
-          {
-            'repository-path': repo.parent,
-            isolation: 'disk',
-            'worktree-root': root,
-            env: 'WTS_PASSED\nLITERAL=a $(b) "c"',
-            command: 'env | sort',
-          },
-          lines,
-        );
-      } finally {
-        delete process.env.WTS_PASSED;
-        delete process.env.WTS_SECRET_NOT_PASSED;
-      }
-      expect(lines).toContain('WTS_PASSED=from runner');
-      expect(lines).toContain('LITERAL=a $(b) "c"');
-      expect(lines.join('\n')).not.toContain('hunter2');
-      expect(lines.filter((l) => /^(GITHUB_|RUNNER_|INPUT_|ACTIONS_)/.test(l))).toEqual([]);
-    });
-
-    it('reports a failing command and a timeout', async () => {
-      const { repo, root } = setup();
-      const failed = await run({
-        'repository-path': repo.parent,
-        isolation: 'disk',
-        'worktree-root': root,
-        command: 'exit 3',
-      });
-      expect(failed.outcome.command).toMatchObject({ exitCode: 3, timedOut: false });
-      const slow = await run({
-        'repository-path': repo.parent,
-        isolation: 'disk',
-        'worktree-root': root,
-        'timeout-minutes': '0.02',
-        command: 'sleep 30',
-      });
-      expect(slow.outcome.command).toMatchObject({ exitCode: 124, timedOut: true });
-      expect(slow.outcome.command.durationMs).toBeLessThan(15_000);
-    });
+    expect(outcome.sandbox.parent.path).toBe(repo.parent);
   });
 });
 
