@@ -1,61 +1,21 @@
-// The progress comment on the pull request: one comment, created when the run starts and rewritten in
-// place when it ends (or by the post step when the job stopped first). Pure rendering.
+// The progress comment on the pull request (github/feedback.ts posts it: one comment, created when the run
+// starts and rewritten in place when it ends, or by the post step when the job stopped first), and the body
+// of the pull request an issue's run opens. Pure rendering of progress-data.ts's data.
 // Everything the command produced (log, file names, commit subjects, patch, branch and push reason) is
 // untrusted: it goes through the one renderer of such text (ui/untrusted-markdown.ts), where Markdown,
 // HTML and @mentions do nothing, with known secrets redacted (the run's one redaction, run/redaction.ts:
 // here before each part is cut, and again as the API sends it). The comment is made of whole sections, each
 // bounded, and cut only between them, so that no cut leaves a block open.
-import type { ModelUsageReport } from '../network/model-meter.js';
-import { replyMarkdown, type ReplyRead } from '../run/reply.js';
+import {
+  PROGRESS_MARKER,
+  type FinishedRun,
+  type ProgressContext,
+  type ProgressText,
+} from '../run/progress-data.js';
+import { replyMarkdown } from '../run/reply.js';
 import { blockWithCut, details, table } from '../ui/markdown.js';
 import { untrustedBlock, untrustedCode, untrustedInline } from '../ui/untrusted-markdown.js';
-import { PROGRESS_MARKER } from './event.js';
-
-export interface ProgressContext {
-  /** The trigger (`/fix`) or the event that started the run. */
-  what: string;
-  requester: string;
-  runUrl: string;
-  /** The branch the run works on, as people know it (`feature`, or `owner:feature` for a fork). */
-  branch: string;
-  headSha?: string;
-}
-
-export interface CommitLine {
-  sha: string;
-  subject: string;
-  /** Set when the commit is on GitHub (pushed). */
-  url?: string;
-}
-
-export interface FinishedRun {
-  exitCode: number;
-  timedOut: boolean;
-  oomKilled: boolean;
-  durationMs: number;
-  /** The first changed files (the report keeps at most 1,000) and how many changed in all. */
-  filesChanged: string[];
-  filesChangedCount: number;
-  diffStat: string;
-  commits: CommitLine[];
-  /** Older commits than those in `commits` were left out (the list is capped). */
-  moreCommits?: boolean;
-  pushed: boolean;
-  /** Where the commits went (`origin/feature`), when pushed. */
-  pushedTo?: string;
-  /** Why not, when not pushed. */
-  pushReason?: string;
-  /** The commits were meant to be pushed and were not (rejected, failed). */
-  pushFailed?: boolean;
-  patch?: { path: string; text: string };
-  tail: string[];
-  /** What the secret scan found in the tail and masked (run/tail-scan.ts), by rule: for the job summary. */
-  tailFound?: string[];
-  /** What the command wrote to SANDBOX_REPLY_FILE: untrusted text (run/reply.ts). */
-  reply?: ReplyRead;
-  /** What the proxy metered of model APIs (its totals and the budget's verdict are shown). */
-  modelUsage?: ModelUsageReport;
-}
+import { modelUsageTotals } from './usage-report.js';
 
 /** GitHub refuses comments over 65,536 characters. */
 export const MAX_COMMENT = 65_000;
@@ -200,20 +160,6 @@ export function renderStopped(ctx: ProgressContext | undefined): string {
   ].join('\n');
 }
 
-const n = (value: number) => value.toLocaleString('en-US');
-
-/** The model usage row: requests, tokens, the budget's verdict; '' when no model API was metered. */
-export function modelUsageTotals(report: ModelUsageReport): string {
-  const { totals } = report;
-  if (totals.requests === 0 && report.refused === 0) return '';
-  const parts = [
-    `${n(totals.requests)} request(s)`,
-    `${n(totals.inputTokens)} input and ${n(totals.outputTokens)} output tokens`,
-  ];
-  if (report.stopped) parts.push(`stopped by \`${report.stopped.by}\` (${n(report.refused)} refused)`);
-  return parts.join(', ');
-}
-
 export function formatDuration(ms: number): string {
   const seconds = ms / 1000;
   if (seconds < 60) return `${seconds.toFixed(1)} s`;
@@ -246,3 +192,26 @@ function tailText(lines: readonly string[]): string {
     .map((l) => (l.length > MAX_LINE ? `${Array.from(l).slice(0, MAX_LINE).join('')}…` : l))
     .join('\n');
 }
+
+/** The body of the pull request an issue's run opens: it closes the issue and holds the reply, inert. */
+export function issuePullRequestBody(
+  issueNumber: number,
+  run: Pick<FinishedRun, 'reply'>,
+  clean: (text: string) => string,
+): string {
+  const reply = replyMarkdown(run.reply, {
+    heading: "**The command's reply**",
+    maxChars: MAX_REPLY_IN_COMMENT,
+    redact: clean,
+  });
+  return [`Closes #${issueNumber}`, ...(reply ? ['', reply] : [])].join('\n');
+}
+
+/** What the action hands the github layer, which posts these bodies. */
+export const progressText: ProgressText = {
+  running: renderRunning,
+  finished: renderFinished,
+  failed: renderFailed,
+  stopped: renderStopped,
+  issuePullRequest: issuePullRequestBody,
+};
