@@ -8,7 +8,7 @@ import type { Redaction } from '../run/redaction.js';
 import { streamLineWriter, type Ui } from '../ui/ui.js';
 import { logLines } from '../ui/sandbox-text.js';
 import { saveRunState } from './step-state.js';
-import { progressText } from '../present/progress-comment.js';
+import * as progressText from '../present/progress-comment.js';
 import { writeSummary } from '../present/step-summary.js';
 
 /** Values registered with the runner for masking, in this process (the runner masks them for the job). */

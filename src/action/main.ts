@@ -10,7 +10,7 @@ import { chooseRunKind } from '../github/event.js';
 import { parseSettings, type RunSettings } from '../settings/settings.js';
 import type { PullRequestRunState } from '../github/feedback.js';
 import { currentRunState, loadRunState, saveRunState } from './step-state.js';
-import { progressText } from '../present/progress-comment.js';
+import * as progressText from '../present/progress-comment.js';
 import { outcomeMarkdown } from '../present/run-summary.js';
 import { networkMarkdown, networkOutputs, networkWarnings } from '../present/network-summary.js';
 import { modelUsageMarkdown, modelUsageOutput, modelUsageWarnings } from '../present/usage-report.js';

@@ -1,9 +1,7 @@
 // The core's Ui on a terminal: a spinner on long steps when attached to a TTY (ora), plain lines otherwise.
-// Every line goes through the run's one redaction (run/redaction.ts) of the values registered with `mask`:
-// each in every form it knows (URL-encoded, JSON-escaped, hex, base64), as in comments and the summary.
+// Each line goes through the one redaction (run/redaction.ts): every form it knows of each `mask`ed value.
 import ora from 'ora';
 import { Redaction } from '../run/redaction.js';
-import type { KnownSecret } from '../run/secret-values.js';
 import { streamLineWriter, type Ui } from '../ui/ui.js';
 
 /**
@@ -17,7 +15,7 @@ export function terminalUi(
   // A terminal of zero columns (a pseudo-terminal nobody sized, e.g. `script` under cron) would make the
   // spinner's line arithmetic divide by zero and redraw forever: plain lines there.
   const tty = Boolean(stream.isTTY) && !process.env.CI && (stream.columns ?? 0) > 0;
-  const secrets: KnownSecret[] = [];
+  const secrets: Array<{ name: string; value: string }> = [];
   let redaction: Redaction | undefined;
   let spinner: ReturnType<typeof ora> | undefined;
   const scrub = (text: string) => (redaction ??= Redaction.of(secrets)).redact(text);

@@ -109,12 +109,7 @@ export class PullRequestFeedback {
 }
 
 /** Post step: the main step ended without finishing the progress comment (cancelled, killed, failed). */
-export async function finishStoppedProgress(
-  api: GitHubApi,
-  progress: ProgressState,
-  body: string,
-  ui: Ui,
-): Promise<void> {
+export async function finishStoppedProgress(api: GitHubApi, progress: ProgressState, body: string, ui: Ui) {
   if (progress.inReviewThread) await api.updateReviewComment(progress.commentId, body);
   else await api.updateComment(progress.commentId, body);
   ui.info(`Progress comment ${progress.commentId} marked as stopped.`);

@@ -40,7 +40,7 @@ export async function runForIssue(
 ): Promise<PrRunOutcome> {
   const { ctx, api, request } = planned;
   const issue = request.issue!;
-  const { ui } = io;
+  const { ui, text } = io;
   const branch = issueBranch(settings.trigger.issueBranchPrefix, issue.number);
   if (settings.branch) ui.warning(`The 'branch' input is not used on an issue: the run works on ${branch}.`);
   const { redact } = io.redaction;
@@ -63,7 +63,7 @@ export async function runForIssue(
     args: request.comment?.args,
   });
   await feedback.react('eyes');
-  await feedback.start(progress, io.text.running(progress));
+  await feedback.start(progress, text.running(progress));
   // Read once this run's progress comment exists: its author is the account the bot's replies are by.
   const own = feedback.progressCommentId;
   const conversation = await readConversation(api, issue.number, false, ownComment(own, false), (m) =>
@@ -118,12 +118,12 @@ export async function runForIssue(
     const succeeded = outcome.command.exitCode === 0 && !finished.pushFailed;
     await feedback.finish(
       done,
-      io.text.finished(done, finished, redact) + link,
+      text.finished(done, finished, redact) + link,
       succeeded ? 'rocket' : 'confused',
     );
     await io.summary(`${summaryOf(request, undefined, done, finished)}${link.trim()}\n\n`);
   } catch (error) {
-    await feedback.finish(progress, io.text.failed(progress, (error as Error).message, redact), 'confused');
+    await feedback.finish(progress, text.failed(progress, (error as Error).message, redact), 'confused');
     if (error instanceof SecretScanBlocked)
       await io.summary(blockedSummaryOf(request, undefined, progress, error));
     throw error;
@@ -182,7 +182,7 @@ async function openPullRequest(
 ): Promise<PullRequestSummary | undefined> {
   const { issueNumber, branch } = on;
   const plan = { action: 'ensure' as const, head: branch, base: on.base };
-  const body = io.text.issuePullRequest(issueNumber, finished, clean);
+  const body = io.text.issuePullRequestBody(issueNumber, finished, clean);
   const result = await ensurePullRequest(
     api,
     plan,

@@ -112,7 +112,7 @@ interface PlannedRun {
 
 async function runTarget(settings: RunSettings, io: PrRunIo, run: PlannedRun): Promise<RunOutcome> {
   const { ctx, api, request, pr, target } = run;
-  const { ui } = io;
+  const { ui, text } = io;
   const { redact } = io.redaction;
   const progress: ProgressContext = {
     what: request.comment?.trigger ?? request.event,
@@ -142,7 +142,7 @@ async function runTarget(settings: RunSettings, io: PrRunIo, run: PlannedRun): P
   await feedback.react('eyes');
   // Read before the progress reply is made, which would otherwise be part of the thread.
   const context = await requestContext(api, request, io);
-  await feedback.start(progress, io.text.running(progress));
+  await feedback.start(progress, text.running(progress));
   // Read once this run's progress comment exists: its author is the account the bot's replies are by.
   const own = ownComment(feedback.progressCommentId, request.reviewComment !== undefined);
   const conversation =
@@ -178,10 +178,10 @@ async function runTarget(settings: RunSettings, io: PrRunIo, run: PlannedRun): P
     const done: ProgressContext = { ...progress, headSha: outcome.sandbox.startSha };
     if (finished.patch) io.setOutput('patch-path', finished.patch.path);
     const succeeded = outcome.command.exitCode === 0 && !finished.pushFailed;
-    await feedback.finish(done, io.text.finished(done, finished, redact), succeeded ? 'rocket' : 'confused');
+    await feedback.finish(done, text.finished(done, finished, redact), succeeded ? 'rocket' : 'confused');
     await io.summary(summaryOf(request, pr, done, finished));
   } catch (error) {
-    await feedback.finish(progress, io.text.failed(progress, (error as Error).message, redact), 'confused');
+    await feedback.finish(progress, text.failed(progress, (error as Error).message, redact), 'confused');
     if (error instanceof SecretScanBlocked) await io.summary(blockedSummaryOf(request, pr, progress, error));
     throw error;
   } finally {

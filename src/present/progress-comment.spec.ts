@@ -8,10 +8,10 @@ import {
   fitComment,
   formatDuration,
   MAX_COMMENT,
-  renderFailed,
-  renderFinished,
-  renderRunning,
-  renderStopped,
+  failed as renderFailed,
+  finished as renderFinished,
+  running as renderRunning,
+  stopped as renderStopped,
 } from './progress-comment.js';
 
 const none = Redaction.none.redact;

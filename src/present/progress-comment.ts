@@ -6,12 +6,7 @@
 // HTML and @mentions do nothing, with known secrets redacted (the run's one redaction, run/redaction.ts:
 // here before each part is cut, and again as the API sends it). The comment is made of whole sections, each
 // bounded, and cut only between them, so that no cut leaves a block open.
-import {
-  PROGRESS_MARKER,
-  type FinishedRun,
-  type ProgressContext,
-  type ProgressText,
-} from '../run/progress-data.js';
+import { PROGRESS_MARKER, type FinishedRun, type ProgressContext } from '../run/progress-data.js';
 import { replyMarkdown } from '../run/reply.js';
 import { blockWithCut, details, table } from '../ui/markdown.js';
 import { untrustedBlock, untrustedCode, untrustedInline } from '../ui/untrusted-markdown.js';
@@ -31,7 +26,7 @@ const MAX_FAILURE_CHARS = 4_000;
 /** The most characters of the command's reply in the comment (the job summary has more). */
 export const MAX_REPLY_IN_COMMENT = 20_000;
 
-export function renderRunning(ctx: ProgressContext): string {
+export function running(ctx: ProgressContext): string {
   return [
     PROGRESS_MARKER,
     `### ⏳ \`${ctx.what}\` is running`,
@@ -40,18 +35,12 @@ export function renderRunning(ctx: ProgressContext): string {
   ].join('\n');
 }
 
-/** `clean` is the run's redaction (run/redaction.ts), applied to each part before it is cut. */
-export function renderFinished(
-  ctx: ProgressContext,
-  run: FinishedRun,
-  clean: (text: string) => string,
-): string {
-  const ok = run.exitCode === 0;
+export function finished(ctx: ProgressContext, run: FinishedRun, clean: (text: string) => string): string {
   const status = run.timedOut
     ? `⏱ \`${ctx.what}\` timed out`
     : run.oomKilled
       ? `💥 \`${ctx.what}\` ran out of memory`
-      : !ok
+      : run.exitCode !== 0
         ? `❌ \`${ctx.what}\` failed`
         : run.pushFailed
           ? `⚠️ \`${ctx.what}\` finished, but its commits were not pushed`
@@ -136,7 +125,7 @@ const block = (text: string, max: number) =>
   blockWithCut(text, max, (n) => `… ${n} more characters not shown here.`);
 
 /** The main step failed before the run could end (an error, not the command's exit code). */
-export function renderFailed(ctx: ProgressContext, message: string, clean: (text: string) => string): string {
+export function failed(ctx: ProgressContext, message: string, clean: (text: string) => string): string {
   return [
     PROGRESS_MARKER,
     `### ❌ \`${ctx.what}\` could not run`,
@@ -148,7 +137,7 @@ export function renderFailed(ctx: ProgressContext, message: string, clean: (text
 }
 
 /** The job ended before the main step finished the comment: cancelled, timed out or killed. */
-export function renderStopped(ctx: ProgressContext | undefined): string {
+export function stopped(ctx: ProgressContext | undefined): string {
   const what = ctx ? `\`${ctx.what}\`` : 'The run';
   return [
     PROGRESS_MARKER,
@@ -194,11 +183,7 @@ function tailText(lines: readonly string[]): string {
 }
 
 /** The body of the pull request an issue's run opens: it closes the issue and holds the reply, inert. */
-export function issuePullRequestBody(
-  issueNumber: number,
-  run: Pick<FinishedRun, 'reply'>,
-  clean: (text: string) => string,
-): string {
+export function issuePullRequestBody(issueNumber: number, run: FinishedRun, clean: (text: string) => string) {
   const reply = replyMarkdown(run.reply, {
     heading: "**The command's reply**",
     maxChars: MAX_REPLY_IN_COMMENT,
@@ -206,12 +191,3 @@ export function issuePullRequestBody(
   });
   return [`Closes #${issueNumber}`, ...(reply ? ['', reply] : [])].join('\n');
 }
-
-/** What the action hands the github layer, which posts these bodies. */
-export const progressText: ProgressText = {
-  running: renderRunning,
-  finished: renderFinished,
-  failed: renderFailed,
-  stopped: renderStopped,
-  issuePullRequest: issuePullRequestBody,
-};

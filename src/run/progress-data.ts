@@ -1,7 +1,5 @@
-// The pull-request bot's progress comment as data: who asked and where (ProgressContext), what a finished
-// run did (FinishedRun), and the text made of them (ProgressText). The github layer fills the data and
-// posts the text; present/progress-comment.ts makes the text; the action hands that maker to the github
-// layer, which sits beside present/ and may not import it.
+// The bot's progress comment as data (who asked, what the run did) and the text made of it: github/ fills
+// the one and posts the other, made by present/ (its neighbour, which it may not import) and handed in.
 import type { ModelUsageReport } from '../network/model-meter.js';
 import type { ReplyRead } from './reply.js';
 
@@ -18,13 +16,6 @@ export interface ProgressContext {
   headSha?: string;
 }
 
-export interface CommitLine {
-  sha: string;
-  subject: string;
-  /** Set when the commit is on GitHub (pushed). */
-  url?: string;
-}
-
 export interface FinishedRun {
   exitCode: number;
   timedOut: boolean;
@@ -34,7 +25,8 @@ export interface FinishedRun {
   filesChanged: string[];
   filesChangedCount: number;
   diffStat: string;
-  commits: CommitLine[];
+  /** `url`: set when the commit is on GitHub (pushed). */
+  commits: Array<{ sha: string; subject: string; url?: string }>;
   /** Older commits than those in `commits` were left out (the list is capped). */
   moreCommits?: boolean;
   pushed: boolean;
@@ -54,18 +46,11 @@ export interface FinishedRun {
   modelUsage?: ModelUsageReport;
 }
 
-/** The progress comment's bodies; `clean` is the run's redaction, applied to each part before it is cut. */
+/** The bodies, made by present/progress-comment.ts; `clean` (the run's redaction) goes before each cut. */
 export interface ProgressText {
   running(ctx: ProgressContext): string;
   finished(ctx: ProgressContext, run: FinishedRun, clean: (text: string) => string): string;
-  /** The main step failed before the run could end (an error, not the command's exit code). */
   failed(ctx: ProgressContext, message: string, clean: (text: string) => string): string;
-  /** The job ended before the main step finished the comment: cancelled, timed out or killed. */
   stopped(ctx: ProgressContext | undefined): string;
-  /** The body of the pull request an issue's run opens: it closes the issue and holds the reply. */
-  issuePullRequest(
-    issueNumber: number,
-    run: Pick<FinishedRun, 'reply'>,
-    clean: (text: string) => string,
-  ): string;
+  issuePullRequestBody(issueNumber: number, run: FinishedRun, clean: (text: string) => string): string;
 }

@@ -3,7 +3,7 @@
 import * as path from 'node:path';
 import type { PrRunIo } from '../../src/github/pr-run.js';
 import type { PullRequestRunState } from '../../src/github/feedback.js';
-import { progressText } from '../../src/present/progress-comment.js';
+import * as progressText from '../../src/present/progress-comment.js';
 import { Redaction } from '../../src/run/redaction.js';
 import { writeEvent } from './webhooks.js';
 
