@@ -16,7 +16,7 @@ export const NEEDS_SETUP = [
   'src/ui/untrusted-markdown.spec.ts',
   'src/present/step-summary.spec.ts',
   'src/ui/markdown.spec.ts',
-  'src/github/progress.spec.ts',
+  'src/present/progress-comment.spec.ts',
 ];
 export default {
   // Integration and end-to-end tests start real containers; unit tests finish far below this.

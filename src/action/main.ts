@@ -10,6 +10,7 @@ import { chooseRunKind } from '../github/event.js';
 import { parseSettings, type RunSettings } from '../settings/settings.js';
 import type { PullRequestRunState } from '../github/feedback.js';
 import { currentRunState, loadRunState, saveRunState } from './step-state.js';
+import * as progressText from '../present/progress-comment.js';
 import { outcomeMarkdown } from '../present/run-summary.js';
 import { networkMarkdown, networkOutputs, networkWarnings } from '../present/network-summary.js';
 import { modelUsageMarkdown, modelUsageOutput, modelUsageWarnings } from '../present/usage-report.js';
@@ -125,7 +126,8 @@ async function postStep(): Promise<void> {
   if (state?.progress && !state.progress.finished) {
     const { finishProgressInPost } = await import('../github/pr-run.js');
     const { token, redaction } = postSecrets();
-    await finishProgressInPost(state.progress, token, redaction, actionUi());
+    const body = progressText.stopped(state.progress.context);
+    await finishProgressInPost(state.progress, body, token, redaction, actionUi());
   }
   await removeLeftProbe(state, actionUi());
   if (!state?.location) {

@@ -1,5 +1,7 @@
 // The core's Ui on a terminal: a spinner on long steps when attached to a TTY (ora), plain lines otherwise.
+// Each line goes through the one redaction (run/redaction.ts): every form it knows of each `mask`ed value.
 import ora from 'ora';
+import { Redaction } from '../run/redaction.js';
 import { streamLineWriter, type Ui } from '../ui/ui.js';
 
 /**
@@ -13,9 +15,10 @@ export function terminalUi(
   // A terminal of zero columns (a pseudo-terminal nobody sized, e.g. `script` under cron) would make the
   // spinner's line arithmetic divide by zero and redraw forever: plain lines there.
   const tty = Boolean(stream.isTTY) && !process.env.CI && (stream.columns ?? 0) > 0;
-  const secrets: string[] = [];
+  const secrets: Array<{ name: string; value: string }> = [];
+  let redaction: Redaction | undefined;
   let spinner: ReturnType<typeof ora> | undefined;
-  const scrub = (text: string) => secrets.reduce((t, s) => t.split(s).join('***'), text);
+  const scrub = (text: string) => (redaction ??= Redaction.of(secrets)).redact(text);
   const line = (text: string) => {
     if (!options.quiet) stream.write(`${scrub(text)}\n`);
   };
@@ -31,8 +34,9 @@ export function terminalUi(
       stream.write(`warning: ${scrub(m)}\n`);
       if (spinner?.isSpinning) spinner.render();
     },
-    mask: (s) => {
-      if (s) secrets.push(s);
+    mask: (value) => {
+      secrets.push({ name: 'masked', value });
+      redaction = undefined;
     },
     async group(title, fn) {
       if (!tty || (options.quiet && !options.spinner)) {

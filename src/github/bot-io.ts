@@ -1,5 +1,6 @@
 // Where a bot run meets the outside (the action maps it onto @actions/core; tests record it), and the
 // outputs every bot run sets: shared by the pull-request run (pr-run.ts) and the issue run (issue-run.ts).
+import type { ProgressText } from '../run/progress-data.js';
 import type { Redaction } from '../run/redaction.js';
 import type { RunOutcome } from '../run/run.js';
 import type { Ui } from '../ui/ui.js';
@@ -20,6 +21,8 @@ export interface PrRunIo {
   save: (state: Partial<PullRequestRunState>) => void;
   /** The run's one redaction: every API call passes it (api.ts), the comment's parts before their cuts. */
   redaction: Redaction;
+  /** The progress comment's text (present/progress-comment.ts): this layer posts it, the action makes it. */
+  text: ProgressText;
 }
 
 /** A bot run's outcome, with the pull request it worked on or opened (none: a push whose branch has none). */

@@ -30,7 +30,7 @@ describe('feedback on a comment on a line of the diff', () => {
       (s) => saved.push(s),
     );
     await feedback.react('eyes');
-    await feedback.start(ctx);
+    await feedback.start(ctx, 'running');
     await feedback.finish(ctx, 'done', 'rocket');
     expect(calls).toEqual([
       'reactToReviewComment 42 eyes',
@@ -48,6 +48,7 @@ describe('feedback on a comment on a line of the diff', () => {
     await finishStoppedProgress(
       recordingApi(calls),
       { commentId: 900, owner: 'o', repo: 'r', triggerCommentId: 42, inReviewThread: true },
+      'stopped',
       ui,
     );
     expect(calls).toEqual(['updateReviewComment 900', 'reactToReviewComment 42 confused']);
@@ -58,6 +59,7 @@ describe('feedback on a comment on a line of the diff', () => {
     await finishStoppedProgress(
       recordingApi(calls),
       { commentId: 901, owner: 'o', repo: 'r', triggerCommentId: 43 },
+      'stopped',
       ui,
     );
     expect(calls).toEqual(['updateComment 901', 'react 43 confused']);

@@ -2,10 +2,10 @@
 // comment, created at the start and rewritten at the end; for a comment on a line of the diff, that
 // progress comment is a reply in the same review thread, where the reviewer looks. Feedback never decides the run's fate: an API
 // call that fails (a read-only token on a fork's pull_request event) becomes a warning.
+import type { ProgressContext } from '../run/progress-data.js';
 import type { RunState } from '../run/run-state.js';
 import type { Ui } from '../ui/ui.js';
 import type { GitHubApi, Reaction, RepositoryName } from './api.js';
-import { renderRunning, renderStopped, type ProgressContext } from './progress.js';
 
 /** The progress comment, as the main step leaves it for the post step (which finishes it if need be). */
 export interface ProgressState {
@@ -54,15 +54,13 @@ export class PullRequestFeedback {
       );
   }
 
-  /** Creates the progress comment and records it for the post step. */
-  async start(ctx: ProgressContext): Promise<void> {
+  /** Creates the progress comment (`body`: present/progress-comment.ts) and records it for the post step. */
+  async start(ctx: ProgressContext, body: string): Promise<void> {
     const issue = this.target.issueNumber;
     if (!issue) return;
     const thread = this.target.reviewThreadId;
     const id = await this.attempt('create the progress comment', () =>
-      thread
-        ? this.api.replyInReviewThread(issue, thread, renderRunning(ctx))
-        : this.api.createComment(issue, renderRunning(ctx)),
+      thread ? this.api.replyInReviewThread(issue, thread, body) : this.api.createComment(issue, body),
     );
     if (id === undefined) return;
     this.commentId = id;
@@ -111,8 +109,7 @@ export class PullRequestFeedback {
 }
 
 /** Post step: the main step ended without finishing the progress comment (cancelled, killed, failed). */
-export async function finishStoppedProgress(api: GitHubApi, progress: ProgressState, ui: Ui): Promise<void> {
-  const body = renderStopped(progress.context);
+export async function finishStoppedProgress(api: GitHubApi, progress: ProgressState, body: string, ui: Ui) {
   if (progress.inReviewThread) await api.updateReviewComment(progress.commentId, body);
   else await api.updateComment(progress.commentId, body);
   ui.info(`Progress comment ${progress.commentId} marked as stopped.`);

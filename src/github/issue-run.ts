@@ -7,7 +7,7 @@
 import { createGit } from '../engine/git.js';
 import type { GitCommands } from '../engine/git-commands.js';
 import { findParentRepository } from '../sandbox/repository.js';
-import { replyMarkdown } from '../run/reply.js';
+import type { FinishedRun, ProgressContext } from '../run/progress-data.js';
 import { runSandbox, type RunOutcome } from '../run/run.js';
 import { SecretScanBlocked, secretGate } from '../run/secret-gate.js';
 import { scanLogTail } from '../run/tail-scan.js';
@@ -19,13 +19,6 @@ import { ownComment, readConversation, withConversation } from './conversation.j
 import { PullRequestFeedback } from './feedback.js';
 import { issueContext, issuePrompt } from './issue-context.js';
 import { blockedSummaryOf, describeOutcome, summaryOf } from './pr-outcome.js';
-import {
-  MAX_REPLY_IN_COMMENT,
-  renderFailed,
-  renderFinished,
-  type FinishedRun,
-  type ProgressContext,
-} from './progress.js';
 import { baseBranch, ensurePullRequest } from './pull-request.js';
 import type { RunRequest } from './request.js';
 import {
@@ -40,20 +33,6 @@ export function issueBranch(prefix: string, issueNumber: number): string {
   return `${prefix}${issueNumber}`;
 }
 
-/** The body of the pull request: it closes the issue and holds the command's reply as untrusted text. */
-export function issuePullRequestBody(
-  issueNumber: number,
-  run: Pick<FinishedRun, 'reply'>,
-  clean: (text: string) => string,
-): string {
-  const reply = replyMarkdown(run.reply, {
-    heading: "**The command's reply**",
-    maxChars: MAX_REPLY_IN_COMMENT,
-    redact: clean,
-  });
-  return [`Closes #${issueNumber}`, ...(reply ? ['', reply] : [])].join('\n');
-}
-
 export async function runForIssue(
   settings: RunSettings,
   io: PrRunIo,
@@ -61,7 +40,7 @@ export async function runForIssue(
 ): Promise<PrRunOutcome> {
   const { ctx, api, request } = planned;
   const issue = request.issue!;
-  const { ui } = io;
+  const { ui, text } = io;
   const branch = issueBranch(settings.trigger.issueBranchPrefix, issue.number);
   if (settings.branch) ui.warning(`The 'branch' input is not used on an issue: the run works on ${branch}.`);
   const { redact } = io.redaction;
@@ -84,7 +63,7 @@ export async function runForIssue(
     args: request.comment?.args,
   });
   await feedback.react('eyes');
-  await feedback.start(progress);
+  await feedback.start(progress, text.running(progress));
   // Read once this run's progress comment exists: its author is the account the bot's replies are by.
   const own = feedback.progressCommentId;
   const conversation = await readConversation(api, issue.number, false, ownComment(own, false), (m) =>
@@ -139,12 +118,12 @@ export async function runForIssue(
     const succeeded = outcome.command.exitCode === 0 && !finished.pushFailed;
     await feedback.finish(
       done,
-      renderFinished(done, finished, redact) + link,
+      text.finished(done, finished, redact) + link,
       succeeded ? 'rocket' : 'confused',
     );
     await io.summary(`${summaryOf(request, undefined, done, finished)}${link.trim()}\n\n`);
   } catch (error) {
-    await feedback.finish(progress, renderFailed(progress, (error as Error).message, redact), 'confused');
+    await feedback.finish(progress, text.failed(progress, (error as Error).message, redact), 'confused');
     if (error instanceof SecretScanBlocked)
       await io.summary(blockedSummaryOf(request, undefined, progress, error));
     throw error;
@@ -203,7 +182,7 @@ async function openPullRequest(
 ): Promise<PullRequestSummary | undefined> {
   const { issueNumber, branch } = on;
   const plan = { action: 'ensure' as const, head: branch, base: on.base };
-  const body = issuePullRequestBody(issueNumber, finished, clean);
+  const body = io.text.issuePullRequestBody(issueNumber, finished, clean);
   const result = await ensurePullRequest(
     api,
     plan,

@@ -5,7 +5,7 @@ import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import { NO_EXTERNAL_DIFF, OID, type GitCommands } from '../engine/git-commands.js';
 import { changedPaths } from '../run/changed-paths.js';
-import type { CommitLine } from './progress.js';
+import type { FinishedRun } from '../run/progress-data.js';
 
 function checkSha(sha: string): string {
   if (!OID.test(sha)) throw new Error(`Not a commit id: ${JSON.stringify(sha)}.`);
@@ -77,7 +77,7 @@ export async function listCommits(
   parentPath: string,
   start: string,
   head: string,
-): Promise<{ commits: CommitLine[]; more: boolean }> {
+): Promise<{ commits: FinishedRun['commits']; more: boolean }> {
   if (start === head) return { commits: [], more: false };
   const out = await git.run(parentPath, [
     'log',

@@ -2,6 +2,7 @@
 // them), a patch where they could not be pushed, and the job summary's lines.
 import type { GitCommands } from '../engine/git-commands.js';
 import * as path from 'node:path';
+import type { FinishedRun, ProgressContext } from '../run/progress-data.js';
 import type { RunOutcome } from '../run/run.js';
 import { checkCommits, type SecretGate, type SecretScanBlocked } from '../run/secret-gate.js';
 import type { RunSettings } from '../settings/settings.js';
@@ -10,7 +11,6 @@ import type { PullRequestInfo } from './api.js';
 import type { ActionContext } from './context.js';
 import type { RunRequest } from './event.js';
 import { listCommits, savePatch } from './pr-git.js';
-import type { FinishedRun, ProgressContext } from './progress.js';
 import type { RunTarget } from './target.js';
 
 export async function describeOutcome(

@@ -8,6 +8,7 @@ import type { GitCommands } from '../engine/git-commands.js';
 import { createGit } from '../engine/git.js';
 import { withRepositoryLock } from '../sandbox/lock.js';
 import { findParentRepository, type ParentRepository } from '../sandbox/repository.js';
+import type { ProgressContext } from '../run/progress-data.js';
 import type { PushDestination } from '../run/push.js';
 import { runSandbox, type RunDeps, type RunOutcome } from '../run/run.js';
 import type { Redaction } from '../run/redaction.js';
@@ -25,7 +26,6 @@ import { finishStoppedProgress, PullRequestFeedback, type ProgressState } from '
 import { checkPermission, checkRequester, needsPermissionCheck } from './permissions.js';
 import { blockedSummaryOf, describeOutcome, summaryOf } from './pr-outcome.js';
 import { ensureLocalBranch, fetchPullHead, pointRef } from './pr-git.js';
-import { renderFailed, renderFinished, type ProgressContext } from './progress.js';
 import { readReviewContext, type ReviewContext } from './review-body-context.js';
 import { reviewCommentContext } from './review-context.js';
 import {
@@ -112,7 +112,7 @@ interface PlannedRun {
 
 async function runTarget(settings: RunSettings, io: PrRunIo, run: PlannedRun): Promise<RunOutcome> {
   const { ctx, api, request, pr, target } = run;
-  const { ui } = io;
+  const { ui, text } = io;
   const { redact } = io.redaction;
   const progress: ProgressContext = {
     what: request.comment?.trigger ?? request.event,
@@ -142,7 +142,7 @@ async function runTarget(settings: RunSettings, io: PrRunIo, run: PlannedRun): P
   await feedback.react('eyes');
   // Read before the progress reply is made, which would otherwise be part of the thread.
   const context = await requestContext(api, request, io);
-  await feedback.start(progress);
+  await feedback.start(progress, text.running(progress));
   // Read once this run's progress comment exists: its author is the account the bot's replies are by.
   const own = ownComment(feedback.progressCommentId, request.reviewComment !== undefined);
   const conversation =
@@ -178,10 +178,10 @@ async function runTarget(settings: RunSettings, io: PrRunIo, run: PlannedRun): P
     const done: ProgressContext = { ...progress, headSha: outcome.sandbox.startSha };
     if (finished.patch) io.setOutput('patch-path', finished.patch.path);
     const succeeded = outcome.command.exitCode === 0 && !finished.pushFailed;
-    await feedback.finish(done, renderFinished(done, finished, redact), succeeded ? 'rocket' : 'confused');
+    await feedback.finish(done, text.finished(done, finished, redact), succeeded ? 'rocket' : 'confused');
     await io.summary(summaryOf(request, pr, done, finished));
   } catch (error) {
-    await feedback.finish(progress, renderFailed(progress, (error as Error).message, redact), 'confused');
+    await feedback.finish(progress, text.failed(progress, (error as Error).message, redact), 'confused');
     if (error instanceof SecretScanBlocked) await io.summary(blockedSummaryOf(request, pr, progress, error));
     throw error;
   } finally {
@@ -306,9 +306,10 @@ async function readEvent(eventPath: string | undefined): Promise<unknown> {
   }
 }
 
-/** Post step: finishes a progress comment the main step left "running". Never throws. */
+/** Post step: rewrites a progress comment the main step left "running" with `body`. Never throws. */
 export async function finishProgressInPost(
   progress: ProgressState,
+  body: string,
   token: string,
   redaction: Redaction,
   ui: Ui,
@@ -322,7 +323,7 @@ export async function finishProgressInPost(
       redaction,
       { warn: (m) => ui.warning(m) },
     );
-    await finishStoppedProgress(api, progress, ui);
+    await finishStoppedProgress(api, progress, body, ui);
   } catch (error) {
     ui.warning(`Could not finish the progress comment: ${(error as Error).message}`);
   }

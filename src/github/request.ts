@@ -2,8 +2,7 @@
 // the defensive payload readers of event.ts and issue-event.ts (any field may be missing or of the wrong
 // type, and then the event starts nothing). Pure.
 
-/** Starts every progress comment, so that the bot never takes its own comment for a request. */
-export const PROGRESS_MARKER = '<!-- worktree-sandbox:progress -->';
+export { PROGRESS_MARKER } from '../run/progress-data.js';
 
 export interface Requester {
   login: string;

@@ -2,8 +2,12 @@
 // model names from a server that cannot break out of their table cell.
 import { describe, expect, it } from '@jest/globals';
 import { ModelMeter } from '../network/model-meter.js';
-import { modelUsageMarkdown, modelUsageOutput, modelUsageWarnings } from './usage-report.js';
-import { modelUsageTotals } from '../github/progress.js';
+import {
+  modelUsageMarkdown,
+  modelUsageOutput,
+  modelUsageTotals,
+  modelUsageWarnings,
+} from './usage-report.js';
 
 const answer = (model: string, input: number, output: number, cacheRead = 0) => ({
   status: 200,

@@ -1,6 +1,6 @@
 // What the command spent on model APIs, for people and later steps: a job-summary section beside the
 // network's, the `model-usage` output, and, when the budget stopped the agent, a warning that says so and
-// at what count (the bot's comment has its own line: github/progress.ts). Model names come from the
+// at what count, and the bot's comment's row (present/progress-comment.ts). Model names come from the
 // servers' answers (and a host from the sandbox): printed only JSON-quoted, with the characters Markdown
 // and HTML read replaced.
 import type { ModelUsageReport } from '../network/model-meter.js';
@@ -80,4 +80,16 @@ export function modelUsageMarkdown(report: ModelUsageReport): string {
   const verdict = budgetSentence(report) || (report.refused > 0 ? '' : 'It refused no request.');
   if (set.length) parts.push(`Budget: ${set.join(', ')}. ${verdict}`);
   return `\n${parts.join('\n\n')}\n`;
+}
+
+/** The model usage row: requests, tokens, the budget's verdict; '' when no model API was metered. */
+export function modelUsageTotals(report: ModelUsageReport): string {
+  const { totals } = report;
+  if (totals.requests === 0 && report.refused === 0) return '';
+  const parts = [
+    `${n(totals.requests)} request(s)`,
+    `${n(totals.inputTokens)} input and ${n(totals.outputTokens)} output tokens`,
+  ];
+  if (report.stopped) parts.push(`stopped by \`${report.stopped.by}\` (${n(report.refused)} refused)`);
+  return parts.join(', ');
 }

@@ -5,6 +5,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { runForPullRequest, type PrRunIo } from '../../src/github/pr-run.js';
 import { PROGRESS_MARKER } from '../../src/github/event.js';
+import * as progressText from '../../src/present/progress-comment.js';
 import { redactionFor } from '../../src/run/redaction.js';
 import { parseSettings, type RunSettings } from '../../src/settings/settings.js';
 import type { PullRequestRunState } from '../../src/github/feedback.js';
@@ -119,6 +120,7 @@ async function runBot(
       recorded.state = { ...recorded.state, ...state };
       onSave(recorded.state);
     },
+    text: progressText,
   };
   const settings = settingsFor(inputs);
   const outcome = await runForPullRequest(settings, { ...io, redaction: redactionFor(settings) });

@@ -3,6 +3,7 @@
 import * as path from 'node:path';
 import type { PrRunIo } from '../../src/github/pr-run.js';
 import type { PullRequestRunState } from '../../src/github/feedback.js';
+import * as progressText from '../../src/present/progress-comment.js';
 import { Redaction } from '../../src/run/redaction.js';
 import { writeEvent } from './webhooks.js';
 
@@ -71,6 +72,7 @@ export function recordingIo(options: {
       recorded.state = { ...recorded.state, ...state };
     },
     redaction: options.redaction ?? Redaction.none,
+    text: progressText,
   };
   return { io, recorded };
 }

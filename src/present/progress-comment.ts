@@ -1,61 +1,16 @@
-// The progress comment on the pull request: one comment, created when the run starts and rewritten in
-// place when it ends (or by the post step when the job stopped first). Pure rendering.
+// The progress comment on the pull request (github/feedback.ts posts it: one comment, created when the run
+// starts and rewritten in place when it ends, or by the post step when the job stopped first), and the body
+// of the pull request an issue's run opens. Pure rendering of progress-data.ts's data.
 // Everything the command produced (log, file names, commit subjects, patch, branch and push reason) is
 // untrusted: it goes through the one renderer of such text (ui/untrusted-markdown.ts), where Markdown,
 // HTML and @mentions do nothing, with known secrets redacted (the run's one redaction, run/redaction.ts:
 // here before each part is cut, and again as the API sends it). The comment is made of whole sections, each
 // bounded, and cut only between them, so that no cut leaves a block open.
-import type { ModelUsageReport } from '../network/model-meter.js';
-import { replyMarkdown, type ReplyRead } from '../run/reply.js';
+import { PROGRESS_MARKER, type FinishedRun, type ProgressContext } from '../run/progress-data.js';
+import { replyMarkdown } from '../run/reply.js';
 import { blockWithCut, details, table } from '../ui/markdown.js';
 import { untrustedBlock, untrustedCode, untrustedInline } from '../ui/untrusted-markdown.js';
-import { PROGRESS_MARKER } from './event.js';
-
-export interface ProgressContext {
-  /** The trigger (`/fix`) or the event that started the run. */
-  what: string;
-  requester: string;
-  runUrl: string;
-  /** The branch the run works on, as people know it (`feature`, or `owner:feature` for a fork). */
-  branch: string;
-  headSha?: string;
-}
-
-export interface CommitLine {
-  sha: string;
-  subject: string;
-  /** Set when the commit is on GitHub (pushed). */
-  url?: string;
-}
-
-export interface FinishedRun {
-  exitCode: number;
-  timedOut: boolean;
-  oomKilled: boolean;
-  durationMs: number;
-  /** The first changed files (the report keeps at most 1,000) and how many changed in all. */
-  filesChanged: string[];
-  filesChangedCount: number;
-  diffStat: string;
-  commits: CommitLine[];
-  /** Older commits than those in `commits` were left out (the list is capped). */
-  moreCommits?: boolean;
-  pushed: boolean;
-  /** Where the commits went (`origin/feature`), when pushed. */
-  pushedTo?: string;
-  /** Why not, when not pushed. */
-  pushReason?: string;
-  /** The commits were meant to be pushed and were not (rejected, failed). */
-  pushFailed?: boolean;
-  patch?: { path: string; text: string };
-  tail: string[];
-  /** What the secret scan found in the tail and masked (run/tail-scan.ts), by rule: for the job summary. */
-  tailFound?: string[];
-  /** What the command wrote to SANDBOX_REPLY_FILE: untrusted text (run/reply.ts). */
-  reply?: ReplyRead;
-  /** What the proxy metered of model APIs (its totals and the budget's verdict are shown). */
-  modelUsage?: ModelUsageReport;
-}
+import { modelUsageTotals } from './usage-report.js';
 
 /** GitHub refuses comments over 65,536 characters. */
 export const MAX_COMMENT = 65_000;
@@ -71,7 +26,7 @@ const MAX_FAILURE_CHARS = 4_000;
 /** The most characters of the command's reply in the comment (the job summary has more). */
 export const MAX_REPLY_IN_COMMENT = 20_000;
 
-export function renderRunning(ctx: ProgressContext): string {
+export function running(ctx: ProgressContext): string {
   return [
     PROGRESS_MARKER,
     `### ⏳ \`${ctx.what}\` is running`,
@@ -80,18 +35,12 @@ export function renderRunning(ctx: ProgressContext): string {
   ].join('\n');
 }
 
-/** `clean` is the run's redaction (run/redaction.ts), applied to each part before it is cut. */
-export function renderFinished(
-  ctx: ProgressContext,
-  run: FinishedRun,
-  clean: (text: string) => string,
-): string {
-  const ok = run.exitCode === 0;
+export function finished(ctx: ProgressContext, run: FinishedRun, clean: (text: string) => string): string {
   const status = run.timedOut
     ? `⏱ \`${ctx.what}\` timed out`
     : run.oomKilled
       ? `💥 \`${ctx.what}\` ran out of memory`
-      : !ok
+      : run.exitCode !== 0
         ? `❌ \`${ctx.what}\` failed`
         : run.pushFailed
           ? `⚠️ \`${ctx.what}\` finished, but its commits were not pushed`
@@ -176,7 +125,7 @@ const block = (text: string, max: number) =>
   blockWithCut(text, max, (n) => `… ${n} more characters not shown here.`);
 
 /** The main step failed before the run could end (an error, not the command's exit code). */
-export function renderFailed(ctx: ProgressContext, message: string, clean: (text: string) => string): string {
+export function failed(ctx: ProgressContext, message: string, clean: (text: string) => string): string {
   return [
     PROGRESS_MARKER,
     `### ❌ \`${ctx.what}\` could not run`,
@@ -188,7 +137,7 @@ export function renderFailed(ctx: ProgressContext, message: string, clean: (text
 }
 
 /** The job ended before the main step finished the comment: cancelled, timed out or killed. */
-export function renderStopped(ctx: ProgressContext | undefined): string {
+export function stopped(ctx: ProgressContext | undefined): string {
   const what = ctx ? `\`${ctx.what}\`` : 'The run';
   return [
     PROGRESS_MARKER,
@@ -198,20 +147,6 @@ export function renderStopped(ctx: ProgressContext | undefined): string {
     'The job was cancelled, timed out or failed while the run was in progress: nothing more was pushed.' +
       (ctx ? ` The [workflow run](${ctx.runUrl}) has the details.` : ''),
   ].join('\n');
-}
-
-const n = (value: number) => value.toLocaleString('en-US');
-
-/** The model usage row: requests, tokens, the budget's verdict; '' when no model API was metered. */
-export function modelUsageTotals(report: ModelUsageReport): string {
-  const { totals } = report;
-  if (totals.requests === 0 && report.refused === 0) return '';
-  const parts = [
-    `${n(totals.requests)} request(s)`,
-    `${n(totals.inputTokens)} input and ${n(totals.outputTokens)} output tokens`,
-  ];
-  if (report.stopped) parts.push(`stopped by \`${report.stopped.by}\` (${n(report.refused)} refused)`);
-  return parts.join(', ');
 }
 
 export function formatDuration(ms: number): string {
@@ -245,4 +180,14 @@ function tailText(lines: readonly string[]): string {
   return lines
     .map((l) => (l.length > MAX_LINE ? `${Array.from(l).slice(0, MAX_LINE).join('')}…` : l))
     .join('\n');
+}
+
+/** The body of the pull request an issue's run opens: it closes the issue and holds the reply, inert. */
+export function issuePullRequestBody(issueNumber: number, run: FinishedRun, clean: (text: string) => string) {
+  const reply = replyMarkdown(run.reply, {
+    heading: "**The command's reply**",
+    maxChars: MAX_REPLY_IN_COMMENT,
+    redact: clean,
+  });
+  return [`Closes #${issueNumber}`, ...(reply ? ['', reply] : [])].join('\n');
 }

@@ -3,18 +3,16 @@ import { ModelMeter } from '../network/model-meter.js';
 import { Redaction } from '../run/redaction.js';
 import { expectOwnStructure, renderGfm, tagCount } from '../../test/support/cmark.js';
 import { HOSTILE_REPLY } from '../../test/support/hostile-reply.js';
-import { PROGRESS_MARKER } from './event.js';
+import { PROGRESS_MARKER, type FinishedRun, type ProgressContext } from '../run/progress-data.js';
 import {
   fitComment,
   formatDuration,
   MAX_COMMENT,
-  renderFailed,
-  renderFinished,
-  renderRunning,
-  renderStopped,
-  type FinishedRun,
-  type ProgressContext,
-} from './progress.js';
+  failed as renderFailed,
+  finished as renderFinished,
+  running as renderRunning,
+  stopped as renderStopped,
+} from './progress-comment.js';
 
 const none = Redaction.none.redact;
 const redactionOf = (value: string) => Redaction.of([{ name: 'secret', value }]).redact;
