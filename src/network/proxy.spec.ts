@@ -125,18 +125,28 @@ describe('startProxy', () => {
 });
 
 describe('a tunnel that is not TLS', () => {
-  /** CONNECT, then `bytes` inside the tunnel; what came back within `ms`. */
-  function throughTunnel(socketPath: string, bytes: string, ms = 1500): Promise<string> {
+  /**
+   * CONNECT, then `bytes` inside the tunnel; what came back within `ms`, or until the socket closed, or,
+   * once what came back ends with `last` (the server's whole answer), 100 ms more for anything after it.
+   */
+  function throughTunnel(socketPath: string, bytes: string, last?: string, ms = 1500): Promise<string> {
     return new Promise((resolve, reject) => {
       const req = http.request({ socketPath, method: 'CONNECT', path: `localhost:${port}`, agent: false });
       req.on('connect', (_res, socket) => {
         let out = '';
-        socket.on('data', (d: Buffer) => (out += d.toString('latin1')));
+        let settling: NodeJS.Timeout | undefined;
         const done = () => {
+          clearTimeout(settling);
+          clearTimeout(bound);
           socket.destroy();
           resolve(out);
         };
-        setTimeout(done, ms);
+        socket.on('data', (d: Buffer) => {
+          out += d.toString('latin1');
+          clearTimeout(settling);
+          if (last !== undefined && out.endsWith(last)) settling = setTimeout(done, 100);
+        });
+        const bound = setTimeout(done, ms);
         socket.on('close', done);
         socket.write(bytes);
       });
@@ -150,7 +160,7 @@ describe('a tunnel that is not TLS', () => {
     await withProxy(policy as ProxiedPolicy, async (socketPath, proxy) => {
       const before = seen.length;
       const post = `POST /v1/messages HTTP/1.1\r\nHost: localhost:${port}\r\nContent-Length: 2\r\n\r\n{}`;
-      const first = await throughTunnel(socketPath, post);
+      const first = await throughTunnel(socketPath, post, 'hello\n');
       expect(first).toMatch(/^HTTP\/1\.1 200 /);
       expect(first).toContain('hello');
       const past = await throughTunnel(socketPath, post.repeat(4));
@@ -158,6 +168,7 @@ describe('a tunnel that is not TLS', () => {
       const upgrade = await throughTunnel(
         socketPath,
         `GET /ws HTTP/1.1\r\nHost: localhost:${port}\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n\r\n`,
+        'hello\n',
       );
       expect(upgrade).toMatch(/^HTTP\/1\.1 200 /);
       expect(upgrade).not.toMatch(/upgrade/i);

@@ -171,14 +171,41 @@ describe('removeSandboxTree', () => {
 });
 
 /**
- * removeSandboxTree in a child process that imports the module (transpiled as bench/src-modules.mjs
- * does, as root), then drops to `nobody` before it touches anything.
+ * Node's module hooks for the child below: a source file's `./x.js` import is read as `./x.ts`, and each
+ * `.ts` file is transpiled (TypeScript's transpileModule, no type check) as it is imported. Only the
+ * modules removeSandboxTree imports are transpiled, not all of src/ (a clean checkout has no copy).
+ */
+const transpilingHooks = (repo: string) => `
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+const ts = createRequire(${JSON.stringify(path.join(repo, 'package.json'))})('typescript');
+export function resolve(specifier, context, next) {
+  const fromSource = specifier.startsWith('.') && context.parentURL?.endsWith('.ts');
+  return next(fromSource ? specifier.replace(/\\.js$/, '.ts') : specifier, context);
+}
+export function load(url, context, next) {
+  if (!url.startsWith('file:') || !url.endsWith('.ts')) return next(url, context);
+  const file = fileURLToPath(url);
+  const { outputText } = ts.transpileModule(readFileSync(file, 'utf8'), {
+    compilerOptions: { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext },
+    fileName: file,
+  });
+  return { format: 'module', source: outputText, shortCircuit: true };
+}
+`;
+
+/**
+ * removeSandboxTree in a child process that imports the module (transpiled on import by the hooks
+ * above, as root), then drops to `nobody` before it touches anything.
  */
 function asRunner(root: string, target: string): TreeRemoval {
   const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
   const script = `
-const { importSource } = await import(${JSON.stringify(path.join(repo, 'bench', 'src-modules.mjs'))});
-const { removeSandboxTree } = await importSource('reap/remove-tree');
+const { register } = await import('node:module');
+const { pathToFileURL } = await import('node:url');
+register('data:text/javascript,' + encodeURIComponent(${JSON.stringify(transpilingHooks(repo))}));
+const { removeSandboxTree } = await import(pathToFileURL(process.argv[3]).href);
 const { execFileSync } = await import('node:child_process');
 const id = (flag) => Number(execFileSync('id', [flag, 'nobody'], { encoding: 'utf8' }).trim());
 process.setgroups([]);
@@ -187,7 +214,8 @@ process.setuid(id('-u'));
 if (process.getuid() === 0) throw new Error('still root');
 process.stdout.write(JSON.stringify(await removeSandboxTree(process.argv[1], process.argv[2])));
 `;
-  const out = execFileSync(process.execPath, ['--input-type=module', '-e', script, root, target], {
+  const entry = path.join(repo, 'src', 'reap', 'remove-tree.ts');
+  const out = execFileSync(process.execPath, ['--input-type=module', '-e', script, root, target, entry], {
     cwd: repo,
     encoding: 'utf8',
   });
