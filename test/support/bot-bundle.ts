@@ -1,16 +1,17 @@
 // The pull-request bot through the bundle (dist/index.js) as the runner runs it, as the unprivileged runner
 // user, set up once for every test file that drives it: a fake GitHub Enterprise Server that knows the
-// repository and its open pull request, real repositories owned by the runner user, the event payload
-// where GITHUB_EVENT_PATH points, and a volume prefix of the test's own, made before each test and removed
-// after it. A test file states only its event, its inputs and what it expects.
-import { afterEach, beforeEach } from '@jest/globals';
+// repository and its open pull request, real repositories owned by the runner user (a copy of the file's own
+// for each test), the event payload where GITHUB_EVENT_PATH points, and a volume prefix of the test's own,
+// made before each test and removed after it. A test file states only its event, its inputs and what it
+// expects.
+import { afterAll, afterEach, beforeAll, beforeEach } from '@jest/globals';
 import * as fs from 'node:fs';
 import type { StepOptions } from './action.js';
 import { samePullOpen } from './bot.js';
 import { removeVolumes, uniquePrefix } from './docker.js';
 import { runnerIds, TEST_IMAGE } from './env.js';
 import { FakeGitHub } from './fake-github.js';
-import { makePullRequestRepos, type PullRequestRepos } from './pull-requests.js';
+import { copyPullRequestRepos, makePullRequestRepos, type PullRequestRepos } from './pull-requests.js';
 import { git, tempDir } from './repo.js';
 import { REPO, writeEvent } from './webhooks.js';
 
@@ -72,9 +73,13 @@ export class BundleBot {
 /** The bot of a test file (or of a describe block); `label` names its volumes. */
 export function bundleBot(label: string): BundleBot {
   const bot = new BundleBot();
+  // The repositories are made once for the file, and each test works in a copy of its own.
+  let template: PullRequestRepos;
+  beforeAll(() => void (template = makePullRequestRepos()));
+  afterAll(() => fs.rmSync(template.root, { recursive: true, force: true }));
   beforeEach(async () => {
     bot.fake = await FakeGitHub.start(FULL, TOKEN);
-    bot.repos = makePullRequestRepos({ owner: runnerIds() });
+    bot.repos = copyPullRequestRepos(template, { owner: runnerIds() });
     bot.events = tempDir('wts-event-');
     bot.prefix = uniquePrefix(label);
     samePullOpen(bot.fake, bot.repos);

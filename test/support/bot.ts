@@ -1,20 +1,20 @@
-// The pull-request bot in process (runForPullRequest), set up once for every test file that drives it:
-// a fake GitHub API that knows the repository, real git repositories (a bare origin, a fork, the parent)
-// and a work folder, made and removed around each test (or once per file where a follow-up needs the first
-// run's branch and sandbox), the run's settings as the action parses them, and its outside world
-// recorded. A test file states only its event, its inputs and what it expects.
-import { afterAll, afterEach, beforeAll, beforeEach } from '@jest/globals';
+// The pull-request bot in process (runForPullRequest), set up once for every test file that drives it: a
+// fake GitHub API that knows the repository, real git repositories (a bare origin, a fork, the parent; a
+// copy of the file's own for each test, or one for the file where a follow-up needs the first run's branch
+// and sandbox) and a work folder, made and removed around each test, the run's settings as the action parses
+// them, and its outside world recorded. A test file states only its event, its inputs and what it expects.
+import { afterAll, afterEach, beforeAll, beforeEach, expect } from '@jest/globals';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { PullRequestRunState } from '../../src/github/feedback.js';
-import { runForPullRequest } from '../../src/github/pr-run.js';
+import { runForPullRequest, type PrRunOutcome } from '../../src/github/pr-run.js';
 import { redactionFor } from '../../src/run/redaction.js';
 import { parseSettings, type RunSettings } from '../../src/settings/settings.js';
 import { everythingShown, recordingIo } from './bot-io.js';
 import { decodedText } from './cmark.js';
 import { TEST_IMAGE } from './env.js';
 import { FakeGitHub, type FakeReviewComment } from './fake-github.js';
-import { makePullRequestRepos, refOf, type PullRequestRepos } from './pull-requests.js';
+import { copyPullRequestRepos, makePullRequestRepos, refOf, type PullRequestRepos } from './pull-requests.js';
 import { git, tempDir, type TestRepo } from './repo.js';
 import { REPO, type Person } from './webhooks.js';
 
@@ -101,6 +101,18 @@ export class InProcessBot<R extends TestRepo> {
     return git(this.repos.origin, 'show', `${ref}:${file}`);
   }
 
+  /**
+   * What a run that kept what it saw (KEEP_WHAT_IT_SAW) pushed: the head of the pull request's branch,
+   * checked to be the run's, and the files it kept there.
+   */
+  keptOnOrigin(run: { outcome?: PrRunOutcome }): { pushed: string; prompt: string; context: unknown } {
+    expect(run.outcome?.command.exitCode).toBe(0);
+    const pushed = this.head();
+    expect(pushed).toBe(run.outcome?.report.headSha);
+    const context = JSON.parse(this.show(pushed, 'context-seen.json')) as unknown;
+    return { pushed, prompt: this.show(pushed, 'prompt-seen.txt'), context };
+  }
+
   /** The commit a branch names on origin; by default the pull request's head branch. */
   head(branch = (this.repos as Partial<PullRequestRepos>).branch): string {
     return refOf(this.repos.origin, `refs/heads/${branch}`);
@@ -152,8 +164,14 @@ export function inProcessBot<R extends TestRepo>(
 export function inProcessBot<R extends TestRepo>(options: BotOptions<R>): InProcessBot<R> {
   const bot = new InProcessBot<R>(options);
   const pullRequests = !options.repos;
+  // A pull request's repositories are made once for the file, and each test works in a copy of its own.
+  let template: PullRequestRepos;
+  if (pullRequests) {
+    beforeAll(() => void (template = makePullRequestRepos()));
+    afterAll(() => fs.rmSync(template.root, { recursive: true, force: true }));
+  }
   const makeRepos = () => {
-    bot.repos = options.repos ? options.repos() : (makePullRequestRepos() as TestRepo as R);
+    bot.repos = options.repos ? options.repos() : (copyPullRequestRepos(template) as TestRepo as R);
     bot.work = tempDir(options.work);
   };
   const removeRepos = () => {
