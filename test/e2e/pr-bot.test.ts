@@ -1,21 +1,17 @@
 // The bundle (dist/index.js) as the runner runs it, as the unprivileged runner user, for a comment on a
 // pull request: GITHUB_EVENT_PATH points at a real webhook payload, GITHUB_API_URL at a fake GitHub
 // Enterprise Server on 127.0.0.1, origin is a real bare repository.
-import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import * as fs from 'node:fs';
 import * as http from 'node:http';
 import * as net from 'node:net';
 import { runMainAndPost } from '../support/action.js';
-import { docker, removeVolumes, uniquePrefix, volumesWithPrefix } from '../support/docker.js';
-import { runnerIds, TEST_IMAGE } from '../support/env.js';
-import { FakeGitHub } from '../support/fake-github.js';
-import { makePullRequestRepos, refOf, type PullRequestRepos } from '../support/pull-requests.js';
-import { git, tempDir } from '../support/repo.js';
-import { issueCommentEvent, REPO, writeEvent } from '../support/webhooks.js';
+import { bundleBot, FULL, TOKEN } from '../support/bot-bundle.js';
+import { docker, volumesWithPrefix } from '../support/docker.js';
+import { refOf } from '../support/pull-requests.js';
+import { git } from '../support/repo.js';
+import { issueCommentEvent } from '../support/webhooks.js';
 import { nodeRuntimes } from '../support/runtimes.js';
-
-const TOKEN = 'ghs_e2eFakeToken0123456789abcdef';
-const FULL = `${REPO.owner}/${REPO.name}`;
 
 // Everything a shell would act on: command substitution, backticks, quotes, separators, variables,
 // a here-document marker, and newlines.
@@ -25,55 +21,11 @@ const HOSTILE_ARGS = [
   'EOF\n\'unbalanced "quotes',
 ].join('\n');
 
-let fake: FakeGitHub;
-let repos: PullRequestRepos;
-let events: string;
-let prefix: string;
-
-beforeEach(async () => {
-  fake = await FakeGitHub.start(FULL, TOKEN);
-  repos = makePullRequestRepos({ owner: runnerIds() });
-  events = tempDir('wts-event-');
-  prefix = uniquePrefix('prbot');
-  fake.pulls.set(repos.number, {
-    number: repos.number,
-    state: 'open',
-    headRef: repos.branch,
-    headSha: repos.headSha,
-    headRepo: FULL,
-  });
-  fake.permissions.set('alice', { permission: 'write', role_name: 'maintain' });
-});
-
-afterEach(async () => {
-  await fake.close();
-  removeVolumes(prefix);
-  fs.rmSync(repos.root, { recursive: true, force: true });
-  fs.rmSync(events, { recursive: true, force: true });
-});
+const bot = bundleBot('prbot');
 
 function stepFor(body: string, commentId: number, inputs: Record<string, string>) {
   const event = issueCommentEvent({ body, author: { login: 'alice', association: 'MEMBER' }, commentId });
-  return {
-    asRunner: true,
-    inputs: {
-      image: TEST_IMAGE,
-      'repository-path': repos.parent,
-      'volume-prefix': prefix,
-      trigger: '/fix',
-      token: TOKEN,
-      ...inputs,
-    },
-    env: {
-      GITHUB_EVENT_NAME: 'issue_comment',
-      GITHUB_EVENT_PATH: writeEvent(events, event),
-      GITHUB_REPOSITORY: FULL,
-      GITHUB_API_URL: fake.url,
-      GITHUB_SERVER_URL: 'https://ghes.example',
-      GITHUB_RUN_ID: '99',
-      GITHUB_WORKSPACE: repos.parent,
-    },
-  };
+  return bot.step('issue_comment', event, inputs);
 }
 
 // Each suite once per Node.js runtime (test/support/runtimes.ts): the name says which ran.
@@ -94,30 +46,30 @@ describe.each(nodeRuntimes())('$name', ({ execPath }) => {
       expect(main.outputs.pushed).toBe('true');
 
       // What the command received is exactly the comment's text, and nothing in it ran.
-      const pushed = refOf(repos.origin, `refs/heads/${repos.branch}`);
+      const pushed = refOf(bot.repos.origin, `refs/heads/${bot.repos.branch}`);
       expect(pushed).toBe(main.outputs['head-sha']);
-      expect(git(repos.origin, '-c', 'safe.directory=*', 'show', `${pushed}:prompt-seen.txt`)).toBe(
+      expect(git(bot.repos.origin, '-c', 'safe.directory=*', 'show', `${pushed}:prompt-seen.txt`)).toBe(
         HOSTILE_ARGS,
       );
-      const files = git(repos.origin, '-c', 'safe.directory=*', 'ls-tree', '-r', '--name-only', pushed);
+      const files = git(bot.repos.origin, '-c', 'safe.directory=*', 'ls-tree', '-r', '--name-only', pushed);
       expect(files).not.toMatch(/wts-pwned/);
       expect(fs.existsSync('/tmp/wts-pwned-subst')).toBe(false);
 
       // The API calls went to the Enterprise Server root, with the token; the token never reached the container.
-      expect(fake.calls.every((c) => c.authorization === `token ${TOKEN}`)).toBe(true);
-      const comment = [...fake.comments.values()][0];
+      expect(bot.fake.calls.every((c) => c.authorization === `token ${TOKEN}`)).toBe(true);
+      const comment = bot.comments()[0];
       expect(comment.history).toHaveLength(2);
       expect(comment.body).toContain('✅ `/fix` finished');
       expect(comment.body).toContain(`https://ghes.example/${FULL}/commit/${pushed}`);
       expect(comment.body).toContain('SANDBOX_PROMPT_FILE=');
       expect(comment.body).not.toContain(TOKEN);
       expect(comment.body).not.toContain('GITHUB_API_URL');
-      expect(fake.reactions.map((r) => r.content)).toEqual(['eyes', 'rocket']);
+      expect(bot.fake.reactions.map((r) => r.content)).toEqual(['eyes', 'rocket']);
       expect(main.summary).toContain('## worktree-sandbox: pull request #7');
       expect(main.summary).toContain('## worktree-sandbox: run');
 
       // cleanup: always, and the work is pushed: the volume is gone.
-      expect(volumesWithPrefix(prefix)).toEqual([]);
+      expect(volumesWithPrefix(bot.prefix)).toEqual([]);
     });
 
     it('reaches the API through an HTTP proxy (undici, loaded on demand, builds the proxy agent)', async () => {
@@ -126,7 +78,7 @@ describe.each(nodeRuntimes())('$name', ({ execPath }) => {
       const proxy = http.createServer((_req, res) => res.writeHead(405).end());
       proxy.on('connect', (req: http.IncomingMessage, client: net.Socket) => {
         connects.push(req.url ?? '');
-        const upstream = net.connect(Number(new URL(fake.url).port), '127.0.0.1', () => {
+        const upstream = net.connect(Number(new URL(bot.fake.url).port), '127.0.0.1', () => {
           client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
           upstream.pipe(client);
           client.pipe(upstream);
@@ -137,7 +89,7 @@ describe.each(nodeRuntimes())('$name', ({ execPath }) => {
       await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
       try {
         const proxyUrl = `http://127.0.0.1:${(proxy.address() as net.AddressInfo).port}`;
-        const apiUrl = fake.url.replace('127.0.0.1', 'fake-github.invalid');
+        const apiUrl = bot.fake.url.replace('127.0.0.1', 'fake-github.invalid');
         const step = stepFor('/fix', 2468, { command: 'true', cleanup: 'always' });
         const { main, post } = await runMainAndPost({
           ...step,
@@ -157,8 +109,8 @@ describe.each(nodeRuntimes())('$name', ({ execPath }) => {
         });
         expect(connects.length).toBeGreaterThan(0);
         expect(new Set(connects)).toEqual(new Set([new URL(apiUrl).host]));
-        expect([...fake.comments.values()][0].body).toContain('✅ `/fix` finished');
-        expect(fake.reactions.map((r) => r.content)).toEqual(['eyes', 'rocket']);
+        expect(bot.comments()[0].body).toContain('✅ `/fix` finished');
+        expect(bot.fake.reactions.map((r) => r.content)).toEqual(['eyes', 'rocket']);
       } finally {
         proxy.close();
       }
@@ -175,12 +127,12 @@ describe.each(nodeRuntimes())('$name', ({ execPath }) => {
       expect(main.signal).toBe('SIGKILL');
       expect(post.code).toBe(0);
 
-      const comment = [...fake.comments.values()][0];
+      const comment = bot.comments()[0];
       expect(comment.history).toHaveLength(2);
       expect(comment.history[0]).toContain('⏳ `/fix` is running');
       expect(comment.body).toContain('🛑 `/fix` stopped before it finished');
-      expect(fake.reactions.map((r) => r.content)).toEqual(['eyes', 'confused']);
-      expect(fake.log.slice(-2)).toEqual([
+      expect(bot.fake.reactions.map((r) => r.content)).toEqual(['eyes', 'confused']);
+      expect(bot.fake.log.slice(-2)).toEqual([
         `PATCH /repos/${FULL}/issues/comments/${comment.id}`,
         `POST /repos/${FULL}/issues/comments/5678/reactions`,
       ]);

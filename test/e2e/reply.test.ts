@@ -1,25 +1,20 @@
 // The command's reply ($SANDBOX_REPLY_FILE) through the bundle, as the runner user: what a hostile command
 // writes there (or plants there instead of a file) judged where it lands: the comment body the fake GitHub
 // API received, the job summary, the output `reply` and the step's log as the runner reads it.
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
+import { beforeAll, describe, expect, it } from '@jest/globals';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { runMainAndPost, runStep } from '../support/action.js';
-import { removeVolumes, uniquePrefix } from '../support/docker.js';
+import { bundleBot, MARKER } from '../support/bot-bundle.js';
 import { runnerIds, TEST_IMAGE } from '../support/env.js';
-import { FakeGitHub } from '../support/fake-github.js';
 import { countTag, HOSTILE_REPLY, renderedOutsideCode } from '../support/hostile-reply.js';
-import { makePullRequestRepos, type PullRequestRepos } from '../support/pull-requests.js';
 import { makeRepo, tempDir } from '../support/repo.js';
 import { injectedCommands } from '../support/runner-log.js';
 import { requireRootlessPodman } from '../support/rootless.js';
 import { nodeRuntimes } from '../support/runtimes.js';
 import { DOCKER, PODMAN_ROOTLESS } from '../support/storage.js';
-import { issueCommentEvent, REPO, writeEvent } from '../support/webhooks.js';
+import { issueCommentEvent } from '../support/webhooks.js';
 
-const TOKEN = 'ghs_e2eFakeToken0123456789abcdef';
-const FULL = `${REPO.owner}/${REPO.name}`;
-const MARKER = '<!-- worktree-sandbox:progress -->';
 const SECRET = 'wts-parent-secret-4f1d';
 // The runtime GitHub runs the action with (runs.using: node24).
 const node = nodeRuntimes().at(-1)!.execPath;
@@ -40,32 +35,7 @@ function ownStructure(body: string): string {
 }
 
 describe('the command’s reply, pull-request bot (Docker, volume sandbox)', () => {
-  let fake: FakeGitHub;
-  let repos: PullRequestRepos;
-  let events: string;
-  let prefix: string;
-
-  beforeEach(async () => {
-    fake = await FakeGitHub.start(FULL, TOKEN);
-    repos = makePullRequestRepos({ owner: runnerIds() });
-    events = tempDir('wts-event-');
-    prefix = uniquePrefix('reply');
-    fake.pulls.set(repos.number, {
-      number: repos.number,
-      state: 'open',
-      headRef: repos.branch,
-      headSha: repos.headSha,
-      headRepo: FULL,
-    });
-    fake.permissions.set('alice', { permission: 'write', role_name: 'maintain' });
-  });
-
-  afterEach(async () => {
-    await fake.close();
-    removeVolumes(prefix);
-    fs.rmSync(repos.root, { recursive: true, force: true });
-    fs.rmSync(events, { recursive: true, force: true });
-  });
+  const bot = bundleBot('reply');
 
   async function botRun(command: string, commentId: number, timeoutMs?: number) {
     const event = issueCommentEvent({
@@ -73,35 +43,18 @@ describe('the command’s reply, pull-request bot (Docker, volume sandbox)', () 
       author: { login: 'alice', association: 'MEMBER' },
       commentId,
     });
+    const inputs = { cleanup: 'always', command };
     const { main, post } = await runMainAndPost({
+      ...bot.step('issue_comment', event, inputs),
       node,
-      asRunner: true,
       timeoutMs,
-      inputs: {
-        image: TEST_IMAGE,
-        'repository-path': repos.parent,
-        'volume-prefix': prefix,
-        trigger: '/fix',
-        token: TOKEN,
-        cleanup: 'always',
-        command,
-      },
-      env: {
-        GITHUB_EVENT_NAME: 'issue_comment',
-        GITHUB_EVENT_PATH: writeEvent(events, event),
-        GITHUB_REPOSITORY: FULL,
-        GITHUB_API_URL: fake.url,
-        GITHUB_SERVER_URL: 'https://ghes.example',
-        GITHUB_RUN_ID: '99',
-        GITHUB_WORKSPACE: repos.parent,
-      },
     });
     expect({ main: main.code, post: post.code, stderr: main.stderr }).toEqual({
       main: 0,
       post: 0,
       stderr: '',
     });
-    const comments = [...fake.comments.values()];
+    const comments = bot.comments();
     expect(comments).toHaveLength(1);
     return { main, body: comments[0].body };
   }
@@ -138,7 +91,7 @@ describe('the command’s reply, pull-request bot (Docker, volume sandbox)', () 
 
   it('does not follow a link to the parent’s files', async () => {
     // A file of the parent's .git, which the container cannot see (it is hidden): only the host could read it.
-    const secret = path.join(repos.parent, '.git', 'wts-secret');
+    const secret = path.join(bot.repos.parent, '.git', 'wts-secret');
     fs.writeFileSync(secret, SECRET, { mode: 0o644 });
     fs.chownSync(secret, runnerIds().uid, runnerIds().gid);
     const { main, body } = await botRun(`ln -s ${secret} "$SANDBOX_REPLY_FILE"`, 9102);

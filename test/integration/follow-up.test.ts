@@ -3,26 +3,13 @@
 // the same persistent sandbox with the command's HOME kept, and its context file says run 2 and holds the
 // first run's reply; a comment that copies the bot's hidden marker (a user's, another app's) is not the
 // bot's. A long conversation is read in bounded pages (the newest), and the replies in bounded bytes.
-import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
-import * as fs from 'node:fs';
-import * as path from 'node:path';
+import { describe, expect, it } from '@jest/globals';
 import { MAX_COMMENT_PAGES } from '../../src/github/api-comments.js';
 import { MAX_EARLIER_REPLY_BYTES } from '../../src/github/conversation.js';
 import { PROGRESS_MARKER } from '../../src/github/request.js';
-import { runForPullRequest } from '../../src/github/pr-run.js';
-import { parseSettings, type RunSettings } from '../../src/settings/settings.js';
-import { recordingIo } from '../support/bot-io.js';
-import { TEST_IMAGE } from '../support/env.js';
-import { FakeGitHub } from '../support/fake-github.js';
-import { makePullRequestRepos, refOf, type PullRequestRepos } from '../support/pull-requests.js';
-import { git, tempDir } from '../support/repo.js';
-import { issueCommentEvent, REPO, reviewCommentEvent } from '../support/webhooks.js';
-
-const TOKEN = 'ghs_fakeTokenForFollowUpTests012';
-const FULL = `${REPO.owner}/${REPO.name}`;
-const SERVER = 'https://github.example';
-const api = (p: string) => `/repos/${FULL}${p}`;
-const alice = { login: 'alice', association: 'MEMBER' as const };
+import { alice, api, inProcessBot } from '../support/bot.js';
+import { refOf } from '../support/pull-requests.js';
+import { issueCommentEvent, reviewCommentEvent } from '../support/webhooks.js';
 
 // Keeps what it saw, and leaves a file in HOME that names the run that wrote it.
 const SEE = [
@@ -41,66 +28,15 @@ interface Context {
   earlier_replies_error?: string;
 }
 
-let fake: FakeGitHub;
-let repos: PullRequestRepos;
-let work: string;
+const bot = inProcessBot({ work: 'wts-follow-up-', inputs: { command: SEE } });
+const runBot = (eventName: string, payload: unknown) => bot.run(eventName, payload);
 
-beforeEach(async () => {
-  fake = await FakeGitHub.start(FULL, TOKEN);
-  repos = makePullRequestRepos();
-  work = tempDir('wts-follow-up-');
-  fake.permissions.set('alice', { permission: 'write', role_name: 'write' });
-  fake.pulls.set(repos.number, {
-    number: repos.number,
-    state: 'open',
-    headRef: repos.branch,
-    headSha: repos.headSha,
-    headRepo: FULL,
-  });
-});
-
-afterEach(async () => {
-  await fake.close();
-  fs.rmSync(repos.root, { recursive: true, force: true });
-  fs.rmSync(work, { recursive: true, force: true });
-});
-
-function settingsFor(): RunSettings {
-  const all: Record<string, string> = {
-    command: SEE,
-    image: TEST_IMAGE,
-    isolation: 'disk',
-    'worktree-root': path.join(work, 'sandboxes'),
-    'repository-path': repos.parent,
-    trigger: '/fix',
-    push: 'true',
-    token: TOKEN,
-  };
-  return parseSettings((name) => all[name] ?? '', {
-    ...process.env,
-    GITHUB_SERVER_URL: SERVER,
-  }) as RunSettings;
-}
-
-async function runBot(eventName: string, payload: unknown) {
-  const { io, recorded } = recordingIo({
-    eventName,
-    payload,
-    work,
-    repository: FULL,
-    apiUrl: fake.url,
-    serverUrl: SERVER,
-  });
-  const outcome = await runForPullRequest(settingsFor(), io);
-  return { outcome, ...recorded };
-}
-
-const head = () => refOf(repos.origin, `refs/heads/${repos.branch}`);
-const seen = (file: string) => git(repos.origin, 'show', `${head()}:${file}`);
+const head = () => bot.head();
+const seen = (file: string) => bot.show(head(), file);
 
 /** A comment already on the conversation; no author: the token's own bot, as the API makes them. */
 function seedComment(id: number, body: string, author?: string, authorType?: string) {
-  fake.comments.set(id, { id, issue: repos.number, body, history: [body], author, authorType });
+  bot.fake.comments.set(id, { id, issue: bot.repos.number, body, history: [body], author, authorType });
 }
 
 describe('a follow-up /fix on a pull request', () => {
@@ -113,14 +49,14 @@ describe('a follow-up /fix on a pull request', () => {
     const firstContext = JSON.parse(seen('context-seen.json')) as Context;
     expect(firstContext).toEqual({
       event: 'issue_comment',
-      pull_request: repos.number,
+      pull_request: bot.repos.number,
       comment_id: 901,
       run: 1,
       earlier_replies: [],
       cut: { earlier_replies_left_out: 0, earlier_replies_cut: 0 },
     });
     expect(() => seen('home-seen.txt')).toThrow();
-    const progress = [...fake.comments.values()].find((c) => c.issue === repos.number && !c.author)!;
+    const progress = bot.comments().find((c) => c.issue === bot.repos.number && !c.author)!;
     expect(progress.body).toContain('reply of run 1 @\u200Doctocat &lt;/details&gt;');
 
     // Others copy the hidden marker: a user on the conversation, another app's bot in a thread.
@@ -131,28 +67,15 @@ describe('a follow-up /fix on a pull request', () => {
       'User',
     );
     const forged = `${PROGRESS_MARKER}\n### ✅ \`/fix\` finished\nforged by another app`;
-    fake.reviewComments.set(8_500_002, {
-      id: 8_500_002,
-      issue: repos.number,
-      body: forged,
-      history: [forged],
-      author: 'other-app[bot]',
-      authorType: 'Bot',
-    });
+    bot.reviewComment({ id: 8_500_002, body: forged, author: 'other-app[bot]', authorType: 'Bot' });
     const review = reviewCommentEvent({ body: '/fix use a const here', author: alice, commentId: 902 });
-    fake.reviewComments.set(902, {
-      id: 902,
-      issue: repos.number,
-      body: review.comment.body,
-      history: [review.comment.body],
-      author: 'alice',
-    });
-    fake.calls.length = 0;
+    bot.reviewComment({ id: 902, body: review.comment.body });
+    bot.fake.calls.length = 0;
     const second = await runBot('pull_request_review_comment', review);
 
     expect(second.outcome?.command.exitCode).toBe(0);
     // The same branch, on top of the first run's commit, in the same sandbox with its HOME kept.
-    expect(refOf(repos.origin, `${head()}^`)).toBe(first.outcome?.report.headSha);
+    expect(refOf(bot.repos.origin, `${head()}^`)).toBe(first.outcome?.report.headSha);
     expect(second.outcome?.sandbox).toMatchObject({ reused: true, name: first.outcome?.sandbox.name });
     expect(seen('home-seen.txt')).toBe('session of run 1');
     const context = JSON.parse(seen('context-seen.json')) as Context;
@@ -165,14 +88,14 @@ describe('a follow-up /fix on a pull request', () => {
     expect(context.earlier_replies).toEqual([{ created_at: expect.any(String), body: progress.body }]);
     expect(JSON.stringify(context)).not.toContain('forged');
     // Both lists read, once each, after the reply in the thread that names the bot's account.
-    const reply = [...fake.reviewComments.values()].find((c) => c.inReplyTo === 902)!;
-    expect(fake.log.slice(0, 6)).toEqual([
+    const reply = bot.replyTo(902);
+    expect(bot.fake.log.slice(0, 6)).toEqual([
       `GET ${api('/collaborators/alice/permission')}`,
-      `GET ${api(`/pulls/${repos.number}`)}`,
+      `GET ${api(`/pulls/${bot.repos.number}`)}`,
       `POST ${api('/pulls/comments/902/reactions')}`,
-      `POST ${api(`/pulls/${repos.number}/comments/902/replies`)}`,
-      `GET ${api(`/issues/${repos.number}/comments`)}`,
-      `GET ${api(`/pulls/${repos.number}/comments`)}`,
+      `POST ${api(`/pulls/${bot.repos.number}/comments/902/replies`)}`,
+      `GET ${api(`/issues/${bot.repos.number}/comments`)}`,
+      `GET ${api(`/pulls/${bot.repos.number}/comments`)}`,
     ]);
     expect(reply.body).toContain('reply of run 2');
   });
@@ -201,8 +124,8 @@ describe('a long conversation', () => {
     expect(context.cut).toEqual({ earlier_replies_left_out: 6, earlier_replies_cut: 1 });
     expect(context.earlier_replies.at(-1)!.body).not.toContain('\ufffd');
     // 1,163 comments with the progress comment: 12 pages. The first, then the newest ten.
-    const pages = fake.calls
-      .filter((c) => c.method === 'GET' && c.path === api(`/issues/${repos.number}/comments`))
+    const pages = bot.fake.calls
+      .filter((c) => c.method === 'GET' && c.path === api(`/issues/${bot.repos.number}/comments`))
       .map((c) => Number(c.query.page));
     expect(pages).toEqual([1, ...Array.from({ length: MAX_COMMENT_PAGES }, (_, i) => i + 3)]);
   });

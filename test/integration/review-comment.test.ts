@@ -2,97 +2,25 @@
 // GitHub, real git and the real container engine: the same gates as a comment on the conversation, the
 // feedback in the review thread, and the comment's place, hunk and thread handed to the command as a JSON
 // file it reads (and commits here, so that origin holds what the command saw).
-import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import * as fs from 'node:fs';
-import * as path from 'node:path';
-import { runForPullRequest } from '../../src/github/pr-run.js';
-import { parseSettings, type RunSettings } from '../../src/settings/settings.js';
-import { everythingShown, recordingIo } from '../support/bot-io.js';
-import { TEST_IMAGE } from '../support/env.js';
-import { FakeGitHub } from '../support/fake-github.js';
-import { makePullRequestRepos, refOf, type PullRequestRepos } from '../support/pull-requests.js';
-import { git, tempDir } from '../support/repo.js';
-import { REPO, reviewCommentEvent } from '../support/webhooks.js';
-import { decodedText } from '../support/cmark.js';
-
-/** What a reader sees of text the action rendered inert (character references, zero-width breaks). */
-const readAs = (text: string) => decodedText(text).replace(/[\u200b\u200d]/g, '');
-const TOKEN = 'ghs_fakeTokenForReviewTests0123';
-const FULL = `${REPO.owner}/${REPO.name}`;
-const SERVER = 'https://github.example';
-const api = (p: string) => `/repos/${FULL}${p}`;
-const alice = { login: 'alice', association: 'MEMBER' as const };
+import { alice, api, forkPullOpen, inProcessBot, KEEP_WHAT_IT_SAW as SEE, readAs } from '../support/bot.js';
+import { refOf } from '../support/pull-requests.js';
+import { reviewCommentEvent } from '../support/webhooks.js';
 
 // What a shell, the runner's workflow commands, Markdown and HTML would each act on.
 const HOSTILE_PATH = 'src/`$(touch /tmp/wts-rc-pwned)`\n::error::path @admin </details>.ts';
 const HOSTILE_HUNK =
   '@@ -1,3 +1,3 @@\n-```\n+$(touch /tmp/wts-rc-pwned) `id` ::error::hunk @octocat </details>\r\n::warning::cr';
 const HOSTILE_ARGS = 'use a const here $(touch /tmp/wts-rc-pwned)\n::error::args @admin </details>';
-const SEE = 'cp "$SANDBOX_CONTEXT_FILE" context-seen.json && cp "$SANDBOX_PROMPT_FILE" prompt-seen.txt';
 
-let fake: FakeGitHub;
-let repos: PullRequestRepos;
-let work: string;
-
-beforeEach(async () => {
-  fake = await FakeGitHub.start(FULL, TOKEN);
-  repos = makePullRequestRepos();
-  work = tempDir('wts-review-');
-  fake.permissions.set('alice', { permission: 'write', role_name: 'write' });
-  fake.pulls.set(repos.number, {
-    number: repos.number,
-    state: 'open',
-    headRef: repos.branch,
-    headSha: repos.headSha,
-    headRepo: FULL,
-  });
-});
-
-afterEach(async () => {
-  await fake.close();
-  fs.rmSync(repos.root, { recursive: true, force: true });
-  fs.rmSync(work, { recursive: true, force: true });
-});
-
-function settingsFor(inputs: Record<string, string>): RunSettings {
-  const all: Record<string, string> = {
-    command: 'true',
-    image: TEST_IMAGE,
-    isolation: 'disk',
-    'worktree-root': path.join(work, 'sandboxes'),
-    'repository-path': repos.parent,
-    trigger: '/fix',
-    push: 'true',
-    token: TOKEN,
-    ...inputs,
-  };
-  return parseSettings((name) => all[name] ?? '', {
-    ...process.env,
-    GITHUB_SERVER_URL: SERVER,
-  }) as RunSettings;
-}
-
-async function runBot(payload: unknown, inputs: Record<string, string> = {}) {
-  const { io, recorded } = recordingIo({
-    eventName: 'pull_request_review_comment',
-    payload,
-    work,
-    repository: FULL,
-    apiUrl: fake.url,
-    serverUrl: SERVER,
-  });
-  const outcome = await runForPullRequest(settingsFor(inputs), io);
-  return { outcome, ...recorded, shown: everythingShown(recorded) };
-}
+const bot = inProcessBot({ work: 'wts-review-' });
+const runBot = (payload: unknown, inputs?: Record<string, string>) =>
+  bot.run('pull_request_review_comment', payload, { inputs });
 
 /** A comment already on the pull request's diff, as the list of review comments answers it. */
-function seedReviewComment(id: number, author: string, body: string, inReplyTo?: number, pr = repos.number) {
-  fake.reviewComments.set(id, { id, issue: pr, body, history: [body], author, inReplyTo });
-}
-
-function seenOnOrigin(ref: string, file: string): string {
-  return git(repos.origin, 'show', `${ref}:${file}`);
-}
+const seedReviewComment = (id: number, author: string, body: string, inReplyTo?: number, issue?: number) =>
+  bot.reviewComment({ id, author, body, inReplyTo, issue });
 
 describe('a /fix on a line of the diff', () => {
   it('hands a hostile path, hunk and text to the command byte for byte as files, and answers in the thread', async () => {
@@ -107,12 +35,9 @@ describe('a /fix on a line of the diff', () => {
     seedReviewComment(31, 'alice', payload.comment.body);
     const run = await runBot(payload, { command: SEE });
 
-    expect(run.outcome?.command.exitCode).toBe(0);
-    const pushed = refOf(repos.origin, `refs/heads/${repos.branch}`);
-    expect(pushed).toBe(run.outcome?.report.headSha);
-    expect(seenOnOrigin(pushed, 'prompt-seen.txt')).toBe(HOSTILE_ARGS);
-    const raw = git(repos.origin, 'cat-file', 'blob', `${pushed}:context-seen.json`);
-    expect(JSON.parse(raw)).toEqual({
+    const kept = bot.keptOnOrigin(run);
+    expect(kept.prompt).toBe(HOSTILE_ARGS);
+    expect(kept.context).toEqual({
       event: 'pull_request_review_comment',
       pull_request: 7,
       comment_id: 31,
@@ -137,23 +62,23 @@ describe('a /fix on a line of the diff', () => {
     expect(fs.existsSync('/tmp/wts-rc-pwned')).toBe(false);
 
     // The feedback: reactions on the review comment, one reply in its thread, edited at the end.
-    const reply = [...fake.reviewComments.values()].find((c) => c.inReplyTo === 31)!;
-    expect(fake.log).toEqual([
+    const reply = bot.replyTo(31);
+    expect(bot.fake.log).toEqual([
       `GET ${api('/collaborators/alice/permission')}`,
-      `GET ${api(`/pulls/${repos.number}`)}`,
+      `GET ${api(`/pulls/${bot.repos.number}`)}`,
       `POST ${api('/pulls/comments/31/reactions')}`,
-      `POST ${api(`/pulls/${repos.number}/comments/31/replies`)}`,
+      `POST ${api(`/pulls/${bot.repos.number}/comments/31/replies`)}`,
       // The bot's earlier replies on the pull request: the conversation's and the diff's.
-      `GET ${api(`/issues/${repos.number}/comments`)}`,
-      `GET ${api(`/pulls/${repos.number}/comments`)}`,
+      `GET ${api(`/issues/${bot.repos.number}/comments`)}`,
+      `GET ${api(`/pulls/${bot.repos.number}/comments`)}`,
       `PATCH ${api(`/pulls/comments/${reply.id}`)}`,
       `POST ${api('/pulls/comments/31/reactions')}`,
     ]);
-    expect(fake.reviewReactions).toEqual([
+    expect(bot.fake.reviewReactions).toEqual([
       { commentId: 31, content: 'eyes' },
       { commentId: 31, content: 'rocket' },
     ]);
-    expect(fake.comments.size).toBe(0);
+    expect(bot.fake.comments.size).toBe(0);
     expect(reply.history).toHaveLength(2);
     expect(reply.history[0]).toContain('⏳ `/fix` is running');
     expect(reply.body).toContain('✅ `/fix` finished');
@@ -164,7 +89,7 @@ describe('a /fix on a line of the diff', () => {
     });
 
     // The path and hunk went nowhere else: not the log, the summary, the reply or the API calls.
-    const sent = JSON.stringify(fake.calls.map((c) => c.body ?? {}));
+    const sent = JSON.stringify(bot.fake.calls.map((c) => c.body ?? {}));
     for (const text of [run.shown, reply.body, reply.history[0], sent]) {
       expect(text).not.toContain('wts-rc-pwned');
       expect(text).not.toContain('::error::');
@@ -187,8 +112,8 @@ describe('a /fix on a line of the diff', () => {
     const run = await runBot(payload, { command: SEE });
 
     expect(run.outcome?.command.exitCode).toBe(0);
-    const pushed = refOf(repos.origin, `refs/heads/${repos.branch}`);
-    expect(JSON.parse(seenOnOrigin(pushed, 'context-seen.json'))).toMatchObject({
+    const pushed = bot.head();
+    expect(JSON.parse(bot.show(pushed, 'context-seen.json'))).toMatchObject({
       comment_id: 42,
       line: 9,
       start_line: 4,
@@ -202,47 +127,38 @@ describe('a /fix on a line of the diff', () => {
     });
     // One call for the thread (one more, newest first, for the bot's earlier replies); the reply goes
     // under its first comment (GitHub answers no reply to a reply).
-    const lists = fake.calls.filter((c) => c.path === api(`/pulls/${repos.number}/comments`));
+    const lists = bot.fake.calls.filter((c) => c.path === api(`/pulls/${bot.repos.number}/comments`));
     expect(lists.map((c) => c.query.direction ?? 'asc')).toEqual(['asc', 'desc']);
-    expect(fake.log).toContain(`POST ${api(`/pulls/${repos.number}/comments/40/replies`)}`);
-    expect(fake.reviewReactions.map((r) => r.content)).toEqual(['eyes', 'rocket']);
+    expect(bot.fake.log).toContain(`POST ${api(`/pulls/${bot.repos.number}/comments/40/replies`)}`);
+    expect(bot.fake.reviewReactions.map((r) => r.content)).toEqual(['eyes', 'rocket']);
   });
 
   it('runs on an outdated comment of a fork: the patch is offered, and the reply in the thread says so', async () => {
-    fake.pulls.set(repos.forkNumber, {
-      number: repos.forkNumber,
-      state: 'open',
-      headRef: 'main',
-      headSha: repos.forkHeadSha,
-      headRepo: 'someone/hello-world',
-      headCloneUrl: repos.fork,
-      maintainerCanModify: true,
-    });
-    fake.pushAccess.set('someone/hello-world', false);
+    forkPullOpen(bot.fake, bot.repos, false);
     const payload = reviewCommentEvent({
       body: '/fix',
       author: alice,
       commentId: 51,
-      number: repos.forkNumber,
+      number: bot.repos.forkNumber,
       outdated: true,
       headRepo: 'someone/hello-world',
     });
-    seedReviewComment(51, 'alice', '/fix', undefined, repos.forkNumber);
-    const forkMain = refOf(repos.fork, 'refs/heads/main');
+    seedReviewComment(51, 'alice', '/fix', undefined, bot.repos.forkNumber);
+    const forkMain = refOf(bot.repos.fork, 'refs/heads/main');
     const run = await runBot(payload, { command: SEE });
 
     expect(run.outcome?.command.exitCode).toBe(0);
     expect(run.outcome?.push).toMatchObject({ pushed: false });
-    expect(refOf(repos.fork, 'refs/heads/main')).toBe(forkMain);
+    expect(refOf(bot.repos.fork, 'refs/heads/main')).toBe(forkMain);
     const patch = fs.readFileSync(run.outputs['patch-path'], 'utf8');
     const seen = /\+\+\+ b\/context-seen\.json\n@@[^\n]*\n((?:\+[^\n]*\n)+)/.exec(patch)![1];
     const context = JSON.parse(seen.replace(/^\+/gm, '')) as Record<string, unknown>;
     expect(context).toMatchObject({ comment_id: 51, outdated: true, line: null, pull_request: 8 });
 
-    const reply = [...fake.reviewComments.values()].find((c) => c.inReplyTo === 51)!;
+    const reply = bot.replyTo(51);
     expect(reply.body).toContain('not pushed: the pull request comes from the fork someone/hello-world');
     expect(reply.body).toContain('+++ b/context-seen.json');
-    expect(fake.comments.size).toBe(0);
+    expect(bot.fake.comments.size).toBe(0);
   });
 });
 
@@ -251,17 +167,17 @@ describe('who may ask on a line of the diff', () => {
     const mallory = { login: 'mallory', association: 'CONTRIBUTOR' as const };
     const run = await runBot(reviewCommentEvent({ body: '/fix', author: mallory, commentId: 61 }));
     expect(run.outcome).toBeUndefined();
-    expect(fake.log).toEqual([`POST ${api('/pulls/comments/61/reactions')}`]);
-    expect(fake.reviewReactions).toEqual([{ commentId: 61, content: '-1' }]);
+    expect(bot.fake.log).toEqual([`POST ${api('/pulls/comments/61/reactions')}`]);
+    expect(bot.fake.reviewReactions).toEqual([{ commentId: 61, content: '-1' }]);
     expect(readAs(run.summary)).toContain('not allowed: @mallory is CONTRIBUTOR of the repository');
   });
 
   it('refuses a read-only collaborator after asking the API', async () => {
-    fake.permissions.set('rita', { permission: 'read', role_name: 'read' });
+    bot.fake.permissions.set('rita', { permission: 'read', role_name: 'read' });
     const rita = { login: 'rita', association: 'COLLABORATOR' as const };
     const run = await runBot(reviewCommentEvent({ body: '/fix', author: rita, commentId: 62 }));
     expect(run.outcome).toBeUndefined();
-    expect(fake.log).toEqual([
+    expect(bot.fake.log).toEqual([
       `GET ${api('/collaborators/rita/permission')}`,
       `POST ${api('/pulls/comments/62/reactions')}`,
     ]);
@@ -279,7 +195,7 @@ describe('who may ask on a line of the diff', () => {
   ] as const)('ignores %s without a word to GitHub', async (_name, author, action) => {
     const run = await runBot(reviewCommentEvent({ body: '/fix', author, action }));
     expect(run.outcome).toBeUndefined();
-    expect(fake.calls).toEqual([]);
+    expect(bot.fake.calls).toEqual([]);
     expect(run.outputs.triggered).toBe('false');
   });
 });

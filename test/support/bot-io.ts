@@ -31,6 +31,8 @@ export function recordingIo(options: {
   repository: string;
   apiUrl: string;
   serverUrl: string;
+  /** Called with the state each time the run saves it. */
+  onSave?: (state: Partial<PullRequestRunState>) => void;
 }): { io: PrRunIo; recorded: RecordedIo } {
   const recorded: RecordedIo = {
     outputs: {},
@@ -53,6 +55,7 @@ export function recordingIo(options: {
       mask: () => undefined,
     },
     debug: (m) => recorded.debug.push(m),
+    // Retry and rate-limit pauses at 1/1000: a minute's wait takes 60 ms.
     api: { delayScale: 0.001 },
     env: {
       GITHUB_EVENT_NAME: options.eventName,
@@ -70,6 +73,7 @@ export function recordingIo(options: {
     save: (state) => {
       recorded.saves++;
       recorded.state = { ...recorded.state, ...state };
+      options.onSave?.(recorded.state);
     },
     redaction: options.redaction ?? Redaction.none,
     text: progressText,

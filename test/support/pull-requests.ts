@@ -1,10 +1,11 @@
 // Git repositories shaped like GitHub's around pull requests: a bare `origin` (the base repository) with a
 // pull-request branch and the `refs/pull/N/head` refs GitHub keeps, a second bare repository as a fork
 // whose head branch is called `main` like the base's, and the parent clone a workflow checks out.
+import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { chownTree, git, makeRepo, type TestRepo } from './repo.js';
+import { chownTree, git, makeRepo, tempDir, type TestRepo } from './repo.js';
 
 export interface PullRequestRepos extends TestRepo {
   /** The fork, a bare repository. */
@@ -48,6 +49,35 @@ export function makePullRequestRepos(
 
   if (options.owner) chownTree(repo.root, options.owner);
   return { ...repo, fork, scratch, branch, number, headSha, forkNumber, forkHeadSha };
+}
+
+/**
+ * A copy of `template` (made by makePullRequestRepos and used by no test) whose head branch has a name of
+ * its own: what a test makes in it is its own, as in a new one, for one copy and one git call rather than
+ * twenty (a file makes the template once).
+ */
+export function copyPullRequestRepos(
+  template: PullRequestRepos,
+  options: { owner?: { uid: number; gid: number } } = {},
+): PullRequestRepos {
+  const root = tempDir();
+  execFileSync('cp', ['-a', `${template.root}/.`, root]);
+  const moved = (p: string) => path.join(root, path.relative(template.root, p));
+  const copy: PullRequestRepos = {
+    ...template,
+    root,
+    parent: moved(template.parent),
+    origin: moved(template.origin),
+    fork: moved(template.fork),
+    scratch: moved(template.scratch),
+    branch: `fix-typo-${randomBytes(3).toString('hex')}`,
+  };
+  // Their remotes name each other by path.
+  for (const config of [`${copy.parent}/.git/config`, `${copy.scratch}/.git/config`, `${copy.fork}/config`])
+    fs.writeFileSync(config, fs.readFileSync(config, 'utf8').replaceAll(template.root, root));
+  git(copy.origin, 'branch', '-m', template.branch, copy.branch);
+  if (options.owner) chownTree(root, options.owner);
+  return copy;
 }
 
 /** The commit a ref names in a (bare) repository. */
