@@ -70,6 +70,15 @@ describe('terminalUi', () => {
     expect(shown).toContain('leaked env OPENAI_API_KEY (base64): <***>');
   });
 
+  it('masks a value shorter than the redaction reads as written, as the Actions log does', () => {
+    const { text, stream } = capture();
+    const ui = terminalUi({ stream });
+    ui.mask('');
+    ui.mask('s3cr');
+    ui.info('the key s3cr, again s3cr');
+    expect(text()).toBe('the key ***, again ***\n');
+  });
+
   it('masks values registered after output began (the secret scan registers its forms late)', () => {
     const { text, stream } = capture();
     const ui = terminalUi({ stream });

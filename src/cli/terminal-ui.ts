@@ -1,7 +1,8 @@
 // The core's Ui on a terminal: a spinner on long steps when attached to a TTY (ora), plain lines otherwise.
 // Each line goes through the one redaction (run/redaction.ts): every form it knows of each `mask`ed value.
 import ora from 'ora';
-import { Redaction } from '../run/redaction.js';
+import { MASK, Redaction } from '../run/redaction.js';
+import { MIN_SECRET_LENGTH } from '../run/secret-values.js';
 import { streamLineWriter, type Ui } from '../ui/ui.js';
 
 /**
@@ -18,7 +19,11 @@ export function terminalUi(
   const secrets: Array<{ name: string; value: string }> = [];
   let redaction: Redaction | undefined;
   let spinner: ReturnType<typeof ora> | undefined;
-  const scrub = (text: string) => (redaction ??= Redaction.of(secrets)).redact(text);
+  // A value too short for the redaction's forms is still masked as written, as GitHub masks it in the log.
+  const scrub = (text: string) =>
+    secrets
+      .filter((s) => s.value.length < MIN_SECRET_LENGTH)
+      .reduce((t, s) => t.split(s.value).join(MASK), (redaction ??= Redaction.of(secrets)).redact(text));
   const line = (text: string) => {
     if (!options.quiet) stream.write(`${scrub(text)}\n`);
   };
@@ -35,6 +40,7 @@ export function terminalUi(
       if (spinner?.isSpinning) spinner.render();
     },
     mask: (value) => {
+      if (!value) return;
       secrets.push({ name: 'masked', value });
       redaction = undefined;
     },
