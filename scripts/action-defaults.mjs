@@ -1,5 +1,5 @@
-// The inputs' defaults are written once, in action.yml. This writes them into src/action-defaults.ts for
-// the code that runs without the Actions runner filling them in (the CLI, the settings' fallbacks):
+// The inputs are written once, in action.yml. This writes them into src/action-defaults.ts for the code
+// that runs without the Actions runner filling them in (the CLI's options, the settings' fallbacks):
 //   node scripts/action-defaults.mjs          rewrite src/action-defaults.ts
 //   node scripts/action-defaults.mjs --check  exit 1 when it differs from what action.yml says
 // Defaults that are workflow expressions (`${{ github.token }}`) are left out: only the runner knows them.
@@ -13,15 +13,32 @@ const target = path.join(here, 'src', 'action-defaults.ts');
 
 export function defaultsModule(actionYaml) {
   const inputs = parse(actionYaml).inputs ?? {};
-  const entries = Object.entries(inputs)
-    .map(([name, spec]) => [name, String(spec.default ?? '')])
-    .filter(([, value]) => !value.includes('${{'));
-  const lines = entries.map(([name, value]) => `  ${JSON.stringify(name)}: ${JSON.stringify(value)},`);
+  const lines = Object.entries(inputs).map(([name, spec]) => {
+    const fallback = String(spec.default ?? '');
+    const input = { description: String(spec.description ?? '') };
+    if (!fallback.includes('${{')) input.default = fallback;
+    return `  ${JSON.stringify(name)}: ${JSON.stringify(input)},`;
+  });
   return [
-    "// Generated from action.yml by scripts/action-defaults.mjs: do not edit. The inputs' defaults, written once.",
-    'export const ACTION_DEFAULTS: Readonly<Record<string, string>> = {',
+    '// Generated from action.yml by scripts/action-defaults.mjs: do not edit. The inputs, written once.',
+    '',
+    '/** An input as action.yml writes it; no default when it is a workflow expression (only the runner knows it). */',
+    'export interface ActionInput {',
+    '  description: string;',
+    '  default?: string;',
+    '}',
+    '',
+    "/** Every input, in action.yml's order: the CLI's options are made of them. */",
+    'export const ACTION_INPUTS: Readonly<Record<string, ActionInput>> = {',
     ...lines,
     '};',
+    '',
+    "/** The inputs' defaults, for the code that runs without the runner filling them in. */",
+    'export const ACTION_DEFAULTS: Readonly<Record<string, string>> = Object.fromEntries(',
+    '  Object.entries(ACTION_INPUTS).flatMap(([name, input]) =>',
+    '    input.default === undefined ? [] : [[name, input.default]],',
+    '  ),',
+    ');',
     '',
   ].join('\n');
 }
