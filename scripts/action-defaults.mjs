@@ -2,14 +2,18 @@
 // that runs without the Actions runner filling them in (the CLI's options, the settings' fallbacks):
 //   node scripts/action-defaults.mjs          rewrite src/action-defaults.ts
 //   node scripts/action-defaults.mjs --check  exit 1 when it differs from what action.yml says
+// Options: --action FILE --out FILE (defaults: action.yml, src/action-defaults.ts next to this folder).
 // Defaults that are workflow expressions (`${{ github.token }}`) are left out: only the runner knows them.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
 
+const args = process.argv.slice(2);
+const opt = (name, fallback) => (args.includes(name) ? args[args.indexOf(name) + 1] : fallback);
 const here = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const target = path.join(here, 'src', 'action-defaults.ts');
+const actionFile = opt('--action', path.join(here, 'action.yml'));
+const target = opt('--out', path.join(here, 'src', 'action-defaults.ts'));
 
 export function defaultsModule(actionYaml) {
   const inputs = parse(actionYaml).inputs ?? {};
@@ -44,8 +48,8 @@ export function defaultsModule(actionYaml) {
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const wanted = defaultsModule(fs.readFileSync(path.join(here, 'action.yml'), 'utf8'));
-  if (process.argv.includes('--check')) {
+  const wanted = defaultsModule(fs.readFileSync(actionFile, 'utf8'));
+  if (args.includes('--check')) {
     const current = fs.existsSync(target) ? fs.readFileSync(target, 'utf8') : '';
     if (current !== wanted) {
       console.error(
