@@ -56,7 +56,7 @@ describe('the options are action.yml inputs', () => {
     const inputs = await inputsOfFixture(
       [
         '  sandbox-colour:',
-        "    description: 'Colour of the sandbox: `blue` or `green`. Nothing else changes.'",
+        "    description: 'Colour of the sandbox (e.g. `blue`): `blue` or `green`. `green` is calmer.'",
         '    default: blue',
         '  quiet-pull:',
         "    description: '`true`: pull quietly.'",
@@ -77,7 +77,7 @@ describe('the options are action.yml inputs', () => {
 
     const colour = subcommand(program, 'run').options.find((o) => o.long === '--sandbox-colour')!;
     expect(colour.flags).toBe('--sandbox-colour <value>');
-    expect(colour.description).toBe('Colour of the sandbox: `blue` or `green`');
+    expect(colour.description).toBe('Colour of the sandbox (e.g. `blue`): `blue` or `green`');
     expect(colour.defaultValue).toBe('blue');
     expect(colour.argChoices).toEqual(['blue', 'green']);
     const quiet = subcommand(program, 'run').options.find((o) => o.long === '--quiet-pull')!;

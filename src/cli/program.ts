@@ -85,11 +85,14 @@ const WORDS: Record<string, string | [string, string | string[] | false]> = {
   'volume-prefix': '<prefix> prefix of sandbox volume names',
 };
 
+/** Up to the full stop that ends the first sentence (the next starts with a capital or code; `e.g.` ends none). */
+const FIRST_SENTENCE = /^.*?(?<!\b(?:e\.g|i\.e))(?=[.!?](?:\s+[A-Z`$]|$))/s;
+
 /** An input WORDS does not word: the first sentence of its description; a value unless it defaults to false. */
 function inputSpec(name: string, { description, default: fallback }: ActionInput): Spec {
   const words = WORDS[name];
   if (words !== undefined) return typeof words === 'string' ? [name, words] : [name, ...words];
-  const help = (/^.*?[.!?](?=\s+[A-Z]|$)/s.exec(description.trim())?.[0] ?? description).replace(/\.$/, '');
+  const help = FIRST_SENTENCE.exec(description.trim())?.[0] ?? description;
   if (fallback === 'false') return [name, help];
   return [name, `${/^\d+$/.test(fallback ?? '') ? '<n>' : '<value>'} ${help}`];
 }
