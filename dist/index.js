@@ -1,84 +1,89 @@
 import { createRequire as __WEBPACK_EXTERNAL_createRequire } from "module";
 /******/ var __webpack_modules__ = ({
 
-/***/ 7616:
+/***/ 6934:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   O: () => (/* binding */ ACTION_DEFAULTS)
 /* harmony export */ });
-// Generated from action.yml by scripts/action-defaults.mjs: do not edit. The inputs' defaults, written once.
-const ACTION_DEFAULTS = {
-    "mode": "run",
-    "command": "",
-    "image": "buildpack-deps:bookworm-scm",
-    "engine": "docker",
-    "isolation": "container",
-    "branch": "",
-    "base": "",
-    "repository-path": "",
-    "worktree-root": "",
-    "volume-prefix": "worktree-sandbox",
-    "cleanup": "auto",
-    "env": "",
-    "timeout-minutes": "0",
-    "lock-timeout-minutes": "10",
-    "allow-failure": "false",
-    "push": "false",
-    "commit-message": "chore: changes made in worktree-sandbox",
-    "secret-scan": "block",
-    "author": "",
-    "committer": "",
-    "pull-request": "false",
-    "pull-request-title": "Changes made in worktree-sandbox",
-    "pull-request-body": "Automated changes made by worktree-sandbox.",
-    "pull-request-draft": "false",
-    "pull-request-labels": "",
-    "trigger": "",
-    "label-trigger": "",
-    "assignee-trigger": "",
-    "issue-branch-prefix": "worktree-sandbox/issue-",
-    "allowed-associations": "OWNER,MEMBER,COLLABORATOR",
-    "allowed-bots": "",
-    "pr-number": "",
-    "pull-request-bot": "false",
-    "memory": "",
-    "cpus": "",
-    "pids-limit": "4096",
-    "network": "bridge",
-    "credentials": "",
-    "max-model-requests": "0",
-    "max-model-tokens": "0",
-    "read-only-rootfs": "false",
-    "max-import-size": "1g",
-    "headless-expiry-days": "30",
-    "branch-expiry-days": "90",
-    "orphan-expiry-days": "90",
-    "dry-run": "false",
-    "max-removals": "0",
-    "force": "false",
-    "archive-dir": "",
+/* unused harmony export ACTION_INPUTS */
+// Generated from action.yml by scripts/action-defaults.mjs: do not edit. The inputs, written once.
+/** Every input, in action.yml's order: the CLI's options are made of them. */
+const ACTION_INPUTS = {
+    "mode": { "description": "`run` creates or reuses a sandbox and runs `command` in it; `reap` removes stale sandboxes.", "default": "run" },
+    "command": { "description": "Command to run in the sandbox with `sh -c`, working directory = the worktree. Required in run mode.", "default": "" },
+    "image": { "description": "Container image of the command, with `sh` and `git` (and `setpriv` or `chroot` for volume sandboxes). Reap mode does not use it: its helpers run the runner's own programs.", "default": "buildpack-deps:bookworm-scm" },
+    "engine": { "description": "Container engine: `docker`, or `podman` (same CLI, volumes and labels; rootful Podman may need `default_ulimits = []` in a containers.conf named by CONTAINERS_CONF).", "default": "docker" },
+    "isolation": { "description": "`container`: the worktree lives in a Docker named volume; `disk`: under `worktree-root` on the host.", "default": "container" },
+    "branch": { "description": "Branch for the sandbox: checked out when it exists (locally or on origin), created from `base` when new. Empty: a transient `exploration-<8 hex>` sandbox on a detached HEAD.", "default": "" },
+    "base": { "description": "Start point for a new branch or a transient sandbox. Default: the parent repository HEAD.", "default": "" },
+    "repository-path": { "description": "The parent repository. Default: $GITHUB_WORKSPACE, else the working directory. A linked worktree is resolved to its parent.", "default": "" },
+    "worktree-root": { "description": "Root of disk sandboxes (`<root>/<project>/<sandbox>`). Default: $XDG_CACHE_HOME/worktree-sandbox/worktrees (~/.cache/... when unset); when the action runs in a container (a container job, an ARC runner), `<runner work folder>/_worktree-sandbox/worktrees`, which the engine can see.", "default": "" },
+    "volume-prefix": { "description": "Prefix of sandbox volume names: `<prefix>-<project>-<sandbox>`.", "default": "worktree-sandbox" },
+    "cleanup": { "description": "Post step: `auto` removes a transient sandbox that holds no work and keeps everything else; `always` removes it (uncommitted work saved as a patch under RUNNER_TEMP first); `never` keeps it.", "default": "auto" },
+    "env": { "description": "Variables for the container, one per line: `NAME` (taken from the step environment) or `NAME=value`. Nothing else of the runner environment enters the container.", "default": "" },
+    "timeout-minutes": { "description": "Stop the command after this many minutes (a positive number; 0 = no limit but the job's).", "default": "0" },
+    "lock-timeout-minutes": { "description": "How long a run waits for another run that is using the same sandbox (the same branch) before it fails.", "default": "10" },
+    "allow-failure": { "description": "`true`: a non-zero exit of the command is reported but does not fail the step.", "default": "false" },
+    "push": { "description": "`true`: commit what is left uncommitted and push the sandbox branch to origin (never forced).", "default": "false" },
+    "commit-message": { "description": "Message of the commit made with `push: true`.", "default": "chore: changes made in worktree-sandbox" },
+    "secret-scan": { "description": "Before a push, a saved patch or a posted reply, the lines the run adds, its commits as git stores them (author, committer, every header, the message's bytes), the path names it adds and the reply are scanned for `token`, the values of `credentials`, the values of `env` entries named `*_KEY`, `*_TOKEN`, `*_SECRET` or `*_PASSWORD`, and well-known credential formats (secretlint's recommended rules). `block`: a finding stops it and fails the step, naming the place and the rule, never the value; the sandbox keeps the work. `warn`: findings are warnings. `off`: no scan. See [docs/secret-scan.md](docs/secret-scan.md).", "default": "block" },
+    "author": { "description": "Author of the commit made with `push: true`, as `Name <email>`. Empty: `github-actions[bot] <41898282+github-actions[bot]@users.noreply.github.com>` (on GitHub Enterprise Server: `github-actions[bot] <github-actions[bot]@users.noreply.HOST>`, HOST from GITHUB_SERVER_URL).", "default": "" },
+    "committer": { "description": "Committer of the commit made with `push: true`, as `Name <email>`. Empty: the same bot identity as `author`. A push whose head commit has this committer e-mail starts no pull-request bot run.", "default": "" },
+    "pull-request": { "description": "`true` (needs `push: true`): a pushed branch that is not yet the head of an open pull request gets one, against `base` (a branch name) or else the default branch. A pull request this action opened is updated (title, body, labels) by later runs; one opened by someone else is left as it is.", "default": "false" },
+    "pull-request-title": { "description": "Title of the pull request opened with `pull-request: true`.", "default": "Changes made in worktree-sandbox" },
+    "pull-request-body": { "description": "Body (Markdown) of the pull request opened with `pull-request: true`.", "default": "Automated changes made by worktree-sandbox." },
+    "pull-request-draft": { "description": "`true`: the pull request is opened as a draft.", "default": "false" },
+    "pull-request-labels": { "description": "Labels for the pull request, separated by commas or newlines.", "default": "" },
+    "token": { "description": "Token for the GitHub API and for pushing. It never enters the container." },
+    "trigger": { "description": "Pull-request bot: the command word that starts a run from a pull-request comment (e.g. `/fix`): the comment must start with it, whole (`/fixed` is not `/fix`). The rest of the comment is handed to the command as data ($SANDBOX_PROMPT_FILE, output `args`; where it was made in $SANDBOX_CONTEXT_FILE). Needed for `issue_comment`, `pull_request_review_comment` and `pull_request_review` (the review's body) events.", "default": "" },
+    "label-trigger": { "description": "Pull-request bot: a label (such as `fix-me`) that, added to an issue (`issues` event, `labeled`), makes a pull request of it. The label is removed when the run ends, so that labelling again starts another run.", "default": "" },
+    "assignee-trigger": { "description": "Pull-request bot: a login (such as `fix-bot`) that, assigned to an issue (`issues` event, `assigned`), makes a pull request of it.", "default": "" },
+    "issue-branch-prefix": { "description": "Pull-request bot: an issue is worked on in the branch of this prefix and its number (made from `base`, else the checked-out HEAD; continued when it exists on origin).", "default": "worktree-sandbox/issue-" },
+    "allowed-associations": { "description": "Pull-request bot: author associations that may start a run, comma or space separated (OWNER, MEMBER, COLLABORATOR, CONTRIBUTOR, FIRST_TIMER, FIRST_TIME_CONTRIBUTOR, MANNEQUIN, NONE). Every run a person starts also needs write, maintain or admin permission on the repository, checked through the API (a run gets the secrets named in `env`).", "default": "OWNER,MEMBER,COLLABORATOR" },
+    "allowed-bots": { "description": "Pull-request bot: bot accounts that may start runs (e.g. `dependabot`, `renovate[bot]`). Every other bot, this action's own account included, is ignored.", "default": "" },
+    "pr-number": { "description": "Pull-request bot, `workflow_dispatch` only: the pull request to work on. Giving it asks for the bot on that event.", "default": "" },
+    "pull-request-bot": { "description": "`true`: on `pull_request`, `pull_request_target` and `push` events the action is the pull-request bot (it works on the pull request's head or the pushed branch, checks who asked, and reports on the pull request). `false`: those events are plain run mode, as every other event. Comment events ask for the bot with `trigger`.", "default": "false" },
+    "memory": { "description": "Memory limit of the container (Docker syntax, e.g. `2g`). Empty: no limit.", "default": "" },
+    "cpus": { "description": "CPU limit of the container (e.g. `1.5`). Empty: no limit.", "default": "" },
+    "pids-limit": { "description": "Maximum number of processes in the container.", "default": "4096" },
+    "network": { "description": "`bridge` (default: any host), `none` (no network at all), `audit` (any host, through the proxy, every host recorded and an allow-list proposed), or an allow-list: host names, `*.example.com`, an optional `:port` (default 443 and 80) and presets (`@github`, `@npm`, `@pypi`, `@debian`, `@anthropic`, `@openai`, `@gemini`), one per line or separated by commas. With an allow-list or `audit` the command reaches nothing but the proxy (docs/network.md).", "default": "bridge" },
+    "credentials": { "description": "With an allow-list or `audit`: one `<host> <Header-Name>: <value>` a line (e.g. `api.anthropic.com x-api-key: <a secret>`). The proxy sets that header on requests to that host only, over TLS only (`http://<host>[:port] ...` sends it in clear, for an internal service); the value never enters the container. The host is allowed implicitly.", "default": "" },
+    "max-model-requests": { "description": "With an allow-list or `audit`: the most requests the command may make to model APIs the proxy sees in clear (hosts in `credentials`, plain-HTTP base URLs), over the whole run; past it the proxy answers 429 in the API's own format. `0`: no limit.", "default": "0" },
+    "max-model-tokens": { "description": "With an allow-list or `audit`: the most input plus output tokens those answers may report over the whole run; once reached, further model requests get 429. `0`: no limit.", "default": "0" },
+    "read-only-rootfs": { "description": "`true`: the container root filesystem is read-only (a tmpfs at /tmp).", "default": "false" },
+    "max-import-size": { "description": "The most the changes of one run may weigh when they come back from the sandbox (the git bundle, e.g. `512m`, `2g`). Larger: nothing is imported, the step fails and the sandbox is kept.", "default": "1g" },
+    "headless-expiry-days": { "description": "Reap mode: whole days (≥ 1) of inactivity after which a transient `exploration-*` sandbox is stale.", "default": "30" },
+    "branch-expiry-days": { "description": "Reap mode: whole days (≥ 1) of inactivity after which a persistent (branch) sandbox is stale.", "default": "90" },
+    "orphan-expiry-days": { "description": "Reap mode: whole days (≥ `branch-expiry-days`) after which a sandbox whose parent repository is gone or unreadable is removed.", "default": "90" },
+    "dry-run": { "description": "Reap mode: `true` decides and reports everything and removes nothing.", "default": "false" },
+    "max-removals": { "description": "Reap mode: at most this many removals in one run, oldest first (0 = no limit); the rest waits for the next run.", "default": "0" },
+    "force": { "description": "Reap mode: `true` removes stale sandboxes that hold work too (never those in use); with `archive-dir`, the work is saved there first.", "default": "false" },
+    "archive-dir": { "description": "Reap mode: folder where the work of forced removals (a patch and a bundle) and the files of orphans (a .tar.gz) are saved before removal. Empty: nothing is archived.", "default": "" },
 };
+/** The inputs' defaults, for the code that runs without the runner filling them in. */
+const ACTION_DEFAULTS = Object.fromEntries(Object.entries(ACTION_INPUTS).flatMap(([name, input]) => input.default === undefined ? [] : [[name, input.default]]));
 
 
 /***/ }),
 
-/***/ 3833:
+/***/ 7467:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   P: () => (/* binding */ actionIo),
 /* harmony export */   V: () => (/* binding */ actionUi)
 /* harmony export */ });
-/* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7710);
+/* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(175);
 /* harmony import */ var node_crypto__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(7598);
 /* harmony import */ var node_crypto__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__nccwpck_require__.n(node_crypto__WEBPACK_IMPORTED_MODULE_1__);
 /* harmony import */ var node_os__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(8161);
 /* harmony import */ var node_os__WEBPACK_IMPORTED_MODULE_2___default = /*#__PURE__*/__nccwpck_require__.n(node_os__WEBPACK_IMPORTED_MODULE_2__);
-/* harmony import */ var _ui_ui_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(5750);
-/* harmony import */ var _ui_sandbox_text_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(9633);
-/* harmony import */ var _step_state_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(4634);
-/* harmony import */ var _present_step_summary_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(2700);
+/* harmony import */ var _ui_ui_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(6508);
+/* harmony import */ var _ui_sandbox_text_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(8143);
+/* harmony import */ var _step_state_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(2516);
+/* harmony import */ var _present_step_summary_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(5526);
 // How the core talks to a person in a workflow run: log groups, annotations, masked secrets, and text from
 // a sandbox fenced so that no line of it can act as a workflow command.
 
@@ -152,7 +157,7 @@ function actionIo(ui, redaction) {
 
 /***/ }),
 
-/***/ 4634:
+/***/ 2516:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -161,7 +166,7 @@ function actionIo(ui, redaction) {
 /* harmony export */   iZ: () => (/* binding */ saveRunState),
 /* harmony export */   tl: () => (/* binding */ isPost)
 /* harmony export */ });
-/* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7710);
+/* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(175);
 // The action's state between its two phases (GITHUB_STATE), and which of the two is running. As in
 // actions/checkout: the flag is saved when the module first loads in the main step.
 
@@ -193,14 +198,14 @@ function loadRunState() {
 
 /***/ }),
 
-/***/ 5126:
+/***/ 132:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   Q: () => (/* binding */ HttpClient),
 /* harmony export */   w: () => (/* binding */ loadHttpClient)
 /* harmony export */ });
-/* harmony import */ var _on_demand_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7575);
+/* harmony import */ var _on_demand_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3093);
 // What the bundle gets for `import … from '@actions/http-client'` (tsconfig.json `paths`, which ncc's
 // resolver follows; docs/adr/0008-undici-on-demand.md). @actions/core imports its OIDC client, and with
 // it @actions/http-client, Node's http, https and tls, and tunnel (net, assert), the moment it is
@@ -210,7 +215,7 @@ function loadRunState() {
 // the only one that runs. The names are the ones the bundled toolkit imports (checked by
 // on-demand.spec.ts).
 
-const client = (0,_on_demand_js__WEBPACK_IMPORTED_MODULE_0__/* .onDemand */ .h)('@actions/http-client', 'loadHttpClient', () => __nccwpck_require__.e(/* import() */ 659).then(__nccwpck_require__.t.bind(__nccwpck_require__, 9659, 23)));
+const client = (0,_on_demand_js__WEBPACK_IMPORTED_MODULE_0__/* .onDemand */ .h)('@actions/http-client', 'loadHttpClient', () => __nccwpck_require__.e(/* import() */ 947).then(__nccwpck_require__.t.bind(__nccwpck_require__, 1947, 23)));
 const loaded = client.loaded;
 /** Loads @actions/http-client (once); the GitHub API client awaits this before it loads @actions/github. */
 const loadHttpClient = client.load;
@@ -222,7 +227,7 @@ const HttpClient = function HttpClient(...args) {
 
 /***/ }),
 
-/***/ 7575:
+/***/ 3093:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -246,7 +251,7 @@ function onDemand(name, loaderName, importModule) {
 
 /***/ }),
 
-/***/ 5011:
+/***/ 5453:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -255,7 +260,7 @@ function onDemand(name, loaderName, importModule) {
 /* harmony export */   s$: () => (/* binding */ containerRunArgs)
 /* harmony export */ });
 /* unused harmony export mountArg */
-/* harmony import */ var _labels_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9667);
+/* harmony import */ var _labels_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1933);
 
 /** The runner's uid:gid: containers run as it, so that what they write belongs to the runner. */
 function currentIdentity() {
@@ -327,7 +332,7 @@ function containerRunArgs(engine, spec, bindSource = (f) => f) {
 
 /***/ }),
 
-/***/ 389:
+/***/ 299:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -356,7 +361,7 @@ function firstLine(text) {
 
 /***/ }),
 
-/***/ 6269:
+/***/ 4879:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -373,10 +378,10 @@ function firstLine(text) {
 /* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__nccwpck_require__.n(node_fs_promises__WEBPACK_IMPORTED_MODULE_1__);
 /* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(6760);
 /* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_2___default = /*#__PURE__*/__nccwpck_require__.n(node_path__WEBPACK_IMPORTED_MODULE_2__);
-/* harmony import */ var _container_args_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(5011);
-/* harmony import */ var _engine_error_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(389);
-/* harmony import */ var _host_paths_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(6387);
-/* harmony import */ var _labels_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(9667);
+/* harmony import */ var _container_args_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(5453);
+/* harmony import */ var _engine_error_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(299);
+/* harmony import */ var _host_paths_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(681);
+/* harmony import */ var _labels_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(1933);
 // Verify, don't assume: before a run makes or uses a sandbox, prove that the engine sees the folders the
 // action mounts where the action sees them. In each folder the action writes a file with a random name;
 // the engine is asked to create (not start) a helper container that binds each file. An engine refuses
@@ -595,7 +600,7 @@ async function removeStaleProbes(engine, nowMs = Date.now(), olderThanMs = STALE
 
 /***/ }),
 
-/***/ 1665:
+/***/ 6595:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -608,13 +613,13 @@ __nccwpck_require__.d(__webpack_exports__, {
 // UNUSED EXPORTS: ContainerEngine
 
 // EXTERNAL MODULE: ./src/engine/container-args.ts
-var container_args = __nccwpck_require__(5011);
+var container_args = __nccwpck_require__(5453);
 // EXTERNAL MODULE: ./src/engine/engine-error.ts
-var engine_error = __nccwpck_require__(389);
+var engine_error = __nccwpck_require__(299);
 // EXTERNAL MODULE: external "node:crypto"
 var external_node_crypto_ = __nccwpck_require__(7598);
 // EXTERNAL MODULE: ./src/engine/time-limits.ts
-var time_limits = __nccwpck_require__(1814);
+var time_limits = __nccwpck_require__(2760);
 ;// CONCATENATED MODULE: ./src/engine/helper-run.ts
 // A helper container under its time limit: when the limit runs out, the container itself is stopped and
 // removed by its name, since killing the engine CLI alone would leave it running.
@@ -671,11 +676,11 @@ async function removeLateContainer(engine, name) {
 }
 
 // EXTERNAL MODULE: ./src/engine/inventory.ts
-var inventory = __nccwpck_require__(3190);
+var inventory = __nccwpck_require__(88);
 // EXTERNAL MODULE: ./src/engine/host-paths.ts
-var host_paths = __nccwpck_require__(6387);
+var host_paths = __nccwpck_require__(681);
 // EXTERNAL MODULE: ./src/engine/start-failure.ts
-var start_failure = __nccwpck_require__(8557);
+var start_failure = __nccwpck_require__(6627);
 ;// CONCATENATED MODULE: ./src/engine/mode.ts
 
 class EngineModeError extends Error {
@@ -808,7 +813,7 @@ function lastLine(text) {
 }
 
 // EXTERNAL MODULE: ./src/engine/proc.ts + 2 modules
-var proc = __nccwpck_require__(729);
+var proc = __nccwpck_require__(8243);
 ;// CONCATENATED MODULE: ./src/engine/engine.ts
 // The container engine CLI (Docker, or Podman which speaks the same CLI) behind one interface
 // (EngineCommands, engine-commands.ts). Argument arrays only; values that could be secrets travel in the
@@ -1037,7 +1042,7 @@ const createEngine = (name) => new ContainerEngine(name);
 
 /***/ }),
 
-/***/ 8657:
+/***/ 6575:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -1056,7 +1061,7 @@ const NO_EXTERNAL_DIFF = ['--no-ext-diff', '--no-textconv', '--no-renames'];
 
 /***/ }),
 
-/***/ 3229:
+/***/ 2975:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -1066,7 +1071,7 @@ const NO_EXTERNAL_DIFF = ['--no-ext-diff', '--no-textconv', '--no-renames'];
 /* harmony export */   zz: () => (/* binding */ GIT_NETWORK_CONFIG)
 /* harmony export */ });
 /* unused harmony export HARDENED_GIT_CONFIG */
-/* harmony import */ var _proc_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(729);
+/* harmony import */ var _proc_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8243);
 // git's hardened configuration and environment: what keeps a repository's own settings (which a container
 // may have written) from running anything on the host: hooks, fsmonitor, pagers, external diffs, automatic
 // gc that would prune live sandboxes. Host-side git gets it through Git; git run by the action's scripts
@@ -1143,7 +1148,7 @@ function baseGitEnv() {
 
 /***/ }),
 
-/***/ 1763:
+/***/ 4589:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -1159,13 +1164,13 @@ __nccwpck_require__.d(__webpack_exports__, {
 // EXTERNAL MODULE: external "node:crypto"
 var external_node_crypto_ = __nccwpck_require__(7598);
 // EXTERNAL MODULE: ./src/engine/git-commands.ts
-var git_commands = __nccwpck_require__(8657);
+var git_commands = __nccwpck_require__(6575);
 // EXTERNAL MODULE: ./src/engine/git-hardening.ts
-var git_hardening = __nccwpck_require__(3229);
+var git_hardening = __nccwpck_require__(2975);
 // EXTERNAL MODULE: ./src/engine/proc.ts + 2 modules
-var proc = __nccwpck_require__(729);
+var proc = __nccwpck_require__(8243);
 // EXTERNAL MODULE: ./src/engine/time-limits.ts
-var time_limits = __nccwpck_require__(1814);
+var time_limits = __nccwpck_require__(2760);
 ;// CONCATENATED MODULE: ./src/engine/git-version.ts
 // Which git the action needs, checked once when the wrapper is made: an older git lacks options the
 // hardening relies on.
@@ -1209,7 +1214,7 @@ function compareVersions(a, b) {
 // EXTERNAL MODULE: external "node:child_process"
 var external_node_child_process_ = __nccwpck_require__(1421);
 // EXTERNAL MODULE: ./src/engine/tool-path.ts
-var tool_path = __nccwpck_require__(2428);
+var tool_path = __nccwpck_require__(9874);
 ;// CONCATENATED MODULE: ./src/engine/piped-process.ts
 // A long-lived program that answers one question at a time (git's `cat-file --batch`), read back in exact
 // amounts. Argument arrays only, as in proc.ts.
@@ -1578,7 +1583,7 @@ const checkingGit = () => Git.checking();
 
 /***/ }),
 
-/***/ 6387:
+/***/ 681:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -1787,7 +1792,7 @@ async function discoverHostView(exec, facts = readOwnFacts(), timeLimitMs = INSP
 
 /***/ }),
 
-/***/ 3190:
+/***/ 88:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -1863,7 +1868,7 @@ async function listContainers(engine, label) {
 
 /***/ }),
 
-/***/ 9667:
+/***/ 1933:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -1913,7 +1918,7 @@ function sandboxHelperLabels(sandbox) {
 
 /***/ }),
 
-/***/ 729:
+/***/ 8243:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -2033,9 +2038,9 @@ function runsInGroup(pid, pgid) {
 }
 
 // EXTERNAL MODULE: ./src/engine/time-limits.ts
-var time_limits = __nccwpck_require__(1814);
+var time_limits = __nccwpck_require__(2760);
 // EXTERNAL MODULE: ./src/engine/tool-path.ts
-var tool_path = __nccwpck_require__(2428);
+var tool_path = __nccwpck_require__(9874);
 ;// CONCATENATED MODULE: ./src/engine/proc.ts
 // Where child processes start (with piped-process.ts, for a long-lived one): run to their end, with their
 // output buffered or streamed. Argument arrays only: nothing here goes through a shell.
@@ -2314,7 +2319,7 @@ async function runStreaming(tool, args, options) {
 
 /***/ }),
 
-/***/ 8557:
+/***/ 6627:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -2429,7 +2434,7 @@ function startFailureHint(stderr) {
 
 /***/ }),
 
-/***/ 1814:
+/***/ 2760:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -2559,7 +2564,7 @@ function formatLimit(ms) {
 
 /***/ }),
 
-/***/ 2428:
+/***/ 9874:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -2618,7 +2623,7 @@ function findOnPath(tool, searchPath) {
 
 /***/ }),
 
-/***/ 118:
+/***/ 6715:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -2632,9 +2637,9 @@ __nccwpck_require__.d(__webpack_exports__, {
 // UNUSED EXPORTS: PROGRESS_MARKER, parseTrigger
 
 // EXTERNAL MODULE: ./src/github/request.ts
-var request = __nccwpck_require__(7398);
+var request = __nccwpck_require__(3328);
 // EXTERNAL MODULE: ./src/github/permissions.ts
-var permissions = __nccwpck_require__(5435);
+var permissions = __nccwpck_require__(933);
 ;// CONCATENATED MODULE: ./src/github/issue-event.ts
 
 
@@ -2961,7 +2966,7 @@ function describeRequest(request) {
 
 /***/ }),
 
-/***/ 5435:
+/***/ 933:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -3022,7 +3027,7 @@ function checkPermission(requester, level) {
 
 /***/ }),
 
-/***/ 7398:
+/***/ 3328:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -3085,7 +3090,7 @@ function ignore(reason) {
 
 /***/ }),
 
-/***/ 1434:
+/***/ 520:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -3094,7 +3099,7 @@ function ignore(reason) {
 /* harmony export */   fg: () => (/* binding */ sidecarName)
 /* harmony export */ });
 /* unused harmony export leftByKilledRuns */
-/* harmony import */ var _engine_labels_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9667);
+/* harmony import */ var _engine_labels_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1933);
 
 const SIDECAR_SUFFIX = '-net';
 /** The sidecar of the command's container `command` (a command's name ends in hex, never in this). */
@@ -3149,7 +3154,7 @@ async function reportLeftNetworkContainers(engine, ui) {
 
 /***/ }),
 
-/***/ 7936:
+/***/ 663:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -3419,7 +3424,7 @@ function budgetAnswer(api, message) {
 
 /***/ }),
 
-/***/ 3977:
+/***/ 7125:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -3439,7 +3444,7 @@ __nccwpck_require__.d(__webpack_exports__, {
 // EXTERNAL MODULE: external "node:net"
 var external_node_net_ = __nccwpck_require__(7030);
 // EXTERNAL MODULE: ./src/network/model-apis.ts + 4 modules
-var model_apis = __nccwpck_require__(7936);
+var model_apis = __nccwpck_require__(663);
 ;// CONCATENATED MODULE: ./src/network/presets.ts
 // The presets a `network` allow-list may name (`@github`...): the one list of their hosts. docs/network.md
 // lists them for users; a preset's hosts take the default ports (443 and 80) unless written with one. Each
@@ -3690,17 +3695,17 @@ function proposeAllowList(reached) {
 
 /***/ }),
 
-/***/ 2700:
+/***/ 5526:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   Sy: () => (/* binding */ writeSummary)
 /* harmony export */ });
 /* unused harmony exports SUMMARY_MAX_BYTES, cutAtLine, closeBlocks, fitSummary */
-/* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7710);
+/* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(175);
 /* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(1455);
 /* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__nccwpck_require__.n(node_fs_promises__WEBPACK_IMPORTED_MODULE_1__);
-/* harmony import */ var _ui_markdown_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(8561);
+/* harmony import */ var _ui_markdown_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(4107);
 // The one place the action writes the job summary (run, reap and the pull-request bot alike), under a hard
 // cap: GitHub drops a step summary over 1 MiB whole, so one section grown too long (a report of many
 // sandboxes, a command that named thousands of hosts) would take everything else with it, the run's own
@@ -3779,7 +3784,7 @@ async function writeSummary(redaction, ...sections) {
 
 /***/ }),
 
-/***/ 4111:
+/***/ 6165:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -3795,10 +3800,10 @@ async function writeSummary(redaction, ...sections) {
 /* harmony import */ var node_os__WEBPACK_IMPORTED_MODULE_2___default = /*#__PURE__*/__nccwpck_require__.n(node_os__WEBPACK_IMPORTED_MODULE_2__);
 /* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(6760);
 /* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_3___default = /*#__PURE__*/__nccwpck_require__.n(node_path__WEBPACK_IMPORTED_MODULE_3__);
-/* harmony import */ var _sandbox_bookkeeping_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(9503);
-/* harmony import */ var _sandbox_git_traps_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(622);
-/* harmony import */ var _sandbox_layout_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(9601);
-/* harmony import */ var _ui_sandbox_text_js__WEBPACK_IMPORTED_MODULE_7__ = __nccwpck_require__(9633);
+/* harmony import */ var _sandbox_bookkeeping_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(5001);
+/* harmony import */ var _sandbox_git_traps_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(8632);
+/* harmony import */ var _sandbox_layout_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(4215);
+/* harmony import */ var _ui_sandbox_text_js__WEBPACK_IMPORTED_MODULE_7__ = __nccwpck_require__(8143);
 
 
 
@@ -3966,14 +3971,14 @@ async function captureFailure(sandbox, exitCode, said) {
 
 /***/ }),
 
-/***/ 5136:
+/***/ 4606:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   vl: () => (/* binding */ changedPaths)
 /* harmony export */ });
 /* unused harmony exports REPORT_PATH_BOUNDS, parseTree */
-/* harmony import */ var _engine_git_commands_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8657);
+/* harmony import */ var _engine_git_commands_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6575);
 // Which files differ between two commits, in bounded memory and time whatever the commits hold.
 //
 // `git diff` queues every changed path before it prints the first one: a commit whose three small trees
@@ -4173,7 +4178,7 @@ class Counter {
 
 /***/ }),
 
-/***/ 527:
+/***/ 5071:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -4185,13 +4190,13 @@ __nccwpck_require__.d(__webpack_exports__, {
 // EXTERNAL MODULE: external "node:fs/promises"
 var promises_ = __nccwpck_require__(1455);
 // EXTERNAL MODULE: ./src/run/capture.ts
-var capture = __nccwpck_require__(4111);
+var capture = __nccwpck_require__(6165);
 // EXTERNAL MODULE: ./src/engine/git-commands.ts
-var git_commands = __nccwpck_require__(8657);
+var git_commands = __nccwpck_require__(6575);
 // EXTERNAL MODULE: ./src/sandbox/bookkeeping.ts
-var bookkeeping = __nccwpck_require__(9503);
+var bookkeeping = __nccwpck_require__(5001);
 // EXTERNAL MODULE: ./src/sandbox/lock.ts
-var lock = __nccwpck_require__(6856);
+var lock = __nccwpck_require__(9894);
 ;// CONCATENATED MODULE: ./src/run/import.ts
 // The host's side of the crossing: a bundle is data. Its header is read here, bounded, and must name only
 // the refs the capture script writes; git then fetches it with `transfer.fsckObjects` into the sandbox's
@@ -4376,7 +4381,7 @@ async function resolve(git, cwd, ref) {
 }
 
 // EXTERNAL MODULE: ./src/run/report.ts
-var report = __nccwpck_require__(7119);
+var report = __nccwpck_require__(4885);
 ;// CONCATENATED MODULE: ./src/run/collect.ts
 
 
@@ -4408,7 +4413,7 @@ async function collectChanges(git, engine, sandbox, settings, commitMessage) {
 
 /***/ }),
 
-/***/ 7064:
+/***/ 3214:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -4417,7 +4422,7 @@ async function collectChanges(git, engine, sandbox, settings, commitMessage) {
 /* harmony export */   v5: () => (/* binding */ MASK)
 /* harmony export */ });
 /* unused harmony export MIN_PIECE */
-/* harmony import */ var _secret_values_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8620);
+/* harmony import */ var _secret_values_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9526);
 // One list of the step's known secrets and one redaction for everything the action writes where GitHub masks
 // nothing: comments and pull-request bodies (every API call, github/api.ts), the job summary and the
 // outputs. GitHub masks registered values in the log only. The list is the scan's (secret-values.ts): the
@@ -4553,7 +4558,7 @@ function redactionFor(settings) {
 
 /***/ }),
 
-/***/ 5489:
+/***/ 3587:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -4573,8 +4578,8 @@ function redactionFor(settings) {
 /* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_2___default = /*#__PURE__*/__nccwpck_require__.n(node_fs_promises__WEBPACK_IMPORTED_MODULE_2__);
 /* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(6760);
 /* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_3___default = /*#__PURE__*/__nccwpck_require__.n(node_path__WEBPACK_IMPORTED_MODULE_3__);
-/* harmony import */ var _ui_sandbox_text_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(9633);
-/* harmony import */ var _ui_untrusted_markdown_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(8912);
+/* harmony import */ var _ui_sandbox_text_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(8143);
+/* harmony import */ var _ui_untrusted_markdown_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(4574);
 // The command's reply: a file it may write (SANDBOX_REPLY_FILE), outside its sandbox so that it is never
 // committed, and read back by the host as data once the container is gone. The folder is the run's own,
 // under RUNNER_TEMP, bind-mounted read-write at a fixed path; the container can plant anything there (a
@@ -4758,7 +4763,7 @@ function replyMarkdown(read, options) {
 
 /***/ }),
 
-/***/ 7119:
+/***/ 4885:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -4767,9 +4772,9 @@ function replyMarkdown(read, options) {
 /* harmony export */   hy: () => (/* binding */ commitsNotIn)
 /* harmony export */ });
 /* unused harmony exports STAT_MAX_PATHS, STAT_MAX_BYTES, leftOut */
-/* harmony import */ var _engine_git_commands_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(8657);
-/* harmony import */ var _changed_paths_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(5136);
-/* harmony import */ var _sandbox_saved_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(7180);
+/* harmony import */ var _engine_git_commands_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(6575);
+/* harmony import */ var _changed_paths_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4606);
+/* harmony import */ var _sandbox_saved_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(154);
 // What a run changed, computed on the host from repositories only the host configures: the parent (for
 // commits) and the sandbox's private store (for the snapshot of its work tree). Nothing is read from the
 // sandbox itself. File names here came from the sandbox: they are printed fenced or escaped.
@@ -4886,7 +4891,7 @@ function holdsWork(report) {
 
 /***/ }),
 
-/***/ 8439:
+/***/ 4401:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -4896,15 +4901,15 @@ __nccwpck_require__.d(__webpack_exports__, {
 });
 
 // EXTERNAL MODULE: ./src/engine/engine.ts + 2 modules
-var engine_engine = __nccwpck_require__(1665);
+var engine_engine = __nccwpck_require__(6595);
 // EXTERNAL MODULE: ./src/engine/host-paths.ts
-var host_paths = __nccwpck_require__(6387);
+var host_paths = __nccwpck_require__(681);
 // EXTERNAL MODULE: ./src/engine/git.ts + 2 modules
-var engine_git = __nccwpck_require__(1763);
+var engine_git = __nccwpck_require__(4589);
 // EXTERNAL MODULE: ./src/sandbox/naming.ts
-var naming = __nccwpck_require__(2375);
+var naming = __nccwpck_require__(5421);
 // EXTERNAL MODULE: ./src/sandbox/lock.ts
-var lock = __nccwpck_require__(6856);
+var lock = __nccwpck_require__(9894);
 ;// CONCATENATED MODULE: ./src/sandbox/branch.ts
 
 
@@ -4997,23 +5002,23 @@ async function resolveBranch(git, parent, branch, base) {
 // EXTERNAL MODULE: external "node:fs/promises"
 var promises_ = __nccwpck_require__(1455);
 // EXTERNAL MODULE: ./src/sandbox/bookkeeping.ts
-var bookkeeping = __nccwpck_require__(9503);
+var bookkeeping = __nccwpck_require__(5001);
 // EXTERNAL MODULE: ./src/sandbox/layout.ts
-var layout = __nccwpck_require__(9601);
+var layout = __nccwpck_require__(4215);
 // EXTERNAL MODULE: external "node:path"
 var external_node_path_ = __nccwpck_require__(6760);
 // EXTERNAL MODULE: ./src/engine/container-args.ts
-var container_args = __nccwpck_require__(5011);
+var container_args = __nccwpck_require__(5453);
 // EXTERNAL MODULE: ./src/engine/labels.ts
-var labels = __nccwpck_require__(9667);
+var labels = __nccwpck_require__(1933);
 // EXTERNAL MODULE: ./src/engine/proc.ts + 2 modules
-var proc = __nccwpck_require__(729);
+var proc = __nccwpck_require__(8243);
 // EXTERNAL MODULE: ./src/engine/start-failure.ts
-var start_failure = __nccwpck_require__(8557);
+var start_failure = __nccwpck_require__(6627);
 // EXTERNAL MODULE: ./src/engine/time-limits.ts
-var time_limits = __nccwpck_require__(1814);
+var time_limits = __nccwpck_require__(2760);
 // EXTERNAL MODULE: ./src/sandbox/remove.ts
-var remove = __nccwpck_require__(4299);
+var remove = __nccwpck_require__(4657);
 ;// CONCATENATED MODULE: ./src/sandbox/make-repository.ts
 // Making a sandbox's repository: one script, run on the host in a folder made just for it (no container
 // has written there yet), or in a helper container inside a fresh volume. The new repository borrows the
@@ -5145,7 +5150,7 @@ async function creationFailure(dir, message) {
 }
 
 // EXTERNAL MODULE: ./src/sandbox/ref-files.ts
-var ref_files = __nccwpck_require__(3976);
+var ref_files = __nccwpck_require__(6654);
 ;// CONCATENATED MODULE: ./src/sandbox/create.ts
 // Creating a sandbox, or reusing it exactly as it is (uncommitted files and all). A new sandbox is a
 // repository of its own whose object store borrows the parent's, made by make-repository.ts. The parent's
@@ -5316,7 +5321,7 @@ async function refuseForeignFolder(sandbox) {
 }
 
 // EXTERNAL MODULE: ./src/engine/engine-probe.ts
-var engine_probe = __nccwpck_require__(6269);
+var engine_probe = __nccwpck_require__(4879);
 ;// CONCATENATED MODULE: ./src/sandbox/engine-view.ts
 // What a run mounts from the action's side, for the engine-view checks (engine/host-paths.ts,
 // engine/engine-probe.ts): every bind source layout.ts gives a container, named for a person, with what to
@@ -5436,9 +5441,9 @@ class EngineViewProof {
 }
 
 // EXTERNAL MODULE: ./src/sandbox/repository.ts
-var repository = __nccwpck_require__(1151);
+var repository = __nccwpck_require__(2733);
 // EXTERNAL MODULE: ./src/sandbox/git-traps.ts
-var git_traps = __nccwpck_require__(622);
+var git_traps = __nccwpck_require__(8632);
 ;// CONCATENATED MODULE: ./src/sandbox/reuse.ts
 
 
@@ -5482,21 +5487,21 @@ async function offerUpstream(git, engine, sandbox, image) {
 }
 
 // EXTERNAL MODULE: ./src/settings/settings.ts + 5 modules
-var settings_settings = __nccwpck_require__(9109);
+var settings_settings = __nccwpck_require__(6807);
 // EXTERNAL MODULE: ./src/run/collect.ts + 1 modules
-var collect = __nccwpck_require__(527);
+var collect = __nccwpck_require__(5071);
 // EXTERNAL MODULE: ./src/network/leftovers.ts
-var leftovers = __nccwpck_require__(1434);
+var leftovers = __nccwpck_require__(520);
 // EXTERNAL MODULE: ./src/network/policy.ts + 1 modules
-var network_policy = __nccwpck_require__(3977);
+var network_policy = __nccwpck_require__(7125);
 // EXTERNAL MODULE: external "node:crypto"
 var external_node_crypto_ = __nccwpck_require__(7598);
 // EXTERNAL MODULE: external "node:os"
 var external_node_os_ = __nccwpck_require__(8161);
 // EXTERNAL MODULE: ./src/engine/engine-error.ts
-var engine_error = __nccwpck_require__(389);
+var engine_error = __nccwpck_require__(299);
 // EXTERNAL MODULE: ./src/run/reply.ts
-var run_reply = __nccwpck_require__(5489);
+var run_reply = __nccwpck_require__(3587);
 ;// CONCATENATED MODULE: ./src/run/command.ts
 // Runs the user's command in a container that sees its sandbox read-write and nothing else writable of
 // the host (layout.ts `commandMounts`). Output is streamed line by line and never accumulated (a bounded
@@ -5592,7 +5597,7 @@ function commandContainer(sandbox, spec, name, env) {
  * code is loaded on demand, a chunk of its own: the proxy library is no part of a run without one.
  */
 async function startCommandNetwork(engine, policy, sandbox, name) {
-    const { startNetwork } = await Promise.all(/* import() */[__nccwpck_require__.e(830), __nccwpck_require__.e(472), __nccwpck_require__.e(54)]).then(__nccwpck_require__.bind(__nccwpck_require__, 6054));
+    const { startNetwork } = await Promise.all(/* import() */[__nccwpck_require__.e(710), __nccwpck_require__.e(568), __nccwpck_require__.e(639)]).then(__nccwpck_require__.bind(__nccwpck_require__, 5639));
     return startNetwork(engine, policy, { name, labels: (0,labels/* commandLabels */.nX)(sandbox) });
 }
 async function runCommand(engine, sandbox, given, hooks = {}) {
@@ -5699,11 +5704,11 @@ async function removeLeftContainers(engine, sandbox) {
 }
 
 // EXTERNAL MODULE: ./src/sandbox/saved.ts
-var saved = __nccwpck_require__(7180);
+var saved = __nccwpck_require__(154);
 // EXTERNAL MODULE: ./src/run/report.ts
-var run_report = __nccwpck_require__(7119);
+var run_report = __nccwpck_require__(4885);
 // EXTERNAL MODULE: ./src/run/secret-gate.ts + 2 modules
-var secret_gate = __nccwpck_require__(2735);
+var secret_gate = __nccwpck_require__(2658);
 ;// CONCATENATED MODULE: ./src/run/push.ts
 
 
@@ -5802,7 +5807,7 @@ function firstLine(text) {
 }
 
 // EXTERNAL MODULE: ./src/run/secret-values.ts
-var secret_values = __nccwpck_require__(8620);
+var secret_values = __nccwpck_require__(9526);
 ;// CONCATENATED MODULE: ./src/run/run.ts
 // Run mode, as the steps of docs/run-mode.md, each awaited in order: the parent repository, the branch,
 // the sandbox's name and place, the sandbox (under its lock), the run, the import and the report, the
@@ -6027,7 +6032,7 @@ async function sandboxReady(settings, deps, { engine, git, plan, location, proof
 
 /***/ }),
 
-/***/ 2735:
+/***/ 2658:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -6044,11 +6049,11 @@ __nccwpck_require__.d(__webpack_exports__, {
 // EXTERNAL MODULE: external "node:crypto"
 var external_node_crypto_ = __nccwpck_require__(7598);
 // EXTERNAL MODULE: ./src/engine/git-commands.ts
-var git_commands = __nccwpck_require__(8657);
+var git_commands = __nccwpck_require__(6575);
 // EXTERNAL MODULE: ./src/engine/time-limits.ts
-var time_limits = __nccwpck_require__(1814);
+var time_limits = __nccwpck_require__(2760);
 // EXTERNAL MODULE: ./src/ui/sandbox-text.ts
-var sandbox_text = __nccwpck_require__(9633);
+var sandbox_text = __nccwpck_require__(8143);
 ;// CONCATENATED MODULE: ./src/run/raw-commit.ts
 /** Header names shown as they are in a finding; any other header's name is sandbox text, not shown. */
 const KNOWN_HEADERS = new Set(['tree', 'parent', 'encoding', 'gpgsig', 'gpgsig-sha256', 'mergetag']);
@@ -6204,9 +6209,9 @@ async function readRawCommits(git, repo, commits, scanner, budget) {
 }
 
 // EXTERNAL MODULE: ./src/run/secret-scan.ts
-var secret_scan = __nccwpck_require__(4415);
+var secret_scan = __nccwpck_require__(3285);
 // EXTERNAL MODULE: ./src/run/secret-values.ts
-var secret_values = __nccwpck_require__(8620);
+var secret_values = __nccwpck_require__(9526);
 ;// CONCATENATED MODULE: ./src/run/secret-gate.ts
 // `secret-scan`: the check before each way out of a run (a push, a saved patch, a posted reply). What a push
 // or a patch carries is read on the host, from the parent's checked objects, through the hardened git
@@ -6482,7 +6487,7 @@ function mib(bytes) {
 
 /***/ }),
 
-/***/ 4415:
+/***/ 3285:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -6524,9 +6529,9 @@ let lintLoaded;
 function loadLint() {
     return (lintLoaded ??= (async () => {
         const [{ lintSource }, { rules }, { secretLintProfiler }] = await Promise.all([
-            Promise.all(/* import() */[__nccwpck_require__.e(830), __nccwpck_require__.e(707)]).then(__nccwpck_require__.bind(__nccwpck_require__, 6707)),
-            __nccwpck_require__.e(/* import() */ 577).then(__nccwpck_require__.bind(__nccwpck_require__, 1577)),
-            __nccwpck_require__.e(/* import() */ 806).then(__nccwpck_require__.bind(__nccwpck_require__, 806)),
+            Promise.all(/* import() */[__nccwpck_require__.e(710), __nccwpck_require__.e(347)]).then(__nccwpck_require__.bind(__nccwpck_require__, 9347)),
+            __nccwpck_require__.e(/* import() */ 393).then(__nccwpck_require__.bind(__nccwpck_require__, 4393)),
+            __nccwpck_require__.e(/* import() */ 694).then(__nccwpck_require__.bind(__nccwpck_require__, 4694)),
         ]);
         // Its profiler keeps a performance mark per rule and piece for as long as the process lives.
         secretLintProfiler.setEnabled(false);
@@ -6658,7 +6663,7 @@ function lineAt(starts, offset) {
 
 /***/ }),
 
-/***/ 8620:
+/***/ 9526:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -6754,7 +6759,7 @@ function base64Forms(bytes) {
 
 /***/ }),
 
-/***/ 9503:
+/***/ 5001:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -6869,7 +6874,7 @@ async function pathExists(p) {
 
 /***/ }),
 
-/***/ 622:
+/***/ 8632:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -6881,7 +6886,7 @@ async function pathExists(p) {
 /* unused harmony export MAX_CLEARED */
 /* harmony import */ var node_crypto__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7598);
 /* harmony import */ var node_crypto__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_crypto__WEBPACK_IMPORTED_MODULE_0__);
-/* harmony import */ var _ui_sandbox_text_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(9633);
+/* harmony import */ var _ui_sandbox_text_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(8143);
 // Traps in a sandbox's git folder, cleared before a helper's git writes there. The command can leave,
 // where the next helper's git opens a file, something that is not a file: a FIFO (git blocks opening it,
 // and so did every later run of that sandbox until its helper's time limit), a socket or a device, or a
@@ -6982,7 +6987,7 @@ function reportCleared(ui, sandboxName, cleared) {
 
 /***/ }),
 
-/***/ 9601:
+/***/ 4215:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -6999,10 +7004,10 @@ function reportCleared(ui, sandboxName, cleared) {
 /* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_fs_promises__WEBPACK_IMPORTED_MODULE_0__);
 /* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(6760);
 /* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__nccwpck_require__.n(node_path__WEBPACK_IMPORTED_MODULE_1__);
-/* harmony import */ var _engine_container_args_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(5011);
-/* harmony import */ var _engine_git_hardening_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(3229);
-/* harmony import */ var _engine_labels_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(9667);
-/* harmony import */ var _naming_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(2375);
+/* harmony import */ var _engine_container_args_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(5453);
+/* harmony import */ var _engine_git_hardening_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(2975);
+/* harmony import */ var _engine_labels_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(1933);
+/* harmony import */ var _naming_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(5421);
 // Where a sandbox lives and what a container sees of it. A sandbox is a repository of its own (its own
 // `.git` folder) that borrows the parent's objects read-only through `objects/info/alternates`, plus a home
 // for the command. Disk and volume sandboxes are one discriminated union.
@@ -7120,7 +7125,7 @@ async function realRoot(root) {
 
 /***/ }),
 
-/***/ 6856:
+/***/ 9894:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -7156,7 +7161,7 @@ let lockfileLoaded;
  * answers, so that it is ready by the time the run takes its sandbox's lock.
  */
 function loadLocking() {
-    lockfileLoaded ??= __nccwpck_require__.e(/* import() */ 648).then(__nccwpck_require__.t.bind(__nccwpck_require__, 3648, 23)).then((loaded) => loaded.default ?? loaded);
+    lockfileLoaded ??= __nccwpck_require__.e(/* import() */ 712).then(__nccwpck_require__.t.bind(__nccwpck_require__, 5712, 23)).then((loaded) => loaded.default ?? loaded);
     return lockfileLoaded;
 }
 const LOCK_STALE_MS = 10_000;
@@ -7348,7 +7353,7 @@ async function isSandboxLocked(gitDir, sandbox) {
 
 /***/ }),
 
-/***/ 2375:
+/***/ 5421:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -7423,7 +7428,7 @@ function diskWorktreePath(root, project, sandbox) {
 
 /***/ }),
 
-/***/ 3976:
+/***/ 6654:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -7439,7 +7444,7 @@ function diskWorktreePath(root, project, sandbox) {
 /* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_fs__WEBPACK_IMPORTED_MODULE_0__);
 /* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(6760);
 /* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__nccwpck_require__.n(node_path__WEBPACK_IMPORTED_MODULE_1__);
-/* harmony import */ var _engine_git_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(1763);
+/* harmony import */ var _engine_git_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(4589);
 // A repository's refs read from its files as data, the way git's files backend keeps them: a loose ref
 // file (`<git folder>/refs/...`) over its line in `packed-refs`. Bounded, and never through a symbolic
 // link: the reaper reads sandboxes' git folders with these (a container wrote them), and the host reads
@@ -7612,7 +7617,7 @@ function readRefsAsData(gitDir, refs) {
 
 /***/ }),
 
-/***/ 4299:
+/***/ 4657:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -7625,9 +7630,9 @@ function readRefsAsData(gitDir, refs) {
 /* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_fs_promises__WEBPACK_IMPORTED_MODULE_0__);
 /* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(6760);
 /* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__nccwpck_require__.n(node_path__WEBPACK_IMPORTED_MODULE_1__);
-/* harmony import */ var _bookkeeping_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(9503);
-/* harmony import */ var _layout_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(9601);
-/* harmony import */ var _lock_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(6856);
+/* harmony import */ var _bookkeeping_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(5001);
+/* harmony import */ var _layout_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(4215);
+/* harmony import */ var _lock_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(9894);
 // Removing a sandbox: its volume or folders, then every record the parent keeps of it (refs and private
 // store). Nothing else.
 
@@ -7702,7 +7707,7 @@ async function removeEmptyProjectDir(projectDir) {
 
 /***/ }),
 
-/***/ 1151:
+/***/ 2733:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -7786,7 +7791,7 @@ async function realDirectory(given) {
 
 /***/ }),
 
-/***/ 7180:
+/***/ 154:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -7855,7 +7860,7 @@ function branchOf(headRef) {
 
 /***/ }),
 
-/***/ 9109:
+/***/ 6807:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -7872,11 +7877,11 @@ var external_node_os_ = __nccwpck_require__(8161);
 // EXTERNAL MODULE: external "node:path"
 var external_node_path_ = __nccwpck_require__(6760);
 // EXTERNAL MODULE: ./src/engine/host-paths.ts
-var host_paths = __nccwpck_require__(6387);
+var host_paths = __nccwpck_require__(681);
 // EXTERNAL MODULE: ./src/engine/engine.ts + 2 modules
-var engine = __nccwpck_require__(1665);
+var engine = __nccwpck_require__(6595);
 // EXTERNAL MODULE: ./src/action-defaults.ts
-var action_defaults = __nccwpck_require__(7616);
+var action_defaults = __nccwpck_require__(6934);
 ;// CONCATENATED MODULE: ./src/settings/inputs.ts
 // Reading one input: the runner's text (or action.yml's default) into a typed value, or an InputError that
 // names the input and what it accepts. Pure.
@@ -8116,7 +8121,7 @@ function formatIdentity(identity) {
 }
 
 // EXTERNAL MODULE: ./src/network/policy.ts + 1 modules
-var network_policy = __nccwpck_require__(3977);
+var network_policy = __nccwpck_require__(7125);
 ;// CONCATENATED MODULE: ./src/settings/network-input.ts
 // `network`, `credentials` and the model budget, read together: the allow-list, its presets, the
 // credentials the proxy sets and the limits it enforces (src/network/policy.ts parses; this turns its
@@ -8317,7 +8322,7 @@ async function validateBranchNames(settings, isValid) {
 
 /***/ }),
 
-/***/ 8561:
+/***/ 4107:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -8329,7 +8334,7 @@ async function validateBranchNames(settings, isValid) {
 /* harmony export */   tp: () => (/* binding */ table),
 /* harmony export */   zH: () => (/* binding */ details)
 /* harmony export */ });
-/* harmony import */ var _untrusted_markdown_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8912);
+/* harmony import */ var _untrusted_markdown_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4574);
 // The action's own structure around what it shows (the job summary, the bot's comments, the outputs):
 // tables, collapsed sections, cut notes, bounded JSON. Its inputs come inert (untrusted-markdown.ts). Not
 // `core.summary.addTable`/`addDetails`: under cmark-gfm they render otherwise (see the spec).
@@ -8372,7 +8377,7 @@ function jsonRows(rows, maxBytes) {
 
 /***/ }),
 
-/***/ 9633:
+/***/ 8143:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -8429,7 +8434,7 @@ function logLines(message) {
 
 /***/ }),
 
-/***/ 5750:
+/***/ 6508:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -8499,7 +8504,7 @@ const silentUi = {
 
 /***/ }),
 
-/***/ 8912:
+/***/ 4574:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -8740,7 +8745,7 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("net");
 
 /***/ }),
 
-/***/ 4589:
+/***/ 6970:
 /***/ ((module) => {
 
 module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:assert");
@@ -8999,7 +9004,7 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("util");
 
 /***/ }),
 
-/***/ 7710:
+/***/ 175:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -9023,7 +9028,7 @@ __nccwpck_require__.d(__webpack_exports__, {
 
 // EXTERNAL MODULE: external "os"
 var external_os_ = __nccwpck_require__(857);
-;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/utils.js
+;// CONCATENATED MODULE: ../main/node_modules/@actions/core/lib/utils.js
 // We use any as a valid input type
 /* eslint-disable @typescript-eslint/no-explicit-any */
 /**
@@ -9059,7 +9064,7 @@ function utils_toCommandProperties(annotationProperties) {
     };
 }
 //# sourceMappingURL=utils.js.map
-;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/command.js
+;// CONCATENATED MODULE: ../main/node_modules/@actions/core/lib/command.js
 
 
 /**
@@ -9155,7 +9160,7 @@ function escapeProperty(s) {
 var external_crypto_ = __nccwpck_require__(6982);
 // EXTERNAL MODULE: external "fs"
 var external_fs_ = __nccwpck_require__(9896);
-;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/file-command.js
+;// CONCATENATED MODULE: ../main/node_modules/@actions/core/lib/file-command.js
 // For internal use, subject to change.
 // We use any as a valid input type
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -9193,8 +9198,8 @@ function file_command_prepareKeyValueMessage(key, value) {
 // EXTERNAL MODULE: external "path"
 var external_path_ = __nccwpck_require__(6928);
 // EXTERNAL MODULE: ./src/bundle/http-client-on-demand.ts
-var http_client_on_demand = __nccwpck_require__(5126);
-;// CONCATENATED MODULE: ./node_modules/@actions/http-client/lib/auth.js
+var http_client_on_demand = __nccwpck_require__(132);
+;// CONCATENATED MODULE: ../main/node_modules/@actions/http-client/lib/auth.js
 var __awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
     function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
     return new (P || (P = Promise))(function (resolve, reject) {
@@ -9270,7 +9275,7 @@ class PersonalAccessTokenCredentialHandler {
     }
 }
 //# sourceMappingURL=auth.js.map
-;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/oidc-utils.js
+;// CONCATENATED MODULE: ../main/node_modules/@actions/core/lib/oidc-utils.js
 var oidc_utils_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
     function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
     return new (P || (P = Promise))(function (resolve, reject) {
@@ -9344,7 +9349,7 @@ class oidc_utils_OidcClient {
     }
 }
 //# sourceMappingURL=oidc-utils.js.map
-;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/summary.js
+;// CONCATENATED MODULE: ../main/node_modules/@actions/core/lib/summary.js
 var summary_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
     function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
     return new (P || (P = Promise))(function (resolve, reject) {
@@ -9625,7 +9630,7 @@ const _summary = new Summary();
 const markdownSummary = (/* unused pure expression or super */ null && (_summary));
 const summary = _summary;
 //# sourceMappingURL=summary.js.map
-;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/path-utils.js
+;// CONCATENATED MODULE: ../main/node_modules/@actions/core/lib/path-utils.js
 
 /**
  * toPosixPath converts the given path to the posix form. On Windows, \\ will be
@@ -9660,7 +9665,7 @@ function toPlatformPath(pth) {
 }
 //# sourceMappingURL=path-utils.js.map
 // EXTERNAL MODULE: ./src/bundle/on-demand.ts
-var on_demand = __nccwpck_require__(7575);
+var on_demand = __nccwpck_require__(3093);
 ;// CONCATENATED MODULE: ./src/bundle/exec-on-demand.ts
 // What the bundle gets for `import … from '@actions/exec'` (tsconfig.json `paths`, which ncc's resolver
 // follows; docs/adr/0008-undici-on-demand.md). @actions/core imports it for `platform` (the runner's OS
@@ -9668,11 +9673,11 @@ var on_demand = __nccwpck_require__(7575);
 // start of every step. Here it is a chunk of its own, loaded by the first call (none, today). The names are
 // the ones the bundled toolkit imports (checked by on-demand.spec.ts).
 
-const exec_on_demand_exec = (0,on_demand/* onDemand */.h)('@actions/exec', 'getExecOutput', () => __nccwpck_require__.e(/* import() */ 260).then(__nccwpck_require__.bind(__nccwpck_require__, 1260)));
+const exec_on_demand_exec = (0,on_demand/* onDemand */.h)('@actions/exec', 'getExecOutput', () => __nccwpck_require__.e(/* import() */ 980).then(__nccwpck_require__.bind(__nccwpck_require__, 7980)));
 /** @actions/exec's getExecOutput, loaded on its first call. */
 const getExecOutput = async (...args) => (await exec_on_demand_exec.load()).getExecOutput(...args);
 
-;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/platform.js
+;// CONCATENATED MODULE: ../main/node_modules/@actions/core/lib/platform.js
 var platform_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
     function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
     return new (P || (P = Promise))(function (resolve, reject) {
@@ -9737,7 +9742,7 @@ function getDetails() {
     });
 }
 //# sourceMappingURL=platform.js.map
-;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/core.js
+;// CONCATENATED MODULE: ../main/node_modules/@actions/core/lib/core.js
 var core_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
     function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
     return new (P || (P = Promise))(function (resolve, reject) {
@@ -10269,8 +10274,8 @@ function youngGenerationBytes() {
     return v8.getHeapSpaceStatistics().find((s) => s.space_name === 'new_space')?.space_size ?? 0;
 }
 
-// EXTERNAL MODULE: ./node_modules/@actions/core/lib/core.js + 9 modules
-var core = __nccwpck_require__(7710);
+// EXTERNAL MODULE: ../main/node_modules/@actions/core/lib/core.js + 9 modules
+var core = __nccwpck_require__(175);
 // EXTERNAL MODULE: external "node:os"
 var external_node_os_ = __nccwpck_require__(8161);
 // EXTERNAL MODULE: external "node:fs/promises"
@@ -10278,35 +10283,35 @@ var promises_ = __nccwpck_require__(1455);
 // EXTERNAL MODULE: external "node:path"
 var external_node_path_ = __nccwpck_require__(6760);
 // EXTERNAL MODULE: ./src/engine/git-commands.ts
-var git_commands = __nccwpck_require__(8657);
+var git_commands = __nccwpck_require__(6575);
 // EXTERNAL MODULE: ./src/engine/engine-probe.ts
-var engine_probe = __nccwpck_require__(6269);
+var engine_probe = __nccwpck_require__(4879);
 // EXTERNAL MODULE: ./src/engine/engine.ts + 2 modules
-var engine_engine = __nccwpck_require__(1665);
+var engine_engine = __nccwpck_require__(6595);
 // EXTERNAL MODULE: ./src/engine/git.ts + 2 modules
-var engine_git = __nccwpck_require__(1763);
+var engine_git = __nccwpck_require__(4589);
 // EXTERNAL MODULE: ./src/engine/labels.ts
-var labels = __nccwpck_require__(9667);
+var labels = __nccwpck_require__(1933);
 // EXTERNAL MODULE: ./src/network/leftovers.ts
-var leftovers = __nccwpck_require__(1434);
+var leftovers = __nccwpck_require__(520);
 // EXTERNAL MODULE: ./src/sandbox/bookkeeping.ts
-var bookkeeping = __nccwpck_require__(9503);
+var bookkeeping = __nccwpck_require__(5001);
 // EXTERNAL MODULE: ./src/sandbox/git-traps.ts
-var git_traps = __nccwpck_require__(622);
+var git_traps = __nccwpck_require__(8632);
 // EXTERNAL MODULE: ./src/sandbox/layout.ts
-var layout = __nccwpck_require__(9601);
+var layout = __nccwpck_require__(4215);
 // EXTERNAL MODULE: ./src/sandbox/lock.ts
-var sandbox_lock = __nccwpck_require__(6856);
+var sandbox_lock = __nccwpck_require__(9894);
 // EXTERNAL MODULE: ./src/sandbox/remove.ts
-var remove = __nccwpck_require__(4299);
+var remove = __nccwpck_require__(4657);
 // EXTERNAL MODULE: ./src/sandbox/saved.ts
-var sandbox_saved = __nccwpck_require__(7180);
+var sandbox_saved = __nccwpck_require__(154);
 // EXTERNAL MODULE: ./src/run/collect.ts + 1 modules
-var collect = __nccwpck_require__(527);
+var collect = __nccwpck_require__(5071);
 // EXTERNAL MODULE: ./src/run/report.ts
-var run_report = __nccwpck_require__(7119);
+var run_report = __nccwpck_require__(4885);
 // EXTERNAL MODULE: ./src/ui/sandbox-text.ts
-var sandbox_text = __nccwpck_require__(9633);
+var sandbox_text = __nccwpck_require__(8143);
 ;// CONCATENATED MODULE: ./src/run/cleanup.ts
 // The post step: runs after success, failure and cancel. Removes the command's container if it is still
 // there, then applies the cleanup policy. It never fails the job: problems become warnings.
@@ -10558,21 +10563,21 @@ async function saveUncommitted(git, store, base, work) {
 }
 
 // EXTERNAL MODULE: ./src/run/redaction.ts
-var redaction = __nccwpck_require__(7064);
+var redaction = __nccwpck_require__(3214);
 // EXTERNAL MODULE: ./src/run/run.ts + 8 modules
-var run = __nccwpck_require__(8439);
+var run = __nccwpck_require__(4401);
 // EXTERNAL MODULE: ./src/github/event.ts + 2 modules
-var github_event = __nccwpck_require__(118);
+var github_event = __nccwpck_require__(6715);
 // EXTERNAL MODULE: ./src/settings/settings.ts + 5 modules
-var settings_settings = __nccwpck_require__(9109);
+var settings_settings = __nccwpck_require__(6807);
 // EXTERNAL MODULE: ./src/action/step-state.ts
-var step_state = __nccwpck_require__(4634);
+var step_state = __nccwpck_require__(2516);
 // EXTERNAL MODULE: ./src/ui/markdown.ts
-var markdown = __nccwpck_require__(8561);
+var markdown = __nccwpck_require__(4107);
 // EXTERNAL MODULE: ./src/ui/untrusted-markdown.ts
-var untrusted_markdown = __nccwpck_require__(8912);
+var untrusted_markdown = __nccwpck_require__(4574);
 // EXTERNAL MODULE: ./src/run/reply.ts
-var run_reply = __nccwpck_require__(5489);
+var run_reply = __nccwpck_require__(3587);
 ;// CONCATENATED MODULE: ./src/present/run-summary.ts
 // The job summary and the plain-text report: one table a person reads at a glance.
 
@@ -10650,7 +10655,7 @@ function outcomeText(outcome) {
 }
 
 // EXTERNAL MODULE: ./src/network/policy.ts + 1 modules
-var policy = __nccwpck_require__(3977);
+var policy = __nccwpck_require__(7125);
 ;// CONCATENATED MODULE: ./src/present/network-summary.ts
 // What the proxy saw, for people and for later steps: a job-summary section, one warning per refused
 // host, the `network-allowed` / `network-denied` outputs, and, in audit, the `network:` value that would
@@ -10844,9 +10849,9 @@ function modelUsageMarkdown(report) {
 }
 
 // EXTERNAL MODULE: ./src/action/action-ui.ts
-var action_ui = __nccwpck_require__(3833);
+var action_ui = __nccwpck_require__(7467);
 // EXTERNAL MODULE: ./src/present/step-summary.ts
-var step_summary = __nccwpck_require__(2700);
+var step_summary = __nccwpck_require__(5526);
 ;// CONCATENATED MODULE: ./src/action/main.ts
 // The action's two phases on top of the core: inputs in, outputs and a job summary out. `run()` is the main
 // step and `cleanup()` the post step, each ending the step failed on an error: index.ts calls one of them
@@ -10884,7 +10889,7 @@ async function failingStep(step) {
 async function mainStep() {
     const settings = (0,settings_settings/* parseSettings */.P$)((name) => core/* getInput */.V4(name));
     if (settings.mode === 'reap') {
-        const { reapAction } = await Promise.all(/* import() */[__nccwpck_require__.e(298), __nccwpck_require__.e(595)]).then(__nccwpck_require__.bind(__nccwpck_require__, 6595));
+        const { reapAction } = await Promise.all(/* import() */[__nccwpck_require__.e(882), __nccwpck_require__.e(634)]).then(__nccwpck_require__.bind(__nccwpck_require__, 9634));
         await reapAction(settings);
         return;
     }
@@ -10901,7 +10906,7 @@ async function runAction(settings) {
     let outcome;
     try {
         if (kind.bot) {
-            const { runForPullRequest } = await Promise.all(/* import() */[__nccwpck_require__.e(251), __nccwpck_require__.e(949)]).then(__nccwpck_require__.bind(__nccwpck_require__, 2949));
+            const { runForPullRequest } = await Promise.all(/* import() */[__nccwpck_require__.e(115), __nccwpck_require__.e(44)]).then(__nccwpck_require__.bind(__nccwpck_require__, 44));
             outcome = await runForPullRequest(settings, io);
             if (!outcome)
                 return;
@@ -10917,7 +10922,7 @@ async function runAction(settings) {
     }
     setOutputs(outcome, io.setOutput);
     if (settings.pullRequest.open) {
-        const { proposePullRequest } = await Promise.all(/* import() */[__nccwpck_require__.e(251), __nccwpck_require__.e(524)]).then(__nccwpck_require__.bind(__nccwpck_require__, 2524));
+        const { proposePullRequest } = await Promise.all(/* import() */[__nccwpck_require__.e(115), __nccwpck_require__.e(562)]).then(__nccwpck_require__.bind(__nccwpck_require__, 3562));
         await proposePullRequest(settings, outcome, io);
     }
     const network = outcome.command.network;
@@ -10975,7 +10980,7 @@ function setOutputs(outcome, setOutput) {
 async function postStep() {
     const state = (0,step_state/* loadRunState */.fQ)();
     if (state?.progress && !state.progress.finished) {
-        const { finishProgressInPost } = await Promise.all(/* import() */[__nccwpck_require__.e(251), __nccwpck_require__.e(949)]).then(__nccwpck_require__.bind(__nccwpck_require__, 2949));
+        const { finishProgressInPost } = await Promise.all(/* import() */[__nccwpck_require__.e(115), __nccwpck_require__.e(44)]).then(__nccwpck_require__.bind(__nccwpck_require__, 44));
         const { token, redaction } = postSecrets();
         await finishProgressInPost(state.progress, token, redaction, (0,action_ui/* actionUi */.V)());
     }

@@ -1,7 +1,7 @@
 import { createRequire as __WEBPACK_EXTERNAL_createRequire } from "module";
 /******/ var __webpack_modules__ = ({
 
-/***/ 298:
+/***/ 5882:
 /***/ ((module) => {
 
 // A simple implementation of make-array
@@ -1640,7 +1640,7 @@ define(module.exports, Symbol.for('setupWindows'), setupWindows)
 
 /***/ }),
 
-/***/ 5011:
+/***/ 5453:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -1649,7 +1649,7 @@ define(module.exports, Symbol.for('setupWindows'), setupWindows)
 /* harmony export */   s$: () => (/* binding */ containerRunArgs)
 /* harmony export */ });
 /* unused harmony export mountArg */
-/* harmony import */ var _labels_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9667);
+/* harmony import */ var _labels_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1933);
 
 /** The runner's uid:gid: containers run as it, so that what they write belongs to the runner. */
 function currentIdentity() {
@@ -1721,7 +1721,7 @@ function containerRunArgs(engine, spec, bindSource = (f) => f) {
 
 /***/ }),
 
-/***/ 389:
+/***/ 299:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -1750,7 +1750,7 @@ function firstLine(text) {
 
 /***/ }),
 
-/***/ 1665:
+/***/ 6595:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -1763,13 +1763,13 @@ __nccwpck_require__.d(__webpack_exports__, {
 // UNUSED EXPORTS: ContainerEngine
 
 // EXTERNAL MODULE: ./src/engine/container-args.ts
-var container_args = __nccwpck_require__(5011);
+var container_args = __nccwpck_require__(5453);
 // EXTERNAL MODULE: ./src/engine/engine-error.ts
-var engine_error = __nccwpck_require__(389);
+var engine_error = __nccwpck_require__(299);
 // EXTERNAL MODULE: external "node:crypto"
 var external_node_crypto_ = __nccwpck_require__(7598);
 // EXTERNAL MODULE: ./src/engine/time-limits.ts
-var time_limits = __nccwpck_require__(1814);
+var time_limits = __nccwpck_require__(2760);
 ;// CONCATENATED MODULE: ./src/engine/helper-run.ts
 // A helper container under its time limit: when the limit runs out, the container itself is stopped and
 // removed by its name, since killing the engine CLI alone would leave it running.
@@ -1826,11 +1826,11 @@ async function removeLateContainer(engine, name) {
 }
 
 // EXTERNAL MODULE: ./src/engine/inventory.ts
-var inventory = __nccwpck_require__(3190);
+var inventory = __nccwpck_require__(88);
 // EXTERNAL MODULE: ./src/engine/host-paths.ts
-var host_paths = __nccwpck_require__(6387);
+var host_paths = __nccwpck_require__(681);
 // EXTERNAL MODULE: ./src/engine/start-failure.ts
-var start_failure = __nccwpck_require__(8557);
+var start_failure = __nccwpck_require__(6627);
 ;// CONCATENATED MODULE: ./src/engine/mode.ts
 
 class EngineModeError extends Error {
@@ -1963,7 +1963,7 @@ function lastLine(text) {
 }
 
 // EXTERNAL MODULE: ./src/engine/proc.ts + 2 modules
-var proc = __nccwpck_require__(729);
+var proc = __nccwpck_require__(8243);
 ;// CONCATENATED MODULE: ./src/engine/engine.ts
 // The container engine CLI (Docker, or Podman which speaks the same CLI) behind one interface
 // (EngineCommands, engine-commands.ts). Argument arrays only; values that could be secrets travel in the
@@ -2192,7 +2192,7 @@ const createEngine = (name) => new ContainerEngine(name);
 
 /***/ }),
 
-/***/ 3858:
+/***/ 2576:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -2210,8 +2210,8 @@ const createEngine = (name) => new ContainerEngine(name);
 /* harmony import */ var node_os__WEBPACK_IMPORTED_MODULE_2___default = /*#__PURE__*/__nccwpck_require__.n(node_os__WEBPACK_IMPORTED_MODULE_2__);
 /* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(6760);
 /* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_3___default = /*#__PURE__*/__nccwpck_require__.n(node_path__WEBPACK_IMPORTED_MODULE_3__);
-/* harmony import */ var _proc_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(729);
-/* harmony import */ var _time_limits_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(1814);
+/* harmony import */ var _proc_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(8243);
+/* harmony import */ var _time_limits_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(2760);
 // Images made on the spot from the runner's own files: the reaper's helper image (helper-image.ts: `sh`,
 // `git` and a few tools) and the network sidecar's image (the libraries the runner's Node loads). Neither
 // ever rests on the `image` input, which may lie.
@@ -2405,7 +2405,7 @@ function header(name, type, mode, size, link) {
 
 /***/ }),
 
-/***/ 6387:
+/***/ 681:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -2614,7 +2614,7 @@ async function discoverHostView(exec, facts = readOwnFacts(), timeLimitMs = INSP
 
 /***/ }),
 
-/***/ 3190:
+/***/ 88:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -2690,7 +2690,7 @@ async function listContainers(engine, label) {
 
 /***/ }),
 
-/***/ 9667:
+/***/ 1933:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -2740,7 +2740,7 @@ function sandboxHelperLabels(sandbox) {
 
 /***/ }),
 
-/***/ 729:
+/***/ 8243:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -2860,9 +2860,9 @@ function runsInGroup(pid, pgid) {
 }
 
 // EXTERNAL MODULE: ./src/engine/time-limits.ts
-var time_limits = __nccwpck_require__(1814);
+var time_limits = __nccwpck_require__(2760);
 // EXTERNAL MODULE: ./src/engine/tool-path.ts
-var tool_path = __nccwpck_require__(2428);
+var tool_path = __nccwpck_require__(9874);
 ;// CONCATENATED MODULE: ./src/engine/proc.ts
 // Where child processes start (with piped-process.ts, for a long-lived one): run to their end, with their
 // output buffered or streamed. Argument arrays only: nothing here goes through a shell.
@@ -3141,7 +3141,7 @@ async function runStreaming(tool, args, options) {
 
 /***/ }),
 
-/***/ 8557:
+/***/ 6627:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -3256,7 +3256,7 @@ function startFailureHint(stderr) {
 
 /***/ }),
 
-/***/ 1814:
+/***/ 2760:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -3386,7 +3386,7 @@ function formatLimit(ms) {
 
 /***/ }),
 
-/***/ 2428:
+/***/ 9874:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -3445,7 +3445,7 @@ function findOnPath(tool, searchPath) {
 
 /***/ }),
 
-/***/ 1434:
+/***/ 520:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -3454,7 +3454,7 @@ function findOnPath(tool, searchPath) {
 /* harmony export */   fg: () => (/* binding */ sidecarName)
 /* harmony export */ });
 /* unused harmony export leftByKilledRuns */
-/* harmony import */ var _engine_labels_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9667);
+/* harmony import */ var _engine_labels_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1933);
 
 const SIDECAR_SUFFIX = '-net';
 /** The sidecar of the command's container `command` (a command's name ends in hex, never in this). */
@@ -3509,7 +3509,7 @@ async function reportLeftNetworkContainers(engine, ui) {
 
 /***/ }),
 
-/***/ 7936:
+/***/ 663:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -3779,7 +3779,7 @@ function budgetAnswer(api, message) {
 
 /***/ }),
 
-/***/ 3977:
+/***/ 7125:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -3798,7 +3798,7 @@ __nccwpck_require__.d(__webpack_exports__, {
 // EXTERNAL MODULE: external "node:net"
 var external_node_net_ = __nccwpck_require__(7030);
 // EXTERNAL MODULE: ./src/network/model-apis.ts + 4 modules
-var model_apis = __nccwpck_require__(7936);
+var model_apis = __nccwpck_require__(663);
 ;// CONCATENATED MODULE: ./src/network/presets.ts
 // The presets a `network` allow-list may name (`@github`...): the one list of their hosts. docs/network.md
 // lists them for users; a preset's hosts take the default ports (443 and 80) unless written with one. Each
@@ -4280,14 +4280,14 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("util");
 
 /***/ }),
 
-/***/ 8909:
+/***/ 3917:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
-const { Argument } = __nccwpck_require__(9154);
-const { Command } = __nccwpck_require__(4348);
-const { CommanderError, InvalidArgumentError } = __nccwpck_require__(1135);
-const { Help } = __nccwpck_require__(9754);
-const { Option } = __nccwpck_require__(5240);
+const { Argument } = __nccwpck_require__(2562);
+const { Command } = __nccwpck_require__(4604);
+const { CommanderError, InvalidArgumentError } = __nccwpck_require__(4063);
+const { Help } = __nccwpck_require__(3914);
+const { Option } = __nccwpck_require__(3864);
 
 exports.DM = new Command();
 
@@ -4311,10 +4311,10 @@ exports.a2 = InvalidArgumentError; // Deprecated
 
 /***/ }),
 
-/***/ 9154:
+/***/ 2562:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
-const { InvalidArgumentError } = __nccwpck_require__(1135);
+const { InvalidArgumentError } = __nccwpck_require__(4063);
 
 class Argument {
   /**
@@ -4468,7 +4468,7 @@ exports.humanReadableArgName = humanReadableArgName;
 
 /***/ }),
 
-/***/ 4348:
+/***/ 4604:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 const EventEmitter = (__nccwpck_require__(8474).EventEmitter);
@@ -4477,11 +4477,11 @@ const path = __nccwpck_require__(6760);
 const fs = __nccwpck_require__(3024);
 const process = __nccwpck_require__(1708);
 
-const { Argument, humanReadableArgName } = __nccwpck_require__(9154);
-const { CommanderError } = __nccwpck_require__(1135);
-const { Help, stripColor } = __nccwpck_require__(9754);
-const { Option, DualOptions } = __nccwpck_require__(5240);
-const { suggestSimilar } = __nccwpck_require__(5030);
+const { Argument, humanReadableArgName } = __nccwpck_require__(2562);
+const { CommanderError } = __nccwpck_require__(4063);
+const { Help, stripColor } = __nccwpck_require__(3914);
+const { Option, DualOptions } = __nccwpck_require__(3864);
+const { suggestSimilar } = __nccwpck_require__(6726);
 
 class Command extends EventEmitter {
   /**
@@ -7252,7 +7252,7 @@ exports.useColor = useColor; // exporting for tests
 
 /***/ }),
 
-/***/ 1135:
+/***/ 4063:
 /***/ ((__unused_webpack_module, exports) => {
 
 /**
@@ -7298,10 +7298,10 @@ exports.InvalidArgumentError = InvalidArgumentError;
 
 /***/ }),
 
-/***/ 9754:
+/***/ 3914:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
-const { humanReadableArgName } = __nccwpck_require__(9154);
+const { humanReadableArgName } = __nccwpck_require__(2562);
 
 /**
  * TypeScript import types for JSDoc, used by Visual Studio Code IntelliSense and `npm run typescript-checkJS`
@@ -8052,10 +8052,10 @@ exports.stripColor = stripColor;
 
 /***/ }),
 
-/***/ 5240:
+/***/ 3864:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
-const { InvalidArgumentError } = __nccwpck_require__(1135);
+const { InvalidArgumentError } = __nccwpck_require__(4063);
 
 class Option {
   /**
@@ -8439,7 +8439,7 @@ exports.DualOptions = DualOptions;
 
 /***/ }),
 
-/***/ 5030:
+/***/ 6726:
 /***/ ((__unused_webpack_module, exports) => {
 
 const maxDistance = 3;
@@ -8744,13 +8744,6 @@ exports.suggestSimilar = suggestSimilar;
 /************************************************************************/
 var __webpack_exports__ = {};
 
-// EXPORTS
-__nccwpck_require__.d(__webpack_exports__, {
-  dc: () => (/* reexport */ EXIT),
-  TB: () => (/* binding */ buildProgram),
-  iW: () => (/* binding */ main)
-});
-
 ;// CONCATENATED MODULE: external "node:v8"
 const external_node_v8_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:v8");
 ;// CONCATENATED MODULE: ./src/engine/memory.ts
@@ -8765,9 +8758,9 @@ function youngGenerationBytes() {
     return v8.getHeapSpaceStatistics().find((s) => s.space_name === 'new_space')?.space_size ?? 0;
 }
 
-// EXTERNAL MODULE: ./node_modules/commander/index.js
-var commander = __nccwpck_require__(8909);
-;// CONCATENATED MODULE: ./node_modules/commander/esm.mjs
+// EXTERNAL MODULE: ../main/node_modules/commander/index.js
+var commander = __nccwpck_require__(3917);
+;// CONCATENATED MODULE: ../main/node_modules/commander/esm.mjs
 
 
 // wrapper to provide named exports for ESM.
@@ -8786,69 +8779,195 @@ const {
 } = commander;
 
 ;// CONCATENATED MODULE: ./src/action-defaults.ts
-// Generated from action.yml by scripts/action-defaults.mjs: do not edit. The inputs' defaults, written once.
-const ACTION_DEFAULTS = {
-    "mode": "run",
-    "command": "",
-    "image": "buildpack-deps:bookworm-scm",
-    "engine": "docker",
-    "isolation": "container",
-    "branch": "",
-    "base": "",
-    "repository-path": "",
-    "worktree-root": "",
-    "volume-prefix": "worktree-sandbox",
-    "cleanup": "auto",
-    "env": "",
-    "timeout-minutes": "0",
-    "lock-timeout-minutes": "10",
-    "allow-failure": "false",
-    "push": "false",
-    "commit-message": "chore: changes made in worktree-sandbox",
-    "secret-scan": "block",
-    "author": "",
-    "committer": "",
-    "pull-request": "false",
-    "pull-request-title": "Changes made in worktree-sandbox",
-    "pull-request-body": "Automated changes made by worktree-sandbox.",
-    "pull-request-draft": "false",
-    "pull-request-labels": "",
-    "trigger": "",
-    "label-trigger": "",
-    "assignee-trigger": "",
-    "issue-branch-prefix": "worktree-sandbox/issue-",
-    "allowed-associations": "OWNER,MEMBER,COLLABORATOR",
-    "allowed-bots": "",
-    "pr-number": "",
-    "pull-request-bot": "false",
-    "memory": "",
-    "cpus": "",
-    "pids-limit": "4096",
-    "network": "bridge",
-    "credentials": "",
-    "max-model-requests": "0",
-    "max-model-tokens": "0",
-    "read-only-rootfs": "false",
-    "max-import-size": "1g",
-    "headless-expiry-days": "30",
-    "branch-expiry-days": "90",
-    "orphan-expiry-days": "90",
-    "dry-run": "false",
-    "max-removals": "0",
-    "force": "false",
-    "archive-dir": "",
+// Generated from action.yml by scripts/action-defaults.mjs: do not edit. The inputs, written once.
+/** Every input, in action.yml's order: the CLI's options are made of them. */
+const ACTION_INPUTS = {
+    "mode": { "description": "`run` creates or reuses a sandbox and runs `command` in it; `reap` removes stale sandboxes.", "default": "run" },
+    "command": { "description": "Command to run in the sandbox with `sh -c`, working directory = the worktree. Required in run mode.", "default": "" },
+    "image": { "description": "Container image of the command, with `sh` and `git` (and `setpriv` or `chroot` for volume sandboxes). Reap mode does not use it: its helpers run the runner's own programs.", "default": "buildpack-deps:bookworm-scm" },
+    "engine": { "description": "Container engine: `docker`, or `podman` (same CLI, volumes and labels; rootful Podman may need `default_ulimits = []` in a containers.conf named by CONTAINERS_CONF).", "default": "docker" },
+    "isolation": { "description": "`container`: the worktree lives in a Docker named volume; `disk`: under `worktree-root` on the host.", "default": "container" },
+    "branch": { "description": "Branch for the sandbox: checked out when it exists (locally or on origin), created from `base` when new. Empty: a transient `exploration-<8 hex>` sandbox on a detached HEAD.", "default": "" },
+    "base": { "description": "Start point for a new branch or a transient sandbox. Default: the parent repository HEAD.", "default": "" },
+    "repository-path": { "description": "The parent repository. Default: $GITHUB_WORKSPACE, else the working directory. A linked worktree is resolved to its parent.", "default": "" },
+    "worktree-root": { "description": "Root of disk sandboxes (`<root>/<project>/<sandbox>`). Default: $XDG_CACHE_HOME/worktree-sandbox/worktrees (~/.cache/... when unset); when the action runs in a container (a container job, an ARC runner), `<runner work folder>/_worktree-sandbox/worktrees`, which the engine can see.", "default": "" },
+    "volume-prefix": { "description": "Prefix of sandbox volume names: `<prefix>-<project>-<sandbox>`.", "default": "worktree-sandbox" },
+    "cleanup": { "description": "Post step: `auto` removes a transient sandbox that holds no work and keeps everything else; `always` removes it (uncommitted work saved as a patch under RUNNER_TEMP first); `never` keeps it.", "default": "auto" },
+    "env": { "description": "Variables for the container, one per line: `NAME` (taken from the step environment) or `NAME=value`. Nothing else of the runner environment enters the container.", "default": "" },
+    "timeout-minutes": { "description": "Stop the command after this many minutes (a positive number; 0 = no limit but the job's).", "default": "0" },
+    "lock-timeout-minutes": { "description": "How long a run waits for another run that is using the same sandbox (the same branch) before it fails.", "default": "10" },
+    "allow-failure": { "description": "`true`: a non-zero exit of the command is reported but does not fail the step.", "default": "false" },
+    "push": { "description": "`true`: commit what is left uncommitted and push the sandbox branch to origin (never forced).", "default": "false" },
+    "commit-message": { "description": "Message of the commit made with `push: true`.", "default": "chore: changes made in worktree-sandbox" },
+    "secret-scan": { "description": "Before a push, a saved patch or a posted reply, the lines the run adds, its commits as git stores them (author, committer, every header, the message's bytes), the path names it adds and the reply are scanned for `token`, the values of `credentials`, the values of `env` entries named `*_KEY`, `*_TOKEN`, `*_SECRET` or `*_PASSWORD`, and well-known credential formats (secretlint's recommended rules). `block`: a finding stops it and fails the step, naming the place and the rule, never the value; the sandbox keeps the work. `warn`: findings are warnings. `off`: no scan. See [docs/secret-scan.md](docs/secret-scan.md).", "default": "block" },
+    "author": { "description": "Author of the commit made with `push: true`, as `Name <email>`. Empty: `github-actions[bot] <41898282+github-actions[bot]@users.noreply.github.com>` (on GitHub Enterprise Server: `github-actions[bot] <github-actions[bot]@users.noreply.HOST>`, HOST from GITHUB_SERVER_URL).", "default": "" },
+    "committer": { "description": "Committer of the commit made with `push: true`, as `Name <email>`. Empty: the same bot identity as `author`. A push whose head commit has this committer e-mail starts no pull-request bot run.", "default": "" },
+    "pull-request": { "description": "`true` (needs `push: true`): a pushed branch that is not yet the head of an open pull request gets one, against `base` (a branch name) or else the default branch. A pull request this action opened is updated (title, body, labels) by later runs; one opened by someone else is left as it is.", "default": "false" },
+    "pull-request-title": { "description": "Title of the pull request opened with `pull-request: true`.", "default": "Changes made in worktree-sandbox" },
+    "pull-request-body": { "description": "Body (Markdown) of the pull request opened with `pull-request: true`.", "default": "Automated changes made by worktree-sandbox." },
+    "pull-request-draft": { "description": "`true`: the pull request is opened as a draft.", "default": "false" },
+    "pull-request-labels": { "description": "Labels for the pull request, separated by commas or newlines.", "default": "" },
+    "token": { "description": "Token for the GitHub API and for pushing. It never enters the container." },
+    "trigger": { "description": "Pull-request bot: the command word that starts a run from a pull-request comment (e.g. `/fix`): the comment must start with it, whole (`/fixed` is not `/fix`). The rest of the comment is handed to the command as data ($SANDBOX_PROMPT_FILE, output `args`; where it was made in $SANDBOX_CONTEXT_FILE). Needed for `issue_comment`, `pull_request_review_comment` and `pull_request_review` (the review's body) events.", "default": "" },
+    "label-trigger": { "description": "Pull-request bot: a label (such as `fix-me`) that, added to an issue (`issues` event, `labeled`), makes a pull request of it. The label is removed when the run ends, so that labelling again starts another run.", "default": "" },
+    "assignee-trigger": { "description": "Pull-request bot: a login (such as `fix-bot`) that, assigned to an issue (`issues` event, `assigned`), makes a pull request of it.", "default": "" },
+    "issue-branch-prefix": { "description": "Pull-request bot: an issue is worked on in the branch of this prefix and its number (made from `base`, else the checked-out HEAD; continued when it exists on origin).", "default": "worktree-sandbox/issue-" },
+    "allowed-associations": { "description": "Pull-request bot: author associations that may start a run, comma or space separated (OWNER, MEMBER, COLLABORATOR, CONTRIBUTOR, FIRST_TIMER, FIRST_TIME_CONTRIBUTOR, MANNEQUIN, NONE). Every run a person starts also needs write, maintain or admin permission on the repository, checked through the API (a run gets the secrets named in `env`).", "default": "OWNER,MEMBER,COLLABORATOR" },
+    "allowed-bots": { "description": "Pull-request bot: bot accounts that may start runs (e.g. `dependabot`, `renovate[bot]`). Every other bot, this action's own account included, is ignored.", "default": "" },
+    "pr-number": { "description": "Pull-request bot, `workflow_dispatch` only: the pull request to work on. Giving it asks for the bot on that event.", "default": "" },
+    "pull-request-bot": { "description": "`true`: on `pull_request`, `pull_request_target` and `push` events the action is the pull-request bot (it works on the pull request's head or the pushed branch, checks who asked, and reports on the pull request). `false`: those events are plain run mode, as every other event. Comment events ask for the bot with `trigger`.", "default": "false" },
+    "memory": { "description": "Memory limit of the container (Docker syntax, e.g. `2g`). Empty: no limit.", "default": "" },
+    "cpus": { "description": "CPU limit of the container (e.g. `1.5`). Empty: no limit.", "default": "" },
+    "pids-limit": { "description": "Maximum number of processes in the container.", "default": "4096" },
+    "network": { "description": "`bridge` (default: any host), `none` (no network at all), `audit` (any host, through the proxy, every host recorded and an allow-list proposed), or an allow-list: host names, `*.example.com`, an optional `:port` (default 443 and 80) and presets (`@github`, `@npm`, `@pypi`, `@debian`, `@anthropic`, `@openai`, `@gemini`), one per line or separated by commas. With an allow-list or `audit` the command reaches nothing but the proxy (docs/network.md).", "default": "bridge" },
+    "credentials": { "description": "With an allow-list or `audit`: one `<host> <Header-Name>: <value>` a line (e.g. `api.anthropic.com x-api-key: <a secret>`). The proxy sets that header on requests to that host only, over TLS only (`http://<host>[:port] ...` sends it in clear, for an internal service); the value never enters the container. The host is allowed implicitly.", "default": "" },
+    "max-model-requests": { "description": "With an allow-list or `audit`: the most requests the command may make to model APIs the proxy sees in clear (hosts in `credentials`, plain-HTTP base URLs), over the whole run; past it the proxy answers 429 in the API's own format. `0`: no limit.", "default": "0" },
+    "max-model-tokens": { "description": "With an allow-list or `audit`: the most input plus output tokens those answers may report over the whole run; once reached, further model requests get 429. `0`: no limit.", "default": "0" },
+    "read-only-rootfs": { "description": "`true`: the container root filesystem is read-only (a tmpfs at /tmp).", "default": "false" },
+    "max-import-size": { "description": "The most the changes of one run may weigh when they come back from the sandbox (the git bundle, e.g. `512m`, `2g`). Larger: nothing is imported, the step fails and the sandbox is kept.", "default": "1g" },
+    "headless-expiry-days": { "description": "Reap mode: whole days (≥ 1) of inactivity after which a transient `exploration-*` sandbox is stale.", "default": "30" },
+    "branch-expiry-days": { "description": "Reap mode: whole days (≥ 1) of inactivity after which a persistent (branch) sandbox is stale.", "default": "90" },
+    "orphan-expiry-days": { "description": "Reap mode: whole days (≥ `branch-expiry-days`) after which a sandbox whose parent repository is gone or unreadable is removed.", "default": "90" },
+    "dry-run": { "description": "Reap mode: `true` decides and reports everything and removes nothing.", "default": "false" },
+    "max-removals": { "description": "Reap mode: at most this many removals in one run, oldest first (0 = no limit); the rest waits for the next run.", "default": "0" },
+    "force": { "description": "Reap mode: `true` removes stale sandboxes that hold work too (never those in use); with `archive-dir`, the work is saved there first.", "default": "false" },
+    "archive-dir": { "description": "Reap mode: folder where the work of forced removals (a patch and a bundle) and the files of orphans (a .tar.gz) are saved before removal. Empty: nothing is archived.", "default": "" },
 };
+/** The inputs' defaults, for the code that runs without the runner filling them in. */
+const ACTION_DEFAULTS = Object.fromEntries(Object.entries(ACTION_INPUTS).flatMap(([name, input]) => input.default === undefined ? [] : [[name, input.default]]));
 
 ;// CONCATENATED MODULE: ./package.json
 const package_namespaceObject = {"rE":"1.0.0"};
-// EXTERNAL MODULE: external "node:os"
-var external_node_os_ = __nccwpck_require__(8161);
+// EXTERNAL MODULE: external "node:crypto"
+var external_node_crypto_ = __nccwpck_require__(7598);
 // EXTERNAL MODULE: external "node:path"
 var external_node_path_ = __nccwpck_require__(6760);
+;// CONCATENATED MODULE: ./src/sandbox/naming.ts
+// Names of sandboxes, projects and volumes. Pure functions: the same branch always maps to the same
+// sandbox, and two different branches never do.
+
+
+const TRANSIENT_PREFIX = 'exploration-';
+const SLUG_MAX = 80;
+function shortHash(text, length = 8) {
+    return (0,external_node_crypto_.createHash)('sha256').update(text).digest('hex').slice(0, length);
+}
+function transientSandboxName(random = () => (0,external_node_crypto_.randomBytes)(4)) {
+    return TRANSIENT_PREFIX + random().toString('hex').slice(0, 8).padEnd(8, '0');
+}
+/**
+ * The folder-safe slug of a branch: `/` and anything outside [A-Za-z0-9._-] become `-`. When that loses
+ * information (or the name could pass for a transient sandbox, or is too long) a hash of the full branch
+ * name is appended after `..`, which git forbids in branch names: so a lossy slug can never equal the
+ * slug of another branch, lossy or not.
+ */
+function persistentSandboxName(branch) {
+    let slug = branch.replace(/[^A-Za-z0-9._-]/g, '-');
+    let lossy = slug !== branch;
+    if (slug.toLowerCase().startsWith(TRANSIENT_PREFIX)) {
+        slug = `b-${slug}`;
+        lossy = true;
+    }
+    if (slug.length > SLUG_MAX) {
+        slug = slug.slice(0, SLUG_MAX);
+        lossy = true;
+    }
+    slug = slug.replace(/^[.-]+/, '');
+    return lossy ? `${slug}..${shortHash(branch)}` : slug;
+}
+function classifyName(sandbox) {
+    return sandbox.startsWith(TRANSIENT_PREFIX) ? 'transient' : 'persistent';
+}
+/** A project is the parent repository: its folder name, plus a hash of its path so two clones never share. */
+function projectName(parentPath) {
+    const base = external_node_path_.basename(parentPath)
+        .replace(/[^A-Za-z0-9._-]/g, '-')
+        .replace(/^[.-]+/, '')
+        .slice(0, 40) || 'repo';
+    return `${base}-${shortHash(parentPath, 6)}`;
+}
+function volumeName(prefix, project, sandbox) {
+    return `${prefix}-${project}-${sandbox}`;
+}
+/** Where a volume sandbox's worktree is, inside every container that mounts it. */
+const VOLUME_MOUNT = '/sandbox';
+function volumeWorktreePath(sandbox) {
+    return `${VOLUME_MOUNT}/${sandbox}`;
+}
+function diskWorktreePath(root, project, sandbox) {
+    return external_node_path_.join(root, project, sandbox);
+}
+
+;// CONCATENATED MODULE: ./src/reap/retention.ts
+// The retention matrix (docs/reap.md, "The retention matrix"): how long a sandbox may sit unused, decided by its name alone,
+// because the name is the one signal that survives where git cannot resolve a worktree's paths.
+
+
+/** action.yml's defaults (written once, there). */
+const DEFAULT_RETENTION = {
+    headlessExpiryDays: Number(ACTION_DEFAULTS['headless-expiry-days']),
+    branchExpiryDays: Number(ACTION_DEFAULTS['branch-expiry-days']),
+    orphanExpiryDays: Number(ACTION_DEFAULTS['orphan-expiry-days']),
+};
+function retentionClass(sandbox, orphan) {
+    if (orphan)
+        return 'orphan';
+    return classifyName(sandbox);
+}
+/**
+ * Days of inactivity after which a sandbox of this class is stale. An orphan is treated as persistent and
+ * never expires sooner than a persistent sandbox: its expiry is its only safety margin, since no check
+ * for work can run without the parent.
+ */
+function expiryDays(cls, policy) {
+    switch (cls) {
+        case 'transient':
+            return policy.headlessExpiryDays;
+        case 'persistent':
+            return policy.branchExpiryDays;
+        case 'orphan':
+            return Math.max(policy.orphanExpiryDays, policy.branchExpiryDays);
+    }
+}
+// Age is the time since the last activity. The newest of several signals counts, because a folder's own
+// mtime only moves when its direct children are added, removed or renamed: edits deeper in the tree and
+// git operations are seen through the worktree's index, HEAD and reflog in its admin folder instead.
+const DAY_MS = 86_400_000;
+/** The newest of the signals (epoch ms); undefined when none could be read. */
+function lastActivity(signals) {
+    let newest;
+    for (const signal of signals) {
+        if (signal === undefined || !Number.isFinite(signal))
+            continue;
+        if (newest === undefined || signal > newest)
+            newest = signal;
+    }
+    return newest;
+}
+/** Whole days since `lastMs` (a time in the future counts as 0). */
+function ageDays(lastMs, nowMs) {
+    return Math.max(0, Math.floor((nowMs - lastMs) / DAY_MS));
+}
+/** Stale once unused for longer than `expiryDays`; an unknown age is never stale. */
+function isExpired(lastMs, nowMs, expiryDays) {
+    if (lastMs === undefined)
+        return false;
+    return nowMs - lastMs > expiryDays * DAY_MS;
+}
+/** An ISO-8601 time (e.g. the `created` label of a volume) as epoch ms; undefined when it is not one. */
+function parseTimestamp(text) {
+    if (!text || !/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:?\d{2})$/.test(text))
+        return undefined;
+    const ms = Date.parse(text);
+    return Number.isFinite(ms) ? ms : undefined;
+}
+
+// EXTERNAL MODULE: external "node:os"
+var external_node_os_ = __nccwpck_require__(8161);
 // EXTERNAL MODULE: ./src/engine/host-paths.ts
-var host_paths = __nccwpck_require__(6387);
+var host_paths = __nccwpck_require__(681);
 // EXTERNAL MODULE: ./src/engine/engine.ts + 2 modules
-var engine_engine = __nccwpck_require__(1665);
+var engine_engine = __nccwpck_require__(6595);
 ;// CONCATENATED MODULE: ./src/settings/inputs.ts
 // Reading one input: the runner's text (or action.yml's default) into a typed value, or an InputError that
 // names the input and what it accepts. Pure.
@@ -9088,7 +9207,7 @@ function formatIdentity(identity) {
 }
 
 // EXTERNAL MODULE: ./src/network/policy.ts + 1 modules
-var network_policy = __nccwpck_require__(3977);
+var network_policy = __nccwpck_require__(7125);
 ;// CONCATENATED MODULE: ./src/settings/network-input.ts
 // `network`, `credentials` and the model budget, read together: the allow-list, its presets, the
 // credentials the proxy sets and the limits it enforces (src/network/policy.ts parses; this turns its
@@ -9300,14 +9419,12 @@ const OID = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
  */
 const NO_EXTERNAL_DIFF = ['--no-ext-diff', '--no-textconv', '--no-renames'];
 
-// EXTERNAL MODULE: external "node:crypto"
-var external_node_crypto_ = __nccwpck_require__(7598);
 // EXTERNAL MODULE: ./src/engine/container-args.ts
-var container_args = __nccwpck_require__(5011);
+var container_args = __nccwpck_require__(5453);
 // EXTERNAL MODULE: ./src/engine/engine-error.ts
-var engine_error = __nccwpck_require__(389);
+var engine_error = __nccwpck_require__(299);
 // EXTERNAL MODULE: ./src/engine/labels.ts
-var engine_labels = __nccwpck_require__(9667);
+var engine_labels = __nccwpck_require__(1933);
 ;// CONCATENATED MODULE: ./src/engine/engine-probe.ts
 // Verify, don't assume: before a run makes or uses a sandbox, prove that the engine sees the folders the
 // action mounts where the action sees them. In each folder the action writes a file with a random name;
@@ -9525,7 +9642,7 @@ async function removeStaleProbes(engine, nowMs = Date.now(), olderThanMs = STALE
 }
 
 // EXTERNAL MODULE: ./src/engine/proc.ts + 2 modules
-var proc = __nccwpck_require__(729);
+var proc = __nccwpck_require__(8243);
 ;// CONCATENATED MODULE: ./src/engine/git-hardening.ts
 // git's hardened configuration and environment: what keeps a repository's own settings (which a container
 // may have written) from running anything on the host: hooks, fsmonitor, pagers, external diffs, automatic
@@ -9601,7 +9718,7 @@ function baseGitEnv() {
 }
 
 // EXTERNAL MODULE: ./src/engine/time-limits.ts
-var time_limits = __nccwpck_require__(1814);
+var time_limits = __nccwpck_require__(2760);
 ;// CONCATENATED MODULE: ./src/engine/git-version.ts
 // Which git the action needs, checked once when the wrapper is made: an older git lacks options the
 // hardening relies on.
@@ -9645,7 +9762,7 @@ function compareVersions(a, b) {
 // EXTERNAL MODULE: external "node:child_process"
 var external_node_child_process_ = __nccwpck_require__(1421);
 // EXTERNAL MODULE: ./src/engine/tool-path.ts
-var tool_path = __nccwpck_require__(2428);
+var tool_path = __nccwpck_require__(9874);
 ;// CONCATENATED MODULE: ./src/engine/piped-process.ts
 // A long-lived program that answers one question at a time (git's `cat-file --batch`), read back in exact
 // amounts. Argument arrays only, as in proc.ts.
@@ -10012,7 +10129,7 @@ const createGit = () => Git.create();
 const checkingGit = () => Git.checking();
 
 // EXTERNAL MODULE: ./src/network/leftovers.ts
-var leftovers = __nccwpck_require__(1434);
+var leftovers = __nccwpck_require__(520);
 ;// CONCATENATED MODULE: ./src/sandbox/bookkeeping.ts
 // The parent's record of its sandboxes, kept where no container can write (the parent's `.git`, which
 // containers never see but for its object store):
@@ -10251,62 +10368,6 @@ function reportCleared(ui, sandboxName, cleared) {
     ui.warning(`Removed from the git folder of ${sandboxName} what its git would have blocked on or written through (left there since the last run, not work): ${describeCleared(cleared)}.`);
 }
 
-;// CONCATENATED MODULE: ./src/sandbox/naming.ts
-// Names of sandboxes, projects and volumes. Pure functions: the same branch always maps to the same
-// sandbox, and two different branches never do.
-
-
-const TRANSIENT_PREFIX = 'exploration-';
-const SLUG_MAX = 80;
-function shortHash(text, length = 8) {
-    return (0,external_node_crypto_.createHash)('sha256').update(text).digest('hex').slice(0, length);
-}
-function transientSandboxName(random = () => (0,external_node_crypto_.randomBytes)(4)) {
-    return TRANSIENT_PREFIX + random().toString('hex').slice(0, 8).padEnd(8, '0');
-}
-/**
- * The folder-safe slug of a branch: `/` and anything outside [A-Za-z0-9._-] become `-`. When that loses
- * information (or the name could pass for a transient sandbox, or is too long) a hash of the full branch
- * name is appended after `..`, which git forbids in branch names: so a lossy slug can never equal the
- * slug of another branch, lossy or not.
- */
-function persistentSandboxName(branch) {
-    let slug = branch.replace(/[^A-Za-z0-9._-]/g, '-');
-    let lossy = slug !== branch;
-    if (slug.toLowerCase().startsWith(TRANSIENT_PREFIX)) {
-        slug = `b-${slug}`;
-        lossy = true;
-    }
-    if (slug.length > SLUG_MAX) {
-        slug = slug.slice(0, SLUG_MAX);
-        lossy = true;
-    }
-    slug = slug.replace(/^[.-]+/, '');
-    return lossy ? `${slug}..${shortHash(branch)}` : slug;
-}
-function classifyName(sandbox) {
-    return sandbox.startsWith(TRANSIENT_PREFIX) ? 'transient' : 'persistent';
-}
-/** A project is the parent repository: its folder name, plus a hash of its path so two clones never share. */
-function projectName(parentPath) {
-    const base = external_node_path_.basename(parentPath)
-        .replace(/[^A-Za-z0-9._-]/g, '-')
-        .replace(/^[.-]+/, '')
-        .slice(0, 40) || 'repo';
-    return `${base}-${shortHash(parentPath, 6)}`;
-}
-function volumeName(prefix, project, sandbox) {
-    return `${prefix}-${project}-${sandbox}`;
-}
-/** Where a volume sandbox's worktree is, inside every container that mounts it. */
-const VOLUME_MOUNT = '/sandbox';
-function volumeWorktreePath(sandbox) {
-    return `${VOLUME_MOUNT}/${sandbox}`;
-}
-function diskWorktreePath(root, project, sandbox) {
-    return external_node_path_.join(root, project, sandbox);
-}
-
 ;// CONCATENATED MODULE: ./src/sandbox/layout.ts
 // Where a sandbox lives and what a container sees of it. A sandbox is a repository of its own (its own
 // `.git` folder) that borrows the parent's objects read-only through `objects/info/alternates`, plus a home
@@ -10438,7 +10499,7 @@ let lockfileLoaded;
  * answers, so that it is ready by the time the run takes its sandbox's lock.
  */
 function loadLocking() {
-    lockfileLoaded ??= __nccwpck_require__.e(/* import() */ 648).then(__nccwpck_require__.t.bind(__nccwpck_require__, 3648, 23)).then((loaded) => loaded.default ?? loaded);
+    lockfileLoaded ??= __nccwpck_require__.e(/* import() */ 712).then(__nccwpck_require__.t.bind(__nccwpck_require__, 5712, 23)).then((loaded) => loaded.default ?? loaded);
     return lockfileLoaded;
 }
 const LOCK_STALE_MS = 10_000;
@@ -11781,7 +11842,7 @@ async function resolveBranch(git, parent, branch, base) {
 }
 
 // EXTERNAL MODULE: ./src/engine/start-failure.ts
-var start_failure = __nccwpck_require__(8557);
+var start_failure = __nccwpck_require__(6627);
 ;// CONCATENATED MODULE: ./src/sandbox/make-repository.ts
 // Making a sandbox's repository: one script, run on the host in a folder made just for it (no container
 // has written there yet), or in a helper container inside a fresh volume. The new repository borrows the
@@ -12909,7 +12970,7 @@ function commandContainer(sandbox, spec, name, env) {
  * code is loaded on demand, a chunk of its own: the proxy library is no part of a run without one.
  */
 async function startCommandNetwork(engine, policy, sandbox, name) {
-    const { startNetwork } = await Promise.all(/* import() */[__nccwpck_require__.e(830), __nccwpck_require__.e(472), __nccwpck_require__.e(54)]).then(__nccwpck_require__.bind(__nccwpck_require__, 6054));
+    const { startNetwork } = await Promise.all(/* import() */[__nccwpck_require__.e(710), __nccwpck_require__.e(568), __nccwpck_require__.e(639)]).then(__nccwpck_require__.bind(__nccwpck_require__, 5639));
     return startNetwork(engine, policy, { name, labels: (0,engine_labels/* commandLabels */.nX)(sandbox) });
 }
 async function runCommand(engine, sandbox, given, hooks = {}) {
@@ -13204,9 +13265,9 @@ let lintLoaded;
 function loadLint() {
     return (lintLoaded ??= (async () => {
         const [{ lintSource }, { rules }, { secretLintProfiler }] = await Promise.all([
-            Promise.all(/* import() */[__nccwpck_require__.e(830), __nccwpck_require__.e(707)]).then(__nccwpck_require__.bind(__nccwpck_require__, 6707)),
-            __nccwpck_require__.e(/* import() */ 577).then(__nccwpck_require__.bind(__nccwpck_require__, 1577)),
-            __nccwpck_require__.e(/* import() */ 806).then(__nccwpck_require__.bind(__nccwpck_require__, 806)),
+            Promise.all(/* import() */[__nccwpck_require__.e(710), __nccwpck_require__.e(347)]).then(__nccwpck_require__.bind(__nccwpck_require__, 9347)),
+            __nccwpck_require__.e(/* import() */ 393).then(__nccwpck_require__.bind(__nccwpck_require__, 4393)),
+            __nccwpck_require__.e(/* import() */ 694).then(__nccwpck_require__.bind(__nccwpck_require__, 4694)),
         ]);
         // Its profiler keeps a performance mark per rule and piece for as long as the process lives.
         secretLintProfiler.setEnabled(false);
@@ -14558,7 +14619,7 @@ function lstat(p) {
 }
 
 // EXTERNAL MODULE: ./src/engine/host-image.ts
-var host_image = __nccwpck_require__(3858);
+var host_image = __nccwpck_require__(2576);
 ;// CONCATENATED MODULE: ./src/engine/helper-image.ts
 // The image of the reaper's helper containers, made on the spot from the runner's own programs: the host's
 // `sh`, `git` and the few tools the helpers' scripts call, with the shared libraries `ldd` names, as one
@@ -15297,71 +15358,7 @@ async function removeTree(top, device) {
 ;// CONCATENATED MODULE: external "node:timers/promises"
 const external_node_timers_promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:timers/promises");
 // EXTERNAL MODULE: ./src/engine/inventory.ts
-var inventory = __nccwpck_require__(3190);
-;// CONCATENATED MODULE: ./src/reap/retention.ts
-// The retention matrix (docs/reap.md, "The retention matrix"): how long a sandbox may sit unused, decided by its name alone,
-// because the name is the one signal that survives where git cannot resolve a worktree's paths.
-
-
-/** action.yml's defaults (written once, there). */
-const DEFAULT_RETENTION = {
-    headlessExpiryDays: Number(ACTION_DEFAULTS['headless-expiry-days']),
-    branchExpiryDays: Number(ACTION_DEFAULTS['branch-expiry-days']),
-    orphanExpiryDays: Number(ACTION_DEFAULTS['orphan-expiry-days']),
-};
-function retentionClass(sandbox, orphan) {
-    if (orphan)
-        return 'orphan';
-    return classifyName(sandbox);
-}
-/**
- * Days of inactivity after which a sandbox of this class is stale. An orphan is treated as persistent and
- * never expires sooner than a persistent sandbox: its expiry is its only safety margin, since no check
- * for work can run without the parent.
- */
-function expiryDays(cls, policy) {
-    switch (cls) {
-        case 'transient':
-            return policy.headlessExpiryDays;
-        case 'persistent':
-            return policy.branchExpiryDays;
-        case 'orphan':
-            return Math.max(policy.orphanExpiryDays, policy.branchExpiryDays);
-    }
-}
-// Age is the time since the last activity. The newest of several signals counts, because a folder's own
-// mtime only moves when its direct children are added, removed or renamed: edits deeper in the tree and
-// git operations are seen through the worktree's index, HEAD and reflog in its admin folder instead.
-const DAY_MS = 86_400_000;
-/** The newest of the signals (epoch ms); undefined when none could be read. */
-function lastActivity(signals) {
-    let newest;
-    for (const signal of signals) {
-        if (signal === undefined || !Number.isFinite(signal))
-            continue;
-        if (newest === undefined || signal > newest)
-            newest = signal;
-    }
-    return newest;
-}
-/** Whole days since `lastMs` (a time in the future counts as 0). */
-function ageDays(lastMs, nowMs) {
-    return Math.max(0, Math.floor((nowMs - lastMs) / DAY_MS));
-}
-/** Stale once unused for longer than `expiryDays`; an unknown age is never stale. */
-function isExpired(lastMs, nowMs, expiryDays) {
-    if (lastMs === undefined)
-        return false;
-    return nowMs - lastMs > expiryDays * DAY_MS;
-}
-/** An ISO-8601 time (e.g. the `created` label of a volume) as epoch ms; undefined when it is not one. */
-function parseTimestamp(text) {
-    if (!text || !/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:?\d{2})$/.test(text))
-        return undefined;
-    const ms = Date.parse(text);
-    return Number.isFinite(ms) ? ms : undefined;
-}
-
+var inventory = __nccwpck_require__(88);
 ;// CONCATENATED MODULE: ./src/reap/linked-worktree.ts
 // Linked worktrees (the layout of `git worktree add`, and of the seed tool's worktree cache) as the
 // reaper sees them: a folder whose `.git` is a file `gitdir: <parent>/.git/worktrees/<id>`, registered
@@ -16508,8 +16505,8 @@ function summarizeWork(checks) {
     return { state: 'clean' };
 }
 
-// EXTERNAL MODULE: ./node_modules/ignore/index.js
-var ignore = __nccwpck_require__(298);
+// EXTERNAL MODULE: ../main/node_modules/ignore/index.js
+var ignore = __nccwpck_require__(5882);
 var ignore_default = /*#__PURE__*/__nccwpck_require__.n(ignore);
 ;// CONCATENATED MODULE: ./src/reap/ignored.ts
 // Which untracked entries of a clean work tree git ignores, decided on the host as data, so that a stale
@@ -17601,7 +17598,7 @@ function formatDate(ms) {
 var external_node_process_ = __nccwpck_require__(1708);
 // EXTERNAL MODULE: external "node:util"
 var external_node_util_ = __nccwpck_require__(7975);
-;// CONCATENATED MODULE: ./node_modules/ora/node_modules/chalk/source/vendor/ansi-styles/index.js
+;// CONCATENATED MODULE: ../main/node_modules/ora/node_modules/chalk/source/vendor/ansi-styles/index.js
 const ANSI_BACKGROUND_OFFSET = 10;
 
 const wrapAnsi16 = (offset = 0) => code => `\u001B[${code + offset}m`;
@@ -17828,7 +17825,7 @@ const ansiStyles = assembleStyles();
 
 ;// CONCATENATED MODULE: external "node:tty"
 const external_node_tty_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:tty");
-;// CONCATENATED MODULE: ./node_modules/ora/node_modules/chalk/source/vendor/supports-color/index.js
+;// CONCATENATED MODULE: ../main/node_modules/ora/node_modules/chalk/source/vendor/supports-color/index.js
 
 
 
@@ -18020,7 +18017,7 @@ const supportsColor = {
 
 /* harmony default export */ const supports_color = (supportsColor);
 
-;// CONCATENATED MODULE: ./node_modules/ora/node_modules/chalk/source/utilities.js
+;// CONCATENATED MODULE: ../main/node_modules/ora/node_modules/chalk/source/utilities.js
 // TODO: When targeting Node.js 16, use `String.prototype.replaceAll`.
 function stringReplaceAll(string, substring, replacer) {
 	let index = string.indexOf(substring);
@@ -18055,7 +18052,7 @@ function stringEncaseCRLFWithFirstIndex(string, prefix, postfix, index) {
 	return returnValue;
 }
 
-;// CONCATENATED MODULE: ./node_modules/ora/node_modules/chalk/source/index.js
+;// CONCATENATED MODULE: ../main/node_modules/ora/node_modules/chalk/source/index.js
 
 
 
@@ -18265,7 +18262,7 @@ const chalkStderr = createChalk({level: stderrColor ? stderrColor.level : 0});
 
 /* harmony default export */ const source = (chalk);
 
-;// CONCATENATED MODULE: ./node_modules/mimic-function/index.js
+;// CONCATENATED MODULE: ../main/node_modules/mimic-function/index.js
 const copyProperty = (to, from, property, ignoreNonConfigurable) => {
 	// `Function#length` should reflect the parameters of `to` not `from` since we keep its body.
 	// `Function#prototype` is non-writable and non-configurable so can never be modified.
@@ -18339,7 +18336,7 @@ function mimicFunction(to, from, {ignoreNonConfigurable = false} = {}) {
 	return to;
 }
 
-;// CONCATENATED MODULE: ./node_modules/restore-cursor/node_modules/onetime/index.js
+;// CONCATENATED MODULE: ../main/node_modules/restore-cursor/node_modules/onetime/index.js
 
 
 const calledFunctions = new WeakMap();
@@ -18382,7 +18379,7 @@ onetime.callCount = function_ => {
 
 /* harmony default export */ const node_modules_onetime = (onetime);
 
-;// CONCATENATED MODULE: ./node_modules/restore-cursor/node_modules/signal-exit/dist/mjs/signals.js
+;// CONCATENATED MODULE: ../main/node_modules/restore-cursor/node_modules/signal-exit/dist/mjs/signals.js
 /**
  * This is not the set of all possible signals.
  *
@@ -18422,7 +18419,7 @@ if (process.platform === 'linux') {
     signals.push('SIGIO', 'SIGPOLL', 'SIGPWR', 'SIGSTKFLT');
 }
 //# sourceMappingURL=signals.js.map
-;// CONCATENATED MODULE: ./node_modules/restore-cursor/node_modules/signal-exit/dist/mjs/index.js
+;// CONCATENATED MODULE: ../main/node_modules/restore-cursor/node_modules/signal-exit/dist/mjs/index.js
 // Note: since nyc uses this module to output coverage, any lines
 // that are in the direct sync flow of nyc's outputCoverage are
 // ignored, since we can never get coverage for them.
@@ -18698,7 +18695,7 @@ load,
  */
 unload, } = signalExitWrap(processOk(mjs_process) ? new SignalExit(mjs_process) : new SignalExitFallback());
 //# sourceMappingURL=index.js.map
-;// CONCATENATED MODULE: ./node_modules/restore-cursor/index.js
+;// CONCATENATED MODULE: ../main/node_modules/restore-cursor/index.js
 
 
 
@@ -18715,7 +18712,7 @@ const restoreCursor = terminal ? node_modules_onetime(() => {
 
 /* harmony default export */ const restore_cursor = (restoreCursor);
 
-;// CONCATENATED MODULE: ./node_modules/cli-cursor/index.js
+;// CONCATENATED MODULE: ../main/node_modules/cli-cursor/index.js
 
 
 
@@ -18756,9 +18753,9 @@ cliCursor.toggle = (force, writableStream) => {
 
 /* harmony default export */ const cli_cursor = (cliCursor);
 
-;// CONCATENATED MODULE: ./node_modules/cli-spinners/spinners.json
+;// CONCATENATED MODULE: ../main/node_modules/cli-spinners/spinners.json
 const spinners_namespaceObject = /*#__PURE__*/JSON.parse('{"dots":{"interval":80,"frames":["⠋","⠙","⠹","⠸","⠼","⠴","⠦","⠧","⠇","⠏"]},"dots2":{"interval":80,"frames":["⣾","⣽","⣻","⢿","⡿","⣟","⣯","⣷"]},"dots3":{"interval":80,"frames":["⠋","⠙","⠚","⠞","⠖","⠦","⠴","⠲","⠳","⠓"]},"dots4":{"interval":80,"frames":["⠄","⠆","⠇","⠋","⠙","⠸","⠰","⠠","⠰","⠸","⠙","⠋","⠇","⠆"]},"dots5":{"interval":80,"frames":["⠋","⠙","⠚","⠒","⠂","⠂","⠒","⠲","⠴","⠦","⠖","⠒","⠐","⠐","⠒","⠓","⠋"]},"dots6":{"interval":80,"frames":["⠁","⠉","⠙","⠚","⠒","⠂","⠂","⠒","⠲","⠴","⠤","⠄","⠄","⠤","⠴","⠲","⠒","⠂","⠂","⠒","⠚","⠙","⠉","⠁"]},"dots7":{"interval":80,"frames":["⠈","⠉","⠋","⠓","⠒","⠐","⠐","⠒","⠖","⠦","⠤","⠠","⠠","⠤","⠦","⠖","⠒","⠐","⠐","⠒","⠓","⠋","⠉","⠈"]},"dots8":{"interval":80,"frames":["⠁","⠁","⠉","⠙","⠚","⠒","⠂","⠂","⠒","⠲","⠴","⠤","⠄","⠄","⠤","⠠","⠠","⠤","⠦","⠖","⠒","⠐","⠐","⠒","⠓","⠋","⠉","⠈","⠈"]},"dots9":{"interval":80,"frames":["⢹","⢺","⢼","⣸","⣇","⡧","⡗","⡏"]},"dots10":{"interval":80,"frames":["⢄","⢂","⢁","⡁","⡈","⡐","⡠"]},"dots11":{"interval":100,"frames":["⠁","⠂","⠄","⡀","⢀","⠠","⠐","⠈"]},"dots12":{"interval":80,"frames":["⢀⠀","⡀⠀","⠄⠀","⢂⠀","⡂⠀","⠅⠀","⢃⠀","⡃⠀","⠍⠀","⢋⠀","⡋⠀","⠍⠁","⢋⠁","⡋⠁","⠍⠉","⠋⠉","⠋⠉","⠉⠙","⠉⠙","⠉⠩","⠈⢙","⠈⡙","⢈⠩","⡀⢙","⠄⡙","⢂⠩","⡂⢘","⠅⡘","⢃⠨","⡃⢐","⠍⡐","⢋⠠","⡋⢀","⠍⡁","⢋⠁","⡋⠁","⠍⠉","⠋⠉","⠋⠉","⠉⠙","⠉⠙","⠉⠩","⠈⢙","⠈⡙","⠈⠩","⠀⢙","⠀⡙","⠀⠩","⠀⢘","⠀⡘","⠀⠨","⠀⢐","⠀⡐","⠀⠠","⠀⢀","⠀⡀"]},"dots13":{"interval":80,"frames":["⣼","⣹","⢻","⠿","⡟","⣏","⣧","⣶"]},"dots14":{"interval":80,"frames":["⠉⠉","⠈⠙","⠀⠹","⠀⢸","⠀⣰","⢀⣠","⣀⣀","⣄⡀","⣆⠀","⡇⠀","⠏⠀","⠋⠁"]},"dots8Bit":{"interval":80,"frames":["⠀","⠁","⠂","⠃","⠄","⠅","⠆","⠇","⡀","⡁","⡂","⡃","⡄","⡅","⡆","⡇","⠈","⠉","⠊","⠋","⠌","⠍","⠎","⠏","⡈","⡉","⡊","⡋","⡌","⡍","⡎","⡏","⠐","⠑","⠒","⠓","⠔","⠕","⠖","⠗","⡐","⡑","⡒","⡓","⡔","⡕","⡖","⡗","⠘","⠙","⠚","⠛","⠜","⠝","⠞","⠟","⡘","⡙","⡚","⡛","⡜","⡝","⡞","⡟","⠠","⠡","⠢","⠣","⠤","⠥","⠦","⠧","⡠","⡡","⡢","⡣","⡤","⡥","⡦","⡧","⠨","⠩","⠪","⠫","⠬","⠭","⠮","⠯","⡨","⡩","⡪","⡫","⡬","⡭","⡮","⡯","⠰","⠱","⠲","⠳","⠴","⠵","⠶","⠷","⡰","⡱","⡲","⡳","⡴","⡵","⡶","⡷","⠸","⠹","⠺","⠻","⠼","⠽","⠾","⠿","⡸","⡹","⡺","⡻","⡼","⡽","⡾","⡿","⢀","⢁","⢂","⢃","⢄","⢅","⢆","⢇","⣀","⣁","⣂","⣃","⣄","⣅","⣆","⣇","⢈","⢉","⢊","⢋","⢌","⢍","⢎","⢏","⣈","⣉","⣊","⣋","⣌","⣍","⣎","⣏","⢐","⢑","⢒","⢓","⢔","⢕","⢖","⢗","⣐","⣑","⣒","⣓","⣔","⣕","⣖","⣗","⢘","⢙","⢚","⢛","⢜","⢝","⢞","⢟","⣘","⣙","⣚","⣛","⣜","⣝","⣞","⣟","⢠","⢡","⢢","⢣","⢤","⢥","⢦","⢧","⣠","⣡","⣢","⣣","⣤","⣥","⣦","⣧","⢨","⢩","⢪","⢫","⢬","⢭","⢮","⢯","⣨","⣩","⣪","⣫","⣬","⣭","⣮","⣯","⢰","⢱","⢲","⢳","⢴","⢵","⢶","⢷","⣰","⣱","⣲","⣳","⣴","⣵","⣶","⣷","⢸","⢹","⢺","⢻","⢼","⢽","⢾","⢿","⣸","⣹","⣺","⣻","⣼","⣽","⣾","⣿"]},"dotsCircle":{"interval":80,"frames":["⢎ ","⠎⠁","⠊⠑","⠈⠱"," ⡱","⢀⡰","⢄⡠","⢆⡀"]},"sand":{"interval":80,"frames":["⠁","⠂","⠄","⡀","⡈","⡐","⡠","⣀","⣁","⣂","⣄","⣌","⣔","⣤","⣥","⣦","⣮","⣶","⣷","⣿","⡿","⠿","⢟","⠟","⡛","⠛","⠫","⢋","⠋","⠍","⡉","⠉","⠑","⠡","⢁"]},"line":{"interval":130,"frames":["-","\\\\","|","/"]},"line2":{"interval":100,"frames":["⠂","-","–","—","–","-"]},"rollingLine":{"interval":80,"frames":["/  "," - "," \\\\ ","  |","  |"," \\\\ "," - ","/  "]},"pipe":{"interval":100,"frames":["┤","┘","┴","└","├","┌","┬","┐"]},"simpleDots":{"interval":400,"frames":[".  ",".. ","...","   "]},"simpleDotsScrolling":{"interval":200,"frames":[".  ",".. ","..."," ..","  .","   "]},"star":{"interval":70,"frames":["✶","✸","✹","✺","✹","✷"]},"star2":{"interval":80,"frames":["+","x","*"]},"flip":{"interval":70,"frames":["_","_","_","-","`","`","\'","´","-","_","_","_"]},"hamburger":{"interval":100,"frames":["☱","☲","☴"]},"growVertical":{"interval":120,"frames":["▁","▃","▄","▅","▆","▇","▆","▅","▄","▃"]},"growHorizontal":{"interval":120,"frames":["▏","▎","▍","▌","▋","▊","▉","▊","▋","▌","▍","▎"]},"balloon":{"interval":140,"frames":[" ",".","o","O","@","*"," "]},"balloon2":{"interval":120,"frames":[".","o","O","°","O","o","."]},"noise":{"interval":100,"frames":["▓","▒","░"]},"bounce":{"interval":120,"frames":["⠁","⠂","⠄","⠂"]},"boxBounce":{"interval":120,"frames":["▖","▘","▝","▗"]},"boxBounce2":{"interval":100,"frames":["▌","▀","▐","▄"]},"triangle":{"interval":50,"frames":["◢","◣","◤","◥"]},"binary":{"interval":80,"frames":["010010","001100","100101","111010","111101","010111","101011","111000","110011","110101"]},"arc":{"interval":100,"frames":["◜","◠","◝","◞","◡","◟"]},"circle":{"interval":120,"frames":["◡","⊙","◠"]},"squareCorners":{"interval":180,"frames":["◰","◳","◲","◱"]},"circleQuarters":{"interval":120,"frames":["◴","◷","◶","◵"]},"circleHalves":{"interval":50,"frames":["◐","◓","◑","◒"]},"squish":{"interval":100,"frames":["╫","╪"]},"toggle":{"interval":250,"frames":["⊶","⊷"]},"toggle2":{"interval":80,"frames":["▫","▪"]},"toggle3":{"interval":120,"frames":["□","■"]},"toggle4":{"interval":100,"frames":["■","□","▪","▫"]},"toggle5":{"interval":100,"frames":["▮","▯"]},"toggle6":{"interval":300,"frames":["ဝ","၀"]},"toggle7":{"interval":80,"frames":["⦾","⦿"]},"toggle8":{"interval":100,"frames":["◍","◌"]},"toggle9":{"interval":100,"frames":["◉","◎"]},"toggle10":{"interval":100,"frames":["㊂","㊀","㊁"]},"toggle11":{"interval":50,"frames":["⧇","⧆"]},"toggle12":{"interval":120,"frames":["☗","☖"]},"toggle13":{"interval":80,"frames":["=","*","-"]},"arrow":{"interval":100,"frames":["←","↖","↑","↗","→","↘","↓","↙"]},"arrow2":{"interval":80,"frames":["⬆️ ","↗️ ","➡️ ","↘️ ","⬇️ ","↙️ ","⬅️ ","↖️ "]},"arrow3":{"interval":120,"frames":["▹▹▹▹▹","▸▹▹▹▹","▹▸▹▹▹","▹▹▸▹▹","▹▹▹▸▹","▹▹▹▹▸"]},"bouncingBar":{"interval":80,"frames":["[    ]","[=   ]","[==  ]","[=== ]","[====]","[ ===]","[  ==]","[   =]","[    ]","[   =]","[  ==]","[ ===]","[====]","[=== ]","[==  ]","[=   ]"]},"bouncingBall":{"interval":80,"frames":["( ●    )","(  ●   )","(   ●  )","(    ● )","(     ●)","(    ● )","(   ●  )","(  ●   )","( ●    )","(●     )"]},"smiley":{"interval":200,"frames":["😄 ","😝 "]},"monkey":{"interval":300,"frames":["🙈 ","🙈 ","🙉 ","🙊 "]},"hearts":{"interval":100,"frames":["💛 ","💙 ","💜 ","💚 ","💗 "]},"clock":{"interval":100,"frames":["🕛 ","🕐 ","🕑 ","🕒 ","🕓 ","🕔 ","🕕 ","🕖 ","🕗 ","🕘 ","🕙 ","🕚 "]},"earth":{"interval":180,"frames":["🌍 ","🌎 ","🌏 "]},"material":{"interval":17,"frames":["█▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁","██▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁","███▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁","████▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁","██████▁▁▁▁▁▁▁▁▁▁▁▁▁▁","██████▁▁▁▁▁▁▁▁▁▁▁▁▁▁","███████▁▁▁▁▁▁▁▁▁▁▁▁▁","████████▁▁▁▁▁▁▁▁▁▁▁▁","█████████▁▁▁▁▁▁▁▁▁▁▁","█████████▁▁▁▁▁▁▁▁▁▁▁","██████████▁▁▁▁▁▁▁▁▁▁","███████████▁▁▁▁▁▁▁▁▁","█████████████▁▁▁▁▁▁▁","██████████████▁▁▁▁▁▁","██████████████▁▁▁▁▁▁","▁██████████████▁▁▁▁▁","▁██████████████▁▁▁▁▁","▁██████████████▁▁▁▁▁","▁▁██████████████▁▁▁▁","▁▁▁██████████████▁▁▁","▁▁▁▁█████████████▁▁▁","▁▁▁▁██████████████▁▁","▁▁▁▁██████████████▁▁","▁▁▁▁▁██████████████▁","▁▁▁▁▁██████████████▁","▁▁▁▁▁██████████████▁","▁▁▁▁▁▁██████████████","▁▁▁▁▁▁██████████████","▁▁▁▁▁▁▁█████████████","▁▁▁▁▁▁▁█████████████","▁▁▁▁▁▁▁▁████████████","▁▁▁▁▁▁▁▁████████████","▁▁▁▁▁▁▁▁▁███████████","▁▁▁▁▁▁▁▁▁███████████","▁▁▁▁▁▁▁▁▁▁██████████","▁▁▁▁▁▁▁▁▁▁██████████","▁▁▁▁▁▁▁▁▁▁▁▁████████","▁▁▁▁▁▁▁▁▁▁▁▁▁███████","▁▁▁▁▁▁▁▁▁▁▁▁▁▁██████","▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁█████","▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁█████","█▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁████","██▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁███","██▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁███","███▁▁▁▁▁▁▁▁▁▁▁▁▁▁███","████▁▁▁▁▁▁▁▁▁▁▁▁▁▁██","█████▁▁▁▁▁▁▁▁▁▁▁▁▁▁█","█████▁▁▁▁▁▁▁▁▁▁▁▁▁▁█","██████▁▁▁▁▁▁▁▁▁▁▁▁▁█","████████▁▁▁▁▁▁▁▁▁▁▁▁","█████████▁▁▁▁▁▁▁▁▁▁▁","█████████▁▁▁▁▁▁▁▁▁▁▁","█████████▁▁▁▁▁▁▁▁▁▁▁","█████████▁▁▁▁▁▁▁▁▁▁▁","███████████▁▁▁▁▁▁▁▁▁","████████████▁▁▁▁▁▁▁▁","████████████▁▁▁▁▁▁▁▁","██████████████▁▁▁▁▁▁","██████████████▁▁▁▁▁▁","▁██████████████▁▁▁▁▁","▁██████████████▁▁▁▁▁","▁▁▁█████████████▁▁▁▁","▁▁▁▁▁████████████▁▁▁","▁▁▁▁▁████████████▁▁▁","▁▁▁▁▁▁███████████▁▁▁","▁▁▁▁▁▁▁▁█████████▁▁▁","▁▁▁▁▁▁▁▁█████████▁▁▁","▁▁▁▁▁▁▁▁▁█████████▁▁","▁▁▁▁▁▁▁▁▁█████████▁▁","▁▁▁▁▁▁▁▁▁▁█████████▁","▁▁▁▁▁▁▁▁▁▁▁████████▁","▁▁▁▁▁▁▁▁▁▁▁████████▁","▁▁▁▁▁▁▁▁▁▁▁▁███████▁","▁▁▁▁▁▁▁▁▁▁▁▁███████▁","▁▁▁▁▁▁▁▁▁▁▁▁▁███████","▁▁▁▁▁▁▁▁▁▁▁▁▁███████","▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁█████","▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁████","▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁████","▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁████","▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁███","▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁███","▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁██","▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁██","▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁██","▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁█","▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁█","▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁█","▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁","▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁","▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁","▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁"]},"moon":{"interval":80,"frames":["🌑 ","🌒 ","🌓 ","🌔 ","🌕 ","🌖 ","🌗 ","🌘 "]},"runner":{"interval":140,"frames":["🚶 ","🏃 "]},"pong":{"interval":80,"frames":["▐⠂       ▌","▐⠈       ▌","▐ ⠂      ▌","▐ ⠠      ▌","▐  ⡀     ▌","▐  ⠠     ▌","▐   ⠂    ▌","▐   ⠈    ▌","▐    ⠂   ▌","▐    ⠠   ▌","▐     ⡀  ▌","▐     ⠠  ▌","▐      ⠂ ▌","▐      ⠈ ▌","▐       ⠂▌","▐       ⠠▌","▐       ⡀▌","▐      ⠠ ▌","▐      ⠂ ▌","▐     ⠈  ▌","▐     ⠂  ▌","▐    ⠠   ▌","▐    ⡀   ▌","▐   ⠠    ▌","▐   ⠂    ▌","▐  ⠈     ▌","▐  ⠂     ▌","▐ ⠠      ▌","▐ ⡀      ▌","▐⠠       ▌"]},"shark":{"interval":120,"frames":["▐|\\\\____________▌","▐_|\\\\___________▌","▐__|\\\\__________▌","▐___|\\\\_________▌","▐____|\\\\________▌","▐_____|\\\\_______▌","▐______|\\\\______▌","▐_______|\\\\_____▌","▐________|\\\\____▌","▐_________|\\\\___▌","▐__________|\\\\__▌","▐___________|\\\\_▌","▐____________|\\\\▌","▐____________/|▌","▐___________/|_▌","▐__________/|__▌","▐_________/|___▌","▐________/|____▌","▐_______/|_____▌","▐______/|______▌","▐_____/|_______▌","▐____/|________▌","▐___/|_________▌","▐__/|__________▌","▐_/|___________▌","▐/|____________▌"]},"dqpb":{"interval":100,"frames":["d","q","p","b"]},"weather":{"interval":100,"frames":["☀️ ","☀️ ","☀️ ","🌤 ","⛅️ ","🌥 ","☁️ ","🌧 ","🌨 ","🌧 ","🌨 ","🌧 ","🌨 ","⛈ ","🌨 ","🌧 ","🌨 ","☁️ ","🌥 ","⛅️ ","🌤 ","☀️ ","☀️ "]},"christmas":{"interval":400,"frames":["🌲","🎄"]},"grenade":{"interval":80,"frames":["،  ","′  "," ´ "," ‾ ","  ⸌","  ⸊","  |","  ⁎","  ⁕"," ෴ ","  ⁓","   ","   ","   "]},"point":{"interval":125,"frames":["∙∙∙","●∙∙","∙●∙","∙∙●","∙∙∙"]},"layer":{"interval":150,"frames":["-","=","≡"]},"betaWave":{"interval":80,"frames":["ρββββββ","βρβββββ","ββρββββ","βββρβββ","ββββρββ","βββββρβ","ββββββρ"]},"fingerDance":{"interval":160,"frames":["🤘 ","🤟 ","🖖 ","✋ ","🤚 ","👆 "]},"fistBump":{"interval":80,"frames":["🤜　　　　🤛 ","🤜　　　　🤛 ","🤜　　　　🤛 ","　🤜　　🤛　 ","　　🤜🤛　　 ","　🤜✨🤛　　 ","🤜　✨　🤛　 "]},"soccerHeader":{"interval":80,"frames":[" 🧑⚽️       🧑 ","🧑  ⚽️      🧑 ","🧑   ⚽️     🧑 ","🧑    ⚽️    🧑 ","🧑     ⚽️   🧑 ","🧑      ⚽️  🧑 ","🧑       ⚽️🧑  ","🧑      ⚽️  🧑 ","🧑     ⚽️   🧑 ","🧑    ⚽️    🧑 ","🧑   ⚽️     🧑 ","🧑  ⚽️      🧑 "]},"mindblown":{"interval":160,"frames":["😐 ","😐 ","😮 ","😮 ","😦 ","😦 ","😧 ","😧 ","🤯 ","💥 ","✨ ","　 ","　 ","　 "]},"speaker":{"interval":160,"frames":["🔈 ","🔉 ","🔊 ","🔉 "]},"orangePulse":{"interval":100,"frames":["🔸 ","🔶 ","🟠 ","🟠 ","🔶 "]},"bluePulse":{"interval":100,"frames":["🔹 ","🔷 ","🔵 ","🔵 ","🔷 "]},"orangeBluePulse":{"interval":100,"frames":["🔸 ","🔶 ","🟠 ","🟠 ","🔶 ","🔹 ","🔷 ","🔵 ","🔵 ","🔷 "]},"timeTravel":{"interval":100,"frames":["🕛 ","🕚 ","🕙 ","🕘 ","🕗 ","🕖 ","🕕 ","🕔 ","🕓 ","🕒 ","🕑 ","🕐 "]},"aesthetic":{"interval":80,"frames":["▰▱▱▱▱▱▱","▰▰▱▱▱▱▱","▰▰▰▱▱▱▱","▰▰▰▰▱▱▱","▰▰▰▰▰▱▱","▰▰▰▰▰▰▱","▰▰▰▰▰▰▰","▰▱▱▱▱▱▱"]},"dwarfFortress":{"interval":80,"frames":[" ██████£££  ","☺██████£££  ","☺██████£££  ","☺▓█████£££  ","☺▓█████£££  ","☺▒█████£££  ","☺▒█████£££  ","☺░█████£££  ","☺░█████£££  ","☺ █████£££  "," ☺█████£££  "," ☺█████£££  "," ☺▓████£££  "," ☺▓████£££  "," ☺▒████£££  "," ☺▒████£££  "," ☺░████£££  "," ☺░████£££  "," ☺ ████£££  ","  ☺████£££  ","  ☺████£££  ","  ☺▓███£££  ","  ☺▓███£££  ","  ☺▒███£££  ","  ☺▒███£££  ","  ☺░███£££  ","  ☺░███£££  ","  ☺ ███£££  ","   ☺███£££  ","   ☺███£££  ","   ☺▓██£££  ","   ☺▓██£££  ","   ☺▒██£££  ","   ☺▒██£££  ","   ☺░██£££  ","   ☺░██£££  ","   ☺ ██£££  ","    ☺██£££  ","    ☺██£££  ","    ☺▓█£££  ","    ☺▓█£££  ","    ☺▒█£££  ","    ☺▒█£££  ","    ☺░█£££  ","    ☺░█£££  ","    ☺ █£££  ","     ☺█£££  ","     ☺█£££  ","     ☺▓£££  ","     ☺▓£££  ","     ☺▒£££  ","     ☺▒£££  ","     ☺░£££  ","     ☺░£££  ","     ☺ £££  ","      ☺£££  ","      ☺£££  ","      ☺▓££  ","      ☺▓££  ","      ☺▒££  ","      ☺▒££  ","      ☺░££  ","      ☺░££  ","      ☺ ££  ","       ☺££  ","       ☺££  ","       ☺▓£  ","       ☺▓£  ","       ☺▒£  ","       ☺▒£  ","       ☺░£  ","       ☺░£  ","       ☺ £  ","        ☺£  ","        ☺£  ","        ☺▓  ","        ☺▓  ","        ☺▒  ","        ☺▒  ","        ☺░  ","        ☺░  ","        ☺   ","        ☺  &","        ☺ ☼&","       ☺ ☼ &","       ☺☼  &","      ☺☼  & ","      ‼   & ","     ☺   &  ","    ‼    &  ","   ☺    &   ","  ‼     &   "," ☺     &    ","‼      &    ","      &     ","      &     ","     &   ░  ","     &   ▒  ","    &    ▓  ","    &    £  ","   &    ░£  ","   &    ▒£  ","  &     ▓£  ","  &     ££  "," &     ░££  "," &     ▒££  ","&      ▓££  ","&      £££  ","      ░£££  ","      ▒£££  ","      ▓£££  ","      █£££  ","     ░█£££  ","     ▒█£££  ","     ▓█£££  ","     ██£££  ","    ░██£££  ","    ▒██£££  ","    ▓██£££  ","    ███£££  ","   ░███£££  ","   ▒███£££  ","   ▓███£££  ","   ████£££  ","  ░████£££  ","  ▒████£££  ","  ▓████£££  ","  █████£££  "," ░█████£££  "," ▒█████£££  "," ▓█████£££  "," ██████£££  "," ██████£££  "]},"fish":{"interval":80,"frames":["~~~~~~~~~~~~~~~~~~~~","> ~~~~~~~~~~~~~~~~~~","º> ~~~~~~~~~~~~~~~~~","(º> ~~~~~~~~~~~~~~~~","((º> ~~~~~~~~~~~~~~~","<((º> ~~~~~~~~~~~~~~","><((º> ~~~~~~~~~~~~~"," ><((º> ~~~~~~~~~~~~","~ ><((º> ~~~~~~~~~~~","~~ <>((º> ~~~~~~~~~~","~~~ ><((º> ~~~~~~~~~","~~~~ <>((º> ~~~~~~~~","~~~~~ ><((º> ~~~~~~~","~~~~~~ <>((º> ~~~~~~","~~~~~~~ ><((º> ~~~~~","~~~~~~~~ <>((º> ~~~~","~~~~~~~~~ ><((º> ~~~","~~~~~~~~~~ <>((º> ~~","~~~~~~~~~~~ ><((º> ~","~~~~~~~~~~~~ <>((º> ","~~~~~~~~~~~~~ ><((º>","~~~~~~~~~~~~~~ <>((º","~~~~~~~~~~~~~~~ ><((","~~~~~~~~~~~~~~~~ <>(","~~~~~~~~~~~~~~~~~ ><","~~~~~~~~~~~~~~~~~~ <","~~~~~~~~~~~~~~~~~~~~"]}}');
-;// CONCATENATED MODULE: ./node_modules/cli-spinners/index.js
+;// CONCATENATED MODULE: ../main/node_modules/cli-spinners/index.js
 
 
 /* harmony default export */ const cli_spinners = (spinners_namespaceObject);
@@ -18771,7 +18768,7 @@ function randomSpinner() {
 	return spinners[spinnerName];
 }
 
-;// CONCATENATED MODULE: ./node_modules/yoctocolors/base.js
+;// CONCATENATED MODULE: ../main/node_modules/yoctocolors/base.js
 
 
 // eslint-disable-next-line no-warning-comments
@@ -18891,7 +18888,7 @@ const underlineMagentaBright = format('58;5;13', 59);
 const underlineCyanBright = format('58;5;14', 59);
 const underlineWhiteBright = format('58;5;15', 59);
 
-;// CONCATENATED MODULE: ./node_modules/is-unicode-supported/index.js
+;// CONCATENATED MODULE: ../main/node_modules/is-unicode-supported/index.js
 
 
 function isUnicodeSupported() {
@@ -18914,7 +18911,7 @@ function isUnicodeSupported() {
 		|| env.TERMINAL_EMULATOR === 'JetBrains-JediTerm';
 }
 
-;// CONCATENATED MODULE: ./node_modules/log-symbols/symbols.js
+;// CONCATENATED MODULE: ../main/node_modules/log-symbols/symbols.js
 
 
 
@@ -18925,7 +18922,7 @@ const success = green(_isUnicodeSupported ? '✔' : '√');
 const warning = yellow(_isUnicodeSupported ? '⚠' : '‼');
 const error = red(_isUnicodeSupported ? '✖' : '×');
 
-;// CONCATENATED MODULE: ./node_modules/ora/node_modules/ansi-regex/index.js
+;// CONCATENATED MODULE: ../main/node_modules/ora/node_modules/ansi-regex/index.js
 // Valid string terminator sequences are ESC\ and 0x9c; OSC also accepts BEL.
 const ST = String.raw`(?:\u001B\u005C|\u009C)`;
 
@@ -18956,7 +18953,7 @@ function ansiRegex({onlyFirst = false} = {}) {
 	return new RegExp(pattern, onlyFirst ? undefined : 'g');
 }
 
-;// CONCATENATED MODULE: ./node_modules/ora/node_modules/strip-ansi/index.js
+;// CONCATENATED MODULE: ../main/node_modules/ora/node_modules/strip-ansi/index.js
 
 
 const regex = ansiRegex();
@@ -18977,7 +18974,7 @@ function stripAnsi(string) {
 	return string.replace(regex, '');
 }
 
-;// CONCATENATED MODULE: ./node_modules/get-east-asian-width/lookup-data.js
+;// CONCATENATED MODULE: ../main/node_modules/get-east-asian-width/lookup-data.js
 // Generated by scripts/build.js
 
 const ambiguousMinimalCodePoint = 161;
@@ -19000,7 +18997,7 @@ const wideMinimalCodePoint = 4352;
 const wideMaximumCodePoint = 262141;
 const wideRanges = [4352, 4447, 8986, 8987, 9001, 9002, 9193, 9196, 9200, 9200, 9203, 9203, 9725, 9726, 9748, 9749, 9776, 9783, 9800, 9811, 9855, 9855, 9866, 9871, 9875, 9875, 9889, 9889, 9898, 9899, 9917, 9918, 9924, 9925, 9934, 9934, 9940, 9940, 9962, 9962, 9970, 9971, 9973, 9973, 9978, 9978, 9981, 9981, 9989, 9989, 9994, 9995, 10024, 10024, 10060, 10060, 10062, 10062, 10067, 10069, 10071, 10071, 10133, 10135, 10160, 10160, 10175, 10175, 11035, 11036, 11088, 11088, 11093, 11093, 11904, 11929, 11931, 12019, 12032, 12245, 12272, 12287, 12289, 12350, 12353, 12438, 12441, 12543, 12549, 12591, 12593, 12686, 12688, 12773, 12783, 12830, 12832, 12871, 12880, 42124, 42128, 42182, 43360, 43388, 44032, 55203, 63744, 64255, 65040, 65049, 65072, 65106, 65108, 65126, 65128, 65131, 94176, 94180, 94192, 94198, 94208, 101594, 101631, 101664, 101760, 101874, 101888, 102801, 102816, 102866, 110576, 110579, 110581, 110587, 110589, 110590, 110592, 110888, 110898, 110898, 110928, 110930, 110933, 110933, 110948, 110952, 110960, 111355, 119552, 119638, 119648, 119670, 126980, 126980, 127183, 127183, 127374, 127374, 127377, 127386, 127406, 127406, 127488, 127490, 127504, 127547, 127552, 127560, 127568, 127569, 127584, 127589, 127744, 127776, 127789, 127797, 127799, 127868, 127870, 127891, 127904, 127946, 127951, 127955, 127968, 127984, 127988, 127988, 127992, 128062, 128064, 128064, 128066, 128252, 128255, 128317, 128331, 128334, 128336, 128359, 128378, 128378, 128405, 128406, 128420, 128420, 128507, 128591, 128640, 128709, 128716, 128716, 128720, 128722, 128725, 128729, 128732, 128735, 128747, 128748, 128756, 128764, 128986, 128986, 128992, 129003, 129008, 129008, 129292, 129338, 129340, 129349, 129351, 129535, 129648, 129660, 129664, 129734, 129736, 129736, 129740, 129757, 129759, 129771, 129775, 129786, 131072, 196605, 196608, 262141];
 
-;// CONCATENATED MODULE: ./node_modules/get-east-asian-width/utilities.js
+;// CONCATENATED MODULE: ../main/node_modules/get-east-asian-width/utilities.js
 /**
 Binary search on a sorted flat array of [start, end] pairs.
 
@@ -19026,7 +19023,7 @@ const utilities_isInRange = (ranges, codePoint) => {
 	return false;
 };
 
-;// CONCATENATED MODULE: ./node_modules/get-east-asian-width/lookup.js
+;// CONCATENATED MODULE: ../main/node_modules/get-east-asian-width/lookup.js
 
 
 
@@ -19146,7 +19143,7 @@ function lookup_getCategory(codePoint) {
 	return 'neutral';
 }
 
-;// CONCATENATED MODULE: ./node_modules/get-east-asian-width/index.js
+;// CONCATENATED MODULE: ../main/node_modules/get-east-asian-width/index.js
 
 
 function validate(codePoint) {
@@ -19178,7 +19175,7 @@ function eastAsianWidth(codePoint, {ambiguousAsWide = false} = {}) {
 // Private exports for https://github.com/sindresorhus/is-fullwidth-code-point
 
 
-;// CONCATENATED MODULE: ./node_modules/ora/node_modules/string-width/index.js
+;// CONCATENATED MODULE: ../main/node_modules/ora/node_modules/string-width/index.js
 
 
 
@@ -19383,7 +19380,7 @@ function stringWidth(input, options = {}) {
 	return width;
 }
 
-;// CONCATENATED MODULE: ./node_modules/is-interactive/index.js
+;// CONCATENATED MODULE: ../main/node_modules/is-interactive/index.js
 function isInteractive({stream = process.stdout} = {}) {
 	return Boolean(
 		stream && stream.isTTY &&
@@ -19392,7 +19389,7 @@ function isInteractive({stream = process.stdout} = {}) {
 	);
 }
 
-;// CONCATENATED MODULE: ./node_modules/stdin-discarder/index.js
+;// CONCATENATED MODULE: ../main/node_modules/stdin-discarder/index.js
 
 
 const ASCII_ETX_CODE = 0x03; // Ctrl+C
@@ -19478,7 +19475,7 @@ const stdinDiscarder = new StdinDiscarder();
 
 /* harmony default export */ const stdin_discarder = (Object.freeze(stdinDiscarder));
 
-;// CONCATENATED MODULE: ./node_modules/ora/index.js
+;// CONCATENATED MODULE: ../main/node_modules/ora/index.js
 
 
 
@@ -21301,11 +21298,11 @@ async function commands_runCommand(settings, json) {
     }
 }
 
-;// CONCATENATED MODULE: ./src/cli/main.ts
-// The `worktree-sandbox` command: the action's core from a terminal or a cron job.
-// Options carry the action's input names (`--worktree-root` is the input `worktree-root`), so one
-// validation serves both; their defaults come from action.yml and their choices from the settings, so
-// this file holds only what the command line adds: which options each command has, and their help.
+;// CONCATENATED MODULE: ./src/cli/program.ts
+// The `worktree-sandbox` program. Its options are action.yml's inputs (`--worktree-root` is `worktree-root`),
+// validated by the same settings: each input is an option of the subcommands whose settings read it, with
+// action.yml's default, the settings' choices and the first sentence of its description (or WORDS, worded
+// for a terminal), unless NOT_OPTIONS says why not. A new input needs no line here.
 
 
 
@@ -21313,100 +21310,121 @@ async function commands_runCommand(settings, json) {
 
 
 
-
-function main_option([flags, help, fallback]) {
-    const option = new Option(flags, help);
-    const name = option.name();
-    if (CHOICES[name])
-        option.choices(CHOICES[name]);
+/** The inputs a mode's settings read, all at their defaults: the settings parser says which mode uses what. */
+function settingsRead(mode) {
+    const names = new Set();
+    parseSettings((name) => (names.add(name), name === 'mode' ? mode : name === 'command' ? 'true' : ''), {});
+    return names;
+}
+/** Where the options come from: action.yml's inputs, the settings' choices, which inputs each mode reads. */
+const ACTION = {
+    inputs: ACTION_INPUTS,
+    choices: CHOICES,
+    reads: settingsRead,
+};
+/** The inputs that are no option (space-separated names: why). */
+const NOT_OPTIONS = Object.fromEntries(Object.entries({
+    mode: 'the subcommand is the mode',
+    token: "a secret on a command line is every local user's to read (ps); a push uses git's own credentials",
+    'trigger label-trigger assignee-trigger issue-branch-prefix allowed-associations allowed-bots pr-number pull-request-bot': "the pull-request bot's: a GitHub event starts it, and a terminal has none",
+    'pull-request pull-request-title pull-request-body pull-request-draft pull-request-labels': 'opening a pull request takes the GitHub API and `token`',
+    'author committer max-import-size': "not offered on the command line so far (the action's default applies): off this list, it is an option",
+}).flatMap(([names, why]) => names.split(' ').map((name) => [name, why])));
+/** What a terminal is told of an input, where action.yml's first sentence would say too much or too little. */
+const WORDS = {
+    command: '<command> command to run with sh -c in the worktree (required)',
+    image: '<image> image with sh and git',
+    isolation: '<isolation> where the worktree lives',
+    branch: '<branch> branch to check out or create (default: a transient sandbox)',
+    base: '<rev> start point of a new branch or transient sandbox (default: HEAD)',
+    'repository-path': ['<dir> parent repository (default: the current folder)', process.cwd()],
+    cleanup: '<policy> after the run',
+    env: ['<line> NAME or NAME=value for the container (repeatable)', []],
+    'timeout-minutes': '<n> stop the command after this long (0: no limit)',
+    'lock-timeout-minutes': '<n> wait this long for another run on the same sandbox',
+    'allow-failure': 'exit 0 even when the command fails',
+    push: 'commit what is left and push the branch to origin (never forced)',
+    'commit-message': ['<message> message of that commit', false],
+    'secret-scan': '<mode> before the push: scan the added lines, the commits as stored and the path names for known secrets and credential formats; block stops the push (docs/secret-scan.md)',
+    memory: '<size> memory limit, e.g. 2g',
+    cpus: '<n> CPU limit, e.g. 1.5',
+    'pids-limit': '<n> process limit',
+    network: '<mode> bridge, none, audit, or an allow-list: hosts, *.domains, :ports, @presets, separated by commas (docs/network.md)',
+    // Read as a file unless it holds a space (commands.ts): the values need not be on the command line.
+    credentials: '<file or lines> headers the proxy sets, one `<host> <Header-Name>: <value>` a line (needs an allow-list or audit): a file that holds them (keeps the values off the command line), or the lines themselves',
+    'max-model-requests': '<n> with an allow-list or audit: model API requests the proxy lets through, then 429 (0: no limit)',
+    'max-model-tokens': '<n> with an allow-list or audit: input plus output tokens, then 429 (0: no limit; docs/agents.md)',
+    'read-only-rootfs': 'read-only root filesystem (tmpfs /tmp)',
+    'dry-run': 'decide and report, remove nothing',
+    'max-removals': '<n> remove at most this many, the oldest first (0: no limit)',
+    force: 'remove stale sandboxes that hold work too (never those in use)',
+    'archive-dir': "<dir> save the work (with --force) and orphans' files here before removal",
+    'headless-expiry-days': '<n> days unused before an exploration-* sandbox is stale',
+    'branch-expiry-days': '<n> days unused before a branch sandbox is stale',
+    'orphan-expiry-days': '<n> days unused before an orphan (parent repository gone) is stale; at least --branch-expiry-days',
+    engine: '<engine> container engine',
+    'worktree-root': '<dir> root of disk sandboxes (default: $XDG_CACHE_HOME/worktree-sandbox/worktrees)',
+    'volume-prefix': '<prefix> prefix of sandbox volume names',
+};
+/** An input WORDS does not word: the first sentence of its description; a value unless it defaults to false. */
+function inputSpec(name, { description, default: fallback }) {
+    const words = WORDS[name];
+    if (words !== undefined)
+        return typeof words === 'string' ? [name, words] : [name, ...words];
+    const help = (/^.*?[.!?](?=\s+[A-Z]|$)/s.exec(description.trim())?.[0] ?? description).replace(/\.$/, '');
+    if (fallback === 'false')
+        return [name, help];
+    return [name, `${/^\d+$/.test(fallback ?? '') ? '<n>' : '<value>'} ${help}`];
+}
+function program_option([name, words, fallback], source) {
+    const [, value, help] = /^(?:(<[^>]+>) )?(.*)$/s.exec(words);
+    const option = new Option(value ? `--${name} ${value}` : `--${name}`, help);
+    if (source.choices[name])
+        option.choices(source.choices[name]);
     if (Array.isArray(fallback))
         option.argParser((v, acc) => [...acc, v]);
-    const value = fallback ?? (option.required ? ACTION_DEFAULTS[name] : undefined);
-    if (value)
-        option.default(value);
+    const shown = fallback ?? (option.required ? source.inputs[name]?.default : undefined);
+    if (shown)
+        option.default(shown);
     return option;
 }
+/**
+ * The inputs as each subcommand's options, in action.yml's order: each mode's own (`run`, `reap`);
+ * `retention`, which `list` shares with `reap` (its REMOVAL column is the reaper's decision); `common`,
+ * where sandboxes are, for every subcommand. `image` is run's alone: the others' helpers ignore it.
+ */
+function inputOptions({ inputs, reads }) {
+    const [run, reap] = [reads('run'), reads('reap')];
+    const retention = Object.keys(DEFAULT_RETENTION).map((key) => key.replace(/[A-Z]/g, '-$&').toLowerCase());
+    const common = (name) => run.has(name) && reap.has(name) && name !== 'image';
+    const reapOnly = (name) => reap.has(name) && !run.has(name);
+    const specs = (keep) => Object.keys(inputs)
+        .filter((name) => keep(name) && !(name in NOT_OPTIONS))
+        .map((name) => inputSpec(name, inputs[name]));
+    return {
+        run: specs((name) => run.has(name) && !common(name)),
+        reap: specs((name) => reapOnly(name) && !retention.includes(name)),
+        retention: specs((name) => reapOnly(name) && retention.includes(name)),
+        common: specs(common),
+    };
+}
+const json = (what) => ['json', `print the ${what} as JSON on stdout`];
 /** `--image` of list, rm and reap: their helpers run the runner's own programs, never an image's. */
 const IGNORED_IMAGE = [
-    '--image <image>',
-    "ignored: the helpers run the runner's own programs (kept so that scripts that pass it still run)",
+    'image',
+    "<image> ignored: the helpers run the runner's own programs (kept so that scripts that pass it still run)",
 ];
-const COMMON = [
-    ['--engine <engine>', 'container engine'],
-    ['--worktree-root <dir>', 'root of disk sandboxes (default: $XDG_CACHE_HOME/worktree-sandbox/worktrees)'],
-    ['--volume-prefix <prefix>', 'prefix of sandbox volume names'],
-];
-const RETENTION = [
-    ['--headless-expiry-days <n>', 'days unused before an exploration-* sandbox is stale'],
-    ['--branch-expiry-days <n>', 'days unused before a branch sandbox is stale'],
-    [
-        '--orphan-expiry-days <n>',
-        'days unused before an orphan (parent repository gone) is stale; at least --branch-expiry-days',
-    ],
-];
-const RUN = [
-    // Checked with the other settings (a required option would hide an unknown one: commander reports a
-    // missing mandatory option first).
-    ['--command <command>', 'command to run with sh -c in the worktree (required)'],
-    ['--image <image>', 'image with sh and git'],
-    ['--isolation <isolation>', 'where the worktree lives'],
-    ['--branch <branch>', 'branch to check out or create (default: a transient sandbox)'],
-    ['--base <rev>', 'start point of a new branch or transient sandbox (default: HEAD)'],
-    ['--repository-path <dir>', 'parent repository (default: the current folder)', process.cwd()],
-    ['--cleanup <policy>', 'after the run'],
-    ['--env <line>', 'NAME or NAME=value for the container (repeatable)', []],
-    ['--timeout-minutes <n>', 'stop the command after this long (0: no limit)'],
-    ['--lock-timeout-minutes <n>', 'wait this long for another run on the same sandbox'],
-    ['--allow-failure', 'exit 0 even when the command fails'],
-    ['--push', 'commit what is left and push the branch to origin (never forced)'],
-    ['--commit-message <message>', 'message of that commit', false],
-    [
-        '--secret-scan <mode>',
-        'before the push: scan the added lines, the commits as stored and the path names for known secrets and credential formats; block stops the push (docs/secret-scan.md)',
-    ],
-    ['--memory <size>', 'memory limit, e.g. 2g'],
-    ['--cpus <n>', 'CPU limit, e.g. 1.5'],
-    ['--pids-limit <n>', 'process limit'],
-    [
-        '--network <mode>',
-        'bridge, none, audit, or an allow-list: hosts, *.domains, :ports, @presets, separated by commas (docs/network.md)',
-    ],
-    [
-        '--credentials <file or lines>',
-        'headers the proxy sets, one `<host> <Header-Name>: <value>` a line (needs an allow-list or audit): a file that holds them (keeps the values off the command line), or the lines themselves',
-    ],
-    [
-        '--max-model-requests <n>',
-        'with an allow-list or audit: model API requests the proxy lets through, then 429 (0: no limit)',
-    ],
-    [
-        '--max-model-tokens <n>',
-        'with an allow-list or audit: input plus output tokens, then 429 (0: no limit; docs/agents.md)',
-    ],
-    ['--read-only-rootfs', 'read-only root filesystem (tmpfs /tmp)'],
-    ['--json', 'print the outcome as JSON on stdout'],
-];
-const REAP = [
-    ['--dry-run', 'decide and report, remove nothing'],
-    ['--max-removals <n>', 'remove at most this many, the oldest first (0: no limit)'],
-    ['--force', 'remove stale sandboxes that hold work too (never those in use)'],
-    ['--archive-dir <dir>', "save the work (with --force) and orphans' files here before removal"],
-    IGNORED_IMAGE,
-    ['--json', 'print the result as JSON on stdout'],
-    ...RETENTION,
-];
-const LIST = [IGNORED_IMAGE, ['--json', 'print the list as JSON on stdout'], ...RETENTION];
 const RM = [
-    ['--project <project>', 'the project of the sandbox, when NAME is in several'],
-    ['--isolation <isolation>', 'disk or volume (container), when NAME is both', false],
-    ['--dry-run', 'say what would be removed (and saved first), remove nothing'],
-    ['--force', 'remove it even if it holds work (the work saved first); never when it is in use'],
+    ['project', '<project> the project of the sandbox, when NAME is in several'],
+    ['isolation', '<isolation> disk or volume (container), when NAME is both', false],
+    ['dry-run', 'say what would be removed (and saved first), remove nothing'],
+    ['force', 'remove it even if it holds work (the work saved first); never when it is in use'],
     [
-        '--archive-dir <dir>',
-        "where the work (or an orphan's files) is saved first (default: <tmp>/worktree-sandbox-archive-<uid>)",
+        'archive-dir',
+        "<dir> where the work (or an orphan's files) is saved first (default: <tmp>/worktree-sandbox-archive-<uid>)",
     ],
     IGNORED_IMAGE,
-    ['--json', 'print the result as JSON on stdout'],
+    json('result'),
 ];
 const REAP_HELP = `
 For a cron job on a self-hosted runner, as the runner's user:
@@ -21417,7 +21435,8 @@ reaches (its local branches count only when it has no remote), a merge or rebase
 check could not run); in use (a running container, a
 process working in it, a run holding its lock); orphan (its parent repository is
 gone). Give the expiry options of your reap job: the REMOVAL column assumes them.`;
-function buildProgram() {
+function buildProgram(source = ACTION) {
+    const inputs = inputOptions(source);
     const program = new Command('worktree-sandbox')
         .description('A git worktree sandbox per job, the command run in a container; stale sandboxes reaped without losing work.')
         .version(package_namespaceObject.rE, '-V, --version', 'print the version')
@@ -21427,13 +21446,13 @@ function buildProgram() {
         .addHelpText('after', `\n${exitCodesHelp()}`);
     const command = (name, description, specs, after) => {
         const cmd = program.command(name).description(description);
-        for (const spec of [...specs, ...COMMON])
-            cmd.addOption(main_option(spec));
+        for (const spec of [...specs, ...inputs.common])
+            cmd.addOption(program_option(spec, source));
         return after ? cmd.addHelpText('after', after) : cmd;
     };
-    command('run', "run a command in a sandbox worktree (the action's run mode), then clean up by --cleanup", RUN, '').action((opts) => runCli('run', opts));
-    command('reap', 'remove stale sandboxes (disk and volume) by the retention matrix, keeping any that hold work or are in use', REAP, REAP_HELP).action((opts) => runCli('reap', opts));
-    command('list', 'every sandbox on this machine (disk and volume): class, branch, age, size, state, and when reap would remove it', LIST, LIST_HELP).action((opts) => runCli('list', opts));
+    command('run', "run a command in a sandbox worktree (the action's run mode), then clean up by --cleanup", [...inputs.run, json('outcome')], '').action((opts) => runCli('run', opts));
+    command('reap', 'remove stale sandboxes (disk and volume) by the retention matrix, keeping any that hold work or are in use', [...inputs.reap, IGNORED_IMAGE, json('result'), ...inputs.retention], REAP_HELP).action((opts) => runCli('reap', opts));
+    command('list', 'every sandbox on this machine (disk and volume): class, branch, age, size, state, and when reap would remove it', [IGNORED_IMAGE, json('list'), ...inputs.retention], LIST_HELP).action((opts) => runCli('list', opts));
     command('rm', "remove one sandbox, with the reaper's safety gates (whatever its age)", RM, '\nExit code 4 when a safety gate keeps the sandbox (the reason is printed).')
         .argument('<name>', 'sandbox name (as in `list`), volume name, or path of a disk sandbox')
         .action((name, opts) => runCli('rm', opts, [name]));
@@ -21457,9 +21476,10 @@ async function main(argv) {
         return err.exitCode ?? EXIT.error;
     }
 }
+
+;// CONCATENATED MODULE: ./src/cli/main.ts
+// The `worktree-sandbox` command: the action's core from a terminal or a cron job (program.ts).
+
+
 void main(process.argv.slice(2)).then((code) => process.exit(code));
 
-var __webpack_exports__EXIT = __webpack_exports__.dc;
-var __webpack_exports__buildProgram = __webpack_exports__.TB;
-var __webpack_exports__main = __webpack_exports__.iW;
-export { __webpack_exports__EXIT as EXIT, __webpack_exports__buildProgram as buildProgram, __webpack_exports__main as main };

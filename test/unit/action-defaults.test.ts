@@ -1,8 +1,8 @@
-// Defaults are written once, in action.yml: the module the CLI and the settings read is generated from it.
+// Inputs are written once, in action.yml: the module the CLI and the settings read is generated from it.
 import { describe, expect, it } from '@jest/globals';
 import * as fs from 'node:fs';
 import { parse } from 'yaml';
-import { ACTION_DEFAULTS } from '../../src/action-defaults.js';
+import { ACTION_DEFAULTS, ACTION_INPUTS } from '../../src/action-defaults.js';
 import { CHOICES, parseSettings, type ReapSettings, type RunSettings } from '../../src/settings/settings.js';
 
 const action = parse(fs.readFileSync('action.yml', 'utf8')) as {
@@ -17,6 +17,13 @@ describe('action.yml defaults', () => {
         .filter(([, value]) => !value.includes('${{')),
     );
     expect(ACTION_DEFAULTS).toEqual(expected);
+    // The descriptions too, in action.yml's order: the CLI's options and their help are made of them.
+    expect(Object.entries(ACTION_INPUTS)).toEqual(
+      Object.entries(action.inputs).map(([name, spec]) => [
+        name,
+        { description: spec.description, ...(name in expected ? { default: expected[name] } : {}) },
+      ]),
+    );
   });
 
   it('settings read with no input at all are the defaults of action.yml', () => {
