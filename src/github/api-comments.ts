@@ -5,7 +5,6 @@
 // first. Both are returned oldest first, with when each comment was made, so that they can be merged.
 import type { getOctokit } from '@actions/github';
 import { readPages } from './api-resilience.js';
-import type { RepositoryName } from './api.js';
 
 type Octokit = ReturnType<typeof getOctokit>;
 
@@ -51,7 +50,7 @@ export function lastPage(link: string | undefined): number | undefined {
 /** The conversation's newest MAX_COMMENT_PAGES pages, oldest first. */
 export async function listIssueComments(
   octokit: Octokit,
-  at: RepositoryName,
+  at: { owner: string; repo: string },
   issueNumber: number,
 ): Promise<IssueCommentInfo[]> {
   const page = async (n: number) => {
@@ -80,7 +79,7 @@ export async function listIssueComments(
 /** The review comments on the pull request's diff: the newest MAX_COMMENT_PAGES pages, oldest first. */
 export async function listReviewComments(
   octokit: Octokit,
-  at: RepositoryName,
+  at: { owner: string; repo: string },
   prNumber: number,
 ): Promise<IssueCommentInfo[]> {
   const comments = await readPages<Listed>(MAX_COMMENT_PAGES, (page) =>
