@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import type { RunRequest } from './event.js';
+import type { RunRequest } from './request.js';
 import { MAX_HUNK_BYTES, reviewCommentContext } from './review-context.js';
 
 const request: RunRequest = {
