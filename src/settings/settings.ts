@@ -113,8 +113,10 @@ export interface ReapSettings extends CommonSettings {
   branchExpiryDays: number;
   orphanExpiryDays: number;
   dryRun: boolean;
+  /** 0: no limit. */
   maxRemovals: number;
   force: boolean;
+  /** Empty: nothing is archived. */
   archiveDir: string;
   /** Image of the helper containers that look into volume sandboxes (sh, git, du, tar). */
   image: string;
