@@ -32,21 +32,9 @@ export class Git implements GitCommands {
 
   /** The wrapper, once git is known to be there and new enough. */
   static async create(): Promise<Git> {
-    const { git, checked } = Git.checking();
-    await checked;
-    return git;
-  }
-
-  /**
-   * The wrapper at once, and the version check as a promise, so that the check overlaps the first calls
-   * (start-up latency counts). Await `checked` before trusting any other answer: when git is missing or
-   * too old, its error is the one to report.
-   */
-  static checking(): { git: Git; checked: Promise<void> } {
     const git = new Git(baseGitEnv());
-    const checked = checkGitVersion(git.env);
-    checked.catch(() => undefined); // awaited by the caller
-    return { git, checked };
+    await checkGitVersion(git.env);
+    return git;
   }
 
   /**
@@ -256,6 +244,5 @@ export class Git implements GitCommands {
   }
 }
 
-/** git as the layers above engine/ hold it, the interface (Git.create, Git.checking); a spec holds a fake. */
+/** git as the layers above engine/ hold it, the interface (Git.create); a spec holds a fake. */
 export const createGit = (): Promise<GitCommands> => Git.create();
-export const checkingGit = (): { git: GitCommands; checked: Promise<void> } => Git.checking();

@@ -50,14 +50,12 @@ export function lastPage(link: string | undefined): number | undefined {
 /** The conversation's newest MAX_COMMENT_PAGES pages, oldest first. */
 export async function listIssueComments(
   octokit: Octokit,
-  owner: string,
-  repo: string,
+  at: { owner: string; repo: string },
   issueNumber: number,
 ): Promise<IssueCommentInfo[]> {
   const page = async (n: number) => {
     const response = await octokit.rest.issues.listComments({
-      owner,
-      repo,
+      ...at,
       issue_number: issueNumber,
       per_page: PER_PAGE,
       page: n,
@@ -66,34 +64,27 @@ export async function listIssueComments(
   };
   const first = await page(1);
   const last = lastPage(first.link);
+  // No `Link` to go by: page after page from the first, as long as pages are full.
+  if (last === undefined)
+    return (
+      await readPages(MAX_COMMENT_PAGES, (p) => (p.page === 1 ? Promise.resolve(first) : page(p.page)))
+    ).map(info);
   const comments: Listed[] = [];
-  if (last === undefined) {
-    // No `Link` to go by: page after page from the first, as long as pages are full.
-    comments.push(...first.data);
-    for (let n = 2, full = first.data.length === PER_PAGE; full && n <= MAX_COMMENT_PAGES; n++) {
-      const next = await page(n);
-      comments.push(...next.data);
-      full = next.data.length === PER_PAGE;
-    }
-  } else {
-    const from = Math.max(1, last - MAX_COMMENT_PAGES + 1);
-    if (from === 1) comments.push(...first.data);
-    for (let n = Math.max(2, from); n <= last; n++) comments.push(...(await page(n)).data);
-  }
+  const from = Math.max(1, last - MAX_COMMENT_PAGES + 1);
+  if (from === 1) comments.push(...first.data);
+  for (let n = Math.max(2, from); n <= last; n++) comments.push(...(await page(n)).data);
   return comments.map(info);
 }
 
 /** The review comments on the pull request's diff: the newest MAX_COMMENT_PAGES pages, oldest first. */
 export async function listReviewComments(
   octokit: Octokit,
-  owner: string,
-  repo: string,
+  at: { owner: string; repo: string },
   prNumber: number,
 ): Promise<IssueCommentInfo[]> {
   const comments = await readPages<Listed>(MAX_COMMENT_PAGES, (page) =>
     octokit.rest.pulls.listReviewComments({
-      owner,
-      repo,
+      ...at,
       pull_number: prNumber,
       sort: 'created',
       direction: 'desc',

@@ -146,9 +146,11 @@ export async function connectGitHub(
   );
   octokit.hook.before('request', (request) => redactParameters(request, redaction));
   const { owner, repo: name } = repo;
+  // Only these two: any other field of `repo` would go out as a parameter of every call.
+  const at = { owner, repo: name };
   return {
     async pullRequest(number) {
-      const { data } = await octokit.rest.pulls.get({ owner, repo: name, pull_number: number });
+      const { data } = await octokit.rest.pulls.get({ ...at, pull_number: number });
       return {
         number: data.number,
         state: data.state,
@@ -163,8 +165,7 @@ export async function connectGitHub(
     },
     async openPullRequestFor(branch) {
       const { data } = await octokit.rest.pulls.list({
-        owner,
-        repo: name,
+        ...at,
         head: `${owner}:${branch}`,
         state: 'open',
         per_page: 1,
@@ -182,26 +183,22 @@ export async function connectGitHub(
       return { number: pr.number, htmlUrl: pr.html_url, body: pr.body ?? '' };
     },
     async defaultBranch() {
-      const { data } = await octokit.rest.repos.get({ owner, repo: name });
+      const { data } = await octokit.rest.repos.get({ ...at });
       return data.default_branch;
     },
     async createPullRequest(pr) {
-      const { data } = await octokit.rest.pulls.create({ owner, repo: name, ...pr });
+      const { data } = await octokit.rest.pulls.create({ ...at, ...pr });
       return { number: data.number, htmlUrl: data.html_url, body: data.body ?? '' };
     },
     async updatePullRequest(number, change) {
-      await octokit.rest.pulls.update({ owner, repo: name, pull_number: number, ...change });
+      await octokit.rest.pulls.update({ ...at, pull_number: number, ...change });
     },
     async addLabels(issueNumber, labels) {
-      await octokit.rest.issues.addLabels({ owner, repo: name, issue_number: issueNumber, labels });
+      await octokit.rest.issues.addLabels({ ...at, issue_number: issueNumber, labels });
     },
     async permission(login) {
       try {
-        const { data } = await octokit.rest.repos.getCollaboratorPermissionLevel({
-          owner,
-          repo: name,
-          username: login,
-        });
+        const { data } = await octokit.rest.repos.getCollaboratorPermissionLevel({ ...at, username: login });
         return { permission: data.permission, roleName: data.role_name };
       } catch (error) {
         // 404: not a collaborator (or no such user): no permission.
@@ -220,29 +217,18 @@ export async function connectGitHub(
       }
     },
     async createComment(issueNumber, body) {
-      const { data } = await octokit.rest.issues.createComment({
-        owner,
-        repo: name,
-        issue_number: issueNumber,
-        body,
-      });
+      const { data } = await octokit.rest.issues.createComment({ ...at, issue_number: issueNumber, body });
       return data.id;
     },
     async updateComment(commentId, body) {
-      await octokit.rest.issues.updateComment({ owner, repo: name, comment_id: commentId, body });
+      await octokit.rest.issues.updateComment({ ...at, comment_id: commentId, body });
     },
     async react(commentId, content) {
-      await octokit.rest.reactions.createForIssueComment({
-        owner,
-        repo: name,
-        comment_id: commentId,
-        content,
-      });
+      await octokit.rest.reactions.createForIssueComment({ ...at, comment_id: commentId, content });
     },
     async replyInReviewThread(prNumber, threadId, body) {
       const { data } = await octokit.rest.pulls.createReplyForReviewComment({
-        owner,
-        repo: name,
+        ...at,
         pull_number: prNumber,
         comment_id: threadId,
         body,
@@ -250,24 +236,23 @@ export async function connectGitHub(
       return data.id;
     },
     async updateReviewComment(commentId, body) {
-      await octokit.rest.pulls.updateReviewComment({ owner, repo: name, comment_id: commentId, body });
+      await octokit.rest.pulls.updateReviewComment({ ...at, comment_id: commentId, body });
     },
     async reactToReviewComment(commentId, content) {
       await octokit.rest.reactions.createForPullRequestReviewComment({
-        owner,
-        repo: name,
+        ...at,
         comment_id: commentId,
         content,
       });
     },
-    issueComments: (issueNumber) => listIssueComments(octokit, owner, name, issueNumber),
-    reviewComments: (prNumber) => listReviewComments(octokit, owner, name, prNumber),
+    issueComments: (issueNumber) => listIssueComments(octokit, at, issueNumber),
+    reviewComments: (prNumber) => listReviewComments(octokit, at, prNumber),
     async removeLabel(issueNumber, label) {
-      await octokit.rest.issues.removeLabel({ owner, repo: name, issue_number: issueNumber, name: label });
+      await octokit.rest.issues.removeLabel({ ...at, issue_number: issueNumber, name: label });
     },
     async reviewThread(prNumber, threadId) {
       const data = await readPages(MAX_REVIEW_COMMENT_PAGES, (page) =>
-        octokit.rest.pulls.listReviewComments({ owner, repo: name, pull_number: prNumber, ...page }),
+        octokit.rest.pulls.listReviewComments({ ...at, pull_number: prNumber, ...page }),
       );
       return data
         .filter((c) => c.id === threadId || c.in_reply_to_id === threadId)
@@ -282,8 +267,7 @@ export async function connectGitHub(
     async commentsOfReview(prNumber, reviewId) {
       const data = await readPages(MAX_REVIEW_COMMENT_PAGES, (page) =>
         octokit.rest.pulls.listCommentsForReview({
-          owner,
-          repo: name,
+          ...at,
           pull_number: prNumber,
           review_id: reviewId,
           ...page,

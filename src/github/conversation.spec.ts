@@ -1,8 +1,9 @@
 import { describe, expect, it } from '@jest/globals';
 import { lastPage } from './api-comments.js';
+import { keepNewest } from '../ui/bounded-text.js';
 import {
-  boundReplies,
   conversationContext,
+  MAX_EARLIER_REPLIES,
   MAX_EARLIER_REPLY_BYTES,
   readConversation,
   withConversation,
@@ -84,17 +85,17 @@ describe('the bot’s earlier replies', () => {
 
   it('keep at most 10 and 32 KiB, the newest, saying what was cut', () => {
     const many = Array.from({ length: 14 }, (_, i) => reply(`reply ${i}`));
-    const count = boundReplies(many);
+    const count = keepNewest(many, MAX_EARLIER_REPLIES, MAX_EARLIER_REPLY_BYTES);
     expect(count.kept.map((r) => r.body.split('\n')[1])).toEqual(
       Array.from({ length: 10 }, (_, i) => `reply ${13 - i}`),
     );
-    expect(count).toMatchObject({ leftOut: 4, cut: 0 });
+    expect(count).toMatchObject({ leftOut: 4, bodiesCut: 0 });
 
     const big = [reply('é'.repeat(10_000)), reply('x'.repeat(20_000)), reply('€'.repeat(5_000))];
-    const bytes = boundReplies(big);
+    const bytes = keepNewest(big, MAX_EARLIER_REPLIES, MAX_EARLIER_REPLY_BYTES);
     const total = bytes.kept.reduce((n, r) => n + Buffer.byteLength(r.body, 'utf8'), 0);
     expect(total).toBeLessThanOrEqual(MAX_EARLIER_REPLY_BYTES);
-    expect(bytes).toMatchObject({ leftOut: 1, cut: 1 });
+    expect(bytes).toMatchObject({ leftOut: 1, bodiesCut: 1 });
     expect(bytes.kept[0].body).toBe(big[2].body);
     // Cut between characters, never inside one.
     expect(bytes.kept[1].body).not.toContain('\ufffd');

@@ -7,7 +7,7 @@
 import type { IssueCommentInfo } from './api-comments.js';
 import type { GitHubApi } from './api.js';
 import { PROGRESS_MARKER, type RunRequest } from './request.js';
-import { cutToBytes } from './review-context.js';
+import { cutToBytes, keepNewest } from '../ui/bounded-text.js';
 
 export const MAX_EARLIER_REPLIES = 10;
 export const MAX_EARLIER_REPLY_BYTES = 32 * 1024;
@@ -49,27 +49,6 @@ export function botReplies(comments: readonly ListedComment[], own: OwnComment):
     .sort((a, b) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : a.id - b.id));
 }
 
-/** Newest first, at most `maxCount`, within `maxBytes` in all (the last one kept may be cut). */
-export function boundReplies(
-  replies: readonly ListedComment[],
-  maxCount = MAX_EARLIER_REPLIES,
-  maxBytes = MAX_EARLIER_REPLY_BYTES,
-): { kept: ConversationContext['earlier_replies']; leftOut: number; cut: number } {
-  const kept: ConversationContext['earlier_replies'] = [];
-  let budget = maxBytes;
-  let cut = 0;
-  for (let i = replies.length - 1; i >= 0 && kept.length < maxCount && budget > 0; i--) {
-    const body = cutToBytes(replies[i].body, budget);
-    kept.push({ created_at: cutToBytes(replies[i].createdAt, 40).text, body: body.text });
-    budget -= Buffer.byteLength(body.text, 'utf8');
-    if (body.cut) {
-      cut++;
-      break;
-    }
-  }
-  return { kept, leftOut: replies.length - kept.length, cut };
-}
-
 /** The context's conversation part; `own` undefined: this run could make no progress comment. */
 export function conversationContext(
   comments: readonly ListedComment[] | { error: string },
@@ -88,11 +67,15 @@ export function conversationContext(
       cut: { earlier_replies_left_out: 0, earlier_replies_cut: 0 },
       earlier_replies_error: cutToBytes(replies, 1000).text,
     };
-  const bounded = boundReplies(replies);
+  const bounded = keepNewest(
+    replies.map((r) => ({ created_at: cutToBytes(r.createdAt, 40).text, body: r.body })),
+    MAX_EARLIER_REPLIES,
+    MAX_EARLIER_REPLY_BYTES,
+  );
   return {
     run: replies.length + 1,
     earlier_replies: bounded.kept,
-    cut: { earlier_replies_left_out: bounded.leftOut, earlier_replies_cut: bounded.cut },
+    cut: { earlier_replies_left_out: bounded.leftOut, earlier_replies_cut: bounded.bodiesCut },
   };
 }
 

@@ -7,7 +7,8 @@ import {
   reviewCommentEvent,
   workflowDispatchEvent,
 } from '../../test/support/webhooks.js';
-import { chooseRunKind, decideEvent, parseTrigger, PROGRESS_MARKER } from './event.js';
+import { chooseRunKind, decideEvent } from './event.js';
+import { parseTrigger, PROGRESS_MARKER } from './request.js';
 
 const OWN = 'fix-bot@example.com';
 

@@ -19,15 +19,7 @@ import {
 import { decideIssueComment, decideIssues, issueTriggers } from './issue-event.js';
 import { decideReview } from './review-event.js';
 
-export {
-  parseTrigger,
-  PROGRESS_MARKER,
-  type EventDecision,
-  type Requester,
-  type ReviewCommentRequest,
-  type RunRequest,
-  type TriggerComment,
-} from './request.js';
+export { PROGRESS_MARKER } from './request.js';
 
 const BOT_EVENTS = ['pull_request', 'pull_request_target', 'push'];
 /**

@@ -3,7 +3,7 @@
 // replies, are added by conversation.ts). Pure. Every text in it is untrusted and bounded; the file says
 // what it left out.
 import type { RunRequest } from './request.js';
-import { cutToBytes } from './review-context.js';
+import { cutToBytes } from '../ui/bounded-text.js';
 
 export const MAX_ISSUE_TEXT_BYTES = 64 * 1024;
 

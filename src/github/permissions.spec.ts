@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import type { TriggerSettings } from '../settings/settings.js';
-import type { Requester } from './event.js';
+import type { Requester } from './request.js';
 import { botName, checkPermission, checkRequester, isBot, needsPermissionCheck } from './permissions.js';
 
 const rules: TriggerSettings = {

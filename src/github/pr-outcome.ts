@@ -9,7 +9,7 @@ import type { RunSettings } from '../settings/settings.js';
 import { untrustedCode, untrustedInline } from '../ui/untrusted-markdown.js';
 import type { PullRequestInfo } from './api.js';
 import type { ActionContext } from './context.js';
-import type { RunRequest } from './event.js';
+import type { RunRequest } from './request.js';
 import { listCommits, savePatch } from './pr-git.js';
 import type { RunTarget } from './target.js';
 

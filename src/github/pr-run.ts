@@ -20,7 +20,8 @@ import { untrustedInline } from '../ui/untrusted-markdown.js';
 import { apiUrl, connectGitHub, type GitHubApi, type PullRequestInfo } from './api.js';
 import { setBotOutputs, type PrRunIo, type PrRunOutcome } from './bot-io.js';
 import { readActionContext, type ActionContext } from './context.js';
-import { decideEvent, describeRequest, type RunRequest } from './event.js';
+import { decideEvent, describeRequest } from './event.js';
+import type { RunRequest } from './request.js';
 import { commentContext, ownComment, readConversation, withConversation } from './conversation.js';
 import { finishStoppedProgress, PullRequestFeedback, type ProgressState } from './feedback.js';
 import { checkPermission, checkRequester, needsPermissionCheck } from './permissions.js';
@@ -58,15 +59,10 @@ export async function runForPullRequest(
   );
   if (!decision.run) return notTriggered(io, decision.reason);
   const { request } = decision;
-  const known = {
-    prNumber: request.prNumber,
-    issueNumber: request.issue?.number,
-    commentId: request.comment?.id,
-  };
 
   const first = checkRequester(request.requester, settings.trigger);
   io.debug(`Gate, who asked: ${first.allowed ? `allowed: ${first.why}` : `refused: ${first.reason}`}.`);
-  if (!first.allowed && first.silent) return notTriggered(io, first.reason, known);
+  if (!first.allowed && first.silent) return notTriggered(io, first.reason, knownOf(request));
   const api = await connectGitHub(settings.token, ctx.apiUrl, ctx.repository, io.redaction, {
     warn: (m) => io.ui.warning(m),
     ...io.api,
@@ -274,11 +270,12 @@ async function refuse(
       (error: Error) => io.ui.warning(`Could not add a reaction to the comment: ${error.message}`),
     );
   }
-  return notTriggered(io, reason, {
-    prNumber: request.prNumber,
-    issueNumber: request.issue?.number,
-    commentId: request.comment?.id,
-  });
+  return notTriggered(io, reason, knownOf(request));
+}
+
+/** What the outputs tell of a request that starts no run. */
+function knownOf(request: RunRequest) {
+  return { prNumber: request.prNumber, issueNumber: request.issue?.number, commentId: request.comment?.id };
 }
 
 async function notTriggered(

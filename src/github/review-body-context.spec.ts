@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import type { ReviewComment } from './api.js';
-import type { RunRequest } from './event.js';
+import type { RunRequest } from './request.js';
 import {
   boundReviewComments,
   MAX_REVIEW_BODY_BYTES,

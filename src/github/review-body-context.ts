@@ -6,7 +6,7 @@
 import type { Ui } from '../ui/ui.js';
 import type { GitHubApi, ReviewComment } from './api.js';
 import type { RunRequest } from './request.js';
-import { cutToBytes } from './review-context.js';
+import { cutToBytes } from '../ui/bounded-text.js';
 
 export const MAX_REVIEW_COMMENTS = 50;
 /** For the kept comments' paths, hunks and bodies together. */

@@ -1,13 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import type { RunRequest } from './event.js';
-import {
-  boundComments,
-  cutToBytes,
-  MAX_HUNK_BYTES,
-  MAX_THREAD_BYTES,
-  MAX_THREAD_COMMENTS,
-  reviewCommentContext,
-} from './review-context.js';
+import type { RunRequest } from './request.js';
+import { MAX_HUNK_BYTES, reviewCommentContext } from './review-context.js';
 
 const request: RunRequest = {
   event: 'pull_request_review_comment',
@@ -26,39 +19,6 @@ const request: RunRequest = {
     diffHunk: '@@ -1 +1 @@',
   },
 };
-
-describe('cutToBytes', () => {
-  it('keeps text within the bound and never splits a character', () => {
-    expect(cutToBytes('abc', 3)).toEqual({ text: 'abc', cut: false });
-    expect(cutToBytes('aé', 2)).toEqual({ text: 'a', cut: true });
-    expect(cutToBytes('a😀b', 4)).toEqual({ text: 'a', cut: true });
-    expect(cutToBytes('a😀b', 5)).toEqual({ text: 'a😀', cut: true });
-  });
-});
-
-describe('boundComments', () => {
-  it('keeps the newest within the count, oldest first, and counts what it left out', () => {
-    const all = Array.from({ length: 25 }, (_, i) => ({ author: 'u', body: `c${i}` }));
-    const b = boundComments(all, MAX_THREAD_COMMENTS, MAX_THREAD_BYTES);
-    expect(b.kept).toHaveLength(20);
-    expect(b.kept[0].body).toBe('c5');
-    expect(b.kept[19].body).toBe('c24');
-    expect(b).toMatchObject({ leftOut: 5, bodiesCut: 0 });
-  });
-
-  it('stays within the bytes, cutting the last body it keeps', () => {
-    const all = [
-      { author: 'old', body: 'x'.repeat(100) },
-      { author: 'big', body: 'é'.repeat(40_000) },
-      { author: 'new', body: 'y'.repeat(10) },
-    ];
-    const b = boundComments(all, 20, 1000);
-    const bytes = b.kept.reduce((n, c) => n + Buffer.byteLength(c.author + c.body), 0);
-    expect(bytes).toBeLessThanOrEqual(1000);
-    expect(b.kept.map((c) => c.author)).toEqual(['big', 'new']);
-    expect(b).toMatchObject({ leftOut: 1, bodiesCut: 1 });
-  });
-});
 
 describe('reviewCommentContext', () => {
   it('holds where the comment sits and only the earlier comments of its thread', () => {

@@ -2,6 +2,7 @@
 // the comment sits, the diff hunk and the earlier comments of its thread. Pure. Every text in it is
 // untrusted and of any size: the file stays within fixed bounds and says what it left out.
 import type { ReviewThreadComment } from './api.js';
+import { cutToBytes, keepNewest } from '../ui/bounded-text.js';
 import type { RunRequest } from './request.js';
 
 /** The most earlier comments of a thread the file holds, and their authors and bodies in bytes. */
@@ -12,15 +13,6 @@ export const MAX_HUNK_BYTES = 64 * 1024;
 export interface ContextComment {
   author: string;
   body: string;
-}
-
-/** Comments kept within a count and a byte budget, newest kept first, and what was left out. */
-export interface BoundedComments {
-  kept: ContextComment[];
-  /** Older comments left out (count or bytes). */
-  leftOut: number;
-  /** Bodies cut short to fit the bytes. */
-  bodiesCut: number;
 }
 
 export interface ReviewCommentContext {
@@ -42,41 +34,6 @@ export interface ReviewCommentContext {
   thread_error?: string;
 }
 
-/** The longest prefix of `text` within `maxBytes` of UTF-8 that splits no character. */
-export function cutToBytes(text: string, maxBytes: number): { text: string; cut: boolean } {
-  const bytes = Buffer.from(text, 'utf8');
-  if (bytes.length <= maxBytes) return { text, cut: false };
-  let end = Math.max(0, maxBytes);
-  // Back to the first byte of a character: a continuation byte is 10xxxxxx.
-  while (end > 0 && (bytes[end] & 0xc0) === 0x80) end--;
-  return { text: bytes.subarray(0, end).toString('utf8'), cut: true };
-}
-
-/**
- * Keeps the newest comments first (the latest word matters most), at most `maxCount`, with authors and
- * bodies within `maxBytes` in all; the last one kept may be cut short. Returned oldest first.
- */
-export function boundComments(
-  comments: readonly ContextComment[],
-  maxCount: number,
-  maxBytes: number,
-): BoundedComments {
-  const kept: ContextComment[] = [];
-  let budget = maxBytes;
-  let bodiesCut = 0;
-  for (let i = comments.length - 1; i >= 0 && kept.length < maxCount; i--) {
-    const author = cutToBytes(comments[i].author, 100).text;
-    const room = budget - Buffer.byteLength(author, 'utf8');
-    if (room <= 0) break;
-    const body = cutToBytes(comments[i].body, room);
-    if (body.cut) bodiesCut++;
-    kept.push({ author, body: body.text });
-    budget = room - Buffer.byteLength(body.text, 'utf8');
-    if (body.cut) break;
-  }
-  return { kept: kept.reverse(), leftOut: comments.length - kept.length, bodiesCut };
-}
-
 export function reviewCommentContext(
   request: RunRequest,
   thread: readonly ReviewThreadComment[] | { error: string },
@@ -84,9 +41,14 @@ export function reviewCommentContext(
   const rc = request.reviewComment!;
   // Only what came before the trigger: the thread may already hold later replies.
   const earlier = !('error' in thread)
-    ? thread.filter((c) => c.id < rc.id).map((c) => ({ author: c.author, body: c.body }))
+    ? thread
+        .filter((c) => c.id < rc.id)
+        .map((c) => ({ author: cutToBytes(c.author, 100).text, body: c.body }))
     : [];
-  const bounded = boundComments(earlier, MAX_THREAD_COMMENTS, MAX_THREAD_BYTES);
+  // Authors count against the bytes too; the thread reads oldest first.
+  const bounded = keepNewest(earlier, MAX_THREAD_COMMENTS, MAX_THREAD_BYTES, (c) =>
+    Buffer.byteLength(c.author, 'utf8'),
+  );
   const hunk = cutToBytes(rc.diffHunk, MAX_HUNK_BYTES);
   const context: ReviewCommentContext = {
     event: 'pull_request_review_comment',
@@ -99,7 +61,7 @@ export function reviewCommentContext(
     commit_id: rc.commitId,
     outdated: rc.outdated,
     diff_hunk: hunk.text,
-    thread: bounded.kept,
+    thread: bounded.kept.reverse(),
     cut: {
       diff_hunk: hunk.cut,
       thread_comments_left_out: bounded.leftOut,

@@ -50,24 +50,16 @@ export function planPullRequestTarget(
     fork: true,
   };
   if (!push) return { ...base, delivery: { kind: 'none' } };
-  if (!pr.headRepo)
-    return { ...base, delivery: { kind: 'patch', reason: 'the fork of this pull request was deleted' } };
+  const patch = (reason: string): RunTarget => ({ ...base, delivery: { kind: 'patch', reason } });
+  if (!pr.headRepo) return patch('the fork of this pull request was deleted');
   if (!pr.maintainerCanModify)
-    return {
-      ...base,
-      delivery: {
-        kind: 'patch',
-        reason: `the pull request comes from the fork ${pr.headRepo}, whose author does not allow edits from maintainers`,
-      },
-    };
+    return patch(
+      `the pull request comes from the fork ${pr.headRepo}, whose author does not allow edits from maintainers`,
+    );
   if (!tokenCanPushFork)
-    return {
-      ...base,
-      delivery: {
-        kind: 'patch',
-        reason: `the pull request comes from the fork ${pr.headRepo} and the token cannot push there (GITHUB_TOKEN never can: give a personal access token or GitHub App token with access to the fork)`,
-      },
-    };
+    return patch(
+      `the pull request comes from the fork ${pr.headRepo} and the token cannot push there (GITHUB_TOKEN never can: give a personal access token or GitHub App token with access to the fork)`,
+    );
   return {
     ...base,
     delivery: {

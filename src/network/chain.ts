@@ -4,8 +4,9 @@
 // first; a refusal is told to every handler and answered by proxy-chain; then the first handler that
 // routes the request takes it, and a request none takes is tunneled or forwarded as it is (proxy.ts).
 import type * as http from 'node:http';
-import { RequestError } from 'proxy-chain';
+import { RequestError, type PrepareRequestFunctionResult } from 'proxy-chain';
 import type { Credential } from './policy.js';
+import type { Refusal } from './request-rules.js';
 
 /** One host name's length in a row and in a refusal's message. */
 export const MAX_HOST_CHARS = 253;
@@ -22,18 +23,11 @@ export interface Flow {
   credentials: readonly Credential[];
 }
 
-/** Ours instead of proxy-chain's own tunnel or forward. */
-export interface Route {
-  customConnectServer?: http.Server;
-  customResponseFunction?: () => Promise<{ statusCode?: number }>;
-}
+/** Ours instead of proxy-chain's own tunnel or forward: `customConnectServer` or `customResponseFunction`. */
+export type Route = PrepareRequestFunctionResult;
 
-export interface Refused {
-  /** The host refused: the request's, or the one its Host header asked for. */
-  host: string;
-  reason: string;
-  status: number;
-}
+/** `host`: the host refused, the request's or the one its Host header asked for. */
+export type Refused = Refusal & { host: string };
 
 export interface Handler {
   /** Why the request is refused, or undefined. */

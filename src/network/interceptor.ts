@@ -15,22 +15,6 @@ import type { Credential } from './policy.js';
 import { tunnelTarget, upstreamHeaders, type Refusal } from './request-rules.js';
 import { sendOn } from './send-on.js';
 
-export interface InterceptorOptions {
-  host: string;
-  port: number;
-  credentials: readonly Credential[];
-  /** `https`: TLS ended with a certificate of `ca`; `http`: plain HTTP inside the tunnel. */
-  scheme: Credential['scheme'];
-  ca?: RunCa;
-  /** PEM certificates to verify the host by instead of Node's own store. */
-  trustedCas?: string;
-  /** The run's model usage and budget. */
-  meter: ModelMeter;
-  /** Each request sent on, and each refused. */
-  onAllowed(): void;
-  onRefused(host: string, refusal: Refusal): void;
-}
-
 /** What every interceptor of a run shares; each is made the first time its host, port and scheme are asked. */
 export interface InterceptorsOptions {
   /** Needed when the policy has credentials on HTTPS hosts; may still be in the making. */
@@ -60,20 +44,7 @@ export class Interceptors {
     const key = `${scheme}://${host}:${port}`;
     let made = this.made.get(key);
     if (!made) {
-      const { options } = this;
-      made = (async () =>
-        makeInterceptor({
-          host,
-          port,
-          scheme: scheme === 'clear' ? 'http' : scheme,
-          ca: scheme === 'https' ? await options.ca : undefined,
-          credentials: scheme === 'clear' ? [] : options.credentialsFor(host, port, scheme),
-          trustedCas: options.trustedCas,
-          meter: options.meter,
-          onAllowed: () => options.allowed(host, port),
-          onRefused: (asked, refusal) =>
-            options.refused(asked.slice(0, MAX_HOST_CHARS), port, refusal.reason),
-        }))();
+      made = makeInterceptor(this.options, host, port, scheme);
       this.made.set(key, made);
     }
     return made;
@@ -89,19 +60,26 @@ function answer(res: http.ServerResponse, refusal: Refusal): void {
   res.end(`worktree-sandbox network: ${refusal.reason}\n`);
 }
 
-export async function makeInterceptor(options: InterceptorOptions): Promise<http.Server | https.Server> {
-  const { host, port, scheme } = options;
+async function makeInterceptor(
+  options: InterceptorsOptions,
+  host: string,
+  port: number,
+  asked: Credential['scheme'] | 'clear',
+): Promise<http.Server | https.Server> {
+  const scheme = asked === 'clear' ? 'http' : asked;
+  const credentials = asked === 'clear' ? [] : options.credentialsFor(host, port, asked);
   let server: http.Server | https.Server;
   if (scheme === 'https') {
-    if (!options.ca) throw new Error('credentials over HTTPS need the run CA');
-    const { key, cert } = await options.ca.leaf(host);
+    const ca = await options.ca;
+    if (!ca) throw new Error('credentials over HTTPS need the run CA');
+    const { key, cert } = await ca.leaf(host);
     server = https.createServer({ key, cert, minVersion: 'TLSv1.2' });
     server.on('tlsClientError', (_error, socket) => socket.destroy());
   } else server = http.createServer();
   server.on('request', (req: http.IncomingMessage, res: http.ServerResponse) => {
     const target = tunnelTarget(req, host, port);
     if ('refusal' in target) {
-      options.onRefused(host, target.refusal);
+      options.refused(host.slice(0, MAX_HOST_CHARS), port, target.refusal.reason);
       req.resume();
       answer(res, target.refusal);
       return;
@@ -110,12 +88,12 @@ export async function makeInterceptor(options: InterceptorOptions): Promise<http
       protocol: scheme,
       host,
       port,
-      headers: upstreamHeaders(req.rawHeaders, host, port, options.credentials),
+      headers: upstreamHeaders(req.rawHeaders, host, port, credentials),
       trustedCas: options.trustedCas,
     };
     // On a host with a credential every POST is a model request: counted, and refused if unreadable.
-    const call = classifyRequest(req.method, target.path, req.rawHeaders, options.credentials.length > 0);
-    options.onAllowed();
+    const call = classifyRequest(req.method, target.path, req.rawHeaders, credentials.length > 0);
+    options.allowed(host, port);
     if (call)
       void serveModelRequest(req, res, call, { meter: options.meter, host, port, path: target.path, send });
     else void sendOn(req, res, { ...send, path: target.path });

@@ -9,8 +9,6 @@ import type { ModelApiRecord, ReadableCall } from './apis/api.js';
 import { gemini } from './apis/gemini.js';
 import { openai } from './apis/openai.js';
 
-export type { UsageRewrite } from './apis/api.js';
-
 /** The model APIs the proxy knows, in the order they are asked. */
 export const MODEL_APIS = [anthropic, openai, gemini] as const;
 

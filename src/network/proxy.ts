@@ -16,16 +16,10 @@ import { Interceptors } from './interceptor.js';
 import { ModelMeter, type ModelUsageReport } from './model-meter.js';
 import { normalizeHost, type ProxiedPolicy } from './policy.js';
 import { plainResponses } from './send-on.js';
-import { Tally, type HostCount, type RefusedCount } from './tally.js';
+import { Tally, type TallyReport } from './tally.js';
 import { makeTunnels } from './tunnels.js';
 
-export type { HostCount, RefusedCount };
-
-export interface NetworkReport {
-  allowed: HostCount[];
-  denied: RefusedCount[];
-  /** Distinct hosts past the bound that were counted in no row (the command named too many). */
-  uncounted: number;
+export interface NetworkReport extends TallyReport {
   /** What the command spent on model APIs the proxy saw in clear, and the budget's verdict. */
   models?: ModelUsageReport;
 }

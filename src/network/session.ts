@@ -191,16 +191,11 @@ export async function startNetwork(
         else if (said.length < 5) said.push(line.slice(0, 300));
       },
     });
-    const exited = sidecarExited.then(
-      (r) => {
-        throw new Error(
-          `the network forwarder exited (${engine.name} exit ${(r as { exitCode: number }).exitCode}): ${said.join(' ')}`,
-        );
-      },
-      (error: unknown) => {
-        throw error;
-      },
-    );
+    const exited = sidecarExited.then((r) => {
+      throw new Error(
+        `the network forwarder exited (${engine.name} exit ${(r as { exitCode: number }).exitCode}): ${said.join(' ')}`,
+      );
+    });
     await within(Promise.race([listening, exited]), READY_TIMEOUT_MS, 'starting the network forwarder');
     exited.catch(() => undefined); // it exits when stopped
     if (caReady) {

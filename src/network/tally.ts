@@ -16,6 +16,14 @@ export interface RefusedCount {
   reason: string;
 }
 
+/** What the proxy let through and refused, and the hosts past the bound. */
+export interface TallyReport {
+  allowed: HostCount[];
+  denied: RefusedCount[];
+  /** Distinct hosts past the bound that were counted in no row (the command named too many). */
+  uncounted: number;
+}
+
 /** Distinct host:port rows kept. */
 export const MAX_ROWS = 500;
 
@@ -54,7 +62,7 @@ export class Tally {
     if (row) row.requests++;
   }
 
-  report(): { allowed: HostCount[]; denied: RefusedCount[]; uncounted: number } {
+  report(): TallyReport {
     const order = (a: { host: string; port: number }, b: { host: string; port: number }) =>
       a.host.localeCompare(b.host) || a.port - b.port;
     return {

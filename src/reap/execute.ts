@@ -7,9 +7,6 @@
 // On disk the reaper removes the folders itself first, carefully (remove-tree.ts): links are never followed,
 // and what cannot be deleted is reported while the rest goes.
 import * as path from 'node:path';
-import type { EngineCommands } from '../engine/engine-commands.js';
-import type { GitCommands } from '../engine/git-commands.js';
-import type { HelperImage } from '../engine/helper-image.js';
 import type { Sandbox } from '../sandbox/layout.js';
 import { type Release, tryLockSandbox } from '../sandbox/lock.js';
 import type { ParentRepository } from '../sandbox/repository.js';
@@ -19,7 +16,7 @@ import { archiveSandbox } from './archive.js';
 import type { Decision } from './decide.js';
 import type { RemovalOutcome } from './reap-report.js';
 import { sandboxText } from '../ui/sandbox-text.js';
-import type { DiskHelpersRefused } from './work.js';
+import type { WorkDeps } from './work.js';
 import { inParallel } from './parallel.js';
 import { removeHomeFolder, removeSandboxTree } from './remove-tree.js';
 import { forgetRegistrations } from './linked-worktree.js';
@@ -27,17 +24,13 @@ import { diskActivity, readRecordNames } from '../sandbox/sandbox-files.js';
 import { lookAtVolumes, type ScannedSandbox } from './scan.js';
 import { gitDirOf, type LinkedFacts } from './scanned-sandbox.js';
 
-export interface ExecuteDeps {
-  git: GitCommands;
-  engine: EngineCommands;
-  image: HelperImage;
+/** With `diskHelpersRefused` (work.ts), a disk sandbox is not archived, so kept. */
+export interface ExecuteDeps extends WorkDeps {
   /** The real root of disk sandboxes. */
   root: string;
   archiveDir: string;
   now: Date;
   log: (line: string) => void;
-  /** Why no helper binds a disk sandbox (work.ts `WorkDeps`): a disk sandbox is then not archived, so kept. */
-  diskHelpersRefused?: DiskHelpersRefused;
 }
 
 export interface Removal {

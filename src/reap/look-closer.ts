@@ -17,7 +17,7 @@ import { inParallel } from './parallel.js';
 import { measureTree } from './remove-tree.js';
 import { scanSandboxes, type ScannedSandbox } from './scan.js';
 import { isCheckable, type ScanResult } from './scanned-sandbox.js';
-import { checkWork, type DiskHelpersRefused, type WorkReport } from './work.js';
+import { checkWork, type DiskHelpersRefused, type WorkDeps, type WorkReport } from './work.js';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { isSandboxLocked } from '../sandbox/lock.js';
@@ -167,14 +167,8 @@ export function factsOf(s: ScannedSandbox): SandboxFacts {
 export async function lookCloser(
   stale: readonly ScannedSandbox[],
   facts: Map<string, SandboxFacts>,
-  deps: {
-    git: GitCommands;
-    engine: EngineCommands;
-    image: HelperImage;
-    diskHelpersRefused?: DiskHelpersRefused;
-    /** The containers' and processes' use, when the caller asked already (`observeUsage`). */
-    usage?: Promise<Usage>;
-  },
+  /** `usage`: the containers' and processes' use, when the caller asked already (`observeUsage`). */
+  deps: WorkDeps & { usage?: Promise<Usage> },
 ): Promise<Map<string, WorkReport>> {
   if (stale.length === 0) return new Map();
   // Before any work check: those start helper containers of their own, which use the volumes.

@@ -1,7 +1,6 @@
 // The reaper, as a story: scan, judge the age of everything found, look closer at the stale only (in
 // use? holding work?), decide, then carry out (or, in a dry run, only report). Independent of
 // @actions/core: the action and a CLI both drive it through a Ui.
-import type { EngineName } from '../engine/engine.js';
 import { removeStaleProbes } from '../engine/engine-probe.js';
 import { reportLeftNetworkContainers } from '../network/leftovers.js';
 import type { ReapSettings } from '../settings/settings.js';
@@ -21,25 +20,15 @@ import {
   type ReaperTools,
 } from './look-closer.js';
 
-export interface ReapOptions {
-  worktreeRoot: string;
-  volumePrefix: string;
-  engine: EngineName;
-  /**
-   * Run mode's image. The reaper never runs it: its helpers run an image made from the runner's own
-   * programs (engine/helper-image.ts), so that no image can lie about a sandbox's work.
-   */
-  image: string;
-  retention: RetentionPolicy;
-  dryRun: boolean;
-  /** 0: no limit. */
-  maxRemovals: number;
-  force: boolean;
-  /** Empty: nothing is archived. */
-  archiveDir: string;
-  /** Epoch ms; defaults to the clock. */
-  now?: number;
-}
+/**
+ * What the reaper is given of the settings. `image` is run mode's: the reaper never runs it, its helpers
+ * run an image made from the runner's own programs (engine/helper-image.ts), so that no image can lie about
+ * a sandbox's work. `now`: epoch ms, the clock by default.
+ */
+export type ReapOptions = Pick<
+  ReapSettings,
+  'worktreeRoot' | 'volumePrefix' | 'engine' | 'image' | 'dryRun' | 'maxRemovals' | 'force' | 'archiveDir'
+> & { retention: RetentionPolicy; now?: number };
 
 /** The reaper's options from the validated settings (the action and the CLI alike). */
 export function reapOptionsFrom(settings: ReapSettings): ReapOptions {

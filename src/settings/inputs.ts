@@ -104,29 +104,28 @@ export function pathInput(read: InputReader, name: string): string | undefined {
   return path.resolve(raw.trim());
 }
 
-export function image(read: InputReader): string {
-  const raw = read('image').trim();
-  if (!/^[A-Za-z0-9][A-Za-z0-9._\-/:@]*$/.test(raw) || raw.length > 512) {
-    throw new InputError(
-      'image',
-      raw,
-      'an image reference such as debian:bookworm or ghcr.io/owner/image:tag',
-    );
-  }
-  return raw;
+/** Input `name`, trimmed, when it matches `pattern` (or is empty and `optional`). */
+function matching(read: InputReader, name: string, pattern: RegExp, accepted: string, optional = false) {
+  const raw = read(name).trim();
+  if ((optional && !raw) || pattern.test(raw)) return raw;
+  throw new InputError(name, raw, accepted);
 }
 
-export function volumePrefix(read: InputReader): string {
-  const raw = read('volume-prefix').trim();
-  if (!/^[A-Za-z0-9][A-Za-z0-9_.-]{0,62}$/.test(raw)) {
-    throw new InputError(
-      'volume-prefix',
-      raw,
-      'letters, digits, _ . - (starting with a letter or digit, at most 63 characters)',
-    );
-  }
-  return raw;
-}
+export const image = (read: InputReader): string =>
+  matching(
+    read,
+    'image',
+    /^(?=.{1,512}$)[A-Za-z0-9][A-Za-z0-9._\-/:@]*$/,
+    'an image reference such as debian:bookworm or ghcr.io/owner/image:tag',
+  );
+
+export const volumePrefix = (read: InputReader): string =>
+  matching(
+    read,
+    'volume-prefix',
+    /^[A-Za-z0-9][A-Za-z0-9_.-]{0,62}$/,
+    'letters, digits, _ . - (starting with a letter or digit, at most 63 characters)',
+  );
 
 /** A first, pure check of a branch name; git's own rules are applied by `validateBranchNames`. */
 export function branchInput(read: InputReader, name: string): string {
@@ -153,13 +152,8 @@ export function revisionInput(read: InputReader, name: string): string {
   return value;
 }
 
-export function triggerCommand(read: InputReader): string {
-  const raw = read('trigger').trim();
-  if (!raw) return '';
-  if (!/^\/?[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/.test(raw))
-    throw new InputError('trigger', raw, 'one word such as /fix');
-  return raw;
-}
+export const triggerCommand = (read: InputReader): string =>
+  matching(read, 'trigger', /^\/?[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/, 'one word such as /fix', true);
 
 /** `label-trigger`: a label's name as GitHub allows it (one line, at most 50 characters). */
 export function labelTrigger(read: InputReader): string {
@@ -170,12 +164,14 @@ export function labelTrigger(read: InputReader): string {
 }
 
 /** `assignee-trigger`: a GitHub login (a bot's with or without `[bot]`). */
-export function assigneeTrigger(read: InputReader): string {
-  const raw = read('assignee-trigger').trim();
-  if (raw && !/^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})(?:\[bot\])?$/.test(raw))
-    throw new InputError('assignee-trigger', raw, 'a GitHub login such as fix-bot');
-  return raw;
-}
+export const assigneeTrigger = (read: InputReader): string =>
+  matching(
+    read,
+    'assignee-trigger',
+    /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})(?:\[bot\])?$/,
+    'a GitHub login such as fix-bot',
+    true,
+  );
 
 /** `issue-branch-prefix`: the start of a branch name (the issue's number completes it). */
 export function issueBranchPrefix(read: InputReader): string {

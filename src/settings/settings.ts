@@ -113,8 +113,10 @@ export interface ReapSettings extends CommonSettings {
   branchExpiryDays: number;
   orphanExpiryDays: number;
   dryRun: boolean;
+  /** 0: no limit. */
   maxRemovals: number;
   force: boolean;
+  /** Empty: nothing is archived. */
   archiveDir: string;
   /** Image of the helper containers that look into volume sandboxes (sh, git, du, tar). */
   image: string;
@@ -245,15 +247,6 @@ export function defaultWorktreeRoot(
       ? env.XDG_CACHE_HOME
       : path.join(env.HOME || os.homedir(), '.cache');
   return path.join(cache, 'worktree-sandbox', 'worktrees');
-}
-
-/** The host-only state folder (the git guards' records: guard-ledger.ts). Never mounted into a container. */
-export function defaultStateDir(env: NodeJS.ProcessEnv): string {
-  const state =
-    env.XDG_STATE_HOME && path.isAbsolute(env.XDG_STATE_HOME)
-      ? env.XDG_STATE_HOME
-      : path.join(env.HOME || os.homedir(), '.local', 'state');
-  return path.join(state, 'worktree-sandbox');
 }
 
 /** Applies git's own branch-name rules (`git check-ref-format --branch`) once git is at hand. */

@@ -2,18 +2,15 @@
 // against the run's budget before anything is sent, and answered here or sent on by send-on.ts instead of
 // proxy-chain's `forward`, so that its answer passes the usage scanner. On a host with a credential, every
 // POST counts. (Requests inside a tunnel the proxy ends are metered by interceptor.ts, on the same path.)
-import type * as http from 'node:http';
 import type { Handler } from '../chain.js';
 import { serveModelRequest } from '../metered-request.js';
 import { classifyRequest } from '../model-apis.js';
 import type { ModelMeter } from '../model-meter.js';
 import { upstreamHeaders } from '../request-rules.js';
+import type { plainResponses } from '../send-on.js';
 
-/** Hands a plain request's response to `serve` (send-on.ts, `plainResponses`). */
-type ServePlain = (
-  request: http.IncomingMessage,
-  serve: (res: http.ServerResponse) => Promise<void>,
-) => Promise<{ statusCode?: number }>;
+/** Hands a plain request's response to `serve`. */
+type ServePlain = ReturnType<typeof plainResponses>;
 
 export function meterHandler(meter: ModelMeter, servePlain: ServePlain): Handler {
   return {
