@@ -4,6 +4,7 @@
 //   npm run bench                      # generated repository in the shape of git's own (cached in .bench/)
 //   BENCH_REPO=/path npm run bench     # a private clone of any real repository instead
 //   BENCH_REPEAT=8 (default; even)  BENCH_STRICT=1 (exit 1 when a target is missed)  BENCH_WRITE=1 (append the raw results to docs/benchmarks.md)
+//   BENCH_ONLY=new (new sandboxes only: no reuse rounds)
 //
 // 1. start → the command's first instruction, new transient sandbox, per isolation. The action makes a
 //    repository of its own borrowing the parent's objects (git init + objects/info/alternates + reset
@@ -76,6 +77,8 @@ const VARIANTS = (process.env.BENCH_DISTS ?? `action=${DIST}`).split(',').map((e
   return { name, dist: path.resolve(dist) };
 });
 const ab = VARIANTS.length > 1;
+// BENCH_ONLY=new: new sandboxes only (start → first instruction and the whole step), no reuse rounds.
+const newOnly = process.env.BENCH_ONLY === 'new';
 
 /** action.yml's input defaults, as the runner fills them in (expressions such as the token: empty here). */
 
@@ -330,7 +333,7 @@ async function main() {
       times.disk.handP.push(h);
       log(`${i}/${REPEAT} disk: action ${seconds(a)}, hand-written with parallel checkout ${seconds(h)}`);
     }
-    for (const { isolation } of ISOLATIONS) {
+    for (const { isolation } of newOnly ? [] : ISOLATIONS) {
       const branch = (name) => `${reuseBranch}-${isolation}-${name}`;
       let outputs;
       for (const { name, dist } of VARIANTS)
@@ -425,7 +428,7 @@ async function report({ source, shape, note, load, times }) {
         );
     }
   }
-  for (const { isolation, label } of ISOLATIONS) {
+  for (const { isolation, label } of newOnly ? [] : ISOLATIONS) {
     const t = times[isolation];
     for (const { name } of VARIANTS) {
       const v = t[name];

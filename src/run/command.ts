@@ -222,10 +222,14 @@ export async function runCommand(
       onLine: hooks.onLine,
       stderrTailLines: TAIL_LINES,
     });
-    const lines = hooks.outputFd === undefined ? result.outputTail : await engine.logTail(name, TAIL_LINES);
-    const tail = lines.map((l) => (l.length > TAIL_LINE_CHARS ? `${l.slice(0, TAIL_LINE_CHARS)}…` : l));
     const durationMs = Date.now() - started;
-    const state = await engine.containerState(name);
+    // The engine's log of the container and its state: two questions asked together, one wait (each is
+    // an engine CLI start; docs/benchmarks.md).
+    const [lines, state] = await Promise.all([
+      hooks.outputFd === undefined ? result.outputTail : engine.logTail(name, TAIL_LINES),
+      engine.containerState(name),
+    ]);
+    const tail = lines.map((l) => (l.length > TAIL_LINE_CHARS ? `${l.slice(0, TAIL_LINE_CHARS)}…` : l));
     // What the engine said last: its stderr, or (output written straight to the step's log) its log of
     // the container; an engine error from before the container existed is in the step's log above.
     const engineSaid = [...result.stderrTail, ...(hooks.outputFd === undefined ? [] : lines)];

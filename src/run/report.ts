@@ -67,10 +67,13 @@ export async function buildReport(
   capture: { headRef: string; committed: boolean; staleLocks: number; cleared?: ClearedTrap[] },
 ): Promise<WorktreeReport> {
   const { store, snapshot, head, tip } = imported;
+  const changedSinceStart = changedPaths(git, store, startSha, snapshot);
   const [commits, changed, dirty, unpushed] = await Promise.all([
     countCommits(git, parentPath, [`${startSha}..${tip}`]),
-    changedPaths(git, store, startSha, snapshot),
-    changedPaths(git, store, head, snapshot),
+    changedSinceStart,
+    // With no new commit, what is uncommitted is what changed since the start: one walk answers both
+    // (two git processes fewer).
+    head === startSha ? changedSinceStart : changedPaths(git, store, head, snapshot),
     savedRefs(git, parentPath).then((saved) => countUnsaved(git, parentPath, [tip], saved)),
   ]);
   if (!commits) throw new Error(`git could not count the commits from ${startSha} to ${tip}`);

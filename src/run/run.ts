@@ -82,7 +82,8 @@ export async function runSandbox(settings: RunSettings, deps: RunDeps): Promise<
       await release();
     }
   } finally {
-    // What the probe made goes now, not on the way to the command.
+    // What the probe made goes, if the command's end did not start that (runLocked); never on the way
+    // to the command.
     await proof.remove();
   }
 }
@@ -164,6 +165,8 @@ async function runLocked(settings: RunSettings, deps: RunDeps, planned: Planned)
       ),
     );
     deps.save({ container: undefined, exitCode: command.exitCode });
+    // What the probe made goes while the work is imported, not after it: runSandbox awaits it at the end.
+    void proof.remove();
     reportCommand(ui, command);
     // The reply is scanned before it is shown anywhere: with `block`, a secret in it fails the step here,
     // before the work is imported or pushed, and the sandbox keeps everything for a person to look at.

@@ -49,12 +49,14 @@ export async function prepareSandbox(
   // while a sandbox is written: a container or a checkout that hangs must not stop other sandboxes of the
   // same parent. While the sandbox is written, this run's sandbox lock keeps every other run, the reaper
   // and `rm` away from it, and its `creating` record says it is half-made if this run dies.
-  const begun = await withRepositoryLock(parent.gitDir, () => beginCreation(git, engine, sandbox, plan, log));
+  const begun = await withRepositoryLock(parent.gitDir, () =>
+    beginCreation(git, engine, sandbox, plan, log, found.present),
+  );
   if ('reused' in begun) return begun.reused;
   const { seed } = begun;
   try {
     if (sandbox.isolation === 'disk') await createOnDisk(git, sandbox, seed);
-    else await createInVolume(engine, sandbox, seed, imageName, begun.recover);
+    else await createInVolume(engine, sandbox, seed, imageName, begun.recover, begun.present);
   } catch (error) {
     // What was made here goes; a volume that was there before is kept.
     if (sandbox.isolation === 'disk') await removeDiskFolders(sandbox).catch(() => undefined);
@@ -76,6 +78,8 @@ type Begun =
       seed: Seed;
       /** A run was killed while creating it: what it left is replaced. */
       recover: boolean;
+      /** Whether the sandbox's volume or folder is there. */
+      present: boolean;
       /** A volume that was there before this run (not half-made by a killed one): kept if creation fails. */
       volumeWasThere: boolean;
     };
@@ -92,10 +96,12 @@ async function beginCreation(
   sandbox: Sandbox,
   plan: BranchPlan,
   log: Log,
+  /** Whether the volume is there, as the engine said before the repository lock. */
+  volumePresent: boolean,
 ): Promise<Begun> {
   const { parent } = sandbox;
   const refs = sandboxRefs(sandbox);
-  const { head, creating, present, reused } = await lookUp(git, engine, sandbox, refs);
+  const { head, creating, present, reused } = await lookUp(git, engine, sandbox, refs, volumePresent);
   if (reused) return { reused };
   if (head && !creating) {
     log.info(`Sandbox ${sandbox.name} (${whereIs(sandbox)}) is gone: its records in the parent are dropped.`);
@@ -119,20 +125,28 @@ async function beginCreation(
     await dropRecords(git, parent, refs);
     throw error;
   }
-  return { seed, recover: creating, volumeWasThere: present && !creating };
+  return { seed, recover: creating, present, volumeWasThere: present && !creating };
 }
 
-/** The sandbox's records, whether it is there, and so whether it is reused as it is. */
+/**
+ * The sandbox's records, whether it is there, and so whether it is reused as it is. The records are read
+ * again under the repository lock; the engine's word on the volume is asked once (`volumePresent`): only a
+ * holder of the sandbox's lock (this run; the post step, the reaper and `rm` take it too) removes the
+ * volume, so it cannot change in between.
+ */
 async function lookUp(
   git: GitCommands,
   engine: EngineCommands,
   sandbox: Sandbox,
   refs: SandboxRefs,
+  volumePresent?: boolean,
 ): Promise<{ head?: string; creating: boolean; present: boolean; reused?: PreparedSandbox }> {
   const upstreamRef = sandbox.branch ? `refs/remotes/origin/${sandbox.branch}` : '';
   const [recorded, present] = await Promise.all([
     readRecords(git, sandbox.parent, refs, upstreamRef),
-    sandbox.isolation === 'container' ? engine.volumeExists(sandbox.volume) : pathExists(sandbox.hostPath),
+    sandbox.isolation === 'container'
+      ? (volumePresent ?? engine.volumeExists(sandbox.volume))
+      : pathExists(sandbox.hostPath),
   ]);
   const head = recorded.get(refs.head);
   const creating = recorded.has(refs.creating);

@@ -72,6 +72,7 @@ export class EngineViewProof {
   private helper?: Promise<Probe>;
   private proved?: Promise<void>;
   private planted?: Promise<PlantedProbe>;
+  private removed?: Promise<void>;
 
   constructor(
     private readonly engine: EngineCommands,
@@ -120,8 +121,13 @@ export class EngineViewProof {
     return this.planted;
   }
 
-  /** What the proof made that is still there (the helper, files) goes. */
-  async remove(): Promise<void> {
+  /** What the proof made that is still there (the helper, files) goes; once, whoever asks again. */
+  remove(): Promise<void> {
+    this.removed ??= this.removeNow();
+    return this.removed;
+  }
+
+  private async removeNow(): Promise<void> {
     await Promise.all([
       // A helper the engine did not remove (or that a failed probe could not) stays named for the post
       // step, which tries again.

@@ -123,8 +123,10 @@ export async function createInVolume(
   seed: Seed,
   image: string,
   recover: boolean,
+  /** Whether the volume is there (create.ts asked the engine, under this run's sandbox lock). */
+  present: boolean,
 ): Promise<void> {
-  if (!(await engine.volumeExists(sandbox.volume)))
+  if (!present)
     await engine.createVolume(sandbox.volume, volumeLabels({ ...sandbox, parentPath: sandbox.parent.path }));
   const id = currentIdentity();
   const [wt, ...rest] = initArgs(sandbox, seed);
