@@ -1,5 +1,5 @@
 // The cost of metering a model API's answer (docs/network.md, "Model usage and budget"): the proxy of this
-// source, in a child process of its own, on its Unix socket; a server in this process streams a 10 MB
+// source, in child processes of its own (one for the plain variants, one for TLS), each on a Unix socket; a server in this process streams a 10 MB
 // answer of server-sent events in Anthropic's shape (usage at the start and the end) to a plain-HTTP
 // POST /v1/messages, which the proxy meters, and from an HTTPS server to the same POST on a host in
 // `credentials`, whose TLS the proxy ends (the path of every hosted model API: TLS from the command, the
@@ -54,12 +54,16 @@ fs.writeFileSync(
 import * as fs from 'node:fs';
 import { startProxy, parseNetwork, parseCredentials, createRunCa } from './network.mjs';
 const [socketPath, allow, credential, serverCaFile] = process.argv.slice(2);
-await startProxy({
-  policy: parseCredentials(credential, parseNetwork(allow)),
-  socketPath,
-  ca: await createRunCa(),
-  trustedCas: fs.readFileSync(serverCaFile, 'utf8'),
-});
+await startProxy(
+  credential
+    ? {
+        policy: parseCredentials(credential, parseNetwork(allow)),
+        socketPath,
+        ca: await createRunCa(),
+        trustedCas: fs.readFileSync(serverCaFile, 'utf8'),
+      }
+    : { policy: parseNetwork(allow), socketPath },
+);
 console.log('ready');
 // Each line in: this process's CPU time so far (microseconds), one line out.
 for await (const _ of readline.createInterface({ input: process.stdin })) {
@@ -114,44 +118,53 @@ const secureServer = https.createServer(await serverCa.leaf('localhost'), answer
 await new Promise((r) => secureServer.listen(0, '127.0.0.1', r));
 const securePort = secureServer.address().port;
 
-const socketPath = path.join(work, 'proxy.sock');
-const proxy = spawn(
-  process.execPath,
-  [
-    path.join(work, 'proxy.mjs'),
-    socketPath,
-    `localhost:${port}, localhost:${securePort}`,
-    `localhost:${securePort} x-api-key: bench-key`,
-    serverCaFile,
-  ],
-  { stdio: ['pipe', 'pipe', 'inherit'] },
-);
-const lines = [];
-let waiting;
-let buffered = '';
-proxy.stdout.on('data', (d) => {
-  buffered += d;
-  let nl;
-  while ((nl = buffered.indexOf('\n')) !== -1) {
-    lines.push(buffered.slice(0, nl));
-    buffered = buffered.slice(nl + 1);
-    waiting?.();
-  }
-});
-const nextLine = () =>
-  new Promise((resolve) => {
-    const take = () => {
-      waiting = undefined;
-      if (lines.length) resolve(lines.shift());
-      else waiting = take;
-    };
-    take();
+/**
+ * A proxy of this source in a child process of its own (`args` after its socket's path), and its CPU time
+ * so far (ms), read on request. The plain and the TLS variants each have their own, so that neither's
+ * connections, heap or collections weigh on the other's figures.
+ */
+async function proxyProcess(name, args) {
+  const socketPath = path.join(work, `${name}.sock`);
+  const child = spawn(process.execPath, [path.join(work, 'proxy.mjs'), socketPath, ...args], {
+    stdio: ['pipe', 'pipe', 'inherit'],
   });
-await nextLine(); // ready
-const cpu = async () => {
-  proxy.stdin.write('\n');
-  return Number(await nextLine());
-};
+  const lines = [];
+  let waiting;
+  let buffered = '';
+  child.stdout.on('data', (d) => {
+    buffered += d;
+    let nl;
+    while ((nl = buffered.indexOf('\n')) !== -1) {
+      lines.push(buffered.slice(0, nl));
+      buffered = buffered.slice(nl + 1);
+      waiting?.();
+    }
+  });
+  const nextLine = () =>
+    new Promise((resolve) => {
+      const take = () => {
+        waiting = undefined;
+        if (lines.length) resolve(lines.shift());
+        else waiting = take;
+      };
+      take();
+    });
+  await nextLine(); // ready
+  return {
+    socketPath,
+    cpu: async () => {
+      child.stdin.write('\n');
+      return Number(await nextLine()) / 1000;
+    },
+    kill: () => child.kill(),
+  };
+}
+const plainProxy = await proxyProcess('plain', [`localhost:${port}`]);
+const tlsProxy = await proxyProcess('tls', [
+  `localhost:${securePort}`,
+  `localhost:${securePort} x-api-key: bench-key`,
+  serverCaFile,
+]);
 
 /**
  * An agent for the credential host: one CONNECT tunnel through the proxy, TLS inside it (the proxy's
@@ -161,7 +174,12 @@ function tunnelAgent() {
   const agent = new https.Agent({ keepAlive: true, maxSockets: 1 });
   agent.createConnection = (_options, done) => {
     http
-      .request({ socketPath, method: 'CONNECT', path: `localhost:${securePort}`, agent: false })
+      .request({
+        socketPath: tlsProxy.socketPath,
+        method: 'CONNECT',
+        path: `localhost:${securePort}`,
+        agent: false,
+      })
       .once('connect', (res, socket) => {
         if (res.statusCode !== 200) return done(new Error(`CONNECT: ${res.statusCode}`));
         const secure = tls.connect({ socket, servername: 'localhost', rejectUnauthorized: false });
@@ -183,7 +201,7 @@ async function post(target, agent) {
       {
         ...(agent
           ? { agent, host: 'localhost', port: securePort, path: target }
-          : { agent: false, socketPath, path: `http://localhost:${port}${target}` }),
+          : { agent: false, socketPath: plainProxy.socketPath, path: `http://localhost:${port}${target}` }),
         method: 'POST',
         headers: { host: `localhost:${agent ? securePort : port}`, 'content-type': 'application/json' },
       },
@@ -209,13 +227,14 @@ async function post(target, agent) {
  */
 async function once({ target, secure }) {
   const agent = secure ? tunnelAgent() : undefined;
-  const before = await cpu();
+  const proxy = secure ? tlsProxy : plainProxy;
+  const before = await proxy.cpu();
   const ttfbs = [];
   for (let i = 0; i < BATCH; i++) ttfbs.push(await post(target, agent));
   agent?.destroy();
   // Let the proxy finish its side (the answer recorded, the tunnel closed) before its CPU is read.
   await new Promise((r) => setTimeout(r, 20));
-  return { cpu: ((await cpu()) - before) / 1000 / BATCH, ttfb: median(ttfbs) };
+  return { cpu: ((await proxy.cpu()) - before) / BATCH, ttfb: median(ttfbs) };
 }
 
 const variants = {
@@ -243,7 +262,8 @@ for (let round = 0; round < ROUNDS; round++) {
   paired.push(((inRound.metered - inRound.unscanned) / inRound.unscanned) * 100);
   pairedTls.push(((inRound['tls-metered'] - inRound['tls-unscanned']) / inRound['tls-unscanned']) * 100);
 }
-proxy.kill();
+plainProxy.kill();
+tlsProxy.kill();
 server.close();
 secureServer.close();
 

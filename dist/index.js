@@ -1,7 +1,7 @@
 import { createRequire as __WEBPACK_EXTERNAL_createRequire } from "module";
 /******/ var __webpack_modules__ = ({
 
-/***/ 6934:
+/***/ 7616:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -68,24 +68,26 @@ const ACTION_DEFAULTS = Object.fromEntries(Object.entries(ACTION_INPUTS).flatMap
 
 /***/ }),
 
-/***/ 7467:
+/***/ 3833:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   P: () => (/* binding */ actionIo),
 /* harmony export */   V: () => (/* binding */ actionUi)
 /* harmony export */ });
-/* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(175);
+/* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7710);
 /* harmony import */ var node_crypto__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(7598);
 /* harmony import */ var node_crypto__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__nccwpck_require__.n(node_crypto__WEBPACK_IMPORTED_MODULE_1__);
 /* harmony import */ var node_os__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(8161);
 /* harmony import */ var node_os__WEBPACK_IMPORTED_MODULE_2___default = /*#__PURE__*/__nccwpck_require__.n(node_os__WEBPACK_IMPORTED_MODULE_2__);
-/* harmony import */ var _ui_ui_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(6508);
-/* harmony import */ var _ui_sandbox_text_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(8143);
-/* harmony import */ var _step_state_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(2516);
-/* harmony import */ var _present_step_summary_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(5526);
+/* harmony import */ var _ui_ui_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(5750);
+/* harmony import */ var _ui_sandbox_text_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(9633);
+/* harmony import */ var _step_state_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(4634);
+/* harmony import */ var _present_progress_comment_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(3936);
+/* harmony import */ var _present_step_summary_js__WEBPACK_IMPORTED_MODULE_7__ = __nccwpck_require__(2700);
 // How the core talks to a person in a workflow run: log groups, annotations, masked secrets, and text from
 // a sandbox fenced so that no line of it can act as a workflow command.
+
 
 
 
@@ -148,16 +150,17 @@ function actionIo(ui, redaction) {
         debug: (message) => _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .debug */ .Yz(message),
         env: process.env,
         setOutput: (name, value) => _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .setOutput */ .uH(name, redaction.redact(value)),
-        summary: (markdown) => (0,_present_step_summary_js__WEBPACK_IMPORTED_MODULE_6__/* .writeSummary */ .Sy)(redaction, markdown),
+        summary: (markdown) => (0,_present_step_summary_js__WEBPACK_IMPORTED_MODULE_7__/* .writeSummary */ .Sy)(redaction, markdown),
         save: _step_state_js__WEBPACK_IMPORTED_MODULE_5__/* .saveRunState */ .iZ,
         redaction,
+        text: _present_progress_comment_js__WEBPACK_IMPORTED_MODULE_6__,
     };
 }
 
 
 /***/ }),
 
-/***/ 2516:
+/***/ 4634:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -166,7 +169,7 @@ function actionIo(ui, redaction) {
 /* harmony export */   iZ: () => (/* binding */ saveRunState),
 /* harmony export */   tl: () => (/* binding */ isPost)
 /* harmony export */ });
-/* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(175);
+/* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7710);
 // The action's state between its two phases (GITHUB_STATE), and which of the two is running. As in
 // actions/checkout: the flag is saved when the module first loads in the main step.
 
@@ -198,14 +201,14 @@ function loadRunState() {
 
 /***/ }),
 
-/***/ 132:
+/***/ 5126:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   Q: () => (/* binding */ HttpClient),
 /* harmony export */   w: () => (/* binding */ loadHttpClient)
 /* harmony export */ });
-/* harmony import */ var _on_demand_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3093);
+/* harmony import */ var _on_demand_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7575);
 // What the bundle gets for `import … from '@actions/http-client'` (tsconfig.json `paths`, which ncc's
 // resolver follows; docs/adr/0008-undici-on-demand.md). @actions/core imports its OIDC client, and with
 // it @actions/http-client, Node's http, https and tls, and tunnel (net, assert), the moment it is
@@ -215,7 +218,7 @@ function loadRunState() {
 // the only one that runs. The names are the ones the bundled toolkit imports (checked by
 // on-demand.spec.ts).
 
-const client = (0,_on_demand_js__WEBPACK_IMPORTED_MODULE_0__/* .onDemand */ .h)('@actions/http-client', 'loadHttpClient', () => __nccwpck_require__.e(/* import() */ 947).then(__nccwpck_require__.t.bind(__nccwpck_require__, 1947, 23)));
+const client = (0,_on_demand_js__WEBPACK_IMPORTED_MODULE_0__/* .onDemand */ .h)('@actions/http-client', 'loadHttpClient', () => __nccwpck_require__.e(/* import() */ 659).then(__nccwpck_require__.t.bind(__nccwpck_require__, 9659, 23)));
 const loaded = client.loaded;
 /** Loads @actions/http-client (once); the GitHub API client awaits this before it loads @actions/github. */
 const loadHttpClient = client.load;
@@ -227,7 +230,7 @@ const HttpClient = function HttpClient(...args) {
 
 /***/ }),
 
-/***/ 3093:
+/***/ 7575:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -251,7 +254,7 @@ function onDemand(name, loaderName, importModule) {
 
 /***/ }),
 
-/***/ 5453:
+/***/ 5011:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -260,7 +263,7 @@ function onDemand(name, loaderName, importModule) {
 /* harmony export */   s$: () => (/* binding */ containerRunArgs)
 /* harmony export */ });
 /* unused harmony export mountArg */
-/* harmony import */ var _labels_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1933);
+/* harmony import */ var _labels_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9667);
 
 /** The runner's uid:gid: containers run as it, so that what they write belongs to the runner. */
 function currentIdentity() {
@@ -332,7 +335,7 @@ function containerRunArgs(engine, spec, bindSource = (f) => f) {
 
 /***/ }),
 
-/***/ 299:
+/***/ 389:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -361,7 +364,7 @@ function firstLine(text) {
 
 /***/ }),
 
-/***/ 4879:
+/***/ 6269:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -378,10 +381,10 @@ function firstLine(text) {
 /* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__nccwpck_require__.n(node_fs_promises__WEBPACK_IMPORTED_MODULE_1__);
 /* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(6760);
 /* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_2___default = /*#__PURE__*/__nccwpck_require__.n(node_path__WEBPACK_IMPORTED_MODULE_2__);
-/* harmony import */ var _container_args_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(5453);
-/* harmony import */ var _engine_error_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(299);
-/* harmony import */ var _host_paths_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(681);
-/* harmony import */ var _labels_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(1933);
+/* harmony import */ var _container_args_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(5011);
+/* harmony import */ var _engine_error_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(389);
+/* harmony import */ var _host_paths_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(6387);
+/* harmony import */ var _labels_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(9667);
 // Verify, don't assume: before a run makes or uses a sandbox, prove that the engine sees the folders the
 // action mounts where the action sees them. In each folder the action writes a file with a random name;
 // the engine is asked to create (not start) a helper container that binds each file. An engine refuses
@@ -600,7 +603,7 @@ async function removeStaleProbes(engine, nowMs = Date.now(), olderThanMs = STALE
 
 /***/ }),
 
-/***/ 6595:
+/***/ 1665:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -613,13 +616,13 @@ __nccwpck_require__.d(__webpack_exports__, {
 // UNUSED EXPORTS: ContainerEngine
 
 // EXTERNAL MODULE: ./src/engine/container-args.ts
-var container_args = __nccwpck_require__(5453);
+var container_args = __nccwpck_require__(5011);
 // EXTERNAL MODULE: ./src/engine/engine-error.ts
-var engine_error = __nccwpck_require__(299);
+var engine_error = __nccwpck_require__(389);
 // EXTERNAL MODULE: external "node:crypto"
 var external_node_crypto_ = __nccwpck_require__(7598);
 // EXTERNAL MODULE: ./src/engine/time-limits.ts
-var time_limits = __nccwpck_require__(2760);
+var time_limits = __nccwpck_require__(1814);
 ;// CONCATENATED MODULE: ./src/engine/helper-run.ts
 // A helper container under its time limit: when the limit runs out, the container itself is stopped and
 // removed by its name, since killing the engine CLI alone would leave it running.
@@ -676,11 +679,11 @@ async function removeLateContainer(engine, name) {
 }
 
 // EXTERNAL MODULE: ./src/engine/inventory.ts
-var inventory = __nccwpck_require__(88);
+var inventory = __nccwpck_require__(3190);
 // EXTERNAL MODULE: ./src/engine/host-paths.ts
-var host_paths = __nccwpck_require__(681);
+var host_paths = __nccwpck_require__(6387);
 // EXTERNAL MODULE: ./src/engine/start-failure.ts
-var start_failure = __nccwpck_require__(6627);
+var start_failure = __nccwpck_require__(8557);
 ;// CONCATENATED MODULE: ./src/engine/mode.ts
 
 class EngineModeError extends Error {
@@ -813,7 +816,7 @@ function lastLine(text) {
 }
 
 // EXTERNAL MODULE: ./src/engine/proc.ts + 2 modules
-var proc = __nccwpck_require__(8243);
+var proc = __nccwpck_require__(729);
 ;// CONCATENATED MODULE: ./src/engine/engine.ts
 // The container engine CLI (Docker, or Podman which speaks the same CLI) behind one interface
 // (EngineCommands, engine-commands.ts). Argument arrays only; values that could be secrets travel in the
@@ -1042,7 +1045,7 @@ const createEngine = (name) => new ContainerEngine(name);
 
 /***/ }),
 
-/***/ 6575:
+/***/ 8657:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -1061,7 +1064,7 @@ const NO_EXTERNAL_DIFF = ['--no-ext-diff', '--no-textconv', '--no-renames'];
 
 /***/ }),
 
-/***/ 2975:
+/***/ 3229:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -1071,7 +1074,7 @@ const NO_EXTERNAL_DIFF = ['--no-ext-diff', '--no-textconv', '--no-renames'];
 /* harmony export */   zz: () => (/* binding */ GIT_NETWORK_CONFIG)
 /* harmony export */ });
 /* unused harmony export HARDENED_GIT_CONFIG */
-/* harmony import */ var _proc_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8243);
+/* harmony import */ var _proc_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(729);
 // git's hardened configuration and environment: what keeps a repository's own settings (which a container
 // may have written) from running anything on the host: hooks, fsmonitor, pagers, external diffs, automatic
 // gc that would prune live sandboxes. Host-side git gets it through Git; git run by the action's scripts
@@ -1148,7 +1151,7 @@ function baseGitEnv() {
 
 /***/ }),
 
-/***/ 4589:
+/***/ 1763:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -1159,18 +1162,18 @@ __nccwpck_require__.d(__webpack_exports__, {
   lD: () => (/* binding */ createGit)
 });
 
-// UNUSED EXPORTS: FETCH_REF_ROOT, Git, NO_EXTERNAL_DIFF, checkingGit
+// UNUSED EXPORTS: FETCH_REF_ROOT, Git, NO_EXTERNAL_DIFF
 
 // EXTERNAL MODULE: external "node:crypto"
 var external_node_crypto_ = __nccwpck_require__(7598);
 // EXTERNAL MODULE: ./src/engine/git-commands.ts
-var git_commands = __nccwpck_require__(6575);
+var git_commands = __nccwpck_require__(8657);
 // EXTERNAL MODULE: ./src/engine/git-hardening.ts
-var git_hardening = __nccwpck_require__(2975);
+var git_hardening = __nccwpck_require__(3229);
 // EXTERNAL MODULE: ./src/engine/proc.ts + 2 modules
-var proc = __nccwpck_require__(8243);
+var proc = __nccwpck_require__(729);
 // EXTERNAL MODULE: ./src/engine/time-limits.ts
-var time_limits = __nccwpck_require__(2760);
+var time_limits = __nccwpck_require__(1814);
 ;// CONCATENATED MODULE: ./src/engine/git-version.ts
 // Which git the action needs, checked once when the wrapper is made: an older git lacks options the
 // hardening relies on.
@@ -1214,7 +1217,7 @@ function compareVersions(a, b) {
 // EXTERNAL MODULE: external "node:child_process"
 var external_node_child_process_ = __nccwpck_require__(1421);
 // EXTERNAL MODULE: ./src/engine/tool-path.ts
-var tool_path = __nccwpck_require__(9874);
+var tool_path = __nccwpck_require__(2428);
 ;// CONCATENATED MODULE: ./src/engine/piped-process.ts
 // A long-lived program that answers one question at a time (git's `cat-file --batch`), read back in exact
 // amounts. Argument arrays only, as in proc.ts.
@@ -1361,20 +1364,9 @@ class Git {
     }
     /** The wrapper, once git is known to be there and new enough. */
     static async create() {
-        const { git, checked } = Git.checking();
-        await checked;
-        return git;
-    }
-    /**
-     * The wrapper at once, and the version check as a promise, so that the check overlaps the first calls
-     * (start-up latency counts). Await `checked` before trusting any other answer: when git is missing or
-     * too old, its error is the one to report.
-     */
-    static checking() {
         const git = new Git((0,git_hardening/* baseGitEnv */.ZB)());
-        const checked = checkGitVersion(git.env);
-        checked.catch(() => undefined); // awaited by the caller
-        return { git, checked };
+        await checkGitVersion(git.env);
+        return git;
     }
     /**
      * Runs git in `cwd` under the time limit of its kind of work; never throws for a non-zero exit (see
@@ -1576,14 +1568,13 @@ class Git {
         return result.exitCode === 0 ? result.stdout.trim() : undefined;
     }
 }
-/** git as the layers above engine/ hold it, the interface (Git.create, Git.checking); a spec holds a fake. */
+/** git as the layers above engine/ hold it, the interface (Git.create); a spec holds a fake. */
 const createGit = () => Git.create();
-const checkingGit = () => Git.checking();
 
 
 /***/ }),
 
-/***/ 681:
+/***/ 6387:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -1792,7 +1783,7 @@ async function discoverHostView(exec, facts = readOwnFacts(), timeLimitMs = INSP
 
 /***/ }),
 
-/***/ 88:
+/***/ 3190:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -1868,7 +1859,7 @@ async function listContainers(engine, label) {
 
 /***/ }),
 
-/***/ 1933:
+/***/ 9667:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -1918,7 +1909,7 @@ function sandboxHelperLabels(sandbox) {
 
 /***/ }),
 
-/***/ 8243:
+/***/ 729:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -2038,9 +2029,9 @@ function runsInGroup(pid, pgid) {
 }
 
 // EXTERNAL MODULE: ./src/engine/time-limits.ts
-var time_limits = __nccwpck_require__(2760);
+var time_limits = __nccwpck_require__(1814);
 // EXTERNAL MODULE: ./src/engine/tool-path.ts
-var tool_path = __nccwpck_require__(9874);
+var tool_path = __nccwpck_require__(2428);
 ;// CONCATENATED MODULE: ./src/engine/proc.ts
 // Where child processes start (with piped-process.ts, for a long-lived one): run to their end, with their
 // output buffered or streamed. Argument arrays only: nothing here goes through a shell.
@@ -2319,7 +2310,7 @@ async function runStreaming(tool, args, options) {
 
 /***/ }),
 
-/***/ 6627:
+/***/ 8557:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -2434,7 +2425,7 @@ function startFailureHint(stderr) {
 
 /***/ }),
 
-/***/ 2760:
+/***/ 1814:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -2564,7 +2555,7 @@ function formatLimit(ms) {
 
 /***/ }),
 
-/***/ 9874:
+/***/ 2428:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -2623,7 +2614,7 @@ function findOnPath(tool, searchPath) {
 
 /***/ }),
 
-/***/ 6715:
+/***/ 4126:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -2634,12 +2625,60 @@ __nccwpck_require__.d(__webpack_exports__, {
   Ng: () => (/* binding */ describeRequest)
 });
 
-// UNUSED EXPORTS: PROGRESS_MARKER, parseTrigger
+// UNUSED EXPORTS: PROGRESS_MARKER
 
-// EXTERNAL MODULE: ./src/github/request.ts
-var request = __nccwpck_require__(3328);
+;// CONCATENATED MODULE: ./src/github/request.ts
+// What the pull-request bot reads from an event and the request it makes of it: the shared types and
+// the defensive payload readers of event.ts and issue-event.ts (any field may be missing or of the wrong
+// type, and then the event starts nothing). Pure.
+
+/**
+ * The trigger must be the comment's first word, whole (`/fixed` is not `/fix`; case is ignored). The
+ * rest of the comment, without the blank space that separates it, is the argument text (CRLF read as LF).
+ * A first line indented as a Markdown code block (a tab, or four spaces) is code, not a request.
+ */
+function parseTrigger(body, trigger) {
+    if (!trigger)
+        return undefined;
+    const unixBody = body.replace(/\r\n/g, '\n');
+    if (/^(?:[ \t]*\n)*(?: {0,3}\t| {4})/.test(unixBody))
+        return undefined;
+    const text = unixBody.replace(/^\s+/, '');
+    const end = text.search(/\s/);
+    const word = end < 0 ? text : text.slice(0, end);
+    if (word.toLowerCase() !== trigger.toLowerCase())
+        return undefined;
+    return { args: end < 0 ? '' : text.slice(end).trim() };
+}
+function record(value) {
+    return value && typeof value === 'object' ? value : {};
+}
+function request_text(value) {
+    return typeof value === 'string' ? value : '';
+}
+function positive(value) {
+    return typeof value === 'number' && Number.isInteger(value) && value > 0 ? value : undefined;
+}
+function user(value, association, eventNeedsWrite = false) {
+    const u = record(value);
+    const login = request_text(u.login);
+    if (!login)
+        return undefined;
+    return {
+        login,
+        type: request_text(u.type) || 'User',
+        association: request_text(association) || undefined,
+        eventNeedsWrite,
+    };
+}
+function ignore(reason) {
+    return { run: false, reason };
+}
+
+// EXTERNAL MODULE: ./src/run/progress-data.ts
+var progress_data = __nccwpck_require__(5183);
 // EXTERNAL MODULE: ./src/github/permissions.ts
-var permissions = __nccwpck_require__(933);
+var permissions = __nccwpck_require__(5435);
 ;// CONCATENATED MODULE: ./src/github/issue-event.ts
 
 
@@ -2649,21 +2688,21 @@ function issueTriggers(trigger) {
 }
 /** `issue_comment` on an issue that is not a pull request. */
 function decideIssueComment(event, trigger) {
-    const comment = (0,request/* record */.g1)(event.comment);
-    const body = (0,request/* text */.Qq)(comment.body);
-    if (body.trimStart().startsWith(request/* PROGRESS_MARKER */.b$))
-        return (0,request/* ignore */.Xe)('the comment is a progress comment of this action');
-    const parsed = (0,request/* parseTrigger */.uc)(body, trigger.command);
+    const comment = record(event.comment);
+    const body = request_text(comment.body);
+    if (body.trimStart().startsWith(progress_data/* PROGRESS_MARKER */.b))
+        return ignore('the comment is a progress comment of this action');
+    const parsed = parseTrigger(body, trigger.command);
     if (!parsed)
-        return (0,request/* ignore */.Xe)(`the comment does not start with ${trigger.command}`);
+        return ignore(`the comment does not start with ${trigger.command}`);
     const issue = readIssue(event, 'comment');
     if ('reason' in issue)
-        return (0,request/* ignore */.Xe)(issue.reason);
+        return ignore(issue.reason);
     issue.commentBody = body;
-    const id = (0,request/* positive */.yj)(comment.id);
-    const requester = (0,request/* user */.kQ)(comment.user, comment.author_association);
+    const id = positive(comment.id);
+    const requester = user(comment.user, comment.author_association);
     if (!id || !requester)
-        return (0,request/* ignore */.Xe)('the comment payload lacks the comment id or author');
+        return ignore('the comment payload lacks the comment id or author');
     return {
         run: true,
         request: {
@@ -2676,71 +2715,71 @@ function decideIssueComment(event, trigger) {
 }
 /** `issues`: `labeled` with `label-trigger`, `assigned` with `assignee-trigger`; nothing else. */
 function decideIssues(event, trigger) {
-    const action = (0,request/* text */.Qq)(event.action);
+    const action = request_text(event.action);
     let issueRequest;
     if (action === 'labeled' && trigger.labelTrigger) {
-        const label = (0,request/* text */.Qq)((0,request/* record */.g1)(event.label).name);
+        const label = request_text(record(event.label).name);
         if (label !== trigger.labelTrigger)
-            return (0,request/* ignore */.Xe)(`the label added is not ${trigger.labelTrigger} (label-trigger)`);
+            return ignore(`the label added is not ${trigger.labelTrigger} (label-trigger)`);
         issueRequest = readIssue(event, 'label');
         if (!('reason' in issueRequest))
             issueRequest.label = label;
     }
     else if (action === 'assigned' && trigger.assigneeTrigger) {
-        const login = (0,request/* text */.Qq)((0,request/* record */.g1)(event.assignee).login);
+        const login = request_text(record(event.assignee).login);
         if ((0,permissions/* botName */.hO)(login) !== (0,permissions/* botName */.hO)(trigger.assigneeTrigger))
-            return (0,request/* ignore */.Xe)(`the issue was not assigned to ${trigger.assigneeTrigger} (assignee-trigger)`);
+            return ignore(`the issue was not assigned to ${trigger.assigneeTrigger} (assignee-trigger)`);
         issueRequest = readIssue(event, 'assignment');
     }
     else {
         const served = issueTriggers(trigger);
-        return (0,request/* ignore */.Xe)(`issues action '${action}' starts no run (${served.length ? served.join(' and ') : 'none'} do, with label-trigger and assignee-trigger)`);
+        return ignore(`issues action '${action}' starts no run (${served.length ? served.join(' and ') : 'none'} do, with label-trigger and assignee-trigger)`);
     }
     if ('reason' in issueRequest)
-        return (0,request/* ignore */.Xe)(issueRequest.reason);
+        return ignore(issueRequest.reason);
     // The payload carries no association for the sender: labelling and assigning need triage access at
     // least, and the run asks the API for the sender's write access as for everyone.
-    const requester = (0,request/* user */.kQ)(event.sender, undefined, true);
+    const requester = user(event.sender, undefined, true);
     if (!requester)
-        return (0,request/* ignore */.Xe)('the issues payload lacks its sender');
+        return ignore('the issues payload lacks its sender');
     return { run: true, request: { event: 'issues', requester, issue: issueRequest } };
 }
 function readIssue(event, how) {
-    const issue = (0,request/* record */.g1)(event.issue);
-    const number = (0,request/* positive */.yj)(issue.number);
+    const issue = record(event.issue);
+    const number = positive(issue.number);
     if (!number)
         return { reason: 'the payload lacks the issue number' };
     if (issue.pull_request)
         return { reason: `#${number} is a pull request, not an issue` };
     if (issue.locked === true)
         return { reason: `issue #${number} is locked` };
-    if ((0,request/* text */.Qq)(issue.state) !== 'open')
-        return { reason: `issue #${number} is ${(0,request/* text */.Qq)(issue.state) || 'not open'}` };
+    if (request_text(issue.state) !== 'open')
+        return { reason: `issue #${number} is ${request_text(issue.state) || 'not open'}` };
     const labels = Array.isArray(issue.labels)
-        ? issue.labels.map((l) => (0,request/* text */.Qq)((0,request/* record */.g1)(l).name)).filter(Boolean)
+        ? issue.labels.map((l) => request_text(record(l).name)).filter(Boolean)
         : [];
-    return { number, title: (0,request/* text */.Qq)(issue.title), body: (0,request/* text */.Qq)(issue.body), labels, how };
+    return { number, title: request_text(issue.title), body: request_text(issue.body), labels, how };
 }
 
 ;// CONCATENATED MODULE: ./src/github/review-event.ts
 
 function decideReview(event, trigger) {
     if (event.action !== 'submitted')
-        return (0,request/* ignore */.Xe)(`the review was ${(0,request/* text */.Qq)(event.action) || 'changed'}, not submitted`);
+        return ignore(`the review was ${request_text(event.action) || 'changed'}, not submitted`);
     if (!trigger.command)
-        return (0,request/* ignore */.Xe)("review events need the 'trigger' input (such as /fix)");
-    const review = (0,request/* record */.g1)(event.review);
-    const body = (0,request/* text */.Qq)(review.body);
-    if (body.trimStart().startsWith(request/* PROGRESS_MARKER */.b$))
-        return (0,request/* ignore */.Xe)('the review is a progress note of this action');
-    const parsed = (0,request/* parseTrigger */.uc)(body, trigger.command);
+        return ignore("review events need the 'trigger' input (such as /fix)");
+    const review = record(event.review);
+    const body = request_text(review.body);
+    if (body.trimStart().startsWith(progress_data/* PROGRESS_MARKER */.b))
+        return ignore('the review is a progress note of this action');
+    const parsed = parseTrigger(body, trigger.command);
     if (!parsed)
-        return (0,request/* ignore */.Xe)(`the review's body does not start with ${trigger.command}`);
-    const number = (0,request/* positive */.yj)((0,request/* record */.g1)(event.pull_request).number);
-    const id = (0,request/* positive */.yj)(review.id);
-    const requester = (0,request/* user */.kQ)(review.user, review.author_association);
+        return ignore(`the review's body does not start with ${trigger.command}`);
+    const number = positive(record(event.pull_request).number);
+    const id = positive(review.id);
+    const requester = user(review.user, review.author_association);
     if (!number || !id || !requester)
-        return (0,request/* ignore */.Xe)('the review payload lacks the pull request number, review id or author');
+        return ignore('the review payload lacks the pull request number, review id or author');
     return {
         run: true,
         request: {
@@ -2748,7 +2787,7 @@ function decideReview(event, trigger) {
             prNumber: number,
             requester,
             comment: { id, trigger: trigger.command, args: parsed.args },
-            review: { id, body, state: (0,request/* text */.Qq)(review.state).toLowerCase(), commitId: (0,request/* text */.Qq)(review.commit_id) },
+            review: { id, body, state: request_text(review.state).toLowerCase(), commitId: request_text(review.commit_id) },
         },
     };
 }
@@ -2815,7 +2854,7 @@ function chooseRunKind(eventName, trigger) {
 }
 /** `ownCommitterEmail`: the committer of this action's own commits (`committer`); pushes of them start nothing. */
 function decideEvent(eventName, payload, trigger, ownCommitterEmail) {
-    const event = (0,request/* record */.g1)(payload);
+    const event = record(payload);
     switch (eventName) {
         case 'issue_comment':
             return decideComment(event, trigger);
@@ -2833,29 +2872,29 @@ function decideEvent(eventName, payload, trigger, ownCommitterEmail) {
         case 'push':
             return decidePush(event, ownCommitterEmail);
         default:
-            return (0,request/* ignore */.Xe)(`${eventName || 'this event'} is not a pull-request event (issue_comment, pull_request_review_comment, pull_request_review, issues, pull_request, pull_request_target, workflow_dispatch with pr-number, push)`);
+            return ignore(`${eventName || 'this event'} is not a pull-request event (issue_comment, pull_request_review_comment, pull_request_review, issues, pull_request, pull_request_target, workflow_dispatch with pr-number, push)`);
     }
 }
 function decideComment(event, trigger) {
     if (event.action !== 'created')
-        return (0,request/* ignore */.Xe)(`the comment was ${(0,request/* text */.Qq)(event.action) || 'changed'}, not created`);
-    const issue = (0,request/* record */.g1)(event.issue);
-    const comment = (0,request/* record */.g1)(event.comment);
-    const body = (0,request/* text */.Qq)(comment.body);
+        return ignore(`the comment was ${request_text(event.action) || 'changed'}, not created`);
+    const issue = record(event.issue);
+    const comment = record(event.comment);
+    const body = request_text(comment.body);
     if (!trigger.command)
-        return (0,request/* ignore */.Xe)("comment events need the 'trigger' input (such as /fix)");
+        return ignore("comment events need the 'trigger' input (such as /fix)");
     if (!issue.pull_request)
         return decideIssueComment(event, trigger);
-    if (body.trimStart().startsWith(request/* PROGRESS_MARKER */.b$))
-        return (0,request/* ignore */.Xe)('the comment is a progress comment of this action');
-    const parsed = (0,request/* parseTrigger */.uc)(body, trigger.command);
+    if (body.trimStart().startsWith(progress_data/* PROGRESS_MARKER */.b))
+        return ignore('the comment is a progress comment of this action');
+    const parsed = parseTrigger(body, trigger.command);
     if (!parsed)
-        return (0,request/* ignore */.Xe)(`the comment does not start with ${trigger.command}`);
-    const number = (0,request/* positive */.yj)(issue.number);
-    const id = (0,request/* positive */.yj)(comment.id);
-    const requester = (0,request/* user */.kQ)(comment.user, comment.author_association);
+        return ignore(`the comment does not start with ${trigger.command}`);
+    const number = positive(issue.number);
+    const id = positive(comment.id);
+    const requester = user(comment.user, comment.author_association);
     if (!number || !id || !requester)
-        return (0,request/* ignore */.Xe)('the comment payload lacks the issue number, comment id or author');
+        return ignore('the comment payload lacks the issue number, comment id or author');
     return {
         run: true,
         request: {
@@ -2868,22 +2907,22 @@ function decideComment(event, trigger) {
 }
 function decideReviewComment(event, trigger) {
     if (event.action !== 'created')
-        return (0,request/* ignore */.Xe)(`the review comment was ${(0,request/* text */.Qq)(event.action) || 'changed'}, not created`);
-    const comment = (0,request/* record */.g1)(event.comment);
-    const body = (0,request/* text */.Qq)(comment.body);
+        return ignore(`the review comment was ${request_text(event.action) || 'changed'}, not created`);
+    const comment = record(event.comment);
+    const body = request_text(comment.body);
     if (!trigger.command)
-        return (0,request/* ignore */.Xe)("comment events need the 'trigger' input (such as /fix)");
-    if (body.trimStart().startsWith(request/* PROGRESS_MARKER */.b$))
-        return (0,request/* ignore */.Xe)('the comment is a progress reply of this action');
-    const parsed = (0,request/* parseTrigger */.uc)(body, trigger.command);
+        return ignore("comment events need the 'trigger' input (such as /fix)");
+    if (body.trimStart().startsWith(progress_data/* PROGRESS_MARKER */.b))
+        return ignore('the comment is a progress reply of this action');
+    const parsed = parseTrigger(body, trigger.command);
     if (!parsed)
-        return (0,request/* ignore */.Xe)(`the review comment does not start with ${trigger.command}`);
-    const number = (0,request/* positive */.yj)((0,request/* record */.g1)(event.pull_request).number);
-    const id = (0,request/* positive */.yj)(comment.id);
-    const requester = (0,request/* user */.kQ)(comment.user, comment.author_association);
+        return ignore(`the review comment does not start with ${trigger.command}`);
+    const number = positive(record(event.pull_request).number);
+    const id = positive(comment.id);
+    const requester = user(comment.user, comment.author_association);
     if (!number || !id || !requester)
-        return (0,request/* ignore */.Xe)('the review comment payload lacks the pull request number, comment id or author');
-    const line = (0,request/* positive */.yj)(comment.line) ?? null;
+        return ignore('the review comment payload lacks the pull request number, comment id or author');
+    const line = positive(comment.line) ?? null;
     return {
         run: true,
         request: {
@@ -2893,52 +2932,52 @@ function decideReviewComment(event, trigger) {
             comment: { id, trigger: trigger.command, args: parsed.args },
             reviewComment: {
                 id,
-                threadId: (0,request/* positive */.yj)(comment.in_reply_to_id) ?? id,
-                path: (0,request/* text */.Qq)(comment.path),
+                threadId: positive(comment.in_reply_to_id) ?? id,
+                path: request_text(comment.path),
                 line,
-                startLine: (0,request/* positive */.yj)(comment.start_line) ?? null,
-                side: (0,request/* text */.Qq)(comment.side) || null,
-                commitId: (0,request/* text */.Qq)(comment.commit_id),
+                startLine: positive(comment.start_line) ?? null,
+                side: request_text(comment.side) || null,
+                commitId: request_text(comment.commit_id),
                 // GitHub drops the position (and the line) of a comment whose line left the diff.
                 outdated: comment.position === null || comment.position === undefined || line === null,
-                diffHunk: (0,request/* text */.Qq)(comment.diff_hunk),
+                diffHunk: request_text(comment.diff_hunk),
             },
         },
     };
 }
 function decidePullRequest(eventName, event) {
-    const action = (0,request/* text */.Qq)(event.action);
+    const action = request_text(event.action);
     if (!PULL_REQUEST_ACTIONS.includes(action))
-        return (0,request/* ignore */.Xe)(`pull request action '${action}' starts no run (${PULL_REQUEST_ACTIONS.join(', ')} do)`);
-    const pr = (0,request/* record */.g1)(event.pull_request);
-    const number = (0,request/* positive */.yj)(pr.number) ?? (0,request/* positive */.yj)(event.number);
+        return ignore(`pull request action '${action}' starts no run (${PULL_REQUEST_ACTIONS.join(', ')} do)`);
+    const pr = record(event.pull_request);
+    const number = positive(pr.number) ?? positive(event.number);
     // Whose code runs in the sandbox: the pull request's author.
-    const requester = (0,request/* user */.kQ)(pr.user, pr.author_association);
+    const requester = user(pr.user, pr.author_association);
     if (!number || !requester)
-        return (0,request/* ignore */.Xe)('the pull request payload lacks its number or author');
+        return ignore('the pull request payload lacks its number or author');
     return { run: true, request: { event: eventName, prNumber: number, requester } };
 }
 function decideDispatch(event, trigger) {
     if (!trigger.prNumber)
-        return (0,request/* ignore */.Xe)('workflow_dispatch needs the pr-number input');
-    const requester = (0,request/* user */.kQ)(event.sender, undefined, true);
+        return ignore('workflow_dispatch needs the pr-number input');
+    const requester = user(event.sender, undefined, true);
     if (!requester)
-        return (0,request/* ignore */.Xe)('the workflow_dispatch payload lacks its sender');
+        return ignore('the workflow_dispatch payload lacks its sender');
     return { run: true, request: { event: 'workflow_dispatch', prNumber: trigger.prNumber, requester } };
 }
 function decidePush(event, ownCommitterEmail) {
-    const ref = (0,request/* text */.Qq)(event.ref);
+    const ref = request_text(event.ref);
     if (!ref.startsWith('refs/heads/'))
-        return (0,request/* ignore */.Xe)(`${ref || 'the pushed ref'} is not a branch`);
-    if (event.deleted === true || /^0+$/.test((0,request/* text */.Qq)(event.after)))
-        return (0,request/* ignore */.Xe)(`${ref} was deleted`);
+        return ignore(`${ref || 'the pushed ref'} is not a branch`);
+    if (event.deleted === true || /^0+$/.test(request_text(event.after)))
+        return ignore(`${ref} was deleted`);
     // Our own commits pushed with a token that does start workflows (PAT, App) must not start us again.
-    const committer = (0,request/* record */.g1)((0,request/* record */.g1)(event.head_commit).committer);
-    if (ownCommitterEmail && (0,request/* text */.Qq)(committer.email).toLowerCase() === ownCommitterEmail.toLowerCase())
-        return (0,request/* ignore */.Xe)('the pushed commit was made by worktree-sandbox itself');
-    const requester = (0,request/* user */.kQ)(event.sender, undefined, true);
+    const committer = record(record(event.head_commit).committer);
+    if (ownCommitterEmail && request_text(committer.email).toLowerCase() === ownCommitterEmail.toLowerCase())
+        return ignore('the pushed commit was made by worktree-sandbox itself');
+    const requester = user(event.sender, undefined, true);
     if (!requester)
-        return (0,request/* ignore */.Xe)('the push payload lacks its sender');
+        return ignore('the push payload lacks its sender');
     return {
         run: true,
         request: { event: 'push', pushedBranch: ref.slice('refs/heads/'.length), requester },
@@ -2966,7 +3005,7 @@ function describeRequest(request) {
 
 /***/ }),
 
-/***/ 933:
+/***/ 5435:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -3027,70 +3066,7 @@ function checkPermission(requester, level) {
 
 /***/ }),
 
-/***/ 3328:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   Qq: () => (/* binding */ text),
-/* harmony export */   Xe: () => (/* binding */ ignore),
-/* harmony export */   b$: () => (/* binding */ PROGRESS_MARKER),
-/* harmony export */   g1: () => (/* binding */ record),
-/* harmony export */   kQ: () => (/* binding */ user),
-/* harmony export */   uc: () => (/* binding */ parseTrigger),
-/* harmony export */   yj: () => (/* binding */ positive)
-/* harmony export */ });
-// What the pull-request bot reads from an event and the request it makes of it: the shared types and
-// the defensive payload readers of event.ts and issue-event.ts (any field may be missing or of the wrong
-// type, and then the event starts nothing). Pure.
-/** Starts every progress comment, so that the bot never takes its own comment for a request. */
-const PROGRESS_MARKER = '<!-- worktree-sandbox:progress -->';
-/**
- * The trigger must be the comment's first word, whole (`/fixed` is not `/fix`; case is ignored). The
- * rest of the comment, without the blank space that separates it, is the argument text (CRLF read as LF).
- * A first line indented as a Markdown code block (a tab, or four spaces) is code, not a request.
- */
-function parseTrigger(body, trigger) {
-    if (!trigger)
-        return undefined;
-    const unixBody = body.replace(/\r\n/g, '\n');
-    if (/^(?:[ \t]*\n)*(?: {0,3}\t| {4})/.test(unixBody))
-        return undefined;
-    const text = unixBody.replace(/^\s+/, '');
-    const end = text.search(/\s/);
-    const word = end < 0 ? text : text.slice(0, end);
-    if (word.toLowerCase() !== trigger.toLowerCase())
-        return undefined;
-    return { args: end < 0 ? '' : text.slice(end).trim() };
-}
-function record(value) {
-    return value && typeof value === 'object' ? value : {};
-}
-function text(value) {
-    return typeof value === 'string' ? value : '';
-}
-function positive(value) {
-    return typeof value === 'number' && Number.isInteger(value) && value > 0 ? value : undefined;
-}
-function user(value, association, eventNeedsWrite = false) {
-    const u = record(value);
-    const login = text(u.login);
-    if (!login)
-        return undefined;
-    return {
-        login,
-        type: text(u.type) || 'User',
-        association: text(association) || undefined,
-        eventNeedsWrite,
-    };
-}
-function ignore(reason) {
-    return { run: false, reason };
-}
-
-
-/***/ }),
-
-/***/ 520:
+/***/ 1434:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -3099,7 +3075,7 @@ function ignore(reason) {
 /* harmony export */   fg: () => (/* binding */ sidecarName)
 /* harmony export */ });
 /* unused harmony export leftByKilledRuns */
-/* harmony import */ var _engine_labels_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1933);
+/* harmony import */ var _engine_labels_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9667);
 
 const SIDECAR_SUFFIX = '-net';
 /** The sidecar of the command's container `command` (a command's name ends in hex, never in this). */
@@ -3154,7 +3130,7 @@ async function reportLeftNetworkContainers(engine, ui) {
 
 /***/ }),
 
-/***/ 663:
+/***/ 7936:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -3424,7 +3400,7 @@ function budgetAnswer(api, message) {
 
 /***/ }),
 
-/***/ 7125:
+/***/ 3977:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -3444,7 +3420,7 @@ __nccwpck_require__.d(__webpack_exports__, {
 // EXTERNAL MODULE: external "node:net"
 var external_node_net_ = __nccwpck_require__(7030);
 // EXTERNAL MODULE: ./src/network/model-apis.ts + 4 modules
-var model_apis = __nccwpck_require__(663);
+var model_apis = __nccwpck_require__(7936);
 ;// CONCATENATED MODULE: ./src/network/presets.ts
 // The presets a `network` allow-list may name (`@github`...): the one list of their hosts. docs/network.md
 // lists them for users; a preset's hosts take the default ports (443 and 80) unless written with one. Each
@@ -3695,17 +3671,364 @@ function proposeAllowList(reached) {
 
 /***/ }),
 
-/***/ 5526:
+/***/ 7564:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   IB: () => (/* binding */ networkMarkdown),
+/* harmony export */   KI: () => (/* binding */ shownHost),
+/* harmony export */   Ow: () => (/* binding */ networkWarnings),
+/* harmony export */   dk: () => (/* binding */ networkOutputs)
+/* harmony export */ });
+/* unused harmony exports NETWORK_SECTION_MAX_BYTES, NETWORK_OUTPUT_MAX_BYTES, auditProposal */
+/* harmony import */ var _ui_markdown_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8561);
+/* harmony import */ var _ui_untrusted_markdown_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(8912);
+/* harmony import */ var _network_policy_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(3977);
+// What the proxy saw, for people and for later steps: a job-summary section, one warning per refused
+// host, the `network-allowed` / `network-denied` outputs, and, in audit, the `network:` value that would
+// have let the run through. Host names and reasons come from the sandbox (a CONNECT line or a Host header
+// is the command's text): shown only through `shownHost` (untrustedInline), and within byte bounds, because
+// a command that names hundreds of long hosts would otherwise fill the job summary (GitHub drops a step
+// summary over 1 MiB whole, the run's own report with it) and the outputs.
+
+
+
+const MAX_WARNINGS = 20;
+/**
+ * The characters, as written (entities included), of one host name or reason shown: a DNS name has at most
+ * 253, and a few take 7 more each where autolinks are broken. The rest is counted.
+ */
+const SHOWN_MAX = 1_000;
+/**
+ * The network section's share of the job summary. About two hundred rows of the longest host names: more
+ * than anyone reads, and small beside GitHub's 1 MiB for the whole summary, which the run's own report
+ * (up to a 64 KiB diff stat) shares. Rows past it are counted, not shown.
+ */
+const NETWORK_SECTION_MAX_BYTES = 64 * 1024;
+/** The audit's proposal is shown when it is at most this long; past it, the outputs have the hosts. */
+const PROPOSAL_MAX_BYTES = 16 * 1024;
+/**
+ * Each network output's bound. GitHub holds an output to 1 MB and a job's outputs together to 1 MB: the
+ * two network outputs and the diff stat fit in that. Rows past it are left out, and a warning counts them.
+ */
+const NETWORK_OUTPUT_MAX_BYTES = 400_000;
+/** A host name as the command gave it: JSON-quoted, inert in Markdown and in a log line. */
+function shownHost(host) {
+    return (0,_ui_untrusted_markdown_js__WEBPACK_IMPORTED_MODULE_1__/* .untrustedInline */ .qm)(host, SHOWN_MAX, true);
+}
+/** Why the proxy refused: its own words, but they may name a host the command gave. */
+const shownReason = (reason) => (0,_ui_untrusted_markdown_js__WEBPACK_IMPORTED_MODULE_1__/* .untrustedInline */ .qm)(reason, SHOWN_MAX);
+function bytes(n) {
+    if (n < 1024)
+        return `${n} B`;
+    if (n < 1024 ** 2)
+        return `${(n / 1024).toFixed(1)} KiB`;
+    if (n < 1024 ** 3)
+        return `${(n / 1024 ** 2).toFixed(1)} MiB`;
+    return `${(n / 1024 ** 3).toFixed(2)} GiB`;
+}
+const OUTPUT_ROWS = { 'network-allowed': 'allowed', 'network-denied': 'denied' };
+function networkOutputs(report) {
+    return {
+        'network-allowed': (0,_ui_markdown_js__WEBPACK_IMPORTED_MODULE_0__/* .jsonRows */ .GN)(report.allowed, NETWORK_OUTPUT_MAX_BYTES).json,
+        'network-denied': (0,_ui_markdown_js__WEBPACK_IMPORTED_MODULE_0__/* .jsonRows */ .GN)(report.denied, NETWORK_OUTPUT_MAX_BYTES).json,
+    };
+}
+function networkWarnings(report) {
+    const lines = report.denied
+        .slice(0, MAX_WARNINGS)
+        .map((d) => `Network: the proxy refused ${shownHost(d.host)} port ${d.port} ${d.requests} time(s): ${shownReason(d.reason)}.`);
+    if (report.denied.length > MAX_WARNINGS)
+        lines.push(`Network: ${report.denied.length - MAX_WARNINGS} more refused host(s): see the job summary.`);
+    if (report.uncounted > 0)
+        lines.push(`Network: ${report.uncounted} connection(s) to further hosts were handled but not counted (the report keeps 500 rows).`);
+    for (const [output, key] of Object.entries(OUTPUT_ROWS)) {
+        const { omitted } = (0,_ui_markdown_js__WEBPACK_IMPORTED_MODULE_0__/* .jsonRows */ .GN)(report[key], NETWORK_OUTPUT_MAX_BYTES);
+        if (omitted > 0)
+            lines.push(`Network: the ${output} output lists the first rows only: ${omitted} more did not fit in its ${NETWORK_OUTPUT_MAX_BYTES.toLocaleString('en-US')} bytes.`);
+    }
+    return lines;
+}
+/** The `network:` value an audit proposes (empty when nothing was reached). */
+function auditProposal(report) {
+    return (0,_network_policy_js__WEBPACK_IMPORTED_MODULE_2__/* .proposeAllowList */ .yl)(report.allowed);
+}
+function proposalText(report) {
+    const proposal = auditProposal(report);
+    if (!proposal)
+        return 'The run reached no host: `network: none` would have let it through.';
+    // Its hosts are the command's (in audit, whatever it reached): in a block nothing in them can leave.
+    const shown = (0,_ui_untrusted_markdown_js__WEBPACK_IMPORTED_MODULE_1__/* .untrustedBlock */ .C9)(`network: '${proposal}'`, PROPOSAL_MAX_BYTES, {
+        lang: 'yaml',
+        // Presets (`@npm`) to copy as they are; a host name holds no `@`.
+        keepMentions: true,
+    });
+    const block = `The allow-list this run needed:\n\n${shown.markdown}`;
+    // Whole or not at all: part of an allow-list is a wrong one.
+    if (!shown.leftOut && (0,_ui_markdown_js__WEBPACK_IMPORTED_MODULE_0__/* .byteLength */ .dp)(block) <= PROPOSAL_MAX_BYTES)
+        return block;
+    const entries = proposal.split(', ').length;
+    return `The allow-list this run needed has ${entries} entries, too long to show here: the \`network-allowed\` output lists the hosts.`;
+}
+/** Room kept for the sentence that counts the rows left out. */
+const CUT_NOTE_BYTES = 400;
+/** The job summary's network section: at most NETWORK_SECTION_MAX_BYTES, the rows left out counted. */
+function networkMarkdown(report, policy) {
+    const heading = `### Network (${policy.mode === 'audit' ? 'audit: every host let through' : 'allow-list'})`;
+    const row = (r, mark, ...rest) => (0,_ui_markdown_js__WEBPACK_IMPORTED_MODULE_0__/* .tableRow */ .jD)([`${mark} ${shownHost(r.host)}`, String(r.port), String(r.requests), ...rest]);
+    const rows = [
+        ...report.allowed.map((r) => row(r, '✅', bytes(r.bytesSent), bytes(r.bytesReceived))),
+        ...report.denied.map((r) => row(r, '⛔', `refused: ${shownReason(r.reason)}`, '')),
+    ];
+    const after = [];
+    if (report.uncounted > 0)
+        after.push(`${report.uncounted} connection(s) to further hosts were not counted.`);
+    if (policy.mode === 'audit')
+        after.push(proposalText(report));
+    const header = (0,_ui_markdown_js__WEBPACK_IMPORTED_MODULE_0__/* .tableHead */ .PP)(['Host', 'Port', 'Requests', 'Sent', 'Received']);
+    let room = NETWORK_SECTION_MAX_BYTES - (0,_ui_markdown_js__WEBPACK_IMPORTED_MODULE_0__/* .byteLength */ .dp)([heading, header, ...after].join('\n\n')) - CUT_NOTE_BYTES;
+    const shown = [];
+    for (const row of rows) {
+        room -= (0,_ui_markdown_js__WEBPACK_IMPORTED_MODULE_0__/* .byteLength */ .dp)(row) + 1;
+        if (room < 0)
+            break;
+        shown.push(row);
+    }
+    const parts = [heading];
+    if (rows.length === 0)
+        parts.push('The command reached no host and was refused none.');
+    else
+        parts.push([header, ...shown].join('\n'));
+    if (shown.length < rows.length)
+        parts.push(`${rows.length - shown.length} more host(s) not shown: this section keeps to ${NETWORK_SECTION_MAX_BYTES / 1024} KiB of the job summary. The \`network-allowed\` and \`network-denied\` outputs list them.`);
+    return `\n${[...parts, ...after].join('\n\n')}\n`;
+}
+
+
+/***/ }),
+
+/***/ 3936:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+__nccwpck_require__.r(__webpack_exports__);
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   MAX_COMMENT: () => (/* binding */ MAX_COMMENT),
+/* harmony export */   MAX_REPLY_IN_COMMENT: () => (/* binding */ MAX_REPLY_IN_COMMENT),
+/* harmony export */   failed: () => (/* binding */ failed),
+/* harmony export */   finished: () => (/* binding */ finished),
+/* harmony export */   fitComment: () => (/* binding */ fitComment),
+/* harmony export */   formatDuration: () => (/* binding */ formatDuration),
+/* harmony export */   issuePullRequestBody: () => (/* binding */ issuePullRequestBody),
+/* harmony export */   running: () => (/* binding */ running),
+/* harmony export */   stopped: () => (/* binding */ stopped)
+/* harmony export */ });
+/* harmony import */ var _run_progress_data_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(5183);
+/* harmony import */ var _run_reply_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(5489);
+/* harmony import */ var _ui_markdown_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(8561);
+/* harmony import */ var _ui_untrusted_markdown_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(8912);
+/* harmony import */ var _usage_report_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(2335);
+// The progress comment on the pull request (github/feedback.ts posts it: one comment, created when the run
+// starts and rewritten in place when it ends, or by the post step when the job stopped first), and the body
+// of the pull request an issue's run opens. Pure rendering of progress-data.ts's data.
+// Everything the command produced (log, file names, commit subjects, patch, branch and push reason) is
+// untrusted: it goes through the one renderer of such text (ui/untrusted-markdown.ts), where Markdown,
+// HTML and @mentions do nothing, with known secrets redacted (the run's one redaction, run/redaction.ts:
+// here before each part is cut, and again as the API sends it). The comment is made of whole sections, each
+// bounded, and cut only between them, so that no cut leaves a block open.
+
+
+
+
+
+/** GitHub refuses comments over 65,536 characters. */
+const MAX_COMMENT = 65_000;
+const MAX_LINE = 300;
+const MAX_FILES = 100;
+const MAX_INLINE_PATCH = 30_000;
+// The characters each section of untrusted text takes at most, as written (entities included).
+const MAX_FILES_CHARS = 8_000;
+const MAX_TAIL_CHARS = 8_000;
+const MAX_COMMITS_CHARS = 12_000;
+const MAX_SUBJECT_CHARS = 2_000;
+const MAX_FAILURE_CHARS = 4_000;
+/** The most characters of the command's reply in the comment (the job summary has more). */
+const MAX_REPLY_IN_COMMENT = 20_000;
+function running(ctx) {
+    return [
+        _run_progress_data_js__WEBPACK_IMPORTED_MODULE_4__/* .PROGRESS_MARKER */ .b,
+        `### ⏳ \`${ctx.what}\` is running`,
+        '',
+        `${requestLine(ctx)} The sandbox works on ${branchLine(ctx)}; this comment is updated when the run ends.`,
+    ].join('\n');
+}
+function finished(ctx, run, clean) {
+    const status = run.timedOut
+        ? `⏱ \`${ctx.what}\` timed out`
+        : run.oomKilled
+            ? `💥 \`${ctx.what}\` ran out of memory`
+            : run.exitCode !== 0
+                ? `❌ \`${ctx.what}\` failed`
+                : run.pushFailed
+                    ? `⚠️ \`${ctx.what}\` finished, but its commits were not pushed`
+                    : `✅ \`${ctx.what}\` finished`;
+    const rows = [
+        ['Exit code', String(run.exitCode)],
+        ['Duration', formatDuration(run.durationMs)],
+        ['Files changed', String(run.filesChangedCount)],
+        ['Commits', commitsCell(run)],
+    ];
+    const usage = run.modelUsage && (0,_usage_report_js__WEBPACK_IMPORTED_MODULE_3__/* .modelUsageTotals */ .s6)(run.modelUsage);
+    if (usage)
+        rows.push(['Model usage', usage]);
+    if (run.patch)
+        rows.push(['Patch', `saved as ${(0,_ui_untrusted_markdown_js__WEBPACK_IMPORTED_MODULE_2__/* .untrustedCode */ .C2)(run.patch.path)} (output \`patch-path\`)`]);
+    const sections = [
+        `${_run_progress_data_js__WEBPACK_IMPORTED_MODULE_4__/* .PROGRESS_MARKER */ .b}\n### ${status}`,
+        `${requestLine(ctx)} Branch: ${branchLine(ctx)}.`,
+        // Every cell is the action's own words, or untrusted text made inert (a `|` is `&#124;`).
+        (0,_ui_markdown_js__WEBPACK_IMPORTED_MODULE_1__/* .table */ .tp)(['', ''], rows),
+    ];
+    const reply = (0,_run_reply_js__WEBPACK_IMPORTED_MODULE_0__/* .replyMarkdown */ .iz)(run.reply, {
+        heading: "**The command's reply**",
+        maxChars: MAX_REPLY_IN_COMMENT,
+        redact: clean,
+        elsewhere: 'the job summary and the output `reply` have the rest',
+    });
+    if (reply)
+        sections.push(reply);
+    if (run.commits.length)
+        sections.push(commitsList(run, clean));
+    if (run.filesChanged.length) {
+        const shown = run.filesChanged.slice(0, MAX_FILES).map(clean);
+        if (run.filesChangedCount > shown.length)
+            shown.push(`… and ${run.filesChangedCount - shown.length} more`);
+        const stat = run.diffStat ? clean(run.diffStat) : shown.join('\n');
+        sections.push((0,_ui_markdown_js__WEBPACK_IMPORTED_MODULE_1__/* .details */ .zH)('Files changed', block(stat, MAX_FILES_CHARS)));
+    }
+    if (run.tail.length)
+        sections.push((0,_ui_markdown_js__WEBPACK_IMPORTED_MODULE_1__/* .details */ .zH)('Last lines of the log', block(tailText(run.tail.map(clean)), MAX_TAIL_CHARS)));
+    const body = fitComment(sections);
+    if (run.patch && run.patch.text.length <= MAX_INLINE_PATCH) {
+        // Whole or not at all: half a patch is no patch to apply.
+        const patch = (0,_ui_untrusted_markdown_js__WEBPACK_IMPORTED_MODULE_2__/* .untrustedBlock */ .C9)(clean(run.patch.text), 2 * MAX_INLINE_PATCH, { lang: 'diff' });
+        const withPatch = `${body}\n\n${(0,_ui_markdown_js__WEBPACK_IMPORTED_MODULE_1__/* .details */ .zH)('Patch (apply with <code>git am</code>)', patch.markdown)}`;
+        if (!patch.leftOut && withPatch.length <= MAX_COMMENT)
+            return withPatch;
+    }
+    return body;
+}
+const CUT_NOTE = '… (cut: too long for a comment; the job summary and the workflow run have the rest)';
+/** The sections joined, as many whole ones as fit in MAX_COMMENT; a note says when any were left out. */
+function fitComment(sections, max = MAX_COMMENT) {
+    const all = sections.join('\n\n');
+    if (all.length <= max)
+        return all;
+    let kept = sections[0];
+    for (const section of sections.slice(1)) {
+        if (kept.length + section.length + CUT_NOTE.length + 4 > max)
+            break;
+        kept += `\n\n${section}`;
+    }
+    return `${kept}\n\n${CUT_NOTE}`;
+}
+/** The commits, newest last, each subject inert; as many as fit in MAX_COMMITS_CHARS, the rest counted. */
+function commitsList(run, clean) {
+    const lines = [run.pushed ? '**Commits pushed**' : '**Commits (not pushed)**', ''];
+    if (run.moreCommits)
+        lines.push(`- … older commits left out: only the newest ${run.commits.length} are listed`);
+    let size = 0;
+    for (const [i, c] of run.commits.entries()) {
+        const sha = c.url ? `[\`${c.sha.slice(0, 7)}\`](${c.url})` : (0,_ui_untrusted_markdown_js__WEBPACK_IMPORTED_MODULE_2__/* .untrustedCode */ .C2)(c.sha.slice(0, 7));
+        const line = `- ${sha} ${(0,_ui_untrusted_markdown_js__WEBPACK_IMPORTED_MODULE_2__/* .untrustedCode */ .C2)(clean(c.subject), MAX_SUBJECT_CHARS)}`;
+        size += line.length + 1;
+        if (size > MAX_COMMITS_CHARS) {
+            lines.push(`- … ${run.commits.length - i} more not listed here`);
+            break;
+        }
+        lines.push(line);
+    }
+    return lines.join('\n');
+}
+/** Untrusted text as a `<pre>` block of at most `max` characters, the cut said after it. */
+const block = (text, max) => (0,_ui_markdown_js__WEBPACK_IMPORTED_MODULE_1__/* .blockWithCut */ .aB)(text, max, (n) => `… ${n} more characters not shown here.`);
+/** The main step failed before the run could end (an error, not the command's exit code). */
+function failed(ctx, message, clean) {
+    return [
+        _run_progress_data_js__WEBPACK_IMPORTED_MODULE_4__/* .PROGRESS_MARKER */ .b,
+        `### ❌ \`${ctx.what}\` could not run`,
+        '',
+        `${requestLine(ctx)} Branch: ${branchLine(ctx)}.`,
+        '',
+        block(clean(message), MAX_FAILURE_CHARS),
+    ].join('\n');
+}
+/** The job ended before the main step finished the comment: cancelled, timed out or killed. */
+function stopped(ctx) {
+    const what = ctx ? `\`${ctx.what}\`` : 'The run';
+    return [
+        _run_progress_data_js__WEBPACK_IMPORTED_MODULE_4__/* .PROGRESS_MARKER */ .b,
+        `### 🛑 ${what} stopped before it finished`,
+        '',
+        ...(ctx ? [`${requestLine(ctx)} Branch: ${branchLine(ctx)}.`, ''] : []),
+        'The job was cancelled, timed out or failed while the run was in progress: nothing more was pushed.' +
+            (ctx ? ` The [workflow run](${ctx.runUrl}) has the details.` : ''),
+    ].join('\n');
+}
+function formatDuration(ms) {
+    const seconds = ms / 1000;
+    if (seconds < 60)
+        return `${seconds.toFixed(1)} s`;
+    const minutes = Math.floor(seconds / 60);
+    return `${minutes} min ${Math.round(seconds - minutes * 60)} s`;
+}
+function commitsCell(run) {
+    const n = `${run.moreCommits ? 'more than ' : ''}${run.commits.length}`;
+    if (run.pushed)
+        return `${n} pushed to ${(0,_ui_untrusted_markdown_js__WEBPACK_IMPORTED_MODULE_2__/* .untrustedCode */ .C2)(run.pushedTo ?? '', 500)}`;
+    // git's reason may quote a branch name the pull request chose.
+    const reason = run.pushReason && (0,_ui_untrusted_markdown_js__WEBPACK_IMPORTED_MODULE_2__/* .untrustedInline */ .qm)(run.pushReason, 1_000);
+    if (!run.commits.length)
+        return reason ? `none (${reason})` : 'none';
+    return reason ? `${n}, not pushed: ${reason}` : `${n}, not pushed`;
+}
+function requestLine(ctx) {
+    return `Requested by @${ctx.requester} · [workflow run](${ctx.runUrl}).`;
+}
+function branchLine(ctx) {
+    // The branch is the pull request's (a fork's may be named anything git allows, backticks included).
+    const branch = (0,_ui_untrusted_markdown_js__WEBPACK_IMPORTED_MODULE_2__/* .untrustedCode */ .C2)(ctx.branch, 500);
+    return ctx.headSha ? `${branch} at ${(0,_ui_untrusted_markdown_js__WEBPACK_IMPORTED_MODULE_2__/* .untrustedCode */ .C2)(ctx.headSha.slice(0, 12))}` : branch;
+}
+function tailText(lines) {
+    // Cut between characters (a code point each), never inside a surrogate pair.
+    return lines
+        .map((l) => (l.length > MAX_LINE ? `${Array.from(l).slice(0, MAX_LINE).join('')}…` : l))
+        .join('\n');
+}
+/** The body of the pull request an issue's run opens: it closes the issue and holds the reply, inert. */
+function issuePullRequestBody(issueNumber, run, clean) {
+    const reply = (0,_run_reply_js__WEBPACK_IMPORTED_MODULE_0__/* .replyMarkdown */ .iz)(run.reply, {
+        heading: "**The command's reply**",
+        maxChars: MAX_REPLY_IN_COMMENT,
+        redact: clean,
+    });
+    return [`Closes #${issueNumber}`, ...(reply ? ['', reply] : [])].join('\n');
+}
+
+
+/***/ }),
+
+/***/ 2700:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   Sy: () => (/* binding */ writeSummary)
 /* harmony export */ });
 /* unused harmony exports SUMMARY_MAX_BYTES, cutAtLine, closeBlocks, fitSummary */
-/* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(175);
+/* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7710);
 /* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(1455);
 /* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__nccwpck_require__.n(node_fs_promises__WEBPACK_IMPORTED_MODULE_1__);
-/* harmony import */ var _ui_markdown_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(4107);
+/* harmony import */ var _ui_markdown_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(8561);
 // The one place the action writes the job summary (run, reap and the pull-request bot alike), under a hard
 // cap: GitHub drops a step summary over 1 MiB whole, so one section grown too long (a report of many
 // sandboxes, a command that named thousands of hosts) would take everything else with it, the run's own
@@ -3784,7 +4107,105 @@ async function writeSummary(redaction, ...sections) {
 
 /***/ }),
 
-/***/ 6165:
+/***/ 2335:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   U5: () => (/* binding */ modelUsageMarkdown),
+/* harmony export */   cx: () => (/* binding */ modelUsageOutput),
+/* harmony export */   mW: () => (/* binding */ modelUsageWarnings),
+/* harmony export */   s6: () => (/* binding */ modelUsageTotals)
+/* harmony export */ });
+/* unused harmony export budgetSentence */
+/* harmony import */ var _ui_markdown_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8561);
+/* harmony import */ var _network_summary_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(7564);
+
+
+const n = (value) => value.toLocaleString('en-US');
+function modelUsageOutput(report) {
+    return { 'model-usage': JSON.stringify(report) };
+}
+/** The budget's verdict in one sentence, or '' when no limit refused a request. */
+function budgetSentence(report) {
+    const { stopped, limits } = report;
+    if (!stopped)
+        return '';
+    const limit = stopped.by === 'max-model-requests' ? limits.maxRequests : limits.maxTokens;
+    return (`The model budget stopped the agent: \`${stopped.by}\` ${n(limit)} was reached at ${n(stopped.requests)} ` +
+        `request(s) and ${n(stopped.tokens)} token(s); the proxy answered ${n(report.refused)} further ` +
+        `request(s) itself (429).`);
+}
+function modelUsageWarnings(report) {
+    const lines = [];
+    const sentence = budgetSentence(report);
+    if (sentence)
+        lines.push(sentence.replace(/`/g, ''));
+    if (report.refusedUnreadable > 0)
+        lines.push(`Model usage: ${report.refusedUnreadable} request(s) were refused because their usage could not be read (see the job summary).`);
+    if (report.totals.unmetered > 0)
+        lines.push(`Model usage: ${report.totals.unmetered} answer(s) gave no usage the proxy could read (see the job summary).`);
+    return lines;
+}
+function modelUsageMarkdown(report) {
+    const { rows, totals, limits } = report;
+    if (totals.requests === 0 && report.refused === 0 && !limits.maxRequests && !limits.maxTokens)
+        return '';
+    const parts = ['### Model usage'];
+    if (rows.length === 0)
+        parts.push('The command made no request to a model API the proxy meters.');
+    else {
+        const cache = rows.some((r) => r.cacheReadTokens > 0 || r.cacheWriteTokens > 0);
+        const head = ['Host', 'Model', 'Requests', 'Input tokens', 'Output tokens'];
+        if (cache)
+            head.push('Cache read', 'Cache write');
+        const cells = rows.map((r) => [
+            `${(0,_network_summary_js__WEBPACK_IMPORTED_MODULE_1__/* .shownHost */ .KI)(r.host)}:${r.port}`,
+            r.model ? (0,_network_summary_js__WEBPACK_IMPORTED_MODULE_1__/* .shownHost */ .KI)(r.model) : '(none named)',
+            n(r.requests),
+            n(r.inputTokens),
+            n(r.outputTokens),
+            ...(cache ? [n(r.cacheReadTokens), n(r.cacheWriteTokens)] : []),
+        ]);
+        cells.push(['**Total**', '', n(totals.requests), n(totals.inputTokens), n(totals.outputTokens)]);
+        if (cache)
+            cells[cells.length - 1].push('', '');
+        parts.push((0,_ui_markdown_js__WEBPACK_IMPORTED_MODULE_0__/* .table */ .tp)(head, cells));
+    }
+    if (totals.unmetered > 0)
+        parts.push(`${n(totals.unmetered)} answer(s) gave no usage the proxy could read (none in the answer, such as a ` +
+            'batch or a stream cut short, or an answer or event over 16 MiB): their tokens are not counted.');
+    if (report.refusedUnreadable > 0)
+        parts.push(`${n(report.refusedUnreadable)} request(s) were refused because their usage could not be read ` +
+            '(under `max-model-tokens`, a request whose tokens the proxy cannot count is not sent).');
+    if (report.uncounted > 0)
+        parts.push(`${n(report.uncounted)} answer(s) for further models were counted in the total only.`);
+    const set = [
+        `\`max-model-requests\` ${n(limits.maxRequests)} requests`,
+        `\`max-model-tokens\` ${n(limits.maxTokens)} tokens`,
+    ].filter((_, i) => (i === 0 ? limits.maxRequests : limits.maxTokens) > 0);
+    const verdict = budgetSentence(report) || (report.refused > 0 ? '' : 'It refused no request.');
+    if (set.length)
+        parts.push(`Budget: ${set.join(', ')}. ${verdict}`);
+    return `\n${parts.join('\n\n')}\n`;
+}
+/** The model usage row: requests, tokens, the budget's verdict; '' when no model API was metered. */
+function modelUsageTotals(report) {
+    const { totals } = report;
+    if (totals.requests === 0 && report.refused === 0)
+        return '';
+    const parts = [
+        `${n(totals.requests)} request(s)`,
+        `${n(totals.inputTokens)} input and ${n(totals.outputTokens)} output tokens`,
+    ];
+    if (report.stopped)
+        parts.push(`stopped by \`${report.stopped.by}\` (${n(report.refused)} refused)`);
+    return parts.join(', ');
+}
+
+
+/***/ }),
+
+/***/ 4111:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -3800,10 +4221,10 @@ async function writeSummary(redaction, ...sections) {
 /* harmony import */ var node_os__WEBPACK_IMPORTED_MODULE_2___default = /*#__PURE__*/__nccwpck_require__.n(node_os__WEBPACK_IMPORTED_MODULE_2__);
 /* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(6760);
 /* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_3___default = /*#__PURE__*/__nccwpck_require__.n(node_path__WEBPACK_IMPORTED_MODULE_3__);
-/* harmony import */ var _sandbox_bookkeeping_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(5001);
-/* harmony import */ var _sandbox_git_traps_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(8632);
-/* harmony import */ var _sandbox_layout_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(4215);
-/* harmony import */ var _ui_sandbox_text_js__WEBPACK_IMPORTED_MODULE_7__ = __nccwpck_require__(8143);
+/* harmony import */ var _sandbox_bookkeeping_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(9503);
+/* harmony import */ var _sandbox_git_traps_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(622);
+/* harmony import */ var _sandbox_layout_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(9601);
+/* harmony import */ var _ui_sandbox_text_js__WEBPACK_IMPORTED_MODULE_7__ = __nccwpck_require__(9633);
 
 
 
@@ -3971,14 +4392,14 @@ async function captureFailure(sandbox, exitCode, said) {
 
 /***/ }),
 
-/***/ 4606:
+/***/ 5136:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   vl: () => (/* binding */ changedPaths)
 /* harmony export */ });
 /* unused harmony exports REPORT_PATH_BOUNDS, parseTree */
-/* harmony import */ var _engine_git_commands_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6575);
+/* harmony import */ var _engine_git_commands_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8657);
 // Which files differ between two commits, in bounded memory and time whatever the commits hold.
 //
 // `git diff` queues every changed path before it prints the first one: a commit whose three small trees
@@ -4178,7 +4599,7 @@ class Counter {
 
 /***/ }),
 
-/***/ 5071:
+/***/ 527:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -4190,13 +4611,13 @@ __nccwpck_require__.d(__webpack_exports__, {
 // EXTERNAL MODULE: external "node:fs/promises"
 var promises_ = __nccwpck_require__(1455);
 // EXTERNAL MODULE: ./src/run/capture.ts
-var capture = __nccwpck_require__(6165);
+var capture = __nccwpck_require__(4111);
 // EXTERNAL MODULE: ./src/engine/git-commands.ts
-var git_commands = __nccwpck_require__(6575);
+var git_commands = __nccwpck_require__(8657);
 // EXTERNAL MODULE: ./src/sandbox/bookkeeping.ts
-var bookkeeping = __nccwpck_require__(5001);
+var bookkeeping = __nccwpck_require__(9503);
 // EXTERNAL MODULE: ./src/sandbox/lock.ts
-var lock = __nccwpck_require__(9894);
+var lock = __nccwpck_require__(6856);
 ;// CONCATENATED MODULE: ./src/run/import.ts
 // The host's side of the crossing: a bundle is data. Its header is read here, bounded, and must name only
 // the refs the capture script writes; git then fetches it with `transfer.fsckObjects` into the sandbox's
@@ -4381,7 +4802,7 @@ async function resolve(git, cwd, ref) {
 }
 
 // EXTERNAL MODULE: ./src/run/report.ts
-var report = __nccwpck_require__(4885);
+var report = __nccwpck_require__(7119);
 ;// CONCATENATED MODULE: ./src/run/collect.ts
 
 
@@ -4413,7 +4834,19 @@ async function collectChanges(git, engine, sandbox, settings, commitMessage) {
 
 /***/ }),
 
-/***/ 3214:
+/***/ 5183:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   b: () => (/* binding */ PROGRESS_MARKER)
+/* harmony export */ });
+/** Starts every progress comment, so that the bot never takes its own comment for a request. */
+const PROGRESS_MARKER = '<!-- worktree-sandbox:progress -->';
+
+
+/***/ }),
+
+/***/ 7064:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -4422,7 +4855,7 @@ async function collectChanges(git, engine, sandbox, settings, commitMessage) {
 /* harmony export */   v5: () => (/* binding */ MASK)
 /* harmony export */ });
 /* unused harmony export MIN_PIECE */
-/* harmony import */ var _secret_values_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9526);
+/* harmony import */ var _secret_values_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8620);
 // One list of the step's known secrets and one redaction for everything the action writes where GitHub masks
 // nothing: comments and pull-request bodies (every API call, github/api.ts), the job summary and the
 // outputs. GitHub masks registered values in the log only. The list is the scan's (secret-values.ts): the
@@ -4558,7 +4991,7 @@ function redactionFor(settings) {
 
 /***/ }),
 
-/***/ 3587:
+/***/ 5489:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -4578,8 +5011,8 @@ function redactionFor(settings) {
 /* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_2___default = /*#__PURE__*/__nccwpck_require__.n(node_fs_promises__WEBPACK_IMPORTED_MODULE_2__);
 /* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(6760);
 /* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_3___default = /*#__PURE__*/__nccwpck_require__.n(node_path__WEBPACK_IMPORTED_MODULE_3__);
-/* harmony import */ var _ui_sandbox_text_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(8143);
-/* harmony import */ var _ui_untrusted_markdown_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(4574);
+/* harmony import */ var _ui_sandbox_text_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(9633);
+/* harmony import */ var _ui_untrusted_markdown_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(8912);
 // The command's reply: a file it may write (SANDBOX_REPLY_FILE), outside its sandbox so that it is never
 // committed, and read back by the host as data once the container is gone. The folder is the run's own,
 // under RUNNER_TEMP, bind-mounted read-write at a fixed path; the container can plant anything there (a
@@ -4763,7 +5196,7 @@ function replyMarkdown(read, options) {
 
 /***/ }),
 
-/***/ 4885:
+/***/ 7119:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -4772,9 +5205,9 @@ function replyMarkdown(read, options) {
 /* harmony export */   hy: () => (/* binding */ commitsNotIn)
 /* harmony export */ });
 /* unused harmony exports STAT_MAX_PATHS, STAT_MAX_BYTES, leftOut */
-/* harmony import */ var _engine_git_commands_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(6575);
-/* harmony import */ var _changed_paths_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4606);
-/* harmony import */ var _sandbox_saved_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(154);
+/* harmony import */ var _engine_git_commands_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(8657);
+/* harmony import */ var _changed_paths_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(5136);
+/* harmony import */ var _sandbox_saved_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(7180);
 // What a run changed, computed on the host from repositories only the host configures: the parent (for
 // commits) and the sandbox's private store (for the snapshot of its work tree). Nothing is read from the
 // sandbox itself. File names here came from the sandbox: they are printed fenced or escaped.
@@ -4794,10 +5227,13 @@ const STAT_MAX_BYTES = 64 * 1024;
 // 1 MiB taken as binary (never loaded whole); its output is streamed and cut at STAT_MAX_BYTES.
 async function buildReport(git, parentPath, startSha, imported, capture) {
     const { store, snapshot, head, tip } = imported;
+    const changedSinceStart = (0,_changed_paths_js__WEBPACK_IMPORTED_MODULE_0__/* .changedPaths */ .vl)(git, store, startSha, snapshot);
     const [commits, changed, dirty, unpushed] = await Promise.all([
         (0,_sandbox_saved_js__WEBPACK_IMPORTED_MODULE_1__/* .countCommits */ .Wt)(git, parentPath, [`${startSha}..${tip}`]),
-        (0,_changed_paths_js__WEBPACK_IMPORTED_MODULE_0__/* .changedPaths */ .vl)(git, store, startSha, snapshot),
-        (0,_changed_paths_js__WEBPACK_IMPORTED_MODULE_0__/* .changedPaths */ .vl)(git, store, head, snapshot),
+        changedSinceStart,
+        // With no new commit, what is uncommitted is what changed since the start: one walk answers both
+        // (two git processes fewer).
+        head === startSha ? changedSinceStart : (0,_changed_paths_js__WEBPACK_IMPORTED_MODULE_0__/* .changedPaths */ .vl)(git, store, head, snapshot),
         (0,_sandbox_saved_js__WEBPACK_IMPORTED_MODULE_1__/* .savedRefs */ .EY)(git, parentPath).then((saved) => (0,_sandbox_saved_js__WEBPACK_IMPORTED_MODULE_1__/* .countUnsaved */ .C3)(git, parentPath, [tip], saved)),
     ]);
     if (!commits)
@@ -4891,7 +5327,7 @@ function holdsWork(report) {
 
 /***/ }),
 
-/***/ 4401:
+/***/ 8439:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -4901,15 +5337,15 @@ __nccwpck_require__.d(__webpack_exports__, {
 });
 
 // EXTERNAL MODULE: ./src/engine/engine.ts + 2 modules
-var engine_engine = __nccwpck_require__(6595);
+var engine_engine = __nccwpck_require__(1665);
 // EXTERNAL MODULE: ./src/engine/host-paths.ts
-var host_paths = __nccwpck_require__(681);
+var host_paths = __nccwpck_require__(6387);
 // EXTERNAL MODULE: ./src/engine/git.ts + 2 modules
-var engine_git = __nccwpck_require__(4589);
+var engine_git = __nccwpck_require__(1763);
 // EXTERNAL MODULE: ./src/sandbox/naming.ts
-var naming = __nccwpck_require__(5421);
+var naming = __nccwpck_require__(2375);
 // EXTERNAL MODULE: ./src/sandbox/lock.ts
-var lock = __nccwpck_require__(9894);
+var lock = __nccwpck_require__(6856);
 ;// CONCATENATED MODULE: ./src/sandbox/branch.ts
 
 
@@ -5002,23 +5438,23 @@ async function resolveBranch(git, parent, branch, base) {
 // EXTERNAL MODULE: external "node:fs/promises"
 var promises_ = __nccwpck_require__(1455);
 // EXTERNAL MODULE: ./src/sandbox/bookkeeping.ts
-var bookkeeping = __nccwpck_require__(5001);
+var bookkeeping = __nccwpck_require__(9503);
 // EXTERNAL MODULE: ./src/sandbox/layout.ts
-var layout = __nccwpck_require__(4215);
+var layout = __nccwpck_require__(9601);
 // EXTERNAL MODULE: external "node:path"
 var external_node_path_ = __nccwpck_require__(6760);
 // EXTERNAL MODULE: ./src/engine/container-args.ts
-var container_args = __nccwpck_require__(5453);
+var container_args = __nccwpck_require__(5011);
 // EXTERNAL MODULE: ./src/engine/labels.ts
-var labels = __nccwpck_require__(1933);
+var labels = __nccwpck_require__(9667);
 // EXTERNAL MODULE: ./src/engine/proc.ts + 2 modules
-var proc = __nccwpck_require__(8243);
+var proc = __nccwpck_require__(729);
 // EXTERNAL MODULE: ./src/engine/start-failure.ts
-var start_failure = __nccwpck_require__(6627);
+var start_failure = __nccwpck_require__(8557);
 // EXTERNAL MODULE: ./src/engine/time-limits.ts
-var time_limits = __nccwpck_require__(2760);
+var time_limits = __nccwpck_require__(1814);
 // EXTERNAL MODULE: ./src/sandbox/remove.ts
-var remove = __nccwpck_require__(4657);
+var remove = __nccwpck_require__(4299);
 ;// CONCATENATED MODULE: ./src/sandbox/make-repository.ts
 // Making a sandbox's repository: one script, run on the host in a folder made just for it (no container
 // has written there yet), or in a helper container inside a fresh volume. The new repository borrows the
@@ -5124,8 +5560,10 @@ if [ -e "$wt" ] || [ -L "$wt" ]; then
 fi
 as_user sh -c "$init" init-sandbox "$wt" "$@"
 `;
-async function createInVolume(engine, sandbox, seed, image, recover) {
-    if (!(await engine.volumeExists(sandbox.volume)))
+async function createInVolume(engine, sandbox, seed, image, recover, 
+/** Whether the volume is there (create.ts asked the engine, under this run's sandbox lock). */
+present) {
+    if (!present)
         await engine.createVolume(sandbox.volume, (0,labels/* volumeLabels */.kV)({ ...sandbox, parentPath: sandbox.parent.path }));
     const id = (0,container_args/* currentIdentity */._c)();
     const [wt, ...rest] = initArgs(sandbox, seed);
@@ -5150,7 +5588,7 @@ async function creationFailure(dir, message) {
 }
 
 // EXTERNAL MODULE: ./src/sandbox/ref-files.ts
-var ref_files = __nccwpck_require__(6654);
+var ref_files = __nccwpck_require__(3976);
 ;// CONCATENATED MODULE: ./src/sandbox/create.ts
 // Creating a sandbox, or reusing it exactly as it is (uncommitted files and all). A new sandbox is a
 // repository of its own whose object store borrows the parent's, made by make-repository.ts. The parent's
@@ -5188,7 +5626,7 @@ image, log) {
     // while a sandbox is written: a container or a checkout that hangs must not stop other sandboxes of the
     // same parent. While the sandbox is written, this run's sandbox lock keeps every other run, the reaper
     // and `rm` away from it, and its `creating` record says it is half-made if this run dies.
-    const begun = await (0,lock/* withRepositoryLock */.aZ)(parent.gitDir, () => beginCreation(git, engine, sandbox, plan, log));
+    const begun = await (0,lock/* withRepositoryLock */.aZ)(parent.gitDir, () => beginCreation(git, engine, sandbox, plan, log, found.present));
     if ('reused' in begun)
         return begun.reused;
     const { seed } = begun;
@@ -5196,7 +5634,7 @@ image, log) {
         if (sandbox.isolation === 'disk')
             await createOnDisk(git, sandbox, seed);
         else
-            await createInVolume(engine, sandbox, seed, imageName, begun.recover);
+            await createInVolume(engine, sandbox, seed, imageName, begun.recover, begun.present);
     }
     catch (error) {
         // What was made here goes; a volume that was there before is kept.
@@ -5219,10 +5657,12 @@ image, log) {
  * and for a disk sandbox makes its (empty) folder, so that the project folder is never removed from under
  * it by the removal of the project's last other sandbox (which happens under this lock too).
  */
-async function beginCreation(git, engine, sandbox, plan, log) {
+async function beginCreation(git, engine, sandbox, plan, log, 
+/** Whether the volume is there, as the engine said before the repository lock. */
+volumePresent) {
     const { parent } = sandbox;
     const refs = (0,bookkeeping/* sandboxRefs */.yB)(sandbox);
-    const { head, creating, present, reused } = await lookUp(git, engine, sandbox, refs);
+    const { head, creating, present, reused } = await lookUp(git, engine, sandbox, refs, volumePresent);
     if (reused)
         return { reused };
     if (head && !creating) {
@@ -5251,14 +5691,21 @@ async function beginCreation(git, engine, sandbox, plan, log) {
         await (0,bookkeeping/* dropRecords */.gE)(git, parent, refs);
         throw error;
     }
-    return { seed, recover: creating, volumeWasThere: present && !creating };
+    return { seed, recover: creating, present, volumeWasThere: present && !creating };
 }
-/** The sandbox's records, whether it is there, and so whether it is reused as it is. */
-async function lookUp(git, engine, sandbox, refs) {
+/**
+ * The sandbox's records, whether it is there, and so whether it is reused as it is. The records are read
+ * again under the repository lock; the engine's word on the volume is asked once (`volumePresent`): only a
+ * holder of the sandbox's lock (this run; the post step, the reaper and `rm` take it too) removes the
+ * volume, so it cannot change in between.
+ */
+async function lookUp(git, engine, sandbox, refs, volumePresent) {
     const upstreamRef = sandbox.branch ? `refs/remotes/origin/${sandbox.branch}` : '';
     const [recorded, present] = await Promise.all([
         readRecords(git, sandbox.parent, refs, upstreamRef),
-        sandbox.isolation === 'container' ? engine.volumeExists(sandbox.volume) : (0,bookkeeping/* pathExists */.s0)(sandbox.hostPath),
+        sandbox.isolation === 'container'
+            ? (volumePresent ?? engine.volumeExists(sandbox.volume))
+            : (0,bookkeeping/* pathExists */.s0)(sandbox.hostPath),
     ]);
     const head = recorded.get(refs.head);
     const creating = recorded.has(refs.creating);
@@ -5321,7 +5768,7 @@ async function refuseForeignFolder(sandbox) {
 }
 
 // EXTERNAL MODULE: ./src/engine/engine-probe.ts
-var engine_probe = __nccwpck_require__(4879);
+var engine_probe = __nccwpck_require__(6269);
 ;// CONCATENATED MODULE: ./src/sandbox/engine-view.ts
 // What a run mounts from the action's side, for the engine-view checks (engine/host-paths.ts,
 // engine/engine-probe.ts): every bind source layout.ts gives a container, named for a person, with what to
@@ -5385,6 +5832,7 @@ class EngineViewProof {
     helper;
     proved;
     planted;
+    removed;
     constructor(engine, image, folders, 
     /** The image check (it pulls), asked by the helper's proof only when the engine lacks the image. */
     imageReady, 
@@ -5424,8 +5872,12 @@ class EngineViewProof {
         this.planted ??= (0,engine_probe/* plantProbe */.CC)(this.engine, reusedProbeFolders(sandbox));
         return this.planted;
     }
-    /** What the proof made that is still there (the helper, files) goes. */
-    async remove() {
+    /** What the proof made that is still there (the helper, files) goes; once, whoever asks again. */
+    remove() {
+        this.removed ??= this.removeNow();
+        return this.removed;
+    }
+    async removeNow() {
         await Promise.all([
             // A helper the engine did not remove (or that a failed probe could not) stays named for the post
             // step, which tries again.
@@ -5441,9 +5893,9 @@ class EngineViewProof {
 }
 
 // EXTERNAL MODULE: ./src/sandbox/repository.ts
-var repository = __nccwpck_require__(2733);
+var repository = __nccwpck_require__(1151);
 // EXTERNAL MODULE: ./src/sandbox/git-traps.ts
-var git_traps = __nccwpck_require__(8632);
+var git_traps = __nccwpck_require__(622);
 ;// CONCATENATED MODULE: ./src/sandbox/reuse.ts
 
 
@@ -5487,21 +5939,21 @@ async function offerUpstream(git, engine, sandbox, image) {
 }
 
 // EXTERNAL MODULE: ./src/settings/settings.ts + 5 modules
-var settings_settings = __nccwpck_require__(6807);
+var settings_settings = __nccwpck_require__(9109);
 // EXTERNAL MODULE: ./src/run/collect.ts + 1 modules
-var collect = __nccwpck_require__(5071);
+var collect = __nccwpck_require__(527);
 // EXTERNAL MODULE: ./src/network/leftovers.ts
-var leftovers = __nccwpck_require__(520);
+var leftovers = __nccwpck_require__(1434);
 // EXTERNAL MODULE: ./src/network/policy.ts + 1 modules
-var network_policy = __nccwpck_require__(7125);
+var network_policy = __nccwpck_require__(3977);
 // EXTERNAL MODULE: external "node:crypto"
 var external_node_crypto_ = __nccwpck_require__(7598);
 // EXTERNAL MODULE: external "node:os"
 var external_node_os_ = __nccwpck_require__(8161);
 // EXTERNAL MODULE: ./src/engine/engine-error.ts
-var engine_error = __nccwpck_require__(299);
+var engine_error = __nccwpck_require__(389);
 // EXTERNAL MODULE: ./src/run/reply.ts
-var run_reply = __nccwpck_require__(3587);
+var run_reply = __nccwpck_require__(5489);
 ;// CONCATENATED MODULE: ./src/run/command.ts
 // Runs the user's command in a container that sees its sandbox read-write and nothing else writable of
 // the host (layout.ts `commandMounts`). Output is streamed line by line and never accumulated (a bounded
@@ -5597,7 +6049,7 @@ function commandContainer(sandbox, spec, name, env) {
  * code is loaded on demand, a chunk of its own: the proxy library is no part of a run without one.
  */
 async function startCommandNetwork(engine, policy, sandbox, name) {
-    const { startNetwork } = await Promise.all(/* import() */[__nccwpck_require__.e(710), __nccwpck_require__.e(568), __nccwpck_require__.e(639)]).then(__nccwpck_require__.bind(__nccwpck_require__, 5639));
+    const { startNetwork } = await Promise.all(/* import() */[__nccwpck_require__.e(830), __nccwpck_require__.e(472), __nccwpck_require__.e(54)]).then(__nccwpck_require__.bind(__nccwpck_require__, 6054));
     return startNetwork(engine, policy, { name, labels: (0,labels/* commandLabels */.nX)(sandbox) });
 }
 async function runCommand(engine, sandbox, given, hooks = {}) {
@@ -5639,10 +6091,14 @@ async function runCommand(engine, sandbox, given, hooks = {}) {
             onLine: hooks.onLine,
             stderrTailLines: TAIL_LINES,
         });
-        const lines = hooks.outputFd === undefined ? result.outputTail : await engine.logTail(name, TAIL_LINES);
-        const tail = lines.map((l) => (l.length > TAIL_LINE_CHARS ? `${l.slice(0, TAIL_LINE_CHARS)}…` : l));
         const durationMs = Date.now() - started;
-        const state = await engine.containerState(name);
+        // The engine's log of the container and its state: two questions asked together, one wait (each is
+        // an engine CLI start; docs/benchmarks.md).
+        const [lines, state] = await Promise.all([
+            hooks.outputFd === undefined ? result.outputTail : engine.logTail(name, TAIL_LINES),
+            engine.containerState(name),
+        ]);
+        const tail = lines.map((l) => (l.length > TAIL_LINE_CHARS ? `${l.slice(0, TAIL_LINE_CHARS)}…` : l));
         // What the engine said last: its stderr, or (output written straight to the step's log) its log of
         // the container; an engine error from before the container existed is in the step's log above.
         const engineSaid = [...result.stderrTail, ...(hooks.outputFd === undefined ? [] : lines)];
@@ -5704,11 +6160,11 @@ async function removeLeftContainers(engine, sandbox) {
 }
 
 // EXTERNAL MODULE: ./src/sandbox/saved.ts
-var saved = __nccwpck_require__(154);
+var saved = __nccwpck_require__(7180);
 // EXTERNAL MODULE: ./src/run/report.ts
-var run_report = __nccwpck_require__(4885);
+var run_report = __nccwpck_require__(7119);
 // EXTERNAL MODULE: ./src/run/secret-gate.ts + 2 modules
-var secret_gate = __nccwpck_require__(2658);
+var secret_gate = __nccwpck_require__(2735);
 ;// CONCATENATED MODULE: ./src/run/push.ts
 
 
@@ -5807,7 +6263,7 @@ function firstLine(text) {
 }
 
 // EXTERNAL MODULE: ./src/run/secret-values.ts
-var secret_values = __nccwpck_require__(9526);
+var secret_values = __nccwpck_require__(8620);
 ;// CONCATENATED MODULE: ./src/run/run.ts
 // Run mode, as the steps of docs/run-mode.md, each awaited in order: the parent repository, the branch,
 // the sandbox's name and place, the sandbox (under its lock), the run, the import and the report, the
@@ -5877,7 +6333,8 @@ async function runSandbox(settings, deps) {
         }
     }
     finally {
-        // What the probe made goes now, not on the way to the command.
+        // What the probe made goes, if the command's end did not start that (runLocked); never on the way
+        // to the command.
         await proof.remove();
     }
 }
@@ -5939,6 +6396,8 @@ async function runLocked(settings, deps, planned) {
             drained: write.drained,
         })));
         deps.save({ container: undefined, exitCode: command.exitCode });
+        // What the probe made goes while the work is imported, not after it: runSandbox awaits it at the end.
+        void proof.remove();
         reportCommand(ui, command);
         // The reply is scanned before it is shown anywhere: with `block`, a secret in it fails the step here,
         // before the work is imported or pushed, and the sandbox keeps everything for a person to look at.
@@ -6032,7 +6491,7 @@ async function sandboxReady(settings, deps, { engine, git, plan, location, proof
 
 /***/ }),
 
-/***/ 2658:
+/***/ 2735:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -6049,11 +6508,11 @@ __nccwpck_require__.d(__webpack_exports__, {
 // EXTERNAL MODULE: external "node:crypto"
 var external_node_crypto_ = __nccwpck_require__(7598);
 // EXTERNAL MODULE: ./src/engine/git-commands.ts
-var git_commands = __nccwpck_require__(6575);
+var git_commands = __nccwpck_require__(8657);
 // EXTERNAL MODULE: ./src/engine/time-limits.ts
-var time_limits = __nccwpck_require__(2760);
+var time_limits = __nccwpck_require__(1814);
 // EXTERNAL MODULE: ./src/ui/sandbox-text.ts
-var sandbox_text = __nccwpck_require__(8143);
+var sandbox_text = __nccwpck_require__(9633);
 ;// CONCATENATED MODULE: ./src/run/raw-commit.ts
 /** Header names shown as they are in a finding; any other header's name is sandbox text, not shown. */
 const KNOWN_HEADERS = new Set(['tree', 'parent', 'encoding', 'gpgsig', 'gpgsig-sha256', 'mergetag']);
@@ -6209,9 +6668,9 @@ async function readRawCommits(git, repo, commits, scanner, budget) {
 }
 
 // EXTERNAL MODULE: ./src/run/secret-scan.ts
-var secret_scan = __nccwpck_require__(3285);
+var secret_scan = __nccwpck_require__(4415);
 // EXTERNAL MODULE: ./src/run/secret-values.ts
-var secret_values = __nccwpck_require__(9526);
+var secret_values = __nccwpck_require__(8620);
 ;// CONCATENATED MODULE: ./src/run/secret-gate.ts
 // `secret-scan`: the check before each way out of a run (a push, a saved patch, a posted reply). What a push
 // or a patch carries is read on the host, from the parent's checked objects, through the hardened git
@@ -6487,7 +6946,7 @@ function mib(bytes) {
 
 /***/ }),
 
-/***/ 3285:
+/***/ 4415:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -6529,9 +6988,9 @@ let lintLoaded;
 function loadLint() {
     return (lintLoaded ??= (async () => {
         const [{ lintSource }, { rules }, { secretLintProfiler }] = await Promise.all([
-            Promise.all(/* import() */[__nccwpck_require__.e(710), __nccwpck_require__.e(347)]).then(__nccwpck_require__.bind(__nccwpck_require__, 9347)),
-            __nccwpck_require__.e(/* import() */ 393).then(__nccwpck_require__.bind(__nccwpck_require__, 4393)),
-            __nccwpck_require__.e(/* import() */ 694).then(__nccwpck_require__.bind(__nccwpck_require__, 4694)),
+            Promise.all(/* import() */[__nccwpck_require__.e(830), __nccwpck_require__.e(707)]).then(__nccwpck_require__.bind(__nccwpck_require__, 6707)),
+            __nccwpck_require__.e(/* import() */ 577).then(__nccwpck_require__.bind(__nccwpck_require__, 1577)),
+            __nccwpck_require__.e(/* import() */ 806).then(__nccwpck_require__.bind(__nccwpck_require__, 806)),
         ]);
         // Its profiler keeps a performance mark per rule and piece for as long as the process lives.
         secretLintProfiler.setEnabled(false);
@@ -6663,7 +7122,7 @@ function lineAt(starts, offset) {
 
 /***/ }),
 
-/***/ 9526:
+/***/ 8620:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -6759,7 +7218,7 @@ function base64Forms(bytes) {
 
 /***/ }),
 
-/***/ 5001:
+/***/ 9503:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -6874,7 +7333,7 @@ async function pathExists(p) {
 
 /***/ }),
 
-/***/ 8632:
+/***/ 622:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -6886,7 +7345,7 @@ async function pathExists(p) {
 /* unused harmony export MAX_CLEARED */
 /* harmony import */ var node_crypto__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7598);
 /* harmony import */ var node_crypto__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_crypto__WEBPACK_IMPORTED_MODULE_0__);
-/* harmony import */ var _ui_sandbox_text_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(8143);
+/* harmony import */ var _ui_sandbox_text_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(9633);
 // Traps in a sandbox's git folder, cleared before a helper's git writes there. The command can leave,
 // where the next helper's git opens a file, something that is not a file: a FIFO (git blocks opening it,
 // and so did every later run of that sandbox until its helper's time limit), a socket or a device, or a
@@ -6987,7 +7446,7 @@ function reportCleared(ui, sandboxName, cleared) {
 
 /***/ }),
 
-/***/ 4215:
+/***/ 9601:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -7004,10 +7463,10 @@ function reportCleared(ui, sandboxName, cleared) {
 /* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_fs_promises__WEBPACK_IMPORTED_MODULE_0__);
 /* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(6760);
 /* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__nccwpck_require__.n(node_path__WEBPACK_IMPORTED_MODULE_1__);
-/* harmony import */ var _engine_container_args_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(5453);
-/* harmony import */ var _engine_git_hardening_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(2975);
-/* harmony import */ var _engine_labels_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(1933);
-/* harmony import */ var _naming_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(5421);
+/* harmony import */ var _engine_container_args_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(5011);
+/* harmony import */ var _engine_git_hardening_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(3229);
+/* harmony import */ var _engine_labels_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(9667);
+/* harmony import */ var _naming_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(2375);
 // Where a sandbox lives and what a container sees of it. A sandbox is a repository of its own (its own
 // `.git` folder) that borrows the parent's objects read-only through `objects/info/alternates`, plus a home
 // for the command. Disk and volume sandboxes are one discriminated union.
@@ -7125,7 +7584,7 @@ async function realRoot(root) {
 
 /***/ }),
 
-/***/ 9894:
+/***/ 6856:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -7161,7 +7620,7 @@ let lockfileLoaded;
  * answers, so that it is ready by the time the run takes its sandbox's lock.
  */
 function loadLocking() {
-    lockfileLoaded ??= __nccwpck_require__.e(/* import() */ 712).then(__nccwpck_require__.t.bind(__nccwpck_require__, 5712, 23)).then((loaded) => loaded.default ?? loaded);
+    lockfileLoaded ??= __nccwpck_require__.e(/* import() */ 648).then(__nccwpck_require__.t.bind(__nccwpck_require__, 3648, 23)).then((loaded) => loaded.default ?? loaded);
     return lockfileLoaded;
 }
 const LOCK_STALE_MS = 10_000;
@@ -7353,7 +7812,7 @@ async function isSandboxLocked(gitDir, sandbox) {
 
 /***/ }),
 
-/***/ 5421:
+/***/ 2375:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -7428,7 +7887,7 @@ function diskWorktreePath(root, project, sandbox) {
 
 /***/ }),
 
-/***/ 6654:
+/***/ 3976:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -7444,7 +7903,7 @@ function diskWorktreePath(root, project, sandbox) {
 /* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_fs__WEBPACK_IMPORTED_MODULE_0__);
 /* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(6760);
 /* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__nccwpck_require__.n(node_path__WEBPACK_IMPORTED_MODULE_1__);
-/* harmony import */ var _engine_git_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(4589);
+/* harmony import */ var _engine_git_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(1763);
 // A repository's refs read from its files as data, the way git's files backend keeps them: a loose ref
 // file (`<git folder>/refs/...`) over its line in `packed-refs`. Bounded, and never through a symbolic
 // link: the reaper reads sandboxes' git folders with these (a container wrote them), and the host reads
@@ -7617,7 +8076,7 @@ function readRefsAsData(gitDir, refs) {
 
 /***/ }),
 
-/***/ 4657:
+/***/ 4299:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -7630,9 +8089,9 @@ function readRefsAsData(gitDir, refs) {
 /* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_fs_promises__WEBPACK_IMPORTED_MODULE_0__);
 /* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(6760);
 /* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__nccwpck_require__.n(node_path__WEBPACK_IMPORTED_MODULE_1__);
-/* harmony import */ var _bookkeeping_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(5001);
-/* harmony import */ var _layout_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(4215);
-/* harmony import */ var _lock_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(9894);
+/* harmony import */ var _bookkeeping_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(9503);
+/* harmony import */ var _layout_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(9601);
+/* harmony import */ var _lock_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(6856);
 // Removing a sandbox: its volume or folders, then every record the parent keeps of it (refs and private
 // store). Nothing else.
 
@@ -7707,7 +8166,7 @@ async function removeEmptyProjectDir(projectDir) {
 
 /***/ }),
 
-/***/ 2733:
+/***/ 1151:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -7791,7 +8250,7 @@ async function realDirectory(given) {
 
 /***/ }),
 
-/***/ 154:
+/***/ 7180:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -7860,7 +8319,7 @@ function branchOf(headRef) {
 
 /***/ }),
 
-/***/ 6807:
+/***/ 9109:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -7870,18 +8329,18 @@ __nccwpck_require__.d(__webpack_exports__, {
   N6: () => (/* binding */ validateBranchNames)
 });
 
-// UNUSED EXPORTS: ASSOCIATIONS, CHOICES, InputError, RESERVED_ENV, defaultStateDir, defaultWorktreeRoot, withDefaults
+// UNUSED EXPORTS: ASSOCIATIONS, CHOICES, InputError, RESERVED_ENV, defaultWorktreeRoot, withDefaults
 
 // EXTERNAL MODULE: external "node:os"
 var external_node_os_ = __nccwpck_require__(8161);
 // EXTERNAL MODULE: external "node:path"
 var external_node_path_ = __nccwpck_require__(6760);
 // EXTERNAL MODULE: ./src/engine/host-paths.ts
-var host_paths = __nccwpck_require__(681);
+var host_paths = __nccwpck_require__(6387);
 // EXTERNAL MODULE: ./src/engine/engine.ts + 2 modules
-var engine = __nccwpck_require__(6595);
+var engine = __nccwpck_require__(1665);
 // EXTERNAL MODULE: ./src/action-defaults.ts
-var action_defaults = __nccwpck_require__(6934);
+var action_defaults = __nccwpck_require__(7616);
 ;// CONCATENATED MODULE: ./src/settings/inputs.ts
 // Reading one input: the runner's text (or action.yml's default) into a typed value, or an InputError that
 // names the input and what it accepts. Pure.
@@ -7976,20 +8435,15 @@ function pathInput(read, name) {
         throw new InputError(name, raw, 'a path without control characters (newlines, tabs, NUL)');
     return external_node_path_.resolve(raw.trim());
 }
-function inputs_image(read) {
-    const raw = read('image').trim();
-    if (!/^[A-Za-z0-9][A-Za-z0-9._\-/:@]*$/.test(raw) || raw.length > 512) {
-        throw new InputError('image', raw, 'an image reference such as debian:bookworm or ghcr.io/owner/image:tag');
-    }
-    return raw;
+/** Input `name`, trimmed, when it matches `pattern` (or is empty and `optional`). */
+function matching(read, name, pattern, accepted, optional = false) {
+    const raw = read(name).trim();
+    if ((optional && !raw) || pattern.test(raw))
+        return raw;
+    throw new InputError(name, raw, accepted);
 }
-function volumePrefix(read) {
-    const raw = read('volume-prefix').trim();
-    if (!/^[A-Za-z0-9][A-Za-z0-9_.-]{0,62}$/.test(raw)) {
-        throw new InputError('volume-prefix', raw, 'letters, digits, _ . - (starting with a letter or digit, at most 63 characters)');
-    }
-    return raw;
-}
+const inputs_image = (read) => matching(read, 'image', /^(?=.{1,512}$)[A-Za-z0-9][A-Za-z0-9._\-/:@]*$/, 'an image reference such as debian:bookworm or ghcr.io/owner/image:tag');
+const volumePrefix = (read) => matching(read, 'volume-prefix', /^[A-Za-z0-9][A-Za-z0-9_.-]{0,62}$/, 'letters, digits, _ . - (starting with a letter or digit, at most 63 characters)');
 /** A first, pure check of a branch name; git's own rules are applied by `validateBranchNames`. */
 function branchInput(read, name) {
     const raw = read(name);
@@ -8011,14 +8465,7 @@ function revisionInput(read, name) {
     }
     return value;
 }
-function triggerCommand(read) {
-    const raw = read('trigger').trim();
-    if (!raw)
-        return '';
-    if (!/^\/?[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/.test(raw))
-        throw new InputError('trigger', raw, 'one word such as /fix');
-    return raw;
-}
+const triggerCommand = (read) => matching(read, 'trigger', /^\/?[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/, 'one word such as /fix', true);
 /** `label-trigger`: a label's name as GitHub allows it (one line, at most 50 characters). */
 function labelTrigger(read) {
     const raw = read('label-trigger').trim();
@@ -8027,12 +8474,7 @@ function labelTrigger(read) {
     return raw;
 }
 /** `assignee-trigger`: a GitHub login (a bot's with or without `[bot]`). */
-function assigneeTrigger(read) {
-    const raw = read('assignee-trigger').trim();
-    if (raw && !/^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})(?:\[bot\])?$/.test(raw))
-        throw new InputError('assignee-trigger', raw, 'a GitHub login such as fix-bot');
-    return raw;
-}
+const assigneeTrigger = (read) => matching(read, 'assignee-trigger', /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})(?:\[bot\])?$/, 'a GitHub login such as fix-bot', true);
 /** `issue-branch-prefix`: the start of a branch name (the issue's number completes it). */
 function issueBranchPrefix(read) {
     const raw = read('issue-branch-prefix').trim();
@@ -8121,7 +8563,7 @@ function formatIdentity(identity) {
 }
 
 // EXTERNAL MODULE: ./src/network/policy.ts + 1 modules
-var network_policy = __nccwpck_require__(7125);
+var network_policy = __nccwpck_require__(3977);
 ;// CONCATENATED MODULE: ./src/settings/network-input.ts
 // `network`, `credentials` and the model budget, read together: the allow-list, its presets, the
 // credentials the proxy sets and the limits it enforces (src/network/policy.ts parses; this turns its
@@ -8305,13 +8747,6 @@ function defaultWorktreeRoot(env, inContainer = (0,host_paths/* runsInContainer 
         : external_node_path_.join(env.HOME || external_node_os_.homedir(), '.cache');
     return external_node_path_.join(cache, 'worktree-sandbox', 'worktrees');
 }
-/** The host-only state folder (the git guards' records: guard-ledger.ts). Never mounted into a container. */
-function defaultStateDir(env) {
-    const state = env.XDG_STATE_HOME && path.isAbsolute(env.XDG_STATE_HOME)
-        ? env.XDG_STATE_HOME
-        : path.join(env.HOME || os.homedir(), '.local', 'state');
-    return path.join(state, 'worktree-sandbox');
-}
 /** Applies git's own branch-name rules (`git check-ref-format --branch`) once git is at hand. */
 async function validateBranchNames(settings, isValid) {
     if (settings.branch && !(await isValid(settings.branch))) {
@@ -8322,7 +8757,7 @@ async function validateBranchNames(settings, isValid) {
 
 /***/ }),
 
-/***/ 4107:
+/***/ 8561:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -8334,7 +8769,7 @@ async function validateBranchNames(settings, isValid) {
 /* harmony export */   tp: () => (/* binding */ table),
 /* harmony export */   zH: () => (/* binding */ details)
 /* harmony export */ });
-/* harmony import */ var _untrusted_markdown_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4574);
+/* harmony import */ var _untrusted_markdown_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8912);
 // The action's own structure around what it shows (the job summary, the bot's comments, the outputs):
 // tables, collapsed sections, cut notes, bounded JSON. Its inputs come inert (untrusted-markdown.ts). Not
 // `core.summary.addTable`/`addDetails`: under cmark-gfm they render otherwise (see the spec).
@@ -8377,7 +8812,7 @@ function jsonRows(rows, maxBytes) {
 
 /***/ }),
 
-/***/ 8143:
+/***/ 9633:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -8434,7 +8869,7 @@ function logLines(message) {
 
 /***/ }),
 
-/***/ 6508:
+/***/ 5750:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -8504,7 +8939,7 @@ const silentUi = {
 
 /***/ }),
 
-/***/ 4574:
+/***/ 8912:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -8745,7 +9180,7 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("net");
 
 /***/ }),
 
-/***/ 6970:
+/***/ 4589:
 /***/ ((module) => {
 
 module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:assert");
@@ -9004,7 +9439,7 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("util");
 
 /***/ }),
 
-/***/ 175:
+/***/ 7710:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -9028,7 +9463,7 @@ __nccwpck_require__.d(__webpack_exports__, {
 
 // EXTERNAL MODULE: external "os"
 var external_os_ = __nccwpck_require__(857);
-;// CONCATENATED MODULE: ../main/node_modules/@actions/core/lib/utils.js
+;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/utils.js
 // We use any as a valid input type
 /* eslint-disable @typescript-eslint/no-explicit-any */
 /**
@@ -9064,7 +9499,7 @@ function utils_toCommandProperties(annotationProperties) {
     };
 }
 //# sourceMappingURL=utils.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@actions/core/lib/command.js
+;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/command.js
 
 
 /**
@@ -9160,7 +9595,7 @@ function escapeProperty(s) {
 var external_crypto_ = __nccwpck_require__(6982);
 // EXTERNAL MODULE: external "fs"
 var external_fs_ = __nccwpck_require__(9896);
-;// CONCATENATED MODULE: ../main/node_modules/@actions/core/lib/file-command.js
+;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/file-command.js
 // For internal use, subject to change.
 // We use any as a valid input type
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -9198,8 +9633,8 @@ function file_command_prepareKeyValueMessage(key, value) {
 // EXTERNAL MODULE: external "path"
 var external_path_ = __nccwpck_require__(6928);
 // EXTERNAL MODULE: ./src/bundle/http-client-on-demand.ts
-var http_client_on_demand = __nccwpck_require__(132);
-;// CONCATENATED MODULE: ../main/node_modules/@actions/http-client/lib/auth.js
+var http_client_on_demand = __nccwpck_require__(5126);
+;// CONCATENATED MODULE: ./node_modules/@actions/http-client/lib/auth.js
 var __awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
     function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
     return new (P || (P = Promise))(function (resolve, reject) {
@@ -9275,7 +9710,7 @@ class PersonalAccessTokenCredentialHandler {
     }
 }
 //# sourceMappingURL=auth.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@actions/core/lib/oidc-utils.js
+;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/oidc-utils.js
 var oidc_utils_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
     function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
     return new (P || (P = Promise))(function (resolve, reject) {
@@ -9349,7 +9784,7 @@ class oidc_utils_OidcClient {
     }
 }
 //# sourceMappingURL=oidc-utils.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@actions/core/lib/summary.js
+;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/summary.js
 var summary_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
     function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
     return new (P || (P = Promise))(function (resolve, reject) {
@@ -9630,7 +10065,7 @@ const _summary = new Summary();
 const markdownSummary = (/* unused pure expression or super */ null && (_summary));
 const summary = _summary;
 //# sourceMappingURL=summary.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@actions/core/lib/path-utils.js
+;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/path-utils.js
 
 /**
  * toPosixPath converts the given path to the posix form. On Windows, \\ will be
@@ -9665,7 +10100,7 @@ function toPlatformPath(pth) {
 }
 //# sourceMappingURL=path-utils.js.map
 // EXTERNAL MODULE: ./src/bundle/on-demand.ts
-var on_demand = __nccwpck_require__(3093);
+var on_demand = __nccwpck_require__(7575);
 ;// CONCATENATED MODULE: ./src/bundle/exec-on-demand.ts
 // What the bundle gets for `import … from '@actions/exec'` (tsconfig.json `paths`, which ncc's resolver
 // follows; docs/adr/0008-undici-on-demand.md). @actions/core imports it for `platform` (the runner's OS
@@ -9673,11 +10108,11 @@ var on_demand = __nccwpck_require__(3093);
 // start of every step. Here it is a chunk of its own, loaded by the first call (none, today). The names are
 // the ones the bundled toolkit imports (checked by on-demand.spec.ts).
 
-const exec_on_demand_exec = (0,on_demand/* onDemand */.h)('@actions/exec', 'getExecOutput', () => __nccwpck_require__.e(/* import() */ 980).then(__nccwpck_require__.bind(__nccwpck_require__, 7980)));
+const exec_on_demand_exec = (0,on_demand/* onDemand */.h)('@actions/exec', 'getExecOutput', () => __nccwpck_require__.e(/* import() */ 260).then(__nccwpck_require__.bind(__nccwpck_require__, 1260)));
 /** @actions/exec's getExecOutput, loaded on its first call. */
 const getExecOutput = async (...args) => (await exec_on_demand_exec.load()).getExecOutput(...args);
 
-;// CONCATENATED MODULE: ../main/node_modules/@actions/core/lib/platform.js
+;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/platform.js
 var platform_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
     function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
     return new (P || (P = Promise))(function (resolve, reject) {
@@ -9742,7 +10177,7 @@ function getDetails() {
     });
 }
 //# sourceMappingURL=platform.js.map
-;// CONCATENATED MODULE: ../main/node_modules/@actions/core/lib/core.js
+;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/core.js
 var core_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
     function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
     return new (P || (P = Promise))(function (resolve, reject) {
@@ -10274,8 +10709,8 @@ function youngGenerationBytes() {
     return v8.getHeapSpaceStatistics().find((s) => s.space_name === 'new_space')?.space_size ?? 0;
 }
 
-// EXTERNAL MODULE: ../main/node_modules/@actions/core/lib/core.js + 9 modules
-var core = __nccwpck_require__(175);
+// EXTERNAL MODULE: ./node_modules/@actions/core/lib/core.js + 9 modules
+var core = __nccwpck_require__(7710);
 // EXTERNAL MODULE: external "node:os"
 var external_node_os_ = __nccwpck_require__(8161);
 // EXTERNAL MODULE: external "node:fs/promises"
@@ -10283,35 +10718,35 @@ var promises_ = __nccwpck_require__(1455);
 // EXTERNAL MODULE: external "node:path"
 var external_node_path_ = __nccwpck_require__(6760);
 // EXTERNAL MODULE: ./src/engine/git-commands.ts
-var git_commands = __nccwpck_require__(6575);
+var git_commands = __nccwpck_require__(8657);
 // EXTERNAL MODULE: ./src/engine/engine-probe.ts
-var engine_probe = __nccwpck_require__(4879);
+var engine_probe = __nccwpck_require__(6269);
 // EXTERNAL MODULE: ./src/engine/engine.ts + 2 modules
-var engine_engine = __nccwpck_require__(6595);
+var engine_engine = __nccwpck_require__(1665);
 // EXTERNAL MODULE: ./src/engine/git.ts + 2 modules
-var engine_git = __nccwpck_require__(4589);
+var engine_git = __nccwpck_require__(1763);
 // EXTERNAL MODULE: ./src/engine/labels.ts
-var labels = __nccwpck_require__(1933);
+var labels = __nccwpck_require__(9667);
 // EXTERNAL MODULE: ./src/network/leftovers.ts
-var leftovers = __nccwpck_require__(520);
+var leftovers = __nccwpck_require__(1434);
 // EXTERNAL MODULE: ./src/sandbox/bookkeeping.ts
-var bookkeeping = __nccwpck_require__(5001);
+var bookkeeping = __nccwpck_require__(9503);
 // EXTERNAL MODULE: ./src/sandbox/git-traps.ts
-var git_traps = __nccwpck_require__(8632);
+var git_traps = __nccwpck_require__(622);
 // EXTERNAL MODULE: ./src/sandbox/layout.ts
-var layout = __nccwpck_require__(4215);
+var layout = __nccwpck_require__(9601);
 // EXTERNAL MODULE: ./src/sandbox/lock.ts
-var sandbox_lock = __nccwpck_require__(9894);
+var sandbox_lock = __nccwpck_require__(6856);
 // EXTERNAL MODULE: ./src/sandbox/remove.ts
-var remove = __nccwpck_require__(4657);
+var remove = __nccwpck_require__(4299);
 // EXTERNAL MODULE: ./src/sandbox/saved.ts
-var sandbox_saved = __nccwpck_require__(154);
+var sandbox_saved = __nccwpck_require__(7180);
 // EXTERNAL MODULE: ./src/run/collect.ts + 1 modules
-var collect = __nccwpck_require__(5071);
+var collect = __nccwpck_require__(527);
 // EXTERNAL MODULE: ./src/run/report.ts
-var run_report = __nccwpck_require__(4885);
+var run_report = __nccwpck_require__(7119);
 // EXTERNAL MODULE: ./src/ui/sandbox-text.ts
-var sandbox_text = __nccwpck_require__(8143);
+var sandbox_text = __nccwpck_require__(9633);
 ;// CONCATENATED MODULE: ./src/run/cleanup.ts
 // The post step: runs after success, failure and cancel. Removes the command's container if it is still
 // there, then applies the cleanup policy. It never fails the job: problems become warnings.
@@ -10563,21 +10998,23 @@ async function saveUncommitted(git, store, base, work) {
 }
 
 // EXTERNAL MODULE: ./src/run/redaction.ts
-var redaction = __nccwpck_require__(3214);
+var redaction = __nccwpck_require__(7064);
 // EXTERNAL MODULE: ./src/run/run.ts + 8 modules
-var run = __nccwpck_require__(4401);
-// EXTERNAL MODULE: ./src/github/event.ts + 2 modules
-var github_event = __nccwpck_require__(6715);
+var run = __nccwpck_require__(8439);
+// EXTERNAL MODULE: ./src/github/event.ts + 3 modules
+var github_event = __nccwpck_require__(4126);
 // EXTERNAL MODULE: ./src/settings/settings.ts + 5 modules
-var settings_settings = __nccwpck_require__(6807);
+var settings_settings = __nccwpck_require__(9109);
 // EXTERNAL MODULE: ./src/action/step-state.ts
-var step_state = __nccwpck_require__(2516);
+var step_state = __nccwpck_require__(4634);
+// EXTERNAL MODULE: ./src/present/progress-comment.ts
+var progress_comment = __nccwpck_require__(3936);
 // EXTERNAL MODULE: ./src/ui/markdown.ts
-var markdown = __nccwpck_require__(4107);
+var markdown = __nccwpck_require__(8561);
 // EXTERNAL MODULE: ./src/ui/untrusted-markdown.ts
-var untrusted_markdown = __nccwpck_require__(4574);
+var untrusted_markdown = __nccwpck_require__(8912);
 // EXTERNAL MODULE: ./src/run/reply.ts
-var run_reply = __nccwpck_require__(3587);
+var run_reply = __nccwpck_require__(5489);
 ;// CONCATENATED MODULE: ./src/present/run-summary.ts
 // The job summary and the plain-text report: one table a person reads at a glance.
 
@@ -10654,208 +11091,19 @@ function outcomeText(outcome) {
         .trimEnd();
 }
 
-// EXTERNAL MODULE: ./src/network/policy.ts + 1 modules
-var policy = __nccwpck_require__(7125);
-;// CONCATENATED MODULE: ./src/present/network-summary.ts
-// What the proxy saw, for people and for later steps: a job-summary section, one warning per refused
-// host, the `network-allowed` / `network-denied` outputs, and, in audit, the `network:` value that would
-// have let the run through. Host names and reasons come from the sandbox (a CONNECT line or a Host header
-// is the command's text): shown only through `shownHost` (untrustedInline), and within byte bounds, because
-// a command that names hundreds of long hosts would otherwise fill the job summary (GitHub drops a step
-// summary over 1 MiB whole, the run's own report with it) and the outputs.
-
-
-
-const MAX_WARNINGS = 20;
-/**
- * The characters, as written (entities included), of one host name or reason shown: a DNS name has at most
- * 253, and a few take 7 more each where autolinks are broken. The rest is counted.
- */
-const SHOWN_MAX = 1_000;
-/**
- * The network section's share of the job summary. About two hundred rows of the longest host names: more
- * than anyone reads, and small beside GitHub's 1 MiB for the whole summary, which the run's own report
- * (up to a 64 KiB diff stat) shares. Rows past it are counted, not shown.
- */
-const NETWORK_SECTION_MAX_BYTES = 64 * 1024;
-/** The audit's proposal is shown when it is at most this long; past it, the outputs have the hosts. */
-const PROPOSAL_MAX_BYTES = 16 * 1024;
-/**
- * Each network output's bound. GitHub holds an output to 1 MB and a job's outputs together to 1 MB: the
- * two network outputs and the diff stat fit in that. Rows past it are left out, and a warning counts them.
- */
-const NETWORK_OUTPUT_MAX_BYTES = 400_000;
-/** A host name as the command gave it: JSON-quoted, inert in Markdown and in a log line. */
-function shownHost(host) {
-    return (0,untrusted_markdown/* untrustedInline */.qm)(host, SHOWN_MAX, true);
-}
-/** Why the proxy refused: its own words, but they may name a host the command gave. */
-const shownReason = (reason) => (0,untrusted_markdown/* untrustedInline */.qm)(reason, SHOWN_MAX);
-function bytes(n) {
-    if (n < 1024)
-        return `${n} B`;
-    if (n < 1024 ** 2)
-        return `${(n / 1024).toFixed(1)} KiB`;
-    if (n < 1024 ** 3)
-        return `${(n / 1024 ** 2).toFixed(1)} MiB`;
-    return `${(n / 1024 ** 3).toFixed(2)} GiB`;
-}
-const OUTPUT_ROWS = { 'network-allowed': 'allowed', 'network-denied': 'denied' };
-function networkOutputs(report) {
-    return {
-        'network-allowed': (0,markdown/* jsonRows */.GN)(report.allowed, NETWORK_OUTPUT_MAX_BYTES).json,
-        'network-denied': (0,markdown/* jsonRows */.GN)(report.denied, NETWORK_OUTPUT_MAX_BYTES).json,
-    };
-}
-function networkWarnings(report) {
-    const lines = report.denied
-        .slice(0, MAX_WARNINGS)
-        .map((d) => `Network: the proxy refused ${shownHost(d.host)} port ${d.port} ${d.requests} time(s): ${shownReason(d.reason)}.`);
-    if (report.denied.length > MAX_WARNINGS)
-        lines.push(`Network: ${report.denied.length - MAX_WARNINGS} more refused host(s): see the job summary.`);
-    if (report.uncounted > 0)
-        lines.push(`Network: ${report.uncounted} connection(s) to further hosts were handled but not counted (the report keeps 500 rows).`);
-    for (const [output, key] of Object.entries(OUTPUT_ROWS)) {
-        const { omitted } = (0,markdown/* jsonRows */.GN)(report[key], NETWORK_OUTPUT_MAX_BYTES);
-        if (omitted > 0)
-            lines.push(`Network: the ${output} output lists the first rows only: ${omitted} more did not fit in its ${NETWORK_OUTPUT_MAX_BYTES.toLocaleString('en-US')} bytes.`);
-    }
-    return lines;
-}
-/** The `network:` value an audit proposes (empty when nothing was reached). */
-function auditProposal(report) {
-    return (0,policy/* proposeAllowList */.yl)(report.allowed);
-}
-function proposalText(report) {
-    const proposal = auditProposal(report);
-    if (!proposal)
-        return 'The run reached no host: `network: none` would have let it through.';
-    // Its hosts are the command's (in audit, whatever it reached): in a block nothing in them can leave.
-    const shown = (0,untrusted_markdown/* untrustedBlock */.C9)(`network: '${proposal}'`, PROPOSAL_MAX_BYTES, {
-        lang: 'yaml',
-        // Presets (`@npm`) to copy as they are; a host name holds no `@`.
-        keepMentions: true,
-    });
-    const block = `The allow-list this run needed:\n\n${shown.markdown}`;
-    // Whole or not at all: part of an allow-list is a wrong one.
-    if (!shown.leftOut && (0,markdown/* byteLength */.dp)(block) <= PROPOSAL_MAX_BYTES)
-        return block;
-    const entries = proposal.split(', ').length;
-    return `The allow-list this run needed has ${entries} entries, too long to show here: the \`network-allowed\` output lists the hosts.`;
-}
-/** Room kept for the sentence that counts the rows left out. */
-const CUT_NOTE_BYTES = 400;
-/** The job summary's network section: at most NETWORK_SECTION_MAX_BYTES, the rows left out counted. */
-function networkMarkdown(report, policy) {
-    const heading = `### Network (${policy.mode === 'audit' ? 'audit: every host let through' : 'allow-list'})`;
-    const row = (r, mark, ...rest) => (0,markdown/* tableRow */.jD)([`${mark} ${shownHost(r.host)}`, String(r.port), String(r.requests), ...rest]);
-    const rows = [
-        ...report.allowed.map((r) => row(r, '✅', bytes(r.bytesSent), bytes(r.bytesReceived))),
-        ...report.denied.map((r) => row(r, '⛔', `refused: ${shownReason(r.reason)}`, '')),
-    ];
-    const after = [];
-    if (report.uncounted > 0)
-        after.push(`${report.uncounted} connection(s) to further hosts were not counted.`);
-    if (policy.mode === 'audit')
-        after.push(proposalText(report));
-    const header = (0,markdown/* tableHead */.PP)(['Host', 'Port', 'Requests', 'Sent', 'Received']);
-    let room = NETWORK_SECTION_MAX_BYTES - (0,markdown/* byteLength */.dp)([heading, header, ...after].join('\n\n')) - CUT_NOTE_BYTES;
-    const shown = [];
-    for (const row of rows) {
-        room -= (0,markdown/* byteLength */.dp)(row) + 1;
-        if (room < 0)
-            break;
-        shown.push(row);
-    }
-    const parts = [heading];
-    if (rows.length === 0)
-        parts.push('The command reached no host and was refused none.');
-    else
-        parts.push([header, ...shown].join('\n'));
-    if (shown.length < rows.length)
-        parts.push(`${rows.length - shown.length} more host(s) not shown: this section keeps to ${NETWORK_SECTION_MAX_BYTES / 1024} KiB of the job summary. The \`network-allowed\` and \`network-denied\` outputs list them.`);
-    return `\n${[...parts, ...after].join('\n\n')}\n`;
-}
-
-;// CONCATENATED MODULE: ./src/present/usage-report.ts
-
-
-const n = (value) => value.toLocaleString('en-US');
-function modelUsageOutput(report) {
-    return { 'model-usage': JSON.stringify(report) };
-}
-/** The budget's verdict in one sentence, or '' when no limit refused a request. */
-function budgetSentence(report) {
-    const { stopped, limits } = report;
-    if (!stopped)
-        return '';
-    const limit = stopped.by === 'max-model-requests' ? limits.maxRequests : limits.maxTokens;
-    return (`The model budget stopped the agent: \`${stopped.by}\` ${n(limit)} was reached at ${n(stopped.requests)} ` +
-        `request(s) and ${n(stopped.tokens)} token(s); the proxy answered ${n(report.refused)} further ` +
-        `request(s) itself (429).`);
-}
-function modelUsageWarnings(report) {
-    const lines = [];
-    const sentence = budgetSentence(report);
-    if (sentence)
-        lines.push(sentence.replace(/`/g, ''));
-    if (report.refusedUnreadable > 0)
-        lines.push(`Model usage: ${report.refusedUnreadable} request(s) were refused because their usage could not be read (see the job summary).`);
-    if (report.totals.unmetered > 0)
-        lines.push(`Model usage: ${report.totals.unmetered} answer(s) gave no usage the proxy could read (see the job summary).`);
-    return lines;
-}
-function modelUsageMarkdown(report) {
-    const { rows, totals, limits } = report;
-    if (totals.requests === 0 && report.refused === 0 && !limits.maxRequests && !limits.maxTokens)
-        return '';
-    const parts = ['### Model usage'];
-    if (rows.length === 0)
-        parts.push('The command made no request to a model API the proxy meters.');
-    else {
-        const cache = rows.some((r) => r.cacheReadTokens > 0 || r.cacheWriteTokens > 0);
-        const head = ['Host', 'Model', 'Requests', 'Input tokens', 'Output tokens'];
-        if (cache)
-            head.push('Cache read', 'Cache write');
-        const cells = rows.map((r) => [
-            `${shownHost(r.host)}:${r.port}`,
-            r.model ? shownHost(r.model) : '(none named)',
-            n(r.requests),
-            n(r.inputTokens),
-            n(r.outputTokens),
-            ...(cache ? [n(r.cacheReadTokens), n(r.cacheWriteTokens)] : []),
-        ]);
-        cells.push(['**Total**', '', n(totals.requests), n(totals.inputTokens), n(totals.outputTokens)]);
-        if (cache)
-            cells[cells.length - 1].push('', '');
-        parts.push((0,markdown/* table */.tp)(head, cells));
-    }
-    if (totals.unmetered > 0)
-        parts.push(`${n(totals.unmetered)} answer(s) gave no usage the proxy could read (none in the answer, such as a ` +
-            'batch or a stream cut short, or an answer or event over 16 MiB): their tokens are not counted.');
-    if (report.refusedUnreadable > 0)
-        parts.push(`${n(report.refusedUnreadable)} request(s) were refused because their usage could not be read ` +
-            '(under `max-model-tokens`, a request whose tokens the proxy cannot count is not sent).');
-    if (report.uncounted > 0)
-        parts.push(`${n(report.uncounted)} answer(s) for further models were counted in the total only.`);
-    const set = [
-        `\`max-model-requests\` ${n(limits.maxRequests)} requests`,
-        `\`max-model-tokens\` ${n(limits.maxTokens)} tokens`,
-    ].filter((_, i) => (i === 0 ? limits.maxRequests : limits.maxTokens) > 0);
-    const verdict = budgetSentence(report) || (report.refused > 0 ? '' : 'It refused no request.');
-    if (set.length)
-        parts.push(`Budget: ${set.join(', ')}. ${verdict}`);
-    return `\n${parts.join('\n\n')}\n`;
-}
-
+// EXTERNAL MODULE: ./src/present/network-summary.ts
+var network_summary = __nccwpck_require__(7564);
+// EXTERNAL MODULE: ./src/present/usage-report.ts
+var usage_report = __nccwpck_require__(2335);
 // EXTERNAL MODULE: ./src/action/action-ui.ts
-var action_ui = __nccwpck_require__(7467);
+var action_ui = __nccwpck_require__(3833);
 // EXTERNAL MODULE: ./src/present/step-summary.ts
-var step_summary = __nccwpck_require__(5526);
+var step_summary = __nccwpck_require__(2700);
 ;// CONCATENATED MODULE: ./src/action/main.ts
 // The action's two phases on top of the core: inputs in, outputs and a job summary out. `run()` is the main
 // step and `cleanup()` the post step, each ending the step failed on an error: index.ts calls one of them
 // (the bundle), and so can a runner of the source such as @github/local-action (`npm run local-action`).
+
 
 
 
@@ -10889,7 +11137,7 @@ async function failingStep(step) {
 async function mainStep() {
     const settings = (0,settings_settings/* parseSettings */.P$)((name) => core/* getInput */.V4(name));
     if (settings.mode === 'reap') {
-        const { reapAction } = await Promise.all(/* import() */[__nccwpck_require__.e(882), __nccwpck_require__.e(634)]).then(__nccwpck_require__.bind(__nccwpck_require__, 9634));
+        const { reapAction } = await Promise.all(/* import() */[__nccwpck_require__.e(298), __nccwpck_require__.e(595)]).then(__nccwpck_require__.bind(__nccwpck_require__, 6595));
         await reapAction(settings);
         return;
     }
@@ -10906,7 +11154,7 @@ async function runAction(settings) {
     let outcome;
     try {
         if (kind.bot) {
-            const { runForPullRequest } = await Promise.all(/* import() */[__nccwpck_require__.e(115), __nccwpck_require__.e(44)]).then(__nccwpck_require__.bind(__nccwpck_require__, 44));
+            const { runForPullRequest } = await Promise.all(/* import() */[__nccwpck_require__.e(251), __nccwpck_require__.e(31)]).then(__nccwpck_require__.bind(__nccwpck_require__, 9031));
             outcome = await runForPullRequest(settings, io);
             if (!outcome)
                 return;
@@ -10922,16 +11170,16 @@ async function runAction(settings) {
     }
     setOutputs(outcome, io.setOutput);
     if (settings.pullRequest.open) {
-        const { proposePullRequest } = await Promise.all(/* import() */[__nccwpck_require__.e(115), __nccwpck_require__.e(562)]).then(__nccwpck_require__.bind(__nccwpck_require__, 3562));
+        const { proposePullRequest } = await Promise.all(/* import() */[__nccwpck_require__.e(251), __nccwpck_require__.e(524)]).then(__nccwpck_require__.bind(__nccwpck_require__, 2524));
         await proposePullRequest(settings, outcome, io);
     }
     const network = outcome.command.network;
     const models = network?.models;
-    for (const line of network ? networkWarnings(network) : [])
+    for (const line of network ? (0,network_summary/* networkWarnings */.Ow)(network) : [])
         ui.warning(line);
-    for (const line of models ? modelUsageWarnings(models) : [])
+    for (const line of models ? (0,usage_report/* modelUsageWarnings */.mW)(models) : [])
         ui.warning(line);
-    const networkSection = (network ? networkMarkdown(network, settings.network) : '') + (models ? modelUsageMarkdown(models) : '');
+    const networkSection = (network ? (0,network_summary/* networkMarkdown */.IB)(network, settings.network) : '') + (models ? (0,usage_report/* modelUsageMarkdown */.U5)(models) : '');
     // The run's own report first: when the summary must be cut, the network tables go before it.
     await (0,step_summary/* writeSummary */.Sy)(io.redaction, outcomeMarkdown(outcome), networkSection);
     const { exitCode } = outcome.command;
@@ -10971,18 +11219,19 @@ function setOutputs(outcome, setOutput) {
         reply: command.reply?.reply?.text ?? '',
     };
     if (command.network)
-        Object.assign(out, networkOutputs(command.network));
+        Object.assign(out, (0,network_summary/* networkOutputs */.dk)(command.network));
     if (command.network?.models)
-        Object.assign(out, modelUsageOutput(command.network.models));
+        Object.assign(out, (0,usage_report/* modelUsageOutput */.cx)(command.network.models));
     for (const [k, v] of Object.entries(out))
         setOutput(k, v);
 }
 async function postStep() {
     const state = (0,step_state/* loadRunState */.fQ)();
     if (state?.progress && !state.progress.finished) {
-        const { finishProgressInPost } = await Promise.all(/* import() */[__nccwpck_require__.e(115), __nccwpck_require__.e(44)]).then(__nccwpck_require__.bind(__nccwpck_require__, 44));
+        const { finishProgressInPost } = await Promise.all(/* import() */[__nccwpck_require__.e(251), __nccwpck_require__.e(31)]).then(__nccwpck_require__.bind(__nccwpck_require__, 9031));
         const { token, redaction } = postSecrets();
-        await finishProgressInPost(state.progress, token, redaction, (0,action_ui/* actionUi */.V)());
+        const body = progress_comment.stopped(state.progress.context);
+        await finishProgressInPost(state.progress, body, token, redaction, (0,action_ui/* actionUi */.V)());
     }
     await removeLeftProbe(state, (0,action_ui/* actionUi */.V)());
     if (!state?.location) {

@@ -1,7 +1,7 @@
 import { createRequire as __WEBPACK_EXTERNAL_createRequire } from "module";
 /******/ var __webpack_modules__ = ({
 
-/***/ 5882:
+/***/ 298:
 /***/ ((module) => {
 
 // A simple implementation of make-array
@@ -1640,7 +1640,7 @@ define(module.exports, Symbol.for('setupWindows'), setupWindows)
 
 /***/ }),
 
-/***/ 5453:
+/***/ 5011:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -1649,7 +1649,7 @@ define(module.exports, Symbol.for('setupWindows'), setupWindows)
 /* harmony export */   s$: () => (/* binding */ containerRunArgs)
 /* harmony export */ });
 /* unused harmony export mountArg */
-/* harmony import */ var _labels_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1933);
+/* harmony import */ var _labels_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9667);
 
 /** The runner's uid:gid: containers run as it, so that what they write belongs to the runner. */
 function currentIdentity() {
@@ -1721,7 +1721,7 @@ function containerRunArgs(engine, spec, bindSource = (f) => f) {
 
 /***/ }),
 
-/***/ 299:
+/***/ 389:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -1750,7 +1750,7 @@ function firstLine(text) {
 
 /***/ }),
 
-/***/ 6595:
+/***/ 1665:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -1763,13 +1763,13 @@ __nccwpck_require__.d(__webpack_exports__, {
 // UNUSED EXPORTS: ContainerEngine
 
 // EXTERNAL MODULE: ./src/engine/container-args.ts
-var container_args = __nccwpck_require__(5453);
+var container_args = __nccwpck_require__(5011);
 // EXTERNAL MODULE: ./src/engine/engine-error.ts
-var engine_error = __nccwpck_require__(299);
+var engine_error = __nccwpck_require__(389);
 // EXTERNAL MODULE: external "node:crypto"
 var external_node_crypto_ = __nccwpck_require__(7598);
 // EXTERNAL MODULE: ./src/engine/time-limits.ts
-var time_limits = __nccwpck_require__(2760);
+var time_limits = __nccwpck_require__(1814);
 ;// CONCATENATED MODULE: ./src/engine/helper-run.ts
 // A helper container under its time limit: when the limit runs out, the container itself is stopped and
 // removed by its name, since killing the engine CLI alone would leave it running.
@@ -1826,11 +1826,11 @@ async function removeLateContainer(engine, name) {
 }
 
 // EXTERNAL MODULE: ./src/engine/inventory.ts
-var inventory = __nccwpck_require__(88);
+var inventory = __nccwpck_require__(3190);
 // EXTERNAL MODULE: ./src/engine/host-paths.ts
-var host_paths = __nccwpck_require__(681);
+var host_paths = __nccwpck_require__(6387);
 // EXTERNAL MODULE: ./src/engine/start-failure.ts
-var start_failure = __nccwpck_require__(6627);
+var start_failure = __nccwpck_require__(8557);
 ;// CONCATENATED MODULE: ./src/engine/mode.ts
 
 class EngineModeError extends Error {
@@ -1963,7 +1963,7 @@ function lastLine(text) {
 }
 
 // EXTERNAL MODULE: ./src/engine/proc.ts + 2 modules
-var proc = __nccwpck_require__(8243);
+var proc = __nccwpck_require__(729);
 ;// CONCATENATED MODULE: ./src/engine/engine.ts
 // The container engine CLI (Docker, or Podman which speaks the same CLI) behind one interface
 // (EngineCommands, engine-commands.ts). Argument arrays only; values that could be secrets travel in the
@@ -2192,7 +2192,7 @@ const createEngine = (name) => new ContainerEngine(name);
 
 /***/ }),
 
-/***/ 2576:
+/***/ 3858:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -2210,8 +2210,8 @@ const createEngine = (name) => new ContainerEngine(name);
 /* harmony import */ var node_os__WEBPACK_IMPORTED_MODULE_2___default = /*#__PURE__*/__nccwpck_require__.n(node_os__WEBPACK_IMPORTED_MODULE_2__);
 /* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(6760);
 /* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_3___default = /*#__PURE__*/__nccwpck_require__.n(node_path__WEBPACK_IMPORTED_MODULE_3__);
-/* harmony import */ var _proc_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(8243);
-/* harmony import */ var _time_limits_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(2760);
+/* harmony import */ var _proc_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(729);
+/* harmony import */ var _time_limits_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(1814);
 // Images made on the spot from the runner's own files: the reaper's helper image (helper-image.ts: `sh`,
 // `git` and a few tools) and the network sidecar's image (the libraries the runner's Node loads). Neither
 // ever rests on the `image` input, which may lie.
@@ -2405,7 +2405,7 @@ function header(name, type, mode, size, link) {
 
 /***/ }),
 
-/***/ 681:
+/***/ 6387:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -2614,7 +2614,7 @@ async function discoverHostView(exec, facts = readOwnFacts(), timeLimitMs = INSP
 
 /***/ }),
 
-/***/ 88:
+/***/ 3190:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -2690,7 +2690,7 @@ async function listContainers(engine, label) {
 
 /***/ }),
 
-/***/ 1933:
+/***/ 9667:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -2740,7 +2740,7 @@ function sandboxHelperLabels(sandbox) {
 
 /***/ }),
 
-/***/ 8243:
+/***/ 729:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -2860,9 +2860,9 @@ function runsInGroup(pid, pgid) {
 }
 
 // EXTERNAL MODULE: ./src/engine/time-limits.ts
-var time_limits = __nccwpck_require__(2760);
+var time_limits = __nccwpck_require__(1814);
 // EXTERNAL MODULE: ./src/engine/tool-path.ts
-var tool_path = __nccwpck_require__(9874);
+var tool_path = __nccwpck_require__(2428);
 ;// CONCATENATED MODULE: ./src/engine/proc.ts
 // Where child processes start (with piped-process.ts, for a long-lived one): run to their end, with their
 // output buffered or streamed. Argument arrays only: nothing here goes through a shell.
@@ -3141,7 +3141,7 @@ async function runStreaming(tool, args, options) {
 
 /***/ }),
 
-/***/ 6627:
+/***/ 8557:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -3256,7 +3256,7 @@ function startFailureHint(stderr) {
 
 /***/ }),
 
-/***/ 2760:
+/***/ 1814:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -3386,7 +3386,7 @@ function formatLimit(ms) {
 
 /***/ }),
 
-/***/ 9874:
+/***/ 2428:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -3445,7 +3445,7 @@ function findOnPath(tool, searchPath) {
 
 /***/ }),
 
-/***/ 520:
+/***/ 1434:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -3454,7 +3454,7 @@ function findOnPath(tool, searchPath) {
 /* harmony export */   fg: () => (/* binding */ sidecarName)
 /* harmony export */ });
 /* unused harmony export leftByKilledRuns */
-/* harmony import */ var _engine_labels_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1933);
+/* harmony import */ var _engine_labels_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9667);
 
 const SIDECAR_SUFFIX = '-net';
 /** The sidecar of the command's container `command` (a command's name ends in hex, never in this). */
@@ -3509,7 +3509,7 @@ async function reportLeftNetworkContainers(engine, ui) {
 
 /***/ }),
 
-/***/ 663:
+/***/ 7936:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -3779,7 +3779,7 @@ function budgetAnswer(api, message) {
 
 /***/ }),
 
-/***/ 7125:
+/***/ 3977:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -3798,7 +3798,7 @@ __nccwpck_require__.d(__webpack_exports__, {
 // EXTERNAL MODULE: external "node:net"
 var external_node_net_ = __nccwpck_require__(7030);
 // EXTERNAL MODULE: ./src/network/model-apis.ts + 4 modules
-var model_apis = __nccwpck_require__(663);
+var model_apis = __nccwpck_require__(7936);
 ;// CONCATENATED MODULE: ./src/network/presets.ts
 // The presets a `network` allow-list may name (`@github`...): the one list of their hosts. docs/network.md
 // lists them for users; a preset's hosts take the default ports (443 and 80) unless written with one. Each
@@ -4280,14 +4280,14 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("util");
 
 /***/ }),
 
-/***/ 3917:
+/***/ 8909:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
-const { Argument } = __nccwpck_require__(2562);
-const { Command } = __nccwpck_require__(4604);
-const { CommanderError, InvalidArgumentError } = __nccwpck_require__(4063);
-const { Help } = __nccwpck_require__(3914);
-const { Option } = __nccwpck_require__(3864);
+const { Argument } = __nccwpck_require__(9154);
+const { Command } = __nccwpck_require__(4348);
+const { CommanderError, InvalidArgumentError } = __nccwpck_require__(1135);
+const { Help } = __nccwpck_require__(9754);
+const { Option } = __nccwpck_require__(5240);
 
 exports.DM = new Command();
 
@@ -4311,10 +4311,10 @@ exports.a2 = InvalidArgumentError; // Deprecated
 
 /***/ }),
 
-/***/ 2562:
+/***/ 9154:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
-const { InvalidArgumentError } = __nccwpck_require__(4063);
+const { InvalidArgumentError } = __nccwpck_require__(1135);
 
 class Argument {
   /**
@@ -4468,7 +4468,7 @@ exports.humanReadableArgName = humanReadableArgName;
 
 /***/ }),
 
-/***/ 4604:
+/***/ 4348:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 const EventEmitter = (__nccwpck_require__(8474).EventEmitter);
@@ -4477,11 +4477,11 @@ const path = __nccwpck_require__(6760);
 const fs = __nccwpck_require__(3024);
 const process = __nccwpck_require__(1708);
 
-const { Argument, humanReadableArgName } = __nccwpck_require__(2562);
-const { CommanderError } = __nccwpck_require__(4063);
-const { Help, stripColor } = __nccwpck_require__(3914);
-const { Option, DualOptions } = __nccwpck_require__(3864);
-const { suggestSimilar } = __nccwpck_require__(6726);
+const { Argument, humanReadableArgName } = __nccwpck_require__(9154);
+const { CommanderError } = __nccwpck_require__(1135);
+const { Help, stripColor } = __nccwpck_require__(9754);
+const { Option, DualOptions } = __nccwpck_require__(5240);
+const { suggestSimilar } = __nccwpck_require__(5030);
 
 class Command extends EventEmitter {
   /**
@@ -7252,7 +7252,7 @@ exports.useColor = useColor; // exporting for tests
 
 /***/ }),
 
-/***/ 4063:
+/***/ 1135:
 /***/ ((__unused_webpack_module, exports) => {
 
 /**
@@ -7298,10 +7298,10 @@ exports.InvalidArgumentError = InvalidArgumentError;
 
 /***/ }),
 
-/***/ 3914:
+/***/ 9754:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
-const { humanReadableArgName } = __nccwpck_require__(2562);
+const { humanReadableArgName } = __nccwpck_require__(9154);
 
 /**
  * TypeScript import types for JSDoc, used by Visual Studio Code IntelliSense and `npm run typescript-checkJS`
@@ -8052,10 +8052,10 @@ exports.stripColor = stripColor;
 
 /***/ }),
 
-/***/ 3864:
+/***/ 5240:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
-const { InvalidArgumentError } = __nccwpck_require__(4063);
+const { InvalidArgumentError } = __nccwpck_require__(1135);
 
 class Option {
   /**
@@ -8439,7 +8439,7 @@ exports.DualOptions = DualOptions;
 
 /***/ }),
 
-/***/ 6726:
+/***/ 5030:
 /***/ ((__unused_webpack_module, exports) => {
 
 const maxDistance = 3;
@@ -8758,9 +8758,9 @@ function youngGenerationBytes() {
     return v8.getHeapSpaceStatistics().find((s) => s.space_name === 'new_space')?.space_size ?? 0;
 }
 
-// EXTERNAL MODULE: ../main/node_modules/commander/index.js
-var commander = __nccwpck_require__(3917);
-;// CONCATENATED MODULE: ../main/node_modules/commander/esm.mjs
+// EXTERNAL MODULE: ./node_modules/commander/index.js
+var commander = __nccwpck_require__(8909);
+;// CONCATENATED MODULE: ./node_modules/commander/esm.mjs
 
 
 // wrapper to provide named exports for ESM.
@@ -8965,9 +8965,9 @@ function parseTimestamp(text) {
 // EXTERNAL MODULE: external "node:os"
 var external_node_os_ = __nccwpck_require__(8161);
 // EXTERNAL MODULE: ./src/engine/host-paths.ts
-var host_paths = __nccwpck_require__(681);
+var host_paths = __nccwpck_require__(6387);
 // EXTERNAL MODULE: ./src/engine/engine.ts + 2 modules
-var engine_engine = __nccwpck_require__(6595);
+var engine_engine = __nccwpck_require__(1665);
 ;// CONCATENATED MODULE: ./src/settings/inputs.ts
 // Reading one input: the runner's text (or action.yml's default) into a typed value, or an InputError that
 // names the input and what it accepts. Pure.
@@ -9062,20 +9062,15 @@ function pathInput(read, name) {
         throw new InputError(name, raw, 'a path without control characters (newlines, tabs, NUL)');
     return external_node_path_.resolve(raw.trim());
 }
-function inputs_image(read) {
-    const raw = read('image').trim();
-    if (!/^[A-Za-z0-9][A-Za-z0-9._\-/:@]*$/.test(raw) || raw.length > 512) {
-        throw new InputError('image', raw, 'an image reference such as debian:bookworm or ghcr.io/owner/image:tag');
-    }
-    return raw;
+/** Input `name`, trimmed, when it matches `pattern` (or is empty and `optional`). */
+function matching(read, name, pattern, accepted, optional = false) {
+    const raw = read(name).trim();
+    if ((optional && !raw) || pattern.test(raw))
+        return raw;
+    throw new InputError(name, raw, accepted);
 }
-function volumePrefix(read) {
-    const raw = read('volume-prefix').trim();
-    if (!/^[A-Za-z0-9][A-Za-z0-9_.-]{0,62}$/.test(raw)) {
-        throw new InputError('volume-prefix', raw, 'letters, digits, _ . - (starting with a letter or digit, at most 63 characters)');
-    }
-    return raw;
-}
+const inputs_image = (read) => matching(read, 'image', /^(?=.{1,512}$)[A-Za-z0-9][A-Za-z0-9._\-/:@]*$/, 'an image reference such as debian:bookworm or ghcr.io/owner/image:tag');
+const volumePrefix = (read) => matching(read, 'volume-prefix', /^[A-Za-z0-9][A-Za-z0-9_.-]{0,62}$/, 'letters, digits, _ . - (starting with a letter or digit, at most 63 characters)');
 /** A first, pure check of a branch name; git's own rules are applied by `validateBranchNames`. */
 function branchInput(read, name) {
     const raw = read(name);
@@ -9097,14 +9092,7 @@ function revisionInput(read, name) {
     }
     return value;
 }
-function triggerCommand(read) {
-    const raw = read('trigger').trim();
-    if (!raw)
-        return '';
-    if (!/^\/?[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/.test(raw))
-        throw new InputError('trigger', raw, 'one word such as /fix');
-    return raw;
-}
+const triggerCommand = (read) => matching(read, 'trigger', /^\/?[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/, 'one word such as /fix', true);
 /** `label-trigger`: a label's name as GitHub allows it (one line, at most 50 characters). */
 function labelTrigger(read) {
     const raw = read('label-trigger').trim();
@@ -9113,12 +9101,7 @@ function labelTrigger(read) {
     return raw;
 }
 /** `assignee-trigger`: a GitHub login (a bot's with or without `[bot]`). */
-function assigneeTrigger(read) {
-    const raw = read('assignee-trigger').trim();
-    if (raw && !/^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})(?:\[bot\])?$/.test(raw))
-        throw new InputError('assignee-trigger', raw, 'a GitHub login such as fix-bot');
-    return raw;
-}
+const assigneeTrigger = (read) => matching(read, 'assignee-trigger', /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})(?:\[bot\])?$/, 'a GitHub login such as fix-bot', true);
 /** `issue-branch-prefix`: the start of a branch name (the issue's number completes it). */
 function issueBranchPrefix(read) {
     const raw = read('issue-branch-prefix').trim();
@@ -9207,7 +9190,7 @@ function formatIdentity(identity) {
 }
 
 // EXTERNAL MODULE: ./src/network/policy.ts + 1 modules
-var network_policy = __nccwpck_require__(7125);
+var network_policy = __nccwpck_require__(3977);
 ;// CONCATENATED MODULE: ./src/settings/network-input.ts
 // `network`, `credentials` and the model budget, read together: the allow-list, its presets, the
 // credentials the proxy sets and the limits it enforces (src/network/policy.ts parses; this turns its
@@ -9391,13 +9374,6 @@ function defaultWorktreeRoot(env, inContainer = (0,host_paths/* runsInContainer 
         : external_node_path_.join(env.HOME || external_node_os_.homedir(), '.cache');
     return external_node_path_.join(cache, 'worktree-sandbox', 'worktrees');
 }
-/** The host-only state folder (the git guards' records: guard-ledger.ts). Never mounted into a container. */
-function defaultStateDir(env) {
-    const state = env.XDG_STATE_HOME && path.isAbsolute(env.XDG_STATE_HOME)
-        ? env.XDG_STATE_HOME
-        : path.join(env.HOME || os.homedir(), '.local', 'state');
-    return path.join(state, 'worktree-sandbox');
-}
 /** Applies git's own branch-name rules (`git check-ref-format --branch`) once git is at hand. */
 async function validateBranchNames(settings, isValid) {
     if (settings.branch && !(await isValid(settings.branch))) {
@@ -9420,11 +9396,11 @@ const OID = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
 const NO_EXTERNAL_DIFF = ['--no-ext-diff', '--no-textconv', '--no-renames'];
 
 // EXTERNAL MODULE: ./src/engine/container-args.ts
-var container_args = __nccwpck_require__(5453);
+var container_args = __nccwpck_require__(5011);
 // EXTERNAL MODULE: ./src/engine/engine-error.ts
-var engine_error = __nccwpck_require__(299);
+var engine_error = __nccwpck_require__(389);
 // EXTERNAL MODULE: ./src/engine/labels.ts
-var engine_labels = __nccwpck_require__(1933);
+var engine_labels = __nccwpck_require__(9667);
 ;// CONCATENATED MODULE: ./src/engine/engine-probe.ts
 // Verify, don't assume: before a run makes or uses a sandbox, prove that the engine sees the folders the
 // action mounts where the action sees them. In each folder the action writes a file with a random name;
@@ -9642,7 +9618,7 @@ async function removeStaleProbes(engine, nowMs = Date.now(), olderThanMs = STALE
 }
 
 // EXTERNAL MODULE: ./src/engine/proc.ts + 2 modules
-var proc = __nccwpck_require__(8243);
+var proc = __nccwpck_require__(729);
 ;// CONCATENATED MODULE: ./src/engine/git-hardening.ts
 // git's hardened configuration and environment: what keeps a repository's own settings (which a container
 // may have written) from running anything on the host: hooks, fsmonitor, pagers, external diffs, automatic
@@ -9718,7 +9694,7 @@ function baseGitEnv() {
 }
 
 // EXTERNAL MODULE: ./src/engine/time-limits.ts
-var time_limits = __nccwpck_require__(2760);
+var time_limits = __nccwpck_require__(1814);
 ;// CONCATENATED MODULE: ./src/engine/git-version.ts
 // Which git the action needs, checked once when the wrapper is made: an older git lacks options the
 // hardening relies on.
@@ -9762,7 +9738,7 @@ function compareVersions(a, b) {
 // EXTERNAL MODULE: external "node:child_process"
 var external_node_child_process_ = __nccwpck_require__(1421);
 // EXTERNAL MODULE: ./src/engine/tool-path.ts
-var tool_path = __nccwpck_require__(9874);
+var tool_path = __nccwpck_require__(2428);
 ;// CONCATENATED MODULE: ./src/engine/piped-process.ts
 // A long-lived program that answers one question at a time (git's `cat-file --batch`), read back in exact
 // amounts. Argument arrays only, as in proc.ts.
@@ -9909,20 +9885,9 @@ class Git {
     }
     /** The wrapper, once git is known to be there and new enough. */
     static async create() {
-        const { git, checked } = Git.checking();
-        await checked;
-        return git;
-    }
-    /**
-     * The wrapper at once, and the version check as a promise, so that the check overlaps the first calls
-     * (start-up latency counts). Await `checked` before trusting any other answer: when git is missing or
-     * too old, its error is the one to report.
-     */
-    static checking() {
         const git = new Git(baseGitEnv());
-        const checked = checkGitVersion(git.env);
-        checked.catch(() => undefined); // awaited by the caller
-        return { git, checked };
+        await checkGitVersion(git.env);
+        return git;
     }
     /**
      * Runs git in `cwd` under the time limit of its kind of work; never throws for a non-zero exit (see
@@ -10124,12 +10089,11 @@ class Git {
         return result.exitCode === 0 ? result.stdout.trim() : undefined;
     }
 }
-/** git as the layers above engine/ hold it, the interface (Git.create, Git.checking); a spec holds a fake. */
+/** git as the layers above engine/ hold it, the interface (Git.create); a spec holds a fake. */
 const createGit = () => Git.create();
-const checkingGit = () => Git.checking();
 
 // EXTERNAL MODULE: ./src/network/leftovers.ts
-var leftovers = __nccwpck_require__(520);
+var leftovers = __nccwpck_require__(1434);
 ;// CONCATENATED MODULE: ./src/sandbox/bookkeeping.ts
 // The parent's record of its sandboxes, kept where no container can write (the parent's `.git`, which
 // containers never see but for its object store):
@@ -10499,7 +10463,7 @@ let lockfileLoaded;
  * answers, so that it is ready by the time the run takes its sandbox's lock.
  */
 function loadLocking() {
-    lockfileLoaded ??= __nccwpck_require__.e(/* import() */ 712).then(__nccwpck_require__.t.bind(__nccwpck_require__, 5712, 23)).then((loaded) => loaded.default ?? loaded);
+    lockfileLoaded ??= __nccwpck_require__.e(/* import() */ 648).then(__nccwpck_require__.t.bind(__nccwpck_require__, 3648, 23)).then((loaded) => loaded.default ?? loaded);
     return lockfileLoaded;
 }
 const LOCK_STALE_MS = 10_000;
@@ -11380,10 +11344,13 @@ const STAT_MAX_BYTES = 64 * 1024;
 // 1 MiB taken as binary (never loaded whole); its output is streamed and cut at STAT_MAX_BYTES.
 async function buildReport(git, parentPath, startSha, imported, capture) {
     const { store, snapshot, head, tip } = imported;
+    const changedSinceStart = changedPaths(git, store, startSha, snapshot);
     const [commits, changed, dirty, unpushed] = await Promise.all([
         countCommits(git, parentPath, [`${startSha}..${tip}`]),
-        changedPaths(git, store, startSha, snapshot),
-        changedPaths(git, store, head, snapshot),
+        changedSinceStart,
+        // With no new commit, what is uncommitted is what changed since the start: one walk answers both
+        // (two git processes fewer).
+        head === startSha ? changedSinceStart : changedPaths(git, store, head, snapshot),
         savedRefs(git, parentPath).then((saved) => countUnsaved(git, parentPath, [tip], saved)),
     ]);
     if (!commits)
@@ -11842,7 +11809,7 @@ async function resolveBranch(git, parent, branch, base) {
 }
 
 // EXTERNAL MODULE: ./src/engine/start-failure.ts
-var start_failure = __nccwpck_require__(6627);
+var start_failure = __nccwpck_require__(8557);
 ;// CONCATENATED MODULE: ./src/sandbox/make-repository.ts
 // Making a sandbox's repository: one script, run on the host in a folder made just for it (no container
 // has written there yet), or in a helper container inside a fresh volume. The new repository borrows the
@@ -11948,8 +11915,10 @@ if [ -e "$wt" ] || [ -L "$wt" ]; then
 fi
 as_user sh -c "$init" init-sandbox "$wt" "$@"
 `;
-async function createInVolume(engine, sandbox, seed, image, recover) {
-    if (!(await engine.volumeExists(sandbox.volume)))
+async function createInVolume(engine, sandbox, seed, image, recover, 
+/** Whether the volume is there (create.ts asked the engine, under this run's sandbox lock). */
+present) {
+    if (!present)
         await engine.createVolume(sandbox.volume, (0,engine_labels/* volumeLabels */.kV)({ ...sandbox, parentPath: sandbox.parent.path }));
     const id = (0,container_args/* currentIdentity */._c)();
     const [wt, ...rest] = initArgs(sandbox, seed);
@@ -12180,7 +12149,7 @@ image, log) {
     // while a sandbox is written: a container or a checkout that hangs must not stop other sandboxes of the
     // same parent. While the sandbox is written, this run's sandbox lock keeps every other run, the reaper
     // and `rm` away from it, and its `creating` record says it is half-made if this run dies.
-    const begun = await withRepositoryLock(parent.gitDir, () => beginCreation(git, engine, sandbox, plan, log));
+    const begun = await withRepositoryLock(parent.gitDir, () => beginCreation(git, engine, sandbox, plan, log, found.present));
     if ('reused' in begun)
         return begun.reused;
     const { seed } = begun;
@@ -12188,7 +12157,7 @@ image, log) {
         if (sandbox.isolation === 'disk')
             await createOnDisk(git, sandbox, seed);
         else
-            await createInVolume(engine, sandbox, seed, imageName, begun.recover);
+            await createInVolume(engine, sandbox, seed, imageName, begun.recover, begun.present);
     }
     catch (error) {
         // What was made here goes; a volume that was there before is kept.
@@ -12211,10 +12180,12 @@ image, log) {
  * and for a disk sandbox makes its (empty) folder, so that the project folder is never removed from under
  * it by the removal of the project's last other sandbox (which happens under this lock too).
  */
-async function beginCreation(git, engine, sandbox, plan, log) {
+async function beginCreation(git, engine, sandbox, plan, log, 
+/** Whether the volume is there, as the engine said before the repository lock. */
+volumePresent) {
     const { parent } = sandbox;
     const refs = sandboxRefs(sandbox);
-    const { head, creating, present, reused } = await lookUp(git, engine, sandbox, refs);
+    const { head, creating, present, reused } = await lookUp(git, engine, sandbox, refs, volumePresent);
     if (reused)
         return { reused };
     if (head && !creating) {
@@ -12243,14 +12214,21 @@ async function beginCreation(git, engine, sandbox, plan, log) {
         await dropRecords(git, parent, refs);
         throw error;
     }
-    return { seed, recover: creating, volumeWasThere: present && !creating };
+    return { seed, recover: creating, present, volumeWasThere: present && !creating };
 }
-/** The sandbox's records, whether it is there, and so whether it is reused as it is. */
-async function lookUp(git, engine, sandbox, refs) {
+/**
+ * The sandbox's records, whether it is there, and so whether it is reused as it is. The records are read
+ * again under the repository lock; the engine's word on the volume is asked once (`volumePresent`): only a
+ * holder of the sandbox's lock (this run; the post step, the reaper and `rm` take it too) removes the
+ * volume, so it cannot change in between.
+ */
+async function lookUp(git, engine, sandbox, refs, volumePresent) {
     const upstreamRef = sandbox.branch ? `refs/remotes/origin/${sandbox.branch}` : '';
     const [recorded, present] = await Promise.all([
         readRecords(git, sandbox.parent, refs, upstreamRef),
-        sandbox.isolation === 'container' ? engine.volumeExists(sandbox.volume) : pathExists(sandbox.hostPath),
+        sandbox.isolation === 'container'
+            ? (volumePresent ?? engine.volumeExists(sandbox.volume))
+            : pathExists(sandbox.hostPath),
     ]);
     const head = recorded.get(refs.head);
     const creating = recorded.has(refs.creating);
@@ -12375,6 +12353,7 @@ class EngineViewProof {
     helper;
     proved;
     planted;
+    removed;
     constructor(engine, image, folders, 
     /** The image check (it pulls), asked by the helper's proof only when the engine lacks the image. */
     imageReady, 
@@ -12414,8 +12393,12 @@ class EngineViewProof {
         this.planted ??= plantProbe(this.engine, reusedProbeFolders(sandbox));
         return this.planted;
     }
-    /** What the proof made that is still there (the helper, files) goes. */
-    async remove() {
+    /** What the proof made that is still there (the helper, files) goes; once, whoever asks again. */
+    remove() {
+        this.removed ??= this.removeNow();
+        return this.removed;
+    }
+    async removeNow() {
         await Promise.all([
             // A helper the engine did not remove (or that a failed probe could not) stays named for the post
             // step, which tries again.
@@ -12970,7 +12953,7 @@ function commandContainer(sandbox, spec, name, env) {
  * code is loaded on demand, a chunk of its own: the proxy library is no part of a run without one.
  */
 async function startCommandNetwork(engine, policy, sandbox, name) {
-    const { startNetwork } = await Promise.all(/* import() */[__nccwpck_require__.e(710), __nccwpck_require__.e(568), __nccwpck_require__.e(639)]).then(__nccwpck_require__.bind(__nccwpck_require__, 5639));
+    const { startNetwork } = await Promise.all(/* import() */[__nccwpck_require__.e(830), __nccwpck_require__.e(472), __nccwpck_require__.e(54)]).then(__nccwpck_require__.bind(__nccwpck_require__, 6054));
     return startNetwork(engine, policy, { name, labels: (0,engine_labels/* commandLabels */.nX)(sandbox) });
 }
 async function runCommand(engine, sandbox, given, hooks = {}) {
@@ -13012,10 +12995,14 @@ async function runCommand(engine, sandbox, given, hooks = {}) {
             onLine: hooks.onLine,
             stderrTailLines: TAIL_LINES,
         });
-        const lines = hooks.outputFd === undefined ? result.outputTail : await engine.logTail(name, TAIL_LINES);
-        const tail = lines.map((l) => (l.length > TAIL_LINE_CHARS ? `${l.slice(0, TAIL_LINE_CHARS)}…` : l));
         const durationMs = Date.now() - started;
-        const state = await engine.containerState(name);
+        // The engine's log of the container and its state: two questions asked together, one wait (each is
+        // an engine CLI start; docs/benchmarks.md).
+        const [lines, state] = await Promise.all([
+            hooks.outputFd === undefined ? result.outputTail : engine.logTail(name, TAIL_LINES),
+            engine.containerState(name),
+        ]);
+        const tail = lines.map((l) => (l.length > TAIL_LINE_CHARS ? `${l.slice(0, TAIL_LINE_CHARS)}…` : l));
         // What the engine said last: its stderr, or (output written straight to the step's log) its log of
         // the container; an engine error from before the container existed is in the step's log above.
         const engineSaid = [...result.stderrTail, ...(hooks.outputFd === undefined ? [] : lines)];
@@ -13265,9 +13252,9 @@ let lintLoaded;
 function loadLint() {
     return (lintLoaded ??= (async () => {
         const [{ lintSource }, { rules }, { secretLintProfiler }] = await Promise.all([
-            Promise.all(/* import() */[__nccwpck_require__.e(710), __nccwpck_require__.e(347)]).then(__nccwpck_require__.bind(__nccwpck_require__, 9347)),
-            __nccwpck_require__.e(/* import() */ 393).then(__nccwpck_require__.bind(__nccwpck_require__, 4393)),
-            __nccwpck_require__.e(/* import() */ 694).then(__nccwpck_require__.bind(__nccwpck_require__, 4694)),
+            Promise.all(/* import() */[__nccwpck_require__.e(830), __nccwpck_require__.e(707)]).then(__nccwpck_require__.bind(__nccwpck_require__, 6707)),
+            __nccwpck_require__.e(/* import() */ 577).then(__nccwpck_require__.bind(__nccwpck_require__, 1577)),
+            __nccwpck_require__.e(/* import() */ 806).then(__nccwpck_require__.bind(__nccwpck_require__, 806)),
         ]);
         // Its profiler keeps a performance mark per rule and piece for as long as the process lives.
         secretLintProfiler.setEnabled(false);
@@ -13404,7 +13391,7 @@ const SECRET_ENV_NAME = /(^|_)(KEY|TOKEN|SECRET|PASSWORD)$/i;
  * blocks every push. The step says so (`shortSecrets`).
  */
 const MIN_SECRET_LENGTH = 8;
-function knownSecrets(settings) {
+function secret_values_knownSecrets(settings) {
     const found = [];
     if (settings.token)
         found.push({ name: 'token', value: settings.token });
@@ -13509,7 +13496,7 @@ class SecretScanBlocked extends Error {
 }
 /** The gate of a run: its mode, the known secrets' forms (each masked in the log from now on). */
 function secretGate(settings, ui, onBlocked) {
-    const secrets = knownSecrets(settings);
+    const secrets = secret_values_knownSecrets(settings);
     const needles = needlesOf(secrets);
     for (const { value } of secrets)
         if (value)
@@ -13917,7 +13904,8 @@ async function runSandbox(settings, deps) {
         }
     }
     finally {
-        // What the probe made goes now, not on the way to the command.
+        // What the probe made goes, if the command's end did not start that (runLocked); never on the way
+        // to the command.
         await proof.remove();
     }
 }
@@ -13929,7 +13917,7 @@ function maskSecrets(settings, ui) {
     if (settings.network.mode === 'allow' || settings.network.mode === 'audit')
         for (const { value } of settings.network.credentials)
             ui.mask(value);
-    for (const { value } of knownSecrets(settings))
+    for (const { value } of secret_values_knownSecrets(settings))
         if (value)
             ui.mask(value);
 }
@@ -13979,6 +13967,8 @@ async function runLocked(settings, deps, planned) {
             drained: write.drained,
         })));
         deps.save({ container: undefined, exitCode: command.exitCode });
+        // What the probe made goes while the work is imported, not after it: runSandbox awaits it at the end.
+        void proof.remove();
         reportCommand(ui, command);
         // The reply is scanned before it is shown anywhere: with `block`, a secret in it fails the step here,
         // before the work is imported or pushed, and the sandbox keeps everything for a person to look at.
@@ -14619,7 +14609,7 @@ function lstat(p) {
 }
 
 // EXTERNAL MODULE: ./src/engine/host-image.ts
-var host_image = __nccwpck_require__(2576);
+var host_image = __nccwpck_require__(3858);
 ;// CONCATENATED MODULE: ./src/engine/helper-image.ts
 // The image of the reaper's helper containers, made on the spot from the runner's own programs: the host's
 // `sh`, `git` and the few tools the helpers' scripts call, with the shared libraries `ldd` names, as one
@@ -15358,7 +15348,7 @@ async function removeTree(top, device) {
 ;// CONCATENATED MODULE: external "node:timers/promises"
 const external_node_timers_promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:timers/promises");
 // EXTERNAL MODULE: ./src/engine/inventory.ts
-var inventory = __nccwpck_require__(88);
+var inventory = __nccwpck_require__(3190);
 ;// CONCATENATED MODULE: ./src/reap/linked-worktree.ts
 // Linked worktrees (the layout of `git worktree add`, and of the seed tool's worktree cache) as the
 // reaper sees them: a folder whose `.git` is a file `gitdir: <parent>/.git/worktrees/<id>`, registered
@@ -16505,8 +16495,8 @@ function summarizeWork(checks) {
     return { state: 'clean' };
 }
 
-// EXTERNAL MODULE: ../main/node_modules/ignore/index.js
-var ignore = __nccwpck_require__(5882);
+// EXTERNAL MODULE: ./node_modules/ignore/index.js
+var ignore = __nccwpck_require__(298);
 var ignore_default = /*#__PURE__*/__nccwpck_require__.n(ignore);
 ;// CONCATENATED MODULE: ./src/reap/ignored.ts
 // Which untracked entries of a clean work tree git ignores, decided on the host as data, so that a stale
@@ -17343,7 +17333,9 @@ function factsOf(s) {
  * In use? Holding work? How big? Asked in batches; the reaper asks it of the stale sandboxes only, the
  * CLI's `list` of all of them and `rm` of one.
  */
-async function lookCloser(stale, facts, deps) {
+async function lookCloser(stale, facts, 
+/** `usage`: the containers' and processes' use, when the caller asked already (`observeUsage`). */
+deps) {
     if (stale.length === 0)
         return new Map();
     // Before any work check: those start helper containers of their own, which use the volumes.
@@ -17598,7 +17590,7 @@ function formatDate(ms) {
 var external_node_process_ = __nccwpck_require__(1708);
 // EXTERNAL MODULE: external "node:util"
 var external_node_util_ = __nccwpck_require__(7975);
-;// CONCATENATED MODULE: ../main/node_modules/ora/node_modules/chalk/source/vendor/ansi-styles/index.js
+;// CONCATENATED MODULE: ./node_modules/ora/node_modules/chalk/source/vendor/ansi-styles/index.js
 const ANSI_BACKGROUND_OFFSET = 10;
 
 const wrapAnsi16 = (offset = 0) => code => `\u001B[${code + offset}m`;
@@ -17825,7 +17817,7 @@ const ansiStyles = assembleStyles();
 
 ;// CONCATENATED MODULE: external "node:tty"
 const external_node_tty_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:tty");
-;// CONCATENATED MODULE: ../main/node_modules/ora/node_modules/chalk/source/vendor/supports-color/index.js
+;// CONCATENATED MODULE: ./node_modules/ora/node_modules/chalk/source/vendor/supports-color/index.js
 
 
 
@@ -18017,7 +18009,7 @@ const supportsColor = {
 
 /* harmony default export */ const supports_color = (supportsColor);
 
-;// CONCATENATED MODULE: ../main/node_modules/ora/node_modules/chalk/source/utilities.js
+;// CONCATENATED MODULE: ./node_modules/ora/node_modules/chalk/source/utilities.js
 // TODO: When targeting Node.js 16, use `String.prototype.replaceAll`.
 function stringReplaceAll(string, substring, replacer) {
 	let index = string.indexOf(substring);
@@ -18052,7 +18044,7 @@ function stringEncaseCRLFWithFirstIndex(string, prefix, postfix, index) {
 	return returnValue;
 }
 
-;// CONCATENATED MODULE: ../main/node_modules/ora/node_modules/chalk/source/index.js
+;// CONCATENATED MODULE: ./node_modules/ora/node_modules/chalk/source/index.js
 
 
 
@@ -18262,7 +18254,7 @@ const chalkStderr = createChalk({level: stderrColor ? stderrColor.level : 0});
 
 /* harmony default export */ const source = (chalk);
 
-;// CONCATENATED MODULE: ../main/node_modules/mimic-function/index.js
+;// CONCATENATED MODULE: ./node_modules/mimic-function/index.js
 const copyProperty = (to, from, property, ignoreNonConfigurable) => {
 	// `Function#length` should reflect the parameters of `to` not `from` since we keep its body.
 	// `Function#prototype` is non-writable and non-configurable so can never be modified.
@@ -18336,7 +18328,7 @@ function mimicFunction(to, from, {ignoreNonConfigurable = false} = {}) {
 	return to;
 }
 
-;// CONCATENATED MODULE: ../main/node_modules/restore-cursor/node_modules/onetime/index.js
+;// CONCATENATED MODULE: ./node_modules/restore-cursor/node_modules/onetime/index.js
 
 
 const calledFunctions = new WeakMap();
@@ -18379,7 +18371,7 @@ onetime.callCount = function_ => {
 
 /* harmony default export */ const node_modules_onetime = (onetime);
 
-;// CONCATENATED MODULE: ../main/node_modules/restore-cursor/node_modules/signal-exit/dist/mjs/signals.js
+;// CONCATENATED MODULE: ./node_modules/restore-cursor/node_modules/signal-exit/dist/mjs/signals.js
 /**
  * This is not the set of all possible signals.
  *
@@ -18419,7 +18411,7 @@ if (process.platform === 'linux') {
     signals.push('SIGIO', 'SIGPOLL', 'SIGPWR', 'SIGSTKFLT');
 }
 //# sourceMappingURL=signals.js.map
-;// CONCATENATED MODULE: ../main/node_modules/restore-cursor/node_modules/signal-exit/dist/mjs/index.js
+;// CONCATENATED MODULE: ./node_modules/restore-cursor/node_modules/signal-exit/dist/mjs/index.js
 // Note: since nyc uses this module to output coverage, any lines
 // that are in the direct sync flow of nyc's outputCoverage are
 // ignored, since we can never get coverage for them.
@@ -18695,7 +18687,7 @@ load,
  */
 unload, } = signalExitWrap(processOk(mjs_process) ? new SignalExit(mjs_process) : new SignalExitFallback());
 //# sourceMappingURL=index.js.map
-;// CONCATENATED MODULE: ../main/node_modules/restore-cursor/index.js
+;// CONCATENATED MODULE: ./node_modules/restore-cursor/index.js
 
 
 
@@ -18712,7 +18704,7 @@ const restoreCursor = terminal ? node_modules_onetime(() => {
 
 /* harmony default export */ const restore_cursor = (restoreCursor);
 
-;// CONCATENATED MODULE: ../main/node_modules/cli-cursor/index.js
+;// CONCATENATED MODULE: ./node_modules/cli-cursor/index.js
 
 
 
@@ -18753,9 +18745,9 @@ cliCursor.toggle = (force, writableStream) => {
 
 /* harmony default export */ const cli_cursor = (cliCursor);
 
-;// CONCATENATED MODULE: ../main/node_modules/cli-spinners/spinners.json
+;// CONCATENATED MODULE: ./node_modules/cli-spinners/spinners.json
 const spinners_namespaceObject = /*#__PURE__*/JSON.parse('{"dots":{"interval":80,"frames":["⠋","⠙","⠹","⠸","⠼","⠴","⠦","⠧","⠇","⠏"]},"dots2":{"interval":80,"frames":["⣾","⣽","⣻","⢿","⡿","⣟","⣯","⣷"]},"dots3":{"interval":80,"frames":["⠋","⠙","⠚","⠞","⠖","⠦","⠴","⠲","⠳","⠓"]},"dots4":{"interval":80,"frames":["⠄","⠆","⠇","⠋","⠙","⠸","⠰","⠠","⠰","⠸","⠙","⠋","⠇","⠆"]},"dots5":{"interval":80,"frames":["⠋","⠙","⠚","⠒","⠂","⠂","⠒","⠲","⠴","⠦","⠖","⠒","⠐","⠐","⠒","⠓","⠋"]},"dots6":{"interval":80,"frames":["⠁","⠉","⠙","⠚","⠒","⠂","⠂","⠒","⠲","⠴","⠤","⠄","⠄","⠤","⠴","⠲","⠒","⠂","⠂","⠒","⠚","⠙","⠉","⠁"]},"dots7":{"interval":80,"frames":["⠈","⠉","⠋","⠓","⠒","⠐","⠐","⠒","⠖","⠦","⠤","⠠","⠠","⠤","⠦","⠖","⠒","⠐","⠐","⠒","⠓","⠋","⠉","⠈"]},"dots8":{"interval":80,"frames":["⠁","⠁","⠉","⠙","⠚","⠒","⠂","⠂","⠒","⠲","⠴","⠤","⠄","⠄","⠤","⠠","⠠","⠤","⠦","⠖","⠒","⠐","⠐","⠒","⠓","⠋","⠉","⠈","⠈"]},"dots9":{"interval":80,"frames":["⢹","⢺","⢼","⣸","⣇","⡧","⡗","⡏"]},"dots10":{"interval":80,"frames":["⢄","⢂","⢁","⡁","⡈","⡐","⡠"]},"dots11":{"interval":100,"frames":["⠁","⠂","⠄","⡀","⢀","⠠","⠐","⠈"]},"dots12":{"interval":80,"frames":["⢀⠀","⡀⠀","⠄⠀","⢂⠀","⡂⠀","⠅⠀","⢃⠀","⡃⠀","⠍⠀","⢋⠀","⡋⠀","⠍⠁","⢋⠁","⡋⠁","⠍⠉","⠋⠉","⠋⠉","⠉⠙","⠉⠙","⠉⠩","⠈⢙","⠈⡙","⢈⠩","⡀⢙","⠄⡙","⢂⠩","⡂⢘","⠅⡘","⢃⠨","⡃⢐","⠍⡐","⢋⠠","⡋⢀","⠍⡁","⢋⠁","⡋⠁","⠍⠉","⠋⠉","⠋⠉","⠉⠙","⠉⠙","⠉⠩","⠈⢙","⠈⡙","⠈⠩","⠀⢙","⠀⡙","⠀⠩","⠀⢘","⠀⡘","⠀⠨","⠀⢐","⠀⡐","⠀⠠","⠀⢀","⠀⡀"]},"dots13":{"interval":80,"frames":["⣼","⣹","⢻","⠿","⡟","⣏","⣧","⣶"]},"dots14":{"interval":80,"frames":["⠉⠉","⠈⠙","⠀⠹","⠀⢸","⠀⣰","⢀⣠","⣀⣀","⣄⡀","⣆⠀","⡇⠀","⠏⠀","⠋⠁"]},"dots8Bit":{"interval":80,"frames":["⠀","⠁","⠂","⠃","⠄","⠅","⠆","⠇","⡀","⡁","⡂","⡃","⡄","⡅","⡆","⡇","⠈","⠉","⠊","⠋","⠌","⠍","⠎","⠏","⡈","⡉","⡊","⡋","⡌","⡍","⡎","⡏","⠐","⠑","⠒","⠓","⠔","⠕","⠖","⠗","⡐","⡑","⡒","⡓","⡔","⡕","⡖","⡗","⠘","⠙","⠚","⠛","⠜","⠝","⠞","⠟","⡘","⡙","⡚","⡛","⡜","⡝","⡞","⡟","⠠","⠡","⠢","⠣","⠤","⠥","⠦","⠧","⡠","⡡","⡢","⡣","⡤","⡥","⡦","⡧","⠨","⠩","⠪","⠫","⠬","⠭","⠮","⠯","⡨","⡩","⡪","⡫","⡬","⡭","⡮","⡯","⠰","⠱","⠲","⠳","⠴","⠵","⠶","⠷","⡰","⡱","⡲","⡳","⡴","⡵","⡶","⡷","⠸","⠹","⠺","⠻","⠼","⠽","⠾","⠿","⡸","⡹","⡺","⡻","⡼","⡽","⡾","⡿","⢀","⢁","⢂","⢃","⢄","⢅","⢆","⢇","⣀","⣁","⣂","⣃","⣄","⣅","⣆","⣇","⢈","⢉","⢊","⢋","⢌","⢍","⢎","⢏","⣈","⣉","⣊","⣋","⣌","⣍","⣎","⣏","⢐","⢑","⢒","⢓","⢔","⢕","⢖","⢗","⣐","⣑","⣒","⣓","⣔","⣕","⣖","⣗","⢘","⢙","⢚","⢛","⢜","⢝","⢞","⢟","⣘","⣙","⣚","⣛","⣜","⣝","⣞","⣟","⢠","⢡","⢢","⢣","⢤","⢥","⢦","⢧","⣠","⣡","⣢","⣣","⣤","⣥","⣦","⣧","⢨","⢩","⢪","⢫","⢬","⢭","⢮","⢯","⣨","⣩","⣪","⣫","⣬","⣭","⣮","⣯","⢰","⢱","⢲","⢳","⢴","⢵","⢶","⢷","⣰","⣱","⣲","⣳","⣴","⣵","⣶","⣷","⢸","⢹","⢺","⢻","⢼","⢽","⢾","⢿","⣸","⣹","⣺","⣻","⣼","⣽","⣾","⣿"]},"dotsCircle":{"interval":80,"frames":["⢎ ","⠎⠁","⠊⠑","⠈⠱"," ⡱","⢀⡰","⢄⡠","⢆⡀"]},"sand":{"interval":80,"frames":["⠁","⠂","⠄","⡀","⡈","⡐","⡠","⣀","⣁","⣂","⣄","⣌","⣔","⣤","⣥","⣦","⣮","⣶","⣷","⣿","⡿","⠿","⢟","⠟","⡛","⠛","⠫","⢋","⠋","⠍","⡉","⠉","⠑","⠡","⢁"]},"line":{"interval":130,"frames":["-","\\\\","|","/"]},"line2":{"interval":100,"frames":["⠂","-","–","—","–","-"]},"rollingLine":{"interval":80,"frames":["/  "," - "," \\\\ ","  |","  |"," \\\\ "," - ","/  "]},"pipe":{"interval":100,"frames":["┤","┘","┴","└","├","┌","┬","┐"]},"simpleDots":{"interval":400,"frames":[".  ",".. ","...","   "]},"simpleDotsScrolling":{"interval":200,"frames":[".  ",".. ","..."," ..","  .","   "]},"star":{"interval":70,"frames":["✶","✸","✹","✺","✹","✷"]},"star2":{"interval":80,"frames":["+","x","*"]},"flip":{"interval":70,"frames":["_","_","_","-","`","`","\'","´","-","_","_","_"]},"hamburger":{"interval":100,"frames":["☱","☲","☴"]},"growVertical":{"interval":120,"frames":["▁","▃","▄","▅","▆","▇","▆","▅","▄","▃"]},"growHorizontal":{"interval":120,"frames":["▏","▎","▍","▌","▋","▊","▉","▊","▋","▌","▍","▎"]},"balloon":{"interval":140,"frames":[" ",".","o","O","@","*"," "]},"balloon2":{"interval":120,"frames":[".","o","O","°","O","o","."]},"noise":{"interval":100,"frames":["▓","▒","░"]},"bounce":{"interval":120,"frames":["⠁","⠂","⠄","⠂"]},"boxBounce":{"interval":120,"frames":["▖","▘","▝","▗"]},"boxBounce2":{"interval":100,"frames":["▌","▀","▐","▄"]},"triangle":{"interval":50,"frames":["◢","◣","◤","◥"]},"binary":{"interval":80,"frames":["010010","001100","100101","111010","111101","010111","101011","111000","110011","110101"]},"arc":{"interval":100,"frames":["◜","◠","◝","◞","◡","◟"]},"circle":{"interval":120,"frames":["◡","⊙","◠"]},"squareCorners":{"interval":180,"frames":["◰","◳","◲","◱"]},"circleQuarters":{"interval":120,"frames":["◴","◷","◶","◵"]},"circleHalves":{"interval":50,"frames":["◐","◓","◑","◒"]},"squish":{"interval":100,"frames":["╫","╪"]},"toggle":{"interval":250,"frames":["⊶","⊷"]},"toggle2":{"interval":80,"frames":["▫","▪"]},"toggle3":{"interval":120,"frames":["□","■"]},"toggle4":{"interval":100,"frames":["■","□","▪","▫"]},"toggle5":{"interval":100,"frames":["▮","▯"]},"toggle6":{"interval":300,"frames":["ဝ","၀"]},"toggle7":{"interval":80,"frames":["⦾","⦿"]},"toggle8":{"interval":100,"frames":["◍","◌"]},"toggle9":{"interval":100,"frames":["◉","◎"]},"toggle10":{"interval":100,"frames":["㊂","㊀","㊁"]},"toggle11":{"interval":50,"frames":["⧇","⧆"]},"toggle12":{"interval":120,"frames":["☗","☖"]},"toggle13":{"interval":80,"frames":["=","*","-"]},"arrow":{"interval":100,"frames":["←","↖","↑","↗","→","↘","↓","↙"]},"arrow2":{"interval":80,"frames":["⬆️ ","↗️ ","➡️ ","↘️ ","⬇️ ","↙️ ","⬅️ ","↖️ "]},"arrow3":{"interval":120,"frames":["▹▹▹▹▹","▸▹▹▹▹","▹▸▹▹▹","▹▹▸▹▹","▹▹▹▸▹","▹▹▹▹▸"]},"bouncingBar":{"interval":80,"frames":["[    ]","[=   ]","[==  ]","[=== ]","[====]","[ ===]","[  ==]","[   =]","[    ]","[   =]","[  ==]","[ ===]","[====]","[=== ]","[==  ]","[=   ]"]},"bouncingBall":{"interval":80,"frames":["( ●    )","(  ●   )","(   ●  )","(    ● )","(     ●)","(    ● )","(   ●  )","(  ●   )","( ●    )","(●     )"]},"smiley":{"interval":200,"frames":["😄 ","😝 "]},"monkey":{"interval":300,"frames":["🙈 ","🙈 ","🙉 ","🙊 "]},"hearts":{"interval":100,"frames":["💛 ","💙 ","💜 ","💚 ","💗 "]},"clock":{"interval":100,"frames":["🕛 ","🕐 ","🕑 ","🕒 ","🕓 ","🕔 ","🕕 ","🕖 ","🕗 ","🕘 ","🕙 ","🕚 "]},"earth":{"interval":180,"frames":["🌍 ","🌎 ","🌏 "]},"material":{"interval":17,"frames":["█▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁","██▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁","███▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁","████▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁","██████▁▁▁▁▁▁▁▁▁▁▁▁▁▁","██████▁▁▁▁▁▁▁▁▁▁▁▁▁▁","███████▁▁▁▁▁▁▁▁▁▁▁▁▁","████████▁▁▁▁▁▁▁▁▁▁▁▁","█████████▁▁▁▁▁▁▁▁▁▁▁","█████████▁▁▁▁▁▁▁▁▁▁▁","██████████▁▁▁▁▁▁▁▁▁▁","███████████▁▁▁▁▁▁▁▁▁","█████████████▁▁▁▁▁▁▁","██████████████▁▁▁▁▁▁","██████████████▁▁▁▁▁▁","▁██████████████▁▁▁▁▁","▁██████████████▁▁▁▁▁","▁██████████████▁▁▁▁▁","▁▁██████████████▁▁▁▁","▁▁▁██████████████▁▁▁","▁▁▁▁█████████████▁▁▁","▁▁▁▁██████████████▁▁","▁▁▁▁██████████████▁▁","▁▁▁▁▁██████████████▁","▁▁▁▁▁██████████████▁","▁▁▁▁▁██████████████▁","▁▁▁▁▁▁██████████████","▁▁▁▁▁▁██████████████","▁▁▁▁▁▁▁█████████████","▁▁▁▁▁▁▁█████████████","▁▁▁▁▁▁▁▁████████████","▁▁▁▁▁▁▁▁████████████","▁▁▁▁▁▁▁▁▁███████████","▁▁▁▁▁▁▁▁▁███████████","▁▁▁▁▁▁▁▁▁▁██████████","▁▁▁▁▁▁▁▁▁▁██████████","▁▁▁▁▁▁▁▁▁▁▁▁████████","▁▁▁▁▁▁▁▁▁▁▁▁▁███████","▁▁▁▁▁▁▁▁▁▁▁▁▁▁██████","▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁█████","▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁█████","█▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁████","██▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁███","██▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁███","███▁▁▁▁▁▁▁▁▁▁▁▁▁▁███","████▁▁▁▁▁▁▁▁▁▁▁▁▁▁██","█████▁▁▁▁▁▁▁▁▁▁▁▁▁▁█","█████▁▁▁▁▁▁▁▁▁▁▁▁▁▁█","██████▁▁▁▁▁▁▁▁▁▁▁▁▁█","████████▁▁▁▁▁▁▁▁▁▁▁▁","█████████▁▁▁▁▁▁▁▁▁▁▁","█████████▁▁▁▁▁▁▁▁▁▁▁","█████████▁▁▁▁▁▁▁▁▁▁▁","█████████▁▁▁▁▁▁▁▁▁▁▁","███████████▁▁▁▁▁▁▁▁▁","████████████▁▁▁▁▁▁▁▁","████████████▁▁▁▁▁▁▁▁","██████████████▁▁▁▁▁▁","██████████████▁▁▁▁▁▁","▁██████████████▁▁▁▁▁","▁██████████████▁▁▁▁▁","▁▁▁█████████████▁▁▁▁","▁▁▁▁▁████████████▁▁▁","▁▁▁▁▁████████████▁▁▁","▁▁▁▁▁▁███████████▁▁▁","▁▁▁▁▁▁▁▁█████████▁▁▁","▁▁▁▁▁▁▁▁█████████▁▁▁","▁▁▁▁▁▁▁▁▁█████████▁▁","▁▁▁▁▁▁▁▁▁█████████▁▁","▁▁▁▁▁▁▁▁▁▁█████████▁","▁▁▁▁▁▁▁▁▁▁▁████████▁","▁▁▁▁▁▁▁▁▁▁▁████████▁","▁▁▁▁▁▁▁▁▁▁▁▁███████▁","▁▁▁▁▁▁▁▁▁▁▁▁███████▁","▁▁▁▁▁▁▁▁▁▁▁▁▁███████","▁▁▁▁▁▁▁▁▁▁▁▁▁███████","▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁█████","▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁████","▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁████","▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁████","▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁███","▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁███","▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁██","▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁██","▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁██","▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁█","▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁█","▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁█","▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁","▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁","▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁","▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁"]},"moon":{"interval":80,"frames":["🌑 ","🌒 ","🌓 ","🌔 ","🌕 ","🌖 ","🌗 ","🌘 "]},"runner":{"interval":140,"frames":["🚶 ","🏃 "]},"pong":{"interval":80,"frames":["▐⠂       ▌","▐⠈       ▌","▐ ⠂      ▌","▐ ⠠      ▌","▐  ⡀     ▌","▐  ⠠     ▌","▐   ⠂    ▌","▐   ⠈    ▌","▐    ⠂   ▌","▐    ⠠   ▌","▐     ⡀  ▌","▐     ⠠  ▌","▐      ⠂ ▌","▐      ⠈ ▌","▐       ⠂▌","▐       ⠠▌","▐       ⡀▌","▐      ⠠ ▌","▐      ⠂ ▌","▐     ⠈  ▌","▐     ⠂  ▌","▐    ⠠   ▌","▐    ⡀   ▌","▐   ⠠    ▌","▐   ⠂    ▌","▐  ⠈     ▌","▐  ⠂     ▌","▐ ⠠      ▌","▐ ⡀      ▌","▐⠠       ▌"]},"shark":{"interval":120,"frames":["▐|\\\\____________▌","▐_|\\\\___________▌","▐__|\\\\__________▌","▐___|\\\\_________▌","▐____|\\\\________▌","▐_____|\\\\_______▌","▐______|\\\\______▌","▐_______|\\\\_____▌","▐________|\\\\____▌","▐_________|\\\\___▌","▐__________|\\\\__▌","▐___________|\\\\_▌","▐____________|\\\\▌","▐____________/|▌","▐___________/|_▌","▐__________/|__▌","▐_________/|___▌","▐________/|____▌","▐_______/|_____▌","▐______/|______▌","▐_____/|_______▌","▐____/|________▌","▐___/|_________▌","▐__/|__________▌","▐_/|___________▌","▐/|____________▌"]},"dqpb":{"interval":100,"frames":["d","q","p","b"]},"weather":{"interval":100,"frames":["☀️ ","☀️ ","☀️ ","🌤 ","⛅️ ","🌥 ","☁️ ","🌧 ","🌨 ","🌧 ","🌨 ","🌧 ","🌨 ","⛈ ","🌨 ","🌧 ","🌨 ","☁️ ","🌥 ","⛅️ ","🌤 ","☀️ ","☀️ "]},"christmas":{"interval":400,"frames":["🌲","🎄"]},"grenade":{"interval":80,"frames":["،  ","′  "," ´ "," ‾ ","  ⸌","  ⸊","  |","  ⁎","  ⁕"," ෴ ","  ⁓","   ","   ","   "]},"point":{"interval":125,"frames":["∙∙∙","●∙∙","∙●∙","∙∙●","∙∙∙"]},"layer":{"interval":150,"frames":["-","=","≡"]},"betaWave":{"interval":80,"frames":["ρββββββ","βρβββββ","ββρββββ","βββρβββ","ββββρββ","βββββρβ","ββββββρ"]},"fingerDance":{"interval":160,"frames":["🤘 ","🤟 ","🖖 ","✋ ","🤚 ","👆 "]},"fistBump":{"interval":80,"frames":["🤜　　　　🤛 ","🤜　　　　🤛 ","🤜　　　　🤛 ","　🤜　　🤛　 ","　　🤜🤛　　 ","　🤜✨🤛　　 ","🤜　✨　🤛　 "]},"soccerHeader":{"interval":80,"frames":[" 🧑⚽️       🧑 ","🧑  ⚽️      🧑 ","🧑   ⚽️     🧑 ","🧑    ⚽️    🧑 ","🧑     ⚽️   🧑 ","🧑      ⚽️  🧑 ","🧑       ⚽️🧑  ","🧑      ⚽️  🧑 ","🧑     ⚽️   🧑 ","🧑    ⚽️    🧑 ","🧑   ⚽️     🧑 ","🧑  ⚽️      🧑 "]},"mindblown":{"interval":160,"frames":["😐 ","😐 ","😮 ","😮 ","😦 ","😦 ","😧 ","😧 ","🤯 ","💥 ","✨ ","　 ","　 ","　 "]},"speaker":{"interval":160,"frames":["🔈 ","🔉 ","🔊 ","🔉 "]},"orangePulse":{"interval":100,"frames":["🔸 ","🔶 ","🟠 ","🟠 ","🔶 "]},"bluePulse":{"interval":100,"frames":["🔹 ","🔷 ","🔵 ","🔵 ","🔷 "]},"orangeBluePulse":{"interval":100,"frames":["🔸 ","🔶 ","🟠 ","🟠 ","🔶 ","🔹 ","🔷 ","🔵 ","🔵 ","🔷 "]},"timeTravel":{"interval":100,"frames":["🕛 ","🕚 ","🕙 ","🕘 ","🕗 ","🕖 ","🕕 ","🕔 ","🕓 ","🕒 ","🕑 ","🕐 "]},"aesthetic":{"interval":80,"frames":["▰▱▱▱▱▱▱","▰▰▱▱▱▱▱","▰▰▰▱▱▱▱","▰▰▰▰▱▱▱","▰▰▰▰▰▱▱","▰▰▰▰▰▰▱","▰▰▰▰▰▰▰","▰▱▱▱▱▱▱"]},"dwarfFortress":{"interval":80,"frames":[" ██████£££  ","☺██████£££  ","☺██████£££  ","☺▓█████£££  ","☺▓█████£££  ","☺▒█████£££  ","☺▒█████£££  ","☺░█████£££  ","☺░█████£££  ","☺ █████£££  "," ☺█████£££  "," ☺█████£££  "," ☺▓████£££  "," ☺▓████£££  "," ☺▒████£££  "," ☺▒████£££  "," ☺░████£££  "," ☺░████£££  "," ☺ ████£££  ","  ☺████£££  ","  ☺████£££  ","  ☺▓███£££  ","  ☺▓███£££  ","  ☺▒███£££  ","  ☺▒███£££  ","  ☺░███£££  ","  ☺░███£££  ","  ☺ ███£££  ","   ☺███£££  ","   ☺███£££  ","   ☺▓██£££  ","   ☺▓██£££  ","   ☺▒██£££  ","   ☺▒██£££  ","   ☺░██£££  ","   ☺░██£££  ","   ☺ ██£££  ","    ☺██£££  ","    ☺██£££  ","    ☺▓█£££  ","    ☺▓█£££  ","    ☺▒█£££  ","    ☺▒█£££  ","    ☺░█£££  ","    ☺░█£££  ","    ☺ █£££  ","     ☺█£££  ","     ☺█£££  ","     ☺▓£££  ","     ☺▓£££  ","     ☺▒£££  ","     ☺▒£££  ","     ☺░£££  ","     ☺░£££  ","     ☺ £££  ","      ☺£££  ","      ☺£££  ","      ☺▓££  ","      ☺▓££  ","      ☺▒££  ","      ☺▒££  ","      ☺░££  ","      ☺░££  ","      ☺ ££  ","       ☺££  ","       ☺££  ","       ☺▓£  ","       ☺▓£  ","       ☺▒£  ","       ☺▒£  ","       ☺░£  ","       ☺░£  ","       ☺ £  ","        ☺£  ","        ☺£  ","        ☺▓  ","        ☺▓  ","        ☺▒  ","        ☺▒  ","        ☺░  ","        ☺░  ","        ☺   ","        ☺  &","        ☺ ☼&","       ☺ ☼ &","       ☺☼  &","      ☺☼  & ","      ‼   & ","     ☺   &  ","    ‼    &  ","   ☺    &   ","  ‼     &   "," ☺     &    ","‼      &    ","      &     ","      &     ","     &   ░  ","     &   ▒  ","    &    ▓  ","    &    £  ","   &    ░£  ","   &    ▒£  ","  &     ▓£  ","  &     ££  "," &     ░££  "," &     ▒££  ","&      ▓££  ","&      £££  ","      ░£££  ","      ▒£££  ","      ▓£££  ","      █£££  ","     ░█£££  ","     ▒█£££  ","     ▓█£££  ","     ██£££  ","    ░██£££  ","    ▒██£££  ","    ▓██£££  ","    ███£££  ","   ░███£££  ","   ▒███£££  ","   ▓███£££  ","   ████£££  ","  ░████£££  ","  ▒████£££  ","  ▓████£££  ","  █████£££  "," ░█████£££  "," ▒█████£££  "," ▓█████£££  "," ██████£££  "," ██████£££  "]},"fish":{"interval":80,"frames":["~~~~~~~~~~~~~~~~~~~~","> ~~~~~~~~~~~~~~~~~~","º> ~~~~~~~~~~~~~~~~~","(º> ~~~~~~~~~~~~~~~~","((º> ~~~~~~~~~~~~~~~","<((º> ~~~~~~~~~~~~~~","><((º> ~~~~~~~~~~~~~"," ><((º> ~~~~~~~~~~~~","~ ><((º> ~~~~~~~~~~~","~~ <>((º> ~~~~~~~~~~","~~~ ><((º> ~~~~~~~~~","~~~~ <>((º> ~~~~~~~~","~~~~~ ><((º> ~~~~~~~","~~~~~~ <>((º> ~~~~~~","~~~~~~~ ><((º> ~~~~~","~~~~~~~~ <>((º> ~~~~","~~~~~~~~~ ><((º> ~~~","~~~~~~~~~~ <>((º> ~~","~~~~~~~~~~~ ><((º> ~","~~~~~~~~~~~~ <>((º> ","~~~~~~~~~~~~~ ><((º>","~~~~~~~~~~~~~~ <>((º","~~~~~~~~~~~~~~~ ><((","~~~~~~~~~~~~~~~~ <>(","~~~~~~~~~~~~~~~~~ ><","~~~~~~~~~~~~~~~~~~ <","~~~~~~~~~~~~~~~~~~~~"]}}');
-;// CONCATENATED MODULE: ../main/node_modules/cli-spinners/index.js
+;// CONCATENATED MODULE: ./node_modules/cli-spinners/index.js
 
 
 /* harmony default export */ const cli_spinners = (spinners_namespaceObject);
@@ -18768,7 +18760,7 @@ function randomSpinner() {
 	return spinners[spinnerName];
 }
 
-;// CONCATENATED MODULE: ../main/node_modules/yoctocolors/base.js
+;// CONCATENATED MODULE: ./node_modules/yoctocolors/base.js
 
 
 // eslint-disable-next-line no-warning-comments
@@ -18888,7 +18880,7 @@ const underlineMagentaBright = format('58;5;13', 59);
 const underlineCyanBright = format('58;5;14', 59);
 const underlineWhiteBright = format('58;5;15', 59);
 
-;// CONCATENATED MODULE: ../main/node_modules/is-unicode-supported/index.js
+;// CONCATENATED MODULE: ./node_modules/is-unicode-supported/index.js
 
 
 function isUnicodeSupported() {
@@ -18911,7 +18903,7 @@ function isUnicodeSupported() {
 		|| env.TERMINAL_EMULATOR === 'JetBrains-JediTerm';
 }
 
-;// CONCATENATED MODULE: ../main/node_modules/log-symbols/symbols.js
+;// CONCATENATED MODULE: ./node_modules/log-symbols/symbols.js
 
 
 
@@ -18922,7 +18914,7 @@ const success = green(_isUnicodeSupported ? '✔' : '√');
 const warning = yellow(_isUnicodeSupported ? '⚠' : '‼');
 const error = red(_isUnicodeSupported ? '✖' : '×');
 
-;// CONCATENATED MODULE: ../main/node_modules/ora/node_modules/ansi-regex/index.js
+;// CONCATENATED MODULE: ./node_modules/ora/node_modules/ansi-regex/index.js
 // Valid string terminator sequences are ESC\ and 0x9c; OSC also accepts BEL.
 const ST = String.raw`(?:\u001B\u005C|\u009C)`;
 
@@ -18953,7 +18945,7 @@ function ansiRegex({onlyFirst = false} = {}) {
 	return new RegExp(pattern, onlyFirst ? undefined : 'g');
 }
 
-;// CONCATENATED MODULE: ../main/node_modules/ora/node_modules/strip-ansi/index.js
+;// CONCATENATED MODULE: ./node_modules/ora/node_modules/strip-ansi/index.js
 
 
 const regex = ansiRegex();
@@ -18974,7 +18966,7 @@ function stripAnsi(string) {
 	return string.replace(regex, '');
 }
 
-;// CONCATENATED MODULE: ../main/node_modules/get-east-asian-width/lookup-data.js
+;// CONCATENATED MODULE: ./node_modules/get-east-asian-width/lookup-data.js
 // Generated by scripts/build.js
 
 const ambiguousMinimalCodePoint = 161;
@@ -18997,7 +18989,7 @@ const wideMinimalCodePoint = 4352;
 const wideMaximumCodePoint = 262141;
 const wideRanges = [4352, 4447, 8986, 8987, 9001, 9002, 9193, 9196, 9200, 9200, 9203, 9203, 9725, 9726, 9748, 9749, 9776, 9783, 9800, 9811, 9855, 9855, 9866, 9871, 9875, 9875, 9889, 9889, 9898, 9899, 9917, 9918, 9924, 9925, 9934, 9934, 9940, 9940, 9962, 9962, 9970, 9971, 9973, 9973, 9978, 9978, 9981, 9981, 9989, 9989, 9994, 9995, 10024, 10024, 10060, 10060, 10062, 10062, 10067, 10069, 10071, 10071, 10133, 10135, 10160, 10160, 10175, 10175, 11035, 11036, 11088, 11088, 11093, 11093, 11904, 11929, 11931, 12019, 12032, 12245, 12272, 12287, 12289, 12350, 12353, 12438, 12441, 12543, 12549, 12591, 12593, 12686, 12688, 12773, 12783, 12830, 12832, 12871, 12880, 42124, 42128, 42182, 43360, 43388, 44032, 55203, 63744, 64255, 65040, 65049, 65072, 65106, 65108, 65126, 65128, 65131, 94176, 94180, 94192, 94198, 94208, 101594, 101631, 101664, 101760, 101874, 101888, 102801, 102816, 102866, 110576, 110579, 110581, 110587, 110589, 110590, 110592, 110888, 110898, 110898, 110928, 110930, 110933, 110933, 110948, 110952, 110960, 111355, 119552, 119638, 119648, 119670, 126980, 126980, 127183, 127183, 127374, 127374, 127377, 127386, 127406, 127406, 127488, 127490, 127504, 127547, 127552, 127560, 127568, 127569, 127584, 127589, 127744, 127776, 127789, 127797, 127799, 127868, 127870, 127891, 127904, 127946, 127951, 127955, 127968, 127984, 127988, 127988, 127992, 128062, 128064, 128064, 128066, 128252, 128255, 128317, 128331, 128334, 128336, 128359, 128378, 128378, 128405, 128406, 128420, 128420, 128507, 128591, 128640, 128709, 128716, 128716, 128720, 128722, 128725, 128729, 128732, 128735, 128747, 128748, 128756, 128764, 128986, 128986, 128992, 129003, 129008, 129008, 129292, 129338, 129340, 129349, 129351, 129535, 129648, 129660, 129664, 129734, 129736, 129736, 129740, 129757, 129759, 129771, 129775, 129786, 131072, 196605, 196608, 262141];
 
-;// CONCATENATED MODULE: ../main/node_modules/get-east-asian-width/utilities.js
+;// CONCATENATED MODULE: ./node_modules/get-east-asian-width/utilities.js
 /**
 Binary search on a sorted flat array of [start, end] pairs.
 
@@ -19023,7 +19015,7 @@ const utilities_isInRange = (ranges, codePoint) => {
 	return false;
 };
 
-;// CONCATENATED MODULE: ../main/node_modules/get-east-asian-width/lookup.js
+;// CONCATENATED MODULE: ./node_modules/get-east-asian-width/lookup.js
 
 
 
@@ -19143,7 +19135,7 @@ function lookup_getCategory(codePoint) {
 	return 'neutral';
 }
 
-;// CONCATENATED MODULE: ../main/node_modules/get-east-asian-width/index.js
+;// CONCATENATED MODULE: ./node_modules/get-east-asian-width/index.js
 
 
 function validate(codePoint) {
@@ -19175,7 +19167,7 @@ function eastAsianWidth(codePoint, {ambiguousAsWide = false} = {}) {
 // Private exports for https://github.com/sindresorhus/is-fullwidth-code-point
 
 
-;// CONCATENATED MODULE: ../main/node_modules/ora/node_modules/string-width/index.js
+;// CONCATENATED MODULE: ./node_modules/ora/node_modules/string-width/index.js
 
 
 
@@ -19380,7 +19372,7 @@ function stringWidth(input, options = {}) {
 	return width;
 }
 
-;// CONCATENATED MODULE: ../main/node_modules/is-interactive/index.js
+;// CONCATENATED MODULE: ./node_modules/is-interactive/index.js
 function isInteractive({stream = process.stdout} = {}) {
 	return Boolean(
 		stream && stream.isTTY &&
@@ -19389,7 +19381,7 @@ function isInteractive({stream = process.stdout} = {}) {
 	);
 }
 
-;// CONCATENATED MODULE: ../main/node_modules/stdin-discarder/index.js
+;// CONCATENATED MODULE: ./node_modules/stdin-discarder/index.js
 
 
 const ASCII_ETX_CODE = 0x03; // Ctrl+C
@@ -19475,7 +19467,7 @@ const stdinDiscarder = new StdinDiscarder();
 
 /* harmony default export */ const stdin_discarder = (Object.freeze(stdinDiscarder));
 
-;// CONCATENATED MODULE: ../main/node_modules/ora/index.js
+;// CONCATENATED MODULE: ./node_modules/ora/index.js
 
 
 
@@ -20145,8 +20137,144 @@ async function oraPromise(action, options) {
 
 
 
+;// CONCATENATED MODULE: ./src/run/redaction.ts
+// One list of the step's known secrets and one redaction for everything the action writes where GitHub masks
+// nothing: comments and pull-request bodies (every API call, github/api.ts), the job summary and the
+// outputs. GitHub masks registered values in the log only. The list is the scan's (secret-values.ts): the
+// token, the values of `credentials`, secret-named `env` values, each in every form the scan knows.
+// One pass over the text (Aho-Corasick over all forms at once): its cost grows with the text, not with the
+// number of forms. Where two forms overlap, all of both goes. A cut (`…`, or the end of the text: a
+// line or a reply cut short) that leaves the start of a form, 4 characters or more, masks that start too.
+// Not covered: the end of a form at the start of a text; forms the scan does not know. Pure.
+
+const MASK = '***';
+/** The character the action's cuts end with: what stands before it may be the start of a secret. */
+const CUT = '…'.charCodeAt(0);
+/** The shortest start of a form masked at a cut: shorter ones tell nothing and would blank out text. */
+const MIN_PIECE = 4;
+class Redaction {
+    static none = new Redaction([]);
+    /** The known secrets of a run's settings, in every form. */
+    static of(secrets) {
+        return new Redaction(allForms(secrets));
+    }
+    // The automaton: node 0 is the root; a node is the prefix of a form that leads to it.
+    next = [new Map()];
+    fail = [0];
+    depth = [0];
+    /** The longest form that ends at the node (its own, or one its fail links reach); 0: none. */
+    longest = [0];
+    /** That form's name (`env API_KEY (base64)`). */
+    rule = [''];
+    constructor(needles) {
+        for (const { text, rule } of needles) {
+            let node = 0;
+            for (let i = 0; i < text.length; i++) {
+                const c = text.charCodeAt(i);
+                let child = this.next[node].get(c);
+                if (child === undefined) {
+                    child = this.next.length;
+                    this.next.push(new Map());
+                    this.fail.push(0);
+                    this.depth.push(this.depth[node] + 1);
+                    this.longest.push(0);
+                    this.rule.push('');
+                    this.next[node].set(c, child);
+                }
+                node = child;
+            }
+            if (text.length > this.longest[node])
+                [this.longest[node], this.rule[node]] = [text.length, rule];
+        }
+        // Fail links, breadth first: a node's link is the longest proper suffix of its prefix that is a node.
+        const queue = [...this.next[0].values()];
+        for (let q = 0; q < queue.length; q++) {
+            const node = queue[q];
+            for (const [c, child] of this.next[node]) {
+                let f = this.fail[node];
+                while (f !== 0 && !this.next[f].has(c))
+                    f = this.fail[f];
+                const to = this.next[f].get(c);
+                this.fail[child] = to !== undefined && to !== child ? to : 0;
+                if (this.longest[this.fail[child]] > this.longest[child])
+                    [this.longest[child], this.rule[child]] = [
+                        this.longest[this.fail[child]],
+                        this.rule[this.fail[child]],
+                    ];
+                queue.push(child);
+            }
+        }
+    }
+    /** How many forms' characters the automaton holds (0: nothing to redact). */
+    get size() {
+        return this.next.length - 1;
+    }
+    /** `text` with every known form of every secret, and every start of one at a cut, replaced by `***`. */
+    redact = (text) => {
+        if (this.size === 0 || !text)
+            return text;
+        const { starts, ends } = this.scan(text);
+        if (!starts.length)
+            return text;
+        let out = '';
+        let at = 0;
+        for (let i = 0; i < starts.length; i++) {
+            out += text.slice(at, starts[i]) + MASK;
+            at = ends[i];
+        }
+        return out + text.slice(at);
+    };
+    /** The names of the forms found whole in `text` (`credentials for api.example.com (base64)`), each once. */
+    namesIn(text) {
+        return this.size === 0 || !text ? [] : [...this.scan(text).names];
+    }
+    /** The spans to mask, in order and apart (overlapping and touching ones merged), and the forms found. */
+    scan(text) {
+        const starts = [];
+        const ends = [];
+        const names = new Set();
+        // Spans come in order of their ends; a new one swallows those it covers and joins one it touches.
+        const add = (start, end) => {
+            while (starts.length && starts[starts.length - 1] >= start) {
+                starts.pop();
+                end = Math.max(end, ends.pop());
+            }
+            if (ends.length && ends[ends.length - 1] >= start)
+                ends[ends.length - 1] = Math.max(ends[ends.length - 1], end);
+            else {
+                starts.push(start);
+                ends.push(end);
+            }
+        };
+        let node = 0;
+        for (let i = 0; i < text.length; i++) {
+            const c = text.charCodeAt(i);
+            if (c === CUT && this.depth[node] >= MIN_PIECE)
+                add(i - this.depth[node], i);
+            while (node !== 0 && !this.next[node].has(c))
+                node = this.fail[node];
+            node = this.next[node].get(c) ?? 0;
+            const length = this.longest[node];
+            if (length) {
+                add(i + 1 - length, i + 1);
+                names.add(this.rule[node]);
+            }
+        }
+        if (this.depth[node] >= MIN_PIECE)
+            add(text.length - this.depth[node], text.length);
+        return { starts, ends, names };
+    }
+}
+/** The redaction of a run: its token, its credentials' values and its secret-named env values. */
+function redactionFor(settings) {
+    return Redaction.of(knownSecrets(settings));
+}
+
 ;// CONCATENATED MODULE: ./src/cli/terminal-ui.ts
 // The core's Ui on a terminal: a spinner on long steps when attached to a TTY (ora), plain lines otherwise.
+// Each line goes through the one redaction (run/redaction.ts): every form it knows of each `mask`ed value.
+
+
 
 
 /**
@@ -20159,8 +20287,12 @@ function terminalUi(options = {}) {
     // spinner's line arithmetic divide by zero and redraw forever: plain lines there.
     const tty = Boolean(stream.isTTY) && !process.env.CI && (stream.columns ?? 0) > 0;
     const secrets = [];
+    let redaction;
     let spinner;
-    const scrub = (text) => secrets.reduce((t, s) => t.split(s).join('***'), text);
+    // A value too short for the redaction's forms is still masked as written, as GitHub masks it in the log.
+    const scrub = (text) => secrets
+        .filter((s) => s.value.length < MIN_SECRET_LENGTH)
+        .reduce((t, s) => t.split(s.value).join(MASK), (redaction ??= Redaction.of(secrets)).redact(text));
     const line = (text) => {
         if (!options.quiet)
             stream.write(`${scrub(text)}\n`);
@@ -20179,9 +20311,11 @@ function terminalUi(options = {}) {
             if (spinner?.isSpinning)
                 spinner.render();
         },
-        mask: (s) => {
-            if (s)
-                secrets.push(s);
+        mask: (value) => {
+            if (!value)
+                return;
+            secrets.push({ name: 'masked', value });
+            redaction = undefined;
         },
         async group(title, fn) {
             if (!tty || (options.quiet && !options.spinner)) {
@@ -20776,6 +20910,9 @@ function removalLine(decision, outcome) {
 }
 
 ;// CONCATENATED MODULE: ./src/reap/reap.ts
+// The reaper, as a story: scan, judge the age of everything found, look closer at the stale only (in
+// use? holding work?), decide, then carry out (or, in a dry run, only report). Independent of
+// @actions/core: the action and a CLI both drive it through a Ui.
 
 
 
@@ -21366,12 +21503,14 @@ const WORDS = {
     'worktree-root': '<dir> root of disk sandboxes (default: $XDG_CACHE_HOME/worktree-sandbox/worktrees)',
     'volume-prefix': '<prefix> prefix of sandbox volume names',
 };
+/** Up to the full stop that ends the first sentence (the next starts with a capital or code; `e.g.` ends none). */
+const FIRST_SENTENCE = /^.*?(?<!\b(?:e\.g|i\.e))(?=[.!?](?:\s+[A-Z`$]|$))/s;
 /** An input WORDS does not word: the first sentence of its description; a value unless it defaults to false. */
 function inputSpec(name, { description, default: fallback }) {
     const words = WORDS[name];
     if (words !== undefined)
         return typeof words === 'string' ? [name, words] : [name, ...words];
-    const help = (/^.*?[.!?](?=\s+[A-Z]|$)/s.exec(description.trim())?.[0] ?? description).replace(/\.$/, '');
+    const help = FIRST_SENTENCE.exec(description.trim())?.[0] ?? description;
     if (fallback === 'false')
         return [name, help];
     return [name, `${/^\d+$/.test(fallback ?? '') ? '<n>' : '<value>'} ${help}`];
