@@ -7233,7 +7233,7 @@ function base64Forms(bytes) {
 /* harmony export */   s0: () => (/* binding */ pathExists),
 /* harmony export */   yB: () => (/* binding */ sandboxRefs)
 /* harmony export */ });
-/* unused harmony exports isolationWord, refComponent, recordedSandboxes */
+/* unused harmony exports isolationWord, refComponent */
 /* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1455);
 /* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_fs_promises__WEBPACK_IMPORTED_MODULE_0__);
 /* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(6760);
@@ -7290,22 +7290,6 @@ async function ensurePrivateStore(git, parent, store) {
     else if ((await node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.readFile(alternates, 'utf8').catch(() => '')) === wanted)
         return;
     await node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.writeFile(alternates, wanted);
-}
-/** The sandboxes a parent keeps records of: `<disk|volume>/<name>` to the commit of their `head` ref. */
-async function recordedSandboxes(git, parent) {
-    const out = await git.run(parent.path, [
-        'for-each-ref',
-        '--format=%(objectname) %(refname)',
-        '--',
-        `${REF_ROOT}/`,
-    ]);
-    const found = new Map();
-    for (const line of out.split('\n')) {
-        const match = /^([0-9a-f]+) refs\/worktree-sandbox\/(disk|volume)\/(.+)\/head$/.exec(line);
-        if (match)
-            found.set(`${match[2]}/${nameFromComponent(match[3])}`, match[1]);
-    }
-    return found;
 }
 /** Deletes every bookkeeping ref of a sandbox, in one git process. */
 async function dropRecords(git, parent, refs) {
@@ -7824,7 +7808,7 @@ async function isSandboxLocked(gitDir, sandbox) {
 /* harmony export */   j1: () => (/* binding */ projectName),
 /* harmony export */   j6: () => (/* binding */ transientSandboxName)
 /* harmony export */ });
-/* unused harmony exports TRANSIENT_PREFIX, shortHash, volumeWorktreePath */
+/* unused harmony exports TRANSIENT_PREFIX, shortHash */
 /* harmony import */ var node_crypto__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7598);
 /* harmony import */ var node_crypto__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_crypto__WEBPACK_IMPORTED_MODULE_0__);
 /* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(6760);
@@ -7877,9 +7861,6 @@ function volumeName(prefix, project, sandbox) {
 }
 /** Where a volume sandbox's worktree is, inside every container that mounts it. */
 const VOLUME_MOUNT = '/sandbox';
-function volumeWorktreePath(sandbox) {
-    return `${VOLUME_MOUNT}/${sandbox}`;
-}
 function diskWorktreePath(root, project, sandbox) {
     return node_path__WEBPACK_IMPORTED_MODULE_1__.join(root, project, sandbox);
 }

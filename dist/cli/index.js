@@ -8891,9 +8891,6 @@ function volumeName(prefix, project, sandbox) {
 }
 /** Where a volume sandbox's worktree is, inside every container that mounts it. */
 const VOLUME_MOUNT = '/sandbox';
-function volumeWorktreePath(sandbox) {
-    return `${VOLUME_MOUNT}/${sandbox}`;
-}
 function diskWorktreePath(root, project, sandbox) {
     return external_node_path_.join(root, project, sandbox);
 }
@@ -10147,22 +10144,6 @@ async function ensurePrivateStore(git, parent, store) {
     else if ((await promises_.readFile(alternates, 'utf8').catch(() => '')) === wanted)
         return;
     await promises_.writeFile(alternates, wanted);
-}
-/** The sandboxes a parent keeps records of: `<disk|volume>/<name>` to the commit of their `head` ref. */
-async function recordedSandboxes(git, parent) {
-    const out = await git.run(parent.path, [
-        'for-each-ref',
-        '--format=%(objectname) %(refname)',
-        '--',
-        `${REF_ROOT}/`,
-    ]);
-    const found = new Map();
-    for (const line of out.split('\n')) {
-        const match = /^([0-9a-f]+) refs\/worktree-sandbox\/(disk|volume)\/(.+)\/head$/.exec(line);
-        if (match)
-            found.set(`${match[2]}/${nameFromComponent(match[3])}`, match[1]);
-    }
-    return found;
 }
 /** Deletes every bookkeeping ref of a sandbox, in one git process. */
 async function dropRecords(git, parent, refs) {

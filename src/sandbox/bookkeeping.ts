@@ -80,25 +80,6 @@ export async function ensurePrivateStore(
   await fs.writeFile(alternates, wanted);
 }
 
-/** The sandboxes a parent keeps records of: `<disk|volume>/<name>` to the commit of their `head` ref. */
-export async function recordedSandboxes(
-  git: GitCommands,
-  parent: ParentRepository,
-): Promise<Map<string, string>> {
-  const out = await git.run(parent.path, [
-    'for-each-ref',
-    '--format=%(objectname) %(refname)',
-    '--',
-    `${REF_ROOT}/`,
-  ]);
-  const found = new Map<string, string>();
-  for (const line of out.split('\n')) {
-    const match = /^([0-9a-f]+) refs\/worktree-sandbox\/(disk|volume)\/(.+)\/head$/.exec(line);
-    if (match) found.set(`${match[2]}/${nameFromComponent(match[3])}`, match[1]);
-  }
-  return found;
-}
-
 /** Deletes every bookkeeping ref of a sandbox, in one git process. */
 export async function dropRecords(
   git: GitCommands,

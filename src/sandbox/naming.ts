@@ -58,9 +58,6 @@ export function volumeName(prefix: string, project: string, sandbox: string): st
 
 /** Where a volume sandbox's worktree is, inside every container that mounts it. */
 export const VOLUME_MOUNT = '/sandbox';
-export function volumeWorktreePath(sandbox: string): string {
-  return `${VOLUME_MOUNT}/${sandbox}`;
-}
 
 export function diskWorktreePath(root: string, project: string, sandbox: string): string {
   return path.join(root, project, sandbox);
