@@ -3823,9 +3823,9 @@ __nccwpck_require__.r(__webpack_exports__);
 /* harmony export */   stopped: () => (/* binding */ stopped)
 /* harmony export */ });
 /* harmony import */ var _run_progress_data_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(5183);
-/* harmony import */ var _run_reply_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(5489);
-/* harmony import */ var _ui_markdown_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(8561);
-/* harmony import */ var _ui_untrusted_markdown_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(8912);
+/* harmony import */ var _ui_markdown_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8561);
+/* harmony import */ var _ui_untrusted_markdown_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(8912);
+/* harmony import */ var _run_summary_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(6075);
 /* harmony import */ var _usage_report_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(2335);
 // The progress comment on the pull request (github/feedback.ts posts it: one comment, created when the run
 // starts and rewritten in place when it ends, or by the post step when the job stopped first), and the body
@@ -3881,14 +3881,14 @@ function finished(ctx, run, clean) {
     if (usage)
         rows.push(['Model usage', usage]);
     if (run.patch)
-        rows.push(['Patch', `saved as ${(0,_ui_untrusted_markdown_js__WEBPACK_IMPORTED_MODULE_2__/* .untrustedCode */ .C2)(run.patch.path)} (output \`patch-path\`)`]);
+        rows.push(['Patch', `saved as ${(0,_ui_untrusted_markdown_js__WEBPACK_IMPORTED_MODULE_1__/* .untrustedCode */ .C2)(run.patch.path)} (output \`patch-path\`)`]);
     const sections = [
         `${_run_progress_data_js__WEBPACK_IMPORTED_MODULE_4__/* .PROGRESS_MARKER */ .b}\n### ${status}`,
         `${requestLine(ctx)} Branch: ${branchLine(ctx)}.`,
         // Every cell is the action's own words, or untrusted text made inert (a `|` is `&#124;`).
-        (0,_ui_markdown_js__WEBPACK_IMPORTED_MODULE_1__/* .table */ .tp)(['', ''], rows),
+        (0,_ui_markdown_js__WEBPACK_IMPORTED_MODULE_0__/* .table */ .tp)(['', ''], rows),
     ];
-    const reply = (0,_run_reply_js__WEBPACK_IMPORTED_MODULE_0__/* .replyMarkdown */ .iz)(run.reply, {
+    const reply = (0,_run_summary_js__WEBPACK_IMPORTED_MODULE_2__/* .replyMarkdown */ .iz)(run.reply, {
         heading: "**The command's reply**",
         maxChars: MAX_REPLY_IN_COMMENT,
         redact: clean,
@@ -3903,15 +3903,15 @@ function finished(ctx, run, clean) {
         if (run.filesChangedCount > shown.length)
             shown.push(`… and ${run.filesChangedCount - shown.length} more`);
         const stat = run.diffStat ? clean(run.diffStat) : shown.join('\n');
-        sections.push((0,_ui_markdown_js__WEBPACK_IMPORTED_MODULE_1__/* .details */ .zH)('Files changed', block(stat, MAX_FILES_CHARS)));
+        sections.push((0,_ui_markdown_js__WEBPACK_IMPORTED_MODULE_0__/* .details */ .zH)('Files changed', block(stat, MAX_FILES_CHARS)));
     }
     if (run.tail.length)
-        sections.push((0,_ui_markdown_js__WEBPACK_IMPORTED_MODULE_1__/* .details */ .zH)('Last lines of the log', block(tailText(run.tail.map(clean)), MAX_TAIL_CHARS)));
+        sections.push((0,_ui_markdown_js__WEBPACK_IMPORTED_MODULE_0__/* .details */ .zH)('Last lines of the log', block(tailText(run.tail.map(clean)), MAX_TAIL_CHARS)));
     const body = fitComment(sections);
     if (run.patch && run.patch.text.length <= MAX_INLINE_PATCH) {
         // Whole or not at all: half a patch is no patch to apply.
-        const patch = (0,_ui_untrusted_markdown_js__WEBPACK_IMPORTED_MODULE_2__/* .untrustedBlock */ .C9)(clean(run.patch.text), 2 * MAX_INLINE_PATCH, { lang: 'diff' });
-        const withPatch = `${body}\n\n${(0,_ui_markdown_js__WEBPACK_IMPORTED_MODULE_1__/* .details */ .zH)('Patch (apply with <code>git am</code>)', patch.markdown)}`;
+        const patch = (0,_ui_untrusted_markdown_js__WEBPACK_IMPORTED_MODULE_1__/* .untrustedBlock */ .C9)(clean(run.patch.text), 2 * MAX_INLINE_PATCH, { lang: 'diff' });
+        const withPatch = `${body}\n\n${(0,_ui_markdown_js__WEBPACK_IMPORTED_MODULE_0__/* .details */ .zH)('Patch (apply with <code>git am</code>)', patch.markdown)}`;
         if (!patch.leftOut && withPatch.length <= MAX_COMMENT)
             return withPatch;
     }
@@ -3938,8 +3938,8 @@ function commitsList(run, clean) {
         lines.push(`- … older commits left out: only the newest ${run.commits.length} are listed`);
     let size = 0;
     for (const [i, c] of run.commits.entries()) {
-        const sha = c.url ? `[\`${c.sha.slice(0, 7)}\`](${c.url})` : (0,_ui_untrusted_markdown_js__WEBPACK_IMPORTED_MODULE_2__/* .untrustedCode */ .C2)(c.sha.slice(0, 7));
-        const line = `- ${sha} ${(0,_ui_untrusted_markdown_js__WEBPACK_IMPORTED_MODULE_2__/* .untrustedCode */ .C2)(clean(c.subject), MAX_SUBJECT_CHARS)}`;
+        const sha = c.url ? `[\`${c.sha.slice(0, 7)}\`](${c.url})` : (0,_ui_untrusted_markdown_js__WEBPACK_IMPORTED_MODULE_1__/* .untrustedCode */ .C2)(c.sha.slice(0, 7));
+        const line = `- ${sha} ${(0,_ui_untrusted_markdown_js__WEBPACK_IMPORTED_MODULE_1__/* .untrustedCode */ .C2)(clean(c.subject), MAX_SUBJECT_CHARS)}`;
         size += line.length + 1;
         if (size > MAX_COMMITS_CHARS) {
             lines.push(`- … ${run.commits.length - i} more not listed here`);
@@ -3950,7 +3950,7 @@ function commitsList(run, clean) {
     return lines.join('\n');
 }
 /** Untrusted text as a `<pre>` block of at most `max` characters, the cut said after it. */
-const block = (text, max) => (0,_ui_markdown_js__WEBPACK_IMPORTED_MODULE_1__/* .blockWithCut */ .aB)(text, max, (n) => `… ${n} more characters not shown here.`);
+const block = (text, max) => (0,_ui_markdown_js__WEBPACK_IMPORTED_MODULE_0__/* .blockWithCut */ .aB)(text, max, (n) => `… ${n} more characters not shown here.`);
 /** The main step failed before the run could end (an error, not the command's exit code). */
 function failed(ctx, message, clean) {
     return [
@@ -3984,9 +3984,9 @@ function formatDuration(ms) {
 function commitsCell(run) {
     const n = `${run.moreCommits ? 'more than ' : ''}${run.commits.length}`;
     if (run.pushed)
-        return `${n} pushed to ${(0,_ui_untrusted_markdown_js__WEBPACK_IMPORTED_MODULE_2__/* .untrustedCode */ .C2)(run.pushedTo ?? '', 500)}`;
+        return `${n} pushed to ${(0,_ui_untrusted_markdown_js__WEBPACK_IMPORTED_MODULE_1__/* .untrustedCode */ .C2)(run.pushedTo ?? '', 500)}`;
     // git's reason may quote a branch name the pull request chose.
-    const reason = run.pushReason && (0,_ui_untrusted_markdown_js__WEBPACK_IMPORTED_MODULE_2__/* .untrustedInline */ .qm)(run.pushReason, 1_000);
+    const reason = run.pushReason && (0,_ui_untrusted_markdown_js__WEBPACK_IMPORTED_MODULE_1__/* .untrustedInline */ .qm)(run.pushReason, 1_000);
     if (!run.commits.length)
         return reason ? `none (${reason})` : 'none';
     return reason ? `${n}, not pushed: ${reason}` : `${n}, not pushed`;
@@ -3996,8 +3996,8 @@ function requestLine(ctx) {
 }
 function branchLine(ctx) {
     // The branch is the pull request's (a fork's may be named anything git allows, backticks included).
-    const branch = (0,_ui_untrusted_markdown_js__WEBPACK_IMPORTED_MODULE_2__/* .untrustedCode */ .C2)(ctx.branch, 500);
-    return ctx.headSha ? `${branch} at ${(0,_ui_untrusted_markdown_js__WEBPACK_IMPORTED_MODULE_2__/* .untrustedCode */ .C2)(ctx.headSha.slice(0, 12))}` : branch;
+    const branch = (0,_ui_untrusted_markdown_js__WEBPACK_IMPORTED_MODULE_1__/* .untrustedCode */ .C2)(ctx.branch, 500);
+    return ctx.headSha ? `${branch} at ${(0,_ui_untrusted_markdown_js__WEBPACK_IMPORTED_MODULE_1__/* .untrustedCode */ .C2)(ctx.headSha.slice(0, 12))}` : branch;
 }
 function tailText(lines) {
     // Cut between characters (a code point each), never inside a surrogate pair.
@@ -4007,12 +4007,126 @@ function tailText(lines) {
 }
 /** The body of the pull request an issue's run opens: it closes the issue and holds the reply, inert. */
 function issuePullRequestBody(issueNumber, run, clean) {
-    const reply = (0,_run_reply_js__WEBPACK_IMPORTED_MODULE_0__/* .replyMarkdown */ .iz)(run.reply, {
+    const reply = (0,_run_summary_js__WEBPACK_IMPORTED_MODULE_2__/* .replyMarkdown */ .iz)(run.reply, {
         heading: "**The command's reply**",
         maxChars: MAX_REPLY_IN_COMMENT,
         redact: clean,
     });
     return [`Closes #${issueNumber}`, ...(reply ? ['', reply] : [])].join('\n');
+}
+
+
+/***/ }),
+
+/***/ 6075:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Iu: () => (/* binding */ outcomeMarkdown),
+/* harmony export */   iz: () => (/* binding */ replyMarkdown)
+/* harmony export */ });
+/* unused harmony exports BOUNDARY_SENTENCE, outcomeRows, filesChanged, outcomeText */
+/* harmony import */ var _sandbox_git_traps_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(622);
+/* harmony import */ var _sandbox_layout_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(9601);
+/* harmony import */ var _ui_markdown_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(8561);
+/* harmony import */ var _ui_untrusted_markdown_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(8912);
+/* harmony import */ var _run_reply_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(5489);
+// The job summary and the plain-text report: one table a person reads at a glance; and the reply as a
+// section of Markdown, for the summary and the progress comment alike.
+
+
+
+
+
+/** Why nothing outside the sandbox can have changed, in one sentence. */
+const BOUNDARY_SENTENCE = "Nothing outside the sandbox could change: the command's container could write only its sandbox (the parent's objects were mounted read-only, its .git hidden), and its work came back as a git bundle that git checked as it fetched it.";
+// A branch (in a value, and in the key of the parent's branch), a sandbox's place, git's reason for a
+// refused push: text that may come from the sandbox or a pull request, inert in the table (no cell end,
+// no link, no HTML).
+const esc = (text) => (0,_ui_untrusted_markdown_js__WEBPACK_IMPORTED_MODULE_3__/* .untrustedInline */ .qm)(text);
+function outcomeRows(outcome) {
+    const { sandbox, command, report, push } = outcome;
+    const status = command.timedOut
+        ? `⏱ timed out (exit ${command.exitCode})`
+        : command.oomKilled
+            ? `💥 out of memory (exit ${command.exitCode})`
+            : command.exitCode === 0
+                ? '✅ exit 0'
+                : `❌ exit ${command.exitCode}`;
+    const rows = [
+        ['Command', status],
+        ['Duration', `${(command.durationMs / 1000).toFixed(1)} s`],
+        ['Sandbox', `${sandbox.name} (${sandbox.kind}, ${sandbox.reused ? 'reused' : 'new'})`],
+        ['Branch', sandbox.branch || `detached at ${sandbox.startSha.slice(0, 12)}`],
+        ['Where', (0,_sandbox_layout_js__WEBPACK_IMPORTED_MODULE_1__/* .whereIs */ .ie)(sandbox)],
+        ['Files changed', filesChanged(report)],
+        ['New commits', `${report.commitsAtLeast ? 'at least ' : ''}${report.commits}`],
+        ['HEAD', report.headSha.slice(0, 12)],
+    ];
+    if (push)
+        rows.push(['Pushed', push.pushed ? 'yes' : `no: ${push.reason}`]);
+    if (report.branchUpdate)
+        rows.push([`Parent's ${sandbox.branch}`, report.branchUpdate]);
+    // Named by the helpers that removed them (git-traps.ts): a few entries, each path escaped and bounded.
+    if (outcome.trapsCleared?.length)
+        rows.push(['Removed from .git', (0,_sandbox_git_traps_js__WEBPACK_IMPORTED_MODULE_0__/* .describeCleared */ .e)(outcome.trapsCleared)]);
+    rows.push(['Boundary', BOUNDARY_SENTENCE]);
+    return rows;
+}
+/** The count of changed files; "at least" when counting stopped at its bounds (the reason follows). */
+function filesChanged(report) {
+    const n = report.changedCount.toLocaleString('en-US');
+    return report.countsStopped ? `at least ${n} (counting stopped: ${report.countsStopped})` : n;
+}
+// Size: the table is a few hundred bytes of the action's own text and names it chose; the diff stat is at
+// most STAT_MAX_BYTES (report.ts: 64 KiB) and says what it left out, and at most STAT_MAX_CHARS once
+// escaped; the reply at most REPLY_MAX_BYTES (reply.ts: 64 KiB), and twice that once escaped. The whole
+// stays below the runner's 1 MiB limit for one step's summary (step-summary.ts holds it there).
+function outcomeMarkdown(outcome) {
+    const rows = outcomeRows(outcome).map(([k, v]) => [esc(k), esc(v)]);
+    // The diff stat (file names from the sandbox) in a block nothing in it can leave, its cut said.
+    const { diffStat } = outcome.report;
+    const cut = (n) => `${n} more characters of the diff stat are not shown.`;
+    const stat = diffStat ? `\n\n${(0,_ui_markdown_js__WEBPACK_IMPORTED_MODULE_2__/* .details */ .zH)('Diff stat', (0,_ui_markdown_js__WEBPACK_IMPORTED_MODULE_2__/* .blockWithCut */ .aB)(diffStat, STAT_MAX_CHARS, cut))}` : '';
+    const reply = replyMarkdown(outcome.command.reply, {
+        heading: "### The command's reply",
+        maxChars: 2 * _run_reply_js__WEBPACK_IMPORTED_MODULE_4__/* .REPLY_MAX_BYTES */ .qV,
+    });
+    return `## worktree-sandbox: run\n\n${(0,_ui_markdown_js__WEBPACK_IMPORTED_MODULE_2__/* .table */ .tp)(['', ''], rows)}${reply ? `\n\n${reply}` : ''}${stat}\n`;
+}
+/** The diff stat's characters as written (64 KiB of names, some written as entities). */
+const STAT_MAX_CHARS = 200_000;
+function outcomeText(outcome) {
+    const rows = outcomeRows(outcome);
+    const width = Math.max(...rows.map(([k]) => k.length));
+    return [
+        ...rows.map(([k, v]) => `${k.padEnd(width)}  ${v}`),
+        outcome.report.diffStat ? `\n${outcome.report.diffStat}` : '',
+    ]
+        .join('\n')
+        .trimEnd();
+}
+/**
+ * The reply as a section of Markdown (the job summary, the progress comment): a heading, the text in a
+ * block nothing in it can escape (untrusted-markdown.ts), the images it would show as links, and what was
+ * cut. Empty when there is no reply. `redact` takes known secrets out of the text first.
+ */
+function replyMarkdown(read, options) {
+    const reply = read?.reply;
+    if (!reply && read?.warning)
+        return `${options.heading}\n\n${(0,_ui_untrusted_markdown_js__WEBPACK_IMPORTED_MODULE_3__/* .inlineText */ .ln)(read.warning)}`;
+    if (!reply || !reply.text.trim())
+        return '';
+    const text = options.redact ? options.redact(reply.text) : reply.text;
+    const block = (0,_ui_untrusted_markdown_js__WEBPACK_IMPORTED_MODULE_3__/* .untrustedBlock */ .C9)(text, options.maxChars);
+    const notes = [];
+    if (reply.cut)
+        notes.push((0,_run_reply_js__WEBPACK_IMPORTED_MODULE_4__/* .cutSentence */ .q9)(reply));
+    if (block.leftOut > 0)
+        notes.push(`${block.leftOut.toLocaleString('en-US')} more characters are left out here${options.elsewhere ? `: ${options.elsewhere}` : ''}.`);
+    const said = notes.length ? `\n\n_${notes.join(' ')}_` : '';
+    const images = (0,_ui_untrusted_markdown_js__WEBPACK_IMPORTED_MODULE_3__/* .imageLinks */ .XS)(text);
+    return `${options.heading}\n\n${block.markdown}${images ? `\n\n${images}` : ''}${said}`;
 }
 
 
@@ -4998,8 +5112,8 @@ function redactionFor(settings) {
 /* harmony export */   Rz: () => (/* binding */ removeReplyFolder),
 /* harmony export */   Xw: () => (/* binding */ readReply),
 /* harmony export */   b4: () => (/* binding */ offerReplyFolder),
-/* harmony export */   iz: () => (/* binding */ replyMarkdown),
 /* harmony export */   lc: () => (/* binding */ reportReply),
+/* harmony export */   q9: () => (/* binding */ cutSentence),
 /* harmony export */   qV: () => (/* binding */ REPLY_MAX_BYTES)
 /* harmony export */ });
 /* unused harmony exports REPLY_CONTAINER_DIR, REPLY_FILE_NAME, makeReplyFolder */
@@ -5012,14 +5126,12 @@ function redactionFor(settings) {
 /* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(6760);
 /* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_3___default = /*#__PURE__*/__nccwpck_require__.n(node_path__WEBPACK_IMPORTED_MODULE_3__);
 /* harmony import */ var _ui_sandbox_text_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(9633);
-/* harmony import */ var _ui_untrusted_markdown_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(8912);
 // The command's reply: a file it may write (SANDBOX_REPLY_FILE), outside its sandbox so that it is never
 // committed, and read back by the host as data once the container is gone. The folder is the run's own,
 // under RUNNER_TEMP, bind-mounted read-write at a fixed path; the container can plant anything there (a
 // link to the runner's files, a FIFO, a folder, a sparse file of terabytes), so the host opens the file
 // without following links and without blocking, reads on only when the open descriptor is a regular file,
 // and reads at most REPLY_MAX_BYTES of it. Anything else is no reply and a warning, never a hang.
-
 
 
 
@@ -5167,30 +5279,9 @@ function reportReply(ui, read) {
     if (reply.cut)
         ui.warning(cutSentence(reply));
 }
+/** What the log and the Markdown say of a reply read only in part. */
 function cutSentence(reply) {
     return `The reply was cut: its file had ${reply.bytes.toLocaleString('en-US')} bytes, and only the first ${REPLY_MAX_BYTES.toLocaleString('en-US')} were read.`;
-}
-/**
- * The reply as a section of Markdown (the job summary, the progress comment): a heading, the text in a
- * block nothing in it can escape (untrusted-markdown.ts), the images it would show as links, and what was
- * cut. Empty when there is no reply. `redact` takes known secrets out of the text first.
- */
-function replyMarkdown(read, options) {
-    const reply = read?.reply;
-    if (!reply && read?.warning)
-        return `${options.heading}\n\n${(0,_ui_untrusted_markdown_js__WEBPACK_IMPORTED_MODULE_5__/* .inlineText */ .ln)(read.warning)}`;
-    if (!reply || !reply.text.trim())
-        return '';
-    const text = options.redact ? options.redact(reply.text) : reply.text;
-    const block = (0,_ui_untrusted_markdown_js__WEBPACK_IMPORTED_MODULE_5__/* .untrustedBlock */ .C9)(text, options.maxChars);
-    const notes = [];
-    if (reply.cut)
-        notes.push(cutSentence(reply));
-    if (block.leftOut > 0)
-        notes.push(`${block.leftOut.toLocaleString('en-US')} more characters are left out here${options.elsewhere ? `: ${options.elsewhere}` : ''}.`);
-    const said = notes.length ? `\n\n_${notes.join(' ')}_` : '';
-    const images = (0,_ui_untrusted_markdown_js__WEBPACK_IMPORTED_MODULE_5__/* .imageLinks */ .XS)(text);
-    return `${options.heading}\n\n${block.markdown}${images ? `\n\n${images}` : ''}${said}`;
 }
 
 
@@ -10990,88 +11081,8 @@ var settings_settings = __nccwpck_require__(9109);
 var step_state = __nccwpck_require__(4634);
 // EXTERNAL MODULE: ./src/present/progress-comment.ts
 var progress_comment = __nccwpck_require__(3936);
-// EXTERNAL MODULE: ./src/ui/markdown.ts
-var markdown = __nccwpck_require__(8561);
-// EXTERNAL MODULE: ./src/ui/untrusted-markdown.ts
-var untrusted_markdown = __nccwpck_require__(8912);
-// EXTERNAL MODULE: ./src/run/reply.ts
-var run_reply = __nccwpck_require__(5489);
-;// CONCATENATED MODULE: ./src/present/run-summary.ts
-// The job summary and the plain-text report: one table a person reads at a glance.
-
-
-
-
-
-/** Why nothing outside the sandbox can have changed, in one sentence. */
-const BOUNDARY_SENTENCE = "Nothing outside the sandbox could change: the command's container could write only its sandbox (the parent's objects were mounted read-only, its .git hidden), and its work came back as a git bundle that git checked as it fetched it.";
-// A branch (in a value, and in the key of the parent's branch), a sandbox's place, git's reason for a
-// refused push: text that may come from the sandbox or a pull request, inert in the table (no cell end,
-// no link, no HTML).
-const esc = (text) => (0,untrusted_markdown/* untrustedInline */.qm)(text);
-function outcomeRows(outcome) {
-    const { sandbox, command, report, push } = outcome;
-    const status = command.timedOut
-        ? `⏱ timed out (exit ${command.exitCode})`
-        : command.oomKilled
-            ? `💥 out of memory (exit ${command.exitCode})`
-            : command.exitCode === 0
-                ? '✅ exit 0'
-                : `❌ exit ${command.exitCode}`;
-    const rows = [
-        ['Command', status],
-        ['Duration', `${(command.durationMs / 1000).toFixed(1)} s`],
-        ['Sandbox', `${sandbox.name} (${sandbox.kind}, ${sandbox.reused ? 'reused' : 'new'})`],
-        ['Branch', sandbox.branch || `detached at ${sandbox.startSha.slice(0, 12)}`],
-        ['Where', (0,layout/* whereIs */.ie)(sandbox)],
-        ['Files changed', filesChanged(report)],
-        ['New commits', `${report.commitsAtLeast ? 'at least ' : ''}${report.commits}`],
-        ['HEAD', report.headSha.slice(0, 12)],
-    ];
-    if (push)
-        rows.push(['Pushed', push.pushed ? 'yes' : `no: ${push.reason}`]);
-    if (report.branchUpdate)
-        rows.push([`Parent's ${sandbox.branch}`, report.branchUpdate]);
-    // Named by the helpers that removed them (git-traps.ts): a few entries, each path escaped and bounded.
-    if (outcome.trapsCleared?.length)
-        rows.push(['Removed from .git', (0,git_traps/* describeCleared */.e)(outcome.trapsCleared)]);
-    rows.push(['Boundary', BOUNDARY_SENTENCE]);
-    return rows;
-}
-/** The count of changed files; "at least" when counting stopped at its bounds (the reason follows). */
-function filesChanged(report) {
-    const n = report.changedCount.toLocaleString('en-US');
-    return report.countsStopped ? `at least ${n} (counting stopped: ${report.countsStopped})` : n;
-}
-// Size: the table is a few hundred bytes of the action's own text and names it chose; the diff stat is at
-// most STAT_MAX_BYTES (report.ts: 64 KiB) and says what it left out, and at most STAT_MAX_CHARS once
-// escaped; the reply at most REPLY_MAX_BYTES (reply.ts: 64 KiB), and twice that once escaped. The whole
-// stays below the runner's 1 MiB limit for one step's summary (step-summary.ts holds it there).
-function outcomeMarkdown(outcome) {
-    const rows = outcomeRows(outcome).map(([k, v]) => [esc(k), esc(v)]);
-    // The diff stat (file names from the sandbox) in a block nothing in it can leave, its cut said.
-    const { diffStat } = outcome.report;
-    const cut = (n) => `${n} more characters of the diff stat are not shown.`;
-    const stat = diffStat ? `\n\n${(0,markdown/* details */.zH)('Diff stat', (0,markdown/* blockWithCut */.aB)(diffStat, STAT_MAX_CHARS, cut))}` : '';
-    const reply = (0,run_reply/* replyMarkdown */.iz)(outcome.command.reply, {
-        heading: "### The command's reply",
-        maxChars: 2 * run_reply/* REPLY_MAX_BYTES */.qV,
-    });
-    return `## worktree-sandbox: run\n\n${(0,markdown/* table */.tp)(['', ''], rows)}${reply ? `\n\n${reply}` : ''}${stat}\n`;
-}
-/** The diff stat's characters as written (64 KiB of names, some written as entities). */
-const STAT_MAX_CHARS = 200_000;
-function outcomeText(outcome) {
-    const rows = outcomeRows(outcome);
-    const width = Math.max(...rows.map(([k]) => k.length));
-    return [
-        ...rows.map(([k, v]) => `${k.padEnd(width)}  ${v}`),
-        outcome.report.diffStat ? `\n${outcome.report.diffStat}` : '',
-    ]
-        .join('\n')
-        .trimEnd();
-}
-
+// EXTERNAL MODULE: ./src/present/run-summary.ts
+var run_summary = __nccwpck_require__(6075);
 // EXTERNAL MODULE: ./src/present/network-summary.ts
 var network_summary = __nccwpck_require__(7564);
 // EXTERNAL MODULE: ./src/present/usage-report.ts
@@ -11162,7 +11173,7 @@ async function runAction(settings) {
         ui.warning(line);
     const networkSection = (network ? (0,network_summary/* networkMarkdown */.IB)(network, settings.network) : '') + (models ? (0,usage_report/* modelUsageMarkdown */.U5)(models) : '');
     // The run's own report first: when the summary must be cut, the network tables go before it.
-    await (0,step_summary/* writeSummary */.Sy)(io.redaction, outcomeMarkdown(outcome), networkSection);
+    await (0,step_summary/* writeSummary */.Sy)(io.redaction, (0,run_summary/* outcomeMarkdown */.Iu)(outcome), networkSection);
     const { exitCode } = outcome.command;
     if (exitCode !== 0 && !settings.allowFailure)
         core/* setFailed */.C1(`The command exited with code ${exitCode}.`);

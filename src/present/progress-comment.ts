@@ -7,9 +7,9 @@
 // here before each part is cut, and again as the API sends it). The comment is made of whole sections, each
 // bounded, and cut only between them, so that no cut leaves a block open.
 import { PROGRESS_MARKER, type FinishedRun, type ProgressContext } from '../run/progress-data.js';
-import { replyMarkdown } from '../run/reply.js';
 import { blockWithCut, details, table } from '../ui/markdown.js';
 import { untrustedBlock, untrustedCode, untrustedInline } from '../ui/untrusted-markdown.js';
+import { replyMarkdown } from './run-summary.js';
 import { modelUsageTotals } from './usage-report.js';
 
 /** GitHub refuses comments over 65,536 characters. */

@@ -1,9 +1,10 @@
-// The job summary and the plain-text report: one table a person reads at a glance.
+// The job summary and the plain-text report: one table a person reads at a glance; and the reply as a
+// section of Markdown, for the summary and the progress comment alike.
 import { describeCleared } from '../sandbox/git-traps.js';
 import { whereIs } from '../sandbox/layout.js';
 import { blockWithCut, details, table } from '../ui/markdown.js';
-import { untrustedInline } from '../ui/untrusted-markdown.js';
-import { replyMarkdown, REPLY_MAX_BYTES } from '../run/reply.js';
+import { imageLinks, inlineText, untrustedBlock, untrustedInline } from '../ui/untrusted-markdown.js';
+import { cutSentence, REPLY_MAX_BYTES, type ReplyRead } from '../run/reply.js';
 import type { RunOutcome } from '../run/run.js';
 
 /** Why nothing outside the sandbox can have changed, in one sentence. */
@@ -77,4 +78,29 @@ export function outcomeText(outcome: RunOutcome): string {
   ]
     .join('\n')
     .trimEnd();
+}
+
+/**
+ * The reply as a section of Markdown (the job summary, the progress comment): a heading, the text in a
+ * block nothing in it can escape (untrusted-markdown.ts), the images it would show as links, and what was
+ * cut. Empty when there is no reply. `redact` takes known secrets out of the text first.
+ */
+export function replyMarkdown(
+  read: ReplyRead | undefined,
+  options: { heading: string; maxChars: number; redact?: (text: string) => string; elsewhere?: string },
+): string {
+  const reply = read?.reply;
+  if (!reply && read?.warning) return `${options.heading}\n\n${inlineText(read.warning)}`;
+  if (!reply || !reply.text.trim()) return '';
+  const text = options.redact ? options.redact(reply.text) : reply.text;
+  const block = untrustedBlock(text, options.maxChars);
+  const notes: string[] = [];
+  if (reply.cut) notes.push(cutSentence(reply));
+  if (block.leftOut > 0)
+    notes.push(
+      `${block.leftOut.toLocaleString('en-US')} more characters are left out here${options.elsewhere ? `: ${options.elsewhere}` : ''}.`,
+    );
+  const said = notes.length ? `\n\n_${notes.join(' ')}_` : '';
+  const images = imageLinks(text);
+  return `${options.heading}\n\n${block.markdown}${images ? `\n\n${images}` : ''}${said}`;
 }

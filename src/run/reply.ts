@@ -11,7 +11,6 @@ import * as path from 'node:path';
 import type { Mount } from '../engine/container-args.js';
 import { logLines, sandboxText } from '../ui/sandbox-text.js';
 import type { Ui } from '../ui/ui.js';
-import { imageLinks, inlineText, untrustedBlock } from '../ui/untrusted-markdown.js';
 
 /** The most bytes of a reply that the host reads; a longer reply is cut, and the cut is said. */
 export const REPLY_MAX_BYTES = 64 * 1024;
@@ -173,31 +172,7 @@ export function reportReply(ui: Ui, read: ReplyRead | undefined): void {
   if (reply.cut) ui.warning(cutSentence(reply));
 }
 
-function cutSentence(reply: Reply): string {
+/** What the log and the Markdown say of a reply read only in part. */
+export function cutSentence(reply: Reply): string {
   return `The reply was cut: its file had ${reply.bytes.toLocaleString('en-US')} bytes, and only the first ${REPLY_MAX_BYTES.toLocaleString('en-US')} were read.`;
-}
-
-/**
- * The reply as a section of Markdown (the job summary, the progress comment): a heading, the text in a
- * block nothing in it can escape (untrusted-markdown.ts), the images it would show as links, and what was
- * cut. Empty when there is no reply. `redact` takes known secrets out of the text first.
- */
-export function replyMarkdown(
-  read: ReplyRead | undefined,
-  options: { heading: string; maxChars: number; redact?: (text: string) => string; elsewhere?: string },
-): string {
-  const reply = read?.reply;
-  if (!reply && read?.warning) return `${options.heading}\n\n${inlineText(read.warning)}`;
-  if (!reply || !reply.text.trim()) return '';
-  const text = options.redact ? options.redact(reply.text) : reply.text;
-  const block = untrustedBlock(text, options.maxChars);
-  const notes: string[] = [];
-  if (reply.cut) notes.push(cutSentence(reply));
-  if (block.leftOut > 0)
-    notes.push(
-      `${block.leftOut.toLocaleString('en-US')} more characters are left out here${options.elsewhere ? `: ${options.elsewhere}` : ''}.`,
-    );
-  const said = notes.length ? `\n\n_${notes.join(' ')}_` : '';
-  const images = imageLinks(text);
-  return `${options.heading}\n\n${block.markdown}${images ? `\n\n${images}` : ''}${said}`;
 }
