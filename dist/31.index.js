@@ -1432,51 +1432,6 @@ async function scanLogTail(tail, mode, redaction, ui) {
 }
 
 
-/***/ }),
-
-/***/ 6323:
-/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
-
-/* harmony export */ __webpack_require__.d(__webpack_exports__, {
-/* harmony export */   I: () => (/* binding */ keepNewest),
-/* harmony export */   z: () => (/* binding */ cutToBytes)
-/* harmony export */ });
-// Untrusted text of any size held within bounds in bytes, for a file a command reads (the context file):
-// cut between characters, never inside one, and of a list the newest items first, saying what was left out.
-/** The longest prefix of `text` within `maxBytes` of UTF-8 that splits no character. */
-function cutToBytes(text, maxBytes) {
-    const bytes = Buffer.from(text, 'utf8');
-    if (bytes.length <= maxBytes)
-        return { text, cut: false };
-    let end = Math.max(0, maxBytes);
-    // Back to the first byte of a character: a continuation byte is 10xxxxxx.
-    while (end > 0 && (bytes[end] & 0xc0) === 0x80)
-        end--;
-    return { text: bytes.subarray(0, end).toString('utf8'), cut: true };
-}
-/**
- * The newest of `items` first (the latest word matters most), at most `maxCount`, within `maxBytes` in
- * all: each one's body and the bytes `charged` for its other fields (already bounded). The last one kept
- * may have its body cut short. Returned newest first, with the count of older ones left out.
- */
-function keepNewest(items, maxCount, maxBytes, charged = () => 0) {
-    const kept = [];
-    let room = maxBytes;
-    let bodiesCut = 0;
-    for (let i = items.length - 1; i >= 0 && kept.length < maxCount && !bodiesCut; i--) {
-        room -= charged(items[i]);
-        if (room <= 0)
-            break;
-        const body = cutToBytes(items[i].body, room);
-        kept.push({ ...items[i], body: body.text });
-        room -= Buffer.byteLength(body.text, 'utf8');
-        if (body.cut)
-            bodiesCut = 1;
-    }
-    return { kept, leftOut: items.length - kept.length, bodiesCut };
-}
-
-
 /***/ })
 
 };

@@ -4142,6 +4142,7 @@ function replyMarkdown(read, options) {
 /* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7710);
 /* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(1455);
 /* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__nccwpck_require__.n(node_fs_promises__WEBPACK_IMPORTED_MODULE_1__);
+/* harmony import */ var _ui_bounded_text_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(6323);
 /* harmony import */ var _ui_markdown_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(8561);
 // The one place the action writes the job summary (run, reap and the pull-request bot alike), under a hard
 // cap: GitHub drops a step summary over 1 MiB whole, so one section grown too long (a report of many
@@ -4149,6 +4150,7 @@ function replyMarkdown(read, options) {
 // report included. Sections come in order of importance; the last ones are cut first, and what was cut
 // is said. GitHub masks nothing in a summary: every section passes the run's one redaction
 // (run/redaction.ts) before it is cut and written.
+
 
 
 
@@ -4169,10 +4171,7 @@ function cutAtLine(text, maxBytes) {
         return '';
     // A newline byte never occurs inside a multi-byte character.
     const newline = buf.lastIndexOf(0x0a, maxBytes - 1);
-    let end = newline >= 0 ? newline + 1 : maxBytes;
-    while (end > 0 && (buf[end] & 0xc0) === 0x80)
-        end--;
-    return buf.subarray(0, end).toString('utf8');
+    return newline >= 0 ? buf.subarray(0, newline + 1).toString('utf8') : (0,_ui_bounded_text_js__WEBPACK_IMPORTED_MODULE_3__/* .cutToBytes */ .z)(text, maxBytes).text;
 }
 const opened = (text, tag) => (text.match(new RegExp(`<${tag}[\\s>]`, 'g')) ?? []).length -
     (text.match(new RegExp(`</${tag}>`, 'g')) ?? []).length;
@@ -8824,6 +8823,51 @@ async function validateBranchNames(settings, isValid) {
     if (settings.branch && !(await isValid(settings.branch))) {
         throw new InputError('branch', settings.branch, "a branch name valid for 'git check-ref-format --branch'");
     }
+}
+
+
+/***/ }),
+
+/***/ 6323:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   I: () => (/* binding */ keepNewest),
+/* harmony export */   z: () => (/* binding */ cutToBytes)
+/* harmony export */ });
+// Untrusted text of any size held within bounds in bytes, for a file a command reads (the context file):
+// cut between characters, never inside one, and of a list the newest items first, saying what was left out.
+/** The longest prefix of `text` within `maxBytes` of UTF-8 that splits no character. */
+function cutToBytes(text, maxBytes) {
+    const bytes = Buffer.from(text, 'utf8');
+    if (bytes.length <= maxBytes)
+        return { text, cut: false };
+    let end = Math.max(0, maxBytes);
+    // Back to the first byte of a character: a continuation byte is 10xxxxxx.
+    while (end > 0 && (bytes[end] & 0xc0) === 0x80)
+        end--;
+    return { text: bytes.subarray(0, end).toString('utf8'), cut: true };
+}
+/**
+ * The newest of `items` first (the latest word matters most), at most `maxCount`, within `maxBytes` in
+ * all: each one's body and the bytes `charged` for its other fields (already bounded). The last one kept
+ * may have its body cut short. Returned newest first, with the count of older ones left out.
+ */
+function keepNewest(items, maxCount, maxBytes, charged = () => 0) {
+    const kept = [];
+    let room = maxBytes;
+    let bodiesCut = 0;
+    for (let i = items.length - 1; i >= 0 && kept.length < maxCount && !bodiesCut; i--) {
+        room -= charged(items[i]);
+        if (room <= 0)
+            break;
+        const body = cutToBytes(items[i].body, room);
+        kept.push({ ...items[i], body: body.text });
+        room -= Buffer.byteLength(body.text, 'utf8');
+        if (body.cut)
+            bodiesCut = 1;
+    }
+    return { kept, leftOut: items.length - kept.length, bodiesCut };
 }
 
 

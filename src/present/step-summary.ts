@@ -7,6 +7,7 @@
 import * as core from '@actions/core';
 import * as fs from 'node:fs/promises';
 import type { Redaction } from '../run/redaction.js';
+import { cutToBytes } from '../ui/bounded-text.js';
 import { byteLength } from '../ui/markdown.js';
 
 /**
@@ -25,9 +26,7 @@ export function cutAtLine(text: string, maxBytes: number): string {
   if (maxBytes <= 0) return '';
   // A newline byte never occurs inside a multi-byte character.
   const newline = buf.lastIndexOf(0x0a, maxBytes - 1);
-  let end = newline >= 0 ? newline + 1 : maxBytes;
-  while (end > 0 && (buf[end] & 0xc0) === 0x80) end--;
-  return buf.subarray(0, end).toString('utf8');
+  return newline >= 0 ? buf.subarray(0, newline + 1).toString('utf8') : cutToBytes(text, maxBytes).text;
 }
 
 const opened = (text: string, tag: string) =>
