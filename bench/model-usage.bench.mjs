@@ -1,20 +1,23 @@
-// The cost of metering a model API's answer (docs/network.md, "Model usage and budget"): the proxy of this
-// source, in child processes of its own (one for the plain variants, one for TLS), each on a Unix socket; a server in this process streams a 10 MB
-// answer of server-sent events in Anthropic's shape (usage at the start and the end) to a plain-HTTP
-// POST /v1/messages, which the proxy meters, and from an HTTPS server to the same POST on a host in
-// `credentials`, whose TLS the proxy ends (the path of every hosted model API: TLS from the command, the
-// key set, TLS to the API). Variants, interleaved round by round:
+// The cost of metering a model API's answer (docs/network.md, "Model usage and budget"). A server in this
+// process streams a 10 MB answer of server-sent events in Anthropic's shape (usage at the start and the
+// end) to a plain-HTTP POST /v1/messages, which the proxy meters, and from an HTTPS server to the same
+// POST on a host in `credentials`, whose TLS the proxy ends (the path of every hosted model API). Each
+// variant goes through a proxy of this source in a child process of its own, on a Unix socket:
 //   metered        plain HTTP, text/event-stream: the answer passes the usage scanner;
 //   unscanned      the same bytes as text/plain: the same path (send-on.ts), the scanner not used;
-//   forward        the same bytes to POST /v1/other: not a model API, proxy-chain's `forward` as before;
+//   again          the same as unscanned, on a second process: how far two processes doing the same
+//                  work differ (the in-place comparison resolves no finer than that);
+//   forward        the same bytes to POST /v1/other: not a model API, proxy-chain's `forward`;
 //   tls-metered    the credential host, through one kept-alive CONNECT tunnel per sample;
 //   tls-unscanned  the same, as text/plain.
-// Per sample (BENCH_BATCH requests of one variant): the proxy process's CPU time per request
-// (process.cpuUsage, user + system, read before and after the batch) and the median time to the first
-// byte of the answer's body (the server writes the first event at once, the rest after 50 ms). Medians
-// over the rounds, and the median of each round's own difference between metered and unscanned. Then the
-// usage scanner alone on the same bytes, in this process: its own share of the metered path's CPU, and its
-// floor.
+// Per sample (BENCH_BATCH requests of one variant, interleaved round by round): the proxy's CPU time per
+// request (process.cpuUsage, user + system, around the batch) and the median time to the first byte.
+// Then metering's own CPU, steadily: each metered proxy records the reads of one more answer as its HTTP
+// client handed them to the scanner, and scans them again, alone, 21 times (median): its share of that
+// proxy's CPU for the answer is the figure. The in-place differences between processes are printed
+// beside it with their spread. Last, the floor of any scanner that reads every byte, in this process.
+// BENCH_NODE_FLAGS: flags for the proxies' Node (NAME becomes the variant), e.g. "--cpu-prof
+// --cpu-prof-dir=/tmp/prof/NAME".
 // Usage: node bench/model-usage.bench.mjs [rounds=15]      BENCH_BATCH=5 (requests per sample)
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -52,7 +55,25 @@ fs.writeFileSync(
   path.join(work, 'proxy.mjs'),
   `import * as readline from 'node:readline';
 import * as fs from 'node:fs';
-import { startProxy, parseNetwork, parseCredentials, createRunCa } from './network.mjs';
+import { startProxy, parseNetwork, parseCredentials, createRunCa, UsageScanner } from './network.mjs';
+// On 'record': the chunks of the next answers, as this proxy's HTTP client handed them to the scanner,
+// kept (from the last message_start) to be scanned again on 'replay', with nothing else running.
+let recording = false;
+const recorded = [];
+const write = UsageScanner.prototype.write;
+UsageScanner.prototype.write = function (chunk) {
+  if (recording) {
+    if (chunk.includes('message_start')) recorded.length = 0;
+    recorded.push(Buffer.from(chunk));
+  }
+  return write.call(this, chunk);
+};
+const cpuOf = (work) => {
+  const before = process.cpuUsage();
+  work();
+  const { user, system } = process.cpuUsage(before);
+  return (user + system) / 1000;
+};
 const [socketPath, allow, credential, serverCaFile] = process.argv.slice(2);
 await startProxy(
   credential
@@ -65,11 +86,28 @@ await startProxy(
     : { policy: parseNetwork(allow), socketPath },
 );
 console.log('ready');
-// Each line in: this process's CPU time so far (microseconds), one line out.
-for await (const _ of readline.createInterface({ input: process.stdin })) {
-  const { user, system } = process.cpuUsage();
-  console.log(user + system);
-}`,
+// Each line in, one line out: 'cpu', this process's CPU time so far (ms); 'record'; 'replay', the chunks
+// recorded and the median CPU (ms) of scanning them again, 21 times.
+for await (const line of readline.createInterface({ input: process.stdin })) {
+  if (line === 'record') {
+    recording = true;
+    console.log('recording');
+  }
+  else if (line === 'replay') {
+    const times = Array.from({ length: 21 }, () =>
+      cpuOf(() => {
+        const scanner = new UsageScanner('anthropic', 'sse');
+        for (const chunk of recorded) write.call(scanner, chunk);
+        if (!scanner.end().usage) throw new Error('the replay read no usage');
+      }),
+    ).sort((a, b) => a - b);
+    console.log(\`\${recorded.length} \${times[10]}\`);
+  } else {
+    const { user, system } = process.cpuUsage();
+    console.log((user + system) / 1000);
+  }
+}
+process.exit(0); // stdin closed: the bench is done (an exit that writes a --cpu-prof)`,
 );
 
 // The answer: message_start with usage, ~100-byte text deltas to 10 MB, message_delta with usage.
@@ -119,15 +157,25 @@ await new Promise((r) => secureServer.listen(0, '127.0.0.1', r));
 const securePort = secureServer.address().port;
 
 /**
- * A proxy of this source in a child process of its own (`args` after its socket's path), and its CPU time
- * so far (ms), read on request. The plain and the TLS variants each have their own, so that neither's
- * connections, heap or collections weigh on the other's figures.
+ * A proxy of this source in a child process of its own (`args` after its socket's path): `ask` sends it a
+ * line and returns its answer; `cpu`, its CPU time so far (ms).
  */
 async function proxyProcess(name, args) {
   const socketPath = path.join(work, `${name}.sock`);
-  const child = spawn(process.execPath, [path.join(work, 'proxy.mjs'), socketPath, ...args], {
-    stdio: ['pipe', 'pipe', 'inherit'],
-  });
+  const child = spawn(
+    process.execPath,
+    [
+      ...(process.env.BENCH_NODE_FLAGS
+        ? process.env.BENCH_NODE_FLAGS.split(' ').map((f) => f.replace('NAME', name))
+        : []),
+      path.join(work, 'proxy.mjs'),
+      socketPath,
+      ...args,
+    ],
+    {
+      stdio: ['pipe', 'pipe', 'inherit'],
+    },
+  );
   const lines = [];
   let waiting;
   let buffered = '';
@@ -150,32 +198,30 @@ async function proxyProcess(name, args) {
       take();
     });
   await nextLine(); // ready
-  return {
+  const proxy = {
     socketPath,
-    cpu: async () => {
-      child.stdin.write('\n');
-      return Number(await nextLine()) / 1000;
+    ask: async (what) => {
+      child.stdin.write(`${what}\n`);
+      return String(await nextLine());
     },
-    kill: () => child.kill(),
+    cpu: async () => Number(await proxy.ask('cpu')),
+    kill: () => child.stdin.end(),
   };
+  return proxy;
 }
-const plainProxy = await proxyProcess('plain', [`localhost:${port}`]);
-const tlsProxy = await proxyProcess('tls', [
-  `localhost:${securePort}`,
-  `localhost:${securePort} x-api-key: bench-key`,
-  serverCaFile,
-]);
+const plainArgs = [`localhost:${port}`];
+const tlsArgs = [`localhost:${securePort}`, `localhost:${securePort} x-api-key: bench-key`, serverCaFile];
 
 /**
  * An agent for the credential host: one CONNECT tunnel through the proxy, TLS inside it (the proxy's
  * certificate, made for the run, is not checked here), kept alive for the requests of a sample.
  */
-function tunnelAgent() {
+function tunnelAgent(proxy) {
   const agent = new https.Agent({ keepAlive: true, maxSockets: 1 });
   agent.createConnection = (_options, done) => {
     http
       .request({
-        socketPath: tlsProxy.socketPath,
+        socketPath: proxy.socketPath,
         method: 'CONNECT',
         path: `localhost:${securePort}`,
         agent: false,
@@ -192,7 +238,7 @@ function tunnelAgent() {
 }
 
 /** One POST through the proxy (by `agent`: to the credential host): the time to the first byte of its body (ms). */
-async function post(target, agent) {
+async function post(proxy, target, agent) {
   const started = process.hrtime.bigint();
   let ttfb = 0;
   let bytes = 0;
@@ -201,7 +247,7 @@ async function post(target, agent) {
       {
         ...(agent
           ? { agent, host: 'localhost', port: securePort, path: target }
-          : { agent: false, socketPath: plainProxy.socketPath, path: `http://localhost:${port}${target}` }),
+          : { agent: false, socketPath: proxy.socketPath, path: `http://localhost:${port}${target}` }),
         method: 'POST',
         headers: { host: `localhost:${agent ? securePort : port}`, 'content-type': 'application/json' },
       },
@@ -225,30 +271,36 @@ async function post(target, agent) {
  * moves by a millisecond between two reads, a batch's share of it by less), and their median time to the
  * first byte (ms).
  */
-async function once({ target, secure }) {
-  const agent = secure ? tunnelAgent() : undefined;
-  const proxy = secure ? tlsProxy : plainProxy;
+async function once({ target, secure, proxy }) {
+  const agent = secure ? tunnelAgent(proxy) : undefined;
   const before = await proxy.cpu();
   const ttfbs = [];
-  for (let i = 0; i < BATCH; i++) ttfbs.push(await post(target, agent));
+  for (let i = 0; i < BATCH; i++) ttfbs.push(await post(proxy, target, agent));
   agent?.destroy();
   // Let the proxy finish its side (the answer recorded, the tunnel closed) before its CPU is read.
   await new Promise((r) => setTimeout(r, 20));
   return { cpu: ((await proxy.cpu()) - before) / BATCH, ttfb: median(ttfbs) };
 }
 
+// Each variant on a proxy process of its own, so that none pays for another's collections; `again`, the
+// unscanned path on a second process, measures how far two processes doing the same work differ.
 const variants = {
-  metered: { target: '/v1/messages' },
-  unscanned: { target: '/v1/messages?plain' },
-  forward: { target: '/v1/other' },
-  'tls-metered': { target: '/v1/messages', secure: true },
-  'tls-unscanned': { target: '/v1/messages?plain', secure: true },
+  metered: { target: '/v1/messages', proxy: await proxyProcess('metered', plainArgs) },
+  unscanned: { target: '/v1/messages?plain', proxy: await proxyProcess('unscanned', plainArgs) },
+  again: { target: '/v1/messages?plain', proxy: await proxyProcess('again', plainArgs) },
+  forward: { target: '/v1/other', proxy: await proxyProcess('forward', plainArgs) },
+  'tls-metered': { target: '/v1/messages', secure: true, proxy: await proxyProcess('tls-metered', tlsArgs) },
+  'tls-unscanned': {
+    target: '/v1/messages?plain',
+    secure: true,
+    proxy: await proxyProcess('tls-unscanned', tlsArgs),
+  },
 };
 const results = Object.fromEntries(Object.keys(variants).map((k) => [k, { cpu: [], ttfb: [] }]));
 for (const target of Object.values(variants)) await once(target); // warm-up
-/** Per round: metering's CPU against the unscanned path's in the same round, in percent. */
-const paired = [];
-const pairedTls = [];
+/** Per round, in percent: each pair's own difference. */
+const paired = { plain: [], tls: [], again: [] };
+const differs = (a, b) => ((a - b) / b) * 100;
 for (let round = 0; round < ROUNDS; round++) {
   const order = Object.keys(variants);
   if (round % 2) order.reverse();
@@ -259,23 +311,31 @@ for (let round = 0; round < ROUNDS; round++) {
     results[name].ttfb.push(r.ttfb);
     inRound[name] = r.cpu;
   }
-  paired.push(((inRound.metered - inRound.unscanned) / inRound.unscanned) * 100);
-  pairedTls.push(((inRound['tls-metered'] - inRound['tls-unscanned']) / inRound['tls-unscanned']) * 100);
+  paired.plain.push(differs(inRound.metered, inRound.unscanned));
+  paired.tls.push(differs(inRound['tls-metered'], inRound['tls-unscanned']));
+  paired.again.push(differs(inRound.again, inRound.unscanned));
 }
-plainProxy.kill();
-tlsProxy.kill();
+// The scanner's own CPU in each metered proxy: one more answer recorded as it was read, then scanned again.
+const replay = {};
+for (const name of ['metered', 'tls-metered']) {
+  const { proxy, target, secure } = variants[name];
+  await proxy.ask('record');
+  const agent = secure ? tunnelAgent(proxy) : undefined;
+  await post(proxy, target, agent);
+  agent?.destroy();
+  const [chunks, ms] = (await proxy.ask('replay')).split(' ').map(Number);
+  replay[name] = { chunks, ms };
+}
+for (const { proxy } of Object.values(variants)) proxy.kill();
 server.close();
 secureServer.close();
 
-// The scanner alone, in this process, on the same bytes in fresh 32 KiB chunks (the proxy's HTTP client
-// hands on about that much per 'data' event here): the part of the metered path's CPU that is the
-// scanner's own work. Beside it, on the same chunks, its floor: the search for the key's word alone
+// Its floor, in this process, on the same bytes in 32 KiB chunks: the search for the key's word alone
 // (Buffer.indexOf('usage'), which stops at every 'u'), and a read of every byte that stops nowhere (the
 // search for a byte the answer does not hold), the least any scanner that reads every byte could cost.
-const { UsageScanner } = await import(path.join(work, 'network.mjs'));
 const answer = Buffer.concat([Buffer.from(first), rest]);
 const CHUNK = 32 * 1024;
-const floor = { scanner: [], word: [], read: [] };
+const floor = { word: [], read: [] };
 const cpuOf = (work) => {
   const before = process.cpuUsage();
   work();
@@ -283,16 +343,9 @@ const cpuOf = (work) => {
   return (used.user + used.system) / 1000;
 };
 const WORD = Buffer.from('usage');
-for (let round = 0; round < ROUNDS * BATCH; round++) {
+for (let round = 0; round < 21; round++) {
   const chunks = [];
   for (let at = 0; at < answer.length; at += CHUNK) chunks.push(Buffer.from(answer.subarray(at, at + CHUNK)));
-  floor.scanner.push(
-    cpuOf(() => {
-      const scanner = new UsageScanner('anthropic', 'sse');
-      for (const chunk of chunks) scanner.write(chunk);
-      if (scanner.end().usage?.output !== 250000) throw new Error('the scanner did not read the usage');
-    }),
-  );
   floor.word.push(
     cpuOf(() => {
       for (const chunk of chunks)
@@ -301,7 +354,6 @@ for (let round = 0; round < ROUNDS * BATCH; round++) {
   );
   floor.read.push(cpuOf(() => chunks.forEach((chunk) => chunk.indexOf(0x01))));
 }
-const scannerOnly = floor.scanner;
 fs.rmSync(work, { recursive: true, force: true });
 
 const m = Object.fromEntries(
@@ -313,23 +365,29 @@ console.log(
 console.log('| Variant | Proxy CPU (ms) | Time to first byte (ms) |');
 console.log('|---|---|---|');
 for (const [k, v] of Object.entries(m)) console.log(`| ${k} | ${v.cpu.toFixed(1)} | ${v.ttfb.toFixed(1)} |`);
-const pct = (a, b) => `${(((a - b) / b) * 100).toFixed(1)} %`;
+const percent = (x) => `${x.toFixed(1)} %`;
+for (const [name, label] of [
+  ['metered', 'plain HTTP'],
+  ['tls-metered', 'credential host (TLS)'],
+]) {
+  const { chunks, ms } = replay[name];
+  console.log(
+    `metering's own CPU, ${label}: ${ms.toFixed(2)} ms an answer (its ${chunks} reads scanned again in that proxy), ${percent((ms / m[name].cpu) * 100)} of the proxy's CPU for it`,
+  );
+}
+/** The middle half of a list: its first and third quartiles. */
+const middle = (list) => {
+  const sorted = [...list].sort((a, b) => a - b);
+  const at = (q) => sorted[Math.round(q * (sorted.length - 1))];
+  return `${percent(at(0.25))} to ${percent(at(0.75))}`;
+};
 console.log(
-  `metering vs the same path unscanned: CPU ${pct(m.metered.cpu, m.unscanned.cpu)}, first byte ${(m.metered.ttfb - m.unscanned.ttfb).toFixed(1)} ms`,
+  `in place, the rounds' own differences (median; middle half): metered vs unscanned ${percent(median(paired.plain))} (${middle(paired.plain)}); TLS ${percent(median(paired.tls))} (${middle(paired.tls)}); the same unscanned path on two processes ${percent(median(paired.again))} (${middle(paired.again)})`,
+);
+const share = (ms) => `${ms.toFixed(2)} ms, ${percent((ms / m.metered.cpu) * 100)}`;
+console.log(
+  `the floor, plain: the key's word searched alone ${share(median(floor.word))}; every byte read, stopping nowhere ${share(median(floor.read))}`,
 );
 console.log(
-  `metering vs the same path unscanned, the median of the rounds' own differences: CPU ${median(paired).toFixed(1)} %`,
-);
-console.log(
-  `on the credential host (TLS both sides), metering vs unscanned: CPU ${pct(m['tls-metered'].cpu, m['tls-unscanned'].cpu)}; the median of the rounds' own differences ${median(pairedTls).toFixed(1)} %; the scanner alone ${((median(scannerOnly) / m['tls-unscanned'].cpu) * 100).toFixed(1)} % of it`,
-);
-console.log(
-  `the scanner alone: ${median(scannerOnly).toFixed(2)} ms per answer, ${((median(scannerOnly) / m.unscanned.cpu) * 100).toFixed(1)} % of the unscanned path's CPU`,
-);
-const share = (ms) => `${ms.toFixed(2)} ms, ${((ms / m.unscanned.cpu) * 100).toFixed(1)} %`;
-console.log(
-  `its floor: the key's word searched alone ${share(median(floor.word))}; every byte read, stopping nowhere ${share(median(floor.read))}`,
-);
-console.log(
-  `metering vs proxy-chain's forward: CPU ${pct(m.metered.cpu, m.forward.cpu)}, first byte ${(m.metered.ttfb - m.forward.ttfb).toFixed(1)} ms`,
+  `first byte: metered vs unscanned ${(m.metered.ttfb - m.unscanned.ttfb).toFixed(1)} ms; vs proxy-chain's forward ${(m.metered.ttfb - m.forward.ttfb).toFixed(1)} ms`,
 );

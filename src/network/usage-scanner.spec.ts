@@ -269,14 +269,22 @@ describe('UsageScanner', () => {
       model: 'gpt-x',
       overBound: false,
     });
-    const past = `data: {"type":"x","text":"${'v'.repeat(MAX_HELD_BYTES)}"}\n\n`;
+    // Past the bound by more than a read, so that reads go on being skipped.
+    const past = `data: {"type":"x","text":"${'v'.repeat(MAX_HELD_BYTES + 200_000)}"}\n\n`;
     // As a socket hands it on, in 64 KiB reads.
+    const reads = (text: string) =>
+      Array.from({ length: Math.floor(Buffer.byteLength(text) / 65536) }, (_, i) => (i + 1) * 65536);
     const text = past + final;
-    const cuts = Array.from(
-      { length: Math.floor(Buffer.byteLength(text) / 65536) },
-      (_, i) => (i + 1) * 65536,
-    );
-    expect(scan('openai', 'sse', text, cuts)).toMatchObject({ overBound: true, usage: { output: 150_000 } });
+    expect(scan('openai', 'sse', text, reads(text))).toMatchObject({
+      overBound: true,
+      usage: { output: 150_000 },
+    });
+    // The model named first: the read that ends the line past the bound holds no key at all.
+    const named = sse([[undefined, { type: 'response.created', response: { model: 'gpt-x' } }]]) + text;
+    expect(scan('openai', 'sse', named, reads(named))).toMatchObject({
+      overBound: true,
+      usage: { output: 150_000 },
+    });
   });
 
   it('reads an Embeddings answer of 3.5 MB whole', () => {
