@@ -18,7 +18,7 @@ import type { ActionContext } from './context.js';
 import { ownComment, readConversation, withConversation } from './conversation.js';
 import { PullRequestFeedback } from './feedback.js';
 import { issueContext, issuePrompt } from './issue-context.js';
-import { blockedSummaryOf, describeOutcome, summaryOf } from './pr-outcome.js';
+import { describeOutcome } from './pr-outcome.js';
 import { baseBranch, ensurePullRequest } from './pull-request.js';
 import type { RunRequest } from './request.js';
 import {
@@ -50,6 +50,7 @@ export async function runForIssue(
     runUrl: ctx.runUrl,
     branch,
   };
+  const start = { issueNumber: issue.number, trigger: request.comment?.trigger, event: request.event };
   const feedback = new PullRequestFeedback(
     api,
     ui,
@@ -102,7 +103,7 @@ export async function runForIssue(
       gate,
     );
     const tail = await scanLogTail(outcome.command.tail, settings.secretScan, io.redaction, ui);
-    const finished = { ...described, tail: tail.lines, tailFound: tail.found };
+    let finished: FinishedRun = { ...described, tail: tail.lines, tailFound: tail.found };
     const done: ProgressContext = { ...progress, headSha: outcome.sandbox.startSha };
     if (finished.patch) io.setOutput('patch-path', finished.patch.path);
     if (finished.pushed)
@@ -114,18 +115,14 @@ export async function runForIssue(
         finished,
         redact,
       );
-    const link = opened ? `\n\nPull request: [#${opened.number}](${opened.htmlUrl}).` : '';
+    if (opened) finished = { ...finished, pullRequest: opened };
     const succeeded = outcome.command.exitCode === 0 && !finished.pushFailed;
-    await feedback.finish(
-      done,
-      text.finished(done, finished, redact) + link,
-      succeeded ? 'rocket' : 'confused',
-    );
-    await io.summary(`${summaryOf(request, undefined, done, finished)}${link.trim()}\n\n`);
+    await feedback.finish(done, text.finished(done, finished, redact), succeeded ? 'rocket' : 'confused');
+    await io.summary(text.summary(done, start, finished));
   } catch (error) {
     await feedback.finish(progress, text.failed(progress, (error as Error).message, redact), 'confused');
     if (error instanceof SecretScanBlocked)
-      await io.summary(blockedSummaryOf(request, undefined, progress, error));
+      await io.summary(text.blockedSummary(progress, start, error.findings.length));
     throw error;
   } finally {
     await removeRequestFiles(files);

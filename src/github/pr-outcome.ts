@@ -1,15 +1,13 @@
-// What a pull-request run reports when it is done: its commits (from the parent, where the import put
-// them), a patch where they could not be pushed, and the job summary's lines.
+// What a pull-request run reports when it is done, as data (present/ makes the text): its commits (from
+// the parent, where the import put them), a patch where they could not be pushed.
 import type { GitCommands } from '../engine/git-commands.js';
 import * as path from 'node:path';
-import type { FinishedRun, ProgressContext } from '../run/progress-data.js';
+import type { FinishedRun } from '../run/progress-data.js';
 import type { RunOutcome } from '../run/run.js';
-import { checkCommits, type SecretGate, type SecretScanBlocked } from '../run/secret-gate.js';
+import { checkCommits, type SecretGate } from '../run/secret-gate.js';
 import type { RunSettings } from '../settings/settings.js';
-import { untrustedCode, untrustedInline } from '../ui/untrusted-markdown.js';
 import type { PullRequestInfo } from './api.js';
 import type { ActionContext } from './context.js';
-import type { RunRequest } from './request.js';
 import { listCommits, savePatch } from './pr-git.js';
 import type { RunTarget } from './target.js';
 
@@ -79,56 +77,4 @@ function pushLabel(target: RunTarget): string {
   return target.delivery.kind === 'fork'
     ? `${target.delivery.repo}:${target.delivery.branch}`
     : `origin/${target.branch}`;
-}
-
-function summaryHead(
-  request: RunRequest,
-  pr: PullRequestInfo | undefined,
-  progress: ProgressContext,
-): string[] {
-  const on = pr ? `pull request #${pr.number}` : `branch ${untrustedCode(progress.branch, 500)}`;
-  return [
-    `## worktree-sandbox: ${on}`,
-    '',
-    `Started by @${request.requester.login} (${request.comment ? `comment ${request.comment.trigger}` : request.event}).`,
-  ];
-}
-
-/**
- * The summary of a run whose push or patch the secret scan held back (`block`): why nothing left. The
- * places are in the step's error (escaped there); the summary gives only counts, no sandbox text.
- */
-export function blockedSummaryOf(
-  request: RunRequest,
-  pr: PullRequestInfo | undefined,
-  progress: ProgressContext,
-  blocked: SecretScanBlocked,
-): string {
-  const found = blocked.findings.length
-    ? `found ${blocked.findings.length} finding(s) in`
-    : 'could not scan the whole of';
-  const lines = [
-    ...summaryHead(request, pr, progress),
-    `Nothing pushed and no patch saved: the secret scan ${found} what would have left (secret-scan: block). The step's error names each place (never a value); the sandbox keeps the work for a person to look at.`,
-  ];
-  return `${lines.join('\n')}\n\n`;
-}
-
-export function summaryOf(
-  request: RunRequest,
-  pr: PullRequestInfo | undefined,
-  progress: ProgressContext,
-  run: FinishedRun,
-): string {
-  const lines = summaryHead(request, pr, progress);
-  // The branch, the fork and git's reason may be text a pull request chose: shown inert.
-  if (run.pushed)
-    lines.push(`Pushed ${run.commits.length} commit(s) to ${untrustedCode(run.pushedTo ?? '', 500)}.`);
-  else if (run.pushReason) lines.push(`Not pushed: ${untrustedInline(run.pushReason, 1_000)}.`);
-  if (run.patch) lines.push(`Patch saved as ${untrustedCode(run.patch.path)} (output \`patch-path\`).`);
-  if (run.tailFound?.length)
-    lines.push(
-      `The log tail held a secret (${run.tailFound.map((f) => `\`${f.replace(/`/g, "'")}\``).join(', ')}): masked in the comment.`,
-    );
-  return `${lines.join('\n')}\n\n`;
 }

@@ -16,7 +16,6 @@ import { SecretScanBlocked, secretGate } from '../run/secret-gate.js';
 import { scanLogTail } from '../run/tail-scan.js';
 import type { RunSettings } from '../settings/settings.js';
 import type { Ui } from '../ui/ui.js';
-import { untrustedInline } from '../ui/untrusted-markdown.js';
 import { apiUrl, connectGitHub, type GitHubApi, type PullRequestInfo } from './api.js';
 import { setBotOutputs, type PrRunIo, type PrRunOutcome } from './bot-io.js';
 import { readActionContext, type ActionContext } from './context.js';
@@ -25,7 +24,7 @@ import type { RunRequest } from './request.js';
 import { commentContext, ownComment, readConversation, withConversation } from './conversation.js';
 import { finishStoppedProgress, PullRequestFeedback, type ProgressState } from './feedback.js';
 import { checkPermission, checkRequester, needsPermissionCheck } from './permissions.js';
-import { blockedSummaryOf, describeOutcome, summaryOf } from './pr-outcome.js';
+import { describeOutcome } from './pr-outcome.js';
 import { ensureLocalBranch, fetchPullHead, pointRef } from './pr-git.js';
 import { readReviewContext, type ReviewContext } from './review-body-context.js';
 import { reviewCommentContext } from './review-context.js';
@@ -117,6 +116,7 @@ async function runTarget(settings: RunSettings, io: PrRunIo, run: PlannedRun): P
     branch: pr && target.fork ? `${pr.headRepo || 'deleted fork'}:${pr.headRef}` : target.branch,
     headSha: pr?.headSha,
   };
+  const start = { prNumber: pr?.number, trigger: request.comment?.trigger, event: request.event };
   const feedback = new PullRequestFeedback(
     api,
     ui,
@@ -175,10 +175,11 @@ async function runTarget(settings: RunSettings, io: PrRunIo, run: PlannedRun): P
     if (finished.patch) io.setOutput('patch-path', finished.patch.path);
     const succeeded = outcome.command.exitCode === 0 && !finished.pushFailed;
     await feedback.finish(done, text.finished(done, finished, redact), succeeded ? 'rocket' : 'confused');
-    await io.summary(summaryOf(request, pr, done, finished));
+    await io.summary(text.summary(done, start, finished));
   } catch (error) {
     await feedback.finish(progress, text.failed(progress, (error as Error).message, redact), 'confused');
-    if (error instanceof SecretScanBlocked) await io.summary(blockedSummaryOf(request, pr, progress, error));
+    if (error instanceof SecretScanBlocked)
+      await io.summary(text.blockedSummary(progress, start, error.findings.length));
     throw error;
   } finally {
     await removeRequestFiles(files);
@@ -285,10 +286,7 @@ async function notTriggered(
 ): Promise<undefined> {
   io.ui.info(`No run: ${reason}.`);
   setBotOutputs(io, { triggered: 'false', ...known });
-  await io.summary(`## worktree-sandbox: no run
-
-${untrustedInline(reason)}.
-`);
+  await io.summary(io.text.noRunSummary(reason));
   return undefined;
 }
 
